@@ -1,0 +1,795 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""C kernels of the Y family: plain Y (``YCore``) and the flip games
+(``FlipCore``: Defector Y and Double-'0' Y under all their options).
+
+The rules are in docs/rules/y.md, defector_y.md and double_o_y.md; this file
+implements them and nothing else. Both cores keep their whole position in one
+malloc'd block of a few bytes per cell, so a copy is one memcpy.
+
+Action ids: placing on cell i is action i; flipping the stone on cell i is
+action num_cells + i (flip games); swapping is action num_cells (plain Y with
+the swap rule).
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint8_t, uint64_t
+from games.core cimport GameCore, PLAYER_TERMINAL
+from games.boards cimport LatticeBoard, NO_CELL, MAX_WORDS, MAX_CELLS
+from games.rng cimport Rng, rng_below
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+cpdef enum TurnSequence:     # how many stones each turn of plain Y places
+    SEQ_ALTERNATE = 0        # 1 1 1 ...
+    SEQ_122 = 1              # 1 2 2 2 ...
+    SEQ_123 = 2              # 1 2 3 3 3 ...
+    SEQ_SLOW = 3             # 1 2 2 3 4 4 5 6 6 ...
+
+cpdef enum FlipKinds:        # bit mask: which overcrowded stones flip
+    FLIP_OPPONENTS = 1       # the opponent's, into the mover's
+    FLIP_FRIENDS = 2         # the mover's, into the opponent's
+
+cpdef enum FlipPoint:
+    FLIP_BEFORE_LAST_PLACEMENT = 0   # Defector Y
+    FLIP_AFTER_EACH_PLACEMENT = 1    # Double-'0' Y
+
+cpdef enum WinRule:
+    WIN_EVERY_MOVE = 0       # the mover wins as soon as it owns a Y
+    WIN_TURN_START = 1       # at a turn's end, the player about to move wins with a Y
+    WIN_TURN_END = 2         # at a turn's end, the mover wins with a Y
+
+cdef enum:
+    PHASE_PLACE = 0
+    PHASE_FLIP = 1
+
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    x += <uint64_t>0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+cdef inline int _stones_in_turn(int seq, int turn) noexcept nogil:
+    if turn == 0 or seq == SEQ_ALTERNATE:
+        return 1
+    if seq == SEQ_122:
+        return 2
+    if seq == SEQ_123:
+        return 2 if turn == 1 else 3
+    # slow: 1 2 2 | 3 4 4 | 5 6 6 | ...
+    return 2 * (turn // 3) + (1 if turn % 3 == 0 else 2)
+
+
+def _render(LatticeBoard board, list colours):
+    """Rows of the board, top first, each indented so neighbours line up."""
+    rows = {}
+    for i, (r, c) in enumerate(board.coords):
+        rows.setdefault(r, []).append((c, ".XO"[colours[i]]))
+    lines = []
+    min_c = {r: cells[0][0] for r, cells in rows.items()}
+    for r in sorted(rows):
+        # a cell (r, c) sits at column 2c - r so that (r+1, c) and (r+1, c+1)
+        # fall left and right below it
+        offset = 2 * min_c[r] - r + len(rows)
+        lines.append(" " * offset + " ".join(ch for _, ch in rows[r]))
+    return "\n".join(lines)
+
+
+cdef class YCore(GameCore):
+    """Plain Y: stones are never removed, so connectivity is an incremental
+    union-find whose roots carry the mask of sides their group touches."""
+    cdef readonly LatticeBoard board
+    cdef int n
+    cdef uint8_t* mem          # color | parent | sides | empties | pos | turn_stones
+    cdef uint8_t* color
+    cdef uint8_t* parent
+    cdef uint8_t* sides
+    cdef uint8_t* empties
+    cdef uint8_t* pos
+    cdef uint8_t* turn_stones
+    cdef int num_empty
+    cdef int player
+    cdef int winner
+    cdef int turn
+    cdef int left               # placements left in this turn
+    cdef int placed_this_turn
+    cdef int num_placements
+    cdef int num_turns
+    cdef int seq
+    cdef bint swap_rule
+    cdef bint distinct_groups
+    cdef bint swapped
+    cdef uint64_t board_hash
+
+    def __cinit__(self):
+        self.mem = NULL
+
+    def __dealloc__(self):
+        free(self.mem)
+
+    def __init__(self, LatticeBoard board=None, int seq=0, bint swap=False,
+                 bint distinct_groups=False):
+        if board is None:       # bare instance made by copy()
+            return
+        self._setup(board, seq, swap, distinct_groups)
+        cdef int i
+        for i in range(self.n):
+            self.empties[i] = i
+            self.pos[i] = i
+        self.num_empty = self.n
+        self.player = 0
+        self.winner = -1
+        self.turn = 0
+        self.left = 1
+        self.num_turns = 1
+
+    cdef void _setup(self, LatticeBoard board, int seq, bint swap, bint distinct_groups):
+        self.board = board
+        self.n = board.num_cells
+        self.seq = seq
+        self.swap_rule = swap
+        self.distinct_groups = distinct_groups
+        self.num_players = 2
+        self.num_actions = self.n + (1 if swap else 0)
+        self.max_game_length = self.n + (1 if swap else 0)
+        self.max_chance_outcomes = 0
+        self.mem = <uint8_t*>malloc(6 * self.n)
+        if self.mem == NULL:
+            raise MemoryError()
+        memset(self.mem, 0, 6 * self.n)
+        self.color = self.mem
+        self.parent = self.mem + self.n
+        self.sides = self.mem + 2 * self.n
+        self.empties = self.mem + 3 * self.n
+        self.pos = self.mem + 4 * self.n
+        self.turn_stones = self.mem + 5 * self.n
+
+    cdef GameCore copy(self):
+        cdef YCore other = YCore.__new__(YCore)
+        other._setup(self.board, self.seq, self.swap_rule, self.distinct_groups)
+        memcpy(other.mem, self.mem, 6 * self.n)
+        other.num_empty = self.num_empty
+        other.player = self.player
+        other.winner = self.winner
+        other.turn = self.turn
+        other.left = self.left
+        other.placed_this_turn = self.placed_this_turn
+        other.num_placements = self.num_placements
+        other.num_turns = self.num_turns
+        other.swapped = self.swapped
+        other.board_hash = self.board_hash
+        return other
+
+    cdef inline int _find(self, int c) noexcept:
+        cdef uint8_t* parent = self.parent
+        while parent[c] != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    cdef int current_player(self) noexcept:
+        return PLAYER_TERMINAL if self.winner >= 0 else self.player
+
+    cdef bint is_terminal(self) noexcept:
+        return self.winner >= 0
+
+    cdef inline bint _swap_available(self) noexcept:
+        return self.swap_rule and self.turn == 1 and self.placed_this_turn == 0
+
+    cdef bint _joins_turn_group(self, int c) noexcept:
+        """Would a stone on c share a group with a stone dropped this turn?"""
+        cdef int d, k, nb, root
+        cdef int colour = self.player + 1
+        for d in range(self.board.degree[c]):
+            nb = self.board.nbr[c][d]
+            if self.color[nb] != colour:
+                continue
+            root = self._find(nb)
+            for k in range(self.placed_this_turn):
+                if self._find(self.turn_stones[k]) == root:
+                    return True
+        return False
+
+    cdef inline bint _placement_ok(self, int c) noexcept:
+        if self.color[c] != 0:
+            return False
+        if self.distinct_groups and self.placed_this_turn > 0:
+            return not self._joins_turn_group(c)
+        return True
+
+    cdef int legal_actions(self, int* out) noexcept:
+        cdef int c, k = 0
+        if self.winner >= 0:
+            return 0
+        for c in range(self.n):
+            if self._placement_ok(c):
+                out[k] = c
+                k += 1
+        if self._swap_available():
+            out[k] = self.n
+            k += 1
+        return k
+
+    cdef bint is_legal(self, int action) noexcept:
+        if self.winner >= 0 or action < 0 or action >= self.num_actions:
+            return False
+        if action == self.n:
+            return self._swap_available()
+        return self._placement_ok(action)
+
+    cdef void _end_turn(self) noexcept:
+        self.player = 1 - self.player
+        self.turn += 1
+        self.left = _stones_in_turn(self.seq, self.turn)
+        self.placed_this_turn = 0
+        self.num_turns += 1
+
+    cdef void _place(self, int c) noexcept:
+        cdef int p = self.player
+        cdef int colour = p + 1
+        cdef int d, nb, r1, r2
+        cdef int last
+        cdef LatticeBoard board = self.board
+        self.color[c] = colour
+        self.board_hash ^= board.zobrist[c][p]
+        # remove c from the empty list (swap with the last)
+        last = self.empties[self.num_empty - 1]
+        self.empties[self.pos[c]] = last
+        self.pos[last] = self.pos[c]
+        self.num_empty -= 1
+        self.parent[c] = c
+        self.sides[c] = board.side_mask[c]
+        r1 = c
+        for d in range(board.degree[c]):
+            nb = board.nbr[c][d]
+            if self.color[nb] == colour:
+                r2 = self._find(nb)
+                if r2 != r1:
+                    self.parent[r2] = r1
+                    self.sides[r1] |= self.sides[r2]
+        self.num_placements += 1
+        if self.sides[r1] == 7:
+            self.winner = p
+            return
+        self.turn_stones[self.placed_this_turn] = c
+        self.placed_this_turn += 1
+        self.left -= 1
+        if self.left == 0 or self.num_empty == 0:
+            self._end_turn()
+        elif self.distinct_groups and not self._any_placement():
+            self._end_turn()
+
+    cdef bint _any_placement(self) noexcept:
+        cdef int k
+        for k in range(self.num_empty):
+            if not self._joins_turn_group(self.empties[k]):
+                return True
+        return False
+
+    cdef void _swap(self) noexcept:
+        # The second player takes over the first stone: it becomes White's,
+        # and Black, now facing it, moves next.
+        cdef int c = self._first_stone()
+        self.color[c] = 2
+        self.board_hash ^= self.board.zobrist[c][0] ^ self.board.zobrist[c][1]
+        self.parent[c] = c
+        self.sides[c] = self.board.side_mask[c]
+        self.swapped = True
+        self._end_turn()
+
+    cdef int _first_stone(self) noexcept:
+        cdef int c
+        for c in range(self.n):
+            if self.color[c] != 0:
+                return c
+        return 0
+
+    cdef void apply(self, int action) noexcept:
+        if action == self.n:
+            self._swap()
+        else:
+            self._place(action)
+
+    cdef void returns(self, double* out) noexcept:
+        if self.winner < 0:
+            out[0] = 0.0
+            out[1] = 0.0
+        else:
+            out[self.winner] = 1.0
+            out[1 - self.winner] = -1.0
+
+    cdef uint64_t hash(self) noexcept:
+        cdef uint64_t h = self.board_hash
+        cdef int turn_key = self.turn
+        if self.seq != SEQ_SLOW and turn_key > 2:
+            turn_key = 2
+        h ^= _mix(<uint64_t>(self.player + 2 * self.left + 1024 * turn_key
+                             + (1 << 30) * (self.winner + 1)))
+        cdef int k
+        if self.distinct_groups:
+            for k in range(self.placed_this_turn):
+                h ^= _mix(self.board.zobrist[self.turn_stones[k]][0] + 17)
+        return h
+
+    cdef void playout(self, Rng* rng) noexcept:
+        cdef int buf[MAX_CELLS + 1]
+        cdef int k
+        if self.distinct_groups:
+            GameCore.playout(self, rng)
+            return
+        while self.winner < 0 and self.swap_rule and self.turn <= 1:
+            k = self.legal_actions(buf)
+            self.apply(buf[rng_below(rng, k)])
+        # Uniform over legal actions = uniform over the empty cells.
+        while self.winner < 0 and self.num_empty > 0:
+            self._place(self.empties[rng_below(rng, self.num_empty)])
+
+    # -- Python face -------------------------------------------------------
+
+    def describe_action(self, int action):
+        if action == self.n and self.swap_rule:
+            return "swap"
+        if 0 <= action < self.n:
+            return self.board.names[action]
+        return f"<invalid action {action}>"
+
+    def action_string(self, int player, int action):
+        return self.describe_action(action)
+
+    def cell_colours(self):
+        """Per cell: 0 empty, 1 Black (player 0), 2 White (player 1)."""
+        return [self.color[i] for i in range(self.n)]
+
+    def stones_left_in_turn(self):
+        return self.left
+
+    def playout_stats(self):
+        return {"placements": self.num_placements, "flips": 0, "turns": self.num_turns,
+                "empty_cells": self.num_empty, "winner": self.winner}
+
+    def nbytes(self):
+        """Bytes the position occupies: the C object plus its cell block."""
+        return type(self).__basicsize__ + 6 * self.n
+
+    def to_string(self):
+        head = "Black" if self.player == 0 else "White"
+        if self.winner >= 0:
+            status = f"{'Black' if self.winner == 0 else 'White'} wins"
+        else:
+            status = f"{head} to move, {self.left} stone(s) left this turn"
+        return _render(self.board, self.cell_colours()) + "\n" + status
+
+    def observation(self):
+        """Planes Black/White/empty per cell, then: Black to move, White to
+        move, flip phase (always 0 here), stones left this turn, swap available."""
+        obs = [0.0] * (3 * self.n + 5)
+        for i in range(self.n):
+            plane = self.color[i] - 1 if self.color[i] else 2
+            obs[plane * self.n + i] = 1.0
+        if self.winner < 0:
+            obs[3 * self.n + self.player] = 1.0
+            obs[3 * self.n + 3] = self.left
+            obs[3 * self.n + 4] = 1.0 if self._swap_available() else 0.0
+        return obs
+
+
+cdef class FlipCore(GameCore):
+    """Defector Y and Double-'0' Y: Y with stones that flip when overcrowded.
+
+    Per cell the core keeps its colour and how many Black and White
+    neighbours it has; per colour, bitsets of its stones and of its
+    overcrowded stones. A placement or flip touches one cell and its
+    neighbours, so the set of stones that may flip next is always at hand.
+    Connectivity is recomputed (flood fill) only when a win check is due and
+    the colour touches all three sides.
+    """
+    cdef readonly LatticeBoard board
+    cdef int n
+    cdef int W
+    cdef uint8_t* mem          # color | count[2] | empties | pos
+    cdef uint8_t* color
+    cdef uint8_t* count        # count[2*c + k]: neighbours of c with colour k
+    cdef uint8_t* empties
+    cdef uint8_t* pos
+    cdef uint64_t own[2][MAX_WORDS]
+    cdef uint64_t over[2][MAX_WORDS]
+    cdef int num_empty
+    cdef int player
+    cdef int phase
+    cdef int left
+    cdef int turn
+    cdef int winner
+    cdef int num_placements
+    cdef int num_flips
+    cdef int num_turns
+    cdef int flip_kinds
+    cdef int flip_point
+    cdef int win_rule
+    cdef int later_placements
+    cdef uint64_t board_hash
+
+    def __cinit__(self):
+        self.mem = NULL
+
+    def __dealloc__(self):
+        free(self.mem)
+
+    def __init__(self, LatticeBoard board=None, int flip_kinds=FLIP_OPPONENTS,
+                 int flip_point=FLIP_BEFORE_LAST_PLACEMENT, int win_rule=WIN_EVERY_MOVE,
+                 int later_placements=1):
+        if board is None:       # bare instance made by copy()
+            return
+        if flip_kinds not in (1, 2, 3) or flip_point not in (0, 1) or win_rule not in (0, 1, 2) \
+                or later_placements not in (1, 2):
+            raise ValueError("invalid flip-game configuration")
+        self._setup(board, flip_kinds, flip_point, win_rule, later_placements)
+        cdef int i
+        for i in range(self.n):
+            self.empties[i] = i
+            self.pos[i] = i
+        self.num_empty = self.n
+        memset(self.own, 0, sizeof(self.own))
+        memset(self.over, 0, sizeof(self.over))
+        self.player = 0
+        self.winner = -1
+        self.turn = 0
+        self._begin_turn()
+
+    cdef void _setup(self, LatticeBoard board, int flip_kinds, int flip_point, int win_rule,
+                     int later_placements):
+        self.board = board
+        self.n = board.num_cells
+        self.W = board.num_words
+        self.flip_kinds = flip_kinds
+        self.flip_point = flip_point
+        self.win_rule = win_rule
+        self.later_placements = later_placements
+        self.num_players = 2
+        self.num_actions = 2 * self.n
+        # Each flip lowers the number of adjacent same-colour pairs by at least
+        # one and each placement raises it by at most the cell's degree, so a
+        # game has at most sum(degree) = 2 * edges flips.
+        self.max_game_length = self.n + 2 * board.num_edges
+        self.max_chance_outcomes = 0
+        self.mem = <uint8_t*>malloc(5 * self.n)
+        if self.mem == NULL:
+            raise MemoryError()
+        memset(self.mem, 0, 5 * self.n)
+        self.color = self.mem
+        self.count = self.mem + self.n
+        self.empties = self.mem + 3 * self.n
+        self.pos = self.mem + 4 * self.n
+
+    cdef GameCore copy(self):
+        cdef FlipCore other = FlipCore.__new__(FlipCore)
+        other._setup(self.board, self.flip_kinds, self.flip_point, self.win_rule,
+                     self.later_placements)
+        memcpy(other.mem, self.mem, 5 * self.n)
+        memcpy(other.own, self.own, sizeof(self.own))
+        memcpy(other.over, self.over, sizeof(self.over))
+        other.num_empty = self.num_empty
+        other.player = self.player
+        other.phase = self.phase
+        other.left = self.left
+        other.turn = self.turn
+        other.winner = self.winner
+        other.num_placements = self.num_placements
+        other.num_flips = self.num_flips
+        other.num_turns = self.num_turns
+        other.board_hash = self.board_hash
+        return other
+
+    # -- overcrowding bookkeeping -----------------------------------------
+
+    cdef inline void _refresh(self, int c) noexcept:
+        """Recompute whether the stone on c is overcrowded."""
+        cdef int col = self.color[c]
+        cdef uint64_t bit = (<uint64_t>1) << (c & 63)
+        cdef int w = c >> 6
+        self.over[0][w] &= ~bit
+        self.over[1][w] &= ~bit
+        if col == 1:
+            if self.count[2 * c] > self.count[2 * c + 1]:
+                self.over[0][w] |= bit
+        elif col == 2:
+            if self.count[2 * c + 1] > self.count[2 * c]:
+                self.over[1][w] |= bit
+
+    cdef inline uint64_t _qualifying_word(self, int w) noexcept:
+        """Stones the mover must flip now, word w of the bitset."""
+        cdef uint64_t q = 0
+        if self.flip_kinds & FLIP_OPPONENTS:
+            q |= self.over[1 - self.player][w]
+        if self.flip_kinds & FLIP_FRIENDS:
+            q |= self.over[self.player][w]
+        return q
+
+    cdef inline bint _any_qualifying(self) noexcept:
+        cdef int w
+        for w in range(self.W):
+            if self._qualifying_word(w):
+                return True
+        return False
+
+    cdef inline bint _qualifies(self, int c) noexcept:
+        return (self._qualifying_word(c >> 6) >> (c & 63)) & 1
+
+    cdef void _put(self, int c, int k) noexcept:
+        """Place a stone of colour k (0 Black, 1 White) on the empty cell c."""
+        cdef LatticeBoard board = self.board
+        cdef int d, nb, last
+        self.color[c] = k + 1
+        self.own[k][c >> 6] |= (<uint64_t>1) << (c & 63)
+        self.board_hash ^= board.zobrist[c][k]
+        last = self.empties[self.num_empty - 1]
+        self.empties[self.pos[c]] = last
+        self.pos[last] = self.pos[c]
+        self.num_empty -= 1
+        for d in range(board.degree[c]):
+            nb = board.nbr[c][d]
+            self.count[2 * nb + k] += 1
+            if self.color[nb]:
+                self._refresh(nb)
+        self._refresh(c)
+
+    cdef void _turn_over(self, int c) noexcept:
+        """Change the colour of the stone on c."""
+        cdef LatticeBoard board = self.board
+        cdef int d, nb
+        cdef int k = self.color[c] - 1
+        cdef uint64_t bit = (<uint64_t>1) << (c & 63)
+        self.color[c] = 2 - k
+        self.own[k][c >> 6] &= ~bit
+        self.own[1 - k][c >> 6] |= bit
+        self.board_hash ^= board.zobrist[c][0] ^ board.zobrist[c][1]
+        for d in range(board.degree[c]):
+            nb = board.nbr[c][d]
+            self.count[2 * nb + k] -= 1
+            self.count[2 * nb + 1 - k] += 1
+            if self.color[nb]:
+                self._refresh(nb)
+        self._refresh(c)
+
+    cdef bint _has_y(self, int k) noexcept:
+        """Does colour k own one connected group touching all three sides?"""
+        cdef LatticeBoard board = self.board
+        cdef int w, s, c, d, nb, top, start
+        cdef uint64_t todo
+        cdef uint8_t mask
+        cdef uint64_t seen[MAX_WORDS]
+        cdef uint8_t stack[MAX_CELLS]
+        for s in range(3):
+            for w in range(self.W):
+                if self.own[k][w] & board.side_bits[s][w]:
+                    break
+            else:
+                return False
+        memset(seen, 0, sizeof(seen))
+        for w in range(self.W):
+            todo = self.own[k][w] & board.side_bits[0][w]
+            while todo:
+                start = (w << 6) + __builtin_ctzll(todo)
+                todo &= todo - 1
+                if (seen[start >> 6] >> (start & 63)) & 1:
+                    continue
+                seen[start >> 6] |= (<uint64_t>1) << (start & 63)
+                stack[0] = start
+                top = 1
+                mask = 0
+                while top:
+                    top -= 1
+                    c = stack[top]
+                    mask |= board.side_mask[c]
+                    for d in range(board.degree[c]):
+                        nb = board.nbr[c][d]
+                        if self.color[nb] == k + 1 and not (seen[nb >> 6] >> (nb & 63)) & 1:
+                            seen[nb >> 6] |= (<uint64_t>1) << (nb & 63)
+                            stack[top] = nb
+                            top += 1
+                if mask == 7:
+                    return True
+        return False
+
+    # -- turn structure ---------------------------------------------------
+
+    cdef void _begin_turn(self) noexcept:
+        self.num_turns += 1
+        self.left = 1 if self.turn == 0 else self.later_placements
+        self.phase = PHASE_PLACE
+        if self.flip_point == FLIP_BEFORE_LAST_PLACEMENT and self.left == 1 \
+                and self._any_qualifying():
+            self.phase = PHASE_FLIP
+
+    cdef void _end_turn(self) noexcept:
+        cdef int mover = self.player
+        if self.win_rule == WIN_TURN_START:
+            if self._has_y(1 - mover):
+                self.winner = 1 - mover
+                return
+        elif self.win_rule == WIN_TURN_END:
+            if self._has_y(mover):
+                self.winner = mover
+                return
+        if self.num_empty == 0:
+            # A full board holds exactly one Y, and with no placement left
+            # the game cannot go on: its owner wins (docs/rules).
+            self.winner = 0 if self._has_y(0) else 1
+            return
+        self.player = 1 - mover
+        self.turn += 1
+        self._begin_turn()
+
+    cdef void _after_flips_done(self) noexcept:
+        """No stone qualifies any more: go on to the next placement or turn."""
+        if self.flip_point == FLIP_AFTER_EACH_PLACEMENT:
+            if self.left == 0 or self.num_empty == 0:
+                self._end_turn()
+            else:
+                self.phase = PHASE_PLACE
+        else:
+            self.phase = PHASE_PLACE
+            if self.num_empty == 0:
+                self._end_turn()
+
+    cdef void apply(self, int action) noexcept:
+        cdef int mover = self.player
+        if action < self.n:
+            self._put(action, mover)
+            self.num_placements += 1
+            self.left -= 1
+        else:
+            self._turn_over(action - self.n)
+            self.num_flips += 1
+        if self.win_rule == WIN_EVERY_MOVE and self._has_y(mover):
+            self.winner = mover
+            return
+        if action >= self.n or self.flip_point == FLIP_AFTER_EACH_PLACEMENT:
+            if self._any_qualifying():
+                self.phase = PHASE_FLIP
+            else:
+                self._after_flips_done()
+        else:  # a placement in a game that flips before the last placement
+            if self.left == 0 or self.num_empty == 0:
+                self._end_turn()
+            elif self._any_qualifying():
+                self.phase = PHASE_FLIP
+            else:
+                self.phase = PHASE_PLACE
+
+    # -- protocol ---------------------------------------------------------
+
+    cdef int current_player(self) noexcept:
+        return PLAYER_TERMINAL if self.winner >= 0 else self.player
+
+    cdef bint is_terminal(self) noexcept:
+        return self.winner >= 0
+
+    cdef int legal_actions(self, int* out) noexcept:
+        cdef int c, w, k = 0
+        cdef uint64_t q
+        if self.winner >= 0:
+            return 0
+        if self.phase == PHASE_PLACE:
+            for c in range(self.n):
+                if self.color[c] == 0:
+                    out[k] = c
+                    k += 1
+        else:
+            for w in range(self.W):
+                q = self._qualifying_word(w)
+                while q:
+                    out[k] = self.n + (w << 6) + __builtin_ctzll(q)
+                    k += 1
+                    q &= q - 1
+        return k
+
+    cdef bint is_legal(self, int action) noexcept:
+        if self.winner >= 0 or action < 0 or action >= self.num_actions:
+            return False
+        if self.phase == PHASE_PLACE:
+            return action < self.n and self.color[action] == 0
+        return action >= self.n and self._qualifies(action - self.n)
+
+    cdef void returns(self, double* out) noexcept:
+        if self.winner < 0:
+            out[0] = 0.0
+            out[1] = 0.0
+        else:
+            out[self.winner] = 1.0
+            out[1 - self.winner] = -1.0
+
+    cdef uint64_t hash(self) noexcept:
+        return self.board_hash ^ _mix(<uint64_t>(self.player + 2 * self.phase + 4 * self.left
+                                                 + 16 * (self.winner + 1)))
+
+    cdef void playout(self, Rng* rng) noexcept:
+        cdef int w, j, total
+        cdef uint64_t q
+        while self.winner < 0:
+            if self.phase == PHASE_PLACE:
+                self.apply(self.empties[rng_below(rng, self.num_empty)])
+                continue
+            total = 0
+            for w in range(self.W):
+                total += __builtin_popcountll(self._qualifying_word(w))
+            j = rng_below(rng, total)
+            for w in range(self.W):
+                q = self._qualifying_word(w)
+                total = __builtin_popcountll(q)
+                if j < total:
+                    while j:
+                        q &= q - 1
+                        j -= 1
+                    self.apply(self.n + (w << 6) + __builtin_ctzll(q))
+                    break
+                j -= total
+
+    # -- Python face ------------------------------------------------------
+
+    def describe_action(self, int action):
+        if 0 <= action < self.n:
+            return self.board.names[action]
+        if self.n <= action < 2 * self.n:
+            return "flip " + self.board.names[action - self.n]
+        return f"<invalid action {action}>"
+
+    def action_string(self, int player, int action):
+        return self.describe_action(action)
+
+    def cell_colours(self):
+        """Per cell: 0 empty, 1 Black (player 0), 2 White (player 1)."""
+        return [self.color[i] for i in range(self.n)]
+
+    def in_flip_phase(self):
+        return self.phase == PHASE_FLIP and self.winner < 0
+
+    def stones_left_in_turn(self):
+        return self.left
+
+    def owns_y(self, int player):
+        return self._has_y(player)
+
+    def overcrowded(self):
+        """Cells whose stone has more same-colour than other-colour neighbours."""
+        return [c for c in range(self.n)
+                if (self.over[0][c >> 6] >> (c & 63)) & 1 or (self.over[1][c >> 6] >> (c & 63)) & 1]
+
+    def same_colour_pairs(self):
+        """Adjacent pairs of stones of one colour (the quantity flips lower)."""
+        total = 0
+        for c in range(self.n):
+            if self.color[c]:
+                total += self.count[2 * c + self.color[c] - 1]
+        return total // 2
+
+    def playout_stats(self):
+        return {"placements": self.num_placements, "flips": self.num_flips,
+                "turns": self.num_turns, "empty_cells": self.num_empty, "winner": self.winner}
+
+    def nbytes(self):
+        return type(self).__basicsize__ + 5 * self.n
+
+    def to_string(self):
+        if self.winner >= 0:
+            status = f"{'Black' if self.winner == 0 else 'White'} wins"
+        else:
+            who = "Black" if self.player == 0 else "White"
+            what = "must flip" if self.phase == PHASE_FLIP else f"places ({self.left} left this turn)"
+            status = f"{who} {what}"
+        return _render(self.board, self.cell_colours()) + "\n" + status
+
+    def observation(self):
+        """Planes Black/White/empty per cell, then: Black to move, White to
+        move, flip phase, placements left this turn, swap available (0)."""
+        obs = [0.0] * (3 * self.n + 5)
+        for i in range(self.n):
+            plane = self.color[i] - 1 if self.color[i] else 2
+            obs[plane * self.n + i] = 1.0
+        if self.winner < 0:
+            obs[3 * self.n + self.player] = 1.0
+            obs[3 * self.n + 2] = 1.0 if self.phase == PHASE_FLIP else 0.0
+            obs[3 * self.n + 3] = self.left
+        return obs
