@@ -314,6 +314,27 @@ cdef class YCore(GameCore):
                 h ^= _mix(self.board.zobrist[self.turn_stones[k]][0] + 17)
         return h
 
+    cdef int num_symmetries(self) noexcept:
+        return self.board.num_syms
+
+    cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
+        cdef uint64_t h = 0
+        cdef int c, k
+        cdef LatticeBoard board = self.board
+        cdef uint64_t own_hash = self.board_hash
+        for c in range(self.n):
+            if self.color[c]:
+                h ^= board.zobrist[board.sym[symmetry][c]][self.color[c] - 1]
+        # reuse hash() for the non-board part: it is board_hash ^ extras
+        self.board_hash = 0
+        cdef uint64_t extras = self.hash()
+        self.board_hash = own_hash
+        if self.distinct_groups:
+            for k in range(self.placed_this_turn):
+                c = self.turn_stones[k]
+                extras ^= _mix(board.zobrist[c][0] + 17) ^ _mix(board.zobrist[board.sym[symmetry][c]][0] + 17)
+        return h ^ extras
+
     cdef void playout(self, Rng* rng) noexcept:
         cdef int buf[MAX_CELLS + 1]
         cdef int k
@@ -704,6 +725,18 @@ cdef class FlipCore(GameCore):
     cdef uint64_t hash(self) noexcept:
         return self.board_hash ^ _mix(<uint64_t>(self.player + 2 * self.phase + 4 * self.left
                                                  + 16 * (self.winner + 1)))
+
+    cdef int num_symmetries(self) noexcept:
+        return self.board.num_syms
+
+    cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
+        cdef uint64_t h = 0
+        cdef int c
+        cdef LatticeBoard board = self.board
+        for c in range(self.n):
+            if self.color[c]:
+                h ^= board.zobrist[board.sym[symmetry][c]][self.color[c] - 1]
+        return h ^ (self.hash() ^ self.board_hash)
 
     cdef void playout(self, Rng* rng) noexcept:
         cdef int w, j, total

@@ -24,6 +24,8 @@ cdef class LatticeBoard:
     cdef uint8_t side_mask[MAX_CELLS]
     cdef uint64_t side_bits[3][MAX_WORDS]
     cdef uint64_t zobrist[MAX_CELLS][2]
+    cdef int num_syms
+    cdef uint8_t sym[12][MAX_CELLS]     # sym[s][c]: image of cell c under symmetry s
     cdef readonly tuple coords
     cdef readonly tuple names
     cdef readonly dict index_of_name

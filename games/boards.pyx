@@ -75,7 +75,7 @@ def _symmetries(coords, sides):
                     p = rot(p)
                 return p
             maps.append(f)
-    found = []
+    found = [tuple(range(len(coords)))]      # the identity comes first
     for f in maps:
         image = [f(p) for p in coords]
         dr = min(r for r, _ in coords) - min(r for r, _ in image)
@@ -139,6 +139,10 @@ cdef class LatticeBoard:
             self.zobrist[i][0] = rng_next(&rng)
             self.zobrist[i][1] = rng_next(&rng)
         self.symmetries = _symmetries(coords, sides)
+        self.num_syms = len(self.symmetries)
+        for s, perm in enumerate(self.symmetries):
+            for i in range(self.num_cells):
+                self.sym[s][i] = perm[i]
 
     def neighbours(self, int cell):
         return [self.nbr[cell][d] for d in range(self.degree[cell])]

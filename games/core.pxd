@@ -17,6 +17,11 @@ Conventions, chosen so the same search serves every game:
   turn-based.
 - Actions are small non-negative ints below ``num_actions``; legal actions come
   out in ascending order, as OpenSpiel requires.
+- ``hash`` identifies a position (everything that decides the legal actions and
+  the outcome from here on); ``symmetric_hash(s)`` is the hash of the position
+  mapped by board symmetry ``s`` (0 is the identity, so ``symmetric_hash(0) ==
+  hash()``), which lets solvers key transpositions by the minimum over all
+  ``num_symmetries()`` of them.
 """
 from libc.stdint cimport uint64_t
 from games.rng cimport Rng
@@ -40,5 +45,7 @@ cdef class GameCore:
     cdef int chance_outcomes(self, int* actions, double* probs) noexcept
     cdef void returns(self, double* out) noexcept
     cdef uint64_t hash(self) noexcept
+    cdef int num_symmetries(self) noexcept
+    cdef uint64_t symmetric_hash(self, int symmetry) noexcept
     cdef GameCore copy(self)
     cdef void playout(self, Rng* rng) noexcept

@@ -56,6 +56,12 @@ cdef class GameCore:
     cdef uint64_t hash(self) noexcept:
         return 0
 
+    cdef int num_symmetries(self) noexcept:
+        return 1
+
+    cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
+        return self.hash()
+
     cdef GameCore copy(self):
         raise NotImplementedError(f"{type(self).__name__} must implement copy()")
 
@@ -140,6 +146,14 @@ cdef class GameCore:
 
     def position_hash(self):
         return self.hash()
+
+    def symmetry_count(self):
+        return self.num_symmetries()
+
+    def position_hash_under(self, int symmetry):
+        if not 0 <= symmetry < self.num_symmetries():
+            raise ValueError(f"symmetry must be in 0..{self.num_symmetries() - 1}")
+        return self.symmetric_hash(symmetry)
 
     def clone(self):
         return self.copy()
