@@ -13,6 +13,7 @@ the swap rule).
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint64_t
+cimport cython
 from games.core cimport GameCore, PLAYER_TERMINAL
 from games.boards cimport LatticeBoard, NO_CELL, MAX_WORDS, MAX_CELLS
 from games.rng cimport Rng, rng_below
@@ -52,6 +53,14 @@ cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
     return x ^ (x >> 31)
 
 
+cdef inline int _find_root(uint8_t* parent, int c) noexcept nogil:
+    """Union-find root with path halving."""
+    while parent[c] != c:
+        parent[c] = parent[parent[c]]
+        c = parent[c]
+    return c
+
+
 cdef inline int _stones_in_turn(int seq, int turn) noexcept nogil:
     if turn == 0 or seq == SEQ_ALTERNATE:
         return 1
@@ -78,6 +87,8 @@ def _render(LatticeBoard board, list colours):
     return "\n".join(lines)
 
 
+@cython.final
+@cython.no_gc
 cdef class YCore(GameCore):
     """Plain Y: stones are never removed, so connectivity is an incremental
     union-find whose roots carry the mask of sides their group touches."""
@@ -115,6 +126,7 @@ cdef class YCore(GameCore):
         if board is None:       # bare instance made by copy()
             return
         self._setup(board, seq, swap, distinct_groups)
+        memset(self.mem, 0, 6 * self.n + 1)
         cdef int i
         for i in range(self.n):
             self.empties[i] = i
@@ -136,21 +148,21 @@ cdef class YCore(GameCore):
         self.num_actions = self.n + (1 if swap else 0)
         self.max_game_length = self.n + (1 if swap else 0)
         self.max_chance_outcomes = 0
-        self.mem = <uint8_t*>malloc(6 * self.n)
+        # colour has one extra, always-empty entry: the neighbour sentinel
+        self.mem = <uint8_t*>malloc(6 * self.n + 1)
         if self.mem == NULL:
             raise MemoryError()
-        memset(self.mem, 0, 6 * self.n)
         self.color = self.mem
-        self.parent = self.mem + self.n
-        self.sides = self.mem + 2 * self.n
-        self.empties = self.mem + 3 * self.n
-        self.pos = self.mem + 4 * self.n
-        self.turn_stones = self.mem + 5 * self.n
+        self.parent = self.mem + self.n + 1
+        self.sides = self.mem + 2 * self.n + 1
+        self.empties = self.mem + 3 * self.n + 1
+        self.pos = self.mem + 4 * self.n + 1
+        self.turn_stones = self.mem + 5 * self.n + 1
 
     cdef GameCore copy(self):
         cdef YCore other = YCore.__new__(YCore)
         other._setup(self.board, self.seq, self.swap_rule, self.distinct_groups)
-        memcpy(other.mem, self.mem, 6 * self.n)
+        memcpy(other.mem, self.mem, 6 * self.n + 1)
         other.num_empty = self.num_empty
         other.player = self.player
         other.winner = self.winner
@@ -164,11 +176,7 @@ cdef class YCore(GameCore):
         return other
 
     cdef inline int _find(self, int c) noexcept:
-        cdef uint8_t* parent = self.parent
-        while parent[c] != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
+        return _find_root(self.parent, c)
 
     cdef int current_player(self) noexcept:
         return PLAYER_TERMINAL if self.winner >= 0 else self.player
@@ -241,15 +249,23 @@ cdef class YCore(GameCore):
         self.pos[last] = self.pos[c]
         self.num_empty -= 1
         self.parent[c] = c
-        self.sides[c] = board.side_mask[c]
+        # Which neighbours share the colour, computed without branches (the
+        # colours of a random position mispredict half the time), then one
+        # union per set bit.
+        cdef const uint8_t* nbr = board.nbr[c]
+        cdef const uint8_t* color = self.color
+        cdef unsigned int same = ((color[nbr[0]] == colour) | (color[nbr[1]] == colour) << 1
+                                  | (color[nbr[2]] == colour) << 2 | (color[nbr[3]] == colour) << 3
+                                  | (color[nbr[4]] == colour) << 4 | (color[nbr[5]] == colour) << 5)
+        cdef uint8_t mask = board.side_mask[c]
         r1 = c
-        for d in range(board.degree[c]):
-            nb = board.nbr[c][d]
-            if self.color[nb] == colour:
-                r2 = self._find(nb)
-                if r2 != r1:
-                    self.parent[r2] = r1
-                    self.sides[r1] |= self.sides[r2]
+        while same:
+            r2 = self._find(nbr[__builtin_ctzll(same)])
+            same &= same - 1
+            if r2 != r1:
+                self.parent[r2] = r1
+                mask |= self.sides[r2]
+        self.sides[r1] = mask
         self.num_placements += 1
         if self.sides[r1] == 7:
             self.winner = p
@@ -345,8 +361,71 @@ cdef class YCore(GameCore):
             k = self.legal_actions(buf)
             self.apply(buf[rng_below(rng, k)])
         # Uniform over legal actions = uniform over the empty cells.
-        while self.winner < 0 and self.num_empty > 0:
-            self._place(self.empties[rng_below(rng, self.num_empty)])
+        if self.winner < 0:
+            self._fill_until_win(rng)
+
+    cdef void _fill_until_win(self, Rng* rng) noexcept:
+        """``_place`` on random empty cells until someone wins, with the
+        state in locals and the empty-cell index rebuilt once at the end:
+        the playout loop that MCTS and the statistics spend their time in."""
+        cdef LatticeBoard board = self.board
+        cdef uint8_t* color = self.color
+        cdef uint8_t* parent = self.parent
+        cdef uint8_t* sides = self.sides
+        cdef uint8_t* empties = self.empties
+        cdef const uint8_t* nbr
+        cdef int num_empty = self.num_empty
+        cdef int p = self.player, left = self.left, turn = self.turn
+        cdef int placed = self.placed_this_turn
+        cdef int placements = 0, turns = 0
+        cdef int k, c, r1, r2, colour, i
+        cdef unsigned int same
+        cdef uint8_t mask
+        cdef uint64_t h = self.board_hash
+        while num_empty > 0:
+            k = rng_below(rng, num_empty)
+            c = empties[k]
+            num_empty -= 1
+            empties[k] = empties[num_empty]
+            colour = p + 1
+            color[c] = colour
+            h ^= board.zobrist[c][p]
+            parent[c] = c
+            nbr = board.nbr[c]
+            same = ((color[nbr[0]] == colour) | (color[nbr[1]] == colour) << 1
+                    | (color[nbr[2]] == colour) << 2 | (color[nbr[3]] == colour) << 3
+                    | (color[nbr[4]] == colour) << 4 | (color[nbr[5]] == colour) << 5)
+            mask = board.side_mask[c]
+            while same:
+                r2 = _find_root(parent, nbr[__builtin_ctzll(same)])
+                same &= same - 1
+                if r2 != c:
+                    parent[r2] = c
+                    mask |= sides[r2]
+            sides[c] = mask
+            placements += 1
+            if mask == 7:
+                self.winner = p
+                break
+            self.turn_stones[placed] = c
+            placed += 1
+            left -= 1
+            if left == 0 or num_empty == 0:
+                p = 1 - p
+                turn += 1
+                left = _stones_in_turn(self.seq, turn)
+                placed = 0
+                turns += 1
+        self.num_placements += placements
+        self.num_turns += turns
+        for i in range(num_empty):
+            self.pos[empties[i]] = i
+        self.num_empty = num_empty
+        self.player = p
+        self.left = left
+        self.turn = turn
+        self.placed_this_turn = placed
+        self.board_hash = h
 
     # -- Python face -------------------------------------------------------
 
@@ -373,7 +452,7 @@ cdef class YCore(GameCore):
 
     def nbytes(self):
         """Bytes the position occupies: the C object plus its cell block."""
-        return type(self).__basicsize__ + 6 * self.n
+        return type(self).__basicsize__ + 6 * self.n + 1
 
     def to_string(self):
         head = "Black" if self.player == 0 else "White"
@@ -397,6 +476,8 @@ cdef class YCore(GameCore):
         return obs
 
 
+@cython.final
+@cython.no_gc
 cdef class FlipCore(GameCore):
     """Defector Y and Double-'0' Y: Y with stones that flip when overcrowded.
 
@@ -447,6 +528,7 @@ cdef class FlipCore(GameCore):
                 or later_placements not in (1, 2):
             raise ValueError("invalid flip-game configuration")
         self._setup(board, flip_kinds, flip_point, win_rule, later_placements)
+        memset(self.mem, 0, 5 * self.n)
         cdef int i
         for i in range(self.n):
             self.empties[i] = i
@@ -478,7 +560,6 @@ cdef class FlipCore(GameCore):
         self.mem = <uint8_t*>malloc(5 * self.n)
         if self.mem == NULL:
             raise MemoryError()
-        memset(self.mem, 0, 5 * self.n)
         self.color = self.mem
         self.count = self.mem + self.n
         self.empties = self.mem + 3 * self.n

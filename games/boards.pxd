@@ -19,7 +19,7 @@ cdef class LatticeBoard:
     cdef readonly int num_edges
     cdef readonly str shape
     cdef readonly int size
-    cdef uint8_t nbr[MAX_CELLS][6]
+    cdef uint8_t nbr[MAX_CELLS][6]      # padded with num_cells (an always-empty sentinel)
     cdef uint8_t degree[MAX_CELLS]
     cdef uint8_t side_mask[MAX_CELLS]
     cdef uint64_t side_bits[3][MAX_WORDS]

@@ -114,7 +114,9 @@ cdef class LatticeBoard:
         self.names = tuple(names)
         self.index_of_name = {name: i for i, name in enumerate(names)}
         index = {p: i for i, p in enumerate(coords)}
-        memset(self.nbr, NO_CELL, sizeof(self.nbr))
+        # Unused neighbour slots point at index num_cells, a sentinel that
+        # kernels keep empty, so a loop over all six slots needs no branch.
+        memset(self.nbr, self.num_cells, sizeof(self.nbr))
         memset(self.side_bits, 0, sizeof(self.side_bits))
         edges = 0
         for i, (r, c) in enumerate(coords):
