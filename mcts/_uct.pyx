@@ -1,0 +1,492 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# distutils: extra_compile_args = -O3
+"""UCT with random playouts and MCTS-Solver over the core protocol (C kernel).
+
+One search serves every Cython game: it only calls ``GameCore``'s ``cdef``
+methods. The tree lives in one flat, growable C array of 24-byte ``Node``
+structs; the children of a node are one contiguous block, allocated when the
+node is expanded, so selection scans memory linearly and a search makes no
+Python object per node (only one core copy per simulation, its working state).
+
+Choices that matter for correctness, and why:
+- Values are backed up per node from the perspective of the player who chose
+  the action leading to it (``returns[player at parent]``), never by
+  alternating signs: in these games one player often acts several times in a
+  row, and the protocol supports more than two players.
+- Chance nodes (``current_player() == PLAYER_CHANCE``) pick an outcome by its
+  probability (no UCT statistics are used there).
+- A node is expanded on its second visit, as OpenSpiel's C++ MCTS does; its
+  children are shuffled once so the untried ones are tried in random order
+  without a scan, and only after all are tried does UCT choose among them.
+- MCTS-Solver (``solve=True``) is sound only for two-player zero-sum games
+  (the returns of player 1 are minus those of player 0); the caller says so
+  with ``zero_sum``. Then a solved node stores its exact value for player 0.
+  A decision node is solved when one child is worth ``max_utility`` to its
+  mover (an outright win) or when all children are solved (the mover's best);
+  a chance node is solved when all outcomes are solved, with their
+  probability-weighted value (exact expectimax). Proven losses for the mover
+  are never selected. A solved root ends the search. For more than two
+  players or general-sum games, proofs are switched off (a terminal node is
+  still evaluated exactly, without a playout): without a fixed opponent
+  model, a "best" child is not well defined for the other players.
+"""
+from libc.stdlib cimport malloc, realloc, free
+from libc.math cimport sqrt, log, INFINITY
+from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, uint64_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
+from games.rng cimport Rng, rng_seed, rng_below, rng_uniform
+
+
+cdef struct Node:
+    int32_t first_child     # index of the first child in the pool; -1 until expanded
+    int32_t action          # the action that leads here from the parent
+    uint32_t visits
+    float value             # unsolved: sum of the parent mover's returns; solved: exact value for player 0
+    uint16_t num_children
+    uint16_t num_tried      # children [0, num_tried) have been visited at least once
+    int8_t player           # player to act here; PLAYER_UNSET until first reached
+    uint8_t solved
+
+cdef enum:
+    PLAYER_UNSET = -100
+    TABLE_SIZE = 1 << 16
+
+
+# 1/n and 1/sqrt(n) for small n: UCT evaluates them for every child on the
+# path, and a table load is cheaper than a division and a square root.
+cdef float INV[TABLE_SIZE]
+cdef float INV_SQRT[TABLE_SIZE]
+
+cdef void _init_tables() noexcept:
+    cdef int i
+    INV[0] = 0.0
+    INV_SQRT[0] = 0.0
+    for i in range(1, TABLE_SIZE):
+        INV[i] = 1.0 / i
+        INV_SQRT[i] = 1.0 / sqrt(<double>i)
+
+_init_tables()
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef class UCTSearch:
+    """A reusable searcher: configure once, call ``search(core)`` per move.
+
+    The node pool is kept between searches (reset, not freed), so a bot that
+    searches every move allocates only while its tree outgrows earlier ones.
+    Successive searches continue one random stream, so a sequence of searches
+    is reproducible from the seed when only the simulation budget limits them.
+    """
+    cdef readonly double uct_c
+    cdef readonly long max_simulations
+    cdef readonly double max_time
+    cdef readonly bint solve
+    cdef readonly bint zero_sum
+    cdef readonly double max_utility
+    cdef readonly long max_nodes
+    cdef readonly unsigned long long seed
+    cdef Rng rng
+    cdef Node* nodes
+    cdef long capacity
+    cdef long num_nodes
+    cdef readonly long peak_nodes
+    # scratch sized for the game at hand, (re)allocated by _prepare
+    cdef int* path
+    cdef int* buf
+    cdef double* probs
+    cdef double* chance_probs   # per depth: outcome probabilities of the chance node there
+    cdef double* ret
+    cdef int path_cap
+    cdef int buf_cap
+    cdef int num_players
+    cdef int max_outcomes
+
+    def __cinit__(self):
+        self.nodes = NULL
+        self.path = NULL
+        self.buf = NULL
+        self.probs = NULL
+        self.chance_probs = NULL
+        self.ret = NULL
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.path)
+        free(self.buf)
+        free(self.probs)
+        free(self.chance_probs)
+        free(self.ret)
+
+    def __init__(self, double uct_c=1.4, long max_simulations=10000, double max_time=0.0,
+                 unsigned long long seed=0, bint solve=True, bint zero_sum=True,
+                 double max_utility=1.0, long max_nodes=0):
+        if uct_c < 0:
+            raise ValueError(f"uct_c must be >= 0, got {uct_c}")
+        if max_simulations < 0 or max_time < 0:
+            raise ValueError("max_simulations and max_time must be >= 0")
+        if max_simulations == 0 and max_time == 0:
+            raise ValueError("give a simulation budget (max_simulations > 0), "
+                             "a time budget (max_time > 0 seconds), or both")
+        if max_nodes < 0:
+            raise ValueError(f"max_nodes must be >= 0 (0: no limit), got {max_nodes}")
+        self.uct_c = uct_c
+        self.max_simulations = max_simulations
+        self.max_time = max_time
+        self.solve = solve
+        self.zero_sum = zero_sum
+        self.max_utility = max_utility
+        self.max_nodes = max_nodes
+        self.seed = seed
+        rng_seed(&self.rng, seed)
+        self.capacity = 0
+        self.num_nodes = 0
+        self.peak_nodes = 0
+
+    @property
+    def bytes_per_node(self):
+        return sizeof(Node)
+
+    @property
+    def allocated_bytes(self):
+        """Bytes of the node pool as allocated now (its high-water mark)."""
+        return self.capacity * sizeof(Node)
+
+    # -- memory ------------------------------------------------------------
+
+    cdef bint _reserve(self, long extra) except -1:
+        """Make room for ``extra`` more nodes; False when the node limit forbids it."""
+        cdef long need = self.num_nodes + extra
+        cdef long cap
+        cdef Node* grown
+        if self.max_nodes and need > self.max_nodes:
+            return False
+        if need <= self.capacity:
+            return True
+        cap = self.capacity * 2 if self.capacity else 4096
+        while cap < need:
+            cap *= 2
+        if self.max_nodes and cap > self.max_nodes:
+            cap = self.max_nodes
+        grown = <Node*>realloc(self.nodes, cap * sizeof(Node))
+        if grown == NULL:
+            raise MemoryError(f"MCTS node pool: cannot grow to {cap} nodes")
+        self.nodes = grown
+        self.capacity = cap
+        return True
+
+    cdef int _prepare(self, GameCore root) except -1:
+        cdef int length = root.max_game_length + 2
+        cdef int width = root.num_actions
+        if root.max_chance_outcomes > width:
+            width = root.max_chance_outcomes
+        if root.num_actions > 65535 or root.max_chance_outcomes > 65535:
+            raise ValueError("games with more than 65535 actions are not supported")
+        if length > self.path_cap:
+            free(self.path)
+            self.path = <int*>malloc(length * sizeof(int))
+            self.path_cap = length
+            free(self.chance_probs)
+            self.chance_probs = NULL
+        if width > self.buf_cap or self.chance_probs == NULL or root.num_players != self.num_players:
+            free(self.buf)
+            free(self.probs)
+            free(self.chance_probs)
+            free(self.ret)
+            self.buf = <int*>malloc(width * sizeof(int))
+            self.probs = <double*>malloc(width * sizeof(double))
+            self.chance_probs = <double*>malloc(<size_t>self.path_cap * width * sizeof(double))
+            self.ret = <double*>malloc((root.num_players + 1) * sizeof(double))
+            self.buf_cap = width
+            self.num_players = root.num_players
+        if self.path == NULL or self.buf == NULL or self.probs == NULL \
+                or self.chance_probs == NULL or self.ret == NULL:
+            raise MemoryError()
+        self.max_outcomes = width
+        return 0
+
+    # -- the search ----------------------------------------------------------
+
+    cdef bint _expand(self, int index, GameCore state) except -1:
+        """Create the children of node ``index`` (state is its position)."""
+        cdef int k, i, j, t
+        cdef int player = self.nodes[index].player
+        if player == PLAYER_CHANCE:
+            k = state.chance_outcomes(self.buf, self.probs)
+        else:
+            k = state.legal_actions(self.buf)
+            # shuffle once so that untried children come in random order
+            for i in range(k - 1, 0, -1):
+                j = rng_below(&self.rng, i + 1)
+                t = self.buf[i]
+                self.buf[i] = self.buf[j]
+                self.buf[j] = t
+        if k <= 0 or not self._reserve(k):
+            return False
+        cdef Node* child = self.nodes + self.num_nodes
+        for i in range(k):
+            child[i].first_child = -1
+            child[i].action = self.buf[i]
+            child[i].visits = 0
+            child[i].value = 0.0
+            child[i].num_children = 0
+            child[i].num_tried = 0
+            child[i].player = PLAYER_UNSET
+            child[i].solved = 0
+        self.nodes[index].first_child = self.num_nodes
+        self.nodes[index].num_children = k
+        self.num_nodes += k
+        return True
+
+    cdef inline int _select_uct(self, Node* node, bint solving) noexcept:
+        """Index of the child with the highest UCT score for the node's mover."""
+        cdef int q = node.player
+        cdef Node* children = self.nodes + node.first_child
+        cdef int k, best = -1
+        cdef uint32_t n
+        cdef float mean, score, best_score = -INFINITY
+        cdef float explore = self.uct_c * sqrt(log(<double>node.visits))
+        cdef float loss = -self.max_utility
+        for k in range(node.num_children):
+            n = children[k].visits
+            if children[k].solved:
+                mean = children[k].value if q == 0 else -children[k].value
+                if mean <= loss:
+                    continue          # a proven loss is never worth a simulation
+            elif n < TABLE_SIZE:
+                mean = children[k].value * INV[n]
+            else:
+                mean = children[k].value / n
+            if n < TABLE_SIZE:
+                score = mean + explore * INV_SQRT[n]
+            else:
+                score = mean + explore / sqrt(<double>n)
+            if score > best_score:
+                best_score = score
+                best = k
+        if best < 0:     # every child lost: the node is about to be solved; any will do
+            best = 0
+        return node.first_child + best
+
+    cdef int _select_chance(self, Node* node, GameCore state, int depth) noexcept:
+        """Sample an outcome by its probability; remember the distribution."""
+        cdef int k = state.chance_outcomes(self.buf, self.probs)
+        cdef double u = rng_uniform(&self.rng)
+        cdef double* saved = self.chance_probs + <size_t>depth * self.max_outcomes
+        cdef int i, chosen = k - 1
+        for i in range(k):
+            saved[i] = self.probs[i]
+        for i in range(k):
+            if u < self.probs[i]:
+                chosen = i
+                break
+            u -= self.probs[i]
+        node.num_tried = k
+        return node.first_child + chosen
+
+    cdef bint _try_solve(self, int index, int depth) noexcept:
+        """After a child of node ``index`` was solved: is the node solved too?"""
+        cdef Node* node = self.nodes + index
+        cdef Node* children = self.nodes + node.first_child
+        cdef int q = node.player
+        cdef int k
+        cdef double v, best, expect
+        cdef double* saved
+        if q == PLAYER_CHANCE:
+            saved = self.chance_probs + <size_t>depth * self.max_outcomes
+            expect = 0.0
+            for k in range(node.num_children):
+                if not children[k].solved:
+                    return False
+                expect += saved[k] * children[k].value
+            node.value = <float>expect
+            node.solved = 1
+            return True
+        best = -INFINITY
+        for k in range(node.num_children):
+            if children[k].solved:
+                v = children[k].value if q == 0 else -children[k].value
+                if v >= self.max_utility:
+                    node.value = children[k].value
+                    node.solved = 1
+                    return True
+                if v > best:
+                    best = v
+        for k in range(node.num_children):
+            if not children[k].solved:
+                return False
+        node.value = <float>(best if q == 0 else -best)
+        node.solved = 1
+        return True
+
+    cdef long _run(self, GameCore root) except -1:
+        cdef bint solving = self.solve and self.zero_sum and root.num_players == 2
+        cdef double start = _now()
+        cdef double deadline = start + self.max_time
+        cdef long sims = 0
+        cdef int index, child, depth, i, q, p
+        cdef Node* node
+        cdef GameCore state
+        cdef bint proved
+        cdef double* ret = self.ret
+        while True:
+            if self.max_simulations and sims >= self.max_simulations:
+                break
+            if self.max_time > 0 and _now() >= deadline:
+                break
+            if solving and self.nodes[0].solved:
+                break
+            state = root.copy()
+            index = 0
+            depth = 0
+            self.path[0] = 0
+            # 1. selection / expansion
+            while True:
+                node = self.nodes + index
+                if node.solved or node.player == PLAYER_TERMINAL:
+                    break
+                if node.visits == 0 and index != 0:
+                    break
+                if node.first_child < 0:
+                    if not self._expand(index, state):
+                        break
+                    node = self.nodes + index
+                if node.player == PLAYER_CHANCE:
+                    child = self._select_chance(node, state, depth)
+                elif node.num_tried < node.num_children:
+                    child = node.first_child + node.num_tried
+                    node.num_tried += 1
+                else:
+                    child = self._select_uct(node, solving)
+                state.apply(self.nodes[child].action)
+                index = child
+                depth += 1
+                self.path[depth] = index
+                node = self.nodes + index
+                if node.player == PLAYER_UNSET:
+                    node.player = <int8_t>state.current_player()
+            # 2. evaluation
+            node = self.nodes + index
+            proved = False
+            if node.solved:
+                ret[0] = node.value
+                ret[1] = -node.value
+            else:
+                if node.player != PLAYER_TERMINAL:
+                    state.playout(&self.rng)
+                elif solving:
+                    state.returns(ret)
+                    node.value = <float>ret[0]
+                    node.solved = 1
+                    proved = True
+                state.returns(ret)
+            # 3. backup, from the perspective of each parent's mover
+            for i in range(depth, 0, -1):
+                node = self.nodes + self.path[i]
+                node.visits += 1
+                q = self.nodes[self.path[i - 1]].player
+                if not node.solved and q >= 0:
+                    node.value += <float>ret[q]
+                if proved:
+                    proved = self._try_solve(self.path[i - 1], i - 1)
+            self.nodes[0].visits += 1
+            sims += 1
+        return sims
+
+    def search(self, GameCore root not None):
+        """Search from ``root`` (not modified) and return what was found.
+
+        Returns a dict: ``action`` (most visited child; a proven win if there
+        is one; proven losses only if nothing else is left), ``simulations``,
+        ``seconds``, ``nodes`` (tree size), ``solved`` and ``value`` (the root
+        mover's exact value when solved, else None), ``player`` (the root
+        mover) and ``children``: a list of ``(action, visits, mean for the
+        root mover, solved value for the root mover or None)``.
+        """
+        cdef int p = root.current_player()
+        if p == PLAYER_TERMINAL:
+            raise ValueError("cannot search from a finished game")
+        if p == PLAYER_CHANCE:
+            raise ValueError("the root is a chance node: sample the outcome instead of searching")
+        self._prepare(root)
+        self.num_nodes = 0
+        self._reserve(1)
+        cdef Node* node = self.nodes
+        node.first_child = -1
+        node.action = -1
+        node.visits = 0
+        node.value = 0.0
+        node.num_children = 0
+        node.num_tried = 0
+        node.player = <int8_t>p
+        node.solved = 0
+        self.num_nodes = 1
+        cdef double start = _now()
+        cdef long sims = self._run(root)
+        cdef double seconds = _now() - start
+        if self.num_nodes > self.peak_nodes:
+            self.peak_nodes = self.num_nodes
+        return self._result(p, sims, seconds)
+
+    cdef object _result(self, int p, long sims, double seconds):
+        cdef Node* root = self.nodes
+        cdef Node* ch
+        cdef int k
+        cdef double sign = 1.0 if p == 0 else -1.0
+        children = []
+        for k in range(root.num_children):
+            ch = self.nodes + root.first_child + k
+            if ch.solved and self.zero_sum:
+                solved_value = sign * ch.value
+                mean = solved_value
+            else:
+                solved_value = None
+                mean = ch.value / ch.visits if ch.visits else 0.0
+            children.append((ch.action, ch.visits, mean, solved_value))
+        solved = bool(root.solved)
+        return {
+            "action": _choose(children, self.max_utility,
+                              sign * root.value if solved else None) if children else -1,
+            "simulations": sims,
+            "seconds": seconds,
+            "nodes": self.num_nodes,
+            "solved": solved,
+            "value": sign * root.value if solved else None,
+            "player": p,
+            "children": children,
+        }
+
+
+def _choose(children, double max_utility, root_value):
+    """Final move: on a solved root, the most visited child that achieves the
+    root's value; else a proven win, else the most visited child that is not a
+    proven loss (ties by mean value), else the most visited proven loss."""
+    if root_value is not None:
+        best = [c for c in children if c[3] is not None and c[3] >= root_value - 1e-6]
+        if best:
+            return max(best, key=lambda c: (c[1], c[2]))[0]
+    wins = [c for c in children if c[3] is not None and c[3] >= max_utility]
+    if wins:
+        return max(wins, key=lambda c: (c[1], c[2]))[0]
+    alive = [c for c in children if c[3] is None or c[3] > -max_utility]
+    pool = alive or children
+    return max(pool, key=lambda c: (c[1], c[2]))[0]
+
+
+def time_playouts(GameCore root not None, long count, unsigned long long seed=0):
+    """Seconds for ``count`` copies of ``root`` each played out at random: the
+    floor under one simulation's cost, to tell search overhead from game cost."""
+    cdef Rng rng
+    cdef long i
+    cdef GameCore state
+    rng_seed(&rng, seed)
+    cdef double start = _now()
+    for i in range(count):
+        state = root.copy()
+        state.playout(&rng)
+    return _now() - start
