@@ -454,6 +454,14 @@ cdef class YCore(GameCore):
         """Bytes the position occupies: the C object plus its cell block."""
         return type(self).__basicsize__ + 6 * self.n + 1
 
+    def __reduce__(self):
+        # OpenSpiel serialises Python states with pickle.
+        scalars = (self.num_empty, self.player, self.winner, self.turn, self.left,
+                   self.placed_this_turn, self.num_placements, self.num_turns, self.swapped,
+                   self.board_hash)
+        return (_restore_y, (self.board.shape, self.board.size, self.seq, self.swap_rule,
+                             self.distinct_groups, self.mem[:6 * self.n + 1], scalars))
+
     def to_string(self):
         head = "Black" if self.player == 0 else "White"
         if self.winner >= 0:
@@ -886,6 +894,16 @@ cdef class FlipCore(GameCore):
     def nbytes(self):
         return type(self).__basicsize__ + 5 * self.n
 
+    def __reduce__(self):
+        # OpenSpiel serialises Python states with pickle.
+        scalars = (self.num_empty, self.player, self.phase, self.left, self.turn, self.winner,
+                   self.num_placements, self.num_flips, self.num_turns, self.board_hash)
+        bits = ([self.own[k][w] for k in range(2) for w in range(MAX_WORDS)]
+                + [self.over[k][w] for k in range(2) for w in range(MAX_WORDS)])
+        return (_restore_flip, (self.board.shape, self.board.size, self.flip_kinds,
+                                self.flip_point, self.win_rule, self.later_placements,
+                                self.mem[:5 * self.n], scalars, bits))
+
     def to_string(self):
         if self.winner >= 0:
             status = f"{'Black' if self.winner == 0 else 'White'} wins"
@@ -907,3 +925,28 @@ cdef class FlipCore(GameCore):
             obs[3 * self.n + 2] = 1.0 if self.phase == PHASE_FLIP else 0.0
             obs[3 * self.n + 3] = self.left
         return obs
+
+
+def _restore_y(shape, size, seq, swap, distinct_groups, bytes mem, scalars):
+    from games.boards import make_board
+    cdef YCore core = YCore.__new__(YCore)
+    core._setup(make_board(shape, size), seq, swap, distinct_groups)
+    memcpy(core.mem, <const char*>mem, len(mem))
+    (core.num_empty, core.player, core.winner, core.turn, core.left, core.placed_this_turn,
+     core.num_placements, core.num_turns, core.swapped, core.board_hash) = scalars
+    return core
+
+
+def _restore_flip(shape, size, flip_kinds, flip_point, win_rule, later, bytes mem, scalars, bits):
+    from games.boards import make_board
+    cdef FlipCore core = FlipCore.__new__(FlipCore)
+    core._setup(make_board(shape, size), flip_kinds, flip_point, win_rule, later)
+    memcpy(core.mem, <const char*>mem, len(mem))
+    (core.num_empty, core.player, core.phase, core.left, core.turn, core.winner,
+     core.num_placements, core.num_flips, core.num_turns, core.board_hash) = scalars
+    cdef int k, w
+    for k in range(2):
+        for w in range(MAX_WORDS):
+            core.own[k][w] = bits[k * MAX_WORDS + w]
+            core.over[k][w] = bits[2 * MAX_WORDS + k * MAX_WORDS + w]
+    return core
