@@ -1,0 +1,933 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""C engine of the tic-tac-toe variations: one ``TTTCore`` plays every rule set
+that ``games.ttt.rules`` compiles (sequential, perfect information: placement,
+gravity, movement, turn checks, stalemate rules, passes, agreed draws, Chaos).
+
+Rules as implemented, with every interpretation of the seed: docs/rules/ttt.md.
+
+Geometry: cells are ``x + X*(y + Y*z)`` (0-based). A *target* is what a
+placement or move names: the cell itself, or on stacks the stack ``x + X*y``
+(the piece falls to the lowest free height). Static tables (neighbours in the
+26 lexicographically ordered directions, so the opposite of direction d is
+25-d; knight jumps; Zobrist keys; symmetries) live in one shared ``Tables``
+object; a position is one malloc'd block of int16, so a copy is one memcpy.
+
+Action ids (documented in docs/rules/ttt.md):
+  choice*T + t                 place on target t (choice = colour index when
+                               players choose colours, else 0 = own colour)
+  P*T + f*T + u                move the piece on target f to target u
+                               (only in rule sets whose pieces move)
+  then, when allowed: pass, draw offer, agree, refuse (in this order).
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int16_t, uint8_t, uint64_t
+cimport cython
+from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
+from games.rng cimport Rng, rng_seed, rng_below, rng_next
+
+cdef enum:
+    MAX_SEATS = 5
+    MAX_COLOURS = 4
+    MAX_CHECKS = 32
+    EFFECT_WIN = 0
+    EFFECT_LOSE = 1
+    EFFECT_ALL_LOSE = 2
+    MOVE_NONE = 0
+    MOVE_ADJACENT = 1
+    MOVE_LINEAR_KNIGHT = 2
+    ST_DRAWS = 0
+    ST_ALL_WIN = 1
+    ST_ALL_LOSE = 2
+    ST_MOST_ROW = 3
+    ST_LEAST_ROW = 4
+    ST_MOST_PIECES = 5
+    # how the game ended (for statistics and the status line)
+    END_NONE = 0
+    END_CHECK = 1
+    END_STALEMATE = 2
+    END_AGREED_DRAW = 3
+    END_MOVE_LIMIT = 4
+
+COLOUR_CHARS = "xopy"
+
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    x += <uint64_t>0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+def _directions3():
+    return [d for d in ((a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1))
+            if d != (0, 0, 0)]
+
+
+def _knight_jumps():
+    out = []
+    for a in range(3):
+        for b in range(3):
+            if a == b:
+                continue
+            for sa in (-2, 2):
+                for sb in (-1, 1):
+                    d = [0, 0, 0]
+                    d[a] = sa
+                    d[b] = sb
+                    out.append(tuple(d))
+    return out
+
+
+cdef class Tables:
+    """Everything about a rule set that never changes during a game."""
+    cdef int X, Y, Z, XY, S, T
+    cdef bint gravity
+    cdef int seats, nplayers, chaos, C, choices, move, ppt, passing, agree_draw
+    cdef int stalemate, move_limit, nsides, nchecks, nsym
+    cdef int seat_mask[MAX_SEATS]
+    cdef int side[MAX_SEATS]
+    cdef int colour_of_seat[MAX_SEATS]     # the colour a 1-choice seat places
+    cdef int reserve0[MAX_COLOURS]
+    cdef int check_k[MAX_CHECKS]
+    cdef int check_effect[MAX_CHECKS]
+    cdef int check_diag[MAX_CHECKS]
+    cdef bint any_axis_check
+    cdef int nplace, move0, nmove, a_pass, a_offer, a_agree, a_refuse, num_actions
+    cdef int16_t* nbr        # S*26, cell grid
+    cdef int16_t* tnbr       # T*26, target grid (stacks: horizontal only)
+    cdef int16_t* knight     # T*24
+    cdef uint8_t* locked     # S
+    cdef uint8_t* is_axis    # 26
+    cdef uint64_t* zob       # S*(C+1)
+    cdef int16_t* sym        # nsym*S
+    cdef int16_t* init       # the starting block
+    cdef int block           # int16 entries in a position block
+    cdef readonly object colour_names
+    cdef readonly dict params
+
+    def __dealloc__(self):
+        free(self.nbr)
+        free(self.tnbr)
+        free(self.knight)
+        free(self.locked)
+        free(self.is_axis)
+        free(self.zob)
+        free(self.sym)
+        free(self.init)
+
+    def __init__(self, dict p):
+        cdef int i, d, c, s
+        self.params = p
+        self.X, self.Y, self.Z = p["size"]
+        self.XY = self.X * self.Y
+        self.S = self.XY * self.Z
+        self.gravity = p["gravity"]
+        self.T = self.XY if self.gravity else self.S
+        self.seats = p["seats"]
+        self.nplayers = p["num_players"]
+        self.chaos = p["chaos"]
+        self.C = p["num_colours"]
+        self.colour_names = list(p["colour_names"])
+        self.choices = p["choices"]
+        self.move = p["move"]
+        self.ppt = p["pieces_per_turn"]
+        self.passing = p["pass"]
+        self.agree_draw = p["agree_draw"]
+        self.stalemate = p["stalemate"]
+        self.move_limit = p["move_limit"]
+        if self.seats > MAX_SEATS or self.C > MAX_COLOURS or len(p["checks"]) > MAX_CHECKS:
+            raise ValueError("rule set exceeds the engine's limits")
+        for s in range(self.seats):
+            self.seat_mask[s] = p["seat_colours"][s]
+            self.side[s] = p["sides"][s]
+            self.colour_of_seat[s] = 0
+            for c in range(self.C):
+                if self.seat_mask[s] & (1 << c):
+                    self.colour_of_seat[s] = c
+                    break
+        self.nsides = max(p["sides"][:self.seats]) + 1
+        for c in range(self.C):
+            self.reserve0[c] = p["reserves"][c]
+        self.nchecks = len(p["checks"])
+        self.any_axis_check = False
+        for i, (k, effect, diag) in enumerate(p["checks"]):
+            self.check_k[i] = k
+            self.check_effect[i] = effect
+            self.check_diag[i] = 1 if diag else 0
+            if not diag:
+                self.any_axis_check = True
+        # action layout
+        self.nplace = self.choices * self.T
+        self.move0 = self.nplace
+        self.nmove = self.T * self.T if self.move else 0
+        i = self.move0 + self.nmove
+        self.a_pass = self.a_offer = self.a_agree = self.a_refuse = -1
+        if self.passing:
+            self.a_pass = i
+            i += 1
+        if self.agree_draw:
+            self.a_offer = i
+            self.a_agree = i + 1
+            self.a_refuse = i + 2
+            i += 3
+        self.num_actions = i
+        # geometry
+        dirs = _directions3()
+        jumps = _knight_jumps()
+        X, Y, Z = self.X, self.Y, self.Z
+        self.nbr = <int16_t*>malloc(self.S * 26 * sizeof(int16_t))
+        self.tnbr = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
+        self.knight = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
+        self.locked = <uint8_t*>malloc(self.S)
+        self.is_axis = <uint8_t*>malloc(26)
+        self.zob = <uint64_t*>malloc(self.S * (self.C + 1) * sizeof(uint64_t))
+        if not (self.nbr and self.tnbr and self.knight and self.locked and self.is_axis and self.zob):
+            raise MemoryError()
+        for d in range(26):
+            self.is_axis[d] = 1 if sum(abs(v) for v in dirs[d]) == 1 else 0
+        for c in range(self.S):
+            x, y, z = c % X, (c // X) % Y, c // self.XY
+            for d in range(26):
+                dx, dy, dz = dirs[d]
+                nx, ny, nz = x + dx, y + dy, z + dz
+                self.nbr[c * 26 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < Z) else -1
+        tz = 1 if self.gravity else Z
+        for t in range(self.T):
+            x, y, z = t % X, (t // X) % Y, t // self.XY
+            for d in range(26):
+                dx, dy, dz = dirs[d]
+                nx, ny, nz = x + dx, y + dy, z + dz
+                self.tnbr[t * 26 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < tz) else -1
+            for d in range(24):
+                dx, dy, dz = jumps[d]
+                nx, ny, nz = x + dx, y + dy, z + dz
+                self.knight[t * 24 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < tz) else -1
+        memset(self.locked, 0, self.S)
+        for c in p["locked"]:
+            self.locked[c] = 1
+        cdef Rng rng
+        rng_seed(&rng, <uint64_t>0x7A11C0DE ^ (<uint64_t>self.S << 20) ^ <uint64_t>self.C)
+        for i in range(self.S * (self.C + 1)):
+            self.zob[i] = rng_next(&rng)
+        syms = p["symmetries"]
+        self.nsym = len(syms)
+        self.sym = <int16_t*>malloc(self.nsym * self.S * sizeof(int16_t))
+        for s in range(self.nsym):
+            for c in range(self.S):
+                self.sym[s * self.S + c] = syms[s][c]
+        # position block: cell[S] top[T] freel[T] fpos[T] reserve[C]
+        self.block = self.S + 3 * self.T + self.C
+        self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
+        memset(self.init, 0, self.block * sizeof(int16_t))
+        for c, colour in p["pieces"]:
+            self.init[c] = colour + 1
+        for c in range(self.C):
+            self.init[self.S + 3 * self.T + c] = self.reserve0[c]
+
+
+@cython.final
+cdef class TTTCore(GameCore):
+    """A position of one rule set (see the module docstring)."""
+    cdef readonly Tables tab
+    cdef int16_t* mem
+    cdef int16_t* cell
+    cdef int16_t* top
+    cdef int16_t* freel
+    cdef int16_t* fpos
+    cdef int16_t* reserve
+    cdef int num_free
+    cdef int seat
+    cdef int left
+    cdef int passes
+    cdef int plies
+    cdef int offer_by         # seat that offered a draw, -1 if none pending
+    cdef int answerer
+    cdef bint offered         # the seat to move already had an offer refused this turn
+    cdef int end              # END_* (END_NONE while playing)
+    cdef double result[MAX_SEATS]
+    cdef uint64_t board_hash
+    cdef int placements
+    cdef int moves
+
+    def __cinit__(self):
+        self.mem = NULL
+
+    def __dealloc__(self):
+        free(self.mem)
+
+    def __init__(self, Tables tab=None):
+        if tab is None:           # bare instance made by copy()
+            return
+        self._setup(tab)
+        memcpy(self.mem, tab.init, tab.block * sizeof(int16_t))
+        cdef int c, t, z, h
+        self.board_hash = 0
+        for c in range(tab.S):
+            if self.cell[c]:
+                self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]]
+        self.num_free = 0
+        for t in range(tab.T):
+            if tab.gravity:
+                h = 0
+                for z in range(tab.Z):
+                    c = t + tab.XY * z
+                    if self.cell[c] or tab.locked[c]:
+                        h = z + 1
+                self.top[t] = h
+            if self._target_free(t):
+                self.fpos[t] = self.num_free
+                self.freel[self.num_free] = t
+                self.num_free += 1
+        self.seat = 0
+        self.left = tab.ppt
+        self.passes = 0
+        self.plies = 0
+        self.offer_by = -1
+        self.answerer = -1
+        self.offered = False
+        self.end = END_NONE
+        for c in range(MAX_SEATS):
+            self.result[c] = 0.0
+        self.num_players = tab.nplayers
+        self._turn_start()
+
+    cdef void _setup(self, Tables tab):
+        self.tab = tab
+        self.num_players = tab.nplayers
+        self.num_actions = tab.num_actions
+        self.max_game_length = tab.params["max_game_length"]
+        self.max_chance_outcomes = tab.num_actions if tab.chaos else 0
+        self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
+        if self.mem == NULL:
+            raise MemoryError()
+        self.cell = self.mem
+        self.top = self.mem + tab.S
+        self.freel = self.top + tab.T
+        self.fpos = self.freel + tab.T
+        self.reserve = self.fpos + tab.T
+
+    cdef GameCore copy(self):
+        cdef TTTCore o = TTTCore.__new__(TTTCore)
+        o._setup(self.tab)
+        memcpy(o.mem, self.mem, self.tab.block * sizeof(int16_t))
+        o.num_free = self.num_free
+        o.seat = self.seat
+        o.left = self.left
+        o.passes = self.passes
+        o.plies = self.plies
+        o.offer_by = self.offer_by
+        o.answerer = self.answerer
+        o.offered = self.offered
+        o.end = self.end
+        o.result = self.result
+        o.board_hash = self.board_hash
+        o.placements = self.placements
+        o.moves = self.moves
+        return o
+
+    # -- geometry helpers --------------------------------------------------
+
+    cdef inline bint _target_free(self, int t) noexcept:
+        if self.tab.gravity:
+            return self.top[t] < self.tab.Z
+        return self.cell[t] == 0 and not self.tab.locked[t]
+
+    cdef inline void _free_remove(self, int t) noexcept:
+        cdef int i = self.fpos[t]
+        cdef int last = self.freel[self.num_free - 1]
+        self.freel[i] = last
+        self.fpos[last] = i
+        self.num_free -= 1
+
+    cdef inline void _free_add(self, int t) noexcept:
+        self.fpos[t] = self.num_free
+        self.freel[self.num_free] = t
+        self.num_free += 1
+
+    cdef inline int _run(self, int c, int d, int piece) noexcept:
+        """Length of the same-piece run through cell c along direction d and its opposite."""
+        cdef int16_t* nbr = self.tab.nbr
+        cdef int16_t* cell = self.cell
+        cdef int n = 1
+        cdef int x = nbr[c * 26 + d]
+        while x >= 0 and cell[x] == piece:
+            n += 1
+            x = nbr[x * 26 + d]
+        x = nbr[c * 26 + 25 - d]
+        while x >= 0 and cell[x] == piece:
+            n += 1
+            x = nbr[x * 26 + 25 - d]
+        return n
+
+    # -- whose decision ----------------------------------------------------
+
+    cdef int current_player(self) noexcept:
+        if self.end != END_NONE:
+            return PLAYER_TERMINAL
+        if self.offer_by >= 0:
+            return self.answerer
+        if self.tab.chaos and self.seat == self.tab.seats - 1:
+            return PLAYER_CHANCE
+        return self.seat
+
+    cdef bint is_terminal(self) noexcept:
+        return self.end != END_NONE
+
+    # -- legal moves ---------------------------------------------------------
+
+    cdef inline bint _can_place(self, int seat) noexcept:
+        cdef int c
+        if self.num_free == 0:
+            return False
+        for c in range(self.tab.C):
+            if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
+                return True
+        return False
+
+    cdef inline int _movable_piece(self, int seat, int t) noexcept:
+        """The piece code on target t that ``seat`` may move (0 if none): its
+        colour must be one of the seat's and none of that colour left in reserve."""
+        cdef int c, piece
+        if self.tab.gravity:
+            if self.top[t] == 0:
+                return 0
+            c = t + self.tab.XY * (self.top[t] - 1)
+        else:
+            c = t
+        piece = self.cell[c]
+        if piece == 0:
+            return 0
+        if (self.tab.seat_mask[seat] >> (piece - 1)) & 1 and self.reserve[piece - 1] == 0:
+            return piece
+        return 0
+
+    cdef inline bint _dest_ok(self, int f, int u) noexcept:
+        return u >= 0 and u != f and self._target_free(u)
+
+    cdef int _destinations(self, int f, uint8_t* mark) noexcept:
+        """Mark the targets the piece on f can move to; returns how many."""
+        cdef Tables tab = self.tab
+        cdef int d, u, n = 0
+        if tab.move == MOVE_ADJACENT:
+            for d in range(26):
+                u = tab.tnbr[f * 26 + d]
+                if self._dest_ok(f, u) and not mark[u]:
+                    mark[u] = 1
+                    n += 1
+        elif tab.move == MOVE_LINEAR_KNIGHT:
+            # linear: any distance along a line, over pieces and locked spaces
+            for d in range(26):
+                u = tab.tnbr[f * 26 + d]
+                while u >= 0:
+                    if self._dest_ok(f, u) and not mark[u]:
+                        mark[u] = 1
+                        n += 1
+                    u = tab.tnbr[u * 26 + d]
+            for d in range(24):
+                u = tab.knight[f * 24 + d]
+                if self._dest_ok(f, u) and not mark[u]:
+                    mark[u] = 1
+                    n += 1
+        return n
+
+    cdef bint _can_move(self, int seat) noexcept:
+        cdef Tables tab = self.tab
+        cdef int f, d, u
+        if tab.move == MOVE_NONE or self.num_free == 0:
+            return False
+        for f in range(tab.T):
+            if not self._movable_piece(seat, f):
+                continue
+            if tab.move == MOVE_ADJACENT:
+                for d in range(26):
+                    if self._dest_ok(f, tab.tnbr[f * 26 + d]):
+                        return True
+            else:
+                # on a line or a knight's jump some free target exists unless
+                # the only free target is f itself (stacks only)
+                if self.num_free > 1 or not self._target_free(f):
+                    for d in range(26):
+                        u = tab.tnbr[f * 26 + d]
+                        while u >= 0:
+                            if self._dest_ok(f, u):
+                                return True
+                            u = tab.tnbr[u * 26 + d]
+                    for d in range(24):
+                        if self._dest_ok(f, tab.knight[f * 24 + d]):
+                            return True
+        return False
+
+    cdef inline bint _has_move(self, int seat) noexcept:
+        return self._can_place(seat) or self._can_move(seat)
+
+    cdef int _seat_actions(self, int seat, int* out) noexcept:
+        """Placements, moves and pass of ``seat``, ascending."""
+        cdef Tables tab = self.tab
+        cdef int k = 0, ch, colour, t, f, u
+        cdef uint8_t* mark
+        for ch in range(tab.choices):
+            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
+            if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
+                continue
+            for t in range(tab.T):
+                if self._target_free(t):
+                    out[k] = ch * tab.T + t
+                    k += 1
+        if tab.move != MOVE_NONE and self.num_free > 0:
+            mark = <uint8_t*>malloc(tab.T)
+            for f in range(tab.T):
+                if not self._movable_piece(seat, f):
+                    continue
+                memset(mark, 0, tab.T)
+                if self._destinations(f, mark) == 0:
+                    continue
+                for u in range(tab.T):
+                    if mark[u]:
+                        out[k] = tab.move0 + f * tab.T + u
+                        k += 1
+            free(mark)
+        if tab.passing:
+            out[k] = tab.a_pass
+            k += 1
+        return k
+
+    cdef int legal_actions(self, int* out) noexcept:
+        cdef int k
+        if self.end != END_NONE:
+            return 0
+        if self.offer_by >= 0:
+            out[0] = self.tab.a_agree
+            out[1] = self.tab.a_refuse
+            return 2
+        k = self._seat_actions(self.seat, out)
+        if self._offer_allowed():
+            out[k] = self.tab.a_offer
+            k += 1
+        return k
+
+    cdef inline bint _offer_allowed(self) noexcept:
+        return (self.tab.agree_draw and not self.offered and self.left == self.tab.ppt
+                and not (self.tab.chaos and self.seat == self.tab.seats - 1))
+
+    cdef bint is_legal(self, int action) noexcept:
+        cdef Tables tab = self.tab
+        cdef int ch, t, colour, f, u, piece
+        cdef uint8_t* mark
+        cdef bint ok
+        if self.end != END_NONE or action < 0 or action >= tab.num_actions:
+            return False
+        if self.offer_by >= 0:
+            return action == tab.a_agree or action == tab.a_refuse
+        if action < tab.nplace:
+            ch = action // tab.T
+            t = action % tab.T
+            colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
+            return ((tab.seat_mask[self.seat] >> colour) & 1) and self.reserve[colour] > 0 \
+                and self._target_free(t)
+        if action < tab.move0 + tab.nmove:
+            f = (action - tab.move0) // tab.T
+            u = (action - tab.move0) % tab.T
+            if not self._movable_piece(self.seat, f) or not self._dest_ok(f, u):
+                return False
+            mark = <uint8_t*>malloc(tab.T)
+            memset(mark, 0, tab.T)
+            self._destinations(f, mark)
+            ok = mark[u] != 0
+            free(mark)
+            return ok
+        if action == tab.a_pass:
+            return True
+        if action == tab.a_offer:
+            return self._offer_allowed()
+        return False
+
+    cdef int chance_outcomes(self, int* actions, double* probs) noexcept:
+        cdef int i, n
+        if self.end != END_NONE or self.current_player() != PLAYER_CHANCE:
+            return 0
+        n = self._seat_actions(self.seat, actions)
+        for i in range(n):
+            probs[i] = 1.0 / n
+        return n
+
+    # -- applying actions ----------------------------------------------------
+
+    cdef void apply(self, int action) noexcept:
+        cdef Tables tab = self.tab
+        cdef int ch, t, colour, f
+        if self.offer_by >= 0:
+            self._answer(action == tab.a_agree)
+            return
+        if action < tab.nplace:
+            ch = action // tab.T
+            t = action % tab.T
+            colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
+            self._place(t, colour)
+        elif action < tab.move0 + tab.nmove:
+            f = (action - tab.move0) // tab.T
+            self._move(f, (action - tab.move0) % tab.T)
+        elif action == tab.a_pass:
+            self._pass()
+        elif action == tab.a_offer:
+            self.offer_by = self.seat
+            self.answerer = self._next_answerer(self.seat)
+
+    cdef int _next_answerer(self, int s) noexcept:
+        """The next non-Chaos seat after s in turn order (wraps to the offerer)."""
+        s = (s + 1) % self.tab.seats
+        if self.tab.chaos and s == self.tab.seats - 1:
+            s = 0
+        return s
+
+    cdef void _answer(self, bint agree) noexcept:
+        if not agree:
+            self.answerer = -1
+            self.offer_by = -1
+            self.offered = True
+            return
+        self.answerer = self._next_answerer(self.answerer)
+        if self.answerer == self.offer_by:
+            self.offer_by = -1
+            self.answerer = -1
+            self._finish_draw(END_AGREED_DRAW)
+
+    cdef inline int _land(self, int t, int piece) noexcept:
+        """Put ``piece`` on target t; returns its cell."""
+        cdef Tables tab = self.tab
+        cdef int c
+        if tab.gravity:
+            c = t + tab.XY * self.top[t]
+            self.top[t] += 1
+            if self.top[t] == tab.Z:
+                self._free_remove(t)
+        else:
+            c = t
+            self._free_remove(t)
+        self.cell[c] = piece
+        self.board_hash ^= tab.zob[c * (tab.C + 1) + piece]
+        return c
+
+    cdef void _place(self, int t, int colour) noexcept:
+        self.reserve[colour] -= 1
+        cdef int c = self._land(t, colour + 1)
+        self.placements += 1
+        self._after_ply(c, colour + 1)
+
+    cdef void _move(self, int f, int u) noexcept:
+        cdef Tables tab = self.tab
+        cdef int src, piece
+        if tab.gravity:
+            src = f + tab.XY * (self.top[f] - 1)
+            if self.top[f] == tab.Z:
+                self._free_add(f)
+            self.top[f] -= 1
+        else:
+            src = f
+            self._free_add(f)
+        piece = self.cell[src]
+        self.cell[src] = 0
+        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
+        cdef int c = self._land(u, piece)
+        self.moves += 1
+        self._after_ply(c, piece)
+
+    cdef void _after_ply(self, int c, int piece) noexcept:
+        cdef Tables tab = self.tab
+        cdef int d, run, best = 0, best_axis = 0, i
+        self.passes = 0
+        self.plies += 1
+        if tab.nchecks:
+            for d in range(13, 26):
+                run = self._run(c, d, piece)
+                if run > best:
+                    best = run
+                if tab.is_axis[d] and run > best_axis:
+                    best_axis = run
+            for i in range(tab.nchecks):
+                if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
+                    self._finish_check(tab.check_effect[i], self.seat)
+                    return
+        if tab.move_limit and self.plies >= tab.move_limit:
+            self._finish_stalemate(END_MOVE_LIMIT)
+            return
+        self.left -= 1
+        if self.left == 0 or not self._has_move(self.seat):
+            self._next_seat()
+
+    cdef void _pass(self) noexcept:
+        self.passes += 1
+        self.plies += 1
+        if self.passes >= self.tab.seats:
+            self._finish_stalemate(END_STALEMATE)
+            return
+        if self.tab.move_limit and self.plies >= self.tab.move_limit:
+            self._finish_stalemate(END_MOVE_LIMIT)
+            return
+        self._next_seat()
+
+    cdef void _next_seat(self) noexcept:
+        self.seat = (self.seat + 1) % self.tab.seats
+        self.left = self.tab.ppt
+        self.offered = False
+        self._turn_start()
+
+    cdef void _turn_start(self) noexcept:
+        """Without a pass option, a seat with no legal move ends the game."""
+        if not self.tab.passing and not self._has_move(self.seat):
+            self._finish_stalemate(END_STALEMATE)
+
+    # -- outcomes ----------------------------------------------------------
+
+    cdef void _finish_check(self, int effect, int mover) noexcept:
+        cdef Tables tab = self.tab
+        cdef int p
+        cdef int ms = tab.side[mover]
+        for p in range(tab.nplayers):
+            if effect == EFFECT_ALL_LOSE:
+                self.result[p] = -1.0
+            elif effect == EFFECT_WIN:
+                self.result[p] = 1.0 if tab.side[p] == ms else -1.0
+            else:
+                self.result[p] = -1.0 if tab.side[p] == ms else 1.0
+        self.end = END_CHECK
+
+    cdef void _finish_draw(self, int how) noexcept:
+        cdef int p
+        for p in range(self.tab.nplayers):
+            self.result[p] = 0.0
+        self.end = how
+
+    cdef void _colour_scores(self, int* score) noexcept:
+        """Per colour: the longest run (in-a-row rules) or the piece count."""
+        cdef Tables tab = self.tab
+        cdef int c, d, piece, prev, run, x
+        for c in range(tab.C):
+            score[c] = 0
+        for c in range(tab.S):
+            piece = self.cell[c]
+            if piece == 0:
+                continue
+            if tab.stalemate == ST_MOST_PIECES:
+                score[piece - 1] += 1
+                continue
+            for d in range(13, 26):
+                prev = tab.nbr[c * 26 + 25 - d]
+                if prev >= 0 and self.cell[prev] == piece:
+                    continue           # not the start of this run
+                run = 0
+                x = c
+                while x >= 0 and self.cell[x] == piece:
+                    run += 1
+                    x = tab.nbr[x * 26 + d]
+                if run > score[piece - 1]:
+                    score[piece - 1] = run
+
+    cdef void _finish_stalemate(self, int how) noexcept:
+        cdef Tables tab = self.tab
+        cdef int p, s, c, best, worst
+        cdef int colour_score[MAX_COLOURS]
+        cdef int side_score[MAX_SEATS]
+        cdef int nsides = tab.side[tab.seats - 1] + 1
+        self.end = how
+        if tab.stalemate == ST_DRAWS:
+            self._finish_draw(how)
+            return
+        if tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
+            for p in range(tab.nplayers):
+                self.result[p] = 1.0 if tab.stalemate == ST_ALL_WIN else -1.0
+            return
+        self._colour_scores(colour_score)
+        for s in range(nsides):
+            side_score[s] = 0
+        for s in range(tab.seats):
+            for c in range(tab.C):
+                if (tab.seat_mask[s] >> c) & 1 and colour_score[c] > side_score[tab.side[s]]:
+                    side_score[tab.side[s]] = colour_score[c]
+        best = side_score[0]
+        worst = side_score[0]
+        for s in range(1, nsides):
+            if side_score[s] > best:
+                best = side_score[s]
+            if side_score[s] < worst:
+                worst = side_score[s]
+        if best == worst:
+            self._finish_draw(how)
+            return
+        for p in range(tab.nplayers):
+            s = side_score[tab.side[p]]
+            if tab.stalemate == ST_LEAST_ROW:
+                self.result[p] = -1.0 if s == worst else 1.0
+            else:
+                self.result[p] = 1.0 if s == best else -1.0
+
+    cdef void returns(self, double* out) noexcept:
+        cdef int p
+        for p in range(self.tab.nplayers):
+            out[p] = self.result[p] if self.end != END_NONE else 0.0
+
+    # -- hashing -----------------------------------------------------------
+
+    cdef inline uint64_t _extras(self) noexcept:
+        cdef uint64_t h = _mix(<uint64_t>(self.seat + 8 * self.left + 64 * self.passes
+                                          + 1024 * (self.offer_by + 1) + 16384 * (self.answerer + 1)
+                                          + 131072 * self.offered + 262144 * self.end))
+        if self.tab.move_limit:
+            h ^= _mix(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
+        return h
+
+    cdef uint64_t hash(self) noexcept:
+        return self.board_hash ^ self._extras()
+
+    cdef int num_symmetries(self) noexcept:
+        return self.tab.nsym
+
+    cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
+        cdef Tables tab = self.tab
+        cdef uint64_t h = 0
+        cdef int c
+        cdef int16_t* m = tab.sym + symmetry * tab.S
+        if symmetry == 0:
+            return self.hash()
+        for c in range(tab.S):
+            if self.cell[c]:
+                h ^= tab.zob[m[c] * (tab.C + 1) + self.cell[c]]
+        return h ^ self._extras()
+
+    # -- random play ---------------------------------------------------------
+
+    cdef void playout(self, Rng* rng) noexcept:
+        cdef Tables tab = self.tab
+        cdef int* buf = NULL
+        cdef int n, colour
+        cdef bint simple = not tab.passing and not tab.agree_draw and tab.choices == 1
+        while self.end == END_NONE:
+            if simple:
+                colour = tab.colour_of_seat[self.seat]
+                # only placements are legal: uniform over the free targets
+                # (a one-colour seat holding reserves cannot move: an identical
+                # piece is in reserve)
+                if self.reserve[colour] > 0:
+                    self._place(self.freel[rng_below(rng, self.num_free)], colour)
+                    continue
+            if buf == NULL:
+                buf = <int*>malloc(tab.num_actions * sizeof(int))
+            if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
+                n = self._seat_actions(self.seat, buf)
+            else:
+                n = self.legal_actions(buf)
+            if n == 0:
+                break
+            self.apply(buf[rng_below(rng, n)])
+        free(buf)
+
+    # -- Python face ---------------------------------------------------------
+
+    def coords(self, int c):
+        """1-based (x, y, z) of cell c."""
+        X, XY = self.tab.X, self.tab.XY
+        return (c % X + 1, (c // X) % self.tab.Y + 1, c // XY + 1)
+
+    def _target_name(self, int t):
+        if self.tab.gravity:
+            return f"stack({t % self.tab.X + 1},{t // self.tab.X + 1})"
+        x, y, z = self.coords(t)
+        return f"({x},{y},{z})"
+
+    def describe_action(self, int action):
+        return self.action_string(self.current_player(), action)
+
+    def action_string(self, int player, int action):
+        tab = self.tab
+        if action < 0 or action >= tab.num_actions:
+            return f"<invalid action {action}>"
+        if action < tab.nplace:
+            ch, t = divmod(action, tab.T)
+            if tab.choices > 1:
+                colour = ch
+            else:
+                seat = player if 0 <= player < tab.seats else self.seat
+                colour = tab.colour_of_seat[seat]
+            return f"{tab.colour_names[colour]}@{self._target_name(t)}"
+        if action < tab.move0 + tab.nmove:
+            f, u = divmod(action - tab.move0, tab.T)
+            return f"{self._target_name(f)}->{self._target_name(u)}"
+        return {tab.a_pass: "pass", tab.a_offer: "offer-draw", tab.a_agree: "agree-draw",
+                tab.a_refuse: "refuse-draw"}[action]
+
+    def cells(self):
+        """Per cell: 0 empty, colour index + 1 for a piece, -1 locked and empty."""
+        return [self.cell[c] if self.cell[c] or not self.tab.locked[c] else -1
+                for c in range(self.tab.S)]
+
+    def reserves(self):
+        return {self.tab.colour_names[c]: self.reserve[c] for c in range(self.tab.C)}
+
+    def seat_to_move(self):
+        """The seat whose turn it is (Chaos is the last seat)."""
+        return self.seat
+
+    def pieces_left_in_turn(self):
+        return self.left
+
+    def ending(self):
+        return ("playing", "turn check", "stalemate", "agreed draw", "move limit")[self.end]
+
+    def playout_stats(self):
+        return {"placements": self.placements, "moves": self.moves, "plies": self.plies,
+                "ending": self.ending(), "returns": self.returns_list()}
+
+    def to_string(self):
+        tab = self.tab
+        X, Y, Z = tab.X, tab.Y, tab.Z
+        cells = self.cells()
+        ch = lambda v: "#" if v < 0 else ("." if v == 0 else COLOUR_CHARS[v - 1])
+        rows = []
+        if tab.gravity:
+            for y in range(Y):
+                if Y > 1:
+                    rows.append(f"stacks y={y + 1}:")
+                for z in reversed(range(Z)):
+                    rows.append("".join(ch(cells[x + X * (y + Y * z)]) for x in range(X)))
+        else:
+            for z in range(Z):
+                if Z > 1:
+                    rows.append(f"z={z + 1}:")
+                for y in reversed(range(Y)):
+                    rows.append("".join(ch(cells[x + X * (y + Y * z)]) for x in range(X)))
+        if self.end != END_NONE:
+            status = f"game over ({self.ending()}): returns {self.returns_list()}"
+        elif self.offer_by >= 0:
+            status = f"player {self.answerer} to answer player {self.offer_by}'s draw offer"
+        else:
+            who = "Chaos" if tab.chaos and self.seat == tab.seats - 1 else f"player {self.seat}"
+            status = f"{who} to move, {self.left} piece(s) left this turn"
+        return "\n".join(rows) + "\n" + status
+
+    def observation(self):
+        """Per cell one plane per colour, then empty, then locked; then one-hot
+        seat to move, pieces left this turn, reserves per colour, draw-answer flag."""
+        tab = self.tab
+        S, C = tab.S, tab.C
+        obs = [0.0] * ((C + 2) * S + tab.seats + 2 + C)
+        for c in range(S):
+            v = self.cell[c]
+            if v:
+                obs[(v - 1) * S + c] = 1.0
+            elif tab.locked[c]:
+                obs[(C + 1) * S + c] = 1.0
+            else:
+                obs[C * S + c] = 1.0
+        base = (C + 2) * S
+        if self.end == END_NONE:
+            obs[base + self.seat] = 1.0
+            obs[base + tab.seats] = self.left
+            obs[base + tab.seats + 1] = 1.0 if self.offer_by >= 0 else 0.0
+        for c in range(C):
+            obs[base + tab.seats + 2 + c] = self.reserve[c]
+        return obs
+
+
+def make_core(dict compiled):
+    """A fresh starting position of a compiled rule set."""
+    return TTTCore(Tables(compiled))
