@@ -1,0 +1,168 @@
+"""Speed of our kernels as ratios to OpenSpiel's C++ games, measured in one process.
+
+    python -m experiments.benchmark [--seconds 1.0] [--rounds 5] [--json]
+
+Baseline: OpenSpiel's C++ ``y(board_size=11)`` played fully natively, uniform
+random games through ``pyspiel.evaluate_bots`` with two uniform random bots.
+Each of our games plays uniform random games in its Cython kernel
+(``games.core.playout_batch``: copy the start position, play to the end).
+Baseline and contenders alternate within every round and the reported ratio
+is the median over rounds, so a busy machine slows both sides alike. Further
+sections (search, solvers, tic-tac-toe engine) join in when those modules are
+present.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import sys
+import time
+
+import pyspiel
+
+import games  # noqa: F401
+from games.core import playout_batch
+
+BASELINE = "y(board_size=11)"
+PLAYOUT_GAMES = {
+    # game string: target ratio to the baseline, or None for "report only"
+    "y_game(board_size=11)": 15.0,
+    "double_o_y(board_size=11)": 3.0,
+    "double_o_y(board_size=11,protocol=1)": None,
+    "double_o_y(board_size=11,flip=opponents)": None,
+    "double_o_y(board_size=11,flip=friends)": None,
+    "defector_y(board_size=11)": None,
+    "defector_y(board_size=11,protocol=122)": None,
+    "double_o_y(board_shape=hex,board_size=4)": None,
+    "flipway(board_size=9)": None,
+}
+
+
+def openspiel_rate(game_string: str, seconds: float, seed: int) -> float:
+    """Uniform random games/s of an OpenSpiel game run natively."""
+    game = pyspiel.load_game(game_string)
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
+    played, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(100):
+            pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + played)
+            played += 1
+    return played / (time.perf_counter() - start)
+
+
+def kernel_rate(game_string: str, seconds: float, seed: int) -> float:
+    """Uniform random games/s of one of our games in its Cython kernel."""
+    root = pyspiel.load_game(game_string).new_core()
+    batch, played, start = 2000, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        playout_batch(root, batch, seed + played)
+        played += batch
+    return played / (time.perf_counter() - start)
+
+
+def available(game_string: str) -> bool:
+    """Is the game registered (a section for a game not yet built is skipped)?"""
+    return game_string.split("(")[0] in pyspiel.registered_names()
+
+
+def playout_section(seconds: float, rounds: int, seed: int, log) -> dict:
+    contenders = [g for g in PLAYOUT_GAMES if available(g)]
+    ratios = {g: [] for g in contenders}
+    rates = {g: [] for g in contenders}
+    baseline_rates = []
+    for r in range(rounds):
+        log(f"round {r + 1}/{rounds}")
+        for g in contenders:
+            base = openspiel_rate(BASELINE, seconds / 2, seed + r)
+            ours = kernel_rate(g, seconds / 2, seed + r)
+            baseline_rates.append(base)
+            rates[g].append(ours)
+            ratios[g].append(ours / base)
+    rows = []
+    for g in contenders:
+        target = PLAYOUT_GAMES[g]
+        ratio = statistics.median(ratios[g])
+        rows.append({"game": g, "playouts_per_second": statistics.median(rates[g]),
+                     "ratio": ratio, "target": target,
+                     "meets_target": None if target is None else ratio >= target})
+    y11 = pyspiel.load_game("y_game(board_size=11)").new_core()
+    return {"baseline": f"OpenSpiel C++ {BASELINE}, evaluate_bots with uniform random bots",
+            "baseline_playouts_per_second": statistics.median(baseline_rates),
+            "rows": rows, "y_game_11_state_bytes": y11.nbytes(),
+            "double_o_y_11_state_bytes":
+                pyspiel.load_game("double_o_y(board_size=11)").new_core().nbytes()}
+
+
+# Sections contributed by other modules: (module, function) returning a dict.
+EXTRA_SECTIONS = {
+    "connect4": ("experiments.bench_ttt", "connect4_playouts_vs_openspiel"),
+    "search": ("experiments.bench_search", "run_all"),
+    "solvers": ("experiments.bench_solvers", "run_all"),
+}
+
+
+def extra_sections(quick: bool, log) -> dict:
+    results = {}
+    for name, (module_name, function_name) in EXTRA_SECTIONS.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            continue
+        function = getattr(module, function_name, None)
+        if function is None:
+            continue
+        log(f"section {name}")
+        results[name] = function(quick=quick) if "quick" in function.__code__.co_varnames else function()
+    return results
+
+
+def format_playouts(section: dict) -> str:
+    lines = [f"Random playouts vs {section['baseline']}: "
+             f"{section['baseline_playouts_per_second']:,.0f} games/s",
+             f"{'game':48s} {'games/s':>12s} {'ratio':>8s}  target"]
+    for row in section["rows"]:
+        target = "" if row["target"] is None else \
+            f">= {row['target']:.0f}x {'ok' if row['meets_target'] else 'MISSED'}"
+        lines.append(f"{row['game']:48s} {row['playouts_per_second']:12,.0f} "
+                     f"{row['ratio']:7.1f}x  {target}")
+    lines.append(f"state size: y_game 11 {section['y_game_11_state_bytes']} bytes, "
+                 f"double_o_y 11 {section['double_o_y_11_state_bytes']} bytes")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.benchmark",
+        description="Kernel speed as ratios to OpenSpiel's C++ games, measured in one process.")
+    parser.add_argument("--seconds", type=float, default=1.0,
+                        help="time per measurement and round (default: %(default)s)")
+    parser.add_argument("--rounds", type=int, default=5,
+                        help="alternating rounds; ratios are medians (default: %(default)s)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quick", action="store_true",
+                        help="shorter measurements in the search/solver sections")
+    parser.add_argument("--playouts-only", action="store_true",
+                        help="skip the search, solver and tic-tac-toe sections")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0 or args.rounds <= 0:
+        parser.error("--seconds and --rounds must be positive")
+    log = (lambda msg: None) if args.json else (lambda msg: print(f"[benchmark] {msg}",
+                                                                  file=sys.stderr))
+    result = {"playouts": playout_section(args.seconds, args.rounds, args.seed, log)}
+    if not args.playouts_only:
+        result.update(extra_sections(args.quick, log))
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    print(format_playouts(result["playouts"]))
+    for name, section in result.items():
+        if name != "playouts":
+            print(f"\n[{name}]")
+            print(json.dumps(section, indent=1))
+
+
+if __name__ == "__main__":
+    main()
