@@ -106,6 +106,9 @@ cdef class Tables:
     cdef readonly object colour_names
     cdef readonly dict params
 
+    def __reduce__(self):
+        return (Tables, (self.params,))
+
     def __dealloc__(self):
         free(self.nbr)
         free(self.tnbr)
@@ -877,6 +880,15 @@ cdef class TTTCore(GameCore):
         return {"placements": self.placements, "moves": self.moves, "plies": self.plies,
                 "ending": self.ending(), "returns": self.returns_list()}
 
+    def __reduce__(self):
+        # OpenSpiel serialises Python states with pickle.
+        scalars = (self.num_free, self.seat, self.left, self.passes, self.plies, self.offer_by,
+                   self.answerer, self.offered, self.end,
+                   [self.result[p] for p in range(MAX_SEATS)], self.board_hash,
+                   self.placements, self.moves)
+        block = [self.mem[i] for i in range(self.tab.block)]
+        return (_restore, (self.tab, block, scalars))
+
     def to_string(self):
         tab = self.tab
         X, Y, Z = tab.X, tab.Y, tab.Z
@@ -931,3 +943,16 @@ cdef class TTTCore(GameCore):
 def make_core(dict compiled):
     """A fresh starting position of a compiled rule set."""
     return TTTCore(Tables(compiled))
+
+
+def _restore(Tables tab, list block, tuple scalars):
+    cdef TTTCore core = TTTCore.__new__(TTTCore)
+    cdef int i
+    core._setup(tab)
+    for i in range(tab.block):
+        core.mem[i] = block[i]
+    (core.num_free, core.seat, core.left, core.passes, core.plies, core.offer_by, core.answerer,
+     core.offered, core.end, result, core.board_hash, core.placements, core.moves) = scalars
+    for i in range(MAX_SEATS):
+        core.result[i] = result[i]
+    return core

@@ -1,0 +1,90 @@
+"""``ttt(rules=NAME)``: every tic-tac-toe variation as one OpenSpiel game.
+
+``rules`` is a catalogue name (games/ttt/catalogue/NAME.json) or a path to a
+rule-set file. Names exclude whitespace, ``*``, ``(`` and ``)`` so they survive
+inside a game string; OpenSpiel's parser types a value itself, so a purely
+numeric name would arrive as an int and be refused (none exists).
+
+Why the game type is registered as GENERAL_SUM, EXPLICIT_STOCHASTIC, 2..4
+players: ``pyspiel.register_game`` fixes one ``GameType`` per short name,
+while one ``ttt`` name covers rule sets with 2, 3 or 4 players, with or without
+Chaos (a chance player), zero-sum or not. The registered type is therefore the
+weakest truthful claim over all rule sets. Each loaded game then carries the
+refined type of its own rule set (``game.get_type()``): exactly its number of
+players, DETERMINISTIC unless Chaos plays, ZERO_SUM only when two sides play
+without Chaos and without all-win/all-lose rules (otherwise GENERAL_SUM with no
+utility sum), so algorithms that check these fields see the truth.
+
+Returns: +1 to every winner, -1 to every loser, 0 to everyone on a draw
+(partners share their side's value; Chaos, being OpenSpiel's chance player,
+has no return). Bounds are [-1, 1].
+"""
+from __future__ import annotations
+
+import pyspiel
+
+from games.openspiel import CoreGame, GameSpec, game_type
+from games.ttt import rules as rules_mod
+from games.ttt._engine import make_core
+
+DEFAULT_RULES = "Tic-Tac-Toe"
+
+
+def _make_core(params):
+    return make_core(rules_mod.resolve(params["rules"]).compile())
+
+
+TTT_SPEC = GameSpec(
+    game_type=game_type("ttt", "Tic-tac-toe variations (rule sets as data)",
+                        {"rules": DEFAULT_RULES}, num_players=(2, 4), chance=True,
+                        zero_sum=False),
+    make_core=_make_core, min_utility=-1.0, max_utility=1.0, utility_sum=None)
+
+
+class TTTGame(CoreGame):
+    """``CoreGame`` with a per-rule-set GameType and GameInfo (see module doc)."""
+
+    SPEC = TTT_SPEC
+
+    def __init__(self, params=None):
+        full = dict(TTT_SPEC.game_type.parameter_specification)
+        full.update(params or {})
+        if not isinstance(full["rules"], str):
+            raise ValueError(f"parameter rules={full['rules']!r} is not allowed; give a catalogue "
+                             "name or a path to a rule-set .json file")
+        rule_set = rules_mod.resolve(full["rules"])
+        core = make_core(rule_set.compile())
+        profile = rules_mod.outcome_profile(rule_set)
+        self._prototype = core
+        n = profile["num_players"]
+        gtype = game_type("ttt", f"Tic-tac-toe variation {rule_set.name}", {"rules": DEFAULT_RULES},
+                          num_players=(n, n), chance=profile["chance"], zero_sum=profile["zero_sum"])
+        info = pyspiel.GameInfo(
+            num_distinct_actions=core.num_actions,
+            max_chance_outcomes=core.max_chance_outcomes,
+            num_players=n,
+            min_utility=profile["min_utility"],
+            max_utility=profile["max_utility"],
+            utility_sum=profile["utility_sum"],
+            max_game_length=core.max_game_length,
+        )
+        pyspiel.Game.__init__(self, gtype, info, full)
+
+    @property
+    def rule_set(self) -> rules_mod.RuleSet:
+        return rules_mod.resolve(self.get_parameters()["rules"])
+
+
+def seconds_per_turn(game_or_rules, default: float | None = None) -> float | None:
+    """The rule set's time per turn (metadata bots use as their budget), or
+    ``default`` when the rule set sets none."""
+    if isinstance(game_or_rules, str):
+        rs = rules_mod.resolve(game_or_rules)
+    elif isinstance(game_or_rules, rules_mod.RuleSet):
+        rs = game_or_rules
+    else:
+        rs = rules_mod.resolve(game_or_rules.get_parameters()["rules"])
+    return rs.seconds_per_turn if rs.seconds_per_turn is not None else default
+
+
+pyspiel.register_game(TTT_SPEC.game_type, TTTGame)
