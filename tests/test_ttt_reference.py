@@ -1,0 +1,119 @@
+"""The Cython engine against the direct Python model (tests/ttt_reference.py),
+move by move over random games: same player to move, same legal actions (or
+chance outcomes), same returns. Covers the rules no OpenSpiel game has:
+movement, gravity with movement, Chaos, partners, passes, agreed draws,
+two pieces a turn, locked spaces, colour choice and every stalemate rule."""
+import random
+
+import pytest
+
+from games.ttt import rules
+from games.ttt._engine import make_core
+from tests.ttt_reference import RefState
+
+SMALL_CATALOGUE = ["Tic-Tac-Toe", "3on15line", "Treblecross15", "3P-Misere-Notakto", "3P-Notakto",
+                   "Tapatan", "Achi", "9-Holes", "Connect4", "3P-MostWins-3x4", "3P-LeastLoses-3x4",
+                   "Wild-TTT-6sq3143", "4on7sq"]
+
+
+def synthetic():
+    """Rule sets that exercise combinations the catalogue leaves out."""
+    base = {"board": {"kind": "squares", "size": [3, 3, 1]}, "reserves": {"black": 5, "white": 4}}
+    out = []
+
+    def add(name, **kw):
+        rec = dict(base, name=name)
+        rec.update(kw)
+        out.append(rules.parse(rec))
+
+    add("chaos2", players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3})
+    add("chaos3-stalemate-most", players="3-vs-chaos", board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={"black": 3, "white": 3, "pink": 3, "yellow": 3}, turn_checks=["first-4-wins"],
+        stalemate="most-in-a-row-wins")
+    add("partners", players="partners", colours="partners-share", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 8, "white": 8}, turn_checks=["first-4-wins"], stalemate="most-pieces-wins")
+    add("partners-assigned", players="partners", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4}, stalemate="least-in-a-row-loses")
+    add("pass-draw", reserves={"black": 4, "white": 4}, phases=[{"pass": True}], agree_draw=True,
+        stalemate="all-win")
+    add("two-per-turn-3d", board={"kind": "squares", "size": [3, 3, 3]}, reserves={"black": 14, "white": 13},
+        pieces_per_turn=2, turn_checks=["first-3-loses-no-diagonal", "first-3-wins"])
+    add("stacks-move", board={"kind": "stacks", "size": [4, 1, 3], "locked": [[2, 1, 1]],
+                              "pieces": [{"at": [1, 1, 1], "colour": "white"}]},
+        reserves={"black": 3, "white": 2}, shapes={"circle": {"move": "adjacent"}}, move_limit=30,
+        stalemate="all-lose")
+    add("stacks-knight-2d", board={"kind": "stacks", "size": [3, 3, 2]}, reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "linear-or-knight"}}, move_limit=25, turn_checks=["all-lose-if-any-3"])
+    add("choose-3d-move", board={"kind": "squares", "size": [2, 2, 2]}, colours="players-choose",
+        reserves={"black": 2, "pink": 2}, shapes={"circle": {"move": "linear-or-knight"}}, move_limit=20,
+        turn_checks=["first-2-wins-no-diagonal"], agree_draw=True)
+    add("shared-move-pass", colours="shared", reserves={"black": 5}, shapes={"circle": {"move": "adjacent"}},
+        move_limit=40, phases=[{"pass": True}], turn_checks=["first-3-loses"])
+    add("chaos-draw-move", players="2-vs-chaos", reserves={"black": 2, "white": 2, "pink": 2},
+        shapes={"circle": {"move": "adjacent"}}, move_limit=30, agree_draw=True, stalemate="most-pieces-wins")
+    add("no-checks", turn_checks=[], stalemate="most-in-a-row-wins")
+    return out
+
+
+def _cases():
+    cat = rules.catalogue()
+    return [cat[n] for n in SMALL_CATALOGUE] + synthetic()
+
+
+def play_against_reference(rs, games, seed):
+    rng = random.Random(seed)
+    for g in range(games):
+        core = make_core(rs.compile())
+        ref = RefState(rs)
+        assert core.num_actions == ref.num_actions
+        steps = 0
+        while True:
+            player = core.player()
+            assert player == ref.current_player(), (rs.name, g, steps, core.to_string())
+            if player == -4:
+                assert core.returns_list() == ref.returns(), (rs.name, g, core.to_string())
+                break
+            if player == -1:
+                outcomes = core.chance_outcome_list()
+                expected = ref.seat_actions(ref.seat)
+                assert [a for a, _ in outcomes] == expected
+                assert all(abs(p - 1.0 / len(expected)) < 1e-12 for _, p in outcomes)
+                legal = expected
+            else:
+                legal = core.legal_action_list()
+                assert legal == ref.legal_actions(), (rs.name, g, steps, core.to_string())
+            a = rng.choice(legal)
+            core.apply_action(a)
+            ref.apply(a)
+            steps += 1
+            assert steps <= core.max_game_length
+
+
+@pytest.mark.parametrize("rs", _cases(), ids=lambda rs: rs.name)
+def test_engine_matches_reference(rs):
+    play_against_reference(rs, games=60, seed=hash(rs.name) % 1000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", _cases(), ids=lambda rs: rs.name)
+def test_engine_matches_reference_long(rs):
+    play_against_reference(rs, games=1500, seed=7)
+
+
+@pytest.mark.parametrize("rs", _cases(), ids=lambda rs: rs.name)
+def test_is_legal_agrees_with_legal_actions(rs):
+    rng = random.Random(3)
+    for _ in range(20):
+        core = make_core(rs.compile())
+        while not core.terminal():
+            if core.player() == -1:
+                core.apply_action(rng.choice([a for a, _ in core.chance_outcome_list()]))
+                continue
+            legal = set(core.legal_action_list())
+            for a in range(core.num_actions):
+                if a in legal:
+                    core.clone().apply_action(a)
+                else:
+                    with pytest.raises(ValueError):
+                        core.clone().apply_action(a)
+            core.apply_action(rng.choice(sorted(legal)))

@@ -1,0 +1,293 @@
+"""A slow, direct Python model of the tic-tac-toe rules (docs/rules/ttt.md),
+written from the rules text rather than from the engine, so that tests can
+compare the Cython engine with it move by move on rule sets that no OpenSpiel
+game covers (movement, Chaos, partners, passes, agreed draws, stalemate rules).
+
+It reads only the validated record of a ``RuleSet`` and the documented action
+encoding; coordinates are 0-based (x, y, z) tuples.
+"""
+from __future__ import annotations
+
+import itertools
+
+from games.ttt.rules import PALETTE, parse_check, seats_of
+
+LINE_DIRS = [d for d in itertools.product((-1, 0, 1), repeat=3) if d > (0, 0, 0)]
+ALL_DIRS = [d for d in itertools.product((-1, 0, 1), repeat=3) if d != (0, 0, 0)]
+KNIGHT = [d for d in itertools.product((-2, -1, 0, 1, 2), repeat=3)
+          if sorted(map(abs, d)) == [0, 1, 2]]
+
+
+class RefState:
+    def __init__(self, rs):
+        r = rs.record
+        self.X, self.Y, self.Z = r["board"]["size"]
+        self.gravity = r["board"]["kind"] == "stacks"
+        n, chaos = seats_of(r["players"])
+        self.n, self.chaos, self.seats = n, chaos, n + chaos
+        mode = r["colours"]
+        if mode == "assigned":
+            self.colours = list(PALETTE[:self.seats])
+            self.owned = [{s} for s in range(self.seats)]
+        elif mode == "shared":
+            self.colours = ["black"]
+            self.owned = [{0}] * self.seats
+        elif mode == "partners-share":
+            self.colours = ["black", "white"]
+            self.owned = [{0}, {1}, {0}, {1}]
+        else:
+            used = set(r["reserves"]) | {q["colour"] for q in r["board"]["pieces"]}
+            self.colours = [c for c in PALETTE if c in used]
+            self.owned = [set(range(len(self.colours)))] * self.seats
+        self.choose = mode == "players-choose"
+        self.side = ([0, 1, 0, 1] if r["players"] == "partners" else list(range(n)))
+        if chaos:
+            self.side.append(max(self.side) + 1)
+        self.reserve = [r["reserves"].get(c, {}).get("circle", 0) for c in self.colours]
+        self.locked = {tuple(v - 1 for v in a) for a in r["board"]["locked"]}
+        self.board = {tuple(v - 1 for v in q["at"]): self.colours.index(q["colour"])
+                      for q in r["board"]["pieces"]}
+        self.move = r["shapes"]["circle"]["move"]
+        if r["phases"][0]["movement"] == "placement-only":
+            self.move = "stationary"
+        self.ppt = r["pieces_per_turn"]
+        self.passing = r["phases"][0]["pass"]
+        self.agree = r["agree_draw"]
+        self.checks = [parse_check(c) for c in r["turn_checks"]]
+        self.stalemate = r["stalemate"]
+        self.limit = r["move_limit"]
+        self.T = self.X * self.Y if self.gravity else self.X * self.Y * self.Z
+        self.P = len(self.colours) if self.choose else 1
+        a = self.P * self.T
+        self.move0 = a
+        if self.move != "stationary":
+            a += self.T * self.T
+        self.a_pass = self.a_offer = self.a_agree = self.a_refuse = None
+        if self.passing:
+            self.a_pass, a = a, a + 1
+        if self.agree:
+            self.a_offer, self.a_agree, self.a_refuse, a = a, a + 1, a + 2, a + 3
+        self.num_actions = a
+        self.seat, self.left, self.passes, self.plies = 0, self.ppt, 0, 0
+        self.offer_by = None
+        self.answerer = None
+        self.offered = False
+        self.result = None
+        self._turn_start()
+
+    # geometry --------------------------------------------------------------
+    def target_xyz(self, t):
+        return (t % self.X, (t // self.X) % self.Y, t // (self.X * self.Y))
+
+    def xyz_target(self, x, y, z):
+        return x + self.X * (y + self.Y * z)
+
+    def on_board(self, x, y, z):
+        return 0 <= x < self.X and 0 <= y < self.Y and 0 <= z < (1 if self.gravity else self.Z)
+
+    def height(self, t):
+        x, y, _ = self.target_xyz(t)
+        h = 0
+        for z in range(self.Z):
+            if (x, y, z) in self.board or (x, y, z) in self.locked:
+                h = z + 1
+        return h
+
+    def landing(self, t):
+        """Cell a piece sent to target t ends on, or None if t is full."""
+        if self.gravity:
+            h = self.height(t)
+            x, y, _ = self.target_xyz(t)
+            return (x, y, h) if h < self.Z else None
+        c = self.target_xyz(t)
+        return None if c in self.board or c in self.locked else c
+
+    def top_cell(self, t):
+        if self.gravity:
+            h = self.height(t)
+            x, y, _ = self.target_xyz(t)
+            return (x, y, h - 1) if h else None
+        return self.target_xyz(t)
+
+    # moves -----------------------------------------------------------------
+    def current_player(self):
+        if self.result is not None:
+            return -4
+        if self.offer_by is not None:
+            return self.answerer
+        if self.chaos and self.seat == self.seats - 1:
+            return -1
+        return self.seat
+
+    def seat_actions(self, s):
+        out = []
+        for ch in range(self.P):
+            for col in (self.owned[s] if self.choose else self.owned[s]):
+                if self.choose and col != ch:
+                    continue
+                if self.reserve[col] <= 0:
+                    continue
+                for t in range(self.T):
+                    if self.landing(t) is not None:
+                        out.append(ch * self.T + t)
+        if self.move != "stationary":
+            for f in range(self.T):
+                src = self.top_cell(f)
+                if src is None or src not in self.board:
+                    continue
+                col = self.board[src]
+                if col not in self.owned[s] or self.reserve[col] > 0:
+                    continue
+                fx, fy, fz = self.target_xyz(f)
+                dests = set()
+                steps = [d for d in ALL_DIRS if not (self.gravity and d[2])]
+                for d in steps:
+                    k = 1
+                    while True:
+                        p = (fx + k * d[0], fy + k * d[1], fz + k * d[2])
+                        if not self.on_board(*p):
+                            break
+                        dests.add(self.xyz_target(*p))
+                        if self.move == "adjacent":
+                            break
+                        k += 1
+                if self.move == "linear-or-knight":
+                    for d in KNIGHT:
+                        if self.gravity and d[2]:
+                            continue
+                        p = (fx + d[0], fy + d[1], fz + d[2])
+                        if self.on_board(*p):
+                            dests.add(self.xyz_target(*p))
+                for u in sorted(dests):
+                    if u != f and self.landing(u) is not None:
+                        out.append(self.move0 + f * self.T + u)
+        if self.passing:
+            out.append(self.a_pass)
+        return sorted(out)
+
+    def legal_actions(self):
+        if self.result is not None:
+            return []
+        if self.offer_by is not None:
+            return [self.a_agree, self.a_refuse]
+        acts = self.seat_actions(self.seat)
+        if (self.agree and not self.offered and self.left == self.ppt
+                and not (self.chaos and self.seat == self.seats - 1)):
+            acts.append(self.a_offer)
+        return acts
+
+    def has_move(self, s):
+        return any(a != self.a_pass for a in self.seat_actions(s))
+
+    # applying ------------------------------------------------------------------
+    def apply(self, a):
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        if self.offer_by is not None:
+            if a == self.a_refuse:
+                self.offer_by = self.answerer = None
+                self.offered = True
+                return
+            self.answerer = self._next_answerer(self.answerer)
+            if self.answerer == self.offer_by:
+                self.offer_by = self.answerer = None
+                self.result = [0.0] * self.n
+            return
+        if a == self.a_offer:
+            self.offer_by = self.seat
+            self.answerer = self._next_answerer(self.seat)
+            return
+        if a == self.a_pass:
+            self.passes += 1
+            self.plies += 1
+            if self.passes >= self.seats:
+                return self._stalemate()
+            if self.limit and self.plies >= self.limit:
+                return self._stalemate()
+            return self._next_seat()
+        if a < self.move0:
+            ch, t = divmod(a, self.T)
+            col = ch if self.choose else min(self.owned[self.seat])
+            self.reserve[col] -= 1
+        else:
+            f, t = divmod(a - self.move0, self.T)
+            src = self.top_cell(f)
+            col = self.board.pop(src)
+        dest = self.landing(t)
+        self.board[dest] = col
+        self.passes = 0
+        self.plies += 1
+        for k, effect, diag in self.checks:
+            if self.run_through(dest, col, diag) >= k:
+                ms = self.side[self.seat]
+                if effect == 2:
+                    self.result = [-1.0] * self.n
+                elif effect == 0:
+                    self.result = [1.0 if self.side[p] == ms else -1.0 for p in range(self.n)]
+                else:
+                    self.result = [-1.0 if self.side[p] == ms else 1.0 for p in range(self.n)]
+                return
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()
+
+    def _next_answerer(self, s):
+        s = (s + 1) % self.seats
+        if self.chaos and s == self.seats - 1:
+            s = 0
+        return s
+
+    def _next_seat(self):
+        self.seat = (self.seat + 1) % self.seats
+        self.left = self.ppt
+        self.offered = False
+        self._turn_start()
+
+    def _turn_start(self):
+        if not self.passing and not self.has_move(self.seat):
+            self._stalemate()
+
+    def run_through(self, c, col, diag):
+        best = 0
+        for d in LINE_DIRS:
+            if not diag and sum(map(abs, d)) != 1:
+                continue
+            n = 1
+            for sign in (1, -1):
+                p = tuple(a + sign * b for a, b in zip(c, d))
+                while self.board.get(p) == col:
+                    n += 1
+                    p = tuple(a + sign * b for a, b in zip(p, d))
+            best = max(best, n)
+        return best
+
+    def _stalemate(self):
+        st = self.stalemate
+        if st == "draws":
+            self.result = [0.0] * self.n
+            return
+        if st in ("all-win", "all-lose"):
+            self.result = [1.0 if st == "all-win" else -1.0] * self.n
+            return
+        colour_score = [0] * len(self.colours)
+        for c, col in self.board.items():
+            if st == "most-pieces-wins":
+                colour_score[col] += 1
+            else:
+                colour_score[col] = max(colour_score[col], self.run_through(c, col, True))
+        sides = sorted(set(self.side))
+        side_score = {s: 0 for s in sides}
+        for seat in range(self.seats):
+            for col in self.owned[seat]:
+                side_score[self.side[seat]] = max(side_score[self.side[seat]], colour_score[col])
+        best, worst = max(side_score.values()), min(side_score.values())
+        if best == worst:
+            self.result = [0.0] * self.n
+        elif st == "least-in-a-row-loses":
+            self.result = [-1.0 if side_score[self.side[p]] == worst else 1.0 for p in range(self.n)]
+        else:
+            self.result = [1.0 if side_score[self.side[p]] == best else -1.0 for p in range(self.n)]
+
+    def returns(self):
+        return list(self.result) if self.result is not None else [0.0] * self.n
