@@ -152,6 +152,19 @@ cdef class UCTSearch:
     def bytes_per_node(self):
         return sizeof(Node)
 
+    def tree(self):
+        """The last search's tree as a list of ``(first_child, action, visits,
+        value, num_children, num_tried, player, solved)`` tuples, node 0 the
+        root (for tests and debugging; ``value`` is the raw stored float)."""
+        cdef long i
+        cdef Node* n
+        out = []
+        for i in range(self.num_nodes):
+            n = self.nodes + i
+            out.append((n.first_child, n.action, n.visits, n.value, n.num_children,
+                        n.num_tried, n.player, bool(n.solved)))
+        return out
+
     @property
     def allocated_bytes(self):
         """Bytes of the node pool as allocated now (its high-water mark)."""
@@ -181,33 +194,51 @@ cdef class UCTSearch:
         return True
 
     cdef int _prepare(self, GameCore root) except -1:
-        cdef int length = root.max_game_length + 2
         cdef int width = root.num_actions
         if root.max_chance_outcomes > width:
             width = root.max_chance_outcomes
         if root.num_actions > 65535 or root.max_chance_outcomes > 65535:
             raise ValueError("games with more than 65535 actions are not supported")
-        if length > self.path_cap:
-            free(self.path)
-            self.path = <int*>malloc(length * sizeof(int))
-            self.path_cap = length
-            free(self.chance_probs)
-            self.chance_probs = NULL
-        if width > self.buf_cap or self.chance_probs == NULL or root.num_players != self.num_players:
+        if width > self.buf_cap or root.num_players != self.num_players:
             free(self.buf)
             free(self.probs)
-            free(self.chance_probs)
             free(self.ret)
+            free(self.chance_probs)
             self.buf = <int*>malloc(width * sizeof(int))
             self.probs = <double*>malloc(width * sizeof(double))
-            self.chance_probs = <double*>malloc(<size_t>self.path_cap * width * sizeof(double))
             self.ret = <double*>malloc((root.num_players + 1) * sizeof(double))
+            self.chance_probs = NULL
+            self.path_cap = 0
             self.buf_cap = width
             self.num_players = root.num_players
-        if self.path == NULL or self.buf == NULL or self.probs == NULL \
-                or self.chance_probs == NULL or self.ret == NULL:
+            if self.buf == NULL or self.probs == NULL or self.ret == NULL:
+                raise MemoryError()
+        self.max_outcomes = self.buf_cap
+        self._grow_path(root.max_game_length + 2)
+        return 0
+
+    cdef int _grow_path(self, int length) except -1:
+        """Room for a path of ``length`` nodes. The search also grows it when a
+        game runs longer than ``max_game_length`` says (OpenSpiel's figure
+        leaves out chance moves)."""
+        cdef int cap = self.path_cap
+        cdef int* path
+        cdef double* probs
+        if length <= cap:
+            return 0
+        if cap < 64:
+            cap = 64
+        while cap < length:
+            cap *= 2
+        path = <int*>realloc(self.path, cap * sizeof(int))
+        if path == NULL:
             raise MemoryError()
-        self.max_outcomes = width
+        self.path = path
+        probs = <double*>realloc(self.chance_probs, <size_t>cap * self.max_outcomes * sizeof(double))
+        if probs == NULL:
+            raise MemoryError()
+        self.chance_probs = probs
+        self.path_cap = cap
         return 0
 
     # -- the search ----------------------------------------------------------
@@ -366,6 +397,8 @@ cdef class UCTSearch:
                 state.apply(self.nodes[child].action)
                 index = child
                 depth += 1
+                if depth + 1 >= self.path_cap:
+                    self._grow_path(depth + 2)
                 self.path[depth] = index
                 node = self.nodes + index
                 if node.player == PLAYER_UNSET:
