@@ -396,13 +396,21 @@ cdef class YCore(GameCore):
                     | (color[nbr[2]] == colour) << 2 | (color[nbr[3]] == colour) << 3
                     | (color[nbr[4]] == colour) << 4 | (color[nbr[5]] == colour) << 5)
             mask = board.side_mask[c]
-            while same:
-                r2 = _find_root(parent, nbr[__builtin_ctzll(same)])
+            # Join the first neighbouring group (its root stays the root,
+            # which keeps trees shallow), then fold the others into it.
+            r1 = c
+            if same:
+                r1 = _find_root(parent, nbr[__builtin_ctzll(same)])
                 same &= same - 1
-                if r2 != c:
-                    parent[r2] = c
-                    mask |= sides[r2]
-            sides[c] = mask
+                parent[c] = r1
+                mask |= sides[r1]
+                while same:
+                    r2 = _find_root(parent, nbr[__builtin_ctzll(same)])
+                    same &= same - 1
+                    if r2 != r1:
+                        parent[r2] = r1
+                        mask |= sides[r2]
+            sides[r1] = mask
             placements += 1
             if mask == 7:
                 self.winner = p
@@ -595,18 +603,16 @@ cdef class FlipCore(GameCore):
     # -- overcrowding bookkeeping -----------------------------------------
 
     cdef inline void _refresh(self, int c) noexcept:
-        """Recompute whether the stone on c is overcrowded."""
+        """Recompute whether the stone on c (if any) is overcrowded; without
+        branches, since neighbour colours are as good as random."""
         cdef int col = self.color[c]
+        cdef int black = self.count[2 * c], white = self.count[2 * c + 1]
         cdef uint64_t bit = (<uint64_t>1) << (c & 63)
         cdef int w = c >> 6
-        self.over[0][w] &= ~bit
-        self.over[1][w] &= ~bit
-        if col == 1:
-            if self.count[2 * c] > self.count[2 * c + 1]:
-                self.over[0][w] |= bit
-        elif col == 2:
-            if self.count[2 * c + 1] > self.count[2 * c]:
-                self.over[1][w] |= bit
+        cdef uint64_t black_over = <uint64_t>((col == 1) & (black > white))
+        cdef uint64_t white_over = <uint64_t>((col == 2) & (white > black))
+        self.over[0][w] = (self.over[0][w] & ~bit) | ((<uint64_t>0 - black_over) & bit)
+        self.over[1][w] = (self.over[1][w] & ~bit) | ((<uint64_t>0 - white_over) & bit)
 
     cdef inline uint64_t _qualifying_word(self, int w) noexcept:
         """Stones the mover must flip now, word w of the bitset."""
@@ -641,8 +647,7 @@ cdef class FlipCore(GameCore):
         for d in range(board.degree[c]):
             nb = board.nbr[c][d]
             self.count[2 * nb + k] += 1
-            if self.color[nb]:
-                self._refresh(nb)
+            self._refresh(nb)
         self._refresh(c)
 
     cdef void _turn_over(self, int c) noexcept:
@@ -659,8 +664,7 @@ cdef class FlipCore(GameCore):
             nb = board.nbr[c][d]
             self.count[2 * nb + k] -= 1
             self.count[2 * nb + 1 - k] += 1
-            if self.color[nb]:
-                self._refresh(nb)
+            self._refresh(nb)
         self._refresh(c)
 
     cdef bint _has_y(self, int k) noexcept:
@@ -693,6 +697,8 @@ cdef class FlipCore(GameCore):
                     top -= 1
                     c = stack[top]
                     mask |= board.side_mask[c]
+                    if mask == 7:
+                        return True
                     for d in range(board.degree[c]):
                         nb = board.nbr[c][d]
                         if self.color[nb] == k + 1 and not (seen[nb >> 6] >> (nb & 63)) & 1:
