@@ -1,0 +1,156 @@
+"""Rule sets as data: the catalogue loads, validation reports every problem
+with its field and the allowed values, and the canonical form ignores names."""
+import json
+
+import pytest
+
+from games.ttt import rules
+
+SEED_GAMES = ["Tic-Tac-Toe", "3on15line", "Treblecross15", "3P-Misere-Notakto", "3P-Notakto", "4on7sq",
+              "5on15sq", "Connect6-19x19", "Tapatan", "Achi", "9-Holes", "Qubic-4", "Connect4",
+              "3P-MostWins-3x4", "3P-LeastLoses-3x4", "Wild-TTT-6sq3143"]
+
+BASE = {"name": "T", "reserves": {"black": 5, "white": 4}}
+
+
+def problems(**fields):
+    rec = dict(BASE)
+    rec.update(fields)
+    with pytest.raises(rules.RuleSetError) as info:
+        rules.parse(rec)
+    return info.value.problems
+
+
+def test_catalogue_holds_every_seed_game_and_nothing_else():
+    cat = rules.catalogue()
+    assert sorted(cat) == sorted(SEED_GAMES)
+    for path in rules.CATALOGUE_DIR.glob("*.json"):
+        assert json.loads(path.read_text())["name"] == path.stem
+
+
+def test_catalogue_games_are_pairwise_different():
+    cat = list(rules.catalogue().values())
+    assert len({rs.canonical for rs in cat}) == len(cat)
+
+
+@pytest.mark.parametrize("name", ["a b", "x*y", "f(x)", "g)", "tab\tname", ""])
+def test_names_reject_whitespace_star_and_parentheses(name):
+    msgs = problems(name=name)
+    assert len(msgs) == 1 and msgs[0].startswith("name:")
+
+
+def test_every_problem_is_reported_with_field_and_allowed_values():
+    msgs = problems(board={"kind": "hexagons", "size": [3, 3, 1]}, players="5", colours="rainbow",
+                    pieces_per_turn=3, turn_checks=["first-7-wins"], stalemate="coin-flip", extra=1)
+    fields = [m.split(":")[0] for m in msgs]
+    assert fields == ["extra", "board.kind", "players", "colours", "pieces_per_turn", "turn_checks[0]",
+                      "stalemate"]
+    assert "allowed: hash, squares, vertices, stacks" in msgs[1]
+    assert "allowed: 2, 3, 4, partners, 2-vs-chaos, 3-vs-chaos" in msgs[2]
+    assert "first-6-wins" in msgs[5] and "all-lose-if-any-3" in msgs[5]
+    assert "most-pieces-wins" in msgs[6]
+
+
+def test_board_dimensions():
+    assert problems(board={"kind": "squares", "size": [20, 1, 1]})[0].startswith("board.size.x")
+    assert "513 spaces" in problems(board={"kind": "squares", "size": [19, 9, 3]})[0]
+    assert "allowed: [3, 3, 1]" in problems(board={"kind": "hash", "size": [4, 4, 1]})[0]
+    assert problems(board={"kind": "stacks", "size": [7, 6, 1]})[0].startswith("board.size.z")
+    rules.parse(dict(BASE, board={"kind": "squares", "size": [8, 8, 8]}))       # 512 is allowed
+
+
+def test_pieces_and_locks_are_checked_against_the_board():
+    msgs = problems(board={"kind": "squares", "size": [3, 3, 1], "locked": [[4, 1, 1], [1, 1, 1], [1, 1, 1]],
+                           "pieces": [{"at": [1, 1, 1], "colour": "white"},
+                                      {"at": [2, 2, 1], "colour": "pink"}]})
+    assert any(m.startswith("board.locked[0]") and "1..3" in m for m in msgs)
+    assert any(m.startswith("board.locked[2]") and "twice" in m for m in msgs)
+    assert any(m.startswith("board.pieces[0].at") and "locked" in m for m in msgs)
+    assert any(m.startswith("board.pieces[1].colour") and "allowed: black, white" in m for m in msgs)
+
+
+def test_floating_piece_on_stacks_is_refused():
+    msgs = problems(board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 2], "colour": "black"}]})
+    assert any("floats" in m for m in msgs)
+
+
+def test_start_position_must_not_satisfy_a_check():
+    pieces = [{"at": [x, 1, 1], "colour": "black"} for x in (1, 2, 3)]
+    msgs = problems(board={"kind": "squares", "size": [3, 3, 1], "pieces": pieces})
+    assert msgs == ["board.pieces: the starting position already satisfies turn check 'first-3-wins'"]
+
+
+def test_reserve_colours_follow_players_and_colour_mode():
+    assert problems(reserves={"black": 5, "pink": 4})[0].startswith("reserves.pink")
+    assert problems(colours="shared", reserves={"black": 5, "white": 4})[0].startswith("reserves.white")
+    assert problems(colours="partners-share")[0].startswith("colours")
+    assert "0..9" in problems(reserves={"black": 10})[0]
+    rules.parse(dict(BASE, players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3}))
+
+
+def test_later_issue_values_are_named_as_not_supported_yet():
+    msgs = problems(phases=[{"order": "simultaneous"}], cloaking="hides", boards=2,
+                    shapes={"pentagon": {"move": "adjacent"}})
+    assert any(m.startswith("phases[0].order") and "supported now: sequential" in m for m in msgs)
+    assert any(m.startswith("cloaking") for m in msgs)
+    assert any(m.startswith("boards") for m in msgs)
+    assert any(m.startswith("shapes.pentagon") and "supported now: circle" in m for m in msgs)
+
+
+def test_movement_needs_a_move_limit():
+    msgs = problems(shapes={"circle": {"move": "adjacent"}})
+    assert msgs[0].startswith("move_limit")
+    rules.parse(dict(BASE, shapes={"circle": {"move": "adjacent"}}, move_limit=50))
+
+
+def test_canonical_form_ignores_name_and_notes_and_fills_defaults():
+    a = rules.parse({"name": "A", "reserves": {"black": 5, "white": 4}})
+    b = rules.parse({"name": "B", "notes": "same game", "board": {"kind": "hash", "size": [3, 3, 1]},
+                     "players": "2", "colours": "assigned", "turn_checks": ["first-3-wins"],
+                     "reserves": {"white": {"circle": 4}, "black": 5, }, "stalemate": "draws"})
+    assert a == b and hash(a) == hash(b) and a.fingerprint == b.fingerprint
+    assert a == rules.catalogue()["Tic-Tac-Toe"]
+    c = rules.parse({"name": "A", "reserves": {"black": 5, "white": 3}})
+    assert a != c
+    d = rules.parse({"name": "A", "reserves": {"black": 5, "white": 4}, "seconds_per_turn": 60})
+    assert a != d
+
+
+def test_locked_and_piece_order_do_not_matter():
+    one = rules.parse(dict(BASE, board={"kind": "squares", "size": [3, 3, 1], "locked": [[1, 1, 1], [3, 3, 1]]}))
+    two = rules.parse(dict(BASE, board={"kind": "squares", "size": [3, 3, 1], "locked": [[3, 3, 1], [1, 1, 1]]}))
+    assert one == two
+
+
+def test_round_trip_through_json(tmp_path):
+    for rs in rules.catalogue().values():
+        path = tmp_path / "x.json"
+        path.write_text(json.dumps(rs.to_json()))
+        again = rules.load(path)
+        assert again == rs and again.name == rs.name
+
+
+def test_resolve_by_name_and_path(tmp_path):
+    assert rules.resolve("Connect4").name == "Connect4"
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(dict(BASE, name="Mine")))
+    assert rules.resolve(str(path)).name == "Mine"
+    with pytest.raises(ValueError, match="Tic-Tac-Toe"):
+        rules.resolve("Nope")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    with pytest.raises(rules.RuleSetError, match="not valid JSON"):
+        rules.resolve(str(bad))
+
+
+def test_outcome_profile():
+    cat = rules.catalogue()
+    assert rules.outcome_profile(cat["Connect4"])["zero_sum"]
+    assert not rules.outcome_profile(cat["3P-Notakto"])["zero_sum"]
+    chaos = rules.parse(dict(BASE, players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3}))
+    assert not rules.outcome_profile(chaos)["zero_sum"] and rules.outcome_profile(chaos)["chance"]
+    everyone = rules.parse(dict(BASE, stalemate="all-win"))
+    assert not rules.outcome_profile(everyone)["zero_sum"]
+    partners = rules.parse(dict(BASE, players="partners", colours="partners-share",
+                                reserves={"black": 5, "white": 4}))
+    assert rules.outcome_profile(partners)["zero_sum"]
