@@ -1,0 +1,522 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Alpha-beta search over the core protocol (``games.core.GameCore``).
+
+One kernel serves every Cython game, so it cannot assume strict alternation,
+two players or a deterministic game:
+
+- **Whose value.** Every node has a *side*; its value is seen from that side.
+  With two players the side is the player to move, and the game is taken to be
+  zero-sum, so a child's value is negated exactly when the side changes: a
+  player who places and then flips in one turn keeps the same side, and no
+  sign flips between its own consecutive decisions. With more than two players
+  the search is *paranoid*: side 0 is the ``root_player`` and side 1 is the
+  coalition of all others, who are assumed to minimise the root player's
+  return. That makes the tree two-sided and zero-sum again, so alpha-beta is
+  exact for that value (and it is always defined, unlike max^n, whose value
+  depends on how players break ties between moves that differ only in what
+  the others get).
+- **Chance nodes** (and terminal nodes) are seen from side 0 (player 0 with two
+  players, the root player otherwise). Their value is the probability-weighted
+  mean of the children (expectimax), searched with Ballard's Star1 windows so
+  that a chance node can still cut off once its bound leaves the window; this
+  needs the utility bounds ``lo``/``hi``.
+- **Transpositions.** Keys are the protocol's Zobrist ``hash()``, or with
+  ``symmetry=True`` the minimum of ``symmetric_hash(s)`` over the board's
+  symmetries, so one entry serves a whole symmetry class. A stored best move
+  is only reused when the position reached its minimum under the same
+  symmetry (then it is the same position, not a mirror image, and the action
+  ids mean the same cells).
+- **Exactness.** A subtree that never met the depth limit and never used an
+  inexact table entry has an exact value; it is stored with an infinite depth
+  so later (deeper, or exhaustive) searches reuse it. Iterative deepening stops
+  as soon as an iteration is exact.
+- **Heuristic.** At the depth limit the value is the mean return of a few
+  uniformly random playouts (the protocol's ``playout``), shrunk by 0.9 so it
+  never equals a proven win or loss. Any game gets it for free; playouts are
+  seeded, so searches are reproducible.
+- **Ordering.** Table move first, then two killer moves per ply, then the rest
+  by a history score (actions are small ints, so it is one array).
+"""
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
+from games.rng cimport Rng, rng_seed
+
+cdef enum:
+    FLAG_EXACT = 0
+    FLAG_LOWER = 1
+    FLAG_UPPER = 2
+    DEPTH_INF = 1000000
+    NO_MOVE = -1
+
+DEF_EVAL_SHRINK = 0.9
+
+
+cdef struct Entry:
+    uint64_t key
+    double value
+    int32_t depth
+    int32_t move
+    int8_t flag
+    int8_t sym
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    x += <uint64_t>0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+class SearchTimeout(Exception):
+    """Raised by an exact solve that ran out of its time limit."""
+
+
+cdef class Searcher:
+    """A reusable search context: transposition table, history, counters.
+
+    Keep one per game and root player; the table carries over between
+    searches (iterative deepening, a bot's successive moves, the openings of
+    an exhaustive solve), which is most of its value.
+    """
+    cdef readonly int num_players
+    cdef readonly int num_actions
+    cdef readonly int root_player
+    cdef readonly double lo, hi
+    cdef readonly bint symmetry
+    cdef readonly int eval_playouts
+    cdef readonly unsigned long long nodes
+    cdef readonly unsigned long long tt_hits
+    cdef readonly unsigned long long evals
+    cdef readonly long tt_entries
+    cdef int max_ply
+    cdef int buf_width
+    cdef Entry* table
+    cdef uint64_t mask
+    cdef int* moves
+    cdef double* probs
+    cdef double* scores
+    cdef double* ret
+    cdef long* history
+    cdef int* killers
+    cdef Rng rng
+    cdef double deadline
+    cdef bint aborted
+    cdef unsigned long long inexact     # counts uses of inexact information
+    cdef uint64_t root_key
+
+    def __cinit__(self):
+        self.table = NULL
+        self.moves = NULL
+        self.probs = NULL
+        self.scores = NULL
+        self.ret = NULL
+        self.history = NULL
+        self.killers = NULL
+
+    def __dealloc__(self):
+        free(self.table)
+        free(self.moves)
+        free(self.probs)
+        free(self.scores)
+        free(self.ret)
+        free(self.history)
+        free(self.killers)
+
+    def __init__(self, GameCore prototype, int root_player=0, double lo=-1.0, double hi=1.0,
+                 bint symmetry=True, int tt_log2=22, int eval_playouts=8,
+                 unsigned long long seed=0):
+        if not lo < hi:
+            raise ValueError(f"utility bounds must satisfy lo < hi, got {lo}, {hi}")
+        if not 10 <= tt_log2 <= 30:
+            raise ValueError(f"tt_log2 must be in 10..30, got {tt_log2}")
+        if prototype.num_players < 1:
+            raise ValueError("the game has no players")
+        if not 0 <= root_player < prototype.num_players:
+            raise ValueError(f"root_player must be in 0..{prototype.num_players - 1}")
+        if eval_playouts < 1:
+            raise ValueError("eval_playouts must be at least 1")
+        self.num_players = prototype.num_players
+        self.num_actions = prototype.num_actions
+        self.root_player = root_player
+        self.lo = lo
+        self.hi = hi
+        self.symmetry = symmetry
+        self.eval_playouts = eval_playouts
+        self.max_ply = prototype.max_game_length + 2
+        self.buf_width = max(prototype.num_actions, prototype.max_chance_outcomes, 1)
+        self.tt_entries = 1 << tt_log2
+        self.mask = <uint64_t>(self.tt_entries - 1) & ~(<uint64_t>1)   # 2-entry buckets
+        self.table = <Entry*>calloc(self.tt_entries, sizeof(Entry))
+        self.moves = <int*>malloc(self.max_ply * self.buf_width * sizeof(int))
+        self.probs = <double*>malloc(self.max_ply * self.buf_width * sizeof(double))
+        self.scores = <double*>malloc(self.buf_width * sizeof(double))
+        self.ret = <double*>malloc(self.num_players * sizeof(double))
+        self.history = <long*>calloc(self.num_actions + 1, sizeof(long))
+        self.killers = <int*>malloc(2 * self.max_ply * sizeof(int))
+        if (self.table == NULL or self.moves == NULL or self.probs == NULL or self.scores == NULL
+                or self.ret == NULL or self.history == NULL or self.killers == NULL):
+            raise MemoryError("cannot allocate the search tables")
+        for i in range(2 * self.max_ply):
+            self.killers[i] = NO_MOVE
+        rng_seed(&self.rng, seed)
+        # Paranoid values depend on whose return is maximised; with two
+        # zero-sum players they do not, so the table is shared across roots.
+        self.root_key = _mix(<uint64_t>(root_player + 1)) if self.num_players > 2 else 0
+        self.deadline = 0.0
+
+    # ------------------------------------------------------------------
+    # sides and values
+
+    cdef inline int _side(self, int player) noexcept:
+        if player < 0:                       # chance or terminal
+            return 0
+        if self.num_players == 2:
+            return player
+        return 0 if player == self.root_player else 1
+
+    cdef inline double _terminal_value(self, GameCore s) noexcept:
+        """Side-0 value of a finished game."""
+        s.returns(self.ret)
+        if self.num_players == 2:
+            return self.ret[0]
+        return self.ret[self.root_player]
+
+    cdef double _evaluate(self, GameCore s) noexcept:
+        """Side-0 estimate from random playouts (never a proven value)."""
+        cdef int k
+        cdef double total = 0.0, mid = 0.5 * (self.lo + self.hi)
+        cdef GameCore t
+        self.evals += 1
+        self.inexact += 1
+        for k in range(self.eval_playouts):
+            t = s.copy()
+            t.playout(&self.rng)
+            total += self._terminal_value(t)
+        return mid + DEF_EVAL_SHRINK * (total / self.eval_playouts - mid)
+
+    # ------------------------------------------------------------------
+    # transposition table
+
+    cdef inline uint64_t _key(self, GameCore s, int* sym_out) noexcept:
+        cdef uint64_t best = s.hash(), h
+        cdef int k, n, arg = 0
+        if self.symmetry:
+            n = s.num_symmetries()
+            for k in range(1, n):
+                h = s.symmetric_hash(k)
+                if h < best:
+                    best = h
+                    arg = k
+        sym_out[0] = arg
+        return best ^ self.root_key
+
+    cdef inline Entry* _probe(self, uint64_t key) noexcept:
+        cdef Entry* b = &self.table[key & self.mask]
+        if b[0].key == key and b[0].depth > 0:
+            return &b[0]
+        if b[1].key == key and b[1].depth > 0:
+            return &b[1]
+        return NULL
+
+    cdef inline void _store(self, uint64_t key, double value, int depth, int flag, int move,
+                            int sym) noexcept:
+        cdef Entry* b = &self.table[key & self.mask]
+        cdef Entry* e
+        # slot 0 keeps the deepest result, slot 1 always takes the newest
+        if b[0].key == key or depth >= b[0].depth:
+            if b[0].key != key and b[0].depth > 0:
+                b[1] = b[0]
+            e = &b[0]
+        else:
+            e = &b[1]
+        e.key = key
+        e.value = value
+        e.depth = depth if depth > 0 else 1
+        e.flag = flag
+        e.move = move
+        e.sym = sym
+
+    # ------------------------------------------------------------------
+    # the search
+
+    cdef inline bint _check_time(self) noexcept:
+        if self.deadline > 0.0 and (self.nodes & 1023) == 0 and _now() > self.deadline:
+            self.aborted = True
+        return self.aborted
+
+    cdef double _child_value(self, GameCore child, int my_side, int depth, int ply,
+                             double alpha, double beta) noexcept:
+        """Value of ``child`` seen from ``my_side``, searched in that window."""
+        cdef int cp = child.current_player()
+        cdef int cs = self._side(cp)
+        if cs == my_side:
+            return self._search(child, depth, ply, alpha, beta)
+        return -self._search(child, depth, ply, -beta, -alpha)
+
+    cdef double _search(self, GameCore s, int depth, int ply, double alpha, double beta) noexcept:
+        """Fail-soft alpha-beta; the value is seen from the side of ``s``'s mover
+        (side 0 for chance and terminal nodes)."""
+        cdef int player = s.current_player()
+        cdef int side, n, i, j, best_move, sym, flag, a, tmp
+        cdef uint64_t key
+        cdef Entry* e
+        cdef double v, best, orig_alpha = alpha, orig_beta = beta, sc
+        cdef int* mv
+        cdef double* pr
+        cdef GameCore child
+        cdef unsigned long long inexact0
+        cdef double L, U, total, rem, ai, bi, p
+        self.nodes += 1
+        if self._check_time():
+            return 0.0
+        if player == PLAYER_TERMINAL:
+            return self._terminal_value(s)
+        side = self._side(player)
+        key = self._key(s, &sym)
+        e = self._probe(key)
+        best_move = NO_MOVE
+        if e != NULL:
+            if e.depth >= depth:
+                if e.depth < DEPTH_INF:
+                    self.inexact += 1
+                self.tt_hits += 1
+                if e.flag == FLAG_EXACT:
+                    return e.value
+                if e.flag == FLAG_LOWER and e.value > alpha:
+                    alpha = e.value
+                elif e.flag == FLAG_UPPER and e.value < beta:
+                    beta = e.value
+                if alpha >= beta:
+                    return e.value
+            if e.sym == sym:
+                best_move = e.move
+        if depth <= 0:
+            v = self._evaluate(s)
+            return v if side == 0 else -v
+        inexact0 = self.inexact
+        mv = self.moves + ply * self.buf_width
+        pr = self.probs + ply * self.buf_width
+
+        if player == PLAYER_CHANCE:
+            # Star1: the remaining outcomes are only known to lie in [lo, hi].
+            n = s.chance_outcomes(mv, pr)
+            L = self.lo
+            U = self.hi
+            total = 0.0
+            rem = 1.0
+            for i in range(n):
+                p = pr[i]
+                rem -= p
+                if rem < 0.0:
+                    rem = 0.0
+                ai = (alpha - total - rem * U) / p
+                bi = (beta - total - rem * L) / p
+                child = s.copy()
+                child.apply(mv[i])
+                v = self._child_value(child, 0, depth - 1, ply + 1,
+                                      ai if ai > L else L, bi if bi < U else U)
+                if self.aborted:
+                    return 0.0
+                if v <= ai:
+                    v = total + p * v + rem * U
+                    self._finish(key, v, depth, FLAG_UPPER, NO_MOVE, sym, inexact0)
+                    return v
+                if v >= bi:
+                    v = total + p * v + rem * L
+                    self._finish(key, v, depth, FLAG_LOWER, NO_MOVE, sym, inexact0)
+                    return v
+                total += p * v
+            self._finish(key, total, depth, FLAG_EXACT, NO_MOVE, sym, inexact0)
+            return total
+
+        n = s.legal_actions(mv)
+        if n == 0:        # a stuck non-terminal position: score it as it stands
+            return self._terminal_value(s) if side == 0 else -self._terminal_value(s)
+        self._order(mv, n, best_move, ply)
+        best = -1e300
+        best_move = mv[0]
+        for i in range(n):
+            a = mv[i]
+            child = s.copy()
+            child.apply(a)
+            v = self._child_value(child, side, depth - 1, ply + 1, alpha, beta)
+            if self.aborted:
+                return 0.0
+            if v > best:
+                best = v
+                best_move = a
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        j = depth if depth < 1000 else self.max_ply - ply
+                        self.history[a] += j * j
+                        if self.killers[2 * ply] != a:
+                            self.killers[2 * ply + 1] = self.killers[2 * ply]
+                            self.killers[2 * ply] = a
+                        break
+        if best <= orig_alpha:
+            flag = FLAG_UPPER
+        elif best >= orig_beta:
+            flag = FLAG_LOWER
+        else:
+            flag = FLAG_EXACT
+        self._finish(key, best, depth, flag, best_move, sym, inexact0)
+        return best
+
+    cdef inline void _finish(self, uint64_t key, double value, int depth, int flag, int move,
+                             int sym, unsigned long long inexact0) noexcept:
+        if self.aborted:
+            return
+        self._store(key, value, DEPTH_INF if self.inexact == inexact0 else depth, flag, move, sym)
+
+    cdef void _order(self, int* mv, int n, int tt_move, int ply) noexcept:
+        """Table move, killers, then descending history (stable insertion sort)."""
+        cdef int i, j, a
+        cdef double sc
+        cdef double* score = self.scores
+        cdef int k0 = self.killers[2 * ply], k1 = self.killers[2 * ply + 1]
+        for i in range(n):
+            a = mv[i]
+            if a == tt_move:
+                sc = 1e18
+            elif a == k0:
+                sc = 1e17
+            elif a == k1:
+                sc = 1e16
+            else:
+                sc = <double>self.history[a]
+            j = i
+            while j > 0 and score[j - 1] < sc:
+                score[j] = score[j - 1]
+                mv[j] = mv[j - 1]
+                j -= 1
+            score[j] = sc
+            mv[j] = a
+
+    # ------------------------------------------------------------------
+    # Python face
+
+    def clear_history(self):
+        memset(self.history, 0, (self.num_actions + 1) * sizeof(long))
+
+    def reset_counters(self):
+        self.nodes = 0
+        self.tt_hits = 0
+        self.evals = 0
+
+    def value(self, GameCore state, int depth=DEPTH_INF, double alpha=-1e300, double beta=1e300,
+              double time_limit=0.0):
+        """(value, exact) of ``state`` for the root player's side, searched to
+        ``depth`` plies; ``exact`` says the value needed no heuristic.
+
+        The value is player 0's return (two players) or the root player's
+        paranoid return (more players). Raises ``SearchTimeout`` if
+        ``time_limit`` seconds (0: none) run out first.
+        """
+        if alpha < self.lo:
+            alpha = self.lo - 1.0
+        if beta > self.hi:
+            beta = self.hi + 1.0
+        self.deadline = _now() + time_limit if time_limit > 0 else 0.0
+        self.aborted = False
+        cdef unsigned long long inexact0 = self.inexact
+        cdef GameCore s = state.copy()
+        cdef int player = s.current_player()
+        cdef int side = self._side(player)
+        cdef double v
+        if side == 0:
+            v = self._search(s, depth, 0, alpha, beta)
+        else:
+            v = -self._search(s, depth, 0, -beta, -alpha)
+        self.deadline = 0.0
+        if self.aborted:
+            raise SearchTimeout(f"search ran out of its {time_limit} s")
+        return v, self.inexact == inexact0
+
+    def root_moves(self, GameCore state, int depth, double time_limit=0.0, bint all_values=False,
+                   double deadline=0.0):
+        """Search each legal move of ``state`` to ``depth`` and return
+        ``(best_value, best_move, values, exact, completed)``, values seen
+        from the mover's side (its own return with two players).
+
+        With ``all_values`` every move gets an exact-window value; otherwise
+        later moves are searched with a window that only proves them worse
+        (their value is then an upper bound). ``completed`` is False if the
+        time ran out, in which case the result covers the moves finished so
+        far (``best_move`` is -1 if none was).
+        """
+        cdef GameCore s = state
+        cdef int player = s.current_player()
+        if player < 0:
+            raise ValueError("root_moves needs a decision node (not chance or terminal)")
+        cdef int side = self._side(player)
+        cdef int n, i, a, j
+        cdef int* buf = <int*>malloc(self.buf_width * sizeof(int))
+        cdef int sym
+        cdef Entry* e
+        cdef GameCore child
+        cdef double alpha, v, best = -1e300
+        cdef int best_move = NO_MOVE
+        cdef unsigned long long inexact0 = self.inexact
+        n = s.legal_actions(buf)
+        order = [buf[i] for i in range(n)]
+        e = self._probe(self._key(s, &sym))
+        if e != NULL and e.sym == sym and e.move in order:
+            order.remove(e.move)
+            order.insert(0, e.move)
+        free(buf)
+        if deadline > 0:
+            self.deadline = deadline
+        else:
+            self.deadline = _now() + time_limit if time_limit > 0 else 0.0
+        self.aborted = False
+        values = {}
+        lo_side = self.lo if side == 0 else -self.hi
+        hi_side = self.hi if side == 0 else -self.lo
+        for a in order:
+            child = s.copy()
+            child.apply(a)
+            alpha = lo_side - 1.0 if (all_values or best_move == NO_MOVE) else best
+            v = self._child_value(child, side, depth - 1, 1, alpha, hi_side + 1.0)
+            if self.aborted:
+                break
+            values[a] = v
+            if v > best:
+                best = v
+                best_move = a
+            if best >= hi_side and not all_values:
+                break
+        completed = not self.aborted
+        self.deadline = 0.0
+        self.aborted = False
+        if completed and best_move != NO_MOVE:
+            self._store(self._key(s, &sym), best,
+                        DEPTH_INF if self.inexact == inexact0 else depth,
+                        FLAG_EXACT, best_move, sym)
+        return best, best_move, values, self.inexact == inexact0, completed
+
+    def canonical_key(self, GameCore state):
+        """The transposition key of ``state`` (symmetry class if enabled)."""
+        cdef int sym
+        return self._key(state, &sym)
+
+    def side_of(self, int player):
+        """0 if ``player``'s values are side 0 (player 0 / the root player)."""
+        return self._side(player)
+
+    def stats(self):
+        used = 0
+        for i in range(self.tt_entries):
+            if self.table[i].depth:
+                used += 1
+        return {"nodes": self.nodes, "tt_hits": self.tt_hits, "evals": self.evals,
+                "tt_used": used, "tt_size": self.tt_entries}
