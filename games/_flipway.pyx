@@ -1,0 +1,1061 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""C kernel of Flipway (rules and every interpretation: docs/rules/flipway.md).
+
+Board: ``N x N`` points, point ``p = r * N + c`` with row ``r = 0`` at the top;
+the top and bottom rows are Black's edges, the left and right columns White's.
+A 2x2 *area* is named by its top-left point ``(r, c)``, ``r, c < N - 1``, and
+numbered ``a = r * (N - 1) + c``. Points are written ``<column letter><row
+number>`` with ``a`` the left column and row ``1`` at the bottom (``a1`` is the
+bottom-left corner), as in the Y family.
+
+Action ids. A move is one id, whatever area it was chosen through:
+- ``[0, S)`` *stone sets*: every nonempty set of points that fits inside one
+  2x2 area, numbered by shape (``P = N*N``, ``H = N*(N-1)``, ``A = (N-1)**2``):
+  ``[0, P)`` one point ``p``; ``[P, P+H)`` a horizontal pair ``(r,c),(r,c+1)``
+  as ``P + r*(N-1) + c``; ``[P+H, P+2H)`` a vertical pair ``(r,c),(r+1,c)`` as
+  ``P + H + r*N + c``; ``[Q, Q+7A)`` with ``Q = P + 2H`` the sets that fit in
+  only one area (both diagonals, the four triples, the whole area) as
+  ``Q + 7*a + k``, ``k`` indexing the area mask (bits TL=1, TR=2, BL=4, BR=8)
+  in the order 6, 7, 9, 11, 13, 14, 15. ``S = P + 2H + 7A``.
+  A drop is the set of stones it places, so drops through two areas that
+  place the same stones are the same id; Black's pie opening (1-4 stones in
+  one area) is the same id space; in the checkered openings a one-point id
+  names the white stone Black replaces.
+- ``[S, S+A)`` a flip of the crosscut in area ``a`` (also the two-stone
+  replacement of the checkered openings with pie, which is exactly a flip).
+- ``S + A`` the swap (only with the pie rule).
+
+The position lives in one malloc'd block (a padded colour grid, one byte per
+area summarising its four colours, per-line stone counts), so a copy is one
+memcpy. The per-area byte makes both move generators table look-ups: the
+empty mask of an area and whether it is a crosscut.
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from games.core cimport GameCore, PLAYER_TERMINAL
+from games.rng cimport Rng, rng_below
+
+SIZES = range(3, 20)
+SETUPS = ("empty", "checkered", "checkered_alt", "blocks")
+REPETITION_RULES = ("allowed", "draw")
+
+
+# Longest streak of consecutive neutral flips (flips that do not raise the
+# number of same-colour adjacent pairs) on any board of these sizes, found by
+# ``neutral_flip_search`` over every colouring of the full board; 0 on 3x3.
+PROVEN_NEUTRAL_RUN = {3: 0, 4: 1, 5: 2}
+
+
+cpdef int neutral_run_bound(int n):
+    """The streak length the length bound assumes: proven for n <= 5, an
+    assumption (n * n, far above anything measured) beyond; see
+    docs/rules/flipway.md, "Repetition and game length"."""
+    if n in PROVEN_NEUTRAL_RUN:
+        return PROVEN_NEUTRAL_RUN[n]
+    return n * n
+
+
+cpdef int length_bound(int n):
+    """Opening + swap + at most n*n drops + at most 2n(n-1) pair-raising
+    flips (the pair count is at most 2n(n-1) and never falls), with a streak
+    of neutral flips before and after each of those moves."""
+    cdef int progress = 2 + n * n + 2 * n * (n - 1)
+    return progress + (progress + 1) * neutral_run_bound(n)
+
+cdef enum:
+    EMPTY = 0
+    BLACK = 1
+    WHITE = 2
+    OFF = 3
+    MAX_N = 19
+    MAX_W = MAX_N + 2
+    MAX_GRID = MAX_W * MAX_W
+
+cpdef enum Setup:
+    SETUP_EMPTY = 0
+    SETUP_CHECKERED = 1        # checkerboard, a1... see docs: top-left point black
+    SETUP_CHECKERED_ALT = 2    # the other checkerboard: top-left point white
+    SETUP_BLOCKS = 3           # 2x2 blocks, the top-left block black
+
+cpdef enum Phase:
+    PHASE_OPENING = 0          # Black's first action
+    PHASE_PIE = 1              # White's first turn with the pie rule: swap allowed
+    PHASE_NORMAL = 2
+
+cpdef enum Repetition:
+    REP_ALLOWED = 0            # the seed's rules: positions may recur, play goes on
+    REP_DRAW = 1               # the game ends in a draw when a position recurs
+
+# Masks of the seven area-only stone sets, in id order.
+cdef int AREA_MASKS[7]
+AREA_MASKS[:] = [6, 7, 9, 11, 13, 14, 15]
+cdef int AREA_KIND[16]          # mask -> k, or -1 for masks that are not area-only
+cdef uint8_t EMPTY_MASK[256]    # area code -> mask of its empty points
+cdef uint8_t CROSSCUT[256]      # area code -> 0, or mask of the BLACK diagonal (9 or 6)
+
+
+cdef void _init_tables():
+    cdef int code, i, m
+    cdef int col[4]
+    for i in range(16):
+        AREA_KIND[i] = -1
+    for i in range(7):
+        AREA_KIND[AREA_MASKS[i]] = i
+    for code in range(256):
+        m = 0
+        for i in range(4):
+            col[i] = (code >> (2 * i)) & 3
+            if col[i] == EMPTY:
+                m |= 1 << i
+        EMPTY_MASK[code] = m
+        CROSSCUT[code] = 0
+        # corners: 0 TL, 1 TR, 2 BL, 3 BR; diagonals TL-BR and TR-BL
+        if col[0] == col[3] and col[1] == col[2] and col[0] != col[1] \
+                and col[0] in (BLACK, WHITE) and col[1] in (BLACK, WHITE):
+            CROSSCUT[code] = 9 if col[0] == BLACK else 6
+
+_init_tables()
+
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    x += <uint64_t>0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
+def point_name(int n, int p):
+    r, c = divmod(p, n)
+    return f"{chr(ord('a') + c)}{n - r}"
+
+
+cdef class SquareBoard:
+    """Geometry shared by every position on one board size: padded indices,
+    the points of every stone set, area neighbourhoods, Zobrist keys and the
+    four symmetries that keep each colour's pair of edges."""
+    cdef readonly int size
+    cdef readonly int num_points
+    cdef readonly int num_areas
+    cdef readonly int num_sets
+    cdef int W                       # padded width N + 2
+    cdef int hpairs, vpairs, area_base
+    cdef int* pad                    # point -> padded index
+    cdef int* unpad                  # padded index -> point, or -1
+    cdef int* set_pts                # [num_sets * 4] padded points, -1 padded
+    cdef uint8_t* set_len
+    cdef int* area_tl                # area -> padded index of its top-left point
+    cdef int* pt_area                # [grid * 4] areas containing a padded point, -1 padded
+    cdef uint8_t* pt_shift           # [grid * 4] bit shift of the point in that area's code
+    cdef uint64_t* zob               # [grid * 2] Zobrist key per padded point and colour
+    cdef int* sym                    # [4 * num_points] image of a point
+    cdef readonly tuple names
+
+    def __cinit__(self):
+        self.pad = self.unpad = self.set_pts = self.area_tl = self.pt_area = self.sym = NULL
+        self.set_len = self.pt_shift = NULL
+        self.zob = NULL
+
+    def __dealloc__(self):
+        free(self.pad); free(self.unpad); free(self.set_pts); free(self.set_len)
+        free(self.area_tl); free(self.pt_area); free(self.pt_shift); free(self.zob)
+        free(self.sym)
+
+    def __init__(self, int n):
+        if n < 3 or n > MAX_N:
+            raise ValueError(f"board_size must be in 3..{MAX_N}, got {n}")
+        cdef int N = n, W = n + 2, P = n * n, A = (n - 1) * (n - 1)
+        cdef int r, c, p, q, a, k, i, s, grid = W * W
+        self.size = N
+        self.W = W
+        self.num_points = P
+        self.num_areas = A
+        self.hpairs = N * (N - 1)
+        self.vpairs = N * (N - 1)
+        self.area_base = P + 2 * N * (N - 1)
+        self.num_sets = self.area_base + 7 * A
+        self.pad = <int*>malloc(P * sizeof(int))
+        self.unpad = <int*>malloc(grid * sizeof(int))
+        self.set_pts = <int*>malloc(self.num_sets * 4 * sizeof(int))
+        self.set_len = <uint8_t*>malloc(self.num_sets)
+        self.area_tl = <int*>malloc(A * sizeof(int))
+        self.pt_area = <int*>malloc(grid * 4 * sizeof(int))
+        self.pt_shift = <uint8_t*>malloc(grid * 4)
+        self.zob = <uint64_t*>malloc(grid * 2 * sizeof(uint64_t))
+        self.sym = <int*>malloc(4 * P * sizeof(int))
+        if not (self.pad and self.unpad and self.set_pts and self.set_len and self.area_tl
+                and self.pt_area and self.pt_shift and self.zob and self.sym):
+            raise MemoryError()
+        for q in range(grid):
+            self.unpad[q] = -1
+            for k in range(4):
+                self.pt_area[4 * q + k] = -1
+                self.pt_shift[4 * q + k] = 0
+            # Fixed keys (not seeded per process) so hashes agree across runs.
+            self.zob[2 * q] = _mix(<uint64_t>(1000003 * N + 2 * q))
+            self.zob[2 * q + 1] = _mix(<uint64_t>(1000003 * N + 2 * q + 1))
+        for p in range(P):
+            r, c = p // N, p % N
+            q = (r + 1) * W + c + 1
+            self.pad[p] = q
+            self.unpad[q] = p
+        for i in range(self.num_sets * 4):
+            self.set_pts[i] = -1
+        for p in range(P):
+            self.set_pts[4 * p] = self.pad[p]
+            self.set_len[p] = 1
+        for r in range(N):
+            for c in range(N - 1):
+                i = P + r * (N - 1) + c
+                self.set_pts[4 * i] = self.pad[r * N + c]
+                self.set_pts[4 * i + 1] = self.pad[r * N + c + 1]
+                self.set_len[i] = 2
+        for r in range(N - 1):
+            for c in range(N):
+                i = P + self.hpairs + r * N + c
+                self.set_pts[4 * i] = self.pad[r * N + c]
+                self.set_pts[4 * i + 1] = self.pad[(r + 1) * N + c]
+                self.set_len[i] = 2
+        cdef int corner[4]
+        for r in range(N - 1):
+            for c in range(N - 1):
+                a = r * (N - 1) + c
+                q = self.pad[r * N + c]
+                self.area_tl[a] = q
+                corner[0] = q; corner[1] = q + 1; corner[2] = q + W; corner[3] = q + W + 1
+                for k in range(4):
+                    for i in range(4):
+                        if self.pt_area[4 * corner[k] + i] == -1:
+                            self.pt_area[4 * corner[k] + i] = a
+                            self.pt_shift[4 * corner[k] + i] = 2 * k
+                            break
+                for k in range(7):
+                    s = self.area_base + 7 * a + k
+                    self.set_len[s] = 0
+                    for i in range(4):
+                        if (AREA_MASKS[k] >> i) & 1:
+                            self.set_pts[4 * s + self.set_len[s]] = corner[i]
+                            self.set_len[s] += 1
+        for p in range(P):
+            r, c = p // N, p % N
+            self.sym[p] = p
+            self.sym[P + p] = r * N + (N - 1 - c)                 # left-right mirror
+            self.sym[2 * P + p] = (N - 1 - r) * N + c             # top-bottom mirror
+            self.sym[3 * P + p] = (N - 1 - r) * N + (N - 1 - c)   # half turn
+        self.names = tuple(point_name(N, p) for p in range(P))
+
+    def set_points(self, int action):
+        """The points of stone set ``action`` (0 <= action < num_sets)."""
+        if not 0 <= action < self.num_sets:
+            raise ValueError(f"not a stone-set id: {action}")
+        return [self.unpad[self.set_pts[4 * action + i]] for i in range(self.set_len[action])]
+
+    def area_points(self, int a):
+        """TL, TR, BL, BR points of area ``a``."""
+        if not 0 <= a < self.num_areas:
+            raise ValueError(f"not an area: {a}")
+        q = self.area_tl[a]
+        return [self.unpad[q], self.unpad[q + 1], self.unpad[q + self.W], self.unpad[q + self.W + 1]]
+
+    def set_id(self, points):
+        """The stone-set id of a set of points that fits in one 2x2 area."""
+        pts = sorted(set(points))
+        N = self.size
+        if not pts or any(not 0 <= p < self.num_points for p in pts):
+            raise ValueError(f"not a set of points: {points}")
+        rows = [p // N for p in pts]
+        cols = [p % N for p in pts]
+        r0, c0 = min(rows), min(cols)
+        if max(rows) - r0 > 1 or max(cols) - c0 > 1:
+            raise ValueError(f"points {points} do not fit in one 2x2 area")
+        if len(pts) == 1:
+            return pts[0]
+        if len(pts) == 2 and rows[0] == rows[1]:
+            return self.num_points + r0 * (N - 1) + c0
+        if len(pts) == 2 and cols[0] == cols[1]:
+            return self.num_points + self.hpairs + r0 * N + c0
+        mask = 0
+        for p in pts:
+            mask |= 1 << (2 * (p // N - r0) + (p % N - c0))
+        return self.area_base + 7 * (r0 * (N - 1) + c0) + AREA_KIND[mask]
+
+    def symmetry_maps(self):
+        """The four point maps, identity first: left-right, top-bottom, half turn."""
+        P = self.num_points
+        return [tuple(self.sym[s * P + p] for p in range(P)) for s in range(4)]
+
+
+cdef dict _BOARDS = {}
+
+
+def get_board(int n):
+    """One shared ``SquareBoard`` per size."""
+    board = _BOARDS.get(n)
+    if board is None:
+        board = _BOARDS[n] = SquareBoard(n)
+    return board
+
+
+def setup_colours(int n, int setup):
+    """Colours (0 empty, 1 Black, 2 White) of the starting position, by point."""
+    cols = []
+    for r in range(n):
+        for c in range(n):
+            if setup == SETUP_EMPTY:
+                cols.append(EMPTY)
+            elif setup == SETUP_CHECKERED:
+                cols.append(BLACK if (r + c) % 2 == 0 else WHITE)
+            elif setup == SETUP_CHECKERED_ALT:
+                cols.append(WHITE if (r + c) % 2 == 0 else BLACK)
+            elif setup == SETUP_BLOCKS:
+                cols.append(BLACK if (r // 2 + c // 2) % 2 == 0 else WHITE)
+            else:
+                raise ValueError(f"unknown setup {setup}")
+    return cols
+
+
+cdef class FlipwayCore(GameCore):
+    """One Flipway position. ``to_move`` is a colour (0 Black, 1 White);
+    after a swap the players have exchanged colours, so player = colour ^ swapped."""
+    cdef readonly SquareBoard board
+    cdef readonly int setup
+    cdef readonly bint pie
+    cdef readonly int repetition
+    cdef int N, W, P, A, S
+    cdef int block_size
+    cdef uint8_t* mem          # colour grid | area codes | line counts
+    cdef uint8_t* col
+    cdef uint8_t* code
+    cdef uint8_t* lines        # [2 * N]: Black stones per row, White stones per column
+    cdef int covered[2]        # rows (Black) / columns (White) holding a stone of the colour
+    cdef int num_empty
+    cdef int num_cross
+    cdef int to_move
+    cdef bint swapped
+    cdef int phase
+    cdef int winner            # colour, -1 while running, 2 for a draw (repetition=draw)
+    cdef int num_placements, num_drops, num_flips, num_replacements, num_turns
+    cdef int same_pairs        # orthogonally adjacent stone pairs of one colour (never falls)
+    cdef int num_neutral       # flips that left same_pairs unchanged
+    cdef int run, longest_run  # current / longest streak of consecutive neutral flips
+    cdef uint64_t board_hash
+    # repetition=draw: hashes of the positions since the last drop (flips and
+    # the swap cannot recreate a position from before a drop: drops fill points)
+    cdef uint64_t* history
+    cdef int hist_len, hist_cap
+
+    def __cinit__(self):
+        self.mem = NULL
+        self.history = NULL
+
+    def __dealloc__(self):
+        free(self.mem)
+        free(self.history)
+
+    def __init__(self, int board_size=0, int setup=0, bint pie=False, int repetition=0):
+        if board_size == 0:        # bare instance made by copy()
+            return
+        if setup not in (SETUP_EMPTY, SETUP_CHECKERED, SETUP_CHECKERED_ALT, SETUP_BLOCKS):
+            raise ValueError(f"setup must be one of 0..3, got {setup}")
+        if repetition not in (REP_ALLOWED, REP_DRAW):
+            raise ValueError(f"repetition must be 0 or 1, got {repetition}")
+        self._setup(get_board(board_size), setup, pie, repetition)
+        self._load(setup_colours(board_size, setup), 0, False, PHASE_OPENING)
+
+    cdef void _setup(self, SquareBoard board, int setup, bint pie, int repetition) except *:
+        self.board = board
+        self.setup = setup
+        self.pie = pie
+        self.repetition = repetition
+        self.N = board.size
+        self.W = board.W
+        self.P = board.num_points
+        self.A = board.num_areas
+        self.S = board.num_sets
+        self.block_size = self.W * self.W + self.A + 2 * self.N
+        self.num_players = 2
+        self.num_actions = self.S + self.A + (1 if pie else 0)
+        self.max_chance_outcomes = 0
+        self.max_game_length = self._length_bound()
+        self.mem = <uint8_t*>malloc(self.block_size)
+        if self.mem == NULL:
+            raise MemoryError()
+        self.col = self.mem
+        self.code = self.mem + self.W * self.W
+        self.lines = self.code + self.A
+
+    cdef int _length_bound(self):
+        return length_bound(self.N)
+
+    cdef void _load(self, list colours, int to_move, bint swapped, int phase) except *:
+        cdef int p, q, a, k, c
+        memset(self.mem, 0, self.block_size)
+        for q in range(self.W * self.W):
+            self.col[q] = OFF
+        self.num_empty = 0
+        self.board_hash = 0
+        self.covered[0] = self.covered[1] = 0
+        for p in range(self.P):
+            q = self.board.pad[p]
+            c = colours[p]
+            if c not in (EMPTY, BLACK, WHITE):
+                raise ValueError(f"colour of point {p} must be 0, 1 or 2, got {c}")
+            self.col[q] = c
+            if c == EMPTY:
+                self.num_empty += 1
+            else:
+                self.board_hash ^= self.board.zob[2 * q + c - 1]
+                self._count_line(p, c - 1, 1)
+        self.num_cross = 0
+        for a in range(self.A):
+            q = self.board.area_tl[a]
+            self.code[a] = (self.col[q] | (self.col[q + 1] << 2) | (self.col[q + self.W] << 4)
+                            | (self.col[q + self.W + 1] << 6))
+            if CROSSCUT[self.code[a]]:
+                self.num_cross += 1
+        self.to_move = to_move
+        self.swapped = swapped
+        self.phase = phase
+        self.winner = -1
+        self.num_placements = self.num_drops = self.num_flips = 0
+        self.num_replacements = self.num_turns = 0
+        self.num_neutral = self.run = self.longest_run = 0
+        self.same_pairs = 0
+        for p in range(self.P):
+            q = self.board.pad[p]
+            if self.col[q] != EMPTY:
+                self.same_pairs += (self.col[q + 1] == self.col[q]) + (self.col[q + self.W] == self.col[q])
+        self.hist_len = 0
+        if self.repetition == REP_DRAW:
+            self._remember()
+
+    cdef inline void _count_line(self, int p, int k, int delta) noexcept:
+        cdef int line = p // self.N if k == 0 else p % self.N
+        cdef int i = k * self.N + line
+        if delta > 0:
+            if self.lines[i] == 0:
+                self.covered[k] += 1
+            self.lines[i] += 1
+        else:
+            self.lines[i] -= 1
+            if self.lines[i] == 0:
+                self.covered[k] -= 1
+
+    cdef GameCore copy(self):
+        cdef FlipwayCore other = FlipwayCore.__new__(FlipwayCore)
+        other._setup(self.board, self.setup, self.pie, self.repetition)
+        memcpy(other.mem, self.mem, self.block_size)
+        other.covered[0] = self.covered[0]
+        other.covered[1] = self.covered[1]
+        other.num_empty = self.num_empty
+        other.num_cross = self.num_cross
+        other.to_move = self.to_move
+        other.swapped = self.swapped
+        other.phase = self.phase
+        other.winner = self.winner
+        other.num_placements = self.num_placements
+        other.num_drops = self.num_drops
+        other.num_flips = self.num_flips
+        other.num_replacements = self.num_replacements
+        other.num_turns = self.num_turns
+        other.same_pairs = self.same_pairs
+        other.num_neutral = self.num_neutral
+        other.run = self.run
+        other.longest_run = self.longest_run
+        other.board_hash = self.board_hash
+        if self.repetition == REP_DRAW and self.hist_len:
+            other._reserve(self.hist_len)
+            memcpy(other.history, self.history, self.hist_len * sizeof(uint64_t))
+            other.hist_len = self.hist_len
+        return other
+
+    # -- board changes -------------------------------------------------------
+
+    cdef inline void _set(self, int q, int k) noexcept:
+        """Give the padded point q colour k (0 Black, 1 White)."""
+        cdef SquareBoard b = self.board
+        cdef int old = self.col[q]
+        cdef int i, a, sh
+        cdef uint8_t before
+        cdef int p = b.unpad[q]
+        cdef uint8_t* col = self.col
+        cdef int W = self.W
+        if old != EMPTY:
+            self.same_pairs -= ((col[q - 1] == old) + (col[q + 1] == old)
+                                + (col[q - W] == old) + (col[q + W] == old))
+        self.same_pairs += ((col[q - 1] == k + 1) + (col[q + 1] == k + 1)
+                            + (col[q - W] == k + 1) + (col[q + W] == k + 1))
+        if old == EMPTY:
+            self.num_empty -= 1
+        else:
+            self.board_hash ^= b.zob[2 * q + old - 1]
+            self._count_line(p, old - 1, -1)
+        self.col[q] = k + 1
+        self.board_hash ^= b.zob[2 * q + k]
+        self._count_line(p, k, 1)
+        for i in range(4):
+            a = b.pt_area[4 * q + i]
+            if a < 0:
+                break
+            sh = b.pt_shift[4 * q + i]
+            before = self.code[a]
+            self.code[a] = (before & ~(3 << sh)) | ((k + 1) << sh)
+            self.num_cross += (CROSSCUT[self.code[a]] != 0) - (CROSSCUT[before] != 0)
+
+    cdef bint _has_chain(self, int k) noexcept:
+        """Does colour k own an orthogonal chain between its two edges?
+        Black: top row to bottom row; White: left column to right column."""
+        if self.covered[k] < self.N:
+            return False
+        cdef int stack[MAX_GRID]
+        cdef uint8_t seen[MAX_GRID]
+        cdef int W = self.W, N = self.N
+        cdef int top = 0, i, q, nb, d
+        cdef int colour = k + 1
+        cdef int steps[4]
+        steps[0] = 1; steps[1] = -1; steps[2] = W; steps[3] = -W
+        memset(seen, 0, W * W)
+        for i in range(N):
+            q = (W + 1 + i) if k == 0 else ((i + 1) * W + 1)
+            if self.col[q] == colour:
+                seen[q] = 1
+                stack[top] = q
+                top += 1
+        while top:
+            top -= 1
+            q = stack[top]
+            if (k == 0 and q // W == N) or (k == 1 and q % W == N):
+                return True
+            for d in range(4):
+                nb = q + steps[d]
+                if self.col[nb] == colour and not seen[nb]:
+                    seen[nb] = 1
+                    stack[top] = nb
+                    top += 1
+        return False
+
+    # -- move generation -----------------------------------------------------
+
+    cdef inline bint _single_ok(self, int q) noexcept:
+        cdef int W = self.W
+        cdef uint8_t* col = self.col
+        return (col[q] == EMPTY and col[q - W - 1] and col[q - W] and col[q - W + 1]
+                and col[q - 1] and col[q + 1] and col[q + W - 1] and col[q + W] and col[q + W + 1])
+
+    cdef inline bint _hpair_ok(self, int q) noexcept:
+        cdef int W = self.W
+        cdef uint8_t* col = self.col
+        return (col[q] == EMPTY and col[q + 1] == EMPTY and col[q - W] and col[q - W + 1]
+                and col[q + W] and col[q + W + 1])
+
+    cdef inline bint _vpair_ok(self, int q) noexcept:
+        cdef int W = self.W
+        cdef uint8_t* col = self.col
+        return (col[q] == EMPTY and col[q + W] == EMPTY and col[q - 1] and col[q + W - 1]
+                and col[q + 1] and col[q + W + 1])
+
+    cdef inline bint _in_crosscut(self, int q) noexcept:
+        cdef SquareBoard b = self.board
+        cdef int i, a
+        for i in range(4):
+            a = b.pt_area[4 * q + i]
+            if a < 0:
+                break
+            if CROSSCUT[self.code[a]]:
+                return True
+        return False
+
+    cdef int _drops(self, int* out) noexcept:
+        """The legal drops in ascending id order: maximal empty sets of areas."""
+        cdef int n = 0, r, c, a, k, q
+        cdef int N = self.N, W = self.W, P = self.P
+        cdef int hbase = P, vbase = P + N * (N - 1), abase = self.board.area_base
+        for r in range(N):
+            q = (r + 1) * W + 1
+            for c in range(N):
+                if self._single_ok(q + c):
+                    out[n] = r * N + c
+                    n += 1
+        for r in range(N):
+            q = (r + 1) * W + 1
+            for c in range(N - 1):
+                if self._hpair_ok(q + c):
+                    out[n] = hbase + r * (N - 1) + c
+                    n += 1
+        for r in range(N - 1):
+            q = (r + 1) * W + 1
+            for c in range(N):
+                if self._vpair_ok(q + c):
+                    out[n] = vbase + r * N + c
+                    n += 1
+        for a in range(self.A):
+            k = AREA_KIND[EMPTY_MASK[self.code[a]]]
+            if k >= 0:
+                out[n] = abase + 7 * a + k
+                n += 1
+        return n
+
+    cdef int _flips(self, int* out) noexcept:
+        cdef int n = 0, a
+        if self.num_cross == 0:
+            return 0
+        for a in range(self.A):
+            if CROSSCUT[self.code[a]]:
+                out[n] = self.S + a
+                n += 1
+        return n
+
+    cdef int legal_actions(self, int* out) noexcept:
+        cdef int n = 0, p, q
+        if self.winner >= 0:
+            return 0
+        if self.phase == PHASE_OPENING:
+            if self.setup == SETUP_EMPTY:
+                for p in range(self.S if self.pie else self.P):
+                    out[n] = p
+                    n += 1
+                return n
+            for p in range(self.P):
+                q = self.board.pad[p]
+                if self.col[q] == WHITE and (not self.pie or self._in_crosscut(q)):
+                    out[n] = p
+                    n += 1
+            if self.pie:
+                n += self._flips(out + n)
+            return n
+        if self.num_empty:
+            n = self._drops(out)
+        n += self._flips(out + n)
+        if self.phase == PHASE_PIE:
+            out[n] = self.S + self.A
+            n += 1
+        return n
+
+    cdef bint _drop_ok(self, int action) noexcept:
+        cdef SquareBoard b = self.board
+        cdef int N = self.N, P = self.P, a, i
+        cdef int q = b.set_pts[4 * action]
+        if action < P:
+            return self._single_ok(q)
+        if action < P + N * (N - 1):
+            return self._hpair_ok(q)
+        if action < b.area_base:
+            return self._vpair_ok(q)
+        a = (action - b.area_base) // 7
+        i = (action - b.area_base) % 7
+        return EMPTY_MASK[self.code[a]] == AREA_MASKS[i]
+
+    cdef bint is_legal(self, int action) noexcept:
+        cdef int q
+        if self.winner >= 0 or action < 0 or action >= self.num_actions:
+            return False
+        if action == self.S + self.A:
+            return self.phase == PHASE_PIE
+        if self.phase == PHASE_OPENING:
+            if self.setup == SETUP_EMPTY:
+                return action < (self.S if self.pie else self.P)
+            if action < self.P:
+                q = self.board.pad[action]
+                return self.col[q] == WHITE and (not self.pie or self._in_crosscut(q))
+            if action >= self.S:
+                return self.pie and CROSSCUT[self.code[action - self.S]] != 0
+            return False
+        if action >= self.S:
+            return CROSSCUT[self.code[action - self.S]] != 0
+        return self.num_empty > 0 and self._drop_ok(action)
+
+    # -- playing -------------------------------------------------------------
+
+    cdef void apply(self, int action) noexcept:
+        cdef SquareBoard b = self.board
+        cdef int k = self.to_move
+        cdef int i, q, a, cross
+        cdef int before = self.same_pairs
+        cdef bint neutral = False
+        self.num_turns += 1
+        if action == self.S + self.A:
+            # The players exchange colours; the board and the colour to move
+            # (White) stay, so the player who opened now moves, as White.
+            self.swapped = True
+            self.phase = PHASE_NORMAL
+            self.run = 0
+            if self.repetition == REP_DRAW:
+                self.hist_len = 0
+                self._after_move()
+            return
+        if action < self.S:
+            for i in range(b.set_len[action]):
+                q = b.set_pts[4 * action + i]
+                if self.col[q] == EMPTY:
+                    self.num_placements += 1
+                else:
+                    self.num_replacements += 1
+                self._set(q, k)
+            if self.phase != PHASE_OPENING:
+                self.num_drops += 1
+            self.run = 0
+        else:
+            a = action - self.S
+            q = b.area_tl[a]
+            cross = CROSSCUT[self.code[a]]
+            # cross is the mask of Black's diagonal; the enemy holds the other
+            if (k == 0) == (cross == 9):
+                self._set(q + 1, k)
+                self._set(q + self.W, k)
+            else:
+                self._set(q, k)
+                self._set(q + self.W + 1, k)
+            self.num_flips += 1
+            if self.same_pairs == before:
+                neutral = True
+                self.num_neutral += 1
+                self.run += 1
+                if self.run > self.longest_run:
+                    self.longest_run = self.run
+            else:
+                self.run = 0
+        if self._has_chain(k):
+            self.winner = k
+            return
+        self.phase = PHASE_PIE if (self.phase == PHASE_OPENING and self.pie) else PHASE_NORMAL
+        self.to_move = 1 - k
+        if self.repetition == REP_DRAW:
+            if not neutral:
+                # Same-colour pairs never decrease and empty points never
+                # return, so only a streak of neutral flips can lead back to
+                # an earlier position: the history starts afresh here.
+                self.hist_len = 0
+            self._after_move()
+
+    cdef void _reserve(self, int n) noexcept:
+        cdef uint64_t* grown
+        if n <= self.hist_cap:
+            return
+        cdef int cap = 64 if self.hist_cap == 0 else self.hist_cap
+        while cap < n:
+            cap *= 2
+        grown = <uint64_t*>malloc(cap * sizeof(uint64_t))
+        if self.hist_len:
+            memcpy(grown, self.history, self.hist_len * sizeof(uint64_t))
+        free(self.history)
+        self.history = grown
+        self.hist_cap = cap
+
+    cdef void _remember(self) noexcept:
+        self._reserve(self.hist_len + 1)
+        self.history[self.hist_len] = self.hash()
+        self.hist_len += 1
+
+    cdef void _after_move(self) noexcept:
+        """repetition=draw: a recurring position ends the game in a draw, and
+        so does reaching max_game_length moves (docs/rules/flipway.md)."""
+        cdef uint64_t h = self.hash()
+        cdef int i
+        for i in range(self.hist_len):
+            if self.history[i] == h:
+                self.winner = 2
+                return
+        if self.num_turns >= self.max_game_length:
+            self.winner = 2
+            return
+        self._remember()
+
+    cdef int current_player(self) noexcept:
+        if self.winner >= 0:
+            return PLAYER_TERMINAL
+        return self.to_move ^ self.swapped
+
+    cdef bint is_terminal(self) noexcept:
+        return self.winner >= 0
+
+    cdef void returns(self, double* out) noexcept:
+        cdef int w
+        if self.winner < 0 or self.winner == 2:
+            out[0] = 0.0
+            out[1] = 0.0
+        else:
+            w = self.winner ^ self.swapped
+            out[w] = 1.0
+            out[1 - w] = -1.0
+
+    cdef uint64_t _extras(self) noexcept:
+        return _mix(<uint64_t>(self.to_move + 2 * self.swapped + 4 * self.phase
+                               + 16 * (self.winner + 1)) + <uint64_t>0x5151)
+
+    cdef uint64_t hash(self) noexcept:
+        return self.board_hash ^ self._extras()
+
+    cdef int num_symmetries(self) noexcept:
+        return 4
+
+    cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
+        cdef SquareBoard b = self.board
+        cdef uint64_t h = 0
+        cdef int p, q
+        if symmetry == 0:
+            return self.hash()
+        for p in range(self.P):
+            q = b.pad[p]
+            if self.col[q] != EMPTY:
+                h ^= b.zob[2 * b.pad[b.sym[symmetry * self.P + p]] + self.col[q] - 1]
+        return h ^ self._extras()
+
+    cdef void playout(self, Rng* rng) noexcept:
+        cdef int* buf = <int*>malloc(self.num_actions * sizeof(int))
+        cdef int n
+        while self.winner < 0:
+            n = self.legal_actions(buf)
+            if n == 0:
+                break
+            self.apply(buf[rng_below(rng, n)])
+        free(buf)
+
+    # -- Python face -----------------------------------------------------------
+
+    def load(self, colours, int to_move=0, bint swapped=False, int phase=PHASE_NORMAL):
+        """Replace the position by a hand-built one: ``colours`` per point (0
+        empty, 1 Black, 2 White), the colour to move, whether the players
+        have swapped, and the phase. Counters restart at zero. Raises if a
+        chain already joins a colour's edges (no running game holds one)."""
+        if len(colours) != self.P:
+            raise ValueError(f"need {self.P} colours, got {len(colours)}")
+        if to_move not in (0, 1) or phase not in (PHASE_OPENING, PHASE_PIE, PHASE_NORMAL):
+            raise ValueError("to_move must be 0/1 and phase 0..2")
+        self._load(list(colours), to_move, swapped, phase)
+        for k in range(2):
+            if self._has_chain(k):
+                raise ValueError(f"{'Black' if k == 0 else 'White'} already owns a chain")
+
+    def describe_action(self, int action):
+        cdef SquareBoard b = self.board
+        names = b.names
+        if 0 <= action < self.S:
+            return "+".join(names[p] for p in b.set_points(action))
+        if self.S <= action < self.S + self.A:
+            tl, _, _, br = b.area_points(action - self.S)
+            return f"flip {names[tl]}-{names[br]}"
+        if action == self.S + self.A and self.pie:
+            return "swap"
+        return f"<invalid action {action}>"
+
+    def action_string(self, int player, int action):
+        return self.describe_action(action)
+
+    def action_from_string(self, str text):
+        """Inverse of ``describe_action`` (for hand-written tests and tools)."""
+        cdef SquareBoard b = self.board
+        text = text.strip()
+        if text == "swap" and self.pie:
+            return self.S + self.A
+        try:
+            if text.startswith("flip "):
+                tl = b.names.index(text[5:].split("-")[0])
+                r, c = divmod(tl, self.N)
+                if r >= self.N - 1 or c >= self.N - 1:
+                    raise ValueError
+                return self.S + r * (self.N - 1) + c
+            return b.set_id([b.names.index(t) for t in text.split("+")])
+        except ValueError:
+            raise ValueError(f"not a Flipway move on this board: {text!r}") from None
+
+    def cell_colours(self):
+        """Per point: 0 empty, 1 Black, 2 White."""
+        return [self.col[self.board.pad[p]] for p in range(self.P)]
+
+    def colour_to_move(self):
+        """0 Black, 1 White (whoever plays it after a swap)."""
+        return self.to_move
+
+    def is_swapped(self):
+        return bool(self.swapped)
+
+    def game_phase(self):
+        return self.phase
+
+    def winner_colour(self):
+        """-1 running, 0 Black, 1 White, 2 draw (repetition=draw only)."""
+        return self.winner
+
+    def has_chain(self, int colour):
+        if colour not in (0, 1):
+            raise ValueError("colour must be 0 (Black) or 1 (White)")
+        return self._has_chain(colour)
+
+    def num_crosscuts(self):
+        return self.num_cross
+
+    def empty_points(self):
+        return self.num_empty
+
+    def position_key(self):
+        """Exact identity of the position (colours and the hashed extras), for
+        searches that must not trust a 64-bit hash."""
+        return (bytes(self.cell_colours()), self.to_move, bool(self.swapped), self.phase,
+                self.winner)
+
+    def history_length(self):
+        return self.hist_len
+
+    def same_colour_pairs(self):
+        """Orthogonally adjacent pairs of stones of one colour: never falls."""
+        return self.same_pairs
+
+    def playout_stats(self):
+        return {"placements": self.num_placements, "drops": self.num_drops,
+                "flips": self.num_flips, "replacements": self.num_replacements,
+                "turns": self.num_turns, "neutral_flips": self.num_neutral,
+                "longest_neutral_streak": self.longest_run, "empty_points": self.num_empty,
+                "swapped": bool(self.swapped), "winner": self.winner}
+
+    def nbytes(self):
+        """Bytes the position occupies: the C object, its block and its history."""
+        return type(self).__basicsize__ + self.block_size + self.hist_cap * 8
+
+    def to_string(self):
+        N = self.N
+        cols = self.cell_colours()
+        lines = []
+        for r in range(N):
+            row = " ".join(".XO"[cols[r * N + c]] for c in range(N))
+            lines.append(f"{N - r:>2} {row}")
+        lines.append("   " + " ".join(chr(ord('a') + c) for c in range(N)))
+        if self.winner == 2:
+            status = "draw (position repeated or flip budget spent)"
+        elif self.winner >= 0:
+            status = f"{'Black' if self.winner == 0 else 'White'} wins"
+        else:
+            who = "Black" if self.to_move == 0 else "White"
+            status = f"{who} (player {self.to_move ^ int(self.swapped)}) to move"
+            if self.phase == PHASE_OPENING:
+                status += ", opening"
+            elif self.phase == PHASE_PIE:
+                status += ", may swap"
+        return "\n".join(lines) + "\n" + status
+
+    def observation(self):
+        """Planes Black/White/empty per point, then: Black to move, White to
+        move, the mover is player 0, opening phase, swap available, swapped."""
+        P = self.P
+        obs = [0.0] * (3 * P + 6)
+        for p in range(P):
+            c = self.col[self.board.pad[p]]
+            obs[(c - 1 if c else 2) * P + p] = 1.0
+        if self.winner < 0:
+            obs[3 * P + self.to_move] = 1.0
+            obs[3 * P + 2] = 1.0 if (self.to_move ^ self.swapped) == 0 else 0.0
+            obs[3 * P + 3] = 1.0 if self.phase == PHASE_OPENING else 0.0
+            obs[3 * P + 4] = 1.0 if self.phase == PHASE_PIE else 0.0
+        obs[3 * P + 5] = 1.0 if self.swapped else 0.0
+        return obs
+
+
+def neutral_flip_search(int n):
+    """Every colouring of the full n x n board (n <= 5), both colours to move:
+    is there a cycle of neutral flips, and how long is the longest streak?
+
+    Why this settles repetition on these boards: a flip adds 4 same-colour
+    pairs inside its area and changes each of the 4 pairs its two stones form
+    outside the area by -1, 0 or +1, so the pair count never falls (drops only
+    add stones); a position can recur only through flips that keep it, which
+    need all four outside neighbours to be stones of the flipped colour. Such
+    flips touch no empty point, so a streak on any board is a streak on some
+    full board. Returns ``(cycle_found, longest_streak, example)`` with the
+    example a (colours, colour to move) pair starting a longest streak; chains
+    are ignored (a streak that a win would cut short is still counted).
+    """
+    if n < 3 or n > 5:
+        raise ValueError("exhaustive search is for board sizes 3..5")
+    cdef uint64_t P = n * n
+    cdef uint64_t ns = (<uint64_t>1) << (P + 1), s, t
+    cdef uint16_t* L = <uint16_t*>malloc(ns * sizeof(uint16_t))
+    cdef uint8_t* st = <uint8_t*>malloc(ns)
+    cdef int cap = 1 << 20
+    cdef uint64_t* stk = <uint64_t*>malloc(cap * sizeof(uint64_t))
+    cdef uint64_t buf[64]
+    cdef int top, k, i, best = 0, v
+    cdef uint64_t arg = 0
+    cdef bint cycle = False, pushed
+    if L == NULL or st == NULL or stk == NULL:
+        free(L); free(st); free(stk)
+        raise MemoryError()
+    memset(st, 0, ns)
+    try:
+        for s in range(ns):
+            if st[s]:
+                continue
+            stk[0] = s
+            top = 1
+            st[s] = 1
+            while top and not cycle:
+                t = stk[top - 1]
+                k = _neutral_successors(n, t, buf)
+                pushed = False
+                for i in range(k):
+                    if st[buf[i]] == 1:
+                        cycle = True
+                        break
+                    if st[buf[i]] == 0:
+                        if top == cap:
+                            raise RuntimeError("neutral-flip streak deeper than the search stack")
+                        st[buf[i]] = 1
+                        stk[top] = buf[i]
+                        top += 1
+                        pushed = True
+                        break
+                if pushed or cycle:
+                    continue
+                v = 0
+                for i in range(k):
+                    if L[buf[i]] + 1 > v:
+                        v = L[buf[i]] + 1
+                L[t] = v
+                st[t] = 2
+                top -= 1
+                if v > best:
+                    best = v
+                    arg = t
+            if cycle:
+                break
+    finally:
+        free(L); free(st); free(stk)
+    b = arg >> 1
+    colours = [BLACK if (b >> p) & 1 else WHITE for p in range(P)]
+    return cycle, best, (colours, int(arg & 1))
+
+
+cdef inline int _full_colour(int n, uint64_t black, int r, int c) noexcept:
+    if r < 0 or c < 0 or r >= n or c >= n:
+        return OFF
+    return BLACK if (black >> (r * n + c)) & 1 else WHITE
+
+
+cdef int _neutral_successors(int n, uint64_t s, uint64_t* out) noexcept:
+    """Neutral flips from state s = (black bitmask << 1) | colour to move."""
+    cdef uint64_t b = s >> 1, m, nb
+    cdef int mover = s & 1
+    cdef int e = WHITE if mover == 0 else BLACK
+    cdef int a, r, c, tl, tr, bl, br, k = 0
+    cdef bint ok
+    for a in range((n - 1) * (n - 1)):
+        r = a // (n - 1)
+        c = a % (n - 1)
+        tl = _full_colour(n, b, r, c)
+        tr = _full_colour(n, b, r, c + 1)
+        bl = _full_colour(n, b, r + 1, c)
+        br = _full_colour(n, b, r + 1, c + 1)
+        if not (tl == br and tr == bl and tl != tr):
+            continue
+        if tl == e:     # flip TL and BR; their outside neighbours must be e
+            ok = (_full_colour(n, b, r - 1, c) == e and _full_colour(n, b, r, c - 1) == e
+                  and _full_colour(n, b, r + 2, c + 1) == e and _full_colour(n, b, r + 1, c + 2) == e)
+            m = ((<uint64_t>1) << (r * n + c)) | ((<uint64_t>1) << ((r + 1) * n + c + 1))
+        else:           # flip TR and BL
+            ok = (_full_colour(n, b, r - 1, c + 1) == e and _full_colour(n, b, r, c + 2) == e
+                  and _full_colour(n, b, r + 2, c) == e and _full_colour(n, b, r + 1, c - 1) == e)
+            m = ((<uint64_t>1) << (r * n + c + 1)) | ((<uint64_t>1) << ((r + 1) * n + c))
+        if not ok:
+            continue
+        nb = (b | m) if mover == 0 else (b & ~m)
+        out[k] = (nb << 1) | (1 - mover)
+        k += 1
+    return k
