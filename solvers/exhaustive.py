@@ -1,0 +1,157 @@
+"""Exact game values and every winning first move.
+
+The value of a game is the value of its best opening, so solving every
+opening is the same work as proving the value *and* listing the winning
+moves. Openings whose resulting positions are images of each other under a
+board symmetry have the same value; they are grouped by the transposition
+key of the position after the move (the minimum of ``symmetric_hash`` over
+the symmetries) and one representative per class is searched, while the
+answer lists every member.
+
+What "value" means (the same for both engines):
+- two players: player 0's game-theoretic return (minimax, the game taken as
+  zero-sum); with chance nodes, its expected return under optimal play by
+  both (expectimax);
+- more than two players: player 0's *paranoid* return, i.e. what it can
+  guarantee if all others jointly minimise its return. It is always defined
+  (max^n is not: it depends on how each player breaks ties among moves that
+  are equal for itself and different for the others) and is a lower bound on
+  player 0's return under any max^n tie-breaking.
+"""
+from __future__ import annotations
+
+import math
+import time
+from typing import Callable
+
+import pyspiel
+
+import games  # noqa: F401  (registers the core games)
+from solvers._alphabeta import Searcher, SearchTimeout
+from solvers.generic import PySearcher
+
+
+def load(game) -> pyspiel.Game:
+    """A ``pyspiel.Game`` from a game string or a game, with a clear error."""
+    if isinstance(game, pyspiel.Game):
+        return game
+    try:
+        return pyspiel.load_game(game)
+    except Exception as exc:  # pyspiel raises a bare RuntimeError/SpielError
+        raise ValueError(f"cannot load game {game!r}: {exc}") from None
+
+
+def _value_kind(game: pyspiel.Game) -> str:
+    if game.num_players() > 2:
+        return "paranoid (player 0 against a coalition of the others)"
+    chance = game.get_type().chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC
+    return "expectimax" if chance else "minimax"
+
+
+def solve(game, *, engine: str = "auto", time_limit: float = 0.0, symmetry: bool = True,
+          tt_log2: int = 24, progress: Callable[[str], None] | None = None) -> dict:
+    """Solve ``game`` exactly; see the module docstring for what is computed.
+
+    Returns a dict with ``value`` (None if the time ran out),
+    ``winning_first_moves`` (action strings), ``opening_values`` (action
+    string -> player 0's value after that first move), ``nodes``,
+    ``seconds``, ``complete`` and bookkeeping fields. ``engine`` is "core"
+    (the Cython kernel, needs a game of ours), "pyspiel" (any game, slower)
+    or "auto" (core when there is one).
+    """
+    game = load(game)
+    if engine not in ("auto", "core", "pyspiel"):
+        raise ValueError(f"engine must be auto, core or pyspiel, got {engine!r}")
+    has_core = hasattr(game, "new_core")
+    if engine == "core" and not has_core:
+        raise ValueError(f"{game} has no Cython core; use engine='pyspiel'")
+    use_core = has_core and engine != "pyspiel"
+    deadline = time.perf_counter() + time_limit if time_limit and time_limit > 0 else 0.0
+    say = progress or (lambda msg: None)
+    start = time.perf_counter()
+    lo, hi = game.min_utility(), game.max_utility()
+    if use_core:
+        root = game.new_core()
+        searcher = Searcher(root, 0, lo, hi, symmetry, tt_log2)
+        player = root.player()
+        classes = _classes_core(root, searcher) if player >= 0 else []
+
+        def child_of(action):
+            c = root.clone()
+            c.apply_action(action)
+            return c
+
+        def exact_value(position, remaining):
+            v, exact = searcher.value(position, time_limit=remaining)
+            assert exact, "an unlimited-depth search must be exact"
+            return v
+
+        describe = lambda a: root.action_string(player, a)
+        node_count = lambda: searcher.nodes
+    else:
+        root = game.new_initial_state()
+        searcher = PySearcher(game, 0)
+        player = root.current_player()
+        classes = ([[a] for a in root.legal_actions()]
+                   if not root.is_chance_node() and not root.is_terminal() else [])
+        child_of = root.child
+
+        def exact_value(position, remaining):
+            v, _ = searcher.value(position, time_limit=remaining)
+            return v
+
+        describe = lambda a: root.action_to_string(player, a)
+        node_count = lambda: searcher.nodes
+
+    result = {"game": str(game), "engine": "core" if use_core else "pyspiel",
+              "value_kind": _value_kind(game), "first_player": int(player),
+              "symmetry_classes": len(classes), "complete": False, "value": None,
+              "winning_first_moves": [], "opening_values": {}}
+
+    def remaining():
+        if not deadline:
+            return 0.0
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            raise SearchTimeout("time limit reached")
+        return left
+
+    try:
+        if not classes:
+            # the game starts with chance (or is over): no first move to list
+            result["value"] = exact_value(root, remaining())
+        else:
+            values = {}
+            for k, members in enumerate(classes):
+                v = exact_value(child_of(members[0]), remaining())
+                for a in members:
+                    values[a] = v
+                say(f"class {k + 1}/{len(classes)}: {', '.join(describe(a) for a in members)}"
+                    f" -> {v:+g}  ({node_count():,} nodes, {time.perf_counter() - start:.1f} s)")
+            result["opening_values"] = {describe(a): values[a] for a in sorted(values)}
+            if player == 0 or game.num_players() == 2:
+                sign = 1.0 if player == 0 else -1.0
+                best = max(sign * v for v in values.values())
+                result["value"] = sign * best
+                result["winning_first_moves"] = [describe(a) for a in sorted(values)
+                                                 if sign * values[a] >= hi]
+            else:
+                # another player opens a paranoid search for player 0: the
+                # coalition picks player 0's worst opening
+                result["value"] = min(values.values())
+        result["complete"] = True
+    except SearchTimeout:
+        result["error"] = f"not solved within {time_limit} s"
+    result["nodes"] = int(node_count())
+    result["seconds"] = round(time.perf_counter() - start, 3)
+    return result
+
+
+def _classes_core(root, searcher) -> list[list[int]]:
+    """First moves grouped by the symmetry class of the position they reach."""
+    groups: dict[int, list[int]] = {}
+    for a in root.legal_action_list():
+        child = root.clone()
+        child.apply_action(a)
+        groups.setdefault(searcher.canonical_key(child), []).append(a)
+    return list(groups.values())
