@@ -3,10 +3,14 @@
 """UCT with random playouts and MCTS-Solver over the core protocol (C kernel).
 
 One search serves every Cython game: it only calls ``GameCore``'s ``cdef``
-methods. The tree lives in one flat, growable C array of 24-byte ``Node``
-structs; the children of a node are one contiguous block, allocated when the
-node is expanded, so selection scans memory linearly and a search makes no
-Python object per node (only one core copy per simulation, its working state).
+methods. The tree lives in one flat, growable C array of 20-byte ``Node``
+structs, and a search makes no Python object per node (only one core copy per
+simulation, its working state). The children of a node are one contiguous
+block, so UCT scans memory linearly; a child is allocated only when it is
+first tried (most legal moves deep in a tree never are), and a full block is
+moved to one twice its size (1, 2, 4, ... nodes), old blocks being reused from
+per-size free lists. This keeps the tree to about two nodes per simulation
+instead of one node per legal move of every expanded position.
 
 Choices that matter for correctness, and why:
 - Values are backed up per node from the perspective of the player who chose
@@ -15,9 +19,9 @@ Choices that matter for correctness, and why:
   row, and the protocol supports more than two players.
 - Chance nodes (``current_player() == PLAYER_CHANCE``) pick an outcome by its
   probability (no UCT statistics are used there).
-- A node is expanded on its second visit, as OpenSpiel's C++ MCTS does; its
-  children are shuffled once so the untried ones are tried in random order
-  without a scan, and only after all are tried does UCT choose among them.
+- A node gets its first child on its second visit, as OpenSpiel's C++ MCTS
+  expands it then; untried moves are tried first, one per visit, in random
+  order, and only after all are tried does UCT choose among them.
 - MCTS-Solver (``solve=True``) is sound only for two-player zero-sum games
   (the returns of player 1 are minus those of player 0); the caller says so
   with ``zero_sum``. Then a solved node stores its exact value for player 0.
@@ -30,7 +34,10 @@ Choices that matter for correctness, and why:
   still evaluated exactly, without a playout): without a fixed opponent
   model, a "best" child is not well defined for the other players.
 """
-from libc.stdlib cimport malloc, realloc, free
+import gc
+
+from libc.stdlib cimport malloc, calloc, realloc, free
+from libc.string cimport memcpy
 from libc.math cimport sqrt, log, INFINITY
 from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -40,17 +47,18 @@ from games.rng cimport Rng, rng_seed, rng_below, rng_uniform
 
 cdef struct Node:
     int32_t first_child     # index of the first child in the pool; -1 until expanded
-    int32_t action          # the action that leads here from the parent
     uint32_t visits
     float value             # unsolved: sum of the parent mover's returns; solved: exact value for player 0
-    uint16_t num_children
-    uint16_t num_tried      # children [0, num_tried) have been visited at least once
+    uint16_t action         # the action that leads here from the parent
+    uint16_t num_children   # legal actions (decision) or outcomes (chance); 0 until expanded
+    uint16_t num_tried      # children allocated so far, all of them visited
     int8_t player           # player to act here; PLAYER_UNSET until first reached
     uint8_t solved
 
 cdef enum:
     PLAYER_UNSET = -100
     TABLE_SIZE = 1 << 16
+    NUM_CLASSES = 18        # child blocks hold 1, 2, 4, ... 2**17 nodes
 
 
 # 1/n and 1/sqrt(n) for small n: UCT evaluates them for every child on the
@@ -106,6 +114,8 @@ cdef class UCTSearch:
     cdef int buf_cap
     cdef int num_players
     cdef int max_outcomes
+    cdef uint8_t* mark         # per action: already a child? (scratch, kept all-zero)
+    cdef int32_t free_head[NUM_CLASSES]
 
     def __cinit__(self):
         self.nodes = NULL
@@ -114,8 +124,10 @@ cdef class UCTSearch:
         self.probs = NULL
         self.chance_probs = NULL
         self.ret = NULL
+        self.mark = NULL
 
     def __dealloc__(self):
+        free(self.mark)
         free(self.nodes)
         free(self.path)
         free(self.buf)
@@ -204,6 +216,8 @@ cdef class UCTSearch:
             free(self.probs)
             free(self.ret)
             free(self.chance_probs)
+            free(self.mark)
+            self.mark = <uint8_t*>calloc(width, 1)
             self.buf = <int*>malloc(width * sizeof(int))
             self.probs = <double*>malloc(width * sizeof(double))
             self.ret = <double*>malloc((root.num_players + 1) * sizeof(double))
@@ -211,7 +225,7 @@ cdef class UCTSearch:
             self.path_cap = 0
             self.buf_cap = width
             self.num_players = root.num_players
-            if self.buf == NULL or self.probs == NULL or self.ret == NULL:
+            if self.buf == NULL or self.probs == NULL or self.ret == NULL or self.mark == NULL:
                 raise MemoryError()
         self.max_outcomes = self.buf_cap
         self._grow_path(root.max_game_length + 2)
@@ -243,36 +257,97 @@ cdef class UCTSearch:
 
     # -- the search ----------------------------------------------------------
 
-    cdef bint _expand(self, int index, GameCore state) except -1:
-        """Create the children of node ``index`` (state is its position)."""
-        cdef int k, i, j, t
-        cdef int player = self.nodes[index].player
-        if player == PLAYER_CHANCE:
-            k = state.chance_outcomes(self.buf, self.probs)
-        else:
-            k = state.legal_actions(self.buf)
-            # shuffle once so that untried children come in random order
-            for i in range(k - 1, 0, -1):
-                j = rng_below(&self.rng, i + 1)
-                t = self.buf[i]
-                self.buf[i] = self.buf[j]
-                self.buf[j] = t
-        if k <= 0 or not self._reserve(k):
+    cdef inline void _init_node(self, Node* node, int action) noexcept:
+        node.first_child = -1
+        node.visits = 0
+        node.value = 0.0
+        node.action = <uint16_t>action
+        node.num_children = 0
+        node.num_tried = 0
+        node.player = PLAYER_UNSET
+        node.solved = 0
+
+    cdef int32_t _alloc_block(self, int size_class) except -2:
+        """A block of 2**size_class nodes: a freed one if any, else new; -1 at the node cap."""
+        cdef int32_t head = self.free_head[size_class]
+        if head >= 0:
+            self.free_head[size_class] = self.nodes[head].first_child
+            return head
+        if not self._reserve(1 << size_class):
+            return -1
+        head = <int32_t>self.num_nodes
+        self.num_nodes += 1 << size_class
+        return head
+
+    cdef bint _expand_chance(self, int index, GameCore state) except -1:
+        """All outcomes of a chance node at once, in the core's order."""
+        cdef int k = state.chance_outcomes(self.buf, self.probs)
+        cdef int i, size_class = 0
+        cdef int32_t block
+        if k <= 0:
             return False
-        cdef Node* child = self.nodes + self.num_nodes
+        while (1 << size_class) < k:
+            size_class += 1
+        block = self._alloc_block(size_class)
+        if block < 0:
+            return False
         for i in range(k):
-            child[i].first_child = -1
-            child[i].action = self.buf[i]
-            child[i].visits = 0
-            child[i].value = 0.0
-            child[i].num_children = 0
-            child[i].num_tried = 0
-            child[i].player = PLAYER_UNSET
-            child[i].solved = 0
-        self.nodes[index].first_child = self.num_nodes
+            self._init_node(self.nodes + block + i, self.buf[i])
+        self.nodes[index].first_child = block
         self.nodes[index].num_children = k
-        self.num_nodes += k
+        self.nodes[index].num_tried = k
         return True
+
+    cdef int _add_child(self, int index, GameCore state) except -2:
+        """Allocate and return a child of decision node ``index`` for a
+        uniformly chosen untried action; -1 if there is none or no room."""
+        cdef Node* node = self.nodes + index
+        cdef int t = node.num_tried
+        cdef int k = state.legal_actions(self.buf)
+        cdef int i, m, size_class
+        cdef int32_t block, old
+        cdef Node* children
+        if k <= 0 or t >= k:
+            return -1
+        if t == 0:
+            block = self._alloc_block(0)
+            if block < 0:
+                return -1
+            node = self.nodes + index
+            node.first_child = block
+            node.num_children = k
+        elif (t & (t - 1)) == 0:
+            # the block (t = 2**c nodes) is full: move it to one twice as large
+            size_class = 0
+            while (1 << size_class) < t:
+                size_class += 1
+            block = self._alloc_block(size_class + 1)
+            if block < 0:
+                return -1
+            node = self.nodes + index
+            old = node.first_child
+            memcpy(self.nodes + block, self.nodes + old, t * sizeof(Node))
+            self.nodes[old].first_child = self.free_head[size_class]
+            self.free_head[size_class] = old
+            node.first_child = block
+        children = self.nodes + node.first_child
+        if t == 0:
+            m = k
+        else:
+            for i in range(t):
+                self.mark[children[i].action] = 1
+            m = 0
+            for i in range(k):
+                if not self.mark[self.buf[i]]:
+                    self.buf[m] = self.buf[i]
+                    m += 1
+            for i in range(t):
+                self.mark[children[i].action] = 0
+            if m == 0:
+                return -1
+        self._init_node(children + t, self.buf[rng_below(&self.rng, m)])
+        node.num_tried = t + 1
+        return node.first_child + t
 
     cdef inline int _select_uct(self, Node* node, bint solving) noexcept:
         """Index of the child with the highest UCT score for the node's mover."""
@@ -317,7 +392,6 @@ cdef class UCTSearch:
                 chosen = i
                 break
             u -= self.probs[i]
-        node.num_tried = k
         return node.first_child + chosen
 
     cdef bint _try_solve(self, int index, int depth) noexcept:
@@ -339,7 +413,7 @@ cdef class UCTSearch:
             node.solved = 1
             return True
         best = -INFINITY
-        for k in range(node.num_children):
+        for k in range(node.num_tried):
             if children[k].solved:
                 v = children[k].value if q == 0 else -children[k].value
                 if v >= self.max_utility:
@@ -348,6 +422,8 @@ cdef class UCTSearch:
                     return True
                 if v > best:
                     best = v
+        if node.num_tried < node.num_children:
+            return False
         for k in range(node.num_children):
             if not children[k].solved:
                 return False
@@ -383,15 +459,16 @@ cdef class UCTSearch:
                     break
                 if node.visits == 0 and index != 0:
                     break
-                if node.first_child < 0:
-                    if not self._expand(index, state):
-                        break
-                    node = self.nodes + index
                 if node.player == PLAYER_CHANCE:
+                    if node.first_child < 0:
+                        if not self._expand_chance(index, state):
+                            break
+                        node = self.nodes + index
                     child = self._select_chance(node, state, depth)
-                elif node.num_tried < node.num_children:
-                    child = node.first_child + node.num_tried
-                    node.num_tried += 1
+                elif node.num_tried < node.num_children or node.first_child < 0:
+                    child = self._add_child(index, state)
+                    if child < 0:
+                        break
                 else:
                     child = self._select_uct(node, solving)
                 state.apply(self.nodes[child].action)
@@ -448,19 +525,26 @@ cdef class UCTSearch:
             raise ValueError("the root is a chance node: sample the outcome instead of searching")
         self._prepare(root)
         self.num_nodes = 0
+        cdef int c
+        for c in range(NUM_CLASSES):
+            self.free_head[c] = -1
         self._reserve(1)
         cdef Node* node = self.nodes
-        node.first_child = -1
-        node.action = -1
-        node.visits = 0
-        node.value = 0.0
-        node.num_children = 0
-        node.num_tried = 0
+        self._init_node(node, 0)
         node.player = <int8_t>p
-        node.solved = 0
         self.num_nodes = 1
         cdef double start = _now()
-        cdef long sims = self._run(root)
+        cdef long sims
+        # Each simulation allocates one core copy; the cyclic GC, triggered by
+        # allocation counts, would otherwise scan the heap every few hundred
+        # simulations for garbage that cannot exist (copies die acyclic).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            sims = self._run(root)
+        finally:
+            if collecting:
+                gc.enable()
         cdef double seconds = _now() - start
         if self.num_nodes > self.peak_nodes:
             self.peak_nodes = self.num_nodes
@@ -472,7 +556,7 @@ cdef class UCTSearch:
         cdef int k
         cdef double sign = 1.0 if p == 0 else -1.0
         children = []
-        for k in range(root.num_children):
+        for k in range(root.num_tried):
             ch = self.nodes + root.first_child + k
             if ch.solved and self.zero_sum:
                 solved_value = sign * ch.value

@@ -284,7 +284,7 @@ def test_time_budget_and_node_cap():
     capped = capped_search.search(core)
     assert capped["simulations"] == 5000 and capped["nodes"] <= 500
     assert capped["action"] in core.legal_action_list()
-    assert capped_search.bytes_per_node == 24
+    assert capped_search.bytes_per_node == 20
 
 
 def test_errors():
