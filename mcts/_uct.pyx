@@ -24,7 +24,8 @@ Choices that matter for correctness, and why:
   order, and only after all are tried does UCT choose among them.
 - MCTS-Solver (``solve=True``) is sound only for two-player zero-sum games
   (the returns of player 1 are minus those of player 0); the caller says so
-  with ``zero_sum``. Then a solved node stores its exact value for player 0.
+  with ``zero_sum``, and every terminal position a proof rests on is checked
+  (a non-zero-sum one raises ValueError rather than yield a wrong proof). Then a solved node stores its exact value for player 0.
   A decision node is solved when one child is worth ``max_utility`` to its
   mover (an outright win) or when all children are solved (the mover's best);
   a chance node is solved when all outcomes are solved, with their
@@ -38,7 +39,7 @@ import gc
 
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy
-from libc.math cimport sqrt, log, INFINITY
+from libc.math cimport sqrt, log, fabs, INFINITY
 from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, uint64_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
@@ -491,6 +492,10 @@ cdef class UCTSearch:
                     state.playout(&self.rng)
                 elif solving:
                     state.returns(ret)
+                    if fabs(ret[0] + ret[1]) > 1e-9:
+                        raise ValueError(
+                            f"MCTS-Solver needs a zero-sum game, but a terminal position "
+                            f"returns {ret[0]}, {ret[1]}: pass zero_sum=False (or solve=False)")
                     node.value = <float>ret[0]
                     node.solved = 1
                     proved = True

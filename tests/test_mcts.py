@@ -232,6 +232,14 @@ def test_three_players_each_maximise_their_own_return():
     assert means[0] > 0.8
 
 
+def test_solver_refuses_general_sum_terminals():
+    tree = {"player": 0, "moves": {0: leaf(1, 1), 1: leaf(-1, 1)}}
+    with pytest.raises(ValueError, match="zero-sum"):
+        UCTSearch(max_simulations=100, seed=1).search(tree_core(tree))
+    result = UCTSearch(max_simulations=100, seed=1, zero_sum=False).search(tree_core(tree))
+    assert not result["solved"] and result["action"] == 0
+
+
 # -- budgets, seeds, limits, errors -----------------------------------------
 
 def test_same_seed_same_search():
