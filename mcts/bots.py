@@ -13,14 +13,15 @@ tournament runner can mix them freely. Build them through one factory::
 Kinds (``BOT_KINDS``) and their options:
 
 - ``"mcts"`` (``CoreMCTSBot``): our UCT with random playouts and MCTS-Solver.
-  Options: ``uct_c`` (1.4), ``max_simulations`` (1000; 0 = no limit),
+  Options: ``uct_c`` (1.4), ``max_simulations`` (alias ``simulations``;
+  1000; 0 = no limit),
   ``max_time`` (seconds, 0 = no limit), ``solve`` (True), ``max_nodes`` (0 =
   no cap). On this toolkit's games it searches a clone of ``state.core``; on
   any other OpenSpiel game it drives the OpenSpiel state through an adapter
   (correct but slow).
 - ``"openspiel_mcts"`` (``OpenSpielMCTSBot``): OpenSpiel's C++ ``MCTSBot``
   with ``RandomRolloutEvaluator(rollouts, seed)``. Options: ``uct_c`` (1.4),
-  ``max_simulations`` (1000), ``max_time`` (seconds; <= 0 = none),
+  ``max_simulations`` (alias ``simulations``; 1000), ``max_time`` (seconds; <= 0 = none),
   ``rollouts`` (1), ``solve`` (True), ``max_memory_mb`` (1000). It calls
   ``mcts_search`` because ``MCTSBot.step`` crashes on Python-registered games.
 - ``"random"``: OpenSpiel's uniform random bot (``pyspiel.make_uniform_random_bot``).
@@ -28,7 +29,10 @@ Kinds (``BOT_KINDS``) and their options:
 Extension point: ``register_bot_kind(name, factory)`` adds a kind, where
 ``factory(game, player, seed, **options)`` returns a ``pyspiel.Bot``; the
 solvers package registers its alpha-beta bot this way (e.g. ``"alphabeta"``),
-and ``make_bot`` then builds it like any other kind.
+and ``make_bot`` then builds it like any other kind. The tournament runner
+(analysis/tournament.py) calls builders as ``builder(game, player, seed,
+**options)``: ``make_mcts_bot`` and ``make_openspiel_mcts_bot`` have that
+form, and so does ``make_bot`` when its first argument is a Game.
 
 Seeds: a bot built with the same seed and a simulation budget (no time
 budget) plays the same moves given the same history.
@@ -41,7 +45,8 @@ import pyspiel
 
 from mcts.uct import UCTSearch, core_of
 
-__all__ = ["CoreMCTSBot", "OpenSpielMCTSBot", "make_bot", "register_bot_kind", "BOT_KINDS"]
+__all__ = ["CoreMCTSBot", "OpenSpielMCTSBot", "make_bot", "make_mcts_bot", "make_openspiel_mcts_bot",
+           "register_bot_kind", "BOT_KINDS"]
 
 
 def _load(game):
@@ -183,12 +188,29 @@ class OpenSpielMCTSBot(pyspiel.Bot):
         return False
 
 
-def _make_mcts(game, player, seed, **options):
-    return CoreMCTSBot(game, player, seed=seed, **options)
+def _simulations_alias(options: dict) -> dict:
+    """Accept ``simulations`` (the tournament runner's name for OpenSpiel's
+    budget) as well as ``max_simulations``."""
+    if "simulations" in options:
+        if "max_simulations" in options:
+            raise ValueError("give simulations or max_simulations, not both")
+        options = dict(options)
+        options["max_simulations"] = options.pop("simulations")
+    return options
 
 
-def _make_openspiel_mcts(game, player, seed, **options):
-    return OpenSpielMCTSBot(game, player, seed=seed, **options)
+def make_mcts_bot(game, player: int, seed: int = 0, **options) -> CoreMCTSBot:
+    """Our MCTS bot; the ``builder(game, player, seed, **options)`` form that
+    the tournament runner's ``module:function`` kinds call."""
+    return CoreMCTSBot(_load(game), player, seed=seed, **_simulations_alias(options))
+
+
+def make_openspiel_mcts_bot(game, player: int, seed: int = 0, **options) -> OpenSpielMCTSBot:
+    return OpenSpielMCTSBot(_load(game), player, seed=seed, **_simulations_alias(options))
+
+
+_make_mcts = make_mcts_bot
+_make_openspiel_mcts = make_openspiel_mcts_bot
 
 
 def _make_random(game, player, seed, **options):
@@ -211,12 +233,20 @@ def register_bot_kind(name: str, factory: Callable[..., pyspiel.Bot], *, replace
     BOT_KINDS[name] = factory
 
 
-def make_bot(kind: str, game, player: int, seed: int = 0, **options) -> pyspiel.Bot:
+def make_bot(kind, game=None, player: int | None = None, seed: int = 0, **options) -> pyspiel.Bot:
     """Build a bot of ``kind`` for ``player`` in ``game`` (a Game or a game string).
 
     Unknown kinds and options raise ``ValueError``/``TypeError`` naming what is
     allowed, so a typo in a tournament configuration fails at once.
+
+    Called with a ``pyspiel.Game`` first, as ``make_bot(game, player, seed,
+    **options)`` (how analysis/tournament.py calls ``"mcts.bots:make_bot"``),
+    it builds our MCTS bot, like ``make_mcts_bot``.
     """
+    if isinstance(kind, pyspiel.Game):
+        return make_mcts_bot(kind, game, 0 if player is None else player, **options)
+    if game is None or player is None:
+        raise TypeError("make_bot(kind, game, player, seed=0, **options) needs a game and a player")
     if kind not in BOT_KINDS:
         raise ValueError(f"unknown bot kind {kind!r}; choose one of: {', '.join(sorted(BOT_KINDS))}")
     game = _load(game)

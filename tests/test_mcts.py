@@ -325,6 +325,18 @@ def test_extension_point_registers_new_kind():
         BOT_KINDS.pop("test_first_legal")
 
 
+def test_tournament_builder_form():
+    """analysis/tournament.py calls "mcts.bots:make_bot" as builder(game, player, seed, **options)."""
+    game = pyspiel.load_game("y_game(board_size=4)")
+    bot = make_bot(game, 1, 5, simulations=50)
+    assert isinstance(bot, CoreMCTSBot) and bot.player == 1
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert bot.step(state) in state.legal_actions()
+    with pytest.raises(ValueError, match="not both"):
+        make_bot("mcts", game, 0, simulations=5, max_simulations=5)
+
+
 def test_core_of_uses_clone_of_our_core():
     state = pyspiel.load_game("y_game(board_size=4)").new_initial_state()
     core = core_of(state)
