@@ -858,6 +858,9 @@ cdef class FlipwayCore(GameCore):
         except ValueError:
             raise ValueError(f"not a Flipway move on this board: {text!r}") from None
 
+    def is_legal_action(self, int action):
+        return self.is_legal(action)
+
     def cell_colours(self):
         """Per point: 0 empty, 1 Black, 2 White."""
         return [self.col[self.board.pad[p]] for p in range(self.P)]
