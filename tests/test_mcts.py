@@ -277,6 +277,19 @@ def test_evaluate_bots_on_double_o_y_4():
         assert sorted(returns) == [-1.0, 1.0]
 
 
+@pytest.mark.parametrize("name, at_least", [("y_game(board_size=7)", 18), ("double_o_y(board_size=6)", 16)])
+def test_beats_uniform_random(name, at_least):
+    game = pyspiel.load_game(name)
+    wins = 0
+    for i in range(20):
+        seat = i % 2
+        bots = [None, None]
+        bots[seat] = make_bot("mcts", game, seat, seed=i, max_simulations=300)
+        bots[1 - seat] = make_bot("random", game, 1 - seat, seed=i)
+        wins += pyspiel.evaluate_bots(game.new_initial_state(), bots, i)[seat] > 0
+    assert wins >= at_least
+
+
 def test_bot_on_chance_game_with_three_players():
     game = pyspiel.load_game("pig(players=3,winscore=10,horizon=30)")
     bots = [make_bot("mcts", game, p, seed=p, max_simulations=100) for p in range(3)]
