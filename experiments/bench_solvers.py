@@ -1,0 +1,138 @@
+"""Solver checks and timings against OpenSpiel's own alpha-beta.
+
+    python -m experiments.bench_solvers [--sizes 3 4] [--repeats 3] [--json]
+
+``alphabeta_check`` solves OpenSpiel's C++ ``y(board_size=n)`` with
+``open_spiel.python.algorithms.minimax.alpha_beta_search`` and our
+``y_game(board_size=n)`` with the Cython kernel, from the empty board and
+after every first move, and reports whether the values agree and how the
+times compare. The two games share nothing but the rules: our triangle cell
+(r, c) is OpenSpiel's action ``x + y*N`` with ``x = c, y = N-1-r``, and our
+action ids number cells row by row from the top.
+
+``solver_speed`` times the exhaustive solver on a few small games of ours.
+Every function returns a plain dict so experiments/benchmark.py can collect
+them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import pyspiel
+from open_spiel.python.algorithms.minimax import alpha_beta_search
+
+import games  # noqa: F401
+from solvers._alphabeta import Searcher
+from solvers.exhaustive import solve
+
+
+def our_action(n: int, openspiel_action: int) -> int:
+    """Our action id of OpenSpiel y's cell ``x + y*N``."""
+    x, y = openspiel_action % n, openspiel_action // n
+    r, c = n - 1 - y, x
+    return r * (r + 1) // 2 + c
+
+
+def _best_time(fn, repeats: int):
+    best, out = float("inf"), None
+    for _ in range(repeats):
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def alphabeta_check(sizes=(3, 4), repeats: int = 3) -> dict:
+    """Values of C++ ``y`` (OpenSpiel alpha-beta) vs ours (kernel), root and openings.
+
+    Times are the best of ``repeats`` runs; ours uses a fresh transposition
+    table every run, so the table never carries answers between repeats.
+    """
+    rows = []
+    for n in sizes:
+        cpp = pyspiel.load_game(f"y(board_size={n})")
+        ours = pyspiel.load_game(f"y_game(board_size={n})")
+        t_os, (os_value, _) = _best_time(lambda: alpha_beta_search(cpp, maximizing_player_id=0), repeats)
+
+        def our_root():
+            core = ours.new_core()
+            return Searcher(core, 0, -1.0, 1.0, True, 16).value(core)[0]
+        t_ours, our_value = _best_time(our_root, repeats)
+
+        root = cpp.new_initial_state()
+        mismatches = []
+        t_os_open = t_ours_open = 0.0
+        for a in root.legal_actions():
+            child = root.child(a)
+            t = time.perf_counter()
+            v_os, _ = alpha_beta_search(cpp, state=child, maximizing_player_id=0)
+            t_os_open += time.perf_counter() - t
+            core = ours.new_core()
+            core.apply_action(our_action(n, a))
+            t = time.perf_counter()
+            v_ours = Searcher(core, 0, -1.0, 1.0, True, 16).value(core)[0]
+            t_ours_open += time.perf_counter() - t
+            if v_os != v_ours:
+                mismatches.append({"cell": root.action_to_string(0, a), "openspiel": v_os,
+                                   "ours": v_ours})
+        rows.append({"board_size": n, "openspiel_value": os_value, "our_value": our_value,
+                     "root_values_agree": os_value == our_value,
+                     "openings": len(root.legal_actions()), "opening_mismatches": mismatches,
+                     "openspiel_root_seconds": t_os, "our_root_seconds": t_ours,
+                     "root_time_ratio": t_os / t_ours if t_ours > 0 else None,
+                     "openspiel_openings_seconds": t_os_open, "our_openings_seconds": t_ours_open,
+                     "openings_time_ratio": t_os_open / t_ours_open if t_ours_open > 0 else None})
+    return {"experiment": "alphabeta_check", "repeats": repeats, "rows": rows,
+            "all_agree": all(r["root_values_agree"] and not r["opening_mismatches"] for r in rows)}
+
+
+def solver_speed(game_strings=("y_game(board_size=5)", "defector_y(board_size=5,protocol=1)",
+                               "double_o_y(board_size=5)")) -> dict:
+    """Exhaustive solves of a few small games: value, nodes, seconds, nodes/s."""
+    rows = []
+    for gs in game_strings:
+        r = solve(gs, tt_log2=22)
+        rows.append({"game": gs, "value": r["value"], "winning_first_moves": r["winning_first_moves"],
+                     "nodes": r["nodes"], "seconds": r["seconds"],
+                     "nodes_per_second": r["nodes"] / r["seconds"] if r["seconds"] else None})
+    return {"experiment": "solver_speed", "rows": rows}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m experiments.bench_solvers",
+                                 description="Check our alpha-beta against OpenSpiel's on C++ y and time both.")
+    ap.add_argument("--sizes", type=int, nargs="+", default=[3, 4], help="y board sizes (2..5)")
+    ap.add_argument("--repeats", type=int, default=3, help="timing repeats (best is kept)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument("--seed", type=int, default=0, help="unused (the searches are deterministic)")
+    ap.add_argument("--skip-speed", action="store_true", help="only the OpenSpiel comparison")
+    args = ap.parse_args(argv)
+    if any(not 2 <= n <= 5 for n in args.sizes):
+        ap.error("--sizes must lie in 2..5 (OpenSpiel's Python alpha-beta has no table)")
+    if args.repeats < 1:
+        ap.error("--repeats must be >= 1")
+    print("checking against OpenSpiel alpha_beta_search ...", file=sys.stderr, flush=True)
+    out = {"alphabeta_check": alphabeta_check(tuple(args.sizes), args.repeats)}
+    if not args.skip_speed:
+        print("timing the exhaustive solver ...", file=sys.stderr, flush=True)
+        out["solver_speed"] = solver_speed()
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    for r in out["alphabeta_check"]["rows"]:
+        print(f"y({r['board_size']}): OpenSpiel {r['openspiel_value']:+g}, ours {r['our_value']:+g}; "
+              f"{r['openings'] - len(r['opening_mismatches'])}/{r['openings']} openings agree; "
+              f"root {r['openspiel_root_seconds']:.4f} s vs {r['our_root_seconds']:.4f} s "
+              f"(x{r['root_time_ratio']:.0f}); openings {r['openspiel_openings_seconds']:.3f} s vs "
+              f"{r['our_openings_seconds']:.4f} s (x{r['openings_time_ratio']:.0f})")
+    for r in out.get("solver_speed", {}).get("rows", []):
+        print(f"{r['game']}: value {r['value']:+g}, {r['nodes']:,} nodes, {r['seconds']} s "
+              f"({r['nodes_per_second']:,.0f} nodes/s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
