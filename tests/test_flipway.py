@@ -352,6 +352,8 @@ def test_legal_moves_match_the_reference(pos):
     assert legal == ref_legal(core, n, cols)
     assert all(core.is_legal_action(a) for a in legal)
     assert not any(core.is_legal_action(a) for a in range(core.num_actions) if a not in legal)
+    fast = core.moves_any_order()          # the playout kernel's generator
+    assert len(fast) == len(set(fast)) and sorted(fast) == legal
     board = core.board
     for a in legal:
         if a < board.num_sets:            # a drop: only empty points, maximal
