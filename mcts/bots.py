@@ -25,11 +25,14 @@ Kinds (``BOT_KINDS``) and their options:
   ``rollouts`` (1), ``solve`` (True), ``max_memory_mb`` (1000). It calls
   ``mcts_search`` because ``MCTSBot.step`` crashes on Python-registered games.
 - ``"random"``: OpenSpiel's uniform random bot (``pyspiel.make_uniform_random_bot``).
+- ``"alphabeta"``: the solvers package's iterative-deepening alpha-beta bot
+  (``solvers.bots.make_alphabeta_bot``; options ``depth``, ``time_limit``, ...,
+  at least one of the first two).
 
 Extension point: ``register_bot_kind(name, factory)`` adds a kind, where
-``factory(game, player, seed, **options)`` returns a ``pyspiel.Bot``; the
-solvers package registers its alpha-beta bot this way (e.g. ``"alphabeta"``),
-and ``make_bot`` then builds it like any other kind. The tournament runner
+``factory(game, player, seed, **options)`` returns a ``pyspiel.Bot``, and
+``make_bot`` then builds it like any other kind (``"alphabeta"`` is such a
+factory, importing the solvers package only when used). The tournament runner
 (analysis/tournament.py) calls builders as ``builder(game, player, seed,
 **options)``: ``make_mcts_bot`` and ``make_openspiel_mcts_bot`` have that
 form, and so does ``make_bot`` when its first argument is a Game.
@@ -219,10 +222,17 @@ def _make_random(game, player, seed, **options):
     return pyspiel.make_uniform_random_bot(player, seed)
 
 
+def _make_alphabeta(game, player, seed, **options):
+    # imported on use: the solvers package is a sibling layer, needed only here
+    from solvers.bots import make_alphabeta_bot
+    return make_alphabeta_bot(game, player, seed=seed, **options)
+
+
 BOT_KINDS: dict[str, Callable[..., pyspiel.Bot]] = {
     "mcts": _make_mcts,
     "openspiel_mcts": _make_openspiel_mcts,
     "random": _make_random,
+    "alphabeta": _make_alphabeta,
 }
 
 

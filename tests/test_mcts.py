@@ -338,6 +338,13 @@ def test_extension_point_registers_new_kind():
         BOT_KINDS.pop("test_first_legal")
 
 
+def test_alphabeta_kind_plays_legal_moves():
+    game = pyspiel.load_game("y_game(board_size=4)")
+    bots = [make_bot("alphabeta", game, 0, seed=1, depth=2), make_bot("mcts", game, 1, seed=2)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)
+    assert sorted(returns) == [-1.0, 1.0]
+
+
 def test_tournament_builder_form():
     """analysis/tournament.py calls "mcts.bots:make_bot" as builder(game, player, seed, **options)."""
     game = pyspiel.load_game("y_game(board_size=4)")
