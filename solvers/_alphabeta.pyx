@@ -299,7 +299,9 @@ cdef class Searcher:
                     return e.value
             if e.sym == sym:
                 best_move = e.move
-        if depth <= 0:
+        if depth <= 0 or ply >= self.max_ply - 1:
+            # (the ply guard only matters for a core whose games outlast its
+            # own max_game_length; the value is then a heuristic, not exact)
             v = self._evaluate(s)
             return v if side == 0 else -v
         inexact0 = self.inexact

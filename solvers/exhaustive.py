@@ -28,6 +28,7 @@ import pyspiel
 
 import games  # noqa: F401  (registers the core games)
 from solvers._alphabeta import Searcher, SearchTimeout
+from solvers._dfpn import DfpnTimeout, Prover
 from solvers.generic import PySearcher
 
 
@@ -48,8 +49,15 @@ def _value_kind(game: pyspiel.Game) -> str:
     return "expectimax" if chance else "minimax"
 
 
-def solve(game, *, engine: str = "auto", time_limit: float = 0.0, symmetry: bool = True,
-          tt_log2: int = 24, progress: Callable[[str], None] | None = None) -> dict:
+def _dfpn_applies(game: pyspiel.Game) -> bool:
+    t = game.get_type()
+    return (game.num_players() == 2 and t.utility == pyspiel.GameType.Utility.ZERO_SUM
+            and t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC)
+
+
+def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float = 0.0,
+          symmetry: bool = True, tt_log2: int = 24,
+          progress: Callable[[str], None] | None = None) -> dict:
     """Solve ``game`` exactly; see the module docstring for what is computed.
 
     Returns a dict with ``value`` (None if the time ran out),
@@ -57,7 +65,9 @@ def solve(game, *, engine: str = "auto", time_limit: float = 0.0, symmetry: bool
     string -> player 0's value after that first move), ``nodes``,
     ``seconds``, ``complete`` and bookkeeping fields. ``engine`` is "core"
     (the Cython kernel, needs a game of ours), "pyspiel" (any game, slower)
-    or "auto" (core when there is one).
+    or "auto" (core when there is one). ``method`` (core engine only) is
+    "alphabeta", "dfpn" (proof numbers; two-player zero-sum deterministic
+    games) or "auto" (df-pn where it applies).
     """
     game = load(game)
     if engine not in ("auto", "core", "pyspiel"):
@@ -66,6 +76,11 @@ def solve(game, *, engine: str = "auto", time_limit: float = 0.0, symmetry: bool
     if engine == "core" and not has_core:
         raise ValueError(f"{game} has no Cython core; use engine='pyspiel'")
     use_core = has_core and engine != "pyspiel"
+    if method not in ("auto", "alphabeta", "dfpn"):
+        raise ValueError(f"method must be auto, alphabeta or dfpn, got {method!r}")
+    if method == "dfpn" and not (use_core and _dfpn_applies(game)):
+        raise ValueError("df-pn needs the core engine and a two-player zero-sum game without chance")
+    use_dfpn = use_core and (method == "dfpn" or (method == "auto" and _dfpn_applies(game)))
     deadline = time.perf_counter() + time_limit if time_limit and time_limit > 0 else 0.0
     say = progress or (lambda msg: None)
     start = time.perf_counter()
@@ -81,13 +96,26 @@ def solve(game, *, engine: str = "auto", time_limit: float = 0.0, symmetry: bool
             c.apply_action(action)
             return c
 
-        def exact_value(position, remaining):
+        def ab_value(position, remaining):
             v, exact = searcher.value(position, time_limit=remaining)
             assert exact, "an unlimited-depth search must be exact"
             return v
 
+        if use_dfpn:
+            prover = Prover(root, lo, hi, symmetry, tt_log2)
+
+            def exact_value(position, remaining):
+                try:
+                    return _dfpn_value(prover, position, lo, hi, remaining,
+                                       lambda: ab_value(position, remaining))
+                except DfpnTimeout:
+                    raise SearchTimeout("time limit reached") from None
+        else:
+            prover = None
+            exact_value = ab_value
+
         describe = lambda a: root.action_string(player, a)
-        node_count = lambda: searcher.nodes
+        node_count = lambda: searcher.nodes + (prover.nodes if prover is not None else 0)
     else:
         root = game.new_initial_state()
         searcher = PySearcher(game, 0)
@@ -104,6 +132,7 @@ def solve(game, *, engine: str = "auto", time_limit: float = 0.0, symmetry: bool
         node_count = lambda: searcher.nodes
 
     result = {"game": str(game), "engine": "core" if use_core else "pyspiel",
+              "method": "dfpn" if use_dfpn else "alphabeta",
               "value_kind": _value_kind(game), "first_player": int(player),
               "symmetry_classes": len(classes), "complete": False, "value": None,
               "winning_first_moves": [], "opening_values": {}}
@@ -145,6 +174,26 @@ def solve(game, *, engine: str = "auto", time_limit: float = 0.0, symmetry: bool
     result["nodes"] = int(node_count())
     result["seconds"] = round(time.perf_counter() - start, 3)
     return result
+
+
+def _dfpn_value(prover, position, lo, hi, remaining, fallback) -> float:
+    """Player 0's exact value from proof-number questions (zero-sum game).
+
+    "Does player 0 reach hi?" settles a win. Otherwise, if every finished
+    game seen returned lo or hi, the disproof shows player 0 gets lo;
+    if not, "does player 1 reach hi?" settles a loss and "does each player
+    reach 0?" a draw. Anything else (a value strictly between) goes to
+    alpha-beta.
+    """
+    if prover.prove(position, 0, hi, remaining):
+        return hi
+    if prover.only_extremes:
+        return lo
+    if prover.prove(position, 1, -lo, remaining):
+        return lo
+    if prover.prove(position, 0, 0.0, remaining) and prover.prove(position, 1, 0.0, remaining):
+        return 0.0
+    return fallback()
 
 
 def _classes_core(root, searcher) -> list[list[int]]:

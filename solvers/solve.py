@@ -47,6 +47,9 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     ap.add_argument("--engine", choices=("auto", "core", "pyspiel"), default="auto",
                     help="core: Cython kernel (our games); pyspiel: any OpenSpiel game; auto: core if possible")
+    ap.add_argument("--method", choices=("auto", "alphabeta", "dfpn"), default="auto",
+                    help="exact search of the core engine: df-pn (two-player zero-sum games without "
+                         "chance; the auto choice there) or alpha-beta (everything else)")
     ap.add_argument("--no-symmetry", action="store_true",
                     help="key the transposition table by the plain hash (no symmetry classes)")
     ap.add_argument("--tt-log2", type=int, default=24,
@@ -68,7 +71,7 @@ def main(argv=None) -> int:
             result = _estimate(game, args.depth, args.time_limit, args.seed, args.tt_log2)
         else:
             progress = None if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
-            result = solve(game, engine=args.engine, time_limit=args.time_limit,
+            result = solve(game, engine=args.engine, method=args.method, time_limit=args.time_limit,
                            symmetry=not args.no_symmetry, tt_log2=args.tt_log2, progress=progress)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -83,7 +86,8 @@ def main(argv=None) -> int:
         out.update(extra)
         print(json.dumps(out))
     else:
-        print(f"game: {result['game']}  (engine: {result['engine']})")
+        print(f"game: {result['game']}  (engine: {result['engine']}"
+              f"{', ' + result['method'] if 'method' in result and result['engine'] == 'core' else ''})")
         if "depth" in result:
             print(f"estimated value: {result['value']:+.3f} at depth {result['depth']}"
                   f"{' (exact)' if result['exact'] else ''}; best first move: {result['best_first_move']}")

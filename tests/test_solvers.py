@@ -114,6 +114,28 @@ def test_kernel_agrees_with_generic_engine_on_flip_games(gs):
     assert fast["value"] == slow["value"]
 
 
+@pytest.mark.parametrize("gs", ["y_game(board_size=5)", "defector_y(board_size=5,protocol=122)",
+                                "double_o_y(board_size=4,flip=all,protocol=1,win=turn_start)",
+                                "flipway(board_size=3)", "flipway(board_size=3,pie=True)"])
+def test_proof_numbers_agree_with_alpha_beta(gs):
+    pn, ab = solve(gs, method="dfpn", tt_log2=20), solve(gs, method="alphabeta", tt_log2=20)
+    assert pn["method"] == "dfpn" and ab["method"] == "alphabeta"
+    assert pn["opening_values"] == ab["opening_values"]
+    assert pn["value"] == ab["value"]
+
+
+def test_proof_numbers_find_draws_and_refuse_chance():
+    # Our tic-tac-toe rule set is a draw after every opening, as OpenSpiel's
+    # C++ tic_tac_toe (searched by the generic engine) says.
+    cpp = solve("tic_tac_toe", engine="pyspiel")
+    for method in ("dfpn", "alphabeta"):
+        ours = solve("ttt(rules=Tic-Tac-Toe)", method=method)
+        assert ours["value"] == cpp["value"] == 0.0
+        assert sorted(ours["opening_values"].values()) == sorted(cpp["opening_values"].values())
+    with pytest.raises(ValueError):
+        solve("solver_test_tree(pattern=0c1,seed=0)", method="dfpn")
+
+
 # -- chance nodes and more players (synthetic game, brute force) ---------------
 
 def brute(state, root_player=0):
