@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 CATALOGUE_DIR = Path(__file__).resolve().parent / "catalogue"
+EXAMPLES_DIR = Path(__file__).resolve().parent / "examples"
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # The seed's vocabulary, spelled as data values.
 BOARD_KINDS = ("hash", "squares", "vertices", "stacks")
@@ -552,7 +554,10 @@ def resolve(rules: str) -> RuleSet:
     if rules in cat:
         rs = cat[rules]
     elif rules.endswith(".json") or "/" in rules:
-        rs = load(rules)
+        path = Path(rules)
+        if not path.is_absolute() and not path.exists() and (REPO_ROOT / path).exists():
+            path = REPO_ROOT / path          # paths relative to the repository work anywhere
+        rs = load(path)
     else:
         raise ValueError(f"parameter rules={rules!r} is not allowed; give a catalogue name "
                          f"({', '.join(sorted(cat))}) or a path to a rule-set .json file")
