@@ -144,3 +144,10 @@ def test_chaos_rule_set_is_explicit_stochastic(tmp_path):
 def test_unknown_rules_name_lists_the_catalogue():
     with pytest.raises(Exception, match="Connect4"):
         pyspiel.load_game("ttt(rules=NoSuchGame)")
+
+
+def test_seconds_per_turn_is_metadata_for_bots():
+    from games.ttt.openspiel_game import seconds_per_turn
+    assert seconds_per_turn(pyspiel.load_game("ttt(rules=5on15sq)")) == 300
+    assert seconds_per_turn("Connect6-19x19") == 300
+    assert seconds_per_turn("Tic-Tac-Toe", default=5.0) == 5.0

@@ -117,3 +117,51 @@ def test_is_legal_agrees_with_legal_actions(rs):
                     with pytest.raises(ValueError):
                         core.clone().apply_action(a)
             core.apply_action(rng.choice(sorted(legal)))
+
+
+# -- random rule sets ---------------------------------------------------------
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from games.ttt.rules import PALETTE, RuleSetError, TURN_CHECKS, STALEMATES, seats_of  # noqa: E402
+
+
+@st.composite
+def rule_records(draw):
+    kind = draw(st.sampled_from(["squares", "stacks", "vertices"]))
+    dims = [draw(st.integers(1, 4)), draw(st.integers(1, 3)), draw(st.integers(1, 3))]
+    if kind == "stacks":
+        dims[2] = draw(st.integers(2, 4))
+    players = draw(st.sampled_from(["2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos"]))
+    colours = draw(st.sampled_from(["assigned", "shared", "players-choose"]
+                                   + (["partners-share"] if players == "partners" else [])))
+    n, chaos = seats_of(players)
+    in_play = {"assigned": PALETTE[:n + chaos], "shared": PALETTE[:1], "partners-share": PALETTE[:2],
+               "players-choose": PALETTE[:draw(st.integers(1, 3))]}[colours]
+    spaces = dims[0] * dims[1] * dims[2]
+    reserves = {c: draw(st.integers(1, max(1, spaces // 2))) for c in in_play}
+    cells = [[x, y, z] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)
+             for z in range(1, dims[2] + 1)]
+    locked = draw(st.lists(st.sampled_from(cells), max_size=2, unique_by=tuple))
+    move = draw(st.sampled_from(["stationary", "adjacent", "linear-or-knight"]))
+    rec = {"name": "H", "board": {"kind": kind, "size": dims, "locked": locked},
+           "players": players, "colours": colours, "reserves": reserves,
+           "shapes": {"circle": {"move": move}},
+           "pieces_per_turn": draw(st.sampled_from([1, 2])),
+           "agree_draw": draw(st.booleans()),
+           "turn_checks": draw(st.lists(st.sampled_from(TURN_CHECKS), max_size=2, unique=True)),
+           "stalemate": draw(st.sampled_from(STALEMATES)),
+           "phases": [{"pass": draw(st.booleans()),
+                       "movement": draw(st.sampled_from(["allowed", "placement-only"]))}]}
+    if move != "stationary":
+        rec["move_limit"] = draw(st.integers(1, 30))
+    return rec
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(rule_records(), st.integers(0, 10**6))
+def test_random_rule_sets_match_reference(rec, seed):
+    try:
+        rs = rules.parse(rec)
+    except RuleSetError:
+        return   # e.g. a lock under a stack or a count too large: validation's job, tested elsewhere
+    play_against_reference(rs, games=4, seed=seed)
