@@ -51,3 +51,21 @@ def test_symmetry_keys_agree_with_plain_keys_on_a_solve():
     plain = ab.Searcher(c, tt_log2=20, symmetry=False).value(c)
     sym = ab.Searcher(c, tt_log2=20, symmetry=True).value(c)
     assert plain == sym == (0.0, True)
+
+
+@pytest.mark.parametrize("players,reserves", [
+    ("4", {"black": 4, "white": 4, "pink": 4, "yellow": 4}),
+    ("3-vs-chaos", {"black": 4, "white": 4, "pink": 4, "yellow": 4}),
+    ("partners", {"black": 4, "white": 4, "pink": 4, "yellow": 4}),
+])
+def test_search_with_three_and_four_players_and_chaos(players, reserves):
+    rs = rules.parse({"name": "many", "players": players, "board": {"kind": "squares", "size": [4, 4, 1]},
+                      "reserves": reserves, "turn_checks": ["first-3-wins"]})
+    c = make_core(rs.compile())
+    uct = pytest.importorskip("mcts.uct")
+    result = uct.UCTSearch(uct_c=1.4, max_simulations=300, seed=2).search(c)
+    assert result["action"] in c.legal_action_list()
+    ab = pytest.importorskip("solvers._alphabeta")
+    searcher = ab.Searcher(c, root_player=c.num_players - 1, tt_log2=20)
+    best, move, values, exact, completed = searcher.root_moves(c, 2)
+    assert completed and move in c.legal_action_list()
