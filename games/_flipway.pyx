@@ -929,6 +929,16 @@ cdef class FlipwayCore(GameCore):
         free(buf)
         return result
 
+    def setup_symmetries(self):
+        """The symmetries (of the four ``symmetry_count`` offers) that map the
+        starting position onto itself: the ones a search may use to skip
+        mirror-image first moves. (Transposition keys may use all four: two
+        positions that are mirror images have the same value whatever the
+        start was.)"""
+        start = setup_colours(self.N, self.setup)
+        maps = self.board.symmetry_maps()
+        return [s for s in range(4) if all(start[maps[s][p]] == start[p] for p in range(self.P))]
+
     def is_legal_action(self, int action):
         return self.is_legal(action)
 

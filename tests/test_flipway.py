@@ -278,6 +278,16 @@ def test_full_board_openings(setup, pie):
     assert all(a >= core.board.num_sets for a in core.legal_action_list())  # only flips/swap
 
 
+@pytest.mark.parametrize("n, setup, expected", [
+    (5, "empty", [0, 1, 2, 3]), (5, "checkered", [0, 1, 2, 3]), (6, "checkered", [0, 3]),
+    (6, "checkered_alt", [0, 3]), (6, "blocks", [0, 1, 2, 3]), (8, "blocks", [0, 3]),
+    (5, "blocks", [0])])
+def test_symmetries_that_keep_the_setup(n, setup, expected):
+    core = new_core(f"flipway(board_size={n},setup={setup})")
+    assert core.setup_symmetries() == expected
+    assert core.symmetry_count() == 4
+
+
 def test_setup_patterns():
     assert kernel.setup_colours(3, 1) == grid("X O X\nO X O\nX O X")
     assert kernel.setup_colours(3, 2) == grid("O X O\nX O X\nO X O")
