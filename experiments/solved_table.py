@@ -51,7 +51,8 @@ def _commit() -> str:
         return "unknown"
 
 
-def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: int) -> list[dict]:
+def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: int,
+        method: str = "auto") -> list[dict]:
     done = {}
     if os.path.exists(out):
         with open(out) as f:
@@ -70,9 +71,10 @@ def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: i
                 rec = done[gs]
             else:
                 print(f"[{time.strftime('%H:%M:%S')}] solving {gs} ...", file=sys.stderr, flush=True)
-                res = solve(gs, time_limit=time_limit, tt_log2=tt_log2)
+                res = solve(gs, method=method, time_limit=time_limit, tt_log2=tt_log2)
                 rec = {"family": name, "size": n, "game_string": gs, "commit": commit,
-                       "command": f'python -m solvers.solve --game "{gs}" --openings --json',
+                       "command": f'python -m solvers.solve --game "{gs}" --openings --json'
+                                  + (f" --method {method}" if method != "auto" else ""),
                        **res}
                 os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
                 with open(out, "a") as f:
@@ -85,6 +87,26 @@ def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: i
     return records
 
 
+def markdown(records: list[dict]) -> str:
+    """The records as the table of docs/solved.md (one row per solve)."""
+    lines = ["| game | value | winning first moves | classes | method | nodes | seconds |",
+             "|---|---|---|---|---|---|---|"]
+    for r in records:
+        if not r["complete"]:
+            lines.append(f"| `{r['game_string']}` | not solved in {r['seconds']:.0f} s | | | "
+                         f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.0f} |")
+            continue
+        moves = r["winning_first_moves"]
+        shown = " ".join(moves) if moves else "none"
+        if len(moves) == len(r.get("opening_values", {})) and moves:
+            shown = f"all {len(moves)}"
+        value = {1.0: "+1 (first player wins)", -1.0: "-1 (second player wins)",
+                 0.0: "0 (draw)"}.get(r["value"], f"{r['value']:+g}")
+        lines.append(f"| `{r['game_string']}` | {value} | {shown} | {r['symmetry_classes']} | "
+                     f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.3g} |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m experiments.solved_table", description=__doc__.split("\n\n")[0])
     ap.add_argument("--max-size", type=int, default=5, help="largest triangle side / Flipway size")
@@ -93,10 +115,21 @@ def main(argv=None) -> int:
     ap.add_argument("--only", default=None, help="only families whose name contains this text")
     ap.add_argument("--tt-log2", type=int, default=24, help="transposition table size 2**N entries")
     ap.add_argument("--seed", type=int, default=0, help="unused by exact solving; kept for the common CLI")
+    ap.add_argument("--method", choices=("auto", "alphabeta", "dfpn"), default="auto",
+                    help="exact search (see python -m solvers.solve --help)")
+    ap.add_argument("--markdown", action="store_true",
+                    help="print the records already in --out as a markdown table and exit")
     args = ap.parse_args(argv)
     if args.max_size < 2 or args.time_limit <= 0:
         ap.error("--max-size must be >= 2 and --time-limit > 0")
-    run(args.max_size, args.time_limit, args.out, args.only, args.tt_log2)
+    if args.markdown:
+        with open(args.out) as f:
+            recs = [json.loads(line) for line in f if line.strip()]
+        if args.only:
+            recs = [r for r in recs if args.only in r["family"]]
+        print(markdown(recs))
+        return 0
+    run(args.max_size, args.time_limit, args.out, args.only, args.tt_log2, args.method)
     return 0
 
 

@@ -72,6 +72,14 @@ def test_plain_y_is_a_first_player_win(n):
     assert r["complete"] and r["value"] == 1.0 and r["winning_first_moves"]
 
 
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_y_with_the_swap_rule_is_a_second_player_win(n):
+    # The pie rule hands the first player's winning strategy to the second.
+    for method in ("alphabeta", "dfpn"):
+        r = solve(f"y_game(board_size={n},swap=True)", method=method, tt_log2=18)
+        assert r["value"] == -1.0 and r["winning_first_moves"] == []
+
+
 @pytest.mark.slow
 def test_plain_y_side_6_is_a_first_player_win():
     r = solve("y_game(board_size=6)")
