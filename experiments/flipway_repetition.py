@@ -119,7 +119,11 @@ def neutral_children(core):
     return out
 
 
-def random_positions(n, count, rng):
+class _OutOfTime(Exception):
+    pass
+
+
+def random_positions(n, count, rng, seconds):
     """Longest neutral streak and cycles among neutral flips from ``count``
     positions of random games on the full-board setups (every position of a
     game, games until ``count`` positions) and from chain-free random
@@ -147,11 +151,14 @@ def random_positions(n, count, rng):
             continue
         starts.append(core)
         colourings += 1
-    best, cycles = 0, 0
+    best, cycles, searched = 0, 0, 0
     memo = {}
+    deadline = time.time() + seconds
 
     def longest(core, on_path):
         nonlocal cycles
+        if time.time() > deadline:
+            raise _OutOfTime
         key = core.position_key()
         if key in memo:
             return memo[key]
@@ -166,11 +173,20 @@ def random_positions(n, count, rng):
         memo[key] = value
         return value
 
-    for core in starts:
-        best = max(best, longest(core, set()))
-        if len(memo) > 500_000:
-            memo.clear()
-    return {"board_size": n, "game_positions": len(starts) - colourings, "colourings": colourings,
+    # Interleave game positions and colourings so a time-out still samples both.
+    half = len(starts) - colourings
+    order = [i for pair in zip(range(half), range(half, len(starts))) for i in pair]
+    order += list(range(len(order) // 2, half)) + list(range(half + len(order) // 2, len(starts)))
+    try:
+        for i in order:
+            best = max(best, longest(starts[i], set()))
+            searched += 1
+            if len(memo) > 500_000:
+                memo.clear()
+    except _OutOfTime:
+        pass
+    return {"board_size": n, "game_positions": half, "colourings": colourings,
+            "searched": searched, "complete": searched == len(starts),
             "longest_neutral_streak": best, "cycles": cycles}
 
 
@@ -206,6 +222,8 @@ def main(argv=None):
     ap.add_argument("--reachable-limit", type=int, default=300_000,
                     help="give up a reachable-position search beyond this many positions")
     ap.add_argument("--boards", type=int, default=200, help="start positions per size in part 3")
+    ap.add_argument("--seconds", type=float, default=120.0,
+                    help="time budget of part 3 per board size (the streak trees grow fast)")
     ap.add_argument("--games", type=int, default=2000, help="random games per variant in part 4")
     ap.add_argument("--quick", action="store_true", help="tiny sizes of everything, for a smoke run")
     ap.add_argument("--out", type=Path, default=Path("results/flipway_repetition.json"))
@@ -214,6 +232,7 @@ def main(argv=None):
         ap.error("--boards must be >= 0, --games and --reachable-limit >= 1")
     if args.quick:
         args.max_exhaustive, args.boards, args.games, args.reachable_limit = 4, 50, 50, 20_000
+        args.seconds = 5.0
     rng = random.Random(args.seed)
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -239,11 +258,11 @@ def main(argv=None):
 
     report["random_positions"] = []
     for n in (6, 7, 8, 9, 11):
-        row = random_positions(n, args.boards, rng)
+        row = random_positions(n, args.boards, rng, args.seconds)
         report["random_positions"].append(row)
         log(f"random positions {n}x{n}: {row['game_positions']} from games, {row['colourings']} "
-            f"colourings, longest neutral streak {row['longest_neutral_streak']}, "
-            f"cycles {row['cycles']}")
+            f"colourings, {row['searched']} searched to the end, longest neutral streak "
+            f"{row['longest_neutral_streak']}, cycles {row['cycles']}")
 
     report["random_play"] = []
     for spec in ("flipway(board_size=9)", "flipway(board_size=9,pie=true)",
