@@ -9,7 +9,7 @@ import pytest
 
 from games.ttt import rules
 from games.ttt._engine import make_core
-from tests.ttt_reference import RefState
+from ttt_reference import RefState
 
 SMALL_CATALOGUE = ["Tic-Tac-Toe", "3on15line", "Treblecross15", "3P-Misere-Notakto", "3P-Notakto",
                    "Tapatan", "Achi", "9-Holes", "Connect4", "3P-MostWins-3x4", "3P-LeastLoses-3x4",
