@@ -612,8 +612,9 @@ cdef class FlipwayCore(GameCore):
         if self.phase == PHASE_OPENING:
             if self.setup == SETUP_EMPTY:
                 for p in range(self.S if self.pie else self.P):
-                    out[n] = p
-                    n += 1
+                    if self._all_empty(p):
+                        out[n] = p
+                        n += 1
                 return n
             for p in range(self.P):
                 q = self.board.pad[p]
@@ -630,6 +631,16 @@ cdef class FlipwayCore(GameCore):
             out[n] = self.S + self.A
             n += 1
         return n
+
+    cdef inline bint _all_empty(self, int action) noexcept:
+        """Are all points of stone set ``action`` empty? (Openings on an empty
+        setup; only a hand-loaded position can make this false.)"""
+        cdef SquareBoard b = self.board
+        cdef int i
+        for i in range(b.set_len[action]):
+            if self.col[b.set_pts[4 * action + i]] != EMPTY:
+                return False
+        return True
 
     cdef bint _drop_ok(self, int action) noexcept:
         cdef SquareBoard b = self.board
@@ -653,7 +664,7 @@ cdef class FlipwayCore(GameCore):
             return self.phase == PHASE_PIE
         if self.phase == PHASE_OPENING:
             if self.setup == SETUP_EMPTY:
-                return action < (self.S if self.pie else self.P)
+                return action < (self.S if self.pie else self.P) and self._all_empty(action)
             if action < self.P:
                 q = self.board.pad[action]
                 return self.col[q] == WHITE and (not self.pie or self._in_crosscut(q))
