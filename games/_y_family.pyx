@@ -87,6 +87,34 @@ def _render(LatticeBoard board, list colours):
     return "\n".join(lines)
 
 
+cdef struct YPosition:
+    # Everything but the per-cell arrays; one struct so that copying and
+    # pickling a position cannot forget a field.
+    int num_empty
+    int player
+    int winner          # -1 while the game goes on
+    int turn
+    int left            # placements left in this turn
+    int placed_this_turn
+    int num_placements
+    int num_turns
+    bint swapped
+    uint64_t board_hash
+
+
+cdef struct FlipPosition:
+    int num_empty
+    int player
+    int phase
+    int left            # placements left in this turn
+    int turn
+    int winner          # -1 while the game goes on
+    int num_placements
+    int num_flips
+    int num_turns
+    uint64_t board_hash
+
+
 @cython.final
 @cython.no_gc
 cdef class YCore(GameCore):
@@ -101,19 +129,10 @@ cdef class YCore(GameCore):
     cdef uint8_t* empties
     cdef uint8_t* pos
     cdef uint8_t* turn_stones
-    cdef int num_empty
-    cdef int player
-    cdef int winner
-    cdef int turn
-    cdef int left               # placements left in this turn
-    cdef int placed_this_turn
-    cdef int num_placements
-    cdef int num_turns
+    cdef YPosition s
     cdef int seq
     cdef bint swap_rule
     cdef bint distinct_groups
-    cdef bint swapped
-    cdef uint64_t board_hash
 
     def __cinit__(self):
         self.mem = NULL
@@ -131,12 +150,12 @@ cdef class YCore(GameCore):
         for i in range(self.n):
             self.empties[i] = i
             self.pos[i] = i
-        self.num_empty = self.n
-        self.player = 0
-        self.winner = -1
-        self.turn = 0
-        self.left = 1
-        self.num_turns = 1
+        self.s.num_empty = self.n
+        self.s.player = 0
+        self.s.winner = -1
+        self.s.turn = 0
+        self.s.left = 1
+        self.s.num_turns = 1
 
     cdef void _setup(self, LatticeBoard board, int seq, bint swap, bint distinct_groups):
         self.board = board
@@ -163,40 +182,31 @@ cdef class YCore(GameCore):
         cdef YCore other = YCore.__new__(YCore)
         other._setup(self.board, self.seq, self.swap_rule, self.distinct_groups)
         memcpy(other.mem, self.mem, 6 * self.n + 1)
-        other.num_empty = self.num_empty
-        other.player = self.player
-        other.winner = self.winner
-        other.turn = self.turn
-        other.left = self.left
-        other.placed_this_turn = self.placed_this_turn
-        other.num_placements = self.num_placements
-        other.num_turns = self.num_turns
-        other.swapped = self.swapped
-        other.board_hash = self.board_hash
+        other.s = self.s
         return other
 
     cdef inline int _find(self, int c) noexcept:
         return _find_root(self.parent, c)
 
     cdef int current_player(self) noexcept:
-        return PLAYER_TERMINAL if self.winner >= 0 else self.player
+        return PLAYER_TERMINAL if self.s.winner >= 0 else self.s.player
 
     cdef bint is_terminal(self) noexcept:
-        return self.winner >= 0
+        return self.s.winner >= 0
 
     cdef inline bint _swap_available(self) noexcept:
-        return self.swap_rule and self.turn == 1 and self.placed_this_turn == 0
+        return self.swap_rule and self.s.turn == 1 and self.s.placed_this_turn == 0
 
     cdef bint _joins_turn_group(self, int c) noexcept:
         """Would a stone on c share a group with a stone dropped this turn?"""
         cdef int d, k, nb, root
-        cdef int colour = self.player + 1
+        cdef int colour = self.s.player + 1
         for d in range(self.board.degree[c]):
             nb = self.board.nbr[c][d]
             if self.color[nb] != colour:
                 continue
             root = self._find(nb)
-            for k in range(self.placed_this_turn):
+            for k in range(self.s.placed_this_turn):
                 if self._find(self.turn_stones[k]) == root:
                     return True
         return False
@@ -204,13 +214,13 @@ cdef class YCore(GameCore):
     cdef inline bint _placement_ok(self, int c) noexcept:
         if self.color[c] != 0:
             return False
-        if self.distinct_groups and self.placed_this_turn > 0:
+        if self.distinct_groups and self.s.placed_this_turn > 0:
             return not self._joins_turn_group(c)
         return True
 
     cdef int legal_actions(self, int* out) noexcept:
         cdef int c, k = 0
-        if self.winner >= 0:
+        if self.s.winner >= 0:
             return 0
         for c in range(self.n):
             if self._placement_ok(c):
@@ -222,32 +232,32 @@ cdef class YCore(GameCore):
         return k
 
     cdef bint is_legal(self, int action) noexcept:
-        if self.winner >= 0 or action < 0 or action >= self.num_actions:
+        if self.s.winner >= 0 or action < 0 or action >= self.num_actions:
             return False
         if action == self.n:
             return self._swap_available()
         return self._placement_ok(action)
 
     cdef void _end_turn(self) noexcept:
-        self.player = 1 - self.player
-        self.turn += 1
-        self.left = _stones_in_turn(self.seq, self.turn)
-        self.placed_this_turn = 0
-        self.num_turns += 1
+        self.s.player = 1 - self.s.player
+        self.s.turn += 1
+        self.s.left = _stones_in_turn(self.seq, self.s.turn)
+        self.s.placed_this_turn = 0
+        self.s.num_turns += 1
 
     cdef void _place(self, int c) noexcept:
-        cdef int p = self.player
+        cdef int p = self.s.player
         cdef int colour = p + 1
         cdef int d, nb, r1, r2
         cdef int last
         cdef LatticeBoard board = self.board
         self.color[c] = colour
-        self.board_hash ^= board.zobrist[c][p]
+        self.s.board_hash ^= board.zobrist[c][p]
         # remove c from the empty list (swap with the last)
-        last = self.empties[self.num_empty - 1]
+        last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
-        self.num_empty -= 1
+        self.s.num_empty -= 1
         self.parent[c] = c
         # Which neighbours share the colour, computed without branches (the
         # colours of a random position mispredict half the time), then one
@@ -266,21 +276,21 @@ cdef class YCore(GameCore):
                 self.parent[r2] = r1
                 mask |= self.sides[r2]
         self.sides[r1] = mask
-        self.num_placements += 1
+        self.s.num_placements += 1
         if self.sides[r1] == 7:
-            self.winner = p
+            self.s.winner = p
             return
-        self.turn_stones[self.placed_this_turn] = c
-        self.placed_this_turn += 1
-        self.left -= 1
-        if self.left == 0 or self.num_empty == 0:
+        self.turn_stones[self.s.placed_this_turn] = c
+        self.s.placed_this_turn += 1
+        self.s.left -= 1
+        if self.s.left == 0 or self.s.num_empty == 0:
             self._end_turn()
         elif self.distinct_groups and not self._any_placement():
             self._end_turn()
 
     cdef bint _any_placement(self) noexcept:
         cdef int k
-        for k in range(self.num_empty):
+        for k in range(self.s.num_empty):
             if not self._joins_turn_group(self.empties[k]):
                 return True
         return False
@@ -290,10 +300,10 @@ cdef class YCore(GameCore):
         # and Black, now facing it, moves next.
         cdef int c = self._first_stone()
         self.color[c] = 2
-        self.board_hash ^= self.board.zobrist[c][0] ^ self.board.zobrist[c][1]
+        self.s.board_hash ^= self.board.zobrist[c][0] ^ self.board.zobrist[c][1]
         self.parent[c] = c
         self.sides[c] = self.board.side_mask[c]
-        self.swapped = True
+        self.s.swapped = True
         self._end_turn()
 
     cdef int _first_stone(self) noexcept:
@@ -310,23 +320,23 @@ cdef class YCore(GameCore):
             self._place(action)
 
     cdef void returns(self, double* out) noexcept:
-        if self.winner < 0:
+        if self.s.winner < 0:
             out[0] = 0.0
             out[1] = 0.0
         else:
-            out[self.winner] = 1.0
-            out[1 - self.winner] = -1.0
+            out[self.s.winner] = 1.0
+            out[1 - self.s.winner] = -1.0
 
     cdef uint64_t hash(self) noexcept:
-        cdef uint64_t h = self.board_hash
-        cdef int turn_key = self.turn
+        cdef uint64_t h = self.s.board_hash
+        cdef int turn_key = self.s.turn
         if self.seq != SEQ_SLOW and turn_key > 2:
             turn_key = 2
-        h ^= _mix(<uint64_t>(self.player + 2 * self.left + 1024 * turn_key
-                             + (1 << 30) * (self.winner + 1)))
+        h ^= _mix(<uint64_t>(self.s.player + 2 * self.s.left + 1024 * turn_key
+                             + (1 << 30) * (self.s.winner + 1)))
         cdef int k
         if self.distinct_groups:
-            for k in range(self.placed_this_turn):
+            for k in range(self.s.placed_this_turn):
                 h ^= _mix(self.board.zobrist[self.turn_stones[k]][0] + 17)
         return h
 
@@ -337,16 +347,16 @@ cdef class YCore(GameCore):
         cdef uint64_t h = 0
         cdef int c, k
         cdef LatticeBoard board = self.board
-        cdef uint64_t own_hash = self.board_hash
+        cdef uint64_t own_hash = self.s.board_hash
         for c in range(self.n):
             if self.color[c]:
                 h ^= board.zobrist[board.sym[symmetry][c]][self.color[c] - 1]
         # reuse hash() for the non-board part: it is board_hash ^ extras
-        self.board_hash = 0
+        self.s.board_hash = 0
         cdef uint64_t extras = self.hash()
-        self.board_hash = own_hash
+        self.s.board_hash = own_hash
         if self.distinct_groups:
-            for k in range(self.placed_this_turn):
+            for k in range(self.s.placed_this_turn):
                 c = self.turn_stones[k]
                 extras ^= _mix(board.zobrist[c][0] + 17) ^ _mix(board.zobrist[board.sym[symmetry][c]][0] + 17)
         return h ^ extras
@@ -357,11 +367,11 @@ cdef class YCore(GameCore):
         if self.distinct_groups:
             GameCore.playout(self, rng)
             return
-        while self.winner < 0 and self.swap_rule and self.turn <= 1:
+        while self.s.winner < 0 and self.swap_rule and self.s.turn <= 1:
             k = self.legal_actions(buf)
             self.apply(buf[rng_below(rng, k)])
         # Uniform over legal actions = uniform over the empty cells.
-        if self.winner < 0:
+        if self.s.winner < 0:
             self._fill_until_win(rng)
 
     cdef void _fill_until_win(self, Rng* rng) noexcept:
@@ -374,14 +384,14 @@ cdef class YCore(GameCore):
         cdef uint8_t* sides = self.sides
         cdef uint8_t* empties = self.empties
         cdef const uint8_t* nbr
-        cdef int num_empty = self.num_empty
-        cdef int p = self.player, left = self.left, turn = self.turn
-        cdef int placed = self.placed_this_turn
+        cdef int num_empty = self.s.num_empty
+        cdef int p = self.s.player, left = self.s.left, turn = self.s.turn
+        cdef int placed = self.s.placed_this_turn
         cdef int placements = 0, turns = 0
         cdef int k, c, r1, r2, colour, i
         cdef unsigned int same
         cdef uint8_t mask
-        cdef uint64_t h = self.board_hash
+        cdef uint64_t h = self.s.board_hash
         while num_empty > 0:
             k = rng_below(rng, num_empty)
             c = empties[k]
@@ -413,7 +423,7 @@ cdef class YCore(GameCore):
             sides[r1] = mask
             placements += 1
             if mask == 7:
-                self.winner = p
+                self.s.winner = p
                 break
             self.turn_stones[placed] = c
             placed += 1
@@ -424,16 +434,16 @@ cdef class YCore(GameCore):
                 left = _stones_in_turn(self.seq, turn)
                 placed = 0
                 turns += 1
-        self.num_placements += placements
-        self.num_turns += turns
+        self.s.num_placements += placements
+        self.s.num_turns += turns
         for i in range(num_empty):
             self.pos[empties[i]] = i
-        self.num_empty = num_empty
-        self.player = p
-        self.left = left
-        self.turn = turn
-        self.placed_this_turn = placed
-        self.board_hash = h
+        self.s.num_empty = num_empty
+        self.s.player = p
+        self.s.left = left
+        self.s.turn = turn
+        self.s.placed_this_turn = placed
+        self.s.board_hash = h
 
     # -- Python face -------------------------------------------------------
 
@@ -444,19 +454,16 @@ cdef class YCore(GameCore):
             return self.board.names[action]
         return f"<invalid action {action}>"
 
-    def action_string(self, int player, int action):
-        return self.describe_action(action)
-
     def cell_colours(self):
         """Per cell: 0 empty, 1 Black (player 0), 2 White (player 1)."""
         return [self.color[i] for i in range(self.n)]
 
     def stones_left_in_turn(self):
-        return self.left
+        return self.s.left
 
     def playout_stats(self):
-        return {"placements": self.num_placements, "flips": 0, "turns": self.num_turns,
-                "empty_cells": self.num_empty, "winner": self.winner}
+        return {"placements": self.s.num_placements, "flips": 0, "turns": self.s.num_turns,
+                "empty_cells": self.s.num_empty, "winner": self.s.winner}
 
     def nbytes(self):
         """Bytes the position occupies: the C object plus its cell block."""
@@ -464,18 +471,15 @@ cdef class YCore(GameCore):
 
     def __reduce__(self):
         # OpenSpiel serialises Python states with pickle.
-        scalars = (self.num_empty, self.player, self.winner, self.turn, self.left,
-                   self.placed_this_turn, self.num_placements, self.num_turns, self.swapped,
-                   self.board_hash)
         return (_restore_y, (self.board.shape, self.board.size, self.seq, self.swap_rule,
-                             self.distinct_groups, self.mem[:6 * self.n + 1], scalars))
+                             self.distinct_groups, self.mem[:6 * self.n + 1], self.s))
 
     def to_string(self):
-        head = "Black" if self.player == 0 else "White"
-        if self.winner >= 0:
-            status = f"{'Black' if self.winner == 0 else 'White'} wins"
+        head = "Black" if self.s.player == 0 else "White"
+        if self.s.winner >= 0:
+            status = f"{'Black' if self.s.winner == 0 else 'White'} wins"
         else:
-            status = f"{head} to move, {self.left} stone(s) left this turn"
+            status = f"{head} to move, {self.s.left} stone(s) left this turn"
         return _render(self.board, self.cell_colours()) + "\n" + status
 
     def observation(self):
@@ -485,9 +489,9 @@ cdef class YCore(GameCore):
         for i in range(self.n):
             plane = self.color[i] - 1 if self.color[i] else 2
             obs[plane * self.n + i] = 1.0
-        if self.winner < 0:
-            obs[3 * self.n + self.player] = 1.0
-            obs[3 * self.n + 3] = self.left
+        if self.s.winner < 0:
+            obs[3 * self.n + self.s.player] = 1.0
+            obs[3 * self.n + 3] = self.s.left
             obs[3 * self.n + 4] = 1.0 if self._swap_available() else 0.0
         return obs
 
@@ -514,20 +518,11 @@ cdef class FlipCore(GameCore):
     cdef uint8_t* pos
     cdef uint64_t own[2][MAX_WORDS]
     cdef uint64_t over[2][MAX_WORDS]
-    cdef int num_empty
-    cdef int player
-    cdef int phase
-    cdef int left
-    cdef int turn
-    cdef int winner
-    cdef int num_placements
-    cdef int num_flips
-    cdef int num_turns
+    cdef FlipPosition s
     cdef int flip_kinds
     cdef int flip_point
     cdef int win_rule
     cdef int later_placements
-    cdef uint64_t board_hash
 
     def __cinit__(self):
         self.mem = NULL
@@ -549,12 +544,12 @@ cdef class FlipCore(GameCore):
         for i in range(self.n):
             self.empties[i] = i
             self.pos[i] = i
-        self.num_empty = self.n
+        self.s.num_empty = self.n
         memset(self.own, 0, sizeof(self.own))
         memset(self.over, 0, sizeof(self.over))
-        self.player = 0
-        self.winner = -1
-        self.turn = 0
+        self.s.player = 0
+        self.s.winner = -1
+        self.s.turn = 0
         self._begin_turn()
 
     cdef void _setup(self, LatticeBoard board, int flip_kinds, int flip_point, int win_rule,
@@ -588,16 +583,7 @@ cdef class FlipCore(GameCore):
         memcpy(other.mem, self.mem, 5 * self.n)
         memcpy(other.own, self.own, sizeof(self.own))
         memcpy(other.over, self.over, sizeof(self.over))
-        other.num_empty = self.num_empty
-        other.player = self.player
-        other.phase = self.phase
-        other.left = self.left
-        other.turn = self.turn
-        other.winner = self.winner
-        other.num_placements = self.num_placements
-        other.num_flips = self.num_flips
-        other.num_turns = self.num_turns
-        other.board_hash = self.board_hash
+        other.s = self.s
         return other
 
     # -- overcrowding bookkeeping -----------------------------------------
@@ -618,9 +604,9 @@ cdef class FlipCore(GameCore):
         """Stones the mover must flip now, word w of the bitset."""
         cdef uint64_t q = 0
         if self.flip_kinds & FLIP_OPPONENTS:
-            q |= self.over[1 - self.player][w]
+            q |= self.over[1 - self.s.player][w]
         if self.flip_kinds & FLIP_FRIENDS:
-            q |= self.over[self.player][w]
+            q |= self.over[self.s.player][w]
         return q
 
     cdef inline bint _any_qualifying(self) noexcept:
@@ -639,11 +625,11 @@ cdef class FlipCore(GameCore):
         cdef int d, nb, last
         self.color[c] = k + 1
         self.own[k][c >> 6] |= (<uint64_t>1) << (c & 63)
-        self.board_hash ^= board.zobrist[c][k]
-        last = self.empties[self.num_empty - 1]
+        self.s.board_hash ^= board.zobrist[c][k]
+        last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
-        self.num_empty -= 1
+        self.s.num_empty -= 1
         for d in range(board.degree[c]):
             nb = board.nbr[c][d]
             self.count[2 * nb + k] += 1
@@ -659,7 +645,7 @@ cdef class FlipCore(GameCore):
         self.color[c] = 2 - k
         self.own[k][c >> 6] &= ~bit
         self.own[1 - k][c >> 6] |= bit
-        self.board_hash ^= board.zobrist[c][0] ^ board.zobrist[c][1]
+        self.s.board_hash ^= board.zobrist[c][0] ^ board.zobrist[c][1]
         for d in range(board.degree[c]):
             nb = board.nbr[c][d]
             self.count[2 * nb + k] -= 1
@@ -712,83 +698,83 @@ cdef class FlipCore(GameCore):
     # -- turn structure ---------------------------------------------------
 
     cdef void _begin_turn(self) noexcept:
-        self.num_turns += 1
-        self.left = 1 if self.turn == 0 else self.later_placements
-        self.phase = PHASE_PLACE
-        if self.flip_point == FLIP_BEFORE_LAST_PLACEMENT and self.left == 1 \
+        self.s.num_turns += 1
+        self.s.left = 1 if self.s.turn == 0 else self.later_placements
+        self.s.phase = PHASE_PLACE
+        if self.flip_point == FLIP_BEFORE_LAST_PLACEMENT and self.s.left == 1 \
                 and self._any_qualifying():
-            self.phase = PHASE_FLIP
+            self.s.phase = PHASE_FLIP
 
     cdef void _end_turn(self) noexcept:
-        cdef int mover = self.player
+        cdef int mover = self.s.player
         if self.win_rule == WIN_TURN_START:
             if self._has_y(1 - mover):
-                self.winner = 1 - mover
+                self.s.winner = 1 - mover
                 return
         elif self.win_rule == WIN_TURN_END:
             if self._has_y(mover):
-                self.winner = mover
+                self.s.winner = mover
                 return
-        if self.num_empty == 0:
+        if self.s.num_empty == 0:
             # A full board holds exactly one Y, and with no placement left
             # the game cannot go on: its owner wins (docs/rules).
-            self.winner = 0 if self._has_y(0) else 1
+            self.s.winner = 0 if self._has_y(0) else 1
             return
-        self.player = 1 - mover
-        self.turn += 1
+        self.s.player = 1 - mover
+        self.s.turn += 1
         self._begin_turn()
 
     cdef void _after_flips_done(self) noexcept:
         """No stone qualifies any more: go on to the next placement or turn."""
         if self.flip_point == FLIP_AFTER_EACH_PLACEMENT:
-            if self.left == 0 or self.num_empty == 0:
+            if self.s.left == 0 or self.s.num_empty == 0:
                 self._end_turn()
             else:
-                self.phase = PHASE_PLACE
+                self.s.phase = PHASE_PLACE
         else:
-            self.phase = PHASE_PLACE
-            if self.num_empty == 0:
+            self.s.phase = PHASE_PLACE
+            if self.s.num_empty == 0:
                 self._end_turn()
 
     cdef void apply(self, int action) noexcept:
-        cdef int mover = self.player
+        cdef int mover = self.s.player
         if action < self.n:
             self._put(action, mover)
-            self.num_placements += 1
-            self.left -= 1
+            self.s.num_placements += 1
+            self.s.left -= 1
         else:
             self._turn_over(action - self.n)
-            self.num_flips += 1
+            self.s.num_flips += 1
         if self.win_rule == WIN_EVERY_MOVE and self._has_y(mover):
-            self.winner = mover
+            self.s.winner = mover
             return
         if action >= self.n or self.flip_point == FLIP_AFTER_EACH_PLACEMENT:
             if self._any_qualifying():
-                self.phase = PHASE_FLIP
+                self.s.phase = PHASE_FLIP
             else:
                 self._after_flips_done()
         else:  # a placement in a game that flips before the last placement
-            if self.left == 0 or self.num_empty == 0:
+            if self.s.left == 0 or self.s.num_empty == 0:
                 self._end_turn()
             elif self._any_qualifying():
-                self.phase = PHASE_FLIP
+                self.s.phase = PHASE_FLIP
             else:
-                self.phase = PHASE_PLACE
+                self.s.phase = PHASE_PLACE
 
     # -- protocol ---------------------------------------------------------
 
     cdef int current_player(self) noexcept:
-        return PLAYER_TERMINAL if self.winner >= 0 else self.player
+        return PLAYER_TERMINAL if self.s.winner >= 0 else self.s.player
 
     cdef bint is_terminal(self) noexcept:
-        return self.winner >= 0
+        return self.s.winner >= 0
 
     cdef int legal_actions(self, int* out) noexcept:
         cdef int c, w, k = 0
         cdef uint64_t q
-        if self.winner >= 0:
+        if self.s.winner >= 0:
             return 0
-        if self.phase == PHASE_PLACE:
+        if self.s.phase == PHASE_PLACE:
             for c in range(self.n):
                 if self.color[c] == 0:
                     out[k] = c
@@ -803,23 +789,23 @@ cdef class FlipCore(GameCore):
         return k
 
     cdef bint is_legal(self, int action) noexcept:
-        if self.winner >= 0 or action < 0 or action >= self.num_actions:
+        if self.s.winner >= 0 or action < 0 or action >= self.num_actions:
             return False
-        if self.phase == PHASE_PLACE:
+        if self.s.phase == PHASE_PLACE:
             return action < self.n and self.color[action] == 0
         return action >= self.n and self._qualifies(action - self.n)
 
     cdef void returns(self, double* out) noexcept:
-        if self.winner < 0:
+        if self.s.winner < 0:
             out[0] = 0.0
             out[1] = 0.0
         else:
-            out[self.winner] = 1.0
-            out[1 - self.winner] = -1.0
+            out[self.s.winner] = 1.0
+            out[1 - self.s.winner] = -1.0
 
     cdef uint64_t hash(self) noexcept:
-        return self.board_hash ^ _mix(<uint64_t>(self.player + 2 * self.phase + 4 * self.left
-                                                 + 16 * (self.winner + 1)))
+        return self.s.board_hash ^ _mix(<uint64_t>(self.s.player + 2 * self.s.phase + 4 * self.s.left
+                                                 + 16 * (self.s.winner + 1)))
 
     cdef int num_symmetries(self) noexcept:
         return self.board.num_syms
@@ -831,14 +817,14 @@ cdef class FlipCore(GameCore):
         for c in range(self.n):
             if self.color[c]:
                 h ^= board.zobrist[board.sym[symmetry][c]][self.color[c] - 1]
-        return h ^ (self.hash() ^ self.board_hash)
+        return h ^ (self.hash() ^ self.s.board_hash)
 
     cdef void playout(self, Rng* rng) noexcept:
         cdef int w, j, total
         cdef uint64_t q
-        while self.winner < 0:
-            if self.phase == PHASE_PLACE:
-                self.apply(self.empties[rng_below(rng, self.num_empty)])
+        while self.s.winner < 0:
+            if self.s.phase == PHASE_PLACE:
+                self.apply(self.empties[rng_below(rng, self.s.num_empty)])
                 continue
             total = 0
             for w in range(self.W):
@@ -864,18 +850,15 @@ cdef class FlipCore(GameCore):
             return "flip " + self.board.names[action - self.n]
         return f"<invalid action {action}>"
 
-    def action_string(self, int player, int action):
-        return self.describe_action(action)
-
     def cell_colours(self):
         """Per cell: 0 empty, 1 Black (player 0), 2 White (player 1)."""
         return [self.color[i] for i in range(self.n)]
 
     def in_flip_phase(self):
-        return self.phase == PHASE_FLIP and self.winner < 0
+        return self.s.phase == PHASE_FLIP and self.s.winner < 0
 
     def stones_left_in_turn(self):
-        return self.left
+        return self.s.left
 
     def owns_y(self, int player):
         return self._has_y(player)
@@ -894,28 +877,26 @@ cdef class FlipCore(GameCore):
         return total // 2
 
     def playout_stats(self):
-        return {"placements": self.num_placements, "flips": self.num_flips,
-                "turns": self.num_turns, "empty_cells": self.num_empty, "winner": self.winner}
+        return {"placements": self.s.num_placements, "flips": self.s.num_flips,
+                "turns": self.s.num_turns, "empty_cells": self.s.num_empty, "winner": self.s.winner}
 
     def nbytes(self):
         return type(self).__basicsize__ + 5 * self.n
 
     def __reduce__(self):
         # OpenSpiel serialises Python states with pickle.
-        scalars = (self.num_empty, self.player, self.phase, self.left, self.turn, self.winner,
-                   self.num_placements, self.num_flips, self.num_turns, self.board_hash)
         bits = ([self.own[k][w] for k in range(2) for w in range(MAX_WORDS)]
                 + [self.over[k][w] for k in range(2) for w in range(MAX_WORDS)])
         return (_restore_flip, (self.board.shape, self.board.size, self.flip_kinds,
                                 self.flip_point, self.win_rule, self.later_placements,
-                                self.mem[:5 * self.n], scalars, bits))
+                                self.mem[:5 * self.n], self.s, bits))
 
     def to_string(self):
-        if self.winner >= 0:
-            status = f"{'Black' if self.winner == 0 else 'White'} wins"
+        if self.s.winner >= 0:
+            status = f"{'Black' if self.s.winner == 0 else 'White'} wins"
         else:
-            who = "Black" if self.player == 0 else "White"
-            what = "must flip" if self.phase == PHASE_FLIP else f"places ({self.left} left this turn)"
+            who = "Black" if self.s.player == 0 else "White"
+            what = "must flip" if self.s.phase == PHASE_FLIP else f"places ({self.s.left} left this turn)"
             status = f"{who} {what}"
         return _render(self.board, self.cell_colours()) + "\n" + status
 
@@ -926,30 +907,29 @@ cdef class FlipCore(GameCore):
         for i in range(self.n):
             plane = self.color[i] - 1 if self.color[i] else 2
             obs[plane * self.n + i] = 1.0
-        if self.winner < 0:
-            obs[3 * self.n + self.player] = 1.0
-            obs[3 * self.n + 2] = 1.0 if self.phase == PHASE_FLIP else 0.0
-            obs[3 * self.n + 3] = self.left
+        if self.s.winner < 0:
+            obs[3 * self.n + self.s.player] = 1.0
+            obs[3 * self.n + 2] = 1.0 if self.s.phase == PHASE_FLIP else 0.0
+            obs[3 * self.n + 3] = self.s.left
         return obs
 
 
-def _restore_y(shape, size, seq, swap, distinct_groups, bytes mem, scalars):
+def _restore_y(shape, size, seq, swap, distinct_groups, bytes mem, YPosition position):
     from games.boards import make_board
     cdef YCore core = YCore.__new__(YCore)
     core._setup(make_board(shape, size), seq, swap, distinct_groups)
     memcpy(core.mem, <const char*>mem, len(mem))
-    (core.num_empty, core.player, core.winner, core.turn, core.left, core.placed_this_turn,
-     core.num_placements, core.num_turns, core.swapped, core.board_hash) = scalars
+    core.s = position
     return core
 
 
-def _restore_flip(shape, size, flip_kinds, flip_point, win_rule, later, bytes mem, scalars, bits):
+def _restore_flip(shape, size, flip_kinds, flip_point, win_rule, later, bytes mem,
+                  FlipPosition position, bits):
     from games.boards import make_board
     cdef FlipCore core = FlipCore.__new__(FlipCore)
     core._setup(make_board(shape, size), flip_kinds, flip_point, win_rule, later)
     memcpy(core.mem, <const char*>mem, len(mem))
-    (core.num_empty, core.player, core.phase, core.left, core.turn, core.winner,
-     core.num_placements, core.num_flips, core.num_turns, core.board_hash) = scalars
+    core.s = position
     cdef int k, w
     for k in range(2):
         for w in range(MAX_WORDS):
