@@ -93,6 +93,7 @@ cdef class Searcher:
     cdef readonly double lo, hi
     cdef readonly bint symmetry
     cdef readonly int eval_playouts
+    cdef public bint prescan
     cdef readonly unsigned long long nodes
     cdef readonly unsigned long long tt_hits
     cdef readonly unsigned long long evals
@@ -103,6 +104,8 @@ cdef class Searcher:
     cdef uint64_t mask
     cdef int* moves
     cdef double* probs
+    cdef uint64_t* kid_keys
+    cdef int* kid_syms
     cdef double* scores
     cdef double* ret
     cdef long* history
@@ -117,6 +120,8 @@ cdef class Searcher:
         self.table = NULL
         self.moves = NULL
         self.probs = NULL
+        self.kid_keys = NULL
+        self.kid_syms = NULL
         self.scores = NULL
         self.ret = NULL
         self.history = NULL
@@ -126,6 +131,8 @@ cdef class Searcher:
         free(self.table)
         free(self.moves)
         free(self.probs)
+        free(self.kid_keys)
+        free(self.kid_syms)
         free(self.scores)
         free(self.ret)
         free(self.history)
@@ -158,11 +165,13 @@ cdef class Searcher:
         self.table = <Entry*>calloc(self.tt_entries, sizeof(Entry))
         self.moves = <int*>malloc(self.max_ply * self.buf_width * sizeof(int))
         self.probs = <double*>malloc(self.max_ply * self.buf_width * sizeof(double))
+        self.kid_keys = <uint64_t*>malloc(self.max_ply * self.buf_width * sizeof(uint64_t))
+        self.kid_syms = <int*>malloc(self.max_ply * self.buf_width * sizeof(int))
         self.scores = <double*>malloc(self.buf_width * sizeof(double))
         self.ret = <double*>malloc(self.num_players * sizeof(double))
         self.history = <long*>calloc(self.num_actions + 1, sizeof(long))
         self.killers = <int*>malloc(2 * self.max_ply * sizeof(int))
-        if (self.table == NULL or self.moves == NULL or self.probs == NULL or self.scores == NULL
+        if (self.table == NULL or self.moves == NULL or self.kid_keys == NULL or self.kid_syms == NULL or self.probs == NULL or self.scores == NULL
                 or self.ret == NULL or self.history == NULL or self.killers == NULL):
             raise MemoryError("cannot allocate the search tables")
         for i in range(2 * self.max_ply):
@@ -172,6 +181,7 @@ cdef class Searcher:
         # zero-sum players they do not, so the table is shared across roots.
         self.root_key = _mix(<uint64_t>(root_player + 1)) if self.num_players > 2 else 0
         self.deadline = 0.0
+        self.prescan = True
 
     # ------------------------------------------------------------------
     # sides and values
@@ -254,15 +264,18 @@ cdef class Searcher:
         return self.aborted
 
     cdef double _child_value(self, GameCore child, int my_side, int depth, int ply,
-                             double alpha, double beta) noexcept:
-        """Value of ``child`` seen from ``my_side``, searched in that window."""
+                             double alpha, double beta, uint64_t key_hint=0,
+                             int sym_hint=0) noexcept:
+        """Value of ``child`` seen from ``my_side``, searched in that window
+        (``key_hint``: the child's table key if already known, else 0)."""
         cdef int cp = child.current_player()
         cdef int cs = self._side(cp)
         if cs == my_side:
-            return self._search(child, depth, ply, alpha, beta)
-        return -self._search(child, depth, ply, -beta, -alpha)
+            return self._search(child, depth, ply, alpha, beta, key_hint, sym_hint)
+        return -self._search(child, depth, ply, -beta, -alpha, key_hint, sym_hint)
 
-    cdef double _search(self, GameCore s, int depth, int ply, double alpha, double beta) noexcept:
+    cdef double _search(self, GameCore s, int depth, int ply, double alpha, double beta,
+                        uint64_t key_hint=0, int sym_hint=0) noexcept:
         """Fail-soft alpha-beta; the value is seen from the side of ``s``'s mover
         (side 0 for chance and terminal nodes)."""
         cdef int player = s.current_player()
@@ -275,13 +288,20 @@ cdef class Searcher:
         cdef GameCore child
         cdef unsigned long long inexact0
         cdef double L, U, total, rem, ai, bi, p
+        cdef list kids
+        cdef uint64_t* kkeys
+        cdef int* ksyms
         self.nodes += 1
         if self._check_time():
             return 0.0
         if player == PLAYER_TERMINAL:
             return self._terminal_value(s)
         side = self._side(player)
-        key = self._key(s, &sym)
+        if key_hint:
+            key = key_hint
+            sym = sym_hint
+        else:
+            key = self._key(s, &sym)
         e = self._probe(key)
         best_move = NO_MOVE
         if e != NULL:
@@ -307,6 +327,8 @@ cdef class Searcher:
         inexact0 = self.inexact
         mv = self.moves + ply * self.buf_width
         pr = self.probs + ply * self.buf_width
+        kkeys = self.kid_keys + ply * self.buf_width
+        ksyms = self.kid_syms + ply * self.buf_width
 
         if player == PLAYER_CHANCE:
             # Star1: the remaining outcomes are only known to lie in [lo, hi].
@@ -344,13 +366,33 @@ cdef class Searcher:
         if n == 0:        # a stuck non-terminal position: score it as it stands
             return self._terminal_value(s) if side == 0 else -self._terminal_value(s)
         self._order(mv, n, best_move, ply)
+        kids = None
+        if self.prescan and depth > 1:
+            # Make every child first: a move that wins on the spot, or a child
+            # whose table entry already refutes this node (enhanced
+            # transposition cutoff), ends the node before any subtree is
+            # searched; the copies are reused by the loop below.
+            kids = []
+            for i in range(n):
+                child = s.copy()
+                child.apply(mv[i])
+                kids.append(child)
+                v = self._known_lower_bound(child, side, depth - 1, &kkeys[i], &ksyms[i])
+                if v >= beta:
+                    self._finish(key, v, depth, FLAG_LOWER, mv[i], sym, inexact0)
+                    return v
         best = -1e300
         best_move = mv[0]
         for i in range(n):
             a = mv[i]
-            child = s.copy()
-            child.apply(a)
-            v = self._child_value(child, side, depth - 1, ply + 1, alpha, beta)
+            if kids is not None:
+                child = <GameCore>kids[i]
+                v = self._child_value(child, side, depth - 1, ply + 1, alpha, beta,
+                                      kkeys[i], ksyms[i])
+            else:
+                child = s.copy()
+                child.apply(a)
+                v = self._child_value(child, side, depth - 1, ply + 1, alpha, beta)
             if self.aborted:
                 return 0.0
             if v > best:
@@ -373,6 +415,35 @@ cdef class Searcher:
             flag = FLAG_EXACT
         self._finish(key, best, depth, flag, best_move, sym, inexact0)
         return best
+
+    cdef double _known_lower_bound(self, GameCore child, int my_side, int depth,
+                                   uint64_t* key_out, int* sym_out) noexcept:
+        """A lower bound on ``child``'s value from ``my_side`` that needs no
+        search: its terminal value, or a bound from its table entry."""
+        cdef int cp = child.current_player()
+        cdef int cs, csym
+        cdef double v
+        cdef Entry* e
+        key_out[0] = 0
+        sym_out[0] = 0
+        if cp == PLAYER_TERMINAL:
+            v = self._terminal_value(child)
+            return v if my_side == 0 else -v
+        key_out[0] = self._key(child, sym_out)
+        e = self._probe(key_out[0])
+        if e == NULL or e.depth < depth:
+            return -1e300
+        cs = self._side(cp)
+        if cs == my_side:
+            if e.flag == FLAG_EXACT or e.flag == FLAG_LOWER:
+                if e.depth < DEPTH_INF:
+                    self.inexact += 1
+                return e.value
+        elif e.flag == FLAG_EXACT or e.flag == FLAG_UPPER:
+            if e.depth < DEPTH_INF:
+                self.inexact += 1
+            return -e.value
+        return -1e300
 
     cdef inline void _finish(self, uint64_t key, double value, int depth, int flag, int move,
                              int sym, unsigned long long inexact0) noexcept:

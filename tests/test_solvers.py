@@ -144,6 +144,21 @@ def test_proof_numbers_find_draws_and_refuse_chance():
         solve("solver_test_tree(pattern=0c1,seed=0)", method="dfpn")
 
 
+@pytest.mark.parametrize("pattern", ["00c11c0", "01c10c0110c1"])
+def test_transposition_cutoffs_change_nodes_not_values(pattern):
+    game = pyspiel.load_game(f"solver_test_tree(pattern={pattern},seed=4,modulus=5)")
+    y5 = pyspiel.load_game("y_game(board_size=5)")
+    for g in (game, y5):
+        results = []
+        for prescan in (False, True):
+            core = g.new_core()
+            s = Searcher(core, 0, -1.0, 1.0, True, 18)
+            s.prescan = prescan
+            results.append((s.value(core)[0], s.nodes))
+        assert results[0][0] == results[1][0]
+    assert results[1][1] < results[0][1]     # on Y the cutoffs do save nodes
+
+
 # -- chance nodes and more players (synthetic game, brute force) ---------------
 
 def brute(state, root_player=0):
