@@ -1,7 +1,7 @@
 """Can a game of Flipway repeat a position? The evidence behind
 docs/rules/flipway.md, "Repetition and game length".
 
-Four parts, each printed as it finishes and all written to ``--out`` (JSON):
+Five parts, each printed as it finishes and all written to ``--out`` (JSON):
 
 1. ``exhaustive``: every colouring of the full n x n board, n = 3..``--max-exhaustive``,
    searched for a cycle of neutral flips (the only moves that can lead back to
@@ -13,7 +13,9 @@ Four parts, each printed as it finishes and all written to ``--out`` (JSON):
 3. ``random_positions``: on larger boards, positions of random games on the
    full-board setups and chain-free random colourings, each searched
    depth-first for the longest streak of neutral flips and for cycles among them.
-4. ``random_play``: uniformly random games: length, flips, neutral flips, the
+4. ``start_streaks``: the longest neutral streak after Black's opening on the
+   block setup, 6x6 to 10x10 (time-limited).
+5. ``random_play``: uniformly random games: length, flips, neutral flips, the
    longest neutral streak and, under ``repetition=draw``, how many games a
    repetition ended.
 
@@ -190,6 +192,48 @@ def random_positions(n, count, rng, seconds):
             "longest_neutral_streak": best, "cycles": cycles}
 
 
+def start_streaks(spec, seconds):
+    """Longest streak of neutral flips after any first move of ``spec`` (the
+    block setup's meeting points make long streaks), depth-first with a memo
+    and a cycle check, until done or out of time (then the deepest streak
+    seen, a lower bound)."""
+    root = pyspiel.load_game(spec).new_core()
+    memo, on_path = {}, set()
+    cycles, deepest = 0, 0
+    deadline = time.time() + seconds
+
+    def longest(core):
+        nonlocal cycles, deepest
+        if time.time() > deadline:
+            raise _OutOfTime
+        key = core.position_key()
+        if key in memo:
+            return memo[key]
+        if key in on_path:
+            cycles += 1
+            return 0
+        on_path.add(key)
+        deepest = max(deepest, len(on_path) - 1)   # the path so far is a real streak
+        value = 0
+        for child in neutral_children(core):
+            value = max(value, 1 + longest(child))
+        on_path.discard(key)
+        memo[key] = value
+        return value
+
+    best, complete = 0, True
+    try:
+        for a in root.legal_action_list():
+            child = root.clone()
+            child.apply_action(a)
+            if not child.terminal():
+                best = max(best, longest(child))
+    except _OutOfTime:
+        complete = False
+    return {"spec": spec, "longest_neutral_streak": max(best, deepest), "complete": complete,
+            "positions": len(memo), "cycles": cycles}
+
+
 def random_play(spec, games_, seed):
     game = pyspiel.load_game(spec)
     proto = game.new_core()
@@ -263,6 +307,14 @@ def main(argv=None):
         log(f"random positions {n}x{n}: {row['game_positions']} from games, {row['colourings']} "
             f"colourings, {row['searched']} searched to the end, longest neutral streak "
             f"{row['longest_neutral_streak']}, cycles {row['cycles']}")
+
+    report["start_streaks"] = []
+    for n in (6, 7, 8, 9, 10):
+        row = start_streaks(f"flipway(board_size={n},setup=blocks)", args.seconds)
+        report["start_streaks"].append(row)
+        log(f"start streaks {row['spec']}: longest neutral streak {row['longest_neutral_streak']}"
+            f" ({'complete' if row['complete'] else 'out of time'}, {row['positions']} positions),"
+            f" cycles {row['cycles']}")
 
     report["random_play"] = []
     for spec in ("flipway(board_size=9)", "flipway(board_size=9,pie=true)",
