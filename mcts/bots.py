@@ -14,9 +14,10 @@ Kinds (``BOT_KINDS``) and their options:
 
 - ``"mcts"`` (``CoreMCTSBot``): our UCT with random playouts and MCTS-Solver.
   Options: ``uct_c`` (1.4), ``max_simulations`` (alias ``simulations``;
-  1000; 0 = no limit),
-  ``max_time`` (seconds, 0 = no limit), ``solve`` (True), ``max_nodes`` (0 =
-  no cap). On this toolkit's games it searches a clone of ``state.core``; on
+  1000; 0 = no limit), ``max_time`` (seconds, 0 = no limit; with both
+  budgets the first one reached ends the search), ``solve`` (True),
+  ``max_nodes`` (0 = no cap). On this toolkit's games it searches a clone of
+  ``state.core``; on
   any other OpenSpiel game it drives the OpenSpiel state through an adapter
   (correct but slow).
 - ``"openspiel_mcts"`` (``OpenSpielMCTSBot``): OpenSpiel's C++ ``MCTSBot``
@@ -37,8 +38,10 @@ factory, importing the solvers package only when used). The tournament runner
 **options)``: ``make_mcts_bot`` and ``make_openspiel_mcts_bot`` have that
 form, and so does ``make_bot`` when its first argument is a Game.
 
-Seeds: a bot built with the same seed and a simulation budget (no time
-budget) plays the same moves given the same history.
+Seeds: our bot's searches continue one random stream, so a game replayed
+with the same seeds and simulation budgets (no time budget) is replayed move
+for move. A bot that is asked for a move with a single legal action answers
+without searching.
 """
 from __future__ import annotations
 
