@@ -35,8 +35,9 @@ Extension point: ``register_bot_kind(name, factory)`` adds a kind, where
 ``make_bot`` then builds it like any other kind (``"alphabeta"`` is such a
 factory, importing the solvers package only when used). The tournament runner
 (analysis/tournament.py) calls builders as ``builder(game, player, seed,
-**options)``: ``make_mcts_bot`` and ``make_openspiel_mcts_bot`` have that
-form, and so does ``make_bot`` when its first argument is a Game.
+**options)``: ``make_mcts_bot``, ``make_openspiel_mcts_bot`` and
+``make_alphabeta`` have that form, and so does ``make_bot`` when its first
+argument is a Game.
 
 Seeds: our bot's searches continue one random stream, so a game replayed
 with the same seeds and simulation budgets (no time budget) is replayed move
@@ -52,7 +53,7 @@ import pyspiel
 from mcts.uct import UCTSearch, core_of
 
 __all__ = ["CoreMCTSBot", "OpenSpielMCTSBot", "make_bot", "make_mcts_bot", "make_openspiel_mcts_bot",
-           "register_bot_kind", "BOT_KINDS"]
+           "make_alphabeta", "register_bot_kind", "BOT_KINDS"]
 
 
 def _load(game):
@@ -225,17 +226,19 @@ def _make_random(game, player, seed, **options):
     return pyspiel.make_uniform_random_bot(player, seed)
 
 
-def _make_alphabeta(game, player, seed, **options):
-    # imported on use: the solvers package is a sibling layer, needed only here
+def make_alphabeta(game, player: int, seed: int = 0, **options) -> pyspiel.Bot:
+    """The solvers' alpha-beta bot in the ``builder(game, player, seed,
+    **options)`` form (``solvers.bots.make_alphabeta_bot`` takes ``depth``
+    third). The solvers package, a sibling layer, is imported only on use."""
     from solvers.bots import make_alphabeta_bot
-    return make_alphabeta_bot(game, player, seed=seed, **options)
+    return make_alphabeta_bot(_load(game), player, seed=seed, **options)
 
 
 BOT_KINDS: dict[str, Callable[..., pyspiel.Bot]] = {
     "mcts": _make_mcts,
     "openspiel_mcts": _make_openspiel_mcts,
     "random": _make_random,
-    "alphabeta": _make_alphabeta,
+    "alphabeta": make_alphabeta,
 }
 
 
