@@ -89,12 +89,13 @@ def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: i
 
 def markdown(records: list[dict]) -> str:
     """The records as the table of docs/solved.md (one row per solve)."""
-    lines = ["| game | value | winning first moves | classes | method | nodes | seconds |",
-             "|---|---|---|---|---|---|---|"]
+    lines = ["| game | value | winning first moves | classes | method | nodes | seconds | commit |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in records:
         if not r["complete"]:
             lines.append(f"| `{r['game_string']}` | not solved in {r['seconds']:.0f} s | | | "
-                         f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.0f} |")
+                         f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.0f} | "
+                         f"{r['commit']} |")
             continue
         moves = r["winning_first_moves"]
         shown = " ".join(moves) if moves else "none"
@@ -103,7 +104,8 @@ def markdown(records: list[dict]) -> str:
         value = {1.0: "+1 (first player wins)", -1.0: "-1 (second player wins)",
                  0.0: "0 (draw)"}.get(r["value"], f"{r['value']:+g}")
         lines.append(f"| `{r['game_string']}` | {value} | {shown} | {r['symmetry_classes']} | "
-                     f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.3g} |")
+                     f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.3g} | "
+                     f"{r['commit']} |")
     return "\n".join(lines)
 
 
@@ -111,7 +113,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m experiments.solved_table", description=__doc__.split("\n\n")[0])
     ap.add_argument("--max-size", type=int, default=5, help="largest triangle side / Flipway size")
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per solve before giving up")
-    ap.add_argument("--out", default="results/solved.jsonl", help="JSON-lines file (appended, resumable)")
+    ap.add_argument("--out", default="results/solved.jsonl",
+                    help="JSON-lines file (appended, resumable); with --markdown, comma-separated files")
     ap.add_argument("--only", default=None, help="only families whose name contains this text")
     ap.add_argument("--tt-log2", type=int, default=24, help="transposition table size 2**N entries")
     ap.add_argument("--seed", type=int, default=0, help="unused by exact solving; kept for the common CLI")
@@ -123,8 +126,15 @@ def main(argv=None) -> int:
     if args.max_size < 2 or args.time_limit <= 0:
         ap.error("--max-size must be >= 2 and --time-limit > 0")
     if args.markdown:
-        with open(args.out) as f:
-            recs = [json.loads(line) for line in f if line.strip()]
+        latest = {}
+        for path in args.out.split(","):
+            with open(path) as f:
+                for line in f:
+                    if line.strip():
+                        rec = json.loads(line)
+                        latest[rec["game_string"]] = rec      # a later record replaces
+        order = {name: k for k, (name, _, _) in enumerate(families())}
+        recs = sorted(latest.values(), key=lambda r: (order.get(r["family"], 99), r["size"]))
         if args.only:
             recs = [r for r in recs if args.only in r["family"]]
         print(markdown(recs))
