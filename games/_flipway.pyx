@@ -996,6 +996,13 @@ cdef class FlipwayCore(GameCore):
         return self.same_pairs
 
     def playout_stats(self):
+        """Counters of the game so far: ``placements`` stones put on empty
+        points (the opening's included), ``drops`` drop moves, ``flips`` flip
+        moves (a pie opening that turns a crosscut's two white stones is one),
+        ``replacements`` white stones turned by a full-board opening point,
+        ``turns`` moves of any kind (the swap included), ``neutral_flips`` and
+        ``longest_neutral_streak`` (docs/rules/flipway.md, repetition), and
+        ``winner``: -1 running, 0 Black, 1 White (colours), 2 draw."""
         return {"placements": self.num_placements, "drops": self.num_drops,
                 "flips": self.num_flips, "replacements": self.num_replacements,
                 "turns": self.num_turns, "neutral_flips": self.num_neutral,
