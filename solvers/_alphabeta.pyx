@@ -94,6 +94,7 @@ cdef class Searcher:
     cdef readonly bint symmetry
     cdef readonly int eval_playouts
     cdef public bint prescan
+    cdef public int symmetry_plies
     cdef readonly unsigned long long nodes
     cdef readonly unsigned long long tt_hits
     cdef readonly unsigned long long evals
@@ -182,6 +183,11 @@ cdef class Searcher:
         self.root_key = _mix(<uint64_t>(root_player + 1)) if self.num_players > 2 else 0
         self.deadline = 0.0
         self.prescan = True
+        # Symmetric transpositions are common near the root and rare deep
+        # down, where the per-symmetry hashing costs more than it saves;
+        # a position keyed either way is still keyed consistently enough:
+        # two keys of one position only cost a missed transposition.
+        self.symmetry_plies = 1000000
 
     # ------------------------------------------------------------------
     # sides and values
@@ -216,10 +222,10 @@ cdef class Searcher:
     # ------------------------------------------------------------------
     # transposition table
 
-    cdef inline uint64_t _key(self, GameCore s, int* sym_out) noexcept:
+    cdef inline uint64_t _key(self, GameCore s, int* sym_out, int ply=0) noexcept:
         cdef uint64_t best = s.hash(), h
         cdef int k, n, arg = 0
-        if self.symmetry:
+        if self.symmetry and ply < self.symmetry_plies:
             n = s.num_symmetries()
             for k in range(1, n):
                 h = s.symmetric_hash(k)
@@ -301,7 +307,7 @@ cdef class Searcher:
             key = key_hint
             sym = sym_hint
         else:
-            key = self._key(s, &sym)
+            key = self._key(s, &sym, ply)
         e = self._probe(key)
         best_move = NO_MOVE
         if e != NULL:
@@ -377,7 +383,7 @@ cdef class Searcher:
                 child = s.copy()
                 child.apply(mv[i])
                 kids.append(child)
-                v = self._known_lower_bound(child, side, depth - 1, &kkeys[i], &ksyms[i])
+                v = self._known_lower_bound(child, side, depth - 1, ply + 1, &kkeys[i], &ksyms[i])
                 if v >= beta:
                     self._finish(key, v, depth, FLAG_LOWER, mv[i], sym, inexact0)
                     return v
@@ -416,7 +422,7 @@ cdef class Searcher:
         self._finish(key, best, depth, flag, best_move, sym, inexact0)
         return best
 
-    cdef double _known_lower_bound(self, GameCore child, int my_side, int depth,
+    cdef double _known_lower_bound(self, GameCore child, int my_side, int depth, int ply,
                                    uint64_t* key_out, int* sym_out) noexcept:
         """A lower bound on ``child``'s value from ``my_side`` that needs no
         search: its terminal value, or a bound from its table entry."""
@@ -429,7 +435,7 @@ cdef class Searcher:
         if cp == PLAYER_TERMINAL:
             v = self._terminal_value(child)
             return v if my_side == 0 else -v
-        key_out[0] = self._key(child, sym_out)
+        key_out[0] = self._key(child, sym_out, ply)
         e = self._probe(key_out[0])
         if e == NULL or e.depth < depth:
             return -1e300
