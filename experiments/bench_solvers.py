@@ -101,6 +101,15 @@ def solver_speed(game_strings=("y_game(board_size=5)", "defector_y(board_size=5,
     return {"experiment": "solver_speed", "rows": rows}
 
 
+def run_all(quick: bool = False) -> dict:
+    """Everything this module measures, for experiments/benchmark.py
+    (``quick``: one timing repeat and only the OpenSpiel comparison)."""
+    out = {"alphabeta_check": alphabeta_check((3, 4), 1 if quick else 3)}
+    if not quick:
+        out["solver_speed"] = solver_speed()
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m experiments.bench_solvers",
                                  description="Check our alpha-beta against OpenSpiel's on C++ y and time both.")

@@ -108,3 +108,12 @@ def make_alphabeta_bot(game, player: int, depth: int = 0, time_limit: float = 0.
                        seed: int = 0, **kwargs) -> AlphaBetaBot:
     """An ``AlphaBetaBot`` for ``player``; pass at least a depth or a time limit."""
     return AlphaBetaBot(game, player, depth=depth, time_limit=time_limit, seed=seed, **kwargs)
+
+
+def make_bot(game, player: int, seed: int = 0, **options) -> AlphaBetaBot:
+    """The ``builder(game, player, seed, **options)`` form the tournament
+    runner (analysis/tournament.py, kind "alphabeta") calls; ``game`` may be
+    a game string. Options: depth, time_limit, tt_log2, eval_playouts."""
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    return AlphaBetaBot(game, player, seed=seed, **options)

@@ -241,6 +241,20 @@ def test_alphabeta_bot_on_a_cpp_game():
     assert pyspiel.evaluate_bots(game.new_initial_state(), bots, 0) == [0.0, 0.0]
 
 
+def test_tournament_builder_form():
+    from solvers.bots import make_bot
+    bot = make_bot("y_game(board_size=3)", 1, 7, depth=6)
+    game = pyspiel.load_game("y_game(board_size=3)")
+    state = game.new_initial_state()
+    state.apply_action(0)            # a corner: White wins from here
+    while not state.is_terminal():
+        if state.current_player() == 1:
+            state.apply_action(bot.step(state))
+        else:
+            state.apply_action(state.legal_actions()[0])
+    assert state.returns()[1] == 1.0
+
+
 def test_cli_json_shape():
     buf = io.StringIO()
     with redirect_stdout(buf):
