@@ -92,6 +92,15 @@ def markdown(records: list[dict]) -> str:
     lines = ["| game | value | winning first moves | classes | method | nodes | seconds | commit |",
              "|---|---|---|---|---|---|---|---|"]
     for r in records:
+        if not r["complete"] and r.get("opening_values"):
+            unsolved = r.get("unsolved_first_moves", [])
+            value = "+1 (first player wins)" if r["value"] == 1.0 else "unknown"
+            lines.append(f"| `{r['game_string']}` | {value}; stopped after {r['seconds']:.0f} s | "
+                         f"{' '.join(r['winning_first_moves']) or 'none'} found; "
+                         f"{len(r['opening_values'])} openings solved, unsolved: {' '.join(unsolved)} | "
+                         f"{r['symmetry_classes']} | {r.get('method', 'alphabeta')} | {r['nodes']:,} | "
+                         f"{r['seconds']:.0f} | {r['commit']} |")
+            continue
         if not r["complete"]:
             lines.append(f"| `{r['game_string']}` | not solved in {r['seconds']:.0f} s | | | "
                          f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.0f} | "

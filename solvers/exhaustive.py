@@ -60,8 +60,10 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
           progress: Callable[[str], None] | None = None) -> dict:
     """Solve ``game`` exactly; see the module docstring for what is computed.
 
-    Returns a dict with ``value`` (None if the time ran out),
-    ``winning_first_moves`` (action strings), ``opening_values`` (action
+    Returns a dict with ``value`` (None if the time ran out before it was
+    proven), ``winning_first_moves`` (action strings; after a timeout only
+    those found, with ``unsolved_first_moves`` listing the openings never
+    finished), ``opening_values`` (action
     string -> player 0's value after that first move), ``nodes``,
     ``seconds``, ``complete`` and bookkeeping fields. ``engine`` is "core"
     (the Cython kernel, needs a game of ours), "pyspiel" (any game, slower)
@@ -149,32 +151,39 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
             raise SearchTimeout("time limit reached")
         return left
 
+    values: dict[int, float] = {}
     try:
         if not classes:
             # the game starts with chance (or is over): no first move to list
             result["value"] = exact_value(root, remaining())
         else:
-            values = {}
             for k, members in enumerate(classes):
                 v = exact_value(child_of(members[0]), remaining())
                 for a in members:
                     values[a] = v
                 say(f"class {k + 1}/{len(classes)}: {', '.join(describe(a) for a in members)}"
                     f" -> {v:+g}  ({node_count():,} nodes, {time.perf_counter() - start:.1f} s)")
-            result["opening_values"] = {describe(a): values[a] for a in sorted(values)}
-            if player == 0 or game.num_players() == 2:
-                sign = 1.0 if player == 0 else -1.0
-                best = max(sign * v for v in values.values())
-                result["value"] = sign * best
-                result["winning_first_moves"] = [describe(a) for a in sorted(values)
-                                                 if sign * values[a] >= hi]
-            else:
-                # another player opens a paranoid search for player 0: the
-                # coalition picks player 0's worst opening
-                result["value"] = min(values.values())
         result["complete"] = True
     except SearchTimeout:
         result["error"] = f"not solved within {time_limit} s"
+    if classes:
+        # Also after a timeout: the openings solved so far are exact, and one
+        # winning opening already proves the value of the game.
+        result["opening_values"] = {describe(a): values[a] for a in sorted(values)}
+        if not result["complete"]:
+            result["unsolved_first_moves"] = [describe(a) for members in classes
+                                              for a in members if a not in values]
+        if values and (player == 0 or game.num_players() == 2):
+            sign = 1.0 if player == 0 else -1.0
+            best = max(sign * v for v in values.values())
+            result["winning_first_moves"] = [describe(a) for a in sorted(values)
+                                             if sign * values[a] >= hi]
+            if result["complete"] or best >= hi:
+                result["value"] = sign * best
+        elif values and result["complete"]:
+            # another player opens a paranoid search for player 0: the
+            # coalition picks player 0's worst opening
+            result["value"] = min(values.values())
     result["nodes"] = int(node_count())
     result["seconds"] = round(time.perf_counter() - start, 3)
     return result

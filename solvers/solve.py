@@ -97,6 +97,10 @@ def main(argv=None) -> int:
             print(f"value: {result['value']:+g} for the first player ({result['value_kind']})")
             print(f"winning first moves ({len(result['winning_first_moves'])}): "
                   f"{' '.join(result['winning_first_moves']) or '-'}")
+            if not result["complete"]:
+                print(f"stopped early ({result.get('error')}): the value is proven by a winning "
+                      f"opening, but these openings were not solved: "
+                      f"{' '.join(result.get('unsolved_first_moves', []))}")
         if args.openings and result.get("opening_values"):
             print("opening values (first player's return after the move):")
             for move, v in result["opening_values"].items():
