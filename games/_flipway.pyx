@@ -148,18 +148,19 @@ cdef class SquareBoard:
     cdef int* pt_area                # [grid * 4] areas containing a padded point, -1 padded
     cdef uint8_t* pt_shift           # [grid * 4] bit shift of the point in that area's code
     cdef uint64_t* zob               # [grid * 2] Zobrist key per padded point and colour
+    cdef uint8_t* edge               # [grid] bits: 1 top, 2 bottom, 4 left, 8 right
     cdef int* sym                    # [4 * num_points] image of a point
     cdef readonly tuple names
 
     def __cinit__(self):
         self.pad = self.unpad = self.set_pts = self.area_tl = self.pt_area = self.sym = NULL
-        self.set_len = self.pt_shift = NULL
+        self.set_len = self.pt_shift = self.edge = NULL
         self.zob = NULL
 
     def __dealloc__(self):
         free(self.pad); free(self.unpad); free(self.set_pts); free(self.set_len)
         free(self.area_tl); free(self.pt_area); free(self.pt_shift); free(self.zob)
-        free(self.sym)
+        free(self.sym); free(self.edge)
 
     def __init__(self, int n):
         if n < 3 or n > MAX_N:
@@ -183,7 +184,8 @@ cdef class SquareBoard:
         self.pt_shift = <uint8_t*>malloc(grid * 4)
         self.zob = <uint64_t*>malloc(grid * 2 * sizeof(uint64_t))
         self.sym = <int*>malloc(4 * P * sizeof(int))
-        if not (self.pad and self.unpad and self.set_pts and self.set_len and self.area_tl
+        self.edge = <uint8_t*>malloc(grid)
+        if not (self.edge and self.pad and self.unpad and self.set_pts and self.set_len and self.area_tl
                 and self.pt_area and self.pt_shift and self.zob and self.sym):
             raise MemoryError()
         for q in range(grid):
@@ -199,6 +201,12 @@ cdef class SquareBoard:
             q = (r + 1) * W + c + 1
             self.pad[p] = q
             self.unpad[q] = p
+        for q in range(grid):
+            self.edge[q] = 0
+            if self.unpad[q] >= 0:
+                r, c = self.unpad[q] // N, self.unpad[q] % N
+                self.edge[q] = ((1 if r == 0 else 0) | (2 if r == N - 1 else 0)
+                                | (4 if c == 0 else 0) | (8 if c == N - 1 else 0))
         for i in range(self.num_sets * 4):
             self.set_pts[i] = -1
         for p in range(P):
@@ -534,6 +542,61 @@ cdef class FlipwayCore(GameCore):
                     top += 1
         return False
 
+    cdef bint _chain_through(self, int k, int q0, int q1, int q2, int q3) noexcept:
+        """Does the group of colour k holding the new stones q0..q3 (-1 for
+        none) join k's two edges? A move that wins must complete a chain
+        through one of the stones it just turned, so only their groups are
+        flooded, and the flood stops as soon as both edges are reached."""
+        if self.covered[k] < self.N:
+            return False
+        cdef int stack[MAX_GRID]
+        cdef uint8_t seen[MAX_GRID]
+        cdef int W = self.W
+        cdef int top = 0, q, nb, i
+        cdef int colour = k + 1
+        cdef int want = 3 if k == 0 else 12
+        cdef int got = 0
+        cdef uint8_t* edge = self.board.edge
+        cdef uint8_t* col = self.col
+        cdef int starts[4]
+        starts[0] = q0; starts[1] = q1; starts[2] = q2; starts[3] = q3
+        memset(seen, 0, W * W)
+        for i in range(4):
+            q = starts[i]
+            if q >= 0 and not seen[q]:
+                # a new group: flood it afresh (stones met before are in it already)
+                got = 0
+                seen[q] = 1
+                stack[0] = q
+                top = 1
+                while top:
+                    top -= 1
+                    q = stack[top]
+                    got |= edge[q]
+                    if (got & want) == want:
+                        return True
+                    nb = q + 1
+                    if col[nb] == colour and not seen[nb]:
+                        seen[nb] = 1
+                        stack[top] = nb
+                        top += 1
+                    nb = q - 1
+                    if col[nb] == colour and not seen[nb]:
+                        seen[nb] = 1
+                        stack[top] = nb
+                        top += 1
+                    nb = q + W
+                    if col[nb] == colour and not seen[nb]:
+                        seen[nb] = 1
+                        stack[top] = nb
+                        top += 1
+                    nb = q - W
+                    if col[nb] == colour and not seen[nb]:
+                        seen[nb] = 1
+                        stack[top] = nb
+                        top += 1
+        return False
+
     # -- move generation -----------------------------------------------------
 
     cdef inline bint _single_ok(self, int q) noexcept:
@@ -694,6 +757,8 @@ cdef class FlipwayCore(GameCore):
                 self.hist_len = 0
                 self._after_move()
             return
+        cdef int turned[4]
+        turned[0] = turned[1] = turned[2] = turned[3] = -1
         if action < self.S:
             for i in range(b.set_len[action]):
                 q = b.set_pts[4 * action + i]
@@ -702,6 +767,7 @@ cdef class FlipwayCore(GameCore):
                 else:
                     self.num_replacements += 1
                 self._set(q, k)
+                turned[i] = q
             if self.phase != PHASE_OPENING:
                 self.num_drops += 1
             self.run = 0
@@ -711,11 +777,13 @@ cdef class FlipwayCore(GameCore):
             cross = CROSSCUT[self.code[a]]
             # cross is the mask of Black's diagonal; the enemy holds the other
             if (k == 0) == (cross == 9):
-                self._set(q + 1, k)
-                self._set(q + self.W, k)
+                turned[0] = q + 1
+                turned[1] = q + self.W
             else:
-                self._set(q, k)
-                self._set(q + self.W + 1, k)
+                turned[0] = q
+                turned[1] = q + self.W + 1
+            self._set(turned[0], k)
+            self._set(turned[1], k)
             self.num_flips += 1
             if self.same_pairs == before:
                 neutral = True
@@ -725,7 +793,7 @@ cdef class FlipwayCore(GameCore):
                     self.longest_run = self.run
             else:
                 self.run = 0
-        if self._has_chain(k):
+        if self._chain_through(k, turned[0], turned[1], turned[2], turned[3]):
             self.winner = k
             return
         self.phase = PHASE_PIE if (self.phase == PHASE_OPENING and self.pie) else PHASE_NORMAL
