@@ -158,7 +158,11 @@ def fit_ratings(records: Iterable[Mapping], anchor: str | None = DEFAULT_ANCHOR,
                                options={"maxiter": 10000, "gtol": 1e-10, "ftol": 1e-15})
     x = result.x
     theta, h = unpack(x)
-    if prior_sd is None and (not result.success or np.max(np.abs(theta)) * ELO_PER_NAT > 5000):
+    # Without a prior the MLE is infinite when a player scores 0% or 100%, and
+    # (more rarely) when a group of players beats everyone outside it; the fit
+    # then drifts off to thousands of Elo, which is what the second test catches.
+    perfect = any(w_ + d_ == 0 or l_ + d_ == 0 for w_, d_, l_ in wdl.values())
+    if prior_sd is None and (perfect or not result.success or np.ptp(theta) * ELO_PER_NAT > 3000):
         raise ValueError("the maximum likelihood ratings do not exist (some player wins or loses "
                          "every game against the rest); fit with a prior_sd")
 

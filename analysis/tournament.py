@@ -103,45 +103,17 @@ def _parse_value(text: str) -> Any:
     return text
 
 
-class StepWithPolicyBot(pyspiel.Bot):
-    """Runs a C++ bot through ``step_with_policy``.
-
-    ``pyspiel.MCTSBot.step`` crashes on Python-registered games while
-    ``step_with_policy`` works (docs/DESIGN.md); this wrapper also keeps the
-    evaluator alive for as long as the bot.
-    """
-
-    def __init__(self, inner: pyspiel.Bot, keep_alive: Any = None):
-        pyspiel.Bot.__init__(self)
-        self._inner = inner
-        self._keep_alive = keep_alive
-
-    def step(self, state):
-        return self._inner.step_with_policy(state)[1]
-
-    def restart_at(self, state):
-        self._inner.restart_at(state)
-
-
 def _build_random(game, player: int, seed: int) -> pyspiel.Bot:
     return pyspiel.make_uniform_random_bot(player, seed)
-
-
-def _build_openspiel_mcts(game, player: int, seed: int, simulations: int = 1000, uct_c: float = 2.0,
-                          rollouts: int = 1, solve: bool = True, max_memory_mb: int = 1000) -> pyspiel.Bot:
-    evaluator = pyspiel.RandomRolloutEvaluator(int(rollouts), seed)
-    bot = pyspiel.MCTSBot(game, evaluator, float(uct_c), int(simulations), int(max_memory_mb),
-                          bool(solve), (seed * 2654435761 + 1) % (2 ** 31 - 1), False)
-    return StepWithPolicyBot(bot, keep_alive=evaluator)
 
 
 #: Built-in kinds; strings are resolved lazily so a kind whose module is missing
 #: fails only when used, with the import error.
 BOT_KINDS: dict[str, Callable[..., pyspiel.Bot] | str] = {
     "random": _build_random,
-    "openspiel_mcts": _build_openspiel_mcts,
-    "mcts": "mcts.bots:make_bot",
-    "alphabeta": "solvers.bots:make_bot",
+    "mcts": "mcts.bots:make_mcts_bot",
+    "openspiel_mcts": "mcts.bots:make_openspiel_mcts_bot",
+    "alphabeta": "mcts.bots:make_alphabeta",
 }
 
 
@@ -199,8 +171,8 @@ def play_game(game, bots: Sequence[pyspiel.Bot], seed: int) -> dict:
     """Play one game between ``bots`` (by seat); sample chance outcomes from ``seed``.
 
     Bots are told each other's actions as ``pyspiel.evaluate_bots`` does. A raw
-    ``pyspiel.MCTSBot`` is stepped through ``step_with_policy`` (see
-    ``StepWithPolicyBot``). Simultaneous-move games must be converted with
+    ``pyspiel.MCTSBot`` is stepped through ``step_with_policy``, because its
+    ``step`` crashes on Python-registered games (docs/DESIGN.md). Simultaneous-move games must be converted with
     ``pyspiel.convert_to_turn_based`` first.
     """
     if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
@@ -520,9 +492,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m analysis.tournament",
         description="Play a tournament between OpenSpiel bots on a registered game, appending one JSON "
                     "line per game to --out; rerunning the same command resumes it.",
-        epilog="Bot specs: KIND or KIND:key=value,...  Kinds: random; openspiel_mcts (simulations, uct_c, "
-               "rollouts, solve, max_memory_mb); mcts (mcts/bots.py); alphabeta (solvers/bots.py); or "
-               "package.module:function. Example: --bot random --bot openspiel_mcts:simulations=100")
+        epilog="Bot specs: KIND or KIND:key=value,...  Kinds: random; mcts (our UCT: simulations, uct_c, solve, "
+               "max_time); openspiel_mcts (simulations, uct_c, rollouts, solve); alphabeta (depth, time_limit); "
+               "see mcts/bots.py; or package.module:function. Example: --bot random --bot openspiel_mcts:simulations=100")
     parser.add_argument("--game", required=True, help="OpenSpiel game string, e.g. 'y_game(board_size=5)'")
     parser.add_argument("--bot", action="append", required=True, help="a bot spec (repeat)")
     parser.add_argument("--games-per-pair", type=int, default=10, help="games per pairing (default 10)")
