@@ -52,7 +52,7 @@ def _commit() -> str:
 
 
 def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: int,
-        method: str = "auto") -> list[dict]:
+        method: str = "auto", min_size: int = 2) -> list[dict]:
     done = {}
     if os.path.exists(out):
         with open(out) as f:
@@ -65,7 +65,7 @@ def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: i
     for name, template, first in families():
         if only and only not in name:
             continue
-        for n in range(first, max_size + 1):
+        for n in range(max(first, min_size), max_size + 1):
             gs = template.format(n=n)
             if gs in done:
                 rec = done[gs]
@@ -121,6 +121,7 @@ def markdown(records: list[dict]) -> str:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m experiments.solved_table", description=__doc__.split("\n\n")[0])
     ap.add_argument("--max-size", type=int, default=5, help="largest triangle side / Flipway size")
+    ap.add_argument("--min-size", type=int, default=2, help="skip sides below this")
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per solve before giving up")
     ap.add_argument("--out", default="results/solved.jsonl",
                     help="JSON-lines file (appended, resumable); with --markdown, comma-separated files")
@@ -148,7 +149,7 @@ def main(argv=None) -> int:
             recs = [r for r in recs if args.only in r["family"]]
         print(markdown(recs))
         return 0
-    run(args.max_size, args.time_limit, args.out, args.only, args.tt_log2, args.method)
+    run(args.max_size, args.time_limit, args.out, args.only, args.tt_log2, args.method, args.min_size)
     return 0
 
 
