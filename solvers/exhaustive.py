@@ -32,14 +32,34 @@ from solvers._dfpn import DfpnTimeout, Prover
 from solvers.generic import PySearcher
 
 
+def _import_game_modules() -> None:
+    """Import every public module under games/ (each registers its games).
+
+    ``import games`` is meant to do this; this fallback keeps the solver
+    working while games/__init__.py is being edited by someone else."""
+    import importlib
+    import pkgutil
+    for info in pkgutil.walk_packages(games.__path__, "games."):
+        if not info.name.rsplit(".", 1)[-1].startswith("_"):
+            try:
+                importlib.import_module(info.name)
+            except Exception:
+                pass
+
+
 def load(game) -> pyspiel.Game:
     """A ``pyspiel.Game`` from a game string or a game, with a clear error."""
     if isinstance(game, pyspiel.Game):
         return game
     try:
         return pyspiel.load_game(game)
-    except Exception as exc:  # pyspiel raises a bare RuntimeError/SpielError
-        raise ValueError(f"cannot load game {game!r}: {exc}") from None
+    except Exception:  # pyspiel raises a bare RuntimeError/SpielError
+        _import_game_modules()
+    try:
+        return pyspiel.load_game(game)
+    except Exception as exc:
+        first = str(exc).split("Available games")[0].strip()
+        raise ValueError(f"cannot load game {game!r}: {first}") from None
 
 
 def _value_kind(game: pyspiel.Game) -> str:
