@@ -33,6 +33,9 @@ empty mask of an area and whether it is a crosscut.
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
 from games.core cimport GameCore, PLAYER_TERMINAL
 from games.rng cimport Rng, rng_below
 
@@ -71,6 +74,7 @@ cdef enum:
     MAX_N = 19
     MAX_W = MAX_N + 2
     MAX_GRID = MAX_W * MAX_W
+    AREA_WORDS = 6             # 64-bit words for a bit per area: 6 * 64 >= 18 * 18
 
 cpdef enum Setup:
     SETUP_EMPTY = 0
@@ -149,18 +153,20 @@ cdef class SquareBoard:
     cdef uint8_t* pt_shift           # [grid * 4] bit shift of the point in that area's code
     cdef uint64_t* zob               # [grid * 2] Zobrist key per padded point and colour
     cdef uint8_t* edge               # [grid] bits: 1 top, 2 bottom, 4 left, 8 right
+    cdef uint8_t* area_row           # [num_areas] row and column of the top-left point
+    cdef uint8_t* area_col
     cdef int* sym                    # [4 * num_points] image of a point
     cdef readonly tuple names
 
     def __cinit__(self):
         self.pad = self.unpad = self.set_pts = self.area_tl = self.pt_area = self.sym = NULL
-        self.set_len = self.pt_shift = self.edge = NULL
+        self.set_len = self.pt_shift = self.edge = self.area_row = self.area_col = NULL
         self.zob = NULL
 
     def __dealloc__(self):
         free(self.pad); free(self.unpad); free(self.set_pts); free(self.set_len)
         free(self.area_tl); free(self.pt_area); free(self.pt_shift); free(self.zob)
-        free(self.sym); free(self.edge)
+        free(self.sym); free(self.edge); free(self.area_row); free(self.area_col)
 
     def __init__(self, int n):
         if n < 3 or n > MAX_N:
@@ -185,7 +191,9 @@ cdef class SquareBoard:
         self.zob = <uint64_t*>malloc(grid * 2 * sizeof(uint64_t))
         self.sym = <int*>malloc(4 * P * sizeof(int))
         self.edge = <uint8_t*>malloc(grid)
-        if not (self.edge and self.pad and self.unpad and self.set_pts and self.set_len and self.area_tl
+        self.area_row = <uint8_t*>malloc(A)
+        self.area_col = <uint8_t*>malloc(A)
+        if not (self.edge and self.area_row and self.area_col and self.pad and self.unpad and self.set_pts and self.set_len and self.area_tl
                 and self.pt_area and self.pt_shift and self.zob and self.sym):
             raise MemoryError()
         for q in range(grid):
@@ -230,6 +238,8 @@ cdef class SquareBoard:
                 a = r * (N - 1) + c
                 q = self.pad[r * N + c]
                 self.area_tl[a] = q
+                self.area_row[a] = r
+                self.area_col[a] = c
                 corner[0] = q; corner[1] = q + 1; corner[2] = q + W; corner[3] = q + W + 1
                 for k in range(4):
                     for i in range(4):
@@ -347,6 +357,8 @@ cdef class FlipwayCore(GameCore):
     cdef int num_neutral       # flips that left same_pairs unchanged
     cdef int run, longest_run  # current / longest streak of consecutive neutral flips
     cdef uint64_t board_hash
+    cdef uint64_t open_bits[AREA_WORDS]    # areas holding an empty point
+    cdef uint64_t cross_bits[AREA_WORDS]   # areas that are crosscuts
     # repetition=draw: hashes of the positions since the last drop (flips and
     # the swap cannot recreate a position from before a drop: drops fill points)
     cdef uint64_t* history
@@ -415,12 +427,17 @@ cdef class FlipwayCore(GameCore):
                 self.board_hash ^= self.board.zob[2 * q + c - 1]
                 self._count_line(p, c - 1, 1)
         self.num_cross = 0
+        memset(self.open_bits, 0, sizeof(self.open_bits))
+        memset(self.cross_bits, 0, sizeof(self.cross_bits))
         for a in range(self.A):
             q = self.board.area_tl[a]
             self.code[a] = (self.col[q] | (self.col[q + 1] << 2) | (self.col[q + self.W] << 4)
                             | (self.col[q + self.W + 1] << 6))
             if CROSSCUT[self.code[a]]:
                 self.num_cross += 1
+                self.cross_bits[a >> 6] |= (<uint64_t>1) << (a & 63)
+            if EMPTY_MASK[self.code[a]]:
+                self.open_bits[a >> 6] |= (<uint64_t>1) << (a & 63)
         self.to_move = to_move
         self.swapped = swapped
         self.phase = phase
@@ -457,6 +474,8 @@ cdef class FlipwayCore(GameCore):
         other.covered[1] = self.covered[1]
         other.num_empty = self.num_empty
         other.num_cross = self.num_cross
+        memcpy(other.open_bits, self.open_bits, sizeof(self.open_bits))
+        memcpy(other.cross_bits, self.cross_bits, sizeof(self.cross_bits))
         other.to_move = self.to_move
         other.swapped = self.swapped
         other.phase = self.phase
@@ -484,7 +503,8 @@ cdef class FlipwayCore(GameCore):
         cdef SquareBoard b = self.board
         cdef int old = self.col[q]
         cdef int i, a, sh
-        cdef uint8_t before
+        cdef uint8_t before, after
+        cdef uint64_t bit
         cdef int p = b.unpad[q]
         cdef uint8_t* col = self.col
         cdef int W = self.W
@@ -507,8 +527,16 @@ cdef class FlipwayCore(GameCore):
                 break
             sh = b.pt_shift[4 * q + i]
             before = self.code[a]
-            self.code[a] = (before & ~(3 << sh)) | ((k + 1) << sh)
-            self.num_cross += (CROSSCUT[self.code[a]] != 0) - (CROSSCUT[before] != 0)
+            after = (before & ~(3 << sh)) | ((k + 1) << sh)
+            self.code[a] = after
+            bit = (<uint64_t>1) << (a & 63)
+            if CROSSCUT[after]:
+                self.cross_bits[a >> 6] |= bit
+            else:
+                self.cross_bits[a >> 6] &= ~bit
+            if not EMPTY_MASK[after]:
+                self.open_bits[a >> 6] &= ~bit
+            self.num_cross += (CROSSCUT[after] != 0) - (CROSSCUT[before] != 0)
 
     cdef bint _has_chain(self, int k) noexcept:
         """Does colour k own an orthogonal chain between its two edges?
@@ -659,13 +687,17 @@ cdef class FlipwayCore(GameCore):
         return n
 
     cdef int _flips(self, int* out) noexcept:
-        cdef int n = 0, a
+        """Flips in ascending id order, read off the crosscut bitset."""
+        cdef int n = 0, w
+        cdef uint64_t x
         if self.num_cross == 0:
             return 0
-        for a in range(self.A):
-            if CROSSCUT[self.code[a]]:
-                out[n] = self.S + a
+        for w in range((self.A + 63) >> 6):
+            x = self.cross_bits[w]
+            while x:
+                out[n] = self.S + (w << 6) + __builtin_ctzll(x)
                 n += 1
+                x &= x - 1
         return n
 
     cdef int legal_actions(self, int* out) noexcept:
@@ -881,7 +913,8 @@ cdef class FlipwayCore(GameCore):
 
     cdef int _moves_any_order(self, int* out) noexcept:
         """The legal moves of a NORMAL/PIE position, unordered: one pass over
-        the areas (cheaper than ``legal_actions``' four ordered passes). A set
+        the areas that hold an empty point (a bitset kept up to date by every
+        move), cheaper than ``legal_actions``' four ordered passes. A set
         that several areas share is emitted by one of them only: a single by
         the first area holding its point, a pair by the area above / left of it."""
         cdef SquareBoard b = self.board
@@ -890,18 +923,21 @@ cdef class FlipwayCore(GameCore):
         cdef int vbase = P + N * N1, abase = b.area_base
         cdef uint8_t* code = self.code
         cdef bint ok
-        if self.num_empty:
-            for a in range(self.A):
+        cdef int w
+        cdef uint64_t x
+        for w in range((self.A + 63) >> 6 if self.num_empty else 0):
+            x = self.open_bits[w]
+            while x:
+                a = (w << 6) + __builtin_ctzll(x)
+                x &= x - 1
                 m = EMPTY_MASK[code[a]]
-                if m == 0:
-                    continue
                 k = AREA_KIND[m]
                 if k >= 0:
                     out[n] = abase + 7 * a + k
                     n += 1
                     continue
-                r = a // N1
-                c = a - r * N1
+                r = b.area_row[a]
+                c = b.area_col[a]
                 if m == 12:        # bottom pair; the area below must hold no other empty
                     if r == N1 - 1 or EMPTY_MASK[code[a + N1]] == 3:
                         out[n] = P + (r + 1) * N1 + c
