@@ -71,7 +71,8 @@ def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: i
                 rec = done[gs]
             else:
                 print(f"[{time.strftime('%H:%M:%S')}] solving {gs} ...", file=sys.stderr, flush=True)
-                res = solve(gs, method=method, time_limit=time_limit, tt_log2=tt_log2)
+                res = solve(gs, method=method, time_limit=time_limit, tt_log2=tt_log2,
+                            progress=lambda msg: print("    " + msg, file=sys.stderr, flush=True))
                 rec = {"family": name, "size": n, "game_string": gs, "commit": commit,
                        "command": f'python -m solvers.solve --game "{gs}" --openings --json'
                                   + (f" --method {method}" if method != "auto" else ""),
