@@ -40,8 +40,6 @@ from games.core cimport GameCore, PLAYER_TERMINAL
 from games.rng cimport Rng, rng_below
 
 SIZES = range(3, 20)
-SETUPS = ("empty", "checkered", "checkered_alt", "blocks")
-REPETITION_RULES = ("allowed", "draw")
 
 
 # Longest streak of consecutive neutral flips (flips that do not raise the
@@ -52,7 +50,7 @@ PROVEN_NEUTRAL_RUN = {3: 0, 4: 1, 5: 2}
 
 cpdef int neutral_run_bound(int n):
     """The streak length the length bound assumes: proven for n <= 5, an
-    assumption (n * n, far above anything measured) beyond; see
+    assumption beyond (n * n, about three times the longest streak found); see
     docs/rules/flipway.md, "Repetition and game length"."""
     if n in PROVEN_NEUTRAL_RUN:
         return PROVEN_NEUTRAL_RUN[n]
@@ -66,6 +64,7 @@ cpdef int length_bound(int n):
     cdef int progress = 2 + n * n + 2 * n * (n - 1)
     return progress + (progress + 1) * neutral_run_bound(n)
 
+
 cdef enum:
     EMPTY = 0
     BLACK = 1
@@ -78,7 +77,7 @@ cdef enum:
 
 cpdef enum Setup:
     SETUP_EMPTY = 0
-    SETUP_CHECKERED = 1        # checkerboard, a1... see docs: top-left point black
+    SETUP_CHECKERED = 1        # checkerboard, top-left point black
     SETUP_CHECKERED_ALT = 2    # the other checkerboard: top-left point white
     SETUP_BLOCKS = 3           # 2x2 blocks, the top-left block black
 
