@@ -76,8 +76,10 @@ def with_size(game: str, size: int) -> str:
 
 # ----------------------------------------------------------------------------- (b) solver
 
-def _solve(game: str, time_limit: float) -> dict:
-    import games.y_family  # noqa: F401  (register in a worker process)
+def _solve(game: str, time_limit: float, imports=IMPORTS) -> dict:
+    import importlib
+    for module in imports:  # register the games in a worker process
+        importlib.import_module(module)
     from solvers.exhaustive import solve
     start = time.perf_counter()
     try:
@@ -91,7 +93,8 @@ def _solve(game: str, time_limit: float) -> dict:
     return record
 
 
-def solve_all(games: list[str], time_limit: float, path: Path, n_jobs: int) -> dict[str, dict]:
+def solve_all(games: list[str], time_limit: float, path: Path, n_jobs: int,
+              imports=IMPORTS) -> dict[str, dict]:
     done = {}
     if path.exists():
         for line in path.read_text().splitlines():
@@ -106,7 +109,7 @@ def solve_all(games: list[str], time_limit: float, path: Path, n_jobs: int) -> d
         say(f"(b) solving {len(todo)} positions, up to {time_limit:.0f} s each on {n_jobs} processes")
         with open(path, "a") as handle:
             for record in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(_solve)(g, time_limit) for g in todo):
+                    delayed(_solve)(g, time_limit, imports) for g in todo):
                 handle.write(json.dumps(record, sort_keys=True) + "\n")
                 handle.flush()
                 done[record["game"]] = record

@@ -1,0 +1,218 @@
+"""How much does moving first matter, and do the balancing rules remove it?
+
+    python -m experiments.first_player_advantage --out results/fpa            # quick (minutes, 2 cores)
+    python -m experiments.first_player_advantage --full --out results/fpa_full
+
+Games: Defector Y (protocol 1 and 122), Flipway (empty board, empty board with
+the pie rule, checkered setup), plain Y without and with the swap rule. For
+each game, board size and MCTS strength: the first player's win rate in MCTS
+self-play with its Wilson 95% interval and an exact binomial test against 50%
+(Holm-corrected over all cells); for the board sizes the solver finishes
+within ``--solve-time``: the exact value (who wins with perfect play) and how
+many openings win.
+
+Flipway runs with ``repetition=draw`` so that every game (and every search)
+ends; its draws are reported and left out of the first-player rate, which is
+computed over decisive games.
+
+Output in ``--out``: config.json, records/selfplay.jsonl (every game;
+resumable), solver.jsonl, summary.md, summary.csv, first_player.png/.svg.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import time
+from pathlib import Path
+
+from analysis.plots import plot_win_rates
+from analysis.runinfo import prepare_out, say
+from analysis.stats import first_player_advantage_from_records
+from analysis.tournament import BotSpec, make_tasks, run_tasks
+from experiments.compare_flip_options import holm, solve_all, value_text
+
+STUDY = "experiments.first_player_advantage"
+IMPORTS = ("games.y_family", "games.flipway")
+
+QUICK = dict(y_sizes="5,7", flipway_sizes="5,7", simulations="100,1000", games=40,
+             solve_y_sizes="4,5", solve_flipway_sizes="4", solve_time=60.0)
+FULL = dict(y_sizes="5,7,9,11", flipway_sizes="5,7,9", simulations="100,1000,10000", games=300,
+            solve_y_sizes="4,5,6", solve_flipway_sizes="4,5", solve_time=1200.0)
+
+
+def game_families() -> list[dict]:
+    """(label, board kind, game string template with {n})."""
+    return [
+        {"label": "Defector Y p1", "board": "y", "game": "defector_y(board_size={n},protocol=1)"},
+        {"label": "Defector Y p122", "board": "y", "game": "defector_y(board_size={n},protocol=122)"},
+        {"label": "Flipway", "board": "flipway", "game": "flipway(board_size={n},repetition=draw)"},
+        {"label": "Flipway + pie", "board": "flipway", "game": "flipway(board_size={n},pie=true,repetition=draw)"},
+        {"label": "Flipway checkered", "board": "flipway",
+         "game": "flipway(board_size={n},repetition=draw,setup=checkered)"},
+        {"label": "Y", "board": "y", "game": "y_game(board_size={n})"},
+        {"label": "Y + swap", "board": "y", "game": "y_game(board_size={n},swap=true)"},
+    ]
+
+
+def int_list(text: str, name: str, parser) -> list[int]:
+    try:
+        return [int(s) for s in str(text).split(",") if s.strip()]
+    except ValueError:
+        parser.error(f"--{name} must be comma-separated integers, got {text!r}")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog=f"python -m {STUDY}", description=__doc__.split("\n\n")[0],
+                                     epilog="Defaults are the quick run; --full sets the study's sizes "
+                                            "(flags given explicitly still win).")
+    parser.add_argument("--out", required=True, help="output directory (resumed if it exists)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--full", action="store_true", help="the full study (hours)")
+    parser.add_argument("--y-sizes", help="triangle sides for the Y games (comma-separated)")
+    parser.add_argument("--flipway-sizes", help="Flipway board sizes (comma-separated)")
+    parser.add_argument("--simulations", help="MCTS simulations per move, one self-play series each")
+    parser.add_argument("--games", type=int, help="self-play games per game, size and strength")
+    parser.add_argument("--solve-y-sizes", help="triangle sides to solve exactly ('' skips)")
+    parser.add_argument("--solve-flipway-sizes", help="Flipway sizes to solve exactly ('' skips)")
+    parser.add_argument("--solve-time", type=float, help="seconds per exact solve before giving up")
+    parser.add_argument("--only", help="comma-separated substrings: keep games whose label contains one")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--backend", default="joblib", choices=["joblib", "dask"])
+    parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+    base = FULL if args.full else QUICK
+    cfg = {k: (getattr(args, k) if getattr(args, k) is not None else v) for k, v in base.items()}
+    sizes = {"y": int_list(cfg["y_sizes"], "y-sizes", parser),
+             "flipway": int_list(cfg["flipway_sizes"], "flipway-sizes", parser)}
+    solve_sizes = {"y": int_list(cfg["solve_y_sizes"], "solve-y-sizes", parser),
+                   "flipway": int_list(cfg["solve_flipway_sizes"], "solve-flipway-sizes", parser)}
+    budgets = int_list(cfg["simulations"], "simulations", parser)
+    if not budgets or min(budgets) < 1 or cfg["games"] < 1:
+        parser.error("--simulations and --games must be positive")
+    families = game_families()
+    if args.only:
+        wanted = [w.strip().lower() for w in args.only.split(",") if w.strip()]
+        families = [f for f in families if any(w in f["label"].lower() for w in wanted)]
+        if not families:
+            parser.error(f"--only {args.only!r} matches none of: {', '.join(f['label'] for f in game_families())}")
+    import games.flipway  # noqa: F401
+    import games.y_family  # noqa: F401
+    from games.boards import TRIANGLE_SIZES
+    from games.flipway import SIZES as FLIPWAY_SIZES
+    allowed = {"y": TRIANGLE_SIZES, "flipway": FLIPWAY_SIZES}
+    for board in ("y", "flipway"):
+        for n in sizes[board] + solve_sizes[board]:
+            if n not in allowed[board]:
+                parser.error(f"size {n} is not available for {board} boards; choose from {list(allowed[board])}")
+    cfg.update(seed=args.seed, full=args.full, only=args.only)
+    out = prepare_out(args.out, STUDY, cfg, ("seed", "games"))
+    start = time.perf_counter()
+
+    cells = [(f, n, sims) for f in families for n in sizes[f["board"]] for sims in budgets]
+    tasks = []
+    for family, n, sims in cells:
+        spec = BotSpec.make("mcts", simulations=sims)
+        tasks += make_tasks(family["game"].format(n=n), [spec], cfg["games"], args.seed, "self", imports=IMPORTS)
+    say(f"MCTS self-play: {len(tasks)} games over {len(cells)} (game, size, strength) cells")
+    records = run_tasks(tasks, out / "records" / "selfplay.jsonl", backend=args.backend, n_jobs=args.jobs,
+                        scheduler=args.scheduler, progress=not args.no_progress, desc="self-play")
+
+    solve_games = [f["game"].format(n=n) for f in families for n in solve_sizes[f["board"]]]
+    solved = solve_all(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS) if solve_games else {}
+
+    rows = []
+    for family, n, sims in cells:
+        game = family["game"].format(n=n)
+        label = BotSpec.make("mcts", simulations=sims).label
+        own = [r for r in records if r["game"] == game and r["players"][0] == label]
+        fpa = first_player_advantage_from_records(own)
+        rows.append({"game": family["label"], "size": n, "simulations": sims, "game_string": game,
+                     "decisive": fpa.decisive, "draws": fpa.draws, "rate": fpa.rate, "low": fpa.low,
+                     "high": fpa.high, "p": fpa.p_value, "exact": solved.get(game)})
+    for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
+        row["p_holm"] = adjusted
+    write_outputs(out, rows, families, solve_sizes, solved, budgets, cfg)
+    print(conclusion(rows, families, solve_sizes, solved))
+    say(f"done in {time.perf_counter() - start:.0f} s; results in {out}")
+    return 0
+
+
+def pct(row) -> str:
+    if row["decisive"] == 0:
+        return "no decisive game"
+    return f"{100 * row['rate']:.0f}% [{100 * row['low']:.0f}, {100 * row['high']:.0f}]"
+
+
+def write_outputs(out: Path, rows, families, solve_sizes, solved, budgets, cfg) -> None:
+    head = ["game", "size"] + [f"P1 wins, MCTS {s} sims" for s in budgets] + ["draws", "exact value"]
+    lines = ["# First-player advantage", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    by_cell: dict[tuple[str, int], dict[int, dict]] = {}
+    for row in rows:
+        by_cell.setdefault((row["game"], row["size"]), {})[row["simulations"]] = row
+    for (game, n), per in by_cell.items():
+        exact = per[budgets[0]]["exact"]
+        cells = []
+        for s in budgets:
+            r = per[s]
+            star = "*" if r["p_holm"] < 0.05 else ""
+            cells.append(f"{pct(r)}{star} (n={r['decisive']})")
+        draws = ", ".join(str(per[s]["draws"]) for s in budgets)
+        lines.append("| " + " | ".join([game, str(n), *cells, draws, value_text(exact) if exact else "-"]) + " |")
+    exact_rows = [(f["label"], n, solved.get(f["game"].format(n=n))) for f in families
+                  for n in solve_sizes[f["board"]]]
+    if exact_rows:
+        lines += ["", "Exact values (solver, first player's result with perfect play):", "",
+                  "| game | size | value | winning first moves |", "|---|---|---|---|"]
+        for label, n, rec in exact_rows:
+            moves = " ".join((rec or {}).get("winning_first_moves") or []) or "-"
+            lines.append(f"| {label} | {n} | {value_text(rec)} | {moves} |")
+    lines += ["", "Rates are over decisive games with 95% Wilson intervals; * marks a rate that differs "
+              "from 50% (exact binomial test, Holm-corrected over all cells, p < 0.05). Draws "
+              "(Flipway's repetition rule) are listed per strength.", ""]
+    (out / "summary.md").write_text("\n".join(lines))
+    with open(out / "summary.csv", "w", newline="") as handle:
+        fields = ["game", "size", "simulations", "game_string", "decisive", "draws", "rate", "low", "high", "p",
+                  "p_holm", "exact_value", "winning_first_moves"]
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        for r in rows:
+            exact = r["exact"] or {}
+            writer.writerow({**{k: r[k] for k in fields[:11]}, "exact_value": exact.get("value"),
+                             "winning_first_moves": " ".join(exact.get("winning_first_moves") or [])})
+    plot_rows = [dict(label=f"{r['game']}, size {r['size']}", value=r["rate"], low=r["low"], high=r["high"],
+                      group=f"MCTS {r['simulations']} simulations/move", note=f"n={r['decisive']}")
+                 for r in sorted(rows, key=lambda r: (r["game"], r["size"], r["simulations"])) if r["decisive"]]
+    plot_win_rates(plot_rows, out / "first_player",
+                   title="First-player wins in MCTS self-play",
+                   xlabel="first-player win rate over decisive games (%), 95% Wilson interval")
+
+
+def conclusion(rows, families, solve_sizes, solved) -> str:
+    lines = ["Conclusions (MCTS self-play; significance: exact binomial test, Holm-corrected, p < 0.05):"]
+    for family in families:
+        mine = [r for r in rows if r["game"] == family["label"]]
+        ahead = [f"size {r['size']} at {r['simulations']} sims ({pct(r)})" for r in mine
+                 if r["p_holm"] < 0.05 and r["rate"] > 0.5]
+        behind = [f"size {r['size']} at {r['simulations']} sims ({pct(r)})" for r in mine
+                  if r["p_holm"] < 0.05 and r["rate"] < 0.5]
+        text = f"- {family['label']}: "
+        parts = []
+        if ahead:
+            parts.append("first player ahead at " + "; ".join(ahead))
+        if behind:
+            parts.append("second player ahead at " + "; ".join(behind))
+        if not parts:
+            parts.append("no cell differs significantly from 50%")
+        exact = [(n, solved.get(family["game"].format(n=n))) for n in solve_sizes[family["board"]]]
+        exact = [f"size {n}: {value_text(rec)}" for n, rec in exact if rec]
+        if exact:
+            parts.append("exact " + "; ".join(exact))
+        lines.append(text + "; ".join(parts) + ".")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    from experiments.first_player_advantage import main as _main  # workers unpickle by module reference
+    sys.exit(_main())
