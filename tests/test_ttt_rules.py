@@ -154,3 +154,15 @@ def test_outcome_profile():
     partners = rules.parse(dict(BASE, players="partners", colours="partners-share",
                                 reserves={"black": 5, "white": 4}))
     assert rules.outcome_profile(partners)["zero_sum"]
+
+
+def test_command_line_validator(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"name": "bad one", "reserves": {"black": 99}}))
+    assert rules.main([str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "name:" in err and "reserves.black: 99" in err
+    twin = tmp_path / "twin.json"
+    twin.write_text(json.dumps({"name": "Twin", "reserves": {"black": 5, "white": 4}}))
+    assert rules.main(["Tic-Tac-Toe", str(twin)]) == 0
+    assert "identical to Tic-Tac-Toe except for the name" in capsys.readouterr().out

@@ -263,6 +263,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
 
     # -- reserves ---------------------------------------------------------------
     raw_res = raw.get("reserves")
+    problems_before_reserves = len(p.items)
     reserves: dict[str, dict[str, int]] = {}
     spaces = math.prod(size) if size else MAX_SPACES
     if not isinstance(raw_res, Mapping) or not raw_res:
@@ -330,7 +331,8 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             if z > 1 and (x, y, z - 1) not in support:
                 p.add("board.pieces", f"piece at {q['at']} floats: on stacks a piece rests on the "
                                       "floor, a piece or a locked space")
-    if reserves == {} and not pieces and isinstance(raw_res, Mapping) and raw_res:
+    if reserves == {} and not pieces and isinstance(raw_res, Mapping) and raw_res \
+            and len(p.items) == problems_before_reserves:
         p.add("reserves", "every count is 0: nothing can ever be played")
 
     # -- turn structure -------------------------------------------------------------
@@ -689,3 +691,40 @@ def outcome_profile(rs: RuleSet) -> dict:
     zero_sum = two_sides and not chaos and not together
     return {"zero_sum": zero_sum, "utility_sum": 0.0 if zero_sum else None,
             "min_utility": -1.0, "max_utility": 1.0, "chance": chaos, "num_players": n}
+
+
+def main(argv=None) -> int:
+    """``python -m games.ttt``: validate rule-set files and show their
+    canonical form, or list the catalogue."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(
+        prog="python -m games.ttt",
+        description="Validate tic-tac-toe rule sets (catalogue names or .json paths): print every "
+                    "problem, or the canonical form and fingerprint. Rules: docs/rules/ttt.md.")
+    parser.add_argument("rules", nargs="*", help="catalogue names or paths to rule-set files")
+    parser.add_argument("--list", action="store_true", help="list the catalogue with fingerprints")
+    parser.add_argument("--canonical", action="store_true", help="print each canonical form")
+    args = parser.parse_args(argv)
+    if not args.rules and not args.list:
+        parser.error("give rule sets to check, or --list")
+    if args.list:
+        for name, rs in catalogue().items():
+            print(f"{name:24s} {rs.fingerprint}")
+    status = 0
+    seen: dict[str, str] = {}
+    for item in args.rules:
+        try:
+            rs = resolve(item)
+        except (RuleSetError, ValueError) as e:
+            print(f"{item}: {e}", file=sys.stderr)
+            status = 1
+            continue
+        print(f"{item}: valid, name {rs.name}, fingerprint {rs.fingerprint}")
+        if rs.canonical in seen:
+            print(f"{item}: identical to {seen[rs.canonical]} except for the name")
+        seen.setdefault(rs.canonical, item)
+        if args.canonical:
+            print(rs.canonical)
+    return status

@@ -1,0 +1,4 @@
+"""``python -m games.ttt [--list] [--canonical] RULES...``: validate rule sets."""
+from games.ttt.rules import main
+
+raise SystemExit(main())
