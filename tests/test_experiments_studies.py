@@ -1,0 +1,93 @@
+"""The three studies end to end on tiny settings: outputs complete, numbers
+consistent with the raw records, reruns resume instead of replaying."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analysis.tournament import load_records
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(module: str, *args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.mark.parametrize("module", ["experiments.compare_flip_options", "experiments.first_player_advantage",
+                                    "experiments.strength_plots"])
+def test_help_and_bad_input(module, tmp_path):
+    result = run(module, "--help")
+    assert result.returncode == 0 and "--seed" in result.stdout and "--full" in result.stdout
+    result = run(module, "--out", str(tmp_path), "--jobs", "1", "--no-progress",
+                 *({"experiments.compare_flip_options": ["--board-size", "40"],
+                    "experiments.first_player_advantage": ["--y-sizes", "1"],
+                    "experiments.strength_plots": ["--games", "no_such_game"]}[module]))
+    assert result.returncode == 2, result.stderr
+
+
+def test_compare_flip_options_tiny(tmp_path):
+    args = ["--out", str(tmp_path), "--board-size", "5", "--games", "4", "--simulations", "20",
+            "--strength-games", "2", "--weak", "5", "--strong", "50", "--solve-sizes", "4", "--solve-time", "30",
+            "--playouts", "300", "--jobs", "1", "--no-progress", "--seed", "3"]
+    result = run("experiments.compare_flip_options", *args)
+    assert result.returncode == 0, result.stderr
+    assert "Conclusions" in result.stdout
+    with open(tmp_path / "summary.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 15  # 12 option sets of 00-Y, two Defector Y protocols, plain Y
+    selfplay = load_records(tmp_path / "records" / "selfplay.jsonl")
+    assert len(selfplay) == 15 * 4
+    for row in rows:
+        own = [r for r in selfplay if r["game"] == row["game"]]
+        assert float(row["p1_win_rate"]) == pytest.approx(sum(r["winner"] == 0 for r in own) / len(own), abs=1e-4)
+        assert row["value_side4"] in ("1.0", "-1.0")
+        if row["variant"] == "Y":
+            assert float(row["random_mean_flips"]) == 0.0
+            assert row["value_side4"] == "1.0"  # Y is a first-player win (strategy stealing)
+    for name in ("first_player_mcts", "strength_gain", "first_player_random", "random_flips", "random_lengths"):
+        assert (tmp_path / f"{name}.png").stat().st_size > 1000 and (tmp_path / f"{name}.svg").exists()
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert config["config"]["seed"] == 3 and len(config["git"]["commit"]) == 40
+    # A rerun resumes: nothing is replayed, the summary is the same.
+    before = (tmp_path / "summary.csv").read_text()
+    again = run("experiments.compare_flip_options", *args)
+    assert again.returncode == 0, again.stderr
+    assert len(load_records(tmp_path / "records" / "selfplay.jsonl")) == 15 * 4
+    assert (tmp_path / "summary.csv").read_text() == before
+    # Changing what decides the games is refused rather than mixed into the same directory.
+    other = run("experiments.compare_flip_options", *[a if a != "3" else "4" for a in args])
+    assert other.returncode != 0 and "different seed" in other.stderr
+
+
+def test_first_player_advantage_tiny(tmp_path):
+    result = run("experiments.first_player_advantage", "--out", str(tmp_path), "--y-sizes", "4",
+                 "--flipway-sizes", "4", "--simulations", "10", "--games", "2", "--solve-y-sizes", "4",
+                 "--solve-flipway-sizes", "", "--solve-time", "30", "--jobs", "1", "--no-progress",
+                 "--only", "defector,y + swap")
+    assert result.returncode == 0, result.stderr
+    summary = (tmp_path / "summary.md").read_text()
+    assert "Defector Y p1 | 4 | P1 wins" in summary and "Y + swap | 4 | P2 wins" in summary
+    assert "| Flipway" not in summary
+    assert len(load_records(tmp_path / "records" / "selfplay.jsonl")) == 3 * 2
+    assert (tmp_path / "first_player.png").exists()
+
+
+def test_strength_plots_tiny(tmp_path):
+    result = run("experiments.strength_plots", "--out", str(tmp_path), "--games", "y_game(board_size=4)",
+                 "--mcts", "5,50", "--openspiel-mcts", "5", "--alphabeta", "1", "--games-per-pair", "2",
+                 "--jobs", "1", "--no-progress")
+    assert result.returncode == 0, result.stderr
+    board = (tmp_path / "leaderboard_y_game_board_size_4.csv").read_text().splitlines()
+    assert board[0].startswith("rank,player,rating") and len(board) == 1 + 5
+    assert any(line.split(",")[1] == "random" and line.split(",")[2] == "0" for line in board[1:])
+    assert (tmp_path / "rating_vs_simulations_y_game_board_size_4.png").exists()
+    assert (tmp_path / "rating_vs_time_y_game_board_size_4.svg").exists()
