@@ -238,6 +238,10 @@ def test_joblib_and_dask_local_cluster_give_the_same_records(tmp_path):
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         via_dask = run_tasks(tasks, tmp_path / "dask.jsonl", backend="dask", client=client,
                              progress=False, chunk_size=2)
+        # The --scheduler ADDRESS path: connect to the running scheduler by its address.
+        via_address = run_tasks(tasks, tmp_path / "address.jsonl", backend="dask",
+                                scheduler=cluster.scheduler_address, progress=False)
+    assert [deterministic_view(r) for r in via_address] == [deterministic_view(r) for r in via_joblib]
     assert len(via_dask) == len(tasks) == 12
     assert [deterministic_view(r) for r in via_dask] == [deterministic_view(r) for r in via_joblib]
     assert len({tuple(r["actions"]) for r in via_dask}) > 1
