@@ -483,6 +483,21 @@ def test_no_cycle_of_flips_on_small_boards(n, longest):
     assert not cycle and streak == longest
 
 
+@pytest.mark.slow
+def test_no_cycle_of_flips_on_5x5():
+    """67 million positions, about 10 s and 200 MB."""
+    cycle, streak, (colours, to_move) = kernel.neutral_flip_search(5)
+    assert not cycle and streak == 2 == kernel.PROVEN_NEUTRAL_RUN[5]
+    assert kernel.length_bound(5) == 203
+
+
+def test_length_bound_formula():
+    for n in range(3, 20):
+        progress = 2 + n * n + 2 * n * (n - 1)
+        run = {3: 0, 4: 1, 5: 2}.get(n, n * n)
+        assert kernel.length_bound(n) == progress + (progress + 1) * run
+
+
 def test_neutral_flip_keeps_pairs_and_grows_the_draw_history():
     # Black flips the white pair c4/b3, whose outside neighbours are all white:
     # four white pairs are lost, four black pairs gained.
