@@ -464,6 +464,33 @@ def test_random_playouts_end_with_a_winner_within_the_bound(spec):
     assert a.position_hash() == b.position_hash()     # seeded
 
 
+@pytest.mark.parametrize("spec", ["flipway(board_size=5,pie=true)", "flipway(board_size=6,setup=checkered)",
+                                  "flipway(board_size=6,setup=blocks,pie=true)",
+                                  "flipway(board_size=5,setup=checkered_alt,repetition=draw)"])
+def test_random_games_follow_the_reference(spec):
+    """Along whole random games, every position after the opening turn(s) has
+    the reference's legal moves, and the game ends exactly when a chain forms."""
+    import random
+    rng = random.Random(5)
+    game = pyspiel.load_game(spec)
+    n = game.get_parameters()["board_size"]
+    swap = game.num_distinct_actions() - 1 if game.get_parameters()["pie"] else None
+    for _ in range(40):
+        core = game.new_core()
+        while not core.terminal():
+            cols = core.cell_colours()
+            legal = core.legal_action_list()
+            if core.game_phase() == NORMAL:
+                assert legal == ref_legal(core, n, cols)
+            elif core.game_phase() == PIE:
+                assert legal == ref_legal(core, n, cols) + [swap]
+            core.apply_action(rng.choice(legal))
+        cols = core.cell_colours()
+        winner = core.winner_colour()
+        assert winner in (0, 1) and ref_chain(n, cols, BLACK + winner)
+        assert not ref_chain(n, cols, WHITE - winner)
+
+
 def test_observation_and_text():
     core = new_core("flipway(board_size=3,pie=true)")
     obs = core.observation()
