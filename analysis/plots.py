@@ -85,9 +85,11 @@ def plot_win_rates(rows: Sequence[Mapping], stem: str | Path, *, title: str,
                    reference_label: str | None = "50% (no advantage)") -> list[Path]:
     """Win rates given as fractions in ``value``/``low``/``high``, drawn in percent."""
     scaled = [dict(row, value=100 * row["value"], low=100 * row["low"], high=100 * row["high"]) for row in rows]
+    # Tight intervals (thousands of games) need a decimal to show any width at all.
+    digits = 1 if max(r["high"] - r["low"] for r in scaled) < 5 else 0
     return plot_intervals(scaled, stem, title=title, xlabel=xlabel, reference=reference,
                           reference_label=reference_label, xlim=(0, 100),
-                          annotate="{value:.0f}% [{low:.0f}, {high:.0f}]")
+                          annotate=f"{{value:.{digits}f}}% [{{low:.{digits}f}}, {{high:.{digits}f}}]")
 
 
 def plot_rating_vs_compute(series: Mapping[str, Sequence[tuple[float, float, float, float]]],
