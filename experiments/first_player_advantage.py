@@ -35,7 +35,7 @@ from experiments.compare_flip_options import holm, solve_all, value_text
 STUDY = "experiments.first_player_advantage"
 IMPORTS = ("games.y_family", "games.flipway")
 
-QUICK = dict(y_sizes="5,7", flipway_sizes="5,7", simulations="100,1000", games=40,
+QUICK = dict(y_sizes="5,7,9", flipway_sizes="5,7", simulations="100,1000", games=100,
              solve_y_sizes="4,5", solve_flipway_sizes="4", solve_time=60.0)
 FULL = dict(y_sizes="5,7,9,11", flipway_sizes="5,7,9", simulations="100,1000,10000", games=300,
             solve_y_sizes="4,5,6", solve_flipway_sizes="4,5", solve_time=1200.0)
