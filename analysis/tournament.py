@@ -384,8 +384,8 @@ def run_tasks(tasks: Sequence[GameTask], out: str | os.PathLike, *, backend: str
     if len(set(t.key for t in tasks)) != len(tasks):
         raise ValueError("duplicate game keys among the tasks")
     if todo:
-        workers = n_jobs if backend == "joblib" else max(n_jobs, 1)
-        size = chunk_size or _auto_chunk(len(todo), workers)
+        # With a remote scheduler n_jobs may understate the cluster; pass chunk_size there.
+        size = chunk_size or _auto_chunk(len(todo), n_jobs)
         chunks = _chunks(todo, size)
         bar = _progress(len(tasks), len(tasks) - len(todo), desc, progress)
         with RecordWriter(out) as writer:
