@@ -82,9 +82,9 @@ def reachable(spec, limit):
                     seen[key] = child
                     nxt.append(child)
             edges[core.position_key()] = out
+            if len(seen) > limit:
+                return {"spec": spec, "positions": len(seen), "complete": False, "cycle": None}
         frontier = nxt
-        if len(seen) > limit:
-            return {"spec": spec, "positions": len(seen), "complete": False, "cycle": None}
     state = {}
     cycle = False
     for start in edges:
@@ -263,8 +263,9 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1, help="seed of the random parts (default 1)")
     ap.add_argument("--max-exhaustive", type=int, default=5, choices=(3, 4, 5),
                     help="largest board for the exhaustive full-board search (5 needs ~200 MB, ~10 s)")
-    ap.add_argument("--reachable-limit", type=int, default=300_000,
-                    help="give up a reachable-position search beyond this many positions")
+    ap.add_argument("--reachable-limit", type=int, default=3_000_000,
+                    help="give up a reachable-position search beyond this many positions "
+                         "(6x6 checkered needs 2.2 million, about 3 GB)")
     ap.add_argument("--boards", type=int, default=200, help="start positions per size in part 3")
     ap.add_argument("--seconds", type=float, default=120.0,
                     help="time budget of part 3 per board size (the streak trees grow fast)")
@@ -291,8 +292,13 @@ def main(argv=None):
              for s in ("empty", "checkered", "checkered_alt", "blocks") for p in ("false", "true")]
     specs += [f"flipway(board_size=4,setup={s},pie={p})"
               for s in ("checkered", "checkered_alt", "blocks") for p in ("false", "true")]
-    specs += ["flipway(board_size=4)", "flipway(board_size=5,setup=checkered)",
-              "flipway(board_size=5,setup=checkered_alt)", "flipway(board_size=5,setup=blocks)"]
+    specs += ["flipway(board_size=4)", "flipway(board_size=4,pie=true)"]
+    specs += [f"flipway(board_size=5,setup={s},pie={p})"
+              for s in ("checkered", "checkered_alt", "blocks") for p in ("false", "true")]
+    specs += ["flipway(board_size=6,setup=checkered)", "flipway(board_size=6,setup=checkered_alt)",
+              "flipway(board_size=6,setup=blocks)", "flipway(board_size=6,setup=blocks,pie=true)",
+              "flipway(board_size=7,setup=blocks)", "flipway(board_size=7,setup=blocks,pie=true)",
+              "flipway(board_size=8,setup=blocks)", "flipway(board_size=8,setup=blocks,pie=true)"]
     report["reachable"] = []
     for spec in specs:
         row = reachable(spec, args.reachable_limit)
