@@ -32,8 +32,8 @@ from analysis.tournament import BotSpec, make_tasks, run_tasks
 STUDY = "experiments.strength_plots"
 IMPORTS = ("games.y_family", "games.flipway")
 
-QUICK = dict(games="double_o_y(board_size=6);y_game(board_size=6)", mcts="10,30,100,300,1000",
-             openspiel_mcts="10,30,100,300", alphabeta="1,2", games_per_pair=8)
+QUICK = dict(games="double_o_y(board_size=6);y_game(board_size=6)", mcts="10,30,100,300,1000,3000",
+             openspiel_mcts="10,30,100,300", alphabeta="1,2", games_per_pair=16)
 FULL = dict(games="double_o_y(board_size=8);defector_y(board_size=8);y_game(board_size=8);flipway(board_size=7,repetition=draw)",
             mcts="10,30,100,300,1000,3000,10000", openspiel_mcts="10,30,100,300,1000,3000",
             alphabeta="1,2,3", games_per_pair=40)
