@@ -181,7 +181,7 @@ def write_outputs(out: Path, rows, families, solve_sizes, solved, budgets, cfg) 
             exact = r["exact"] or {}
             writer.writerow({**{k: r[k] for k in fields[:11]}, "exact_value": exact.get("value"),
                              "winning_first_moves": " ".join(exact.get("winning_first_moves") or [])})
-    plot_rows = [dict(label=f"{r['game']}, size {r['size']}", value=r["rate"], low=r["low"], high=r["high"],
+    plot_rows = [dict(label=f"{r['game']}, size {r['size']}, {r['simulations']} sims", value=r["rate"], low=r["low"], high=r["high"],
                       group=f"MCTS {r['simulations']} simulations/move", note=f"n={r['decisive']}")
                  for r in sorted(rows, key=lambda r: (r["game"], r["size"], r["simulations"])) if r["decisive"]]
     plot_win_rates(plot_rows, out / "first_player",
