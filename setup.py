@@ -40,7 +40,8 @@ setup(
         "scipy>=1.11",
         "joblib>=1.3",
         "matplotlib>=3.8",
-        "tqdm>=4.66",
+        "tqdm>=4.66,<5",
+        "dask[distributed]==2026.8.0",
         "cython==3.3.1",
     ],
     extras_require={
