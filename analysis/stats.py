@@ -189,3 +189,37 @@ def mean_and_ci(values: Sequence[float], confidence: float = 0.95) -> tuple[floa
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = float(_scipy_stats.t.ppf(0.5 + confidence / 2.0, n - 1)) * math.sqrt(var / n)
     return mean, mean - half, mean + half
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m analysis.stats``: plan a study's size, or read a result's interval."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m analysis.stats",
+        description="Games needed for a precision (--precision), or the Wilson interval and the test "
+                    "against 50% of an observed result (--wins with --games).")
+    parser.add_argument("--precision", type=float, help="wanted half-width of the 95%% interval, e.g. 0.05")
+    parser.add_argument("--rate", type=float, default=0.5, help="expected win rate (default 0.5, the worst case)")
+    parser.add_argument("--wins", type=int, help="observed wins (of the first player, or of one bot)")
+    parser.add_argument("--games", type=int, help="games played (decisive games for a first-player test)")
+    parser.add_argument("--confidence", type=float, default=0.95)
+    args = parser.parse_args(argv)
+    if args.precision is None and args.wins is None:
+        parser.error("give --precision, or --wins and --games")
+    try:
+        if args.precision is not None:
+            n = games_needed(args.precision, args.rate, args.confidence)
+            print(f"{n} games give a {100 * args.confidence:g}% Wilson interval of at most "
+                  f"±{100 * args.precision:g} points at a win rate of {100 * args.rate:g}%")
+        if args.wins is not None:
+            if args.games is None:
+                parser.error("--wins needs --games")
+            print(first_player_advantage(args.wins, args.games - args.wins, 0, args.confidence))
+    except ValueError as error:
+        parser.error(str(error))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

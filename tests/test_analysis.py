@@ -259,3 +259,16 @@ def test_plots_write_png_and_svg(tmp_path):
     assert sorted(p.suffix for p in written) == [".png", ".png", ".png", ".svg", ".svg", ".svg"]
     for path in written:
         assert path.stat().st_size > 1000
+
+
+def test_stats_command_line():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    result = subprocess.run([sys.executable, "-m", "analysis.stats", "--precision", "0.05"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.startswith(f"{games_needed(0.05)} games")
+    result = subprocess.run([sys.executable, "-m", "analysis.stats", "--wins", "60", "--games", "100"], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=60)
+    assert "60.0% [50.2, 69.1]" in result.stdout and "p = 0.0569" in result.stdout
+    result = subprocess.run([sys.executable, "-m", "analysis.stats"], cwd=ROOT, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2
