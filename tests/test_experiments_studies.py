@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,10 +13,27 @@ from analysis.tournament import load_records
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(module: str, *args: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300)
+class Result:
+    def __init__(self, returncode: int, stdout: str, stderr: str):
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def run(module: str, *args: str) -> Result:
+    """Run a study's main in this process (one interpreter start-up for all the tests)."""
+    import contextlib
+    import importlib
+    import io
+
+    main = importlib.import_module(module).main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else 1
+            if not isinstance(stop.code, int) and stop.code is not None:
+                err.write(str(stop.code))
+    return Result(code or 0, out.getvalue(), err.getvalue())
 
 
 @pytest.mark.parametrize("module", ["experiments.compare_flip_options", "experiments.first_player_advantage",
