@@ -26,9 +26,11 @@ Action ids. A move is one id, whatever area it was chosen through:
 - ``S + A`` the swap (only with the pie rule).
 
 The position lives in one malloc'd block (a padded colour grid, one byte per
-area summarising its four colours, per-line stone counts), so a copy is one
-memcpy. The per-area byte makes both move generators table look-ups: the
-empty mask of an area and whether it is a crosscut.
+area summarising its four colours, per-line stone counts) plus two bitsets
+(areas with an empty point, crosscuts), so a copy is a few memcpys (and, under
+``repetition=draw``, the short history since the last progress move). The
+per-area byte makes both move generators table look-ups: the empty mask of an
+area and whether it is a crosscut.
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
