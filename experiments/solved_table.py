@@ -88,6 +88,10 @@ def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: i
     return records
 
 
+def _secs(seconds: float) -> str:
+    return f"{seconds:,.0f}" if seconds >= 100 else f"{seconds:.3g}"
+
+
 def markdown(records: list[dict]) -> str:
     """The records as the table of docs/solved.md (one row per solve)."""
     lines = ["| game | value | winning first moves | classes | method | nodes | seconds | commit |",
@@ -114,7 +118,7 @@ def markdown(records: list[dict]) -> str:
         value = {1.0: "+1 (first player wins)", -1.0: "-1 (second player wins)",
                  0.0: "0 (draw)"}.get(r["value"], f"{r['value']:+g}")
         lines.append(f"| `{r['game_string']}` | {value} | {shown} | {r['symmetry_classes']} | "
-                     f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.3g} | "
+                     f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {_secs(r['seconds'])} | "
                      f"{r['commit']} |")
     return "\n".join(lines)
 
