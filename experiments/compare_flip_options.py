@@ -40,6 +40,8 @@ from analysis.runinfo import prepare_out, say
 from analysis.stats import first_player_advantage_from_records, mean_and_ci, wilson_interval
 from analysis.tournament import BotSpec, make_tasks, run_tasks
 
+DEFAULT_OUT = "results/compare_flip_options"
+
 STUDY = "experiments.compare_flip_options"
 FLIPS = ("all", "opponents", "friends")
 PROTOCOLS = (1, 122)
@@ -193,7 +195,8 @@ def main(argv=None) -> int:
                                      epilog="Defaults are the quick run; --full sets the study's sizes "
                                             "(any flag given explicitly still wins).",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", required=True, help="output directory (resumed if it exists)")
+    parser.add_argument("--out", default=DEFAULT_OUT,
+                        help="output directory, resumed if it exists (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--full", action="store_true", help="the full study (hours)")
     parser.add_argument("--board-size", type=int, help=f"triangle side for (a), (c), (d) (quick {QUICK['board_size']}, full {FULL['board_size']})")

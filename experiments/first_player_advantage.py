@@ -32,6 +32,8 @@ from analysis.stats import first_player_advantage_from_records
 from analysis.tournament import BotSpec, make_tasks, run_tasks
 from experiments.compare_flip_options import holm, solve_all, value_text
 
+DEFAULT_OUT = "results/first_player_advantage"
+
 STUDY = "experiments.first_player_advantage"
 IMPORTS = ("games.y_family", "games.flipway")
 
@@ -66,7 +68,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog=f"python -m {STUDY}", description=__doc__.split("\n\n")[0],
                                      epilog="Defaults are the quick run; --full sets the study's sizes "
                                             "(flags given explicitly still win).")
-    parser.add_argument("--out", required=True, help="output directory (resumed if it exists)")
+    parser.add_argument("--out", default=DEFAULT_OUT,
+                        help="output directory, resumed if it exists (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--full", action="store_true", help="the full study (hours)")
     parser.add_argument("--y-sizes", help="triangle sides for the Y games (comma-separated)")

@@ -29,6 +29,8 @@ from analysis.ratings import fit_ratings, leaderboard_table
 from analysis.runinfo import prepare_out, say
 from analysis.tournament import BotSpec, make_tasks, run_tasks
 
+DEFAULT_OUT = "results/strength_plots"
+
 STUDY = "experiments.strength_plots"
 IMPORTS = ("games.y_family", "games.flipway")
 
@@ -55,7 +57,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog=f"python -m {STUDY}", description=__doc__.split("\n\n")[0],
                                      epilog="Defaults are the quick run; --full sets the study's sizes "
                                             "(flags given explicitly still win).")
-    parser.add_argument("--out", required=True, help="output directory (resumed if it exists)")
+    parser.add_argument("--out", default=DEFAULT_OUT,
+                        help="output directory, resumed if it exists (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--full", action="store_true", help="the full study (hours)")
     parser.add_argument("--games", help="game strings separated by ';'")
