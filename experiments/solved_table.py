@@ -137,6 +137,10 @@ def main(argv=None) -> int:
                     help="exact search (see python -m solvers.solve --help)")
     ap.add_argument("--markdown", action="store_true",
                     help="print the records already in --out as a markdown table and exit")
+    ap.add_argument("--write-doc", default=None, metavar="PATH",
+                    help="with --markdown: put the table into PATH between the lines "
+                         "'<!-- results:begin -->' and '<!-- results:end -->', and write the "
+                         "records used next to it as PATH with .md replaced by _records.jsonl")
     args = ap.parse_args(argv)
     if args.max_size < 2 or args.time_limit <= 0:
         ap.error("--max-size must be >= 2 and --time-limit > 0")
@@ -152,7 +156,21 @@ def main(argv=None) -> int:
         recs = sorted(latest.values(), key=lambda r: (order.get(r["family"], 99), r["size"]))
         if args.only:
             recs = [r for r in recs if args.only in r["family"]]
-        print(markdown(recs))
+        table = markdown(recs)
+        if args.write_doc:
+            with open(args.write_doc) as f:
+                doc = f.read()
+            begin, end = "<!-- results:begin -->", "<!-- results:end -->"
+            if begin not in doc or end not in doc:
+                ap.error(f"{args.write_doc} has no {begin} ... {end} block")
+            head, rest = doc.split(begin, 1)
+            tail = rest.split(end, 1)[1]
+            with open(args.write_doc, "w") as f:
+                f.write(head + begin + "\n" + table + "\n" + end + tail)
+            with open(args.write_doc.replace(".md", "_records.jsonl"), "w") as f:
+                for r in recs:
+                    f.write(json.dumps(r) + "\n")
+        print(table)
         return 0
     run(args.max_size, args.time_limit, args.out, args.only, args.tt_log2, args.method, args.min_size)
     return 0
