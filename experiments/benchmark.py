@@ -99,7 +99,8 @@ def playout_section(seconds: float, rounds: int, seed: int, log) -> dict:
 # Sections contributed by other modules: (module, function) returning a dict.
 EXTRA_SECTIONS = {
     "connect4": ("experiments.bench_ttt", "connect4_playouts_vs_openspiel"),
-    "search": ("experiments.bench_search", "run_all"),
+    "mcts_speed": ("experiments.bench_search", "mcts_speed"),
+    "mcts_memory": ("experiments.bench_search", "mcts_memory"),
     "solvers": ("experiments.bench_solvers", "run_all"),
 }
 
@@ -113,7 +114,8 @@ def extra_sections(quick: bool, log) -> dict:
             continue
         function = getattr(module, function_name, None)
         if function is None:
-            continue
+            raise SystemExit(f"{module_name} has no {function_name}(): "
+                             "experiments/benchmark.py's EXTRA_SECTIONS is out of date")
         log(f"section {name}")
         results[name] = function(quick=quick) if "quick" in function.__code__.co_varnames else function()
     return results
