@@ -16,7 +16,7 @@ from libc.stdint cimport uint8_t, uint64_t
 cimport cython
 from games.core cimport GameCore, PLAYER_TERMINAL
 from games.boards cimport LatticeBoard, NO_CELL, MAX_WORDS, MAX_CELLS
-from games.rng cimport Rng, rng_below
+from games.rng cimport Rng, rng_below, mix64
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
@@ -44,13 +44,6 @@ cpdef enum WinRule:
 cdef enum:
     PHASE_PLACE = 0
     PHASE_FLIP = 1
-
-
-cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
-    x += <uint64_t>0x9E3779B97F4A7C15ULL
-    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
-    return x ^ (x >> 31)
 
 
 cdef inline int _find_root(uint8_t* parent, int c) noexcept nogil:
@@ -332,12 +325,12 @@ cdef class YCore(GameCore):
         cdef int turn_key = self.s.turn
         if self.seq != SEQ_SLOW and turn_key > 2:
             turn_key = 2
-        h ^= _mix(<uint64_t>(self.s.player + 2 * self.s.left + 1024 * turn_key
+        h ^= mix64(<uint64_t>(self.s.player + 2 * self.s.left + 1024 * turn_key
                              + (1 << 30) * (self.s.winner + 1)))
         cdef int k
         if self.distinct_groups:
             for k in range(self.s.placed_this_turn):
-                h ^= _mix(self.board.zobrist[self.turn_stones[k]][0] + 17)
+                h ^= mix64(self.board.zobrist[self.turn_stones[k]][0] + 17)
         return h
 
     cdef int num_symmetries(self) noexcept:
@@ -358,7 +351,7 @@ cdef class YCore(GameCore):
         if self.distinct_groups:
             for k in range(self.s.placed_this_turn):
                 c = self.turn_stones[k]
-                extras ^= _mix(board.zobrist[c][0] + 17) ^ _mix(board.zobrist[board.sym[symmetry][c]][0] + 17)
+                extras ^= mix64(board.zobrist[c][0] + 17) ^ mix64(board.zobrist[board.sym[symmetry][c]][0] + 17)
         return h ^ extras
 
     cdef void playout(self, Rng* rng) noexcept:
@@ -804,7 +797,7 @@ cdef class FlipCore(GameCore):
             out[1 - self.s.winner] = -1.0
 
     cdef uint64_t hash(self) noexcept:
-        return self.s.board_hash ^ _mix(<uint64_t>(self.s.player + 2 * self.s.phase + 4 * self.s.left
+        return self.s.board_hash ^ mix64(<uint64_t>(self.s.player + 2 * self.s.phase + 4 * self.s.left
                                                  + 16 * (self.s.winner + 1)))
 
     cdef int num_symmetries(self) noexcept:

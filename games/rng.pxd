@@ -15,12 +15,20 @@ cdef struct Rng:
     uint64_t s3
 
 
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    """splitmix64's output function: a 64-bit value scrambled so that nearby
+    inputs give unrelated outputs (seeding, and hash keys built from small
+    fields such as the player to move)."""
+    x += <uint64_t>0x9E3779B97F4A7C15ULL
+    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
+    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
+    return x ^ (x >> 31)
+
+
 cdef inline uint64_t _splitmix64(uint64_t* x) noexcept nogil:
+    cdef uint64_t z = mix64(x[0])
     x[0] += <uint64_t>0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
-    return z ^ (z >> 31)
+    return z
 
 
 cdef inline void rng_seed(Rng* r, uint64_t seed) noexcept nogil:

@@ -46,7 +46,7 @@ from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy
 from libc.math cimport sqrt, log, fabs, INFINITY
 from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, uint64_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from games.clock cimport monotonic_seconds
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, rng_seed, rng_below, rng_uniform
 
@@ -81,12 +81,6 @@ cdef void _init_tables() noexcept:
         INV_SQRT[i] = 1.0 / sqrt(<double>i)
 
 _init_tables()
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef class UCTSearch:
@@ -439,7 +433,7 @@ cdef class UCTSearch:
 
     cdef long _run(self, GameCore root) except -1:
         cdef bint solving = self.solve and self.zero_sum and root.num_players == 2
-        cdef double start = _now()
+        cdef double start = monotonic_seconds()
         cdef double deadline = start + self.max_time
         cdef long sims = 0
         cdef int index, child, depth, i, q, p
@@ -450,7 +444,7 @@ cdef class UCTSearch:
         while True:
             if self.max_simulations and sims >= self.max_simulations:
                 break
-            if self.max_time > 0 and _now() >= deadline:
+            if self.max_time > 0 and monotonic_seconds() >= deadline:
                 break
             if solving and self.nodes[0].solved:
                 break
@@ -543,7 +537,7 @@ cdef class UCTSearch:
         self._init_node(node, 0)
         node.player = <int8_t>p
         self.num_nodes = 1
-        cdef double start = _now()
+        cdef double start = monotonic_seconds()
         cdef long sims
         # Each simulation allocates one core copy; the cyclic GC, triggered by
         # allocation counts, would otherwise scan the heap every few hundred
@@ -555,7 +549,7 @@ cdef class UCTSearch:
         finally:
             if collecting:
                 gc.enable()
-        cdef double seconds = _now() - start
+        cdef double seconds = monotonic_seconds() - start
         if self.num_nodes > self.peak_nodes:
             self.peak_nodes = self.num_nodes
         return self._result(p, sims, seconds)
@@ -612,8 +606,8 @@ def time_playouts(GameCore root not None, long count, unsigned long long seed=0)
     cdef long i
     cdef GameCore state
     rng_seed(&rng, seed)
-    cdef double start = _now()
+    cdef double start = monotonic_seconds()
     for i in range(count):
         state = root.copy()
         state.playout(&rng)
-    return _now() - start
+    return monotonic_seconds() - start

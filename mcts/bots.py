@@ -64,7 +64,47 @@ def _is_zero_sum(game) -> bool:
     return game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
 
 
-class CoreMCTSBot(pyspiel.Bot):
+class _SearchBot(pyspiel.Bot):
+    """What both MCTS bots share: they search afresh from the state they are
+    given, so they keep no history to restart or inform, and their policy is
+    the root's visit shares. Subclasses set ``_player`` and implement
+    ``step_with_policy``; ``last_search`` holds their latest search."""
+
+    last_search = None
+
+    @property
+    def player(self) -> int:
+        return self._player
+
+    def restart(self):
+        self.last_search = None
+
+    def restart_at(self, state):
+        self.last_search = None
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def inform_actions(self, state, actions):
+        pass
+
+    def provides_policy(self):
+        return True
+
+    def get_policy(self, state):
+        return self.step_with_policy(state)[0]
+
+    def step(self, state):
+        return self.step_with_policy(state)[1]
+
+    def is_clonable(self):
+        return False
+
+    def provides_force_action(self):
+        return False
+
+
+class CoreMCTSBot(_SearchBot):
     """Our MCTS (mcts/_uct.pyx) as a ``pyspiel.Bot``.
 
     The bot keeps no game history: every ``step`` searches afresh from the
@@ -85,28 +125,6 @@ class CoreMCTSBot(pyspiel.Bot):
                                  max_utility=game.max_utility(), max_nodes=max_nodes)
         self.last_search = None
 
-    @property
-    def player(self) -> int:
-        return self._player
-
-    def restart(self):
-        self.last_search = None
-
-    def restart_at(self, state):
-        self.last_search = None
-
-    def inform_action(self, state, player_id, action):
-        pass
-
-    def inform_actions(self, state, actions):
-        pass
-
-    def provides_policy(self):
-        return True
-
-    def get_policy(self, state):
-        return self.step_with_policy(state)[0]
-
     def step_with_policy(self, state):
         """Policy = visit shares of the root's children; action = final choice."""
         legal = state.legal_actions()
@@ -120,17 +138,9 @@ class CoreMCTSBot(pyspiel.Bot):
         policy = [(a, visits.get(a, 0) / total) for a in legal]
         return policy, result["action"]
 
-    def step(self, state):
-        return self.step_with_policy(state)[1]
-
-    def is_clonable(self):
-        return False
-
-    def provides_force_action(self):
-        return False
 
 
-class OpenSpielMCTSBot(pyspiel.Bot):
+class OpenSpielMCTSBot(_SearchBot):
     """OpenSpiel's C++ MCTS behind the same interface, safe on Python games.
 
     ``pyspiel.MCTSBot.step`` crashes on Python-registered games (docs/DESIGN.md),
@@ -150,49 +160,18 @@ class OpenSpielMCTSBot(pyspiel.Bot):
                                     max_memory_mb, solve, seed, False,
                                     pyspiel.ChildSelectionPolicy.UCT,
                                     max_time if max_time > 0 else -1.0)
-        self.last_root = None
-
-    @property
-    def player(self) -> int:
-        return self._player
-
-    def restart(self):
-        self.last_root = None
-
-    def restart_at(self, state):
-        self.last_root = None
-
-    def inform_action(self, state, player_id, action):
-        pass
-
-    def inform_actions(self, state, actions):
-        pass
-
-    def provides_policy(self):
-        return True
-
-    def get_policy(self, state):
-        return self.step_with_policy(state)[0]
+        self.last_search = None
 
     def step_with_policy(self, state):
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)], legal[0]
         root = self._bot.mcts_search(state)
-        self.last_root = root
+        self.last_search = root
         visits = {child.action: child.explore_count for child in root.children}
         total = sum(visits.values()) or 1
         policy = [(a, visits.get(a, 0) / total) for a in legal]
         return policy, root.best_child().action
-
-    def step(self, state):
-        return self.step_with_policy(state)[1]
-
-    def is_clonable(self):
-        return False
-
-    def provides_force_action(self):
-        return False
 
 
 def _simulations_alias(options: dict) -> dict:

@@ -40,9 +40,9 @@ two players or a deterministic game:
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from games.clock cimport monotonic_seconds
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
-from games.rng cimport Rng, rng_seed
+from games.rng cimport Rng, rng_seed, mix64
 
 cdef enum:
     FLAG_EXACT = 0
@@ -61,19 +61,6 @@ cdef struct Entry:
     int32_t move
     int8_t flag
     int8_t sym
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
-    x += <uint64_t>0x9E3779B97F4A7C15ULL
-    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
-    return x ^ (x >> 31)
 
 
 class SearchTimeout(Exception):
@@ -180,7 +167,7 @@ cdef class Searcher:
         rng_seed(&self.rng, seed)
         # Paranoid values depend on whose return is maximised; with two
         # zero-sum players they do not, so the table is shared across roots.
-        self.root_key = _mix(<uint64_t>(root_player + 1)) if self.num_players > 2 else 0
+        self.root_key = mix64(<uint64_t>(root_player + 1)) if self.num_players > 2 else 0
         self.deadline = 0.0
         self.prescan = True
         # Symmetric transpositions are common near the root and rare deep
@@ -265,7 +252,7 @@ cdef class Searcher:
     # the search
 
     cdef inline bint _check_time(self) noexcept:
-        if self.deadline > 0.0 and (self.nodes & 1023) == 0 and _now() > self.deadline:
+        if self.deadline > 0.0 and (self.nodes & 1023) == 0 and monotonic_seconds() > self.deadline:
             self.aborted = True
         return self.aborted
 
@@ -505,7 +492,7 @@ cdef class Searcher:
             alpha = self.lo - 1.0
         if beta > self.hi:
             beta = self.hi + 1.0
-        self.deadline = _now() + time_limit if time_limit > 0 else 0.0
+        self.deadline = monotonic_seconds() + time_limit if time_limit > 0 else 0.0
         self.aborted = False
         cdef unsigned long long inexact0 = self.inexact
         cdef GameCore s = state.copy()
@@ -556,7 +543,7 @@ cdef class Searcher:
         if deadline > 0:
             self.deadline = deadline
         else:
-            self.deadline = _now() + time_limit if time_limit > 0 else 0.0
+            self.deadline = monotonic_seconds() + time_limit if time_limit > 0 else 0.0
         self.aborted = False
         values = {}
         lo_side = self.lo if side == 0 else -self.hi

@@ -22,7 +22,8 @@ re-expansions that plain df-pn spends switching between siblings.
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.stdint cimport uint64_t, uint32_t, int8_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from games.clock cimport monotonic_seconds
+from games.rng cimport mix64
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 
 cdef enum:
@@ -36,19 +37,6 @@ cdef struct Entry:
     uint32_t pn
     uint32_t dn
     uint64_t work
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
-    x += <uint64_t>0x9E3779B97F4A7C15ULL
-    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
-    return x ^ (x >> 31)
 
 
 cdef inline uint32_t _add(uint32_t a, uint32_t b) noexcept nogil:
@@ -186,7 +174,7 @@ cdef class Prover:
         cdef list kids
         cdef unsigned long long nodes0 = self.nodes
         self.nodes += 1
-        if self.deadline > 0.0 and (self.nodes & 1023) == 0 and _now() > self.deadline:
+        if self.deadline > 0.0 and (self.nodes & 1023) == 0 and monotonic_seconds() > self.deadline:
             self.aborted = True
         if self.aborted:
             return
@@ -304,8 +292,8 @@ cdef class Prover:
             raise ValueError(f"attacker must be in 0..{self.num_players - 1}")
         self.attacker = attacker
         self.target = target
-        self.question = _mix(<uint64_t>(attacker * 1000 + 1)) ^ _mix(<uint64_t>(<long long>(target * 4096) + (1 << 40)))
-        self.deadline = _now() + time_limit if time_limit > 0 else 0.0
+        self.question = mix64(<uint64_t>(attacker * 1000 + 1)) ^ mix64(<uint64_t>(<long long>(target * 4096) + (1 << 40)))
+        self.deadline = monotonic_seconds() + time_limit if time_limit > 0 else 0.0
         self.aborted = False
         self.saw_chance = False
         self.too_deep = False
