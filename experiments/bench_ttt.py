@@ -23,7 +23,7 @@ import time
 import pyspiel
 
 import games  # noqa: F401  (registers ttt)
-from games.core import playout_batch
+from experiments.rates import kernel_rate, openspiel_rate
 
 TARGET = 3.0
 
@@ -38,26 +38,6 @@ def _ours(seconds: float, seed: int) -> float:
     return played / (time.thread_time() - start)
 
 
-def _ours_batch(seconds: float, seed: int) -> float:
-    root = pyspiel.load_game("ttt(rules=Connect4)").new_core()
-    played, start = 0, time.thread_time()
-    while time.thread_time() - start < seconds:
-        playout_batch(root, 2000, seed + played)
-        played += 2000
-    return played / (time.thread_time() - start)
-
-
-def _theirs(seconds: float, seed: int) -> float:
-    game = pyspiel.load_game("connect_four")
-    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(2)]
-    played, start = 0, time.thread_time()
-    while time.thread_time() - start < seconds:
-        for _ in range(100):
-            pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + played)
-            played += 1
-    return played / (time.thread_time() - start)
-
-
 def connect4_playouts_vs_openspiel(seconds: float = 1.0, rounds: int = 5, seed: int = 0,
                                    quick: bool = False, log=None) -> dict:
     """Median playouts/s of ours and OpenSpiel's C++ ``connect_four``, and
@@ -68,12 +48,12 @@ def connect4_playouts_vs_openspiel(seconds: float = 1.0, rounds: int = 5, seed: 
     for r in range(rounds):
         if log:
             log(f"round {r + 1}/{rounds}")
-        t = _theirs(seconds / 2, seed + r)
+        t = openspiel_rate("connect_four", seconds / 2, seed + r)
         o = _ours(seconds / 2, seed + r)
         ours.append(o)
         theirs.append(t)
         ratios.append(o / t)
-        batch.append(_ours_batch(seconds / 4, seed + r))
+        batch.append(kernel_rate("ttt(rules=Connect4)", seconds / 4, seed + r))
     ratio = statistics.median(ratios)
     return {"game": "ttt(rules=Connect4) vs connect_four",
             "ours_playouts_per_second": statistics.median(ours),

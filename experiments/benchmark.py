@@ -19,12 +19,11 @@ import importlib
 import json
 import statistics
 import sys
-import time
 
 import pyspiel
 
 import games  # noqa: F401
-from games.core import playout_batch
+from experiments.rates import kernel_rate, openspiel_rate
 
 BASELINE = "y(board_size=11)"
 PLAYOUT_GAMES = {
@@ -39,28 +38,6 @@ PLAYOUT_GAMES = {
     "double_o_y(board_shape=hex,board_size=4)": None,
     "flipway(board_size=9)": None,
 }
-
-
-def openspiel_rate(game_string: str, seconds: float, seed: int) -> float:
-    """Uniform random games/s of an OpenSpiel game run natively."""
-    game = pyspiel.load_game(game_string)
-    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(game.num_players())]
-    played, start = 0, time.thread_time()
-    while time.thread_time() - start < seconds:
-        for _ in range(100):
-            pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + played)
-            played += 1
-    return played / (time.thread_time() - start)
-
-
-def kernel_rate(game_string: str, seconds: float, seed: int) -> float:
-    """Uniform random games/s of one of our games in its Cython kernel."""
-    root = pyspiel.load_game(game_string).new_core()
-    batch, played, start = 2000, 0, time.thread_time()
-    while time.thread_time() - start < seconds:
-        playout_batch(root, batch, seed + played)
-        played += batch
-    return played / (time.thread_time() - start)
 
 
 def available(game_string: str) -> bool:
