@@ -28,7 +28,6 @@ resumes: finished games, solves and playout batches are not repeated.
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import json
 import sys
@@ -39,8 +38,8 @@ from analysis.plots import plot_histograms, plot_intervals, plot_win_rates
 from analysis.runinfo import prepare_out, say
 from analysis.stats import first_player_advantage_from_records, mean_and_ci, wilson_interval
 from analysis.tournament import BotSpec, make_tasks, run_tasks
+from experiments.study_cli import study_parser
 
-DEFAULT_OUT = "results/compare_flip_options"
 
 STUDY = "experiments.compare_flip_options"
 FLIPS = ("all", "opponents", "friends")
@@ -191,14 +190,7 @@ def value_text(record: dict | None) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog=f"python -m {STUDY}", description=__doc__.split("\n\n")[0],
-                                     epilog="Defaults are the quick run; --full sets the study's sizes "
-                                            "(any flag given explicitly still wins).",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default=DEFAULT_OUT,
-                        help="output directory, resumed if it exists (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--full", action="store_true", help="the full study (hours)")
+    parser = study_parser(STUDY, __doc__)
     parser.add_argument("--board-size", type=int, help=f"triangle side for (a), (c), (d) (quick {QUICK['board_size']}, full {FULL['board_size']})")
     parser.add_argument("--games", type=int, help="MCTS self-play games per variant (a)")
     parser.add_argument("--simulations", type=int, help="MCTS simulations per move in self-play (a)")

@@ -20,7 +20,6 @@ resumable), solver.jsonl, summary.md, summary.csv, first_player.png/.svg.
 """
 from __future__ import annotations
 
-import argparse
 import csv
 import sys
 import time
@@ -31,8 +30,8 @@ from analysis.runinfo import prepare_out, say
 from analysis.stats import first_player_advantage_from_records
 from analysis.tournament import BotSpec, make_tasks, run_tasks
 from experiments.compare_flip_options import holm, solve_all, value_text
+from experiments.study_cli import study_parser
 
-DEFAULT_OUT = "results/first_player_advantage"
 
 STUDY = "experiments.first_player_advantage"
 IMPORTS = ("games.y_family", "games.flipway")
@@ -65,13 +64,7 @@ def int_list(text: str, name: str, parser) -> list[int]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog=f"python -m {STUDY}", description=__doc__.split("\n\n")[0],
-                                     epilog="Defaults are the quick run; --full sets the study's sizes "
-                                            "(flags given explicitly still win).")
-    parser.add_argument("--out", default=DEFAULT_OUT,
-                        help="output directory, resumed if it exists (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--full", action="store_true", help="the full study (hours)")
+    parser = study_parser(STUDY, __doc__)
     parser.add_argument("--y-sizes", help="triangle sides for the Y games (comma-separated)")
     parser.add_argument("--flipway-sizes", help="Flipway board sizes (comma-separated)")
     parser.add_argument("--simulations", help="MCTS simulations per move, one self-play series each")

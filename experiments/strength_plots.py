@@ -17,7 +17,6 @@ rating_vs_simulations_<game>.png/.svg, rating_vs_time_<game>.png/.svg.
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import time
@@ -28,8 +27,8 @@ from analysis.plots import plot_rating_vs_compute
 from analysis.ratings import fit_ratings, leaderboard_table
 from analysis.runinfo import prepare_out, say
 from analysis.tournament import BotSpec, make_tasks, run_tasks
+from experiments.study_cli import study_parser
 
-DEFAULT_OUT = "results/strength_plots"
 
 STUDY = "experiments.strength_plots"
 IMPORTS = ("games.y_family", "games.flipway")
@@ -54,13 +53,7 @@ def slug(game: str) -> str:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog=f"python -m {STUDY}", description=__doc__.split("\n\n")[0],
-                                     epilog="Defaults are the quick run; --full sets the study's sizes "
-                                            "(flags given explicitly still win).")
-    parser.add_argument("--out", default=DEFAULT_OUT,
-                        help="output directory, resumed if it exists (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--full", action="store_true", help="the full study (hours)")
+    parser = study_parser(STUDY, __doc__)
     parser.add_argument("--games", help="game strings separated by ';'")
     parser.add_argument("--mcts", help="simulation budgets of our MCTS (comma-separated; '' for none)")
     parser.add_argument("--openspiel-mcts", help="simulation budgets of OpenSpiel's MCTS ('' for none)")
