@@ -29,6 +29,7 @@ resumes: finished games, solves and playout batches are not repeated.
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import sys
 import time
@@ -94,29 +95,42 @@ def _solve(game: str, time_limit: float, imports=IMPORTS) -> dict:
     return record
 
 
-def solve_all(games: list[str], time_limit: float, path: Path, n_jobs: int,
-              imports=IMPORTS) -> dict[str, dict]:
+def _resumable(games: list[str], path: Path, n_jobs: int, reusable, work, announce, report=None
+               ) -> dict[str, dict]:
+    """Records per game from ``path`` (JSON lines) where ``reusable(record)``;
+    the other games are run by ``work(game)`` on ``n_jobs`` processes and
+    appended as they finish, so an interrupted study loses no finished piece."""
     done = {}
     if path.exists():
         for line in path.read_text().splitlines():
             if line.strip():
                 r = json.loads(line)
-                # A run that timed out may be retried with more time; a finished one never needs to be.
-                if r.get("complete") or r.get("time_limit", 0) >= time_limit:
+                if reusable(r):
                     done[r["game"]] = r
     todo = [g for g in games if g not in done]
     if todo:
         from joblib import Parallel, delayed
-        say(f"(b) solving {len(todo)} positions, up to {time_limit:.0f} s each on {n_jobs} processes")
+        say(announce(len(todo)))
         with open(path, "a") as handle:
             for record in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(_solve)(g, time_limit, imports) for g in todo):
+                    delayed(work)(g) for g in todo):
                 handle.write(json.dumps(record, sort_keys=True) + "\n")
                 handle.flush()
                 done[record["game"]] = record
-                value = record.get("value")
-                say(f"    {record['game']}: value {value} in {record.get('wall_seconds', '?')} s")
+                if report:
+                    report(record)
     return done
+
+
+def solve_all(games: list[str], time_limit: float, path: Path, n_jobs: int,
+              imports=IMPORTS) -> dict[str, dict]:
+    return _resumable(
+        games, path, n_jobs,
+        # A run that timed out may be retried with more time; a finished one never needs to be.
+        reusable=lambda r: r.get("complete") or r.get("time_limit", 0) >= time_limit,
+        work=functools.partial(_solve, time_limit=time_limit, imports=imports),
+        announce=lambda k: f"(b) solving {k} positions, up to {time_limit:.0f} s each on {n_jobs} processes",
+        report=lambda r: say(f"    {r['game']}: value {r.get('value')} in {r.get('wall_seconds', '?')} s"))
 
 
 # ----------------------------------------------------------------------------- (c) playouts
@@ -136,24 +150,11 @@ def _playouts(game: str, n: int, seed: int) -> dict:
 
 
 def playouts_all(games: list[str], n: int, seed: int, path: Path, n_jobs: int) -> dict[str, dict]:
-    done = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
-                r = json.loads(line)
-                if r["n"] == n and r["seed"] == seed:
-                    done[r["game"]] = r
-    todo = [g for g in games if g not in done]
-    if todo:
-        from joblib import Parallel, delayed
-        say(f"(c) {n} random playouts for each of {len(todo)} variants")
-        with open(path, "a") as handle:
-            for record in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(_playouts)(g, n, seed) for g in todo):
-                handle.write(json.dumps(record) + "\n")
-                handle.flush()
-                done[record["game"]] = record
-    return done
+    return _resumable(
+        games, path, n_jobs,
+        reusable=lambda r: r["n"] == n and r["seed"] == seed,
+        work=functools.partial(_playouts, n=n, seed=seed),
+        announce=lambda k: f"(c) {n} random playouts for each of {k} variants")
 
 
 # ----------------------------------------------------------------------------- summary
