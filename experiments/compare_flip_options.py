@@ -39,7 +39,7 @@ from analysis.plots import plot_histograms, plot_intervals, plot_win_rates
 from analysis.runinfo import prepare_out, say
 from analysis.stats import first_player_advantage_from_records, mean_and_ci, wilson_interval
 from analysis.tournament import BotSpec, make_tasks, run_tasks
-from experiments.study_cli import study_parser
+from experiments.study_cli import settings, study_parser
 
 
 STUDY = "experiments.compare_flip_options"
@@ -201,13 +201,8 @@ def main(argv=None) -> int:
     parser.add_argument("--solve-sizes", help="comma-separated sides to solve exactly (b); '' skips")
     parser.add_argument("--solve-time", type=float, help="seconds per exact solve before giving up (b)")
     parser.add_argument("--playouts", type=int, help="random playouts per variant (c)")
-    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--backend", default="joblib", choices=["joblib", "dask"], help="for the MCTS games")
-    parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
-    parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    base = FULL if args.full else QUICK
-    cfg = {k: (getattr(args, k) if getattr(args, k) is not None else v) for k, v in base.items()}
+    cfg = settings(args, QUICK, FULL)
     try:
         sizes = [int(s) for s in str(cfg["solve_sizes"]).split(",") if s.strip()]
     except ValueError:

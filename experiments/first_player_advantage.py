@@ -30,7 +30,7 @@ from analysis.runinfo import prepare_out, say
 from analysis.stats import first_player_advantage_from_records
 from analysis.tournament import BotSpec, make_tasks, run_tasks
 from experiments.compare_flip_options import holm, solve_all, value_text
-from experiments.study_cli import study_parser
+from experiments.study_cli import settings, study_parser
 
 
 STUDY = "experiments.first_player_advantage"
@@ -73,13 +73,8 @@ def main(argv=None) -> int:
     parser.add_argument("--solve-flipway-sizes", help="Flipway sizes to solve exactly ('' skips)")
     parser.add_argument("--solve-time", type=float, help="seconds per exact solve before giving up")
     parser.add_argument("--only", help="comma-separated substrings: keep games whose label contains one")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--backend", default="joblib", choices=["joblib", "dask"])
-    parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
-    parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    base = FULL if args.full else QUICK
-    cfg = {k: (getattr(args, k) if getattr(args, k) is not None else v) for k, v in base.items()}
+    cfg = settings(args, QUICK, FULL)
     sizes = {"y": int_list(cfg["y_sizes"], "y-sizes", parser),
              "flipway": int_list(cfg["flipway_sizes"], "flipway-sizes", parser)}
     solve_sizes = {"y": int_list(cfg["solve_y_sizes"], "solve-y-sizes", parser),

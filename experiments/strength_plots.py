@@ -27,7 +27,7 @@ from analysis.plots import plot_rating_vs_compute
 from analysis.ratings import fit_ratings, leaderboard_table
 from analysis.runinfo import prepare_out, say
 from analysis.tournament import BotSpec, make_tasks, run_tasks
-from experiments.study_cli import study_parser
+from experiments.study_cli import settings, study_parser
 
 
 STUDY = "experiments.strength_plots"
@@ -59,13 +59,8 @@ def main(argv=None) -> int:
     parser.add_argument("--openspiel-mcts", help="simulation budgets of OpenSpiel's MCTS ('' for none)")
     parser.add_argument("--alphabeta", help="alpha-beta depths ('' for none)")
     parser.add_argument("--games-per-pair", type=int, help="games per pairing, seats alternating")
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--backend", default="joblib", choices=["joblib", "dask"])
-    parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
-    parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    base = FULL if args.full else QUICK
-    cfg = {k: (getattr(args, k) if getattr(args, k) is not None else v) for k, v in base.items()}
+    cfg = settings(args, QUICK, FULL)
     try:
         for key, name in (("mcts", "mcts_list"), ("openspiel_mcts", "openspiel_list"), ("alphabeta", "alphabeta_list")):
             cfg[name] = [int(s) for s in str(cfg[key]).split(",") if s.strip()]
