@@ -14,7 +14,6 @@ import math
 import random
 import time
 
-import numpy as np
 import pyspiel
 
 from solvers.alphabeta import iterative_deepening, make_searcher
