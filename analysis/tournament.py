@@ -1,12 +1,11 @@
 """Tournaments between OpenSpiel bots on any registered game, resumable and parallel.
 
-Why bots are described by ``BotSpec`` and not passed as objects: a bot wraps
-C++ state that cannot be pickled, and a worker process (joblib's loky, or a Dask
-worker on another machine) must build its own. A spec is a kind name plus
-options; the kind is resolved in the worker through ``BOT_KINDS`` or, for a bot
-of your own, a ``"package.module:function"`` path that the worker imports.
-A builder is called as ``builder(game, player, seed, **options)`` and returns a
-``pyspiel.Bot``.
+Why bots are described by ``agents.BotSpec`` and not passed as objects: a bot
+wraps C++ state that cannot be pickled, and a worker process (joblib's loky, or
+a Dask worker on another machine) must build its own. A spec is a kind plus
+options, checked against the kind's schema when it is made (so a typo stops the
+run before its first game); the worker builds the bot with ``agents.make_bot``,
+resolving a kind of your own from its ``"package.module:function"`` name.
 
 Why every game has its own derived seed: a game's seed depends only on the
 tournament seed, the game string, the two bot labels and the game's index, so a
@@ -40,110 +39,9 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import pyspiel
 
-# --------------------------------------------------------------------------- bots
-
-
-@dataclasses.dataclass(frozen=True)
-class BotSpec:
-    """A picklable, JSON-able description of a bot: ``kind`` plus sorted ``options``."""
-
-    kind: str
-    options: tuple[tuple[str, Any], ...] = ()
-    name: str | None = None
-
-    @classmethod
-    def make(cls, kind: str, name: str | None = None, **options: Any) -> "BotSpec":
-        return cls(kind, tuple(sorted(options.items())), name)
-
-    @property
-    def label(self) -> str:
-        """The player's name in records and leaderboards (unique per distinct spec)."""
-        if self.name:
-            return self.name
-        if not self.options:
-            return self.kind
-        return f"{self.kind}(" + ",".join(f"{k}={v}" for k, v in self.options) + ")"
-
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "options": dict(self.options), "name": self.name}
-
-    @classmethod
-    def from_json(cls, data: Mapping) -> "BotSpec":
-        return cls.make(data["kind"], data.get("name"), **data.get("options", {}))
-
-    @classmethod
-    def parse(cls, text: str) -> "BotSpec":
-        """``kind`` or ``kind:key=value,key=value``; ``name=...`` sets the label."""
-        kind, _, rest = text.partition(":")
-        kind = kind.strip()
-        if not kind:
-            raise ValueError(f"bot spec {text!r} has no kind")
-        options: dict[str, Any] = {}
-        name = None
-        for item in filter(None, (part.strip() for part in rest.split(","))):
-            key, eq, value = item.partition("=")
-            if not eq:
-                raise ValueError(f"bot option {item!r} in {text!r} is not key=value")
-            if key.strip() == "name":
-                name = value.strip()
-            else:
-                options[key.strip()] = _parse_value(value.strip())
-        return cls.make(kind, name, **options)
-
-
-def _parse_value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for convert in (int, float):
-        try:
-            return convert(text)
-        except ValueError:
-            pass
-    return text
-
-
-def _build_random(game, player: int, seed: int) -> pyspiel.Bot:
-    return pyspiel.make_uniform_random_bot(player, seed)
-
-
-#: Built-in kinds; strings are resolved lazily so a kind whose module is missing
-#: fails only when used, with the import error.
-BOT_KINDS: dict[str, Callable[..., pyspiel.Bot] | str] = {
-    "random": _build_random,
-    "mcts": "mcts.bots:make_mcts_bot",
-    "openspiel_mcts": "mcts.bots:make_openspiel_mcts_bot",
-    "alphabeta": "mcts.bots:make_alphabeta",
-}
-
-
-def register_bot_kind(kind: str, builder: Callable[..., pyspiel.Bot] | str) -> None:
-    """Add a kind for this process. Workers only see it if the registering module is
-    imported there too; a ``module:function`` kind needs no registration at all."""
-    BOT_KINDS[kind] = builder
-
-
-def resolve_builder(kind: str) -> Callable[..., pyspiel.Bot]:
-    target = BOT_KINDS.get(kind, kind)
-    if callable(target):
-        return target
-    module_name, colon, attribute = target.partition(":")
-    if not colon:
-        raise ValueError(f"unknown bot kind {kind!r}; known kinds: {', '.join(sorted(BOT_KINDS))}, "
-                         f"or give 'package.module:function'")
-    module = importlib.import_module(module_name)
-    try:
-        return getattr(module, attribute)
-    except AttributeError:
-        raise ValueError(f"bot kind {kind!r}: {module_name} has no {attribute}") from None
-
-
-def build_bot(spec: BotSpec, game, player: int, seed: int) -> pyspiel.Bot:
-    try:
-        return resolve_builder(spec.kind)(game, player, seed, **dict(spec.options))
-    except TypeError as error:
-        raise ValueError(f"cannot build bot {spec.label}: {error}") from error
-
+# Bots come from the catalogue of agents: a ``BotSpec`` is validated when made,
+# and ``build_bot(spec, game, player, seed)`` is ``agents.make_bot``.
+from agents import BotSpec, make_bot as build_bot
 
 # --------------------------------------------------------------------------- games
 
@@ -494,7 +392,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "line per game to --out; rerunning the same command resumes it.",
         epilog="Bot specs: KIND or KIND:key=value,...  Kinds: random; mcts (our UCT: simulations, uct_c, solve, "
                "max_time); openspiel_mcts (simulations, uct_c, rollouts, solve); alphabeta (depth, time_limit); "
-               "see mcts/bots.py; or package.module:function. Example: --bot random --bot openspiel_mcts:simulations=100")
+               "python -m agents lists every kind and option; or package.module:function[:key=value,...]. Example: --bot random --bot openspiel_mcts:simulations=100")
     parser.add_argument("--game", required=True, help="OpenSpiel game string, e.g. 'y_game(board_size=5)'")
     parser.add_argument("--bot", action="append", required=True, help="a bot spec (repeat)")
     parser.add_argument("--games-per-pair", type=int, default=10, help="games per pairing (default 10)")
@@ -511,8 +409,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         specs = [BotSpec.parse(text) for text in args.bot]
-        for spec in specs:
-            resolve_builder(spec.kind)
         load_game(args.game, args.imports)
         tasks = make_tasks(args.game, specs, args.games_per_pair, args.seed, args.pairs, args.imports)
     except (ValueError, ImportError, pyspiel.SpielError) as error:

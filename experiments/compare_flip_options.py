@@ -38,7 +38,8 @@ from pathlib import Path
 from analysis.plots import plot_histograms, plot_intervals, plot_win_rates
 from analysis.runinfo import prepare_out, say
 from analysis.stats import first_player_advantage_from_records, mean_and_ci, wilson_interval
-from analysis.tournament import BotSpec, make_tasks, run_tasks
+from agents import BotSpec
+from analysis.tournament import make_tasks, run_tasks
 from experiments.study_cli import settings, study_parser
 
 

@@ -26,7 +26,8 @@ from pathlib import Path
 from analysis.plots import plot_rating_vs_compute
 from analysis.ratings import fit_ratings, leaderboard_table
 from analysis.runinfo import prepare_out, say
-from analysis.tournament import BotSpec, make_tasks, run_tasks
+from agents import BotSpec
+from analysis.tournament import make_tasks, run_tasks
 from experiments.study_cli import settings, study_parser
 
 

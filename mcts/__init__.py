@@ -4,7 +4,6 @@
   20-byte nodes; kernel in ``mcts/_uct.pyx``), ``core_of(state)``, and
   ``SpielCore`` (the protocol over any OpenSpiel state, for games without a
   Cython core).
-- ``mcts.bots``: ``pyspiel.Bot``s (ours, OpenSpiel's C++ MCTS, uniform random,
-  the solvers' alpha-beta) behind one factory, ``make_bot(kind, game, player,
-  seed, **options)``.
+- ``mcts.bots``: the MCTS ``pyspiel.Bot``s (ours and OpenSpiel's C++ MCTS);
+  build them by name through the catalogue of agents (``agents.make_bot``).
 """

@@ -138,10 +138,15 @@ cdef class UCTSearch:
     def __init__(self, double uct_c=1.4, long max_simulations=10000, double max_time=0.0,
                  unsigned long long seed=0, bint solve=True, bint zero_sum=True,
                  double max_utility=1.0, long max_nodes=0):
-        if uct_c < 0:
-            raise ValueError(f"uct_c must be >= 0, got {uct_c}")
-        if max_simulations < 0 or max_time < 0:
-            raise ValueError("max_simulations and max_time must be >= 0")
+        # ``not x >= 0`` also catches NaN, which compares false with everything and
+        # would make a time budget that never runs out
+        if not (uct_c >= 0 and uct_c < INFINITY):
+            raise ValueError(f"uct_c must be a finite number >= 0, got {uct_c}")
+        if max_simulations < 0:
+            raise ValueError(f"max_simulations must be >= 0 (0: no limit), got {max_simulations}")
+        if not (max_time >= 0 and max_time < INFINITY):
+            raise ValueError(f"max_time must be a finite number of seconds >= 0 (0: no limit), "
+                             f"got {max_time}")
         if max_simulations == 0 and max_time == 0:
             raise ValueError("give a simulation budget (max_simulations > 0), "
                              "a time budget (max_time > 0 seconds), or both")

@@ -1,43 +1,29 @@
-"""OpenSpiel bots: our Cython MCTS, OpenSpiel's C++ MCTS, uniform random.
+"""OpenSpiel bots over MCTS: our Cython UCT and OpenSpiel's C++ MCTS.
 
-Every bot here is a ``pyspiel.Bot``, so ``pyspiel.evaluate_bots`` and the
-tournament runner can mix them freely. Build them through one factory::
+Both are ``pyspiel.Bot``s, so ``pyspiel.evaluate_bots`` and the tournament
+runner can mix them with any other bot. Tournaments, studies and the README
+build them by name through the catalogue of agents (``agents.make_bot``,
+which validates every option first); constructing a class here directly is
+for code that wants the object itself::
 
     import pyspiel, games
-    from mcts.bots import make_bot
+    from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
     game = pyspiel.load_game("double_o_y(board_size=6)")
-    bots = [make_bot("mcts", game, 0, seed=1, max_simulations=2000),
-            make_bot("openspiel_mcts", game, 1, seed=2, max_simulations=2000)]
+    bots = [CoreMCTSBot(game, 0, seed=1, max_simulations=2000),
+            OpenSpielMCTSBot(game, 1, seed=2, max_simulations=2000)]
     pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)
 
-Kinds (``BOT_KINDS``) and their options:
+- ``CoreMCTSBot``: our UCT with random playouts and MCTS-Solver. On this
+  toolkit's games it searches a clone of ``state.core``; on any other
+  OpenSpiel game it drives the OpenSpiel state through an adapter (correct
+  but slow).
+- ``OpenSpielMCTSBot``: OpenSpiel's C++ ``MCTSBot`` with
+  ``RandomRolloutEvaluator(rollouts, seed)``. It calls ``mcts_search``
+  because ``MCTSBot.step`` crashes on Python-registered games.
 
-- ``"mcts"`` (``CoreMCTSBot``): our UCT with random playouts and MCTS-Solver.
-  Options: ``uct_c`` (1.4), ``max_simulations`` (alias ``simulations``;
-  1000; 0 = no limit), ``max_time`` (seconds, 0 = no limit; with both
-  budgets the first one reached ends the search), ``solve`` (True),
-  ``max_nodes`` (0 = no cap). On this toolkit's games it searches a clone of
-  ``state.core``; on
-  any other OpenSpiel game it drives the OpenSpiel state through an adapter
-  (correct but slow).
-- ``"openspiel_mcts"`` (``OpenSpielMCTSBot``): OpenSpiel's C++ ``MCTSBot``
-  with ``RandomRolloutEvaluator(rollouts, seed)``. Options: ``uct_c`` (1.4),
-  ``max_simulations`` (alias ``simulations``; 1000), ``max_time`` (seconds; <= 0 = none),
-  ``rollouts`` (1), ``solve`` (True), ``max_memory_mb`` (1000). It calls
-  ``mcts_search`` because ``MCTSBot.step`` crashes on Python-registered games.
-- ``"random"``: OpenSpiel's uniform random bot (``pyspiel.make_uniform_random_bot``).
-- ``"alphabeta"``: the solvers package's iterative-deepening alpha-beta bot
-  (``solvers.bots.make_alphabeta_bot``; options ``depth``, ``time_limit``, ...,
-  at least one of the first two).
-
-Extension point: ``register_bot_kind(name, factory)`` adds a kind, where
-``factory(game, player, seed, **options)`` returns a ``pyspiel.Bot``, and
-``make_bot`` then builds it like any other kind (``"alphabeta"`` is such a
-factory, importing the solvers package only when used). The tournament runner
-(analysis/tournament.py) calls builders as ``builder(game, player, seed,
-**options)``: ``make_mcts_bot``, ``make_openspiel_mcts_bot`` and
-``make_alphabeta`` have that form, and so does ``make_bot`` when its first
-argument is a Game.
+Every bot refuses a terminal state with the same ValueError
+(``refuse_terminal``) and every budget that could never run out (NaN,
+negative, infinite) when it is built.
 
 Seeds: our bot's searches continue one random stream, so a game replayed
 with the same seeds and simulation budgets (no time budget) is replayed move
@@ -46,14 +32,19 @@ without searching.
 """
 from __future__ import annotations
 
-from typing import Callable
+import math
 
 import pyspiel
 
 from mcts.uct import UCTSearch, core_of
 
-__all__ = ["CoreMCTSBot", "OpenSpielMCTSBot", "make_bot", "make_mcts_bot", "make_openspiel_mcts_bot",
-           "make_alphabeta", "register_bot_kind", "BOT_KINDS"]
+__all__ = ["CoreMCTSBot", "OpenSpielMCTSBot", "refuse_terminal"]
+
+
+def refuse_terminal(state) -> None:
+    """The one error every bot gives when asked to move after the game has ended."""
+    if state.is_terminal():
+        raise ValueError("a bot was asked for a move in a terminal state: the game is over")
 
 
 def _load(game):
@@ -71,6 +62,11 @@ class _SearchBot(pyspiel.Bot):
     ``step_with_policy``; ``last_search`` holds their latest search."""
 
     last_search = None
+
+    def _set_player(self, game, player: int) -> None:
+        if not 0 <= player < game.num_players():
+            raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
+        self._player = player
 
     @property
     def player(self) -> int:
@@ -118,7 +114,7 @@ class CoreMCTSBot(_SearchBot):
                  max_nodes: int = 0):
         pyspiel.Bot.__init__(self)
         game = _load(game)
-        self._player = player
+        self._set_player(game, player)
         self._search = UCTSearch(uct_c=uct_c, max_simulations=max_simulations,
                                  max_time=max_time, seed=seed, solve=solve,
                                  zero_sum=_is_zero_sum(game),
@@ -127,6 +123,7 @@ class CoreMCTSBot(_SearchBot):
 
     def step_with_policy(self, state):
         """Policy = visit shares of the root's children; action = final choice."""
+        refuse_terminal(state)
         legal = state.legal_actions()
         if len(legal) == 1:          # a forced move (e.g. the only flip): no search needed
             self.last_search = None
@@ -153,7 +150,15 @@ class OpenSpielMCTSBot(_SearchBot):
                  solve: bool = True, max_memory_mb: int = 1000):
         pyspiel.Bot.__init__(self)
         game = _load(game)
-        self._player = player
+        # OpenSpiel counts simulations in a C int and runs at least its simulation budget
+        if not 1 <= max_simulations < 2 ** 31:
+            raise ValueError(f"max_simulations must be in 1..{2 ** 31 - 1}, got {max_simulations}")
+        if not (math.isfinite(max_time) and max_time >= 0):
+            raise ValueError(f"max_time must be a finite number of seconds >= 0 (0: no limit), "
+                             f"got {max_time}")
+        if not 1 <= rollouts < 2 ** 31:
+            raise ValueError(f"rollouts must be in 1..{2 ** 31 - 1}, got {rollouts}")
+        self._set_player(game, player)
         # keep the evaluator referenced for as long as the C++ bot uses it
         self._evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
         self._bot = pyspiel.MCTSBot(game, self._evaluator, uct_c, max_simulations,
@@ -163,6 +168,7 @@ class OpenSpielMCTSBot(_SearchBot):
         self.last_search = None
 
     def step_with_policy(self, state):
+        refuse_terminal(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)], legal[0]
@@ -172,79 +178,3 @@ class OpenSpielMCTSBot(_SearchBot):
         total = sum(visits.values()) or 1
         policy = [(a, visits.get(a, 0) / total) for a in legal]
         return policy, root.best_child().action
-
-
-def _simulations_alias(options: dict) -> dict:
-    """Accept ``simulations`` (the tournament runner's name for OpenSpiel's
-    budget) as well as ``max_simulations``."""
-    if "simulations" in options:
-        if "max_simulations" in options:
-            raise ValueError("give simulations or max_simulations, not both")
-        options = dict(options)
-        options["max_simulations"] = options.pop("simulations")
-    return options
-
-
-def make_mcts_bot(game, player: int, seed: int = 0, **options) -> CoreMCTSBot:
-    """Our MCTS bot; the ``builder(game, player, seed, **options)`` form that
-    the tournament runner's ``module:function`` kinds call."""
-    return CoreMCTSBot(_load(game), player, seed=seed, **_simulations_alias(options))
-
-
-def make_openspiel_mcts_bot(game, player: int, seed: int = 0, **options) -> OpenSpielMCTSBot:
-    return OpenSpielMCTSBot(_load(game), player, seed=seed, **_simulations_alias(options))
-
-
-_make_mcts = make_mcts_bot
-_make_openspiel_mcts = make_openspiel_mcts_bot
-
-
-def _make_random(game, player, seed, **options):
-    if options:
-        raise ValueError(f"the random bot takes no options; got {sorted(options)}")
-    return pyspiel.make_uniform_random_bot(player, seed)
-
-
-def make_alphabeta(game, player: int, seed: int = 0, **options) -> pyspiel.Bot:
-    """The solvers' alpha-beta bot in the ``builder(game, player, seed,
-    **options)`` form (``solvers.bots.make_alphabeta_bot`` takes ``depth``
-    third). The solvers package, a sibling layer, is imported only on use."""
-    from solvers.bots import make_alphabeta_bot
-    return make_alphabeta_bot(_load(game), player, seed=seed, **options)
-
-
-BOT_KINDS: dict[str, Callable[..., pyspiel.Bot]] = {
-    "mcts": _make_mcts,
-    "openspiel_mcts": _make_openspiel_mcts,
-    "random": _make_random,
-    "alphabeta": make_alphabeta,
-}
-
-
-def register_bot_kind(name: str, factory: Callable[..., pyspiel.Bot], *, replace: bool = False):
-    """Add a bot kind: ``factory(game, player, seed, **options) -> pyspiel.Bot``."""
-    if name in BOT_KINDS and not replace:
-        raise ValueError(f"bot kind {name!r} is already registered")
-    BOT_KINDS[name] = factory
-
-
-def make_bot(kind, game=None, player: int | None = None, seed: int = 0, **options) -> pyspiel.Bot:
-    """Build a bot of ``kind`` for ``player`` in ``game`` (a Game or a game string).
-
-    Unknown kinds and options raise ``ValueError``/``TypeError`` naming what is
-    allowed, so a typo in a tournament configuration fails at once.
-
-    Called with a ``pyspiel.Game`` first, as ``make_bot(game, player, seed,
-    **options)`` (how analysis/tournament.py calls ``"mcts.bots:make_bot"``),
-    it builds our MCTS bot, like ``make_mcts_bot``.
-    """
-    if isinstance(kind, pyspiel.Game):
-        return make_mcts_bot(kind, game, 0 if player is None else player, **options)
-    if game is None or player is None:
-        raise TypeError("make_bot(kind, game, player, seed=0, **options) needs a game and a player")
-    if kind not in BOT_KINDS:
-        raise ValueError(f"unknown bot kind {kind!r}; choose one of: {', '.join(sorted(BOT_KINDS))}")
-    game = _load(game)
-    if not 0 <= player < game.num_players():
-        raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
-    return BOT_KINDS[kind](game, player, seed, **options)

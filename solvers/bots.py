@@ -5,6 +5,8 @@ transposition table that persists across its moves; on any other
 perfect-information OpenSpiel game it runs the pyspiel-API search. Each move
 deepens iteratively until ``depth`` plies or ``time_limit`` seconds, whichever
 comes first; positions it can search to the end are played perfectly.
+Tournaments and studies build it by name through the catalogue of agents
+(``agents.make_bot("alphabeta:depth=4", game, player, seed)``).
 """
 from __future__ import annotations
 
@@ -12,7 +14,6 @@ import math
 import random
 import time
 
-import numpy as np
 import pyspiel
 
 from solvers.alphabeta import iterative_deepening, make_searcher
@@ -27,8 +28,19 @@ class AlphaBetaBot(pyspiel.Bot):
     def __init__(self, game, player: int, depth: int = 0, time_limit: float = 0.0,
                  seed: int = 0, tt_log2: int = 20, eval_playouts: int = 8):
         pyspiel.Bot.__init__(self)
-        if depth <= 0 and time_limit <= 0:
+        if depth < 0:
+            raise ValueError(f"depth must be >= 0 (0: no limit), got {depth}")
+        # ``not x >= 0`` also catches NaN, a time limit that would never run out
+        if not (time_limit >= 0 and math.isfinite(time_limit)):
+            raise ValueError(f"time_limit must be a finite number of seconds >= 0 (0: no limit), "
+                             f"got {time_limit}")
+        if depth == 0 and time_limit == 0:
             raise ValueError("give the bot a depth, a time_limit, or both")
+        # the kernel searcher is made at the first move: refuse what it would refuse now
+        if not 10 <= tt_log2 <= 30:
+            raise ValueError(f"tt_log2 must be in 10..30, got {tt_log2}")
+        if eval_playouts < 1:
+            raise ValueError(f"eval_playouts must be at least 1, got {eval_playouts}")
         if not 0 <= player < game.num_players():
             raise ValueError(f"player must be in 0..{game.num_players() - 1}")
         self._game = game
@@ -51,6 +63,8 @@ class AlphaBetaBot(pyspiel.Bot):
         return self.step_with_policy(state)[1]
 
     def step_with_policy(self, state):
+        if state.is_terminal():      # the same error as mcts.bots.refuse_terminal
+            raise ValueError("a bot was asked for a move in a terminal state: the game is over")
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)], legal[0]
@@ -103,17 +117,3 @@ class AlphaBetaBot(pyspiel.Bot):
             searcher.inexact = 0
         return self._rng.choice(best_moves)
 
-
-def make_alphabeta_bot(game, player: int, depth: int = 0, time_limit: float = 0.0,
-                       seed: int = 0, **kwargs) -> AlphaBetaBot:
-    """An ``AlphaBetaBot`` for ``player``; pass at least a depth or a time limit."""
-    return AlphaBetaBot(game, player, depth=depth, time_limit=time_limit, seed=seed, **kwargs)
-
-
-def make_bot(game, player: int, seed: int = 0, **options) -> AlphaBetaBot:
-    """The ``builder(game, player, seed, **options)`` form the tournament
-    runner (analysis/tournament.py, kind "alphabeta") calls; ``game`` may be
-    a game string. Options: depth, time_limit, tt_log2, eval_playouts."""
-    if isinstance(game, str):
-        game = pyspiel.load_game(game)
-    return AlphaBetaBot(game, player, seed=seed, **options)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 
@@ -59,8 +60,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of the heuristic playouts (--depth only)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = ap.parse_args(argv)
-    if args.time_limit < 0:
-        ap.error("--time-limit must be >= 0")
+    if not (args.time_limit >= 0 and math.isfinite(args.time_limit)):    # NaN never runs out
+        ap.error(f"--time-limit must be a finite number of seconds >= 0 (0: no limit), "
+                 f"got {args.time_limit}")
     if not 10 <= args.tt_log2 <= 30:
         ap.error("--tt-log2 must be in 10..30")
     if args.depth < 0:

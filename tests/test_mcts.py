@@ -1,4 +1,4 @@
-"""Behaviour of our MCTS (mcts/_uct.pyx) and its bots (mcts/bots.py).
+"""Behaviour of our MCTS (mcts/_uct.pyx) and the MCTS bots (mcts/bots.py).
 
 References nobody here wrote: OpenSpiel's minimax / expectiminimax (Python)
 on OpenSpiel's C++ ``y`` and ``pig``; small hand-built Y positions whose
@@ -10,7 +10,8 @@ from open_spiel.python.algorithms import minimax
 
 import games  # noqa: F401  (registers our games)
 from experiments.mcts_strength import cell_to_openspiel
-from mcts.bots import BOT_KINDS, CoreMCTSBot, make_bot, register_bot_kind
+from agents import make_bot
+from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
 from mcts.uct import SpielCore, UCTSearch, core_of
 
 
@@ -126,7 +127,7 @@ def test_bot_step_on_hand_built_position():
     state = game.new_initial_state()
     for m in WHITE_MUST_BLOCK:
         state.apply_action(m)
-    bot = make_bot("mcts", game, 1, seed=2, max_simulations=3000)
+    bot = CoreMCTSBot(game, 1, seed=2, max_simulations=3000)
     assert bot.step(state) == 6
     policy, action = bot.step_with_policy(state)
     assert action == 6
@@ -255,8 +256,8 @@ def test_same_seed_same_game_through_evaluate_bots():
     game = pyspiel.load_game("double_o_y(board_size=4)")
 
     def play(seed):
-        bots = [make_bot("mcts", game, 0, seed=seed, max_simulations=200, solve=False),
-                make_bot("mcts", game, 1, seed=seed + 1, max_simulations=200, solve=False)]
+        bots = [CoreMCTSBot(game, 0, seed=seed, max_simulations=200, solve=False),
+                CoreMCTSBot(game, 1, seed=seed + 1, max_simulations=200, solve=False)]
         state = game.new_initial_state()
         history = []
         while not state.is_terminal():
@@ -270,9 +271,9 @@ def test_same_seed_same_game_through_evaluate_bots():
 
 def test_evaluate_bots_on_double_o_y_4():
     game = pyspiel.load_game("double_o_y(board_size=4)")
-    for kinds in (("mcts", "random"), ("openspiel_mcts", "mcts")):
-        bots = [make_bot(k, game, p, seed=p + 1, **({} if k == "random" else {"max_simulations": 200}))
-                for p, k in enumerate(kinds)]
+    for specs in (("mcts:max_simulations=200", "random"),
+                  ("openspiel_mcts:max_simulations=200", "mcts:max_simulations=200")):
+        bots = [make_bot(spec, game, p, seed=p + 1) for p, spec in enumerate(specs)]
         returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 9)
         assert sorted(returns) == [-1.0, 1.0]
 
@@ -284,7 +285,7 @@ def test_beats_uniform_random(name, at_least):
     for i in range(20):
         seat = i % 2
         bots = [None, None]
-        bots[seat] = make_bot("mcts", game, seat, seed=i, max_simulations=300)
+        bots[seat] = CoreMCTSBot(game, seat, seed=i, max_simulations=300)
         bots[1 - seat] = make_bot("random", game, 1 - seat, seed=i)
         wins += pyspiel.evaluate_bots(game.new_initial_state(), bots, i)[seat] > 0
     assert wins >= at_least
@@ -292,7 +293,7 @@ def test_beats_uniform_random(name, at_least):
 
 def test_bot_on_chance_game_with_three_players():
     game = pyspiel.load_game("pig(players=3,winscore=10,horizon=30)")
-    bots = [make_bot("mcts", game, p, seed=p, max_simulations=100) for p in range(3)]
+    bots = [CoreMCTSBot(game, p, seed=p, max_simulations=100) for p in range(3)]
     returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 1)
     assert len(returns) == 3
 
@@ -319,42 +320,54 @@ def test_errors():
     with pytest.raises(ValueError, match="chance"):
         UCTSearch().search(tree_core({"chance": [(0, 1.0, leaf(1, -1))]}))
     game = pyspiel.load_game("y_game(board_size=4)")
-    with pytest.raises(ValueError, match="unknown bot kind"):
-        make_bot("nope", game, 0)
     with pytest.raises(ValueError, match="player"):
-        make_bot("mcts", game, 2)
-    with pytest.raises(TypeError):
-        make_bot("mcts", game, 0, max_simulation=10)
+        CoreMCTSBot(game, 2)
 
 
-def test_extension_point_registers_new_kind():
-    register_bot_kind("test_first_legal", lambda game, player, seed, **o: pyspiel.make_uniform_random_bot(player, seed))
-    try:
-        with pytest.raises(ValueError, match="already"):
-            register_bot_kind("test_first_legal", lambda *a, **k: None)
-        bot = make_bot("test_first_legal", "y_game(board_size=4)", 0, seed=1)
-        assert isinstance(bot, pyspiel.Bot)
-    finally:
-        BOT_KINDS.pop("test_first_legal")
+@pytest.mark.parametrize("budget, match", [
+    (dict(max_simulations=0, max_time=float("nan")), "max_time"),
+    (dict(max_simulations=100, max_time=float("nan")), "max_time"),
+    (dict(max_simulations=0, max_time=float("inf")), "max_time"),
+    (dict(max_simulations=0, max_time=-1.0), "max_time"),
+    (dict(max_simulations=-1), "max_simulations"),
+    (dict(uct_c=float("nan")), "uct_c"),
+])
+def test_budgets_that_never_run_out_are_refused(budget, match):
+    """A NaN deadline compares false with every clock reading: it used to search forever."""
+    with pytest.raises(ValueError, match=match):
+        UCTSearch(**budget)
+    if "uct_c" not in budget:
+        with pytest.raises(ValueError, match=match):
+            CoreMCTSBot(pyspiel.load_game("y_game(board_size=4)"), 0, **budget)
+
+
+@pytest.mark.parametrize("budget, match", [
+    (dict(max_time=float("nan")), "max_time"), (dict(max_time=-0.5), "max_time"),
+    (dict(max_time=float("inf")), "max_time"), (dict(max_simulations=0), "max_simulations"),
+    (dict(rollouts=0), "rollouts"),
+])
+def test_openspiel_mcts_bot_refuses_bad_budgets(budget, match):
+    with pytest.raises(ValueError, match=match):
+        OpenSpielMCTSBot(pyspiel.load_game("y_game(board_size=4)"), 0, **budget)
+
+
+@pytest.mark.parametrize("bot_class", [CoreMCTSBot, OpenSpielMCTSBot])
+def test_mcts_bots_refuse_a_terminal_state(bot_class):
+    game = pyspiel.load_game("y_game(board_size=4)")
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    bot = bot_class(game, 0, max_simulations=10)
+    for ask in (bot.step, bot.step_with_policy):
+        with pytest.raises(ValueError, match="terminal state: the game is over"):
+            ask(state)
 
 
 def test_alphabeta_kind_plays_legal_moves():
     game = pyspiel.load_game("y_game(board_size=4)")
-    bots = [make_bot("alphabeta", game, 0, seed=1, depth=2), make_bot("mcts", game, 1, seed=2)]
+    bots = [make_bot("alphabeta:depth=2", game, 0, seed=1), make_bot("mcts", game, 1, seed=2)]
     returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 3)
     assert sorted(returns) == [-1.0, 1.0]
-
-
-def test_tournament_builder_form():
-    """analysis/tournament.py calls "mcts.bots:make_bot" as builder(game, player, seed, **options)."""
-    game = pyspiel.load_game("y_game(board_size=4)")
-    bot = make_bot(game, 1, 5, simulations=50)
-    assert isinstance(bot, CoreMCTSBot) and bot.player == 1
-    state = game.new_initial_state()
-    state.apply_action(0)
-    assert bot.step(state) in state.legal_actions()
-    with pytest.raises(ValueError, match="not both"):
-        make_bot("mcts", game, 0, simulations=5, max_simulations=5)
 
 
 def test_core_of_uses_clone_of_our_core():

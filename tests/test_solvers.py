@@ -17,7 +17,7 @@ from experiments.bench_solvers import our_action
 from solvers import solve as solve_cli
 from solvers._alphabeta import Searcher, SearchTimeout
 from solvers.alphabeta import iterative_deepening
-from solvers.bots import make_alphabeta_bot
+from solvers.bots import AlphaBetaBot
 from solvers.exhaustive import solve
 from solvers.generic import PySearcher
 
@@ -230,21 +230,20 @@ def test_time_limit_stops_an_exact_solve():
 def test_alphabeta_bot_wins_y4_as_first_player_against_random():
     game = pyspiel.load_game("y_game(board_size=4)")
     for seed in range(5):
-        bots = [make_alphabeta_bot(game, 0, depth=20, seed=seed),
+        bots = [AlphaBetaBot(game, 0, depth=20, seed=seed),
                 pyspiel.make_uniform_random_bot(1, seed)]
         assert pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[0] == 1.0
 
 
 def test_alphabeta_bot_on_a_cpp_game():
     game = pyspiel.load_game("tic_tac_toe")
-    bots = [make_alphabeta_bot(game, 0, depth=9, seed=0), make_alphabeta_bot(game, 1, depth=9, seed=1)]
+    bots = [AlphaBetaBot(game, 0, depth=9, seed=0), AlphaBetaBot(game, 1, depth=9, seed=1)]
     assert pyspiel.evaluate_bots(game.new_initial_state(), bots, 0) == [0.0, 0.0]
 
 
-def test_tournament_builder_form():
-    from solvers.bots import make_bot
-    bot = make_bot("y_game(board_size=3)", 1, 7, depth=6)
+def test_alphabeta_bot_plays_a_won_position_perfectly():
     game = pyspiel.load_game("y_game(board_size=3)")
+    bot = AlphaBetaBot(game, 1, depth=6, seed=7)
     state = game.new_initial_state()
     state.apply_action(0)            # a corner: White wins from here
     while not state.is_terminal():
@@ -253,6 +252,26 @@ def test_tournament_builder_form():
         else:
             state.apply_action(state.legal_actions()[0])
     assert state.returns()[1] == 1.0
+
+
+@pytest.mark.parametrize("budget, match", [
+    (dict(time_limit=float("nan")), "time_limit"), (dict(time_limit=-1.0), "time_limit"),
+    (dict(time_limit=float("inf")), "time_limit"), (dict(depth=-2), "depth"),
+    (dict(), "depth, a time_limit"), (dict(depth=2, tt_log2=40), "tt_log2"),
+    (dict(depth=2, eval_playouts=0), "eval_playouts"),
+])
+def test_alphabeta_bot_refuses_budgets_that_never_run_out(budget, match):
+    with pytest.raises(ValueError, match=match):
+        AlphaBetaBot(pyspiel.load_game("y_game(board_size=3)"), 0, **budget)
+
+
+def test_alphabeta_bot_refuses_a_terminal_state():
+    game = pyspiel.load_game("tic_tac_toe")
+    state = game.new_initial_state()
+    for action in (0, 3, 1, 4, 2):
+        state.apply_action(action)
+    with pytest.raises(ValueError, match="terminal state: the game is over"):
+        AlphaBetaBot(game, 1, depth=2).step(state)
 
 
 def test_cli_json_shape():
@@ -270,3 +289,11 @@ def test_cli_json_shape():
 def test_cli_rejects_unknown_game(capsys):
     assert solve_cli.main(["--game", "no_such_game_xyz", "--quiet"]) == 2
     assert "cannot load game" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("limit", ["nan", "-1", "inf"])
+def test_cli_refuses_time_limits_that_never_run_out(limit, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        solve_cli.main(["--game", "y_game(board_size=3)", "--quiet", "--time-limit", limit])
+    assert exit_info.value.code == 2
+    assert "--time-limit must be a finite number" in capsys.readouterr().err

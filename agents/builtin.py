@@ -1,0 +1,95 @@
+"""The built-in kinds: ``random``, ``mcts``, ``openspiel_mcts``, ``alphabeta``.
+
+Each is the option schema of one bot class of ``mcts/`` or ``solvers/`` (the
+classes check their own arguments too, for code that builds them directly;
+the schema is what lets a tournament refuse a bad spec before its first game
+and a web form list the choices). Budgets are the options that end a search;
+a kind whose budgets could all be zero would never answer, so its ``check``
+refuses that.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from agents.kinds import register_bot_kind
+from agents.options import Option
+from agents.random_bot import UniformRandomBot
+from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
+from solvers.bots import AlphaBetaBot
+
+_INT31 = 2 ** 31 - 1     # OpenSpiel and the alpha-beta kernel count in C ints
+
+
+def _needs_budget(kind: str, *budgets: str):
+    def check(settings: Mapping[str, Any]) -> None:
+        if not any(settings[name] > 0 for name in budgets):
+            raise ValueError(f"bot kind {kind!r} needs a budget: give "
+                             f"{' or '.join(f'{name} > 0' for name in budgets)} (or both)")
+    return check
+
+
+def _uct_c() -> Option:
+    return Option("uct_c", float, 1.4, "UCT exploration constant", minimum=0.0)
+
+
+def _seconds(name: str, text: str) -> Option:
+    return Option(name, float, 0.0, f"{text} in seconds (0: no limit)", minimum=0.0)
+
+
+def _solve() -> Option:
+    return Option("solve", bool, True, "MCTS-Solver: back up proven wins and losses")
+
+
+def _build_random(game, player: int, seed: int) -> UniformRandomBot:
+    return UniformRandomBot(player, seed)
+
+
+def _build_mcts(game, player: int, seed: int, **settings) -> CoreMCTSBot:
+    return CoreMCTSBot(game, player, seed=seed, **settings)
+
+
+def _build_openspiel_mcts(game, player: int, seed: int, **settings) -> OpenSpielMCTSBot:
+    return OpenSpielMCTSBot(game, player, seed=seed, **settings)
+
+
+def _build_alphabeta(game, player: int, seed: int, **settings) -> AlphaBetaBot:
+    return AlphaBetaBot(game, player, seed=seed, **settings)
+
+
+register_bot_kind(
+    "random", _build_random, (),
+    description="uniform random legal moves (OpenSpiel's uniform random bot); the rating anchor")
+
+register_bot_kind(
+    "mcts", _build_mcts,
+    (_uct_c(),
+     Option("max_simulations", int, 1000, "simulations per move (0: no limit)",
+            minimum=0, maximum=_INT31, aliases=("simulations",)),
+     _seconds("max_time", "search time per move"),
+     _solve(),
+     Option("max_nodes", int, 0, "tree size cap in nodes (0: no cap)", minimum=0, maximum=_INT31)),
+    description="this toolkit's UCT with random playouts and MCTS-Solver (mcts.bots.CoreMCTSBot); "
+                "with both budgets the first one reached ends the search",
+    check=_needs_budget("mcts", "max_simulations", "max_time"))
+
+register_bot_kind(
+    "openspiel_mcts", _build_openspiel_mcts,
+    (_uct_c(),
+     Option("max_simulations", int, 1000, "simulations per move", minimum=1, maximum=_INT31,
+            aliases=("simulations",)),
+     _seconds("max_time", "search time per move"),
+     Option("rollouts", int, 1, "random rollouts per leaf evaluation", minimum=1, maximum=_INT31),
+     _solve(),
+     Option("max_memory_mb", int, 1000, "tree memory cap in MB", minimum=1, maximum=_INT31)),
+    description="OpenSpiel's C++ MCTS with random-rollout evaluation (mcts.bots.OpenSpielMCTSBot)")
+
+register_bot_kind(
+    "alphabeta", _build_alphabeta,
+    (Option("depth", int, 0, "iterative deepening up to this many plies (0: no limit)",
+            minimum=0, maximum=_INT31),
+     _seconds("time_limit", "search time per move"),
+     Option("tt_log2", int, 20, "transposition table of 2**N entries", minimum=10, maximum=30),
+     Option("eval_playouts", int, 8, "random playouts per leaf estimate", minimum=1, maximum=_INT31)),
+    description="iterative-deepening alpha-beta with a transposition table "
+                "(solvers.bots.AlphaBetaBot); plays perfectly where it searches to the end",
+    check=_needs_budget("alphabeta", "depth", "time_limit"))
