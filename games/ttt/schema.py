@@ -31,6 +31,7 @@ TURN_CHECKS = tuple(
     + [f"first-{k}-wins-no-diagonal" for k in CHECK_KS]
     + [f"first-{k}-loses-no-diagonal" for k in CHECK_KS]
     + [f"all-lose-if-any-{k}" for k in CHECK_KS])
+ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential",)
 PHASE_MOVEMENT = ("allowed", "placement-only")
 CLOAKING_NOW = ("none",)

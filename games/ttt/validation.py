@@ -19,7 +19,7 @@ from typing import Any, Mapping
 from games.ttt.ruleset import RuleSet
 from games.ttt.schema import (
     BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, MAX_DIM,
-    MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_NOW, ORDERS_NOW, PALETTE, PHASE_FIELDS,
+    MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 
@@ -34,6 +34,18 @@ def _allowed(values) -> str:
 
 def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _supported(p: "_Problems", field: str, value, allowed, now) -> bool:
+    """Check ``value`` against the seed's vocabulary (``allowed``) and what this
+    engine plays (``now``), naming whichever list it misses."""
+    if value not in allowed:
+        p.add(field, f"{value!r} is not allowed (allowed: {_allowed(allowed)})")
+        return False
+    if value not in now:
+        p.add(field, f"{value!r} is not supported by this engine yet (supported now: {_allowed(now)})")
+        return False
+    return True
 
 
 def _depth_exceeds(value, limit: int) -> bool:
@@ -178,11 +190,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("shapes", "must be a non-empty object {shape: {move, power}}")
         raw_shapes = {}
     for shape, props in raw_shapes.items():
-        if shape not in SHAPES_ALL:
-            p.add(f"shapes.{shape}", f"unknown shape (allowed: {_allowed(SHAPES_ALL)})")
-            continue
-        if shape not in SHAPES_NOW:
-            p.add(f"shapes.{shape}", f"not supported by this engine yet (supported now: {_allowed(SHAPES_NOW)})")
+        if not _supported(p, f"shapes.{shape}", shape, SHAPES_ALL, SHAPES_NOW):
             continue
         if not isinstance(props, Mapping):
             p.add(f"shapes.{shape}", "must be an object with fields " + _allowed(SHAPE_FIELDS))
@@ -191,11 +199,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             if key not in SHAPE_FIELDS:
                 p.add(f"shapes.{shape}.{key}", f"unknown field (allowed: {_allowed(SHAPE_FIELDS)})")
         move = props.get("move", "stationary")
-        if move not in MOVES_ALL:
-            p.add(f"shapes.{shape}.move", f"{move!r} is not allowed (allowed: {_allowed(MOVES_ALL)})")
-        elif move not in MOVES_NOW:
-            p.add(f"shapes.{shape}.move", f"{move!r} is not supported by this engine yet "
-                                          f"(supported now: {_allowed(MOVES_NOW)})")
+        _supported(p, f"shapes.{shape}.move", move, MOVES_ALL, MOVES_NOW)
         power = props.get("power", "none")
         if power not in POWERS_NOW:
             p.add(f"shapes.{shape}.power", f"{power!r} is not supported by this engine yet "
@@ -323,11 +327,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             if key not in PHASE_FIELDS:
                 p.add(f"phases[{i}].{key}", f"unknown field (allowed: {_allowed(PHASE_FIELDS)})")
         order = ph.get("order", "sequential")
-        if order not in ("sequential", "simultaneous", "single"):
-            p.add(f"phases[{i}].order", f"{order!r} is not allowed (allowed: sequential, simultaneous, single)")
-        elif order not in ORDERS_NOW:
-            p.add(f"phases[{i}].order", f"{order!r} is not supported by this engine yet "
-                                        f"(supported now: {_allowed(ORDERS_NOW)})")
+        _supported(p, f"phases[{i}].order", order, ORDERS_ALL, ORDERS_NOW)
         pas = ph.get("pass", False)
         if not isinstance(pas, bool):
             p.add(f"phases[{i}].pass", f"{pas!r} is not allowed (allowed: true, false)")
