@@ -37,6 +37,8 @@ def synthetic():
         stalemate="all-win")
     add("alquerque-5x5", board={"kind": "squares", "size": [5, 5, 1]}, reserves={"black": 4, "white": 4},
         shapes={"circle": {"move": "adjacent-alquerque"}}, turn_checks=["first-4-wins"], move_limit=40)
+    add("orthogonal-stacks", board={"kind": "stacks", "size": [3, 3, 2]}, reserves={"black": 5, "white": 5},
+        shapes={"circle": {"move": "adjacent-orthogonal"}}, move_limit=40)
     add("two-per-turn-3d", board={"kind": "squares", "size": [3, 3, 3]}, reserves={"black": 14, "white": 13},
         pieces_per_turn=2, turn_checks=["first-3-loses-no-diagonal", "first-3-wins"])
     add("stacks-move", board={"kind": "stacks", "size": [4, 1, 3], "locked": [[2, 1, 1]],
@@ -143,7 +145,8 @@ def rule_records(draw):
     cells = [[x, y, z] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)
              for z in range(1, dims[2] + 1)]
     locked = draw(st.lists(st.sampled_from(cells), max_size=2, unique_by=tuple))
-    move = draw(st.sampled_from(["stationary", "adjacent", "adjacent-alquerque", "linear-or-knight"]))
+    move = draw(st.sampled_from(["stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque",
+                                 "linear-or-knight"]))
     rec = {"name": "H", "board": {"kind": kind, "size": dims, "locked": locked},
            "players": players, "colours": colours, "reserves": reserves,
            "shapes": {"circle": {"move": move}},

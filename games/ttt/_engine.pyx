@@ -26,8 +26,8 @@ cimport cython
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, mix64, rng_seed, rng_below, rng_next
 from games.ttt.codes cimport (
-    EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_ADJACENT, MOVE_LINEAR_KNIGHT,
-    MOVE_ALQUERQUE, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
+    EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_LINEAR_KNIGHT,
+    MOVE_ALQUERQUE, MOVE_ORTHOGONAL, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
     END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT)
 
 cdef enum:
@@ -193,7 +193,8 @@ cdef class Tables:
             # diagonal step exists only from those points (validation keeps
             # this move to flat boards, where every step stays in the plane).
             for d in range(26):
-                if self.move == MOVE_ALQUERQUE and not self.is_axis[d] and (x + y) % 2:
+                if not self.is_axis[d] and (self.move == MOVE_ORTHOGONAL or
+                                            (self.move == MOVE_ALQUERQUE and (x + y) % 2)):
                     self.step[t * 26 + d] = -1
                 else:
                     self.step[t * 26 + d] = self.tnbr[t * 26 + d]
@@ -403,7 +404,7 @@ cdef class TTTCore(GameCore):
         """Mark the targets the piece on f can move to; returns how many."""
         cdef Tables tab = self.tab
         cdef int d, u, n = 0
-        if tab.move == MOVE_ADJACENT or tab.move == MOVE_ALQUERQUE:
+        if tab.move != MOVE_LINEAR_KNIGHT:      # one step, along the step table
             for d in range(26):
                 u = tab.step[f * 26 + d]
                 if self._dest_ok(f, u) and not mark[u]:
@@ -433,7 +434,7 @@ cdef class TTTCore(GameCore):
         for f in range(tab.T):
             if not self._movable_piece(seat, f):
                 continue
-            if tab.move == MOVE_ADJACENT or tab.move == MOVE_ALQUERQUE:
+            if tab.move != MOVE_LINEAR_KNIGHT:      # one step, along the step table
                 for d in range(26):
                     if self._dest_ok(f, tab.step[f * 26 + d]):
                         return True

@@ -19,6 +19,7 @@ cpdef enum Move:
     MOVE_ADJACENT = 1         # one step to any of the up to 26 neighbours (king move)
     MOVE_LINEAR_KNIGHT = 2    # any distance along a line, or a knight's jump
     MOVE_ALQUERQUE = 3        # one step along the lines of the alquerque-pattern board
+    MOVE_ORTHOGONAL = 4       # one step along an axis
 
 
 cpdef enum Stalemate:

@@ -19,8 +19,9 @@ COLOUR_MODES = ("assigned", "shared", "partners-share", "players-choose")
 PALETTE = ("black", "white", "pink", "yellow")
 SHAPES_ALL = ("circle", "triangle", "x", "cross", "star", "pentagon")
 SHAPES_NOW = ("circle",)
-MOVES_ALL = ("stationary", "adjacent", "adjacent-alquerque", "linear-or-knight", "orth-by-stack")
-MOVES_NOW = ("stationary", "adjacent", "adjacent-alquerque", "linear-or-knight")
+MOVES_ALL = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque", "linear-or-knight",
+             "orth-by-stack")
+MOVES_NOW = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque", "linear-or-knight")
 POWERS_NOW = ("none",)
 STALEMATES = ("draws", "all-win", "all-lose", "most-in-a-row-wins",
               "least-in-a-row-loses", "most-pieces-wins")
@@ -55,6 +56,7 @@ DEFAULT_CHECKS = ["first-3-wins"]
 EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE = (int(Effect.EFFECT_WIN), int(Effect.EFFECT_LOSE),
                                             int(Effect.EFFECT_ALL_LOSE))
 MOVE_CODES = {"stationary": int(Move.MOVE_NONE), "adjacent": int(Move.MOVE_ADJACENT),
+              "adjacent-orthogonal": int(Move.MOVE_ORTHOGONAL),
               "adjacent-alquerque": int(Move.MOVE_ALQUERQUE),
               "linear-or-knight": int(Move.MOVE_LINEAR_KNIGHT)}
 STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST_ALL_WIN),
