@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """C engine of the tic-tac-toe variations: one ``TTTCore`` plays every rule set
-that ``games.ttt.rules`` compiles (sequential, perfect information: placement,
+that ``games.ttt.compiler`` compiles (sequential, perfect information: placement,
 gravity, movement, turn checks, stalemate rules, passes, agreed draws, Chaos).
 
 Rules as implemented, with every interpretation of the seed: docs/rules/ttt.md.
