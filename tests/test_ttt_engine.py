@@ -6,15 +6,14 @@ import random
 
 import pytest
 
-from games.ttt import rules
-from games.ttt._engine import make_core
+from games.ttt import make_core, rules
 
 CAT = rules.catalogue()
 
 
 def core(name_or_record):
     rs = CAT[name_or_record] if isinstance(name_or_record, str) else rules.parse(name_or_record)
-    return make_core(rs.compile())
+    return make_core(rs)
 
 
 def play(c, actions):
@@ -54,6 +53,33 @@ def test_tapatan_places_then_moves_adjacent():
     assert not c.terminal()
     play(c, [9 + 3 * 9 + 7])                              # White 1, 4, 7
     assert c.terminal() and c.returns_list() == [-1.0, 1.0]
+
+
+def test_traditional_board_steps_diagonally_only_along_its_drawn_diagonals():
+    # Black 3, 8, 2; White 4, 0, 6; empty 1, 5, 7. Cell 3 is the edge midpoint
+    # (1,2,1): on the hash board (king steps) it reaches 1 and 7 diagonally,
+    # on the traditional board no diagonal line passes through it.
+    opening = [3, 4, 8, 0, 2, 6]
+    king = play(core("Tapatan"), opening)
+    lines = play(make_core(rules.load(rules.EXAMPLES_DIR / "Tapatan-Traditional.json")), opening)
+    step = lambda f, u: 9 + f * 9 + u
+    assert king.legal_action_list() == sorted([step(3, 1), step(3, 7), step(8, 5), step(8, 7),
+                                               step(2, 1), step(2, 5)])
+    assert lines.legal_action_list() == sorted([step(8, 5), step(8, 7), step(2, 1), step(2, 5)])
+    # the centre does step diagonally: White's centre piece to each free corner
+    c = play(make_core(rules.load(rules.EXAMPLES_DIR / "Tapatan-Traditional.json")),
+             [1, 4, 3, 0, 8, 5, step(8, 7)])
+    assert {step(4, 2), step(4, 6), step(4, 8)} <= set(c.legal_action_list())
+
+
+def test_most_wins_and_least_loses_keep_the_default_turn_check():
+    # 3x4 board, cells x + 3*y: Black completes the bottom row on its third
+    # piece, which ends the game at once (issue 10 item 10).
+    for name in ("3P-MostWins-3x4", "3P-LeastLoses-3x4"):
+        c = play(core(name), [0, 3, 6, 1, 4, 7])
+        assert not c.terminal()
+        play(c, [2])
+        assert c.terminal() and c.ending() == "turn check" and c.returns_list() == [1.0, -1.0, -1.0]
 
 
 def test_nine_holes_ignores_diagonals_and_moves_anywhere():

@@ -12,8 +12,7 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers ttt)
-from games.ttt import rules
-from games.ttt._engine import make_core
+from games.ttt import make_core, rules
 
 CATALOGUE = sorted(rules.catalogue())
 BIG = {"5on15sq": 2, "Connect6-19x19": 1, "Qubic-4": 5, "4on7sq": 10}
@@ -21,7 +20,7 @@ BIG = {"5on15sq": 2, "Connect6-19x19": 1, "Qubic-4": 5, "4on7sq": 10}
 
 def differential(our_name, theirs, games, seed):
     rng = random.Random(seed)
-    proto = make_core(rules.catalogue()[our_name].compile())
+    proto = make_core(rules.catalogue()[our_name])
     game = pyspiel.load_game(theirs)
     assert proto.num_actions == game.num_distinct_actions()
     outcomes = {}
@@ -70,7 +69,7 @@ def test_overline_wins_in_both():
     """Six in a row made by filling a gap wins, in OpenSpiel's gomoku and here."""
     moves = [0, 150, 1, 151, 2, 152, 3, 153, 5, 160, 4]
     state = pyspiel.load_game("gomoku").new_initial_state()
-    ours = make_core(rules.catalogue()["5on15sq"].compile())
+    ours = make_core(rules.catalogue()["5on15sq"])
     for m in moves:
         state.apply_action(m)
         ours.apply_action(m)

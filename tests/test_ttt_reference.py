@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from games.ttt import rules
-from games.ttt._engine import make_core
+from games.ttt import make_core, rules
 from ttt_reference import RefState
 
 SMALL_CATALOGUE = ["Tic-Tac-Toe", "3on15line", "Treblecross15", "3P-Misere-Notakto", "3P-Notakto",
@@ -36,6 +35,10 @@ def synthetic():
         reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4}, stalemate="least-in-a-row-loses")
     add("pass-draw", reserves={"black": 4, "white": 4}, phases=[{"pass": True}], agree_draw=True,
         stalemate="all-win")
+    add("alquerque-5x5", board={"kind": "squares", "size": [5, 5, 1]}, reserves={"black": 4, "white": 4},
+        shapes={"circle": {"move": "adjacent-alquerque"}}, turn_checks=["first-4-wins"], move_limit=40)
+    add("orthogonal-stacks", board={"kind": "stacks", "size": [3, 3, 2]}, reserves={"black": 5, "white": 5},
+        shapes={"circle": {"move": "adjacent-orthogonal"}}, move_limit=40)
     add("two-per-turn-3d", board={"kind": "squares", "size": [3, 3, 3]}, reserves={"black": 14, "white": 13},
         pieces_per_turn=2, turn_checks=["first-3-loses-no-diagonal", "first-3-wins"])
     add("stacks-move", board={"kind": "stacks", "size": [4, 1, 3], "locked": [[2, 1, 1]],
@@ -63,7 +66,7 @@ def _cases():
 def play_against_reference(rs, games, seed):
     rng = random.Random(seed)
     for g in range(games):
-        core = make_core(rs.compile())
+        core = make_core(rs)
         ref = RefState(rs)
         assert core.num_actions == ref.num_actions
         steps = 0
@@ -104,7 +107,7 @@ def test_engine_matches_reference_long(rs):
 def test_is_legal_agrees_with_legal_actions(rs):
     rng = random.Random(3)
     for _ in range(20):
-        core = make_core(rs.compile())
+        core = make_core(rs)
         while not core.terminal():
             if core.player() == -1:
                 core.apply_action(rng.choice([a for a, _ in core.chance_outcome_list()]))
@@ -142,7 +145,8 @@ def rule_records(draw):
     cells = [[x, y, z] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)
              for z in range(1, dims[2] + 1)]
     locked = draw(st.lists(st.sampled_from(cells), max_size=2, unique_by=tuple))
-    move = draw(st.sampled_from(["stationary", "adjacent", "linear-or-knight"]))
+    move = draw(st.sampled_from(["stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque",
+                                 "linear-or-knight"]))
     rec = {"name": "H", "board": {"kind": kind, "size": dims, "locked": locked},
            "players": players, "colours": colours, "reserves": reserves,
            "shapes": {"circle": {"move": move}},

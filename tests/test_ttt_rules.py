@@ -166,3 +166,95 @@ def test_command_line_validator(tmp_path, capsys):
     twin.write_text(json.dumps({"name": "Twin", "reserves": {"black": 5, "white": 4}}))
     assert rules.main(["Tic-Tac-Toe", str(twin)]) == 0
     assert "identical to Tic-Tac-Toe except for the name" in capsys.readouterr().out
+
+
+# -- names that survive a game string, hostile nesting (issue 10 item 9) ------
+
+@pytest.mark.parametrize("name", ["a,b", "a=b", "x/y", "12", "-3", "1.5", "5-", "+", "True", "false"])
+def test_names_the_game_string_parser_would_split_or_retype_are_refused(name):
+    msgs = problems(name=name)
+    assert len(msgs) == 1 and msgs[0].startswith("name:")
+
+
+def test_every_valid_name_comes_back_unchanged_from_the_game_string_parser():
+    pyspiel = pytest.importorskip("pyspiel")
+    from hypothesis import given, settings, strategies as st
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(st.characters(codec="ascii", categories=["L", "N", "P", "S"]), min_size=1, max_size=12))
+    def check(name):
+        if rules.name_problem(name) is None:
+            params = pyspiel.game_parameters_from_string(f"ttt(rules={name})")
+            assert params == {"name": "ttt", "rules": name}
+
+    check()
+
+
+def test_a_deeply_nested_file_is_a_clear_error_not_a_recursion_error(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100000 + "]" * 100000)
+    with pytest.raises(rules.RuleSetError, match="nested more than 32 levels"):
+        rules.load(deep)
+    nested = {"name": "N", "reserves": {"black": 1}}
+    for _ in range(5000):
+        nested = {"board": nested}
+    with pytest.raises(rules.RuleSetError, match="nested more than 32 levels"):
+        rules.parse(nested)
+
+
+def test_alquerque_steps_need_a_flat_board():
+    msgs = problems(board={"kind": "stacks", "size": [3, 1, 3]},
+                    shapes={"circle": {"move": "adjacent-alquerque"}}, move_limit=20)
+    assert msgs[0].startswith("shapes.circle.move") and "size z = 1" in msgs[0]
+    rules.parse(dict(BASE, shapes={"circle": {"move": "adjacent-alquerque"}}, move_limit=20))
+
+
+# -- the cache follows the file's content; the fingerprint (issue 10 item 4) --
+
+def test_an_edited_file_is_reloaded(tmp_path):
+    path = tmp_path / "mine.json"
+    path.write_text(json.dumps(dict(BASE, name="Mine")))
+    before = rules.resolve(str(path))
+    # same length, same modification time: only the content says it changed
+    stat = path.stat()
+    path.write_text(json.dumps(dict(BASE, name="Mine", reserves={"black": 5, "white": 3})))
+    import os
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    after = rules.resolve(str(path))
+    assert before.record["reserves"] == {"black": {"circle": 5}, "white": {"circle": 4}}
+    assert after.record["reserves"] == {"black": {"circle": 5}, "white": {"circle": 3}}
+    assert rules.fingerprint(str(path)) == after.fingerprint != before.fingerprint
+
+
+def test_an_edited_file_changes_the_loaded_game(tmp_path):
+    pyspiel = pytest.importorskip("pyspiel")
+    import games  # noqa: F401  (registers ttt)
+    path = tmp_path / "grow.json"
+    path.write_text(json.dumps(dict(BASE, name="Grow")))
+    assert pyspiel.load_game(f"ttt(rules={path})").num_distinct_actions() == 9
+    path.write_text(json.dumps(dict(BASE, name="Grow", board={"kind": "squares", "size": [4, 4, 1]})))
+    assert pyspiel.load_game(f"ttt(rules={path})").num_distinct_actions() == 16
+
+
+def test_fingerprint_of_a_name_a_path_and_a_rule_set_agree(tmp_path):
+    cat = rules.catalogue()
+    path = tmp_path / "ttt.json"
+    path.write_text(json.dumps(dict(cat["Tic-Tac-Toe"].to_json(), name="Other")))
+    fp = rules.fingerprint("Tic-Tac-Toe")
+    assert fp == rules.fingerprint(str(path)) == rules.fingerprint(cat["Tic-Tac-Toe"])
+    assert len(fp) == 16 and fp != rules.fingerprint("Connect4")
+    with pytest.raises(ValueError, match="catalogue name"):
+        rules.fingerprint("No-Such-Game")
+
+
+def test_a_directory_source_lists_and_loads_by_file_name(tmp_path):
+    (tmp_path / "One.json").write_text(json.dumps(dict(BASE, name="One")))
+    (tmp_path / "Two.json").write_text(json.dumps(dict(BASE, name="Three")))
+    source = rules.DirectorySource(tmp_path)
+    assert source.names() == ["One", "Two"]
+    assert "One" in source and "Nope" not in source and "a,b" not in source
+    assert source.load("One").name == "One"
+    with pytest.raises(rules.RuleSetError, match="stored under the name 'Two'"):
+        source.load("Two")
+    with pytest.raises(KeyError):
+        source.load("Nope")

@@ -141,6 +141,10 @@ class RefState:
                 fx, fy, fz = self.target_xyz(f)
                 dests = set()
                 steps = [d for d in ALL_DIRS if not (self.gravity and d[2])]
+                if self.move == "adjacent-orthogonal" or (self.move == "adjacent-alquerque"
+                                                          and (fx + fy) % 2):
+                    # no diagonal: by the rule, or none is drawn through this point
+                    steps = [d for d in steps if sum(map(abs, d)) == 1]
                 for d in steps:
                     k = 1
                     while True:
@@ -148,7 +152,7 @@ class RefState:
                         if not self.on_board(*p):
                             break
                         dests.add(self.xyz_target(*p))
-                        if self.move == "adjacent":
+                        if self.move in ("adjacent", "adjacent-orthogonal", "adjacent-alquerque"):
                             break
                         k += 1
                 if self.move == "linear-or-knight":

@@ -1,4 +1,4 @@
 """``python -m games.ttt [--list] [--canonical] RULES...``: validate rule sets."""
-from games.ttt.rules import main
+from games.ttt.cli import main
 
 raise SystemExit(main())

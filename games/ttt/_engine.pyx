@@ -1,6 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """C engine of the tic-tac-toe variations: one ``TTTCore`` plays every rule set
-that ``games.ttt.rules`` compiles (sequential, perfect information: placement,
+that ``games.ttt.compiler`` compiles (sequential, perfect information: placement,
 gravity, movement, turn checks, stalemate rules, passes, agreed draws, Chaos).
 
 Rules as implemented, with every interpretation of the seed: docs/rules/ttt.md.
@@ -24,39 +24,18 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 cimport cython
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
-from games.rng cimport Rng, rng_seed, rng_below, rng_next
+from games.rng cimport Rng, mix64, rng_seed, rng_below, rng_next
+from games.ttt.codes cimport (
+    EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_LINEAR_KNIGHT,
+    MOVE_ALQUERQUE, MOVE_ORTHOGONAL, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
+    END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT)
 
 cdef enum:
     MAX_SEATS = 5
     MAX_COLOURS = 4
     MAX_CHECKS = 32
-    EFFECT_WIN = 0
-    EFFECT_LOSE = 1
-    EFFECT_ALL_LOSE = 2
-    MOVE_NONE = 0
-    MOVE_ADJACENT = 1
-    MOVE_LINEAR_KNIGHT = 2
-    ST_DRAWS = 0
-    ST_ALL_WIN = 1
-    ST_ALL_LOSE = 2
-    ST_MOST_ROW = 3
-    ST_LEAST_ROW = 4
-    ST_MOST_PIECES = 5
-    # how the game ended (for statistics and the status line)
-    END_NONE = 0
-    END_CHECK = 1
-    END_STALEMATE = 2
-    END_AGREED_DRAW = 3
-    END_MOVE_LIMIT = 4
 
 COLOUR_CHARS = "xopy"
-
-
-cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
-    x += <uint64_t>0x9E3779B97F4A7C15ULL
-    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
-    return x ^ (x >> 31)
 
 
 def _directions3():
@@ -96,6 +75,7 @@ cdef class Tables:
     cdef int nplace, move0, nmove, a_pass, a_offer, a_agree, a_refuse, num_actions
     cdef int16_t* nbr        # S*26, cell grid
     cdef int16_t* tnbr       # T*26, target grid (stacks: horizontal only)
+    cdef int16_t* step       # T*26, one-step moves: tnbr, or on the alquerque board its lines only
     cdef int16_t* knight     # T*24
     cdef uint8_t* locked     # S
     cdef uint8_t* is_axis    # 26
@@ -112,6 +92,7 @@ cdef class Tables:
     def __dealloc__(self):
         free(self.nbr)
         free(self.tnbr)
+        free(self.step)
         free(self.knight)
         free(self.locked)
         free(self.is_axis)
@@ -181,11 +162,12 @@ cdef class Tables:
         X, Y, Z = self.X, self.Y, self.Z
         self.nbr = <int16_t*>malloc(self.S * 26 * sizeof(int16_t))
         self.tnbr = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
+        self.step = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
         self.knight = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
         self.locked = <uint8_t*>malloc(self.S)
         self.is_axis = <uint8_t*>malloc(26)
         self.zob = <uint64_t*>malloc(self.S * (self.C + 1) * sizeof(uint64_t))
-        if not (self.nbr and self.tnbr and self.knight and self.locked and self.is_axis and self.zob):
+        if not (self.nbr and self.tnbr and self.step and self.knight and self.locked and self.is_axis and self.zob):
             raise MemoryError()
         for d in range(26):
             self.is_axis[d] = 1 if sum(abs(v) for v in dirs[d]) == 1 else 0
@@ -206,6 +188,16 @@ cdef class Tables:
                 dx, dy, dz = jumps[d]
                 nx, ny, nz = x + dx, y + dy, z + dz
                 self.knight[t * 24 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < tz) else -1
+            # The alquerque-pattern board draws its diagonals through the
+            # points with x + y even (on 3x3: the corners and the centre), so a
+            # diagonal step exists only from those points (validation keeps
+            # this move to flat boards, where every step stays in the plane).
+            for d in range(26):
+                if not self.is_axis[d] and (self.move == MOVE_ORTHOGONAL or
+                                            (self.move == MOVE_ALQUERQUE and (x + y) % 2)):
+                    self.step[t * 26 + d] = -1
+                else:
+                    self.step[t * 26 + d] = self.tnbr[t * 26 + d]
         memset(self.locked, 0, self.S)
         for c in p["locked"]:
             self.locked[c] = 1
@@ -412,9 +404,9 @@ cdef class TTTCore(GameCore):
         """Mark the targets the piece on f can move to; returns how many."""
         cdef Tables tab = self.tab
         cdef int d, u, n = 0
-        if tab.move == MOVE_ADJACENT:
+        if tab.move != MOVE_LINEAR_KNIGHT:      # one step, along the step table
             for d in range(26):
-                u = tab.tnbr[f * 26 + d]
+                u = tab.step[f * 26 + d]
                 if self._dest_ok(f, u) and not mark[u]:
                     mark[u] = 1
                     n += 1
@@ -442,9 +434,9 @@ cdef class TTTCore(GameCore):
         for f in range(tab.T):
             if not self._movable_piece(seat, f):
                 continue
-            if tab.move == MOVE_ADJACENT:
+            if tab.move != MOVE_LINEAR_KNIGHT:      # one step, along the step table
                 for d in range(26):
-                    if self._dest_ok(f, tab.tnbr[f * 26 + d]):
+                    if self._dest_ok(f, tab.step[f * 26 + d]):
                         return True
             else:
                 # on a line or a knight's jump some free target exists unless
@@ -772,11 +764,11 @@ cdef class TTTCore(GameCore):
     # -- hashing -----------------------------------------------------------
 
     cdef inline uint64_t _extras(self) noexcept:
-        cdef uint64_t h = _mix(<uint64_t>(self.seat + 8 * self.left + 64 * self.passes
+        cdef uint64_t h = mix64(<uint64_t>(self.seat + 8 * self.left + 64 * self.passes
                                           + 1024 * (self.offer_by + 1) + 16384 * (self.answerer + 1)
                                           + 131072 * self.offered + 262144 * self.end))
         if self.tab.move_limit:
-            h ^= _mix(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
+            h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
         return h
 
     cdef uint64_t hash(self) noexcept:

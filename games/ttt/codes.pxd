@@ -1,0 +1,41 @@
+# cython: language_level=3
+"""The integer codes that rule-set compilation writes and the engine reads,
+declared once: the engine cimports these names, Python code imports the enum
+classes of the same names from ``games.ttt.codes`` (cpdef enums become Python
+int enums of the module compiled from ``codes.pyx``), so the two sides cannot
+drift apart."""
+
+
+cpdef enum Effect:
+    # what a turn check does to the mover's side when it holds
+    EFFECT_WIN = 0
+    EFFECT_LOSE = 1
+    EFFECT_ALL_LOSE = 2
+
+
+cpdef enum Move:
+    # how a placed piece may move
+    MOVE_NONE = 0             # stationary
+    MOVE_ADJACENT = 1         # one step to any of the up to 26 neighbours (king move)
+    MOVE_LINEAR_KNIGHT = 2    # any distance along a line, or a knight's jump
+    MOVE_ALQUERQUE = 3        # one step along the lines of the alquerque-pattern board
+    MOVE_ORTHOGONAL = 4       # one step along an axis
+
+
+cpdef enum Stalemate:
+    # how a stalemate is scored
+    ST_DRAWS = 0
+    ST_ALL_WIN = 1
+    ST_ALL_LOSE = 2
+    ST_MOST_ROW = 3
+    ST_LEAST_ROW = 4
+    ST_MOST_PIECES = 5
+
+
+cpdef enum End:
+    # how the game ended (for statistics and the status line)
+    END_NONE = 0
+    END_CHECK = 1
+    END_STALEMATE = 2
+    END_AGREED_DRAW = 3
+    END_MOVE_LIMIT = 4

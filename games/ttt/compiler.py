@@ -1,0 +1,139 @@
+"""Compilation: a validated rule set into the flat integer tables the engine
+(``_engine.pyx``) reads, and what OpenSpiel may truthfully claim about it.
+
+Why a separate step: validation speaks the seed's words, the engine only
+integers (the codes in ``codes.pxd``); keeping the translation here means the
+engine never sees a string and validation never sees a cell index.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from games.ttt.schema import (EFFECT_ALL_LOSE, MOVE_CODES, PALETTE, STALEMATE_CODES, parse_check,
+                              seats_of)
+
+if TYPE_CHECKING:
+    from games.ttt.ruleset import RuleSet
+
+
+def _symmetries(size, gravity, locked, pieces):
+    """Index permutations of the cells under the box's symmetries (axis
+    permutations and reflections that map the board onto itself; with gravity
+    the height axis stays put) that also fix the locked spaces and the
+    pre-placed pieces. Identity first, duplicates (from size-1 axes) dropped."""
+    X, Y, Z = size
+    cells = [(x, y, z) for z in range(Z) for y in range(Y) for x in range(X)]
+    index = {c: i for i, c in enumerate(cells)}
+    locked_set = set(locked)
+    piece_map = dict(pieces)
+    seen = set()
+    perms = []
+    for perm in itertools.permutations(range(3)):
+        if any(size[perm[i]] != size[i] for i in range(3)):
+            continue
+        if gravity and perm[2] != 2:
+            continue
+        for flips in itertools.product((False, True), repeat=3):
+            if gravity and flips[2]:
+                continue
+            mapping = []
+            for c in cells:
+                new = [c[perm[i]] for i in range(3)]
+                new = [size[i] - 1 - v if flips[i] else v for i, v in enumerate(new)]
+                mapping.append(index[tuple(new)])
+            key = tuple(mapping)
+            if key in seen:
+                continue
+            if {mapping[index[c]] for c in locked_set} != {index[c] for c in locked_set}:
+                continue
+            if any(piece_map.get(cells[mapping[index[c]]]) != col for c, col in piece_map.items()):
+                continue
+            seen.add(key)
+            perms.append(list(key))
+    perms.sort(key=lambda m: m != list(range(len(cells))))
+    return perms
+
+
+def compile_rules(rs: RuleSet) -> dict:
+    """Flat integer tables for the engine. Coordinates become 0-based cell
+    indices ``x + X*(y + Y*z)``; on stacks a placement target is the stack
+    ``x + X*y`` and z is the height."""
+    r = rs.record
+    X, Y, Z = r["board"]["size"]
+    gravity = r["board"]["kind"] == "stacks"
+    n, chaos = seats_of(r["players"])
+    seats = n + chaos
+    mode = r["colours"]
+    if mode == "assigned":
+        colours = list(PALETTE[:seats])
+    elif mode == "shared":
+        colours = ["black"]
+    elif mode == "partners-share":
+        colours = ["black", "white"]
+    else:
+        used = set(r["reserves"]) | {q["colour"] for q in r["board"]["pieces"]}
+        colours = [c for c in PALETTE if c in used]
+    C = len(colours)
+    if mode == "assigned":
+        masks = [1 << s for s in range(seats)]
+    elif mode == "shared":
+        masks = [1] * seats
+    elif mode == "partners-share":
+        masks = [1, 2, 1, 2]
+    else:
+        masks = [(1 << C) - 1] * seats
+    sides = [s % 2 for s in range(4)] if r["players"] == "partners" else list(range(n))
+    num_sides = max(sides) + 1
+    if chaos:
+        sides.append(num_sides)
+    reserves = [r["reserves"].get(c, {}).get("circle", 0) for c in colours]
+    cell = lambda at: (at[0] - 1) + X * ((at[1] - 1) + Y * (at[2] - 1))
+    locked = [cell(a) for a in r["board"]["locked"]]
+    pieces = [(cell(q["at"]), colours.index(q["colour"])) for q in r["board"]["pieces"]]
+    move = MOVE_CODES[r["shapes"]["circle"]["move"]]
+    if r["phases"][0]["movement"] == "placement-only":
+        move = 0
+    checks = [parse_check(c) for c in r["turn_checks"]]
+    sym_locked = [(a[0] - 1, a[1] - 1, a[2] - 1) for a in r["board"]["locked"]]
+    sym_pieces = [((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]]
+    syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
+    S = X * Y * Z
+    T = X * Y if gravity else S
+    choices = C if mode == "players-choose" else 1
+    passing = r["phases"][0]["pass"]
+    # Bound on the game's length for OpenSpiel: plies (placements, moves,
+    # passes), then draw offers and answers on top.
+    capacity = S - len(locked) - len(pieces)
+    placements = min(capacity, sum(reserves))
+    plies = placements if not passing else (placements + 1) * seats
+    if move:
+        plies = r["move_limit"]
+    elif r["move_limit"] is not None:
+        plies = min(plies, r["move_limit"])
+    length = plies
+    if r["agree_draw"]:
+        length += plies * n      # one offer and up to n-1 answers per turn
+    return {
+        "size": [X, Y, Z], "gravity": gravity, "seats": seats, "num_players": n, "chaos": chaos,
+        "num_colours": C, "colour_names": colours, "seat_colours": masks, "sides": sides,
+        "reserves": reserves, "locked": locked, "pieces": pieces, "choices": choices,
+        "move": move, "pieces_per_turn": r["pieces_per_turn"], "pass": passing,
+        "agree_draw": r["agree_draw"], "checks": checks,
+        "stalemate": STALEMATE_CODES[r["stalemate"]], "move_limit": r["move_limit"] or 0,
+        "symmetries": syms, "max_game_length": max(1, length), "targets": T,
+    }
+
+
+def outcome_profile(rs: RuleSet) -> dict:
+    """What OpenSpiel's GameType/GameInfo may truthfully say about this rule set:
+    zero-sum only when exactly two sides play, no Chaos, and no rule makes
+    everyone win or lose together."""
+    r = rs.record
+    n, chaos = seats_of(r["players"])
+    two_sides = n == 2 or r["players"] == "partners"
+    together = r["stalemate"] in ("all-win", "all-lose") or any(
+        parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"])
+    zero_sum = two_sides and not chaos and not together
+    return {"zero_sum": zero_sum, "utility_sum": 0.0 if zero_sum else None,
+            "min_utility": -1.0, "max_utility": 1.0, "chance": chaos, "num_players": n}

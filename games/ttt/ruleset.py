@@ -1,0 +1,69 @@
+"""``RuleSet``: a validated rule set, compared by its canonical form.
+
+Why equality ignores the name: the seed's registry refuses a rule set that is
+identical to a saved one except for its name, and records of played games
+must say exactly which rules were played. Both need one text per game, the
+canonical form (every default filled in, name and notes removed, lists
+sorted where order does not matter), and one short digest of it, the
+fingerprint. Only ``validation.parse`` builds a ``RuleSet``.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+from typing import Any, Mapping
+
+from games.ttt.compiler import compile_rules
+from games.ttt.schema import seats_of
+
+
+def canonical_json(record: Mapping[str, Any]) -> str:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"))
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class RuleSet:
+    """A validated rule set. Equality and hashing use the canonical form, so two
+    rule sets that differ only by name (or notes) are equal."""
+
+    name: str
+    record: Mapping[str, Any]
+    notes: str = ""
+
+    @property
+    def canonical(self) -> str:
+        return canonical_json(self.record)
+
+    @property
+    def fingerprint(self) -> str:
+        return hashlib.sha256(self.canonical.encode()).hexdigest()[:16]
+
+    def __eq__(self, other):
+        return isinstance(other, RuleSet) and self.canonical == other.canonical
+
+    def __hash__(self):
+        return hash(self.canonical)
+
+    def to_json(self) -> dict:
+        out = {"name": self.name}
+        if self.notes:
+            out["notes"] = self.notes
+        out.update(copy.deepcopy(dict(self.record)))
+        return out
+
+    @property
+    def num_players(self) -> int:
+        return seats_of(self.record["players"])[0]
+
+    @property
+    def chaos(self) -> bool:
+        return seats_of(self.record["players"])[1]
+
+    @property
+    def seconds_per_turn(self):
+        return self.record["seconds_per_turn"]
+
+    def compile(self) -> dict:
+        return compile_rules(self)

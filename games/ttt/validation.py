@@ -1,0 +1,429 @@
+"""Validation: a decoded rule set in, every problem or the full record out.
+
+Why everything is checked before anything is built: the seed's system shows a
+rule set back to its author with every problem at once, and nothing
+half-valid may reach the engine. So ``parse`` either returns a ``RuleSet``
+whose every field was checked (defaults filled in) or raises
+``RuleSetError`` listing each problem as ``field: problem (allowed: ...)``.
+Input comes from files and, later, from users of a web app, so its shape is
+not trusted either: ``parse_text`` refuses JSON nested deeper than any rule
+set needs before Python's recursion limit could turn it into a traceback.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from typing import Any, Mapping
+
+from games.ttt.ruleset import RuleSet
+from games.ttt.schema import (
+    BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, MAX_DIM,
+    MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
+    PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
+    STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
+
+# The deepest a valid rule set nests is 5 (board.pieces[i].at[k]); anything
+# far deeper is not a rule set, and is refused before it is walked.
+MAX_DEPTH = 32
+
+
+def _allowed(values) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _supported(p: "_Problems", field: str, value, allowed, now) -> bool:
+    """Check ``value`` against the seed's vocabulary (``allowed``) and what this
+    engine plays (``now``), naming whichever list it misses."""
+    if value not in allowed:
+        p.add(field, f"{value!r} is not allowed (allowed: {_allowed(allowed)})")
+        return False
+    if value not in now:
+        p.add(field, f"{value!r} is not supported by this engine yet (supported now: {_allowed(now)})")
+        return False
+    return True
+
+
+def _depth_exceeds(value, limit: int) -> bool:
+    """Whether ``value`` nests containers deeper than ``limit`` (iterative, so
+    a hostile depth cannot exhaust the stack)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth + 1 > limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+class _Problems:
+    def __init__(self):
+        self.items: list[str] = []
+
+    def add(self, field: str, message: str):
+        self.items.append(f"{field}: {message}")
+
+
+def _check_coord(p: _Problems, field: str, value, size) -> tuple[int, int, int] | None:
+    if not (isinstance(value, (list, tuple)) and len(value) == 3 and all(_is_int(v) for v in value)):
+        p.add(field, f"{value!r} is not a coordinate; write [x, y, z] with 1-based integers")
+        return None
+    if size is None:
+        return tuple(value)
+    for axis, v, n in zip("xyz", value, size):
+        if not 1 <= v <= n:
+            p.add(field, f"{axis}={v} is off the board (allowed: 1..{n})")
+            return None
+    return tuple(value)
+
+
+def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
+    """Fill defaults and check every field; returns the full record or None."""
+    if not isinstance(raw, Mapping):
+        p.add("(top level)", "a rule set is a JSON object")
+        return None
+    for key in raw:
+        if key not in TOP_FIELDS:
+            p.add(str(key), f"unknown field (allowed: {_allowed(TOP_FIELDS)})")
+    rec: dict[str, Any] = {}
+
+    name = raw.get("name")
+    problem = name_problem(name)
+    if problem:
+        p.add("name", problem)
+    rec["name"] = name
+    notes = raw.get("notes", "")
+    if not isinstance(notes, str):
+        p.add("notes", "must be a string")
+    rec["notes"] = notes
+
+    # -- board --------------------------------------------------------------
+    board = raw.get("board", {})
+    size = None
+    kind = "hash"
+    if not isinstance(board, Mapping):
+        p.add("board", "must be an object with fields " + _allowed(BOARD_FIELDS))
+        board = {}
+    for key in board:
+        if key not in BOARD_FIELDS:
+            p.add(f"board.{key}", f"unknown field (allowed: {_allowed(BOARD_FIELDS)})")
+    kind = board.get("kind", "hash")
+    if kind not in BOARD_KINDS:
+        p.add("board.kind", f"{kind!r} is not allowed (allowed: {_allowed(BOARD_KINDS)})")
+        kind = None
+    raw_size = board.get("size", [3, 3, 1])
+    if not (isinstance(raw_size, (list, tuple)) and len(raw_size) == 3
+            and all(_is_int(v) for v in raw_size)):
+        p.add("board.size", f"{raw_size!r} is not [x, y, z] with integers 1..{MAX_DIM}")
+    else:
+        ok = True
+        for axis, v in zip("xyz", raw_size):
+            if not 1 <= v <= MAX_DIM:
+                p.add(f"board.size.{axis}", f"{v} is not allowed (allowed: 1..{MAX_DIM})")
+                ok = False
+        if ok and math.prod(raw_size) > MAX_SPACES:
+            p.add("board.size", f"{raw_size} has {math.prod(raw_size)} spaces (allowed: each "
+                                f"dimension at most floor({MAX_SPACES} / product of the other two))")
+            ok = False
+        if ok and kind == "hash" and list(raw_size) != [3, 3, 1]:
+            p.add("board.size", f"{raw_size} is not allowed for a hash board (allowed: [3, 3, 1])")
+            ok = False
+        if ok and kind == "stacks" and raw_size[2] < 2:
+            p.add("board.size.z", f"{raw_size[2]} is not allowed for stacks (allowed: 2..{MAX_DIM}; "
+                                  "the third dimension is the stack height)")
+            ok = False
+        if ok:
+            size = tuple(raw_size)
+    locked = []
+    raw_locked = board.get("locked", [])
+    if not isinstance(raw_locked, list):
+        p.add("board.locked", "must be a list of [x, y, z] coordinates")
+        raw_locked = []
+    for i, c in enumerate(raw_locked):
+        at = _check_coord(p, f"board.locked[{i}]", c, size)
+        if at is not None:
+            if at in locked:
+                p.add(f"board.locked[{i}]", f"{list(at)} is listed twice")
+            else:
+                locked.append(at)
+    rec["board"] = {"kind": kind, "size": list(size) if size else raw_size,
+                    "locked": sorted(list(c) for c in locked)}
+
+    # -- players and colours --------------------------------------------------
+    players = raw.get("players", "2")
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = str(players)
+    if players not in PLAYERS:
+        p.add("players", f"{players!r} is not allowed (allowed: {_allowed(PLAYERS)})")
+        players = None
+    rec["players"] = players
+    colours = raw.get("colours", "assigned")
+    if colours not in COLOUR_MODES:
+        p.add("colours", f"{colours!r} is not allowed (allowed: {_allowed(COLOUR_MODES)})")
+        colours = None
+    if colours == "partners-share" and players not in (None, "partners"):
+        p.add("colours", "'partners-share' needs players 'partners' (allowed with "
+                         f"players={players!r}: assigned, shared, players-choose)")
+    rec["colours"] = colours
+
+    allowed_colours: tuple[str, ...] | None = None
+    if players and colours:
+        n, chaos = seats_of(players)
+        seats = n + chaos
+        allowed_colours = {"assigned": PALETTE[:seats], "shared": PALETTE[:1],
+                           "partners-share": PALETTE[:2], "players-choose": PALETTE}[colours]
+
+    # -- shapes -----------------------------------------------------------------
+    raw_shapes = raw.get("shapes", {"circle": {}})
+    shapes = {}
+    if not isinstance(raw_shapes, Mapping) or not raw_shapes:
+        p.add("shapes", "must be a non-empty object {shape: {move, power}}")
+        raw_shapes = {}
+    for shape, props in raw_shapes.items():
+        if not _supported(p, f"shapes.{shape}", shape, SHAPES_ALL, SHAPES_NOW):
+            continue
+        if not isinstance(props, Mapping):
+            p.add(f"shapes.{shape}", "must be an object with fields " + _allowed(SHAPE_FIELDS))
+            continue
+        for key in props:
+            if key not in SHAPE_FIELDS:
+                p.add(f"shapes.{shape}.{key}", f"unknown field (allowed: {_allowed(SHAPE_FIELDS)})")
+        move = props.get("move", "stationary")
+        _supported(p, f"shapes.{shape}.move", move, MOVES_ALL, MOVES_NOW)
+        power = props.get("power", "none")
+        if power not in POWERS_NOW:
+            p.add(f"shapes.{shape}.power", f"{power!r} is not supported by this engine yet "
+                                           f"(supported now: {_allowed(POWERS_NOW)})")
+        if move == "adjacent-alquerque" and (kind == "stacks" or (size is not None and size[2] != 1)):
+            p.add(f"shapes.{shape}.move", "'adjacent-alquerque' follows the lines of a flat board "
+                                          "(allowed with board.kind hash, squares or vertices and size z = 1)")
+        shapes[shape] = {"move": move, "power": power}
+    rec["shapes"] = shapes
+
+    # -- reserves ---------------------------------------------------------------
+    raw_res = raw.get("reserves")
+    problems_before_reserves = len(p.items)
+    reserves: dict[str, dict[str, int]] = {}
+    spaces = math.prod(size) if size else MAX_SPACES
+    if not isinstance(raw_res, Mapping) or not raw_res:
+        p.add("reserves", "required: an object {colour: count} or {colour: {shape: count}}")
+        raw_res = {}
+    for colour, val in raw_res.items():
+        if colour not in PALETTE:
+            p.add(f"reserves.{colour}", f"unknown colour (allowed: {_allowed(PALETTE)})")
+            continue
+        if allowed_colours is not None and colour not in allowed_colours:
+            p.add(f"reserves.{colour}", f"colour not in play with players={players!r}, "
+                                        f"colours={colours!r} (allowed: {_allowed(allowed_colours)})")
+            continue
+        per_shape = val if isinstance(val, Mapping) else {"circle": val}
+        for shape, count in per_shape.items():
+            field = f"reserves.{colour}" + (f".{shape}" if isinstance(val, Mapping) else "")
+            if shape not in shapes:
+                p.add(field, f"shape {shape!r} has no entry in shapes (allowed: {_allowed(shapes)})")
+                continue
+            if not _is_int(count) or not 0 <= count <= spaces:
+                p.add(field, f"{count!r} is not allowed (allowed: 0..{spaces}, the number of spaces)")
+                continue
+            if count:
+                reserves.setdefault(colour, {})[shape] = count
+    rec["reserves"] = {c: dict(sorted(v.items())) for c, v in sorted(
+        reserves.items(), key=lambda kv: PALETTE.index(kv[0]))}
+
+    # -- pre-placed pieces --------------------------------------------------------
+    pieces = []
+    raw_pieces = board.get("pieces", [])
+    if not isinstance(raw_pieces, list):
+        p.add("board.pieces", "must be a list of {at, colour, shape}")
+        raw_pieces = []
+    taken = set(locked)
+    for i, piece in enumerate(raw_pieces):
+        field = f"board.pieces[{i}]"
+        if not isinstance(piece, Mapping):
+            p.add(field, "must be an object {at: [x, y, z], colour, shape}")
+            continue
+        for key in piece:
+            if key not in PIECE_FIELDS:
+                p.add(f"{field}.{key}", f"unknown field (allowed: {_allowed(PIECE_FIELDS)})")
+        at = _check_coord(p, f"{field}.at", piece.get("at"), size)
+        colour = piece.get("colour")
+        shape = piece.get("shape", "circle")
+        ok = at is not None
+        palette_ok = allowed_colours if allowed_colours is not None else PALETTE
+        if colour not in palette_ok:
+            p.add(f"{field}.colour", f"{colour!r} is not allowed (allowed: {_allowed(palette_ok)})")
+            ok = False
+        if shape not in shapes:
+            p.add(f"{field}.shape", f"{shape!r} is not allowed (allowed: {_allowed(shapes) or 'circle'})")
+            ok = False
+        if at is not None and at in taken:
+            p.add(f"{field}.at", f"{list(at)} is locked or already holds a piece")
+            ok = False
+        if ok:
+            taken.add(at)
+            pieces.append({"at": list(at), "colour": colour, "shape": shape})
+    rec["board"]["pieces"] = sorted(pieces, key=lambda q: (q["at"], q["colour"], q["shape"]))
+    if kind == "stacks" and size is not None:
+        support = set(locked) | {tuple(q["at"]) for q in pieces}
+        for q in pieces:
+            x, y, z = q["at"]
+            if z > 1 and (x, y, z - 1) not in support:
+                p.add("board.pieces", f"piece at {q['at']} floats: on stacks a piece rests on the "
+                                      "floor, a piece or a locked space")
+    if reserves == {} and not pieces and isinstance(raw_res, Mapping) and raw_res \
+            and len(p.items) == problems_before_reserves:
+        p.add("reserves", "every count is 0: nothing can ever be played")
+
+    # -- turn structure -------------------------------------------------------------
+    ppt = raw.get("pieces_per_turn", 1)
+    if ppt not in (1, 2) or isinstance(ppt, bool):
+        p.add("pieces_per_turn", f"{ppt!r} is not allowed (allowed: 1, 2)")
+    rec["pieces_per_turn"] = ppt
+    draw = raw.get("agree_draw", False)
+    if not isinstance(draw, bool):
+        p.add("agree_draw", f"{draw!r} is not allowed (allowed: true, false)")
+    rec["agree_draw"] = draw
+
+    checks = raw.get("turn_checks", DEFAULT_CHECKS)
+    if not isinstance(checks, list):
+        p.add("turn_checks", f"must be a list (allowed items: {_allowed(TURN_CHECKS)})")
+        checks = []
+    seen = []
+    for i, c in enumerate(checks):
+        if c not in TURN_CHECKS:
+            p.add(f"turn_checks[{i}]", f"{c!r} is not allowed (allowed: {_allowed(TURN_CHECKS)})")
+        elif c in seen:
+            p.add(f"turn_checks[{i}]", f"{c!r} is listed twice")
+        else:
+            seen.append(c)
+    rec["turn_checks"] = seen
+    stalemate = raw.get("stalemate", "draws")
+    if stalemate not in STALEMATES:
+        p.add("stalemate", f"{stalemate!r} is not allowed (allowed: {_allowed(STALEMATES)})")
+    rec["stalemate"] = stalemate
+
+    raw_phases = raw.get("phases", [{}])
+    phases = []
+    if not isinstance(raw_phases, list) or not 1 <= len(raw_phases) <= 6:
+        p.add("phases", "must be a list of 1 to 6 phase objects")
+        raw_phases = [{}]
+    elif len(raw_phases) > 1:
+        p.add("phases", f"{len(raw_phases)} phases are not supported by this engine yet (supported now: 1)")
+    for i, ph in enumerate(raw_phases[:1]):
+        if not isinstance(ph, Mapping):
+            p.add(f"phases[{i}]", "must be an object with fields " + _allowed(PHASE_FIELDS))
+            ph = {}
+        for key in ph:
+            if key not in PHASE_FIELDS:
+                p.add(f"phases[{i}].{key}", f"unknown field (allowed: {_allowed(PHASE_FIELDS)})")
+        order = ph.get("order", "sequential")
+        _supported(p, f"phases[{i}].order", order, ORDERS_ALL, ORDERS_NOW)
+        pas = ph.get("pass", False)
+        if not isinstance(pas, bool):
+            p.add(f"phases[{i}].pass", f"{pas!r} is not allowed (allowed: true, false)")
+        movement = ph.get("movement", "allowed")
+        if movement not in PHASE_MOVEMENT:
+            p.add(f"phases[{i}].movement", f"{movement!r} is not allowed (allowed: {_allowed(PHASE_MOVEMENT)})")
+        phases.append({"order": order, "pass": pas, "movement": movement})
+    rec["phases"] = phases
+
+    for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1,)),
+                                    ("overachievers_disqualified", False, (False,))):
+        value = raw.get(field, default)
+        if value not in allowed or isinstance(value, bool) != isinstance(default, bool):
+            p.add(field, f"{value!r} is not supported by this engine yet (supported now: {_allowed(allowed)})")
+        rec[field] = value
+
+    moves = any(s["move"] != "stationary" for s in shapes.values()) and \
+        all(ph["movement"] == "allowed" for ph in phases)
+    limit = raw.get("move_limit")
+    if limit is None:
+        if moves:
+            p.add("move_limit", "required when pieces can move (the seed gives games of movement "
+                                f"no end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})")
+    elif not _is_int(limit) or not 1 <= limit <= MAX_MOVE_LIMIT:
+        p.add("move_limit", f"{limit!r} is not allowed (allowed: 1..{MAX_MOVE_LIMIT} or null)")
+    rec["move_limit"] = limit
+    secs = raw.get("seconds_per_turn")
+    if secs is not None and (not _is_int(secs) or not 1 <= secs <= 86400):
+        p.add("seconds_per_turn", f"{secs!r} is not allowed (allowed: 1..86400 or null for no limit)")
+    rec["seconds_per_turn"] = secs
+
+    if p.items:
+        return None
+    # Whole-record checks that need every field valid.
+    _check_start_position(rec, p)
+    return None if p.items else rec
+
+
+def _directions(diagonals: bool):
+    """The 13 line directions of a 3-D grid (one of each +-pair), or the 3 axes."""
+    out = []
+    for d in itertools.product((-1, 0, 1), repeat=3):
+        if d == (0, 0, 0) or d < (0, 0, 0):
+            continue
+        if not diagonals and sum(map(abs, d)) != 1:
+            continue
+        out.append(d)
+    return out
+
+
+def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True) -> dict[str, int]:
+    best: dict[str, int] = {}
+    for at, colour in occupied.items():
+        for d in _directions(diagonals):
+            prev = tuple(a - b for a, b in zip(at, d))
+            if occupied.get(prev) == colour:
+                continue
+            n, cur = 0, at
+            while occupied.get(cur) == colour:
+                n += 1
+                cur = tuple(a + b for a, b in zip(cur, d))
+            best[colour] = max(best.get(colour, 0), n)
+    return best
+
+
+def _check_start_position(rec, p: _Problems):
+    occupied = {tuple(q["at"]): q["colour"] for q in rec["board"]["pieces"]}
+    for check in rec["turn_checks"]:
+        k, _, diag = parse_check(check)
+        runs = _longest_runs(rec["board"]["size"], occupied, diag)
+        if runs and max(runs.values()) >= k:
+            p.add("board.pieces", f"the starting position already satisfies turn check {check!r}")
+
+
+def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:
+    """Validate a decoded rule set; raise ``RuleSetError`` listing every problem."""
+    if _depth_exceeds(raw, MAX_DEPTH):
+        raise RuleSetError([f"(top level): nested more than {MAX_DEPTH} levels deep (a rule set "
+                            "nests at most 5)"], source)
+    p = _Problems()
+    rec = _normalise(raw, p)
+    if rec is None:
+        raise RuleSetError(p.items, source)
+    name = rec.pop("name")
+    notes = rec.pop("notes")
+    return RuleSet(name=name, record=rec, notes=notes)
+
+
+def parse_text(text: str, source: str = "rule set") -> RuleSet:
+    """Decode JSON text and validate it, with decoding problems reported the
+    same way as validation problems."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RuleSetError([f"(file): not valid JSON: {e}"], source) from None
+    except RecursionError:
+        raise RuleSetError([f"(file): nested more than {MAX_DEPTH} levels deep (a rule set "
+                            "nests at most 5)"], source) from None
+    return parse(raw, source)
