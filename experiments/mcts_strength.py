@@ -2,7 +2,7 @@
 
 OpenSpiel's bot plays OpenSpiel's own C++ ``y``; ours plays our ``y_game``
 (the same rules); one move list is kept in both, translated cell by cell
-(``cell_to_openspiel``). Seats alternate: in game i our bot is Black when i is
+(``games.boards.openspiel_y_actions``). Seats alternate: in game i our bot is Black when i is
 even. Both use random rollouts (one per leaf), the same exploration constant
 and MCTS-Solver. ``--mode sims`` gives both ``--sims`` simulations per move;
 ``--mode time`` gives both ``--time-per-move`` seconds (OpenSpiel's
@@ -31,21 +31,8 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401  (registers y_game)
+from games.boards import openspiel_y_actions
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
-
-
-def cell_to_openspiel(size: int, action: int) -> int:
-    """Our cell id (row by row from the 1-cell top row) -> OpenSpiel ``y``'s x + y*N."""
-    r = int((math.isqrt(8 * action + 1) - 1) // 2)
-    c = action - r * (r + 1) // 2
-    return c + (size - 1 - r) * size
-
-
-def openspiel_to_cell(size: int, action: int) -> int:
-    """OpenSpiel ``y``'s x + y*N -> our cell id."""
-    x, y = action % size, action // size
-    r, c = size - 1 - y, x
-    return r * (r + 1) // 2 + c
 
 
 def git_commit() -> str:
@@ -70,6 +57,7 @@ def play_game(index: int, args) -> dict:
     size = args.board_size
     ours_game = pyspiel.load_game(f"y_game(board_size={size})")
     theirs_game = pyspiel.load_game(f"y(board_size={size})")
+    to_theirs, to_ours = openspiel_y_actions(size)
     our_seat = index % 2
     seed = args.seed * 100_003 + index
     budget = dict(max_simulations=args.sims, max_time=0.0) if args.mode == "sims" else \
@@ -90,11 +78,11 @@ def play_game(index: int, args) -> dict:
             seconds[0] += time.perf_counter() - start
             if ours.last_search is not None:
                 our_sims += ours.last_search["simulations"]
-            move = cell_to_openspiel(size, cell)
+            move = to_theirs[cell]
         else:
             move = theirs.step(their_state)
             seconds[1] += time.perf_counter() - start
-            cell = openspiel_to_cell(size, move)
+            cell = to_ours[move]
         our_state.apply_action(cell)
         their_state.apply_action(move)
         moves.append(cell)
