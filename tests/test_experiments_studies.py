@@ -128,10 +128,15 @@ def test_strength_plots_tiny(tmp_path):
     ("experiments.first_player_advantage", ["--simulations", "10,0"], "--simulations must be positive integers"),
     ("experiments.strength_plots", ["--mcts", "10,-5"], "--mcts must list positive integers"),
     ("experiments.strength_plots", ["--games-per-pair", "0"], "--games-per-pair: must be a positive integer"),
+    ("experiments.benchmark", ["--seconds", "nan"], "--seconds: must be a positive finite number"),
+    ("experiments.bench_ttt", ["--rounds", "0"], "--rounds: must be a positive integer"),
+    ("experiments.bench_search", ["--uct-c", "nan"], "--uct-c: must be a non-negative finite number"),
+    ("experiments.bench_search", ["--seed", "-1"], "--seed: must be a non-negative integer"),
 ])
 def test_bad_counts_seeds_and_budgets_are_refused_clearly(module, args, message, tmp_path):
-    result = run(module, *args, "--out", str(tmp_path)) if module.startswith("experiments.") and \
-        module != "experiments.random_playouts" else run(module, *args)
+    with_out = ("experiments.compare_flip_options", "experiments.first_player_advantage",
+                "experiments.strength_plots", "experiments.mcts_strength")
+    result = run(module, *args, "--out", str(tmp_path)) if module in with_out else run(module, *args)
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr and "nan%" not in result.stdout
