@@ -61,7 +61,6 @@ def _flag_type(name: str, convert: Callable[[str], Any], ok: Callable[[Any], boo
         if value is None or not ok(value):
             raise argparse.ArgumentTypeError(f"must be {name}, got {text!r}")
         return value
-    parse.__name__ = name  # argparse names the type in its messages
     return parse
 
 
