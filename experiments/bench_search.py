@@ -33,6 +33,7 @@ import time
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
+from analysis.study import non_negative_float, non_negative_int, positive_int
 from mcts.uct import UCTSearch, time_playouts
 
 Y11 = "y_game(board_size=11)"
@@ -140,16 +141,14 @@ def main(argv=None) -> int:
         prog="python -m experiments.bench_search",
         description="Simulations/s of our MCTS (y_game 11, double_o_y 11) against OpenSpiel's C++ "
                     "MCTSBot (y 11) with random rollouts, and the memory of a 1M-simulation search.")
-    p.add_argument("--sims", type=int, default=20000, help="simulations per timed search (default 20000)")
-    p.add_argument("--repeats", type=int, default=5, help="interleaved repeats (default 5)")
-    p.add_argument("--uct-c", type=float, default=1.4, help="exploration constant (default 1.4)")
-    p.add_argument("--memory-sims", type=int, default=1_000_000,
+    p.add_argument("--sims", type=positive_int, default=20000, help="simulations per timed search (default 20000)")
+    p.add_argument("--repeats", type=positive_int, default=5, help="interleaved repeats (default 5)")
+    p.add_argument("--uct-c", type=non_negative_float, default=1.4, help="exploration constant (default 1.4)")
+    p.add_argument("--memory-sims", type=non_negative_int, default=1_000_000,
                    help="simulations of the memory measurement on double_o_y 11 (default 1000000; 0 skips it)")
-    p.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = p.parse_args(argv)
-    if args.sims < 1 or args.repeats < 1 or args.memory_sims < 0 or args.uct_c < 0:
-        p.error("--sims and --repeats must be >= 1, --memory-sims and --uct-c >= 0")
 
     def progress(msg):
         print(msg, file=sys.stderr, flush=True)

@@ -6,9 +6,8 @@
 ``open_spiel.python.algorithms.minimax.alpha_beta_search`` and our
 ``y_game(board_size=n)`` with the Cython kernel, from the empty board and
 after every first move, and reports whether the values agree and how the
-times compare. The two games share nothing but the rules: our triangle cell
-(r, c) is OpenSpiel's action ``x + y*N`` with ``x = c, y = N-1-r``, and our
-action ids number cells row by row from the top.
+times compare. The two games share nothing but the rules; moves are
+translated by ``games.boards.openspiel_y_actions``.
 
 ``solver_speed`` times the exhaustive solver on a few small games of ours.
 Every function returns a plain dict so experiments/benchmark.py can collect
@@ -25,15 +24,9 @@ import pyspiel
 from open_spiel.python.algorithms.minimax import alpha_beta_search
 
 import games  # noqa: F401
+from games.boards import openspiel_y_actions
 from solvers._alphabeta import Searcher
 from solvers.exhaustive import solve
-
-
-def our_action(n: int, openspiel_action: int) -> int:
-    """Our action id of OpenSpiel y's cell ``x + y*N``."""
-    x, y = openspiel_action % n, openspiel_action // n
-    r, c = n - 1 - y, x
-    return r * (r + 1) // 2 + c
 
 
 def _best_time(fn, repeats: int):
@@ -63,6 +56,7 @@ def alphabeta_check(sizes=(3, 4), repeats: int = 3) -> dict:
         t_ours, our_value = _best_time(our_root, repeats)
 
         root = cpp.new_initial_state()
+        _, to_cell = openspiel_y_actions(n)
         mismatches = []
         t_os_open = t_ours_open = 0.0
         for a in root.legal_actions():
@@ -71,7 +65,7 @@ def alphabeta_check(sizes=(3, 4), repeats: int = 3) -> dict:
             v_os, _ = alpha_beta_search(cpp, state=child, maximizing_player_id=0)
             t_os_open += time.perf_counter() - t
             core = ours.new_core()
-            core.apply_action(our_action(n, a))
+            core.apply_action(to_cell[a])
             t = time.perf_counter()
             v_ours = Searcher(core, 0, -1.0, 1.0, True, 16).value(core)[0]
             t_ours_open += time.perf_counter() - t

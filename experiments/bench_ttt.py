@@ -23,6 +23,7 @@ import time
 import pyspiel
 
 import games  # noqa: F401  (registers ttt)
+from analysis.study import non_negative_int, positive_float, positive_int
 from experiments.rates import kernel_rate, openspiel_rate
 
 TARGET = 3.0
@@ -71,15 +72,13 @@ def main(argv=None):
         prog="python -m experiments.bench_ttt",
         description="Connect Four random playouts/s: the tic-tac-toe engine vs OpenSpiel's C++ "
                     "connect_four, in one process.")
-    parser.add_argument("--seconds", type=float, default=1.0,
+    parser.add_argument("--seconds", type=positive_float, default=1.0,
                         help="time per round, split between the two (default: %(default)s)")
-    parser.add_argument("--rounds", type=int, default=5,
+    parser.add_argument("--rounds", type=positive_int, default=5,
                         help="alternating rounds; the ratio is their median (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the random games")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the random games")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.rounds <= 0:
-        parser.error("--seconds and --rounds must be positive")
     log = lambda msg: print(f"[bench_ttt] {msg}", file=sys.stderr)
     result = connect4_playouts_vs_openspiel(args.seconds, args.rounds, args.seed, log=log)
     if args.json:

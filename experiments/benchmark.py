@@ -10,7 +10,8 @@ Baseline and contenders alternate within every round, times are the CPU time
 of the measuring thread (``time.thread_time``, so other processes on a busy
 machine count less), and the reported ratio is the median over rounds. Further
 sections (search, solvers, tic-tac-toe engine) join in when those modules are
-present.
+present: the bench_* modules are this command's sections, each also
+runnable alone, so this is the one command that imports other experiments.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import sys
 import pyspiel
 
 import games  # noqa: F401
+from analysis.study import non_negative_int, positive_float, positive_int
 from experiments.rates import kernel_rate, openspiel_rate
 
 BASELINE = "y(board_size=11)"
@@ -116,19 +118,17 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m experiments.benchmark",
         description="Kernel speed as ratios to OpenSpiel's C++ games, measured in one process.")
-    parser.add_argument("--seconds", type=float, default=1.0,
+    parser.add_argument("--seconds", type=positive_float, default=1.0,
                         help="time per measurement and round (default: %(default)s)")
-    parser.add_argument("--rounds", type=int, default=5,
+    parser.add_argument("--rounds", type=positive_int, default=5,
                         help="alternating rounds; ratios are medians (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--quick", action="store_true",
                         help="shorter measurements in the search/solver sections")
     parser.add_argument("--playouts-only", action="store_true",
                         help="skip the search, solver and tic-tac-toe sections")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    if args.seconds <= 0 or args.rounds <= 0:
-        parser.error("--seconds and --rounds must be positive")
     log = (lambda msg: None) if args.json else (lambda msg: print(f"[benchmark] {msg}",
                                                                   file=sys.stderr))
     result = {"playouts": playout_section(args.seconds, args.rounds, args.seed, log)}

@@ -30,17 +30,18 @@ from __future__ import annotations
 
 import csv
 import functools
-import json
 import sys
 import time
 from pathlib import Path
 
+from analysis.exact import solve_all, value_text
+from analysis.playouts import MAX_SEED, random_playouts
 from analysis.plots import plot_histograms, plot_intervals, plot_win_rates
-from analysis.runinfo import prepare_out, say
-from analysis.stats import first_player_advantage_from_records, mean_and_ci, wilson_interval
 from agents import BotSpec
+from analysis.stats import first_player_advantage_from_records, holm, mean_and_ci, wilson_interval
+from analysis.study import (int_list, positive_float, positive_int, prepare_out, resumable, say, settings,
+                            study_parser)
 from analysis.tournament import make_tasks, run_tasks
-from experiments.study_cli import settings, study_parser
 
 
 STUDY = "experiments.compare_flip_options"
@@ -77,70 +78,14 @@ def with_size(game: str, size: int) -> str:
     return f"{head}(" + ",".join([f"board_size={size}"] + params) + ")"
 
 
-# ----------------------------------------------------------------------------- (b) solver
-
-def _solve(game: str, time_limit: float, imports=IMPORTS) -> dict:
-    import importlib
-    for module in imports:  # register the games in a worker process
-        importlib.import_module(module)
-    from solvers.exhaustive import solve
-    start = time.perf_counter()
-    try:
-        result = solve(game, time_limit=time_limit)
-    except Exception as error:  # a solver failure is reported in the table, not fatal to the study
-        return {"game": game, "time_limit": time_limit, "error": repr(error)}
-    keep = ("value", "winning_first_moves", "unsolved_first_moves", "complete", "nodes", "seconds")
-    record = {k: result.get(k) for k in keep}
-    record.update(game=game, time_limit=time_limit, wall_seconds=round(time.perf_counter() - start, 3),
-                  openings=len(result.get("opening_values") or {}) + len(result.get("unsolved_first_moves") or []))
-    return record
-
-
-def _resumable(games: list[str], path: Path, n_jobs: int, reusable, work, announce, report=None
-               ) -> dict[str, dict]:
-    """Records per game from ``path`` (JSON lines) where ``reusable(record)``;
-    the other games are run by ``work(game)`` on ``n_jobs`` processes and
-    appended as they finish, so an interrupted study loses no finished piece."""
-    done = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
-                r = json.loads(line)
-                if reusable(r):
-                    done[r["game"]] = r
-    todo = [g for g in games if g not in done]
-    if todo:
-        from joblib import Parallel, delayed
-        say(announce(len(todo)))
-        with open(path, "a") as handle:
-            for record in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(work)(g) for g in todo):
-                handle.write(json.dumps(record, sort_keys=True) + "\n")
-                handle.flush()
-                done[record["game"]] = record
-                if report:
-                    report(record)
-    return done
-
-
-def solve_all(games: list[str], time_limit: float, path: Path, n_jobs: int,
-              imports=IMPORTS) -> dict[str, dict]:
-    return _resumable(
-        games, path, n_jobs,
-        # A run that timed out may be retried with more time; a finished one never needs to be.
-        reusable=lambda r: r.get("complete") or r.get("time_limit", 0) >= time_limit,
-        work=functools.partial(_solve, time_limit=time_limit, imports=imports),
-        announce=lambda k: f"(b) solving {k} positions, up to {time_limit:.0f} s each on {n_jobs} processes",
-        report=lambda r: say(f"    {r['game']}: value {r.get('value')} in {r.get('wall_seconds', '?')} s"))
-
-
 # ----------------------------------------------------------------------------- (c) playouts
 
 def _playouts(game: str, n: int, seed: int) -> dict:
     import games.y_family  # noqa: F401
     import numpy as np
-    from experiments.random_playouts import run
-    summary = run(game, n, seed)
+    import pyspiel
+    loaded = pyspiel.load_game(game)
+    summary = random_playouts(game, loaded, loaded.new_core(), n, seed)
     cells = summary.cells or 1
     placements = np.asarray(summary.placements)
     flips = np.asarray(summary.flips)
@@ -151,7 +96,7 @@ def _playouts(game: str, n: int, seed: int) -> dict:
 
 
 def playouts_all(games: list[str], n: int, seed: int, path: Path, n_jobs: int) -> dict[str, dict]:
-    return _resumable(
+    return resumable(
         games, path, n_jobs,
         reusable=lambda r: r["n"] == n and r["seed"] == seed,
         work=functools.partial(_playouts, n=n, seed=seed),
@@ -160,57 +105,27 @@ def playouts_all(games: list[str], n: int, seed: int, path: Path, n_jobs: int) -
 
 # ----------------------------------------------------------------------------- summary
 
-def holm(p_values: list[float]) -> list[float]:
-    """Holm-Bonferroni adjusted p-values: many variants are tested at once."""
-    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
-    adjusted = [0.0] * len(p_values)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
-
-
 def fmt_rate(rate, low, high, digits: int = 0) -> str:
     return f"{100 * rate:.{digits}f}% [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
 
 
-def value_text(record: dict | None) -> str:
-    if not record:
-        return "not run"
-    if "error" in record:
-        return "solver error"
-    value = record.get("value")
-    if value is None:
-        found = len(record.get("winning_first_moves") or [])
-        return f"unsolved in {record['time_limit']:.0f} s" + (f" ({found} winning openings found)" if found else "")
-    if value > 0:
-        return f"P1 wins ({len(record.get('winning_first_moves') or [])}/{record.get('openings', '?')} openings win)"
-    if value < 0:
-        return f"P2 wins (0/{record.get('openings', '?')} openings win)"
-    return "draw"
-
-
 def main(argv=None) -> int:
     parser = study_parser(STUDY, __doc__)
-    parser.add_argument("--board-size", type=int, help=f"triangle side for (a), (c), (d) (quick {QUICK['board_size']}, full {FULL['board_size']})")
-    parser.add_argument("--games", type=int, help="MCTS self-play games per variant (a)")
-    parser.add_argument("--simulations", type=int, help="MCTS simulations per move in self-play (a)")
-    parser.add_argument("--strength-games", type=int, help="strong-vs-weak games per variant (d)")
-    parser.add_argument("--weak", type=int, help="simulations of the weak MCTS (d)")
-    parser.add_argument("--strong", type=int, help="simulations of the strong MCTS (d)")
+    parser.add_argument("--board-size", type=positive_int, help=f"triangle side for (a), (c), (d) (quick {QUICK['board_size']}, full {FULL['board_size']})")
+    parser.add_argument("--games", type=positive_int, help="MCTS self-play games per variant (a)")
+    parser.add_argument("--simulations", type=positive_int, help="MCTS simulations per move in self-play (a)")
+    parser.add_argument("--strength-games", type=positive_int, help="strong-vs-weak games per variant (d)")
+    parser.add_argument("--weak", type=positive_int, help="simulations of the weak MCTS (d)")
+    parser.add_argument("--strong", type=positive_int, help="simulations of the strong MCTS (d)")
     parser.add_argument("--solve-sizes", help="comma-separated sides to solve exactly (b); '' skips")
-    parser.add_argument("--solve-time", type=float, help="seconds per exact solve before giving up (b)")
-    parser.add_argument("--playouts", type=int, help="random playouts per variant (c)")
+    parser.add_argument("--solve-time", type=positive_float, help="seconds per exact solve before giving up (b)")
+    parser.add_argument("--playouts", type=positive_int, help="random playouts per variant (c)")
     args = parser.parse_args(argv)
     cfg = settings(args, QUICK, FULL)
-    try:
-        sizes = [int(s) for s in str(cfg["solve_sizes"]).split(",") if s.strip()]
-    except ValueError:
-        parser.error(f"--solve-sizes must be comma-separated integers, got {cfg['solve_sizes']!r}")
-    for key in ("games", "simulations", "strength_games", "weak", "strong", "playouts"):
-        if cfg[key] < 1:
-            parser.error(f"--{key.replace('_', '-')} must be positive")
+    sizes = int_list(cfg["solve_sizes"], "solve-sizes", parser)
+    if args.seed > MAX_SEED - (cfg["playouts"] - 1):
+        parser.error(f"--seed must be at most {MAX_SEED - (cfg['playouts'] - 1)}: playout i uses seed+i, "
+                     "an unsigned 64-bit integer")
     if cfg["weak"] >= cfg["strong"]:
         parser.error("--weak must use fewer simulations than --strong")
     import games.y_family  # noqa: F401
@@ -244,7 +159,7 @@ def main(argv=None) -> int:
 
     # (b) exact solutions on small sides
     solve_games = [with_size(v["game"], s) for s in sizes for v in var]
-    solved = solve_all(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs) if solve_games else {}
+    solved = solve_all(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS) if solve_games else {}
 
     # (c) random playouts
     playouts = playouts_all([v["game"] for v in var], cfg["playouts"], args.seed, out / "playouts.jsonl", args.jobs)

@@ -25,13 +25,12 @@ import sys
 import time
 from pathlib import Path
 
+from analysis.exact import solve_all, value_text
 from analysis.plots import plot_win_rates
-from analysis.runinfo import prepare_out, say
-from analysis.stats import first_player_advantage_from_records
 from agents import BotSpec
+from analysis.stats import first_player_advantage_from_records, holm
+from analysis.study import int_list, positive_float, positive_int, prepare_out, say, settings, study_parser
 from analysis.tournament import make_tasks, run_tasks
-from experiments.compare_flip_options import holm, solve_all, value_text
-from experiments.study_cli import settings, study_parser
 
 
 STUDY = "experiments.first_player_advantage"
@@ -57,22 +56,15 @@ def game_families() -> list[dict]:
     ]
 
 
-def int_list(text: str, name: str, parser) -> list[int]:
-    try:
-        return [int(s) for s in str(text).split(",") if s.strip()]
-    except ValueError:
-        parser.error(f"--{name} must be comma-separated integers, got {text!r}")
-
-
 def main(argv=None) -> int:
     parser = study_parser(STUDY, __doc__)
     parser.add_argument("--y-sizes", help="triangle sides for the Y games (comma-separated)")
     parser.add_argument("--flipway-sizes", help="Flipway board sizes (comma-separated)")
     parser.add_argument("--simulations", help="MCTS simulations per move, one self-play series each")
-    parser.add_argument("--games", type=int, help="self-play games per game, size and strength")
+    parser.add_argument("--games", type=positive_int, help="self-play games per game, size and strength")
     parser.add_argument("--solve-y-sizes", help="triangle sides to solve exactly ('' skips)")
     parser.add_argument("--solve-flipway-sizes", help="Flipway sizes to solve exactly ('' skips)")
-    parser.add_argument("--solve-time", type=float, help="seconds per exact solve before giving up")
+    parser.add_argument("--solve-time", type=positive_float, help="seconds per exact solve before giving up")
     parser.add_argument("--only", help="comma-separated substrings: keep games whose label contains one")
     args = parser.parse_args(argv)
     cfg = settings(args, QUICK, FULL)
@@ -81,8 +73,8 @@ def main(argv=None) -> int:
     solve_sizes = {"y": int_list(cfg["solve_y_sizes"], "solve-y-sizes", parser),
                    "flipway": int_list(cfg["solve_flipway_sizes"], "solve-flipway-sizes", parser)}
     budgets = int_list(cfg["simulations"], "simulations", parser)
-    if not budgets or min(budgets) < 1 or cfg["games"] < 1:
-        parser.error("--simulations and --games must be positive")
+    if not budgets or min(budgets) < 1:
+        parser.error(f"--simulations must be positive integers, got {cfg['simulations']!r}")
     families = game_families()
     if args.only:
         wanted = [w.strip().lower() for w in args.only.split(",") if w.strip()]

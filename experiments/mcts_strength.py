@@ -2,7 +2,7 @@
 
 OpenSpiel's bot plays OpenSpiel's own C++ ``y``; ours plays our ``y_game``
 (the same rules); one move list is kept in both, translated cell by cell
-(``cell_to_openspiel``). Seats alternate: in game i our bot is Black when i is
+(``games.boards.openspiel_y_actions``). Seats alternate: in game i our bot is Black when i is
 even. Both use random rollouts (one per leaf), the same exploration constant
 and MCTS-Solver. ``--mode sims`` gives both ``--sims`` simulations per move;
 ``--mode time`` gives both ``--time-per-move`` seconds (OpenSpiel's
@@ -22,47 +22,66 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pyspiel
 
 import games  # noqa: F401  (registers y_game)
+from analysis import tournament
+from analysis.stats import wilson_interval
+from analysis.study import git_commit, non_negative_float, non_negative_int, positive_float, positive_int
+from games.boards import openspiel_y_actions
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
 
-
-def cell_to_openspiel(size: int, action: int) -> int:
-    """Our cell id (row by row from the 1-cell top row) -> OpenSpiel ``y``'s x + y*N."""
-    r = int((math.isqrt(8 * action + 1) - 1) // 2)
-    c = action - r * (r + 1) // 2
-    return c + (size - 1 - r) * size
+#: OpenSpiel's MCTS takes its seed as a C int; game i is seeded seed * SEED_STRIDE + i.
+SEED_STRIDE = 100_003
+MAX_OPENSPIEL_SEED = 2 ** 31 - 1
 
 
-def openspiel_to_cell(size: int, action: int) -> int:
-    """OpenSpiel ``y``'s x + y*N -> our cell id."""
-    x, y = action % size, action // size
-    r, c = size - 1 - y, x
-    return r * (r + 1) // 2 + c
+class _CountingSimulations(pyspiel.Bot):
+    """Our bot, adding up the simulations of its searches (a forced move has none)."""
+
+    def __init__(self, bot):
+        pyspiel.Bot.__init__(self)
+        self.bot, self.simulations = bot, 0
+
+    def restart_at(self, state):
+        self.bot.restart_at(state)
+
+    def inform_action(self, state, player_id, action):
+        self.bot.inform_action(state, player_id, action)
+
+    def step(self, state):
+        action = self.bot.step(state)
+        if self.bot.last_search is not None:
+            self.simulations += self.bot.last_search["simulations"]
+        return action
 
 
-def git_commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                              check=True, cwd=Path(__file__).resolve().parent).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+class _OnOpenSpielY(pyspiel.Bot):
+    """A bot of OpenSpiel's C++ ``y`` seated at our ``y_game``: it keeps its own
+    ``y`` state in step with ours, translating every move, so the game loop is
+    the tournament's and the two rule sets can be compared at the end."""
 
+    def __init__(self, bot, game, size: int):
+        pyspiel.Bot.__init__(self)
+        self.bot, self.game = bot, game
+        self.to_theirs, self.to_ours = openspiel_y_actions(size)
+        self.state = game.new_initial_state()
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    def restart_at(self, state):
+        self.state = self.game.new_initial_state()
+        for cell in state.history():
+            self.state.apply_action(self.to_theirs[cell])
+
+    def inform_action(self, state, player_id, action):
+        self.state.apply_action(self.to_theirs[action])
+
+    def step(self, state):
+        move = self.bot.step(self.state)
+        self.state.apply_action(move)
+        return self.to_ours[move]
 
 
 def play_game(index: int, args) -> dict:
@@ -71,7 +90,7 @@ def play_game(index: int, args) -> dict:
     ours_game = pyspiel.load_game(f"y_game(board_size={size})")
     theirs_game = pyspiel.load_game(f"y(board_size={size})")
     our_seat = index % 2
-    seed = args.seed * 100_003 + index
+    seed = args.seed * SEED_STRIDE + index
     budget = dict(max_simulations=args.sims, max_time=0.0) if args.mode == "sims" else \
         dict(max_simulations=0, max_time=args.time_per_move)
     their_budget = dict(max_simulations=args.sims, max_time=0.0) if args.mode == "sims" else \
@@ -79,39 +98,24 @@ def play_game(index: int, args) -> dict:
     ours = CoreMCTSBot(ours_game, our_seat, seed=seed, uct_c=args.uct_c, **budget)
     theirs = OpenSpielMCTSBot(theirs_game, 1 - our_seat, seed=seed, uct_c=args.uct_c,
                               max_memory_mb=args.max_memory_mb, **their_budget)
-    our_state = ours_game.new_initial_state()
-    their_state = theirs_game.new_initial_state()
-    moves, seconds = [], [0.0, 0.0]     # seconds: [ours, theirs]
-    our_sims = 0
-    while not our_state.is_terminal():
-        start = time.perf_counter()
-        if our_state.current_player() == our_seat:
-            cell = ours.step(our_state)
-            seconds[0] += time.perf_counter() - start
-            if ours.last_search is not None:
-                our_sims += ours.last_search["simulations"]
-            move = cell_to_openspiel(size, cell)
-        else:
-            move = theirs.step(their_state)
-            seconds[1] += time.perf_counter() - start
-            cell = openspiel_to_cell(size, move)
-        our_state.apply_action(cell)
-        their_state.apply_action(move)
-        moves.append(cell)
-    if not their_state.is_terminal() or their_state.returns() != our_state.returns():
+    ours, theirs = _CountingSimulations(ours), _OnOpenSpielY(theirs, theirs_game, size)
+    bots = [ours, theirs] if our_seat == 0 else [theirs, ours]
+    result = tournament.play_game(ours_game, bots, seed)
+    moves, returns, their_returns = result["actions"], result["returns"], theirs.state.returns()
+    if not theirs.state.is_terminal() or their_returns != returns:
         raise RuntimeError(f"game {index}: the two rule sets disagree after moves {moves}: "
-                           f"ours {our_state.returns()}, OpenSpiel {their_state.returns()}")
-    winner = 0 if our_state.returns()[0] > 0 else 1
+                           f"ours {returns}, OpenSpiel {their_returns}")
+    winner = 0 if returns[0] > 0 else 1
     return {"game": index, "our_seat": our_seat, "winner": winner, "our_win": winner == our_seat,
-            "moves": moves, "our_seconds": seconds[0], "their_seconds": seconds[1],
-            "our_simulations": our_sims, "seed": seed}
+            "moves": moves, "our_seconds": result["seconds"][our_seat],
+            "their_seconds": result["seconds"][1 - our_seat], "our_simulations": ours.simulations, "seed": seed}
 
 
 def summarise(records: list[dict], args) -> dict:
     n = len(records)
     wins = sum(r["our_win"] for r in records)
     as_black = [r for r in records if r["our_seat"] == 0]
-    lo, hi = wilson(wins, n)
+    lo, hi = wilson_interval(wins, n)
     return {
         "games": n, "our_wins": wins, "win_rate": wins / n if n else None,
         "win_rate_95ci": [lo, hi],
@@ -136,29 +140,25 @@ def parse_args(argv=None):
         prog="python -m experiments.mcts_strength",
         description="Our Cython MCTS (on y_game) against OpenSpiel's C++ MCTSBot (on its C++ y), "
                     "seats alternating, at equal simulations or equal time per move.")
-    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    p.add_argument("--games", type=positive_int, default=20, help="number of games (default 20)")
     p.add_argument("--mode", choices=("sims", "time"), default="sims",
                    help="equal simulations per move (default) or equal time per move")
-    p.add_argument("--sims", type=int, default=1000, help="simulations per move in --mode sims (default 1000)")
-    p.add_argument("--time-per-move", type=float, default=0.02,
+    p.add_argument("--sims", type=positive_int, default=1000, help="simulations per move in --mode sims (default 1000)")
+    p.add_argument("--time-per-move", type=positive_float, default=0.02,
                    help="seconds per move for both bots in --mode time (default 0.02)")
     p.add_argument("--board-size", type=int, default=11, help="Y board size (default 11)")
-    p.add_argument("--uct-c", type=float, default=1.4, help="exploration constant for both (default 1.4)")
-    p.add_argument("--max-memory-mb", type=int, default=1000, help="OpenSpiel MCTS memory cap (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="base seed (game i uses seed*100003+i)")
+    p.add_argument("--uct-c", type=non_negative_float, default=1.4, help="exploration constant for both (default 1.4)")
+    p.add_argument("--max-memory-mb", type=positive_int, default=1000, help="OpenSpiel MCTS memory cap (default 1000)")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="base seed (game i uses seed*100003+i)")
     p.add_argument("--out", type=Path, default=Path("results/mcts_strength"),
                    help="output directory (default results/mcts_strength)")
     args = p.parse_args(argv)
-    if args.games < 1:
-        p.error("--games must be >= 1")
-    if args.mode == "sims" and args.sims < 1:
-        p.error("--sims must be >= 1")
-    if args.mode == "time" and args.time_per_move <= 0:
-        p.error("--time-per-move must be > 0")
     if not 2 <= args.board_size <= 19:
         p.error("--board-size must be in 2..19")
-    if args.uct_c < 0:
-        p.error("--uct-c must be >= 0")
+    largest = (MAX_OPENSPIEL_SEED - (args.games - 1)) // SEED_STRIDE
+    if args.seed > largest:
+        p.error(f"--seed must be at most {largest} with {args.games} games: game i uses "
+                f"seed*{SEED_STRIDE}+i, which OpenSpiel's MCTS takes as a 32-bit int")
     return args
 
 

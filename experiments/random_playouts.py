@@ -12,55 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from dataclasses import dataclass, field
 
-import numpy as np
 import pyspiel
-from scipy.stats import binomtest
-from tqdm import tqdm
 
 import games  # noqa: F401  (registers our games)
-
-
-@dataclass
-class PlayoutSummary:
-    game: str
-    games: int
-    seed: int
-    first_player_wins: int
-    draws: int
-    seconds: float
-    placements: list = field(default_factory=list)
-    flips: list = field(default_factory=list)
-    turns: list = field(default_factory=list)
-    empty_cells: list = field(default_factory=list)
-    cells: int = 0
-
-    def as_dict(self) -> dict:
-        ci = binomtest(self.first_player_wins, self.games).proportion_ci(0.95, method="wilson")
-        placements = np.asarray(self.placements)
-        result = {
-            "game": self.game,
-            "games": self.games,
-            "seed": self.seed,
-            "first_player_win_rate": self.first_player_wins / self.games,
-            "ci95": [float(ci.low), float(ci.high)],
-            "draw_rate": self.draws / self.games,
-            "playouts_per_second": self.games / self.seconds if self.seconds > 0 else float("inf"),
-        }
-        if len(placements):
-            result.update({
-                "mean_placements": float(placements.mean()),
-                "min_placements": int(placements.min()),
-                "max_placements": int(placements.max()),
-                "mean_flips": float(np.mean(self.flips)),
-                "mean_turns": float(np.mean(self.turns)),
-            })
-            if self.cells:
-                filled = 1.0 - np.asarray(self.empty_cells) / self.cells
-                result["mean_board_filled"] = float(filled.mean())
-        return result
+from analysis.playouts import PlayoutSummary, random_playouts
+from analysis.study import non_negative_int, positive_int
 
 
 def core_of(game_string: str):
@@ -73,37 +30,10 @@ def core_of(game_string: str):
 
 
 def run(game_string: str, n: int, seed: int, progress: bool = False) -> PlayoutSummary:
-    """Play ``n`` random games of ``game_string`` from seeds seed..seed+n-1."""
-    if n <= 0:
-        raise ValueError("the number of games must be positive")
+    """Play ``n`` random games of ``game_string`` from seeds seed..seed+n-1
+    (``analysis.playouts.random_playouts``; counts and seeds are checked there)."""
     game, root = core_of(game_string)
-    params = game.get_parameters()
-    cells = 0
-    if "board_shape" in params:
-        from games.boards import make_board
-        cells = make_board(params["board_shape"], params["board_size"]).num_cells
-    summary = PlayoutSummary(game_string, n, seed, 0, 0, 0.0, cells=cells)
-    start = time.perf_counter()
-    with tqdm(total=n, disable=not progress, unit="game", file=sys.stderr) as bar:
-        for i in range(n):
-            state = root.clone()
-            state.random_playout(seed + i)
-            returns = state.returns_list()
-            if returns[0] > 0 and returns[0] == max(returns) and returns.count(returns[0]) == 1:
-                summary.first_player_wins += 1
-            elif len(set(returns)) == 1:
-                summary.draws += 1
-            stats = state.playout_stats()
-            if stats:
-                summary.placements.append(stats["placements"])
-                summary.flips.append(stats.get("flips", 0))
-                summary.turns.append(stats.get("turns", 0))
-                summary.empty_cells.append(stats.get("empty_cells", 0))
-            if (i + 1) % 4096 == 0:
-                bar.update(4096)
-        bar.update(n % 4096)
-    summary.seconds = time.perf_counter() - start
-    return summary
+    return random_playouts(game_string, game, root, n, seed, progress)
 
 
 def format_summary(d: dict) -> str:
@@ -131,12 +61,10 @@ def main(argv=None):
     parser.add_argument("--game", default="double_o_y(board_size=11)",
                         help='OpenSpiel game string, e.g. "y_game(board_size=11)" '
                              "(default: %(default)s)")
-    parser.add_argument("--n", type=int, default=100_000, help="number of games (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of game 0; game i uses seed+i")
+    parser.add_argument("--n", type=positive_int, default=100_000, help="number of games (default: %(default)s)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of game 0; game i uses seed+i")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = parser.parse_args(argv)
-    if args.n <= 0:
-        parser.error("--n must be positive")
     try:
         summary = run(args.game, args.n, args.seed, progress=not args.json and sys.stderr.isatty())
     except pyspiel.SpielError as error:

@@ -2,6 +2,10 @@
 
 Both count the measuring thread's CPU time (``time.thread_time``) so that
 other processes on a busy machine distort a ratio of two rates less.
+
+Why in experiments/: only the benchmarks (benchmark, bench_ttt) use it, to
+time OpenSpiel against our kernels; it is no study (no command line), and it
+is the one experiments module that other experiments import.
 """
 from __future__ import annotations
 

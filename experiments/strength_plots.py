@@ -25,10 +25,9 @@ from pathlib import Path
 
 from analysis.plots import plot_rating_vs_compute
 from analysis.ratings import fit_ratings, leaderboard_table
-from analysis.runinfo import prepare_out, say
 from agents import BotSpec
+from analysis.study import int_list, positive_int, prepare_out, say, settings, study_parser
 from analysis.tournament import make_tasks, run_tasks
-from experiments.study_cli import settings, study_parser
 
 
 STUDY = "experiments.strength_plots"
@@ -59,16 +58,14 @@ def main(argv=None) -> int:
     parser.add_argument("--mcts", help="simulation budgets of our MCTS (comma-separated; '' for none)")
     parser.add_argument("--openspiel-mcts", help="simulation budgets of OpenSpiel's MCTS ('' for none)")
     parser.add_argument("--alphabeta", help="alpha-beta depths ('' for none)")
-    parser.add_argument("--games-per-pair", type=int, help="games per pairing, seats alternating")
+    parser.add_argument("--games-per-pair", type=positive_int, help="games per pairing, seats alternating")
     args = parser.parse_args(argv)
     cfg = settings(args, QUICK, FULL)
-    try:
-        for key, name in (("mcts", "mcts_list"), ("openspiel_mcts", "openspiel_list"), ("alphabeta", "alphabeta_list")):
-            cfg[name] = [int(s) for s in str(cfg[key]).split(",") if s.strip()]
-    except ValueError as error:
-        parser.error(f"budgets and depths must be comma-separated integers ({error})")
-    if cfg["games_per_pair"] < 1:
-        parser.error("--games-per-pair must be positive")
+    for key, name in (("mcts", "mcts_list"), ("openspiel_mcts", "openspiel_list"), ("alphabeta", "alphabeta_list")):
+        flag = key.replace("_", "-")
+        cfg[name] = int_list(cfg[key], flag, parser)
+        if any(v < 1 for v in cfg[name]):
+            parser.error(f"--{flag} must list positive integers, got {cfg[key]!r}")
     game_list = [g.strip() for g in cfg["games"].split(";") if g.strip()]
     from analysis.tournament import load_game
     for game in game_list:

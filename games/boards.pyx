@@ -167,3 +167,20 @@ def make_board(str shape, int size):
     if board is None:
         board = _BOARDS[key] = LatticeBoard(shape, size)
     return board
+
+
+def openspiel_y_actions(int size):
+    """Our triangle cells against OpenSpiel's own C++ ``y`` actions, both ways:
+    ``(to_openspiel, to_cell)`` with ``to_openspiel[cell]`` OpenSpiel's action
+    and ``to_cell[action]`` our cell.
+
+    Why: OpenSpiel's ``y`` is the independent reference the Y kernel is checked
+    against (tests, the solver benchmark, the MCTS strength study), and a
+    cross-check is only as good as its translation, so the mapping is written
+    here, once, beside the numbering it translates. OpenSpiel numbers the cell
+    ``(x, y)`` of an N x N grid ``x + y*N`` (a cell where ``x + y < N``); our
+    cell ``(r, c)`` is its ``(x, y) = (c, N-1-r)``. Grid points off the
+    triangle are not keys of ``to_cell``; a size off 2..19 is a ValueError.
+    """
+    to_openspiel = tuple(c + (size - 1 - r) * size for r, c in make_board("triangle", size).coords)
+    return to_openspiel, {action: cell for cell, action in enumerate(to_openspiel)}

@@ -105,3 +105,67 @@ def test_strength_plots_tiny(tmp_path):
     assert any(line.split(",")[1] == "random" and line.split(",")[2] == "0" for line in board[1:])
     assert (tmp_path / "rating_vs_simulations_y_game_board_size_4.png").exists()
     assert (tmp_path / "rating_vs_time_y_game_board_size_4.svg").exists()
+
+
+# -- command-line input: counts, seeds and budgets are refused before any work, with a message
+
+@pytest.mark.parametrize("module, args, message", [
+    ("experiments.random_playouts", ["--seed", "-1"], "--seed: must be a non-negative integer, got '-1'"),
+    ("experiments.random_playouts", ["--n", "0"], "--n: must be a positive integer, got '0'"),
+    ("experiments.random_playouts", ["--n", "2", "--seed", str(2 ** 64 - 1)], "the seed must be in 0.."),
+    ("analysis.stats", ["--wins", "0", "--games", "0"], "--games: must be a positive integer, got '0'"),
+    ("analysis.stats", ["--wins", "3", "--games", "2"], "--wins must be at most --games (2), got 3"),
+    ("analysis.stats", ["--wins", "-1", "--games", "2"], "--wins: must be a non-negative integer"),
+    ("experiments.mcts_strength", ["--time-per-move", "nan"], "--time-per-move: must be a positive finite number"),
+    ("experiments.mcts_strength", ["--uct-c", "nan"], "--uct-c: must be a non-negative finite number"),
+    ("experiments.mcts_strength", ["--games", "0"], "--games: must be a positive integer"),
+    ("experiments.mcts_strength", ["--seed", "30000"], "--seed must be at most 21474"),
+    ("experiments.compare_flip_options", ["--jobs", "0"], "--jobs: must be a positive integer, got '0'"),
+    ("experiments.compare_flip_options", ["--solve-time", "nan"], "--solve-time: must be a positive finite number"),
+    ("experiments.compare_flip_options", ["--playouts", "-3"], "--playouts: must be a positive integer"),
+    ("experiments.compare_flip_options", ["--seed", "-1"], "--seed: must be a non-negative integer"),
+    ("experiments.first_player_advantage", ["--games", "0"], "--games: must be a positive integer"),
+    ("experiments.first_player_advantage", ["--simulations", "10,0"], "--simulations must be positive integers"),
+    ("experiments.strength_plots", ["--mcts", "10,-5"], "--mcts must list positive integers"),
+    ("experiments.strength_plots", ["--games-per-pair", "0"], "--games-per-pair: must be a positive integer"),
+    ("experiments.benchmark", ["--seconds", "nan"], "--seconds: must be a positive finite number"),
+    ("experiments.bench_ttt", ["--rounds", "0"], "--rounds: must be a positive integer"),
+    ("experiments.bench_search", ["--uct-c", "nan"], "--uct-c: must be a non-negative finite number"),
+    ("experiments.bench_search", ["--seed", "-1"], "--seed: must be a non-negative integer"),
+])
+def test_bad_counts_seeds_and_budgets_are_refused_clearly(module, args, message, tmp_path):
+    with_out = ("experiments.compare_flip_options", "experiments.first_player_advantage",
+                "experiments.strength_plots", "experiments.mcts_strength")
+    result = run(module, *args, "--out", str(tmp_path)) if module in with_out else run(module, *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and "nan%" not in result.stdout
+    assert not (tmp_path / "config.json").exists()  # refused before any work
+
+
+def test_random_playouts_command_reports_a_rate_inside_its_interval():
+    result = run("experiments.random_playouts", "--game", "y_game(board_size=4)", "--n", "200", "--seed", "7",
+                 "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    low, high = summary["ci95"]
+    assert summary["games"] == 200 and 0 < low <= summary["first_player_win_rate"] <= high < 1
+    assert summary["draw_rate"] == 0  # Y cannot end in a draw
+
+
+def test_mcts_strength_plays_both_rule_sets_in_step_and_resumes(tmp_path):
+    args = ["--games", "2", "--sims", "20", "--board-size", "4", "--seed", "1", "--out", str(tmp_path)]
+    result = run("experiments.mcts_strength", *args)
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
+    assert [r["our_seat"] for r in records] == [0, 1]
+    for r in records:
+        # OpenSpiel's y agreed on every move and on the winner (else the study raises)
+        assert r["winner"] in (0, 1) and r["our_win"] == (r["winner"] == r["our_seat"])
+        assert len(set(r["moves"])) == len(r["moves"]) <= 10 and r["our_simulations"] > 0
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["games"] == 2 and summary["our_wins"] == sum(r["our_win"] for r in records)
+    assert len(summary["settings"]["git_commit"]) == 40
+    again = run("experiments.mcts_strength", *args)
+    assert again.returncode == 0 and "resuming: 2 game(s)" in again.stdout
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 2

@@ -9,8 +9,8 @@ import pytest
 from open_spiel.python.algorithms import minimax
 
 import games  # noqa: F401  (registers our games)
-from experiments.mcts_strength import cell_to_openspiel
 from agents import make_bot
+from games.boards import openspiel_y_actions
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
 from mcts.uct import SpielCore, UCTSearch, core_of
 
@@ -146,7 +146,7 @@ def test_solver_proves_small_y_first_player_win(size):
     assert reference == 1.0
     # the first move chosen must itself be a win according to OpenSpiel
     theirs = pyspiel.load_game(f"y(board_size={size})").new_initial_state()
-    theirs.apply_action(cell_to_openspiel(size, result["action"]))
+    theirs.apply_action(openspiel_y_actions(size)[0][result["action"]])
     value, _ = minimax.alpha_beta_search(theirs.get_game(), state=theirs, maximizing_player_id=0)
     assert value == 1.0
 
@@ -159,7 +159,7 @@ def test_solver_values_of_every_first_move_match_minimax_on_y4():
         ours = UCTSearch(max_simulations=1_000_000, seed=action).search(y_core(4, [action]))
         assert ours["solved"]
         theirs = game.new_initial_state()
-        theirs.apply_action(cell_to_openspiel(4, action))
+        theirs.apply_action(openspiel_y_actions(4)[0][action])
         value, _ = minimax.alpha_beta_search(game, state=theirs, maximizing_player_id=0)
         # ours["value"] is for the mover (White, player 1)
         assert -ours["value"] == value, action

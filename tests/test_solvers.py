@@ -13,7 +13,7 @@ from open_spiel.python.algorithms.minimax import alpha_beta_search, expectiminim
 
 import games  # noqa: F401
 import solvers.testgames  # noqa: F401  (registers solver_test_tree)
-from experiments.bench_solvers import our_action
+from games.boards import openspiel_y_actions
 from solvers import solve as solve_cli
 from solvers._alphabeta import Searcher, SearchTimeout
 from solvers.alphabeta import iterative_deepening
@@ -36,10 +36,11 @@ def test_kernel_matches_openspiel_alpha_beta_on_cpp_y(n):
     ours = pyspiel.load_game(f"y_game(board_size={n})")
     assert kernel_value(ours.new_core()) == alpha_beta_search(cpp, maximizing_player_id=0)[0]
     root = cpp.new_initial_state()
+    _, to_cell = openspiel_y_actions(n)
     for a in root.legal_actions():
         core = ours.new_core()
-        core.apply_action(our_action(n, a))
-        assert core.action_string(0, our_action(n, a)) == root.action_to_string(0, a)
+        core.apply_action(to_cell[a])
+        assert core.action_string(0, to_cell[a]) == root.action_to_string(0, a)
         expected = alpha_beta_search(cpp, state=root.child(a), maximizing_player_id=0)[0]
         assert kernel_value(core) == expected, root.action_to_string(0, a)
 

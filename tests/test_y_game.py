@@ -5,14 +5,7 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers the games)
-from games.boards import make_board
-
-
-def openspiel_action(board, cell):
-    """Our cell (r, c) is OpenSpiel y's (x, y) = (c, N-1-r), action x + y*N."""
-    r, c = board.coords[cell]
-    n = board.size
-    return c + (n - 1 - r) * n
+from games.boards import make_board, openspiel_y_actions
 
 
 @pytest.mark.parametrize("size", range(3, 12))
@@ -23,8 +16,7 @@ def test_same_moves_and_outcomes_as_openspiel_y(size):
     rng = random.Random(size)
     ours = pyspiel.load_game(f"y_game(board_size={size})")
     theirs = pyspiel.load_game(f"y(board_size={size})")
-    board = make_board("triangle", size)
-    to_theirs = {cell: openspiel_action(board, cell) for cell in range(board.num_cells)}
+    to_theirs, to_ours = openspiel_y_actions(size)
     for _ in range(games_per_size):
         a, b = ours.new_initial_state(), theirs.new_initial_state()
         while True:
@@ -35,10 +27,22 @@ def test_same_moves_and_outcomes_as_openspiel_y(size):
             assert a.current_player() == b.current_player()
             legal = a.legal_actions()
             assert sorted(to_theirs[c] for c in legal) == sorted(b.legal_actions())
+            assert sorted(to_ours[x] for x in b.legal_actions()) == sorted(legal)
             cell = rng.choice(legal)
             assert a.action_to_string(cell) == b.action_to_string(to_theirs[cell])
             a.apply_action(cell)
             b.apply_action(to_theirs[cell])
+
+
+def test_openspiel_y_actions_number_the_grid_from_the_long_edge_and_invert():
+    to_theirs, to_ours = openspiel_y_actions(3)
+    # our rows from the top (a3; a2 b2; a1 b1 c1) are OpenSpiel's y = 2, 1, 0
+    assert to_theirs == (6, 3, 4, 0, 1, 2)
+    assert to_ours == {6: 0, 3: 1, 4: 2, 0: 3, 1: 4, 2: 5}
+    assert 5 not in to_ours                          # x + y >= N: off the triangle
+    for bad in (1, 20):
+        with pytest.raises(ValueError, match="2..19"):
+            openspiel_y_actions(bad)
 
 
 def test_turn_sequences_place_the_announced_number_of_stones():

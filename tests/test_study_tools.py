@@ -1,0 +1,84 @@
+"""What the studies share: flag checks, the code version, exact values and
+random-playout statistics (analysis.study, analysis.exact, analysis.playouts),
+and the multiple-testing correction in analysis.stats."""
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pyspiel
+import pytest
+
+import games  # noqa: F401  (registers our games)
+from analysis.exact import solve_all, value_text
+from analysis.playouts import random_playouts
+from analysis.stats import first_player_advantage, holm
+from analysis.study import git_commit, study_parser
+
+
+def test_holm_adjusts_in_the_given_order_and_stays_monotone():
+    # sorted: 0.01 * 3 = 0.03, 0.03 * 2 = 0.06, then 0.04 * 1 = 0.04 is raised to 0.06
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+    assert holm([0.5, 0.9]) == [1.0, 1.0]       # capped at 1
+    assert holm([]) == []
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        holm([0.2, math.nan])
+
+
+def test_first_player_advantage_without_decisive_games_says_so_instead_of_nan():
+    text = str(first_player_advantage(0, 0, 3))
+    assert "nan" not in text and "no decisive games (3 draws)" in text
+
+
+@pytest.mark.parametrize("flag, value", [("--jobs", "0"), ("--jobs", "-1"), ("--seed", "-1"), ("--jobs", "two")])
+def test_study_flags_refuse_zero_and_negative_counts(flag, value, capsys):
+    parser = study_parser("experiments.example", "An example study.")
+    with pytest.raises(SystemExit) as stop:
+        parser.parse_args([flag, value])
+    assert stop.value.code == 2
+    assert f"argument {flag}: must be a " in capsys.readouterr().err
+    assert parser.parse_args(["--jobs", "1", "--seed", "0"]).jobs == 1
+
+
+def test_git_commit_is_the_checkout_head():
+    assert re.fullmatch(r"[0-9a-f]{40}", git_commit())
+
+
+def test_value_text_words_each_kind_of_solve_record():
+    assert value_text(None) == "not run"
+    assert value_text({"error": "boom"}) == "solver error"
+    assert value_text({"value": 1.0, "winning_first_moves": ["a1", "b1"], "openings": 6}) == \
+        "P1 wins (2/6 openings win)"
+    assert value_text({"value": -1.0, "openings": 6}) == "P2 wins (0/6 openings win)"
+    assert value_text({"value": None, "time_limit": 5.0, "winning_first_moves": ["a1"]}) == \
+        "unsolved in 5 s (1 winning openings found)"
+
+
+def test_solve_all_solves_once_and_resumes_from_its_file(tmp_path):
+    path = tmp_path / "solver.jsonl"
+    games_ = ["y_game(board_size=3)", "defector_y(board_size=3,protocol=122)"]
+    solved = solve_all(games_, 30.0, path, 1, ("games.y_family",))
+    assert solved["y_game(board_size=3)"]["value"] == 1.0          # Y: a first-player win
+    assert value_text(solved["y_game(board_size=3)"]).startswith("P1 wins")
+    lines = path.read_text().splitlines()
+    assert sorted(json.loads(line)["game"] for line in lines) == sorted(games_)
+    again = solve_all(games_, 30.0, path, 1, ("games.y_family",))
+    assert path.read_text().splitlines() == lines                  # nothing solved twice
+    assert {g: r["value"] for g, r in again.items()} == {g: r["value"] for g, r in solved.items()}
+
+
+def test_random_playouts_seed_game_i_with_seed_plus_i():
+    game = pyspiel.load_game("double_o_y(board_size=5)")
+    both = random_playouts("00-Y", game, game.new_core(), 2, 5)
+    second = random_playouts("00-Y", game, game.new_core(), 1, 6)
+    assert both.placements[1] == second.placements[0] and both.flips[1] == second.flips[0]
+    assert both.cells == 15 and both.as_dict()["game"] == "00-Y"
+
+
+@pytest.mark.parametrize("n, seed, message", [(0, 0, "positive, got 0"), (1, -1, "seed must be in 0.."),
+                                              (3, 2 ** 64 - 2, "seed must be in 0..")])
+def test_random_playouts_refuse_counts_and_seeds_the_kernel_cannot_take(n, seed, message):
+    game = pyspiel.load_game("y_game(board_size=4)")
+    with pytest.raises(ValueError, match=message):
+        random_playouts("Y", game, game.new_core(), n, seed)
