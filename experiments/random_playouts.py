@@ -21,6 +21,7 @@ from scipy.stats import binomtest
 from tqdm import tqdm
 
 import games  # noqa: F401  (registers our games)
+from games.openspiel import core_of, is_core_game
 
 
 @dataclass
@@ -63,20 +64,20 @@ class PlayoutSummary:
         return result
 
 
-def core_of(game_string: str):
-    """The Cython core of a registered game of ours, or a clear error."""
+def load_core(game_string: str):
+    """The game and a fresh Cython core of a registered game of ours, or a clear error."""
     game = pyspiel.load_game(game_string)
-    if not hasattr(game, "new_core"):
-        raise SystemExit(f"{game_string!r} is not one of this toolkit's Cython games "
+    if not is_core_game(game):
+        raise ValueError(f"{game_string!r} is not one of this toolkit's Cython games "
                          "(random_playouts runs the games' own kernels)")
-    return game, game.new_core()
+    return game, core_of(game)
 
 
 def run(game_string: str, n: int, seed: int, progress: bool = False) -> PlayoutSummary:
     """Play ``n`` random games of ``game_string`` from seeds seed..seed+n-1."""
     if n <= 0:
         raise ValueError("the number of games must be positive")
-    game, root = core_of(game_string)
+    game, root = load_core(game_string)
     params = game.get_parameters()
     cells = 0
     if "board_shape" in params:
