@@ -11,6 +11,15 @@ docs/DESIGN.md): OpenSpiel clones a Python state by deep-copying its
 ``__deepcopy__`` is a memcpy; it never holds the Game object. Each game class
 is registered as a class, not a lambda: a lambda creator aborts the interpreter
 at exit.
+
+Who sees what: strings and tensors reach OpenSpiel only through
+``make_py_observer``, so the observer is where the core's per-player views
+(games/core.pxd) are served; each loaded game's ``GameType`` is built from its
+core (dynamics, information, players) and its ``Variant``; a core with
+simultaneous rounds is shown as SIMULTANEOUS nodes with joint actions.
+``is_core_game``/``is_core_state``/``core_of`` are the one answer to "is this
+one of ours?", and ``require_perfect_information`` the one check every search
+that sees the whole state makes.
 """
 from __future__ import annotations
 
@@ -215,7 +224,8 @@ def _hidden_view(game: CoreGame, iig_obs_type) -> str:
         f"{game.get_type().short_name} provides these observation types: the observing player's "
         "own view with public information (perfect_recall=True for the information state, False "
         "for the observation), or perfect_recall=False with private_info=ALL_PLAYERS for the "
-        f"whole state; got {iig_obs_type}")
+        f"whole state; got perfect_recall={iig_obs_type.perfect_recall}, "
+        f"public_info={iig_obs_type.public_info}, private_info={iig_obs_type.private_info.name}")
 
 
 class CoreObserver:
@@ -232,7 +242,7 @@ class CoreObserver:
         self._view = view
         size = len(self._tensor(game.new_core(), 0))
         self.tensor = np.zeros(size, np.float32)
-        self.dict = {view: self.tensor}
+        self.dict = {"info_state" if view == "information_state" else "observation": self.tensor}
 
     def _tensor(self, core, player: int):
         if self._view == "observation":

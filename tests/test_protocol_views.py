@@ -157,7 +157,7 @@ def test_perfect_information_views_default_to_the_whole_position():
 @pytest.mark.parametrize("name", ["solver_test_kuhn", "solver_test_matrix",
                                   "solver_test_matrix(game=dilemma)"])
 def test_random_sim_test(name):
-    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=20, serialize=False, verbose=False)
+    pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=20, serialize=True, verbose=False)
 
 
 # -- simultaneous face
