@@ -24,6 +24,7 @@ that sees the whole state makes.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -185,6 +186,10 @@ class CoreState(pyspiel.State):
 
     def _legal_actions(self, player):
         if self.core.simultaneous_moves and self.core.simultaneous_player_list():
+            if player == SIMULTANEOUS:
+                # OpenSpiel's flat joint actions: indices into the product of
+                # the players' legal lists, player 0 varying fastest
+                return list(range(math.prod(len(legal) or 1 for legal in self._round_choices())))
             return self.core.player_legal_action_list(player)
         return self.core.legal_action_list()
 
@@ -192,7 +197,29 @@ class CoreState(pyspiel.State):
         return self.core.chance_outcome_list()
 
     def _apply_action(self, action):
-        self.core.apply_action(action)
+        if self.core.simultaneous_moves and self.core.simultaneous_player_list():
+            self.core.apply_joint_action(self._joint_from_flat(action))
+        else:
+            self.core.apply_action(action)
+
+    def _round_choices(self):
+        return [self.core.player_legal_action_list(p) for p in range(self.core.num_players)]
+
+    def _joint_from_flat(self, flat):
+        """Decode a flat joint action as OpenSpiel does (player 0 fastest;
+        players without a choice get -1, OpenSpiel's invalid action)."""
+        lists = self._round_choices()
+        if not 0 <= flat < math.prod(len(legal) or 1 for legal in lists):
+            raise ValueError(f"flat joint action {flat} is out of range; legal: "
+                             f"{self._legal_actions(SIMULTANEOUS)}")
+        joint = []
+        for legal in lists:
+            if legal:
+                flat, index = divmod(flat, len(legal))
+                joint.append(legal[index])
+            else:
+                joint.append(-1)
+        return joint
 
     def _apply_actions(self, actions):
         self.core.apply_joint_action(list(actions))

@@ -20,7 +20,6 @@ What "value" means (the same for both engines):
 """
 from __future__ import annotations
 
-import math
 import time
 from typing import Callable
 

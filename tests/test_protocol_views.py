@@ -174,6 +174,19 @@ def test_matrix_game_is_one_simultaneous_node():
     assert state.is_terminal() and state.returns() == [5.0, 0.0]
 
 
+def test_flat_joint_actions_mean_what_they_mean_in_openspiel():
+    ours = pyspiel.load_game("solver_test_matrix(game=dilemma)").new_initial_state()
+    theirs = pyspiel.load_game("matrix_pd").new_initial_state()   # other payoffs, same order
+    assert ours.legal_actions() == theirs.legal_actions() == [0, 1, 2, 3]
+    for flat in range(4):
+        a, b = ours.child(flat).returns(), theirs.child(flat).returns()
+        assert np.sign(a[0] - a[1]) == np.sign(b[0] - b[1])        # who got the better deal
+    assert [str(ours.child(flat)) for flat in range(4)] == [
+        "Cooperate Cooperate", "Defect Cooperate", "Cooperate Defect", "Defect Defect"]
+    with pytest.raises(ValueError, match="flat joint action 4 is out of range"):
+        ours.apply_action(4)
+
+
 def test_core_keeps_the_round_as_consecutive_decisions():
     core = core_of(pyspiel.load_game("solver_test_matrix"))
     assert core.simultaneous_player_list() == [0, 1] and core.player() == 0
