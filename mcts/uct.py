@@ -49,7 +49,9 @@ class UCTSearch(_UCTSearch):
 
 
 def core_of(state):
-    """A fresh ``GameCore`` at ``state``'s position (the state is not touched)."""
+    """A fresh ``GameCore`` at ``state``'s position (the state is not touched),
+    refused, naming the game, when UCT could not search it fairly."""
+    require_perfect_information(state, "MCTS (mcts.uct)", INSTEAD)
     if is_core_state(state):
         return _own_core(state)
     return SpielCore.from_state(state)

@@ -39,13 +39,17 @@ def refused(match="hidden information"):
                                        (SIMULTANEOUS, "simultaneous moves"),
                                        ("kuhn_poker", "hidden information")])
 def test_mcts_search_refuses(name, why):
-    with refused(why):
-        UCTSearch(max_simulations=10).search(search_core_of(decision_state(name)))
+    state = decision_state(name)
+    with refused(why):                           # the search face, given any core
+        UCTSearch(max_simulations=10).search(core_of(state) if name != "kuhn_poker"
+                                             else SpielCore.from_state(state))
+    with refused(why):                           # the core a search asks for, naming the game
+        search_core_of(state)
 
 
-def test_mcts_bot_refuses():
+def test_mcts_bot_refuses_naming_the_game():
     game = pyspiel.load_game(HIDDEN)
-    with refused():
+    with pytest.raises(ValueError, match=r"^solver_test_kuhn\(\) has hidden information"):
         CoreMCTSBot(game, 0, max_simulations=10).step(decision_state(HIDDEN))
 
 
