@@ -18,21 +18,22 @@ import pyspiel
 import games  # noqa: F401  (registers our games)
 from analysis.playouts import PlayoutSummary, random_playouts
 from analysis.study import non_negative_int, positive_int
+from games.openspiel import core_of, is_core_game
 
 
-def core_of(game_string: str):
-    """The Cython core of a registered game of ours, or a clear error."""
+def load_core(game_string: str):
+    """The game and a fresh Cython core of a registered game of ours, or a clear error."""
     game = pyspiel.load_game(game_string)
-    if not hasattr(game, "new_core"):
-        raise SystemExit(f"{game_string!r} is not one of this toolkit's Cython games "
+    if not is_core_game(game):
+        raise ValueError(f"{game_string!r} is not one of this toolkit's Cython games "
                          "(random_playouts runs the games' own kernels)")
-    return game, game.new_core()
+    return game, core_of(game)
 
 
 def run(game_string: str, n: int, seed: int, progress: bool = False) -> PlayoutSummary:
     """Play ``n`` random games of ``game_string`` from seeds seed..seed+n-1
     (``analysis.playouts.random_playouts``; counts and seeds are checked there)."""
-    game, root = core_of(game_string)
+    game, root = load_core(game_string)
     return random_playouts(game_string, game, root, n, seed, progress)
 
 

@@ -18,20 +18,40 @@ leaves once the cap is reached. The tree is a flat array of
 ``UCTSearch().bytes_per_node``-byte nodes.
 
 ``core_of(state)`` gives the core a search needs from any OpenSpiel state: a
-clone of ``state.core`` for this toolkit's games, otherwise a (slow) adapter
-that drives the OpenSpiel state through the same protocol.
+clone of the state's core for this toolkit's games (``games.openspiel.core_of``,
+the one answer to "is this one of ours?"), otherwise a (slow) adapter that
+drives the OpenSpiel state through the same protocol.
+
+The search sees the whole state, so it refuses a game with hidden
+information or simultaneous moves (``ValueError`` naming what to use instead).
 """
 from __future__ import annotations
 
+from games.openspiel import core_of as _own_core, is_core_state, require_perfect_information
 from mcts._spiel_core import SpielCore
-from mcts._uct import UCTSearch, time_playouts
+from mcts._uct import UCTSearch as _UCTSearch, time_playouts
 
 __all__ = ["UCTSearch", "SpielCore", "core_of", "time_playouts"]
 
+INSTEAD = ("CFR (OpenSpiel's CFRSolver, after pyspiel.convert_to_turn_based for a simultaneous "
+           "game) or an information-set search")
+
+
+class UCTSearch(_UCTSearch):
+    __doc__ = _UCTSearch.__doc__
+
+    def search(self, root):
+        """``_uct.UCTSearch.search`` after refusing games it would cheat on."""
+        state = getattr(root, "state", None) if isinstance(root, SpielCore) else None
+        require_perfect_information(state if hasattr(state, "get_game") else root,
+                                    "MCTS (mcts.uct)", INSTEAD)
+        return super().search(root)
+
 
 def core_of(state):
-    """A fresh ``GameCore`` at ``state``'s position (the state is not touched)."""
-    core = getattr(state, "core", None)
-    if core is not None:
-        return core.clone()
+    """A fresh ``GameCore`` at ``state``'s position (the state is not touched),
+    refused, naming the game, when UCT could not search it fairly."""
+    require_perfect_information(state, "MCTS (mcts.uct)", INSTEAD)
+    if is_core_state(state):
+        return _own_core(state)
     return SpielCore.from_state(state)

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import time
 
+from games.openspiel import require_perfect_information
 from solvers._alphabeta import Searcher, SearchTimeout  # noqa: F401  (re-exported)
+from solvers.generic import INSTEAD
 
 
 def make_searcher(game, core, root_player: int = 0, *, symmetry: bool = True,
                   tt_log2: int = 22, eval_playouts: int = 8, seed: int = 0) -> Searcher:
     """A kernel searcher with the game's utility bounds."""
+    require_perfect_information(game, "alpha-beta (solvers.alphabeta)", INSTEAD)
     return Searcher(core, root_player, game.min_utility(), game.max_utility(), symmetry,
                     tt_log2, eval_playouts, seed)
 
@@ -31,6 +34,7 @@ def iterative_deepening(game, core, *, max_depth: int = 0, time_limit: float = 0
     ``mover_value`` (the mover's side), ``best_move`` and its string,
     ``depth`` reached, ``exact`` and ``nodes``.
     """
+    require_perfect_information(game, "alpha-beta (solvers.alphabeta)", INSTEAD)
     if max_depth <= 0 and time_limit <= 0:
         raise ValueError("give a max_depth or a time_limit (or both)")
     player = core.player()

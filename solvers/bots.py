@@ -16,6 +16,7 @@ import time
 
 import pyspiel
 
+from games.openspiel import is_core_state
 from solvers.alphabeta import iterative_deepening, make_searcher
 from solvers.generic import PySearcher
 from solvers._alphabeta import SearchTimeout
@@ -68,7 +69,7 @@ class AlphaBetaBot(pyspiel.Bot):
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)], legal[0]
-        core = getattr(state, "core", None)
+        core = state.core if is_core_state(state) else None
         if core is not None:
             action = self._core_step(core)
         else:

@@ -20,31 +20,16 @@ What "value" means (the same for both engines):
 """
 from __future__ import annotations
 
-import math
 import time
 from typing import Callable
 
 import pyspiel
 
 import games  # noqa: F401  (registers the core games)
+from games.openspiel import core_of, is_core_game, require_perfect_information
 from solvers._alphabeta import Searcher, SearchTimeout
 from solvers._dfpn import DfpnTimeout, Prover
-from solvers.generic import PySearcher
-
-
-def _import_game_modules() -> None:
-    """Import every public module under games/ (each registers its games).
-
-    ``import games`` is meant to do this; this fallback keeps the solver
-    working while games/__init__.py is being edited by someone else."""
-    import importlib
-    import pkgutil
-    for info in pkgutil.walk_packages(games.__path__, "games."):
-        if not info.name.rsplit(".", 1)[-1].startswith("_"):
-            try:
-                importlib.import_module(info.name)
-            except Exception:
-                pass
+from solvers.generic import INSTEAD, PySearcher
 
 
 def load(game) -> pyspiel.Game:
@@ -53,11 +38,7 @@ def load(game) -> pyspiel.Game:
         return game
     try:
         return pyspiel.load_game(game)
-    except Exception:  # pyspiel raises a bare RuntimeError/SpielError
-        _import_game_modules()
-    try:
-        return pyspiel.load_game(game)
-    except Exception as exc:
+    except Exception as exc:  # pyspiel raises a bare RuntimeError/SpielError
         first = str(exc).split("Available games")[0].strip()
         raise ValueError(f"cannot load game {game!r}: {first}") from None
 
@@ -93,9 +74,10 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
     measured).
     """
     game = load(game)
+    require_perfect_information(game, "the exact solver (solvers.exhaustive)", INSTEAD)
     if engine not in ("auto", "core", "pyspiel"):
         raise ValueError(f"engine must be auto, core or pyspiel, got {engine!r}")
-    has_core = hasattr(game, "new_core")
+    has_core = is_core_game(game)
     if engine == "core" and not has_core:
         raise ValueError(f"{game} has no Cython core; use engine='pyspiel'")
     use_core = has_core and engine != "pyspiel"
@@ -112,7 +94,7 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
     start = time.perf_counter()
     lo, hi = game.min_utility(), game.max_utility()
     if use_core:
-        root = game.new_core()
+        root = core_of(game)
         searcher = Searcher(root, 0, lo, hi, symmetry, tt_log2)
         player = root.player()
         classes = _classes_core(root, searcher) if player >= 0 else []

@@ -20,7 +20,13 @@ import time
 
 import pyspiel
 
+from games.openspiel import require_perfect_information
 from solvers._alphabeta import SearchTimeout
+
+# What the refusal of a hidden-information or simultaneous game suggests, for
+# every solver entry point.
+INSTEAD = ("CFR for its equilibrium (OpenSpiel's CFRSolver, after pyspiel.convert_to_turn_based "
+           "for a simultaneous game) and pyspiel.exploitability for a policy's value")
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -35,13 +41,7 @@ class PySearcher:
 
     def __init__(self, game: pyspiel.Game, root_player: int = 0, use_table: bool = True,
                  eval_playouts: int = 8, seed: int = 0):
-        info = game.get_type()
-        if info.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
-            raise ValueError(f"{info.short_name} is not a perfect-information game; "
-                             "alpha-beta needs one")
-        if info.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-            raise ValueError(f"{info.short_name} is simultaneous; convert it with "
-                             "pyspiel.convert_to_turn_based first")
+        require_perfect_information(game, "alpha-beta (solvers.generic)", INSTEAD)
         self.game = game
         self.num_players = game.num_players()
         if not 0 <= root_player < self.num_players:

@@ -18,6 +18,7 @@ import math
 import sys
 import time
 
+from games.openspiel import core_of, is_core_game
 from solvers.exhaustive import load, solve
 
 
@@ -25,9 +26,9 @@ def _estimate(game, depth: int, time_limit: float, seed: int, tt_log2: int) -> d
     """Depth-limited alpha-beta with the random-playout heuristic."""
     from solvers.alphabeta import iterative_deepening
     start = time.perf_counter()
-    if not hasattr(game, "new_core"):
+    if not is_core_game(game):
         raise ValueError("--depth needs a game with a Cython core")
-    core = game.new_core()
+    core = core_of(game)
     info = iterative_deepening(game, core, max_depth=depth, time_limit=time_limit, seed=seed,
                                tt_log2=tt_log2)
     return {"game": str(game), "engine": "core", "value": info["value"],

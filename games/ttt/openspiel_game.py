@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pyspiel
 
-from games.openspiel import CoreGame, GameSpec, game_type
+from games.openspiel import CoreGame, GameSpec, Variant, game_type
 from games.ttt import rules as rules_mod
 from games.ttt._engine import make_core
 
@@ -31,44 +31,32 @@ DEFAULT_RULES = "Tic-Tac-Toe"
 
 
 def _make_core(params):
+    if not isinstance(params["rules"], str):
+        raise ValueError(f"parameter rules={params['rules']!r} is not allowed; give a catalogue "
+                         "name or a path to a rule-set .json file")
     return make_core(rules_mod.resolve(params["rules"]).compile())
+
+
+def _variant(params, core) -> Variant:
+    rule_set = rules_mod.resolve(params["rules"])
+    profile = rules_mod.outcome_profile(rule_set)
+    return Variant(long_name=f"Tic-tac-toe variation {rule_set.name}", chance=profile["chance"],
+                   zero_sum=profile["zero_sum"], min_utility=profile["min_utility"],
+                   max_utility=profile["max_utility"])
 
 
 TTT_SPEC = GameSpec(
     game_type=game_type("ttt", "Tic-tac-toe variations (rule sets as data)",
                         {"rules": DEFAULT_RULES}, num_players=(2, 4), chance=True,
                         zero_sum=False),
-    make_core=_make_core, min_utility=-1.0, max_utility=1.0, utility_sum=None)
+    make_core=_make_core, min_utility=-1.0, max_utility=1.0, utility_sum=None,
+    variant=_variant)
 
 
 class TTTGame(CoreGame):
-    """``CoreGame`` with a per-rule-set GameType and GameInfo (see module doc)."""
+    """``CoreGame`` whose loaded type is its rule set's own (see module doc)."""
 
     SPEC = TTT_SPEC
-
-    def __init__(self, params=None):
-        full = dict(TTT_SPEC.game_type.parameter_specification)
-        full.update(params or {})
-        if not isinstance(full["rules"], str):
-            raise ValueError(f"parameter rules={full['rules']!r} is not allowed; give a catalogue "
-                             "name or a path to a rule-set .json file")
-        rule_set = rules_mod.resolve(full["rules"])
-        core = make_core(rule_set.compile())
-        profile = rules_mod.outcome_profile(rule_set)
-        self._prototype = core
-        n = profile["num_players"]
-        gtype = game_type("ttt", f"Tic-tac-toe variation {rule_set.name}", {"rules": DEFAULT_RULES},
-                          num_players=(n, n), chance=profile["chance"], zero_sum=profile["zero_sum"])
-        info = pyspiel.GameInfo(
-            num_distinct_actions=core.num_actions,
-            max_chance_outcomes=core.max_chance_outcomes,
-            num_players=n,
-            min_utility=profile["min_utility"],
-            max_utility=profile["max_utility"],
-            utility_sum=profile["utility_sum"],
-            max_game_length=core.max_game_length,
-        )
-        pyspiel.Game.__init__(self, gtype, info, full)
 
     @property
     def rule_set(self) -> rules_mod.RuleSet:
