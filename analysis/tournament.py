@@ -47,6 +47,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pyspiel
 
+from analysis.stats import returns_to_winner
 from records import RecordStore, RecordStoreError, read_records
 
 # --------------------------------------------------------------------------- bots
@@ -344,7 +345,7 @@ def play_task(task: GameTask) -> dict:
               "pair": list(task.pair), "index": task.index}
     record.update(task.settings())
     record.update(result)
-    record["winner"] = _winner(result["returns"])
+    record["winner"] = returns_to_winner(result["returns"])
     record["wall_seconds"] = round(time.perf_counter() - start, 6)
     return record
 
@@ -352,12 +353,6 @@ def play_task(task: GameTask) -> dict:
 def play_chunk(tasks: Sequence[GameTask]) -> list[dict]:
     """The unit of work shipped to a worker: a few games, to amortise the shipping."""
     return [play_task(task) for task in tasks]
-
-
-def _winner(returns: Sequence[float]) -> int | None:
-    best = max(returns)
-    winners = [i for i, r in enumerate(returns) if r == best]
-    return winners[0] if len(winners) == 1 else None
 
 
 #: Fields that differ between two runs of the same game (timings); everything else must match.
