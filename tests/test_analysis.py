@@ -393,10 +393,10 @@ def test_tournament_store_keeps_an_unterminated_record_and_refuses_damage(tmp_pa
             run_tasks(tasks, damaged, progress=False)
 
 
-def start_long_run(out):
-    """A command-line tournament of 40 games one per work unit, started in the background."""
+def start_long_run(out, games: int = 40):
+    """A command-line tournament of ``games`` games, one per work unit, started in the background."""
     command = [sys.executable, "-m", "analysis.tournament", "--game", GAME, "--bot", "random",
-               "--bot", "openspiel_mcts:simulations=300", "--games-per-pair", "40", "--seed", "4",
+               "--bot", "openspiel_mcts:simulations=300", "--games-per-pair", str(games), "--seed", "4",
                "--out", str(out), "--chunk", "1", "--no-progress"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -405,7 +405,7 @@ def start_long_run(out):
 
 def test_a_second_command_line_run_into_the_same_output_is_refused(tmp_path):
     out = tmp_path / "twice.jsonl"
-    command, env, first = start_long_run(out)
+    command, env, first = start_long_run(out, games=5000)     # far more than it gets to play
     try:
         deadline = time.time() + 60
         while time.time() < deadline and first.poll() is None and not (out.exists() and out.stat().st_size):
