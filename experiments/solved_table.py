@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
+from analysis.runinfo import git_commit
 from records import RecordStore, RecordStoreError, read_records
 from solvers.exhaustive import solve
 
@@ -48,20 +48,12 @@ def families(include_flipway: bool = True) -> list[tuple[str, str, int]]:
     return out
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except Exception:
-        return "unknown"
-
-
 def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: int,
         method: str = "auto", min_size: int = 2) -> list[dict]:
     with RecordStore(out, key=KEY) as store:
         done = store.latest()
         records = []
-        commit = _commit()
+        commit = git_commit()["commit"][:7]
         for name, template, first in families():
             if only and only not in name:
                 continue
