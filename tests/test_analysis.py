@@ -443,12 +443,15 @@ def test_killed_command_line_run_resumes(tmp_path):
 
 def test_bad_command_lines_fail_clearly(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("[1,2]\n")
     for extra, message in ((["--bot", "random", "--bot", "nosuchbot"], "unknown bot kind"),
-                           (["--bot", "random", "--bot", "random"], "distinct")):
+                           (["--bot", "random", "--bot", "random"], "distinct"),
+                           (["--bot", "random", "--bot", "mcts", "--out", str(damaged)], "damaged.jsonl:1 is not")):
         result = subprocess.run([sys.executable, "-m", "analysis.tournament", "--game", GAME,
                                  "--out", str(tmp_path / "x.jsonl"), *extra],
                                 cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-        assert result.returncode == 2 and message in result.stderr
+        assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
 
 
 def test_joblib_and_dask_local_cluster_give_the_same_records(tmp_path):
