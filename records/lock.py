@@ -12,14 +12,18 @@ import fcntl
 import os
 from pathlib import Path
 
-from records.errors import StoreLocked
+from records.errors import RecordStoreError, StoreLocked
 
 
 class WriteLock:
     def __init__(self, path: Path):
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise RecordStoreError(f"cannot open the record store {path}: {error.strerror}; "
+                                   f"give a file path that can be written") from None
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from records import (DamagedStore, RecordStore, SettingsMismatch, StoreLocked, fingerprint,
-                     read_records)
+from records import (DamagedStore, RecordStore, RecordStoreError, SettingsMismatch, StoreLocked,
+                     fingerprint, read_records)
 
 ROOT = Path(__file__).resolve().parents[1]
 SUFFIXES = {"jsonl": ".jsonl", "sqlite": ".sqlite"}
@@ -113,9 +113,11 @@ def test_fingerprint_is_canonical():
         fingerprint({"a": object()})
 
 
-def test_backend_must_be_known(tmp_path):
+def test_backend_must_be_known_and_the_path_a_file(tmp_path):
     with pytest.raises(ValueError, match="jsonl, sqlite"):
         RecordStore(tmp_path / "x", backend="csv")
+    with pytest.raises(RecordStoreError, match="cannot open the record store .*Is a directory"):
+        RecordStore(tmp_path)
 
 
 # ----------------------------------------------------------------------------- JSON lines on disk
