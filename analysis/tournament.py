@@ -10,9 +10,9 @@ A builder is called as ``builder(game, player, seed, **options)`` and returns a
 
 Why every game has its own derived seed: a game's seed depends only on the
 tournament seed, the game string, the labels of the bots at the table and the
-game's index, so a
-game is the same game whichever worker plays it, in whatever order, on whichever
-backend, and whether or not the run was interrupted and resumed.
+game's index, so a game is the same game whichever worker plays it, in whatever
+order, on whichever backend, and whether or not the run was interrupted and
+resumed.
 Adding a bot to a tournament leaves the seeds of the existing pairings alone.
 
 Why results go through one record store (records/), appended one record at a
