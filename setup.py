@@ -4,7 +4,7 @@ from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
 
-PACKAGES = ("games", "mcts", "solvers", "agents", "analysis", "experiments")
+PACKAGES = ("games", "records", "mcts", "solvers", "agents", "analysis", "experiments")
 ROOT = Path(__file__).parent
 
 

@@ -1,4 +1,5 @@
-"""Ratings from tournament records: a Bayesian Bradley-Terry fit on the Elo scale.
+"""Ratings from tournament records: a Bayesian Bradley-Terry fit on the Elo scale,
+for two players or more.
 
 Why Bradley-Terry and not running Elo updates: a tournament here is a batch of
 games whose order means nothing (they run in parallel), and sequential Elo
@@ -17,6 +18,14 @@ Why a seat term: in the games studied the first mover may have a large
 advantage. Seats alternate, so the ratings are not biased by it, but modelling
 it (``first_move_elo``) tightens the fit and reports the advantage in Elo.
 
+Why a pairwise decomposition for more than two players: a game of n players
+ranks them by their returns, and every two seats held by different players are
+one Bradley-Terry comparison (the higher return scores 1, equal returns 0.5).
+This uses the whole ranking, needs no model of how n players interact, and for
+two players is exactly the two-player fit. The comparisons of one game are not
+independent, so with more than two players the intervals are somewhat too
+narrow. The seat term becomes one advantage per seat, relative to the last seat.
+
 Why anchoring: ratings are only defined up to a shift. Uniform Random is the
 one player every study includes and the one whose strength never changes, so it
 is pinned at 0 and appears on every leaderboard.
@@ -24,13 +33,14 @@ is pinned at 0 and appears on every leaderboard.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 from scipy import optimize
 
-from analysis.stats import returns_to_winner, z_value
+from analysis.stats import z_value
 
 ELO_PER_NAT = 400.0 / math.log(10.0)
 DEFAULT_ANCHOR = "random"
@@ -38,7 +48,8 @@ DEFAULT_ANCHOR = "random"
 
 @dataclasses.dataclass(frozen=True)
 class Rating:
-    """One leaderboard row. ``low``/``high`` bound the rating relative to the anchor."""
+    """One leaderboard row. ``low``/``high`` bound the rating relative to the anchor.
+    W/D/L count seats: a win is the unique best return, a draw a shared best one."""
 
     name: str
     rating: float
@@ -59,7 +70,11 @@ class Rating:
 
 @dataclasses.dataclass(frozen=True)
 class RatingFit:
-    """The fitted ratings, sorted strongest first, and the fitted first-move advantage."""
+    """The fitted ratings, sorted strongest first, and the fitted seat advantages.
+
+    ``first_move_elo`` is seat 0's advantage over the last seat (over seat 1 in
+    two-player games); ``seat_elo`` lists (advantage, low, high) for every seat.
+    """
 
     ratings: tuple[Rating, ...]
     anchor: str
@@ -67,6 +82,7 @@ class RatingFit:
     first_move_low: float
     first_move_high: float
     games: int
+    seat_elo: tuple[tuple[float, float, float], ...] = ()
 
     def __getitem__(self, name: str) -> Rating:
         for row in self.ratings:
@@ -79,42 +95,52 @@ class RatingFit:
 
 
 def _tally(records: Iterable[Mapping]):
-    """Aggregate records into (first seat, second seat) -> [points of first seat, games]."""
-    table: dict[tuple[str, str], list[float]] = {}
+    """Aggregate records into (player, other, seat, other seat) -> [points of player, games],
+    one entry per two seats of a game held by different players."""
+    table: dict[tuple[str, str, int, int], list[float]] = {}
     wdl: dict[str, list[int]] = {}
     total = 0
+    seats = None
     for record in records:
-        players = record["players"]
-        if len(players) != 2:
-            raise ValueError(f"ratings need two-player records, got players={players}")
-        a, b = players
-        if a == b:
+        players, returns = record["players"], record["returns"]
+        if len(players) < 2 or len(returns) != len(players):
+            raise ValueError(f"ratings need records with a return per seat of two or more players, "
+                             f"got players={players} returns={returns}")
+        if seats is None:
+            seats = len(players)
+        elif len(players) != seats:
+            raise ValueError(f"ratings need records with one number of seats, got {seats} and {len(players)}")
+        if len(set(players)) == 1:
             # A self-play game says nothing about relative strength.
             continue
-        winner = returns_to_winner(record["returns"])
-        points = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
-        cell = table.setdefault((a, b), [0.0, 0.0])
-        cell[0] += points
-        cell[1] += 1.0
+        for i, j in itertools.combinations(range(seats), 2):
+            if players[i] == players[j]:
+                continue
+            points = 1.0 if returns[i] > returns[j] else (0.5 if returns[i] == returns[j] else 0.0)
+            cell = table.setdefault((players[i], players[j], i, j), [0.0, 0.0])
+            cell[0] += points
+            cell[1] += 1.0
+        best = max(returns)
+        top = [seat for seat, r in enumerate(returns) if r == best]
         for seat, name in enumerate(players):
             row = wdl.setdefault(name, [0, 0, 0])
-            row[1 if winner is None else (0 if winner == seat else 2)] += 1
+            row[0 if top == [seat] else (1 if seat in top else 2)] += 1
         total += 1
-    return table, wdl, total
+    return table, wdl, total, seats or 2
 
 
 def fit_ratings(records: Iterable[Mapping], anchor: str | None = DEFAULT_ANCHOR,
                 prior_sd: float | None = 1000.0, first_move: bool = True,
                 confidence: float = 0.95) -> RatingFit:
-    """Fit Bradley-Terry ratings (Elo scale) to two-player records.
+    """Fit Bradley-Terry ratings (Elo scale) to records of two or more players.
 
     Each record needs ``players`` (names by seat, seat 0 moves first) and
-    ``returns`` (per seat). ``anchor`` names the player pinned at 0; it must have
+    ``returns`` (per seat); all records have the same number of seats. ``anchor`` names the player pinned at 0; it must have
     played. ``anchor=None`` centres the ratings on their mean instead.
     Intervals come from the curvature of the log posterior at its peak
     (a Laplace approximation), taken for differences from the anchor.
     """
-    table, wdl, total = _tally(records)
+    table, wdl, total, seats = _tally(records)
     names = sorted(wdl)
     if not names:
         raise ValueError("no games between distinct players to rate")
@@ -122,28 +148,32 @@ def fit_ratings(records: Iterable[Mapping], anchor: str | None = DEFAULT_ANCHOR,
         raise ValueError(f"anchor player {anchor!r} played no rated game; players are: {', '.join(names)}")
     index = {name: i for i, name in enumerate(names)}
     n = len(names)
-    pairs = np.array([(index[a], index[b]) for (a, b) in table], dtype=np.int64).reshape(-1, 2)
+    pairs = np.array([(index[a], index[b]) for (a, b, _, _) in table], dtype=np.int64).reshape(-1, 2)
+    # Seat parameters: one per seat but the last (the reference, 0); a two-player fit has one.
+    seat_i = np.array([i for (_, _, i, _) in table], dtype=np.int64)
+    seat_j = np.array([j for (_, _, _, j) in table], dtype=np.int64)
+    n_seat = seats - 1 if first_move else 0
     points = np.array([cell[0] for cell in table.values()])
     games = np.array([cell[1] for cell in table.values()])
     prior_var = None if prior_sd is None else (prior_sd / ELO_PER_NAT) ** 2
-    n_params = n + (1 if first_move else 0)
+    n_params = n + n_seat
 
     def unpack(x):
         theta = x[:n]
-        h = x[n] if first_move else 0.0
-        return theta, h
+        s = np.append(x[n:], 0.0) if first_move else np.zeros(seats)
+        return theta, s
 
     def objective(x):
-        theta, h = unpack(x)
-        d = theta[pairs[:, 0]] - theta[pairs[:, 1]] + h
+        theta, s = unpack(x)
+        d = theta[pairs[:, 0]] - theta[pairs[:, 1]] + (s[seat_i] - s[seat_j])
         # -log-likelihood of fractional outcomes, written stably with logaddexp.
         nll = float(np.sum(points * np.logaddexp(0.0, -d) + (games - points) * np.logaddexp(0.0, d)))
         resid = games / (1.0 + np.exp(-d)) - points  # d nll / d d
         grad = np.zeros(n_params)
         np.add.at(grad, pairs[:, 0], resid)
         np.add.at(grad, pairs[:, 1], -resid)
-        if first_move:
-            grad[n] = resid.sum()
+        for k in range(n_seat):
+            grad[n + k] = resid[seat_i == k].sum() - resid[seat_j == k].sum()
         if prior_var is not None:
             nll += float(theta @ theta) / (2.0 * prior_var)
             grad[:n] += theta / prior_var
@@ -157,7 +187,7 @@ def fit_ratings(records: Iterable[Mapping], anchor: str | None = DEFAULT_ANCHOR,
     result = optimize.minimize(objective, np.zeros(n_params), jac=True, method="L-BFGS-B",
                                options={"maxiter": 10000, "gtol": 1e-10, "ftol": 1e-15})
     x = result.x
-    theta, h = unpack(x)
+    theta, s = unpack(x)
     # Without a prior the MLE is infinite when a player scores 0% or 100%, and
     # (more rarely) when a group of players beats everyone outside it; the fit
     # then drifts off to thousands of Elo, which is what the second test catches.
@@ -167,21 +197,16 @@ def fit_ratings(records: Iterable[Mapping], anchor: str | None = DEFAULT_ANCHOR,
                          "every game against the rest); fit with a prior_sd")
 
     # Hessian of the negative log posterior, for the Laplace intervals.
-    d = theta[pairs[:, 0]] - theta[pairs[:, 1]] + h
+    d = theta[pairs[:, 0]] - theta[pairs[:, 1]] + (s[seat_i] - s[seat_j])
     p = 1.0 / (1.0 + np.exp(-d))
     w = games * p * (1.0 - p)
     hess = np.zeros((n_params, n_params))
-    for (i, j), wk in zip(pairs, w):
-        hess[i, i] += wk
-        hess[j, j] += wk
-        hess[i, j] -= wk
-        hess[j, i] -= wk
-        if first_move:
-            hess[i, n] += wk
-            hess[n, i] += wk
-            hess[j, n] -= wk
-            hess[n, j] -= wk
-            hess[n, n] += wk
+    for (a, b), i, j, wk in zip(pairs, seat_i, seat_j, w):
+        # d depends on theta_a (+1), theta_b (-1) and the two seats' parameters (+1, -1).
+        terms = [(a, 1), (b, -1)] + [(n + k, sign) for k, sign in ((i, 1), (j, -1)) if k < n_seat]
+        for p_, cp in terms:
+            for q_, cq in terms:
+                hess[p_, q_] += wk * (cp * cq)
     if prior_var is not None:
         hess[:n, :n] += np.eye(n) / prior_var
     else:
@@ -206,12 +231,15 @@ def fit_ratings(records: Iterable[Mapping], anchor: str | None = DEFAULT_ANCHOR,
         w_, d_, l_ = wdl[name]
         rows.append(Rating(name, float(r), float(r - z * sd[i]), float(r + z * sd[i]), w_, d_, l_))
     rows.sort(key=lambda row: (-row.rating, row.name))
-    if first_move:
-        h_sd = math.sqrt(max(cov[n, n], 0.0)) * ELO_PER_NAT
-        fm, fm_lo, fm_hi = h * ELO_PER_NAT, (h * ELO_PER_NAT) - z * h_sd, (h * ELO_PER_NAT) + z * h_sd
-    else:
-        fm = fm_lo = fm_hi = 0.0
-    return RatingFit(tuple(rows), anchor or "", float(fm), float(fm_lo), float(fm_hi), total)
+    seat_elo = []
+    for k in range(seats):
+        if k < n_seat:
+            h, h_sd = s[k] * ELO_PER_NAT, math.sqrt(max(cov[n + k, n + k], 0.0)) * ELO_PER_NAT
+            seat_elo.append((float(h), float(h - z * h_sd), float(h + z * h_sd)))
+        else:
+            seat_elo.append((0.0, 0.0, 0.0))
+    fm, fm_lo, fm_hi = seat_elo[0]
+    return RatingFit(tuple(rows), anchor or "", fm, fm_lo, fm_hi, total, tuple(seat_elo))
 
 
 def expected_score(rating_a: float, rating_b: float) -> float:
@@ -245,7 +273,12 @@ def leaderboard_table(fit: RatingFit, fmt: str = "markdown") -> str:
         raise ValueError(f"fmt must be 'markdown' or 'csv', got {fmt!r}")
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(line) + " |" for line in lines]
-    if fit.first_move_elo or fit.first_move_low or fit.first_move_high:
+    if len(fit.seat_elo) > 2 and any(any(row) for row in fit.seat_elo):
+        out.append("")
+        shown = ", ".join(f"seat {k} {h:+.0f} [{lo:+.0f}, {hi:+.0f}]"
+                          for k, (h, lo, hi) in enumerate(fit.seat_elo[:-1]))
+        out.append(f"Seat advantages over seat {len(fit.seat_elo) - 1} (Elo): {shown}; over {fit.games} games.")
+    elif fit.first_move_elo or fit.first_move_low or fit.first_move_high:
         out.append("")
         out.append(f"First-move advantage: {fit.first_move_elo:+.0f} Elo "
                    f"[{fit.first_move_low:+.0f}, {fit.first_move_high:+.0f}] over {fit.games} games.")

@@ -8,19 +8,25 @@ run before its first game); the worker builds the bot with ``agents.make_bot``,
 resolving a kind of your own from its ``"package.module:function"`` name.
 
 Why every game has its own derived seed: a game's seed depends only on the
-tournament seed, the game string, the two bot labels and the game's index, so a
-game is the same game whichever worker plays it, in whatever order, on
-whichever backend, and whether or not the run was interrupted and resumed.
+tournament seed, the game string, the labels of the bots at the table and the
+game's index, so a game is the same game whichever worker plays it, in whatever
+order, on whichever backend, and whether or not the run was interrupted and
+resumed.
 Adding a bot to a tournament leaves the seeds of the existing pairings alone.
 
-Why results are appended one JSON line at a time in the parent process: an
-interrupted run loses at most the games that were in flight, and the next run
-skips every key already in the file (a torn last line is cut off, and those
-games are replayed with the same seeds). Only the parent writes, so the file
-needs no locking whichever backend runs the games.
+Why results go through one record store (records/), appended one record at a
+time in the parent process: an interrupted run loses at most the games that were
+in flight, and the next run skips every key already stored (a torn last line is
+cut off, and those games are replayed with the same seeds). The store is locked
+for the whole run, so a second run into the same output is refused instead of
+playing every game again. Each record carries its seed, every seat's full bot
+settings and the game's fingerprint (a ``ttt`` rule set's content), and a resume
+whose tasks want other ones is refused: a label such as ``name=strong`` cannot
+hide two different bots. Only the parent writes, whichever backend plays.
 
-Seats alternate within a pairing: even game indices put the first bot of the
-pair (labels sorted) in seat 0, which moves first.
+Seats: a table of bots plays every seat permutation in turn (see ``make_tasks``);
+in two-player games that is alternation: even game indices put the first bot of
+the pair (labels sorted) in seat 0, which moves first.
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ import argparse
 import dataclasses
 import hashlib
 import importlib
+import itertools
 import json
 import math
 import os
@@ -35,9 +42,13 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import pyspiel
+
+from analysis.stats import returns_to_winner
+from analysis.study import non_negative_int, positive_int
+from records import RecordStore, RecordStoreError, read_records
 
 # Bots come from the catalogue of agents: a ``BotSpec`` is validated when made,
 # and ``build_bot(spec, game, player, seed)`` is ``agents.make_bot``.
@@ -108,56 +119,118 @@ def play_game(game, bots: Sequence[pyspiel.Bot], seed: int) -> dict:
 # --------------------------------------------------------------------------- tasks
 
 
+def game_fingerprint(game_string: str, imports: Sequence[str] = ()) -> str | None:
+    """What decides a game beyond its string, or None when the string says it all.
+
+    ``ttt(rules=PATH)`` names a file whose content can change between two runs;
+    its fingerprint is the rule set's canonical-form fingerprint, read from the
+    file now (not from the process cache of loaded rule sets).
+    """
+    game = load_game(game_string, imports)
+    if game.get_type().short_name != "ttt":
+        return None
+    from games.ttt import rules
+    value = game.get_parameters()["rules"]
+    catalogue = rules.catalogue()
+    if value in catalogue:
+        return catalogue[value].fingerprint
+    path = Path(value)
+    if not path.is_absolute() and not path.exists():
+        path = rules.REPO_ROOT / path
+    return rules.load(path).fingerprint
+
+
 @dataclasses.dataclass(frozen=True)
 class GameTask:
-    """One game to play: everything a worker needs, and nothing it cannot pickle."""
+    """One game to play: everything a worker needs, and nothing it cannot pickle.
+
+    ``pair`` is the sorted labels of the bots at the table (a pair in two-player
+    games, the name the records keep); ``seats`` is who sits where in this game.
+    """
 
     key: str
     game: str
     seats: tuple[BotSpec, ...]
-    pair: tuple[str, str]
+    pair: tuple[str, ...]
     index: int
     seed: int
     imports: tuple[str, ...] = ()
+    game_fingerprint: str | None = None
+
+    def settings(self) -> dict:
+        """What a stored record of this key must match to be resumed (records.RecordStore.resume)."""
+        return {"seed": self.seed, "bots": [spec.to_json() for spec in self.seats],
+                "game_fingerprint": self.game_fingerprint}
+
+
+def seatings(table: Sequence[BotSpec], num_players: int) -> list[tuple[BotSpec, ...]]:
+    """Every way to seat the bots of ``table`` so that each takes at least one seat,
+    in lexicographic order of the table: with as many bots as seats, every
+    permutation; with fewer, bots fill several seats. Over a whole round each bot
+    holds each seat equally often (the set is symmetric in the bots)."""
+    distinct = list(dict.fromkeys(table))
+    if len(distinct) > num_players:
+        raise ValueError(f"a table of {len(distinct)} bots does not fit a {num_players}-player game")
+    return [tuple(distinct[i] for i in seats)
+            for seats in itertools.product(range(len(distinct)), repeat=num_players)
+            if len(set(seats)) == len(distinct)]
+
+
+def _tables(pairs, n_specs: int, num_players: int) -> list[tuple[int, ...]]:
+    if pairs == "round_robin":
+        if n_specs > num_players:
+            return list(itertools.combinations(range(n_specs), num_players))
+        return [tuple(range(n_specs))] if n_specs >= 2 else []
+    if pairs == "self":
+        return [(i,) * num_players for i in range(n_specs)]
+    if pairs == "first_vs_rest":
+        return [(0, j) for j in range(1, n_specs)]
+    if isinstance(pairs, str):
+        raise ValueError(f"pairs must be round_robin, self, first_vs_rest or a list of index tuples, "
+                         f"got {pairs!r}")
+    tables = [tuple(p) for p in pairs]
+    for table in tables:
+        if not table or any(not isinstance(i, int) or not 0 <= i < n_specs for i in table):
+            raise ValueError(f"table {table} must list bot indices in 0..{n_specs - 1}")
+    return tables
 
 
 def make_tasks(game: str, specs: Sequence[BotSpec], games_per_pair: int, seed: int,
-               pairs: str | Sequence[tuple[int, int]] = "round_robin",
+               pairs: str | Sequence[Sequence[int]] = "round_robin",
                imports: Sequence[str] = ()) -> list[GameTask]:
-    """The games of a tournament on ``game``.
+    """The games of a tournament on ``game``, for any number of players.
 
-    ``pairs``: ``"round_robin"`` (every two distinct bots), ``"self"`` (each bot
-    against itself: first-player statistics under self-play), ``"first_vs_rest"``
-    (``specs[0]`` against each other bot: a reference opponent), or explicit index
-    pairs. Seats alternate with the game index; in self-play each game is just
-    seeded differently.
+    ``pairs`` chooses the tables: ``"round_robin"`` (every two distinct bots in a
+    two-player game; every group of as many bots as seats in an n-player game, or
+    all bots together when there are fewer bots than seats), ``"self"`` (each bot
+    in every seat: first-player statistics under self-play), ``"first_vs_rest"``
+    (``specs[0]`` with each other bot: a reference opponent), or explicit tuples
+    of bot indices. Each table plays ``games_per_pair`` games cycling through its
+    ``seatings``: in two-player games seats alternate with the game index (even
+    games put the first label in seat 0, which moves first), exactly as keys,
+    seeds and records always were; with more players the count is rounded up to
+    whole rounds of seatings, so every seat permutation is played equally often.
     """
     if games_per_pair < 1:
         raise ValueError(f"games_per_pair must be at least 1, got {games_per_pair}")
     labels = [spec.label for spec in specs]
     if len(set(labels)) != len(labels):
         raise ValueError(f"bot labels must be distinct, got {labels}; give name=... to tell them apart")
-    n = len(specs)
-    if pairs == "round_robin":
-        index_pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-    elif pairs == "self":
-        index_pairs = [(i, i) for i in range(n)]
-    elif pairs == "first_vs_rest":
-        index_pairs = [(0, j) for j in range(1, n)]
-    elif isinstance(pairs, str):
-        raise ValueError(f"pairs must be round_robin, self, first_vs_rest or a list of index pairs, got {pairs!r}")
-    else:
-        index_pairs = [tuple(p) for p in pairs]
-    if not index_pairs:
+    num_players = load_game(game, imports).num_players()
+    tables = _tables(pairs, len(specs), num_players)
+    if not tables:
         raise ValueError("the tournament has no pairings (a round robin needs at least two bots)")
+    fingerprint = game_fingerprint(game, imports)
     tasks = []
-    for i, j in index_pairs:
-        a, b = sorted((specs[i], specs[j]), key=lambda s: s.label)
-        for g in range(games_per_pair):
-            seats = (a, b) if g % 2 == 0 else (b, a)
-            key = f"{game}|{a.label}|{b.label}|{g}"
-            tasks.append(GameTask(key, game, seats, (a.label, b.label), g,
-                                  derive_seed(seed, game, a.label, b.label, g), tuple(imports)))
+    for table in tables:
+        members = tuple(sorted((specs[i] for i in table), key=lambda s: s.label))
+        names = tuple(spec.label for spec in members)
+        rounds = seatings(members, num_players)
+        count = games_per_pair if num_players == 2 else -(-games_per_pair // len(rounds)) * len(rounds)
+        for g in range(count):
+            key = "|".join((game, *names, str(g)))
+            tasks.append(GameTask(key, game, rounds[g % len(rounds)], names, g,
+                                  derive_seed(seed, game, *names, g), tuple(imports), fingerprint))
     return tasks
 
 
@@ -168,9 +241,10 @@ def play_task(task: GameTask) -> dict:
     start = time.perf_counter()
     result = play_game(game, bots, derive_seed(task.seed, "chance"))
     record = {"key": task.key, "game": task.game, "players": [s.label for s in task.seats],
-              "pair": list(task.pair), "index": task.index, "seed": task.seed}
+              "pair": list(task.pair), "index": task.index}
+    record.update(task.settings())
     record.update(result)
-    record["winner"] = _winner(result["returns"])
+    record["winner"] = returns_to_winner(result["returns"])
     record["wall_seconds"] = round(time.perf_counter() - start, 6)
     return record
 
@@ -178,12 +252,6 @@ def play_task(task: GameTask) -> dict:
 def play_chunk(tasks: Sequence[GameTask]) -> list[dict]:
     """The unit of work shipped to a worker: a few games, to amortise the shipping."""
     return [play_task(task) for task in tasks]
-
-
-def _winner(returns: Sequence[float]) -> int | None:
-    best = max(returns)
-    winners = [i for i, r in enumerate(returns) if r == best]
-    return winners[0] if len(winners) == 1 else None
 
 
 #: Fields that differ between two runs of the same game (timings); everything else must match.
@@ -194,54 +262,12 @@ def deterministic_view(record: Mapping) -> dict:
     return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
 
 
-# --------------------------------------------------------------------------- records file
+# --------------------------------------------------------------------------- records
 
 
-def load_records(path: str | os.PathLike, repair: bool = True) -> list[dict]:
-    """Read a JSON-lines record file; with ``repair``, cut a torn last line off the file.
-
-    A torn line is what a run killed mid-write leaves; its game is simply replayed.
-    """
-    path = Path(path)
-    if not path.exists():
-        return []
-    data = path.read_bytes()
-    good_end = data.rfind(b"\n") + 1
-    if good_end < len(data) and repair:
-        with open(path, "r+b") as handle:
-            handle.truncate(good_end)
-    records = []
-    for number, line in enumerate(data[:good_end].splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}:{number} is not valid JSON ({error}); the file is damaged "
-                             f"beyond a torn last line") from None
-    return records
-
-
-class RecordWriter:
-    """Appends records as JSON lines, flushing each so a kill loses at most one torn line."""
-
-    def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._handle = open(self.path, "a", encoding="utf-8")
-
-    def write(self, record: Mapping) -> None:
-        self._handle.write(json.dumps(record, sort_keys=True) + "\n")
-        self._handle.flush()
-
-    def close(self) -> None:
-        self._handle.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+def load_records(path: str | os.PathLike) -> list[dict]:
+    """The tournament records in ``path`` (see records.read_records; nothing is changed)."""
+    return read_records(path, key="key")
 
 
 # --------------------------------------------------------------------------- running
@@ -260,43 +286,44 @@ def _auto_chunk(n_tasks: int, workers: int) -> int:
     return max(1, min(32, n_tasks // (8 * max(1, workers))))
 
 
-def run_tasks(tasks: Sequence[GameTask], out: str | os.PathLike, *, backend: str = "joblib",
+def run_tasks(tasks: Sequence[GameTask], out: str | os.PathLike | RecordStore, *, backend: str = "joblib",
               n_jobs: int = 1, scheduler: str | None = None, client: Any = None,
               chunk_size: int | None = None, progress: bool = True, desc: str = "games",
               on_record: Callable[[dict], None] | None = None) -> list[dict]:
     """Play every task whose key is not yet in ``out``; return the records of all ``tasks``.
 
+    ``out`` is a path (opened and locked for this call) or a ``RecordStore``
+    the caller holds open. Stored records of the same keys made with another
+    seed, other bot settings or another rule set are refused (``ValueError``).
     ``backend="joblib"`` uses ``n_jobs`` local processes (1 runs in this process).
     ``backend="dask"`` uses ``client`` if given, else connects to ``scheduler``,
     else starts a ``LocalCluster`` of ``n_jobs`` single-threaded worker processes.
     """
-    out = Path(out)
-    existing = load_records(out)
-    by_key = {r["key"]: r for r in existing}
-    for task in tasks:
-        old = by_key.get(task.key)
-        if old is not None and old.get("seed") != task.seed:
-            raise ValueError(f"{out} already holds game {task.key!r} with seed {old.get('seed')}, "
-                             f"not {task.seed}: it belongs to a run with another seed; choose another output")
-    todo = [t for t in tasks if t.key not in by_key]
+    if not isinstance(out, RecordStore):
+        with RecordStore(out, key="key") as store:
+            return run_tasks(tasks, store, backend=backend, n_jobs=n_jobs, scheduler=scheduler,
+                             client=client, chunk_size=chunk_size, progress=progress, desc=desc,
+                             on_record=on_record)
+    store = out
     if len(set(t.key for t in tasks)) != len(tasks):
         raise ValueError("duplicate game keys among the tasks")
+    by_key = store.resume({task.key: task.settings() for task in tasks})
+    todo = [t for t in tasks if t.key not in by_key]
     if todo:
         # With a remote scheduler n_jobs may understate the cluster; pass chunk_size there.
         size = chunk_size or _auto_chunk(len(todo), n_jobs)
         chunks = _chunks(todo, size)
         bar = _progress(len(tasks), len(tasks) - len(todo), desc, progress)
-        with RecordWriter(out) as writer:
-            try:
-                for records in _execute(chunks, backend, n_jobs, scheduler, client):
-                    for record in records:
-                        writer.write(record)
-                        by_key[record["key"]] = record
-                        if on_record is not None:
-                            on_record(record)
-                    bar.update(len(records))
-            finally:
-                bar.close()
+        try:
+            for records in _execute(chunks, backend, n_jobs, scheduler, client):
+                for record in records:
+                    store.append(record)
+                    by_key[record["key"]] = record
+                    if on_record is not None:
+                        on_record(record)
+                bar.update(len(records))
+        finally:
+            bar.close()
     return [by_key[t.key] for t in tasks]
 
 
@@ -361,18 +388,30 @@ def _progress(total: int, initial: int, desc: str, enabled: bool):
 
 
 def summary_tables(records: Sequence[Mapping]) -> str:
-    """Leaderboard, pairwise win rates and first-player advantage, as markdown."""
+    """Leaderboard, then pairwise win rates and first-player advantage (two players)
+    or mean returns by seat (more players), as markdown."""
     from analysis.ratings import fit_ratings, leaderboard_table
-    from analysis.stats import first_player_advantage_from_records, pairwise_win_rates
 
     lines = []
-    rated = [r for r in records if r["players"][0] != r["players"][1]]
+    rated = [r for r in records if len(set(r["players"])) > 1]
     if rated:
         names = {n for r in rated for n in r["players"]}
         if "random" in names:
             lines.append(leaderboard_table(fit_ratings(rated)))
         else:
             lines.append("(no leaderboard: uniform Random, the rating anchor, did not play)\n")
+    if records and len(records[0]["players"]) == 2:
+        lines += _two_player_tables(rated, records)
+    elif records:
+        lines.append(_seat_returns(records))
+    return "\n".join(lines) + "\n"
+
+
+def _two_player_tables(rated: Sequence[Mapping], records: Sequence[Mapping]) -> list[str]:
+    from analysis.stats import first_player_advantage_from_records, pairwise_win_rates
+
+    lines = []
+    if rated:
         lines.append("| player | opponent | win rate [95% CI] |")
         lines.append("|---|---|---|")
         for (me, other), rate in sorted(pairwise_win_rates(rated).items()):
@@ -382,7 +421,17 @@ def summary_tables(records: Sequence[Mapping]) -> str:
     for label in sorted({r["players"][0] for r in records if r["players"][0] == r["players"][1]}):
         own = [r for r in records if r["players"] == [label, label]]
         lines.append(f"Self-play of {label}: {first_player_advantage_from_records(own)}.")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def _seat_returns(records: Sequence[Mapping]) -> str:
+    """Mean return of each seat: the n-player form of the first-mover question
+    (games such as Notakto have one loser and several winners, so it is the
+    returns, not a single winner, that say which seat is favoured)."""
+    seats = len(records[0]["players"])
+    means = [sum(r["returns"][s] for r in records) / len(records) for s in range(seats)]
+    shown = ", ".join(f"seat {s} {m:+.3f}" for s, m in enumerate(means))
+    return f"All {len(records)} games, mean return by seat: {shown}."
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -395,14 +444,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                "python -m agents lists every kind and option; or package.module:function[:key=value,...]. Example: --bot random --bot openspiel_mcts:simulations=100")
     parser.add_argument("--game", required=True, help="OpenSpiel game string, e.g. 'y_game(board_size=5)'")
     parser.add_argument("--bot", action="append", required=True, help="a bot spec (repeat)")
-    parser.add_argument("--games-per-pair", type=int, default=10, help="games per pairing (default 10)")
+    parser.add_argument("--games-per-pair", type=positive_int, default=10, help="games per table of bots (default 10); with more than two players, rounded up to whole rounds of seat permutations")
     parser.add_argument("--pairs", default="round_robin", choices=["round_robin", "self", "first_vs_rest"])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", required=True, help="records file (JSON lines); resumed if it exists")
+    parser.add_argument("--seed", type=non_negative_int, default=0)
+    parser.add_argument("--out", required=True, help="record store (JSON lines, or SQLite if it ends in .sqlite/.db); resumed if it exists, locked while the run writes")
     parser.add_argument("--backend", default="joblib", choices=["joblib", "dask"])
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (joblib, or dask LocalCluster)")
+    parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes (joblib, or dask LocalCluster)")
     parser.add_argument("--scheduler", help="Dask scheduler address (tcp://host:8786); default: a LocalCluster")
-    parser.add_argument("--chunk", type=int, help="games per work unit (default: automatic)")
+    parser.add_argument("--chunk", type=positive_int, help="games per work unit (default: automatic)")
     parser.add_argument("--import", dest="imports", action="append", default=[],
                         help="extra module to import in workers before loading the game (repeat)")
     parser.add_argument("--no-progress", action="store_true")
@@ -417,12 +466,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--jobs must be at least 1")
     if args.scheduler and args.backend != "dask":
         parser.error("--scheduler needs --backend dask")
-    before = len(load_records(args.out)) if Path(args.out).exists() else 0
-    start = time.perf_counter()
-    records = run_tasks(tasks, args.out, backend=args.backend, n_jobs=args.jobs, scheduler=args.scheduler,
-                        chunk_size=args.chunk, progress=not args.no_progress)
-    elapsed = time.perf_counter() - start
-    played = len(load_records(args.out)) - before
+    try:
+        store = RecordStore(args.out, key="key")
+    except RecordStoreError as error:
+        parser.error(str(error))
+    with store:
+        before = len(store)
+        start = time.perf_counter()
+        try:
+            records = run_tasks(tasks, store, backend=args.backend, n_jobs=args.jobs,
+                                scheduler=args.scheduler, chunk_size=args.chunk, progress=not args.no_progress)
+        except RecordStoreError as error:
+            parser.error(str(error))
+        elapsed = time.perf_counter() - start
+        played = len(store) - before
     print(f"{played} new games in {elapsed:.2f} s ({played / elapsed if elapsed > 0 else 0:.1f} games/s) "
           f"with backend={args.backend} jobs={args.jobs}; {len(records)} games in this tournament.")
     print(summary_tables(records))

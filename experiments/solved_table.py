@@ -5,20 +5,25 @@
 For every game string it runs the exact solver (solvers.exhaustive.solve) on
 sides 2/4.. up to ``--max-size``, stopping a family at the first side that does
 not finish within ``--time-limit``. One JSON line per solve goes to ``--out``
-(with the git commit and the reproducing command); games already in the file
-are skipped, so a killed run resumes where it stopped. docs/solved.md is
-written from these records.
+(with the git commit and the reproducing command) through the record store,
+keyed by game string: games already stored are skipped, so a killed run resumes
+where it stopped, and a second run into the same file is refused while the
+first holds it. docs/solved.md is written from these records.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import subprocess
 import sys
 import time
 
+from analysis.study import git_commit
+from records import RecordStore, RecordStoreError, read_records
 from solvers.exhaustive import solve
+
+#: The record field that names a solve: one game string, one record (a later one replaces).
+KEY = "game_string"
 
 FLIPS = ("all", "opponents", "friends")
 
@@ -43,48 +48,33 @@ def families(include_flipway: bool = True) -> list[tuple[str, str, int]]:
     return out
 
 
-def _commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, check=True).stdout.strip()
-    except Exception:
-        return "unknown"
-
-
 def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: int,
         method: str = "auto", min_size: int = 2) -> list[dict]:
-    done = {}
-    if os.path.exists(out):
-        with open(out) as f:
-            for line in f:
-                if line.strip():
-                    rec = json.loads(line)
-                    done[rec["game_string"]] = rec
-    records = []
-    commit = _commit()
-    for name, template, first in families():
-        if only and only not in name:
-            continue
-        for n in range(max(first, min_size), max_size + 1):
-            gs = template.format(n=n)
-            if gs in done:
-                rec = done[gs]
-            else:
-                print(f"[{time.strftime('%H:%M:%S')}] solving {gs} ...", file=sys.stderr, flush=True)
-                res = solve(gs, method=method, time_limit=time_limit, tt_log2=tt_log2,
-                            progress=lambda msg: print("    " + msg, file=sys.stderr, flush=True))
-                rec = {"family": name, "size": n, "game_string": gs, "commit": commit,
-                       "command": f'python -m solvers.solve --game "{gs}" --openings --json'
-                                  + (f" --method {method}" if method != "auto" else ""),
-                       **res}
-                os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
-                with open(out, "a") as f:
-                    f.write(json.dumps(rec) + "\n")
-                print(f"    value {rec['value']} winning {rec['winning_first_moves']} "
-                      f"nodes {rec['nodes']:,} {rec['seconds']} s", file=sys.stderr, flush=True)
-            records.append(rec)
-            if not rec["complete"]:
-                break
+    with RecordStore(out, key=KEY) as store:
+        done = store.latest()
+        records = []
+        commit = git_commit()[:7]
+        for name, template, first in families():
+            if only and only not in name:
+                continue
+            for n in range(max(first, min_size), max_size + 1):
+                gs = template.format(n=n)
+                if gs in done:
+                    rec = done[gs]
+                else:
+                    print(f"[{time.strftime('%H:%M:%S')}] solving {gs} ...", file=sys.stderr, flush=True)
+                    res = solve(gs, method=method, time_limit=time_limit, tt_log2=tt_log2,
+                                progress=lambda msg: print("    " + msg, file=sys.stderr, flush=True))
+                    rec = {"family": name, "size": n, "game_string": gs, "commit": commit,
+                           "command": f'python -m solvers.solve --game "{gs}" --openings --json'
+                                      + (f" --method {method}" if method != "auto" else ""),
+                           **res}
+                    store.append(rec)
+                    print(f"    value {rec['value']} winning {rec['winning_first_moves']} "
+                          f"nodes {rec['nodes']:,} {rec['seconds']} s", file=sys.stderr, flush=True)
+                records.append(rec)
+                if not rec["complete"]:
+                    break
     return records
 
 
@@ -147,11 +137,14 @@ def main(argv=None) -> int:
     if args.markdown:
         latest = {}
         for path in args.out.split(","):
-            with open(path) as f:
-                for line in f:
-                    if line.strip():
-                        rec = json.loads(line)
-                        latest[rec["game_string"]] = rec      # a later record replaces
+            if not os.path.exists(path):
+                ap.error(f"--out {path} does not exist")
+            try:
+                stored = read_records(path, key=KEY)
+            except RecordStoreError as error:
+                ap.error(str(error))
+            for rec in stored:
+                latest[rec["game_string"]] = rec      # a later record replaces
         order = {name: k for k, (name, _, _) in enumerate(families())}
         recs = sorted(latest.values(), key=lambda r: (order.get(r["family"], 99), r["size"]))
         if args.only:
@@ -172,7 +165,10 @@ def main(argv=None) -> int:
                     f.write(json.dumps(r) + "\n")
         print(table)
         return 0
-    run(args.max_size, args.time_limit, args.out, args.only, args.tt_log2, args.method, args.min_size)
+    try:
+        run(args.max_size, args.time_limit, args.out, args.only, args.tt_log2, args.method, args.min_size)
+    except RecordStoreError as error:
+        ap.error(str(error))
     return 0
 
 

@@ -19,7 +19,7 @@ from analysis.ratings import fit_ratings, leaderboard_table, synthetic_records
 from analysis.stats import (first_player_advantage, first_player_advantage_from_records, games_needed,
                             pairwise_win_rates, wilson_half_width, wilson_interval, win_rate)
 from analysis.tournament import (BotSpec, deterministic_view, load_records, make_tasks, play_game, run_tasks,
-                                 load_game, build_bot)
+                                 load_game, build_bot, seatings)
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "y_game(board_size=4)"
@@ -127,6 +127,69 @@ def test_maximum_likelihood_matches_closed_form_for_two_players():
     assert fit["a"].rating == pytest.approx(400 * math.log10(3.0), abs=0.1)
 
 
+def test_two_player_ratings_are_numerically_what_they_were():
+    # Values of the two-player fit before n-player games were added (same records, same calls).
+    truth = {"random": 0.0, "weak": 150.0, "mid": 400.0, "strong": 700.0, "best": 1000.0}
+    records = synthetic_records(truth, games_per_pair=30, seed=5, first_move_elo=120.0)
+    records.append({"players": ["weak", "mid"], "returns": [0, 0]})
+    fit = fit_ratings(records)
+    assert [r.rating for r in fit.ratings] == pytest.approx(
+        [959.1884832453156, 611.2770035149272, 368.9588947825296, 143.06315171013642, 0.0], rel=1e-9, abs=1e-9)
+    assert (fit.first_move_elo, fit.first_move_low, fit.first_move_high) == pytest.approx(
+        (138.4828671007143, 65.23401410003419, 211.7317201013944), rel=1e-9)
+    assert (fit["mid"].wins, fit["mid"].draws, fit["mid"].losses, fit.games) == (57, 1, 63, 301)
+    assert fit_ratings(records, first_move=False)["best"].rating == pytest.approx(866.9404268796499, rel=1e-9)
+    assert fit_ratings(records, anchor=None)["random"].rating == pytest.approx(-416.4975066505818, rel=1e-9)
+
+
+def plackett_luce_records(ratings: dict, seats: int, games: int, seed: int, seat_elo=()) -> list[dict]:
+    """n-player games ranked by rating plus Gumbel noise (a Plackett-Luce model), best return 1,
+    worst -1, the rest 0; players drawn at random without repetition."""
+    import numpy as np
+    rng = np.random.default_rng(seed)
+    names = sorted(ratings)
+    out = []
+    for _ in range(games):
+        players = [names[i] for i in rng.permutation(len(names))[:seats]]
+        strength = [ratings[p] / ELO + (seat_elo[s] / ELO if seat_elo else 0.0) + rng.gumbel()
+                    for s, p in enumerate(players)]
+        order = sorted(range(seats), key=lambda s: -strength[s])
+        returns = [0.0] * seats
+        returns[order[0]], returns[order[-1]] = 1.0, -1.0
+        out.append({"players": players, "returns": returns})
+    return out
+
+
+ELO = 400.0 / math.log(10.0)
+
+
+def test_ratings_of_three_and_four_player_games_recover_the_order():
+    truth = {"random": 0.0, "weak": 200.0, "mid": 500.0, "strong": 900.0}
+    for seats in (3, 4):
+        records = plackett_luce_records(truth, seats, 600, seed=seats, seat_elo=(150.0,) + (0.0,) * (seats - 1))
+        fit = fit_ratings(records)
+        assert fit.names() == ["strong", "mid", "weak", "random"]
+        assert fit["random"].rating == 0.0 and fit.games == 600
+        assert len(fit.seat_elo) == seats and fit.seat_elo[-1] == (0.0, 0.0, 0.0)
+        assert fit.seat_elo[0][0] > 50 and fit.first_move_elo == fit.seat_elo[0][0]
+        assert all(abs(fit.seat_elo[k][0]) < 100 for k in range(1, seats))
+        wins = sum(r.wins for r in fit.ratings)
+        assert wins == 600                      # one unique best return per game
+        assert "Seat advantages over seat" in leaderboard_table(fit)
+
+
+def test_ratings_refuse_mixed_seat_counts_and_ignore_pairs_of_one_player():
+    with pytest.raises(ValueError, match="one number of seats"):
+        fit_ratings([{"players": ["a", "random"], "returns": [1, -1]},
+                     {"players": ["a", "random", "b"], "returns": [1, -1, 0]}])
+    # "a" in two seats: only its comparisons with random count; self-play tables are skipped.
+    fit = fit_ratings([{"players": ["a", "random", "a"], "returns": [1, -1, 1]},
+                       {"players": ["a", "a", "a"], "returns": [1, -1, 1]}], first_move=False)
+    assert fit.games == 1 and fit["a"].rating > 0
+    assert (fit["a"].wins, fit["a"].draws, fit["a"].losses) == (0, 2, 0)
+    assert (fit["random"].wins, fit["random"].draws, fit["random"].losses) == (0, 0, 1)
+
+
 # ----------------------------------------------------------------------------- tournaments
 
 SPECS = [BotSpec.make("random"), BotSpec.make("openspiel_mcts", simulations=20)]
@@ -150,6 +213,79 @@ def test_tasks_alternate_seats_and_have_stable_seeds():
     more = make_tasks(GAME, SPECS + [BotSpec.make("random", name="random2")], 4, seed=7)
     assert {(t.key, t.seed) for t in tasks} <= {(t.key, t.seed) for t in more}
     assert make_tasks(GAME, SPECS, 4, seed=8)[0].seed != tasks[0].seed
+
+
+def test_two_player_keys_and_seeds_are_what_they_were():
+    # Values from before n-player tables existed: old record files must keep resuming.
+    tasks = make_tasks(GAME, SPECS, 3, seed=7) + make_tasks(GAME, SPECS, 2, seed=7, pairs="self")
+    mcts, rnd = "openspiel_mcts(simulations=20)", "random"
+    assert [(t.key, t.seed, [s.label for s in t.seats], t.pair) for t in tasks] == [
+        (f"{GAME}|{mcts}|random|0", 1976932017, [mcts, rnd], (mcts, rnd)),
+        (f"{GAME}|{mcts}|random|1", 1014047449, [rnd, mcts], (mcts, rnd)),
+        (f"{GAME}|{mcts}|random|2", 415838969, [mcts, rnd], (mcts, rnd)),
+        (f"{GAME}|random|random|0", 1375044393, [rnd, rnd], (rnd, rnd)),
+        (f"{GAME}|random|random|1", 1977719309, [rnd, rnd], (rnd, rnd)),
+        (f"{GAME}|{mcts}|{mcts}|0", 2913793, [mcts, mcts], (mcts, mcts)),
+        (f"{GAME}|{mcts}|{mcts}|1", 927035300, [mcts, mcts], (mcts, mcts))]
+
+
+def four_player_rules(tmp_path) -> str:
+    path = tmp_path / "4P-Notakto-4x4.json"
+    path.write_text(json.dumps({"name": "4P-Notakto-4x4", "board": {"kind": "squares", "size": [4, 4, 1]},
+                                "players": "4", "colours": "shared", "reserves": {"black": 16},
+                                "turn_checks": ["first-3-loses"]}))
+    return f"ttt(rules={path})"
+
+
+def test_n_player_tables_play_every_seating_equally_often(tmp_path):
+    three = "ttt(rules=3P-Notakto)"
+    bots = [BotSpec.make("random"), BotSpec.make("random", name="r2"), BotSpec.make("random", name="r3"),
+            BotSpec.make("random", name="r4")]
+    for game, n_bots, games_per_pair, tables, per_table in (
+            (three, 2, 2, 1, 6),               # 2 bots, 3 seats: the 6 seatings using both; 2 rounds up to 6
+            (three, 3, 7, 1, 12),              # 3 bots: the 6 permutations, 7 rounds up to 12
+            (three, 4, 6, 4, 6),               # 4 bots, 3 seats: every 3 of them, every permutation
+            (four_player_rules(tmp_path), 2, 1, 1, 14),
+            (four_player_rules(tmp_path), 4, 24, 1, 24)):
+        tasks = make_tasks(game, bots[:n_bots], games_per_pair, seed=3)
+        assert len(tasks) == tables * per_table
+        seats = len(tasks[0].seats)
+        held = {}
+        for task in tasks:
+            assert set(task.pair) == {s.label for s in task.seats}
+            for seat, spec in enumerate(task.seats):
+                held[spec.label, seat] = held.get((spec.label, seat), 0) + 1
+        assert len(set(held.values())) == 1 and len(held) == n_bots * seats, held
+        assert len({t.key for t in tasks}) == len({t.seed for t in tasks}) == len(tasks)
+    assert len(seatings(bots[:2], 3)) == 6 and len(seatings(bots[:3], 4)) == 36
+    with pytest.raises(ValueError, match="does not fit a 2-player game"):
+        make_tasks(GAME, bots[:3], 2, seed=0, pairs=[(0, 1, 2)])
+
+
+def test_three_player_command_line_tournament(tmp_path):
+    # The command of issue 10 item 6, which crashed with an IndexError.
+    out = tmp_path / "o.jsonl"
+    result = subprocess.run([sys.executable, "-m", "analysis.tournament", "--game", "ttt(rules=3P-Notakto)",
+                             "--bot", "random", "--bot", "mcts:simulations=50", "--games-per-pair", "2",
+                             "--out", str(out), "--no-progress"],
+                            cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    records = load_records(out)
+    assert len(records) == 6 and {len(r["returns"]) for r in records} == {3}
+    assert len({tuple(r["players"]) for r in records}) == 6
+    assert "random (anchor)" in result.stdout and "mean return by seat" in result.stdout
+
+
+def test_four_player_tournament_rates_every_bot(tmp_path):
+    game = four_player_rules(tmp_path)
+    specs = [BotSpec.make("random"), BotSpec.make("random", name="r2"), BotSpec.make("mcts", simulations=5)]
+    records = run_tasks(make_tasks(game, specs, 1, seed=2), tmp_path / "four.sqlite", progress=False)
+    assert len(records) == 36 and {len(r["players"]) for r in records} == {4}
+    assert all(r["game_fingerprint"] == records[0]["game_fingerprint"] is not None for r in records)
+    fit = fit_ratings(records)
+    assert sorted(fit.names()) == ["mcts(simulations=5)", "r2", "random"] and fit["random"].rating == 0.0
+    assert len(fit.seat_elo) == 4
 
 
 def test_play_game_is_reproducible_and_legal():
@@ -196,13 +332,98 @@ def test_resume_after_interruption_neither_loses_nor_repeats(tmp_path):
         run_tasks(make_tasks(GAME, SPECS, 12, seed=2), out, progress=False)
 
 
-def test_killed_command_line_run_resumes(tmp_path):
-    out = tmp_path / "killed.jsonl"
+def test_records_carry_settings_and_old_files_without_them_resume(tmp_path):
+    tasks = make_tasks(GAME, SPECS, 4, seed=1)
+    out = tmp_path / "r.jsonl"
+    first = run_tasks(tasks, out, progress=False)
+    assert first[0]["bots"] == [spec.to_json() for spec in tasks[0].seats]
+    assert first[0]["game_fingerprint"] is None and first[0]["seed"] == tasks[0].seed
+    # A file written before records carried settings: it resumes, playing nothing.
+    legacy = [{k: v for k, v in r.items() if k not in ("bots", "game_fingerprint")} for r in load_records(out)]
+    out.write_text("".join(json.dumps(r) + "\n" for r in legacy))
+    played = []
+    again = run_tasks(tasks, out, progress=False, on_record=played.append)
+    assert played == [] and [r["key"] for r in again] == [t.key for t in tasks]
+
+
+def test_resume_with_other_bot_settings_under_the_same_name_is_refused(tmp_path):
+    out = tmp_path / "named.jsonl"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+
+    def run(simulations):
+        return subprocess.run([sys.executable, "-m", "analysis.tournament", "--game", GAME, "--bot", "random",
+                               "--bot", f"mcts:simulations={simulations},name=strong", "--games-per-pair", "2",
+                               "--out", str(out), "--no-progress"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+
+    assert run(20).returncode == 0
+    before = out.read_bytes()
+    refused = run(1)
+    assert refused.returncode == 2
+    assert "already holds" in refused.stderr and "another bots" in refused.stderr
+    assert "Traceback" not in refused.stderr and out.read_bytes() == before
+
+
+def test_resume_after_the_rule_set_file_changed_is_refused(tmp_path):
+    rules = tmp_path / "mine.json"
+    original = json.loads((ROOT / "games" / "ttt" / "catalogue" / "Tic-Tac-Toe.json").read_text())
+    rules.write_text(json.dumps(original))
+    game = f"ttt(rules={rules})"
+    out = tmp_path / "ttt.jsonl"
+    run_tasks(make_tasks(game, SPECS, 2, seed=0), out, progress=False)
+    rules.write_text(json.dumps(dict(original, turn_checks=["first-3-loses"])))
+    with pytest.raises(ValueError, match="another game_fingerprint"):
+        run_tasks(make_tasks(game, SPECS, 2, seed=0), out, progress=False)
+    rules.write_text(json.dumps(dict(original, notes="only the notes changed")))
+    assert len(run_tasks(make_tasks(game, SPECS, 2, seed=0), out, progress=False)) == 2
+
+
+def test_tournament_store_keeps_an_unterminated_record_and_refuses_damage(tmp_path):
+    tasks = make_tasks(GAME, SPECS, 3, seed=1)
+    out = tmp_path / "r.jsonl"
+    run_tasks(tasks, out, progress=False)
+    out.write_bytes(out.read_bytes().rstrip(b"\n"))
+    played = []
+    run_tasks(tasks, out, progress=False, on_record=played.append)
+    assert played == [] and out.read_bytes().count(b"\n") == 3
+    for line in ("{}", "[1,2]"):
+        damaged = tmp_path / f"damaged{len(line)}.jsonl"
+        damaged.write_text(out.read_text() + line + "\n")
+        with pytest.raises(ValueError, match=":4 is not a record .*damaged"):
+            run_tasks(tasks, damaged, progress=False)
+
+
+def start_long_run(out, games: int = 40):
+    """A command-line tournament of ``games`` games, one per work unit, started in the background."""
     command = [sys.executable, "-m", "analysis.tournament", "--game", GAME, "--bot", "random",
-               "--bot", "openspiel_mcts:simulations=300", "--games-per-pair", "40", "--seed", "4",
+               "--bot", "openspiel_mcts:simulations=300", "--games-per-pair", str(games), "--seed", "4",
                "--out", str(out), "--chunk", "1", "--no-progress"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return command, env, process
+
+
+def test_a_second_command_line_run_into_the_same_output_is_refused(tmp_path):
+    out = tmp_path / "twice.jsonl"
+    command, env, first = start_long_run(out, games=5000)     # far more than it gets to play
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and first.poll() is None and not (out.exists() and out.stat().st_size):
+            time.sleep(0.01)
+        assert first.poll() is None, "the first run ended before the second could start"
+        second = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        assert first.poll() is None, "the first run ended while the second ran"
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    assert second.returncode == 2 and "being written by another run" in second.stderr, second.stderr
+    keys = [r["key"] for r in load_records(out)]
+    assert len(keys) == len(set(keys)) >= 1
+
+
+def test_killed_command_line_run_resumes(tmp_path):
+    out = tmp_path / "killed.jsonl"
+    command, env, process = start_long_run(out)
     deadline = time.time() + 60
     while time.time() < deadline and process.poll() is None:
         if out.exists() and out.read_bytes().count(b"\n") >= 3:
@@ -222,12 +443,15 @@ def test_killed_command_line_run_resumes(tmp_path):
 
 def test_bad_command_lines_fail_clearly(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("[1,2]\n")
     for extra, message in ((["--bot", "random", "--bot", "nosuchbot"], "unknown bot kind"),
-                           (["--bot", "random", "--bot", "random"], "distinct")):
+                           (["--bot", "random", "--bot", "random"], "distinct"),
+                           (["--bot", "random", "--bot", "mcts", "--out", str(damaged)], "damaged.jsonl:1 is not")):
         result = subprocess.run([sys.executable, "-m", "analysis.tournament", "--game", GAME,
                                  "--out", str(tmp_path / "x.jsonl"), *extra],
                                 cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
-        assert result.returncode == 2 and message in result.stderr
+        assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
 
 
 def test_joblib_and_dask_local_cluster_give_the_same_records(tmp_path):

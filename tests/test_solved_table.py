@@ -1,0 +1,46 @@
+"""experiments.solved_table through its command line: its records go through the
+record store, so a rerun resumes, a second writer is refused and damage is reported."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from records import RecordStore, read_records
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def solved_table(*args):
+    return subprocess.run([sys.executable, "-m", "experiments.solved_table", *args], cwd=ROOT,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=120)
+
+
+def test_solved_table_resumes_and_tabulates(tmp_path):
+    out = str(tmp_path / "solved.jsonl")
+    first = solved_table("--max-size", "3", "--only", "y_game", "--out", out)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr.count("solving y_game") == 2
+    records = read_records(out, key="game_string")
+    assert [r["game_string"] for r in records] == ["y_game(board_size=2)", "y_game(board_size=3)"]
+    assert all(r["value"] == 1.0 and r["complete"] for r in records)
+    again = solved_table("--max-size", "3", "--only", "y_game", "--out", out)
+    assert again.returncode == 0 and "solving" not in again.stderr
+    assert read_records(out, key="game_string") == records
+    table = solved_table("--markdown", "--out", out)
+    assert table.returncode == 0 and table.stdout.count("| `y_game(board_size=") == 2
+
+
+def test_solved_table_refuses_a_held_or_damaged_store(tmp_path):
+    out = tmp_path / "solved.jsonl"
+    with RecordStore(out, key="game_string"):
+        held = solved_table("--max-size", "2", "--only", "y_game", "--out", str(out))
+    assert held.returncode == 2 and "being written by another run" in held.stderr
+    out.write_text('{"game_string": "y_game(board_size=2)"}\n{}\n')
+    for args in (("--max-size", "2", "--only", "y_game"), ("--markdown",)):
+        damaged = solved_table(*args, "--out", str(out))
+        assert damaged.returncode == 2 and "solved.jsonl:2 is not a record" in damaged.stderr
+        assert "Traceback" not in damaged.stderr
+    missing = solved_table("--markdown", "--out", str(tmp_path / "none.jsonl"))
+    assert missing.returncode == 2 and "does not exist" in missing.stderr
