@@ -120,6 +120,7 @@ def prepare_out(out: str | Path, study: str, config: Mapping[str, Any], resume_k
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    _hold_run_lock(out, study)
     path = out / "config.json"
     if path.exists():
         old = json.loads(path.read_text()).get("config", {})
@@ -134,6 +135,28 @@ def prepare_out(out: str | Path, study: str, config: Mapping[str, Any], resume_k
     return out
 
 
+#: Run locks this process holds, by output directory; kept until the process exits,
+#: when the kernel releases them (however it exits).
+_RUN_LOCKS: dict[Path, Any] = {}
+
+
+def _hold_run_lock(out: Path, study: str) -> None:
+    """Refuse a second run writing into ``out`` while this one is alive: the record
+    stores inside lock their own files, but config.json, summaries and plots are
+    written around them, and two runs would overwrite each other's. Re-entrant within
+    one process, so a study may prepare its directory again (the tests do)."""
+    from records.errors import StoreLocked
+    from records.lock import WriteLock
+    key = out.resolve()
+    if key in _RUN_LOCKS:
+        return
+    try:
+        _RUN_LOCKS[key] = WriteLock(out / "run.lock")
+    except StoreLocked:
+        raise SystemExit(f"{out} is being written by another {study} run (it holds {out / 'run.lock'}); "
+                         f"wait for it to finish, or use another --out") from None
+
+
 def say(message: str) -> None:
     """Progress line on stderr (stdout carries the results)."""
     print(message, file=sys.stderr, flush=True)
@@ -143,25 +166,21 @@ def say(message: str) -> None:
 
 def resumable(games: list[str], path: Path, n_jobs: int, reusable, work, announce, report=None
               ) -> dict[str, dict]:
-    """Records per game from ``path`` (JSON lines) where ``reusable(record)``;
+    """Records per game from the record store at ``path`` where ``reusable(record)``;
     the other games are run by ``work(game)`` on ``n_jobs`` processes and
-    appended as they finish, so an interrupted study loses no finished piece."""
-    done = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():
-                r = json.loads(line)
-                if reusable(r):
-                    done[r["game"]] = r
-    todo = [g for g in games if g not in done]
-    if todo:
-        from joblib import Parallel, delayed
-        say(announce(len(todo)))
-        with open(path, "a") as handle:
+    appended as they finish, so an interrupted study loses no finished piece.
+    The store stays locked for the whole run, so a second run into the same
+    output is refused instead of repeating the work."""
+    from records import RecordStore
+    with RecordStore(path, key="game") as store:
+        done = store.resume({game: {} for game in games}, reusable=reusable)
+        todo = [g for g in games if g not in done]
+        if todo:
+            from joblib import Parallel, delayed
+            say(announce(len(todo)))
             for record in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
                     delayed(work)(g) for g in todo):
-                handle.write(json.dumps(record, sort_keys=True) + "\n")
-                handle.flush()
+                store.append(record)
                 done[record["game"]] = record
                 if report:
                     report(record)

@@ -33,6 +33,7 @@ from analysis.stats import wilson_interval
 from analysis.study import git_commit, non_negative_float, non_negative_int, positive_float, positive_int
 from games.boards import openspiel_y_actions
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
+from records import RecordStore, RecordStoreError, fingerprint
 
 #: OpenSpiel's MCTS takes its seed as a C int; game i is seeded seed * SEED_STRIDE + i.
 SEED_STRIDE = 100_003
@@ -168,27 +169,39 @@ def main(argv=None) -> int:
     log = args.out / "games.jsonl"
     meta = args.out / "settings.json"
     wanted = settings(args)
-    records = []
-    if log.exists():
-        old = json.loads(meta.read_text()) if meta.exists() else {}
-        same = {k: v for k, v in old.items() if k != "git_commit"} == \
-            {k: v for k, v in wanted.items() if k != "git_commit"}
-        if not same:
+    # The settings that decide what a game record means travel in every record, so the
+    # store refuses to resume a run made with other ones; settings.json says the same for
+    # files written before records carried them.
+    same_run = fingerprint({k: v for k, v in wanted.items() if k != "git_commit"})
+    if log.exists() and meta.exists():
+        old = json.loads(meta.read_text())
+        if {k: v for k, v in old.items() if k != "git_commit"} != \
+                {k: v for k, v in wanted.items() if k != "git_commit"}:
             print(f"error: {args.out} holds a run with other settings ({old}); "
                   f"choose another --out", file=sys.stderr)
             return 2
-        records = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
-        print(f"resuming: {len(records)} game(s) already in {log}", flush=True)
-    meta.write_text(json.dumps(wanted, indent=1))
-    done = {r["game"] for r in records}
-    with log.open("a") as out:
+    try:
+        store = RecordStore(log, key="game")
+    except RecordStoreError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    with store:
+        try:
+            done = store.resume({i: {"settings": same_run} for i in range(args.games)})
+        except RecordStoreError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        records = list(done.values())
+        if records:
+            print(f"resuming: {len(records)} game(s) already in {log}", flush=True)
+        meta.write_text(json.dumps(wanted, indent=1))
         for index in range(args.games):
             if index in done:
                 continue
             record = play_game(index, args)
-            record.update(mode=args.mode, sims=args.sims, time_per_move=args.time_per_move)
-            out.write(json.dumps(record) + "\n")
-            out.flush()
+            record.update(mode=args.mode, sims=args.sims, time_per_move=args.time_per_move,
+                          settings=same_run)
+            store.append(record)
             records.append(record)
             wins = sum(r["our_win"] for r in records)
             print(f"game {index + 1}/{args.games}: ours as {'Black' if record['our_seat'] == 0 else 'White'} "

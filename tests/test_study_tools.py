@@ -82,3 +82,36 @@ def test_random_playouts_refuse_counts_and_seeds_the_kernel_cannot_take(n, seed,
     game = pyspiel.load_game("y_game(board_size=4)")
     with pytest.raises(ValueError, match=message):
         random_playouts("Y", game, game.new_core(), n, seed)
+
+
+def test_a_second_run_into_the_same_output_is_refused(tmp_path):
+    """Issue 10 item 1: two studies writing one directory would overwrite each other's
+    config and summaries; the second is refused while the first is alive."""
+    import subprocess
+    import sys
+    import time
+    from analysis.study import prepare_out
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sys, time; from analysis.study import prepare_out; "
+         f"prepare_out({str(tmp_path)!r}, 'first', {{}}, ()); print('held', flush=True); time.sleep(30)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(SystemExit, match="being written by another second run"):
+            prepare_out(tmp_path, "second", {}, ())
+    finally:
+        holder.kill()
+        holder.wait()
+    time.sleep(0.05)
+    assert prepare_out(tmp_path, "second", {}, ()) == tmp_path   # the lock died with its holder
+
+
+def test_resumable_refuses_a_store_another_run_holds(tmp_path):
+    from analysis.study import resumable
+    from records import RecordStore, StoreLocked
+    path = tmp_path / "solver.jsonl"
+    with RecordStore(path, key="game"):
+        with pytest.raises(StoreLocked, match="another run"):
+            resumable(["g"], path, 1, reusable=lambda r: True, work=lambda g: {"game": g},
+                      announce=lambda k: "")
