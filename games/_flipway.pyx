@@ -1118,6 +1118,18 @@ cdef class FlipwayCore(GameCore):
         """Bytes the position occupies: the C object, its block and its history."""
         return type(self).__basicsize__ + self.block_size + self.hist_cap * 8
 
+    def __reduce__(self):
+        # OpenSpiel serialises a Python state by pickling its __dict__, the
+        # core. The pickle holds what defines the position (colours, colour to
+        # move, swap, phase, result), the game's counters and the draw history;
+        # everything derived from the colours is rebuilt by ``_load``.
+        counters = (self.num_placements, self.num_drops, self.num_flips, self.num_replacements,
+                    self.num_turns, self.num_neutral, self.run, self.longest_run)
+        history = [self.history[i] for i in range(self.hist_len)]
+        return (_restore, (self.N, self.setup, self.pie, self.repetition,
+                           bytes(self.cell_colours()), self.to_move, self.swapped, self.phase,
+                           self.winner, counters, history))
+
     def to_string(self):
         N = self.N
         cols = self.cell_colours()
@@ -1154,6 +1166,24 @@ cdef class FlipwayCore(GameCore):
             obs[3 * P + 4] = 1.0 if self.phase == PHASE_PIE else 0.0
         obs[3 * P + 5] = 1.0 if self.swapped else 0.0
         return obs
+
+
+def _restore(int n, int setup, bint pie, int repetition, bytes colours, int to_move,
+             bint swapped, int phase, int winner, tuple counters, list history):
+    """Rebuild a pickled ``FlipwayCore`` (see ``FlipwayCore.__reduce__``)."""
+    cdef FlipwayCore core = FlipwayCore.__new__(FlipwayCore)
+    cdef int i
+    core._setup(get_board(n), setup, pie, repetition)
+    core._load(list(colours), to_move, swapped, phase)
+    core.winner = winner
+    (core.num_placements, core.num_drops, core.num_flips, core.num_replacements,
+     core.num_turns, core.num_neutral, core.run, core.longest_run) = counters
+    core.hist_len = 0
+    core._reserve(len(history))
+    for i in range(len(history)):
+        core.history[i] = history[i]
+    core.hist_len = len(history)
+    return core
 
 
 def neutral_flip_search(int n):

@@ -156,6 +156,11 @@ cdef class LatticeBoard:
     def __repr__(self):
         return f"LatticeBoard({self.shape!r}, {self.size})"
 
+    def __reduce__(self):
+        # Boards are shared and immutable: a pickle names the board, and
+        # unpickling returns the process's own copy of it.
+        return (make_board, (self.shape, self.size))
+
 
 _BOARDS = {}
 

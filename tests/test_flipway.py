@@ -442,7 +442,7 @@ VARIANTS = [f"flipway(board_size={n},setup={s},pie={p})"
 @pytest.mark.parametrize("spec", VARIANTS + ["flipway(board_size=6,repetition=draw)",
                                              "flipway(board_size=5,setup=blocks,pie=true,repetition=draw)"])
 def test_openspiel_random_sim(spec):
-    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=15, serialize=False, verbose=False)
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=15, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("spec", ["flipway(board_size=9)", "flipway(board_size=7,setup=checkered,pie=true)",
