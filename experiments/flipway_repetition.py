@@ -5,7 +5,7 @@ Five parts, each printed as it finishes and all written to ``--out`` (JSON):
 
 1. ``exhaustive``: every colouring of the full n x n board, n = 3..``--max-exhaustive``,
    searched for a cycle of neutral flips (the only moves that can lead back to
-   an earlier position, see ``games._flipway.neutral_flip_search``) and for the
+   an earlier position, see ``experiments._flipway_neutral``) and for the
    longest streak of them.
 2. ``reachable``: every position reachable from the start of each small variant,
    searched (exact position keys, no hashing) for a cycle of moves, i.e. a
@@ -37,7 +37,7 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401  (registers flipway)
-from games import _flipway as kernel
+from experiments._flipway_neutral import neutral_flip_search
 
 BLACK, WHITE = 1, 2
 
@@ -50,7 +50,7 @@ def exhaustive(max_n):
     rows = []
     for n in range(3, max_n + 1):
         t = time.time()
-        cycle, longest, (example, to_move) = kernel.neutral_flip_search(n)
+        cycle, longest, (example, to_move) = neutral_flip_search(n)
         rows.append({"board_size": n, "states": 2 ** (n * n + 1), "cycle": cycle,
                      "longest_neutral_streak": longest, "example_colours": example,
                      "example_to_move": to_move, "seconds": round(time.time() - t, 2)})

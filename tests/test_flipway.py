@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import games  # noqa: F401  (registers flipway)
-from games import _flipway as kernel
+from games import flipway
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 OPENING, PIE, NORMAL = 0, 1, 2
@@ -104,7 +104,7 @@ def test_defaults_and_sizes():
             game = pyspiel.load_game(f"flipway(board_size={n},pie={str(pie).lower()})")
             P, H, A = n * n, n * (n - 1), (n - 1) ** 2
             assert game.num_distinct_actions() == P + 2 * H + 7 * A + A + pie
-            assert game.max_game_length() == kernel.length_bound(n)
+            assert game.max_game_length() == flipway.length_bound(n)
 
 
 @pytest.mark.parametrize("bad, allowed", [
@@ -118,7 +118,7 @@ def test_bad_parameters_name_the_allowed_values(bad, allowed):
 
 @pytest.mark.parametrize("n", [3, 4, 7])
 def test_stone_set_ids_are_a_bijection_onto_sets_within_one_area(n):
-    board = kernel.get_board(n)
+    board = new_core(f"flipway(board_size={n})").board
     seen = {}
     for a in range(board.num_sets):
         pts = frozenset(board.set_points(a))
@@ -289,9 +289,12 @@ def test_symmetries_that_keep_the_setup(n, setup, expected):
 
 
 def test_setup_patterns():
-    assert kernel.setup_colours(3, 1) == grid("X O X\nO X O\nX O X")
-    assert kernel.setup_colours(3, 2) == grid("O X O\nX O X\nO X O")
-    assert kernel.setup_colours(5, 3) == grid("""
+    def start(n, setup):
+        return new_core(f"flipway(board_size={n},setup={setup})").cell_colours()
+
+    assert start(3, "checkered") == grid("X O X\nO X O\nX O X")
+    assert start(3, "checkered_alt") == grid("O X O\nX O X\nO X O")
+    assert start(5, "blocks") == grid("""
         X X O O X
         X X O O X
         O O X X O
@@ -504,25 +507,79 @@ def test_observation_and_text():
 
 # -- repetition ------------------------------------------------------------------
 
+def ref_neutral_streaks(n):
+    """Over every colouring of the full n x n board with either colour to move
+    (chains ignored): is there a cycle of neutral flips, and how long is the
+    longest streak? Written from the rules page's argument, not from the
+    experiment's search: a flip by ``mover`` is neutral when all four outside
+    orthogonal neighbours of the two stones it turns hold the enemy colour (a
+    stone on the edge has a neighbour off the board, so its flip is never
+    neutral). A colouring is a bitmask of Black points."""
+    bit = lambda r, c: 1 << (r * n + c)
+    flips = []            # (area's bits TL, TR, BL, BR; its diagonals; their outside masks)
+    for r in range(n - 1):
+        for c in range(n - 1):
+            corners = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            diagonals = [(corners[0], corners[3]), (corners[1], corners[2])]
+            outside = []
+            for pair in diagonals:
+                around = {(pr + dr, pc + dc) for pr, pc in pair
+                          for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))} - set(corners)
+                on_board = all(0 <= q[0] < n and 0 <= q[1] < n for q in around)
+                outside.append(sum(bit(*q) for q in around) if on_board else None)
+            flips.append(([bit(*q) for q in corners], [bit(*a) | bit(*b) for a, b in diagonals],
+                          outside))
+    succ = {}
+    for black in range(1 << (n * n)):
+        out = {BLACK: [], WHITE: []}
+        for (tl, tr, bl, br), pairs, outside in flips:
+            main, anti = bool(black & tl), bool(black & tr)
+            if main == anti or main != bool(black & br) or anti != bool(black & bl):
+                continue                                   # not a crosscut
+            for d in (0, 1):
+                if outside[d] is None:
+                    continue
+                pair_black = main if d == 0 else anti      # colour of the pair turned
+                around = black & outside[d]
+                if pair_black and around == outside[d]:
+                    out[WHITE].append((black ^ pairs[d], BLACK))
+                elif not pair_black and around == 0:
+                    out[BLACK].append((black ^ pairs[d], WHITE))
+        succ[black, BLACK] = out[BLACK]
+        succ[black, WHITE] = out[WHITE]
+    longest, on_path = {}, set()
+
+    def walk(s):                       # longest streak from s; raises on a cycle
+        if s in longest:
+            return longest[s]
+        if s in on_path:
+            raise RecursionError("cycle")
+        on_path.add(s)
+        value = max((1 + walk(t) for t in succ[s]), default=0)
+        on_path.discard(s)
+        longest[s] = value
+        return value
+
+    try:
+        return False, max(walk(s) for s in succ)
+    except RecursionError:
+        return True, None
+
+
 @pytest.mark.parametrize("n, longest", [(3, 0), (4, 1)])
 def test_no_cycle_of_flips_on_small_boards(n, longest):
-    cycle, streak, _ = kernel.neutral_flip_search(n)
-    assert not cycle and streak == longest
-
-
-@pytest.mark.slow
-def test_no_cycle_of_flips_on_5x5():
-    """67 million positions, about 10 s and 200 MB."""
-    cycle, streak, (colours, to_move) = kernel.neutral_flip_search(5)
-    assert not cycle and streak == 2 == kernel.PROVEN_NEUTRAL_RUN[5]
-    assert kernel.length_bound(5) == 203
+    """The streak lengths the game-length bound rests on (the 5x5 value is
+    the exhaustive search of experiments/flipway_repetition)."""
+    cycle, streak = ref_neutral_streaks(n)
+    assert not cycle and streak == longest == flipway.PROVEN_NEUTRAL_RUN[n]
 
 
 def test_length_bound_formula():
     for n in range(3, 20):
         progress = 2 + n * n + 2 * n * (n - 1)
         run = {3: 0, 4: 1, 5: 2}.get(n, n * n)
-        assert kernel.length_bound(n) == progress + (progress + 1) * run
+        assert flipway.length_bound(n) == progress + (progress + 1) * run
+        assert pyspiel.load_game(f"flipway(board_size={n})").max_game_length() == flipway.length_bound(n)
 
 
 def test_neutral_flip_keeps_pairs_and_grows_the_draw_history():
