@@ -39,7 +39,8 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 from games.core cimport GameCore, PLAYER_TERMINAL
-from games.rng cimport Rng, rng_below
+from games.rng cimport Rng, mix64, rng_below
+from games.boards cimport SquareGrid
 
 SIZES = range(3, 20)
 
@@ -120,99 +121,39 @@ cdef void _init_tables():
 _init_tables()
 
 
-cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
-    x += <uint64_t>0x9E3779B97F4A7C15ULL
-    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
-    return x ^ (x >> 31)
-
-
-def point_name(int n, int p):
-    r, c = divmod(p, n)
-    return f"{chr(ord('a') + c)}{n - r}"
-
-
-cdef class SquareBoard:
-    """Geometry shared by every position on one board size: padded indices,
-    the points of every stone set, area neighbourhoods, Zobrist keys and the
-    four symmetries that keep each colour's pair of edges."""
-    cdef readonly int size
-    cdef readonly int num_points
-    cdef readonly int num_areas
+cdef class SquareBoard(SquareGrid):
+    """Flipway's board: the square grid (games/boards) plus Flipway's action
+    encoding, the points of every stone set (module docstring). The grid's
+    first four symmetries are the ones that keep each colour's pair of edges."""
     cdef readonly int num_sets
-    cdef int W                       # padded width N + 2
-    cdef int hpairs, vpairs, area_base
-    cdef int* pad                    # point -> padded index
-    cdef int* unpad                  # padded index -> point, or -1
+    cdef int hpairs, area_base
     cdef int* set_pts                # [num_sets * 4] padded points, -1 padded
     cdef uint8_t* set_len
-    cdef int* area_tl                # area -> padded index of its top-left point
-    cdef int* pt_area                # [grid * 4] areas containing a padded point, -1 padded
-    cdef uint8_t* pt_shift           # [grid * 4] bit shift of the point in that area's code
-    cdef uint64_t* zob               # [grid * 2] Zobrist key per padded point and colour
-    cdef uint8_t* edge               # [grid] bits: 1 top, 2 bottom, 4 left, 8 right
-    cdef uint8_t* area_row           # [num_areas] row and column of the top-left point
-    cdef uint8_t* area_col
-    cdef int* sym                    # [4 * num_points] image of a point
-    cdef readonly tuple names
 
     def __cinit__(self):
-        self.pad = self.unpad = self.set_pts = self.area_tl = self.pt_area = self.sym = NULL
-        self.set_len = self.pt_shift = self.edge = self.area_row = self.area_col = NULL
-        self.zob = NULL
+        self.set_pts = NULL
+        self.set_len = NULL
 
     def __dealloc__(self):
-        free(self.pad); free(self.unpad); free(self.set_pts); free(self.set_len)
-        free(self.area_tl); free(self.pt_area); free(self.pt_shift); free(self.zob)
-        free(self.sym); free(self.edge); free(self.area_row); free(self.area_col)
+        free(self.set_pts)
+        free(self.set_len)
+
+    def __reduce__(self):
+        return (get_board, (self.size,))      # the process's shared board of this size
 
     def __init__(self, int n):
         if n < 3 or n > MAX_N:
             raise ValueError(f"board_size must be in 3..{MAX_N}, got {n}")
-        cdef int N = n, W = n + 2, P = n * n, A = (n - 1) * (n - 1)
-        cdef int r, c, p, q, a, k, i, s, grid = W * W
-        self.size = N
-        self.W = W
-        self.num_points = P
-        self.num_areas = A
+        SquareGrid.__init__(self, n)
+        cdef int N = n, P = n * n, A = (n - 1) * (n - 1)
+        cdef int r, c, a, k, i, s, q, p
         self.hpairs = N * (N - 1)
-        self.vpairs = N * (N - 1)
         self.area_base = P + 2 * N * (N - 1)
         self.num_sets = self.area_base + 7 * A
-        self.pad = <int*>malloc(P * sizeof(int))
-        self.unpad = <int*>malloc(grid * sizeof(int))
         self.set_pts = <int*>malloc(self.num_sets * 4 * sizeof(int))
         self.set_len = <uint8_t*>malloc(self.num_sets)
-        self.area_tl = <int*>malloc(A * sizeof(int))
-        self.pt_area = <int*>malloc(grid * 4 * sizeof(int))
-        self.pt_shift = <uint8_t*>malloc(grid * 4)
-        self.zob = <uint64_t*>malloc(grid * 2 * sizeof(uint64_t))
-        self.sym = <int*>malloc(4 * P * sizeof(int))
-        self.edge = <uint8_t*>malloc(grid)
-        self.area_row = <uint8_t*>malloc(A)
-        self.area_col = <uint8_t*>malloc(A)
-        if not (self.edge and self.area_row and self.area_col and self.pad and self.unpad and self.set_pts and self.set_len and self.area_tl
-                and self.pt_area and self.pt_shift and self.zob and self.sym):
+        if not (self.set_pts and self.set_len):
             raise MemoryError()
-        for q in range(grid):
-            self.unpad[q] = -1
-            for k in range(4):
-                self.pt_area[4 * q + k] = -1
-                self.pt_shift[4 * q + k] = 0
-            # Fixed keys (not seeded per process) so hashes agree across runs.
-            self.zob[2 * q] = _mix(<uint64_t>(1000003 * N + 2 * q))
-            self.zob[2 * q + 1] = _mix(<uint64_t>(1000003 * N + 2 * q + 1))
-        for p in range(P):
-            r, c = p // N, p % N
-            q = (r + 1) * W + c + 1
-            self.pad[p] = q
-            self.unpad[q] = p
-        for q in range(grid):
-            self.edge[q] = 0
-            if self.unpad[q] >= 0:
-                r, c = self.unpad[q] // N, self.unpad[q] % N
-                self.edge[q] = ((1 if r == 0 else 0) | (2 if r == N - 1 else 0)
-                                | (4 if c == 0 else 0) | (8 if c == N - 1 else 0))
         for i in range(self.num_sets * 4):
             self.set_pts[i] = -1
         for p in range(P):
@@ -230,48 +171,21 @@ cdef class SquareBoard:
                 self.set_pts[4 * i] = self.pad[r * N + c]
                 self.set_pts[4 * i + 1] = self.pad[(r + 1) * N + c]
                 self.set_len[i] = 2
-        cdef int corner[4]
-        for r in range(N - 1):
-            for c in range(N - 1):
-                a = r * (N - 1) + c
-                q = self.pad[r * N + c]
-                self.area_tl[a] = q
-                self.area_row[a] = r
-                self.area_col[a] = c
-                corner[0] = q; corner[1] = q + 1; corner[2] = q + W; corner[3] = q + W + 1
-                for k in range(4):
-                    for i in range(4):
-                        if self.pt_area[4 * corner[k] + i] == -1:
-                            self.pt_area[4 * corner[k] + i] = a
-                            self.pt_shift[4 * corner[k] + i] = 2 * k
-                            break
-                for k in range(7):
-                    s = self.area_base + 7 * a + k
-                    self.set_len[s] = 0
-                    for i in range(4):
-                        if (AREA_MASKS[k] >> i) & 1:
-                            self.set_pts[4 * s + self.set_len[s]] = corner[i]
-                            self.set_len[s] += 1
-        for p in range(P):
-            r, c = p // N, p % N
-            self.sym[p] = p
-            self.sym[P + p] = r * N + (N - 1 - c)                 # left-right mirror
-            self.sym[2 * P + p] = (N - 1 - r) * N + c             # top-bottom mirror
-            self.sym[3 * P + p] = (N - 1 - r) * N + (N - 1 - c)   # half turn
-        self.names = tuple(point_name(N, p) for p in range(P))
+        for a in range(A):
+            q = self.area_tl[a]
+            for k in range(7):
+                s = self.area_base + 7 * a + k
+                self.set_len[s] = 0
+                for i in range(4):
+                    if (AREA_MASKS[k] >> i) & 1:
+                        self.set_pts[4 * s + self.set_len[s]] = q + (i & 1) + (i >> 1) * self.width
+                        self.set_len[s] += 1
 
     def set_points(self, int action):
         """The points of stone set ``action`` (0 <= action < num_sets)."""
         if not 0 <= action < self.num_sets:
             raise ValueError(f"not a stone-set id: {action}")
         return [self.unpad[self.set_pts[4 * action + i]] for i in range(self.set_len[action])]
-
-    def area_points(self, int a):
-        """TL, TR, BL, BR points of area ``a``."""
-        if not 0 <= a < self.num_areas:
-            raise ValueError(f"not an area: {a}")
-        q = self.area_tl[a]
-        return [self.unpad[q], self.unpad[q + 1], self.unpad[q + self.W], self.unpad[q + self.W + 1]]
 
     def set_id(self, points):
         """The stone-set id of a set of points that fits in one 2x2 area."""
@@ -294,11 +208,6 @@ cdef class SquareBoard:
         for p in pts:
             mask |= 1 << (2 * (p // N - r0) + (p % N - c0))
         return self.area_base + 7 * (r0 * (N - 1) + c0) + AREA_KIND[mask]
-
-    def symmetry_maps(self):
-        """The four point maps, identity first: left-right, top-bottom, half turn."""
-        P = self.num_points
-        return [tuple(self.sym[s * P + p] for p in range(P)) for s in range(4)]
 
 
 cdef dict _BOARDS = {}
@@ -386,7 +295,7 @@ cdef class FlipwayCore(GameCore):
         self.pie = pie
         self.repetition = repetition
         self.N = board.size
-        self.W = board.W
+        self.W = board.width
         self.P = board.num_points
         self.A = board.num_areas
         self.S = board.num_sets
@@ -523,7 +432,7 @@ cdef class FlipwayCore(GameCore):
             a = b.pt_area[4 * q + i]
             if a < 0:
                 break
-            sh = b.pt_shift[4 * q + i]
+            sh = 2 * b.pt_corner[4 * q + i]
             before = self.code[a]
             after = (before & ~(3 << sh)) | ((k + 1) << sh)
             self.code[a] = after
@@ -888,7 +797,7 @@ cdef class FlipwayCore(GameCore):
             out[1 - w] = -1.0
 
     cdef uint64_t _extras(self) noexcept:
-        return _mix(<uint64_t>(self.to_move + 2 * self.swapped + 4 * self.phase
+        return mix64(<uint64_t>(self.to_move + 2 * self.swapped + 4 * self.phase
                                + 16 * (self.winner + 1)) + <uint64_t>0x5151)
 
     cdef uint64_t hash(self) noexcept:
@@ -962,7 +871,7 @@ cdef class FlipwayCore(GameCore):
                         a2 = b.pt_area[4 * q + i]
                         if a2 < 0:
                             break
-                        if EMPTY_MASK[code[a2]] != (1 << (b.pt_shift[4 * q + i] >> 1)):
+                        if EMPTY_MASK[code[a2]] != (1 << b.pt_corner[4 * q + i]):
                             ok = False
                             break
                     if ok:
