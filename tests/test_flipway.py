@@ -9,6 +9,8 @@ ones no other area's empty set strictly contains.
 from __future__ import annotations
 
 import itertools
+import pickle
+import random
 
 import pyspiel
 import pytest
@@ -473,7 +475,6 @@ def test_random_playouts_end_with_a_winner_within_the_bound(spec):
 def test_random_games_follow_the_reference(spec):
     """Along whole random games, every position after the opening turn(s) has
     the reference's legal moves, and the game ends exactly when a chain forms."""
-    import random
     rng = random.Random(5)
     game = pyspiel.load_game(spec)
     n = game.get_parameters()["board_size"]
@@ -602,3 +603,23 @@ def test_neutral_flip_keeps_pairs_and_grows_the_draw_history():
     core.apply_action(core.legal_action_list()[0])    # White drops: history restarts
     assert core.history_length() == 1
     assert core.same_colour_pairs() >= 4
+
+
+@pytest.mark.parametrize("spec", ["flipway(board_size=6,repetition=draw)",
+                                  "flipway(board_size=5,setup=blocks,pie=true,repetition=draw)"])
+def test_pickled_core_keeps_counters_and_draw_history(spec):
+    core = new_core(spec)
+    rng = random.Random(5)
+    for _ in range(6):
+        if core.terminal():
+            break
+        core.apply_action(rng.choice(core.legal_action_list()))
+    copy = pickle.loads(pickle.dumps(core))
+    assert copy.playout_stats() == core.playout_stats()
+    assert copy.history_length() == core.history_length()
+    assert copy.position_key() == core.position_key()
+    assert copy.same_colour_pairs() == core.same_colour_pairs()
+    core.random_playout(11)
+    copy.random_playout(11)
+    assert copy.playout_stats() == core.playout_stats()
+    assert copy.returns_list() == core.returns_list()
