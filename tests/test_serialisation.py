@@ -22,6 +22,7 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers every game)
+import games.ttt
 from games.ttt import rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,7 +39,9 @@ Y_FAMILY = (
 FLIPWAY = [f"flipway(board_size={n},setup={s},pie={p},repetition={r})"
            for n, s in ((5, "empty"), (4, "checkered"), (4, "checkered_alt"), (5, "blocks"))
            for p in ("false", "true") for r in ("allowed", "draw")]
-TTT = [f"ttt(rules={name})" for name in sorted(rules.catalogue())]
+# Every catalogue rule set, and one given by path (with Chaos, a chance player).
+CHAOS_PATH = Path(games.ttt.__file__).parent / "examples" / "TTT-2-vs-Chaos.json"
+TTT = [f"ttt(rules={name})" for name in sorted(rules.catalogue())] + [f"ttt(rules={CHAOS_PATH})"]
 EVERY_GAME = Y_FAMILY + FLIPWAY + TTT
 
 
