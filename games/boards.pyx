@@ -183,8 +183,10 @@ def point_name(int n, int p):
     """Name of point ``p`` of an n x n grid: column letter, then row number
     counted from the bottom (``a1`` is the bottom-left corner), as the Y
     family names its cells."""
-    r, c = divmod(p, n)
-    return f"{chr(ord('a') + c)}{n - r}"
+    # Not divmod: with divmod here, Cython 3.3.1 compiling this module and
+    # then games/ttt/_engine.pyx in one process typed the engine's own
+    # divmod results as bint (its action strings all read "@(2,1,1)").
+    return f"{chr(ord('a') + p % n)}{n - p // n}"
 
 
 cdef class SquareGrid:
