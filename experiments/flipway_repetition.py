@@ -5,7 +5,7 @@ Five parts, each printed as it finishes and all written to ``--out`` (JSON):
 
 1. ``exhaustive``: every colouring of the full n x n board, n = 3..``--max-exhaustive``,
    searched for a cycle of neutral flips (the only moves that can lead back to
-   an earlier position, see ``games._flipway.neutral_flip_search``) and for the
+   an earlier position, see ``experiments._flipway_neutral``) and for the
    longest streak of them.
 2. ``reachable``: every position reachable from the start of each small variant,
    searched (exact position keys, no hashing) for a cycle of moves, i.e. a
@@ -37,7 +37,7 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401  (registers flipway)
-from games import _flipway as kernel
+from experiments._flipway_neutral import neutral_flip_search
 
 BLACK, WHITE = 1, 2
 
@@ -50,7 +50,7 @@ def exhaustive(max_n):
     rows = []
     for n in range(3, max_n + 1):
         t = time.time()
-        cycle, longest, (example, to_move) = kernel.neutral_flip_search(n)
+        cycle, longest, (example, to_move) = neutral_flip_search(n)
         rows.append({"board_size": n, "states": 2 ** (n * n + 1), "cycle": cycle,
                      "longest_neutral_streak": longest, "example_colours": example,
                      "example_to_move": to_move, "seconds": round(time.time() - t, 2)})
@@ -125,6 +125,41 @@ class _OutOfTime(Exception):
     pass
 
 
+class _StreakSearch:
+    """Depth-first longest streak of neutral flips from a position, with a
+    memo of finished positions, a count of cycles (a position met again on
+    the current path) and the deepest path seen (a real streak: the lower
+    bound to report when time runs out); raises ``_OutOfTime`` at
+    ``deadline``."""
+
+    def __init__(self, deadline):
+        self.deadline = deadline
+        self.memo = {}
+        self.cycles = 0
+        self.deepest = 0
+
+    def longest(self, core):
+        return self._longest(core, set())
+
+    def _longest(self, core, on_path):
+        if time.time() > self.deadline:
+            raise _OutOfTime
+        key = core.position_key()
+        if key in self.memo:
+            return self.memo[key]
+        if key in on_path:
+            self.cycles += 1
+            return 0
+        on_path.add(key)
+        self.deepest = max(self.deepest, len(on_path) - 1)
+        value = 0
+        for child in neutral_children(core):
+            value = max(value, 1 + self._longest(child, on_path))
+        on_path.discard(key)
+        self.memo[key] = value
+        return value
+
+
 def random_positions(n, count, rng, seconds):
     """Longest neutral streak and cycles among neutral flips from ``count``
     positions of random games on the full-board setups (every position of a
@@ -153,27 +188,8 @@ def random_positions(n, count, rng, seconds):
             continue
         starts.append(core)
         colourings += 1
-    best, cycles, searched = 0, 0, 0
-    memo = {}
-    deadline = time.time() + seconds
-
-    def longest(core, on_path):
-        nonlocal cycles
-        if time.time() > deadline:
-            raise _OutOfTime
-        key = core.position_key()
-        if key in memo:
-            return memo[key]
-        if key in on_path:
-            cycles += 1
-            return 0
-        on_path.add(key)
-        value = 0
-        for child in neutral_children(core):
-            value = max(value, 1 + longest(child, on_path))
-        on_path.discard(key)
-        memo[key] = value
-        return value
+    best, searched = 0, 0
+    search = _StreakSearch(time.time() + seconds)
 
     # Interleave game positions and colourings so a time-out still samples both.
     half = len(starts) - colourings
@@ -181,15 +197,15 @@ def random_positions(n, count, rng, seconds):
     order += list(range(len(order) // 2, half)) + list(range(half + len(order) // 2, len(starts)))
     try:
         for i in order:
-            best = max(best, longest(starts[i], set()))
+            best = max(best, search.longest(starts[i]))
             searched += 1
-            if len(memo) > 500_000:
-                memo.clear()
+            if len(search.memo) > 500_000:
+                search.memo.clear()
     except _OutOfTime:
         pass
     return {"board_size": n, "game_positions": half, "colourings": colourings,
             "searched": searched, "complete": searched == len(starts),
-            "longest_neutral_streak": best, "cycles": cycles}
+            "longest_neutral_streak": best, "cycles": search.cycles}
 
 
 def start_streaks(spec, seconds):
@@ -198,28 +214,7 @@ def start_streaks(spec, seconds):
     and a cycle check, until done or out of time (then the deepest streak
     seen, a lower bound)."""
     root = pyspiel.load_game(spec).new_core()
-    memo, on_path = {}, set()
-    cycles, deepest = 0, 0
-    deadline = time.time() + seconds
-
-    def longest(core):
-        nonlocal cycles, deepest
-        if time.time() > deadline:
-            raise _OutOfTime
-        key = core.position_key()
-        if key in memo:
-            return memo[key]
-        if key in on_path:
-            cycles += 1
-            return 0
-        on_path.add(key)
-        deepest = max(deepest, len(on_path) - 1)   # the path so far is a real streak
-        value = 0
-        for child in neutral_children(core):
-            value = max(value, 1 + longest(child))
-        on_path.discard(key)
-        memo[key] = value
-        return value
+    search = _StreakSearch(time.time() + seconds)
 
     best, complete = 0, True
     try:
@@ -227,11 +222,11 @@ def start_streaks(spec, seconds):
             child = root.clone()
             child.apply_action(a)
             if not child.terminal():
-                best = max(best, longest(child))
+                best = max(best, search.longest(child))
     except _OutOfTime:
         complete = False
-    return {"spec": spec, "longest_neutral_streak": max(best, deepest), "complete": complete,
-            "positions": len(memo), "cycles": cycles}
+    return {"spec": spec, "longest_neutral_streak": max(best, search.deepest),
+            "complete": complete, "positions": len(search.memo), "cycles": search.cycles}
 
 
 def random_play(spec, games_, seed):

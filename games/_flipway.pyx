@@ -39,14 +39,16 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
 from games.core cimport GameCore, PLAYER_TERMINAL
-from games.rng cimport Rng, rng_below
+from games.rng cimport Rng, mix64, rng_below
+from games.boards cimport SquareGrid
 
 SIZES = range(3, 20)
 
 
 # Longest streak of consecutive neutral flips (flips that do not raise the
 # number of same-colour adjacent pairs) on any board of these sizes, found by
-# ``neutral_flip_search`` over every colouring of the full board; 0 on 3x3.
+# the exhaustive search of experiments/_flipway_neutral.pyx over every
+# colouring of the full board; 0 on 3x3.
 PROVEN_NEUTRAL_RUN = {3: 0, 4: 1, 5: 2}
 
 
@@ -68,10 +70,6 @@ cpdef int length_bound(int n):
 
 
 cdef enum:
-    EMPTY = 0
-    BLACK = 1
-    WHITE = 2
-    OFF = 3
     MAX_N = 19
     MAX_W = MAX_N + 2
     MAX_GRID = MAX_W * MAX_W
@@ -123,99 +121,39 @@ cdef void _init_tables():
 _init_tables()
 
 
-cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
-    x += <uint64_t>0x9E3779B97F4A7C15ULL
-    x = (x ^ (x >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
-    x = (x ^ (x >> 27)) * <uint64_t>0x94D049BB133111EBULL
-    return x ^ (x >> 31)
-
-
-def point_name(int n, int p):
-    r, c = divmod(p, n)
-    return f"{chr(ord('a') + c)}{n - r}"
-
-
-cdef class SquareBoard:
-    """Geometry shared by every position on one board size: padded indices,
-    the points of every stone set, area neighbourhoods, Zobrist keys and the
-    four symmetries that keep each colour's pair of edges."""
-    cdef readonly int size
-    cdef readonly int num_points
-    cdef readonly int num_areas
+cdef class SquareBoard(SquareGrid):
+    """Flipway's board: the square grid (games/boards) plus Flipway's action
+    encoding, the points of every stone set (module docstring). The grid's
+    first four symmetries are the ones that keep each colour's pair of edges."""
     cdef readonly int num_sets
-    cdef int W                       # padded width N + 2
-    cdef int hpairs, vpairs, area_base
-    cdef int* pad                    # point -> padded index
-    cdef int* unpad                  # padded index -> point, or -1
+    cdef int hpairs, area_base
     cdef int* set_pts                # [num_sets * 4] padded points, -1 padded
     cdef uint8_t* set_len
-    cdef int* area_tl                # area -> padded index of its top-left point
-    cdef int* pt_area                # [grid * 4] areas containing a padded point, -1 padded
-    cdef uint8_t* pt_shift           # [grid * 4] bit shift of the point in that area's code
-    cdef uint64_t* zob               # [grid * 2] Zobrist key per padded point and colour
-    cdef uint8_t* edge               # [grid] bits: 1 top, 2 bottom, 4 left, 8 right
-    cdef uint8_t* area_row           # [num_areas] row and column of the top-left point
-    cdef uint8_t* area_col
-    cdef int* sym                    # [4 * num_points] image of a point
-    cdef readonly tuple names
 
     def __cinit__(self):
-        self.pad = self.unpad = self.set_pts = self.area_tl = self.pt_area = self.sym = NULL
-        self.set_len = self.pt_shift = self.edge = self.area_row = self.area_col = NULL
-        self.zob = NULL
+        self.set_pts = NULL
+        self.set_len = NULL
 
     def __dealloc__(self):
-        free(self.pad); free(self.unpad); free(self.set_pts); free(self.set_len)
-        free(self.area_tl); free(self.pt_area); free(self.pt_shift); free(self.zob)
-        free(self.sym); free(self.edge); free(self.area_row); free(self.area_col)
+        free(self.set_pts)
+        free(self.set_len)
+
+    def __reduce__(self):
+        return (get_board, (self.size,))      # the process's shared board of this size
 
     def __init__(self, int n):
         if n < 3 or n > MAX_N:
             raise ValueError(f"board_size must be in 3..{MAX_N}, got {n}")
-        cdef int N = n, W = n + 2, P = n * n, A = (n - 1) * (n - 1)
-        cdef int r, c, p, q, a, k, i, s, grid = W * W
-        self.size = N
-        self.W = W
-        self.num_points = P
-        self.num_areas = A
+        SquareGrid.__init__(self, n)
+        cdef int N = n, P = n * n, A = (n - 1) * (n - 1)
+        cdef int r, c, a, k, i, s, q, p
         self.hpairs = N * (N - 1)
-        self.vpairs = N * (N - 1)
         self.area_base = P + 2 * N * (N - 1)
         self.num_sets = self.area_base + 7 * A
-        self.pad = <int*>malloc(P * sizeof(int))
-        self.unpad = <int*>malloc(grid * sizeof(int))
         self.set_pts = <int*>malloc(self.num_sets * 4 * sizeof(int))
         self.set_len = <uint8_t*>malloc(self.num_sets)
-        self.area_tl = <int*>malloc(A * sizeof(int))
-        self.pt_area = <int*>malloc(grid * 4 * sizeof(int))
-        self.pt_shift = <uint8_t*>malloc(grid * 4)
-        self.zob = <uint64_t*>malloc(grid * 2 * sizeof(uint64_t))
-        self.sym = <int*>malloc(4 * P * sizeof(int))
-        self.edge = <uint8_t*>malloc(grid)
-        self.area_row = <uint8_t*>malloc(A)
-        self.area_col = <uint8_t*>malloc(A)
-        if not (self.edge and self.area_row and self.area_col and self.pad and self.unpad and self.set_pts and self.set_len and self.area_tl
-                and self.pt_area and self.pt_shift and self.zob and self.sym):
+        if not (self.set_pts and self.set_len):
             raise MemoryError()
-        for q in range(grid):
-            self.unpad[q] = -1
-            for k in range(4):
-                self.pt_area[4 * q + k] = -1
-                self.pt_shift[4 * q + k] = 0
-            # Fixed keys (not seeded per process) so hashes agree across runs.
-            self.zob[2 * q] = _mix(<uint64_t>(1000003 * N + 2 * q))
-            self.zob[2 * q + 1] = _mix(<uint64_t>(1000003 * N + 2 * q + 1))
-        for p in range(P):
-            r, c = p // N, p % N
-            q = (r + 1) * W + c + 1
-            self.pad[p] = q
-            self.unpad[q] = p
-        for q in range(grid):
-            self.edge[q] = 0
-            if self.unpad[q] >= 0:
-                r, c = self.unpad[q] // N, self.unpad[q] % N
-                self.edge[q] = ((1 if r == 0 else 0) | (2 if r == N - 1 else 0)
-                                | (4 if c == 0 else 0) | (8 if c == N - 1 else 0))
         for i in range(self.num_sets * 4):
             self.set_pts[i] = -1
         for p in range(P):
@@ -233,48 +171,21 @@ cdef class SquareBoard:
                 self.set_pts[4 * i] = self.pad[r * N + c]
                 self.set_pts[4 * i + 1] = self.pad[(r + 1) * N + c]
                 self.set_len[i] = 2
-        cdef int corner[4]
-        for r in range(N - 1):
-            for c in range(N - 1):
-                a = r * (N - 1) + c
-                q = self.pad[r * N + c]
-                self.area_tl[a] = q
-                self.area_row[a] = r
-                self.area_col[a] = c
-                corner[0] = q; corner[1] = q + 1; corner[2] = q + W; corner[3] = q + W + 1
-                for k in range(4):
-                    for i in range(4):
-                        if self.pt_area[4 * corner[k] + i] == -1:
-                            self.pt_area[4 * corner[k] + i] = a
-                            self.pt_shift[4 * corner[k] + i] = 2 * k
-                            break
-                for k in range(7):
-                    s = self.area_base + 7 * a + k
-                    self.set_len[s] = 0
-                    for i in range(4):
-                        if (AREA_MASKS[k] >> i) & 1:
-                            self.set_pts[4 * s + self.set_len[s]] = corner[i]
-                            self.set_len[s] += 1
-        for p in range(P):
-            r, c = p // N, p % N
-            self.sym[p] = p
-            self.sym[P + p] = r * N + (N - 1 - c)                 # left-right mirror
-            self.sym[2 * P + p] = (N - 1 - r) * N + c             # top-bottom mirror
-            self.sym[3 * P + p] = (N - 1 - r) * N + (N - 1 - c)   # half turn
-        self.names = tuple(point_name(N, p) for p in range(P))
+        for a in range(A):
+            q = self.area_tl[a]
+            for k in range(7):
+                s = self.area_base + 7 * a + k
+                self.set_len[s] = 0
+                for i in range(4):
+                    if (AREA_MASKS[k] >> i) & 1:
+                        self.set_pts[4 * s + self.set_len[s]] = q + (i & 1) + (i >> 1) * self.width
+                        self.set_len[s] += 1
 
     def set_points(self, int action):
         """The points of stone set ``action`` (0 <= action < num_sets)."""
         if not 0 <= action < self.num_sets:
             raise ValueError(f"not a stone-set id: {action}")
         return [self.unpad[self.set_pts[4 * action + i]] for i in range(self.set_len[action])]
-
-    def area_points(self, int a):
-        """TL, TR, BL, BR points of area ``a``."""
-        if not 0 <= a < self.num_areas:
-            raise ValueError(f"not an area: {a}")
-        q = self.area_tl[a]
-        return [self.unpad[q], self.unpad[q + 1], self.unpad[q + self.W], self.unpad[q + self.W + 1]]
 
     def set_id(self, points):
         """The stone-set id of a set of points that fits in one 2x2 area."""
@@ -297,11 +208,6 @@ cdef class SquareBoard:
         for p in pts:
             mask |= 1 << (2 * (p // N - r0) + (p % N - c0))
         return self.area_base + 7 * (r0 * (N - 1) + c0) + AREA_KIND[mask]
-
-    def symmetry_maps(self):
-        """The four point maps, identity first: left-right, top-bottom, half turn."""
-        P = self.num_points
-        return [tuple(self.sym[s * P + p] for p in range(P)) for s in range(4)]
 
 
 cdef dict _BOARDS = {}
@@ -389,7 +295,7 @@ cdef class FlipwayCore(GameCore):
         self.pie = pie
         self.repetition = repetition
         self.N = board.size
-        self.W = board.W
+        self.W = board.width
         self.P = board.num_points
         self.A = board.num_areas
         self.S = board.num_sets
@@ -526,7 +432,7 @@ cdef class FlipwayCore(GameCore):
             a = b.pt_area[4 * q + i]
             if a < 0:
                 break
-            sh = b.pt_shift[4 * q + i]
+            sh = 2 * b.pt_corner[4 * q + i]
             before = self.code[a]
             after = (before & ~(3 << sh)) | ((k + 1) << sh)
             self.code[a] = after
@@ -891,7 +797,7 @@ cdef class FlipwayCore(GameCore):
             out[1 - w] = -1.0
 
     cdef uint64_t _extras(self) noexcept:
-        return _mix(<uint64_t>(self.to_move + 2 * self.swapped + 4 * self.phase
+        return mix64(<uint64_t>(self.to_move + 2 * self.swapped + 4 * self.phase
                                + 16 * (self.winner + 1)) + <uint64_t>0x5151)
 
     cdef uint64_t hash(self) noexcept:
@@ -965,7 +871,7 @@ cdef class FlipwayCore(GameCore):
                         a2 = b.pt_area[4 * q + i]
                         if a2 < 0:
                             break
-                        if EMPTY_MASK[code[a2]] != (1 << (b.pt_shift[4 * q + i] >> 1)):
+                        if EMPTY_MASK[code[a2]] != (1 << b.pt_corner[4 * q + i]):
                             ok = False
                             break
                     if ok:
@@ -1118,6 +1024,18 @@ cdef class FlipwayCore(GameCore):
         """Bytes the position occupies: the C object, its block and its history."""
         return type(self).__basicsize__ + self.block_size + self.hist_cap * 8
 
+    def __reduce__(self):
+        # OpenSpiel serialises a Python state by pickling its __dict__, the
+        # core. The pickle holds what defines the position (colours, colour to
+        # move, swap, phase, result), the game's counters and the draw history;
+        # everything derived from the colours is rebuilt by ``_load``.
+        counters = (self.num_placements, self.num_drops, self.num_flips, self.num_replacements,
+                    self.num_turns, self.num_neutral, self.run, self.longest_run)
+        history = [self.history[i] for i in range(self.hist_len)]
+        return (_restore, (self.N, self.setup, self.pie, self.repetition,
+                           bytes(self.cell_colours()), self.to_move, self.swapped, self.phase,
+                           self.winner, counters, history))
+
     def to_string(self):
         N = self.N
         cols = self.cell_colours()
@@ -1156,113 +1074,19 @@ cdef class FlipwayCore(GameCore):
         return obs
 
 
-def neutral_flip_search(int n):
-    """Every colouring of the full n x n board (n <= 5), both colours to move:
-    is there a cycle of neutral flips, and how long is the longest streak?
-
-    Why this settles repetition on these boards: a flip adds 4 same-colour
-    pairs inside its area and changes each of the 4 pairs its two stones form
-    outside the area by -1, 0 or +1, so the pair count never falls (drops only
-    add stones); a position can recur only through flips that keep it, which
-    need all four outside neighbours to be stones of the flipped colour. Such
-    flips touch no empty point, so a streak on any board is a streak on some
-    full board. Returns ``(cycle_found, longest_streak, example)`` with the
-    example a (colours, colour to move) pair starting a longest streak; chains
-    are ignored (a streak that a win would cut short is still counted).
-    """
-    if n < 3 or n > 5:
-        raise ValueError("exhaustive search is for board sizes 3..5")
-    cdef uint64_t P = n * n
-    cdef uint64_t ns = (<uint64_t>1) << (P + 1), s, t
-    cdef uint16_t* L = <uint16_t*>malloc(ns * sizeof(uint16_t))
-    cdef uint8_t* st = <uint8_t*>malloc(ns)
-    cdef int cap = 1 << 20
-    cdef uint64_t* stk = <uint64_t*>malloc(cap * sizeof(uint64_t))
-    cdef uint64_t buf[64]
-    cdef int top, k, i, best = 0, v
-    cdef uint64_t arg = 0
-    cdef bint cycle = False, pushed
-    if L == NULL or st == NULL or stk == NULL:
-        free(L); free(st); free(stk)
-        raise MemoryError()
-    memset(st, 0, ns)
-    try:
-        for s in range(ns):
-            if st[s]:
-                continue
-            stk[0] = s
-            top = 1
-            st[s] = 1
-            while top and not cycle:
-                t = stk[top - 1]
-                k = _neutral_successors(n, t, buf)
-                pushed = False
-                for i in range(k):
-                    if st[buf[i]] == 1:
-                        cycle = True
-                        break
-                    if st[buf[i]] == 0:
-                        if top == cap:
-                            raise RuntimeError("neutral-flip streak deeper than the search stack")
-                        st[buf[i]] = 1
-                        stk[top] = buf[i]
-                        top += 1
-                        pushed = True
-                        break
-                if pushed or cycle:
-                    continue
-                v = 0
-                for i in range(k):
-                    if L[buf[i]] + 1 > v:
-                        v = L[buf[i]] + 1
-                L[t] = v
-                st[t] = 2
-                top -= 1
-                if v > best:
-                    best = v
-                    arg = t
-            if cycle:
-                break
-    finally:
-        free(L); free(st); free(stk)
-    b = arg >> 1
-    colours = [BLACK if (b >> p) & 1 else WHITE for p in range(P)]
-    return cycle, best, (colours, int(arg & 1))
-
-
-cdef inline int _full_colour(int n, uint64_t black, int r, int c) noexcept:
-    if r < 0 or c < 0 or r >= n or c >= n:
-        return OFF
-    return BLACK if (black >> (r * n + c)) & 1 else WHITE
-
-
-cdef int _neutral_successors(int n, uint64_t s, uint64_t* out) noexcept:
-    """Neutral flips from state s = (black bitmask << 1) | colour to move."""
-    cdef uint64_t b = s >> 1, m, nb
-    cdef int mover = s & 1
-    cdef int e = WHITE if mover == 0 else BLACK
-    cdef int a, r, c, tl, tr, bl, br, k = 0
-    cdef bint ok
-    for a in range((n - 1) * (n - 1)):
-        r = a // (n - 1)
-        c = a % (n - 1)
-        tl = _full_colour(n, b, r, c)
-        tr = _full_colour(n, b, r, c + 1)
-        bl = _full_colour(n, b, r + 1, c)
-        br = _full_colour(n, b, r + 1, c + 1)
-        if not (tl == br and tr == bl and tl != tr):
-            continue
-        if tl == e:     # flip TL and BR; their outside neighbours must be e
-            ok = (_full_colour(n, b, r - 1, c) == e and _full_colour(n, b, r, c - 1) == e
-                  and _full_colour(n, b, r + 2, c + 1) == e and _full_colour(n, b, r + 1, c + 2) == e)
-            m = ((<uint64_t>1) << (r * n + c)) | ((<uint64_t>1) << ((r + 1) * n + c + 1))
-        else:           # flip TR and BL
-            ok = (_full_colour(n, b, r - 1, c + 1) == e and _full_colour(n, b, r, c + 2) == e
-                  and _full_colour(n, b, r + 2, c) == e and _full_colour(n, b, r + 1, c - 1) == e)
-            m = ((<uint64_t>1) << (r * n + c + 1)) | ((<uint64_t>1) << ((r + 1) * n + c))
-        if not ok:
-            continue
-        nb = (b | m) if mover == 0 else (b & ~m)
-        out[k] = (nb << 1) | (1 - mover)
-        k += 1
-    return k
+def _restore(int n, int setup, bint pie, int repetition, bytes colours, int to_move,
+             bint swapped, int phase, int winner, tuple counters, list history):
+    """Rebuild a pickled ``FlipwayCore`` (see ``FlipwayCore.__reduce__``)."""
+    cdef FlipwayCore core = FlipwayCore.__new__(FlipwayCore)
+    cdef int i
+    core._setup(get_board(n), setup, pie, repetition)
+    core._load(list(colours), to_move, swapped, phase)
+    core.winner = winner
+    (core.num_placements, core.num_drops, core.num_flips, core.num_replacements,
+     core.num_turns, core.num_neutral, core.run, core.longest_run) = counters
+    core.hist_len = 0
+    core._reserve(len(history))
+    for i in range(len(history)):
+        core.history[i] = history[i]
+    core.hist_len = len(history)
+    return core

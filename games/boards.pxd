@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Geometry of Y boards: regions of the triangular lattice with three sides.
+"""Board geometry shared by the game kernels: Y boards (regions of the
+triangular lattice with three sides) and square grids (Flipway).
 
 Everything a kernel asks of the board in its hot loop (neighbours, side
 membership, Zobrist keys) is precomputed once per board into flat C arrays,
@@ -8,6 +9,7 @@ as OpenSpiel's C++ ``y`` does, and shared by every state on that board.
 from libc.stdint cimport uint8_t, uint64_t
 
 cdef enum:
+    SQUARE_SYMMETRIES = 8     # a SquareGrid's symmetries; the first 4 keep each edge pair
     NO_CELL = 255
     MAX_CELLS = 255
     MAX_WORDS = 4         # bitset words: 4 * 64 >= MAX_CELLS
@@ -30,3 +32,28 @@ cdef class LatticeBoard:
     cdef readonly tuple names
     cdef readonly dict index_of_name
     cdef readonly tuple symmetries
+
+
+cdef class SquareGrid:
+    # An n x n grid of points surrounded by a one-point border, so that the
+    # eight neighbours of any point are plain index offsets (+-1, +-width,
+    # +-width+-1) with no bounds check: a kernel keeps the border points
+    # marked "off the board" in its own per-point arrays. Point p = r * n + c
+    # (row 0 at the top) sits at padded index q = (r + 1) * width + c + 1.
+    # A 2x2 area is numbered a = r * (n - 1) + c by its top-left point (r, c).
+    cdef readonly int size
+    cdef readonly int width             # n + 2
+    cdef readonly int num_points        # n * n
+    cdef readonly int num_areas         # (n - 1) ** 2
+    cdef int* pad                       # point -> padded index
+    cdef int* unpad                     # padded index -> point, or -1 on the border
+    cdef uint8_t* edge                  # [padded] bits: 1 top, 2 bottom, 4 left, 8 right
+    cdef int* area_tl                   # area -> padded index of its top-left point
+    cdef uint8_t* area_row              # area -> row / column of its top-left point
+    cdef uint8_t* area_col
+    cdef int* pt_area                   # [padded * 4] the areas holding a point, -1 padded
+    cdef uint8_t* pt_corner             # [padded * 4] the point's corner in that area:
+                                        #   0 TL, 1 TR, 2 BL, 3 BR
+    cdef uint64_t* zob                  # [padded * 2] Zobrist key per point and colour
+    cdef int* sym                       # [8 * num_points] image of a point (SQUARE_SYMMETRIES)
+    cdef readonly tuple names

@@ -40,6 +40,11 @@ SETUPS = {"empty": int(kernel.Setup.SETUP_EMPTY), "checkered": int(kernel.Setup.
           "blocks": int(kernel.Setup.SETUP_BLOCKS)}
 REPETITION = {"allowed": int(kernel.Repetition.REP_ALLOWED), "draw": int(kernel.Repetition.REP_DRAW)}
 DEFAULTS = {"board_size": 9, "setup": "empty", "pie": False, "repetition": "allowed"}
+# The game-length bound (``max_game_length``) and the neutral-flip streaks it
+# rests on (docs/rules/flipway.md, "Repetition and game length").
+PROVEN_NEUTRAL_RUN = kernel.PROVEN_NEUTRAL_RUN
+length_bound = kernel.length_bound
+neutral_run_bound = kernel.neutral_run_bound
 
 
 def make_core(params) -> kernel.FlipwayCore:

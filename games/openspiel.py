@@ -117,6 +117,20 @@ class CoreGame(pyspiel.Game):
         """A fresh core of this game, for kernels that skip the OpenSpiel face."""
         return self._prototype.clone()
 
+    def __reduce__(self):
+        # pybind11's pickling of a pyspiel.Game restores the C++ side only:
+        # a Python game came back without its prototype core, or could not be
+        # found by class name at all. A game is fully named by its short name
+        # and parameters, so it is pickled as that and loaded again.
+        return (CoreGame.load_registered, (self.get_type().short_name, self.get_parameters()))
+
+    @staticmethod
+    def load_registered(short_name: str, params: Mapping[str, Any]):
+        """Load a game of the toolkit by name (the unpickler's entry point:
+        importing this module imports the ``games`` package first, which
+        registers every game, so a fresh process can unpickle too)."""
+        return pyspiel.load_game(short_name, dict(params))
+
     def make_py_observer(self, iig_obs_type=None, params=None):
         if self.SPEC.make_observer is not None:
             return self.SPEC.make_observer(self, iig_obs_type, params)

@@ -9,13 +9,15 @@ ones no other area's empty set strictly contains.
 from __future__ import annotations
 
 import itertools
+import pickle
+import random
 
 import pyspiel
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import games  # noqa: F401  (registers flipway)
-from games import _flipway as kernel
+from games import flipway
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 OPENING, PIE, NORMAL = 0, 1, 2
@@ -104,7 +106,7 @@ def test_defaults_and_sizes():
             game = pyspiel.load_game(f"flipway(board_size={n},pie={str(pie).lower()})")
             P, H, A = n * n, n * (n - 1), (n - 1) ** 2
             assert game.num_distinct_actions() == P + 2 * H + 7 * A + A + pie
-            assert game.max_game_length() == kernel.length_bound(n)
+            assert game.max_game_length() == flipway.length_bound(n)
 
 
 @pytest.mark.parametrize("bad, allowed", [
@@ -118,7 +120,7 @@ def test_bad_parameters_name_the_allowed_values(bad, allowed):
 
 @pytest.mark.parametrize("n", [3, 4, 7])
 def test_stone_set_ids_are_a_bijection_onto_sets_within_one_area(n):
-    board = kernel.get_board(n)
+    board = new_core(f"flipway(board_size={n})").board
     seen = {}
     for a in range(board.num_sets):
         pts = frozenset(board.set_points(a))
@@ -289,9 +291,12 @@ def test_symmetries_that_keep_the_setup(n, setup, expected):
 
 
 def test_setup_patterns():
-    assert kernel.setup_colours(3, 1) == grid("X O X\nO X O\nX O X")
-    assert kernel.setup_colours(3, 2) == grid("O X O\nX O X\nO X O")
-    assert kernel.setup_colours(5, 3) == grid("""
+    def start(n, setup):
+        return new_core(f"flipway(board_size={n},setup={setup})").cell_colours()
+
+    assert start(3, "checkered") == grid("X O X\nO X O\nX O X")
+    assert start(3, "checkered_alt") == grid("O X O\nX O X\nO X O")
+    assert start(5, "blocks") == grid("""
         X X O O X
         X X O O X
         O O X X O
@@ -442,7 +447,7 @@ VARIANTS = [f"flipway(board_size={n},setup={s},pie={p})"
 @pytest.mark.parametrize("spec", VARIANTS + ["flipway(board_size=6,repetition=draw)",
                                              "flipway(board_size=5,setup=blocks,pie=true,repetition=draw)"])
 def test_openspiel_random_sim(spec):
-    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=15, serialize=False, verbose=False)
+    pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=15, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("spec", ["flipway(board_size=9)", "flipway(board_size=7,setup=checkered,pie=true)",
@@ -470,7 +475,6 @@ def test_random_playouts_end_with_a_winner_within_the_bound(spec):
 def test_random_games_follow_the_reference(spec):
     """Along whole random games, every position after the opening turn(s) has
     the reference's legal moves, and the game ends exactly when a chain forms."""
-    import random
     rng = random.Random(5)
     game = pyspiel.load_game(spec)
     n = game.get_parameters()["board_size"]
@@ -504,25 +508,79 @@ def test_observation_and_text():
 
 # -- repetition ------------------------------------------------------------------
 
+def ref_neutral_streaks(n):
+    """Over every colouring of the full n x n board with either colour to move
+    (chains ignored): is there a cycle of neutral flips, and how long is the
+    longest streak? Written from the rules page's argument, not from the
+    experiment's search: a flip by ``mover`` is neutral when all four outside
+    orthogonal neighbours of the two stones it turns hold the enemy colour (a
+    stone on the edge has a neighbour off the board, so its flip is never
+    neutral). A colouring is a bitmask of Black points."""
+    bit = lambda r, c: 1 << (r * n + c)
+    flips = []            # (area's bits TL, TR, BL, BR; its diagonals; their outside masks)
+    for r in range(n - 1):
+        for c in range(n - 1):
+            corners = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+            diagonals = [(corners[0], corners[3]), (corners[1], corners[2])]
+            outside = []
+            for pair in diagonals:
+                around = {(pr + dr, pc + dc) for pr, pc in pair
+                          for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))} - set(corners)
+                on_board = all(0 <= q[0] < n and 0 <= q[1] < n for q in around)
+                outside.append(sum(bit(*q) for q in around) if on_board else None)
+            flips.append(([bit(*q) for q in corners], [bit(*a) | bit(*b) for a, b in diagonals],
+                          outside))
+    succ = {}
+    for black in range(1 << (n * n)):
+        out = {BLACK: [], WHITE: []}
+        for (tl, tr, bl, br), pairs, outside in flips:
+            main, anti = bool(black & tl), bool(black & tr)
+            if main == anti or main != bool(black & br) or anti != bool(black & bl):
+                continue                                   # not a crosscut
+            for d in (0, 1):
+                if outside[d] is None:
+                    continue
+                pair_black = main if d == 0 else anti      # colour of the pair turned
+                around = black & outside[d]
+                if pair_black and around == outside[d]:
+                    out[WHITE].append((black ^ pairs[d], BLACK))
+                elif not pair_black and around == 0:
+                    out[BLACK].append((black ^ pairs[d], WHITE))
+        succ[black, BLACK] = out[BLACK]
+        succ[black, WHITE] = out[WHITE]
+    longest, on_path = {}, set()
+
+    def walk(s):                       # longest streak from s; raises on a cycle
+        if s in longest:
+            return longest[s]
+        if s in on_path:
+            raise RecursionError("cycle")
+        on_path.add(s)
+        value = max((1 + walk(t) for t in succ[s]), default=0)
+        on_path.discard(s)
+        longest[s] = value
+        return value
+
+    try:
+        return False, max(walk(s) for s in succ)
+    except RecursionError:
+        return True, None
+
+
 @pytest.mark.parametrize("n, longest", [(3, 0), (4, 1)])
 def test_no_cycle_of_flips_on_small_boards(n, longest):
-    cycle, streak, _ = kernel.neutral_flip_search(n)
-    assert not cycle and streak == longest
-
-
-@pytest.mark.slow
-def test_no_cycle_of_flips_on_5x5():
-    """67 million positions, about 10 s and 200 MB."""
-    cycle, streak, (colours, to_move) = kernel.neutral_flip_search(5)
-    assert not cycle and streak == 2 == kernel.PROVEN_NEUTRAL_RUN[5]
-    assert kernel.length_bound(5) == 203
+    """The streak lengths the game-length bound rests on (the 5x5 value is
+    the exhaustive search of experiments/flipway_repetition)."""
+    cycle, streak = ref_neutral_streaks(n)
+    assert not cycle and streak == longest == flipway.PROVEN_NEUTRAL_RUN[n]
 
 
 def test_length_bound_formula():
     for n in range(3, 20):
         progress = 2 + n * n + 2 * n * (n - 1)
         run = {3: 0, 4: 1, 5: 2}.get(n, n * n)
-        assert kernel.length_bound(n) == progress + (progress + 1) * run
+        assert flipway.length_bound(n) == progress + (progress + 1) * run
+        assert pyspiel.load_game(f"flipway(board_size={n})").max_game_length() == flipway.length_bound(n)
 
 
 def test_neutral_flip_keeps_pairs_and_grows_the_draw_history():
@@ -545,3 +603,23 @@ def test_neutral_flip_keeps_pairs_and_grows_the_draw_history():
     core.apply_action(core.legal_action_list()[0])    # White drops: history restarts
     assert core.history_length() == 1
     assert core.same_colour_pairs() >= 4
+
+
+@pytest.mark.parametrize("spec", ["flipway(board_size=6,repetition=draw)",
+                                  "flipway(board_size=5,setup=blocks,pie=true,repetition=draw)"])
+def test_pickled_core_keeps_counters_and_draw_history(spec):
+    core = new_core(spec)
+    rng = random.Random(5)
+    for _ in range(6):
+        if core.terminal():
+            break
+        core.apply_action(rng.choice(core.legal_action_list()))
+    copy = pickle.loads(pickle.dumps(core))
+    assert copy.playout_stats() == core.playout_stats()
+    assert copy.history_length() == core.history_length()
+    assert copy.position_key() == core.position_key()
+    assert copy.same_colour_pairs() == core.same_colour_pairs()
+    core.random_playout(11)
+    copy.random_playout(11)
+    assert copy.playout_stats() == core.playout_stats()
+    assert copy.returns_list() == core.returns_list()
