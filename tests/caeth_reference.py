@@ -5,28 +5,25 @@ It keeps only the list of moves and recomputes everything else from it on
 every call: which edges each player holds, who controls each vertex (by
 replaying the captures in order, since the first to reach the threshold
 keeps the vertex), and whether a player's controlled vertices hold a chain
-touching all three sides (flood fill). It shares nothing with the kernel:
-the triangle, its edges, their numbering and names are built here again from
-the rules page.
+touching all three sides (the Y reference's flood fill, with vertex
+controllers as colours). It shares nothing with the kernel: the triangle
+comes from the Y reference model, its edges, their numbering and names are
+built here again from the rules page.
 """
 from __future__ import annotations
 
-DIRECTIONS = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1))
+from y_reference import Geometry
 
 
 class CaethReference:
     def __init__(self, size: int, swap: bool = False):
         self.size = size
         self.swap_rule = swap
-        self.vertices = [(r, c) for r in range(size) for c in range(r + 1)]
-        index = {p: i for i, p in enumerate(self.vertices)}
-        self.neighbours = [sorted(index[(r + dr, c + dc)] for dr, dc in DIRECTIONS
-                                  if (r + dr, c + dc) in index) for (r, c) in self.vertices]
+        self.triangle = Geometry.triangle(size)
+        self.vertices = self.triangle.coords
+        self.neighbours = self.triangle.neighbours
         self.edges = sorted({(min(u, v), max(u, v)) for u in range(len(self.vertices))
                              for v in self.neighbours[u]})
-        self.sides = [{i for i, (r, c) in enumerate(self.vertices) if c == 0},
-                      {i for i, (r, c) in enumerate(self.vertices) if r == size - 1},
-                      {i for i, (r, c) in enumerate(self.vertices) if c == r}]
         self.swap_action = len(self.edges)
         self.moves: list[int] = []      # edge ids and the swap, in order
 
@@ -62,23 +59,7 @@ class CaethReference:
         return control
 
     def has_y(self, player: int) -> bool:
-        control = self.controllers()
-        colour = player + 1
-        seen = set()
-        for start in range(len(self.vertices)):
-            if control[start] != colour or start in seen:
-                continue
-            chain, stack = {start}, [start]
-            while stack:
-                v = stack.pop()
-                for w in self.neighbours[v]:
-                    if control[w] == colour and w not in chain:
-                        chain.add(w)
-                        stack.append(w)
-            seen |= chain
-            if all(chain & side for side in self.sides):
-                return True
-        return False
+        return self.triangle.has_y(self.controllers(), player + 1)
 
     def winner(self):
         """The player who made the last move, if that gave it a Y (only the

@@ -11,6 +11,8 @@ from hypothesis import given, settings, strategies as st
 import games  # noqa: F401  (registers the games)
 from games.boards import make_board
 from caeth_reference import CaethReference
+from test_y_family_properties import random_history
+from y_reference import Geometry
 
 seed = st.integers(0, 2**32 - 1)
 
@@ -19,35 +21,10 @@ def load(size, swap=False):
     return pyspiel.load_game(f"caeth_y(board_size={size},swap={'true' if swap else 'false'})")
 
 
-def random_history(game, rng, stop_early=True):
-    state = game.new_initial_state()
-    history = []
-    while not state.is_terminal() and not (stop_early and rng.random() < 0.04):
-        action = rng.choice(state.legal_actions())
-        state.apply_action(action)
-        history.append(action)
-    return state, history
-
-
 def chain_touching_all_sides(size, controllers, colour):
-    """A connected set of vertices of ``colour`` touching the three sides,
-    found by flood fill over the board's own neighbour lists."""
-    board = make_board("triangle", size)
-    seen = set()
-    for start, owner in enumerate(controllers):
-        if owner != colour or start in seen:
-            continue
-        chain, stack = {start}, [start]
-        while stack:
-            v = stack.pop()
-            for w in board.neighbours(v):
-                if controllers[w] == colour and w not in chain:
-                    chain.add(w)
-                    stack.append(w)
-        seen |= chain
-        if {s for v in chain for s in board.sides_of(v)} == {0, 1, 2}:
-            return True
-    return False
+    """Do the vertices of ``colour`` hold a chain touching the three sides?
+    (the Y reference's flood fill, over the board's own geometry)"""
+    return Geometry.from_board(make_board("triangle", size)).has_y(controllers, colour)
 
 
 @pytest.mark.parametrize("size", range(2, 7))
