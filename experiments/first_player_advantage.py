@@ -55,7 +55,7 @@ def game_families() -> list[dict]:
         {"label": "Y", "board": "y", "game": "y_game(board_size={n})"},
         {"label": "Y + swap", "board": "y", "game": "y_game(board_size={n},swap=true)"},
         {"label": "Caeth Y", "board": "y", "game": "caeth_y(board_size={n})"},
-        {"label": "Caeth Y + swap", "board": "y", "game": "caeth_y(board_size={n},swap=true)"},
+        {"label": "Caeth Y (swap)", "board": "y", "game": "caeth_y(board_size={n},swap=true)"},
     ]
 
 
