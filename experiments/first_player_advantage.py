@@ -4,7 +4,8 @@
     python -m experiments.first_player_advantage --full --out results/fpa_full
 
 Games: Defector Y (protocol 1 and 122), Flipway (empty board, empty board with
-the pie rule, checkered setup), plain Y without and with the swap rule. For
+the pie rule, checkered setup), plain Y and Caeth Y, each without and with the
+swap rule. For
 each game, board size and MCTS strength: the first player's win rate in MCTS
 self-play with its Wilson 95% interval and an exact binomial test against 50%
 (Holm-corrected over all cells); for the board sizes the solver finishes
@@ -34,7 +35,7 @@ from analysis.tournament import make_tasks, run_tasks
 
 
 STUDY = "experiments.first_player_advantage"
-IMPORTS = ("games.y_family", "games.flipway")
+IMPORTS = ("games.y_family", "games.flipway", "games.caeth_y")
 
 QUICK = dict(y_sizes="5,7,9", flipway_sizes="5,7", simulations="100,1000", games=100,
              solve_y_sizes="4,5", solve_flipway_sizes="4", solve_time=60.0)
@@ -53,6 +54,8 @@ def game_families() -> list[dict]:
          "game": "flipway(board_size={n},repetition=draw,setup=checkered)"},
         {"label": "Y", "board": "y", "game": "y_game(board_size={n})"},
         {"label": "Y + swap", "board": "y", "game": "y_game(board_size={n},swap=true)"},
+        {"label": "Caeth Y", "board": "y", "game": "caeth_y(board_size={n})"},
+        {"label": "Caeth Y (swap)", "board": "y", "game": "caeth_y(board_size={n},swap=true)"},
     ]
 
 
@@ -81,6 +84,7 @@ def main(argv=None) -> int:
         families = [f for f in families if any(w in f["label"].lower() for w in wanted)]
         if not families:
             parser.error(f"--only {args.only!r} matches none of: {', '.join(f['label'] for f in game_families())}")
+    import games.caeth_y  # noqa: F401
     import games.flipway  # noqa: F401
     import games.y_family  # noqa: F401
     from games.boards import TRIANGLE_SIZES
