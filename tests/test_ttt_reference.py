@@ -55,6 +55,27 @@ def synthetic():
     add("chaos-draw-move", players="2-vs-chaos", reserves={"black": 2, "white": 2, "pink": 2},
         shapes={"circle": {"move": "adjacent"}}, move_limit=30, agree_draw=True, stalemate="most-pieces-wins")
     add("no-checks", turn_checks=[], stalemate="most-in-a-row-wins")
+    # phases: locked players, per-phase locks, placement only, folds, stalemate advancing
+    add("phases-fold", players="3", reserves={"black": 3, "white": 3, "pink": 3}, turn_checks=[],
+        stalemate="most-pieces-wins",
+        phases=[{"pass": True, "fold": "less-than-most-committed"},
+                {"pass": True, "locked": [[1, 1, 1], [2, 2, 1], [3, 3, 1]], "fold": "less-than-most-committed"},
+                {"pass": True}])
+    add("phases-chaos-turns", players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3},
+        phases=[{"pass": True, "locked_players": ["chaos"]}, {"locked_players": [1, 2], "pass": True},
+                {"locked_players": [2]}], stalemate="most-in-a-row-wins")
+    add("phases-movement", reserves={"black": 3, "white": 3}, shapes={"circle": {"move": "adjacent"}},
+        move_limit=30, phases=[{"movement": "placement-only"},
+                               {"pass": True, "locked": [[2, 2, 1]], "locked_players": [2]},
+                               {"locked": [[1, 1, 1], [3, 3, 1]]}], stalemate="all-win")
+    add("phases-stacks", board={"kind": "stacks", "size": [3, 1, 3]}, reserves={"black": 4, "white": 4},
+        shapes={"circle": {"move": "adjacent"}}, move_limit=25, turn_checks=["first-3-wins-no-diagonal"],
+        phases=[{"locked": [[2, 1, 2]], "fold": "less-than-most-committed"},
+                {"pass": True, "locked": [[1, 1, 1], [3, 1, 2]]}])
+    add("phases-no-pass", board={"kind": "squares", "size": [4, 1, 1]}, players="3",
+        reserves={"black": 1, "white": 2, "pink": 1}, turn_checks=[],
+        phases=[{"locked": [[1, 1, 1], [2, 1, 1]]}, {"locked_players": [1]}, {}, {}, {}, {}],
+        stalemate="least-in-a-row-loses")
     return out
 
 
@@ -129,6 +150,16 @@ from games.ttt.rules import PALETTE, RuleSetError, TURN_CHECKS, STALEMATES, seat
 
 
 @st.composite
+def phase_records(draw, cells, n, chaos):
+    seats = list(range(1, n + 1)) + (["chaos"] if chaos else [])
+    return {"pass": draw(st.booleans()),
+            "movement": draw(st.sampled_from(["allowed", "placement-only"])),
+            "locked_players": draw(st.lists(st.sampled_from(seats), max_size=len(seats) - 1, unique=True)),
+            "locked": draw(st.lists(st.sampled_from(cells), max_size=2, unique_by=tuple)),
+            "fold": draw(st.sampled_from(["none", "less-than-most-committed"]))}
+
+
+@st.composite
 def rule_records(draw):
     kind = draw(st.sampled_from(["squares", "stacks", "vertices"]))
     dims = [draw(st.integers(1, 4)), draw(st.integers(1, 3)), draw(st.integers(1, 3))]
@@ -154,8 +185,8 @@ def rule_records(draw):
            "agree_draw": draw(st.booleans()),
            "turn_checks": draw(st.lists(st.sampled_from(TURN_CHECKS), max_size=2, unique=True)),
            "stalemate": draw(st.sampled_from(STALEMATES)),
-           "phases": [{"pass": draw(st.booleans()),
-                       "movement": draw(st.sampled_from(["allowed", "placement-only"]))}]}
+           "phases": draw(st.lists(phase_records(cells, n, chaos), min_size=1, max_size=3))}
+    rec["phases"][-1]["fold"] = "none"
     if move != "stationary":
         rec["move_limit"] = draw(st.integers(1, 30))
     return rec

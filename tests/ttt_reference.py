@@ -47,11 +47,14 @@ class RefState:
         self.locked = {tuple(v - 1 for v in a) for a in r["board"]["locked"]}
         self.board = {tuple(v - 1 for v in q["at"]): self.colours.index(q["colour"])
                       for q in r["board"]["pieces"]}
-        self.move = r["shapes"]["circle"]["move"]
-        if r["phases"][0]["movement"] == "placement-only":
-            self.move = "stationary"
+        self.shape_move = r["shapes"]["circle"]["move"]
+        self.phases = r["phases"]
+        self.phase = 0
+        self.folded = set()
+        any_move = any(ph["movement"] == "allowed" for ph in self.phases)
+        self.move = self.shape_move if any_move else "stationary"
         self.ppt = r["pieces_per_turn"]
-        self.passing = r["phases"][0]["pass"]
+        self.passing = any(ph["pass"] for ph in self.phases)
         self.agree = r["agree_draw"]
         self.checks = [parse_check(c) for c in r["turn_checks"]]
         self.stalemate = r["stalemate"]
@@ -68,12 +71,40 @@ class RefState:
         if self.agree:
             self.a_offer, self.a_agree, self.a_refuse, a = a, a + 1, a + 2, a + 3
         self.num_actions = a
-        self.seat, self.left, self.passes, self.plies = 0, self.ppt, 0, 0
+        self.plies = 0
         self.offer_by = None
         self.answerer = None
-        self.offered = False
         self.result = None
+        self._start_phase(0)
+
+    # phases ------------------------------------------------------------------
+    def phase_locked(self):
+        return {tuple(v - 1 for v in a) for a in self.phases[self.phase]["locked"]}
+
+    def playing(self):
+        """Seats that take turns in this phase: not locked for it, not folded."""
+        locked = {self.n if s == "chaos" else s - 1 for s in self.phases[self.phase]["locked_players"]}
+        return [s for s in range(self.seats) if s not in locked and s not in self.folded]
+
+    def _start_phase(self, k):
+        self.phase = k
+        self.passes = 0
+        self.left = self.ppt
+        self.offered = False
+        if not self.playing():
+            return self._stalemate_or_next_phase()
+        self.seat = self.playing()[0]
         self._turn_start()
+
+    def _stalemate_or_next_phase(self):
+        if self.phase + 1 == len(self.phases):
+            return self._stalemate()
+        if self.phases[self.phase]["fold"] == "less-than-most-committed":
+            locked = self.phase_locked()
+            committed = [sum(1 for c, col in self.board.items() if c in locked and col in self.owned[p])
+                         for p in range(self.n)]
+            self.folded |= {p for p in range(self.n) if committed[p] < max(committed)}
+        self._start_phase(self.phase + 1)
 
     # geometry --------------------------------------------------------------
     def target_xyz(self, t):
@@ -94,13 +125,16 @@ class RefState:
         return h
 
     def landing(self, t):
-        """Cell a piece sent to target t ends on, or None if t is full."""
+        """Cell a piece sent to target t ends on, or None if t is full or that
+        cell is locked for the phase."""
         if self.gravity:
             h = self.height(t)
             x, y, _ = self.target_xyz(t)
-            return (x, y, h) if h < self.Z else None
-        c = self.target_xyz(t)
-        return None if c in self.board or c in self.locked else c
+            c = (x, y, h) if h < self.Z else None
+        else:
+            c = self.target_xyz(t)
+            c = None if c in self.board or c in self.locked else c
+        return None if c in self.phase_locked() else c
 
     def top_cell(self, t):
         if self.gravity:
@@ -130,10 +164,11 @@ class RefState:
                 for t in range(self.T):
                     if self.landing(t) is not None:
                         out.append(ch * self.T + t)
-        if self.move != "stationary":
+        phase = self.phases[self.phase]
+        if self.move != "stationary" and phase["movement"] == "allowed":
             for f in range(self.T):
                 src = self.top_cell(f)
-                if src is None or src not in self.board:
+                if src is None or src not in self.board or src in self.phase_locked():
                     continue
                 col = self.board[src]
                 if col not in self.owned[s] or self.reserve[col] > 0:
@@ -165,7 +200,7 @@ class RefState:
                 for u in sorted(dests):
                     if u != f and self.landing(u) is not None:
                         out.append(self.move0 + f * self.T + u)
-        if self.passing:
+        if phase["pass"]:
             out.append(self.a_pass)
         return sorted(out)
 
@@ -203,9 +238,10 @@ class RefState:
         if a == self.a_pass:
             self.passes += 1
             self.plies += 1
-            if self.passes >= self.seats:
-                return self._stalemate()
-            if self.limit and self.plies >= self.limit:
+            limit = self.limit and self.plies >= self.limit
+            if self.passes >= len(self.playing()) and not (limit and self.phase + 1 < len(self.phases)):
+                return self._stalemate_or_next_phase()
+            if limit:
                 return self._stalemate()
             return self._next_seat()
         if a < self.move0:
@@ -243,14 +279,15 @@ class RefState:
         return s
 
     def _next_seat(self):
-        self.seat = (self.seat + 1) % self.seats
+        playing = self.playing()
+        self.seat = min((s for s in playing if s > self.seat), default=playing[0])
         self.left = self.ppt
         self.offered = False
         self._turn_start()
 
     def _turn_start(self):
-        if not self.passing and not self.has_move(self.seat):
-            self._stalemate()
+        if not self.phases[self.phase]["pass"] and not self.has_move(self.seat):
+            self._stalemate_or_next_phase()
 
     def run_through(self, c, col, diag):
         best = 0

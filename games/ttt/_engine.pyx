@@ -1,7 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """C engine of the tic-tac-toe variations: one ``TTTCore`` plays every rule set
 that ``games.ttt.compiler`` compiles (sequential, perfect information: placement,
-gravity, movement, turn checks, stalemate rules, passes, agreed draws, Chaos).
+gravity, movement, turn checks, stalemate rules, passes, agreed draws, Chaos,
+phases with locked players and spaces and the fold rule).
+
+Phases: the per-phase tables live in ``Tables``; a position keeps its phase,
+who folded, and ``plock``, the current phase's locked cells (NULL when it has
+none, so rule sets without phase locks pay one pointer test). The list of free
+targets always means "free in this phase" and is rebuilt when a phase starts.
 
 Rules as implemented, with every interpretation of the seed: docs/rules/ttt.md.
 
@@ -28,12 +34,13 @@ from games.rng cimport Rng, mix64, rng_seed, rng_below, rng_next
 from games.ttt.codes cimport (
     EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_LINEAR_KNIGHT,
     MOVE_ALQUERQUE, MOVE_ORTHOGONAL, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
-    END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT)
+    END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT, FOLD_LESS_THAN_MOST)
 
 cdef enum:
     MAX_SEATS = 5
     MAX_COLOURS = 4
     MAX_CHECKS = 32
+    MAX_PHASES = 6
 
 COLOUR_CHARS = "xopy"
 
@@ -72,6 +79,13 @@ cdef class Tables:
     cdef int check_effect[MAX_CHECKS]
     cdef int check_diag[MAX_CHECKS]
     cdef bint any_axis_check
+    cdef int nphases
+    cdef int ph_pass[MAX_PHASES]
+    cdef int ph_move[MAX_PHASES]           # the phase's move code (0: placement only)
+    cdef int ph_active[MAX_PHASES]         # bit mask of the seats not locked for the phase
+    cdef int ph_fold[MAX_PHASES]
+    cdef uint8_t* ph_lock                  # nphases*S: cells locked for the phase
+    cdef bint ph_has_lock[MAX_PHASES]
     cdef int nplace, move0, nmove, a_pass, a_offer, a_agree, a_refuse, num_actions
     cdef int16_t* nbr        # S*26, cell grid
     cdef int16_t* tnbr       # T*26, target grid (stacks: horizontal only)
@@ -99,6 +113,7 @@ cdef class Tables:
         free(self.zob)
         free(self.sym)
         free(self.init)
+        free(self.ph_lock)
 
     def __init__(self, dict p):
         cdef int i, d, c, s
@@ -117,6 +132,22 @@ cdef class Tables:
         self.move = p["move"]
         self.ppt = p["pieces_per_turn"]
         self.passing = p["pass"]
+        phases = p["phases"]
+        if len(phases) > MAX_PHASES:
+            raise ValueError("rule set exceeds the engine's limits")
+        self.nphases = len(phases)
+        self.ph_lock = <uint8_t*>malloc(self.nphases * self.S)
+        if not self.ph_lock:
+            raise MemoryError()
+        memset(self.ph_lock, 0, self.nphases * self.S)
+        for i, ph in enumerate(phases):
+            self.ph_pass[i] = ph["pass"]
+            self.ph_move[i] = ph["move"]
+            self.ph_active[i] = ph["active"]
+            self.ph_fold[i] = ph["fold"]
+            self.ph_has_lock[i] = len(ph["locked"]) > 0
+            for c in ph["locked"]:
+                self.ph_lock[i * self.S + c] = 1
         self.agree_draw = p["agree_draw"]
         self.stalemate = p["stalemate"]
         self.move_limit = p["move_limit"]
@@ -244,6 +275,9 @@ cdef class TTTCore(GameCore):
     cdef uint64_t board_hash
     cdef int placements
     cdef int moves
+    cdef int phase
+    cdef int folded           # bit mask of the seats that folded
+    cdef uint8_t* plock       # cells locked for the current phase, or NULL if none
 
     def __cinit__(self):
         self.mem = NULL
@@ -261,7 +295,6 @@ cdef class TTTCore(GameCore):
         for c in range(tab.S):
             if self.cell[c]:
                 self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]]
-        self.num_free = 0
         for t in range(tab.T):
             if tab.gravity:
                 h = 0
@@ -270,22 +303,60 @@ cdef class TTTCore(GameCore):
                     if self.cell[c] or tab.locked[c]:
                         h = z + 1
                 self.top[t] = h
-            if self._target_free(t):
-                self.fpos[t] = self.num_free
-                self.freel[self.num_free] = t
-                self.num_free += 1
-        self.seat = 0
-        self.left = tab.ppt
-        self.passes = 0
         self.plies = 0
         self.offer_by = -1
         self.answerer = -1
-        self.offered = False
         self.end = END_NONE
         for c in range(MAX_SEATS):
             self.result[c] = 0.0
         self.num_players = tab.nplayers
+        self.folded = 0
+        self._enter_phase(0)
+
+    cdef void _set_plock(self) noexcept:
+        self.plock = (self.tab.ph_lock + self.phase * self.tab.S
+                      if self.tab.ph_has_lock[self.phase] else NULL)
+
+    cdef void _enter_phase(self, int k) noexcept:
+        """Start phase k: its locks decide which targets are free; the first
+        seat in turn order that plays in it moves first."""
+        cdef Tables tab = self.tab
+        cdef int t
+        self.phase = k
+        self._set_plock()
+        self.num_free = 0
+        for t in range(tab.T):
+            if self._target_free(t):
+                self._free_add(t)
+        self.passes = 0
+        self.left = tab.ppt
+        self.offered = False
+        self.seat = tab.seats - 1
+        if not self._advance_seat():
+            self._stalemate()
+            return
         self._turn_start()
+
+    cdef inline bint _plays(self, int s) noexcept:
+        """Whether seat s takes turns in the current phase (not locked, not folded)."""
+        return ((self.tab.ph_active[self.phase] & ~self.folded) >> s) & 1
+
+    cdef bint _advance_seat(self) noexcept:
+        """Move ``seat`` to the next seat in turn order that plays in this
+        phase (possibly itself); False when nobody plays."""
+        cdef int i, s = self.seat
+        for i in range(self.tab.seats):
+            s = (s + 1) % self.tab.seats
+            if self._plays(s):
+                self.seat = s
+                return True
+        return False
+
+    cdef int _num_playing(self) noexcept:
+        cdef int s, n = 0
+        for s in range(self.tab.seats):
+            n += self._plays(s)
+        return n
 
     cdef void _setup(self, Tables tab):
         self.tab = tab
@@ -319,14 +390,20 @@ cdef class TTTCore(GameCore):
         o.board_hash = self.board_hash
         o.placements = self.placements
         o.moves = self.moves
+        o.phase = self.phase
+        o.folded = self.folded
+        o._set_plock()
         return o
 
     # -- geometry helpers --------------------------------------------------
 
     cdef inline bint _target_free(self, int t) noexcept:
+        """Whether a piece may enter target t now (its landing cell is empty,
+        not locked, and not locked for this phase)."""
         if self.tab.gravity:
-            return self.top[t] < self.tab.Z
-        return self.cell[t] == 0 and not self.tab.locked[t]
+            return self.top[t] < self.tab.Z and (
+                self.plock == NULL or not self.plock[t + self.tab.XY * self.top[t]])
+        return self.cell[t] == 0 and not self.tab.locked[t] and (self.plock == NULL or not self.plock[t])
 
     cdef inline void _free_remove(self, int t) noexcept:
         cdef int i = self.fpos[t]
@@ -391,7 +468,7 @@ cdef class TTTCore(GameCore):
         else:
             c = t
         piece = self.cell[c]
-        if piece == 0:
+        if piece == 0 or (self.plock != NULL and self.plock[c]):
             return 0
         if (self.tab.seat_mask[seat] >> (piece - 1)) & 1 and self.reserve[piece - 1] == 0:
             return piece
@@ -429,7 +506,7 @@ cdef class TTTCore(GameCore):
     cdef bint _can_move(self, int seat) noexcept:
         cdef Tables tab = self.tab
         cdef int f, d, u
-        if tab.move == MOVE_NONE or self.num_free == 0:
+        if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
             return False
         for f in range(tab.T):
             if not self._movable_piece(seat, f):
@@ -469,7 +546,7 @@ cdef class TTTCore(GameCore):
                 if self._target_free(t):
                     out[k] = ch * tab.T + t
                     k += 1
-        if tab.move != MOVE_NONE and self.num_free > 0:
+        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
             mark = <uint8_t*>malloc(tab.T)
             for f in range(tab.T):
                 if not self._movable_piece(seat, f):
@@ -482,7 +559,7 @@ cdef class TTTCore(GameCore):
                         out[k] = tab.move0 + f * tab.T + u
                         k += 1
             free(mark)
-        if tab.passing:
+        if tab.ph_pass[self.phase]:
             out[k] = tab.a_pass
             k += 1
         return k
@@ -523,6 +600,8 @@ cdef class TTTCore(GameCore):
         if action < tab.move0 + tab.nmove:
             f = (action - tab.move0) // tab.T
             u = (action - tab.move0) % tab.T
+            if tab.ph_move[self.phase] == MOVE_NONE:
+                return False
             if not self._movable_piece(self.seat, f) or not self._dest_ok(f, u):
                 return False
             mark = <uint8_t*>malloc(tab.T)
@@ -532,7 +611,7 @@ cdef class TTTCore(GameCore):
             free(mark)
             return ok
         if action == tab.a_pass:
-            return True
+            return tab.ph_pass[self.phase]
         if action == tab.a_offer:
             return self._offer_allowed()
         return False
@@ -594,7 +673,7 @@ cdef class TTTCore(GameCore):
         if tab.gravity:
             c = t + tab.XY * self.top[t]
             self.top[t] += 1
-            if self.top[t] == tab.Z:
+            if self.top[t] == tab.Z or (self.plock != NULL and self.plock[c + tab.XY]):
                 self._free_remove(t)
         else:
             c = t
@@ -614,7 +693,9 @@ cdef class TTTCore(GameCore):
         cdef int src, piece
         if tab.gravity:
             src = f + tab.XY * (self.top[f] - 1)
-            if self.top[f] == tab.Z:
+            # f was full, or its landing cell locked for the phase; the cell
+            # the piece leaves is not (its exit would be locked)
+            if self.top[f] == tab.Z or (self.plock != NULL and self.plock[src + tab.XY]):
                 self._free_add(f)
             self.top[f] -= 1
         else:
@@ -653,24 +734,61 @@ cdef class TTTCore(GameCore):
     cdef void _pass(self) noexcept:
         self.passes += 1
         self.plies += 1
-        if self.passes >= self.tab.seats:
-            self._finish_stalemate(END_STALEMATE)
+        cdef bint limit = self.tab.move_limit and self.plies >= self.tab.move_limit
+        # the move limit ends the game even where the passes would only end a phase
+        if self.passes >= self._num_playing() and not (limit and self.phase + 1 < self.tab.nphases):
+            self._stalemate()
             return
-        if self.tab.move_limit and self.plies >= self.tab.move_limit:
+        if limit:
             self._finish_stalemate(END_MOVE_LIMIT)
             return
         self._next_seat()
 
     cdef void _next_seat(self) noexcept:
-        self.seat = (self.seat + 1) % self.tab.seats
+        self._advance_seat()
         self.left = self.tab.ppt
         self.offered = False
         self._turn_start()
 
     cdef void _turn_start(self) noexcept:
-        """Without a pass option, a seat with no legal move ends the game."""
-        if not self.tab.passing and not self._has_move(self.seat):
+        """Without a pass option, a seat with no legal move is a stalemate."""
+        if not self.tab.ph_pass[self.phase] and not self._has_move(self.seat):
+            self._stalemate()
+
+    cdef void _stalemate(self) noexcept:
+        """The seed: "stalemate advances the phase"; in the last phase the
+        stalemate rule decides. The ending phase's fold rule applies first."""
+        if self.phase + 1 < self.tab.nphases:
+            if self.tab.ph_fold[self.phase] == FOLD_LESS_THAN_MOST:
+                self._fold_less_than_most()
+            self._enter_phase(self.phase + 1)
+        else:
             self._finish_stalemate(END_STALEMATE)
+
+    cdef int _committed(self, int s) noexcept:
+        """Pieces of seat s's colours locked against exit for it (on cells
+        locked for the current phase)."""
+        cdef Tables tab = self.tab
+        cdef int c, n = 0
+        if self.plock == NULL:
+            return 0
+        for c in range(tab.S):
+            if self.plock[c] and self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1:
+                n += 1
+        return n
+
+    cdef void _fold_less_than_most(self) noexcept:
+        """"Less-than-most committed pieces folds": of the players (never
+        Chaos), only those with the most committed pieces do not fold."""
+        cdef int s, best = 0
+        cdef int count[MAX_SEATS]
+        for s in range(self.tab.nplayers):
+            count[s] = self._committed(s)
+            if count[s] > best:
+                best = count[s]
+        for s in range(self.tab.nplayers):
+            if count[s] < best:
+                self.folded |= 1 << s
 
     # -- outcomes ----------------------------------------------------------
 
@@ -766,7 +884,8 @@ cdef class TTTCore(GameCore):
     cdef inline uint64_t _extras(self) noexcept:
         cdef uint64_t h = mix64(<uint64_t>(self.seat + 8 * self.left + 64 * self.passes
                                           + 1024 * (self.offer_by + 1) + 16384 * (self.answerer + 1)
-                                          + 131072 * self.offered + 262144 * self.end))
+                                          + 131072 * self.offered + 262144 * self.end
+                                          + 2097152 * self.phase + 16777216 * self.folded))
         if self.tab.move_limit:
             h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
         return h
@@ -851,9 +970,21 @@ cdef class TTTCore(GameCore):
                 tab.a_refuse: "refuse-draw"}[action]
 
     def cells(self):
-        """Per cell: 0 empty, colour index + 1 for a piece, -1 locked and empty."""
-        return [self.cell[c] if self.cell[c] or not self.tab.locked[c] else -1
+        """Per cell: 0 empty, colour index + 1 for a piece, -1 locked (for the
+        game or this phase) and empty."""
+        return [self.cell[c] if self.cell[c] or not self._locked_now(c) else -1
                 for c in range(self.tab.S)]
+
+    cdef bint _locked_now(self, int c):
+        return self.tab.locked[c] or (self.plock != NULL and self.plock[c])
+
+    def current_phase(self):
+        """The phase being played, 0-based."""
+        return self.phase
+
+    def folded_players(self):
+        """Players who folded (they take no more turns but can still win)."""
+        return [s for s in range(self.tab.nplayers) if (self.folded >> s) & 1]
 
     def reserves(self):
         return {self.tab.colour_names[c]: self.reserve[c] for c in range(self.tab.C)}
@@ -877,7 +1008,7 @@ cdef class TTTCore(GameCore):
         scalars = (self.num_free, self.seat, self.left, self.passes, self.plies, self.offer_by,
                    self.answerer, self.offered, self.end,
                    [self.result[p] for p in range(MAX_SEATS)], self.board_hash,
-                   self.placements, self.moves)
+                   self.placements, self.moves, self.phase, self.folded)
         block = [self.mem[i] for i in range(self.tab.block)]
         return (_restore, (self.tab, block, scalars))
 
@@ -906,19 +1037,25 @@ cdef class TTTCore(GameCore):
         else:
             who = "Chaos" if tab.chaos and self.seat == tab.seats - 1 else f"player {self.seat}"
             status = f"{who} to move, {self.left} piece(s) left this turn"
+        if tab.nphases > 1:
+            status += f"; phase {self.phase + 1} of {tab.nphases}"
+            if self.folded:
+                status += f", folded: {self.folded_players()}"
         return "\n".join(rows) + "\n" + status
 
     def observation(self):
         """Per cell one plane per colour, then empty, then locked; then one-hot
-        seat to move, pieces left this turn, reserves per colour, draw-answer flag."""
+        seat to move, pieces left this turn, reserves per colour, draw-answer
+        flag; with several phases, then the phase (one-hot) and who folded."""
         tab = self.tab
         S, C = tab.S, tab.C
-        obs = [0.0] * ((C + 2) * S + tab.seats + 2 + C)
+        multi = tab.nphases > 1
+        obs = [0.0] * ((C + 2) * S + tab.seats + 2 + C + (tab.nphases + tab.nplayers if multi else 0))
         for c in range(S):
             v = self.cell[c]
             if v:
                 obs[(v - 1) * S + c] = 1.0
-            elif tab.locked[c]:
+            elif self._locked_now(c):
                 obs[(C + 1) * S + c] = 1.0
             else:
                 obs[C * S + c] = 1.0
@@ -929,6 +1066,11 @@ cdef class TTTCore(GameCore):
             obs[base + tab.seats + 1] = 1.0 if self.offer_by >= 0 else 0.0
         for c in range(C):
             obs[base + tab.seats + 2 + c] = self.reserve[c]
+        if multi:
+            base += tab.seats + 2 + C
+            obs[base + self.phase] = 1.0
+            for p in self.folded_players():
+                obs[base + tab.nphases + p] = 1.0
         return obs
 
 
@@ -944,7 +1086,9 @@ def _restore(Tables tab, list block, tuple scalars):
     for i in range(tab.block):
         core.mem[i] = block[i]
     (core.num_free, core.seat, core.left, core.passes, core.plies, core.offer_by, core.answerer,
-     core.offered, core.end, result, core.board_hash, core.placements, core.moves) = scalars
+     core.offered, core.end, result, core.board_hash, core.placements, core.moves, core.phase,
+     core.folded) = scalars
+    core._set_plock()
     for i in range(MAX_SEATS):
         core.result[i] = result[i]
     return core

@@ -39,3 +39,16 @@ cpdef enum End:
     END_STALEMATE = 2
     END_AGREED_DRAW = 3
     END_MOVE_LIMIT = 4
+
+
+cpdef enum Order:
+    # how the turns of a phase are taken
+    ORDER_SEQUENTIAL = 0
+    ORDER_SIMULTANEOUS = 1
+    ORDER_SINGLE = 2          # simultaneous, one round only
+
+
+cpdef enum Fold:
+    # the rule applied to every player but Chaos at the end of a phase
+    FOLD_NONE = 0
+    FOLD_LESS_THAN_MOST = 1   # "Less-than-most committed pieces folds"

@@ -10,22 +10,22 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
-from games.ttt.schema import (EFFECT_ALL_LOSE, MOVE_CODES, PALETTE, STALEMATE_CODES, parse_check,
-                              seats_of)
+from games.ttt.schema import (EFFECT_ALL_LOSE, FOLD_CODES, MOVE_CODES, ORDER_CODES, PALETTE,
+                              STALEMATE_CODES, parse_check, seat_index, seats_of)
 
 if TYPE_CHECKING:
     from games.ttt.ruleset import RuleSet
 
 
-def _symmetries(size, gravity, locked, pieces):
+def _symmetries(size, gravity, locked_sets, pieces):
     """Index permutations of the cells under the box's symmetries (axis
     permutations and reflections that map the board onto itself; with gravity
-    the height axis stays put) that also fix the locked spaces and the
-    pre-placed pieces. Identity first, duplicates (from size-1 axes) dropped."""
+    the height axis stays put) that also fix each set of locked spaces (the
+    board's, each phase's) and the pre-placed pieces. Identity first,
+    duplicates (from size-1 axes) dropped."""
     X, Y, Z = size
     cells = [(x, y, z) for z in range(Z) for y in range(Y) for x in range(X)]
     index = {c: i for i, c in enumerate(cells)}
-    locked_set = set(locked)
     piece_map = dict(pieces)
     seen = set()
     perms = []
@@ -45,7 +45,7 @@ def _symmetries(size, gravity, locked, pieces):
             key = tuple(mapping)
             if key in seen:
                 continue
-            if {mapping[index[c]] for c in locked_set} != {index[c] for c in locked_set}:
+            if any({mapping[index[c]] for c in ls} != {index[c] for c in ls} for ls in locked_sets):
                 continue
             if any(piece_map.get(cells[mapping[index[c]]]) != col for c, col in piece_map.items()):
                 continue
@@ -91,22 +91,25 @@ def compile_rules(rs: RuleSet) -> dict:
     cell = lambda at: (at[0] - 1) + X * ((at[1] - 1) + Y * (at[2] - 1))
     locked = [cell(a) for a in r["board"]["locked"]]
     pieces = [(cell(q["at"]), colours.index(q["colour"])) for q in r["board"]["pieces"]]
-    move = MOVE_CODES[r["shapes"]["circle"]["move"]]
-    if r["phases"][0]["movement"] == "placement-only":
-        move = 0
+    shape_move = MOVE_CODES[r["shapes"]["circle"]["move"]]
+    phases = [_phase_table(ph, shape_move, seats, r["players"], cell) for ph in r["phases"]]
+    move = shape_move if any(ph["move"] for ph in phases) else 0
     checks = [parse_check(c) for c in r["turn_checks"]]
-    sym_locked = [(a[0] - 1, a[1] - 1, a[2] - 1) for a in r["board"]["locked"]]
+    zero_based = lambda coords: {(a[0] - 1, a[1] - 1, a[2] - 1) for a in coords}
+    sym_locked = [zero_based(r["board"]["locked"])] + [zero_based(ph["locked"]) for ph in r["phases"]]
     sym_pieces = [((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]]
     syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
     S = X * Y * Z
     T = X * Y if gravity else S
     choices = C if mode == "players-choose" else 1
-    passing = r["phases"][0]["pass"]
+    passing = any(ph["pass"] for ph in phases)
     # Bound on the game's length for OpenSpiel: plies (placements, moves,
-    # passes), then draw offers and answers on top.
+    # passes), then draw offers and answers on top. With passes, fewer than
+    # ``seats`` passes precede each placement and each phase ends with at
+    # most ``seats`` of them.
     capacity = S - len(locked) - len(pieces)
     placements = min(capacity, sum(reserves))
-    plies = placements if not passing else (placements + 1) * seats
+    plies = placements if not passing else (placements + len(phases)) * seats
     if move:
         plies = r["move_limit"]
     elif r["move_limit"] is not None:
@@ -121,8 +124,18 @@ def compile_rules(rs: RuleSet) -> dict:
         "move": move, "pieces_per_turn": r["pieces_per_turn"], "pass": passing,
         "agree_draw": r["agree_draw"], "checks": checks,
         "stalemate": STALEMATE_CODES[r["stalemate"]], "move_limit": r["move_limit"] or 0,
-        "symmetries": syms, "max_game_length": max(1, length), "targets": T,
+        "symmetries": syms, "max_game_length": max(1, length), "targets": T, "phases": phases,
     }
+
+
+def _phase_table(ph, shape_move: int, seats: int, players: str, cell) -> dict:
+    """One phase for the engine: who plays (a seat bit mask), whether pieces
+    move and passes are allowed, its locked cells, order and fold rule."""
+    locked = {seat_index(s, players) for s in ph["locked_players"]}
+    return {"order": ORDER_CODES[ph["order"]], "pass": ph["pass"],
+            "move": 0 if ph["movement"] == "placement-only" else shape_move,
+            "active": sum(1 << s for s in range(seats) if s not in locked),
+            "locked": [cell(a) for a in ph["locked"]], "fold": FOLD_CODES[ph["fold"]]}
 
 
 def outcome_profile(rs: RuleSet) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from games.ttt.codes import Effect, Move, Stalemate
+from games.ttt.codes import Effect, Fold, Move, Order, Stalemate
 
 BOARD_KINDS = ("hash", "squares", "vertices", "stacks")
 PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos")
@@ -48,7 +48,12 @@ TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shape
 BOARD_FIELDS = ("kind", "size", "locked", "pieces")
 PIECE_FIELDS = ("at", "colour", "shape")
 SHAPE_FIELDS = ("move", "power")
-PHASE_FIELDS = ("order", "pass", "movement")
+PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold")
+# Space properties set once for the whole game: the seed lets only cloak and
+# lock properties change after phase 1 (see validation).
+FIXED_SPACE_FIELDS = ("pieces", "sticky", "exclusive", "dealt", "reserves", "shapes")
+FOLDS = ("none", "less-than-most-committed")
+SEAT_NAMES = (1, 2, 3, 4, "chaos")
 
 DEFAULT_CHECKS = ["first-3-wins"]
 
@@ -64,6 +69,10 @@ STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST
                    "most-in-a-row-wins": int(Stalemate.ST_MOST_ROW),
                    "least-in-a-row-loses": int(Stalemate.ST_LEAST_ROW),
                    "most-pieces-wins": int(Stalemate.ST_MOST_PIECES)}
+
+ORDER_CODES = {"sequential": int(Order.ORDER_SEQUENTIAL), "simultaneous": int(Order.ORDER_SIMULTANEOUS),
+               "single": int(Order.ORDER_SINGLE)}
+FOLD_CODES = {"none": int(Fold.FOLD_NONE), "less-than-most-committed": int(Fold.FOLD_LESS_THAN_MOST)}
 
 # A name must come back unchanged from OpenSpiel's game-string parser as the
 # value of ``ttt(rules=NAME)``. The parser splits parameters at ``,`` and
@@ -104,6 +113,13 @@ def seats_of(players: str) -> tuple[int, bool]:
     """(number of non-Chaos players, whether Chaos plays)."""
     return {"2": (2, False), "3": (3, False), "4": (4, False), "partners": (4, False),
             "2-vs-chaos": (2, True), "3-vs-chaos": (3, True)}[players]
+
+
+def seat_index(name, players: str) -> int:
+    """0-based seat of a ``locked_players`` entry (1..4 or "chaos", Chaos being
+    the last seat)."""
+    n, chaos = seats_of(players)
+    return n if name == "chaos" else name - 1
 
 
 def parse_check(check: str) -> tuple[int, int, bool]:

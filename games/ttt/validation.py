@@ -18,7 +18,8 @@ from typing import Any, Mapping
 
 from games.ttt.ruleset import RuleSet
 from games.ttt.schema import (
-    BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, MAX_DIM,
+    BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, FIXED_SPACE_FIELDS, FOLDS,
+    MAX_DIM, SEAT_NAMES,
     MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
@@ -312,30 +313,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("stalemate", f"{stalemate!r} is not allowed (allowed: {_allowed(STALEMATES)})")
     rec["stalemate"] = stalemate
 
-    raw_phases = raw.get("phases", [{}])
-    phases = []
-    if not isinstance(raw_phases, list) or not 1 <= len(raw_phases) <= 6:
-        p.add("phases", "must be a list of 1 to 6 phase objects")
-        raw_phases = [{}]
-    elif len(raw_phases) > 1:
-        p.add("phases", f"{len(raw_phases)} phases are not supported by this engine yet (supported now: 1)")
-    for i, ph in enumerate(raw_phases[:1]):
-        if not isinstance(ph, Mapping):
-            p.add(f"phases[{i}]", "must be an object with fields " + _allowed(PHASE_FIELDS))
-            ph = {}
-        for key in ph:
-            if key not in PHASE_FIELDS:
-                p.add(f"phases[{i}].{key}", f"unknown field (allowed: {_allowed(PHASE_FIELDS)})")
-        order = ph.get("order", "sequential")
-        _supported(p, f"phases[{i}].order", order, ORDERS_ALL, ORDERS_NOW)
-        pas = ph.get("pass", False)
-        if not isinstance(pas, bool):
-            p.add(f"phases[{i}].pass", f"{pas!r} is not allowed (allowed: true, false)")
-        movement = ph.get("movement", "allowed")
-        if movement not in PHASE_MOVEMENT:
-            p.add(f"phases[{i}].movement", f"{movement!r} is not allowed (allowed: {_allowed(PHASE_MOVEMENT)})")
-        phases.append({"order": order, "pass": pas, "movement": movement})
-    rec["phases"] = phases
+    rec["phases"] = _phases(raw.get("phases", [{}]), p, players, size, locked, raw.get("cloaking", "none"))
 
     for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1,)),
                                     ("overachievers_disqualified", False, (False,))):
@@ -345,7 +323,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         rec[field] = value
 
     moves = any(s["move"] != "stationary" for s in shapes.values()) and \
-        all(ph["movement"] == "allowed" for ph in phases)
+        any(ph["movement"] == "allowed" for ph in rec["phases"])
     limit = raw.get("move_limit")
     if limit is None:
         if moves:
@@ -364,6 +342,97 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     # Whole-record checks that need every field valid.
     _check_start_position(rec, p)
     return None if p.items else rec
+
+
+def _phases(raw_phases, p: _Problems, players, size, board_locked, cloaking) -> list[dict]:
+    """Check the 1-6 phases. The seed: "Each game has from 1 to 6 phases"; each
+    phase defines its pass option, locked players, placement only or not, the
+    spaces locked and cloaked for it, its order and (all but the last) a fold
+    rule; "The cloak and lock properties are the only ones that can be changed
+    after phase 1", so the other space properties belong to the board."""
+    if not isinstance(raw_phases, list) or not 1 <= len(raw_phases) <= 6:
+        p.add("phases", "must be a list of 1 to 6 phase objects")
+        return [_phase({}, 0, 1, p, players, size, board_locked, cloaking)]
+    return [_phase(ph, i, len(raw_phases), p, players, size, board_locked, cloaking)
+            for i, ph in enumerate(raw_phases)]
+
+
+def _phase(ph, i: int, count: int, p: _Problems, players, size, board_locked, cloaking) -> dict:
+    field = f"phases[{i}]"
+    if not isinstance(ph, Mapping):
+        p.add(field, "must be an object with fields " + _allowed(PHASE_FIELDS))
+        ph = {}
+    for key in ph:
+        if key in FIXED_SPACE_FIELDS:
+            p.add(f"{field}.{key}", "only cloak and lock properties can change after phase 1 (the "
+                                    "seed); set this once for the whole game outside the phases "
+                                    f"(allowed phase fields: {_allowed(PHASE_FIELDS)})")
+        elif key not in PHASE_FIELDS:
+            p.add(f"{field}.{key}", f"unknown field (allowed: {_allowed(PHASE_FIELDS)})")
+    order = ph.get("order", "sequential")
+    _supported(p, f"{field}.order", order, ORDERS_ALL, ORDERS_NOW)
+    pas = ph.get("pass", False)
+    if not isinstance(pas, bool):
+        p.add(f"{field}.pass", f"{pas!r} is not allowed (allowed: true, false)")
+    movement = ph.get("movement", "allowed")
+    if movement not in PHASE_MOVEMENT:
+        p.add(f"{field}.movement", f"{movement!r} is not allowed (allowed: {_allowed(PHASE_MOVEMENT)})")
+    locked_players = _locked_players(ph.get("locked_players", []), f"{field}.locked_players", p, players)
+    spaces = {}
+    for key in ("locked", "cloaked"):
+        raw_list = ph.get(key, [])
+        out = []
+        if not isinstance(raw_list, list):
+            p.add(f"{field}.{key}", "must be a list of [x, y, z] coordinates")
+            raw_list = []
+        for j, c in enumerate(raw_list):
+            at = _check_coord(p, f"{field}.{key}[{j}]", c, size)
+            if at is None:
+                continue
+            if list(at) in out:
+                p.add(f"{field}.{key}[{j}]", f"{list(at)} is listed twice")
+            elif key == "locked" and at in board_locked:
+                p.add(f"{field}.{key}[{j}]", f"{list(at)} is locked for the whole game already "
+                                             "(board.locked)")
+            else:
+                out.append(list(at))
+        spaces[key] = sorted(out)
+    if spaces["cloaked"] and cloaking == "none":
+        p.add(f"{field}.cloaked", "cloaked spaces need a cloaking type (allowed with cloaking "
+                                  "'none': an empty list)")
+    fold = ph.get("fold", "none")
+    if fold not in FOLDS:
+        p.add(f"{field}.fold", f"{fold!r} is not allowed (allowed: {_allowed(FOLDS)})")
+    elif fold != "none" and i == count - 1:
+        p.add(f"{field}.fold", "the last phase has no fold rule (the seed: 'Each phase other than "
+                               "the last may have a fold rule') (allowed here: none)")
+    return {"order": order, "pass": pas, "movement": movement, "locked_players": locked_players,
+            "locked": spaces["locked"], "cloaked": spaces["cloaked"], "fold": fold}
+
+
+def _locked_players(raw_list, field: str, p: _Problems, players) -> list:
+    """Seats locked for a phase: 1..4 (player numbers) and "chaos"; at least one
+    seat must stay unlocked."""
+    if not isinstance(raw_list, list):
+        p.add(field, f"must be a list of seats (allowed items: {_allowed(SEAT_NAMES)})")
+        return []
+    if players is None:
+        return []
+    n, chaos = seats_of(players)
+    allowed = list(range(1, n + 1)) + (["chaos"] if chaos else [])
+    out = []
+    for j, seat in enumerate(raw_list):
+        if isinstance(seat, bool) or seat not in allowed:
+            p.add(f"{field}[{j}]", f"{seat!r} is not a seat of players={players!r} "
+                                   f"(allowed: {_allowed(allowed)})")
+        elif seat in out:
+            p.add(f"{field}[{j}]", f"{seat!r} is listed twice")
+        else:
+            out.append(seat)
+    if len(out) == len(allowed):
+        p.add(field, "every seat is locked: nobody could play in this phase (allowed: lock all "
+                     "but at least one seat)")
+    return sorted(out, key=allowed.index)
 
 
 def _directions(diagonals: bool):
