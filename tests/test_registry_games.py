@@ -224,3 +224,20 @@ def test_leaderboard_rows(reg, monkeypatch):
         e.skill for e in everyone if e.player in bots[1:])      # one win counts least
     text = lb.format_board(board)
     assert board[0].player in text and "Random" in text
+
+
+def test_play_records_a_game_with_a_human_and_a_bot(reg):
+    typed = iter(["nonsense"] + [str(a) for a in range(16)] * 2)
+    lines = []
+    ask = __import__("registry.play", fromlist=["terminal_ask"]).terminal_ask(
+        read=lambda prompt: next(typed), write=lines.append)
+    from registry import play
+    gid = play.play(reg, "Tic-Tac-Toe", ["ann", "m20"], ask, seed=3)
+    game = results.games_of(reg, player="ann")[-1]
+    assert game["id"] == gid and game["players"] == ["ann", "m20"]
+    assert any("not a legal move" in line for line in lines)
+    before = snapshot(reg)
+    with pytest.raises(RegistryError, match="abandoned"):
+        play.play(reg, "Tic-Tac-Toe", ["ann", "m20"], play.terminal_ask(
+            read=lambda prompt: (_ for _ in ()).throw(EOFError), write=lines.append))
+    assert snapshot(reg) == before
