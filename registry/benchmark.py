@@ -93,7 +93,20 @@ def benchmark(reg: Registry, user: str, rule_set: str, players: Sequence[str],
             (reg.rule_set_id(rule_set), reg.universe_id(universe), reg.user_id(user)[0],
              json.dumps(chosen), games, seed, int(flag), now())).lastrowid
     attach(reg)
-    os.environ[ENV_DB] = str(Path(reg.path).resolve())
+    previous = os.environ.get(ENV_DB)
+    os.environ[ENV_DB] = str(Path(reg.path).resolve())      # read by registry.worker in workers
+    try:
+        return _run(reg, rule_set, universe, specs, games, seed, bid, flag, store, backend,
+                    n_jobs, scheduler, progress)
+    finally:
+        if previous is None:
+            os.environ.pop(ENV_DB, None)
+        else:
+            os.environ[ENV_DB] = previous
+
+
+def _run(reg, rule_set, universe, specs, games, seed, bid, flag, store, backend, n_jobs,
+         scheduler, progress) -> dict:
     tasks = make_tasks(game_string(rule_set), specs, games, seed, imports=("registry.worker",))
 
     def copy(record):

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from registry import benchmark, evolution, leaderboard, play, players, rulesets, users
+from registry import benchmark, evolution, leaderboard, play, players, results, rulesets, users
 from registry.db import default_path
 from registry.errors import RegistryError
 from registry.store import PUBLIC, Registry
@@ -137,8 +137,7 @@ def _run(reg: Registry, a) -> object:
         return "declined" if a.decline else "accepted"
     if c == "play":
         gid = play.play(reg, a.rule_set, a.players, play.terminal_ask(), a.universe, a.seed)
-        game = [g for g in __import__("registry.results", fromlist=["games_of"]).games_of(
-            reg, a.rule_set) if g["id"] == gid][0]
+        game = next(g for g in results.games_of(reg, a.rule_set) if g["id"] == gid)
         return {"game": gid, "players": game["players"], "returns": game["returns"],
                 "chaos": game["chaos"]}
     if c == "leaderboard":

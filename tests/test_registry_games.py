@@ -6,7 +6,7 @@ import pytest
 
 from games.ttt import make_core
 from registry import RANDOM, Registry, RegistryError, leaderboard as lb, players, rating_model
-from registry import results, rulesets, users
+from registry import play, results, rulesets, users
 from test_registry_store import snapshot
 
 
@@ -229,9 +229,7 @@ def test_leaderboard_rows(reg, monkeypatch):
 def test_play_records_a_game_with_a_human_and_a_bot(reg):
     typed = iter(["nonsense"] + [str(a) for a in range(16)] * 2)
     lines = []
-    ask = __import__("registry.play", fromlist=["terminal_ask"]).terminal_ask(
-        read=lambda prompt: next(typed), write=lines.append)
-    from registry import play
+    ask = play.terminal_ask(read=lambda prompt: next(typed), write=lines.append)
     gid = play.play(reg, "Tic-Tac-Toe", ["ann", "m20"], ask, seed=3)
     game = results.games_of(reg, player="ann")[-1]
     assert game["id"] == gid and game["players"] == ["ann", "m20"]
