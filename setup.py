@@ -4,7 +4,7 @@ from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
 
-PACKAGES = ("games", "records", "mcts", "solvers", "agents", "analysis", "experiments")
+PACKAGES = ("games", "records", "mcts", "solvers", "agents", "analysis", "registry", "experiments")
 ROOT = Path(__file__).parent
 
 
@@ -43,6 +43,7 @@ setup(
         "tqdm>=4.66,<5",
         "dask[distributed]==2026.8.0",
         "cython==3.3.1",
+        "openskill==6.2.0",
     ],
     extras_require={
         "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100"],

@@ -134,6 +134,9 @@ def game_fingerprint(game_string: str, imports: Sequence[str] = ()) -> str | Non
     catalogue = rules.catalogue()
     if value in catalogue:
         return catalogue[value].fingerprint
+    for source in rules.SOURCES:        # a saved name of an attached registry, read now
+        if value in source:
+            return source.load(value).fingerprint
     path = Path(value)
     if not path.is_absolute() and not path.exists():
         path = rules.REPO_ROOT / path

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from games.ttt.ruleset import RuleSet
-from games.ttt.sources import DirectorySource, load
+from games.ttt.sources import DirectorySource, RuleSetSource, load
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 CATALOGUE_DIR = PACKAGE_DIR / "catalogue"
@@ -21,6 +21,21 @@ REPO_ROOT = PACKAGE_DIR.parents[1]
 CATALOGUE = DirectorySource(CATALOGUE_DIR)
 EXAMPLES = DirectorySource(EXAMPLES_DIR)
 
+#: Further sources of named rule sets, consulted after the catalogue (the
+#: registry's database adds itself here, so saved names load as ttt(rules=NAME)).
+SOURCES: list[RuleSetSource] = []
+
+
+def add_source(source: RuleSetSource) -> None:
+    """Let ``resolve`` (and so ``ttt(rules=NAME)``) find the names ``source`` holds."""
+    if source not in SOURCES:
+        SOURCES.append(source)
+
+
+def remove_source(source: RuleSetSource) -> None:
+    if source in SOURCES:
+        SOURCES.remove(source)
+
 
 def catalogue() -> dict[str, RuleSet]:
     """Every rule set in games/ttt/catalogue, by name."""
@@ -28,8 +43,9 @@ def catalogue() -> dict[str, RuleSet]:
 
 
 def _refuse(rules) -> ValueError:
+    saved = " or a name saved in an attached registry" if SOURCES else ""
     return ValueError(f"parameter rules={rules!r} is not allowed; give a catalogue name "
-                      f"({', '.join(CATALOGUE.names())}) or a path to a rule-set .json file")
+                      f"({', '.join(CATALOGUE.names())}){saved} or a path to a rule-set .json file")
 
 
 def resolve(rules: str | RuleSet) -> RuleSet:
@@ -42,6 +58,9 @@ def resolve(rules: str | RuleSet) -> RuleSet:
         raise _refuse(rules)
     if rules in CATALOGUE:
         return CATALOGUE.load(rules)
+    for source in SOURCES:
+        if rules in source:
+            return source.load(rules)
     if rules.endswith(".json") or "/" in rules:
         path = Path(rules)
         if not path.is_absolute() and not path.exists() and (REPO_ROOT / path).exists():

@@ -1,0 +1,5 @@
+import sys
+
+from registry.cli import main
+
+sys.exit(main())

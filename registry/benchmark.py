@@ -1,0 +1,121 @@
+"""Seed 004's "Benchmark Selected Bots" and its "Benchmark" tournament condition.
+
+Why through analysis.tournament: it already plays every combination of bots
+with rotated seats, seeds each game from its key, runs on joblib or Dask and
+resumes from its record store. The registry only names the store after the
+benchmark's settings (so rerunning the same benchmark resumes it) and copies
+each finished record into the database under its tournament key, which is
+UNIQUE there: a game killed between the two writes is copied on the rerun, and
+no game is ever stored twice.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Sequence
+
+from analysis.tournament import make_tasks, run_tasks
+from registry import results
+from registry.db import ENV_DB
+from registry.errors import RegistryError
+from registry.leaderboard import leaderboard
+from registry.players import bot_spec
+from registry.play import game_string
+from registry.rulesets import attach
+from registry.store import PUBLIC, RANDOM, Registry, now
+
+GAMES_PER_COMBINATION = 100
+
+
+def favoured_by(reg: Registry, rule_set: str, universe: str, player: str) -> str | None:
+    """The opponent ``player`` does best against on this board (highest mean
+    score in shared games, 1 for finishing ahead, 1/2 level, 0 behind; ties:
+    more games, then name), or None if it has shared no game."""
+    rid, vid, pid = reg.rule_set_id(rule_set), reg.universe_id(universe), reg.player(player)[0]
+    rows = reg.query(
+        "SELECT o.name, avg(CASE WHEN me.result > them.result THEN 1.0 WHEN me.result = "
+        "them.result THEN 0.5 ELSE 0.0 END), count(*) FROM seats me JOIN seats them ON "
+        "them.game_id = me.game_id AND them.player_id != me.player_id JOIN games g ON "
+        "g.id = me.game_id JOIN players o ON o.id = them.player_id WHERE me.player_id = ? AND "
+        "g.rule_set_id = ? AND g.universe_id = ? GROUP BY o.name", (pid, rid, vid))
+    if not rows:
+        return None
+    return sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))[0][0]
+
+
+def qualifies(reg: Registry, rule_set: str, universe: str, players: Sequence[str]) -> bool:
+    """Seed 004: the players include the top player, the player it is most
+    favoured by, Random and at least one other player."""
+    board = [e for e in leaderboard(reg, rule_set, universe) if e.games > 0]
+    if not board:
+        return False
+    top = board[0].player
+    fav = favoured_by(reg, rule_set, universe, top)
+    chosen = set(players)
+    core = {top, fav, RANDOM}
+    return fav is not None and core <= chosen and len(chosen - core) >= 1
+
+
+def benchmark(reg: Registry, user: str, rule_set: str, players: Sequence[str],
+              games: int = GAMES_PER_COMBINATION, seed: int = 0, universe: str = PUBLIC,
+              backend: str = "joblib", n_jobs: int = 1, scheduler: str | None = None,
+              progress: bool = False) -> dict:
+    """Play ``games`` games for each combination of the (non-human) ``players``,
+    store and rate them; ``{"id", "qualifies", "games", "store"}``. Trainers and
+    Admins only. Rerunning the same benchmark resumes it."""
+    _, role = reg.user_id(user)
+    if role == "creator":
+        raise RegistryError(f"only a Trainer or Admin may run a benchmark; {user} is a Creator")
+    if not isinstance(games, int) or games < 1:
+        raise RegistryError(f"games per combination must be a positive integer, got {games!r}")
+    rs = results.rule_set_of(reg, rule_set)
+    chosen = sorted(set(players))
+    if len(chosen) < max(2, rs.num_players):
+        raise RegistryError(f"a benchmark of {rule_set!r} needs at least {max(2, rs.num_players)} "
+                            f"different players, got {chosen}")
+    specs = [bot_spec(reg, name) for name in chosen]
+    flag = qualifies(reg, rule_set, universe, chosen)
+    settings = {"rule_set": rule_set, "fingerprint": rs.fingerprint, "universe": universe,
+                "players": chosen, "games": games, "seed": seed}
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
+    store = reg.path.with_name(reg.path.stem + "-benchmarks") / f"{rule_set}-{digest}.jsonl"
+    store.parent.mkdir(parents=True, exist_ok=True)
+    with reg.transaction():
+        row = reg.one("SELECT id FROM benchmarks WHERE players = ? AND rule_set_id = ? AND "
+                      "universe_id = ? AND games_per_combination = ? AND seed = ?",
+                      (json.dumps(chosen), reg.rule_set_id(rule_set), reg.universe_id(universe),
+                       games, seed))
+        bid = row[0] if row else reg.db.execute(
+            "INSERT INTO benchmarks (rule_set_id, universe_id, user_id, players, "
+            "games_per_combination, seed, qualifies, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (reg.rule_set_id(rule_set), reg.universe_id(universe), reg.user_id(user)[0],
+             json.dumps(chosen), games, seed, int(flag), now())).lastrowid
+    attach(reg)
+    previous = os.environ.get(ENV_DB)
+    os.environ[ENV_DB] = str(Path(reg.path).resolve())      # read by registry.worker in workers
+    try:
+        return _run(reg, rule_set, universe, specs, games, seed, bid, flag, store, backend,
+                    n_jobs, scheduler, progress)
+    finally:
+        if previous is None:
+            os.environ.pop(ENV_DB, None)
+        else:
+            os.environ[ENV_DB] = previous
+
+
+def _run(reg, rule_set, universe, specs, games, seed, bid, flag, store, backend, n_jobs,
+         scheduler, progress) -> dict:
+    tasks = make_tasks(game_string(rule_set), specs, games, seed, imports=("registry.worker",))
+
+    def copy(record):
+        results.record_game(reg, rule_set, record["players"], record["returns"],
+                            record["actions"], universe=universe, benchmark_id=bid,
+                            task_key=record["key"])
+
+    records = run_tasks(tasks, store, backend=backend, n_jobs=n_jobs, scheduler=scheduler,
+                        progress=progress, on_record=copy)
+    for record in records:          # games stored before an interruption but not yet copied
+        copy(record)
+    return {"id": bid, "qualifies": flag, "games": len(records), "store": str(store)}

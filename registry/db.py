@@ -1,0 +1,177 @@
+"""The registry's one SQLite database: connection settings, schema and migrations.
+
+Why these settings: several processes (a benchmark, the web app, a terminal
+game) write at once. WAL lets readers run beside the one writer; every change
+is one ``BEGIN IMMEDIATE`` transaction, so a check ("is the quota reached?",
+"is this rule set already saved?") and the write it permits happen under the
+same write lock and no other process can slip in between; ``busy_timeout``
+makes the others wait for it instead of failing. Foreign keys are on so a game
+can never name a player or rule set that does not exist.
+
+Why ``PRAGMA user_version`` for the schema version: it lives in the database
+file itself, and each migration below moves it by exactly one step inside the
+transaction that changes the tables, so a database is never half-migrated.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from pathlib import Path
+
+from registry.errors import RegistryError
+
+ENV_DB = "FLIPGAMES_REGISTRY_DB"
+BUSY_TIMEOUT_MS = 60_000
+
+#: Migration ``i`` takes a database from version ``i`` to ``i + 1``.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE users (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        role TEXT NOT NULL CHECK (role IN ('creator', 'trainer', 'admin')),
+        created TEXT NOT NULL
+    );
+    CREATE TABLE universes (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        owner_id INTEGER REFERENCES users(id),
+        created TEXT NOT NULL
+    );
+    CREATE TABLE rule_sets (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        canonical TEXT NOT NULL UNIQUE,
+        fingerprint TEXT NOT NULL,
+        text TEXT NOT NULL,
+        creator_id INTEGER REFERENCES users(id),
+        standard_player_id INTEGER REFERENCES players(id),
+        created TEXT NOT NULL
+    );
+    CREATE INDEX rule_sets_creator ON rule_sets (creator_id);
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL CHECK (kind IN ('human', 'bot', 'random', 'chaos')),
+        user_id INTEGER REFERENCES users(id),
+        universe_id INTEGER REFERENCES universes(id),
+        spec TEXT,
+        created TEXT NOT NULL,
+        CHECK ((kind = 'human') = (user_id IS NOT NULL AND universe_id IS NOT NULL)),
+        CHECK ((kind IN ('bot', 'random')) = (spec IS NOT NULL))
+    );
+    CREATE TABLE friend_requests (
+        from_id INTEGER NOT NULL REFERENCES players(id),
+        to_id INTEGER NOT NULL REFERENCES players(id),
+        status TEXT NOT NULL CHECK (status IN ('pending', 'accepted', 'declined')),
+        created TEXT NOT NULL,
+        answered TEXT,
+        PRIMARY KEY (from_id, to_id),
+        CHECK (from_id != to_id)
+    );
+    CREATE TABLE benchmarks (
+        id INTEGER PRIMARY KEY,
+        rule_set_id INTEGER NOT NULL REFERENCES rule_sets(id),
+        universe_id INTEGER NOT NULL REFERENCES universes(id),
+        user_id INTEGER NOT NULL REFERENCES users(id),
+        players TEXT NOT NULL,
+        games_per_combination INTEGER NOT NULL,
+        seed INTEGER NOT NULL,
+        qualifies INTEGER NOT NULL,
+        created TEXT NOT NULL
+    );
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        rule_set_id INTEGER NOT NULL REFERENCES rule_sets(id),
+        universe_id INTEGER NOT NULL REFERENCES universes(id),
+        moves TEXT NOT NULL,
+        chaos_result REAL,
+        finished TEXT NOT NULL,
+        benchmark_id INTEGER REFERENCES benchmarks(id),
+        task_key TEXT UNIQUE
+    );
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        seat INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        result REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX seats_player ON seats (player_id);
+    CREATE TABLE ratings (
+        rule_set_id INTEGER NOT NULL REFERENCES rule_sets(id),
+        universe_id INTEGER NOT NULL REFERENCES universes(id),
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        game_id INTEGER NOT NULL REFERENCES games(id),
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (rule_set_id, universe_id, player_id, game_id)
+    );
+    CREATE INDEX ratings_board ON ratings (rule_set_id, universe_id, player_id, game_id);
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def default_path() -> Path:
+    """``$FLIPGAMES_REGISTRY_DB``, else ``registry.sqlite3`` in the user's data
+    directory (``$XDG_DATA_HOME/flipgames``, default ``~/.local/share/flipgames``)."""
+    if os.environ.get(ENV_DB):
+        return Path(os.environ[ENV_DB])
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "flipgames" / "registry.sqlite3"
+
+
+def connect(path: str | os.PathLike) -> sqlite3.Connection:
+    """An open connection with the registry's settings, the schema brought up to date."""
+    path = Path(path)
+    if path.is_dir():
+        raise RegistryError(f"--db {path} is a directory; give a database file path")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        migrate(db)
+    except sqlite3.DatabaseError as e:
+        raise RegistryError(f"--db {path} cannot be used as the registry database: {e}") from None
+    except OSError as e:
+        raise RegistryError(f"--db {path} cannot be opened: {e.strerror}") from None
+    return db
+
+
+@contextlib.contextmanager
+def transaction(db: sqlite3.Connection):
+    """One change: ``BEGIN IMMEDIATE`` (the write lock is taken before any check
+    is read), committed on success, rolled back on any exception."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def version(db: sqlite3.Connection) -> int:
+    return db.execute("PRAGMA user_version").fetchone()[0]
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Apply every migration the database lacks, each in its own transaction;
+    refuse a database from a newer version of the toolkit."""
+    while True:
+        with transaction(db):
+            current = version(db)
+            if current > SCHEMA_VERSION:
+                raise RegistryError(f"the database has schema version {current}, newer than this "
+                                    f"toolkit's {SCHEMA_VERSION}; upgrade the toolkit")
+            if current == SCHEMA_VERSION:
+                return current
+            for statement in MIGRATIONS[current].split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version = {current + 1}")

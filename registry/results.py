@@ -1,0 +1,131 @@
+"""Recording finished games and updating ratings in the same transaction.
+
+Why one transaction for both: a game on the leaderboard that moved no rating,
+or a rating moved by a game that is not stored, would each be a lie; with
+both in one ``BEGIN IMMEDIATE`` the ratings are always exactly the replay of
+the stored games in order.
+"""
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+from games.ttt import rules as ttt_rules
+from registry import rating_model
+from registry.errors import RegistryError
+from registry.rulesets import parse_rule_set
+from registry.store import PUBLIC, Registry, now
+
+PLAYER_CHANCE = -1
+
+
+def rule_set_of(reg: Registry, name: str) -> ttt_rules.RuleSet:
+    text = reg.one("SELECT text FROM rule_sets WHERE id = ?", (reg.rule_set_id(name),))[0]
+    return parse_rule_set(text)
+
+
+def seat_players(reg: Registry, rs: ttt_rules.RuleSet, players: Sequence[str], universe_id: int):
+    """The player rows of ``players`` by seat, checked against the rule set and universe."""
+    if len(players) != rs.num_players:
+        chaos = " (Chaos takes its own seat; do not list it)" if rs.chaos else ""
+        raise RegistryError(f"rule set {rs.name!r} has {rs.num_players} player seats, got "
+                            f"{len(players)} players{chaos}")
+    if len(set(players)) != len(players):
+        raise RegistryError(f"each seat needs a different player, got {list(players)}")
+    rows = [reg.player(name) for name in players]
+    for row in rows:
+        if row[2] == "chaos":
+            raise RegistryError("Chaos cannot take a seat: it plays for 'vs Chaos' rule sets only")
+        if row[2] == "human" and row[4] != universe_id:
+            raise RegistryError(f"human player {row[1]!r} does not live in this universe")
+    return rows
+
+
+def replay(rs: ttt_rules.RuleSet, actions: Sequence[int]) -> list[float]:
+    """The returns of playing ``actions`` (chance outcomes included, as tournaments
+    record them) from the start; a ``RegistryError`` unless they are legal and end the game."""
+    from games.ttt import make_core
+    core = make_core(rs)
+    for i, action in enumerate(actions):
+        if core.terminal():
+            raise RegistryError(f"move {i}: the game was already over after {i} moves")
+        if core.player() == PLAYER_CHANCE:
+            if action not in [a for a, _ in core.chance_outcome_list()]:
+                raise RegistryError(f"move {i}: {action} is not one of Chaos's possible moves")
+        elif action not in core.legal_action_list():
+            raise RegistryError(f"move {i}: action {action} is illegal for seat {core.player()}")
+        core.apply_action(action)
+    if not core.terminal():
+        raise RegistryError(f"the moves ({len(actions)}) do not finish the game")
+    return core.returns_list()
+
+
+def current_rating(reg: Registry, rule_set_id: int, universe_id: int, player_id: int):
+    row = reg.one("SELECT mu, sigma FROM ratings WHERE rule_set_id = ? AND universe_id = ? AND "
+                  "player_id = ? ORDER BY game_id DESC LIMIT 1", (rule_set_id, universe_id, player_id))
+    return (row[0], row[1]) if row else rating_model.BEGINNER
+
+
+def record_game(reg: Registry, rule_set: str, players: Sequence[str], returns: Sequence[float],
+                moves: Sequence[int], universe: str = PUBLIC, benchmark_id: int | None = None,
+                task_key: str | None = None) -> int | None:
+    """Store a finished game (players by seat, their returns, every action) and
+    update the seats' ratings; the game's id. The moves are replayed: illegal
+    or unfinished moves, or returns other than the rules give, are refused. With ``task_key`` (a benchmark
+    game's tournament key) a game already stored under that key is not stored
+    again and None is returned."""
+    try:
+        results = [float(r) for r in returns]
+        actions = [int(a) for a in moves]
+    except (TypeError, ValueError):
+        raise RegistryError("returns must be numbers and moves integer actions") from None
+    with reg.transaction():
+        if task_key is not None and reg.one("SELECT 1 FROM games WHERE task_key = ?", (task_key,)):
+            return None
+        rid, vid = reg.rule_set_id(rule_set), reg.universe_id(universe)
+        rs = rule_set_of(reg, rule_set)
+        rows = seat_players(reg, rs, players, vid)
+        if len(results) != len(rows):
+            raise RegistryError(f"{len(rows)} seats need {len(rows)} returns, got {len(results)}")
+        if replay(rs, actions) != results:
+            raise RegistryError(f"returns {results} are not what the moves give "
+                                f"({replay(rs, actions)})")
+        chaos = rating_model.chaos_result(results) if rs.chaos else None
+        stamp = now()
+        gid = reg.db.execute(
+            "INSERT INTO games (rule_set_id, universe_id, moves, chaos_result, finished, "
+            "benchmark_id, task_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (rid, vid, json.dumps(actions), chaos, stamp, benchmark_id, task_key)).lastrowid
+        before = [current_rating(reg, rid, vid, row[0]) for row in rows]
+        after = rating_model.update(before, results, rs.record["players"] == "partners", chaos)
+        for seat, (row, result, (mu, sigma)) in enumerate(zip(rows, results, after)):
+            reg.db.execute("INSERT INTO seats (game_id, seat, player_id, result) VALUES (?, ?, ?, ?)",
+                           (gid, seat, row[0], result))
+            reg.db.execute("INSERT INTO ratings (rule_set_id, universe_id, player_id, game_id, mu, "
+                           "sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           (rid, vid, row[0], gid, mu, sigma, stamp))
+    return gid
+
+
+def games_of(reg: Registry, rule_set: str | None = None, player: str | None = None) -> list[dict]:
+    """Stored games, oldest first (optionally of one rule set and/or one player)."""
+    sql = ("SELECT g.id, r.name, v.name, g.moves, g.chaos_result, g.finished, g.benchmark_id, "
+           "g.task_key FROM games g JOIN rule_sets r ON r.id = g.rule_set_id "
+           "JOIN universes v ON v.id = g.universe_id WHERE 1")
+    args: list = []
+    if rule_set is not None:
+        sql += " AND g.rule_set_id = ?"
+        args.append(reg.rule_set_id(rule_set))
+    if player is not None:
+        sql += " AND g.id IN (SELECT game_id FROM seats WHERE player_id = ?)"
+        args.append(reg.player(player)[0])
+    out = []
+    for gid, rname, vname, moves, chaos, finished, bench, key in reg.query(sql + " ORDER BY g.id",
+                                                                           args):
+        seats = reg.query("SELECT p.name, s.result FROM seats s JOIN players p ON p.id = s.player_id "
+                          "WHERE s.game_id = ? ORDER BY s.seat", (gid,))
+        out.append({"id": gid, "rule_set": rname, "universe": vname,
+                    "players": [s[0] for s in seats], "returns": [s[1] for s in seats],
+                    "chaos": chaos, "moves": json.loads(moves), "finished": finished,
+                    "benchmark": bench, "task_key": key})
+    return out

@@ -1,0 +1,60 @@
+"""Users and their roles (seed 004: Creator, Trainer, Admin).
+
+Why anyone may create a Creator but only an Admin may grant Trainer or Admin:
+the roles are permissions (quota, benchmarks, renames); the very first user of
+a fresh database may take any role, or no one could ever become Admin.
+"""
+from __future__ import annotations
+
+from registry.errors import RegistryError
+from registry.store import PUBLIC, Registry, now
+
+ROLES = ("creator", "trainer", "admin")
+#: Rule sets a Creator may save (seed 004: "up to fifteen new games").
+CREATOR_QUOTA = 15
+
+
+def check_player_name(name) -> None:
+    """Users and players share one namespace of display names."""
+    if not isinstance(name, str) or not name or len(name) > 64 or any(c.isspace() for c in name) \
+            or any(c in name for c in "*(),=:/\\"):
+        raise RegistryError(f"name {name!r} is not allowed: 1-64 characters, no whitespace and "
+                            "none of * ( ) , = : / \\")
+
+
+def add_user(reg: Registry, name: str, role: str = "creator", by: str | None = None) -> int:
+    """Create user ``name`` with ``role`` and its human player in the Public
+    universe (same name). ``by`` is the acting user: an Admin is needed to
+    create a Trainer or Admin, except for the first user of the database."""
+    check_player_name(name)
+    if role not in ROLES:
+        raise RegistryError(f"role {role!r} is not allowed; choose one of {', '.join(ROLES)}")
+    with reg.transaction():
+        if role != "creator" and reg.one("SELECT count(*) FROM users")[0] > 0:
+            if by is None or reg.user_id(by)[1] != "admin":
+                raise RegistryError(f"only an Admin may create a {role.title()} (acting user: "
+                                    f"{by or 'none'}; give --as ADMIN)")
+        if reg.one("SELECT 1 FROM players WHERE name = ?", (name,)) or \
+                reg.one("SELECT 1 FROM users WHERE name = ?", (name,)):
+            raise RegistryError(f"the name {name!r} is taken")
+        stamp = now()
+        user = reg.db.execute("INSERT INTO users (name, role, created) VALUES (?, ?, ?)",
+                              (name, role, stamp)).lastrowid
+        reg.db.execute("INSERT INTO players (name, kind, user_id, universe_id, created) "
+                       "VALUES (?, 'human', ?, ?, ?)", (name, user, reg.universe_id(PUBLIC), stamp))
+    return user
+
+
+def list_users(reg: Registry) -> list[dict]:
+    rows = reg.query("SELECT u.name, u.role, (SELECT count(*) FROM rule_sets r WHERE "
+                     "r.creator_id = u.id) FROM users u ORDER BY u.name")
+    return [{"name": n, "role": r, "rule_sets": c} for n, r, c in rows]
+
+
+def quota_left(reg: Registry, user: str) -> int | None:
+    """How many more rule sets ``user`` may save (None: unlimited)."""
+    uid, role = reg.user_id(user)
+    if role != "creator":
+        return None
+    used = reg.one("SELECT count(*) FROM rule_sets WHERE creator_id = ?", (uid,))[0]
+    return max(0, CREATOR_QUOTA - used)

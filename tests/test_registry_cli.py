@@ -1,0 +1,123 @@
+"""The command line, benchmarks (resume after a kill) and evolution plots."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from registry import Registry, benchmark, cli, players, results, users
+from test_registry_store import ruleset, snapshot
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(db, *args):
+    return cli.main(["--db", str(db), *args])
+
+
+def test_cli_round_trip(tmp_path, capsys):
+    db = tmp_path / "r.sqlite3"
+    assert run(db, "user-add", "root", "--role", "admin") == 0
+    assert run(db, "user-add", "cat") == 0
+    (tmp_path / "rs.json").write_text(json.dumps(ruleset("Sq4")))
+    assert run(db, "save", str(tmp_path / "rs.json"), "--as", "cat") == 0
+    assert run(db, "bot-add", "m5", "mcts:simulations=5") == 0
+    capsys.readouterr()
+    assert run(db, "list", "--creator", "cat") == 0
+    assert [r["name"] for r in json.loads(capsys.readouterr().out)] == ["Sq4"]
+    assert run(db, "benchmark", "Sq4", "m5", "Random", "--as", "root", "--games", "4") == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 4
+    assert run(db, "leaderboard", "Sq4", "--json") == 0
+    board = json.loads(capsys.readouterr().out)
+    assert {e["player"] for e in board} == {"m5", "Random"}
+    assert run(db, "evolution", "Sq4", "m5", "Random", "--out", str(tmp_path / "ev")) == 0
+    assert all((tmp_path / f"ev.{ext}").stat().st_size > 0 for ext in ("png", "svg", "json"))
+    assert set(json.loads((tmp_path / "ev.json").read_text())) == {"m5", "Random"}
+
+
+@pytest.mark.parametrize("args,message", [
+    (["rename", "Sq4", "New", "--as", "cat"], "only an Admin"),
+    (["save", "missing.json", "--as", "cat"], "cannot read"),
+    (["user-add", "boss", "--role", "admin", "--as", "cat"], "only an Admin"),
+    (["benchmark", "Sq4", "m5", "Random", "--as", "cat"], "Trainer or Admin"),
+    (["benchmark", "Sq4", "m5", "--as", "root"], "at least 2"),
+    (["benchmark", "Sq4", "m5", "ghost", "--as", "root"], "unknown player"),
+    (["benchmark", "Sq4", "m5", "Random", "--as", "root", "--games", "0"], "positive"),
+    (["leaderboard", "Nope"], "unknown rule set"),
+    (["bot-add", "b", "mcts:simulations=-3"], "bot spec"),
+])
+def test_cli_errors_change_nothing(tmp_path, capsys, args, message):
+    db = tmp_path / "r.sqlite3"
+    run(db, "user-add", "root", "--role", "admin")
+    run(db, "user-add", "cat")
+    run(db, "bot-add", "m5", "mcts:simulations=5")
+    with Registry(db) as reg:
+        from registry import rulesets
+        rulesets.save_rule_set(reg, "cat", ruleset("Sq4"))
+        before = snapshot(reg)
+    capsys.readouterr()
+    assert run(db, *args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err
+    with Registry(db) as reg:
+        assert snapshot(reg) == before
+
+
+def test_every_subcommand_has_help():
+    parser = cli._parser()
+    commands = parser._subparsers._group_actions[0].choices
+    for name in commands:
+        with pytest.raises(SystemExit) as stop:
+            cli.main([name, "--help"])
+        assert stop.value.code == 0
+
+
+def test_benchmark_condition(tmp_path):
+    with Registry(tmp_path / "r.sqlite3") as reg:
+        users.add_user(reg, "root", "admin")
+        for n in (5, 10, 40):
+            players.add_bot(reg, f"m{n}", f"mcts:simulations={n}")
+        assert not benchmark.qualifies(reg, "Tic-Tac-Toe", "Public", ["m5", "Random"])
+        benchmark.benchmark(reg, "root", "Tic-Tac-Toe", ["m5", "m40", "Random"], games=4)
+        board = [e for e in __import__("registry").leaderboard.leaderboard(reg, "Tic-Tac-Toe")
+                 if e.games]
+        top = board[0].player
+        fav = benchmark.favoured_by(reg, "Tic-Tac-Toe", "Public", top)
+        assert fav is not None and fav != top
+        others = [p for p in ("m5", "m10", "m40") if p not in (top, fav)]
+        assert not benchmark.qualifies(reg, "Tic-Tac-Toe", "Public", sorted({top, fav, "Random"}))
+        assert benchmark.qualifies(reg, "Tic-Tac-Toe", "Public",
+                                   sorted({top, fav, "Random", others[0]}))
+
+
+def test_killed_benchmark_resumes_without_losing_or_repeating(tmp_path):
+    db = tmp_path / "r.sqlite3"
+    with Registry(db) as reg:
+        users.add_user(reg, "root", "admin")
+        players.add_bot(reg, "m30", "mcts:simulations=30")
+        players.add_bot(reg, "m60", "mcts:simulations=60")
+    args = [sys.executable, "-m", "registry", "--db", str(db), "benchmark", "Tic-Tac-Toe", "m30",
+            "m60", "Random", "--as", "root", "--games", "40"]
+    proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    stored = 0
+    while time.time() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+        with Registry(db) as reg:
+            stored = reg.one("SELECT count(*) FROM games")[0]
+        if stored >= 10:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert 10 <= stored < 120, "the benchmark should have been killed part way"
+    assert subprocess.run(args, cwd=ROOT, capture_output=True).returncode == 0
+    with Registry(db) as reg:
+        games = results.games_of(reg, "Tic-Tac-Toe")
+        keys = [g["task_key"] for g in games]
+        assert len(games) == 120 and len(set(keys)) == 120
+        for pair in (("m30", "m60"), ("Random", "m30"), ("Random", "m60")):
+            assert sum(sorted(g["players"]) == sorted(pair) for g in games) == 40
