@@ -25,7 +25,7 @@ from open_spiel.python.algorithms.minimax import alpha_beta_search
 
 import games  # noqa: F401
 from games.boards import openspiel_y_actions
-from solvers._alphabeta import Searcher
+from solvers.alphabeta import Searcher
 from solvers.exhaustive import solve
 
 

@@ -36,16 +36,3 @@ CAETH_Y = GameSpec(
 
 CaethYGame = register(CAETH_Y)
 
-
-def _reduce_game(game):
-    # pybind's own pickling of a pyspiel.Game skips __init__ and so loses the
-    # core; a game is rebuilt from its parameters instead, as OpenSpiel's own
-    # games are
-    return CaethYGame, (dict(game.get_parameters()),)
-
-
-# The adapter builds the class at run time; naming it after this module's
-# attribute lets pickle find it again.
-CaethYGame.__module__ = __name__
-CaethYGame.__qualname__ = CaethYGame.__name__ = "CaethYGame"
-CaethYGame.__reduce__ = _reduce_game

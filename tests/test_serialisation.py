@@ -42,7 +42,8 @@ FLIPWAY = [f"flipway(board_size={n},setup={s},pie={p},repetition={r})"
 # Every catalogue rule set, and one given by path (with Chaos, a chance player).
 CHAOS_PATH = Path(games.ttt.__file__).parent / "examples" / "TTT-2-vs-Chaos.json"
 TTT = [f"ttt(rules={name})" for name in sorted(rules.catalogue())] + [f"ttt(rules={CHAOS_PATH})"]
-EVERY_GAME = Y_FAMILY + FLIPWAY + TTT
+CAETH = [f"caeth_y(board_size={n},swap={s})" for n in (2, 5) for s in ("false", "true")]
+EVERY_GAME = Y_FAMILY + FLIPWAY + TTT + CAETH
 
 
 def fingerprint(state):

@@ -15,7 +15,7 @@ import games  # noqa: F401
 import solvers.testgames  # noqa: F401  (registers solver_test_tree)
 from games.boards import openspiel_y_actions
 from solvers import solve as solve_cli
-from solvers._alphabeta import Searcher, SearchTimeout
+from solvers.alphabeta import Searcher, SearchTimeout
 from solvers.alphabeta import iterative_deepening
 from solvers.bots import AlphaBetaBot
 from solvers.exhaustive import solve
