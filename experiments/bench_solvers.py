@@ -10,6 +10,12 @@ times compare. The two games share nothing but the rules; moves are
 translated by ``games.boards.openspiel_y_actions``.
 
 ``solver_speed`` times the exhaustive solver on a few small games of ours.
+
+``y_solver_comparison`` solves plain Y (root and every opening, as
+``solvers.exhaustive.solve`` does) with the dedicated Y solver and with the
+general alpha-beta kernel in the same run, and reports both times, node
+counts and the ratio; ``--y-sizes 6`` is the issue-17 target (the general
+kernel needs minutes there).
 Every function returns a plain dict so experiments/benchmark.py can collect
 them.
 """
@@ -95,12 +101,31 @@ def solver_speed(game_strings=("y_game(board_size=5)", "defector_y(board_size=5,
     return {"experiment": "solver_speed", "rows": rows}
 
 
+def y_solver_comparison(sizes=(5,), tt_log2: int = 22) -> dict:
+    """Plain Y solved by the Y solver and by the general kernel: same values?
+    How much faster? (One run each, fresh tables; times are wall clock.)"""
+    rows = []
+    for n in sizes:
+        gs = f"y_game(board_size={n})"
+        fast = solve(gs, method="ysolver", tt_log2=tt_log2)
+        plain = solve(gs, method="alphabeta", tt_log2=tt_log2)
+        rows.append({"game": gs, "value": fast["value"],
+                     "winning_first_moves": fast["winning_first_moves"],
+                     "values_agree": (fast["value"] == plain["value"]
+                                      and fast["opening_values"] == plain["opening_values"]),
+                     "ysolver_nodes": fast["nodes"], "ysolver_seconds": fast["seconds"],
+                     "alphabeta_nodes": plain["nodes"], "alphabeta_seconds": plain["seconds"],
+                     "time_ratio": plain["seconds"] / fast["seconds"] if fast["seconds"] else None})
+    return {"experiment": "y_solver_comparison", "rows": rows}
+
+
 def run_all(quick: bool = False) -> dict:
     """Everything this module measures, for experiments/benchmark.py
     (``quick``: one timing repeat and only the OpenSpiel comparison)."""
     out = {"alphabeta_check": alphabeta_check((3, 4), 1 if quick else 3)}
     if not quick:
         out["solver_speed"] = solver_speed()
+        out["y_solver_comparison"] = y_solver_comparison()
     return out
 
 
@@ -112,9 +137,14 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--seed", type=int, default=0, help="unused (the searches are deterministic)")
     ap.add_argument("--skip-speed", action="store_true", help="only the OpenSpiel comparison")
+    ap.add_argument("--y-sizes", type=int, nargs="*", default=[5], metavar="N",
+                    help="Y sides for the Y solver vs alpha-beta comparison (3..7; 6 takes "
+                         "minutes, 7 is beyond the general kernel; none: skip)")
     args = ap.parse_args(argv)
     if any(not 2 <= n <= 5 for n in args.sizes):
         ap.error("--sizes must lie in 2..5 (OpenSpiel's Python alpha-beta has no table)")
+    if any(not 3 <= n <= 7 for n in args.y_sizes):
+        ap.error("--y-sizes must lie in 3..7")
     if args.repeats < 1:
         ap.error("--repeats must be >= 1")
     print("checking against OpenSpiel alpha_beta_search ...", file=sys.stderr, flush=True)
@@ -122,6 +152,9 @@ def main(argv=None) -> int:
     if not args.skip_speed:
         print("timing the exhaustive solver ...", file=sys.stderr, flush=True)
         out["solver_speed"] = solver_speed()
+        if args.y_sizes:
+            print("Y solver against alpha-beta ...", file=sys.stderr, flush=True)
+            out["y_solver_comparison"] = y_solver_comparison(tuple(args.y_sizes))
     if args.json:
         print(json.dumps(out))
         return 0
@@ -134,6 +167,10 @@ def main(argv=None) -> int:
     for r in out.get("solver_speed", {}).get("rows", []):
         print(f"{r['game']}: value {r['value']:+g}, {r['nodes']:,} nodes, {r['seconds']} s "
               f"({r['nodes_per_second']:,.0f} nodes/s)")
+    for r in out.get("y_solver_comparison", {}).get("rows", []):
+        print(f"{r['game']}: value {r['value']:+g}, openings agree: {r['values_agree']}; Y solver "
+              f"{r['ysolver_nodes']:,} nodes {r['ysolver_seconds']} s, alpha-beta "
+              f"{r['alphabeta_nodes']:,} nodes {r['alphabeta_seconds']} s (x{r['time_ratio']:.1f})")
     return 0
 
 

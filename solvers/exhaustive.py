@@ -30,6 +30,7 @@ from games.openspiel import core_of, is_core_game, require_perfect_information
 from solvers._alphabeta import Searcher, SearchTimeout
 from solvers._dfpn import DfpnTimeout, Prover
 from solvers.generic import INSTEAD, PySearcher
+from solvers import ysolver
 
 
 def load(game) -> pyspiel.Game:
@@ -70,8 +71,10 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
     (the Cython kernel, needs a game of ours), "pyspiel" (any game, slower)
     or "auto" (core when there is one). ``method`` (core engine only) is
     "alphabeta", "dfpn" (proof numbers; two-player zero-sum deterministic
-    games) or "auto" (alpha-beta, the faster of the two on every game
-    measured).
+    games), "ysolver" (plain Y on a triangle only: the dedicated solver with
+    virtual connections and must-play regions, solvers/ysolver.py) or "auto"
+    (the Y solver where it applies, otherwise alpha-beta, the faster of the
+    other two on every game measured).
     """
     game = load(game)
     require_perfect_information(game, "the exact solver (solvers.exhaustive)", INSTEAD)
@@ -81,21 +84,27 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
     if engine == "core" and not has_core:
         raise ValueError(f"{game} has no Cython core; use engine='pyspiel'")
     use_core = has_core and engine != "pyspiel"
-    if method not in ("auto", "alphabeta", "dfpn"):
-        raise ValueError(f"method must be auto, alphabeta or dfpn, got {method!r}")
+    if method not in ("auto", "alphabeta", "dfpn", "ysolver"):
+        raise ValueError(f"method must be auto, alphabeta, dfpn or ysolver, got {method!r}")
+    y_applies = use_core and ysolver.applies(game)
+    if method == "ysolver" and not y_applies:
+        raise ValueError("method ysolver needs y_game on a triangle of side <= 10 with turns=1 "
+                         "and swap=False (and the core engine)")
     if method == "dfpn" and not (use_core and _dfpn_applies(game)):
         raise ValueError("df-pn needs the core engine and a two-player zero-sum game without chance")
     # Measured on the Y family (docs/solved.md): alpha-beta with its
     # transposition cutoffs beats this df-pn on every board tried, so df-pn
     # runs only when asked for.
     use_dfpn = use_core and method == "dfpn"
+    use_y = y_applies and method in ("auto", "ysolver")
     deadline = time.perf_counter() + time_limit if time_limit and time_limit > 0 else 0.0
     say = progress or (lambda msg: None)
     start = time.perf_counter()
     lo, hi = game.min_utility(), game.max_utility()
     if use_core:
         root = core_of(game)
-        searcher = Searcher(root, 0, lo, hi, symmetry, tt_log2)
+        # with the Y solver this searcher only groups the openings
+        searcher = Searcher(root, 0, lo, hi, symmetry, 10 if use_y else tt_log2)
         player = root.player()
         classes = _classes_core(root, searcher) if player >= 0 else []
 
@@ -109,7 +118,15 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
             assert exact, "an unlimited-depth search must be exact"
             return v
 
-        if use_dfpn:
+        y_solver = ysolver.make_solver(game, tt_log2=tt_log2) if use_y else None
+        if use_y:
+            def exact_value(position, remaining):
+                try:
+                    return ysolver.value(y_solver, position, remaining)
+                except ysolver.YSolveTimeout:
+                    raise SearchTimeout("time limit reached") from None
+            prover = None
+        elif use_dfpn:
             prover = Prover(root, lo, hi, symmetry, tt_log2)
 
             def exact_value(position, remaining):
@@ -123,7 +140,8 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
             exact_value = ab_value
 
         describe = lambda a: root.action_string(player, a)
-        node_count = lambda: searcher.nodes + (prover.nodes if prover is not None else 0)
+        node_count = lambda: (searcher.nodes + (prover.nodes if prover is not None else 0)
+                              + (y_solver.nodes if y_solver is not None else 0))
     else:
         root = game.new_initial_state()
         searcher = PySearcher(game, 0)
@@ -140,7 +158,7 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
         node_count = lambda: searcher.nodes
 
     result = {"game": str(game), "engine": "core" if use_core else "pyspiel",
-              "method": "dfpn" if use_dfpn else "alphabeta",
+              "method": "ysolver" if use_y else "dfpn" if use_dfpn else "alphabeta",
               "value_kind": _value_kind(game), "first_player": int(player),
               "symmetry_classes": len(classes), "complete": False, "value": None,
               "winning_first_moves": [], "opening_values": {}}

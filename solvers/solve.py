@@ -49,9 +49,11 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     ap.add_argument("--engine", choices=("auto", "core", "pyspiel"), default="auto",
                     help="core: Cython kernel (our games); pyspiel: any OpenSpiel game; auto: core if possible")
-    ap.add_argument("--method", choices=("auto", "alphabeta", "dfpn"), default="auto",
-                    help="exact search of the core engine: alpha-beta (auto: it was faster on every "
-                         "game measured) or df-pn (two-player zero-sum games without chance)")
+    ap.add_argument("--method", choices=("auto", "alphabeta", "dfpn", "ysolver"), default="auto",
+                    help="exact search of the core engine: alpha-beta, df-pn (two-player zero-sum "
+                         "games without chance) or ysolver (plain Y on a triangle, with virtual "
+                         "connections and must-play regions); auto: ysolver where it applies, "
+                         "otherwise alpha-beta")
     ap.add_argument("--no-symmetry", action="store_true",
                     help="key the transposition table by the plain hash (no symmetry classes)")
     ap.add_argument("--tt-log2", type=int, default=24,

@@ -1,0 +1,418 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Exact solver for plain Y on a triangle, with the pruning Hex solvers use.
+
+The general kernel (``_alphabeta.pyx``) only sees the core protocol, so it
+cannot know that an extra stone never hurts in Y, or that two empty cells
+both next to two groups join them whatever the opponent does. This kernel
+knows the game: the position is two 64-bit sets (mover's and opponent's
+stones, side <= 10), every value is a proven win or loss for the mover, and
+at every node it applies, in this order (each step's soundness argument is
+with the step; tests compare every value with plain alpha-beta on every
+position of sides 3-5):
+
+1. *Immediate win*: an empty cell adjacent to groups that, with the cell,
+   touch all three sides wins now.
+2. *Double threat*: two such cells for the opponent lose (one can be
+   blocked, not both).
+3. *Virtual win* of the mover: its groups joined by bridges (two empty
+   cells next to both groups) and tied to sides by edge templates (two empty
+   side cells next to the group), all carriers disjoint, touch all three
+   sides. Answering every intrusion into a carrier with the other cell of
+   that carrier keeps every link, so the mover wins even moving second.
+4. *Must-play*: if the opponent has a virtual win, any mover move outside its
+   carrier leaves it intact, so the mover loses unless it plays inside (or
+   wins at once, ruled out by step 1); if the opponent has one immediate
+   winning cell, the mover must take it. The moves searched are the
+   intersection.
+5. *Dead cells* are not searched: an empty cell whose neighbours are all of
+   one colour. On a triangle those neighbours form a ring (interior), a path
+   (side) or an adjacent pair (corner), so they are already one group and
+   already touch every side the cell touches: a stone there changes nothing
+   for either player, i.e. it is a pass, which is never better than another
+   empty cell in Y (an extra stone never hurts).
+
+The search is a depth-first AND/OR search (alpha-beta with a null window
+over win/loss), with a transposition table keyed by the minimum Zobrist key
+over the triangle's 6 symmetries (kept incrementally), enhanced transposition
+cutoffs, the table's move first and then a history order.
+"""
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint64_t, uint32_t, uint8_t, int64_t
+from games.clock cimport monotonic_seconds
+
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+    int __builtin_ctzll(unsigned long long) nogil
+
+cdef enum:
+    MAXC = 64
+    MAXSYM = 6
+    MAXG = 40
+    R_NONE = 0
+    R_WIN = 1          # the mover wins
+    R_LOSS = 2         # the mover loses
+    NO_MOVE = 255
+
+cdef struct Entry:
+    uint64_t key
+    uint8_t result
+    uint8_t move       # best (winning) move in the stored orientation
+    uint8_t sym        # the symmetry under which the key was the minimum
+    uint8_t empties    # empty cells when stored: bigger subtrees are kept
+
+
+cdef inline int _root(int* parent, int i) noexcept nogil:
+    while parent[i] != i:
+        i = parent[i]
+    return i
+
+
+cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+class YSolveTimeout(Exception):
+    """Raised when a solve runs out of its time limit."""
+
+
+cdef inline uint64_t _bit(int c) noexcept nogil:
+    return (<uint64_t>1) << c
+
+
+cdef class YSolver:
+    """One board's geometry, table and counters; reuse it across positions
+    of the same board (the openings of a solve) so the table carries over."""
+    cdef int n
+    cdef int nsym
+    cdef uint64_t full
+    cdef uint64_t nbr[MAXC]
+    cdef uint64_t side_cells[3]
+    cdef uint8_t side_mask[MAXC]
+    cdef uint8_t sym[MAXSYM][MAXC]
+    cdef uint8_t inv[MAXSYM][MAXC]
+    cdef uint64_t zob[MAXSYM][MAXC][2]   # zob[s][c][p]: key of a p-stone on c seen through s
+    cdef uint32_t history[2][MAXC]
+    cdef Entry* table
+    cdef uint64_t mask_tt
+    cdef readonly int64_t nodes
+    cdef readonly int64_t tt_hits
+    cdef readonly int64_t vc_wins
+    cdef readonly int64_t mustplay_cuts
+    cdef double deadline
+    cdef bint timed_out
+    cdef bint use_vc
+    cdef bint use_dead
+
+    def __cinit__(self):
+        self.table = NULL
+
+    def __dealloc__(self):
+        free(self.table)
+
+    def __init__(self, int num_cells, list neighbours, list sides, list symmetries,
+                 int tt_log2=22, bint virtual_connections=True, bint dead_cells=True):
+        """``neighbours[c]``/``sides[c]``: lists per cell; ``symmetries``: cell
+        permutations (identity first). Checked by the Python face."""
+        cdef int c, s, p
+        cdef uint64_t x = 0x9E3779B97F4A7C15ULL
+        self.n = num_cells
+        self.full = (~<uint64_t>0) if num_cells == 64 else (_bit(num_cells) - 1)
+        self.nsym = len(symmetries)
+        self.use_vc = virtual_connections
+        self.use_dead = dead_cells
+        memset(self.side_cells, 0, sizeof(self.side_cells))
+        for c in range(num_cells):
+            self.nbr[c] = 0
+            for d in neighbours[c]:
+                self.nbr[c] |= _bit(d)
+            self.side_mask[c] = 0
+            for s in sides[c]:
+                self.side_mask[c] |= 1 << s
+                self.side_cells[s] |= _bit(c)
+        cdef uint64_t base[MAXC][2]
+        for c in range(num_cells):
+            for p in range(2):
+                x += 0x9E3779B97F4A7C15ULL      # splitmix64
+                base[c][p] = _mix(x)
+        for s in range(self.nsym):
+            perm = symmetries[s]
+            for c in range(num_cells):
+                self.sym[s][c] = perm[c]
+                self.inv[s][perm[c]] = c
+                for p in range(2):
+                    self.zob[s][c][p] = base[perm[c]][p]
+        memset(self.history, 0, sizeof(self.history))
+        self.mask_tt = (<uint64_t>1 << tt_log2) - 1
+        self.table = <Entry*>calloc(<size_t>1 << tt_log2, sizeof(Entry))
+        if self.table == NULL:
+            raise MemoryError()
+        self.nodes = self.tt_hits = self.vc_wins = self.mustplay_cuts = 0
+
+    # -- board analysis ----------------------------------------------------
+
+    cdef inline uint64_t _around(self, uint64_t cells) noexcept nogil:
+        """Cells adjacent to some cell of ``cells``."""
+        cdef uint64_t out = 0
+        while cells:
+            out |= self.nbr[__builtin_ctzll(cells)]
+            cells &= cells - 1
+        return out
+
+    cdef inline int _sides_of(self, uint64_t cells) noexcept nogil:
+        return ((cells & self.side_cells[0]) != 0) | ((cells & self.side_cells[1]) != 0) << 1 \
+            | ((cells & self.side_cells[2]) != 0) << 2
+
+    cdef int _groups(self, uint64_t stones, uint64_t* out) noexcept nogil:
+        """Split ``stones`` into connected groups; returns how many."""
+        cdef int k = 0
+        cdef uint64_t g, frontier, grown
+        while stones:
+            g = stones & (~stones + 1)
+            frontier = g
+            while frontier:
+                grown = self._around(frontier) & stones & ~g
+                g |= grown
+                frontier = grown
+            stones &= ~g
+            out[k] = g
+            k += 1
+        return k
+
+    cdef uint64_t _winning_cells(self, uint64_t* groups, int k, uint64_t empty) noexcept nogil:
+        """Empty cells that complete a Y for the owner of ``groups``."""
+        cdef uint64_t touch0 = self.side_cells[0], touch1 = self.side_cells[1]
+        cdef uint64_t touch2 = self.side_cells[2], around
+        cdef int i, s
+        for i in range(k):
+            s = self._sides_of(groups[i])
+            around = self._around(groups[i])
+            if s & 1:
+                touch0 |= around
+            if s & 2:
+                touch1 |= around
+            if s & 4:
+                touch2 |= around
+        return touch0 & touch1 & touch2 & empty
+
+    cdef uint64_t _virtual_win(self, uint64_t* groups, int k, uint64_t empty) noexcept nogil:
+        """Carrier of a virtual win of the groups' owner, or 0 if none is found.
+
+        Greedy: bridges between different virtual groups first, then edge
+        templates; every carrier takes two cells no other carrier uses, which
+        is what makes the pairing strategy valid. Returns ``~0`` when one
+        group already touches all sides (cannot happen inside the search)."""
+        cdef uint64_t around[MAXG]
+        cdef uint64_t carrier[MAXG]
+        cdef int parent[MAXG]
+        cdef int sides[MAXG]
+        cdef uint64_t used = 0, common, pick, free_cells
+        cdef int i, j, ri, rj, s, changed
+        if k == 0:
+            return 0
+        for i in range(k):
+            around[i] = self._around(groups[i]) & empty
+            carrier[i] = 0
+            parent[i] = i
+            sides[i] = self._sides_of(groups[i])
+        # bridges, until nothing joins
+        changed = 1
+        while changed:
+            changed = 0
+            for i in range(k):
+                ri = _root(parent, i)
+                for j in range(i + 1, k):
+                    rj = _root(parent, j)
+                    if ri == rj:
+                        continue
+                    common = around[i] & around[j] & ~used
+                    if __builtin_popcountll(common) >= 2:
+                        pick = common & (~common + 1)
+                        common &= common - 1
+                        pick |= common & (~common + 1)
+                        used |= pick
+                        parent[rj] = ri
+                        carrier[ri] |= carrier[rj] | pick
+                        sides[ri] |= sides[rj]
+                        changed = 1
+        # edge templates for each virtual group and each side it misses
+        for i in range(k):
+            if parent[i] != i:
+                continue
+            free_cells = 0
+            for j in range(k):
+                if _root(parent, j) == i:
+                    free_cells |= around[j]
+            for s in range(3):
+                if sides[i] >> s & 1:
+                    continue
+                common = free_cells & self.side_cells[s] & ~used
+                if __builtin_popcountll(common) >= 2:
+                    pick = common & (~common + 1)
+                    common &= common - 1
+                    pick |= common & (~common + 1)
+                    used |= pick
+                    carrier[i] |= pick
+                    sides[i] |= 1 << s
+            if sides[i] == 7:
+                return carrier[i] if carrier[i] else ~(<uint64_t>0)
+        return 0
+
+    # -- search --------------------------------------------------------------
+
+    cdef inline uint64_t _key(self, uint64_t* h, int* which) noexcept nogil:
+        cdef uint64_t best = h[0]
+        cdef int s
+        which[0] = 0
+        for s in range(1, self.nsym):
+            if h[s] < best:
+                best = h[s]
+                which[0] = s
+        return best
+
+    cdef inline Entry* _probe(self, uint64_t key) noexcept nogil:
+        cdef Entry* e = &self.table[(key & self.mask_tt) & ~(<uint64_t>1)]
+        if e.key == key and e.result:
+            return e
+        e += 1
+        if e.key == key and e.result:
+            return e
+        return NULL
+
+    cdef inline void _store(self, uint64_t key, int result, int move, int sym, int empties) noexcept nogil:
+        # two-entry bucket: slot 0 keeps the bigger subtree, slot 1 the newest
+        cdef Entry* e = &self.table[(key & self.mask_tt) & ~(<uint64_t>1)]
+        if e.key == key or empties >= e.empties or not e.result:
+            pass
+        else:
+            e += 1
+        e.key = key
+        e.result = result
+        e.move = NO_MOVE if move < 0 else self.sym[sym][move]
+        e.sym = sym
+        e.empties = empties
+
+    cdef int _solve(self, uint64_t me, uint64_t opp, int p, uint64_t* h) except -1:
+        """R_WIN or R_LOSS for the mover ``p`` (stones ``me``), whose
+        opponent has ``opp``; ``h``: the position's key under each symmetry."""
+        cdef uint64_t empty = self.full & ~(me | opp)
+        cdef uint64_t my_groups[MAXG]
+        cdef uint64_t op_groups[MAXG]
+        cdef uint64_t wins, threats, carrier, moves, dead, bit
+        cdef uint64_t hc[MAXSYM]
+        cdef int km, ko, sym, s, c, i, nm, best, result, empties
+        cdef int order[MAXC]
+        cdef uint32_t score[MAXC]
+        cdef uint64_t key, key_c
+        cdef Entry* e
+        self.nodes += 1
+        if (self.nodes & 0xFFFF) == 0 and self.deadline > 0 and monotonic_seconds() > self.deadline:
+            raise YSolveTimeout("time limit reached")
+        km = self._groups(me, my_groups)
+        wins = self._winning_cells(my_groups, km, empty)
+        if wins:
+            return R_WIN
+        ko = self._groups(opp, op_groups)
+        threats = self._winning_cells(op_groups, ko, empty)
+        if __builtin_popcountll(threats) >= 2:
+            return R_LOSS
+        key = self._key(h, &sym)
+        e = self._probe(key)
+        if e != NULL:
+            self.tt_hits += 1
+            if e.result == R_WIN or e.result == R_LOSS:
+                return e.result
+        empties = __builtin_popcountll(empty)
+        moves = empty
+        if self.use_vc:
+            if self._virtual_win(my_groups, km, empty):
+                self.vc_wins += 1
+                self._store(key, R_WIN, -1, sym, empties)
+                return R_WIN
+            carrier = self._virtual_win(op_groups, ko, empty)
+            if carrier:
+                moves &= carrier
+        if threats:
+            moves &= threats
+        if self.use_dead:
+            dead = 0
+            bit = moves
+            while bit:
+                c = __builtin_ctzll(bit)
+                bit &= bit - 1
+                if (self.nbr[c] & ~me) == 0 or (self.nbr[c] & ~opp) == 0:
+                    dead |= _bit(c)
+            if dead != moves:       # keep one move if all are dead (never happens in play)
+                moves &= ~dead
+        if moves != empty:
+            self.mustplay_cuts += 1
+        # order: enhanced transposition cutoff first, then history
+        nm = 0
+        bit = moves
+        while bit:
+            c = __builtin_ctzll(bit)
+            bit &= bit - 1
+            for s in range(self.nsym):
+                hc[s] = h[s] ^ self.zob[s][c][p]
+            key_c = self._key(hc, &i)
+            e = self._probe(key_c)
+            if e != NULL and e.result == R_LOSS:
+                self._store(key, R_WIN, c, sym, empties)
+                return R_WIN
+            order[nm] = c
+            score[nm] = self.history[p][c]
+            nm += 1
+        # insertion sort by score, descending
+        for i in range(1, nm):
+            c = order[i]
+            s = score[i]
+            best = i - 1
+            while best >= 0 and score[best] < <uint32_t>s:
+                order[best + 1] = order[best]
+                score[best + 1] = score[best]
+                best -= 1
+            order[best + 1] = c
+            score[best + 1] = s
+        for i in range(nm):
+            c = order[i]
+            for s in range(self.nsym):
+                hc[s] = h[s] ^ self.zob[s][c][p]
+            result = self._solve(opp, me | _bit(c), 1 - p, hc)
+            if result == R_LOSS:
+                self.history[p][c] += empties * empties
+                self._store(key, R_WIN, c, sym, empties)
+                return R_WIN
+        self._store(key, R_LOSS, -1, sym, empties)
+        return R_LOSS
+
+    def solve(self, black, white, int to_move, double time_limit=0.0):
+        """True when ``to_move`` (0 Black, 1 White) wins the position with
+        Black's stones ``black`` and White's ``white`` (cell sets as ints)."""
+        cdef uint64_t b = black, w = white
+        cdef uint64_t me = b if to_move == 0 else w
+        cdef uint64_t opp = w if to_move == 0 else b
+        cdef uint64_t h[MAXSYM]
+        cdef int s, c, p
+        for s in range(self.nsym):
+            h[s] = 0
+            for p in range(2):
+                bits = b if p == 0 else w
+                for c in range(self.n):
+                    if bits >> c & 1:
+                        h[s] ^= self.zob[s][c][p]
+        self.deadline = monotonic_seconds() + time_limit if time_limit > 0 else 0.0
+        return self._solve(me, opp, to_move, h) == R_WIN
+
+    def winning_cells(self, stones, empty):
+        """Empty cells that complete a Y for the owner of ``stones`` (a test face)."""
+        cdef uint64_t groups[MAXG]
+        cdef int k = self._groups(stones, groups)
+        return self._winning_cells(groups, k, empty)
+
+    def virtual_win(self, stones, empty):
+        """Carrier of a found virtual win for the owner of ``stones`` (0: none)."""
+        cdef uint64_t groups[MAXG]
+        cdef int k = self._groups(stones, groups)
+        return self._virtual_win(groups, k, empty)

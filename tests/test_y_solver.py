@@ -1,0 +1,132 @@
+"""The dedicated Y solver (solvers/ysolver.py) against plain alpha-beta.
+
+Its pruning (virtual wins, must-play regions, dead cells) is only worth
+having if it never changes a value, so the values are compared with the
+general kernel, which knows nothing of Y, on every reachable position of
+sides 3 and 4 and on a large random sample of side 5; side 6 against the
+values in docs/solved.md.
+"""
+from __future__ import annotations
+
+import random
+
+import pyspiel
+import pytest
+
+import games  # noqa: F401
+from solvers import ysolver
+from solvers.alphabeta import make_searcher
+from solvers.exhaustive import solve
+
+
+def _game(n):
+    return pyspiel.load_game(f"y_game(board_size={n})")
+
+
+def _reachable(game):
+    """Every non-terminal position reachable from the empty board, once each."""
+    seen, out, stack = set(), [], [game.new_core()]
+    while stack:
+        core = stack.pop()
+        if core.terminal():
+            continue
+        key = tuple(core.cell_colours())
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(core)
+        for a in core.legal_action_list():
+            child = core.clone()
+            child.apply_action(a)
+            stack.append(child)
+    return out
+
+
+def _alphabeta_value(searcher, core):
+    v, exact = searcher.value(core)
+    assert exact
+    return v
+
+
+@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("vc,dead", [(True, True), (True, False), (False, True)])
+def test_every_position_matches_alpha_beta(n, vc, dead):
+    game = _game(n)
+    positions = _reachable(game)
+    assert len(positions) > (100 if n == 3 else 10_000)
+    searcher = make_searcher(game, game.new_core(), tt_log2=16)
+    solver = ysolver.make_solver(game, tt_log2=16, virtual_connections=vc, dead_cells=dead)
+    wrong = [core.to_string() for core in positions
+             if ysolver.value(solver, core) != _alphabeta_value(searcher, core)]
+    assert not wrong, wrong[:3]
+
+
+def test_random_side_5_positions_match_alpha_beta():
+    game = _game(5)
+    rng = random.Random(5)
+    searcher = make_searcher(game, game.new_core(), tt_log2=18)
+    solver = ysolver.make_solver(game, tt_log2=18)
+    fresh_checked = checked = 0
+    for i in range(1500):
+        core = game.new_core()
+        for _ in range(rng.randrange(0, 12)):
+            if core.terminal():
+                break
+            core.apply_action(rng.choice(core.legal_action_list()))
+        if core.terminal():
+            continue
+        expected = _alphabeta_value(searcher, core)
+        assert ysolver.value(solver, core) == expected, core.to_string()
+        if i % 10 == 0:     # a fresh table: no answer carried over from other positions
+            assert ysolver.value(ysolver.make_solver(game, tt_log2=12), core) == expected
+            fresh_checked += 1
+        checked += 1
+    assert checked > 1000 and fresh_checked > 100
+
+
+def test_finished_game_gives_its_result():
+    game = _game(3)
+    core = game.new_core()
+    for cell in ("a1", "a2", "b1", "b2", "c1"):     # Black a1 b1 c1: the bottom row, a Y
+        if core.terminal():
+            break
+        core.apply_action(core.board.index_of_name[cell])
+    assert core.terminal()
+    assert ysolver.value(ysolver.make_solver(game, tt_log2=10), core) == core.returns_list()[0]
+
+
+@pytest.mark.parametrize("n,winning", [(4, {"a3", "b3", "a2", "b2", "c2", "b1", "c1"}),
+                                       (5, {"b3", "b2", "c2"})])
+def test_exhaustive_solve_picks_it_for_y_and_agrees(n, winning):
+    fast = solve(f"y_game(board_size={n})")
+    plain = solve(f"y_game(board_size={n})", method="alphabeta")
+    assert fast["method"] == "ysolver" and plain["method"] == "alphabeta"
+    assert fast["value"] == plain["value"] == 1.0
+    assert fast["opening_values"] == plain["opening_values"]
+    assert set(fast["winning_first_moves"]) == winning
+
+
+def test_other_y_variants_keep_the_general_kernel():
+    for gs in ("y_game(board_size=4,swap=True)", "y_game(board_size=4,turns=122)",
+               "y_game(board_size=2,board_shape=hex)"):
+        assert not ysolver.applies(pyspiel.load_game(gs))
+        assert solve(gs)["method"] == "alphabeta"
+    with pytest.raises(ValueError, match="method must be"):
+        solve("y_game(board_size=3)", method="bogus")
+    with pytest.raises(ValueError, match="ysolver needs"):
+        solve("y_game(board_size=3,swap=True)", method="ysolver")
+    with pytest.raises(ValueError, match="triangle of side <= 10"):
+        ysolver.make_solver(pyspiel.load_game("y_game(board_size=11)"))
+
+
+def test_time_limit_stops_a_solve():
+    game = _game(7)
+    r = solve(game, time_limit=0.3)
+    assert r["complete"] is False and "not solved" in r["error"]
+
+
+@pytest.mark.slow
+def test_side_6_matches_docs_solved():
+    r = solve("y_game(board_size=6)")
+    assert r["method"] == "ysolver" and r["value"] == 1.0 and r["complete"]
+    assert sorted(r["winning_first_moves"]) == ["b3", "c2", "c3"]
