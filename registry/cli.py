@@ -74,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("rule_set")
     c.add_argument("--universe", default=PUBLIC)
     c.add_argument("--user", help="also show this user's player if it played")
+    c.add_argument("--add", action="append", default=[], metavar="PLAYER",
+                   help="Add Player: also show this player, who must have played this rule set "
+                        "in this universe (repeatable)")
     c.add_argument("--json", action="store_true")
     c = cmd("benchmark", "play N games for each combination of the chosen bots (resumable)")
     c.add_argument("rule_set")
@@ -141,7 +144,7 @@ def _run(reg: Registry, a) -> object:
         return {"game": gid, "players": game["players"], "returns": game["returns"],
                 "chaos": game["chaos"]}
     if c == "leaderboard":
-        board = leaderboard.leaderboard(reg, a.rule_set, a.universe, a.user)
+        board = leaderboard.leaderboard(reg, a.rule_set, a.universe, a.user, a.add)
         return [e.to_json() for e in board] if a.json else leaderboard.format_board(board)
     if c == "benchmark":
         return benchmark.benchmark(reg, a.user, a.rule_set, a.players, a.games, a.seed,

@@ -121,3 +121,36 @@ def test_killed_benchmark_resumes_without_losing_or_repeating(tmp_path):
         assert len(games) == 120 and len(set(keys)) == 120
         for pair in (("m30", "m60"), ("Random", "m30"), ("Random", "m60")):
             assert sum(sorted(g["players"]) == sorted(pair) for g in games) == 40
+
+
+def test_leaderboard_add_player(tmp_path, capsys, monkeypatch):
+    """Seed 004's "Add Player": `leaderboard --add P` (repeatable) shows P even when
+    the ten rows (here three) are full; a player who has not played is refused."""
+    from registry import leaderboard as lb
+    from test_registry_games import random_game
+    monkeypatch.setattr(lb, "ROWS", 3)
+    db = tmp_path / "r.sqlite3"
+    with Registry(db) as reg:
+        users.add_user(reg, "ann", "creator")
+        for i in range(4):
+            players.add_bot(reg, f"b{i}", f"mcts:simulations={30 + i}")
+        players.add_bot(reg, "idle", "mcts:simulations=9")
+        actions, returns = random_game(reg, "Tic-Tac-Toe", 0)
+        winner = 0 if returns[0] > 0 else 1
+        for i in range(4):                  # b_i beats ann i + 1 times: ann is last
+            seats = [f"b{i}", "ann"] if winner == 0 else ["ann", f"b{i}"]
+            for _ in range(i + 1):
+                results.record_game(reg, "Tic-Tac-Toe", seats, returns, actions)
+
+    def board(*args):
+        capsys.readouterr()
+        assert run(db, "leaderboard", "Tic-Tac-Toe", "--json", *args) == 0
+        return [e["player"] for e in json.loads(capsys.readouterr().out)]
+
+    plain = board()
+    assert len(plain) == 3 and "Random" in plain and "ann" not in plain and "b0" not in plain
+    added = board("--add", "ann", "--add", "b0")
+    assert len(added) == 3 and {"Random", "ann", "b0"} == set(added)
+    for player, message in (("ghost", "unknown player"), ("idle", "has not played")):
+        assert run(db, "leaderboard", "Tic-Tac-Toe", "--add", player) == 2
+        assert message in capsys.readouterr().err
