@@ -154,3 +154,29 @@ def test_leaderboard_add_player(tmp_path, capsys, monkeypatch):
     for player, message in (("ghost", "unknown player"), ("idle", "has not played")):
         assert run(db, "leaderboard", "Tic-Tac-Toe", "--add", player) == 2
         assert message in capsys.readouterr().err
+
+
+def test_leaderboard_defaults_to_the_users_most_recent_universe(tmp_path, capsys):
+    db = tmp_path / "r.sqlite3"
+    with Registry(db) as reg:
+        users.add_user(reg, "ann", "creator")
+        players.add_universe(reg, "ann", "Dream")
+        players.add_persona(reg, "ann", "Dream", "ann-dream")
+        from test_registry_games import random_game
+        actions, returns = random_game(reg, "Tic-Tac-Toe", 0)
+        results.record_game(reg, "Tic-Tac-Toe", ["ann-dream", "Random"], returns, actions,
+                            universe="Dream")
+
+    def shown(*args):
+        capsys.readouterr()
+        assert run(db, "leaderboard", "Tic-Tac-Toe", "--json", *args) == 0
+        return {e["player"] for e in json.loads(capsys.readouterr().out)}
+
+    assert shown("--user", "ann") == {"Random"}                     # Public: nothing played
+    assert shown("--user", "ann", "--universe", "Dream") == {"Random", "ann-dream"}
+    assert shown("--user", "ann") == {"Random", "ann-dream"}        # Dream was remembered
+    assert shown() == {"Random"}                                    # no user: Public
+    assert run(db, "leaderboard", "Nope", "--user", "ann", "--universe", "Public") == 2
+    assert shown("--user", "ann") == {"Random", "ann-dream"}        # the refusal changed nothing
+    assert shown("--user", "ann", "--universe", "Public") == {"Random"}
+    assert shown("--user", "ann") == {"Random"}
