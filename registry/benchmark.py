@@ -106,6 +106,15 @@ def benchmark(reg: Registry, user: str, rule_set: str, players: Sequence[str],
             os.environ[ENV_DB] = previous
 
 
+def _fresh_loky_workers() -> None:
+    """joblib's loky reuses its worker processes from one call to the next; those
+    started by an earlier benchmark in this process keep that run's
+    $FLIPGAMES_REGISTRY_DB (a process's environment is copied when it starts), so
+    the next benchmark starts new ones."""
+    from joblib.externals.loky import get_reusable_executor
+    get_reusable_executor().shutdown(wait=True)
+
+
 def _cluster_client(scheduler: str, path):
     try:
         from registry.cluster import client_for
@@ -123,6 +132,8 @@ def _run(reg, rule_set, universe, specs, games, seed, bid, flag, store, backend,
                             record["actions"], universe=universe, benchmark_id=bid,
                             task_key=record["key"])
 
+    if backend == "joblib" and n_jobs != 1:
+        _fresh_loky_workers()
     with contextlib.ExitStack() as stack:
         client = None
         if backend == "dask" and scheduler:     # running workers did not inherit $ENV_DB

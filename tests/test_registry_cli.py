@@ -180,3 +180,18 @@ def test_leaderboard_defaults_to_the_users_most_recent_universe(tmp_path, capsys
     assert shown("--user", "ann") == {"Random", "ann-dream"}        # the refusal changed nothing
     assert shown("--user", "ann", "--universe", "Public") == {"Random"}
     assert shown("--user", "ann") == {"Random"}
+
+
+def test_joblib_workers_follow_the_database_of_each_benchmark(tmp_path):
+    """loky keeps its worker processes between calls: a second benchmark in the
+    same process, on another database, must not meet workers that still look at
+    the first one (they would not know its saved rule set)."""
+    for i, name in enumerate(["SqA", "SqB"]):
+        with Registry(tmp_path / f"{name}.sqlite3") as reg:
+            users.add_user(reg, "root", "admin")
+            users.add_user(reg, "cat", "creator")
+            from registry import rulesets
+            rulesets.save_rule_set(reg, "cat", ruleset(name, black=3 + i))
+            players.add_bot(reg, "m5", "mcts:simulations=5")
+            out = benchmark.benchmark(reg, "root", name, ["m5", "Random"], games=2, n_jobs=2)
+            assert out["games"] == 2 and len(results.games_of(reg, name)) == 2
