@@ -10,6 +10,7 @@ no game is ever stored twice.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -105,6 +106,23 @@ def benchmark(reg: Registry, user: str, rule_set: str, players: Sequence[str],
             os.environ[ENV_DB] = previous
 
 
+def _fresh_loky_workers() -> None:
+    """joblib's loky reuses its worker processes from one call to the next; those
+    started by an earlier benchmark in this process keep that run's
+    $FLIPGAMES_REGISTRY_DB (a process's environment is copied when it starts), so
+    the next benchmark starts new ones."""
+    from joblib.externals.loky import get_reusable_executor
+    get_reusable_executor().shutdown(wait=True)
+
+
+def _cluster_client(scheduler: str, path):
+    try:
+        from registry.cluster import client_for
+    except ImportError:
+        raise RegistryError('the dask backend needs: pip install "dask[distributed]"') from None
+    return client_for(scheduler, str(Path(path).resolve()))
+
+
 def _run(reg, rule_set, universe, specs, games, seed, bid, flag, store, backend, n_jobs,
          scheduler, progress) -> dict:
     tasks = make_tasks(game_string(rule_set), specs, games, seed, imports=("registry.worker",))
@@ -114,8 +132,17 @@ def _run(reg, rule_set, universe, specs, games, seed, bid, flag, store, backend,
                             record["actions"], universe=universe, benchmark_id=bid,
                             task_key=record["key"])
 
-    records = run_tasks(tasks, store, backend=backend, n_jobs=n_jobs, scheduler=scheduler,
-                        progress=progress, on_record=copy)
+    if backend == "joblib" and n_jobs != 1:
+        _fresh_loky_workers()
+    with contextlib.ExitStack() as stack:
+        client = None
+        if backend == "dask" and scheduler:     # running workers did not inherit $ENV_DB
+            try:
+                client = stack.enter_context(_cluster_client(scheduler, reg.path))
+            except OSError as e:
+                raise RegistryError(f"cannot reach the Dask scheduler {scheduler}: {e}") from None
+        records = run_tasks(tasks, store, backend=backend, n_jobs=n_jobs, scheduler=scheduler,
+                            client=client, progress=progress, on_record=copy)
     for record in records:          # games stored before an interruption but not yet copied
         copy(record)
     return {"id": bid, "qualifies": flag, "games": len(records), "store": str(store)}

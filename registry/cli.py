@@ -72,8 +72,12 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=0)
     c = cmd("leaderboard", "the leaderboard of a rule set in a universe")
     c.add_argument("rule_set")
-    c.add_argument("--universe", default=PUBLIC)
+    c.add_argument("--universe", help="default: the universe --user selected most recently, "
+                                      f"else {PUBLIC}; with --user, remembered as its selection")
     c.add_argument("--user", help="also show this user's player if it played")
+    c.add_argument("--add", action="append", default=[], metavar="PLAYER",
+                   help="Add Player: also show this player, who must have played this rule set "
+                        "in this universe (repeatable)")
     c.add_argument("--json", action="store_true")
     c = cmd("benchmark", "play N games for each combination of the chosen bots (resumable)")
     c.add_argument("rule_set")
@@ -141,7 +145,10 @@ def _run(reg: Registry, a) -> object:
         return {"game": gid, "players": game["players"], "returns": game["returns"],
                 "chaos": game["chaos"]}
     if c == "leaderboard":
-        board = leaderboard.leaderboard(reg, a.rule_set, a.universe, a.user)
+        universe = a.universe or (users.selected_universe(reg, a.user) if a.user else PUBLIC)
+        board = leaderboard.leaderboard(reg, a.rule_set, universe, a.user, a.add)
+        if a.user and a.universe:       # after the board: a refused command changes nothing
+            users.select_universe(reg, a.user, a.universe)
         return [e.to_json() for e in board] if a.json else leaderboard.format_board(board)
     if c == "benchmark":
         return benchmark.benchmark(reg, a.user, a.rule_set, a.players, a.games, a.seed,

@@ -111,6 +111,11 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX ratings_board ON ratings (rule_set_id, universe_id, player_id, game_id);
     """,
+    # 1 -> 2: seed 004's universe combobox "Defaults to the Universe most recently
+    # selected by the user" (NULL: never selected one, so Public).
+    """
+    ALTER TABLE users ADD COLUMN selected_universe_id INTEGER REFERENCES universes(id);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -27,6 +27,7 @@ import datetime as dt
 from typing import Sequence
 
 from registry import rating_model
+from registry.errors import RegistryError
 from registry.players import standard_player
 from registry.store import PUBLIC, RANDOM, Registry, now
 
@@ -103,8 +104,10 @@ def leaderboard(reg: Registry, rule_set: str, universe: str = PUBLIC, user: str 
                 extra: Sequence[str] = (), until: str | None = None) -> list[Entry]:
     """The rows of the board: the top ten ranked, then Random, the rule set's SP,
     ``user``'s player in this universe (if it played) and the ``extra`` players
-    (the seed's "Add Player") as far as room is left among ten rows, sorted by
-    level. Random and the SP are always shown, replacing the lowest ranked rows."""
+    (the seed's "Add Player", whose combobox offers only players who played this
+    game in this universe: any other is refused) as far as room is left among
+    ten rows, sorted by level. Random and the SP are always shown, replacing the
+    lowest ranked rows."""
     until = until or now()
     rid, vid = reg.rule_set_id(rule_set), reg.universe_id(universe)
     rows = reg.query("SELECT DISTINCT p.name, p.kind FROM ratings r JOIN players p ON "
@@ -124,8 +127,11 @@ def leaderboard(reg: Registry, rule_set: str, universe: str = PUBLIC, user: str 
             wanted.append(mine[0])
     for name in extra:
         reg.player(name)
-        if name in entries:
-            wanted.append(name)
+        if name not in entries:
+            raise RegistryError(
+                f"cannot add {name!r}: it has not played {rule_set} in the {universe} universe; "
+                f"players who have: {', '.join(sorted(entries)) or '(none yet)'}")
+        wanted.append(name)
     for name in must:
         if name not in entries:
             entries[name] = _entry(reg, rule_set, universe, name, reg.player(name)[2], until)

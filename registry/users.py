@@ -58,3 +58,21 @@ def quota_left(reg: Registry, user: str) -> int | None:
         return None
     used = reg.one("SELECT count(*) FROM rule_sets WHERE creator_id = ?", (uid,))[0]
     return max(0, CREATOR_QUOTA - used)
+
+
+def select_universe(reg: Registry, user: str, universe: str) -> None:
+    """Remember ``universe`` as the one ``user`` selected most recently (seed
+    004: the universe combobox "Defaults to the Universe most recently selected
+    by the user")."""
+    with reg.transaction():
+        uid, _ = reg.user_id(user)
+        reg.db.execute("UPDATE users SET selected_universe_id = ? WHERE id = ?",
+                       (reg.universe_id(universe), uid))
+
+
+def selected_universe(reg: Registry, user: str) -> str:
+    """The universe ``user`` selected most recently; Public if none yet."""
+    uid, _ = reg.user_id(user)
+    row = reg.one("SELECT v.name FROM users u JOIN universes v ON v.id = u.selected_universe_id "
+                  "WHERE u.id = ?", (uid,))
+    return row[0] if row else PUBLIC

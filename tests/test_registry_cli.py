@@ -121,3 +121,77 @@ def test_killed_benchmark_resumes_without_losing_or_repeating(tmp_path):
         assert len(games) == 120 and len(set(keys)) == 120
         for pair in (("m30", "m60"), ("Random", "m30"), ("Random", "m60")):
             assert sum(sorted(g["players"]) == sorted(pair) for g in games) == 40
+
+
+def test_leaderboard_add_player(tmp_path, capsys, monkeypatch):
+    """Seed 004's "Add Player": `leaderboard --add P` (repeatable) shows P even when
+    the ten rows (here three) are full; a player who has not played is refused."""
+    from registry import leaderboard as lb
+    from test_registry_games import random_game
+    monkeypatch.setattr(lb, "ROWS", 3)
+    db = tmp_path / "r.sqlite3"
+    with Registry(db) as reg:
+        users.add_user(reg, "ann", "creator")
+        for i in range(4):
+            players.add_bot(reg, f"b{i}", f"mcts:simulations={30 + i}")
+        players.add_bot(reg, "idle", "mcts:simulations=9")
+        actions, returns = random_game(reg, "Tic-Tac-Toe", 0)
+        winner = 0 if returns[0] > 0 else 1
+        for i in range(4):                  # b_i beats ann i + 1 times: ann is last
+            seats = [f"b{i}", "ann"] if winner == 0 else ["ann", f"b{i}"]
+            for _ in range(i + 1):
+                results.record_game(reg, "Tic-Tac-Toe", seats, returns, actions)
+
+    def board(*args):
+        capsys.readouterr()
+        assert run(db, "leaderboard", "Tic-Tac-Toe", "--json", *args) == 0
+        return [e["player"] for e in json.loads(capsys.readouterr().out)]
+
+    plain = board()
+    assert len(plain) == 3 and "Random" in plain and "ann" not in plain and "b0" not in plain
+    added = board("--add", "ann", "--add", "b0")
+    assert len(added) == 3 and {"Random", "ann", "b0"} == set(added)
+    for player, message in (("ghost", "unknown player"), ("idle", "has not played")):
+        assert run(db, "leaderboard", "Tic-Tac-Toe", "--add", player) == 2
+        assert message in capsys.readouterr().err
+
+
+def test_leaderboard_defaults_to_the_users_most_recent_universe(tmp_path, capsys):
+    db = tmp_path / "r.sqlite3"
+    with Registry(db) as reg:
+        users.add_user(reg, "ann", "creator")
+        players.add_universe(reg, "ann", "Dream")
+        players.add_persona(reg, "ann", "Dream", "ann-dream")
+        from test_registry_games import random_game
+        actions, returns = random_game(reg, "Tic-Tac-Toe", 0)
+        results.record_game(reg, "Tic-Tac-Toe", ["ann-dream", "Random"], returns, actions,
+                            universe="Dream")
+
+    def shown(*args):
+        capsys.readouterr()
+        assert run(db, "leaderboard", "Tic-Tac-Toe", "--json", *args) == 0
+        return {e["player"] for e in json.loads(capsys.readouterr().out)}
+
+    assert shown("--user", "ann") == {"Random"}                     # Public: nothing played
+    assert shown("--user", "ann", "--universe", "Dream") == {"Random", "ann-dream"}
+    assert shown("--user", "ann") == {"Random", "ann-dream"}        # Dream was remembered
+    assert shown() == {"Random"}                                    # no user: Public
+    assert run(db, "leaderboard", "Nope", "--user", "ann", "--universe", "Public") == 2
+    assert shown("--user", "ann") == {"Random", "ann-dream"}        # the refusal changed nothing
+    assert shown("--user", "ann", "--universe", "Public") == {"Random"}
+    assert shown("--user", "ann") == {"Random"}
+
+
+def test_joblib_workers_follow_the_database_of_each_benchmark(tmp_path):
+    """loky keeps its worker processes between calls: a second benchmark in the
+    same process, on another database, must not meet workers that still look at
+    the first one (they would not know its saved rule set)."""
+    for i, name in enumerate(["SqA", "SqB"]):
+        with Registry(tmp_path / f"{name}.sqlite3") as reg:
+            users.add_user(reg, "root", "admin")
+            users.add_user(reg, "cat", "creator")
+            from registry import rulesets
+            rulesets.save_rule_set(reg, "cat", ruleset(name, black=3 + i))
+            players.add_bot(reg, "m5", "mcts:simulations=5")
+            out = benchmark.benchmark(reg, "root", name, ["m5", "Random"], games=2, n_jobs=2)
+            assert out["games"] == 2 and len(results.games_of(reg, name)) == 2

@@ -190,3 +190,25 @@ def test_copy_is_unsaved_and_prefilled(reg):
     assert "Connect4-copy" not in [r["name"] for r in rulesets.list_rule_sets(reg)]
     copy["reserves"] = {"black": 20, "white": 20}
     assert rulesets.save_rule_set(reg, "cat", copy) == "Connect4-copy"
+
+
+def test_migration_from_version_1_keeps_everything_and_adds_the_selected_universe(tmp_path):
+    path = tmp_path / "v1.sqlite3"
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.executescript(db.MIGRATIONS[0])
+    raw.execute("PRAGMA user_version = 1")
+    raw.execute("INSERT INTO universes (name, created) VALUES ('Public', 't')")
+    raw.execute("INSERT INTO users (name, role, created) VALUES ('old', 'admin', 't')")
+    raw.close()
+    with Registry(path) as reg:
+        assert db.version(reg.db) == db.SCHEMA_VERSION == 2
+        assert users.list_users(reg) == [{"name": "old", "role": "admin", "rule_sets": 0}]
+        assert users.selected_universe(reg, "old") == "Public"     # never selected one
+        reg.db.execute("INSERT INTO universes (name, created) VALUES ('Dream', 't')")
+        users.select_universe(reg, "old", "Dream")
+    with Registry(path) as reg:
+        assert users.selected_universe(reg, "old") == "Dream"
+        before = snapshot(reg)
+        with pytest.raises(RegistryError, match="unknown universe"):
+            users.select_universe(reg, "old", "Nowhere")
+        assert snapshot(reg) == before
