@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import subprocess
 import sys
 import time
 
@@ -37,6 +36,7 @@ from pathlib import Path
 import pyspiel
 
 import games  # noqa: F401  (registers flipway)
+from analysis.study import git_commit
 from experiments._flipway_neutral import neutral_flip_search
 
 BLACK, WHITE = 1, 2
@@ -274,12 +274,7 @@ def main(argv=None):
         args.max_exhaustive, args.boards, args.games, args.reachable_limit = 4, 50, 50, 20_000
         args.seconds = 5.0
     rng = random.Random(args.seed)
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
-                                check=False).stdout.strip()
-    except OSError:
-        commit = None
-    report = {"seed": args.seed, "args": {k: str(v) for k, v in vars(args).items()}, "commit": commit}
+    report = {"seed": args.seed, "args": {k: str(v) for k, v in vars(args).items()}, "commit": git_commit()}
 
     report["exhaustive"] = exhaustive(args.max_exhaustive)
 
