@@ -16,19 +16,11 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 cimport cython
 from games.core cimport GameCore, PLAYER_TERMINAL
-from games.boards cimport LatticeBoard, MAX_CELLS
+from games.boards cimport LatticeBoard, MAX_CELLS, find_root
 from games.rng cimport Rng, rng_seed, rng_next, rng_below, mix64
 
 cdef enum:
     MAX_EDGES = 520       # 3 n (n-1) / 2 for the largest triangle (n = 19) is 513
-
-
-cdef inline int _find_root(uint8_t* parent, int v) noexcept nogil:
-    """Union-find root with path halving."""
-    while parent[v] != v:
-        parent[v] = parent[parent[v]]
-        v = parent[v]
-    return v
 
 
 @cython.final
@@ -211,7 +203,7 @@ cdef class CaethCore(GameCore):
         for d in range(board.degree[v]):
             w = board.nbr[v][d]
             if self.vown[w] == colour:
-                r2 = _find_root(self.parent, w)
+                r2 = find_root(self.parent, w)
                 if r2 != r1:
                     if r1 == v:             # join the first chain under its root
                         self.parent[v] = r2

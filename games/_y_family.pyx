@@ -15,7 +15,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint64_t
 cimport cython
 from games.core cimport GameCore, PLAYER_TERMINAL
-from games.boards cimport LatticeBoard, NO_CELL, MAX_WORDS, MAX_CELLS
+from games.boards cimport LatticeBoard, NO_CELL, MAX_WORDS, MAX_CELLS, find_root
 from games.rng cimport Rng, rng_below, mix64
 
 cdef extern from *:
@@ -44,14 +44,6 @@ cpdef enum WinRule:
 cdef enum:
     PHASE_PLACE = 0
     PHASE_FLIP = 1
-
-
-cdef inline int _find_root(uint8_t* parent, int c) noexcept nogil:
-    """Union-find root with path halving."""
-    while parent[c] != c:
-        parent[c] = parent[parent[c]]
-        c = parent[c]
-    return c
 
 
 cdef inline int _stones_in_turn(int seq, int turn) noexcept nogil:
@@ -179,7 +171,7 @@ cdef class YCore(GameCore):
         return other
 
     cdef inline int _find(self, int c) noexcept:
-        return _find_root(self.parent, c)
+        return find_root(self.parent, c)
 
     cdef int current_player(self) noexcept:
         return PLAYER_TERMINAL if self.s.winner >= 0 else self.s.player
@@ -403,12 +395,12 @@ cdef class YCore(GameCore):
             # which keeps trees shallow), then fold the others into it.
             r1 = c
             if same:
-                r1 = _find_root(parent, nbr[__builtin_ctzll(same)])
+                r1 = find_root(parent, nbr[__builtin_ctzll(same)])
                 same &= same - 1
                 parent[c] = r1
                 mask |= sides[r1]
                 while same:
-                    r2 = _find_root(parent, nbr[__builtin_ctzll(same)])
+                    r2 = find_root(parent, nbr[__builtin_ctzll(same)])
                     same &= same - 1
                     if r2 != r1:
                         parent[r2] = r1

@@ -57,3 +57,13 @@ cdef class SquareGrid:
     cdef uint64_t* zob                  # [padded * 2] Zobrist key per point and colour
     cdef int* sym                       # [8 * num_points] image of a point (SQUARE_SYMMETRIES)
     cdef readonly tuple names
+
+
+cdef inline int find_root(uint8_t* parent, int cell) noexcept nogil:
+    """Root of ``cell``'s group in a union-find over a board's cells (parent
+    array of uint8, boards have at most 255 cells), with path halving: the
+    connection kernels of Y and Caeth Y both keep their groups this way."""
+    while parent[cell] != cell:
+        parent[cell] = parent[parent[cell]]
+        cell = parent[cell]
+    return cell
