@@ -34,7 +34,7 @@ def parse_rule_set(rules: "ttt_rules.RuleSet | Mapping[str, Any] | str") -> ttt_
 
 
 def _check_name_free(reg: Registry, name: str) -> None:
-    if ttt_rules.CATALOGUE.__contains__(name) or reg.one("SELECT 1 FROM rule_sets WHERE name = ?",
+    if name in ttt_rules.CATALOGUE or reg.one("SELECT 1 FROM rule_sets WHERE name = ?",
                                                          (name,)):
         raise RegistryError(f"a rule set called {name!r} is already saved; choose another name")
 
@@ -94,7 +94,7 @@ def copy_rule_set(reg: Registry, user: str, name: str, new_name: str | None = No
     """A new, unsaved rule set prefilled from the saved ``name`` (seed 004's "Copy";
     offered to a Creator only while the quota lasts). Name: ``new_name`` or NAME-copy."""
     if quota_left(reg, user) == 0:
-        raise RegistryError(f"{user} has used the Creator quota (15); a copy could not be saved")
+        raise RegistryError(f"{user} has used the Creator quota ({CREATOR_QUOTA}); a copy could not be saved")
     record = rule_set_json(reg, name)
     record["name"] = new_name or f"{name}-copy"
     return record

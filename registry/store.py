@@ -77,7 +77,7 @@ class Registry:
         row = self.one("SELECT id FROM rule_sets WHERE name = ?", (name,))
         if row is None:
             raise RegistryError(f"unknown rule set {name!r}; list them with `python -m registry "
-                                f"ruleset list`")
+                                f"list`")
         return row[0]
 
     def universe_id(self, name: str) -> int:
@@ -93,7 +93,7 @@ class Registry:
                        "WHERE name = ?", (name,))
         if row is None:
             raise RegistryError(f"unknown player {name!r}; list them with `python -m registry "
-                                f"player list`")
+                                f"players`")
         return row
 
     def _names(self, table: str) -> str:
