@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pyspiel
 
-from mcts.bots import refuse_terminal
+from games.openspiel import refuse_terminal
 
 
 class UniformRandomBot(pyspiel.Bot):

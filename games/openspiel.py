@@ -334,6 +334,13 @@ def _name(subject) -> str:
     return repr(subject)
 
 
+def refuse_terminal(state) -> None:
+    """The one error every bot gives when asked to move after the game has ended
+    (a pyspiel bot would otherwise crash the process or raise from deep inside)."""
+    if state.is_terminal():
+        raise ValueError("a bot was asked for a move in a terminal state: the game is over")
+
+
 def require_perfect_information(subject, algorithm: str, instead: str) -> None:
     """Refuse a hidden-information or simultaneous game for ``algorithm``.
 

@@ -36,15 +36,12 @@ import math
 
 import pyspiel
 
+from games.openspiel import refuse_terminal
 from mcts.uct import UCTSearch, core_of
 
 __all__ = ["CoreMCTSBot", "OpenSpielMCTSBot", "refuse_terminal"]
 
 
-def refuse_terminal(state) -> None:
-    """The one error every bot gives when asked to move after the game has ended."""
-    if state.is_terminal():
-        raise ValueError("a bot was asked for a move in a terminal state: the game is over")
 
 
 def _load(game):

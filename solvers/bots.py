@@ -16,7 +16,7 @@ import time
 
 import pyspiel
 
-from games.openspiel import is_core_state
+from games.openspiel import is_core_state, refuse_terminal
 from solvers.alphabeta import iterative_deepening, make_searcher
 from solvers.generic import PySearcher
 from solvers._alphabeta import SearchTimeout
@@ -64,8 +64,7 @@ class AlphaBetaBot(pyspiel.Bot):
         return self.step_with_policy(state)[1]
 
     def step_with_policy(self, state):
-        if state.is_terminal():      # the same error as mcts.bots.refuse_terminal
-            raise ValueError("a bot was asked for a move in a terminal state: the game is over")
+        refuse_terminal(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)], legal[0]
