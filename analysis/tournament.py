@@ -129,18 +129,8 @@ def game_fingerprint(game_string: str, imports: Sequence[str] = ()) -> str | Non
     game = load_game(game_string, imports)
     if game.get_type().short_name != "ttt":
         return None
-    from games.ttt import rules
-    value = game.get_parameters()["rules"]
-    catalogue = rules.catalogue()
-    if value in catalogue:
-        return catalogue[value].fingerprint
-    for source in rules.SOURCES:        # a saved name of an attached registry, read now
-        if value in source:
-            return source.load(value).fingerprint
-    path = Path(value)
-    if not path.is_absolute() and not path.exists():
-        path = rules.REPO_ROOT / path
-    return rules.load(path).fingerprint
+    from games.ttt import fingerprint
+    return fingerprint(game.get_parameters()["rules"])
 
 
 @dataclasses.dataclass(frozen=True)
