@@ -208,7 +208,6 @@ def main(argv=None) -> int:
                   f"{'won' if record['our_win'] else 'lost'} in {len(record['moves'])} moves "
                   f"(ours {record['our_seconds']:.2f}s, OpenSpiel {record['their_seconds']:.2f}s); "
                   f"running win rate {wins}/{len(records)}", flush=True)
-    records = [r for r in records if r["game"] < args.games]
     summary = summarise(records, args)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
     lo, hi = summary["win_rate_95ci"]

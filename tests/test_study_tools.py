@@ -42,7 +42,11 @@ def test_study_flags_refuse_zero_and_negative_counts(flag, value, capsys):
 
 
 def test_git_commit_is_the_checkout_head():
-    assert re.fullmatch(r"[0-9a-f]{40}", git_commit())
+    import subprocess
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+    assert re.fullmatch(r"[0-9a-f]{40}", git_commit()) and git_commit() == head
 
 
 def test_value_text_words_each_kind_of_solve_record():
