@@ -1,3 +1,4 @@
 # cython: language_level=3
-"""Python face of ``codes.pxd``: the enum classes ``Effect``, ``Move``,
-``Stalemate`` and ``End`` (the declarations live in the .pxd only)."""
+"""Python face of ``codes.pxd``: one enum class for each ``cpdef enum`` declared
+there (``Effect``, ``Move``, ``Stalemate``, ``End``, ``Order``, ``Fold``); the
+declarations live in the .pxd only."""

@@ -25,7 +25,7 @@ import pyspiel
 
 from games.openspiel import CoreGame, GameSpec, Variant, game_type
 from games.ttt import rules as rules_mod
-from games.ttt._engine import make_core
+from games.ttt import make_core
 
 DEFAULT_RULES = "Tic-Tac-Toe"
 
@@ -34,7 +34,7 @@ def _make_core(params):
     if not isinstance(params["rules"], str):
         raise ValueError(f"parameter rules={params['rules']!r} is not allowed; give a catalogue "
                          "name or a path to a rule-set .json file")
-    return make_core(rules_mod.resolve(params["rules"]).compile())
+    return make_core(params["rules"])
 
 
 def _variant(params, core) -> Variant:
