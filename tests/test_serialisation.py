@@ -117,7 +117,6 @@ def test_states_restore_at_every_step_and_play_on_identically(spec):
     # restored copy continues move for move like the original.
     for i in sorted({0, len(states) // 2, max(0, len(states) - 2)}):
         play_on_together(states[i].clone(), restored(game, states[i]).values(), seed=i)
-    assert states[-1].is_terminal()
 
 
 def test_a_restored_state_is_independent_of_its_original():
