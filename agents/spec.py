@@ -21,6 +21,7 @@ bot as ``name=strong`` with 1).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 import re
@@ -65,16 +66,23 @@ class BotSpec:
                                       or "," in self.name or self.name != self.name.strip()):
             raise ValueError(f"a bot's name must be a non-empty string without ',' or surrounding "
                              f"spaces, got {self.name!r}")
-        self.settings        # validates the options against the kind
+        self._settings       # validates the options against the kind
 
     @classmethod
     def make(cls, kind: str, name: str | None = None, **options: Any) -> "BotSpec":
         return cls(kind, tuple(options.items()), name)
 
+    @functools.cached_property
+    def _settings(self) -> dict[str, Any]:
+        # Worked out once, when the spec is made: a spec is immutable, and
+        # tournaments read the settings and fingerprint of every game's bots.
+        return get_kind(self.kind).settings(dict(self.options))
+
     @property
     def settings(self) -> dict[str, Any]:
-        """The full settings: every option of the kind, aliases resolved, defaults filled in."""
-        return get_kind(self.kind).settings(dict(self.options))
+        """The full settings: every option of the kind, aliases resolved, defaults
+        filled in (a copy, so a caller cannot change the spec through it)."""
+        return dict(self._settings)
 
     @property
     def label(self) -> str:

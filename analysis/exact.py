@@ -45,8 +45,11 @@ def solve_all(games: list[str], time_limit: float, path: Path, n_jobs: int,
     earlier run finished it, solved on ``n_jobs`` processes otherwise."""
     return resumable(
         games, path, n_jobs,
-        # A run that timed out may be retried with more time; a finished one never needs to be.
-        reusable=lambda r: r.get("complete") or r.get("time_limit", 0) >= time_limit,
+        # A run that timed out may be retried with more time; a finished one never
+        # needs to be. A crashed one (out of memory on a busy machine, a solver
+        # bug since fixed) is always retried: its time limit says nothing.
+        reusable=lambda r: "error" not in r and (r.get("complete")
+                                                 or r.get("time_limit", 0) >= time_limit),
         work=functools.partial(solve_record, time_limit=time_limit, imports=tuple(imports)),
         announce=lambda k: f"(b) solving {k} positions, up to {time_limit:.0f} s each on {n_jobs} processes",
         report=lambda r: say(f"    {r['game']}: value {r.get('value')} in {r.get('wall_seconds', '?')} s"))

@@ -72,6 +72,18 @@ def test_solve_all_solves_once_and_resumes_from_its_file(tmp_path):
     assert {g: r["value"] for g, r in again.items()} == {g: r["value"] for g, r in solved.items()}
 
 
+def test_solve_all_retries_a_crashed_solve_but_keeps_finished_ones(tmp_path):
+    path = tmp_path / "solver.jsonl"
+    games_ = ["y_game(board_size=3)", "y_game(board_size=4)"]
+    solve_all(games_[:1], 30.0, path, 1, ("games.y_family",))
+    with path.open("a") as f:                     # an earlier run crashed on the second game
+        f.write(json.dumps({"game": games_[1], "time_limit": 60.0, "error": "MemoryError()"}) + "\n")
+    solved = solve_all(games_, 30.0, path, 1, ("games.y_family",))
+    assert "error" not in solved[games_[1]] and solved[games_[1]]["value"] == 1.0
+    games_solved = [json.loads(line)["game"] for line in path.read_text().splitlines()]
+    assert games_solved.count(games_[0]) == 1      # the finished solve was not redone
+
+
 def test_random_playouts_seed_game_i_with_seed_plus_i():
     game = pyspiel.load_game("double_o_y(board_size=5)")
     both = random_playouts("00-Y", game, game.new_core(), 2, 5)

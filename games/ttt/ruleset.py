@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import hashlib
 import json
 from typing import Any, Mapping
@@ -32,11 +33,13 @@ class RuleSet:
     record: Mapping[str, Any]
     notes: str = ""
 
-    @property
+    @functools.cached_property
     def canonical(self) -> str:
+        # Kept once made: equality, hashing, caches and every recorded game
+        # ask for it, and a rule set is never changed after validation.
         return canonical_json(self.record)
 
-    @property
+    @functools.cached_property
     def fingerprint(self) -> str:
         return hashlib.sha256(self.canonical.encode()).hexdigest()[:16]
 
