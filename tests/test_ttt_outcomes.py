@@ -458,3 +458,13 @@ def test_random_outcome_rule_sets_match_reference(rec, seed):
         return   # e.g. a lock under a stack: validation's job, tested elsewhere
     play_against_reference(rs, games=4, seed=seed)
     _ending_counts(rs, games=4, seed=seed)
+
+
+def test_partners_most_pieces_counts_both_colours_of_a_side():
+    # partners, assigned colours: seats 1+3 are black+pink, 2+4 white+yellow.
+    # black, white, pink place, then yellow has nothing: black+pink 2, white+yellow 1
+    rs = parse(players="partners", stalemate="most-pieces-wins",
+               reserves={"black": 1, "white": 2, "pink": 1})
+    core = play(rs, [(1, 1), (2, 1), (3, 1)])
+    assert core.terminal() and core.side_scores() == [2, 1]
+    assert core.returns_list() == [1.0, -1.0, 1.0, -1.0]

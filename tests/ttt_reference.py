@@ -346,7 +346,11 @@ class RefState:
         self.overachievers = r["overachievers_disqualified"]
         self.chaos_limits = dict(r["chaos_wins_if_more_than"])
         original = STALEMATES[:6]
-        self.general = (r["stalemate"] not in original or self.overachievers or bool(self.chaos_limits))
+        # the general scoring sums a side's pieces over its colours, as the rules
+        # say ("the number of the side's pieces"); the original code here takes
+        # the best colour, which differs only for partners with assigned colours
+        self.general = (r["stalemate"] not in original or self.overachievers or bool(self.chaos_limits)
+                        or r["stalemate"] == "most-pieces-wins")
         self.disqualified = set()
 
     def side_colours(self, side):

@@ -146,8 +146,11 @@ def _outcome_tables(r) -> dict:
     shape, which extreme (most/least) and which verdict (wins/loses)."""
     name = r["stalemate"]
     extreme, measure, verdict = parse_stalemate(name)
+    # partners with assigned colours own two colours a side: "most-pieces-wins"
+    # counts the side's pieces (both colours), which the general path does
     general = (name not in STALEMATE_CODES or r["overachievers_disqualified"]
-               or bool(r["chaos_wins_if_more_than"]))
+               or bool(r["chaos_wins_if_more_than"])
+               or (name == "most-pieces-wins" and r["players"] == "partners" and r["colours"] == "assigned"))
     out = {"general_outcome": general, "st_kind": STALEMATE_CODES.get(name, int(Stalemate.ST_RANKED)),
            "st_measure": 0, "st_k": 0, "st_shape": 0, "st_most": 1, "st_wins": 1,
            "vs_more_wins": False, "vs_fewer_loses": False,
