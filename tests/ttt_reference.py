@@ -75,6 +75,7 @@ class RefState:
         self.offer_by = None
         self.answerer = None
         self.result = None
+        self._init_outcomes(r)      # ttt-outcomes
         self._start_phase(0)
 
     # phases ------------------------------------------------------------------
@@ -258,6 +259,10 @@ class RefState:
         self.plies += 1
         for k, effect, diag in self.checks:
             if self.run_through(dest, col, diag) >= k:
+                if self.overachievers:      # ttt-outcomes
+                    if self._overachiever_check(effect):
+                        return
+                    break
                 ms = self.side[self.seat]
                 if effect == 2:
                     self.result = [-1.0] * self.n
@@ -305,6 +310,8 @@ class RefState:
 
     def _stalemate(self):
         st = self.stalemate
+        if self.general:            # ttt-outcomes
+            return self._stalemate_general()
         if st == "draws":
             self.result = [0.0] * self.n
             return
@@ -332,3 +339,138 @@ class RefState:
 
     def returns(self):
         return list(self.result) if self.result is not None else [0.0] * self.n
+
+    # -- outcomes of the dilemmas (ttt-outcomes), from docs/rules/ttt.md "Outcomes" --
+    def _init_outcomes(self, r):
+        from games.ttt.rules import STALEMATES
+        self.overachievers = r["overachievers_disqualified"]
+        self.chaos_limits = dict(r["chaos_wins_if_more_than"])
+        original = STALEMATES[:6]
+        # the general scoring sums a side's pieces over its colours, as the rules
+        # say ("the number of the side's pieces"); the original code here takes
+        # the best colour, which differs only for partners with assigned colours
+        self.general = (r["stalemate"] not in original or self.overachievers or bool(self.chaos_limits)
+                        or r["stalemate"] == "most-pieces-wins")
+        self.disqualified = set()
+
+    def side_colours(self, side):
+        return {col for seat in range(self.seats) if self.side[seat] == side for col in self.owned[seat]}
+
+    def lines(self):
+        """Every maximal same-colour line as (colour, length, cells)."""
+        out = []
+        for c, col in self.board.items():
+            for d in LINE_DIRS:
+                if self.board.get(tuple(a - b for a, b in zip(c, d))) == col:
+                    continue
+                cells = [c]
+                while self.board.get(tuple(a + b for a, b in zip(cells[-1], d))) == col:
+                    cells.append(tuple(a + b for a, b in zip(cells[-1], d)))
+                out.append((col, len(cells), cells))
+        return out
+
+    def area(self, colours):
+        """Spaces the side occupies or could reach by orthogonal steps of one
+        of its pieces through spaces with no piece (locked ones included)."""
+        every = {(x, y, z) for x in range(self.X) for y in range(self.Y) for z in range(self.Z)}
+        seen = {c for c, col in self.board.items() if col in colours}
+        todo = list(seen)
+        while todo:
+            c = todo.pop()
+            for axis in range(3):
+                for sign in (1, -1):
+                    n = list(c)
+                    n[axis] += sign
+                    n = tuple(n)
+                    if n in every and n not in seen and n not in self.board:
+                        seen.add(n)
+                        todo.append(n)
+        return len(seen)
+
+    def side_score(self, side, measure):
+        colours = self.side_colours(side)
+        if measure == "area":
+            return self.area(colours)
+        if measure == "in-a-row":
+            return max([n for col, n, _ in self.lines() if col in colours], default=0)
+        if measure.endswith("-in-a-row"):
+            k = int(measure.split("-")[0])
+            return sum(max(0, n - k + 1) for col, n, _ in self.lines() if col in colours)
+        # pieces, or pieces of a shape (every piece is a circle for now)
+        return sum(1 for col in self.board.values() if col in colours)
+
+    def _verdicts(self, st, eligible, tie_draws):
+        from games.ttt.schema import parse_stalemate
+        sides = sorted(set(self.side))
+        if st in ("draws", "all-win", "all-lose"):
+            return {s: {"draws": 0.0, "all-win": 1.0, "all-lose": -1.0}[st] for s in sides}
+        extreme, measure, verdict = parse_stalemate(st)
+        score = {s: self.side_score(s, measure) for s in sides}
+        if extreme == "vs-chaos":
+            chaos = sides[-1]
+            out = {}
+            for s in sides[:-1]:
+                if score[s] > score[chaos]:
+                    out[s] = 1.0
+                elif score[s] < score[chaos]:
+                    out[s] = -1.0
+                else:
+                    out[s] = {"more-pieces-than-chaos-wins": -1.0, "fewer-pieces-than-chaos-loses": 1.0,
+                              "more-pieces-than-chaos-wins-fewer-loses": 0.0}[st]
+            return out
+        scores = [score[s] for s in eligible]
+        if not scores or (tie_draws and len(scores) >= 2 and max(scores) == min(scores)):
+            return {s: 0.0 for s in sides}
+        target = max(scores) if extreme == "most" else min(scores)
+        win = 1.0 if verdict == "wins" else -1.0
+        return {s: (win if score[s] == target else -win) if s in eligible else 0.0 for s in sides}
+
+    def eligible_sides(self):
+        return {self.side[seat] for seat in range(self.seats)
+                if seat >= self.n or seat not in self.disqualified}
+
+    def _stalemate_general(self):
+        # every piece is a circle until shapes arrive: the circles are all the pieces
+        if any(len(self.board) > limit for shape, limit in self.chaos_limits.items()):
+            self.result = [-1.0] * self.n       # "Chaos wins if total circles > 9"
+            return
+        verdict = self._verdicts(self.stalemate, self.eligible_sides(), not self.disqualified)
+        if self.overachievers and not self.disqualified:
+            winners = {p for p in range(self.n) if verdict[self.side[p]] == 1.0}
+            if winners:
+                self.disqualified = winners
+                verdict = self._verdicts(self.stalemate, self.eligible_sides(), False)
+        self.result = [-1.0 if p in self.disqualified else verdict[self.side[p]] for p in range(self.n)]
+
+    def _overachiever_check(self, effect):
+        """True when the game ended; False when play goes on."""
+        mover = self.seat
+        chaos_mover = self.chaos and mover == self.seats - 1
+        players = set(range(self.n))
+        if effect == 2 or (effect == 0 and chaos_mover):
+            self.result = [-1.0] * self.n
+            return True
+        if effect == 0:
+            winners, losers = {p for p in players if self.side[p] == self.side[mover]}, set()
+        else:
+            winners = {p for p in players if self.side[p] != self.side[mover]}
+            losers = players - winners
+        winners -= self.disqualified
+        if effect == 0 and not winners:
+            return False                # a disqualified player's line
+        if winners and not self.disqualified:
+            self.disqualified = set(winners)
+            if self.disqualified | losers != players:
+                return False
+            winners = set()
+        self.result = [1.0 if p in winners else -1.0 for p in range(self.n)]
+        return True
+
+    def chaos_outcome(self):
+        if self.result is None:
+            return 0.0
+        if all(v == -1.0 for v in self.result):
+            return 1.0
+        if all(v == 1.0 for v in self.result):
+            return -1.0
+        return 0.0

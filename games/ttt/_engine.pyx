@@ -35,12 +35,15 @@ from games.ttt.codes cimport (
     EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_LINEAR_KNIGHT,
     MOVE_ALQUERQUE, MOVE_ORTHOGONAL, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
     END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT, FOLD_LESS_THAN_MOST)
+from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
+                              MEASURE_SHAPE, MEASURE_AREA)
 
 cdef enum:
     MAX_SEATS = 5
     MAX_COLOURS = 4
     MAX_CHECKS = 32
     MAX_PHASES = 6
+    MAX_SHAPES = 6
 
 COLOUR_CHARS = "xopy"
 
@@ -99,6 +102,13 @@ cdef class Tables:
     cdef int block           # int16 entries in a position block
     cdef readonly object colour_names
     cdef readonly dict params
+    # outcomes of the dilemmas (ttt-outcomes; compiler._outcome_tables)
+    cdef bint general_outcome              # score stalemates with _finish_outcome
+    cdef int st_kind, st_measure, st_k, st_shape, st_most, st_wins
+    cdef bint vs_more_wins, vs_fewer_loses
+    cdef int chaos_more_than[MAX_SHAPES]   # -1: no "Chaos wins if total <shape> > n"
+    cdef bint overachievers
+    cdef int side_colours[MAX_SEATS]       # colour bit mask of each side
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -250,6 +260,29 @@ cdef class Tables:
             self.init[c] = colour + 1
         for c in range(self.C):
             self.init[self.S + 3 * self.T + c] = self.reserve0[c]
+        self._init_outcomes(p)
+
+    cdef void _init_outcomes(self, dict p):
+        """The outcome fields (ttt-outcomes); absent keys (tables compiled
+        before them) mean the original scoring."""
+        cdef int i, s
+        self.general_outcome = p.get("general_outcome", False)
+        self.st_kind = p.get("st_kind", 0)
+        self.st_measure = p.get("st_measure", 0)
+        self.st_k = p.get("st_k", 0)
+        self.st_shape = p.get("st_shape", 0)
+        self.st_most = p.get("st_most", 1)
+        self.st_wins = p.get("st_wins", 1)
+        self.vs_more_wins = p.get("vs_more_wins", False)
+        self.vs_fewer_loses = p.get("vs_fewer_loses", False)
+        self.overachievers = p.get("overachievers", False)
+        limits = p.get("chaos_more_than", [])
+        for i in range(MAX_SHAPES):
+            self.chaos_more_than[i] = limits[i] if i < len(limits) else -1
+        for s in range(MAX_SEATS):
+            self.side_colours[s] = 0
+        for s in range(self.seats):
+            self.side_colours[self.side[s]] |= self.seat_mask[s]
 
 
 @cython.final
@@ -278,6 +311,7 @@ cdef class TTTCore(GameCore):
     cdef int phase
     cdef int folded           # bit mask of the seats that folded
     cdef uint8_t* plock       # cells locked for the current phase, or NULL if none
+    cdef int disq             # overachievers: bit mask of the seats disqualified from winning (ttt-outcomes)
 
     def __cinit__(self):
         self.mem = NULL
@@ -311,6 +345,7 @@ cdef class TTTCore(GameCore):
             self.result[c] = 0.0
         self.num_players = tab.nplayers
         self.folded = 0
+        self.disq = 0
         self._enter_phase(0)
 
     cdef void _set_plock(self) noexcept:
@@ -392,6 +427,7 @@ cdef class TTTCore(GameCore):
         o.moves = self.moves
         o.phase = self.phase
         o.folded = self.folded
+        o.disq = self.disq
         o._set_plock()
         return o
 
@@ -723,7 +759,9 @@ cdef class TTTCore(GameCore):
             for i in range(tab.nchecks):
                 if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
                     self._finish_check(tab.check_effect[i], self.seat)
-                    return
+                    if self.end != END_NONE:
+                        return
+                    break       # overachievers disqualified: play goes on
         if tab.move_limit and self.plies >= tab.move_limit:
             self._finish_stalemate(END_MOVE_LIMIT)
             return
@@ -796,6 +834,9 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int p
         cdef int ms = tab.side[mover]
+        if tab.overachievers:
+            self._check_overachievers(effect, mover)
+            return
         for p in range(tab.nplayers):
             if effect == EFFECT_ALL_LOSE:
                 self.result[p] = -1.0
@@ -843,6 +884,9 @@ cdef class TTTCore(GameCore):
         cdef int side_score[MAX_SEATS]
         cdef int nsides = tab.side[tab.seats - 1] + 1
         self.end = how
+        if tab.general_outcome:
+            self._finish_outcome(how)
+            return
         if tab.stalemate == ST_DRAWS:
             self._finish_draw(how)
             return
@@ -874,6 +918,223 @@ cdef class TTTCore(GameCore):
             else:
                 self.result[p] = 1.0 if s == best else -1.0
 
+    # -- outcomes of the dilemmas (ttt-outcomes) ----------------------------
+
+    cdef inline int _shape_at(self, int c) noexcept:
+        """Shape index of the piece on cell c: every piece is a circle (0)
+        until shapes arrive (issue 12)."""
+        return 0
+
+    cdef bint _chaos_threshold_met(self) noexcept:
+        """"Chaos wins if total circles > 9": pieces of a shape on the board,
+        every colour counted."""
+        cdef Tables tab = self.tab
+        cdef int c, sh
+        cdef int count[MAX_SHAPES]
+        for sh in range(MAX_SHAPES):
+            count[sh] = 0
+        for c in range(tab.S):
+            if self.cell[c]:
+                count[self._shape_at(c)] += 1
+        for sh in range(MAX_SHAPES):
+            if tab.chaos_more_than[sh] >= 0 and count[sh] > tab.chaos_more_than[sh]:
+                return True
+        return False
+
+    cdef int _area(self, int colours, uint8_t* mark, int* stack) noexcept:
+        """Go-style area of the pieces of ``colours`` (a bit mask): the cells
+        they occupy and the empty cells (locked ones included) reachable from
+        one of them by orthogonal steps through empty cells."""
+        cdef Tables tab = self.tab
+        cdef int c, d, u, top = 0, n = 0
+        memset(mark, 0, tab.S)
+        for c in range(tab.S):
+            if self.cell[c] and (colours >> (self.cell[c] - 1)) & 1:
+                mark[c] = 1
+                stack[top] = c
+                top += 1
+                n += 1
+        while top:
+            top -= 1
+            c = stack[top]
+            for d in range(26):
+                if not tab.is_axis[d]:
+                    continue
+                u = tab.nbr[c * 26 + d]
+                if u >= 0 and not mark[u] and self.cell[u] == 0:
+                    mark[u] = 1
+                    stack[top] = u
+                    top += 1
+                    n += 1
+        return n
+
+    cdef void _side_scores(self, int* score) noexcept:
+        """Each side's score under the ranked or vs-Chaos rule: the longest
+        line (max over its colours), or K-segments, pieces, pieces of a shape
+        (summed over its colours), or its area."""
+        cdef Tables tab = self.tab
+        cdef int c, d, piece, prev, run, x, s, i
+        cdef int nsides = tab.side[tab.seats - 1] + 1
+        cdef int colour_score[MAX_COLOURS]
+        cdef uint8_t* mark
+        cdef int* stack
+        if tab.st_kind == ST_RANKED and tab.st_measure == MEASURE_AREA:
+            mark = <uint8_t*>malloc(tab.S)
+            stack = <int*>malloc(tab.S * sizeof(int))
+            for s in range(nsides):
+                score[s] = self._area(tab.side_colours[s], mark, stack)
+            free(mark)
+            free(stack)
+            return
+        for c in range(tab.C):
+            colour_score[c] = 0
+        for c in range(tab.S):
+            piece = self.cell[c]
+            if piece == 0:
+                continue
+            if tab.st_kind == ST_VS_CHAOS or tab.st_measure == MEASURE_PIECES:
+                colour_score[piece - 1] += 1
+            elif tab.st_measure == MEASURE_SHAPE:
+                if self._shape_at(c) == tab.st_shape:
+                    colour_score[piece - 1] += 1
+            elif tab.st_measure == MEASURE_WINDOWS:
+                for d in range(13, 26):
+                    x = c
+                    i = 0
+                    while i < tab.st_k and x >= 0 and self.cell[x] == piece:
+                        i += 1
+                        x = tab.nbr[x * 26 + d]
+                    if i == tab.st_k:
+                        colour_score[piece - 1] += 1
+            else:                               # MEASURE_RUN
+                for d in range(13, 26):
+                    prev = tab.nbr[c * 26 + 25 - d]
+                    if prev >= 0 and self.cell[prev] == piece:
+                        continue
+                    run = 0
+                    x = c
+                    while x >= 0 and self.cell[x] == piece:
+                        run += 1
+                        x = tab.nbr[x * 26 + d]
+                    if run > colour_score[piece - 1]:
+                        colour_score[piece - 1] = run
+        for s in range(nsides):
+            score[s] = 0
+            for c in range(tab.C):
+                if (tab.side_colours[s] >> c) & 1:
+                    if tab.st_kind == ST_RANKED and tab.st_measure == MEASURE_RUN:
+                        if colour_score[c] > score[s]:
+                            score[s] = colour_score[c]
+                    else:
+                        score[s] += colour_score[c]
+
+    cdef int _eligible_sides(self) noexcept:
+        """Bit mask of the sides that can still win: Chaos, and every side
+        with a player not disqualified."""
+        cdef Tables tab = self.tab
+        cdef int s, mask = 0
+        for s in range(tab.seats):
+            if s >= tab.nplayers or not (self.disq >> s) & 1:
+                mask |= 1 << tab.side[s]
+        return mask
+
+    cdef void _verdicts(self, int* score, int eligible, int* verdict, bint tie_draws) noexcept:
+        """Per eligible side: +1 win, -1 lose, 0 draw under the stalemate rule."""
+        cdef Tables tab = self.tab
+        cdef int s, n = 0, best = 0, worst = 0, chaos_side, extreme
+        cdef int nsides = tab.side[tab.seats - 1] + 1
+        for s in range(nsides):
+            verdict[s] = 0
+        if tab.st_kind == ST_ALL_WIN or tab.st_kind == ST_ALL_LOSE:
+            for s in range(nsides):
+                verdict[s] = 1 if tab.st_kind == ST_ALL_WIN else -1
+            return
+        if tab.st_kind == ST_VS_CHAOS:
+            chaos_side = nsides - 1
+            for s in range(chaos_side):
+                if score[s] > score[chaos_side]:
+                    verdict[s] = 1
+                elif score[s] < score[chaos_side]:
+                    verdict[s] = -1
+                elif not (tab.vs_more_wins and tab.vs_fewer_loses):
+                    verdict[s] = -1 if tab.vs_more_wins else 1
+            return
+        if tab.st_kind != ST_RANKED:            # draws
+            return
+        for s in range(nsides):
+            if not (eligible >> s) & 1:
+                continue
+            if n == 0 or score[s] > best:
+                best = score[s]
+            if n == 0 or score[s] < worst:
+                worst = score[s]
+            n += 1
+        if n == 0 or (tie_draws and n >= 2 and best == worst):
+            return
+        for s in range(nsides):
+            if (eligible >> s) & 1:
+                extreme = score[s] == (best if tab.st_most else worst)
+                verdict[s] = (1 if tab.st_wins else -1) if extreme else (-1 if tab.st_wins else 1)
+
+    cdef void _finish_outcome(self, int how) noexcept:
+        """The general stalemate scoring: "Chaos wins if ..." first (every
+        player loses); then the rule among the sides that can still win; with
+        overachievers, the first set of winners is disqualified and the rule
+        decided again among the rest ("Most pieces wins" becomes "Second most
+        pieces wins"). Disqualified players lose."""
+        cdef Tables tab = self.tab
+        cdef int p, winners = 0
+        cdef int score[MAX_SEATS]
+        cdef int verdict[MAX_SEATS]
+        self.end = how
+        if self._chaos_threshold_met():
+            for p in range(tab.nplayers):
+                self.result[p] = -1.0
+            return
+        self._side_scores(score)
+        self._verdicts(score, self._eligible_sides(), verdict, self.disq == 0)
+        if tab.overachievers and self.disq == 0:
+            for p in range(tab.nplayers):
+                if verdict[tab.side[p]] == 1:
+                    winners |= 1 << p
+            if winners:
+                self.disq = winners
+                self._verdicts(score, self._eligible_sides(), verdict, False)
+        for p in range(tab.nplayers):
+            self.result[p] = -1.0 if (self.disq >> p) & 1 else <double>verdict[tab.side[p]]
+
+    cdef void _check_overachievers(self, int effect, int mover) noexcept:
+        """A turn check that holds under "Overachiever(s) disqualified": the
+        first set of winners is disqualified and play goes on; a later set of
+        (not disqualified) winners wins; a disqualified player's own line does
+        not end the game; when every player is disqualified or has lost,
+        Chaos wins (every player -1)."""
+        cdef Tables tab = self.tab
+        cdef int p, winners = 0, losers = 0, everyone = (1 << tab.nplayers) - 1
+        cdef bint chaos_mover = tab.chaos and mover == tab.seats - 1
+        if effect == EFFECT_ALL_LOSE or (effect == EFFECT_WIN and chaos_mover):
+            winners = 0
+            losers = everyone
+        for p in range(tab.nplayers):
+            if effect == EFFECT_WIN and not chaos_mover and tab.side[p] == tab.side[mover]:
+                winners |= 1 << p
+            elif effect == EFFECT_LOSE:
+                if tab.side[p] != tab.side[mover]:
+                    winners |= 1 << p
+                else:
+                    losers |= 1 << p        # the mover's side has lost
+        winners &= ~self.disq
+        if effect == EFFECT_WIN and not chaos_mover and winners == 0:
+            return                               # a disqualified player's line: play on
+        if winners and self.disq == 0:
+            self.disq = winners
+            if (self.disq | losers) != everyone:
+                return                           # play goes on
+            winners = 0
+        for p in range(tab.nplayers):
+            self.result[p] = 1.0 if (winners >> p) & 1 else -1.0
+        self.end = END_CHECK
+
     cdef void returns(self, double* out) noexcept:
         cdef int p
         for p in range(self.tab.nplayers):
@@ -886,6 +1147,8 @@ cdef class TTTCore(GameCore):
                                           + 1024 * (self.offer_by + 1) + 16384 * (self.answerer + 1)
                                           + 131072 * self.offered + 262144 * self.end
                                           + 2097152 * self.phase + 16777216 * self.folded))
+        if self.tab.overachievers:
+            h ^= mix64(<uint64_t>self.disq * <uint64_t>0xD1B54A32D192ED03ULL + 777)
         if self.tab.move_limit:
             h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
         return h
@@ -982,6 +1245,37 @@ cdef class TTTCore(GameCore):
         """The phase being played, 0-based."""
         return self.phase
 
+    def side_scores(self):
+        """Each side's score under the rule set's ranked or vs-Chaos stalemate
+        rule on the current board (sides in seat order, Chaos last), e.g. the
+        areas under "most-area-wins"; [] for draws/all-win/all-lose or a rule
+        set on the original scoring path (ttt-outcomes)."""
+        cdef int score[MAX_SEATS]
+        tab = self.tab
+        if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
+            return []
+        self._side_scores(score)
+        return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
+
+    def disqualified_players(self):
+        """Players disqualified from winning ("Overachiever(s) disqualified")."""
+        return [s for s in range(self.tab.nplayers) if (self.disq >> s) & 1]
+
+    def chaos_outcome(self):
+        """Chaos's outcome, for leaderboards (Chaos is OpenSpiel's chance
+        player and has no return): +1 when every player lost (Chaos wins),
+        -1 when every player won ("If all players win, then Chaos loses"),
+        0 otherwise and while the game is on. Defined whether or not Chaos
+        takes turns."""
+        if self.end == END_NONE:
+            return 0.0
+        res = [self.result[p] for p in range(self.tab.nplayers)]
+        if all(v == -1.0 for v in res):
+            return 1.0
+        if all(v == 1.0 for v in res):
+            return -1.0
+        return 0.0
+
     def folded_players(self):
         """Players who folded (they take no more turns but can still win)."""
         return [s for s in range(self.tab.nplayers) if (self.folded >> s) & 1]
@@ -1008,7 +1302,7 @@ cdef class TTTCore(GameCore):
         scalars = (self.num_free, self.seat, self.left, self.passes, self.plies, self.offer_by,
                    self.answerer, self.offered, self.end,
                    [self.result[p] for p in range(MAX_SEATS)], self.board_hash,
-                   self.placements, self.moves, self.phase, self.folded)
+                   self.placements, self.moves, self.phase, self.folded, self.disq)
         block = [self.mem[i] for i in range(self.tab.block)]
         return (_restore, (self.tab, block, scalars))
 
@@ -1041,6 +1335,8 @@ cdef class TTTCore(GameCore):
             status += f"; phase {self.phase + 1} of {tab.nphases}"
             if self.folded:
                 status += f", folded: {self.folded_players()}"
+        if self.disq:
+            status += f"; disqualified: {self.disqualified_players()}"
         return "\n".join(rows) + "\n" + status
 
     def observation(self):
@@ -1071,6 +1367,8 @@ cdef class TTTCore(GameCore):
             obs[base + self.phase] = 1.0
             for p in self.folded_players():
                 obs[base + tab.nphases + p] = 1.0
+        if tab.overachievers:       # then who is disqualified (ttt-outcomes)
+            obs.extend(1.0 if (self.disq >> p) & 1 else 0.0 for p in range(tab.nplayers))
         return obs
 
 
@@ -1087,7 +1385,7 @@ def _restore(Tables tab, list block, tuple scalars):
         core.mem[i] = block[i]
     (core.num_free, core.seat, core.left, core.passes, core.plies, core.offer_by, core.answerer,
      core.offered, core.end, result, core.board_hash, core.placements, core.moves, core.phase,
-     core.folded) = scalars
+     core.folded, core.disq) = scalars
     core._set_plock()
     for i in range(MAX_SEATS):
         core.result[i] = result[i]

@@ -30,6 +30,9 @@ cpdef enum Stalemate:
     ST_MOST_ROW = 3
     ST_LEAST_ROW = 4
     ST_MOST_PIECES = 5
+    # ttt-outcomes: the general scoring path (Tables.general_outcome)
+    ST_RANKED = 6             # most/least <measure> wins/loses
+    ST_VS_CHAOS = 7           # each player's pieces against Chaos's
 
 
 cpdef enum End:
@@ -52,3 +55,12 @@ cpdef enum Fold:
     # the rule applied to every player but Chaos at the end of a phase
     FOLD_NONE = 0
     FOLD_LESS_THAN_MOST = 1   # "Less-than-most committed pieces folds"
+
+
+cpdef enum Measure:
+    # ttt-outcomes: what a ranked stalemate rule counts, per side
+    MEASURE_RUN = 0           # longest same-colour line (13 directions)
+    MEASURE_WINDOWS = 1       # K-same-colour-in-a-row: K-long same-colour segments of lines
+    MEASURE_PIECES = 2        # pieces on the board
+    MEASURE_SHAPE = 3         # pieces of one shape on the board
+    MEASURE_AREA = 4          # Go-style area (docs/rules/ttt.md, Outcomes)

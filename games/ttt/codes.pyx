@@ -1,4 +1,5 @@
 # cython: language_level=3
 """Python face of ``codes.pxd``: one enum class for each ``cpdef enum`` declared
-there (``Effect``, ``Move``, ``Stalemate``, ``End``, ``Order``, ``Fold``); the
+there (``Effect``, ``Move``, ``Stalemate``, ``End``, ``Order``, ``Fold``,
+``Measure``); the
 declarations live in the .pxd only."""

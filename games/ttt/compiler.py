@@ -10,8 +10,10 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
+from games.ttt.codes import Measure, Stalemate
 from games.ttt.schema import (EFFECT_ALL_LOSE, FOLD_CODES, MOVE_CODES, ORDER_CODES, PALETTE,
-                              STALEMATE_CODES, parse_check, seat_index, seats_of)
+                              SHAPES_ALL, STALEMATE_CODES, VS_CHAOS_STALEMATES, measure_shape, parse_check,
+                              parse_stalemate, seat_index, seats_of)
 
 if TYPE_CHECKING:
     from games.ttt.ruleset import RuleSet
@@ -117,15 +119,63 @@ def compile_rules(rs: RuleSet) -> dict:
     length = plies
     if r["agree_draw"]:
         length += plies * n      # one offer and up to n-1 answers per turn
-    return {
+    tables = {
         "size": [X, Y, Z], "gravity": gravity, "seats": seats, "num_players": n, "chaos": chaos,
         "num_colours": C, "colour_names": colours, "seat_colours": masks, "sides": sides,
         "reserves": reserves, "locked": locked, "pieces": pieces, "choices": choices,
         "move": move, "pieces_per_turn": r["pieces_per_turn"], "pass": passing,
         "agree_draw": r["agree_draw"], "checks": checks,
-        "stalemate": STALEMATE_CODES[r["stalemate"]], "move_limit": r["move_limit"] or 0,
+        "stalemate": STALEMATE_CODES.get(r["stalemate"], -1), "move_limit": r["move_limit"] or 0,
         "symmetries": syms, "max_game_length": max(1, length), "targets": T, "phases": phases,
     }
+    tables.update(_outcome_tables(r))
+    return tables
+
+
+# The general scoring path (ttt-outcomes): the stalemate rules the engine's
+# original path scores, read as (kind, measure, most, wins).
+_RANKED = {"in-a-row": int(Measure.MEASURE_RUN), "pieces": int(Measure.MEASURE_PIECES),
+           "area": int(Measure.MEASURE_AREA)}
+
+
+def _outcome_tables(r) -> dict:
+    """The outcome fields of the dilemmas for the engine. ``general_outcome``
+    is False for every rule set the original scoring covers (the 16 catalogue
+    games stay on it); otherwise the stalemate rule is read into a kind
+    (draws, all-win, all-lose, ranked, vs-Chaos), a measure with its K or
+    shape, which extreme (most/least) and which verdict (wins/loses)."""
+    name = r["stalemate"]
+    extreme, measure, verdict = parse_stalemate(name)
+    # partners with assigned colours own two colours a side: "most-pieces-wins"
+    # counts the side's pieces (both colours), which the general path does
+    general = (name not in STALEMATE_CODES or r["overachievers_disqualified"]
+               or bool(r["chaos_wins_if_more_than"])
+               or (name == "most-pieces-wins" and r["players"] == "partners" and r["colours"] == "assigned"))
+    out = {"general_outcome": general, "st_kind": STALEMATE_CODES.get(name, int(Stalemate.ST_RANKED)),
+           "st_measure": 0, "st_k": 0, "st_shape": 0, "st_most": 1, "st_wins": 1,
+           "vs_more_wins": False, "vs_fewer_loses": False,
+           "chaos_more_than": [-1] * len(SHAPES_ALL),
+           "overachievers": r["overachievers_disqualified"]}
+    if extreme == "vs-chaos":
+        out["st_kind"] = int(Stalemate.ST_VS_CHAOS)
+        out["vs_more_wins"] = name != "fewer-pieces-than-chaos-loses"
+        out["vs_fewer_loses"] = name != "more-pieces-than-chaos-wins"
+    elif extreme:
+        out["st_kind"] = int(Stalemate.ST_RANKED)
+        out["st_most"] = extreme == "most"
+        out["st_wins"] = verdict == "wins"
+        shape = measure_shape(measure)
+        if shape is not None:
+            out["st_measure"] = int(Measure.MEASURE_SHAPE)
+            out["st_shape"] = SHAPES_ALL.index(shape)
+        elif measure in _RANKED:
+            out["st_measure"] = _RANKED[measure]
+        else:                                   # K-in-a-row
+            out["st_measure"] = int(Measure.MEASURE_WINDOWS)
+            out["st_k"] = int(measure.split("-")[0])
+    for shape, count in r["chaos_wins_if_more_than"].items():
+        out["chaos_more_than"][SHAPES_ALL.index(shape)] = count
+    return out
 
 
 def _phase_table(ph, shape_move: int, seats: int, players: str, cell) -> dict:
@@ -147,6 +197,8 @@ def outcome_profile(rs: RuleSet) -> dict:
     two_sides = n == 2 or r["players"] == "partners"
     together = r["stalemate"] in ("all-win", "all-lose") or any(
         parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"])
+    # ttt-outcomes: "Chaos wins if ..." makes every player lose together
+    together = together or bool(r["chaos_wins_if_more_than"]) or r["stalemate"] in VS_CHAOS_STALEMATES
     zero_sum = two_sides and not chaos and not together
     return {"zero_sum": zero_sum, "utility_sum": 0.0 if zero_sum else None,
             "min_utility": -1.0, "max_utility": 1.0, "chance": chaos, "num_players": n}

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pyspiel
 
-from games.openspiel import CoreGame, GameSpec, Variant, game_type
+from games.openspiel import CoreGame, CoreState, GameSpec, Variant, game_type
 from games.ttt import rules as rules_mod
 from games.ttt import make_core
 
@@ -61,6 +61,19 @@ class TTTGame(CoreGame):
     @property
     def rule_set(self) -> rules_mod.RuleSet:
         return rules_mod.resolve(self.get_parameters()["rules"])
+
+    def new_initial_state(self):
+        return TTTState(self, self._prototype.clone())
+
+
+class TTTState(CoreState):
+    """``CoreState`` that also reports Chaos's outcome (ttt-outcomes)."""
+
+    def chaos_outcome(self) -> float:
+        """Chaos's outcome for leaderboards: +1 when every player lost, -1 when
+        every player won, else 0 (see ``TTTCore.chaos_outcome``). Chaos is
+        OpenSpiel's chance player, so this is not part of ``returns()``."""
+        return self.core.chaos_outcome()
 
 
 def seconds_per_turn(game_or_rules, default: float | None = None) -> float | None:

@@ -25,13 +25,29 @@ MOVES_NOW = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerqu
 POWERS_NOW = ("none",)
 STALEMATES = ("draws", "all-win", "all-lose", "most-in-a-row-wins",
               "least-in-a-row-loses", "most-pieces-wins")
+# Outcomes of the seed's dilemmas (ttt-outcomes; see the block at the end).
+SHAPE_PLURALS = {"circle": "circles", "triangle": "triangles", "x": "xs", "cross": "crosses",
+                 "star": "stars", "pentagon": "pentagons"}
+MEASURES_NOW = (["in-a-row"] + [f"{k}-in-a-row" for k in range(2, 7)] + ["pieces", "area"]
+                + [SHAPE_PLURALS[s] for s in SHAPES_NOW])
+MEASURES_LATER = tuple(SHAPE_PLURALS[s] for s in SHAPES_ALL if s not in SHAPES_NOW)
+VS_CHAOS_STALEMATES = ("more-pieces-than-chaos-wins", "fewer-pieces-than-chaos-loses",
+                       "more-pieces-than-chaos-wins-fewer-loses")
+STALEMATES = STALEMATES + tuple(
+    f"{end}-{m}-{verdict}" for m in MEASURES_NOW for end in ("most", "least") for verdict in ("wins", "loses")
+    if f"{end}-{m}-{verdict}" not in STALEMATES) + VS_CHAOS_STALEMATES
+STALEMATES_LATER = tuple(f"{end}-{m}-{verdict}" for m in MEASURES_LATER for end in ("most", "least")
+                         for verdict in ("wins", "loses"))
 CHECK_KS = range(2, 7)
 TURN_CHECKS = tuple(
     [f"first-{k}-wins" for k in CHECK_KS]
     + [f"first-{k}-loses" for k in CHECK_KS]
     + [f"first-{k}-wins-no-diagonal" for k in CHECK_KS]
     + [f"first-{k}-loses-no-diagonal" for k in CHECK_KS]
-    + [f"all-lose-if-any-{k}" for k in CHECK_KS])
+    + [f"all-lose-if-any-{k}" for k in CHECK_KS]
+    + ["any-piece-wins", "any-piece-loses"])
+# Named by the seed, not played until the goal lines of issue 12 exist.
+TURN_CHECKS_LATER = ("goal-reached-stalemate",)
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential",)
 PHASE_MOVEMENT = ("allowed", "placement-only")
@@ -44,7 +60,7 @@ MAX_NAME = 64
 TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shapes",
               "pieces_per_turn", "agree_draw", "turn_checks", "stalemate", "phases",
               "cloaking", "boards", "overachievers_disqualified", "move_limit",
-              "seconds_per_turn")
+              "seconds_per_turn", "chaos_wins_if_more_than")
 BOARD_FIELDS = ("kind", "size", "locked", "pieces")
 PIECE_FIELDS = ("at", "colour", "shape")
 SHAPE_FIELDS = ("move", "power")
@@ -124,9 +140,35 @@ def seat_index(name, players: str) -> int:
 
 def parse_check(check: str) -> tuple[int, int, bool]:
     """(k, effect, diagonals count) of a turn-check name."""
+    if check.startswith("any-piece-"):     # a line of one: every arriving piece (ttt-outcomes)
+        return 1, EFFECT_WIN if check.endswith("wins") else EFFECT_LOSE, True
     if check.startswith("all-lose-if-any-"):
         return int(check.rsplit("-", 1)[1]), EFFECT_ALL_LOSE, True
     parts = check.split("-")
     k = int(parts[1])
     effect = EFFECT_WIN if parts[2] == "wins" else EFFECT_LOSE
     return k, effect, not check.endswith("no-diagonal")
+
+
+# -- outcomes of the dilemmas (ttt-outcomes) ------------------------------------
+
+def parse_stalemate(name: str) -> tuple[str, str, str]:
+    """(extreme, measure, verdict) of a ranked stalemate rule such as
+    ``least-2-in-a-row-loses`` -> ("least", "2-in-a-row", "loses"); for the
+    vs-Chaos rules ("vs-chaos", "pieces", name); for draws/all-win/all-lose
+    ("", "", name)."""
+    if name in VS_CHAOS_STALEMATES:
+        return "vs-chaos", "pieces", name
+    head, _, rest = name.partition("-")
+    if head not in ("most", "least"):
+        return "", "", name
+    measure, _, verdict = rest.rpartition("-")
+    return head, measure, verdict
+
+
+def measure_shape(measure: str) -> str | None:
+    """The shape a measure counts (``circles`` -> ``circle``), else None."""
+    for shape, plural in SHAPE_PLURALS.items():
+        if measure == plural:
+            return shape
+    return None

@@ -23,6 +23,8 @@ from games.ttt.schema import (
     MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
+from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
+                              measure_shape, parse_stalemate)
 
 # The deepest a valid rule set nests is 5 (board.pieces[i].at[k]); anything
 # far deeper is not a rule set, and is refused before it is walked.
@@ -301,7 +303,11 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         checks = []
     seen = []
     for i, c in enumerate(checks):
-        if c not in TURN_CHECKS:
+        if c in TURN_CHECKS_LATER:      # ttt-outcomes
+            p.add(f"turn_checks[{i}]", f"{c!r} is not supported by this engine yet: it needs the players' "
+                                       "goal lines, which arrive with shapes and moves (issue 12) "
+                                       f"(supported now: {_allowed(TURN_CHECKS)})")
+        elif c not in TURN_CHECKS:
             p.add(f"turn_checks[{i}]", f"{c!r} is not allowed (allowed: {_allowed(TURN_CHECKS)})")
         elif c in seen:
             p.add(f"turn_checks[{i}]", f"{c!r} is listed twice")
@@ -309,14 +315,17 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             seen.append(c)
     rec["turn_checks"] = seen
     stalemate = raw.get("stalemate", "draws")
-    if stalemate not in STALEMATES:
+    if stalemate in STALEMATES_LATER:   # ttt-outcomes: shapes other than circle
+        p.add("stalemate", f"{stalemate!r} is not supported by this engine yet (it counts a shape that "
+                           f"is not played yet; supported now: {_allowed(STALEMATES)})")
+    elif stalemate not in STALEMATES:
         p.add("stalemate", f"{stalemate!r} is not allowed (allowed: {_allowed(STALEMATES)})")
     rec["stalemate"] = stalemate
 
     rec["phases"] = _phases(raw.get("phases", [{}]), p, players, size, locked, raw.get("cloaking", "none"))
 
-    for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1,)),
-                                    ("overachievers_disqualified", False, (False,))):
+    _outcomes(raw, rec, p, players, shapes)    # ttt-outcomes
+    for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1,))):
         value = raw.get(field, default)
         if value not in allowed or isinstance(value, bool) != isinstance(default, bool):
             p.add(field, f"{value!r} is not supported by this engine yet (supported now: {_allowed(allowed)})")
@@ -466,9 +475,57 @@ def _check_start_position(rec, p: _Problems):
     occupied = {tuple(q["at"]): q["colour"] for q in rec["board"]["pieces"]}
     for check in rec["turn_checks"]:
         k, _, diag = parse_check(check)
+        if k < 2:
+            continue    # any-piece-*: holds for an arriving piece, not for pre-placed ones
         runs = _longest_runs(rec["board"]["size"], occupied, diag)
         if runs and max(runs.values()) >= k:
             p.add("board.pieces", f"the starting position already satisfies turn check {check!r}")
+
+
+def _outcomes(raw, rec, p: _Problems, players, shapes):
+    """The dilemmas' outcome fields (ttt-outcomes): the stalemate rule's needs,
+    ``chaos_wins_if_more_than`` and ``overachievers_disqualified``.
+
+    The seed: "Chaos wins if total circles > 9" (Shopping9) is written
+    ``{"circle": 9}``: Chaos wins when the pieces of that shape on the board,
+    of every colour, number more than 9. "An “Overachiever(s) disqualified”
+    rule may be added to 4-player games."
+    """
+    n, chaos = seats_of(players) if players else (None, None)
+    stalemate = rec.get("stalemate")
+    if stalemate in VS_CHAOS_STALEMATES and players is not None and not chaos:
+        p.add("stalemate", f"{stalemate!r} compares each player with Chaos (allowed with "
+                           f"players={players!r}: any rule not naming Chaos; Chaos plays in 2-vs-chaos "
+                           "and 3-vs-chaos)")
+    shape = measure_shape(parse_stalemate(stalemate)[1]) if isinstance(stalemate, str) else None
+    if shape is not None and shape not in shapes and stalemate in STALEMATES:
+        p.add("stalemate", f"{stalemate!r} counts {SHAPE_PLURALS[shape]}, which have no entry in shapes "
+                           f"(allowed: {_allowed(shapes)})")
+    raw_cw = raw.get("chaos_wins_if_more_than", {})
+    cw = {}
+    if not isinstance(raw_cw, Mapping):
+        p.add("chaos_wins_if_more_than", "must be an object {shape: count} (e.g. {\"circle\": 9} for "
+                                         "the seed's \"Chaos wins if total circles > 9\")")
+        raw_cw = {}
+    for key, count in raw_cw.items():
+        field = f"chaos_wins_if_more_than.{key}"
+        if key not in SHAPE_PLURALS:
+            p.add(field, f"unknown shape (allowed: {_allowed(SHAPES_ALL)})")
+        elif key not in shapes:
+            p.add(field, f"shape {key!r} has no entry in shapes (allowed: {_allowed(shapes)})")
+        elif not _is_int(count) or not 0 <= count <= MAX_SPACES:
+            p.add(field, f"{count!r} is not allowed (allowed: 0..{MAX_SPACES})")
+        else:
+            cw[key] = count
+    rec["chaos_wins_if_more_than"] = dict(sorted(cw.items()))
+    od = raw.get("overachievers_disqualified", False)
+    if not isinstance(od, bool):
+        p.add("overachievers_disqualified", f"{od!r} is not allowed (allowed: true, false)")
+        od = False
+    elif od and players is not None and players != "4":
+        p.add("overachievers_disqualified", f"the seed adds it to 4-player games (allowed with "
+                                            f"players={players!r}: false; with players '4': true, false)")
+    rec["overachievers_disqualified"] = od
 
 
 def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:
