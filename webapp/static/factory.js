@@ -1,0 +1,135 @@
+// Player Factory: redraw on changes that reshape the form, the board preview
+// (row, plane or stacked layers; stacks show two rows above the tallest stack
+// and the maximum height), markers toggled onto spaces, power-dependent
+// selects, and the phase selector. Read-only on a saved rule set's page.
+"use strict";
+
+window.factorySetup = function () {
+  var form = document.getElementById("factory");
+  var preview = document.getElementById("preview");
+  if (!preview) return;
+  var readOnly = !form;
+  var NS = "http://www.w3.org/2000/svg";
+  var FILL = {black: "#222", white: "#fafafa", pink: "#f4a6c8", yellow: "#f2d43a"};
+  var selected = null;
+  var phase = 0;
+
+  if (form) {
+    form.querySelectorAll("[data-redraw]").forEach(function (el) {
+      el.addEventListener("change", function () {
+        var op = document.createElement("input");
+        op.type = "hidden"; op.name = "op"; op.value = "redraw";
+        form.appendChild(op);
+        form.submit();
+      });
+    });
+    form.querySelectorAll("select[name$='.power']").forEach(function (power) {
+      function sync() {
+        var none = power.value === "none";
+        power.closest("fieldset").querySelectorAll(".power-dependent").forEach(function (dep) {
+          if (none) dep.value = "";
+          dep.disabled = none;
+        });
+      }
+      power.addEventListener("change", sync);
+      sync();
+    });
+    document.querySelectorAll(".marker").forEach(function (m) {
+      m.addEventListener("click", function () {
+        document.querySelectorAll(".marker").forEach(function (o) { o.classList.remove("selected"); });
+        if (selected === m.dataset.marker) { selected = null; return; }
+        selected = m.dataset.marker;
+        m.classList.add("selected");
+      });
+    });
+  }
+  var phaseSelect = document.getElementById("phase-select");
+  function showPhase() {
+    phase = phaseSelect ? parseInt(phaseSelect.value, 10) : 0;
+    document.querySelectorAll(".phase").forEach(function (p) {
+      p.style.display = parseInt(p.dataset.phase, 10) === phase ? "" : "none";
+    });
+    draw();
+  }
+  if (phaseSelect) phaseSelect.addEventListener("change", showPhase);
+
+  function list(input) {
+    return input && input.value ? input.value.split(";").filter(Boolean) : [];
+  }
+  function setList(input, items) { input.value = items.join(";"); }
+  function phaseInput() { return document.querySelectorAll(".phase-locked")[phase]; }
+
+  function toggle(key) {
+    if (!selected || readOnly) return;
+    if (selected === "locked" || selected === "phase-locked") {
+      var input = selected === "locked" ? document.getElementById("board-locked") : phaseInput();
+      var items = list(input);
+      var i = items.indexOf(key);
+      if (i >= 0) items.splice(i, 1); else items.push(key);
+      setList(input, items);
+    } else {
+      var colour = selected.split(":")[1];
+      var pieces = document.getElementById("board-pieces");
+      var all = list(pieces);
+      var mine = key + ":" + colour;
+      var j = all.indexOf(mine);
+      if (j >= 0) all.splice(j, 1);
+      else all = all.filter(function (p) { return p.split(":")[0] !== key; }).concat([mine]);
+      setList(pieces, all);
+    }
+    draw();
+  }
+
+  function el(name, attrs, parent) {
+    var e = document.createElementNS(NS, name);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function draw() {
+    var size = JSON.parse(preview.dataset.size), kind = preview.dataset.kind;
+    var X = size[0], Y = size[1], Z = size[2], C = 30, pad = 22, gap = 26;
+    var locked = list(document.getElementById("board-locked"));
+    var plocked = list(phaseInput());
+    var pieces = {};
+    list(document.getElementById("board-pieces")).forEach(function (p) {
+      var parts = p.split(":"); pieces[parts[0]] = parts[1];
+    });
+    var svg, panels, rows, cols;
+    preview.innerHTML = "";
+    if (kind === "stacks") {
+      // posts (x, y), height z; only two rows above the tallest stack are shown
+      var tallest = 0;
+      Object.keys(pieces).forEach(function (k) { tallest = Math.max(tallest, parseInt(k.split(",")[2], 10)); });
+      var shown = Math.min(Z, tallest + 2);
+      svg = el("svg", {width: 2 * pad + Y * X * C + (Y - 1) * gap, height: 2 * pad + shown * C, class: "board"}, preview);
+      el("text", {x: 2, y: 13, class: "maxheight"}, svg).textContent = "max height " + Z;
+      for (var py = 1; py <= Y; py++) for (var px = 1; px <= X; px++) for (var pz = 1; pz <= shown; pz++) {
+        space(svg, pad + (py - 1) * (X * C + gap) + (px - 1) * C, pad + (shown - pz) * C, [px, py, pz]);
+      }
+      return;
+    }
+    // a row (two dimensions 1), a plane (one), or layers z = 1..Z side by side (3D)
+    var layers = Z;
+    svg = el("svg", {width: 2 * pad + layers * X * C + (layers - 1) * gap, height: 2 * pad + Y * C, class: "board"}, preview);
+    for (var z = 1; z <= Z; z++) {
+      var ox = pad + (z - 1) * (X * C + gap);
+      if (Z > 1) el("text", {x: ox, y: pad - 5}, svg).textContent = "z=" + z;
+      for (var x = 1; x <= X; x++) for (var y = 1; y <= Y; y++) {
+        space(svg, ox + (x - 1) * C, pad + (Y - y) * C, [x, y, z]);
+      }
+    }
+
+    function space(svg, sx, sy, at) {
+      var key = at.join(",");
+      var g = el("g", {class: "space", "data-at": key}, svg);
+      var isLocked = locked.indexOf(key) >= 0, isPhase = plocked.indexOf(key) >= 0;
+      el("rect", {x: sx, y: sy, width: C, height: C, fill: isLocked ? "#999" : isPhase ? "#c9b8e8" : (kind === "stacks" ? "#dfe6f5" : "#e8dcc0"), stroke: "#555"}, g);
+      if (pieces[key]) el("circle", {cx: sx + C / 2, cy: sy + C / 2, r: C * 0.36, fill: FILL[pieces[key]] || "#888", stroke: "#000"}, g);
+      el("title", {}, g).textContent = "(" + key + ")" + (isLocked ? " locked" : "") + (isPhase ? " locked this phase" : "");
+      g.addEventListener("click", function () { toggle(key); });
+    }
+  }
+  showPhase();
+};
