@@ -161,11 +161,13 @@ def player(name):
                            recent=games[-10:][::-1], creations=creations, tab=tab)
 
 
-@bp.route("/rules/<name>/evolution")
+@bp.route("/rules/<name>/evolution", methods=["GET", "POST"])
 @login_required
 def evolution(name):
-    chosen = request.args.getlist("players") or ["Random"]
-    universe = request.args.get("universe", PUBLIC)
+    """The leaderboard's "Show Evolution" posts its checked players here (a
+    POST, so the form's CSRF token never lands in a URL); a GET link works too."""
+    chosen = request.values.getlist("players") or ["Random"]
+    universe = request.values.get("universe", PUBLIC)
     return render_template("evolution.html", name=name, players=chosen, universe=universe,
                            metric="Rating")
 
