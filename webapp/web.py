@@ -20,9 +20,10 @@ ROLE_ORDER = {"creator": 0, "trainer": 1, "admin": 2}
 
 
 def reg() -> Registry:
-    """The registry of this request (opened on first use, closed at its end)."""
+    """The registry of this request (opened on first use, closed at its end;
+    create_app seeded the database once, so requests skip the catalogue check)."""
     if "reg" not in g:
-        g.reg = Registry(current_app.config["REGISTRY_DB"])
+        g.reg = Registry(current_app.config["REGISTRY_DB"], seed=False)
     return g.reg
 
 
