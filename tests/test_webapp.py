@@ -300,3 +300,24 @@ def test_boards_are_drawn_with_clickable_legal_cells(app):
                       seat1="Random").headers["Location"]
         page = cy.get(url).text
         assert len(re.findall(r'class="cell legal"', page)) == cells and shape in page
+
+
+def test_hidden_information_shows_only_the_viewers_observation():
+    """OpenSpiel's Kuhn poker (not ours): seat 0 holds the Jack, seat 1 the King;
+    seat 0's page must be seat 0's observation, never the whole state."""
+    import pyspiel
+
+    from webapp import boards
+    state = pyspiel.load_game("kuhn_poker").new_initial_state()
+    state.apply_action(0)
+    state.apply_action(2)
+    for seat in (0, 1):
+        drawing = boards.draw("kuhn_poker", state, seat == 0, seat)
+        assert drawing.svg == "" and drawing.text == state.observation_string(seat)
+    assert boards.draw("kuhn_poker", state, True, 0).text != boards.draw("kuhn_poker", state, False, 1).text
+
+
+def test_simultaneous_games_are_refused_before_play():
+    from webapp.live import LiveGame
+    with pytest.raises(ValueError, match="simultaneous"):
+        LiveGame("matrix_rps", None, "Public", [], seed=0)

@@ -68,9 +68,15 @@ def _cell_attrs(label, clicks_by_label) -> str:
     return f'class="cell legal" data-action="{action}" data-cell="{html.escape(label)}" tabindex="0"'
 
 
-def draw(game_string: str, state, viewer_may_move: bool) -> Drawing:
-    core = core_of(state)
+def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0) -> Drawing:
+    """The board as ``viewer_seat`` may see it. A game with hidden information
+    is shown only through that seat's own observation (the drawings below read
+    the whole position, which would show what the seat must not see)."""
+    import pyspiel
     legal = _legal(state, viewer_may_move)
+    if state.get_game().get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return Drawing("", {}, legal, text=state.observation_string(viewer_seat))
+    core = core_of(state)
     if core is not None and game_string.startswith("ttt("):
         return draw_ttt(game_string, core, legal)
     if core is not None and hasattr(core, "board") and hasattr(core.board, "coords") \

@@ -55,6 +55,10 @@ class LiveGame:
         self.id = secrets.token_urlsafe(9)
         self.game_string, self.rule_set, self.universe = game_string, rule_set, universe
         self.game = pyspiel.load_game(game_string)
+        kind = self.game.get_type()
+        if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
+            raise ValueError(f"{game_string} has simultaneous moves, which the browser cannot play yet")
+        self.perfect = kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
         self.state = self.game.new_initial_state()
         self.seats = seats
         self.seed = seed
@@ -100,6 +104,8 @@ class LiveGame:
         """Play Chaos and the bots until a person must move or the game ends."""
         while not self.state.is_terminal():
             p = self.state.current_player()
+            if p == pyspiel.PlayerId.SIMULTANEOUS:
+                raise MoveError("a simultaneous round began; the browser cannot play those yet")
             if p == pyspiel.PlayerId.CHANCE:
                 outcomes = self.state.chance_outcomes()
                 actions, probs = zip(*outcomes)
@@ -114,7 +120,8 @@ class LiveGame:
 
     def _apply(self, action: int) -> None:
         p = self.state.current_player()
-        self.last_move = self.state.action_to_string(p, action)
+        if self.perfect:        # another seat's move may be hidden from the viewer otherwise
+            self.last_move = self.state.action_to_string(p, action)
         for i, seat in enumerate(self.seats):
             if seat.bot is not None and p >= 0 and i != p:
                 seat.bot.inform_action(self.state, p, action)

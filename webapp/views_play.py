@@ -135,7 +135,7 @@ def game_page(gid):
     game = _game_for_user(gid)
     with game.lock:
         mine = game.waiting_for(user())
-        drawing = boards.draw(game.game_string, game.state, mine)
+        drawing = boards.draw(game.game_string, game.state, mine, game.seat_of(user())[0])
         over = game.state.is_terminal()
         returns = game.state.returns() if over else None
         to_move = game.state.current_player()
