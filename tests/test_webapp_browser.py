@@ -155,6 +155,14 @@ def test_factory_markers_checks_problems_and_save(browser, server, accounts):
         with page.expect_navigation():                      # these redraw the form
             page.select_option(control, value)
     assert page.locator("#preview .space").count() == 16
+    assert page.eval_on_selector_all("#preview .goal title", "ts => ts.map(t => t.textContent)") \
+        == ["Player 1 goal", "Player 2 goal"]
+    with page.expect_navigation():
+        page.select_option("#players", "3")                 # a third goal and a third reserve
+    assert page.locator("#preview .goal").count() == 3
+    assert page.input_value("#reserves-pink") == page.input_value("#reserves-white")
+    with page.expect_navigation():
+        page.select_option("#players", "2")
     page.click("#marker-locked")
     page.click("#preview .space[data-at='1,1,1']")
     assert page.input_value("#board-locked") == "1,1,1"

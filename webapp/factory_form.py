@@ -56,6 +56,52 @@ def choices() -> dict:
     }
 
 
+_WORDS = {
+    "players": {"2": "2 Player", "3": "3 Player", "4": "4 Player", "partners": "Partners",
+                "2-vs-chaos": "2 vs Chaos", "3-vs-chaos": "3 vs Chaos", "1-vs-chaos": "1 vs Chaos"},
+    "colours": {"assigned": "Assigned colors", "shared": "Shared color",
+                "partners-share": "Partners share color", "players-choose": "Players choose color"},
+    "cloaking": {"none": "No cloaking", "hides": "Cloaking hides", "obscures": "Cloaking obscures"},
+    "stalemate": {"draws": "Stalemate draws", "all-win": "All players win if stalemate",
+                  "all-lose": "All players lose if stalemate",
+                  "most-in-a-row-wins": "Most same-color-in-a-row wins",
+                  "least-in-a-row-loses": "Least same-color-in-a-row loses",
+                  "most-pieces-wins": "Most pieces wins"},
+    "move": {"stationary": "Stationary", "adjacent": "Moves adjacent",
+             "adjacent-orthogonal": "Moves adj orthogonal",
+             "adjacent-alquerque": "Moves adjacent (alquerque lines)",
+             "linear-or-knight": "Moves linear or knight", "orth-by-stack": "Moves orth by stack"},
+    "power": {"none": "No power", "must-capture": "Must capture", "can-capture": "Can capture"},
+    "movement": {"allowed": "Movement allowed", "placement-only": "Placement only"},
+    "fold": {"none": "No fold", "less-than-most-committed": "Less-than-most committed pieces folds"},
+}
+_COUNTS = {"shape_count": ("shape", "shapes"), "pieces_per_turn": ("piece/turn", "pieces/turn"),
+           "boards": ("board", "boards"), "phases": ("phase", "phases")}
+
+
+def option_label(control: str, value) -> str:
+    """The seed's wording of a dropdown option (``control`` is the select's name);
+    a value the seed does not word yet is shown as the schema spells it."""
+    last = control.rsplit(".", 1)[-1]
+    if control in _COUNTS:
+        one, many = _COUNTS[control]
+        return f"{value} {one if str(value) == '1' else many}"
+    if control.startswith("turn_checks"):
+        text = str(value)
+        if text.startswith("all-lose-if-any-"):
+            return f"All players lose if any {text.rsplit('-', 1)[1]}-same-color-in-a-row"
+        parts = text.split("-")
+        if len(parts) >= 3 and parts[0] == "first":
+            out = f"First {parts[1]}-same-color-in-a-row {parts[2]}"
+            return out + (" (no diagonal)" if text.endswith("no-diagonal") else "")
+    words = _WORDS.get(last) or _WORDS.get(control) or {}
+    if str(value) in words:
+        return words[str(value)]
+    if control == "board.kind" or last == "order":
+        return str(value).replace("-", " ").capitalize()
+    return str(value)
+
+
 def colours_in_play(players: str, colours: str) -> tuple[str, ...]:
     """The colours whose reserves the form offers (validation has the last word)."""
     n, chaos = schema.seats_of(players) if players in schema.PLAYERS else (2, False)

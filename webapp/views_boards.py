@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import io
 import itertools
+import json
 import threading
 
 from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect,
                    render_template, request, url_for)
 
+from analysis.tournament import make_tasks
 from registry import benchmark as reg_benchmark
 from registry import evolution as reg_evolution
 from registry import leaderboard as reg_leaderboard
@@ -223,7 +225,7 @@ class BenchmarkJob:
 
     def progress(self, r) -> int:
         row = r.one("SELECT id FROM benchmarks WHERE players = ? AND rule_set_id = ? ORDER BY id "
-                    "DESC LIMIT 1", (__import__("json").dumps(sorted(set(self.players))),
+                    "DESC LIMIT 1", (json.dumps(sorted(set(self.players))),
                                      r.rule_set_id(self.rule_set)))
         if row is None:
             return 0
@@ -246,9 +248,9 @@ def start_benchmark(name):
         flash(str(e), "error")
         return redirect(url_for("boards.leaderboard", name=name))
     job = BenchmarkJob(current_app.config["REGISTRY_DB"], user(), name, chosen, universe, games)
-    n = len(set(chosen))
-    pairs = n * (n - 1) // 2 if rs.num_players == 2 else 1
-    job.total = games * pairs if rs.num_players == 2 else None
+    # the run's size, exactly as registry.benchmark will build it
+    specs = [reg_players.bot_spec(reg(), p) for p in sorted(set(chosen))]
+    job.total = len(make_tasks(f"ttt(rules={name})", specs, games, 0))
     current_app.extensions["benchmarks"][job.id] = job
     job.thread.start()
     return redirect(url_for("boards.benchmark_page", jid=job.id))

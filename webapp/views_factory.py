@@ -61,7 +61,7 @@ def _render(state, problems=None, copy_of=None):
     quota = users.quota_left(reg(), user())
     return render_template("factory.html", s=state, c=ff.choices(), problems=attach(problems or [], keys),
                            colours=ff.colours_in_play(state["players"], state["colours"]),
-                           dim_limit=ff.dim_limit, quota=quota, reserve_max=ff.reserve_max(state), copy_of=copy_of,
+                           dim_limit=ff.dim_limit, quota=quota, option_label=ff.option_label, reserve_max=ff.reserve_max(state), copy_of=copy_of,
                            size_json=json.dumps(state["size"]))
 
 

@@ -116,8 +116,26 @@ window.factorySetup = function () {
     for (var z = 1; z <= Z; z++) {
       var ox = pad + (z - 1) * (X * C + gap);
       if (Z > 1) el("text", {x: ox, y: pad - 5}, svg).textContent = "z=" + z;
+      goals(svg, ox, pad, X * C, Y * C, Y === 1);
       for (var x = 1; x <= X; x++) for (var y = 1; y <= Y; y++) {
         space(svg, ox + (x - 1) * C, pad + (Y - y) * C, [x, y, z]);
+      }
+    }
+
+    // Seed: Player 1's goal is at y = max (x = 1 when the board is one row);
+    // Player 2's is opposite in two-player games, else the goals go round the
+    // board counter-clockwise (Player 2 at x = 1).
+    function goals(svg, ox, oy, w, h, row) {
+      var seats = {"2": 2, "3": 3, "4": 4, "partners": 4, "2-vs-chaos": 2, "3-vs-chaos": 3}[preview.dataset.players] || 0;
+      var top = {x: ox, y: oy - 4, w: w, h: 3}, left = {x: ox - 4, y: oy, w: 3, h: h},
+          bottom = {x: ox, y: oy + h + 1, w: w, h: 3}, right = {x: ox + w + 1, y: oy, w: 3, h: h};
+      var order = row ? (seats === 2 ? [left, right] : [left, bottom, right, top])
+                      : (seats === 2 ? [top, bottom] : [top, left, bottom, right]);
+      var colours = ["#222", "#bbb", "#e07aa8", "#d4b21a"];
+      for (var i = 0; i < seats && i < order.length; i++) {
+        var g = el("g", {class: "goal"}, svg);
+        el("rect", {x: order[i].x, y: order[i].y, width: order[i].w, height: order[i].h, fill: colours[i]}, g);
+        el("title", {}, g).textContent = "Player " + (i + 1) + " goal";
       }
     }
 
