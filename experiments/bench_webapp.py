@@ -61,9 +61,11 @@ class User:
 
     def login(self) -> None:
         self.token = re.search(r'name="csrf" value="([^"]+)"', self.get("/login")).group(1)
-        url, _ = self.post("/login", name=self.name, password=PASSWORD)
+        url, page = self.post("/login", name=self.name, password=PASSWORD)
         if url.endswith("/login"):
             raise RuntimeError(f"{self.name} could not log in")
+        # a login starts a fresh session with a fresh CSRF token
+        self.token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
 
 
 def play(user: User, games: int, renders: list, moves: list, finished: list, think: float,

@@ -33,6 +33,8 @@ class Browser:
         if name:
             r = self.post("/login", name=name, password=password)
             assert r.status_code == 302, r.text
+            old, self.token = self.token, csrf(self.c.get("/").text)
+            assert self.token != old                 # a login gets a fresh token
 
     def get(self, url):
         return self.c.get(url)
@@ -46,6 +48,7 @@ def make_users(app):
     """ada (Admin, the first account), tom (Trainer), cy and dee (Creators)."""
     b = Browser(app)
     assert b.post("/register", name="ada", password=PASSWORD, password2=PASSWORD).status_code == 302
+    b.token = csrf(b.get("/").text)                     # signing up starts a fresh session
     for name, role in (("tom", "trainer"), ("cy", "creator"), ("dee", "creator")):
         r = b.post("/users", name=name, password=PASSWORD, role=role)
         assert r.status_code == 302
@@ -169,7 +172,8 @@ def test_leaderboard_buttons_follow_the_seed_and_friends_can_play(app):
     assert "play-new" in row("Random") and "add-friend" not in row("Random")
     assert "add-friend" in row("dee") and "play-new" not in row("dee")
     assert 'class="pick"' in row("Random") and 'class="pick"' not in row("dee")
-    cy.post("/friends/request", player="dee", universe="Public")
+    r = cy.post("/friends/request", player="dee", universe="Public", back="https://example.org/")
+    assert r.headers["Location"] == "/"                 # no redirect off the site
     assert "cy" in dee.get("/friends").text
     dee.post("/friends", sender="cy", receiver="dee", accept="1")
     page = cy.get("/rules/Tic-Tac-Toe/leaderboard").text

@@ -173,6 +173,12 @@ def test_factory_markers_checks_problems_and_save(browser, server, accounts):
     assert page.locator("select[name='turn_checks[1]']").count() == 1
     page.click(".del-check >> nth=1")
     assert page.locator("select[name='turn_checks[1]']").count() == 0
+    # every reserve at its maximum: the move dropdown is cleared and disabled
+    page.select_option("#reserves-black", "8")
+    page.select_option("#reserves-white", "8")
+    assert page.is_disabled("#shapes-circle-move")
+    page.select_option("#reserves-white", "7")
+    assert not page.is_disabled("#shapes-circle-move")
     # the name field refuses whitespace in the browser already
     page.fill("#name", "bad name")
     assert page.evaluate("document.getElementById('name').validity.valid") is False

@@ -12,7 +12,7 @@ from webapp.web import reg, role_required, user
 bp = Blueprint("auth", __name__)
 
 
-def _safe_next(target: str | None) -> str:
+def safe_next(target: str | None) -> str:
     """Only local paths: a login link must not send the user to another site."""
     if target and target.startswith("/") and not target.startswith("//"):
         return target
@@ -25,12 +25,9 @@ def login():
         found = accounts.authenticate(reg(), request.form.get("name", ""),
                                       request.form.get("password", ""))
         if found:
-            csrf = session.get("csrf")
-            session.clear()                       # a fresh session for the new login
+            session.clear()         # a fresh session (and CSRF token) for the new login
             session["user"] = found[0]
-            if csrf:
-                session["csrf"] = csrf
-            return redirect(_safe_next(request.form.get("next")))
+            return redirect(safe_next(request.form.get("next")))
         flash("wrong name or password", "error")
     first = not accounts.has_users(reg())
     return render_template("login.html", first=first, next=request.args.get("next", ""))
@@ -56,6 +53,7 @@ def register():
             except RegistryError as e:
                 flash(str(e), "error")
             else:
+                session.clear()
                 session["user"] = name
                 return redirect(url_for("play.home"))
     return render_template("register.html", first=first)

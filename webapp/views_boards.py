@@ -25,6 +25,7 @@ from registry import players as reg_players
 from registry import results, rulesets, users
 from registry.errors import RegistryError
 from registry.store import PUBLIC, Registry
+from webapp.views_auth import safe_next
 from webapp.web import login_required, reg, role, role_required, user
 
 bp = Blueprint("boards", __name__)
@@ -107,7 +108,7 @@ def friend_request():
         flash(f"friend request sent to {target}", "ok")
     except RegistryError as e:
         flash(str(e), "error")
-    return redirect(request.form.get("back") or url_for("boards.friends"))
+    return redirect(safe_next(request.form.get("back")))
 
 
 @bp.route("/friends", methods=["GET", "POST"])

@@ -34,6 +34,21 @@ window.factorySetup = function () {
       power.addEventListener("change", sync);
       sync();
     });
+    // Seed: when every reserve select of a shape is at its maximum, that
+    // shape's move dropdown is cleared and disabled (nothing is left to move).
+    form.querySelectorAll("fieldset.shape").forEach(function (fs) {
+      var move = fs.querySelector("select[name$='.move']");
+      var reserves = fs.querySelectorAll(".reserves select");
+      function sync() {
+        var full = reserves.length > 0 && Array.prototype.every.call(reserves, function (r) {
+          return r.selectedIndex === r.options.length - 1;
+        });
+        if (full) move.value = "stationary";    // the schema's "no move"
+        move.disabled = full;
+      }
+      reserves.forEach(function (r) { r.addEventListener("change", sync); });
+      sync();
+    });
     document.querySelectorAll(".marker").forEach(function (m) {
       m.addEventListener("click", function () {
         document.querySelectorAll(".marker").forEach(function (o) { o.classList.remove("selected"); });
