@@ -5,7 +5,9 @@ game must be in the registry afterwards.
     nice -n 10 python -m experiments.bench_webapp --users 20 --games 5
 
 The server is ``python -m webapp`` in its own process (so the clients do not
-share its interpreter), on a fresh database in a temporary directory. Each user
+share its interpreter), on a fresh database in a temporary directory; the
+accounts are made through its pages (sign-up, then the Admin's Users page), so
+this study talks to the app only over HTTP. Each user
 logs in, then for each game: opens the home page, starts a game, and moves by
 posting the first clickable cell until the game is over. Timed:
 - page render: one GET of the home or game page;
@@ -19,11 +21,10 @@ default 0 every user clicks again the moment its page arrives (a stress test).
 from __future__ import annotations
 
 import argparse
-import random
 import http.cookiejar
+import random
 import re
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,6 +59,14 @@ class User:
         body = urllib.parse.urlencode(data, doseq=True).encode()
         with self.opener.open(self.base + path, body, timeout=60) as r:
             return r.geturl(), r.read().decode()
+
+    def sign_up(self) -> None:
+        """The first account of the fresh database: its Admin."""
+        self.token = re.search(r'name="csrf" value="([^"]+)"', self.get("/register")).group(1)
+        url, page = self.post("/register", name=self.name, password=PASSWORD, password2=PASSWORD)
+        if url.endswith("/register"):
+            raise RuntimeError(f"{self.name} could not sign up")
+        self.token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
 
     def login(self) -> None:
         self.token = re.search(r'name="csrf" value="([^"]+)"', self.get("/login")).group(1)
@@ -131,31 +140,32 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if not 1 <= a.users <= 200 or not 1 <= a.games <= 100 or not 0 <= a.think <= 10:
         p.error("--users must be 1..200, --games 1..100 and --think 0..10")
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from registry import Registry, results
-    from webapp import accounts
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         names = [f"user{i}" for i in range(a.users)] + ["baseline"]
-        print(f"creating {len(names)} accounts ...", flush=True)
-        with Registry(db) as reg:
-            accounts.ensure(reg)
-            for name in names:
-                accounts.create_account(reg, name, PASSWORD, "admin" if name == "user0" else "creator",
-                                        by="user0")
         port = free_port()
         server = subprocess.Popen([sys.executable, "-m", "webapp", "--db", str(db), "--port", str(port)],
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                   cwd=Path(__file__).resolve().parents[1])
         base = f"http://127.0.0.1:{port}"
         try:
-            for _ in range(200):
+            for _ in range(300):
                 try:
                     urllib.request.urlopen(base + "/login", timeout=1).read()
                     break
                 except OSError:
                     time.sleep(0.1)
+            else:
+                raise SystemExit("the server did not start within 30 s")
+            print(f"creating {len(names)} accounts through the Users page ...", flush=True)
+            admin = User(base, names[0])
+            admin.sign_up()
+            for name in names[1:]:
+                _, page = admin.post("/users", name=name, password=PASSWORD, role="creator")
+                if f"user {name} created" not in page:
+                    raise SystemExit(f"could not create the account {name}")
             print("baseline: 1 user ...", flush=True)
             base_run = run(base, ["baseline"], a.games, a.think, a.seed)
             print(f"load: {a.users} concurrent users x {a.games} games, think {a.think} s ...", flush=True)

@@ -325,3 +325,19 @@ def test_simultaneous_games_are_refused_before_play():
     from webapp.live import LiveGame
     with pytest.raises(ValueError, match="simultaneous"):
         LiveGame("matrix_rps", None, "Public", [], seed=0)
+
+
+def test_commands_refuse_bad_input_clearly(capsys):
+    from experiments import bench_webapp
+    from webapp import cli
+    for argv in (["--port", "0"], ["--port", "70000"], ["--benchmark-games", "0"]):
+        assert cli.main(argv) == 2
+        assert "error: --" in capsys.readouterr().err
+    for argv in (["--users", "0"], ["--games", "1000"], ["--think", "-1"]):
+        with pytest.raises(SystemExit) as stop:
+            bench_webapp.main(argv)
+        assert stop.value.code == 2
+        assert "--users must be 1..200" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--help"])
+    assert stop.value.code == 0 and "--db" in capsys.readouterr().out
