@@ -111,6 +111,7 @@ def test_roles_are_enforced_on_the_server(app):
     assert tom.post("/rules/Mine/rename", new_name="Other").status_code == 403
     assert 'id="rename"' not in cy.get("/rules/Mine").text
     assert 'id="rename"' in ada.get("/rules/Mine").text
+    assert 'href="/player/cy?tab=creations" id="show-creations"' in cy.get("/rules/Mine/leaderboard").text
     assert ada.post("/rules/Mine/rename", new_name="Renamed").status_code == 302
     with db(app) as reg:
         assert [r["name"] for r in rulesets.creations(reg, "cy")] == ["Renamed"]

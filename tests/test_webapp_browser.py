@@ -228,3 +228,49 @@ def test_benchmark_progress_and_evolution(browser, server, accounts):
     assert page.inner_text("#bench-count") == "2 / 2 games"
     shot(page, "benchmark")
     page.close()
+
+
+def test_leaderboard_buttons_friends_creations_rename_and_logout(browser, server, accounts):
+    from registry import Registry, rulesets
+    with Registry(server.db) as reg:
+        if "Clicks-5" not in [r["name"] for r in rulesets.list_rule_sets(reg)]:
+            rulesets.save_rule_set(reg, "cy", {"name": "Clicks-5", "board": {"kind": "squares",
+                                   "size": [5, 1, 1]}, "reserves": {"black": 3, "white": 2}})
+    cy = login(browser, server, "cy")
+    play_against_random(cy, server, "Clicks-5")
+    ada = login(browser, server, "ada")
+    ada.goto(server + "/rules")
+    shot(ada, "rules")
+    ada.goto(server + "/rules/Clicks-5/leaderboard")
+    ada.select_option("#player-combobox", "cy")                 # Add Player
+    ada.click("#add-player")
+    row = ada.locator("tr[data-player='cy']")
+    assert row.count() == 1 and row.locator(".add-friend").count() == 1
+    assert row.locator(".play-new").count() == 0
+    row.locator(".add-friend").click()                          # Add to Friends
+    assert "friend request sent to cy" in ada.inner_text("main")
+    ada.click("#show-creations")                                # Show All Creations
+    assert "Clicks-5" in ada.inner_text("#creations")
+    ada.goto(server + "/rules/Clicks-5")
+    ada.fill("#new_name", "Clicks-5b")                          # Admin-only rename
+    ada.click("#rename")
+    assert ada.inner_text("h1") == "Clicks-5b"
+    # cy accepts; now ada's row offers Play New Game, which pre-fills the second seat
+    cy.goto(server + "/friends")
+    shot(cy, "friends")
+    cy.click(".accept")
+    cy.goto(server + "/rules/Clicks-5b/leaderboard?add=ada")
+    assert cy.locator("tr[data-player='ada'] .play-new").count() == 0   # ada never played it
+    ada.goto(server + "/rules/Clicks-5b/leaderboard")
+    ada.locator("tr[data-player='cy'] .play-new").click()
+    assert ada.input_value("#seat1") == "cy" and "Clicks-5b" in ada.inner_text("#start")
+    shot(ada, "play-new-game")
+    # the error page, then logging out
+    cy.goto(server + "/users")
+    shot(cy, "error-403")
+    cy.click("#logout")
+    assert cy.locator("#login").count() == 1
+    cy.click("#register-link")
+    shot(cy, "register")
+    cy.close()
+    ada.close()

@@ -69,6 +69,13 @@ def row_buttons(name: str, kind: str, universe: str) -> dict:
     return {"play": friends, "friend": not friends and bool(mine)}
 
 
+def _creator(rule_set: str) -> str | None:
+    """The user who saved ``rule_set`` (None for the catalogue's)."""
+    row = reg().one("SELECT u.name FROM rule_sets r JOIN users u ON u.id = r.creator_id "
+                    "WHERE r.name = ?", (rule_set,))
+    return row[0] if row else None
+
+
 @bp.route("/rules/<name>/leaderboard")
 @login_required
 def leaderboard(name):
@@ -89,8 +96,7 @@ def leaderboard(name):
                            universe=universe, played=_played(name, universe), extra=extra,
                            duration=reg_leaderboard.duration,
                            may_benchmark=role() in ("trainer", "admin"),
-                           creator=reg().one("SELECT u.name FROM rule_sets r JOIN users u ON "
-                                             "u.id = r.creator_id WHERE r.name = ?", (name,)))
+                           creator=_creator(name))
 
 
 @bp.route("/friends/request", methods=["POST"])
