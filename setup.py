@@ -4,7 +4,8 @@ from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
 
-PACKAGES = ("games", "records", "mcts", "solvers", "agents", "analysis", "registry", "experiments")
+PACKAGES = ("games", "records", "mcts", "solvers", "agents", "analysis", "registry", "experiments",
+            "webapp")
 ROOT = Path(__file__).parent
 
 
@@ -31,7 +32,8 @@ setup(
     description="Game-AI research toolkit: connection games with flips, tic-tac-toe "
     "variations, fast search and solvers, all as OpenSpiel games",
     packages=find_packages(include=[f"{p}*" for p in PACKAGES]),
-    package_data={p: ["*.pxd", "*.pyx", "**/*.json"] for p in PACKAGES},
+    package_data={**{p: ["*.pxd", "*.pyx", "**/*.json"] for p in PACKAGES},
+                  "webapp": ["templates/*.html", "static/*"]},
     ext_modules=extensions(),
     python_requires=">=3.11",
     install_requires=[
@@ -44,8 +46,10 @@ setup(
         "dask[distributed]==2026.8.0",
         "cython==3.3.1",
         "openskill==6.2.0",
+        "flask==3.1.3",
     ],
+    entry_points={"console_scripts": ["flipgames-web = webapp.cli:main"]},
     extras_require={
-        "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100"],
+        "test": ["pytest>=8", "pytest-xdist>=3.5", "hypothesis>=6.100", "playwright==1.65.2"],
     },
 )

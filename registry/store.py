@@ -36,12 +36,17 @@ class Registry:
     """An open registry database (``path``, default ``db.default_path()``).
 
     Use as a context manager or call ``close``; ``attach`` makes its saved
-    rule sets loadable as ``ttt(rules=NAME)`` in this process."""
+    rule sets loadable as ``ttt(rules=NAME)`` in this process. ``seed=False``
+    skips copying in the catalogue: for a process that opened (and so seeded)
+    this database already and opens a connection per request, such as the web
+    app, where the catalogue check was most of a page's time."""
 
-    def __init__(self, path: str | os.PathLike | None = None):
+    def __init__(self, path: str | os.PathLike | None = None, seed: bool = True):
         self.path = Path(path) if path is not None else _db.default_path()
         self.db = _db.connect(self.path)
-        self._seed()
+        self.db.row_factory = None
+        if seed:
+            self._seed()
 
     # -- life cycle
     def close(self) -> None:

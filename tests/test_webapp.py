@@ -1,0 +1,344 @@
+"""The web app through Flask's test client: logins, CSRF, what each role may
+see and change (the requests a page would not offer are sent directly), games
+played to the end and recorded, the Player Factory's validation and Save."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from games.ttt import schema
+from registry import Registry, results, rulesets
+from webapp import create_app
+
+PASSWORD = "correct-horse"
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app(tmp_path / "r.sqlite3", secret_key=b"k" * 32, benchmark_games=2, testing=True)
+
+
+def csrf(page: str) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+class Browser:
+    """A test client that logs in and sends forms with the page's CSRF token."""
+
+    def __init__(self, app, name=None, password=PASSWORD):
+        self.c = app.test_client()
+        self.token = csrf(self.c.get("/login").text)
+        if name:
+            r = self.post("/login", name=name, password=password)
+            assert r.status_code == 302, r.text
+            old, self.token = self.token, csrf(self.c.get("/").text)
+            assert self.token != old                 # a login gets a fresh token
+
+    def get(self, url):
+        return self.c.get(url)
+
+    def post(self, url, **data):
+        data.setdefault("csrf", self.token)
+        return self.c.post(url, data=data)
+
+
+def make_users(app):
+    """ada (Admin, the first account), tom (Trainer), cy and dee (Creators)."""
+    b = Browser(app)
+    assert b.post("/register", name="ada", password=PASSWORD, password2=PASSWORD).status_code == 302
+    b.token = csrf(b.get("/").text)                     # signing up starts a fresh session
+    for name, role in (("tom", "trainer"), ("cy", "creator"), ("dee", "creator")):
+        r = b.post("/users", name=name, password=PASSWORD, role=role)
+        assert r.status_code == 302
+    return b
+
+
+def db(app):
+    return Registry(app.config["REGISTRY_DB"])
+
+
+def play_to_end(b: Browser, url: str) -> str:
+    for _ in range(200):
+        page = b.get(url).text
+        actions = re.findall(r'data-action="(\d+)"', page) or re.findall(r'name="action" value="(\d+)"', page)
+        if "Game over" in page:
+            return page
+        assert actions, page
+        b.post(url + "/move", action=actions[0])
+    raise AssertionError("game did not end")
+
+
+def test_login_logout_and_hashed_passwords(app):
+    make_users(app)
+    assert Browser(app).get("/").status_code == 302                      # anonymous: to login
+    bad = Browser(app)
+    r = bad.post("/login", name="cy", password="wrong-password")
+    assert r.status_code == 200 and "wrong name or password" in r.text
+    assert bad.get("/").status_code == 302
+    cy = Browser(app, "cy")
+    assert cy.get("/").status_code == 200
+    cy.post("/logout")
+    assert cy.get("/").status_code == 302
+    with db(app) as reg:
+        hashes = [h for (h,) in reg.query("SELECT password_hash FROM webapp_accounts")]
+    assert len(hashes) == 4 and all(h.startswith("scrypt:") and PASSWORD not in h for h in hashes)
+
+
+def test_every_post_needs_the_csrf_token(app):
+    make_users(app)
+    cy = Browser(app, "cy")
+    r = cy.post("/factory", csrf="forged", op="save", name="Forged", **{"reserves.black": "5"})
+    assert r.status_code == 400
+    r = cy.c.post("/play/new", data={"game": "Tic-Tac-Toe", "seat0": "cy", "seat1": "Random"})
+    assert r.status_code == 400
+    assert Browser(app).c.post("/login", data={"name": "cy", "password": PASSWORD}).status_code == 400
+
+
+def test_roles_are_enforced_on_the_server(app):
+    make_users(app)
+    cy, tom, ada = Browser(app, "cy"), Browser(app, "tom"), Browser(app, "ada")
+    # Users page and account creation: Admins only
+    assert cy.get("/users").status_code == 403
+    assert cy.post("/users", name="eve", password=PASSWORD, role="admin").status_code == 403
+    assert tom.get("/users").status_code == 403
+    # rename: Admins only, and the name stays when refused
+    with db(app) as reg:
+        rulesets.save_rule_set(reg, "cy", {"name": "Mine", "reserves": {"black": 5, "white": 4},
+                                           "turn_checks": ["first-3-loses"]})
+    assert cy.post("/rules/Mine/rename", new_name="Other").status_code == 403
+    assert tom.post("/rules/Mine/rename", new_name="Other").status_code == 403
+    assert 'id="rename"' not in cy.get("/rules/Mine").text
+    assert 'id="rename"' in ada.get("/rules/Mine").text
+    assert 'href="/player/cy?tab=creations" id="show-creations"' in cy.get("/rules/Mine/leaderboard").text
+    assert ada.post("/rules/Mine/rename", new_name="Renamed").status_code == 302
+    with db(app) as reg:
+        assert [r["name"] for r in rulesets.creations(reg, "cy")] == ["Renamed"]
+    # Benchmark Selected Bots: Trainers and Admins; a Creator sees no button and is refused
+    assert 'id="benchmark"' not in cy.get("/rules/Tic-Tac-Toe/leaderboard").text
+    assert 'id="benchmark"' in tom.get("/rules/Tic-Tac-Toe/leaderboard").text
+    r = cy.post("/rules/Tic-Tac-Toe/benchmark", players=["Random", "Random"])
+    assert r.status_code == 403
+    with db(app) as reg:
+        assert reg.one("SELECT count(*) FROM benchmarks")[0] == 0
+
+
+def test_a_game_against_a_bot_is_validated_recorded_and_rated(app):
+    make_users(app)
+    cy, dee = Browser(app, "cy"), Browser(app, "dee")
+    r = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="cy", seat1="Random")
+    url = r.headers["Location"]
+    # another user can neither see nor move in it
+    assert dee.get(url).status_code == 403
+    assert dee.post(url + "/move", action="0").status_code == 403
+    # an illegal action changes nothing
+    before = cy.get(url + "/status").json
+    cy.post(url + "/move", action="99")
+    assert cy.get(url + "/status").json == before
+    page = play_to_end(cy, url)
+    gid = int(re.search(r"recorded as game (\d+)", page).group(1))
+    with db(app) as reg:
+        games = results.games_of(reg, "Tic-Tac-Toe")
+        assert [g["id"] for g in games] == [gid] and games[0]["players"] == ["cy", "Random"]
+        # the stored moves replay to the stored returns (the registry checked them too)
+        rs = results.rule_set_of(reg, "Tic-Tac-Toe")
+        assert results.replay(rs, games[0]["moves"]) == games[0]["returns"]
+        assert reg.one("SELECT count(*) FROM ratings")[0] == 2
+    # a move after the end is refused
+    r = cy.c.post(url + "/move", data={"csrf": cy.token, "action": "0"},
+                  headers={"Accept": "application/json"})
+    assert r.status_code == 409 and r.json["error"] == "the game is over"
+
+
+def test_seats_are_the_user_a_friend_or_a_bot(app):
+    make_users(app)
+    cy = Browser(app, "cy")
+    r = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="Random", seat1="dee")
+    assert r.status_code == 302 and r.headers["Location"].endswith("/?game=Tic-Tac-Toe")
+    assert "one seat must be yours" in cy.get("/").text
+    cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="cy", seat1="dee")
+    assert "cannot take a seat" in cy.get("/").text
+
+
+def test_leaderboard_buttons_follow_the_seed_and_friends_can_play(app):
+    make_users(app)
+    cy, dee = Browser(app, "cy"), Browser(app, "dee")
+    for b, me in ((cy, "cy"), (dee, "dee")):
+        url = b.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0=me,
+                     seat1="Random").headers["Location"]
+        play_to_end(b, url)
+    page = cy.get("/rules/Tic-Tac-Toe/leaderboard").text
+    row = lambda name: re.search(rf'<tr data-player="{name}">.*?</tr>', page, re.S).group(0)
+    assert "play-new" in row("Random") and "add-friend" not in row("Random")
+    assert "add-friend" in row("dee") and "play-new" not in row("dee")
+    assert 'class="pick"' in row("Random") and 'class="pick"' not in row("dee")
+    r = cy.post("/friends/request", player="dee", universe="Public", back="https://example.org/")
+    assert r.headers["Location"] == "/"                 # no redirect off the site
+    assert "cy" in dee.get("/friends").text
+    dee.post("/friends", sender="cy", receiver="dee", accept="1")
+    page = cy.get("/rules/Tic-Tac-Toe/leaderboard").text
+    assert "play-new" in row("dee") and "add-friend" not in row("dee")
+    # now a person-against-person game: each moves only on its own turn
+    url = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="cy",
+                  seat1="dee").headers["Location"]
+    assert dee.get(url + "/status").json["your_turn"] is False
+    cy.post(url + "/move", action="4")
+    dee.post(url + "/move", action="4")                 # occupied: refused
+    assert dee.get(url + "/status").json["moves"] == 1
+    dee.post(url + "/move", action="0")
+    assert cy.get(url + "/status").json == {"moves": 2, "over": False, "your_turn": True,
+                                            "recorded": None}
+    # Add Player: only players who played here
+    assert "dee" in cy.get("/rules/Tic-Tac-Toe/leaderboard?add=dee").text
+    assert "cannot add" in cy.get("/rules/Tic-Tac-Toe/leaderboard?add=tom").text
+
+
+def test_benchmark_runs_with_progress_and_evolution_plots(app):
+    make_users(app)
+    tom = Browser(app, "tom")
+    with db(app) as reg:
+        from registry import players
+        players.add_bot(reg, "mcts50", "mcts:simulations=50")
+    r = tom.post("/rules/Tic-Tac-Toe/benchmark", players=["Random", "mcts50"], universe="Public")
+    url = r.headers["Location"]
+    import time
+    for _ in range(300):
+        status = tom.get(url + "/status").json
+        if status["finished"]:
+            break
+        time.sleep(0.1)
+    assert status["error"] is None and status["done"] == status["total"] == 2
+    with db(app) as reg:
+        assert len(results.games_of(reg, "Tic-Tac-Toe")) == 2
+    png = tom.get("/rules/Tic-Tac-Toe/evolution.png?players=Random&players=mcts50")
+    assert png.status_code == 200 and png.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def problems(page: str) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for key, msg in re.findall(r'<span class="problem" data-for="([^"]*)">([^<]*)</span>', page):
+        out.setdefault(html.unescape(key), []).append(html.unescape(msg))
+    return out
+
+
+def factory_form(**over):
+    form = {"name": "Fresh", "players": "2", "shape_count": "1", "colours": "assigned",
+            "cloaking": "none", "pieces_per_turn": "1", "boards": "1", "phases": "1",
+            "board.kind": "squares", "board.size.x": "4", "board.size.y": "4", "board.size.z": "1",
+            "board.locked": "", "board.pieces": "", "turn_checks[0]": "first-3-wins",
+            "stalemate": "draws", "move_limit": "", "seconds_per_turn": "",
+            "shapes.circle.move": "stationary", "shapes.circle.power": "none",
+            "reserves.black": "8", "reserves.white": "8", "phases[0].order": "sequential",
+            "phases[0].movement": "allowed", "phases[0].pass": "0", "phases[0].locked": "",
+            "op": "save"}
+    form.update(over)
+    return form
+
+
+def test_factory_shows_each_problem_next_to_its_control(app):
+    make_users(app)
+    cy = Browser(app, "cy")
+    cases = {
+        "name": {"name": "has space"},
+        "board.size.z": {"board.kind": "stacks", "board.size.z": "1"},
+        "board.size": {"board.kind": "hash"},
+        "move_limit": {"shapes.circle.move": "adjacent"},
+        "reserves": {"reserves.black": "0", "reserves.white": "0"},
+        "board.locked": {"board.locked": "9,9,1"},
+        "turn_checks[1]": {"turn_checks[1]": "first-3-wins"},
+    }
+    for control, change in cases.items():
+        page = cy.post("/factory", **factory_form(**change)).text
+        assert control in problems(page), (control, problems(page))
+    with db(app) as reg:
+        assert rulesets.creations(reg, "cy") == []
+    # a valid one saves; the same rules again under another name are a duplicate
+    assert cy.post("/factory", **factory_form()).headers["Location"].endswith("/rules/Fresh")
+    page = html.unescape(cy.post("/factory", **factory_form(name="Again")).text)
+    assert "identical to the saved 'Fresh'" in page
+    page = cy.post("/factory", **factory_form(**{"reserves.black": "7"})).text
+    assert "already saved" in " ".join(problems(page).get("name", []))
+
+
+def test_factory_add_delete_check_copy_and_quota(app):
+    make_users(app)
+    cy = Browser(app, "cy")
+    page = cy.post("/factory", **factory_form(op="add_check")).text
+    assert 'name="turn_checks[1]"' in page
+    page = cy.post("/factory", **factory_form(op="del_check-0")).text
+    assert 'name="turn_checks[0]"' not in page
+    # Copy opens a prefilled unsaved factory page
+    page = cy.get("/factory?copy=Connect4").text
+    assert 'value="Connect4-copy"' in page and re.search(r'name="board.kind".*?value="stacks" selected', page, re.S)
+    # a Creator at quota is refused Save and Copy (and sees no Copy button)
+    with db(app) as reg:
+        for k in range(15):
+            rulesets.save_rule_set(reg, "cy", {"name": f"Q{k}", "board": {"kind": "squares",
+                                   "size": [k + 4, 1, 1]}, "reserves": {"black": 3, "white": 3}})
+    page = cy.post("/factory", **factory_form(name="Sixteenth")).text
+    assert "Creator quota" in page
+    assert 'id="copy"' not in cy.get("/rules/Connect4").text
+    assert cy.get("/factory?copy=Connect4").status_code == 302
+    assert "has used the Creator quota" in html.unescape(cy.get("/factory").text)
+    with db(app) as reg:
+        assert len(rulesets.creations(reg, "cy")) == 15
+
+
+def test_factory_choices_follow_the_schema(app, monkeypatch):
+    make_users(app)
+    cy = Browser(app, "cy")
+    page = cy.get("/factory").text
+    for move in schema.MOVES_NOW:
+        assert f'<option value="{move}"' in page
+    assert "orth-by-stack" not in schema.MOVES_NOW and '"orth-by-stack"' not in page
+    monkeypatch.setattr(schema, "MOVES_NOW", schema.MOVES_NOW + ("orth-by-stack",))
+    assert '<option value="orth-by-stack"' in cy.get("/factory").text
+
+
+def test_boards_are_drawn_with_clickable_legal_cells(app):
+    make_users(app)
+    cy = Browser(app, "cy")
+    for game, cells, shape in (("y_game(board_size=5)", 15, "<polygon"),
+                               ("Connect4", 7, "max height 6"), ("Qubic-4", 64, "z=4")):
+        url = cy.post("/play/new", game=game, universe="Public", seat0="cy",
+                      seat1="Random").headers["Location"]
+        page = cy.get(url).text
+        assert len(re.findall(r'class="cell legal"', page)) == cells and shape in page
+
+
+def test_hidden_information_shows_only_the_viewers_observation():
+    """OpenSpiel's Kuhn poker (not ours): seat 0 holds the Jack, seat 1 the King;
+    seat 0's page must be seat 0's observation, never the whole state."""
+    import pyspiel
+
+    from webapp import boards
+    state = pyspiel.load_game("kuhn_poker").new_initial_state()
+    state.apply_action(0)
+    state.apply_action(2)
+    for seat in (0, 1):
+        drawing = boards.draw("kuhn_poker", state, seat == 0, seat)
+        assert drawing.svg == "" and drawing.text == state.observation_string(seat)
+    assert boards.draw("kuhn_poker", state, True, 0).text != boards.draw("kuhn_poker", state, False, 1).text
+
+
+def test_simultaneous_games_are_refused_before_play():
+    from webapp.live import LiveGame
+    with pytest.raises(ValueError, match="simultaneous"):
+        LiveGame("matrix_rps", None, "Public", [], seed=0)
+
+
+def test_commands_refuse_bad_input_clearly(capsys):
+    from experiments import bench_webapp
+    from webapp import cli
+    for argv in (["--port", "0"], ["--port", "70000"], ["--benchmark-games", "0"]):
+        assert cli.main(argv) == 2
+        assert "error: --" in capsys.readouterr().err
+    for argv in (["--users", "0"], ["--games", "1000"], ["--think", "-1"]):
+        with pytest.raises(SystemExit) as stop:
+            bench_webapp.main(argv)
+        assert stop.value.code == 2
+        assert "--users must be 1..200" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--help"])
+    assert stop.value.code == 0 and "--db" in capsys.readouterr().out

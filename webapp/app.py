@@ -1,0 +1,60 @@
+"""The Flask application: configuration, the session key, and the blueprints."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from flask import Flask, render_template
+
+from registry.db import default_path
+from registry.store import Registry
+from webapp import accounts, web
+from webapp.live import LiveGames
+from webapp.source import attach_database
+
+
+def _secret_key(db_path: Path) -> bytes:
+    """The key that signs session cookies: kept next to the database (mode 0600)
+    so logins survive a restart; created on first use."""
+    path = db_path.with_name(db_path.name + ".webapp-key")
+    try:
+        return bytes.fromhex(path.read_text().strip())
+    except (OSError, ValueError):
+        key = secrets.token_bytes(32)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(key.hex())
+        return key
+
+
+def create_app(db_path: str | os.PathLike | None = None, *, secret_key: bytes | None = None,
+               benchmark_games: int = 100, testing: bool = False) -> Flask:
+    """The web app over the registry at ``db_path`` (default: the registry's)."""
+    path = Path(db_path) if db_path is not None else default_path()
+    with Registry(path) as reg:            # creates/migrates/seeds the database once
+        accounts.ensure(reg)
+    app = Flask(__name__)
+    app.config.update(
+        REGISTRY_DB=str(path), SECRET_KEY=secret_key or _secret_key(path), TESTING=testing,
+        SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
+        BENCHMARK_GAMES=benchmark_games, MAX_CONTENT_LENGTH=1 << 20)
+    app.extensions["live_games"] = LiveGames()
+    app.extensions["benchmarks"] = {}
+    attach_database(path)
+    app.before_request(web.check_csrf)
+    app.teardown_appcontext(web.close_registry)
+    app.jinja_env.globals.update(csrf_token=web.csrf_token, current_user=web.user,
+                                 current_role=web.role)
+
+    from webapp import views_auth, views_boards, views_factory, views_play
+    for module in (views_auth, views_play, views_boards, views_factory):
+        app.register_blueprint(module.bp)
+
+    @app.errorhandler(400)
+    @app.errorhandler(403)
+    @app.errorhandler(404)
+    def error(e):
+        return render_template("error.html", error=e), e.code
+
+    return app

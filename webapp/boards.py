@@ -1,0 +1,259 @@
+"""Boards as SVG for the game page (and the Player Factory's preview).
+
+Why drawn on the server from the game's own core (cells, coordinates, action
+names): the page then shows exactly the state the server validates moves
+against, and a cell is clickable only when exactly one legal action places a
+piece there; every other legal action (a step from one space to another, a
+flip, pass, a draw offer, a colour choice) is a labelled button, so no move is
+ever out of reach and the page never invents one.
+
+Layouts (seed 004): a row when two dimensions are 1, a plane when one is,
+stacked planes (z = 1 at the bottom) for 3D boards; stacks are drawn as
+columns showing two rows above the tallest stack, the maximum height in the
+upper left corner; Y-family boards as hexagons, Flipway as stones on square
+grid points. A game this module does not know is shown as its text with
+buttons.
+"""
+from __future__ import annotations
+
+import html
+import math
+import re
+
+from games.openspiel import core_of
+
+FILL = {"black": "#222", "white": "#fafafa", "pink": "#f4a6c8", "yellow": "#f2d43a"}
+Y_FILL = {1: "#222", 2: "#fafafa"}
+CELL = 44
+_PLACE = re.compile(r"^(\w+)@(stack)?\(([\d,]+)\)$")
+
+
+class Drawing:
+    """An SVG, the legal actions it makes clickable (action -> cell label) and
+    the remaining legal actions as (action, label) buttons."""
+
+    def __init__(self, svg: str, clickable: dict[int, str], buttons: list[tuple[int, str]],
+                 text: str | None = None):
+        self.svg, self.clickable, self.buttons, self.text = svg, clickable, buttons, text
+
+
+def _legal(state, clickable_ok: bool):
+    if state.is_terminal() or state.current_player() < 0 or not clickable_ok:
+        return []
+    p = state.current_player()
+    return [(a, state.action_to_string(p, a)) for a in state.legal_actions()]
+
+
+def _split(legal, target_of):
+    """Actions whose target cell is unique become clicks, the rest buttons."""
+    by_target: dict = {}
+    for a, name in legal:
+        t = target_of(name)
+        if t is not None:
+            by_target.setdefault(t, []).append(a)
+    clicks = {acts[0]: t for t, acts in by_target.items() if len(acts) == 1}
+    buttons = [(a, name) for a, name in legal if a not in clicks]
+    return clicks, buttons
+
+
+def _svg(width, height, body) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width:.0f}" '
+            f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">{"".join(body)}</svg>')
+
+
+def _cell_attrs(label, clicks_by_label) -> str:
+    action = clicks_by_label.get(label)
+    if action is None:
+        return f'data-cell="{html.escape(label)}"'
+    return f'class="cell legal" data-action="{action}" data-cell="{html.escape(label)}" tabindex="0"'
+
+
+def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0) -> Drawing:
+    """The board as ``viewer_seat`` may see it. A game with hidden information
+    is shown only through that seat's own observation (the drawings below read
+    the whole position, which would show what the seat must not see)."""
+    import pyspiel
+    legal = _legal(state, viewer_may_move)
+    if state.get_game().get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return Drawing("", {}, legal, text=state.observation_string(viewer_seat))
+    core = core_of(state)
+    if core is not None and game_string.startswith("ttt("):
+        return draw_ttt(game_string, core, legal)
+    if core is not None and hasattr(core, "board") and hasattr(core.board, "coords") \
+            and game_string.split("(")[0] in ("y_game", "defector_y", "double_o_y"):
+        return draw_y(core, legal)
+    if core is not None and game_string.startswith("flipway"):
+        return draw_flipway(core, legal)
+    return Drawing("", {}, legal, text=str(state))
+
+
+# -- tic-tac-toe rule sets ---------------------------------------------------------------
+def _ttt_target(name: str):
+    m = _PLACE.match(name)
+    if not m:
+        return None
+    nums = tuple(int(v) for v in m.group(3).split(","))
+    return ("stack",) + nums if m.group(2) else nums
+
+
+def draw_ttt(game_string: str, core, legal) -> Drawing:
+    from games.ttt import rules as ttt_rules
+    name = game_string[len("ttt(rules="):-1]
+    kind = ttt_rules.resolve(name).record["board"]["kind"]
+    colours = list(core.reserves())
+    cells = core.cells()
+    coords = [core.coords(c) for c in range(len(cells))]
+    X, Y, Z = (max(c[i] for c in coords) for i in range(3))
+    clicks, buttons = _split(legal, _ttt_target)
+    by_label = {v: k for k, v in clicks.items()}
+    content = {}
+    for c, value in enumerate(cells):
+        content[coords[c]] = None if value == 0 else ("locked" if value < 0 else colours[value - 1])
+    if kind == "stacks":
+        svg = _stacks_svg(X, Y, Z, content, by_label)
+    else:
+        svg = plane_svg(kind, X, Y, Z, content, by_label)
+    return Drawing(svg, clicks, buttons)
+
+
+def _piece(cx, cy, colour, r=CELL * 0.36) -> str:
+    if colour == "locked":
+        return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
+                f'class="locked" fill="#999"/>')
+    if colour is None:
+        return ""
+    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{FILL.get(colour, "#888")}" '
+            f'stroke="#000" stroke-width="1.5" class="piece {colour}"/>')
+
+
+def plane_svg(kind, X, Y, Z, content, by_label) -> str:
+    """Layers z = 1..Z side by side (a row or a plane when Z = 1), y = max at the top."""
+    pad, gap = 24, 30
+    W = X * CELL
+    H = Y * CELL
+    labels = _labels(by_label)
+    body = []
+    for z in range(1, Z + 1):
+        ox = pad + (z - 1) * (W + gap)
+        oy = pad
+        if Z > 1:
+            body.append(f'<text x="{ox}" y="{oy - 6}" class="layer">z={z}</text>')
+        if kind == "hash":
+            for i in range(1, X):
+                body.append(f'<line x1="{ox + i * CELL}" y1="{oy}" x2="{ox + i * CELL}" '
+                            f'y2="{oy + H}" stroke="#333" stroke-width="3"/>')
+            for j in range(1, Y):
+                body.append(f'<line x1="{ox}" y1="{oy + j * CELL}" x2="{ox + W}" '
+                            f'y2="{oy + j * CELL}" stroke="#333" stroke-width="3"/>')
+        elif kind == "vertices":
+            for i in range(X):
+                body.append(f'<line x1="{ox + (i + .5) * CELL}" y1="{oy + CELL / 2}" '
+                            f'x2="{ox + (i + .5) * CELL}" y2="{oy + H - CELL / 2}" stroke="#333"/>')
+            for j in range(Y):
+                body.append(f'<line x1="{ox + CELL / 2}" y1="{oy + (j + .5) * CELL}" '
+                            f'x2="{ox + W - CELL / 2}" y2="{oy + (j + .5) * CELL}" stroke="#333"/>')
+        for x in range(1, X + 1):
+            for y in range(1, Y + 1):
+                cx, cy = ox + (x - .5) * CELL, oy + (Y - y + .5) * CELL
+                label = (x, y, z)
+                attrs = _cell_attrs(label_text(label), labels)
+                if kind == "squares":
+                    body.append(f'<rect x="{cx - CELL / 2}" y="{cy - CELL / 2}" width="{CELL}" '
+                                f'height="{CELL}" fill="#e8dcc0" stroke="#333"/>')
+                body.append(f'<g {attrs}><rect x="{cx - CELL / 2}" y="{cy - CELL / 2}" '
+                            f'width="{CELL}" height="{CELL}" fill="transparent" class="hit"/>'
+                            f'{_piece(cx, cy, content.get(label))}</g>')
+    return _svg(2 * pad + Z * W + (Z - 1) * gap, 2 * pad + H, body)
+
+
+def label_text(t) -> str:
+    if t and t[0] == "stack":
+        return f"stack({t[1]},{t[2]})"
+    return "(" + ",".join(str(v) for v in t) + ")"
+
+
+def _labels(by_label):
+    return {label_text(k): v for k, v in by_label.items()}
+
+
+def _stacks_svg(X, Y, Z, content, by_label) -> str:
+    """Columns per post (x, y); rows y side by side; only two rows above the
+    tallest stack are shown, the maximum height in the upper left corner."""
+    tallest = max([z for (x, y, z), v in content.items() if v and v != "locked"] or [0])
+    shown = min(Z, tallest + 2)
+    pad, gap = 24, 30
+    W, H = X * CELL, shown * CELL
+    labels = _labels(by_label)
+    body = [f'<text x="4" y="14" class="maxheight">max height {Z}</text>']
+    for y in range(1, Y + 1):
+        ox, oy = pad + (y - 1) * (W + gap), pad
+        for x in range(1, X + 1):
+            label = label_text(("stack", x, y))
+            col = [f'<rect x="{ox + (x - 1) * CELL}" y="{oy}" width="{CELL}" height="{H}" '
+                   f'fill="#2a55b8" stroke="#123" class="hit"/>']
+            for z in range(1, shown + 1):
+                cx, cy = ox + (x - .5) * CELL, oy + (shown - z + .5) * CELL
+                v = content.get((x, y, z))
+                col.append(_piece(cx, cy, v) if v else
+                           f'<circle cx="{cx}" cy="{cy}" r="{CELL * .36}" fill="#dfe6f5"/>')
+            body.append(f'<g {_cell_attrs(label, labels)}>{"".join(col)}</g>')
+    return _svg(2 * pad + Y * W + (Y - 1) * gap, 2 * pad + H, body)
+
+
+# -- Y family --------------------------------------------------------------------------
+def _hexagon(cx, cy, r) -> str:
+    pts = " ".join(f"{cx + r * math.cos(math.radians(60 * k + 30)):.1f},"
+                   f"{cy + r * math.sin(math.radians(60 * k + 30)):.1f}" for k in range(6))
+    return pts
+
+
+def draw_y(core, legal) -> Drawing:
+    board = core.board
+    names = list(board.names)
+    index = {n: i for i, n in enumerate(names)}
+    clicks, buttons = _split(legal, lambda name: name if name in index else None)
+    by_label = {v: k for k, v in clicks.items()}
+    colours = core.cell_colours()
+    rows: dict[int, int] = {}
+    for r, c in board.coords:
+        rows[r] = max(rows.get(r, 0), c + 1)
+    widest = max(rows.values())
+    R = CELL * 0.55
+    dx, dy = R * math.sqrt(3), R * 1.5
+    body = []
+    for i, (r, c) in enumerate(board.coords):
+        cx = R * 2 + (c + (widest - rows[r]) / 2) * dx
+        cy = R * 2 + r * dy
+        v = colours[i]
+        fill = Y_FILL.get(v, "#e8dcc0")
+        body.append(f'<g {_cell_attrs(names[i], by_label)}><polygon points="{_hexagon(cx, cy, R)}" '
+                    f'fill="{fill}" stroke="#555" class="hit{" stone" if v else ""}"/>'
+                    f'<title>{names[i]}</title></g>')
+    width = R * 4 + widest * dx
+    height = R * 4 + (len(rows) - 1) * dy
+    return Drawing(_svg(width, height, body), clicks, buttons)
+
+
+# -- Flipway ---------------------------------------------------------------------------
+def draw_flipway(core, legal) -> Drawing:
+    colours = core.cell_colours()
+    n = int(round(math.sqrt(len(colours))))
+    names = [f"{chr(ord('a') + i % n)}{n - i // n}" for i in range(len(colours))]
+    index = {name: i for i, name in enumerate(names)}
+    clicks, buttons = _split(legal, lambda name: name if name in index else None)
+    by_label = {v: k for k, v in clicks.items()}
+    pad = CELL
+    body = []
+    for i in range(n):
+        body.append(f'<line x1="{pad}" y1="{pad + i * CELL}" x2="{pad + (n - 1) * CELL}" '
+                    f'y2="{pad + i * CELL}" stroke="#333"/>')
+        body.append(f'<line x1="{pad + i * CELL}" y1="{pad}" x2="{pad + i * CELL}" '
+                    f'y2="{pad + (n - 1) * CELL}" stroke="#333"/>')
+    for i, v in enumerate(colours):
+        cx, cy = pad + (i % n) * CELL, pad + (i // n) * CELL
+        fill = Y_FILL.get(v)
+        stone = (f'<circle cx="{cx}" cy="{cy}" r="{CELL * .4}" fill="{fill}" stroke="#000"/>'
+                 if fill else f'<circle cx="{cx}" cy="{cy}" r="{CELL * .4}" fill="transparent" '
+                              f'class="hit"/>')
+        body.append(f'<g {_cell_attrs(names[i], by_label)}>{stone}<title>{names[i]}</title></g>')
+    return Drawing(_svg(2 * pad + (n - 1) * CELL, 2 * pad + (n - 1) * CELL, body), clicks, buttons)

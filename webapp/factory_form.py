@@ -1,0 +1,285 @@
+"""The Player Factory's form: its choices (from the rule-set schema), the
+form's fields to a rule-set record and back, and validation problems by control.
+
+Why the choices come from ``games.ttt.schema``'s ``*_NOW`` tuples and from
+probing validation: other engineers are extending the engine; a value they add
+to ``MOVES_NOW`` (or a number of boards that validation starts accepting)
+appears in the dropdowns without an edit here. Why the form's field names are
+validation's field paths (``board.size.x``, ``shapes.circle.move``,
+``turn_checks[1]``, ``phases[0].order``): each problem validation reports
+("field: message") is then shown next to the control it names.
+"""
+from __future__ import annotations
+
+import math
+from typing import Mapping
+
+from games.ttt import rules as ttt_rules
+from games.ttt import schema
+
+MAX_PHASES = 6
+MAX_SHAPES = len(schema.SHAPES_ALL)
+PIECES_PER_TURN = (1, 2)
+BOARDS_CANDIDATES = (1, 2, 3)
+
+
+def _accepted(field: str, value) -> bool:
+    """Whether validation accepts ``value`` for the top-level ``field`` (probed
+    on the classic game, so only that field can be at fault)."""
+    record = {"name": "probe", "reserves": {"black": 5, "white": 4}, field: value}
+    try:
+        ttt_rules.parse(record, "probe")
+    except ttt_rules.RuleSetError as e:
+        return not any(p.startswith(field) for p in e.problems)
+    return True
+
+
+def choices() -> dict:
+    """Every dropdown's options, as the engine supports them now."""
+    return {
+        "players": schema.PLAYERS,
+        "colours": schema.COLOUR_MODES,
+        "shapes": schema.SHAPES_NOW,
+        "cloaking": schema.CLOAKING_NOW,
+        "pieces_per_turn": PIECES_PER_TURN,
+        "boards": tuple(b for b in BOARDS_CANDIDATES if _accepted("boards", b)),
+        "phases": tuple(range(1, MAX_PHASES + 1)),
+        "board_kinds": schema.BOARD_KINDS,
+        "turn_checks": schema.TURN_CHECKS,
+        "stalemates": schema.STALEMATES,
+        "moves": schema.MOVES_NOW,
+        "powers": schema.POWERS_NOW,
+        "orders": schema.ORDERS_NOW,
+        "movement": schema.PHASE_MOVEMENT,
+        "folds": schema.FOLDS,
+        "palette": schema.PALETTE,
+    }
+
+
+_WORDS = {
+    "players": {"2": "2 Player", "3": "3 Player", "4": "4 Player", "partners": "Partners",
+                "2-vs-chaos": "2 vs Chaos", "3-vs-chaos": "3 vs Chaos", "1-vs-chaos": "1 vs Chaos"},
+    "colours": {"assigned": "Assigned colors", "shared": "Shared color",
+                "partners-share": "Partners share color", "players-choose": "Players choose color"},
+    "cloaking": {"none": "No cloaking", "hides": "Cloaking hides", "obscures": "Cloaking obscures"},
+    "stalemate": {"draws": "Stalemate draws", "all-win": "All players win if stalemate",
+                  "all-lose": "All players lose if stalemate",
+                  "most-in-a-row-wins": "Most same-color-in-a-row wins",
+                  "least-in-a-row-loses": "Least same-color-in-a-row loses",
+                  "most-pieces-wins": "Most pieces wins"},
+    "move": {"stationary": "Stationary", "adjacent": "Moves adjacent",
+             "adjacent-orthogonal": "Moves adj orthogonal",
+             "adjacent-alquerque": "Moves adjacent (alquerque lines)",
+             "linear-or-knight": "Moves linear or knight", "orth-by-stack": "Moves orth by stack"},
+    "power": {"none": "No power", "must-capture": "Must capture", "can-capture": "Can capture"},
+    "movement": {"allowed": "Movement allowed", "placement-only": "Placement only"},
+    "fold": {"none": "No fold", "less-than-most-committed": "Less-than-most committed pieces folds"},
+}
+_COUNTS = {"shape_count": ("shape", "shapes"), "pieces_per_turn": ("piece/turn", "pieces/turn"),
+           "boards": ("board", "boards"), "phases": ("phase", "phases")}
+
+
+def option_label(control: str, value) -> str:
+    """The seed's wording of a dropdown option (``control`` is the select's name);
+    a value the seed does not word yet is shown as the schema spells it."""
+    last = control.rsplit(".", 1)[-1]
+    if control in _COUNTS:
+        one, many = _COUNTS[control]
+        return f"{value} {one if str(value) == '1' else many}"
+    if control.startswith("turn_checks"):
+        text = str(value)
+        if text.startswith("all-lose-if-any-"):
+            return f"All players lose if any {text.rsplit('-', 1)[1]}-same-color-in-a-row"
+        parts = text.split("-")
+        if len(parts) >= 3 and parts[0] == "first":
+            out = f"First {parts[1]}-same-color-in-a-row {parts[2]}"
+            return out + (" (no diagonal)" if text.endswith("no-diagonal") else "")
+    words = _WORDS.get(last) or _WORDS.get(control) or {}
+    if str(value) in words:
+        return words[str(value)]
+    if control == "board.kind" or last == "order":
+        return str(value).replace("-", " ").capitalize()
+    return str(value)
+
+
+def colours_in_play(players: str, colours: str) -> tuple[str, ...]:
+    """The colours whose reserves the form offers (validation has the last word)."""
+    n, chaos = schema.seats_of(players) if players in schema.PLAYERS else (2, False)
+    if colours == "shared":
+        return schema.PALETTE[:1]
+    if colours == "partners-share":
+        return schema.PALETTE[:2]
+    if colours == "players-choose":
+        return schema.PALETTE
+    return schema.PALETTE[:n + (1 if chaos else 0)]
+
+
+def dim_limit(others: tuple[int, int]) -> int:
+    """Seed: each dimension offers 1..floor(512 / product of the other two), at most 19."""
+    return max(1, min(schema.MAX_DIM, schema.MAX_SPACES // max(1, math.prod(others))))
+
+
+def _int(value, default=None):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _coords(text: str) -> list[list[int]]:
+    out = []
+    for part in (text or "").split(";"):
+        nums = [_int(v) for v in part.split(",") if v.strip()]
+        if len(nums) == 3 and None not in nums:
+            out.append(nums)
+    return out
+
+
+def _coords_text(items) -> str:
+    return ";".join(",".join(str(v) for v in c) for c in items)
+
+
+def form_to_record(form: Mapping[str, str]) -> dict:
+    """The rule-set record a submitted factory form describes (not yet validated)."""
+    get = form.get
+    players = get("players", "2")
+    colours = get("colours", "assigned")
+    count = max(1, min(len(schema.SHAPES_NOW), _int(get("shape_count"), 1)))
+    shapes = list(schema.SHAPES_NOW[:count])
+    rec: dict = {"name": get("name", "").strip() if get("name") is not None else ""}
+    rec["players"] = players
+    rec["colours"] = colours
+    size = [_int(get(f"board.size.{a}"), d) for a, d in zip("xyz", (3, 3, 1))]
+    rec["board"] = {"kind": get("board.kind", "hash"), "size": size,
+                    "locked": _coords(get("board.locked", ""))}
+    pieces = []
+    for part in (get("board.pieces", "") or "").split(";"):
+        if ":" in part:
+            at, colour = part.split(":", 1)
+            c = _coords(at)
+            if c:
+                pieces.append({"at": c[0], "colour": colour, "shape": "circle"})
+    if pieces:
+        rec["board"]["pieces"] = pieces
+    rec["shapes"] = {s: {"move": get(f"shapes.{s}.move", "stationary"),
+                         "power": get(f"shapes.{s}.power", "none")} for s in shapes}
+    reserves: dict = {}
+    for colour in colours_in_play(players, colours):
+        for s in shapes:
+            key = f"reserves.{colour}" + (f".{s}" if len(shapes) > 1 else "")
+            count = _int(get(key), 0)
+            if count:
+                if len(shapes) > 1:
+                    reserves.setdefault(colour, {})[s] = count
+                else:
+                    reserves[colour] = count
+    rec["reserves"] = reserves
+    rec["pieces_per_turn"] = _int(get("pieces_per_turn"), 1)
+    rec["agree_draw"] = get("agree_draw") == "1"
+    checks, i = [], 0
+    while f"turn_checks[{i}]" in form:
+        checks.append(get(f"turn_checks[{i}]"))
+        i += 1
+    rec["turn_checks"] = checks
+    rec["stalemate"] = get("stalemate", "draws")
+    rec["cloaking"] = get("cloaking", "none")
+    rec["boards"] = _int(get("boards"), 1)
+    n = max(1, min(MAX_PHASES, _int(get("phases"), 1)))
+    phases = []
+    for k in range(n):
+        f = f"phases[{k}]"
+        locked_players = [v if v == "chaos" else _int(v) for v in
+                          (form.getlist(f"{f}.locked_players") if hasattr(form, "getlist") else [])]
+        phases.append({"order": get(f"{f}.order", "sequential"), "pass": get(f"{f}.pass") == "1",
+                       "movement": get(f"{f}.movement", "allowed"),
+                       "locked_players": locked_players,
+                       "locked": _coords(get(f"{f}.locked", "")),
+                       "fold": get(f"{f}.fold", "none") if k < n - 1 else "none"})
+    rec["phases"] = phases
+    for key in ("move_limit", "seconds_per_turn"):
+        value = get(key, "")
+        rec[key] = _int(value, value) if str(value).strip() else None
+    return rec
+
+
+def adjust(state: dict) -> None:
+    """Seed 004's redraw rules: a hash board is 3x3x1, stacks are at least 2
+    high, and each dimension stays within floor(512 / the other two), at most 19;
+    colours newly in play start with the highest-numbered existing colour's reserve."""
+    x, y, z = (max(1, min(schema.MAX_DIM, v if isinstance(v, int) else 1)) for v in state["size"])
+    if state["board_kind"] == "hash":
+        x, y, z = 3, 3, 1
+    if state["board_kind"] == "stacks" and z < 2:
+        z = 2
+    x = min(x, dim_limit((y, z)))
+    y = min(y, dim_limit((x, z)))
+    z = min(z, dim_limit((x, y)))
+    state["size"] = [x, y, z]
+    last = 0
+    for colour in colours_in_play(state["players"], state["colours"]):
+        for s in state["shapes"]:
+            key = f"reserves.{colour}" + (f".{s}" if len(state["shapes"]) > 1 else "")
+            if key in state["reserves"]:
+                last = state["reserves"][key]
+            else:
+                state["reserves"][key] = last
+
+
+def reserve_max(state: dict) -> int:
+    """Seed: 0 up to the number that can be played, the spaces over the colours
+    (rounded up, so 15 spaces offer 8 and 7 as 3on15line needs)."""
+    n = len(colours_in_play(state["players"], state["colours"])) or 1
+    return -(-math.prod(state["size"]) // n) if all(isinstance(v, int) for v in state["size"]) else 0
+
+
+def state_of(record: Mapping) -> dict:
+    """The form's values for a (saved or copied) rule-set record, defaults filled."""
+    board = record.get("board", {})
+    size = board.get("size", [3, 3, 1])
+    shapes = list(record.get("shapes", {"circle": {}})) or ["circle"]
+    reserves = {}
+    for colour, val in record.get("reserves", {}).items():
+        if isinstance(val, Mapping):
+            for s, count in val.items():
+                reserves[f"reserves.{colour}.{s}" if len(shapes) > 1 else f"reserves.{colour}"] = count
+        else:
+            reserves[f"reserves.{colour}"] = val
+    phases = record.get("phases") or [{}]
+    return {
+        "name": record.get("name", ""), "players": record.get("players", "2"),
+        "colours": record.get("colours", "assigned"), "shapes": shapes,
+        "shape_rules": {s: {"move": (record.get("shapes", {}).get(s) or {}).get("move", "stationary"),
+                            "power": (record.get("shapes", {}).get(s) or {}).get("power", "none")}
+                        for s in shapes},
+        "board_kind": board.get("kind", "hash"), "size": list(size),
+        "locked": _coords_text(board.get("locked", [])),
+        "pieces": ";".join(f"{_coords_text([p['at']])}:{p['colour']}" for p in board.get("pieces", [])),
+        "reserves": reserves, "pieces_per_turn": record.get("pieces_per_turn", 1),
+        "agree_draw": bool(record.get("agree_draw")),
+        "turn_checks": list(record.get("turn_checks", schema.DEFAULT_CHECKS)),
+        "stalemate": record.get("stalemate", "draws"), "cloaking": record.get("cloaking", "none"),
+        "boards": record.get("boards", 1),
+        "phases": [{"order": ph.get("order", "sequential"), "pass": bool(ph.get("pass")),
+                    "movement": ph.get("movement", "allowed"),
+                    "locked_players": list(ph.get("locked_players", [])),
+                    "locked": _coords_text(ph.get("locked", [])), "fold": ph.get("fold", "none")}
+                   for ph in phases],
+        "move_limit": record.get("move_limit"), "seconds_per_turn": record.get("seconds_per_turn"),
+    }
+
+
+def problems_by_field(problems: list[str]) -> dict[str, list[str]]:
+    """Validation's "field: message" problems keyed by field."""
+    out: dict[str, list[str]] = {}
+    for p in problems:
+        field, _, message = p.partition(": ")
+        out.setdefault(field, []).append(message or p)
+    return out
+
+
+def validate(record: dict) -> list[str]:
+    try:
+        ttt_rules.parse(record, "rule set")
+    except ttt_rules.RuleSetError as e:
+        return list(e.problems)
+    return []

@@ -1,0 +1,65 @@
+// flipgames web app: the little JavaScript the pages use. Everything works
+// without it through plain forms; with it, clicking a board cell submits its
+// move, selects submit their form, pages poll while someone else moves, and
+// the Player Factory redraws its board and enables/disables its controls.
+"use strict";
+
+function onReady(fn) {
+  if (document.readyState !== "loading") fn(); else document.addEventListener("DOMContentLoaded", fn);
+}
+
+onReady(function () {
+  // Selects marked data-autosubmit submit their form when changed.
+  document.querySelectorAll("select[data-autosubmit]").forEach(function (s) {
+    s.addEventListener("change", function () { s.form.submit(); });
+  });
+
+  // Game page: a click (or Enter) on a legal cell sends its action.
+  var form = document.getElementById("move-form");
+  if (form) {
+    document.querySelectorAll(".cell.legal").forEach(function (cell) {
+      function send() {
+        if (form.dataset.sent) return;
+        form.dataset.sent = "1";
+        document.getElementById("action").value = cell.dataset.action;
+        form.submit();
+      }
+      cell.addEventListener("click", send);
+      cell.addEventListener("keydown", function (e) { if (e.key === "Enter") send(); });
+    });
+  }
+  var game = document.getElementById("game");
+  if (game && game.dataset.over === "0" && game.dataset.mine === "0") {
+    setInterval(function () {
+      fetch(game.dataset.status, {headers: {Accept: "application/json"}})
+        .then(function (r) { return r.json(); })
+        .then(function (s) {
+          if (s.moves !== parseInt(game.dataset.moves, 10) || s.over || s.your_turn) location.reload();
+        });
+    }, 1500);
+  }
+
+  // Benchmark page: progress until the run ends.
+  var bench = document.getElementById("bench");
+  if (bench) {
+    var timer = setInterval(function () {
+      fetch(bench.dataset.status, {headers: {Accept: "application/json"}})
+        .then(function (r) { return r.json(); })
+        .then(function (s) {
+          var bar = document.getElementById("bench-progress");
+          bar.value = s.done;
+          if (s.total) bar.max = s.total;
+          document.getElementById("bench-count").textContent =
+            s.done + (s.total ? " / " + s.total : "") + " games";
+          if (s.finished) {
+            clearInterval(timer);
+            var out = document.getElementById("bench-result");
+            out.textContent = s.error ? "error: " + s.error :
+              "Finished: " + s.result.games + " games" + (s.result.qualifies ? ", a \u201cBenchmark\u201d tournament." : ".");
+          }
+        });
+    }, 1000);
+  }
+
+  if (window.factorySetup) window.factorySetup();
+});

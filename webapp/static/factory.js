@@ -1,0 +1,168 @@
+// Player Factory: redraw on changes that reshape the form, the board preview
+// (row, plane or stacked layers; stacks show two rows above the tallest stack
+// and the maximum height), markers toggled onto spaces, power-dependent
+// selects, and the phase selector. Read-only on a saved rule set's page.
+"use strict";
+
+window.factorySetup = function () {
+  var form = document.getElementById("factory");
+  var preview = document.getElementById("preview");
+  if (!preview) return;
+  var readOnly = !form;
+  var NS = "http://www.w3.org/2000/svg";
+  var FILL = {black: "#222", white: "#fafafa", pink: "#f4a6c8", yellow: "#f2d43a"};
+  var selected = null;
+  var phase = 0;
+
+  if (form) {
+    form.querySelectorAll("[data-redraw]").forEach(function (el) {
+      el.addEventListener("change", function () {
+        var op = document.createElement("input");
+        op.type = "hidden"; op.name = "op"; op.value = "redraw";
+        form.appendChild(op);
+        form.submit();
+      });
+    });
+    form.querySelectorAll("select[name$='.power']").forEach(function (power) {
+      function sync() {
+        var none = power.value === "none";
+        power.closest("fieldset").querySelectorAll(".power-dependent").forEach(function (dep) {
+          if (none) dep.value = "";
+          dep.disabled = none;
+        });
+      }
+      power.addEventListener("change", sync);
+      sync();
+    });
+    // Seed: when every reserve select of a shape is at its maximum, that
+    // shape's move dropdown is cleared and disabled (nothing is left to move).
+    form.querySelectorAll("fieldset.shape").forEach(function (fs) {
+      var move = fs.querySelector("select[name$='.move']");
+      var reserves = fs.querySelectorAll(".reserves select");
+      function sync() {
+        var full = reserves.length > 0 && Array.prototype.every.call(reserves, function (r) {
+          return r.selectedIndex === r.options.length - 1;
+        });
+        if (full) move.value = "stationary";    // the schema's "no move"
+        move.disabled = full;
+      }
+      reserves.forEach(function (r) { r.addEventListener("change", sync); });
+      sync();
+    });
+    document.querySelectorAll(".marker").forEach(function (m) {
+      m.addEventListener("click", function () {
+        document.querySelectorAll(".marker").forEach(function (o) { o.classList.remove("selected"); });
+        if (selected === m.dataset.marker) { selected = null; return; }
+        selected = m.dataset.marker;
+        m.classList.add("selected");
+      });
+    });
+  }
+  var phaseSelect = document.getElementById("phase-select");
+  function showPhase() {
+    phase = phaseSelect ? parseInt(phaseSelect.value, 10) : 0;
+    document.querySelectorAll(".phase").forEach(function (p) {
+      p.style.display = parseInt(p.dataset.phase, 10) === phase ? "" : "none";
+    });
+    draw();
+  }
+  if (phaseSelect) phaseSelect.addEventListener("change", showPhase);
+
+  function list(input) {
+    return input && input.value ? input.value.split(";").filter(Boolean) : [];
+  }
+  function setList(input, items) { input.value = items.join(";"); }
+  function phaseInput() { return document.querySelectorAll(".phase-locked")[phase]; }
+
+  function toggle(key) {
+    if (!selected || readOnly) return;
+    if (selected === "locked" || selected === "phase-locked") {
+      var input = selected === "locked" ? document.getElementById("board-locked") : phaseInput();
+      var items = list(input);
+      var i = items.indexOf(key);
+      if (i >= 0) items.splice(i, 1); else items.push(key);
+      setList(input, items);
+    } else {
+      var colour = selected.split(":")[1];
+      var pieces = document.getElementById("board-pieces");
+      var all = list(pieces);
+      var mine = key + ":" + colour;
+      var j = all.indexOf(mine);
+      if (j >= 0) all.splice(j, 1);
+      else all = all.filter(function (p) { return p.split(":")[0] !== key; }).concat([mine]);
+      setList(pieces, all);
+    }
+    draw();
+  }
+
+  function el(name, attrs, parent) {
+    var e = document.createElementNS(NS, name);
+    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function draw() {
+    var size = JSON.parse(preview.dataset.size), kind = preview.dataset.kind;
+    var X = size[0], Y = size[1], Z = size[2], C = 30, pad = 22, gap = 26;
+    var locked = list(document.getElementById("board-locked"));
+    var plocked = list(phaseInput());
+    var pieces = {};
+    list(document.getElementById("board-pieces")).forEach(function (p) {
+      var parts = p.split(":"); pieces[parts[0]] = parts[1];
+    });
+    var svg, panels, rows, cols;
+    preview.innerHTML = "";
+    if (kind === "stacks") {
+      // posts (x, y), height z; only two rows above the tallest stack are shown
+      var tallest = 0;
+      Object.keys(pieces).forEach(function (k) { tallest = Math.max(tallest, parseInt(k.split(",")[2], 10)); });
+      var shown = Math.min(Z, tallest + 2);
+      svg = el("svg", {width: 2 * pad + Y * X * C + (Y - 1) * gap, height: 2 * pad + shown * C, class: "board"}, preview);
+      el("text", {x: 2, y: 13, class: "maxheight"}, svg).textContent = "max height " + Z;
+      for (var py = 1; py <= Y; py++) for (var px = 1; px <= X; px++) for (var pz = 1; pz <= shown; pz++) {
+        space(svg, pad + (py - 1) * (X * C + gap) + (px - 1) * C, pad + (shown - pz) * C, [px, py, pz]);
+      }
+      return;
+    }
+    // a row (two dimensions 1), a plane (one), or layers z = 1..Z side by side (3D)
+    var layers = Z;
+    svg = el("svg", {width: 2 * pad + layers * X * C + (layers - 1) * gap, height: 2 * pad + Y * C, class: "board"}, preview);
+    for (var z = 1; z <= Z; z++) {
+      var ox = pad + (z - 1) * (X * C + gap);
+      if (Z > 1) el("text", {x: ox, y: pad - 5}, svg).textContent = "z=" + z;
+      goals(svg, ox, pad, X * C, Y * C, Y === 1);
+      for (var x = 1; x <= X; x++) for (var y = 1; y <= Y; y++) {
+        space(svg, ox + (x - 1) * C, pad + (Y - y) * C, [x, y, z]);
+      }
+    }
+
+    // Seed: Player 1's goal is at y = max (x = 1 when the board is one row);
+    // Player 2's is opposite in two-player games, else the goals go round the
+    // board counter-clockwise (Player 2 at x = 1).
+    function goals(svg, ox, oy, w, h, row) {
+      var seats = {"2": 2, "3": 3, "4": 4, "partners": 4, "2-vs-chaos": 2, "3-vs-chaos": 3}[preview.dataset.players] || 0;
+      var top = {x: ox, y: oy - 4, w: w, h: 3}, left = {x: ox - 4, y: oy, w: 3, h: h},
+          bottom = {x: ox, y: oy + h + 1, w: w, h: 3}, right = {x: ox + w + 1, y: oy, w: 3, h: h};
+      var order = row ? (seats === 2 ? [left, right] : [left, bottom, right, top])
+                      : (seats === 2 ? [top, bottom] : [top, left, bottom, right]);
+      var colours = ["#222", "#bbb", "#e07aa8", "#d4b21a"];
+      for (var i = 0; i < seats && i < order.length; i++) {
+        var g = el("g", {class: "goal"}, svg);
+        el("rect", {x: order[i].x, y: order[i].y, width: order[i].w, height: order[i].h, fill: colours[i]}, g);
+        el("title", {}, g).textContent = "Player " + (i + 1) + " goal";
+      }
+    }
+
+    function space(svg, sx, sy, at) {
+      var key = at.join(",");
+      var g = el("g", {class: "space", "data-at": key}, svg);
+      var isLocked = locked.indexOf(key) >= 0, isPhase = plocked.indexOf(key) >= 0;
+      el("rect", {x: sx, y: sy, width: C, height: C, fill: isLocked ? "#999" : isPhase ? "#c9b8e8" : (kind === "stacks" ? "#dfe6f5" : "#e8dcc0"), stroke: "#555"}, g);
+      if (pieces[key]) el("circle", {cx: sx + C / 2, cy: sy + C / 2, r: C * 0.36, fill: FILL[pieces[key]] || "#888", stroke: "#000"}, g);
+      el("title", {}, g).textContent = "(" + key + ")" + (isLocked ? " locked" : "") + (isPhase ? " locked this phase" : "");
+      g.addEventListener("click", function () { toggle(key); });
+    }
+  }
+  showPhase();
+};

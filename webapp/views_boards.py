@@ -1,0 +1,285 @@
+"""Rule-set list, leaderboards (seed 004's buttons), player stats, friends,
+the Evolution plot and Benchmark Selected Bots with its progress.
+
+Seed rules kept here: the player combobox lists those who played this game in
+the selected universe; "Play New Game" shows for non-human players, friends and
+the user's own personas, "Add to Friends" whenever it does not; checkboxes for
+Random and AI players; "Benchmark Selected Bots" for Trainers and Admins only
+(the POST is refused for Creators whatever the page showed).
+"""
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import threading
+
+from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect,
+                   render_template, request, url_for)
+
+from analysis.tournament import make_tasks
+from registry import benchmark as reg_benchmark
+from registry import evolution as reg_evolution
+from registry import leaderboard as reg_leaderboard
+from registry import players as reg_players
+from registry import results, rulesets, users
+from registry.errors import RegistryError
+from registry.store import PUBLIC, Registry
+from webapp.views_auth import safe_next
+from webapp.web import login_required, reg, role, role_required, user
+
+bp = Blueprint("boards", __name__)
+_bench_ids = itertools.count(1)
+
+
+@bp.route("/rules")
+@login_required
+def rule_sets():
+    return render_template("rules.html", rule_sets=rulesets.list_rule_sets(reg()))
+
+
+def _universe_choice() -> tuple[list[str], str]:
+    universes = reg_players.universes_of(reg(), user()) or [PUBLIC]
+    wanted = request.values.get("universe")
+    if wanted in universes:
+        users.select_universe(reg(), user(), wanted)     # the seed's "most recently selected"
+        return universes, wanted
+    current = users.selected_universe(reg(), user())
+    return universes, current if current in universes else PUBLIC
+
+
+def _played(rule_set: str, universe: str) -> list[str]:
+    rows = reg().query("SELECT DISTINCT p.name FROM ratings r JOIN players p ON p.id = r.player_id "
+                       "WHERE r.rule_set_id = ? AND r.universe_id = ? ORDER BY p.name",
+                       (reg().rule_set_id(rule_set), reg().universe_id(universe)))
+    return [r[0] for r in rows]
+
+
+def row_buttons(name: str, kind: str, universe: str) -> dict:
+    """Which of Play New Game / Add to Friends a row shows for this user."""
+    if kind in ("bot", "random"):
+        return {"play": True, "friend": False}
+    uid, _ = reg().user_id(user())
+    owner = reg().one("SELECT user_id FROM players WHERE name = ?", (name,))[0]
+    if owner == uid:
+        return {"play": False, "friend": False}      # the user's own player in this universe
+    mine = reg().one("SELECT name FROM players WHERE user_id = ? AND universe_id = ?",
+                     (uid, reg().universe_id(universe)))
+    friends = bool(mine) and reg_players.are_friends(reg(), mine[0], name)
+    return {"play": friends, "friend": not friends and bool(mine)}
+
+
+def _creator(rule_set: str) -> str | None:
+    """The user who saved ``rule_set`` (None for the catalogue's)."""
+    row = reg().one("SELECT u.name FROM rule_sets r JOIN users u ON u.id = r.creator_id "
+                    "WHERE r.name = ?", (rule_set,))
+    return row[0] if row else None
+
+
+@bp.route("/rules/<name>/leaderboard")
+@login_required
+def leaderboard(name):
+    try:
+        reg().rule_set_id(name)
+    except RegistryError as e:
+        abort(404, str(e))
+    universes, universe = _universe_choice()
+    extra = [p for p in request.args.getlist("add") if p]
+    try:
+        board = reg_leaderboard.leaderboard(reg(), name, universe, user(), extra)
+    except RegistryError as e:
+        flash(str(e), "error")
+        extra = []
+        board = reg_leaderboard.leaderboard(reg(), name, universe, user())
+    rows = [(e, row_buttons(e.player, e.kind, universe)) for e in board]
+    return render_template("leaderboard.html", name=name, rows=rows, universes=universes,
+                           universe=universe, played=_played(name, universe), extra=extra,
+                           duration=reg_leaderboard.duration,
+                           may_benchmark=role() in ("trainer", "admin"),
+                           creator=_creator(name))
+
+
+@bp.route("/friends/request", methods=["POST"])
+@login_required
+def friend_request():
+    target = request.form.get("player", "")
+    universe = request.form.get("universe", PUBLIC)
+    try:
+        uid, _ = reg().user_id(user())
+        mine = reg().one("SELECT name FROM players WHERE user_id = ? AND universe_id = ?",
+                         (uid, reg().universe_id(universe)))
+        if not mine:
+            raise RegistryError(f"you have no player in universe {universe!r}")
+        reg_players.request_friend(reg(), mine[0], target)
+        flash(f"friend request sent to {target}", "ok")
+    except RegistryError as e:
+        flash(str(e), "error")
+    return redirect(safe_next(request.form.get("back")))
+
+
+@bp.route("/friends", methods=["GET", "POST"])
+@login_required
+def friends():
+    uid, _ = reg().user_id(user())
+    mine = [r[0] for r in reg().query("SELECT id FROM players WHERE user_id = ?", (uid,))]
+    if request.method == "POST":
+        sender, receiver = request.form.get("sender", ""), request.form.get("receiver", "")
+        try:
+            if reg().player(receiver)[0] not in mine:
+                abort(403, "you can answer only requests sent to your own players")
+            reg_players.answer_friend(reg(), receiver, sender, request.form.get("accept") == "1")
+        except RegistryError as e:
+            flash(str(e), "error")
+        return redirect(url_for("boards.friends"))
+    marks = ",".join("?" * len(mine)) or "NULL"
+    pending = reg().query(
+        f"SELECT a.name, b.name FROM friend_requests f JOIN players a ON a.id = f.from_id "
+        f"JOIN players b ON b.id = f.to_id WHERE f.status = 'pending' AND f.to_id IN ({marks})",
+        mine)
+    return render_template("friends.html", pending=pending)
+
+
+@bp.route("/player/<name>")
+@login_required
+def player(name):
+    try:
+        row = reg().player(name)
+    except RegistryError as e:
+        abort(404, str(e))
+    if row[2] == "chaos":
+        abort(404, "Chaos has no stats (seed 004)")
+    games = results.games_of(reg(), player=name)
+    per_rule: dict[str, dict] = {}
+    for game in games:
+        seat = game["players"].index(name)
+        mine, best = game["returns"][seat], max(game["returns"])
+        s = per_rule.setdefault(game["rule_set"], {"games": 0, "wins": 0, "draws": 0, "losses": 0})
+        s["games"] += 1
+        if mine == best and game["returns"].count(best) < len(game["returns"]):
+            s["wins"] += 1
+        elif mine == best:
+            s["draws"] += 1
+        else:
+            s["losses"] += 1
+    creations = []
+    if row[2] == "human" and row[3] is not None:
+        creator = reg().one("SELECT name FROM users WHERE id = ?", (row[3],))[0]
+        creations = rulesets.creations(reg(), creator)
+    tab = request.args.get("tab", "stats")
+    return render_template("player.html", name=name, kind=row[2], spec=row[5], per_rule=per_rule,
+                           recent=games[-10:][::-1], creations=creations, tab=tab)
+
+
+@bp.route("/rules/<name>/evolution", methods=["GET", "POST"])
+@login_required
+def evolution(name):
+    """The leaderboard's "Show Evolution" posts its checked players here (a
+    POST, so the form's CSRF token never lands in a URL); a GET link works too."""
+    chosen = request.values.getlist("players") or ["Random"]
+    universe = request.values.get("universe", PUBLIC)
+    return render_template("evolution.html", name=name, players=chosen, universe=universe,
+                           metric="Rating")
+
+
+@bp.route("/rules/<name>/evolution.png")
+@login_required
+def evolution_png(name):
+    import datetime as dt
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    chosen = request.args.getlist("players") or ["Random"]
+    universe = request.args.get("universe", PUBLIC)
+    try:
+        data = reg_evolution.evolution(reg(), name, chosen, universe)
+    except RegistryError as e:
+        abort(404, str(e))
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for player_name, points in data.items():
+        ax.plot([dt.datetime.fromisoformat(p["at"]) for p in points],
+                [p["skill"] for p in points], marker=".", label=player_name)
+    ax.set_title(f"{name} ({universe})")
+    ax.set_xlabel("time (UTC)")
+    ax.set_ylabel("skill rating (mu - 3 sigma)")
+    ax.legend()
+    fig.autofmt_xdate()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=90)
+    plt.close(fig)
+    return Response(buf.getvalue(), mimetype="image/png")
+
+
+class BenchmarkJob:
+    """One Benchmark Selected Bots run on its own thread and registry connection;
+    progress is the number of its games already in the database."""
+
+    def __init__(self, db, by, rule_set, chosen, universe, games):
+        self.id = next(_bench_ids)
+        self.db, self.by, self.rule_set, self.players = db, by, rule_set, chosen
+        self.universe, self.games = universe, games
+        self.result = self.error = self.benchmark_id = None
+        self.total = 0
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self):
+        try:
+            with Registry(self.db) as r:
+                self.result = reg_benchmark.benchmark(r, self.by, self.rule_set, self.players,
+                                                      self.games, universe=self.universe)
+        except Exception as e:  # noqa: BLE001  (shown on the progress page)
+            self.error = str(e)
+
+    def progress(self, r) -> int:
+        row = r.one("SELECT id FROM benchmarks WHERE players = ? AND rule_set_id = ? ORDER BY id "
+                    "DESC LIMIT 1", (json.dumps(sorted(set(self.players))),
+                                     r.rule_set_id(self.rule_set)))
+        if row is None:
+            return 0
+        return r.one("SELECT count(*) FROM games WHERE benchmark_id = ?", (row[0],))[0]
+
+
+@bp.route("/rules/<name>/benchmark", methods=["POST"])
+@role_required("trainer")
+def start_benchmark(name):
+    chosen = request.form.getlist("players")
+    universe = request.form.get("universe", PUBLIC)
+    games = current_app.config["BENCHMARK_GAMES"]
+    try:
+        rs = results.rule_set_of(reg(), name)
+        for p in chosen:
+            reg_players.bot_spec(reg(), p)          # only bots and Random
+        if len(set(chosen)) < max(2, rs.num_players):
+            raise RegistryError(f"check at least {max(2, rs.num_players)} bots to benchmark")
+    except RegistryError as e:
+        flash(str(e), "error")
+        return redirect(url_for("boards.leaderboard", name=name))
+    job = BenchmarkJob(current_app.config["REGISTRY_DB"], user(), name, chosen, universe, games)
+    # the run's size, exactly as registry.benchmark will build it
+    specs = [reg_players.bot_spec(reg(), p) for p in sorted(set(chosen))]
+    job.total = len(make_tasks(f"ttt(rules={name})", specs, games, 0))
+    current_app.extensions["benchmarks"][job.id] = job
+    job.thread.start()
+    return redirect(url_for("boards.benchmark_page", jid=job.id))
+
+
+def _job(jid) -> BenchmarkJob:
+    job = current_app.extensions["benchmarks"].get(jid)
+    if job is None:
+        abort(404, "no such benchmark run")
+    return job
+
+
+@bp.route("/benchmark/<int:jid>")
+@role_required("trainer")
+def benchmark_page(jid):
+    job = _job(jid)
+    return render_template("benchmark.html", job=job, done=job.progress(reg()))
+
+
+@bp.route("/benchmark/<int:jid>/status")
+@role_required("trainer")
+def benchmark_status(jid):
+    job = _job(jid)
+    return jsonify(done=job.progress(reg()), total=job.total, finished=not job.thread.is_alive(),
+                   error=job.error, result=job.result)

@@ -1,0 +1,132 @@
+"""The Player Factory (new, Copy, Save), a saved rule set's page and the
+Admin-only rename.
+
+Server-side rules (seed 004 via the registry): Save validates and refuses a
+Creator over quota and a duplicate of a saved rule set; Copy is offered (and
+served) only while the user's quota lasts; rename is for Admins, whatever the
+page showed. "Add Check"/"Delete Check" work as form submissions too, so the
+page needs no JavaScript to be complete.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from registry import rulesets, users
+from registry.errors import RegistryError
+from webapp import factory_form as ff
+from webapp.web import login_required, reg, role_required, user
+
+bp = Blueprint("factory", __name__)
+
+NEW_RECORD = {"name": "", "reserves": {"black": 5, "white": 4}, "turn_checks": ["first-3-wins"]}
+
+
+def controls(state: dict) -> set[str]:
+    """The field keys that have a control on the page (problems attach to them)."""
+    keys = {"name", "players", "colours", "cloaking", "pieces_per_turn", "boards", "phases",
+            "board.kind", "board.size", "board.size.x", "board.size.y", "board.size.z",
+            "board.locked", "board.pieces", "turn_checks", "stalemate", "agree_draw",
+            "move_limit", "seconds_per_turn", "reserves", "shapes"}
+    for s in state["shapes"]:
+        keys |= {f"shapes.{s}", f"shapes.{s}.move", f"shapes.{s}.power"}
+    for colour in ff.schema.PALETTE:
+        keys.add(f"reserves.{colour}")
+        keys |= {f"reserves.{colour}.{s}" for s in state["shapes"]}
+    for i in range(len(state["turn_checks"])):
+        keys.add(f"turn_checks[{i}]")
+    for k in range(len(state["phases"])):
+        keys |= {f"phases[{k}]"} | {f"phases[{k}].{f}" for f in
+                                     ("order", "pass", "movement", "locked_players", "locked", "fold")}
+    return keys
+
+
+def attach(problems: list[str], keys: set[str]) -> dict[str, list[str]]:
+    """Each problem under the nearest control: the field itself, else the field
+    without its last [index] or .part, and so on; "" when none is left."""
+    out: dict[str, list[str]] = {}
+    for field, messages in ff.problems_by_field(problems).items():
+        key = field
+        while key and key not in keys:
+            key = re.sub(r"(\[\d+\]|\.[^.\[\]]+)$", "", key) if re.search(r"(\[\d+\]|\.[^.\[\]]+)$", key) else ""
+        for m in messages:
+            out.setdefault(key, []).append(m if key == field else f"{field}: {m}")
+    return out
+
+
+def _render(state, problems=None, copy_of=None):
+    keys = controls(state)
+    quota = users.quota_left(reg(), user())
+    return render_template("factory.html", s=state, c=ff.choices(), problems=attach(problems or [], keys),
+                           colours=ff.colours_in_play(state["players"], state["colours"]),
+                           dim_limit=ff.dim_limit, quota=quota, option_label=ff.option_label, reserve_max=ff.reserve_max(state), copy_of=copy_of,
+                           size_json=json.dumps(state["size"]))
+
+
+@bp.route("/factory", methods=["GET", "POST"])
+@login_required
+def new():
+    if request.method == "GET":
+        copy = request.args.get("copy")
+        if copy:
+            try:
+                record = rulesets.copy_rule_set(reg(), user(), copy)
+            except RegistryError as e:
+                flash(str(e), "error")
+                return redirect(url_for("factory.new"))
+            return _render(ff.state_of(record), copy_of=copy)
+        return _render(ff.state_of(NEW_RECORD))
+    record = ff.form_to_record(request.form)
+    state = ff.state_of(record)
+    op = request.form.get("op", "redraw")
+    if op == "add_check":
+        state["turn_checks"].append(state["turn_checks"][-1] if state["turn_checks"]
+                                    else ff.schema.DEFAULT_CHECKS[0])
+        return _render(state)
+    if op.startswith("del_check-"):
+        i = ff._int(op.split("-", 1)[1], -1)
+        if 0 <= i < len(state["turn_checks"]):
+            del state["turn_checks"][i]
+        return _render(state)
+    if op != "save":
+        ff.adjust(state)
+        return _render(state)
+    problems = ff.validate(record)
+    if problems:
+        return _render(state, problems)
+    try:
+        name = rulesets.save_rule_set(reg(), user(), record)
+    except RegistryError as e:
+        field = "name" if "called" in str(e) else ""
+        return _render(state, [f"{field}: {e}" if field else f"(save): {e}"])
+    flash(f"saved {name}", "ok")
+    return redirect(url_for("factory.show", name=name))
+
+
+@bp.route("/rules/<name>")
+@login_required
+def show(name):
+    try:
+        record = rulesets.rule_set_json(reg(), name)
+    except RegistryError as e:
+        abort(404, str(e))
+    creator = reg().one("SELECT u.name FROM rule_sets r LEFT JOIN users u ON u.id = r.creator_id "
+                        "WHERE r.name = ?", (name,))[0]
+    state = ff.state_of(record)
+    return render_template("ruleset.html", name=name, s=state, record=record, creator=creator,
+                           quota=users.quota_left(reg(), user()), size_json=json.dumps(state["size"]))
+
+
+@bp.route("/rules/<name>/rename", methods=["POST"])
+@role_required("admin")
+def rename(name):
+    new_name = request.form.get("new_name", "")
+    try:
+        rulesets.rename_rule_set(reg(), user(), name, new_name)
+    except RegistryError as e:
+        flash(str(e), "error")
+        return redirect(url_for("factory.show", name=name))
+    flash(f"renamed {name} to {new_name}", "ok")
+    return redirect(url_for("factory.show", name=new_name))

@@ -1,0 +1,170 @@
+"""The home page (choose a game and the players) and the game page.
+
+Who may sit where (server-side): every game has the user's own player in at
+least one seat (its human player of the chosen universe); the other seats are
+bots, Random, or human players who are the user's friends. Only the users
+seated in a game may see it or move in it, and only on their own turn.
+"""
+from __future__ import annotations
+
+import random
+
+import pyspiel
+from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template,
+                   request, url_for)
+
+from registry import players as reg_players
+from registry import rulesets, users
+from registry.errors import RegistryError
+from registry.store import PUBLIC
+from webapp import boards
+from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat
+from webapp.web import login_required, reg, user
+
+bp = Blueprint("play", __name__)
+
+
+def live_games():
+    return current_app.extensions["live_games"]
+
+
+def my_player(universe: str) -> str | None:
+    uid, _ = reg().user_id(user())
+    row = reg().one("SELECT name FROM players WHERE user_id = ? AND universe_id = ?",
+                    (uid, reg().universe_id(universe)))
+    return row[0] if row else None
+
+
+def game_string_of(choice: str) -> tuple[str, str | None]:
+    """(OpenSpiel game string, registry rule set or None) of a home-page choice."""
+    if choice in OTHER_GAMES:
+        return choice, None
+    reg().rule_set_id(choice)              # RegistryError if unknown
+    return f"ttt(rules={choice})", choice
+
+
+def seat_options(universe: str) -> list[dict]:
+    """Who may fill a seat: the user, its friends of this universe, bots, Random."""
+    me = my_player(universe)
+    out = []
+    for p in reg_players.list_players(reg(), universe):
+        if p["kind"] == "chaos":
+            continue
+        if p["kind"] == "human" and p["name"] != me and not (
+                me and reg_players.are_friends(reg(), me, p["name"])):
+            continue
+        out.append(p)
+    return out
+
+
+@bp.route("/")
+@login_required
+def home():
+    universes = reg_players.universes_of(reg(), user()) or [PUBLIC]
+    universe = request.args.get("universe") or users.selected_universe(reg(), user())
+    if universe not in universes:
+        universe = PUBLIC
+    choice = request.args.get("game", "Tic-Tac-Toe")
+    try:
+        game_string, _ = game_string_of(choice)
+        n = pyspiel.load_game(game_string).num_players()
+    except (RegistryError, pyspiel.SpielError, RuntimeError) as e:
+        flash(str(e), "error")
+        choice, n = "Tic-Tac-Toe", 2
+    me = my_player(universe)
+    opponent = request.args.get("opponent", "Random")
+    defaults = [me] + [opponent] + ["Random"] * (n - 2)
+    mine = [g for g in live_games().of_user(user()) if not g.state.is_terminal()]
+    return render_template("home.html", rule_sets=[r["name"] for r in rulesets.list_rule_sets(reg())],
+                           other_games=OTHER_GAMES, choice=choice, seats=n, defaults=defaults,
+                           options=seat_options(universe), universes=universes,
+                           universe=universe, mine=mine)
+
+
+@bp.route("/play/new", methods=["POST"])
+@login_required
+def new_game():
+    form = request.form
+    universe = form.get("universe", PUBLIC)
+    try:
+        if universe not in (reg_players.universes_of(reg(), user()) or [PUBLIC]):
+            raise RegistryError(f"you have no persona in universe {universe!r}")
+        game_string, rule_set = game_string_of(form.get("game", ""))
+        n = pyspiel.load_game(game_string).num_players()
+        names = [form.get(f"seat{i}", "") for i in range(n)]
+        allowed = {p["name"]: p for p in seat_options(universe)}
+        me = my_player(universe)
+        if me not in names:
+            raise RegistryError("one seat must be yours: you play the game you start")
+        if len(set(names)) != len(names):
+            raise RegistryError("each seat needs a different player")
+        seats = []
+        for name in names:
+            p = allowed.get(name)
+            if p is None:
+                raise RegistryError(f"{name or '(empty)'!r} cannot take a seat here: choose "
+                                    "yourself, a friend, a bot or Random")
+            if p["kind"] == "human":
+                owner = reg().one("SELECT u.name FROM players p JOIN users u ON u.id = p.user_id "
+                                  "WHERE p.name = ?", (name,))[0]
+                seats.append(Seat(name, "human", owner))
+            else:
+                seats.append(Seat(name, p["kind"], None, reg_players.bot_spec(reg(), name)))
+        game = LiveGame(game_string, rule_set, universe, seats, random.SystemRandom().randrange(2**31))
+    except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
+        flash(str(e), "error")
+        return redirect(url_for("play.home", game=form.get("game", "")))
+    with game.lock:
+        game.advance(reg())
+    live_games().add(game)
+    return redirect(url_for("play.game_page", gid=game.id))
+
+
+def _game_for_user(gid: str) -> LiveGame:
+    game = live_games().get(gid)
+    if game is None:
+        abort(404, "no such game (finished games are kept for an hour)")
+    if user() not in game.users():
+        abort(403, "only the players of this game may see it")
+    return game
+
+
+@bp.route("/game/<gid>")
+@login_required
+def game_page(gid):
+    game = _game_for_user(gid)
+    with game.lock:
+        mine = game.waiting_for(user())
+        drawing = boards.draw(game.game_string, game.state, mine, game.seat_of(user())[0])
+        over = game.state.is_terminal()
+        returns = game.state.returns() if over else None
+        to_move = game.state.current_player()
+        moves = len(game.state.history())
+    return render_template("game.html", game=game, drawing=drawing, mine=mine, over=over,
+                           returns=returns, to_move=to_move, moves=moves)
+
+
+@bp.route("/game/<gid>/move", methods=["POST"])
+@login_required
+def move(gid):
+    game = _game_for_user(gid)
+    try:
+        action = int(request.form.get("action", ""))
+        game.human_move(user(), action, reg())
+    except (ValueError, MoveError) as e:
+        msg = str(e) if isinstance(e, MoveError) else "a move is an action number"
+        if request.accept_mimetypes.best == "application/json":
+            return jsonify(ok=False, error=msg), 409
+        flash(msg, "error")
+    if request.accept_mimetypes.best == "application/json":
+        return jsonify(ok=True)
+    return redirect(url_for("play.game_page", gid=gid))
+
+
+@bp.route("/game/<gid>/status")
+@login_required
+def status(gid):
+    game = _game_for_user(gid)
+    with game.lock:
+        return jsonify(moves=len(game.state.history()), over=game.state.is_terminal(),
+                       your_turn=game.waiting_for(user()), recorded=game.recorded)
