@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import dataclasses
+import importlib
 import threading
 import time
 from typing import Any, Callable, Iterable
@@ -59,6 +60,7 @@ class Settings:
     method: str = "auto"
     symmetry: bool = True
     tt_log2: int = 24
+    imports: tuple[str, ...] = ()       # modules that register the game (a worker starts bare)
 
 
 # --------------------------------------------------------------------------- the worker side
@@ -74,6 +76,8 @@ def _evaluator(settings: Settings) -> Evaluator:
         cache = _LOCAL.evaluators = {}
     ev = cache.get(settings)
     if ev is None:
+        for module in settings.imports:
+            importlib.import_module(module)
         cache.clear()               # one table per thread: another game frees the last one's memory
         ev = cache[settings] = Evaluator(settings.game, engine=settings.engine, method=settings.method,
                                          symmetry=settings.symmetry, tt_log2=settings.tt_log2)
@@ -114,7 +118,12 @@ class _InProcess(cf.Executor):
 def open_executor(backend: str, jobs: int, scheduler: str | None = None, connect_timeout: float = 10.0):
     """(executor, workers, close) for ``backend``: joblib's process pool of ``jobs``
     processes (in this process for 1), or a Dask client of ``scheduler``, else a
-    ``LocalCluster`` of ``jobs`` single-threaded worker processes."""
+    ``LocalCluster`` of ``jobs`` single-threaded worker processes.
+
+    ``close(abandon)`` ends what this call started; with ``abandon`` (units still
+    running after a stop) it also kills joblib's workers, which would otherwise
+    finish those searches before the interpreter may exit. A remote Dask
+    cluster cannot be told to stop a running task: it finishes it unheard."""
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     if not isinstance(jobs, int) or jobs < 1:
@@ -123,9 +132,14 @@ def open_executor(backend: str, jobs: int, scheduler: str | None = None, connect
         raise ValueError("a scheduler address needs the dask backend")
     if backend == "joblib":
         if jobs == 1:
-            return _InProcess(), 1, lambda: None
+            return _InProcess(), 1, lambda abandon: None
         from joblib.externals.loky import get_reusable_executor
-        return get_reusable_executor(max_workers=jobs), jobs, lambda: None
+        pool = get_reusable_executor(max_workers=jobs)
+
+        def close_pool(abandon):
+            if abandon:
+                pool.shutdown(wait=False, kill_workers=True)
+        return pool, jobs, close_pool
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError as error:
@@ -145,7 +159,7 @@ def open_executor(backend: str, jobs: int, scheduler: str | None = None, connect
     owned.insert(0, client)
     workers = max(1, sum(client.nthreads().values()))
 
-    def close():
+    def close(abandon):
         for thing in owned:
             thing.close()
     return client.get_executor(pure=False), workers, close
@@ -191,7 +205,7 @@ def key_of(path: Iterable[int]) -> str:
 def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None = None,
           engine: str = "auto", method: str = "auto", symmetry: bool = True, tt_log2: int = 24,
           split_depth: int | None = None, records: str | None = None, time_limit: float = 0.0,
-          stop_after: int = 0, connect_timeout: float = 10.0,
+          stop_after: int = 0, connect_timeout: float = 10.0, imports: Iterable[str] = (),
           progress: Callable[[str], None] | None = None) -> dict:
     """``solvers.exhaustive.solve``'s result (value, winning first moves, every
     opening's value), computed in units on ``jobs`` workers; see the module docstring.
@@ -199,8 +213,10 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
     ``split_depth`` is how many plies below the root the units start (1: one per
     opening class; None: 1 when there are at least four classes per worker,
     else 2). ``records`` is a record store path to append to and resume from.
-    ``stop_after`` (> 0) stops after that many new units, as a kill would (for
-    tests and for slicing a long solve). Extra fields: ``jobs``, ``backend``,
+    ``imports`` are modules the workers import to register the game (ours are
+    registered by ``games``, which every worker imports). ``stop_after`` (> 0)
+    stops after that many new units, as a kill would (for tests and for slicing
+    a long solve). Extra fields: ``jobs``, ``backend``,
     ``workers``, ``split_depth``, ``units``, ``units_solved``, ``units_resumed``,
     ``units_wasted`` (finished after their value stopped mattering).
     """
@@ -211,7 +227,7 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
         raise ValueError(f"split_depth must be >= 1, got {split_depth}")
     if stop_after < 0:
         raise ValueError(f"stop_after must be >= 0, got {stop_after}")
-    settings = Settings(str(game), engine, method, symmetry, tt_log2)
+    settings = Settings(str(game), engine, method, symmetry, tt_log2, tuple(imports))
     # The parent's evaluator only groups moves and keys positions: a small table.
     ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=10)
     classes = ev.classes()
@@ -220,16 +236,17 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
     if records:
         from records import RecordStore
         store = RecordStore(records, key="key")
-    executor = None
-    close = lambda: None
+    close = lambda abandon: None
+    abandon = True
     try:
         executor, workers, close = open_executor(backend, jobs, scheduler, connect_timeout)
         if split_depth is None:
             split_depth = 1 if len(classes) >= 4 * workers else 2
         result = _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
                       stop_after, say, start)
+        abandon = result["units_abandoned"] > 0
     finally:
-        close()
+        close(abandon)
         if store is not None:
             store.close()
     result.update(jobs=jobs, backend=backend, workers=workers, split_depth=split_depth)
@@ -419,6 +436,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
                 stopped = "stop_after"
     for future in in_flight:        # a stop: what is still running is abandoned
         future.cancel()
+    abandoned = len(in_flight)
 
     if not classes:
         result["value"] = roots[0].value
@@ -448,7 +466,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
         result["error"] = ("not solved within the time limit" if stopped == "time"
                            else f"stopped after {solved} units (--stop-after)")
     result.update(nodes=int(nodes), units=len(order), units_solved=solved, units_resumed=resumed,
-                  units_wasted=wasted)
+                  units_wasted=wasted, units_abandoned=abandoned)
     return result
 
 
