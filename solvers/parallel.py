@@ -41,6 +41,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import dataclasses
 import importlib
+import os
 import threading
 import time
 from typing import Any, Callable, Iterable
@@ -87,17 +88,19 @@ def _evaluator(settings: Settings) -> Evaluator:
 def solve_unit(settings: Settings, path: tuple[int, ...], time_limit: float = 0.0) -> dict:
     """Player 0's exact value of the position ``path`` leads to from the root
     (run in a worker). ``{"timeout": True}`` when ``time_limit`` s (0: none) ran out."""
+    start, cpu = time.perf_counter(), time.thread_time()      # a first unit pays for the table
     ev = _evaluator(settings)
     position = ev.root
     for action in path:
         position = ev.child_of(action, position)
-    nodes, start = ev.nodes, time.perf_counter()
-    out = {"path": list(path)}
+    nodes = ev.nodes
+    out = {"path": list(path), "worker": f"{os.getpid()}:{threading.get_ident()}"}
     try:
         out["value"] = float(ev.value(position, time_limit))
     except SearchTimeout:
         out["timeout"] = True
-    out.update(nodes=ev.nodes - nodes, seconds=round(time.perf_counter() - start, 3))
+    out.update(nodes=ev.nodes - nodes, seconds=round(time.perf_counter() - start, 3),
+               cpu_seconds=round(time.thread_time() - cpu, 3))
     return out
 
 
@@ -218,7 +221,9 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
     stops after that many new units, as a kill would (for tests and for slicing
     a long solve). Extra fields: ``jobs``, ``backend``,
     ``workers``, ``split_depth``, ``units``, ``units_solved``, ``units_resumed``,
-    ``units_wasted`` (finished after their value stopped mattering).
+    ``units_wasted`` (finished after their value stopped mattering),
+    ``worker_cpu_seconds`` (CPU time each worker spent in units, largest first:
+    on a shared machine the largest is what the wall time would be on idle cores).
     """
     say = progress or (lambda msg: None)
     start = time.perf_counter()
@@ -398,6 +403,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
     queue = list(needed)
     in_flight: dict[cf.Future, _Unit] = {}
     nodes = solved = wasted = 0
+    busy: dict[str, float] = {}         # CPU seconds of units per worker (process:thread)
     stopped = None
     while (queue or in_flight) and stopped is None:
         while queue and len(in_flight) < workers and stopped is None:
@@ -418,6 +424,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
             unit = in_flight.pop(future)
             out = future.result()
             nodes += out["nodes"]
+            busy[out["worker"]] = busy.get(out["worker"], 0.0) + out["cpu_seconds"]
             if out.get("timeout"):
                 stopped = "time"
                 continue
@@ -466,7 +473,8 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
         result["error"] = ("not solved within the time limit" if stopped == "time"
                            else f"stopped after {solved} units (--stop-after)")
     result.update(nodes=int(nodes), units=len(order), units_solved=solved, units_resumed=resumed,
-                  units_wasted=wasted, units_abandoned=abandoned)
+                  units_wasted=wasted, units_abandoned=abandoned,
+                  worker_cpu_seconds=sorted((round(v, 3) for v in busy.values()), reverse=True))
     return result
 
 
