@@ -155,8 +155,9 @@ def open_executor(backend: str, jobs: int, scheduler: str | None = None, connect
             raise ValueError(f"cannot reach the Dask scheduler at {scheduler} within "
                              f"{connect_timeout:g} s ({error})") from None
     else:
+        # ":0": any free port for its web server (the default 8787 may be another cluster's)
         cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0")
         owned.append(cluster)
         client = Client(cluster)
     owned.insert(0, client)

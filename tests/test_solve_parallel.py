@@ -197,3 +197,23 @@ def test_the_function_face_refuses_bad_arguments():
         parallel.solve("y_game(board_size=3)", scheduler="tcp://127.0.0.1:1")
     with pytest.raises(ValueError, match="split_depth"):
         parallel.solve("y_game(board_size=3)", split_depth=0)
+
+
+def test_dask_without_a_scheduler_starts_and_closes_its_own_cluster():
+    pytest.importorskip("dask.distributed")
+    game = "y_game(board_size=4)"
+    got = parallel.solve(game, backend="dask", jobs=2, tt_log2=16)
+    assert got["workers"] == 2 and same(got, serial(game))
+
+
+def test_the_speedup_benchmark_checks_values_and_reports_ratios(capsys):
+    from experiments import bench_solvers
+    out = bench_solvers.parallel_speedup("flipway(board_size=4)", jobs=(1, 2), tt_log2=16)
+    assert [(r["solver"], r["jobs"]) for r in out["rows"]] == [("serial", 1), ("split", 1), ("split", 2)]
+    assert all(r["agrees"] and r["value"] == -1 for r in out["rows"])
+    assert all(r["ratio"] > 0 and r["cpu_ratio"] > 0 for r in out["rows"])
+    assert len(out["rows"][2]["worker_cpu_seconds"]) <= 2
+    assert bench_solvers.main(["--parallel", "flipway(board_size=4)", "--tt-log2", "16"]) == 0
+    assert "x2" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        bench_solvers.main(["--parallel", "flipway(board_size=4)", "--parallel-jobs", "0"])
