@@ -46,7 +46,7 @@ import threading
 import time
 from typing import Any, Callable, Iterable
 
-from solvers._alphabeta import SearchTimeout
+from solvers._alphabeta import Searcher, SearchTimeout
 from solvers.exhaustive import Evaluator, _value_kind, load
 
 BACKENDS = ("joblib", "dask")
@@ -83,6 +83,11 @@ def _evaluator(settings: Settings) -> Evaluator:
         ev = cache[settings] = Evaluator(settings.game, engine=settings.engine, method=settings.method,
                                          symmetry=settings.symmetry, tt_log2=settings.tt_log2)
     return ev
+
+
+def forget() -> None:
+    """Drop this thread's evaluators and their tables (a benchmark's runs must not share them)."""
+    _LOCAL.evaluators = {}
 
 
 def solve_unit(settings: Settings, path: tuple[int, ...], time_limit: float = 0.0) -> dict:
@@ -174,10 +179,10 @@ def open_executor(backend: str, jobs: int, scheduler: str | None = None, connect
 class _Node:
     """A position above or at the frontier; leaves point at the unit that solves them."""
 
-    __slots__ = ("path", "parent", "maximise", "children", "value", "best", "left", "unit")
+    __slots__ = ("path", "parent", "maximise", "children", "value", "best", "left", "unit", "detour")
 
-    def __init__(self, path, parent):
-        self.path, self.parent = tuple(path), parent
+    def __init__(self, path, parent, detour=0):
+        self.path, self.parent, self.detour = tuple(path), parent, detour
         self.maximise = True
         self.children: list[_Node] = []
         self.value = self.best = None
@@ -195,10 +200,10 @@ class _Node:
 
 
 class _Unit:
-    __slots__ = ("path", "leaves", "value")
+    __slots__ = ("path", "leaves", "value", "detour")
 
-    def __init__(self, path):
-        self.path, self.leaves, self.value = tuple(path), [], None
+    def __init__(self, path, detour=0):
+        self.path, self.leaves, self.value, self.detour = tuple(path), [], None, detour
 
 
 def key_of(path: Iterable[int]) -> str:
@@ -210,17 +215,18 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
           engine: str = "auto", method: str = "auto", symmetry: bool = True, tt_log2: int = 24,
           split_depth: int | None = None, records: str | None = None, time_limit: float = 0.0,
           stop_after: int = 0, connect_timeout: float = 10.0, imports: Iterable[str] = (),
-          progress: Callable[[str], None] | None = None) -> dict:
+          order_plies: int = 2, progress: Callable[[str], None] | None = None) -> dict:
     """``solvers.exhaustive.solve``'s result (value, winning first moves, every
     opening's value), computed in units on ``jobs`` workers; see the module docstring.
 
     ``split_depth`` is how many plies below the root the units start (1: one per
-    opening class; None: 1 when there are at least four classes per worker,
-    else 2). ``records`` is a record store path to append to and resume from.
+    opening class; None: 1 with one worker or at least four classes per
+    worker, else 2). ``records`` is a record store path to append to and resume from.
     ``imports`` are modules the workers import to register the game (ours are
     registered by ``games``, which every worker imports). ``stop_after`` (> 0)
     stops after that many new units, as a kill would (for tests and for slicing
-    a long solve). Extra fields: ``jobs``, ``backend``,
+    a long solve). ``order_plies`` (0: off) is the depth of the shallow heuristic
+    search that orders the moves above the units. Extra fields: ``jobs``, ``backend``,
     ``workers``, ``split_depth``, ``units``, ``units_solved``, ``units_resumed``,
     ``units_wasted`` (finished after their value stopped mattering),
     ``worker_cpu_seconds`` (CPU time each worker spent in units, largest first:
@@ -247,9 +253,10 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
     try:
         executor, workers, close = open_executor(backend, jobs, scheduler, connect_timeout)
         if split_depth is None:
-            split_depth = 1 if len(classes) >= 4 * workers else 2
+            # one worker gains nothing from deeper units; several need enough of them to balance
+            split_depth = 1 if workers == 1 or len(classes) >= 4 * workers else 2
         result = _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
-                      stop_after, say, start)
+                      stop_after, say, start, order_plies)
         abandon = result["units_abandoned"] > 0
     finally:
         close(abandon)
@@ -268,7 +275,7 @@ def _position(ev: Evaluator, path):
 
 
 def _run(ev, settings, classes, executor, workers, split_depth, store, deadline, stop_after, say,
-         start) -> dict:
+         start, order_plies) -> dict:
     game, hi = ev.game, ev.hi
     wanted_settings = {"game": settings.game}
     stored = {}
@@ -283,7 +290,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
               "winning_first_moves": [], "opening_values": {}}
     units: dict[Any, _Unit] = {}
     order: list[_Unit] = []
-    resumed = 0
+    resumed = ordering_nodes = 0
 
     def key_position(position, path):
         return ev.searcher.canonical_key(position) if ev.use_core else path
@@ -314,7 +321,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
                 return
 
     def build(node, position, depth):
-        nonlocal resumed
+        nonlocal resumed, ordering_nodes
         player = mover(position)
         frontier = depth >= split_depth or player < 0
         ukey = key_position(position, node.path) if frontier else None
@@ -330,7 +337,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
         if frontier:
             unit = units.get(ukey)
             if unit is None:
-                unit = units[ukey] = _Unit(node.path)
+                unit = units[ukey] = _Unit(node.path, node.detour)
                 order.append(unit)
             if unit.value is not None:
                 settle(node, unit.value)
@@ -346,9 +353,17 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
             kids[a] = child
             groups.setdefault(key_position(child, node.path + (a,)), []).append(a)
         reps = [members[0] for members in groups.values()]
+        if ev.use_core and order_plies > 0:
+            # Likely best moves first: a shallow search with the random-playout heuristic,
+            # by a fresh searcher, so the order depends on the position only (and a resumed
+            # run builds the same units).
+            shallow = Searcher(position, 0, ev.lo, ev.hi, settings.symmetry, 10, 8, 0)
+            guess = shallow.root_moves(position, order_plies, all_values=True)[2]
+            ordering_nodes += shallow.nodes
+            reps.sort(key=lambda a: -guess.get(a, float("-inf")))
         node.left = len(reps)
-        for a in reps:
-            child = _Node(node.path + (a,), node)
+        for rank, a in enumerate(reps):
+            child = _Node(node.path + (a,), node, node.detour + rank)
             node.children.append(child)
             tv = terminal_value(kids[a])
             if tv is not None:
@@ -372,7 +387,11 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
             settle(node, tv)
         else:
             build(node, position, 1)
-    needed = [u for u in order if any(leaf.alive() for leaf in u.leaves)]
+    # Each position's likeliest best move first, across all of them, then the others:
+    # a refutation found early spares its siblings (units ordered by how many
+    # moves along their path were not their position's first guess, then as built).
+    needed = sorted((u for u in order if any(leaf.alive() for leaf in u.leaves)),
+                    key=lambda u: u.detour)
     say(f"{len(classes)} opening classes, split {split_depth} plies deep: {len(needed)} units "
         f"to solve on {workers} worker(s)" + (f", {resumed} positions resumed from records" if resumed else ""))
 
@@ -473,7 +492,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
     if not result["complete"]:
         result["error"] = ("not solved within the time limit" if stopped == "time"
                            else f"stopped after {solved} units (--stop-after)")
-    result.update(nodes=int(nodes), units=len(order), units_solved=solved, units_resumed=resumed,
+    result.update(nodes=int(nodes + ordering_nodes), units=len(order), units_solved=solved, units_resumed=resumed,
                   units_wasted=wasted, units_abandoned=abandoned,
                   worker_cpu_seconds=sorted((round(v, 3) for v in busy.values()), reverse=True))
     return result

@@ -83,7 +83,7 @@ def main(argv=None) -> int:
                      help="give up reaching the Dask scheduler after S seconds (default 10)")
     par.add_argument("--split-depth", type=int, metavar="D",
                      help="units start D plies below the root (1: one per opening class; default: "
-                          "1 with at least four classes per worker, else 2)")
+                          "1 with one worker or at least four classes per worker, else 2)")
     par.add_argument("--records", metavar="PATH",
                      help="append every solved unit and opening to this record store (.jsonl, "
                           "or .sqlite) and resume from it")

@@ -44,10 +44,10 @@ def same(a, b):
 
 
 @pytest.mark.parametrize("game,kw", GAMES)
-@pytest.mark.parametrize("split_depth", [1, 2, 3])
-def test_two_joblib_workers_match_the_serial_solver(game, kw, split_depth):
+@pytest.mark.parametrize("split_depth,order_plies", [(1, 2), (2, 2), (3, 2), (2, 0)])
+def test_two_joblib_workers_match_the_serial_solver(game, kw, split_depth, order_plies):
     expected = serial(game, **kw)
-    got = parallel.solve(game, jobs=2, split_depth=split_depth, tt_log2=16,
+    got = parallel.solve(game, jobs=2, split_depth=split_depth, tt_log2=16, order_plies=order_plies,
                          imports=("solvers.testgames",), **kw)
     assert same(got, expected), (got, expected)
     assert got["complete"] and got["workers"] == 2 and got["units_solved"] >= 1
