@@ -80,7 +80,7 @@ def test_each_position_up_to_symmetry_is_solved_once():
 def test_dask_local_cluster_matches_the_serial_solver(capsys):
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         for game in ("y_game(board_size=5)", "double_o_y(board_size=4,flip=friends,protocol=1)"):
             capsys.readouterr()
             assert solve_cli.main(["--game", game, "--backend", "dask", "--scheduler",
@@ -91,7 +91,7 @@ def test_dask_local_cluster_matches_the_serial_solver(capsys):
             assert same(got, serial(game))
         # the function face, and a cluster of threads (one evaluator per thread)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as threads:
+                                  dashboard_address=":0") as threads:
         game = "flipway(board_size=4)"
         got = parallel.solve(game, backend="dask", scheduler=threads.scheduler_address, tt_log2=16)
         assert same(got, serial(game))
