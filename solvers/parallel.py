@@ -239,6 +239,8 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
         raise ValueError(f"split_depth must be >= 1, got {split_depth}")
     if stop_after < 0:
         raise ValueError(f"stop_after must be >= 0, got {stop_after}")
+    if order_plies < 0:
+        raise ValueError(f"order_plies must be >= 0, got {order_plies}")
     settings = Settings(str(game), engine, method, symmetry, tt_log2, tuple(imports))
     # The parent's evaluator only groups moves and keys positions: a small table.
     ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=10)
@@ -265,13 +267,6 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
     result.update(jobs=jobs, backend=backend, workers=workers, split_depth=split_depth)
     result["seconds"] = round(time.perf_counter() - start, 3)
     return result
-
-
-def _position(ev: Evaluator, path):
-    position = ev.root
-    for action in path:
-        position = ev.child_of(action, position)
-    return position
 
 
 def _run(ev, settings, classes, executor, workers, split_depth, store, deadline, stop_after, say,

@@ -73,8 +73,8 @@ def main(argv=None) -> int:
         "plies deep) are solved as units by the same exact search, on worker processes or a "
         "Dask cluster, with the same values as the serial solve.")
     par.add_argument("--jobs", type=int, metavar="N",
-                     help="worker processes (joblib, or the workers of a Dask LocalCluster); "
-                          "1 runs the units in this process")
+                     help="worker processes (joblib, or the workers of a Dask LocalCluster), each "
+                          "with its own --tt-log2 table; 1 runs the units in this process")
     par.add_argument("--backend", choices=BACKENDS, default=None,
                      help="joblib (local processes; default) or dask (a cluster: --scheduler, "
                           "else a LocalCluster of --jobs workers)")
