@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import signal
 import sys
 import time
 
@@ -40,6 +41,10 @@ def _estimate(game, depth: int, time_limit: float, seed: int, tt_log2: int) -> d
             "exact": info["exact"], "depth": info["depth"],
             "best_first_move": info["best_move_string"], "nodes": info["nodes"],
             "seconds": round(time.perf_counter() - start, 3)}
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 def main(argv=None) -> int:
@@ -120,10 +125,16 @@ def main(argv=None) -> int:
             common = dict(engine=args.engine, method=args.method, time_limit=args.time_limit,
                           symmetry=not args.no_symmetry, tt_log2=args.tt_log2, progress=progress)
             if parallel:
-                result = solve_parallel(game, jobs=args.jobs or 1, backend=args.backend or "joblib",
-                                        scheduler=args.scheduler, split_depth=args.split_depth,
-                                        records=args.records, stop_after=args.stop_after,
-                                        connect_timeout=args.connect_timeout, **common)
+                # SIGTERM (timeout, kill) unwinds like Ctrl-C, so the worker processes are
+                # killed too instead of finishing their searches for nobody.
+                previous = signal.signal(signal.SIGTERM, _terminated)
+                try:
+                    result = solve_parallel(game, jobs=args.jobs or 1, backend=args.backend or "joblib",
+                                            scheduler=args.scheduler, split_depth=args.split_depth,
+                                            records=args.records, stop_after=args.stop_after,
+                                            connect_timeout=args.connect_timeout, **common)
+                finally:
+                    signal.signal(signal.SIGTERM, previous)
             else:
                 result = solve(game, **common)
     except ValueError as exc:          # the record store's errors are ValueErrors too

@@ -217,3 +217,47 @@ def test_the_speedup_benchmark_checks_values_and_reports_ratios(capsys):
     assert "x2" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         bench_solvers.main(["--parallel", "flipway(board_size=4)", "--parallel-jobs", "0"])
+
+
+def _children(pid):
+    kids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                kids.append(int(entry.name))
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_sigterm_ends_the_worker_processes_too(tmp_path):
+    store = tmp_path / "t.jsonl"
+    cmd = [sys.executable, "-m", "solvers.solve", "--game", "defector_y(board_size=5,protocol=1)",
+           "--jobs", "2", "--split-depth", "2", "--records", str(store), "--tt-log2", "16", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while not (store.exists() and store.read_text().count("\n") >= 1):   # the workers are busy
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.005)
+        workers = _children(proc.pid)
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert workers and code == 128 + signal.SIGTERM
+    time.sleep(1)
+    alive = []
+    for pid in workers:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.append(pid)
+    assert not alive, "worker processes outlived a terminated solve"
