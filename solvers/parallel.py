@@ -23,6 +23,9 @@ many units in flight as there are workers, submits the next *needed* one as each
 finishes, and drops those under a resolved node. Units in flight when their node
 is resolved finish anyway (their values are kept as records); their time is the
 price of splitting below a node whose value was not yet known.
+To find refutations early, the moves of each position above the units are
+ordered by a 2-ply search with the random-playout heuristic (``order_plies``),
+and units go out likeliest-best-line first.
 
 Why workers keep their evaluator: the serial solver keeps one transposition
 table across all openings, and later openings reuse what earlier ones proved. A
