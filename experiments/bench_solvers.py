@@ -16,6 +16,16 @@ translated by ``games.boards.openspiel_y_actions``.
 general alpha-beta kernel in the same run, and reports both times, node
 counts and the ratio; ``--y-sizes 6`` is the issue-17 target (the general
 kernel needs minutes there).
+``parallel_speedup`` (``--parallel GAME``) solves one game with the serial
+solver and then with the split solver (``solvers/parallel.py``) on 2 (or
+``--parallel-jobs``) worker processes, back to back in the same run, checks that
+the values and winning first moves agree, and reports the ratio of the wall
+times (the load average before and after each run is printed beside them, since
+the machine is shared) and of the CPU-time critical paths (the serial solve's
+CPU time against the busiest worker's, plus the parent's own): on a machine
+whose cores are taken by other jobs, wall time measures the contention, while
+the CPU ratio is what the same split gives on idle cores, if the workers do not
+slow each other down (memory, caches) and the parent waits for nothing else.
 Every function returns a plain dict so experiments/benchmark.py can collect
 them.
 """
@@ -23,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -119,6 +130,58 @@ def y_solver_comparison(sizes=(5,), tt_log2: int = 22) -> dict:
     return {"experiment": "y_solver_comparison", "rows": rows}
 
 
+def _load() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+def parallel_speedup(game: str, jobs=(2,), tt_log2: int = 24, split_depth: int | None = None,
+                     progress=None) -> dict:
+    """Serial solve, then the split solver on each worker count of ``jobs``, one
+    after the other in this process; the same values are checked, the times compared.
+
+    Each split run starts fresh worker processes (the pool is killed first), so no
+    run inherits another's transposition tables."""
+    from joblib.externals.loky import get_reusable_executor
+    from solvers import parallel
+    say = progress or (lambda msg: None)
+    rows = []
+    load0 = _load()
+    say(f"serial solve of {game} (load average {load0}) ...")
+    cpu = time.process_time()
+    base = solve(game, tt_log2=tt_log2)
+    base_cpu = time.process_time() - cpu
+    rows.append({"solver": "serial", "jobs": 1, "seconds": base["seconds"], "nodes": base["nodes"],
+                 "cpu_seconds": round(base_cpu, 3), "cpu_ratio": 1.0,
+                 "load_before": load0, "load_after": _load(), "value": base["value"],
+                 "agrees": True, "ratio": 1.0})
+    for n in jobs:
+        if n > 1:
+            get_reusable_executor(max_workers=n).shutdown(wait=True, kill_workers=True)
+        load0 = _load()
+        say(f"split solve on {n} worker(s) (load average {load0}) ...")
+        cpu = time.process_time()
+        r = parallel.solve(game, jobs=n, tt_log2=tt_log2, split_depth=split_depth)
+        # the critical path in CPU time: the busiest worker, plus what the parent itself spent
+        # (all of it with --jobs 1, where the units run in this process)
+        parent = time.process_time() - cpu
+        critical = parent if n == 1 else max(r["worker_cpu_seconds"], default=0.0) + parent
+        rows.append({"solver": "split", "jobs": n, "seconds": r["seconds"], "nodes": r["nodes"],
+                     "cpu_seconds": round(critical, 3),
+                     "cpu_ratio": base_cpu / critical if critical else None,
+                     "worker_cpu_seconds": r["worker_cpu_seconds"],
+                     "load_before": load0, "load_after": _load(), "value": r["value"],
+                     "units": r["units"], "units_solved": r["units_solved"],
+                     "units_wasted": r["units_wasted"], "split_depth": r["split_depth"],
+                     "agrees": all(r[k] == base[k] for k in ("value", "winning_first_moves",
+                                                             "opening_values")),
+                     "ratio": base["seconds"] / r["seconds"] if r["seconds"] else None})
+    return {"experiment": "parallel_speedup", "game": game, "tt_log2": tt_log2,
+            "cpus": os.cpu_count(), "winning_first_moves": base["winning_first_moves"], "rows": rows}
+
+
 def run_all(quick: bool = False) -> dict:
     """Everything this module measures, for experiments/benchmark.py
     (``quick``: one timing repeat and only the OpenSpiel comparison)."""
@@ -140,7 +203,39 @@ def main(argv=None) -> int:
     ap.add_argument("--y-sizes", type=int, nargs="*", default=[5], metavar="N",
                     help="Y sides for the Y solver vs alpha-beta comparison (3..7; 6 takes "
                          "minutes, 7 is beyond the general kernel; none: skip)")
+    ap.add_argument("--parallel", metavar="GAME",
+                    help="only the 1 vs N worker comparison on GAME: serial solver, then the split "
+                         "solver (solvers.solve --jobs N) in the same run")
+    ap.add_argument("--parallel-jobs", type=int, nargs="+", default=[2], metavar="N",
+                    help="worker counts of the split runs (default 2)")
+    ap.add_argument("--parallel-split-depth", type=int, default=None, metavar="D",
+                    help="--split-depth of the split runs (default: the solver's choice)")
+    ap.add_argument("--tt-log2", type=int, default=24,
+                    help="table size of the --parallel runs (each worker has its own)")
     args = ap.parse_args(argv)
+    if args.parallel:
+        if any(n < 1 for n in args.parallel_jobs):
+            ap.error("--parallel-jobs must be positive worker counts")
+        if args.parallel_split_depth is not None and args.parallel_split_depth < 1:
+            ap.error("--parallel-split-depth must be >= 1")
+        if not 10 <= args.tt_log2 <= 30:
+            ap.error("--tt-log2 must be in 10..30")
+        out = parallel_speedup(args.parallel, tuple(args.parallel_jobs), args.tt_log2,
+                               args.parallel_split_depth,
+                               progress=lambda m: print(m, file=sys.stderr, flush=True))
+        if args.json:
+            print(json.dumps(out))
+            return 0
+        print(f"{out['game']}: winning first moves {' '.join(out['winning_first_moves']) or 'none'} "
+              f"({out['cpus']} CPUs, --tt-log2 {out['tt_log2']})")
+        for r in out["rows"]:
+            extra = (f", {r['units_solved']}/{r['units']} units {r['split_depth']} plies deep, "
+                     f"{r['units_wasted']} wasted" if r["solver"] == "split" else "")
+            print(f"  {r['solver']:>6} x{r['jobs']}: {r['seconds']:8.2f} s  {r['nodes']:>14,} nodes  "
+                  f"value {r['value']:+g}  agrees {r['agrees']}  speed-up {r['ratio']:.2f}x wall, "
+                  f"{r['cpu_ratio']:.2f}x CPU critical path ({r['cpu_seconds']:.2f} s)  "
+                  f"(load {r['load_before']} -> {r['load_after']}{extra})")
+        return 0 if all(r["agrees"] for r in out["rows"]) else 1
     if any(not 2 <= n <= 5 for n in args.sizes):
         ap.error("--sizes must lie in 2..5 (OpenSpiel's Python alpha-beta has no table)")
     if any(not 3 <= n <= 7 for n in args.y_sizes):

@@ -76,89 +76,16 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
     (the Y solver where it applies, otherwise alpha-beta, the faster of the
     other two on every game measured).
     """
-    game = load(game)
-    require_perfect_information(game, "the exact solver (solvers.exhaustive)", INSTEAD)
-    if engine not in ("auto", "core", "pyspiel"):
-        raise ValueError(f"engine must be auto, core or pyspiel, got {engine!r}")
-    has_core = is_core_game(game)
-    if engine == "core" and not has_core:
-        raise ValueError(f"{game} has no Cython core; use engine='pyspiel'")
-    use_core = has_core and engine != "pyspiel"
-    if method not in ("auto", "alphabeta", "dfpn", "ysolver"):
-        raise ValueError(f"method must be auto, alphabeta, dfpn or ysolver, got {method!r}")
-    y_applies = use_core and ysolver.applies(game)
-    if method == "ysolver" and not y_applies:
-        raise ValueError("method ysolver needs y_game on a triangle of side <= 10 with turns=1 "
-                         "and swap=False (and the core engine)")
-    if method == "dfpn" and not (use_core and _dfpn_applies(game)):
-        raise ValueError("df-pn needs the core engine and a two-player zero-sum game without chance")
-    # Measured on the Y family (docs/solved.md): alpha-beta with its
-    # transposition cutoffs beats this df-pn on every board tried, so df-pn
-    # runs only when asked for.
-    use_dfpn = use_core and method == "dfpn"
-    use_y = y_applies and method in ("auto", "ysolver")
-    deadline = time.perf_counter() + time_limit if time_limit and time_limit > 0 else 0.0
     say = progress or (lambda msg: None)
     start = time.perf_counter()
-    lo, hi = game.min_utility(), game.max_utility()
-    if use_core:
-        root = core_of(game)
-        # with the Y solver this searcher only groups the openings
-        searcher = Searcher(root, 0, lo, hi, symmetry, 10 if use_y else tt_log2)
-        player = root.player()
-        classes = _classes_core(root, searcher) if player >= 0 else []
+    ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=tt_log2)
+    game, root, player, classes = ev.game, ev.root, ev.player, ev.classes()
+    use_core = ev.use_core
+    exact_value, child_of, describe, node_count = ev.value, ev.child_of, ev.describe, lambda: ev.nodes
+    hi = ev.hi
+    deadline = time.perf_counter() + time_limit if time_limit and time_limit > 0 else 0.0
 
-        def child_of(action):
-            c = root.clone()
-            c.apply_action(action)
-            return c
-
-        def ab_value(position, remaining):
-            v, exact = searcher.value(position, time_limit=remaining)
-            assert exact, "an unlimited-depth search must be exact"
-            return v
-
-        y_solver = ysolver.make_solver(game, tt_log2=tt_log2) if use_y else None
-        if use_y:
-            def exact_value(position, remaining):
-                try:
-                    return ysolver.value(y_solver, position, remaining)
-                except ysolver.YSolveTimeout:
-                    raise SearchTimeout("time limit reached") from None
-            prover = None
-        elif use_dfpn:
-            prover = Prover(root, lo, hi, symmetry, tt_log2)
-
-            def exact_value(position, remaining):
-                try:
-                    return _dfpn_value(prover, position, lo, hi, remaining,
-                                       lambda: ab_value(position, remaining))
-                except DfpnTimeout:
-                    raise SearchTimeout("time limit reached") from None
-        else:
-            prover = None
-            exact_value = ab_value
-
-        describe = lambda a: root.action_string(player, a)
-        node_count = lambda: (searcher.nodes + (prover.nodes if prover is not None else 0)
-                              + (y_solver.nodes if y_solver is not None else 0))
-    else:
-        root = game.new_initial_state()
-        searcher = PySearcher(game, 0)
-        player = root.current_player()
-        classes = ([[a] for a in root.legal_actions()]
-                   if not root.is_chance_node() and not root.is_terminal() else [])
-        child_of = root.child
-
-        def exact_value(position, remaining):
-            v, _ = searcher.value(position, time_limit=remaining)
-            return v
-
-        describe = lambda a: root.action_to_string(player, a)
-        node_count = lambda: searcher.nodes
-
-    result = {"game": str(game), "engine": "core" if use_core else "pyspiel",
-              "method": "ysolver" if use_y else "dfpn" if use_dfpn else "alphabeta",
+    result = {"game": str(game), "engine": "core" if use_core else "pyspiel", "method": ev.method,
               "value_kind": _value_kind(game), "first_player": int(player),
               "symmetry_classes": len(classes), "complete": False, "value": None,
               "winning_first_moves": [], "opening_values": {}}
@@ -207,6 +134,116 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
     result["nodes"] = int(node_count())
     result["seconds"] = round(time.perf_counter() - start, 3)
     return result
+
+
+
+class Evaluator:
+    """The exact search ``solve`` runs on each opening, as an object that lives on.
+
+    Why an object: ``solve`` searches every opening with one of these, keeping
+    its transposition table from one opening to the next, and the parallel
+    driver (``solvers/parallel.py``) keeps one per worker for the same reason,
+    so both pick the engine and method by the same rules and get the same
+    values. ``value(position, remaining)`` is player 0's exact value of a
+    position reached from ``root`` (``remaining`` seconds, 0: no limit;
+    ``SearchTimeout`` when they run out); ``nodes`` counts every search so far.
+    """
+
+    def __init__(self, game, *, engine: str = "auto", method: str = "auto", symmetry: bool = True,
+                 tt_log2: int = 24):
+        game = load(game)
+        require_perfect_information(game, "the exact solver (solvers.exhaustive)", INSTEAD)
+        if engine not in ("auto", "core", "pyspiel"):
+            raise ValueError(f"engine must be auto, core or pyspiel, got {engine!r}")
+        has_core = is_core_game(game)
+        if engine == "core" and not has_core:
+            raise ValueError(f"{game} has no Cython core; use engine='pyspiel'")
+        use_core = has_core and engine != "pyspiel"
+        if method not in ("auto", "alphabeta", "dfpn", "ysolver"):
+            raise ValueError(f"method must be auto, alphabeta, dfpn or ysolver, got {method!r}")
+        y_applies = use_core and ysolver.applies(game)
+        if method == "ysolver" and not y_applies:
+            raise ValueError("method ysolver needs y_game on a triangle of side <= 10 with turns=1 "
+                             "and swap=False (and the core engine)")
+        if method == "dfpn" and not (use_core and _dfpn_applies(game)):
+            raise ValueError("df-pn needs the core engine and a two-player zero-sum game without chance")
+        # Measured on the Y family (docs/solved.md): alpha-beta with its
+        # transposition cutoffs beats this df-pn on every board tried, so df-pn
+        # runs only when asked for.
+        use_dfpn = use_core and method == "dfpn"
+        use_y = y_applies and method in ("auto", "ysolver")
+        self.game, self.use_core = game, use_core
+        self.method = "ysolver" if use_y else "dfpn" if use_dfpn else "alphabeta"
+        self.lo, self.hi = game.min_utility(), game.max_utility()
+        self.searcher = self.prover = self.y_solver = None
+        if use_core:
+            self.root = core_of(game)
+            # with the Y solver this searcher only groups the openings
+            self.searcher = Searcher(self.root, 0, self.lo, self.hi, symmetry, 10 if use_y else tt_log2)
+            self.player = self.root.player()
+            if use_y:
+                self.y_solver = ysolver.make_solver(game, tt_log2=tt_log2)
+            elif use_dfpn:
+                self.prover = Prover(self.root, self.lo, self.hi, symmetry, tt_log2)
+        else:
+            self.root = game.new_initial_state()
+            self.searcher = PySearcher(game, 0)
+            self.player = self.root.current_player()
+
+    # ------------------------------------------------------------------ positions
+
+    def classes(self) -> list[list[int]]:
+        """The root's first moves grouped by symmetry class (empty if the game
+        starts with chance or is over); one member per class needs searching."""
+        if self.use_core:
+            return _classes_core(self.root, self.searcher) if self.player >= 0 else []
+        if self.root.is_chance_node() or self.root.is_terminal():
+            return []
+        return [[a] for a in self.root.legal_actions()]
+
+    def child_of(self, action: int, position=None):
+        """The position after ``action`` from ``position`` (default: the root), a new object."""
+        position = self.root if position is None else position
+        if self.use_core:
+            c = position.clone()
+            c.apply_action(action)
+            return c
+        return position.child(action)
+
+    def describe(self, action: int) -> str:
+        """A first move as the game writes it."""
+        if self.use_core:
+            return self.root.action_string(self.player, action)
+        return self.root.action_to_string(self.player, action)
+
+    @property
+    def nodes(self) -> int:
+        return int((self.searcher.nodes if self.searcher is not None else 0)
+                   + (self.prover.nodes if self.prover is not None else 0)
+                   + (self.y_solver.nodes if self.y_solver is not None else 0))
+
+    # ------------------------------------------------------------------ values
+
+    def _ab_value(self, position, remaining: float) -> float:
+        v, exact = self.searcher.value(position, time_limit=remaining)
+        if self.use_core:
+            assert exact, "an unlimited-depth search must be exact"
+        return v
+
+    def value(self, position, remaining: float = 0.0) -> float:
+        """Player 0's exact value of ``position``; ``SearchTimeout`` after ``remaining`` s (0: none)."""
+        if self.method == "ysolver":
+            try:
+                return ysolver.value(self.y_solver, position, remaining)
+            except ysolver.YSolveTimeout:
+                raise SearchTimeout("time limit reached") from None
+        if self.method == "dfpn":
+            try:
+                return _dfpn_value(self.prover, position, self.lo, self.hi, remaining,
+                                   lambda: self._ab_value(position, remaining))
+            except DfpnTimeout:
+                raise SearchTimeout("time limit reached") from None
+        return self._ab_value(position, remaining)
 
 
 def _dfpn_value(prover, position, lo, hi, remaining, fallback) -> float:

@@ -1,12 +1,16 @@
 """Solve a small game exactly from the command line.
 
     python -m solvers.solve --game "y_game(board_size=5)" [--openings] [--json]
+    python -m solvers.solve --game "double_o_y(board_size=6)" --jobs 2 --records r.jsonl
+    python -m solvers.solve --game "..." --backend dask --scheduler tcp://HOST:8786
 
 Prints the first player's game-theoretic value, every winning first move (as
 the game's own action strings), the nodes searched and the seconds taken.
 Games of this toolkit are searched by the Cython kernel over their core; any
 other OpenSpiel game (C++ ones included) through the pyspiel API, more
-slowly. ``--depth`` instead gives a depth-limited heuristic estimate for
+slowly. ``--jobs``/``--backend dask`` split the same search into units on
+worker processes or a Dask cluster, and ``--records`` keeps every solved
+unit so that a killed run resumes (solvers/parallel.py). ``--depth`` instead gives a depth-limited heuristic estimate for
 boards too large to solve. See solvers/exhaustive.py for what "value" means
 with chance and with more than two players.
 """
@@ -15,11 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import signal
 import sys
 import time
 
 from games.openspiel import core_of, is_core_game
 from solvers.exhaustive import load, solve
+from solvers.parallel import BACKENDS, solve as solve_parallel
 
 
 def _estimate(game, depth: int, time_limit: float, seed: int, tt_log2: int) -> dict:
@@ -35,6 +41,10 @@ def _estimate(game, depth: int, time_limit: float, seed: int, tt_log2: int) -> d
             "exact": info["exact"], "depth": info["depth"],
             "best_first_move": info["best_move_string"], "nodes": info["nodes"],
             "seconds": round(time.perf_counter() - start, 3)}
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 def main(argv=None) -> int:
@@ -62,7 +72,43 @@ def main(argv=None) -> int:
                     help="instead of solving, search N plies deep with a random-playout heuristic")
     ap.add_argument("--seed", type=int, default=0, help="seed of the heuristic playouts (--depth only)")
     ap.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    par = ap.add_argument_group(
+        "parallel and resumable solving (solvers/parallel.py)",
+        "Any of these runs the split solver: the opening classes (or positions --split-depth "
+        "plies deep) are solved as units by the same exact search, on worker processes or a "
+        "Dask cluster, with the same values as the serial solve.")
+    par.add_argument("--jobs", type=int, metavar="N",
+                     help="worker processes (joblib, or the workers of a Dask LocalCluster), each "
+                          "with its own --tt-log2 table; 1 runs the units in this process")
+    par.add_argument("--backend", choices=BACKENDS, default=None,
+                     help="joblib (local processes; default) or dask (a cluster: --scheduler, "
+                          "else a LocalCluster of --jobs workers)")
+    par.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://host:8786")
+    par.add_argument("--connect-timeout", type=float, default=10.0, metavar="S",
+                     help="give up reaching the Dask scheduler after S seconds (default 10)")
+    par.add_argument("--split-depth", type=int, metavar="D",
+                     help="units start D plies below the root (1: one per opening class; default: "
+                          "1 with one worker or at least four classes per worker, else 2)")
+    par.add_argument("--records", metavar="PATH",
+                     help="append every solved unit and opening to this record store (.jsonl, "
+                          "or .sqlite) and resume from it")
+    par.add_argument("--stop-after", type=int, default=0, metavar="K",
+                     help="stop after K units solved in this run (resume later with --records)")
     args = ap.parse_args(argv)
+    parallel = (args.jobs is not None or args.backend is not None or args.scheduler is not None
+                or args.split_depth is not None or args.records is not None or args.stop_after)
+    if args.jobs is not None and args.jobs < 1:
+        ap.error(f"--jobs must be a positive number of workers, got {args.jobs}")
+    if args.scheduler and args.backend != "dask":
+        ap.error("--scheduler needs --backend dask")
+    if not (args.connect_timeout > 0 and math.isfinite(args.connect_timeout)):
+        ap.error(f"--connect-timeout must be a positive number of seconds, got {args.connect_timeout}")
+    if args.split_depth is not None and args.split_depth < 1:
+        ap.error(f"--split-depth must be >= 1, got {args.split_depth}")
+    if args.stop_after < 0:
+        ap.error(f"--stop-after must be >= 0, got {args.stop_after}")
+    if parallel and args.depth:
+        ap.error("--depth (a heuristic estimate) does not combine with the parallel solver's flags")
     if not (args.time_limit >= 0 and math.isfinite(args.time_limit)):    # NaN never runs out
         ap.error(f"--time-limit must be a finite number of seconds >= 0 (0: no limit), "
                  f"got {args.time_limit}")
@@ -76,9 +122,22 @@ def main(argv=None) -> int:
             result = _estimate(game, args.depth, args.time_limit, args.seed, args.tt_log2)
         else:
             progress = None if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
-            result = solve(game, engine=args.engine, method=args.method, time_limit=args.time_limit,
-                           symmetry=not args.no_symmetry, tt_log2=args.tt_log2, progress=progress)
-    except ValueError as exc:
+            common = dict(engine=args.engine, method=args.method, time_limit=args.time_limit,
+                          symmetry=not args.no_symmetry, tt_log2=args.tt_log2, progress=progress)
+            if parallel:
+                # SIGTERM (timeout, kill) unwinds like Ctrl-C, so the worker processes are
+                # killed too instead of finishing their searches for nobody.
+                previous = signal.signal(signal.SIGTERM, _terminated)
+                try:
+                    result = solve_parallel(game, jobs=args.jobs or 1, backend=args.backend or "joblib",
+                                            scheduler=args.scheduler, split_depth=args.split_depth,
+                                            records=args.records, stop_after=args.stop_after,
+                                            connect_timeout=args.connect_timeout, **common)
+                finally:
+                    signal.signal(signal.SIGTERM, previous)
+            else:
+                result = solve(game, **common)
+    except ValueError as exc:          # the record store's errors are ValueErrors too
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.json:
@@ -110,6 +169,11 @@ def main(argv=None) -> int:
             print("opening values (first player's return after the move):")
             for move, v in result["opening_values"].items():
                 print(f"  {move:>10}  {v:+g}")
+        if "units" in result:
+            print(f"units: {result['units']} ({result['split_depth']} plies deep), "
+                  f"{result['units_solved']} solved on {result['workers']} worker(s) "
+                  f"({result['backend']}), {result['units_resumed']} resumed from records, "
+                  f"{result['units_wasted']} solved after a cutoff made them unneeded")
         print(f"nodes: {result['nodes']:,}  seconds: {result['seconds']}")
     return 0 if result.get("value") is not None else 1
 
