@@ -100,6 +100,7 @@ cdef struct FlipPosition:
     int num_turns
     int y_groups[2]     # per colour: groups touching all three sides
     uint64_t board_hash
+    uint64_t sym_hash[12]   # board_hash of the board mapped by each symmetry
 
 
 @cython.final
@@ -547,6 +548,7 @@ cdef class FlipCore(GameCore):
         self.s.num_empty = self.n
         self.s.y_groups[0] = 0
         self.s.y_groups[1] = 0
+        memset(self.s.sym_hash, 0, sizeof(self.s.sym_hash))
         memset(self.own, 0, sizeof(self.own))
         memset(self.over, 0, sizeof(self.over))
         self.s.player = 0
@@ -630,6 +632,8 @@ cdef class FlipCore(GameCore):
         self.color[c] = k + 1
         self.own[k][c >> 6] |= (<uint64_t>1) << (c & 63)
         self.s.board_hash ^= board.zobrist[c][k]
+        for d in range(board.num_syms):
+            self.s.sym_hash[d] ^= board.zobrist[board.sym[d][c]][k]
         last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
@@ -719,6 +723,9 @@ cdef class FlipCore(GameCore):
         self.own[k][c >> 6] &= ~bit
         self.own[1 - k][c >> 6] |= bit
         self.s.board_hash ^= board.zobrist[c][0] ^ board.zobrist[c][1]
+        for d in range(board.num_syms):
+            nb = board.sym[d][c]
+            self.s.sym_hash[d] ^= board.zobrist[nb][0] ^ board.zobrist[nb][1]
         for d in range(board.degree[c]):
             nb = board.nbr[c][d]
             self.count[2 * nb + k] -= 1
@@ -891,6 +898,13 @@ cdef class FlipCore(GameCore):
         return self.board.num_syms
 
     cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
+        # kept up to date by _put and _turn_over: the solvers key every
+        # child by its minimum over the symmetries, so recomputing it from
+        # the cells cost them a board scan per symmetry and child
+        return self.s.sym_hash[symmetry] ^ (self.hash() ^ self.s.board_hash)
+
+    def symmetric_hash_by_scan(self, int symmetry):
+        """``symmetric_hash`` recomputed from the cells (for tests)."""
         cdef uint64_t h = 0
         cdef int c
         cdef LatticeBoard board = self.board

@@ -8,7 +8,9 @@ three sides and its win test must equal what the slow reference model
 (tests/y_reference.py, a set-based flood over the colours) and the core's own
 board flood compute from the colours alone. The move-by-move rule tests in
 test_flip_games.py check the outcomes; this checks the bookkeeping itself at
-every position, including those where no win check is due.
+every position, including those where no win check is due. The symmetric
+hashes the core also keeps incrementally are checked against a scan of the
+cells at the same positions.
 """
 import itertools
 import random
@@ -57,6 +59,9 @@ def check_connectivity(core, geometry):
         assert core.y_group_count(player) == full, core.to_string()
         assert core.owns_y(player) == (full > 0) == core.owns_y_by_flood(player) \
             == geometry.has_y(colours, player + 1)
+    # the incrementally kept symmetric hashes (the solvers' table keys)
+    for symmetry in range(core.symmetry_count()):
+        assert core.position_hash_under(symmetry) == core.symmetric_hash_by_scan(symmetry)
 
 
 def play_and_check(game_string, seed):
