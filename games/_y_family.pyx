@@ -44,7 +44,6 @@ cpdef enum WinRule:
 cdef enum:
     PHASE_PLACE = 0
     PHASE_FLIP = 1
-    FLIP_MEM_CELLS = 7      # bytes per cell of a FlipCore's block
 
 
 cdef inline int _stones_in_turn(int seq, int turn) noexcept nogil:
@@ -98,9 +97,7 @@ cdef struct FlipPosition:
     int num_placements
     int num_flips
     int num_turns
-    int y_groups[2]     # per colour: groups touching all three sides
     uint64_t board_hash
-    uint64_t sym_hash[12]   # board_hash of the board mapped by each symmetry
 
 
 @cython.final
@@ -493,33 +490,25 @@ cdef class FlipCore(GameCore):
     neighbours it has; per colour, bitsets of its stones and of its
     overcrowded stones. A placement or flip touches one cell and its
     neighbours, so the set of stones that may flip next is always at hand.
-
-    Connectivity is incremental, so a win check is one comparison: every
-    group of one colour is a union-find tree (``parent``) whose root holds the
-    mask of sides the group touches (``sides``), and ``s.y_groups[k]``
-    counts colour k's groups touching all three. A placement unions the new
-    stone with its same-colour neighbours, as in plain Y. A flip cannot be
-    undone in a union-find, but it changes only two groups: the stone's old
-    group, which may fall apart, is relabelled by a flood fill from the
-    flipped stone's former neighbours (exactly the old group minus the stone,
-    since trees of different groups never share cells), and the stone then
-    joins its new colour by an ordinary union. Why this beats flooding the
-    board at every turn end: flips are about a third of a random game's
-    actions, and one flood covers one group, not the board.
+    Connectivity is recomputed (flood fill) only when a win check is due and
+    the colour touches all three sides.
     """
     cdef readonly LatticeBoard board
     cdef int n
     cdef int W
-    cdef uint8_t* mem          # color | count[2] | empties | pos | parent | sides
+    cdef uint8_t* mem          # color | count[2] | empties | pos
     cdef uint8_t* color
     cdef uint8_t* count        # count[2*c + k]: neighbours of c with colour k
     cdef uint8_t* empties
     cdef uint8_t* pos
-    cdef uint8_t* parent       # union-find over same-colour groups (stones only)
-    cdef uint8_t* sides        # at a group's root: the sides it touches (bits 1 2 4)
     cdef uint64_t own[2][MAX_WORDS]
     cdef uint64_t over[2][MAX_WORDS]
     cdef FlipPosition s
+    # board hash under each symmetry, computed together on the first
+    # symmetric_hash call after a change (the solvers ask for all of them
+    # per child; playouts never do, so they pay one store per move)
+    cdef uint64_t sym_cache[12]
+    cdef bint sym_cache_valid
     cdef int flip_kinds
     cdef int flip_point
     cdef int win_rule
@@ -540,15 +529,12 @@ cdef class FlipCore(GameCore):
                 or later_placements not in (1, 2):
             raise ValueError("invalid flip-game configuration")
         self._setup(board, flip_kinds, flip_point, win_rule, later_placements)
-        memset(self.mem, 0, FLIP_MEM_CELLS * self.n)
+        memset(self.mem, 0, 5 * self.n)
         cdef int i
         for i in range(self.n):
             self.empties[i] = i
             self.pos[i] = i
         self.s.num_empty = self.n
-        self.s.y_groups[0] = 0
-        self.s.y_groups[1] = 0
-        memset(self.s.sym_hash, 0, sizeof(self.s.sym_hash))
         memset(self.own, 0, sizeof(self.own))
         memset(self.over, 0, sizeof(self.over))
         self.s.player = 0
@@ -572,24 +558,23 @@ cdef class FlipCore(GameCore):
         # game has at most sum(degree) = 2 * edges flips.
         self.max_game_length = self.n + 2 * board.num_edges
         self.max_chance_outcomes = 0
-        self.mem = <uint8_t*>malloc(FLIP_MEM_CELLS * self.n)
+        self.mem = <uint8_t*>malloc(5 * self.n)
         if self.mem == NULL:
             raise MemoryError()
         self.color = self.mem
         self.count = self.mem + self.n
         self.empties = self.mem + 3 * self.n
         self.pos = self.mem + 4 * self.n
-        self.parent = self.mem + 5 * self.n
-        self.sides = self.mem + 6 * self.n
 
     cdef GameCore copy(self):
         cdef FlipCore other = FlipCore.__new__(FlipCore)
         other._setup(self.board, self.flip_kinds, self.flip_point, self.win_rule,
                      self.later_placements)
-        memcpy(other.mem, self.mem, FLIP_MEM_CELLS * self.n)
+        memcpy(other.mem, self.mem, 5 * self.n)
         memcpy(other.own, self.own, sizeof(self.own))
         memcpy(other.over, self.over, sizeof(self.over))
         other.s = self.s
+        other.sym_cache_valid = False
         return other
 
     # -- overcrowding bookkeeping -----------------------------------------
@@ -630,10 +615,9 @@ cdef class FlipCore(GameCore):
         cdef LatticeBoard board = self.board
         cdef int d, nb, last
         self.color[c] = k + 1
+        self.sym_cache_valid = False
         self.own[k][c >> 6] |= (<uint64_t>1) << (c & 63)
         self.s.board_hash ^= board.zobrist[c][k]
-        for d in range(board.num_syms):
-            self.s.sym_hash[d] ^= board.zobrist[board.sym[d][c]][k]
         last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
@@ -643,73 +627,6 @@ cdef class FlipCore(GameCore):
             self.count[2 * nb + k] += 1
             self._refresh(nb)
         self._refresh(c)
-        self._join(c, k)
-
-    cdef void _join(self, int c, int k) noexcept:
-        """Make the stone on c (now of colour k) a group and union it with
-        its colour-k neighbours, keeping ``s.y_groups[k]`` exact."""
-        cdef LatticeBoard board = self.board
-        cdef uint8_t* parent = self.parent
-        cdef uint8_t* sides = self.sides
-        cdef int d, nb, r2, r1 = c
-        cdef int colour = k + 1
-        cdef uint8_t mask = board.side_mask[c]
-        parent[c] = c
-        for d in range(board.degree[c]):
-            nb = board.nbr[c][d]
-            if self.color[nb] != colour:
-                continue
-            r2 = find_root(parent, nb)
-            if r2 == r1:
-                continue
-            if sides[r2] == 7:
-                self.s.y_groups[k] -= 1
-            mask |= sides[r2]
-            if r1 == c:
-                # join the first group under its own root (keeps trees shallow)
-                parent[c] = r2
-                r1 = r2
-            else:
-                parent[r2] = r1
-        sides[r1] = mask
-        if mask == 7:
-            self.s.y_groups[k] += 1
-
-    cdef void _split(self, int c, int k) noexcept:
-        """The stone on c has just left colour k: relabel what was its group.
-        Flooding from each former colour-k neighbour covers exactly the old
-        group minus c; each flood is one new group with a flat tree."""
-        cdef LatticeBoard board = self.board
-        cdef uint8_t* parent = self.parent
-        cdef uint8_t* sides = self.sides
-        cdef int colour = k + 1
-        cdef int d, e, nb, x, y, top
-        cdef uint8_t mask
-        cdef uint64_t seen[MAX_WORDS]
-        cdef uint8_t stack[MAX_CELLS]
-        memset(seen, 0, sizeof(seen))
-        for d in range(board.degree[c]):
-            nb = board.nbr[c][d]
-            if self.color[nb] != colour or (seen[nb >> 6] >> (nb & 63)) & 1:
-                continue
-            seen[nb >> 6] |= (<uint64_t>1) << (nb & 63)
-            stack[0] = nb
-            top = 1
-            mask = 0
-            while top:
-                top -= 1
-                x = stack[top]
-                parent[x] = nb
-                mask |= board.side_mask[x]
-                for e in range(board.degree[x]):
-                    y = board.nbr[x][e]
-                    if self.color[y] == colour and not (seen[y >> 6] >> (y & 63)) & 1:
-                        seen[y >> 6] |= (<uint64_t>1) << (y & 63)
-                        stack[top] = y
-                        top += 1
-            sides[nb] = mask
-            if mask == 7:
-                self.s.y_groups[k] += 1
 
     cdef void _turn_over(self, int c) noexcept:
         """Change the colour of the stone on c."""
@@ -717,31 +634,20 @@ cdef class FlipCore(GameCore):
         cdef int d, nb
         cdef int k = self.color[c] - 1
         cdef uint64_t bit = (<uint64_t>1) << (c & 63)
-        if self.sides[find_root(self.parent, c)] == 7:
-            self.s.y_groups[k] -= 1
         self.color[c] = 2 - k
+        self.sym_cache_valid = False
         self.own[k][c >> 6] &= ~bit
         self.own[1 - k][c >> 6] |= bit
         self.s.board_hash ^= board.zobrist[c][0] ^ board.zobrist[c][1]
-        for d in range(board.num_syms):
-            nb = board.sym[d][c]
-            self.s.sym_hash[d] ^= board.zobrist[nb][0] ^ board.zobrist[nb][1]
         for d in range(board.degree[c]):
             nb = board.nbr[c][d]
             self.count[2 * nb + k] -= 1
             self.count[2 * nb + 1 - k] += 1
             self._refresh(nb)
         self._refresh(c)
-        self._split(c, k)
-        self._join(c, 1 - k)
 
-    cdef inline bint _has_y(self, int k) noexcept:
+    cdef bint _has_y(self, int k) noexcept:
         """Does colour k own one connected group touching all three sides?"""
-        return self.s.y_groups[k] > 0
-
-    cdef bint _flood_has_y(self, int k) noexcept:
-        """``_has_y`` by flooding the board, without the union-find: the
-        independent check the tests compare the incremental one with."""
         cdef LatticeBoard board = self.board
         cdef int w, s, c, d, nb, top, start
         cdef uint64_t todo
@@ -898,13 +804,20 @@ cdef class FlipCore(GameCore):
         return self.board.num_syms
 
     cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
-        # kept up to date by _put and _turn_over: the solvers key every
-        # child by its minimum over the symmetries, so recomputing it from
-        # the cells cost them a board scan per symmetry and child
-        return self.s.sym_hash[symmetry] ^ (self.hash() ^ self.s.board_hash)
+        cdef int c, d, k
+        cdef LatticeBoard board = self.board
+        if not self.sym_cache_valid:
+            memset(self.sym_cache, 0, sizeof(self.sym_cache))
+            for c in range(self.n):
+                if self.color[c]:
+                    k = self.color[c] - 1
+                    for d in range(board.num_syms):
+                        self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
+            self.sym_cache_valid = True
+        return self.sym_cache[symmetry] ^ (self.hash() ^ self.s.board_hash)
 
     def symmetric_hash_by_scan(self, int symmetry):
-        """``symmetric_hash`` recomputed from the cells (for tests)."""
+        """``symmetric_hash`` recomputed from the cells alone (for tests)."""
         cdef uint64_t h = 0
         cdef int c
         cdef LatticeBoard board = self.board
@@ -957,22 +870,6 @@ cdef class FlipCore(GameCore):
     def owns_y(self, int player):
         return self._has_y(player)
 
-    def owns_y_by_flood(self, int player):
-        """``owns_y`` recomputed from the colours alone (for tests)."""
-        return self._flood_has_y(player)
-
-    def groups(self, int player):
-        """The union-find's groups of a colour, as sorted tuples of cells with
-        the side mask stored at their root (for tests)."""
-        by_root = {}
-        for c in range(self.n):
-            if self.color[c] == player + 1:
-                by_root.setdefault(find_root(self.parent, c), []).append(c)
-        return sorted((tuple(cells), self.sides[root]) for root, cells in by_root.items())
-
-    def y_group_count(self, int player):
-        return self.s.y_groups[player]
-
     def overcrowded(self):
         """Cells whose stone has more same-colour than other-colour neighbours."""
         return [c for c in range(self.n)
@@ -991,7 +888,7 @@ cdef class FlipCore(GameCore):
                 "turns": self.s.num_turns, "empty_cells": self.s.num_empty, "winner": self.s.winner}
 
     def nbytes(self):
-        return type(self).__basicsize__ + FLIP_MEM_CELLS * self.n
+        return type(self).__basicsize__ + 5 * self.n
 
     def __reduce__(self):
         # OpenSpiel serialises Python states with pickle.
@@ -999,7 +896,7 @@ cdef class FlipCore(GameCore):
                 + [self.over[k][w] for k in range(2) for w in range(MAX_WORDS)])
         return (_restore_flip, (self.board.shape, self.board.size, self.flip_kinds,
                                 self.flip_point, self.win_rule, self.later_placements,
-                                self.mem[:FLIP_MEM_CELLS * self.n], self.s, bits))
+                                self.mem[:5 * self.n], self.s, bits))
 
     def to_string(self):
         if self.s.winner >= 0:
