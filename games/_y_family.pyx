@@ -491,7 +491,15 @@ cdef class FlipCore(GameCore):
     overcrowded stones. A placement or flip touches one cell and its
     neighbours, so the set of stones that may flip next is always at hand.
     Connectivity is recomputed (flood fill) only when a win check is due and
-    the colour touches all three sides.
+    the colour touches all three sides. An incremental alternative was built
+    and measured (branch history, commit 0d85ea1: a union-find joined on
+    every placement, with the flipped stone's old group relabelled by a flood
+    on every flip): exact, but about 10% more instructions per random
+    double_o_y 11 game (callgrind), because a random game places ~63 stones
+    and flips ~23 while a turn-end flood stops as soon as a group touches all
+    three sides. Beating the flood needs flips that do not split their group
+    (the common case) to cost O(1), e.g. per-colour forests that keep the
+    flipped stone as a pass-through node; docs/solved.md has the numbers.
     """
     cdef readonly LatticeBoard board
     cdef int n
@@ -504,6 +512,12 @@ cdef class FlipCore(GameCore):
     cdef uint64_t own[2][MAX_WORDS]
     cdef uint64_t over[2][MAX_WORDS]
     cdef FlipPosition s
+    # Board hash under each symmetry. Computed by a scan on the first
+    # symmetric_hash call, then kept up to date by every placement and flip
+    # of this position and of its copies: the solvers ask for all of them at
+    # every child, while playouts (which never ask) pay one test per move.
+    cdef uint64_t sym_cache[12]
+    cdef bint sym_cache_valid
     cdef int flip_kinds
     cdef int flip_point
     cdef int win_rule
@@ -569,6 +583,9 @@ cdef class FlipCore(GameCore):
         memcpy(other.own, self.own, sizeof(self.own))
         memcpy(other.over, self.over, sizeof(self.over))
         other.s = self.s
+        other.sym_cache_valid = self.sym_cache_valid
+        if self.sym_cache_valid:
+            memcpy(other.sym_cache, self.sym_cache, sizeof(self.sym_cache))
         return other
 
     # -- overcrowding bookkeeping -----------------------------------------
@@ -609,6 +626,9 @@ cdef class FlipCore(GameCore):
         cdef LatticeBoard board = self.board
         cdef int d, nb, last
         self.color[c] = k + 1
+        if self.sym_cache_valid:
+            for d in range(board.num_syms):
+                self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
         self.own[k][c >> 6] |= (<uint64_t>1) << (c & 63)
         self.s.board_hash ^= board.zobrist[c][k]
         last = self.empties[self.s.num_empty - 1]
@@ -628,6 +648,10 @@ cdef class FlipCore(GameCore):
         cdef int k = self.color[c] - 1
         cdef uint64_t bit = (<uint64_t>1) << (c & 63)
         self.color[c] = 2 - k
+        if self.sym_cache_valid:
+            for d in range(board.num_syms):
+                nb = board.sym[d][c]
+                self.sym_cache[d] ^= board.zobrist[nb][0] ^ board.zobrist[nb][1]
         self.own[k][c >> 6] &= ~bit
         self.own[1 - k][c >> 6] |= bit
         self.s.board_hash ^= board.zobrist[c][0] ^ board.zobrist[c][1]
@@ -796,6 +820,20 @@ cdef class FlipCore(GameCore):
         return self.board.num_syms
 
     cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
+        cdef int c, d, k
+        cdef LatticeBoard board = self.board
+        if not self.sym_cache_valid:
+            memset(self.sym_cache, 0, sizeof(self.sym_cache))
+            for c in range(self.n):
+                if self.color[c]:
+                    k = self.color[c] - 1
+                    for d in range(board.num_syms):
+                        self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
+            self.sym_cache_valid = True
+        return self.sym_cache[symmetry] ^ (self.hash() ^ self.s.board_hash)
+
+    def symmetric_hash_by_scan(self, int symmetry):
+        """``symmetric_hash`` recomputed from the cells alone (for tests)."""
         cdef uint64_t h = 0
         cdef int c
         cdef LatticeBoard board = self.board
