@@ -14,7 +14,7 @@ import re
 from games.ttt.codes import Effect, Fold, Move, Order, Stalemate
 
 BOARD_KINDS = ("hash", "squares", "vertices", "stacks")
-PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos")
+PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")
 COLOUR_MODES = ("assigned", "shared", "partners-share", "players-choose")
 PALETTE = ("black", "white", "pink", "yellow")
 SHAPES_ALL = ("circle", "triangle", "x", "cross", "star", "pentagon")
@@ -112,7 +112,8 @@ def name_problem(name) -> str | None:
 def seats_of(players: str) -> tuple[int, bool]:
     """(number of non-Chaos players, whether Chaos plays)."""
     return {"2": (2, False), "3": (3, False), "4": (4, False), "partners": (4, False),
-            "2-vs-chaos": (2, True), "3-vs-chaos": (3, True)}[players]
+            "2-vs-chaos": (2, True), "3-vs-chaos": (3, True),
+            "1-vs-chaos": (1, True)}[players]   # 1-vs-chaos: the seed's "(can extend to … “1 vs chaos”)"
 
 
 def seat_index(name, players: str) -> int:

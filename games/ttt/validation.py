@@ -293,6 +293,9 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     draw = raw.get("agree_draw", False)
     if not isinstance(draw, bool):
         p.add("agree_draw", f"{draw!r} is not allowed (allowed: true, false)")
+    if draw is True and players == "1-vs-chaos":   # 1-vs-chaos: nobody could answer an offer
+        p.add("agree_draw", "a draw needs another player (not Chaos) to agree, and '1-vs-chaos' "
+                            "has none (allowed with players='1-vs-chaos': false)")
     rec["agree_draw"] = draw
 
     checks = raw.get("turn_checks", DEFAULT_CHECKS)
