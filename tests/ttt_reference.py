@@ -75,7 +75,46 @@ class RefState:
         self.offer_by = None
         self.answerer = None
         self.result = None
+        self._init_spaces(r)
         self._start_phase(0)
+
+    # spaces (issue 11 item 4) ---------------------------------------------------
+    def _init_spaces(self, r):
+        """Read sticky, exclusive and per-player entry/exit locks from the
+        record as the rules page words them: a seat may not place or move onto
+        a space whose entry is locked for it, nor move from one whose exit is."""
+        def seat(name):
+            return self.n if name == "chaos" else name - 1
+
+        def cells(at):
+            return tuple(v - 1 for v in at)
+        board = r["board"]
+        self.sticky = {cells(a) for a in board.get("sticky", [])}
+        self.exclusive = {}                      # cell -> seats it is exclusive to
+        for g in board.get("exclusive", []):
+            for a in g["at"]:
+                self.exclusive[cells(a)] = {seat(s) for s in g["players"]}
+        self.seat_locks = {}                     # (kind, phase or None) -> {cell: seats}
+        for kind in ("entry_locked", "exit_locked"):
+            for where, groups in [(None, board.get(kind, []))] + [
+                    (i, ph.get(kind, [])) for i, ph in enumerate(self.phases)]:
+                table = self.seat_locks.setdefault((kind, where), {})
+                for g in groups:
+                    for a in g["at"]:
+                        table.setdefault(cells(a), set()).update(seat(s) for s in g["players"])
+
+    def _seat_locked(self, kind, s, c):
+        return any(s in self.seat_locks[(kind, where)].get(c, ()) for where in (None, self.phase))
+
+    def may_enter(self, s, c):
+        if c in self.exclusive and s not in self.exclusive[c]:
+            return False
+        return not self._seat_locked("entry_locked", s, c)
+
+    def may_exit(self, s, c):
+        if c in self.sticky or (c in self.exclusive and s not in self.exclusive[c]):
+            return False
+        return not self._seat_locked("exit_locked", s, c)
 
     # phases ------------------------------------------------------------------
     def phase_locked(self):
@@ -101,7 +140,8 @@ class RefState:
             return self._stalemate()
         if self.phases[self.phase]["fold"] == "less-than-most-committed":
             locked = self.phase_locked()
-            committed = [sum(1 for c, col in self.board.items() if c in locked and col in self.owned[p])
+            committed = [sum(1 for c, col in self.board.items()
+                             if (c in locked or not self.may_exit(p, c)) and col in self.owned[p])
                          for p in range(self.n)]
             self.folded |= {p for p in range(self.n) if committed[p] < max(committed)}
         self._start_phase(self.phase + 1)
@@ -162,13 +202,15 @@ class RefState:
                 if self.reserve[col] <= 0:
                     continue
                 for t in range(self.T):
-                    if self.landing(t) is not None:
+                    if self.landing(t) is not None and self.may_enter(s, self.landing(t)):
                         out.append(ch * self.T + t)
         phase = self.phases[self.phase]
         if self.move != "stationary" and phase["movement"] == "allowed":
             for f in range(self.T):
                 src = self.top_cell(f)
                 if src is None or src not in self.board or src in self.phase_locked():
+                    continue
+                if not self.may_exit(s, src):
                     continue
                 col = self.board[src]
                 if col not in self.owned[s] or self.reserve[col] > 0:
@@ -198,7 +240,7 @@ class RefState:
                         if self.on_board(*p):
                             dests.add(self.xyz_target(*p))
                 for u in sorted(dests):
-                    if u != f and self.landing(u) is not None:
+                    if u != f and self.landing(u) is not None and self.may_enter(s, self.landing(u)):
                         out.append(self.move0 + f * self.T + u)
         if phase["pass"]:
             out.append(self.a_pass)

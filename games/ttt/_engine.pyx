@@ -97,6 +97,11 @@ cdef class Tables:
     cdef int16_t* sym        # nsym*S
     cdef int16_t* init       # the starting block
     cdef int block           # int16 entries in a position block
+    # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
+    # locked against entering / leaving it (NULL when no space locks a seat)
+    cdef uint8_t* ph_entry   # nphases*S
+    cdef uint8_t* ph_exit    # nphases*S
+    cdef bint any_seat_lock
     cdef readonly object colour_names
     cdef readonly dict params
 
@@ -114,6 +119,8 @@ cdef class Tables:
         free(self.sym)
         free(self.init)
         free(self.ph_lock)
+        free(self.ph_entry)
+        free(self.ph_exit)
 
     def __init__(self, dict p):
         cdef int i, d, c, s
@@ -250,6 +257,24 @@ cdef class Tables:
             self.init[c] = colour + 1
         for c in range(self.C):
             self.init[self.S + 3 * self.T + c] = self.reserve0[c]
+        self._init_seat_locks(p.get("seat_locks"))
+
+    cdef void _init_seat_locks(self, object locks) except *:
+        """Spaces: copy the compiled per-seat entry/exit masks (see
+        games/ttt/spaces.py); rule sets without them keep NULL tables."""
+        cdef int i, c
+        self.any_seat_lock = locks is not None
+        if locks is None:
+            return
+        entries, exits = locks
+        self.ph_entry = <uint8_t*>malloc(self.nphases * self.S)
+        self.ph_exit = <uint8_t*>malloc(self.nphases * self.S)
+        if not (self.ph_entry and self.ph_exit):
+            raise MemoryError()
+        for i in range(self.nphases):
+            for c in range(self.S):
+                self.ph_entry[i * self.S + c] = entries[i][c]
+                self.ph_exit[i * self.S + c] = exits[i][c]
 
 
 @cython.final
@@ -278,6 +303,8 @@ cdef class TTTCore(GameCore):
     cdef int phase
     cdef int folded           # bit mask of the seats that folded
     cdef uint8_t* plock       # cells locked for the current phase, or NULL if none
+    cdef uint8_t* pentry      # spaces: seats locked against entry per cell this phase, or NULL
+    cdef uint8_t* pexit       # spaces: seats locked against exit per cell this phase, or NULL
 
     def __cinit__(self):
         self.mem = NULL
@@ -316,6 +343,40 @@ cdef class TTTCore(GameCore):
     cdef void _set_plock(self) noexcept:
         self.plock = (self.tab.ph_lock + self.phase * self.tab.S
                       if self.tab.ph_has_lock[self.phase] else NULL)
+        self._set_seat_locks()
+
+    cdef inline void _set_seat_locks(self) noexcept:
+        """Spaces: point at the current phase's per-seat entry/exit masks."""
+        if self.tab.any_seat_lock:
+            self.pentry = self.tab.ph_entry + self.phase * self.tab.S
+            self.pexit = self.tab.ph_exit + self.phase * self.tab.S
+        else:
+            self.pentry = NULL
+            self.pexit = NULL
+
+    cdef inline bint _may_enter(self, int seat, int t) noexcept:
+        """Spaces: whether ``seat``'s entry into target t's landing cell is not
+        locked (sticky/exclusive/per-player locks)."""
+        cdef int c
+        if self.pentry == NULL:
+            return True
+        c = t + self.tab.XY * self.top[t] if self.tab.gravity else t
+        return not ((self.pentry[c] >> seat) & 1)
+
+    cdef bint _can_place_locked(self, int seat) noexcept:
+        """Spaces: ``_can_place`` when entry locks differ per seat: some free
+        target must also be open to this seat."""
+        cdef int c, i
+        cdef bint colour = False
+        for c in range(self.tab.C):
+            if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
+                colour = True
+        if not colour:
+            return False
+        for i in range(self.num_free):
+            if self._may_enter(seat, self.freel[i]):
+                return True
+        return False
 
     cdef void _enter_phase(self, int k) noexcept:
         """Start phase k: its locks decide which targets are free; the first
@@ -452,6 +513,8 @@ cdef class TTTCore(GameCore):
         cdef int c
         if self.num_free == 0:
             return False
+        if self.pentry != NULL:              # spaces: per-seat entry locks
+            return self._can_place_locked(seat)
         for c in range(self.tab.C):
             if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
                 return True
@@ -470,12 +533,15 @@ cdef class TTTCore(GameCore):
         piece = self.cell[c]
         if piece == 0 or (self.plock != NULL and self.plock[c]):
             return 0
+        if self.pexit != NULL and (self.pexit[c] >> seat) & 1:   # spaces: exit locked for seat
+            return 0
         if (self.tab.seat_mask[seat] >> (piece - 1)) & 1 and self.reserve[piece - 1] == 0:
             return piece
         return 0
 
     cdef inline bint _dest_ok(self, int f, int u) noexcept:
-        return u >= 0 and u != f and self._target_free(u)
+        # (the mover is always the seat to move; spaces: its entry locks)
+        return u >= 0 and u != f and self._target_free(u) and self._may_enter(self.seat, u)
 
     cdef int _destinations(self, int f, uint8_t* mark) noexcept:
         """Mark the targets the piece on f can move to; returns how many."""
@@ -543,7 +609,7 @@ cdef class TTTCore(GameCore):
             if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
                 continue
             for t in range(tab.T):
-                if self._target_free(t):
+                if self._target_free(t) and self._may_enter(seat, t):
                     out[k] = ch * tab.T + t
                     k += 1
         if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
@@ -596,7 +662,7 @@ cdef class TTTCore(GameCore):
             t = action % tab.T
             colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
             return ((tab.seat_mask[self.seat] >> colour) & 1) and self.reserve[colour] > 0 \
-                and self._target_free(t)
+                and self._target_free(t) and self._may_enter(self.seat, t)
         if action < tab.move0 + tab.nmove:
             f = (action - tab.move0) // tab.T
             u = (action - tab.move0) % tab.T
@@ -770,10 +836,24 @@ cdef class TTTCore(GameCore):
         locked for the current phase)."""
         cdef Tables tab = self.tab
         cdef int c, n = 0
+        if self.pexit != NULL:               # spaces: sticky/exclusive/exit locks count too
+            return self._committed_seat_locks(s)
         if self.plock == NULL:
             return 0
         for c in range(tab.S):
             if self.plock[c] and self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1:
+                n += 1
+        return n
+
+    cdef int _committed_seat_locks(self, int s) noexcept:
+        """Spaces: pieces of seat s's colours on cells locked against exit for
+        s in the ending phase: its phase locks, sticky spaces, spaces exclusive
+        to others, and exit locks naming s."""
+        cdef Tables tab = self.tab
+        cdef int c, n = 0
+        for c in range(tab.S):
+            if self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1 and (
+                    (self.plock != NULL and self.plock[c]) or (self.pexit[c] >> s) & 1):
                 n += 1
         return n
 
@@ -914,7 +994,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int* buf = NULL
         cdef int n, colour
-        cdef bint simple = not tab.passing and not tab.agree_draw and tab.choices == 1
+        cdef bint simple = (not tab.passing and not tab.agree_draw and tab.choices == 1
+                            and not tab.any_seat_lock)
         while self.end == END_NONE:
             if simple:
                 colour = tab.colour_of_seat[self.seat]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from games.ttt.schema import (EFFECT_ALL_LOSE, FOLD_CODES, MOVE_CODES, ORDER_CODES, PALETTE,
                               STALEMATE_CODES, parse_check, seat_index, seats_of)
+from games.ttt.spaces import lock_sets, seat_lock_masks
 
 if TYPE_CHECKING:
     from games.ttt.ruleset import RuleSet
@@ -98,6 +99,7 @@ def compile_rules(rs: RuleSet) -> dict:
     zero_based = lambda coords: {(a[0] - 1, a[1] - 1, a[2] - 1) for a in coords}
     sym_locked = [zero_based(r["board"]["locked"])] + [zero_based(ph["locked"]) for ph in r["phases"]]
     sym_pieces = [((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]]
+    sym_locked += lock_sets(r)       # spaces: per-player locks stay in place
     syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
     S = X * Y * Z
     T = X * Y if gravity else S
@@ -125,6 +127,9 @@ def compile_rules(rs: RuleSet) -> dict:
         "agree_draw": r["agree_draw"], "checks": checks,
         "stalemate": STALEMATE_CODES[r["stalemate"]], "move_limit": r["move_limit"] or 0,
         "symmetries": syms, "max_game_length": max(1, length), "targets": T, "phases": phases,
+        # spaces (issue 11 item 4): per phase, per cell, the seats locked out
+        # of entering / leaving it; None when no space locks any seat
+        "seat_locks": seat_lock_masks(r, cell, X * Y * Z),
     }
 
 

@@ -45,10 +45,11 @@ TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shape
               "pieces_per_turn", "agree_draw", "turn_checks", "stalemate", "phases",
               "cloaking", "boards", "overachievers_disqualified", "move_limit",
               "seconds_per_turn")
-BOARD_FIELDS = ("kind", "size", "locked", "pieces")
+BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked")
 PIECE_FIELDS = ("at", "colour", "shape")
 SHAPE_FIELDS = ("move", "power")
-PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold")
+PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold",
+                "entry_locked", "exit_locked")
 # Space properties set once for the whole game: the seed lets only cloak and
 # lock properties change after phase 1 (see validation).
 FIXED_SPACE_FIELDS = ("pieces", "sticky", "exclusive", "dealt", "reserves", "shapes")
@@ -131,3 +132,12 @@ def parse_check(check: str) -> tuple[int, int, bool]:
     k = int(parts[1])
     effect = EFFECT_WIN if parts[2] == "wins" else EFFECT_LOSE
     return k, effect, not check.endswith("no-diagonal")
+
+
+# Spaces (issue 11 item 4): per-player locks. ``entry_locked``/``exit_locked``
+# (on the board for the whole game, or on a phase for that phase) and
+# ``exclusive`` are lists of {"at": [spaces], "players": [seats]}; a space is
+# [x, y, z], or [x, y] for every height of that column (a whole stack).
+SEAT_LOCK_FIELDS = ("entry_locked", "exit_locked")
+SPACE_GROUP_FIELDS = ("at", "players")
+MAX_BOARDS = 3

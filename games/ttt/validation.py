@@ -17,6 +17,7 @@ import math
 from typing import Any, Mapping
 
 from games.ttt.ruleset import RuleSet
+from games.ttt.spaces import board_spaces, phase_spaces
 from games.ttt.schema import (
     BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, FIXED_SPACE_FIELDS, FOLDS,
     MAX_DIM, SEAT_NAMES,
@@ -285,6 +286,10 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             and len(p.items) == problems_before_reserves:
         p.add("reserves", "every count is 0: nothing can ever be played")
 
+    # spaces (issue 11 item 4): sticky, exclusive, per-player entry/exit locks;
+    # written into the canonical form only when set, so older fingerprints stay
+    rec["board"].update({k: v for k, v in board_spaces(p, board, players, size, set(locked)).items() if v})
+
     # -- turn structure -------------------------------------------------------------
     ppt = raw.get("pieces_per_turn", 1)
     if ppt not in (1, 2) or isinstance(ppt, bool):
@@ -409,8 +414,11 @@ def _phase(ph, i: int, count: int, p: _Problems, players, size, board_locked, cl
     elif fold != "none" and i == count - 1:
         p.add(f"{field}.fold", "the last phase has no fold rule (the seed: 'Each phase other than "
                                "the last may have a fold rule') (allowed here: none)")
-    return {"order": order, "pass": pas, "movement": movement, "locked_players": locked_players,
-            "locked": spaces["locked"], "cloaked": spaces["cloaked"], "fold": fold}
+    out = {"order": order, "pass": pas, "movement": movement, "locked_players": locked_players,
+           "locked": spaces["locked"], "cloaked": spaces["cloaked"], "fold": fold}
+    # spaces (issue 11 item 4): the phase's per-player locks, only when set
+    out.update({k: v for k, v in phase_spaces(p, field, ph, players, size, set(board_locked)).items() if v})
+    return out
 
 
 def _locked_players(raw_list, field: str, p: _Problems, players) -> list:
