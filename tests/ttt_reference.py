@@ -22,6 +22,10 @@ class RefState:
     def __init__(self, rs):
         r = rs.record
         self.X, self.Y, self.Z = r["board"]["size"]
+        # boards (issue 11 item 5): B copies of the board side by side along x
+        self.B, self.bX = r.get("boards", 1), self.X
+        self.X *= self.B
+        self.decided = {}                        # board -> players' results on it
         self.gravity = r["board"]["kind"] == "stacks"
         n, chaos = seats_of(r["players"])
         self.n, self.chaos, self.seats = n, chaos, n + chaos
@@ -44,9 +48,9 @@ class RefState:
         if chaos:
             self.side.append(max(self.side) + 1)
         self.reserve = [r["reserves"].get(c, {}).get("circle", 0) for c in self.colours]
-        self.locked = {tuple(v - 1 for v in a) for a in r["board"]["locked"]}
-        self.board = {tuple(v - 1 for v in q["at"]): self.colours.index(q["colour"])
-                      for q in r["board"]["pieces"]}
+        self.locked = {w for a in r["board"]["locked"] for w in self.copies(a)}
+        self.board = {w: self.colours.index(q["colour"])
+                      for q in r["board"]["pieces"] for w in self.copies(q["at"])}
         self.shape_move = r["shapes"]["circle"]["move"]
         self.phases = r["phases"]
         self.phase = 0
@@ -86,14 +90,13 @@ class RefState:
         def seat(name):
             return self.n if name == "chaos" else name - 1
 
-        def cells(at):
-            return tuple(v - 1 for v in at)
         board = r["board"]
-        self.sticky = {cells(a) for a in board.get("sticky", [])}
+        self.sticky = {w for a in board.get("sticky", []) for w in self.copies(a)}
         self.exclusive = {}                      # cell -> seats it is exclusive to
         for g in board.get("exclusive", []):
             for a in g["at"]:
-                self.exclusive[cells(a)] = {seat(s) for s in g["players"]}
+                for w in self.copies(a):
+                    self.exclusive[w] = {seat(s) for s in g["players"]}
         self.seat_locks = {}                     # (kind, phase or None) -> {cell: seats}
         for kind in ("entry_locked", "exit_locked"):
             for where, groups in [(None, board.get(kind, []))] + [
@@ -101,7 +104,8 @@ class RefState:
                 table = self.seat_locks.setdefault((kind, where), {})
                 for g in groups:
                     for a in g["at"]:
-                        table.setdefault(cells(a), set()).update(seat(s) for s in g["players"])
+                        for w in self.copies(a):
+                            table.setdefault(w, set()).update(seat(s) for s in g["players"])
 
     def _seat_locked(self, kind, s, c):
         return any(s in self.seat_locks[(kind, where)].get(c, ()) for where in (None, self.phase))
@@ -118,7 +122,49 @@ class RefState:
 
     # phases ------------------------------------------------------------------
     def phase_locked(self):
-        return {tuple(v - 1 for v in a) for a in self.phases[self.phase]["locked"]}
+        return {w for a in self.phases[self.phase]["locked"] for w in self.copies(a)}
+
+    # boards (issue 11 item 5) -------------------------------------------------
+    def copies(self, at):
+        """Every board's copy of a 1-based [x, y, z] (0-based, x along all boards)."""
+        return [(at[0] - 1 + b * self.bX, at[1] - 1, at[2] - 1) for b in range(self.B)]
+
+    def board_of(self, c):
+        return c[0] // self.bX
+
+    def _check_result(self, effect):
+        ms = self.side[self.seat]
+        if effect == 2:
+            return [-1.0] * self.n
+        if effect == 0:
+            return [1.0 if self.side[p] == ms else -1.0 for p in range(self.n)]
+        return [-1.0 if self.side[p] == ms else 1.0 for p in range(self.n)]
+
+    def _most_boards(self):
+        """The rules page: most board wins win, the others lose; on a tie of
+        every player, sign(won - lost) when every board ended alike for all
+        players, else a draw."""
+        for b in range(self.B):
+            if b not in self.decided:
+                self.decided[b] = self._board_stalemate(b)
+        wins = [sum(self.decided[b][p] == 1.0 for b in range(self.B)) for p in range(self.n)]
+        lost = [sum(self.decided[b][p] == -1.0 for b in range(self.B)) for p in range(self.n)]
+        if max(wins) != min(wins):
+            self.result = [1.0 if w == max(wins) else -1.0 for w in wins]
+        elif all(len(set(self.decided[b])) == 1 for b in range(self.B)):
+            self.result = [float((wins[0] > lost[0]) - (wins[0] < lost[0]))] * self.n
+        else:
+            self.result = [0.0] * self.n
+
+    def _board_stalemate(self, b):
+        """The stalemate rule on board b alone."""
+        saved = self.board
+        self.board = {c: col for c, col in saved.items() if self.board_of(c) == b}
+        self.result = None
+        self._stalemate_one_board()
+        self.board = saved
+        out, self.result = self.result, None
+        return out
 
     def playing(self):
         """Seats that take turns in this phase: not locked for it, not folded."""
@@ -174,6 +220,8 @@ class RefState:
         else:
             c = self.target_xyz(t)
             c = None if c in self.board or c in self.locked else c
+        if c is not None and self.board_of(c) in self.decided:    # boards: decided boards lock
+            return None
         return None if c in self.phase_locked() else c
 
     def top_cell(self, t):
@@ -210,7 +258,7 @@ class RefState:
                 src = self.top_cell(f)
                 if src is None or src not in self.board or src in self.phase_locked():
                     continue
-                if not self.may_exit(s, src):
+                if not self.may_exit(s, src) or self.board_of(src) in self.decided:
                     continue
                 col = self.board[src]
                 if col not in self.owned[s] or self.reserve[col] > 0:
@@ -219,14 +267,14 @@ class RefState:
                 dests = set()
                 steps = [d for d in ALL_DIRS if not (self.gravity and d[2])]
                 if self.move == "adjacent-orthogonal" or (self.move == "adjacent-alquerque"
-                                                          and (fx + fy) % 2):
+                                                          and (fx % self.bX + fy) % 2):
                     # no diagonal: by the rule, or none is drawn through this point
                     steps = [d for d in steps if sum(map(abs, d)) == 1]
                 for d in steps:
                     k = 1
                     while True:
                         p = (fx + k * d[0], fy + k * d[1], fz + k * d[2])
-                        if not self.on_board(*p):
+                        if not self.on_board(*p) or self.board_of(p) != self.board_of((fx, fy, fz)):
                             break
                         dests.add(self.xyz_target(*p))
                         if self.move in ("adjacent", "adjacent-orthogonal", "adjacent-alquerque"):
@@ -237,7 +285,7 @@ class RefState:
                         if self.gravity and d[2]:
                             continue
                         p = (fx + d[0], fy + d[1], fz + d[2])
-                        if self.on_board(*p):
+                        if self.on_board(*p) and self.board_of(p) == self.board_of((fx, fy, fz)):
                             dests.add(self.xyz_target(*p))
                 for u in sorted(dests):
                     if u != f and self.landing(u) is not None and self.may_enter(s, self.landing(u)):
@@ -299,6 +347,11 @@ class RefState:
         self.passes = 0
         self.plies += 1
         for k, effect, diag in self.checks:
+            if self.run_through(dest, col, diag) >= k and self.B > 1:   # boards: decides one board
+                self.decided[self.board_of(dest)] = self._check_result(effect)
+                if len(self.decided) == self.B:
+                    return self._most_boards()
+                break
             if self.run_through(dest, col, diag) >= k:
                 ms = self.side[self.seat]
                 if effect == 2:
@@ -339,13 +392,18 @@ class RefState:
             n = 1
             for sign in (1, -1):
                 p = tuple(a + sign * b for a, b in zip(c, d))
-                while self.board.get(p) == col:
+                while self.board.get(p) == col and self.board_of(p) == self.board_of(c):
                     n += 1
                     p = tuple(a + sign * b for a, b in zip(p, d))
             best = max(best, n)
         return best
 
     def _stalemate(self):
+        if self.B > 1:
+            return self._most_boards()
+        return self._stalemate_one_board()
+
+    def _stalemate_one_board(self):
         st = self.stalemate
         if st == "draws":
             self.result = [0.0] * self.n

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from games.ttt.schema import (EFFECT_ALL_LOSE, FOLD_CODES, MOVE_CODES, ORDER_CODES, PALETTE,
                               STALEMATE_CODES, parse_check, seat_index, seats_of)
+from games.ttt.boards import widen
 from games.ttt.spaces import lock_sets, seat_lock_masks
 
 if TYPE_CHECKING:
@@ -116,10 +117,19 @@ def compile_rules(rs: RuleSet) -> dict:
         plies = r["move_limit"]
     elif r["move_limit"] is not None:
         plies = min(plies, r["move_limit"])
+    boards = r.get("boards", 1)
+    if boards > 1:               # boards: every board gives the same plies, reserves are shared
+        capacity = boards * capacity
+        placements = min(capacity, sum(reserves))
+        plies = placements if not passing else (placements + len(phases)) * seats
+        if move:
+            plies = r["move_limit"]
+        elif r["move_limit"] is not None:
+            plies = min(plies, r["move_limit"])
     length = plies
     if r["agree_draw"]:
         length += plies * n      # one offer and up to n-1 answers per turn
-    return {
+    out = {
         "size": [X, Y, Z], "gravity": gravity, "seats": seats, "num_players": n, "chaos": chaos,
         "num_colours": C, "colour_names": colours, "seat_colours": masks, "sides": sides,
         "reserves": reserves, "locked": locked, "pieces": pieces, "choices": choices,
@@ -131,6 +141,7 @@ def compile_rules(rs: RuleSet) -> dict:
         # of entering / leaving it; None when no space locks any seat
         "seat_locks": seat_lock_masks(r, cell, X * Y * Z),
     }
+    return widen(out, boards)    # boards: several boards side by side (games/ttt/boards.py)
 
 
 def _phase_table(ph, shape_move: int, seats: int, players: str, cell) -> dict:

@@ -217,6 +217,8 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     problems_before_reserves = len(p.items)
     reserves: dict[str, dict[str, int]] = {}
     spaces = math.prod(size) if size else MAX_SPACES
+    if raw.get("boards") in (2, 3) and _is_int(raw.get("boards")):   # boards share the reserves
+        spaces *= raw["boards"]
     if not isinstance(raw_res, Mapping) or not raw_res:
         p.add("reserves", "required: an object {colour: count} or {colour: {shape: count}}")
         raw_res = {}
@@ -235,7 +237,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
                 p.add(field, f"shape {shape!r} has no entry in shapes (allowed: {_allowed(shapes)})")
                 continue
             if not _is_int(count) or not 0 <= count <= spaces:
-                p.add(field, f"{count!r} is not allowed (allowed: 0..{spaces}, the number of spaces)")
+                p.add(field, f"{count!r} is not allowed (allowed: 0..{spaces}, the number of spaces on all boards)")
                 continue
             if count:
                 reserves.setdefault(colour, {})[shape] = count
@@ -323,13 +325,17 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
 
     rec["phases"] = _phases(raw.get("phases", [{}]), p, players, size, locked, raw.get("cloaking", "none"))
 
-    for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1,)),
+    for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1, 2, 3)),
                                     ("overachievers_disqualified", False, (False,))):
         value = raw.get(field, default)
         if value not in allowed or isinstance(value, bool) != isinstance(default, bool):
             p.add(field, f"{value!r} is not supported by this engine yet (supported now: {_allowed(allowed)})")
         rec[field] = value
 
+    if _is_int(rec["boards"]) and rec["boards"] > 1 and size is not None \
+            and rec["boards"] * math.prod(size) > MAX_SPACES:   # boards: the engine's limit
+        p.add("boards", f"{rec['boards']} boards of {list(size)} have {rec['boards'] * math.prod(size)} "
+                        f"spaces together (allowed: at most {MAX_SPACES} spaces over all boards)")
     moves = any(s["move"] != "stationary" for s in shapes.values()) and \
         any(ph["movement"] == "allowed" for ph in rec["phases"])
     limit = raw.get("move_limit")
