@@ -1069,7 +1069,7 @@ cdef class TTTCore(GameCore):
         if self.tab.nboards == 1:
             return []
         return [[self.bstate[1 + b * MAX_SEATS + p] for p in range(self.tab.nplayers)]
-                if (self.bstate[0] >> b) & 1 or self.end != END_NONE else None
+                if (self.bstate[0] >> b) & 1 or self.end in (END_STALEMATE, END_MOVE_LIMIT) else None
                 for b in range(self.tab.nboards)]
 
     def _board_target_name(self, int t):
