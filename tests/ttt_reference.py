@@ -22,6 +22,10 @@ class RefState:
     def __init__(self, rs):
         r = rs.record
         self.X, self.Y, self.Z = r["board"]["size"]
+        # boards (issue 11 item 5): B copies of the board side by side along x
+        self.B, self.bX = r.get("boards", 1), self.X
+        self.X *= self.B
+        self.decided = {}                        # board -> players' results on it
         self.gravity = r["board"]["kind"] == "stacks"
         n, chaos = seats_of(r["players"])
         self.n, self.chaos, self.seats = n, chaos, n + chaos
@@ -44,9 +48,9 @@ class RefState:
         if chaos:
             self.side.append(max(self.side) + 1)
         self.reserve = [r["reserves"].get(c, {}).get("circle", 0) for c in self.colours]
-        self.locked = {tuple(v - 1 for v in a) for a in r["board"]["locked"]}
-        self.board = {tuple(v - 1 for v in q["at"]): self.colours.index(q["colour"])
-                      for q in r["board"]["pieces"]}
+        self.locked = {w for a in r["board"]["locked"] for w in self.copies(a)}
+        self.board = {w: self.colours.index(q["colour"])
+                      for q in r["board"]["pieces"] for w in self.copies(q["at"])}
         self.shape_move = r["shapes"]["circle"]["move"]
         self.phases = r["phases"]
         self.phase = 0
@@ -76,11 +80,92 @@ class RefState:
         self.answerer = None
         self.result = None
         self._init_outcomes(r)      # ttt-outcomes
+        self._init_spaces(r)
         self._start_phase(0)
+
+    # spaces (issue 11 item 4) ---------------------------------------------------
+    def _init_spaces(self, r):
+        """Read sticky, exclusive and per-player entry/exit locks from the
+        record as the rules page words them: a seat may not place or move onto
+        a space whose entry is locked for it, nor move from one whose exit is."""
+        def seat(name):
+            return self.n if name == "chaos" else name - 1
+
+        board = r["board"]
+        self.sticky = {w for a in board.get("sticky", []) for w in self.copies(a)}
+        self.exclusive = {}                      # cell -> seats it is exclusive to
+        for g in board.get("exclusive", []):
+            for a in g["at"]:
+                for w in self.copies(a):
+                    self.exclusive[w] = {seat(s) for s in g["players"]}
+        self.seat_locks = {}                     # (kind, phase or None) -> {cell: seats}
+        for kind in ("entry_locked", "exit_locked"):
+            for where, groups in [(None, board.get(kind, []))] + [
+                    (i, ph.get(kind, [])) for i, ph in enumerate(self.phases)]:
+                table = self.seat_locks.setdefault((kind, where), {})
+                for g in groups:
+                    for a in g["at"]:
+                        for w in self.copies(a):
+                            table.setdefault(w, set()).update(seat(s) for s in g["players"])
+
+    def _seat_locked(self, kind, s, c):
+        return any(s in self.seat_locks[(kind, where)].get(c, ()) for where in (None, self.phase))
+
+    def may_enter(self, s, c):
+        if c in self.exclusive and s not in self.exclusive[c]:
+            return False
+        return not self._seat_locked("entry_locked", s, c)
+
+    def may_exit(self, s, c):
+        if c in self.sticky or (c in self.exclusive and s not in self.exclusive[c]):
+            return False
+        return not self._seat_locked("exit_locked", s, c)
 
     # phases ------------------------------------------------------------------
     def phase_locked(self):
-        return {tuple(v - 1 for v in a) for a in self.phases[self.phase]["locked"]}
+        return {w for a in self.phases[self.phase]["locked"] for w in self.copies(a)}
+
+    # boards (issue 11 item 5) -------------------------------------------------
+    def copies(self, at):
+        """Every board's copy of a 1-based [x, y, z] (0-based, x along all boards)."""
+        return [(at[0] - 1 + b * self.bX, at[1] - 1, at[2] - 1) for b in range(self.B)]
+
+    def board_of(self, c):
+        return c[0] // self.bX
+
+    def _check_result(self, effect):
+        ms = self.side[self.seat]
+        if effect == 2:
+            return [-1.0] * self.n
+        if effect == 0:
+            return [1.0 if self.side[p] == ms else -1.0 for p in range(self.n)]
+        return [-1.0 if self.side[p] == ms else 1.0 for p in range(self.n)]
+
+    def _most_boards(self):
+        """The rules page: most board wins win, the others lose; on a tie of
+        every player, sign(won - lost) when every board ended alike for all
+        players, else a draw."""
+        for b in range(self.B):
+            if b not in self.decided:
+                self.decided[b] = self._board_stalemate(b)
+        wins = [sum(self.decided[b][p] == 1.0 for b in range(self.B)) for p in range(self.n)]
+        lost = [sum(self.decided[b][p] == -1.0 for b in range(self.B)) for p in range(self.n)]
+        if max(wins) != min(wins):
+            self.result = [1.0 if w == max(wins) else -1.0 for w in wins]
+        elif all(len(set(self.decided[b])) == 1 for b in range(self.B)):
+            self.result = [float((wins[0] > lost[0]) - (wins[0] < lost[0]))] * self.n
+        else:
+            self.result = [0.0] * self.n
+
+    def _board_stalemate(self, b):
+        """The stalemate rule on board b alone."""
+        saved = self.board
+        self.board = {c: col for c, col in saved.items() if self.board_of(c) == b}
+        self.result = None
+        self._stalemate_one_board()
+        self.board = saved
+        out, self.result = self.result, None
+        return out
 
     def playing(self):
         """Seats that take turns in this phase: not locked for it, not folded."""
@@ -102,7 +187,8 @@ class RefState:
             return self._stalemate()
         if self.phases[self.phase]["fold"] == "less-than-most-committed":
             locked = self.phase_locked()
-            committed = [sum(1 for c, col in self.board.items() if c in locked and col in self.owned[p])
+            committed = [sum(1 for c, col in self.board.items()
+                             if (c in locked or not self.may_exit(p, c)) and col in self.owned[p])
                          for p in range(self.n)]
             self.folded |= {p for p in range(self.n) if committed[p] < max(committed)}
         self._start_phase(self.phase + 1)
@@ -135,6 +221,8 @@ class RefState:
         else:
             c = self.target_xyz(t)
             c = None if c in self.board or c in self.locked else c
+        if c is not None and self.board_of(c) in self.decided:    # boards: decided boards lock
+            return None
         return None if c in self.phase_locked() else c
 
     def top_cell(self, t):
@@ -163,13 +251,15 @@ class RefState:
                 if self.reserve[col] <= 0:
                     continue
                 for t in range(self.T):
-                    if self.landing(t) is not None:
+                    if self.landing(t) is not None and self.may_enter(s, self.landing(t)):
                         out.append(ch * self.T + t)
         phase = self.phases[self.phase]
         if self.move != "stationary" and phase["movement"] == "allowed":
             for f in range(self.T):
                 src = self.top_cell(f)
                 if src is None or src not in self.board or src in self.phase_locked():
+                    continue
+                if not self.may_exit(s, src) or self.board_of(src) in self.decided:
                     continue
                 col = self.board[src]
                 if col not in self.owned[s] or self.reserve[col] > 0:
@@ -178,14 +268,14 @@ class RefState:
                 dests = set()
                 steps = [d for d in ALL_DIRS if not (self.gravity and d[2])]
                 if self.move == "adjacent-orthogonal" or (self.move == "adjacent-alquerque"
-                                                          and (fx + fy) % 2):
+                                                          and (fx % self.bX + fy) % 2):
                     # no diagonal: by the rule, or none is drawn through this point
                     steps = [d for d in steps if sum(map(abs, d)) == 1]
                 for d in steps:
                     k = 1
                     while True:
                         p = (fx + k * d[0], fy + k * d[1], fz + k * d[2])
-                        if not self.on_board(*p):
+                        if not self.on_board(*p) or self.board_of(p) != self.board_of((fx, fy, fz)):
                             break
                         dests.add(self.xyz_target(*p))
                         if self.move in ("adjacent", "adjacent-orthogonal", "adjacent-alquerque"):
@@ -196,10 +286,10 @@ class RefState:
                         if self.gravity and d[2]:
                             continue
                         p = (fx + d[0], fy + d[1], fz + d[2])
-                        if self.on_board(*p):
+                        if self.on_board(*p) and self.board_of(p) == self.board_of((fx, fy, fz)):
                             dests.add(self.xyz_target(*p))
                 for u in sorted(dests):
-                    if u != f and self.landing(u) is not None:
+                    if u != f and self.landing(u) is not None and self.may_enter(s, self.landing(u)):
                         out.append(self.move0 + f * self.T + u)
         if phase["pass"]:
             out.append(self.a_pass)
@@ -258,6 +348,11 @@ class RefState:
         self.passes = 0
         self.plies += 1
         for k, effect, diag in self.checks:
+            if self.run_through(dest, col, diag) >= k and self.B > 1:   # boards: decides one board
+                self.decided[self.board_of(dest)] = self._check_result(effect)
+                if len(self.decided) == self.B:
+                    return self._most_boards()
+                break
             if self.run_through(dest, col, diag) >= k:
                 if self.overachievers:      # ttt-outcomes
                     if self._overachiever_check(effect):
@@ -302,13 +397,18 @@ class RefState:
             n = 1
             for sign in (1, -1):
                 p = tuple(a + sign * b for a, b in zip(c, d))
-                while self.board.get(p) == col:
+                while self.board.get(p) == col and self.board_of(p) == self.board_of(c):
                     n += 1
                     p = tuple(a + sign * b for a, b in zip(p, d))
             best = max(best, n)
         return best
 
     def _stalemate(self):
+        if self.B > 1:
+            return self._most_boards()
+        return self._stalemate_one_board()
+
+    def _stalemate_one_board(self):
         st = self.stalemate
         if self.general:            # ttt-outcomes
             return self._stalemate_general()

@@ -44,6 +44,7 @@ cdef enum:
     MAX_CHECKS = 32
     MAX_PHASES = 6
     MAX_SHAPES = 6
+    MAX_BOARDS = 3
 
 COLOUR_CHARS = "xopy"
 
@@ -100,6 +101,13 @@ cdef class Tables:
     cdef int16_t* sym        # nsym*S
     cdef int16_t* init       # the starting block
     cdef int block           # int16 entries in a position block
+    # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
+    # locked against entering / leaving it (NULL when no space locks a seat)
+    cdef uint8_t* ph_entry   # nphases*S
+    cdef uint8_t* ph_exit    # nphases*S
+    cdef bint any_seat_lock
+    # boards (issue 11 item 5): boards side by side along x, each bX wide
+    cdef int nboards, bX
     cdef readonly object colour_names
     cdef readonly dict params
     # outcomes of the dilemmas (ttt-outcomes; compiler._outcome_tables)
@@ -124,6 +132,8 @@ cdef class Tables:
         free(self.sym)
         free(self.init)
         free(self.ph_lock)
+        free(self.ph_entry)
+        free(self.ph_exit)
 
     def __init__(self, dict p):
         cdef int i, d, c, s
@@ -239,6 +249,7 @@ cdef class Tables:
                     self.step[t * 26 + d] = -1
                 else:
                     self.step[t * 26 + d] = self.tnbr[t * 26 + d]
+        self._split_boards(p)
         memset(self.locked, 0, self.S)
         for c in p["locked"]:
             self.locked[c] = 1
@@ -254,6 +265,8 @@ cdef class Tables:
                 self.sym[s * self.S + c] = syms[s][c]
         # position block: cell[S] top[T] freel[T] fpos[T] reserve[C]
         self.block = self.S + 3 * self.T + self.C
+        if self.nboards > 1:      # boards: decided mask, then MAX_SEATS results per board
+            self.block += 1 + self.nboards * MAX_SEATS
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
         memset(self.init, 0, self.block * sizeof(int16_t))
         for c, colour in p["pieces"]:
@@ -261,6 +274,7 @@ cdef class Tables:
         for c in range(self.C):
             self.init[self.S + 3 * self.T + c] = self.reserve0[c]
         self._init_outcomes(p)
+        self._init_seat_locks(p.get("seat_locks"))
 
     cdef void _init_outcomes(self, dict p):
         """The outcome fields (ttt-outcomes); absent keys (tables compiled
@@ -283,6 +297,57 @@ cdef class Tables:
             self.side_colours[s] = 0
         for s in range(self.seats):
             self.side_colours[self.side[s]] |= self.seat_mask[s]
+
+    cdef void _split_boards(self, dict p) except *:
+        """Boards: with several boards side by side along x, no neighbour,
+        knight jump or step crosses from one board to another, and the
+        alquerque pattern's diagonals follow each board's own x."""
+        cdef int c, d, n, t, lx, y
+        self.nboards = p.get("boards", 1)
+        self.bX = p.get("board_width", self.X)
+        if self.nboards > MAX_BOARDS:
+            raise ValueError("rule set exceeds the engine's limits")
+        if self.nboards == 1:
+            return
+        for c in range(self.S):
+            for d in range(26):
+                n = self.nbr[c * 26 + d]
+                if n >= 0 and (n % self.X) // self.bX != (c % self.X) // self.bX:
+                    self.nbr[c * 26 + d] = -1
+        for t in range(self.T):
+            for d in range(26):
+                n = self.tnbr[t * 26 + d]
+                if n >= 0 and (n % self.X) // self.bX != (t % self.X) // self.bX:
+                    self.tnbr[t * 26 + d] = -1
+            for d in range(24):
+                n = self.knight[t * 24 + d]
+                if n >= 0 and (n % self.X) // self.bX != (t % self.X) // self.bX:
+                    self.knight[t * 24 + d] = -1
+            lx = (t % self.X) % self.bX
+            y = (t // self.X) % self.Y
+            for d in range(26):
+                if not self.is_axis[d] and (self.move == MOVE_ORTHOGONAL or
+                                            (self.move == MOVE_ALQUERQUE and (lx + y) % 2)):
+                    self.step[t * 26 + d] = -1
+                else:
+                    self.step[t * 26 + d] = self.tnbr[t * 26 + d]
+
+    cdef void _init_seat_locks(self, object locks) except *:
+        """Spaces: copy the compiled per-seat entry/exit masks (see
+        games/ttt/spaces.py); rule sets without them keep NULL tables."""
+        cdef int i, c
+        self.any_seat_lock = locks is not None
+        if locks is None:
+            return
+        entries, exits = locks
+        self.ph_entry = <uint8_t*>malloc(self.nphases * self.S)
+        self.ph_exit = <uint8_t*>malloc(self.nphases * self.S)
+        if not (self.ph_entry and self.ph_exit):
+            raise MemoryError()
+        for i in range(self.nphases):
+            for c in range(self.S):
+                self.ph_entry[i * self.S + c] = entries[i][c]
+                self.ph_exit[i * self.S + c] = exits[i][c]
 
 
 @cython.final
@@ -312,6 +377,9 @@ cdef class TTTCore(GameCore):
     cdef int folded           # bit mask of the seats that folded
     cdef uint8_t* plock       # cells locked for the current phase, or NULL if none
     cdef int disq             # overachievers: bit mask of the seats disqualified from winning (ttt-outcomes)
+    cdef uint8_t* pentry      # spaces: seats locked against entry per cell this phase, or NULL
+    cdef uint8_t* pexit       # spaces: seats locked against exit per cell this phase, or NULL
+    cdef int16_t* bstate      # boards: [decided mask, results per board] at the block's end
 
     def __cinit__(self):
         self.mem = NULL
@@ -351,6 +419,40 @@ cdef class TTTCore(GameCore):
     cdef void _set_plock(self) noexcept:
         self.plock = (self.tab.ph_lock + self.phase * self.tab.S
                       if self.tab.ph_has_lock[self.phase] else NULL)
+        self._set_seat_locks()
+
+    cdef inline void _set_seat_locks(self) noexcept:
+        """Spaces: point at the current phase's per-seat entry/exit masks."""
+        if self.tab.any_seat_lock:
+            self.pentry = self.tab.ph_entry + self.phase * self.tab.S
+            self.pexit = self.tab.ph_exit + self.phase * self.tab.S
+        else:
+            self.pentry = NULL
+            self.pexit = NULL
+
+    cdef inline bint _may_enter(self, int seat, int t) noexcept:
+        """Spaces: whether ``seat``'s entry into target t's landing cell is not
+        locked (sticky/exclusive/per-player locks)."""
+        cdef int c
+        if self.pentry == NULL:
+            return True
+        c = t + self.tab.XY * self.top[t] if self.tab.gravity else t
+        return not ((self.pentry[c] >> seat) & 1)
+
+    cdef bint _can_place_locked(self, int seat) noexcept:
+        """Spaces: ``_can_place`` when entry locks differ per seat: some free
+        target must also be open to this seat."""
+        cdef int c, i
+        cdef bint colour = False
+        for c in range(self.tab.C):
+            if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
+                colour = True
+        if not colour:
+            return False
+        for i in range(self.num_free):
+            if self._may_enter(seat, self.freel[i]):
+                return True
+        return False
 
     cdef void _enter_phase(self, int k) noexcept:
         """Start phase k: its locks decide which targets are free; the first
@@ -407,6 +509,7 @@ cdef class TTTCore(GameCore):
         self.freel = self.top + tab.T
         self.fpos = self.freel + tab.T
         self.reserve = self.fpos + tab.T
+        self.bstate = self.reserve + tab.C      # boards (only read when nboards > 1)
 
     cdef GameCore copy(self):
         cdef TTTCore o = TTTCore.__new__(TTTCore)
@@ -436,6 +539,8 @@ cdef class TTTCore(GameCore):
     cdef inline bint _target_free(self, int t) noexcept:
         """Whether a piece may enter target t now (its landing cell is empty,
         not locked, and not locked for this phase)."""
+        if self.tab.nboards > 1 and self._board_closed(t):     # boards: a decided board is locked
+            return False
         if self.tab.gravity:
             return self.top[t] < self.tab.Z and (
                 self.plock == NULL or not self.plock[t + self.tab.XY * self.top[t]])
@@ -488,6 +593,8 @@ cdef class TTTCore(GameCore):
         cdef int c
         if self.num_free == 0:
             return False
+        if self.pentry != NULL:              # spaces: per-seat entry locks
+            return self._can_place_locked(seat)
         for c in range(self.tab.C):
             if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
                 return True
@@ -497,6 +604,8 @@ cdef class TTTCore(GameCore):
         """The piece code on target t that ``seat`` may move (0 if none): its
         colour must be one of the seat's and none of that colour left in reserve."""
         cdef int c, piece
+        if self.tab.nboards > 1 and self._board_closed(t):     # boards: a decided board is locked
+            return 0
         if self.tab.gravity:
             if self.top[t] == 0:
                 return 0
@@ -506,12 +615,15 @@ cdef class TTTCore(GameCore):
         piece = self.cell[c]
         if piece == 0 or (self.plock != NULL and self.plock[c]):
             return 0
+        if self.pexit != NULL and (self.pexit[c] >> seat) & 1:   # spaces: exit locked for seat
+            return 0
         if (self.tab.seat_mask[seat] >> (piece - 1)) & 1 and self.reserve[piece - 1] == 0:
             return piece
         return 0
 
     cdef inline bint _dest_ok(self, int f, int u) noexcept:
-        return u >= 0 and u != f and self._target_free(u)
+        # (the mover is always the seat to move; spaces: its entry locks)
+        return u >= 0 and u != f and self._target_free(u) and self._may_enter(self.seat, u)
 
     cdef int _destinations(self, int f, uint8_t* mark) noexcept:
         """Mark the targets the piece on f can move to; returns how many."""
@@ -579,7 +691,7 @@ cdef class TTTCore(GameCore):
             if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
                 continue
             for t in range(tab.T):
-                if self._target_free(t):
+                if self._target_free(t) and self._may_enter(seat, t):
                     out[k] = ch * tab.T + t
                     k += 1
         if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
@@ -632,7 +744,7 @@ cdef class TTTCore(GameCore):
             t = action % tab.T
             colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
             return ((tab.seat_mask[self.seat] >> colour) & 1) and self.reserve[colour] > 0 \
-                and self._target_free(t)
+                and self._target_free(t) and self._may_enter(self.seat, t)
         if action < tab.move0 + tab.nmove:
             f = (action - tab.move0) // tab.T
             u = (action - tab.move0) % tab.T
@@ -758,6 +870,10 @@ cdef class TTTCore(GameCore):
                     best_axis = run
             for i in range(tab.nchecks):
                 if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
+                    if tab.nboards > 1:      # boards: the check decides this board only
+                        if self._decide_board(c, tab.check_effect[i]):
+                            return
+                        break
                     self._finish_check(tab.check_effect[i], self.seat)
                     if self.end != END_NONE:
                         return
@@ -808,10 +924,24 @@ cdef class TTTCore(GameCore):
         locked for the current phase)."""
         cdef Tables tab = self.tab
         cdef int c, n = 0
+        if self.pexit != NULL:               # spaces: sticky/exclusive/exit locks count too
+            return self._committed_seat_locks(s)
         if self.plock == NULL:
             return 0
         for c in range(tab.S):
             if self.plock[c] and self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1:
+                n += 1
+        return n
+
+    cdef int _committed_seat_locks(self, int s) noexcept:
+        """Spaces: pieces of seat s's colours on cells locked against exit for
+        s in the ending phase: its phase locks, sticky spaces, spaces exclusive
+        to others, and exit locks naming s."""
+        cdef Tables tab = self.tab
+        cdef int c, n = 0
+        for c in range(tab.S):
+            if self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1 and (
+                    (self.plock != NULL and self.plock[c]) or (self.pexit[c] >> s) & 1):
                 n += 1
         return n
 
@@ -827,6 +957,167 @@ cdef class TTTCore(GameCore):
         for s in range(self.tab.nplayers):
             if count[s] < best:
                 self.folded |= 1 << s
+
+    # -- boards (issue 11 item 5) -------------------------------------------
+
+    cdef inline int _board_of(self, int i) noexcept:
+        """The board of a cell or target (both have x = i % X)."""
+        return (i % self.tab.X) // self.tab.bX
+
+    cdef inline bint _board_closed(self, int i) noexcept:
+        return (self.bstate[0] >> self._board_of(i)) & 1
+
+    cdef bint _decide_board(self, int c, int effect) noexcept:
+        """A turn check held on cell c's board: that board's outcome is the
+        one-board outcome of the check, and the board locks for everyone (its
+        targets leave the free list). True when that ends the game."""
+        cdef Tables tab = self.tab
+        cdef int b = self._board_of(c)
+        cdef int p, t, ms = tab.side[self.seat]
+        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
+        for p in range(tab.nplayers):
+            if effect == EFFECT_ALL_LOSE:
+                res[p] = -1
+            elif effect == EFFECT_WIN:
+                res[p] = 1 if tab.side[p] == ms else -1
+            else:
+                res[p] = -1 if tab.side[p] == ms else 1
+        self.bstate[0] |= 1 << b
+        for t in range(tab.T):
+            if (self._board_of(t) == b and self.fpos[t] < self.num_free
+                    and self.freel[self.fpos[t]] == t):
+                self._free_remove(t)
+        if self.bstate[0] == (1 << tab.nboards) - 1:
+            self._finish_boards(END_CHECK)
+            return True
+        return False
+
+    cdef void _board_colour_scores(self, int b, int* score) noexcept:
+        """``_colour_scores`` on board b alone (lines never cross boards)."""
+        cdef Tables tab = self.tab
+        cdef int c, d, piece, prev, run, x
+        for c in range(tab.C):
+            score[c] = 0
+        for c in range(tab.S):
+            piece = self.cell[c]
+            if piece == 0 or self._board_of(c) != b:
+                continue
+            if tab.stalemate == ST_MOST_PIECES:
+                score[piece - 1] += 1
+                continue
+            for d in range(13, 26):
+                prev = tab.nbr[c * 26 + 25 - d]
+                if prev >= 0 and self.cell[prev] == piece:
+                    continue
+                run = 0
+                x = c
+                while x >= 0 and self.cell[x] == piece:
+                    run += 1
+                    x = tab.nbr[x * 26 + d]
+                if run > score[piece - 1]:
+                    score[piece - 1] = run
+
+    cdef void _score_board(self, int b) noexcept:
+        """An open board at the end of the game: the stalemate rule on that
+        board alone, as ``_finish_stalemate`` scores a one-board game."""
+        cdef Tables tab = self.tab
+        cdef int p, s, c, best, worst
+        cdef int colour_score[MAX_COLOURS]
+        cdef int side_score[MAX_SEATS]
+        cdef int nsides = tab.side[tab.seats - 1] + 1
+        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
+        if tab.stalemate == ST_DRAWS or tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
+            for p in range(tab.nplayers):
+                res[p] = 0 if tab.stalemate == ST_DRAWS else (1 if tab.stalemate == ST_ALL_WIN else -1)
+            return
+        self._board_colour_scores(b, colour_score)
+        for s in range(nsides):
+            side_score[s] = 0
+        for s in range(tab.seats):
+            for c in range(tab.C):
+                if (tab.seat_mask[s] >> c) & 1 and colour_score[c] > side_score[tab.side[s]]:
+                    side_score[tab.side[s]] = colour_score[c]
+        best = side_score[0]
+        worst = side_score[0]
+        for s in range(1, nsides):
+            if side_score[s] > best:
+                best = side_score[s]
+            if side_score[s] < worst:
+                worst = side_score[s]
+        for p in range(tab.nplayers):
+            s = side_score[tab.side[p]]
+            if best == worst:
+                res[p] = 0
+            elif tab.stalemate == ST_LEAST_ROW:
+                res[p] = -1 if s == worst else 1
+            else:
+                res[p] = 1 if s == best else -1
+
+    cdef void _finish_boards(self, int how) noexcept:
+        """The game ends: open boards are scored by the stalemate rule, then
+        "whomever wins the most boards wins the game" (docs/rules/ttt.md:
+        the players with the most board wins win and the others lose; if all
+        players won equally many boards, every player gets sign(boards won -
+        boards lost) when every board ended alike for all players, else a draw)."""
+        cdef Tables tab = self.tab
+        cdef int b, p, most = -1, fewest = 1 << 20
+        cdef int wins[MAX_SEATS]
+        cdef int losses[MAX_SEATS]
+        cdef bint alike = True
+        cdef int16_t* res
+        for p in range(tab.nplayers):
+            wins[p] = 0
+            losses[p] = 0
+        for b in range(tab.nboards):
+            res = self.bstate + 1 + b * MAX_SEATS
+            if not (self.bstate[0] >> b) & 1:
+                self._score_board(b)
+            for p in range(tab.nplayers):
+                wins[p] += res[p] == 1
+                losses[p] += res[p] == -1
+                if res[p] != res[0]:
+                    alike = False
+        for p in range(tab.nplayers):
+            if wins[p] > most:
+                most = wins[p]
+            if wins[p] < fewest:
+                fewest = wins[p]
+        for p in range(tab.nplayers):
+            if most != fewest:
+                self.result[p] = 1.0 if wins[p] == most else -1.0
+            elif alike:
+                self.result[p] = (1.0 if wins[0] > losses[0] else
+                                  (-1.0 if wins[0] < losses[0] else 0.0))
+            else:
+                self.result[p] = 0.0
+        self.end = how
+
+    cdef uint64_t _boards_hash(self) noexcept:
+        cdef uint64_t v = <uint64_t>self.bstate[0]
+        cdef int b, p
+        for b in range(self.tab.nboards):
+            for p in range(self.tab.nplayers):
+                v = v * 3 + <uint64_t>(self.bstate[1 + b * MAX_SEATS + p] + 1)
+        return mix64(v * <uint64_t>0xD1B54A32D192ED03ULL + 777)
+
+    def board_results(self):
+        """Per board: the players' results on it (+1, -1, 0) once it is
+        decided (by a turn check, or by the stalemate rule at the game's end),
+        else None. A one-board game has no per-board state: []."""
+        if self.tab.nboards == 1:
+            return []
+        return [[self.bstate[1 + b * MAX_SEATS + p] for p in range(self.tab.nplayers)]
+                if (self.bstate[0] >> b) & 1 or self.end in (END_STALEMATE, END_MOVE_LIMIT) else None
+                for b in range(self.tab.nboards)]
+
+    def _board_target_name(self, int t):
+        tab = self.tab
+        b = self._board_of(t)
+        x = (t % tab.X) % tab.bX + 1
+        y = (t // tab.X) % tab.Y + 1
+        if tab.gravity:
+            return f"b{b + 1}:stack({x},{y})"
+        return f"b{b + 1}:({x},{y},{t // tab.XY + 1})"
 
     # -- outcomes ----------------------------------------------------------
 
@@ -883,6 +1174,9 @@ cdef class TTTCore(GameCore):
         cdef int colour_score[MAX_COLOURS]
         cdef int side_score[MAX_SEATS]
         cdef int nsides = tab.side[tab.seats - 1] + 1
+        if tab.nboards > 1:          # boards: each open board by the stalemate rule, then most boards
+            self._finish_boards(how)
+            return
         self.end = how
         if tab.general_outcome:
             self._finish_outcome(how)
@@ -1151,6 +1445,8 @@ cdef class TTTCore(GameCore):
             h ^= mix64(<uint64_t>self.disq * <uint64_t>0xD1B54A32D192ED03ULL + 777)
         if self.tab.move_limit:
             h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
+        if self.tab.nboards > 1:     # boards: which boards are decided and how
+            h ^= self._boards_hash()
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -1177,7 +1473,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int* buf = NULL
         cdef int n, colour
-        cdef bint simple = not tab.passing and not tab.agree_draw and tab.choices == 1
+        cdef bint simple = (not tab.passing and not tab.agree_draw and tab.choices == 1
+                            and not tab.any_seat_lock)
         while self.end == END_NONE:
             if simple:
                 colour = tab.colour_of_seat[self.seat]
@@ -1206,6 +1503,8 @@ cdef class TTTCore(GameCore):
         return (c % X + 1, (c // X) % self.tab.Y + 1, c // XY + 1)
 
     def _target_name(self, int t):
+        if self.tab.nboards > 1:     # boards: "b2:(1,3,1)", in the board's own coordinates
+            return self._board_target_name(t)
         if self.tab.gravity:
             return f"stack({t % self.tab.X + 1},{t // self.tab.X + 1})"
         x, y, z = self.coords(t)
@@ -1239,7 +1538,8 @@ cdef class TTTCore(GameCore):
                 for c in range(self.tab.S)]
 
     cdef bint _locked_now(self, int c):
-        return self.tab.locked[c] or (self.plock != NULL and self.plock[c])
+        return self.tab.locked[c] or (self.plock != NULL and self.plock[c]) or (
+            self.tab.nboards > 1 and self._board_closed(c))       # boards: decided boards are locked
 
     def current_phase(self):
         """The phase being played, 0-based."""
@@ -1337,6 +1637,8 @@ cdef class TTTCore(GameCore):
                 status += f", folded: {self.folded_players()}"
         if self.disq:
             status += f"; disqualified: {self.disqualified_players()}"
+        if tab.nboards > 1:          # boards
+            status += f"; board results: {self.board_results()}"
         return "\n".join(rows) + "\n" + status
 
     def observation(self):

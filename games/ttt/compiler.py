@@ -14,6 +14,8 @@ from games.ttt.codes import Measure, Stalemate
 from games.ttt.schema import (EFFECT_ALL_LOSE, FOLD_CODES, MOVE_CODES, ORDER_CODES, PALETTE,
                               SHAPES_ALL, STALEMATE_CODES, VS_CHAOS_STALEMATES, measure_shape, parse_check,
                               parse_stalemate, seat_index, seats_of)
+from games.ttt.boards import widen
+from games.ttt.spaces import lock_sets, seat_lock_masks
 
 if TYPE_CHECKING:
     from games.ttt.ruleset import RuleSet
@@ -100,6 +102,7 @@ def compile_rules(rs: RuleSet) -> dict:
     zero_based = lambda coords: {(a[0] - 1, a[1] - 1, a[2] - 1) for a in coords}
     sym_locked = [zero_based(r["board"]["locked"])] + [zero_based(ph["locked"]) for ph in r["phases"]]
     sym_pieces = [((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]]
+    sym_locked += lock_sets(r)       # spaces: per-player locks stay in place
     syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
     S = X * Y * Z
     T = X * Y if gravity else S
@@ -116,6 +119,15 @@ def compile_rules(rs: RuleSet) -> dict:
         plies = r["move_limit"]
     elif r["move_limit"] is not None:
         plies = min(plies, r["move_limit"])
+    boards = r.get("boards", 1)
+    if boards > 1:               # boards: every board gives the same plies, reserves are shared
+        capacity = boards * capacity
+        placements = min(capacity, sum(reserves))
+        plies = placements if not passing else (placements + len(phases)) * seats
+        if move:
+            plies = r["move_limit"]
+        elif r["move_limit"] is not None:
+            plies = min(plies, r["move_limit"])
     length = plies
     if r["agree_draw"]:
         length += plies * n      # one offer and up to n-1 answers per turn
@@ -127,9 +139,12 @@ def compile_rules(rs: RuleSet) -> dict:
         "agree_draw": r["agree_draw"], "checks": checks,
         "stalemate": STALEMATE_CODES.get(r["stalemate"], -1), "move_limit": r["move_limit"] or 0,
         "symmetries": syms, "max_game_length": max(1, length), "targets": T, "phases": phases,
+        # spaces (issue 11 item 4): per phase, per cell, the seats locked out
+        # of entering / leaving it; None when no space locks any seat
+        "seat_locks": seat_lock_masks(r, cell, X * Y * Z),
     }
     tables.update(_outcome_tables(r))
-    return tables
+    return widen(tables, boards)    # boards: several boards side by side (games/ttt/boards.py)
 
 
 # The general scoring path (ttt-outcomes): the stalemate rules the engine's

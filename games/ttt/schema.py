@@ -14,7 +14,7 @@ import re
 from games.ttt.codes import Effect, Fold, Move, Order, Stalemate
 
 BOARD_KINDS = ("hash", "squares", "vertices", "stacks")
-PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos")
+PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")
 COLOUR_MODES = ("assigned", "shared", "partners-share", "players-choose")
 PALETTE = ("black", "white", "pink", "yellow")
 SHAPES_ALL = ("circle", "triangle", "x", "cross", "star", "pentagon")
@@ -61,10 +61,11 @@ TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shape
               "pieces_per_turn", "agree_draw", "turn_checks", "stalemate", "phases",
               "cloaking", "boards", "overachievers_disqualified", "move_limit",
               "seconds_per_turn", "chaos_wins_if_more_than")
-BOARD_FIELDS = ("kind", "size", "locked", "pieces")
+BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked")
 PIECE_FIELDS = ("at", "colour", "shape")
 SHAPE_FIELDS = ("move", "power")
-PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold")
+PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold",
+                "entry_locked", "exit_locked")
 # Space properties set once for the whole game: the seed lets only cloak and
 # lock properties change after phase 1 (see validation).
 FIXED_SPACE_FIELDS = ("pieces", "sticky", "exclusive", "dealt", "reserves", "shapes")
@@ -128,7 +129,8 @@ def name_problem(name) -> str | None:
 def seats_of(players: str) -> tuple[int, bool]:
     """(number of non-Chaos players, whether Chaos plays)."""
     return {"2": (2, False), "3": (3, False), "4": (4, False), "partners": (4, False),
-            "2-vs-chaos": (2, True), "3-vs-chaos": (3, True)}[players]
+            "2-vs-chaos": (2, True), "3-vs-chaos": (3, True),
+            "1-vs-chaos": (1, True)}[players]   # 1-vs-chaos: the seed's "(can extend to … “1 vs chaos”)"
 
 
 def seat_index(name, players: str) -> int:
@@ -172,3 +174,12 @@ def measure_shape(measure: str) -> str | None:
         if measure == plural:
             return shape
     return None
+
+
+# Spaces (issue 11 item 4): per-player locks. ``entry_locked``/``exit_locked``
+# (on the board for the whole game, or on a phase for that phase) and
+# ``exclusive`` are lists of {"at": [spaces], "players": [seats]}; a space is
+# [x, y, z], or [x, y] for every height of that column (a whole stack).
+SEAT_LOCK_FIELDS = ("entry_locked", "exit_locked")
+SPACE_GROUP_FIELDS = ("at", "players")
+MAX_BOARDS = 3
