@@ -33,7 +33,7 @@ TURN_CHECKS = tuple(
     + [f"first-{k}-loses-no-diagonal" for k in CHECK_KS]
     + [f"all-lose-if-any-{k}" for k in CHECK_KS])
 ORDERS_ALL = ("sequential", "simultaneous", "single")
-ORDERS_NOW = ("sequential",)
+ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")
 CLOAKING_NOW = ("none",)
 MAX_DIM = 19

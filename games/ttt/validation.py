@@ -337,6 +337,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("seconds_per_turn", f"{secs!r} is not allowed (allowed: 1..86400 or null for no limit)")
     rec["seconds_per_turn"] = secs
 
+    _check_simultaneous(rec, p)     # ttt-sim
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -460,6 +461,18 @@ def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True) -> dict[s
                 cur = tuple(a + b for a, b in zip(cur, d))
             best[colour] = max(best.get(colour, 0), n)
     return best
+
+
+def _check_simultaneous(rec, p: _Problems):
+    """Simultaneous and single phases (ttt-sim): a plan is one ply. The seed
+    defines a plan by "what moves would be legal if that player were first to
+    move", which names one move; two plies a turn would need an order inside
+    the plan that the seed does not give (docs/rules/ttt.md, Simultaneous play)."""
+    phases = rec.get("phases") or []
+    if rec.get("pieces_per_turn") == 2 and any(
+            isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
+        p.add("pieces_per_turn", "2 pieces a turn cannot be combined with a simultaneous or single "
+                                 "phase (a plan is one move) (allowed with such a phase: 1)")
 
 
 def _check_start_position(rec, p: _Problems):
