@@ -1100,11 +1100,21 @@ cdef class TTTCore(GameCore):
                 piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
                 self.reserve[piece[s] - 1] -= 1
                 dst[s] = a % tab.T
-                self.placements += 1
             else:
                 src[s] = (a - tab.move0) // tab.T
                 dst[s] = (a - tab.move0) % tab.T
                 self.moves += 1
+        # a shared reserve that the plans overdraw: the pieces they contest are
+        # destroyed (the reserve is emptied) and none of those placements happens
+        for s in range(tab.seats):
+            if piece[s] and src[s] < 0 and self.reserve[piece[s] - 1] < 0:
+                for o in range(tab.seats):
+                    if o != s and src[o] < 0 and piece[o] == piece[s]:
+                        dst[o] = -1
+                self.reserve[piece[s] - 1] = 0
+                dst[s] = -1
+            elif piece[s] and src[s] < 0 and dst[s] >= 0:
+                self.placements += 1
         # lift every moved piece; one that several plans move is destroyed
         for s in range(tab.seats):
             if src[s] < 0:
