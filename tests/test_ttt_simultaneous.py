@@ -443,3 +443,38 @@ def test_cfr_finds_the_rock_paper_scissors_equilibrium():
         for n in ROCK_PAPER_SCISSORS:
             assert names[n] == pytest.approx(1 / 3, abs=0.01)
         assert sum(names.values()) == pytest.approx(1.0)
+
+
+# -- random playouts draw plans uniformly ----------------------------------------------
+
+def test_playout_plans_are_the_legal_plans_drawn_uniformly():
+    """The playout kernel lists plans its own way (free list, packed steps)
+    and draws moves by rejection sampling; its set must be the legal set and
+    its first choice uniform over it (history() shows what it chose)."""
+    for rs in sim_rule_sets():
+        if rs.record["shapes"]["circle"]["move"] == "linear-or-knight":
+            continue                               # playouts list these plans as legal_actions does
+        rng = random.Random(5)
+        core = make_core(rs)
+        while not core.terminal():
+            legal = core.legal_action_list() or [a for a, _ in core.chance_outcome_list()]
+            if "simultaneous round" in core.to_string():
+                assert core._fast_plan_list() == sorted(legal), rs.name
+            core.apply_action(rng.choice(legal))
+    rs = rules.load(BENCH)
+    core = make_core(rs)
+    rng = random.Random(1)
+    while core.current_phase() == 0:           # into the movement phase
+        core.apply_action(rng.choice(core.legal_action_list()))
+    legal = core.legal_action_list()
+    start = len(core.history())
+    counts = dict.fromkeys(legal, 0)
+    draws = 200 * len(legal)
+    for seed in range(draws):
+        c = core.clone()
+        c.random_playout(seed)
+        counts[c.history()[start][1]] += 1
+    # each count is binomial(draws, 1/len): within 5 standard deviations
+    p = 1 / len(legal)
+    sd = (draws * p * (1 - p)) ** 0.5
+    assert all(abs(n - draws * p) < 5 * sd for n in counts.values()), counts

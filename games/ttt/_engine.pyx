@@ -105,6 +105,9 @@ cdef class Tables:
     cdef int ph_order[MAX_PHASES]
     cdef int sim0                          # int16 offset of the round region in a block (even)
     cdef int hist_cap                      # decisions the history holds
+    cdef int16_t* sstep                    # T*26: each target's one-step targets, packed
+    cdef uint8_t* nsstep                   # T: how many
+    cdef int maxstep                       # the most of them from any target
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -120,6 +123,8 @@ cdef class Tables:
         free(self.sym)
         free(self.init)
         free(self.ph_lock)
+        free(self.sstep)
+        free(self.nsstep)
 
     def __init__(self, dict p):
         cdef int i, d, c, s
@@ -274,6 +279,19 @@ cdef class Tables:
         if not self.sim:
             return 0
         self.hist_cap = p["max_game_length"]
+        self.sstep = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
+        self.nsstep = <uint8_t*>malloc(self.T)
+        if not (self.sstep and self.nsstep):
+            raise MemoryError()
+        cdef int t, d, k
+        for t in range(self.T):
+            k = 0
+            for d in range(26):
+                if self.step[t * 26 + d] >= 0:
+                    self.sstep[t * 26 + k] = self.step[t * 26 + d]
+                    k += 1
+            self.nsstep[t] = k
+            self.maxstep = max(self.maxstep, k)
         self.sim0 = self.S + 3 * self.T + self.C
         self.sim0 += self.sim0 & 1
         return (self.sim0 - (self.S + 3 * self.T + self.C)) + 2 * (2 + MAX_SEATS + self.hist_cap)
@@ -970,6 +988,9 @@ cdef class TTTCore(GameCore):
                     continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
+            if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT:
+                self.apply(self._sim_random_plan(self.seat, rng, buf))     # ttt-sim
+                continue
             if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
                 n = self._seat_actions(self.seat, buf)
             else:
@@ -1188,6 +1209,100 @@ cdef class TTTCore(GameCore):
             return
         self._sim_round_start()
 
+    cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
+        """The plans of ``seat`` in a round, as a set equal to _seat_actions's
+        but in another order and without allocating (for random playouts):
+        placements straight from the free list, one-step moves along the step
+        table (distinct directions give distinct targets). Not for
+        linear-or-knight moves, whose lines need de-duplication."""
+        cdef Tables tab = self.tab
+        cdef int k = 0, ch, colour, i, f, d, u
+        for ch in range(tab.choices):
+            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
+            if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
+                continue
+            for i in range(self.num_free):
+                out[k] = ch * tab.T + self.freel[i]
+                k += 1
+        cdef int movable = 0, piece
+        cdef int16_t* cell = self.cell
+        cdef uint8_t* locked = tab.locked
+        cdef uint8_t* plock = self.plock
+        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
+            if tab.gravity:
+                for f in range(tab.T):
+                    if not self._movable_piece(seat, f):
+                        continue
+                    for d in range(tab.nsstep[f]):
+                        u = tab.sstep[f * 26 + d]
+                        if self._target_free(u):
+                            out[k] = tab.move0 + f * tab.T + u
+                            k += 1
+                return self._sim_add_pass(out, k)
+            # flat boards: a target is its cell; the colours this seat may move
+            for colour in range(tab.C):
+                if (tab.seat_mask[seat] >> colour) & 1 and self.reserve[colour] == 0:
+                    movable |= 1 << (colour + 1)
+            for f in range(tab.T):
+                piece = cell[f]
+                if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
+                    continue
+                for d in range(tab.nsstep[f]):
+                    u = tab.sstep[f * 26 + d]
+                    if cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u]):
+                        out[k] = tab.move0 + f * tab.T + u
+                        k += 1
+        return self._sim_add_pass(out, k)
+
+    cdef int _sim_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
+        """A uniformly random plan of ``seat`` in a round, for playouts.
+        Placements come straight from the free list; moves on flat boards by
+        rejection sampling over (target, step slot) pairs, which is uniform
+        over the legal moves; after 32 rejections (few legal moves) it draws
+        from the full list instead, which is uniform too, so the mixture is.
+        Anything else (colour choice, stacks) draws from the full list."""
+        cdef Tables tab = self.tab
+        cdef int colour, movable = 0, places = 0, n, r, f, d, u, piece, tries
+        cdef int passing = tab.ph_pass[self.phase]
+        cdef uint8_t* plock = self.plock
+        if tab.choices == 1 and not tab.gravity:
+            colour = tab.colour_of_seat[seat]
+            if self.reserve[colour] > 0:
+                places = self.num_free
+            for d in range(tab.C):
+                if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
+                    movable |= 1 << (d + 1)
+            if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
+                movable = 0
+            if movable == 0:
+                n = places + passing
+                r = rng_below(rng, n)
+                return tab.a_pass if r == places else self.freel[r]
+            if places == 0 and tab.maxstep > 0:
+                n = tab.T * tab.maxstep
+                for tries in range(32):
+                    r = rng_below(rng, n + passing)
+                    if r == n:
+                        return tab.a_pass
+                    f = r // tab.maxstep
+                    d = r % tab.maxstep
+                    if d >= tab.nsstep[f]:
+                        continue
+                    piece = self.cell[f]
+                    if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
+                        continue
+                    u = tab.sstep[f * 26 + d]
+                    if self.cell[u] == 0 and not tab.locked[u] and (plock == NULL or not plock[u]):
+                        return tab.move0 + f * tab.T + u
+        n = self._sim_fast_plans(seat, buf)
+        return buf[rng_below(rng, n)]
+
+    cdef inline int _sim_add_pass(self, int* out, int k) noexcept:
+        if self.tab.ph_pass[self.phase]:
+            out[k] = self.tab.a_pass
+            k += 1
+        return k
+
     cdef uint64_t _sim_hash(self) noexcept:
         cdef int32_t* v = self._simv()
         cdef uint64_t h = 0
@@ -1291,6 +1406,16 @@ cdef class TTTCore(GameCore):
         who = "Chaos" if self.tab.chaos and self.seat == self.tab.seats - 1 else f"player {self.seat}"
         return (f"simultaneous round: {who} to plan, plans registered by "
                 f"{done if done else 'nobody'} (hidden until the round resolves)")
+
+    def _fast_plan_list(self):
+        """The playout's plan set (for tests: it must equal the legal plans)."""
+        if not self.tab.sim or not self._in_round():
+            return []
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int n = self._sim_fast_plans(self.seat, buf)
+        out = sorted(buf[i] for i in range(n))
+        free(buf)
+        return out
 
     def pending_plans(self):
         """The plans registered in the open round, {seat: action string}
