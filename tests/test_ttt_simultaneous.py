@@ -478,3 +478,25 @@ def test_playout_plans_are_the_legal_plans_drawn_uniformly():
     p = 1 / len(legal)
     sd = (draws * p * (1 - p)) ** 0.5
     assert all(abs(n - draws * p) < 5 * sd for n in counts.values()), counts
+
+
+def test_is_legal_agrees_with_the_legal_plans_and_mid_round_states_pickle():
+    import pickle
+    for rs in sim_rule_sets()[:8]:
+        rng = random.Random(9)
+        core = make_core(rs)
+        while not core.terminal():
+            legal = core.legal_action_list() or [a for a, _ in core.chance_outcome_list()]
+            if core.player() >= 0:
+                for a in range(core.num_actions):
+                    if a in legal:
+                        core.clone().apply_action(a)
+                    else:
+                        with pytest.raises(ValueError):
+                            core.clone().apply_action(a)
+            copy = pickle.loads(pickle.dumps(core))
+            assert copy.position_hash() == core.position_hash() and copy.history() == core.history()
+            assert copy.pending_plans() == core.pending_plans()
+            for p in range(core.num_players):
+                assert _views(copy, p) == _views(core, p)
+            core.apply_action(rng.choice(legal))
