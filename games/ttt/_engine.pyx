@@ -1,8 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """C engine of the tic-tac-toe variations: one ``TTTCore`` plays every rule set
-that ``games.ttt.compiler`` compiles (sequential, perfect information: placement,
-gravity, movement, turn checks, stalemate rules, passes, agreed draws, Chaos,
-phases with locked players and spaces and the fold rule).
+that ``games.ttt.compiler`` compiles (placement, gravity, movement, turn checks,
+stalemate rules, passes, agreed draws, Chaos, phases with locked players and
+spaces and the fold rule, and simultaneous or single phases: see "ttt-sim:
+simultaneous rounds" below; every other rule set is sequential and
+perfect-information and pays nothing for them).
 
 Phases: the per-phase tables live in ``Tables``; a position keeps its phase,
 who folded, and ``plock``, the current phase's locked cells (NULL when it has
