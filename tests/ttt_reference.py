@@ -574,3 +574,117 @@ class RefState:
         if all(v == 1.0 for v in self.result):
             return -1.0
         return 0.0
+
+
+class SimRefState(RefState):
+    """The reference model with simultaneous and single phases (docs/rules/ttt.md,
+    "Simultaneous play"), written from the rules text: in such a phase each
+    round every seat that plays registers a plan (a ply legal on the board as
+    it was at the start of the round, Chaos last by chance), then all plans
+    are applied together; a piece that several plans move, and all pieces that
+    several plans send to one target, are destroyed. Sequential phases play as
+    in ``RefState``."""
+
+    def __init__(self, rs):
+        self.plans = None          # {seat: action} while a round is open
+        super().__init__(rs)
+
+    def _start_phase(self, k):
+        if self.phases[k]["order"] == "sequential":
+            self.plans = None
+            return super()._start_phase(k)
+        self.phase = k
+        self.passes = 0
+        self.left = self.ppt
+        self.offered = False
+        self._open_round()
+
+    def _open_round(self):
+        playing = self.playing()
+        if not playing or (not self.phases[self.phase]["pass"]
+                           and any(not self.has_move(s) for s in playing)):
+            self.plans = None
+            return self._stalemate_or_next_phase()
+        self.plans = {}
+        self.seat = playing[0]
+
+    def legal_actions(self):
+        if self.result is None and self.plans is not None:
+            return self.seat_actions(self.seat)       # no draw offers inside a round
+        return super().legal_actions()
+
+    def simultaneous_players(self):
+        if self.result is not None or self.plans is None:
+            return []
+        return [s for s in self.playing() if s >= self.seat and s < self.n]
+
+    def apply(self, a):
+        if self.result is not None or self.plans is None:
+            return super().apply(a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        self.plans[self.seat] = a
+        later = [s for s in self.playing() if s > self.seat]
+        if later:
+            self.seat = later[0]
+            return
+        self._resolve()
+
+    def _resolve(self):
+        plans, self.plans = self.plans, None
+        self.plies += len(plans)
+        sending = {}               # seat -> (target, colour) of the piece it sends
+        sources = {}               # seat -> source target of its move
+        for s, a in plans.items():
+            if a == self.a_pass:
+                continue
+            if a < self.move0:
+                ch, t = divmod(a, self.T)
+                col = ch if self.choose else min(self.owned[s])
+                self.reserve[col] -= 1
+                sending[s] = (t, col)
+            else:
+                f, t = divmod(a - self.move0, self.T)
+                sources[s] = f
+                sending[s] = (t, None)
+        for col in range(len(self.colours)):
+            if self.reserve[col] < 0:          # overdrawn shared reserve: emptied, nothing placed
+                self.reserve[col] = 0
+                for s in [s for s in sending if s not in sources and sending[s][1] == col]:
+                    del sending[s]
+        for f in set(sources.values()):
+            movers = [s for s in sources if sources[s] == f]
+            col = self.board.pop(self.top_cell(f))
+            for s in movers:
+                if len(movers) > 1:
+                    del sending[s]             # contested piece: destroyed, nobody moves it
+                else:
+                    sending[s] = (sending[s][0], col)
+        landed = []
+        for t in set(t for t, _ in sending.values()):
+            senders = [s for s in sending if sending[s][0] == t]
+            if len(senders) > 1:
+                continue                       # collision: every piece sent here is destroyed
+            s = senders[0]
+            dest = self.landing(t)
+            self.board[dest] = sending[s][1]
+            landed.append((s, dest, sending[s][1]))
+        for k, effect, diag in self.checks:
+            sides = {self.side[s] for s, dest, col in landed if self.run_through(dest, col, diag) >= k}
+            if not sides:
+                continue
+            mover = min(s for s, dest, col in landed if self.side[s] in sides
+                        and self.run_through(dest, col, diag) >= k)
+            if effect == 2:
+                self.result = [-1.0] * self.n
+            elif len(sides) > 1:
+                self.result = [0.0] * self.n   # several sides at once: nobody was first
+            elif effect == 0:
+                self.result = [1.0 if self.side[p] == self.side[mover] else -1.0 for p in range(self.n)]
+            else:
+                self.result = [-1.0 if self.side[p] == self.side[mover] else 1.0 for p in range(self.n)]
+            return
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        if all(a == self.a_pass for a in plans.values()) or self.phases[self.phase]["order"] == "single":
+            return self._stalemate_or_next_phase()
+        self._open_round()

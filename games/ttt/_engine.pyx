@@ -1,8 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """C engine of the tic-tac-toe variations: one ``TTTCore`` plays every rule set
-that ``games.ttt.compiler`` compiles (sequential, perfect information: placement,
-gravity, movement, turn checks, stalemate rules, passes, agreed draws, Chaos,
-phases with locked players and spaces and the fold rule).
+that ``games.ttt.compiler`` compiles (placement, gravity, movement, turn checks,
+stalemate rules, passes, agreed draws, Chaos, phases with locked players and
+spaces and the fold rule, and simultaneous or single phases: see "ttt-sim:
+simultaneous rounds" below; every other rule set is sequential and
+perfect-information and pays nothing for them).
 
 Phases: the per-phase tables live in ``Tables``; a position keeps its phase,
 who folded, and ``plock``, the current phase's locked cells (NULL when it has
@@ -27,14 +29,15 @@ Action ids (documented in docs/rules/ttt.md):
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int16_t, uint8_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
 cimport cython
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, mix64, rng_seed, rng_below, rng_next
 from games.ttt.codes cimport (
     EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_LINEAR_KNIGHT,
     MOVE_ALQUERQUE, MOVE_ORTHOGONAL, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
-    END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT, FOLD_LESS_THAN_MOST)
+    END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT, FOLD_LESS_THAN_MOST,
+    ORDER_SEQUENTIAL, ORDER_SINGLE)
 from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
                               MEASURE_SHAPE, MEASURE_AREA)
 
@@ -117,6 +120,14 @@ cdef class Tables:
     cdef int chaos_more_than[MAX_SHAPES]   # -1: no "Chaos wins if total <shape> > n"
     cdef bint overachievers
     cdef int side_colours[MAX_SEATS]       # colour bit mask of each side
+    # ttt-sim: simultaneous and single phases (see "Simultaneous rounds" below)
+    cdef bint sim                          # some phase is simultaneous or single
+    cdef int ph_order[MAX_PHASES]
+    cdef int sim0                          # int16 offset of the round region in a block (even)
+    cdef int hist_cap                      # decisions the history holds
+    cdef int16_t* sstep                    # T*26: each target's one-step targets, packed
+    cdef uint8_t* nsstep                   # T: how many
+    cdef int maxstep                       # the most of them from any target
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -134,6 +145,8 @@ cdef class Tables:
         free(self.ph_lock)
         free(self.ph_entry)
         free(self.ph_exit)
+        free(self.sstep)
+        free(self.nsstep)
 
     def __init__(self, dict p):
         cdef int i, d, c, s
@@ -166,6 +179,7 @@ cdef class Tables:
             self.ph_active[i] = ph["active"]
             self.ph_fold[i] = ph["fold"]
             self.ph_has_lock[i] = len(ph["locked"]) > 0
+            self.ph_order[i] = ph["order"]     # ttt-sim
             for c in ph["locked"]:
                 self.ph_lock[i * self.S + c] = 1
         self.agree_draw = p["agree_draw"]
@@ -267,6 +281,7 @@ cdef class Tables:
         self.block = self.S + 3 * self.T + self.C
         if self.nboards > 1:      # boards: decided mask, then MAX_SEATS results per board
             self.block += 1 + self.nboards * MAX_SEATS
+        self.block += self._sim_layout(p)     # ttt-sim: round region appended at the end
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
         memset(self.init, 0, self.block * sizeof(int16_t))
         for c, colour in p["pieces"]:
@@ -275,6 +290,8 @@ cdef class Tables:
             self.init[self.S + 3 * self.T + c] = self.reserve0[c]
         self._init_outcomes(p)
         self._init_seat_locks(p.get("seat_locks"))
+        if self.sim:
+            self._sim_init_block()             # ttt-sim
 
     cdef void _init_outcomes(self, dict p):
         """The outcome fields (ttt-outcomes); absent keys (tables compiled
@@ -348,6 +365,44 @@ cdef class Tables:
             for c in range(self.S):
                 self.ph_entry[i * self.S + c] = entries[i][c]
                 self.ph_exit[i * self.S + c] = exits[i][c]
+
+    # -- ttt-sim: the round region of a position block -----------------------
+    # Appended after the reserves, only for rule sets with a simultaneous or
+    # single phase, and read as int32 (it starts at an even int16 offset of a
+    # malloc'd block, so it is aligned): [0] history index at which the open
+    # round began (-1: no round open), [1] decisions recorded, [2..2+MAX_SEATS)
+    # each seat's pending plan (-1: none), then the history of every decision
+    # (seat << 20 | action), which the per-player information states read.
+
+    cdef int _sim_layout(self, dict p):
+        self.sim = p.get("simultaneous", False)
+        if not self.sim:
+            return 0
+        self.hist_cap = p["max_game_length"]
+        self.sstep = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
+        self.nsstep = <uint8_t*>malloc(self.T)
+        if not (self.sstep and self.nsstep):
+            raise MemoryError()
+        cdef int t, d, k
+        for t in range(self.T):
+            k = 0
+            for d in range(26):
+                if self.step[t * 26 + d] >= 0:
+                    self.sstep[t * 26 + k] = self.step[t * 26 + d]
+                    k += 1
+            self.nsstep[t] = k
+            self.maxstep = max(self.maxstep, k)
+        self.sim0 = self.block                 # after the reserves (and the boards' state)
+        self.sim0 += self.sim0 & 1
+        return (self.sim0 - self.block) + 2 * (2 + MAX_SEATS + self.hist_cap)
+
+    cdef void _sim_init_block(self) noexcept:
+        cdef int32_t* v = <int32_t*>(self.init + self.sim0)
+        cdef int s
+        v[0] = -1
+        v[1] = 0
+        for s in range(MAX_SEATS):
+            v[2 + s] = -1
 
 
 @cython.final
@@ -468,6 +523,9 @@ cdef class TTTCore(GameCore):
         self.passes = 0
         self.left = tab.ppt
         self.offered = False
+        if tab.ph_order[k] != ORDER_SEQUENTIAL:    # ttt-sim: the phase is played in rounds
+            self._sim_round_start()
+            return
         self.seat = tab.seats - 1
         if not self._advance_seat():
             self._stalemate()
@@ -502,6 +560,7 @@ cdef class TTTCore(GameCore):
         self.max_game_length = tab.params["max_game_length"]
         self.max_chance_outcomes = tab.num_actions if tab.chaos else 0
         self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
+        self.simultaneous_moves = self.imperfect_information = tab.sim     # ttt-sim
         if self.mem == NULL:
             raise MemoryError()
         self.cell = self.mem
@@ -728,7 +787,8 @@ cdef class TTTCore(GameCore):
 
     cdef inline bint _offer_allowed(self) noexcept:
         return (self.tab.agree_draw and not self.offered and self.left == self.tab.ppt
-                and not (self.tab.chaos and self.seat == self.tab.seats - 1))
+                and not (self.tab.chaos and self.seat == self.tab.seats - 1)
+                and not (self.tab.sim and self._in_round()))      # ttt-sim: no offers in a round
 
     cdef bint is_legal(self, int action) noexcept:
         cdef Tables tab = self.tab
@@ -778,6 +838,8 @@ cdef class TTTCore(GameCore):
     cdef void apply(self, int action) noexcept:
         cdef Tables tab = self.tab
         cdef int ch, t, colour, f
+        if tab.sim and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
+            return
         if self.offer_by >= 0:
             self._answer(action == tab.a_agree)
             return
@@ -1447,6 +1509,8 @@ cdef class TTTCore(GameCore):
             h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
         if self.tab.nboards > 1:     # boards: which boards are decided and how
             h ^= self._boards_hash()
+        if self.tab.sim:
+            h ^= self._sim_hash()                 # ttt-sim: pending plans
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -1474,7 +1538,7 @@ cdef class TTTCore(GameCore):
         cdef int* buf = NULL
         cdef int n, colour
         cdef bint simple = (not tab.passing and not tab.agree_draw and tab.choices == 1
-                            and not tab.any_seat_lock)
+                            and not tab.any_seat_lock and not tab.sim)
         while self.end == END_NONE:
             if simple:
                 colour = tab.colour_of_seat[self.seat]
@@ -1486,6 +1550,9 @@ cdef class TTTCore(GameCore):
                     continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
+            if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT:
+                self.apply(self._sim_random_plan(self.seat, rng, buf))     # ttt-sim
+                continue
             if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
                 n = self._seat_actions(self.seat, buf)
             else:
@@ -1494,6 +1561,444 @@ cdef class TTTCore(GameCore):
                 break
             self.apply(buf[rng_below(rng, n)])
         free(buf)
+
+    # -- ttt-sim: simultaneous rounds --------------------------------------------
+    # A simultaneous (or single) phase is played in rounds. The board stays as
+    # it was at the start of the round while every seat that plays in the
+    # phase registers a plan, one after another in seat order (Chaos last, as
+    # a chance node); each plan is a ply that would be legal if that seat moved
+    # first. After the last plan, _sim_resolve applies them all at once. For
+    # the OpenSpiel face the adapter shows the round as one SIMULTANEOUS node
+    # (simultaneous_players / player_legal_actions); the per-player views hide
+    # every pending plan but the viewer's own.
+
+    cdef inline int32_t* _simv(self) noexcept:
+        return <int32_t*>(self.mem + self.tab.sim0)
+
+    cdef inline bint _in_round(self) noexcept:
+        return self._simv()[0] >= 0 and self.end == END_NONE
+
+    cdef void _sim_round_start(self) noexcept:
+        """Open a round: stalemate (which advances the phase) when nobody
+        plays, or, without the pass option, when a seat that plays has no
+        legal ply (as the seat to move would in a sequential phase)."""
+        cdef Tables tab = self.tab
+        cdef int32_t* v = self._simv()
+        cdef int s, first = -1
+        for s in range(tab.seats):
+            if not self._plays(s):
+                continue
+            if first < 0:
+                first = s
+            if not tab.ph_pass[self.phase] and not self._has_move(s):
+                self._stalemate()
+                return
+        if first < 0:
+            self._stalemate()
+            return
+        for s in range(MAX_SEATS):
+            v[2 + s] = -1
+        v[0] = v[1]
+        self.seat = first
+        self.left = tab.ppt
+        self.passes = 0
+        self.offered = False
+
+    cdef bint _sim_apply(self, int action) noexcept:
+        """Record the decision in the history; inside a round register it as
+        the deciding seat's plan (True) and resolve after the last one."""
+        cdef Tables tab = self.tab
+        cdef int32_t* v = self._simv()
+        cdef int s, who = self.answerer if self.offer_by >= 0 else self.seat
+        if v[1] < tab.hist_cap:
+            v[2 + MAX_SEATS + v[1]] = (who << 20) | action
+            v[1] += 1
+        if v[0] < 0:
+            return False
+        v[2 + self.seat] = action
+        for s in range(self.seat + 1, tab.seats):
+            if self._plays(s):
+                self.seat = s
+                return True
+        self._sim_resolve()
+        return True
+
+    cdef int _sim_lift(self, int f) noexcept:
+        """Take the top piece off target f (as _move does) and return it."""
+        cdef Tables tab = self.tab
+        cdef int src, piece
+        if tab.gravity:
+            src = f + tab.XY * (self.top[f] - 1)
+            if self.top[f] == tab.Z or (self.plock != NULL and self.plock[src + tab.XY]):
+                self._free_add(f)
+            self.top[f] -= 1
+        else:
+            src = f
+            self._free_add(f)
+        piece = self.cell[src]
+        self.cell[src] = 0
+        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
+        return piece
+
+    cdef int _resolve_collision_by_rank(self, int t, int* seats, int n) noexcept:
+        """Issue 12's hook: the seat whose piece a by-rank rule keeps when the
+        plans of ``seats[0..n)`` all send a piece to target t, or -1 when no
+        rule resolves it. Ranks do not exist yet (one shape, no captures), so
+        no collision is resolved and every piece sent there is destroyed."""
+        return -1
+
+    cdef void _sim_resolve(self) noexcept:
+        """Apply every plan at once (docs/rules/ttt.md, Simultaneous play):
+        placements spend their reserve piece; a piece that several plans move
+        is destroyed and none of those moves happens; every moved piece is
+        lifted first; then each target that exactly one plan sends a piece to
+        receives it, and all pieces sent to a target by several plans are
+        destroyed. Turn checks then look at every piece that landed."""
+        cdef Tables tab = self.tab
+        cdef int32_t* v = self._simv()
+        cdef int s, o, a, n, i, d, run, winner, mask, first, effect, nplans = 0
+        cdef bint allpass = True
+        cdef int src[MAX_SEATS]
+        cdef int dst[MAX_SEATS]
+        cdef int piece[MAX_SEATS]
+        cdef int landed[MAX_SEATS]
+        cdef int best[MAX_SEATS]
+        cdef int best_axis[MAX_SEATS]
+        cdef int group[MAX_SEATS]
+        v[0] = -1
+        for s in range(tab.seats):
+            src[s] = -1
+            dst[s] = -1
+            piece[s] = 0
+            landed[s] = -1
+            a = v[2 + s]
+            v[2 + s] = -1
+            if a < 0:
+                continue
+            nplans += 1
+            if a == tab.a_pass:
+                continue
+            allpass = False
+            if a < tab.nplace:
+                piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
+                self.reserve[piece[s] - 1] -= 1
+                dst[s] = a % tab.T
+            else:
+                src[s] = (a - tab.move0) // tab.T
+                dst[s] = (a - tab.move0) % tab.T
+                self.moves += 1
+        # a shared reserve that the plans overdraw: the pieces they contest are
+        # destroyed (the reserve is emptied) and none of those placements happens
+        for s in range(tab.seats):
+            if piece[s] and src[s] < 0 and self.reserve[piece[s] - 1] < 0:
+                for o in range(tab.seats):
+                    if o != s and src[o] < 0 and piece[o] == piece[s]:
+                        dst[o] = -1
+                self.reserve[piece[s] - 1] = 0
+                dst[s] = -1
+            elif piece[s] and src[s] < 0 and dst[s] >= 0:
+                self.placements += 1
+        # lift every moved piece; one that several plans move is destroyed
+        for s in range(tab.seats):
+            if src[s] < 0:
+                continue
+            n = 0
+            for o in range(s + 1, tab.seats):
+                if src[o] == src[s]:
+                    src[o] = -1
+                    dst[o] = -1
+                    n += 1
+            a = self._sim_lift(src[s])
+            src[s] = -1
+            if n:
+                dst[s] = -1
+            else:
+                piece[s] = a
+        # land; collisions destroy unless a by-rank rule resolves them
+        for s in range(tab.seats):
+            if dst[s] < 0:
+                continue
+            n = 0
+            for o in range(s, tab.seats):
+                if dst[o] == dst[s]:
+                    group[n] = o
+                    n += 1
+            winner = s if n == 1 else self._resolve_collision_by_rank(dst[s], group, n)
+            for i in range(n):
+                o = group[i]
+                if o == winner:
+                    landed[o] = self._land(dst[o], piece[o])
+                if o != s:
+                    dst[o] = -1
+            dst[s] = -1
+        self.plies += nplans
+        self.passes = 0
+        # turn checks over every landed piece: the first check that holds for
+        # any of them decides; when it holds for several sides at once no side
+        # was first, and the game is drawn (all-lose checks still make all lose)
+        if tab.nchecks:
+            for s in range(tab.seats):
+                best[s] = 0
+                best_axis[s] = 0
+                if landed[s] < 0:
+                    continue
+                for d in range(13, 26):
+                    run = self._run(landed[s], d, self.cell[landed[s]])
+                    if run > best[s]:
+                        best[s] = run
+                    if tab.is_axis[d] and run > best_axis[s]:
+                        best_axis[s] = run
+            for i in range(tab.nchecks):
+                mask = 0
+                first = -1
+                for s in range(tab.seats):
+                    if landed[s] >= 0 and (best[s] if tab.check_diag[i] else best_axis[s]) >= tab.check_k[i]:
+                        mask |= 1 << tab.side[s]
+                        if first < 0:
+                            first = s
+                if mask:
+                    effect = tab.check_effect[i]
+                    if effect == EFFECT_ALL_LOSE or (mask & (mask - 1)) == 0:
+                        self._finish_check(effect, first)
+                    else:
+                        self._finish_draw(END_CHECK)
+                    return
+        if tab.move_limit and self.plies >= tab.move_limit:
+            self._finish_stalemate(END_MOVE_LIMIT)
+            return
+        if allpass or tab.ph_order[self.phase] == ORDER_SINGLE:
+            self._stalemate()
+            return
+        self._sim_round_start()
+
+    cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
+        """The plans of ``seat`` in a round, as a set equal to _seat_actions's
+        but in another order and without allocating (for random playouts):
+        placements straight from the free list, one-step moves along the step
+        table (distinct directions give distinct targets). Not for
+        linear-or-knight moves, whose lines need de-duplication."""
+        cdef Tables tab = self.tab
+        cdef int k = 0, ch, colour, i, f, d, u
+        for ch in range(tab.choices):
+            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
+            if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
+                continue
+            for i in range(self.num_free):
+                if self.pentry != NULL and not self._may_enter(seat, self.freel[i]):
+                    continue                # spaces: entry locked for this seat
+                out[k] = ch * tab.T + self.freel[i]
+                k += 1
+        cdef int movable = 0, piece
+        cdef int16_t* cell = self.cell
+        cdef uint8_t* locked = tab.locked
+        cdef uint8_t* plock = self.plock
+        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
+            if tab.gravity:
+                for f in range(tab.T):
+                    if not self._movable_piece(seat, f):
+                        continue
+                    for d in range(tab.nsstep[f]):
+                        u = tab.sstep[f * 26 + d]
+                        if self._target_free(u) and self._may_enter(seat, u):
+                            out[k] = tab.move0 + f * tab.T + u
+                            k += 1
+                return self._sim_add_pass(out, k)
+            # flat boards: a target is its cell; the colours this seat may move
+            for colour in range(tab.C):
+                if (tab.seat_mask[seat] >> colour) & 1 and self.reserve[colour] == 0:
+                    movable |= 1 << (colour + 1)
+            for f in range(tab.T):
+                piece = cell[f]
+                if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
+                    continue
+                if self.pexit != NULL and (self.pexit[f] >> seat) & 1:
+                    continue                # spaces: exit locked for this seat
+                for d in range(tab.nsstep[f]):
+                    u = tab.sstep[f * 26 + d]
+                    if (cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u])
+                            and self._may_enter(seat, u)):
+                        out[k] = tab.move0 + f * tab.T + u
+                        k += 1
+        return self._sim_add_pass(out, k)
+
+    cdef int _sim_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
+        """A uniformly random plan of ``seat`` in a round, for playouts.
+        Placements come straight from the free list; moves on flat boards by
+        rejection sampling over (target, step slot) pairs, which is uniform
+        over the legal moves; after 32 rejections (few legal moves) it draws
+        from the full list instead, which is uniform too, so the mixture is.
+        Anything else (colour choice, stacks) draws from the full list."""
+        cdef Tables tab = self.tab
+        cdef int colour, movable = 0, places = 0, n, r, f, d, u, piece, tries
+        cdef int passing = tab.ph_pass[self.phase]
+        cdef uint8_t* plock = self.plock
+        if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock:
+            colour = tab.colour_of_seat[seat]
+            if self.reserve[colour] > 0:
+                places = self.num_free
+            for d in range(tab.C):
+                if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
+                    movable |= 1 << (d + 1)
+            if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
+                movable = 0
+            if movable == 0:
+                n = places + passing
+                r = rng_below(rng, n)
+                return tab.a_pass if r == places else self.freel[r]
+            if places == 0 and tab.maxstep > 0:
+                n = tab.T * tab.maxstep
+                for tries in range(32):
+                    r = rng_below(rng, n + passing)
+                    if r == n:
+                        return tab.a_pass
+                    f = r // tab.maxstep
+                    d = r % tab.maxstep
+                    if d >= tab.nsstep[f]:
+                        continue
+                    piece = self.cell[f]
+                    if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
+                        continue
+                    u = tab.sstep[f * 26 + d]
+                    if self.cell[u] == 0 and not tab.locked[u] and (plock == NULL or not plock[u]):
+                        return tab.move0 + f * tab.T + u
+        n = self._sim_fast_plans(seat, buf)
+        return buf[rng_below(rng, n)]
+
+    cdef inline int _sim_add_pass(self, int* out, int k) noexcept:
+        if self.tab.ph_pass[self.phase]:
+            out[k] = self.tab.a_pass
+            k += 1
+        return k
+
+    cdef uint64_t _sim_hash(self) noexcept:
+        cdef int32_t* v = self._simv()
+        cdef uint64_t h = 0
+        cdef int s
+        for s in range(self.tab.seats):
+            if v[2 + s] >= 0:
+                h ^= mix64(<uint64_t>0x51A1 + <uint64_t>(s + 1) * <uint64_t>0x100000001B3ULL
+                           + <uint64_t>v[2 + s] * <uint64_t>0x9E3779B97F4A7C15ULL)
+        return h
+
+    cdef int simultaneous_players(self, int* players) noexcept:
+        """The non-Chaos seats still to plan in the open round, current first."""
+        cdef int s, k = 0
+        if not self.tab.sim or not self._in_round():
+            return 0
+        for s in range(self.seat, self.tab.nplayers):
+            if self._plays(s):
+                players[k] = s
+                k += 1
+        return k
+
+    cdef int player_legal_actions(self, int player, int* out) noexcept:
+        cdef int s, k
+        if not self.tab.sim or not self._in_round():
+            return GameCore.player_legal_actions(self, player, out)
+        if player < self.seat or player >= self.tab.nplayers or not self._plays(player):
+            return 0
+        return self._seat_actions(player, out)
+
+    # per-player views (only rule sets with a simultaneous phase declare hidden
+    # information; the others keep the whole-state defaults)
+
+    cdef int _visible(self, int player, int i) noexcept:
+        """History entry i as ``player`` sees it: the action, or -1 when it is
+        another seat's plan in the round still open."""
+        cdef int32_t* v = self._simv()
+        cdef int e = v[2 + MAX_SEATS + i]
+        if v[0] >= 0 and i >= v[0] and (e >> 20) != player:
+            return -1
+        return e & 0xFFFFF
+
+    cdef uint64_t information_state_key(self, int player) except? 0:
+        cdef int32_t* v
+        cdef uint64_t h
+        cdef int i
+        if not self.tab.sim:
+            return GameCore.information_state_key(self, player)
+        v = self._simv()
+        h = mix64(<uint64_t>0x7EA1 + <uint64_t>player)
+        for i in range(v[1]):
+            h = mix64(h ^ (<uint64_t>(self._visible(player, i) + 2) * <uint64_t>0x9E3779B97F4A7C15ULL))
+        return h | 1
+
+    cdef object player_observation_string(self, int player):
+        if not self.tab.sim:
+            return GameCore.player_observation_string(self, player)
+        return self._sim_view(player, False)
+
+    cdef object player_information_state_string(self, int player):
+        if not self.tab.sim:
+            return GameCore.player_information_state_string(self, player)
+        return self._sim_view(player, True)
+
+    cdef object player_observation_tensor(self, int player):
+        if not self.tab.sim:
+            return GameCore.player_observation_tensor(self, player)
+        cdef int32_t* v = self._simv()
+        own = v[2 + player] if self._in_round() else -1
+        return self.observation() + [1.0 if own >= 0 else 0.0, float(own + 1)]
+
+    cdef object player_information_state_tensor(self, int player):
+        if not self.tab.sim:
+            return GameCore.player_information_state_tensor(self, player)
+        cdef int32_t* v = self._simv()
+        cdef int i
+        hist = [0.0] * self.tab.hist_cap
+        for i in range(v[1]):
+            hist[i] = float(self._visible(player, i) + 1)     # 0: hidden plan, -1 below
+            if hist[i] == 0.0:
+                hist[i] = -1.0
+        return self.player_observation_tensor(player) + hist
+
+    cdef object _sim_view(self, int player, bint recall):
+        cdef int32_t* v = self._simv()
+        cdef int i, e
+        text = f"player {player} sees:\n" + self.to_string()
+        if self._in_round() and v[2 + player] >= 0:
+            text += f"\nown plan: {self.action_string(player, v[2 + player])}"
+        if recall:
+            seen = []
+            for i in range(v[1]):
+                e = self._visible(player, i)
+                who = (v[2 + MAX_SEATS + i] >> 20)
+                seen.append(f"{who}:" + ("?" if e < 0 else self.action_string(who, e)))
+            text += "\nhistory: " + " ".join(seen)
+        return text
+
+    def _sim_status(self):
+        cdef int32_t* v = self._simv()
+        done = [s for s in range(self.tab.seats) if v[2 + s] >= 0]
+        who = "Chaos" if self.tab.chaos and self.seat == self.tab.seats - 1 else f"player {self.seat}"
+        return (f"simultaneous round: {who} to plan, plans registered by "
+                f"{done if done else 'nobody'} (hidden until the round resolves)")
+
+    def _fast_plan_list(self):
+        """The playout's plan set (for tests: it must equal the legal plans)."""
+        if not self.tab.sim or not self._in_round():
+            return []
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int n = self._sim_fast_plans(self.seat, buf)
+        out = sorted(buf[i] for i in range(n))
+        free(buf)
+        return out
+
+    def pending_plans(self):
+        """The plans registered in the open round, {seat: action string}
+        (an onlooker's view: every player's own views hide the others')."""
+        if not self.tab.sim or not self._in_round():
+            return {}
+        cdef int32_t* v = self._simv()
+        return {s: self.action_string(s, v[2 + s]) for s in range(self.tab.seats) if v[2 + s] >= 0}
+
+    def history(self):
+        """Every decision so far as (seat, action) (rule sets with a
+        simultaneous phase keep it for the information states)."""
+        if not self.tab.sim:
+            raise ValueError("only rule sets with a simultaneous or single phase keep a history")
+        cdef int32_t* v = self._simv()
+        return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
 
     # -- Python face ---------------------------------------------------------
 
@@ -1631,6 +2136,8 @@ cdef class TTTCore(GameCore):
         else:
             who = "Chaos" if tab.chaos and self.seat == tab.seats - 1 else f"player {self.seat}"
             status = f"{who} to move, {self.left} piece(s) left this turn"
+        if tab.sim and self._in_round():
+            status = self._sim_status()            # ttt-sim
         if tab.nphases > 1:
             status += f"; phase {self.phase + 1} of {tab.nphases}"
             if self.folded:

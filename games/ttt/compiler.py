@@ -104,6 +104,11 @@ def compile_rules(rs: RuleSet) -> dict:
     sym_pieces = [((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]]
     sym_locked += lock_sets(r)       # spaces: per-player locks stay in place
     syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
+    simultaneous = any(ph["order"] != "sequential" for ph in r["phases"])   # ttt-sim
+    if simultaneous:
+        # pending plans are action ids, which a board symmetry would have to
+        # map too; search over symmetries is for perfect-information games
+        syms = syms[:1]
     S = X * Y * Z
     T = X * Y if gravity else S
     choices = C if mode == "players-choose" else 1
@@ -128,6 +133,8 @@ def compile_rules(rs: RuleSet) -> dict:
             plies = r["move_limit"]
         elif r["move_limit"] is not None:
             plies = min(plies, r["move_limit"])
+    if simultaneous:
+        plies = _simultaneous_plies(r, phases, seats, move, reserves)   # ttt-sim
     length = plies
     if r["agree_draw"]:
         length += plies * n      # one offer and up to n-1 answers per turn
@@ -142,6 +149,7 @@ def compile_rules(rs: RuleSet) -> dict:
         # spaces (issue 11 item 4): per phase, per cell, the seats locked out
         # of entering / leaving it; None when no space locks any seat
         "seat_locks": seat_lock_masks(r, cell, X * Y * Z),
+        "simultaneous": simultaneous,
     }
     tables.update(_outcome_tables(r))
     return widen(tables, boards)    # boards: several boards side by side (games/ttt/boards.py)
@@ -191,6 +199,20 @@ def _outcome_tables(r) -> dict:
     for shape, count in r["chaos_wins_if_more_than"].items():
         out["chaos_more_than"][SHAPES_ALL.index(shape)] = count
     return out
+
+
+def _simultaneous_plies(r, phases, seats: int, move: int, reserves) -> int:
+    """Bound on the plies (every decision of a plan or a turn, passes
+    included) of a rule set with a simultaneous or single phase (ttt-sim).
+    Collisions destroy pieces, so the board never fills up for sure; but
+    every round that is not all passes spends at least one reserve piece
+    (destroyed pieces stay spent), an all-pass round or a single phase's
+    round ends its phase, and a round has at most ``seats`` plans. Sequential
+    phases obey the same count. With movement the move limit is checked after
+    each round, which may overshoot it by at most ``seats - 1`` plies."""
+    if move:
+        return r["move_limit"] + seats - 1
+    return (sum(reserves) + len(phases)) * seats
 
 
 def _phase_table(ph, shape_move: int, seats: int, players: str, cell) -> dict:

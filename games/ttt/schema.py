@@ -49,7 +49,7 @@ TURN_CHECKS = tuple(
 # Named by the seed, not played until the goal lines of issue 12 exist.
 TURN_CHECKS_LATER = ("goal-reached-stalemate",)
 ORDERS_ALL = ("sequential", "simultaneous", "single")
-ORDERS_NOW = ("sequential",)
+ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")
 CLOAKING_NOW = ("none",)
 MAX_DIM = 19

@@ -347,6 +347,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
                         f"spaces together (allowed: at most {MAX_SPACES} spaces over all boards)")
     if _is_int(rec["boards"]) and rec["boards"] > 1:
         _boards_outcomes(rec, p, players)
+    _simultaneous_combinations(rec, p)
     moves = any(s["move"] != "stationary" for s in shapes.values()) and \
         any(ph["movement"] == "allowed" for ph in rec["phases"])
     limit = raw.get("move_limit")
@@ -362,6 +363,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("seconds_per_turn", f"{secs!r} is not allowed (allowed: 1..86400 or null for no limit)")
     rec["seconds_per_turn"] = secs
 
+    _check_simultaneous(rec, p)     # ttt-sim
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -490,6 +492,18 @@ def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True) -> dict[s
     return best
 
 
+def _check_simultaneous(rec, p: _Problems):
+    """Simultaneous and single phases (ttt-sim): a plan is one ply. The seed
+    defines a plan by "what moves would be legal if that player were first to
+    move", which names one move; two plies a turn would need an order inside
+    the plan that the seed does not give (docs/rules/ttt.md, Simultaneous play)."""
+    phases = rec.get("phases") or []
+    if rec.get("pieces_per_turn") == 2 and any(
+            isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
+        p.add("pieces_per_turn", "2 pieces a turn cannot be combined with a simultaneous or single "
+                                 "phase (a plan is one move) (allowed with such a phase: 1)")
+
+
 def _check_start_position(rec, p: _Problems):
     occupied = {tuple(q["at"]): q["colour"] for q in rec["board"]["pieces"]}
     for check in rec["turn_checks"]:
@@ -567,6 +581,24 @@ def _boards_outcomes(rec, p: _Problems, players):
     if rec.get("overachievers_disqualified") is True:
         p.add("overachievers_disqualified", f"not supported with several boards (boards={rec['boards']}; "
                                             "allowed with several boards: false)")
+
+
+def _simultaneous_combinations(rec, p: _Problems):
+    """Simultaneous and single phases (ttt-sim) resolve a round's turn checks
+    together ("several sides at once: nobody was first"); neither several
+    boards (a check decides one board) nor "overachievers disqualified" (the
+    first winners are disqualified and play goes on) says what a round that
+    completes lines for several sides, or on several boards, does. Refused
+    rather than guessed."""
+    phases = rec.get("phases") or []
+    if not any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
+        return
+    if _is_int(rec.get("boards")) and rec["boards"] > 1:
+        p.add("boards", f"{rec['boards']} boards are not supported with a simultaneous or single phase "
+                        "(allowed with such a phase: 1)")
+    if rec.get("overachievers_disqualified") is True:
+        p.add("overachievers_disqualified", "not supported with a simultaneous or single phase "
+                                            "(allowed with such a phase: false)")
 
 
 def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:
