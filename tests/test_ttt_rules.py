@@ -89,7 +89,7 @@ def test_reserve_colours_follow_players_and_colour_mode():
 
 
 def test_later_issue_values_are_named_as_not_supported_yet():
-    msgs = problems(phases=[{"order": "simultaneous"}], cloaking="hides", boards=2,
+    msgs = problems(phases=[{"order": "simultaneous"}], cloaking="invisibility", boards=2,
                     shapes={"pentagon": {"move": "adjacent"}})
     assert any(m.startswith("phases[0].order") and "supported now: sequential" in m for m in msgs)
     assert any(m.startswith("cloaking") for m in msgs)

@@ -52,3 +52,10 @@ cpdef enum Fold:
     # the rule applied to every player but Chaos at the end of a phase
     FOLD_NONE = 0
     FOLD_LESS_THAN_MOST = 1   # "Less-than-most committed pieces folds"
+
+
+cpdef enum Cloak:
+    # the cloaking type (issue 11 item 3): what a piece on a cloaked space shows
+    CLOAK_NONE = 0
+    CLOAK_HIDES = 1           # "Invisibility": a piece not fully seen looks like an empty space
+    CLOAK_OBSCURES = 2        # "Obscurity": its colour shows, its shape does not
