@@ -1430,6 +1430,17 @@ cdef class TTTCore(GameCore):
         meta = log[1]
         return log[0], meta & 7, (meta >> 3) & 1, [(meta >> (4 + 2 * s)) & 3 for s in range(self.tab.seats)], log[2]
 
+    def last_event(self):
+        """The last logged event of a cloaked rule set (None before any):
+        action, actor seat, whether it was an attempt that only revealed,
+        what each seat saw of it ("all", "hidden", "arrived") and the phase
+        after it."""
+        if self.seen == NULL or self._log_count() == 0:
+            return None
+        action, actor, attempt, cls, phase = self._event(self._log_count() - 1)
+        return {"action": action, "actor": actor, "attempt": bool(attempt), "phase": phase,
+                "seen": [("hidden", "all", "arrived")[k] for k in cls]}
+
     def _kind(self, int action):
         tab = self.tab
         return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
