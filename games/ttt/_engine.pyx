@@ -578,8 +578,8 @@ cdef class TTTCore(GameCore):
         return False
 
     cdef inline bint _has_move(self, int seat) noexcept:
-        if self.tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
-            return self._view_of(seat)._has_move(seat)
+        if self.seen != NULL and self._cloak_judges(seat):
+            return self._cloak_has_move(seat)
         return self._can_place(seat) or self._can_move(seat)
 
     cdef int _seat_actions(self, int seat, int* out) noexcept:
@@ -1051,6 +1051,12 @@ cdef class TTTCore(GameCore):
             if v._target_free(t):
                 v._free_add(t)
         return v
+
+    cdef bint _cloak_has_move(self, int seat) noexcept:
+        """Whether seat has a placement or move in its own view."""
+        if self.tab.cloaking == CLOAK_HIDES:
+            return self._view_of(seat)._has_move(seat)
+        return self._can_place(seat) or self._can_move(seat)
 
     cdef bint _cloak_is_attempt(self, int action, int kind, int f) noexcept:
         """Whether a placement or move legal in the mover's view is not what
