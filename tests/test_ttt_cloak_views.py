@@ -247,3 +247,18 @@ def test_searches_that_see_the_whole_state_refuse_cloaked_rule_sets():
         AlphaBetaBot(game, 0, depth=2).step(s)
     with pytest.raises(ValueError, match="exact solver"):
         solve(f"ttt(rules={_saved(HIDES_ROW)})")
+
+
+def test_what_was_seen_is_part_of_the_position_hash():
+    # black hides on 0 and 1; white then attempts one of them: same board,
+    # same turn, different knowledge (and so different legal actions later)
+    a, b = make_core(HIDES_ROW), make_core(HIDES_ROW)
+    for x in (0, 4, 1, 0):
+        a.apply_action(x)
+    for x in (0, 4, 1, 1):
+        b.apply_action(x)
+    assert a.cells() == b.cells() and a.player() == b.player() == 0
+    assert a.position_hash() != b.position_hash()
+    a.apply_action(8)
+    b.apply_action(8)
+    assert a.legal_action_list() != b.legal_action_list()

@@ -104,6 +104,7 @@ cdef class Tables:
     cdef int seen0           # block offset of seen[S]: per cell, bit s = seat s fully saw its piece
     cdef int log0            # block offset of the event log: count (2 entries), then loglen*3
     cdef int loglen          # events the log holds (the game's length bound)
+    cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
     cdef int block           # int16 entries in a position block
     cdef readonly object colour_names
     cdef readonly dict params
@@ -949,6 +950,8 @@ cdef class TTTCore(GameCore):
                                           + 2097152 * self.phase + 16777216 * self.folded))
         if self.tab.move_limit:
             h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
+        if self.seen != NULL:
+            h ^= self._cloak_hash()
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -1017,6 +1020,16 @@ cdef class TTTCore(GameCore):
         "the color–but not shape–of all other placed pieces"."""
         return self.cell[c] != 0 and (self.tab.cloaking == CLOAK_OBSCURES or self._fully_sees(s, c))
 
+    cdef uint64_t _cloak_hash(self) noexcept:
+        """What each seat has seen decides its legal actions, so it is part of
+        the position's hash (the event log is not: it decides views only)."""
+        cdef uint64_t h = 0
+        cdef int c
+        for c in range(self.tab.S):
+            if self.seen[c]:
+                h ^= mix64(<uint64_t>(c * 64 + self.seen[c]) + <uint64_t>0x5EE115EE11)
+        return h
+
     cdef void _cloak_refresh(self) noexcept:
         """Record every piece each seat fully sees now ("every piece they have
         previously fully seen" stays seen when its space is cloaked later)."""
@@ -1030,11 +1043,30 @@ cdef class TTTCore(GameCore):
     cdef TTTCore _view_of(self, int s):
         """The position as seat s sees it, to play the plain rules on: pieces
         it does not see are taken off (a hidden piece looks like an empty
-        space), a stack's height is that of what it sees."""
+        space), a stack's height is that of what it sees. The view lives in
+        the tables' scratch core (no allocation per call), so it is valid
+        until the next view is made; callers use it at once."""
         cdef Tables tab = self.tab
-        cdef TTTCore v = <TTTCore>self.copy()
+        cdef TTTCore v
         cdef int c, t, z, h
-        v.viewing = True
+        if tab.scratch is None:
+            v = TTTCore.__new__(TTTCore)
+            v._setup(tab)
+            v.viewing = True
+            tab.scratch = v
+        v = <TTTCore>tab.scratch
+        memcpy(v.mem, self.mem, tab.log0 * sizeof(int16_t))     # all but the event log
+        v.seat = self.seat
+        v.left = self.left
+        v.passes = self.passes
+        v.plies = self.plies
+        v.offer_by = self.offer_by
+        v.answerer = self.answerer
+        v.offered = self.offered
+        v.end = self.end
+        v.phase = self.phase
+        v.folded = self.folded
+        v.plock = self.plock
         for c in range(tab.S):
             if self.cell[c] and not self._sees_piece(s, c):
                 v.cell[c] = 0
@@ -1062,9 +1094,11 @@ cdef class TTTCore(GameCore):
         """Whether a placement or move legal in the mover's view is not what
         it seems: illegal in truth, or (stacks) a move whose true top piece is
         one the mover does not see."""
-        cdef TTTCore truth = <TTTCore>self.copy()
-        truth.viewing = True
-        if not truth.is_legal(action):
+        cdef bint legal
+        self.viewing = True            # the plain rules on the true position
+        legal = self.is_legal(action)
+        self.viewing = False
+        if not legal:
             return True
         return kind == 1 and self.tab.gravity and self._view_of(self.seat).top[f] != self.top[f]
 
