@@ -135,3 +135,25 @@ def _saved(rs):
         f.close()
         _SAVED[rs.name] = f.name
     return _SAVED[rs.name]
+
+
+def test_example_rule_set_loads_by_path_and_plays():
+    path = "games/ttt/examples/Phantom-TTT-Corners.json"
+    game = pyspiel.load_game(f"ttt(rules={path})")
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+    play_against_reference(rules.resolve(path), games=20, seed=5)
+
+
+def test_cloaking_is_part_of_the_canonical_form_and_validated():
+    a = rule_set("A", phases=[{"cloaked": ROW1}])
+    b = rule_set("B", phases=[{"cloaked": list(reversed(ROW1))}])
+    assert a == b and a.fingerprint == b.fingerprint
+    assert a != rule_set("A", cloaking="obscures", phases=[{"cloaked": ROW1}])
+    assert a != rule_set("A", phases=[{"cloaked": ROW1[:2]}])
+    with pytest.raises(rules.RuleSetError) as info:
+        rule_set("bad", cloaking="invisible", phases=[{"cloaked": [[4, 1, 1], [1, 1, 1], [1, 1, 1]]}])
+    msgs = info.value.problems
+    assert any(m.startswith("cloaking: 'invisible'") and "none, hides, obscures" in m for m in msgs)
+    assert any(m.startswith("phases[0].cloaked[0]") for m in msgs)
+    assert any(m.startswith("phases[0].cloaked[2]") and "listed twice" in m for m in msgs)
