@@ -262,3 +262,8 @@ def test_what_was_seen_is_part_of_the_position_hash():
     a.apply_action(8)
     b.apply_action(8)
     assert a.legal_action_list() != b.legal_action_list()
+
+
+def test_cloaked_rule_sets_claim_no_symmetries():
+    assert make_core(HIDES_ROW).symmetry_count() == 1
+    assert make_core(rule_set("views-plain", cloaking="none", phases=[{}])).symmetry_count() == 8

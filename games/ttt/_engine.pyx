@@ -281,6 +281,10 @@ cdef class Tables:
         for i, ph in enumerate(p["phases"]):
             for c in ph["cloaked"]:
                 self.ph_cloak[i * self.S + c] = 1
+        # what each seat has seen is part of the position and is not mapped
+        # by the board's symmetries: claim none (cloaked rule sets are not
+        # searched with transpositions anyway; their searches refuse them)
+        self.nsym = 1
         self.seen0 = self.block
         self.log0 = self.seen0 + self.S
         self.loglen = p["max_game_length"]
@@ -313,13 +317,12 @@ cdef class TTTCore(GameCore):
     cdef int phase
     cdef int folded           # bit mask of the seats that folded
     cdef uint8_t* plock       # cells locked for the current phase, or NULL if none
-    # cloaking: seen points into the block (NULL without cloaking); a view is
-    # a throwaway copy that plays the plain rules on what one player sees;
-    # busy is set while apply runs the plain rules under the cloaking hook
+    # cloaking: seen points into the block (NULL without cloaking); a view
+    # (the tables' scratch core) plays the plain rules on what one player
+    # sees; busy is set while apply runs the plain rules under the cloaking hook
     cdef int16_t* seen
     cdef bint viewing
     cdef bint cloak_busy
-    cdef int16_t cloak_src_seen   # per apply: seats that saw the moved piece before it moved
 
     def __cinit__(self):
         self.mem = NULL
