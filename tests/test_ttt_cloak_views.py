@@ -267,3 +267,15 @@ def test_what_was_seen_is_part_of_the_position_hash():
 def test_cloaked_rule_sets_claim_no_symmetries():
     assert make_core(HIDES_ROW).symmetry_count() == 1
     assert make_core(rule_set("views-plain", cloaking="none", phases=[{}])).symmetry_count() == 8
+
+
+def test_the_cpp_observer_of_make_observer_serves_the_same_views():
+    g = pyspiel.load_game("ttt", {"rules": _saved(HIDES_ROW)})
+    s = state(HIDES_ROW, 0, 4)
+    for recall, tensor, string in ((True, "information_state_tensor", "information_state_string"),
+                                   (False, "observation_tensor", "observation_string")):
+        obs = pyspiel._Observation(g, g.make_observer(pyspiel.IIGObservationType(perfect_recall=recall), {}))
+        for p in (0, 1):
+            obs.set_from(s, p)
+            assert list(obs.tensors()[0].data) == getattr(s, tensor)(p)
+            assert obs.string_from(s, p) == getattr(s, string)(p)
