@@ -1035,13 +1035,22 @@ cdef class TTTCore(GameCore):
 
     cdef void _cloak_refresh(self) noexcept:
         """Record every piece each seat fully sees now ("every piece they have
-        previously fully seen" stays seen when its space is cloaked later)."""
+        previously fully seen" stays seen when its space is cloaked later):
+        pieces on open spaces for everyone, pieces a seat can move for it.
+        (Obscurity's own-colour clause needs no record: colours never change
+        hands.)"""
+        cdef Tables tab = self.tab
         cdef int c, s
-        for c in range(self.tab.S):
-            if self.cell[c]:
-                for s in range(self.tab.seats):
-                    if not (self.seen[c] >> s) & 1 and self._fully_sees(s, c):
-                        self.seen[c] |= 1 << s
+        cdef int full = (1 << tab.seats) - 1
+        cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
+        for c in range(tab.S):
+            if self.cell[c] and self.seen[c] != full:
+                if not self._cloaked_now(c):
+                    self.seen[c] = full
+                elif moving:
+                    for s in range(tab.seats):
+                        if self._can_move_piece(s, c):
+                            self.seen[c] |= 1 << s
 
     cdef TTTCore _view_of(self, int s):
         """The position as seat s sees it, to play the plain rules on: pieces
@@ -1070,9 +1079,12 @@ cdef class TTTCore(GameCore):
         v.phase = self.phase
         v.folded = self.folded
         v.plock = self.plock
+        v.num_free = self.num_free
         for c in range(tab.S):
             if self.cell[c] and not self._sees_piece(s, c):
                 v.cell[c] = 0
+                if not tab.gravity and v._target_free(c):
+                    v._free_add(c)     # the true free list plus what looks empty
         if tab.gravity:
             for t in range(tab.T):
                 h = 0
@@ -1081,10 +1093,10 @@ cdef class TTTCore(GameCore):
                     if v.cell[c] or tab.locked[c]:
                         h = z + 1
                 v.top[t] = h
-        v.num_free = 0
-        for t in range(tab.T):
-            if v._target_free(t):
-                v._free_add(t)
+            v.num_free = 0
+            for t in range(tab.T):
+                if v._target_free(t):
+                    v._free_add(t)
         return v
 
     cdef bint _cloak_has_move(self, int seat) noexcept:
