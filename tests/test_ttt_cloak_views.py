@@ -279,3 +279,14 @@ def test_the_cpp_observer_of_make_observer_serves_the_same_views():
             obs.set_from(s, p)
             assert list(obs.tensors()[0].data) == getattr(s, tensor)(p)
             assert obs.string_from(s, p) == getattr(s, string)(p)
+
+
+def test_walls_are_never_hidden():
+    # a space locked for the phase and cloaked shows as locked to everyone,
+    # and nobody may attempt it (it is no hidden piece)
+    rs = rule_set("views-walls", turn_checks=[], phases=[{"cloaked": ROW1, "locked": [[1, 1, 1]]}])
+    c = make_core(rs)
+    assert c.player_view(0)[0] == c.player_view(1)[0] == "#"
+    assert 0 not in c.legal_action_list()
+    c.apply_action(1)
+    assert 0 not in c.legal_action_list() and 1 in c.legal_action_list()   # white: 1 looks empty
