@@ -5,7 +5,10 @@ chance outcomes, what every player sees and the returns; attempts that only
 reveal; the decisions docs/rules/ttt.md takes where the seed is ambiguous;
 and the OpenSpiel face (IMPERFECT_INFORMATION, observers, random_sim_test).
 Cells are x + X*(y + Y*z) from 0."""
+import json
 import random
+import tempfile
+from pathlib import Path
 
 import pyspiel
 import pytest
@@ -125,15 +128,15 @@ def test_random_sim_with_serialisation(rs):
 _SAVED = {}
 
 
+_DIR = tempfile.TemporaryDirectory(prefix="ttt-cloak-")    # removed when the process ends
+
+
 def _saved(rs):
     """A rule-set file for ``rs`` (OpenSpiel loads ttt by name or path)."""
-    import json
-    import tempfile
     if rs.name not in _SAVED:
-        f = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, prefix=rs.name)
-        json.dump(rs.to_json(), f)
-        f.close()
-        _SAVED[rs.name] = f.name
+        path = Path(_DIR.name) / f"{rs.name}.json"
+        path.write_text(json.dumps(rs.to_json()))
+        _SAVED[rs.name] = str(path)
     return _SAVED[rs.name]
 
 

@@ -133,10 +133,13 @@ def test_views_partition_histories_consistently(case, seeds):
 
 
 def _own_past(rs, history, p):
-    """p's information states at its earlier decisions and the actions it took."""
+    """Everything p observed along the history (its observation after every
+    event, so a history it can tell apart at any point gets another past),
+    with its information states at its decisions and the actions it took."""
     s = state(rs)
     past = []
     for a in history:
+        past.append(s.observation_string(p))
         if s.current_player() == p:
             past.append((s.information_state_string(p), a))
         s.apply_action(a)
