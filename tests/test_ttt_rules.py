@@ -89,7 +89,7 @@ def test_reserve_colours_follow_players_and_colour_mode():
 
 
 def test_later_issue_values_are_named_as_not_supported_yet():
-    msgs = problems(cloaking="hides", boards=4, shapes={"pentagon": {"move": "adjacent"}})
+    msgs = problems(cloaking="invisibility", boards=4, shapes={"pentagon": {"move": "adjacent"}})
     assert any(m.startswith("cloaking") for m in msgs)
     assert any(m.startswith("boards") for m in msgs)
     assert any(m.startswith("shapes.pentagon") and "supported now: circle" in m for m in msgs)

@@ -8,6 +8,7 @@ encoding; coordinates are 0-based (x, y, z) tuples.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 
 from games.ttt.rules import PALETTE, parse_check, seats_of
@@ -688,3 +689,144 @@ class SimRefState(RefState):
         if all(a == self.a_pass for a in plans.values()) or self.phases[self.phase]["order"] == "single":
             return self._stalemate_or_next_phase()
         self._open_round()
+
+
+class CloakedRefState(RefState):
+    """The reference model with cloaking (issue 11 item 3), from the seed's
+    sentences as docs/rules/ttt.md reads them: a player fully sees every piece
+    it placed, every piece it can move, every piece on a non-cloaked space,
+    every piece it has fully seen before and every piece it attempted to
+    cover; under obscurity also every piece of its own colours, and the colour
+    of every other piece. A player's legal actions are those of the position
+    as it sees it (a hidden piece looks like an empty space); an action legal
+    there but not in truth only reveals the pieces on its target (and source)
+    and ends the turn. Chaos plays the true position.
+
+    ``seen`` maps each occupied cell to the seats that fully saw its piece and
+    moves with the piece."""
+
+    def __init__(self, rs):
+        r = rs.record
+        self.cloak = r["cloaking"] if any(ph["cloaked"] for ph in r["phases"]) else "none"
+        self.cloaked = [{tuple(v - 1 for v in a) for a in ph["cloaked"]} for ph in r["phases"]]
+        self.seen = {}
+        self.plain = False      # a view: the plain rules, no cloaking
+        self.last_attempt = False
+        self.phase = 0
+        super().__init__(rs)
+        self.seen = {c: set() for c in self.board} | self.seen
+        self.refresh()
+
+    # who sees what --------------------------------------------------------------
+    def is_chaos(self, s):
+        return self.chaos and s == self.seats - 1
+
+    def can_move(self, p, c):
+        col = self.board.get(c)
+        if col is None or self.move == "stationary" or self.phases[self.phase]["movement"] != "allowed":
+            return False
+        if p not in self.playing() or col not in self.owned[p] or self.reserve[col] > 0:
+            return False
+        if c in self.locked or c in self.phase_locked():
+            return False
+        if self.gravity:
+            t = self.xyz_target(c[0], c[1], 0)
+            return self.top_cell(t) == c
+        return True
+
+    def fully_sees(self, p, c):
+        if c not in self.board:
+            return False
+        if p in self.seen.get(c, set()) or c not in self.cloaked[self.phase]:
+            return True
+        if self.cloak == "obscures" and self.board[c] in self.owned[p]:
+            return True
+        return self.can_move(p, c)
+
+    def sees_piece(self, p, c):
+        return c in self.board and (self.cloak == "obscures" or self.fully_sees(p, c))
+
+    def refresh(self):
+        if self.cloak == "none":
+            return
+        for c in self.board:
+            for p in range(self.seats):
+                if self.fully_sees(p, c):
+                    self.seen.setdefault(c, set()).add(p)
+
+    def view(self, p):
+        """Per cell (index x + X*(y + Y*z)) what p sees, as the engine's
+        ``player_view`` spells it."""
+        out = []
+        for z in range(self.Z):
+            for y in range(self.Y):
+                for x in range(self.X):
+                    c = (x, y, z)
+                    if self.fully_sees(p, c):
+                        out.append("xopy"[self.board[c]])
+                    elif self.sees_piece(p, c):
+                        out.append("XOPY"[self.board[c]])
+                    else:
+                        out.append("#" if c in self.locked or c in self.phase_locked() else ".")
+        return out
+
+    def plain_copy(self, viewer=None):
+        """A copy that plays the plain rules: the truth, or (viewer given) the
+        position as the viewer sees it."""
+        v = copy.copy(self)
+        v.plain = True
+        v.board = dict(self.board)
+        v.reserve = list(self.reserve)
+        if viewer is not None:
+            v.board = {c: col for c, col in self.board.items() if self.sees_piece(viewer, c)}
+        return v
+
+    # rules -----------------------------------------------------------------------
+    def seat_actions(self, s):
+        if self.plain or self.cloak != "hides" or self.is_chaos(s):
+            return super().seat_actions(s)
+        return self.plain_copy(viewer=s).seat_actions(s)
+
+    def _start_phase(self, k):
+        self.refresh()
+        self.phase = k
+        self.refresh()
+        super()._start_phase(k)
+
+    def apply(self, a):
+        self.last_attempt = False
+        if self.plain or self.cloak == "none":
+            return super().apply(a)
+        actor = self.answerer if self.offer_by is not None else self.seat
+        placing = self.offer_by is None and a < self.move0
+        moving = self.offer_by is None and not placing and self.move != "stationary" \
+            and a < self.move0 + self.T * self.T
+        if not (placing or moving):
+            super().apply(a)
+            return self.refresh()
+        t = (a % self.T) if placing else (a - self.move0) % self.T
+        f = None if placing else (a - self.move0) // self.T
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        if self.cloak == "hides" and not self.is_chaos(actor):
+            truth = self.plain_copy()
+            looks = self.plain_copy(viewer=actor)
+            if a not in truth.legal_actions() or (moving and truth.top_cell(f) != looks.top_cell(f)):
+                self.last_attempt = True
+                for target in [t] + ([f] if moving else []):
+                    for c in self.board:
+                        if self.xyz_target(c[0], c[1], 0 if self.gravity else c[2]) == target:
+                            self.seen.setdefault(c, set()).add(actor)
+                self.passes = 0
+                self.plies += 1
+                if self.limit and self.plies >= self.limit:
+                    self._stalemate()
+                else:
+                    self._next_seat()
+                return self.refresh()
+        dest = self.landing(t)
+        if placing:
+            self.seen[dest] = {actor}
+        else:
+            self.seen[dest] = self.seen.pop(self.top_cell(f))
+        super().apply(a)
+        self.refresh()

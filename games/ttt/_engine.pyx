@@ -30,6 +30,7 @@ Action ids (documented in docs/rules/ttt.md):
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+import hashlib
 cimport cython
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, mix64, rng_seed, rng_below, rng_next
@@ -37,7 +38,7 @@ from games.ttt.codes cimport (
     EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_LINEAR_KNIGHT,
     MOVE_ALQUERQUE, MOVE_ORTHOGONAL, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
     END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT, FOLD_LESS_THAN_MOST,
-    ORDER_SEQUENTIAL, ORDER_SINGLE)
+    ORDER_SEQUENTIAL, ORDER_SINGLE, CLOAK_NONE, CLOAK_HIDES, CLOAK_OBSCURES)
 from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
                               MEASURE_SHAPE, MEASURE_AREA)
 
@@ -103,6 +104,13 @@ cdef class Tables:
     cdef uint64_t* zob       # S*(C+1)
     cdef int16_t* sym        # nsym*S
     cdef int16_t* init       # the starting block
+    # cloaking (issue 11 item 3; CLOAK_NONE leaves every field below unused)
+    cdef int cloaking        # CLOAK_* (NONE when no phase cloaks a space)
+    cdef uint8_t* ph_cloak   # nphases*S: cells cloaked for the phase
+    cdef int seen0           # block offset of seen[S]: per cell, bit s = seat s fully saw its piece
+    cdef int log0            # block offset of the event log: count (2 entries), then loglen*3
+    cdef int loglen          # events the log holds (the game's length bound)
+    cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
     cdef int block           # int16 entries in a position block
     # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
     # locked against entering / leaving it (NULL when no space locks a seat)
@@ -147,6 +155,7 @@ cdef class Tables:
         free(self.ph_exit)
         free(self.sstep)
         free(self.nsstep)
+        free(self.ph_cloak)
 
     def __init__(self, dict p):
         cdef int i, d, c, s
@@ -282,6 +291,7 @@ cdef class Tables:
         if self.nboards > 1:      # boards: decided mask, then MAX_SEATS results per board
             self.block += 1 + self.nboards * MAX_SEATS
         self.block += self._sim_layout(p)     # ttt-sim: round region appended at the end
+        self._cloak_tables(p)
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
         memset(self.init, 0, self.block * sizeof(int16_t))
         for c, colour in p["pieces"]:
@@ -404,6 +414,34 @@ cdef class Tables:
         for s in range(MAX_SEATS):
             v[2 + s] = -1
 
+    def _cloak_tables(self, dict p):
+        """Cloaking: the per-phase cloaked cells, and the block's tail that
+        remembers what each player has seen: seen[S] (a seat bit mask per
+        cell, moving with its piece) and the event log each player's
+        information state is read from (count as two int16, then per event:
+        action, actor | attempt<<3 | 2-bit view class per seat from bit 4,
+        phase after). Without cloaking the block is unchanged."""
+        cdef int i
+        self.cloaking = p.get("cloaking", CLOAK_NONE)
+        self.ph_cloak = NULL
+        if self.cloaking == CLOAK_NONE:
+            return
+        self.ph_cloak = <uint8_t*>malloc(self.nphases * self.S)
+        if not self.ph_cloak:
+            raise MemoryError()
+        memset(self.ph_cloak, 0, self.nphases * self.S)
+        for i, ph in enumerate(p["phases"]):
+            for c in ph["cloaked"]:
+                self.ph_cloak[i * self.S + c] = 1
+        # what each seat has seen is part of the position and is not mapped
+        # by the board's symmetries: claim none (cloaked rule sets are not
+        # searched with transpositions anyway; their searches refuse them)
+        self.nsym = 1
+        self.seen0 = self.block
+        self.log0 = self.seen0 + self.S
+        self.loglen = p["max_game_length"]
+        self.block = self.log0 + 2 + 3 * self.loglen
+
 
 @cython.final
 cdef class TTTCore(GameCore):
@@ -435,6 +473,12 @@ cdef class TTTCore(GameCore):
     cdef uint8_t* pentry      # spaces: seats locked against entry per cell this phase, or NULL
     cdef uint8_t* pexit       # spaces: seats locked against exit per cell this phase, or NULL
     cdef int16_t* bstate      # boards: [decided mask, results per board] at the block's end
+    # cloaking: seen points into the block (NULL without cloaking); a view
+    # (the tables' scratch core) plays the plain rules on what one player
+    # sees; busy is set while apply runs the plain rules under the cloaking hook
+    cdef int16_t* seen
+    cdef bint viewing
+    cdef bint cloak_busy
 
     def __cinit__(self):
         self.mem = NULL
@@ -514,8 +558,12 @@ cdef class TTTCore(GameCore):
         seat in turn order that plays in it moves first."""
         cdef Tables tab = self.tab
         cdef int t
+        if self.seen != NULL:
+            self._cloak_refresh()       # what was seen in the ending phase stays seen
         self.phase = k
         self._set_plock()
+        if self.seen != NULL:
+            self._cloak_refresh()
         self.num_free = 0
         for t in range(tab.T):
             if self._target_free(t):
@@ -569,6 +617,8 @@ cdef class TTTCore(GameCore):
         self.fpos = self.freel + tab.T
         self.reserve = self.fpos + tab.T
         self.bstate = self.reserve + tab.C      # boards (only read when nboards > 1)
+        self.seen = self.mem + tab.seen0 if tab.cloaking != CLOAK_NONE else NULL
+        self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # ttt-sim or cloaking
 
     cdef GameCore copy(self):
         cdef TTTCore o = TTTCore.__new__(TTTCore)
@@ -738,6 +788,8 @@ cdef class TTTCore(GameCore):
         return False
 
     cdef inline bint _has_move(self, int seat) noexcept:
+        if self.seen != NULL and self._cloak_judges(seat):
+            return self._cloak_has_move(seat)
         return self._can_place(seat) or self._can_move(seat)
 
     cdef int _seat_actions(self, int seat, int* out) noexcept:
@@ -745,6 +797,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int k = 0, ch, colour, t, f, u
         cdef uint8_t* mark
+        if tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
+            return self._view_of(seat)._seat_actions(seat, out)
         for ch in range(tab.choices):
             colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
             if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
@@ -799,6 +853,8 @@ cdef class TTTCore(GameCore):
             return False
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
+        if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
+            return self._view_of(self.seat).is_legal(action)
         if action < tab.nplace:
             ch = action // tab.T
             t = action % tab.T
@@ -839,6 +895,9 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int ch, t, colour, f
         if tab.sim and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
+            return
+        if self.seen != NULL and not self.cloak_busy and not self.viewing:
+            self._cloak_apply(action)
             return
         if self.offer_by >= 0:
             self._answer(action == tab.a_agree)
@@ -895,6 +954,8 @@ cdef class TTTCore(GameCore):
     cdef void _place(self, int t, int colour) noexcept:
         self.reserve[colour] -= 1
         cdef int c = self._land(t, colour + 1)
+        if self.seen != NULL:
+            self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
         self.placements += 1
         self._after_ply(c, colour + 1)
 
@@ -915,6 +976,9 @@ cdef class TTTCore(GameCore):
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
         cdef int c = self._land(u, piece)
+        if self.seen != NULL:
+            self.seen[c] = self.seen[src]      # cloaking: who saw it saw this piece
+            self.seen[src] = 0
         self.moves += 1
         self._after_ply(c, piece)
 
@@ -1511,6 +1575,8 @@ cdef class TTTCore(GameCore):
             h ^= self._boards_hash()
         if self.tab.sim:
             h ^= self._sim_hash()                 # ttt-sim: pending plans
+        if self.seen != NULL:
+            h ^= self._cloak_hash()
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -1531,6 +1597,264 @@ cdef class TTTCore(GameCore):
                 h ^= tab.zob[m[c] * (tab.C + 1) + self.cell[c]]
         return h ^ self._extras()
 
+    # -- cloaking (issue 11 item 3) ----------------------------------------
+    # The seed: "Players can fully see every piece they placed, every piece
+    # they can move [...], every piece occupying a non-cloaked space, every
+    # piece they have previously fully seen, and every piece they have
+    # attempted to cover." ``seen`` makes the fourth clause permanent; the
+    # others are read off the position. Interpretations: docs/rules/ttt.md.
+
+    cdef inline bint _cloak_judges(self, int seat) noexcept:
+        """Whether ``seat`` chooses from its own view: a player (Chaos plays
+        the true position) in a real position (a view plays the plain rules)."""
+        return not self.viewing and not (self.tab.chaos and seat == self.tab.seats - 1)
+
+    cdef inline bint _cloaked_now(self, int c) noexcept:
+        return self.tab.ph_cloak[self.phase * self.tab.S + c] != 0
+
+    cdef bint _can_move_piece(self, int s, int c) noexcept:
+        """"Every piece they can move": the piece on c is one seat s may move
+        in this phase (its colour, none of that colour in reserve, movement
+        allowed, s takes turns, c not locked, top of its stack), whether or
+        not a destination is free (that may hang on hidden pieces)."""
+        cdef Tables tab = self.tab
+        cdef int piece = self.cell[c]
+        if piece == 0 or tab.ph_move[self.phase] == MOVE_NONE or not self._plays(s):
+            return False
+        if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or self.reserve[piece - 1] > 0:
+            return False
+        if tab.locked[c] or (self.plock != NULL and self.plock[c]):
+            return False
+        if tab.gravity and c // tab.XY != self.top[c % tab.XY] - 1:
+            return False
+        return True
+
+    cdef bint _fully_sees(self, int s, int c) noexcept:
+        """Whether seat s fully sees (colour and shape) the piece on c."""
+        cdef int piece = self.cell[c]
+        if piece == 0:
+            return False
+        if (self.seen[c] >> s) & 1 or not self._cloaked_now(c):
+            return True
+        if self.tab.cloaking == CLOAK_OBSCURES and (self.tab.seat_mask[s] >> (piece - 1)) & 1:
+            return True        # "all pieces of their assigned color(s)"
+        return self._can_move_piece(s, c)
+
+    cdef inline bint _sees_piece(self, int s, int c) noexcept:
+        """Whether seat s sees that c holds a piece: fully, or under obscurity
+        "the color–but not shape–of all other placed pieces"."""
+        return self.cell[c] != 0 and (self.tab.cloaking == CLOAK_OBSCURES or self._fully_sees(s, c))
+
+    cdef uint64_t _cloak_hash(self) noexcept:
+        """What each seat has seen decides its legal actions, so it is part of
+        the position's hash (the event log is not: it decides views only)."""
+        cdef uint64_t h = 0
+        cdef int c
+        for c in range(self.tab.S):
+            if self.seen[c]:
+                h ^= mix64(<uint64_t>(c * 64 + self.seen[c]) + <uint64_t>0x5EE115EE11)
+        return h
+
+    cdef void _cloak_refresh(self) noexcept:
+        """Record every piece each seat fully sees now ("every piece they have
+        previously fully seen" stays seen when its space is cloaked later):
+        pieces on open spaces for everyone, pieces a seat can move for it.
+        (Obscurity's own-colour clause needs no record: colours never change
+        hands.)"""
+        cdef Tables tab = self.tab
+        cdef int c, s
+        cdef int full = (1 << tab.seats) - 1
+        cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
+        for c in range(tab.S):
+            if self.cell[c] and self.seen[c] != full:
+                if not self._cloaked_now(c):
+                    self.seen[c] = full
+                elif moving:
+                    for s in range(tab.seats):
+                        if self._can_move_piece(s, c):
+                            self.seen[c] |= 1 << s
+
+    cdef TTTCore _view_of(self, int s):
+        """The position as seat s sees it, to play the plain rules on: pieces
+        it does not see are taken off (a hidden piece looks like an empty
+        space), a stack's height is that of what it sees. The view lives in
+        the tables' scratch core (no allocation per call), so it is valid
+        until the next view is made; callers use it at once."""
+        cdef Tables tab = self.tab
+        cdef TTTCore v
+        cdef int c, t, z, h
+        if tab.scratch is None:
+            v = TTTCore.__new__(TTTCore)
+            v._setup(tab)
+            v.viewing = True
+            tab.scratch = v
+        v = <TTTCore>tab.scratch
+        memcpy(v.mem, self.mem, tab.log0 * sizeof(int16_t))     # all but the event log
+        v.seat = self.seat
+        v.left = self.left
+        v.passes = self.passes
+        v.plies = self.plies
+        v.offer_by = self.offer_by
+        v.answerer = self.answerer
+        v.offered = self.offered
+        v.end = self.end
+        v.phase = self.phase
+        v.folded = self.folded
+        v.plock = self.plock
+        v.num_free = self.num_free
+        for c in range(tab.S):
+            if self.cell[c] and not self._sees_piece(s, c):
+                v.cell[c] = 0
+                if not tab.gravity and v._target_free(c):
+                    v._free_add(c)     # the true free list plus what looks empty
+        if tab.gravity:
+            for t in range(tab.T):
+                h = 0
+                for z in range(tab.Z):
+                    c = t + tab.XY * z
+                    if v.cell[c] or tab.locked[c]:
+                        h = z + 1
+                v.top[t] = h
+            v.num_free = 0
+            for t in range(tab.T):
+                if v._target_free(t):
+                    v._free_add(t)
+        return v
+
+    cdef bint _cloak_has_move(self, int seat) noexcept:
+        """Whether seat has a placement or move in its own view."""
+        if self.tab.cloaking == CLOAK_HIDES:
+            return self._view_of(seat)._has_move(seat)
+        return self._can_place(seat) or self._can_move(seat)
+
+    cdef bint _cloak_is_attempt(self, int action, int kind, int f) noexcept:
+        """Whether a placement or move legal in the mover's view is not what
+        it seems: illegal in truth, or (stacks) a move whose true top piece is
+        one the mover does not see."""
+        cdef bint legal
+        self.viewing = True            # the plain rules on the true position
+        legal = self.is_legal(action)
+        self.viewing = False
+        if not legal:
+            return True
+        return kind == 1 and self.tab.gravity and self._view_of(self.seat).top[f] != self.top[f]
+
+    cdef void _cloak_reveal(self, int s, int t) noexcept:
+        """Show seat s every piece on target t (the whole stack on stacks)."""
+        cdef Tables tab = self.tab
+        cdef int z, c
+        for z in range(tab.Z if tab.gravity else 1):
+            c = t + tab.XY * z if tab.gravity else t
+            if self.cell[c]:
+                self.seen[c] |= 1 << s
+
+    cdef void _cloak_apply(self, int action) noexcept:
+        """apply() of a cloaked rule set: an attempt that only reveals, or the
+        plain rules; then the event is logged and what is seen remembered."""
+        cdef Tables tab = self.tab
+        cdef int actor = self.answerer if self.offer_by >= 0 else self.seat
+        cdef int kind = 2, f = -1, t = -1, src, land = -1, s
+        cdef int before = 0
+        cdef bint attempt = False
+        if self.offer_by < 0 and action < tab.nplace:
+            kind = 0
+            t = action % tab.T
+        elif self.offer_by < 0 and action < tab.move0 + tab.nmove:
+            kind = 1
+            f = (action - tab.move0) // tab.T
+            t = (action - tab.move0) % tab.T
+        if kind != 2 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(actor):
+            attempt = self._cloak_is_attempt(action, kind, f)
+        if attempt:
+            # "the result will be only to make the invisible piece or wall
+            # visible to the player (i.e. the turn ends without any piece
+            # actually moving)"
+            self._cloak_reveal(actor, t)
+            if kind == 1:
+                self._cloak_reveal(actor, f)
+            self.passes = 0
+            self.plies += 1
+            if tab.move_limit and self.plies >= tab.move_limit:
+                self._finish_stalemate(END_MOVE_LIMIT)
+            else:
+                self._next_seat()
+        else:
+            if kind == 1:
+                src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
+                for s in range(tab.seats):
+                    if self._sees_piece(s, src):
+                        before |= 1 << s
+            self.cloak_busy = True
+            self.apply(action)
+            self.cloak_busy = False
+            if kind != 2:
+                land = t + tab.XY * (self.top[t] - 1) if tab.gravity else t
+        self._cloak_log(action, actor, attempt, kind, land, before)
+        self._cloak_refresh()
+
+    cdef void _cloak_log(self, int action, int actor, bint attempt, int kind, int land,
+                         int before) noexcept:
+        """Append the event with what each seat saw of it: 1 all of it, 0
+        only that ``actor`` placed (its colour: reserves are public), moved or
+        attempted, 2 a piece it had not seen arriving on a space it sees."""
+        cdef Tables tab = self.tab
+        cdef int16_t* log = self.mem + tab.log0
+        cdef int n = log[0] + (log[1] << 15)
+        cdef int s, cls, meta
+        if n >= tab.loglen:
+            return
+        meta = actor | (attempt << 3)
+        for s in range(tab.seats):
+            if s == actor:
+                cls = 1
+            elif attempt:
+                cls = 0
+            elif kind == 0:
+                cls = 1 if self._sees_piece(s, land) else 0
+            elif kind == 1:
+                cls = (1 if (before >> s) & 1 else 2) if self._sees_piece(s, land) else 0
+            else:
+                cls = 1
+            meta |= cls << (4 + 2 * s)
+        log[2 + 3 * n] = action
+        log[3 + 3 * n] = meta
+        log[4 + 3 * n] = self.phase
+        n += 1
+        log[0] = n & 0x7FFF
+        log[1] = n >> 15
+
+    # per-player views (games/core.pxd): cloaked rule sets here; the others
+    # go to ttt-sim's views (pending plans hidden), which keep the
+    # protocol's whole-position defaults without simultaneous phases
+
+    cdef object player_observation_string(self, int player):
+        if self.seen == NULL:
+            return self._sim_player_observation_string(player)     # ttt-sim's views (whole position without sim)
+        return self._view_string(player)
+
+    cdef object player_observation_tensor(self, int player):
+        if self.seen == NULL:
+            return self._sim_player_observation_tensor(player)     # ttt-sim's views (whole position without sim)
+        return self._view_tensor(player)
+
+    cdef object player_information_state_string(self, int player):
+        if self.seen == NULL:
+            return self._sim_player_information_state_string(player)     # ttt-sim's views (whole position without sim)
+        lines = [f"information state of player {player}"]
+        lines += [self._event_string(player, i) for i in range(self._log_count())]
+        return "\n".join(lines) + "\n" + self._view_string(player)
+
+    cdef object player_information_state_tensor(self, int player):
+        if self.seen == NULL:
+            return self._sim_player_information_state_tensor(player)     # ttt-sim's views (whole position without sim)
+        return self._event_tensor(player) + self._view_tensor(player)
+
+    cdef uint64_t information_state_key(self, int player) except? 0:
+        if self.seen == NULL:
+            return self._sim_information_state_key(player)     # ttt-sim's views (whole position without sim)
+        text = self.player_information_state_string(player).encode()
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
     # -- random play ---------------------------------------------------------
 
     cdef void playout(self, Rng* rng) noexcept:
@@ -1538,7 +1862,7 @@ cdef class TTTCore(GameCore):
         cdef int* buf = NULL
         cdef int n, colour
         cdef bint simple = (not tab.passing and not tab.agree_draw and tab.choices == 1
-                            and not tab.any_seat_lock and not tab.sim)
+                            and not tab.any_seat_lock and not tab.sim and tab.cloaking == CLOAK_NONE)
         while self.end == END_NONE:
             if simple:
                 colour = tab.colour_of_seat[self.seat]
@@ -1911,7 +2235,7 @@ cdef class TTTCore(GameCore):
             return -1
         return e & 0xFFFFF
 
-    cdef uint64_t information_state_key(self, int player) except? 0:
+    cdef uint64_t _sim_information_state_key(self, int player) except? 0:
         cdef int32_t* v
         cdef uint64_t h
         cdef int i
@@ -1923,24 +2247,24 @@ cdef class TTTCore(GameCore):
             h = mix64(h ^ (<uint64_t>(self._visible(player, i) + 2) * <uint64_t>0x9E3779B97F4A7C15ULL))
         return h | 1
 
-    cdef object player_observation_string(self, int player):
+    cdef object _sim_player_observation_string(self, int player):
         if not self.tab.sim:
             return GameCore.player_observation_string(self, player)
         return self._sim_view(player, False)
 
-    cdef object player_information_state_string(self, int player):
+    cdef object _sim_player_information_state_string(self, int player):
         if not self.tab.sim:
             return GameCore.player_information_state_string(self, player)
         return self._sim_view(player, True)
 
-    cdef object player_observation_tensor(self, int player):
+    cdef object _sim_player_observation_tensor(self, int player):
         if not self.tab.sim:
             return GameCore.player_observation_tensor(self, player)
         cdef int32_t* v = self._simv()
         own = v[2 + player] if self._in_round() else -1
         return self.observation() + [1.0 if own >= 0 else 0.0, float(own + 1)]
 
-    cdef object player_information_state_tensor(self, int player):
+    cdef object _sim_player_information_state_tensor(self, int player):
         if not self.tab.sim:
             return GameCore.player_information_state_tensor(self, player)
         cdef int32_t* v = self._simv()
@@ -1950,7 +2274,7 @@ cdef class TTTCore(GameCore):
             hist[i] = float(self._visible(player, i) + 1)     # 0: hidden plan, -1 below
             if hist[i] == 0.0:
                 hist[i] = -1.0
-        return self.player_observation_tensor(player) + hist
+        return self._sim_player_observation_tensor(player) + hist
 
     cdef object _sim_view(self, int player, bint recall):
         cdef int32_t* v = self._simv()
@@ -2179,6 +2503,161 @@ cdef class TTTCore(GameCore):
         if tab.overachievers:       # then who is disqualified (ttt-outcomes)
             obs.extend(1.0 if (self.disq >> p) & 1 else 0.0 for p in range(tab.nplayers))
         return obs
+
+    # -- cloaking: what one player sees (Python face) ------------------------
+
+    @property
+    def cloaking(self):
+        """The cloaking type played: "none", "hides" or "obscures"."""
+        return ("none", "hides", "obscures")[self.tab.cloaking]
+
+    def cloaked_cells(self):
+        """Cells cloaked in the current phase."""
+        if self.seen == NULL:
+            return []
+        return [c for c in range(self.tab.S) if self._cloaked_now(c)]
+
+    def player_view(self, int player):
+        """Per cell what ``player`` sees: a colour letter (``COLOUR_CHARS``)
+        for a piece it fully sees, the capital letter for a piece whose colour
+        but not shape it sees (obscurity), "." for what looks like an empty
+        space (under invisibility, a hidden piece) and "#" for a locked space
+        that looks empty."""
+        self._player(player)
+        out = []
+        for c in range(self.tab.S):
+            v = self.cell[c]
+            if v and (self.seen == NULL or self._fully_sees(player, c)):
+                out.append(COLOUR_CHARS[v - 1])
+            elif v and self._sees_piece(player, c):
+                out.append(COLOUR_CHARS[v - 1].upper())
+            else:
+                out.append("#" if self._locked_now(c) else ".")
+        return out
+
+    def _layout(self, chars):
+        tab = self.tab
+        X, Y, Z = tab.X, tab.Y, tab.Z
+        rows = []
+        if tab.gravity:
+            for y in range(Y):
+                if Y > 1:
+                    rows.append(f"stacks y={y + 1}:")
+                for z in reversed(range(Z)):
+                    rows.append("".join(chars[x + X * (y + Y * z)] for x in range(X)))
+        else:
+            for z in range(Z):
+                if Z > 1:
+                    rows.append(f"z={z + 1}:")
+                for y in reversed(range(Y)):
+                    rows.append("".join(chars[x + X * (y + Y * z)] for x in range(X)))
+        return "\n".join(rows)
+
+    def _view_string(self, int player):
+        status = self.to_string().rsplit("\n", 1)[1]     # public: whose turn, phase, ending
+        reserves = ", ".join(f"{k} {v}" for k, v in self.reserves().items())
+        return (f"player {player} sees:\n{self._layout(self.player_view(player))}\n{status}\n"
+                f"reserves: {reserves}")
+
+    def _view_tensor(self, int player):
+        """Per cell: C planes "fully seen, this colour", C planes "colour seen,
+        shape not", looks empty, locked and looks empty; then the public part
+        of ``observation()`` (seat to move, pieces left, draw answer,
+        reserves, phase, folded); then the observer, one-hot."""
+        tab = self.tab
+        S, C = tab.S, tab.C
+        chars = self.player_view(player)
+        planes = [0.0] * ((2 * C + 2) * S)
+        for c, ch in enumerate(chars):
+            if ch == ".":
+                planes[2 * C * S + c] = 1.0
+            elif ch == "#":
+                planes[(2 * C + 1) * S + c] = 1.0
+            elif ch.islower():
+                planes[COLOUR_CHARS.index(ch) * S + c] = 1.0
+            else:
+                planes[(C + COLOUR_CHARS.index(ch.lower())) * S + c] = 1.0
+        me = [0.0] * tab.nplayers
+        me[player] = 1.0
+        return planes + self.observation()[(C + 2) * S:] + me
+
+    def _log_count(self):
+        cdef int16_t* log = self.mem + self.tab.log0
+        return log[0] + (log[1] << 15)
+
+    def _event(self, int i):
+        """(action, actor, attempt, per-seat view class, phase after) of event i."""
+        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
+        meta = log[1]
+        return log[0], meta & 7, (meta >> 3) & 1, [(meta >> (4 + 2 * s)) & 3 for s in range(self.tab.seats)], log[2]
+
+    def last_event(self):
+        """The last logged event of a cloaked rule set (None before any):
+        action, actor seat, whether it was an attempt that only revealed,
+        what each seat saw of it ("all", "hidden", "arrived") and the phase
+        after it."""
+        if self.seen == NULL or self._log_count() == 0:
+            return None
+        action, actor, attempt, cls, phase = self._event(self._log_count() - 1)
+        return {"action": action, "actor": actor, "attempt": bool(attempt), "phase": phase,
+                "seen": [("hidden", "all", "arrived")[k] for k in cls]}
+
+    def _kind(self, int action):
+        tab = self.tab
+        return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
+
+    def _event_string(self, int player, int i):
+        tab = self.tab
+        action, actor, attempt, cls, phase = self._event(i)
+        who = "Chaos" if tab.chaos and actor == tab.seats - 1 else f"player {actor}"
+        kind = self._kind(action)
+        if attempt and actor == player:
+            text = f"attempted {self.action_string(actor, action)}, which only revealed what is there"
+        elif attempt:
+            text = "attempted a move, which only revealed a hidden piece to it"
+        elif cls[player] == 1:
+            text = self.action_string(actor, action)
+        elif cls[player] == 2:
+            text = f"moved a piece not seen before to {self._target_name((action - tab.move0) % tab.T)}"
+        elif kind == 0:
+            colour = self.action_string(actor, action).split("@")[0]
+            text = f"placed {colour} on a space hidden from player {player}"
+        else:
+            text = f"moved a piece hidden from player {player}"
+        if tab.nphases > 1:
+            text += f" [phase {phase + 1}]"
+        return f"{i + 1}. {who}: {text}"
+
+    def _event_tensor(self, int player):
+        """Per logged event (up to the game's length bound; later rows 0):
+        the actor (one-hot over seats), flags (attempt, hidden, arrived),
+        the action (one-hot) when the player saw all of it, the arrival
+        target of an unseen piece, the colour of a hidden placement, and the
+        phase after the event (one-hot)."""
+        tab = self.tab
+        width = tab.seats + 3 + tab.num_actions + tab.T + tab.C + tab.nphases
+        out = [0.0] * (width * tab.loglen)
+        for i in range(self._log_count()):
+            action, actor, attempt, cls, phase = self._event(i)
+            row = i * width
+            out[row + actor] = 1.0
+            base = row + tab.seats
+            out[base] = float(attempt)
+            if attempt and actor != player:
+                pass
+            elif cls[player] == 1:
+                out[base + 3 + action] = 1.0
+            elif cls[player] == 2:
+                out[base + 2] = 1.0
+                out[base + 3 + tab.num_actions + (action - tab.move0) % tab.T] = 1.0
+            else:
+                out[base + 1] = 1.0
+                if self._kind(action) == 0:
+                    ch = action // tab.T
+                    colour = ch if tab.choices > 1 else tab.colour_of_seat[actor]
+                    out[base + 3 + tab.num_actions + tab.T + colour] = 1.0
+            out[base + 3 + tab.num_actions + tab.T + tab.C + phase] = 1.0
+        return out
 
 
 def make_core(dict compiled):

@@ -16,7 +16,10 @@ refined type of its own rule set (``game.get_type()``): exactly its number of
 players, SEQUENTIAL and PERFECT_INFORMATION unless a phase is simultaneous or
 single, DETERMINISTIC unless Chaos plays, ZERO_SUM only when two sides play
 without Chaos and without all-win/all-lose rules (otherwise GENERAL_SUM with no
-utility sum), so algorithms that check these fields see the truth.
+utility sum), PERFECT_INFORMATION unless some phase cloaks a space (cloaking
+hides or obscures pieces: IMPERFECT_INFORMATION, with every player's
+observation and information state from the engine), so algorithms that check
+these fields see the truth.
 
 Returns: +1 to every winner, -1 to every loser, 0 to everyone on a draw
 (partners share their side's value; Chaos, being OpenSpiel's chance player,
@@ -51,7 +54,7 @@ def _variant(params, core) -> Variant:
 TTT_SPEC = GameSpec(
     game_type=game_type("ttt", "Tic-tac-toe variations (rule sets as data)",
                         {"rules": DEFAULT_RULES}, num_players=(1, 4), chance=True,
-                        zero_sum=False, simultaneous=True),
+                        zero_sum=False, perfect_information=False, simultaneous=True),
     make_core=_make_core, min_utility=-1.0, max_utility=1.0, utility_sum=None,
     variant=_variant)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from games.ttt.codes import Effect, Fold, Move, Order, Stalemate
+from games.ttt.codes import Cloak, Effect, Fold, Move, Order, Stalemate
 
 BOARD_KINDS = ("hash", "squares", "vertices", "stacks")
 PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")
@@ -51,7 +51,7 @@ TURN_CHECKS_LATER = ("goal-reached-stalemate",)
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")
-CLOAKING_NOW = ("none",)
+CLOAKING_NOW = ("none", "hides", "obscures")
 MAX_DIM = 19
 MAX_SPACES = 512
 MAX_MOVE_LIMIT = 100000
@@ -89,6 +89,9 @@ STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST
 
 ORDER_CODES = {"sequential": int(Order.ORDER_SEQUENTIAL), "simultaneous": int(Order.ORDER_SIMULTANEOUS),
                "single": int(Order.ORDER_SINGLE)}
+# cloaking (issue 11 item 3): the seed's "No cloaking", "Cloaking hides", "Cloaking obscures"
+CLOAK_CODES = {"none": int(Cloak.CLOAK_NONE), "hides": int(Cloak.CLOAK_HIDES),
+               "obscures": int(Cloak.CLOAK_OBSCURES)}
 FOLD_CODES = {"none": int(Fold.FOLD_NONE), "less-than-most-committed": int(Fold.FOLD_LESS_THAN_MOST)}
 
 # A name must come back unchanged from OpenSpiel's game-string parser as the

@@ -599,6 +599,11 @@ def _simultaneous_combinations(rec, p: _Problems):
     if rec.get("overachievers_disqualified") is True:
         p.add("overachievers_disqualified", "not supported with a simultaneous or single phase "
                                             "(allowed with such a phase: false)")
+    if rec.get("cloaking") in ("hides", "obscures") and any(
+            isinstance(ph, Mapping) and ph.get("cloaked") for ph in phases):
+        p.add("cloaking", f"{rec['cloaking']!r} with cloaked spaces is not supported with a simultaneous or "
+                          "single phase yet (what an attempt on a hidden piece does inside a round of "
+                          "plans is not defined; allowed with such a phase: none, or no cloaked spaces)")
 
 
 def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:
