@@ -79,6 +79,7 @@ def playout_section(seconds: float, rounds: int, seed: int, log) -> dict:
 # Sections contributed by other modules: (module, function) returning a dict.
 EXTRA_SECTIONS = {
     "connect4": ("experiments.bench_ttt", "connect4_playouts_vs_openspiel"),
+    "simultaneous": ("experiments.bench_ttt", "simultaneous_playouts_vs_goofspiel"),
     "mcts_speed": ("experiments.bench_search", "mcts_speed"),
     "mcts_memory": ("experiments.bench_search", "mcts_memory"),
     "solvers": ("experiments.bench_solvers", "run_all"),

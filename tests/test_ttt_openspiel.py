@@ -117,7 +117,7 @@ def test_game_type_is_truthful_per_rule_set():
     registered = {t.short_name: t for t in pyspiel.registered_games()}["ttt"]
     assert registered.utility == GT.Utility.GENERAL_SUM
     assert registered.chance_mode == GT.ChanceMode.EXPLICIT_STOCHASTIC
-    assert (registered.min_num_players, registered.max_num_players) == (2, 4)
+    assert (registered.min_num_players, registered.max_num_players) == (1, 4)   # 1: "1-vs-chaos"
 
 
 def test_chaos_rule_set_is_explicit_stochastic(tmp_path):

@@ -89,9 +89,7 @@ def test_reserve_colours_follow_players_and_colour_mode():
 
 
 def test_later_issue_values_are_named_as_not_supported_yet():
-    msgs = problems(phases=[{"order": "simultaneous"}], cloaking="hides", boards=2,
-                    shapes={"pentagon": {"move": "adjacent"}})
-    assert any(m.startswith("phases[0].order") and "supported now: sequential" in m for m in msgs)
+    msgs = problems(cloaking="invisibility", boards=4, shapes={"pentagon": {"move": "adjacent"}})
     assert any(m.startswith("cloaking") for m in msgs)
     assert any(m.startswith("boards") for m in msgs)
     assert any(m.startswith("shapes.pentagon") and "supported now: circle" in m for m in msgs)
@@ -258,3 +256,23 @@ def test_a_directory_source_lists_and_loads_by_file_name(tmp_path):
         source.load("Two")
     with pytest.raises(KeyError):
         source.load("Nope")
+
+
+def test_merged_combinations_without_a_defined_meaning_are_refused():
+    """Integration of ttt-outcomes, ttt-spaces and ttt-sim: several boards
+    score each board by the original stalemate rules only, and simultaneous
+    rounds define neither several boards nor overachievers."""
+    four = {"black": 3, "white": 3, "pink": 3, "yellow": 3}
+    msgs = problems(boards=2, stalemate="most-area-wins")
+    assert any(m.startswith("stalemate") and "several boards" in m for m in msgs)
+    msgs = problems(boards=2, players="4", reserves=four, overachievers_disqualified=True)
+    assert any(m.startswith("overachievers_disqualified") and "several boards" in m for m in msgs)
+    msgs = problems(boards=2, players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3},
+                    chaos_wins_if_more_than={"circle": 4})
+    assert any(m.startswith("chaos_wins_if_more_than") and "several boards" in m for m in msgs)
+    msgs = problems(boards=2, phases=[{"order": "simultaneous"}])
+    assert any(m.startswith("boards") and "simultaneous" in m for m in msgs)
+    msgs = problems(players="4", reserves=four, overachievers_disqualified=True,
+                    phases=[{"order": "single"}])
+    assert any(m.startswith("overachievers_disqualified") and "simultaneous" in m for m in msgs)
+    rules.parse(dict(BASE, boards=2, stalemate="most-pieces-wins"))

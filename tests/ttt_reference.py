@@ -8,6 +8,7 @@ encoding; coordinates are 0-based (x, y, z) tuples.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 
 from games.ttt.rules import PALETTE, parse_check, seats_of
@@ -22,6 +23,10 @@ class RefState:
     def __init__(self, rs):
         r = rs.record
         self.X, self.Y, self.Z = r["board"]["size"]
+        # boards (issue 11 item 5): B copies of the board side by side along x
+        self.B, self.bX = r.get("boards", 1), self.X
+        self.X *= self.B
+        self.decided = {}                        # board -> players' results on it
         self.gravity = r["board"]["kind"] == "stacks"
         n, chaos = seats_of(r["players"])
         self.n, self.chaos, self.seats = n, chaos, n + chaos
@@ -44,9 +49,9 @@ class RefState:
         if chaos:
             self.side.append(max(self.side) + 1)
         self.reserve = [r["reserves"].get(c, {}).get("circle", 0) for c in self.colours]
-        self.locked = {tuple(v - 1 for v in a) for a in r["board"]["locked"]}
-        self.board = {tuple(v - 1 for v in q["at"]): self.colours.index(q["colour"])
-                      for q in r["board"]["pieces"]}
+        self.locked = {w for a in r["board"]["locked"] for w in self.copies(a)}
+        self.board = {w: self.colours.index(q["colour"])
+                      for q in r["board"]["pieces"] for w in self.copies(q["at"])}
         self.shape_move = r["shapes"]["circle"]["move"]
         self.phases = r["phases"]
         self.phase = 0
@@ -76,11 +81,92 @@ class RefState:
         self.answerer = None
         self.result = None
         self._init_outcomes(r)      # ttt-outcomes
+        self._init_spaces(r)
         self._start_phase(0)
+
+    # spaces (issue 11 item 4) ---------------------------------------------------
+    def _init_spaces(self, r):
+        """Read sticky, exclusive and per-player entry/exit locks from the
+        record as the rules page words them: a seat may not place or move onto
+        a space whose entry is locked for it, nor move from one whose exit is."""
+        def seat(name):
+            return self.n if name == "chaos" else name - 1
+
+        board = r["board"]
+        self.sticky = {w for a in board.get("sticky", []) for w in self.copies(a)}
+        self.exclusive = {}                      # cell -> seats it is exclusive to
+        for g in board.get("exclusive", []):
+            for a in g["at"]:
+                for w in self.copies(a):
+                    self.exclusive[w] = {seat(s) for s in g["players"]}
+        self.seat_locks = {}                     # (kind, phase or None) -> {cell: seats}
+        for kind in ("entry_locked", "exit_locked"):
+            for where, groups in [(None, board.get(kind, []))] + [
+                    (i, ph.get(kind, [])) for i, ph in enumerate(self.phases)]:
+                table = self.seat_locks.setdefault((kind, where), {})
+                for g in groups:
+                    for a in g["at"]:
+                        for w in self.copies(a):
+                            table.setdefault(w, set()).update(seat(s) for s in g["players"])
+
+    def _seat_locked(self, kind, s, c):
+        return any(s in self.seat_locks[(kind, where)].get(c, ()) for where in (None, self.phase))
+
+    def may_enter(self, s, c):
+        if c in self.exclusive and s not in self.exclusive[c]:
+            return False
+        return not self._seat_locked("entry_locked", s, c)
+
+    def may_exit(self, s, c):
+        if c in self.sticky or (c in self.exclusive and s not in self.exclusive[c]):
+            return False
+        return not self._seat_locked("exit_locked", s, c)
 
     # phases ------------------------------------------------------------------
     def phase_locked(self):
-        return {tuple(v - 1 for v in a) for a in self.phases[self.phase]["locked"]}
+        return {w for a in self.phases[self.phase]["locked"] for w in self.copies(a)}
+
+    # boards (issue 11 item 5) -------------------------------------------------
+    def copies(self, at):
+        """Every board's copy of a 1-based [x, y, z] (0-based, x along all boards)."""
+        return [(at[0] - 1 + b * self.bX, at[1] - 1, at[2] - 1) for b in range(self.B)]
+
+    def board_of(self, c):
+        return c[0] // self.bX
+
+    def _check_result(self, effect):
+        ms = self.side[self.seat]
+        if effect == 2:
+            return [-1.0] * self.n
+        if effect == 0:
+            return [1.0 if self.side[p] == ms else -1.0 for p in range(self.n)]
+        return [-1.0 if self.side[p] == ms else 1.0 for p in range(self.n)]
+
+    def _most_boards(self):
+        """The rules page: most board wins win, the others lose; on a tie of
+        every player, sign(won - lost) when every board ended alike for all
+        players, else a draw."""
+        for b in range(self.B):
+            if b not in self.decided:
+                self.decided[b] = self._board_stalemate(b)
+        wins = [sum(self.decided[b][p] == 1.0 for b in range(self.B)) for p in range(self.n)]
+        lost = [sum(self.decided[b][p] == -1.0 for b in range(self.B)) for p in range(self.n)]
+        if max(wins) != min(wins):
+            self.result = [1.0 if w == max(wins) else -1.0 for w in wins]
+        elif all(len(set(self.decided[b])) == 1 for b in range(self.B)):
+            self.result = [float((wins[0] > lost[0]) - (wins[0] < lost[0]))] * self.n
+        else:
+            self.result = [0.0] * self.n
+
+    def _board_stalemate(self, b):
+        """The stalemate rule on board b alone."""
+        saved = self.board
+        self.board = {c: col for c, col in saved.items() if self.board_of(c) == b}
+        self.result = None
+        self._stalemate_one_board()
+        self.board = saved
+        out, self.result = self.result, None
+        return out
 
     def playing(self):
         """Seats that take turns in this phase: not locked for it, not folded."""
@@ -102,7 +188,8 @@ class RefState:
             return self._stalemate()
         if self.phases[self.phase]["fold"] == "less-than-most-committed":
             locked = self.phase_locked()
-            committed = [sum(1 for c, col in self.board.items() if c in locked and col in self.owned[p])
+            committed = [sum(1 for c, col in self.board.items()
+                             if (c in locked or not self.may_exit(p, c)) and col in self.owned[p])
                          for p in range(self.n)]
             self.folded |= {p for p in range(self.n) if committed[p] < max(committed)}
         self._start_phase(self.phase + 1)
@@ -135,6 +222,8 @@ class RefState:
         else:
             c = self.target_xyz(t)
             c = None if c in self.board or c in self.locked else c
+        if c is not None and self.board_of(c) in self.decided:    # boards: decided boards lock
+            return None
         return None if c in self.phase_locked() else c
 
     def top_cell(self, t):
@@ -163,13 +252,15 @@ class RefState:
                 if self.reserve[col] <= 0:
                     continue
                 for t in range(self.T):
-                    if self.landing(t) is not None:
+                    if self.landing(t) is not None and self.may_enter(s, self.landing(t)):
                         out.append(ch * self.T + t)
         phase = self.phases[self.phase]
         if self.move != "stationary" and phase["movement"] == "allowed":
             for f in range(self.T):
                 src = self.top_cell(f)
                 if src is None or src not in self.board or src in self.phase_locked():
+                    continue
+                if not self.may_exit(s, src) or self.board_of(src) in self.decided:
                     continue
                 col = self.board[src]
                 if col not in self.owned[s] or self.reserve[col] > 0:
@@ -178,14 +269,14 @@ class RefState:
                 dests = set()
                 steps = [d for d in ALL_DIRS if not (self.gravity and d[2])]
                 if self.move == "adjacent-orthogonal" or (self.move == "adjacent-alquerque"
-                                                          and (fx + fy) % 2):
+                                                          and (fx % self.bX + fy) % 2):
                     # no diagonal: by the rule, or none is drawn through this point
                     steps = [d for d in steps if sum(map(abs, d)) == 1]
                 for d in steps:
                     k = 1
                     while True:
                         p = (fx + k * d[0], fy + k * d[1], fz + k * d[2])
-                        if not self.on_board(*p):
+                        if not self.on_board(*p) or self.board_of(p) != self.board_of((fx, fy, fz)):
                             break
                         dests.add(self.xyz_target(*p))
                         if self.move in ("adjacent", "adjacent-orthogonal", "adjacent-alquerque"):
@@ -196,10 +287,10 @@ class RefState:
                         if self.gravity and d[2]:
                             continue
                         p = (fx + d[0], fy + d[1], fz + d[2])
-                        if self.on_board(*p):
+                        if self.on_board(*p) and self.board_of(p) == self.board_of((fx, fy, fz)):
                             dests.add(self.xyz_target(*p))
                 for u in sorted(dests):
-                    if u != f and self.landing(u) is not None:
+                    if u != f and self.landing(u) is not None and self.may_enter(s, self.landing(u)):
                         out.append(self.move0 + f * self.T + u)
         if phase["pass"]:
             out.append(self.a_pass)
@@ -258,6 +349,11 @@ class RefState:
         self.passes = 0
         self.plies += 1
         for k, effect, diag in self.checks:
+            if self.run_through(dest, col, diag) >= k and self.B > 1:   # boards: decides one board
+                self.decided[self.board_of(dest)] = self._check_result(effect)
+                if len(self.decided) == self.B:
+                    return self._most_boards()
+                break
             if self.run_through(dest, col, diag) >= k:
                 if self.overachievers:      # ttt-outcomes
                     if self._overachiever_check(effect):
@@ -302,13 +398,18 @@ class RefState:
             n = 1
             for sign in (1, -1):
                 p = tuple(a + sign * b for a, b in zip(c, d))
-                while self.board.get(p) == col:
+                while self.board.get(p) == col and self.board_of(p) == self.board_of(c):
                     n += 1
                     p = tuple(a + sign * b for a, b in zip(p, d))
             best = max(best, n)
         return best
 
     def _stalemate(self):
+        if self.B > 1:
+            return self._most_boards()
+        return self._stalemate_one_board()
+
+    def _stalemate_one_board(self):
         st = self.stalemate
         if self.general:            # ttt-outcomes
             return self._stalemate_general()
@@ -474,3 +575,258 @@ class RefState:
         if all(v == 1.0 for v in self.result):
             return -1.0
         return 0.0
+
+
+class SimRefState(RefState):
+    """The reference model with simultaneous and single phases (docs/rules/ttt.md,
+    "Simultaneous play"), written from the rules text: in such a phase each
+    round every seat that plays registers a plan (a ply legal on the board as
+    it was at the start of the round, Chaos last by chance), then all plans
+    are applied together; a piece that several plans move, and all pieces that
+    several plans send to one target, are destroyed. Sequential phases play as
+    in ``RefState``."""
+
+    def __init__(self, rs):
+        self.plans = None          # {seat: action} while a round is open
+        super().__init__(rs)
+
+    def _start_phase(self, k):
+        if self.phases[k]["order"] == "sequential":
+            self.plans = None
+            return super()._start_phase(k)
+        self.phase = k
+        self.passes = 0
+        self.left = self.ppt
+        self.offered = False
+        self._open_round()
+
+    def _open_round(self):
+        playing = self.playing()
+        if not playing or (not self.phases[self.phase]["pass"]
+                           and any(not self.has_move(s) for s in playing)):
+            self.plans = None
+            return self._stalemate_or_next_phase()
+        self.plans = {}
+        self.seat = playing[0]
+
+    def legal_actions(self):
+        if self.result is None and self.plans is not None:
+            return self.seat_actions(self.seat)       # no draw offers inside a round
+        return super().legal_actions()
+
+    def simultaneous_players(self):
+        if self.result is not None or self.plans is None:
+            return []
+        return [s for s in self.playing() if s >= self.seat and s < self.n]
+
+    def apply(self, a):
+        if self.result is not None or self.plans is None:
+            return super().apply(a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        self.plans[self.seat] = a
+        later = [s for s in self.playing() if s > self.seat]
+        if later:
+            self.seat = later[0]
+            return
+        self._resolve()
+
+    def _resolve(self):
+        plans, self.plans = self.plans, None
+        self.plies += len(plans)
+        sending = {}               # seat -> (target, colour) of the piece it sends
+        sources = {}               # seat -> source target of its move
+        for s, a in plans.items():
+            if a == self.a_pass:
+                continue
+            if a < self.move0:
+                ch, t = divmod(a, self.T)
+                col = ch if self.choose else min(self.owned[s])
+                self.reserve[col] -= 1
+                sending[s] = (t, col)
+            else:
+                f, t = divmod(a - self.move0, self.T)
+                sources[s] = f
+                sending[s] = (t, None)
+        for col in range(len(self.colours)):
+            if self.reserve[col] < 0:          # overdrawn shared reserve: emptied, nothing placed
+                self.reserve[col] = 0
+                for s in [s for s in sending if s not in sources and sending[s][1] == col]:
+                    del sending[s]
+        for f in set(sources.values()):
+            movers = [s for s in sources if sources[s] == f]
+            col = self.board.pop(self.top_cell(f))
+            for s in movers:
+                if len(movers) > 1:
+                    del sending[s]             # contested piece: destroyed, nobody moves it
+                else:
+                    sending[s] = (sending[s][0], col)
+        landed = []
+        for t in set(t for t, _ in sending.values()):
+            senders = [s for s in sending if sending[s][0] == t]
+            if len(senders) > 1:
+                continue                       # collision: every piece sent here is destroyed
+            s = senders[0]
+            dest = self.landing(t)
+            self.board[dest] = sending[s][1]
+            landed.append((s, dest, sending[s][1]))
+        for k, effect, diag in self.checks:
+            sides = {self.side[s] for s, dest, col in landed if self.run_through(dest, col, diag) >= k}
+            if not sides:
+                continue
+            mover = min(s for s, dest, col in landed if self.side[s] in sides
+                        and self.run_through(dest, col, diag) >= k)
+            if effect == 2:
+                self.result = [-1.0] * self.n
+            elif len(sides) > 1:
+                self.result = [0.0] * self.n   # several sides at once: nobody was first
+            elif effect == 0:
+                self.result = [1.0 if self.side[p] == self.side[mover] else -1.0 for p in range(self.n)]
+            else:
+                self.result = [-1.0 if self.side[p] == self.side[mover] else 1.0 for p in range(self.n)]
+            return
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        if all(a == self.a_pass for a in plans.values()) or self.phases[self.phase]["order"] == "single":
+            return self._stalemate_or_next_phase()
+        self._open_round()
+
+
+class CloakedRefState(RefState):
+    """The reference model with cloaking (issue 11 item 3), from the seed's
+    sentences as docs/rules/ttt.md reads them: a player fully sees every piece
+    it placed, every piece it can move, every piece on a non-cloaked space,
+    every piece it has fully seen before and every piece it attempted to
+    cover; under obscurity also every piece of its own colours, and the colour
+    of every other piece. A player's legal actions are those of the position
+    as it sees it (a hidden piece looks like an empty space); an action legal
+    there but not in truth only reveals the pieces on its target (and source)
+    and ends the turn. Chaos plays the true position.
+
+    ``seen`` maps each occupied cell to the seats that fully saw its piece and
+    moves with the piece."""
+
+    def __init__(self, rs):
+        r = rs.record
+        self.cloak = r["cloaking"] if any(ph["cloaked"] for ph in r["phases"]) else "none"
+        self.cloaked = [{tuple(v - 1 for v in a) for a in ph["cloaked"]} for ph in r["phases"]]
+        self.seen = {}
+        self.plain = False      # a view: the plain rules, no cloaking
+        self.last_attempt = False
+        self.phase = 0
+        super().__init__(rs)
+        self.seen = {c: set() for c in self.board} | self.seen
+        self.refresh()
+
+    # who sees what --------------------------------------------------------------
+    def is_chaos(self, s):
+        return self.chaos and s == self.seats - 1
+
+    def can_move(self, p, c):
+        col = self.board.get(c)
+        if col is None or self.move == "stationary" or self.phases[self.phase]["movement"] != "allowed":
+            return False
+        if p not in self.playing() or col not in self.owned[p] or self.reserve[col] > 0:
+            return False
+        if c in self.locked or c in self.phase_locked():
+            return False
+        if self.gravity:
+            t = self.xyz_target(c[0], c[1], 0)
+            return self.top_cell(t) == c
+        return True
+
+    def fully_sees(self, p, c):
+        if c not in self.board:
+            return False
+        if p in self.seen.get(c, set()) or c not in self.cloaked[self.phase]:
+            return True
+        if self.cloak == "obscures" and self.board[c] in self.owned[p]:
+            return True
+        return self.can_move(p, c)
+
+    def sees_piece(self, p, c):
+        return c in self.board and (self.cloak == "obscures" or self.fully_sees(p, c))
+
+    def refresh(self):
+        if self.cloak == "none":
+            return
+        for c in self.board:
+            for p in range(self.seats):
+                if self.fully_sees(p, c):
+                    self.seen.setdefault(c, set()).add(p)
+
+    def view(self, p):
+        """Per cell (index x + X*(y + Y*z)) what p sees, as the engine's
+        ``player_view`` spells it."""
+        out = []
+        for z in range(self.Z):
+            for y in range(self.Y):
+                for x in range(self.X):
+                    c = (x, y, z)
+                    if self.fully_sees(p, c):
+                        out.append("xopy"[self.board[c]])
+                    elif self.sees_piece(p, c):
+                        out.append("XOPY"[self.board[c]])
+                    else:
+                        out.append("#" if c in self.locked or c in self.phase_locked() else ".")
+        return out
+
+    def plain_copy(self, viewer=None):
+        """A copy that plays the plain rules: the truth, or (viewer given) the
+        position as the viewer sees it."""
+        v = copy.copy(self)
+        v.plain = True
+        v.board = dict(self.board)
+        v.reserve = list(self.reserve)
+        if viewer is not None:
+            v.board = {c: col for c, col in self.board.items() if self.sees_piece(viewer, c)}
+        return v
+
+    # rules -----------------------------------------------------------------------
+    def seat_actions(self, s):
+        if self.plain or self.cloak != "hides" or self.is_chaos(s):
+            return super().seat_actions(s)
+        return self.plain_copy(viewer=s).seat_actions(s)
+
+    def _start_phase(self, k):
+        self.refresh()
+        self.phase = k
+        self.refresh()
+        super()._start_phase(k)
+
+    def apply(self, a):
+        self.last_attempt = False
+        if self.plain or self.cloak == "none":
+            return super().apply(a)
+        actor = self.answerer if self.offer_by is not None else self.seat
+        placing = self.offer_by is None and a < self.move0
+        moving = self.offer_by is None and not placing and self.move != "stationary" \
+            and a < self.move0 + self.T * self.T
+        if not (placing or moving):
+            super().apply(a)
+            return self.refresh()
+        t = (a % self.T) if placing else (a - self.move0) % self.T
+        f = None if placing else (a - self.move0) // self.T
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        if self.cloak == "hides" and not self.is_chaos(actor):
+            truth = self.plain_copy()
+            looks = self.plain_copy(viewer=actor)
+            if a not in truth.legal_actions() or (moving and truth.top_cell(f) != looks.top_cell(f)):
+                self.last_attempt = True
+                for target in [t] + ([f] if moving else []):
+                    for c in self.board:
+                        if self.xyz_target(c[0], c[1], 0 if self.gravity else c[2]) == target:
+                            self.seen.setdefault(c, set()).add(actor)
+                self.passes = 0
+                self.plies += 1
+                if self.limit and self.plies >= self.limit:
+                    self._stalemate()
+                else:
+                    self._next_seat()
+                return self.refresh()
+        dest = self.landing(t)
+        if placing:
+            self.seen[dest] = {actor}
+        else:
+            self.seen[dest] = self.seen.pop(self.top_cell(f))
+        super().apply(a)
+        self.refresh()

@@ -1,8 +1,10 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """C engine of the tic-tac-toe variations: one ``TTTCore`` plays every rule set
-that ``games.ttt.compiler`` compiles (sequential, perfect information: placement,
-gravity, movement, turn checks, stalemate rules, passes, agreed draws, Chaos,
-phases with locked players and spaces and the fold rule).
+that ``games.ttt.compiler`` compiles (placement, gravity, movement, turn checks,
+stalemate rules, passes, agreed draws, Chaos, phases with locked players and
+spaces and the fold rule, and simultaneous or single phases: see "ttt-sim:
+simultaneous rounds" below; every other rule set is sequential and
+perfect-information and pays nothing for them).
 
 Phases: the per-phase tables live in ``Tables``; a position keeps its phase,
 who folded, and ``plock``, the current phase's locked cells (NULL when it has
@@ -27,14 +29,16 @@ Action ids (documented in docs/rules/ttt.md):
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int16_t, uint8_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+import hashlib
 cimport cython
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, mix64, rng_seed, rng_below, rng_next
 from games.ttt.codes cimport (
     EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_LINEAR_KNIGHT,
     MOVE_ALQUERQUE, MOVE_ORTHOGONAL, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
-    END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT, FOLD_LESS_THAN_MOST)
+    END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT, FOLD_LESS_THAN_MOST,
+    ORDER_SEQUENTIAL, ORDER_SINGLE, CLOAK_NONE, CLOAK_HIDES, CLOAK_OBSCURES)
 from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
                               MEASURE_SHAPE, MEASURE_AREA)
 
@@ -44,6 +48,7 @@ cdef enum:
     MAX_CHECKS = 32
     MAX_PHASES = 6
     MAX_SHAPES = 6
+    MAX_BOARDS = 3
 
 COLOUR_CHARS = "xopy"
 
@@ -99,7 +104,21 @@ cdef class Tables:
     cdef uint64_t* zob       # S*(C+1)
     cdef int16_t* sym        # nsym*S
     cdef int16_t* init       # the starting block
+    # cloaking (issue 11 item 3; CLOAK_NONE leaves every field below unused)
+    cdef int cloaking        # CLOAK_* (NONE when no phase cloaks a space)
+    cdef uint8_t* ph_cloak   # nphases*S: cells cloaked for the phase
+    cdef int seen0           # block offset of seen[S]: per cell, bit s = seat s fully saw its piece
+    cdef int log0            # block offset of the event log: count (2 entries), then loglen*3
+    cdef int loglen          # events the log holds (the game's length bound)
+    cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
     cdef int block           # int16 entries in a position block
+    # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
+    # locked against entering / leaving it (NULL when no space locks a seat)
+    cdef uint8_t* ph_entry   # nphases*S
+    cdef uint8_t* ph_exit    # nphases*S
+    cdef bint any_seat_lock
+    # boards (issue 11 item 5): boards side by side along x, each bX wide
+    cdef int nboards, bX
     cdef readonly object colour_names
     cdef readonly dict params
     # outcomes of the dilemmas (ttt-outcomes; compiler._outcome_tables)
@@ -109,6 +128,14 @@ cdef class Tables:
     cdef int chaos_more_than[MAX_SHAPES]   # -1: no "Chaos wins if total <shape> > n"
     cdef bint overachievers
     cdef int side_colours[MAX_SEATS]       # colour bit mask of each side
+    # ttt-sim: simultaneous and single phases (see "Simultaneous rounds" below)
+    cdef bint sim                          # some phase is simultaneous or single
+    cdef int ph_order[MAX_PHASES]
+    cdef int sim0                          # int16 offset of the round region in a block (even)
+    cdef int hist_cap                      # decisions the history holds
+    cdef int16_t* sstep                    # T*26: each target's one-step targets, packed
+    cdef uint8_t* nsstep                   # T: how many
+    cdef int maxstep                       # the most of them from any target
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -124,6 +151,11 @@ cdef class Tables:
         free(self.sym)
         free(self.init)
         free(self.ph_lock)
+        free(self.ph_entry)
+        free(self.ph_exit)
+        free(self.sstep)
+        free(self.nsstep)
+        free(self.ph_cloak)
 
     def __init__(self, dict p):
         cdef int i, d, c, s
@@ -156,6 +188,7 @@ cdef class Tables:
             self.ph_active[i] = ph["active"]
             self.ph_fold[i] = ph["fold"]
             self.ph_has_lock[i] = len(ph["locked"]) > 0
+            self.ph_order[i] = ph["order"]     # ttt-sim
             for c in ph["locked"]:
                 self.ph_lock[i * self.S + c] = 1
         self.agree_draw = p["agree_draw"]
@@ -239,6 +272,7 @@ cdef class Tables:
                     self.step[t * 26 + d] = -1
                 else:
                     self.step[t * 26 + d] = self.tnbr[t * 26 + d]
+        self._split_boards(p)
         memset(self.locked, 0, self.S)
         for c in p["locked"]:
             self.locked[c] = 1
@@ -254,6 +288,10 @@ cdef class Tables:
                 self.sym[s * self.S + c] = syms[s][c]
         # position block: cell[S] top[T] freel[T] fpos[T] reserve[C]
         self.block = self.S + 3 * self.T + self.C
+        if self.nboards > 1:      # boards: decided mask, then MAX_SEATS results per board
+            self.block += 1 + self.nboards * MAX_SEATS
+        self.block += self._sim_layout(p)     # ttt-sim: round region appended at the end
+        self._cloak_tables(p)
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
         memset(self.init, 0, self.block * sizeof(int16_t))
         for c, colour in p["pieces"]:
@@ -261,6 +299,9 @@ cdef class Tables:
         for c in range(self.C):
             self.init[self.S + 3 * self.T + c] = self.reserve0[c]
         self._init_outcomes(p)
+        self._init_seat_locks(p.get("seat_locks"))
+        if self.sim:
+            self._sim_init_block()             # ttt-sim
 
     cdef void _init_outcomes(self, dict p):
         """The outcome fields (ttt-outcomes); absent keys (tables compiled
@@ -283,6 +324,123 @@ cdef class Tables:
             self.side_colours[s] = 0
         for s in range(self.seats):
             self.side_colours[self.side[s]] |= self.seat_mask[s]
+
+    cdef void _split_boards(self, dict p) except *:
+        """Boards: with several boards side by side along x, no neighbour,
+        knight jump or step crosses from one board to another, and the
+        alquerque pattern's diagonals follow each board's own x."""
+        cdef int c, d, n, t, lx, y
+        self.nboards = p.get("boards", 1)
+        self.bX = p.get("board_width", self.X)
+        if self.nboards > MAX_BOARDS:
+            raise ValueError("rule set exceeds the engine's limits")
+        if self.nboards == 1:
+            return
+        for c in range(self.S):
+            for d in range(26):
+                n = self.nbr[c * 26 + d]
+                if n >= 0 and (n % self.X) // self.bX != (c % self.X) // self.bX:
+                    self.nbr[c * 26 + d] = -1
+        for t in range(self.T):
+            for d in range(26):
+                n = self.tnbr[t * 26 + d]
+                if n >= 0 and (n % self.X) // self.bX != (t % self.X) // self.bX:
+                    self.tnbr[t * 26 + d] = -1
+            for d in range(24):
+                n = self.knight[t * 24 + d]
+                if n >= 0 and (n % self.X) // self.bX != (t % self.X) // self.bX:
+                    self.knight[t * 24 + d] = -1
+            lx = (t % self.X) % self.bX
+            y = (t // self.X) % self.Y
+            for d in range(26):
+                if not self.is_axis[d] and (self.move == MOVE_ORTHOGONAL or
+                                            (self.move == MOVE_ALQUERQUE and (lx + y) % 2)):
+                    self.step[t * 26 + d] = -1
+                else:
+                    self.step[t * 26 + d] = self.tnbr[t * 26 + d]
+
+    cdef void _init_seat_locks(self, object locks) except *:
+        """Spaces: copy the compiled per-seat entry/exit masks (see
+        games/ttt/spaces.py); rule sets without them keep NULL tables."""
+        cdef int i, c
+        self.any_seat_lock = locks is not None
+        if locks is None:
+            return
+        entries, exits = locks
+        self.ph_entry = <uint8_t*>malloc(self.nphases * self.S)
+        self.ph_exit = <uint8_t*>malloc(self.nphases * self.S)
+        if not (self.ph_entry and self.ph_exit):
+            raise MemoryError()
+        for i in range(self.nphases):
+            for c in range(self.S):
+                self.ph_entry[i * self.S + c] = entries[i][c]
+                self.ph_exit[i * self.S + c] = exits[i][c]
+
+    # -- ttt-sim: the round region of a position block -----------------------
+    # Appended after the reserves, only for rule sets with a simultaneous or
+    # single phase, and read as int32 (it starts at an even int16 offset of a
+    # malloc'd block, so it is aligned): [0] history index at which the open
+    # round began (-1: no round open), [1] decisions recorded, [2..2+MAX_SEATS)
+    # each seat's pending plan (-1: none), then the history of every decision
+    # (seat << 20 | action), which the per-player information states read.
+
+    cdef int _sim_layout(self, dict p):
+        self.sim = p.get("simultaneous", False)
+        if not self.sim:
+            return 0
+        self.hist_cap = p["max_game_length"]
+        self.sstep = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
+        self.nsstep = <uint8_t*>malloc(self.T)
+        if not (self.sstep and self.nsstep):
+            raise MemoryError()
+        cdef int t, d, k
+        for t in range(self.T):
+            k = 0
+            for d in range(26):
+                if self.step[t * 26 + d] >= 0:
+                    self.sstep[t * 26 + k] = self.step[t * 26 + d]
+                    k += 1
+            self.nsstep[t] = k
+            self.maxstep = max(self.maxstep, k)
+        self.sim0 = self.block                 # after the reserves (and the boards' state)
+        self.sim0 += self.sim0 & 1
+        return (self.sim0 - self.block) + 2 * (2 + MAX_SEATS + self.hist_cap)
+
+    cdef void _sim_init_block(self) noexcept:
+        cdef int32_t* v = <int32_t*>(self.init + self.sim0)
+        cdef int s
+        v[0] = -1
+        v[1] = 0
+        for s in range(MAX_SEATS):
+            v[2 + s] = -1
+
+    def _cloak_tables(self, dict p):
+        """Cloaking: the per-phase cloaked cells, and the block's tail that
+        remembers what each player has seen: seen[S] (a seat bit mask per
+        cell, moving with its piece) and the event log each player's
+        information state is read from (count as two int16, then per event:
+        action, actor | attempt<<3 | 2-bit view class per seat from bit 4,
+        phase after). Without cloaking the block is unchanged."""
+        cdef int i
+        self.cloaking = p.get("cloaking", CLOAK_NONE)
+        self.ph_cloak = NULL
+        if self.cloaking == CLOAK_NONE:
+            return
+        self.ph_cloak = <uint8_t*>malloc(self.nphases * self.S)
+        if not self.ph_cloak:
+            raise MemoryError()
+        memset(self.ph_cloak, 0, self.nphases * self.S)
+        for i, ph in enumerate(p["phases"]):
+            for c in ph["cloaked"]:
+                self.ph_cloak[i * self.S + c] = 1
+        # what each seat has seen is part of the position and is not mapped
+        # by the board's symmetries: claim none (cloaked rule sets are not
+        # searched with transpositions anyway; their searches refuse them)
+        self.nsym = 1
+        self.seen0 = self.block
+        self.log0 = self.seen0 + self.S
+        self.loglen = p["max_game_length"]
+        self.block = self.log0 + 2 + 3 * self.loglen
 
 
 @cython.final
@@ -312,6 +470,15 @@ cdef class TTTCore(GameCore):
     cdef int folded           # bit mask of the seats that folded
     cdef uint8_t* plock       # cells locked for the current phase, or NULL if none
     cdef int disq             # overachievers: bit mask of the seats disqualified from winning (ttt-outcomes)
+    cdef uint8_t* pentry      # spaces: seats locked against entry per cell this phase, or NULL
+    cdef uint8_t* pexit       # spaces: seats locked against exit per cell this phase, or NULL
+    cdef int16_t* bstate      # boards: [decided mask, results per board] at the block's end
+    # cloaking: seen points into the block (NULL without cloaking); a view
+    # (the tables' scratch core) plays the plain rules on what one player
+    # sees; busy is set while apply runs the plain rules under the cloaking hook
+    cdef int16_t* seen
+    cdef bint viewing
+    cdef bint cloak_busy
 
     def __cinit__(self):
         self.mem = NULL
@@ -351,14 +518,52 @@ cdef class TTTCore(GameCore):
     cdef void _set_plock(self) noexcept:
         self.plock = (self.tab.ph_lock + self.phase * self.tab.S
                       if self.tab.ph_has_lock[self.phase] else NULL)
+        self._set_seat_locks()
+
+    cdef inline void _set_seat_locks(self) noexcept:
+        """Spaces: point at the current phase's per-seat entry/exit masks."""
+        if self.tab.any_seat_lock:
+            self.pentry = self.tab.ph_entry + self.phase * self.tab.S
+            self.pexit = self.tab.ph_exit + self.phase * self.tab.S
+        else:
+            self.pentry = NULL
+            self.pexit = NULL
+
+    cdef inline bint _may_enter(self, int seat, int t) noexcept:
+        """Spaces: whether ``seat``'s entry into target t's landing cell is not
+        locked (sticky/exclusive/per-player locks)."""
+        cdef int c
+        if self.pentry == NULL:
+            return True
+        c = t + self.tab.XY * self.top[t] if self.tab.gravity else t
+        return not ((self.pentry[c] >> seat) & 1)
+
+    cdef bint _can_place_locked(self, int seat) noexcept:
+        """Spaces: ``_can_place`` when entry locks differ per seat: some free
+        target must also be open to this seat."""
+        cdef int c, i
+        cdef bint colour = False
+        for c in range(self.tab.C):
+            if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
+                colour = True
+        if not colour:
+            return False
+        for i in range(self.num_free):
+            if self._may_enter(seat, self.freel[i]):
+                return True
+        return False
 
     cdef void _enter_phase(self, int k) noexcept:
         """Start phase k: its locks decide which targets are free; the first
         seat in turn order that plays in it moves first."""
         cdef Tables tab = self.tab
         cdef int t
+        if self.seen != NULL:
+            self._cloak_refresh()       # what was seen in the ending phase stays seen
         self.phase = k
         self._set_plock()
+        if self.seen != NULL:
+            self._cloak_refresh()
         self.num_free = 0
         for t in range(tab.T):
             if self._target_free(t):
@@ -366,6 +571,9 @@ cdef class TTTCore(GameCore):
         self.passes = 0
         self.left = tab.ppt
         self.offered = False
+        if tab.ph_order[k] != ORDER_SEQUENTIAL:    # ttt-sim: the phase is played in rounds
+            self._sim_round_start()
+            return
         self.seat = tab.seats - 1
         if not self._advance_seat():
             self._stalemate()
@@ -400,6 +608,7 @@ cdef class TTTCore(GameCore):
         self.max_game_length = tab.params["max_game_length"]
         self.max_chance_outcomes = tab.num_actions if tab.chaos else 0
         self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
+        self.simultaneous_moves = self.imperfect_information = tab.sim     # ttt-sim
         if self.mem == NULL:
             raise MemoryError()
         self.cell = self.mem
@@ -407,6 +616,9 @@ cdef class TTTCore(GameCore):
         self.freel = self.top + tab.T
         self.fpos = self.freel + tab.T
         self.reserve = self.fpos + tab.T
+        self.bstate = self.reserve + tab.C      # boards (only read when nboards > 1)
+        self.seen = self.mem + tab.seen0 if tab.cloaking != CLOAK_NONE else NULL
+        self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # ttt-sim or cloaking
 
     cdef GameCore copy(self):
         cdef TTTCore o = TTTCore.__new__(TTTCore)
@@ -436,6 +648,8 @@ cdef class TTTCore(GameCore):
     cdef inline bint _target_free(self, int t) noexcept:
         """Whether a piece may enter target t now (its landing cell is empty,
         not locked, and not locked for this phase)."""
+        if self.tab.nboards > 1 and self._board_closed(t):     # boards: a decided board is locked
+            return False
         if self.tab.gravity:
             return self.top[t] < self.tab.Z and (
                 self.plock == NULL or not self.plock[t + self.tab.XY * self.top[t]])
@@ -488,6 +702,8 @@ cdef class TTTCore(GameCore):
         cdef int c
         if self.num_free == 0:
             return False
+        if self.pentry != NULL:              # spaces: per-seat entry locks
+            return self._can_place_locked(seat)
         for c in range(self.tab.C):
             if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
                 return True
@@ -497,6 +713,8 @@ cdef class TTTCore(GameCore):
         """The piece code on target t that ``seat`` may move (0 if none): its
         colour must be one of the seat's and none of that colour left in reserve."""
         cdef int c, piece
+        if self.tab.nboards > 1 and self._board_closed(t):     # boards: a decided board is locked
+            return 0
         if self.tab.gravity:
             if self.top[t] == 0:
                 return 0
@@ -506,12 +724,15 @@ cdef class TTTCore(GameCore):
         piece = self.cell[c]
         if piece == 0 or (self.plock != NULL and self.plock[c]):
             return 0
+        if self.pexit != NULL and (self.pexit[c] >> seat) & 1:   # spaces: exit locked for seat
+            return 0
         if (self.tab.seat_mask[seat] >> (piece - 1)) & 1 and self.reserve[piece - 1] == 0:
             return piece
         return 0
 
     cdef inline bint _dest_ok(self, int f, int u) noexcept:
-        return u >= 0 and u != f and self._target_free(u)
+        # (the mover is always the seat to move; spaces: its entry locks)
+        return u >= 0 and u != f and self._target_free(u) and self._may_enter(self.seat, u)
 
     cdef int _destinations(self, int f, uint8_t* mark) noexcept:
         """Mark the targets the piece on f can move to; returns how many."""
@@ -567,6 +788,8 @@ cdef class TTTCore(GameCore):
         return False
 
     cdef inline bint _has_move(self, int seat) noexcept:
+        if self.seen != NULL and self._cloak_judges(seat):
+            return self._cloak_has_move(seat)
         return self._can_place(seat) or self._can_move(seat)
 
     cdef int _seat_actions(self, int seat, int* out) noexcept:
@@ -574,12 +797,14 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int k = 0, ch, colour, t, f, u
         cdef uint8_t* mark
+        if tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
+            return self._view_of(seat)._seat_actions(seat, out)
         for ch in range(tab.choices):
             colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
             if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
                 continue
             for t in range(tab.T):
-                if self._target_free(t):
+                if self._target_free(t) and self._may_enter(seat, t):
                     out[k] = ch * tab.T + t
                     k += 1
         if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
@@ -616,7 +841,8 @@ cdef class TTTCore(GameCore):
 
     cdef inline bint _offer_allowed(self) noexcept:
         return (self.tab.agree_draw and not self.offered and self.left == self.tab.ppt
-                and not (self.tab.chaos and self.seat == self.tab.seats - 1))
+                and not (self.tab.chaos and self.seat == self.tab.seats - 1)
+                and not (self.tab.sim and self._in_round()))      # ttt-sim: no offers in a round
 
     cdef bint is_legal(self, int action) noexcept:
         cdef Tables tab = self.tab
@@ -627,12 +853,14 @@ cdef class TTTCore(GameCore):
             return False
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
+        if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
+            return self._view_of(self.seat).is_legal(action)
         if action < tab.nplace:
             ch = action // tab.T
             t = action % tab.T
             colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
             return ((tab.seat_mask[self.seat] >> colour) & 1) and self.reserve[colour] > 0 \
-                and self._target_free(t)
+                and self._target_free(t) and self._may_enter(self.seat, t)
         if action < tab.move0 + tab.nmove:
             f = (action - tab.move0) // tab.T
             u = (action - tab.move0) % tab.T
@@ -666,6 +894,11 @@ cdef class TTTCore(GameCore):
     cdef void apply(self, int action) noexcept:
         cdef Tables tab = self.tab
         cdef int ch, t, colour, f
+        if tab.sim and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
+            return
+        if self.seen != NULL and not self.cloak_busy and not self.viewing:
+            self._cloak_apply(action)
+            return
         if self.offer_by >= 0:
             self._answer(action == tab.a_agree)
             return
@@ -721,6 +954,8 @@ cdef class TTTCore(GameCore):
     cdef void _place(self, int t, int colour) noexcept:
         self.reserve[colour] -= 1
         cdef int c = self._land(t, colour + 1)
+        if self.seen != NULL:
+            self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
         self.placements += 1
         self._after_ply(c, colour + 1)
 
@@ -741,6 +976,9 @@ cdef class TTTCore(GameCore):
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
         cdef int c = self._land(u, piece)
+        if self.seen != NULL:
+            self.seen[c] = self.seen[src]      # cloaking: who saw it saw this piece
+            self.seen[src] = 0
         self.moves += 1
         self._after_ply(c, piece)
 
@@ -758,6 +996,10 @@ cdef class TTTCore(GameCore):
                     best_axis = run
             for i in range(tab.nchecks):
                 if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
+                    if tab.nboards > 1:      # boards: the check decides this board only
+                        if self._decide_board(c, tab.check_effect[i]):
+                            return
+                        break
                     self._finish_check(tab.check_effect[i], self.seat)
                     if self.end != END_NONE:
                         return
@@ -808,10 +1050,24 @@ cdef class TTTCore(GameCore):
         locked for the current phase)."""
         cdef Tables tab = self.tab
         cdef int c, n = 0
+        if self.pexit != NULL:               # spaces: sticky/exclusive/exit locks count too
+            return self._committed_seat_locks(s)
         if self.plock == NULL:
             return 0
         for c in range(tab.S):
             if self.plock[c] and self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1:
+                n += 1
+        return n
+
+    cdef int _committed_seat_locks(self, int s) noexcept:
+        """Spaces: pieces of seat s's colours on cells locked against exit for
+        s in the ending phase: its phase locks, sticky spaces, spaces exclusive
+        to others, and exit locks naming s."""
+        cdef Tables tab = self.tab
+        cdef int c, n = 0
+        for c in range(tab.S):
+            if self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1 and (
+                    (self.plock != NULL and self.plock[c]) or (self.pexit[c] >> s) & 1):
                 n += 1
         return n
 
@@ -827,6 +1083,167 @@ cdef class TTTCore(GameCore):
         for s in range(self.tab.nplayers):
             if count[s] < best:
                 self.folded |= 1 << s
+
+    # -- boards (issue 11 item 5) -------------------------------------------
+
+    cdef inline int _board_of(self, int i) noexcept:
+        """The board of a cell or target (both have x = i % X)."""
+        return (i % self.tab.X) // self.tab.bX
+
+    cdef inline bint _board_closed(self, int i) noexcept:
+        return (self.bstate[0] >> self._board_of(i)) & 1
+
+    cdef bint _decide_board(self, int c, int effect) noexcept:
+        """A turn check held on cell c's board: that board's outcome is the
+        one-board outcome of the check, and the board locks for everyone (its
+        targets leave the free list). True when that ends the game."""
+        cdef Tables tab = self.tab
+        cdef int b = self._board_of(c)
+        cdef int p, t, ms = tab.side[self.seat]
+        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
+        for p in range(tab.nplayers):
+            if effect == EFFECT_ALL_LOSE:
+                res[p] = -1
+            elif effect == EFFECT_WIN:
+                res[p] = 1 if tab.side[p] == ms else -1
+            else:
+                res[p] = -1 if tab.side[p] == ms else 1
+        self.bstate[0] |= 1 << b
+        for t in range(tab.T):
+            if (self._board_of(t) == b and self.fpos[t] < self.num_free
+                    and self.freel[self.fpos[t]] == t):
+                self._free_remove(t)
+        if self.bstate[0] == (1 << tab.nboards) - 1:
+            self._finish_boards(END_CHECK)
+            return True
+        return False
+
+    cdef void _board_colour_scores(self, int b, int* score) noexcept:
+        """``_colour_scores`` on board b alone (lines never cross boards)."""
+        cdef Tables tab = self.tab
+        cdef int c, d, piece, prev, run, x
+        for c in range(tab.C):
+            score[c] = 0
+        for c in range(tab.S):
+            piece = self.cell[c]
+            if piece == 0 or self._board_of(c) != b:
+                continue
+            if tab.stalemate == ST_MOST_PIECES:
+                score[piece - 1] += 1
+                continue
+            for d in range(13, 26):
+                prev = tab.nbr[c * 26 + 25 - d]
+                if prev >= 0 and self.cell[prev] == piece:
+                    continue
+                run = 0
+                x = c
+                while x >= 0 and self.cell[x] == piece:
+                    run += 1
+                    x = tab.nbr[x * 26 + d]
+                if run > score[piece - 1]:
+                    score[piece - 1] = run
+
+    cdef void _score_board(self, int b) noexcept:
+        """An open board at the end of the game: the stalemate rule on that
+        board alone, as ``_finish_stalemate`` scores a one-board game."""
+        cdef Tables tab = self.tab
+        cdef int p, s, c, best, worst
+        cdef int colour_score[MAX_COLOURS]
+        cdef int side_score[MAX_SEATS]
+        cdef int nsides = tab.side[tab.seats - 1] + 1
+        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
+        if tab.stalemate == ST_DRAWS or tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
+            for p in range(tab.nplayers):
+                res[p] = 0 if tab.stalemate == ST_DRAWS else (1 if tab.stalemate == ST_ALL_WIN else -1)
+            return
+        self._board_colour_scores(b, colour_score)
+        for s in range(nsides):
+            side_score[s] = 0
+        for s in range(tab.seats):
+            for c in range(tab.C):
+                if (tab.seat_mask[s] >> c) & 1 and colour_score[c] > side_score[tab.side[s]]:
+                    side_score[tab.side[s]] = colour_score[c]
+        best = side_score[0]
+        worst = side_score[0]
+        for s in range(1, nsides):
+            if side_score[s] > best:
+                best = side_score[s]
+            if side_score[s] < worst:
+                worst = side_score[s]
+        for p in range(tab.nplayers):
+            s = side_score[tab.side[p]]
+            if best == worst:
+                res[p] = 0
+            elif tab.stalemate == ST_LEAST_ROW:
+                res[p] = -1 if s == worst else 1
+            else:
+                res[p] = 1 if s == best else -1
+
+    cdef void _finish_boards(self, int how) noexcept:
+        """The game ends: open boards are scored by the stalemate rule, then
+        "whomever wins the most boards wins the game" (docs/rules/ttt.md:
+        the players with the most board wins win and the others lose; if all
+        players won equally many boards, every player gets sign(boards won -
+        boards lost) when every board ended alike for all players, else a draw)."""
+        cdef Tables tab = self.tab
+        cdef int b, p, most = -1, fewest = 1 << 20
+        cdef int wins[MAX_SEATS]
+        cdef int losses[MAX_SEATS]
+        cdef bint alike = True
+        cdef int16_t* res
+        for p in range(tab.nplayers):
+            wins[p] = 0
+            losses[p] = 0
+        for b in range(tab.nboards):
+            res = self.bstate + 1 + b * MAX_SEATS
+            if not (self.bstate[0] >> b) & 1:
+                self._score_board(b)
+            for p in range(tab.nplayers):
+                wins[p] += res[p] == 1
+                losses[p] += res[p] == -1
+                if res[p] != res[0]:
+                    alike = False
+        for p in range(tab.nplayers):
+            if wins[p] > most:
+                most = wins[p]
+            if wins[p] < fewest:
+                fewest = wins[p]
+        for p in range(tab.nplayers):
+            if most != fewest:
+                self.result[p] = 1.0 if wins[p] == most else -1.0
+            elif alike:
+                self.result[p] = (1.0 if wins[0] > losses[0] else
+                                  (-1.0 if wins[0] < losses[0] else 0.0))
+            else:
+                self.result[p] = 0.0
+        self.end = how
+
+    cdef uint64_t _boards_hash(self) noexcept:
+        cdef uint64_t v = <uint64_t>self.bstate[0]
+        cdef int b, p
+        for b in range(self.tab.nboards):
+            for p in range(self.tab.nplayers):
+                v = v * 3 + <uint64_t>(self.bstate[1 + b * MAX_SEATS + p] + 1)
+        return mix64(v * <uint64_t>0xD1B54A32D192ED03ULL + 777)
+
+    def board_results(self):
+        """Per board: the players' results on it (+1, -1, 0) once it is
+        decided (by a turn check, or by the stalemate rule at the game's end),
+        else None. A one-board game has no per-board state: []."""
+        if self.tab.nboards == 1:
+            return []
+        return [[self.bstate[1 + b * MAX_SEATS + p] for p in range(self.tab.nplayers)]
+                if (self.bstate[0] >> b) & 1 or self.end in (END_STALEMATE, END_MOVE_LIMIT) else None
+                for b in range(self.tab.nboards)]
+
+    def _board_target_name(self, int t):
+        tab = self.tab
+        b = self._board_of(t)
+        x = (t % tab.X) % tab.bX + 1
+        y = (t // tab.X) % tab.Y + 1
+        if tab.gravity:
+            return f"b{b + 1}:stack({x},{y})"
+        return f"b{b + 1}:({x},{y},{t // tab.XY + 1})"
 
     # -- outcomes ----------------------------------------------------------
 
@@ -883,6 +1300,9 @@ cdef class TTTCore(GameCore):
         cdef int colour_score[MAX_COLOURS]
         cdef int side_score[MAX_SEATS]
         cdef int nsides = tab.side[tab.seats - 1] + 1
+        if tab.nboards > 1:          # boards: each open board by the stalemate rule, then most boards
+            self._finish_boards(how)
+            return
         self.end = how
         if tab.general_outcome:
             self._finish_outcome(how)
@@ -1151,6 +1571,12 @@ cdef class TTTCore(GameCore):
             h ^= mix64(<uint64_t>self.disq * <uint64_t>0xD1B54A32D192ED03ULL + 777)
         if self.tab.move_limit:
             h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
+        if self.tab.nboards > 1:     # boards: which boards are decided and how
+            h ^= self._boards_hash()
+        if self.tab.sim:
+            h ^= self._sim_hash()                 # ttt-sim: pending plans
+        if self.seen != NULL:
+            h ^= self._cloak_hash()
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -1171,13 +1597,272 @@ cdef class TTTCore(GameCore):
                 h ^= tab.zob[m[c] * (tab.C + 1) + self.cell[c]]
         return h ^ self._extras()
 
+    # -- cloaking (issue 11 item 3) ----------------------------------------
+    # The seed: "Players can fully see every piece they placed, every piece
+    # they can move [...], every piece occupying a non-cloaked space, every
+    # piece they have previously fully seen, and every piece they have
+    # attempted to cover." ``seen`` makes the fourth clause permanent; the
+    # others are read off the position. Interpretations: docs/rules/ttt.md.
+
+    cdef inline bint _cloak_judges(self, int seat) noexcept:
+        """Whether ``seat`` chooses from its own view: a player (Chaos plays
+        the true position) in a real position (a view plays the plain rules)."""
+        return not self.viewing and not (self.tab.chaos and seat == self.tab.seats - 1)
+
+    cdef inline bint _cloaked_now(self, int c) noexcept:
+        return self.tab.ph_cloak[self.phase * self.tab.S + c] != 0
+
+    cdef bint _can_move_piece(self, int s, int c) noexcept:
+        """"Every piece they can move": the piece on c is one seat s may move
+        in this phase (its colour, none of that colour in reserve, movement
+        allowed, s takes turns, c not locked, top of its stack), whether or
+        not a destination is free (that may hang on hidden pieces)."""
+        cdef Tables tab = self.tab
+        cdef int piece = self.cell[c]
+        if piece == 0 or tab.ph_move[self.phase] == MOVE_NONE or not self._plays(s):
+            return False
+        if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or self.reserve[piece - 1] > 0:
+            return False
+        if tab.locked[c] or (self.plock != NULL and self.plock[c]):
+            return False
+        if tab.gravity and c // tab.XY != self.top[c % tab.XY] - 1:
+            return False
+        return True
+
+    cdef bint _fully_sees(self, int s, int c) noexcept:
+        """Whether seat s fully sees (colour and shape) the piece on c."""
+        cdef int piece = self.cell[c]
+        if piece == 0:
+            return False
+        if (self.seen[c] >> s) & 1 or not self._cloaked_now(c):
+            return True
+        if self.tab.cloaking == CLOAK_OBSCURES and (self.tab.seat_mask[s] >> (piece - 1)) & 1:
+            return True        # "all pieces of their assigned color(s)"
+        return self._can_move_piece(s, c)
+
+    cdef inline bint _sees_piece(self, int s, int c) noexcept:
+        """Whether seat s sees that c holds a piece: fully, or under obscurity
+        "the color–but not shape–of all other placed pieces"."""
+        return self.cell[c] != 0 and (self.tab.cloaking == CLOAK_OBSCURES or self._fully_sees(s, c))
+
+    cdef uint64_t _cloak_hash(self) noexcept:
+        """What each seat has seen decides its legal actions, so it is part of
+        the position's hash (the event log is not: it decides views only)."""
+        cdef uint64_t h = 0
+        cdef int c
+        for c in range(self.tab.S):
+            if self.seen[c]:
+                h ^= mix64(<uint64_t>(c * 64 + self.seen[c]) + <uint64_t>0x5EE115EE11)
+        return h
+
+    cdef void _cloak_refresh(self) noexcept:
+        """Record every piece each seat fully sees now ("every piece they have
+        previously fully seen" stays seen when its space is cloaked later):
+        pieces on open spaces for everyone, pieces a seat can move for it.
+        (Obscurity's own-colour clause needs no record: colours never change
+        hands.)"""
+        cdef Tables tab = self.tab
+        cdef int c, s
+        cdef int full = (1 << tab.seats) - 1
+        cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
+        for c in range(tab.S):
+            if self.cell[c] and self.seen[c] != full:
+                if not self._cloaked_now(c):
+                    self.seen[c] = full
+                elif moving:
+                    for s in range(tab.seats):
+                        if self._can_move_piece(s, c):
+                            self.seen[c] |= 1 << s
+
+    cdef TTTCore _view_of(self, int s):
+        """The position as seat s sees it, to play the plain rules on: pieces
+        it does not see are taken off (a hidden piece looks like an empty
+        space), a stack's height is that of what it sees. The view lives in
+        the tables' scratch core (no allocation per call), so it is valid
+        until the next view is made; callers use it at once."""
+        cdef Tables tab = self.tab
+        cdef TTTCore v
+        cdef int c, t, z, h
+        if tab.scratch is None:
+            v = TTTCore.__new__(TTTCore)
+            v._setup(tab)
+            v.viewing = True
+            tab.scratch = v
+        v = <TTTCore>tab.scratch
+        memcpy(v.mem, self.mem, tab.log0 * sizeof(int16_t))     # all but the event log
+        v.seat = self.seat
+        v.left = self.left
+        v.passes = self.passes
+        v.plies = self.plies
+        v.offer_by = self.offer_by
+        v.answerer = self.answerer
+        v.offered = self.offered
+        v.end = self.end
+        v.phase = self.phase
+        v.folded = self.folded
+        v.plock = self.plock
+        v.num_free = self.num_free
+        for c in range(tab.S):
+            if self.cell[c] and not self._sees_piece(s, c):
+                v.cell[c] = 0
+                if not tab.gravity and v._target_free(c):
+                    v._free_add(c)     # the true free list plus what looks empty
+        if tab.gravity:
+            for t in range(tab.T):
+                h = 0
+                for z in range(tab.Z):
+                    c = t + tab.XY * z
+                    if v.cell[c] or tab.locked[c]:
+                        h = z + 1
+                v.top[t] = h
+            v.num_free = 0
+            for t in range(tab.T):
+                if v._target_free(t):
+                    v._free_add(t)
+        return v
+
+    cdef bint _cloak_has_move(self, int seat) noexcept:
+        """Whether seat has a placement or move in its own view."""
+        if self.tab.cloaking == CLOAK_HIDES:
+            return self._view_of(seat)._has_move(seat)
+        return self._can_place(seat) or self._can_move(seat)
+
+    cdef bint _cloak_is_attempt(self, int action, int kind, int f) noexcept:
+        """Whether a placement or move legal in the mover's view is not what
+        it seems: illegal in truth, or (stacks) a move whose true top piece is
+        one the mover does not see."""
+        cdef bint legal
+        self.viewing = True            # the plain rules on the true position
+        legal = self.is_legal(action)
+        self.viewing = False
+        if not legal:
+            return True
+        return kind == 1 and self.tab.gravity and self._view_of(self.seat).top[f] != self.top[f]
+
+    cdef void _cloak_reveal(self, int s, int t) noexcept:
+        """Show seat s every piece on target t (the whole stack on stacks)."""
+        cdef Tables tab = self.tab
+        cdef int z, c
+        for z in range(tab.Z if tab.gravity else 1):
+            c = t + tab.XY * z if tab.gravity else t
+            if self.cell[c]:
+                self.seen[c] |= 1 << s
+
+    cdef void _cloak_apply(self, int action) noexcept:
+        """apply() of a cloaked rule set: an attempt that only reveals, or the
+        plain rules; then the event is logged and what is seen remembered."""
+        cdef Tables tab = self.tab
+        cdef int actor = self.answerer if self.offer_by >= 0 else self.seat
+        cdef int kind = 2, f = -1, t = -1, src, land = -1, s
+        cdef int before = 0
+        cdef bint attempt = False
+        if self.offer_by < 0 and action < tab.nplace:
+            kind = 0
+            t = action % tab.T
+        elif self.offer_by < 0 and action < tab.move0 + tab.nmove:
+            kind = 1
+            f = (action - tab.move0) // tab.T
+            t = (action - tab.move0) % tab.T
+        if kind != 2 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(actor):
+            attempt = self._cloak_is_attempt(action, kind, f)
+        if attempt:
+            # "the result will be only to make the invisible piece or wall
+            # visible to the player (i.e. the turn ends without any piece
+            # actually moving)"
+            self._cloak_reveal(actor, t)
+            if kind == 1:
+                self._cloak_reveal(actor, f)
+            self.passes = 0
+            self.plies += 1
+            if tab.move_limit and self.plies >= tab.move_limit:
+                self._finish_stalemate(END_MOVE_LIMIT)
+            else:
+                self._next_seat()
+        else:
+            if kind == 1:
+                src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
+                for s in range(tab.seats):
+                    if self._sees_piece(s, src):
+                        before |= 1 << s
+            self.cloak_busy = True
+            self.apply(action)
+            self.cloak_busy = False
+            if kind != 2:
+                land = t + tab.XY * (self.top[t] - 1) if tab.gravity else t
+        self._cloak_log(action, actor, attempt, kind, land, before)
+        self._cloak_refresh()
+
+    cdef void _cloak_log(self, int action, int actor, bint attempt, int kind, int land,
+                         int before) noexcept:
+        """Append the event with what each seat saw of it: 1 all of it, 0
+        only that ``actor`` placed (its colour: reserves are public), moved or
+        attempted, 2 a piece it had not seen arriving on a space it sees."""
+        cdef Tables tab = self.tab
+        cdef int16_t* log = self.mem + tab.log0
+        cdef int n = log[0] + (log[1] << 15)
+        cdef int s, cls, meta
+        if n >= tab.loglen:
+            return
+        meta = actor | (attempt << 3)
+        for s in range(tab.seats):
+            if s == actor:
+                cls = 1
+            elif attempt:
+                cls = 0
+            elif kind == 0:
+                cls = 1 if self._sees_piece(s, land) else 0
+            elif kind == 1:
+                cls = (1 if (before >> s) & 1 else 2) if self._sees_piece(s, land) else 0
+            else:
+                cls = 1
+            meta |= cls << (4 + 2 * s)
+        log[2 + 3 * n] = action
+        log[3 + 3 * n] = meta
+        log[4 + 3 * n] = self.phase
+        n += 1
+        log[0] = n & 0x7FFF
+        log[1] = n >> 15
+
+    # per-player views (games/core.pxd): cloaked rule sets here; the others
+    # go to ttt-sim's views (pending plans hidden), which keep the
+    # protocol's whole-position defaults without simultaneous phases
+
+    cdef object player_observation_string(self, int player):
+        if self.seen == NULL:
+            return self._sim_player_observation_string(player)     # ttt-sim's views (whole position without sim)
+        return self._view_string(player)
+
+    cdef object player_observation_tensor(self, int player):
+        if self.seen == NULL:
+            return self._sim_player_observation_tensor(player)     # ttt-sim's views (whole position without sim)
+        return self._view_tensor(player)
+
+    cdef object player_information_state_string(self, int player):
+        if self.seen == NULL:
+            return self._sim_player_information_state_string(player)     # ttt-sim's views (whole position without sim)
+        lines = [f"information state of player {player}"]
+        lines += [self._event_string(player, i) for i in range(self._log_count())]
+        return "\n".join(lines) + "\n" + self._view_string(player)
+
+    cdef object player_information_state_tensor(self, int player):
+        if self.seen == NULL:
+            return self._sim_player_information_state_tensor(player)     # ttt-sim's views (whole position without sim)
+        return self._event_tensor(player) + self._view_tensor(player)
+
+    cdef uint64_t information_state_key(self, int player) except? 0:
+        if self.seen == NULL:
+            return self._sim_information_state_key(player)     # ttt-sim's views (whole position without sim)
+        text = self.player_information_state_string(player).encode()
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
     # -- random play ---------------------------------------------------------
 
     cdef void playout(self, Rng* rng) noexcept:
         cdef Tables tab = self.tab
         cdef int* buf = NULL
         cdef int n, colour
-        cdef bint simple = not tab.passing and not tab.agree_draw and tab.choices == 1
+        cdef bint simple = (not tab.passing and not tab.agree_draw and tab.choices == 1
+                            and not tab.any_seat_lock and not tab.sim and tab.cloaking == CLOAK_NONE)
         while self.end == END_NONE:
             if simple:
                 colour = tab.colour_of_seat[self.seat]
@@ -1189,6 +1874,9 @@ cdef class TTTCore(GameCore):
                     continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
+            if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT:
+                self.apply(self._sim_random_plan(self.seat, rng, buf))     # ttt-sim
+                continue
             if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
                 n = self._seat_actions(self.seat, buf)
             else:
@@ -1198,6 +1886,444 @@ cdef class TTTCore(GameCore):
             self.apply(buf[rng_below(rng, n)])
         free(buf)
 
+    # -- ttt-sim: simultaneous rounds --------------------------------------------
+    # A simultaneous (or single) phase is played in rounds. The board stays as
+    # it was at the start of the round while every seat that plays in the
+    # phase registers a plan, one after another in seat order (Chaos last, as
+    # a chance node); each plan is a ply that would be legal if that seat moved
+    # first. After the last plan, _sim_resolve applies them all at once. For
+    # the OpenSpiel face the adapter shows the round as one SIMULTANEOUS node
+    # (simultaneous_players / player_legal_actions); the per-player views hide
+    # every pending plan but the viewer's own.
+
+    cdef inline int32_t* _simv(self) noexcept:
+        return <int32_t*>(self.mem + self.tab.sim0)
+
+    cdef inline bint _in_round(self) noexcept:
+        return self._simv()[0] >= 0 and self.end == END_NONE
+
+    cdef void _sim_round_start(self) noexcept:
+        """Open a round: stalemate (which advances the phase) when nobody
+        plays, or, without the pass option, when a seat that plays has no
+        legal ply (as the seat to move would in a sequential phase)."""
+        cdef Tables tab = self.tab
+        cdef int32_t* v = self._simv()
+        cdef int s, first = -1
+        for s in range(tab.seats):
+            if not self._plays(s):
+                continue
+            if first < 0:
+                first = s
+            if not tab.ph_pass[self.phase] and not self._has_move(s):
+                self._stalemate()
+                return
+        if first < 0:
+            self._stalemate()
+            return
+        for s in range(MAX_SEATS):
+            v[2 + s] = -1
+        v[0] = v[1]
+        self.seat = first
+        self.left = tab.ppt
+        self.passes = 0
+        self.offered = False
+
+    cdef bint _sim_apply(self, int action) noexcept:
+        """Record the decision in the history; inside a round register it as
+        the deciding seat's plan (True) and resolve after the last one."""
+        cdef Tables tab = self.tab
+        cdef int32_t* v = self._simv()
+        cdef int s, who = self.answerer if self.offer_by >= 0 else self.seat
+        if v[1] < tab.hist_cap:
+            v[2 + MAX_SEATS + v[1]] = (who << 20) | action
+            v[1] += 1
+        if v[0] < 0:
+            return False
+        v[2 + self.seat] = action
+        for s in range(self.seat + 1, tab.seats):
+            if self._plays(s):
+                self.seat = s
+                return True
+        self._sim_resolve()
+        return True
+
+    cdef int _sim_lift(self, int f) noexcept:
+        """Take the top piece off target f (as _move does) and return it."""
+        cdef Tables tab = self.tab
+        cdef int src, piece
+        if tab.gravity:
+            src = f + tab.XY * (self.top[f] - 1)
+            if self.top[f] == tab.Z or (self.plock != NULL and self.plock[src + tab.XY]):
+                self._free_add(f)
+            self.top[f] -= 1
+        else:
+            src = f
+            self._free_add(f)
+        piece = self.cell[src]
+        self.cell[src] = 0
+        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
+        return piece
+
+    cdef int _resolve_collision_by_rank(self, int t, int* seats, int n) noexcept:
+        """Issue 12's hook: the seat whose piece a by-rank rule keeps when the
+        plans of ``seats[0..n)`` all send a piece to target t, or -1 when no
+        rule resolves it. Ranks do not exist yet (one shape, no captures), so
+        no collision is resolved and every piece sent there is destroyed."""
+        return -1
+
+    cdef void _sim_resolve(self) noexcept:
+        """Apply every plan at once (docs/rules/ttt.md, Simultaneous play):
+        placements spend their reserve piece; a piece that several plans move
+        is destroyed and none of those moves happens; every moved piece is
+        lifted first; then each target that exactly one plan sends a piece to
+        receives it, and all pieces sent to a target by several plans are
+        destroyed. Turn checks then look at every piece that landed."""
+        cdef Tables tab = self.tab
+        cdef int32_t* v = self._simv()
+        cdef int s, o, a, n, i, d, run, winner, mask, first, effect, nplans = 0
+        cdef bint allpass = True
+        cdef int src[MAX_SEATS]
+        cdef int dst[MAX_SEATS]
+        cdef int piece[MAX_SEATS]
+        cdef int landed[MAX_SEATS]
+        cdef int best[MAX_SEATS]
+        cdef int best_axis[MAX_SEATS]
+        cdef int group[MAX_SEATS]
+        v[0] = -1
+        for s in range(tab.seats):
+            src[s] = -1
+            dst[s] = -1
+            piece[s] = 0
+            landed[s] = -1
+            a = v[2 + s]
+            v[2 + s] = -1
+            if a < 0:
+                continue
+            nplans += 1
+            if a == tab.a_pass:
+                continue
+            allpass = False
+            if a < tab.nplace:
+                piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
+                self.reserve[piece[s] - 1] -= 1
+                dst[s] = a % tab.T
+            else:
+                src[s] = (a - tab.move0) // tab.T
+                dst[s] = (a - tab.move0) % tab.T
+                self.moves += 1
+        # a shared reserve that the plans overdraw: the pieces they contest are
+        # destroyed (the reserve is emptied) and none of those placements happens
+        for s in range(tab.seats):
+            if piece[s] and src[s] < 0 and self.reserve[piece[s] - 1] < 0:
+                for o in range(tab.seats):
+                    if o != s and src[o] < 0 and piece[o] == piece[s]:
+                        dst[o] = -1
+                self.reserve[piece[s] - 1] = 0
+                dst[s] = -1
+            elif piece[s] and src[s] < 0 and dst[s] >= 0:
+                self.placements += 1
+        # lift every moved piece; one that several plans move is destroyed
+        for s in range(tab.seats):
+            if src[s] < 0:
+                continue
+            n = 0
+            for o in range(s + 1, tab.seats):
+                if src[o] == src[s]:
+                    src[o] = -1
+                    dst[o] = -1
+                    n += 1
+            a = self._sim_lift(src[s])
+            src[s] = -1
+            if n:
+                dst[s] = -1
+            else:
+                piece[s] = a
+        # land; collisions destroy unless a by-rank rule resolves them
+        for s in range(tab.seats):
+            if dst[s] < 0:
+                continue
+            n = 0
+            for o in range(s, tab.seats):
+                if dst[o] == dst[s]:
+                    group[n] = o
+                    n += 1
+            winner = s if n == 1 else self._resolve_collision_by_rank(dst[s], group, n)
+            for i in range(n):
+                o = group[i]
+                if o == winner:
+                    landed[o] = self._land(dst[o], piece[o])
+                if o != s:
+                    dst[o] = -1
+            dst[s] = -1
+        self.plies += nplans
+        self.passes = 0
+        # turn checks over every landed piece: the first check that holds for
+        # any of them decides; when it holds for several sides at once no side
+        # was first, and the game is drawn (all-lose checks still make all lose)
+        if tab.nchecks:
+            for s in range(tab.seats):
+                best[s] = 0
+                best_axis[s] = 0
+                if landed[s] < 0:
+                    continue
+                for d in range(13, 26):
+                    run = self._run(landed[s], d, self.cell[landed[s]])
+                    if run > best[s]:
+                        best[s] = run
+                    if tab.is_axis[d] and run > best_axis[s]:
+                        best_axis[s] = run
+            for i in range(tab.nchecks):
+                mask = 0
+                first = -1
+                for s in range(tab.seats):
+                    if landed[s] >= 0 and (best[s] if tab.check_diag[i] else best_axis[s]) >= tab.check_k[i]:
+                        mask |= 1 << tab.side[s]
+                        if first < 0:
+                            first = s
+                if mask:
+                    effect = tab.check_effect[i]
+                    if effect == EFFECT_ALL_LOSE or (mask & (mask - 1)) == 0:
+                        self._finish_check(effect, first)
+                    else:
+                        self._finish_draw(END_CHECK)
+                    return
+        if tab.move_limit and self.plies >= tab.move_limit:
+            self._finish_stalemate(END_MOVE_LIMIT)
+            return
+        if allpass or tab.ph_order[self.phase] == ORDER_SINGLE:
+            self._stalemate()
+            return
+        self._sim_round_start()
+
+    cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
+        """The plans of ``seat`` in a round, as a set equal to _seat_actions's
+        but in another order and without allocating (for random playouts):
+        placements straight from the free list, one-step moves along the step
+        table (distinct directions give distinct targets). Not for
+        linear-or-knight moves, whose lines need de-duplication."""
+        cdef Tables tab = self.tab
+        cdef int k = 0, ch, colour, i, f, d, u
+        for ch in range(tab.choices):
+            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
+            if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
+                continue
+            for i in range(self.num_free):
+                if self.pentry != NULL and not self._may_enter(seat, self.freel[i]):
+                    continue                # spaces: entry locked for this seat
+                out[k] = ch * tab.T + self.freel[i]
+                k += 1
+        cdef int movable = 0, piece
+        cdef int16_t* cell = self.cell
+        cdef uint8_t* locked = tab.locked
+        cdef uint8_t* plock = self.plock
+        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
+            if tab.gravity:
+                for f in range(tab.T):
+                    if not self._movable_piece(seat, f):
+                        continue
+                    for d in range(tab.nsstep[f]):
+                        u = tab.sstep[f * 26 + d]
+                        if self._target_free(u) and self._may_enter(seat, u):
+                            out[k] = tab.move0 + f * tab.T + u
+                            k += 1
+                return self._sim_add_pass(out, k)
+            # flat boards: a target is its cell; the colours this seat may move
+            for colour in range(tab.C):
+                if (tab.seat_mask[seat] >> colour) & 1 and self.reserve[colour] == 0:
+                    movable |= 1 << (colour + 1)
+            for f in range(tab.T):
+                piece = cell[f]
+                if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
+                    continue
+                if self.pexit != NULL and (self.pexit[f] >> seat) & 1:
+                    continue                # spaces: exit locked for this seat
+                for d in range(tab.nsstep[f]):
+                    u = tab.sstep[f * 26 + d]
+                    if (cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u])
+                            and self._may_enter(seat, u)):
+                        out[k] = tab.move0 + f * tab.T + u
+                        k += 1
+        return self._sim_add_pass(out, k)
+
+    cdef int _sim_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
+        """A uniformly random plan of ``seat`` in a round, for playouts.
+        Placements come straight from the free list; moves on flat boards by
+        rejection sampling over (target, step slot) pairs, which is uniform
+        over the legal moves; after 32 rejections (few legal moves) it draws
+        from the full list instead, which is uniform too, so the mixture is.
+        Anything else (colour choice, stacks) draws from the full list."""
+        cdef Tables tab = self.tab
+        cdef int colour, movable = 0, places = 0, n, r, f, d, u, piece, tries
+        cdef int passing = tab.ph_pass[self.phase]
+        cdef uint8_t* plock = self.plock
+        if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock:
+            colour = tab.colour_of_seat[seat]
+            if self.reserve[colour] > 0:
+                places = self.num_free
+            for d in range(tab.C):
+                if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
+                    movable |= 1 << (d + 1)
+            if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
+                movable = 0
+            if movable == 0:
+                n = places + passing
+                r = rng_below(rng, n)
+                return tab.a_pass if r == places else self.freel[r]
+            if places == 0 and tab.maxstep > 0:
+                n = tab.T * tab.maxstep
+                for tries in range(32):
+                    r = rng_below(rng, n + passing)
+                    if r == n:
+                        return tab.a_pass
+                    f = r // tab.maxstep
+                    d = r % tab.maxstep
+                    if d >= tab.nsstep[f]:
+                        continue
+                    piece = self.cell[f]
+                    if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
+                        continue
+                    u = tab.sstep[f * 26 + d]
+                    if self.cell[u] == 0 and not tab.locked[u] and (plock == NULL or not plock[u]):
+                        return tab.move0 + f * tab.T + u
+        n = self._sim_fast_plans(seat, buf)
+        return buf[rng_below(rng, n)]
+
+    cdef inline int _sim_add_pass(self, int* out, int k) noexcept:
+        if self.tab.ph_pass[self.phase]:
+            out[k] = self.tab.a_pass
+            k += 1
+        return k
+
+    cdef uint64_t _sim_hash(self) noexcept:
+        cdef int32_t* v = self._simv()
+        cdef uint64_t h = 0
+        cdef int s
+        for s in range(self.tab.seats):
+            if v[2 + s] >= 0:
+                h ^= mix64(<uint64_t>0x51A1 + <uint64_t>(s + 1) * <uint64_t>0x100000001B3ULL
+                           + <uint64_t>v[2 + s] * <uint64_t>0x9E3779B97F4A7C15ULL)
+        return h
+
+    cdef int simultaneous_players(self, int* players) noexcept:
+        """The non-Chaos seats still to plan in the open round, current first."""
+        cdef int s, k = 0
+        if not self.tab.sim or not self._in_round():
+            return 0
+        for s in range(self.seat, self.tab.nplayers):
+            if self._plays(s):
+                players[k] = s
+                k += 1
+        return k
+
+    cdef int player_legal_actions(self, int player, int* out) noexcept:
+        cdef int s, k
+        if not self.tab.sim or not self._in_round():
+            return GameCore.player_legal_actions(self, player, out)
+        if player < self.seat or player >= self.tab.nplayers or not self._plays(player):
+            return 0
+        return self._seat_actions(player, out)
+
+    # per-player views (only rule sets with a simultaneous phase declare hidden
+    # information; the others keep the whole-state defaults)
+
+    cdef int _visible(self, int player, int i) noexcept:
+        """History entry i as ``player`` sees it: the action, or -1 when it is
+        another seat's plan in the round still open."""
+        cdef int32_t* v = self._simv()
+        cdef int e = v[2 + MAX_SEATS + i]
+        if v[0] >= 0 and i >= v[0] and (e >> 20) != player:
+            return -1
+        return e & 0xFFFFF
+
+    cdef uint64_t _sim_information_state_key(self, int player) except? 0:
+        cdef int32_t* v
+        cdef uint64_t h
+        cdef int i
+        if not self.tab.sim:
+            return GameCore.information_state_key(self, player)
+        v = self._simv()
+        h = mix64(<uint64_t>0x7EA1 + <uint64_t>player)
+        for i in range(v[1]):
+            h = mix64(h ^ (<uint64_t>(self._visible(player, i) + 2) * <uint64_t>0x9E3779B97F4A7C15ULL))
+        return h | 1
+
+    cdef object _sim_player_observation_string(self, int player):
+        if not self.tab.sim:
+            return GameCore.player_observation_string(self, player)
+        return self._sim_view(player, False)
+
+    cdef object _sim_player_information_state_string(self, int player):
+        if not self.tab.sim:
+            return GameCore.player_information_state_string(self, player)
+        return self._sim_view(player, True)
+
+    cdef object _sim_player_observation_tensor(self, int player):
+        if not self.tab.sim:
+            return GameCore.player_observation_tensor(self, player)
+        cdef int32_t* v = self._simv()
+        own = v[2 + player] if self._in_round() else -1
+        return self.observation() + [1.0 if own >= 0 else 0.0, float(own + 1)]
+
+    cdef object _sim_player_information_state_tensor(self, int player):
+        if not self.tab.sim:
+            return GameCore.player_information_state_tensor(self, player)
+        cdef int32_t* v = self._simv()
+        cdef int i
+        hist = [0.0] * self.tab.hist_cap
+        for i in range(v[1]):
+            hist[i] = float(self._visible(player, i) + 1)     # 0: hidden plan, -1 below
+            if hist[i] == 0.0:
+                hist[i] = -1.0
+        return self._sim_player_observation_tensor(player) + hist
+
+    cdef object _sim_view(self, int player, bint recall):
+        cdef int32_t* v = self._simv()
+        cdef int i, e
+        text = f"player {player} sees:\n" + self.to_string()
+        if self._in_round() and v[2 + player] >= 0:
+            text += f"\nown plan: {self.action_string(player, v[2 + player])}"
+        if recall:
+            seen = []
+            for i in range(v[1]):
+                e = self._visible(player, i)
+                who = (v[2 + MAX_SEATS + i] >> 20)
+                seen.append(f"{who}:" + ("?" if e < 0 else self.action_string(who, e)))
+            text += "\nhistory: " + " ".join(seen)
+        return text
+
+    def _sim_status(self):
+        cdef int32_t* v = self._simv()
+        done = [s for s in range(self.tab.seats) if v[2 + s] >= 0]
+        who = "Chaos" if self.tab.chaos and self.seat == self.tab.seats - 1 else f"player {self.seat}"
+        return (f"simultaneous round: {who} to plan, plans registered by "
+                f"{done if done else 'nobody'} (hidden until the round resolves)")
+
+    def _fast_plan_list(self):
+        """The playout's plan set (for tests: it must equal the legal plans)."""
+        if not self.tab.sim or not self._in_round():
+            return []
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int n = self._sim_fast_plans(self.seat, buf)
+        out = sorted(buf[i] for i in range(n))
+        free(buf)
+        return out
+
+    def pending_plans(self):
+        """The plans registered in the open round, {seat: action string}
+        (an onlooker's view: every player's own views hide the others')."""
+        if not self.tab.sim or not self._in_round():
+            return {}
+        cdef int32_t* v = self._simv()
+        return {s: self.action_string(s, v[2 + s]) for s in range(self.tab.seats) if v[2 + s] >= 0}
+
+    def history(self):
+        """Every decision so far as (seat, action) (rule sets with a
+        simultaneous phase keep it for the information states)."""
+        if not self.tab.sim:
+            raise ValueError("only rule sets with a simultaneous or single phase keep a history")
+        cdef int32_t* v = self._simv()
+        return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
+
     # -- Python face ---------------------------------------------------------
 
     def coords(self, int c):
@@ -1206,6 +2332,8 @@ cdef class TTTCore(GameCore):
         return (c % X + 1, (c // X) % self.tab.Y + 1, c // XY + 1)
 
     def _target_name(self, int t):
+        if self.tab.nboards > 1:     # boards: "b2:(1,3,1)", in the board's own coordinates
+            return self._board_target_name(t)
         if self.tab.gravity:
             return f"stack({t % self.tab.X + 1},{t // self.tab.X + 1})"
         x, y, z = self.coords(t)
@@ -1239,7 +2367,8 @@ cdef class TTTCore(GameCore):
                 for c in range(self.tab.S)]
 
     cdef bint _locked_now(self, int c):
-        return self.tab.locked[c] or (self.plock != NULL and self.plock[c])
+        return self.tab.locked[c] or (self.plock != NULL and self.plock[c]) or (
+            self.tab.nboards > 1 and self._board_closed(c))       # boards: decided boards are locked
 
     def current_phase(self):
         """The phase being played, 0-based."""
@@ -1331,12 +2460,16 @@ cdef class TTTCore(GameCore):
         else:
             who = "Chaos" if tab.chaos and self.seat == tab.seats - 1 else f"player {self.seat}"
             status = f"{who} to move, {self.left} piece(s) left this turn"
+        if tab.sim and self._in_round():
+            status = self._sim_status()            # ttt-sim
         if tab.nphases > 1:
             status += f"; phase {self.phase + 1} of {tab.nphases}"
             if self.folded:
                 status += f", folded: {self.folded_players()}"
         if self.disq:
             status += f"; disqualified: {self.disqualified_players()}"
+        if tab.nboards > 1:          # boards
+            status += f"; board results: {self.board_results()}"
         return "\n".join(rows) + "\n" + status
 
     def observation(self):
@@ -1370,6 +2503,161 @@ cdef class TTTCore(GameCore):
         if tab.overachievers:       # then who is disqualified (ttt-outcomes)
             obs.extend(1.0 if (self.disq >> p) & 1 else 0.0 for p in range(tab.nplayers))
         return obs
+
+    # -- cloaking: what one player sees (Python face) ------------------------
+
+    @property
+    def cloaking(self):
+        """The cloaking type played: "none", "hides" or "obscures"."""
+        return ("none", "hides", "obscures")[self.tab.cloaking]
+
+    def cloaked_cells(self):
+        """Cells cloaked in the current phase."""
+        if self.seen == NULL:
+            return []
+        return [c for c in range(self.tab.S) if self._cloaked_now(c)]
+
+    def player_view(self, int player):
+        """Per cell what ``player`` sees: a colour letter (``COLOUR_CHARS``)
+        for a piece it fully sees, the capital letter for a piece whose colour
+        but not shape it sees (obscurity), "." for what looks like an empty
+        space (under invisibility, a hidden piece) and "#" for a locked space
+        that looks empty."""
+        self._player(player)
+        out = []
+        for c in range(self.tab.S):
+            v = self.cell[c]
+            if v and (self.seen == NULL or self._fully_sees(player, c)):
+                out.append(COLOUR_CHARS[v - 1])
+            elif v and self._sees_piece(player, c):
+                out.append(COLOUR_CHARS[v - 1].upper())
+            else:
+                out.append("#" if self._locked_now(c) else ".")
+        return out
+
+    def _layout(self, chars):
+        tab = self.tab
+        X, Y, Z = tab.X, tab.Y, tab.Z
+        rows = []
+        if tab.gravity:
+            for y in range(Y):
+                if Y > 1:
+                    rows.append(f"stacks y={y + 1}:")
+                for z in reversed(range(Z)):
+                    rows.append("".join(chars[x + X * (y + Y * z)] for x in range(X)))
+        else:
+            for z in range(Z):
+                if Z > 1:
+                    rows.append(f"z={z + 1}:")
+                for y in reversed(range(Y)):
+                    rows.append("".join(chars[x + X * (y + Y * z)] for x in range(X)))
+        return "\n".join(rows)
+
+    def _view_string(self, int player):
+        status = self.to_string().rsplit("\n", 1)[1]     # public: whose turn, phase, ending
+        reserves = ", ".join(f"{k} {v}" for k, v in self.reserves().items())
+        return (f"player {player} sees:\n{self._layout(self.player_view(player))}\n{status}\n"
+                f"reserves: {reserves}")
+
+    def _view_tensor(self, int player):
+        """Per cell: C planes "fully seen, this colour", C planes "colour seen,
+        shape not", looks empty, locked and looks empty; then the public part
+        of ``observation()`` (seat to move, pieces left, draw answer,
+        reserves, phase, folded); then the observer, one-hot."""
+        tab = self.tab
+        S, C = tab.S, tab.C
+        chars = self.player_view(player)
+        planes = [0.0] * ((2 * C + 2) * S)
+        for c, ch in enumerate(chars):
+            if ch == ".":
+                planes[2 * C * S + c] = 1.0
+            elif ch == "#":
+                planes[(2 * C + 1) * S + c] = 1.0
+            elif ch.islower():
+                planes[COLOUR_CHARS.index(ch) * S + c] = 1.0
+            else:
+                planes[(C + COLOUR_CHARS.index(ch.lower())) * S + c] = 1.0
+        me = [0.0] * tab.nplayers
+        me[player] = 1.0
+        return planes + self.observation()[(C + 2) * S:] + me
+
+    def _log_count(self):
+        cdef int16_t* log = self.mem + self.tab.log0
+        return log[0] + (log[1] << 15)
+
+    def _event(self, int i):
+        """(action, actor, attempt, per-seat view class, phase after) of event i."""
+        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
+        meta = log[1]
+        return log[0], meta & 7, (meta >> 3) & 1, [(meta >> (4 + 2 * s)) & 3 for s in range(self.tab.seats)], log[2]
+
+    def last_event(self):
+        """The last logged event of a cloaked rule set (None before any):
+        action, actor seat, whether it was an attempt that only revealed,
+        what each seat saw of it ("all", "hidden", "arrived") and the phase
+        after it."""
+        if self.seen == NULL or self._log_count() == 0:
+            return None
+        action, actor, attempt, cls, phase = self._event(self._log_count() - 1)
+        return {"action": action, "actor": actor, "attempt": bool(attempt), "phase": phase,
+                "seen": [("hidden", "all", "arrived")[k] for k in cls]}
+
+    def _kind(self, int action):
+        tab = self.tab
+        return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
+
+    def _event_string(self, int player, int i):
+        tab = self.tab
+        action, actor, attempt, cls, phase = self._event(i)
+        who = "Chaos" if tab.chaos and actor == tab.seats - 1 else f"player {actor}"
+        kind = self._kind(action)
+        if attempt and actor == player:
+            text = f"attempted {self.action_string(actor, action)}, which only revealed what is there"
+        elif attempt:
+            text = "attempted a move, which only revealed a hidden piece to it"
+        elif cls[player] == 1:
+            text = self.action_string(actor, action)
+        elif cls[player] == 2:
+            text = f"moved a piece not seen before to {self._target_name((action - tab.move0) % tab.T)}"
+        elif kind == 0:
+            colour = self.action_string(actor, action).split("@")[0]
+            text = f"placed {colour} on a space hidden from player {player}"
+        else:
+            text = f"moved a piece hidden from player {player}"
+        if tab.nphases > 1:
+            text += f" [phase {phase + 1}]"
+        return f"{i + 1}. {who}: {text}"
+
+    def _event_tensor(self, int player):
+        """Per logged event (up to the game's length bound; later rows 0):
+        the actor (one-hot over seats), flags (attempt, hidden, arrived),
+        the action (one-hot) when the player saw all of it, the arrival
+        target of an unseen piece, the colour of a hidden placement, and the
+        phase after the event (one-hot)."""
+        tab = self.tab
+        width = tab.seats + 3 + tab.num_actions + tab.T + tab.C + tab.nphases
+        out = [0.0] * (width * tab.loglen)
+        for i in range(self._log_count()):
+            action, actor, attempt, cls, phase = self._event(i)
+            row = i * width
+            out[row + actor] = 1.0
+            base = row + tab.seats
+            out[base] = float(attempt)
+            if attempt and actor != player:
+                pass
+            elif cls[player] == 1:
+                out[base + 3 + action] = 1.0
+            elif cls[player] == 2:
+                out[base + 2] = 1.0
+                out[base + 3 + tab.num_actions + (action - tab.move0) % tab.T] = 1.0
+            else:
+                out[base + 1] = 1.0
+                if self._kind(action) == 0:
+                    ch = action // tab.T
+                    colour = ch if tab.choices > 1 else tab.colour_of_seat[actor]
+                    out[base + 3 + tab.num_actions + tab.T + colour] = 1.0
+            out[base + 3 + tab.num_actions + tab.T + tab.C + phase] = 1.0
+        return out
 
 
 def make_core(dict compiled):

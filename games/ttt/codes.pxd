@@ -64,3 +64,10 @@ cpdef enum Measure:
     MEASURE_PIECES = 2        # pieces on the board
     MEASURE_SHAPE = 3         # pieces of one shape on the board
     MEASURE_AREA = 4          # Go-style area (docs/rules/ttt.md, Outcomes)
+
+
+cpdef enum Cloak:
+    # the cloaking type (issue 11 item 3): what a piece on a cloaked space shows
+    CLOAK_NONE = 0
+    CLOAK_HIDES = 1           # "Invisibility": a piece not fully seen looks like an empty space
+    CLOAK_OBSCURES = 2        # "Obscurity": its colour shows, its shape does not

@@ -11,9 +11,11 @@ import itertools
 from typing import TYPE_CHECKING
 
 from games.ttt.codes import Measure, Stalemate
-from games.ttt.schema import (EFFECT_ALL_LOSE, FOLD_CODES, MOVE_CODES, ORDER_CODES, PALETTE,
+from games.ttt.schema import (CLOAK_CODES, EFFECT_ALL_LOSE, FOLD_CODES, MOVE_CODES, ORDER_CODES, PALETTE,
                               SHAPES_ALL, STALEMATE_CODES, VS_CHAOS_STALEMATES, measure_shape, parse_check,
                               parse_stalemate, seat_index, seats_of)
+from games.ttt.boards import widen
+from games.ttt.spaces import lock_sets, seat_lock_masks
 
 if TYPE_CHECKING:
     from games.ttt.ruleset import RuleSet
@@ -99,8 +101,15 @@ def compile_rules(rs: RuleSet) -> dict:
     checks = [parse_check(c) for c in r["turn_checks"]]
     zero_based = lambda coords: {(a[0] - 1, a[1] - 1, a[2] - 1) for a in coords}
     sym_locked = [zero_based(r["board"]["locked"])] + [zero_based(ph["locked"]) for ph in r["phases"]]
+    sym_locked += [zero_based(ph["cloaked"]) for ph in r["phases"]]      # cloaking
     sym_pieces = [((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]]
+    sym_locked += lock_sets(r)       # spaces: per-player locks stay in place
     syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
+    simultaneous = any(ph["order"] != "sequential" for ph in r["phases"])   # ttt-sim
+    if simultaneous:
+        # pending plans are action ids, which a board symmetry would have to
+        # map too; search over symmetries is for perfect-information games
+        syms = syms[:1]
     S = X * Y * Z
     T = X * Y if gravity else S
     choices = C if mode == "players-choose" else 1
@@ -111,11 +120,28 @@ def compile_rules(rs: RuleSet) -> dict:
     # most ``seats`` of them.
     capacity = S - len(locked) - len(pieces)
     placements = min(capacity, sum(reserves))
+    cloaking = _cloaking_code(r)
+    if cloaking == CLOAK_CODES["hides"]:
+        # cloaking: each attempt that only reveals shows its player at least
+        # one piece it did not see, so at most n per piece ever on the board;
+        # counted like placements (a turn that resets the passes)
+        placements += n * (placements + len(pieces))
     plies = placements if not passing else (placements + len(phases)) * seats
     if move:
         plies = r["move_limit"]
     elif r["move_limit"] is not None:
         plies = min(plies, r["move_limit"])
+    boards = r.get("boards", 1)
+    if boards > 1:               # boards: every board gives the same plies, reserves are shared
+        capacity = boards * capacity
+        placements = min(capacity, sum(reserves))
+        plies = placements if not passing else (placements + len(phases)) * seats
+        if move:
+            plies = r["move_limit"]
+        elif r["move_limit"] is not None:
+            plies = min(plies, r["move_limit"])
+    if simultaneous:
+        plies = _simultaneous_plies(r, phases, seats, move, reserves)   # ttt-sim
     length = plies
     if r["agree_draw"]:
         length += plies * n      # one offer and up to n-1 answers per turn
@@ -127,9 +153,14 @@ def compile_rules(rs: RuleSet) -> dict:
         "agree_draw": r["agree_draw"], "checks": checks,
         "stalemate": STALEMATE_CODES.get(r["stalemate"], -1), "move_limit": r["move_limit"] or 0,
         "symmetries": syms, "max_game_length": max(1, length), "targets": T, "phases": phases,
+        # spaces (issue 11 item 4): per phase, per cell, the seats locked out
+        # of entering / leaving it; None when no space locks any seat
+        "seat_locks": seat_lock_masks(r, cell, X * Y * Z),
+        "simultaneous": simultaneous,
+        "cloaking": cloaking,
     }
     tables.update(_outcome_tables(r))
-    return tables
+    return widen(tables, boards)    # boards: several boards side by side (games/ttt/boards.py)
 
 
 # The general scoring path (ttt-outcomes): the stalemate rules the engine's
@@ -178,6 +209,29 @@ def _outcome_tables(r) -> dict:
     return out
 
 
+def _simultaneous_plies(r, phases, seats: int, move: int, reserves) -> int:
+    """Bound on the plies (every decision of a plan or a turn, passes
+    included) of a rule set with a simultaneous or single phase (ttt-sim).
+    Collisions destroy pieces, so the board never fills up for sure; but
+    every round that is not all passes spends at least one reserve piece
+    (destroyed pieces stay spent), an all-pass round or a single phase's
+    round ends its phase, and a round has at most ``seats`` plans. Sequential
+    phases obey the same count. With movement the move limit is checked after
+    each round, which may overshoot it by at most ``seats - 1`` plies."""
+    if move:
+        return r["move_limit"] + seats - 1
+    return (sum(reserves) + len(phases)) * seats
+
+
+def _cloaking_code(r) -> int:
+    """The engine's cloaking code: none unless some phase cloaks a space (a
+    cloaking type with nothing cloaked hides nothing, so the rule set keeps
+    perfect information and the engine's fast path)."""
+    if not any(ph["cloaked"] for ph in r["phases"]):
+        return CLOAK_CODES["none"]
+    return CLOAK_CODES[r["cloaking"]]
+
+
 def _phase_table(ph, shape_move: int, seats: int, players: str, cell) -> dict:
     """One phase for the engine: who plays (a seat bit mask), whether pieces
     move and passes are allowed, its locked cells, order and fold rule."""
@@ -185,7 +239,8 @@ def _phase_table(ph, shape_move: int, seats: int, players: str, cell) -> dict:
     return {"order": ORDER_CODES[ph["order"]], "pass": ph["pass"],
             "move": 0 if ph["movement"] == "placement-only" else shape_move,
             "active": sum(1 << s for s in range(seats) if s not in locked),
-            "locked": [cell(a) for a in ph["locked"]], "fold": FOLD_CODES[ph["fold"]]}
+            "locked": [cell(a) for a in ph["locked"]], "fold": FOLD_CODES[ph["fold"]],
+            "cloaked": [cell(a) for a in ph["cloaked"]]}
 
 
 def outcome_profile(rs: RuleSet) -> dict:

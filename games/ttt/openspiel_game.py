@@ -5,15 +5,21 @@ rule-set file. Names exclude whitespace, ``*``, ``(`` and ``)`` so they survive
 inside a game string; OpenSpiel's parser types a value itself, so a purely
 numeric name would arrive as an int and be refused (none exists).
 
-Why the game type is registered as GENERAL_SUM, EXPLICIT_STOCHASTIC, 2..4
-players: ``pyspiel.register_game`` fixes one ``GameType`` per short name,
-while one ``ttt`` name covers rule sets with 2, 3 or 4 players, with or without
-Chaos (a chance player), zero-sum or not. The registered type is therefore the
-weakest truthful claim over all rule sets. Each loaded game then carries the
+Why the game type is registered as GENERAL_SUM, EXPLICIT_STOCHASTIC,
+SIMULTANEOUS, IMPERFECT_INFORMATION, 1..4 players (1: ``1-vs-chaos``):
+``pyspiel.register_game`` fixes one ``GameType`` per short name, while one
+``ttt`` name covers rule sets with 1, 2, 3 or 4 players, with or without Chaos
+(a chance player), zero-sum or not, sequential or with simultaneous phases.
+The registered type is therefore the weakest truthful claim over all rule
+sets. Each loaded game then carries the
 refined type of its own rule set (``game.get_type()``): exactly its number of
-players, DETERMINISTIC unless Chaos plays, ZERO_SUM only when two sides play
+players, SEQUENTIAL and PERFECT_INFORMATION unless a phase is simultaneous or
+single, DETERMINISTIC unless Chaos plays, ZERO_SUM only when two sides play
 without Chaos and without all-win/all-lose rules (otherwise GENERAL_SUM with no
-utility sum), so algorithms that check these fields see the truth.
+utility sum), PERFECT_INFORMATION unless some phase cloaks a space (cloaking
+hides or obscures pieces: IMPERFECT_INFORMATION, with every player's
+observation and information state from the engine), so algorithms that check
+these fields see the truth.
 
 Returns: +1 to every winner, -1 to every loser, 0 to everyone on a draw
 (partners share their side's value; Chaos, being OpenSpiel's chance player,
@@ -47,8 +53,8 @@ def _variant(params, core) -> Variant:
 
 TTT_SPEC = GameSpec(
     game_type=game_type("ttt", "Tic-tac-toe variations (rule sets as data)",
-                        {"rules": DEFAULT_RULES}, num_players=(2, 4), chance=True,
-                        zero_sum=False),
+                        {"rules": DEFAULT_RULES}, num_players=(1, 4), chance=True,
+                        zero_sum=False, perfect_information=False, simultaneous=True),
     make_core=_make_core, min_utility=-1.0, max_utility=1.0, utility_sum=None,
     variant=_variant)
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from games.ttt.codes import Effect, Fold, Move, Order, Stalemate
+from games.ttt.codes import Cloak, Effect, Fold, Move, Order, Stalemate
 
 BOARD_KINDS = ("hash", "squares", "vertices", "stacks")
-PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos")
+PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")
 COLOUR_MODES = ("assigned", "shared", "partners-share", "players-choose")
 PALETTE = ("black", "white", "pink", "yellow")
 SHAPES_ALL = ("circle", "triangle", "x", "cross", "star", "pentagon")
@@ -49,9 +49,9 @@ TURN_CHECKS = tuple(
 # Named by the seed, not played until the goal lines of issue 12 exist.
 TURN_CHECKS_LATER = ("goal-reached-stalemate",)
 ORDERS_ALL = ("sequential", "simultaneous", "single")
-ORDERS_NOW = ("sequential",)
+ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")
-CLOAKING_NOW = ("none",)
+CLOAKING_NOW = ("none", "hides", "obscures")
 MAX_DIM = 19
 MAX_SPACES = 512
 MAX_MOVE_LIMIT = 100000
@@ -61,10 +61,11 @@ TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shape
               "pieces_per_turn", "agree_draw", "turn_checks", "stalemate", "phases",
               "cloaking", "boards", "overachievers_disqualified", "move_limit",
               "seconds_per_turn", "chaos_wins_if_more_than")
-BOARD_FIELDS = ("kind", "size", "locked", "pieces")
+BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked")
 PIECE_FIELDS = ("at", "colour", "shape")
 SHAPE_FIELDS = ("move", "power")
-PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold")
+PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold",
+                "entry_locked", "exit_locked")
 # Space properties set once for the whole game: the seed lets only cloak and
 # lock properties change after phase 1 (see validation).
 FIXED_SPACE_FIELDS = ("pieces", "sticky", "exclusive", "dealt", "reserves", "shapes")
@@ -88,6 +89,9 @@ STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST
 
 ORDER_CODES = {"sequential": int(Order.ORDER_SEQUENTIAL), "simultaneous": int(Order.ORDER_SIMULTANEOUS),
                "single": int(Order.ORDER_SINGLE)}
+# cloaking (issue 11 item 3): the seed's "No cloaking", "Cloaking hides", "Cloaking obscures"
+CLOAK_CODES = {"none": int(Cloak.CLOAK_NONE), "hides": int(Cloak.CLOAK_HIDES),
+               "obscures": int(Cloak.CLOAK_OBSCURES)}
 FOLD_CODES = {"none": int(Fold.FOLD_NONE), "less-than-most-committed": int(Fold.FOLD_LESS_THAN_MOST)}
 
 # A name must come back unchanged from OpenSpiel's game-string parser as the
@@ -128,7 +132,8 @@ def name_problem(name) -> str | None:
 def seats_of(players: str) -> tuple[int, bool]:
     """(number of non-Chaos players, whether Chaos plays)."""
     return {"2": (2, False), "3": (3, False), "4": (4, False), "partners": (4, False),
-            "2-vs-chaos": (2, True), "3-vs-chaos": (3, True)}[players]
+            "2-vs-chaos": (2, True), "3-vs-chaos": (3, True),
+            "1-vs-chaos": (1, True)}[players]   # 1-vs-chaos: the seed's "(can extend to … “1 vs chaos”)"
 
 
 def seat_index(name, players: str) -> int:
@@ -172,3 +177,12 @@ def measure_shape(measure: str) -> str | None:
         if measure == plural:
             return shape
     return None
+
+
+# Spaces (issue 11 item 4): per-player locks. ``entry_locked``/``exit_locked``
+# (on the board for the whole game, or on a phase for that phase) and
+# ``exclusive`` are lists of {"at": [spaces], "players": [seats]}; a space is
+# [x, y, z], or [x, y] for every height of that column (a whole stack).
+SEAT_LOCK_FIELDS = ("entry_locked", "exit_locked")
+SPACE_GROUP_FIELDS = ("at", "players")
+MAX_BOARDS = 3

@@ -17,13 +17,14 @@ import math
 from typing import Any, Mapping
 
 from games.ttt.ruleset import RuleSet
+from games.ttt.spaces import board_spaces, phase_spaces
 from games.ttt.schema import (
     BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, FIXED_SPACE_FIELDS, FOLDS,
     MAX_DIM, SEAT_NAMES,
     MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
-from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
+from games.ttt.schema import (SHAPE_PLURALS, STALEMATE_CODES, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
                               measure_shape, parse_stalemate)
 
 # The deepest a valid rule set nests is 5 (board.pieces[i].at[k]); anything
@@ -218,6 +219,8 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     problems_before_reserves = len(p.items)
     reserves: dict[str, dict[str, int]] = {}
     spaces = math.prod(size) if size else MAX_SPACES
+    if raw.get("boards") in (2, 3) and _is_int(raw.get("boards")):   # boards share the reserves
+        spaces *= raw["boards"]
     if not isinstance(raw_res, Mapping) or not raw_res:
         p.add("reserves", "required: an object {colour: count} or {colour: {shape: count}}")
         raw_res = {}
@@ -236,7 +239,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
                 p.add(field, f"shape {shape!r} has no entry in shapes (allowed: {_allowed(shapes)})")
                 continue
             if not _is_int(count) or not 0 <= count <= spaces:
-                p.add(field, f"{count!r} is not allowed (allowed: 0..{spaces}, the number of spaces)")
+                p.add(field, f"{count!r} is not allowed (allowed: 0..{spaces}, the number of spaces on all boards)")
                 continue
             if count:
                 reserves.setdefault(colour, {})[shape] = count
@@ -287,6 +290,10 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             and len(p.items) == problems_before_reserves:
         p.add("reserves", "every count is 0: nothing can ever be played")
 
+    # spaces (issue 11 item 4): sticky, exclusive, per-player entry/exit locks;
+    # written into the canonical form only when set, so older fingerprints stay
+    rec["board"].update({k: v for k, v in board_spaces(p, board, players, size, set(locked)).items() if v})
+
     # -- turn structure -------------------------------------------------------------
     ppt = raw.get("pieces_per_turn", 1)
     if ppt not in (1, 2) or isinstance(ppt, bool):
@@ -295,6 +302,9 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     draw = raw.get("agree_draw", False)
     if not isinstance(draw, bool):
         p.add("agree_draw", f"{draw!r} is not allowed (allowed: true, false)")
+    if draw is True and players == "1-vs-chaos":   # 1-vs-chaos: nobody could answer an offer
+        p.add("agree_draw", "a draw needs another player (not Chaos) to agree, and '1-vs-chaos' "
+                            "has none (allowed with players='1-vs-chaos': false)")
     rec["agree_draw"] = draw
 
     checks = raw.get("turn_checks", DEFAULT_CHECKS)
@@ -325,12 +335,19 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     rec["phases"] = _phases(raw.get("phases", [{}]), p, players, size, locked, raw.get("cloaking", "none"))
 
     _outcomes(raw, rec, p, players, shapes)    # ttt-outcomes
-    for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1,))):
+    for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1, 2, 3))):
         value = raw.get(field, default)
         if value not in allowed or isinstance(value, bool) != isinstance(default, bool):
             p.add(field, f"{value!r} is not supported by this engine yet (supported now: {_allowed(allowed)})")
         rec[field] = value
 
+    if _is_int(rec["boards"]) and rec["boards"] > 1 and size is not None \
+            and rec["boards"] * math.prod(size) > MAX_SPACES:   # boards: the engine's limit
+        p.add("boards", f"{rec['boards']} boards of {list(size)} have {rec['boards'] * math.prod(size)} "
+                        f"spaces together (allowed: at most {MAX_SPACES} spaces over all boards)")
+    if _is_int(rec["boards"]) and rec["boards"] > 1:
+        _boards_outcomes(rec, p, players)
+    _simultaneous_combinations(rec, p)
     moves = any(s["move"] != "stationary" for s in shapes.values()) and \
         any(ph["movement"] == "allowed" for ph in rec["phases"])
     limit = raw.get("move_limit")
@@ -346,6 +363,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("seconds_per_turn", f"{secs!r} is not allowed (allowed: 1..86400 or null for no limit)")
     rec["seconds_per_turn"] = secs
 
+    _check_simultaneous(rec, p)     # ttt-sim
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -415,8 +433,11 @@ def _phase(ph, i: int, count: int, p: _Problems, players, size, board_locked, cl
     elif fold != "none" and i == count - 1:
         p.add(f"{field}.fold", "the last phase has no fold rule (the seed: 'Each phase other than "
                                "the last may have a fold rule') (allowed here: none)")
-    return {"order": order, "pass": pas, "movement": movement, "locked_players": locked_players,
-            "locked": spaces["locked"], "cloaked": spaces["cloaked"], "fold": fold}
+    out = {"order": order, "pass": pas, "movement": movement, "locked_players": locked_players,
+           "locked": spaces["locked"], "cloaked": spaces["cloaked"], "fold": fold}
+    # spaces (issue 11 item 4): the phase's per-player locks, only when set
+    out.update({k: v for k, v in phase_spaces(p, field, ph, players, size, set(board_locked)).items() if v})
+    return out
 
 
 def _locked_players(raw_list, field: str, p: _Problems, players) -> list:
@@ -469,6 +490,18 @@ def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True) -> dict[s
                 cur = tuple(a + b for a, b in zip(cur, d))
             best[colour] = max(best.get(colour, 0), n)
     return best
+
+
+def _check_simultaneous(rec, p: _Problems):
+    """Simultaneous and single phases (ttt-sim): a plan is one ply. The seed
+    defines a plan by "what moves would be legal if that player were first to
+    move", which names one move; two plies a turn would need an order inside
+    the plan that the seed does not give (docs/rules/ttt.md, Simultaneous play)."""
+    phases = rec.get("phases") or []
+    if rec.get("pieces_per_turn") == 2 and any(
+            isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
+        p.add("pieces_per_turn", "2 pieces a turn cannot be combined with a simultaneous or single "
+                                 "phase (a plan is one move) (allowed with such a phase: 1)")
 
 
 def _check_start_position(rec, p: _Problems):
@@ -526,6 +559,51 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
         p.add("overachievers_disqualified", f"the seed adds it to 4-player games (allowed with "
                                             f"players={players!r}: false; with players '4': true, false)")
     rec["overachievers_disqualified"] = od
+
+
+def _boards_outcomes(rec, p: _Problems, players):
+    """Several boards score each open board by the stalemate rule on that
+    board alone, then "most boards wins"; that is defined for the original
+    stalemate rules only. The dilemmas' outcomes (ttt-outcomes) are refused
+    with several boards rather than guessed: a ranked measure other than
+    in-a-row/pieces, the vs-Chaos rules, "Chaos wins if ...", overachievers,
+    and most-pieces-wins counted per side (partners, assigned colours)."""
+    stalemate = rec.get("stalemate")
+    if isinstance(stalemate, str) and stalemate in STALEMATES and stalemate not in STALEMATE_CODES:
+        p.add("stalemate", f"{stalemate!r} is not supported with several boards (boards="
+                           f"{rec['boards']}; allowed with several boards: {_allowed(STALEMATE_CODES)})")
+    elif stalemate == "most-pieces-wins" and players == "partners" and rec.get("colours") == "assigned":
+        p.add("stalemate", "'most-pieces-wins' with partners and assigned colours is not supported "
+                           f"with several boards (boards={rec['boards']}; allowed: boards 1)")
+    if rec.get("chaos_wins_if_more_than"):
+        p.add("chaos_wins_if_more_than", f"not supported with several boards (boards={rec['boards']}; "
+                                         "allowed with several boards: {})")
+    if rec.get("overachievers_disqualified") is True:
+        p.add("overachievers_disqualified", f"not supported with several boards (boards={rec['boards']}; "
+                                            "allowed with several boards: false)")
+
+
+def _simultaneous_combinations(rec, p: _Problems):
+    """Simultaneous and single phases (ttt-sim) resolve a round's turn checks
+    together ("several sides at once: nobody was first"); neither several
+    boards (a check decides one board) nor "overachievers disqualified" (the
+    first winners are disqualified and play goes on) says what a round that
+    completes lines for several sides, or on several boards, does. Refused
+    rather than guessed."""
+    phases = rec.get("phases") or []
+    if not any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
+        return
+    if _is_int(rec.get("boards")) and rec["boards"] > 1:
+        p.add("boards", f"{rec['boards']} boards are not supported with a simultaneous or single phase "
+                        "(allowed with such a phase: 1)")
+    if rec.get("overachievers_disqualified") is True:
+        p.add("overachievers_disqualified", "not supported with a simultaneous or single phase "
+                                            "(allowed with such a phase: false)")
+    if rec.get("cloaking") in ("hides", "obscures") and any(
+            isinstance(ph, Mapping) and ph.get("cloaked") for ph in phases):
+        p.add("cloaking", f"{rec['cloaking']!r} with cloaked spaces is not supported with a simultaneous or "
+                          "single phase yet (what an attempt on a hidden piece does inside a round of "
+                          "plans is not defined; allowed with such a phase: none, or no cloaked spaces)")
 
 
 def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:

@@ -1,0 +1,204 @@
+"""Validation and compilation of the per-player space locks (issue 11 item 4):
+sticky and exclusive spaces, and entry/exit locks for specific players.
+
+Why one representation for all of them: the seed defines each in terms of the
+other ("“Sticky” spaces are locked against exit; “exclusive” spaces are
+locked against entry or exit (except by player(s) to whom they are
+exclusive)"), and the only thing play needs is, per phase and space, which
+seats may not enter it and which may not leave it. So validation keeps the
+author's words in the canonical form (grouped, sorted, cells expanded) and the
+compiler folds them into two seat bit masks per cell and phase.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from games.ttt.schema import SEAT_LOCK_FIELDS, SPACE_GROUP_FIELDS, seat_index, seats_of
+
+
+def _allowed(values) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def seat_names(players) -> list:
+    """The seat names of a players mode: 1..n, then "chaos" when Chaos plays."""
+    n, chaos = seats_of(players)
+    return list(range(1, n + 1)) + (["chaos"] if chaos else [])
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def space_cells(p, field: str, value, size) -> list[tuple] | None:
+    """The cells a space names: [x, y, z] is one cell, [x, y] every height of
+    that column (a whole stack, as the seed's "first stack exclusive to black").
+    None (with a problem added) when it is not a space on the board."""
+    if not (isinstance(value, (list, tuple)) and len(value) in (2, 3) and all(_is_int(v) for v in value)):
+        p.add(field, f"{value!r} is not a space; write [x, y, z], or [x, y] for a whole stack/column, "
+                     "with 1-based integers")
+        return None
+    if size is None:
+        return None
+    for axis, v, n in zip("xyz", value, size):
+        if not 1 <= v <= n:
+            p.add(field, f"{axis}={v} is off the board (allowed: 1..{n})")
+            return None
+    if len(value) == 3:
+        return [tuple(value)]
+    return [(value[0], value[1], z) for z in range(1, size[2] + 1)]
+
+
+def _seats(p, field: str, raw, players) -> list:
+    if not isinstance(raw, list) or not raw:
+        p.add(field, "must be a non-empty list of seats (allowed items: 1..4, chaos)")
+        return []
+    if players is None:
+        return []
+    allowed = seat_names(players)
+    out = []
+    for j, seat in enumerate(raw):
+        if isinstance(seat, bool) or seat not in allowed:
+            p.add(f"{field}[{j}]", f"{seat!r} is not a seat of players={players!r} (allowed: {_allowed(allowed)})")
+        elif seat in out:
+            p.add(f"{field}[{j}]", f"{seat!r} is listed twice")
+        else:
+            out.append(seat)
+    return sorted(out, key=allowed.index)
+
+
+def _groups(p, field: str, raw, players, size, board_locked) -> dict[tuple, list]:
+    """Parse a list of {"at": [spaces], "players": [seats]}; returns
+    {cell: [seats]} (one entry per listed cell, problems added)."""
+    out: dict[tuple, list] = {}
+    if not isinstance(raw, list):
+        p.add(field, 'must be a list of {"at": [spaces], "players": [seats]}')
+        return out
+    for i, group in enumerate(raw):
+        gfield = f"{field}[{i}]"
+        if not isinstance(group, Mapping):
+            p.add(gfield, 'must be an object {"at": [spaces], "players": [seats]}')
+            continue
+        for key in group:
+            if key not in SPACE_GROUP_FIELDS:
+                p.add(f"{gfield}.{key}", f"unknown field (allowed: {_allowed(SPACE_GROUP_FIELDS)})")
+        seats = _seats(p, f"{gfield}.players", group.get("players"), players)
+        at = group.get("at")
+        if not isinstance(at, list) or not at:
+            p.add(f"{gfield}.at", "must be a non-empty list of spaces [x, y, z] or [x, y]")
+            continue
+        for j, space in enumerate(at):
+            cells = space_cells(p, f"{gfield}.at[{j}]", space, size)
+            for c in cells or ():
+                if c in board_locked:
+                    p.add(f"{gfield}.at[{j}]", f"{list(c)} is locked for the whole game already (board.locked)")
+                elif c in out:
+                    p.add(f"{gfield}.at[{j}]", f"{list(c)} is listed twice in {field}")
+                else:
+                    out[c] = seats
+    return out
+
+
+def canonical_groups(per_cell: Mapping[tuple, list], players) -> list[dict]:
+    """{cell: seats} as sorted groups of cells sharing a seat set (one form
+    for every way of writing the same locks)."""
+    order = seat_names(players) if players else []
+    by_seats: dict[tuple, list] = {}
+    for cell, seats in per_cell.items():
+        if seats:
+            by_seats.setdefault(tuple(seats), []).append(list(cell))
+    return [{"at": sorted(cells), "players": list(seats)}
+            for seats, cells in sorted(by_seats.items(), key=lambda kv: [order.index(s) for s in kv[0]])]
+
+
+def board_spaces(p, board: Mapping, players, size, board_locked) -> dict:
+    """The board's sticky, exclusive and per-player lock fields, checked and in
+    canonical form."""
+    out = {}
+    sticky = []
+    raw = board.get("sticky", [])
+    if not isinstance(raw, list):
+        p.add("board.sticky", "must be a list of spaces [x, y, z] or [x, y]")
+        raw = []
+    for j, space in enumerate(raw):
+        for c in space_cells(p, f"board.sticky[{j}]", space, size) or ():
+            if c in board_locked:
+                p.add(f"board.sticky[{j}]", f"{list(c)} is locked for the whole game already (board.locked)")
+            elif c in sticky:
+                p.add(f"board.sticky[{j}]", f"{list(c)} is listed twice")
+            else:
+                sticky.append(c)
+    out["sticky"] = sorted(list(c) for c in sticky)
+    exclusive = _groups(p, "board.exclusive", board.get("exclusive", []), players, size, board_locked)
+    if players is not None:
+        everyone = seat_names(players)
+        for cell, seats in exclusive.items():
+            if len(seats) == len(everyone):
+                p.add("board.exclusive", f"{list(cell)} is exclusive to every seat, which locks nothing "
+                                         f"(allowed: a proper subset of {_allowed(everyone)})")
+                break
+    out["exclusive"] = canonical_groups(exclusive, players)
+    for key in SEAT_LOCK_FIELDS:
+        out[key] = canonical_groups(_groups(p, f"board.{key}", board.get(key, []), players, size,
+                                            board_locked), players)
+    return out
+
+
+def phase_spaces(p, field: str, ph: Mapping, players, size, board_locked) -> dict:
+    """A phase's per-player entry/exit locks ("The cloak and lock properties are
+    the only ones that can be changed after phase 1")."""
+    return {key: canonical_groups(_groups(p, f"{field}.{key}", ph.get(key, []), players, size, board_locked),
+                                  players)
+            for key in SEAT_LOCK_FIELDS}
+
+
+def seat_lock_masks(record: Mapping, cell, num_cells: int) -> tuple[list, list] | None:
+    """Per phase, per cell: the bit mask of seats whose entry (first list) and
+    exit (second) is locked, from board.sticky, board.exclusive,
+    board.entry_locked/exit_locked and the phase's entry_locked/exit_locked.
+    None when no rule locks any seat out of any space (the engine's fast path)."""
+    players = record["players"]
+    n, chaos = seats_of(players)
+    every = (1 << (n + chaos)) - 1
+    bits = lambda seats: sum(1 << seat_index(s, players) for s in seats)
+    board = record["board"]
+    entry0 = [0] * num_cells
+    exit0 = [0] * num_cells
+    for at in board.get("sticky", []):
+        exit0[cell(at)] |= every
+    for group in board.get("exclusive", []):
+        others = every & ~bits(group["players"])
+        for at in group["at"]:
+            entry0[cell(at)] |= others
+            exit0[cell(at)] |= others
+    for key, masks in (("entry_locked", entry0), ("exit_locked", exit0)):
+        for group in board.get(key, []):
+            for at in group["at"]:
+                masks[cell(at)] |= bits(group["players"])
+    entries, exits = [], []
+    for ph in record["phases"]:
+        entry, exit_ = list(entry0), list(exit0)
+        for key, masks in (("entry_locked", entry), ("exit_locked", exit_)):
+            for group in ph.get(key, []):
+                for at in group["at"]:
+                    masks[cell(at)] |= bits(group["players"])
+        entries.append(entry)
+        exits.append(exit_)
+    if not any(any(m) for m in entries) and not any(any(m) for m in exits):
+        return None
+    return entries, exits
+
+
+def lock_sets(record: Mapping) -> list[set]:
+    """Sets of 0-based cells that a board symmetry must map onto themselves so
+    that the per-player locks stay where they are."""
+    zero = lambda at: (at[0] - 1, at[1] - 1, at[2] - 1)
+    board = record["board"]
+    sets = [{zero(a) for a in board.get("sticky", [])}]
+    groups = list(board.get("exclusive", []))
+    for key in SEAT_LOCK_FIELDS:
+        groups += [dict(g, kind=key) for g in board.get(key, [])]
+        for ph in record["phases"]:
+            groups += [dict(g, kind=key) for g in ph.get(key, [])]
+    sets += [{zero(a) for a in g["at"]} for g in groups]
+    return [s for s in sets if s]
