@@ -1118,45 +1118,15 @@ cdef class TTTCore(GameCore):
             return True
         return False
 
-    cdef void _board_colour_scores(self, int b, int* score) noexcept:
-        """``_colour_scores`` on board b alone (lines never cross boards)."""
-        cdef Tables tab = self.tab
-        cdef int c, d, piece, prev, run, x
-        for c in range(tab.C):
-            score[c] = 0
-        for c in range(tab.S):
-            piece = self.cell[c]
-            if piece == 0 or self._board_of(c) != b:
-                continue
-            if tab.stalemate == ST_MOST_PIECES:
-                score[piece - 1] += 1
-                continue
-            for d in range(13, 26):
-                prev = tab.nbr[c * 26 + 25 - d]
-                if prev >= 0 and self.cell[prev] == piece:
-                    continue
-                run = 0
-                x = c
-                while x >= 0 and self.cell[x] == piece:
-                    run += 1
-                    x = tab.nbr[x * 26 + d]
-                if run > score[piece - 1]:
-                    score[piece - 1] = run
-
-    cdef void _score_board(self, int b) noexcept:
-        """An open board at the end of the game: the stalemate rule on that
-        board alone, as ``_finish_stalemate`` scores a one-board game."""
+    cdef bint _stalemate_signs(self, int b, int* sign) noexcept:
+        """Per player +1 / -1 by the in-a-row or piece-count stalemate rule on
+        board b (every cell when b < 0); False, signs untouched, on a tie."""
         cdef Tables tab = self.tab
         cdef int p, s, c, best, worst
         cdef int colour_score[MAX_COLOURS]
         cdef int side_score[MAX_SEATS]
         cdef int nsides = tab.side[tab.seats - 1] + 1
-        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
-        if tab.stalemate == ST_DRAWS or tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
-            for p in range(tab.nplayers):
-                res[p] = 0 if tab.stalemate == ST_DRAWS else (1 if tab.stalemate == ST_ALL_WIN else -1)
-            return
-        self._board_colour_scores(b, colour_score)
+        self._colour_scores(b, colour_score)
         for s in range(nsides):
             side_score[s] = 0
         for s in range(tab.seats):
@@ -1170,14 +1140,32 @@ cdef class TTTCore(GameCore):
                 best = side_score[s]
             if side_score[s] < worst:
                 worst = side_score[s]
+        if best == worst:
+            return False
         for p in range(tab.nplayers):
             s = side_score[tab.side[p]]
-            if best == worst:
-                res[p] = 0
-            elif tab.stalemate == ST_LEAST_ROW:
-                res[p] = -1 if s == worst else 1
+            if tab.stalemate == ST_LEAST_ROW:
+                sign[p] = -1 if s == worst else 1
             else:
-                res[p] = 1 if s == best else -1
+                sign[p] = 1 if s == best else -1
+        return True
+
+    cdef void _score_board(self, int b) noexcept:
+        """An open board at the end of the game: the stalemate rule on that
+        board alone, as ``_finish_stalemate`` scores a one-board game."""
+        cdef Tables tab = self.tab
+        cdef int p
+        cdef int sign[MAX_SEATS]
+        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
+        if tab.stalemate == ST_DRAWS or tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
+            for p in range(tab.nplayers):
+                res[p] = 0 if tab.stalemate == ST_DRAWS else (1 if tab.stalemate == ST_ALL_WIN else -1)
+            return
+        if not self._stalemate_signs(b, sign):
+            for p in range(tab.nplayers):
+                sign[p] = 0
+        for p in range(tab.nplayers):
+            res[p] = sign[p]
 
     cdef void _finish_boards(self, int how) noexcept:
         """The game ends: open boards are scored by the stalemate rule, then
@@ -1269,15 +1257,16 @@ cdef class TTTCore(GameCore):
             self.result[p] = 0.0
         self.end = how
 
-    cdef void _colour_scores(self, int* score) noexcept:
-        """Per colour: the longest run (in-a-row rules) or the piece count."""
+    cdef void _colour_scores(self, int b, int* score) noexcept:
+        """Per colour: the longest run (in-a-row rules) or the piece count, on
+        board b alone (lines never cross boards), or on every cell when b < 0."""
         cdef Tables tab = self.tab
         cdef int c, d, piece, prev, run, x
         for c in range(tab.C):
             score[c] = 0
         for c in range(tab.S):
             piece = self.cell[c]
-            if piece == 0:
+            if piece == 0 or (b >= 0 and self._board_of(c) != b):
                 continue
             if tab.stalemate == ST_MOST_PIECES:
                 score[piece - 1] += 1
@@ -1296,10 +1285,8 @@ cdef class TTTCore(GameCore):
 
     cdef void _finish_stalemate(self, int how) noexcept:
         cdef Tables tab = self.tab
-        cdef int p, s, c, best, worst
-        cdef int colour_score[MAX_COLOURS]
-        cdef int side_score[MAX_SEATS]
-        cdef int nsides = tab.side[tab.seats - 1] + 1
+        cdef int p
+        cdef int sign[MAX_SEATS]
         if tab.nboards > 1:          # boards: each open board by the stalemate rule, then most boards
             self._finish_boards(how)
             return
@@ -1314,29 +1301,11 @@ cdef class TTTCore(GameCore):
             for p in range(tab.nplayers):
                 self.result[p] = 1.0 if tab.stalemate == ST_ALL_WIN else -1.0
             return
-        self._colour_scores(colour_score)
-        for s in range(nsides):
-            side_score[s] = 0
-        for s in range(tab.seats):
-            for c in range(tab.C):
-                if (tab.seat_mask[s] >> c) & 1 and colour_score[c] > side_score[tab.side[s]]:
-                    side_score[tab.side[s]] = colour_score[c]
-        best = side_score[0]
-        worst = side_score[0]
-        for s in range(1, nsides):
-            if side_score[s] > best:
-                best = side_score[s]
-            if side_score[s] < worst:
-                worst = side_score[s]
-        if best == worst:
+        if not self._stalemate_signs(-1, sign):
             self._finish_draw(how)
             return
         for p in range(tab.nplayers):
-            s = side_score[tab.side[p]]
-            if tab.stalemate == ST_LEAST_ROW:
-                self.result[p] = -1.0 if s == worst else 1.0
-            else:
-                self.result[p] = 1.0 if s == best else -1.0
+            self.result[p] = sign[p]
 
     # -- outcomes of the dilemmas (ttt-outcomes) ----------------------------
 
