@@ -28,7 +28,7 @@ import games  # noqa: F401  (registers ttt)
 from analysis.study import non_negative_int, positive_float, positive_int
 from experiments.rates import kernel_rate, openspiel_rate
 
-TARGET = 3.0
+TARGET = 7.0          # issue 11: the engine's extensions must keep Connect4 this fast
 
 
 def _ours(seconds: float, seed: int) -> float:
@@ -41,23 +41,36 @@ def _ours(seconds: float, seed: int) -> float:
     return played / (time.thread_time() - start)
 
 
-def connect4_playouts_vs_openspiel(seconds: float = 1.0, rounds: int = 5, seed: int = 0,
-                                   quick: bool = False, log=None) -> dict:
-    """Median playouts/s of ours and OpenSpiel's C++ ``connect_four``, and
-    their ratio (``ratio`` >= 3 is the target). ``quick`` shortens the run."""
-    if quick:
-        seconds, rounds = min(seconds, 0.4), min(rounds, 3)
-    ours, batch, theirs, ratios = [], [], [], []
+def _alternate(rounds: int, log, label: str, measure) -> tuple[list, list, float]:
+    """Rates of ours and theirs, ``measure(r) -> (ours, theirs)`` once per
+    round (theirs measured first, as both rows always did), and the median of
+    the per-round ratios: one loop for every row of this benchmark."""
+    ours, theirs, ratios = [], [], []
     for r in range(rounds):
         if log:
-            log(f"round {r + 1}/{rounds}")
-        t = openspiel_rate("connect_four", seconds / 2, seed + r)
-        o = _ours(seconds / 2, seed + r)
+            log(f"{label}round {r + 1}/{rounds}")
+        o, t = measure(r)
         ours.append(o)
         theirs.append(t)
         ratios.append(o / t)
+    return ours, theirs, statistics.median(ratios)
+
+
+def connect4_playouts_vs_openspiel(seconds: float = 1.0, rounds: int = 5, seed: int = 0,
+                                   quick: bool = False, log=None) -> dict:
+    """Median playouts/s of ours and OpenSpiel's C++ ``connect_four``, and
+    their ratio (``ratio`` >= TARGET is the target). ``quick`` shortens the run."""
+    if quick:
+        seconds, rounds = min(seconds, 0.4), min(rounds, 3)
+    batch = []
+
+    def measure(r):
+        t = openspiel_rate("connect_four", seconds / 2, seed + r)
+        o = _ours(seconds / 2, seed + r)
         batch.append(kernel_rate("ttt(rules=Connect4)", seconds / 4, seed + r))
-    ratio = statistics.median(ratios)
+        return o, t
+
+    ours, theirs, ratio = _alternate(rounds, log, "", measure)
     return {"game": "ttt(rules=Connect4) vs connect_four",
             "ours_playouts_per_second": statistics.median(ours),
             "ours_in_c_loop_playouts_per_second": statistics.median(batch),
@@ -71,8 +84,8 @@ def connect4_playouts_vs_openspiel(seconds: float = 1.0, rounds: int = 5, seed: 
 
 # The simultaneous row (issue 11): a two-phase simultaneous rule set of about
 # goofspiel's length (13 rounds: 6 of simultaneous placements, then
-# simultaneous moves up to a 26-ply limit), uncloaked: cloaking is not in
-# this engine's build of the issue yet, so the label says so.
+# simultaneous moves up to a 26-ply limit), uncloaked: validation refuses
+# cloaking together with simultaneous phases for now, so the label says so.
 SIM_RULES = "games/ttt/examples/Sim-Place-Then-Move.json"
 SIM_BASELINE = "goofspiel"
 SIM_TARGET = 3.0
@@ -89,16 +102,11 @@ def simultaneous_playouts_vs_goofspiel(seconds: float = 1.0, rounds: int = 5, se
         seconds, rounds = min(seconds, 0.4), min(rounds, 3)
     game_string = f"ttt(rules={SIM_RULES})"
     core = pyspiel.load_game(game_string).new_core()
-    ours, theirs, ratios = [], [], []
-    for r in range(rounds):
-        if log:
-            log(f"simultaneous round {r + 1}/{rounds}")
+    def measure(r):
         t = openspiel_rate(SIM_BASELINE, seconds / 2, seed + r)
-        o = kernel_rate(game_string, seconds / 2, seed + r)
-        ours.append(o)
-        theirs.append(t)
-        ratios.append(o / t)
-    ratio = statistics.median(ratios)
+        return kernel_rate(game_string, seconds / 2, seed + r), t
+
+    ours, theirs, ratio = _alternate(rounds, log, "simultaneous ", measure)
     return {"game": f"{game_string} (2 simultaneous phases, uncloaked) vs {SIM_BASELINE}",
             "mean_plies": _mean_plies(core, seed),
             "ours_playouts_per_second": statistics.median(ours),
