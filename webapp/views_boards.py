@@ -281,5 +281,8 @@ def benchmark_page(jid):
 @role_required("trainer")
 def benchmark_status(jid):
     job = _job(jid)
-    return jsonify(done=job.progress(reg()), total=job.total, finished=not job.thread.is_alive(),
+    # Read "finished" before counting: a run that ends between the two reads
+    # must not report itself finished with its last game uncounted.
+    finished = not job.thread.is_alive()
+    return jsonify(done=job.progress(reg()), total=job.total, finished=finished,
                    error=job.error, result=job.result)
