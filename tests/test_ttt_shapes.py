@@ -433,3 +433,16 @@ def test_is_legal_agrees_with_legal_actions(name):
                     with pytest.raises(ValueError):
                         core.clone().apply_action(a)
             core.apply_action(rng.choice(sorted(legal)))
+
+
+def test_communal_circles_on_the_original_path():
+    """A one-circle rule set with communal pre-placed pieces keeps the original
+    path (and its action ids); the shapes reference model, which covers the
+    one-circle case too, agrees with it move by move."""
+    rs = _rs("communal-circle", board={"kind": "squares", "size": [4, 4, 1], "pieces": [
+        {"at": [1, 1, 1], "colour": "yellow"}, {"at": [2, 3, 1], "colour": "pink"}]},
+        reserves={"black": 4, "white": 4}, shapes={"circle": {"move": "adjacent"}}, move_limit=30,
+        stalemate="most-pieces-wins")
+    assert not shaped(rs.record)
+    assert rs.compile()["colour_names"] == ["black", "white", "pink", "yellow"]
+    play(rs, games=30, seed=2)

@@ -1138,8 +1138,8 @@ cdef class TTTCore(GameCore):
                     if self.end != END_NONE:
                         return
                     break       # overachievers disqualified: play goes on
-        if self.goal_hit:               # ttt-shapes: "Stalemate if goal is reached"
-            self.goal_hit = False
+        if tab.move_limit and self.goal_hit:     # ttt-shapes: "Stalemate if goal is reached" (only
+            self.goal_hit = False                 # moves reach goals, and moving rule sets have a limit)
             self._stalemate()
             return
         if tab.move_limit and self.plies >= tab.move_limit:
