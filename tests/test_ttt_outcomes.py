@@ -394,15 +394,14 @@ def test_every_outcome_problem_is_listed_at_once():
                      "chaos_wins_if_more_than": {"circle": -1, "triangle": 3, "hexagon": 1},
                      "overachievers_disqualified": True})
     text = str(err.value)
-    for needle in ("turn_checks[0]: 'goal-reached-stalemate' is not supported by this engine yet",
-                   "issue 12", "stalemate: 'more-pieces-than-chaos-wins' compares each player with Chaos",
+    for needle in ("stalemate: 'more-pieces-than-chaos-wins' compares each player with Chaos",
                    "chaos_wins_if_more_than.circle: -1 is not allowed",
                    "chaos_wins_if_more_than.triangle: shape 'triangle' has no entry in shapes",
                    "chaos_wins_if_more_than.hexagon: unknown shape",
                    "overachievers_disqualified: the seed adds it to 4-player games"):
         assert needle in text, needle
-    assert len(err.value.problems) == 6
-    with pytest.raises(rules.RuleSetError, match="'most-pentagons-wins' is not supported by this engine yet"):
+    assert len(err.value.problems) == 5       # goal-reached-stalemate is played since issue 12
+    with pytest.raises(rules.RuleSetError, match="'most-pentagons-wins' counts pentagons, which have no entry"):
         rules.parse({"name": "bad", "reserves": {"black": 5, "white": 4}, "stalemate": "most-pentagons-wins"})
     with pytest.raises(rules.RuleSetError, match="overachievers_disqualified: 'yes' is not allowed"):
         rules.parse({"name": "bad", "players": "4", "reserves": {"black": 2, "white": 2, "pink": 2, "yellow": 2},

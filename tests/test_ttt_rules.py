@@ -62,11 +62,14 @@ def test_board_dimensions():
 def test_pieces_and_locks_are_checked_against_the_board():
     msgs = problems(board={"kind": "squares", "size": [3, 3, 1], "locked": [[4, 1, 1], [1, 1, 1], [1, 1, 1]],
                            "pieces": [{"at": [1, 1, 1], "colour": "white"},
-                                      {"at": [2, 2, 1], "colour": "pink"}]})
+                                      {"at": [2, 2, 1], "colour": "green"},
+                                      {"at": [3, 3, 1], "colour": "pink"}]})   # pink: communal (issue 12)
     assert any(m.startswith("board.locked[0]") and "1..3" in m for m in msgs)
     assert any(m.startswith("board.locked[2]") and "twice" in m for m in msgs)
     assert any(m.startswith("board.pieces[0].at") and "locked" in m for m in msgs)
-    assert any(m.startswith("board.pieces[1].colour") and "allowed: black, white" in m for m in msgs)
+    assert any(m.startswith("board.pieces[1].colour") and "allowed: black, white, pink, yellow" in m
+               for m in msgs)
+    assert not any(m.startswith("board.pieces[2]") for m in msgs)
 
 
 def test_floating_piece_on_stacks_is_refused():
@@ -89,10 +92,10 @@ def test_reserve_colours_follow_players_and_colour_mode():
 
 
 def test_later_issue_values_are_named_as_not_supported_yet():
-    msgs = problems(cloaking="invisibility", boards=4, shapes={"pentagon": {"move": "adjacent"}})
+    msgs = problems(cloaking="invisibility", boards=4, shapes={"pentagon": {"move": "orth-by-stack"}})
     assert any(m.startswith("cloaking") for m in msgs)
     assert any(m.startswith("boards") for m in msgs)
-    assert any(m.startswith("shapes.pentagon") and "supported now: circle" in m for m in msgs)
+    assert any(m.startswith("shapes.pentagon.move") and "supported now: stationary" in m for m in msgs)
 
 
 def test_movement_needs_a_move_limit():

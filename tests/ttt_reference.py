@@ -830,3 +830,293 @@ class CloakedRefState(RefState):
             self.seen[dest] = self.seen.pop(self.top_cell(f))
         super().apply(a)
         self.refresh()
+
+
+# -- ttt-shapes: shapes, per-shape movement, goals (issue 12 items 1, 2, 7; issue 11's
+# goal-reached stalemate), from docs/rules/ttt.md "Shapes, movement and goals" ----------
+
+KNIGHT3 = [d for d in itertools.product((-2, -1, 0, 1, 2), repeat=3) if sorted(map(abs, d)) == [1, 1, 2]]
+FORWARD_MOVES = ("forward-orthogonal", "forward-diagonal")
+
+
+class ShapeRefState(RefState):
+    """The reference model with shapes: every piece has a colour and a shape;
+    reserves are per colour and shape; a placement names a shape (action
+    ``(k*P + c)*T + t`` with k the shape's index among the rule set's shapes in
+    the seed's rank order); each shape moves by its own rule; "cannot move
+    backwards" is measured in rows from the mover's goal line, and a move of
+    such a piece onto its goal line (from off it) must name a replacement
+    shape (action ``rep0 + (r*T + f)*T + u``); "goal-reached-stalemate" makes
+    a move onto the mover's goal line a stalemate. Pre-placed pieces may have
+    any shape and any colour (a colour no seat owns is communal)."""
+
+    def __init__(self, rs):
+        import types
+        from games.ttt.schema import GOAL_CHECK, SHAPES_ALL, goal_sides, needs_goals
+        r = rs.record
+        self._ready = False
+        shim = dict(r, board=dict(r["board"], pieces=[]),
+                    shapes={"circle": {"move": "stationary", "power": "none"}},
+                    turn_checks=[c for c in r["turn_checks"] if c != GOAL_CHECK])
+        super().__init__(types.SimpleNamespace(record=shim))
+        self._ready = True
+        self.props = r["shapes"]
+        self.names = [s for s in SHAPES_ALL if s in self.props]
+        if not self.choose:
+            self.colours += [c for c in PALETTE if c not in self.colours
+                             and any(q["colour"] == c for q in r["board"]["pieces"])]
+        self.board, self.shape = {}, {}
+        for q in r["board"]["pieces"]:
+            for w in self.copies(q["at"]):
+                self.board[w] = self.colours.index(q["colour"])
+                self.shape[w] = q["shape"]
+        self.sres = [{s: r["reserves"].get(c, {}).get(s, 0) for s in self.names} for c in self.colours]
+        self.reserve = [sum(d.values()) for d in self.sres]
+        self.goals = goal_sides(r["players"], r["board"]["size"]) if needs_goals(r) else []
+        self.goal_check = GOAL_CHECK in r["turn_checks"]
+        self.replacers = [s for s in self.names if self.backwards(s)] if self.goals else []
+        self.any_move = (any(p["move"] != "stationary" for p in self.props.values())
+                         and any(ph["movement"] == "allowed" for ph in self.phases))
+        self.move = "moves" if self.any_move else "stationary"
+        a = len(self.names) * self.P * self.T
+        self.move0 = a
+        if self.any_move:
+            a += self.T * self.T
+            self.rep0 = a
+            a += len(self.replacers) * self.T * self.T
+        if self.passing:
+            self.a_pass, a = a, a + 1
+        if self.agree:
+            self.a_offer, self.a_agree, self.a_refuse, a = a, a + 1, a + 2, a + 3
+        self.num_actions = a
+        self._start_phase(0)
+
+    def _start_phase(self, k):
+        if self._ready:
+            super()._start_phase(k)
+
+    # shapes and goals --------------------------------------------------------
+    def backwards(self, name):
+        """A shape that moves, not only forward, and is not marked otherwise."""
+        p = self.props[name]
+        return (p["move"] != "stationary" and p["move"] not in FORWARD_MOVES
+                and not p.get("cannot_move_backwards", False))
+
+    def goal_dist(self, s, t):
+        """Rows from target t to seat s's goal line, or None (Chaos, no goals)."""
+        if s >= self.n or s >= len(self.goals):
+            return None
+        axis, high = self.goals[s]
+        x, y, _ = self.target_xyz(t)
+        v, size = (x % self.bX, self.bX) if axis == 0 else (y, self.Y)
+        return size - 1 - v if high else v
+
+    def destinations(self, s, f, name):
+        move = self.props[name]["move"]
+        fx, fy, fz = self.target_xyz(f)
+        goal = self.goals[s] if s < len(self.goals) else None
+        if move in FORWARD_MOVES and goal is None:
+            return set()
+        dirs = [d for d in ALL_DIRS if not (self.gravity and d[2])]
+        orth = [d for d in dirs if sum(map(abs, d)) == 1]
+        diag = [d for d in dirs if sum(map(abs, d)) > 1]
+        slide, jumps = False, []
+        if move == "adjacent":
+            steps = dirs
+        elif move == "adjacent-orthogonal":
+            steps = orth
+        elif move == "adjacent-diagonal":
+            steps = diag
+        elif move == "adjacent-alquerque":
+            steps = orth + (diag if (fx % self.bX + fy) % 2 == 0 else [])
+        elif move in ("orthogonal", "diagonal", "linear", "linear-or-knight"):
+            steps = {"orthogonal": orth, "diagonal": diag}.get(move, dirs)
+            slide = True
+            jumps = KNIGHT if move == "linear-or-knight" else []
+        elif move in FORWARD_MOVES:
+            toward = 1 if goal[1] else -1
+            steps = [d for d in (orth if move == "forward-orthogonal" else diag) if d[goal[0]] == toward]
+        elif move == "knight-2x1x0":
+            steps, jumps = [], KNIGHT
+        elif move == "knight-2x1x1":
+            steps, jumps = [], KNIGHT3
+        else:
+            steps = []
+        out = set()
+        here = (fx, fy, fz)
+        for d in steps:
+            k = 1
+            while True:
+                p = (fx + k * d[0], fy + k * d[1], fz + k * d[2])
+                if not self.on_board(*p) or self.board_of(p) != self.board_of(here):
+                    break
+                out.add(self.xyz_target(*p))
+                if not slide:
+                    break
+                k += 1
+        for d in jumps:
+            if self.gravity and d[2]:
+                continue
+            p = (fx + d[0], fy + d[1], fz + d[2])
+            if self.on_board(*p) and self.board_of(p) == self.board_of(here):
+                out.add(self.xyz_target(*p))
+        out.discard(f)
+        no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+        if no_back and goal is not None:
+            out = {u for u in out if self.goal_dist(s, u) <= self.goal_dist(s, f)}
+        return out
+
+    def reaches(self, s, name, f, u):
+        """A move that must name a replacement: the shape cannot move
+        backwards and the piece arrives on the mover's goal line from off it."""
+        if self.backwards(name) or self.props[name]["move"] == "stationary" or not self.replacers:
+            return False
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        return d0 is not None and d0 > 0 and d1 == 0
+
+    # moves -------------------------------------------------------------------
+    def seat_actions(self, s):
+        out = []
+        phase = self.phases[self.phase]
+        for k, name in enumerate(self.names):
+            for ch in range(self.P):
+                col = ch if self.choose else min(self.owned[s])
+                if col not in self.owned[s] or self.sres[col][name] <= 0:
+                    continue
+                for t in range(self.T):
+                    c = self.landing(t)
+                    if c is not None and self.may_enter(s, c):
+                        out.append((k * self.P + ch) * self.T + t)
+        if self.any_move and phase["movement"] == "allowed":
+            for f in range(self.T):
+                src = self.top_cell(f)
+                if src is None or src not in self.board or src in self.phase_locked():
+                    continue
+                if not self.may_exit(s, src) or self.board_of(src) in self.decided:
+                    continue
+                col, name = self.board[src], self.shape[src]
+                if col not in self.owned[s] or self.sres[col][name] > 0:
+                    continue        # "cannot move a placed piece if [...] an identical piece in reserve"
+                for u in self.destinations(s, f, name):
+                    c = self.landing(u)
+                    if c is None or not self.may_enter(s, c):
+                        continue
+                    if self.reaches(s, name, f, u):
+                        out += [self.rep0 + (r * self.T + f) * self.T + u for r in range(len(self.replacers))]
+                    else:
+                        out.append(self.move0 + f * self.T + u)
+        if phase["pass"]:
+            out.append(self.a_pass)
+        return sorted(out)
+
+    def apply(self, a):
+        if self.offer_by is not None or a in (self.a_pass, self.a_offer):
+            return super().apply(a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        goal_reached = False
+        if a < self.move0:
+            k, rest = divmod(a, self.P * self.T)
+            ch, t = divmod(rest, self.T)
+            col = ch if self.choose else min(self.owned[self.seat])
+            name = self.names[k]
+            self.sres[col][name] -= 1
+            self.reserve[col] -= 1
+        else:
+            if a < self.rep0:
+                r, (f, t) = None, divmod(a - self.move0, self.T)
+            else:
+                r, rest = divmod(a - self.rep0, self.T * self.T)
+                f, t = divmod(rest, self.T)
+            src = self.top_cell(f)
+            col, name = self.board.pop(src), self.shape.pop(src)
+            if r is not None:
+                name = self.replacers[r]
+            d0, d1 = self.goal_dist(self.seat, f), self.goal_dist(self.seat, t)
+            goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        dest = self.landing(t)
+        self.board[dest] = col
+        self.shape[dest] = name
+        self.passes = 0
+        self.plies += 1
+        for k, effect, diag in self.checks:
+            if self.run_through(dest, col, diag) >= k and self.B > 1:
+                self.decided[self.board_of(dest)] = self._check_result(effect)
+                if len(self.decided) == self.B:
+                    return self._most_boards()
+                break
+            if self.run_through(dest, col, diag) >= k:
+                if self.overachievers:
+                    if self._overachiever_check(effect):
+                        return
+                    break
+                self.result = self._check_result(effect)
+                return
+        if goal_reached:          # "Stalemate if goal is reached": stalemate advances the phase
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()
+
+    # outcomes counting shapes ---------------------------------------------------
+    def side_score(self, side, measure):
+        from games.ttt.schema import measure_shape
+        shape = measure_shape(measure)
+        if shape is None:
+            return super().side_score(side, measure)
+        colours = self.side_colours(side)
+        return sum(1 for c, col in self.board.items() if col in colours and self.shape[c] == shape)
+
+    def _stalemate_general(self):
+        for shape, limit in self.chaos_limits.items():
+            if sum(1 for c in self.board if self.shape[c] == shape) > limit:
+                self.result = [-1.0] * self.n     # "Chaos wins if total circles > 9"
+                return
+        saved = self.chaos_limits
+        self.chaos_limits = {}
+        try:
+            super()._stalemate_general()
+        finally:
+            self.chaos_limits = saved
+
+
+class CloakedShapeRefState(CloakedRefState, ShapeRefState):
+    """Cloaking with shapes: "every piece they can move" is per shape, and
+    under obscurity a piece not fully seen shows its colour but not its shape."""
+
+    def can_move(self, p, c):
+        col = self.board.get(c)
+        if col is None or not self.any_move or self.phases[self.phase]["movement"] != "allowed":
+            return False
+        name = self.shape[c]
+        if p not in self.playing() or col not in self.owned[p] or self.sres[col][name] > 0:
+            return False
+        if self.props[name]["move"] == "stationary":
+            return False
+        if c in self.locked or c in self.phase_locked():
+            return False
+        if self.gravity:
+            return self.top_cell(self.xyz_target(c[0], c[1], 0)) == c
+        return True
+
+    def shape_view(self, p):
+        from games.ttt.schema import SHAPE_LETTERS
+        out = []
+        for z in range(self.Z):
+            for y in range(self.Y):
+                for x in range(self.X):
+                    c = (x, y, z)
+                    if self.fully_sees(p, c):
+                        out.append(SHAPE_LETTERS[self.shape[c]])
+                    elif self.sees_piece(p, c):
+                        out.append("?")
+                    else:
+                        out.append(".")
+        return out
+
+    def plain_copy(self, viewer=None):
+        v = super().plain_copy(viewer)
+        v.sres = [dict(d) for d in self.sres]
+        v.shape = dict(self.shape)
+        return v

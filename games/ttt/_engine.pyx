@@ -29,7 +29,7 @@ Action ids (documented in docs/rules/ttt.md):
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 import hashlib
 cimport cython
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
@@ -41,6 +41,8 @@ from games.ttt.codes cimport (
     ORDER_SEQUENTIAL, ORDER_SINGLE, CLOAK_NONE, CLOAK_HIDES, CLOAK_OBSCURES)
 from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
                               MEASURE_SHAPE, MEASURE_AREA)
+from games.ttt.codes cimport (MOVE_ADJACENT, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, MOVE_DIAG_LINE, MOVE_LINEAR,
+                              MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3)   # ttt-shapes
 
 cdef enum:
     MAX_SEATS = 5
@@ -136,6 +138,26 @@ cdef class Tables:
     cdef int16_t* sstep                    # T*26: each target's one-step targets, packed
     cdef uint8_t* nsstep                   # T: how many
     cdef int maxstep                       # the most of them from any target
+    # ttt-shapes: shapes, per-shape moves and goals (see "Shapes path" below);
+    # every field is unused when ``shaped`` is False (the original path)
+    cdef bint shaped
+    cdef int K                             # shapes in play, in the seed's rank order
+    cdef int shape_global[MAX_SHAPES]      # SHAPES_ALL index of local shape k
+    cdef int shape_local[MAX_SHAPES]       # local index of a SHAPES_ALL index (-1: not in play)
+    cdef int shape_move[MAX_SHAPES]        # MOVE_* of local shape k
+    cdef bint shape_no_back[MAX_SHAPES]    # "cannot move backwards"
+    cdef int R                             # replacement shapes (those that can move backwards)
+    cdef int replacer[MAX_SHAPES]          # their local indices
+    cdef int rep0                          # first replacement-move action id
+    cdef int a_pass_or_end                 # first id after placements and moves
+    cdef int shp0                          # block offset of the shape plane shp[S] (SHAPES_ALL index)
+    cdef int sres0                         # block offset of the per-shape reserves [C*K]
+    cdef int goal_axis[MAX_SEATS]          # 0 x, 1 y, -1 no goal (Chaos)
+    cdef int goal_high[MAX_SEATS]          # goal at the axis' high end
+    cdef bint goal_check                   # "Stalemate if goal is reached"
+    cdef int16_t* knight3                  # T*24 jumps 2x1x1
+    cdef int8_t* dcomp                     # 26*3: the components of each direction
+    cdef uint64_t* szob                    # S*MAX_SHAPES: Zobrist keys of shapes
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -156,6 +178,9 @@ cdef class Tables:
         free(self.sstep)
         free(self.nsstep)
         free(self.ph_cloak)
+        free(self.knight3)     # ttt-shapes
+        free(self.dcomp)
+        free(self.szob)
 
     def __init__(self, dict p):
         cdef int i, d, c, s
@@ -216,10 +241,11 @@ cdef class Tables:
             if not diag:
                 self.any_axis_check = True
         # action layout
-        self.nplace = self.choices * self.T
+        self.nplace = self.choices * self.T * p.get("shape_count", 1)    # ttt-shapes: a shape per placement
         self.move0 = self.nplace
         self.nmove = self.T * self.T if self.move else 0
         i = self.move0 + self.nmove
+        i = self._shape_actions(p, i)          # ttt-shapes: replacement moves
         self.a_pass = self.a_offer = self.a_agree = self.a_refuse = -1
         if self.passing:
             self.a_pass = i
@@ -291,6 +317,7 @@ cdef class Tables:
         if self.nboards > 1:      # boards: decided mask, then MAX_SEATS results per board
             self.block += 1 + self.nboards * MAX_SEATS
         self.block += self._sim_layout(p)     # ttt-sim: round region appended at the end
+        self._shape_layout(p)                  # ttt-shapes: shape plane and per-shape reserves
         self._cloak_tables(p)
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
         memset(self.init, 0, self.block * sizeof(int16_t))
@@ -300,6 +327,7 @@ cdef class Tables:
             self.init[self.S + 3 * self.T + c] = self.reserve0[c]
         self._init_outcomes(p)
         self._init_seat_locks(p.get("seat_locks"))
+        self._shape_init_block(p)              # ttt-shapes
         if self.sim:
             self._sim_init_block()             # ttt-sim
 
@@ -443,6 +471,93 @@ cdef class Tables:
         self.block = self.log0 + 2 + 3 * self.loglen
 
 
+    # -- ttt-shapes: the shapes path's tables -------------------------------
+    cdef int _shape_actions(self, dict p, int i) except -1:
+        """The shapes path's action layout: placements name a shape (nplace
+        already counts K shapes); after the moves, the replacement moves
+        ``rep0 + (r*T + f)*T + u`` (a move reaching the goal that turns the
+        piece into replacement shape r). Returns the next free action id."""
+        cdef int k
+        self.shaped = p.get("shaped", False)
+        self.K = 1
+        self.R = 0
+        self.rep0 = i
+        for k in range(MAX_SHAPES):
+            self.shape_local[k] = -1
+        self.a_pass_or_end = i
+        if not self.shaped:
+            self.shape_local[0] = 0
+            self.shape_global[0] = 0
+            return i
+        self.K = len(p["shape_global"])
+        for k in range(self.K):
+            self.shape_global[k] = p["shape_global"][k]
+            self.shape_local[self.shape_global[k]] = k
+            self.shape_move[k] = p["shape_moves"][k]
+            self.shape_no_back[k] = p["shape_no_back"][k]
+        self.R = len(p["replacers"])
+        for k in range(self.R):
+            self.replacer[k] = p["replacers"][k]
+        for k in range(MAX_SEATS):
+            self.goal_axis[k] = -1
+            self.goal_high[k] = 0
+        for k, (axis, high) in enumerate(p["goals"]):
+            self.goal_axis[k] = axis
+            self.goal_high[k] = high
+        self.goal_check = p["goal_check"]
+        if self.move:
+            i += self.R * self.T * self.T
+        self.a_pass_or_end = i
+        return i
+
+    cdef void _shape_layout(self, dict p) except *:
+        """The shape plane and per-shape reserves at the end of the block
+        (before the cloaking tail, so a player's view copies them), the 3-D
+        knight's jumps, the directions' components, and the shape keys."""
+        cdef int t, d, n, x, y, z, nx, ny, nz, i
+        if not self.shaped:
+            return
+        self.shp0 = self.block
+        self.sres0 = self.shp0 + self.S
+        self.block = self.sres0 + self.C * self.K
+        dirs = _directions3()
+        self.dcomp = <int8_t*>malloc(26 * 3)
+        self.knight3 = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
+        self.szob = <uint64_t*>malloc(self.S * MAX_SHAPES * sizeof(uint64_t))
+        if not (self.dcomp and self.knight3 and self.szob):
+            raise MemoryError()
+        for d in range(26):
+            for i in range(3):
+                self.dcomp[d * 3 + i] = dirs[d][i]
+        jumps = [j for j in ((a, b, c) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) for c in (-2, -1, 1, 2))
+                 if sorted(map(abs, j)) == [1, 1, 2]]
+        tz = 1 if self.gravity else self.Z
+        for t in range(self.T):
+            x, y, z = t % self.X, (t // self.X) % self.Y, t // self.XY
+            for d in range(24):
+                nx, ny, nz = x + jumps[d][0], y + jumps[d][1], z + jumps[d][2]
+                n = (nx + self.X * (ny + self.Y * nz)) if (0 <= nx < self.X and 0 <= ny < self.Y
+                                                          and 0 <= nz < tz) else -1
+                if n >= 0 and self.nboards > 1 and nx // self.bX != x // self.bX:
+                    n = -1            # boards: no jump crosses to another board
+                self.knight3[t * 24 + d] = n
+        cdef Rng rng
+        rng_seed(&rng, <uint64_t>0x5A4E5 ^ (<uint64_t>self.S << 16))
+        for i in range(self.S * MAX_SHAPES):
+            self.szob[i] = rng_next(&rng)
+
+    cdef void _shape_init_block(self, dict p) except *:
+        """Pre-placed pieces' shapes and the per-shape reserves of the start."""
+        cdef int c, k
+        if not self.shaped:
+            return
+        for c, shape in p["piece_shapes"]:
+            self.init[self.shp0 + c] = shape
+        for c in range(self.C):
+            for k in range(self.K):
+                self.init[self.sres0 + c * self.K + k] = p["shape_reserves"][c][k]
+
+
 @cython.final
 cdef class TTTCore(GameCore):
     """A position of one rule set (see the module docstring)."""
@@ -479,6 +594,12 @@ cdef class TTTCore(GameCore):
     cdef int16_t* seen
     cdef bint viewing
     cdef bint cloak_busy
+    # ttt-shapes: the shape plane and per-shape reserves in the block (NULL on
+    # the original path); goal_hit is set by a move that reached its goal and
+    # read by _after_ply in the same apply
+    cdef int16_t* shp
+    cdef int16_t* sres
+    cdef bint goal_hit
 
     def __cinit__(self):
         self.mem = NULL
@@ -496,6 +617,8 @@ cdef class TTTCore(GameCore):
         for c in range(tab.S):
             if self.cell[c]:
                 self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]]
+                if tab.shaped:         # ttt-shapes
+                    self.board_hash ^= tab.szob[c * MAX_SHAPES + self.shp[c]]
         for t in range(tab.T):
             if tab.gravity:
                 h = 0
@@ -618,6 +741,8 @@ cdef class TTTCore(GameCore):
         self.reserve = self.fpos + tab.T
         self.bstate = self.reserve + tab.C      # boards (only read when nboards > 1)
         self.seen = self.mem + tab.seen0 if tab.cloaking != CLOAK_NONE else NULL
+        self.shp = self.mem + tab.shp0 if tab.shaped else NULL       # ttt-shapes
+        self.sres = self.mem + tab.sres0 if tab.shaped else NULL
         self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # ttt-sim or cloaking
 
     cdef GameCore copy(self):
@@ -763,6 +888,8 @@ cdef class TTTCore(GameCore):
     cdef bint _can_move(self, int seat) noexcept:
         cdef Tables tab = self.tab
         cdef int f, d, u
+        if tab.shaped:
+            return self._sh_can_move(seat)       # ttt-shapes
         if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
             return False
         for f in range(tab.T):
@@ -799,6 +926,8 @@ cdef class TTTCore(GameCore):
         cdef uint8_t* mark
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
             return self._view_of(seat)._seat_actions(seat, out)
+        if tab.shaped:
+            return self._sh_seat_actions(seat, out)     # ttt-shapes
         for ch in range(tab.choices):
             colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
             if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
@@ -855,6 +984,8 @@ cdef class TTTCore(GameCore):
             return action == tab.a_agree or action == tab.a_refuse
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
+        if tab.shaped and action < tab.a_pass_or_end:
+            return self._sh_is_legal(self.seat, action)     # ttt-shapes
         if action < tab.nplace:
             ch = action // tab.T
             t = action % tab.T
@@ -901,6 +1032,9 @@ cdef class TTTCore(GameCore):
             return
         if self.offer_by >= 0:
             self._answer(action == tab.a_agree)
+            return
+        if tab.shaped and action < tab.a_pass_or_end:
+            self._sh_apply(action)                   # ttt-shapes
             return
         if action < tab.nplace:
             ch = action // tab.T
@@ -1004,6 +1138,10 @@ cdef class TTTCore(GameCore):
                     if self.end != END_NONE:
                         return
                     break       # overachievers disqualified: play goes on
+        if tab.move_limit and self.goal_hit:     # ttt-shapes: "Stalemate if goal is reached" (only
+            self.goal_hit = False                 # moves reach goals, and moving rule sets have a limit)
+            self._stalemate()
+            return
         if tab.move_limit and self.plies >= tab.move_limit:
             self._finish_stalemate(END_MOVE_LIMIT)
             return
@@ -1310,9 +1448,9 @@ cdef class TTTCore(GameCore):
     # -- outcomes of the dilemmas (ttt-outcomes) ----------------------------
 
     cdef inline int _shape_at(self, int c) noexcept:
-        """Shape index of the piece on cell c: every piece is a circle (0)
-        until shapes arrive (issue 12)."""
-        return 0
+        """Shape index (SHAPES_ALL) of the piece on cell c: on the original
+        path every piece is a circle (0); ttt-shapes keeps the shape plane."""
+        return self.shp[c] if self.shp != NULL else 0
 
     cdef bint _chaos_threshold_met(self) noexcept:
         """"Chaos wins if total circles > 9": pieces of a shape on the board,
@@ -1546,6 +1684,8 @@ cdef class TTTCore(GameCore):
             h ^= self._sim_hash()                 # ttt-sim: pending plans
         if self.seen != NULL:
             h ^= self._cloak_hash()
+        if self.tab.R:                            # ttt-shapes: replacements change shapes
+            h ^= self._sh_reserves_hash()
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -1590,6 +1730,8 @@ cdef class TTTCore(GameCore):
         cdef int piece = self.cell[c]
         if piece == 0 or tab.ph_move[self.phase] == MOVE_NONE or not self._plays(s):
             return False
+        if tab.shaped:
+            return self._sh_can_move_piece(s, c)       # ttt-shapes: per shape
         if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or self.reserve[piece - 1] > 0:
             return False
         if tab.locked[c] or (self.plock != NULL and self.plock[c]):
@@ -1784,6 +1926,8 @@ cdef class TTTCore(GameCore):
                 cls = (1 if (before >> s) & 1 else 2) if self._sees_piece(s, land) else 0
             else:
                 cls = 1
+            if cls == 1 and kind == 0 and tab.shaped and not self._fully_sees(s, land):
+                cls = 3      # ttt-shapes: obscurity shows the colour, not the shape
             meta |= cls << (4 + 2 * s)
         log[2 + 3 * n] = action
         log[3 + 3 * n] = meta
@@ -1824,6 +1968,388 @@ cdef class TTTCore(GameCore):
         text = self.player_information_state_string(player).encode()
         return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
+    # -- ttt-shapes: the shapes path (issue 12 items 1, 2, 7; issue 11's goal-reached stalemate)
+    # A rule set with a shape other than the circle, a move of the seed's
+    # extension list or goal lines takes this path (``tab.shaped``); the
+    # original path's methods call in here through one test each. A piece
+    # keeps its colour in ``cell`` (colour index + 1, as on the original path,
+    # so every colour rule -- lines, counts, area, locks, cloaking -- reads it
+    # unchanged) and its shape (index in the seed's rank order, SHAPES_ALL) in
+    # the shape plane ``shp`` of the same block, which moves with it; the
+    # per-shape reserves ``sres`` sit beside it and ``reserve`` keeps each
+    # colour's total. Action ids: docs/rules/ttt.md, "Shapes, movement and goals".
+
+    cdef inline void _sh_set_shape(self, int c, int shape) noexcept:
+        self.shp[c] = shape
+        self.board_hash ^= self.tab.szob[c * MAX_SHAPES + shape]
+
+    cdef inline int _sh_goal_dist(self, int seat, int t) noexcept:
+        """Rows from target t to ``seat``'s goal line (-1: the seat has no goal)."""
+        cdef Tables tab = self.tab
+        cdef int axis, v, n
+        if seat >= tab.nplayers or tab.goal_axis[seat] < 0:
+            return -1
+        axis = tab.goal_axis[seat]
+        if axis == 0:
+            v = (t % tab.X) % tab.bX
+            n = tab.bX
+        else:
+            v = (t // tab.X) % tab.Y
+            n = tab.Y
+        return (n - 1 - v) if tab.goal_high[seat] else v
+
+    cdef int _sh_piece_shape(self, int seat, int f) noexcept:
+        """The local shape of the piece ``seat`` may move from target f, or -1:
+        its colour is the seat's, its shape moves, no identical piece (colour
+        and shape) is in reserve, and locks let it leave."""
+        cdef Tables tab = self.tab
+        cdef int c, piece, k
+        if tab.nboards > 1 and self._board_closed(f):
+            return -1
+        if tab.gravity:
+            if self.top[f] == 0:
+                return -1
+            c = f + tab.XY * (self.top[f] - 1)
+        else:
+            c = f
+        piece = self.cell[c]
+        if piece == 0 or (self.plock != NULL and self.plock[c]):
+            return -1
+        if self.pexit != NULL and (self.pexit[c] >> seat) & 1:
+            return -1
+        if not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
+            return -1
+        k = tab.shape_local[self.shp[c]]
+        if tab.shape_move[k] == MOVE_NONE or self.sres[(piece - 1) * tab.K + k] > 0:
+            return -1
+        return k
+
+    cdef inline bint _sh_dest(self, int seat, int f, int u, bint noback, int d0, uint8_t* mark) noexcept:
+        """Whether u is a new destination (marked) for the piece on f."""
+        if u < 0 or u == f or not self._target_free(u) or not self._may_enter(seat, u):
+            return False
+        if noback and self._sh_goal_dist(seat, u) > d0:
+            return False                  # "cannot move [...] away from his/her own goal line"
+        if mark != NULL:
+            if mark[u]:
+                return False
+            mark[u] = 1
+        return True
+
+    cdef int _sh_destinations(self, int seat, int f, int k, uint8_t* mark) noexcept:
+        """Targets the piece of local shape k on target f may move to under
+        its shape's move, marked in ``mark``; with ``mark`` NULL, 1 as soon as
+        one exists. Lines go any distance over pieces and locked spaces (as
+        the original linear-or-knight); stacks ignore height."""
+        cdef Tables tab = self.tab
+        cdef int move = tab.shape_move[k], d, u, n = 0, lx, y
+        cdef int axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
+        cdef bint forward = move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG
+        cdef bint noback = tab.shape_no_back[k] and axis >= 0
+        cdef bint linear = (move == MOVE_ORTH_LINE or move == MOVE_DIAG_LINE or move == MOVE_LINEAR
+                            or move == MOVE_LINEAR_KNIGHT)
+        cdef int d0 = self._sh_goal_dist(seat, f) if noback else -1
+        if forward and axis < 0:
+            return 0                      # no goal (Chaos): no forward
+        if move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or move == MOVE_LINEAR_KNIGHT:
+            for d in range(24):
+                u = tab.knight3[f * 24 + d] if move == MOVE_KNIGHT3 else tab.knight[f * 24 + d]
+                if self._sh_dest(seat, f, u, noback, d0, mark):
+                    n += 1
+                    if mark == NULL:
+                        return 1
+            if move != MOVE_LINEAR_KNIGHT:
+                return n
+        lx = (f % tab.X) % tab.bX
+        y = (f // tab.X) % tab.Y
+        for d in range(26):
+            if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
+                if not tab.is_axis[d]:
+                    continue
+            elif move == MOVE_ADJ_DIAGONAL or move == MOVE_DIAG_LINE or move == MOVE_FORWARD_DIAG:
+                if tab.is_axis[d]:
+                    continue
+            elif move == MOVE_ALQUERQUE:
+                if not tab.is_axis[d] and (lx + y) % 2:
+                    continue
+            if forward and tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
+                continue
+            u = tab.tnbr[f * 26 + d]
+            while u >= 0:
+                if self._sh_dest(seat, f, u, noback, d0, mark):
+                    n += 1
+                    if mark == NULL:
+                        return 1
+                if not linear:
+                    break
+                u = tab.tnbr[u * 26 + d]
+        return n
+
+    cdef inline bint _sh_reaches(self, int seat, int k, int f, int u) noexcept:
+        """Whether moving the local-shape-k piece from f to u "reaches the
+        goal" so that the move must name a replacement shape: the shape
+        cannot move backwards, and u is on the mover's goal line, f is not."""
+        return (self.tab.shape_no_back[k] and self.tab.R > 0 and self._sh_goal_dist(seat, f) > 0
+                and self._sh_goal_dist(seat, u) == 0)
+
+    cdef bint _sh_can_move(self, int seat) noexcept:
+        cdef int f, k
+        if self.tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
+            return False
+        for f in range(self.tab.T):
+            k = self._sh_piece_shape(seat, f)
+            if k >= 0 and self._sh_destinations(seat, f, k, NULL):
+                return True
+        return False
+
+    cdef bint _sh_can_move_piece(self, int s, int c) noexcept:
+        """Cloaking's "every piece they can move" on the shapes path (the
+        caller has checked movement and that s plays)."""
+        cdef Tables tab = self.tab
+        cdef int piece = self.cell[c]
+        cdef int k = tab.shape_local[self.shp[c]]
+        if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or tab.shape_move[k] == MOVE_NONE:
+            return False
+        if self.sres[(piece - 1) * tab.K + k] > 0:
+            return False
+        if tab.locked[c] or (self.plock != NULL and self.plock[c]):
+            return False
+        if tab.gravity and c // tab.XY != self.top[c % tab.XY] - 1:
+            return False
+        return True
+
+    cdef int _sh_seat_actions(self, int seat, int* out) noexcept:
+        """Placements (a shape and, when players choose, a colour), moves,
+        replacement moves and pass of ``seat``, ascending."""
+        cdef Tables tab = self.tab
+        cdef int n = 0, sh, ch, colour, t, f, u, r, k, kind
+        cdef uint8_t* mark
+        for sh in range(tab.K):
+            for ch in range(tab.choices):
+                colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
+                if not ((tab.seat_mask[seat] >> colour) & 1) or self.sres[colour * tab.K + sh] <= 0:
+                    continue
+                for t in range(tab.T):
+                    if self._target_free(t) and self._may_enter(seat, t):
+                        out[n] = (sh * tab.choices + ch) * tab.T + t
+                        n += 1
+        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
+            mark = <uint8_t*>malloc(tab.T)
+            for kind in range(1 + tab.R):      # plain moves, then each replacement shape's
+                for f in range(tab.T):
+                    k = self._sh_piece_shape(seat, f)
+                    if k < 0:
+                        continue
+                    memset(mark, 0, tab.T)
+                    if self._sh_destinations(seat, f, k, mark) == 0:
+                        continue
+                    for u in range(tab.T):
+                        if not mark[u] or self._sh_reaches(seat, k, f, u) != (kind > 0):
+                            continue
+                        if kind == 0:
+                            out[n] = tab.move0 + f * tab.T + u
+                        else:
+                            out[n] = tab.rep0 + ((kind - 1) * tab.T + f) * tab.T + u
+                        n += 1
+            free(mark)
+        if tab.ph_pass[self.phase]:
+            out[n] = tab.a_pass
+            n += 1
+        return n
+
+    cdef inline void _sh_decode_move(self, int action, int* r, int* f, int* u) noexcept:
+        cdef Tables tab = self.tab
+        cdef int a
+        if action < tab.move0 + tab.nmove:
+            r[0] = -1
+            f[0] = (action - tab.move0) // tab.T
+            u[0] = (action - tab.move0) % tab.T
+        else:
+            a = action - tab.rep0
+            r[0] = a // (tab.T * tab.T)
+            f[0] = (a // tab.T) % tab.T
+            u[0] = a % tab.T
+
+    cdef bint _sh_is_legal(self, int seat, int action) noexcept:
+        cdef Tables tab = self.tab
+        cdef int sh, ch, colour, t, r, f, u, k
+        cdef uint8_t* mark
+        cdef bint ok
+        if action < tab.nplace:
+            sh = (action // tab.T) // tab.choices
+            ch = (action // tab.T) % tab.choices
+            t = action % tab.T
+            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
+            return (((tab.seat_mask[seat] >> colour) & 1) and self.sres[colour * tab.K + sh] > 0
+                    and self._target_free(t) and self._may_enter(seat, t))
+        if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
+            return False
+        self._sh_decode_move(action, &r, &f, &u)
+        k = self._sh_piece_shape(seat, f)
+        if k < 0:
+            return False
+        mark = <uint8_t*>malloc(tab.T)
+        memset(mark, 0, tab.T)
+        self._sh_destinations(seat, f, k, mark)
+        ok = mark[u] != 0
+        free(mark)
+        return ok and self._sh_reaches(seat, k, f, u) == (r >= 0)
+
+    cdef void _sh_apply(self, int action) noexcept:
+        """A placement (of the named shape) or a move (keeping the piece's
+        shape, or turning it into the named replacement shape)."""
+        cdef Tables tab = self.tab
+        cdef int sh, ch, colour, r, f, u, src, piece, shape, c
+        self.goal_hit = False
+        if action < tab.nplace:
+            sh = (action // tab.T) // tab.choices
+            ch = (action // tab.T) % tab.choices
+            colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
+            self.sres[colour * tab.K + sh] -= 1
+            self.reserve[colour] -= 1
+            c = self._land(action % tab.T, colour + 1)
+            self._sh_set_shape(c, tab.shape_global[sh])
+            if self.seen != NULL:
+                self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
+            self.placements += 1
+            self._after_ply(c, colour + 1)
+            return
+        self._sh_decode_move(action, &r, &f, &u)
+        if tab.gravity:                            # lift the piece as _move does
+            src = f + tab.XY * (self.top[f] - 1)
+            if self.top[f] == tab.Z or (self.plock != NULL and self.plock[src + tab.XY]):
+                self._free_add(f)
+            self.top[f] -= 1
+        else:
+            src = f
+            self._free_add(f)
+        piece = self.cell[src]
+        shape = self.shp[src]
+        self.cell[src] = 0
+        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
+        c = self._land(u, piece)
+        if r >= 0:
+            shape = tab.shape_global[tab.replacer[r]]
+        self._sh_set_shape(c, shape)
+        if self.seen != NULL:
+            self.seen[c] = self.seen[src]
+            self.seen[src] = 0
+        self.moves += 1
+        if tab.goal_check and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
+            self.goal_hit = True                   # read by _after_ply after the turn checks
+        self._after_ply(c, piece)
+
+    cdef uint64_t _sh_reserves_hash(self) noexcept:
+        """Per-shape reserves (a replacement changes a piece's shape, so the
+        board no longer tells them)."""
+        cdef uint64_t h = 0
+        cdef int i
+        for i in range(self.tab.C * self.tab.K):
+            h = mix64(h ^ (<uint64_t>(self.sres[i] + 1) * <uint64_t>0x9E3779B97F4A7C15ULL + <uint64_t>i))
+        return h
+
+    def shape_names(self):
+        """The shapes in play, in the seed's rank order (placement's shape index)."""
+        if not self.tab.shaped:
+            return ["circle"]
+        return list(self.tab.params["shape_names"])
+
+    def shapes(self):
+        """Per cell the shape of its piece (a SHAPES_ALL name), or None."""
+        from games.ttt.schema import SHAPES_ALL
+        return [SHAPES_ALL[self._shape_at(c)] if self.cell[c] else None for c in range(self.tab.S)]
+
+    def shape_reserves(self):
+        """{colour: {shape: count}} of the pieces in reserve."""
+        tab = self.tab
+        if not tab.shaped:
+            return {tab.colour_names[c]: {"circle": self.reserve[c]} for c in range(tab.C)}
+        return {tab.colour_names[c]: {name: self.sres[c * tab.K + k]
+                                      for k, name in enumerate(tab.params["shape_names"])}
+                for c in range(tab.C)}
+
+    def goal_distance(self, int seat, int t):
+        """Rows from target t to ``seat``'s goal line (-1: no goal)."""
+        if not self.tab.shaped:
+            return -1
+        return self._sh_goal_dist(seat, t)
+
+    def _sh_action_string(self, int player, int action):
+        from games.ttt.schema import SHAPES_ALL
+        tab = self.tab
+        names = tab.params["shape_names"]
+        if action < tab.nplace:
+            sh, rest = (action // tab.T) // tab.choices, action % (tab.choices * tab.T)
+            ch, t = rest // tab.T, rest % tab.T
+            if tab.choices > 1:
+                colour = ch
+            else:
+                seat = player if 0 <= player < tab.seats else self.seat
+                colour = tab.colour_of_seat[seat]
+            return f"{tab.colour_names[colour]}@{self._target_name(t)} {names[sh]}"
+        cdef int r, f, u
+        self._sh_decode_move(action, &r, &f, &u)
+        text = f"{self._target_name(f)}->{self._target_name(u)}"
+        if r >= 0:
+            text += f" becomes {names[tab.replacer[r]]}"
+        return text
+
+    def _sh_drop_shape(self, int action):
+        """The action id with its shape dropped (placement of the first shape):
+        what an observer who sees a piece's colour but not its shape learns."""
+        tab = self.tab
+        if action < tab.nplace:
+            return action % (tab.choices * tab.T)
+        return action
+
+    def _sh_letters(self, int player):
+        """Per cell the shape letter of a piece ``player`` fully sees (every
+        piece when player < 0 or without cloaking), "?" for a piece whose
+        colour only it sees, "." otherwise."""
+        from games.ttt.schema import SHAPE_LETTERS, SHAPES_ALL
+        out = []
+        for c in range(self.tab.S):
+            if not self.cell[c]:
+                out.append(".")
+            elif player < 0 or self.seen == NULL or self._fully_sees(player, c):
+                out.append(SHAPE_LETTERS[SHAPES_ALL[self.shp[c]]])
+            elif self._sees_piece(player, c):
+                out.append("?")
+            else:
+                out.append(".")
+        return out
+
+    def player_shape_view(self, int player):
+        """Per cell the shape ``player`` sees (see ``_sh_letters``)."""
+        self._player(player)
+        return self._sh_letters(player)
+
+    def _sh_planes(self, int player):
+        """Per local shape, per cell: 1.0 where ``player`` sees a piece of that
+        shape fully (player < 0: the whole position); then the per-shape
+        reserves (public), colour by colour."""
+        from games.ttt.schema import SHAPE_LETTERS, SHAPES_ALL
+        tab = self.tab
+        S = tab.S
+        planes = [0.0] * (tab.K * S)
+        letters = self._sh_letters(player)
+        for c in range(S):
+            if letters[c] not in (".", "?"):
+                planes[tab.shape_local[self.shp[c]] * S + c] = 1.0
+        return planes + [float(self.sres[c * tab.K + k]) if (player < 0 or self.seen == NULL
+                                                             or (tab.seat_mask[player] >> c) & 1) else -1.0
+                         for c in range(tab.C) for k in range(tab.K)]
+
+    def _sh_known_reserves(self, int player):
+        """The per-shape reserves ``player`` knows: all of them without
+        cloaking; with cloaking only its own colours' (another colour's
+        per-shape counts would tell the shape of a piece it sees by colour
+        only, or not at all: docs/rules/ttt.md, "Cloaking with shapes")."""
+        tab = self.tab
+        every = self.shape_reserves()
+        return {name: v for c, (name, v) in enumerate(every.items())
+                if self.seen == NULL or (tab.seat_mask[player] >> c) & 1}
+
     # -- random play ---------------------------------------------------------
 
     cdef void playout(self, Rng* rng) noexcept:
@@ -1831,7 +2357,8 @@ cdef class TTTCore(GameCore):
         cdef int* buf = NULL
         cdef int n, colour
         cdef bint simple = (not tab.passing and not tab.agree_draw and tab.choices == 1
-                            and not tab.any_seat_lock and not tab.sim and tab.cloaking == CLOAK_NONE)
+                            and not tab.any_seat_lock and not tab.sim and tab.cloaking == CLOAK_NONE
+                            and not tab.shaped)         # ttt-shapes: a placement names a shape
         while self.end == END_NONE:
             if simple:
                 colour = tab.colour_of_seat[self.seat]
@@ -2315,6 +2842,8 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if action < 0 or action >= tab.num_actions:
             return f"<invalid action {action}>"
+        if tab.shaped and action < tab.a_pass_or_end:
+            return self._sh_action_string(player, action)      # ttt-shapes
         if action < tab.nplace:
             ch, t = divmod(action, tab.T)
             if tab.choices > 1:
@@ -2422,6 +2951,8 @@ cdef class TTTCore(GameCore):
                     rows.append(f"z={z + 1}:")
                 for y in reversed(range(Y)):
                     rows.append("".join(ch(cells[x + X * (y + Y * z)]) for x in range(X)))
+        if tab.shaped:               # ttt-shapes: the shapes, laid out as the board
+            rows += ["shapes:", self._layout(self._sh_letters(-1))]
         if self.end != END_NONE:
             status = f"game over ({self.ending()}): returns {self.returns_list()}"
         elif self.offer_by >= 0:
@@ -2471,6 +3002,8 @@ cdef class TTTCore(GameCore):
                 obs[base + tab.nphases + p] = 1.0
         if tab.overachievers:       # then who is disqualified (ttt-outcomes)
             obs.extend(1.0 if (self.disq >> p) & 1 else 0.0 for p in range(tab.nplayers))
+        if tab.shaped and self.seen == NULL:     # ttt-shapes: shape planes, per-shape reserves
+            obs.extend(self._sh_planes(-1))      # (cloaked: in each player's view only)
         return obs
 
     # -- cloaking: what one player sees (Python face) ------------------------
@@ -2525,6 +3058,11 @@ cdef class TTTCore(GameCore):
     def _view_string(self, int player):
         status = self.to_string().rsplit("\n", 1)[1]     # public: whose turn, phase, ending
         reserves = ", ".join(f"{k} {v}" for k, v in self.reserves().items())
+        if self.tab.shaped:      # ttt-shapes: the shapes it sees ("?" colour only), the reserves it may know
+            known = self._sh_known_reserves(player)
+            reserves = ", ".join(f"{k} {known[k] if k in known else v}" for k, v in self.reserves().items())
+            return (f"player {player} sees:\n{self._layout(self.player_view(player))}\nshapes:\n"
+                    f"{self._layout(self.player_shape_view(player))}\n{status}\nreserves: {reserves}")
         return (f"player {player} sees:\n{self._layout(self.player_view(player))}\n{status}\n"
                 f"reserves: {reserves}")
 
@@ -2548,6 +3086,8 @@ cdef class TTTCore(GameCore):
                 planes[(C + COLOUR_CHARS.index(ch.lower())) * S + c] = 1.0
         me = [0.0] * tab.nplayers
         me[player] = 1.0
+        if tab.shaped:           # ttt-shapes: the shapes it fully sees, the reserves it may know
+            me += self._sh_planes(player)
         return planes + self.observation()[(C + 2) * S:] + me
 
     def _log_count(self):
@@ -2569,7 +3109,7 @@ cdef class TTTCore(GameCore):
             return None
         action, actor, attempt, cls, phase = self._event(self._log_count() - 1)
         return {"action": action, "actor": actor, "attempt": bool(attempt), "phase": phase,
-                "seen": [("hidden", "all", "arrived")[k] for k in cls]}
+                "seen": [("hidden", "all", "arrived", "colour")[k] for k in cls]}    # colour: ttt-shapes
 
     def _kind(self, int action):
         tab = self.tab
@@ -2586,6 +3126,8 @@ cdef class TTTCore(GameCore):
             text = "attempted a move, which only revealed a hidden piece to it"
         elif cls[player] == 1:
             text = self.action_string(actor, action)
+        elif cls[player] == 3:       # ttt-shapes: colour and place, not shape
+            text = self.action_string(actor, action).rsplit(" ", 1)[0] + " (shape not seen)"
         elif cls[player] == 2:
             text = f"moved a piece not seen before to {self._target_name((action - tab.move0) % tab.T)}"
         elif kind == 0:
@@ -2616,6 +3158,8 @@ cdef class TTTCore(GameCore):
                 pass
             elif cls[player] == 1:
                 out[base + 3 + action] = 1.0
+            elif cls[player] == 3:   # ttt-shapes: the placement with its shape dropped
+                out[base + 3 + self._sh_drop_shape(action)] = 1.0
             elif cls[player] == 2:
                 out[base + 2] = 1.0
                 out[base + 3 + tab.num_actions + (action - tab.move0) % tab.T] = 1.0
@@ -2627,6 +3171,25 @@ cdef class TTTCore(GameCore):
                     out[base + 3 + tab.num_actions + tab.T + colour] = 1.0
             out[base + 3 + tab.num_actions + tab.T + tab.C + phase] = 1.0
         return out
+
+
+cdef inline bint _outranks(int a, int b) noexcept:
+    """ttt-shapes: the seed's rank on SHAPES_ALL indices (circle 0 .. pentagon
+    5): "Pentagon outranks star which outranks cross which outranks X which
+    outranks triangle which outranks circle (but circle outranks pentagon and
+    only pentagon)". The one place the engine ranks shapes; by-rank rules
+    (captures, collisions through ``_resolve_collision_by_rank``) arrive with
+    powers (issue 12 items 3-5). Python's copy: ``schema.outranks``."""
+    if a == 0 and b == 5:
+        return True
+    if a == 5 and b == 0:
+        return False
+    return a > b
+
+
+def shape_outranks(int a, int b):
+    """Whether shape a outranks shape b (SHAPES_ALL indices), for tests."""
+    return _outranks(a, b)
 
 
 def make_core(dict compiled):

@@ -20,6 +20,15 @@ cpdef enum Move:
     MOVE_LINEAR_KNIGHT = 2    # any distance along a line, or a knight's jump
     MOVE_ALQUERQUE = 3        # one step along the lines of the alquerque-pattern board
     MOVE_ORTHOGONAL = 4       # one step along an axis
+    # ttt-shapes: the seed's extension list (the shapes path only)
+    MOVE_ADJ_DIAGONAL = 5     # one step along a diagonal (not an axis)
+    MOVE_ORTH_LINE = 6        # any distance along an axis
+    MOVE_DIAG_LINE = 7        # any distance along a diagonal
+    MOVE_LINEAR = 8           # any distance along any of the 26 directions
+    MOVE_FORWARD_ORTH = 9     # one step along the axis towards the mover's goal
+    MOVE_FORWARD_DIAG = 10    # one step along a diagonal towards the mover's goal
+    MOVE_KNIGHT = 11          # a knight's jump, 2x1x0
+    MOVE_KNIGHT3 = 12         # a 3-D knight's jump, 2x1x1
 
 
 cpdef enum Stalemate:

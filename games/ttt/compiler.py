@@ -14,7 +14,9 @@ from games.ttt.codes import Measure, Stalemate
 from games.ttt.schema import (CLOAK_CODES, EFFECT_ALL_LOSE, FOLD_CODES, MOVE_CODES, ORDER_CODES, PALETTE,
                               SHAPES_ALL, STALEMATE_CODES, VS_CHAOS_STALEMATES, measure_shape, parse_check,
                               parse_stalemate, seat_index, seats_of)
-from games.ttt.boards import widen
+from games.ttt.boards import _wide, widen
+from games.ttt.schema import (GOAL_CHECK, MOVES_FORWARD, can_move_backwards, goal_sides, needs_goals,
+                              shaped)   # ttt-shapes
 from games.ttt.spaces import lock_sets, seat_lock_masks
 
 if TYPE_CHECKING:
@@ -78,6 +80,8 @@ def compile_rules(rs: RuleSet) -> dict:
     else:
         used = set(r["reserves"]) | {q["colour"] for q in r["board"]["pieces"]}
         colours = [c for c in PALETTE if c in used]
+    if mode != "players-choose":     # ttt-shapes: communal colours (owned by no seat) of pre-placed pieces
+        colours += [c for c in PALETTE if c not in colours and any(q["colour"] == c for q in r["board"]["pieces"])]
     C = len(colours)
     if mode == "assigned":
         masks = [1 << s for s in range(seats)]
@@ -91,14 +95,14 @@ def compile_rules(rs: RuleSet) -> dict:
     num_sides = max(sides) + 1
     if chaos:
         sides.append(num_sides)
-    reserves = [r["reserves"].get(c, {}).get("circle", 0) for c in colours]
+    reserves = [sum(r["reserves"].get(c, {}).values()) for c in colours]    # every shape (ttt-shapes)
     cell = lambda at: (at[0] - 1) + X * ((at[1] - 1) + Y * (at[2] - 1))
     locked = [cell(a) for a in r["board"]["locked"]]
     pieces = [(cell(q["at"]), colours.index(q["colour"])) for q in r["board"]["pieces"]]
-    shape_move = MOVE_CODES[r["shapes"]["circle"]["move"]]
+    shape_move = _shape_move_code(r)      # ttt-shapes
     phases = [_phase_table(ph, shape_move, seats, r["players"], cell) for ph in r["phases"]]
     move = shape_move if any(ph["move"] for ph in phases) else 0
-    checks = [parse_check(c) for c in r["turn_checks"]]
+    checks = [parse_check(c) for c in r["turn_checks"] if c != GOAL_CHECK]     # ttt-shapes: goal check apart
     zero_based = lambda coords: {(a[0] - 1, a[1] - 1, a[2] - 1) for a in coords}
     sym_locked = [zero_based(r["board"]["locked"])] + [zero_based(ph["locked"]) for ph in r["phases"]]
     sym_locked += [zero_based(ph["cloaked"]) for ph in r["phases"]]      # cloaking
@@ -106,7 +110,8 @@ def compile_rules(rs: RuleSet) -> dict:
     sym_locked += lock_sets(r)       # spaces: per-player locks stay in place
     syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
     simultaneous = any(ph["order"] != "sequential" for ph in r["phases"])   # ttt-sim
-    if simultaneous:
+    if simultaneous or shaped(r):
+        # ttt-shapes: the symmetries' hashes see colours only, not shapes;
         # pending plans are action ids, which a board symmetry would have to
         # map too; search over symmetries is for perfect-information games
         syms = syms[:1]
@@ -160,6 +165,7 @@ def compile_rules(rs: RuleSet) -> dict:
         "cloaking": cloaking,
     }
     tables.update(_outcome_tables(r))
+    tables.update(_shape_tables(r, colours, cell, boards))      # ttt-shapes
     return widen(tables, boards)    # boards: several boards side by side (games/ttt/boards.py)
 
 
@@ -251,9 +257,54 @@ def outcome_profile(rs: RuleSet) -> dict:
     n, chaos = seats_of(r["players"])
     two_sides = n == 2 or r["players"] == "partners"
     together = r["stalemate"] in ("all-win", "all-lose") or any(
-        parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"])
+        parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"] if c != GOAL_CHECK)
     # ttt-outcomes: "Chaos wins if ..." makes every player lose together
     together = together or bool(r["chaos_wins_if_more_than"]) or r["stalemate"] in VS_CHAOS_STALEMATES
     zero_sum = two_sides and not chaos and not together
     return {"zero_sum": zero_sum, "utility_sum": 0.0 if zero_sum else None,
             "min_utility": -1.0, "max_utility": 1.0, "chance": chaos, "num_players": n}
+
+
+# -- shapes, ranks, movement and goals (ttt-shapes, issue 12) -----------------
+
+def _shape_move_code(r) -> int:
+    """The engine's one ``move`` code: the circle's move on the original path;
+    on the shapes path only whether some shape moves (each shape's own move
+    is in ``shape_moves``)."""
+    if not shaped(r):
+        return MOVE_CODES[r["shapes"]["circle"]["move"]]
+    return MOVE_CODES["adjacent"] if any(s["move"] != "stationary" for s in r["shapes"].values()) else 0
+
+
+def _shape_tables(r, colours, cell, boards: int) -> dict:
+    """The shapes path's tables (``shaped`` False: the original path, nothing
+    else). Shapes in play are listed in the seed's rank order (``SHAPES_ALL``);
+    a placement names the shape's index in that list (docs/rules/ttt.md,
+    "Shapes, movement and goals"). Pieces on the board carry the shape's index
+    in ``SHAPES_ALL``. Goals: per non-Chaos seat (axis, high end), or none."""
+    if not shaped(r):
+        return {"shaped": False}
+    names = [s for s in SHAPES_ALL if s in r["shapes"]]
+    props = [r["shapes"][s] for s in names]
+    X = r["board"]["size"][0]
+    size = r["board"]["size"]
+    pieces = {}
+    for q in r["board"]["pieces"]:
+        c = cell(q["at"])
+        for b in range(boards):
+            pieces[_wide(c, b, size, boards) if boards > 1 else c] = SHAPES_ALL.index(q["shape"])
+    goals = goal_sides(r["players"], size) if needs_goals(r) else []
+    return {
+        "shaped": True,
+        "shape_count": len(names),
+        "shape_names": names,
+        "shape_global": [SHAPES_ALL.index(s) for s in names],
+        "shape_moves": [MOVE_CODES[p["move"]] for p in props],
+        # "cannot move backwards": marked so, or a forward-only move
+        "shape_no_back": [p["move"] != "stationary" and not can_move_backwards(p) for p in props],
+        "replacers": [k for k, p in enumerate(props) if can_move_backwards(p)] if goals else [],
+        "shape_reserves": [[r["reserves"].get(c, {}).get(s, 0) for s in names] for c in colours],
+        "piece_shapes": sorted(pieces.items()),
+        "goals": goals,
+        "goal_check": GOAL_CHECK in r["turn_checks"],
+    }

@@ -18,10 +18,15 @@ PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")
 COLOUR_MODES = ("assigned", "shared", "partners-share", "players-choose")
 PALETTE = ("black", "white", "pink", "yellow")
 SHAPES_ALL = ("circle", "triangle", "x", "cross", "star", "pentagon")
-SHAPES_NOW = ("circle",)
+SHAPES_NOW = SHAPES_ALL                                 # ttt-shapes: all six (issue 12 item 1)
 MOVES_ALL = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque", "linear-or-knight",
              "orth-by-stack")
 MOVES_NOW = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque", "linear-or-knight")
+# ttt-shapes: the seed's extension list of moves (issue 12 item 2), played by the shapes path
+MOVES_EXTENDED = ("adjacent-diagonal", "orthogonal", "diagonal", "linear", "forward-orthogonal",
+                  "forward-diagonal", "knight-2x1x0", "knight-2x1x1")
+MOVES_ALL = MOVES_ALL + MOVES_EXTENDED
+MOVES_NOW = MOVES_NOW + MOVES_EXTENDED
 POWERS_NOW = ("none",)
 STALEMATES = ("draws", "all-win", "all-lose", "most-in-a-row-wins",
               "least-in-a-row-loses", "most-pieces-wins")
@@ -47,7 +52,9 @@ TURN_CHECKS = tuple(
     + [f"all-lose-if-any-{k}" for k in CHECK_KS]
     + ["any-piece-wins", "any-piece-loses"])
 # Named by the seed, not played until the goal lines of issue 12 exist.
-TURN_CHECKS_LATER = ("goal-reached-stalemate",)
+TURN_CHECKS_LATER = ()
+# ttt-shapes: played since the goal lines exist (see the block at the end)
+GOAL_CHECK = "goal-reached-stalemate"
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")
@@ -63,7 +70,7 @@ TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shape
               "seconds_per_turn", "chaos_wins_if_more_than")
 BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked")
 PIECE_FIELDS = ("at", "colour", "shape")
-SHAPE_FIELDS = ("move", "power")
+SHAPE_FIELDS = ("move", "power", "cannot_move_backwards")
 PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold",
                 "entry_locked", "exit_locked")
 # Space properties set once for the whole game: the seed lets only cloak and
@@ -80,7 +87,12 @@ EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE = (int(Effect.EFFECT_WIN), int(Effect.E
 MOVE_CODES = {"stationary": int(Move.MOVE_NONE), "adjacent": int(Move.MOVE_ADJACENT),
               "adjacent-orthogonal": int(Move.MOVE_ORTHOGONAL),
               "adjacent-alquerque": int(Move.MOVE_ALQUERQUE),
-              "linear-or-knight": int(Move.MOVE_LINEAR_KNIGHT)}
+              "linear-or-knight": int(Move.MOVE_LINEAR_KNIGHT),
+              # ttt-shapes: the seed's extension list
+              "adjacent-diagonal": int(Move.MOVE_ADJ_DIAGONAL), "orthogonal": int(Move.MOVE_ORTH_LINE),
+              "diagonal": int(Move.MOVE_DIAG_LINE), "linear": int(Move.MOVE_LINEAR),
+              "forward-orthogonal": int(Move.MOVE_FORWARD_ORTH), "forward-diagonal": int(Move.MOVE_FORWARD_DIAG),
+              "knight-2x1x0": int(Move.MOVE_KNIGHT), "knight-2x1x1": int(Move.MOVE_KNIGHT3)}
 STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST_ALL_WIN),
                    "all-lose": int(Stalemate.ST_ALL_LOSE),
                    "most-in-a-row-wins": int(Stalemate.ST_MOST_ROW),
@@ -186,3 +198,70 @@ def measure_shape(measure: str) -> str | None:
 SEAT_LOCK_FIELDS = ("entry_locked", "exit_locked")
 SPACE_GROUP_FIELDS = ("at", "players")
 MAX_BOARDS = 3
+
+
+# -- shapes, ranks, movement and goals (ttt-shapes, issue 12) -----------------
+
+# The moves the engine's original path plays for a one-circle rule set (the 16
+# catalogue games); any other shape, move or goal rule takes the shapes path.
+MOVES_ORIGINAL = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque", "linear-or-knight")
+# Moves that never step away from the mover's goal: shapes with them count as
+# "cannot move backwards" (and cannot be a goal's replacement shape).
+MOVES_FORWARD = ("forward-orthogonal", "forward-diagonal")
+# One letter per shape for strings and views (x is also a colour letter; the
+# shape letter always follows the colour letter).
+SHAPE_LETTERS = {"circle": "c", "triangle": "t", "x": "x", "cross": "+", "star": "*", "pentagon": "p"}
+
+
+def outranks(a: str, b: str) -> bool:
+    """The seed: "Pentagon outranks star which outranks cross which outranks X
+    which outranks triangle which outranks circle (but circle outranks
+    pentagon and only pentagon)." Not a total order (it has a cycle), so it is
+    a comparison of two shapes, never a sort key. The engine's copy is
+    ``_engine.shape_outranks``; tests check the two agree."""
+    if {a, b} == {"circle", "pentagon"}:
+        return a == "circle"
+    return SHAPES_ALL.index(a) > SHAPES_ALL.index(b)
+
+
+def can_move_backwards(props) -> bool:
+    """Whether a shape's pieces may step away from the mover's goal: it moves,
+    not only forward, and is not marked "cannot move backwards"."""
+    return (props["move"] != "stationary" and props["move"] not in MOVES_FORWARD
+            and not props.get("cannot_move_backwards", False))
+
+
+def needs_goals(record) -> bool:
+    """Whether a rule set uses the players' goal lines: a shape that cannot
+    move backwards (explicitly or by moving forward only) or the goal-reached
+    stalemate."""
+    return GOAL_CHECK in record["turn_checks"] or any(
+        props.get("cannot_move_backwards", False) or props["move"] in MOVES_FORWARD
+        for props in record["shapes"].values())
+
+
+def goal_sides(players: str, size) -> list[tuple[int, int]]:
+    """Each non-Chaos player's goal as (axis, 0 for the low end / 1 for the
+    high end), from the seed: "Player1 Goal is always at y=max (or x=1, if the
+    max y is 1). For two-player games, Player 2 goal is opposite (e.g. y=1).
+    For games with more players, the goals proceed around the board
+    counter-clockwise (e.g. Player 2 Goal at x=1)." Counter-clockwise from
+    y=max: x=1, y=1, x=max. Chaos has no goal (it "has no stats"; the seed
+    gives goals to players). A board one row deep (max y = 1) has two ends
+    only, so validation allows goals there for at most two players."""
+    n, _ = seats_of(players)
+    if size[1] == 1:
+        return [(0, 0), (0, 1)][:n]
+    if n <= 2:
+        return [(1, 1), (1, 0)][:n]
+    return [(1, 1), (0, 0), (1, 0), (0, 1)][:n]
+
+
+def shaped(record) -> bool:
+    """Whether a rule set needs the engine's shapes path: a shape other than
+    the circle, a move of the extension list, or the goal lines. One-circle
+    rule sets with the original moves (all 16 catalogue games) keep the
+    original path, their action ids and their speed."""
+    shapes = record["shapes"]
+    return (set(shapes) != {"circle"} or shapes["circle"]["move"] not in MOVES_ORIGINAL
+            or needs_goals(record))

@@ -24,6 +24,7 @@ from games.ttt.schema import (
     MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
+from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
 from games.ttt.schema import (SHAPE_PLURALS, STALEMATE_CODES, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
                               measure_shape, parse_stalemate)
 
@@ -212,6 +213,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             p.add(f"shapes.{shape}.move", "'adjacent-alquerque' follows the lines of a flat board "
                                           "(allowed with board.kind hash, squares or vertices and size z = 1)")
         shapes[shape] = {"move": move, "power": power}
+        _shape_backwards(p, shape, props, shapes[shape])     # ttt-shapes
     rec["shapes"] = shapes
 
     # -- reserves ---------------------------------------------------------------
@@ -265,7 +267,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         colour = piece.get("colour")
         shape = piece.get("shape", "circle")
         ok = at is not None
-        palette_ok = allowed_colours if allowed_colours is not None else PALETTE
+        palette_ok = PALETTE        # ttt-shapes: any colour; one that no seat owns is communal
         if colour not in palette_ok:
             p.add(f"{field}.colour", f"{colour!r} is not allowed (allowed: {_allowed(palette_ok)})")
             ok = False
@@ -317,6 +319,8 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             p.add(f"turn_checks[{i}]", f"{c!r} is not supported by this engine yet: it needs the players' "
                                        "goal lines, which arrive with shapes and moves (issue 12) "
                                        f"(supported now: {_allowed(TURN_CHECKS)})")
+        elif c == GOAL_CHECK and c not in seen:      # ttt-shapes: with the goal lines
+            seen.append(c)
         elif c not in TURN_CHECKS:
             p.add(f"turn_checks[{i}]", f"{c!r} is not allowed (allowed: {_allowed(TURN_CHECKS)})")
         elif c in seen:
@@ -364,6 +368,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     rec["seconds_per_turn"] = secs
 
     _check_simultaneous(rec, p)     # ttt-sim
+    _check_shapes(rec, p)           # ttt-shapes
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -504,9 +509,57 @@ def _check_simultaneous(rec, p: _Problems):
                                  "phase (a plan is one move) (allowed with such a phase: 1)")
 
 
+def _shape_backwards(p: _Problems, shape, props, out):
+    """ttt-shapes: the seed's "If a shape “cannot move backwards”" as the
+    shape's field ``cannot_move_backwards`` (a bool, written into the record
+    only when true so older fingerprints stay)."""
+    flag = props.get("cannot_move_backwards", False) if isinstance(props, Mapping) else False
+    if not isinstance(flag, bool):
+        p.add(f"shapes.{shape}.cannot_move_backwards", f"{flag!r} is not allowed (allowed: true, false)")
+    elif flag:
+        if out["move"] == "stationary":
+            p.add(f"shapes.{shape}.cannot_move_backwards", "a stationary shape never moves (allowed with "
+                                                           "move 'stationary': false)")
+        out["cannot_move_backwards"] = True
+
+
+def _check_shapes(rec, p: _Problems):
+    """ttt-shapes: combinations of shapes, moves and goals that the engine
+    plays, and the ones it refuses rather than guesses (docs/rules/ttt.md,
+    "Shapes, movement and goals")."""
+    shapes, players, size = rec.get("shapes") or {}, rec.get("players"), rec.get("board", {}).get("size")
+    if not shapes or players is None or not isinstance(size, list) or not all(_is_int(v) for v in size):
+        return
+    phases = rec.get("phases") or []
+    if shaped(rec) and any(ph.get("order") in ("simultaneous", "single") for ph in phases):
+        p.add("shapes", "shapes other than the circle, the extended moves and goal lines are not supported "
+                        "with a simultaneous or single phase yet (a plan would have to carry a shape and "
+                        "collisions wait for ranked captures; allowed with such a phase: one circle shape "
+                        "with an original move)")
+    if needs_goals(rec):
+        n, _ = seats_of(players)
+        if size[1] == 1 and n > 2:
+            p.add("players", f"goal lines on a board one row deep (size y = 1) exist for two players only "
+                             f"(the seed's x=1 and its opposite; allowed with goals and players={players!r}: "
+                             "a board with size y > 1)")
+        forward_only = [s for s, props in shapes.items()
+                        if props["move"] != "stationary" and not can_move_backwards(props)]
+        if forward_only and rec.get("cloaking") in ("hides", "obscures") and any(
+                ph.get("cloaked") for ph in phases):
+            p.add("cloaking", "a shape that cannot move backwards (its goal replacement) is not supported "
+                              "with cloaked spaces yet (allowed with such a shape: none, or no cloaked spaces)")
+        if forward_only and not any(can_move_backwards(props) for props in shapes.values()):
+            p.add("shapes", "a shape cannot move backwards, but no shape can, so a piece reaching its goal "
+                            "has no replacement (the seed: 'any move that reaches the goal requires the "
+                            "player to also select a replacing shape that can move backwards'; allowed: add a "
+                            "shape that moves and may move backwards)")
+
+
 def _check_start_position(rec, p: _Problems):
     occupied = {tuple(q["at"]): q["colour"] for q in rec["board"]["pieces"]}
     for check in rec["turn_checks"]:
+        if check == GOAL_CHECK:     # ttt-shapes: no line to check
+            continue
         k, _, diag = parse_check(check)
         if k < 2:
             continue    # any-piece-*: holds for an arriving piece, not for pre-placed ones
