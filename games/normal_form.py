@@ -53,8 +53,9 @@ class TooLarge(ValueError):
 
 @dataclasses.dataclass(frozen=True)
 class InfoState:
-    """One information state of one player: a readable description and the
-    names of its legal actions (in the game's action order)."""
+    """One information state of one player: its key (the game's
+    information-state string, or for perfect-information games the path of
+    actions from the start), its legal actions and their names."""
 
     key: str
     actions: tuple[int, ...]
@@ -153,7 +154,7 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
             return found
         names = tuple(state.action_to_string(player, a) for a in legal)
         index[player][key] = len(infostates[player])
-        infostates[player].append(InfoState(" | ".join(key.split("\n")), legal, names))
+        infostates[player].append(InfoState(key, legal, names))
         if max_profiles is not None and not state_of["exceeded"]:
             if _profiles(infostates) > max_profiles:
                 state_of["exceeded"] = True

@@ -38,7 +38,7 @@ def to_text(table: PayoffTable) -> str:
         lines.append(f"player {p}: {len(states)} information states, {len(choosing)} with a choice"
                      + (" (a strategy label lists its action at each, in this order):" if choosing else ""))
         for k, s in enumerate(choosing, 1):
-            lines.append(f"  {k}. {s.key}   [{', '.join(s.action_names)}]")
+            lines.append(f"  {k}. {' | '.join(s.key.splitlines())}   [{', '.join(s.action_names)}]")
     labels = [table.labels(p) for p in range(table.num_players)]
     fmt = lambda vs: ", ".join(value_text(v, table.exact) for v in vs)   # noqa: E731
     lines.append("")
