@@ -7,7 +7,7 @@ named after normal-form games (Prisoner's Dilemma, Stag Hunt, ...), and a
 rule set encodes one only if its table has that game's structure; the table
 is also what normal-form equilibrium tools (Gambit's ``.nfg``) take.
 
-Definitions, as docs/rules/payoffs.md states them:
+Definitions, as docs/payoffs.md states them:
 - an information state of player p is what p knows when it decides: the
   game's ``information_state_string(p)`` for imperfect-information and
   one-shot games, and for perfect-information games every decision node of p

@@ -5,7 +5,7 @@ every OpenSpiel algorithm sees (simultaneous rounds as joint actions, cloaked
 spaces as information states, Chaos as the chance player), and the engine
 grows under other hands; the game's public face is the stable contract. The
 table itself is games/normal_form.py (any OpenSpiel game: ``--game``), its
-formats games/payoff_formats.py; definitions in docs/rules/payoffs.md.
+formats games/payoff_formats.py; definitions in docs/payoffs.md.
 """
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def parser() -> argparse.ArgumentParser:
                     "expected return of every player for every profile of the players' pure "
                     "strategies, Chaos (chance) playing uniformly at random, by exhaustive "
                     "enumeration of the game tree, in exact fractions where chance and returns are. "
-                    "Definitions: docs/rules/payoffs.md.")
+                    "Definitions: docs/payoffs.md.")
     p.add_argument("rules", nargs="?", help="catalogue name or path to a rule-set .json file")
     p.add_argument("--game", help="any OpenSpiel game string instead, e.g. matrix_pd or kuhn_poker")
     p.add_argument("--max-profiles", type=_positive, default=DEFAULT_MAX_PROFILES,
