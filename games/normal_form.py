@@ -136,7 +136,7 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
     index: list[dict[str, int]] = [{} for _ in range(n)]
     leaf_weights: list[tuple[Fraction, ...]] = []
     state_of = {"nodes": 0, "exact": True, "build": build, "last": time.monotonic(), "stop_at": max_nodes,
-                "exceeded": False}
+                "exceeded": False, "profiles": 1}
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
 
     def describe(path):
@@ -155,8 +155,9 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
         names = tuple(state.action_to_string(player, a) for a in legal)
         index[player][key] = len(infostates[player])
         infostates[player].append(InfoState(key, legal, names))
+        state_of["profiles"] *= len(legal)
         if max_profiles is not None and not state_of["exceeded"]:
-            if _profiles(infostates) > max_profiles:
+            if state_of["profiles"] > max_profiles:
                 state_of["exceeded"] = True
                 state_of["build"] = False        # refused; count on a little, keeping no nodes
                 state_of["stop_at"] = min(max_nodes, state_of["nodes"] + COUNT_BUDGET)

@@ -48,6 +48,19 @@ HAND_CHAOS = {"name": "hand-chaos", "players": "1-vs-chaos",
               "board": {"kind": "squares", "size": [3, 1, 1]},
               "reserves": {"black": 2, "white": 1}, "turn_checks": ["first-2-wins"]}
 
+# Black and white (one piece each) and Chaos (one pink) plan one simultaneous
+# round on the same row of three cells; plans on one cell collide and destroy
+# each other (docs/rules/ttt.md, "Simultaneous play"); then most pieces wins.
+# By hand: black and white on one cell lose both pieces; Chaos's pink (uniform
+# over the three cells) survives unless it joins them (1/3: nobody has a piece,
+# a draw), so each player expects 2/3 x -1 = -2/3. On different cells, Chaos
+# destroys black's piece (1/3: white wins), white's (1/3: black wins) or takes
+# the third cell (1/3: one piece each, a draw): 0 for both.
+HAND_SIM_CHAOS = {"name": "hand-sim-chaos", "players": "2-vs-chaos",
+                  "board": {"kind": "squares", "size": [3, 1, 1]},
+                  "reserves": {"black": 1, "white": 1, "pink": 1}, "turn_checks": ["first-2-wins"],
+                  "phases": [{"order": "single"}], "stalemate": "most-pieces-wins"}
+
 
 class PureProfile(policy_lib.Policy):
     """A profile of pure strategies as an OpenSpiel policy: the action each
@@ -152,6 +165,17 @@ def test_rule_set_against_chaos_by_hand(tmp_path):
     assert table.exact and table.shape == (3,)
     assert dict(zip(table.labels(0), (table.payoffs[(s,)][0] for s in range(3)))) == {
         "black@(1,1,1)": Fraction(1, 2), "black@(2,1,1)": 1, "black@(3,1,1)": Fraction(1, 2)}
+
+
+def test_simultaneous_rule_set_with_chaos_by_hand_and_by_openspiel(tmp_path):
+    path = tmp_path / "hand-sim-chaos.json"
+    path.write_text(json.dumps(HAND_SIM_CHAOS))
+    name = cli.game_string(str(path))
+    table = check_against_openspiel(name, samples=9)
+    assert table.exact and table.shape == (3, 3)
+    assert table.labels(0) == [f"black@({c},1,1)" for c in (1, 2, 3)]
+    for (i, j), values in table.payoffs.items():
+        assert values == ((Fraction(-2, 3),) * 2 if i == j else (0, 0))
 
 
 def test_information_states_of_a_perfect_information_game_are_its_decision_nodes(tmp_path):
