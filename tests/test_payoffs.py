@@ -14,8 +14,10 @@ here wrote:
 - tiny_hanabi (chance deals, 2 players) and 3-player goofspiel (simultaneous,
   chance): sampled profiles and the uniform mean against OpenSpiel;
 - rule sets of ours: the rock-paper-scissors rule set of the simultaneous
-  feature gives the textbook RPS table on its three cyclic plans, and a tiny
-  rule set against Chaos gives the expectations computed by hand;
+  feature gives the textbook RPS table on its three cyclic plans, tiny rule
+  sets against Chaos (sequential, and a simultaneous round with collisions)
+  give the expectations computed by hand, and a cloaked rule set and the
+  simultaneous one match OpenSpiel's ``policy_value`` profile by profile;
 - .nfg read back by pygambit gives the same table; the command line's help,
   refusals and files.
 """
@@ -60,6 +62,12 @@ HAND_SIM_CHAOS = {"name": "hand-sim-chaos", "players": "2-vs-chaos",
                   "board": {"kind": "squares", "size": [3, 1, 1]},
                   "reserves": {"black": 1, "white": 1, "pink": 1}, "turn_checks": ["first-2-wins"],
                   "phases": [{"order": "single"}], "stalemate": "most-pieces-wins"}
+
+# Two players on a row of three cells, every cell cloaked (hidden): a sequential
+# imperfect-information rule set (docs/rules/ttt.md, "Cloaking").
+CLOAKED_ROW = {"name": "cloaked-row", "board": {"kind": "squares", "size": [3, 1, 1]},
+               "reserves": {"black": 2, "white": 2}, "cloaking": "hides", "turn_checks": ["first-2-wins"],
+               "phases": [{"cloaked": [[1, 1, 1], [2, 1, 1], [3, 1, 1]]}]}
 
 
 class PureProfile(policy_lib.Policy):
@@ -176,6 +184,16 @@ def test_simultaneous_rule_set_with_chaos_by_hand_and_by_openspiel(tmp_path):
     assert table.labels(0) == [f"black@({c},1,1)" for c in (1, 2, 3)]
     for (i, j), values in table.payoffs.items():
         assert values == ((Fraction(-2, 3),) * 2 if i == j else (0, 0))
+
+
+def test_cloaked_rule_set_against_openspiel(tmp_path):
+    path = tmp_path / "cloaked-row.json"
+    path.write_text(json.dumps(CLOAKED_ROW))
+    table = check_against_openspiel(cli.game_string(str(path)), samples=40)
+    # player 0: 3 first placements x 2 second ones in each of the 6 histories it
+    # can tell apart (its first cell x whether white's try hit it); player 1: 3 x 2^6
+    assert table.shape == (3 * 2 ** 6, 3 * 2 ** 6)
+    assert all(v[0] + v[1] == 0 for v in table.payoffs.values())
 
 
 def test_information_states_of_a_perfect_information_game_are_its_decision_nodes(tmp_path):
