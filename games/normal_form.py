@@ -155,8 +155,8 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
         names = tuple(state.action_to_string(player, a) for a in legal)
         index[player][key] = len(infostates[player])
         infostates[player].append(InfoState(key, legal, names))
-        state_of["profiles"] *= len(legal)
         if max_profiles is not None and not state_of["exceeded"]:
+            state_of["profiles"] *= len(legal)
             if state_of["profiles"] > max_profiles:
                 state_of["exceeded"] = True
                 state_of["build"] = False        # refused; count on a little, keeping no nodes
