@@ -222,12 +222,13 @@ def test_nfg_read_back_by_pygambit_is_the_same_table(tmp_path):
         path = tmp_path / "t.nfg"
         path.write_text(to_nfg(table))
         g = gbt.read_nfg(str(path))
-        assert [len(p.strategies) for p in g.players] == list(table.shape)
-        for p, player in enumerate(g.players):
-            assert [s.label for s in player.strategies] == table.labels(p)
+        players = list(g.players)                  # (indexing g.players takes labels)
+        strategies = [list(player.strategies) for player in players]
+        assert [len(s) for s in strategies] == list(table.shape)
+        assert [[s.label for s in ss] for ss in strategies] == [table.labels(p) for p in range(len(players))]
         for profile, values in table.payoffs.items():
-            cell = g[tuple(g.players[p].strategies[s] for p, s in enumerate(profile))]
-            assert [Fraction(str(cell[player])) for player in g.players] == list(values)
+            cell = g[tuple(strategies[p][s] for p, s in enumerate(profile))]
+            assert [Fraction(cell[player]) for player in players] == list(values)
 
 
 def test_text_and_json_name_every_strategy():
