@@ -22,6 +22,7 @@ here wrote:
   refusals and files.
 """
 import json
+import math
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -34,7 +35,7 @@ from open_spiel.python.algorithms import expected_game_score
 from open_spiel.python.egt.utils import game_payoffs_array
 
 import games  # noqa: F401  (registers ttt)
-from games.normal_form import TooLarge, enumerate_tree, payoff_table
+from games.normal_form import TooLarge, as_fraction, enumerate_tree, payoff_table
 from games.payoff_formats import to_json, to_nfg, to_text
 from games.ttt import payoffs as cli
 
@@ -231,6 +232,13 @@ def test_nfg_read_back_by_pygambit_is_the_same_table(tmp_path):
             assert [Fraction(cell[player]) for player in players] == list(values)
 
 
+def test_floats_are_read_as_the_fractions_they_stand_for():
+    assert as_fraction(1 / 3) == (Fraction(1, 3), True)
+    assert as_fraction(-0.125) == (Fraction(-1, 8), True)
+    value, exact = as_fraction(math.pi)
+    assert not exact and float(value) == math.pi
+
+
 def test_text_and_json_name_every_strategy():
     table = payoff_table("matrix_pd")
     text = to_text(table)
@@ -251,6 +259,13 @@ def test_command_line(tmp_path, capsys):
     bad.write_text('{"name": "bad", "board": 3}')
     assert cli.main([str(bad)]) == 2
     assert "invalid" in capsys.readouterr().err
+    assert cli.main(["--game", "no_such_game"]) == 2
+    assert "no_such_game" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["Tic-Tac-Toe", "--game", "kuhn_poker"])
+    assert "not both" in capsys.readouterr().err
+    assert cli.main(["a,b.json"]) == 2
+    assert "may not contain ," in capsys.readouterr().err
     assert cli.main(["--game", "kuhn_poker", "--max-profiles", "100"]) == 1
     assert "4,096 pure-strategy profiles" in capsys.readouterr().err
     out_json, out_nfg = tmp_path / "t.json", tmp_path / "t.nfg"
