@@ -479,6 +479,15 @@ cdef class TTTCore(GameCore):
     cdef int16_t* seen
     cdef bint viewing
     cdef bint cloak_busy
+    # ttt-cloaksim: cloaking inside a simultaneous round; scratch of one
+    # round's resolution (valid only inside _sim_resolve, not position state):
+    # the plans, which are attempts, the seen mask each planned piece carries,
+    # who saw a moved piece at its source, each target's start-of-round landing cell
+    cdef int cs_attempt
+    cdef int cs_plan[MAX_SEATS]
+    cdef int cs_seen[MAX_SEATS]
+    cdef int cs_before[MAX_SEATS]
+    cdef int cs_land0[MAX_SEATS]
 
     def __cinit__(self):
         self.mem = NULL
@@ -894,7 +903,7 @@ cdef class TTTCore(GameCore):
     cdef void apply(self, int action) noexcept:
         cdef Tables tab = self.tab
         cdef int ch, t, colour, f
-        if tab.sim and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
+        if tab.sim and not self.cloak_busy and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
             return
         if self.seen != NULL and not self.cloak_busy and not self.viewing:
             self._cloak_apply(action)
@@ -1799,24 +1808,24 @@ cdef class TTTCore(GameCore):
     cdef object player_observation_string(self, int player):
         if self.seen == NULL:
             return self._sim_player_observation_string(player)     # ttt-sim's views (whole position without sim)
-        return self._view_string(player)
+        return self._view_string(player) + self._cloak_sim_own_plan(player)     # ttt-cloaksim
 
     cdef object player_observation_tensor(self, int player):
         if self.seen == NULL:
             return self._sim_player_observation_tensor(player)     # ttt-sim's views (whole position without sim)
-        return self._view_tensor(player)
+        return self._view_tensor(player) + self._cloak_sim_plan_tensor(player)     # ttt-cloaksim
 
     cdef object player_information_state_string(self, int player):
         if self.seen == NULL:
             return self._sim_player_information_state_string(player)     # ttt-sim's views (whole position without sim)
         lines = [f"information state of player {player}"]
         lines += [self._event_string(player, i) for i in range(self._log_count())]
-        return "\n".join(lines) + "\n" + self._view_string(player)
+        return "\n".join(lines) + "\n" + self._view_string(player) + self._cloak_sim_own_plan(player)
 
     cdef object player_information_state_tensor(self, int player):
         if self.seen == NULL:
             return self._sim_player_information_state_tensor(player)     # ttt-sim's views (whole position without sim)
-        return self._event_tensor(player) + self._view_tensor(player)
+        return self._event_tensor(player) + self._view_tensor(player) + self._cloak_sim_plan_tensor(player)
 
     cdef uint64_t information_state_key(self, int player) except? 0:
         if self.seen == NULL:
@@ -1958,6 +1967,8 @@ cdef class TTTCore(GameCore):
         cdef int best[MAX_SEATS]
         cdef int best_axis[MAX_SEATS]
         cdef int group[MAX_SEATS]
+        if self.seen != NULL:
+            self._cloak_sim_begin()        # ttt-cloaksim: attempts only reveal
         v[0] = -1
         for s in range(tab.seats):
             src[s] = -1
@@ -1972,6 +1983,8 @@ cdef class TTTCore(GameCore):
             if a == tab.a_pass:
                 continue
             allpass = False
+            if self.seen != NULL and (self.cs_attempt >> s) & 1:
+                continue                   # ttt-cloaksim: an attempt: a ply, nothing else
             if a < tab.nplace:
                 piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
                 self.reserve[piece[s] - 1] -= 1
@@ -2001,6 +2014,8 @@ cdef class TTTCore(GameCore):
                     src[o] = -1
                     dst[o] = -1
                     n += 1
+            if self.seen != NULL:
+                self._cloak_sim_lift(s, src[s])    # ttt-cloaksim: the piece takes its seen mask along
             a = self._sim_lift(src[s])
             src[s] = -1
             if n:
@@ -2021,9 +2036,13 @@ cdef class TTTCore(GameCore):
                 o = group[i]
                 if o == winner:
                     landed[o] = self._land(dst[o], piece[o])
+                    if self.seen != NULL:
+                        self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloaksim
                 if o != s:
                     dst[o] = -1
             dst[s] = -1
+        if self.seen != NULL:
+            self._cloak_sim_end(landed)    # ttt-cloaksim: what each player saw of the round
         self.plies += nplans
         self.passes = 0
         # turn checks over every landed piece: the first check that holds for
@@ -2051,6 +2070,10 @@ cdef class TTTCore(GameCore):
                             first = s
                 if mask:
                     effect = tab.check_effect[i]
+                    if tab.overachievers:      # ttt-cloaksim: the round's winners are one set
+                        if self._sim_overachievers(effect, mask):
+                            return
+                        break
                     if effect == EFFECT_ALL_LOSE or (mask & (mask - 1)) == 0:
                         self._finish_check(effect, first)
                     else:
@@ -2125,6 +2148,8 @@ cdef class TTTCore(GameCore):
         cdef int colour, movable = 0, places = 0, n, r, f, d, u, piece, tries
         cdef int passing = tab.ph_pass[self.phase]
         cdef uint8_t* plock = self.plock
+        if self.seen != NULL and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
+            return self._view_of(seat)._sim_random_plan(seat, rng, buf)    # ttt-cloaksim: from its view
         if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock:
             colour = tab.colour_of_seat[seat]
             if self.reserve[colour] > 0:
@@ -2292,6 +2317,167 @@ cdef class TTTCore(GameCore):
             raise ValueError("only rule sets with a simultaneous or single phase keep a history")
         cdef int32_t* v = self._simv()
         return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
+
+    # -- ttt-cloaksim: cloaking inside simultaneous rounds, overachievers -----
+    # docs/rules/ttt.md, "Cloaking in simultaneous rounds". Every plan is
+    # judged on the true board of the round's start ("a plan based on what
+    # moves would be legal if that player were first to move"): a plan legal
+    # in its planner's view but not in truth is an attempt, whose "only" effect
+    # is to reveal the pieces on its target (and source) to the planner; the
+    # other plans resolve as in any round. Pieces carry their seen masks as
+    # they move; each plan is logged when the round resolves, with what each
+    # player saw of it (the pending plans were never shown).
+
+    cdef void _cloak_sim_begin(self) noexcept:
+        """Before any plan of the round is applied: find the attempts (and
+        reveal what made them illegal), then who sees each moved piece at its
+        source, and each target's start-of-round landing cell."""
+        cdef Tables tab = self.tab
+        cdef int32_t* v = self._simv()
+        cdef int s, o, a, f, t, src, kind, saved = self.seat
+        self.cs_attempt = 0
+        for s in range(tab.seats):
+            a = v[2 + s]
+            self.cs_plan[s] = a
+            self.cs_seen[s] = 1 << s            # a placed piece: "every piece they placed"
+            self.cs_before[s] = 0
+            self.cs_land0[s] = -1
+            if a < 0 or a == tab.a_pass:
+                continue
+            kind = 0 if a < tab.nplace else 1
+            t = a % tab.T if kind == 0 else (a - tab.move0) % tab.T
+            f = -1 if kind == 0 else (a - tab.move0) // tab.T
+            if not tab.gravity:
+                self.cs_land0[s] = t
+            elif self.top[t] < tab.Z:
+                self.cs_land0[s] = t + tab.XY * self.top[t]
+            if tab.cloaking == CLOAK_HIDES and self._cloak_judges(s):
+                self.seat = s                  # the plain rules judge the planner's plan
+                if self._cloak_is_attempt(a, kind, f):
+                    self.cs_attempt |= 1 << s
+        self.seat = saved
+        for s in range(tab.seats):             # reveal after judging all: the same start board
+            if (self.cs_attempt >> s) & 1:
+                a = self.cs_plan[s]
+                if a < tab.nplace:
+                    self._cloak_reveal(s, a % tab.T)
+                else:
+                    self._cloak_reveal(s, (a - tab.move0) % tab.T)
+                    self._cloak_reveal(s, (a - tab.move0) // tab.T)
+        for s in range(tab.seats):
+            a = self.cs_plan[s]
+            if a < tab.nplace or a >= tab.move0 + tab.nmove or (self.cs_attempt >> s) & 1:
+                continue
+            f = (a - tab.move0) // tab.T
+            src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
+            for o in range(tab.seats):
+                if self._sees_piece(o, src):
+                    self.cs_before[s] |= 1 << o
+
+    cdef void _cloak_sim_lift(self, int s, int f) noexcept:
+        """Seat s's planned move lifts the top piece of target f: keep its
+        seen mask for where it lands (a destroyed piece's is dropped)."""
+        cdef int c = f + self.tab.XY * (self.top[f] - 1) if self.tab.gravity else f
+        self.cs_seen[s] = self.seen[c]
+        self.seen[c] = 0
+
+    cdef void _cloak_sim_end(self, int* landed) noexcept:
+        """After the round's pieces landed: remember what is seen now, and log
+        every plan in seat order with what each seat saw of it."""
+        cdef int s
+        self._cloak_refresh()
+        for s in range(self.tab.seats):
+            if self.cs_plan[s] >= 0:
+                self._cloak_sim_log(s, landed[s])
+
+    cdef void _cloak_sim_log(self, int actor, int land) noexcept:
+        """Log seat ``actor``'s plan (the event format of _cloak_log). Each
+        other seat sees: a pass; that an attempt was made (not where); a piece
+        that landed where it sees it (the whole plan if it saw the piece leave
+        its source or placed it, else that a piece it had not seen arrived);
+        a piece destroyed on arrival (a collision) where its start-of-round
+        landing cell was not cloaked, or always under obscurity; otherwise
+        only that the actor placed (its colour) or moved."""
+        cdef Tables tab = self.tab
+        cdef int16_t* log = self.mem + tab.log0
+        cdef int n = log[0] + (log[1] << 15)
+        cdef int s, cls, meta, a = self.cs_plan[actor]
+        cdef int attempt = (self.cs_attempt >> actor) & 1
+        cdef int kind = 0 if a < tab.nplace else (1 if a < tab.move0 + tab.nmove else 2)
+        cdef bint shown
+        if n >= tab.loglen:
+            return
+        meta = actor | (attempt << 3)
+        for s in range(tab.seats):
+            if s == actor or kind == 2:
+                cls = 1
+            elif attempt:
+                cls = 0
+            else:
+                if land >= 0:
+                    shown = self._sees_piece(s, land)
+                else:
+                    shown = tab.cloaking == CLOAK_OBSCURES or (
+                        self.cs_land0[actor] >= 0 and not self._cloaked_now(self.cs_land0[actor]))
+                cls = (1 if kind == 0 or (self.cs_before[actor] >> s) & 1 else 2) if shown else 0
+            meta |= cls << (4 + 2 * s)
+        log[2 + 3 * n] = a
+        log[3 + 3 * n] = meta
+        log[4 + 3 * n] = self.phase
+        n += 1
+        log[0] = n & 0x7FFF
+        log[1] = n >> 15
+
+    cdef bint _sim_overachievers(self, int effect, int mask) noexcept:
+        """"Overachiever(s) disqualified" after a round whose pieces hold a
+        turn check for the sides in ``mask``: the round's winners are one set
+        (every completing side's players for a win check; every player of a
+        side that did not complete for a lose check). The first such set is
+        disqualified and play goes on; a later set (less the disqualified)
+        wins and every other player loses; Chaos completing a win line, or an
+        all-lose check, makes every player lose; when every player is
+        disqualified or has lost, Chaos wins. True when the game ended."""
+        cdef Tables tab = self.tab
+        cdef int p, winners = 0, losers = 0, everyone = (1 << tab.nplayers) - 1
+        cdef bint chaos_won = (effect == EFFECT_WIN and tab.chaos
+                               and (mask >> tab.side[tab.seats - 1]) & 1)
+        if effect == EFFECT_ALL_LOSE or chaos_won:
+            losers = everyone
+        else:
+            for p in range(tab.nplayers):
+                if (mask >> tab.side[p]) & 1:
+                    if effect == EFFECT_WIN:
+                        winners |= 1 << p
+                    else:
+                        losers |= 1 << p
+                elif effect == EFFECT_LOSE:
+                    winners |= 1 << p
+        winners &= ~self.disq
+        if effect == EFFECT_WIN and losers == 0 and winners == 0:
+            return False                       # only disqualified players' lines: play on
+        if winners and self.disq == 0:
+            self.disq = winners
+            if (self.disq | losers) != everyone:
+                return False                   # play goes on
+            winners = 0
+        for p in range(tab.nplayers):
+            self.result[p] = 1.0 if (winners >> p) & 1 else -1.0
+        self.end = END_CHECK
+        return True
+
+    def _cloak_sim_own_plan(self, int player):
+        """The viewer's own pending plan, for its cloaked views (perfect
+        recall inside a round); "" outside rounds and without simultaneous phases."""
+        if not self.tab.sim or not self._in_round() or self._simv()[2 + player] < 0:
+            return ""
+        return f"\nown plan: {self.action_string(player, self._simv()[2 + player])}"
+
+    def _cloak_sim_plan_tensor(self, int player):
+        """[has a pending plan, plan id + 1] when the rule set has simultaneous phases."""
+        if not self.tab.sim:
+            return []
+        own = self._simv()[2 + player] if self._in_round() else -1
+        return [1.0 if own >= 0 else 0.0, float(own + 1)]
 
     # -- Python face ---------------------------------------------------------
 
