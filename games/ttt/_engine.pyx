@@ -484,6 +484,7 @@ cdef class TTTCore(GameCore):
     # the plans, which are attempts, the seen mask each planned piece carries,
     # who saw a moved piece at its source, each target's start-of-round landing cell
     cdef int cs_attempt
+    cdef int cs_zero
     cdef int cs_plan[MAX_SEATS]
     cdef int cs_seen[MAX_SEATS]
     cdef int cs_before[MAX_SEATS]
@@ -1643,6 +1644,9 @@ cdef class TTTCore(GameCore):
         cdef int c, s
         cdef int full = (1 << tab.seats) - 1
         cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
+        if not tab.gravity:
+            self._cloak_refresh_flat()      # ttt-cloaksim: the same clauses, faster
+            return
         for c in range(tab.S):
             if self.cell[c] and self.seen[c] != full:
                 if not self._cloaked_now(c):
@@ -1701,6 +1705,11 @@ cdef class TTTCore(GameCore):
 
     cdef bint _cloak_has_move(self, int seat) noexcept:
         """Whether seat has a placement or move in its own view."""
+        if self._cloak_flat_view() and (self._can_place(seat) or self._can_move(seat)):
+            return True     # ttt-cloaksim: a free target in truth looks free in every view
+        if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
+                and self.tab.move != MOVE_LINEAR_KNIGHT:
+            return self._cloak_view_has_move(seat)
         if self.tab.cloaking == CLOAK_HIDES:
             return self._view_of(seat)._has_move(seat)
         return self._can_place(seat) or self._can_move(seat)
@@ -2149,7 +2158,7 @@ cdef class TTTCore(GameCore):
         cdef int passing = tab.ph_pass[self.phase]
         cdef uint8_t* plock = self.plock
         if self.seen != NULL and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
-            return self._view_of(seat)._sim_random_plan(seat, rng, buf)    # ttt-cloaksim: from its view
+            return self._cloak_random_plan(seat, rng, buf)    # ttt-cloaksim: from its view
         if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock:
             colour = tab.colour_of_seat[seat]
             if self.reserve[colour] > 0:
@@ -2336,6 +2345,10 @@ cdef class TTTCore(GameCore):
         cdef int32_t* v = self._simv()
         cdef int s, o, a, f, t, src, kind, saved = self.seat
         self.cs_attempt = 0
+        self.cs_zero = 0
+        for s in range(tab.C):
+            if self.reserve[s] == 0:
+                self.cs_zero |= 1 << s          # colours with no reserve left
         for s in range(tab.seats):
             a = v[2 + s]
             self.cs_plan[s] = a
@@ -2352,6 +2365,12 @@ cdef class TTTCore(GameCore):
             elif self.top[t] < tab.Z:
                 self.cs_land0[s] = t + tab.XY * self.top[t]
             if tab.cloaking == CLOAK_HIDES and self._cloak_judges(s):
+                if self._cloak_flat_view():
+                    # a plan legal in the view differs from the truth only by
+                    # hidden pieces on its target (moves go over pieces)
+                    if not self._target_free(t):
+                        self.cs_attempt |= 1 << s
+                    continue
                 self.seat = s                  # the plain rules judge the planner's plan
                 if self._cloak_is_attempt(a, kind, f):
                     self.cs_attempt |= 1 << s
@@ -2374,6 +2393,88 @@ cdef class TTTCore(GameCore):
                 if self._sees_piece(o, src):
                     self.cs_before[s] |= 1 << o
 
+    cdef inline bint _cloak_flat_view(self) noexcept:
+        """Whether a view differs from the truth only by pieces taken off
+        (flat boards without per-player locks): then a target free in truth
+        is free in every view, and the same pieces are movable."""
+        return not self.tab.gravity and not self.tab.any_seat_lock
+
+    cdef inline bint _cloak_looks_free(self, int seat, int t) noexcept:
+        """Flat boards: target t is free in seat's view (empty, or holding a
+        piece it does not see; not locked)."""
+        return (not self.tab.locked[t] and (self.plock == NULL or not self.plock[t])
+                and (self.cell[t] == 0 or not self._fully_sees(seat, t)))
+
+    cdef bint _cloak_view_has_move(self, int seat) noexcept:
+        """Flat boards, one-step moves: whether seat has a placement or move
+        in its view, without building it (a target looks free when empty or
+        holding a piece it does not see; its movable pieces it sees)."""
+        cdef Tables tab = self.tab
+        cdef int t, f, d, col
+        for col in range(tab.C):
+            if (tab.seat_mask[seat] >> col) & 1 and self.reserve[col] > 0:
+                for t in range(tab.T):
+                    if self._cloak_looks_free(seat, t):
+                        return True
+                break
+        if tab.ph_move[self.phase] == MOVE_NONE:
+            return False
+        for f in range(tab.T):
+            if self._movable_piece(seat, f):
+                for d in range(tab.nsstep[f]):
+                    if self._cloak_looks_free(seat, tab.sstep[f * 26 + d]):
+                        return True
+        return False
+
+    cdef int _cloak_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
+        """A uniformly random plan of ``seat`` from its view (invisibility),
+        for playouts, without building the view on flat boards with one
+        colour per seat: placements uniform over the targets that look free,
+        step moves by rejection sampling over (piece, step slot) pairs as
+        _sim_random_plan does; anything else (stacks, colour choice, locks,
+        linear moves, 32 rejections) draws from the built view."""
+        cdef Tables tab = self.tab
+        cdef int colour, n = 0, t, r, f, d, u, tries, movable = 0
+        cdef int passing = tab.ph_pass[self.phase]
+        if (not self._cloak_flat_view() or tab.choices != 1 or tab.nboards > 1
+                or tab.move == MOVE_LINEAR_KNIGHT):
+            return self._view_of(seat)._sim_random_plan(seat, rng, buf)
+        colour = tab.colour_of_seat[seat]
+        if self.reserve[colour] > 0:          # an identical piece in reserve: placements only
+            for tries in range(64):            # rejection over the targets and the pass
+                r = rng_below(rng, tab.T + passing)
+                if r == tab.T:
+                    return tab.a_pass
+                if self._cloak_looks_free(seat, r):
+                    return r
+            for t in range(tab.T):
+                if self._cloak_looks_free(seat, t):
+                    buf[n] = t
+                    n += 1
+            if n + passing == 0:
+                return self._view_of(seat)._sim_random_plan(seat, rng, buf)
+            r = rng_below(rng, n + passing)
+            return tab.a_pass if r == n else buf[r]
+        if tab.ph_move[self.phase] != MOVE_NONE and tab.maxstep > 0:
+            for d in range(tab.C):
+                if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
+                    movable |= 1 << (d + 1)
+            n = tab.T * tab.maxstep
+            for tries in range(32):
+                r = rng_below(rng, n + passing)
+                if r == n:
+                    return tab.a_pass
+                f = r // tab.maxstep
+                d = r % tab.maxstep
+                if d >= tab.nsstep[f] or not ((movable >> self.cell[f]) & 1):
+                    continue
+                if self.plock != NULL and self.plock[f]:
+                    continue
+                u = tab.sstep[f * 26 + d]
+                if self._cloak_looks_free(seat, u):
+                    return tab.move0 + f * tab.T + u
+        return self._view_of(seat)._sim_random_plan(seat, rng, buf)
+
     cdef void _cloak_sim_lift(self, int s, int f) noexcept:
         """Seat s's planned move lifts the top piece of target f: keep its
         seen mask for where it lands (a destroyed piece's is dropped)."""
@@ -2385,10 +2486,67 @@ cdef class TTTCore(GameCore):
         """After the round's pieces landed: remember what is seen now, and log
         every plan in seat order with what each seat saw of it."""
         cdef int s
-        self._cloak_refresh()
+        self._cloak_refresh_round(landed)
         for s in range(self.tab.seats):
             if self.cs_plan[s] >= 0:
                 self._cloak_sim_log(s, landed[s])
+
+    cdef void _cloak_movers(self, int* movers) noexcept:
+        """Per colour, the seats that can move its pieces now ("every piece
+        they can move", flat boards: it plays in this phase, the phase moves,
+        the colour is its own and none of it is in reserve)."""
+        cdef Tables tab = self.tab
+        cdef int s, col
+        for col in range(tab.C):
+            movers[col] = 0
+        if tab.ph_move[self.phase] == MOVE_NONE:
+            return
+        for s in range(tab.seats):
+            if self._plays(s):
+                for col in range(tab.C):
+                    if (tab.seat_mask[s] >> col) & 1 and self.reserve[col] == 0:
+                        movers[col] |= 1 << s
+
+    cdef inline void _cloak_refresh_cell(self, int c, int* movers, int full) noexcept:
+        cdef int piece = self.cell[c]
+        if piece == 0 or self.seen[c] == full:
+            return
+        if not self._cloaked_now(c):
+            self.seen[c] = full
+        elif not self.tab.locked[c] and (self.plock == NULL or not self.plock[c]):
+            self.seen[c] |= movers[piece - 1]
+
+    cdef void _cloak_refresh_flat(self) noexcept:
+        """_cloak_refresh on flat boards, with the movers of each colour found
+        once: the same clauses ("every piece occupying a non-cloaked space",
+        "every piece they can move")."""
+        cdef int c
+        cdef int movers[MAX_COLOURS]
+        self._cloak_movers(movers)
+        for c in range(self.tab.S):
+            self._cloak_refresh_cell(c, movers, (1 << self.tab.seats) - 1)
+
+    cdef void _cloak_refresh_round(self, int* landed) noexcept:
+        """_cloak_refresh after a round. On flat boards a round changes who
+        can move a colour only when one of its reserves runs out (the phase,
+        locks and folds stay), and moves nothing but the planned pieces, so
+        unless a reserve ran out only the landed pieces need a look."""
+        cdef Tables tab = self.tab
+        cdef int s, col, zero = 0
+        cdef int movers[MAX_COLOURS]
+        if tab.gravity:
+            self._cloak_refresh()
+            return
+        for col in range(tab.C):
+            if self.reserve[col] == 0:
+                zero |= 1 << col
+        if zero != self.cs_zero:
+            self._cloak_refresh_flat()
+            return
+        self._cloak_movers(movers)
+        for s in range(tab.seats):
+            if landed[s] >= 0:
+                self._cloak_refresh_cell(landed[s], movers, (1 << tab.seats) - 1)
 
     cdef void _cloak_sim_log(self, int actor, int land) noexcept:
         """Log seat ``actor``'s plan (the event format of _cloak_log). Each
