@@ -2421,18 +2421,20 @@ cdef class TTTCore(GameCore):
             return False
         for f in range(tab.T):
             if self._movable_piece(seat, f):
-                for d in range(tab.nsstep[f]):
-                    if self._cloak_looks_free(seat, tab.sstep[f * 26 + d]):
+                for d in range(26):             # (the step table: sstep exists only with rounds)
+                    t = tab.step[f * 26 + d]
+                    if t >= 0 and self._cloak_looks_free(seat, t):
                         return True
         return False
 
     cdef int _cloak_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
         """A uniformly random plan of ``seat`` from its view (invisibility),
         for playouts, without building the view on flat boards with one
-        colour per seat: placements uniform over the targets that look free,
-        step moves by rejection sampling over (piece, step slot) pairs as
-        _sim_random_plan does; anything else (stacks, colour choice, locks,
-        linear moves, 32 rejections) draws from the built view."""
+        colour per seat, by rejection sampling (uniform over the plans, the
+        pass included): placements over the targets and the pass, step moves
+        over (movable piece, step slot) pairs and the pass; anything else
+        (stacks, colour choice, locks, linear moves, too many rejections)
+        draws from the built view, which is uniform too."""
         cdef Tables tab = self.tab
         cdef int colour, n = 0, t, r, f, d, u, tries, movable = 0
         cdef int passing = tab.ph_pass[self.phase]
@@ -2459,16 +2461,20 @@ cdef class TTTCore(GameCore):
             for d in range(tab.C):
                 if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
                     movable |= 1 << (d + 1)
-            n = tab.T * tab.maxstep
+            for f in range(tab.T):             # its movable pieces (it sees them all)
+                if (movable >> self.cell[f]) & 1 and (self.plock == NULL or not self.plock[f]):
+                    buf[n] = f
+                    n += 1
+            if n == 0 and passing:
+                return tab.a_pass
+            n *= tab.maxstep                   # (piece, step slot) pairs, then the pass
             for tries in range(32):
                 r = rng_below(rng, n + passing)
                 if r == n:
                     return tab.a_pass
-                f = r // tab.maxstep
+                f = buf[r // tab.maxstep]
                 d = r % tab.maxstep
-                if d >= tab.nsstep[f] or not ((movable >> self.cell[f]) & 1):
-                    continue
-                if self.plock != NULL and self.plock[f]:
+                if d >= tab.nsstep[f]:
                     continue
                 u = tab.sstep[f * 26 + d]
                 if self._cloak_looks_free(seat, u):
