@@ -2402,8 +2402,13 @@ cdef class TTTCore(GameCore):
     cdef inline bint _cloak_looks_free(self, int seat, int t) noexcept:
         """Flat boards: target t is free in seat's view (empty, or holding a
         piece it does not see; not locked)."""
-        return (not self.tab.locked[t] and (self.plock == NULL or not self.plock[t])
-                and (self.cell[t] == 0 or not self._fully_sees(seat, t)))
+        if self.tab.locked[t] or (self.plock != NULL and self.plock[t]):
+            return False
+        if self.cell[t] == 0:
+            return True
+        if (self.seen[t] >> seat) & 1 or not self._cloaked_now(t):
+            return False             # seen before, or on an open space (_fully_sees's first clauses)
+        return not self._fully_sees(seat, t)
 
     cdef bint _cloak_view_has_move(self, int seat) noexcept:
         """Flat boards, one-step moves: whether seat has a placement or move
@@ -2536,7 +2541,8 @@ cdef class TTTCore(GameCore):
         """_cloak_refresh after a round. On flat boards a round changes who
         can move a colour only when one of its reserves runs out (the phase,
         locks and folds stay), and moves nothing but the planned pieces, so
-        unless a reserve ran out only the landed pieces need a look."""
+        unless a reserve ran out in a phase with movement only the landed
+        pieces need a look."""
         cdef Tables tab = self.tab
         cdef int s, col, zero = 0
         cdef int movers[MAX_COLOURS]
@@ -2546,8 +2552,8 @@ cdef class TTTCore(GameCore):
         for col in range(tab.C):
             if self.reserve[col] == 0:
                 zero |= 1 << col
-        if zero != self.cs_zero:
-            self._cloak_refresh_flat()
+        if zero != self.cs_zero and tab.ph_move[self.phase] != MOVE_NONE:
+            self._cloak_refresh_flat()      # (placement only: nobody can move anything)
             return
         self._cloak_movers(movers)
         for s in range(tab.seats):
