@@ -2466,10 +2466,15 @@ cdef class TTTCore(GameCore):
             for d in range(tab.C):
                 if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
                     movable |= 1 << (d + 1)
-            for f in range(tab.T):             # its movable pieces (it sees them all)
-                if (movable >> self.cell[f]) & 1 and (self.plock == NULL or not self.plock[f]):
+            if self.plock == NULL:             # its movable pieces (it sees them all), branch-free
+                for f in range(tab.T):
                     buf[n] = f
-                    n += 1
+                    n += (movable >> self.cell[f]) & 1
+            else:
+                for f in range(tab.T):
+                    if (movable >> self.cell[f]) & 1 and not self.plock[f]:
+                        buf[n] = f
+                        n += 1
             if n == 0 and passing:
                 return tab.a_pass
             n *= tab.maxstep                   # (piece, step slot) pairs, then the pass
