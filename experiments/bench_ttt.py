@@ -1,6 +1,6 @@
 """Random playouts of the tic-tac-toe engine against OpenSpiel's C++, two rows:
-Connect Four against ``connect_four``, and a two-phase simultaneous rule set
-against ``goofspiel`` (a simultaneous game of similar length).
+Connect Four against ``connect_four``, and a two-phase simultaneous cloaked
+rule set against ``goofspiel`` (a simultaneous game of similar length).
 
     python -m experiments.bench_ttt [--seconds 1.0] [--rounds 5] [--seed 0] [--json]
 
@@ -82,18 +82,19 @@ def connect4_playouts_vs_openspiel(seconds: float = 1.0, rounds: int = 5, seed: 
                       "thread CPU time, median over alternating rounds"}
 
 
-# The simultaneous row (issue 11): a two-phase simultaneous rule set of about
-# goofspiel's length (13 rounds: 6 of simultaneous placements, then
-# simultaneous moves up to a 26-ply limit), uncloaked: validation refuses
-# cloaking together with simultaneous phases for now, so the label says so.
-SIM_RULES = "games/ttt/examples/Sim-Place-Then-Move.json"
+# The simultaneous row (issue 11): a two-phase simultaneous cloaked rule set
+# of about goofspiel's length (13 rounds: 6 of simultaneous placements with
+# the central 3x3 hidden, then simultaneous moves up to a 26-ply limit with
+# the two middle rows hidden), so plans are drawn from each player's view and
+# attempts on hidden pieces only reveal them (docs/rules/ttt.md).
+SIM_RULES = "games/ttt/examples/Sim-Cloaked-Place-Then-Move.json"
 SIM_BASELINE = "goofspiel"
 SIM_TARGET = 3.0
 
 
 def simultaneous_playouts_vs_goofspiel(seconds: float = 1.0, rounds: int = 5, seed: int = 0,
                                        quick: bool = False, log=None) -> dict:
-    """Median random games/s of the two-phase simultaneous rule set in the
+    """Median random games/s of the two-phase simultaneous cloaked rule set in the
     Cython kernel (``playout_batch``: copy, play to the end, in C) and of
     OpenSpiel's C++ ``goofspiel`` (default 13 cards: 13 simultaneous rounds,
     each with a chance card) through ``evaluate_bots`` with uniform random
@@ -107,7 +108,7 @@ def simultaneous_playouts_vs_goofspiel(seconds: float = 1.0, rounds: int = 5, se
         return kernel_rate(game_string, seconds / 2, seed + r), t
 
     ours, theirs, ratio = _alternate(rounds, log, "simultaneous ", measure)
-    return {"game": f"{game_string} (2 simultaneous phases, uncloaked) vs {SIM_BASELINE}",
+    return {"game": f"{game_string} (2 simultaneous phases, cloaked) vs {SIM_BASELINE}",
             "mean_plies": _mean_plies(core, seed),
             "ours_playouts_per_second": statistics.median(ours),
             "openspiel_playouts_per_second": statistics.median(theirs),
@@ -132,7 +133,7 @@ def main(argv=None):
         prog="python -m experiments.bench_ttt",
         description="Random playouts/s of the tic-tac-toe engine vs OpenSpiel's C++, in one "
                     "process: Connect4 vs connect_four, and a two-phase simultaneous rule set "
-                    "(uncloaked) vs goofspiel.")
+                    "(cloaked) vs goofspiel.")
     parser.add_argument("--seconds", type=positive_float, default=1.0,
                         help="time per round, split between the two (default: %(default)s)")
     parser.add_argument("--rounds", type=positive_int, default=5,

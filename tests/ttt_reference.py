@@ -638,6 +638,8 @@ class SimRefState(RefState):
         for s, a in plans.items():
             if a == self.a_pass:
                 continue
+            if self._round_attempt(s):
+                continue                       # ttt-cloaksim: an attempt only reveals
             if a < self.move0:
                 ch, t = divmod(a, self.T)
                 col = ch if self.choose else min(self.owned[s])
@@ -654,6 +656,7 @@ class SimRefState(RefState):
                     del sending[s]
         for f in set(sources.values()):
             movers = [s for s in sources if sources[s] == f]
+            self._round_lift(movers, self.top_cell(f))     # ttt-cloaksim
             col = self.board.pop(self.top_cell(f))
             for s in movers:
                 if len(movers) > 1:
@@ -668,6 +671,7 @@ class SimRefState(RefState):
             s = senders[0]
             dest = self.landing(t)
             self.board[dest] = sending[s][1]
+            self._round_land(s, dest)           # ttt-cloaksim
             landed.append((s, dest, sending[s][1]))
         for k, effect, diag in self.checks:
             sides = {self.side[s] for s, dest, col in landed if self.run_through(dest, col, diag) >= k}
@@ -675,6 +679,10 @@ class SimRefState(RefState):
                 continue
             mover = min(s for s, dest, col in landed if self.side[s] in sides
                         and self.run_through(dest, col, diag) >= k)
+            if self.overachievers:         # ttt-cloaksim: the round's winners are one set
+                if self._round_overachievers(effect, sides):
+                    return
+                break
             if effect == 2:
                 self.result = [-1.0] * self.n
             elif len(sides) > 1:
@@ -689,6 +697,42 @@ class SimRefState(RefState):
         if all(a == self.a_pass for a in plans.values()) or self.phases[self.phase]["order"] == "single":
             return self._stalemate_or_next_phase()
         self._open_round()
+
+    # hooks for cloaking in rounds (ttt-cloaksim; CloakedSimRefState)
+    def _round_attempt(self, s):
+        return False
+
+    def _round_lift(self, movers, cell):
+        pass
+
+    def _round_land(self, s, dest):
+        pass
+
+    def _round_overachievers(self, effect, sides):
+        """"Overachiever(s) disqualified" after a round (docs/rules/ttt.md,
+        "Cloaking and overachievers in simultaneous rounds"): the pieces of
+        ``sides`` completed the check together, so their winners are one set.
+        True when the game ended."""
+        players = set(range(self.n))
+        chaos_side = self.side[-1] if self.chaos else None
+        if effect == 2 or (effect == 0 and chaos_side in sides):
+            self.result = [-1.0] * self.n          # all lose / Chaos's line: Chaos wins
+            return True
+        if effect == 0:
+            winners, losers = {p for p in players if self.side[p] in sides}, set()
+        else:
+            losers = {p for p in players if self.side[p] in sides}
+            winners = players - losers
+        winners -= self.disqualified
+        if effect == 0 and not winners:
+            return False                           # only disqualified players completed
+        if winners and not self.disqualified:
+            self.disqualified = set(winners)       # the first set of winners
+            if self.disqualified | losers != players:
+                return False
+            winners = set()                        # all disqualified or lost: Chaos wins
+        self.result = [1.0 if p in winners else -1.0 for p in range(self.n)]
+        return True
 
 
 class CloakedRefState(RefState):
@@ -1120,3 +1164,64 @@ class CloakedShapeRefState(CloakedRefState, ShapeRefState):
         v.sres = [dict(d) for d in self.sres]
         v.shape = dict(self.shape)
         return v
+class CloakedSimRefState(CloakedRefState, SimRefState):
+    """Cloaking inside simultaneous rounds (ttt-cloaksim), from docs/rules/ttt.md
+    "Cloaking and overachievers in simultaneous rounds": every player plans on
+    the start-of-round board as it sees it. When the round resolves, each plan
+    is judged on the true start-of-round board: one that is illegal there
+    (or, on stacks, a move whose true top piece its planner does not see) is
+    an attempt, which reveals to its planner every piece on its target (and
+    source) and does nothing else. The other plans resolve as in
+    ``SimRefState``; a placed piece is seen by its placer, a moved piece keeps
+    who has seen it, a destroyed piece is forgotten. Sequential phases play
+    as in ``CloakedRefState``."""
+
+    def __init__(self, rs):
+        self.round_attempts = set()
+        self.attempts = []         # the seats of every attempt so far, in order
+        self.carried = {}          # seat -> who had seen the piece its move lifted
+        super().__init__(rs)
+
+    def apply(self, a):
+        if self.result is not None or self.plans is None:
+            actor = self.answerer if self.offer_by is not None else self.seat
+            CloakedRefState.apply(self, a)
+            self.attempts += [actor] if self.last_attempt else []
+            return
+        self.last_attempt = False
+        SimRefState.apply(self, a)
+
+    def _resolve(self):
+        self.round_attempts = set()
+        self.carried = {}
+        if self.cloak == "hides":
+            for s, a in self.plans.items():
+                if a == self.a_pass or self.is_chaos(s):
+                    continue
+                truth, looks = self.plain_copy(), self.plain_copy(viewer=s)
+                moving = a >= self.move0
+                f = (a - self.move0) // self.T if moving else None
+                if a not in truth.seat_actions(s) or (
+                        moving and self.gravity and truth.top_cell(f) != looks.top_cell(f)):
+                    self.round_attempts.add(s)
+            for s in self.round_attempts:
+                a = self.plans[s]
+                targets = {a % self.T} if a < self.move0 else {(a - self.move0) % self.T,
+                                                                (a - self.move0) // self.T}
+                for c in self.board:
+                    if self.xyz_target(c[0], c[1], 0 if self.gravity else c[2]) in targets:
+                        self.seen.setdefault(c, set()).add(s)
+        self.attempts += sorted(self.round_attempts)
+        SimRefState._resolve(self)
+        self.refresh()
+
+    def _round_attempt(self, s):
+        return s in self.round_attempts
+
+    def _round_lift(self, movers, cell):
+        seen = self.seen.pop(cell, set())
+        for s in movers:
+            self.carried[s] = seen
+
+    def _round_land(self, s, dest):
+        self.seen[dest] = set(self.carried.pop(s)) if s in self.carried else {s}

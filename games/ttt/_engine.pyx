@@ -600,6 +600,16 @@ cdef class TTTCore(GameCore):
     cdef int16_t* shp
     cdef int16_t* sres
     cdef bint goal_hit
+    # ttt-cloaksim: cloaking inside a simultaneous round; scratch of one
+    # round's resolution (valid only inside _sim_resolve, not position state):
+    # the plans, which are attempts, the seen mask each planned piece carries,
+    # who saw a moved piece at its source, each target's start-of-round landing cell
+    cdef int cs_attempt
+    cdef int cs_zero
+    cdef int cs_plan[MAX_SEATS]
+    cdef int cs_seen[MAX_SEATS]
+    cdef int cs_before[MAX_SEATS]
+    cdef int cs_land0[MAX_SEATS]
 
     def __cinit__(self):
         self.mem = NULL
@@ -1025,7 +1035,7 @@ cdef class TTTCore(GameCore):
     cdef void apply(self, int action) noexcept:
         cdef Tables tab = self.tab
         cdef int ch, t, colour, f
-        if tab.sim and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
+        if tab.sim and not self.cloak_busy and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
             return
         if self.seen != NULL and not self.cloak_busy and not self.viewing:
             self._cloak_apply(action)
@@ -1776,6 +1786,9 @@ cdef class TTTCore(GameCore):
         cdef int c, s
         cdef int full = (1 << tab.seats) - 1
         cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
+        if not tab.gravity:
+            self._cloak_refresh_flat()      # ttt-cloaksim: the same clauses, faster
+            return
         for c in range(tab.S):
             if self.cell[c] and self.seen[c] != full:
                 if not self._cloaked_now(c):
@@ -1834,6 +1847,11 @@ cdef class TTTCore(GameCore):
 
     cdef bint _cloak_has_move(self, int seat) noexcept:
         """Whether seat has a placement or move in its own view."""
+        if self._cloak_flat_view() and (self._can_place(seat) or self._can_move(seat)):
+            return True     # ttt-cloaksim: a free target in truth looks free in every view
+        if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
+                and self.tab.move != MOVE_LINEAR_KNIGHT:
+            return self._cloak_view_has_move(seat)
         if self.tab.cloaking == CLOAK_HIDES:
             return self._view_of(seat)._has_move(seat)
         return self._can_place(seat) or self._can_move(seat)
@@ -1943,24 +1961,24 @@ cdef class TTTCore(GameCore):
     cdef object player_observation_string(self, int player):
         if self.seen == NULL:
             return self._sim_player_observation_string(player)     # ttt-sim's views (whole position without sim)
-        return self._view_string(player)
+        return self._view_string(player) + self._cloak_sim_own_plan(player)     # ttt-cloaksim
 
     cdef object player_observation_tensor(self, int player):
         if self.seen == NULL:
             return self._sim_player_observation_tensor(player)     # ttt-sim's views (whole position without sim)
-        return self._view_tensor(player)
+        return self._view_tensor(player) + self._cloak_sim_plan_tensor(player)     # ttt-cloaksim
 
     cdef object player_information_state_string(self, int player):
         if self.seen == NULL:
             return self._sim_player_information_state_string(player)     # ttt-sim's views (whole position without sim)
         lines = [f"information state of player {player}"]
         lines += [self._event_string(player, i) for i in range(self._log_count())]
-        return "\n".join(lines) + "\n" + self._view_string(player)
+        return "\n".join(lines) + "\n" + self._view_string(player) + self._cloak_sim_own_plan(player)
 
     cdef object player_information_state_tensor(self, int player):
         if self.seen == NULL:
             return self._sim_player_information_state_tensor(player)     # ttt-sim's views (whole position without sim)
-        return self._event_tensor(player) + self._view_tensor(player)
+        return self._event_tensor(player) + self._view_tensor(player) + self._cloak_sim_plan_tensor(player)
 
     cdef uint64_t information_state_key(self, int player) except? 0:
         if self.seen == NULL:
@@ -2485,6 +2503,8 @@ cdef class TTTCore(GameCore):
         cdef int best[MAX_SEATS]
         cdef int best_axis[MAX_SEATS]
         cdef int group[MAX_SEATS]
+        if self.seen != NULL:
+            self._cloak_sim_begin()        # ttt-cloaksim: attempts only reveal
         v[0] = -1
         for s in range(tab.seats):
             src[s] = -1
@@ -2499,6 +2519,8 @@ cdef class TTTCore(GameCore):
             if a == tab.a_pass:
                 continue
             allpass = False
+            if self.seen != NULL and (self.cs_attempt >> s) & 1:
+                continue                   # ttt-cloaksim: an attempt: a ply, nothing else
             if a < tab.nplace:
                 piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
                 self.reserve[piece[s] - 1] -= 1
@@ -2528,6 +2550,8 @@ cdef class TTTCore(GameCore):
                     src[o] = -1
                     dst[o] = -1
                     n += 1
+            if self.seen != NULL:
+                self._cloak_sim_lift(s, src[s])    # ttt-cloaksim: the piece takes its seen mask along
             a = self._sim_lift(src[s])
             src[s] = -1
             if n:
@@ -2548,9 +2572,13 @@ cdef class TTTCore(GameCore):
                 o = group[i]
                 if o == winner:
                     landed[o] = self._land(dst[o], piece[o])
+                    if self.seen != NULL:
+                        self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloaksim
                 if o != s:
                     dst[o] = -1
             dst[s] = -1
+        if self.seen != NULL:
+            self._cloak_sim_end(landed)    # ttt-cloaksim: what each player saw of the round
         self.plies += nplans
         self.passes = 0
         # turn checks over every landed piece: the first check that holds for
@@ -2578,6 +2606,10 @@ cdef class TTTCore(GameCore):
                             first = s
                 if mask:
                     effect = tab.check_effect[i]
+                    if tab.overachievers:      # ttt-cloaksim: the round's winners are one set
+                        if self._sim_overachievers(effect, mask):
+                            return
+                        break
                     if effect == EFFECT_ALL_LOSE or (mask & (mask - 1)) == 0:
                         self._finish_check(effect, first)
                     else:
@@ -2652,6 +2684,8 @@ cdef class TTTCore(GameCore):
         cdef int colour, movable = 0, places = 0, n, r, f, d, u, piece, tries
         cdef int passing = tab.ph_pass[self.phase]
         cdef uint8_t* plock = self.plock
+        if self.seen != NULL and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
+            return self._cloak_random_plan(seat, rng, buf)    # ttt-cloaksim: from its view
         if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock:
             colour = tab.colour_of_seat[seat]
             if self.reserve[colour] > 0:
@@ -2819,6 +2853,333 @@ cdef class TTTCore(GameCore):
             raise ValueError("only rule sets with a simultaneous or single phase keep a history")
         cdef int32_t* v = self._simv()
         return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
+
+    # -- ttt-cloaksim: cloaking inside simultaneous rounds, overachievers -----
+    # docs/rules/ttt.md, "Cloaking in simultaneous rounds". Every plan is
+    # judged on the true board of the round's start ("a plan based on what
+    # moves would be legal if that player were first to move"): a plan legal
+    # in its planner's view but not in truth is an attempt, whose "only" effect
+    # is to reveal the pieces on its target (and source) to the planner; the
+    # other plans resolve as in any round. Pieces carry their seen masks as
+    # they move; each plan is logged when the round resolves, with what each
+    # player saw of it (the pending plans were never shown).
+
+    cdef void _cloak_sim_begin(self) noexcept:
+        """Before any plan of the round is applied: find the attempts (and
+        reveal what made them illegal), then who sees each moved piece at its
+        source, and each target's start-of-round landing cell."""
+        cdef Tables tab = self.tab
+        cdef int32_t* v = self._simv()
+        cdef int s, o, a, f, t, src, kind, saved = self.seat
+        self.cs_attempt = 0
+        self.cs_zero = 0
+        for s in range(tab.C):
+            if self.reserve[s] == 0:
+                self.cs_zero |= 1 << s          # colours with no reserve left
+        for s in range(tab.seats):
+            a = v[2 + s]
+            self.cs_plan[s] = a
+            self.cs_seen[s] = 1 << s            # a placed piece: "every piece they placed"
+            self.cs_before[s] = 0
+            self.cs_land0[s] = -1
+            if a < 0 or a == tab.a_pass:
+                continue
+            kind = 0 if a < tab.nplace else 1
+            t = a % tab.T if kind == 0 else (a - tab.move0) % tab.T
+            f = -1 if kind == 0 else (a - tab.move0) // tab.T
+            if not tab.gravity:
+                self.cs_land0[s] = t
+            elif self.top[t] < tab.Z:
+                self.cs_land0[s] = t + tab.XY * self.top[t]
+            if tab.cloaking == CLOAK_HIDES and self._cloak_judges(s):
+                if self._cloak_flat_view():
+                    # a plan legal in the view differs from the truth only by
+                    # hidden pieces on its target (moves go over pieces)
+                    if not self._target_free(t):
+                        self.cs_attempt |= 1 << s
+                    continue
+                self.seat = s                  # the plain rules judge the planner's plan
+                if self._cloak_is_attempt(a, kind, f):
+                    self.cs_attempt |= 1 << s
+        self.seat = saved
+        for s in range(tab.seats):             # reveal after judging all: the same start board
+            if (self.cs_attempt >> s) & 1:
+                a = self.cs_plan[s]
+                if a < tab.nplace:
+                    self._cloak_reveal(s, a % tab.T)
+                else:
+                    self._cloak_reveal(s, (a - tab.move0) % tab.T)
+                    self._cloak_reveal(s, (a - tab.move0) // tab.T)
+        for s in range(tab.seats):
+            a = self.cs_plan[s]
+            if a < tab.nplace or a >= tab.move0 + tab.nmove or (self.cs_attempt >> s) & 1:
+                continue
+            f = (a - tab.move0) // tab.T
+            src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
+            for o in range(tab.seats):
+                if self._sees_piece(o, src):
+                    self.cs_before[s] |= 1 << o
+
+    cdef inline bint _cloak_flat_view(self) noexcept:
+        """Whether a view differs from the truth only by pieces taken off
+        (flat boards without per-player locks): then a target free in truth
+        is free in every view, and the same pieces are movable."""
+        return not self.tab.gravity and not self.tab.any_seat_lock
+
+    cdef inline bint _cloak_looks_free(self, int seat, int t) noexcept:
+        """Flat boards: target t is free in seat's view (empty, or holding a
+        piece it does not see; not locked)."""
+        if self.tab.locked[t] or (self.plock != NULL and self.plock[t]):
+            return False
+        if self.cell[t] == 0:
+            return True
+        if (self.seen[t] >> seat) & 1 or not self._cloaked_now(t):
+            return False             # seen before, or on an open space (_fully_sees's first clauses)
+        return not self._fully_sees(seat, t)
+
+    cdef bint _cloak_view_has_move(self, int seat) noexcept:
+        """Flat boards, one-step moves: whether seat has a placement or move
+        in its view, without building it (a target looks free when empty or
+        holding a piece it does not see; its movable pieces it sees)."""
+        cdef Tables tab = self.tab
+        cdef int t, f, d, col
+        for col in range(tab.C):
+            if (tab.seat_mask[seat] >> col) & 1 and self.reserve[col] > 0:
+                for t in range(tab.T):
+                    if self._cloak_looks_free(seat, t):
+                        return True
+                break
+        if tab.ph_move[self.phase] == MOVE_NONE:
+            return False
+        for f in range(tab.T):
+            if self._movable_piece(seat, f):
+                for d in range(26):             # (the step table: sstep exists only with rounds)
+                    t = tab.step[f * 26 + d]
+                    if t >= 0 and self._cloak_looks_free(seat, t):
+                        return True
+        return False
+
+    cdef int _cloak_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
+        """A uniformly random plan of ``seat`` from its view (invisibility),
+        for playouts, without building the view on flat boards with one
+        colour per seat, by rejection sampling (uniform over the plans, the
+        pass included): placements over the targets and the pass, step moves
+        over (movable piece, step slot) pairs and the pass; anything else
+        (stacks, colour choice, locks, linear moves, too many rejections)
+        draws from the built view, which is uniform too."""
+        cdef Tables tab = self.tab
+        cdef int colour, n = 0, t, r, f, d, u, tries, movable = 0
+        cdef int passing = tab.ph_pass[self.phase]
+        if (not self._cloak_flat_view() or tab.choices != 1 or tab.nboards > 1
+                or tab.move == MOVE_LINEAR_KNIGHT):
+            return self._view_of(seat)._sim_random_plan(seat, rng, buf)
+        colour = tab.colour_of_seat[seat]
+        if self.reserve[colour] > 0:          # an identical piece in reserve: placements only
+            for tries in range(64):            # rejection over the targets and the pass
+                r = rng_below(rng, tab.T + passing)
+                if r == tab.T:
+                    return tab.a_pass
+                if self._cloak_looks_free(seat, r):
+                    return r
+            for t in range(tab.T):
+                if self._cloak_looks_free(seat, t):
+                    buf[n] = t
+                    n += 1
+            if n + passing == 0:
+                return self._view_of(seat)._sim_random_plan(seat, rng, buf)
+            r = rng_below(rng, n + passing)
+            return tab.a_pass if r == n else buf[r]
+        if tab.ph_move[self.phase] != MOVE_NONE and tab.maxstep > 0:
+            for d in range(tab.C):
+                if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
+                    movable |= 1 << (d + 1)
+            if self.plock == NULL:             # its movable pieces (it sees them all), branch-free
+                for f in range(tab.T):
+                    buf[n] = f
+                    n += (movable >> self.cell[f]) & 1
+            else:
+                for f in range(tab.T):
+                    if (movable >> self.cell[f]) & 1 and not self.plock[f]:
+                        buf[n] = f
+                        n += 1
+            if n == 0 and passing:
+                return tab.a_pass
+            n *= tab.maxstep                   # (piece, step slot) pairs, then the pass
+            for tries in range(32):
+                r = rng_below(rng, n + passing)
+                if r == n:
+                    return tab.a_pass
+                f = buf[r // tab.maxstep]
+                d = r % tab.maxstep
+                if d >= tab.nsstep[f]:
+                    continue
+                u = tab.sstep[f * 26 + d]
+                if self._cloak_looks_free(seat, u):
+                    return tab.move0 + f * tab.T + u
+        return self._view_of(seat)._sim_random_plan(seat, rng, buf)
+
+    cdef void _cloak_sim_lift(self, int s, int f) noexcept:
+        """Seat s's planned move lifts the top piece of target f: keep its
+        seen mask for where it lands (a destroyed piece's is dropped)."""
+        cdef int c = f + self.tab.XY * (self.top[f] - 1) if self.tab.gravity else f
+        self.cs_seen[s] = self.seen[c]
+        self.seen[c] = 0
+
+    cdef void _cloak_sim_end(self, int* landed) noexcept:
+        """After the round's pieces landed: remember what is seen now, and log
+        every plan in seat order with what each seat saw of it."""
+        cdef int s
+        self._cloak_refresh_round(landed)
+        for s in range(self.tab.seats):
+            if self.cs_plan[s] >= 0:
+                self._cloak_sim_log(s, landed[s])
+
+    cdef void _cloak_movers(self, int* movers) noexcept:
+        """Per colour, the seats that can move its pieces now ("every piece
+        they can move", flat boards: it plays in this phase, the phase moves,
+        the colour is its own and none of it is in reserve)."""
+        cdef Tables tab = self.tab
+        cdef int s, col
+        for col in range(tab.C):
+            movers[col] = 0
+        if tab.ph_move[self.phase] == MOVE_NONE:
+            return
+        for s in range(tab.seats):
+            if self._plays(s):
+                for col in range(tab.C):
+                    if (tab.seat_mask[s] >> col) & 1 and self.reserve[col] == 0:
+                        movers[col] |= 1 << s
+
+    cdef inline void _cloak_refresh_cell(self, int c, int* movers, int full) noexcept:
+        cdef int piece = self.cell[c]
+        if piece == 0 or self.seen[c] == full:
+            return
+        if not self._cloaked_now(c):
+            self.seen[c] = full
+        elif not self.tab.locked[c] and (self.plock == NULL or not self.plock[c]):
+            self.seen[c] |= movers[piece - 1]
+
+    cdef void _cloak_refresh_flat(self) noexcept:
+        """_cloak_refresh on flat boards, with the movers of each colour found
+        once: the same clauses ("every piece occupying a non-cloaked space",
+        "every piece they can move")."""
+        cdef int c
+        cdef int movers[MAX_COLOURS]
+        self._cloak_movers(movers)
+        for c in range(self.tab.S):
+            self._cloak_refresh_cell(c, movers, (1 << self.tab.seats) - 1)
+
+    cdef void _cloak_refresh_round(self, int* landed) noexcept:
+        """_cloak_refresh after a round. On flat boards a round changes who
+        can move a colour only when one of its reserves runs out (the phase,
+        locks and folds stay), and moves nothing but the planned pieces, so
+        unless a reserve ran out in a phase with movement only the landed
+        pieces need a look."""
+        cdef Tables tab = self.tab
+        cdef int s, col, zero = 0
+        cdef int movers[MAX_COLOURS]
+        if tab.gravity:
+            self._cloak_refresh()
+            return
+        for col in range(tab.C):
+            if self.reserve[col] == 0:
+                zero |= 1 << col
+        if zero != self.cs_zero and tab.ph_move[self.phase] != MOVE_NONE:
+            self._cloak_refresh_flat()      # (placement only: nobody can move anything)
+            return
+        self._cloak_movers(movers)
+        for s in range(tab.seats):
+            if landed[s] >= 0:
+                self._cloak_refresh_cell(landed[s], movers, (1 << tab.seats) - 1)
+
+    cdef void _cloak_sim_log(self, int actor, int land) noexcept:
+        """Log seat ``actor``'s plan (the event format of _cloak_log). Each
+        other seat sees: a pass; that an attempt was made (not where); a piece
+        that landed where it sees it (the whole plan if it saw the piece leave
+        its source or placed it, else that a piece it had not seen arrived);
+        a piece destroyed on arrival (a collision) where its start-of-round
+        landing cell was not cloaked, or always under obscurity; otherwise
+        only that the actor placed (its colour) or moved."""
+        cdef Tables tab = self.tab
+        cdef int16_t* log = self.mem + tab.log0
+        cdef int n = log[0] + (log[1] << 15)
+        cdef int s, cls, meta, a = self.cs_plan[actor]
+        cdef int attempt = (self.cs_attempt >> actor) & 1
+        cdef int kind = 0 if a < tab.nplace else (1 if a < tab.move0 + tab.nmove else 2)
+        cdef bint shown
+        if n >= tab.loglen:
+            return
+        meta = actor | (attempt << 3)
+        for s in range(tab.seats):
+            if s == actor or kind == 2:
+                cls = 1
+            elif attempt:
+                cls = 0
+            else:
+                if land >= 0:
+                    shown = self._sees_piece(s, land)
+                else:
+                    shown = tab.cloaking == CLOAK_OBSCURES or (
+                        self.cs_land0[actor] >= 0 and not self._cloaked_now(self.cs_land0[actor]))
+                cls = (1 if kind == 0 or (self.cs_before[actor] >> s) & 1 else 2) if shown else 0
+            meta |= cls << (4 + 2 * s)
+        log[2 + 3 * n] = a
+        log[3 + 3 * n] = meta
+        log[4 + 3 * n] = self.phase
+        n += 1
+        log[0] = n & 0x7FFF
+        log[1] = n >> 15
+
+    cdef bint _sim_overachievers(self, int effect, int mask) noexcept:
+        """"Overachiever(s) disqualified" after a round whose pieces hold a
+        turn check for the sides in ``mask``: the round's winners are one set
+        (every completing side's players for a win check; every player of a
+        side that did not complete for a lose check). The first such set is
+        disqualified and play goes on; a later set (less the disqualified)
+        wins and every other player loses; Chaos completing a win line, or an
+        all-lose check, makes every player lose; when every player is
+        disqualified or has lost, Chaos wins. True when the game ended."""
+        cdef Tables tab = self.tab
+        cdef int p, winners = 0, losers = 0, everyone = (1 << tab.nplayers) - 1
+        cdef bint chaos_won = (effect == EFFECT_WIN and tab.chaos
+                               and (mask >> tab.side[tab.seats - 1]) & 1)
+        if effect == EFFECT_ALL_LOSE or chaos_won:
+            losers = everyone
+        else:
+            for p in range(tab.nplayers):
+                if (mask >> tab.side[p]) & 1:
+                    if effect == EFFECT_WIN:
+                        winners |= 1 << p
+                    else:
+                        losers |= 1 << p
+                elif effect == EFFECT_LOSE:
+                    winners |= 1 << p
+        winners &= ~self.disq
+        if effect == EFFECT_WIN and losers == 0 and winners == 0:
+            return False                       # only disqualified players' lines: play on
+        if winners and self.disq == 0:
+            self.disq = winners
+            if (self.disq | losers) != everyone:
+                return False                   # play goes on
+            winners = 0
+        for p in range(tab.nplayers):
+            self.result[p] = 1.0 if (winners >> p) & 1 else -1.0
+        self.end = END_CHECK
+        return True
+
+    def _cloak_sim_own_plan(self, int player):
+        """The viewer's own pending plan, for its cloaked views (perfect
+        recall inside a round); "" outside rounds and without simultaneous phases."""
+        if not self.tab.sim or not self._in_round() or self._simv()[2 + player] < 0:
+            return ""
+        return f"\nown plan: {self.action_string(player, self._simv()[2 + player])}"
+
+    def _cloak_sim_plan_tensor(self, int player):
+        """[has a pending plan, plan id + 1] when the rule set has simultaneous phases."""
+        if not self.tab.sim:
+            return []
+        own = self._simv()[2 + player] if self._in_round() else -1
+        return [1.0 if own >= 0 else 0.0, float(own + 1)]
 
     # -- Python face ---------------------------------------------------------
 

@@ -147,6 +147,7 @@ def compile_rules(rs: RuleSet) -> dict:
             plies = min(plies, r["move_limit"])
     if simultaneous:
         plies = _simultaneous_plies(r, phases, seats, move, reserves)   # ttt-sim
+        plies += _cloaked_round_plies(r, cloaking, seats, move, reserves, pieces)   # ttt-cloaksim
     length = plies
     if r["agree_draw"]:
         length += plies * n      # one offer and up to n-1 answers per turn
@@ -227,6 +228,19 @@ def _simultaneous_plies(r, phases, seats: int, move: int, reserves) -> int:
     if move:
         return r["move_limit"] + seats - 1
     return (sum(reserves) + len(phases)) * seats
+
+
+def _cloaked_round_plies(r, cloaking: int, seats: int, move: int, reserves, pieces) -> int:
+    """Extra plies a cloaked rule set with simultaneous phases may need
+    (ttt-cloaksim): a round whose only non-pass plans are attempts spends no
+    reserve piece, but each attempt shows its planner at least one piece it
+    did not see (a piece, once seen, stays seen until destroyed), so there
+    are at most n attempts per piece ever on the board, each in a round of at
+    most ``seats`` plans. With movement the move limit bounds plies already."""
+    if cloaking != CLOAK_CODES["hides"] or move:
+        return 0
+    n = seats_of(r["players"])[0]
+    return n * (sum(reserves) + len(pieces)) * seats
 
 
 def _cloaking_code(r) -> int:

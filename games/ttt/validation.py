@@ -638,25 +638,19 @@ def _boards_outcomes(rec, p: _Problems, players):
 
 def _simultaneous_combinations(rec, p: _Problems):
     """Simultaneous and single phases (ttt-sim) resolve a round's turn checks
-    together ("several sides at once: nobody was first"); neither several
-    boards (a check decides one board) nor "overachievers disqualified" (the
-    first winners are disqualified and play goes on) says what a round that
-    completes lines for several sides, or on several boards, does. Refused
-    rather than guessed."""
+    together ("several sides at once: nobody was first"); several boards (a
+    check decides one board) do not say what a round that completes lines on
+    several boards does. Refused rather than guessed."""
     phases = rec.get("phases") or []
     if not any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
         return
     if _is_int(rec.get("boards")) and rec["boards"] > 1:
         p.add("boards", f"{rec['boards']} boards are not supported with a simultaneous or single phase "
                         "(allowed with such a phase: 1)")
-    if rec.get("overachievers_disqualified") is True:
-        p.add("overachievers_disqualified", "not supported with a simultaneous or single phase "
-                                            "(allowed with such a phase: false)")
-    if rec.get("cloaking") in ("hides", "obscures") and any(
-            isinstance(ph, Mapping) and ph.get("cloaked") for ph in phases):
-        p.add("cloaking", f"{rec['cloaking']!r} with cloaked spaces is not supported with a simultaneous or "
-                          "single phase yet (what an attempt on a hidden piece does inside a round of "
-                          "plans is not defined; allowed with such a phase: none, or no cloaked spaces)")
+    # ttt-cloaksim: "overachievers disqualified" (a round's winners are one
+    # set) and cloaked spaces (a plan is judged on the true start-of-round
+    # board; an attempt only reveals) are played with such phases: see
+    # docs/rules/ttt.md, "Cloaking and overachievers in simultaneous rounds"
 
 
 def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:
