@@ -129,14 +129,18 @@ def default_path() -> Path:
     return Path(base) / "flipgames" / "registry.sqlite3"
 
 
-def connect(path: str | os.PathLike) -> sqlite3.Connection:
-    """An open connection with the registry's settings, the schema brought up to date."""
+def connect(path: str | os.PathLike, shared: bool = False) -> sqlite3.Connection:
+    """An open connection with the registry's settings, the schema brought up to date.
+
+    ``shared``: the connection may be handed from thread to thread (a server's
+    pool lends it to one request at a time; SQLite itself is serialized)."""
     path = Path(path)
     if path.is_dir():
         raise RegistryError(f"--db {path} is a directory; give a database file path")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                             check_same_thread=not shared)
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA foreign_keys = ON")

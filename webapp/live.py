@@ -14,6 +14,7 @@ sent.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import random
 import secrets
 import threading
@@ -34,6 +35,16 @@ OTHER_GAMES = ("y_game(board_size=5)", "y_game(board_size=7)", "y_game(board_sha
 FINISHED_KEEP_SECONDS = 3600
 
 
+@functools.lru_cache(maxsize=64)
+def load_game(game_string: str, version: str = "") -> pyspiel.Game:
+    """``pyspiel.load_game`` once per game string: loading a rule set compiles
+    its rules (symmetries, lines), a few ms that every home page and new game
+    paid again. ``version`` is the saved rule set's fingerprint, so a name
+    renamed and reused by other rules is loaded afresh. A loaded game is
+    immutable (states are made from it), so threads share it."""
+    return pyspiel.load_game(game_string)
+
+
 class MoveError(ValueError):
     """A move the server refuses (not this user's turn, illegal, game over)."""
 
@@ -51,10 +62,10 @@ class LiveGame:
     """One game in progress: its state, who sits where, and its moves so far."""
 
     def __init__(self, game_string: str, rule_set: str | None, universe: str, seats: list[Seat],
-                 seed: int):
+                 seed: int, version: str = ""):
         self.id = secrets.token_urlsafe(9)
         self.game_string, self.rule_set, self.universe = game_string, rule_set, universe
-        self.game = pyspiel.load_game(game_string)
+        self.game = load_game(game_string, version)
         kind = self.game.get_type()
         if kind.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
             raise ValueError(f"{game_string} has simultaneous moves, which the browser cannot play yet")
