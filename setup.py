@@ -47,6 +47,7 @@ setup(
         "cython==3.3.1",
         "openskill==6.2.0",
         "flask==3.1.3",
+        "waitress==3.0.2",
     ],
     entry_points={"console_scripts": ["flipgames-web = webapp.cli:main"]},
     extras_require={

@@ -81,8 +81,11 @@ def role() -> str | None:
     name = user()
     if name is None:
         return None
-    row = reg().one("SELECT role FROM users WHERE name = ?", (name,))
-    return row[0] if row else None
+    cached = g.get("role")      # asked by the decorators and by every template: once a request
+    if cached is None or cached[0] != name:
+        row = reg().one("SELECT role FROM users WHERE name = ?", (name,))
+        cached = g.role = (name, row[0] if row else None)
+    return cached[1]
 
 
 def login_required(view):
