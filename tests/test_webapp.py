@@ -9,7 +9,7 @@ import re
 import pytest
 
 from games.ttt import schema
-from registry import Registry, results, rulesets
+from registry import Registry, open_games, results, rulesets
 from webapp import create_app
 
 PASSWORD = "correct-horse"
@@ -149,6 +149,26 @@ def test_a_game_against_a_bot_is_validated_recorded_and_rated(app):
     r = cy.c.post(url + "/move", data={"csrf": cy.token, "action": "0"},
                   headers={"Accept": "application/json"})
     assert r.status_code == 409 and r.json["error"] == "the game is over"
+
+
+@pytest.mark.parametrize("game", ["y_game(board_size=5)", "flipway(board_size=5)",
+                                  "caeth_y(board_size=4)"])
+def test_other_games_are_recorded_and_rated_by_game_string(app, game):
+    make_users(app)
+    cy = Browser(app, "cy")
+    url = cy.post("/play/new", game=game, universe="Public", seat0="cy",
+                  seat1="Random").headers["Location"]
+    page = play_to_end(cy, url)
+    gid = int(re.search(r"recorded as \S+ game (\d+) and rated", html.unescape(page)).group(1))
+    with db(app) as reg:
+        [stored] = open_games.open_games_of(reg, game)
+        assert stored["id"] == gid and stored["players"] == ["cy", "Random"]
+        assert open_games.replay(game, stored["moves"]) == stored["returns"]
+    ratings = cy.get("/ratings?game=" + game).text
+    assert 'href="/player/cy"' in ratings and 'href="/player/Random"' in ratings
+    assert game in html.unescape(cy.get("/player/cy").text)
+    assert game in html.unescape(cy.get("/rules").text)
+    assert cy.get("/ratings?game=tic_tac_toe").status_code == 404     # none recorded
 
 
 def test_seats_are_the_user_a_friend_or_a_bot(app):

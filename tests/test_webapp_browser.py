@@ -125,7 +125,7 @@ def test_full_game_against_a_bot(browser, server, accounts, game):
     result = play_against_random(page, server, game)
     assert "Game over" in result
     if game == "y_game(board_size=5)":
-        assert "not recorded" in result
+        assert re.search(r"recorded as \S+ game \d+ and rated", result)
         assert page.locator("svg.board polygon").count() == 15
     else:
         assert re.search(r"recorded as game \d+ and rated", result)

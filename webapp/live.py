@@ -25,7 +25,7 @@ import pyspiel
 import agents
 import games  # noqa: F401  (registers y_game, flipway, ttt, ... with OpenSpiel)
 from analysis.tournament import derive_seed
-from registry import results
+from registry import open_games, results
 from registry.errors import RegistryError
 
 #: Games on the play menu besides every registry rule set (ttt(rules=NAME)).
@@ -139,14 +139,19 @@ class LiveGame:
         self.state.apply_action(action)
 
     def _record(self, reg) -> None:
-        """A registry rule set's finished game goes into the registry (ratings
-        move in the same transaction); other games have no registry table."""
-        if self.rule_set is None:
-            return
+        """The finished game goes into the registry (ratings move in the same
+        transaction): a rule set's among its games, any other game by its game
+        string (registry/open_games.py)."""
+        players = [s.player for s in self.seats]
         try:
-            self.recorded = results.record_game(
-                reg, self.rule_set, [s.player for s in self.seats], self.state.returns(),
-                self.state.history(), universe=self.universe)
+            if self.rule_set is None:
+                self.recorded = open_games.record_open_game(
+                    reg, self.game_string, players, self.state.returns(), self.state.history(),
+                    universe=self.universe)
+            else:
+                self.recorded = results.record_game(
+                    reg, self.rule_set, players, self.state.returns(), self.state.history(),
+                    universe=self.universe)
         except RegistryError as e:          # shown on the page; the game stays visible
             self.record_error = str(e)
 
