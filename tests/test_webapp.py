@@ -4,7 +4,9 @@ played to the end and recorded, the Player Factory's validation and Save."""
 from __future__ import annotations
 
 import html
+import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -342,10 +344,107 @@ def test_hidden_information_shows_only_the_viewers_observation():
     assert boards.draw("kuhn_poker", state, True, 0).text != boards.draw("kuhn_poker", state, False, 1).text
 
 
-def test_simultaneous_games_are_refused_before_play():
+def test_simultaneous_games_other_than_rule_sets_are_refused_before_play():
     from webapp.live import LiveGame
     with pytest.raises(ValueError, match="simultaneous"):
         LiveGame("matrix_rps", None, "Public", [], seed=0)
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
+
+
+def save_example(app, name: str) -> None:
+    with db(app) as reg:
+        rulesets.save_rule_set(reg, "ada", json.loads((EXAMPLES / f"{name}.json").read_text()))
+
+
+def befriend(app, a: str, b: str) -> tuple[Browser, Browser]:
+    one, two = Browser(app, a), Browser(app, b)
+    one.post("/friends/request", player=b, universe="Public")
+    two.post("/friends", sender=a, receiver=b, accept="1")
+    return one, two
+
+
+def test_simultaneous_rounds_collect_hidden_plans_then_resolve(app):
+    """Sim-Place-Then-Move (games/ttt/examples): cy and dee plan each round in
+    their own logins; a plan is hidden from the other until both planned, the
+    round then resolves, and the finished game replays in the registry."""
+    make_users(app)
+    save_example(app, "Sim-Place-Then-Move")
+    cy, dee = befriend(app, "cy", "dee")
+    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
+                  seat1="dee").headers["Location"]
+    game = app.extensions["live_games"].get(url.rsplit("/", 1)[1])
+    rounds = 0
+    while not game.state.is_terminal():
+        assert game.in_round()
+        pages = {b: b.get(url).text for b in (cy, dee)}
+        assert all("Your plan for this simultaneous round" in p for p in pages.values())
+        first = re.findall(r'data-action="(\d+)"', pages[cy]) or \
+            re.findall(r'name="action" value="(\d+)"', pages[cy])
+        before = dee.get(url).text
+        cy.post(url + "/move", action=first[0])
+        assert "Your plan is in (seat 1)" in cy.get(url).text
+        assert cy.post(url + "/move", action=first[0]).status_code == 302    # a second plan:
+        assert "not your turn" in cy.get(url).text                            # refused
+        after = dee.get(url).text          # dee's board does not change with cy's plan
+        assert re.sub(r'name="csrf" value="[^"]+"', "", after) == \
+            re.sub(r'name="csrf" value="[^"]+"', "", before)
+        mine = re.findall(r'data-action="(\d+)"', after) or \
+            re.findall(r'name="action" value="(\d+)"', after)
+        dee.post(url + "/move", action=mine[-1])
+        rounds += 1
+        assert rounds < 60
+    page = cy.get(url).text
+    gid = int(re.search(r"recorded as game (\d+)", page).group(1))
+    with db(app) as reg:
+        [stored] = results.games_of(reg, "Sim-Place-Then-Move")
+        assert stored["id"] == gid and stored["players"] == ["cy", "dee"]
+        rs = results.rule_set_of(reg, "Sim-Place-Then-Move")
+        assert results.replay(rs, stored["moves"]) == stored["returns"] == game.state.returns()
+
+
+def test_simultaneous_rounds_against_random_and_bots_refused(app):
+    make_users(app)
+    save_example(app, "Sim-Place-Then-Move")
+    with db(app) as reg:
+        from registry import players
+        players.add_bot(reg, "Mcts", "mcts:simulations=10")
+    cy = Browser(app, "cy")
+    r = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy", seat1="Mcts")
+    assert "played by people and Random" in html.unescape(cy.get(r.headers["Location"]).text)
+    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
+                  seat1="Random").headers["Location"]
+    page = play_to_end(cy, url)
+    assert re.search(r"recorded as game \d+ and rated", page)
+
+
+def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
+    """Phantom-TTT-Corners hides the corners: Random's pieces there are not in
+    cy's drawing, which is exactly cy's own view (player_view), while the full
+    position has them."""
+    make_users(app)
+    save_example(app, "Phantom-TTT-Corners")
+    cy = Browser(app, "cy")
+    hidden_seen = False
+    for _ in range(12):
+        url = cy.post("/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy",
+                      seat1="Random").headers["Location"]
+        game = app.extensions["live_games"].get(url.rsplit("/", 1)[1])
+        while not game.state.is_terminal():
+            page = cy.get(url).text
+            view = game.state.core.player_view(0)
+            drawn = len(re.findall(r'class="piece ', page))
+            assert drawn == sum(ch not in ".#" for ch in view)
+            assert html.escape(game.state.observation_string(0)) in page
+            if drawn < sum(v > 0 for v in game.state.core.cells()):
+                hidden_seen = True
+            actions = re.findall(r'data-action="(\d+)"', page) or \
+                re.findall(r'name="action" value="(\d+)"', page)
+            cy.post(url + "/move", action=actions[0])
+        if hidden_seen:
+            break
+    assert hidden_seen
 
 
 def test_commands_refuse_bad_input_clearly(capsys):

@@ -137,14 +137,19 @@ def _game_for_user(gid: str) -> LiveGame:
 def game_page(gid):
     game = _game_for_user(gid)
     with game.lock:
-        mine = game.waiting_for(user())
-        drawing = boards.draw(game.game_string, game.state, mine, game.seat_of(user())[0])
+        seat = game.seat_to_move(user())
+        mine = seat is not None
+        viewer = seat if mine else game.seat_of(user())[0]
+        drawing = boards.draw(game.game_string, game.state, mine, viewer)
         over = game.state.is_terminal()
         returns = game.state.returns() if over else None
-        to_move = game.state.current_player()
-        moves = len(game.state.history())
+        in_round = game.in_round()
+        planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
+        waiting = [p + 1 for p in game.round_seats() if p not in game.plans] if in_round else \
+            [game.state.current_player() + 1]
     return render_template("game.html", game=game, drawing=drawing, mine=mine, over=over,
-                           returns=returns, to_move=to_move, moves=moves)
+                           returns=returns, seat=viewer, moves=len(game.moves),
+                           in_round=in_round, planned=planned, waiting=waiting)
 
 
 @bp.route("/game/<gid>/move", methods=["POST"])
@@ -169,5 +174,7 @@ def move(gid):
 def status(gid):
     game = _game_for_user(gid)
     with game.lock:
-        return jsonify(moves=len(game.state.history()), over=game.state.is_terminal(),
+        # resolved decisions only: a plan stays hidden (the other seat's page
+        # changes when the round resolves, not when a plan comes in)
+        return jsonify(moves=len(game.moves), over=game.state.is_terminal(),
                        your_turn=game.waiting_for(user()), recorded=game.recorded)
