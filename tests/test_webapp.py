@@ -283,6 +283,58 @@ def test_factory_shows_each_problem_next_to_its_control(app):
     assert "already saved" in " ".join(problems(page).get("name", []))
 
 
+def test_factory_space_markers_and_outcomes_reach_the_record(app):
+    """Sticky, exclusive, entry/exit-locked (whole game and per phase) and
+    cloaked markers become the schema's fields (games/ttt validation accepts
+    them and the engine plays them); the saved page shows them; bad markers
+    get their problem next to their control."""
+    make_users(app)
+    cy = Browser(app, "cy")
+    form = factory_form(**{
+        "name": "Marked", "players": "2-vs-chaos", "cloaking": "hides", "phases": "2",
+        "reserves.black": "6", "reserves.white": "6", "reserves.pink": "4",
+        "board.sticky": "1,1,1;2,1,1", "board.exclusive": "4,4,1@1,2;3,4,1@chaos",
+        "board.entry_locked": "1,4,1@1", "board.exit_locked": "2,4,1@2",
+        "phases[0].cloaked": "2,2,1", "phases[0].entry_locked": "3,3,1@chaos",
+        "phases[0].fold": "none",
+        "phases[1].order": "sequential", "phases[1].movement": "allowed", "phases[1].pass": "1",
+        "phases[1].cloaked": "3,2,1", "phases[1].exit_locked": "1,1,1@2",
+        "chaos_wins_if_more_than.circle": "12"})
+    r = cy.post("/factory", **form)
+    assert r.status_code == 302, problems(r.text)
+    with db(app) as reg:
+        rec = rulesets.rule_set_json(reg, "Marked")
+    assert rec["board"]["sticky"] == [[1, 1, 1], [2, 1, 1]]
+    assert rec["board"]["exclusive"] == [{"at": [[4, 4, 1]], "players": [1, 2]},
+                                         {"at": [[3, 4, 1]], "players": ["chaos"]}]
+    assert rec["board"]["entry_locked"] == [{"at": [[1, 4, 1]], "players": [1]}]
+    assert rec["board"]["exit_locked"] == [{"at": [[2, 4, 1]], "players": [2]}]
+    assert rec["phases"][0]["cloaked"] == [[2, 2, 1]]
+    assert rec["phases"][0]["entry_locked"] == [{"at": [[3, 3, 1]], "players": ["chaos"]}]
+    assert rec["phases"][1]["cloaked"] == [[3, 2, 1]] and rec["phases"][1]["pass"] is True
+    assert rec["chaos_wins_if_more_than"] == {"circle": 12}
+    import pyspiel
+    assert pyspiel.load_game("ttt(rules=Marked)").new_initial_state().legal_actions()
+    page = html.unescape(cy.get("/rules/Marked").text)
+    assert "1,1,1;2,1,1" in page and "4,4,1@1,2" in page and "cloaked 2,2,1" in page
+    assert "Chaos wins if total circles >" in page
+    # the copy brings every marker back into the form's inputs
+    copy = html.unescape(cy.get("/factory?copy=Marked").text)
+    assert 'name="board.sticky" id="board-sticky" value="1,1,1;2,1,1"' in copy
+    assert 'name="phases[1].exit_locked" class="phase-exit-locked" value="1,1,1@2"' in copy
+    # problems next to the marker controls
+    cases = [("board.sticky", {"board.sticky": "9,9,1"}, "off the board"),
+             ("board.exclusive", {"board.exclusive": "1,1,1@1,2"}, "exclusive to every seat"),
+             ("phases[0].cloaked", {"phases[0].cloaked": "1,1,1"}, "need a cloaking type"),
+             ("board.entry_locked", {"board.entry_locked": "1,1,1@7"}, "7 is not a seat"),
+             ("overachievers_disqualified", {"overachievers_disqualified": "1"}, "4-player"),
+             ("chaos_wins_if_more_than.circle", {"chaos_wins_if_more_than.circle": "-1"},
+              "not allowed")]
+    for control, change, message in cases:
+        found = problems(cy.post("/factory", **factory_form(**change)).text)
+        assert list(found) == [control] and message in " ".join(found[control]), (control, found)
+
+
 def test_factory_add_delete_check_copy_and_quota(app):
     make_users(app)
     cy = Browser(app, "cy")
