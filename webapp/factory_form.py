@@ -230,12 +230,11 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     for colour in colours_in_play(players, colours):
         for s in shapes:
             key = f"reserves.{colour}" + (f".{s}" if len(shapes) > 1 else "")
-            count = _int(get(key), 0)
-            if count:
-                if len(shapes) > 1:
-                    reserves.setdefault(colour, {})[s] = count
-                else:
-                    reserves[colour] = count
+            count = _int(get(key), 0)   # zeros kept: "every count is 0" is validation's to say
+            if len(shapes) > 1:
+                reserves.setdefault(colour, {})[s] = count
+            else:
+                reserves[colour] = count
     rec["reserves"] = reserves
     rec["pieces_per_turn"] = _int(get("pieces_per_turn"), 1)
     rec["agree_draw"] = get("agree_draw") == "1"
