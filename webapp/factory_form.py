@@ -230,6 +230,8 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     for colour in colours_in_play(players, colours):
         for s in shapes:
             key = f"reserves.{colour}" + (f".{s}" if len(shapes) > 1 else "")
+            if get(key) is None:        # a colour newly in play: adjust() gives it a count
+                continue
             count = _int(get(key), 0)   # zeros kept: "every count is 0" is validation's to say
             if len(shapes) > 1:
                 reserves.setdefault(colour, {})[s] = count
