@@ -127,6 +127,10 @@ def test_full_game_against_a_bot(browser, server, accounts, game):
     if game == "y_game(board_size=5)":
         assert re.search(r"recorded as \S+ game \d+ and rated", result)
         assert page.locator("svg.board polygon").count() == 15
+        with page.expect_navigation():
+            page.click("#to-ratings")                    # the game string's ratings
+        assert page.locator("#ratings tr", has_text="cy").count() == 1
+        shot(page, "ratings-y_game")
     else:
         assert re.search(r"recorded as game \d+ and rated", result)
     shot(page, "game-" + re.sub(r"\W+", "-", game).strip("-"))
@@ -484,4 +488,38 @@ def test_move_buttons_of_a_movement_game(browser, server, accounts):
             break
     assert stepped
     shot(page, "game-movement")
+    page.close()
+
+
+def test_simultaneous_rule_set_and_cloaked_view_in_the_browser(browser, server, accounts):
+    """A saved simultaneous rule set (games/ttt/examples/Sim-Place-Then-Move) played
+    against Random by clicking: each click is a plan, resolved with Random's at
+    once; then the cloaked corners of Phantom-TTT-Corners, drawn as cy's view."""
+    import json
+
+    from registry import Registry, rulesets
+    examples = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
+    with Registry(server.db) as reg:
+        have = [r["name"] for r in rulesets.list_rule_sets(reg)]
+        for name in ("Sim-Place-Then-Move", "Phantom-TTT-Corners"):
+            if name not in have:
+                rulesets.save_rule_set(reg, "ada", json.loads((examples / f"{name}.json").read_text()))
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Sim-Place-Then-Move")
+    page.click("#start")
+    assert "Your plan for this simultaneous round" in page.inner_text("#turn")
+    shot(page, "game-simultaneous")
+    result = play_against_random(page, server, "Sim-Place-Then-Move")
+    assert re.search(r"recorded as game \d+ and rated", result)
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Phantom-TTT-Corners")
+    page.click("#start")
+    assert page.locator("pre.textboard").count() == 1           # the observation string
+    assert page.locator("svg.board .cell.legal").count() == 9
+    result = play_against_random(page, server, "Phantom-TTT-Corners")
+    assert "Game over" in result
+    shot(page, "game-cloaked")
     page.close()

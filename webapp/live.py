@@ -159,7 +159,7 @@ class LiveGame:
         for p in deciding:
             joint[p] = self.plans[p] if p in self.plans else self.seats[p].bot.step(self.state)
         order = self.state.core.simultaneous_player_list()      # the core applies in this order
-        for i, seat in enumerate(self.seats):
+        for seat in self.seats:
             if seat.bot is not None:
                 seat.bot.inform_actions(self.state, joint)
         self.state.apply_actions(joint)
