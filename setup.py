@@ -48,6 +48,7 @@ setup(
         "openskill==6.2.0",
         "flask==3.1.3",
         "pygambit==16.7.0",     # Gambit's normal-form tools (payoff tables' .nfg, equilibria)
+        "waitress==3.0.2",      # the web app's threaded WSGI server
     ],
     entry_points={"console_scripts": ["flipgames-web = webapp.cli:main"]},
     extras_require={

@@ -137,16 +137,25 @@ def main(argv=None) -> int:
                    help="mean seconds a user thinks before each move (uniform 0.5x..1.5x; "
                         "default 0: every user clicks again as soon as the page is back)")
     p.add_argument("--seed", type=int, default=0, help="seed of the think times")
+    p.add_argument("--threads", type=int, default=8, help="the server's request threads (default 8)")
+    p.add_argument("--dev-server", action="store_true",
+                   help="serve with Flask's development server (a thread per request) instead "
+                        "of waitress, for comparison")
     a = p.parse_args(argv)
     if not 1 <= a.users <= 200 or not 1 <= a.games <= 100 or not 0 <= a.think <= 10:
         p.error("--users must be 1..200, --games 1..100 and --think 0..10")
+    if not 1 <= a.threads <= 64:
+        p.error("--threads must be 1..64")
     from registry import Registry, results
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite3"
         names = [f"user{i}" for i in range(a.users)] + ["baseline"]
         port = free_port()
-        server = subprocess.Popen([sys.executable, "-m", "webapp", "--db", str(db), "--port", str(port)],
+        command = [sys.executable, "-m", "webapp", "--db", str(db), "--port", str(port),
+                   "--threads", str(a.threads)] + (["--dev-server"] if a.dev_server else [])
+        print("server:", " ".join(command[1:]), flush=True)
+        server = subprocess.Popen(command,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                   cwd=Path(__file__).resolve().parents[1])
         base = f"http://127.0.0.1:{port}"

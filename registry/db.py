@@ -116,6 +116,41 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE users ADD COLUMN selected_universe_id INTEGER REFERENCES universes(id);
     """,
+    # 2 -> 3: games other than tic-tac-toe rule sets (the Y family, Flipway, Caeth Y,
+    # OpenSpiel's games), named by their OpenSpiel game string, recorded and rated
+    # beside the rule sets' games (registry/open_games.py; issue 16 item 3).
+    """
+    CREATE TABLE open_games (
+        id INTEGER PRIMARY KEY,
+        game_string TEXT NOT NULL UNIQUE,
+        created TEXT NOT NULL
+    );
+    CREATE TABLE open_game_records (
+        id INTEGER PRIMARY KEY,
+        open_game_id INTEGER NOT NULL REFERENCES open_games(id),
+        universe_id INTEGER NOT NULL REFERENCES universes(id),
+        moves TEXT NOT NULL,
+        finished TEXT NOT NULL
+    );
+    CREATE TABLE open_game_seats (
+        game_id INTEGER NOT NULL REFERENCES open_game_records(id),
+        seat INTEGER NOT NULL,
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        result REAL NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX open_game_seats_player ON open_game_seats (player_id);
+    CREATE TABLE open_game_ratings (
+        open_game_id INTEGER NOT NULL REFERENCES open_games(id),
+        universe_id INTEGER NOT NULL REFERENCES universes(id),
+        player_id INTEGER NOT NULL REFERENCES players(id),
+        game_id INTEGER NOT NULL REFERENCES open_game_records(id),
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        at TEXT NOT NULL,
+        PRIMARY KEY (open_game_id, universe_id, player_id, game_id)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -129,14 +164,18 @@ def default_path() -> Path:
     return Path(base) / "flipgames" / "registry.sqlite3"
 
 
-def connect(path: str | os.PathLike) -> sqlite3.Connection:
-    """An open connection with the registry's settings, the schema brought up to date."""
+def connect(path: str | os.PathLike, shared: bool = False) -> sqlite3.Connection:
+    """An open connection with the registry's settings, the schema brought up to date.
+
+    ``shared``: the connection may be handed from thread to thread (a server's
+    pool lends it to one request at a time; SQLite itself is serialized)."""
     path = Path(path)
     if path.is_dir():
         raise RegistryError(f"--db {path} is a directory; give a database file path")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                             check_same_thread=not shared)
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA foreign_keys = ON")

@@ -39,11 +39,14 @@ class Registry:
     rule sets loadable as ``ttt(rules=NAME)`` in this process. ``seed=False``
     skips copying in the catalogue: for a process that opened (and so seeded)
     this database already and opens a connection per request, such as the web
-    app, where the catalogue check was most of a page's time."""
+    app, where the catalogue check was most of a page's time. ``shared=True``
+    lets the connection move between threads (the web app's pool lends each
+    open registry to one request at a time instead of opening one per request)."""
 
-    def __init__(self, path: str | os.PathLike | None = None, seed: bool = True):
+    def __init__(self, path: str | os.PathLike | None = None, seed: bool = True,
+                 shared: bool = False):
         self.path = Path(path) if path is not None else _db.default_path()
-        self.db = _db.connect(self.path)
+        self.db = _db.connect(self.path, shared=shared)
         self.db.row_factory = None
         if seed:
             self._seed()

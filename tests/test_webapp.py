@@ -4,12 +4,14 @@ played to the end and recorded, the Player Factory's validation and Save."""
 from __future__ import annotations
 
 import html
+import json
 import re
+from pathlib import Path
 
 import pytest
 
 from games.ttt import schema
-from registry import Registry, results, rulesets
+from registry import Registry, open_games, results, rulesets
 from webapp import create_app
 
 PASSWORD = "correct-horse"
@@ -151,6 +153,26 @@ def test_a_game_against_a_bot_is_validated_recorded_and_rated(app):
     assert r.status_code == 409 and r.json["error"] == "the game is over"
 
 
+@pytest.mark.parametrize("game", ["y_game(board_size=5)", "flipway(board_size=5)",
+                                  "caeth_y(board_size=4)"])
+def test_other_games_are_recorded_and_rated_by_game_string(app, game):
+    make_users(app)
+    cy = Browser(app, "cy")
+    url = cy.post("/play/new", game=game, universe="Public", seat0="cy",
+                  seat1="Random").headers["Location"]
+    page = play_to_end(cy, url)
+    gid = int(re.search(r"recorded as \S+ game (\d+) and rated", html.unescape(page)).group(1))
+    with db(app) as reg:
+        [stored] = open_games.open_games_of(reg, game)
+        assert stored["id"] == gid and stored["players"] == ["cy", "Random"]
+        assert open_games.replay(game, stored["moves"]) == stored["returns"]
+    ratings = cy.get("/ratings?game=" + game).text
+    assert 'href="/player/cy"' in ratings and 'href="/player/Random"' in ratings
+    assert game in html.unescape(cy.get("/player/cy").text)
+    assert game in html.unescape(cy.get("/rules").text)
+    assert cy.get("/ratings?game=tic_tac_toe").status_code == 404     # none recorded
+
+
 def test_seats_are_the_user_a_friend_or_a_bot(app):
     make_users(app)
     cy = Browser(app, "cy")
@@ -261,6 +283,58 @@ def test_factory_shows_each_problem_next_to_its_control(app):
     assert "already saved" in " ".join(problems(page).get("name", []))
 
 
+def test_factory_space_markers_and_outcomes_reach_the_record(app):
+    """Sticky, exclusive, entry/exit-locked (whole game and per phase) and
+    cloaked markers become the schema's fields (games/ttt validation accepts
+    them and the engine plays them); the saved page shows them; bad markers
+    get their problem next to their control."""
+    make_users(app)
+    cy = Browser(app, "cy")
+    form = factory_form(**{
+        "name": "Marked", "players": "2-vs-chaos", "cloaking": "hides", "phases": "2",
+        "reserves.black": "6", "reserves.white": "6", "reserves.pink": "4",
+        "board.sticky": "1,1,1;2,1,1", "board.exclusive": "4,4,1@1,2;3,4,1@chaos",
+        "board.entry_locked": "1,4,1@1", "board.exit_locked": "2,4,1@2",
+        "phases[0].cloaked": "2,2,1", "phases[0].entry_locked": "3,3,1@chaos",
+        "phases[0].fold": "none",
+        "phases[1].order": "sequential", "phases[1].movement": "allowed", "phases[1].pass": "1",
+        "phases[1].cloaked": "3,2,1", "phases[1].exit_locked": "1,1,1@2",
+        "chaos_wins_if_more_than.circle": "12"})
+    r = cy.post("/factory", **form)
+    assert r.status_code == 302, problems(r.text)
+    with db(app) as reg:
+        rec = rulesets.rule_set_json(reg, "Marked")
+    assert rec["board"]["sticky"] == [[1, 1, 1], [2, 1, 1]]
+    assert rec["board"]["exclusive"] == [{"at": [[4, 4, 1]], "players": [1, 2]},
+                                         {"at": [[3, 4, 1]], "players": ["chaos"]}]
+    assert rec["board"]["entry_locked"] == [{"at": [[1, 4, 1]], "players": [1]}]
+    assert rec["board"]["exit_locked"] == [{"at": [[2, 4, 1]], "players": [2]}]
+    assert rec["phases"][0]["cloaked"] == [[2, 2, 1]]
+    assert rec["phases"][0]["entry_locked"] == [{"at": [[3, 3, 1]], "players": ["chaos"]}]
+    assert rec["phases"][1]["cloaked"] == [[3, 2, 1]] and rec["phases"][1]["pass"] is True
+    assert rec["chaos_wins_if_more_than"] == {"circle": 12}
+    import pyspiel
+    assert pyspiel.load_game("ttt(rules=Marked)").new_initial_state().legal_actions()
+    page = html.unescape(cy.get("/rules/Marked").text)
+    assert "1,1,1;2,1,1" in page and "4,4,1@1,2" in page and "cloaked 2,2,1" in page
+    assert "Chaos wins if total circles >" in page
+    # the copy brings every marker back into the form's inputs
+    copy = html.unescape(cy.get("/factory?copy=Marked").text)
+    assert 'name="board.sticky" id="board-sticky" value="1,1,1;2,1,1"' in copy
+    assert 'name="phases[1].exit_locked" class="phase-exit-locked" value="1,1,1@2"' in copy
+    # problems next to the marker controls
+    cases = [("board.sticky", {"board.sticky": "9,9,1"}, "off the board"),
+             ("board.exclusive", {"board.exclusive": "1,1,1@1,2"}, "exclusive to every seat"),
+             ("phases[0].cloaked", {"phases[0].cloaked": "1,1,1"}, "need a cloaking type"),
+             ("board.entry_locked", {"board.entry_locked": "1,1,1@7"}, "7 is not a seat"),
+             ("overachievers_disqualified", {"overachievers_disqualified": "1"}, "4-player"),
+             ("chaos_wins_if_more_than.circle", {"chaos_wins_if_more_than.circle": "-1"},
+              "not allowed")]
+    for control, change, message in cases:
+        found = problems(cy.post("/factory", **factory_form(**change)).text)
+        assert list(found) == [control] and message in " ".join(found[control]), (control, found)
+
+
 def test_factory_add_delete_check_copy_and_quota(app):
     make_users(app)
     cy = Browser(app, "cy")
@@ -322,10 +396,107 @@ def test_hidden_information_shows_only_the_viewers_observation():
     assert boards.draw("kuhn_poker", state, True, 0).text != boards.draw("kuhn_poker", state, False, 1).text
 
 
-def test_simultaneous_games_are_refused_before_play():
+def test_simultaneous_games_other_than_rule_sets_are_refused_before_play():
     from webapp.live import LiveGame
     with pytest.raises(ValueError, match="simultaneous"):
         LiveGame("matrix_rps", None, "Public", [], seed=0)
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
+
+
+def save_example(app, name: str) -> None:
+    with db(app) as reg:
+        rulesets.save_rule_set(reg, "ada", json.loads((EXAMPLES / f"{name}.json").read_text()))
+
+
+def befriend(app, a: str, b: str) -> tuple[Browser, Browser]:
+    one, two = Browser(app, a), Browser(app, b)
+    one.post("/friends/request", player=b, universe="Public")
+    two.post("/friends", sender=a, receiver=b, accept="1")
+    return one, two
+
+
+def test_simultaneous_rounds_collect_hidden_plans_then_resolve(app):
+    """Sim-Place-Then-Move (games/ttt/examples): cy and dee plan each round in
+    their own logins; a plan is hidden from the other until both planned, the
+    round then resolves, and the finished game replays in the registry."""
+    make_users(app)
+    save_example(app, "Sim-Place-Then-Move")
+    cy, dee = befriend(app, "cy", "dee")
+    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
+                  seat1="dee").headers["Location"]
+    game = app.extensions["live_games"].get(url.rsplit("/", 1)[1])
+    rounds = 0
+    while not game.state.is_terminal():
+        assert game.in_round()
+        pages = {b: b.get(url).text for b in (cy, dee)}
+        assert all("Your plan for this simultaneous round" in p for p in pages.values())
+        first = re.findall(r'data-action="(\d+)"', pages[cy]) or \
+            re.findall(r'name="action" value="(\d+)"', pages[cy])
+        before = dee.get(url).text
+        cy.post(url + "/move", action=first[0])
+        assert "Your plan is in (seat 1)" in cy.get(url).text
+        assert cy.post(url + "/move", action=first[0]).status_code == 302    # a second plan:
+        assert "not your turn" in cy.get(url).text                            # refused
+        after = dee.get(url).text          # dee's board does not change with cy's plan
+        assert re.sub(r'name="csrf" value="[^"]+"', "", after) == \
+            re.sub(r'name="csrf" value="[^"]+"', "", before)
+        mine = re.findall(r'data-action="(\d+)"', after) or \
+            re.findall(r'name="action" value="(\d+)"', after)
+        dee.post(url + "/move", action=mine[-1])
+        rounds += 1
+        assert rounds < 60
+    page = cy.get(url).text
+    gid = int(re.search(r"recorded as game (\d+)", page).group(1))
+    with db(app) as reg:
+        [stored] = results.games_of(reg, "Sim-Place-Then-Move")
+        assert stored["id"] == gid and stored["players"] == ["cy", "dee"]
+        rs = results.rule_set_of(reg, "Sim-Place-Then-Move")
+        assert results.replay(rs, stored["moves"]) == stored["returns"] == game.state.returns()
+
+
+def test_simultaneous_rounds_against_random_and_bots_refused(app):
+    make_users(app)
+    save_example(app, "Sim-Place-Then-Move")
+    with db(app) as reg:
+        from registry import players
+        players.add_bot(reg, "Mcts", "mcts:simulations=10")
+    cy = Browser(app, "cy")
+    r = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy", seat1="Mcts")
+    assert "played by people and Random" in html.unescape(cy.get(r.headers["Location"]).text)
+    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
+                  seat1="Random").headers["Location"]
+    page = play_to_end(cy, url)
+    assert re.search(r"recorded as game \d+ and rated", page)
+
+
+def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
+    """Phantom-TTT-Corners hides the corners: Random's pieces there are not in
+    cy's drawing, which is exactly cy's own view (player_view), while the full
+    position has them."""
+    make_users(app)
+    save_example(app, "Phantom-TTT-Corners")
+    cy = Browser(app, "cy")
+    hidden_seen = False
+    for _ in range(12):
+        url = cy.post("/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy",
+                      seat1="Random").headers["Location"]
+        game = app.extensions["live_games"].get(url.rsplit("/", 1)[1])
+        while not game.state.is_terminal():
+            page = cy.get(url).text
+            view = game.state.core.player_view(0)
+            drawn = len(re.findall(r'class="piece ', page))
+            assert drawn == sum(ch not in ".#" for ch in view)
+            assert html.escape(game.state.observation_string(0)) in page
+            if drawn < sum(v > 0 for v in game.state.core.cells()):
+                hidden_seen = True
+            actions = re.findall(r'data-action="(\d+)"', page) or \
+                re.findall(r'name="action" value="(\d+)"', page)
+            cy.post(url + "/move", action=actions[0])
+        if hidden_seen:
+            break
+    assert hidden_seen
 
 
 def test_commands_refuse_bad_input_clearly(capsys):

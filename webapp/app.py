@@ -41,6 +41,7 @@ def create_app(db_path: str | os.PathLike | None = None, *, secret_key: bytes | 
         BENCHMARK_GAMES=benchmark_games, MAX_CONTENT_LENGTH=1 << 20)
     app.extensions["live_games"] = LiveGames()
     app.extensions["benchmarks"] = {}
+    app.extensions["registry_pool"] = web.RegistryPool(str(path))
     attach_database(path)
     app.before_request(web.check_csrf)
     app.teardown_appcontext(web.close_registry)

@@ -37,10 +37,17 @@ class Drawing:
         self.svg, self.clickable, self.buttons, self.text = svg, clickable, buttons, text
 
 
-def _legal(state, clickable_ok: bool):
-    if state.is_terminal() or state.current_player() < 0 or not clickable_ok:
+def _legal(state, clickable_ok: bool, seat: int):
+    """``seat``'s legal actions with their names: the player to move's, or in a
+    simultaneous round (current player SIMULTANEOUS) that seat's own choices."""
+    import pyspiel
+    if state.is_terminal() or not clickable_ok:
         return []
     p = state.current_player()
+    if p == pyspiel.PlayerId.SIMULTANEOUS:
+        return [(a, state.action_to_string(seat, a)) for a in state.legal_actions(seat)]
+    if p < 0:
+        return []
     return [(a, state.action_to_string(p, a)) for a in state.legal_actions()]
 
 
@@ -73,10 +80,18 @@ def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0) -
     is shown only through that seat's own observation (the drawings below read
     the whole position, which would show what the seat must not see)."""
     import pyspiel
-    legal = _legal(state, viewer_may_move)
+    legal = _legal(state, viewer_may_move, viewer_seat)
+    try:
+        core = core_of(state)
+    except ValueError:              # not one of this toolkit's games (OpenSpiel's own)
+        core = None
     if state.get_game().get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
-        return Drawing("", {}, legal, text=state.observation_string(viewer_seat))
-    core = core_of(state)
+        text = state.observation_string(viewer_seat)
+        if core is not None and game_string.startswith("ttt(") and hasattr(core, "player_view"):
+            drawing = draw_ttt(game_string, core, legal, view=core.player_view(viewer_seat))
+            drawing.text = text
+            return drawing
+        return Drawing("", {}, legal, text=text)
     if core is not None and game_string.startswith("ttt("):
         return draw_ttt(game_string, core, legal)
     if core is not None and hasattr(core, "board") and hasattr(core.board, "coords") \
@@ -96,19 +111,44 @@ def _ttt_target(name: str):
     return ("stack",) + nums if m.group(2) else nums
 
 
-def draw_ttt(game_string: str, core, legal) -> Drawing:
+def _view_content(view, colours):
+    """What a seat's ``player_view`` shows in a cell, as the drawing's content:
+    a colour it sees fully, ("obscured", colour) when it sees the colour but not
+    the shape, "locked", or None (empty or a piece hidden from it)."""
+    from games.ttt._engine import COLOUR_CHARS
+    out = []
+    for ch in view:
+        if ch == "#":
+            out.append("locked")
+        elif ch == ".":
+            out.append(None)
+        elif ch.islower():
+            out.append(colours[COLOUR_CHARS.index(ch)])
+        else:
+            out.append(("obscured", colours[COLOUR_CHARS.index(ch.lower())]))
+    return out
+
+
+def draw_ttt(game_string: str, core, legal, view=None) -> Drawing:
+    """A rule set's board. ``view``: one seat's ``player_view`` (hidden
+    information: only what that seat sees is drawn); None: the whole position
+    (perfect information, where every seat sees it all)."""
     from games.ttt import rules as ttt_rules
     name = game_string[len("ttt(rules="):-1]
     kind = ttt_rules.resolve(name).record["board"]["kind"]
     colours = list(core.reserves())
-    cells = core.cells()
-    coords = [core.coords(c) for c in range(len(cells))]
+    size = len(view) if view is not None else len(core.cells())
+    coords = [core.coords(c) for c in range(size)]
     X, Y, Z = (max(c[i] for c in coords) for i in range(3))
     clicks, buttons = _split(legal, _ttt_target)
     by_label = {v: k for k, v in clicks.items()}
     content = {}
-    for c, value in enumerate(cells):
-        content[coords[c]] = None if value == 0 else ("locked" if value < 0 else colours[value - 1])
+    if view is not None:
+        for c, value in enumerate(_view_content(view, colours)):
+            content[coords[c]] = value
+    else:
+        for c, value in enumerate(core.cells()):
+            content[coords[c]] = None if value == 0 else ("locked" if value < 0 else colours[value - 1])
     if kind == "stacks":
         svg = _stacks_svg(X, Y, Z, content, by_label)
     else:
@@ -122,6 +162,11 @@ def _piece(cx, cy, colour, r=CELL * 0.36) -> str:
                 f'class="locked" fill="#999"/>')
     if colour is None:
         return ""
+    if isinstance(colour, tuple):          # obscured: the colour is seen, the shape is not
+        colour = colour[1]
+        return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
+                f'rx="{r / 2:.1f}" fill="{FILL.get(colour, "#888")}" stroke="#000" '
+                f'stroke-dasharray="4 3" class="piece obscured {colour}"/>')
     return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{FILL.get(colour, "#888")}" '
             f'stroke="#000" stroke-width="1.5" class="piece {colour}"/>')
 

@@ -2,6 +2,12 @@
 
 Why only the loopback address: the app is a researcher's local tool; its
 accounts keep people's roles apart, but it is not hardened for a network.
+
+Why waitress and one process: waitress is a production WSGI server with a
+fixed pool of threads (so the registry pool's connections are reused), pure
+Python, no build step. One process, because a game in progress lives in the
+server's memory (webapp/live.py) and its moves are serialized by the game's
+lock; several processes would each see only their own games.
 """
 from __future__ import annotations
 
@@ -27,6 +33,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--role", default="creator", choices=("creator", "trainer", "admin"),
                    help="role of --add-user (default creator)")
     p.add_argument("--as", dest="by", help="acting Admin for --add-user with a higher role")
+    p.add_argument("--threads", type=int, default=8,
+                   help="request threads of the server (default 8)")
+    p.add_argument("--dev-server", action="store_true",
+                   help="serve with Flask's development server instead of waitress")
     p.add_argument("--benchmark-games", type=int, default=100,
                    help="games per combination of Benchmark Selected Bots (seed: 100)")
     return p
@@ -36,6 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if not 0 < args.port < 65536:
         print(f"error: --port {args.port} is not a TCP port (1..65535)", file=sys.stderr)
+        return 2
+    if not 1 <= args.threads <= 64:
+        print("error: --threads must be 1..64", file=sys.stderr)
         return 2
     if args.benchmark_games < 1:
         print("error: --benchmark-games must be positive", file=sys.stderr)
@@ -56,5 +69,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     print(f"serving {app.config['REGISTRY_DB']} on http://127.0.0.1:{args.port}/ (Ctrl-C stops)")
-    app.run(host="127.0.0.1", port=args.port, threaded=True, debug=False, use_reloader=False)
+    if args.dev_server:
+        app.run(host="127.0.0.1", port=args.port, threaded=True, debug=False, use_reloader=False)
+    else:
+        from waitress import serve
+        serve(app, host="127.0.0.1", port=args.port, threads=args.threads, ident="flipgames",
+              _quiet=True)
     return 0

@@ -114,6 +114,12 @@ def colours_in_play(players: str, colours: str) -> tuple[str, ...]:
     return schema.PALETTE[:n + (1 if chaos else 0)]
 
 
+def seat_names(players: str) -> list:
+    """The seats a seat marker may name: 1..n, and "chaos" when Chaos plays."""
+    n, chaos = schema.seats_of(players) if players in schema.PLAYERS else (2, False)
+    return list(range(1, n + 1)) + (["chaos"] if chaos else [])
+
+
 def dim_limit(others: tuple[int, int]) -> int:
     """Seed: each dimension offers 1..floor(512 / product of the other two), at most 19."""
     return max(1, min(schema.MAX_DIM, schema.MAX_SPACES // max(1, math.prod(others))))
@@ -139,6 +145,62 @@ def _coords_text(items) -> str:
     return ";".join(",".join(str(v) for v in c) for c in items)
 
 
+#: Space markers the Factory toggles by clicking spaces: (form key, record path,
+#: kind). "spaces" markers are lists of [x, y, z]; "seats" markers are the
+#: schema's groups {"at": [spaces], "players": [seats]}, written in the form as
+#: "x,y,z@1,2;..." (each space with the seats it applies to). Board markers are
+#: set once for the game (schema.BOARD_FIELDS); phase markers per phase
+#: (schema.PHASE_FIELDS: "the cloak and lock properties are the only ones that
+#: can be changed after phase 1").
+BOARD_MARKERS = (("sticky", "spaces"), ("exclusive", "seats"), ("entry_locked", "seats"),
+                 ("exit_locked", "seats"))
+PHASE_MARKERS = (("cloaked", "spaces"), ("entry_locked", "seats"), ("exit_locked", "seats"))
+
+
+def _seat(value: str):
+    value = value.strip()
+    return value if value == "chaos" else _int(value, value)
+
+
+def _groups_of(text: str) -> list[dict]:
+    """ "x,y,z@1,2;x,y,z@chaos" as the schema's groups (one per seat set)."""
+    by_seats: dict[tuple, list] = {}
+    for part in (text or "").split(";"):
+        at, sep, seats = part.partition("@")
+        c = _coords(at)
+        if not c or not sep:
+            continue
+        key = tuple(_seat(v) for v in seats.split(",") if v.strip())
+        if key:
+            by_seats.setdefault(key, []).append(c[0])
+    return [{"at": cells, "players": list(seats)} for seats, cells in by_seats.items()]
+
+
+def _groups_text(groups) -> str:
+    parts = []
+    for group in groups or []:
+        seats = ",".join(str(v) for v in group.get("players", []))
+        for at in group.get("at", []):
+            if isinstance(at, list) and len(at) == 3:
+                parts.append(f"{_coords_text([at])}@{seats}")
+    return ";".join(parts)
+
+
+def _markers_from_form(get, prefix: str, markers) -> dict:
+    out = {}
+    for key, kind in markers:
+        text = get(f"{prefix}.{key}", "") or ""
+        value = _coords(text) if kind == "spaces" else _groups_of(text)
+        if value:                       # unset markers stay out of the record
+            out[key] = value
+    return out
+
+
+def _markers_to_form(section: Mapping, markers) -> dict:
+    return {key: (_coords_text(section.get(key, [])) if kind == "spaces"
+                  else _groups_text(section.get(key, []))) for key, kind in markers}
+
+
 def form_to_record(form: Mapping[str, str]) -> dict:
     """The rule-set record a submitted factory form describes (not yet validated)."""
     get = form.get
@@ -161,18 +223,20 @@ def form_to_record(form: Mapping[str, str]) -> dict:
                 pieces.append({"at": c[0], "colour": colour, "shape": "circle"})
     if pieces:
         rec["board"]["pieces"] = pieces
+    rec["board"].update(_markers_from_form(get, "board", BOARD_MARKERS))
     rec["shapes"] = {s: {"move": get(f"shapes.{s}.move", "stationary"),
                          "power": get(f"shapes.{s}.power", "none")} for s in shapes}
     reserves: dict = {}
     for colour in colours_in_play(players, colours):
         for s in shapes:
             key = f"reserves.{colour}" + (f".{s}" if len(shapes) > 1 else "")
-            count = _int(get(key), 0)
-            if count:
-                if len(shapes) > 1:
-                    reserves.setdefault(colour, {})[s] = count
-                else:
-                    reserves[colour] = count
+            if get(key) is None:        # a colour newly in play: adjust() gives it a count
+                continue
+            count = _int(get(key), 0)   # zeros kept: "every count is 0" is validation's to say
+            if len(shapes) > 1:
+                reserves.setdefault(colour, {})[s] = count
+            else:
+                reserves[colour] = count
     rec["reserves"] = reserves
     rec["pieces_per_turn"] = _int(get("pieces_per_turn"), 1)
     rec["agree_draw"] = get("agree_draw") == "1"
@@ -194,8 +258,18 @@ def form_to_record(form: Mapping[str, str]) -> dict:
                        "movement": get(f"{f}.movement", "allowed"),
                        "locked_players": locked_players,
                        "locked": _coords(get(f"{f}.locked", "")),
-                       "fold": get(f"{f}.fold", "none") if k < n - 1 else "none"})
+                       "fold": get(f"{f}.fold", "none") if k < n - 1 else "none",
+                       **_markers_from_form(get, f, PHASE_MARKERS)})
     rec["phases"] = phases
+    if get("overachievers_disqualified") == "1":
+        rec["overachievers_disqualified"] = True
+    chaos_wins = {}
+    for shape in shapes:
+        value = (get(f"chaos_wins_if_more_than.{shape}", "") or "").strip()
+        if value:
+            chaos_wins[shape] = _int(value, value)
+    if chaos_wins:
+        rec["chaos_wins_if_more_than"] = chaos_wins
     for key in ("move_limit", "seconds_per_turn"):
         value = get(key, "")
         rec[key] = _int(value, value) if str(value).strip() else None
@@ -254,6 +328,7 @@ def state_of(record: Mapping) -> dict:
         "board_kind": board.get("kind", "hash"), "size": list(size),
         "locked": _coords_text(board.get("locked", [])),
         "pieces": ";".join(f"{_coords_text([p['at']])}:{p['colour']}" for p in board.get("pieces", [])),
+        "markers": _markers_to_form(board, BOARD_MARKERS),
         "reserves": reserves, "pieces_per_turn": record.get("pieces_per_turn", 1),
         "agree_draw": bool(record.get("agree_draw")),
         "turn_checks": list(record.get("turn_checks", schema.DEFAULT_CHECKS)),
@@ -262,9 +337,12 @@ def state_of(record: Mapping) -> dict:
         "phases": [{"order": ph.get("order", "sequential"), "pass": bool(ph.get("pass")),
                     "movement": ph.get("movement", "allowed"),
                     "locked_players": list(ph.get("locked_players", [])),
-                    "locked": _coords_text(ph.get("locked", [])), "fold": ph.get("fold", "none")}
+                    "locked": _coords_text(ph.get("locked", [])), "fold": ph.get("fold", "none"),
+                    "markers": _markers_to_form(ph, PHASE_MARKERS)}
                    for ph in phases],
         "move_limit": record.get("move_limit"), "seconds_per_turn": record.get("seconds_per_turn"),
+        "overachievers_disqualified": bool(record.get("overachievers_disqualified")),
+        "chaos_wins": dict(record.get("chaos_wins_if_more_than") or {}),
     }
 
 

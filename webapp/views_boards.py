@@ -22,7 +22,7 @@ from registry import benchmark as reg_benchmark
 from registry import evolution as reg_evolution
 from registry import leaderboard as reg_leaderboard
 from registry import players as reg_players
-from registry import results, rulesets, users
+from registry import open_games, results, rulesets, users
 from registry.errors import RegistryError
 from registry.store import PUBLIC, Registry
 from webapp.views_auth import safe_next
@@ -35,7 +35,21 @@ _bench_ids = itertools.count(1)
 @bp.route("/rules")
 @login_required
 def rule_sets():
-    return render_template("rules.html", rule_sets=rulesets.list_rule_sets(reg()))
+    return render_template("rules.html", rule_sets=rulesets.list_rule_sets(reg()),
+                           open_games=open_games.open_game_strings(reg()))
+
+
+@bp.route("/ratings")
+@login_required
+def open_ratings():
+    """The ratings of a game other than a rule set (Y family, Flipway, ...) in
+    one of the user's universes: every player who played it, best skill first."""
+    game = request.args.get("game", "")
+    if game not in open_games.open_game_strings(reg()):
+        abort(404, f"no recorded games of {game!r}")
+    universes, universe = _universe_choice()
+    return render_template("ratings.html", game=game, rows=open_games.open_ratings(reg(), game, universe),
+                           universes=universes, universe=universe)
 
 
 def _universe_choice() -> tuple[list[str], str]:
@@ -149,11 +163,16 @@ def player(name):
     if row[2] == "chaos":
         abort(404, "Chaos has no stats (seed 004)")
     games = results.games_of(reg(), player=name)
+    others = open_games.open_games_of(reg(), player=name)
+    for game in others:                  # a game string stands where a rule set's name would
+        game["rule_set"], game["open"] = game["game"], True
+    games = sorted(games + others, key=lambda g: g["finished"])
     per_rule: dict[str, dict] = {}
     for game in games:
         seat = game["players"].index(name)
         mine, best = game["returns"][seat], max(game["returns"])
-        s = per_rule.setdefault(game["rule_set"], {"games": 0, "wins": 0, "draws": 0, "losses": 0})
+        s = per_rule.setdefault(game["rule_set"], {"games": 0, "wins": 0, "draws": 0, "losses": 0,
+                                                   "open": game.get("open", False)})
         s["games"] += 1
         if mine == best and game["returns"].count(best) < len(game["returns"]):
             s["wins"] += 1

@@ -29,9 +29,12 @@ def controls(state: dict) -> set[str]:
     keys = {"name", "players", "colours", "cloaking", "pieces_per_turn", "boards", "phases",
             "board.kind", "board.size", "board.size.x", "board.size.y", "board.size.z",
             "board.locked", "board.pieces", "turn_checks", "stalemate", "agree_draw",
-            "move_limit", "seconds_per_turn", "reserves", "shapes"}
+            "move_limit", "seconds_per_turn", "reserves", "shapes", "overachievers_disqualified",
+            "chaos_wins_if_more_than"}
+    keys |= {f"board.{key}" for key, _ in ff.BOARD_MARKERS}
     for s in state["shapes"]:
-        keys |= {f"shapes.{s}", f"shapes.{s}.move", f"shapes.{s}.power"}
+        keys |= {f"shapes.{s}", f"shapes.{s}.move", f"shapes.{s}.power",
+                 f"chaos_wins_if_more_than.{s}"}
     for colour in ff.schema.PALETTE:
         keys.add(f"reserves.{colour}")
         keys |= {f"reserves.{colour}.{s}" for s in state["shapes"]}
@@ -40,6 +43,7 @@ def controls(state: dict) -> set[str]:
     for k in range(len(state["phases"])):
         keys |= {f"phases[{k}]"} | {f"phases[{k}].{f}" for f in
                                      ("order", "pass", "movement", "locked_players", "locked", "fold")}
+        keys |= {f"phases[{k}].{key}" for key, _ in ff.PHASE_MARKERS}
     return keys
 
 
@@ -62,7 +66,9 @@ def _render(state, problems=None, copy_of=None):
     return render_template("factory.html", s=state, c=ff.choices(), problems=attach(problems or [], keys),
                            colours=ff.colours_in_play(state["players"], state["colours"]),
                            dim_limit=ff.dim_limit, quota=quota, option_label=ff.option_label, reserve_max=ff.reserve_max(state), copy_of=copy_of,
-                           size_json=json.dumps(state["size"]))
+                           size_json=json.dumps(state["size"]),
+                           seat_names=ff.seat_names(state["players"]),
+                           board_markers=ff.BOARD_MARKERS, phase_markers=ff.PHASE_MARKERS)
 
 
 @bp.route("/factory", methods=["GET", "POST"])
@@ -116,7 +122,8 @@ def show(name):
                         "WHERE r.name = ?", (name,))[0]
     state = ff.state_of(record)
     return render_template("ruleset.html", name=name, s=state, record=record, creator=creator,
-                           quota=users.quota_left(reg(), user()), size_json=json.dumps(state["size"]))
+                           quota=users.quota_left(reg(), user()), size_json=json.dumps(state["size"]),
+                           board_markers=ff.BOARD_MARKERS, phase_markers=ff.PHASE_MARKERS)
 
 
 @bp.route("/rules/<name>/rename", methods=["POST"])

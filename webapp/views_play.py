@@ -18,7 +18,7 @@ from registry import rulesets, users
 from registry.errors import RegistryError
 from registry.store import PUBLIC
 from webapp import boards
-from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat
+from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game
 from webapp.web import login_required, reg, user
 
 bp = Blueprint("play", __name__)
@@ -35,12 +35,14 @@ def my_player(universe: str) -> str | None:
     return row[0] if row else None
 
 
-def game_string_of(choice: str) -> tuple[str, str | None]:
-    """(OpenSpiel game string, registry rule set or None) of a home-page choice."""
+def game_string_of(choice: str) -> tuple[str, str | None, str]:
+    """(OpenSpiel game string, registry rule set or None, the rule set's
+    fingerprint or "") of a home-page choice."""
     if choice in OTHER_GAMES:
-        return choice, None
+        return choice, None, ""
     reg().rule_set_id(choice)              # RegistryError if unknown
-    return f"ttt(rules={choice})", choice
+    version = reg().one("SELECT fingerprint FROM rule_sets WHERE name = ?", (choice,))[0]
+    return f"ttt(rules={choice})", choice, version
 
 
 def seat_options(universe: str) -> list[dict]:
@@ -66,8 +68,8 @@ def home():
         universe = PUBLIC
     choice = request.args.get("game", "Tic-Tac-Toe")
     try:
-        game_string, _ = game_string_of(choice)
-        n = pyspiel.load_game(game_string).num_players()
+        game_string, _, version = game_string_of(choice)
+        n = load_game(game_string, version).num_players()
     except (RegistryError, pyspiel.SpielError, RuntimeError) as e:
         flash(str(e), "error")
         choice, n = "Tic-Tac-Toe", 2
@@ -89,8 +91,8 @@ def new_game():
     try:
         if universe not in (reg_players.universes_of(reg(), user()) or [PUBLIC]):
             raise RegistryError(f"you have no persona in universe {universe!r}")
-        game_string, rule_set = game_string_of(form.get("game", ""))
-        n = pyspiel.load_game(game_string).num_players()
+        game_string, rule_set, version = game_string_of(form.get("game", ""))
+        n = load_game(game_string, version).num_players()
         names = [form.get(f"seat{i}", "") for i in range(n)]
         allowed = {p["name"]: p for p in seat_options(universe)}
         me = my_player(universe)
@@ -110,7 +112,8 @@ def new_game():
                 seats.append(Seat(name, "human", owner))
             else:
                 seats.append(Seat(name, p["kind"], None, reg_players.bot_spec(reg(), name)))
-        game = LiveGame(game_string, rule_set, universe, seats, random.SystemRandom().randrange(2**31))
+        game = LiveGame(game_string, rule_set, universe, seats, random.SystemRandom().randrange(2**31),
+                        version)
     except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
         flash(str(e), "error")
         return redirect(url_for("play.home", game=form.get("game", "")))
@@ -134,14 +137,19 @@ def _game_for_user(gid: str) -> LiveGame:
 def game_page(gid):
     game = _game_for_user(gid)
     with game.lock:
-        mine = game.waiting_for(user())
-        drawing = boards.draw(game.game_string, game.state, mine, game.seat_of(user())[0])
+        seat = game.seat_to_move(user())
+        mine = seat is not None
+        viewer = seat if mine else game.seat_of(user())[0]
+        drawing = boards.draw(game.game_string, game.state, mine, viewer)
         over = game.state.is_terminal()
         returns = game.state.returns() if over else None
-        to_move = game.state.current_player()
-        moves = len(game.state.history())
+        in_round = game.in_round()
+        planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
+        waiting = [p + 1 for p in game.round_seats() if p not in game.plans] if in_round else \
+            [game.state.current_player() + 1]
     return render_template("game.html", game=game, drawing=drawing, mine=mine, over=over,
-                           returns=returns, to_move=to_move, moves=moves)
+                           returns=returns, seat=viewer, moves=len(game.moves),
+                           in_round=in_round, planned=planned, waiting=waiting)
 
 
 @bp.route("/game/<gid>/move", methods=["POST"])
@@ -166,5 +174,7 @@ def move(gid):
 def status(gid):
     game = _game_for_user(gid)
     with game.lock:
-        return jsonify(moves=len(game.state.history()), over=game.state.is_terminal(),
+        # resolved decisions only: a plan stays hidden (the other seat's page
+        # changes when the round resolves, not when a plan comes in)
+        return jsonify(moves=len(game.moves), over=game.state.is_terminal(),
                        your_turn=game.waiting_for(user()), recorded=game.recorded)

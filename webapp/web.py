@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hmac
 import secrets
+import threading
 
 from flask import abort, current_app, g, redirect, request, session, url_for
 
@@ -19,18 +20,55 @@ from registry.store import Registry
 ROLE_ORDER = {"creator": 0, "trainer": 1, "admin": 2}
 
 
+class RegistryPool:
+    """Open registries lent to one request at a time.
+
+    Why a pool: opening a connection ran the migration check (a write
+    transaction, so a commit and a lock every request) and closing the last one
+    checkpointed the WAL; together they were about 5 ms of each request and
+    serialized all requests on the write lock (profiled for issue 16 item 7).
+    create_app seeded the database once, so pooled registries skip the
+    catalogue check. At most ``keep`` idle registries are kept; more are closed."""
+
+    def __init__(self, path: str, keep: int = 16):
+        self.path, self.keep = path, keep
+        self._idle: list[Registry] = []
+        self._lock = threading.Lock()
+
+    def take(self) -> Registry:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        return Registry(self.path, seed=False, shared=True)
+
+    def give_back(self, r: Registry) -> None:
+        if r.db.in_transaction:          # a view that failed inside a transaction
+            r.db.execute("ROLLBACK")
+        with self._lock:
+            if len(self._idle) < self.keep:
+                self._idle.append(r)
+                return
+        r.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for r in idle:
+            r.close()
+
+
 def reg() -> Registry:
-    """The registry of this request (opened on first use, closed at its end;
-    create_app seeded the database once, so requests skip the catalogue check)."""
+    """The registry of this request (taken from the app's pool on first use,
+    given back at the request's end)."""
     if "reg" not in g:
-        g.reg = Registry(current_app.config["REGISTRY_DB"], seed=False)
+        g.reg = current_app.extensions["registry_pool"].take()
     return g.reg
 
 
 def close_registry(_exc=None) -> None:
     r = g.pop("reg", None)
     if r is not None:
-        r.close()
+        current_app.extensions["registry_pool"].give_back(r)
 
 
 def user() -> str | None:
@@ -43,8 +81,11 @@ def role() -> str | None:
     name = user()
     if name is None:
         return None
-    row = reg().one("SELECT role FROM users WHERE name = ?", (name,))
-    return row[0] if row else None
+    cached = g.get("role")      # asked by the decorators and by every template: once a request
+    if cached is None or cached[0] != name:
+        row = reg().one("SELECT role FROM users WHERE name = ?", (name,))
+        cached = g.role = (name, row[0] if row else None)
+    return cached[1]
 
 
 def login_required(view):

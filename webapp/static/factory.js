@@ -72,16 +72,44 @@ window.factorySetup = function () {
     return input && input.value ? input.value.split(";").filter(Boolean) : [];
   }
   function setList(input, items) { input.value = items.join(";"); }
-  function phaseInput() { return document.querySelectorAll(".phase-locked")[phase]; }
+  function phaseInput(cls) { return document.querySelectorAll("." + (cls || "phase-locked"))[phase]; }
+  // Where each marker is kept: a list of spaces "x,y,z;..." or, for the seat
+  // markers, spaces with their seats "x,y,z@1,2;..." (webapp/factory_form.py).
+  var SPACE_LISTS = {"locked": function () { return document.getElementById("board-locked"); },
+                     "sticky": function () { return document.getElementById("board-sticky"); },
+                     "phase-locked": function () { return phaseInput("phase-locked"); },
+                     "phase-cloaked": function () { return phaseInput("phase-cloaked"); }};
+  var SEAT_LISTS = {"exclusive": function () { return document.getElementById("board-exclusive"); },
+                    "entry_locked": function () { return document.getElementById("board-entry-locked"); },
+                    "exit_locked": function () { return document.getElementById("board-exit-locked"); },
+                    "phase-entry_locked": function () { return phaseInput("phase-entry-locked"); },
+                    "phase-exit_locked": function () { return phaseInput("phase-exit-locked"); }};
+  function seatsAt(input) {          // {"x,y,z": ["1", "2"]}
+    var out = {};
+    list(input).forEach(function (item) {
+      var parts = item.split("@");
+      out[parts[0]] = parts[1] ? parts[1].split(",") : [];
+    });
+    return out;
+  }
 
   function toggle(key) {
     if (!selected || readOnly) return;
-    if (selected === "locked" || selected === "phase-locked") {
-      var input = selected === "locked" ? document.getElementById("board-locked") : phaseInput();
+    if (SPACE_LISTS[selected]) {
+      var input = SPACE_LISTS[selected]();
       var items = list(input);
       var i = items.indexOf(key);
       if (i >= 0) items.splice(i, 1); else items.push(key);
       setList(input, items);
+    } else if (SEAT_LISTS[selected]) {
+      var seatInput = SEAT_LISTS[selected]();
+      var seat = document.getElementById("marker-seat").value;
+      var at = seatsAt(seatInput);
+      var seats = at[key] || [];
+      var k = seats.indexOf(seat);
+      if (k >= 0) seats.splice(k, 1); else seats.push(seat);
+      if (seats.length) at[key] = seats; else delete at[key];
+      setList(seatInput, Object.keys(at).map(function (c) { return c + "@" + at[c].join(","); }));
     } else {
       var colour = selected.split(":")[1];
       var pieces = document.getElementById("board-pieces");
@@ -107,6 +135,20 @@ window.factorySetup = function () {
     var X = size[0], Y = size[1], Z = size[2], C = 30, pad = 22, gap = 26;
     var locked = list(document.getElementById("board-locked"));
     var plocked = list(phaseInput());
+    var sticky = list(document.getElementById("board-sticky"));
+    var cloaked = list(phaseInput("phase-cloaked"));
+    // per space, the short labels of its seat markers: E1 exclusive to seat 1,
+    // in2 / out2 entry / exit locked for seat 2 (whole game or this phase)
+    var notes = {};
+    [["exclusive", "E"], ["entry_locked", "in"], ["exit_locked", "out"],
+     ["phase-entry_locked", "in"], ["phase-exit_locked", "out"]].forEach(function (pair) {
+      var input = SEAT_LISTS[pair[0]]();
+      if (!input) return;
+      var at = seatsAt(input);
+      Object.keys(at).forEach(function (c) {
+        (notes[c] = notes[c] || []).push(pair[1] + at[c].join(","));
+      });
+    });
     var pieces = {};
     list(document.getElementById("board-pieces")).forEach(function (p) {
       var parts = p.split(":"); pieces[parts[0]] = parts[1];
@@ -158,9 +200,14 @@ window.factorySetup = function () {
       var key = at.join(",");
       var g = el("g", {class: "space", "data-at": key}, svg);
       var isLocked = locked.indexOf(key) >= 0, isPhase = plocked.indexOf(key) >= 0;
-      el("rect", {x: sx, y: sy, width: C, height: C, fill: isLocked ? "#999" : isPhase ? "#c9b8e8" : (kind === "stacks" ? "#dfe6f5" : "#e8dcc0"), stroke: "#555"}, g);
+      var isSticky = sticky.indexOf(key) >= 0, isCloaked = cloaked.indexOf(key) >= 0;
+      el("rect", {x: sx, y: sy, width: C, height: C, fill: isLocked ? "#999" : isPhase ? "#c9b8e8" : isCloaked ? "#7a8799" : (kind === "stacks" ? "#dfe6f5" : "#e8dcc0"),
+                  stroke: isSticky ? "#c0392b" : "#555", "stroke-width": isSticky ? 3 : 1,
+                  class: (isSticky ? "sticky " : "") + (isCloaked ? "cloaked" : "")}, g);
       if (pieces[key]) el("circle", {cx: sx + C / 2, cy: sy + C / 2, r: C * 0.36, fill: FILL[pieces[key]] || "#888", stroke: "#000"}, g);
-      el("title", {}, g).textContent = "(" + key + ")" + (isLocked ? " locked" : "") + (isPhase ? " locked this phase" : "");
+      if (notes[key]) el("text", {x: sx + 2, y: sy + C - 3, "font-size": 8, class: "seat-note"}, g).textContent = notes[key].join(" ");
+      el("title", {}, g).textContent = "(" + key + ")" + (isLocked ? " locked" : "") + (isPhase ? " locked this phase" : "") +
+        (isSticky ? " sticky" : "") + (isCloaked ? " cloaked this phase" : "") + (notes[key] ? " " + notes[key].join(" ") : "");
       g.addEventListener("click", function () { toggle(key); });
     }
   }
