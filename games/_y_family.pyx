@@ -545,20 +545,27 @@ cdef _NeighbourBits _neighbour_bits(LatticeBoard board):
 cdef class FlipCore(GameCore):
     """Defector Y and Double-'0' Y: Y with stones that flip when overcrowded.
 
-    Per cell the core keeps its colour and how many Black and White
-    neighbours it has; per colour, bitsets of its stones and of its
+    Per cell the core keeps its colour and its neighbour balance (Black
+    minus White neighbours); per colour, bitsets of its stones and of its
     overcrowded stones. A placement or flip touches one cell and its
     neighbours, so the set of stones that may flip next is always at hand.
     Connectivity is recomputed (flood fill) only when a win check is due and
-    the colour touches all three sides. An incremental alternative was built
-    and measured (branch history, commit 0d85ea1: a union-find joined on
-    every placement, with the flipped stone's old group relabelled by a flood
-    on every flip): exact, but about 10% more instructions per random
-    double_o_y 11 game (callgrind), because a random game places ~63 stones
-    and flips ~23 while a turn-end flood stops as soon as a group touches all
-    three sides. Beating the flood needs flips that do not split their group
-    (the common case) to cost O(1), e.g. per-colour forests that keep the
-    flipped stone as a pass-through node; docs/solved.md has the numbers.
+    the colour touches all three sides, and then only for the groups that
+    hold a stone new to the colour since its last check that found no Y
+    (``fresh``): a Y made of old stones would have been found then, and
+    stones a colour loses never make it one. The flood takes a cell's whole
+    neighbourhood at once from a per-board table of neighbour bitsets (one
+    128-bit value per cell on boards of up to 128 cells).
+    An incremental union-find was built and measured (branch history,
+    commit 0d85ea1: joined on every placement, with the flipped stone's old
+    group relabelled by a flood on every flip): exact, but about 10% more
+    instructions per random double_o_y 11 game (callgrind), because a
+    random game places ~63 stones and flips ~23 while a turn-end flood
+    stops as soon as a group touches all three sides; docs/solved.md has
+    the numbers.
+    The random playout (``_fast_playout``) is ``apply``'s turn logic written
+    out over local variables; tests check that it plays exactly the game
+    that ``apply`` plays from the same random stream.
     """
     cdef readonly LatticeBoard board
     cdef int n
