@@ -12,15 +12,41 @@ the swap rule).
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint64_t
 cimport cython
 from games.core cimport GameCore, PLAYER_TERMINAL
 from games.boards cimport LatticeBoard, NO_CELL, MAX_WORDS, MAX_CELLS, find_root
-from games.rng cimport Rng, rng_below, mix64
+from games.rng cimport Rng, rng_below, rng_seed, mix64
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+    # GCC and Clang's 128-bit integer: a board of up to 128 cells is one value
+    ctypedef unsigned long long u128 "unsigned __int128"
+
+cdef inline int _popcount(uint64_t x) noexcept nogil:
+    """Bits set in x, by SWAR: without -mpopcnt, __builtin_popcountll is a
+    call into libgcc, and the flip choice of a playout counts every step."""
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
+    x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
+    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+    return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
+
+
+cdef inline void _refresh_at(const uint8_t* color, const int8_t* bal, uint64_t* over,
+                             int c) noexcept nogil:
+    """Recompute whether the stone on c (if any) is overcrowded, in the
+    bitset of its colour (``over`` is a core's ``over`` array flattened: row 1
+    Black's, row 2 White's; row 0, the empty cells', stays empty). Black's stone is overcrowded when
+    ``bal`` (Black minus White neighbours) is positive, White's when it is
+    negative. No branches: neighbour colours are as good as random."""
+    cdef int col = color[c]
+    cdef uint64_t bit = (<uint64_t>1) << (c & 63)
+    cdef int w = c >> 6
+    cdef uint64_t crowded = <uint64_t>((bal[c] * (3 - 2 * col) > 0) & (col != 0))
+    w += col * MAX_WORDS
+    over[w] = (over[w] & ~bit) | ((<uint64_t>0 - crowded) & bit)
+
 
 cpdef enum TurnSequence:     # how many stones each turn of plain Y places
     SEQ_ALTERNATE = 0        # 1 1 1 ...
@@ -482,35 +508,82 @@ cdef class YCore(GameCore):
 
 
 @cython.final
+cdef class _NeighbourBits:
+    """Per cell of one board, the bitset of its neighbours: the flip games'
+    connectivity check floods a group a whole neighbourhood at a time with a
+    few word operations instead of testing six colours one by one. One per
+    board, shared by every position on it (``_neighbour_bits``)."""
+    cdef uint64_t bits[MAX_CELLS][MAX_WORDS]
+    cdef u128 bits128[MAX_CELLS]       # the same as one value (boards of <= 128 cells)
+    cdef u128 side128[3]
+
+    def __init__(self, LatticeBoard board):
+        cdef int c, d, nb, s
+        memset(self.bits, 0, sizeof(self.bits))
+        for c in range(board.num_cells):
+            for d in range(board.degree[c]):
+                nb = board.nbr[c][d]
+                self.bits[c][nb >> 6] |= (<uint64_t>1) << (nb & 63)
+            self.bits128[c] = self.bits[c][0] | (<u128>self.bits[c][1] << 64)
+        for s in range(3):
+            self.side128[s] = board.side_bits[s][0] | (<u128>board.side_bits[s][1] << 64)
+
+
+_NEIGHBOUR_BITS = {}
+
+
+cdef _NeighbourBits _neighbour_bits(LatticeBoard board):
+    key = (board.shape, board.size)
+    table = _NEIGHBOUR_BITS.get(key)
+    if table is None:
+        table = _NEIGHBOUR_BITS[key] = _NeighbourBits(board)
+    return table
+
+
+@cython.final
 @cython.no_gc
 cdef class FlipCore(GameCore):
     """Defector Y and Double-'0' Y: Y with stones that flip when overcrowded.
 
-    Per cell the core keeps its colour and how many Black and White
-    neighbours it has; per colour, bitsets of its stones and of its
+    Per cell the core keeps its colour and its neighbour balance (Black
+    minus White neighbours); per colour, bitsets of its stones and of its
     overcrowded stones. A placement or flip touches one cell and its
     neighbours, so the set of stones that may flip next is always at hand.
     Connectivity is recomputed (flood fill) only when a win check is due and
-    the colour touches all three sides. An incremental alternative was built
-    and measured (branch history, commit 0d85ea1: a union-find joined on
-    every placement, with the flipped stone's old group relabelled by a flood
-    on every flip): exact, but about 10% more instructions per random
-    double_o_y 11 game (callgrind), because a random game places ~63 stones
-    and flips ~23 while a turn-end flood stops as soon as a group touches all
-    three sides. Beating the flood needs flips that do not split their group
-    (the common case) to cost O(1), e.g. per-colour forests that keep the
-    flipped stone as a pass-through node; docs/solved.md has the numbers.
+    the colour touches all three sides, and then only for the groups that
+    hold a stone new to the colour since its last check that found no Y
+    (``fresh``): a Y made of old stones would have been found then, and
+    stones a colour loses never make it one. The flood takes a cell's whole
+    neighbourhood at once from a per-board table of neighbour bitsets (one
+    128-bit value per cell on boards of up to 128 cells).
+    An incremental union-find was built and measured (branch history,
+    commit 0d85ea1: joined on every placement, with the flipped stone's old
+    group relabelled by a flood on every flip): exact, but about 10% more
+    instructions per random double_o_y 11 game (callgrind), because a
+    random game places ~63 stones and flips ~23 while a turn-end flood
+    stops as soon as a group touches all three sides; docs/solved.md has
+    the numbers.
+    The random playout (``_fast_playout``) is ``apply``'s turn logic written
+    out over local variables; tests check that it plays exactly the game
+    that ``apply`` plays from the same random stream.
     """
     cdef readonly LatticeBoard board
     cdef int n
     cdef int W
-    cdef uint8_t* mem          # color | count[2] | empties | pos
+    cdef uint8_t* mem          # color | bal | empties | pos
     cdef uint8_t* color
-    cdef uint8_t* count        # count[2*c + k]: neighbours of c with colour k
+    cdef int8_t* bal           # bal[c]: Black neighbours of c minus White ones
     cdef uint8_t* empties
     cdef uint8_t* pos
     cdef uint64_t own[2][MAX_WORDS]
-    cdef uint64_t over[2][MAX_WORDS]
+    cdef uint64_t over[3][MAX_WORDS]   # by colour code: [1] Black's overcrowded stones, [2] White's
+    # fresh[k]: stones that became colour k since _has_y(k) last found no Y
+    # (all of them when there was no such check). A Y that appears later must
+    # hold one of them: the rest were there, and no Y among them, at that
+    # check, and losing stones never makes a Y. So _has_y floods only the
+    # groups of fresh stones, which turns most win checks into one small flood.
+    cdef uint64_t fresh[2][MAX_WORDS]
+    cdef _NeighbourBits adj
     cdef FlipPosition s
     # Board hash under each symmetry. Computed by a scan on the first
     # symmetric_hash call, then kept up to date by every placement and flip
@@ -538,7 +611,7 @@ cdef class FlipCore(GameCore):
                 or later_placements not in (1, 2):
             raise ValueError("invalid flip-game configuration")
         self._setup(board, flip_kinds, flip_point, win_rule, later_placements)
-        memset(self.mem, 0, 5 * self.n)
+        memset(self.mem, 0, 4 * self.n)
         cdef int i
         for i in range(self.n):
             self.empties[i] = i
@@ -546,6 +619,8 @@ cdef class FlipCore(GameCore):
         self.s.num_empty = self.n
         memset(self.own, 0, sizeof(self.own))
         memset(self.over, 0, sizeof(self.over))
+        memset(self.fresh, 0, sizeof(self.fresh))
+        self.adj = _neighbour_bits(board)
         self.s.player = 0
         self.s.winner = -1
         self.s.turn = 0
@@ -567,21 +642,23 @@ cdef class FlipCore(GameCore):
         # game has at most sum(degree) = 2 * edges flips.
         self.max_game_length = self.n + 2 * board.num_edges
         self.max_chance_outcomes = 0
-        self.mem = <uint8_t*>malloc(5 * self.n)
+        self.mem = <uint8_t*>malloc(4 * self.n)
         if self.mem == NULL:
             raise MemoryError()
         self.color = self.mem
-        self.count = self.mem + self.n
-        self.empties = self.mem + 3 * self.n
-        self.pos = self.mem + 4 * self.n
+        self.bal = <int8_t*>(self.mem + self.n)
+        self.empties = self.mem + 2 * self.n
+        self.pos = self.mem + 3 * self.n
 
     cdef GameCore copy(self):
         cdef FlipCore other = FlipCore.__new__(FlipCore)
         other._setup(self.board, self.flip_kinds, self.flip_point, self.win_rule,
                      self.later_placements)
-        memcpy(other.mem, self.mem, 5 * self.n)
+        memcpy(other.mem, self.mem, 4 * self.n)
         memcpy(other.own, self.own, sizeof(self.own))
         memcpy(other.over, self.over, sizeof(self.over))
+        memcpy(other.fresh, self.fresh, sizeof(self.fresh))
+        other.adj = self.adj
         other.s = self.s
         other.sym_cache_valid = self.sym_cache_valid
         if self.sym_cache_valid:
@@ -590,25 +667,13 @@ cdef class FlipCore(GameCore):
 
     # -- overcrowding bookkeeping -----------------------------------------
 
-    cdef inline void _refresh(self, int c) noexcept:
-        """Recompute whether the stone on c (if any) is overcrowded; without
-        branches, since neighbour colours are as good as random."""
-        cdef int col = self.color[c]
-        cdef int black = self.count[2 * c], white = self.count[2 * c + 1]
-        cdef uint64_t bit = (<uint64_t>1) << (c & 63)
-        cdef int w = c >> 6
-        cdef uint64_t black_over = <uint64_t>((col == 1) & (black > white))
-        cdef uint64_t white_over = <uint64_t>((col == 2) & (white > black))
-        self.over[0][w] = (self.over[0][w] & ~bit) | ((<uint64_t>0 - black_over) & bit)
-        self.over[1][w] = (self.over[1][w] & ~bit) | ((<uint64_t>0 - white_over) & bit)
-
     cdef inline uint64_t _qualifying_word(self, int w) noexcept:
         """Stones the mover must flip now, word w of the bitset."""
         cdef uint64_t q = 0
         if self.flip_kinds & FLIP_OPPONENTS:
-            q |= self.over[1 - self.s.player][w]
+            q |= self.over[2 - self.s.player][w]
         if self.flip_kinds & FLIP_FRIENDS:
-            q |= self.over[self.s.player][w]
+            q |= self.over[1 + self.s.player][w]
         return q
 
     cdef inline bint _any_qualifying(self) noexcept:
@@ -621,87 +686,166 @@ cdef class FlipCore(GameCore):
     cdef inline bint _qualifies(self, int c) noexcept:
         return (self._qualifying_word(c >> 6) >> (c & 63)) & 1
 
+    cdef inline uint64_t _put_stone(self, uint8_t* color, int8_t* bal, const uint8_t* degree,
+                                    int c, int k) noexcept:
+        """The cell kernel of a placement: a stone of colour k (0 Black, 1
+        White) on the empty cell c, with colours, neighbour balances and the
+        own/fresh/overcrowded bitsets updated; returns c's Zobrist key for
+        the caller to fold into its hash. ``color``, ``bal`` and ``degree``
+        come from the caller's locals (byte stores alias everything, so
+        fields read through ``self`` would be reloaded at every step)."""
+        cdef const uint8_t* nbr = self.board.nbr[c]
+        cdef uint64_t* over = &self.over[0][0]
+        cdef uint64_t bit = (<uint64_t>1) << (c & 63)
+        cdef int d, nb
+        cdef int8_t step = 1 - 2 * k
+        color[c] = k + 1
+        self.own[k][c >> 6] |= bit
+        self.fresh[k][c >> 6] |= bit
+        for d in range(degree[c]):
+            nb = nbr[d]
+            bal[nb] += step
+            _refresh_at(color, bal, over, nb)
+        _refresh_at(color, bal, over, c)
+        return self.board.zobrist[c][k]
+
+    cdef inline uint64_t _flip_stone(self, uint8_t* color, int8_t* bal, const uint8_t* degree,
+                                     int c) noexcept:
+        """The cell kernel of a flip: the stone on c changes colour, as
+        ``_put_stone``; returns the change of the Zobrist hash."""
+        cdef const uint8_t* nbr = self.board.nbr[c]
+        cdef uint64_t* over = &self.over[0][0]
+        cdef int k = color[c] - 1
+        cdef uint64_t bit = (<uint64_t>1) << (c & 63)
+        cdef int d, nb
+        cdef int8_t step = 4 * k - 2      # Black -> White: -2; White -> Black: +2
+        self.over[k + 1][c >> 6] &= ~bit
+        color[c] = 2 - k
+        self.own[k][c >> 6] &= ~bit
+        self.own[1 - k][c >> 6] |= bit
+        self.fresh[1 - k][c >> 6] |= bit
+        for d in range(degree[c]):
+            nb = nbr[d]
+            bal[nb] += step
+            _refresh_at(color, bal, over, nb)
+        _refresh_at(color, bal, over, c)
+        return self.board.zobrist[c][0] ^ self.board.zobrist[c][1]
+
     cdef void _put(self, int c, int k) noexcept:
         """Place a stone of colour k (0 Black, 1 White) on the empty cell c."""
         cdef LatticeBoard board = self.board
-        cdef int d, nb, last
-        self.color[c] = k + 1
+        cdef int d, last
         if self.sym_cache_valid:
             for d in range(board.num_syms):
                 self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
-        self.own[k][c >> 6] |= (<uint64_t>1) << (c & 63)
-        self.s.board_hash ^= board.zobrist[c][k]
+        self.s.board_hash ^= self._put_stone(self.color, self.bal, board.degree, c, k)
         last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
         self.s.num_empty -= 1
-        for d in range(board.degree[c]):
-            nb = board.nbr[c][d]
-            self.count[2 * nb + k] += 1
-            self._refresh(nb)
-        self._refresh(c)
 
     cdef void _turn_over(self, int c) noexcept:
         """Change the colour of the stone on c."""
         cdef LatticeBoard board = self.board
         cdef int d, nb
-        cdef int k = self.color[c] - 1
-        cdef uint64_t bit = (<uint64_t>1) << (c & 63)
-        self.color[c] = 2 - k
         if self.sym_cache_valid:
             for d in range(board.num_syms):
                 nb = board.sym[d][c]
                 self.sym_cache[d] ^= board.zobrist[nb][0] ^ board.zobrist[nb][1]
-        self.own[k][c >> 6] &= ~bit
-        self.own[1 - k][c >> 6] |= bit
-        self.s.board_hash ^= board.zobrist[c][0] ^ board.zobrist[c][1]
-        for d in range(board.degree[c]):
-            nb = board.nbr[c][d]
-            self.count[2 * nb + k] -= 1
-            self.count[2 * nb + 1 - k] += 1
-            self._refresh(nb)
-        self._refresh(c)
+        self.s.board_hash ^= self._flip_stone(self.color, self.bal, board.degree, c)
+
+    cdef bint _has_y128(self, int k) noexcept:
+        """``_has_y`` on a board of at most 128 cells, each bitset one
+        128-bit value (half the instructions of the word loop)."""
+        cdef _NeighbourBits adj = self.adj
+        cdef u128 own = self.own[k][0] | (<u128>self.own[k][1] << 64)
+        cdef u128 seeds, group, todo, grow
+        cdef uint64_t lo
+        cdef const uint8_t* side_mask = self.board.side_mask
+        cdef int c
+        cdef uint8_t mask
+        if not (own & adj.side128[0]) or not (own & adj.side128[1]) or not (own & adj.side128[2]):
+            return False
+        seeds = own & (self.fresh[k][0] | (<u128>self.fresh[k][1] << 64))
+        while seeds:
+            lo = <uint64_t>seeds
+            c = __builtin_ctzll(lo) if lo else 64 + __builtin_ctzll(<uint64_t>(seeds >> 64))
+            group = todo = (<u128>1) << c
+            mask = 0
+            while todo:
+                lo = <uint64_t>todo
+                c = __builtin_ctzll(lo) if lo else 64 + __builtin_ctzll(<uint64_t>(todo >> 64))
+                todo &= todo - 1
+                mask |= side_mask[c]
+                grow = adj.bits128[c] & own & ~group
+                group |= grow
+                todo |= grow
+            if mask == 7:
+                return True
+            seeds &= ~group
+        self.fresh[k][0] = 0
+        self.fresh[k][1] = 0
+        return False
 
     cdef bint _has_y(self, int k) noexcept:
-        """Does colour k own one connected group touching all three sides?"""
+        """Does colour k own one connected group touching all three sides?
+
+        Floods only the groups that hold a fresh stone (see ``fresh``), a
+        neighbourhood bitset at a time; finding none clears ``fresh[k]``."""
+        if self.W <= 2:
+            return self._has_y128(k)
         cdef LatticeBoard board = self.board
-        cdef int w, s, c, d, nb, top, start
-        cdef uint64_t todo
+        cdef int W = self.W
+        cdef int w, s, c
+        cdef uint64_t any_seed = 0, touch, left
+        cdef uint64_t seeds[MAX_WORDS]
+        cdef uint64_t group[MAX_WORDS]
+        cdef uint64_t todo[MAX_WORDS]
+        cdef uint64_t grow
+        cdef const uint64_t* own = self.own[k]
         cdef uint8_t mask
-        cdef uint64_t seen[MAX_WORDS]
-        cdef uint8_t stack[MAX_CELLS]
         for s in range(3):
-            for w in range(self.W):
-                if self.own[k][w] & board.side_bits[s][w]:
-                    break
-            else:
+            touch = 0
+            for w in range(W):
+                touch |= own[w] & board.side_bits[s][w]
+            if not touch:
                 return False
-        memset(seen, 0, sizeof(seen))
-        for w in range(self.W):
-            todo = self.own[k][w] & board.side_bits[0][w]
-            while todo:
-                start = (w << 6) + __builtin_ctzll(todo)
-                todo &= todo - 1
-                if (seen[start >> 6] >> (start & 63)) & 1:
-                    continue
-                seen[start >> 6] |= (<uint64_t>1) << (start & 63)
-                stack[0] = start
-                top = 1
-                mask = 0
-                while top:
-                    top -= 1
-                    c = stack[top]
-                    mask |= board.side_mask[c]
+        for w in range(W):
+            seeds[w] = self.fresh[k][w] & own[w]
+            any_seed |= seeds[w]
+        while any_seed:
+            # one group: start from the lowest seed, take whole neighbourhoods
+            for w in range(W):
+                group[w] = 0
+                todo[w] = 0
+            for w in range(W):
+                if seeds[w]:
+                    c = (w << 6) + __builtin_ctzll(seeds[w])
+                    break
+            group[c >> 6] = todo[c >> 6] = (<uint64_t>1) << (c & 63)
+            mask = 0
+            left = 1
+            while left:
+                left = 0
+                for w in range(W):
+                    while todo[w]:
+                        c = (w << 6) + __builtin_ctzll(todo[w])
+                        todo[w] &= todo[w] - 1
+                        mask |= board.side_mask[c]
+                        for s in range(W):
+                            grow = self.adj.bits[c][s] & own[s] & ~group[s]
+                            group[s] |= grow
+                            todo[s] |= grow
                     if mask == 7:
                         return True
-                    for d in range(board.degree[c]):
-                        nb = board.nbr[c][d]
-                        if self.color[nb] == k + 1 and not (seen[nb >> 6] >> (nb & 63)) & 1:
-                            seen[nb >> 6] |= (<uint64_t>1) << (nb & 63)
-                            stack[top] = nb
-                            top += 1
-                if mask == 7:
-                    return True
+                for w in range(W):
+                    left |= todo[w]
+            any_seed = 0
+            for w in range(W):
+                seeds[w] &= ~group[w]
+                any_seed |= seeds[w]
+        for w in range(W):
+            self.fresh[k][w] = 0
         return False
 
     # -- turn structure ---------------------------------------------------
@@ -843,26 +987,172 @@ cdef class FlipCore(GameCore):
         return h ^ (self.hash() ^ self.s.board_hash)
 
     cdef void playout(self, Rng* rng) noexcept:
-        cdef int w, j, total
+        if self.sym_cache_valid:
+            # a solver's position keeps its symmetric hashes current on every
+            # move; the fast loop does not, so such a position plays by apply
+            self._playout_by_apply(rng, NULL)
+        else:
+            self._fast_playout(rng, NULL)
+
+    cdef int _random_flip(self, Rng* rng) noexcept:
+        """A uniformly random qualifying stone (one must exist)."""
+        cdef int w, j, total = 0
         cdef uint64_t q
+        for w in range(self.W):
+            total += _popcount(self._qualifying_word(w))
+        j = rng_below(rng, total)
+        for w in range(self.W):
+            q = self._qualifying_word(w)
+            total = _popcount(q)
+            if j < total:
+                while j:
+                    q &= q - 1
+                    j -= 1
+                return (w << 6) + __builtin_ctzll(q)
+            j -= total
+        return -1
+
+    cdef int _playout_by_apply(self, Rng* rng, int* trace) noexcept:
+        """Uniformly random play to the end through ``apply``: the reference
+        for ``_fast_playout``, which must make the same game from the same
+        random stream. Returns the number of actions (written to ``trace``
+        unless it is NULL)."""
+        cdef int action, steps = 0
         while self.s.winner < 0:
             if self.s.phase == PHASE_PLACE:
-                self.apply(self.empties[rng_below(rng, self.s.num_empty)])
+                action = self.empties[rng_below(rng, self.s.num_empty)]
+            else:
+                action = self.n + self._random_flip(rng)
+            if trace != NULL:
+                trace[steps] = action
+            steps += 1
+            self.apply(action)
+        return steps
+
+    cdef int _fast_playout(self, Rng* rng, int* trace) noexcept:
+        """``_playout_by_apply`` with the turn logic of ``apply``,
+        ``_end_turn``, ``_begin_turn`` and ``_after_flips_done`` written out
+        over local variables, and placements and flips done by the cell
+        kernels below: the same game from the same random stream (tests
+        compare the two move by move), in the loop MCTS spends its time in.
+        The empty-cell index is rebuilt once at the end, as YCore's does."""
+        cdef int n = self.n, W = self.W
+        cdef uint8_t* color = self.color
+        cdef int8_t* bal = self.bal
+        cdef uint8_t* empties = self.empties
+        cdef const uint8_t* degree = self.board.degree
+        cdef int num_empty = self.s.num_empty
+        cdef int p = self.s.player, phase = self.s.phase, left = self.s.left
+        cdef int turn = self.s.turn, winner = self.s.winner
+        cdef int placements = 0, flips = 0, turns = 0, steps = 0
+        cdef uint64_t h = self.s.board_hash
+        cdef int win_rule = self.win_rule
+        cdef bint after_each = self.flip_point == FLIP_AFTER_EACH_PLACEMENT
+        cdef bint flip_opp = (self.flip_kinds & FLIP_OPPONENTS) != 0
+        cdef bint flip_own = (self.flip_kinds & FLIP_FRIENDS) != 0
+        cdef int later = self.later_placements
+        cdef int i, j, k, c, w, total
+        cdef bint flipped, end_turn, any_q
+        cdef uint64_t q
+        while winner < 0:
+            if phase == PHASE_PLACE:
+                i = rng_below(rng, num_empty)
+                c = empties[i]
+                num_empty -= 1
+                empties[i] = empties[num_empty]
+                h ^= self._put_stone(color, bal, degree, c, p)
+                placements += 1
+                left -= 1
+                flipped = False
+            else:
+                total = 0
+                for w in range(W):
+                    q = (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0)
+                    total += _popcount(q)
+                j = rng_below(rng, total)
+                for w in range(W):
+                    q = (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0)
+                    total = _popcount(q)
+                    if j < total:
+                        while j:
+                            q &= q - 1
+                            j -= 1
+                        c = (w << 6) + __builtin_ctzll(q)
+                        break
+                    j -= total
+                h ^= self._flip_stone(color, bal, degree, c)
+                flips += 1
+                flipped = True
+                c += n
+            if trace != NULL:
+                trace[steps] = c
+            steps += 1
+            # -- apply's aftermath, with the turn's end written out
+            if win_rule == WIN_EVERY_MOVE and self._has_y(p):
+                winner = p
+                break
+            end_turn = False
+            if flipped or after_each:
+                any_q = False
+                for w in range(W):
+                    if (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0):
+                        any_q = True
+                        break
+                if any_q:
+                    phase = PHASE_FLIP
+                elif after_each:
+                    if left == 0 or num_empty == 0:
+                        end_turn = True
+                    else:
+                        phase = PHASE_PLACE
+                else:
+                    phase = PHASE_PLACE
+                    end_turn = num_empty == 0
+            else:
+                if left == 0 or num_empty == 0:
+                    end_turn = True
+                else:
+                    phase = PHASE_PLACE
+                    for w in range(W):
+                        if (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0):
+                            phase = PHASE_FLIP
+                            break
+            if not end_turn:
                 continue
-            total = 0
-            for w in range(self.W):
-                total += __builtin_popcountll(self._qualifying_word(w))
-            j = rng_below(rng, total)
-            for w in range(self.W):
-                q = self._qualifying_word(w)
-                total = __builtin_popcountll(q)
-                if j < total:
-                    while j:
-                        q &= q - 1
-                        j -= 1
-                    self.apply(self.n + (w << 6) + __builtin_ctzll(q))
+            if win_rule == WIN_TURN_START:
+                if self._has_y(1 - p):
+                    winner = 1 - p
                     break
-                j -= total
+            elif win_rule == WIN_TURN_END:
+                if self._has_y(p):
+                    winner = p
+                    break
+            if num_empty == 0:
+                winner = 0 if self._has_y(0) else 1
+                break
+            p = 1 - p
+            turn += 1
+            turns += 1
+            left = 1 if turn == 0 else later
+            phase = PHASE_PLACE
+            if not after_each and left == 1:
+                for w in range(W):
+                    if (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0):
+                        phase = PHASE_FLIP
+                        break
+        for i in range(num_empty):
+            self.pos[empties[i]] = i
+        self.s.num_empty = num_empty
+        self.s.player = p
+        self.s.phase = phase
+        self.s.left = left
+        self.s.turn = turn
+        self.s.winner = winner
+        self.s.num_placements += placements
+        self.s.num_flips += flips
+        self.s.num_turns += turns
+        self.s.board_hash = h
+        return steps
 
     # -- Python face ------------------------------------------------------
 
@@ -872,6 +1162,25 @@ cdef class FlipCore(GameCore):
         if self.n <= action < 2 * self.n:
             return "flip " + self.board.names[action - self.n]
         return f"<invalid action {action}>"
+
+    def playout_trace(self, unsigned long long seed, bint fast=True):
+        """``random_playout(seed)`` in place, returning the actions played:
+        by the fast playout loop, or (``fast=False``) one ``apply`` at a
+        time from the same random stream. Tests compare the two."""
+        cdef Rng rng
+        cdef int steps
+        cdef int* trace = <int*>malloc((self.max_game_length + 1) * sizeof(int))
+        if trace == NULL:
+            raise MemoryError()
+        rng_seed(&rng, seed)
+        try:
+            if fast:
+                steps = self._fast_playout(&rng, trace)
+            else:
+                steps = self._playout_by_apply(&rng, trace)
+            return [trace[i] for i in range(steps)]
+        finally:
+            free(trace)
 
     def cell_colours(self):
         """Per cell: 0 empty, 1 Black (player 0), 2 White (player 1)."""
@@ -889,14 +1198,15 @@ cdef class FlipCore(GameCore):
     def overcrowded(self):
         """Cells whose stone has more same-colour than other-colour neighbours."""
         return [c for c in range(self.n)
-                if (self.over[0][c >> 6] >> (c & 63)) & 1 or (self.over[1][c >> 6] >> (c & 63)) & 1]
+                if (self.over[1][c >> 6] >> (c & 63)) & 1 or (self.over[2][c >> 6] >> (c & 63)) & 1]
 
     def same_colour_pairs(self):
         """Adjacent pairs of stones of one colour (the quantity flips lower)."""
         total = 0
         for c in range(self.n):
             if self.color[c]:
-                total += self.count[2 * c + self.color[c] - 1]
+                for nb in self.board.neighbours(c):
+                    total += self.color[nb] == self.color[c]
         return total // 2
 
     def playout_stats(self):
@@ -904,15 +1214,15 @@ cdef class FlipCore(GameCore):
                 "turns": self.s.num_turns, "empty_cells": self.s.num_empty, "winner": self.s.winner}
 
     def nbytes(self):
-        return type(self).__basicsize__ + 5 * self.n
+        return type(self).__basicsize__ + 4 * self.n
 
     def __reduce__(self):
         # OpenSpiel serialises Python states with pickle.
         bits = ([self.own[k][w] for k in range(2) for w in range(MAX_WORDS)]
-                + [self.over[k][w] for k in range(2) for w in range(MAX_WORDS)])
+                + [self.over[k][w] for k in range(1, 3) for w in range(MAX_WORDS)])
         return (_restore_flip, (self.board.shape, self.board.size, self.flip_kinds,
                                 self.flip_point, self.win_rule, self.later_placements,
-                                self.mem[:5 * self.n], self.s, bits))
+                                self.mem[:4 * self.n], self.s, bits))
 
     def to_string(self):
         if self.s.winner >= 0:
@@ -957,5 +1267,7 @@ def _restore_flip(shape, size, flip_kinds, flip_point, win_rule, later, bytes me
     for k in range(2):
         for w in range(MAX_WORDS):
             core.own[k][w] = bits[k * MAX_WORDS + w]
-            core.over[k][w] = bits[2 * MAX_WORDS + k * MAX_WORDS + w]
+            core.over[k + 1][w] = bits[2 * MAX_WORDS + k * MAX_WORDS + w]
+            core.fresh[k][w] = core.own[k][w]      # no check known: every stone is fresh
+    core.adj = _neighbour_bits(core.board)
     return core
