@@ -101,10 +101,12 @@ cdef class YSolver:
     cdef readonly int64_t tt_hits
     cdef readonly int64_t vc_wins
     cdef readonly int64_t mustplay_cuts
+    cdef readonly int64_t vc_losses
     cdef double deadline
     cdef bint timed_out
     cdef bint use_vc
     cdef bint use_dead
+    cdef bint use_semi
 
     def __cinit__(self):
         self.table = NULL
@@ -113,7 +115,8 @@ cdef class YSolver:
         free(self.table)
 
     def __init__(self, int num_cells, list neighbours, list sides, list symmetries,
-                 int tt_log2=22, bint virtual_connections=True, bint dead_cells=True):
+                 int tt_log2=22, bint virtual_connections=True, bint dead_cells=True,
+                 bint semi_mustplay=True):
         """``neighbours[c]``/``sides[c]``: lists per cell; ``symmetries``: cell
         permutations (identity first). Checked by the Python face."""
         cdef int c, s, p
@@ -123,6 +126,7 @@ cdef class YSolver:
         self.nsym = len(symmetries)
         self.use_vc = virtual_connections
         self.use_dead = dead_cells
+        self.use_semi = semi_mustplay and virtual_connections
         memset(self.side_cells, 0, sizeof(self.side_cells))
         for c in range(num_cells):
             self.nbr[c] = 0
@@ -149,7 +153,7 @@ cdef class YSolver:
         self.table = <Entry*>calloc(<size_t>1 << tt_log2, sizeof(Entry))
         if self.table == NULL:
             raise MemoryError()
-        self.nodes = self.tt_hits = self.vc_wins = self.mustplay_cuts = 0
+        self.nodes = self.tt_hits = self.vc_wins = self.mustplay_cuts = self.vc_losses = 0
 
     # -- board analysis ----------------------------------------------------
 
@@ -197,19 +201,21 @@ cdef class YSolver:
                 touch2 |= around
         return touch0 & touch1 & touch2 & empty
 
-    cdef uint64_t _virtual_win(self, uint64_t* groups, int k, uint64_t empty) noexcept nogil:
-        """Carrier of a virtual win of the groups' owner, or 0 if none is found.
+    cdef bint _vc(self, uint64_t* groups, int k, uint64_t empty, uint64_t* out) noexcept nogil:
+        """True when the groups' owner has a virtual win; its carrier in ``out``
+        (0 when one group already touches all three sides).
 
         Greedy: bridges between different virtual groups first, then edge
         templates; every carrier takes two cells no other carrier uses, which
-        is what makes the pairing strategy valid. Returns ``~0`` when one
-        group already touches all sides (cannot happen inside the search)."""
+        is what makes the pairing strategy valid (step 3 of the module
+        docstring). Not finding one proves nothing."""
         cdef uint64_t around[MAXG]
         cdef uint64_t carrier[MAXG]
         cdef int parent[MAXG]
         cdef int sides[MAXG]
         cdef uint64_t used = 0, common, pick, free_cells
         cdef int i, j, ri, rj, s, changed
+        out[0] = 0
         if k == 0:
             return 0
         for i in range(k):
@@ -217,6 +223,8 @@ cdef class YSolver:
             carrier[i] = 0
             parent[i] = i
             sides[i] = self._sides_of(groups[i])
+            if sides[i] == 7:
+                return 1
         # bridges, until nothing joins
         changed = 1
         while changed:
@@ -257,8 +265,39 @@ cdef class YSolver:
                     carrier[i] |= pick
                     sides[i] |= 1 << s
             if sides[i] == 7:
-                return carrier[i] if carrier[i] else ~(<uint64_t>0)
+                out[0] = carrier[i]
+                return 1
         return 0
+
+    cdef int _with_stone(self, uint64_t* groups, int k, int x, uint64_t* out) noexcept nogil:
+        """The groups of the same owner after a stone on empty cell ``x``:
+        the groups next to ``x`` merge with it. Returns how many."""
+        cdef uint64_t merged = _bit(x), near = self.nbr[x]
+        cdef int i, m = 0
+        for i in range(k):
+            if groups[i] & near:
+                merged |= groups[i]
+            else:
+                out[m] = groups[i]
+                m += 1
+        out[m] = merged
+        return m + 1
+
+    cdef uint64_t _semi_mustplay(self, uint64_t* groups, int k, uint64_t empty,
+                                 uint64_t must) noexcept nogil:
+        """``must`` less the cells the *other* player cannot play: the
+        intersection with C_x + {x} for every empty x after which the groups'
+        owner would have a virtual win of carrier C_x (step 4b)."""
+        cdef uint64_t g2[MAXG]
+        cdef uint64_t carrier, bit = empty
+        cdef int x, k2
+        while bit and must:
+            x = __builtin_ctzll(bit)
+            bit &= bit - 1
+            k2 = self._with_stone(groups, k, x, g2)
+            if self._vc(g2, k2, empty & ~_bit(x), &carrier):
+                must &= carrier | _bit(x)
+        return must
 
     # -- search --------------------------------------------------------------
 
@@ -327,15 +366,22 @@ cdef class YSolver:
         empties = __builtin_popcountll(empty)
         moves = empty
         if self.use_vc:
-            if self._virtual_win(my_groups, km, empty):
+            if self._vc(my_groups, km, empty, &carrier):
                 self.vc_wins += 1
                 self._store(key, R_WIN, -1, sym, empties)
                 return R_WIN
-            carrier = self._virtual_win(op_groups, ko, empty)
-            if carrier:
-                moves &= carrier
+            if self._vc(op_groups, ko, empty, &carrier):
+                self.vc_losses += 1
+                self._store(key, R_LOSS, -1, sym, empties)
+                return R_LOSS
         if threats:
             moves &= threats
+        if self.use_semi:
+            moves = self._semi_mustplay(op_groups, ko, empty, moves)
+            if moves == 0:
+                self.vc_losses += 1
+                self._store(key, R_LOSS, -1, sym, empties)
+                return R_LOSS
         if self.use_dead:
             dead = 0
             bit = moves
@@ -412,7 +458,15 @@ cdef class YSolver:
         return self._winning_cells(groups, k, empty)
 
     def virtual_win(self, stones, empty):
-        """Carrier of a found virtual win for the owner of ``stones`` (0: none)."""
+        """Carrier of a found virtual win for the owner of ``stones`` (None: none found;
+        0: a group already touches all three sides)."""
+        cdef uint64_t groups[MAXG]
+        cdef uint64_t carrier
+        cdef int k = self._groups(stones, groups)
+        return carrier if self._vc(groups, k, empty, &carrier) else None
+
+    def semi_mustplay(self, stones, empty):
+        """Cells the opponent of ``stones``' owner must play in (step 4b; a test face)."""
         cdef uint64_t groups[MAXG]
         cdef int k = self._groups(stones, groups)
-        return self._virtual_win(groups, k, empty)
+        return self._semi_mustplay(groups, k, empty, empty)
