@@ -339,6 +339,7 @@ cdef class YSolver:
         cdef uint64_t empty = self.full & ~(me | opp)
         cdef uint64_t my_groups[MAXG]
         cdef uint64_t op_groups[MAXG]
+        cdef uint64_t g2[MAXG]
         cdef uint64_t wins, threats, carrier, moves, dead, bit
         cdef uint64_t hc[MAXSYM]
         cdef int km, ko, sym, s, c, i, nm, best, result, empties
@@ -382,6 +383,17 @@ cdef class YSolver:
                 self.vc_losses += 1
                 self._store(key, R_LOSS, -1, sym, empties)
                 return R_LOSS
+        if self.use_semi:
+            # a move that leaves the mover a virtual win wins (tried before searching)
+            bit = moves
+            while bit:
+                c = __builtin_ctzll(bit)
+                bit &= bit - 1
+                i = self._with_stone(my_groups, km, c, g2)
+                if self._vc(g2, i, empty & ~_bit(c), &carrier):
+                    self.vc_wins += 1
+                    self._store(key, R_WIN, c, sym, empties)
+                    return R_WIN
         if self.use_dead:
             dead = 0
             bit = moves
