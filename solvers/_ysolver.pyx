@@ -107,6 +107,7 @@ cdef class YSolver:
     cdef bint use_vc
     cdef bint use_dead
     cdef bint use_semi
+    cdef bint use_ladder
 
     def __cinit__(self):
         self.table = NULL
@@ -116,7 +117,7 @@ cdef class YSolver:
 
     def __init__(self, int num_cells, list neighbours, list sides, list symmetries,
                  int tt_log2=22, bint virtual_connections=True, bint dead_cells=True,
-                 bint semi_mustplay=True):
+                 bint semi_mustplay=True, bint side_links=True):
         """``neighbours[c]``/``sides[c]``: lists per cell; ``symmetries``: cell
         permutations (identity first). Checked by the Python face."""
         cdef int c, s, p
@@ -127,6 +128,7 @@ cdef class YSolver:
         self.use_vc = virtual_connections
         self.use_dead = dead_cells
         self.use_semi = semi_mustplay and virtual_connections
+        self.use_ladder = side_links
         memset(self.side_cells, 0, sizeof(self.side_cells))
         for c in range(num_cells):
             self.nbr[c] = 0
@@ -213,8 +215,9 @@ cdef class YSolver:
         cdef uint64_t carrier[MAXG]
         cdef int parent[MAXG]
         cdef int sides[MAXG]
-        cdef uint64_t used = 0, common, pick, free_cells
+        cdef uint64_t used = 0, common, pick, free_cells, stones
         cdef int i, j, ri, rj, s, changed
+        cdef bint found
         out[0] = 0
         if k == 0:
             return 0
@@ -250,23 +253,110 @@ cdef class YSolver:
             if parent[i] != i:
                 continue
             free_cells = 0
+            stones = 0
             for j in range(k):
                 if _root(parent, j) == i:
                     free_cells |= around[j]
+                    stones |= groups[j]
             for s in range(3):
                 if sides[i] >> s & 1:
                     continue
-                common = free_cells & self.side_cells[s] & ~used
-                if __builtin_popcountll(common) >= 2:
-                    pick = common & (~common + 1)
-                    common &= common - 1
-                    pick |= common & (~common + 1)
+                if self.use_ladder:
+                    found = self._side_link(stones, empty & ~used, s, &pick)
+                else:
+                    common = free_cells & self.side_cells[s] & ~used
+                    found = __builtin_popcountll(common) >= 2
+                    if found:
+                        pick = common & (~common + 1)
+                        common &= common - 1
+                        pick |= common & (~common + 1)
+                if found:
                     used |= pick
                     carrier[i] |= pick
                     sides[i] |= 1 << s
             if sides[i] == 7:
                 out[0] = carrier[i]
                 return 1
+        return 0
+
+    cdef inline uint64_t _two(self, uint64_t cells) noexcept nogil:
+        """The two lowest cells of a set of at least two."""
+        cdef uint64_t a = cells & (~cells + 1)
+        cells &= cells - 1
+        return a | (cells & (~cells + 1))
+
+    cdef bint _side_link(self, uint64_t stones, uint64_t free, int s, uint64_t* out) noexcept nogil:
+        """A full connection of the group ``stones`` to side ``s`` inside
+        ``free`` (empty cells no other carrier uses), its carrier in ``out``.
+
+        Step 3's edge link, built like H-search's OR rule from one-move
+        (semi) connections, each a key cell and a carrier holding the key:
+        (a) a free side cell next to the group; (b) a free cell y next to the
+        group with two free side cells next to y (y, then y's edge
+        template); (c) a free cell y bridged to the group by two free cells
+        p, q next to both, y on the side or with two more free side cells.
+        Two semis with disjoint carriers, or any set of them whose carriers
+        have no common cell, make a full connection: whatever cell the
+        opponent takes, some semi's carrier misses it, and playing that
+        semi's key leaves its carrier's links (all pairs) intact. Two side
+        cells next to the group (the edge template) come first, then the
+        smallest disjoint pair, then the union of all."""
+        cdef uint64_t semis[MAXC]
+        cdef uint64_t side = self.side_cells[s], adj, bit, cand, e, pq, best = 0, u, inter
+        cdef int m = 0, a, b, y, bestpop = 99
+        adj = self._around(stones) & free
+        bit = adj & side
+        if __builtin_popcountll(bit) >= 2:
+            out[0] = self._two(bit)
+            return 1
+        while bit:
+            semis[m] = bit & (~bit + 1)
+            bit &= bit - 1
+            m += 1
+        bit = adj & ~side
+        while bit:
+            y = __builtin_ctzll(bit)
+            bit &= bit - 1
+            e = self.nbr[y] & side & free
+            if __builtin_popcountll(e) >= 2:
+                semis[m] = _bit(y) | self._two(e)
+                m += 1
+        cand = self._around(adj) & free & ~adj
+        while cand:
+            y = __builtin_ctzll(cand)
+            cand &= cand - 1
+            pq = self.nbr[y] & adj
+            if __builtin_popcountll(pq) < 2:
+                continue
+            pq = self._two(pq)
+            if _bit(y) & side:
+                semis[m] = _bit(y) | pq
+                m += 1
+                continue
+            e = self.nbr[y] & side & free & ~pq
+            if __builtin_popcountll(e) >= 2:
+                semis[m] = _bit(y) | pq | self._two(e)
+                m += 1
+        if m < 2:
+            return 0
+        for a in range(m):
+            for b in range(a + 1, m):
+                if semis[a] & semis[b] == 0:
+                    u = semis[a] | semis[b]
+                    if __builtin_popcountll(u) < bestpop:
+                        best = u
+                        bestpop = __builtin_popcountll(u)
+        if best:
+            out[0] = best
+            return 1
+        inter = semis[0]
+        u = 0
+        for a in range(m):
+            inter &= semis[a]
+            u |= semis[a]
+        if inter == 0:
+            out[0] = u
+            return 1
         return 0
 
     cdef int _with_stone(self, uint64_t* groups, int k, int x, uint64_t* out) noexcept nogil:
