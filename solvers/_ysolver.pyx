@@ -203,9 +203,12 @@ cdef class YSolver:
                 touch2 |= around
         return touch0 & touch1 & touch2 & empty
 
-    cdef bint _vc(self, uint64_t* groups, int k, uint64_t empty, uint64_t* out) noexcept nogil:
+    cdef bint _vc(self, uint64_t* groups, int k, uint64_t empty, uint64_t* out,
+                  int* reach=NULL) noexcept nogil:
         """True when the groups' owner has a virtual win; its carrier in ``out``
-        (0 when one group already touches all three sides).
+        (0 when one group already touches all three sides). ``reach`` (if
+        not NULL): the most sides one virtual group was found to reach, the
+        move order's hint.
 
         Greedy: bridges between different virtual groups first, then edge
         templates; every carrier takes two cells no other carrier uses, which
@@ -277,6 +280,10 @@ cdef class YSolver:
             if sides[i] == 7:
                 out[0] = carrier[i]
                 return 1
+            if reach != NULL:
+                s = __builtin_popcountll(sides[i])
+                if s > reach[0]:
+                    reach[0] = s
         return 0
 
     cdef inline uint64_t _two(self, uint64_t cells) noexcept nogil:
@@ -434,7 +441,9 @@ cdef class YSolver:
         cdef uint64_t hc[MAXSYM]
         cdef int km, ko, sym, s, c, i, nm, best, result, empties
         cdef int order[MAXC]
-        cdef uint32_t score[MAXC]
+        cdef uint64_t score[MAXC]
+        cdef uint64_t sc
+        cdef int reach[MAXC]
         cdef uint64_t key, key_c
         cdef Entry* e
         self.nodes += 1
@@ -480,7 +489,8 @@ cdef class YSolver:
                 c = __builtin_ctzll(bit)
                 bit &= bit - 1
                 i = self._with_stone(my_groups, km, c, g2)
-                if self._vc(g2, i, empty & ~_bit(c), &carrier):
+                reach[c] = 0
+                if self._vc(g2, i, empty & ~_bit(c), &carrier, &reach[c]):
                     self.vc_wins += 1
                     self._store(key, R_WIN, c, sym, empties)
                     return R_WIN
@@ -510,19 +520,19 @@ cdef class YSolver:
                 self._store(key, R_WIN, c, sym, empties)
                 return R_WIN
             order[nm] = c
-            score[nm] = self.history[p][c]
+            score[nm] = (<uint64_t>reach[c] << 40) | self.history[p][c] if self.use_semi else self.history[p][c]
             nm += 1
         # insertion sort by score, descending
         for i in range(1, nm):
             c = order[i]
-            s = score[i]
+            sc = score[i]
             best = i - 1
-            while best >= 0 and score[best] < <uint32_t>s:
+            while best >= 0 and score[best] < sc:
                 order[best + 1] = order[best]
                 score[best + 1] = score[best]
                 best -= 1
             order[best + 1] = c
-            score[best + 1] = s
+            score[best + 1] = sc
         for i in range(nm):
             c = order[i]
             for s in range(self.nsym):
