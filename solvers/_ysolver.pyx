@@ -14,16 +14,27 @@ position of sides 3-5):
    touch all three sides wins now.
 2. *Double threat*: two such cells for the opponent lose (one can be
    blocked, not both).
-3. *Virtual win* of the mover: its groups joined by bridges (two empty
-   cells next to both groups) and tied to sides by edge templates (two empty
-   side cells next to the group), all carriers disjoint, touch all three
-   sides. Answering every intrusion into a carrier with the other cell of
-   that carrier keeps every link, so the mover wins even moving second.
-4. *Must-play*: if the opponent has a virtual win, any mover move outside its
-   carrier leaves it intact, so the mover loses unless it plays inside (or
-   wins at once, ruled out by step 1); if the opponent has one immediate
-   winning cell, the mover must take it. The moves searched are the
-   intersection.
+3. *Virtual win* (``_vc``): the player's groups joined by bridges (two
+   empty cells next to both groups) and tied to each missing side by a side
+   link (``_side_link``: two empty side cells next to the group, or the OR
+   rule over one-move edge connections, which covers the third-row
+   templates), all carriers disjoint, touch all three sides. Answering
+   every intrusion into a carrier inside that carrier keeps every link, so
+   the player wins even moving second. So a virtual win of the mover wins,
+   and (step 3b) one of the opponent's loses: the opponent answers each of
+   the mover's moves and ends with a Y, and Y never gives both players one.
+4. *Must-play*: (a) if the opponent has one immediate winning cell, the
+   mover must take it. (b) For every empty x after which the opponent
+   would have a virtual win of carrier C_x, a mover move y outside C_x + {x}
+   loses: the opponent plays x, its carrier is intact, and by 3b it wins
+   (the mover cannot win at once first: step 1 found no such cell, and a
+   sound C_x holds every such cell anyway). So only the intersection of
+   these sets is searched, and an empty intersection loses (H-search's OR
+   rule over the opponent's one-move wins). Steps 3-4 are the H-search
+   ideas at one level: semi-connections are one stone from a virtual win.
+   (c) A move after which the mover has a virtual win wins (by 3b for the
+   opponent then to move); these are looked for among the moves left,
+   before any is searched.
 5. *Dead cells* are not searched: an empty cell whose neighbours are all of
    one colour. On a triangle those neighbours form a ring (interior), a path
    (side) or an adjacent pair (corner), so they are already one group and
@@ -34,7 +45,10 @@ position of sides 3-5):
 The search is a depth-first AND/OR search (alpha-beta with a null window
 over win/loss), with a transposition table keyed by the minimum Zobrist key
 over the triangle's 6 symmetries (kept incrementally), enhanced transposition
-cutoffs, the table's move first and then a history order.
+cutoffs, and the moves ordered by the most sides one of the mover's virtual
+groups reaches after the move (found by step 4c's scan), then by history.
+Ordering never changes a value; each pruning has a switch, and the tests
+compare every switch setting with plain alpha-beta.
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
