@@ -233,3 +233,18 @@ def test_side_6_matches_docs_solved():
     r = solve("y_game(board_size=6)")
     assert r["method"] == "ysolver" and r["value"] == 1.0 and r["complete"]
     assert sorted(r["winning_first_moves"]) == ["b3", "c2", "c3"]
+
+
+@pytest.mark.slow
+def test_side_7_matches_hexwiki():
+    """HexWiki's "Where to swap (y)" map of side 7, as docs/solved.md
+    translates it: the openings that win are the 10 cells (r, c) with
+    r <= 5 and 1 <= c <= r - 1 (the interior cells). About 7 minutes on a
+    loaded 2-core machine."""
+    r = solve("y_game(board_size=7)", tt_log2=24)
+    n = 7
+    expected = {f"{chr(ord('a') + c)}{n - row}" for row in range(n) for c in range(n)
+                if row <= 5 and 1 <= c <= row - 1}
+    assert len(expected) == 10
+    assert r["method"] == "ysolver" and r["value"] == 1.0 and r["complete"]
+    assert set(r["winning_first_moves"]) == expected
