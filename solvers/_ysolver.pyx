@@ -10,6 +10,18 @@ at every node it applies, in this order (each step's soundness argument is
 with the step; tests compare every value with plain alpha-beta on every
 position of sides 3-5):
 
+0. *Captured cells* (``_captured``), the inferior-cell fill-in of Hex
+   solvers: two adjacent empty cells a, b whose other neighbours are all
+   one player's stones are filled with that player's stones, and the filled
+   position's value is the position's. Why: extra stones never hurt in Y,
+   so filling can only help that player; and the player can get the same
+   result without them: if the opponent takes a, it answers b (and vice
+   versa), after which a's neighbours are all its stones, so the
+   opponent's stone on a is dead (step 5's argument: those neighbours
+   already form one group touching a's sides) and is worth exactly a stone
+   of its own there. A pair is one player's only: for the other player the
+   same neighbours would have to be its stones. A fill that completes a Y
+   decides the position.
 1. *Immediate win*: an empty cell adjacent to groups that, with the cell,
    touch all three sides wins now.
 2. *Double threat*: two such cells for the opponent lose (one can be
@@ -116,12 +128,14 @@ cdef class YSolver:
     cdef readonly int64_t vc_wins
     cdef readonly int64_t mustplay_cuts
     cdef readonly int64_t vc_losses
+    cdef readonly int64_t fill_ins
     cdef double deadline
     cdef bint timed_out
     cdef bint use_vc
     cdef bint use_dead
     cdef bint use_semi
     cdef bint use_ladder
+    cdef bint use_captured
 
     def __cinit__(self):
         self.table = NULL
@@ -131,7 +145,7 @@ cdef class YSolver:
 
     def __init__(self, int num_cells, list neighbours, list sides, list symmetries,
                  int tt_log2=22, bint virtual_connections=True, bint dead_cells=True,
-                 bint semi_mustplay=True, bint side_links=True):
+                 bint semi_mustplay=True, bint side_links=True, bint captured_cells=True):
         """``neighbours[c]``/``sides[c]``: lists per cell; ``symmetries``: cell
         permutations (identity first). Checked by the Python face."""
         cdef int c, s, p
@@ -143,6 +157,7 @@ cdef class YSolver:
         self.use_dead = dead_cells
         self.use_semi = semi_mustplay and virtual_connections
         self.use_ladder = side_links
+        self.use_captured = captured_cells
         memset(self.side_cells, 0, sizeof(self.side_cells))
         for c in range(num_cells):
             self.nbr[c] = 0
@@ -169,7 +184,7 @@ cdef class YSolver:
         self.table = <Entry*>calloc(<size_t>1 << tt_log2, sizeof(Entry))
         if self.table == NULL:
             raise MemoryError()
-        self.nodes = self.tt_hits = self.vc_wins = self.mustplay_cuts = self.vc_losses = 0
+        self.nodes = self.tt_hits = self.vc_wins = self.mustplay_cuts = self.vc_losses = self.fill_ins = 0
 
     # -- board analysis ----------------------------------------------------
 
@@ -380,6 +395,33 @@ cdef class YSolver:
             return 1
         return 0
 
+    cdef bint _has_y(self, uint64_t* groups, int k) noexcept nogil:
+        cdef int i
+        for i in range(k):
+            if self._sides_of(groups[i]) == 7:
+                return 1
+        return 0
+
+    cdef uint64_t _captured(self, uint64_t stones, uint64_t empty) noexcept nogil:
+        """Empty cells the owner of ``stones`` can fill in (step 0): pairs of
+        adjacent empty cells a, b whose other neighbours are all its stones.
+        Two such pairs never touch (a cell of one would have two empty
+        neighbours), so each is answered on its own."""
+        cdef uint64_t fill = 0, bit = empty, other
+        cdef int a, b
+        while bit:
+            a = __builtin_ctzll(bit)
+            bit &= bit - 1
+            other = self.nbr[a] & ~stones
+            if __builtin_popcountll(other) != 1 or not (other & empty):
+                continue
+            b = __builtin_ctzll(other)
+            if self.nbr[b] & ~stones & ~_bit(a):
+                continue
+            fill |= _bit(a) | _bit(b)
+            bit &= ~_bit(b)
+        return fill
+
     cdef int _with_stone(self, uint64_t* groups, int k, int x, uint64_t* out) noexcept nogil:
         """The groups of the same owner after a stone on empty cell ``x``:
         the groups next to ``x`` merge with it. Returns how many."""
@@ -463,11 +505,39 @@ cdef class YSolver:
         self.nodes += 1
         if (self.nodes & 0xFFFF) == 0 and self.deadline > 0 and monotonic_seconds() > self.deadline:
             raise YSolveTimeout("time limit reached")
+        if self.use_captured:
+            fill_me = self._captured(me, empty)
+            fill_op = self._captured(opp, empty & ~fill_me)
+            if fill_me | fill_op:
+                # the same value as the filled position (step 0); keep it under both keys
+                for s in range(self.nsym):
+                    hc[s] = h[s]
+                bit = fill_me
+                while bit:
+                    c = __builtin_ctzll(bit)
+                    bit &= bit - 1
+                    for s in range(self.nsym):
+                        hc[s] ^= self.zob[s][c][p]
+                bit = fill_op
+                while bit:
+                    c = __builtin_ctzll(bit)
+                    bit &= bit - 1
+                    for s in range(self.nsym):
+                        hc[s] ^= self.zob[s][c][1 - p]
+                self.fill_ins += 1
+                result = self._solve(me | fill_me, opp | fill_op, p, hc)
+                key = self._key(h, &sym)
+                self._store(key, result, -1, sym, __builtin_popcountll(empty))
+                return result
         km = self._groups(me, my_groups)
+        if self._sides_of(me) == 7 and self._has_y(my_groups, km):
+            return R_WIN            # only after a fill-in (step 0)
         wins = self._winning_cells(my_groups, km, empty)
         if wins:
             return R_WIN
         ko = self._groups(opp, op_groups)
+        if self._sides_of(opp) == 7 and self._has_y(op_groups, ko):
+            return R_LOSS           # only after a fill-in (step 0)
         threats = self._winning_cells(op_groups, ko, empty)
         if __builtin_popcountll(threats) >= 2:
             return R_LOSS

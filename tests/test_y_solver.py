@@ -1,7 +1,7 @@
 """The dedicated Y solver (solvers/ysolver.py) against plain alpha-beta.
 
 Its pruning (virtual wins with side links, must-play regions from the
-opponent's one-move virtual wins, dead cells) is only worth having if it
+opponent's one-move virtual wins, dead cells, captured-cell fill-in) is only worth having if it
 never changes a value, so the values are compared with the general kernel,
 which knows nothing of Y, on every reachable position of sides 3 and 4 with
 each pruning switched off in turn and on a large random sample of side 5;
@@ -51,7 +51,8 @@ def _alphabeta_value(searcher, core):
     return v
 
 
-ALL_ON = dict(virtual_connections=True, dead_cells=True, semi_mustplay=True, side_links=True)
+ALL_ON = dict(virtual_connections=True, dead_cells=True, semi_mustplay=True, side_links=True,
+              captured_cells=True)
 SWITCHES = [ALL_ON] + [{**ALL_ON, k: False} for k in ALL_ON] + [{k: False for k in ALL_ON}]
 
 
@@ -67,6 +68,8 @@ def test_every_position_matches_alpha_beta(n, switches):
     wrong = [core.to_string() for core in positions
              if ysolver.value(solver, core) != _alphabeta_value(searcher, core)]
     assert not wrong, wrong[:3]
+    if n == 4 and switches["captured_cells"]:
+        assert solver.fill_ins > 0          # the fill-in was exercised, not just allowed
 
 
 def test_random_side_5_positions_match_alpha_beta():
