@@ -13,8 +13,8 @@ translated by ``games.boards.openspiel_y_actions``.
 
 ``y_solver_comparison`` solves plain Y (every opening class, as
 ``solvers.exhaustive.solve`` does) with the dedicated Y solver, with the same
-solver switched to its pre-issue-17 pruning (greedy virtual wins and dead
-cells, no must-play from one-move wins, no side links) and with the general
+solver without must-play from one-move wins and without side links
+(``Y_BASELINE``) and with the general
 alpha-beta kernel in the same run, and reports times, node counts and the
 ratios; ``--y-sizes 6`` is the issue-17 target (the general kernel needs
 minutes there).
@@ -114,8 +114,11 @@ def solver_speed(game_strings=("y_game(board_size=5)", "defector_y(board_size=5,
     return {"experiment": "solver_speed", "rows": rows}
 
 
-# the Y solver as it was before issue 17's must-play work: greedy virtual wins
-# (bridges, two-cell edge templates) and dead cells only
+# the Y solver without issue 17 item 2's main steps (no must-play from one-move
+# virtual wins, no side links): greedy virtual wins of bridges and two-cell edge
+# templates, dead cells; it keeps the cheap later steps (an opponent's virtual
+# win loses at once, captured-cell fill-in), so it is close to, not equal to,
+# the solver of commit c2051e7
 Y_BASELINE = dict(semi_mustplay=False, side_links=False)
 
 
@@ -139,8 +142,8 @@ def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
 
 def y_solver_comparison(sizes=(5,), tt_log2: int = 22, alphabeta: bool = True) -> dict:
     """Plain Y (every opening class, as ``solvers.exhaustive.solve`` does)
-    solved in one run by the Y solver, by the same solver with only the
-    pre-issue-17 pruning (``Y_BASELINE``) and by the general alpha-beta kernel
+    solved in one run by the Y solver, by the same solver without must-play
+    from one-move wins and side links (``Y_BASELINE``) and by the general alpha-beta kernel
     (``alphabeta=False`` skips it): same values? Times, nodes and ratios (one
     run each, fresh tables, wall clock)."""
     rows = []
