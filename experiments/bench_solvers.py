@@ -11,11 +11,13 @@ translated by ``games.boards.openspiel_y_actions``.
 
 ``solver_speed`` times the exhaustive solver on a few small games of ours.
 
-``y_solver_comparison`` solves plain Y (root and every opening, as
-``solvers.exhaustive.solve`` does) with the dedicated Y solver and with the
-general alpha-beta kernel in the same run, and reports both times, node
-counts and the ratio; ``--y-sizes 6`` is the issue-17 target (the general
-kernel needs minutes there).
+``y_solver_comparison`` solves plain Y (every opening class, as
+``solvers.exhaustive.solve`` does) with the dedicated Y solver, with the same
+solver without must-play from one-move wins and without side links
+(``Y_BASELINE``) and with the general
+alpha-beta kernel in the same run, and reports times, node counts and the
+ratios; ``--y-sizes 6`` is the issue-17 target (the general kernel needs
+minutes there).
 ``parallel_speedup`` (``--parallel GAME``) solves one game with the serial
 solver and then with the split solver (``solvers/parallel.py``) on 2 (or
 ``--parallel-jobs``) worker processes, back to back in the same run, checks that
@@ -112,22 +114,59 @@ def solver_speed(game_strings=("y_game(board_size=5)", "defector_y(board_size=5,
     return {"experiment": "solver_speed", "rows": rows}
 
 
-def y_solver_comparison(sizes=(5,), tt_log2: int = 22) -> dict:
-    """Plain Y solved by the Y solver and by the general kernel: same values?
-    How much faster? (One run each, fresh tables; times are wall clock.)"""
+# the Y solver without issue 17 item 2's main steps (no must-play from one-move
+# virtual wins, no side links): greedy virtual wins of bridges and two-cell edge
+# templates, dead cells; it keeps the cheap later steps (an opponent's virtual
+# win loses at once, captured-cell fill-in), so it is close to, not equal to,
+# the solver of commit c2051e7
+Y_BASELINE = dict(semi_mustplay=False, side_links=False)
+
+
+def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
+    """Every opening class of plain Y solved by one Y solver (its table kept
+    from class to class, as ``solve`` does) with the given pruning switches."""
+    from solvers import ysolver
+    from solvers.exhaustive import Evaluator
+    ev = Evaluator(game_string, method="ysolver", tt_log2=10)
+    ev.y_solver = ysolver.make_solver(ev.game, tt_log2=tt_log2, **switches)
+    start = time.perf_counter()
+    values = {}
+    for members in ev.classes():
+        v = ev.value(ev.child_of(members[0]))
+        values.update({ev.describe(a): v for a in members})
+    first = ev.player == 0
+    return {"opening_values": values, "nodes": ev.y_solver.nodes,
+            "seconds": max(time.perf_counter() - start, 1e-6),
+            "value": max(values.values()) if first else min(values.values())}
+
+
+def y_solver_comparison(sizes=(5,), tt_log2: int = 22, alphabeta: bool = True) -> dict:
+    """Plain Y (every opening class, as ``solvers.exhaustive.solve`` does)
+    solved in one run by the Y solver, by the same solver without must-play
+    from one-move wins and side links (``Y_BASELINE``) and by the general alpha-beta kernel
+    (``alphabeta=False`` skips it): same values? Times, nodes and ratios (one
+    run each, fresh tables, wall clock)."""
     rows = []
     for n in sizes:
         gs = f"y_game(board_size={n})"
-        fast = solve(gs, method="ysolver", tt_log2=tt_log2)
-        plain = solve(gs, method="alphabeta", tt_log2=tt_log2)
-        rows.append({"game": gs, "value": fast["value"],
-                     "winning_first_moves": fast["winning_first_moves"],
-                     "values_agree": (fast["value"] == plain["value"]
-                                      and fast["opening_values"] == plain["opening_values"]),
-                     "ysolver_nodes": fast["nodes"], "ysolver_seconds": fast["seconds"],
-                     "alphabeta_nodes": plain["nodes"], "alphabeta_seconds": plain["seconds"],
-                     "time_ratio": plain["seconds"] / fast["seconds"] if fast["seconds"] else None})
-    return {"experiment": "y_solver_comparison", "rows": rows}
+        fast = _y_solver_openings(gs, tt_log2)
+        base = _y_solver_openings(gs, tt_log2, **Y_BASELINE)
+        plain = solve(gs, method="alphabeta", tt_log2=tt_log2) if alphabeta else None
+        agree = fast["opening_values"] == base["opening_values"] and (
+            plain is None or (fast["value"] == plain["value"]
+                              and fast["opening_values"] == plain["opening_values"]))
+        winning = sorted(m for m, v in fast["opening_values"].items() if v > 0)
+        row = {"game": gs, "value": fast["value"], "winning_first_moves": winning,
+               "values_agree": agree,
+               "ysolver_nodes": fast["nodes"], "ysolver_seconds": round(fast["seconds"], 3),
+               "baseline_nodes": base["nodes"], "baseline_seconds": round(base["seconds"], 3),
+               "baseline_ratio": base["seconds"] / fast["seconds"],
+               "load": _load()}
+        if plain is not None:
+            row.update({"alphabeta_nodes": plain["nodes"], "alphabeta_seconds": plain["seconds"],
+                        "time_ratio": plain["seconds"] / fast["seconds"]})
+        rows.append(row)
+    return {"experiment": "y_solver_comparison", "baseline": Y_BASELINE, "rows": rows}
 
 
 def _load() -> list[float]:
@@ -201,8 +240,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="unused (the searches are deterministic)")
     ap.add_argument("--skip-speed", action="store_true", help="only the OpenSpiel comparison")
     ap.add_argument("--y-sizes", type=int, nargs="*", default=[5], metavar="N",
-                    help="Y sides for the Y solver vs alpha-beta comparison (3..7; 6 takes "
-                         "minutes, 7 is beyond the general kernel; none: skip)")
+                    help="Y sides for the Y solver vs its pre-issue-17 pruning vs alpha-beta "
+                         "comparison (3..7; 6 takes minutes, 7 is beyond the general kernel "
+                         "and the old pruning: use --no-y-alphabeta; none: skip)")
+    ap.add_argument("--no-y-alphabeta", action="store_true",
+                    help="leave the general alpha-beta kernel out of the Y solver comparison")
     ap.add_argument("--parallel", metavar="GAME",
                     help="only the 1 vs N worker comparison on GAME: serial solver, then the split "
                          "solver (solvers.solve --jobs N) in the same run")
@@ -249,7 +291,8 @@ def main(argv=None) -> int:
         out["solver_speed"] = solver_speed()
         if args.y_sizes:
             print("Y solver against alpha-beta ...", file=sys.stderr, flush=True)
-            out["y_solver_comparison"] = y_solver_comparison(tuple(args.y_sizes))
+            out["y_solver_comparison"] = y_solver_comparison(tuple(args.y_sizes),
+                                                               alphabeta=not args.no_y_alphabeta)
     if args.json:
         print(json.dumps(out))
         return 0
@@ -263,9 +306,12 @@ def main(argv=None) -> int:
         print(f"{r['game']}: value {r['value']:+g}, {r['nodes']:,} nodes, {r['seconds']} s "
               f"({r['nodes_per_second']:,.0f} nodes/s)")
     for r in out.get("y_solver_comparison", {}).get("rows", []):
+        plain = (f", alpha-beta {r['alphabeta_nodes']:,} nodes {r['alphabeta_seconds']} s "
+                 f"(x{r['time_ratio']:.1f})" if "alphabeta_nodes" in r else "")
         print(f"{r['game']}: value {r['value']:+g}, openings agree: {r['values_agree']}; Y solver "
-              f"{r['ysolver_nodes']:,} nodes {r['ysolver_seconds']} s, alpha-beta "
-              f"{r['alphabeta_nodes']:,} nodes {r['alphabeta_seconds']} s (x{r['time_ratio']:.1f})")
+              f"{r['ysolver_nodes']:,} nodes {r['ysolver_seconds']} s, pre-issue-17 Y solver "
+              f"{r['baseline_nodes']:,} nodes {r['baseline_seconds']} s (x{r['baseline_ratio']:.1f})"
+              f"{plain}; load {r['load']}")
     return 0
 
 

@@ -10,20 +10,43 @@ at every node it applies, in this order (each step's soundness argument is
 with the step; tests compare every value with plain alpha-beta on every
 position of sides 3-5):
 
+0. *Captured cells* (``_captured``), the inferior-cell fill-in of Hex
+   solvers: two adjacent empty cells a, b whose other neighbours are all
+   one player's stones are filled with that player's stones, and the filled
+   position's value is the position's. Why: extra stones never hurt in Y,
+   so filling can only help that player; and the player can get the same
+   result without them: if the opponent takes a, it answers b (and vice
+   versa), after which a's neighbours are all its stones, so the
+   opponent's stone on a is dead (step 5's argument: those neighbours
+   already form one group touching a's sides) and is worth exactly a stone
+   of its own there. A pair is one player's only: for the other player the
+   same neighbours would have to be its stones. A fill that completes a Y
+   decides the position.
 1. *Immediate win*: an empty cell adjacent to groups that, with the cell,
    touch all three sides wins now.
 2. *Double threat*: two such cells for the opponent lose (one can be
    blocked, not both).
-3. *Virtual win* of the mover: its groups joined by bridges (two empty
-   cells next to both groups) and tied to sides by edge templates (two empty
-   side cells next to the group), all carriers disjoint, touch all three
-   sides. Answering every intrusion into a carrier with the other cell of
-   that carrier keeps every link, so the mover wins even moving second.
-4. *Must-play*: if the opponent has a virtual win, any mover move outside its
-   carrier leaves it intact, so the mover loses unless it plays inside (or
-   wins at once, ruled out by step 1); if the opponent has one immediate
-   winning cell, the mover must take it. The moves searched are the
-   intersection.
+3. *Virtual win* (``_vc``): the player's groups joined by bridges (two
+   empty cells next to both groups) and tied to each missing side by a side
+   link (``_side_link``: two empty side cells next to the group, or the OR
+   rule over one-move edge connections, which covers the third-row
+   templates), all carriers disjoint, touch all three sides. Answering
+   every intrusion into a carrier inside that carrier keeps every link, so
+   the player wins even moving second. So a virtual win of the mover wins,
+   and (step 3b) one of the opponent's loses: the opponent answers each of
+   the mover's moves and ends with a Y, and Y never gives both players one.
+4. *Must-play*: (a) if the opponent has one immediate winning cell, the
+   mover must take it. (b) For every empty x after which the opponent
+   would have a virtual win of carrier C_x, a mover move y outside C_x + {x}
+   loses: the opponent plays x, its carrier is intact, and by 3b it wins
+   (the mover cannot win at once first: step 1 found no such cell, and a
+   sound C_x holds every such cell anyway). So only the intersection of
+   these sets is searched, and an empty intersection loses (H-search's OR
+   rule over the opponent's one-move wins). Steps 3-4 are the H-search
+   ideas at one level: semi-connections are one stone from a virtual win.
+   (c) A move after which the mover has a virtual win wins (by 3b for the
+   opponent then to move); these are looked for among the moves left,
+   before any is searched.
 5. *Dead cells* are not searched: an empty cell whose neighbours are all of
    one colour. On a triangle those neighbours form a ring (interior), a path
    (side) or an adjacent pair (corner), so they are already one group and
@@ -34,7 +57,10 @@ position of sides 3-5):
 The search is a depth-first AND/OR search (alpha-beta with a null window
 over win/loss), with a transposition table keyed by the minimum Zobrist key
 over the triangle's 6 symmetries (kept incrementally), enhanced transposition
-cutoffs, the table's move first and then a history order.
+cutoffs, and the moves ordered by the most sides one of the mover's virtual
+groups reaches after the move (found by step 4c's scan), then by history.
+Ordering never changes a value; each pruning has a switch, and the tests
+compare every switch setting with plain alpha-beta.
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
@@ -101,10 +127,15 @@ cdef class YSolver:
     cdef readonly int64_t tt_hits
     cdef readonly int64_t vc_wins
     cdef readonly int64_t mustplay_cuts
+    cdef readonly int64_t vc_losses
+    cdef readonly int64_t fill_ins
     cdef double deadline
     cdef bint timed_out
     cdef bint use_vc
     cdef bint use_dead
+    cdef bint use_semi
+    cdef bint use_ladder
+    cdef bint use_captured
 
     def __cinit__(self):
         self.table = NULL
@@ -113,7 +144,8 @@ cdef class YSolver:
         free(self.table)
 
     def __init__(self, int num_cells, list neighbours, list sides, list symmetries,
-                 int tt_log2=22, bint virtual_connections=True, bint dead_cells=True):
+                 int tt_log2=22, bint virtual_connections=True, bint dead_cells=True,
+                 bint semi_mustplay=True, bint side_links=True, bint captured_cells=True):
         """``neighbours[c]``/``sides[c]``: lists per cell; ``symmetries``: cell
         permutations (identity first). Checked by the Python face."""
         cdef int c, s, p
@@ -123,6 +155,9 @@ cdef class YSolver:
         self.nsym = len(symmetries)
         self.use_vc = virtual_connections
         self.use_dead = dead_cells
+        self.use_semi = semi_mustplay and virtual_connections
+        self.use_ladder = side_links
+        self.use_captured = captured_cells
         memset(self.side_cells, 0, sizeof(self.side_cells))
         for c in range(num_cells):
             self.nbr[c] = 0
@@ -149,7 +184,7 @@ cdef class YSolver:
         self.table = <Entry*>calloc(<size_t>1 << tt_log2, sizeof(Entry))
         if self.table == NULL:
             raise MemoryError()
-        self.nodes = self.tt_hits = self.vc_wins = self.mustplay_cuts = 0
+        self.nodes = self.tt_hits = self.vc_wins = self.mustplay_cuts = self.vc_losses = self.fill_ins = 0
 
     # -- board analysis ----------------------------------------------------
 
@@ -197,19 +232,25 @@ cdef class YSolver:
                 touch2 |= around
         return touch0 & touch1 & touch2 & empty
 
-    cdef uint64_t _virtual_win(self, uint64_t* groups, int k, uint64_t empty) noexcept nogil:
-        """Carrier of a virtual win of the groups' owner, or 0 if none is found.
+    cdef bint _vc(self, uint64_t* groups, int k, uint64_t empty, uint64_t* out,
+                  int* reach=NULL) noexcept nogil:
+        """True when the groups' owner has a virtual win; its carrier in ``out``
+        (0 when one group already touches all three sides). ``reach`` (if
+        not NULL): the most sides one virtual group was found to reach, the
+        move order's hint.
 
         Greedy: bridges between different virtual groups first, then edge
         templates; every carrier takes two cells no other carrier uses, which
-        is what makes the pairing strategy valid. Returns ``~0`` when one
-        group already touches all sides (cannot happen inside the search)."""
+        is what makes the pairing strategy valid (step 3 of the module
+        docstring). Not finding one proves nothing."""
         cdef uint64_t around[MAXG]
         cdef uint64_t carrier[MAXG]
         cdef int parent[MAXG]
         cdef int sides[MAXG]
-        cdef uint64_t used = 0, common, pick, free_cells
+        cdef uint64_t used = 0, common, pick, free_cells, stones
         cdef int i, j, ri, rj, s, changed
+        cdef bint found
+        out[0] = 0
         if k == 0:
             return 0
         for i in range(k):
@@ -217,6 +258,8 @@ cdef class YSolver:
             carrier[i] = 0
             parent[i] = i
             sides[i] = self._sides_of(groups[i])
+            if sides[i] == 7:
+                return 1
         # bridges, until nothing joins
         changed = 1
         while changed:
@@ -242,23 +285,172 @@ cdef class YSolver:
             if parent[i] != i:
                 continue
             free_cells = 0
+            stones = 0
             for j in range(k):
                 if _root(parent, j) == i:
                     free_cells |= around[j]
+                    stones |= groups[j]
             for s in range(3):
                 if sides[i] >> s & 1:
                     continue
-                common = free_cells & self.side_cells[s] & ~used
-                if __builtin_popcountll(common) >= 2:
-                    pick = common & (~common + 1)
-                    common &= common - 1
-                    pick |= common & (~common + 1)
+                if self.use_ladder:
+                    found = self._side_link(stones, empty & ~used, s, &pick)
+                else:
+                    common = free_cells & self.side_cells[s] & ~used
+                    found = __builtin_popcountll(common) >= 2
+                    if found:
+                        pick = common & (~common + 1)
+                        common &= common - 1
+                        pick |= common & (~common + 1)
+                if found:
                     used |= pick
                     carrier[i] |= pick
                     sides[i] |= 1 << s
             if sides[i] == 7:
-                return carrier[i] if carrier[i] else ~(<uint64_t>0)
+                out[0] = carrier[i]
+                return 1
+            if reach != NULL:
+                s = __builtin_popcountll(sides[i])
+                if s > reach[0]:
+                    reach[0] = s
         return 0
+
+    cdef inline uint64_t _two(self, uint64_t cells) noexcept nogil:
+        """The two lowest cells of a set of at least two."""
+        cdef uint64_t a = cells & (~cells + 1)
+        cells &= cells - 1
+        return a | (cells & (~cells + 1))
+
+    cdef bint _side_link(self, uint64_t stones, uint64_t free, int s, uint64_t* out) noexcept nogil:
+        """A full connection of the group ``stones`` to side ``s`` inside
+        ``free`` (empty cells no other carrier uses), its carrier in ``out``.
+
+        Step 3's edge link, built like H-search's OR rule from one-move
+        (semi) connections, each a key cell and a carrier holding the key:
+        (a) a free side cell next to the group; (b) a free cell y next to the
+        group with two free side cells next to y (y, then y's edge
+        template); (c) a free cell y bridged to the group by two free cells
+        p, q next to both, y on the side or with two more free side cells.
+        Two semis with disjoint carriers, or any set of them whose carriers
+        have no common cell, make a full connection: whatever cell the
+        opponent takes, some semi's carrier misses it, and playing that
+        semi's key leaves its carrier's links (all pairs) intact. Two side
+        cells next to the group (the edge template) come first, then the
+        smallest disjoint pair, then the union of all."""
+        cdef uint64_t semis[MAXC]
+        cdef uint64_t side = self.side_cells[s], adj, bit, cand, e, pq, best = 0, u, inter
+        cdef int m = 0, a, b, y, bestpop = 99
+        adj = self._around(stones) & free
+        bit = adj & side
+        if __builtin_popcountll(bit) >= 2:
+            out[0] = self._two(bit)
+            return 1
+        while bit:
+            semis[m] = bit & (~bit + 1)
+            bit &= bit - 1
+            m += 1
+        bit = adj & ~side
+        while bit:
+            y = __builtin_ctzll(bit)
+            bit &= bit - 1
+            e = self.nbr[y] & side & free
+            if __builtin_popcountll(e) >= 2:
+                semis[m] = _bit(y) | self._two(e)
+                m += 1
+        cand = self._around(adj) & free & ~adj
+        while cand:
+            y = __builtin_ctzll(cand)
+            cand &= cand - 1
+            pq = self.nbr[y] & adj
+            if __builtin_popcountll(pq) < 2:
+                continue
+            pq = self._two(pq)
+            if _bit(y) & side:
+                semis[m] = _bit(y) | pq
+                m += 1
+                continue
+            e = self.nbr[y] & side & free & ~pq
+            if __builtin_popcountll(e) >= 2:
+                semis[m] = _bit(y) | pq | self._two(e)
+                m += 1
+        if m < 2:
+            return 0
+        for a in range(m):
+            for b in range(a + 1, m):
+                if semis[a] & semis[b] == 0:
+                    u = semis[a] | semis[b]
+                    if __builtin_popcountll(u) < bestpop:
+                        best = u
+                        bestpop = __builtin_popcountll(u)
+        if best:
+            out[0] = best
+            return 1
+        inter = semis[0]
+        u = 0
+        for a in range(m):
+            inter &= semis[a]
+            u |= semis[a]
+        if inter == 0:
+            out[0] = u
+            return 1
+        return 0
+
+    cdef bint _has_y(self, uint64_t* groups, int k) noexcept nogil:
+        cdef int i
+        for i in range(k):
+            if self._sides_of(groups[i]) == 7:
+                return 1
+        return 0
+
+    cdef uint64_t _captured(self, uint64_t stones, uint64_t empty) noexcept nogil:
+        """Empty cells the owner of ``stones`` can fill in (step 0): pairs of
+        adjacent empty cells a, b whose other neighbours are all its stones.
+        Two such pairs never touch (a cell of one would have two empty
+        neighbours), so each is answered on its own."""
+        cdef uint64_t fill = 0, bit = empty, other
+        cdef int a, b
+        while bit:
+            a = __builtin_ctzll(bit)
+            bit &= bit - 1
+            other = self.nbr[a] & ~stones
+            if __builtin_popcountll(other) != 1 or not (other & empty):
+                continue
+            b = __builtin_ctzll(other)
+            if self.nbr[b] & ~stones & ~_bit(a):
+                continue
+            fill |= _bit(a) | _bit(b)
+            bit &= ~_bit(b)
+        return fill
+
+    cdef int _with_stone(self, uint64_t* groups, int k, int x, uint64_t* out) noexcept nogil:
+        """The groups of the same owner after a stone on empty cell ``x``:
+        the groups next to ``x`` merge with it. Returns how many."""
+        cdef uint64_t merged = _bit(x), near = self.nbr[x]
+        cdef int i, m = 0
+        for i in range(k):
+            if groups[i] & near:
+                merged |= groups[i]
+            else:
+                out[m] = groups[i]
+                m += 1
+        out[m] = merged
+        return m + 1
+
+    cdef uint64_t _semi_mustplay(self, uint64_t* groups, int k, uint64_t empty,
+                                 uint64_t must) noexcept nogil:
+        """``must`` less the cells the *other* player cannot play: the
+        intersection with C_x + {x} for every empty x after which the groups'
+        owner would have a virtual win of carrier C_x (step 4b)."""
+        cdef uint64_t g2[MAXG]
+        cdef uint64_t carrier, bit = empty
+        cdef int x, k2
+        while bit and must:
+            x = __builtin_ctzll(bit)
+            bit &= bit - 1
+            k2 = self._with_stone(groups, k, x, g2)
+            if self._vc(g2, k2, empty & ~_bit(x), &carrier):
+                must &= carrier | _bit(x)
+        return must
 
     # -- search --------------------------------------------------------------
 
@@ -300,21 +492,52 @@ cdef class YSolver:
         cdef uint64_t empty = self.full & ~(me | opp)
         cdef uint64_t my_groups[MAXG]
         cdef uint64_t op_groups[MAXG]
+        cdef uint64_t g2[MAXG]
         cdef uint64_t wins, threats, carrier, moves, dead, bit
         cdef uint64_t hc[MAXSYM]
         cdef int km, ko, sym, s, c, i, nm, best, result, empties
         cdef int order[MAXC]
-        cdef uint32_t score[MAXC]
+        cdef uint64_t score[MAXC]
+        cdef uint64_t sc
+        cdef int reach[MAXC]
         cdef uint64_t key, key_c
         cdef Entry* e
         self.nodes += 1
         if (self.nodes & 0xFFFF) == 0 and self.deadline > 0 and monotonic_seconds() > self.deadline:
             raise YSolveTimeout("time limit reached")
+        if self.use_captured:
+            fill_me = self._captured(me, empty)
+            fill_op = self._captured(opp, empty & ~fill_me)
+            if fill_me | fill_op:
+                # the same value as the filled position (step 0); keep it under both keys
+                for s in range(self.nsym):
+                    hc[s] = h[s]
+                bit = fill_me
+                while bit:
+                    c = __builtin_ctzll(bit)
+                    bit &= bit - 1
+                    for s in range(self.nsym):
+                        hc[s] ^= self.zob[s][c][p]
+                bit = fill_op
+                while bit:
+                    c = __builtin_ctzll(bit)
+                    bit &= bit - 1
+                    for s in range(self.nsym):
+                        hc[s] ^= self.zob[s][c][1 - p]
+                self.fill_ins += 1
+                result = self._solve(me | fill_me, opp | fill_op, p, hc)
+                key = self._key(h, &sym)
+                self._store(key, result, -1, sym, __builtin_popcountll(empty))
+                return result
         km = self._groups(me, my_groups)
+        if self._sides_of(me) == 7 and self._has_y(my_groups, km):
+            return R_WIN            # only after a fill-in (step 0)
         wins = self._winning_cells(my_groups, km, empty)
         if wins:
             return R_WIN
         ko = self._groups(opp, op_groups)
+        if self._sides_of(opp) == 7 and self._has_y(op_groups, ko):
+            return R_LOSS           # only after a fill-in (step 0)
         threats = self._winning_cells(op_groups, ko, empty)
         if __builtin_popcountll(threats) >= 2:
             return R_LOSS
@@ -327,15 +550,34 @@ cdef class YSolver:
         empties = __builtin_popcountll(empty)
         moves = empty
         if self.use_vc:
-            if self._virtual_win(my_groups, km, empty):
+            if self._vc(my_groups, km, empty, &carrier):
                 self.vc_wins += 1
                 self._store(key, R_WIN, -1, sym, empties)
                 return R_WIN
-            carrier = self._virtual_win(op_groups, ko, empty)
-            if carrier:
-                moves &= carrier
+            if self._vc(op_groups, ko, empty, &carrier):
+                self.vc_losses += 1
+                self._store(key, R_LOSS, -1, sym, empties)
+                return R_LOSS
         if threats:
             moves &= threats
+        if self.use_semi:
+            moves = self._semi_mustplay(op_groups, ko, empty, moves)
+            if moves == 0:
+                self.vc_losses += 1
+                self._store(key, R_LOSS, -1, sym, empties)
+                return R_LOSS
+        if self.use_semi:
+            # a move that leaves the mover a virtual win wins (tried before searching)
+            bit = moves
+            while bit:
+                c = __builtin_ctzll(bit)
+                bit &= bit - 1
+                i = self._with_stone(my_groups, km, c, g2)
+                reach[c] = 0
+                if self._vc(g2, i, empty & ~_bit(c), &carrier, &reach[c]):
+                    self.vc_wins += 1
+                    self._store(key, R_WIN, c, sym, empties)
+                    return R_WIN
         if self.use_dead:
             dead = 0
             bit = moves
@@ -362,19 +604,19 @@ cdef class YSolver:
                 self._store(key, R_WIN, c, sym, empties)
                 return R_WIN
             order[nm] = c
-            score[nm] = self.history[p][c]
+            score[nm] = (<uint64_t>reach[c] << 40) | self.history[p][c] if self.use_semi else self.history[p][c]
             nm += 1
         # insertion sort by score, descending
         for i in range(1, nm):
             c = order[i]
-            s = score[i]
+            sc = score[i]
             best = i - 1
-            while best >= 0 and score[best] < <uint32_t>s:
+            while best >= 0 and score[best] < sc:
                 order[best + 1] = order[best]
                 score[best + 1] = score[best]
                 best -= 1
             order[best + 1] = c
-            score[best + 1] = s
+            score[best + 1] = sc
         for i in range(nm):
             c = order[i]
             for s in range(self.nsym):
@@ -412,7 +654,15 @@ cdef class YSolver:
         return self._winning_cells(groups, k, empty)
 
     def virtual_win(self, stones, empty):
-        """Carrier of a found virtual win for the owner of ``stones`` (0: none)."""
+        """Carrier of a found virtual win for the owner of ``stones`` (None: none found;
+        0: a group already touches all three sides)."""
+        cdef uint64_t groups[MAXG]
+        cdef uint64_t carrier
+        cdef int k = self._groups(stones, groups)
+        return carrier if self._vc(groups, k, empty, &carrier) else None
+
+    def semi_mustplay(self, stones, empty):
+        """Cells the opponent of ``stones``' owner must play in (step 4b; a test face)."""
         cdef uint64_t groups[MAXG]
         cdef int k = self._groups(stones, groups)
-        return self._virtual_win(groups, k, empty)
+        return self._semi_mustplay(groups, k, empty, empty)

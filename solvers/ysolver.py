@@ -6,8 +6,20 @@ stone a turn, no swap. ``applies`` says whether a game is such a Y, so
 ``solvers.exhaustive`` can pick this solver for it and the general kernel
 for everything else. Values are player 0's return (+1 / -1), as everywhere in
 ``solvers/``.
+
+As a command it solves chosen openings one symmetry class at a time, each
+with its own time limit, so a board too big to solve whole in one run
+(``python -m solvers.solve --openings`` stops at its first unfinished
+class) still yields every opening that can be proven, in the order asked:
+
+    python -m solvers.ysolver --size 8 --openings c3 c4 b5 --time-limit 300 --json
 """
 from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
 
 from games.openspiel import core_of
 from solvers._ysolver import YSolver, YSolveTimeout
@@ -26,7 +38,8 @@ def applies(game) -> bool:
 
 
 def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
-                dead_cells: bool = True) -> YSolver:
+                dead_cells: bool = True, semi_mustplay: bool = True,
+                side_links: bool = True, captured_cells: bool = True) -> YSolver:
     """A solver for ``game``'s board (reuse it across that board's positions)."""
     if not applies(game):
         raise ValueError(f"the Y solver handles y_game on a triangle of side <= 10 with "
@@ -37,7 +50,7 @@ def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
     n = board.num_cells
     return YSolver(n, [board.neighbours(c) for c in range(n)], [board.sides_of(c) for c in range(n)],
                    [list(perm) for perm in board.symmetries], tt_log2, virtual_connections,
-                   dead_cells)
+                   dead_cells, semi_mustplay, side_links, captured_cells)
 
 
 def position_of(core) -> tuple[int, int, int]:
@@ -59,3 +72,89 @@ def value(solver: YSolver, core, time_limit: float = 0.0) -> float:
     black, white, mover = position_of(core)
     mover_wins = solver.solve(black, white, mover, time_limit)
     return 1.0 if mover_wins == (mover == 0) else -1.0
+
+
+def opening_classes(game, cells: list[str]) -> list[list[str]]:
+    """The named first moves grouped by symmetry class (in the order first
+    named), each class completed with every cell of the board it holds."""
+    board = core_of(game).board
+    index = board.index_of_name
+    classes: dict[int, list[str]] = {}
+    for cell in cells:
+        if cell not in index:
+            raise ValueError(f"no cell {cell!r} on this board (cells: {' '.join(sorted(index))})")
+        key = min(perm[index[cell]] for perm in board.symmetries)
+        classes.setdefault(key, [])
+    for c in range(board.num_cells):
+        key = min(perm[c] for perm in board.symmetries)
+        if key in classes:
+            classes[key].append(board.names[c])
+    return list(classes.values())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m solvers.ysolver",
+        description="Solve chosen first moves of plain Y (y_game on a triangle, side <= 10) with "
+                    "the dedicated Y solver, one symmetry class at a time, each with its own time "
+                    "limit; the table is kept from class to class.")
+    ap.add_argument("--size", type=int, required=True, help="side of the triangle (2..10)")
+    ap.add_argument("--openings", nargs="+", default=["all"], metavar="CELL",
+                    help="first moves to solve, by name (one per class is searched; its class "
+                         "gets the value); 'all': every class (default)")
+    ap.add_argument("--time-limit", type=float, default=0.0, metavar="S",
+                    help="give up on a class after S seconds and go on (0: no limit)")
+    ap.add_argument("--tt-log2", type=int, default=24,
+                    help="transposition table entries = 2**N (16 bytes each; default 24)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object at the end")
+    args = ap.parse_args(argv)
+    if not 2 <= args.size <= 10:
+        ap.error(f"--size must be in 2..10, got {args.size}")
+    if not args.time_limit >= 0:
+        ap.error("--time-limit must be >= 0")
+    if not 10 <= args.tt_log2 <= 30:
+        ap.error("--tt-log2 must be in 10..30")
+    import pyspiel
+    import games  # noqa: F401  (registers y_game)
+    game = pyspiel.load_game(f"y_game(board_size={args.size})")
+    core = core_of(game)
+    cells = list(core.board.names) if args.openings == ["all"] else args.openings
+    try:
+        classes = opening_classes(game, cells)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    solver = make_solver(game, tt_log2=args.tt_log2)
+    values, unsolved, rows = {}, [], []
+    start = time.perf_counter()
+    for k, members in enumerate(classes):
+        child = core.clone()
+        child.apply_action(core.board.index_of_name[members[0]])
+        n0, t0 = solver.nodes, time.perf_counter()
+        try:
+            v = value(solver, child, args.time_limit)
+        except YSolveTimeout:
+            v = None
+        row = {"class": members, "value": v, "nodes": solver.nodes - n0,
+               "seconds": round(time.perf_counter() - t0, 2)}
+        rows.append(row)
+        if v is None:
+            unsolved += members
+        else:
+            values.update({m: v for m in members})
+        print(f"class {k + 1}/{len(classes)}: {' '.join(members)} -> "
+              f"{'not solved' if v is None else f'{v:+g}'}  ({row['nodes']:,} nodes, "
+              f"{row['seconds']} s)", file=sys.stderr, flush=True)
+    out = {"game": str(game), "opening_values": values, "unsolved": unsolved,
+           "winning_first_moves": [m for m, v in values.items() if v > 0], "classes": rows,
+           "nodes": solver.nodes, "seconds": round(time.perf_counter() - start, 2)}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"{out['game']}: winning first moves found: {' '.join(out['winning_first_moves']) or '-'}; "
+              f"unsolved: {' '.join(unsolved) or '-'}; {out['nodes']:,} nodes, {out['seconds']} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,10 +1,13 @@
 """The dedicated Y solver (solvers/ysolver.py) against plain alpha-beta.
 
-Its pruning (virtual wins, must-play regions, dead cells) is only worth
-having if it never changes a value, so the values are compared with the
-general kernel, which knows nothing of Y, on every reachable position of
-sides 3 and 4 and on a large random sample of side 5; side 6 against the
-values in docs/solved.md.
+Its pruning (virtual wins with side links, must-play regions from the
+opponent's one-move virtual wins, dead cells, captured-cell fill-in) is only worth having if it
+never changes a value, so the values are compared with the general kernel,
+which knows nothing of Y, on every reachable position of sides 3 and 4 with
+each pruning switched off in turn and on a large random sample of side 5;
+the virtual wins and must-play regions themselves on random positions of
+sides 6 and 7, where the side links (third-row templates) reach; side 6
+against the values in docs/solved.md.
 """
 from __future__ import annotations
 
@@ -48,17 +51,25 @@ def _alphabeta_value(searcher, core):
     return v
 
 
+ALL_ON = dict(virtual_connections=True, dead_cells=True, semi_mustplay=True, side_links=True,
+              captured_cells=True)
+SWITCHES = [ALL_ON] + [{**ALL_ON, k: False} for k in ALL_ON] + [{k: False for k in ALL_ON}]
+
+
 @pytest.mark.parametrize("n", [3, 4])
-@pytest.mark.parametrize("vc,dead", [(True, True), (True, False), (False, True)])
-def test_every_position_matches_alpha_beta(n, vc, dead):
+@pytest.mark.parametrize("switches", SWITCHES,
+                         ids=["all"] + [f"no_{k}" for k in ALL_ON] + ["none"])
+def test_every_position_matches_alpha_beta(n, switches):
     game = _game(n)
     positions = _reachable(game)
     assert len(positions) > (100 if n == 3 else 10_000)
     searcher = make_searcher(game, game.new_core(), tt_log2=16)
-    solver = ysolver.make_solver(game, tt_log2=16, virtual_connections=vc, dead_cells=dead)
+    solver = ysolver.make_solver(game, tt_log2=16, **switches)
     wrong = [core.to_string() for core in positions
              if ysolver.value(solver, core) != _alphabeta_value(searcher, core)]
     assert not wrong, wrong[:3]
+    if n == 4 and switches["captured_cells"]:
+        assert solver.fill_ins > 0          # the fill-in was exercised, not just allowed
 
 
 def test_random_side_5_positions_match_alpha_beta():
@@ -82,6 +93,101 @@ def test_random_side_5_positions_match_alpha_beta():
             fresh_checked += 1
         checked += 1
     assert checked > 1000 and fresh_checked > 100
+
+
+@pytest.mark.parametrize("switches", SWITCHES[1:-1], ids=[f"no_{k}" for k in ALL_ON])
+def test_random_side_5_positions_match_alpha_beta_with_a_pruning_off(switches):
+    game = _game(5)
+    rng = random.Random(55)
+    searcher = make_searcher(game, game.new_core(), tt_log2=18)
+    solver = ysolver.make_solver(game, tt_log2=18, **switches)
+    checked = 0
+    for _ in range(300):
+        core = _random_position(game, rng, rng.randrange(2, 12))
+        if core is None:
+            continue
+        assert ysolver.value(solver, core) == _alphabeta_value(searcher, core), core.to_string()
+        checked += 1
+    assert checked > 200
+
+
+def _random_position(game, rng, stones):
+    """A random non-terminal position with ``stones`` stones (None if the game ended)."""
+    core = game.new_core()
+    for _ in range(stones):
+        core.apply_action(rng.choice(core.legal_action_list()))
+        if core.terminal():
+            return None
+    return core
+
+
+def _mover_value(searcher, core):
+    """+1 if the player to move wins ``core``, -1 if it loses (plain alpha-beta)."""
+    v = _alphabeta_value(searcher, core)
+    return v if core.player() == 0 else -v
+
+
+@pytest.mark.parametrize("n,stones_range,count", [(6, (10, 17), 60), (7, (16, 22), 25)])
+def test_claimed_virtual_wins_and_must_play_regions_are_real(n, stones_range, count):
+    """Checks steps 3 and 4b directly, where side links (third-row templates)
+    occur: the player *not* to move with a found virtual win wins with its
+    opponent to move, and every move outside the must-play region loses
+    (even where the mover could win at once: a sound region holds that cell)."""
+    game = _game(n)
+    rng = random.Random(n)
+    searcher = make_searcher(game, game.new_core(), tt_log2=20)
+    solver = ysolver.make_solver(game, tt_log2=12)
+    full = (1 << game.new_core().board.num_cells) - 1
+    wins = regions = outside = 0
+    for _ in range(count * 20):
+        if wins >= count and regions >= count:
+            break
+        core = _random_position(game, rng, rng.randrange(*stones_range))
+        if core is None:
+            continue
+        black, white, mover = ysolver.position_of(core)
+        mine, theirs = (black, white) if mover == 0 else (white, black)
+        empty = full & ~(black | white)
+        if solver.virtual_win(theirs, empty) is not None:
+            assert _mover_value(searcher, core) == -1, core.to_string()
+            wins += 1
+            continue
+        must = solver.semi_mustplay(theirs, empty)
+        if must == empty:
+            continue
+        regions += 1
+        for c in range(game.new_core().board.num_cells):
+            if empty >> c & 1 and not must >> c & 1:
+                child = core.clone()
+                child.apply_action(c)     # the opponent then moves and wins
+                assert not child.terminal() and _mover_value(searcher, child) == 1, \
+                    (core.to_string(), c)
+                outside += 1
+    assert wins >= count and regions >= count and outside > count
+
+
+def test_side_links_find_the_third_row_template():
+    """After Black's b3 on side 6 (second row from one side, third row from
+    the other two) White has no move outside every one-move virtual win of
+    Black's: those need third-row templates (ziggurats), which plain edge
+    templates cannot see; b3 is a winning opening (docs/solved.md), and with
+    side links the solver proves it at its first node."""
+    game = _game(6)
+    board = game.new_core().board
+    stone = 1 << board.index_of_name["b3"]
+    empty = ((1 << board.num_cells) - 1) & ~stone
+    on = ysolver.make_solver(game, tt_log2=10)
+    off = ysolver.make_solver(game, tt_log2=10, side_links=False)
+    assert on.semi_mustplay(stone, empty) == 0
+    assert off.semi_mustplay(stone, empty) != 0
+    assert ysolver.value(on, _after(game, "b3")) == 1.0 and on.nodes == 1
+
+
+def _after(game, *cells):
+    core = game.new_core()
+    for cell in cells:
+        core.apply_action(core.board.index_of_name[cell])
+    return core
 
 
 def test_finished_game_gives_its_result():
@@ -130,3 +236,18 @@ def test_side_6_matches_docs_solved():
     r = solve("y_game(board_size=6)")
     assert r["method"] == "ysolver" and r["value"] == 1.0 and r["complete"]
     assert sorted(r["winning_first_moves"]) == ["b3", "c2", "c3"]
+
+
+@pytest.mark.slow
+def test_side_7_matches_hexwiki():
+    """HexWiki's "Where to swap (y)" map of side 7, as docs/solved.md
+    translates it: the openings that win are the 10 cells (r, c) with
+    r <= 5 and 1 <= c <= r - 1 (the interior cells). About 72 s of CPU time
+    (20 M nodes; 19 minutes of wall clock on the shared machine at load 16-26)."""
+    r = solve("y_game(board_size=7)", tt_log2=24)
+    n = 7
+    expected = {f"{chr(ord('a') + c)}{n - row}" for row in range(n) for c in range(n)
+                if row <= 5 and 1 <= c <= row - 1}
+    assert len(expected) == 10
+    assert r["method"] == "ysolver" and r["value"] == 1.0 and r["complete"]
+    assert set(r["winning_first_moves"]) == expected
