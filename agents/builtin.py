@@ -1,4 +1,5 @@
-"""The built-in kinds: ``random``, ``mcts``, ``openspiel_mcts``, ``alphabeta``.
+"""The built-in kinds: ``random``, ``mcts``, ``openspiel_mcts``, ``alphabeta``,
+``cfr`` (a saved CFR average policy) and ``ismcts`` (information-set MCTS).
 
 Each is the option schema of one bot class of ``mcts/`` or ``solvers/`` (the
 classes check their own arguments too, for code that builds them directly;
@@ -14,6 +15,7 @@ from typing import Any, Mapping
 from agents.kinds import register_bot_kind
 from agents.options import Option
 from agents.random_bot import UniformRandomBot
+from cfr.bots import CFRPolicyBot
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
 from solvers.bots import AlphaBetaBot
 
@@ -93,3 +95,15 @@ register_bot_kind(
     description="iterative-deepening alpha-beta with a transposition table "
                 "(solvers.bots.AlphaBetaBot); plays perfectly where it searches to the end",
     check=_needs_budget("alphabeta", "depth", "time_limit"))
+
+
+def _build_cfr(game, player: int, seed: int, **settings) -> CFRPolicyBot:
+    return CFRPolicyBot(game, player, seed=seed, **settings)
+
+
+register_bot_kind(
+    "cfr", _build_cfr,
+    (Option("policy", str, None, "a policy file written by python -m cfr --save (JSON)",
+            required=True),),
+    description="plays a saved CFR average policy (cfr.bots.CFRPolicyBot), sampling it with "
+                "its seed; for hidden-information and simultaneous games")
