@@ -17,6 +17,7 @@ from agents.options import Option
 from agents.random_bot import UniformRandomBot
 from cfr.bots import CFRPolicyBot
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
+from mcts.ismcts import ISMCTSBot
 from solvers.bots import AlphaBetaBot
 
 _INT31 = 2 ** 31 - 1     # OpenSpiel and the alpha-beta kernel count in C ints
@@ -107,3 +108,18 @@ register_bot_kind(
             required=True),),
     description="plays a saved CFR average policy (cfr.bots.CFRPolicyBot), sampling it with "
                 "its seed; for hidden-information and simultaneous games")
+
+
+def _build_ismcts(game, player: int, seed: int, **settings) -> ISMCTSBot:
+    return ISMCTSBot(game, player, seed=seed, **settings)
+
+
+register_bot_kind(
+    "ismcts", _build_ismcts,
+    (_uct_c(),
+     Option("max_simulations", int, 1000, "iterations (determinisations) per move", minimum=1,
+            maximum=_INT31, aliases=("simulations",)),
+     Option("max_worlds", int, 100_000, "refuse positions with more consistent histories",
+            minimum=1, maximum=_INT31)),
+    description="single-observer information-set MCTS (mcts.ismcts.ISMCTSBot): searches worlds "
+                "sampled from what its player knows, for cloaked (hidden-piece) games")
