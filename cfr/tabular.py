@@ -19,6 +19,10 @@ matching (uniform when no regret is positive), and per variant:
   Sandholm 2019), as ``open_spiel.python.algorithms.discounted_cfr.DCFRSolver``.
 - ``lcfr``: DCFR with a=b=g=1 (linear CFR).
 
+Two backends compute the same numbers: ``"c"`` (default; ``cfr/_kernel.pyx``,
+plain loops over the edges) and ``"numpy"`` (vectorised per depth level, kept
+as the readable statement of the algorithm and a cross-check).
+
 Works for any number of players and general-sum games; for those the average
 strategy is only an approximation of a coarse-correlated equilibrium, not a
 Nash equilibrium, and NashConv (``cfr.evaluate``) says how far it is.
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from cfr import _kernel
 from cfr.tree import GameTree
 
 __all__ = ["TabularCFR", "VARIANTS"]
@@ -38,9 +43,12 @@ class TabularCFR:
     """One solver over one ``GameTree``; ``iterate()`` runs one iteration."""
 
     def __init__(self, tree: GameTree, variant: str = "cfr", *, alpha: float = 1.5,
-                 beta: float = 0.0, gamma: float = 2.0):
+                 beta: float = 0.0, gamma: float = 2.0, backend: str = "c"):
         if variant not in VARIANTS:
             raise ValueError(f"unknown CFR variant {variant!r}; choose from {', '.join(VARIANTS)}")
+        if backend not in ("c", "numpy"):
+            raise ValueError(f"backend must be 'c' or 'numpy', got {backend!r}")
+        self.backend = backend
         if variant == "lcfr":
             alpha = beta = gamma = 1.0
         self.tree = tree
@@ -60,14 +68,45 @@ class TabularCFR:
         self._own_slots = [np.flatnonzero(self._slot_player == p) for p in range(tree.num_players)]
         self._chance = tree.edge_sa < 0
         self._sa_safe = np.where(self._chance, 0, tree.edge_sa)
+        self._counts = counts.astype(np.int64)
+        self._player_infosets = [np.flatnonzero(tree.infoset_player == p).astype(np.int64)
+                                 for p in range(tree.num_players)]
+        self._util = [np.ascontiguousarray(tree.utilities[:, p]) for p in range(tree.num_players)]
+        nn = tree.num_nodes
+        self._scratch = (np.empty(nn), np.empty(nn), np.empty(nn))
 
     # -- one pass ---------------------------------------------------------------
     def _edge_probs(self) -> np.ndarray:
         t = self.tree
         return np.where(self._chance, t.edge_prob, self.current[self._sa_safe])
 
+    def _weight(self) -> float:
+        if self.variant == "cfr+":
+            return float(self.iteration)
+        if self.variant in ("dcfr", "lcfr"):
+            return float(self.iteration) ** self.gamma
+        return 1.0
+
+    def _pass_c(self, player: int) -> None:
+        t = self.tree
+        own, other, value = self._scratch
+        _kernel.cfr_pass(t.edge_parent, t.edge_child, t.edge_sa, t.edge_owner, t.edge_prob,
+                         self._util[player], self.current, self.regret, self.cumulative,
+                         own, other, value, player, self._weight())
+        mode, pos, neg = 0, 1.0, 1.0
+        if self.variant == "cfr+":
+            mode = 1
+        elif self.variant in ("dcfr", "lcfr"):
+            ta, tb = self.iteration ** self.alpha, self.iteration ** self.beta
+            mode, pos, neg = 2, ta / (ta + 1), tb / (tb + 1)
+        _kernel.discount_and_match(self._player_infosets[player], t.infoset_first_sa,
+                                   self._counts, self.regret, self.current, mode, pos, neg)
+
     def _pass(self, player: int) -> None:
         """Regrets and average of ``player`` under the current profile."""
+        if self.backend == "c":
+            self._pass_c(player)
+            return
         t = self.tree
         w = self._edge_probs()
         mine = t.edge_owner == player
@@ -86,11 +125,7 @@ class TabularCFR:
         ep, ec, esa = self._pe[player]
         k = t.num_slots
         self.regret += np.bincount(esa, other[ep] * (value[ec] - value[ep]), minlength=k)
-        weight = 1.0
-        if self.variant == "cfr+":
-            weight = float(self.iteration)
-        elif self.variant in ("dcfr", "lcfr"):
-            weight = float(self.iteration) ** self.gamma
+        weight = self._weight()
         self.cumulative += np.bincount(esa, weight * own[ep] * self.current[esa], minlength=k)
         slots = self._own_slots[player]
         if self.variant == "cfr+":

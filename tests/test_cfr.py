@@ -37,10 +37,11 @@ def _cpp_lookup(policy):
 @pytest.mark.parametrize("variant, make_ref", [
     ("cfr", pyspiel.CFRSolver), ("cfr+", pyspiel.CFRPlusSolver)])
 @pytest.mark.parametrize("game_string", ["kuhn_poker", RPS_LINES])
-def test_tabular_matches_openspiel_cpp_every_iteration(variant, make_ref, game_string):
+@pytest.mark.parametrize("backend", ["c", "numpy"])
+def test_tabular_matches_openspiel_cpp_every_iteration(variant, make_ref, game_string, backend):
     game = pyspiel.load_game(game_string)
     tree = enumerate_tree(game)
-    ours, ref = TabularCFR(tree, variant), make_ref(turn_based(game))
+    ours, ref = TabularCFR(tree, variant, backend=backend), make_ref(turn_based(game))
     for _ in range(25):
         ours.iterate()
         ref.evaluate_and_update_policy()
@@ -48,9 +49,12 @@ def test_tabular_matches_openspiel_cpp_every_iteration(variant, make_ref, game_s
         assert _max_diff(ours.current_policy(), _cpp_lookup(ref.current_policy())) < 1e-9
 
 
-def test_dcfr_matches_openspiels_python_dcfr_every_iteration():
+@pytest.mark.parametrize("backend", ["c", "numpy"])
+@pytest.mark.parametrize("variant, make_ref", [("dcfr", discounted_cfr.DCFRSolver),
+                                               ("lcfr", discounted_cfr.LCFRSolver)])
+def test_dcfr_matches_openspiels_python_dcfr_every_iteration(backend, variant, make_ref):
     game = pyspiel.load_game("kuhn_poker")
-    ours, ref = TabularCFR(enumerate_tree(game), "dcfr"), discounted_cfr.DCFRSolver(game)
+    ours, ref = TabularCFR(enumerate_tree(game), variant, backend=backend), make_ref(game)
     for _ in range(20):
         ours.iterate()
         ref.evaluate_and_update_policy()
@@ -113,6 +117,8 @@ def test_bad_choices_are_refused():
         Solver(game, "dcfr", "openspiel")
     with pytest.raises(ValueError, match="unknown CFR variant"):
         TabularCFR(enumerate_tree(game), "xcfr")
+    with pytest.raises(ValueError, match="backend"):
+        TabularCFR(enumerate_tree(game), "cfr", backend="cuda")
     with pytest.raises(TreeTooLarge, match="too large"):
         enumerate_tree(pyspiel.load_game("leduc_poker"), max_nodes=1000)
     with pytest.raises(ValueError, match="iterations"):
