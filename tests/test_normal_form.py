@@ -188,3 +188,63 @@ def test_chance_and_openspiel_games():
         backward_induction("kuhn_poker")
     with pytest.raises(ValueError, match="sum to"):
         backward_induction(Chance({"a": (0.5, (1, 1))}))
+
+
+def test_cfr_and_gambit_agree_on_our_simultaneous_rule_set():
+    name = "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)"
+    g = NormalFormGame.from_openspiel(name)
+    equilibria = nash_equilibria(g)
+    assert len(equilibria) == 1             # one move is dominated; RPS on the other three
+    result = run(pyspiel.load_game(name), "cfr+", iterations=10000)
+    keys = sorted(result.policy)            # "Current player: 0..." before "...: 1..."
+    profile = [np.array([p for _, p in result.policy[k]]) for k in keys]
+    assert _close_to_one_of(profile, equilibria)
+
+
+# -- the command line ------------------------------------------------------------
+
+def _cli(*args):
+    """The command in this process (a subprocess per call costs seconds of imports)."""
+    import contextlib
+    import io
+    import types
+    from solvers.equilibria import main
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as e:
+            code = e.code
+    return types.SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
+
+
+def test_cli_reads_openspiel_tables_and_nfg_files(tmp_path):
+    import json
+    from solvers.normal_form import to_gambit
+    import subprocess
+    import sys
+    helped = subprocess.run([sys.executable, "-m", "solvers.equilibria", "--help"],
+                            capture_output=True, text=True)
+    assert helped.returncode == 0 and "--table" in helped.stdout
+    out = _cli("--game", "matrix_bos", "--json")
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["pure_equilibria"] == [["Bach", "Bach"], ["Stravinsky", "Stravinsky"]]
+    assert len(doc["equilibria"]) == 3
+    assert doc["price_of_anarchy"] == pytest.approx(5 / 2.4)
+    pd = NormalFormGame.from_openspiel("matrix_pd")
+    (tmp_path / "pd.nfg").write_text(to_gambit(pd).to_nfg())
+    table = {"payoffs": pd.to_profiles().tolist(), "strategies": [2, 2]}
+    (tmp_path / "pd.json").write_text(json.dumps(table))
+    from_nfg = json.loads(_cli("--nfg", str(tmp_path / "pd.nfg"), "--json").stdout)
+    from_table = json.loads(_cli("--table", str(tmp_path / "pd.json"), "--json").stdout)
+    assert from_nfg["payoffs"] == from_table["payoffs"] == table["payoffs"]
+    assert from_nfg["equilibria"] == from_table["equilibria"]
+    assert from_nfg["strategies"] == [["Cooperate", "Defect"]] * 2
+    spe = json.loads(_cli("--game", "tic_tac_toe", "--spe", "--json").stdout)
+    assert spe["value"] == [0.0, 0.0]
+    bad = _cli("--table", str(tmp_path / "missing.json"))
+    assert bad.returncode == 2 and "cannot read" in bad.stderr
+    assert _cli("--game", "kuhn_poker").returncode == 2          # not one round: refused
+    induced = json.loads(_cli("--game", "matrix_sh", "--induced", "--json").stdout)
+    assert induced["payoffs"] == json.loads(_cli("--game", "matrix_sh", "--json").stdout)["payoffs"]
