@@ -52,8 +52,10 @@ def load_policy(path) -> dict:
         raise ValueError(f"policy file {path} is not JSON: {e}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ValueError(f"{path} is not a {FORMAT} policy file")
+    if not isinstance(doc.get("policy"), dict) or not isinstance(doc.get("game"), str):
+        raise ValueError(f"{path} lacks its 'game' string or its 'policy' object")
     table = {}
-    for key, pairs in doc.get("policy", {}).items():
+    for key, pairs in doc["policy"].items():
         probs = {int(a): float(p) for a, p in pairs}
         if any(p < 0 for p in probs.values()) or abs(sum(probs.values()) - 1) > 1e-6:
             raise ValueError(f"{path}: probabilities of {key!r} are not a distribution")

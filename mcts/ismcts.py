@@ -165,10 +165,9 @@ class ISMCTSBot(pyspiel.Bot):
         pyspiel.Bot.__init__(self)
         if isinstance(game, str):
             game = pyspiel.load_game(game)
-        if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS \
-                and game.get_type().short_name != "ttt":
-            raise ValueError("ISMCTS plays turn-based games; wrap a simultaneous game with "
-                             "pyspiel.convert_to_turn_based")
+        if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+            raise ValueError(f"ISMCTS plays turn-based games, and {game} has simultaneous "
+                             "rounds (use CFR, or wrap it with pyspiel.convert_to_turn_based)")
         if not 0 <= player < game.num_players():
             raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
         for name, value in (("uct_c", uct_c),):

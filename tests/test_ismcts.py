@@ -81,6 +81,8 @@ def test_refusals(game):
         ISMCTSBot(game, 0, uct_c=float("nan"))
     with pytest.raises(ValueError, match="did you mean"):
         make_bot("ismcts:simulatons=5", game, 0)
+    with pytest.raises(ValueError, match="simultaneous"):
+        make_bot("ismcts", "ttt(rules=games/ttt/examples/Sim-Place-Then-Move.json)", 0)
 
 
 def test_plays_perfect_information_games_too():
