@@ -20,7 +20,7 @@ matching (uniform when no regret is positive), and per variant:
 - ``lcfr``: DCFR with a=b=g=1 (linear CFR).
 
 Two backends compute the same numbers: ``"c"`` (default; ``cfr/_kernel.pyx``,
-plain loops over the edges) and ``"numpy"`` (vectorised per depth level, kept
+whole iterations in plain loops over the edges) and ``"numpy"`` (vectorised per depth level, kept
 as the readable statement of the algorithm and a cross-check).
 
 Works for any number of players and general-sum games; for those the average
@@ -71,9 +71,12 @@ class TabularCFR:
         self._counts = counts.astype(np.int64)
         self._player_infosets = [np.flatnonzero(tree.infoset_player == p).astype(np.int64)
                                  for p in range(tree.num_players)]
-        self._util = [np.ascontiguousarray(tree.utilities[:, p]) for p in range(tree.num_players)]
-        nn = tree.num_nodes
-        self._scratch = (np.empty(nn), np.empty(nn), np.empty(nn))
+        pinfo = np.concatenate(self._player_infosets + [np.zeros(0, dtype=np.int64)])
+        pstart = np.cumsum([0] + [len(x) for x in self._player_infosets]).astype(np.int64)
+        self._runner = _kernel.Runner(
+            tree.edge_parent, tree.edge_child, tree.edge_sa, tree.edge_owner, tree.edge_prob,
+            np.ascontiguousarray(tree.utilities.T), tree.infoset_first_sa, self._counts,
+            pinfo.astype(np.int64), pstart, self.current, self.regret, self.cumulative)
 
     # -- one pass ---------------------------------------------------------------
     def _edge_probs(self) -> np.ndarray:
@@ -87,26 +90,8 @@ class TabularCFR:
             return float(self.iteration) ** self.gamma
         return 1.0
 
-    def _pass_c(self, player: int) -> None:
-        t = self.tree
-        own, other, value = self._scratch
-        _kernel.cfr_pass(t.edge_parent, t.edge_child, t.edge_sa, t.edge_owner, t.edge_prob,
-                         self._util[player], self.current, self.regret, self.cumulative,
-                         own, other, value, player, self._weight())
-        mode, pos, neg = 0, 1.0, 1.0
-        if self.variant == "cfr+":
-            mode = 1
-        elif self.variant in ("dcfr", "lcfr"):
-            ta, tb = self.iteration ** self.alpha, self.iteration ** self.beta
-            mode, pos, neg = 2, ta / (ta + 1), tb / (tb + 1)
-        _kernel.discount_and_match(self._player_infosets[player], t.infoset_first_sa,
-                                   self._counts, self.regret, self.current, mode, pos, neg)
-
     def _pass(self, player: int) -> None:
-        """Regrets and average of ``player`` under the current profile."""
-        if self.backend == "c":
-            self._pass_c(player)
-            return
+        """Regrets and average of ``player`` under the current profile (numpy)."""
         t = self.tree
         w = self._edge_probs()
         mine = t.edge_owner == player
@@ -145,6 +130,11 @@ class TabularCFR:
         self.current[slots] = new[slots]
 
     def iterate(self, count: int = 1) -> None:
+        if self.backend == "c":
+            mode = {"cfr": 0, "cfr+": 1}.get(self.variant, 2)
+            self._runner.iterate(self.iteration, count, mode, self.alpha, self.beta, self.gamma)
+            self.iteration += count
+            return
         for _ in range(count):
             self.iteration += 1
             for p in range(self.tree.num_players):
