@@ -47,7 +47,7 @@ setup(
         "cython==3.3.1",
         "openskill==6.2.0",
         "flask==3.1.3",
-        "pygambit==16.7.0",   # solvers/normal_form.py; sdist only: builds with g++ (~30+ min on 2 loaded cores)
+        "pygambit==16.7.0",   # solvers/normal_form.py; sdist only here: builds from source with g++
     ],
     entry_points={"console_scripts": ["flipgames-web = webapp.cli:main"]},
     extras_require={
