@@ -4,7 +4,7 @@ from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
 
-PACKAGES = ("games", "records", "mcts", "solvers", "agents", "analysis", "registry", "experiments",
+PACKAGES = ("games", "records", "mcts", "solvers", "cfr", "agents", "analysis", "registry", "experiments",
             "webapp")
 ROOT = Path(__file__).parent
 

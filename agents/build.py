@@ -15,12 +15,16 @@ from agents.spec import BotSpec
 MAX_SEED = 2 ** 31 - 1
 
 
-def make_bot(spec: BotSpec | str, game, player: int, seed: int = 0) -> pyspiel.Bot:
+def make_bot(spec: BotSpec | str, game, player: int, seed: int = 0, **options) -> pyspiel.Bot:
     """A bot of ``spec`` (a ``BotSpec`` or a spec string such as
     ``"mcts:simulations=300"``) for ``player`` in ``game`` (a Game or a game
-    string), seeded with ``seed`` (0..2**31-1)."""
+    string), seeded with ``seed`` (0..2**31-1). Keyword ``options`` are added to
+    a spec string's (``make_bot("cfr", game, 0, policy="p.json")``), validated
+    the same way."""
     if isinstance(spec, str):
-        spec = BotSpec.parse(spec)
+        spec = BotSpec.parse(spec, options)
+    elif options and isinstance(spec, BotSpec):
+        spec = BotSpec(spec.kind, tuple(spec.options) + tuple(options.items()), spec.name)
     elif not isinstance(spec, BotSpec):
         raise ValueError(f"a bot is described by a BotSpec or a spec string such as "
                          f"'mcts:simulations=300', got {spec!r}")

@@ -1,4 +1,5 @@
-"""The built-in kinds: ``random``, ``mcts``, ``openspiel_mcts``, ``alphabeta``.
+"""The built-in kinds: ``random``, ``mcts``, ``openspiel_mcts``, ``alphabeta``,
+``cfr`` (a saved CFR average policy) and ``ismcts`` (information-set MCTS).
 
 Each is the option schema of one bot class of ``mcts/`` or ``solvers/`` (the
 classes check their own arguments too, for code that builds them directly;
@@ -14,7 +15,9 @@ from typing import Any, Mapping
 from agents.kinds import register_bot_kind
 from agents.options import Option
 from agents.random_bot import UniformRandomBot
+from cfr.bots import CFRPolicyBot
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
+from mcts.ismcts import ISMCTSBot
 from solvers.bots import AlphaBetaBot
 
 _INT31 = 2 ** 31 - 1     # OpenSpiel and the alpha-beta kernel count in C ints
@@ -93,3 +96,30 @@ register_bot_kind(
     description="iterative-deepening alpha-beta with a transposition table "
                 "(solvers.bots.AlphaBetaBot); plays perfectly where it searches to the end",
     check=_needs_budget("alphabeta", "depth", "time_limit"))
+
+
+def _build_cfr(game, player: int, seed: int, **settings) -> CFRPolicyBot:
+    return CFRPolicyBot(game, player, seed=seed, **settings)
+
+
+register_bot_kind(
+    "cfr", _build_cfr,
+    (Option("policy", str, None, "a policy file written by python -m cfr --save (JSON)",
+            required=True),),
+    description="plays a saved CFR average policy (cfr.bots.CFRPolicyBot), sampling it with "
+                "its seed; for hidden-information and simultaneous games")
+
+
+def _build_ismcts(game, player: int, seed: int, **settings) -> ISMCTSBot:
+    return ISMCTSBot(game, player, seed=seed, **settings)
+
+
+register_bot_kind(
+    "ismcts", _build_ismcts,
+    (_uct_c(),
+     Option("max_simulations", int, 1000, "iterations (determinisations) per move", minimum=1,
+            maximum=_INT31, aliases=("simulations",)),
+     Option("max_worlds", int, 100_000, "refuse positions with more consistent histories",
+            minimum=1, maximum=_INT31)),
+    description="single-observer information-set MCTS (mcts.ismcts.ISMCTSBot): searches worlds "
+                "sampled from what its player knows, for cloaked (hidden-piece) games")

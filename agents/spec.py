@@ -123,8 +123,10 @@ class BotSpec:
         return cls(data["kind"], tuple(options.items()), data.get("name"))
 
     @classmethod
-    def parse(cls, text: str) -> "BotSpec":
+    def parse(cls, text: str, extra: Mapping[str, Any] | None = None) -> "BotSpec":
         """``kind`` or ``kind:key=value,key=value``; ``name=...`` sets the label.
+        ``extra`` options join the text's (a kind whose option is required can
+        then be named alone: ``parse("cfr", {"policy": path})``).
 
         A kind of your own is ``package.module:function``, with options after
         a second colon: ``mypkg.bots:greedy:depth=2,name=g``.
@@ -152,6 +154,10 @@ class BotSpec:
                 raise ValueError(f"bot option {key!r} is given twice in {text!r}")
             else:
                 options[key] = _parse_value(value.strip())
+        for key, value in (extra or {}).items():
+            if key in options:
+                raise ValueError(f"bot option {key!r} is given twice ({text!r} and a keyword)")
+            options[key] = value
         return cls(kind, tuple(options.items()), name)
 
 

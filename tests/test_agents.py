@@ -82,7 +82,7 @@ def test_fingerprint_follows_the_settings_not_the_spelling_or_name():
 @pytest.mark.parametrize("text, message", [
     ("mcts:simulatons=300", r"no option 'simulatons' \(did you mean 'simulations'\?\)"),
     ("mcts:max_simulation=300", r"did you mean 'max_simulations'"),
-    ("mctz", r"unknown bot kind 'mctz' \(did you mean 'mcts'\?\); known kinds: alphabeta, mcts"),
+    ("mctz", r"unknown bot kind 'mctz' \(did you mean 'mcts'\?\); known kinds: alphabeta, cfr, ismcts, mcts"),
     ("random:depth=2", "has no option 'depth'; its options: none"),
     ("mcts:simulations", "not key=value"),
     (":simulations=3", "has no kind"),

@@ -1,0 +1,144 @@
+"""python -m cfr: solve a game with a CFR-family algorithm, print its convergence.
+
+Examples::
+
+    python -m cfr --game kuhn_poker --algorithm cfr+ --iterations 1000 --save kuhn.json
+    python -m cfr --game "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)" \\
+        --algorithm dcfr --iterations 500 --curve rps.csv
+    python -m cfr --game kuhn_poker --algorithm mccfr-external --iterations 100000 --seed 3
+
+Then ``--bot cfr:policy=kuhn.json`` (or ``make_bot("cfr", game, p, policy="kuhn.json")``)
+plays the saved average policy.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+
+import pyspiel
+
+from cfr import evaluate
+from cfr.policy_file import save_policy
+from cfr.solve import ALGORITHMS, run
+from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
+
+
+def _positive_int(text):
+    v = int(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
+    return v
+
+
+def _seconds(text):
+    v = float(text)
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {text}")
+    return v
+
+
+def _seed(text):
+    v = int(text)
+    if not 0 <= v < 2 ** 31:
+        raise argparse.ArgumentTypeError(f"must be in 0..2**31-1, got {v}")
+    return v
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m cfr", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--game", required=True, help="an OpenSpiel game string (ours or OpenSpiel's)")
+    p.add_argument("--algorithm", default="cfr+", choices=list(ALGORITHMS),
+                   help="cfr, cfr+ (RM+ and linear averaging), dcfr (a=1.5,b=0,g=2), "
+                        "lcfr, or OpenSpiel's outcome/external sampling MCCFR (default cfr+)")
+    p.add_argument("--engine", choices=("ours", "openspiel"),
+                   help="ours: numpy tabular CFR over the enumerated tree; openspiel: its C++ "
+                        "solvers (default: ours where the algorithm has it)")
+    p.add_argument("--iterations", type=_positive_int, default=1000, help="iteration budget")
+    p.add_argument("--seconds", type=_seconds, default=0.0,
+                   help="solver-time budget in seconds (0: none); the first budget reached stops")
+    p.add_argument("--seed", type=_seed, default=0, help="seed of the sampling MCCFR variants")
+    p.add_argument("--max-nodes", type=_positive_int, default=5_000_000,
+                   help="refuse games with more histories than this (default 5,000,000)")
+    p.add_argument("--save", metavar="PATH", help="write the average policy here (JSON; "
+                                                   "format in cfr/policy_file.py)")
+    p.add_argument("--curve", metavar="PATH", help="write the convergence curve (.csv or .json)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    import games  # noqa: F401  (registers this toolkit's games)
+    try:
+        game = pyspiel.load_game(args.game)
+    except pyspiel.SpielError as e:
+        print(f"error: cannot load game {args.game!r}: {e}", file=sys.stderr)
+        return 2
+    engines = ALGORITHMS[args.algorithm]
+    if args.engine and args.engine not in engines:
+        print(f"error: {args.algorithm} runs on engine(s) {', '.join(engines)}", file=sys.stderr)
+        return 2
+    say = (lambda *a: None) if args.json else print
+    try:
+        tree = enumerate_tree(game, max_nodes=args.max_nodes)
+    except (TreeTooLarge, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    tb = turn_based(game)
+    zero_sum = evaluate.is_two_player_zero_sum(tb)
+    say(f"{game}: {tree.num_nodes:,} histories, {tree.num_infosets:,} information states, "
+        f"{game.num_players()} players; {args.algorithm} on engine "
+        f"{args.engine or engines[0]}, seed {args.seed}")
+    if not zero_sum:
+        say("  not two-player zero-sum: the average strategy is an approximation whose NashConv "
+            "need not reach 0 (CFR converges to a coarse-correlated equilibrium there)")
+
+    def progress(row):
+        extra = (f"  exploitability {row['exploitability']:.6g}"
+                 if row["exploitability"] is not None else "")
+        say(f"  iteration {row['iteration']:>8}  {row['seconds']:8.3f} s  "
+            f"NashConv {row['nash_conv']:.6g}{extra}", flush=True) if not args.json else None
+
+    result = run(game, args.algorithm, iterations=args.iterations, seconds=args.seconds,
+                 engine=args.engine, seed=args.seed, progress=progress, tree=tree)
+    last = result.curve[-1]
+    rate = last["iteration"] / result.seconds if result.seconds > 0 else float("inf")
+    summary = {"game": str(game), "algorithm": args.algorithm,
+               "engine": args.engine or engines[0], "seed": args.seed,
+               "histories": tree.num_nodes, "information_states": tree.num_infosets,
+               "iterations": last["iteration"], "seconds": result.seconds,
+               "iterations_per_second": rate, "nash_conv": last["nash_conv"],
+               "exploitability": last["exploitability"], "two_player_zero_sum": zero_sum,
+               "curve": result.curve}
+    if args.save:
+        save_policy(args.save, game=game, policy=result.policy,
+                    turn_based=tb is not game and str(tb) != str(game),
+                    algorithm=args.algorithm, engine=summary["engine"],
+                    iterations=last["iteration"], seed=args.seed,
+                    nash_conv=last["nash_conv"], exploitability=last["exploitability"])
+        summary["saved"] = args.save
+        say(f"average policy saved to {args.save}")
+    if args.curve:
+        if args.curve.endswith(".json"):
+            with open(args.curve, "w") as f:
+                json.dump(result.curve, f, indent=1)
+        else:
+            with open(args.curve, "w", newline="") as f:
+                w = csv.DictWriter(f, fieldnames=["iteration", "seconds", "nash_conv",
+                                                  "exploitability"])
+                w.writeheader()
+                w.writerows(result.curve)
+        say(f"curve written to {args.curve}")
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"{last['iteration']} iterations in {result.seconds:.3f} s ({rate:,.0f}/s); "
+              f"NashConv {last['nash_conv']:.6g}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+# cython: boundscheck=False, wraparound=False, cdivision=True
+"""CFR iterations over an enumerated tree, in C (the hot loop of cfr.tabular).
+
+Why: on small trees such as Kuhn poker (58 histories) or a one-round rule set
+(21) the cost of calling into numpy, or even into one kernel function per pass,
+is most of the work; ``Runner.iterate`` runs whole iterations without returning
+to Python. Edges are in breadth-first order of their parents, so a forward
+sweep sees every parent's reach before its children and a backward sweep
+completes every node's value before its own parent edge reads it.
+"""
+from libc.math cimport pow
+
+
+cdef class Runner:
+    """Holds the tree's arrays and the solver's (shared with cfr.tabular, which
+    reads ``regret``/``cumulative``/``current`` after each call)."""
+    cdef long[::1] par, ch, sa, owner, first, count, pinfo, pstart
+    cdef double[::1] prob, current, regret, cumulative, own, other, value
+    cdef double[:, ::1] util
+    cdef int players
+
+    def __init__(self, par, ch, sa, owner, prob, util, first, count, pinfo, pstart,
+                 current, regret, cumulative):
+        self.par, self.ch, self.sa, self.owner, self.prob = par, ch, sa, owner, prob
+        self.util = util                  # (players, nodes): terminal utilities, 0 elsewhere
+        self.first, self.count = first, count
+        self.pinfo, self.pstart = pinfo, pstart   # infosets of player p: pinfo[pstart[p]:pstart[p+1]]
+        self.current, self.regret, self.cumulative = current, regret, cumulative
+        n = util.shape[1]
+        import numpy as np
+        self.own, self.other, self.value = np.empty(n), np.empty(n), np.empty(n)
+        self.players = util.shape[0]
+
+    def iterate(self, long start, long count, int mode, double alpha, double beta,
+                double gamma):
+        """Iterations start+1 .. start+count. mode 0: CFR; 1: CFR+ (RM+, weight t);
+        2: DCFR (regrets scaled by t^a/(t^a+1) or t^b/(t^b+1), weight t^g)."""
+        cdef long t
+        cdef int p
+        cdef double weight, ta, tb
+        for t in range(start + 1, start + count + 1):
+            for p in range(self.players):
+                if mode == 0:
+                    weight = 1.0
+                elif mode == 1:
+                    weight = <double>t
+                else:
+                    weight = pow(<double>t, gamma)
+                self._pass(p, weight)
+                ta = pow(<double>t, alpha)
+                tb = pow(<double>t, beta)
+                self._match(p, mode, ta / (ta + 1), tb / (tb + 1))
+
+    cdef void _pass(self, int player, double weight) noexcept:
+        cdef Py_ssize_t e, n_edges = self.par.shape[0], n_nodes = self.util.shape[1]
+        cdef long p, c, s
+        cdef double w
+        self.own[0] = 1.0
+        self.other[0] = 1.0
+        for e in range(n_nodes):
+            self.value[e] = self.util[player, e]
+        for e in range(n_edges):
+            p = self.par[e]
+            c = self.ch[e]
+            s = self.sa[e]
+            w = self.prob[e] if s < 0 else self.current[s]
+            if self.owner[e] == player:
+                self.own[c] = self.own[p] * w
+                self.other[c] = self.other[p]
+            else:
+                self.own[c] = self.own[p]
+                self.other[c] = self.other[p] * w
+        for e in range(n_edges - 1, -1, -1):
+            s = self.sa[e]
+            w = self.prob[e] if s < 0 else self.current[s]
+            self.value[self.par[e]] += w * self.value[self.ch[e]]
+        for e in range(n_edges):
+            if self.owner[e] == player:
+                p = self.par[e]
+                s = self.sa[e]
+                self.regret[s] += self.other[p] * (self.value[self.ch[e]] - self.value[p])
+                self.cumulative[s] += weight * self.own[p] * self.current[s]
+
+    cdef void _match(self, int player, int mode, double pos_scale, double neg_scale) noexcept:
+        cdef Py_ssize_t i, j, lo, k, info
+        cdef double total, r
+        for i in range(self.pstart[player], self.pstart[player + 1]):
+            info = self.pinfo[i]
+            lo = self.first[info]
+            k = self.count[info]
+            total = 0.0
+            for j in range(lo, lo + k):
+                r = self.regret[j]
+                if mode == 1 and r < 0:
+                    r = 0.0
+                elif mode == 2:
+                    r = r * (pos_scale if r >= 0 else neg_scale)
+                self.regret[j] = r
+                if r > 0:
+                    total += r
+            for j in range(lo, lo + k):
+                if total > 0:
+                    self.current[j] = self.regret[j] / total if self.regret[j] > 0 else 0.0
+                else:
+                    self.current[j] = 1.0 / k

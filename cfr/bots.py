@@ -1,0 +1,82 @@
+"""A saved average policy (``cfr.policy_file``) as a ``pyspiel.Bot``.
+
+Why a bot: so a solved policy plays in tournaments, the registry and the web
+app like any other kind (``make_bot("cfr:policy=PATH", game, player)``). It
+looks up the information state the player is in and samples the stored
+distribution with its own seeded generator. The key is the state's
+``information_state_string(player)``, prefixed as ``convert_to_turn_based``
+does (``"Current player: p\\n"``) when the policy was solved on the turn-based
+form of a simultaneous game. An information state the file lacks (a sampled
+solve that never reached it) is played uniformly and counted in ``misses``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from cfr.policy_file import load_policy
+from games.openspiel import refuse_terminal
+
+__all__ = ["CFRPolicyBot"]
+
+
+class CFRPolicyBot(pyspiel.Bot):
+    def __init__(self, game, player: int, *, policy, seed: int = 0):
+        pyspiel.Bot.__init__(self)
+        if isinstance(game, str):
+            game = pyspiel.load_game(game)
+        if not 0 <= player < game.num_players():
+            raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
+        doc = load_policy(policy) if not isinstance(policy, dict) else policy
+        if doc["game"] != str(game):
+            raise ValueError(f"policy file was solved for {doc['game']}, not {game}")
+        self._player = player
+        self._table = doc["policy"]
+        self._turn_based = bool(doc.get("turn_based"))
+        self._rng = np.random.default_rng(seed)
+        self.misses = 0
+
+    @property
+    def player(self) -> int:
+        return self._player
+
+    def _key(self, state) -> str:
+        text = state.information_state_string(self._player)
+        return f"Current player: {self._player}\n{text}" if self._turn_based else text
+
+    def get_policy(self, state):
+        legal = state.legal_actions(self._player)
+        probs = self._table.get(self._key(state))
+        if probs is None or not any(probs.get(a, 0.0) > 0 for a in legal):
+            self.misses += 1
+            return [(a, 1.0 / len(legal)) for a in legal]
+        total = sum(probs.get(a, 0.0) for a in legal)
+        return [(a, probs.get(a, 0.0) / total) for a in legal]
+
+    def step_with_policy(self, state):
+        refuse_terminal(state)
+        policy = self.get_policy(state)
+        acts = [a for a, _ in policy]
+        p = np.array([q for _, q in policy])
+        return policy, int(acts[self._rng.choice(len(acts), p=p / p.sum())])
+
+    def step(self, state):
+        return self.step_with_policy(state)[1]
+
+    def provides_policy(self):
+        return True
+
+    def restart_at(self, state):
+        pass
+
+    def inform_action(self, state, player_id, action):
+        pass
+
+    def inform_actions(self, state, actions):
+        pass
+
+    def is_clonable(self):
+        return False
+
+    def provides_force_action(self):
+        return False

@@ -1,0 +1,161 @@
+"""Run one CFR-family solver on one game and record its convergence.
+
+``Solver`` gives every algorithm one face (``iterate(k)``, ``average_policy()``):
+
+- engine ``ours``: ``cfr.tabular.TabularCFR`` (cfr, cfr+, dcfr, lcfr) over the
+  enumerated tree;
+- engine ``openspiel``: OpenSpiel's C++ ``CFRSolver`` / ``CFRPlusSolver`` and the
+  sampling ``OutcomeSamplingMCCFRSolver`` / ``ExternalSamplingMCCFRSolver``
+  (MCCFR is OpenSpiel's only; OpenSpiel has no C++ DCFR, so dcfr/lcfr are ours
+  only). The C++ solvers accept this toolkit's Python games; they run on
+  ``convert_to_cached_tree`` of the turn-based game, which walks the Python
+  game once instead of every iteration. MCCFR's policy is read through one
+  history of each information state (it cannot be read by string: OpenSpiel
+  raises for an information state not sampled yet; by state it is uniform).
+
+``run`` iterates up to a budget (iterations and/or seconds), evaluating NashConv
+(and exploitability for two-player zero-sum games) at geometrically spaced
+iterations; time spent evaluating is not counted in the curve's seconds.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import pyspiel
+
+from cfr import evaluate
+from cfr.tabular import TabularCFR
+from cfr.tree import enumerate_tree, turn_based
+
+__all__ = ["ALGORITHMS", "Solver", "RunResult", "run", "checkpoints"]
+
+# algorithm -> engines that have it (first: the default)
+ALGORITHMS = {
+    "cfr": ("ours", "openspiel"),
+    "cfr+": ("ours", "openspiel"),
+    "dcfr": ("ours",),
+    "lcfr": ("ours",),
+    "mccfr-outcome": ("openspiel",),
+    "mccfr-external": ("openspiel",),
+}
+
+
+class Solver:
+    """One algorithm on one game. ``tree`` is the enumerated tree (needed to
+    list every information state of the saved policy and for our engine)."""
+
+    def __init__(self, game, algorithm: str, engine: str | None = None, *, seed: int = 0,
+                 tree=None, epsilon: float = 0.6, max_nodes: int = 5_000_000):
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r}; choose from "
+                             f"{', '.join(ALGORITHMS)}")
+        engines = ALGORITHMS[algorithm]
+        engine = engine or engines[0]
+        if engine not in engines:
+            raise ValueError(f"algorithm {algorithm!r} runs on engine(s) {', '.join(engines)}, "
+                             f"not {engine!r}")
+        self.game, self.algorithm, self.engine, self.seed = game, algorithm, engine, seed
+        self.tree = tree if tree is not None else enumerate_tree(game, max_nodes=max_nodes)
+        self.iterations = 0
+        if engine == "ours":
+            self._ours = TabularCFR(self.tree, algorithm)
+            return
+        self._ours = None
+        cached = evaluate.evaluation_game(game)
+        if algorithm == "cfr":
+            self._cpp = pyspiel.CFRSolver(cached)
+        elif algorithm == "cfr+":
+            self._cpp = pyspiel.CFRPlusSolver(cached)
+        elif algorithm == "mccfr-outcome":
+            self._cpp = pyspiel.OutcomeSamplingMCCFRSolver(cached, epsilon=epsilon, seed=seed)
+        else:
+            self._cpp = pyspiel.ExternalSamplingMCCFRSolver(cached, seed=seed)
+
+    def iterate(self, count: int = 1) -> None:
+        if self._ours is not None:
+            self._ours.iterate(count)
+        elif self.algorithm.startswith("mccfr"):
+            for _ in range(count):
+                self._cpp.run_iteration()
+        else:
+            for _ in range(count):
+                self._cpp.evaluate_and_update_policy()
+        self.iterations += count
+
+    def average_policy(self) -> dict:
+        """{information-state string: [(action, prob), ...]} over every infoset."""
+        if self._ours is not None:
+            return self._ours.average_policy()
+        avg = self._cpp.average_policy()
+        out = {}
+        t = self.tree
+        for key, acts, state in zip(t.infoset_keys, t.infoset_actions, t.infoset_states):
+            probs = dict(avg.get_state_policy(state))
+            total = sum(probs.get(a, 0.0) for a in acts)
+            out[key] = ([(a, probs.get(a, 0.0) / total) for a in acts] if total > 0
+                        else [(a, 1.0 / len(acts)) for a in acts])
+        return out
+
+
+def checkpoints(limit: int):
+    """1, 2, 5, 10, 20, 50, ... up to ``limit`` (and ``limit`` itself)."""
+    out, base = [], 1
+    while base <= limit:
+        for m in (1, 2, 5):
+            if m * base <= limit:
+                out.append(m * base)
+        base *= 10
+    if not out or out[-1] != limit:
+        out.append(limit)
+    return out
+
+
+@dataclass
+class RunResult:
+    solver: Solver
+    curve: list = field(default_factory=list)   # dicts: iteration, seconds, nash_conv, exploitability
+    seconds: float = 0.0
+
+    @property
+    def policy(self) -> dict:
+        return self.solver.average_policy()
+
+
+def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
+        engine: str | None = None, seed: int = 0, progress=None, tree=None) -> RunResult:
+    """Iterate until ``iterations`` (or ``seconds`` of solver time, if > 0, first).
+
+    ``progress(row)`` is called with each curve row as it is measured.
+    """
+    if iterations < 1:
+        raise ValueError(f"iterations must be >= 1, got {iterations}")
+    if seconds < 0:
+        raise ValueError(f"seconds must be >= 0, got {seconds}")
+    solver = Solver(game, algorithm, engine, seed=seed, tree=tree)
+    eval_game = evaluate.evaluation_game(game)
+    zero_sum = evaluate.is_two_player_zero_sum(turn_based(game))
+    result = RunResult(solver)
+    marks = checkpoints(iterations)
+    spent = 0.0
+    for mark in marks:
+        stop = False
+        while solver.iterations < mark:
+            chunk = max(1, min(mark - solver.iterations, 64))
+            t0 = time.perf_counter()
+            solver.iterate(chunk)
+            spent += time.perf_counter() - t0
+            if seconds and spent >= seconds:
+                stop = True
+                break
+        policy = pyspiel.TabularPolicy({k: v for k, v in solver.average_policy().items()})
+        nc = evaluate.nash_conv(eval_game, policy)
+        row = {"iteration": solver.iterations, "seconds": spent, "nash_conv": nc,
+               "exploitability": evaluate.exploitability(eval_game, policy) if zero_sum else None}
+        result.curve.append(row)
+        if progress:
+            progress(row)
+        if stop:
+            break
+    result.seconds = spent
+    return result

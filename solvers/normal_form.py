@@ -1,0 +1,406 @@
+"""Normal-form games: equilibria, social optimum, price of anarchy; and the
+subgame-perfect equilibria of small sequential perfect-information games.
+
+Why here: the dilemmas of seed 004 are one-shot (Prisoner's Dilemma, Stag Hunt,
+Battle of the Sexes, ...) or short sequential games (Ultimatum, Centipede,
+Trust); their textbook analysis is a payoff table and its equilibria, which
+CFR's average policies are checked against.
+
+- ``NormalFormGame``: payoffs as an array of shape ``(players, n_0, ..., n_{k-1})``.
+  ``from_profiles(table, counts)`` takes the plain ``(players x profiles)`` form
+  (profiles in ``itertools.product`` order: player 0's strategy slowest; or
+  ``order="gambit"``: player 0's fastest, as .nfg files list them);
+  ``from_openspiel(game)`` reads OpenSpiel matrix games and any one-round
+  simultaneous game (chance after the round is averaged out).
+- ``pure_equilibria`` (enumeration), ``social_optimum`` (the pure profile with
+  the largest payoff sum), ``price_of_anarchy`` (optimum welfare over the worst
+  equilibrium's), ``expected_payoffs`` of a mixed profile.
+- ``nash_equilibria``: every Nash equilibrium through pygambit: ``enummixed``
+  (all extreme equilibria of a two-player game), ``gnm`` / ``simpdiv`` /
+  ``logit`` for more players (these find some equilibria, not provably all).
+- ``backward_induction``: a subgame-perfect equilibrium of a perfect-information
+  game tree (an OpenSpiel game or a nested ``Decision``/``Chance``/payoff tree),
+  ties broken toward the lowest action and reported.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyspiel
+
+__all__ = ["NormalFormGame", "pure_equilibria", "social_optimum", "price_of_anarchy",
+           "expected_payoffs", "nash_equilibria", "Decision", "Chance", "backward_induction",
+           "SubgamePerfect", "METHODS", "InducedNormalForm", "induced_normal_form", "to_gambit"]
+
+METHODS = ("enummixed", "gnm", "simpdiv", "logit")
+
+
+@dataclass
+class NormalFormGame:
+    payoffs: np.ndarray                 # (players, n_0, ..., n_{k-1})
+    strategy_names: list | None = None  # per player, names of its strategies
+    title: str = ""
+
+    def __post_init__(self):
+        self.payoffs = np.asarray(self.payoffs, dtype=float)
+        if self.payoffs.ndim < 2 or self.payoffs.shape[0] != self.payoffs.ndim - 1:
+            raise ValueError(f"payoffs must have shape (players, n_0, ..., n_(players-1)), got "
+                             f"{self.payoffs.shape}")
+        if not np.all(np.isfinite(self.payoffs)):
+            raise ValueError("payoffs must be finite numbers")
+        if self.strategy_names is None:
+            self.strategy_names = [[str(i) for i in range(n)] for n in self.shape]
+        if [len(s) for s in self.strategy_names] != list(self.shape):
+            raise ValueError("strategy_names must name every strategy of every player")
+
+    @property
+    def num_players(self) -> int:
+        return self.payoffs.shape[0]
+
+    @property
+    def shape(self) -> tuple:
+        return self.payoffs.shape[1:]
+
+    def profiles(self):
+        return itertools.product(*(range(n) for n in self.shape))
+
+    @classmethod
+    def from_profiles(cls, table, counts, order: str = "product", **kw) -> "NormalFormGame":
+        table = np.asarray(table, dtype=float)
+        counts = tuple(int(c) for c in counts)
+        if table.ndim != 2 or table.shape[0] != len(counts):
+            raise ValueError(f"a (players x profiles) table with {len(counts)} rows is needed, "
+                             f"got shape {table.shape}")
+        if table.shape[1] != int(np.prod(counts)):
+            raise ValueError(f"{table.shape[1]} profiles given, {int(np.prod(counts))} expected "
+                             f"for strategy counts {counts}")
+        if order == "product":
+            payoffs = table.reshape((len(counts),) + counts)
+        elif order == "gambit":
+            payoffs = table.reshape((len(counts),) + counts[::-1])
+            payoffs = np.transpose(payoffs, [0] + list(range(len(counts), 0, -1)))
+        else:
+            raise ValueError(f"order must be 'product' or 'gambit', got {order!r}")
+        return cls(payoffs, **kw)
+
+    @classmethod
+    def from_openspiel(cls, game) -> "NormalFormGame":
+        """A matrix game, or a game whose root is one simultaneous round."""
+        if isinstance(game, str):
+            game = pyspiel.load_game(game)
+        root = game.new_initial_state()
+        if not root.is_simultaneous_node():
+            raise ValueError(f"{game} does not start with a simultaneous round: not a "
+                             "normal-form game (use backward_induction for sequential games)")
+        n = game.num_players()
+        legal = [root.legal_actions(p) for p in range(n)]
+        names = [[root.action_to_string(p, a) for a in legal[p]] for p in range(n)]
+        payoffs = np.zeros((n,) + tuple(len(x) for x in legal))
+        for idx in itertools.product(*(range(len(x)) for x in legal)):
+            s = root.clone()
+            s.apply_actions([legal[p][i] for p, i in enumerate(idx)])
+            payoffs[(slice(None),) + idx] = _chance_expectation(s)
+        return cls(payoffs, names, str(game))
+
+    def to_profiles(self) -> np.ndarray:
+        """The (players x profiles) table, product order."""
+        return self.payoffs.reshape(self.num_players, -1)
+
+
+def _chance_expectation(state) -> np.ndarray:
+    if state.is_terminal():
+        return np.asarray(state.returns(), dtype=float)
+    if not state.is_chance_node():
+        raise ValueError("a decision follows the first simultaneous round: not a one-shot game")
+    return sum(p * _chance_expectation(state.child(a)) for a, p in state.chance_outcomes())
+
+
+def pure_equilibria(g: NormalFormGame, tol: float = 1e-9) -> list:
+    """Every pure-strategy Nash equilibrium (profiles as tuples), by enumeration."""
+    best = [g.payoffs[p].max(axis=p) for p in range(g.num_players)]
+    out = []
+    for prof in g.profiles():
+        if all(g.payoffs[(p,) + prof] >= best[p][prof[:p] + prof[p + 1:]] - tol
+               for p in range(g.num_players)):
+            out.append(prof)
+    return out
+
+
+def social_optimum(g: NormalFormGame):
+    """(profile, welfare): the pure profile with the largest sum of payoffs (first on ties)."""
+    welfare = g.payoffs.sum(axis=0)
+    prof = np.unravel_index(int(np.argmax(welfare)), g.shape)
+    return tuple(int(i) for i in prof), float(welfare[prof])
+
+
+def expected_payoffs(g: NormalFormGame, mixed) -> np.ndarray:
+    """Each player's expected payoff when player i plays distribution mixed[i]."""
+    out = g.payoffs
+    for sigma in reversed(mixed):        # contract the last player's axis first
+        out = out @ np.asarray(sigma, dtype=float)
+    return np.asarray(out)
+
+
+def price_of_anarchy(g: NormalFormGame, equilibria=None):
+    """Optimal welfare / the worst equilibrium's welfare (1 is no loss).
+
+    ``equilibria``: mixed profiles (default: the pure equilibria). Defined only
+    when every equilibrium's welfare is positive; otherwise None (the ratio has no
+    meaning with zero or negative welfare).
+    """
+    if equilibria is None:
+        equilibria = [[np.eye(n)[i] for n, i in zip(g.shape, prof)] for prof in pure_equilibria(g)]
+    if not equilibria:
+        return None
+    welfare = [float(expected_payoffs(g, e).sum()) for e in equilibria]
+    _, best = social_optimum(g)
+    if min(welfare) <= 0:
+        return None
+    return best / min(welfare)
+
+
+# -- pygambit -----------------------------------------------------------------
+
+def to_gambit(g: NormalFormGame):
+    import pygambit as gbt
+    arrays = [g.payoffs[p] for p in range(g.num_players)]
+    game = gbt.Game.from_arrays(*arrays, title=g.title or "flipgames")
+    for p, player in enumerate(game.players):
+        for s, strategy in enumerate(player.strategies):
+            strategy.label = g.strategy_names[p][s]
+    return game
+
+
+def nash_equilibria(g: NormalFormGame, method: str | None = None, *, seed: int = 0,
+                    tol: float = 1e-6) -> list:
+    """Nash equilibria as lists of per-player probability arrays.
+
+    Default method: ``enummixed`` for two players (every extreme equilibrium,
+    exact), ``gnm`` otherwise. ``logit`` returns one equilibrium (the limit of
+    the quantal-response path), ``simpdiv`` one (from the centroid), ``gnm``
+    those its path finds. pygambit 16.7.0's ``gnm_solve`` follows a path from a
+    perturbation that defaults to every player's first strategy, which is not
+    generic: on rock-paper-scissors it returns a profile with regret 1 (not an
+    equilibrium). So ``gnm`` starts from a random perturbation drawn from
+    ``seed``, and every method's answers are checked: a profile whose largest
+    regret exceeds ``tol`` x the payoff range is dropped.
+    """
+    import pygambit as gbt
+    if method is None:
+        method = "enummixed" if g.num_players == 2 else "gnm"
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
+    if method == "enummixed" and g.num_players != 2:
+        raise ValueError("enummixed solves two-player games only; use gnm, simpdiv or logit")
+    game = to_gambit(g)
+    if method == "enummixed":
+        result = gbt.nash.enummixed_solve(game, rational=False)
+    elif method == "gnm":
+        rng = np.random.default_rng(seed)
+        start = game.mixed_strategy_profile()
+        for player in game.players:
+            weights = rng.random(len(player.strategies)) + 0.05
+            for strategy, w in zip(player.strategies, weights / weights.sum()):
+                start[strategy] = float(w)
+        result = gbt.nash.gnm_solve(start)
+    elif method == "simpdiv":
+        result = gbt.nash.simpdiv_solve(game.mixed_strategy_profile(rational=True))
+    else:
+        result = gbt.nash.logit_solve(game)
+    span = float(g.payoffs.max() - g.payoffs.min()) or 1.0
+    out = []
+    for eq in result.equilibria:
+        if float(eq.max_regret()) > tol * span:
+            continue
+        out.append([np.array([float(eq[s]) for s in player.strategies])
+                    for player in game.players])
+    return out
+
+
+# -- sequential games: backward induction -----------------------------------------
+
+@dataclass
+class Decision:
+    """A node of a hand-written game tree: ``player`` picks one of ``moves``."""
+    player: int
+    moves: dict                     # action label -> subtree
+
+
+@dataclass
+class Chance:
+    outcomes: dict                  # label -> (probability, subtree)
+
+
+@dataclass
+class SubgamePerfect:
+    value: np.ndarray               # every player's payoff on the equilibrium path
+    strategy: dict = field(default_factory=dict)   # node key -> chosen action (every subgame)
+    path: list = field(default_factory=list)       # actions from the root under it
+    ties: list = field(default_factory=list)       # node keys where best actions tied
+
+
+def backward_induction(game) -> SubgamePerfect:
+    """A subgame-perfect equilibrium by backward induction.
+
+    ``game``: an OpenSpiel perfect-information game (node key: the state's
+    string; positions reached twice are solved once) or a nested tree of
+    ``Decision`` / ``Chance`` / payoff tuples (node key: the action path). At
+    every decision the mover takes the action that maximises its own payoff;
+    on ties the lowest action (first label) is taken and the node listed in
+    ``ties``: other tie-breaks give the other subgame-perfect equilibria.
+    """
+    result = SubgamePerfect(np.zeros(0))
+    if isinstance(game, (Decision, Chance, tuple, list)):
+        result.value = _solve_tree(game, (), result)
+        node, path = game, []
+        while isinstance(node, (Decision, Chance)):
+            if isinstance(node, Chance):
+                break
+            a = result.strategy[tuple(path)]
+            path.append(a)
+            node = node.moves[a]
+        result.path = path
+        return result
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    if game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        raise ValueError(f"{game} is not a perfect-information game: backward induction needs "
+                         "one (use CFR or the normal form for the others)")
+    memo = {}
+    root = game.new_initial_state()
+    result.value = _solve_state(root, memo, result)
+    s = root
+    while not s.is_terminal() and not s.is_chance_node():
+        a = result.strategy[str(s)]
+        result.path.append(a)
+        s = s.child(a)
+    return result
+
+
+def _pick(values: list, player: int, key, result: SubgamePerfect):
+    best = max(v[player] for _, v in values)
+    ties = [a for a, v in values if v[player] >= best - 1e-12]
+    if len(ties) > 1:
+        result.ties.append(key)
+    a = ties[0]
+    result.strategy[key] = a
+    return dict(values)[a]
+
+
+def _solve_tree(node, path, result) -> np.ndarray:
+    if isinstance(node, Decision):
+        values = [(a, _solve_tree(sub, path + (a,), result)) for a, sub in node.moves.items()]
+        return _pick(values, node.player, path, result)
+    if isinstance(node, Chance):
+        total = sum(p for p, _ in node.outcomes.values())
+        if abs(total - 1) > 1e-9:
+            raise ValueError(f"chance probabilities at {path} sum to {total}, not 1")
+        return sum(p * _solve_tree(sub, path + (a,), result) for a, (p, sub) in node.outcomes.items())
+    return np.asarray(node, dtype=float)
+
+
+def _solve_state(state, memo, result) -> np.ndarray:
+    if state.is_terminal():
+        return np.asarray(state.returns(), dtype=float)
+    key = str(state)
+    if key in memo:
+        return memo[key]
+    if state.is_chance_node():
+        v = sum(p * _solve_state(state.child(a), memo, result) for a, p in state.chance_outcomes())
+    else:
+        values = [(a, _solve_state(state.child(a), memo, result)) for a in state.legal_actions()]
+        v = _pick(values, state.current_player(), key, result)
+    memo[key] = v
+    return v
+
+
+# -- small sequential games in normal form ---------------------------------------
+
+@dataclass
+class InducedNormalForm:
+    """The normal form of a small extensive game: a pure strategy of a player is
+    one action at each of its information states (``infosets[p]``, in order)."""
+    game: NormalFormGame
+    infosets: list                 # per player: information-state strings
+    actions: list                  # per player: legal actions of each infoset
+    sequences: list                # per player: {infoset: ((infoset, action), ...) before it}
+
+    def strategy(self, player: int, index: int) -> dict:
+        choice = np.unravel_index(index, [len(a) for a in self.actions[player]])
+        return {k: acts[int(i)] for k, acts, i in zip(self.infosets[player], self.actions[player],
+                                                       choice)}
+
+    def behaviour(self, player: int, sigma) -> dict:
+        """A mixed strategy of ``player`` as a behaviour policy {infoset: [(a, p)]}
+        (Kuhn's theorem; uniform where the player's mixed strategy never reaches it)."""
+        pures = [self.strategy(player, i) for i in range(len(sigma))]
+        out = {}
+        for key, acts in zip(self.infosets[player], self.actions[player]):
+            seq = self.sequences[player][key]
+            reach = [w for w, s in zip(sigma, pures) if all(s[i] == a for i, a in seq)]
+            mass = sum(reach)
+            if mass <= 0:
+                out[key] = [(a, 1.0 / len(acts)) for a in acts]
+                continue
+            out[key] = [(a, sum(w for w, s in zip(sigma, pures)
+                                if s[key] == a and all(s[i] == b for i, b in seq)) / mass)
+                        for a in acts]
+        return out
+
+
+def induced_normal_form(game, max_strategies: int = 4096) -> InducedNormalForm:
+    """Every player's pure strategies of a small (turn-based) OpenSpiel game and
+    the expected payoff of every profile, chance averaged out."""
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        game = pyspiel.convert_to_turn_based(game)
+    n = game.num_players()
+    infosets = [[] for _ in range(n)]
+    actions = [[] for _ in range(n)]
+    sequences = [{} for _ in range(n)]
+
+    def walk(state, seqs):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for a, _ in state.chance_outcomes():
+                walk(state.child(a), seqs)
+            return
+        p = state.current_player()
+        key = state.information_state_string(p)
+        if key not in sequences[p]:
+            infosets[p].append(key)
+            actions[p].append(state.legal_actions())
+            sequences[p][key] = seqs[p]
+        for a in state.legal_actions():
+            nxt = list(seqs)
+            nxt[p] = seqs[p] + ((key, a),)
+            walk(state.child(a), nxt)
+
+    walk(game.new_initial_state(), [()] * n)
+    counts = [int(np.prod([len(a) for a in acts])) for acts in actions]
+    if max(counts) > max_strategies:
+        raise ValueError(f"{game}: a player has {max(counts):,} pure strategies (more than "
+                         f"{max_strategies:,}); too large for the normal form")
+    index = [{k: i for i, k in enumerate(infosets[p])} for p in range(n)]
+
+    def value(state, choice):
+        if state.is_terminal():
+            return np.asarray(state.returns(), dtype=float)
+        if state.is_chance_node():
+            return sum(pr * value(state.child(a), choice) for a, pr in state.chance_outcomes())
+        p = state.current_player()
+        i = index[p][state.information_state_string(p)]
+        return value(state.child(actions[p][i][choice[p][i]]), choice)
+
+    payoffs = np.zeros([n] + counts)
+    shapes = [[len(a) for a in acts] for acts in actions]
+    root = game.new_initial_state()
+    for prof in itertools.product(*(range(c) for c in counts)):
+        choice = [np.unravel_index(s, shapes[p]) for p, s in enumerate(prof)]
+        payoffs[(slice(None),) + prof] = value(root, choice)
+    inf = InducedNormalForm(NormalFormGame(payoffs, title=str(game)), infosets, actions, sequences)
+    return inf

@@ -1,0 +1,111 @@
+"""mcts/ismcts.py: information-set MCTS never reads hidden information (two
+histories its player cannot tell apart give the same worlds and the same search
+with the same seed), its worlds are exactly the indistinguishable histories, and
+it beats Random on a small cloaked rule set."""
+import pyspiel
+import pytest
+
+import games  # noqa: F401
+from agents import make_bot
+from analysis.stats import wilson_interval
+from mcts.ismcts import ISMCTSBot, TooManyWorlds, consistent_worlds
+
+PHANTOM = "ttt(rules=games/ttt/examples/Phantom-TTT-Corners.json)"
+CORNERS = (0, 2, 6, 8)
+
+
+@pytest.fixture(scope="module")
+def game():
+    return pyspiel.load_game(PHANTOM)
+
+
+def state(game, *history):
+    s = game.new_initial_state()
+    for a in history:
+        s.apply_action(a)
+    return s
+
+
+# pairs of histories the player to move cannot tell apart (black hides on corners)
+TWINS = [((0, 4, 8), (2, 4, 8)), ((0, 4, 8), (8, 4, 0)), ((6, 4, 2), (2, 4, 6)),
+         ((0, 4, 2, 1, 6), (6, 4, 2, 1, 0))]
+
+
+@pytest.mark.parametrize("left, right", TWINS)
+def test_indistinguishable_histories_give_the_same_search(game, left, right):
+    a, b = state(game, *left), state(game, *right)
+    player = a.current_player()
+    assert player == b.current_player()
+    assert a.information_state_string(player) == b.information_state_string(player)
+    assert a.history() != b.history()
+    ra = ISMCTSBot(game, player, seed=11, max_simulations=150).search(a)
+    rb = ISMCTSBot(game, player, seed=11, max_simulations=150).search(b)
+    assert ra == rb
+    wa = [w.information_state_string(player) for w, _ in consistent_worlds(a, player)]
+    wb = [w.information_state_string(player) for w, _ in consistent_worlds(b, player)]
+    assert wa == wb
+
+
+def test_worlds_are_exactly_the_indistinguishable_histories(game):
+    s = state(game, 0, 4, 8)          # white saw two hidden black placements
+    worlds = consistent_worlds(s, 1)
+    key = s.information_state_string(1)
+    assert all(w.information_state_string(1) == key for w, _ in worlds)
+    cells = sorted(tuple(i for i, v in enumerate(w.cells()) if v == 1) for w, _ in worlds)
+    # every pair of distinct corners, in either order: 12 histories, 6 boards twice
+    assert len(worlds) == 12
+    assert sorted(set(cells)) == sorted((x, y) for x in CORNERS for y in CORNERS if x < y)
+    assert (0, 8) in cells                 # the true one among them
+    # black placed both and knows where: one world
+    assert len(consistent_worlds(state(game, 0, 4, 8, 1), 0)) == 1
+
+
+def test_a_distinguishable_history_can_change_the_search(game):
+    # white cannot tell 0 from 2, but does see a black piece on the open edge cell 1
+    hidden, seen = state(game, 0, 4, 8), state(game, 1, 4, 8)
+    assert hidden.information_state_string(1) != seen.information_state_string(1)
+    assert len(consistent_worlds(seen, 1)) == 4
+
+
+def test_refusals(game):
+    s = state(game, 0)
+    with pytest.raises(ValueError, match="not to move"):
+        consistent_worlds(s, 0)
+    with pytest.raises(ValueError, match="turn"):
+        ISMCTSBot(game, 0, max_simulations=10).search(s)
+    with pytest.raises(TooManyWorlds):
+        consistent_worlds(state(game, 0, 4, 8), 1, max_worlds=5)
+    with pytest.raises(ValueError, match="max_simulations"):
+        ISMCTSBot(game, 0, max_simulations=0)
+    with pytest.raises(ValueError, match="uct_c"):
+        ISMCTSBot(game, 0, uct_c=float("nan"))
+    with pytest.raises(ValueError, match="did you mean"):
+        make_bot("ismcts:simulatons=5", game, 0)
+    with pytest.raises(ValueError, match="simultaneous"):
+        make_bot("ismcts", "ttt(rules=games/ttt/examples/Sim-Place-Then-Move.json)", 0)
+
+
+def test_plays_perfect_information_games_too():
+    g = pyspiel.load_game("tic_tac_toe")
+    bot = make_bot("ismcts:simulations=200", g, 0, seed=1)
+    s = g.new_initial_state()
+    for a in (0, 3, 1):
+        s.apply_action(a)
+    # player 1 must block the top row at 2
+    assert make_bot("ismcts:simulations=400", g, 1, seed=1).step(s) == 2
+    assert bot.step(g.new_initial_state()) in range(9)
+
+
+def test_beats_random_on_phantom_corners(game):
+    wins = draws = 0
+    n = 30
+    for i in range(n):
+        seat = i % 2
+        bots = [None, None]
+        bots[seat] = make_bot("ismcts:simulations=150", game, seat, seed=i)
+        bots[1 - seat] = make_bot("random", game, 1 - seat, seed=1000 + i)
+        r = pyspiel.evaluate_bots(game.new_initial_state(), bots, i)[seat]
+        wins += r > 0
+        draws += r == 0
+    low, _ = wilson_interval(wins + 0.5 * draws, n)
+    assert low > 0.5, (wins, draws)
