@@ -208,7 +208,7 @@ def test_leaderboard_buttons_follow_the_seed_and_friends_can_play(app):
     cy.post(url + "/move", action="4")
     dee.post(url + "/move", action="4")                 # occupied: refused
     assert dee.get(url + "/status").json["moves"] == 1
-    dee.post(url + "/move", action="0")
+    dee.post(url + "/move", action=["", "0"])       # as a move button posts: the empty hidden field first
     assert cy.get(url + "/status").json == {"moves": 2, "over": False, "your_turn": True,
                                             "recorded": None}
     # Add Player: only players who played here

@@ -114,7 +114,7 @@ def play_against_random(page, server, game, opponent="Random"):
                 cell.click()
             else:
                 page.click("button.move")
-    raise AssertionError(f"{game} did not finish")
+    raise AssertionError(f"{game} did not finish: " + page.inner_text("main")[:1500])
 
 
 @pytest.mark.parametrize("game", ["Tic-Tac-Toe", "Connect4", "y_game(board_size=5)"])

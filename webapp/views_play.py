@@ -157,7 +157,10 @@ def game_page(gid):
 def move(gid):
     game = _game_for_user(gid)
     try:
-        action = int(request.form.get("action", ""))
+        # The form's hidden "action" (set by a cell click) comes first and is
+        # empty when a move button, which sends its own "action", was pressed.
+        sent = [v for v in request.form.getlist("action") if v]
+        action = int(sent[-1] if sent else "")
         game.human_move(user(), action, reg())
     except (ValueError, MoveError) as e:
         msg = str(e) if isinstance(e, MoveError) else "a move is an action number"
