@@ -259,19 +259,11 @@ def test_a_directory_source_lists_and_loads_by_file_name(tmp_path):
 
 
 def test_merged_combinations_without_a_defined_meaning_are_refused():
-    """Integration of ttt-outcomes, ttt-spaces and ttt-sim: several boards
-    score each board by the original stalemate rules only, and simultaneous
-    rounds define neither several boards nor overachievers."""
+    """Integration of ttt-outcomes, ttt-spaces and ttt-sim: simultaneous
+    rounds do not define overachievers. (Several boards with every outcome
+    rule and with simultaneous phases are defined since ttt-boards:
+    tests/test_ttt_boards_outcomes.py.)"""
     four = {"black": 3, "white": 3, "pink": 3, "yellow": 3}
-    msgs = problems(boards=2, stalemate="most-area-wins")
-    assert any(m.startswith("stalemate") and "several boards" in m for m in msgs)
-    msgs = problems(boards=2, players="4", reserves=four, overachievers_disqualified=True)
-    assert any(m.startswith("overachievers_disqualified") and "several boards" in m for m in msgs)
-    msgs = problems(boards=2, players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3},
-                    chaos_wins_if_more_than={"circle": 4})
-    assert any(m.startswith("chaos_wins_if_more_than") and "several boards" in m for m in msgs)
-    msgs = problems(boards=2, phases=[{"order": "simultaneous"}])
-    assert any(m.startswith("boards") and "simultaneous" in m for m in msgs)
     msgs = problems(players="4", reserves=four, overachievers_disqualified=True,
                     phases=[{"order": "single"}])
     assert any(m.startswith("overachievers_disqualified") and "simultaneous" in m for m in msgs)

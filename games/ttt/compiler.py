@@ -135,6 +135,8 @@ def compile_rules(rs: RuleSet) -> dict:
     if boards > 1:               # boards: every board gives the same plies, reserves are shared
         capacity = boards * capacity
         placements = min(capacity, sum(reserves))
+        if cloaking == CLOAK_CODES["hides"]:    # ttt-boards: attempts on every board, as above
+            placements += n * (placements + boards * len(pieces))
         plies = placements if not passing else (placements + len(phases)) * seats
         if move:
             plies = r["move_limit"]

@@ -24,7 +24,7 @@ from games.ttt.schema import (
     MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
-from games.ttt.schema import (SHAPE_PLURALS, STALEMATE_CODES, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
+from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
                               measure_shape, parse_stalemate)
 
 # The deepest a valid rule set nests is 5 (board.pieces[i].at[k]); anything
@@ -345,8 +345,6 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             and rec["boards"] * math.prod(size) > MAX_SPACES:   # boards: the engine's limit
         p.add("boards", f"{rec['boards']} boards of {list(size)} have {rec['boards'] * math.prod(size)} "
                         f"spaces together (allowed: at most {MAX_SPACES} spaces over all boards)")
-    if _is_int(rec["boards"]) and rec["boards"] > 1:
-        _boards_outcomes(rec, p, players)
     _simultaneous_combinations(rec, p)
     moves = any(s["move"] != "stationary" for s in shapes.values()) and \
         any(ph["movement"] == "allowed" for ph in rec["phases"])
@@ -561,41 +559,16 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
     rec["overachievers_disqualified"] = od
 
 
-def _boards_outcomes(rec, p: _Problems, players):
-    """Several boards score each open board by the stalemate rule on that
-    board alone, then "most boards wins"; that is defined for the original
-    stalemate rules only. The dilemmas' outcomes (ttt-outcomes) are refused
-    with several boards rather than guessed: a ranked measure other than
-    in-a-row/pieces, the vs-Chaos rules, "Chaos wins if ...", overachievers,
-    and most-pieces-wins counted per side (partners, assigned colours)."""
-    stalemate = rec.get("stalemate")
-    if isinstance(stalemate, str) and stalemate in STALEMATES and stalemate not in STALEMATE_CODES:
-        p.add("stalemate", f"{stalemate!r} is not supported with several boards (boards="
-                           f"{rec['boards']}; allowed with several boards: {_allowed(STALEMATE_CODES)})")
-    elif stalemate == "most-pieces-wins" and players == "partners" and rec.get("colours") == "assigned":
-        p.add("stalemate", "'most-pieces-wins' with partners and assigned colours is not supported "
-                           f"with several boards (boards={rec['boards']}; allowed: boards 1)")
-    if rec.get("chaos_wins_if_more_than"):
-        p.add("chaos_wins_if_more_than", f"not supported with several boards (boards={rec['boards']}; "
-                                         "allowed with several boards: {})")
-    if rec.get("overachievers_disqualified") is True:
-        p.add("overachievers_disqualified", f"not supported with several boards (boards={rec['boards']}; "
-                                            "allowed with several boards: false)")
-
-
 def _simultaneous_combinations(rec, p: _Problems):
     """Simultaneous and single phases (ttt-sim) resolve a round's turn checks
-    together ("several sides at once: nobody was first"); neither several
-    boards (a check decides one board) nor "overachievers disqualified" (the
-    first winners are disqualified and play goes on) says what a round that
-    completes lines for several sides, or on several boards, does. Refused
-    rather than guessed."""
+    together ("several sides at once: nobody was first"); "overachievers
+    disqualified" (the first winners are disqualified and play goes on) does
+    not say what a round that completes lines for several sides does. Refused
+    rather than guessed. (Several boards are played in rounds since
+    ttt-boards: each board is decided by the pieces that landed on it.)"""
     phases = rec.get("phases") or []
     if not any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
         return
-    if _is_int(rec.get("boards")) and rec["boards"] > 1:
-        p.add("boards", f"{rec['boards']} boards are not supported with a simultaneous or single phase "
-                        "(allowed with such a phase: 1)")
     if rec.get("overachievers_disqualified") is True:
         p.add("overachievers_disqualified", "not supported with a simultaneous or single phase "
                                             "(allowed with such a phase: false)")
