@@ -458,3 +458,43 @@ def test_playout_plans_on_several_boards_are_the_legal_plans():
         c = make_core(rs)
         c.random_playout(seed)
         assert c.terminal()
+
+
+def test_cloaked_spaces_and_the_game_length_bound_cover_every_board():
+    one = parse(board={"kind": "squares", "size": [2, 1, 1]}, cloaking="hides", reserves={"black": 2, "white": 2},
+                phases=[{"cloaked": [[1, 1, 1]]}])
+    two = parse(boards=2, board={"kind": "squares", "size": [2, 1, 1]}, cloaking="hides",
+                reserves={"black": 2, "white": 2}, phases=[{"cloaked": [[1, 1, 1]]}])
+    assert make_core(one).cloaked_cells() == [0]
+    assert make_core(two).cloaked_cells() == [0, 2]          # board 1's (1,1,1) and board 2's
+    # placements (the spaces: 2 on one board, 4 on two) plus up to 2 attempts
+    # per piece that can be on the board(s) (each attempt reveals one to its player)
+    assert make_core(one).max_game_length == 2 + 2 * 2
+    assert make_core(two).max_game_length == 4 + 2 * 4
+
+
+# -- random rule sets with several boards --------------------------------------
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from test_ttt_reference import rule_records  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(rule_records(), st.integers(2, 3),
+       st.lists(st.sampled_from(["sequential", "simultaneous", "single"]), min_size=3, max_size=3),
+       st.sampled_from([None, 0, 2, 5]), st.booleans(), st.integers(0, 10**6))
+def test_random_rule_sets_on_several_boards_match_reference(rec, boards, orders, limit, overachievers, seed):
+    rec["boards"] = boards
+    if "simultaneous" in orders or "single" in orders:
+        rec["pieces_per_turn"] = 1
+    for ph, order in zip(rec["phases"], orders):
+        ph["order"] = order
+    if limit is not None:
+        rec["chaos_wins_if_more_than"] = {"circle": limit}
+    if rec["players"] == "4" and all(ph["order"] == "sequential" for ph in rec["phases"]):
+        rec["overachievers_disqualified"] = overachievers
+    try:
+        rs = rules.parse(rec)
+    except rules.RuleSetError:
+        return   # e.g. a lock under a stack or a count too large: validation's job, tested elsewhere
+    play_both(rs, SimRefState, games=3, seed=seed)
