@@ -498,3 +498,50 @@ def test_random_rule_sets_on_several_boards_match_reference(rec, boards, orders,
     except rules.RuleSetError:
         return   # e.g. a lock under a stack or a count too large: validation's job, tested elsewhere
     play_both(rs, SimRefState, games=3, seed=seed)
+
+
+BLOTTO13 = {
+    "name": "3Blotto13-test",
+    "notes": "Played on 3 boards of 2x1x13 stacks: first stack exclusive to black, second stack exclusive to "
+             "white; Most pieces wins, Cloaking hides; Circle: 13 black and 13 white start in reserve; "
+             "All spaces cloaked",
+    "boards": 3, "board": {"kind": "stacks", "size": [2, 1, 13],
+                           "exclusive": [{"at": [[1, 1]], "players": [1]}, {"at": [[2, 1]], "players": [2]}]},
+    "reserves": {"black": 13, "white": 13}, "turn_checks": [], "stalemate": "most-pieces-wins",
+    "cloaking": "hides", "phases": [{"cloaked": [[x, 1, z] for x in (1, 2) for z in range(1, 14)]}]}
+
+
+def test_the_seeds_3blotto13_plays_colonel_blotto_against_the_reference():
+    """3Blotto13 as the seed words it: each player spreads 13 hidden pieces
+    over its own stack on three boards; each board goes to the larger force
+    ("Most pieces wins" per board) and the most boards win. Every cell of
+    every board is cloaked, so neither player sees the other's allocation."""
+    rs = rules.parse(BLOTTO13)
+    c = make_core(rs)
+    assert len(c.cloaked_cells()) == 3 * 2 * 13
+    play_both(rs, CloakedRefState, games=4, seed=13)
+    # black 7-3-3 against white 5-5-3: black wins board 1, white board 2,
+    # board 3 is drawn; one board each is a draw
+    plan_black, plan_white = [0] * 7 + [2] * 3 + [4] * 3, [1] * 5 + [3] * 5 + [5] * 3
+    c = make_core(rs)
+    for b, w in zip(plan_black, plan_white):
+        play(c, [b, w])
+    assert c.terminal() and c.board_results() == [[1, -1], [-1, 1], [0, 0]]
+    assert c.returns_list() == [0.0, 0.0]
+    assert c.player_view(1)[:2] == [".", "o"]        # white never saw black's pieces
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].name)
+def test_zero_sum_claims_hold_on_every_ending(case, tmp_path):
+    """The GameType claims zero-sum only where every ending sums to 0 (two
+    sides, no Chaos, no rule that makes every player win or lose together)."""
+    rs, _ = case
+    path = tmp_path / f"{rs.name}.json"
+    path.write_text(json.dumps(RAW[rs.name]))
+    game = pyspiel.load_game(f"ttt(rules={path})")
+    zero_sum = game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    for seed in range(40):
+        c = make_core(rs)
+        c.random_playout(seed)
+        if zero_sum:
+            assert sum(c.returns_list()) == 0.0, (rs.name, seed)
