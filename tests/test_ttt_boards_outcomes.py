@@ -387,6 +387,8 @@ def play_both(rs, ref_cls, games, seed):
             assert player == ref.current_player(), where
             if ref_cls is SimRefState:
                 assert core.simultaneous_player_list() == ref.simultaneous_players(), where
+                for p in ref.simultaneous_players():      # the OpenSpiel face's joint-action sets
+                    assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
             if ref_cls is CloakedRefState:
                 for p in range(core.num_players):
                     assert core.player_view(p) == ref.view(p), (p,) + where
@@ -545,3 +547,17 @@ def test_zero_sum_claims_hold_on_every_ending(case, tmp_path):
         c.random_playout(seed)
         if zero_sum:
             assert sum(c.returns_list()) == 0.0, (rs.name, seed)
+
+
+def test_a_round_starts_when_a_seats_only_move_enters_a_space_only_it_may_enter():
+    """Fix found by the cross-checks: whether a seat had a move at the start
+    of a round was judged with the previous seat's entry locks, so black,
+    whose only move enters a space exclusive to black, was stalemated."""
+    rs = parse(board={"kind": "squares", "size": [4, 1, 1], "exclusive": [{"at": [[1, 1, 1]], "players": [1]}]},
+               reserves={"black": 1, "white": 1}, shapes={"circle": {"move": "adjacent"}}, move_limit=10,
+               phases=[{"order": "simultaneous"}])
+    c = play(make_core(rs), [1, 2])          # round 1: black (2,1), white (3,1)
+    assert not c.terminal()
+    move = lambda f, u: 4 + 4 * f + u
+    assert c.player_legal_action_list(0) == [move(1, 0)]     # (2,1)->(1,1), exclusive to black
+    assert c.player_legal_action_list(1) == [move(2, 3)]     # (3,1)->(4,1)

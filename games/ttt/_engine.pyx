@@ -2013,6 +2013,7 @@ cdef class TTTCore(GameCore):
                 continue
             if first < 0:
                 first = s
+            self.seat = s      # ttt-boards fix: _dest_ok judges entry locks for the seat to move
             if not tab.ph_pass[self.phase] and not self._has_move(s):
                 self._stalemate()
                 return
@@ -2322,7 +2323,11 @@ cdef class TTTCore(GameCore):
             return GameCore.player_legal_actions(self, player, out)
         if player < self.seat or player >= self.tab.nplayers or not self._plays(player):
             return 0
-        return self._seat_actions(player, out)
+        s = self.seat          # ttt-boards fix: _dest_ok judges entry locks for the seat to move
+        self.seat = player
+        k = self._seat_actions(player, out)
+        self.seat = s
+        return k
 
     # per-player views (only rule sets with a simultaneous phase declare hidden
     # information; the others keep the whole-state defaults)
