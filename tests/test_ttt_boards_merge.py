@@ -53,6 +53,12 @@ def cloaked_round_board_sets():
               move_limit=20, board=dict(SQ3, exit_locked=[{"at": [[1, 1, 1]], "players": [2]}],
                                         exclusive=[{"at": [[3, 3, 1]], "players": [1]}]),
               phases=[dict(SIM, cloaked=ALL_SQ3, **{"pass": True})]),
+        # shared colours: a seat can move pieces it did not place, so "every
+        # piece they can move" matters (decided boards, exit locks)
+        parse("m-b2-sim-shared-move-locks", boards=2, colours="shared", board=dict(SQ2, exit_locked=[
+                  {"at": [[1, 1, 1]], "players": [2]}]), reserves={"black": 3}, shapes=adj, move_limit=24,
+              turn_checks=["first-2-wins-no-diagonal"], stalemate="most-pieces-wins",
+              phases=[dict(SIM, cloaked=ALL_SQ2, **{"pass": True})]),
         parse("m-b2-sim-obscures-chaos", boards=2, cloaking="obscures", players="2-vs-chaos",
               board=dict(SQ2), reserves={"black": 2, "white": 2, "pink": 2},
               turn_checks=["first-2-wins-no-diagonal"], stalemate="more-pieces-than-chaos-wins",
@@ -70,7 +76,7 @@ def cloaked_round_board_sets():
 CASES = cloaked_round_board_sets()
 # the sets whose random games decide a board in a round and play on (in the
 # others a round's line ends the game at once, e.g. by leaving a seat no move)
-ROUND_DECIDES = {"m-b2-sim-place-hides", "m-b2-sim-exit-locks-move", "m-b2-sim-obscures-chaos",
+ROUND_DECIDES = {"m-b2-sim-place-hides", "m-b2-sim-shared-move-locks", "m-b2-sim-exit-locks-move", "m-b2-sim-obscures-chaos",
                  "m-b2-sim-overachievers-4p"}
 
 
