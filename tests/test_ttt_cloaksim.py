@@ -378,13 +378,14 @@ def test_a_lose_line_in_a_round_disqualifies_every_other_player_and_chaos_wins()
 
 # -- validation and the OpenSpiel face ----------------------------------------------
 
-def test_cloaking_and_overachievers_are_accepted_with_simultaneous_phases_boards_still_refused():
+def test_cloaking_and_overachievers_are_accepted_with_simultaneous_phases_on_any_boards():
+    """Several boards with rounds came with ttt-boards; the merge plays them
+    cloaked too (tests/test_ttt_boards_merge.py plays them move by move)."""
     parse("ok", phases=[{"order": "single", "cloaked": ALL9}])
     parse("ok4", players="4", reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2},
           board={"kind": "squares", "size": [4, 4, 1]}, overachievers_disqualified=True,
           phases=[{"order": "simultaneous", "cloaked": ALL9}])
-    with pytest.raises(rules.RuleSetError, match="boards"):
-        parse("no", boards=2, phases=[{"order": "simultaneous", "cloaked": ALL9}])
+    assert parse("two", boards=2, phases=[{"order": "simultaneous", "cloaked": ALL9}]).record["boards"] == 2
 
 
 _DIR = tempfile.TemporaryDirectory(prefix="ttt-cloaksim-")

@@ -142,10 +142,11 @@ class RefState:
             return [1.0 if self.side[p] == ms else -1.0 for p in range(self.n)]
         return [-1.0 if self.side[p] == ms else 1.0 for p in range(self.n)]
 
-    def _most_boards(self):
+    def _most_boards(self, by_check=False):
         """The rules page: most board wins win, the others lose; on a tie of
         every player, sign(won - lost) when every board ended alike for all
         players, else a draw."""
+        self.closed = set(self.decided)          # ttt-boards: the boards decided in play (shown locked)
         for b in range(self.B):
             if b not in self.decided:
                 self.decided[b] = self._board_stalemate(b)
@@ -157,9 +158,13 @@ class RefState:
             self.result = [float((wins[0] > lost[0]) - (wins[0] < lost[0]))] * self.n
         else:
             self.result = [0.0] * self.n
+        if self.general:                         # ttt-boards
+            self._boards_game_end(wins, by_check)
 
     def _board_stalemate(self, b):
         """The stalemate rule on board b alone."""
+        if self.general:                         # ttt-boards: the dilemmas' outcomes per board
+            return self._board_general(b)
         saved = self.board
         self.board = {c: col for c, col in saved.items() if self.board_of(c) == b}
         self.result = None
@@ -167,6 +172,33 @@ class RefState:
         self.board = saved
         out, self.result = self.result, None
         return out
+
+    # ttt-boards: several boards with the dilemmas' outcomes (docs/rules/ttt.md,
+    # "Several boards with every outcome and with simultaneous phases") ----------
+    def _board_general(self, b):
+        """Board b scored as a one-board game of its own pieces: the stalemate
+        rule's verdict per side, every side eligible, a tie of all drawn."""
+        saved = self.board
+        self.board = {c: col for c, col in saved.items() if self.board_of(c) == b}
+        verdict = self._verdicts(self.stalemate, sorted(set(self.side)), True)
+        self.board = saved
+        return [verdict[self.side[p]] for p in range(self.n)]
+
+    def _boards_game_end(self, wins, by_check):
+        """"Chaos wins if total ..." over every board (not when a turn check
+        decided the last board); overachievers: the game's winners (most
+        boards) are disqualified and the most boards among the rest wins."""
+        if not by_check and any(len(self.board) > limit for limit in self.chaos_limits.values()):
+            self.result = [-1.0] * self.n
+            return
+        if not self.overachievers or self.disqualified:
+            return
+        self.disqualified = {p for p in range(self.n) if self.result[p] == 1.0}
+        if not self.disqualified:
+            return                               # no winners (a draw, or all lost): nobody disqualified
+        rest = [wins[p] for p in range(self.n) if p not in self.disqualified]
+        self.result = [1.0 if p not in self.disqualified and wins[p] == max(rest) else -1.0
+                       for p in range(self.n)]
 
     def playing(self):
         """Seats that take turns in this phase: not locked for it, not folded."""
@@ -352,7 +384,7 @@ class RefState:
             if self.run_through(dest, col, diag) >= k and self.B > 1:   # boards: decides one board
                 self.decided[self.board_of(dest)] = self._check_result(effect)
                 if len(self.decided) == self.B:
-                    return self._most_boards()
+                    return self._most_boards(by_check=True)
                 break
             if self.run_through(dest, col, diag) >= k:
                 if self.overachievers:      # ttt-outcomes
@@ -483,7 +515,8 @@ class RefState:
                     n = list(c)
                     n[axis] += sign
                     n = tuple(n)
-                    if n in every and n not in seen and n not in self.board:
+                    if n in every and n not in seen and n not in self.board \
+                            and self.board_of(n) == self.board_of(c):      # ttt-boards: one board
                         seen.add(n)
                         todo.append(n)
         return len(seen)
@@ -673,6 +706,8 @@ class SimRefState(RefState):
             self.board[dest] = sending[s][1]
             self._round_land(s, dest)           # ttt-cloaksim
             landed.append((s, dest, sending[s][1]))
+        if self.B > 1:                           # ttt-boards: each board by its own landed pieces
+            return self._resolve_boards(plans, landed)
         for k, effect, diag in self.checks:
             sides = {self.side[s] for s, dest, col in landed if self.run_through(dest, col, diag) >= k}
             if not sides:
@@ -735,6 +770,39 @@ class SimRefState(RefState):
         return True
 
 
+
+    def _resolve_boards(self, plans, landed):
+        """SimRefState with several boards, after the plans landed: each board
+        is decided by the pieces that landed on it (first check in the listed
+        order that holds for one of them; several sides at once draw that board,
+        an all-lose check loses it for everyone); the boards decided in the round
+        lock together; then the round ends as on one board."""
+        for b in range(self.B):
+            mine = [(s, dest, col) for s, dest, col in landed if self.board_of(dest) == b]
+            for k, effect, diag in self.checks:
+                holders = [s for s, dest, col in mine if self.run_through(dest, col, diag) >= k]
+                if not holders:
+                    continue
+                sides = {self.side[s] for s in holders}
+                ms = self.side[min(holders)]
+                if effect == 2:
+                    self.decided[b] = [-1.0] * self.n
+                elif len(sides) > 1:
+                    self.decided[b] = [0.0] * self.n
+                elif effect == 0:
+                    self.decided[b] = [1.0 if self.side[p] == ms else -1.0 for p in range(self.n)]
+                else:
+                    self.decided[b] = [-1.0 if self.side[p] == ms else 1.0 for p in range(self.n)]
+                break
+        if len(self.decided) == self.B:
+            return self._most_boards(by_check=True)
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        if all(a == self.a_pass for a in plans.values()) or self.phases[self.phase]["order"] == "single":
+            return self._stalemate_or_next_phase()
+        self._open_round()
+
+
 class CloakedRefState(RefState):
     """The reference model with cloaking (issue 11 item 3), from the seed's
     sentences as docs/rules/ttt.md reads them: a player fully sees every piece
@@ -752,7 +820,9 @@ class CloakedRefState(RefState):
     def __init__(self, rs):
         r = rs.record
         self.cloak = r["cloaking"] if any(ph["cloaked"] for ph in r["phases"]) else "none"
-        self.cloaked = [{tuple(v - 1 for v in a) for a in ph["cloaked"]} for ph in r["phases"]]
+        width, boards = r["board"]["size"][0], r.get("boards", 1)   # ttt-boards: every board's copy
+        self.cloaked = [{(a[0] - 1 + b * width, a[1] - 1, a[2] - 1) for a in ph["cloaked"] for b in range(boards)}
+                        for ph in r["phases"]]
         self.seen = {}
         self.plain = False      # a view: the plain rules, no cloaking
         self.last_attempt = False
@@ -773,6 +843,8 @@ class CloakedRefState(RefState):
             return False
         if c in self.locked or c in self.phase_locked():
             return False
+        if not self.may_exit(p, c) or self.board_of(c) in self.decided:
+            return False                         # ttt-boards: exit locked for p, or a decided board
         if self.gravity:
             t = self.xyz_target(c[0], c[1], 0)
             return self.top_cell(t) == c
@@ -811,7 +883,9 @@ class CloakedRefState(RefState):
                     elif self.sees_piece(p, c):
                         out.append("XOPY"[self.board[c]])
                     else:
-                        out.append("#" if c in self.locked or c in self.phase_locked() else ".")
+                        out.append("#" if c in self.locked or c in self.phase_locked()
+                                   or self.board_of(c) in getattr(self, "closed", self.decided)
+                                   else ".")             # ttt-boards: boards decided in play lock
         return out
 
     def plain_copy(self, viewer=None):

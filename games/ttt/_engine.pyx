@@ -588,6 +588,7 @@ cdef class TTTCore(GameCore):
     cdef uint8_t* pentry      # spaces: seats locked against entry per cell this phase, or NULL
     cdef uint8_t* pexit       # spaces: seats locked against exit per cell this phase, or NULL
     cdef int16_t* bstate      # boards: [decided mask, results per board] at the block's end
+    cdef int score_board1     # ttt-boards: board + 1 that _side_scores/_area count alone (0: every board)
     # cloaking: seen points into the block (NULL without cloaking); a view
     # (the tables' scratch core) plays the plain rules on what one player
     # sees; busy is set while apply runs the plain rules under the cloaking hook
@@ -1247,7 +1248,7 @@ cdef class TTTCore(GameCore):
         targets leave the free list). True when that ends the game."""
         cdef Tables tab = self.tab
         cdef int b = self._board_of(c)
-        cdef int p, t, ms = tab.side[self.seat]
+        cdef int p, ms = tab.side[self.seat]
         cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
         for p in range(tab.nplayers):
             if effect == EFFECT_ALL_LOSE:
@@ -1256,11 +1257,7 @@ cdef class TTTCore(GameCore):
                 res[p] = 1 if tab.side[p] == ms else -1
             else:
                 res[p] = -1 if tab.side[p] == ms else 1
-        self.bstate[0] |= 1 << b
-        for t in range(tab.T):
-            if (self._board_of(t) == b and self.fpos[t] < self.num_free
-                    and self.freel[self.fpos[t]] == t):
-                self._free_remove(t)
+        self._lock_board(b)          # one copy of the free-list removal (ttt-boards' note)
         if self.bstate[0] == (1 << tab.nboards) - 1:
             self._finish_boards(END_CHECK)
             return True
@@ -1305,6 +1302,9 @@ cdef class TTTCore(GameCore):
         cdef int p
         cdef int sign[MAX_SEATS]
         cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
+        if tab.general_outcome:      # ttt-boards: the dilemmas' outcomes, per board
+            self._score_board_general(b)
+            return
         if tab.stalemate == ST_DRAWS or tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
             for p in range(tab.nplayers):
                 res[p] = 0 if tab.stalemate == ST_DRAWS else (1 if tab.stalemate == ST_ALL_WIN else -1)
@@ -1352,6 +1352,8 @@ cdef class TTTCore(GameCore):
                                   (-1.0 if wins[0] < losses[0] else 0.0))
             else:
                 self.result[p] = 0.0
+        if tab.general_outcome:      # ttt-boards: "Chaos wins if ..." and overachievers over the boards
+            self._finish_boards_general(how, wins)
         self.end = how
 
     cdef uint64_t _boards_hash(self) noexcept:
@@ -1380,6 +1382,120 @@ cdef class TTTCore(GameCore):
         if tab.gravity:
             return f"b{b + 1}:stack({x},{y})"
         return f"b{b + 1}:({x},{y},{t // tab.XY + 1})"
+
+    # -- ttt-boards: several boards with the dilemmas' outcomes and rounds ------
+    # docs/rules/ttt.md, "Several boards with every outcome and with
+    # simultaneous phases": every rule scores each board as a one-board game
+    # of that board's pieces; "total" thresholds and overachievers act on the
+    # game; a round decides each board by the pieces that landed on it.
+
+    cdef void _score_board_general(self, int b) noexcept:
+        """An open board at the game's end under the general scoring: the
+        stalemate rule (ranked, vs Chaos, draws, all-win, all-lose) on board b
+        alone, every side eligible, a tie of every side a drawn board."""
+        cdef Tables tab = self.tab
+        cdef int p
+        cdef int score[MAX_SEATS]
+        cdef int verdict[MAX_SEATS]
+        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
+        self.score_board1 = b + 1
+        self._side_scores(score)
+        self.score_board1 = 0
+        self._verdicts(score, (1 << (tab.side[tab.seats - 1] + 1)) - 1, verdict, True)
+        for p in range(tab.nplayers):
+            res[p] = verdict[tab.side[p]]
+
+    cdef void _finish_boards_general(self, int how, int* wins) noexcept:
+        """The game's outcome over the boards, general scoring: "Chaos wins if
+        total circles > 9" counts the pieces of every board when the game ends
+        in stalemate or by the move limit (a turn check deciding the last open
+        board decides alone, as on one board); "Overachiever(s) disqualified":
+        the players who would win the game (most boards won) are disqualified
+        and the most boards among the rest wins ("second most"); when every
+        player is disqualified or lost, Chaos wins."""
+        cdef Tables tab = self.tab
+        cdef int p, best = -1
+        if how != END_CHECK and self._chaos_threshold_met():
+            for p in range(tab.nplayers):
+                self.result[p] = -1.0
+            return
+        if not tab.overachievers or self.disq:
+            return
+        for p in range(tab.nplayers):
+            if self.result[p] == 1.0:
+                self.disq |= 1 << p
+        if self.disq == 0:
+            return
+        for p in range(tab.nplayers):
+            if not (self.disq >> p) & 1 and wins[p] > best:
+                best = wins[p]
+        for p in range(tab.nplayers):
+            self.result[p] = 1.0 if not (self.disq >> p) & 1 and wins[p] == best else -1.0
+
+    cdef void _lock_board(self, int b) noexcept:
+        """A decided board locks for everyone: its targets leave the free list."""
+        cdef int t
+        self.bstate[0] |= 1 << b
+        for t in range(self.tab.T):
+            if (self._board_of(t) == b and self.fpos[t] < self.num_free
+                    and self.freel[self.fpos[t]] == t):
+                self._free_remove(t)
+
+    cdef bint _sim_decide_boards(self, int* landed, int* best, int* best_axis) noexcept:
+        """After a round: each board is decided on its own by the pieces that
+        landed on it, as one board's round is: the first check (listed order)
+        that holds for one of them decides the board for that piece's side,
+        or draws the board when it holds for pieces of several sides at once
+        (an all-lose check: every player loses it). Every board decided in the
+        round locks at its end. True when no board is left open (the game
+        ends: most boards wins)."""
+        cdef Tables tab = self.tab
+        cdef int b, i, s, p, mask, first, effect, ms
+        cdef int16_t* res
+        for b in range(tab.nboards):
+            for i in range(tab.nchecks):
+                mask = 0
+                first = -1
+                for s in range(tab.seats):
+                    if (landed[s] >= 0 and self._board_of(landed[s]) == b and
+                            (best[s] if tab.check_diag[i] else best_axis[s]) >= tab.check_k[i]):
+                        mask |= 1 << tab.side[s]
+                        if first < 0:
+                            first = s
+                if mask == 0:
+                    continue
+                effect = tab.check_effect[i]
+                ms = tab.side[first]
+                res = self.bstate + 1 + b * MAX_SEATS
+                for p in range(tab.nplayers):
+                    if effect == EFFECT_ALL_LOSE:
+                        res[p] = -1
+                    elif mask & (mask - 1):
+                        res[p] = 0               # several sides at once: nobody was first
+                    elif effect == EFFECT_WIN:
+                        res[p] = 1 if tab.side[p] == ms else -1
+                    else:
+                        res[p] = -1 if tab.side[p] == ms else 1
+                self._lock_board(b)
+                break
+        if self.bstate[0] == (1 << tab.nboards) - 1:
+            self._finish_boards(END_CHECK)
+            return True
+        return False
+
+    def board_side_scores(self, int b):
+        """Each side's score under the ranked or vs-Chaos stalemate rule on
+        board b alone (sides in seat order, Chaos last); [] as side_scores."""
+        cdef int score[MAX_SEATS]
+        tab = self.tab
+        if not 0 <= b < tab.nboards:
+            raise ValueError(f"board {b} does not exist (boards: 0..{tab.nboards - 1})")
+        if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
+            return []
+        self.score_board1 = b + 1
+        self._side_scores(score)
+        self.score_board1 = 0
+        return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
 
     # -- outcomes ----------------------------------------------------------
 
@@ -1486,6 +1602,8 @@ cdef class TTTCore(GameCore):
         cdef int c, d, u, top = 0, n = 0
         memset(mark, 0, tab.S)
         for c in range(tab.S):
+            if self.score_board1 and self._board_of(c) != self.score_board1 - 1:
+                continue                         # ttt-boards: one board's area (steps never cross boards)
             if self.cell[c] and (colours >> (self.cell[c] - 1)) & 1:
                 mark[c] = 1
                 stack[top] = c
@@ -1529,6 +1647,8 @@ cdef class TTTCore(GameCore):
             piece = self.cell[c]
             if piece == 0:
                 continue
+            if self.score_board1 and self._board_of(c) != self.score_board1 - 1:
+                continue                         # ttt-boards: one board's pieces and lines
             if tab.st_kind == ST_VS_CHAOS or tab.st_measure == MEASURE_PIECES:
                 colour_score[piece - 1] += 1
             elif tab.st_measure == MEASURE_SHAPE:
@@ -1740,8 +1860,12 @@ cdef class TTTCore(GameCore):
         cdef int piece = self.cell[c]
         if piece == 0 or tab.ph_move[self.phase] == MOVE_NONE or not self._plays(s):
             return False
+        if self.pexit != NULL and (self.pexit[c] >> s) & 1:
+            return False                         # ttt-boards: exit locked for s (sticky, exclusive, exit lock)
+        if tab.nboards > 1 and self._board_closed(c):
+            return False                         # ttt-boards: on a decided (locked) board
         if tab.shaped:
-            return self._sh_can_move_piece(s, c)       # ttt-shapes: per shape
+            return self._sh_can_move_piece(s, c)       # ttt-shapes: per shape (the merge: after the locks)
         if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or self.reserve[piece - 1] > 0:
             return False
         if tab.locked[c] or (self.plock != NULL and self.plock[c]):
@@ -1825,6 +1949,8 @@ cdef class TTTCore(GameCore):
         v.phase = self.phase
         v.folded = self.folded
         v.plock = self.plock
+        v.pentry = self.pentry                   # ttt-boards fix: a view keeps the seats' space locks
+        v.pexit = self.pexit
         v.num_free = self.num_free
         for c in range(tab.S):
             if self.cell[c] and not self._sees_piece(s, c):
@@ -2428,6 +2554,7 @@ cdef class TTTCore(GameCore):
                 continue
             if first < 0:
                 first = s
+            self.seat = s      # ttt-boards fix: _dest_ok judges entry locks for the seat to move
             if not tab.ph_pass[self.phase] and not self._has_move(s):
                 self._stalemate()
                 return
@@ -2495,7 +2622,7 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int32_t* v = self._simv()
         cdef int s, o, a, n, i, d, run, winner, mask, first, effect, nplans = 0
-        cdef bint allpass = True
+        cdef bint allpass = True, decided
         cdef int src[MAX_SEATS]
         cdef int dst[MAX_SEATS]
         cdef int piece[MAX_SEATS]
@@ -2577,7 +2704,7 @@ cdef class TTTCore(GameCore):
                 if o != s:
                     dst[o] = -1
             dst[s] = -1
-        if self.seen != NULL:
+        if self.seen != NULL and (tab.nboards == 1 or not tab.nchecks):
             self._cloak_sim_end(landed)    # ttt-cloaksim: what each player saw of the round
         self.plies += nplans
         self.passes = 0
@@ -2596,7 +2723,15 @@ cdef class TTTCore(GameCore):
                         best[s] = run
                     if tab.is_axis[d] and run > best_axis[s]:
                         best_axis[s] = run
-            for i in range(tab.nchecks):
+            if tab.nboards > 1:
+                decided = self._sim_decide_boards(landed, best, best_axis)
+                if self.seen != NULL:
+                    # the merge: what the round showed, after the boards it
+                    # decided locked (as a turn's refresh follows its board's lock)
+                    self._cloak_sim_end(landed)
+                if decided:
+                    return                       # ttt-boards: every board decided
+            for i in range(tab.nchecks if tab.nboards == 1 else 0):   # ttt-boards: per board above
                 mask = 0
                 first = -1
                 for s in range(tab.seats):
@@ -2645,7 +2780,7 @@ cdef class TTTCore(GameCore):
         cdef uint8_t* locked = tab.locked
         cdef uint8_t* plock = self.plock
         if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
-            if tab.gravity:
+            if tab.gravity or tab.nboards > 1:   # ttt-boards: the board-aware checks
                 for f in range(tab.T):
                     if not self._movable_piece(seat, f):
                         continue
@@ -2686,7 +2821,7 @@ cdef class TTTCore(GameCore):
         cdef uint8_t* plock = self.plock
         if self.seen != NULL and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
             return self._cloak_random_plan(seat, rng, buf)    # ttt-cloaksim: from its view
-        if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock:
+        if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock and tab.nboards == 1:
             colour = tab.colour_of_seat[seat]
             if self.reserve[colour] > 0:
                 places = self.num_free
@@ -2751,7 +2886,11 @@ cdef class TTTCore(GameCore):
             return GameCore.player_legal_actions(self, player, out)
         if player < self.seat or player >= self.tab.nplayers or not self._plays(player):
             return 0
-        return self._seat_actions(player, out)
+        s = self.seat          # ttt-boards fix: _dest_ok judges entry locks for the seat to move
+        self.seat = player
+        k = self._seat_actions(player, out)
+        self.seat = s
+        return k
 
     # per-player views (only rule sets with a simultaneous phase declare hidden
     # information; the others keep the whole-state defaults)
@@ -3056,8 +3195,11 @@ cdef class TTTCore(GameCore):
             return
         if not self._cloaked_now(c):
             self.seen[c] = full
-        elif not self.tab.locked[c] and (self.plock == NULL or not self.plock[c]):
-            self.seen[c] |= movers[piece - 1]
+        elif (not self.tab.locked[c] and (self.plock == NULL or not self.plock[c])
+                and not (self.tab.nboards > 1 and self._board_closed(c))):
+            # the merge: as _can_move_piece (ttt-boards), a decided board's
+            # pieces and a seat's exit-locked ones are not "pieces it can move"
+            self.seen[c] |= movers[piece - 1] & ~(self.pexit[c] if self.pexit != NULL else 0)
 
     cdef void _cloak_refresh_flat(self) noexcept:
         """_cloak_refresh on flat boards, with the movers of each colour found

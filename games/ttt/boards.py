@@ -35,6 +35,9 @@ def widen(out: dict, boards: int) -> dict:
     out["pieces"] = sorted((w, colour) for c, colour in out["pieces"] for w in cells(c))
     for ph in out["phases"]:
         ph["locked"] = sorted(w for c in ph["locked"] for w in cells(c))
+        # ttt-boards: cloaked spaces repeat on every board like the locks
+        # (3Blotto13: "Played on 3 boards ...; All spaces cloaked")
+        ph["cloaked"] = sorted(w for c in ph.get("cloaked", []) for w in cells(c))
     if out["seat_locks"] is not None:
         wide_masks = []
         for per_kind in out["seat_locks"]:          # entry masks, then exit masks

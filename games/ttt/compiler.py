@@ -140,6 +140,8 @@ def compile_rules(rs: RuleSet) -> dict:
     if boards > 1:               # boards: every board gives the same plies, reserves are shared
         capacity = boards * capacity
         placements = min(capacity, sum(reserves))
+        if cloaking == CLOAK_CODES["hides"]:    # ttt-boards: attempts on every board, as above
+            placements += n * (placements + boards * len(pieces))
         plies = placements if not passing else (placements + len(phases)) * seats
         if move:
             plies = r["move_limit"]
@@ -236,11 +238,13 @@ def _cloaked_round_plies(r, cloaking: int, seats: int, move: int, reserves, piec
     reserve piece, but each attempt shows its planner at least one piece it
     did not see (a piece, once seen, stays seen until destroyed), so there
     are at most n attempts per piece ever on the board, each in a round of at
-    most ``seats`` plans. With movement the move limit bounds plies already."""
+    most ``seats`` plans. With movement the move limit bounds plies already.
+    Pre-placed pieces repeat on every board (games/ttt/boards.py), so several
+    boards hold ``boards`` copies of them (the merge of ttt-boards)."""
     if cloaking != CLOAK_CODES["hides"] or move:
         return 0
     n = seats_of(r["players"])[0]
-    return n * (sum(reserves) + len(pieces)) * seats
+    return n * (sum(reserves) + r.get("boards", 1) * len(pieces)) * seats
 
 
 def _cloaking_code(r) -> int:

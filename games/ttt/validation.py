@@ -25,7 +25,7 @@ from games.ttt.schema import (
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
-from games.ttt.schema import (SHAPE_PLURALS, STALEMATE_CODES, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
+from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
                               measure_shape, parse_stalemate)
 
 # The deepest a valid rule set nests is 5 (board.pieces[i].at[k]); anything
@@ -349,9 +349,6 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             and rec["boards"] * math.prod(size) > MAX_SPACES:   # boards: the engine's limit
         p.add("boards", f"{rec['boards']} boards of {list(size)} have {rec['boards'] * math.prod(size)} "
                         f"spaces together (allowed: at most {MAX_SPACES} spaces over all boards)")
-    if _is_int(rec["boards"]) and rec["boards"] > 1:
-        _boards_outcomes(rec, p, players)
-    _simultaneous_combinations(rec, p)
     moves = any(s["move"] != "stationary" for s in shapes.values()) and \
         any(ph["movement"] == "allowed" for ph in rec["phases"])
     limit = raw.get("move_limit")
@@ -612,45 +609,6 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
         p.add("overachievers_disqualified", f"the seed adds it to 4-player games (allowed with "
                                             f"players={players!r}: false; with players '4': true, false)")
     rec["overachievers_disqualified"] = od
-
-
-def _boards_outcomes(rec, p: _Problems, players):
-    """Several boards score each open board by the stalemate rule on that
-    board alone, then "most boards wins"; that is defined for the original
-    stalemate rules only. The dilemmas' outcomes (ttt-outcomes) are refused
-    with several boards rather than guessed: a ranked measure other than
-    in-a-row/pieces, the vs-Chaos rules, "Chaos wins if ...", overachievers,
-    and most-pieces-wins counted per side (partners, assigned colours)."""
-    stalemate = rec.get("stalemate")
-    if isinstance(stalemate, str) and stalemate in STALEMATES and stalemate not in STALEMATE_CODES:
-        p.add("stalemate", f"{stalemate!r} is not supported with several boards (boards="
-                           f"{rec['boards']}; allowed with several boards: {_allowed(STALEMATE_CODES)})")
-    elif stalemate == "most-pieces-wins" and players == "partners" and rec.get("colours") == "assigned":
-        p.add("stalemate", "'most-pieces-wins' with partners and assigned colours is not supported "
-                           f"with several boards (boards={rec['boards']}; allowed: boards 1)")
-    if rec.get("chaos_wins_if_more_than"):
-        p.add("chaos_wins_if_more_than", f"not supported with several boards (boards={rec['boards']}; "
-                                         "allowed with several boards: {})")
-    if rec.get("overachievers_disqualified") is True:
-        p.add("overachievers_disqualified", f"not supported with several boards (boards={rec['boards']}; "
-                                            "allowed with several boards: false)")
-
-
-def _simultaneous_combinations(rec, p: _Problems):
-    """Simultaneous and single phases (ttt-sim) resolve a round's turn checks
-    together ("several sides at once: nobody was first"); several boards (a
-    check decides one board) do not say what a round that completes lines on
-    several boards does. Refused rather than guessed."""
-    phases = rec.get("phases") or []
-    if not any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
-        return
-    if _is_int(rec.get("boards")) and rec["boards"] > 1:
-        p.add("boards", f"{rec['boards']} boards are not supported with a simultaneous or single phase "
-                        "(allowed with such a phase: 1)")
-    # ttt-cloaksim: "overachievers disqualified" (a round's winners are one
-    # set) and cloaked spaces (a plan is judged on the true start-of-round
-    # board; an attempt only reveals) are played with such phases: see
-    # docs/rules/ttt.md, "Cloaking and overachievers in simultaneous rounds"
 
 
 def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:
