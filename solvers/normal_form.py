@@ -25,6 +25,7 @@ CFR's average policies are checked against.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -372,8 +373,9 @@ def induced_normal_form(game, max_strategies: int = 4096) -> InducedNormalForm:
     try:
         tree = enumerate_tree(game, max_profiles=max_strategies ** n)
     except TooLarge as e:     # the product exceeds max_strategies^n: some player exceeds max_strategies
+        detail = re.sub(r"\s*\(raise [^)]*\)", "", str(e))    # its hints name payoff_table's limits
         raise TooLarge(f"{game}: a player has more than {max_strategies:,} pure strategies; too large "
-                       f"for the normal form ({e})") from e
+                       f"for the normal form ({detail})") from e
     counts = tree.num_strategies
     if max(counts, default=1) > max_strategies:
         raise TooLarge(f"{game}: a player has {max(counts):,} pure strategies (more than "
