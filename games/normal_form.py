@@ -24,7 +24,9 @@ Definitions, as docs/payoffs.md states them:
   float-exact only and says so (``exact`` False).
 
 Only this module walks the tree: ``enumerate_tree`` once through OpenSpiel
-states (the slow part), then every profile on the compiled tree.
+states (the slow part), then ``tabulate`` every profile on the compiled tree.
+solvers/normal_form.py's ``induced_normal_form`` is built on the same two
+calls (it also reads ``Tree.sequences`` and ``Tree.state_strings``).
 """
 from __future__ import annotations
 
@@ -77,6 +79,17 @@ class Tree:
     leaf_weights: list[tuple[Fraction, ...]]   # chance reach probability x returns, per leaf
     nodes: int
     exact: bool
+    #: per player, per information state (same order as ``infostates``): the
+    #: player's own earlier decisions on the path that first reached it, as
+    #: ``(infostate index, action index)`` pairs, oldest first (its sequence;
+    #: unique under perfect recall). Kuhn's theorem needs it to turn a mixed
+    #: strategy into a behaviour policy (solvers/normal_form.py).
+    sequences: list[list[tuple[tuple[int, int], ...]]] = dataclasses.field(default_factory=list)
+    #: per player, per information state: the game's
+    #: ``information_state_string(player)`` at the node that first reached it,
+    #: or None when the game provides none; for perfect-information games the
+    #: key is the path, and this is the name OpenSpiel policies use.
+    state_strings: list[list[str | None]] = dataclasses.field(default_factory=list)
 
     @property
     def num_strategies(self) -> list[int]:
@@ -134,6 +147,9 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
     n = game.num_players()
     infostates: list[list[InfoState]] = [[] for _ in range(n)]
     index: list[dict[str, int]] = [{} for _ in range(n)]
+    sequences: list[list[tuple[tuple[int, int], ...]]] = [[] for _ in range(n)]
+    state_strings: list[list[str | None]] = [[] for _ in range(n)]
+    has_strings = gtype.provides_information_state_string
     leaf_weights: list[tuple[Fraction, ...]] = []
     state_of = {"nodes": 0, "exact": True, "build": build, "last": time.monotonic(), "stop_at": max_nodes,
                 "exceeded": False, "profiles": 1}
@@ -142,7 +158,9 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
     def describe(path):
         return " ".join(path) if path else "(start)"
 
-    def infostate(state, player, path) -> int:
+    def infostate(state, player, path, seq) -> int:
+        """The index of ``player``'s information state at ``state``, added on
+        first reach with ``seq``, the player's own decisions before it."""
         key = describe(path) if by_history else state.information_state_string(player)
         legal = tuple(state.legal_actions(player))
         found = index[player].get(key)
@@ -155,6 +173,8 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
         names = tuple(state.action_to_string(player, a) for a in legal)
         index[player][key] = len(infostates[player])
         infostates[player].append(InfoState(key, legal, names))
+        sequences[player].append(seq[player])
+        state_strings[player].append(state.information_state_string(player) if has_strings else None)
         if max_profiles is not None and not state_of["exceeded"]:
             state_of["profiles"] *= len(legal)
             if state_of["profiles"] > max_profiles:
@@ -163,7 +183,7 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
                 state_of["stop_at"] = min(max_nodes, state_of["nodes"] + COUNT_BUDGET)
         return index[player][key]
 
-    def visit(state, reach: Fraction, path: tuple[str, ...]):
+    def visit(state, reach: Fraction, path: tuple[str, ...], seq: tuple):
         state_of["nodes"] += 1
         if state_of["nodes"] > state_of["stop_at"]:
             if not state_of["exceeded"] or state_of["stop_at"] == max_nodes:
@@ -197,29 +217,34 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
             if sum(probs) != 1:
                 state_of["exact"] = False
             children = [visit(state.child(a), reach * q,
-                              path + (f"chance:{state.action_to_string(player, a)}",))
+                              path + (f"chance:{state.action_to_string(player, a)}",), seq)
                         for (a, _), q in zip(outcomes, probs)]
             return ("C", children) if state_of["build"] else None
         if player == pyspiel.PlayerId.SIMULTANEOUS:
-            deciders = [(p, infostate(state, p, path)) for p in range(n) if state.legal_actions(p)]
+            deciders = [(p, infostate(state, p, path, seq)) for p in range(n) if state.legal_actions(p)]
             choices = [infostates[p][i].actions for p, i in deciders]
             children = []
-            for joint in itertools.product(*choices):
+            for joint in itertools.product(*(range(len(c)) for c in choices)):
+                after = list(seq)
+                for (p, i), k in zip(deciders, joint):
+                    after[p] = seq[p] + ((i, k),)
+                joint = tuple(c[k] for c, k in zip(choices, joint))
                 full = [pyspiel.INVALID_ACTION] * n
                 for (p, _), a in zip(deciders, joint):
                     full[p] = a
                 child = state.clone()
                 child.apply_actions(full)
                 label = ",".join(f"{p}:{state.action_to_string(p, a)}" for (p, _), a in zip(deciders, joint))
-                children.append(visit(child, reach, path + (label,)))
+                children.append(visit(child, reach, path + (label,), tuple(after)))
             return ("S", tuple(deciders), children) if state_of["build"] else None
-        i = infostate(state, player, path)
-        children = [visit(state.child(a), reach, path + (f"{player}:{state.action_to_string(player, a)}",))
-                    for a in infostates[player][i].actions]
+        i = infostate(state, player, path, seq)
+        children = [visit(state.child(a), reach, path + (f"{player}:{state.action_to_string(player, a)}",),
+                          seq[:player] + (seq[player] + ((i, k),),) + seq[player + 1:])
+                    for k, a in enumerate(infostates[player][i].actions)]
         return ("D", player, i, children) if state_of["build"] else None
 
-    root = visit(game.new_initial_state(), Fraction(1), ())
-    tree = Tree(root, infostates, leaf_weights, state_of["nodes"], state_of["exact"])
+    root = visit(game.new_initial_state(), Fraction(1), (), ((),) * n)
+    tree = Tree(root, infostates, leaf_weights, state_of["nodes"], state_of["exact"], sequences, state_strings)
     if max_profiles is not None and tree.num_profiles > max_profiles:
         raise TooLarge(f"{game}: {count_text(tree.num_profiles)} pure-strategy profiles "
                        f"(strategies per player: {', '.join(count_text(s) for s in tree.num_strategies)}) "
@@ -284,13 +309,23 @@ def payoff_table(game: pyspiel.Game | str, max_profiles: int = DEFAULT_MAX_PROFI
     if isinstance(game, str):
         game = pyspiel.load_game(game)
     tree = enumerate_tree(game, max_nodes=max_nodes, max_profiles=max_profiles, progress=progress)
+    return tabulate(tree, str(game), progress)
+
+
+def tabulate(tree: Tree, name: str, progress: Callable[[str], None] | None = None) -> PayoffTable:
+    """The payoff table of a tree built by ``enumerate_tree`` (``build`` on):
+    every profile evaluated on the compiled tree, in exact integer arithmetic.
+    Public so that a caller needing the tree too (the information states'
+    sequences, for Kuhn's theorem) walks the game once."""
+    if tree.root is None:
+        raise ValueError(f"{name}: the tree was enumerated without building it (build=False)")
     strategies = [list(itertools.product(*(range(len(i.actions)) for i in states)))
                   for states in tree.infostates]
     # integer numerators over one common denominator: a profile's value is a sum of leaves
     denominator = math.lcm(*(w.denominator for ws in tree.leaf_weights for w in ws)) \
         if tree.leaf_weights else 1
     numerators = [tuple(int(w * denominator) for w in ws) for ws in tree.leaf_weights]
-    n = game.num_players()
+    n = len(tree.infostates)
     payoffs = {}
     total = tree.num_profiles
     started = last = time.monotonic()
@@ -318,4 +353,4 @@ def payoff_table(game: pyspiel.Game | str, max_profiles: int = DEFAULT_MAX_PROFI
             last = time.monotonic()
             progress(f"profiles: {count:,} of {total:,} ({100 * count / total:.0f}%), "
                      f"{last - started:.0f} s")
-    return PayoffTable(str(game), tree.infostates, strategies, payoffs, tree.exact, tree.nodes)
+    return PayoffTable(name, tree.infostates, strategies, payoffs, tree.exact, tree.nodes)

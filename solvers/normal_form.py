@@ -25,10 +25,13 @@ CFR's average policies are checked against.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 import pyspiel
+
+from games.normal_form import TooLarge, enumerate_tree, tabulate
 
 __all__ = ["NormalFormGame", "pure_equilibria", "social_optimum", "price_of_anarchy",
            "expected_payoffs", "nash_equilibria", "Decision", "Chance", "backward_induction",
@@ -351,56 +354,44 @@ class InducedNormalForm:
 
 
 def induced_normal_form(game, max_strategies: int = 4096) -> InducedNormalForm:
-    """Every player's pure strategies of a small (turn-based) OpenSpiel game and
-    the expected payoff of every profile, chance averaged out."""
+    """Every player's pure strategies of a small OpenSpiel game and the
+    expected payoff of every profile, chance averaged out.
+
+    Built on games/normal_form.py (one tree walk, exact table, then floats):
+    simultaneous games are first converted to turn-based so that the
+    information states are named as OpenSpiel's policies (and CFR here) name
+    them; the strategies and the table are the same as games.normal_form's on
+    the simultaneous game itself (tests/test_normal_form.py checks it).
+    Information states are named by ``information_state_string``; for
+    perfect-information games games.normal_form's states are the decision
+    nodes, which those strings must tell apart (else ValueError)."""
     if isinstance(game, str):
         game = pyspiel.load_game(game)
     if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
         game = pyspiel.convert_to_turn_based(game)
     n = game.num_players()
-    infosets = [[] for _ in range(n)]
-    actions = [[] for _ in range(n)]
-    sequences = [{} for _ in range(n)]
-
-    def walk(state, seqs):
-        if state.is_terminal():
-            return
-        if state.is_chance_node():
-            for a, _ in state.chance_outcomes():
-                walk(state.child(a), seqs)
-            return
-        p = state.current_player()
-        key = state.information_state_string(p)
-        if key not in sequences[p]:
-            infosets[p].append(key)
-            actions[p].append(state.legal_actions())
-            sequences[p][key] = seqs[p]
-        for a in state.legal_actions():
-            nxt = list(seqs)
-            nxt[p] = seqs[p] + ((key, a),)
-            walk(state.child(a), nxt)
-
-    walk(game.new_initial_state(), [()] * n)
-    counts = [int(np.prod([len(a) for a in acts])) for acts in actions]
-    if max(counts) > max_strategies:
-        raise ValueError(f"{game}: a player has {max(counts):,} pure strategies (more than "
-                         f"{max_strategies:,}); too large for the normal form")
-    index = [{k: i for i, k in enumerate(infosets[p])} for p in range(n)]
-
-    def value(state, choice):
-        if state.is_terminal():
-            return np.asarray(state.returns(), dtype=float)
-        if state.is_chance_node():
-            return sum(pr * value(state.child(a), choice) for a, pr in state.chance_outcomes())
-        p = state.current_player()
-        i = index[p][state.information_state_string(p)]
-        return value(state.child(actions[p][i][choice[p][i]]), choice)
-
+    try:
+        tree = enumerate_tree(game, max_profiles=max_strategies ** n)
+    except TooLarge as e:     # the product exceeds max_strategies^n: some player exceeds max_strategies
+        detail = re.sub(r"\s*\(raise [^)]*\)", "", str(e))    # its hints name payoff_table's limits
+        raise TooLarge(f"{game}: a player has more than {max_strategies:,} pure strategies; too large "
+                       f"for the normal form ({detail})") from e
+    counts = tree.num_strategies
+    if max(counts, default=1) > max_strategies:
+        raise TooLarge(f"{game}: a player has {max(counts):,} pure strategies (more than "
+                       f"{max_strategies:,}); too large for the normal form")
+    infosets = []
+    for p in range(n):
+        names = [s if s is not None else i.key for s, i in zip(tree.state_strings[p], tree.infostates[p])]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{game}: player {p}'s information-state strings name two different "
+                             "decision nodes the same; its normal form by strings is not the one by nodes")
+        infosets.append(names)
+    actions = [[list(i.actions) for i in tree.infostates[p]] for p in range(n)]
+    sequences = [{infosets[p][j]: tuple((infosets[p][i], actions[p][i][k]) for i, k in seq)
+                  for j, seq in enumerate(tree.sequences[p])} for p in range(n)]
+    table = tabulate(tree, str(game))
     payoffs = np.zeros([n] + counts)
-    shapes = [[len(a) for a in acts] for acts in actions]
-    root = game.new_initial_state()
-    for prof in itertools.product(*(range(c) for c in counts)):
-        choice = [np.unravel_index(s, shapes[p]) for p, s in enumerate(prof)]
-        payoffs[(slice(None),) + prof] = value(root, choice)
-    inf = InducedNormalForm(NormalFormGame(payoffs, title=str(game)), infosets, actions, sequences)
-    return inf
+    for profile, values in table.payoffs.items():
+        payoffs[(slice(None),) + profile] = [float(v) for v in values]
+    return InducedNormalForm(NormalFormGame(payoffs, title=str(game)), infosets, actions, sequences)

@@ -3,6 +3,7 @@ textbook equilibria (pure by enumeration, all by pygambit), social optimum and
 price of anarchy, backward induction on textbook sequential games, and CFR's
 average policies agreeing with pygambit's equilibria (issue 14 item 5)."""
 import itertools
+import json
 
 import numpy as np
 import pyspiel
@@ -142,6 +143,68 @@ def test_cfr_and_gambit_agree_on_kuhn():
                                          pyspiel.TabularPolicy(result.policy), -1, True)[0]
     assert cfr_value == pytest.approx(expected_payoffs(nf.game, sigma)[0], abs=1e-3)
     assert len(players) == 2
+
+
+# -- one enumeration: induced_normal_form is games.normal_form's table ---------------
+
+# Black and white (one piece each) and Chaos (one pink) plan one simultaneous
+# round on a row of three cells (the rule set of tests/test_payoffs.py, whose
+# table is checked there by hand and against OpenSpiel's policy_value).
+SIM_CHAOS = {"name": "sim-chaos", "players": "2-vs-chaos",
+             "board": {"kind": "squares", "size": [3, 1, 1]},
+             "reserves": {"black": 1, "white": 1, "pink": 1}, "turn_checks": ["first-2-wins"],
+             "phases": [{"order": "single"}], "stalemate": "most-pieces-wins"}
+
+
+def _rule_set(tmp_path, which):
+    from pathlib import Path
+    from games.ttt.payoffs import game_string
+    if which == "rps":
+        return game_string(str(Path(games.__file__).parent / "ttt" / "examples" / "RPS-Shared-Lines.json"))
+    path = tmp_path / "sim-chaos.json"
+    path.write_text(json.dumps(SIM_CHAOS))
+    return game_string(str(path))
+
+
+@pytest.mark.parametrize("name", ["matrix_pd", "kuhn_poker", "rps", "sim-chaos",
+                                  "goofspiel(num_cards=2,players=3,imp_info=True)", "nim(pile_sizes=1;2)"])
+def test_induced_normal_form_is_the_payoff_table(name, tmp_path):
+    """Two routes, one table: games.normal_form on the game itself (simultaneous
+    nodes decided per player, perfect-information games by decision node) and
+    induced_normal_form (simultaneous games converted to turn-based, states named
+    by information-state strings) give the same strategies and the same payoffs."""
+    from games.normal_form import enumerate_tree, payoff_table
+    if name in ("rps", "sim-chaos"):
+        name = _rule_set(tmp_path, name)
+    game = pyspiel.load_game(name)
+    table = payoff_table(game)
+    induced = induced_normal_form(game)
+    assert induced.game.shape == table.shape
+    assert [len(s) for s in induced.infosets] == [len(s) for s in table.infostates]
+    assert [[len(a) for a in acts] for acts in induced.actions] == \
+        [[len(i.actions) for i in states] for states in table.infostates]
+    assert np.array_equal(induced.game.payoffs, table.array())
+    simultaneous = game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert simultaneous == (name in ("matrix_pd",) or "ttt(" in name or "goofspiel" in name)
+    if game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION:
+        # one information state per decision node of its player, named by the
+        # node's information-state string (distinct strings: the same partition)
+        tree = enumerate_tree(game)
+        assert induced.infosets == tree.state_strings
+        assert [len(set(s)) for s in induced.infosets] == [len(s) for s in tree.infostates]
+        assert induced.game.shape == (3, 4)       # nim(1;2): 3 opening moves; 2 x 2 x 1 replies
+
+
+def test_induced_sequences_are_the_players_own_earlier_decisions():
+    nf = induced_normal_form("kuhn_poker")
+    # kuhn: each player decides once per card, player 0 again after pass-bet ("...pb")
+    for p in range(2):
+        for key, seq in nf.sequences[p].items():
+            assert all(nf.infosets[p].index(k) < nf.infosets[p].index(key) for k, _ in seq)
+            assert len(seq) == (1 if key.endswith("pb") else 0)
+    assert sum(len(s) for s in nf.infosets) == 12
+    with pytest.raises(ValueError, match="more than 63 pure strategies"):
+        induced_normal_form("kuhn_poker", max_strategies=63)
 
 
 # -- backward induction ----------------------------------------------------------
