@@ -131,6 +131,27 @@ def test_round_trip_through_json(tmp_path):
         assert again == rs and again.name == rs.name
 
 
+def test_every_example_reads_back_from_its_validated_form(tmp_path):
+    """What validation writes (zero reserve counts dropped, so all-zero
+    reserves become {}) must validate again to the same rule set; the
+    registry stores rule sets in that form (RPS-Shared-Lines could not be
+    reloaded once saved)."""
+    examples = sorted((rules.CATALOGUE_DIR.parent / "examples").glob("*.json"))
+    assert any(p.name == "RPS-Shared-Lines.json" for p in examples)
+    for source in examples:
+        rs = rules.load(source)
+        path = tmp_path / "x.json"
+        path.write_text(json.dumps(rs.to_json()))
+        assert rules.load(path) == rs, source.name
+
+
+def test_all_zero_reserves_still_refused_without_pieces():
+    with pytest.raises(rules.RuleSetError, match="every count is 0"):
+        rules.parse(dict(BASE, reserves={}))
+    with pytest.raises(rules.RuleSetError, match="every count is 0"):
+        rules.parse(dict(BASE, reserves={"black": 0, "white": 0}))
+
+
 def test_resolve_by_name_and_path(tmp_path):
     assert rules.resolve("Connect4").name == "Connect4"
     path = tmp_path / "mine.json"

@@ -223,7 +223,9 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     spaces = math.prod(size) if size else MAX_SPACES
     if raw.get("boards") in (2, 3) and _is_int(raw.get("boards")):   # boards share the reserves
         spaces *= raw["boards"]
-    if not isinstance(raw_res, Mapping) or not raw_res:
+    # An empty object is what validation itself writes for all-zero reserves
+    # (zero counts are dropped from the canonical form), so it must read back.
+    if not isinstance(raw_res, Mapping):
         p.add("reserves", "required: an object {colour: count} or {colour: {shape: count}}")
         raw_res = {}
     for colour, val in raw_res.items():
@@ -288,7 +290,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             if z > 1 and (x, y, z - 1) not in support:
                 p.add("board.pieces", f"piece at {q['at']} floats: on stacks a piece rests on the "
                                       "floor, a piece or a locked space")
-    if reserves == {} and not pieces and isinstance(raw_res, Mapping) and raw_res \
+    if reserves == {} and not pieces and isinstance(raw.get("reserves"), Mapping) \
             and len(p.items) == problems_before_reserves:
         p.add("reserves", "every count is 0: nothing can ever be played")
 
