@@ -3,7 +3,10 @@ optimum and price of anarchy; or the subgame-perfect play of a sequential one.
 
     python -m solvers.equilibria --game matrix_pd
     python -m solvers.equilibria --game "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)"
-    python -m solvers.equilibria --game kuhn_poker --induced        # small sequential games
+    python -m solvers.equilibria --game "nim(pile_sizes=1;2)" --induced   # small sequential games
+    python -m solvers.equilibria --game kuhn_poker --induced --method logit
+        # (enummixed, the two-player default, lists every extreme equilibrium: on
+        # Kuhn's degenerate 64x64 table that ran for more than 10 minutes)
     python -m solvers.equilibria --table pd.json     # {"payoffs": [[...], [...]], "strategies": [2, 2]}
     python -m solvers.equilibria --nfg pd.nfg        # Gambit's normal-form file
     python -m solvers.equilibria --game tic_tac_toe --spe            # backward induction
