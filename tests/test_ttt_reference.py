@@ -8,6 +8,7 @@ import random
 import pytest
 
 from games.ttt import make_core, rules
+from ttt_checks import assert_is_legal_agrees_with_legal_actions
 from ttt_reference import RefState
 
 SMALL_CATALOGUE = ["Tic-Tac-Toe", "3on15line", "Treblecross15", "3P-Misere-Notakto", "3P-Notakto",
@@ -126,21 +127,7 @@ def test_engine_matches_reference_long(rs):
 
 @pytest.mark.parametrize("rs", _cases(), ids=lambda rs: rs.name)
 def test_is_legal_agrees_with_legal_actions(rs):
-    rng = random.Random(3)
-    for _ in range(20):
-        core = make_core(rs)
-        while not core.terminal():
-            if core.player() == -1:
-                core.apply_action(rng.choice([a for a, _ in core.chance_outcome_list()]))
-                continue
-            legal = set(core.legal_action_list())
-            for a in range(core.num_actions):
-                if a in legal:
-                    core.clone().apply_action(a)
-                else:
-                    with pytest.raises(ValueError):
-                        core.clone().apply_action(a)
-            core.apply_action(rng.choice(sorted(legal)))
+    assert_is_legal_agrees_with_legal_actions(rs, games=20, seed=3)
 
 
 # -- random rule sets ---------------------------------------------------------

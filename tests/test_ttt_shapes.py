@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, goal_sides, outranks, shaped
+from ttt_checks import assert_is_legal_agrees_with_legal_actions
 from ttt_reference import CloakedShapeRefState, ShapeRefState
 
 
@@ -418,21 +419,7 @@ def test_random_shaped_rule_sets_match_reference(rec, seed):
 @pytest.mark.parametrize("name", ["two-shapes", "forward-2p", "stacks-shapes", "choose-shapes", "row-goals"])
 def test_is_legal_agrees_with_legal_actions(name):
     rs = [r for r in cases() if r.name == name][0]
-    rng = random.Random(3)
-    for _ in range(5):
-        core = make_core(rs)
-        while not core.terminal():
-            if core.player() == -1:
-                core.apply_action(rng.choice([a for a, _ in core.chance_outcome_list()]))
-                continue
-            legal = set(core.legal_action_list())
-            for a in range(core.num_actions):
-                if a in legal:
-                    core.clone().apply_action(a)
-                else:
-                    with pytest.raises(ValueError):
-                        core.clone().apply_action(a)
-            core.apply_action(rng.choice(sorted(legal)))
+    assert_is_legal_agrees_with_legal_actions(rs, games=5, seed=3)
 
 
 def test_communal_circles_on_the_original_path():
