@@ -1104,9 +1104,12 @@ cdef class TTTCore(GameCore):
         self.placements += 1
         self._after_ply(c, colour + 1)
 
-    cdef void _move(self, int f, int u) noexcept:
+    cdef inline int _lift_source(self, int f) noexcept:
+        """The cell the top piece of target f leaves, with target f made free
+        again and its stack lowered; the caller empties the cell. Shared by
+        every move (plain, shaped, and a simultaneous round's)."""
         cdef Tables tab = self.tab
-        cdef int src, piece
+        cdef int src
         if tab.gravity:
             src = f + tab.XY * (self.top[f] - 1)
             # f was full, or its landing cell locked for the phase; the cell
@@ -1117,6 +1120,11 @@ cdef class TTTCore(GameCore):
         else:
             src = f
             self._free_add(f)
+        return src
+
+    cdef void _move(self, int f, int u) noexcept:
+        cdef Tables tab = self.tab
+        cdef int src = self._lift_source(f), piece
         piece = self.cell[src]
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
@@ -2359,14 +2367,7 @@ cdef class TTTCore(GameCore):
             self._after_ply(c, colour + 1)
             return
         self._sh_decode_move(action, &r, &f, &u)
-        if tab.gravity:                            # lift the piece as _move does
-            src = f + tab.XY * (self.top[f] - 1)
-            if self.top[f] == tab.Z or (self.plock != NULL and self.plock[src + tab.XY]):
-                self._free_add(f)
-            self.top[f] -= 1
-        else:
-            src = f
-            self._free_add(f)
+        src = self._lift_source(f)
         piece = self.cell[src]
         shape = self.shp[src]
         self.cell[src] = 0
@@ -2591,15 +2592,7 @@ cdef class TTTCore(GameCore):
     cdef int _sim_lift(self, int f) noexcept:
         """Take the top piece off target f (as _move does) and return it."""
         cdef Tables tab = self.tab
-        cdef int src, piece
-        if tab.gravity:
-            src = f + tab.XY * (self.top[f] - 1)
-            if self.top[f] == tab.Z or (self.plock != NULL and self.plock[src + tab.XY]):
-                self._free_add(f)
-            self.top[f] -= 1
-        else:
-            src = f
-            self._free_add(f)
+        cdef int src = self._lift_source(f), piece
         piece = self.cell[src]
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
