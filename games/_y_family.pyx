@@ -667,21 +667,28 @@ cdef class FlipCore(GameCore):
 
     # -- overcrowding bookkeeping -----------------------------------------
 
-    cdef inline uint64_t _qualifying_word(self, int w) noexcept:
-        """Stones the mover must flip now, word w of the bitset."""
+    cdef inline uint64_t _qualifying_word_of(self, int p, int w) noexcept:
+        """Stones player p would have to flip now, word w of the bitset."""
         cdef uint64_t q = 0
         if self.flip_kinds & FLIP_OPPONENTS:
-            q |= self.over[2 - self.s.player][w]
+            q |= self.over[2 - p][w]
         if self.flip_kinds & FLIP_FRIENDS:
-            q |= self.over[1 + self.s.player][w]
+            q |= self.over[1 + p][w]
         return q
 
-    cdef inline bint _any_qualifying(self) noexcept:
+    cdef inline bint _any_qualifying_of(self, int p) noexcept:
         cdef int w
         for w in range(self.W):
-            if self._qualifying_word(w):
+            if self._qualifying_word_of(p, w):
                 return True
         return False
+
+    cdef inline uint64_t _qualifying_word(self, int w) noexcept:
+        """Stones the mover must flip now, word w of the bitset."""
+        return self._qualifying_word_of(self.s.player, w)
+
+    cdef inline bint _any_qualifying(self) noexcept:
+        return self._any_qualifying_of(self.s.player)
 
     cdef inline bint _qualifies(self, int c) noexcept:
         return (self._qualifying_word(c >> 6) >> (c & 63)) & 1
@@ -1048,8 +1055,6 @@ cdef class FlipCore(GameCore):
         cdef uint64_t h = self.s.board_hash
         cdef int win_rule = self.win_rule
         cdef bint after_each = self.flip_point == FLIP_AFTER_EACH_PLACEMENT
-        cdef bint flip_opp = (self.flip_kinds & FLIP_OPPONENTS) != 0
-        cdef bint flip_own = (self.flip_kinds & FLIP_FRIENDS) != 0
         cdef int later = self.later_placements
         cdef int i, j, k, c, w, total
         cdef bint flipped, end_turn, any_q
@@ -1067,11 +1072,11 @@ cdef class FlipCore(GameCore):
             else:
                 total = 0
                 for w in range(W):
-                    q = (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0)
+                    q = self._qualifying_word_of(p, w)
                     total += _popcount(q)
                 j = rng_below(rng, total)
                 for w in range(W):
-                    q = (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0)
+                    q = self._qualifying_word_of(p, w)
                     total = _popcount(q)
                     if j < total:
                         while j:
@@ -1093,11 +1098,7 @@ cdef class FlipCore(GameCore):
                 break
             end_turn = False
             if flipped or after_each:
-                any_q = False
-                for w in range(W):
-                    if (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0):
-                        any_q = True
-                        break
+                any_q = self._any_qualifying_of(p)
                 if any_q:
                     phase = PHASE_FLIP
                 elif after_each:
@@ -1112,11 +1113,7 @@ cdef class FlipCore(GameCore):
                 if left == 0 or num_empty == 0:
                     end_turn = True
                 else:
-                    phase = PHASE_PLACE
-                    for w in range(W):
-                        if (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0):
-                            phase = PHASE_FLIP
-                            break
+                    phase = PHASE_FLIP if self._any_qualifying_of(p) else PHASE_PLACE
             if not end_turn:
                 continue
             if win_rule == WIN_TURN_START:
@@ -1135,11 +1132,8 @@ cdef class FlipCore(GameCore):
             turns += 1
             left = 1 if turn == 0 else later
             phase = PHASE_PLACE
-            if not after_each and left == 1:
-                for w in range(W):
-                    if (self.over[2 - p][w] if flip_opp else 0) | (self.over[1 + p][w] if flip_own else 0):
-                        phase = PHASE_FLIP
-                        break
+            if not after_each and left == 1 and self._any_qualifying_of(p):
+                phase = PHASE_FLIP
         for i in range(num_empty):
             self.pos[empties[i]] = i
         self.s.num_empty = num_empty
