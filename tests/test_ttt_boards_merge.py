@@ -20,6 +20,7 @@ import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
+from ttt_checks import play_rounds_against_reference
 from ttt_reference import CloakedSimRefState, ShapeRefState
 
 SQ2 = {"kind": "squares", "size": [2, 2, 1]}
@@ -80,57 +81,9 @@ ROUND_DECIDES = {"m-b2-sim-place-hides", "m-b2-sim-shared-move-locks", "m-b2-sim
                  "m-b2-sim-overachievers-4p"}
 
 
-def _attempts(core):
-    return [core._event(i)[1] for i in range(core._log_count()) if core._event(i)[2]]
-
-
 def play_against_reference(rs, games_, seed):
-    """Random games on the engine and CloakedSimRefState side by side: the
-    player to decide, the seats still to plan and their legal plans, every
-    player's view, the attempts, and the ending with each board's result.
-    Returns (attempts, games that decided a board inside a round)."""
-    rng = random.Random(seed)
-    attempts = decided_in_round = 0
-    for g in range(games_):
-        core = make_core(rs)
-        ref = CloakedSimRefState(rs)
-        steps = 0
-        while True:
-            where = (rs.name, g, steps, core.to_string())
-            player = core.player()
-            assert player == ref.current_player(), where
-            assert core.simultaneous_player_list() == ref.simultaneous_players(), where
-            assert core.disqualified_players() == sorted(ref.disqualified), where
-            for p in range(core.num_players):
-                assert core.player_view(p) == ref.view(p), (p,) + where
-            assert _attempts(core) == ref.attempts, where
-            if player == -4:
-                assert core.returns_list() == ref.returns(), where
-                assert core.chaos_outcome() == ref.chaos_outcome(), where
-                expect = [None if b not in ref.decided else [float(v) for v in ref.decided[b]]
-                          for b in range(ref.B)]
-                got = [None if r is None else [float(v) for v in r] for r in core.board_results()]
-                assert got == expect, where
-                break
-            if player == -1:
-                legal = ref.seat_actions(ref.seat)
-                assert [a for a, _ in core.chance_outcome_list()] == legal, where
-            else:
-                legal = core.legal_action_list()
-                assert legal == ref.legal_actions(), where
-                for p in core.simultaneous_player_list():
-                    assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
-            before = len(ref.decided)
-            in_round = ref.plans is not None
-            a = rng.choice(legal)
-            core.apply_action(a)
-            ref.apply(a)
-            if in_round and ref.result is None and len(ref.decided) > before:
-                decided_in_round += 1
-            steps += 1
-            assert steps <= core.max_game_length, where
-        attempts += len(ref.attempts)
-    return attempts, decided_in_round
+    """Returns (attempts, games that decided a board inside a round)."""
+    return play_rounds_against_reference(rs, games_, seed, views=True, boards=True)
 
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)

@@ -20,6 +20,7 @@ from hypothesis import given, settings, strategies as st
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
+from ttt_checks import logged_attempts, play_rounds_against_reference
 from ttt_reference import CloakedSimRefState
 
 GT = pyspiel.GameType
@@ -90,49 +91,9 @@ def overachiever_sets():
 CASES = cloaksim_sets() + overachiever_sets()
 
 
-def _attempts(core):
-    """The seats of every logged attempt, in order (a round logs its plans in seat order)."""
-    return [core._event(i)[1] for i in range(core._log_count()) if core._event(i)[2]]
-
-
 def play_against_reference(rs, games_, seed):
     """Random games side by side; returns how many attempts were played."""
-    rng = random.Random(seed)
-    cloaked = rs.record["cloaking"] != "none" and any(ph["cloaked"] for ph in rs.record["phases"])
-    attempts = 0
-    for g in range(games_):
-        core = make_core(rs)
-        ref = CloakedSimRefState(rs)
-        steps = 0
-        while True:
-            where = (rs.name, g, steps, core.to_string())
-            player = core.player()
-            assert player == ref.current_player(), where
-            assert core.simultaneous_player_list() == ref.simultaneous_players(), where
-            assert core.disqualified_players() == sorted(ref.disqualified), where
-            if cloaked:
-                for p in range(core.num_players):
-                    assert core.player_view(p) == ref.view(p), (p,) + where
-                assert _attempts(core) == ref.attempts, where
-            if player == -4:
-                assert core.returns_list() == ref.returns(), where
-                assert core.chaos_outcome() == ref.chaos_outcome(), where
-                break
-            if player == -1:
-                legal = ref.seat_actions(ref.seat)
-                assert [a for a, _ in core.chance_outcome_list()] == legal, where
-            else:
-                legal = core.legal_action_list()
-                assert legal == ref.legal_actions(), where
-                for p in core.simultaneous_player_list():
-                    assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
-            a = rng.choice(legal)
-            core.apply_action(a)
-            ref.apply(a)
-            steps += 1
-            assert steps <= core.max_game_length, where
-        attempts += len(ref.attempts)
-    return attempts
+    return play_rounds_against_reference(rs, games_, seed)[0]
 
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
@@ -186,7 +147,7 @@ def test_an_attempt_in_a_round_only_reveals_and_the_other_plans_resolve():
     assert core.reserves() == {"black": 3, "white": 2}  # the attempt spent nothing
     assert core.player_view(0)[4] == "o" and core.player_view(0)[8] == "."
     assert 4 not in core.player_legal_action_list(0)
-    assert _attempts(core) == [0]
+    assert logged_attempts(core) == [0]
     assert core.playout_stats()["plies"] == 4  # an attempt is a ply
 
 
@@ -197,7 +158,7 @@ def test_a_piece_revealed_by_an_attempt_stays_seen_where_it_moves_in_that_round(
     core.apply_joint_action([0, 1])            # black on (1,1), white on (2,1), hidden
     move = lambda f, u: 9 + 9 * f + u
     core.apply_joint_action([move(0, 1), move(1, 2)])   # black tries (2,1) as white leaves it
-    assert _attempts(core) == [0]
+    assert logged_attempts(core) == [0]
     assert core.cells()[0] == 1 and core.cells()[2] == 2 and core.cells()[1] == 0
     assert core.player_view(0)[2] == "o" and core.player_view(0)[1] == "."
     # white saw black's piece? no: black's plan was an attempt, white learns only that
@@ -263,7 +224,7 @@ def test_another_players_pending_or_hidden_plan_changes_nothing_for_a_player():
         core.apply_joint_action([1, 8])
     f.apply_joint_action([4, 5])
     g.apply_joint_action([8, 5])
-    assert _attempts(f) == _attempts(g) == [0]
+    assert logged_attempts(f) == logged_attempts(g) == [0]
     assert _views(f, 1) == _views(g, 1)
     assert_all_differ(_views(f, 0), _views(g, 0))
 

@@ -27,3 +27,67 @@ def assert_is_legal_agrees_with_legal_actions(rs, games: int, seed: int = 3) -> 
                     with pytest.raises(ValueError):
                         core.clone().apply_action(a)
             core.apply_action(rng.choice(sorted(legal)))
+
+
+def logged_attempts(core):
+    """The seats of every logged attempt, in order (a round logs its plans in seat order)."""
+    return [core._event(i)[1] for i in range(core._log_count()) if core._event(i)[2]]
+
+
+def play_rounds_against_reference(rs, games: int, seed: int, *, views: bool | None = None,
+                                  boards: bool = False):
+    """Random games of a rule set with simultaneous rounds on the engine and
+    ``CloakedSimRefState`` side by side: the player to decide, the seats still
+    to plan and their legal plans, disqualifications, every player's view and
+    the attempts (``views``: default, when the rule set cloaks a space), and
+    the ending (with ``boards``, each board's result too).
+
+    Returns (attempts played, games in which a round decided a board while the
+    game went on)."""
+    from ttt_reference import CloakedSimRefState
+    if views is None:
+        views = rs.record["cloaking"] != "none" and any(ph["cloaked"] for ph in rs.record["phases"])
+    rng = random.Random(seed)
+    attempts = decided_in_round = 0
+    for g in range(games):
+        core = make_core(rs)
+        ref = CloakedSimRefState(rs)
+        steps = 0
+        while True:
+            where = (rs.name, g, steps, core.to_string())
+            player = core.player()
+            assert player == ref.current_player(), where
+            assert core.simultaneous_player_list() == ref.simultaneous_players(), where
+            assert core.disqualified_players() == sorted(ref.disqualified), where
+            if views:
+                for p in range(core.num_players):
+                    assert core.player_view(p) == ref.view(p), (p,) + where
+                assert logged_attempts(core) == ref.attempts, where
+            if player == -4:
+                assert core.returns_list() == ref.returns(), where
+                assert core.chaos_outcome() == ref.chaos_outcome(), where
+                if boards:
+                    expect = [None if b not in ref.decided else [float(v) for v in ref.decided[b]]
+                              for b in range(ref.B)]
+                    got = [None if r is None else [float(v) for v in r] for r in core.board_results()]
+                    assert got == expect, where
+                break
+            if player == -1:
+                legal = ref.seat_actions(ref.seat)
+                assert [a for a, _ in core.chance_outcome_list()] == legal, where
+            else:
+                legal = core.legal_action_list()
+                assert legal == ref.legal_actions(), where
+                for p in core.simultaneous_player_list():
+                    assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
+            before = len(ref.decided) if boards else 0
+            in_round = ref.plans is not None
+            a = rng.choice(legal)
+            core.apply_action(a)
+            ref.apply(a)
+            if boards and in_round and ref.result is None and len(ref.decided) > before:
+                decided_in_round += 1
+            steps += 1
+            assert steps <= core.max_game_length, where
+        attempts += len(ref.attempts)
+    return attempts, decided_in_round
