@@ -62,12 +62,22 @@ def shot(page, name):
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def follow(page, target):
+    """Click a link or submit button and wait for the page it loads.
+
+    Playwright's click returns before a navigation it starts has finished, so
+    a check right after it can read the old page (under CI load it did: the
+    game loop looked for a move on the home page)."""
+    with page.expect_navigation():
+        (page.locator(target) if isinstance(target, str) else target).click()
+
+
 def login(browser, server, name):
     page = browser.new_page()
     page.goto(server + "/login")
     page.fill("#name", name)
     page.fill("#password", PASSWORD)
-    page.click("#login")
+    follow(page, "#login")
     page.wait_for_selector("nav .who")
     return page
 
@@ -78,11 +88,11 @@ def accounts(browser, server):
     page = browser.new_page()
     page.goto(server + "/login")
     shot(page, "login")
-    page.click("#register-link")
+    follow(page, "#register-link")
     page.fill("#name", "ada")
     page.fill("#password", PASSWORD)
     page.fill("#password2", PASSWORD)
-    page.click("#signup")
+    follow(page, "#signup")
     assert "ada (Admin)" in page.inner_text("nav .who")
     page.goto(server + "/users")
     from registry import Registry, players
@@ -92,7 +102,7 @@ def accounts(browser, server):
         page.fill("#new-name", name)
         page.fill("#new-password", PASSWORD)
         page.select_option("#new-role", role)
-        page.click("#create-user")
+        follow(page, "#create-user")
         assert f"user {name} created" in page.inner_text("main")
     shot(page, "users")
     page.close()
@@ -104,7 +114,7 @@ def play_against_random(page, server, game, opponent="Random"):
     with page.expect_navigation():
         page.select_option("#game", game)                   # autosubmits: seats for this game
     page.select_option("#seat1", opponent)
-    page.click("#start")
+    follow(page, "#start")
     for _ in range(200):
         if page.query_selector("#result"):
             return page.inner_text("#result")
@@ -145,7 +155,7 @@ def test_roles_in_the_browser(browser, server, accounts):
     cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
     assert cy.locator("#benchmark").count() == 0
     shot(cy, "leaderboard")
-    cy.click(".show-player >> nth=0")
+    follow(cy, ".show-player >> nth=0")
     assert cy.locator("#stats").count() == 1
     shot(cy, "player")
     cy.close()
@@ -191,7 +201,7 @@ def test_factory_markers_checks_problems_and_save(browser, server, accounts):
     page.select_option("#reserves-black", "0")
     page.select_option("#reserves-white", "0")
     page.select_option("#shapes-circle-move", "adjacent")
-    page.click("#save")
+    follow(page, "#save")
     assert page.locator(".problem[data-for='move_limit']").count() >= 1
     # zero reserves with a starting piece on the board are a legal start (nothing to place)
     assert page.locator(".problem[data-for='reserves']").count() == 0
@@ -200,14 +210,14 @@ def test_factory_markers_checks_problems_and_save(browser, server, accounts):
     page.select_option("#reserves-black", "7")
     page.select_option("#reserves-white", "7")
     page.select_option("#shapes-circle-move", "stationary")
-    page.click("#save")
+    follow(page, "#save")
     assert "already saved" in page.inner_text(".problem[data-for='name']")
     page.fill("#name", "Browser-4x4")
-    page.click("#save")
+    follow(page, "#save")
     assert page.inner_text("h1") == "Browser-4x4"
     assert "locked" in page.inner_text("#saved").lower()
     shot(page, "ruleset")
-    page.click("#copy")
+    follow(page, "#copy")
     assert page.input_value("#name") == "Browser-4x4-copy"
     shot(page, "factory")
     page.close()
@@ -217,7 +227,7 @@ def test_benchmark_progress_and_evolution(browser, server, accounts):
     page = login(browser, server, "tom")
     page.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
     page.check("input.pick[value='Random']")
-    page.click("#evolution")
+    follow(page, "#evolution")
     assert "csrf" not in page.url
     page.wait_for_function("document.getElementById('evolution-plot').complete && "
                            "document.getElementById('evolution-plot').naturalWidth > 0")
@@ -227,7 +237,7 @@ def test_benchmark_progress_and_evolution(browser, server, accounts):
     page.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
     page.check("input.pick[value='Random']")
     page.check("input.pick[value='mcts50']")
-    page.click("#benchmark")
+    follow(page, "#benchmark")
     page.wait_for_function("document.getElementById('bench-result').textContent.includes('Finished')",
                            timeout=60000)
     assert page.inner_text("#bench-count") == "2 / 2 games"
@@ -248,34 +258,34 @@ def test_leaderboard_buttons_friends_creations_rename_and_logout(browser, server
     shot(ada, "rules")
     ada.goto(server + "/rules/Clicks-5/leaderboard")
     ada.select_option("#player-combobox", "cy")                 # Add Player
-    ada.click("#add-player")
+    follow(ada, "#add-player")
     row = ada.locator("tr[data-player='cy']")
     assert row.count() == 1 and row.locator(".add-friend").count() == 1
     assert row.locator(".play-new").count() == 0
-    row.locator(".add-friend").click()                          # Add to Friends
+    follow(ada, row.locator(".add-friend"))                          # Add to Friends
     assert "friend request sent to cy" in ada.inner_text("main")
-    ada.click("#show-creations")                                # Show All Creations
+    follow(ada, "#show-creations")                                # Show All Creations
     assert "Clicks-5" in ada.inner_text("#creations")
     ada.goto(server + "/rules/Clicks-5")
     ada.fill("#new_name", "Clicks-5b")                          # Admin-only rename
-    ada.click("#rename")
+    follow(ada, "#rename")
     assert ada.inner_text("h1") == "Clicks-5b"
     # cy accepts; now ada's row offers Play New Game, which pre-fills the second seat
     cy.goto(server + "/friends")
     shot(cy, "friends")
-    cy.click(".accept")
+    follow(cy, ".accept")
     cy.goto(server + "/rules/Clicks-5b/leaderboard?add=ada")
     assert cy.locator("tr[data-player='ada'] .play-new").count() == 0   # ada never played it
     ada.goto(server + "/rules/Clicks-5b/leaderboard")
-    ada.locator("tr[data-player='cy'] .play-new").click()
+    follow(ada, ada.locator("tr[data-player='cy'] .play-new"))
     assert ada.input_value("#seat1") == "cy" and "Clicks-5b" in ada.inner_text("#start")
     shot(ada, "play-new-game")
     # the error page, then logging out
     cy.goto(server + "/users")
     shot(cy, "error-403")
-    cy.click("#logout")
+    follow(cy, "#logout")
     assert cy.locator("#login").count() == 1
-    cy.click("#register-link")
+    follow(cy, "#register-link")
     shot(cy, "register")
     cy.close()
     ada.close()
@@ -456,7 +466,7 @@ def test_move_buttons_of_a_movement_game(browser, server, accounts):
         with page.expect_navigation():
             page.select_option("#game", "Achi")
         page.select_option("#seat1", "Random")
-        page.click("#start")
+        follow(page, "#start")
         for _ in range(120):
             if page.query_selector("#result"):
                 break
@@ -492,7 +502,7 @@ def test_simultaneous_rule_set_and_cloaked_view_in_the_browser(browser, server, 
     page.goto(server + "/")
     with page.expect_navigation():
         page.select_option("#game", "Sim-Place-Then-Move")
-    page.click("#start")
+    follow(page, "#start")
     assert "Your plan for this simultaneous round" in page.inner_text("#turn")
     shot(page, "game-simultaneous")
     result = play_against_random(page, server, "Sim-Place-Then-Move")
@@ -500,7 +510,7 @@ def test_simultaneous_rule_set_and_cloaked_view_in_the_browser(browser, server, 
     page.goto(server + "/")
     with page.expect_navigation():
         page.select_option("#game", "Phantom-TTT-Corners")
-    page.click("#start")
+    follow(page, "#start")
     assert page.locator("pre.textboard").count() == 1           # the observation string
     assert page.locator("svg.board .cell.legal").count() == 9
     result = play_against_random(page, server, "Phantom-TTT-Corners")
