@@ -10,7 +10,7 @@ from flask import Flask, render_template
 from registry.db import default_path
 from registry.store import Registry
 from webapp import accounts, web
-from webapp.live import LiveGames
+from webapp.live_store import LiveStore
 from webapp.source import attach_database
 
 
@@ -39,7 +39,7 @@ def create_app(db_path: str | os.PathLike | None = None, *, secret_key: bytes | 
         REGISTRY_DB=str(path), SECRET_KEY=secret_key or _secret_key(path), TESTING=testing,
         SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
         BENCHMARK_GAMES=benchmark_games, MAX_CONTENT_LENGTH=1 << 20)
-    app.extensions["live_games"] = LiveGames()
+    app.extensions["live_games"] = LiveStore()
     app.extensions["benchmarks"] = {}
     app.extensions["registry_pool"] = web.RegistryPool(str(path))
     attach_database(path)
