@@ -45,7 +45,7 @@ def create_app(db_path: str | os.PathLike | None = None, *, secret_key: bytes | 
         REGISTRY_DB=str(path), SECRET_KEY=secret_key or _secret_key(path), TESTING=testing,
         SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
         BENCHMARK_GAMES=benchmark_games, MAX_CONTENT_LENGTH=1 << 20)
-    app.extensions["live_games"] = LiveStore()
+    app.extensions["live_games"] = LiveStore(path)
     app.extensions["registry_pool"] = web.RegistryPool(str(path))
     attach_database(path)
     app.before_request(web.check_csrf)
