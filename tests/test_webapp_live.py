@@ -309,6 +309,10 @@ def test_the_server_refuses_bad_worker_counts_and_a_taken_port(capsys, tmp_path)
     for argv in (["--workers", "0"], ["--workers", "99"], ["--workers", "2", "--dev-server"]):
         assert cli.main(["--db", str(tmp_path / "x.sqlite3")] + argv) == 2
         assert "error: --" in capsys.readouterr().err
+    parse = cli._parser().parse_args
+    assert cli.workers_of(parse([])) == cli.DEFAULT_WORKERS >= 1
+    assert cli.workers_of(parse(["--dev-server"])) == 1          # one process, no error
+    assert cli.workers_of(parse(["--workers", "3"])) == 3
     with socket.socket() as held:                    # a plain socket, no SO_REUSEPORT
         held.bind(("127.0.0.1", 0))
         held.listen()

@@ -44,15 +44,23 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--as", dest="by", help="acting Admin for --add-user with a higher role")
     p.add_argument("--threads", type=int, default=8,
                    help="request threads of each server process (default 8)")
-    p.add_argument("--workers", type=int, default=DEFAULT_WORKERS,
+    p.add_argument("--workers", type=int, default=None,
                    help="server processes sharing the port (default: the machine's cores, "
-                        f"at most 4; here {DEFAULT_WORKERS}); games in progress are in the "
-                        "registry, so any process serves any game")
+                        f"at most 4; here {DEFAULT_WORKERS}; 1 with --dev-server); games in "
+                        "progress are in the registry, so any process serves any game")
     p.add_argument("--dev-server", action="store_true",
                    help="serve with Flask's development server instead of waitress")
     p.add_argument("--benchmark-games", type=int, default=100,
                    help="games per combination of Benchmark Selected Bots (seed: 100)")
     return p
+
+
+def workers_of(args) -> int:
+    """The number of server processes: ``--workers``, else 1 for the development
+    server and DEFAULT_WORKERS for waitress."""
+    if args.workers is not None:
+        return args.workers
+    return 1 if args.dev_server else DEFAULT_WORKERS
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -63,12 +71,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 1 <= args.threads <= 64:
         print("error: --threads must be 1..64", file=sys.stderr)
         return 2
-    if not 1 <= args.workers <= 32:
+    if args.workers is not None and not 1 <= args.workers <= 32:
         print("error: --workers must be 1..32", file=sys.stderr)
         return 2
-    if args.workers > 1 and args.dev_server:
+    if args.workers is not None and args.workers > 1 and args.dev_server:
         print("error: --dev-server is one process; leave out --workers", file=sys.stderr)
         return 2
+    args.workers = workers_of(args)
     if args.benchmark_games < 1:
         print("error: --benchmark-games must be positive", file=sys.stderr)
         return 2
