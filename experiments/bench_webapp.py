@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import http.cookiejar
+import os
 import random
 import re
 import socket
@@ -137,7 +138,11 @@ def main(argv=None) -> int:
                    help="mean seconds a user thinks before each move (uniform 0.5x..1.5x; "
                         "default 0: every user clicks again as soon as the page is back)")
     p.add_argument("--seed", type=int, default=0, help="seed of the think times")
-    p.add_argument("--threads", type=int, default=8, help="the server's request threads (default 8)")
+    p.add_argument("--threads", type=int, default=8,
+                   help="request threads of each server process (default 8)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="server processes (default: the server's own default, python -m webapp "
+                        "--help); 1 serves as before games in progress moved to the registry")
     p.add_argument("--dev-server", action="store_true",
                    help="serve with Flask's development server (a thread per request) instead "
                         "of waitress, for comparison")
@@ -146,6 +151,10 @@ def main(argv=None) -> int:
         p.error("--users must be 1..200, --games 1..100 and --think 0..10")
     if not 1 <= a.threads <= 64:
         p.error("--threads must be 1..64")
+    if a.workers is not None and not 1 <= a.workers <= 32:
+        p.error("--workers must be 1..32")
+    if a.workers is not None and a.workers > 1 and a.dev_server:
+        p.error("--dev-server is one process; leave out --workers")
     from registry import Registry, results
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -153,8 +162,10 @@ def main(argv=None) -> int:
         names = [f"user{i}" for i in range(a.users)] + ["baseline"]
         port = free_port()
         command = [sys.executable, "-m", "webapp", "--db", str(db), "--port", str(port),
-                   "--threads", str(a.threads)] + (["--dev-server"] if a.dev_server else [])
+                   "--threads", str(a.threads)] + (["--dev-server"] if a.dev_server else []) + \
+            (["--workers", str(a.workers)] if a.workers is not None else [])
         print("server:", " ".join(command[1:]), flush=True)
+        print("load average at start: %.2f %.2f %.2f" % os.getloadavg(), flush=True)
         server = subprocess.Popen(command,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                   cwd=Path(__file__).resolve().parents[1])
@@ -193,6 +204,7 @@ def main(argv=None) -> int:
             print(f"{label + ' ' + name:28}{pct(v, .5):8.1f}{pct(v, .95):8.1f}{pct(v, 1):8.1f}{len(v):7d}")
     for what in ("renders", "moves"):
         print(f"p95 {what} ratio load/baseline: {pct(load[what], .95) / pct(base_run[what], .95):.2f}x")
+    print("load average at end: %.2f %.2f %.2f" % os.getloadavg())
     print(f"games finished {expected}, stored in the registry {stored} "
           f"({'none lost' if stored == expected else 'LOST ' + str(expected - stored)}); "
           f"load run {load['seconds']:.1f} s")

@@ -151,6 +151,36 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (open_game_id, universe_id, player_id, game_id)
     );
     """,
+    # 3 -> 4: games in progress in the web app (webapp/live.py), so that several
+    # server processes share them and a restart keeps them (issue 16 item 7). A
+    # game's position is its moves replayed; ``changes`` counts accepted
+    # submissions, and a write names the count it started from, so two
+    # processes cannot both apply a move to the same position.
+    """
+    CREATE TABLE live_games (
+        id TEXT PRIMARY KEY,
+        game_string TEXT NOT NULL,
+        rule_set TEXT,
+        version TEXT NOT NULL,
+        universe TEXT NOT NULL,
+        seats TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        moves TEXT NOT NULL,
+        plans TEXT NOT NULL,
+        changes INTEGER NOT NULL,
+        last_move TEXT,
+        recorded INTEGER,
+        record_error TEXT,
+        finished REAL,
+        created TEXT NOT NULL
+    );
+    CREATE TABLE live_game_users (
+        game_id TEXT NOT NULL REFERENCES live_games(id) ON DELETE CASCADE,
+        user_name TEXT NOT NULL,
+        PRIMARY KEY (game_id, user_name)
+    );
+    CREATE INDEX live_game_users_user ON live_game_users (user_name);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -190,7 +220,22 @@ def connect(path: str | os.PathLike, shared: bool = False) -> sqlite3.Connection
 @contextlib.contextmanager
 def transaction(db: sqlite3.Connection):
     """One change: ``BEGIN IMMEDIATE`` (the write lock is taken before any check
-    is read), committed on success, rolled back on any exception."""
+    is read), committed on success, rolled back on any exception.
+
+    Inside an open transaction it is a savepoint instead: the web app records a
+    finished game (registry.results, itself one transaction) in the same
+    transaction that stores the game's last move, so a game is never finished
+    without its record; a refused record rolls back only its own part."""
+    if db.in_transaction:
+        db.execute("SAVEPOINT nested")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK TO nested")
+            db.execute("RELEASE nested")
+            raise
+        db.execute("RELEASE nested")
+        return
     db.execute("BEGIN IMMEDIATE")
     try:
         yield db

@@ -61,6 +61,12 @@ def db(app):
     return Registry(app.config["REGISTRY_DB"])
 
 
+def live(app, url):
+    """The game at ``url`` as the registry holds it now (webapp/live_store.py)."""
+    with db(app) as reg:
+        return app.extensions["live_games"].get(reg, url.rsplit("/", 1)[1])
+
+
 def play_to_end(b: Browser, url: str) -> str:
     for _ in range(200):
         page = b.get(url).text
@@ -399,7 +405,7 @@ def test_hidden_information_shows_only_the_viewers_observation():
 def test_simultaneous_games_other_than_rule_sets_are_refused_before_play():
     from webapp.live import LiveGame
     with pytest.raises(ValueError, match="simultaneous"):
-        LiveGame("matrix_rps", None, "Public", [], seed=0)
+        LiveGame.start("matrix_rps", None, "Public", [], seed=0)
 
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
@@ -426,9 +432,8 @@ def test_simultaneous_rounds_collect_hidden_plans_then_resolve(app):
     cy, dee = befriend(app, "cy", "dee")
     url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
                   seat1="dee").headers["Location"]
-    game = app.extensions["live_games"].get(url.rsplit("/", 1)[1])
     rounds = 0
-    while not game.state.is_terminal():
+    while not (game := live(app, url)).state.is_terminal():
         assert game.in_round()
         pages = {b: b.get(url).text for b in (cy, dee)}
         assert all("Your plan for this simultaneous round" in p for p in pages.values())
@@ -482,8 +487,7 @@ def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
     for _ in range(12):
         url = cy.post("/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy",
                       seat1="Random").headers["Location"]
-        game = app.extensions["live_games"].get(url.rsplit("/", 1)[1])
-        while not game.state.is_terminal():
+        while not (game := live(app, url)).state.is_terminal():
             page = cy.get(url).text
             view = game.state.core.player_view(0)
             drawn = len(re.findall(r'class="piece ', page))

@@ -517,3 +517,50 @@ def test_simultaneous_rule_set_and_cloaked_view_in_the_browser(browser, server, 
     assert "Game over" in result
     shot(page, "game-cloaked")
     page.close()
+
+
+def test_a_game_survives_a_restart_of_a_multi_process_server(browser, tmp_path):
+    """`python -m webapp --workers 2` as a researcher starts it: a Connect4 game
+    begun in the browser, the server stopped and started again, the page
+    reloaded: the same position, and the game is finished and recorded."""
+    from test_webapp_live import free_port, start_server, stop_server
+
+    db, port = tmp_path / "restart.sqlite3", free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc = start_server(db, port, workers=2)
+    try:
+        page = browser.new_page()
+        page.goto(base + "/register")
+        page.fill("#name", "ann")
+        page.fill("#password", PASSWORD)
+        page.fill("#password2", PASSWORD)
+        follow(page, "#signup")
+        page.goto(base + "/")
+        with page.expect_navigation():
+            page.select_option("#game", "Connect4")
+        follow(page, "#start")
+        for _ in range(3):
+            follow(page, page.locator(".cell.legal").first)
+        before = page.inner_html("svg.board")
+    finally:
+        stop_server(proc)
+    proc = start_server(db, port, workers=2)
+    try:
+        page.reload()
+        assert page.inner_html("svg.board") == before
+        assert "Your move" in page.inner_text("#turn")
+        page.goto(base + "/")
+        assert page.locator("text=Your games in progress").count() == 1
+        shot(page, "home-game-in-progress")
+        follow(page, "#in-progress a >> nth=0")
+        result = None
+        for _ in range(60):
+            if page.query_selector("#result"):
+                result = page.inner_text("#result")
+                break
+            follow(page, page.locator(".cell.legal").first)
+        assert result and re.search(r"recorded as game \d+ and rated", result)
+        shot(page, "game-after-restart")
+        page.close()
+    finally:
+        stop_server(proc)

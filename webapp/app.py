@@ -9,8 +9,8 @@ from flask import Flask, render_template
 
 from registry.db import default_path
 from registry.store import Registry
-from webapp import accounts, web
-from webapp.live import LiveGames
+from webapp import accounts, bench_runs, web
+from webapp.live_store import LiveStore
 from webapp.source import attach_database
 
 
@@ -28,19 +28,24 @@ def _secret_key(db_path: Path) -> bytes:
         return key
 
 
+def resolved_db(db_path: str | os.PathLike | None) -> str:
+    """The database file a server uses (``--db`` or the registry's default)."""
+    return str(Path(db_path) if db_path is not None else default_path())
+
+
 def create_app(db_path: str | os.PathLike | None = None, *, secret_key: bytes | None = None,
                benchmark_games: int = 100, testing: bool = False) -> Flask:
     """The web app over the registry at ``db_path`` (default: the registry's)."""
     path = Path(db_path) if db_path is not None else default_path()
     with Registry(path) as reg:            # creates/migrates/seeds the database once
         accounts.ensure(reg)
+        bench_runs.ensure(reg)
     app = Flask(__name__)
     app.config.update(
         REGISTRY_DB=str(path), SECRET_KEY=secret_key or _secret_key(path), TESTING=testing,
         SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
         BENCHMARK_GAMES=benchmark_games, MAX_CONTENT_LENGTH=1 << 20)
-    app.extensions["live_games"] = LiveGames()
-    app.extensions["benchmarks"] = {}
+    app.extensions["live_games"] = LiveStore(path)
     app.extensions["registry_pool"] = web.RegistryPool(str(path))
     attach_database(path)
     app.before_request(web.check_csrf)

@@ -3,17 +3,25 @@
 Why only the loopback address: the app is a researcher's local tool; its
 accounts keep people's roles apart, but it is not hardened for a network.
 
-Why waitress and one process: waitress is a production WSGI server with a
-fixed pool of threads (so the registry pool's connections are reused), pure
-Python, no build step. One process, because a game in progress lives in the
-server's memory (webapp/live.py) and its moves are serialized by the game's
-lock; several processes would each see only their own games.
+Why waitress, and several processes (``--workers``): waitress is a production
+WSGI server with a fixed pool of threads (so the registry pool's connections
+are reused), pure Python, no build step. One Python process runs Python on one
+core at a time, which is what held 20 busy users above 100 ms (issue 16 item
+7); games in progress are in the registry (webapp/live_store.py), so every
+process serves every game. Each worker binds the port itself with
+SO_REUSEPORT and the kernel spreads the connections among them: no master
+process in the request path, and no extra dependency (gunicorn would bring its
+own process manager and a pin for a gain we do not need).
 """
 from __future__ import annotations
 
 import argparse
 import getpass
+import multiprocessing
+import multiprocessing.connection
 import os
+import signal
+import socket
 import sys
 from typing import Sequence
 
@@ -21,6 +29,7 @@ from registry.db import default_path
 from registry.errors import RegistryError
 
 PASSWORD_ENV = "FLIPGAMES_WEB_PASSWORD"
+DEFAULT_WORKERS = max(1, min(4, os.cpu_count() or 1))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,12 +43,24 @@ def _parser() -> argparse.ArgumentParser:
                    help="role of --add-user (default creator)")
     p.add_argument("--as", dest="by", help="acting Admin for --add-user with a higher role")
     p.add_argument("--threads", type=int, default=8,
-                   help="request threads of the server (default 8)")
+                   help="request threads of each server process (default 8)")
+    p.add_argument("--workers", type=int, default=None,
+                   help="server processes sharing the port (default: the machine's cores, "
+                        f"at most 4; here {DEFAULT_WORKERS}; 1 with --dev-server); games in "
+                        "progress are in the registry, so any process serves any game")
     p.add_argument("--dev-server", action="store_true",
                    help="serve with Flask's development server instead of waitress")
     p.add_argument("--benchmark-games", type=int, default=100,
                    help="games per combination of Benchmark Selected Bots (seed: 100)")
     return p
+
+
+def workers_of(args) -> int:
+    """The number of server processes: ``--workers``, else 1 for the development
+    server and DEFAULT_WORKERS for waitress."""
+    if args.workers is not None:
+        return args.workers
+    return 1 if args.dev_server else DEFAULT_WORKERS
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -50,6 +71,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not 1 <= args.threads <= 64:
         print("error: --threads must be 1..64", file=sys.stderr)
         return 2
+    if args.workers is not None and not 1 <= args.workers <= 32:
+        print("error: --workers must be 1..32", file=sys.stderr)
+        return 2
+    if args.workers is not None and args.workers > 1 and args.dev_server:
+        print("error: --dev-server is one process; leave out --workers", file=sys.stderr)
+        return 2
+    args.workers = workers_of(args)
     if args.benchmark_games < 1:
         print("error: --benchmark-games must be positive", file=sys.stderr)
         return 2
@@ -68,11 +96,85 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RegistryError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    print(f"serving {app.config['REGISTRY_DB']} on http://127.0.0.1:{args.port}/ (Ctrl-C stops)")
+    where = f"http://127.0.0.1:{args.port}/"
     if args.dev_server:
+        print(f"serving {app.config['REGISTRY_DB']} on {where} (Ctrl-C stops)", flush=True)
         app.run(host="127.0.0.1", port=args.port, threaded=True, debug=False, use_reloader=False)
-    else:
+        return 0
+    if args.workers == 1:
         from waitress import serve
+        print(f"serving {app.config['REGISTRY_DB']} on {where} (Ctrl-C stops)", flush=True)
         serve(app, host="127.0.0.1", port=args.port, threads=args.threads, ident="flipgames",
               _quiet=True)
-    return 0
+        return 0
+    return serve_workers(args, app.config["SECRET_KEY"], where)
+
+
+def _listening_socket(port: int) -> socket.socket:
+    """A socket on 127.0.0.1:``port`` that other processes may bind too (SO_REUSEPORT)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind(("127.0.0.1", port))
+    return sock
+
+
+def _worker(db: str, port: int, threads: int, secret_key: bytes, benchmark_games: int) -> None:
+    """One server process: its own app (registry pool, game cache) on its own socket."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)        # the parent stops the workers
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    from waitress import serve
+
+    from webapp.app import create_app
+    sock = _listening_socket(port)
+    sock.listen(1024)
+    app = create_app(db, secret_key=secret_key, benchmark_games=benchmark_games)
+    serve(app, sockets=[sock], threads=threads, ident="flipgames", _quiet=True)
+
+
+def serve_workers(args, secret_key: bytes, where: str) -> int:
+    """Start ``args.workers`` processes on the port and wait; stop them all on
+    Ctrl-C or SIGTERM, or when one of them stops (its exit code is returned)."""
+    if not hasattr(socket, "SO_REUSEPORT"):
+        print("error: this system has no SO_REUSEPORT; use --workers 1", file=sys.stderr)
+        return 2
+    try:            # a port another program holds is refused here, before any worker starts
+        probe = _listening_socket(args.port)
+    except OSError as e:
+        print(f"error: cannot listen on 127.0.0.1:{args.port}: {e.strerror}", file=sys.stderr)
+        return 2
+    from webapp.app import resolved_db
+    db = resolved_db(args.db)
+    ctx = multiprocessing.get_context("fork")   # no threads in this process yet: fork is safe
+    workers = [ctx.Process(target=_worker, daemon=True, name=f"flipgames-web-{i}",
+                           args=(db, args.port, args.threads, secret_key, args.benchmark_games))
+               for i in range(args.workers)]
+    stopping = []
+
+    def stop(*_):
+        stopping.append(True)
+        for w in workers:
+            if w.is_alive():
+                w.terminate()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    for w in workers:
+        w.start()
+    probe.close()       # bound, never listening: it took no connections
+    print(f"serving {db} on {where} with {args.workers} processes of {args.threads} threads "
+          "(Ctrl-C stops)", flush=True)
+    code = 0
+    while not stopping:
+        done = multiprocessing.connection.wait([w.sentinel for w in workers], timeout=1.0)
+        if done:
+            ended = [w for w in workers if not w.is_alive()]
+            code = next((w.exitcode for w in ended if w.exitcode), 0)
+            if not stopping:
+                print(f"error: server process {ended[0].name} stopped (exit code "
+                      f"{ended[0].exitcode}); stopping the others", file=sys.stderr)
+                code = code or 1
+            stop()
+    for w in workers:
+        w.join(timeout=10)
+    return code

@@ -1,10 +1,18 @@
-"""Games being played in the browser: their state lives in the server process
-until they finish, then a registry rule set's game is recorded and rated.
+"""Games being played in the browser: one position and the rules of moving it.
 
-Why in memory: a game in progress is a few hundred bytes of OpenSpiel state and
-the seats' bots (an MCTS bot is not cheaply stored); the registry records
-*finished* games only (docs/registry.md), so an unfinished game lost with the
-server would never have been recorded by the registry either.
+A ``LiveGame`` is a game in progress as the registry stores it (webapp/
+live_store.py: its game string, seats, seed, the moves so far, the hidden plans
+of an open simultaneous round) plus the OpenSpiel state those moves give. It
+knows who may move and applies a person's move followed by the bots' and
+Chaos's; storing the result, and refusing a move that lost a race with another
+server process, is the store's job.
+
+Why every bot and chance decision is seeded from the game's seed and the move
+number (not from a bot object that lived through the game): any server process
+can make the next decision from the stored moves alone, and the same position
+of the same game gets the same decision in every process, so a game is
+reproducible from its seed and moves. A bot is built afresh for each decision
+(tens of microseconds; it searches from the state it is given).
 
 Why the server moves the bots and Chaos right after the person's move: the
 round trip then returns the position the person must answer, and a move is
@@ -17,22 +25,17 @@ import dataclasses
 import functools
 import random
 import secrets
-import threading
-import time
 
 import pyspiel
 
 import agents
 import games  # noqa: F401  (registers y_game, flipway, ttt, ... with OpenSpiel)
 from analysis.tournament import derive_seed
-from registry import open_games, results
-from registry.errors import RegistryError
 
 #: Games on the play menu besides every registry rule set (ttt(rules=NAME)).
 OTHER_GAMES = ("y_game(board_size=5)", "y_game(board_size=7)", "y_game(board_shape=hex,board_size=4)",
                "defector_y(board_size=5)", "double_o_y(board_size=5)", "caeth_y(board_size=4)",
                "flipway(board_size=5)", "connect_four", "tic_tac_toe")
-FINISHED_KEEP_SECONDS = 3600
 
 
 @functools.lru_cache(maxsize=64)
@@ -55,43 +58,91 @@ class Seat:
     kind: str            # human / bot / random
     user: str | None     # the user who moves a human seat
     spec: object = None  # agents.BotSpec of a bot seat
-    bot: object = None
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "kind": self.kind, "user": self.user,
+                "spec": self.spec.to_json() if self.spec is not None else None}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Seat":
+        spec = agents.BotSpec.from_json(data["spec"]) if data.get("spec") else None
+        return cls(data["player"], data["kind"], data.get("user"), spec)
 
 
 class LiveGame:
-    """One game in progress: its state, who sits where, and its moves so far."""
+    """One game in progress: who sits where, its moves so far and their state.
 
-    def __init__(self, game_string: str, rule_set: str | None, universe: str, seats: list[Seat],
-                 seed: int, version: str = ""):
-        self.id = secrets.token_urlsafe(9)
+    ``changes`` counts the accepted submissions (a move or a plan): the store
+    writes a changed game only over the count it was read at. A LiveGame that
+    the store has cached is never changed in place (``successor`` copies it),
+    so threads may draw it while another thread computes the next position."""
+
+    def __init__(self, gid: str, game_string: str, rule_set: str | None, universe: str,
+                 seats: list[Seat], seed: int, version: str = "", moves=(), plans=None,
+                 changes: int = 0, last_move: str | None = None, recorded: int | None = None,
+                 record_error: str | None = None, finished_at: float | None = None):
+        self.id = gid
         self.game_string, self.rule_set, self.universe = game_string, rule_set, universe
+        self.version = version
         self.game = load_game(game_string, version)
         kind = self.game.get_type()
         self.simultaneous = kind.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
-        if self.simultaneous and not game_string.startswith("ttt("):
-            # a tic-tac-toe core applies a round as its players' decisions in
-            # order, which the registry replays; other simultaneous games
-            # (OpenSpiel's matrix games) have no such record
-            raise ValueError(f"{game_string} has simultaneous moves; the browser plays the "
-                             "simultaneous rounds of tic-tac-toe rule sets only")
         self.perfect = kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
-        self.state = self.game.new_initial_state()
         self.seats = seats
         self.seed = seed
-        self.chance = random.Random(derive_seed(seed, "chance"))
-        self.lock = threading.Lock()
-        self.recorded: int | None = None
-        self.record_error: str | None = None
-        self.last_move: str | None = None
-        self.finished_at: float | None = None
-        self.plans: dict[int, int] = {}     # the open simultaneous round's human plans, by seat
+        self.plans: dict[int, int] = dict(plans or {})   # the open round's human plans, by seat
+        self.changes = changes
+        self.last_move = last_move
+        self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
         self.moves: list[int] = []          # every decision in the core's order (the record)
-        if self.simultaneous and any(seat.kind == "bot" for seat in seats):
-            raise ValueError("the bots of this toolkit search games of alternating turns; a rule "
-                             "set with simultaneous rounds is played by people and Random")
-        for i, seat in enumerate(seats):
+        self.state = self.game.new_initial_state()
+        self._replay(moves)
+
+    @classmethod
+    def start(cls, game_string: str, rule_set: str | None, universe: str, seats: list[Seat],
+              seed: int, version: str = "") -> "LiveGame":
+        """A new game (not yet stored), refused if the browser cannot play it."""
+        game = load_game(game_string, version)
+        if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+            if not game_string.startswith("ttt("):
+                # a tic-tac-toe core applies a round as its players' decisions in
+                # order, which the registry replays; other simultaneous games
+                # (OpenSpiel's matrix games) have no such record
+                raise ValueError(f"{game_string} has simultaneous moves; the browser plays the "
+                                 "simultaneous rounds of tic-tac-toe rule sets only")
+            if any(seat.kind == "bot" for seat in seats):
+                raise ValueError("the bots of this toolkit search games of alternating turns; a "
+                                 "rule set with simultaneous rounds is played by people and Random")
+        for i, seat in enumerate(seats):     # a bad spec is refused now, not at its first move
             if seat.kind != "human":
-                seat.bot = agents.make_bot(seat.spec, self.game, i, derive_seed(seed, "seat", i))
+                agents.make_bot(seat.spec, game, i, 0)
+        return cls(secrets.token_urlsafe(9), game_string, rule_set, universe, seats, seed, version)
+
+    def _replay(self, moves) -> None:
+        """Apply stored decisions; a simultaneous round's are in the core's order."""
+        moves = list(moves)
+        i = 0
+        while i < len(moves):
+            if self.in_round():
+                order = self.state.core.simultaneous_player_list()
+                joint = [-1] * len(self.seats)
+                for p in order:
+                    joint[p] = moves[i]
+                    i += 1
+                self.state.apply_actions(joint)
+                self.moves.extend(joint[p] for p in order)
+            else:
+                self.state.apply_action(moves[i])
+                self.moves.append(moves[i])
+                i += 1
+
+    def successor(self) -> "LiveGame":
+        """A copy to change (the state cloned, the lists copied)."""
+        new = object.__new__(LiveGame)
+        new.__dict__.update(self.__dict__)
+        new.state = self.state.clone()
+        new.moves, new.plans = list(self.moves), dict(self.plans)
+        return new
 
     # -- who may do what
     def users(self) -> set[str]:
@@ -115,6 +166,8 @@ class LiveGame:
     def seat_to_move(self, user: str) -> int | None:
         """The seat of ``user`` that must decide now: the player to move, or in
         a simultaneous round a seat of this user with a choice and no plan yet."""
+        if self.state.is_terminal():
+            return None
         if self.in_round():
             for p in self.round_seats():
                 if self.seats[p].user == user and p not in self.plans:
@@ -126,28 +179,33 @@ class LiveGame:
     def waiting_for(self, user: str) -> bool:
         return self.seat_to_move(user) is not None
 
-    # -- moving
-    def human_move(self, user: str, action: int, reg) -> None:
+    # -- moving (changes this object: call it on a successor)
+    def human_move(self, user: str, action: int) -> None:
         """Apply ``user``'s ``action`` if it is legal and this user's turn, then
         the bots' and Chaos's moves up to the next human turn or the end. In a
         simultaneous round the action is the user's plan: kept hidden until
         every person in the round has planned, then the bots plan and the
         round resolves at once."""
-        with self.lock:
-            if self.state.is_terminal():
-                raise MoveError("the game is over")
-            seat = self.seat_to_move(user)
-            if seat is None:
-                raise MoveError("it is not your turn")
-            if self.in_round():
-                if action not in self.state.legal_actions(seat):
-                    raise MoveError(f"{action} is not a legal plan here")
-                self.plans[seat] = action
-            else:
-                if action not in self.state.legal_actions():
-                    raise MoveError(f"{action} is not a legal move here")
-                self._apply(action)
-            self.advance(reg)
+        if self.state.is_terminal():
+            raise MoveError("the game is over")
+        seat = self.seat_to_move(user)
+        if seat is None:
+            raise MoveError("it is not your turn")
+        if self.in_round():
+            if action not in self.state.legal_actions(seat):
+                raise MoveError(f"{action} is not a legal plan here")
+            self.plans[seat] = action
+        else:
+            if action not in self.state.legal_actions():
+                raise MoveError(f"{action} is not a legal move here")
+            self._apply(action)
+        self.changes += 1
+        self.advance()
+
+    def _bot(self, seat: int):
+        """The bot of ``seat`` for the decision at the current move number."""
+        return agents.make_bot(self.seats[seat].spec, self.game, seat,
+                               derive_seed(self.seed, "seat", seat, len(self.moves)))
 
     def _resolve_round(self) -> bool:
         """Resolve the open round if every person in it has planned (the bots
@@ -157,17 +215,14 @@ class LiveGame:
             return False
         joint = [-1] * len(self.seats)
         for p in deciding:
-            joint[p] = self.plans[p] if p in self.plans else self.seats[p].bot.step(self.state)
+            joint[p] = self.plans[p] if p in self.plans else self._bot(p).step(self.state)
         order = self.state.core.simultaneous_player_list()      # the core applies in this order
-        for seat in self.seats:
-            if seat.bot is not None:
-                seat.bot.inform_actions(self.state, joint)
         self.state.apply_actions(joint)
         self.moves.extend(joint[p] for p in order)
         self.plans = {}
         return True
 
-    def advance(self, reg) -> None:
+    def advance(self) -> None:
         """Play Chaos and the bots until a person must move or the game ends."""
         while not self.state.is_terminal():
             p = self.state.current_player()
@@ -176,64 +231,17 @@ class LiveGame:
                     return
                 continue
             if p == pyspiel.PlayerId.CHANCE:
-                outcomes = self.state.chance_outcomes()
-                actions, probs = zip(*outcomes)
-                self._apply(self.chance.choices(actions, probs)[0])
+                actions, probs = zip(*self.state.chance_outcomes())
+                rng = random.Random(derive_seed(self.seed, "chance", len(self.moves)))
+                self._apply(rng.choices(actions, probs)[0])
             elif self.seats[p].kind == "human":
                 return
             else:
-                self._apply(self.seats[p].bot.step(self.state))
-        if self.finished_at is None:
-            self.finished_at = time.time()
-            self._record(reg)
+                self._apply(self._bot(p).step(self.state))
 
     def _apply(self, action: int) -> None:
         p = self.state.current_player()
         if self.perfect:        # another seat's move may be hidden from the viewer otherwise
             self.last_move = self.state.action_to_string(p, action)
-        for i, seat in enumerate(self.seats):
-            if seat.bot is not None and p >= 0 and i != p:
-                seat.bot.inform_action(self.state, p, action)
         self.state.apply_action(action)
         self.moves.append(action)
-
-    def _record(self, reg) -> None:
-        """The finished game goes into the registry (ratings move in the same
-        transaction): a rule set's among its games, any other game by its game
-        string (registry/open_games.py)."""
-        players = [s.player for s in self.seats]
-        try:
-            if self.rule_set is None:
-                self.recorded = open_games.record_open_game(
-                    reg, self.game_string, players, self.state.returns(), self.moves,
-                    universe=self.universe)
-            else:
-                self.recorded = results.record_game(
-                    reg, self.rule_set, players, self.state.returns(), self.moves,
-                    universe=self.universe)
-        except RegistryError as e:          # shown on the page; the game stays visible
-            self.record_error = str(e)
-
-
-class LiveGames:
-    """The games in progress of one server, by id (finished ones kept an hour)."""
-
-    def __init__(self):
-        self._games: dict[str, LiveGame] = {}
-        self._lock = threading.Lock()
-
-    def add(self, game: LiveGame) -> None:
-        with self._lock:
-            now = time.time()
-            for gid in [g.id for g in self._games.values()
-                        if g.finished_at and now - g.finished_at > FINISHED_KEEP_SECONDS]:
-                del self._games[gid]
-            self._games[game.id] = game
-
-    def get(self, gid: str) -> LiveGame | None:
-        with self._lock:
-            return self._games.get(gid)
-
-    def of_user(self, user: str) -> list[LiveGame]:
-        with self._lock:
-            return [g for g in self._games.values() if user in g.users()]

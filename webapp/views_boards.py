@@ -10,9 +10,7 @@ Random and AI players; "Benchmark Selected Bots" for Trainers and Admins only
 from __future__ import annotations
 
 import io
-import itertools
 import json
-import threading
 
 from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect,
                    render_template, request, url_for)
@@ -24,12 +22,12 @@ from registry import leaderboard as reg_leaderboard
 from registry import players as reg_players
 from registry import open_games, results, rulesets, users
 from registry.errors import RegistryError
-from registry.store import PUBLIC, Registry
+from registry.store import PUBLIC
+from webapp import bench_runs
 from webapp.views_auth import safe_next
 from webapp.web import login_required, reg, role, role_required, user
 
 bp = Blueprint("boards", __name__)
-_bench_ids = itertools.count(1)
 
 
 @bp.route("/rules")
@@ -229,35 +227,6 @@ def evolution_png(name):
     return Response(buf.getvalue(), mimetype="image/png")
 
 
-class BenchmarkJob:
-    """One Benchmark Selected Bots run on its own thread and registry connection;
-    progress is the number of its games already in the database."""
-
-    def __init__(self, db, by, rule_set, chosen, universe, games):
-        self.id = next(_bench_ids)
-        self.db, self.by, self.rule_set, self.players = db, by, rule_set, chosen
-        self.universe, self.games = universe, games
-        self.result = self.error = self.benchmark_id = None
-        self.total = 0
-        self.thread = threading.Thread(target=self._run, daemon=True)
-
-    def _run(self):
-        try:
-            with Registry(self.db) as r:
-                self.result = reg_benchmark.benchmark(r, self.by, self.rule_set, self.players,
-                                                      self.games, universe=self.universe)
-        except Exception as e:  # noqa: BLE001  (shown on the progress page)
-            self.error = str(e)
-
-    def progress(self, r) -> int:
-        row = r.one("SELECT id FROM benchmarks WHERE players = ? AND rule_set_id = ? ORDER BY id "
-                    "DESC LIMIT 1", (json.dumps(sorted(set(self.players))),
-                                     r.rule_set_id(self.rule_set)))
-        if row is None:
-            return 0
-        return r.one("SELECT count(*) FROM games WHERE benchmark_id = ?", (row[0],))[0]
-
-
 @bp.route("/rules/<name>/benchmark", methods=["POST"])
 @role_required("trainer")
 def start_benchmark(name):
@@ -273,35 +242,33 @@ def start_benchmark(name):
     except RegistryError as e:
         flash(str(e), "error")
         return redirect(url_for("boards.leaderboard", name=name))
-    job = BenchmarkJob(current_app.config["REGISTRY_DB"], user(), name, chosen, universe, games)
     # the run's size, exactly as registry.benchmark will build it
     specs = [reg_players.bot_spec(reg(), p) for p in sorted(set(chosen))]
-    job.total = len(make_tasks(f"ttt(rules={name})", specs, games, 0))
-    current_app.extensions["benchmarks"][job.id] = job
-    job.thread.start()
-    return redirect(url_for("boards.benchmark_page", jid=job.id))
+    total = len(make_tasks(f"ttt(rules={name})", specs, games, 0))
+    jid = bench_runs.start(reg(), current_app.config["REGISTRY_DB"], user(), name, chosen,
+                           universe, games, total)
+    return redirect(url_for("boards.benchmark_page", jid=jid))
 
 
-def _job(jid) -> BenchmarkJob:
-    job = current_app.extensions["benchmarks"].get(jid)
+def _job(jid) -> bench_runs.BenchmarkRun:
+    job = bench_runs.load(reg(), jid)
     if job is None:
         abort(404, "no such benchmark run")
     return job
 
 
-@bp.route("/benchmark/<int:jid>")
+@bp.route("/benchmark/<jid>")
 @role_required("trainer")
 def benchmark_page(jid):
     job = _job(jid)
     return render_template("benchmark.html", job=job, done=job.progress(reg()))
 
 
-@bp.route("/benchmark/<int:jid>/status")
+@bp.route("/benchmark/<jid>/status")
 @role_required("trainer")
 def benchmark_status(jid):
-    job = _job(jid)
     # Read "finished" before counting: a run that ends between the two reads
     # must not report itself finished with its last game uncounted.
-    finished = not job.thread.is_alive()
-    return jsonify(done=job.progress(reg()), total=job.total, finished=finished,
+    job = _job(jid)
+    return jsonify(done=job.progress(reg()), total=job.total, finished=job.finished,
                    error=job.error, result=job.result)

@@ -25,6 +25,7 @@ bp = Blueprint("play", __name__)
 
 
 def live_games():
+    """This process's LiveStore (the games themselves are in the registry)."""
     return current_app.extensions["live_games"]
 
 
@@ -76,7 +77,7 @@ def home():
     me = my_player(universe)
     opponent = request.args.get("opponent", "Random")
     defaults = [me] + [opponent] + ["Random"] * (n - 2)
-    mine = [g for g in live_games().of_user(user()) if not g.state.is_terminal()]
+    mine = live_games().unfinished_of(reg(), user())
     return render_template("home.html", rule_sets=[r["name"] for r in rulesets.list_rule_sets(reg())],
                            other_games=OTHER_GAMES, choice=choice, seats=n, defaults=defaults,
                            options=seat_options(universe), universes=universes,
@@ -112,19 +113,17 @@ def new_game():
                 seats.append(Seat(name, "human", owner))
             else:
                 seats.append(Seat(name, p["kind"], None, reg_players.bot_spec(reg(), name)))
-        game = LiveGame(game_string, rule_set, universe, seats, random.SystemRandom().randrange(2**31),
-                        version)
+        game = LiveGame.start(game_string, rule_set, universe, seats,
+                              random.SystemRandom().randrange(2**31), version)
     except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
         flash(str(e), "error")
         return redirect(url_for("play.home", game=form.get("game", "")))
-    with game.lock:
-        game.advance(reg())
-    live_games().add(game)
+    live_games().create(reg(), game)
     return redirect(url_for("play.game_page", gid=game.id))
 
 
 def _game_for_user(gid: str) -> LiveGame:
-    game = live_games().get(gid)
+    game = live_games().get(reg(), gid)
     if game is None:
         abort(404, "no such game (finished games are kept for an hour)")
     if user() not in game.users():
@@ -135,18 +134,17 @@ def _game_for_user(gid: str) -> LiveGame:
 @bp.route("/game/<gid>")
 @login_required
 def game_page(gid):
-    game = _game_for_user(gid)
-    with game.lock:
-        seat = game.seat_to_move(user())
-        mine = seat is not None
-        viewer = seat if mine else game.seat_of(user())[0]
-        drawing = boards.draw(game.game_string, game.state, mine, viewer)
-        over = game.state.is_terminal()
-        returns = game.state.returns() if over else None
-        in_round = game.in_round()
-        planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
-        waiting = [p + 1 for p in game.round_seats() if p not in game.plans] if in_round else \
-            [game.state.current_player() + 1]
+    game = _game_for_user(gid)        # never changed in place: no lock needed to draw it
+    seat = game.seat_to_move(user())
+    mine = seat is not None
+    viewer = seat if mine else game.seat_of(user())[0]
+    drawing = boards.draw(game.game_string, game.state, mine, viewer)
+    over = game.state.is_terminal()
+    returns = game.state.returns() if over else None
+    in_round = game.in_round()
+    planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
+    waiting = [p + 1 for p in game.round_seats() if p not in game.plans] if in_round else \
+        [game.state.current_player() + 1]
     return render_template("game.html", game=game, drawing=drawing, mine=mine, over=over,
                            returns=returns, seat=viewer, moves=len(game.moves),
                            in_round=in_round, planned=planned, waiting=waiting)
@@ -161,7 +159,7 @@ def move(gid):
         # empty when a move button, which sends its own "action", was pressed.
         sent = [v for v in request.form.getlist("action") if v]
         action = int(sent[-1] if sent else "")
-        game.human_move(user(), action, reg())
+        live_games().move(reg(), gid, user(), action)
     except (ValueError, MoveError) as e:
         msg = str(e) if isinstance(e, MoveError) else "a move is an action number"
         if request.accept_mimetypes.best == "application/json":
@@ -176,8 +174,7 @@ def move(gid):
 @login_required
 def status(gid):
     game = _game_for_user(gid)
-    with game.lock:
-        # resolved decisions only: a plan stays hidden (the other seat's page
-        # changes when the round resolves, not when a plan comes in)
-        return jsonify(moves=len(game.moves), over=game.state.is_terminal(),
-                       your_turn=game.waiting_for(user()), recorded=game.recorded)
+    # resolved decisions only: a plan stays hidden (the other seat's page
+    # changes when the round resolves, not when a plan comes in)
+    return jsonify(moves=len(game.moves), over=game.state.is_terminal(),
+                   your_turn=game.waiting_for(user()), recorded=game.recorded)

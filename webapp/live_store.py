@@ -1,0 +1,225 @@
+"""Games in progress kept in the registry (table ``live_games``, schema 4), so
+several server processes share them and a restart keeps them.
+
+Why the registry and not one process's memory: with the games in one process,
+the web app could run only one process, and one Python process (one core at a
+time) was what kept 20 busy users above 100 ms (issue 16 item 7); a restart
+also lost every game in progress.
+
+What is stored is what cannot be recomputed: the game string (and the rule
+set's fingerprint), the seats, the seed, the moves and the open round's hidden
+plans; the position is those moves replayed. Each process keeps a small cache
+of rebuilt games keyed by game id and ``changes`` (the count of accepted
+submissions): a page whose game has not changed since this process last saw
+it costs one indexed row read, not a replay.
+
+Why a move cannot be applied twice: the next position is computed outside any
+transaction (a bot may think for a while), then written by ``BEGIN
+IMMEDIATE`` ... ``UPDATE ... WHERE changes = <the count it was computed
+from>``. If another process wrote first, nothing is written and the move is
+tried again on the new position (where it is usually no longer this user's
+turn, and is refused as such). A finished game is recorded and rated
+(registry.results / registry.open_games) in the same transaction as its last
+move, so no process can finish a game without its record, or record it twice.
+
+Why the writes queue on a lock file (``DB.webapp-lock``) before SQLite's own
+write lock: a writer that finds SQLite's lock taken sleeps in steps (1, 2, 5,
+10, ... ms) before it looks again, which made a busy second's moves wait tens
+of ms for a lock held a fraction of one; a blocking ``flock`` wakes the next
+writer the moment the lock is free. (Other writers, such as the command line
+or a benchmark, still meet SQLite's lock with its busy timeout.)
+
+Why a move of an unfinished game commits with ``synchronous = NORMAL``: in WAL
+mode that skips the fsync (about 1.2 ms here, most of a move's time under the
+lock) and is still safe if the server crashes; only a power cut may lose the
+last moves of a game in progress. A commit that records a finished game is
+fully synced (and with it every move before it).
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import fcntl
+import json
+import threading
+import time
+
+from registry import open_games, results
+from registry.errors import RegistryError
+from registry.store import Registry, now
+from webapp.live import LiveGame, MoveError, Seat
+
+FINISHED_KEEP_SECONDS = 3600
+CACHE_SIZE = 256
+RETRIES = 8
+
+_COLUMNS = ("id, game_string, rule_set, version, universe, seats, seed, moves, plans, changes, "
+            "last_move, recorded, record_error, finished")
+
+
+class WriteGate:
+    """One writer at a time among this process's threads (a lock) and among
+    the server's processes (``flock`` on ``path``), each waiting without polling."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._lock = threading.Lock()
+        self._file = None
+
+    @contextlib.contextmanager
+    def __call__(self):
+        with self._lock:
+            if self._file is None:
+                self._file = open(self.path, "a")    # noqa: SIM115  (kept open for flock)
+            fcntl.flock(self._file, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(self._file, fcntl.LOCK_UN)
+
+
+class LiveStore:
+    """The games in progress of one registry database, with this process's cache."""
+
+    def __init__(self, db_path: str, cache_size: int = CACHE_SIZE):
+        self.gate = WriteGate(str(db_path) + ".webapp-lock")
+        self.cache_size = cache_size
+        self._cache: collections.OrderedDict[str, LiveGame] = collections.OrderedDict()
+        self._lock = threading.Lock()
+        self.replays = 0            # games rebuilt from their moves (cache misses), for tests
+
+    # -- the cache
+    def _cached(self, gid: str, changes: int) -> LiveGame | None:
+        with self._lock:
+            game = self._cache.get(gid)
+            if game is None or game.changes != changes:
+                return None
+            self._cache.move_to_end(gid)
+            return game
+
+    def _remember(self, game: LiveGame) -> None:
+        with self._lock:
+            old = self._cache.get(game.id)
+            if old is not None and old.changes > game.changes:
+                return                     # a newer position is cached already
+            self._cache[game.id] = game
+            self._cache.move_to_end(game.id)
+            while len(self._cache) > self.cache_size:
+                self._cache.popitem(last=False)
+
+    # -- reading
+    def get(self, reg: Registry, gid: str) -> LiveGame | None:
+        """The game ``gid`` as stored now (None if there is none)."""
+        row = reg.one(f"SELECT {_COLUMNS} FROM live_games WHERE id = ?", (gid,))
+        if row is None:
+            return None
+        game = self._cached(gid, row[9])
+        if game is None:
+            game = self._build(row)
+            self._remember(game)
+        return game
+
+    def _build(self, row) -> LiveGame:
+        (gid, game_string, rule_set, version, universe, seats, seed, moves, plans, changes,
+         last_move, recorded, record_error, finished) = row
+        self.replays += 1
+        return LiveGame(gid, game_string, rule_set, universe,
+                        [Seat.from_json(s) for s in json.loads(seats)], seed, version,
+                        json.loads(moves), {int(k): v for k, v in json.loads(plans).items()},
+                        changes, last_move, recorded, record_error, finished)
+
+    def unfinished_of(self, reg: Registry, user: str) -> list[dict]:
+        """The user's games in progress: id, game string and players by seat."""
+        rows = reg.query("SELECT g.id, g.game_string, g.seats FROM live_games g JOIN "
+                         "live_game_users u ON u.game_id = g.id WHERE u.user_name = ? AND "
+                         "g.finished IS NULL ORDER BY g.created", (user,))
+        return [{"id": gid, "game_string": gs, "players": [s["player"] for s in json.loads(seats)]}
+                for gid, gs, seats in rows]
+
+    # -- writing
+    def create(self, reg: Registry, game: LiveGame) -> LiveGame:
+        """Store a new game after its bots' first moves (recorded if that ends it)."""
+        game.advance()
+        with self._writing(reg, game):
+            cutoff = time.time() - FINISHED_KEEP_SECONDS
+            reg.db.execute("DELETE FROM live_game_users WHERE game_id IN (SELECT id FROM "
+                           "live_games WHERE finished < ?)", (cutoff,))
+            reg.db.execute("DELETE FROM live_games WHERE finished < ?", (cutoff,))
+            self._finish(reg, game)
+            reg.db.execute(
+                f"INSERT INTO live_games ({_COLUMNS}, created) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.id, game.game_string, game.rule_set, game.version, game.universe,
+                 json.dumps([s.to_json() for s in game.seats]), game.seed, json.dumps(game.moves),
+                 json.dumps(game.plans), game.changes, game.last_move, game.recorded,
+                 game.record_error, game.finished_at, now()))
+            reg.db.executemany("INSERT INTO live_game_users (game_id, user_name) VALUES (?, ?)",
+                               [(game.id, u) for u in sorted(game.users())])
+        self._remember(game)
+        return game
+
+    def move(self, reg: Registry, gid: str, user: str, action: int) -> LiveGame:
+        """Apply ``user``'s ``action`` to the stored game and store the result;
+        the new position. MoveError if it is refused (or the game is gone)."""
+        for _ in range(RETRIES):
+            game = self.get(reg, gid)
+            if game is None:
+                raise MoveError("no such game")
+            new = game.successor()
+            new.human_move(user, action)            # MoveError: nothing is written
+            if self.commit(reg, new, expected=game.changes):
+                return new
+        raise MoveError("the game changed too often while your move was applied; reload and retry")
+
+    def commit(self, reg: Registry, game: LiveGame, expected: int) -> bool:
+        """Write ``game`` over the stored game if that is still at ``expected``
+        changes (False, nothing written, if another writer came first); a game
+        that this write finishes is recorded in the same transaction."""
+        with self._writing(reg, game):
+            row = reg.one("SELECT changes FROM live_games WHERE id = ?", (game.id,))
+            if row is None or row[0] != expected:
+                return False
+            self._finish(reg, game)
+            reg.db.execute(
+                "UPDATE live_games SET moves = ?, plans = ?, changes = ?, last_move = ?, "
+                "recorded = ?, record_error = ?, finished = ? WHERE id = ? AND changes = ?",
+                (json.dumps(game.moves), json.dumps(game.plans), game.changes, game.last_move,
+                 game.recorded, game.record_error, game.finished_at, game.id, expected))
+        self._remember(game)
+        return True
+
+    @contextlib.contextmanager
+    def _writing(self, reg: Registry, game: LiveGame):
+        """The gate, then one transaction; fsynced only if it records a finished game."""
+        durable = game.state.is_terminal()
+        with self.gate():
+            if not durable:
+                reg.db.execute("PRAGMA synchronous = NORMAL")
+            try:
+                with reg.transaction():
+                    yield
+            finally:
+                if not durable:
+                    reg.db.execute("PRAGMA synchronous = FULL")
+
+    @staticmethod
+    def _finish(reg: Registry, game: LiveGame) -> None:
+        """Record a game that has just ended (inside the caller's transaction):
+        a rule set's among its games, any other game by its game string
+        (registry/open_games.py); a refused record is kept as the game's
+        ``record_error`` and shown on its page."""
+        if not game.state.is_terminal() or game.finished_at is not None:
+            return
+        game.finished_at = time.time()
+        players = [s.player for s in game.seats]
+        try:
+            if game.rule_set is None:
+                game.recorded = open_games.record_open_game(
+                    reg, game.game_string, players, game.state.returns(), game.moves,
+                    universe=game.universe)
+            else:
+                game.recorded = results.record_game(
+                    reg, game.rule_set, players, game.state.returns(), game.moves,
+                    universe=game.universe)
+        except RegistryError as e:
+            game.record_error = str(e)
