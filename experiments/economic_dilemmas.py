@@ -8,8 +8,9 @@ equilibria, where does CFR go, and how do the bots fare on it?
 
 Games: OpenSpiel's textbook matrix games (references whose names are known),
 this toolkit's example rule sets that encode one (RPS-Shared-Lines,
-Hide-And-Seek-2), and every dilemma of ``games.ttt.dilemmas.available()``
-(whatever the catalogue holds today). For each game:
+Hide-And-Seek-2), a three-player reference (goofspiel with two cards), and
+every dilemma of ``games.ttt.dilemmas.available()`` (whatever the catalogue
+holds today). For each game:
 
 - its payoff table (``solvers.normal_form.induced_normal_form``: the normal
   form, chance averaged out; refused with the reason when too large);
@@ -71,15 +72,18 @@ REFERENCES = {
     "matrix_coordination": ("matrix_coordination", "coordination", None),
     "RPS-Shared-Lines": (f"ttt(rules={EXAMPLES}/RPS-Shared-Lines.json)", "rock-paper-scissors", None),
     "Hide-And-Seek-2": (f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)", "hide-and-seek", None),
+    # three players, simultaneous: exercises gnm, NashConv as an approximation and n-player
+    # tournaments while the seed's n-player dilemmas are not in the catalogue
+    "goofspiel3": ("goofspiel(players=3,num_cards=2)", None, None),
 }
 QUICK_REFERENCES = ("matrix_pd", "matrix_sh", "matrix_bos", "matrix_rps", "matrix_mp", "RPS-Shared-Lines",
-                    "Hide-And-Seek-2")
+                    "Hide-And-Seek-2", "goofspiel3")
 #: cloaked games for the ISMCTS check: the issue's two when they exist, then today's examples
 ISMCTS_CHECK = ("3Blotto13", "KBeauty9")
 ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)",
                       "Phantom-TTT-Corners": f"ttt(rules={EXAMPLES}/Phantom-TTT-Corners.json)"}
 
-QUICK = dict(cfr_iterations=2000, games_per_pair=40, simulations=200, check_games=40, check_simulations=150,
+QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
              max_strategies=256)
 FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=200, check_simulations=500,
             max_strategies=4096)
