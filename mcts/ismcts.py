@@ -26,15 +26,18 @@ player knows.
 The final move is the most visited root child; the root's actions are the
 player's legal actions, the same in every world.
 
-Simultaneous rounds: the bot searches ``pyspiel.convert_to_turn_based`` of the
-game, where a round is the players' decisions one after another, each hidden
-from the others until the round resolves: the same sequentialisation the core
-protocol uses (docs/DESIGN.md, "Both faces of a simultaneous game"). Given a
-simultaneous state, it replays the history into the turn-based game and fills
-the seats before its own with placeholder plans; they change nothing it can
-see (its information state is the same for every choice of them), so its
-worlds, and its search, are those of the true position. A game passed in its
-turn-based form already is played as it is.
+Simultaneous rounds: the core protocol already plays a round as the seats'
+decisions one after another, each hidden from the others until the round
+resolves (docs/DESIGN.md, "Both faces of a simultaneous game"), so for this
+toolkit's games the worlds are cores as for any other game: the OpenSpiel
+history's per-seat actions are replayed into a core, and the seats planning
+before the bot's in the current round get placeholder plans, which change
+nothing it can see (its information state is the same for every choice of
+them), so its worlds, and its search, are those of the true position. Games
+without a core (OpenSpiel's matrix games) are searched on
+``pyspiel.convert_to_turn_based``, the same sequentialisation through Python
+states (about 15x slower per simulation on a small ttt game). A game passed in
+its turn-based form already is played as it is.
 
 ``worlds="first"`` is the determinisation-free baseline of issue 14: the same
 search on one fixed world, the first history of the canonical walk that is
@@ -111,22 +114,59 @@ def _world(state):
     return core_of(state).clone() if is_core_state(state) else _SpielWorld(state.clone())
 
 
+def _decisions(state, player):
+    """The position as the core protocol sees it: the actions one decision at a time
+    from the start, and the world there with ``player`` to decide. For a core game at
+    a simultaneous round the core plans the round's seats one after another (a seat
+    with no plan has none), so the OpenSpiel history's per-seat actions are replayed
+    into it, and the seats planning before ``player`` in this round get their first
+    legal plan as a placeholder (hidden from ``player``: its information state is the
+    same for every choice of them)."""
+    if not state.is_simultaneous_node():
+        return list(state.history()), _world(state)
+    if not is_core_state(state):
+        raise ValueError("a simultaneous round of a game without a core: search its "
+                         "pyspiel.convert_to_turn_based form (turn_based_state)")
+    if not state.legal_actions(player):
+        raise ValueError(f"worlds are enumerated at the player's own decisions; player "
+                         f"{player} has nothing to plan in this round")
+    world = _world(state.get_game().new_initial_state())
+    history = []
+    for item in state.full_history():
+        if item.action == pyspiel.INVALID_ACTION:
+            continue
+        if world.player() not in (-1, item.player):
+            raise ValueError(f"cannot replay player {item.player}'s action {item.action} into the "
+                             f"core (it has player {world.player()} to decide)")
+        world.apply_action(item.action)
+        history.append(item.action)
+    while world.player() != player:
+        if world.terminal() or world.player() < 0:
+            raise ValueError("the replay left the round before reaching the player")
+        a = world.legal_action_list()[0]
+        world.apply_action(a)
+        history.append(a)
+    return history, world
+
+
 def _own_history(state, player):
     """[(information state, action)] at each of ``player``'s past decisions, and
     its present information state: what perfect recall lets it know."""
     game = state.get_game()
+    history, present = _decisions(state, player)
     replay = _world(game.new_initial_state())
     mine = []
-    for a in state.history():
+    for a in history:
         if replay.player() == player:
             mine.append((replay.information_state_string(player), a))
         replay.apply_action(a)
-    return mine, state.information_state_string(player)
+    return mine, present.information_state_string(player)
 
 
 def consistent_worlds(state, player, max_worlds: int = 100_000):
     """The histories ``player`` cannot tell from ``state``'s, as (world, weight)."""
-    if state.is_terminal() or state.is_chance_node() or state.current_player() != player:
+    if state.is_terminal() or state.is_chance_node() or (
+            not state.is_simultaneous_node() and state.current_player() != player):
         raise ValueError(f"worlds are enumerated at the player's own decisions; player "
                          f"{player} is not to move")
     game = state.get_game()
@@ -238,11 +278,11 @@ class ISMCTSBot(pyspiel.Bot):
     def search(self, state):
         """Run the search; returns {'action', 'children': [(action, visits, mean)], 'worlds'}."""
         refuse_terminal(state)
-        if state.is_simultaneous_node():
+        if state.is_simultaneous_node() and not is_core_state(state):
             if self._turn_based is None:
                 raise ValueError("a simultaneous round in a game the bot was not made for")
             state = turn_based_state(self._turn_based, state, self._player)
-        if state.current_player() != self._player:
+        if not state.is_simultaneous_node() and state.current_player() != self._player:
             raise ValueError(f"it is player {state.current_player()}'s turn, not {self._player}'s")
         worlds = consistent_worlds(state, self._player, self._max_worlds)
         if self._first_world:

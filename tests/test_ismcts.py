@@ -142,6 +142,15 @@ def test_turn_based_replay_hides_the_placeholder_plans():
     assert other.information_state_string(1) == t1.information_state_string(1)
     assert other.history() != t1.history()
     assert make_bot("ismcts:simulations=30", g, 1, seed=1).step(s) in s.legal_actions(1)
+    # the bot's own path for this toolkit's games: cores, which plan a round seat by seat;
+    # the same worlds as the turn-based form's (there the round's header line differs)
+    for player in (0, 1):
+        cores = consistent_worlds(s, player)
+        turned = consistent_worlds(turn_based_state(tb, s, player), player)
+        assert len(cores) == len(turned) > 0
+        assert all(not hasattr(w, "s") for w, _ in cores)         # cores, not Python states
+        strip = sorted("\n".join(w.information_state_string(player).split("\n")[1:-3]) for w, _ in turned)
+        assert strip == sorted("\n".join(w.information_state_string(player).split("\n")[:-3]) for w, _ in cores)
 
 
 def test_one_world_baseline_searches_one_world(game):
