@@ -501,7 +501,9 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
               "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
               "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
               "listed one with the smallest largest difference of action probabilities at the information "
-              "states it reaches.", ""]
+              "states it reaches. Equilibria: pygambit's enummixed lists every extreme equilibrium of a "
+              "two-player table; gnm (more players) finds some, not provably all; the pure ones (in "
+              "brackets) are all of them, by enumeration.", ""]
     for rec in rows:
         lines += [f"## {rec['name']}", "", f"`{rec['game_string']}`: {rec['players']} players, {rec['dynamics']}, "
                   f"{rec['information'].replace('_', ' ')}; table names it **{rec['classified']}** "
@@ -553,13 +555,14 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
     if checks:
         lines += [f"ISMCTS with {cfg['check_simulations']} simulations; the baseline is the same search on one "
                   "fixed world (`ismcts:worlds=first`); seats alternate; wins with 95% Wilson intervals.", "",
-                  "| game | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score |",
-                  "|---|---|---|---|---|"]
+                  "| game | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
+                  "ISMCTS beats it (interval above 50%) |",
+                  "|---|---|---|---|---|---|"]
         for name, res in checks.items():
             for other, w in res.items():
                 lines.append(f"| {name} | {other} | {w['wins']}-{w['draws']}-{w['losses']} | "
                              f"{100 * w['win_rate']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] | "
-                             f"{w['score']:.3f} |")
+                             f"{w['score']:.3f} | {'yes' if w['low'] > 0.5 else 'not shown'} |")
         lines.append("")
     (out / "summary.md").write_text("\n".join(lines))
     srows = summary_rows(rows)
