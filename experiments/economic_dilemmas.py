@@ -8,8 +8,8 @@ equilibria, where does CFR go, and how do the bots fare on it?
 
 Games: OpenSpiel's textbook matrix games (references whose names are known),
 this toolkit's example rule sets that encode one (RPS-Shared-Lines,
-Hide-And-Seek-2), a three-player reference (goofspiel with two cards), and
-every dilemma of ``games.ttt.dilemmas.available()`` (whatever the catalogue
+Hide-And-Seek-2), a three-player reference (goofspiel with two cards), a
+sequential perfect-information one (Nim with piles 1 and 2), and every dilemma of ``games.ttt.dilemmas.available()`` (whatever the catalogue
 holds today). For each game:
 
 - its payoff table (``solvers.normal_form.induced_normal_form``: the normal
@@ -75,9 +75,11 @@ REFERENCES = {
     # three players, simultaneous: exercises gnm, NashConv as an approximation and n-player
     # tournaments while the seed's n-player dilemmas are not in the catalogue
     "goofspiel3": ("goofspiel(players=3,num_cards=2)", None, None),
+    # sequential, perfect information: subgame-perfect play and plain MCTS
+    "nim-1-2": ("nim(pile_sizes=1;2)", None, None),
 }
 QUICK_REFERENCES = ("matrix_pd", "matrix_sh", "matrix_bos", "matrix_rps", "matrix_mp", "RPS-Shared-Lines",
-                    "Hide-And-Seek-2", "goofspiel3")
+                    "Hide-And-Seek-2", "goofspiel3", "nim-1-2")
 #: cloaked games for the ISMCTS check: the issue's two when they exist, then today's examples
 ISMCTS_CHECK = ("3Blotto13", "KBeauty9")
 ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)",
