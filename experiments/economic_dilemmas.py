@@ -23,7 +23,8 @@ holds today). For each game:
   (``Dilemma.encodes``; for references, the game they are);
 - CFR+ (``cfr.solve``, our tabular CFR) with NashConv per iteration, which
   equilibrium of the list its average policy is nearest (largest difference of
-  action probabilities at the information states the equilibrium reaches);
+  action probabilities at the information states reached when the equilibrium
+  is played);
   for n-player or general-sum games CFR's average need not approach a Nash
   equilibrium, and the summary says NashConv is an approximation's distance;
 - a tournament of MCTS (perfect-information games only: it would read hidden
@@ -166,18 +167,45 @@ def _behaviour_with_reach(inf, player: int, sigma) -> dict:
     return out
 
 
-def policy_distance(inf, equilibrium, policy: dict) -> float:
+def _reached(game, behaviour: list) -> set:
+    """(player, information state) pairs reached with positive probability when every
+    player follows ``behaviour[player]`` ({infoset: ({action: prob}, reach)})."""
+    import pyspiel
+    out = set()
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            stack.extend(state.child(a) for a, q in state.chance_outcomes() if q > 0)
+            continue
+        p = state.current_player()
+        key = state.information_state_string(p)
+        out.add((p, key))
+        dist = behaviour[p].get(key, ({}, 0.0))[0]
+        for a in state.legal_actions():
+            if dist.get(a, 0.0) > 1e-9:
+                stack.append(state.child(a))
+        if p == pyspiel.PlayerId.SIMULTANEOUS:      # never: CFR's games are turn-based
+            raise ValueError("simultaneous node in a turn-based game")
+    return out
+
+
+def policy_distance(inf, equilibrium, policy: dict, game) -> float:
     """Largest difference of action probabilities between an equilibrium (mixed profile)
-    and a behaviour policy, over the information states the equilibrium's player reaches."""
+    and a behaviour policy, over the information states reached when the equilibrium is
+    played (what the others do off that path does not decide whether it is one)."""
+    behaviour = [_behaviour_with_reach(inf, p, sigma) for p, sigma in enumerate(equilibrium)]
+    reached = _reached(game, behaviour)
     worst = 0.0
-    for p, sigma in enumerate(equilibrium):
-        for key, (dist, mass) in _behaviour_with_reach(inf, p, sigma).items():
-            if mass <= 1e-9:
+    for p, beh in enumerate(behaviour):
+        for key, (dist, _) in beh.items():
+            if (p, key) not in reached:
                 continue
             theirs = dict(policy.get(key, []))
-            acts = list(dist)
-            for a in acts:
-                worst = max(worst, abs(dist[a] - theirs.get(a, 1.0 / len(acts))))
+            for a in dist:
+                worst = max(worst, abs(dist[a] - theirs.get(a, 1.0 / len(dist))))
     return worst
 
 
@@ -265,7 +293,7 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
                       "approximation": not zero_sum, "policy_file": str(path), "seconds": round(result.seconds, 4)}
         if inf is not None and rec.get("equilibria"):
             eq_arrays = [[np.asarray(s) for s in e["strategies"]] for e in rec["equilibria"]]
-            dists = [policy_distance(inf, eq, policy) for eq in eq_arrays]
+            dists = [policy_distance(inf, eq, policy, tgame) for eq in eq_arrays]
             best = int(np.argmin(dists))
             mixed = [_mixed_of_policy(inf, p, policy) for p in range(n)]
             rec["cfr"].update(nearest_equilibrium=best, distance=round(dists[best], 6),
@@ -503,7 +531,7 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
               "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
               "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
               "listed one with the smallest largest difference of action probabilities at the information "
-              "states it reaches. Equilibria: pygambit's enummixed lists every extreme equilibrium of a "
+              "states reached when it is played. Equilibria: pygambit's enummixed lists every extreme equilibrium of a "
               "two-player table; gnm (more players) finds some, not provably all; the pure ones (in "
               "brackets) are all of them, by enumeration.", ""]
     for rec in rows:
