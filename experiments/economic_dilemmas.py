@@ -606,6 +606,9 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
     plot_returns(rows, out / "tournament_returns")
 
 
+FLOOR = 1e-12      # log axes: a NashConv of 0 is drawn here
+
+
 def plot_convergence(rows, stem: Path) -> None:
     from analysis.plots import plt, save_figure
     fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
@@ -614,12 +617,15 @@ def plot_convergence(rows, stem: Path) -> None:
         if not cfr:
             continue
         xs = [c["iteration"] for c in cfr["curve"]]
-        ys = [max(c["nash_conv"], 1e-12) for c in cfr["curve"]]
-        ax.plot(xs, ys, marker="o", markersize=3, label=rec["name"] + (" (approx.)" if cfr["approximation"] else ""))
+        ys = [max(c["nash_conv"], FLOOR) for c in cfr["curve"]]
+        label = rec["name"] + (" (approx.)" if cfr["approximation"] else "")
+        if all(c["nash_conv"] <= FLOOR for c in cfr["curve"]):
+            label += ": 0 throughout (the uniform start is an equilibrium)"
+        ax.plot(xs, ys, marker="o", markersize=3, label=label)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("CFR+ iteration")
-    ax.set_ylabel("NashConv of the average policy (sum of best-response gains)")
+    ax.set_ylabel(f"NashConv of the average policy (0 drawn at {FLOOR:g})")
     ax.set_title("CFR+ convergence per game")
     ax.legend(fontsize=7)
     save_figure(fig, stem)
