@@ -268,7 +268,7 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     if "classified" not in rec:
         rec["classified"], rec["classified_reason"] = "unknown", "no payoff table or tree to classify"
     if entry.get("encodes"):
-        rec["reproduces"] = reproduces(entry["encodes"], rec["classified"])
+        rec["reproduces"] = reproduces(entry["encodes"], rec["classified"], n)
     elif entry.get("expects"):
         rec["reproduces"] = "yes" if rec["classified"] == entry["expects"] else "no"
     else:

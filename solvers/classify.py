@@ -101,10 +101,18 @@ REPRODUCES = {
 }
 
 
-def reproduces(encodes: str, label: str) -> str:
-    """'yes', 'no', or 'not checkable' (no ordinal definition of ``encodes`` here)."""
+#: The player counts for which this module's definitions of an economic game apply:
+#: the two-player textbook games, the n-player public goods and volunteer's dilemma
+#: (three or more; with two players public goods is the prisoner's dilemma), coordination
+#: for any number. A three-player hide and seek or battle of the sexes has no definition here.
+_PLAYERS = {"public-goods": range(3, 100), "volunteers-dilemma": range(3, 100), "coordination": range(2, 100)}
+
+
+def reproduces(encodes: str, label: str, players: int = 2) -> str:
+    """'yes', 'no', or 'not checkable' (no ordinal definition of ``encodes`` for this
+    many players here)."""
     wanted = REPRODUCES.get(encodes)
-    if wanted is None:
+    if wanted is None or players not in _PLAYERS.get(encodes, (2,)):
         return "not checkable"
     return "yes" if label in wanted else "no"
 

@@ -142,4 +142,10 @@ def test_verdicts():
     assert reproduces("prisoners-dilemma", "stag-hunt") == "no"
     assert reproduces("hide-and-seek", "matching-pennies") == "yes"
     assert reproduces("colonel-blotto", "zero-sum-cycle") == "not checkable"
+    # definitions exist only for some player counts: a 3-player hide and seek is not checked
+    assert reproduces("hide-and-seek", "other", players=3) == "not checkable"
+    assert reproduces("battle-of-the-sexes", "other", players=3) == "not checkable"
+    assert reproduces("public-goods", "public-goods", players=3) == "yes"
+    assert reproduces("public-goods", "prisoners-dilemma", players=2) == "not checkable"
+    assert reproduces("coordination", "other", players=4) == "no"
     assert isinstance(classify(TEXTBOOK["chicken"]), Classification)
