@@ -120,6 +120,9 @@ register_bot_kind(
      Option("max_simulations", int, 1000, "iterations (determinisations) per move", minimum=1,
             maximum=_INT31, aliases=("simulations",)),
      Option("max_worlds", int, 100_000, "refuse positions with more consistent histories",
-            minimum=1, maximum=_INT31)),
+            minimum=1, maximum=_INT31),
+     Option("worlds", str, "sampled", "sampled: SO-ISMCTS; first: the one-world baseline that "
+                                      "ignores hidden-state uncertainty")),
     description="single-observer information-set MCTS (mcts.ismcts.ISMCTSBot): searches worlds "
-                "sampled from what its player knows, for cloaked (hidden-piece) games")
+                "sampled from what its player knows, for cloaked (hidden-piece) games and "
+                "simultaneous rounds")

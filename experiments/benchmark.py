@@ -83,6 +83,7 @@ EXTRA_SECTIONS = {
     "mcts_speed": ("experiments.bench_search", "mcts_speed"),
     "mcts_memory": ("experiments.bench_search", "mcts_memory"),
     "solvers": ("experiments.bench_solvers", "run_all"),
+    "cfr": ("experiments.bench_cfr", "run_all"),
 }
 
 

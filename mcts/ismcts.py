@@ -25,6 +25,26 @@ player knows.
    by one uniform random playout, in the Cython kernel for this toolkit's games.
 The final move is the most visited root child; the root's actions are the
 player's legal actions, the same in every world.
+
+Simultaneous rounds: the core protocol already plays a round as the seats'
+decisions one after another, each hidden from the others until the round
+resolves (docs/DESIGN.md, "Both faces of a simultaneous game"), so for this
+toolkit's games the worlds are cores as for any other game: the OpenSpiel
+history's per-seat actions are replayed into a core, and the seats planning
+before the bot's in the current round get placeholder plans, which change
+nothing it can see (its information state is the same for every choice of
+them), so its worlds, and its search, are those of the true position. Games
+without a core (OpenSpiel's matrix games) are searched on
+``pyspiel.convert_to_turn_based``, the same sequentialisation through Python
+states (about 15x slower per simulation on a small ttt game). A game passed in
+its turn-based form already is played as it is.
+
+``worlds="first"`` is the determinisation-free baseline of issue 14: the same
+search on one fixed world, the first history of the canonical walk that is
+consistent with what the player knows (for a cloaked game: the others' lowest
+moves where it could not see them). It ignores that the hidden state could
+be otherwise, which is what sampling worlds is for; the study checks that
+ISMCTS beats it.
 """
 from __future__ import annotations
 
@@ -35,7 +55,10 @@ import pyspiel
 
 from games.openspiel import core_of, is_core_state, refuse_terminal
 
-__all__ = ["ISMCTSBot", "consistent_worlds", "TooManyWorlds"]
+__all__ = ["ISMCTSBot", "consistent_worlds", "TooManyWorlds", "WORLD_MODES", "turn_based_state"]
+
+#: ``sampled``: SO-ISMCTS; ``first``: the one-world baseline (module docstring).
+WORLD_MODES = ("sampled", "first")
 
 
 class TooManyWorlds(ValueError):
@@ -91,22 +114,59 @@ def _world(state):
     return core_of(state).clone() if is_core_state(state) else _SpielWorld(state.clone())
 
 
+def _decisions(state, player):
+    """The position as the core protocol sees it: the actions one decision at a time
+    from the start, and the world there with ``player`` to decide. For a core game at
+    a simultaneous round the core plans the round's seats one after another (a seat
+    with no plan has none), so the OpenSpiel history's per-seat actions are replayed
+    into it, and the seats planning before ``player`` in this round get their first
+    legal plan as a placeholder (hidden from ``player``: its information state is the
+    same for every choice of them)."""
+    if not state.is_simultaneous_node():
+        return list(state.history()), _world(state)
+    if not is_core_state(state):
+        raise ValueError("a simultaneous round of a game without a core: search its "
+                         "pyspiel.convert_to_turn_based form (turn_based_state)")
+    if not state.legal_actions(player):
+        raise ValueError(f"worlds are enumerated at the player's own decisions; player "
+                         f"{player} has nothing to plan in this round")
+    world = _world(state.get_game().new_initial_state())
+    history = []
+    for item in state.full_history():
+        if item.action == pyspiel.INVALID_ACTION:
+            continue
+        if world.player() not in (-1, item.player):
+            raise ValueError(f"cannot replay player {item.player}'s action {item.action} into the "
+                             f"core (it has player {world.player()} to decide)")
+        world.apply_action(item.action)
+        history.append(item.action)
+    while world.player() != player:
+        if world.terminal() or world.player() < 0:
+            raise ValueError("the replay left the round before reaching the player")
+        a = world.legal_action_list()[0]
+        world.apply_action(a)
+        history.append(a)
+    return history, world
+
+
 def _own_history(state, player):
     """[(information state, action)] at each of ``player``'s past decisions, and
     its present information state: what perfect recall lets it know."""
     game = state.get_game()
+    history, present = _decisions(state, player)
     replay = _world(game.new_initial_state())
     mine = []
-    for a in state.history():
+    for a in history:
         if replay.player() == player:
             mine.append((replay.information_state_string(player), a))
         replay.apply_action(a)
-    return mine, state.information_state_string(player)
+    return mine, present.information_state_string(player)
 
 
 def consistent_worlds(state, player, max_worlds: int = 100_000):
     """The histories ``player`` cannot tell from ``state``'s, as (world, weight)."""
-    if state.is_terminal() or state.is_chance_node() or state.current_player() != player:
+    if state.is_terminal() or state.is_chance_node() or (
+            not state.is_simultaneous_node() and state.current_player() != player):
         raise ValueError(f"worlds are enumerated at the player's own decisions; player "
                          f"{player} is not to move")
     game = state.get_game()
@@ -147,6 +207,30 @@ def consistent_worlds(state, player, max_worlds: int = 100_000):
     return out
 
 
+def turn_based_state(turn_based_game, state, player: int):
+    """The position of simultaneous-game ``state`` in ``turn_based_game`` (its
+    ``convert_to_turn_based`` form) with ``player`` to plan: the history
+    replayed, and the seats before ``player`` in the current round given their
+    first legal action as a placeholder plan (hidden from ``player``, so its
+    information state does not depend on it)."""
+    out = turn_based_game.new_initial_state()
+    for item in state.full_history():
+        if item.action == pyspiel.INVALID_ACTION:
+            continue
+        if out.is_chance_node() or out.current_player() == item.player:
+            out.apply_action(item.action)
+            continue
+        raise ValueError(f"cannot replay player {item.player}'s action {item.action} into the turn-based "
+                         f"game (player {out.current_player()} is to move there)")
+    if not state.legal_actions(player):
+        raise ValueError(f"player {player} has nothing to plan in this round")
+    while out.current_player() != player:
+        if out.is_terminal() or out.is_chance_node():
+            raise ValueError("the turn-based replay left the round before reaching the player")
+        out.apply_action(out.legal_actions()[0])
+    return out
+
+
 class _Node:
     __slots__ = ("children", "visits", "reward", "avail")
 
@@ -161,13 +245,16 @@ class ISMCTSBot(pyspiel.Bot):
     """SO-ISMCTS for ``player``; ``max_simulations`` iterations per move."""
 
     def __init__(self, game, player: int, *, seed: int = 0, uct_c: float = 1.4,
-                 max_simulations: int = 1000, max_worlds: int = 100_000):
+                 max_simulations: int = 1000, max_worlds: int = 100_000, worlds: str = "sampled"):
         pyspiel.Bot.__init__(self)
         if isinstance(game, str):
             game = pyspiel.load_game(game)
+        self._turn_based = None
         if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-            raise ValueError(f"ISMCTS plays turn-based games, and {game} has simultaneous "
-                             "rounds (use CFR, or wrap it with pyspiel.convert_to_turn_based)")
+            self._turn_based = pyspiel.convert_to_turn_based(game)
+        if worlds not in WORLD_MODES:
+            raise ValueError(f"worlds must be one of {', '.join(WORLD_MODES)}, got {worlds!r}")
+        self._first_world = worlds == "first"
         if not 0 <= player < game.num_players():
             raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
         for name, value in (("uct_c", uct_c),):
@@ -191,11 +278,15 @@ class ISMCTSBot(pyspiel.Bot):
     def search(self, state):
         """Run the search; returns {'action', 'children': [(action, visits, mean)], 'worlds'}."""
         refuse_terminal(state)
-        if state.is_simultaneous_node():
-            raise ValueError("ISMCTS plays turn-based positions; this one is a simultaneous round")
-        if state.current_player() != self._player:
+        if state.is_simultaneous_node() and not is_core_state(state):
+            if self._turn_based is None:
+                raise ValueError("a simultaneous round in a game the bot was not made for")
+            state = turn_based_state(self._turn_based, state, self._player)
+        if not state.is_simultaneous_node() and state.current_player() != self._player:
             raise ValueError(f"it is player {state.current_player()}'s turn, not {self._player}'s")
         worlds = consistent_worlds(state, self._player, self._max_worlds)
+        if self._first_world:
+            worlds = worlds[:1]
         weights = np.array([w for _, w in worlds])
         weights /= weights.sum()
         rng, c, root = self._rng, self._c, _Node()
@@ -250,6 +341,8 @@ class ISMCTSBot(pyspiel.Bot):
     def step_with_policy(self, state):
         refuse_terminal(state)
         legal = state.legal_actions(self._player)
+        if not legal:          # a seat with no plan in this simultaneous round
+            return [], pyspiel.INVALID_ACTION
         if len(legal) == 1:
             self.last_search = None
             return [(legal[0], 1.0)], legal[0]

@@ -132,10 +132,14 @@ def test_strength_plots_tiny(tmp_path):
     ("experiments.bench_ttt", ["--rounds", "0"], "--rounds: must be a positive integer"),
     ("experiments.bench_search", ["--uct-c", "nan"], "--uct-c: must be a non-negative finite number"),
     ("experiments.bench_search", ["--seed", "-1"], "--seed: must be a non-negative integer"),
+    ("experiments.economic_dilemmas", ["--games-per-pair", "0"], "--games-per-pair: must be a positive integer"),
+    ("experiments.economic_dilemmas", ["--cfr-iterations", "-5"], "--cfr-iterations: must be a positive integer"),
+    ("experiments.economic_dilemmas", ["--games", "matrix_pdd"], "unknown game 'matrix_pdd'"),
+    ("experiments.bench_cfr", ["--rounds", "0"], "--rounds: must be a positive integer"),
 ])
 def test_bad_counts_seeds_and_budgets_are_refused_clearly(module, args, message, tmp_path):
     with_out = ("experiments.compare_flip_options", "experiments.first_player_advantage",
-                "experiments.strength_plots", "experiments.mcts_strength")
+                "experiments.strength_plots", "experiments.mcts_strength", "experiments.economic_dilemmas")
     result = run(module, *args, "--out", str(tmp_path)) if module in with_out else run(module, *args)
     assert result.returncode == 2
     assert message in result.stderr

@@ -1,0 +1,648 @@
+"""The economic-dilemmas study (issue 14): does each dilemma rule set of seed
+004 have the structure of the economic game it is named after, what are its
+equilibria, where does CFR go, and how do the bots fare on it?
+
+    python -m experiments.economic_dilemmas                    # quick (minutes, 2 cores)
+    python -m experiments.economic_dilemmas --full
+    python -m experiments.economic_dilemmas --games matrix_pd Hide-And-Seek-2
+
+Games: OpenSpiel's textbook matrix games (references whose names are known),
+this toolkit's example rule sets that encode one (RPS-Shared-Lines,
+Hide-And-Seek-2), a three-player reference (goofspiel with two cards), a
+sequential perfect-information one (Nim with piles 1 and 2), and every dilemma of ``games.ttt.dilemmas.available()`` (whatever the catalogue
+holds today). For each game:
+
+- its payoff table (``solvers.normal_form.induced_normal_form``: the normal
+  form, chance averaged out; refused with the reason when too large);
+- every Nash equilibrium (pygambit ``enummixed`` for two players, ``gnm`` for
+  more: some, not provably all), the pure ones, the social optimum and the
+  price of anarchy; the subgame-perfect equilibrium of perfect-information
+  games (backward induction);
+- the textbook game the table's payoff order names (``solvers.classify``) and
+  whether that reproduces the game the rule set is meant to encode
+  (``Dilemma.encodes``; for references, the game they are);
+- CFR+ (``cfr.solve``, our tabular CFR) with NashConv per iteration, which
+  equilibrium of the list its average policy is nearest (largest difference of
+  action probabilities at the information states reached when the equilibrium
+  is played);
+  for n-player or general-sum games CFR's average need not approach a Nash
+  equilibrium, and the summary says NashConv is an approximation's distance;
+- a tournament of MCTS (perfect-information games only: it would read hidden
+  state elsewhere), ISMCTS (hidden information, simultaneous rounds included),
+  the CFR average policy and Random, every seating, with mean returns and
+  Wilson intervals on wins (a win is the unique best return);
+- on cloaked games (3Blotto13 and KBeauty9 when the catalogue has them,
+  Hide-And-Seek-2 and Phantom-TTT-Corners today): ISMCTS against Random and
+  against the one-world baseline (``ismcts:worlds=first``).
+
+Everything lands in ``--out`` (default results/economic_dilemmas):
+config.json (seed, settings, git commit), records/analysis.jsonl (one record
+per game: tables, equilibria, CFR curves), records/tournament.jsonl and
+records/ismcts_check.jsonl (every game played), policies/*.json (CFR average
+policies, playable as ``--bot cfr:policy=PATH``), summary.md, summary.csv,
+cfr_convergence.png/.svg and tournament_returns.png/.svg. Rerunning resumes:
+finished analyses and games are read back, not repeated. The summary is a
+function of the seed and settings only (no timings), so two runs agree.
+"""
+from __future__ import annotations
+
+import csv
+import functools
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from analysis.study import positive_int, prepare_out, resumable, say, settings, study_parser
+
+STUDY = "experiments.economic_dilemmas"
+EXAMPLES = "games/ttt/examples"
+
+#: name -> (game string, what it encodes (a key of games.ttt.dilemmas.ECONOMIC_GAMES) or None,
+#: the classifier label it must get when it encodes nothing of that list)
+REFERENCES = {
+    "matrix_pd": ("matrix_pd", "prisoners-dilemma", None),
+    "matrix_sh": ("matrix_sh", "stag-hunt", None),
+    "matrix_bos": ("matrix_bos", "battle-of-the-sexes", None),
+    "matrix_rps": ("matrix_rps", "rock-paper-scissors", None),
+    "matrix_mp": ("matrix_mp", None, "matching-pennies"),
+    "matrix_cd": ("matrix_cd", None, "chicken"),
+    "matrix_coordination": ("matrix_coordination", "coordination", None),
+    "RPS-Shared-Lines": (f"ttt(rules={EXAMPLES}/RPS-Shared-Lines.json)", "rock-paper-scissors", None),
+    "Hide-And-Seek-2": (f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)", "hide-and-seek", None),
+    # three players, simultaneous: exercises gnm, NashConv as an approximation and n-player
+    # tournaments while the seed's n-player dilemmas are not in the catalogue
+    "goofspiel3": ("goofspiel(players=3,num_cards=2)", None, None),
+    # sequential, perfect information: subgame-perfect play and plain MCTS
+    "nim-1-2": ("nim(pile_sizes=1;2)", None, None),
+}
+QUICK_REFERENCES = ("matrix_pd", "matrix_sh", "matrix_bos", "matrix_rps", "matrix_mp", "RPS-Shared-Lines",
+                    "Hide-And-Seek-2", "goofspiel3", "nim-1-2")
+#: cloaked games for the ISMCTS check: the issue's two when they exist, then today's examples
+ISMCTS_CHECK = ("3Blotto13", "KBeauty9")
+ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)",
+                      "Phantom-TTT-Corners": f"ttt(rules={EXAMPLES}/Phantom-TTT-Corners.json)"}
+
+QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
+             max_strategies=256)
+FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=200, check_simulations=500,
+            max_strategies=4096)
+#: enummixed lists every extreme equilibrium, but on large degenerate tables it runs for
+#: many minutes (Kuhn poker's 64x64: > 10); beyond this many strategies a player gets logit's one
+ENUMMIXED_MAX = 24
+
+
+# --------------------------------------------------------------------------- which games
+
+def catalogue_entries(names=None) -> list[dict]:
+    """The games of this run, in order: references, then the seed's dilemmas the catalogue holds."""
+    from games.ttt.dilemmas import DILEMMAS, available
+    dilemmas = {d.name: d for d in DILEMMAS}
+    have = {d.name for d in available()}
+    entries = []
+    chosen = list(names) if names else list(QUICK_REFERENCES) + [d.name for d in available()]
+    for name in chosen:
+        if name in REFERENCES:
+            game, encodes, expects = REFERENCES[name]
+            entries.append(dict(name=name, game=game, kind="reference", encodes=encodes, expects=expects))
+        elif name in have:
+            entries.append(dict(name=name, game=f"ttt(rules={name})", kind="dilemma",
+                                encodes=dilemmas[name].encodes, expects=None))
+        elif name in dilemmas:
+            raise ValueError(f"{name} is a dilemma of seed 004 whose rule set is not in the catalogue yet "
+                             f"(available: {', '.join(sorted(have)) or 'none'})")
+        else:
+            raise ValueError(f"unknown game {name!r}; references: {', '.join(REFERENCES)}; dilemmas: "
+                             f"{', '.join(dilemmas)}")
+    return entries
+
+
+def full_entries() -> list[dict]:
+    from games.ttt.dilemmas import available
+    return catalogue_entries(list(REFERENCES) + [d.name for d in available()])
+
+
+def tournament_game(game_string: str) -> str:
+    """The game the bots play: simultaneous games in OpenSpiel's turn-based form (each round's
+    plans one after another, hidden from the others), which tournaments and the bots take."""
+    import pyspiel
+    game = pyspiel.load_game(game_string)
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        return str(pyspiel.load_game(f"turn_based_simultaneous_game(game={game})"))
+    return str(game)
+
+
+# --------------------------------------------------------------------------- analysis of one game
+
+def _mixed_of_policy(inf, player: int, policy: dict) -> np.ndarray:
+    """A behaviour policy as the realisation-equivalent mixed strategy (product of its
+    probabilities over the player's information states)."""
+    acts = inf.actions[player]
+    out = np.zeros(int(np.prod([len(a) for a in acts])) if acts else 1)
+    for i in range(len(out)):
+        pure = inf.strategy(player, i)
+        prob = 1.0
+        for key, a in pure.items():
+            dist = dict(policy.get(key, []))
+            prob *= dist.get(a, 1.0 / len(acts[inf.infosets[player].index(key)]))
+        out[i] = prob
+    return out / out.sum()
+
+
+def _behaviour_with_reach(inf, player: int, sigma) -> dict:
+    """{infoset: ({action: prob}, own reach)} of a mixed strategy (Kuhn's theorem)."""
+    pures = [inf.strategy(player, i) for i in range(len(sigma))]
+    out = {}
+    for key, acts in zip(inf.infosets[player], inf.actions[player]):
+        seq = inf.sequences[player][key]
+        reach = [(w, s) for w, s in zip(sigma, pures) if all(s[i] == a for i, a in seq)]
+        mass = sum(w for w, _ in reach)
+        if mass <= 1e-12:
+            out[key] = ({a: 1.0 / len(acts) for a in acts}, 0.0)
+        else:
+            out[key] = ({a: sum(w for w, s in reach if s[key] == a) / mass for a in acts}, mass)
+    return out
+
+
+def _reached(game, behaviour: list) -> set:
+    """(player, information state) pairs reached with positive probability when every
+    player follows ``behaviour[player]`` ({infoset: ({action: prob}, reach)})."""
+    import pyspiel
+    out = set()
+    stack = [game.new_initial_state()]
+    while stack:
+        state = stack.pop()
+        if state.is_terminal():
+            continue
+        if state.is_chance_node():
+            stack.extend(state.child(a) for a, q in state.chance_outcomes() if q > 0)
+            continue
+        p = state.current_player()
+        key = state.information_state_string(p)
+        out.add((p, key))
+        dist = behaviour[p].get(key, ({}, 0.0))[0]
+        for a in state.legal_actions():
+            if dist.get(a, 0.0) > 1e-9:
+                stack.append(state.child(a))
+        if p == pyspiel.PlayerId.SIMULTANEOUS:      # never: CFR's games are turn-based
+            raise ValueError("simultaneous node in a turn-based game")
+    return out
+
+
+def policy_distance(inf, equilibrium, policy: dict, game) -> float:
+    """Largest difference of action probabilities between an equilibrium (mixed profile)
+    and a behaviour policy, over the information states reached when the equilibrium is
+    played (what the others do off that path does not decide whether it is one)."""
+    behaviour = [_behaviour_with_reach(inf, p, sigma) for p, sigma in enumerate(equilibrium)]
+    reached = _reached(game, behaviour)
+    worst = 0.0
+    for p, beh in enumerate(behaviour):
+        for key, (dist, _) in beh.items():
+            if (p, key) not in reached:
+                continue
+            theirs = dict(policy.get(key, []))
+            for a in dist:
+                worst = max(worst, abs(dist[a] - theirs.get(a, 1.0 / len(dist))))
+    return worst
+
+
+def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int, out: str) -> dict:
+    """Everything about one game that is not a game between bots (the record of analysis.jsonl)."""
+    import pyspiel
+
+    import games  # noqa: F401
+    from cfr.policy_file import save_policy
+    from cfr.solve import run as cfr_run
+    from cfr.tree import TreeTooLarge
+    from games.normal_form import TooLarge
+    from solvers.classify import classify, classify_tree, reproduces, tree_from_openspiel
+    from solvers.normal_form import (backward_induction, expected_payoffs, induced_normal_form,
+                                     nash_equilibria, price_of_anarchy, pure_equilibria, social_optimum)
+    started = time.perf_counter()
+    game = pyspiel.load_game(entry["game"])
+    gtype = game.get_type()
+    n = game.num_players()
+    rec = dict(entry, players=n, dynamics=gtype.dynamics.name.lower(),
+               information=gtype.information.name.lower(), utility=gtype.utility.name.lower(),
+               tournament_game=tournament_game(entry["game"]))
+    perfect = gtype.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    # -- payoff table, equilibria
+    inf = None
+    try:
+        inf = induced_normal_form(game, max_strategies=max_strategies)
+    except (TooLarge, ValueError) as e:
+        rec["table_refused"] = str(e)
+    if inf is not None:
+        g = inf.game
+        names = strategy_names(game, inf)
+        rec["table"] = {"shape": list(g.shape), "strategies": names, "payoffs": g.to_profiles().tolist()}
+        method = "enummixed" if n == 2 and max(g.shape) <= ENUMMIXED_MAX else ("logit" if n == 2 else "gnm")
+        eqs = nash_equilibria(g, method, seed=seed)
+        rec["equilibrium_method"] = method
+        rec["equilibria"] = [{"strategies": [np.round(s, 6).tolist() for s in eq],
+                              "payoffs": np.round(expected_payoffs(g, eq), 6).tolist()} for eq in eqs]
+        rec["pure_equilibria"] = [[names[p][i] for p, i in enumerate(pr)] for pr in pure_equilibria(g)]
+        opt, welfare = social_optimum(g)
+        rec["social_optimum"] = {"profile": [names[p][i] for p, i in enumerate(opt)],
+                                 "payoffs": g.payoffs[(slice(None),) + opt].tolist(), "welfare": welfare}
+        poa = price_of_anarchy(g, eqs) if eqs else None
+        rec["price_of_anarchy"] = poa
+        c = classify(g)
+        rec["classified"], rec["classified_reason"] = c.label, c.reason
+    # -- sequential structure
+    if perfect and gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL:
+        spe = backward_induction(game)
+        state, path = game.new_initial_state(), []
+        for a in spe.path:
+            path.append(state.action_to_string(state.current_player(), a))
+            state = state.child(a)
+        rec["spe"] = {"value": spe.value.tolist(), "path": path, "tied_decisions": len(spe.ties)}
+        tree = tree_from_openspiel(game)
+        if tree is not None:
+            c = classify_tree(tree)
+            if rec.get("classified") in (None, "other"):
+                rec["classified"], rec["classified_reason"] = c.label, c.reason
+    if "classified" not in rec:
+        rec["classified"], rec["classified_reason"] = "unknown", "no payoff table or tree to classify"
+    if entry.get("encodes"):
+        rec["reproduces"] = reproduces(entry["encodes"], rec["classified"], n)
+    elif entry.get("expects"):
+        rec["reproduces"] = "yes" if rec["classified"] == entry["expects"] else "no"
+    else:
+        rec["reproduces"] = "not checkable"
+    # -- CFR
+    tgame = pyspiel.load_game(rec["tournament_game"])
+    try:
+        result = cfr_run(tgame, "cfr+", iterations=cfr_iterations)
+    except TreeTooLarge as e:
+        rec["cfr_refused"] = str(e)
+    else:
+        policy = result.policy
+        zero_sum = n == 2 and gtype.utility == pyspiel.GameType.Utility.ZERO_SUM
+        curve = [{"iteration": r["iteration"], "nash_conv": r["nash_conv"], "exploitability": r["exploitability"]}
+                 for r in result.curve]
+        path = Path(out) / "policies" / f"{entry['name']}.json"
+        save_policy(path, game=tgame, policy=policy, turn_based=False, algorithm="cfr+", engine="ours",
+                    iterations=result.solver.iterations, seed=seed, nash_conv=curve[-1]["nash_conv"],
+                    exploitability=curve[-1]["exploitability"])
+        rec["cfr"] = {"algorithm": "cfr+", "iterations": result.solver.iterations, "curve": curve,
+                      "nash_conv": curve[-1]["nash_conv"], "exploitability": curve[-1]["exploitability"],
+                      "approximation": not zero_sum, "policy_file": str(path), "seconds": round(result.seconds, 4)}
+        if inf is not None and rec.get("equilibria"):
+            eq_arrays = [[np.asarray(s) for s in e["strategies"]] for e in rec["equilibria"]]
+            dists = [policy_distance(inf, eq, policy, tgame) for eq in eq_arrays]
+            best = int(np.argmin(dists))
+            mixed = [_mixed_of_policy(inf, p, policy) for p in range(n)]
+            rec["cfr"].update(nearest_equilibrium=best, distance=round(dists[best], 6),
+                              payoffs=np.round(expected_payoffs(inf.game, mixed), 6).tolist(),
+                              mixed=[np.round(m, 6).tolist() for m in mixed])
+    rec["analysis_seconds"] = round(time.perf_counter() - started, 3)
+    return rec
+
+
+def strategy_names(game, inf) -> list[list[str]]:
+    """Every pure strategy of the induced normal form in the game's action names: its action
+    at each information state with a choice, joined by " / " ("-" if the player never chooses).
+    The names are read from states (matrix games name actions only there)."""
+    from cfr.tree import turn_based
+    from games.normal_form import enumerate_tree
+    tree = enumerate_tree(turn_based(game), max_profiles=None, build=False)
+    out = []
+    for p in range(game.num_players()):
+        states = tree.infostates[p]
+        names = []
+        for i in range(int(np.prod([len(s.actions) for s in states])) if states else 1):
+            pure = inf.strategy(p, i)
+            parts = [s.action_names[s.actions.index(pure[key])]
+                     for s, key in zip(states, inf.infosets[p]) if len(s.actions) > 1]
+            names.append(" / ".join(parts) if parts else "-")
+        out.append(names)
+    return out
+
+
+# --------------------------------------------------------------------------- bots
+
+def bot_specs(rec: dict, simulations: int) -> list:
+    """The tournament's bots for one game (module docstring)."""
+    from agents import BotSpec
+    specs = [BotSpec.make("random")]
+    if rec.get("cfr"):
+        specs.append(BotSpec.make("cfr", name="cfr", policy=rec["cfr"]["policy_file"]))
+    hidden = rec["information"] != "perfect_information" or rec["dynamics"] == "simultaneous"
+    if hidden:
+        specs.append(BotSpec.make("ismcts", name="ismcts", simulations=simulations))
+    else:
+        kind = "mcts" if _has_core(rec["tournament_game"]) else "openspiel_mcts"
+        specs.append(BotSpec.make(kind, name="mcts", simulations=simulations))
+    return specs
+
+
+def _has_core(game_string: str) -> bool:
+    import pyspiel
+    return hasattr(pyspiel.load_game(game_string), "new_core")
+
+
+def bot_summary(records: list, labels: list) -> list[dict]:
+    """Per bot: games, mean return with a Student-t interval, wins (unique best return)
+    with a Wilson interval; over every seat it held."""
+    from analysis.stats import mean_and_ci, returns_to_winner, wilson_interval
+    out = []
+    for label in labels:
+        returns, wins, games_ = [], 0, 0
+        for r in records:
+            for seat, who in enumerate(r["players"]):
+                if who != label:
+                    continue
+                games_ += 1
+                returns.append(r["returns"][seat])
+                wins += returns_to_winner(r["returns"]) == seat
+        mean, low, high = mean_and_ci(returns)
+        wl, wh = wilson_interval(wins, games_) if games_ else (math.nan, math.nan)
+        out.append({"bot": label, "games": games_, "mean_return": mean, "return_low": low, "return_high": high,
+                    "wins": wins, "win_rate": wins / games_ if games_ else math.nan, "win_low": wl, "win_high": wh})
+    return out
+
+
+def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: int, path: Path,
+                 run_options: dict) -> dict:
+    """ISMCTS against Random and against the one-world baseline, seats alternating."""
+    from agents import BotSpec
+    from analysis.stats import pairwise_win_rates
+    from analysis.tournament import make_tasks, run_tasks
+    ismcts = BotSpec.make("ismcts", name="ismcts", simulations=simulations)
+    baseline = BotSpec.make("ismcts", name="baseline", simulations=simulations, worlds="first")
+    random_ = BotSpec.make("random")
+    tasks = make_tasks(game_string, [ismcts, random_, baseline], games_per_pair, seed, pairs=[(0, 1), (0, 2)])
+    records = run_tasks(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
+    rates = pairwise_win_rates(records)
+    out = {}
+    for other in ("random", "baseline"):
+        w = rates[("ismcts", other)]
+        out[other] = {"wins": w.wins, "draws": w.draws, "losses": w.losses, "games": w.games,
+                      "win_rate": w.rate, "low": w.low, "high": w.high, "score": w.score}
+    return out
+
+
+# --------------------------------------------------------------------------- main
+
+def main(argv=None) -> int:
+    parser = study_parser(STUDY, __doc__)
+    parser.add_argument("--games", nargs="+", metavar="NAME",
+                        help="only these games: references (" + ", ".join(REFERENCES) + ") or dilemma "
+                             "names of seed 004 that the catalogue holds (default: the quick references "
+                             "and every available dilemma; --full: every reference too)")
+    parser.add_argument("--cfr-iterations", type=positive_int, help="CFR+ iterations per game")
+    parser.add_argument("--games-per-pair", type=positive_int, help="tournament games per table of bots")
+    parser.add_argument("--simulations", type=positive_int, help="MCTS / ISMCTS simulations per move")
+    parser.add_argument("--check-games", type=positive_int, help="games per pair in the ISMCTS check")
+    parser.add_argument("--check-simulations", type=positive_int, help="ISMCTS simulations in the check")
+    parser.add_argument("--max-strategies", type=positive_int,
+                        help="refuse payoff tables where a player has more pure strategies")
+    parser.add_argument("--skip-check", action="store_true", help="skip the ISMCTS check on cloaked games")
+    args = parser.parse_args(argv)
+    cfg = settings(args, QUICK, FULL)
+    import games  # noqa: F401
+    try:
+        entries = catalogue_entries(args.games) if args.games or not args.full else full_entries()
+    except ValueError as e:
+        parser.error(str(e))
+    cfg.update(seed=args.seed, full=args.full, games=[e["name"] for e in entries])
+    out = prepare_out(args.out, STUDY, cfg, ("seed", "cfr_iterations", "games_per_pair", "simulations",
+                                             "check_games", "check_simulations", "max_strategies"))
+    (out / "records").mkdir(exist_ok=True)
+    start = time.perf_counter()
+    run_options = dict(backend=args.backend, n_jobs=args.jobs, scheduler=args.scheduler,
+                       progress=not args.no_progress)
+    by_name = {e["name"]: e for e in entries}
+    settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed")}
+
+    def report(rec):
+        say(f"  {rec['name']}: {rec['classified']} (reproduces: {rec['reproduces']}); "
+            f"{len(rec.get('equilibria', []))} equilibria; CFR NashConv "
+            f"{rec['cfr']['nash_conv']:.2g}" if rec.get("cfr") else f"  {rec['name']}: analysed")
+
+    say(f"analysing {len(entries)} games: {', '.join(by_name)}")
+    analyses = resumable(
+        list(by_name), out / "records" / "analysis.jsonl", args.jobs,
+        reusable=lambda r: r.get("settings") == settings_key,
+        work=functools.partial(_analyse_named, entries=by_name, settings_key=settings_key, out=str(out)),
+        announce=lambda k: f"{k} games to analyse (tables, equilibria, CFR+ {cfg['cfr_iterations']} iterations)",
+        report=report)
+    rows = [analyses[e["name"]] for e in entries]
+
+    from analysis.tournament import make_tasks, run_tasks
+    tasks, labels = [], {}
+    for rec in rows:
+        specs = bot_specs(rec, cfg["simulations"])
+        labels[rec["name"]] = [s.label for s in specs]
+        tasks += make_tasks(rec["tournament_game"], specs, cfg["games_per_pair"], args.seed)
+    say(f"tournaments: {len(tasks)} games ({cfg['games_per_pair']} per table, every seating)")
+    played = run_tasks(tasks, out / "records" / "tournament.jsonl", desc="tournaments", **run_options)
+    for rec in rows:
+        mine = [r for r in played if r["game"] == rec["tournament_game"]]
+        rec["tournament"] = bot_summary(mine, labels[rec["name"]])
+
+    checks = {}
+    if not args.skip_check:
+        from games.ttt.dilemmas import available
+        have = {d.name for d in available()}
+        check_games = {n: f"ttt(rules={n})" for n in ISMCTS_CHECK if n in have}
+        missing = [n for n in ISMCTS_CHECK if n not in have]
+        check_games.update(ISMCTS_CHECK_TODAY)
+        if missing:
+            say(f"ISMCTS check: {', '.join(missing)} not in the catalogue yet; running it on "
+                f"{', '.join(check_games)}")
+        for name, game_string in check_games.items():
+            checks[name] = ismcts_check(game_string, cfg["check_games"], cfg["check_simulations"], args.seed,
+                                        out / "records" / f"ismcts_check_{name}.jsonl", run_options)
+        checks_missing = missing
+    else:
+        checks_missing = []
+    write_outputs(out, rows, checks, checks_missing, cfg)
+    print((out / "summary.md").read_text())
+    say(f"done in {time.perf_counter() - start:.0f} s; results in {out}")
+    return 0
+
+
+def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str) -> dict:
+    rec = analyse(entries[name], cfr_iterations=settings_key["cfr_iterations"],
+                  max_strategies=settings_key["max_strategies"], seed=settings_key["seed"], out=out)
+    rec["game_string"] = rec["game"]
+    rec["game"] = name               # the record store's key
+    rec["settings"] = settings_key
+    return rec
+
+
+# --------------------------------------------------------------------------- outputs
+
+def _num(x, digits=3) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
+
+
+def _eq_text(eq) -> str:
+    strategies = "; ".join("(" + ", ".join(f"{p:.3g}" for p in s) + ")" for s in eq["strategies"])
+    return f"{strategies} -> payoffs ({', '.join(f'{v:.3g}' for v in eq['payoffs'])})"
+
+
+def summary_rows(rows) -> list[dict]:
+    out = []
+    for rec in rows:
+        cfr = rec.get("cfr") or {}
+        row = {"game": rec["name"], "game_string": rec["game_string"], "kind": rec["kind"],
+               "encodes": rec.get("encodes") or rec.get("expects") or "", "classified": rec["classified"],
+               "reproduces": rec["reproduces"], "players": rec["players"], "dynamics": rec["dynamics"],
+               "information": rec["information"],
+               "strategies": "x".join(map(str, rec["table"]["shape"])) if rec.get("table") else "refused",
+               "equilibria": len(rec.get("equilibria", [])), "pure_equilibria": len(rec.get("pure_equilibria", [])),
+               "social_optimum_welfare": (rec.get("social_optimum") or {}).get("welfare"),
+               "price_of_anarchy": rec.get("price_of_anarchy"),
+               "spe_value": " ".join(f"{v:g}" for v in rec["spe"]["value"]) if rec.get("spe") else "",
+               "cfr_iterations": cfr.get("iterations"), "cfr_nash_conv": cfr.get("nash_conv"),
+               "cfr_nash_conv_is_approximation": cfr.get("approximation"),
+               "cfr_nearest_equilibrium": cfr.get("nearest_equilibrium"), "cfr_distance": cfr.get("distance")}
+        for b in rec.get("tournament", []):
+            row[f"{b['bot']}_mean_return"] = round(b["mean_return"], 4)
+            row[f"{b['bot']}_win_rate"] = round(b["win_rate"], 4)
+        out.append(row)
+    return out
+
+
+def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
+    lines = [f"# Economic dilemmas (seed {cfg['seed']}; CFR+ {cfg['cfr_iterations']} iterations; "
+             f"{cfg['games_per_pair']} games per table of bots; MCTS/ISMCTS {cfg['simulations']} simulations)", "",
+             "| game | encodes | table names it | reproduces | strategies | Nash equilibria (pure) | "
+             "price of anarchy | CFR+ NashConv | CFR nearest equilibrium (distance) |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in summary_rows(rows):
+        nc = _num(r["cfr_nash_conv"]) + (" (approx.)" if r["cfr_nash_conv_is_approximation"] else "")
+        near = "-" if r["cfr_nearest_equilibrium"] is None else \
+            f"#{r['cfr_nearest_equilibrium'] + 1} ({_num(r['cfr_distance'])})"
+        lines.append(f"| {r['game']} | {r['encodes'] or '-'} | {r['classified']} | {r['reproduces']} | "
+                     f"{r['strategies']} | {r['equilibria']} ({r['pure_equilibria']}) | "
+                     f"{_num(r['price_of_anarchy'])} | {nc} | {near} |")
+    lines += ["", "'reproduces': whether the payoff order of the computed table (solvers.classify) is that of "
+              "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; "
+              "'not checkable' where no ordinal definition exists here. NashConv is exact distance from "
+              "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
+              "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
+              "listed one with the smallest largest difference of action probabilities at the information "
+              "states reached when it is played. Equilibria: pygambit's enummixed lists every extreme equilibrium of a "
+              "two-player table; gnm (more players) finds some, not provably all; the pure ones (in "
+              "brackets) are all of them, by enumeration.", ""]
+    for rec in rows:
+        lines += [f"## {rec['name']}", "", f"`{rec['game_string']}`: {rec['players']} players, {rec['dynamics']}, "
+                  f"{rec['information'].replace('_', ' ')}; table names it **{rec['classified']}** "
+                  f"({rec['classified_reason']})."]
+        if rec.get("table"):
+            t = rec["table"]
+            lines.append("")
+            if rec["players"] == 2 and len(t["payoffs"][0]) <= 36:
+                cols = t["strategies"][1]
+                lines.append("| row \\ column | " + " | ".join(cols) + " |")
+                lines.append("|---|" + "---|" * len(cols))
+                for i, rname in enumerate(t["strategies"][0]):
+                    cells = [f"{t['payoffs'][0][i * len(cols) + j]:g}, {t['payoffs'][1][i * len(cols) + j]:g}"
+                             for j in range(len(cols))]
+                    lines.append(f"| {rname} | " + " | ".join(cells) + " |")
+            else:
+                lines.append(f"Table {'x'.join(map(str, t['shape']))} (records/analysis.jsonl holds it).")
+            lines.append("")
+            lines.append(f"Equilibria ({rec['equilibrium_method']}):")
+            lines += [f"{i + 1}. {_eq_text(e)}" for i, e in enumerate(rec["equilibria"])] or ["none found"]
+            lines.append("")
+            lines.append(f"Pure equilibria: {rec['pure_equilibria'] or 'none'}. Social optimum "
+                         f"{rec['social_optimum']['profile']} (welfare {rec['social_optimum']['welfare']:g}); "
+                         f"price of anarchy {_num(rec['price_of_anarchy'])}.")
+        else:
+            lines += ["", f"No payoff table: {rec.get('table_refused')}"]
+        if rec.get("spe"):
+            lines.append(f"Subgame-perfect equilibrium: value {rec['spe']['value']}, play {rec['spe']['path']}.")
+        cfr = rec.get("cfr")
+        if cfr:
+            text = (f"CFR+ after {cfr['iterations']} iterations: NashConv {cfr['nash_conv']:.3g}"
+                    + (" (an approximation's distance: not two-player zero-sum)" if cfr["approximation"] else ""))
+            if "nearest_equilibrium" in cfr:
+                text += (f"; nearest equilibrium #{cfr['nearest_equilibrium'] + 1} (largest probability difference "
+                         f"{cfr['distance']:.3g}); CFR's expected payoffs {cfr['payoffs']}")
+            lines.append(text + ".")
+        else:
+            lines.append(f"CFR: not run ({rec.get('cfr_refused')}).")
+        lines += ["", "| bot | games | mean return [95% CI] | wins [95% Wilson] |", "|---|---|---|---|"]
+        for b in rec.get("tournament", []):
+            lines.append(f"| {b['bot']} | {b['games']} | {b['mean_return']:.3f} [{_num(b['return_low'])}, "
+                         f"{_num(b['return_high'])}] | {100 * b['win_rate']:.1f}% [{100 * b['win_low']:.1f}, "
+                         f"{100 * b['win_high']:.1f}] |")
+        lines.append("")
+    lines += ["## ISMCTS against Random and the one-world baseline (cloaked games)", ""]
+    if checks_missing:
+        lines.append(f"Not run on {', '.join(checks_missing)}: not in the catalogue yet (issue 13).")
+        lines.append("")
+    if checks:
+        lines += [f"ISMCTS with {cfg['check_simulations']} simulations; the baseline is the same search on one "
+                  "fixed world (`ismcts:worlds=first`); seats alternate; wins with 95% Wilson intervals.", "",
+                  "| game | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
+                  "ISMCTS beats it (interval above 50%) |",
+                  "|---|---|---|---|---|---|"]
+        for name, res in checks.items():
+            for other, w in res.items():
+                lines.append(f"| {name} | {other} | {w['wins']}-{w['draws']}-{w['losses']} | "
+                             f"{100 * w['win_rate']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] | "
+                             f"{w['score']:.3f} | {'yes' if w['low'] > 0.5 else 'not shown'} |")
+        lines.append("")
+    (out / "summary.md").write_text("\n".join(lines))
+    srows = summary_rows(rows)
+    fields = list(dict.fromkeys(k for r in srows for k in r))
+    with open(out / "summary.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(srows)
+    (out / "ismcts_check.json").write_text(json.dumps(checks, indent=1, sort_keys=True) + "\n")
+    plot_convergence(rows, out / "cfr_convergence")
+    plot_returns(rows, out / "tournament_returns")
+
+
+FLOOR = 1e-12      # log axes: a NashConv of 0 is drawn here
+
+
+def plot_convergence(rows, stem: Path) -> None:
+    from analysis.plots import plt, save_figure
+    fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
+    for rec in rows:
+        cfr = rec.get("cfr")
+        if not cfr:
+            continue
+        xs = [c["iteration"] for c in cfr["curve"]]
+        ys = [max(c["nash_conv"], FLOOR) for c in cfr["curve"]]
+        label = rec["name"] + (" (approx.)" if cfr["approximation"] else "")
+        if all(c["nash_conv"] <= FLOOR for c in cfr["curve"]):
+            label += ": 0 throughout (the uniform start is an equilibrium)"
+        ax.plot(xs, ys, marker="o", markersize=3, label=label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("CFR+ iteration")
+    ax.set_ylabel(f"NashConv of the average policy (0 drawn at {FLOOR:g})")
+    ax.set_title("CFR+ convergence per game")
+    ax.legend(fontsize=7)
+    save_figure(fig, stem)
+
+
+def plot_returns(rows, stem: Path) -> None:
+    from analysis.plots import plot_intervals
+    data = [dict(label=f"{rec['name']}: {b['bot']}", value=b["mean_return"],
+                 low=b["return_low"] if not math.isnan(b["return_low"]) else b["mean_return"],
+                 high=b["return_high"] if not math.isnan(b["return_high"]) else b["mean_return"],
+                 group=b["bot"], note=f"n={b['games']}")
+            for rec in rows for b in rec.get("tournament", [])]
+    if data:
+        plot_intervals(data, stem, title="Mean return per bot and game (every seat), 95% interval",
+                       xlabel="mean return")
+
+
+if __name__ == "__main__":
+    from experiments.economic_dilemmas import main as _main  # workers unpickle by module reference
+    sys.exit(_main())

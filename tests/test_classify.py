@@ -1,0 +1,151 @@
+"""solvers.classify names textbook games from their payoff order: checked on
+textbook tables (as the textbooks print them, and relabelled or rescaled) and
+on OpenSpiel's own matrix games, which were not written by us."""
+import itertools
+
+import numpy as np
+import pytest
+
+import games  # noqa: F401  (registers ttt)
+from solvers.classify import (Classification, classify, classify_tree, reduce_dominated, reproduces,
+                              tree_from_openspiel)
+from solvers.normal_form import Decision, NormalFormGame, induced_normal_form
+
+
+def sym2(r, s, t, p):
+    """A symmetric 2x2 game with row strategies (C, D)."""
+    a = np.array([[r, s], [t, p]], dtype=float)
+    return NormalFormGame(np.stack([a, a.T]))
+
+
+def relabelled(g, perms):
+    arr = g.payoffs
+    for p, perm in enumerate(perms):
+        arr = np.take(arr, perm, axis=p + 1)
+    return NormalFormGame(arr)
+
+
+TEXTBOOK = {
+    "prisoners-dilemma": sym2(3, 0, 5, 1),
+    "stag-hunt": sym2(4, 0, 3, 3),
+    "chicken": sym2(3, 1, 4, 0),
+    "battle-of-the-sexes": NormalFormGame([[[2, 0], [0, 1]], [[1, 0], [0, 2]]]),
+    "coordination": NormalFormGame([[[1, 0], [0, 1]], [[1, 0], [0, 1]]]),
+    "matching-pennies": NormalFormGame([[[1, -1], [-1, 1]], [[-1, 1], [1, -1]]]),
+}
+
+
+@pytest.mark.parametrize("label", sorted(TEXTBOOK))
+def test_textbook_2x2_under_every_relabelling_and_rescaling(label):
+    g = TEXTBOOK[label]
+    for perms in itertools.product(itertools.permutations(range(2)), repeat=2):
+        h = relabelled(g, perms)
+        assert classify(h).label == label, (perms, classify(h))
+        scaled = NormalFormGame(3 * h.payoffs + 7)      # ordinal: same order, same name
+        assert classify(scaled).label == label
+
+
+def test_rock_paper_scissors_and_its_relabellings():
+    a = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
+    g = NormalFormGame(np.stack([a, -a]))
+    assert classify(g).label == "rock-paper-scissors"
+    perm = (2, 0, 1)
+    assert classify(relabelled(g, (perm, perm))).label == "rock-paper-scissors"
+
+
+def test_near_misses_are_not_named():
+    assert classify(sym2(3, 0, 5, 3)).label != "prisoners-dilemma"    # P = R: no dilemma
+    assert classify(sym2(4, 2, 3, 1)).label == "other"                 # harmony: cooperation dominant
+    assert classify(sym2(3, 0, 2, 3)).label != "stag-hunt"             # P = R: no payoff dominance
+    # BoS whose miscoordination pays one player more than its worse equilibrium
+    assert classify(NormalFormGame([[[2, 0], [1.5, 1]], [[1, 0], [0, 2]]])).label != "battle-of-the-sexes"
+
+
+@pytest.mark.parametrize("name,label", [
+    ("matrix_pd", "prisoners-dilemma"), ("matrix_sh", "stag-hunt"), ("matrix_bos", "battle-of-the-sexes"),
+    ("matrix_rps", "rock-paper-scissors"), ("matrix_cd", "chicken"), ("matrix_mp", "matching-pennies"),
+    ("matrix_coordination", "coordination"), ("matrix_shapleys_game", "other"),
+    ("ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)", "rock-paper-scissors"),
+    ("ttt(rules=games/ttt/examples/Hide-And-Seek-2.json)", "matching-pennies"),
+])
+def test_openspiel_matrix_games_and_our_examples(name, label):
+    assert classify(induced_normal_form(name).game).label == label
+
+
+def test_rps_lines_needs_its_dominated_fourth_move_removed():
+    g = induced_normal_form("ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)").game
+    reduced, kept = reduce_dominated(g)
+    assert reduced.shape == (3, 3) and kept == [[0, 1, 3], [0, 1, 3]]
+    assert "removing" in classify(g).reason
+
+
+def _n_player(n, payoff):
+    """Symmetric binary n-player table; payoff(own, others_playing_1)."""
+    arr = np.zeros((n,) + (2,) * n)
+    for prof in itertools.product((0, 1), repeat=n):
+        for p in range(n):
+            arr[(p,) + prof] = payoff(prof[p], sum(prof) - prof[p])
+    return NormalFormGame(arr)
+
+
+def test_public_goods_and_volunteers_dilemma():
+    # public goods: strategy 1 contributes 1, the pot is multiplied by 1.5 and shared by 3
+    pg = _n_player(3, lambda own, k: 1.5 * (own + k) / 3 - own)
+    assert classify(pg).label == "public-goods"
+    # with the pot multiplied by 4 > n contributing dominates: no dilemma
+    assert classify(_n_player(3, lambda own, k: 4 * (own + k) / 3 - own)).label == "other"
+    # volunteer's dilemma: strategy 1 volunteers at cost 1; benefit 2 for all if anyone does
+    vd = _n_player(4, lambda own, k: (2 if own + k > 0 else 0) - own)
+    assert classify(vd).label == "volunteers-dilemma"
+    # labels independent of which strategy is listed first
+    flipped = _n_player(4, lambda own, k: (2 if (1 - own) + (3 - k) > 0 else 0) - (1 - own))
+    assert classify(flipped).label == "volunteers-dilemma"
+
+
+D = Decision
+
+
+def test_sequential_textbook_games():
+    dictator = D(0, {"keep all": (10, 0), "give 3": (7, 3), "halve": (5, 5)})
+    assert classify_tree(dictator).label == "dictator"
+    ultimatum = D(0, {f"offer {k}": D(1, {"accept": (10 - k, k), "reject": (0, 0)}) for k in (1, 5, 9)})
+    assert classify_tree(ultimatum).label == "ultimatum"
+    trust = D(0, {"keep": (1, 1), "trust": D(1, {"reward": (2, 2), "betray": (0, 3)})})
+    assert classify_tree(trust).label == "trust"
+    centipede = D(0, {"take": (2, 0), "pass": D(1, {"take": (1, 3), "pass": D(0, {"take": (4, 2),
+                                                                                   "pass": (3, 5)})})})
+    assert classify_tree(centipede).label == "centipede"
+
+
+def test_sequential_near_misses():
+    # betraying does not pay player 1: no trust dilemma
+    assert classify_tree(D(0, {"keep": (1, 1), "trust": D(1, {"reward": (2, 2), "betray": (0, 1)})})).label \
+        == "other"
+    # a shrinking pie is not a centipede
+    shrinking = D(0, {"take": (4, 0), "pass": D(1, {"take": (1, 2), "pass": (1, 1)})})
+    assert classify_tree(shrinking).label == "other"
+    # different disagreement points after different offers: not an ultimatum game
+    odd = D(0, {"a": D(1, {"accept": (9, 1), "reject": (0, 0)}), "b": D(1, {"accept": (5, 5), "reject": (1, 0)})})
+    assert classify_tree(odd).label != "ultimatum"
+
+
+def test_tree_from_openspiel_and_refusals():
+    import pyspiel
+    tree = tree_from_openspiel(pyspiel.load_game("nim(pile_sizes=1;2)"))
+    assert isinstance(tree, Decision) and tree.player == 0
+    assert tree_from_openspiel(pyspiel.load_game("kuhn_poker")) is None          # chance, hidden cards
+    assert tree_from_openspiel(pyspiel.load_game("tic_tac_toe"), max_nodes=100) is None
+
+
+def test_verdicts():
+    assert reproduces("prisoners-dilemma", "prisoners-dilemma") == "yes"
+    assert reproduces("prisoners-dilemma", "stag-hunt") == "no"
+    assert reproduces("hide-and-seek", "matching-pennies") == "yes"
+    assert reproduces("colonel-blotto", "zero-sum-cycle") == "not checkable"
+    # definitions exist only for some player counts: a 3-player hide and seek is not checked
+    assert reproduces("hide-and-seek", "other", players=3) == "not checkable"
+    assert reproduces("battle-of-the-sexes", "other", players=3) == "not checkable"
+    assert reproduces("public-goods", "public-goods", players=3) == "yes"
+    assert reproduces("public-goods", "prisoners-dilemma", players=2) == "not checkable"
+    assert reproduces("coordination", "other", players=4) == "no"
+    assert isinstance(classify(TEXTBOOK["chicken"]), Classification)
