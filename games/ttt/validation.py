@@ -16,6 +16,7 @@ import json
 import math
 from typing import Any, Mapping
 
+from games.ttt.extends import resolve_extends
 from games.ttt.ruleset import RuleSet
 from games.ttt.spaces import board_spaces, phase_spaces
 from games.ttt.schema import (
@@ -614,7 +615,13 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
 
 
 def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:
-    """Validate a decoded rule set; raise ``RuleSetError`` listing every problem."""
+    """Validate a decoded rule set; raise ``RuleSetError`` listing every problem.
+    A rule set that ``extends`` another is merged with it first
+    (games/ttt/extends.py), so what is validated is the resolved rule set."""
+    if _depth_exceeds(raw, MAX_DEPTH):
+        raise RuleSetError([f"(top level): nested more than {MAX_DEPTH} levels deep (a rule set "
+                            "nests at most 5)"], source)
+    raw = resolve_extends(raw, source)
     if _depth_exceeds(raw, MAX_DEPTH):
         raise RuleSetError([f"(top level): nested more than {MAX_DEPTH} levels deep (a rule set "
                             "nests at most 5)"], source)
