@@ -69,7 +69,8 @@ TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shape
               "cloaking", "boards", "overachievers_disqualified", "move_limit",
               "seconds_per_turn", "chaos_wins_if_more_than",
               "extends")   # extends: merged away before validation (games/ttt/extends.py)
-BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked")
+BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked",
+                "on_boards")     # on_boards: per-board spaces (games/ttt/spaces.py)
 PIECE_FIELDS = ("at", "colour", "shape")
 SHAPE_FIELDS = ("move", "power", "cannot_move_backwards")
 PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold",

@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from games.ttt.extends import resolve_extends
 from games.ttt.ruleset import RuleSet
-from games.ttt.spaces import board_spaces, phase_spaces
+from games.ttt.spaces import board_spaces, on_boards, phase_spaces
 from games.ttt.schema import (
     BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, FIXED_SPACE_FIELDS, FOLDS,
     MAX_DIM, SEAT_NAMES,
@@ -298,6 +298,15 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     # spaces (issue 11 item 4): sticky, exclusive, per-player entry/exit locks;
     # written into the canonical form only when set, so older fingerprints stay
     rec["board"].update({k: v for k, v in board_spaces(p, board, players, size, set(locked)).items() if v})
+    # per-board spaces (issue 13): written only when set, so older fingerprints stay
+    fields, per_board = on_boards(p, board, players, size, raw.get("boards", 1), rec["board"])
+    if fields:
+        rec["board"].update({k: v for k, v in fields.items() if v or k == "locked"})
+        for k in ("sticky", "exclusive", "entry_locked", "exit_locked"):
+            if not fields.get(k):
+                rec["board"].pop(k, None)
+    if per_board:
+        rec["board"]["on_boards"] = per_board
 
     # -- turn structure -------------------------------------------------------------
     ppt = raw.get("pieces_per_turn", 1)
