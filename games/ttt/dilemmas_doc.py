@@ -1,0 +1,170 @@
+"""``python -m games.ttt.dilemmas_doc``: rewrite the computed blocks of
+docs/rules/dilemmas.md (each dilemma's payoff table) from the toolkit.
+
+Why generated: the tables are the evidence for what each rule set encodes, so
+they must be what ``games.normal_form`` computes from the catalogue today, not
+numbers typed once and left to drift. The prose around them is written by
+hand; only the text between ``<!-- BEGIN computed: NAME -->`` and
+``<!-- END computed: NAME -->`` is rewritten. A dilemma not in the catalogue
+yet (it needs captures or stack movement) gets a line saying so, and a
+strategy space too large for a table gets the payoffs tool's refusal with
+its count. ``--check`` rewrites nothing and fails when a block is stale (the
+test suite runs it).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+import pyspiel
+
+import games  # noqa: F401  (registers ttt)
+from games.normal_form import TooLarge, payoff_table
+from games.payoff_formats import value_text
+from games.ttt.dilemmas import DILEMMAS
+from games.ttt.resolve import CATALOGUE, REPO_ROOT
+
+DOC = REPO_ROOT / "docs" / "rules" / "dilemmas.md"
+MAX_PROFILES = 100_000
+MAX_NODES = 200_000
+BLOCK = re.compile(r"(<!-- BEGIN computed: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- END computed: (?P=name) -->)",
+                   re.S)
+
+
+def pure_equilibria(table) -> list[tuple]:
+    """Profiles of pure strategies where no player gains by changing its own
+    strategy alone (exact comparison of the table's values)."""
+    out = []
+    for profile in table.profiles():
+        values = table.payoffs[profile]
+        stable = True
+        for p in range(table.num_players):
+            for s in range(table.shape[p]):
+                other = profile[:p] + (s,) + profile[p + 1:]
+                if table.payoffs[other][p] > values[p]:
+                    stable = False
+                    break
+            if not stable:
+                break
+        if stable:
+            out.append(profile)
+    return out
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def markdown(table) -> str:
+    """The table as markdown: a matrix for two players, one row per profile
+    otherwise; then the pure equilibria."""
+    labels = [table.labels(p) for p in range(table.num_players)]
+    fmt = lambda vs: ", ".join(value_text(v, table.exact) for v in vs)   # noqa: E731
+    lines = [f"Computed by `games.normal_form` from `ttt(rules={table.game[10:-1]})`: "
+             f"{table.nodes:,} tree nodes, strategies per player "
+             f"{' x '.join(str(k) for k in table.shape)}, "
+             + ("exact fractions" if table.exact else "floating point") + ", Chaos uniform.", ""]
+    if table.num_players == 2:
+        lines.append("| player 0 \\ player 1 | " + " | ".join(_cell(c) for c in labels[1]) + " |")
+        lines.append("|---" * (table.shape[1] + 1) + "|")
+        for i in range(table.shape[0]):
+            lines.append(f"| {_cell(labels[0][i])} | "
+                         + " | ".join(fmt(table.payoffs[(i, j)]) for j in range(table.shape[1])) + " |")
+    else:
+        lines.append("| " + " | ".join(f"player {p}" for p in range(table.num_players)) + " | returns |")
+        lines.append("|---" * (table.num_players + 1) + "|")
+        for profile in table.profiles():
+            lines.append("| " + " | ".join(_cell(labels[p][s]) for p, s in enumerate(profile))
+                         + f" | {fmt(table.payoffs[profile])} |")
+    eq = pure_equilibria(table)
+    lines.append("")
+    if eq:
+        names = ["(" + " ; ".join(labels[p][s] for p, s in enumerate(pr)) + f") -> {fmt(table.payoffs[pr])}"
+                 for pr in eq]
+        lines.append(f"Pure equilibria ({len(eq)}): " + "; ".join(f"`{n}`" for n in names) + ".")
+    else:
+        lines.append("Pure equilibria: none.")
+    return "\n".join(lines) + "\n"
+
+
+def block(name: str) -> str:
+    """The computed text for one dilemma."""
+    if name not in CATALOGUE:
+        return (f"*Not in the catalogue on this branch yet* (`games/ttt/catalogue/{name}.json` is missing: "
+                "its rule set needs engine vocabulary that is still being built, see above). "
+                "`python -m games.ttt.dilemmas_doc` fills this in once it is there.\n")
+    try:
+        table = payoff_table(pyspiel.load_game(f"ttt(rules={name})"), max_profiles=MAX_PROFILES,
+                             max_nodes=MAX_NODES)
+    except TooLarge as e:
+        return f"Too large for a table (the payoffs tool's refusal): {e}\n"
+    return markdown(table)
+
+
+def rewrite(text: str, names=None, progress=None) -> tuple[str, list[str]]:
+    """``text`` with every computed block (of ``names``, default all) made
+    fresh; returns the new text and the names whose block changed."""
+    changed = []
+
+    def one(m):
+        name = m.group("name")
+        if names is not None and name not in names:
+            return m.group(0)
+        started = time.monotonic()
+        body = block(name)
+        if progress:
+            progress(f"{name}: {time.monotonic() - started:.1f} s")
+        if body != m.group("body"):
+            changed.append(name)
+        return m.group(1) + body + m.group(4)
+
+    return BLOCK.sub(one, text), changed
+
+
+def blocks(text: str) -> dict[str, str]:
+    return {m.group("name"): m.group("body") for m in BLOCK.finditer(text)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m games.ttt.dilemmas_doc",
+        description="Rewrite the computed payoff tables of docs/rules/dilemmas.md from the catalogue "
+                    "(every dilemma of games/ttt/dilemmas.py has a marked block there).")
+    parser.add_argument("--doc", default=str(DOC), help="the document to rewrite (default %(default)s)")
+    parser.add_argument("--only", action="append", metavar="NAME", help="rewrite only this dilemma's block "
+                                                                         "(repeatable)")
+    parser.add_argument("--check", action="store_true", help="write nothing; exit 1 when a block is stale")
+    args = parser.parse_args(argv)
+    known = {d.name for d in DILEMMAS}
+    for name in args.only or ():
+        if name not in known:
+            parser.error(f"{name!r} is not a dilemma (allowed: {', '.join(sorted(known))})")
+    path = Path(args.doc)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        print(f"error: cannot read {path}: {e.strerror}", file=sys.stderr)
+        return 2
+    missing = known - set(blocks(text))
+    if missing:
+        print(f"error: {path} has no computed block for {', '.join(sorted(missing))}", file=sys.stderr)
+        return 2
+    new, changed = rewrite(text, set(args.only) if args.only else None,
+                           progress=lambda m: print(m, file=sys.stderr, flush=True))
+    if args.check:
+        if changed:
+            print(f"stale blocks in {path}: {', '.join(changed)} (run python -m games.ttt.dilemmas_doc)")
+            return 1
+        print(f"{path}: every computed block is fresh")
+        return 0
+    if changed:
+        path.write_text(new)
+    print(f"{path}: rewrote {len(changed)} block(s){': ' + ', '.join(changed) if changed else ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
