@@ -187,3 +187,17 @@ def test_four_player_line_games(name, together, alone):
             lone = next(p for p in range(4) if spaces.count(spaces[p]) == 1)
             assert t.payoffs[profile][lone] == alone
             assert all(t.payoffs[profile][p] == -alone for p in range(4) if p != lone)
+
+
+def test_shopping_count_table_is_a_common_pool():
+    """Reduced table (strategy = circles bought): Chaos wins, both lose, exactly
+    when more than 9 circles are bought in total; buying nothing loses."""
+    shape, t = dilemmas_doc.count_table(pyspiel.load_game("ttt(rules=Shopping9)"))
+    assert shape == [10, 8]
+    for (k, j), v in t.items():
+        assert (v == (-1, -1)) == (k + j > 9), (k, j, v)
+    assert all(t[(0, j)][0] == -1 for j in range(8))
+    for (k, j), v in t.items():          # one more never hurts its buyer while the total stays <= 9
+        if k + j + 1 <= 9:
+            assert k == 9 or t[(k + 1, j)][0] >= v[0]
+            assert j == 7 or t[(k, j + 1)][1] >= v[1]

@@ -17,6 +17,7 @@ import argparse
 import re
 import sys
 import time
+from itertools import product
 from pathlib import Path
 
 import pyspiel
@@ -90,6 +91,83 @@ def markdown(table) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Dilemmas whose full normal form is too large but whose every decision is
+# "place one more (in the one place open to me) or pass": the reduced table of
+# count strategies is computable and is given under the refusal.
+COUNT_TABLES = ("Shopping9",)
+
+
+def count_table(game) -> tuple[list[int], dict]:
+    """Reduced table of a game where each player's decisions are "place one
+    more piece or pass": strategy k of player p is "place k pieces, then pass"
+    (whatever it sees). Returns (strategies per player, {profile: exact
+    expected returns}), Chaos playing its OpenSpiel probabilities. Raises
+    ValueError when a decision offers more than one placement."""
+    from fractions import Fraction
+
+    from games.normal_form import as_fraction
+    n = game.num_players()
+    pass_names = ("pass",)
+
+    def split(state):
+        acts = state.legal_actions()
+        passes = [a for a in acts if state.action_to_string(a) in pass_names]
+        places = [a for a in acts if a not in passes]
+        if len(places) > 1:
+            raise ValueError(f"{game}: a decision offers {len(places)} placements; count strategies need one")
+        return places, passes
+
+    def value(state, counts, placed):
+        if state.is_terminal():
+            return tuple(as_fraction(r)[0] for r in state.returns())
+        if state.is_chance_node():
+            total = [Fraction(0)] * n
+            for a, prob in state.chance_outcomes():
+                child = state.child(a)
+                w = as_fraction(prob)[0]
+                total = [t + w * v for t, v in zip(total, value(child, counts, placed))]
+            return tuple(total)
+        p = state.current_player()
+        places, passes = split(state)
+        if places and (placed[p] < counts[p] or not passes):
+            return value(state.child(places[0]), counts, placed[:p] + (placed[p] + 1,) + placed[p + 1:])
+        return value(state.child(passes[0]), counts, placed)
+
+    start = game.new_initial_state()
+    most = [0] * n
+    state = start.clone()
+    while not state.is_terminal():              # each player's most: place whenever possible
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        p = state.current_player()
+        places, passes = split(state)
+        if places:
+            most[p] += 1
+        state.apply_action(places[0] if places else passes[0])
+    shape = [k + 1 for k in most]
+    table = {}
+    for profile in product(*(range(k) for k in shape)):
+        table[profile] = value(start.clone(), profile, (0,) * n)
+    return shape, table
+
+
+def count_markdown(name: str) -> str:
+    shape, table = count_table(pyspiel.load_game(f"ttt(rules={name})"))
+    fmt = lambda vs: ", ".join(value_text(v, True) for v in vs)   # noqa: E731
+    lines = ["", "Reduced table (computed, exact, Chaos uniform): each player's strategy is *the number of pieces "
+             "it places before passing*, whatever it sees (a later player who sees the earlier counts could make its "
+             "number depend on them: read that from the rows). Rows: player 0 places k; columns: player 1 places j; "
+             "cell: returns of player 0, player 1.", ""]
+    if len(shape) != 2:
+        raise ValueError("count tables are printed for two players only")
+    lines.append("| k \\ j | " + " | ".join(str(j) for j in range(shape[1])) + " |")
+    lines.append("|---" * (shape[1] + 1) + "|")
+    for k in range(shape[0]):
+        lines.append(f"| {k} | " + " | ".join(fmt(table[(k, j)]) for j in range(shape[1])) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def block(name: str) -> str:
     """The computed text for one dilemma."""
     if name not in CATALOGUE:
@@ -100,7 +178,8 @@ def block(name: str) -> str:
         table = payoff_table(pyspiel.load_game(f"ttt(rules={name})"), max_profiles=MAX_PROFILES,
                              max_nodes=MAX_NODES)
     except TooLarge as e:
-        return f"Too large for a table (the payoffs tool's refusal): {e}\n"
+        text = f"Too large for a table (the payoffs tool's refusal): {e}\n"
+        return text + (count_markdown(name) if name in COUNT_TABLES else "")
     return markdown(table)
 
 
