@@ -201,3 +201,16 @@ def test_shopping_count_table_is_a_common_pool():
         if k + j + 1 <= 9:
             assert k == 9 or t[(k + 1, j)][0] >= v[0]
             assert j == 7 or t[(k, j + 1)][1] >= v[1]
+
+
+def test_blotto_reduced_table_is_symmetric_zero_sum_without_pure_equilibrium():
+    """Colonel Blotto (3 battlefields, 13 each): the reduced table by the
+    boards' symmetry is antisymmetric (the players are alike: everything is
+    hidden, so moving first is no advantage) and has no pure equilibrium, as
+    the textbook game."""
+    parts, t = dilemmas_doc.allocation_table(pyspiel.load_game("ttt(rules=3Blotto13)"))
+    assert len(parts) == 21 and parts[0] == (13, 0, 0)
+    assert all(t[(P, Q)] == -t[(Q, P)] for P in parts for Q in parts)
+    assert t[((5, 4, 4), (13, 0, 0))] == 1
+    assert not [(P, Q) for P in parts for Q in parts
+                if all(t[(P, Q)] >= t[(R, Q)] for R in parts) and all(t[(P, Q)] <= t[(P, S)] for S in parts)]

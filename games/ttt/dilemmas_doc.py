@@ -168,6 +168,92 @@ def count_markdown(name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Two-player dilemmas on several boards where every decision is "one more piece
+# on board b": Colonel Blotto. Reduced by the boards' symmetry to allocations.
+ALLOCATION_TABLES = ("3Blotto13",)
+_BOARD = re.compile(r"@b(\d+):")
+
+
+def allocation_table(game) -> tuple[list[tuple], dict]:
+    """Colonel Blotto's reduced table: a strategy is an allocation of the
+    player's pieces to the boards, written as a partition (largest first) and
+    laid on the boards in a uniformly random order, independently for each
+    player (the boards are alike). Returns (partitions, {(P, Q): exact
+    expected return of player 0 with P against player 1 with Q}); refuses a
+    game that is not two-player zero-sum or has a decision other than a board."""
+    from fractions import Fraction
+    from itertools import permutations
+
+    def boards_of(state):
+        out = {}
+        for a in state.legal_actions():
+            m = _BOARD.search(state.action_to_string(a))
+            if m is None:
+                raise ValueError(f"{game}: action {state.action_to_string(a)!r} names no board")
+            out.setdefault(int(m.group(1)) - 1, a)
+        return out
+
+    def play(alloc):
+        state = game.new_initial_state()
+        left = [list(a) for a in alloc]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                raise ValueError(f"{game}: allocation tables are for games without chance")
+            p = state.current_player()
+            options = boards_of(state)
+            b = next((b for b in sorted(options) if left[p][b] > 0), None)
+            if b is None:
+                raise ValueError(f"{game}: player {p} cannot place on the boards it has pieces for")
+            left[p][b] -= 1
+            state.apply_action(options[b])
+        returns = state.returns()
+        if game.num_players() != 2 or returns[0] + returns[1] != 0:
+            raise ValueError(f"{game}: allocation tables are for two-player zero-sum games")
+        return Fraction(returns[0]).limit_denominator(1)
+
+    state = game.new_initial_state()
+    nboards = len(boards_of(state))
+    total = 0
+    while not state.is_terminal():                  # pieces per player: play everything on board 1
+        if state.current_player() == 0:
+            total += 1
+        state.apply_action(boards_of(state)[0])
+    parts = sorted({tuple(sorted(c, reverse=True)) for c in product(range(total + 1), repeat=nboards)
+                    if sum(c) == total}, reverse=True)
+    cache = {}
+    table = {}
+    for P in parts:
+        for Q in parts:
+            perms = list(permutations(Q))
+            values = []
+            for q in perms:
+                if (P, q) not in cache:
+                    cache[(P, q)] = play((P, q))
+                values.append(cache[(P, q)])
+            table[(P, Q)] = sum(values, Fraction(0)) / len(values)
+    return parts, table
+
+
+def allocation_markdown(name: str) -> str:
+    parts, t = allocation_table(pyspiel.load_game(f"ttt(rules={name})"))
+    label = lambda P: "-".join(map(str, P))      # noqa: E731
+    lines = ["", "Reduced table by the boards' symmetry (computed by playing every pair through "
+             f"`ttt(rules={name})`, exact): each player's strategy is an allocation of its pieces to the "
+             "boards, named largest first and laid on the boards in a uniformly random order (each player "
+             "independently). Cell: expected return of player 0 (rows); player 1's is its negative (zero-sum). "
+             "Placement order does not matter: every space is cloaked and each player places on its own stacks.",
+             "", "| 0 \\ 1 | " + " | ".join(label(Q) for Q in parts) + " |", "|---" * (len(parts) + 1) + "|"]
+    for P in parts:
+        lines.append(f"| {label(P)} | " + " | ".join(value_text(t[(P, Q)], True) for Q in parts) + " |")
+    eq = [(P, Q) for P in parts for Q in parts
+          if all(t[(P, Q)] >= t[(R, Q)] for R in parts) and all(t[(P, Q)] <= t[(P, S)] for S in parts)]
+    best = max(parts, key=lambda P: min(t[(P, Q)] for Q in parts))
+    lines += ["", "Pure equilibria of the reduced game: " + ("; ".join(f"`{label(P)}` vs `{label(Q)}`" for P, Q in eq)
+                                                          if eq else "none") + f". Best guaranteed allocation "
+              f"(maximin): `{label(best)}`, at least {value_text(min(t[(best, Q)] for Q in parts), True)}."]
+    return "\n".join(lines) + "\n"
+
+
 def block(name: str) -> str:
     """The computed text for one dilemma."""
     if name not in CATALOGUE:
@@ -179,7 +265,11 @@ def block(name: str) -> str:
                              max_nodes=MAX_NODES)
     except TooLarge as e:
         text = f"Too large for a table (the payoffs tool's refusal): {e}\n"
-        return text + (count_markdown(name) if name in COUNT_TABLES else "")
+        if name in COUNT_TABLES:
+            text += count_markdown(name)
+        if name in ALLOCATION_TABLES:
+            text += allocation_markdown(name)
+        return text
     return markdown(table)
 
 
