@@ -422,7 +422,12 @@ def test_outcome_fields_in_the_canonical_form():
 
 
 def test_catalogue_stays_on_the_original_scoring_path():
+    """The 16 sequential games; the dilemmas' outcomes are what the general path is for."""
+    from games.ttt.dilemmas import DILEMMAS
+    dilemmas = {d.name for d in DILEMMAS}
     for name, rs in rules.catalogue().items():
+        if name in dilemmas:
+            continue
         assert not rs.compile()["general_outcome"], name
         assert make_core(rs).side_scores() == []
 

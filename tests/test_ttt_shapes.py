@@ -228,7 +228,12 @@ def test_rank_order():
 
 
 def test_catalogue_stays_on_original_path():
+    """The 16 sequential games (the dilemmas use pentagons and other shapes)."""
+    from games.ttt.dilemmas import DILEMMAS
+    dilemmas = {d.name for d in DILEMMAS}
     for rs in rules.catalogue().values():
+        if rs.name in dilemmas:
+            continue
         assert not shaped(rs.record), rs.name
         assert not rs.compile()["shaped"]
 

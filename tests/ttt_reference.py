@@ -50,6 +50,10 @@ class RefState:
             self.side.append(max(self.side) + 1)
         self.reserve = [r["reserves"].get(c, {}).get("circle", 0) for c in self.colours]
         self.locked = {w for a in r["board"]["locked"] for w in self.copies(a)}
+        # per-board spaces (issue 13): an on_boards entry's spaces on its boards only
+        self.on_boards = r["board"].get("on_boards", [])
+        self.locked |= {w for e in self.on_boards for a in e.get("locked", [])
+                        for w in self.copies(a, e["boards"])}
         self.board = {w: self.colours.index(q["colour"])
                       for q in r["board"]["pieces"] for w in self.copies(q["at"])}
         self.shape_move = r["shapes"]["circle"]["move"]
@@ -93,20 +97,23 @@ class RefState:
             return self.n if name == "chaos" else name - 1
 
         board = r["board"]
-        self.sticky = {w for a in board.get("sticky", []) for w in self.copies(a)}
+        # (boards or None for every board, the fields) of the board and of each on_boards entry
+        layers = [(None, board)] + [(e["boards"], e) for e in board.get("on_boards", [])]
+        self.sticky = {w for which, f in layers for a in f.get("sticky", []) for w in self.copies(a, which)}
         self.exclusive = {}                      # cell -> seats it is exclusive to
-        for g in board.get("exclusive", []):
-            for a in g["at"]:
-                for w in self.copies(a):
-                    self.exclusive[w] = {seat(s) for s in g["players"]}
+        for which, f in layers:
+            for g in f.get("exclusive", []):
+                for a in g["at"]:
+                    for w in self.copies(a, which):
+                        self.exclusive[w] = {seat(s) for s in g["players"]}
         self.seat_locks = {}                     # (kind, phase or None) -> {cell: seats}
         for kind in ("entry_locked", "exit_locked"):
-            for where, groups in [(None, board.get(kind, []))] + [
-                    (i, ph.get(kind, [])) for i, ph in enumerate(self.phases)]:
+            for where, groups in [(None, [(which, g) for which, f in layers for g in f.get(kind, [])])] + [
+                    (i, [(None, g) for g in ph.get(kind, [])]) for i, ph in enumerate(self.phases)]:
                 table = self.seat_locks.setdefault((kind, where), {})
-                for g in groups:
+                for which, g in groups:
                     for a in g["at"]:
-                        for w in self.copies(a):
+                        for w in self.copies(a, which):
                             table.setdefault(w, set()).update(seat(s) for s in g["players"])
 
     def _seat_locked(self, kind, s, c):
@@ -127,9 +134,11 @@ class RefState:
         return {w for a in self.phases[self.phase]["locked"] for w in self.copies(a)}
 
     # boards (issue 11 item 5) -------------------------------------------------
-    def copies(self, at):
-        """Every board's copy of a 1-based [x, y, z] (0-based, x along all boards)."""
-        return [(at[0] - 1 + b * self.bX, at[1] - 1, at[2] - 1) for b in range(self.B)]
+    def copies(self, at, boards=None):
+        """Every board's copy of a 1-based [x, y, z] (0-based, x along all
+        boards); with ``boards`` (1-based numbers), those boards' copies only."""
+        return [(at[0] - 1 + b * self.bX, at[1] - 1, at[2] - 1) for b in range(self.B)
+                if boards is None or b + 1 in boards]
 
     def board_of(self, c):
         return c[0] // self.bX

@@ -8,8 +8,9 @@ and code paths, and the engine only needs neighbour tables that never cross
 from one board to the next (``Tables._split_boards``) plus the per-board
 outcomes. Board b (0-based) holds the wide columns ``b*X .. b*X + X - 1``;
 every board is a copy of the rule set's ``board`` (its locked spaces,
-pre-placed pieces and space locks repeat on each), and the reserves are
-shared by all boards.
+pre-placed pieces and space locks repeat on each) plus the spaces that
+``board.on_boards`` gives that board alone, and the reserves are shared by
+all boards.
 """
 from __future__ import annotations
 
@@ -38,15 +39,26 @@ def widen(out: dict, boards: int) -> dict:
         # ttt-boards: cloaked spaces repeat on every board like the locks
         # (3Blotto13: "Played on 3 boards ...; All spaces cloaked")
         ph["cloaked"] = sorted(w for c in ph.get("cloaked", []) for w in cells(c))
-    if out["seat_locks"] is not None:
+    per_board = out.pop("on_boards", None)        # per-board spaces (issue 13)
+    if per_board is not None:
+        out["locked"] = sorted(set(out["locked"]) | {
+            _wide(c, b, size, boards) for b, extra in enumerate(per_board["locked"]) for c in extra})
+        masks_of = per_board["seat_locks"]      # one (entry, exit) pair per board, or None
+    else:
+        masks_of = [out["seat_locks"]] * boards
+    if any(m is not None for m in masks_of):
+        phases = len(out["phases"])
+        zero = ([[0] * S for _ in range(phases)], [[0] * S for _ in range(phases)])
+        masks_of = [m if m is not None else zero for m in masks_of]
         wide_masks = []
-        for per_kind in out["seat_locks"]:          # entry masks, then exit masks
+        for kind in range(2):                       # entry masks, then exit masks
             tables = []
-            for masks in per_kind:                  # one list per phase
+            for ph in range(phases):                # one list per phase
                 wide = [0] * (S * boards)
-                for c in range(S):
-                    for w in cells(c):
-                        wide[w] = masks[c]
+                for b in range(boards):
+                    masks = masks_of[b][kind][ph]
+                    for c in range(S):
+                        wide[_wide(c, b, size, boards)] = masks[c]
                 tables.append(wide)
             wide_masks.append(tables)
         out["seat_locks"] = tuple(wide_masks)

@@ -6,7 +6,8 @@ Why the key is the content and not the path or name: a long-running process
 text's digest as the key, an edited file is a new key and is parsed again,
 an unchanged one costs one read and one hash, and the same text reached by
 two paths (or later from the registry's database) is parsed once.
-Validation failures are not cached: they raise.
+Validation failures are not cached: they raise. Nor are rule sets that
+``extends`` another: their meaning changes when the parent's file does.
 """
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ _parsed: OrderedDict[str, RuleSet] = OrderedDict()
 
 def parsed(text: str, source: str) -> RuleSet:
     """The rule set ``text`` holds (``source`` names it in error messages)."""
+    if '"extends"' in text:
+        # extends (games/ttt/extends.py): the rules depend on the parent's
+        # text too, which this key does not cover; parsed afresh every time
+        return parse_text(text, source)
     key = hashlib.sha256(text.encode()).hexdigest()
     rs = _parsed.get(key)
     if rs is None:

@@ -17,7 +17,7 @@ from games.ttt.schema import (CLOAK_CODES, EFFECT_ALL_LOSE, FOLD_CODES, MOVE_COD
 from games.ttt.boards import _wide, widen
 from games.ttt.schema import (GOAL_CHECK, MOVES_FORWARD, can_move_backwards, goal_sides, needs_goals,
                               shaped)   # ttt-shapes
-from games.ttt.spaces import lock_sets, seat_lock_masks
+from games.ttt.spaces import lock_sets, on_board_groups, seat_lock_masks
 
 if TYPE_CHECKING:
     from games.ttt.ruleset import RuleSet
@@ -109,6 +109,8 @@ def compile_rules(rs: RuleSet) -> dict:
     sym_pieces = [((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]]
     sym_locked += lock_sets(r)       # spaces: per-player locks stay in place
     syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
+    if r["board"].get("on_boards"):
+        syms = syms[:1]     # per-board spaces: the boards differ, so no symmetry of one board is one of all
     simultaneous = any(ph["order"] != "sequential" for ph in r["phases"])   # ttt-sim
     if simultaneous or shaped(r):
         # ttt-shapes: the symmetries' hashes see colours only, not shapes;
@@ -168,6 +170,10 @@ def compile_rules(rs: RuleSet) -> dict:
         "cloaking": cloaking,
     }
     tables.update(_outcome_tables(r))
+    if r["board"].get("on_boards"):      # per-board spaces (games/ttt/spaces.py), laid out by widen
+        tables["on_boards"] = {
+            "locked": [[cell(a) for a in on_board_groups(r, b, "locked")] for b in range(1, boards + 1)],
+            "seat_locks": [seat_lock_masks(r, cell, X * Y * Z, b) for b in range(1, boards + 1)]}
     tables.update(_shape_tables(r, colours, cell, boards))      # ttt-shapes
     return widen(tables, boards)    # boards: several boards side by side (games/ttt/boards.py)
 

@@ -67,8 +67,10 @@ MAX_NAME = 64
 TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shapes",
               "pieces_per_turn", "agree_draw", "turn_checks", "stalemate", "phases",
               "cloaking", "boards", "overachievers_disqualified", "move_limit",
-              "seconds_per_turn", "chaos_wins_if_more_than")
-BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked")
+              "seconds_per_turn", "chaos_wins_if_more_than",
+              "extends")   # extends: merged away before validation (games/ttt/extends.py)
+BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked",
+                "on_boards")     # on_boards: per-board spaces (games/ttt/spaces.py)
 PIECE_FIELDS = ("at", "colour", "shape")
 SHAPE_FIELDS = ("move", "power", "cannot_move_backwards")
 PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold",

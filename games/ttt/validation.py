@@ -16,8 +16,9 @@ import json
 import math
 from typing import Any, Mapping
 
+from games.ttt.extends import resolve_extends
 from games.ttt.ruleset import RuleSet
-from games.ttt.spaces import board_spaces, phase_spaces
+from games.ttt.spaces import board_spaces, on_boards, phase_spaces
 from games.ttt.schema import (
     BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, FIXED_SPACE_FIELDS, FOLDS,
     MAX_DIM, SEAT_NAMES,
@@ -297,6 +298,15 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     # spaces (issue 11 item 4): sticky, exclusive, per-player entry/exit locks;
     # written into the canonical form only when set, so older fingerprints stay
     rec["board"].update({k: v for k, v in board_spaces(p, board, players, size, set(locked)).items() if v})
+    # per-board spaces (issue 13): written only when set, so older fingerprints stay
+    fields, per_board = on_boards(p, board, players, size, raw.get("boards", 1), rec["board"])
+    if fields:
+        rec["board"].update({k: v for k, v in fields.items() if v or k == "locked"})
+        for k in ("sticky", "exclusive", "entry_locked", "exit_locked"):
+            if not fields.get(k):
+                rec["board"].pop(k, None)
+    if per_board:
+        rec["board"]["on_boards"] = per_board
 
     # -- turn structure -------------------------------------------------------------
     ppt = raw.get("pieces_per_turn", 1)
@@ -614,7 +624,13 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
 
 
 def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:
-    """Validate a decoded rule set; raise ``RuleSetError`` listing every problem."""
+    """Validate a decoded rule set; raise ``RuleSetError`` listing every problem.
+    A rule set that ``extends`` another is merged with it first
+    (games/ttt/extends.py), so what is validated is the resolved rule set."""
+    if _depth_exceeds(raw, MAX_DEPTH):
+        raise RuleSetError([f"(top level): nested more than {MAX_DEPTH} levels deep (a rule set "
+                            "nests at most 5)"], source)
+    raw = resolve_extends(raw, source)
     if _depth_exceeds(raw, MAX_DEPTH):
         raise RuleSetError([f"(top level): nested more than {MAX_DEPTH} levels deep (a rule set "
                             "nests at most 5)"], source)
