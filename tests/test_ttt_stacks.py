@@ -156,3 +156,198 @@ def test_random_sim_test(rs, tmp_path):
 def test_is_legal_agrees_with_legal_actions(name):
     rs = [r for r in cases() if r.name == name][0]
     assert_is_legal_agrees_with_legal_actions(rs, games=3, seed=3)
+
+
+# -- the rules one by one, on hand-made positions ------------------------------------
+
+def _moves(core):
+    """{action string: action} of the legal actions."""
+    return {core.describe_action(a): a for a in core.legal_action_list()}
+
+
+def _column(core, x, y=1):
+    """Bottom-up (colour index + 1, shape) of the stack at (x, y)."""
+    X, Y, Z = core.tab.params["size"]
+    cells, shapes = core.cells(), core.shapes()
+    out = []
+    for z in range(Z):
+        c = (x - 1) + X * ((y - 1) + Y * z)
+        if cells[c] > 0:
+            out.append((cells[c], shapes[c]))
+    return out
+
+
+def _piece(at, colour, shape):
+    return {"at": at, "colour": colour, "shape": shape}
+
+
+def test_by_stack_mover_carries_everything_above_it_in_order():
+    rs = _rs("carry", [3, 1, 3], reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+             pieces=[_piece([1, 1, 1], "black", "x"), _piece([1, 1, 2], "white", "circle"),
+                     _piece([1, 1, 3], "black", "circle")],
+             shapes={"x": {"move": "orth-by-stack"}, "circle": {}}, move_limit=9, turn_checks=[])
+    core = make_core(rs)
+    moves = _moves(core)
+    assert "stack(1,1)@1->stack(2,1)" in moves and "stack(1,1)@1->stack(3,1)" in moves
+    assert not any(m.startswith("stack(1,1)@2") or m.startswith("stack(1,1)@3") for m in moves)  # circles stay
+    core.apply_action(moves["stack(1,1)@1->stack(3,1)"])
+    assert _column(core, 1) == []
+    assert _column(core, 3) == [(1, "x"), (2, "circle"), (1, "circle")]
+
+
+def test_destination_must_have_room_for_every_carried_piece():
+    rs = _rs("room", [3, 1, 3], reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+             pieces=[_piece([1, 1, 1], "white", "circle"), _piece([1, 1, 2], "black", "x"),
+                     _piece([1, 1, 3], "white", "circle"), _piece([2, 1, 1], "white", "circle"),
+                     _piece([3, 1, 1], "white", "circle"), _piece([3, 1, 2], "white", "circle")],
+             shapes={"x": {"move": "orth-by-stack"}, "circle": {}}, move_limit=9, turn_checks=[])
+    moves = _moves(make_core(rs))
+    # two pieces travel (the x and the circle on it): stack 2 has two free cells, stack 3 one
+    assert "stack(1,1)@2->stack(2,1)" in moves and "stack(1,1)@2->stack(3,1)" not in moves
+
+
+def test_full_stack_mover_moves_only_from_the_bottom():
+    rs = _rs("full", [2, 2, 3], reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+             pieces=[_piece([1, 1, 1], "black", "pentagon"), _piece([1, 1, 2], "white", "circle"),
+                     _piece([2, 1, 1], "white", "circle"), _piece([2, 1, 2], "black", "pentagon")],
+             shapes={"pentagon": {"move": "orth-by-full-stack"}, "circle": {}}, move_limit=9, turn_checks=[])
+    moves = _moves(make_core(rs))
+    stack_moves = sorted(m for m in moves if "@" in m.split("->")[0] and "->" in m)
+    # the bottom pentagon goes to (1,2) (orthogonal, empty) and (2,1) has no room for two on top of two;
+    # the pentagon on top of a circle may not move; (2,2) is diagonal
+    assert stack_moves == ["stack(1,1)@1->stack(1,2)"]
+
+
+def test_locked_carried_pieces_hold_the_move_back():
+    pieces = [_piece([1, 1, 1], "black", "x"), _piece([1, 1, 2], "white", "circle")]
+    base = dict(reserves={"black": {"circle": 1}, "white": {"circle": 1}}, pieces=pieces,
+                shapes={"x": {"move": "orth-by-stack"}, "circle": {}}, move_limit=9, turn_checks=[])
+    assert "stack(1,1)@1->stack(2,1)" in _moves(make_core(_rs("free", [2, 1, 3], **base)))
+    for name, extra in [("exit", {"exit_locked": [{"at": [[1, 1, 2]], "players": [1]}]}),
+                        ("sticky", {"sticky": [[1, 1, 2]]}),
+                        ("phase", {"phases": [{"locked": [[1, 1, 2]]}]})]:
+        assert "stack(1,1)@1->stack(2,1)" not in _moves(make_core(_rs(name, [2, 1, 3], **base, **extra))), name
+    # every landing cell must be open to the mover: an entry lock on the second one refuses the move
+    entry = _rs("entry", [2, 1, 3], **base, entry_locked=[{"at": [[2, 1, 2]], "players": [1]}])
+    assert "stack(1,1)@1->stack(2,1)" not in _moves(make_core(entry))
+
+
+def test_reserve_rule_looks_at_the_mover_only():
+    pieces = [_piece([1, 1, 1], "black", "x"), _piece([1, 1, 2], "black", "circle")]
+    rs = _rs("res", [2, 1, 3], reserves={"black": {"circle": 1}, "white": {"circle": 1}}, pieces=pieces,
+             shapes={"x": {"move": "orth-by-stack"}, "circle": {"move": "orth-by-stack"}}, move_limit=9,
+             turn_checks=[])
+    moves = _moves(make_core(rs))
+    # black still holds a circle: its circle may not move by itself, but rides along with the x
+    assert "stack(1,1)@1->stack(2,1)" in moves and "stack(1,1)@2->stack(2,1)" not in moves
+    rs = _rs("res2", [2, 1, 3], reserves={"black": {"x": 1}, "white": {"circle": 1}}, pieces=pieces,
+             shapes={"x": {"move": "orth-by-stack"}, "circle": {"move": "orth-by-stack"}}, move_limit=9,
+             turn_checks=[])
+    moves = _moves(make_core(rs))
+    assert "stack(1,1)@1->stack(2,1)" not in moves and "stack(1,1)@2->stack(2,1)" in moves
+
+
+def test_a_carried_piece_completes_a_line_for_the_mover():
+    b, w = "black", "white"
+    rs = _rs("line", [4, 1, 3], reserves={b: {"circle": 1}, w: {"circle": 1}},
+             pieces=[_piece([1, 1, 1], b, "circle"), _piece([1, 1, 2], w, "circle"), _piece([1, 1, 3], b, "circle"),
+                     _piece([2, 1, 1], w, "circle"), _piece([2, 1, 2], w, "circle"), _piece([2, 1, 3], b, "circle"),
+                     _piece([3, 1, 1], w, "circle"),
+                     _piece([4, 1, 1], b, "x"), _piece([4, 1, 2], b, "circle")],
+             shapes={"x": {"move": "orth-by-stack"}, "circle": {}}, move_limit=9, turn_checks=["first-3-wins"])
+    core, ref = make_core(rs), StackRefState(rs)
+    a = _moves(core)["stack(4,1)@1->stack(3,1)"]
+    core.apply_action(a)
+    ref.apply(a)
+    # the x lands on (3,1,2) (no line), the carried circle on (3,1,3): black circles along z = 3
+    assert core.terminal() and core.returns_list() == [1.0, -1.0] == ref.returns()
+
+
+def test_stack_hand_counts_own_and_communal_pieces_without_chips():
+    b, w, y = "black", "white", "yellow"
+    rs = _rs("hand", [2, 1, 5], reserves={b: {"circle": 1}, w: {"circle": 1}},
+             pieces=[_piece([1, 1, 1], y, "pentagon"), _piece([1, 1, 2], b, "pentagon"),
+                     _piece([1, 1, 3], w, "pentagon"), _piece([1, 1, 4], b, "star"), _piece([1, 1, 5], b, "circle")],
+             shapes={s: {"move": "orth-by-stack"} for s in ("pentagon", "star", "circle")}, move_limit=9,
+             turn_checks=[])
+    core = make_core(rs)
+    assert core.stack_hand(0, 0) == poker.rank({"pentagon": 2, "star": 1, "circle": 1})
+    assert poker.describe(core.stack_hand(0, 0)) == ("pair", ["pentagon"])
+    assert core.stack_hand(0, 0, chips=["pentagon"]) == poker.rank({"star": 1, "circle": 1})
+    assert core.stack_hand(1, 0) == poker.rank({"pentagon": 2})       # white's own and the communal one
+    assert core.stack_hand(0, 1) == poker.rank({})
+    with pytest.raises(ValueError, match="unknown shape"):
+        core.stack_hand(0, 0, chips=["hexagon"])
+    with pytest.raises(ValueError, match="seat 0..1"):
+        core.stack_hand(5, 0)
+
+
+def test_validation_lists_every_by_stack_problem():
+    with pytest.raises(RuleSetError) as e:
+        rules.parse({"name": "v", "board": {"kind": "squares", "size": [3, 3, 1]}, "cloaking": "hides",
+                     "reserves": {"black": {"x": 2, "star": 1}, "white": {"x": 2}},
+                     "shapes": {"x": {"move": "orth-by-stack"}, "star": {"move": "orth-by-full-stack"}},
+                     "phases": [{"cloaked": [[1, 1, 1]]}], "move_limit": 9})
+    text = str(e.value)
+    assert "shapes.x.move: 'orth-by-stack' carries the pieces above the mover, so it needs a stacks board" in text
+    assert "shapes.star.move: 'orth-by-full-stack' carries the pieces above the mover" in text
+    assert text.count("is not supported with cloaked spaces yet") == 2
+    with pytest.raises(RuleSetError, match="'orth-by-stack' carries the pieces above the mover"):
+        rules.parse({"name": "h", "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+                     "shapes": {"x": {"move": "orth-by-stack"}}, "move_limit": 9})
+    with pytest.raises(RuleSetError, match="not supported with a simultaneous or single phase"):
+        rules.parse({"name": "s", "board": {"kind": "stacks", "size": [2, 1, 3]},
+                     "reserves": {"black": {"x": 2}, "white": {"x": 2}}, "shapes": {"x": {"move": "orth-by-stack"}},
+                     "phases": [{"order": "simultaneous"}], "move_limit": 9})
+
+
+# -- Hypothesis: random stack rule sets ------------------------------------------------
+MOVES = ["orth-by-stack", "orth-by-full-stack", "orth-by-stack", "stationary", "adjacent", "linear"]
+
+
+@st.composite
+def stack_records(draw):
+    dims = [draw(st.integers(1, 3)), draw(st.integers(1, 3)), draw(st.integers(2, 4))]
+    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
+    n = {"2": 2, "3": 3, "2-vs-chaos": 3}[players]
+    colours = ["black", "white", "pink"][:n]
+    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
+    shapes = {}
+    for s in names:
+        shapes[s] = {"move": draw(st.sampled_from(MOVES))}
+        if shapes[s]["move"] != "stationary" and draw(st.booleans()) and draw(st.booleans()):
+            shapes[s]["cannot_move_backwards"] = True
+    if not any(p["move"] in ("orth-by-stack", "orth-by-full-stack") for p in shapes.values()):
+        shapes[names[0]] = {"move": "orth-by-stack"}
+    reserves = {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours}
+    pieces = []
+    for x in range(1, dims[0] + 1):
+        for y in range(1, dims[1] + 1):
+            for z in range(1, draw(st.integers(0, dims[2] - 1)) + 1):
+                pieces.append({"at": [x, y, z], "colour": draw(st.sampled_from(["black", "white", "yellow"])),
+                               "shape": draw(st.sampled_from(sorted(shapes)))})
+    checks = draw(st.lists(st.sampled_from(["first-3-wins", "first-4-loses", "goal-reached-stalemate"]),
+                           max_size=2, unique=True))
+    board = {"kind": "stacks", "size": dims, "pieces": pieces}
+    if draw(st.booleans()):
+        board["exit_locked"] = [{"at": [[1, 1]], "players": [1]}]
+    return {"name": "H", "board": board, "players": players, "reserves": reserves, "shapes": shapes,
+            "turn_checks": checks, "move_limit": draw(st.integers(1, 30)),
+            "boards": draw(st.sampled_from([1, 1, 2])),
+            "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]]))}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(stack_records(), st.integers(0, 10**6))
+def test_random_stack_rule_sets_match_reference(rec, seed):
+    try:
+        rs = rules.parse(rec)
+    except RuleSetError:
+        return
+    core = make_core(rs)
+    cells, res = core.cells(), list(core.reserves().values())
+    same_pieces.start = [sum(1 for v in cells if v == c + 1) + res[c] for c in range(len(res))]
+    try:
+        play(rs, games=3, seed=seed, check=same_pieces)
+    finally:
+        same_pieces.start = None
