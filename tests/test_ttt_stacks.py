@@ -20,7 +20,7 @@ from games.ttt import make_core, poker, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from ttt_checks import assert_is_legal_agrees_with_legal_actions
-from ttt_reference import StackRefState
+from ttt_reference import CloakedStackRefState, StackRefState
 
 
 def _rs(name, size, **kw):
@@ -32,6 +32,10 @@ def _rs(name, size, **kw):
         if key in kw:
             rec["board"][key] = rec.pop(key)
     return rules.parse(rec)
+
+
+def _piece(at, colour, shape):
+    return {"at": at, "colour": colour, "shape": shape}
 
 
 def cases():
@@ -79,12 +83,12 @@ def cases():
     return out
 
 
-def play(rs, games, seed, check=None):
+def play(rs, games, seed, check=None, ref_class=StackRefState):
     rng = random.Random(seed)
     stack_moves = 0
     for g in range(games):
         core = make_core(rs)
-        ref = StackRefState(rs)
+        ref = ref_class(rs)
         assert core.num_actions == ref.num_actions
         steps = 0
         while True:
@@ -145,7 +149,45 @@ def test_engine_matches_reference_long(rs):
     play(rs, games=400, seed=7, check=same_pieces)
 
 
-@pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
+# -- cloaking: "appear" is the mover's view ---------------------------------------------
+
+def cloaked_cases():
+    out = []
+    add = lambda *a, **kw: out.append(_rs(*a, **kw))
+    add("hides-3x1x4", [3, 1, 4], cloaking="hides", reserves={"black": {"x": 3, "circle": 1},
+                                                              "white": {"x": 3, "circle": 1}},
+        shapes={"x": {"move": "orth-by-stack"}, "circle": {"move": "orth-by-full-stack"}}, move_limit=30,
+        turn_checks=["first-4-wins"], phases=[{"cloaked": [[2, 1, 1], [2, 1, 2], [3, 1, 2], [1, 1, 3]]}])
+    add("hides-2x2x3", [2, 2, 3], cloaking="hides", reserves={"black": {"star": 3}, "white": {"star": 2, "x": 1}},
+        pieces=[_piece([1, 1, 1], "yellow", "x")],
+        shapes={"star": {"move": "orth-by-stack"}, "x": {}}, move_limit=30, turn_checks=["first-3-wins"],
+        phases=[{"cloaked": [[1, 1, 2], [2, 2, 1], [2, 2, 2], [1, 2, 1]], "pass": True}])
+    add("obscures-3x1x3", [3, 1, 3], cloaking="obscures", reserves={"black": {"x": 2, "pentagon": 1},
+                                                                    "white": {"x": 2, "pentagon": 1}},
+        shapes={"x": {"move": "orth-by-stack"}, "pentagon": {"move": "orth-by-full-stack"}}, move_limit=30,
+        turn_checks=["first-3-wins"], phases=[{"cloaked": [[1, 1, 1], [2, 1, 2], [3, 1, 1]]}])
+    return out
+
+
+@pytest.mark.parametrize("rs", cloaked_cases(), ids=lambda rs: rs.name)
+def test_cloaked_stacks_match_reference_and_views(rs):
+    def views(core, ref):
+        same_pieces(core, ref)
+        for p in range(ref.n):
+            assert core.player_view(p) == ref.view(p)
+            assert core.player_shape_view(p) == ref.shape_view(p)
+    same_pieces.start = None
+    moved = play(rs, games=30, seed=sum(map(ord, rs.name)), check=views, ref_class=CloakedStackRefState)
+    assert moved > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", cloaked_cases(), ids=lambda rs: rs.name)
+def test_cloaked_stacks_match_reference_long(rs):
+    play(rs, games=300, seed=5, check=same_pieces, ref_class=CloakedStackRefState)
+
+
+@pytest.mark.parametrize("rs", cases() + cloaked_cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
     path = tmp_path / f"{rs.name}.json"
     path.write_text(json.dumps(rs.to_json()))
@@ -175,10 +217,6 @@ def _column(core, x, y=1):
         if cells[c] > 0:
             out.append((cells[c], shapes[c]))
     return out
-
-
-def _piece(at, colour, shape):
-    return {"at": at, "colour": colour, "shape": shape}
 
 
 def test_by_stack_mover_carries_everything_above_it_in_order():
@@ -291,7 +329,6 @@ def test_validation_lists_every_by_stack_problem():
     text = str(e.value)
     assert "shapes.x.move: 'orth-by-stack' carries the pieces above the mover, so it needs a stacks board" in text
     assert "shapes.star.move: 'orth-by-full-stack' carries the pieces above the mover" in text
-    assert text.count("is not supported with cloaked spaces yet") == 2
     with pytest.raises(RuleSetError, match="'orth-by-stack' carries the pieces above the mover"):
         rules.parse({"name": "h", "reserves": {"black": {"x": 2}, "white": {"x": 2}},
                      "shapes": {"x": {"move": "orth-by-stack"}}, "move_limit": 9})
@@ -351,3 +388,33 @@ def test_random_stack_rule_sets_match_reference(rec, seed):
         play(rs, games=3, seed=seed, check=same_pieces)
     finally:
         same_pieces.start = None
+
+
+def test_hidden_pieces_on_top_make_a_by_stack_move_an_attempt():
+    """The mover sees its x alone, but a hidden white piece lies on it: the
+    move would carry a piece it does not know of, so it only reveals it."""
+    rs = _rs("attempt", [2, 1, 4], cloaking="hides", reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+             pieces=[_piece([1, 1, 1], "black", "x"), _piece([1, 1, 2], "white", "circle")],
+             shapes={"x": {"move": "orth-by-stack"}, "circle": {}}, move_limit=9, turn_checks=[],
+             phases=[{"cloaked": [[1, 1, 2]]}])
+    core = make_core(rs)
+    assert core.player_view(0)[2] == "."          # cell (1,1,2) looks empty to black
+    before = core.cells()
+    core.apply_action(_moves(core)["stack(1,1)@1->stack(2,1)"])
+    assert core.cells() == before and core.player() == 1
+    assert core.player_view(0)[2] == "o"          # the attempt revealed it
+
+
+def test_a_carried_hidden_piece_stays_hidden():
+    """A hidden piece between the mover and a visible one counts by its height
+    and travels; who had not seen it still does not."""
+    rs = _rs("carry-hidden", [2, 1, 4], cloaking="hides", reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+             pieces=[_piece([1, 1, 1], "black", "x"), _piece([1, 1, 2], "white", "circle"),
+                     _piece([1, 1, 3], "white", "circle")],
+             shapes={"x": {"move": "orth-by-stack"}, "circle": {}}, move_limit=9, turn_checks=[],
+             phases=[{"cloaked": [[1, 1, 2], [2, 1, 2]]}])
+    core = make_core(rs)
+    assert core.player_view(0)[:8:2] == ["x", ".", "o", "."]     # stack (1,1) bottom-up, as black sees it
+    core.apply_action(_moves(core)["stack(1,1)@1->stack(2,1)"])
+    assert _column(core, 2) == [(1, "x"), (2, "circle"), (2, "circle")]
+    assert core.player_view(0)[1:8:2] == ["x", ".", "o", "."]    # stack (2,1): the carried piece still hidden

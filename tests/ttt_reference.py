@@ -1353,11 +1353,13 @@ class StackRefState(ShapeRefState):
         if move not in BY_STACK or col not in self.owned[s] or self.sres[col][name] > 0:
             return None
         x, y, z = c
-        if move == "orth-by-full-stack" and z > 0 and (x, y, z - 1) in self.board:
+        # the bottom: on the floor or a locked cell (a seat's view may show an
+        # empty cell under the piece: a hidden piece, whose height shows)
+        if move == "orth-by-full-stack" and z > 0 and (x, y, z - 1) not in self.locked:
             return None
         cells = [(x, y, h) for h in range(z, self.height(self.xyz_target(x, y, 0)))]
         for w in cells:
-            if w not in self.board or w in self.phase_locked() or not self.may_exit(s, w):
+            if w in self.locked or w in self.phase_locked() or not self.may_exit(s, w):
                 return None
         return cells
 
@@ -1406,6 +1408,9 @@ class StackRefState(ShapeRefState):
         if not (self.nstk and self.offer_by is None and self.stk0 <= a < self.stk0 + self.nstk):
             return super().apply(a)
         assert a in self.legal_actions(), (a, self.legal_actions())
+        self._stack_move(a)
+
+    def _stack_move(self, a):
         r1, rest = divmod(a - self.stk0, self.S * self.T)
         ci, u = divmod(rest, self.T)
         c = next(w for w in self.board if self.cell_index(w) == ci)
@@ -1446,3 +1451,75 @@ class StackRefState(ShapeRefState):
         self.left -= 1
         if self.left == 0 or not self.has_move(self.seat):
             self._next_seat()
+
+
+class CloakedStackRefState(CloakedRefState, StackRefState):
+    """Cloaking with by-stack moves (docs/rules/ttt.md, "Stacks"): a seat sees
+    a stack as high as its highest visible piece, so what a by-stack move
+    carries and whether a destination has room are judged on that view
+    ("appear"); a move that is not legal in truth, or whose source stack
+    holds hidden pieces above the highest one the mover sees (it would carry
+    pieces the mover does not know of), is an attempt that only reveals both
+    stacks to the mover. A real move carries who saw each piece with it.
+    A piece a seat may move by stack (from any height) is one it fully sees."""
+
+    def can_move(self, p, c):
+        col = self.board.get(c)
+        if col is None or not self.any_move or self.phases[self.phase]["movement"] != "allowed":
+            return False
+        if p not in self.playing():
+            return False
+        name = self.shape[c]
+        if self.props[name]["move"] in BY_STACK:
+            return self.carried(p, c) is not None
+        if col not in self.owned[p] or self.sres[col][name] > 0 or self.props[name]["move"] == "stationary":
+            return False
+        if c in self.locked or c in self.phase_locked() or not self.may_exit(p, c):
+            return False
+        if self.board_of(c) in self.decided:
+            return False
+        return self.top_cell(self.xyz_target(c[0], c[1], 0)) == c
+
+    shape_view = CloakedShapeRefState.shape_view
+
+    def plain_copy(self, viewer=None):
+        v = super().plain_copy(viewer)
+        v.sres = [dict(d) for d in self.sres]
+        v.shape = dict(self.shape)
+        return v
+
+    def apply(self, a):
+        stack_move = self.nstk and self.offer_by is None and self.stk0 <= a < self.stk0 + self.nstk
+        if not stack_move:
+            return super().apply(a)
+        self.last_attempt = False
+        if self.plain or self.cloak == "none":
+            return StackRefState.apply(self, a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        actor = self.seat
+        ci, u = divmod((a - self.stk0) % (self.S * self.T), self.T)
+        c = (ci % self.X, (ci // self.X) % self.Y, ci // (self.X * self.Y))
+        f = self.xyz_target(c[0], c[1], 0)
+        if self.cloak == "hides" and not self.is_chaos(actor):
+            truth = self.plain_copy()
+            looks = self.plain_copy(viewer=actor)
+            if a not in truth.legal_actions() or truth.height(f) != looks.height(f):
+                self.last_attempt = True
+                for w in self.board:
+                    if self.xyz_target(w[0], w[1], 0) in (u, f):
+                        self.seen.setdefault(w, set()).add(actor)
+                self.passes = 0
+                self.plies += 1
+                if self.limit and self.plies >= self.limit:
+                    self._stalemate()
+                else:
+                    self._next_seat()
+                return self.refresh()
+        cells = self.carried(actor, c)
+        ux, uy, _ = self.target_xyz(u)
+        h = self.height(u)
+        moved = [self.seen.pop(w, set()) for w in cells]
+        for j, who in enumerate(moved):       # before the move: the next turn's views read them
+            self.seen[(ux, uy, h + j)] = who
+        self._stack_move(a)
+        self.refresh()

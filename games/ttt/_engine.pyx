@@ -2041,7 +2041,7 @@ cdef class TTTCore(GameCore):
         plain rules; then the event is logged and what is seen remembered."""
         cdef Tables tab = self.tab
         cdef int actor = self.answerer if self.offer_by >= 0 else self.seat
-        cdef int kind = 2, f = -1, t = -1, src, land = -1, s
+        cdef int kind = 2, f = -1, t = -1, src, land = -1, s, stk = -1
         cdef int before = 0
         cdef bint attempt = False
         if self.offer_by < 0 and action < tab.nplace:
@@ -2051,6 +2051,11 @@ cdef class TTTCore(GameCore):
             kind = 1
             f = (action - tab.move0) // tab.T
             t = (action - tab.move0) % tab.T
+        elif self.offer_by < 0 and tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
+            kind = 1                     # ttt-stacks: a by-stack move (its mover's cell, not f's top)
+            stk = (action - tab.stk0) // tab.T % tab.S
+            f = stk % tab.XY
+            t = (action - tab.stk0) % tab.T
         if kind != 2 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(actor):
             attempt = self._cloak_is_attempt(action, kind, f)
         if attempt:
@@ -2069,13 +2074,16 @@ cdef class TTTCore(GameCore):
         else:
             if kind == 1:
                 src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
+                if stk >= 0:
+                    src = stk            # ttt-stacks: the mover, not the top piece
+                    land = t + tab.XY * self.top[t]
                 for s in range(tab.seats):
                     if self._sees_piece(s, src):
                         before |= 1 << s
             self.cloak_busy = True
             self.apply(action)
             self.cloak_busy = False
-            if kind != 2:
+            if kind != 2 and stk < 0:
                 land = t + tab.XY * (self.top[t] - 1) if tab.gravity else t
         self._cloak_log(action, actor, attempt, kind, land, before)
         self._cloak_refresh()
@@ -2289,6 +2297,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int piece = self.cell[c]
         cdef int k = tab.shape_local[self.shp[c]]
+        if _moves_by_stack(tab.shape_move[k]):
+            return self._st_piece_shape(s, c) >= 0      # ttt-stacks: from any height it may carry from
         if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or tab.shape_move[k] == MOVE_NONE:
             return False
         if self.sres[(piece - 1) * tab.K + k] > 0:
@@ -2561,11 +2571,13 @@ cdef class TTTCore(GameCore):
         k = tab.shape_local[self.shp[c]]
         if not _moves_by_stack(tab.shape_move[k]) or self.sres[(piece - 1) * tab.K + k] > 0:
             return -1
-        if tab.shape_move[k] == MOVE_ORTH_BY_FULL_STACK and z > 0 and self.cell[c - tab.XY] != 0:
+        # (a cell with no piece and no lock can only be a hidden piece in a
+        # player's view: it counts as a piece, since its height shows)
+        if tab.shape_move[k] == MOVE_ORTH_BY_FULL_STACK and z > 0 and not tab.locked[c - tab.XY]:
             return -1                    # "can move only if on the bottom of a stack"
         for j in range(z, self.top[t]):
             cc = t + tab.XY * j
-            if self.cell[cc] == 0:
+            if tab.locked[cc]:
                 return -1                # a locked cell above: the pieces beyond it stay
             if self.plock != NULL and self.plock[cc]:
                 return -1
@@ -2674,6 +2686,7 @@ cdef class TTTCore(GameCore):
         cdef int f = c % tab.XY, z0 = c // tab.XY, n, j, src, dst, base, piece, shape
         cdef int pieces[32]
         cdef int shapes[32]
+        cdef int seen[32]
         n = self.top[f] - z0
         for j in range(n):
             src = c + tab.XY * j
@@ -2681,6 +2694,9 @@ cdef class TTTCore(GameCore):
             shapes[j] = self.shp[src]
             self.board_hash ^= tab.zob[src * (tab.C + 1) + pieces[j]] ^ tab.szob[src * MAX_SHAPES + shapes[j]]
             self.cell[src] = 0
+            if self.seen != NULL:        # cloaking: who saw a carried piece still sees it
+                seen[j] = self.seen[src]
+                self.seen[src] = 0
         self.top[f] = z0
         if r1 > 0:
             shapes[0] = tab.shape_global[tab.replacer[r1 - 1]]
@@ -2690,6 +2706,8 @@ cdef class TTTCore(GameCore):
             self.cell[dst] = pieces[j]
             self.board_hash ^= tab.zob[dst * (tab.C + 1) + pieces[j]]
             self._sh_set_shape(dst, shapes[j])
+            if self.seen != NULL:
+                self.seen[dst] = seen[j]
         self.top[u] = base + n
         self._st_refresh_free(f)
         self._st_refresh_free(u)
@@ -3882,6 +3900,8 @@ cdef class TTTCore(GameCore):
 
     def _kind(self, int action):
         tab = self.tab
+        if tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
+            return 1                     # ttt-stacks: a by-stack move
         return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
 
     def _event_string(self, int player, int i):

@@ -557,9 +557,7 @@ def _check_shapes(rec, p: _Problems):
 
 def _check_stacks(rec, p: _Problems):
     """ttt-stacks: moves "by stack" and "by full stack" carry the pieces above
-    the mover, so they need a stacks board; with cloaked spaces they are
-    refused for now (what a carried hidden piece reveals is not decided yet;
-    docs/rules/ttt.md, "Stacks")."""
+    the mover, so they need a stacks board (docs/rules/ttt.md, "Stacks")."""
     shapes = rec.get("shapes") or {}
     kind = (rec.get("board") or {}).get("kind")
     for shape, props in shapes.items():
@@ -571,10 +569,6 @@ def _check_stacks(rec, p: _Problems):
                                           f"board (the seed: 'If the board is “stacks”, [...] the others bring "
                                           f"all pieces above them along for the ride') (allowed with board.kind "
                                           f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})")
-        if rec.get("cloaking") in ("hides", "obscures") and any(
-                isinstance(ph, Mapping) and ph.get("cloaked") for ph in rec.get("phases") or []):
-            p.add(f"shapes.{shape}.move", f"{move!r} is not supported with cloaked spaces yet (allowed with "
-                                          "cloaked spaces: any move but " + _allowed(MOVES_BY_STACK) + ")")
 
 
 def _check_start_position(rec, p: _Problems):
