@@ -101,7 +101,8 @@ def test_later_issue_values_are_named_as_not_supported_yet():
     msgs = problems(cloaking="invisibility", boards=4, shapes={"pentagon": {"move": "orth-by-stack"}})
     assert any(m.startswith("cloaking") for m in msgs)
     assert any(m.startswith("boards") for m in msgs)
-    assert any(m.startswith("shapes.pentagon.move") and "supported now: stationary" in m for m in msgs)
+    # ttt-stacks: "orth-by-stack" is played now, on stacks boards only
+    assert any(m.startswith("shapes.pentagon.move") and "needs a stacks board" in m for m in msgs)
 
 
 def test_movement_needs_a_move_limit():

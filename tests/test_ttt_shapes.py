@@ -320,10 +320,10 @@ def test_validation_lists_every_shape_problem():
     assert "shapes.star.cannot_move_backwards: a stationary shape never moves" in text
     assert "goal lines on a board one row deep" in text
     assert "no shape can, so a piece reaching its goal has no replacement" in text
-    with pytest.raises(RuleSetError, match="shapes.x.move: 'orth-by-stack' is not supported by this engine yet"):
-        rules.parse({"name": "obs", "board": {"kind": "stacks", "size": [3, 1, 3]},
-                     "reserves": {"black": {"x": 2}, "white": {"x": 2}},
-                     "shapes": {"x": {"move": "orth-by-stack"}}, "move_limit": 9})
+    # ttt-stacks: "orth-by-stack" is played on stacks (tests/test_ttt_stacks.py)
+    assert shaped(rules.parse({"name": "obs", "board": {"kind": "stacks", "size": [3, 1, 3]},
+                               "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+                               "shapes": {"x": {"move": "orth-by-stack"}}, "move_limit": 9}).record)
     with pytest.raises(RuleSetError, match="not supported with a simultaneous or single phase"):
         rules.parse({"name": "sim", "reserves": {"black": {"x": 2}, "white": {"x": 2}}, "shapes": {"x": {}},
                      "phases": [{"order": "simultaneous"}]})

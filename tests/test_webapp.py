@@ -371,9 +371,10 @@ def test_factory_choices_follow_the_schema(app, monkeypatch):
     page = cy.get("/factory").text
     for move in schema.MOVES_NOW:
         assert f'<option value="{move}"' in page
-    assert "orth-by-stack" not in schema.MOVES_NOW and '"orth-by-stack"' not in page
-    monkeypatch.setattr(schema, "MOVES_NOW", schema.MOVES_NOW + ("orth-by-stack",))
-    assert '<option value="orth-by-stack"' in cy.get("/factory").text
+    assert "Moves orth by stack" in page and "Moves orth by full stack" in page     # ttt-stacks
+    assert '"pawn-forward-center"' not in page
+    monkeypatch.setattr(schema, "MOVES_NOW", schema.MOVES_NOW + ("pawn-forward-center",))
+    assert '<option value="pawn-forward-center"' in cy.get("/factory").text
 
 
 def test_boards_are_drawn_with_clickable_legal_cells(app):

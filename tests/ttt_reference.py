@@ -1308,3 +1308,227 @@ class CloakedSimRefState(CloakedRefState, SimRefState):
 
     def _round_land(self, s, dest):
         self.seen[dest] = set(self.carried.pop(s)) if s in self.carried else {s}
+
+
+# -- ttt-stacks: moves "by stack" and "by full stack" (issue 12 item 6), from
+# docs/rules/ttt.md "Stacks" ---------------------------------------------------------
+
+BY_STACK = ("orth-by-stack", "orth-by-full-stack")
+
+
+class StackRefState(ShapeRefState):
+    """Shapes on stacks with the seed's "by stack" movers: an ``orth-by-stack``
+    piece moves from any height and takes every piece above it along; an
+    ``orth-by-full-stack`` piece moves only from the bottom of its stack
+    (nothing under it but the floor or a locked cell), taking the whole
+    stack. Both go any distance along x or y to a stack that has room for all
+    of them; the carried pieces keep their order and land from that stack's
+    lowest free height. Every carried cell must be free to leave for the
+    mover, every landing cell free to enter; the reserves rule and "cannot
+    move backwards" (with the replacement) look at the mover only. Action
+    ``stk0 + (r1*S + c)*T + u``: c the mover's cell index x + X*(y + Y*z), r1 = 0,
+    or the replacement shape's index + 1."""
+
+    def __init__(self, rs):
+        self._stacks_laid_out = False
+        super().__init__(rs)
+        self._stack_layout()
+
+    def _stack_layout(self):
+        """The by-stack ids after the replacement moves (once; the parent's
+        constructor already asks for legal moves when the first phase starts)."""
+        if self._stacks_laid_out or not getattr(self, "_ready", False):
+            return
+        self._stacks_laid_out = True
+        self.S = self.X * self.Y * self.Z
+        stacky = any(self.props[n]["move"] in BY_STACK for n in self.names)
+        self.stk0 = self.rep0 + len(self.replacers) * self.T * self.T if self.any_move else None
+        self.nstk = (1 + len(self.replacers)) * self.S * self.T if (stacky and self.any_move) else 0
+        for name in ("a_pass", "a_offer", "a_agree", "a_refuse"):
+            if getattr(self, name) is not None:
+                setattr(self, name, getattr(self, name) + self.nstk)
+        self.num_actions += self.nstk
+
+    def cell_index(self, c):
+        return c[0] + self.X * (c[1] + self.Y * c[2])
+
+    def carried(self, s, c):
+        """The cells that move when seat s moves the by-stack piece on cell c
+        (c first), or None when it may not move."""
+        if c not in self.board or self.board_of(c) in self.decided:
+            return None
+        col, name = self.board[c], self.shape[c]
+        move = self.props[name]["move"]
+        if move not in BY_STACK or col not in self.owned[s] or self.sres[col][name] > 0:
+            return None
+        x, y, z = c
+        # the bottom: on the floor or a locked cell (a seat's view may show an
+        # empty cell under the piece: a hidden piece, whose height shows)
+        if move == "orth-by-full-stack" and z > 0 and (x, y, z - 1) not in self.locked:
+            return None
+        cells = [(x, y, h) for h in range(z, self.height(self.xyz_target(x, y, 0)))]
+        for w in cells:
+            if w in self.locked or w in self.phase_locked() or not self.may_exit(s, w):
+                return None
+        return cells
+
+    def room(self, s, u, n):
+        x, y, _ = self.target_xyz(u)
+        h = self.height(u)
+        if self.landing(u) is None or h + n > self.Z:
+            return False
+        return all((x, y, h + j) not in self.phase_locked() and self.may_enter(s, (x, y, h + j))
+                   for j in range(n))
+
+    def stack_moves(self, s):
+        out = []
+        if not self.nstk or self.phases[self.phase]["movement"] != "allowed":
+            return out
+        for c in sorted(self.board, key=self.cell_index):
+            cells = self.carried(s, c)
+            if cells is None:
+                continue
+            name = self.shape[c]
+            f = self.xyz_target(c[0], c[1], 0)
+            no_back = self.props[name].get("cannot_move_backwards") and s < len(self.goals)
+            for d in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+                k = 1
+                while True:
+                    x, y = c[0] + k * d[0], c[1] + k * d[1]
+                    if not (0 <= x < self.X and 0 <= y < self.Y) or self.board_of((x, y, 0)) != self.board_of(c):
+                        break
+                    u = self.xyz_target(x, y, 0)
+                    if self.room(s, u, len(cells)) and not (no_back and self.goal_dist(s, u) > self.goal_dist(s, f)):
+                        if self.reaches(s, name, f, u):
+                            out += [self.stk0 + ((r + 1) * self.S + self.cell_index(c)) * self.T + u
+                                    for r in range(len(self.replacers))]
+                        else:
+                            out.append(self.stk0 + self.cell_index(c) * self.T + u)
+                    k += 1
+        return out
+
+    def seat_actions(self, s):
+        self._stack_layout()
+        if not getattr(self, "_stacks_laid_out", False):
+            return super().seat_actions(s)
+        return sorted(super().seat_actions(s) + self.stack_moves(s))
+
+    def apply(self, a):
+        if not (self.nstk and self.offer_by is None and self.stk0 <= a < self.stk0 + self.nstk):
+            return super().apply(a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        self._stack_move(a)
+
+    def _stack_move(self, a):
+        r1, rest = divmod(a - self.stk0, self.S * self.T)
+        ci, u = divmod(rest, self.T)
+        c = next(w for w in self.board if self.cell_index(w) == ci)
+        f = self.xyz_target(c[0], c[1], 0)
+        cells = self.carried(self.seat, c)
+        lifted = [(self.board.pop(w), self.shape.pop(w)) for w in cells]
+        if r1:
+            lifted[0] = (lifted[0][0], self.replacers[r1 - 1])
+        ux, uy, _ = self.target_xyz(u)
+        h = self.height(u)
+        landed = []
+        for j, (col, name) in enumerate(lifted):
+            self.board[(ux, uy, h + j)] = col
+            self.shape[(ux, uy, h + j)] = name
+            landed.append((ux, uy, h + j))
+        d0, d1 = self.goal_dist(self.seat, f), self.goal_dist(self.seat, u)
+        goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        self.passes = 0
+        self.plies += 1
+        for k, effect, diag in self.checks:
+            if not any(self.run_through(w, self.board[w], diag) >= k for w in landed):
+                continue
+            if self.B > 1:
+                self.decided[self.board_of(landed[0])] = self._check_result(effect)
+                if len(self.decided) == self.B:
+                    return self._most_boards()
+                break
+            if self.overachievers:
+                if self._overachiever_check(effect):
+                    return
+                break
+            self.result = self._check_result(effect)
+            return
+        if goal_reached:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()
+
+
+class CloakedStackRefState(CloakedRefState, StackRefState):
+    """Cloaking with by-stack moves (docs/rules/ttt.md, "Stacks"): a seat sees
+    a stack as high as its highest visible piece, so what a by-stack move
+    carries and whether a destination has room are judged on that view
+    ("appear"); a move that is not legal in truth, or whose source stack
+    holds hidden pieces above the highest one the mover sees (it would carry
+    pieces the mover does not know of), is an attempt that only reveals both
+    stacks to the mover. A real move carries who saw each piece with it.
+    A piece a seat may move by stack (from any height) is one it fully sees."""
+
+    def can_move(self, p, c):
+        col = self.board.get(c)
+        if col is None or not self.any_move or self.phases[self.phase]["movement"] != "allowed":
+            return False
+        if p not in self.playing():
+            return False
+        name = self.shape[c]
+        if self.props[name]["move"] in BY_STACK:
+            return self.carried(p, c) is not None
+        if col not in self.owned[p] or self.sres[col][name] > 0 or self.props[name]["move"] == "stationary":
+            return False
+        if c in self.locked or c in self.phase_locked() or not self.may_exit(p, c):
+            return False
+        if self.board_of(c) in self.decided:
+            return False
+        return self.top_cell(self.xyz_target(c[0], c[1], 0)) == c
+
+    shape_view = CloakedShapeRefState.shape_view
+
+    def plain_copy(self, viewer=None):
+        v = super().plain_copy(viewer)
+        v.sres = [dict(d) for d in self.sres]
+        v.shape = dict(self.shape)
+        return v
+
+    def apply(self, a):
+        stack_move = self.nstk and self.offer_by is None and self.stk0 <= a < self.stk0 + self.nstk
+        if not stack_move:
+            return super().apply(a)
+        self.last_attempt = False
+        if self.plain or self.cloak == "none":
+            return StackRefState.apply(self, a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        actor = self.seat
+        ci, u = divmod((a - self.stk0) % (self.S * self.T), self.T)
+        c = (ci % self.X, (ci // self.X) % self.Y, ci // (self.X * self.Y))
+        f = self.xyz_target(c[0], c[1], 0)
+        if self.cloak == "hides" and not self.is_chaos(actor):
+            truth = self.plain_copy()
+            looks = self.plain_copy(viewer=actor)
+            if a not in truth.legal_actions() or truth.height(f) != looks.height(f):
+                self.last_attempt = True
+                for w in self.board:
+                    if self.xyz_target(w[0], w[1], 0) in (u, f):
+                        self.seen.setdefault(w, set()).add(actor)
+                self.passes = 0
+                self.plies += 1
+                if self.limit and self.plies >= self.limit:
+                    self._stalemate()
+                else:
+                    self._next_seat()
+                return self.refresh()
+        cells = self.carried(actor, c)
+        ux, uy, _ = self.target_xyz(u)
+        h = self.height(u)
+        moved = [self.seen.pop(w, set()) for w in cells]
+        for j, who in enumerate(moved):       # before the move: the next turn's views read them
+            self.seen[(ux, uy, h + j)] = who
+        self._stack_move(a)
+        self.refresh()

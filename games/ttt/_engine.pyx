@@ -43,6 +43,8 @@ from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDO
                               MEASURE_SHAPE, MEASURE_AREA)
 from games.ttt.codes cimport (MOVE_ADJACENT, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, MOVE_DIAG_LINE, MOVE_LINEAR,
                               MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3)   # ttt-shapes
+from games.ttt.codes cimport MOVE_ORTH_BY_STACK, MOVE_ORTH_BY_FULL_STACK      # ttt-stacks
+from games.ttt.poker cimport hand_rank, N_SHAPES                              # ttt-stacks
 
 cdef enum:
     MAX_SEATS = 5
@@ -53,6 +55,11 @@ cdef enum:
     MAX_BOARDS = 3
 
 COLOUR_CHARS = "xopy"
+
+
+cdef inline bint _moves_by_stack(int move) noexcept:
+    """ttt-stacks: whether a shape's move carries the pieces above the mover."""
+    return move == MOVE_ORTH_BY_STACK or move == MOVE_ORTH_BY_FULL_STACK
 
 
 def _directions3():
@@ -158,6 +165,10 @@ cdef class Tables:
     cdef int16_t* knight3                  # T*24 jumps 2x1x1
     cdef int8_t* dcomp                     # 26*3: the components of each direction
     cdef uint64_t* szob                    # S*MAX_SHAPES: Zobrist keys of shapes
+    # ttt-stacks: moves "by stack" / "by full stack" (see "Stacks path" below)
+    cdef bint by_stack                     # some shape moves by stack
+    cdef int stk0                          # first by-stack move id: stk0 + (r1*S + c)*T + u
+    cdef int nstk                          # how many ids ((1 + R)*S*T, or 0)
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -507,6 +518,14 @@ cdef class Tables:
         self.goal_check = p["goal_check"]
         if self.move:
             i += self.R * self.T * self.T
+        # ttt-stacks: by-stack moves name the mover's cell (it need not be a top)
+        self.by_stack = False
+        for k in range(self.K):
+            if _moves_by_stack(self.shape_move[k]):
+                self.by_stack = True
+        self.stk0 = i
+        self.nstk = (1 + self.R) * self.S * self.T if (self.by_stack and self.move) else 0
+        i += self.nstk
         self.a_pass_or_end = i
         return i
 
@@ -601,6 +620,9 @@ cdef class TTTCore(GameCore):
     cdef int16_t* shp
     cdef int16_t* sres
     cdef bint goal_hit
+    # ttt-stacks: pieces that landed together in the current by-stack move (0
+    # outside one); read by _after_ply's line checks in the same apply
+    cdef int st_landed
     # ttt-cloaksim: cloaking inside a simultaneous round; scratch of one
     # round's resolution (valid only inside _sim_resolve, not position state):
     # the plans, which are attempts, the seen mask each planned piece carries,
@@ -1147,6 +1169,9 @@ cdef class TTTCore(GameCore):
                     best = run
                 if tab.is_axis[d] and run > best_axis:
                     best_axis = run
+            if self.st_landed > 1:            # ttt-stacks: a carried stack landed above c
+                best = max(best, self._st_best_run(c, False))
+                best_axis = max(best_axis, self._st_best_run(c, True))
             for i in range(tab.nchecks):
                 if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
                     if tab.nboards > 1:      # boards: the check decides this board only
@@ -2016,7 +2041,7 @@ cdef class TTTCore(GameCore):
         plain rules; then the event is logged and what is seen remembered."""
         cdef Tables tab = self.tab
         cdef int actor = self.answerer if self.offer_by >= 0 else self.seat
-        cdef int kind = 2, f = -1, t = -1, src, land = -1, s
+        cdef int kind = 2, f = -1, t = -1, src, land = -1, s, stk = -1
         cdef int before = 0
         cdef bint attempt = False
         if self.offer_by < 0 and action < tab.nplace:
@@ -2026,6 +2051,11 @@ cdef class TTTCore(GameCore):
             kind = 1
             f = (action - tab.move0) // tab.T
             t = (action - tab.move0) % tab.T
+        elif self.offer_by < 0 and tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
+            kind = 1                     # ttt-stacks: a by-stack move (its mover's cell, not f's top)
+            stk = (action - tab.stk0) // tab.T % tab.S
+            f = stk % tab.XY
+            t = (action - tab.stk0) % tab.T
         if kind != 2 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(actor):
             attempt = self._cloak_is_attempt(action, kind, f)
         if attempt:
@@ -2044,13 +2074,16 @@ cdef class TTTCore(GameCore):
         else:
             if kind == 1:
                 src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
+                if stk >= 0:
+                    src = stk            # ttt-stacks: the mover, not the top piece
+                    land = t + tab.XY * self.top[t]
                 for s in range(tab.seats):
                     if self._sees_piece(s, src):
                         before |= 1 << s
             self.cloak_busy = True
             self.apply(action)
             self.cloak_busy = False
-            if kind != 2:
+            if kind != 2 and stk < 0:
                 land = t + tab.XY * (self.top[t] - 1) if tab.gravity else t
         self._cloak_log(action, actor, attempt, kind, land, before)
         self._cloak_refresh()
@@ -2174,6 +2207,8 @@ cdef class TTTCore(GameCore):
         k = tab.shape_local[self.shp[c]]
         if tab.shape_move[k] == MOVE_NONE or self.sres[(piece - 1) * tab.K + k] > 0:
             return -1
+        if _moves_by_stack(tab.shape_move[k]):
+            return -1                     # ttt-stacks: by-stack movers use the stack ids
         return k
 
     cdef inline bint _sh_dest(self, int seat, int f, int u, bint noback, int d0, uint8_t* mark) noexcept:
@@ -2252,6 +2287,8 @@ cdef class TTTCore(GameCore):
             k = self._sh_piece_shape(seat, f)
             if k >= 0 and self._sh_destinations(seat, f, k, NULL):
                 return True
+        if self.tab.nstk:
+            return self._st_can_move(seat)          # ttt-stacks
         return False
 
     cdef bint _sh_can_move_piece(self, int s, int c) noexcept:
@@ -2260,6 +2297,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int piece = self.cell[c]
         cdef int k = tab.shape_local[self.shp[c]]
+        if _moves_by_stack(tab.shape_move[k]):
+            return self._st_piece_shape(s, c) >= 0      # ttt-stacks: from any height it may carry from
         if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or tab.shape_move[k] == MOVE_NONE:
             return False
         if self.sres[(piece - 1) * tab.K + k] > 0:
@@ -2304,6 +2343,8 @@ cdef class TTTCore(GameCore):
                             out[n] = tab.rep0 + ((kind - 1) * tab.T + f) * tab.T + u
                         n += 1
             free(mark)
+            if tab.nstk:
+                n = self._st_seat_moves(seat, out, n)     # ttt-stacks
         if tab.ph_pass[self.phase]:
             out[n] = tab.a_pass
             n += 1
@@ -2336,6 +2377,8 @@ cdef class TTTCore(GameCore):
                     and self._target_free(t) and self._may_enter(seat, t))
         if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
             return False
+        if tab.nstk and action >= tab.stk0:
+            return self._st_is_legal(seat, action)       # ttt-stacks
         self._sh_decode_move(action, &r, &f, &u)
         k = self._sh_piece_shape(seat, f)
         if k < 0:
@@ -2365,6 +2408,9 @@ cdef class TTTCore(GameCore):
                 self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
             self.placements += 1
             self._after_ply(c, colour + 1)
+            return
+        if tab.nstk and action >= tab.stk0:
+            self._st_apply(action)                    # ttt-stacks
             return
         self._sh_decode_move(action, &r, &f, &u)
         src = self._lift_source(f)
@@ -2433,6 +2479,8 @@ cdef class TTTCore(GameCore):
                 colour = tab.colour_of_seat[seat]
             return f"{tab.colour_names[colour]}@{self._target_name(t)} {names[sh]}"
         cdef int r, f, u
+        if tab.nstk and action >= tab.stk0:
+            return self._st_action_string(action)       # ttt-stacks
         self._sh_decode_move(action, &r, &f, &u)
         text = f"{self._target_name(f)}->{self._target_name(u)}"
         if r >= 0:
@@ -2494,6 +2542,249 @@ cdef class TTTCore(GameCore):
         every = self.shape_reserves()
         return {name: v for c, (name, v) in enumerate(every.items())
                 if self.seen == NULL or (tab.seat_mask[player] >> c) & 1}
+
+    # -- ttt-stacks: moves "by stack" and "by full stack" ---------------------------
+    # docs/rules/ttt.md, "Stacks". A shape whose move is ``orth-by-stack``
+    # moves from any height of its stack and carries every piece above it;
+    # ``orth-by-full-stack`` only from the bottom of its stack (the piece rests
+    # on the floor or a locked cell), carrying the whole stack. Either goes any
+    # distance along an x or y axis (height ignored, as the seed's "orth"),
+    # to a stack with room for every carried piece; the pieces keep their
+    # order and land from the destination's lowest free height up. Decided:
+    # every carried cell must be free to leave (no phase lock, no exit lock,
+    # sticky or exclusive space against the mover) and every landing cell free
+    # to enter for the mover; the reserves rule ("identical piece in reserve")
+    # and "cannot move backwards" (with its replacement) apply to the mover
+    # only, since the carried pieces do not move by their own rule. Ids:
+    # ``stk0 + (r1*S + c)*T + u``, c the mover's cell, r1 = 0 or replacement
+    # shape r + 1. ttt-captures: a by-stack capture ranks the players in the
+    # destination stack after the move with ``_st_hand_rank`` (poker.pxd).
+
+    cdef int _st_piece_shape(self, int seat, int c) noexcept:
+        """The local shape of the by-stack mover ``seat`` may move from cell c, or -1."""
+        cdef Tables tab = self.tab
+        cdef int t = c % tab.XY, z = c // tab.XY, piece = self.cell[c], k, j, cc
+        if piece == 0 or (tab.nboards > 1 and self._board_closed(t)):
+            return -1
+        if not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
+            return -1
+        k = tab.shape_local[self.shp[c]]
+        if not _moves_by_stack(tab.shape_move[k]) or self.sres[(piece - 1) * tab.K + k] > 0:
+            return -1
+        # (a cell with no piece and no lock can only be a hidden piece in a
+        # player's view: it counts as a piece, since its height shows)
+        if tab.shape_move[k] == MOVE_ORTH_BY_FULL_STACK and z > 0 and not tab.locked[c - tab.XY]:
+            return -1                    # "can move only if on the bottom of a stack"
+        for j in range(z, self.top[t]):
+            cc = t + tab.XY * j
+            if tab.locked[cc]:
+                return -1                # a locked cell above: the pieces beyond it stay
+            if self.plock != NULL and self.plock[cc]:
+                return -1
+            if self.pexit != NULL and (self.pexit[cc] >> seat) & 1:
+                return -1
+        return k
+
+    cdef bint _st_room(self, int seat, int u, int n) noexcept:
+        """Whether stack u takes n carried pieces now: its landing cell is free
+        (as for any move) and so is every cell above it up to n, for ``seat``."""
+        cdef Tables tab = self.tab
+        cdef int j, cc
+        if not self._target_free(u) or self.top[u] + n > tab.Z:
+            return False
+        for j in range(n):
+            cc = u + tab.XY * (self.top[u] + j)
+            if self.plock != NULL and self.plock[cc]:
+                return False
+            if self.pentry != NULL and (self.pentry[cc] >> seat) & 1:
+                return False
+        return True
+
+    cdef int _st_destinations(self, int seat, int c, int k, uint8_t* mark) noexcept:
+        """Stacks the mover on cell c (local shape k) may go to, marked; with
+        ``mark`` NULL, 1 as soon as one exists."""
+        cdef Tables tab = self.tab
+        cdef int f = c % tab.XY, n = self.top[f] - c // tab.XY, d, u, cnt = 0
+        cdef bint noback = tab.shape_no_back[k] and seat < tab.nplayers and tab.goal_axis[seat] >= 0
+        cdef int d0 = self._sh_goal_dist(seat, f) if noback else -1
+        for d in range(26):
+            if not tab.is_axis[d]:
+                continue
+            u = tab.tnbr[f * 26 + d]
+            while u >= 0:
+                if self._st_room(seat, u, n) and not (noback and self._sh_goal_dist(seat, u) > d0):
+                    if mark == NULL:
+                        return 1
+                    if not mark[u]:
+                        mark[u] = 1
+                        cnt += 1
+                u = tab.tnbr[u * 26 + d]
+        return cnt
+
+    cdef bint _st_can_move(self, int seat) noexcept:
+        cdef int c, k
+        for c in range(self.tab.S):
+            k = self._st_piece_shape(seat, c)
+            if k >= 0 and self._st_destinations(seat, c, k, NULL):
+                return True
+        return False
+
+    cdef int _st_seat_moves(self, int seat, int* out, int n) noexcept:
+        """Append ``seat``'s by-stack moves to out[n:], ascending; returns the new count."""
+        cdef Tables tab = self.tab
+        cdef int r1, c, k, u, f
+        cdef uint8_t* mark = <uint8_t*>malloc(tab.T)
+        for r1 in range(1 + tab.R):
+            for c in range(tab.S):
+                k = self._st_piece_shape(seat, c)
+                if k < 0:
+                    continue
+                memset(mark, 0, tab.T)
+                if self._st_destinations(seat, c, k, mark) == 0:
+                    continue
+                f = c % tab.XY
+                for u in range(tab.T):
+                    if mark[u] and self._sh_reaches(seat, k, f, u) == (r1 > 0):
+                        out[n] = tab.stk0 + (r1 * tab.S + c) * tab.T + u
+                        n += 1
+        free(mark)
+        return n
+
+    cdef bint _st_is_legal(self, int seat, int action) noexcept:
+        cdef Tables tab = self.tab
+        cdef int a = action - tab.stk0
+        cdef int u = a % tab.T, c = (a // tab.T) % tab.S, r1 = a // (tab.T * tab.S), k
+        cdef uint8_t* mark
+        cdef bint ok
+        k = self._st_piece_shape(seat, c)
+        if k < 0:
+            return False
+        mark = <uint8_t*>malloc(tab.T)
+        memset(mark, 0, tab.T)
+        self._st_destinations(seat, c, k, mark)
+        ok = mark[u] != 0
+        free(mark)
+        return ok and self._sh_reaches(seat, k, c % tab.XY, u) == (r1 > 0)
+
+    cdef inline void _st_refresh_free(self, int t) noexcept:
+        """Put target t in or out of the free list to match ``_target_free``."""
+        cdef int i = self.fpos[t]
+        cdef bint listed = 0 <= i < self.num_free and self.freel[i] == t
+        cdef bint free_now = self._target_free(t)
+        if listed and not free_now:
+            self._free_remove(t)
+        elif free_now and not listed:
+            self._free_add(t)
+
+    cdef void _st_apply(self, int action) noexcept:
+        """Lift the mover and every piece above it, land them in order from the
+        destination's lowest free height, then the line checks of every
+        landed cell (``st_landed``)."""
+        cdef Tables tab = self.tab
+        cdef int a = action - tab.stk0
+        cdef int u = a % tab.T, c = (a // tab.T) % tab.S, r1 = a // (tab.T * tab.S)
+        cdef int f = c % tab.XY, z0 = c // tab.XY, n, j, src, dst, base, piece, shape
+        cdef int pieces[32]
+        cdef int shapes[32]
+        cdef int seen[32]
+        n = self.top[f] - z0
+        for j in range(n):
+            src = c + tab.XY * j
+            pieces[j] = self.cell[src]
+            shapes[j] = self.shp[src]
+            self.board_hash ^= tab.zob[src * (tab.C + 1) + pieces[j]] ^ tab.szob[src * MAX_SHAPES + shapes[j]]
+            self.cell[src] = 0
+            if self.seen != NULL:        # cloaking: who saw a carried piece still sees it
+                seen[j] = self.seen[src]
+                self.seen[src] = 0
+        self.top[f] = z0
+        if r1 > 0:
+            shapes[0] = tab.shape_global[tab.replacer[r1 - 1]]
+        base = self.top[u]
+        for j in range(n):
+            dst = u + tab.XY * (base + j)
+            self.cell[dst] = pieces[j]
+            self.board_hash ^= tab.zob[dst * (tab.C + 1) + pieces[j]]
+            self._sh_set_shape(dst, shapes[j])
+            if self.seen != NULL:
+                self.seen[dst] = seen[j]
+        self.top[u] = base + n
+        self._st_refresh_free(f)
+        self._st_refresh_free(u)
+        self.moves += 1
+        if tab.goal_check and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
+            self.goal_hit = True
+        self.st_landed = n
+        self._after_ply(u + tab.XY * base, pieces[0])
+        self.st_landed = 0
+
+    cdef int _st_best_run(self, int c, bint axis_only) noexcept:
+        """The longest line (along an axis only, or in any direction) through
+        the cells above c that a by-stack move filled; c's own runs are
+        _after_ply's. (A return value, not pointers into _after_ply's locals:
+        taking their address slowed every game's ply check by a sixth.)"""
+        cdef Tables tab = self.tab
+        cdef int j, d, run, cc, best = 0
+        for j in range(1, self.st_landed):
+            cc = c + tab.XY * j
+            for d in range(13, 26):
+                if axis_only and not tab.is_axis[d]:
+                    continue
+                run = self._run(cc, d, self.cell[cc])
+                if run > best:
+                    best = run
+        return best
+
+    cdef int _st_hand_rank(self, int seat, int t, int chips) noexcept:
+        """The seed's poker-hand rank of ``seat`` in stack t: its own pieces
+        and communal ones (a colour no seat owns), leaving out the shapes in
+        the bit mask ``chips`` (SHAPES_ALL indices: the lowest-rank pieces,
+        which the captures code knows). For the captures code (ttt-captures:
+        call it on the destination stack after a by-stack or by-full-stack
+        move; equal values are equal ranks)."""
+        cdef Tables tab = self.tab
+        cdef int counts[N_SHAPES]
+        cdef int owned = 0, s, z, cc, piece, mine = tab.seat_mask[seat]
+        for s in range(tab.seats):
+            owned |= tab.seat_mask[s]
+        for s in range(N_SHAPES):
+            counts[s] = 0
+        for z in range(self.top[t]):
+            cc = t + tab.XY * z
+            piece = self.cell[cc]
+            if piece == 0:
+                continue
+            if not ((mine >> (piece - 1)) & 1) and ((owned >> (piece - 1)) & 1):
+                continue                 # another player's piece
+            if (chips >> self.shp[cc]) & 1:
+                continue
+            counts[self.shp[cc]] += 1
+        return hand_rank(counts)
+
+    def stack_hand(self, int seat, int t, chips=()):
+        """Python face of ``_st_hand_rank``: seat's rank (games.ttt.poker.rank's
+        scale) in stack t, leaving out the shapes named in ``chips``."""
+        from games.ttt.schema import SHAPES_ALL
+        tab = self.tab
+        if not tab.gravity or not tab.shaped:
+            raise ValueError("stack hands exist on a stacks board with shapes (the shapes path)")
+        if not 0 <= seat < tab.seats or not 0 <= t < tab.T:
+            raise ValueError(f"seat 0..{tab.seats - 1} and stack 0..{tab.T - 1} (got {seat}, {t})")
+        mask = 0
+        for name in chips:
+            if name not in SHAPES_ALL:
+                raise ValueError(f"unknown shape {name!r} (allowed: {', '.join(SHAPES_ALL)})")
+            mask |= 1 << SHAPES_ALL.index(name)
+        return self._st_hand_rank(seat, t, mask)
+
+    def _st_action_string(self, int action):
+        tab = self.tab
+        a = action - tab.stk0
+        u, c, r1 = a % tab.T, (a // tab.T) % tab.S, a // (tab.T * tab.S)
+        text = f"{self._target_name(c % tab.XY)}@{c // tab.XY + 1}->{self._target_name(u)}"
+        if r1 > 0:
+            text += f" becomes {tab.params['shape_names'][tab.replacer[r1 - 1]]}"
+        return text
 
     # -- random play ---------------------------------------------------------
 
@@ -3609,6 +3900,8 @@ cdef class TTTCore(GameCore):
 
     def _kind(self, int action):
         tab = self.tab
+        if tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
+            return 1                     # ttt-stacks: a by-stack move
         return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
 
     def _event_string(self, int player, int i):

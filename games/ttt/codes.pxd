@@ -29,6 +29,10 @@ cpdef enum Move:
     MOVE_FORWARD_DIAG = 10    # one step along a diagonal towards the mover's goal
     MOVE_KNIGHT = 11          # a knight's jump, 2x1x0
     MOVE_KNIGHT3 = 12         # a 3-D knight's jump, 2x1x1
+    # ttt-stacks: any distance along an axis (height ignored), carrying the
+    # pieces above the mover; the full-stack one only from a stack's bottom
+    MOVE_ORTH_BY_STACK = 13
+    MOVE_ORTH_BY_FULL_STACK = 14
 
 
 cpdef enum Stalemate:

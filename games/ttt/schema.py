@@ -27,6 +27,12 @@ MOVES_EXTENDED = ("adjacent-diagonal", "orthogonal", "diagonal", "linear", "forw
                   "forward-diagonal", "knight-2x1x0", "knight-2x1x1")
 MOVES_ALL = MOVES_ALL + MOVES_EXTENDED
 MOVES_NOW = MOVES_NOW + MOVES_EXTENDED
+# ttt-stacks: moves that carry the pieces above the mover (stacks boards only;
+# docs/rules/ttt.md, "Stacks"): "orth-by-stack" (the seed's "Moves orth by
+# stack") and "orth-by-full-stack" (its "by full stack", e.g. poker hands)
+MOVES_BY_STACK = ("orth-by-stack", "orth-by-full-stack")
+MOVES_ALL = MOVES_ALL + ("orth-by-full-stack",)
+MOVES_NOW = MOVES_NOW + MOVES_BY_STACK
 POWERS_NOW = ("none",)
 STALEMATES = ("draws", "all-win", "all-lose", "most-in-a-row-wins",
               "least-in-a-row-loses", "most-pieces-wins")
@@ -94,7 +100,10 @@ MOVE_CODES = {"stationary": int(Move.MOVE_NONE), "adjacent": int(Move.MOVE_ADJAC
               "adjacent-diagonal": int(Move.MOVE_ADJ_DIAGONAL), "orthogonal": int(Move.MOVE_ORTH_LINE),
               "diagonal": int(Move.MOVE_DIAG_LINE), "linear": int(Move.MOVE_LINEAR),
               "forward-orthogonal": int(Move.MOVE_FORWARD_ORTH), "forward-diagonal": int(Move.MOVE_FORWARD_DIAG),
-              "knight-2x1x0": int(Move.MOVE_KNIGHT), "knight-2x1x1": int(Move.MOVE_KNIGHT3)}
+              "knight-2x1x0": int(Move.MOVE_KNIGHT), "knight-2x1x1": int(Move.MOVE_KNIGHT3),
+              # ttt-stacks
+              "orth-by-stack": int(Move.MOVE_ORTH_BY_STACK),
+              "orth-by-full-stack": int(Move.MOVE_ORTH_BY_FULL_STACK)}
 STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST_ALL_WIN),
                    "all-lose": int(Stalemate.ST_ALL_LOSE),
                    "most-in-a-row-wins": int(Stalemate.ST_MOST_ROW),

@@ -22,7 +22,7 @@ from games.ttt.spaces import board_spaces, on_boards, phase_spaces
 from games.ttt.schema import (
     BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, FIXED_SPACE_FIELDS, FOLDS,
     MAX_DIM, SEAT_NAMES,
-    MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
+    MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_BY_STACK, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
@@ -378,6 +378,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
 
     _check_simultaneous(rec, p)     # ttt-sim
     _check_shapes(rec, p)           # ttt-shapes
+    _check_stacks(rec, p)           # ttt-stacks
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -562,6 +563,22 @@ def _check_shapes(rec, p: _Problems):
                             "has no replacement (the seed: 'any move that reaches the goal requires the "
                             "player to also select a replacing shape that can move backwards'; allowed: add a "
                             "shape that moves and may move backwards)")
+
+
+def _check_stacks(rec, p: _Problems):
+    """ttt-stacks: moves "by stack" and "by full stack" carry the pieces above
+    the mover, so they need a stacks board (docs/rules/ttt.md, "Stacks")."""
+    shapes = rec.get("shapes") or {}
+    kind = (rec.get("board") or {}).get("kind")
+    for shape, props in shapes.items():
+        move = props.get("move")
+        if move not in MOVES_BY_STACK:
+            continue
+        if kind is not None and kind != "stacks":
+            p.add(f"shapes.{shape}.move", f"{move!r} carries the pieces above the mover, so it needs a stacks "
+                                          f"board (the seed: 'If the board is “stacks”, [...] the others bring "
+                                          f"all pieces above them along for the ride') (allowed with board.kind "
+                                          f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})")
 
 
 def _check_start_position(rec, p: _Problems):
