@@ -1299,3 +1299,244 @@ class CloakedSimRefState(CloakedRefState, SimRefState):
 
     def _round_land(self, s, dest):
         self.seen[dest] = set(self.carried.pop(s)) if s in self.carried else {s}
+
+
+# -- ttt-captures: powers, covers, results (issue 12 items 3-5) ------------------------
+# Written from docs/rules/ttt.md, "Captures", not from the engine: its own rank
+# table, its own reading of who is covered and of what each result does.
+SEED_RANK = ["circle", "triangle", "x", "cross", "star", "pentagon"]
+
+
+def seed_outranks(a, b):
+    """"Pentagon outranks star which outranks cross which outranks X which
+    outranks triangle which outranks circle (but circle outranks pentagon and
+    only pentagon)"."""
+    if (a, b) == ("circle", "pentagon"):
+        return True
+    if (a, b) == ("pentagon", "circle"):
+        return False
+    return SEED_RANK.index(a) > SEED_RANK.index(b)
+
+
+class CaptureRefState(ShapeRefState):
+    """The shapes reference model with the seed's covers: a piece arriving on
+    pieces of colours its mover does not own (a flat board's one piece, or
+    every such piece of a stack above its highest locked cell) starts a
+    conflict decided by rank; the captor's result removes, converts or
+    reincarnates (x1, x2) the captives; "must capture" makes every
+    non-capture illegal when a capture exists."""
+
+    def power(self, name):
+        return self.props[name]["power"]
+
+    def level(self, name):
+        """0 no power, 1 cover by rank, 2 any other capture."""
+        p = self.props[name]
+        if p["power"] == "none":
+            return 0
+        return 1 if p["condition"] == "cover-by-rank" else 2
+
+    def fight(self, att, dfn):
+        la, ld = self.level(att), self.level(dfn)
+        if la == ld == 0:
+            return "none"
+        if la > ld:
+            return "attacker"
+        if ld > la:
+            return "defender"
+        if la == 2:
+            return "attacker"
+        if seed_outranks(att, dfn):
+            return "attacker"
+        if seed_outranks(dfn, att):
+            return "defender"
+        return "both"
+
+    def stack_cells(self, t):
+        """Stacks: the cells of target t above its highest locked cell, bottom first."""
+        x, y, _ = self.target_xyz(t)
+        base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
+        return [(x, y, z) for z in range(base, self.Z)]
+
+    def covered(self, s, t):
+        """The cells holding pieces a piece of seat s arriving on target t covers, top first."""
+        if self.gravity:
+            cells = [c for c in self.stack_cells(t) if c in self.board]
+            return [c for c in reversed(cells) if self.board[c] not in self.owned[s]]
+        c = self.target_xyz(t)
+        return [c] if c in self.board and self.board[c] not in self.owned[s] else []
+
+    def outcome(self, s, name, t):
+        """("none"|"win"|"lose"|"mutual", cells involved)."""
+        fights = [(c, self.fight(name, self.shape[c])) for c in self.covered(s, t)]
+        losers = [c for c, f in fights if f == "defender"]
+        if losers:
+            return "lose", losers[:1]
+        ties = [c for c, f in fights if f == "both"]
+        if ties:
+            return "mutual", ties
+        wins = [c for c, f in fights if f == "attacker"]
+        return ("win", wins) if wins else ("none", [])
+
+    def flat_cover_ok(self, s, name, t):
+        c = self.target_xyz(t)
+        if self.gravity or c not in self.board or c in self.phase_locked() or self.board_of(c) in self.decided:
+            return False
+        if self.board[c] in self.owned[s] or not self.may_enter(s, c):
+            return False
+        return self.fight(name, self.shape[c]) != "none"
+
+    def piece_of(self, s, a):
+        """(shape, target) of the piece action a brings, or None."""
+        if a in (self.a_pass, self.a_offer, self.a_agree, self.a_refuse):
+            return None
+        if a < self.move0:
+            k, rest = divmod(a, self.P * self.T)
+            return self.names[k], rest % self.T
+        if not self.any_move:
+            return None
+        if a < self.rep0:
+            f, t = divmod(a - self.move0, self.T)
+        else:
+            f, t = divmod((a - self.rep0) % (self.T * self.T), self.T)
+        return self.shape[self.top_cell(f)], t
+
+    def captures(self, s, a):
+        got = self.piece_of(s, a)
+        return got is not None and self.outcome(s, got[0], got[1])[0] == "win"
+
+    def seat_actions(self, s):
+        out = set(super().seat_actions(s))
+        phase = self.phases[self.phase]
+        if not self.gravity:
+            for k, name in enumerate(self.names):
+                for ch in range(self.P):
+                    col = ch if self.choose else min(self.owned[s])
+                    if col not in self.owned[s] or self.sres[col][name] <= 0:
+                        continue
+                    out |= {(k * self.P + ch) * self.T + t for t in range(self.T) if self.flat_cover_ok(s, name, t)}
+            if self.any_move and phase["movement"] == "allowed":
+                for f in range(self.T):
+                    src = self.top_cell(f)
+                    if src is None or src not in self.board or src in self.phase_locked():
+                        continue
+                    if not self.may_exit(s, src) or self.board_of(src) in self.decided:
+                        continue
+                    col, name = self.board[src], self.shape[src]
+                    if col not in self.owned[s] or self.sres[col][name] > 0:
+                        continue
+                    for u in self.destinations(s, f, name):
+                        if not self.flat_cover_ok(s, name, u):
+                            continue
+                        if self.reaches(s, name, f, u):
+                            out |= {self.rep0 + (r * self.T + f) * self.T + u for r in range(len(self.replacers))}
+                        else:
+                            out.add(self.move0 + f * self.T + u)
+        out = sorted(out)
+        forced = any(self.captures(s, a) and self.power(self.piece_of(s, a)[0]) == "must-capture" for a in out)
+        if forced:       # "no non-capture is legal" (a pass is one)
+            out = [a for a in out if self.captures(s, a)]
+        return out
+
+    def apply(self, a):
+        got = self.piece_of(self.seat, a) if self.offer_by is None else None
+        if got is None or self.outcome(self.seat, got[0], got[1])[0] == "none":
+            return super().apply(a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        s = self.seat
+        name, t = got
+        goal_reached = False
+        if a < self.move0:
+            ch = (a % (self.P * self.T)) // self.T
+            col = ch if self.choose else min(self.owned[s])
+            self.sres[col][name] -= 1
+            self.reserve[col] -= 1
+            replace = None
+        else:
+            if a < self.rep0:
+                replace, f = None, (a - self.move0) // self.T
+            else:
+                r, rest = divmod(a - self.rep0, self.T * self.T)
+                replace, f = self.replacers[r], rest // self.T
+            src = self.top_cell(f)
+            col = self.board.pop(src)
+            self.shape.pop(src)
+            d0, d1 = self.goal_dist(s, f), self.goal_dist(s, t)
+            goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        verdict, cells = self.outcome(s, name, t)
+        stays = None                      # the attacker's cell if it stays as the mover's piece
+
+        def reincarnate(captor_col, captor_shape, captive_shape):
+            n = {"reincarnates": 1, "reincarnates-x2": 2}.get(self.props[captor_shape]["result"], 0)
+            self.sres[captor_col][captive_shape] += n
+            self.reserve[captor_col] += n
+
+        if not self.gravity:
+            c = self.target_xyz(t)
+            if verdict == "win":
+                reincarnate(col, name, self.shape[c])
+                self.board[c], self.shape[c] = col, replace or name
+                stays = c
+            elif verdict == "lose":
+                reincarnate(self.board[c], self.shape[c], name)
+            else:
+                del self.board[c], self.shape[c]
+        else:
+            column = [(c, self.board[c], self.shape[c]) for c in self.stack_cells(t) if c in self.board]
+            for c, _, _ in column:
+                del self.board[c], self.shape[c]
+            kept = []
+            for c, pcol, pshape in column:
+                if c in cells and verdict == "mutual":
+                    continue
+                if c in cells and verdict == "win":
+                    result = self.props[name]["result"]
+                    if result == "converts":
+                        kept.append((col, pshape))
+                    else:
+                        reincarnate(col, name, pshape)
+                    continue
+                kept.append((pcol, pshape))
+            if verdict == "win":
+                kept.append((col, replace or name))
+            elif verdict == "lose":
+                captor_col, captor_shape = self.board_colour_before(column, cells[0])
+                if self.props[captor_shape]["result"] == "converts":
+                    kept.append((captor_col, name))
+                else:
+                    reincarnate(captor_col, captor_shape, name)
+            cells_up = self.stack_cells(t)
+            for i, (pcol, pshape) in enumerate(kept):
+                self.board[cells_up[i]], self.shape[cells_up[i]] = pcol, pshape
+            if verdict == "win":
+                stays = cells_up[len(kept) - 1]
+        self.passes = 0
+        self.plies += 1
+        if stays is not None:
+            for k, effect, diag in self.checks:
+                if self.run_through(stays, col, diag) >= k and self.B > 1:
+                    self.decided[self.board_of(stays)] = self._check_result(effect)
+                    if len(self.decided) == self.B:
+                        return self._most_boards()
+                    break
+                if self.run_through(stays, col, diag) >= k:
+                    if self.overachievers:
+                        if self._overachiever_check(effect):
+                            return
+                        break
+                    self.result = self._check_result(effect)
+                    return
+        if goal_reached and stays is not None:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()
+
+    @staticmethod
+    def board_colour_before(column, cell):
+        for c, pcol, pshape in column:
+            if c == cell:
+                return pcol, pshape
+        raise AssertionError(cell)

@@ -43,6 +43,8 @@ from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDO
                               MEASURE_SHAPE, MEASURE_AREA)
 from games.ttt.codes cimport (MOVE_ADJACENT, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, MOVE_DIAG_LINE, MOVE_LINEAR,
                               MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3)   # ttt-shapes
+from games.ttt.codes cimport (POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES,
+                              RESULT_REINCARNATES_X2)   # ttt-captures
 
 cdef enum:
     MAX_SEATS = 5
@@ -53,6 +55,14 @@ cdef enum:
     MAX_BOARDS = 3
 
 COLOUR_CHARS = "xopy"
+
+cdef enum:
+    # ttt-captures: the verdict of a cover (TTTCore._cp_verdict)
+    CP_NONE = 0               # no capture: the piece lands as it would on an empty target
+    CP_WIN = 1                # the attacker captures every defender
+    CP_LOSE = 2               # a defender captures the attacker
+    CP_MUTUAL = 3             # equal rank: the attacker and the defenders of its rank are destroyed
+    CP_MAX_STACK = 20         # a stack is at most MAX_DIM (19) high, plus the attacker
 
 
 def _directions3():
@@ -158,6 +168,12 @@ cdef class Tables:
     cdef int16_t* knight3                  # T*24 jumps 2x1x1
     cdef int8_t* dcomp                     # 26*3: the components of each direction
     cdef uint64_t* szob                    # S*MAX_SHAPES: Zobrist keys of shapes
+    # ttt-captures (issue 12 items 3-5): unused when ``powers`` is False
+    cdef bint powers                       # some shape may capture
+    cdef bint any_must                     # some shape must capture
+    cdef int shape_power[MAX_SHAPES]       # POWER_* of local shape k
+    cdef int shape_cond[MAX_SHAPES]        # COND_* of local shape k
+    cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -505,6 +521,13 @@ cdef class Tables:
             self.goal_axis[k] = axis
             self.goal_high[k] = high
         self.goal_check = p["goal_check"]
+        self.powers = p.get("powers", False)            # ttt-captures
+        for k in range(self.K):
+            self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
+            self.shape_cond[k] = p["shape_conditions"][k] if self.powers else 0
+            self.shape_result[k] = p["shape_results"][k] if self.powers else 0
+            if self.shape_power[k] == POWER_MUST:
+                self.any_must = True
         if self.move:
             i += self.R * self.T * self.T
         self.a_pass_or_end = i
@@ -928,6 +951,8 @@ cdef class TTTCore(GameCore):
     cdef inline bint _has_move(self, int seat) noexcept:
         if self.seen != NULL and self._cloak_judges(seat):
             return self._cloak_has_move(seat)
+        if self.tab.powers:
+            return self._cp_has_action(seat)      # ttt-captures: covers need no free target
         return self._can_place(seat) or self._can_move(seat)
 
     cdef int _seat_actions(self, int seat, int* out) noexcept:
@@ -995,6 +1020,8 @@ cdef class TTTCore(GameCore):
             return action == tab.a_agree or action == tab.a_refuse
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
+        if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
+            return self._cp_listed(self.seat, action)       # ttt-captures: "must capture"
         if tab.shaped and action < tab.a_pass_or_end:
             return self._sh_is_legal(self.seat, action)     # ttt-shapes
         if action < tab.nplace:
@@ -1140,7 +1167,7 @@ cdef class TTTCore(GameCore):
         cdef int d, run, best = 0, best_axis = 0, i
         self.passes = 0
         self.plies += 1
-        if tab.nchecks:
+        if tab.nchecks and c >= 0:      # ttt-captures: c < 0 when the arriving piece did not stay
             for d in range(13, 26):
                 run = self._run(c, d, piece)
                 if run > best:
@@ -1822,8 +1849,8 @@ cdef class TTTCore(GameCore):
             h ^= self._sim_hash()                 # ttt-sim: pending plans
         if self.seen != NULL:
             h ^= self._cloak_hash()
-        if self.tab.R:                            # ttt-shapes: replacements change shapes
-            h ^= self._sh_reserves_hash()
+        if self.tab.R or self.tab.powers:         # ttt-shapes: replacements change shapes;
+            h ^= self._sh_reserves_hash()         # ttt-captures: reincarnation refills reserves
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -2176,9 +2203,10 @@ cdef class TTTCore(GameCore):
             return -1
         return k
 
-    cdef inline bint _sh_dest(self, int seat, int f, int u, bint noback, int d0, uint8_t* mark) noexcept:
-        """Whether u is a new destination (marked) for the piece on f."""
-        if u < 0 or u == f or not self._target_free(u) or not self._may_enter(seat, u):
+    cdef inline bint _sh_dest(self, int seat, int f, int u, int k, bint noback, int d0, uint8_t* mark) noexcept:
+        """Whether u is a new destination (marked) for the piece (local shape
+        k) on f."""
+        if u < 0 or u == f or not self._sh_room(seat, k, u) or not self._may_enter(seat, u):
             return False
         if noback and self._sh_goal_dist(seat, u) > d0:
             return False                  # "cannot move [...] away from his/her own goal line"
@@ -2206,7 +2234,7 @@ cdef class TTTCore(GameCore):
         if move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or move == MOVE_LINEAR_KNIGHT:
             for d in range(24):
                 u = tab.knight3[f * 24 + d] if move == MOVE_KNIGHT3 else tab.knight[f * 24 + d]
-                if self._sh_dest(seat, f, u, noback, d0, mark):
+                if self._sh_dest(seat, f, u, k, noback, d0, mark):
                     n += 1
                     if mark == NULL:
                         return 1
@@ -2228,7 +2256,7 @@ cdef class TTTCore(GameCore):
                 continue
             u = tab.tnbr[f * 26 + d]
             while u >= 0:
-                if self._sh_dest(seat, f, u, noback, d0, mark):
+                if self._sh_dest(seat, f, u, k, noback, d0, mark):
                     n += 1
                     if mark == NULL:
                         return 1
@@ -2246,7 +2274,7 @@ cdef class TTTCore(GameCore):
 
     cdef bint _sh_can_move(self, int seat) noexcept:
         cdef int f, k
-        if self.tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
+        if self.tab.ph_move[self.phase] == MOVE_NONE or (self.num_free == 0 and not self.tab.powers):
             return False
         for f in range(self.tab.T):
             k = self._sh_piece_shape(seat, f)
@@ -2282,10 +2310,10 @@ cdef class TTTCore(GameCore):
                 if not ((tab.seat_mask[seat] >> colour) & 1) or self.sres[colour * tab.K + sh] <= 0:
                     continue
                 for t in range(tab.T):
-                    if self._target_free(t) and self._may_enter(seat, t):
+                    if self._sh_room(seat, sh, t) and self._may_enter(seat, t):
                         out[n] = (sh * tab.choices + ch) * tab.T + t
                         n += 1
-        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
+        if tab.ph_move[self.phase] != MOVE_NONE and (self.num_free > 0 or tab.powers):
             mark = <uint8_t*>malloc(tab.T)
             for kind in range(1 + tab.R):      # plain moves, then each replacement shape's
                 for f in range(tab.T):
@@ -2304,6 +2332,8 @@ cdef class TTTCore(GameCore):
                             out[n] = tab.rep0 + ((kind - 1) * tab.T + f) * tab.T + u
                         n += 1
             free(mark)
+        if tab.any_must and self._cp_forced(seat, out, n):
+            return self._cp_only_captures(seat, out, n)     # ttt-captures: no pass either
         if tab.ph_pass[self.phase]:
             out[n] = tab.a_pass
             n += 1
@@ -2333,8 +2363,8 @@ cdef class TTTCore(GameCore):
             t = action % tab.T
             colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
             return (((tab.seat_mask[seat] >> colour) & 1) and self.sres[colour * tab.K + sh] > 0
-                    and self._target_free(t) and self._may_enter(seat, t))
-        if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
+                    and self._sh_room(seat, sh, t) and self._may_enter(seat, t))
+        if tab.ph_move[self.phase] == MOVE_NONE or (self.num_free == 0 and not tab.powers):
             return False
         self._sh_decode_move(action, &r, &f, &u)
         k = self._sh_piece_shape(seat, f)
@@ -2359,6 +2389,12 @@ cdef class TTTCore(GameCore):
             colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
             self.sres[colour * tab.K + sh] -= 1
             self.reserve[colour] -= 1
+            if tab.powers:                                  # ttt-captures: a cover
+                c = self._cp_arrive(self.seat, action % tab.T, colour + 1, sh)
+                if c != -2:
+                    self.placements += 1
+                    self._after_ply(c, colour + 1)
+                    return
             c = self._land(action % tab.T, colour + 1)
             self._sh_set_shape(c, tab.shape_global[sh])
             if self.seen != NULL:
@@ -2372,15 +2408,22 @@ cdef class TTTCore(GameCore):
         shape = self.shp[src]
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
-        c = self._land(u, piece)
-        if r >= 0:
-            shape = tab.shape_global[tab.replacer[r]]
-        self._sh_set_shape(c, shape)
-        if self.seen != NULL:
+        c = -2
+        if tab.powers:                                      # ttt-captures: a cover (with the shape that moved)
+            c = self._cp_arrive(self.seat, u, piece, tab.shape_local[shape])
+            if c >= 0 and r >= 0:
+                self.board_hash ^= tab.szob[c * MAX_SHAPES + self.shp[c]]
+                self._sh_set_shape(c, tab.shape_global[tab.replacer[r]])
+        if c == -2:
+            c = self._land(u, piece)
+            if r >= 0:
+                shape = tab.shape_global[tab.replacer[r]]
+            self._sh_set_shape(c, shape)
+        if self.seen != NULL and c >= 0:
             self.seen[c] = self.seen[src]
             self.seen[src] = 0
         self.moves += 1
-        if tab.goal_check and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
+        if tab.goal_check and c >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
             self.goal_hit = True                   # read by _after_ply after the turn checks
         self._after_ply(c, piece)
 
@@ -2494,6 +2537,311 @@ cdef class TTTCore(GameCore):
         every = self.shape_reserves()
         return {name: v for c, (name, v) in enumerate(every.items())
                 if self.seen == NULL or (tab.seat_mask[player] >> c) & 1}
+
+
+    # -- ttt-captures: powers, covers and their results (issue 12 items 3-5) ----
+    # A *cover* is a placement or move whose piece (the attacker) arrives on
+    # pieces of colours the mover does not own (the defenders): on a flat
+    # board the piece on the target cell, on stacks every such piece of the
+    # target stack above its highest locked cell, topmost first. Who captures
+    # whom is the seed's rank rule (_cp_duel); the captor's shape says what
+    # happens to the captives. Stacks take a cover wherever a piece may land
+    # (a cover between two pieces without power is plain stacking, as in
+    # Connect Four); a flat board also takes a piece on an opponent's piece
+    # when one of the two can capture. Rules and every decision:
+    # docs/rules/ttt.md, "Captures".
+
+    cdef inline int _cp_class(self, int k) noexcept:
+        """The seed's rank class of local shape k in a capture: 0 cannot
+        capture ("the lowest rank"), 1 cover by rank, 2 captures other than
+        by rank ("highest rank"). Python's copy: ``schema.capture_class``."""
+        if self.tab.shape_power[k] == POWER_NONE:
+            return 0
+        return 1 if self.tab.shape_cond[k] == COND_COVER_RANK else 2
+
+    cdef int _cp_duel(self, int a, int d) noexcept:
+        """Attacker of local shape a covering a defender of local shape d: 1
+        the attacker captures it, -1 the defender captures the attacker, 0
+        mutual destruction, 2 no capture ("cannot cover each other").
+        Python's copy: ``schema.duel``."""
+        cdef int ca = self._cp_class(a), cd = self._cp_class(d)
+        if ca == 0 and cd == 0:
+            return 2
+        if ca != cd:
+            return 1 if ca > cd else -1
+        if ca == 2:
+            return 1                  # "award conflicts between each other to the attacker"
+        if _outranks(self.tab.shape_global[a], self.tab.shape_global[d]):
+            return 1
+        if _outranks(self.tab.shape_global[d], self.tab.shape_global[a]):
+            return -1
+        return 0                      # "cover of equal rank results in mutual destruction"
+
+    cdef inline int _cp_base(self, int t) noexcept:
+        """Stacks: the lowest height of target t above its highest locked cell
+        (pieces under a locked space are out of reach)."""
+        cdef int z, base = 0
+        for z in range(self.top[t]):
+            if self.tab.locked[t + self.tab.XY * z]:
+                base = z + 1
+        return base
+
+    cdef int _cp_defenders(self, int seat, int t, int* cells) noexcept:
+        """The cells a piece of ``seat`` arriving on target t covers, topmost
+        first; returns how many."""
+        cdef Tables tab = self.tab
+        cdef int n = 0, z, c, piece
+        if tab.gravity:
+            z = self.top[t] - 1
+            while z >= self._cp_base(t):
+                c = t + tab.XY * z
+                piece = self.cell[c]
+                if piece and not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
+                    cells[n] = c
+                    n += 1
+                z -= 1
+            return n
+        piece = self.cell[t]
+        if piece and not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
+            cells[0] = t
+            return 1
+        return 0
+
+    cdef int _cp_verdict(self, int seat, int k, int t, int* cells, int* n, int* who) noexcept:
+        """The verdict (CP_*) of a piece of local shape k of ``seat`` arriving
+        on target t. CP_LOSE: ``who`` is the cell of the captor, the topmost
+        defender that beats the attacker. CP_MUTUAL: cells[0..n) become the
+        defenders of equal rank. CP_WIN: cells[0..n) are every defender."""
+        cdef int i, v, m = 0, wins = 0
+        cdef bint lose = False
+        n[0] = self._cp_defenders(seat, t, cells)
+        for i in range(n[0]):
+            v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
+            if v == -1:
+                if not lose:
+                    who[0] = cells[i]
+                lose = True
+            elif v == 0:
+                cells[m] = cells[i]
+                m += 1
+            elif v == 1:
+                wins += 1
+        if lose:
+            return CP_LOSE
+        if m:
+            n[0] = m
+            return CP_MUTUAL
+        return CP_WIN if wins else CP_NONE
+
+    cdef bint _cp_cover_ok(self, int seat, int k, int t) noexcept:
+        """Flat boards: whether a piece of local shape k of ``seat`` may
+        arrive on the occupied target t (an opponent's or a communal piece on
+        an open space, and one of the two can capture)."""
+        cdef Tables tab = self.tab
+        cdef int piece = self.cell[t]
+        if piece == 0 or tab.locked[t] or (self.plock != NULL and self.plock[t]):
+            return False
+        if tab.nboards > 1 and self._board_closed(t):
+            return False
+        if (tab.seat_mask[seat] >> (piece - 1)) & 1:
+            return False
+        return self._cp_duel(k, tab.shape_local[self.shp[t]]) != 2
+
+    cdef inline bint _sh_room(self, int seat, int k, int t) noexcept:
+        """Whether a piece of local shape k may arrive on target t: it is free,
+        or (captures, flat boards) it holds a piece the arrival covers."""
+        if self._target_free(t):
+            return True
+        return self.tab.powers and not self.tab.gravity and self._cp_cover_ok(seat, k, t)
+
+    cdef bint _cp_action_captures(self, int seat, int action, bint* must) noexcept:
+        """Whether ``action`` (legal for ``seat``) captures: its piece beats
+        every piece it covers (CP_WIN); ``must`` tells whether its shape must
+        capture."""
+        cdef Tables tab = self.tab
+        cdef int k, t, r, f, n, who
+        cdef int cells[CP_MAX_STACK]
+        must[0] = False
+        if action < tab.nplace:
+            k = (action // tab.T) // tab.choices
+            t = action % tab.T
+        elif action < tab.a_pass_or_end:
+            self._sh_decode_move(action, &r, &f, &t)
+            k = self._sh_piece_shape(seat, f)
+            if k < 0:
+                return False
+        else:
+            return False
+        if self._cp_verdict(seat, k, t, cells, &n, &who) != CP_WIN:
+            return False
+        must[0] = tab.shape_power[k] == POWER_MUST
+        return True
+
+    cdef bint _cp_forced(self, int seat, int* out, int n) noexcept:
+        """The seed: "If a piece “must capture” and at least one opportunity
+        to capture is visible, then no non-capture is legal": whether one of
+        the actions out[0..n) captures with a must-capture shape."""
+        cdef int i
+        cdef bint must
+        for i in range(n):
+            if self._cp_action_captures(seat, out[i], &must) and must:
+                return True
+        return False
+
+    cdef int _cp_only_captures(self, int seat, int* out, int n) noexcept:
+        """Keep the capturing actions of out[0..n) (any shape's), in order."""
+        cdef int i, m = 0
+        cdef bint must
+        for i in range(n):
+            if self._cp_action_captures(seat, out[i], &must):
+                out[m] = out[i]
+                m += 1
+        return m
+
+    cdef bint _cp_listed(self, int seat, int action) noexcept:
+        """is_legal with "must capture": whether ``action`` is in the seat's list."""
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._sh_seat_actions(seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] == action:
+                found = True
+                break
+        free(buf)
+        return found
+
+    cdef bint _cp_has_action(self, int seat) noexcept:
+        """_has_move with captures: any placement or move (a cover needs no
+        free target, so the free-target shortcuts do not apply)."""
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._sh_seat_actions(seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] != self.tab.a_pass:
+                found = True
+                break
+        free(buf)
+        return found
+
+    cdef inline void _cp_clear(self, int c) noexcept:
+        self.board_hash ^= self.tab.zob[c * (self.tab.C + 1) + self.cell[c]] ^ self.tab.szob[c * MAX_SHAPES + self.shp[c]]
+        self.cell[c] = 0
+
+    cdef inline void _cp_put(self, int c, int piece, int shape) noexcept:
+        self.cell[c] = piece
+        self.shp[c] = shape
+        self.board_hash ^= self.tab.zob[c * (self.tab.C + 1) + piece] ^ self.tab.szob[c * MAX_SHAPES + shape]
+
+    cdef int _cp_take(self, int captor, int ck, int captive_k) noexcept:
+        """The captor's result for one captive of local shape captive_k, in
+        reserves: "reincarnated (i.e. added to the captor’s reserves)" as the
+        captor's colour (``captor`` is its piece code), one piece, or two for
+        "reincarnate (x2) (double upon capture)". Returns the RESULT_* (the
+        caller places a converted captive and drops a removed one)."""
+        cdef Tables tab = self.tab
+        cdef int res = tab.shape_result[ck], m = 0
+        if res == RESULT_REINCARNATES:
+            m = 1
+        elif res == RESULT_REINCARNATES_X2:
+            m = 2
+        if m:
+            self.reserve[captor - 1] += m
+            self.sres[(captor - 1) * tab.K + captive_k] += m
+        return res
+
+    cdef int _cp_arrive(self, int seat, int t, int piece, int k) noexcept:
+        """A piece (code ``piece``, local shape k, already off its source or
+        reserve) of ``seat`` arriving on target t. Returns -2 when it covers
+        nothing that captures (the caller lands it as usual), else applies
+        the cover and returns the cell where the attacker stays as the
+        mover's piece, or -1 (captured, converted or destroyed: no turn check
+        runs through it)."""
+        cdef int n = 0, who = -1, verdict
+        cdef int cells[CP_MAX_STACK]
+        verdict = self._cp_verdict(seat, k, t, cells, &n, &who)
+        if verdict == CP_NONE:
+            return -2
+        if self.tab.gravity:
+            return self._cp_stack(t, piece, k, verdict, cells, n, who)
+        return self._cp_flat(t, piece, k, verdict)
+
+    cdef int _cp_flat(self, int t, int piece, int k, int verdict) noexcept:
+        """A cover on a flat board (results removes or reincarnates only:
+        validation refuses converts there)."""
+        cdef Tables tab = self.tab
+        cdef int defender = self.cell[t], dk = tab.shape_local[self.shp[t]]
+        if verdict == CP_WIN:
+            self._cp_take(piece, k, dk)
+            self._cp_clear(t)
+            self._cp_put(t, piece, tab.shape_global[k])
+            return t
+        if verdict == CP_LOSE:
+            self._cp_take(defender, dk, k)
+            return -1
+        self._cp_clear(t)                     # mutual destruction: the space empties
+        self._free_add(t)
+        return -1
+
+    cdef int _cp_stack(self, int t, int piece, int k, int verdict, int* cells, int n, int who) noexcept:
+        """A cover on a stack: the captives leave it (removed, or into a
+        reserve) or change colour in place; the pieces above a piece that
+        leaves fall; then the attacker lands on top if it stays (in the
+        captor's colour if converted)."""
+        cdef Tables tab = self.tab
+        cdef int base = self._cp_base(t), top0 = self.top[t], m = 0, i, j, z, c, res
+        cdef int cpiece = 0, ck = 0, at = -1
+        cdef bint hit
+        cdef int pc[CP_MAX_STACK]
+        cdef int ps[CP_MAX_STACK]
+        if verdict == CP_LOSE:
+            cpiece = self.cell[who]
+            ck = tab.shape_local[self.shp[who]]
+        for z in range(base, top0):
+            c = t + tab.XY * z
+            hit = False
+            for j in range(n):
+                if cells[j] == c:
+                    hit = True
+            pc[m] = self.cell[c]
+            ps[m] = self.shp[c]
+            if hit and (verdict == CP_WIN or verdict == CP_MUTUAL):
+                if verdict == CP_MUTUAL:
+                    pc[m] = 0
+                else:
+                    res = self._cp_take(piece, k, tab.shape_local[ps[m]])
+                    if res == RESULT_CONVERTS:
+                        pc[m] = piece
+                    else:
+                        pc[m] = 0
+            if pc[m]:
+                m += 1
+            self._cp_clear(c)
+        if verdict == CP_WIN:
+            at = m
+            pc[m] = piece
+            ps[m] = tab.shape_global[k]
+            m += 1
+        elif verdict == CP_LOSE:
+            if self._cp_take(cpiece, ck, k) == RESULT_CONVERTS:
+                pc[m] = cpiece
+                ps[m] = tab.shape_global[k]
+                m += 1
+        for i in range(m):
+            self._cp_put(t + tab.XY * (base + i), pc[i], ps[i])
+        self.top[t] = base + m
+        self._cp_sync_free(t)
+        return t + tab.XY * (base + at) if at >= 0 else -1
+
+    cdef void _cp_sync_free(self, int t) noexcept:
+        """Stacks: target t is in the free list exactly when a piece may land
+        on it (what _land and _lift_source keep for one piece at a time)."""
+        cdef Tables tab = self.tab
+        cdef bint want = self.top[t] < tab.Z and (self.plock == NULL or not self.plock[t + tab.XY * self.top[t]])
+        cdef bint have = self.fpos[t] < self.num_free and self.freel[self.fpos[t]] == t
+        if want and not have:
+            self._free_add(t)
+        elif have and not want:
+            self._free_remove(t)
 
     # -- random play ---------------------------------------------------------
 

@@ -25,6 +25,8 @@ from games.ttt.schema import (
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
+from games.ttt.schema import (CONDITIONS_ALL, CONDITIONS_NOW, POWERS_ALL, RESULTS_ALL, RESULTS_NOW,
+                              has_powers)   # ttt-captures
 from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
                               measure_shape, parse_stalemate)
 
@@ -206,13 +208,11 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         move = props.get("move", "stationary")
         _supported(p, f"shapes.{shape}.move", move, MOVES_ALL, MOVES_NOW)
         power = props.get("power", "none")
-        if power not in POWERS_NOW:
-            p.add(f"shapes.{shape}.power", f"{power!r} is not supported by this engine yet "
-                                           f"(supported now: {_allowed(POWERS_NOW)})")
         if move == "adjacent-alquerque" and (kind == "stacks" or (size is not None and size[2] != 1)):
             p.add(f"shapes.{shape}.move", "'adjacent-alquerque' follows the lines of a flat board "
                                           "(allowed with board.kind hash, squares or vertices and size z = 1)")
         shapes[shape] = {"move": move, "power": power}
+        _shape_power(p, shape, props, shapes[shape], kind)   # ttt-captures
         _shape_backwards(p, shape, props, shapes[shape])     # ttt-shapes
     rec["shapes"] = shapes
 
@@ -368,6 +368,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
 
     _check_simultaneous(rec, p)     # ttt-sim
     _check_shapes(rec, p)           # ttt-shapes
+    _check_captures(rec, p)         # ttt-captures
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -552,6 +553,61 @@ def _check_shapes(rec, p: _Problems):
                             "has no replacement (the seed: 'any move that reaches the goal requires the "
                             "player to also select a replacing shape that can move backwards'; allowed: add a "
                             "shape that moves and may move backwards)")
+
+
+# -- captures (ttt-captures, issue 12 items 3-5) ----------------------------------
+
+def _shape_power(p: _Problems, shape, props, out, kind):
+    """A shape's ``power``, ``condition`` and ``result`` (the seed's power,
+    power_condition and power_result dropdowns). The seed: "If “No power” is
+    selected, then the associated power_condition and power_result dropdowns
+    are cleared and disabled"; "If a “Cover” condition is selected on
+    non-stacks, then clear all results except Remove and Reincarnate";
+    captives may be "converted (not permitted for “cover by rank” except on
+    stacks)". Condition and result are written only with a power, so older
+    fingerprints stay."""
+    power = out["power"]
+    field = f"shapes.{shape}"
+    if power not in POWERS_ALL:
+        p.add(f"{field}.power", f"{power!r} is not allowed (allowed: {_allowed(POWERS_ALL)})")
+        return
+    cond, result = props.get("condition"), props.get("result")
+    if power == "none":
+        for key, value in (("condition", cond), ("result", result)):
+            if value is not None:
+                p.add(f"{field}.{key}", f"set while power is 'none' (the seed clears and disables it with "
+                                        f"“No power”; allowed with power 'none': no {key})")
+        return
+    if cond is None:
+        p.add(f"{field}.condition", f"required with power {power!r} (allowed: {_allowed(CONDITIONS_NOW)})")
+    elif _supported(p, f"{field}.condition", cond, CONDITIONS_ALL, CONDITIONS_NOW):
+        out["condition"] = cond
+    if result is None:
+        p.add(f"{field}.result", f"required with power {power!r} (allowed: {_allowed(RESULTS_NOW)})")
+    elif _supported(p, f"{field}.result", result, RESULTS_ALL, RESULTS_NOW):
+        out["result"] = result
+    if kind != "stacks" and result == "converts" and cond in ("cover", "cover-by-rank"):
+        p.add(f"{field}.result", f"'converts' with condition {cond!r} is for stacks only (the seed: "
+                                 "“If a “Cover” condition is selected on non-stacks, then clear all results "
+                                 "except Remove and Reincarnate”; allowed with board.kind "
+                                 f"{kind!r}: removes, reincarnates, reincarnates-x2)")
+
+
+def _check_captures(rec, p: _Problems):
+    """Combinations with captures the engine refuses rather than guesses
+    (docs/rules/ttt.md, "Captures")."""
+    shapes = rec.get("shapes") or {}
+    if not shapes or not has_powers(rec):
+        return
+    phases = rec.get("phases") or []
+    if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases):
+        p.add("cloaking", "captures are not supported with cloaked spaces yet (a cover of a piece the "
+                          "mover does not see is an attempt the engine does not model with captures; "
+                          "allowed with a shape that has a power: no cloaked spaces)")
+    refills = any(props.get("result") in ("reincarnates", "reincarnates-x2") for props in shapes.values())
+    if refills and rec.get("move_limit") is None:
+        p.add("move_limit", "required when captives reincarnate (reincarnation refills the reserves, so "
+                            f"the game may never end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})")
 
 
 def _check_start_position(rec, p: _Problems):
