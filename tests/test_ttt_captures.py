@@ -95,6 +95,17 @@ def cases():
         reserves={"black": {"triangle": 2, "pentagon": 1}, "white": {"triangle": 2, "pentagon": 1}},
         shapes={"triangle": power("cover", "removes", "forward-diagonal"), "pentagon": {"move": "adjacent"}},
         move_limit=30)
+    add("pot-4p", players="4", board={"kind": "stacks", "size": [2, 1, 6], "pieces": [
+            {"at": [1, 1, 1], "colour": "white", "shape": "x"}, {"at": [1, 1, 2], "colour": "pink", "shape": "star"},
+            {"at": [1, 1, 3], "colour": "yellow", "shape": "pentagon"}]},
+        reserves={c: {"circle": 2} for c in ("black", "white", "pink", "yellow")}, move_limit=30,
+        shapes={"circle": {}, "x": power("cover", "reincarnates-x2"), "star": power("cover", "reincarnates-x2"),
+                "pentagon": power("cover", "reincarnates-x2")})
+    add("pot-mixed", players="3", board={"kind": "stacks", "size": [2, 1, 5], "pieces": [
+            {"at": [1, 1, 1], "colour": "white", "shape": "x"}, {"at": [1, 1, 2], "colour": "pink", "shape": "pentagon"}]},
+        reserves={"black": {"circle": 3, "x": 1}, "white": {"circle": 2}, "pink": {"circle": 2, "pentagon": 1}},
+        move_limit=30, phases=[{"pass": True}],
+        shapes={"circle": {}, "x": power("cover", "reincarnates-x2"), "pentagon": power("cover", "converts")})
     return out
 
 
@@ -286,6 +297,62 @@ def test_locked_cell_bounds_the_stack():
     core.apply_action(names.index("pentagon") * 3 + 1)     # black pentagon on stack 2, above the locked cell
     assert core.cells()[1] == 2 and core.shapes()[1] == "x"    # the white x under the lock stays
     assert core.cells()[1 + 2 * 3] == 1
+
+
+def test_pot_is_split_round_robin_from_a_random_start():
+    """"all players with the highest rank on the stack split the pot [...]
+    allocated [...] round-robin to the captors starting randomly": a black
+    circle covering the white X, pink star and yellow pentagon (three captors
+    that capture other than by rank: all of the highest rank), each
+    reincarnating x2, makes a pot of two circles; a chance node picks the
+    first captor uniformly (1/3 each), which gets one, the next captor the
+    other."""
+    rs = _case("pot-4p")
+    assert rs.compile()["pots"]
+    for start, winners in ((0, ("white", "pink")), (1, ("pink", "yellow")), (2, ("yellow", "white"))):
+        core = make_core(rs)
+        core.apply_action(0)                      # black circle on stack 1
+        assert core.player() == -1
+        assert core.pending_pot() == {"target": 0, "shape": "circle", "pieces": 2,
+                                      "captors": ["white", "pink", "yellow"]}
+        outcomes = core.chance_outcome_list()
+        assert [a for a, _ in outcomes] == [0, 1, 2]
+        assert all(abs(p - 1 / 3) < 1e-12 for _, p in outcomes)
+        core.apply_action(start)
+        assert core.player() == 1 and core.pending_pot() is None
+        res = core.shape_reserves()
+        assert res["black"]["circle"] == 1
+        for colour in ("white", "pink", "yellow"):
+            assert res[colour]["circle"] == 2 + (1 if colour in winners else 0), (start, colour)
+        assert sum(1 for v in core.cells() if v > 0) == 3       # the attacker did not stay
+
+
+def test_pot_with_mixed_results():
+    """Captors with different results: the pot is the one attacker (doubled
+    only when every captor doubles); a converting captor that gets it keeps
+    it on the stack in its colour, a reincarnating x2 captor gets two."""
+    rs = _case("pot-mixed")
+    X = 2
+    core = make_core(rs)
+    core.apply_action(0)                          # black circle on stack 1: white X and pink pentagon capture
+    assert core.pending_pot()["captors"] == ["white", "pink"] and core.pending_pot()["pieces"] == 1
+    other = core.clone()
+    core.apply_action(0)                          # white first: two circles to white's reserve
+    assert core.shape_reserves()["white"]["circle"] == 4 and core.cells()[0 + 2 * X] == 0
+    other.apply_action(1)                         # pink first: the circle turns pink on top of the stack
+    assert other.cells()[0 + 2 * X] == 3 and other.shapes()[0 + 2 * X] == "circle"
+    assert other.shape_reserves()["white"]["circle"] == 2
+
+
+def test_pot_rule_sets_are_stochastic_for_openspiel(tmp_path):
+    rs = _case("pot-4p")
+    path = tmp_path / "pot.json"
+    path.write_text(json.dumps(rs.to_json()))
+    game = pyspiel.load_game(f"ttt(rules={path})")
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 3
 
 
 def test_validation_lists_every_capture_problem():

@@ -1366,12 +1366,19 @@ class CaptureRefState(ShapeRefState):
         c = self.target_xyz(t)
         return [c] if c in self.board and self.board[c] not in self.owned[s] else []
 
+    def above(self, a, b):
+        """Shape a ranks strictly above shape b in a capture."""
+        la, lb = self.level(a), self.level(b)
+        return la > lb if la != lb else (la == 1 and seed_outranks(a, b))
+
     def outcome(self, s, name, t):
-        """("none"|"win"|"lose"|"mutual", cells involved)."""
+        """("none"|"win"|"lose"|"mutual", cells involved); for "lose" the
+        captors: "all players with the highest rank on the stack"."""
         fights = [(c, self.fight(name, self.shape[c])) for c in self.covered(s, t)]
         losers = [c for c, f in fights if f == "defender"]
         if losers:
-            return "lose", losers[:1]
+            best = [c for c in losers if not any(self.above(self.shape[e], self.shape[c]) for e in losers)]
+            return "lose", best or losers[:1]
         ties = [c for c, f in fights if f == "both"]
         if ties:
             return "mutual", ties
@@ -1405,7 +1412,21 @@ class CaptureRefState(ShapeRefState):
         got = self.piece_of(s, a)
         return got is not None and self.outcome(s, got[0], got[1])[0] == "win"
 
+    pot = None
+
+    def current_player(self):
+        if self.pot is not None and self.result is None:
+            return -1
+        return super().current_player()
+
+    def legal_actions(self):
+        if self.pot is not None:
+            return list(range(len(self.pot["captors"])))
+        return super().legal_actions()
+
     def seat_actions(self, s):
+        if self.pot is not None:
+            return list(range(len(self.pot["captors"])))
         out = set(super().seat_actions(s))
         phase = self.phases[self.phase]
         if not self.gravity:
@@ -1438,7 +1459,27 @@ class CaptureRefState(ShapeRefState):
             out = [a for a in out if self.captures(s, a)]
         return out
 
+    def deal(self, start):
+        """The pot round-robin from captor ``start``: each piece to the next
+        captor, under its own result."""
+        pot, self.pot = self.pot, None
+        n = len(pot["captors"])
+        for i in range(pot["pieces"]):
+            col, shape = pot["captors"][(start + i) % n]
+            result = self.props[shape]["result"]
+            if result == "converts":
+                cell = self.landing(pot["t"])
+                self.board[cell], self.shape[cell] = col, pot["name"]
+            elif result in ("reincarnates", "reincarnates-x2"):
+                got = 2 if result == "reincarnates-x2" and pot["pieces"] == 1 else 1
+                self.sres[col][pot["name"]] += got
+                self.reserve[col] += got
+        self.end_ply(None, None, False)
+
     def apply(self, a):
+        if self.pot is not None:
+            assert a in self.legal_actions()
+            return self.deal(a)
         got = self.piece_of(self.seat, a) if self.offer_by is None else None
         if got is None or self.outcome(self.seat, got[0], got[1])[0] == "none":
             return super().apply(a)
@@ -1500,16 +1541,32 @@ class CaptureRefState(ShapeRefState):
             if verdict == "win":
                 kept.append((col, replace or name))
             elif verdict == "lose":
-                captor_col, captor_shape = self.board_colour_before(column, cells[0])
-                if self.props[captor_shape]["result"] == "converts":
-                    kept.append((captor_col, name))
+                firsts = {}
+                for c in cells:
+                    pcol, pshape = self.board_colour_before(column, c)
+                    firsts.setdefault(pcol, pshape)
+                splits = any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+                             for p in self.props.values())
+                if len(firsts) > 1 and splits:
+                    captors = sorted(firsts.items())
+                    doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in captors)
+                    self.pot = {"t": t, "name": name, "captors": captors, "pieces": 2 if doubled else 1}
                 else:
-                    reincarnate(captor_col, captor_shape, name)
+                    captor_col, captor_shape = self.board_colour_before(column, cells[0])
+                    if self.props[captor_shape]["result"] == "converts":
+                        kept.append((captor_col, name))
+                    else:
+                        reincarnate(captor_col, captor_shape, name)
             cells_up = self.stack_cells(t)
             for i, (pcol, pshape) in enumerate(kept):
                 self.board[cells_up[i]], self.shape[cells_up[i]] = pcol, pshape
             if verdict == "win":
                 stays = cells_up[len(kept) - 1]
+        if self.pot is not None:
+            return                        # the ply ends when the pot is dealt
+        self.end_ply(stays, col, goal_reached)
+
+    def end_ply(self, stays, col, goal_reached):
         self.passes = 0
         self.plies += 1
         if stays is not None:

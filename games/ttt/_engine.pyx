@@ -63,6 +63,17 @@ cdef enum:
     CP_LOSE = 2               # a defender captures the attacker
     CP_MUTUAL = 3             # equal rank: the attacker and the defenders of its rank are destroyed
     CP_MAX_STACK = 20         # a stack is at most MAX_DIM (19) high, plus the attacker
+    CP_PAUSED = -3            # _cp_arrive: the ply waits for the pot's chance node
+    # the pot region of a block (Tables.pot0): pending, target, attacker's local
+    # shape, pieces in the pot, captors, captors' pieces, captors' local shapes
+    POT_PENDING = 0
+    POT_T = 1
+    POT_K = 2
+    POT_UNITS = 3
+    POT_N = 4
+    POT_PIECE = 5
+    POT_SHAPE = 5 + MAX_SEATS
+    POT_LEN = 5 + 2 * MAX_SEATS
 
 
 def _directions3():
@@ -174,6 +185,8 @@ cdef class Tables:
     cdef int shape_power[MAX_SHAPES]       # POWER_* of local shape k
     cdef int shape_cond[MAX_SHAPES]        # COND_* of local shape k
     cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
+    cdef bint pots                         # a pot may be split among captors (a chance node)
+    cdef int pot0                          # block offset of the pot region (POT_*)
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -522,6 +535,7 @@ cdef class Tables:
             self.goal_high[k] = high
         self.goal_check = p["goal_check"]
         self.powers = p.get("powers", False)            # ttt-captures
+        self.pots = p.get("pots", False)
         for k in range(self.K):
             self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
             self.shape_cond[k] = p["shape_conditions"][k] if self.powers else 0
@@ -543,6 +557,9 @@ cdef class Tables:
         self.shp0 = self.block
         self.sres0 = self.shp0 + self.S
         self.block = self.sres0 + self.C * self.K
+        if self.pots:                             # ttt-captures: a pot waiting for its chance node
+            self.pot0 = self.block
+            self.block += POT_LEN
         dirs = _directions3()
         self.dcomp = <int8_t*>malloc(26 * 3)
         self.knight3 = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
@@ -579,6 +596,9 @@ cdef class Tables:
         for c in range(self.C):
             for k in range(self.K):
                 self.init[self.sres0 + c * self.K + k] = p["shape_reserves"][c][k]
+        if self.pots:
+            for c in range(POT_LEN):
+                self.init[self.pot0 + c] = 0
 
 
 @cython.final
@@ -763,7 +783,7 @@ cdef class TTTCore(GameCore):
         self.num_players = tab.nplayers
         self.num_actions = tab.num_actions
         self.max_game_length = tab.params["max_game_length"]
-        self.max_chance_outcomes = tab.num_actions if tab.chaos else 0
+        self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots else 0   # ttt-captures: pots
         self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
         self.simultaneous_moves = self.imperfect_information = tab.sim     # ttt-sim
         if self.mem == NULL:
@@ -846,6 +866,8 @@ cdef class TTTCore(GameCore):
     cdef int current_player(self) noexcept:
         if self.end != END_NONE:
             return PLAYER_TERMINAL
+        if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
+            return PLAYER_CHANCE                  # ttt-captures: the pot's random start
         if self.offer_by >= 0:
             return self.answerer
         if self.tab.chaos and self.seat == self.tab.seats - 1:
@@ -994,6 +1016,8 @@ cdef class TTTCore(GameCore):
         cdef int k
         if self.end != END_NONE:
             return 0
+        if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
+            return self._cp_pot_outcomes(out, NULL)
         if self.offer_by >= 0:
             out[0] = self.tab.a_agree
             out[1] = self.tab.a_refuse
@@ -1016,6 +1040,8 @@ cdef class TTTCore(GameCore):
         cdef bint ok
         if self.end != END_NONE or action < 0 or action >= tab.num_actions:
             return False
+        if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
+            return action < self.mem[tab.pot0 + POT_N]
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
@@ -1053,6 +1079,8 @@ cdef class TTTCore(GameCore):
         cdef int i, n
         if self.end != END_NONE or self.current_player() != PLAYER_CHANCE:
             return 0
+        if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
+            return self._cp_pot_outcomes(actions, probs)
         n = self._seat_actions(self.seat, actions)
         for i in range(n):
             probs[i] = 1.0 / n
@@ -1063,6 +1091,9 @@ cdef class TTTCore(GameCore):
     cdef void apply(self, int action) noexcept:
         cdef Tables tab = self.tab
         cdef int ch, t, colour, f
+        if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
+            self._cp_deal(action)                  # ttt-captures: the pot's chance node
+            return
         if tab.sim and not self.cloak_busy and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
             return
         if self.seen != NULL and not self.cloak_busy and not self.viewing:
@@ -1851,6 +1882,8 @@ cdef class TTTCore(GameCore):
             h ^= self._cloak_hash()
         if self.tab.R or self.tab.powers:         # ttt-shapes: replacements change shapes;
             h ^= self._sh_reserves_hash()         # ttt-captures: reincarnation refills reserves
+        if self.tab.pots:
+            h ^= self._cp_pot_hash()
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -2393,7 +2426,8 @@ cdef class TTTCore(GameCore):
                 c = self._cp_arrive(self.seat, action % tab.T, colour + 1, sh)
                 if c != -2:
                     self.placements += 1
-                    self._after_ply(c, colour + 1)
+                    if c != CP_PAUSED:
+                        self._after_ply(c, colour + 1)
                     return
             c = self._land(action % tab.T, colour + 1)
             self._sh_set_shape(c, tab.shape_global[sh])
@@ -2411,6 +2445,9 @@ cdef class TTTCore(GameCore):
         c = -2
         if tab.powers:                                      # ttt-captures: a cover (with the shape that moved)
             c = self._cp_arrive(self.seat, u, piece, tab.shape_local[shape])
+            if c == CP_PAUSED:
+                self.moves += 1
+                return
             if c >= 0 and r >= 0:
                 self.board_hash ^= tab.szob[c * MAX_SHAPES + self.shp[c]]
                 self._sh_set_shape(c, tab.shape_global[tab.replacer[r]])
@@ -2607,26 +2644,52 @@ cdef class TTTCore(GameCore):
             return 1
         return 0
 
-    cdef int _cp_verdict(self, int seat, int k, int t, int* cells, int* n, int* who) noexcept:
+    cdef inline bint _cp_above(self, int d, int e) noexcept:
+        """Whether local shape d ranks strictly above local shape e in a
+        capture (its class, then by-rank's ``_outranks``)."""
+        cdef int cd = self._cp_class(d), ce = self._cp_class(e)
+        if cd != ce:
+            return cd > ce
+        return cd == 1 and _outranks(self.tab.shape_global[d], self.tab.shape_global[e])
+
+    cdef int _cp_verdict(self, int seat, int k, int t, int* cells, int* n) noexcept:
         """The verdict (CP_*) of a piece of local shape k of ``seat`` arriving
-        on target t. CP_LOSE: ``who`` is the cell of the captor, the topmost
-        defender that beats the attacker. CP_MUTUAL: cells[0..n) become the
-        defenders of equal rank. CP_WIN: cells[0..n) are every defender."""
-        cdef int i, v, m = 0, wins = 0
-        cdef bint lose = False
+        on target t; cells[0..n) become the pieces it concerns, topmost
+        first. CP_WIN: every defender (all captives). CP_MUTUAL: the
+        defenders of the attacker's rank. CP_LOSE: the captors, "all players
+        with the highest rank on the stack": the defenders that beat the
+        attacker and that no other such defender outranks (when a cycle of the
+        seed's rank leaves none, the topmost that beats it)."""
+        cdef int i, j, v, m = 0, wins = 0, nb = 0
+        cdef bint top
+        cdef int beat[CP_MAX_STACK]
         n[0] = self._cp_defenders(seat, t, cells)
         for i in range(n[0]):
             v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
             if v == -1:
-                if not lose:
-                    who[0] = cells[i]
-                lose = True
+                beat[nb] = cells[i]
+                nb += 1
             elif v == 0:
                 cells[m] = cells[i]
                 m += 1
             elif v == 1:
                 wins += 1
-        if lose:
+        if nb:
+            m = 0
+            for i in range(nb):
+                top = True
+                for j in range(nb):
+                    if self._cp_above(self.tab.shape_local[self.shp[beat[j]]],
+                                      self.tab.shape_local[self.shp[beat[i]]]):
+                        top = False
+                        break
+                if top:
+                    cells[m] = beat[i]
+                    m += 1
+            if m == 0:
+                cells[0] = beat[0]
+                m = 1
+            n[0] = m
             return CP_LOSE
         if m:
             n[0] = m
@@ -2659,7 +2722,7 @@ cdef class TTTCore(GameCore):
         every piece it covers (CP_WIN); ``must`` tells whether its shape must
         capture."""
         cdef Tables tab = self.tab
-        cdef int k, t, r, f, n, who
+        cdef int k, t, r, f, n
         cdef int cells[CP_MAX_STACK]
         must[0] = False
         if action < tab.nplace:
@@ -2672,7 +2735,7 @@ cdef class TTTCore(GameCore):
                 return False
         else:
             return False
-        if self._cp_verdict(seat, k, t, cells, &n, &who) != CP_WIN:
+        if self._cp_verdict(seat, k, t, cells, &n) != CP_WIN:
             return False
         must[0] = tab.shape_power[k] == POWER_MUST
         return True
@@ -2756,13 +2819,13 @@ cdef class TTTCore(GameCore):
         the cover and returns the cell where the attacker stays as the
         mover's piece, or -1 (captured, converted or destroyed: no turn check
         runs through it)."""
-        cdef int n = 0, who = -1, verdict
+        cdef int n = 0, verdict
         cdef int cells[CP_MAX_STACK]
-        verdict = self._cp_verdict(seat, k, t, cells, &n, &who)
+        verdict = self._cp_verdict(seat, k, t, cells, &n)
         if verdict == CP_NONE:
             return -2
         if self.tab.gravity:
-            return self._cp_stack(t, piece, k, verdict, cells, n, who)
+            return self._cp_stack(t, piece, k, verdict, cells, n)
         return self._cp_flat(t, piece, k, verdict)
 
     cdef int _cp_flat(self, int t, int piece, int k, int verdict) noexcept:
@@ -2782,20 +2845,22 @@ cdef class TTTCore(GameCore):
         self._free_add(t)
         return -1
 
-    cdef int _cp_stack(self, int t, int piece, int k, int verdict, int* cells, int n, int who) noexcept:
+    cdef int _cp_stack(self, int t, int piece, int k, int verdict, int* cells, int n) noexcept:
         """A cover on a stack: the captives leave it (removed, or into a
         reserve) or change colour in place; the pieces above a piece that
         leaves fall; then the attacker lands on top if it stays (in the
         captor's colour if converted)."""
         cdef Tables tab = self.tab
         cdef int base = self._cp_base(t), top0 = self.top[t], m = 0, i, j, z, c, res
-        cdef int cpiece = 0, ck = 0, at = -1
+        cdef int cpiece = 0, ck = 0, at = -1, ncap = 0
         cdef bint hit
         cdef int pc[CP_MAX_STACK]
         cdef int ps[CP_MAX_STACK]
+        cdef int16_t* pot
         if verdict == CP_LOSE:
-            cpiece = self.cell[who]
-            ck = tab.shape_local[self.shp[who]]
+            cpiece = self.cell[cells[0]]
+            ck = tab.shape_local[self.shp[cells[0]]]
+            ncap = self._cp_captors(cells, n)
         for z in range(base, top0):
             c = t + tab.XY * z
             hit = False
@@ -2821,6 +2886,8 @@ cdef class TTTCore(GameCore):
             pc[m] = piece
             ps[m] = tab.shape_global[k]
             m += 1
+        elif verdict == CP_LOSE and ncap > 1:
+            pass                                  # the pot waits for its chance node (_cp_deal)
         elif verdict == CP_LOSE:
             if self._cp_take(cpiece, ck, k) == RESULT_CONVERTS:
                 pc[m] = cpiece
@@ -2830,7 +2897,115 @@ cdef class TTTCore(GameCore):
             self._cp_put(t + tab.XY * (base + i), pc[i], ps[i])
         self.top[t] = base + m
         self._cp_sync_free(t)
+        if ncap > 1:
+            pot = self.mem + tab.pot0
+            pot[POT_PENDING] = 1
+            pot[POT_T] = t
+            pot[POT_K] = k
+            return CP_PAUSED
         return t + tab.XY * (base + at) if at >= 0 else -1
+
+    # The pot. The seed: "For conversion and reincarnation on cover, all
+    # players with the highest rank on the stack split the pot (each captor
+    # retains the pieces that make them highest rank; the remaining pieces
+    # are allocated in descending order of rank round-robin to the captors
+    # starting randomly–i.e. if there are three reincarnate (x2) captors of two
+    # pieces, then one captor gets two and the others each get one)." In a
+    # cover the pot is the attacker; it is split when the highest-ranked
+    # defenders that beat it belong to several colours (the captors, in
+    # colour order). A chance node draws the captor that starts, uniformly.
+
+    cdef int _cp_captors(self, int* cells, int n) noexcept:
+        """Record the captors' colours (the first captor piece of each colour,
+        topmost first) in the pot region; returns how many colours (1: no
+        split). Only rule sets with ``pots`` have a pot region."""
+        cdef Tables tab = self.tab
+        cdef int i, j, col, ncol = 0, all_x2 = 1
+        cdef int colour_k[MAX_COLOURS]
+        cdef int16_t* pot
+        if not tab.pots:
+            return 1
+        for col in range(MAX_COLOURS):
+            colour_k[col] = -1
+        for i in range(n):
+            col = self.cell[cells[i]] - 1
+            if colour_k[col] < 0:
+                colour_k[col] = tab.shape_local[self.shp[cells[i]]]
+                ncol += 1
+        if ncol < 2:
+            return ncol
+        pot = self.mem + tab.pot0
+        j = 0
+        for col in range(MAX_COLOURS):
+            if colour_k[col] >= 0:
+                pot[POT_PIECE + j] = col + 1
+                pot[POT_SHAPE + j] = colour_k[col]
+                if tab.shape_result[colour_k[col]] != RESULT_REINCARNATES_X2:
+                    all_x2 = 0
+                j += 1
+        pot[POT_N] = ncol
+        pot[POT_UNITS] = 2 if all_x2 else 1       # "double upon capture"
+        return ncol
+
+    cdef int _cp_pot_outcomes(self, int* actions, double* probs) noexcept:
+        """The pot's chance outcomes: outcome j starts the deal with captor j."""
+        cdef int j, n = self.mem[self.tab.pot0 + POT_N]
+        for j in range(n):
+            actions[j] = j
+            if probs != NULL:
+                probs[j] = 1.0 / n
+        return n
+
+    cdef void _cp_deal(self, int start) noexcept:
+        """Deal the pot round-robin from captor ``start``: each piece goes to
+        the next captor, which applies its own result to it (converts: the
+        piece lands on the stack in its colour; reincarnates: one to its
+        reserve; reincarnates x2: two, unless the pot was already doubled
+        because every captor doubles); then the ply ends."""
+        cdef Tables tab = self.tab
+        cdef int16_t* pot = self.mem + tab.pot0
+        cdef int i, j, res, col, c
+        cdef int k = pot[POT_K], units = pot[POT_UNITS], n = pot[POT_N], t = pot[POT_T]
+        pot[POT_PENDING] = 0
+        for i in range(units):
+            j = (start + i) % n
+            col = pot[POT_PIECE + j] - 1
+            res = tab.shape_result[pot[POT_SHAPE + j]]
+            if res == RESULT_CONVERTS:
+                c = self._land(t, col + 1)
+                self.shp[c] = tab.shape_global[k]
+                self.board_hash ^= tab.szob[c * MAX_SHAPES + tab.shape_global[k]]
+            elif res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
+                c = 2 if res == RESULT_REINCARNATES_X2 and units == 1 else 1
+                self.reserve[col] += c
+                self.sres[col * tab.K + k] += c
+        for i in range(POT_LEN):
+            pot[i] = 0
+        self._after_ply(-1, 0)
+
+    cdef uint64_t _cp_pot_hash(self) noexcept:
+        cdef uint64_t h = 0
+        cdef int i
+        for i in range(POT_LEN):
+            h = mix64(h ^ (<uint64_t>(self.mem[self.tab.pot0 + i] + 7) * <uint64_t>0xC2B2AE3D27D4EB4FULL + <uint64_t>i))
+        return h
+
+    def _cp_pot_string(self, int action):
+        tab = self.tab
+        n = self.mem[tab.pot0 + POT_N]
+        if action >= n:
+            return f"<invalid action {action}>"
+        return f"pot dealt from {tab.colour_names[self.mem[tab.pot0 + POT_PIECE + action] - 1]}"
+
+    def pending_pot(self):
+        """The pot waiting for its chance node: {"target", "shape", "pieces",
+        "captors"} (captor colours in dealing order), or None."""
+        tab = self.tab
+        if not tab.pots or not self.mem[tab.pot0 + POT_PENDING]:
+            return None
+        pot = [self.mem[tab.pot0 + i] for i in range(POT_LEN)]
+        return {"target": pot[POT_T], "shape": tab.params["shape_names"][pot[POT_K]], "pieces": pot[POT_UNITS],
+                "captors": [tab.colour_names[pot[POT_PIECE + j] - 1] for j in range(pot[POT_N])]}
 
     cdef void _cp_sync_free(self, int t) noexcept:
         """Stacks: target t is in the free list exactly when a piece may land
@@ -2853,6 +3028,9 @@ cdef class TTTCore(GameCore):
                             and not tab.any_seat_lock and not tab.sim and tab.cloaking == CLOAK_NONE
                             and not tab.shaped)         # ttt-shapes: a placement names a shape
         while self.end == END_NONE:
+            if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # ttt-captures: the pot's chance node
+                self._cp_deal(rng_below(rng, self.mem[tab.pot0 + POT_N]))
+                continue
             if simple:
                 colour = tab.colour_of_seat[self.seat]
                 # only placements are legal: uniform over the free targets
@@ -3686,6 +3864,8 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if action < 0 or action >= tab.num_actions:
             return f"<invalid action {action}>"
+        if tab.pots and self.mem[tab.pot0 + POT_PENDING]:     # ttt-captures
+            return self._cp_pot_string(action)
         if tab.shaped and action < tab.a_pass_or_end:
             return self._sh_action_string(player, action)      # ttt-shapes
         if action < tab.nplace:

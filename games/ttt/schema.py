@@ -290,6 +290,22 @@ def has_powers(record) -> bool:
     return any(props.get("power", "none") != "none" for props in record["shapes"].values())
 
 
+def may_split_pot(record) -> bool:
+    """Whether a cover may have captors of several colours, whose pot a chance
+    node splits (docs/rules/ttt.md, "Captures"): captures on stacks whose
+    result converts or reincarnates, with three or more colours in play."""
+    if record["board"]["kind"] != "stacks" or not has_powers(record):
+        return False
+    if not any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+               for p in record["shapes"].values()):
+        return False
+    n, chaos = seats_of(record["players"])
+    colours = set(record["reserves"]) | {q["colour"] for q in record["board"]["pieces"]}
+    if record["colours"] == "assigned":
+        colours |= set(PALETTE[:n + chaos])
+    return len(colours) >= 3
+
+
 def capture_class(props) -> int:
     """The seed's rank classes of a shape in a capture: "Pieces that cannot
     capture have the lowest rank" (0); "cover by rank" pieces compare by
