@@ -19,7 +19,7 @@ from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, duel, outranks, shaped
 from test_ttt_shapes import _same_pieces, play
 from ttt_checks import assert_is_legal_agrees_with_legal_actions
-from ttt_reference import CaptureRefState, seed_outranks
+from ttt_reference import CaptureRefState, CaptureSimRefState, seed_outranks
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -353,6 +353,92 @@ def test_pot_rule_sets_are_stochastic_for_openspiel(tmp_path):
     state = game.new_initial_state()
     state.apply_action(0)
     assert state.is_chance_node() and len(state.chance_outcomes()) == 3
+
+
+# -- simultaneous rounds: shapes, covers and collisions by rank ---------------------
+
+def sim_cases():
+    out = []
+    add = lambda name, **kw: out.append(_rs(name, **kw))
+    rank3 = {s: power("cover-by-rank", "converts") for s in ("circle", "x", "pentagon")}
+    add("sim-rps", board={"kind": "stacks", "size": [1, 1, 2]}, shapes=rank3,
+        reserves={c: {"circle": 1, "x": 1, "pentagon": 1} for c in ("black", "white")},
+        phases=[{"order": "simultaneous"}])
+    add("sim-staghunt-like", players="2-vs-chaos", board={"kind": "stacks", "size": [4, 1, 3], "pieces": [
+            {"at": [1, 1, 1], "colour": "black", "shape": "pentagon"}, {"at": [2, 1, 1], "colour": "white",
+                                                                         "shape": "pentagon"}]},
+        reserves={"black": {"pentagon": 1}, "white": {"pentagon": 1}, "pink": {"circle": 6}},
+        shapes={"circle": {}, "pentagon": power("cover", "removes")}, stalemate="most-2-in-a-row-wins",
+        phases=[{"order": "simultaneous", "locked_players": ["chaos"]},
+                {"pass": True, "locked_players": [1, 2]}])
+    add("sim-flat-collide", board={"kind": "squares", "size": [3, 3, 1]},
+        reserves={c: {"circle": 2, "cross": 1, "star": 1} for c in ("black", "white")},
+        shapes={"circle": {}, "cross": power("cover-by-rank", "reincarnates"),
+                "star": power("cover-by-rank", "removes", how=MUST)},
+        phases=[{"order": "simultaneous", "pass": True}], move_limit=30)
+    add("sim-3p-single", players="3", board={"kind": "stacks", "size": [2, 1, 4]},
+        reserves={c: {"x": 1, "cross": 1, "circle": 1} for c in ("black", "white", "pink")},
+        shapes={"circle": {}, "x": power("cover", "removes"), "cross": power("cover-by-rank", "removes")},
+        phases=[{"order": "single"}, {}], turn_checks=["first-2-wins"])
+    return out
+
+
+@pytest.mark.parametrize("rs", sim_cases(), ids=lambda rs: rs.name)
+def test_rounds_match_reference(rs):
+    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=CaptureSimRefState, check=_same_pieces)
+
+
+@pytest.mark.parametrize("rs", sim_cases(), ids=lambda rs: rs.name)
+def test_rounds_random_sim_test(rs, tmp_path):
+    path = tmp_path / f"{rs.name}.json"
+    path.write_text(json.dumps(rs.to_json()))
+    game = pyspiel.load_game(f"ttt(rules={path})")
+    pyspiel.random_sim_test(game, num_sims=8, serialize=True, verbose=False)
+    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=4, serialize=False, verbose=False)
+
+
+def _rps_round(black, white):
+    rs = [r for r in sim_cases() if r.name == "sim-rps"][0]
+    core = make_core(rs)
+    names = core.shape_names()
+    assert names == ["circle", "x", "pentagon"]
+    core.apply_action(names.index(black))        # both plan a piece on the one stack
+    core.apply_action(names.index(white))
+    return core
+
+
+def test_collisions_resolve_by_rank():
+    """"if multiple players move to the same space and the collision is not
+    resolved naturally via “by rank” rules, then all pieces moved to that
+    space are destroyed": RockPaperScissors' pieces all "Can capture, Cover
+    by rank, Converts captive(s)", so the higher rank keeps its piece and the
+    loser's lands on it in the winner's colour; equal shapes destroy both."""
+    core = _rps_round("circle", "pentagon")      # circle outranks pentagon
+    assert core.cells()[:2] == [1, 1] and core.shapes()[:2] == ["circle", "pentagon"]
+    core = _rps_round("circle", "x")             # x outranks circle
+    assert core.cells()[:2] == [2, 2] and core.shapes()[:2] == ["x", "circle"]
+    core = _rps_round("pentagon", "x")           # pentagon outranks x
+    assert core.cells()[:2] == [1, 1] and core.shapes()[:2] == ["pentagon", "x"]
+    core = _rps_round("x", "x")                  # equal rank: both destroyed
+    assert core.cells()[:2] == [0, 0]
+
+
+def test_collision_needs_every_collider_to_capture():
+    """Decided (with the brief): ranks resolve a collision only when every
+    collider can capture; a piece without power in it leaves it unresolved."""
+    rs = [r for r in sim_cases() if r.name == "sim-flat-collide"][0]
+    core = make_core(rs)
+    names = core.shape_names()
+    assert names == ["circle", "cross", "star"]
+    T = 9
+    core.apply_action(names.index("star") * T + 4)
+    core.apply_action(names.index("cross") * T + 4)   # star outranks cross: the cross is removed
+    assert core.cells()[4] == 1 and core.shapes()[4] == "star"
+    assert core.shape_reserves()["white"]["cross"] == 0
+    core = make_core(rs)
+    core.apply_action(names.index("cross") * T + 4)
+    core.apply_action(names.index("circle") * T + 4)  # a circle cannot capture: both destroyed
+    assert core.cells()[4] == 0
 
 
 def test_validation_lists_every_capture_problem():

@@ -706,6 +706,11 @@ class SimRefState(RefState):
             self.board[dest] = sending[s][1]
             self._round_land(s, dest)           # ttt-cloaksim
             landed.append((s, dest, sending[s][1]))
+        return self._round_end(plans, landed)
+
+    def _round_end(self, plans, landed):
+        """After a round's pieces landed: the turn checks over them, then the
+        round ends (shared by the shapes-and-captures rounds below)."""
         if self.B > 1:                           # ttt-boards: each board by its own landed pieces
             return self._resolve_boards(plans, landed)
         for k, effect, diag in self.checks:
@@ -1504,6 +1509,41 @@ class CaptureRefState(ShapeRefState):
             self.shape.pop(src)
             d0, d1 = self.goal_dist(s, f), self.goal_dist(s, t)
             goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        stays = self.cover_land(s, name, col, t, replace)
+        if self.pot is not None:
+            return                        # the ply ends when the pot is dealt
+        self.end_ply(stays, col, goal_reached)
+
+    def end_ply(self, stays, col, goal_reached):
+        self.passes = 0
+        self.plies += 1
+        if stays is not None:
+            for k, effect, diag in self.checks:
+                if self.run_through(stays, col, diag) >= k and self.B > 1:
+                    self.decided[self.board_of(stays)] = self._check_result(effect)
+                    if len(self.decided) == self.B:
+                        return self._most_boards()
+                    break
+                if self.run_through(stays, col, diag) >= k:
+                    if self.overachievers:
+                        if self._overachiever_check(effect):
+                            return
+                        break
+                    self.result = self._check_result(effect)
+                    return
+        if goal_reached and stays is not None:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()
+
+
+    def cover_land(self, s, name, col, t, replace=None):
+        """A piece (shape ``name``, colour ``col``) of seat s arriving on
+        target t as a cover; returns the cell where it stays as s's piece, or
+        None. A pot split leaves ``self.pot`` set."""
         verdict, cells = self.outcome(s, name, t)
         stays = None                      # the attacker's cell if it stays as the mover's piece
 
@@ -1562,34 +1602,7 @@ class CaptureRefState(ShapeRefState):
                 self.board[cells_up[i]], self.shape[cells_up[i]] = pcol, pshape
             if verdict == "win":
                 stays = cells_up[len(kept) - 1]
-        if self.pot is not None:
-            return                        # the ply ends when the pot is dealt
-        self.end_ply(stays, col, goal_reached)
-
-    def end_ply(self, stays, col, goal_reached):
-        self.passes = 0
-        self.plies += 1
-        if stays is not None:
-            for k, effect, diag in self.checks:
-                if self.run_through(stays, col, diag) >= k and self.B > 1:
-                    self.decided[self.board_of(stays)] = self._check_result(effect)
-                    if len(self.decided) == self.B:
-                        return self._most_boards()
-                    break
-                if self.run_through(stays, col, diag) >= k:
-                    if self.overachievers:
-                        if self._overachiever_check(effect):
-                            return
-                        break
-                    self.result = self._check_result(effect)
-                    return
-        if goal_reached and stays is not None:
-            return self._stalemate_or_next_phase()
-        if self.limit and self.plies >= self.limit:
-            return self._stalemate()
-        self.left -= 1
-        if self.left == 0 or not self.has_move(self.seat):
-            self._next_seat()
+        return stays
 
     @staticmethod
     def board_colour_before(column, cell):
@@ -1597,3 +1610,73 @@ class CaptureRefState(ShapeRefState):
             if c == cell:
                 return pcol, pshape
         raise AssertionError(cell)
+
+
+class CaptureSimRefState(SimRefState, CaptureRefState):
+    """Simultaneous and single phases with shapes and captures (stationary
+    shapes, placements only): every plan names a shape; per colour and shape
+    an overdrawn shared reserve destroys the contested placements; a target
+    that several plans send pieces to keeps the piece that ranks strictly
+    above every other when all can capture (it captures the others under its
+    result), otherwise every piece sent there is destroyed; the piece that
+    lands covers what the target holds as a sequential placement would."""
+
+    def _start_phase(self, k):
+        if getattr(self, "_ready", False):
+            super()._start_phase(k)
+
+    def arrive(self, s, name, col, t):
+        if self.outcome(s, name, t)[0] == "none":
+            dest = self.landing(t)
+            self.board[dest], self.shape[dest] = col, name
+            return dest
+        return self.cover_land(s, name, col, t)
+
+    def _resolve(self):
+        plans, self.plans = self.plans, None
+        self.plies += len(plans)
+        sending = {}
+        for s, a in plans.items():
+            if a == self.a_pass:
+                continue
+            k, rest = divmod(a, self.P * self.T)
+            ch, t = divmod(rest, self.T)
+            col = ch if self.choose else min(self.owned[s])
+            self.sres[col][self.names[k]] -= 1
+            self.reserve[col] -= 1
+            sending[s] = (t, col, self.names[k])
+        for col in range(len(self.colours)):
+            for name in self.names:
+                if self.sres[col][name] < 0:      # overdrawn: emptied, none of those placed
+                    self.reserve[col] -= self.sres[col][name]
+                    self.sres[col][name] = 0
+                    for s in [s for s in sending if sending[s][1:] == (col, name)]:
+                        del sending[s]
+        landed = []
+        for t in sorted({t for t, _, _ in sending.values()}):
+            senders = sorted(s for s in sending if sending[s][0] == t)
+            winner = senders[0] if len(senders) == 1 else None
+            if len(senders) > 1 and all(self.level(sending[s][2]) > 0 for s in senders):
+                tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
+                                                  for o in senders if o != s)]
+                winner = tops[0] if tops else None
+            if winner is None:
+                continue                       # every piece sent here is destroyed
+            _, col, name = sending[winner]
+            stays = self.arrive(winner, name, col, t)
+            result = self.props[name]["result"] if self.level(name) else None
+            for o in senders:
+                if o == winner:
+                    continue
+                captive = sending[o][2]
+                if result in ("reincarnates", "reincarnates-x2"):
+                    got = 1 if result == "reincarnates" else 2
+                    self.sres[col][captive] += got
+                    self.reserve[col] += got
+                elif result == "converts" and self.gravity and self.landing(t) is not None:
+                    dest = self.landing(t)
+                    self.board[dest], self.shape[dest] = col, captive
+            if stays is not None:
+                landed.append((winner, stays, col))
+        landed.sort()
+        return self._round_end(plans, landed)

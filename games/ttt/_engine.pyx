@@ -654,6 +654,8 @@ cdef class TTTCore(GameCore):
     cdef int cs_seen[MAX_SEATS]
     cdef int cs_before[MAX_SEATS]
     cdef int cs_land0[MAX_SEATS]
+    # ttt-captures: a round's planned shapes (local), read while it resolves
+    cdef int rk_shape[MAX_SEATS]
 
     def __cinit__(self):
         self.mem = NULL
@@ -2652,6 +2654,13 @@ cdef class TTTCore(GameCore):
             return cd > ce
         return cd == 1 and _outranks(self.tab.shape_global[d], self.tab.shape_global[e])
 
+    cdef inline int _cp_mover_rank(self, int seat, int k, int t) noexcept:
+        """The hook for branch ttt-stacks: the rank a mover brings to a cover
+        on target t. Placements and moves rank by their shape (local shape k,
+        returned as is); a "by stack" or "by full stack" mover's rank is to
+        come from ttt-stacks' poker-hand function here (issue 12 item 6)."""
+        return k
+
     cdef int _cp_verdict(self, int seat, int k, int t, int* cells, int* n) noexcept:
         """The verdict (CP_*) of a piece of local shape k of ``seat`` arriving
         on target t; cells[0..n) become the pieces it concerns, topmost
@@ -2663,6 +2672,7 @@ cdef class TTTCore(GameCore):
         cdef int i, j, v, m = 0, wins = 0, nb = 0
         cdef bint top
         cdef int beat[CP_MAX_STACK]
+        k = self._cp_mover_rank(seat, k, t)
         n[0] = self._cp_defenders(seat, t, cells)
         for i in range(n[0]):
             v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
@@ -3041,7 +3051,7 @@ cdef class TTTCore(GameCore):
                     continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
-            if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT:
+            if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
                 self.apply(self._sim_random_plan(self.seat, rng, buf))     # ttt-sim
                 continue
             if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
@@ -3127,9 +3137,77 @@ cdef class TTTCore(GameCore):
     cdef int _resolve_collision_by_rank(self, int t, int* seats, int n) noexcept:
         """Issue 12's hook: the seat whose piece a by-rank rule keeps when the
         plans of ``seats[0..n)`` all send a piece to target t, or -1 when no
-        rule resolves it. Ranks do not exist yet (one shape, no captures), so
-        no collision is resolved and every piece sent there is destroyed."""
-        return -1
+        rule resolves it (every piece sent there is destroyed). The seed: "if
+        multiple players move to the same space and the collision is not
+        resolved naturally via “by rank” rules, then all pieces moved to that
+        space are destroyed". ttt-captures: the rank rules apply when every
+        collider's shape can capture; the piece that ranks strictly above
+        every other (``_cp_above``: class, then the seed's rank) wins and
+        captures the others: its result reincarnates them into its colour's
+        reserve (converted ones land after it: ``_sim_land_shaped``). Two
+        pieces that capture other than by rank have no attacker between them,
+        and equal ranks destroy each other, so neither is resolved."""
+        cdef Tables tab = self.tab
+        cdef int i, j, w = -1
+        cdef bint top
+        if not tab.powers:
+            return -1
+        for i in range(n):
+            if tab.shape_power[self.rk_shape[seats[i]]] == POWER_NONE:
+                return -1
+        for i in range(n):
+            top = True
+            for j in range(n):
+                if j != i and not self._cp_above(self.rk_shape[seats[i]], self.rk_shape[seats[j]]):
+                    top = False
+                    break
+            if top:
+                w = seats[i]
+                break
+        return w
+
+    cdef int _sim_land_shaped(self, int s, int t, int piece, int* seats, int n) noexcept:
+        """ttt-captures: the piece of seat s (shape ``rk_shape[s]``) that a
+        round sends to target t lands, as a cover when it arrives on other
+        colours' pieces; then the pieces of the other colliders ``seats[0..n)``
+        it won are its captives: reincarnated into its reserve, or, converted,
+        landing on top in its colour while the stack has room (removed
+        otherwise and when its result removes). Returns the cell of its piece
+        or -1 (no turn check)."""
+        cdef Tables tab = self.tab
+        cdef int k = self.rk_shape[s], c, i, o, res
+        c = self._cp_arrive(s, t, piece, k) if tab.powers else -2
+        if c == -2:
+            c = self._land(t, piece)
+            self._sh_set_shape(c, tab.shape_global[k])
+        for i in range(n):
+            o = seats[i]
+            if o == s:
+                continue
+            res = self._cp_take(piece, k, self.rk_shape[o])
+            if res == RESULT_CONVERTS and tab.gravity and self._target_free(t):
+                self._sh_set_shape(self._land(t, piece), tab.shape_global[self.rk_shape[o]])
+        return c
+
+    cdef void _sim_overdrawn_shapes(self, int* src, int* dst, int* piece) noexcept:
+        """ttt-captures: a shared colour's per-shape reserve that the round's
+        placements overdraw: as for the colour's reserve, the pieces they
+        contest are destroyed (that shape's reserve is emptied) and none of
+        those placements happens."""
+        cdef Tables tab = self.tab
+        cdef int s, o, i
+        for s in range(tab.seats):
+            if not piece[s] or src[s] >= 0 or dst[s] < 0:
+                continue
+            i = (piece[s] - 1) * tab.K + self.rk_shape[s]
+            if self.sres[i] >= 0:
+                continue
+            for o in range(tab.seats):
+                if piece[o] == piece[s] and src[o] < 0 and self.rk_shape[o] == self.rk_shape[s]:
+                    dst[o] = -1
+                    piece[o] = 0
+            self.reserve[piece[s] - 1 if piece[s] else (i // tab.K)] -= self.sres[i]
+            self.sres[i] = 0
 
     cdef void _sim_resolve(self) noexcept:
         """Apply every plan at once (docs/rules/ttt.md, Simultaneous play):
@@ -3167,7 +3245,13 @@ cdef class TTTCore(GameCore):
             allpass = False
             if self.seen != NULL and (self.cs_attempt >> s) & 1:
                 continue                   # ttt-cloaksim: an attempt: a ply, nothing else
-            if a < tab.nplace:
+            if a < tab.nplace and tab.shaped:      # ttt-captures: a placement names a shape
+                self.rk_shape[s] = (a // tab.T) // tab.choices
+                piece[s] = (((a // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[s]) + 1
+                self.reserve[piece[s] - 1] -= 1
+                self.sres[(piece[s] - 1) * tab.K + self.rk_shape[s]] -= 1
+                dst[s] = a % tab.T
+            elif a < tab.nplace:
                 piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
                 self.reserve[piece[s] - 1] -= 1
                 dst[s] = a % tab.T
@@ -3177,6 +3261,8 @@ cdef class TTTCore(GameCore):
                 self.moves += 1
         # a shared reserve that the plans overdraw: the pieces they contest are
         # destroyed (the reserve is emptied) and none of those placements happens
+        if tab.shaped:
+            self._sim_overdrawn_shapes(src, dst, piece)     # ttt-captures
         for s in range(tab.seats):
             if piece[s] and src[s] < 0 and self.reserve[piece[s] - 1] < 0:
                 for o in range(tab.seats):
@@ -3216,7 +3302,9 @@ cdef class TTTCore(GameCore):
             winner = s if n == 1 else self._resolve_collision_by_rank(dst[s], group, n)
             for i in range(n):
                 o = group[i]
-                if o == winner:
+                if o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
+                    landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
+                elif o == winner:
                     landed[o] = self._land(dst[o], piece[o])
                     if self.seen != NULL:
                         self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloaksim

@@ -26,7 +26,7 @@ from games.ttt.schema import (
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
 from games.ttt.schema import (CONDITIONS_ALL, CONDITIONS_NOW, POWERS_ALL, RESULTS_ALL, RESULTS_NOW,
-                              has_powers)   # ttt-captures
+                              has_powers, may_split_pot)   # ttt-captures
 from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
                               measure_shape, parse_stalemate)
 
@@ -532,10 +532,7 @@ def _check_shapes(rec, p: _Problems):
         return
     phases = rec.get("phases") or []
     if shaped(rec) and any(ph.get("order") in ("simultaneous", "single") for ph in phases):
-        p.add("shapes", "shapes other than the circle, the extended moves and goal lines are not supported "
-                        "with a simultaneous or single phase yet (a plan would have to carry a shape and "
-                        "collisions wait for ranked captures; allowed with such a phase: one circle shape "
-                        "with an original move)")
+        _check_shaped_rounds(rec, p, shapes, phases)      # ttt-captures
     if needs_goals(rec):
         n, _ = seats_of(players)
         if size[1] == 1 and n > 2:
@@ -591,6 +588,28 @@ def _shape_power(p: _Problems, shape, props, out, kind):
                                  "“If a “Cover” condition is selected on non-stacks, then clear all results "
                                  "except Remove and Reincarnate”; allowed with board.kind "
                                  f"{kind!r}: removes, reincarnates, reincarnates-x2)")
+
+
+def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
+    """Shapes in simultaneous or single phases (ttt-captures): a plan names
+    its shape, and collisions resolve by rank, for placements of shapes that
+    do not move. Refused rather than guessed: moving shapes and goal lines in
+    such rule sets (a round would have to carry a move's shape and
+    replacement), with cloaked spaces, and a pot split inside a round."""
+    moving = sorted(s for s, props in shapes.items() if props["move"] != "stationary")
+    if moving or needs_goals(rec):
+        p.add("shapes", "shapes that move, and goal lines, are not supported with a simultaneous or single "
+                        f"phase yet (moving: {', '.join(moving) or 'none'}; allowed with such a phase: "
+                        "stationary shapes, or one circle shape with an original move)")
+    if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases) \
+            and set(shapes) != {"circle"}:
+        p.add("cloaking", "shapes other than the circle are not supported with cloaked spaces in a "
+                          "simultaneous or single phase yet (allowed with such a phase and cloaked spaces: "
+                          "one circle shape)")
+    if may_split_pot(rec):
+        p.add("shapes", "a pot split among captors (stacks, a converting or reincarnating shape, three or "
+                        "more colours) is not supported with a simultaneous or single phase yet (allowed "
+                        "with such a phase: results that remove, or two colours)")
 
 
 def _check_captures(rec, p: _Problems):
