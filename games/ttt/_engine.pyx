@@ -975,9 +975,11 @@ cdef class TTTCore(GameCore):
     cdef inline bint _has_move(self, int seat) noexcept:
         if self.seen != NULL and self._cloak_judges(seat):
             return self._cloak_has_move(seat)
+        if self._can_place(seat):
+            return True
         if self.tab.powers:
             return self._cp_has_action(seat)      # ttt-captures: covers need no free target
-        return self._can_place(seat) or self._can_move(seat)
+        return self._can_move(seat)
 
     cdef int _seat_actions(self, int seat, int* out) noexcept:
         """Placements, moves and pass of ``seat``, ascending."""
@@ -3038,9 +3040,6 @@ cdef class TTTCore(GameCore):
                             and not tab.any_seat_lock and not tab.sim and tab.cloaking == CLOAK_NONE
                             and not tab.shaped)         # ttt-shapes: a placement names a shape
         while self.end == END_NONE:
-            if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # ttt-captures: the pot's chance node
-                self._cp_deal(rng_below(rng, self.mem[tab.pot0 + POT_N]))
-                continue
             if simple:
                 colour = tab.colour_of_seat[self.seat]
                 # only placements are legal: uniform over the free targets
@@ -3049,6 +3048,9 @@ cdef class TTTCore(GameCore):
                 if self.reserve[colour] > 0:
                     self._place(self.freel[rng_below(rng, self.num_free)], colour)
                     continue
+            if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # ttt-captures: the pot's chance node
+                self._cp_deal(rng_below(rng, self.mem[tab.pot0 + POT_N]))
+                continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
             if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
