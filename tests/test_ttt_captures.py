@@ -547,3 +547,39 @@ def test_random_capture_rule_sets_match_reference(rec, seed):
 
     play(rs, games=3, seed=seed, ref_class=CaptureRefState,
          check=lambda core, ref: (conserved(core, ref), last.pop("prev", None) if core.player() == -4 else None))
+
+
+@st.composite
+def round_records(draw):
+    """Stationary shapes with powers in simultaneous or single phases."""
+    kind = draw(st.sampled_from(["squares", "stacks"]))
+    dims = [draw(st.integers(1, 3)), draw(st.integers(1, 2)), 1]
+    if kind == "stacks":
+        dims[2] = draw(st.integers(2, 3))
+    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
+    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
+    shapes = {}
+    for s in names:
+        shapes[s] = {}
+        how = draw(st.sampled_from(["none", CAN, MUST]))
+        if how != "none":
+            shapes[s] = power(draw(st.sampled_from(["cover", "cover-by-rank"])),
+                              draw(st.sampled_from(["removes", "reincarnates"] +
+                                                   (["converts"] if kind == "stacks" else []))), how=how)
+    order = draw(st.sampled_from(["simultaneous", "single"]))
+    return {"name": "HR", "board": {"kind": kind, "size": dims}, "players": players,
+            "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+            "shapes": shapes, "move_limit": draw(st.integers(2, 20)),
+            "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins"]), max_size=1)),
+            "phases": [{"order": order, "pass": draw(st.booleans())}, {"pass": True}]}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(round_records(), st.integers(0, 10**6))
+def test_random_rounds_with_captures_match_reference(rec, seed):
+    try:
+        rs = rules.parse(rec)
+    except RuleSetError:
+        return
+    play(rs, games=3, seed=seed, ref_class=CaptureSimRefState, check=_same_pieces)

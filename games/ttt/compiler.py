@@ -158,7 +158,9 @@ def compile_rules(rs: RuleSet) -> dict:
         plies = _simultaneous_plies(r, phases, seats, move, reserves)   # ttt-sim
         plies += _cloaked_round_plies(r, cloaking, seats, move, reserves, pieces)   # ttt-cloaksim
     if any(p.get("result") in ("reincarnates", "reincarnates-x2") for p in r["shapes"].values()):
-        plies = r["move_limit"]     # ttt-captures: reincarnation refills reserves (validation requires the limit)
+        # ttt-captures: reincarnation refills reserves (validation requires the
+        # limit); a round checks it after all its plans, overshooting by seats - 1
+        plies = r["move_limit"] + (seats - 1 if simultaneous else 0)
     if may_split_pot(r):
         plies *= 2                  # ttt-captures: at most one pot's chance node per ply
     length = plies
