@@ -380,6 +380,11 @@ def sim_cases():
         reserves={c: {"x": 1, "cross": 1, "circle": 1} for c in ("black", "white", "pink")},
         shapes={"circle": {}, "x": power("cover", "removes"), "cross": power("cover-by-rank", "removes")},
         phases=[{"order": "single"}, {}], turn_checks=["first-2-wins"])
+    add("sim-two-boards", boards=2, board={"kind": "stacks", "size": [2, 1, 3]},
+        reserves={c: {"circle": 2, "star": 2, "pentagon": 1} for c in ("black", "white")},
+        shapes={"circle": power("cover-by-rank", "converts"), "star": power("cover-by-rank", "reincarnates"),
+                "pentagon": power("cover-by-rank", "removes")},
+        phases=[{"order": "simultaneous", "pass": True}], turn_checks=["first-2-wins"], move_limit=20)
     return out
 
 
