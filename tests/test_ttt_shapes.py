@@ -325,7 +325,8 @@ def test_validation_lists_every_shape_problem():
                                "reserves": {"black": {"x": 2}, "white": {"x": 2}},
                                "shapes": {"x": {"move": "orth-by-stack"}}, "move_limit": 9}).record)
     with pytest.raises(RuleSetError, match="not supported with a simultaneous or single phase"):
-        rules.parse({"name": "sim", "reserves": {"black": {"x": 2}, "white": {"x": 2}}, "shapes": {"x": {}},
+        rules.parse({"name": "sim", "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+                     "shapes": {"x": {"move": "adjacent"}}, "move_limit": 9,
                      "phases": [{"order": "simultaneous"}]})
     with pytest.raises(RuleSetError, match="cannot_move_backwards: 'yes' is not allowed"):
         rules.parse({"name": "b", "reserves": {"black": 2, "white": 2},

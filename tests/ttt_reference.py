@@ -715,6 +715,11 @@ class SimRefState(RefState):
             self.board[dest] = sending[s][1]
             self._round_land(s, dest)           # ttt-cloaksim
             landed.append((s, dest, sending[s][1]))
+        return self._round_end(plans, landed)
+
+    def _round_end(self, plans, landed):
+        """After a round's pieces landed: the turn checks over them, then the
+        round ends (shared by the shapes-and-captures rounds below)."""
         if self.B > 1:                           # ttt-boards: each board by its own landed pieces
             return self._resolve_boards(plans, landed)
         for k, effect, diag in self.checks:
@@ -1454,6 +1459,232 @@ class StackRefState(ShapeRefState):
             self.result = self._check_result(effect)
             return
         if goal_reached:
+# -- ttt-captures: powers, covers, results (issue 12 items 3-5) ------------------------
+# Written from docs/rules/ttt.md, "Captures", not from the engine: its own rank
+# table, its own reading of who is covered and of what each result does.
+SEED_RANK = ["circle", "triangle", "x", "cross", "star", "pentagon"]
+
+
+def seed_outranks(a, b):
+    """"Pentagon outranks star which outranks cross which outranks X which
+    outranks triangle which outranks circle (but circle outranks pentagon and
+    only pentagon)"."""
+    if (a, b) == ("circle", "pentagon"):
+        return True
+    if (a, b) == ("pentagon", "circle"):
+        return False
+    return SEED_RANK.index(a) > SEED_RANK.index(b)
+
+
+class CaptureRefState(ShapeRefState):
+    """The shapes reference model with the seed's covers: a piece arriving on
+    pieces of colours its mover does not own (a flat board's one piece, or
+    every such piece of a stack above its highest locked cell) starts a
+    conflict decided by rank; the captor's result removes, converts or
+    reincarnates (x1, x2) the captives; "must capture" makes every
+    non-capture illegal when a capture exists."""
+
+    def power(self, name):
+        return self.props[name]["power"]
+
+    def level(self, name):
+        """0 no power, 1 cover by rank, 2 any other capture."""
+        p = self.props[name]
+        if p["power"] == "none":
+            return 0
+        return 1 if p["condition"] == "cover-by-rank" else 2
+
+    def fight(self, att, dfn):
+        la, ld = self.level(att), self.level(dfn)
+        if la == ld == 0:
+            return "none"
+        if la > ld:
+            return "attacker"
+        if ld > la:
+            return "defender"
+        if la == 2:
+            return "attacker"
+        if seed_outranks(att, dfn):
+            return "attacker"
+        if seed_outranks(dfn, att):
+            return "defender"
+        return "both"
+
+    def stack_cells(self, t):
+        """Stacks: the cells of target t above its highest locked cell, bottom first."""
+        x, y, _ = self.target_xyz(t)
+        base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
+        return [(x, y, z) for z in range(base, self.Z)]
+
+    def covered(self, s, t):
+        """The cells holding pieces a piece of seat s arriving on target t covers, top first."""
+        if self.gravity:
+            cells = [c for c in self.stack_cells(t) if c in self.board]
+            return [c for c in reversed(cells) if self.board[c] not in self.owned[s]]
+        c = self.target_xyz(t)
+        return [c] if c in self.board and self.board[c] not in self.owned[s] else []
+
+    def above(self, a, b):
+        """Shape a ranks strictly above shape b in a capture."""
+        la, lb = self.level(a), self.level(b)
+        return la > lb if la != lb else (la == 1 and seed_outranks(a, b))
+
+    def outcome(self, s, name, t):
+        """("none"|"win"|"lose"|"mutual", cells involved); for "lose" the
+        captors: "all players with the highest rank on the stack"."""
+        fights = [(c, self.fight(name, self.shape[c])) for c in self.covered(s, t)]
+        losers = [c for c, f in fights if f == "defender"]
+        if losers:
+            best = [c for c in losers if not any(self.above(self.shape[e], self.shape[c]) for e in losers)]
+            return "lose", best or losers[:1]
+        ties = [c for c, f in fights if f == "both"]
+        if ties:
+            return "mutual", ties
+        wins = [c for c, f in fights if f == "attacker"]
+        return ("win", wins) if wins else ("none", [])
+
+    def flat_cover_ok(self, s, name, t):
+        c = self.target_xyz(t)
+        if self.gravity or c not in self.board or c in self.phase_locked() or self.board_of(c) in self.decided:
+            return False
+        if self.board[c] in self.owned[s] or not self.may_enter(s, c):
+            return False
+        return self.fight(name, self.shape[c]) != "none"
+
+    def piece_of(self, s, a):
+        """(shape, target) of the piece action a brings, or None."""
+        if a in (self.a_pass, self.a_offer, self.a_agree, self.a_refuse):
+            return None
+        if a < self.move0:
+            k, rest = divmod(a, self.P * self.T)
+            return self.names[k], rest % self.T
+        if not self.any_move:
+            return None
+        if a < self.rep0:
+            f, t = divmod(a - self.move0, self.T)
+        else:
+            f, t = divmod((a - self.rep0) % (self.T * self.T), self.T)
+        return self.shape[self.top_cell(f)], t
+
+    def captures(self, s, a):
+        got = self.piece_of(s, a)
+        return got is not None and self.outcome(s, got[0], got[1])[0] == "win"
+
+    pot = None
+
+    def current_player(self):
+        if self.pot is not None and self.result is None:
+            return -1
+        return super().current_player()
+
+    def legal_actions(self):
+        if self.pot is not None:
+            return list(range(len(self.pot["captors"])))
+        return super().legal_actions()
+
+    def seat_actions(self, s):
+        if self.pot is not None:
+            return list(range(len(self.pot["captors"])))
+        out = set(super().seat_actions(s))
+        phase = self.phases[self.phase]
+        if not self.gravity:
+            for k, name in enumerate(self.names):
+                for ch in range(self.P):
+                    col = ch if self.choose else min(self.owned[s])
+                    if col not in self.owned[s] or self.sres[col][name] <= 0:
+                        continue
+                    out |= {(k * self.P + ch) * self.T + t for t in range(self.T) if self.flat_cover_ok(s, name, t)}
+            if self.any_move and phase["movement"] == "allowed":
+                for f in range(self.T):
+                    src = self.top_cell(f)
+                    if src is None or src not in self.board or src in self.phase_locked():
+                        continue
+                    if not self.may_exit(s, src) or self.board_of(src) in self.decided:
+                        continue
+                    col, name = self.board[src], self.shape[src]
+                    if col not in self.owned[s] or self.sres[col][name] > 0:
+                        continue
+                    for u in self.destinations(s, f, name):
+                        if not self.flat_cover_ok(s, name, u):
+                            continue
+                        if self.reaches(s, name, f, u):
+                            out |= {self.rep0 + (r * self.T + f) * self.T + u for r in range(len(self.replacers))}
+                        else:
+                            out.add(self.move0 + f * self.T + u)
+        out = sorted(out)
+        forced = any(self.captures(s, a) and self.power(self.piece_of(s, a)[0]) == "must-capture" for a in out)
+        if forced:       # "no non-capture is legal" (a pass is one)
+            out = [a for a in out if self.captures(s, a)]
+        return out
+
+    def deal(self, start):
+        """The pot round-robin from captor ``start``: each piece to the next
+        captor, under its own result."""
+        pot, self.pot = self.pot, None
+        n = len(pot["captors"])
+        for i in range(pot["pieces"]):
+            col, shape = pot["captors"][(start + i) % n]
+            result = self.props[shape]["result"]
+            if result == "converts":
+                cell = self.landing(pot["t"])
+                self.board[cell], self.shape[cell] = col, pot["name"]
+            elif result in ("reincarnates", "reincarnates-x2"):
+                got = 2 if result == "reincarnates-x2" and pot["pieces"] == 1 else 1
+                self.sres[col][pot["name"]] += got
+                self.reserve[col] += got
+        self.end_ply(None, None, False)
+
+    def apply(self, a):
+        if self.pot is not None:
+            assert a in self.legal_actions()
+            return self.deal(a)
+        got = self.piece_of(self.seat, a) if self.offer_by is None else None
+        if got is None or self.outcome(self.seat, got[0], got[1])[0] == "none":
+            return super().apply(a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        s = self.seat
+        name, t = got
+        goal_reached = False
+        if a < self.move0:
+            ch = (a % (self.P * self.T)) // self.T
+            col = ch if self.choose else min(self.owned[s])
+            self.sres[col][name] -= 1
+            self.reserve[col] -= 1
+            replace = None
+        else:
+            if a < self.rep0:
+                replace, f = None, (a - self.move0) // self.T
+            else:
+                r, rest = divmod(a - self.rep0, self.T * self.T)
+                replace, f = self.replacers[r], rest // self.T
+            src = self.top_cell(f)
+            col = self.board.pop(src)
+            self.shape.pop(src)
+            d0, d1 = self.goal_dist(s, f), self.goal_dist(s, t)
+            goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        stays = self.cover_land(s, name, col, t, replace)
+        if self.pot is not None:
+            return                        # the ply ends when the pot is dealt
+        self.end_ply(stays, col, goal_reached)
+
+    def end_ply(self, stays, col, goal_reached):
+        self.passes = 0
+        self.plies += 1
+        if stays is not None:
+            for k, effect, diag in self.checks:
+                if self.run_through(stays, col, diag) >= k and self.B > 1:
+                    self.decided[self.board_of(stays)] = self._check_result(effect)
+                    if len(self.decided) == self.B:
+                        return self._most_boards()
+                    break
+                if self.run_through(stays, col, diag) >= k:
+                    if self.overachievers:
+                        if self._overachiever_check(effect):
+                            return
+                        break
+                    self.result = self._check_result(effect)
+                    return
+        if goal_reached and stays is not None:
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
@@ -1532,3 +1763,143 @@ class CloakedStackRefState(CloakedRefState, StackRefState):
             self.seen[(ux, uy, h + j)] = who
         self._stack_move(a)
         self.refresh()
+    def cover_land(self, s, name, col, t, replace=None):
+        """A piece (shape ``name``, colour ``col``) of seat s arriving on
+        target t as a cover; returns the cell where it stays as s's piece, or
+        None. A pot split leaves ``self.pot`` set."""
+        verdict, cells = self.outcome(s, name, t)
+        stays = None                      # the attacker's cell if it stays as the mover's piece
+
+        def reincarnate(captor_col, captor_shape, captive_shape):
+            n = {"reincarnates": 1, "reincarnates-x2": 2}.get(self.props[captor_shape]["result"], 0)
+            self.sres[captor_col][captive_shape] += n
+            self.reserve[captor_col] += n
+
+        if not self.gravity:
+            c = self.target_xyz(t)
+            if verdict == "win":
+                reincarnate(col, name, self.shape[c])
+                self.board[c], self.shape[c] = col, replace or name
+                stays = c
+            elif verdict == "lose":
+                reincarnate(self.board[c], self.shape[c], name)
+            else:
+                del self.board[c], self.shape[c]
+        else:
+            column = [(c, self.board[c], self.shape[c]) for c in self.stack_cells(t) if c in self.board]
+            for c, _, _ in column:
+                del self.board[c], self.shape[c]
+            kept = []
+            for c, pcol, pshape in column:
+                if c in cells and verdict == "mutual":
+                    continue
+                if c in cells and verdict == "win":
+                    result = self.props[name]["result"]
+                    if result == "converts":
+                        kept.append((col, pshape))
+                    else:
+                        reincarnate(col, name, pshape)
+                    continue
+                kept.append((pcol, pshape))
+            if verdict == "win":
+                kept.append((col, replace or name))
+            elif verdict == "lose":
+                firsts = {}
+                for c in cells:
+                    pcol, pshape = self.board_colour_before(column, c)
+                    firsts.setdefault(pcol, pshape)
+                splits = any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+                             for p in self.props.values())
+                if len(firsts) > 1 and splits:
+                    captors = sorted(firsts.items())
+                    doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in captors)
+                    self.pot = {"t": t, "name": name, "captors": captors, "pieces": 2 if doubled else 1}
+                else:
+                    captor_col, captor_shape = self.board_colour_before(column, cells[0])
+                    if self.props[captor_shape]["result"] == "converts":
+                        kept.append((captor_col, name))
+                    else:
+                        reincarnate(captor_col, captor_shape, name)
+            cells_up = self.stack_cells(t)
+            for i, (pcol, pshape) in enumerate(kept):
+                self.board[cells_up[i]], self.shape[cells_up[i]] = pcol, pshape
+            if verdict == "win":
+                stays = cells_up[len(kept) - 1]
+        return stays
+
+    @staticmethod
+    def board_colour_before(column, cell):
+        for c, pcol, pshape in column:
+            if c == cell:
+                return pcol, pshape
+        raise AssertionError(cell)
+
+
+class CaptureSimRefState(SimRefState, CaptureRefState):
+    """Simultaneous and single phases with shapes and captures (stationary
+    shapes, placements only): every plan names a shape; per colour and shape
+    an overdrawn shared reserve destroys the contested placements; a target
+    that several plans send pieces to keeps the piece that ranks strictly
+    above every other when all can capture (it captures the others under its
+    result), otherwise every piece sent there is destroyed; the piece that
+    lands covers what the target holds as a sequential placement would."""
+
+    def _start_phase(self, k):
+        if getattr(self, "_ready", False):
+            super()._start_phase(k)
+
+    def arrive(self, s, name, col, t):
+        if self.outcome(s, name, t)[0] == "none":
+            dest = self.landing(t)
+            self.board[dest], self.shape[dest] = col, name
+            return dest
+        return self.cover_land(s, name, col, t)
+
+    def _resolve(self):
+        plans, self.plans = self.plans, None
+        self.plies += len(plans)
+        sending = {}
+        for s, a in plans.items():
+            if a == self.a_pass:
+                continue
+            k, rest = divmod(a, self.P * self.T)
+            ch, t = divmod(rest, self.T)
+            col = ch if self.choose else min(self.owned[s])
+            self.sres[col][self.names[k]] -= 1
+            self.reserve[col] -= 1
+            sending[s] = (t, col, self.names[k])
+        for col in range(len(self.colours)):
+            for name in self.names:
+                if self.sres[col][name] < 0:      # overdrawn: emptied, none of those placed
+                    self.reserve[col] -= self.sres[col][name]
+                    self.sres[col][name] = 0
+                    for s in [s for s in sending if sending[s][1:] == (col, name)]:
+                        del sending[s]
+        landed = []
+        for t in sorted({t for t, _, _ in sending.values()}):
+            senders = sorted(s for s in sending if sending[s][0] == t)
+            winner = senders[0] if len(senders) == 1 else None
+            if len(senders) > 1 and all(self.level(sending[s][2]) > 0 for s in senders):
+                tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
+                                                  for o in senders if o != s)]
+                winner = tops[0] if tops else None
+            if winner is None:
+                continue                       # every piece sent here is destroyed
+            _, col, name = sending[winner]
+            stays = self.arrive(winner, name, col, t)
+            result = self.props[name]["result"] if self.level(name) else None
+            for o in senders:
+                if o == winner:
+                    continue
+                captive = sending[o][2]
+                if result in ("reincarnates", "reincarnates-x2"):
+                    got = 1 if result == "reincarnates" else 2
+                    self.sres[col][captive] += got
+                    self.reserve[col] += got
+                elif result == "converts" and self.gravity and self.landing(t) is not None:
+                    dest = self.landing(t)
+                    self.board[dest], self.shape[dest] = col, captive
+            if stays is not None:
+                landed.append((winner, stays, col))
+        landed.sort()
+        return self._round_end(plans, landed)

@@ -45,6 +45,8 @@ from games.ttt.codes cimport (MOVE_ADJACENT, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, 
                               MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3)   # ttt-shapes
 from games.ttt.codes cimport MOVE_ORTH_BY_STACK, MOVE_ORTH_BY_FULL_STACK      # ttt-stacks
 from games.ttt.poker cimport hand_rank, N_SHAPES                              # ttt-stacks
+from games.ttt.codes cimport (POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES,
+                              RESULT_REINCARNATES_X2)   # ttt-captures
 
 cdef enum:
     MAX_SEATS = 5
@@ -55,6 +57,25 @@ cdef enum:
     MAX_BOARDS = 3
 
 COLOUR_CHARS = "xopy"
+
+cdef enum:
+    # ttt-captures: the verdict of a cover (TTTCore._cp_verdict)
+    CP_NONE = 0               # no capture: the piece lands as it would on an empty target
+    CP_WIN = 1                # the attacker captures every defender
+    CP_LOSE = 2               # a defender captures the attacker
+    CP_MUTUAL = 3             # equal rank: the attacker and the defenders of its rank are destroyed
+    CP_MAX_STACK = 20         # a stack is at most MAX_DIM (19) high, plus the attacker
+    CP_PAUSED = -3            # _cp_arrive: the ply waits for the pot's chance node
+    # the pot region of a block (Tables.pot0): pending, target, attacker's local
+    # shape, pieces in the pot, captors, captors' pieces, captors' local shapes
+    POT_PENDING = 0
+    POT_T = 1
+    POT_K = 2
+    POT_UNITS = 3
+    POT_N = 4
+    POT_PIECE = 5
+    POT_SHAPE = 5 + MAX_SEATS
+    POT_LEN = 5 + 2 * MAX_SEATS
 
 
 cdef inline bint _moves_by_stack(int move) noexcept:
@@ -169,6 +190,14 @@ cdef class Tables:
     cdef bint by_stack                     # some shape moves by stack
     cdef int stk0                          # first by-stack move id: stk0 + (r1*S + c)*T + u
     cdef int nstk                          # how many ids ((1 + R)*S*T, or 0)
+    # ttt-captures (issue 12 items 3-5): unused when ``powers`` is False
+    cdef bint powers                       # some shape may capture
+    cdef bint any_must                     # some shape must capture
+    cdef int shape_power[MAX_SHAPES]       # POWER_* of local shape k
+    cdef int shape_cond[MAX_SHAPES]        # COND_* of local shape k
+    cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
+    cdef bint pots                         # a pot may be split among captors (a chance node)
+    cdef int pot0                          # block offset of the pot region (POT_*)
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -516,6 +545,14 @@ cdef class Tables:
             self.goal_axis[k] = axis
             self.goal_high[k] = high
         self.goal_check = p["goal_check"]
+        self.powers = p.get("powers", False)            # ttt-captures
+        self.pots = p.get("pots", False)
+        for k in range(self.K):
+            self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
+            self.shape_cond[k] = p["shape_conditions"][k] if self.powers else 0
+            self.shape_result[k] = p["shape_results"][k] if self.powers else 0
+            if self.shape_power[k] == POWER_MUST:
+                self.any_must = True
         if self.move:
             i += self.R * self.T * self.T
         # ttt-stacks: by-stack moves name the mover's cell (it need not be a top)
@@ -539,6 +576,9 @@ cdef class Tables:
         self.shp0 = self.block
         self.sres0 = self.shp0 + self.S
         self.block = self.sres0 + self.C * self.K
+        if self.pots:                             # ttt-captures: a pot waiting for its chance node
+            self.pot0 = self.block
+            self.block += POT_LEN
         dirs = _directions3()
         self.dcomp = <int8_t*>malloc(26 * 3)
         self.knight3 = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
@@ -575,6 +615,9 @@ cdef class Tables:
         for c in range(self.C):
             for k in range(self.K):
                 self.init[self.sres0 + c * self.K + k] = p["shape_reserves"][c][k]
+        if self.pots:
+            for c in range(POT_LEN):
+                self.init[self.pot0 + c] = 0
 
 
 @cython.final
@@ -633,6 +676,8 @@ cdef class TTTCore(GameCore):
     cdef int cs_seen[MAX_SEATS]
     cdef int cs_before[MAX_SEATS]
     cdef int cs_land0[MAX_SEATS]
+    # ttt-captures: a round's planned shapes (local), read while it resolves
+    cdef int rk_shape[MAX_SEATS]
 
     def __cinit__(self):
         self.mem = NULL
@@ -762,7 +807,7 @@ cdef class TTTCore(GameCore):
         self.num_players = tab.nplayers
         self.num_actions = tab.num_actions
         self.max_game_length = tab.params["max_game_length"]
-        self.max_chance_outcomes = tab.num_actions if tab.chaos else 0
+        self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots else 0   # ttt-captures: pots
         self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
         self.simultaneous_moves = self.imperfect_information = tab.sim     # ttt-sim
         if self.mem == NULL:
@@ -845,6 +890,8 @@ cdef class TTTCore(GameCore):
     cdef int current_player(self) noexcept:
         if self.end != END_NONE:
             return PLAYER_TERMINAL
+        if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
+            return PLAYER_CHANCE                  # ttt-captures: the pot's random start
         if self.offer_by >= 0:
             return self.answerer
         if self.tab.chaos and self.seat == self.tab.seats - 1:
@@ -950,7 +997,11 @@ cdef class TTTCore(GameCore):
     cdef inline bint _has_move(self, int seat) noexcept:
         if self.seen != NULL and self._cloak_judges(seat):
             return self._cloak_has_move(seat)
-        return self._can_place(seat) or self._can_move(seat)
+        if self._can_place(seat):
+            return True
+        if self.tab.powers:
+            return self._cp_has_action(seat)      # ttt-captures: covers need no free target
+        return self._can_move(seat)
 
     cdef int _seat_actions(self, int seat, int* out) noexcept:
         """Placements, moves and pass of ``seat``, ascending."""
@@ -991,6 +1042,8 @@ cdef class TTTCore(GameCore):
         cdef int k
         if self.end != END_NONE:
             return 0
+        if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
+            return self._cp_pot_outcomes(out, NULL)
         if self.offer_by >= 0:
             out[0] = self.tab.a_agree
             out[1] = self.tab.a_refuse
@@ -1013,10 +1066,14 @@ cdef class TTTCore(GameCore):
         cdef bint ok
         if self.end != END_NONE or action < 0 or action >= tab.num_actions:
             return False
+        if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
+            return action < self.mem[tab.pot0 + POT_N]
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
+        if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
+            return self._cp_listed(self.seat, action)       # ttt-captures: "must capture"
         if tab.shaped and action < tab.a_pass_or_end:
             return self._sh_is_legal(self.seat, action)     # ttt-shapes
         if action < tab.nplace:
@@ -1048,6 +1105,8 @@ cdef class TTTCore(GameCore):
         cdef int i, n
         if self.end != END_NONE or self.current_player() != PLAYER_CHANCE:
             return 0
+        if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
+            return self._cp_pot_outcomes(actions, probs)
         n = self._seat_actions(self.seat, actions)
         for i in range(n):
             probs[i] = 1.0 / n
@@ -1058,6 +1117,9 @@ cdef class TTTCore(GameCore):
     cdef void apply(self, int action) noexcept:
         cdef Tables tab = self.tab
         cdef int ch, t, colour, f
+        if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
+            self._cp_deal(action)                  # ttt-captures: the pot's chance node
+            return
         if tab.sim and not self.cloak_busy and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
             return
         if self.seen != NULL and not self.cloak_busy and not self.viewing:
@@ -1162,7 +1224,7 @@ cdef class TTTCore(GameCore):
         cdef int d, run, best = 0, best_axis = 0, i
         self.passes = 0
         self.plies += 1
-        if tab.nchecks:
+        if tab.nchecks and c >= 0:      # ttt-captures: c < 0 when the arriving piece did not stay
             for d in range(13, 26):
                 run = self._run(c, d, piece)
                 if run > best:
@@ -1847,8 +1909,10 @@ cdef class TTTCore(GameCore):
             h ^= self._sim_hash()                 # ttt-sim: pending plans
         if self.seen != NULL:
             h ^= self._cloak_hash()
-        if self.tab.R:                            # ttt-shapes: replacements change shapes
-            h ^= self._sh_reserves_hash()
+        if self.tab.R or self.tab.powers:         # ttt-shapes: replacements change shapes;
+            h ^= self._sh_reserves_hash()         # ttt-captures: reincarnation refills reserves
+        if self.tab.pots:
+            h ^= self._cp_pot_hash()
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -2211,9 +2275,10 @@ cdef class TTTCore(GameCore):
             return -1                     # ttt-stacks: by-stack movers use the stack ids
         return k
 
-    cdef inline bint _sh_dest(self, int seat, int f, int u, bint noback, int d0, uint8_t* mark) noexcept:
-        """Whether u is a new destination (marked) for the piece on f."""
-        if u < 0 or u == f or not self._target_free(u) or not self._may_enter(seat, u):
+    cdef inline bint _sh_dest(self, int seat, int f, int u, int k, bint noback, int d0, uint8_t* mark) noexcept:
+        """Whether u is a new destination (marked) for the piece (local shape
+        k) on f."""
+        if u < 0 or u == f or not self._sh_room(seat, k, u) or not self._may_enter(seat, u):
             return False
         if noback and self._sh_goal_dist(seat, u) > d0:
             return False                  # "cannot move [...] away from his/her own goal line"
@@ -2241,7 +2306,7 @@ cdef class TTTCore(GameCore):
         if move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or move == MOVE_LINEAR_KNIGHT:
             for d in range(24):
                 u = tab.knight3[f * 24 + d] if move == MOVE_KNIGHT3 else tab.knight[f * 24 + d]
-                if self._sh_dest(seat, f, u, noback, d0, mark):
+                if self._sh_dest(seat, f, u, k, noback, d0, mark):
                     n += 1
                     if mark == NULL:
                         return 1
@@ -2263,7 +2328,7 @@ cdef class TTTCore(GameCore):
                 continue
             u = tab.tnbr[f * 26 + d]
             while u >= 0:
-                if self._sh_dest(seat, f, u, noback, d0, mark):
+                if self._sh_dest(seat, f, u, k, noback, d0, mark):
                     n += 1
                     if mark == NULL:
                         return 1
@@ -2281,7 +2346,7 @@ cdef class TTTCore(GameCore):
 
     cdef bint _sh_can_move(self, int seat) noexcept:
         cdef int f, k
-        if self.tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
+        if self.tab.ph_move[self.phase] == MOVE_NONE or (self.num_free == 0 and not self.tab.powers):
             return False
         for f in range(self.tab.T):
             k = self._sh_piece_shape(seat, f)
@@ -2321,10 +2386,10 @@ cdef class TTTCore(GameCore):
                 if not ((tab.seat_mask[seat] >> colour) & 1) or self.sres[colour * tab.K + sh] <= 0:
                     continue
                 for t in range(tab.T):
-                    if self._target_free(t) and self._may_enter(seat, t):
+                    if self._sh_room(seat, sh, t) and self._may_enter(seat, t):
                         out[n] = (sh * tab.choices + ch) * tab.T + t
                         n += 1
-        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
+        if tab.ph_move[self.phase] != MOVE_NONE and (self.num_free > 0 or tab.powers):
             mark = <uint8_t*>malloc(tab.T)
             for kind in range(1 + tab.R):      # plain moves, then each replacement shape's
                 for f in range(tab.T):
@@ -2345,6 +2410,8 @@ cdef class TTTCore(GameCore):
             free(mark)
             if tab.nstk:
                 n = self._st_seat_moves(seat, out, n)     # ttt-stacks
+        if tab.any_must and self._cp_forced(seat, out, n):
+            return self._cp_only_captures(seat, out, n)     # ttt-captures: no pass either
         if tab.ph_pass[self.phase]:
             out[n] = tab.a_pass
             n += 1
@@ -2374,8 +2441,8 @@ cdef class TTTCore(GameCore):
             t = action % tab.T
             colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
             return (((tab.seat_mask[seat] >> colour) & 1) and self.sres[colour * tab.K + sh] > 0
-                    and self._target_free(t) and self._may_enter(seat, t))
-        if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
+                    and self._sh_room(seat, sh, t) and self._may_enter(seat, t))
+        if tab.ph_move[self.phase] == MOVE_NONE or (self.num_free == 0 and not tab.powers):
             return False
         if tab.nstk and action >= tab.stk0:
             return self._st_is_legal(seat, action)       # ttt-stacks
@@ -2402,6 +2469,13 @@ cdef class TTTCore(GameCore):
             colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
             self.sres[colour * tab.K + sh] -= 1
             self.reserve[colour] -= 1
+            if tab.powers:                                  # ttt-captures: a cover
+                c = self._cp_arrive(self.seat, action % tab.T, colour + 1, sh)
+                if c != -2:
+                    self.placements += 1
+                    if c != CP_PAUSED:
+                        self._after_ply(c, colour + 1)
+                    return
             c = self._land(action % tab.T, colour + 1)
             self._sh_set_shape(c, tab.shape_global[sh])
             if self.seen != NULL:
@@ -2418,15 +2492,25 @@ cdef class TTTCore(GameCore):
         shape = self.shp[src]
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
-        c = self._land(u, piece)
-        if r >= 0:
-            shape = tab.shape_global[tab.replacer[r]]
-        self._sh_set_shape(c, shape)
-        if self.seen != NULL:
+        c = -2
+        if tab.powers:                                      # ttt-captures: a cover (with the shape that moved)
+            c = self._cp_arrive(self.seat, u, piece, tab.shape_local[shape])
+            if c == CP_PAUSED:
+                self.moves += 1
+                return
+            if c >= 0 and r >= 0:
+                self.board_hash ^= tab.szob[c * MAX_SHAPES + self.shp[c]]
+                self._sh_set_shape(c, tab.shape_global[tab.replacer[r]])
+        if c == -2:
+            c = self._land(u, piece)
+            if r >= 0:
+                shape = tab.shape_global[tab.replacer[r]]
+            self._sh_set_shape(c, shape)
+        if self.seen != NULL and c >= 0:
             self.seen[c] = self.seen[src]
             self.seen[src] = 0
         self.moves += 1
-        if tab.goal_check and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
+        if tab.goal_check and c >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
             self.goal_hit = True                   # read by _after_ply after the turn checks
         self._after_ply(c, piece)
 
@@ -2786,6 +2870,456 @@ cdef class TTTCore(GameCore):
             text += f" becomes {tab.params['shape_names'][tab.replacer[r1 - 1]]}"
         return text
 
+    # -- ttt-captures: powers, covers and their results (issue 12 items 3-5) ----
+    # A *cover* is a placement or move whose piece (the attacker) arrives on
+    # pieces of colours the mover does not own (the defenders): on a flat
+    # board the piece on the target cell, on stacks every such piece of the
+    # target stack above its highest locked cell, topmost first. Who captures
+    # whom is the seed's rank rule (_cp_duel); the captor's shape says what
+    # happens to the captives. Stacks take a cover wherever a piece may land
+    # (a cover between two pieces without power is plain stacking, as in
+    # Connect Four); a flat board also takes a piece on an opponent's piece
+    # when one of the two can capture. Rules and every decision:
+    # docs/rules/ttt.md, "Captures".
+
+    cdef inline int _cp_class(self, int k) noexcept:
+        """The seed's rank class of local shape k in a capture: 0 cannot
+        capture ("the lowest rank"), 1 cover by rank, 2 captures other than
+        by rank ("highest rank"). Python's copy: ``schema.capture_class``."""
+        if self.tab.shape_power[k] == POWER_NONE:
+            return 0
+        return 1 if self.tab.shape_cond[k] == COND_COVER_RANK else 2
+
+    cdef int _cp_duel(self, int a, int d) noexcept:
+        """Attacker of local shape a covering a defender of local shape d: 1
+        the attacker captures it, -1 the defender captures the attacker, 0
+        mutual destruction, 2 no capture ("cannot cover each other").
+        Python's copy: ``schema.duel``."""
+        cdef int ca = self._cp_class(a), cd = self._cp_class(d)
+        if ca == 0 and cd == 0:
+            return 2
+        if ca != cd:
+            return 1 if ca > cd else -1
+        if ca == 2:
+            return 1                  # "award conflicts between each other to the attacker"
+        if _outranks(self.tab.shape_global[a], self.tab.shape_global[d]):
+            return 1
+        if _outranks(self.tab.shape_global[d], self.tab.shape_global[a]):
+            return -1
+        return 0                      # "cover of equal rank results in mutual destruction"
+
+    cdef inline int _cp_base(self, int t) noexcept:
+        """Stacks: the lowest height of target t above its highest locked cell
+        (pieces under a locked space are out of reach)."""
+        cdef int z, base = 0
+        for z in range(self.top[t]):
+            if self.tab.locked[t + self.tab.XY * z]:
+                base = z + 1
+        return base
+
+    cdef int _cp_defenders(self, int seat, int t, int* cells) noexcept:
+        """The cells a piece of ``seat`` arriving on target t covers, topmost
+        first; returns how many."""
+        cdef Tables tab = self.tab
+        cdef int n = 0, z, c, piece
+        if tab.gravity:
+            z = self.top[t] - 1
+            while z >= self._cp_base(t):
+                c = t + tab.XY * z
+                piece = self.cell[c]
+                if piece and not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
+                    cells[n] = c
+                    n += 1
+                z -= 1
+            return n
+        piece = self.cell[t]
+        if piece and not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
+            cells[0] = t
+            return 1
+        return 0
+
+    cdef inline bint _cp_above(self, int d, int e) noexcept:
+        """Whether local shape d ranks strictly above local shape e in a
+        capture (its class, then by-rank's ``_outranks``)."""
+        cdef int cd = self._cp_class(d), ce = self._cp_class(e)
+        if cd != ce:
+            return cd > ce
+        return cd == 1 and _outranks(self.tab.shape_global[d], self.tab.shape_global[e])
+
+    cdef inline int _cp_mover_rank(self, int seat, int k, int t) noexcept:
+        """The hook for branch ttt-stacks: the rank a mover brings to a cover
+        on target t. Placements and moves rank by their shape (local shape k,
+        returned as is); a "by stack" or "by full stack" mover's rank is to
+        come from ttt-stacks' poker-hand function here (issue 12 item 6)."""
+        return k
+
+    cdef int _cp_verdict(self, int seat, int k, int t, int* cells, int* n) noexcept:
+        """The verdict (CP_*) of a piece of local shape k of ``seat`` arriving
+        on target t; cells[0..n) become the pieces it concerns, topmost
+        first. CP_WIN: every defender (all captives). CP_MUTUAL: the
+        defenders of the attacker's rank. CP_LOSE: the captors, "all players
+        with the highest rank on the stack": the defenders that beat the
+        attacker and that no other such defender outranks (when a cycle of the
+        seed's rank leaves none, the topmost that beats it)."""
+        cdef int i, j, v, m = 0, wins = 0, nb = 0
+        cdef bint top
+        cdef int beat[CP_MAX_STACK]
+        k = self._cp_mover_rank(seat, k, t)
+        n[0] = self._cp_defenders(seat, t, cells)
+        for i in range(n[0]):
+            v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
+            if v == -1:
+                beat[nb] = cells[i]
+                nb += 1
+            elif v == 0:
+                cells[m] = cells[i]
+                m += 1
+            elif v == 1:
+                wins += 1
+        if nb:
+            m = 0
+            for i in range(nb):
+                top = True
+                for j in range(nb):
+                    if self._cp_above(self.tab.shape_local[self.shp[beat[j]]],
+                                      self.tab.shape_local[self.shp[beat[i]]]):
+                        top = False
+                        break
+                if top:
+                    cells[m] = beat[i]
+                    m += 1
+            if m == 0:
+                cells[0] = beat[0]
+                m = 1
+            n[0] = m
+            return CP_LOSE
+        if m:
+            n[0] = m
+            return CP_MUTUAL
+        return CP_WIN if wins else CP_NONE
+
+    cdef bint _cp_cover_ok(self, int seat, int k, int t) noexcept:
+        """Flat boards: whether a piece of local shape k of ``seat`` may
+        arrive on the occupied target t (an opponent's or a communal piece on
+        an open space, and one of the two can capture)."""
+        cdef Tables tab = self.tab
+        cdef int piece = self.cell[t]
+        if piece == 0 or tab.locked[t] or (self.plock != NULL and self.plock[t]):
+            return False
+        if tab.nboards > 1 and self._board_closed(t):
+            return False
+        if (tab.seat_mask[seat] >> (piece - 1)) & 1:
+            return False
+        return self._cp_duel(k, tab.shape_local[self.shp[t]]) != 2
+
+    cdef inline bint _sh_room(self, int seat, int k, int t) noexcept:
+        """Whether a piece of local shape k may arrive on target t: it is free,
+        or (captures, flat boards) it holds a piece the arrival covers."""
+        if self._target_free(t):
+            return True
+        return self.tab.powers and not self.tab.gravity and self._cp_cover_ok(seat, k, t)
+
+    cdef bint _cp_action_captures(self, int seat, int action, bint* must) noexcept:
+        """Whether ``action`` (legal for ``seat``) captures: its piece beats
+        every piece it covers (CP_WIN); ``must`` tells whether its shape must
+        capture."""
+        cdef Tables tab = self.tab
+        cdef int k, t, r, f, n
+        cdef int cells[CP_MAX_STACK]
+        must[0] = False
+        if action < tab.nplace:
+            k = (action // tab.T) // tab.choices
+            t = action % tab.T
+        elif action < tab.a_pass_or_end:
+            self._sh_decode_move(action, &r, &f, &t)
+            k = self._sh_piece_shape(seat, f)
+            if k < 0:
+                return False
+        else:
+            return False
+        if self._cp_verdict(seat, k, t, cells, &n) != CP_WIN:
+            return False
+        must[0] = tab.shape_power[k] == POWER_MUST
+        return True
+
+    cdef bint _cp_forced(self, int seat, int* out, int n) noexcept:
+        """The seed: "If a piece “must capture” and at least one opportunity
+        to capture is visible, then no non-capture is legal": whether one of
+        the actions out[0..n) captures with a must-capture shape."""
+        cdef int i
+        cdef bint must
+        for i in range(n):
+            if self._cp_action_captures(seat, out[i], &must) and must:
+                return True
+        return False
+
+    cdef int _cp_only_captures(self, int seat, int* out, int n) noexcept:
+        """Keep the capturing actions of out[0..n) (any shape's), in order."""
+        cdef int i, m = 0
+        cdef bint must
+        for i in range(n):
+            if self._cp_action_captures(seat, out[i], &must):
+                out[m] = out[i]
+                m += 1
+        return m
+
+    cdef bint _cp_listed(self, int seat, int action) noexcept:
+        """is_legal with "must capture": whether ``action`` is in the seat's list."""
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._sh_seat_actions(seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] == action:
+                found = True
+                break
+        free(buf)
+        return found
+
+    cdef bint _cp_has_action(self, int seat) noexcept:
+        """_has_move with captures: any placement or move (a cover needs no
+        free target, so the free-target shortcuts do not apply)."""
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._sh_seat_actions(seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] != self.tab.a_pass:
+                found = True
+                break
+        free(buf)
+        return found
+
+    cdef inline void _cp_clear(self, int c) noexcept:
+        self.board_hash ^= self.tab.zob[c * (self.tab.C + 1) + self.cell[c]] ^ self.tab.szob[c * MAX_SHAPES + self.shp[c]]
+        self.cell[c] = 0
+
+    cdef inline void _cp_put(self, int c, int piece, int shape) noexcept:
+        self.cell[c] = piece
+        self.shp[c] = shape
+        self.board_hash ^= self.tab.zob[c * (self.tab.C + 1) + piece] ^ self.tab.szob[c * MAX_SHAPES + shape]
+
+    cdef int _cp_take(self, int captor, int ck, int captive_k) noexcept:
+        """The captor's result for one captive of local shape captive_k, in
+        reserves: "reincarnated (i.e. added to the captor’s reserves)" as the
+        captor's colour (``captor`` is its piece code), one piece, or two for
+        "reincarnate (x2) (double upon capture)". Returns the RESULT_* (the
+        caller places a converted captive and drops a removed one)."""
+        cdef Tables tab = self.tab
+        cdef int res = tab.shape_result[ck], m = 0
+        if res == RESULT_REINCARNATES:
+            m = 1
+        elif res == RESULT_REINCARNATES_X2:
+            m = 2
+        if m:
+            self.reserve[captor - 1] += m
+            self.sres[(captor - 1) * tab.K + captive_k] += m
+        return res
+
+    cdef int _cp_arrive(self, int seat, int t, int piece, int k) noexcept:
+        """A piece (code ``piece``, local shape k, already off its source or
+        reserve) of ``seat`` arriving on target t. Returns -2 when it covers
+        nothing that captures (the caller lands it as usual), else applies
+        the cover and returns the cell where the attacker stays as the
+        mover's piece, or -1 (captured, converted or destroyed: no turn check
+        runs through it)."""
+        cdef int n = 0, verdict
+        cdef int cells[CP_MAX_STACK]
+        verdict = self._cp_verdict(seat, k, t, cells, &n)
+        if verdict == CP_NONE:
+            return -2
+        if self.tab.gravity:
+            return self._cp_stack(t, piece, k, verdict, cells, n)
+        return self._cp_flat(t, piece, k, verdict)
+
+    cdef int _cp_flat(self, int t, int piece, int k, int verdict) noexcept:
+        """A cover on a flat board (results removes or reincarnates only:
+        validation refuses converts there)."""
+        cdef Tables tab = self.tab
+        cdef int defender = self.cell[t], dk = tab.shape_local[self.shp[t]]
+        if verdict == CP_WIN:
+            self._cp_take(piece, k, dk)
+            self._cp_clear(t)
+            self._cp_put(t, piece, tab.shape_global[k])
+            return t
+        if verdict == CP_LOSE:
+            self._cp_take(defender, dk, k)
+            return -1
+        self._cp_clear(t)                     # mutual destruction: the space empties
+        self._free_add(t)
+        return -1
+
+    cdef int _cp_stack(self, int t, int piece, int k, int verdict, int* cells, int n) noexcept:
+        """A cover on a stack: the captives leave it (removed, or into a
+        reserve) or change colour in place; the pieces above a piece that
+        leaves fall; then the attacker lands on top if it stays (in the
+        captor's colour if converted)."""
+        cdef Tables tab = self.tab
+        cdef int base = self._cp_base(t), top0 = self.top[t], m = 0, i, j, z, c, res
+        cdef int cpiece = 0, ck = 0, at = -1, ncap = 0
+        cdef bint hit
+        cdef int pc[CP_MAX_STACK]
+        cdef int ps[CP_MAX_STACK]
+        cdef int16_t* pot
+        if verdict == CP_LOSE:
+            cpiece = self.cell[cells[0]]
+            ck = tab.shape_local[self.shp[cells[0]]]
+            ncap = self._cp_captors(cells, n)
+        for z in range(base, top0):
+            c = t + tab.XY * z
+            hit = False
+            for j in range(n):
+                if cells[j] == c:
+                    hit = True
+            pc[m] = self.cell[c]
+            ps[m] = self.shp[c]
+            if hit and (verdict == CP_WIN or verdict == CP_MUTUAL):
+                if verdict == CP_MUTUAL:
+                    pc[m] = 0
+                else:
+                    res = self._cp_take(piece, k, tab.shape_local[ps[m]])
+                    if res == RESULT_CONVERTS:
+                        pc[m] = piece
+                    else:
+                        pc[m] = 0
+            if pc[m]:
+                m += 1
+            self._cp_clear(c)
+        if verdict == CP_WIN:
+            at = m
+            pc[m] = piece
+            ps[m] = tab.shape_global[k]
+            m += 1
+        elif verdict == CP_LOSE and ncap > 1:
+            pass                                  # the pot waits for its chance node (_cp_deal)
+        elif verdict == CP_LOSE:
+            if self._cp_take(cpiece, ck, k) == RESULT_CONVERTS:
+                pc[m] = cpiece
+                ps[m] = tab.shape_global[k]
+                m += 1
+        for i in range(m):
+            self._cp_put(t + tab.XY * (base + i), pc[i], ps[i])
+        self.top[t] = base + m
+        self._cp_sync_free(t)
+        if ncap > 1:
+            pot = self.mem + tab.pot0
+            pot[POT_PENDING] = 1
+            pot[POT_T] = t
+            pot[POT_K] = k
+            return CP_PAUSED
+        return t + tab.XY * (base + at) if at >= 0 else -1
+
+    # The pot. The seed: "For conversion and reincarnation on cover, all
+    # players with the highest rank on the stack split the pot (each captor
+    # retains the pieces that make them highest rank; the remaining pieces
+    # are allocated in descending order of rank round-robin to the captors
+    # starting randomly–i.e. if there are three reincarnate (x2) captors of two
+    # pieces, then one captor gets two and the others each get one)." In a
+    # cover the pot is the attacker; it is split when the highest-ranked
+    # defenders that beat it belong to several colours (the captors, in
+    # colour order). A chance node draws the captor that starts, uniformly.
+
+    cdef int _cp_captors(self, int* cells, int n) noexcept:
+        """Record the captors' colours (the first captor piece of each colour,
+        topmost first) in the pot region; returns how many colours (1: no
+        split). Only rule sets with ``pots`` have a pot region."""
+        cdef Tables tab = self.tab
+        cdef int i, j, col, ncol = 0, all_x2 = 1
+        cdef int colour_k[MAX_COLOURS]
+        cdef int16_t* pot
+        if not tab.pots:
+            return 1
+        for col in range(MAX_COLOURS):
+            colour_k[col] = -1
+        for i in range(n):
+            col = self.cell[cells[i]] - 1
+            if colour_k[col] < 0:
+                colour_k[col] = tab.shape_local[self.shp[cells[i]]]
+                ncol += 1
+        if ncol < 2:
+            return ncol
+        pot = self.mem + tab.pot0
+        j = 0
+        for col in range(MAX_COLOURS):
+            if colour_k[col] >= 0:
+                pot[POT_PIECE + j] = col + 1
+                pot[POT_SHAPE + j] = colour_k[col]
+                if tab.shape_result[colour_k[col]] != RESULT_REINCARNATES_X2:
+                    all_x2 = 0
+                j += 1
+        pot[POT_N] = ncol
+        pot[POT_UNITS] = 2 if all_x2 else 1       # "double upon capture"
+        return ncol
+
+    cdef int _cp_pot_outcomes(self, int* actions, double* probs) noexcept:
+        """The pot's chance outcomes: outcome j starts the deal with captor j."""
+        cdef int j, n = self.mem[self.tab.pot0 + POT_N]
+        for j in range(n):
+            actions[j] = j
+            if probs != NULL:
+                probs[j] = 1.0 / n
+        return n
+
+    cdef void _cp_deal(self, int start) noexcept:
+        """Deal the pot round-robin from captor ``start``: each piece goes to
+        the next captor, which applies its own result to it (converts: the
+        piece lands on the stack in its colour; reincarnates: one to its
+        reserve; reincarnates x2: two, unless the pot was already doubled
+        because every captor doubles); then the ply ends."""
+        cdef Tables tab = self.tab
+        cdef int16_t* pot = self.mem + tab.pot0
+        cdef int i, j, res, col, c
+        cdef int k = pot[POT_K], units = pot[POT_UNITS], n = pot[POT_N], t = pot[POT_T]
+        pot[POT_PENDING] = 0
+        for i in range(units):
+            j = (start + i) % n
+            col = pot[POT_PIECE + j] - 1
+            res = tab.shape_result[pot[POT_SHAPE + j]]
+            if res == RESULT_CONVERTS:
+                c = self._land(t, col + 1)
+                self.shp[c] = tab.shape_global[k]
+                self.board_hash ^= tab.szob[c * MAX_SHAPES + tab.shape_global[k]]
+            elif res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
+                c = 2 if res == RESULT_REINCARNATES_X2 and units == 1 else 1
+                self.reserve[col] += c
+                self.sres[col * tab.K + k] += c
+        for i in range(POT_LEN):
+            pot[i] = 0
+        self._after_ply(-1, 0)
+
+    cdef uint64_t _cp_pot_hash(self) noexcept:
+        cdef uint64_t h = 0
+        cdef int i
+        for i in range(POT_LEN):
+            h = mix64(h ^ (<uint64_t>(self.mem[self.tab.pot0 + i] + 7) * <uint64_t>0xC2B2AE3D27D4EB4FULL + <uint64_t>i))
+        return h
+
+    def _cp_pot_string(self, int action):
+        tab = self.tab
+        n = self.mem[tab.pot0 + POT_N]
+        if action >= n:
+            return f"<invalid action {action}>"
+        return f"pot dealt from {tab.colour_names[self.mem[tab.pot0 + POT_PIECE + action] - 1]}"
+
+    def pending_pot(self):
+        """The pot waiting for its chance node: {"target", "shape", "pieces",
+        "captors"} (captor colours in dealing order), or None."""
+        tab = self.tab
+        if not tab.pots or not self.mem[tab.pot0 + POT_PENDING]:
+            return None
+        pot = [self.mem[tab.pot0 + i] for i in range(POT_LEN)]
+        return {"target": pot[POT_T], "shape": tab.params["shape_names"][pot[POT_K]], "pieces": pot[POT_UNITS],
+                "captors": [tab.colour_names[pot[POT_PIECE + j] - 1] for j in range(pot[POT_N])]}
+
+    cdef void _cp_sync_free(self, int t) noexcept:
+        """Stacks: target t is in the free list exactly when a piece may land
+        on it (what _land and _lift_source keep for one piece at a time)."""
+        cdef Tables tab = self.tab
+        cdef bint want = self.top[t] < tab.Z and (self.plock == NULL or not self.plock[t + tab.XY * self.top[t]])
+        cdef bint have = self.fpos[t] < self.num_free and self.freel[self.fpos[t]] == t
+        if want and not have:
+            self._free_add(t)
+        elif have and not want:
+            self._free_remove(t)
+
     # -- random play ---------------------------------------------------------
 
     cdef void playout(self, Rng* rng) noexcept:
@@ -2804,9 +3338,12 @@ cdef class TTTCore(GameCore):
                 if self.reserve[colour] > 0:
                     self._place(self.freel[rng_below(rng, self.num_free)], colour)
                     continue
+            if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # ttt-captures: the pot's chance node
+                self._cp_deal(rng_below(rng, self.mem[tab.pot0 + POT_N]))
+                continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
-            if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT:
+            if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
                 self.apply(self._sim_random_plan(self.seat, rng, buf))     # ttt-sim
                 continue
             if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
@@ -2892,9 +3429,77 @@ cdef class TTTCore(GameCore):
     cdef int _resolve_collision_by_rank(self, int t, int* seats, int n) noexcept:
         """Issue 12's hook: the seat whose piece a by-rank rule keeps when the
         plans of ``seats[0..n)`` all send a piece to target t, or -1 when no
-        rule resolves it. Ranks do not exist yet (one shape, no captures), so
-        no collision is resolved and every piece sent there is destroyed."""
-        return -1
+        rule resolves it (every piece sent there is destroyed). The seed: "if
+        multiple players move to the same space and the collision is not
+        resolved naturally via “by rank” rules, then all pieces moved to that
+        space are destroyed". ttt-captures: the rank rules apply when every
+        collider's shape can capture; the piece that ranks strictly above
+        every other (``_cp_above``: class, then the seed's rank) wins and
+        captures the others: its result reincarnates them into its colour's
+        reserve (converted ones land after it: ``_sim_land_shaped``). Two
+        pieces that capture other than by rank have no attacker between them,
+        and equal ranks destroy each other, so neither is resolved."""
+        cdef Tables tab = self.tab
+        cdef int i, j, w = -1
+        cdef bint top
+        if not tab.powers:
+            return -1
+        for i in range(n):
+            if tab.shape_power[self.rk_shape[seats[i]]] == POWER_NONE:
+                return -1
+        for i in range(n):
+            top = True
+            for j in range(n):
+                if j != i and not self._cp_above(self.rk_shape[seats[i]], self.rk_shape[seats[j]]):
+                    top = False
+                    break
+            if top:
+                w = seats[i]
+                break
+        return w
+
+    cdef int _sim_land_shaped(self, int s, int t, int piece, int* seats, int n) noexcept:
+        """ttt-captures: the piece of seat s (shape ``rk_shape[s]``) that a
+        round sends to target t lands, as a cover when it arrives on other
+        colours' pieces; then the pieces of the other colliders ``seats[0..n)``
+        it won are its captives: reincarnated into its reserve, or, converted,
+        landing on top in its colour while the stack has room (removed
+        otherwise and when its result removes). Returns the cell of its piece
+        or -1 (no turn check)."""
+        cdef Tables tab = self.tab
+        cdef int k = self.rk_shape[s], c, i, o, res
+        c = self._cp_arrive(s, t, piece, k) if tab.powers else -2
+        if c == -2:
+            c = self._land(t, piece)
+            self._sh_set_shape(c, tab.shape_global[k])
+        for i in range(n):
+            o = seats[i]
+            if o == s:
+                continue
+            res = self._cp_take(piece, k, self.rk_shape[o])
+            if res == RESULT_CONVERTS and tab.gravity and self._target_free(t):
+                self._sh_set_shape(self._land(t, piece), tab.shape_global[self.rk_shape[o]])
+        return c
+
+    cdef void _sim_overdrawn_shapes(self, int* src, int* dst, int* piece) noexcept:
+        """ttt-captures: a shared colour's per-shape reserve that the round's
+        placements overdraw: as for the colour's reserve, the pieces they
+        contest are destroyed (that shape's reserve is emptied) and none of
+        those placements happens."""
+        cdef Tables tab = self.tab
+        cdef int s, o, i
+        for s in range(tab.seats):
+            if not piece[s] or src[s] >= 0 or dst[s] < 0:
+                continue
+            i = (piece[s] - 1) * tab.K + self.rk_shape[s]
+            if self.sres[i] >= 0:
+                continue
+            for o in range(tab.seats):
+                if piece[o] == piece[s] and src[o] < 0 and self.rk_shape[o] == self.rk_shape[s]:
+                    dst[o] = -1
+                    piece[o] = 0
+            self.reserve[piece[s] - 1 if piece[s] else (i // tab.K)] -= self.sres[i]
+            self.sres[i] = 0
 
     cdef void _sim_resolve(self) noexcept:
         """Apply every plan at once (docs/rules/ttt.md, Simultaneous play):
@@ -2932,7 +3537,13 @@ cdef class TTTCore(GameCore):
             allpass = False
             if self.seen != NULL and (self.cs_attempt >> s) & 1:
                 continue                   # ttt-cloaksim: an attempt: a ply, nothing else
-            if a < tab.nplace:
+            if a < tab.nplace and tab.shaped:      # ttt-captures: a placement names a shape
+                self.rk_shape[s] = (a // tab.T) // tab.choices
+                piece[s] = (((a // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[s]) + 1
+                self.reserve[piece[s] - 1] -= 1
+                self.sres[(piece[s] - 1) * tab.K + self.rk_shape[s]] -= 1
+                dst[s] = a % tab.T
+            elif a < tab.nplace:
                 piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
                 self.reserve[piece[s] - 1] -= 1
                 dst[s] = a % tab.T
@@ -2942,6 +3553,8 @@ cdef class TTTCore(GameCore):
                 self.moves += 1
         # a shared reserve that the plans overdraw: the pieces they contest are
         # destroyed (the reserve is emptied) and none of those placements happens
+        if tab.shaped:
+            self._sim_overdrawn_shapes(src, dst, piece)     # ttt-captures
         for s in range(tab.seats):
             if piece[s] and src[s] < 0 and self.reserve[piece[s] - 1] < 0:
                 for o in range(tab.seats):
@@ -2981,7 +3594,9 @@ cdef class TTTCore(GameCore):
             winner = s if n == 1 else self._resolve_collision_by_rank(dst[s], group, n)
             for i in range(n):
                 o = group[i]
-                if o == winner:
+                if o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
+                    landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
+                elif o == winner:
                     landed[o] = self._land(dst[o], piece[o])
                     if self.seen != NULL:
                         self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloaksim
@@ -3629,6 +4244,8 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if action < 0 or action >= tab.num_actions:
             return f"<invalid action {action}>"
+        if tab.pots and self.mem[tab.pot0 + POT_PENDING]:     # ttt-captures
+            return self._cp_pot_string(action)
         if tab.shaped and action < tab.a_pass_or_end:
             return self._sh_action_string(player, action)      # ttt-shapes
         if action < tab.nplace:

@@ -84,3 +84,24 @@ cpdef enum Cloak:
     CLOAK_NONE = 0
     CLOAK_HIDES = 1           # "Invisibility": a piece not fully seen looks like an empty space
     CLOAK_OBSCURES = 2        # "Obscurity": its colour shows, its shape does not
+
+
+cpdef enum Power:
+    # ttt-captures: a shape's power (issue 12 item 3)
+    POWER_NONE = 0
+    POWER_MUST = 1            # "Must capture": a visible capture makes every non-capture illegal
+    POWER_CAN = 2             # "Can capture"
+
+
+cpdef enum Condition:
+    # ttt-captures: how a shape captures (issue 12 item 4; the engine plays the covers)
+    COND_COVER = 0            # "Cover": captures other than by rank (highest rank)
+    COND_COVER_RANK = 1       # "Cover by rank": the highest-ranked of attacker and defenders captures
+
+
+cpdef enum Result:
+    # ttt-captures: what happens to the captives (issue 12 item 5)
+    RESULT_REMOVES = 0        # "Removes captive(s)" / "Destroys captive(s)"
+    RESULT_CONVERTS = 1       # the captive takes the captor's colour and stays
+    RESULT_REINCARNATES = 2   # the captive goes to the captor's reserve, in the captor's colour
+    RESULT_REINCARNATES_X2 = 3   # "reincarnate (x2) (double upon capture)": two per captive

@@ -17,6 +17,8 @@ from games.ttt.schema import (CLOAK_CODES, EFFECT_ALL_LOSE, FOLD_CODES, MOVE_COD
 from games.ttt.boards import _wide, widen
 from games.ttt.schema import (GOAL_CHECK, MOVES_FORWARD, can_move_backwards, goal_sides, needs_goals,
                               shaped)   # ttt-shapes
+from games.ttt.schema import (CONDITION_CODES, POWER_CODES, RESULT_CODES, has_powers,
+                              may_split_pot)   # ttt-captures
 from games.ttt.spaces import lock_sets, on_board_groups, seat_lock_masks
 
 if TYPE_CHECKING:
@@ -126,6 +128,11 @@ def compile_rules(rs: RuleSet) -> dict:
     # ``seats`` passes precede each placement and each phase ends with at
     # most ``seats`` of them.
     capacity = S - len(locked) - len(pieces)
+    if has_powers(r):
+        # ttt-captures: a cover lands on an occupied space, so the board's
+        # room does not bound the placements; the reserves do (reincarnation
+        # refills them, and validation then requires a move limit)
+        capacity = sum(reserves)
     placements = min(capacity, sum(reserves))
     cloaking = _cloaking_code(r)
     if cloaking == CLOAK_CODES["hides"]:
@@ -152,6 +159,12 @@ def compile_rules(rs: RuleSet) -> dict:
     if simultaneous:
         plies = _simultaneous_plies(r, phases, seats, move, reserves)   # ttt-sim
         plies += _cloaked_round_plies(r, cloaking, seats, move, reserves, pieces)   # ttt-cloaksim
+    if any(p.get("result") in ("reincarnates", "reincarnates-x2") for p in r["shapes"].values()):
+        # ttt-captures: reincarnation refills reserves (validation requires the
+        # limit); a round checks it after all its plans, overshooting by seats - 1
+        plies = r["move_limit"] + (seats - 1 if simultaneous else 0)
+    if may_split_pot(r):
+        plies *= 2                  # ttt-captures: at most one pot's chance node per ply
     length = plies
     if r["agree_draw"]:
         length += plies * n      # one offer and up to n-1 answers per turn
@@ -286,7 +299,8 @@ def outcome_profile(rs: RuleSet) -> dict:
     together = together or bool(r["chaos_wins_if_more_than"]) or r["stalemate"] in VS_CHAOS_STALEMATES
     zero_sum = two_sides and not chaos and not together
     return {"zero_sum": zero_sum, "utility_sum": 0.0 if zero_sum else None,
-            "min_utility": -1.0, "max_utility": 1.0, "chance": chaos, "num_players": n}
+            "min_utility": -1.0, "max_utility": 1.0, "num_players": n,
+            "chance": bool(chaos) or may_split_pot(r)}      # ttt-captures: the pot's chance node
 
 
 # -- shapes, ranks, movement and goals (ttt-shapes, issue 12) -----------------
@@ -331,4 +345,10 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "piece_shapes": sorted(pieces.items()),
         "goals": goals,
         "goal_check": GOAL_CHECK in r["turn_checks"],
+        # ttt-captures: per shape its power, condition and result codes
+        "powers": has_powers(r),
+        "pots": may_split_pot(r),
+        "shape_powers": [POWER_CODES[p["power"]] for p in props],
+        "shape_conditions": [CONDITION_CODES[p.get("condition", "cover")] for p in props],
+        "shape_results": [RESULT_CODES[p.get("result", "removes")] for p in props],
     }

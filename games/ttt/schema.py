@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from games.ttt.codes import Cloak, Effect, Fold, Move, Order, Stalemate
+from games.ttt.codes import Cloak, Condition, Effect, Fold, Move, Order, Power, Result, Stalemate
 
 BOARD_KINDS = ("hash", "squares", "vertices", "stacks")
 PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")
@@ -33,7 +33,14 @@ MOVES_NOW = MOVES_NOW + MOVES_EXTENDED
 MOVES_BY_STACK = ("orth-by-stack", "orth-by-full-stack")
 MOVES_ALL = MOVES_ALL + ("orth-by-full-stack",)
 MOVES_NOW = MOVES_NOW + MOVES_BY_STACK
-POWERS_NOW = ("none",)
+# ttt-captures (issue 12 items 3-5): the words fixed for every branch; the
+# block "captures" at the end says which the engine plays now
+POWERS_ALL = ("none", "must-capture", "can-capture")
+POWERS_NOW = POWERS_ALL
+CONDITIONS_ALL = ("cover", "cover-by-rank", "jump", "chain-jump", "surround-line", "surround-orthogonal")
+CONDITIONS_NOW = ("cover", "cover-by-rank")
+RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
+RESULTS_NOW = RESULTS_ALL
 STALEMATES = ("draws", "all-win", "all-lose", "most-in-a-row-wins",
               "least-in-a-row-loses", "most-pieces-wins")
 # Outcomes of the seed's dilemmas (ttt-outcomes; see the block at the end).
@@ -78,7 +85,7 @@ TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shape
 BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked",
                 "on_boards")     # on_boards: per-board spaces (games/ttt/spaces.py)
 PIECE_FIELDS = ("at", "colour", "shape")
-SHAPE_FIELDS = ("move", "power", "cannot_move_backwards")
+SHAPE_FIELDS = ("move", "power", "condition", "result", "cannot_move_backwards")
 PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold",
                 "entry_locked", "exit_locked")
 # Space properties set once for the whole game: the seed lets only cloak and
@@ -109,6 +116,14 @@ STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST
                    "most-in-a-row-wins": int(Stalemate.ST_MOST_ROW),
                    "least-in-a-row-loses": int(Stalemate.ST_LEAST_ROW),
                    "most-pieces-wins": int(Stalemate.ST_MOST_PIECES)}
+
+# ttt-captures
+POWER_CODES = {"none": int(Power.POWER_NONE), "must-capture": int(Power.POWER_MUST),
+               "can-capture": int(Power.POWER_CAN)}
+CONDITION_CODES = {"cover": int(Condition.COND_COVER), "cover-by-rank": int(Condition.COND_COVER_RANK)}
+RESULT_CODES = {"removes": int(Result.RESULT_REMOVES), "converts": int(Result.RESULT_CONVERTS),
+                "reincarnates": int(Result.RESULT_REINCARNATES),
+                "reincarnates-x2": int(Result.RESULT_REINCARNATES_X2)}
 
 ORDER_CODES = {"sequential": int(Order.ORDER_SEQUENTIAL), "simultaneous": int(Order.ORDER_SIMULTANEOUS),
                "single": int(Order.ORDER_SINGLE)}
@@ -275,4 +290,57 @@ def shaped(record) -> bool:
     original path, their action ids and their speed."""
     shapes = record["shapes"]
     return (set(shapes) != {"circle"} or shapes["circle"]["move"] not in MOVES_ORIGINAL
-            or needs_goals(record))
+            or needs_goals(record) or has_powers(record))
+
+
+# -- captures (ttt-captures, issue 12 items 3-5) -------------------------------
+
+def has_powers(record) -> bool:
+    """Whether some shape may capture (its power is not "none"); such rule
+    sets take the shapes path."""
+    return any(props.get("power", "none") != "none" for props in record["shapes"].values())
+
+
+def may_split_pot(record) -> bool:
+    """Whether a cover may have captors of several colours, whose pot a chance
+    node splits (docs/rules/ttt.md, "Captures"): captures on stacks whose
+    result converts or reincarnates, with three or more colours in play."""
+    if record["board"]["kind"] != "stacks" or not has_powers(record):
+        return False
+    if not any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+               for p in record["shapes"].values()):
+        return False
+    n, chaos = seats_of(record["players"])
+    colours = set(record["reserves"]) | {q["colour"] for q in record["board"]["pieces"]}
+    if record["colours"] == "assigned":
+        colours |= set(PALETTE[:n + chaos])
+    return len(colours) >= 3
+
+
+def capture_class(props) -> int:
+    """The seed's rank classes of a shape in a capture: "Pieces that cannot
+    capture have the lowest rank" (0); "cover by rank" pieces compare by
+    ``outranks`` (1); "pieces that capture in ways other than “by rank” have
+    highest rank" (2). The engine's copy is ``TTTCore._cp_class``."""
+    if props.get("power", "none") == "none":
+        return 0
+    return 1 if props["condition"] == "cover-by-rank" else 2
+
+
+def duel(attacker: str, a_props, defender: str, d_props) -> int:
+    """One attacker covering one defender: 1 the attacker captures it, -1 the
+    defender captures the attacker, 0 mutual destruction, 2 no capture (two
+    pieces that cannot capture "cannot cover each other"). Docs:
+    docs/rules/ttt.md, "Captures"."""
+    ca, cd = capture_class(a_props), capture_class(d_props)
+    if ca == 0 and cd == 0:
+        return 2
+    if ca != cd:
+        return 1 if ca > cd else -1
+    if ca == 2:
+        return 1            # "award conflicts between each other to the attacker"
+    if outranks(attacker, defender):
+        return 1
+    if outranks(defender, attacker):
+        return -1
+    return 0                # "cover of equal rank results in mutual destruction"

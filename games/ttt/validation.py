@@ -26,6 +26,8 @@ from games.ttt.schema import (
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
+from games.ttt.schema import (CONDITIONS_ALL, CONDITIONS_NOW, POWERS_ALL, RESULTS_ALL, RESULTS_NOW,
+                              has_powers, may_split_pot)   # ttt-captures
 from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
                               measure_shape, parse_stalemate)
 
@@ -207,13 +209,11 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         move = props.get("move", "stationary")
         _supported(p, f"shapes.{shape}.move", move, MOVES_ALL, MOVES_NOW)
         power = props.get("power", "none")
-        if power not in POWERS_NOW:
-            p.add(f"shapes.{shape}.power", f"{power!r} is not supported by this engine yet "
-                                           f"(supported now: {_allowed(POWERS_NOW)})")
         if move == "adjacent-alquerque" and (kind == "stacks" or (size is not None and size[2] != 1)):
             p.add(f"shapes.{shape}.move", "'adjacent-alquerque' follows the lines of a flat board "
                                           "(allowed with board.kind hash, squares or vertices and size z = 1)")
         shapes[shape] = {"move": move, "power": power}
+        _shape_power(p, shape, props, shapes[shape], kind)   # ttt-captures
         _shape_backwards(p, shape, props, shapes[shape])     # ttt-shapes
     rec["shapes"] = shapes
 
@@ -379,6 +379,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     _check_simultaneous(rec, p)     # ttt-sim
     _check_shapes(rec, p)           # ttt-shapes
     _check_stacks(rec, p)           # ttt-stacks
+    _check_captures(rec, p)         # ttt-captures
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -542,10 +543,7 @@ def _check_shapes(rec, p: _Problems):
         return
     phases = rec.get("phases") or []
     if shaped(rec) and any(ph.get("order") in ("simultaneous", "single") for ph in phases):
-        p.add("shapes", "shapes other than the circle, the extended moves and goal lines are not supported "
-                        "with a simultaneous or single phase yet (a plan would have to carry a shape and "
-                        "collisions wait for ranked captures; allowed with such a phase: one circle shape "
-                        "with an original move)")
+        _check_shaped_rounds(rec, p, shapes, phases)      # ttt-captures
     if needs_goals(rec):
         n, _ = seats_of(players)
         if size[1] == 1 and n > 2:
@@ -579,6 +577,91 @@ def _check_stacks(rec, p: _Problems):
                                           f"board (the seed: 'If the board is “stacks”, [...] the others bring "
                                           f"all pieces above them along for the ride') (allowed with board.kind "
                                           f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})")
+        if props.get("power", "none") != "none":
+            # the engine's by-stack moves land only where there is room, and the
+            # poker-hand rank that would settle their covers is not wired to
+            # the captures (``_cp_mover_rank``): refuse rather than play a
+            # power that never captures
+            p.add(f"shapes.{shape}.power", f"{props.get('power')!r} with move {move!r} is not supported by "
+                                           "this engine yet (supported now: power 'none' for pieces that "
+                                           "move by stack; docs/rules/ttt.md, Stacks)")
+
+
+# -- captures (ttt-captures, issue 12 items 3-5) ----------------------------------
+
+def _shape_power(p: _Problems, shape, props, out, kind):
+    """A shape's ``power``, ``condition`` and ``result`` (the seed's power,
+    power_condition and power_result dropdowns). The seed: "If “No power” is
+    selected, then the associated power_condition and power_result dropdowns
+    are cleared and disabled"; "If a “Cover” condition is selected on
+    non-stacks, then clear all results except Remove and Reincarnate";
+    captives may be "converted (not permitted for “cover by rank” except on
+    stacks)". Condition and result are written only with a power, so older
+    fingerprints stay."""
+    power = out["power"]
+    field = f"shapes.{shape}"
+    if power not in POWERS_ALL:
+        p.add(f"{field}.power", f"{power!r} is not allowed (allowed: {_allowed(POWERS_ALL)})")
+        return
+    cond, result = props.get("condition"), props.get("result")
+    if power == "none":
+        for key, value in (("condition", cond), ("result", result)):
+            if value is not None:
+                p.add(f"{field}.{key}", f"set while power is 'none' (the seed clears and disables it with "
+                                        f"“No power”; allowed with power 'none': no {key})")
+        return
+    if cond is None:
+        p.add(f"{field}.condition", f"required with power {power!r} (allowed: {_allowed(CONDITIONS_NOW)})")
+    elif _supported(p, f"{field}.condition", cond, CONDITIONS_ALL, CONDITIONS_NOW):
+        out["condition"] = cond
+    if result is None:
+        p.add(f"{field}.result", f"required with power {power!r} (allowed: {_allowed(RESULTS_NOW)})")
+    elif _supported(p, f"{field}.result", result, RESULTS_ALL, RESULTS_NOW):
+        out["result"] = result
+    if kind != "stacks" and result == "converts" and cond in ("cover", "cover-by-rank"):
+        p.add(f"{field}.result", f"'converts' with condition {cond!r} is for stacks only (the seed: "
+                                 "“If a “Cover” condition is selected on non-stacks, then clear all results "
+                                 "except Remove and Reincarnate”; allowed with board.kind "
+                                 f"{kind!r}: removes, reincarnates, reincarnates-x2)")
+
+
+def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
+    """Shapes in simultaneous or single phases (ttt-captures): a plan names
+    its shape, and collisions resolve by rank, for placements of shapes that
+    do not move. Refused rather than guessed: moving shapes and goal lines in
+    such rule sets (a round would have to carry a move's shape and
+    replacement), with cloaked spaces, and a pot split inside a round."""
+    moving = sorted(s for s, props in shapes.items() if props["move"] != "stationary")
+    if moving or needs_goals(rec):
+        p.add("shapes", "shapes that move, and goal lines, are not supported with a simultaneous or single "
+                        f"phase yet (moving: {', '.join(moving) or 'none'}; allowed with such a phase: "
+                        "stationary shapes, or one circle shape with an original move)")
+    if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases) \
+            and set(shapes) != {"circle"}:
+        p.add("cloaking", "shapes other than the circle are not supported with cloaked spaces in a "
+                          "simultaneous or single phase yet (allowed with such a phase and cloaked spaces: "
+                          "one circle shape)")
+    if may_split_pot(rec):
+        p.add("shapes", "a pot split among captors (stacks, a converting or reincarnating shape, three or "
+                        "more colours) is not supported with a simultaneous or single phase yet (allowed "
+                        "with such a phase: results that remove, or two colours)")
+
+
+def _check_captures(rec, p: _Problems):
+    """Combinations with captures the engine refuses rather than guesses
+    (docs/rules/ttt.md, "Captures")."""
+    shapes = rec.get("shapes") or {}
+    if not shapes or not has_powers(rec):
+        return
+    phases = rec.get("phases") or []
+    if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases):
+        p.add("cloaking", "captures are not supported with cloaked spaces yet (a cover of a piece the "
+                          "mover does not see is an attempt the engine does not model with captures; "
+                          "allowed with a shape that has a power: no cloaked spaces)")
+    refills = any(props.get("result") in ("reincarnates", "reincarnates-x2") for props in shapes.values())
+    if refills and rec.get("move_limit") is None:
+        p.add("move_limit", "required when captives reincarnate (reincarnation refills the reserves, so "
+                            f"the game may never end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})")
 
 
 def _check_start_position(rec, p: _Problems):
