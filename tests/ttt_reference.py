@@ -1459,6 +1459,86 @@ class StackRefState(ShapeRefState):
             self.result = self._check_result(effect)
             return
         if goal_reached:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()
+
+
+class CloakedStackRefState(CloakedRefState, StackRefState):
+    """Cloaking with by-stack moves (docs/rules/ttt.md, "Stacks"): a seat sees
+    a stack as high as its highest visible piece, so what a by-stack move
+    carries and whether a destination has room are judged on that view
+    ("appear"); a move that is not legal in truth, or whose source stack
+    holds hidden pieces above the highest one the mover sees (it would carry
+    pieces the mover does not know of), is an attempt that only reveals both
+    stacks to the mover. A real move carries who saw each piece with it.
+    A piece a seat may move by stack (from any height) is one it fully sees."""
+
+    def can_move(self, p, c):
+        col = self.board.get(c)
+        if col is None or not self.any_move or self.phases[self.phase]["movement"] != "allowed":
+            return False
+        if p not in self.playing():
+            return False
+        name = self.shape[c]
+        if self.props[name]["move"] in BY_STACK:
+            return self.carried(p, c) is not None
+        if col not in self.owned[p] or self.sres[col][name] > 0 or self.props[name]["move"] == "stationary":
+            return False
+        if c in self.locked or c in self.phase_locked() or not self.may_exit(p, c):
+            return False
+        if self.board_of(c) in self.decided:
+            return False
+        return self.top_cell(self.xyz_target(c[0], c[1], 0)) == c
+
+    shape_view = CloakedShapeRefState.shape_view
+
+    def plain_copy(self, viewer=None):
+        v = super().plain_copy(viewer)
+        v.sres = [dict(d) for d in self.sres]
+        v.shape = dict(self.shape)
+        return v
+
+    def apply(self, a):
+        stack_move = self.nstk and self.offer_by is None and self.stk0 <= a < self.stk0 + self.nstk
+        if not stack_move:
+            return super().apply(a)
+        self.last_attempt = False
+        if self.plain or self.cloak == "none":
+            return StackRefState.apply(self, a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        actor = self.seat
+        ci, u = divmod((a - self.stk0) % (self.S * self.T), self.T)
+        c = (ci % self.X, (ci // self.X) % self.Y, ci // (self.X * self.Y))
+        f = self.xyz_target(c[0], c[1], 0)
+        if self.cloak == "hides" and not self.is_chaos(actor):
+            truth = self.plain_copy()
+            looks = self.plain_copy(viewer=actor)
+            if a not in truth.legal_actions() or truth.height(f) != looks.height(f):
+                self.last_attempt = True
+                for w in self.board:
+                    if self.xyz_target(w[0], w[1], 0) in (u, f):
+                        self.seen.setdefault(w, set()).add(actor)
+                self.passes = 0
+                self.plies += 1
+                if self.limit and self.plies >= self.limit:
+                    self._stalemate()
+                else:
+                    self._next_seat()
+                return self.refresh()
+        cells = self.carried(actor, c)
+        ux, uy, _ = self.target_xyz(u)
+        h = self.height(u)
+        moved = [self.seen.pop(w, set()) for w in cells]
+        for j, who in enumerate(moved):       # before the move: the next turn's views read them
+            self.seen[(ux, uy, h + j)] = who
+        self._stack_move(a)
+        self.refresh()
+
+
 # -- ttt-captures: powers, covers, results (issue 12 items 3-5) ------------------------
 # Written from docs/rules/ttt.md, "Captures", not from the engine: its own rank
 # table, its own reading of who is covered and of what each result does.
@@ -1693,76 +1773,6 @@ class CaptureRefState(ShapeRefState):
             self._next_seat()
 
 
-class CloakedStackRefState(CloakedRefState, StackRefState):
-    """Cloaking with by-stack moves (docs/rules/ttt.md, "Stacks"): a seat sees
-    a stack as high as its highest visible piece, so what a by-stack move
-    carries and whether a destination has room are judged on that view
-    ("appear"); a move that is not legal in truth, or whose source stack
-    holds hidden pieces above the highest one the mover sees (it would carry
-    pieces the mover does not know of), is an attempt that only reveals both
-    stacks to the mover. A real move carries who saw each piece with it.
-    A piece a seat may move by stack (from any height) is one it fully sees."""
-
-    def can_move(self, p, c):
-        col = self.board.get(c)
-        if col is None or not self.any_move or self.phases[self.phase]["movement"] != "allowed":
-            return False
-        if p not in self.playing():
-            return False
-        name = self.shape[c]
-        if self.props[name]["move"] in BY_STACK:
-            return self.carried(p, c) is not None
-        if col not in self.owned[p] or self.sres[col][name] > 0 or self.props[name]["move"] == "stationary":
-            return False
-        if c in self.locked or c in self.phase_locked() or not self.may_exit(p, c):
-            return False
-        if self.board_of(c) in self.decided:
-            return False
-        return self.top_cell(self.xyz_target(c[0], c[1], 0)) == c
-
-    shape_view = CloakedShapeRefState.shape_view
-
-    def plain_copy(self, viewer=None):
-        v = super().plain_copy(viewer)
-        v.sres = [dict(d) for d in self.sres]
-        v.shape = dict(self.shape)
-        return v
-
-    def apply(self, a):
-        stack_move = self.nstk and self.offer_by is None and self.stk0 <= a < self.stk0 + self.nstk
-        if not stack_move:
-            return super().apply(a)
-        self.last_attempt = False
-        if self.plain or self.cloak == "none":
-            return StackRefState.apply(self, a)
-        assert a in self.legal_actions(), (a, self.legal_actions())
-        actor = self.seat
-        ci, u = divmod((a - self.stk0) % (self.S * self.T), self.T)
-        c = (ci % self.X, (ci // self.X) % self.Y, ci // (self.X * self.Y))
-        f = self.xyz_target(c[0], c[1], 0)
-        if self.cloak == "hides" and not self.is_chaos(actor):
-            truth = self.plain_copy()
-            looks = self.plain_copy(viewer=actor)
-            if a not in truth.legal_actions() or truth.height(f) != looks.height(f):
-                self.last_attempt = True
-                for w in self.board:
-                    if self.xyz_target(w[0], w[1], 0) in (u, f):
-                        self.seen.setdefault(w, set()).add(actor)
-                self.passes = 0
-                self.plies += 1
-                if self.limit and self.plies >= self.limit:
-                    self._stalemate()
-                else:
-                    self._next_seat()
-                return self.refresh()
-        cells = self.carried(actor, c)
-        ux, uy, _ = self.target_xyz(u)
-        h = self.height(u)
-        moved = [self.seen.pop(w, set()) for w in cells]
-        for j, who in enumerate(moved):       # before the move: the next turn's views read them
-            self.seen[(ux, uy, h + j)] = who
-        self._stack_move(a)
-        self.refresh()
     def cover_land(self, s, name, col, t, replace=None):
         """A piece (shape ``name``, colour ``col``) of seat s arriving on
         target t as a cover; returns the cell where it stays as s's piece, or
