@@ -318,6 +318,9 @@ def main(argv=None) -> int:
                     help="board side of the --tt-compare games (3..6; default 5)")
     ap.add_argument("--tt-games", nargs="+", metavar="GAME",
                     help="--tt-compare these game strings instead of every flip variant")
+    ap.add_argument("--tt-schemes", nargs="+", choices=TT_SCHEMES, default=list(TT_SCHEMES),
+                    metavar="SCHEME", help="--tt-compare these schemes, the first as the baseline "
+                                           f"(default: {' '.join(TT_SCHEMES)})")
     args = ap.parse_args(argv)
     if args.tt_log2 is None:
         args.tt_log2 = 14 if args.tt_compare else 24
@@ -326,7 +329,7 @@ def main(argv=None) -> int:
             ap.error("--tt-size must lie in 3..6")
         if not 10 <= args.tt_log2 <= 30:
             ap.error("--tt-log2 must be in 10..30")
-        out = table_replacement(args.tt_games, args.tt_size, args.tt_log2,
+        out = table_replacement(args.tt_games, args.tt_size, args.tt_log2, tuple(args.tt_schemes),
                                 progress=lambda m: print(m, file=sys.stderr, flush=True))
         if args.json:
             print(json.dumps(out))

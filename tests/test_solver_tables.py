@@ -158,3 +158,17 @@ def test_unknown_scheme_is_refused():
     game = pyspiel.load_game("double_o_y(board_size=3)")
     with pytest.raises(ValueError, match="tt_replace must be one of depth, size, size4"):
         _searcher(game, 10, "lru")
+
+
+def test_bench_compares_every_flip_variant(capsys):
+    from experiments import bench_solvers
+    assert bench_solvers.main(["--tt-compare", "--tt-size", "3", "--tt-log2", "10", "--json"]) == 0
+    import json
+    out = json.loads(capsys.readouterr().out)
+    assert out["all_agree"] and len(out["rows"]) == len(FLIP_VARIANTS)
+    assert [r["game"] for r in out["rows"]] == [t.format(n=3) for t in FLIP_VARIANTS]
+    for r in out["rows"]:
+        assert set(r["schemes"]) == {"depth", "size", "size4"}
+        assert r["schemes"]["size"]["node_ratio"] > 0
+    with pytest.raises(SystemExit):
+        bench_solvers.main(["--tt-compare", "--tt-size", "9"])
