@@ -28,6 +28,14 @@ CPU time against the busiest worker's, plus the parent's own): on a machine
 whose cores are taken by other jobs, wall time measures the contention, while
 the CPU ratio is what the same split gives on idle cores, if the workers do not
 slow each other down (memory, caches) and the parent waits for nothing else.
+``table_replacement`` (``--tt-compare``) solves each flip-game variant (all
+14 Double-'0' Y / Defector Y options and Flipway with and without pie, side 5
+by default) with every alpha-beta table replacement scheme of
+``Searcher(tt_replace=...)`` in the same run, checks that every opening's
+value agrees, and prints node counts and CPU seconds (``time.process_time``,
+which the load of a shared machine skews less than wall clock) with their
+ratios to today's scheme ("depth"). A small ``--tt-log2`` (14 on side 5)
+puts the table under the pressure a side-6 solve puts on 2**23-2**24 entries.
 Every function returns a plain dict so experiments/benchmark.py can collect
 them.
 """
@@ -169,6 +177,52 @@ def y_solver_comparison(sizes=(5,), tt_log2: int = 22, alphabeta: bool = True) -
     return {"experiment": "y_solver_comparison", "baseline": Y_BASELINE, "rows": rows}
 
 
+FLIP_GAMES = ([f"defector_y(board_size={{n}},protocol={p})" for p in (1, 122)]
+              + [f"double_o_y(board_size={{n}},flip={f},protocol={p},win={w})"
+                 for f in ("all", "opponents", "friends") for p in (1, 122)
+                 for w in ("turn_start", "turn_end")]
+              + ["flipway(board_size={n})", "flipway(board_size={n},pie=True)"])
+TT_SCHEMES = ("depth", "size", "size4")
+
+
+def table_replacement(games_=None, size: int = 5, tt_log2: int = 14, schemes=TT_SCHEMES,
+                      progress=None) -> dict:
+    """Every game of ``games_`` (default: all flip variants on side ``size``)
+    solved with each table scheme, one after the other in this process: nodes,
+    CPU seconds, ratios to the first scheme, and whether all values agree."""
+    say = progress or (lambda msg: None)
+    import games.flipway  # noqa: F401
+    rows = []
+    for gs in games_ or [t.format(n=size) for t in FLIP_GAMES]:
+        row = {"game": gs, "load": _load(), "schemes": {}}
+        base = None
+        for scheme in schemes:
+            cpu = time.process_time()
+            r = solve(gs, tt_log2=tt_log2, tt_replace=scheme)
+            cpu = time.process_time() - cpu
+            row["schemes"][scheme] = {"nodes": r["nodes"], "cpu_seconds": round(cpu, 3),
+                                      "value": r["value"]}
+            if base is None:
+                base = r
+                row["agrees"] = True
+            else:
+                row["agrees"] &= (r["value"], r["opening_values"]) == (base["value"],
+                                                                      base["opening_values"])
+        b = row["schemes"][schemes[0]]
+        for scheme in schemes[1:]:
+            x = row["schemes"][scheme]
+            x["node_ratio"] = b["nodes"] / x["nodes"]
+            x["cpu_ratio"] = b["cpu_seconds"] / x["cpu_seconds"] if x["cpu_seconds"] else None
+        say(f"{gs}: " + ", ".join(f"{k} {v['nodes']:,} nodes {v['cpu_seconds']} s"
+                                   for k, v in row["schemes"].items()))
+        rows.append(row)
+    totals = {k: {"nodes": sum(r["schemes"][k]["nodes"] for r in rows),
+                  "cpu_seconds": round(sum(r["schemes"][k]["cpu_seconds"] for r in rows), 3)}
+              for k in schemes}
+    return {"experiment": "table_replacement", "tt_log2": tt_log2, "schemes": list(schemes),
+            "rows": rows, "totals": totals, "all_agree": all(r["agrees"] for r in rows)}
+
+
 def _load() -> list[float]:
     try:
         return [round(x, 2) for x in os.getloadavg()]
@@ -252,9 +306,47 @@ def main(argv=None) -> int:
                     help="worker counts of the split runs (default 2)")
     ap.add_argument("--parallel-split-depth", type=int, default=None, metavar="D",
                     help="--split-depth of the split runs (default: the solver's choice)")
-    ap.add_argument("--tt-log2", type=int, default=24,
-                    help="table size of the --parallel runs (each worker has its own)")
+    ap.add_argument("--tt-log2", type=int, default=None,
+                    help="table size of the --parallel runs (each worker has its own; default 24) "
+                         "and of --tt-compare (default 14)")
+    ap.add_argument("--tt-compare", action="store_true",
+                    help="only the table replacement comparison: every flip-game variant solved "
+                         "with each --tt-replace scheme in the same run (nodes, CPU seconds, "
+                         "ratios to the default scheme; --tt-log2 sets the table, 14 is sensible "
+                         "for side 5)")
+    ap.add_argument("--tt-size", type=int, default=5, metavar="N",
+                    help="board side of the --tt-compare games (3..6; default 5)")
+    ap.add_argument("--tt-games", nargs="+", metavar="GAME",
+                    help="--tt-compare these game strings instead of every flip variant")
+    ap.add_argument("--tt-schemes", nargs="+", choices=TT_SCHEMES, default=list(TT_SCHEMES),
+                    metavar="SCHEME", help="--tt-compare these schemes, the first as the baseline "
+                                           f"(default: {' '.join(TT_SCHEMES)})")
     args = ap.parse_args(argv)
+    if args.tt_log2 is None:
+        args.tt_log2 = 14 if args.tt_compare else 24
+    if args.tt_compare:
+        if not 3 <= args.tt_size <= 6:
+            ap.error("--tt-size must lie in 3..6")
+        if not 10 <= args.tt_log2 <= 30:
+            ap.error("--tt-log2 must be in 10..30")
+        out = table_replacement(args.tt_games, args.tt_size, args.tt_log2, tuple(args.tt_schemes),
+                                progress=lambda m: print(m, file=sys.stderr, flush=True))
+        if args.json:
+            print(json.dumps(out))
+            return 0 if out["all_agree"] else 1
+        first = out["schemes"][0]
+        print(f"table replacement, --tt-log2 {out['tt_log2']} (ratios: {first} / scheme)")
+        for r in out["rows"] + [{"game": "TOTAL", "schemes": out["totals"], "agrees": out["all_agree"],
+                                 "load": _load()}]:
+            cells = []
+            for k in out["schemes"]:
+                x = r["schemes"][k]
+                cells.append(f"{k} {x['nodes']:>11,} n {x['cpu_seconds']:7.2f} s"
+                             + (f" (x{r['schemes'][first]['nodes'] / x['nodes']:.2f} n, "
+                                f"x{r['schemes'][first]['cpu_seconds'] / max(x['cpu_seconds'], 1e-9):.2f} cpu)"
+                                if k != first else ""))
+            print(f"{r['game']}: " + "; ".join(cells) + f"; agree {r['agrees']}; load {r['load']}")
+        return 0 if out["all_agree"] else 1
     if args.parallel:
         if any(n < 1 for n in args.parallel_jobs):
             ap.error("--parallel-jobs must be positive worker counts")

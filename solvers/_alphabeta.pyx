@@ -39,7 +39,7 @@ two players or a deterministic game:
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
-from libc.stdint cimport uint64_t, int32_t, int16_t, int8_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, int8_t
 from games.clock cimport monotonic_seconds
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, rng_seed, mix64
@@ -50,6 +50,11 @@ cdef enum:
     FLAG_UPPER = 2
     DEPTH_INF = 1000000
     NO_MOVE = -1
+    REPLACE_DEPTH = 0
+    REPLACE_SIZE = 1
+    REPLACE_SIZE4 = 2
+
+TT_REPLACE = {"depth": REPLACE_DEPTH, "size": REPLACE_SIZE, "size4": REPLACE_SIZE4}
 
 DEF_EVAL_SHRINK = 0.9
 
@@ -61,6 +66,7 @@ cdef struct Entry:
     int32_t move
     int8_t flag
     int8_t sym
+    uint32_t work       # nodes the subtree took (saturating), for size-preferred replacement
 
 
 class SearchTimeout(Exception):
@@ -103,6 +109,8 @@ cdef class Searcher:
     cdef bint aborted
     cdef unsigned long long inexact     # counts uses of inexact information
     cdef uint64_t root_key
+    cdef readonly int tt_replace
+    cdef int bucket
 
     def __cinit__(self):
         self.table = NULL
@@ -128,7 +136,7 @@ cdef class Searcher:
 
     def __init__(self, GameCore prototype, int root_player=0, double lo=-1.0, double hi=1.0,
                  bint symmetry=True, int tt_log2=22, int eval_playouts=8,
-                 unsigned long long seed=0):
+                 unsigned long long seed=0, str tt_replace="depth"):
         if not lo < hi:
             raise ValueError(f"utility bounds must satisfy lo < hi, got {lo}, {hi}")
         if not 10 <= tt_log2 <= 30:
@@ -139,6 +147,10 @@ cdef class Searcher:
             raise ValueError(f"root_player must be in 0..{prototype.num_players - 1}")
         if eval_playouts < 1:
             raise ValueError("eval_playouts must be at least 1")
+        if tt_replace not in TT_REPLACE:
+            raise ValueError(f"tt_replace must be one of {', '.join(TT_REPLACE)}, got {tt_replace!r}")
+        self.tt_replace = TT_REPLACE[tt_replace]
+        self.bucket = 4 if self.tt_replace == REPLACE_SIZE4 else 2
         self.num_players = prototype.num_players
         self.num_actions = prototype.num_actions
         self.root_player = root_player
@@ -149,7 +161,7 @@ cdef class Searcher:
         self.max_ply = prototype.max_game_length + 2
         self.buf_width = max(prototype.num_actions, prototype.max_chance_outcomes, 1)
         self.tt_entries = 1 << tt_log2
-        self.mask = <uint64_t>(self.tt_entries - 1) & ~(<uint64_t>1)   # 2-entry buckets
+        self.mask = <uint64_t>(self.tt_entries - 1) & ~(<uint64_t>(self.bucket - 1))   # buckets
         self.table = <Entry*>calloc(self.tt_entries, sizeof(Entry))
         self.moves = <int*>malloc(self.max_ply * self.buf_width * sizeof(int))
         self.probs = <double*>malloc(self.max_ply * self.buf_width * sizeof(double))
@@ -224,29 +236,75 @@ cdef class Searcher:
 
     cdef inline Entry* _probe(self, uint64_t key) noexcept:
         cdef Entry* b = &self.table[key & self.mask]
-        if b[0].key == key and b[0].depth > 0:
-            return &b[0]
-        if b[1].key == key and b[1].depth > 0:
-            return &b[1]
+        cdef int i
+        for i in range(self.bucket):
+            if b[i].key == key and b[i].depth > 0:
+                return &b[i]
         return NULL
 
     cdef inline void _store(self, uint64_t key, double value, int depth, int flag, int move,
-                            int sym) noexcept:
+                            int sym, unsigned long long work) noexcept:
+        """Replacement (``tt_replace``). Every scheme only decides which entry
+        is forgotten, never what an entry says, so the values cannot change.
+
+        - "depth" (the original): slot 0 keeps the deepest result, slot 1
+          takes the newest. In an exact solve every stored result is exact
+          (infinite depth), so slot 0 then always takes the newest too and
+          pushes the old one into slot 1: two-deep recency, nothing kept for
+          being expensive.
+        - "size": the same two-tier bucket, but among equal depths slot 0
+          keeps the entry whose subtree took more nodes (the work a loss of
+          the entry would cost again), slot 1 takes the rest.
+        - "size4": four-entry buckets; a key already there is updated, else
+          an empty entry is used, else the shallowest, then smallest subtree
+          is replaced.
+        """
         cdef Entry* b = &self.table[key & self.mask]
         cdef Entry* e
-        # slot 0 keeps the deepest result, slot 1 always takes the newest
-        if b[0].key == key or depth >= b[0].depth:
-            if b[0].key != key and b[0].depth > 0:
-                b[1] = b[0]
-            e = &b[0]
+        cdef int i, d = depth if depth > 0 else 1
+        cdef uint32_t w = <uint32_t>(work if work < 0xffffffffULL else 0xffffffffULL)
+        if self.tt_replace == REPLACE_DEPTH:
+            # slot 0 keeps the deepest result, slot 1 always takes the newest
+            if b[0].key == key or depth >= b[0].depth:
+                if b[0].key != key and b[0].depth > 0:
+                    b[1] = b[0]
+                e = &b[0]
+            else:
+                e = &b[1]
+        elif self.tt_replace == REPLACE_SIZE:
+            if b[0].key == key:
+                e = &b[0]
+                if w < e.work and e.depth == d:
+                    w = e.work          # a re-search with a better bound took fewer nodes
+            elif b[0].depth == 0 or d > b[0].depth or (d == b[0].depth and w >= b[0].work):
+                if b[0].depth > 0:
+                    b[1] = b[0]
+                e = &b[0]
+            else:
+                e = &b[1]
         else:
-            e = &b[1]
+            e = NULL
+            for i in range(4):
+                if b[i].key == key:
+                    e = &b[i]
+                    if w < e.work and e.depth == d:
+                        w = e.work
+                    break
+            if e == NULL:
+                e = &b[0]
+                for i in range(4):
+                    if b[i].depth == 0:
+                        e = &b[i]
+                        break
+                    if b[i].depth < e.depth or (b[i].depth == e.depth and b[i].work < e.work):
+                        e = &b[i]
         e.key = key
         e.value = value
-        e.depth = depth if depth > 0 else 1
+        e.depth = d
         e.flag = flag
         e.move = move
         e.sym = sym
+        e.work = w
 
     # ------------------------------------------------------------------
     # the search
@@ -284,6 +342,7 @@ cdef class Searcher:
         cdef list kids
         cdef uint64_t* kkeys
         cdef int* ksyms
+        cdef unsigned long long nodes0 = self.nodes
         self.nodes += 1
         if self._check_time():
             return 0.0
@@ -345,14 +404,14 @@ cdef class Searcher:
                     return 0.0
                 if v <= ai:
                     v = total + p * v + rem * U
-                    self._finish(key, v, depth, FLAG_UPPER, NO_MOVE, sym, inexact0)
+                    self._finish(key, v, depth, FLAG_UPPER, NO_MOVE, sym, inexact0, nodes0)
                     return v
                 if v >= bi:
                     v = total + p * v + rem * L
-                    self._finish(key, v, depth, FLAG_LOWER, NO_MOVE, sym, inexact0)
+                    self._finish(key, v, depth, FLAG_LOWER, NO_MOVE, sym, inexact0, nodes0)
                     return v
                 total += p * v
-            self._finish(key, total, depth, FLAG_EXACT, NO_MOVE, sym, inexact0)
+            self._finish(key, total, depth, FLAG_EXACT, NO_MOVE, sym, inexact0, nodes0)
             return total
 
         n = s.legal_actions(mv)
@@ -372,7 +431,7 @@ cdef class Searcher:
                 kids.append(child)
                 v = self._known_lower_bound(child, side, depth - 1, ply + 1, &kkeys[i], &ksyms[i])
                 if v >= beta:
-                    self._finish(key, v, depth, FLAG_LOWER, mv[i], sym, inexact0)
+                    self._finish(key, v, depth, FLAG_LOWER, mv[i], sym, inexact0, nodes0)
                     return v
         best = -1e300
         best_move = mv[0]
@@ -406,7 +465,7 @@ cdef class Searcher:
             flag = FLAG_LOWER
         else:
             flag = FLAG_EXACT
-        self._finish(key, best, depth, flag, best_move, sym, inexact0)
+        self._finish(key, best, depth, flag, best_move, sym, inexact0, nodes0)
         return best
 
     cdef double _known_lower_bound(self, GameCore child, int my_side, int depth, int ply,
@@ -439,10 +498,12 @@ cdef class Searcher:
         return -1e300
 
     cdef inline void _finish(self, uint64_t key, double value, int depth, int flag, int move,
-                             int sym, unsigned long long inexact0) noexcept:
+                             int sym, unsigned long long inexact0,
+                             unsigned long long nodes0) noexcept:
         if self.aborted:
             return
-        self._store(key, value, DEPTH_INF if self.inexact == inexact0 else depth, flag, move, sym)
+        self._store(key, value, DEPTH_INF if self.inexact == inexact0 else depth, flag, move, sym,
+                    self.nodes - nodes0)
 
     cdef void _order(self, int* mv, int n, int tt_move, int ply) noexcept:
         """Table move, killers, then descending history (stable insertion sort)."""
@@ -533,6 +594,7 @@ cdef class Searcher:
         cdef double alpha, v, best = -1e300
         cdef int best_move = NO_MOVE
         cdef unsigned long long inexact0 = self.inexact
+        cdef unsigned long long nodes0 = self.nodes
         n = s.legal_actions(buf)
         order = [buf[i] for i in range(n)]
         e = self._probe(self._key(s, &sym))
@@ -567,7 +629,7 @@ cdef class Searcher:
         if completed and best_move != NO_MOVE:
             self._store(self._key(s, &sym), best,
                         DEPTH_INF if self.inexact == inexact0 else depth,
-                        FLAG_EXACT, best_move, sym)
+                        FLAG_EXACT, best_move, sym, self.nodes - nodes0)
         return best, best_move, values, self.inexact == inexact0, completed
 
     def canonical_key(self, GameCore state):

@@ -58,7 +58,7 @@ def _dfpn_applies(game: pyspiel.Game) -> bool:
 
 
 def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float = 0.0,
-          symmetry: bool = True, tt_log2: int = 24,
+          symmetry: bool = True, tt_log2: int = 24, tt_replace: str = "depth",
           progress: Callable[[str], None] | None = None) -> dict:
     """Solve ``game`` exactly; see the module docstring for what is computed.
 
@@ -74,11 +74,15 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
     games), "ysolver" (plain Y on a triangle only: the dedicated solver with
     virtual connections and must-play regions, solvers/ysolver.py) or "auto"
     (the Y solver where it applies, otherwise alpha-beta, the faster of the
-    other two on every game measured).
+    other two on every game measured). ``tt_replace`` is the alpha-beta
+    table's replacement scheme ("depth", "size" or "size4"; see
+    ``Searcher._store``): it changes which entries are forgotten, so the
+    node count, never the values.
     """
     say = progress or (lambda msg: None)
     start = time.perf_counter()
-    ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=tt_log2)
+    ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=tt_log2,
+                   tt_replace=tt_replace)
     game, root, player, classes = ev.game, ev.root, ev.player, ev.classes()
     use_core = ev.use_core
     exact_value, child_of, describe, node_count = ev.value, ev.child_of, ev.describe, lambda: ev.nodes
@@ -150,7 +154,7 @@ class Evaluator:
     """
 
     def __init__(self, game, *, engine: str = "auto", method: str = "auto", symmetry: bool = True,
-                 tt_log2: int = 24):
+                 tt_log2: int = 24, tt_replace: str = "depth"):
         game = load(game)
         require_perfect_information(game, "the exact solver (solvers.exhaustive)", INSTEAD)
         if engine not in ("auto", "core", "pyspiel"):
@@ -179,7 +183,8 @@ class Evaluator:
         if use_core:
             self.root = core_of(game)
             # with the Y solver this searcher only groups the openings
-            self.searcher = Searcher(self.root, 0, self.lo, self.hi, symmetry, 10 if use_y else tt_log2)
+            self.searcher = Searcher(self.root, 0, self.lo, self.hi, symmetry,
+                                     10 if use_y else tt_log2, tt_replace=tt_replace)
             self.player = self.root.player()
             if use_y:
                 self.y_solver = ysolver.make_solver(game, tt_log2=tt_log2)

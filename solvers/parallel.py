@@ -65,6 +65,7 @@ class Settings:
     symmetry: bool = True
     tt_log2: int = 24
     imports: tuple[str, ...] = ()       # modules that register the game (a worker starts bare)
+    tt_replace: str = "depth"           # the alpha-beta table's replacement scheme
 
 
 # --------------------------------------------------------------------------- the worker side
@@ -84,7 +85,8 @@ def _evaluator(settings: Settings) -> Evaluator:
             importlib.import_module(module)
         cache.clear()               # one table per thread: another game frees the last one's memory
         ev = cache[settings] = Evaluator(settings.game, engine=settings.engine, method=settings.method,
-                                         symmetry=settings.symmetry, tt_log2=settings.tt_log2)
+                                         symmetry=settings.symmetry, tt_log2=settings.tt_log2,
+                                         tt_replace=settings.tt_replace)
     return ev
 
 
@@ -216,7 +218,7 @@ def key_of(path: Iterable[int]) -> str:
 
 def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None = None,
           engine: str = "auto", method: str = "auto", symmetry: bool = True, tt_log2: int = 24,
-          split_depth: int | None = None, records: str | None = None, time_limit: float = 0.0,
+          tt_replace: str = "depth", split_depth: int | None = None, records: str | None = None, time_limit: float = 0.0,
           stop_after: int = 0, connect_timeout: float = 10.0, imports: Iterable[str] = (),
           order_plies: int = 2, progress: Callable[[str], None] | None = None) -> dict:
     """``solvers.exhaustive.solve``'s result (value, winning first moves, every
@@ -244,9 +246,10 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
         raise ValueError(f"stop_after must be >= 0, got {stop_after}")
     if order_plies < 0:
         raise ValueError(f"order_plies must be >= 0, got {order_plies}")
-    settings = Settings(str(game), engine, method, symmetry, tt_log2, tuple(imports))
+    settings = Settings(str(game), engine, method, symmetry, tt_log2, tuple(imports), tt_replace)
     # The parent's evaluator only groups moves and keys positions: a small table.
-    ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=10)
+    ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=10,
+                   tt_replace=tt_replace)
     classes = ev.classes()
     deadline = time.perf_counter() + time_limit if time_limit and time_limit > 0 else 0.0
     store = None

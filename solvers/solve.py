@@ -68,6 +68,11 @@ def main(argv=None) -> int:
                     help="key the transposition table by the plain hash (no symmetry classes)")
     ap.add_argument("--tt-log2", type=int, default=24,
                     help="transposition table entries = 2**N (32 bytes each; default 24 = 512 MiB)")
+    ap.add_argument("--tt-replace", choices=("depth", "size", "size4"), default="depth",
+                    help="transposition table replacement: depth (2-entry buckets, deepest then "
+                         "newest; the default), size (2-entry buckets, the larger subtree kept) or "
+                         "size4 (4-entry buckets, the smallest subtree replaced); only node counts "
+                         "change, never values")
     ap.add_argument("--depth", type=int, default=0,
                     help="instead of solving, search N plies deep with a random-playout heuristic")
     ap.add_argument("--seed", type=int, default=0, help="seed of the heuristic playouts (--depth only)")
@@ -123,7 +128,8 @@ def main(argv=None) -> int:
         else:
             progress = None if args.quiet else (lambda msg: print(msg, file=sys.stderr, flush=True))
             common = dict(engine=args.engine, method=args.method, time_limit=args.time_limit,
-                          symmetry=not args.no_symmetry, tt_log2=args.tt_log2, progress=progress)
+                          symmetry=not args.no_symmetry, tt_log2=args.tt_log2,
+                          tt_replace=args.tt_replace, progress=progress)
             if parallel:
                 # SIGTERM (timeout, kill) unwinds like Ctrl-C, so the worker processes are
                 # killed too instead of finishing their searches for nobody.
