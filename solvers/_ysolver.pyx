@@ -63,7 +63,7 @@ Ordering never changes a value; each pruning has a switch, and the tests
 compare every switch setting with plain alpha-beta.
 """
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int64_t
 from games.clock cimport monotonic_seconds
 
@@ -79,6 +79,11 @@ cdef enum:
     R_WIN = 1          # the mover wins
     R_LOSS = 2         # the mover loses
     NO_MOVE = 255
+    SIDE0 = 64         # H-search: node index of side 0 (cells and groups are 0..63)
+    HN = 67            # H-search nodes: up to 64 cell/group nodes and the 3 sides
+    KV = 4             # full connections kept per node pair (the smallest found)
+    KS = 6             # semi-connections kept per node pair
+    QMAX = 4096        # H-search work list of new full connections
 
 cdef struct Entry:
     uint64_t key
@@ -136,16 +141,40 @@ cdef class YSolver:
     cdef bint use_semi
     cdef bint use_ladder
     cdef bint use_captured
+    cdef bint use_hsearch
+    cdef readonly int64_t hsearch_wins
+    cdef readonly int64_t hsearch_cuts
+    # H-search workspace (one search at a time; its results are read before recursing)
+    cdef uint64_t* hv          # hv[(u * HN + v) * KV + i]: full-connection carriers of u-v
+    cdef uint8_t* hvn          # how many of them
+    cdef uint64_t* hs          # semi-connection carriers (key included)
+    cdef uint8_t* hsn
+    cdef uint64_t hbody[HN]    # a node's cells (a group's stones or one empty cell; 0 for a side)
+    cdef uint64_t hlinked[HN]  # node u: the nodes (bits 0..63) it has a full connection to
+    cdef uint8_t hlinked_side[HN]
+    cdef bint hgroup[HN]
+    cdef int hnn
+    cdef int qu[QMAX]
+    cdef int qv[QMAX]
+    cdef uint64_t qc[QMAX]
+    cdef int qlen
 
     def __cinit__(self):
         self.table = NULL
+        self.hv = self.hs = NULL
+        self.hvn = self.hsn = NULL
 
     def __dealloc__(self):
         free(self.table)
+        free(self.hv)
+        free(self.hs)
+        free(self.hvn)
+        free(self.hsn)
 
     def __init__(self, int num_cells, list neighbours, list sides, list symmetries,
                  int tt_log2=22, bint virtual_connections=True, bint dead_cells=True,
-                 bint semi_mustplay=True, bint side_links=True, bint captured_cells=True):
+                 bint semi_mustplay=True, bint side_links=True, bint captured_cells=True,
+                 bint hsearch=True):
         """``neighbours[c]``/``sides[c]``: lists per cell; ``symmetries``: cell
         permutations (identity first). Checked by the Python face."""
         cdef int c, s, p
@@ -158,6 +187,13 @@ cdef class YSolver:
         self.use_semi = semi_mustplay and virtual_connections
         self.use_ladder = side_links
         self.use_captured = captured_cells
+        self.use_hsearch = hsearch
+        self.hv = <uint64_t*>malloc(HN * HN * KV * sizeof(uint64_t))
+        self.hs = <uint64_t*>malloc(HN * HN * KS * sizeof(uint64_t))
+        self.hvn = <uint8_t*>malloc(HN * HN)
+        self.hsn = <uint8_t*>malloc(HN * HN)
+        if self.hv == NULL or self.hs == NULL or self.hvn == NULL or self.hsn == NULL:
+            raise MemoryError()
         memset(self.side_cells, 0, sizeof(self.side_cells))
         for c in range(num_cells):
             self.nbr[c] = 0
@@ -185,6 +221,7 @@ cdef class YSolver:
         if self.table == NULL:
             raise MemoryError()
         self.nodes = self.tt_hits = self.vc_wins = self.mustplay_cuts = self.vc_losses = self.fill_ins = 0
+        self.hsearch_wins = self.hsearch_cuts = 0
 
     # -- board analysis ----------------------------------------------------
 
@@ -452,6 +489,260 @@ cdef class YSolver:
                 must &= carrier | _bit(x)
         return must
 
+    # -- H-search (step 6) ---------------------------------------------------
+
+    cdef bint _h_add_vc(self, int u, int v, uint64_t c) noexcept nogil:
+        """Record a full connection u-v of carrier ``c`` (u a node, v a node
+        or a side) unless a kept one's carrier is a subset; queue it for the
+        AND rule. Only the KV smallest are kept: a bound, never a claim."""
+        cdef uint64_t* a = &self.hv[(u * HN + v) * KV]
+        cdef int n = self.hvn[u * HN + v], i, worst = -1, wp = -1, pc = __builtin_popcountll(c)
+        for i in range(n):
+            if a[i] & ~c == 0:
+                return 0
+        i = 0
+        while i < n:             # drop the supersets of c
+            if c & ~a[i] == 0:
+                n -= 1
+                a[i] = a[n]
+            else:
+                i += 1
+        if n < KV:
+            a[n] = c
+            n += 1
+        else:
+            for i in range(n):
+                if __builtin_popcountll(a[i]) > wp:
+                    wp = __builtin_popcountll(a[i])
+                    worst = i
+            if wp <= pc:
+                self.hvn[u * HN + v] = n
+                return 0
+            a[worst] = c
+        self.hvn[u * HN + v] = n
+        if v < SIDE0:
+            self.hlinked[u] |= _bit(v)
+            self.hlinked[v] |= _bit(u)
+            # the mirror entry v-u, kept equal
+            memcpy(&self.hv[(v * HN + u) * KV], a, n * sizeof(uint64_t))
+            self.hvn[v * HN + u] = n
+        else:
+            self.hlinked_side[u] |= 1 << (v - SIDE0)
+        if self.qlen < QMAX:
+            self.qu[self.qlen] = u
+            self.qv[self.qlen] = v
+            self.qc[self.qlen] = c
+            self.qlen += 1
+        return 1
+
+    cdef void _h_add_sc(self, int u, int v, uint64_t c) noexcept nogil:
+        """Record a semi-connection u-v of carrier ``c`` (its key included)
+        and apply the OR rule: two semis with disjoint carriers, or all the
+        kept ones when their carriers share no cell, make a full connection
+        of the union (whatever the opponent takes, some semi's carrier misses
+        it and the owner plays that semi's key)."""
+        cdef uint64_t* vcs = &self.hv[(u * HN + v) * KV]
+        cdef uint64_t* a = &self.hs[(u * HN + v) * KS]
+        cdef int nv = self.hvn[u * HN + v], n = self.hsn[u * HN + v], i
+        cdef uint64_t inter = c, union = c
+        for i in range(nv):
+            if vcs[i] & ~c == 0:
+                return
+        for i in range(n):
+            if a[i] & ~c == 0:
+                return
+        i = 0
+        while i < n:
+            if c & ~a[i] == 0:
+                n -= 1
+                a[i] = a[n]
+            else:
+                i += 1
+        for i in range(n):
+            if a[i] & c == 0:
+                self._h_add_vc(u, v, a[i] | c)
+            inter &= a[i]
+            union |= a[i]
+        if inter == 0 and n >= 2:
+            self._h_add_vc(u, v, union)
+        if n < KS:
+            a[n] = c
+            n += 1
+        else:
+            a[n - 1] = c          # the newest replaces the last kept
+        self.hsn[u * HN + v] = n
+        if v < SIDE0:
+            memcpy(&self.hs[(v * HN + u) * KS], a, n * sizeof(uint64_t))
+            self.hsn[v * HN + u] = n
+
+    cdef void _h_and(self, int a, int m, uint64_t c1) noexcept nogil:
+        """The AND rule for a new full connection a-m (carrier c1) through
+        the node m (never a side) to every w with a full connection m-w of
+        carrier c2 disjoint from c1, neither carrier holding the other end:
+        through one of the owner's groups it is a full connection a-w of
+        carrier c1 + c2; through an empty cell a semi-connection with that
+        cell as its key (after the owner plays it, the same)."""
+        cdef uint64_t ws = self.hlinked[m] & ~_bit(a), c2, body_a = self.hbody[a], carrier
+        cdef uint64_t* b
+        cdef int w, i, n, s
+        cdef bint group = self.hgroup[m]
+        cdef uint64_t key = 0 if group else self.hbody[m]
+        if a >= SIDE0:
+            return
+        while ws:
+            w = __builtin_ctzll(ws)
+            ws &= ws - 1
+            if self.hbody[w] & c1:
+                continue
+            b = &self.hv[(m * HN + w) * KV]
+            n = self.hvn[m * HN + w]
+            for i in range(n):
+                c2 = b[i]
+                if c2 & c1 or c2 & body_a:
+                    continue
+                carrier = c1 | c2 | key
+                if group:
+                    self._h_add_vc(a, w, carrier)
+                else:
+                    self._h_add_sc(a, w, carrier)
+        for s in range(3):
+            if not (self.hlinked_side[m] >> s & 1):
+                continue
+            b = &self.hv[(m * HN + SIDE0 + s) * KV]
+            n = self.hvn[m * HN + SIDE0 + s]
+            for i in range(n):
+                c2 = b[i]
+                if c2 & c1 or c2 & body_a:
+                    continue
+                carrier = c1 | c2 | key
+                if group:
+                    self._h_add_vc(a, SIDE0 + s, carrier)
+                else:
+                    self._h_add_sc(a, SIDE0 + s, carrier)
+
+    cdef void _h_and_side(self, int m, int side, uint64_t c2) noexcept nogil:
+        """The AND rule for a new full connection m-side (carrier c2) with
+        every full connection a-m already kept (``_h_and`` does the other
+        order): the same conditions and results."""
+        cdef uint64_t as_ = self.hlinked[m], c1
+        cdef uint64_t* b
+        cdef int a, i, n
+        cdef bint group = self.hgroup[m]
+        cdef uint64_t key = 0 if group else self.hbody[m]
+        while as_:
+            a = __builtin_ctzll(as_)
+            as_ &= as_ - 1
+            if self.hbody[a] & c2:
+                continue
+            b = &self.hv[(a * HN + m) * KV]
+            n = self.hvn[a * HN + m]
+            for i in range(n):
+                c1 = b[i]
+                if c1 & c2:
+                    continue
+                if group:
+                    self._h_add_vc(a, side, c1 | c2)
+                else:
+                    self._h_add_sc(a, side, c1 | c2 | key)
+
+    cdef int _hsearch(self, uint64_t stones, uint64_t empty, uint64_t* carrier_out,
+                      uint64_t* must_out) noexcept nogil:
+        """H-search for the owner of ``stones`` (step 6). Nodes: its groups
+        and the empty cells; targets: the three sides. Returns 2 with the
+        carrier in ``carrier_out`` when a group has full connections to all
+        three sides with pairwise disjoint carriers (a virtual win: answering
+        each intrusion inside the carrier it hits keeps all three, so the
+        owner ends with a Y moving second); else 1 when it has *one-move*
+        wins (an empty cell with such three connections, or a group with two
+        full connections and one semi-connection, pairwise disjoint), with
+        ``must_out`` the intersection of their carriers (each key included):
+        a move of the other player outside it leaves one of them intact;
+        else 0."""
+        cdef uint64_t groups[MAXG]
+        cdef uint64_t around, bit, c0, c1, c2, must = ~(<uint64_t>0)
+        cdef uint64_t* l0
+        cdef uint64_t* l1
+        cdef uint64_t* l2
+        cdef int k, nn, i, j, u, v, s, q, n0, n1, n2, i0, i1, i2, semi_side, found = 0
+        k = self._groups(stones, groups)
+        nn = 0
+        for i in range(k):
+            self.hbody[nn] = groups[i]
+            self.hgroup[nn] = 1
+            nn += 1
+        bit = empty
+        while bit:
+            self.hbody[nn] = bit & (~bit + 1)
+            self.hgroup[nn] = 0
+            bit &= bit - 1
+            nn += 1
+        self.hnn = nn
+        for u in range(nn):
+            self.hlinked[u] = 0
+            self.hlinked_side[u] = 0
+            memset(&self.hvn[u * HN], 0, HN)
+            memset(&self.hsn[u * HN], 0, HN)
+        self.qlen = 0
+        # base: adjacent nodes and nodes on a side are fully connected, carrier empty
+        for u in range(nn):
+            around = self._around(self.hbody[u])
+            for v in range(u + 1, nn):
+                if around & self.hbody[v]:
+                    self._h_add_vc(u, v, 0)
+            for s in range(3):
+                if self.hbody[u] & self.side_cells[s]:
+                    self._h_add_vc(u, SIDE0 + s, 0)
+        q = 0
+        while q < self.qlen:
+            u = self.qu[q]
+            v = self.qv[q]
+            c0 = self.qc[q]
+            q += 1
+            if v < SIDE0:
+                self._h_and(u, v, c0)
+                self._h_and(v, u, c0)
+            else:
+                self._h_and_side(u, v, c0)
+        # read off the wins and one-move wins
+        for u in range(nn):
+            if self.hlinked_side[u] != 7 and not (self.hgroup[u] and __builtin_popcountll(self.hlinked_side[u]) == 2):
+                continue
+            for semi_side in range(-1, 3):
+                if semi_side >= 0 and not self.hgroup[u]:
+                    break
+                l0 = &self.hv[(u * HN + SIDE0) * KV]
+                l1 = &self.hv[(u * HN + SIDE0 + 1) * KV]
+                l2 = &self.hv[(u * HN + SIDE0 + 2) * KV]
+                n0 = self.hvn[u * HN + SIDE0]
+                n1 = self.hvn[u * HN + SIDE0 + 1]
+                n2 = self.hvn[u * HN + SIDE0 + 2]
+                if semi_side == 0:
+                    l0 = &self.hs[(u * HN + SIDE0) * KS]
+                    n0 = self.hsn[u * HN + SIDE0]
+                elif semi_side == 1:
+                    l1 = &self.hs[(u * HN + SIDE0 + 1) * KS]
+                    n1 = self.hsn[u * HN + SIDE0 + 1]
+                elif semi_side == 2:
+                    l2 = &self.hs[(u * HN + SIDE0 + 2) * KS]
+                    n2 = self.hsn[u * HN + SIDE0 + 2]
+                for i0 in range(n0):
+                    c0 = l0[i0]
+                    for i1 in range(n1):
+                        c1 = l1[i1]
+                        if c0 & c1:
+                            continue
+                        for i2 in range(n2):
+                            c2 = l2[i2]
+                            if c2 & (c0 | c1):
+                                continue
+                            if semi_side < 0 and self.hgroup[u]:
+                                carrier_out[0] = c0 | c1 | c2
+                                return 2
+                            found = 1
+                            must &= c0 | c1 | c2 | (0 if self.hgroup[u] else self.hbody[u])
+        must_out[0] = must & empty
+        return found
+
     # -- search --------------------------------------------------------------
 
     cdef inline uint64_t _key(self, uint64_t* h, int* which) noexcept nogil:
@@ -493,7 +784,7 @@ cdef class YSolver:
         cdef uint64_t my_groups[MAXG]
         cdef uint64_t op_groups[MAXG]
         cdef uint64_t g2[MAXG]
-        cdef uint64_t wins, threats, carrier, moves, dead, bit
+        cdef uint64_t wins, threats, carrier, moves, dead, bit, hmust
         cdef uint64_t hc[MAXSYM]
         cdef int km, ko, sym, s, c, i, nm, best, result, empties
         cdef int order[MAXC]
@@ -560,6 +851,24 @@ cdef class YSolver:
                 return R_LOSS
         if threats:
             moves &= threats
+        if self.use_hsearch:
+            if self._hsearch(me, empty, &carrier, &hmust):
+                self.hsearch_wins += 1
+                self._store(key, R_WIN, -1, sym, empties)
+                return R_WIN
+            result = self._hsearch(opp, empty, &carrier, &hmust)
+            if result == 2:
+                self.vc_losses += 1
+                self._store(key, R_LOSS, -1, sym, empties)
+                return R_LOSS
+            if result == 1:
+                if moves & ~hmust:
+                    self.hsearch_cuts += 1
+                moves &= hmust
+                if moves == 0:
+                    self.vc_losses += 1
+                    self._store(key, R_LOSS, -1, sym, empties)
+                    return R_LOSS
         if self.use_semi:
             moves = self._semi_mustplay(op_groups, ko, empty, moves)
             if moves == 0:
@@ -666,3 +975,11 @@ cdef class YSolver:
         cdef uint64_t groups[MAXG]
         cdef int k = self._groups(stones, groups)
         return self._semi_mustplay(groups, k, empty, empty)
+
+    def hsearch(self, stones, empty):
+        """Step 6 for the owner of ``stones`` (a test face): (2, carrier) for
+        a virtual win, (1, region) for one-move wins (the other player must
+        play in ``region``), (0, None) when H-search found neither."""
+        cdef uint64_t carrier = 0, must = 0
+        cdef int r = self._hsearch(stones, empty, &carrier, &must)
+        return (r, carrier if r == 2 else must if r == 1 else None)

@@ -39,7 +39,8 @@ def applies(game) -> bool:
 
 def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
                 dead_cells: bool = True, semi_mustplay: bool = True,
-                side_links: bool = True, captured_cells: bool = True) -> YSolver:
+                side_links: bool = True, captured_cells: bool = True,
+                hsearch: bool = True) -> YSolver:
     """A solver for ``game``'s board (reuse it across that board's positions)."""
     if not applies(game):
         raise ValueError(f"the Y solver handles y_game on a triangle of side <= 10 with "
@@ -50,7 +51,7 @@ def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
     n = board.num_cells
     return YSolver(n, [board.neighbours(c) for c in range(n)], [board.sides_of(c) for c in range(n)],
                    [list(perm) for perm in board.symmetries], tt_log2, virtual_connections,
-                   dead_cells, semi_mustplay, side_links, captured_cells)
+                   dead_cells, semi_mustplay, side_links, captured_cells, hsearch)
 
 
 def position_of(core) -> tuple[int, int, int]:

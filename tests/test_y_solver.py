@@ -52,7 +52,7 @@ def _alphabeta_value(searcher, core):
 
 
 ALL_ON = dict(virtual_connections=True, dead_cells=True, semi_mustplay=True, side_links=True,
-              captured_cells=True)
+              captured_cells=True, hsearch=True)
 SWITCHES = [ALL_ON] + [{**ALL_ON, k: False} for k in ALL_ON] + [{k: False for k in ALL_ON}]
 
 
@@ -251,3 +251,67 @@ def test_side_7_matches_hexwiki():
     assert len(expected) == 10
     assert r["method"] == "ysolver" and r["value"] == 1.0 and r["complete"]
     assert set(r["winning_first_moves"]) == expected
+
+
+def _hsearch_claims_hold(game, solver, searcher, core):
+    """Checks step 6 (H-search) on one position from both sides' view; returns
+    (virtual wins, one-move-win regions, moves checked outside a region)."""
+    full = (1 << game.new_core().board.num_cells) - 1
+    black, white, mover = ysolver.position_of(core)
+    mine, theirs = (black, white) if mover == 0 else (white, black)
+    empty = full & ~(black | white)
+    wins = regions = outside = 0
+    kind, cells = solver.hsearch(mine, empty)
+    if kind:        # a virtual win, or a one-move win with the mover to play it: the mover wins
+        assert _mover_value(searcher, core) == 1, ("mover", kind, core.to_string())
+        wins += 1
+    kind, cells = solver.hsearch(theirs, empty)
+    if kind == 2:
+        assert _mover_value(searcher, core) == -1, ("virtual win", core.to_string())
+        wins += 1
+    elif kind == 1:
+        assert cells & ~empty == 0
+        regions += 1
+        for c in range(game.new_core().board.num_cells):
+            if empty >> c & 1 and not cells >> c & 1:
+                child = core.clone()
+                child.apply_action(c)     # the opponent then plays a key and wins
+                assert not child.terminal() and _mover_value(searcher, child) == 1, \
+                    (core.to_string(), c)
+                outside += 1
+    return wins, regions, outside
+
+
+@pytest.mark.parametrize("n,stones_range,count", [(5, (2, 10), 150), (6, (6, 17), 60),
+                                                  (7, (12, 22), 25)])
+def test_hsearch_claims_are_real(n, stones_range, count):
+    """Step 6 (H-search) on its own, not masked by the earlier steps: on
+    random positions, a virtual win or one-move win found for the mover
+    means the mover wins; one found for its opponent means the mover loses
+    (virtual win) or loses with every move outside the must-play region;
+    each checked by plain alpha-beta, which knows nothing of Y."""
+    game = _game(n)
+    rng = random.Random(17 + n)
+    searcher = make_searcher(game, game.new_core(), tt_log2=20)
+    solver = ysolver.make_solver(game, tt_log2=12)
+    wins = regions = outside = 0
+    for _ in range(count * 40):
+        if wins >= count and regions >= count:
+            break
+        core = _random_position(game, rng, rng.randrange(*stones_range))
+        if core is None:
+            continue
+        w, r, o = _hsearch_claims_hold(game, solver, searcher, core)
+        wins, regions, outside = wins + w, regions + r, outside + o
+    assert wins >= count and regions >= count and outside > count, (wins, regions, outside)
+
+
+def test_hsearch_claims_on_every_side_4_position():
+    game = _game(4)
+    searcher = make_searcher(game, game.new_core(), tt_log2=16)
+    solver = ysolver.make_solver(game, tt_log2=10)
+    total = [0, 0, 0]
+    for core in _reachable(game):
+        for i, x in enumerate(_hsearch_claims_hold(game, solver, searcher, core)):
+            total[i] += x
+    assert total[0] > 1000 and total[1] > 100 and total[2] > 100, total
