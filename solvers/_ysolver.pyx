@@ -47,12 +47,44 @@ position of sides 3-5):
    (c) A move after which the mover has a virtual win wins (by 3b for the
    opponent then to move); these are looked for among the moves left,
    before any is searched.
-5. *Dead cells* are not searched: an empty cell whose neighbours are all of
-   one colour. On a triangle those neighbours form a ring (interior), a path
-   (side) or an adjacent pair (corner), so they are already one group and
-   already touch every side the cell touches: a stone there changes nothing
-   for either player, i.e. it is a pass, which is never better than another
-   empty cell in Y (an extra stone never hurts).
+5. *Dead cells* are not searched: an empty cell with no empty neighbour
+   where, for each player, its neighbours of that player's colour are
+   either none or all in one group already touching every side the cell
+   touches (``_dead``). A stone there joins nothing and adds no side for
+   either player, now and later (neighbours never change, groups only grow),
+   and a lone walled-in stone touches at most two sides: it is a pass,
+   which is never better than another empty cell in Y (an extra stone
+   never hurts). All neighbours of one colour is a case: on a triangle
+   they form a ring, a path or an adjacent pair, so one group. (The "dead
+   cell" of the Hex literature, e.g. Hayward, Bjornsson, Johanson, Kan, Po
+   and van Rijswijck, "Solving 7x7 Hex: virtual connections and game-state
+   reduction", 2003: an empty cell whose colour can never change the
+   outcome; the argument above is Y's own.)
+6. *H-search* (``_hsearch``, switch ``hsearch``; after steps 1-3, before
+   4b), Anshelevich's rules with Y's targets. Nodes: the player's groups
+   and the empty cells; targets: the three sides, which are never a middle
+   (two groups each touching a side are not joined by it). A full
+   connection (VC) u-v of carrier C: with the owner's stones on u and v,
+   the owner joins them moving second by answering inside C; a
+   semi-connection (SC): the same after one owner move, its key, in C.
+   Base: adjacent nodes, and a node on a side, have a VC of empty carrier.
+   AND: VCs a-m and m-w with disjoint carriers, neither holding the other
+   end, give a VC a-w through a group m and an SC of key m through an
+   empty cell m. OR: two SCs of one pair with disjoint carriers, or all
+   kept ones when their carriers share no cell, give a VC of the union
+   (the opponent's move misses some SC's carrier; play its key). A Y is
+   what is proven: a *virtual win* is one group with VCs to the three
+   sides, pairwise disjoint carriers (the union is a pairing strategy, so
+   as in 3/3b it wins for either player to move); a *one-move win* is an
+   empty cell with three such VCs, or a group with two VCs and one SC,
+   pairwise disjoint: the owner to move plays the key and has a virtual
+   win; the other player to move must play inside every one-move win's
+   carrier (step 4b's argument), so only the intersection is searched.
+   Lists are bounded (KV smallest VCs and KS SCs per pair, QMAX queued
+   VCs, the OR rule over pairs and over all), which loses connections,
+   never soundness; steps 3-4 stay (their greedy sets are cheap and can
+   find what the bounded lists dropped). Recomputed at every node, not
+   incremental.
 
 The search is a depth-first AND/OR search (alpha-beta with a null window
 over win/loss), with a transposition table keyed by the minimum Zobrist key
@@ -458,6 +490,42 @@ cdef class YSolver:
             fill |= _bit(a) | _bit(b)
             bit &= ~_bit(b)
         return fill
+
+    cdef bint _useless_for(self, uint64_t* groups, int k, uint64_t near, int c) noexcept nogil:
+        """True when a stone on ``c`` (no empty neighbour) can never matter to
+        the owner of ``groups``, whose stones among c's neighbours are ``near``:
+        none (the stone would be a group of one cell, walled in, touching at
+        most two sides), or all in one group that already touches every side
+        c touches (the stone would join nothing and add no side). Neighbours
+        and sides never change back, so this stays true for the rest of the game."""
+        cdef int i
+        if near == 0:
+            return 1
+        for i in range(k):
+            if groups[i] & near:
+                return (near & ~groups[i]) == 0 and \
+                    (self._sides_of(groups[i]) & self.side_mask[c]) == self.side_mask[c]
+        return 0
+
+    cdef uint64_t _dead(self, uint64_t* my_groups, int km, uint64_t* op_groups, int ko,
+                        uint64_t cells, uint64_t empty) noexcept nogil:
+        """The dead cells among ``cells`` (step 5): empty cells with no empty
+        neighbour where a stone is useless for both players."""
+        cdef uint64_t dead = 0, bit = cells, me = 0, opp = 0
+        cdef int c, i
+        for i in range(km):
+            me |= my_groups[i]
+        for i in range(ko):
+            opp |= op_groups[i]
+        while bit:
+            c = __builtin_ctzll(bit)
+            bit &= bit - 1
+            if self.nbr[c] & empty:
+                continue
+            if self._useless_for(my_groups, km, self.nbr[c] & me, c) and \
+                    self._useless_for(op_groups, ko, self.nbr[c] & opp, c):
+                dead |= _bit(c)
+        return dead
 
     cdef int _with_stone(self, uint64_t* groups, int k, int x, uint64_t* out) noexcept nogil:
         """The groups of the same owner after a stone on empty cell ``x``:
@@ -888,13 +956,7 @@ cdef class YSolver:
                     self._store(key, R_WIN, c, sym, empties)
                     return R_WIN
         if self.use_dead:
-            dead = 0
-            bit = moves
-            while bit:
-                c = __builtin_ctzll(bit)
-                bit &= bit - 1
-                if (self.nbr[c] & ~me) == 0 or (self.nbr[c] & ~opp) == 0:
-                    dead |= _bit(c)
+            dead = self._dead(my_groups, km, op_groups, ko, moves, empty)
             if dead != moves:       # keep one move if all are dead (never happens in play)
                 moves &= ~dead
         if moves != empty:
@@ -983,3 +1045,12 @@ cdef class YSolver:
         cdef uint64_t carrier = 0, must = 0
         cdef int r = self._hsearch(stones, empty, &carrier, &must)
         return (r, carrier if r == 2 else must if r == 1 else None)
+
+    def dead_cells(self, black, white):
+        """Step 5's dead cells of a position (a test face; the same for either player to move)."""
+        cdef uint64_t b = black, w = white
+        cdef uint64_t bg[MAXG]
+        cdef uint64_t wg[MAXG]
+        cdef int kb = self._groups(b, bg), kw = self._groups(w, wg)
+        cdef uint64_t empty = self.full & ~(b | w)
+        return self._dead(bg, kb, wg, kw, empty, empty)

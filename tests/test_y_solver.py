@@ -315,3 +315,50 @@ def test_hsearch_claims_on_every_side_4_position():
         for i, x in enumerate(_hsearch_claims_hold(game, solver, searcher, core)):
             total[i] += x
     assert total[0] > 1000 and total[1] > 100 and total[2] > 100, total
+
+
+def _cells(board, names):
+    return sum(1 << board.index_of_name[n] for n in names)
+
+
+def test_dead_cells_with_both_colours_around():
+    """Step 5: b3 on side 5 (interior) walled in by one Black group
+    (a4 b4 a3) and one White group (c3 c2 b2) is dead; split either colour's
+    neighbours over two groups and it is not (a stone there would join them)."""
+    game = _game(5)
+    board = game.new_core().board
+    solver = ysolver.make_solver(game, tt_log2=10)
+    b3 = 1 << board.index_of_name["b3"]
+    dead = solver.dead_cells(_cells(board, ["a4", "b4", "a3"]), _cells(board, ["c3", "c2", "b2"]))
+    assert dead & b3
+    # White's c3 and b2 apart (c2 Black): b3 would join them
+    assert not solver.dead_cells(_cells(board, ["a4", "b4", "a3", "c2"]),
+                                 _cells(board, ["c3", "b2"])) & b3
+    # a side cell: a2 (left side; neighbours a3 b2 a1 b1) with Black a3 b2 (one group, on
+    # the left side through a3) and White a1 b1 (one group, on the left side through a1)
+    a2 = 1 << board.index_of_name["a2"]
+    assert solver.dead_cells(_cells(board, ["a3", "b2"]), _cells(board, ["a1", "b1"])) & a2
+    # the corner a1 (left and bottom; neighbours a2 b1) beside Black a2 (left side only) and
+    # White b1 (bottom only): a stone there would add a side for either, so it is not dead
+    a1 = 1 << board.index_of_name["a1"]
+    assert not solver.dead_cells(_cells(board, ["a2"]), _cells(board, ["b1"])) & a1
+    assert solver.dead_cells(_cells(board, ["a2", "b2", "b1"]), 0) & a1
+
+
+def test_mixed_dead_cells_occur_in_play():
+    """The generalised pattern (both colours around) is met on side 4, where
+    every position is checked against alpha-beta with it on and off."""
+    game = _game(4)
+    board = game.new_core().board
+    solver = ysolver.make_solver(game, tt_log2=10)
+    mixed = 0
+    for core in _reachable(game):
+        black, white, _ = ysolver.position_of(core)
+        dead = solver.dead_cells(black, white)
+        while dead:
+            c = (dead & -dead).bit_length() - 1
+            dead &= dead - 1
+            around = board.neighbours(c)
+            if any(black >> d & 1 for d in around) and any(white >> d & 1 for d in around):
+                mixed += 1
+    assert mixed > 100, mixed
