@@ -120,9 +120,10 @@ def solver_speed(game_strings=("y_game(board_size=5)", "defector_y(board_size=5,
 # win loses at once, captured-cell fill-in), so it is close to, not equal to,
 # the solver of commit c2051e7
 Y_BASELINE = dict(semi_mustplay=False, side_links=False)
-# the Y solver before H-search (step 6 of solvers/_ysolver.pyx): everything else on,
-# i.e. the solver that solved side 7 (commit 505af73)
-Y_PRE_HSEARCH = dict(hsearch=False)
+# the Y solver before issue 17's side-8 work, i.e. the one that first solved
+# side 7 (commit 505af73): no H-search (step 6 of solvers/_ysolver.pyx), no
+# centrality prior; only the widened dead cells (step 5) cannot be switched back
+Y_PRE_HSEARCH = dict(hsearch=False, centrality=0)
 
 
 def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
@@ -158,7 +159,8 @@ def y_solver_comparison(sizes=(5,), tt_log2: int = 22, alphabeta: bool = True,
                         baseline: bool = True, progress=None) -> dict:
     """Plain Y (every opening class, as ``solvers.exhaustive.solve`` does)
     solved in one run by the Y solver, by the same solver without H-search
-    (``Y_PRE_HSEARCH``, the solver before issue 17's side-8 work), by the
+    and the centrality prior (``Y_PRE_HSEARCH``, the solver before issue 17's
+    side-8 work), by the
     solver without must-play from one-move wins and side links
     (``Y_BASELINE``; ``baseline=False`` skips it) and by the general
     alpha-beta kernel (``alphabeta=False`` skips it): same values? Times,
@@ -349,10 +351,10 @@ def main(argv=None) -> int:
         base = (f", pre-issue-17 Y solver {r['baseline_nodes']:,} nodes {r['baseline_seconds']} s "
                 f"(x{r['baseline_ratio']:.1f})" if "baseline_nodes" in r else "")
         print(f"{r['game']}: value {r['value']:+g}, openings agree: {r['values_agree']}; root: Y solver "
-              f"{r['root_nodes']:,} nodes {r['root_cpu_seconds']} CPU s, without H-search "
+              f"{r['root_nodes']:,} nodes {r['root_cpu_seconds']} CPU s, without H-search and prior "
               f"{r['pre_hsearch_root_nodes']:,} nodes {r['pre_hsearch_root_cpu_seconds']} CPU s "
               f"(x{r['root_cpu_ratio']:.1f}); every opening: Y solver {r['ysolver_nodes']:,} nodes "
-              f"{r['ysolver_seconds']} s, without H-search {r['pre_hsearch_nodes']:,} nodes "
+              f"{r['ysolver_seconds']} s, without them {r['pre_hsearch_nodes']:,} nodes "
               f"{r['pre_hsearch_seconds']} s (x{r['pre_hsearch_ratio']:.1f}){base}{plain}; "
               f"load {r['load']}")
     return 0

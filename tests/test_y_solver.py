@@ -238,13 +238,13 @@ def test_side_6_matches_docs_solved():
     assert sorted(r["winning_first_moves"]) == ["b3", "c2", "c3"]
 
 
-@pytest.mark.slow
 def test_side_7_matches_hexwiki():
     """HexWiki's "Where to swap (y)" map of side 7, as docs/solved.md
     translates it: the openings that win are the 10 cells (r, c) with
-    r <= 5 and 1 <= c <= r - 1 (the interior cells). About 72 s of CPU time
-    (20 M nodes; 19 minutes of wall clock on the shared machine at load 16-26)."""
-    r = solve("y_game(board_size=7)", tt_log2=24)
+    r <= 5 and 1 <= c <= r - 1 (the interior cells). About 1,200 nodes and
+    half a second with H-search and the centrality prior (20 M nodes and 72 s
+    of CPU time before them)."""
+    r = solve("y_game(board_size=7)", tt_log2=20)
     n = 7
     expected = {f"{chr(ord('a') + c)}{n - row}" for row in range(n) for c in range(n)
                 if row <= 5 and 1 <= c <= row - 1}
@@ -362,3 +362,25 @@ def test_mixed_dead_cells_occur_in_play():
             if any(black >> d & 1 for d in around) and any(white >> d & 1 for d in around):
                 mixed += 1
     assert mixed > 100, mixed
+
+
+def test_centrality_prior_is_checked_and_only_orders():
+    game = _game(5)
+    with pytest.raises(ValueError, match="centrality"):
+        ysolver.make_solver(game, centrality=-1)
+    rng = random.Random(3)
+    plain = ysolver.make_solver(game, tt_log2=14, centrality=0)
+    ordered = ysolver.make_solver(game, tt_log2=14)
+    for _ in range(200):
+        core = _random_position(game, rng, rng.randrange(0, 8))
+        if core is not None:
+            assert ysolver.value(plain, core) == ysolver.value(ordered, core), core.to_string()
+
+
+def test_bench_compares_with_the_solver_before_hsearch():
+    from experiments import bench_solvers
+    out = bench_solvers.y_solver_comparison((4,), tt_log2=14, alphabeta=True, baseline=True)
+    (row,) = out["rows"]
+    assert row["values_agree"] and row["value"] == 1.0
+    assert row["winning_first_moves"] == sorted(["a3", "b3", "a2", "b2", "c2", "b1", "c1"])
+    assert row["root_nodes"] > 0 and row["pre_hsearch_nodes"] > 0 and row["baseline_nodes"] > 0
