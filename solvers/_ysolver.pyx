@@ -904,7 +904,7 @@ cdef class YSolver:
         cdef uint64_t key, key_c
         cdef Entry* e
         self.nodes += 1
-        if (self.nodes & 0xFFFF) == 0 and self.deadline > 0 and monotonic_seconds() > self.deadline:
+        if (self.nodes & 0x3FF) == 0 and self.deadline > 0 and monotonic_seconds() > self.deadline:
             raise YSolveTimeout("time limit reached")
         if self.use_captured:
             fill_me = self._captured(me, empty)
