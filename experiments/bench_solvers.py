@@ -128,6 +128,10 @@ def solver_speed(game_strings=("y_game(board_size=5)", "defector_y(board_size=5,
 # win loses at once, captured-cell fill-in), so it is close to, not equal to,
 # the solver of commit c2051e7
 Y_BASELINE = dict(semi_mustplay=False, side_links=False)
+# the Y solver before issue 17's side-8 work, i.e. the one that first solved
+# side 7 (commit 505af73): no H-search (step 6 of solvers/_ysolver.pyx), no
+# centrality prior; only the widened dead cells (step 5) cannot be switched back
+Y_PRE_HSEARCH = dict(hsearch=False, centrality=0)
 
 
 def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
@@ -148,33 +152,64 @@ def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
             "value": max(values.values()) if first else min(values.values())}
 
 
-def y_solver_comparison(sizes=(5,), tt_log2: int = 22, alphabeta: bool = True) -> dict:
+def _y_root(game_string: str, tt_log2: int, **switches) -> dict:
+    """The empty board of plain Y solved by one fresh Y solver: value, nodes, CPU seconds."""
+    import pyspiel
+    from solvers import ysolver
+    game = pyspiel.load_game(game_string)
+    solver = ysolver.make_solver(game, tt_log2=tt_log2, **switches)
+    cpu = time.process_time()
+    v = ysolver.value(solver, game.new_core())
+    return {"value": v, "nodes": solver.nodes, "cpu_seconds": max(time.process_time() - cpu, 1e-6)}
+
+
+def y_solver_comparison(sizes=(5,), tt_log2: int = 22, alphabeta: bool = True,
+                        baseline: bool = True, progress=None) -> dict:
     """Plain Y (every opening class, as ``solvers.exhaustive.solve`` does)
-    solved in one run by the Y solver, by the same solver without must-play
-    from one-move wins and side links (``Y_BASELINE``) and by the general alpha-beta kernel
-    (``alphabeta=False`` skips it): same values? Times, nodes and ratios (one
-    run each, fresh tables, wall clock)."""
+    solved in one run by the Y solver, by the same solver without H-search
+    and the centrality prior (``Y_PRE_HSEARCH``, the solver before issue 17's
+    side-8 work), by the
+    solver without must-play from one-move wins and side links
+    (``Y_BASELINE``; ``baseline=False`` skips it) and by the general
+    alpha-beta kernel (``alphabeta=False`` skips it): same values? Times,
+    nodes and ratios (one run each, fresh tables, wall clock; the root alone
+    also in CPU seconds, which the load of a shared machine disturbs less)."""
+    say = progress or (lambda msg: None)
     rows = []
     for n in sizes:
         gs = f"y_game(board_size={n})"
+        say(f"{gs}: root, with and without H-search ...")
+        root = _y_root(gs, tt_log2)
+        root_pre = _y_root(gs, tt_log2, **Y_PRE_HSEARCH)
+        say(f"{gs}: every opening, with and without H-search ...")
         fast = _y_solver_openings(gs, tt_log2)
-        base = _y_solver_openings(gs, tt_log2, **Y_BASELINE)
+        pre = _y_solver_openings(gs, tt_log2, **Y_PRE_HSEARCH)
+        base = _y_solver_openings(gs, tt_log2, **Y_BASELINE) if baseline else None
         plain = solve(gs, method="alphabeta", tt_log2=tt_log2) if alphabeta else None
-        agree = fast["opening_values"] == base["opening_values"] and (
+        agree = fast["opening_values"] == pre["opening_values"] and root["value"] == root_pre["value"] \
+            and (base is None or fast["opening_values"] == base["opening_values"]) and (
             plain is None or (fast["value"] == plain["value"]
                               and fast["opening_values"] == plain["opening_values"]))
         winning = sorted(m for m, v in fast["opening_values"].items() if v > 0)
         row = {"game": gs, "value": fast["value"], "winning_first_moves": winning,
                "values_agree": agree,
+               "root_nodes": root["nodes"], "root_cpu_seconds": round(root["cpu_seconds"], 3),
+               "pre_hsearch_root_nodes": root_pre["nodes"],
+               "pre_hsearch_root_cpu_seconds": round(root_pre["cpu_seconds"], 3),
+               "root_cpu_ratio": root_pre["cpu_seconds"] / root["cpu_seconds"],
                "ysolver_nodes": fast["nodes"], "ysolver_seconds": round(fast["seconds"], 3),
-               "baseline_nodes": base["nodes"], "baseline_seconds": round(base["seconds"], 3),
-               "baseline_ratio": base["seconds"] / fast["seconds"],
+               "pre_hsearch_nodes": pre["nodes"], "pre_hsearch_seconds": round(pre["seconds"], 3),
+               "pre_hsearch_ratio": pre["seconds"] / fast["seconds"],
                "load": _load()}
+        if base is not None:
+            row.update({"baseline_nodes": base["nodes"], "baseline_seconds": round(base["seconds"], 3),
+                        "baseline_ratio": base["seconds"] / fast["seconds"]})
         if plain is not None:
             row.update({"alphabeta_nodes": plain["nodes"], "alphabeta_seconds": plain["seconds"],
                         "time_ratio": plain["seconds"] / fast["seconds"]})
         rows.append(row)
-    return {"experiment": "y_solver_comparison", "baseline": Y_BASELINE, "rows": rows}
+    return {"experiment": "y_solver_comparison", "baseline": Y_BASELINE,
+            "pre_hsearch": Y_PRE_HSEARCH, "rows": rows}
 
 
 FLIP_GAMES = ([f"defector_y(board_size={{n}},protocol={p})" for p in (1, 122)]
@@ -294,11 +329,14 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0, help="unused (the searches are deterministic)")
     ap.add_argument("--skip-speed", action="store_true", help="only the OpenSpiel comparison")
     ap.add_argument("--y-sizes", type=int, nargs="*", default=[5], metavar="N",
-                    help="Y sides for the Y solver vs its pre-issue-17 pruning vs alpha-beta "
-                         "comparison (3..7; 6 takes minutes, 7 is beyond the general kernel "
-                         "and the old pruning: use --no-y-alphabeta; none: skip)")
+                    help="Y sides for the Y solver vs itself without H-search vs its "
+                         "pre-issue-17 pruning vs alpha-beta comparison (3..7; 6 takes minutes, "
+                         "7 is beyond the general kernel and the old pruning: use "
+                         "--no-y-alphabeta --no-y-baseline; none: skip)")
     ap.add_argument("--no-y-alphabeta", action="store_true",
                     help="leave the general alpha-beta kernel out of the Y solver comparison")
+    ap.add_argument("--no-y-baseline", action="store_true",
+                    help="leave the pre-issue-17 pruning (Y_BASELINE) out of the Y solver comparison")
     ap.add_argument("--parallel", metavar="GAME",
                     help="only the 1 vs N worker comparison on GAME: serial solver, then the split "
                          "solver (solvers.solve --jobs N) in the same run")
@@ -383,8 +421,10 @@ def main(argv=None) -> int:
         out["solver_speed"] = solver_speed()
         if args.y_sizes:
             print("Y solver against alpha-beta ...", file=sys.stderr, flush=True)
-            out["y_solver_comparison"] = y_solver_comparison(tuple(args.y_sizes),
-                                                               alphabeta=not args.no_y_alphabeta)
+            out["y_solver_comparison"] = y_solver_comparison(
+                tuple(args.y_sizes), alphabeta=not args.no_y_alphabeta,
+                baseline=not args.no_y_baseline,
+                progress=lambda m: print(m, file=sys.stderr, flush=True))
     if args.json:
         print(json.dumps(out))
         return 0
@@ -400,10 +440,15 @@ def main(argv=None) -> int:
     for r in out.get("y_solver_comparison", {}).get("rows", []):
         plain = (f", alpha-beta {r['alphabeta_nodes']:,} nodes {r['alphabeta_seconds']} s "
                  f"(x{r['time_ratio']:.1f})" if "alphabeta_nodes" in r else "")
-        print(f"{r['game']}: value {r['value']:+g}, openings agree: {r['values_agree']}; Y solver "
-              f"{r['ysolver_nodes']:,} nodes {r['ysolver_seconds']} s, pre-issue-17 Y solver "
-              f"{r['baseline_nodes']:,} nodes {r['baseline_seconds']} s (x{r['baseline_ratio']:.1f})"
-              f"{plain}; load {r['load']}")
+        base = (f", pre-issue-17 Y solver {r['baseline_nodes']:,} nodes {r['baseline_seconds']} s "
+                f"(x{r['baseline_ratio']:.1f})" if "baseline_nodes" in r else "")
+        print(f"{r['game']}: value {r['value']:+g}, openings agree: {r['values_agree']}; root: Y solver "
+              f"{r['root_nodes']:,} nodes {r['root_cpu_seconds']} CPU s, without H-search and prior "
+              f"{r['pre_hsearch_root_nodes']:,} nodes {r['pre_hsearch_root_cpu_seconds']} CPU s "
+              f"(x{r['root_cpu_ratio']:.1f}); every opening: Y solver {r['ysolver_nodes']:,} nodes "
+              f"{r['ysolver_seconds']} s, without them {r['pre_hsearch_nodes']:,} nodes "
+              f"{r['pre_hsearch_seconds']} s (x{r['pre_hsearch_ratio']:.1f}){base}{plain}; "
+              f"load {r['load']}")
     return 0
 
 

@@ -47,12 +47,44 @@ position of sides 3-5):
    (c) A move after which the mover has a virtual win wins (by 3b for the
    opponent then to move); these are looked for among the moves left,
    before any is searched.
-5. *Dead cells* are not searched: an empty cell whose neighbours are all of
-   one colour. On a triangle those neighbours form a ring (interior), a path
-   (side) or an adjacent pair (corner), so they are already one group and
-   already touch every side the cell touches: a stone there changes nothing
-   for either player, i.e. it is a pass, which is never better than another
-   empty cell in Y (an extra stone never hurts).
+5. *Dead cells* are not searched: an empty cell with no empty neighbour
+   where, for each player, its neighbours of that player's colour are
+   either none or all in one group already touching every side the cell
+   touches (``_dead``). A stone there joins nothing and adds no side for
+   either player, now and later (neighbours never change, groups only grow),
+   and a lone walled-in stone touches at most two sides: it is a pass,
+   which is never better than another empty cell in Y (an extra stone
+   never hurts). All neighbours of one colour is a case: on a triangle
+   they form a ring, a path or an adjacent pair, so one group. (The "dead
+   cell" of the Hex literature, e.g. Hayward, Bjornsson, Johanson, Kan, Po
+   and van Rijswijck, "Solving 7x7 Hex: virtual connections and game-state
+   reduction", 2003: an empty cell whose colour can never change the
+   outcome; the argument above is Y's own.)
+6. *H-search* (``_hsearch``, switch ``hsearch``; after steps 1-3, before
+   4b), Anshelevich's rules with Y's targets. Nodes: the player's groups
+   and the empty cells; targets: the three sides, which are never a middle
+   (two groups each touching a side are not joined by it). A full
+   connection (VC) u-v of carrier C: with the owner's stones on u and v,
+   the owner joins them moving second by answering inside C; a
+   semi-connection (SC): the same after one owner move, its key, in C.
+   Base: adjacent nodes, and a node on a side, have a VC of empty carrier.
+   AND: VCs a-m and m-w with disjoint carriers, neither holding the other
+   end, give a VC a-w through a group m and an SC of key m through an
+   empty cell m. OR: two SCs of one pair with disjoint carriers, or all
+   kept ones when their carriers share no cell, give a VC of the union
+   (the opponent's move misses some SC's carrier; play its key). A Y is
+   what is proven: a *virtual win* is one group with VCs to the three
+   sides, pairwise disjoint carriers (the union is a pairing strategy, so
+   as in 3/3b it wins for either player to move); a *one-move win* is an
+   empty cell with three such VCs, or a group with two VCs and one SC,
+   pairwise disjoint: the owner to move plays the key and has a virtual
+   win; the other player to move must play inside every one-move win's
+   carrier (step 4b's argument), so only the intersection is searched.
+   Lists are bounded (KV smallest VCs and KS SCs per pair, QMAX queued
+   VCs, the OR rule over pairs and over all), which loses connections,
+   never soundness; steps 3-4 stay (their greedy sets are cheap and can
+   find what the bounded lists dropped). Recomputed at every node, not
+   incremental.
 
 The search is a depth-first AND/OR search (alpha-beta with a null window
 over win/loss), with a transposition table keyed by the minimum Zobrist key
@@ -63,13 +95,21 @@ Ordering never changes a value; each pruning has a switch, and the tests
 compare every switch setting with plain alpha-beta.
 """
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int64_t
 from games.clock cimport monotonic_seconds
 
 cdef extern from *:
-    int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline int __builtin_popcountll(uint64_t x) noexcept nogil:
+    """Bits set in x, by SWAR (the builtin's name kept): without -mpopcnt the
+    builtin is a call into libgcc, 5% of the solver's time with H-search."""
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555ULL)
+    x = (x & <uint64_t>0x3333333333333333ULL) + ((x >> 2) & <uint64_t>0x3333333333333333ULL)
+    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0FULL
+    return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
 
 cdef enum:
     MAXC = 64
@@ -79,6 +119,11 @@ cdef enum:
     R_WIN = 1          # the mover wins
     R_LOSS = 2         # the mover loses
     NO_MOVE = 255
+    SIDE0 = 64         # H-search: node index of side 0 (cells and groups are 0..63)
+    HN = 67            # H-search nodes: up to 64 cell/group nodes and the 3 sides
+    KV = 4             # full connections kept per node pair (the smallest found)
+    KS = 6             # semi-connections kept per node pair
+    QMAX = 4096        # H-search work list of new full connections
 
 cdef struct Entry:
     uint64_t key
@@ -136,16 +181,41 @@ cdef class YSolver:
     cdef bint use_semi
     cdef bint use_ladder
     cdef bint use_captured
+    cdef bint use_hsearch
+    cdef readonly int64_t hsearch_wins
+    cdef readonly int64_t hsearch_cuts
+    # H-search workspace (one search at a time; its results are read before recursing)
+    cdef uint64_t* hv          # hv[(u * HN + v) * KV + i]: full-connection carriers of u-v
+    cdef uint8_t* hvn          # how many of them
+    cdef uint64_t* hs          # semi-connection carriers (key included)
+    cdef uint8_t* hsn
+    cdef uint64_t hbody[HN]    # a node's cells (a group's stones or one empty cell; 0 for a side)
+    cdef uint64_t hlinked[HN]  # node u: the nodes (bits 0..63) it has a full connection to
+    cdef uint8_t hlinked_side[HN]
+    cdef bint hgroup[HN]
+    cdef int hnn
+    cdef public int hcap       # largest carrier H-search keeps (cells; 64: no cap)
+    cdef int qu[QMAX]
+    cdef int qv[QMAX]
+    cdef uint64_t qc[QMAX]
+    cdef int qlen
 
     def __cinit__(self):
         self.table = NULL
+        self.hv = self.hs = NULL
+        self.hvn = self.hsn = NULL
 
     def __dealloc__(self):
         free(self.table)
+        free(self.hv)
+        free(self.hs)
+        free(self.hvn)
+        free(self.hsn)
 
     def __init__(self, int num_cells, list neighbours, list sides, list symmetries,
                  int tt_log2=22, bint virtual_connections=True, bint dead_cells=True,
-                 bint semi_mustplay=True, bint side_links=True, bint captured_cells=True):
+                 bint semi_mustplay=True, bint side_links=True, bint captured_cells=True,
+                 bint hsearch=True):
         """``neighbours[c]``/``sides[c]``: lists per cell; ``symmetries``: cell
         permutations (identity first). Checked by the Python face."""
         cdef int c, s, p
@@ -158,6 +228,14 @@ cdef class YSolver:
         self.use_semi = semi_mustplay and virtual_connections
         self.use_ladder = side_links
         self.use_captured = captured_cells
+        self.use_hsearch = hsearch
+        self.hcap = 64
+        self.hv = <uint64_t*>malloc(HN * HN * KV * sizeof(uint64_t))
+        self.hs = <uint64_t*>malloc(HN * HN * KS * sizeof(uint64_t))
+        self.hvn = <uint8_t*>malloc(HN * HN)
+        self.hsn = <uint8_t*>malloc(HN * HN)
+        if self.hv == NULL or self.hs == NULL or self.hvn == NULL or self.hsn == NULL:
+            raise MemoryError()
         memset(self.side_cells, 0, sizeof(self.side_cells))
         for c in range(num_cells):
             self.nbr[c] = 0
@@ -180,11 +258,40 @@ cdef class YSolver:
                 for p in range(2):
                     self.zob[s][c][p] = base[perm[c]][p]
         memset(self.history, 0, sizeof(self.history))
+        self.set_centrality_prior(0)
         self.mask_tt = (<uint64_t>1 << tt_log2) - 1
         self.table = <Entry*>calloc(<size_t>1 << tt_log2, sizeof(Entry))
         if self.table == NULL:
             raise MemoryError()
         self.nodes = self.tt_hits = self.vc_wins = self.mustplay_cuts = self.vc_losses = self.fill_ins = 0
+        self.hsearch_wins = self.hsearch_cuts = 0
+
+    def set_centrality_prior(self, int weight):
+        """Start the history scores of both players at ``weight`` times each
+        cell's distance (in cells) to its nearest side, so that before the
+        search has learnt anything central cells, which reach all three
+        sides soonest, are tried first (ordering only; 0: none)."""
+        cdef int c, s, d, p
+        cdef uint64_t frontier, seen
+        cdef int dist[MAXC]
+        for c in range(self.n):
+            dist[c] = 99
+        for s in range(3):
+            seen = frontier = self.side_cells[s]
+            d = 0
+            while frontier:
+                bit = frontier
+                while bit:
+                    c = __builtin_ctzll(bit)
+                    bit &= bit - 1
+                    if d < dist[c]:
+                        dist[c] = d
+                frontier = self._around(frontier) & self.full & ~seen
+                seen |= frontier
+                d += 1
+        for p in range(2):
+            for c in range(self.n):
+                self.history[p][c] = weight * dist[c]
 
     # -- board analysis ----------------------------------------------------
 
@@ -422,6 +529,42 @@ cdef class YSolver:
             bit &= ~_bit(b)
         return fill
 
+    cdef bint _useless_for(self, uint64_t* groups, int k, uint64_t near, int c) noexcept nogil:
+        """True when a stone on ``c`` (no empty neighbour) can never matter to
+        the owner of ``groups``, whose stones among c's neighbours are ``near``:
+        none (the stone would be a group of one cell, walled in, touching at
+        most two sides), or all in one group that already touches every side
+        c touches (the stone would join nothing and add no side). Neighbours
+        and sides never change back, so this stays true for the rest of the game."""
+        cdef int i
+        if near == 0:
+            return 1
+        for i in range(k):
+            if groups[i] & near:
+                return (near & ~groups[i]) == 0 and \
+                    (self._sides_of(groups[i]) & self.side_mask[c]) == self.side_mask[c]
+        return 0
+
+    cdef uint64_t _dead(self, uint64_t* my_groups, int km, uint64_t* op_groups, int ko,
+                        uint64_t cells, uint64_t empty) noexcept nogil:
+        """The dead cells among ``cells`` (step 5): empty cells with no empty
+        neighbour where a stone is useless for both players."""
+        cdef uint64_t dead = 0, bit = cells, me = 0, opp = 0
+        cdef int c, i
+        for i in range(km):
+            me |= my_groups[i]
+        for i in range(ko):
+            opp |= op_groups[i]
+        while bit:
+            c = __builtin_ctzll(bit)
+            bit &= bit - 1
+            if self.nbr[c] & empty:
+                continue
+            if self._useless_for(my_groups, km, self.nbr[c] & me, c) and \
+                    self._useless_for(op_groups, ko, self.nbr[c] & opp, c):
+                dead |= _bit(c)
+        return dead
+
     cdef int _with_stone(self, uint64_t* groups, int k, int x, uint64_t* out) noexcept nogil:
         """The groups of the same owner after a stone on empty cell ``x``:
         the groups next to ``x`` merge with it. Returns how many."""
@@ -451,6 +594,264 @@ cdef class YSolver:
             if self._vc(g2, k2, empty & ~_bit(x), &carrier):
                 must &= carrier | _bit(x)
         return must
+
+    # -- H-search (step 6) ---------------------------------------------------
+
+    cdef bint _h_add_vc(self, int u, int v, uint64_t c) noexcept nogil:
+        """Record a full connection u-v of carrier ``c`` (u a node, v a node
+        or a side) unless a kept one's carrier is a subset; queue it for the
+        AND rule. Only the KV smallest are kept: a bound, never a claim."""
+        cdef uint64_t* a = &self.hv[(u * HN + v) * KV]
+        cdef int n = self.hvn[u * HN + v], i, worst = -1, wp = -1, pc = __builtin_popcountll(c)
+        if pc > self.hcap:
+            return 0
+        for i in range(n):
+            if a[i] & ~c == 0:
+                return 0
+        i = 0
+        while i < n:             # drop the supersets of c
+            if c & ~a[i] == 0:
+                n -= 1
+                a[i] = a[n]
+            else:
+                i += 1
+        if n < KV:
+            a[n] = c
+            n += 1
+        else:
+            for i in range(n):
+                if __builtin_popcountll(a[i]) > wp:
+                    wp = __builtin_popcountll(a[i])
+                    worst = i
+            if wp <= pc:
+                self.hvn[u * HN + v] = n
+                return 0
+            a[worst] = c
+        self.hvn[u * HN + v] = n
+        if v < SIDE0:
+            self.hlinked[u] |= _bit(v)
+            self.hlinked[v] |= _bit(u)
+            # the mirror entry v-u, kept equal
+            memcpy(&self.hv[(v * HN + u) * KV], a, n * sizeof(uint64_t))
+            self.hvn[v * HN + u] = n
+        else:
+            self.hlinked_side[u] |= 1 << (v - SIDE0)
+        if self.qlen < QMAX:
+            self.qu[self.qlen] = u
+            self.qv[self.qlen] = v
+            self.qc[self.qlen] = c
+            self.qlen += 1
+        return 1
+
+    cdef void _h_add_sc(self, int u, int v, uint64_t c) noexcept nogil:
+        """Record a semi-connection u-v of carrier ``c`` (its key included)
+        and apply the OR rule: two semis with disjoint carriers, or all the
+        kept ones when their carriers share no cell, make a full connection
+        of the union (whatever the opponent takes, some semi's carrier misses
+        it and the owner plays that semi's key)."""
+        cdef uint64_t* vcs = &self.hv[(u * HN + v) * KV]
+        cdef uint64_t* a = &self.hs[(u * HN + v) * KS]
+        cdef int nv = self.hvn[u * HN + v], n = self.hsn[u * HN + v], i
+        cdef uint64_t inter = c, union = c
+        if __builtin_popcountll(c) > self.hcap:
+            return
+        for i in range(nv):
+            if vcs[i] & ~c == 0:
+                return
+        for i in range(n):
+            if a[i] & ~c == 0:
+                return
+        i = 0
+        while i < n:
+            if c & ~a[i] == 0:
+                n -= 1
+                a[i] = a[n]
+            else:
+                i += 1
+        for i in range(n):
+            if a[i] & c == 0:
+                self._h_add_vc(u, v, a[i] | c)
+            inter &= a[i]
+            union |= a[i]
+        if inter == 0 and n >= 2:
+            self._h_add_vc(u, v, union)
+        if n < KS:
+            a[n] = c
+            n += 1
+        else:
+            a[n - 1] = c          # the newest replaces the last kept
+        self.hsn[u * HN + v] = n
+        if v < SIDE0:
+            memcpy(&self.hs[(v * HN + u) * KS], a, n * sizeof(uint64_t))
+            self.hsn[v * HN + u] = n
+
+    cdef void _h_and(self, int a, int m, uint64_t c1) noexcept nogil:
+        """The AND rule for a new full connection a-m (carrier c1) through
+        the node m (never a side) to every w with a full connection m-w of
+        carrier c2 disjoint from c1, neither carrier holding the other end:
+        through one of the owner's groups it is a full connection a-w of
+        carrier c1 + c2; through an empty cell a semi-connection with that
+        cell as its key (after the owner plays it, the same)."""
+        cdef uint64_t ws = self.hlinked[m] & ~_bit(a), c2, body_a = self.hbody[a], carrier
+        cdef uint64_t* b
+        cdef int w, i, n, s
+        cdef bint group = self.hgroup[m]
+        cdef uint64_t key = 0 if group else self.hbody[m]
+        if a >= SIDE0:
+            return
+        while ws:
+            w = __builtin_ctzll(ws)
+            ws &= ws - 1
+            if self.hbody[w] & c1:
+                continue
+            b = &self.hv[(m * HN + w) * KV]
+            n = self.hvn[m * HN + w]
+            for i in range(n):
+                c2 = b[i]
+                if c2 & c1 or c2 & body_a:
+                    continue
+                carrier = c1 | c2 | key
+                if group:
+                    self._h_add_vc(a, w, carrier)
+                else:
+                    self._h_add_sc(a, w, carrier)
+        for s in range(3):
+            if not (self.hlinked_side[m] >> s & 1):
+                continue
+            b = &self.hv[(m * HN + SIDE0 + s) * KV]
+            n = self.hvn[m * HN + SIDE0 + s]
+            for i in range(n):
+                c2 = b[i]
+                if c2 & c1 or c2 & body_a:
+                    continue
+                carrier = c1 | c2 | key
+                if group:
+                    self._h_add_vc(a, SIDE0 + s, carrier)
+                else:
+                    self._h_add_sc(a, SIDE0 + s, carrier)
+
+    cdef void _h_and_side(self, int m, int side, uint64_t c2) noexcept nogil:
+        """The AND rule for a new full connection m-side (carrier c2) with
+        every full connection a-m already kept (``_h_and`` does the other
+        order): the same conditions and results."""
+        cdef uint64_t as_ = self.hlinked[m], c1
+        cdef uint64_t* b
+        cdef int a, i, n
+        cdef bint group = self.hgroup[m]
+        cdef uint64_t key = 0 if group else self.hbody[m]
+        while as_:
+            a = __builtin_ctzll(as_)
+            as_ &= as_ - 1
+            if self.hbody[a] & c2:
+                continue
+            b = &self.hv[(a * HN + m) * KV]
+            n = self.hvn[a * HN + m]
+            for i in range(n):
+                c1 = b[i]
+                if c1 & c2:
+                    continue
+                if group:
+                    self._h_add_vc(a, side, c1 | c2)
+                else:
+                    self._h_add_sc(a, side, c1 | c2 | key)
+
+    cdef int _hsearch(self, uint64_t stones, uint64_t empty, uint64_t* carrier_out,
+                      uint64_t* must_out) noexcept nogil:
+        """H-search for the owner of ``stones`` (step 6). Nodes: its groups
+        and the empty cells; targets: the three sides. Returns 2 with the
+        carrier in ``carrier_out`` when a group has full connections to all
+        three sides with pairwise disjoint carriers (a virtual win: answering
+        each intrusion inside the carrier it hits keeps all three, so the
+        owner ends with a Y moving second); else 1 when it has *one-move*
+        wins (an empty cell with such three connections, or a group with two
+        full connections and one semi-connection, pairwise disjoint), with
+        ``must_out`` the intersection of their carriers (each key included):
+        a move of the other player outside it leaves one of them intact;
+        else 0."""
+        cdef uint64_t groups[MAXG]
+        cdef uint64_t around, bit, c0, c1, c2, must = ~(<uint64_t>0)
+        cdef uint64_t* l0
+        cdef uint64_t* l1
+        cdef uint64_t* l2
+        cdef int k, nn, i, j, u, v, s, q, n0, n1, n2, i0, i1, i2, semi_side, found = 0
+        k = self._groups(stones, groups)
+        nn = 0
+        for i in range(k):
+            self.hbody[nn] = groups[i]
+            self.hgroup[nn] = 1
+            nn += 1
+        bit = empty
+        while bit:
+            self.hbody[nn] = bit & (~bit + 1)
+            self.hgroup[nn] = 0
+            bit &= bit - 1
+            nn += 1
+        self.hnn = nn
+        for u in range(nn):
+            self.hlinked[u] = 0
+            self.hlinked_side[u] = 0
+            memset(&self.hvn[u * HN], 0, HN)
+            memset(&self.hsn[u * HN], 0, HN)
+        self.qlen = 0
+        # base: adjacent nodes and nodes on a side are fully connected, carrier empty
+        for u in range(nn):
+            around = self._around(self.hbody[u])
+            for v in range(u + 1, nn):
+                if around & self.hbody[v]:
+                    self._h_add_vc(u, v, 0)
+            for s in range(3):
+                if self.hbody[u] & self.side_cells[s]:
+                    self._h_add_vc(u, SIDE0 + s, 0)
+        q = 0
+        while q < self.qlen:
+            u = self.qu[q]
+            v = self.qv[q]
+            c0 = self.qc[q]
+            q += 1
+            if v < SIDE0:
+                self._h_and(u, v, c0)
+                self._h_and(v, u, c0)
+            else:
+                self._h_and_side(u, v, c0)
+        # read off the wins and one-move wins
+        for u in range(nn):
+            if self.hlinked_side[u] != 7 and not (self.hgroup[u] and __builtin_popcountll(self.hlinked_side[u]) == 2):
+                continue
+            for semi_side in range(-1, 3):
+                if semi_side >= 0 and not self.hgroup[u]:
+                    break
+                l0 = &self.hv[(u * HN + SIDE0) * KV]
+                l1 = &self.hv[(u * HN + SIDE0 + 1) * KV]
+                l2 = &self.hv[(u * HN + SIDE0 + 2) * KV]
+                n0 = self.hvn[u * HN + SIDE0]
+                n1 = self.hvn[u * HN + SIDE0 + 1]
+                n2 = self.hvn[u * HN + SIDE0 + 2]
+                if semi_side == 0:
+                    l0 = &self.hs[(u * HN + SIDE0) * KS]
+                    n0 = self.hsn[u * HN + SIDE0]
+                elif semi_side == 1:
+                    l1 = &self.hs[(u * HN + SIDE0 + 1) * KS]
+                    n1 = self.hsn[u * HN + SIDE0 + 1]
+                elif semi_side == 2:
+                    l2 = &self.hs[(u * HN + SIDE0 + 2) * KS]
+                    n2 = self.hsn[u * HN + SIDE0 + 2]
+                for i0 in range(n0):
+                    c0 = l0[i0]
+                    for i1 in range(n1):
+                        c1 = l1[i1]
+                        if c0 & c1:
+                            continue
+                        for i2 in range(n2):
+                            c2 = l2[i2]
+                            if c2 & (c0 | c1):
+                                continue
+                            if semi_side < 0 and self.hgroup[u]:
+                                carrier_out[0] = c0 | c1 | c2
+                                return 2
+                            found = 1
+                            must &= c0 | c1 | c2 | (0 if self.hgroup[u] else self.hbody[u])
+        must_out[0] = must & empty
+        return found
 
     # -- search --------------------------------------------------------------
 
@@ -493,7 +894,7 @@ cdef class YSolver:
         cdef uint64_t my_groups[MAXG]
         cdef uint64_t op_groups[MAXG]
         cdef uint64_t g2[MAXG]
-        cdef uint64_t wins, threats, carrier, moves, dead, bit
+        cdef uint64_t wins, threats, carrier, moves, dead, bit, hmust
         cdef uint64_t hc[MAXSYM]
         cdef int km, ko, sym, s, c, i, nm, best, result, empties
         cdef int order[MAXC]
@@ -503,7 +904,7 @@ cdef class YSolver:
         cdef uint64_t key, key_c
         cdef Entry* e
         self.nodes += 1
-        if (self.nodes & 0xFFFF) == 0 and self.deadline > 0 and monotonic_seconds() > self.deadline:
+        if (self.nodes & 0x3FF) == 0 and self.deadline > 0 and monotonic_seconds() > self.deadline:
             raise YSolveTimeout("time limit reached")
         if self.use_captured:
             fill_me = self._captured(me, empty)
@@ -560,6 +961,24 @@ cdef class YSolver:
                 return R_LOSS
         if threats:
             moves &= threats
+        if self.use_hsearch:
+            if self._hsearch(me, empty, &carrier, &hmust):
+                self.hsearch_wins += 1
+                self._store(key, R_WIN, -1, sym, empties)
+                return R_WIN
+            result = self._hsearch(opp, empty, &carrier, &hmust)
+            if result == 2:
+                self.vc_losses += 1
+                self._store(key, R_LOSS, -1, sym, empties)
+                return R_LOSS
+            if result == 1:
+                if moves & ~hmust:
+                    self.hsearch_cuts += 1
+                moves &= hmust
+                if moves == 0:
+                    self.vc_losses += 1
+                    self._store(key, R_LOSS, -1, sym, empties)
+                    return R_LOSS
         if self.use_semi:
             moves = self._semi_mustplay(op_groups, ko, empty, moves)
             if moves == 0:
@@ -579,13 +998,7 @@ cdef class YSolver:
                     self._store(key, R_WIN, c, sym, empties)
                     return R_WIN
         if self.use_dead:
-            dead = 0
-            bit = moves
-            while bit:
-                c = __builtin_ctzll(bit)
-                bit &= bit - 1
-                if (self.nbr[c] & ~me) == 0 or (self.nbr[c] & ~opp) == 0:
-                    dead |= _bit(c)
+            dead = self._dead(my_groups, km, op_groups, ko, moves, empty)
             if dead != moves:       # keep one move if all are dead (never happens in play)
                 moves &= ~dead
         if moves != empty:
@@ -666,3 +1079,20 @@ cdef class YSolver:
         cdef uint64_t groups[MAXG]
         cdef int k = self._groups(stones, groups)
         return self._semi_mustplay(groups, k, empty, empty)
+
+    def hsearch(self, stones, empty):
+        """Step 6 for the owner of ``stones`` (a test face): (2, carrier) for
+        a virtual win, (1, region) for one-move wins (the other player must
+        play in ``region``), (0, None) when H-search found neither."""
+        cdef uint64_t carrier = 0, must = 0
+        cdef int r = self._hsearch(stones, empty, &carrier, &must)
+        return (r, carrier if r == 2 else must if r == 1 else None)
+
+    def dead_cells(self, black, white):
+        """Step 5's dead cells of a position (a test face; the same for either player to move)."""
+        cdef uint64_t b = black, w = white
+        cdef uint64_t bg[MAXG]
+        cdef uint64_t wg[MAXG]
+        cdef int kb = self._groups(b, bg), kw = self._groups(w, wg)
+        cdef uint64_t empty = self.full & ~(b | w)
+        return self._dead(bg, kb, wg, kw, empty, empty)

@@ -25,6 +25,11 @@ from games.openspiel import core_of
 from solvers._ysolver import YSolver, YSolveTimeout
 
 MAX_CELLS = 64
+# the move-order prior's weight: a cutoff adds (empty cells)^2 <= 55^2 to a
+# history score, so a prior of 10,000 per cell of distance from the nearest
+# side decides the first moves tried until the search has learnt better
+# (side-8 opening b4 from a fresh solver: 1,059,440 nodes without it, 9,167 with)
+CENTRALITY = 10_000
 
 
 def applies(game) -> bool:
@@ -39,8 +44,13 @@ def applies(game) -> bool:
 
 def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
                 dead_cells: bool = True, semi_mustplay: bool = True,
-                side_links: bool = True, captured_cells: bool = True) -> YSolver:
-    """A solver for ``game``'s board (reuse it across that board's positions)."""
+                side_links: bool = True, captured_cells: bool = True,
+                hsearch: bool = True, centrality: int = CENTRALITY) -> YSolver:
+    """A solver for ``game``'s board (reuse it across that board's positions).
+
+    The booleans switch the pruning steps of ``solvers/_ysolver.pyx`` (all
+    on by default); ``centrality`` is the move-order prior (history scores
+    start at it times a cell's distance to the nearest side; 0: none)."""
     if not applies(game):
         raise ValueError(f"the Y solver handles y_game on a triangle of side <= 10 with "
                          f"turns=1 and swap=False, not {game}")
@@ -48,9 +58,13 @@ def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
         raise ValueError(f"tt_log2 must be in 10..30, got {tt_log2}")
     board = core_of(game).board
     n = board.num_cells
-    return YSolver(n, [board.neighbours(c) for c in range(n)], [board.sides_of(c) for c in range(n)],
-                   [list(perm) for perm in board.symmetries], tt_log2, virtual_connections,
-                   dead_cells, semi_mustplay, side_links, captured_cells)
+    if centrality < 0:
+        raise ValueError(f"centrality must be >= 0, got {centrality}")
+    solver = YSolver(n, [board.neighbours(c) for c in range(n)], [board.sides_of(c) for c in range(n)],
+                     [list(perm) for perm in board.symmetries], tt_log2, virtual_connections,
+                     dead_cells, semi_mustplay, side_links, captured_cells, hsearch)
+    solver.set_centrality_prior(centrality)
+    return solver
 
 
 def position_of(core) -> tuple[int, int, int]:

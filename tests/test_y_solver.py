@@ -52,7 +52,7 @@ def _alphabeta_value(searcher, core):
 
 
 ALL_ON = dict(virtual_connections=True, dead_cells=True, semi_mustplay=True, side_links=True,
-              captured_cells=True)
+              captured_cells=True, hsearch=True)
 SWITCHES = [ALL_ON] + [{**ALL_ON, k: False} for k in ALL_ON] + [{k: False for k in ALL_ON}]
 
 
@@ -226,7 +226,7 @@ def test_other_y_variants_keep_the_general_kernel():
 
 
 def test_time_limit_stops_a_solve():
-    game = _game(7)
+    game = _game(8)         # side 7 now takes half a second; side 8's classes take minutes
     r = solve(game, time_limit=0.3)
     assert r["complete"] is False and "not solved" in r["error"]
 
@@ -238,16 +238,149 @@ def test_side_6_matches_docs_solved():
     assert sorted(r["winning_first_moves"]) == ["b3", "c2", "c3"]
 
 
-@pytest.mark.slow
 def test_side_7_matches_hexwiki():
     """HexWiki's "Where to swap (y)" map of side 7, as docs/solved.md
     translates it: the openings that win are the 10 cells (r, c) with
-    r <= 5 and 1 <= c <= r - 1 (the interior cells). About 72 s of CPU time
-    (20 M nodes; 19 minutes of wall clock on the shared machine at load 16-26)."""
-    r = solve("y_game(board_size=7)", tt_log2=24)
+    r <= 5 and 1 <= c <= r - 1 (the interior cells). About 1,200 nodes and
+    half a second with H-search and the centrality prior (20 M nodes and 72 s
+    of CPU time before them)."""
+    r = solve("y_game(board_size=7)", tt_log2=20)
     n = 7
     expected = {f"{chr(ord('a') + c)}{n - row}" for row in range(n) for c in range(n)
                 if row <= 5 and 1 <= c <= row - 1}
     assert len(expected) == 10
     assert r["method"] == "ysolver" and r["value"] == 1.0 and r["complete"]
     assert set(r["winning_first_moves"]) == expected
+
+
+def _hsearch_claims_hold(game, solver, searcher, core):
+    """Checks step 6 (H-search) on one position from both sides' view; returns
+    (virtual wins, one-move-win regions, moves checked outside a region)."""
+    full = (1 << game.new_core().board.num_cells) - 1
+    black, white, mover = ysolver.position_of(core)
+    mine, theirs = (black, white) if mover == 0 else (white, black)
+    empty = full & ~(black | white)
+    wins = regions = outside = 0
+    kind, cells = solver.hsearch(mine, empty)
+    if kind:        # a virtual win, or a one-move win with the mover to play it: the mover wins
+        assert _mover_value(searcher, core) == 1, ("mover", kind, core.to_string())
+        wins += 1
+    kind, cells = solver.hsearch(theirs, empty)
+    if kind == 2:
+        assert _mover_value(searcher, core) == -1, ("virtual win", core.to_string())
+        wins += 1
+    elif kind == 1:
+        assert cells & ~empty == 0
+        regions += 1
+        for c in range(game.new_core().board.num_cells):
+            if empty >> c & 1 and not cells >> c & 1:
+                child = core.clone()
+                child.apply_action(c)     # the opponent then plays a key and wins
+                assert not child.terminal() and _mover_value(searcher, child) == 1, \
+                    (core.to_string(), c)
+                outside += 1
+    return wins, regions, outside
+
+
+@pytest.mark.parametrize("n,stones_range,count", [(5, (2, 10), 150), (6, (6, 17), 60),
+                                                  (7, (12, 22), 25)])
+def test_hsearch_claims_are_real(n, stones_range, count):
+    """Step 6 (H-search) on its own, not masked by the earlier steps: on
+    random positions, a virtual win or one-move win found for the mover
+    means the mover wins; one found for its opponent means the mover loses
+    (virtual win) or loses with every move outside the must-play region;
+    each checked by plain alpha-beta, which knows nothing of Y."""
+    game = _game(n)
+    rng = random.Random(17 + n)
+    searcher = make_searcher(game, game.new_core(), tt_log2=20)
+    solver = ysolver.make_solver(game, tt_log2=12)
+    wins = regions = outside = 0
+    for _ in range(count * 40):
+        if wins >= count and regions >= count:
+            break
+        core = _random_position(game, rng, rng.randrange(*stones_range))
+        if core is None:
+            continue
+        w, r, o = _hsearch_claims_hold(game, solver, searcher, core)
+        wins, regions, outside = wins + w, regions + r, outside + o
+    assert wins >= count and regions >= count and outside > count, (wins, regions, outside)
+
+
+def test_hsearch_claims_on_every_side_4_position():
+    game = _game(4)
+    searcher = make_searcher(game, game.new_core(), tt_log2=16)
+    solver = ysolver.make_solver(game, tt_log2=10)
+    total = [0, 0, 0]
+    for core in _reachable(game):
+        for i, x in enumerate(_hsearch_claims_hold(game, solver, searcher, core)):
+            total[i] += x
+    assert total[0] > 1000 and total[1] > 100 and total[2] > 100, total
+
+
+def _cells(board, names):
+    return sum(1 << board.index_of_name[n] for n in names)
+
+
+def test_dead_cells_with_both_colours_around():
+    """Step 5: b3 on side 5 (interior) walled in by one Black group
+    (a4 b4 a3) and one White group (c3 c2 b2) is dead; split either colour's
+    neighbours over two groups and it is not (a stone there would join them)."""
+    game = _game(5)
+    board = game.new_core().board
+    solver = ysolver.make_solver(game, tt_log2=10)
+    b3 = 1 << board.index_of_name["b3"]
+    dead = solver.dead_cells(_cells(board, ["a4", "b4", "a3"]), _cells(board, ["c3", "c2", "b2"]))
+    assert dead & b3
+    # White's c3 and b2 apart (c2 Black): b3 would join them
+    assert not solver.dead_cells(_cells(board, ["a4", "b4", "a3", "c2"]),
+                                 _cells(board, ["c3", "b2"])) & b3
+    # a side cell: a2 (left side; neighbours a3 b2 a1 b1) with Black a3 b2 (one group, on
+    # the left side through a3) and White a1 b1 (one group, on the left side through a1)
+    a2 = 1 << board.index_of_name["a2"]
+    assert solver.dead_cells(_cells(board, ["a3", "b2"]), _cells(board, ["a1", "b1"])) & a2
+    # the corner a1 (left and bottom; neighbours a2 b1) beside Black a2 (left side only) and
+    # White b1 (bottom only): a stone there would add a side for either, so it is not dead
+    a1 = 1 << board.index_of_name["a1"]
+    assert not solver.dead_cells(_cells(board, ["a2"]), _cells(board, ["b1"])) & a1
+    assert solver.dead_cells(_cells(board, ["a2", "b2", "b1"]), 0) & a1
+
+
+def test_mixed_dead_cells_occur_in_play():
+    """The generalised pattern (both colours around) is met on side 4, where
+    every position is checked against alpha-beta with it on and off."""
+    game = _game(4)
+    board = game.new_core().board
+    solver = ysolver.make_solver(game, tt_log2=10)
+    mixed = 0
+    for core in _reachable(game):
+        black, white, _ = ysolver.position_of(core)
+        dead = solver.dead_cells(black, white)
+        while dead:
+            c = (dead & -dead).bit_length() - 1
+            dead &= dead - 1
+            around = board.neighbours(c)
+            if any(black >> d & 1 for d in around) and any(white >> d & 1 for d in around):
+                mixed += 1
+    assert mixed > 100, mixed
+
+
+def test_centrality_prior_is_checked_and_only_orders():
+    game = _game(5)
+    with pytest.raises(ValueError, match="centrality"):
+        ysolver.make_solver(game, centrality=-1)
+    rng = random.Random(3)
+    plain = ysolver.make_solver(game, tt_log2=14, centrality=0)
+    ordered = ysolver.make_solver(game, tt_log2=14)
+    for _ in range(200):
+        core = _random_position(game, rng, rng.randrange(0, 8))
+        if core is not None:
+            assert ysolver.value(plain, core) == ysolver.value(ordered, core), core.to_string()
+
+
+def test_bench_compares_with_the_solver_before_hsearch():
+    from experiments import bench_solvers
+    out = bench_solvers.y_solver_comparison((4,), tt_log2=14, alphabeta=True, baseline=True)
+    (row,) = out["rows"]
+    assert row["values_agree"] and row["value"] == 1.0
+    assert row["winning_first_moves"] == sorted(["a3", "b3", "a2", "b2", "c2", "b1", "c1"])
+    assert row["root_nodes"] > 0 and row["pre_hsearch_nodes"] > 0 and row["baseline_nodes"] > 0
