@@ -8,7 +8,6 @@ rule, and on Hypothesis-drawn rule sets; every test rule set also goes through
 ``pyspiel.random_sim_test`` with serialisation. The 16 catalogue games stay
 on the original path (their tests, and test_catalogue_stays_on_original_path)."""
 import json
-import random
 
 import pyspiel
 import pytest
@@ -17,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, goal_sides, outranks, shaped
-from ttt_checks import assert_is_legal_agrees_with_legal_actions
+from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference
 from ttt_reference import CloakedShapeRefState, ShapeRefState
 
 
@@ -127,33 +126,7 @@ CLOAKED = [
 
 
 def play(rs, games, seed, ref_class=ShapeRefState, check=None):
-    rng = random.Random(seed)
-    for g in range(games):
-        core = make_core(rs)
-        ref = ref_class(rs)
-        assert core.num_actions == ref.num_actions
-        steps = 0
-        while True:
-            player = core.player()
-            assert player == ref.current_player(), (rs.name, g, steps, core.to_string())
-            if check is not None:
-                check(core, ref)
-            if player == -4:
-                assert core.returns_list() == ref.returns(), (rs.name, g, core.to_string())
-                break
-            if player == -1:
-                outcomes = core.chance_outcome_list()
-                legal = ref.seat_actions(ref.seat)
-                assert [a for a, _ in outcomes] == legal, (rs.name, g, steps, core.to_string())
-            else:
-                legal = core.legal_action_list()
-                assert legal == ref.legal_actions(), (rs.name, g, steps, core.to_string())
-            a = rng.choice(legal)
-            core.apply_action(a)
-            ref.apply(a)
-            steps += 1
-            assert steps <= core.max_game_length
-
+    return play_against_reference(rs, games, seed, ref_class, check)
 
 def _same_pieces(core, ref):
     """The engine's shapes and colours per cell are the reference's."""

@@ -10,7 +10,6 @@ height); every test rule set also goes through ``pyspiel.random_sim_test``
 with serialisation. The poker-hand rank itself is tests/test_ttt_poker.py;
 here the engine's per-stack hand (own and communal pieces, chips left out)."""
 import json
-import random
 
 import pyspiel
 import pytest
@@ -19,7 +18,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games.ttt import make_core, poker, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
-from ttt_checks import assert_is_legal_agrees_with_legal_actions
+from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference
 from ttt_reference import CloakedStackRefState, StackRefState
 
 
@@ -84,35 +83,10 @@ def cases():
 
 
 def play(rs, games, seed, check=None, ref_class=StackRefState):
-    rng = random.Random(seed)
-    stack_moves = 0
-    for g in range(games):
-        core = make_core(rs)
-        ref = ref_class(rs)
-        assert core.num_actions == ref.num_actions
-        steps = 0
-        while True:
-            player = core.player()
-            assert player == ref.current_player(), (rs.name, g, steps, core.to_string())
-            if check is not None:
-                check(core, ref)
-            if player == -4:
-                assert core.returns_list() == ref.returns(), (rs.name, g, core.to_string())
-                break
-            if player == -1:
-                legal = [a for a, _ in core.chance_outcome_list()]
-                assert legal == ref.seat_actions(ref.seat)
-            else:
-                legal = core.legal_action_list()
-                assert legal == ref.legal_actions(), (rs.name, g, steps, core.to_string())
-            a = rng.choice(legal)
-            stack_moves += ref.nstk > 0 and ref.stk0 <= a < ref.stk0 + ref.nstk
-            core.apply_action(a)
-            ref.apply(a)
-            steps += 1
-            assert steps <= core.max_game_length
-    return stack_moves
-
+    """``play_against_reference``; returns how many by-stack moves were played."""
+    ref = ref_class(rs)
+    played = play_against_reference(rs, games, seed, ref_class, check)
+    return sum(ref.nstk > 0 and ref.stk0 <= a < ref.stk0 + ref.nstk for a in played)
 
 def same_pieces(core, ref):
     """Colours and shapes per cell are the reference's; no piece floats and

@@ -91,3 +91,39 @@ def play_rounds_against_reference(rs, games: int, seed: int, *, views: bool | No
             assert steps <= core.max_game_length, where
         attempts += len(ref.attempts)
     return attempts, decided_in_round
+
+
+def play_against_reference(rs, games: int, seed: int, ref_class, check=None) -> list[int]:
+    """Random games of ``rs`` on the engine and on ``ref_class`` (a reference
+    model of tests/ttt_reference.py) side by side: same player, same legal
+    actions (chance outcomes included), same returns, and ``check(core, ref)``
+    before every decision; returns every action played, in order."""
+    rng = random.Random(seed)
+    played = []
+    for g in range(games):
+        core = make_core(rs)
+        ref = ref_class(rs)
+        assert core.num_actions == ref.num_actions
+        steps = 0
+        while True:
+            player = core.player()
+            assert player == ref.current_player(), (rs.name, g, steps, core.to_string())
+            if check is not None:
+                check(core, ref)
+            if player == -4:
+                assert core.returns_list() == ref.returns(), (rs.name, g, core.to_string())
+                break
+            if player == -1:
+                outcomes = core.chance_outcome_list()
+                legal = ref.seat_actions(ref.seat)
+                assert [a for a, _ in outcomes] == legal, (rs.name, g, steps, core.to_string())
+            else:
+                legal = core.legal_action_list()
+                assert legal == ref.legal_actions(), (rs.name, g, steps, core.to_string())
+            a = rng.choice(legal)
+            played.append(a)
+            core.apply_action(a)
+            ref.apply(a)
+            steps += 1
+            assert steps <= core.max_game_length
+    return played

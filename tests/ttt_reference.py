@@ -1168,22 +1168,28 @@ class ShapeRefState(RefState):
         dest = self.landing(t)
         self.board[dest] = col
         self.shape[dest] = name
+        return self.end_ply(dest, col, goal_reached)
+
+    def end_ply(self, stays, col, goal_reached):
+        """The rest of a ply once the piece stays on ``stays`` (None: it did
+        not, e.g. lost a cover): line checks, goal, length bound, next seat."""
         self.passes = 0
         self.plies += 1
-        for k, effect, diag in self.checks:
-            if self.run_through(dest, col, diag) >= k and self.B > 1:
-                self.decided[self.board_of(dest)] = self._check_result(effect)
-                if len(self.decided) == self.B:
-                    return self._most_boards()
-                break
-            if self.run_through(dest, col, diag) >= k:
-                if self.overachievers:
-                    if self._overachiever_check(effect):
-                        return
+        if stays is not None:
+            for k, effect, diag in self.checks:
+                if self.run_through(stays, col, diag) >= k and self.B > 1:
+                    self.decided[self.board_of(stays)] = self._check_result(effect)
+                    if len(self.decided) == self.B:
+                        return self._most_boards()
                     break
-                self.result = self._check_result(effect)
-                return
-        if goal_reached:          # "Stalemate if goal is reached": stalemate advances the phase
+                if self.run_through(stays, col, diag) >= k:
+                    if self.overachievers:
+                        if self._overachiever_check(effect):
+                            return
+                        break
+                    self.result = self._check_result(effect)
+                    return
+        if goal_reached and stays is not None:
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
@@ -1746,32 +1752,6 @@ class CaptureRefState(ShapeRefState):
         if self.pot is not None:
             return                        # the ply ends when the pot is dealt
         self.end_ply(stays, col, goal_reached)
-
-    def end_ply(self, stays, col, goal_reached):
-        self.passes = 0
-        self.plies += 1
-        if stays is not None:
-            for k, effect, diag in self.checks:
-                if self.run_through(stays, col, diag) >= k and self.B > 1:
-                    self.decided[self.board_of(stays)] = self._check_result(effect)
-                    if len(self.decided) == self.B:
-                        return self._most_boards()
-                    break
-                if self.run_through(stays, col, diag) >= k:
-                    if self.overachievers:
-                        if self._overachiever_check(effect):
-                            return
-                        break
-                    self.result = self._check_result(effect)
-                    return
-        if goal_reached and stays is not None:
-            return self._stalemate_or_next_phase()
-        if self.limit and self.plies >= self.limit:
-            return self._stalemate()
-        self.left -= 1
-        if self.left == 0 or not self.has_move(self.seat):
-            self._next_seat()
-
 
     def cover_land(self, s, name, col, t, replace=None):
         """A piece (shape ``name``, colour ``col``) of seat s arriving on
