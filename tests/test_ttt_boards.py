@@ -8,12 +8,12 @@ run through pyspiel.random_sim_test with serialisation; the solver and UCT run
 on them."""
 import json
 
-import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from test_ttt_reference import play_against_reference
+from ttt_checks import random_sim_test_of
 
 SQ = {"kind": "squares", "size": [3, 3, 1]}
 
@@ -168,10 +168,7 @@ def test_engine_matches_reference_long(rs):
 
 @pytest.mark.parametrize("rs", BOARDS, ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    path = tmp_path / f"{rs.name}.json"
-    path.write_text(json.dumps(rs.to_json()))
-    pyspiel.random_sim_test(pyspiel.load_game(f"ttt(rules={path})"), num_sims=20, serialize=True,
-                            verbose=False)
+    random_sim_test_of(rs, tmp_path, num_sims=20)
 
 
 def test_solver_and_uct_run(tmp_path):

@@ -18,7 +18,7 @@ from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, duel, outranks, shaped
 from test_ttt_shapes import _same_pieces, play
-from ttt_checks import assert_is_legal_agrees_with_legal_actions
+from ttt_checks import assert_is_legal_agrees_with_legal_actions, random_sim_test_of
 from ttt_reference import CaptureRefState, CaptureSimRefState, seed_outranks
 
 CAN = "can-capture"
@@ -123,9 +123,7 @@ def test_engine_matches_reference_long(rs):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    path = tmp_path / f"{rs.name}.json"
-    path.write_text(json.dumps(rs.to_json()))
-    pyspiel.random_sim_test(pyspiel.load_game(f"ttt(rules={path})"), num_sims=8, serialize=True, verbose=False)
+    random_sim_test_of(rs, tmp_path, num_sims=8)
 
 
 @pytest.mark.parametrize("name", ["flat-must", "flat-mixed-classes", "stack-moves", "chaos-captures"])

@@ -4,14 +4,13 @@ turns, stalemate advances the phase, phase locks close spaces for entry and
 exit, placement-only phases, the fold rule, and validation of the phase
 fields. Cells are x + X*(y + Y*z) from 0; on a 3x3 board without movement the
 pass is action 9."""
-import json
 
-import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from test_ttt_reference import synthetic
+from ttt_checks import random_sim_test_of
 
 PASS = 9
 BASE = {"name": "P", "board": {"kind": "squares", "size": [3, 3, 1]}, "turn_checks": []}
@@ -153,7 +152,4 @@ def test_a_phase_lock_limits_the_symmetries():
 @pytest.mark.parametrize("rs", [r for r in synthetic() if r.name.startswith("phases-")],
                          ids=lambda rs: rs.name)
 def test_random_sim_test_on_phase_rule_sets(rs, tmp_path):
-    path = tmp_path / f"{rs.name}.json"
-    path.write_text(json.dumps(rs.to_json()))
-    pyspiel.random_sim_test(pyspiel.load_game(f"ttt(rules={path})"), num_sims=20, serialize=True,
-                            verbose=False)
+    random_sim_test_of(rs, tmp_path, num_sims=20)

@@ -3,13 +3,13 @@ move by move over random games: same player to move, same legal actions (or
 chance outcomes), same returns. Covers the rules no OpenSpiel game has:
 movement, gravity with movement, Chaos, partners, passes, agreed draws,
 two pieces a turn, locked spaces, colour choice and every stalemate rule."""
-import random
 
 import pytest
 
-from games.ttt import make_core, rules
+from games.ttt import rules
 from ttt_checks import assert_is_legal_agrees_with_legal_actions
 from ttt_reference import RefState
+from ttt_checks import play_against_reference as shared_play
 
 SMALL_CATALOGUE = ["Tic-Tac-Toe", "3on15line", "Treblecross15", "3P-Misere-Notakto", "3P-Notakto",
                    "Tapatan", "Achi", "9-Holes", "Connect4", "3P-MostWins-3x4", "3P-LeastLoses-3x4",
@@ -86,32 +86,7 @@ def _cases():
 
 
 def play_against_reference(rs, games, seed):
-    rng = random.Random(seed)
-    for g in range(games):
-        core = make_core(rs)
-        ref = RefState(rs)
-        assert core.num_actions == ref.num_actions
-        steps = 0
-        while True:
-            player = core.player()
-            assert player == ref.current_player(), (rs.name, g, steps, core.to_string())
-            if player == -4:
-                assert core.returns_list() == ref.returns(), (rs.name, g, core.to_string())
-                break
-            if player == -1:
-                outcomes = core.chance_outcome_list()
-                expected = ref.seat_actions(ref.seat)
-                assert [a for a, _ in outcomes] == expected
-                assert all(abs(p - 1.0 / len(expected)) < 1e-12 for _, p in outcomes)
-                legal = expected
-            else:
-                legal = core.legal_action_list()
-                assert legal == ref.legal_actions(), (rs.name, g, steps, core.to_string())
-            a = rng.choice(legal)
-            core.apply_action(a)
-            ref.apply(a)
-            steps += 1
-            assert steps <= core.max_game_length
+    shared_play(rs, games, seed, RefState)
 
 
 @pytest.mark.parametrize("rs", _cases(), ids=lambda rs: rs.name)

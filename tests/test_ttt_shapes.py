@@ -7,16 +7,14 @@ The engine is compared move by move with the slow reference model
 rule, and on Hypothesis-drawn rule sets; every test rule set also goes through
 ``pyspiel.random_sim_test`` with serialisation. The 16 catalogue games stay
 on the original path (their tests, and test_catalogue_stays_on_original_path)."""
-import json
 
-import pyspiel
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, goal_sides, outranks, shaped
-from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference
+from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference, random_sim_test_of
 from ttt_reference import CloakedShapeRefState, ShapeRefState
 
 
@@ -322,9 +320,7 @@ def test_canonical_form_keeps_old_fingerprints():
 
 @pytest.mark.parametrize("rs", cases() + CLOAKED, ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    path = tmp_path / f"{rs.name}.json"
-    path.write_text(json.dumps(rs.to_json()))
-    pyspiel.random_sim_test(pyspiel.load_game(f"ttt(rules={path})"), num_sims=8, serialize=True, verbose=False)
+    random_sim_test_of(rs, tmp_path, num_sims=8)
 
 
 # -- Hypothesis: random shaped rule sets ----------------------------------------------

@@ -13,6 +13,7 @@ import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from test_ttt_reference import play_against_reference
 from ttt_reference import RefState
+from ttt_checks import random_sim_test_of
 
 
 def solo_rule_sets():
@@ -90,10 +91,7 @@ def test_engine_matches_reference(rs):
 
 @pytest.mark.parametrize("rs", SOLO, ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    path = tmp_path / f"{rs.name}.json"
-    path.write_text(json.dumps(rs.to_json()))
-    pyspiel.random_sim_test(pyspiel.load_game(f"ttt(rules={path})"), num_sims=20, serialize=True,
-                            verbose=False)
+    random_sim_test_of(rs, tmp_path, num_sims=20)
 
 
 def _expectimax(ref):

@@ -9,16 +9,14 @@ rule sets (piece counts conserved, no piece floats, no stack over its
 height); every test rule set also goes through ``pyspiel.random_sim_test``
 with serialisation. The poker-hand rank itself is tests/test_ttt_poker.py;
 here the engine's per-stack hand (own and communal pieces, chips left out)."""
-import json
 
-import pyspiel
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games.ttt import make_core, poker, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
-from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference
+from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference, random_sim_test_of
 from ttt_reference import CloakedStackRefState, StackRefState
 
 
@@ -163,9 +161,7 @@ def test_cloaked_stacks_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", cases() + cloaked_cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    path = tmp_path / f"{rs.name}.json"
-    path.write_text(json.dumps(rs.to_json()))
-    pyspiel.random_sim_test(pyspiel.load_game(f"ttt(rules={path})"), num_sims=8, serialize=True, verbose=False)
+    random_sim_test_of(rs, tmp_path, num_sims=8)
 
 
 @pytest.mark.parametrize("name", ["carry-3x1x4", "full-stack-3x1x4", "locks-3x2x3", "no-back-3x3x3"])

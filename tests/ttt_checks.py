@@ -113,10 +113,11 @@ def play_against_reference(rs, games: int, seed: int, ref_class, check=None) -> 
             if player == -4:
                 assert core.returns_list() == ref.returns(), (rs.name, g, core.to_string())
                 break
-            if player == -1:
+            if player == -1:              # Chaos and the pot's start: uniform
                 outcomes = core.chance_outcome_list()
                 legal = ref.seat_actions(ref.seat)
                 assert [a for a, _ in outcomes] == legal, (rs.name, g, steps, core.to_string())
+                assert all(abs(p - 1.0 / len(legal)) < 1e-12 for _, p in outcomes)
             else:
                 legal = core.legal_action_list()
                 assert legal == ref.legal_actions(), (rs.name, g, steps, core.to_string())
@@ -127,3 +128,15 @@ def play_against_reference(rs, games: int, seed: int, ref_class, check=None) -> 
             steps += 1
             assert steps <= core.max_game_length
     return played
+
+
+def random_sim_test_of(rs, tmp_path, num_sims: int = 8) -> None:
+    """OpenSpiel's ``random_sim_test`` with serialisation on ``ttt(rules=FILE)``
+    of ``rs`` written to a file (rule sets made in tests have no catalogue name)."""
+    import json
+
+    import pyspiel
+    path = tmp_path / f"{rs.name}.json"
+    path.write_text(json.dumps(rs.to_json()))
+    pyspiel.random_sim_test(pyspiel.load_game(f"ttt(rules={path})"), num_sims=num_sims, serialize=True,
+                            verbose=False)
