@@ -341,6 +341,45 @@ def test_factory_space_markers_and_outcomes_reach_the_record(app):
         assert list(found) == [control] and message in " ".join(found[control]), (control, found)
 
 
+def test_factory_power_condition_and_result_reach_the_record(app):
+    """The seed's power, power_condition and power_result dropdowns: a power
+    with its condition and result saves a rule set the engine plays (a cover
+    on a stack); no power drops them; a missing or disallowed one is shown
+    next to its control."""
+    make_users(app)
+    cy = Browser(app, "cy")
+    stack = {"board.kind": "stacks", "board.size.x": "3", "board.size.y": "1", "board.size.z": "3",
+             "reserves.black": "3", "reserves.white": "3"}
+    form = factory_form(name="Covers", **stack, **{"shapes.circle.power": "can-capture",
+                                                  "shapes.circle.condition": "cover",
+                                                  "shapes.circle.result": "converts"})
+    r = cy.post("/factory", **form)
+    assert r.status_code == 302, problems(r.text)
+    with db(app) as reg:
+        rec = rulesets.rule_set_json(reg, "Covers")
+    assert rec["shapes"]["circle"] == {"move": "stationary", "power": "can-capture", "condition": "cover",
+                                       "result": "converts"}
+    import pyspiel
+    state = pyspiel.load_game("ttt(rules=Covers)").new_initial_state()
+    state.apply_action(state.legal_actions()[0])          # black on the first stack
+    assert state.legal_actions()[0] == 0                     # white may cover it
+    copy = html.unescape(cy.get("/factory?copy=Covers").text)
+    assert re.search(r'<option value="converts" selected>Converts captive\(s\)</option>', copy)
+    # no power: condition and result are not kept
+    plain = factory_form(name="NoPower", **{"shapes.circle.condition": "cover", "shapes.circle.result": "removes"})
+    assert cy.post("/factory", **plain).status_code == 302
+    with db(app) as reg:
+        assert rulesets.rule_set_json(reg, "NoPower")["shapes"]["circle"] == {"move": "stationary", "power": "none"}
+    # a power without a condition; converting covers on a flat board
+    found = problems(cy.post("/factory", **factory_form(**{"shapes.circle.power": "must-capture",
+                                                           "shapes.circle.result": "removes"})).text)
+    assert "required" in " ".join(found["shapes.circle.condition"]), found
+    found = problems(cy.post("/factory", **factory_form(**{"shapes.circle.power": "can-capture",
+                                                           "shapes.circle.condition": "cover",
+                                                           "shapes.circle.result": "converts"})).text)
+    assert "stacks only" in " ".join(found["shapes.circle.result"])
+
+
 def test_factory_add_delete_check_copy_and_quota(app):
     make_users(app)
     cy = Browser(app, "cy")

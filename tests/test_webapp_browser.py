@@ -564,3 +564,29 @@ def test_a_game_survives_a_restart_of_a_multi_process_server(browser, tmp_path):
         page.close()
     finally:
         stop_server(proc)
+
+
+def test_power_dropdowns_enable_and_clear_as_the_seed_says(browser, server, accounts):
+    """"If “No power” is selected, then the associated power_condition and
+    power_result dropdowns are cleared and disabled"; "If a “Cover” condition
+    is selected on non-stacks, then clear all results except Remove and
+    Reincarnate"."""
+    page = login(browser, server, "cy")
+    page.goto(server + "/factory")
+    assert page.is_disabled("#shapes-circle-condition") and page.is_disabled("#shapes-circle-result")
+    page.select_option("#shapes-circle-power", "can-capture")
+    assert page.is_enabled("#shapes-circle-condition") and page.is_enabled("#shapes-circle-result")
+    page.select_option("#shapes-circle-result", "converts")
+    page.select_option("#shapes-circle-condition", "cover")      # a flat board: converts is cleared
+    assert page.input_value("#shapes-circle-result") == ""
+    assert page.is_disabled("#shapes-circle-result option[value='converts']")
+    page.select_option("#shapes-circle-result", "removes")
+    page.fill("#name", "Browser-Covers")
+    follow(page, "#save")
+    assert page.inner_text("h1") == "Browser-Covers", page.eval_on_selector_all(".problem", "ps => ps.map(p => p.dataset.for + ': ' + p.textContent)")
+    shot(page, "ruleset-power")
+    follow(page, "#copy")
+    assert page.input_value("#shapes-circle-condition") == "cover"
+    page.select_option("#shapes-circle-power", "none")               # cleared and disabled
+    assert page.input_value("#shapes-circle-condition") == "" and page.is_disabled("#shapes-circle-result")
+    page.close()

@@ -49,6 +49,8 @@ def choices() -> dict:
         "stalemates": schema.STALEMATES,
         "moves": schema.MOVES_NOW,
         "powers": schema.POWERS_NOW,
+        "conditions": schema.CONDITIONS_NOW,
+        "results": schema.RESULTS_NOW,
         "orders": schema.ORDERS_NOW,
         "movement": schema.PHASE_MOVEMENT,
         "folds": schema.FOLDS,
@@ -73,6 +75,11 @@ _WORDS = {
              "linear-or-knight": "Moves linear or knight", "orth-by-stack": "Moves orth by stack",
              "orth-by-full-stack": "Moves orth by full stack"},
     "power": {"none": "No power", "must-capture": "Must capture", "can-capture": "Can capture"},
+    "condition": {"cover": "Cover", "cover-by-rank": "Cover by rank", "jump": "Jump",
+                  "chain-jump": "Chain Jump", "surround-line": "Surround line",
+                  "surround-orthogonal": "Surround orthogonal"},
+    "result": {"removes": "Removes captive(s)", "converts": "Converts captive(s)",
+               "reincarnates": "Reincarnates captive(s)", "reincarnates-x2": "Reincarnates captive(s) x2"},
     "movement": {"allowed": "Movement allowed", "placement-only": "Placement only"},
     "fold": {"none": "No fold", "less-than-most-committed": "Less-than-most committed pieces folds"},
 }
@@ -101,6 +108,19 @@ def option_label(control: str, value) -> str:
     if control == "board.kind" or last == "order":
         return str(value).replace("-", " ").capitalize()
     return str(value)
+
+
+def _shape_rule(get, shape: str) -> dict:
+    """One shape's move and power; condition and result only with a power (the
+    seed: "If “No power” is selected, then the associated power_condition and
+    power_result dropdowns are cleared and disabled")."""
+    rule = {"move": get(f"shapes.{shape}.move", "stationary"), "power": get(f"shapes.{shape}.power", "none")}
+    if rule["power"] != "none":
+        for key in ("condition", "result"):
+            value = get(f"shapes.{shape}.{key}")
+            if value:                   # a blank stays out: validation says it is required
+                rule[key] = value
+    return rule
 
 
 def colours_in_play(players: str, colours: str) -> tuple[str, ...]:
@@ -225,8 +245,7 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     if pieces:
         rec["board"]["pieces"] = pieces
     rec["board"].update(_markers_from_form(get, "board", BOARD_MARKERS))
-    rec["shapes"] = {s: {"move": get(f"shapes.{s}.move", "stationary"),
-                         "power": get(f"shapes.{s}.power", "none")} for s in shapes}
+    rec["shapes"] = {s: _shape_rule(get, s) for s in shapes}
     reserves: dict = {}
     for colour in colours_in_play(players, colours):
         for s in shapes:
@@ -323,9 +342,8 @@ def state_of(record: Mapping) -> dict:
     return {
         "name": record.get("name", ""), "players": record.get("players", "2"),
         "colours": record.get("colours", "assigned"), "shapes": shapes,
-        "shape_rules": {s: {"move": (record.get("shapes", {}).get(s) or {}).get("move", "stationary"),
-                            "power": (record.get("shapes", {}).get(s) or {}).get("power", "none")}
-                        for s in shapes},
+        "shape_rules": {s: {"move": "stationary", "power": "none", "condition": "", "result": "",
+                            **(record.get("shapes", {}).get(s) or {})} for s in shapes},
         "board_kind": board.get("kind", "hash"), "size": list(size),
         "locked": _coords_text(board.get("locked", [])),
         "pieces": ";".join(f"{_coords_text([p['at']])}:{p['colour']}" for p in board.get("pieces", [])),

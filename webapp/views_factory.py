@@ -33,7 +33,8 @@ def controls(state: dict) -> set[str]:
             "chaos_wins_if_more_than"}
     keys |= {f"board.{key}" for key, _ in ff.BOARD_MARKERS}
     for s in state["shapes"]:
-        keys |= {f"shapes.{s}", f"shapes.{s}.move", f"shapes.{s}.power",
+        keys |= {f"shapes.{s}", f"shapes.{s}.move", f"shapes.{s}.power", f"shapes.{s}.condition",
+                 f"shapes.{s}.result",
                  f"chaos_wins_if_more_than.{s}"}
     for colour in ff.schema.PALETTE:
         keys.add(f"reserves.{colour}")

@@ -24,14 +24,29 @@ window.factorySetup = function () {
       });
     });
     form.querySelectorAll("select[name$='.power']").forEach(function (power) {
+      var fieldset = power.closest("fieldset");
+      var condition = fieldset.querySelector("select[name$='.condition']");
+      var result = fieldset.querySelector("select[name$='.result']");
+      var kind = form.querySelector("select[name='board.kind']");
       function sync() {
         var none = power.value === "none";
-        power.closest("fieldset").querySelectorAll(".power-dependent").forEach(function (dep) {
+        fieldset.querySelectorAll(".power-dependent").forEach(function (dep) {
           if (none) dep.value = "";
           dep.disabled = none;
         });
+        // Seed: "If a “Cover” condition is selected on non-stacks, then clear
+        // all results except Remove and Reincarnate".
+        if (condition && result) {
+          var cover = /^cover/.test(condition.value) && kind && kind.value !== "stacks";
+          var converts = result.querySelector("option[value='converts']");
+          if (converts) {
+            if (cover && result.value === "converts") result.value = "";
+            converts.disabled = cover;
+          }
+        }
       }
       power.addEventListener("change", sync);
+      if (condition) condition.addEventListener("change", sync);
       sync();
     });
     // Seed: when every reserve select of a shape is at its maximum, that
