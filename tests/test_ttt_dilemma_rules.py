@@ -259,3 +259,73 @@ def test_blotto_reduced_table_is_symmetric_zero_sum_without_pure_equilibrium():
     assert t[((5, 4, 4), (13, 0, 0))] == 1
     assert not [(P, Q) for P in parts for Q in parts
                 if all(t[(P, Q)] >= t[(R, Q)] for R in parts) and all(t[(P, Q)] <= t[(P, S)] for S in parts)]
+
+
+def _longest_play(name):
+    """The longest play in plies over distinct positions (the ply count left
+    out of a position), and whether a position repeats along a play (a cycle:
+    then only the move limit would end the game)."""
+    import sys
+    game = pyspiel.load_game(f"ttt(rules={name})")
+    memo, open_, cycles = {}, set(), [0]
+
+    def key(s):
+        tab, block, scalars = s.core.__reduce__()[1]
+        scalars = list(scalars)
+        scalars[4] = None                     # plies
+        return tuple(block), repr(scalars), s.is_chance_node()
+
+    def longest(s):
+        if s.is_terminal():
+            assert s.core.playout_stats()["ending"] != "move limit"
+            return 0
+        k = key(s)
+        if k in memo:
+            return memo[k]
+        if k in open_:
+            cycles[0] += 1
+            return 0
+        open_.add(k)
+        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        v = 1 + max(longest(s.child(a)) for a in acts)
+        open_.discard(k)
+        memo[k] = v
+        return v
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 10_000))
+    try:
+        return longest(game.new_initial_state()), cycles[0]
+    finally:
+        sys.setrecursionlimit(old)
+
+
+@pytest.mark.parametrize("name, longest", [("NeedyTrust", 9), ("RichTrust", 15)])
+def test_longest_play_walk_agrees_with_the_tree(name, longest):
+    assert _longest_play(name) == (longest, 0)
+
+
+@pytest.mark.slow
+def test_the_centipede_move_limit_never_binds():
+    # 3.4 million positions, about 2 minutes and 4 GB: slow.
+    assert _longest_play("Centipede9") == (113, 0)
+    assert rules.resolve("Centipede9").record["move_limit"] == 200
+
+
+def test_prisoners_dilemma_table_is_no_dilemma():
+    # Finding (docs/rules/dilemmas.md, PrisonerDilemma): one strictly dominant
+    # strategy each, and the dominant pair is the better symmetric outcome.
+    t = table("PrisonerDilemma")
+    assert t.shape == (2, 2)
+    v = t.payoffs
+    assert v[(0, 0)][0] > v[(1, 0)][0] and v[(0, 1)][0] > v[(1, 1)][0]
+    assert v[(0, 0)][1] > v[(0, 1)][1] and v[(1, 0)][1] > v[(1, 1)][1]
+    assert v[(0, 0)] == (Fraction(8, 27),) * 2 and v[(1, 1)] == (Fraction(-179, 729),) * 2
+    assert dilemmas_doc.pure_equilibria(t) == [(0, 0)]
+    assert table("OptionalPD").payoffs == v
+
+
+def test_stag_hunt_table_has_one_equilibrium_not_two():
+    t = table("StagHunt")
+    assert dilemmas_doc.pure_equilibria(t) == [(0, 0)]
+    assert t.payoffs[(0, 0)] == (Fraction(7, 27),) * 2
