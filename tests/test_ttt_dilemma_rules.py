@@ -16,7 +16,12 @@ from games.ttt.dilemmas import DILEMMAS
 
 RESOLVE = importlib.import_module("games.ttt.resolve")
 CATALOGUE = RESOLVE.CATALOGUE
-LOADABLE = ["4P-TrendSetter", "4P-AnyPieceLoses", "3Blotto13", "KBeauty9", "BoS", "3P-BoS", "Shopping9"]
+LOADABLE = ["4P-TrendSetter", "4P-AnyPieceLoses", "3Blotto13", "KBeauty9", "BoS", "3P-BoS", "Shopping9",
+            "PrisonerDilemma", "RockPaperScissors", "StagHunt", "3P-Volunteer", "ContractHunt", "ContractPD",
+            "NeedyUltimatum", "Centipede9", "NeedyTrust", "OptionalPD", "NeedyDictator", "RichTrust",
+            "RichUltimatum", "RichDictator", "NeedyCentipede4"]
+# Refused by the engine today (docs/rules/dilemmas.md says what each needs).
+REFUSED = ["3P-9X-HideSeek", "3P-PublicGoods", "4P-TrolleyDilemma", "3P-TrolleyDilemma"]
 
 
 def raw(name):
@@ -37,15 +42,40 @@ def table(name):
     return payoff_table(pyspiel.load_game(f"ttt(rules={name})"))
 
 
-def test_the_seven_load_on_this_branch():
+def test_the_loadable_dilemmas_are_in_the_catalogue_and_the_refused_are_not():
     for name in LOADABLE:
         assert name in CATALOGUE
         rules.resolve(name)
+    assert not set(REFUSED) & set(CATALOGUE.names())
+    assert set(LOADABLE) | set(REFUSED) == {d.name for d in DILEMMAS}
+
+
+def _endings(name):
+    """Every terminal's ending and ply count, walking the whole tree."""
+    out, stack = [], [pyspiel.load_game(f"ttt(rules={name})").new_initial_state()]
+    while stack:
+        s = stack.pop()
+        if s.is_terminal():
+            stats = s.core.playout_stats()
+            out.append((stats["ending"], stats["plies"]))
+            continue
+        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        stack.extend(s.child(a) for a in acts)
+    return out
+
+
+@pytest.mark.parametrize("name, longest", [("NeedyTrust", 9), ("RichTrust", 15)])
+def test_the_trust_games_move_limit_never_binds(name, longest):
+    # move_limit is required with reincarnation; ours must not change the game
+    # the seed describes: no terminal ends by it, and the longest play is far below.
+    endings = _endings(name)
+    assert all(e != "move limit" for e, _ in endings)
+    assert max(p for _, p in endings) == longest < rules.resolve(name).record["move_limit"]
 
 
 # Blocks whose computation walks tens of thousands of tree nodes (the refusal's
 # count) and, for Blotto, plays 2,000 allocations: checked by the slow test.
-SLOW_BLOCKS = {"3Blotto13", "KBeauty9"}
+SLOW_BLOCKS = {"3Blotto13", "KBeauty9", "NeedyUltimatum", "RichUltimatum", "3P-Volunteer"}
 
 
 def _stale(names):
@@ -229,3 +259,73 @@ def test_blotto_reduced_table_is_symmetric_zero_sum_without_pure_equilibrium():
     assert t[((5, 4, 4), (13, 0, 0))] == 1
     assert not [(P, Q) for P in parts for Q in parts
                 if all(t[(P, Q)] >= t[(R, Q)] for R in parts) and all(t[(P, Q)] <= t[(P, S)] for S in parts)]
+
+
+def _longest_play(name):
+    """The longest play in plies over distinct positions (the ply count left
+    out of a position), and whether a position repeats along a play (a cycle:
+    then only the move limit would end the game)."""
+    import sys
+    game = pyspiel.load_game(f"ttt(rules={name})")
+    memo, open_, cycles = {}, set(), [0]
+
+    def key(s):
+        tab, block, scalars = s.core.__reduce__()[1]
+        scalars = list(scalars)
+        scalars[4] = None                     # plies
+        return tuple(block), repr(scalars), s.is_chance_node()
+
+    def longest(s):
+        if s.is_terminal():
+            assert s.core.playout_stats()["ending"] != "move limit"
+            return 0
+        k = key(s)
+        if k in memo:
+            return memo[k]
+        if k in open_:
+            cycles[0] += 1
+            return 0
+        open_.add(k)
+        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        v = 1 + max(longest(s.child(a)) for a in acts)
+        open_.discard(k)
+        memo[k] = v
+        return v
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 10_000))
+    try:
+        return longest(game.new_initial_state()), cycles[0]
+    finally:
+        sys.setrecursionlimit(old)
+
+
+@pytest.mark.parametrize("name, longest", [("NeedyTrust", 9), ("RichTrust", 15)])
+def test_longest_play_walk_agrees_with_the_tree(name, longest):
+    assert _longest_play(name) == (longest, 0)
+
+
+@pytest.mark.slow
+def test_the_centipede_move_limit_never_binds():
+    # 3.4 million positions, about 2 minutes and 4 GB: slow.
+    assert _longest_play("Centipede9") == (113, 0)
+    assert rules.resolve("Centipede9").record["move_limit"] == 200
+
+
+def test_prisoners_dilemma_table_is_no_dilemma():
+    # Finding (docs/rules/dilemmas.md, PrisonerDilemma): one strictly dominant
+    # strategy each, and the dominant pair is the better symmetric outcome.
+    t = table("PrisonerDilemma")
+    assert t.shape == (2, 2)
+    v = t.payoffs
+    assert v[(0, 0)][0] > v[(1, 0)][0] and v[(0, 1)][0] > v[(1, 1)][0]
+    assert v[(0, 0)][1] > v[(0, 1)][1] and v[(1, 0)][1] > v[(1, 1)][1]
+    assert v[(0, 0)] == (Fraction(8, 27),) * 2 and v[(1, 1)] == (Fraction(-179, 729),) * 2
+    assert dilemmas_doc.pure_equilibria(t) == [(0, 0)]
+    assert table("OptionalPD").payoffs == v
+
+
+def test_stag_hunt_table_has_one_equilibrium_not_two():
+    t = table("StagHunt")
+    assert dilemmas_doc.pure_equilibria(t) == [(0, 0)]
+    assert t.payoffs[(0, 0)] == (Fraction(7, 27),) * 2
