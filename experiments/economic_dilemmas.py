@@ -220,7 +220,8 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     from games.normal_form import TooLarge
     from solvers.classify import classify, classify_tree, reproduces, tree_from_openspiel
     from solvers.normal_form import (backward_induction, expected_payoffs, induced_normal_form,
-                                     nash_equilibria, price_of_anarchy, pure_equilibria, social_optimum)
+                                     SolverCrashed, nash_equilibria, price_of_anarchy, pure_equilibria,
+                                     social_optimum)
     started = time.perf_counter()
     game = pyspiel.load_game(entry["game"])
     gtype = game.get_type()
@@ -240,7 +241,12 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
         names = strategy_names(game, inf)
         rec["table"] = {"shape": list(g.shape), "strategies": names, "payoffs": g.to_profiles().tolist()}
         method = "enummixed" if n == 2 and max(g.shape) <= ENUMMIXED_MAX else ("logit" if n == 2 else "gnm")
-        eqs = nash_equilibria(g, method, seed=seed)
+        try:
+            eqs = nash_equilibria(g, method, seed=seed)
+        except SolverCrashed as e:          # pygambit's gnm on a degenerate table
+            rec["equilibrium_fallback"] = f"{method}: {e}; logit instead"
+            method = "logit"
+            eqs = nash_equilibria(g, method, seed=seed)
         rec["equilibrium_method"] = method
         rec["equilibria"] = [{"strategies": [np.round(s, 6).tolist() for s in eq],
                               "payoffs": np.round(expected_payoffs(g, eq), 6).tolist()} for eq in eqs]

@@ -188,15 +188,54 @@ def nash_equilibria(g: NormalFormGame, method: str | None = None, *, seed: int =
     generic: on rock-paper-scissors it returns a profile with regret 1 (not an
     equilibrium). So ``gnm`` starts from a random perturbation drawn from
     ``seed``, and every method's answers are checked: a profile whose largest
-    regret exceeds ``tol`` x the payoff range is dropped.
+    regret exceeds ``tol`` x the payoff range is dropped. ``gnm`` runs in a
+    forked child (``SolverCrashed`` if pygambit dies there).
     """
-    import pygambit as gbt
     if method is None:
         method = "enummixed" if g.num_players == 2 else "gnm"
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose from {', '.join(METHODS)}")
     if method == "enummixed" and g.num_players != 2:
         raise ValueError("enummixed solves two-player games only; use gnm, simpdiv or logit")
+    if method == "gnm":
+        return _in_child(_solve, g, method, seed, tol)
+    return _solve(g, method, seed, tol)
+
+
+class SolverCrashed(RuntimeError):
+    """pygambit's C++ solver died (a signal, not a Python error)."""
+
+
+def _in_child(fn, *args):
+    """``fn(*args)`` in a forked child. Why: pygambit 16.7.0's ``gnm_solve``
+    dies with SIGSEGV on some degenerate tables (4P-TrendSetter's 3x3x3x3
+    one), which would take the caller, e.g. a whole study, down with it."""
+    import multiprocessing as mp
+    ctx = mp.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+
+    def run():
+        try:
+            send.send(("ok", fn(*args)))
+        except BaseException as e:          # noqa: BLE001 - handed to the parent as it is
+            send.send(("error", e))
+    child = ctx.Process(target=run, daemon=True)
+    child.start()
+    send.close()
+    try:
+        kind, value = receive.recv()
+    except EOFError:
+        child.join()
+        raise SolverCrashed(f"pygambit's solver died (exit code {child.exitcode}) on this "
+                            f"{'x'.join(map(str, args[0].shape))} table") from None
+    child.join()
+    if kind == "error":
+        raise value
+    return value
+
+
+def _solve(g: NormalFormGame, method: str, seed: int, tol: float) -> list:
+    import pygambit as gbt
     game = to_gambit(g)
     if method == "enummixed":
         result = gbt.nash.enummixed_solve(game, rational=False)

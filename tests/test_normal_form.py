@@ -311,3 +311,21 @@ def test_cli_reads_openspiel_tables_and_nfg_files(tmp_path):
     assert _cli("--game", "kuhn_poker").returncode == 2          # not one round: refused
     induced = json.loads(_cli("--game", "matrix_sh", "--induced", "--json").stdout)
     assert induced["payoffs"] == json.loads(_cli("--game", "matrix_sh", "--json").stdout)["payoffs"]
+
+
+def test_a_gnm_crash_is_an_error_not_the_end_of_the_caller():
+    """pygambit 16.7.0's gnm dies with SIGSEGV on 4P-TrendSetter's 3x3x3x3
+    table; the forked child turns that into SolverCrashed, and logit still
+    finds an equilibrium of the same table."""
+    import games  # noqa: F401
+    import pyspiel
+
+    from solvers.normal_form import SolverCrashed, induced_normal_form, nash_equilibria
+    g = induced_normal_form(pyspiel.load_game("ttt(rules=4P-TrendSetter)"), max_strategies=10**5).game
+    try:
+        found = nash_equilibria(g, "gnm")
+    except SolverCrashed as e:
+        assert "3x3x3x3" in str(e)
+    else:                                   # a pygambit that no longer crashes: still equilibria
+        assert found
+    assert len(nash_equilibria(g, "logit")) == 1
