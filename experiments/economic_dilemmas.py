@@ -87,9 +87,11 @@ ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.
                       "Phantom-TTT-Corners": f"ttt(rules={EXAMPLES}/Phantom-TTT-Corners.json)"}
 
 QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
-             max_strategies=256)
+             max_strategies=256, cfr_max_histories=200_000)
 FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=200, check_simulations=500,
-            max_strategies=4096)
+            max_strategies=4096, cfr_max_histories=5_000_000)
+# (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
+# 3.4M positions took over 5 GB and most of the quick run before this cap)
 #: enummixed lists every extreme equilibrium, but on large degenerate tables it runs for
 #: many minutes (Kuhn poker's 64x64: > 10); beyond this many strategies a player gets logit's one
 ENUMMIXED_MAX = 24
@@ -209,18 +211,19 @@ def policy_distance(inf, equilibrium, policy: dict, game) -> float:
     return worst
 
 
-def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int, out: str) -> dict:
+def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int, out: str,
+            cfr_max_histories: int = 5_000_000) -> dict:
     """Everything about one game that is not a game between bots (the record of analysis.jsonl)."""
     import pyspiel
 
     import games  # noqa: F401
     from cfr.policy_file import save_policy
     from cfr.solve import run as cfr_run
-    from cfr.tree import TreeTooLarge
+    from cfr.tree import TreeTooLarge, enumerate_tree as cfr_tree
     from games.normal_form import TooLarge
     from solvers.classify import classify, classify_tree, reproduces, tree_from_openspiel
-    from solvers.normal_form import (backward_induction, expected_payoffs, induced_normal_form,
-                                     SolverCrashed, nash_equilibria, price_of_anarchy, pure_equilibria,
+    from solvers.normal_form import (InductionTooLarge, SolverCrashed, backward_induction, expected_payoffs,
+                                     induced_normal_form, nash_equilibria, price_of_anarchy, pure_equilibria,
                                      social_optimum)
     started = time.perf_counter()
     game = pyspiel.load_game(entry["game"])
@@ -260,12 +263,16 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
         rec["classified"], rec["classified_reason"] = c.label, c.reason
     # -- sequential structure
     if perfect and gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL:
-        spe = backward_induction(game)
-        state, path = game.new_initial_state(), []
-        for a in spe.path:
-            path.append(state.action_to_string(state.current_player(), a))
-            state = state.child(a)
-        rec["spe"] = {"value": spe.value.tolist(), "path": path, "tied_decisions": len(spe.ties)}
+        try:
+            spe = backward_induction(game, max_nodes=cfr_max_histories)
+        except InductionTooLarge as e:
+            rec["spe_refused"] = str(e)
+        else:
+            state, path = game.new_initial_state(), []
+            for a in spe.path:
+                path.append(state.action_to_string(state.current_player(), a))
+                state = state.child(a)
+            rec["spe"] = {"value": spe.value.tolist(), "path": path, "tied_decisions": len(spe.ties)}
         tree = tree_from_openspiel(game)
         if tree is not None:
             c = classify_tree(tree)
@@ -282,7 +289,8 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     # -- CFR
     tgame = pyspiel.load_game(rec["tournament_game"])
     try:
-        result = cfr_run(tgame, "cfr+", iterations=cfr_iterations)
+        result = cfr_run(tgame, "cfr+", iterations=cfr_iterations,
+                         tree=cfr_tree(tgame, max_nodes=cfr_max_histories))
     except TreeTooLarge as e:
         rec["cfr_refused"] = str(e)
     else:
@@ -407,6 +415,8 @@ def main(argv=None) -> int:
     parser.add_argument("--check-simulations", type=positive_int, help="ISMCTS simulations in the check")
     parser.add_argument("--max-strategies", type=positive_int,
                         help="refuse payoff tables where a player has more pure strategies")
+    parser.add_argument("--cfr-max-histories", type=positive_int,
+                        help="skip tabular CFR on games with more histories (quick 200000, full 5000000)")
     parser.add_argument("--skip-check", action="store_true", help="skip the ISMCTS check on cloaked games")
     args = parser.parse_args(argv)
     cfg = settings(args, QUICK, FULL)
@@ -423,7 +433,8 @@ def main(argv=None) -> int:
     run_options = dict(backend=args.backend, n_jobs=args.jobs, scheduler=args.scheduler,
                        progress=not args.no_progress)
     by_name = {e["name"]: e for e in entries}
-    settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed")}
+    settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed", "cfr_max_histories")
+                    if k in cfg}
 
     def report(rec):
         say(f"  {rec['name']}: {rec['classified']} (reproduces: {rec['reproduces']}); "
@@ -475,7 +486,8 @@ def main(argv=None) -> int:
 
 def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str) -> dict:
     rec = analyse(entries[name], cfr_iterations=settings_key["cfr_iterations"],
-                  max_strategies=settings_key["max_strategies"], seed=settings_key["seed"], out=out)
+                  max_strategies=settings_key["max_strategies"], seed=settings_key["seed"], out=out,
+                  cfr_max_histories=settings_key.get("cfr_max_histories", FULL["cfr_max_histories"]))
     rec["game_string"] = rec["game"]
     rec["game"] = name               # the record store's key
     rec["settings"] = settings_key

@@ -283,11 +283,18 @@ class SubgamePerfect:
     ties: list = field(default_factory=list)       # node keys where best actions tied
 
 
-def backward_induction(game) -> SubgamePerfect:
+class InductionTooLarge(ValueError):
+    """Backward induction would visit more than its ``max_nodes`` histories."""
+
+
+def backward_induction(game, max_nodes: int | None = None) -> SubgamePerfect:
     """A subgame-perfect equilibrium by backward induction.
 
-    ``game``: an OpenSpiel perfect-information game (node key: the state's
-    string; positions reached twice are solved once) or a nested tree of
+    ``game``: an OpenSpiel perfect-information game (node key: the history;
+    a state's string is not a key, since the tic-tac-toe rule sets' strings
+    leave out counters such as passes and pieces left this turn, and two
+    states with one string once led the path into an illegal move on
+    Centipede9; ``InductionTooLarge`` past ``max_nodes`` histories) or a nested tree of
     ``Decision`` / ``Chance`` / payoff tuples (node key: the action path). At
     every decision the mover takes the action that maximises its own payoff;
     on ties the lowest action (first label) is taken and the node listed in
@@ -312,10 +319,10 @@ def backward_induction(game) -> SubgamePerfect:
                          "one (use CFR or the normal form for the others)")
     memo = {}
     root = game.new_initial_state()
-    result.value = _solve_state(root, memo, result)
+    result.value = _solve_state(root, memo, result, max_nodes)
     s = root
     while not s.is_terminal() and not s.is_chance_node():
-        a = result.strategy[str(s)]
+        a = result.strategy[tuple(s.history())]
         result.path.append(a)
         s = s.child(a)
     return result
@@ -343,16 +350,16 @@ def _solve_tree(node, path, result) -> np.ndarray:
     return np.asarray(node, dtype=float)
 
 
-def _solve_state(state, memo, result) -> np.ndarray:
+def _solve_state(state, memo, result, max_nodes=None) -> np.ndarray:
     if state.is_terminal():
         return np.asarray(state.returns(), dtype=float)
-    key = str(state)
-    if key in memo:
-        return memo[key]
+    key = tuple(state.history())
+    if max_nodes is not None and len(memo) >= max_nodes:
+        raise InductionTooLarge(f"more than {max_nodes:,} histories: too large for backward induction here")
     if state.is_chance_node():
-        v = sum(p * _solve_state(state.child(a), memo, result) for a, p in state.chance_outcomes())
+        v = sum(p * _solve_state(state.child(a), memo, result, max_nodes) for a, p in state.chance_outcomes())
     else:
-        values = [(a, _solve_state(state.child(a), memo, result)) for a in state.legal_actions()]
+        values = [(a, _solve_state(state.child(a), memo, result, max_nodes)) for a in state.legal_actions()]
         v = _pick(values, state.current_player(), key, result)
     memo[key] = v
     return v

@@ -329,3 +329,22 @@ def test_a_gnm_crash_is_an_error_not_the_end_of_the_caller():
     else:                                   # a pygambit that no longer crashes: still equilibria
         assert found
     assert len(nash_equilibria(g, "logit")) == 1
+
+
+def test_backward_induction_keys_histories_not_state_strings():
+    """Centipede9's state strings leave out counters, so two different states
+    shared a string and the induced path once held an illegal move; keyed by
+    history, the path plays legally, and a budget refuses the large tree."""
+    import games  # noqa: F401
+    import pyspiel
+    import pytest
+
+    from solvers.normal_form import InductionTooLarge, backward_induction
+    game = pyspiel.load_game("ttt(rules=NeedyTrust)")
+    spe = backward_induction(game)
+    state = game.new_initial_state()
+    for a in spe.path:
+        assert a in state.legal_actions()
+        state.apply_action(a)
+    with pytest.raises(InductionTooLarge):
+        backward_induction(pyspiel.load_game("ttt(rules=Centipede9)"), max_nodes=10_000)
