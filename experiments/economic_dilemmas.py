@@ -459,11 +459,16 @@ def main(argv=None) -> int:
     tasks, labels = [], {}
     for rec in rows:
         specs = bot_specs(rec, cfg["simulations"])
+        if len(specs) < 2:              # CFR refused and no search bot: nothing to pair Random with
+            rec["tournament_skipped"] = "only " + ", ".join(s.label for s in specs) + " can play it here"
+            continue
         labels[rec["name"]] = [s.label for s in specs]
         tasks += make_tasks(rec["tournament_game"], specs, cfg["games_per_pair"], args.seed)
     say(f"tournaments: {len(tasks)} games ({cfg['games_per_pair']} per table, every seating)")
     played = run_tasks(tasks, out / "records" / "tournament.jsonl", desc="tournaments", **run_options)
     for rec in rows:
+        if rec["name"] not in labels:
+            continue
         mine = [r for r in played if r["game"] == rec["tournament_game"]]
         rec["tournament"] = bot_summary(mine, labels[rec["name"]])
 
