@@ -1121,14 +1121,9 @@ class ShapeRefState(RefState):
                         out.append((k * self.P + ch) * self.T + t)
         if self.any_move and phase["movement"] == "allowed":
             for f in range(self.T):
-                src = self.top_cell(f)
-                if src is None or src not in self.board or src in self.phase_locked():
+                name = self.movable_shape(s, f)
+                if name is None:
                     continue
-                if not self.may_exit(s, src) or self.board_of(src) in self.decided:
-                    continue
-                col, name = self.board[src], self.shape[src]
-                if col not in self.owned[s] or self.sres[col][name] > 0:
-                    continue        # "cannot move a placed piece if [...] an identical piece in reserve"
                 for u in self.destinations(s, f, name):
                     c = self.landing(u)
                     if c is None or not self.may_enter(s, c):
@@ -1169,6 +1164,20 @@ class ShapeRefState(RefState):
         self.board[dest] = col
         self.shape[dest] = name
         return self.end_ply(dest, col, goal_reached)
+
+    def movable_shape(self, s, f):
+        """The shape of the top piece of target f that seat s may move, or None:
+        unlocked, free to leave, on an undecided board, its own, and "cannot
+        move a placed piece if [...] an identical piece in reserve"."""
+        src = self.top_cell(f)
+        if src is None or src not in self.board or src in self.phase_locked():
+            return None
+        if not self.may_exit(s, src) or self.board_of(src) in self.decided:
+            return None
+        col, name = self.board[src], self.shape[src]
+        if col not in self.owned[s] or self.sres[col][name] > 0:
+            return None
+        return name
 
     def end_ply(self, stays, col, goal_reached):
         """The rest of a ply once the piece stays on ``stays`` (None: it did
@@ -1682,13 +1691,8 @@ class CaptureRefState(ShapeRefState):
                     out |= {(k * self.P + ch) * self.T + t for t in range(self.T) if self.flat_cover_ok(s, name, t)}
             if self.any_move and phase["movement"] == "allowed":
                 for f in range(self.T):
-                    src = self.top_cell(f)
-                    if src is None or src not in self.board or src in self.phase_locked():
-                        continue
-                    if not self.may_exit(s, src) or self.board_of(src) in self.decided:
-                        continue
-                    col, name = self.board[src], self.shape[src]
-                    if col not in self.owned[s] or self.sres[col][name] > 0:
+                    name = self.movable_shape(s, f)
+                    if name is None:
                         continue
                     for u in self.destinations(s, f, name):
                         if not self.flat_cover_ok(s, name, u):
