@@ -111,11 +111,11 @@ def test_killed_benchmark_resumes_without_losing_or_repeating(tmp_path):
         # slow enough on a loaded machine for the benchmark to finish unseen
         with Registry(db, seed=False) as reg:
             stored = reg.one("SELECT count(*) FROM games")[0]
-        if stored >= 10:
+        if stored >= 3:      # kill early: under load the last polls lag the writer
             break
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    assert 10 <= stored < 120, "the benchmark should have been killed part way"
+    assert 3 <= stored < 120, "the benchmark should have been killed part way"
     assert subprocess.run(args, cwd=ROOT, capture_output=True).returncode == 0
     with Registry(db) as reg:
         games = results.games_of(reg, "Tic-Tac-Toe")
