@@ -1072,6 +1072,8 @@ class ShapeRefState(RefState):
             steps, jumps = [], KNIGHT
         elif move == "knight-2x1x1":
             steps, jumps = [], KNIGHT3
+        elif move == "adjacent-or-knight":          # ttt-cloakcap: the union of the two
+            steps, jumps = dirs, KNIGHT
         else:
             steps = []
         out = set()
@@ -1897,3 +1899,55 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
                 landed.append((winner, stays, col))
         landed.sort()
         return self._round_end(plans, landed)
+
+
+# -- ttt-cloakcap: captures with cloaked spaces (invisibility, flat boards), from
+# docs/rules/ttt.md "Captures with cloaked spaces" -------------------------------------
+
+class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
+    """Covers under invisibility: a player chooses from the position as it
+    sees it (a hidden piece looks like an empty space), so "must capture"
+    forces only the captures it sees; an action legal there is judged on the
+    true position, where must-capture forces nothing (the forcing is about
+    what the mover sees): illegal there, it is an attempt that only reveals;
+    legal, it happens, a cover included. The mover then fully sees a
+    defender that survived its cover ("every piece they have attempted to
+    cover")."""
+
+    unforced = False
+
+    def power(self, name):
+        p = super().power(name)
+        return "can-capture" if self.unforced and p == "must-capture" else p
+
+    def plain_copy(self, viewer=None):
+        v = super().plain_copy(viewer)
+        v.unforced = viewer is None           # the truth an attempt is judged on
+        return v
+
+    def apply(self, a):
+        target, old, mover = None, set(), set()
+        if not self.plain and self.cloak == "hides" and self.offer_by is None and self.pot is None:
+            got = self.piece_of(self.seat, a)
+            if got is not None and self.target_xyz(got[1]) in self.board:
+                target = self.target_xyz(got[1])
+                old = set(self.seen.get(target, set()))
+                placing = a < self.move0
+                mover = {self.seat} if placing else set(self.seen.get(self.top_cell(self.move_source(a)), set()))
+        actor = self.seat
+        super().apply(a)
+        if target is not None and not self.last_attempt:
+            self.seen.pop(None, None)                        # (the plain landing of a cover is None)
+            col = self.board.get(target)
+            if col is None:
+                self.seen.pop(target, None)                  # both destroyed
+            elif col not in self.owned[actor]:
+                self.seen[target] = old | {actor}            # the defender stays, now seen by the mover
+            else:
+                self.seen[target] = mover                    # the attacker's own: it captured
+            self.refresh()
+
+    def move_source(self, a):
+        if a < self.rep0:
+            return (a - self.move0) // self.T
+        return ((a - self.rep0) % (self.T * self.T)) // self.T
