@@ -290,3 +290,59 @@ def test_the_factory_offers_the_move():
     from webapp.factory_form import choices, option_label
     assert "adjacent-or-knight" in choices()["moves"]
     assert option_label("move", "adjacent-or-knight") == "Moves adjacent or knight"
+
+
+# -- 3P-9X-HideSeek (issue 13): in the catalogue, against the reference, and what it encodes
+
+def hide_seek():
+    return rules.resolve("3P-9X-HideSeek")
+
+
+def test_hide_seek_matches_reference():
+    play_against_reference(hide_seek(), games=6, seed=5, ref_class=CloakedCaptureRefState, check=_views_match)
+
+
+@pytest.mark.slow
+def test_hide_seek_matches_reference_long():
+    play_against_reference(hide_seek(), games=60, seed=9, ref_class=CloakedCaptureRefState, check=_views_match)
+
+
+def test_hide_seek_random_sim_test():
+    pyspiel.random_sim_test(pyspiel.load_game("ttt(rules=3P-9X-HideSeek)"), num_sims=3, serialize=True,
+                            verbose=False)
+
+
+def test_hide_seek_is_a_dilemma_the_study_can_load():
+    from games.ttt.dilemmas import available
+    assert "3P-9X-HideSeek" in [d.name for d in available()]
+    game = pyspiel.load_game("ttt(rules=3P-9X-HideSeek)")
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert game.num_players() == 3
+
+
+def test_hide_seek_finding_pink_always_has_most_circles():
+    """Under the catalogue's reading pink starts with 18 circles in the ring
+    (the seed's "pink circles in all remaining non-locked chaos-exclusive
+    spaces"; pink is the third player's colour, Chaos is yellow), nobody but
+    Chaos's pentagon can take them, and Chaos moves at most once in four of
+    the 30 plies (8 times): pink keeps at least 10 circles against black's
+    and white's one each, so "Most circles wins" gives pink the win in every play
+    (docs/rules/dilemmas.md, 3P-9X-HideSeek). The goals (y=7, x=1, y=1) lie
+    in Chaos's exclusive spaces, where no player's piece may go, so "Statemate
+    if goal is reached" never fires."""
+    import random
+    rs = hide_seek()
+    r = rs.record
+    assert sum(1 for q in r["board"]["pieces"] if q["colour"] == "pink" and q["shape"] == "circle") == 18
+    assert r["move_limit"] == 30
+    rng = random.Random(4)
+    for _ in range(40):
+        core = make_core(rs)
+        while not core.terminal():
+            acts = [a for a, _ in core.chance_outcome_list()] if core.player() == -1 else core.legal_action_list()
+            core.apply_action(rng.choice(acts))
+        assert core.returns_list() == [-1.0, -1.0, 1.0]
+    nine = next(g for g in r["board"]["exclusive"] if g["players"] == [1, 2, 3])["at"]
+    core = make_core(rs)
+    for seat in range(3):
+        assert all(core.goal_distance(seat, (x - 1) + 5 * (y - 1)) > 0 for x, y, _ in nine)
