@@ -346,3 +346,65 @@ def test_hide_seek_finding_pink_always_has_most_circles():
     core = make_core(rs)
     for seat in range(3):
         assert all(core.goal_distance(seat, (x - 1) + 5 * (y - 1)) > 0 for x, y, _ in nine)
+
+
+# -- replacement shapes with cloaked spaces (a move reaching the goal names the
+# shape its piece becomes) ----------------------------------------------------------
+
+def goal_cases():
+    out = []
+    add = lambda name, **kw: out.append(_rs(name, **kw))
+    fwd = {"move": "forward-orthogonal"}
+    add("cc-goal-hides", board={"kind": "squares", "size": [3, 4, 1]},
+        reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
+        shapes={"triangle": fwd, "pentagon": {"move": "adjacent"}, "star": {"move": "adjacent-or-knight"}},
+        move_limit=30, phases=[{"pass": True, "cloaked": [c for c in cells(3, 4) if c[1] in (1, 2, 4)]}])
+    add("cc-goal-obscures", board={"kind": "squares", "size": [3, 4, 1]}, cloaking="obscures",
+        reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
+        shapes={"triangle": fwd, "pentagon": {"move": "adjacent"}, "star": {"move": "adjacent-or-knight"}},
+        move_limit=30, phases=[{"pass": True, "cloaked": cells(3, 4)}])
+    add("cc-goal-captures", board={"kind": "squares", "size": [3, 4, 1]},
+        reserves={"black": {"triangle": 2, "pentagon": 1}, "white": {"triangle": 2, "pentagon": 1}},
+        shapes={"triangle": dict(CAN, move="forward-orthogonal"), "pentagon": dict(MUST, move="adjacent")},
+        move_limit=30, phases=[{"pass": True, "cloaked": cells(3, 4)}])
+    add("cc-goal-no-back", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": {"cross": 2}, "white": {"cross": 2}},
+        shapes={"cross": {"move": "linear", "cannot_move_backwards": True}, "circle": {"move": "knight-2x1x0"}},
+        move_limit=30, phases=[{"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] >= 2]}])
+    return out
+
+
+GOAL_CASES = goal_cases()
+
+
+@pytest.mark.parametrize("rs", GOAL_CASES, ids=lambda r: r.name)
+def test_replacements_match_reference(rs):
+    played = play_against_reference(rs, games=40, seed=13, ref_class=CloakedCaptureRefState, check=_views_match)
+    core = make_core(rs)
+    assert any("becomes" in core.action_string(0, a) for a in played)      # replacements were played
+
+
+@pytest.mark.parametrize("rs", GOAL_CASES, ids=lambda r: r.name)
+def test_replacements_random_sim_test(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path)
+
+
+@pytest.mark.parametrize("rs", GOAL_CASES, ids=lambda r: r.name)
+def test_replacements_views_partition_histories_consistently(rs):
+    test_views_partition_histories_consistently(rs)
+
+
+def test_obscurity_hides_the_shape_a_piece_becomes():
+    # 3x4, shapes in rank order: triangle (k 0), star (k 1), pentagon (k 2); T 12;
+    # placements (k*1 + 0)*12 + t, moves 36 + f*12 + u, replacement moves
+    # 36 + 144 + (r*12 + f)*12 + u with replacers star (r 0), pentagon (r 1)
+    rs = GOAL_CASES[1]
+    T, MOVES, REP = 12, 36, 36 + 144
+    # black triangles on (1,3) and (3,1)... white's on (3,2) and (2,1): then black moves (1,3) -> (1,4)
+    start = [0 * T + 6, 0 * T + 4, 0 * T + 2, 0 * T + 1]
+    as_star = state(rs, *start, REP + (0 * T + 6) * T + 9)
+    as_pentagon = state(rs, *start, REP + (1 * T + 6) * T + 9)
+    assert core_of(as_star).player_shape_view(1)[9] == "?"
+    assert views(as_star, 1) == views(as_pentagon, 1)                # white sees the move, not the shape
+    assert "(1,3,1)->(1,4,1) (shape not seen)" in as_star.information_state_string(1)
+    assert_info_differs(views(as_star, 0), views(as_pentagon, 0))    # black chose

@@ -1935,7 +1935,10 @@ class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
                 placing = a < self.move0
                 mover = {self.seat} if placing else set(self.seen.get(self.top_cell(self.move_source(a)), set()))
         actor = self.seat
-        super().apply(a)
+        if self.is_replacement(a) and not self.plain and self.cloak != "none" and self.offer_by is None:
+            self._replacement_move(a, cover=target is not None)
+        else:
+            super().apply(a)
         if target is not None and not self.last_attempt:
             self.seen.pop(None, None)                        # (the plain landing of a cover is None)
             col = self.board.get(target)
@@ -1946,6 +1949,40 @@ class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
             else:
                 self.seen[target] = mover                    # the attacker's own: it captured
             self.refresh()
+
+    def is_replacement(self, a):
+        return (self.pot is None and self.any_move and bool(self.replacers)
+                and self.rep0 <= a < self.rep0 + len(self.replacers) * self.T * self.T)
+
+    def _replacement_move(self, a, cover):
+        """CloakedRefState.apply for a move that reaches the goal and names its
+        replacement (ids after the plain moves, which that method reads): an
+        attempt when illegal in truth, else the move, its piece keeping who
+        saw it."""
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        actor, f, t = self.seat, self.move_source(a), (a - self.rep0) % self.T
+        self.last_attempt = False
+        if self.cloak == "hides" and not self.is_chaos(actor):
+            truth, looks = self.plain_copy(), self.plain_copy(viewer=actor)
+            if a not in truth.legal_actions() or truth.top_cell(f) != looks.top_cell(f):
+                self.last_attempt = True
+                for target in (t, f):
+                    for c in self.board:
+                        if self.xyz_target(c[0], c[1], 0 if self.gravity else c[2]) == target:
+                            self.seen.setdefault(c, set()).add(actor)
+                self.passes = 0
+                self.plies += 1
+                if self.limit and self.plies >= self.limit:
+                    self._stalemate()
+                else:
+                    self._next_seat()
+                return self.refresh()
+        mover = self.seen.pop(self.top_cell(f), set())
+        dest = None if cover else self.landing(t)
+        super(CloakedRefState, self).apply(a)       # the plain rules (captures, shapes)
+        if dest is not None:
+            self.seen[dest] = mover
+        self.refresh()
 
     def move_source(self, a):
         if a < self.rep0:

@@ -2123,6 +2123,10 @@ cdef class TTTCore(GameCore):
             kind = 1
             f = (action - tab.move0) // tab.T
             t = (action - tab.move0) % tab.T
+        elif self.offer_by < 0 and self._cloak_is_replacement(action):
+            kind = 1                     # ttt-cloakcap: a move reaching the goal, naming its replacement
+            f = ((action - tab.rep0) // tab.T) % tab.T
+            t = (action - tab.rep0) % tab.T
         elif self.offer_by < 0 and tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
             kind = 1                     # ttt-stacks: a by-stack move (its mover's cell, not f's top)
             stk = (action - tab.stk0) // tab.T % tab.S
@@ -2191,6 +2195,9 @@ cdef class TTTCore(GameCore):
                 cls = 1
             if cls == 1 and kind == 0 and tab.shaped and land >= 0 and not self._fully_sees(s, land):
                 cls = 3      # ttt-shapes: obscurity shows the colour, not the shape
+            elif cls != 0 and kind == 1 and land >= 0 and self._cloak_is_replacement(action) \
+                    and not self._fully_sees(s, land):
+                cls = 3      # ttt-cloakcap: the move, not the shape its piece became
             meta |= cls << (4 + 2 * s)
         log[2 + 3 * n] = action
         log[3 + 3 * n] = meta
@@ -2591,6 +2598,8 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if action < tab.nplace:
             return action % (tab.choices * tab.T)
+        if self._cloak_is_replacement(action):       # ttt-cloakcap: the move without its replacement
+            return tab.move0 + (action - tab.rep0) % (tab.T * tab.T)
         return action
 
     def _sh_letters(self, int player):
@@ -4252,6 +4261,20 @@ cdef class TTTCore(GameCore):
     # piece it saw vanished from the target or from the mover's source.
     # docs/rules/ttt.md, "Captures with cloaked spaces".
 
+    cdef inline bint _cloak_is_replacement(self, int action) noexcept:
+        """Whether ``action`` is a move that reaches the mover's goal and
+        names a replacement shape (``rep0 + (r*T + f)*T + u``)."""
+        cdef Tables tab = self.tab
+        return tab.shaped and tab.R > 0 and tab.move != MOVE_NONE and \
+            tab.rep0 <= action < tab.rep0 + tab.R * tab.T * tab.T
+
+    def _move_source(self, int action):
+        """The source target of a move id (a plain or a replacement move)."""
+        tab = self.tab
+        if self._cloak_is_replacement(action):
+            return ((action - tab.rep0) // tab.T) % tab.T
+        return (action - tab.move0) // tab.T
+
     cdef void _cloak_cover_begin(self, int t, int f, int* cover) noexcept:
         """Before a cover on flat target t (from source f, or -1 for a
         placement): who sees the piece on t, and whether t is open."""
@@ -4331,7 +4354,7 @@ cdef class TTTCore(GameCore):
             text += f"; the piece player {player} saw on {self._target_name(action % tab.T)} is gone"
         if gone_f[player]:
             text += (f"; the piece player {player} saw on "
-                     f"{self._target_name((action - tab.move0) // tab.T)} moved and is gone")
+                     f"{self._target_name(self._move_source(action))} moved and is gone")
         return text
 
     def _cover_row(self, int player, int i, int action):
@@ -4349,7 +4372,7 @@ cdef class TTTCore(GameCore):
             if gone_t[player]:
                 row[3 + action % tab.T] = 1.0
             if gone_f[player]:
-                row[3 + tab.T + (action - tab.move0) // tab.T] = 1.0
+                row[3 + tab.T + self._move_source(action)] = 1.0
         return row
 
     # -- Python face ---------------------------------------------------------
@@ -4650,6 +4673,8 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
             return 1                     # ttt-stacks: a by-stack move
+        if self._cloak_is_replacement(action):
+            return 1                     # ttt-cloakcap: a move naming its replacement
         return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
 
     def _event_string(self, int player, int i):
@@ -4663,6 +4688,8 @@ cdef class TTTCore(GameCore):
             text = "attempted a move, which only revealed a hidden piece to it"
         elif cls[player] == 1:
             text = self.action_string(actor, action)
+        elif cls[player] == 3 and kind == 1:     # ttt-cloakcap: the move, not its replacement
+            text = self.action_string(actor, self._sh_drop_shape(action)) + " (shape not seen)"
         elif cls[player] == 3:       # ttt-shapes: colour and place, not shape
             text = self.action_string(actor, action).rsplit(" ", 1)[0] + " (shape not seen)"
         elif cls[player] == 2:

@@ -552,10 +552,6 @@ def _check_shapes(rec, p: _Problems):
                              "a board with size y > 1)")
         forward_only = [s for s, props in shapes.items()
                         if props["move"] != "stationary" and not can_move_backwards(props)]
-        if forward_only and rec.get("cloaking") in ("hides", "obscures") and any(
-                ph.get("cloaked") for ph in phases):
-            p.add("cloaking", "a shape that cannot move backwards (its goal replacement) is not supported "
-                              "with cloaked spaces yet (allowed with such a shape: none, or no cloaked spaces)")
         if forward_only and not any(can_move_backwards(props) for props in shapes.values()):
             p.add("shapes", "a shape cannot move backwards, but no shape can, so a piece reaching its goal "
                             "has no replacement (the seed: 'any move that reaches the goal requires the "
