@@ -408,3 +408,30 @@ def test_obscurity_hides_the_shape_a_piece_becomes():
     assert views(as_star, 1) == views(as_pentagon, 1)                # white sees the move, not the shape
     assert "(1,3,1)->(1,4,1) (shape not seen)" in as_star.information_state_string(1)
     assert_info_differs(views(as_star, 0), views(as_pentagon, 0))    # black chose
+
+
+def test_hide_seek_follows_the_seed_paragraph():
+    """The seed's 3P-9X-HideSeek sentence by sentence (slips 3, 4, 8, 15 are
+    pinned in test_ttt_dilemma_rules.py), and slip 17: move_limit 30 is ours."""
+    r = hide_seek().record
+    assert r["players"] == "3-vs-chaos" and r["cloaking"] == "hides" and r["move_limit"] == 30
+    assert r["stalemate"] == "most-circles-wins"
+    nine = {(x, y) for x in (3, 4, 5) for y in (3, 4, 5)}
+    groups = {tuple(g["players"]): {tuple(c[:2]) for c in g["at"]} for g in r["board"]["exclusive"]}
+    assert groups[(1, 2, 3)] == nine
+    assert groups[("chaos",)] == {(x, y) for x in range(1, 6) for y in range(1, 8)} - nine
+    locked = {(1, 4), (2, 2), (2, 6), (4, 1), (4, 7), (5, 1), (5, 7)}
+    pieces = {tuple(q["at"][:2]): (q["colour"], q["shape"]) for q in r["board"]["pieces"]}
+    assert pieces.pop((4, 6)) == ("yellow", "pentagon")
+    assert set(pieces) == groups[("chaos",)] - locked - {(4, 6)}           # "all remaining non-locked"
+    assert set(pieces.values()) == {("pink", "circle")}
+    assert r["shapes"]["circle"]["move"] == "adjacent-or-knight"
+    assert {k: r["shapes"]["pentagon"][k] for k in ("move", "power", "condition", "result")} == {
+        "move": "adjacent", "power": "must-capture", "condition": "cover", "result": "removes"}
+    assert r["reserves"] == {"black": {"circle": 1}, "white": {"circle": 1}, "pink": {"pentagon": 1}}
+    p1, p2 = r["phases"]
+    assert p1["movement"] == "placement-only" and not p1["pass"]
+    assert p2["movement"] == "allowed" and p2["pass"]
+    for ph in (p1, p2):
+        assert {tuple(c[:2]) for c in ph["locked"]} == locked
+        assert {tuple(c[:2]) for c in ph["cloaked"]} == nine                # "non-chaos-exclusive spots"
