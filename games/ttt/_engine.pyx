@@ -2113,7 +2113,7 @@ cdef class TTTCore(GameCore):
         cdef int actor = self.answerer if self.offer_by >= 0 else self.seat
         cdef int kind = 2, f = -1, t = -1, src, land = -1, s, stk = -1
         cdef int before = 0
-        cdef int cover[5]              # ttt-cloakcap: a cover's target, who saw its piece, open target, source mask
+        cdef int cover[5]              # ttt-cloakcap: target, who saw its piece, open target, source, verdict
         cdef bint attempt = False
         cover[0] = -1
         if self.offer_by < 0 and action < tab.nplace:
