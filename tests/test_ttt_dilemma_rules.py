@@ -19,9 +19,9 @@ CATALOGUE = RESOLVE.CATALOGUE
 LOADABLE = ["4P-TrendSetter", "4P-AnyPieceLoses", "3Blotto13", "KBeauty9", "BoS", "3P-BoS", "Shopping9",
             "PrisonerDilemma", "RockPaperScissors", "StagHunt", "3P-Volunteer", "ContractHunt", "ContractPD",
             "NeedyUltimatum", "Centipede9", "NeedyTrust", "OptionalPD", "NeedyDictator", "RichTrust",
-            "RichUltimatum", "RichDictator", "NeedyCentipede4"]
+            "RichUltimatum", "RichDictator", "NeedyCentipede4", "3P-9X-HideSeek"]
 # Refused by the engine today (docs/rules/dilemmas.md says what each needs).
-REFUSED = ["3P-9X-HideSeek", "3P-PublicGoods", "4P-TrolleyDilemma", "3P-TrolleyDilemma"]
+REFUSED = ["3P-PublicGoods", "4P-TrolleyDilemma", "3P-TrolleyDilemma"]
 
 
 def raw(name):

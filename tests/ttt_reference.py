@@ -1072,6 +1072,8 @@ class ShapeRefState(RefState):
             steps, jumps = [], KNIGHT
         elif move == "knight-2x1x1":
             steps, jumps = [], KNIGHT3
+        elif move == "adjacent-or-knight":          # ttt-cloakcap: the union of the two
+            steps, jumps = dirs, KNIGHT
         else:
             steps = []
         out = set()
@@ -1897,3 +1899,92 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
                 landed.append((winner, stays, col))
         landed.sort()
         return self._round_end(plans, landed)
+
+
+# -- ttt-cloakcap: captures with cloaked spaces (invisibility, flat boards), from
+# docs/rules/ttt.md "Captures with cloaked spaces" -------------------------------------
+
+class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
+    """Covers under invisibility: a player chooses from the position as it
+    sees it (a hidden piece looks like an empty space), so "must capture"
+    forces only the captures it sees; an action legal there is judged on the
+    true position, where must-capture forces nothing (the forcing is about
+    what the mover sees): illegal there, it is an attempt that only reveals;
+    legal, it happens, a cover included. The mover then fully sees a
+    defender that survived its cover ("every piece they have attempted to
+    cover")."""
+
+    unforced = False
+
+    def power(self, name):
+        p = super().power(name)
+        return "can-capture" if self.unforced and p == "must-capture" else p
+
+    def plain_copy(self, viewer=None):
+        v = super().plain_copy(viewer)
+        v.unforced = viewer is None           # the truth an attempt is judged on
+        return v
+
+    def apply(self, a):
+        target, old, mover = None, set(), set()
+        if not self.plain and self.cloak == "hides" and self.offer_by is None and self.pot is None:
+            got = self.piece_of(self.seat, a)
+            if got is not None and self.target_xyz(got[1]) in self.board:
+                target = self.target_xyz(got[1])
+                old = set(self.seen.get(target, set()))
+                placing = a < self.move0
+                mover = {self.seat} if placing else set(self.seen.get(self.top_cell(self.move_source(a)), set()))
+        actor = self.seat
+        if self.is_replacement(a) and not self.plain and self.cloak != "none" and self.offer_by is None:
+            self._replacement_move(a, cover=target is not None)
+        else:
+            super().apply(a)
+        if target is not None and not self.last_attempt:
+            self.seen.pop(None, None)                        # (the plain landing of a cover is None)
+            col = self.board.get(target)
+            if col is None:
+                self.seen.pop(target, None)                  # both destroyed
+            elif col not in self.owned[actor]:
+                self.seen[target] = old | {actor}            # the defender stays, now seen by the mover
+            else:
+                self.seen[target] = mover                    # the attacker's own: it captured
+            self.refresh()
+
+    def is_replacement(self, a):
+        return (self.pot is None and self.any_move and bool(self.replacers)
+                and self.rep0 <= a < self.rep0 + len(self.replacers) * self.T * self.T)
+
+    def _replacement_move(self, a, cover):
+        """CloakedRefState.apply for a move that reaches the goal and names its
+        replacement (ids after the plain moves, which that method reads): an
+        attempt when illegal in truth, else the move, its piece keeping who
+        saw it."""
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        actor, f, t = self.seat, self.move_source(a), (a - self.rep0) % self.T
+        self.last_attempt = False
+        if self.cloak == "hides" and not self.is_chaos(actor):
+            truth, looks = self.plain_copy(), self.plain_copy(viewer=actor)
+            if a not in truth.legal_actions() or truth.top_cell(f) != looks.top_cell(f):
+                self.last_attempt = True
+                for target in (t, f):
+                    for c in self.board:
+                        if self.xyz_target(c[0], c[1], 0 if self.gravity else c[2]) == target:
+                            self.seen.setdefault(c, set()).add(actor)
+                self.passes = 0
+                self.plies += 1
+                if self.limit and self.plies >= self.limit:
+                    self._stalemate()
+                else:
+                    self._next_seat()
+                return self.refresh()
+        mover = self.seen.pop(self.top_cell(f), set())
+        dest = None if cover else self.landing(t)
+        super(CloakedRefState, self).apply(a)       # the plain rules (captures, shapes)
+        if dest is not None:
+            self.seen[dest] = mover
+        self.refresh()
+
+    def move_source(self, a):
+        if a < self.rep0:
+            return (a - self.move0) // self.T
+        return ((a - self.rep0) % (self.T * self.T)) // self.T

@@ -44,6 +44,7 @@ from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDO
 from games.ttt.codes cimport (MOVE_ADJACENT, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, MOVE_DIAG_LINE, MOVE_LINEAR,
                               MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3)   # ttt-shapes
 from games.ttt.codes cimport MOVE_ORTH_BY_STACK, MOVE_ORTH_BY_FULL_STACK      # ttt-stacks
+from games.ttt.codes cimport MOVE_ADJ_KNIGHT                                  # ttt-cloakcap
 from games.ttt.poker cimport hand_rank, N_SHAPES                              # ttt-stacks
 from games.ttt.codes cimport (POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES,
                               RESULT_REINCARNATES_X2)   # ttt-captures
@@ -678,6 +679,9 @@ cdef class TTTCore(GameCore):
     cdef int cs_land0[MAX_SEATS]
     # ttt-captures: a round's planned shapes (local), read while it resolves
     cdef int rk_shape[MAX_SEATS]
+    # ttt-cloakcap: set while an attempt is judged on the true position, where
+    # "must capture" does not apply (it is judged on what the mover sees)
+    cdef bint cp_unforced
 
     def __cinit__(self):
         self.mem = NULL
@@ -2073,7 +2077,7 @@ cdef class TTTCore(GameCore):
         if self._cloak_flat_view() and (self._can_place(seat) or self._can_move(seat)):
             return True     # ttt-cloaksim: a free target in truth looks free in every view
         if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
-                and self.tab.move != MOVE_LINEAR_KNIGHT:
+                and self.tab.move != MOVE_LINEAR_KNIGHT and not self.tab.shaped:    # ttt-cloakcap: shapes move their own way
             return self._cloak_view_has_move(seat)
         if self.tab.cloaking == CLOAK_HIDES:
             return self._view_of(seat)._has_move(seat)
@@ -2085,7 +2089,9 @@ cdef class TTTCore(GameCore):
         one the mover does not see."""
         cdef bint legal
         self.viewing = True            # the plain rules on the true position
+        self.cp_unforced = True        # ttt-cloakcap: "must capture" is judged on the mover's view
         legal = self.is_legal(action)
+        self.cp_unforced = False
         self.viewing = False
         if not legal:
             return True
@@ -2107,7 +2113,9 @@ cdef class TTTCore(GameCore):
         cdef int actor = self.answerer if self.offer_by >= 0 else self.seat
         cdef int kind = 2, f = -1, t = -1, src, land = -1, s, stk = -1
         cdef int before = 0
+        cdef int cover[5]              # ttt-cloakcap: target, who saw its piece, open target, source, verdict
         cdef bint attempt = False
+        cover[0] = -1
         if self.offer_by < 0 and action < tab.nplace:
             kind = 0
             t = action % tab.T
@@ -2115,6 +2123,10 @@ cdef class TTTCore(GameCore):
             kind = 1
             f = (action - tab.move0) // tab.T
             t = (action - tab.move0) % tab.T
+        elif self.offer_by < 0 and self._cloak_is_replacement(action):
+            kind = 1                     # ttt-cloakcap: a move reaching the goal, naming its replacement
+            f = ((action - tab.rep0) // tab.T) % tab.T
+            t = (action - tab.rep0) % tab.T
         elif self.offer_by < 0 and tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
             kind = 1                     # ttt-stacks: a by-stack move (its mover's cell, not f's top)
             stk = (action - tab.stk0) // tab.T % tab.S
@@ -2144,12 +2156,18 @@ cdef class TTTCore(GameCore):
                 for s in range(tab.seats):
                     if self._sees_piece(s, src):
                         before |= 1 << s
+            if kind != 2 and tab.powers and not tab.gravity and self.cell[t]:
+                self._cloak_cover_begin(t, f if kind == 1 else -1, cover)    # ttt-cloakcap
             self.cloak_busy = True
             self.apply(action)
             self.cloak_busy = False
             if kind != 2 and stk < 0:
                 land = t + tab.XY * (self.top[t] - 1) if tab.gravity else t
+            if cover[0] >= 0:
+                land = self._cloak_cover_end(actor, kind, cover)             # ttt-cloakcap
         self._cloak_log(action, actor, attempt, kind, land, before)
+        if cover[0] >= 0:
+            self._cloak_cover_log(actor, kind, before, cover)                # ttt-cloakcap
         self._cloak_refresh()
 
     cdef void _cloak_log(self, int action, int actor, bint attempt, int kind, int land,
@@ -2170,13 +2188,16 @@ cdef class TTTCore(GameCore):
             elif attempt:
                 cls = 0
             elif kind == 0:
-                cls = 1 if self._sees_piece(s, land) else 0
+                cls = 1 if land >= 0 and self._sees_piece(s, land) else 0     # (ttt-cloakcap: -1, no piece landed)
             elif kind == 1:
-                cls = (1 if (before >> s) & 1 else 2) if self._sees_piece(s, land) else 0
+                cls = (1 if (before >> s) & 1 else 2) if land >= 0 and self._sees_piece(s, land) else 0
             else:
                 cls = 1
-            if cls == 1 and kind == 0 and tab.shaped and not self._fully_sees(s, land):
+            if cls == 1 and kind == 0 and tab.shaped and land >= 0 and not self._fully_sees(s, land):
                 cls = 3      # ttt-shapes: obscurity shows the colour, not the shape
+            elif cls != 0 and kind == 1 and land >= 0 and self._cloak_is_replacement(action) \
+                    and not self._fully_sees(s, land):
+                cls = 3      # ttt-cloakcap: the move, not the shape its piece became
             meta |= cls << (4 + 2 * s)
         log[2 + 3 * n] = action
         log[3 + 3 * n] = meta
@@ -2303,15 +2324,15 @@ cdef class TTTCore(GameCore):
         cdef int d0 = self._sh_goal_dist(seat, f) if noback else -1
         if forward and axis < 0:
             return 0                      # no goal (Chaos): no forward
-        if move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or move == MOVE_LINEAR_KNIGHT:
+        if move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or move == MOVE_LINEAR_KNIGHT or move == MOVE_ADJ_KNIGHT:
             for d in range(24):
                 u = tab.knight3[f * 24 + d] if move == MOVE_KNIGHT3 else tab.knight[f * 24 + d]
                 if self._sh_dest(seat, f, u, k, noback, d0, mark):
                     n += 1
                     if mark == NULL:
                         return 1
-            if move != MOVE_LINEAR_KNIGHT:
-                return n
+            if move != MOVE_LINEAR_KNIGHT and move != MOVE_ADJ_KNIGHT:
+                return n      # (ttt-cloakcap: adjacent-or-knight goes on with the one-step directions)
         lx = (f % tab.X) % tab.bX
         y = (f // tab.X) % tab.Y
         for d in range(26):
@@ -2410,7 +2431,7 @@ cdef class TTTCore(GameCore):
             free(mark)
             if tab.nstk:
                 n = self._st_seat_moves(seat, out, n)     # ttt-stacks
-        if tab.any_must and self._cp_forced(seat, out, n):
+        if tab.any_must and not self.cp_unforced and self._cp_forced(seat, out, n):
             return self._cp_only_captures(seat, out, n)     # ttt-captures: no pass either
         if tab.ph_pass[self.phase]:
             out[n] = tab.a_pass
@@ -2577,6 +2598,8 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if action < tab.nplace:
             return action % (tab.choices * tab.T)
+        if self._cloak_is_replacement(action):       # ttt-cloakcap: the move without its replacement
+            return tab.move0 + (action - tab.rep0) % (tab.T * tab.T)
         return action
 
     def _sh_letters(self, int player):
@@ -4222,6 +4245,136 @@ cdef class TTTCore(GameCore):
         own = self._simv()[2 + player] if self._in_round() else -1
         return [1.0 if own >= 0 else 0.0, float(own + 1)]
 
+    # -- ttt-cloakcap: captures with cloaked spaces (invisibility, flat boards) --
+    # The seed: "If what makes a move illegal is a wall or piece that is
+    # invisible to the player, then the player can attempt the move [...]";
+    # "every piece they have attempted to cover"; "If a piece “must capture”
+    # and at least one opportunity to capture is visible, then no non-capture
+    # is legal." A placement or move legal in the mover's view whose target
+    # holds a piece it does not see is judged on the true position: a cover
+    # the true rules allow happens (the attacker captures, is captured, or
+    # both are destroyed), one they refuse is an attempt. Must-capture forces
+    # only the captures the mover's view shows (``cp_unforced`` lets the
+    # attempt test ignore the true position's forcing). What each seat learns
+    # is logged in the event's phase word: the verdict (shown to the mover,
+    # and to everyone when the target is not cloaked), and per seat whether a
+    # piece it saw vanished from the target or from the mover's source.
+    # docs/rules/ttt.md, "Captures with cloaked spaces".
+
+    cdef inline bint _cloak_is_replacement(self, int action) noexcept:
+        """Whether ``action`` is a move that reaches the mover's goal and
+        names a replacement shape (``rep0 + (r*T + f)*T + u``)."""
+        cdef Tables tab = self.tab
+        return tab.shaped and tab.R > 0 and tab.move != MOVE_NONE and \
+            tab.rep0 <= action < tab.rep0 + tab.R * tab.T * tab.T
+
+    def _move_source(self, int action):
+        """The source target of a move id (a plain or a replacement move)."""
+        tab = self.tab
+        if self._cloak_is_replacement(action):
+            return ((action - tab.rep0) // tab.T) % tab.T
+        return (action - tab.move0) // tab.T
+
+    cdef void _cloak_cover_begin(self, int t, int f, int* cover) noexcept:
+        """Before a cover on flat target t (from source f, or -1 for a
+        placement): who sees the piece on t, and whether t is open."""
+        cdef int s
+        cover[0] = t
+        cover[1] = 0
+        for s in range(self.tab.seats):
+            if self._sees_piece(s, t):
+                cover[1] |= 1 << s
+        cover[2] = 0 if self._cloaked_now(t) else 1
+        cover[3] = f
+        cover[4] = 0
+
+    cdef int _cloak_cover_end(self, int actor, int kind, int* cover) noexcept:
+        """After the cover: its verdict (1 the attacker stays and captured, 2
+        it was captured, 3 both destroyed) into cover[4], the seen masks (the
+        mover fully sees what it attempted to cover; a piece that left or
+        died takes its mask with it); returns the cell where the attacker
+        stays, or -1."""
+        cdef int t = cover[0], f = cover[3], piece = self.cell[t]
+        if piece == 0:
+            cover[4] = 3
+            self.seen[t] = 0
+        elif (self.tab.seat_mask[actor] >> (piece - 1)) & 1:
+            cover[4] = 1
+            if kind == 0:
+                self.seen[t] = 1 << actor       # "every piece they placed"
+        else:
+            cover[4] = 2
+            self.seen[t] |= 1 << actor          # "every piece they have attempted to cover"
+        if f >= 0 and cover[4] != 1:
+            self.seen[f] = 0
+        return t if cover[4] == 1 else -1
+
+    cdef void _cloak_cover_log(self, int actor, int kind, int before, int* cover) noexcept:
+        """Amend the cover's event (the last one logged): verdict, open
+        target (then every seat saw all of it), and per seat the pieces it saw
+        vanish (bit 7 + 2s: from the target, 8 + 2s: the mover from its source)."""
+        cdef int16_t* log = self.mem + self.tab.log0
+        cdef int n = log[0] + (log[1] << 15), s, w, meta
+        if n == 0:
+            return
+        w = log[4 + 3 * (n - 1)] | (cover[4] << 4) | (cover[2] << 6)
+        meta = log[3 + 3 * (n - 1)]
+        for s in range(self.tab.seats):
+            if s == actor:
+                continue
+            if cover[2]:
+                meta = (meta & ~(3 << (4 + 2 * s))) | (1 << (4 + 2 * s))
+            if (cover[1] >> s) & 1 and cover[4] != 2:
+                w |= 1 << (7 + 2 * s)
+            if kind == 1 and (before >> s) & 1 and cover[4] != 1:
+                w |= 1 << (8 + 2 * s)
+        log[3 + 3 * (n - 1)] = meta
+        log[4 + 3 * (n - 1)] = w
+
+    def _event_cover(self, int i):
+        """(verdict, open target, per seat: saw the target's piece vanish, saw
+        the mover vanish from its source) of event i; verdict 0: no cover."""
+        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
+        w = log[2]
+        return ((w >> 4) & 3, (w >> 6) & 1, [(w >> (7 + 2 * s)) & 1 for s in range(self.tab.seats)],
+                [(w >> (8 + 2 * s)) & 1 for s in range(self.tab.seats)])
+
+    def _cover_text(self, int player, int i, int action):
+        """What ``player`` learns of event i's cover, as text ('' if nothing)."""
+        verdict, opened, gone_t, gone_f = self._event_cover(i)
+        if verdict == 0:
+            return ""
+        tab = self.tab
+        actor = self._event(i)[1]
+        if player == actor or opened:
+            return ("", ", capturing the piece there", ", and was captured there",
+                    ", and both pieces were destroyed")[verdict]
+        text = ""
+        if gone_t[player]:
+            text += f"; the piece player {player} saw on {self._target_name(action % tab.T)} is gone"
+        if gone_f[player]:
+            text += (f"; the piece player {player} saw on "
+                     f"{self._target_name(self._move_source(action))} moved and is gone")
+        return text
+
+    def _cover_row(self, int player, int i, int action):
+        """The cover's part of event i's tensor row: verdict one-hot (3) when
+        ``player`` saw it, then the target and the source of a vanished
+        piece, one-hot over the targets each."""
+        tab = self.tab
+        row = [0.0] * (3 + 2 * tab.T)
+        verdict, opened, gone_t, gone_f = self._event_cover(i)
+        if verdict == 0:
+            return row
+        if player == self._event(i)[1] or opened:
+            row[verdict - 1] = 1.0
+        else:
+            if gone_t[player]:
+                row[3 + action % tab.T] = 1.0
+            if gone_f[player]:
+                row[3 + tab.T + self._move_source(action)] = 1.0
+        return row
+
     # -- Python face ---------------------------------------------------------
 
     def coords(self, int c):
@@ -4502,7 +4655,8 @@ cdef class TTTCore(GameCore):
         """(action, actor, attempt, per-seat view class, phase after) of event i."""
         cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
         meta = log[1]
-        return log[0], meta & 7, (meta >> 3) & 1, [(meta >> (4 + 2 * s)) & 3 for s in range(self.tab.seats)], log[2]
+        return (log[0], meta & 7, (meta >> 3) & 1, [(meta >> (4 + 2 * s)) & 3 for s in range(self.tab.seats)],
+                log[2] & 15)     # ttt-cloakcap: the word's higher bits are a cover's (_event_cover)
 
     def last_event(self):
         """The last logged event of a cloaked rule set (None before any):
@@ -4519,6 +4673,8 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
             return 1                     # ttt-stacks: a by-stack move
+        if self._cloak_is_replacement(action):
+            return 1                     # ttt-cloakcap: a move naming its replacement
         return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
 
     def _event_string(self, int player, int i):
@@ -4532,6 +4688,8 @@ cdef class TTTCore(GameCore):
             text = "attempted a move, which only revealed a hidden piece to it"
         elif cls[player] == 1:
             text = self.action_string(actor, action)
+        elif cls[player] == 3 and kind == 1:     # ttt-cloakcap: the move, not its replacement
+            text = self.action_string(actor, self._sh_drop_shape(action)) + " (shape not seen)"
         elif cls[player] == 3:       # ttt-shapes: colour and place, not shape
             text = self.action_string(actor, action).rsplit(" ", 1)[0] + " (shape not seen)"
         elif cls[player] == 2:
@@ -4541,6 +4699,8 @@ cdef class TTTCore(GameCore):
             text = f"placed {colour} on a space hidden from player {player}"
         else:
             text = f"moved a piece hidden from player {player}"
+        if tab.powers:
+            text += self._cover_text(player, i, action)      # ttt-cloakcap
         if tab.nphases > 1:
             text += f" [phase {phase + 1}]"
         return f"{i + 1}. {who}: {text}"
@@ -4553,6 +4713,8 @@ cdef class TTTCore(GameCore):
         phase after the event (one-hot)."""
         tab = self.tab
         width = tab.seats + 3 + tab.num_actions + tab.T + tab.C + tab.nphases
+        extra = 3 + 2 * tab.T if tab.powers else 0       # ttt-cloakcap: _cover_row
+        width += extra
         out = [0.0] * (width * tab.loglen)
         for i in range(self._log_count()):
             action, actor, attempt, cls, phase = self._event(i)
@@ -4576,6 +4738,8 @@ cdef class TTTCore(GameCore):
                     colour = ch if tab.choices > 1 else tab.colour_of_seat[actor]
                     out[base + 3 + tab.num_actions + tab.T + colour] = 1.0
             out[base + 3 + tab.num_actions + tab.T + tab.C + phase] = 1.0
+            if extra:
+                out[row + width - extra:row + width] = self._cover_row(player, i, action)
         return out
 
 

@@ -33,6 +33,9 @@ cpdef enum Move:
     # pieces above the mover; the full-stack one only from a stack's bottom
     MOVE_ORTH_BY_STACK = 13
     MOVE_ORTH_BY_FULL_STACK = 14
+    # ttt-cloakcap: the seed's "Moves adjacent or knight" (3P-9X-HideSeek's
+    # circle): one step to any neighbour, or a knight's jump 2x1x0
+    MOVE_ADJ_KNIGHT = 15
 
 
 cpdef enum Stalemate:

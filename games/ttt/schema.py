@@ -33,6 +33,10 @@ MOVES_NOW = MOVES_NOW + MOVES_EXTENDED
 MOVES_BY_STACK = ("orth-by-stack", "orth-by-full-stack")
 MOVES_ALL = MOVES_ALL + ("orth-by-full-stack",)
 MOVES_NOW = MOVES_NOW + MOVES_BY_STACK
+# ttt-cloakcap: the seed's "Moves adjacent or knight" (3P-9X-HideSeek's circle),
+# the union of "adjacent" and "knight-2x1x0" (docs/rules/ttt.md, "Shapes")
+MOVES_ALL = MOVES_ALL + ("adjacent-or-knight",)
+MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
 # ttt-captures (issue 12 items 3-5): the words fixed for every branch; the
 # block "captures" at the end says which the engine plays now
 POWERS_ALL = ("none", "must-capture", "can-capture")
@@ -110,7 +114,9 @@ MOVE_CODES = {"stationary": int(Move.MOVE_NONE), "adjacent": int(Move.MOVE_ADJAC
               "knight-2x1x0": int(Move.MOVE_KNIGHT), "knight-2x1x1": int(Move.MOVE_KNIGHT3),
               # ttt-stacks
               "orth-by-stack": int(Move.MOVE_ORTH_BY_STACK),
-              "orth-by-full-stack": int(Move.MOVE_ORTH_BY_FULL_STACK)}
+              "orth-by-full-stack": int(Move.MOVE_ORTH_BY_FULL_STACK),
+              # ttt-cloakcap
+              "adjacent-or-knight": int(Move.MOVE_ADJ_KNIGHT)}
 STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST_ALL_WIN),
                    "all-lose": int(Stalemate.ST_ALL_LOSE),
                    "most-in-a-row-wins": int(Stalemate.ST_MOST_ROW),

@@ -552,10 +552,6 @@ def _check_shapes(rec, p: _Problems):
                              "a board with size y > 1)")
         forward_only = [s for s, props in shapes.items()
                         if props["move"] != "stationary" and not can_move_backwards(props)]
-        if forward_only and rec.get("cloaking") in ("hides", "obscures") and any(
-                ph.get("cloaked") for ph in phases):
-            p.add("cloaking", "a shape that cannot move backwards (its goal replacement) is not supported "
-                              "with cloaked spaces yet (allowed with such a shape: none, or no cloaked spaces)")
         if forward_only and not any(can_move_backwards(props) for props in shapes.values()):
             p.add("shapes", "a shape cannot move backwards, but no shape can, so a piece reaching its goal "
                             "has no replacement (the seed: 'any move that reaches the goal requires the "
@@ -655,13 +651,42 @@ def _check_captures(rec, p: _Problems):
         return
     phases = rec.get("phases") or []
     if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases):
-        p.add("cloaking", "captures are not supported with cloaked spaces yet (a cover of a piece the "
-                          "mover does not see is an attempt the engine does not model with captures; "
-                          "allowed with a shape that has a power: no cloaked spaces)")
+        _check_cloaked_captures(rec, p, shapes, phases)      # ttt-cloakcap
     refills = any(props.get("result") in ("reincarnates", "reincarnates-x2") for props in shapes.values())
     if refills and rec.get("move_limit") is None:
         p.add("move_limit", "required when captives reincarnate (reincarnation refills the reserves, so "
                             f"the game may never end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})")
+
+
+def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
+    """ttt-cloakcap: captures with cloaked spaces are played under
+    invisibility on flat boards, with captives removed, in sequential phases
+    (docs/rules/ttt.md, "Captures with cloaked spaces"). Refused rather than
+    guessed: obscurity (a cover's legality and outcome hang on the defender's
+    shape, which obscurity hides), stacks (a cover's defenders are the whole
+    stack, partly hidden), reincarnation (it changes the public reserves, so
+    every player would learn which capture happened) and captures inside a
+    simultaneous or single phase (a round would judge covers on hidden pieces
+    in another order)."""
+    if rec.get("cloaking") == "obscures":
+        p.add("cloaking", "captures are not supported with cloaking 'obscures' yet (a cover's legality "
+                          "and outcome depend on the defender's shape, which obscurity hides; allowed with a "
+                          "shape that has a power and cloaked spaces: cloaking 'hides')")
+    kind = (rec.get("board") or {}).get("kind")
+    if kind == "stacks":
+        p.add("board.kind", "captures with cloaked spaces are not supported on stacks yet (a cover's "
+                            "defenders are the whole stack, partly hidden; allowed with a shape that has a "
+                            "power and cloaked spaces: squares, vertices, hash)")
+    for shape, props in shapes.items():
+        if props.get("result") in ("reincarnates", "reincarnates-x2"):
+            p.add(f"shapes.{shape}.result", f"{props.get('result')!r} with cloaked spaces is not supported "
+                                            "yet (a reincarnation changes the public reserves, which would "
+                                            "tell every player which capture happened; allowed with cloaked "
+                                            "spaces: removes)")
+    if any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
+        p.add("cloaking", "captures with cloaked spaces are not supported with a simultaneous or single "
+                          "phase yet (allowed with a shape that has a power and cloaked spaces: sequential "
+                          "phases)")
 
 
 def _check_start_position(rec, p: _Problems):
