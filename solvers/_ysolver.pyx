@@ -121,9 +121,9 @@ cdef enum:
     NO_MOVE = 255
     SIDE0 = 64         # H-search: node index of side 0 (cells and groups are 0..63)
     HN = 67            # H-search nodes: up to 64 cell/group nodes and the 3 sides
-    KV = 4             # full connections kept per node pair (the smallest found)
-    KS = 6             # semi-connections kept per node pair
-    QMAX = 4096        # H-search work list of new full connections
+    KV = 8             # full connections kept per node pair (the smallest found)
+    KS = 12            # semi-connections kept per node pair
+    QMAX = 16384       # H-search work list of new full connections
 
 cdef struct Entry:
     uint64_t key
