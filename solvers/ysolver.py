@@ -30,6 +30,10 @@ MAX_CELLS = 64
 # side decides the first moves tried until the search has learnt better
 # (side-8 opening b4 from a fresh solver: 1,059,440 nodes without it, 9,167 with)
 CENTRALITY = 10_000
+# H-search's list bounds (full / semi-connections kept per node pair, VCs
+# queued per H-search): side-8 opening b6 from a fresh solver was not solved
+# in 533 K nodes with 4 / 6 / 4,096 and took 139 K with 8 / 12 / 16,384
+HSEARCH_VCS, HSEARCH_SCS, HSEARCH_QUEUE = 8, 12, 16_384
 
 
 def applies(game) -> bool:
@@ -45,12 +49,18 @@ def applies(game) -> bool:
 def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
                 dead_cells: bool = True, semi_mustplay: bool = True,
                 side_links: bool = True, captured_cells: bool = True,
-                hsearch: bool = True, centrality: int = CENTRALITY) -> YSolver:
+                hsearch: bool = True, centrality: int = CENTRALITY,
+                hsearch_vcs: int = HSEARCH_VCS, hsearch_scs: int = HSEARCH_SCS,
+                hsearch_queue: int = HSEARCH_QUEUE) -> YSolver:
     """A solver for ``game``'s board (reuse it across that board's positions).
 
     The booleans switch the pruning steps of ``solvers/_ysolver.pyx`` (all
     on by default); ``centrality`` is the move-order prior (history scores
-    start at it times a cell's distance to the nearest side; 0: none)."""
+    start at it times a cell's distance to the nearest side; 0: none);
+    ``hsearch_vcs``/``hsearch_scs``/``hsearch_queue`` bound H-search's lists
+    (full and semi-connections kept per node pair, new full connections
+    queued; at most 16, 24 and 65,536): bigger lists find more connections
+    at more cost per node, and a bound never makes a claim unsound."""
     if not applies(game):
         raise ValueError(f"the Y solver handles y_game on a triangle of side <= 10 with "
                          f"turns=1 and swap=False, not {game}")
@@ -62,7 +72,8 @@ def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
         raise ValueError(f"centrality must be >= 0, got {centrality}")
     solver = YSolver(n, [board.neighbours(c) for c in range(n)], [board.sides_of(c) for c in range(n)],
                      [list(perm) for perm in board.symmetries], tt_log2, virtual_connections,
-                     dead_cells, semi_mustplay, side_links, captured_cells, hsearch)
+                     dead_cells, semi_mustplay, side_links, captured_cells, hsearch,
+                     hsearch_vcs, hsearch_scs, hsearch_queue)
     solver.set_centrality_prior(centrality)
     return solver
 
