@@ -131,8 +131,18 @@ def main(argv=None) -> int:
                     help="give up on a class after S seconds and go on (0: no limit)")
     ap.add_argument("--tt-log2", type=int, default=24,
                     help="transposition table entries = 2**N (16 bytes each; default 24)")
+    ap.add_argument("--hsearch-bounds", default=f"{HSEARCH_VCS}/{HSEARCH_SCS}/{HSEARCH_QUEUE}",
+                    metavar="VCS/SCS/QUEUE",
+                    help="H-search's list bounds: full and semi-connections kept per node pair, "
+                         "new full connections queued (at most 16/24/65536; default %(default)s)")
     ap.add_argument("--json", action="store_true", help="print one JSON object at the end")
     args = ap.parse_args(argv)
+    try:
+        vcs, scs, queue = (int(x) for x in args.hsearch_bounds.split("/"))
+    except ValueError:
+        ap.error(f"--hsearch-bounds must be VCS/SCS/QUEUE (three integers), not {args.hsearch_bounds!r}")
+    if not (1 <= vcs <= 16 and 1 <= scs <= 24 and 1 <= queue <= 65536):
+        ap.error(f"--hsearch-bounds must lie in 1..16/1..24/1..65536, got {args.hsearch_bounds}")
     if not 2 <= args.size <= 10:
         ap.error(f"--size must be in 2..10, got {args.size}")
     if not args.time_limit >= 0:
@@ -149,7 +159,8 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    solver = make_solver(game, tt_log2=args.tt_log2)
+    solver = make_solver(game, tt_log2=args.tt_log2, hsearch_vcs=vcs, hsearch_scs=scs,
+                         hsearch_queue=queue)
     values, unsolved, rows = {}, [], []
     start = time.perf_counter()
     for k, members in enumerate(classes):
@@ -170,7 +181,7 @@ def main(argv=None) -> int:
         print(f"class {k + 1}/{len(classes)}: {' '.join(members)} -> "
               f"{'not solved' if v is None else f'{v:+g}'}  ({row['nodes']:,} nodes, "
               f"{row['seconds']} s)", file=sys.stderr, flush=True)
-    out = {"game": str(game), "opening_values": values, "unsolved": unsolved,
+    out = {"game": str(game), "hsearch_bounds": [vcs, scs, queue], "opening_values": values, "unsolved": unsolved,
            "winning_first_moves": [m for m, v in values.items() if v > 0], "classes": rows,
            "nodes": solver.nodes, "seconds": round(time.perf_counter() - start, 2)}
     if args.json:

@@ -457,3 +457,18 @@ def test_bench_compares_hsearch_bounds():
     assert out["rows"][0]["runs"]["8/12/16384"]["node_ratio"] > 0
     with pytest.raises(ValueError, match="VCS/SCS/QUEUE"):
         bench_solvers.y_list_bounds(5, ("a1",), ("4/6",))
+
+
+def test_command_line_solves_classes_with_chosen_bounds(capsys):
+    """``python -m solvers.ysolver``: side 5's classes with non-default
+    bounds give the known winning moves; malformed bounds are refused."""
+    import json
+    assert ysolver.main(["--size", "5", "--hsearch-bounds", "12/18/32768", "--json",
+                         "--tt-log2", "14"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hsearch_bounds"] == [12, 18, 32768] and not out["unsolved"]
+    assert sorted(out["winning_first_moves"]) == ["b2", "b3", "c2"]
+    for bad in ("4/6", "17/12/100", "a/b/c"):
+        with pytest.raises(SystemExit):
+            ysolver.main(["--size", "5", "--hsearch-bounds", bad])
+        assert "--hsearch-bounds" in capsys.readouterr().err
