@@ -156,7 +156,8 @@ def y_list_bounds(size: int = 8, openings=("a7", "b6"), bounds=Y_BOUNDS, tt_log2
     solver (table 2**tt_log2) for each H-search bound setting of ``bounds``
     ("VCS/SCS/QUEUE"), one after the other in this process: value (None:
     not solved in ``time_limit`` s of wall clock), nodes, CPU seconds, and
-    the ratios of the first setting's CPU seconds and nodes to each."""
+    the ratios of the first setting's CPU seconds and nodes to each (only
+    where both solved: nodes done in a time limit measure nothing)."""
     import pyspiel
     from solvers import ysolver
     say = progress or (lambda msg: None)
@@ -185,8 +186,9 @@ def y_list_bounds(size: int = 8, openings=("a7", "b6"), bounds=Y_BOUNDS, tt_log2
         first = row["runs"][bounds[0]]
         for text in bounds[1:]:
             x = row["runs"][text]
-            x["node_ratio"] = first["nodes"] / max(x["nodes"], 1)
-            x["cpu_ratio"] = first["cpu_seconds"] / x["cpu_seconds"]
+            if first["value"] is not None and x["value"] is not None:   # unsolved: no ratio
+                x["node_ratio"] = first["nodes"] / max(x["nodes"], 1)
+                x["cpu_ratio"] = first["cpu_seconds"] / x["cpu_seconds"]
         solved = [r["value"] for r in row["runs"].values() if r["value"] is not None]
         row["agree"] = len(set(solved)) <= 1
         rows.append(row)
