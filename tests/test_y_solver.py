@@ -7,7 +7,8 @@ which knows nothing of Y, on every reachable position of sides 3 and 4 with
 each pruning switched off in turn and on a large random sample of side 5;
 the virtual wins and must-play regions themselves on random positions of
 sides 6 and 7, where the side links (third-row templates) reach; side 6
-against the values in docs/solved.md.
+against the values in docs/solved.md; H-search's list bounds (which only
+drop connections) at their smallest, old and largest settings.
 """
 from __future__ import annotations
 
