@@ -18,6 +18,11 @@ solver without must-play from one-move wins and without side links
 alpha-beta kernel in the same run, and reports times, node counts and the
 ratios; ``--y-sizes 6`` is the issue-17 target (the general kernel needs
 minutes there).
+``y_list_bounds`` (``--y-bounds``) solves chosen openings of plain Y (side
+8 by default, where the side-7 solves have become too small to time) with a
+fresh Y solver for each of several H-search list bounds in the same run, the
+first setting (the bounds before the side-8 work raised them) as the
+baseline, and prints nodes, CPU seconds and ratios.
 ``parallel_speedup`` (``--parallel GAME``) solves one game with the serial
 solver and then with the split solver (``solvers/parallel.py``) on 2 (or
 ``--parallel-jobs``) worker processes, back to back in the same run, checks that
@@ -132,6 +137,64 @@ Y_BASELINE = dict(semi_mustplay=False, side_links=False)
 # side 7 (commit 505af73): no H-search (step 6 of solvers/_ysolver.pyx), no
 # centrality prior; only the widened dead cells (step 5) cannot be switched back
 Y_PRE_HSEARCH = dict(hsearch=False, centrality=0)
+# H-search's list bounds as "VCs/SCs/queue": the first is the solver of the
+# first side-8 runs (commit f17a4a4), the second today's default
+Y_BOUNDS = ("4/6/4096", "8/12/16384")
+
+
+def _parse_bounds(text: str) -> dict:
+    try:
+        vcs, scs, queue = (int(x) for x in text.split("/"))
+    except ValueError:
+        raise ValueError(f"H-search bounds are VCS/SCS/QUEUE (three integers), not {text!r}") from None
+    return dict(hsearch_vcs=vcs, hsearch_scs=scs, hsearch_queue=queue)
+
+
+def y_list_bounds(size: int = 8, openings=("a7", "b6"), bounds=Y_BOUNDS, tt_log2: int = 22,
+                  time_limit: float = 300.0, progress=None) -> dict:
+    """Each opening of ``y_game(board_size=size)`` solved by a fresh Y
+    solver (table 2**tt_log2) for each H-search bound setting of ``bounds``
+    ("VCS/SCS/QUEUE"), one after the other in this process: value (None:
+    not solved in ``time_limit`` s of wall clock), nodes, CPU seconds, and
+    the ratios of the first setting's CPU seconds and nodes to each (only
+    where both solved: nodes done in a time limit measure nothing)."""
+    import pyspiel
+    from solvers import ysolver
+    say = progress or (lambda msg: None)
+    game = pyspiel.load_game(f"y_game(board_size={size})")
+    root = game.new_core()
+    settings = [_parse_bounds(b) for b in bounds]
+    rows = []
+    for opening in openings:
+        if opening not in root.board.index_of_name:
+            raise ValueError(f"no cell {opening!r} on side {size}")
+        row = {"opening": opening, "load": _load(), "runs": {}}
+        for text, kw in zip(bounds, settings):
+            solver = ysolver.make_solver(game, tt_log2=tt_log2, **kw)
+            child = root.clone()
+            child.apply_action(root.board.index_of_name[opening])
+            cpu = time.process_time()
+            try:
+                v = ysolver.value(solver, child, time_limit)
+            except ysolver.YSolveTimeout:
+                v = None
+            row["runs"][text] = {"value": v, "nodes": solver.nodes,
+                                 "cpu_seconds": max(time.process_time() - cpu, 1e-6)}
+            say(f"y_game(board_size={size}) after {opening}, bounds {text}: "
+                f"{'not solved' if v is None else f'{v:+g}'}, {solver.nodes:,} nodes, "
+                f"{row['runs'][text]['cpu_seconds']:.3f} CPU s")
+        first = row["runs"][bounds[0]]
+        for text in bounds[1:]:
+            x = row["runs"][text]
+            if first["value"] is not None and x["value"] is not None:   # unsolved: no ratio
+                x["node_ratio"] = first["nodes"] / max(x["nodes"], 1)
+                x["cpu_ratio"] = first["cpu_seconds"] / x["cpu_seconds"]
+        solved = [r["value"] for r in row["runs"].values() if r["value"] is not None]
+        row["agree"] = len(set(solved)) <= 1
+        rows.append(row)
+    return {"experiment": "y_list_bounds", "size": size, "bounds": list(bounds),
+            "time_limit": time_limit, "tt_log2": tt_log2, "rows": rows,
+            "all_agree": all(r["agree"] for r in rows)}
 
 
 def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
@@ -337,6 +400,16 @@ def main(argv=None) -> int:
                     help="leave the general alpha-beta kernel out of the Y solver comparison")
     ap.add_argument("--no-y-baseline", action="store_true",
                     help="leave the pre-issue-17 pruning (Y_BASELINE) out of the Y solver comparison")
+    ap.add_argument("--y-bounds", nargs="*", metavar="VCS/SCS/QUEUE",
+                    help="only the H-search list-bound comparison: --y-bound-openings of side "
+                         "--y-bound-size solved by a fresh Y solver per setting, the first the "
+                         f"baseline (no setting given: {' '.join(Y_BOUNDS)})")
+    ap.add_argument("--y-bound-size", type=int, default=8, metavar="N",
+                    help="side for --y-bounds (3..10; default 8)")
+    ap.add_argument("--y-bound-openings", nargs="+", default=["a7", "b6"], metavar="CELL",
+                    help="first moves for --y-bounds (default a7 b6)")
+    ap.add_argument("--y-bound-time-limit", type=float, default=300.0, metavar="S",
+                    help="wall-clock limit per solve for --y-bounds (default 300)")
     ap.add_argument("--parallel", metavar="GAME",
                     help="only the 1 vs N worker comparison on GAME: serial solver, then the split "
                          "solver (solvers.solve --jobs N) in the same run")
@@ -346,7 +419,7 @@ def main(argv=None) -> int:
                     help="--split-depth of the split runs (default: the solver's choice)")
     ap.add_argument("--tt-log2", type=int, default=None,
                     help="table size of the --parallel runs (each worker has its own; default 24) "
-                         "and of --tt-compare (default 14)")
+                         "of --tt-compare (default 14) and of --y-bounds (default 22)")
     ap.add_argument("--tt-compare", action="store_true",
                     help="only the table replacement comparison: every flip-game variant solved "
                          "with each --tt-replace scheme in the same run (nodes, CPU seconds, "
@@ -360,6 +433,38 @@ def main(argv=None) -> int:
                     metavar="SCHEME", help="--tt-compare these schemes, the first as the baseline "
                                            f"(default: {' '.join(TT_SCHEMES)})")
     args = ap.parse_args(argv)
+    if args.y_bounds is not None:
+        bounds = tuple(args.y_bounds) or Y_BOUNDS
+        if not 3 <= args.y_bound_size <= 10:
+            ap.error("--y-bound-size must lie in 3..10")
+        if not args.y_bound_time_limit > 0:
+            ap.error("--y-bound-time-limit must be > 0")
+        tt = 22 if args.tt_log2 is None else args.tt_log2
+        if not 10 <= tt <= 30:
+            ap.error("--tt-log2 must be in 10..30")
+        try:
+            for b in bounds:
+                _parse_bounds(b)
+            out = y_list_bounds(args.y_bound_size, tuple(args.y_bound_openings), bounds, tt,
+                                args.y_bound_time_limit,
+                                progress=lambda m: print(m, file=sys.stderr, flush=True))
+        except ValueError as exc:
+            ap.error(str(exc))
+        if args.json:
+            print(json.dumps(out))
+            return 0 if out["all_agree"] else 1
+        print(f"H-search list bounds on y_game(board_size={out['size']}), fresh solver each, "
+              f"table 2**{out['tt_log2']} (ratios: {bounds[0]} / setting)")
+        for r in out["rows"]:
+            cells = []
+            for k in bounds:
+                x = r["runs"][k]
+                v = "not solved" if x["value"] is None else f"{x['value']:+g}"
+                cells.append(f"{k}: {v} {x['nodes']:,} n {x['cpu_seconds']:.3f} s"
+                             + (f" (x{x['node_ratio']:.1f} n, x{x['cpu_ratio']:.1f} cpu)"
+                                if "cpu_ratio" in x else ""))
+            print(f"after {r['opening']}: " + "; ".join(cells) + f"; agree {r['agree']}; load {r['load']}")
+        return 0 if out["all_agree"] else 1
     if args.tt_log2 is None:
         args.tt_log2 = 14 if args.tt_compare else 24
     if args.tt_compare:

@@ -80,11 +80,17 @@ position of sides 3-5):
    pairwise disjoint: the owner to move plays the key and has a virtual
    win; the other player to move must play inside every one-move win's
    carrier (step 4b's argument), so only the intersection is searched.
-   Lists are bounded (KV smallest VCs and KS SCs per pair, QMAX queued
-   VCs, the OR rule over pairs and over all), which loses connections,
-   never soundness; steps 3-4 stay (their greedy sets are cheap and can
-   find what the bounded lists dropped). Recomputed at every node, not
-   incremental.
+   Lists are bounded (the ``hsearch_vcs`` smallest VCs and ``hsearch_scs``
+   SCs per pair, ``hsearch_queue`` queued VCs, the OR rule over pairs and
+   over all), which loses connections, never soundness; steps 3-4 stay
+   (their greedy sets are cheap and can find what the bounded lists
+   dropped). Recomputed at every node, not incremental: a bounded
+   H-search is not monotone (a child with one cell fewer can find what
+   its parent's full lists crowded out), so even skipping a player's
+   rerun after its parent found nothing cost 26x the nodes on a side-8
+   opening. The bounds are worth raising: 8/12/16,384 instead of
+   4/6/4,096 solved side 8's b6 from a fresh solver in 139 K nodes
+   where the smaller lists had not in 533 K.
 
 The search is a depth-first AND/OR search (alpha-beta with a null window
 over win/loss), with a transposition table keyed by the minimum Zobrist key
@@ -121,9 +127,9 @@ cdef enum:
     NO_MOVE = 255
     SIDE0 = 64         # H-search: node index of side 0 (cells and groups are 0..63)
     HN = 67            # H-search nodes: up to 64 cell/group nodes and the 3 sides
-    KV = 4             # full connections kept per node pair (the smallest found)
-    KS = 6             # semi-connections kept per node pair
-    QMAX = 4096        # H-search work list of new full connections
+    KV = 16            # room for full connections per node pair (``hsearch_vcs`` of it used)
+    KS = 24            # room for semi-connections per node pair (``hsearch_scs`` used)
+    QCAP = 65536       # room in the H-search work list (``hsearch_queue`` used)
 
 cdef struct Entry:
     uint64_t key
@@ -195,15 +201,20 @@ cdef class YSolver:
     cdef bint hgroup[HN]
     cdef int hnn
     cdef public int hcap       # largest carrier H-search keeps (cells; 64: no cap)
-    cdef int qu[QMAX]
-    cdef int qv[QMAX]
-    cdef uint64_t qc[QMAX]
+    cdef int* qu
+    cdef int* qv
+    cdef uint64_t* qc
+    cdef readonly int kv        # full connections kept per node pair (the smallest found)
+    cdef readonly int ks        # semi-connections kept per node pair
+    cdef readonly int qmax      # new full connections queued for the AND rule per H-search
     cdef int qlen
 
     def __cinit__(self):
         self.table = NULL
         self.hv = self.hs = NULL
         self.hvn = self.hsn = NULL
+        self.qu = self.qv = NULL
+        self.qc = NULL
 
     def __dealloc__(self):
         free(self.table)
@@ -211,11 +222,15 @@ cdef class YSolver:
         free(self.hs)
         free(self.hvn)
         free(self.hsn)
+        free(self.qu)
+        free(self.qv)
+        free(self.qc)
 
     def __init__(self, int num_cells, list neighbours, list sides, list symmetries,
                  int tt_log2=22, bint virtual_connections=True, bint dead_cells=True,
                  bint semi_mustplay=True, bint side_links=True, bint captured_cells=True,
-                 bint hsearch=True):
+                 bint hsearch=True, int hsearch_vcs=8, int hsearch_scs=12,
+                 int hsearch_queue=16384):
         """``neighbours[c]``/``sides[c]``: lists per cell; ``symmetries``: cell
         permutations (identity first). Checked by the Python face."""
         cdef int c, s, p
@@ -230,6 +245,17 @@ cdef class YSolver:
         self.use_captured = captured_cells
         self.use_hsearch = hsearch
         self.hcap = 64
+        if not (1 <= hsearch_vcs <= KV and 1 <= hsearch_scs <= KS and 1 <= hsearch_queue <= QCAP):
+            raise ValueError(f"H-search bounds must be in 1..{KV} VCs, 1..{KS} SCs, "
+                             f"1..{QCAP} queued; got {hsearch_vcs}, {hsearch_scs}, {hsearch_queue}")
+        self.kv = hsearch_vcs
+        self.ks = hsearch_scs
+        self.qmax = hsearch_queue
+        self.qu = <int*>malloc(QCAP * sizeof(int))
+        self.qv = <int*>malloc(QCAP * sizeof(int))
+        self.qc = <uint64_t*>malloc(QCAP * sizeof(uint64_t))
+        if self.qu == NULL or self.qv == NULL or self.qc == NULL:
+            raise MemoryError()
         self.hv = <uint64_t*>malloc(HN * HN * KV * sizeof(uint64_t))
         self.hs = <uint64_t*>malloc(HN * HN * KS * sizeof(uint64_t))
         self.hvn = <uint8_t*>malloc(HN * HN)
@@ -600,7 +626,7 @@ cdef class YSolver:
     cdef bint _h_add_vc(self, int u, int v, uint64_t c) noexcept nogil:
         """Record a full connection u-v of carrier ``c`` (u a node, v a node
         or a side) unless a kept one's carrier is a subset; queue it for the
-        AND rule. Only the KV smallest are kept: a bound, never a claim."""
+        AND rule. Only the ``kv`` smallest are kept: a bound, never a claim."""
         cdef uint64_t* a = &self.hv[(u * HN + v) * KV]
         cdef int n = self.hvn[u * HN + v], i, worst = -1, wp = -1, pc = __builtin_popcountll(c)
         if pc > self.hcap:
@@ -615,7 +641,7 @@ cdef class YSolver:
                 a[i] = a[n]
             else:
                 i += 1
-        if n < KV:
+        if n < self.kv:
             a[n] = c
             n += 1
         else:
@@ -636,7 +662,7 @@ cdef class YSolver:
             self.hvn[v * HN + u] = n
         else:
             self.hlinked_side[u] |= 1 << (v - SIDE0)
-        if self.qlen < QMAX:
+        if self.qlen < self.qmax:
             self.qu[self.qlen] = u
             self.qv[self.qlen] = v
             self.qc[self.qlen] = c
@@ -675,7 +701,7 @@ cdef class YSolver:
             union |= a[i]
         if inter == 0 and n >= 2:
             self._h_add_vc(u, v, union)
-        if n < KS:
+        if n < self.ks:
             a[n] = c
             n += 1
         else:

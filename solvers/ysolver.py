@@ -30,6 +30,10 @@ MAX_CELLS = 64
 # side decides the first moves tried until the search has learnt better
 # (side-8 opening b4 from a fresh solver: 1,059,440 nodes without it, 9,167 with)
 CENTRALITY = 10_000
+# H-search's list bounds (full / semi-connections kept per node pair, VCs
+# queued per H-search): side-8 opening b6 from a fresh solver was not solved
+# in 533 K nodes with 4 / 6 / 4,096 and took 139 K with 8 / 12 / 16,384
+HSEARCH_VCS, HSEARCH_SCS, HSEARCH_QUEUE = 8, 12, 16_384
 
 
 def applies(game) -> bool:
@@ -45,12 +49,18 @@ def applies(game) -> bool:
 def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
                 dead_cells: bool = True, semi_mustplay: bool = True,
                 side_links: bool = True, captured_cells: bool = True,
-                hsearch: bool = True, centrality: int = CENTRALITY) -> YSolver:
+                hsearch: bool = True, centrality: int = CENTRALITY,
+                hsearch_vcs: int = HSEARCH_VCS, hsearch_scs: int = HSEARCH_SCS,
+                hsearch_queue: int = HSEARCH_QUEUE) -> YSolver:
     """A solver for ``game``'s board (reuse it across that board's positions).
 
     The booleans switch the pruning steps of ``solvers/_ysolver.pyx`` (all
     on by default); ``centrality`` is the move-order prior (history scores
-    start at it times a cell's distance to the nearest side; 0: none)."""
+    start at it times a cell's distance to the nearest side; 0: none);
+    ``hsearch_vcs``/``hsearch_scs``/``hsearch_queue`` bound H-search's lists
+    (full and semi-connections kept per node pair, new full connections
+    queued; at most 16, 24 and 65,536): bigger lists find more connections
+    at more cost per node, and a bound never makes a claim unsound."""
     if not applies(game):
         raise ValueError(f"the Y solver handles y_game on a triangle of side <= 10 with "
                          f"turns=1 and swap=False, not {game}")
@@ -62,7 +72,8 @@ def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
         raise ValueError(f"centrality must be >= 0, got {centrality}")
     solver = YSolver(n, [board.neighbours(c) for c in range(n)], [board.sides_of(c) for c in range(n)],
                      [list(perm) for perm in board.symmetries], tt_log2, virtual_connections,
-                     dead_cells, semi_mustplay, side_links, captured_cells, hsearch)
+                     dead_cells, semi_mustplay, side_links, captured_cells, hsearch,
+                     hsearch_vcs, hsearch_scs, hsearch_queue)
     solver.set_centrality_prior(centrality)
     return solver
 
@@ -120,8 +131,18 @@ def main(argv=None) -> int:
                     help="give up on a class after S seconds and go on (0: no limit)")
     ap.add_argument("--tt-log2", type=int, default=24,
                     help="transposition table entries = 2**N (16 bytes each; default 24)")
+    ap.add_argument("--hsearch-bounds", default=f"{HSEARCH_VCS}/{HSEARCH_SCS}/{HSEARCH_QUEUE}",
+                    metavar="VCS/SCS/QUEUE",
+                    help="H-search's list bounds: full and semi-connections kept per node pair, "
+                         "new full connections queued (at most 16/24/65536; default %(default)s)")
     ap.add_argument("--json", action="store_true", help="print one JSON object at the end")
     args = ap.parse_args(argv)
+    try:
+        vcs, scs, queue = (int(x) for x in args.hsearch_bounds.split("/"))
+    except ValueError:
+        ap.error(f"--hsearch-bounds must be VCS/SCS/QUEUE (three integers), not {args.hsearch_bounds!r}")
+    if not (1 <= vcs <= 16 and 1 <= scs <= 24 and 1 <= queue <= 65536):
+        ap.error(f"--hsearch-bounds must lie in 1..16/1..24/1..65536, got {args.hsearch_bounds}")
     if not 2 <= args.size <= 10:
         ap.error(f"--size must be in 2..10, got {args.size}")
     if not args.time_limit >= 0:
@@ -138,7 +159,8 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    solver = make_solver(game, tt_log2=args.tt_log2)
+    solver = make_solver(game, tt_log2=args.tt_log2, hsearch_vcs=vcs, hsearch_scs=scs,
+                         hsearch_queue=queue)
     values, unsolved, rows = {}, [], []
     start = time.perf_counter()
     for k, members in enumerate(classes):
@@ -159,7 +181,7 @@ def main(argv=None) -> int:
         print(f"class {k + 1}/{len(classes)}: {' '.join(members)} -> "
               f"{'not solved' if v is None else f'{v:+g}'}  ({row['nodes']:,} nodes, "
               f"{row['seconds']} s)", file=sys.stderr, flush=True)
-    out = {"game": str(game), "opening_values": values, "unsolved": unsolved,
+    out = {"game": str(game), "hsearch_bounds": [vcs, scs, queue], "opening_values": values, "unsolved": unsolved,
            "winning_first_moves": [m for m, v in values.items() if v > 0], "classes": rows,
            "nodes": solver.nodes, "seconds": round(time.perf_counter() - start, 2)}
     if args.json:

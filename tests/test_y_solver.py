@@ -7,7 +7,8 @@ which knows nothing of Y, on every reachable position of sides 3 and 4 with
 each pruning switched off in turn and on a large random sample of side 5;
 the virtual wins and must-play regions themselves on random positions of
 sides 6 and 7, where the side links (third-row templates) reach; side 6
-against the values in docs/solved.md.
+against the values in docs/solved.md; H-search's list bounds (which only
+drop connections) at their smallest, old and largest settings.
 """
 from __future__ import annotations
 
@@ -384,3 +385,91 @@ def test_bench_compares_with_the_solver_before_hsearch():
     assert row["values_agree"] and row["value"] == 1.0
     assert row["winning_first_moves"] == sorted(["a3", "b3", "a2", "b2", "c2", "b1", "c1"])
     assert row["root_nodes"] > 0 and row["pre_hsearch_nodes"] > 0 and row["baseline_nodes"] > 0
+
+
+# H-search's list bounds: smallest (almost no H-search), the bounds before the
+# side-8 work raised them, and the largest room the kernel has
+BOUNDS = [dict(hsearch_vcs=1, hsearch_scs=1, hsearch_queue=1),
+          dict(hsearch_vcs=4, hsearch_scs=6, hsearch_queue=4096),
+          dict(hsearch_vcs=16, hsearch_scs=24, hsearch_queue=65536)]
+
+
+def test_hsearch_bounds_are_checked():
+    game = _game(4)
+    for bad in (dict(hsearch_vcs=0), dict(hsearch_vcs=17), dict(hsearch_scs=25),
+                dict(hsearch_queue=0), dict(hsearch_queue=65537)):
+        with pytest.raises(ValueError, match="H-search bounds"):
+            ysolver.make_solver(game, **bad)
+    solver = ysolver.make_solver(game, tt_log2=10)
+    assert (solver.kv, solver.ks, solver.qmax) == (ysolver.HSEARCH_VCS, ysolver.HSEARCH_SCS,
+                                                   ysolver.HSEARCH_QUEUE)
+
+
+@pytest.mark.parametrize("bounds", BOUNDS, ids=["1-1-1", "4-6-4096", "16-24-65536"])
+def test_hsearch_bounds_keep_every_value(bounds):
+    """A bound only drops connections: every side-4 position and random side-5
+    positions give plain alpha-beta's value whatever the lists hold."""
+    game = _game(4)
+    searcher = make_searcher(game, game.new_core(), tt_log2=16)
+    solver = ysolver.make_solver(game, tt_log2=14, **bounds)
+    wrong = [core.to_string() for core in _reachable(game)
+             if ysolver.value(solver, core) != _alphabeta_value(searcher, core)]
+    assert not wrong, wrong[:3]
+    game = _game(5)
+    rng = random.Random(8)
+    searcher = make_searcher(game, game.new_core(), tt_log2=18)
+    solver = ysolver.make_solver(game, tt_log2=16, **bounds)
+    checked = 0
+    for _ in range(300):
+        core = _random_position(game, rng, rng.randrange(1, 12))
+        if core is not None:
+            assert ysolver.value(solver, core) == _alphabeta_value(searcher, core), core.to_string()
+            checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize("n,stones_range,count", [(5, (2, 10), 100), (6, (6, 17), 40),
+                                                  (7, (12, 22), 15)])
+def test_hsearch_claims_with_the_largest_lists_are_real(n, stones_range, count):
+    """The claims of ``test_hsearch_claims_are_real`` with the largest lists
+    (more connections found, each one a claim alpha-beta checks)."""
+    game = _game(n)
+    rng = random.Random(170 + n)
+    searcher = make_searcher(game, game.new_core(), tt_log2=20)
+    solver = ysolver.make_solver(game, tt_log2=12, **BOUNDS[-1])
+    wins = regions = outside = 0
+    for _ in range(count * 40):
+        if wins >= count and regions >= count:
+            break
+        core = _random_position(game, rng, rng.randrange(*stones_range))
+        if core is None:
+            continue
+        w, r, o = _hsearch_claims_hold(game, solver, searcher, core)
+        wins, regions, outside = wins + w, regions + r, outside + o
+    assert wins >= count and regions >= count and outside > count, (wins, regions, outside)
+
+
+def test_bench_compares_hsearch_bounds():
+    from experiments import bench_solvers
+    out = bench_solvers.y_list_bounds(5, ("a1", "b3"), ("1/1/1", "8/12/16384"), tt_log2=12,
+                                      time_limit=60)
+    assert out["all_agree"] and [r["opening"] for r in out["rows"]] == ["a1", "b3"]
+    assert [r["runs"]["8/12/16384"]["value"] for r in out["rows"]] == [-1.0, 1.0]
+    assert out["rows"][0]["runs"]["8/12/16384"]["node_ratio"] > 0
+    with pytest.raises(ValueError, match="VCS/SCS/QUEUE"):
+        bench_solvers.y_list_bounds(5, ("a1",), ("4/6",))
+
+
+def test_command_line_solves_classes_with_chosen_bounds(capsys):
+    """``python -m solvers.ysolver``: side 5's classes with non-default
+    bounds give the known winning moves; malformed bounds are refused."""
+    import json
+    assert ysolver.main(["--size", "5", "--hsearch-bounds", "12/18/32768", "--json",
+                         "--tt-log2", "14"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["hsearch_bounds"] == [12, 18, 32768] and not out["unsolved"]
+    assert sorted(out["winning_first_moves"]) == ["b2", "b3", "c2"]
+    for bad in ("4/6", "17/12/100", "a/b/c"):
+        with pytest.raises(SystemExit):
+            ysolver.main(["--size", "5", "--hsearch-bounds", bad])
+        assert "--hsearch-bounds" in capsys.readouterr().err
