@@ -578,6 +578,20 @@ def beauty_contest_payoffs(numbers_profile, p: float) -> np.ndarray:
     return won / won.sum()
 
 
+def _winners_match(table: np.ndarray, won: np.ndarray) -> bool:
+    """Per row (profile): the ``won`` players share one payoff, the others one
+    lower payoff (everyone equal when everyone won)."""
+    hi = np.where(won, table, -np.inf).max(axis=1)
+    lo_w = np.where(won, table, np.inf).min(axis=1)
+    if np.any(hi - lo_w > TOL):
+        return False
+    lost = ~won
+    hi_l = np.where(lost, table, -np.inf).max(axis=1)
+    lo_l = np.where(lost, table, np.inf).min(axis=1)
+    some = lost.any(axis=1)
+    return bool(np.all(hi_l[some] - lo_l[some] <= TOL) and np.all(hi_l[some] < lo_w[some] - TOL))
+
+
 def classify_beauty_contest(g: NormalFormGame, numbers) -> Classification:
     """Keynesian beauty contest as the p-beauty contest (Keynes 1936, The
     General Theory, ch. 12; formalised by Moulin 1986, Game Theory for the
@@ -585,9 +599,12 @@ def classify_beauty_contest(g: NormalFormGame, numbers) -> Classification:
     every player names a number at once; those closest to p times the mean of
     all the numbers, for a fixed p in (0, 1), share a prize, the others get
     nothing. ``numbers[q][i]`` is the number player q's strategy i names.
-    Checked: for some p in (0, 1) the table equals that game up to unit and
-    zero (every p where the winners change is tried). Without ``numbers`` it is
-    "not checkable"."""
+    Checked: for some p in (0, 1), in every profile the players closest to p
+    times the mean get one payoff, the same for all of them, and every other
+    player a lower one, the same for all of them (every p where the winners
+    change is tried). Only who wins is compared, not how the prize is shared
+    or valued: a game scored win/lose, as a board game is, keeps the contest's
+    structure. Without ``numbers`` it is "not checkable"."""
     if numbers is None:
         return Classification(NOT_CHECKABLE, "a beauty contest is defined by the number each strategy names")
     n = g.num_players
@@ -608,10 +625,9 @@ def classify_beauty_contest(g: NormalFormGame, numbers) -> Classification:
     for p in candidates:
         d = np.abs(x - p * mean[:, None])
         won = d <= d.min(axis=1, keepdims=True) + TOL
-        textbook = won / won.sum(axis=1, keepdims=True)
-        if _affine_match(table, textbook):
-            return Classification("beauty-contest", f"{n} players naming numbers; the table is the p-beauty "
-                                                    f"contest's for p = {p:.4g} (up to unit and zero)")
+        if _winners_match(table, won):
+            return Classification("beauty-contest", f"{n} players naming numbers; in every profile the winners "
+                                                    f"are those closest to p times the mean, p = {p:.4g}")
     return Classification("other", f"{n} players naming numbers, but for no p in (0, 1) do the winners of the "
                                    "table's profiles match those closest to p times the mean")
 
@@ -855,14 +871,19 @@ def classify_investment(tree) -> Classification:
     the trustee (player 1), seeing the amount, returns some of what it holds.
     ``tree``: ``Decision(0, {send: Decision(1, {return: payoffs}) or payoffs})``
     with the sends and returns in increasing order (sending nothing may be a
-    leaf). Ordinal conditions checked: (1) after every send the trustee's payoff
-    falls and the investor's rises with each larger return; (2) unreturned
-    sending costs the investor: its payoff with nothing returned falls as it
-    sends more, below sending nothing; (3) trust can pay: after the largest
-    send some return leaves both better off than no send. Then backward
-    induction returns nothing and sends nothing, while sending and returning
-    would be better for both: the trust dilemma. Kreps's binary trust game is
-    the case of one send and two returns (``classify_tree``)."""
+    leaf). Ordinal conditions checked: (1) after every send a larger return
+    never raises the trustee's payoff nor lowers the investor's, and after
+    each send some larger return strictly moves both; (2) unreturned sending
+    costs the investor: its payoff with nothing returned never rises as it
+    sends more and is below sending nothing; (3) trust can pay: after the
+    largest send some return leaves both strictly better off than no send.
+    Then backward induction returns nothing and sends nothing, while sending
+    and returning would be better for both: the trust dilemma. The textbook's
+    money is linear, so its inequalities are strict; (1) and (2) are weak
+    because a game scored by win, draw and loss is bounded (a trustee already
+    losing loses no more by returning more), strict where it matters. Kreps's
+    binary trust game is the case of one send and two returns
+    (``classify_tree``)."""
     if not isinstance(tree, Decision) or tree.player != 0 or len(tree.moves) < 2:
         return Classification("other", "not an investor's decision among two or more sends")
     sends = list(tree.moves.values())
@@ -883,12 +904,15 @@ def classify_investment(tree) -> Classification:
         if len(outs) < 2:
             return Classification("other", f"after send #{k} the trustee has no choice")
         for a, b in zip(outs, outs[1:]):
-            if not (b[1] < a[1] - TOL and b[0] > a[0] + TOL):
+            if b[1] > a[1] + TOL or b[0] < a[0] - TOL:
                 return Classification("other", f"after send #{k} a larger return does not move payoff from the "
                                                f"trustee to the investor ({a.tolist()} -> {b.tolist()})")
+        if not any(b[1] < a[1] - TOL and b[0] > a[0] + TOL for a, b in itertools.combinations(outs, 2)):
+            return Classification("other", f"after send #{k} no return moves payoff from the trustee to the "
+                                           "investor")
         unreturned.append(outs[0])
     line = [base] + unreturned
-    if any(b[0] >= a[0] - TOL for a, b in zip(line, line[1:])):
+    if any(b[0] > a[0] + TOL for a, b in zip(line, line[1:])) or any(v[0] >= base[0] - TOL for v in unreturned):
         return Classification("other", "sending without a return does not cost the investor more the more it "
                                        f"sends (investor's payoffs {[round(float(v[0]), 6) for v in line]})")
     last = [_leaf(v) for v in sends[-1].moves.values()]

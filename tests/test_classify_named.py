@@ -80,7 +80,24 @@ def three_players_0_1():
     return NormalFormGame(arr)
 
 
+def ranked_wins(n, k, rank):
+    """n players naming 0..k-1; those naming the rank-th highest distinct
+    number win (nobody when there is no such number: all equal)."""
+    arr = np.zeros((n,) + (k,) * n)
+    for prof in itertools.product(range(k), repeat=n):
+        values = sorted(set(prof), reverse=True)
+        if len(values) > rank:
+            for p in range(n):
+                arr[(p,) + prof] = 1.0 if prof[p] == values[rank] else -1.0
+    return NormalFormGame(arr)
+
+
 def test_beauty_contest_textbook_tables():
+    # three naming 0, 1 or 2, the runner-up wins: that is the p-beauty contest for p in (1/2, 3/4)
+    # ((0,1,2): 1 is closest to p * 1 when p > 1/2; (0,2,2): 0 is closest to p * 4/3 when p < 3/4)
+    c = classify_beauty_contest(ranked_wins(3, 3, 1), [[0, 1, 2]] * 3)
+    assert c.label == "beauty-contest" and 0.5 < float(c.reason.split("p = ")[1]) < 0.75, c
+
     c = classify_beauty_contest(lower_wins_2(), [[0, 1, 2], [0, 1, 2]])
     assert c.label == "beauty-contest", c
     assert classify_beauty_contest(three_players_0_1(), [[0, 1]] * 3).label == "beauty-contest"
@@ -95,15 +112,10 @@ def test_beauty_contest_negatives():
     assert classify_beauty_contest(higher, [[0, 1, 2], [0, 1, 2]]).label == "other"
     # the right table but the numbers listed the other way round
     assert classify_beauty_contest(g, [[2, 1, 0], [2, 1, 0]]).label == "other"
-    # "the second highest wins" (the runner-up) among three naming 0, 1, 2
-    arr = np.zeros((3, 3, 3, 3))
-    for prof in itertools.product(range(3), repeat=3):
-        values = sorted(set(prof), reverse=True)
-        if len(values) > 1:
-            winners = [p for p in range(3) if prof[p] == values[1]]
-            for p in winners:
-                arr[(p,) + prof] = 1 / len(winners)
-    assert classify_beauty_contest(NormalFormGame(arr), [[0, 1, 2]] * 3).label == "other"
+    # "the highest wins" among three naming 0, 1, 2: with p < 1 the highest is never closest alone
+    assert classify_beauty_contest(ranked_wins(3, 3, 0), [[0, 1, 2]] * 3).label == "other"
+    # "the second highest wins" among four naming 0..4 (mean 2.5 for 1, 2, 3, 4: 3 would need p > 1)
+    assert classify_beauty_contest(ranked_wins(4, 5, 1), [list(range(5))] * 4).label == "other"
     assert classify_named("beauty-contest", g).label == "not checkable"
 
 
