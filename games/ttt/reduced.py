@@ -221,6 +221,44 @@ def volunteer(name: str = "3P-Volunteer", max_nodes: int = 1_000_000) -> Reduced
     return Reduced(name, VOLUNTEER, table=_table(exact, (2,) * n, names, n), exact=exact)
 
 
+# --------------------------------------------------------------------------- centipede: cover the pot or pass
+
+CENTIPEDE = ("At each of its turns a player either *covers the shared stack with a circle* or *passes*: the shared "
+             "stack is the centipede's pot (a circle converts everything under it, so a cover takes the whole pot "
+             "and grows it by one), and passing is the only way the game stops (the phase ends when both pass in "
+             "succession): Rosenthal's (1981) take-or-pass decisions as this encoding offers them. Pentagons and "
+             "placements on a player's own stack are outside the family. The tree holds every sequence of those "
+             "choices (perfect information); its leaves are exact expectations over Chaos's phase.")
+
+
+def centipede(name: str) -> Reduced:
+    """The tree of "cover the shared stack with a circle" / "pass" decisions."""
+    game = _load(name)
+    colours = {0: "black", 1: "white"}
+    exact = {}
+
+    def no_choice(s):
+        raise ValueError(f"{name}: a player's decision inside Chaos's phase")
+
+    def build(state, path):
+        if state.is_terminal() or state.is_chance_node():
+            v = expected_returns(state, no_choice)
+            exact[path] = v
+            return tuple(float(x) for x in v)
+        p = state.current_player()
+        moves = {}
+        legal = {state.action_to_string(p, a): a for a in state.legal_actions()}
+        cover = f"{colours[p]}@stack(1,1) circle"
+        if cover in legal:
+            moves["cover"] = build(state.child(legal[cover]), path + ("cover",))
+        if "pass" in legal:
+            moves["pass"] = build(state.child(legal["pass"]), path + ("pass",))
+        if not moves:
+            raise ValueError(f"{name}: player {p} can neither cover the shared stack nor pass: {sorted(legal)}")
+        return Decision(p, moves)
+    return Reduced(name, CENTIPEDE, tree=build(game.new_initial_state(), ()), exact=exact)
+
+
 # --------------------------------------------------------------------------- registry
 
 #: dilemma -> builder of its reduced game
@@ -231,6 +269,8 @@ REDUCED = {
     "NeedyTrust": trust,
     "RichTrust": trust,
     "3P-Volunteer": volunteer,
+    "Centipede9": centipede,
+    "NeedyCentipede4": centipede,
 }
 
 
@@ -239,3 +279,29 @@ def reduced(name: str) -> Reduced:
     if name not in REDUCED:
         raise KeyError(f"{name} has no reduced table (have: {', '.join(REDUCED)})")
     return REDUCED[name](name)
+
+
+def classify_reduced(r: Reduced, encodes: str):
+    """The verdict of solvers/classify.py on a reduced game, by the definition
+    of the game it is meant to encode: the named classifiers with the family's
+    meanings, the investment game for the trusts, the tree classifier for
+    other trees, the payoff-order classifier otherwise."""
+    from solvers.classify import NAMED, classify, classify_investment, classify_named, classify_tree
+    if r.tree is not None:
+        return classify_investment(r.tree) if encodes == "trust" else classify_tree(r.tree)
+    if encodes in NAMED:
+        return classify_named(encodes, r.table, **r.meaning)
+    return classify(r.table)
+
+
+def summary(r: Reduced) -> dict:
+    """A JSON-able record of a reduced game (for the study's records)."""
+    out = {"family": r.family}
+    if r.table is not None:
+        out.update(shape=list(r.table.shape), strategies=r.table.strategy_names,
+                   payoffs=r.table.to_profiles().tolist())
+    else:
+        def nodes(x):
+            return 1 + sum(nodes(c) for c in x.moves.values()) if isinstance(x, Decision) else 1
+        out.update(tree_nodes=nodes(r.tree))
+    return out
