@@ -271,6 +271,17 @@ def test_investment_game():
     assert classify_investment(kreps).label == "trust" and classify_tree(kreps).label == "trust"
 
 
+def test_investment_game_with_bounded_payoffs():
+    """Scored on a bounded scale (as win/draw/lose), a trustee already at the
+    floor loses nothing more by returning more: the weak conditions still
+    name it, the strict textbook ones would not."""
+    def clip(node):
+        if isinstance(node, Decision):
+            return Decision(node.player, {a: clip(v) for a, v in node.moves.items()})
+        return (min(node[0], 3), max(min(node[1], 4), 1))
+    assert classify_investment(clip(investment())).label == "trust"
+
+
 def test_investment_negatives():
     assert classify_investment(investment(multiplier=1)).label == "other"     # nothing grows: trust cannot pay
     # a trustee who gains by returning
