@@ -299,6 +299,8 @@ def reduced_markdown(name: str) -> str:
                          f"({name!r})` gives them). Pure equilibria of the reduced game: {len(pure(t))}.")
     c = classify_reduced(r, encodes)
     players = len(next(iter(r.exact.values())))
+    if lines[-1] == "":
+        lines.pop()
     lines += ["", f"Classified on the reduced game (`solvers/classify.py`): **{c.label}**: {c.reason}. "
                   f"Reproduces {encodes}: **{reproduces(encodes, c.label, players)}**."]
     return "\n".join(lines) + "\n"
