@@ -328,13 +328,15 @@ def named_verdict(entry: dict, rec: dict, table) -> None:
     encodes = entry.get("encodes")
     if entry.get("kind") != "dilemma" or not encodes:
         return
-    if table is not None:
-        if encodes in NAMED and not any(k in NAMED[encodes] for k in ("allocations", "numbers", "quantities")):
-            c = classify_named(encodes, table)
-            rec["payoff_order"] = rec.get("classified")
-            rec["classified"], rec["classified_reason"] = c.label, c.reason
+    if table is not None and encodes in NAMED and \
+            not any(k in NAMED[encodes] for k in ("allocations", "numbers", "quantities")):
+        c = classify_named(encodes, table)
+        rec["payoff_order"] = rec.get("classified")
+        rec["classified"], rec["classified_reason"] = c.label, c.reason
         return
-    if entry["name"] not in REDUCED:
+    # a reduced game where the full table is refused, or where the full table names nothing and
+    # the reduced one gives the textbook's strategies (3P-Volunteer: stay or volunteer)
+    if entry["name"] not in REDUCED or (table is not None and rec.get("classified") != "other"):
         return
     r = reduced(entry["name"])
     c = classify_reduced(r, encodes)

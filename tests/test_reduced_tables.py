@@ -155,3 +155,14 @@ def test_the_study_takes_the_named_verdicts():
     rec = {"classified": "matching-pennies"}
     named_verdict({"kind": "reference", "name": "matrix_mp", "encodes": None}, rec, None)
     assert rec == {"classified": "matching-pennies"}
+
+
+@pytest.mark.slow
+def test_the_study_classifies_the_volunteer_on_stay_or_volunteer():
+    """3P-Volunteer's full 3x3x3 table names nothing (staying dominates both
+    volunteering stacks); the study then takes the stay/volunteer game."""
+    from experiments.economic_dilemmas import named_verdict
+    g = induced_normal_form("ttt(rules=3P-Volunteer)").game
+    rec = {"classified": "other"}
+    named_verdict({"kind": "dilemma", "name": "3P-Volunteer", "encodes": "volunteers-dilemma"}, rec, g)
+    assert rec["classified"] == "public-goods" and rec["payoff_order"] == "other"
