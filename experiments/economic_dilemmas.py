@@ -586,8 +586,11 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
                      f"{r['strategies']} | {r['equilibria']} ({r['pure_equilibria']}) | "
                      f"{_num(r['price_of_anarchy'])} | {nc} | {near} |")
     lines += ["", "'reproduces': whether the payoff order of the computed table (solvers.classify) is that of "
-              "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; "
-              "'not checkable' where no ordinal definition exists here. NashConv is exact distance from "
+              "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; games "
+              "defined by what their strategies mean (Blotto, beauty contest, common pool, trolley, hide and seek, "
+              "trend setting) by their own definitions, and dilemmas whose table is refused on a reduced game "
+              "of the textbook's strategies (games/ttt/reduced.py, named in the game's section); "
+              "'not checkable' where no definition applies here. NashConv is exact distance from "
               "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
               "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
               "listed one with the smallest largest difference of action probabilities at the information "
