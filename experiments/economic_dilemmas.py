@@ -278,6 +278,7 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
             c = classify_tree(tree)
             if rec.get("classified") in (None, "other"):
                 rec["classified"], rec["classified_reason"] = c.label, c.reason
+    named_verdict(entry, rec, inf.game if inf is not None else None)
     if "classified" not in rec:
         rec["classified"], rec["classified_reason"] = "unknown", "no payoff table or tree to classify"
     if entry.get("encodes"):
@@ -315,6 +316,33 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
                               mixed=[np.round(m, 6).tolist() for m in mixed])
     rec["analysis_seconds"] = round(time.perf_counter() - started, 3)
     return rec
+
+
+def named_verdict(entry: dict, rec: dict, table) -> None:
+    """A dilemma's verdict by the definition of the game it encodes where the
+    payoff order cannot give one: the named classifiers (solvers/classify.py)
+    on the full table, or on the reduced game (games/ttt/reduced.py) when the
+    full table is refused. The payoff-order label stays in ``payoff_order``."""
+    from games.ttt.reduced import REDUCED, classify_reduced, reduced, summary
+    from solvers.classify import NAMED, classify_named
+    encodes = entry.get("encodes")
+    if entry.get("kind") != "dilemma" or not encodes:
+        return
+    if table is not None and encodes in NAMED and \
+            not any(k in NAMED[encodes] for k in ("allocations", "numbers", "quantities")):
+        c = classify_named(encodes, table)
+        rec["payoff_order"] = rec.get("classified")
+        rec["classified"], rec["classified_reason"] = c.label, c.reason
+        return
+    # a reduced game where the full table is refused, or where the full table names nothing and
+    # the reduced one gives the textbook's strategies (3P-Volunteer: stay or volunteer)
+    if entry["name"] not in REDUCED or (table is not None and rec.get("classified") != "other"):
+        return
+    r = reduced(entry["name"])
+    c = classify_reduced(r, encodes)
+    rec["reduced"] = summary(r)
+    rec["payoff_order"] = rec.get("classified")
+    rec["classified"], rec["classified_reason"] = c.label, f"on the reduced game: {c.reason}"
 
 
 def strategy_names(game, inf) -> list[list[str]]:
@@ -558,8 +586,11 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
                      f"{r['strategies']} | {r['equilibria']} ({r['pure_equilibria']}) | "
                      f"{_num(r['price_of_anarchy'])} | {nc} | {near} |")
     lines += ["", "'reproduces': whether the payoff order of the computed table (solvers.classify) is that of "
-              "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; "
-              "'not checkable' where no ordinal definition exists here. NashConv is exact distance from "
+              "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; games "
+              "defined by what their strategies mean (Blotto, beauty contest, common pool, trolley, hide and seek, "
+              "trend setting) by their own definitions, and dilemmas whose table is refused on a reduced game "
+              "of the textbook's strategies (games/ttt/reduced.py, named in the game's section); "
+              "'not checkable' where no definition applies here. NashConv is exact distance from "
               "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
               "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
               "listed one with the smallest largest difference of action probabilities at the information "
@@ -592,6 +623,11 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
                          f"price of anarchy {_num(rec['price_of_anarchy'])}.")
         else:
             lines += ["", f"No payoff table: {rec.get('table_refused')}"]
+            if rec.get("reduced"):
+                red = rec["reduced"]
+                size = ("x".join(map(str, red["shape"])) + " table") if "shape" in red else \
+                    f"tree of {red['tree_nodes']} nodes"
+                lines += ["", f"Reduced game ({size}, games/ttt/reduced.py): {red['family']}"]
         if rec.get("spe"):
             lines.append(f"Subgame-perfect equilibrium: value {rec['spe']['value']}, play {rec['spe']['path']}.")
         cfr = rec.get("cfr")

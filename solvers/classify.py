@@ -55,7 +55,22 @@ nodes and payoff tuples, two players):
   either taking (a terminal) or passing; the total payoff grows along the
   line, and at every decision but the last the mover gets more by taking now
   than it would if the next mover took.
-Anything else is "other" with a reason; classification never guesses.
+Named by the strategies' meanings as well as the table (``classify_named``;
+each function's docstring gives its textbook definition and source):
+- colonel-blotto (Borel 1921; Roberson 2006), given each strategy's allocation;
+- beauty-contest, the p-beauty contest (Keynes 1936; Moulin 1986; Nagel
+  1995), given each strategy's number;
+- common-pool-resource (Gordon 1954; Hardin 1968; Ostrom, Gardner & Walker
+  1994), given each strategy's quantity;
+- trolley (Foot 1967; Thomson 1976, 1985), the inaction given or reported
+  as not checkable;
+- hide-and-seek (von Neumann 1953; Rubinstein, Tversky & Heller 1996), two
+  players, from the table alone;
+- trend-setting, the minority or dispersion game (Arthur 1994; Challet &
+  Zhang 1997; Grenager, Powers & Shoham 2002), from the table alone.
+Anything else is "other" with a reason; classification never guesses, and
+where a definition needs what the table does not hold the answer is
+"not checkable".
 """
 from __future__ import annotations
 
@@ -67,7 +82,9 @@ import numpy as np
 from solvers.normal_form import Decision, NormalFormGame, pure_equilibria
 
 __all__ = ["Classification", "classify", "classify_tree", "tree_from_openspiel",
-           "REPRODUCES", "reproduces"]
+           "REPRODUCES", "reproduces", "NAMED", "classify_named", "classify_blotto", "classify_beauty_contest",
+           "classify_common_pool", "classify_trolley", "classify_hide_and_seek", "classify_trend_setting",
+           "classify_investment"]
 
 TOL = 1e-9
 
@@ -79,15 +96,15 @@ class Classification:
 
 
 #: For each economic game of games/ttt/dilemmas.py, the labels whose structure
-#: reproduces it. Hide-and-seek and trend setting are matching-pennies-like
-#: (one side wants to match, the other to mismatch); Colonel Blotto, the
-#: beauty contest, the common-pool resource and the trolley dilemma have no
-#: ordinal-table definition here, so no label reproduces them (the verdict says
-#: "not checkable" rather than "no").
+#: reproduces it. Hide-and-seek and trend setting with two players are
+#: matching-pennies-like (one side wants to match, the other to mismatch).
+#: Colonel Blotto, the beauty contest, the common-pool resource, the trolley
+#: dilemma, hide and seek and trend setting have definitions of their own
+#: below (``NAMED``, ``classify_named``): they need what the strategies mean.
 REPRODUCES = {
     "rock-paper-scissors": {"rock-paper-scissors"},
-    "hide-and-seek": {"matching-pennies", "zero-sum-cycle"},
-    "trend-setting": {"matching-pennies", "zero-sum-cycle"},
+    "hide-and-seek": {"hide-and-seek", "matching-pennies"},
+    "trend-setting": {"trend-setting", "matching-pennies"},
     "public-goods": {"public-goods"},
     "trust": {"trust"},
     "stag-hunt": {"stag-hunt"},
@@ -98,23 +115,39 @@ REPRODUCES = {
     "battle-of-the-sexes": {"battle-of-the-sexes"},
     "centipede": {"centipede"},
     "dictator": {"dictator"},
+    "colonel-blotto": {"colonel-blotto"},
+    "beauty-contest": {"beauty-contest"},
+    "common-pool-resource": {"common-pool-resource"},
+    "trolley": {"trolley"},
 }
 
 
 #: The player counts for which this module's definitions of an economic game apply:
 #: the two-player textbook games, the n-player public goods and volunteer's dilemma
-#: (three or more; with two players public goods is the prisoner's dilemma), coordination
-#: for any number. A three-player hide and seek or battle of the sexes has no definition here.
-_PLAYERS = {"public-goods": range(3, 100), "volunteers-dilemma": range(3, 100), "coordination": range(2, 100)}
+#: (three or more; with two players public goods is the prisoner's dilemma), coordination,
+#: trend setting (the minority game), the beauty contest and the common pool for any number,
+#: the trolley dilemma for three or more (a chooser and two groups). A three-player hide and
+#: seek or battle of the sexes has no definition here.
+_PLAYERS = {"public-goods": range(3, 100), "volunteers-dilemma": range(3, 100), "coordination": range(2, 100),
+            "trend-setting": range(2, 100), "beauty-contest": range(2, 100),
+            "common-pool-resource": range(2, 100), "trolley": range(3, 100)}
+_NAMED_ONLY = ("colonel-blotto", "beauty-contest", "common-pool-resource", "trolley")
 
 
 def reproduces(encodes: str, label: str, players: int = 2) -> str:
-    """'yes', 'no', or 'not checkable' (no ordinal definition of ``encodes`` for this
-    many players here)."""
+    """'yes', 'no', or 'not checkable' (no definition of ``encodes`` for this
+    many players here, or ``label`` is a payoff-order name that cannot decide a
+    game defined by its strategies' meanings: Colonel Blotto, the beauty
+    contest, the common pool and the trolley dilemma are decided only by their
+    own classifiers, whose "other" is a "no")."""
     wanted = REPRODUCES.get(encodes)
-    if wanted is None or players not in _PLAYERS.get(encodes, (2,)):
+    if wanted is None or players not in _PLAYERS.get(encodes, (2,)) or label == "not checkable":
         return "not checkable"
-    return "yes" if label in wanted else "no"
+    if label in wanted:
+        return "yes"
+    if encodes in _NAMED_ONLY and label != "other":
+        return "not checkable"
+    return "no"
 
 
 # --------------------------------------------------------------------------- one-shot games
@@ -161,17 +194,17 @@ def _classify(g: NormalFormGame) -> Classification:
     return _classify_n(g, eqs)
 
 
-def reduce_dominated(g: NormalFormGame):
+def reduce_dominated(g: NormalFormGame, skip=()):
     """Iterated removal of strategies weakly dominated by another pure strategy
     (or equal to an earlier one); returns the reduced game and, per player, the
-    original indices kept."""
+    original indices kept. Players in ``skip`` keep all their strategies."""
     kept = [list(range(n)) for n in g.shape]
     arr = g.payoffs
     changed = True
     while changed:
         changed = False
         for p in range(g.num_players):
-            if len(kept[p]) < 2:
+            if len(kept[p]) < 2 or p in skip:
                 continue
             mine = np.moveaxis(arr[p], p, 0).reshape(len(kept[p]), -1)
             for i in range(len(kept[p])):
@@ -427,3 +460,465 @@ def permuted(g: NormalFormGame, perms) -> NormalFormGame:
         arr = np.take(arr, perm, axis=p + 1)
     return NormalFormGame(arr)
 
+
+
+# --------------------------------------------------------------------------- games named by more than payoff order
+#
+# Colonel Blotto, the beauty contest, the common-pool resource, the trolley
+# dilemma, hide and seek and trend setting are not defined by an ordering of a
+# 2x2 table: each textbook definition says what the strategies *are* (an
+# allocation, a number, a quantity, acting or not). The functions below check
+# a table against that definition, taking the strategies' meanings as
+# arguments where the definition needs them (they are part of the question, not
+# of the table: the same table with other meanings is another game). Each
+# returns a ``Classification`` whose label is the game's key in
+# games/ttt/dilemmas.py's ECONOMIC_GAMES, "other" with the failed condition, or
+# "not checkable" when what the definition needs is not given. None of them is
+# tuned to this toolkit's tables: tests/test_classify.py checks each on
+# textbook tables, positive and negative.
+
+NOT_CHECKABLE = "not checkable"
+
+
+def _affine_match(table: np.ndarray, textbook: np.ndarray) -> bool:
+    """True when ``table`` = a * ``textbook`` + b with one a > 0 and one b for
+    every cell and player: the same game up to the choice of money unit and
+    zero (expected payoffs of mixed play are preserved, unlike under an
+    arbitrary order-preserving map)."""
+    x, y = np.asarray(textbook, dtype=float).ravel(), np.asarray(table, dtype=float).ravel()
+    if np.ptp(x) <= TOL:
+        return bool(np.ptp(y) <= TOL)
+    a, b = np.linalg.lstsq(np.stack([x, np.ones_like(x)], axis=1), y, rcond=None)[0]
+    scale = max(1.0, float(np.abs(y).max()))
+    return bool(a > TOL and np.allclose(a * x + b, y, atol=1e-7 * scale))
+
+
+def blotto_payoff(mine, theirs, rule: str = "majority") -> float:
+    """Player 0's payoff in Colonel Blotto for allocations ``mine`` and
+    ``theirs`` (one number per battlefield): a battlefield goes to the larger
+    allocation, to nobody on a tie; under "majority" (Borel) the player winning
+    more battlefields gets 1 and the other -1 (0 when equal), under "count"
+    (Roberson's equal-valued battlefields) the payoff is battlefields won minus
+    battlefields lost."""
+    won = sum(1 for a, b in zip(mine, theirs) if a > b)
+    lost = sum(1 for a, b in zip(mine, theirs) if a < b)
+    if rule == "majority":
+        return float(np.sign(won - lost))
+    if rule == "count":
+        return float(won - lost)
+    raise ValueError(f"unknown Blotto rule {rule!r} (majority, count)")
+
+
+def classify_blotto(g: NormalFormGame, allocations, permuted: bool = False) -> Classification:
+    """Colonel Blotto (Borel 1921, "La théorie du jeu et les équations
+    intégrales à noyau symétrique"; Roberson 2006, "The Colonel Blotto game",
+    Economic Theory 29): two players each divide a budget of indivisible units
+    among the same battlefields, at once; each battlefield goes to whoever put
+    more on it; Borel's player wins by winning more battlefields, Roberson's
+    scores the battlefields won. ``allocations[p][i]`` is what player p's
+    strategy i puts on each battlefield; with ``permuted`` it is a multiset laid
+    on the battlefields in a uniformly random order (the game symmetrised over
+    the alike battlefields, as the textbook analyses it). Checked: every
+    strategy spends the player's whole budget, each allocation (each multiset
+    when permuted) is listed exactly once and every one is listed, the table is
+    zero-sum and equals one of the two payoff rules up to unit and zero. From
+    the table alone Blotto is one symmetric zero-sum game among many: without
+    ``allocations`` the answer is "not checkable"."""
+    from itertools import permutations
+    if allocations is None:
+        return Classification(NOT_CHECKABLE, "Colonel Blotto is defined by what each strategy allocates; "
+                                             "the table alone cannot say")
+    if g.num_players != 2:
+        return Classification("other", f"{g.num_players} players; Colonel Blotto has two")
+    fields = {len(a) for side in allocations for a in side}
+    if len(fields) != 1 or [len(s) for s in allocations] != list(g.shape):
+        return Classification("other", "allocations do not name one battlefield count for every strategy")
+    n = fields.pop()
+    for p, side in enumerate(allocations):
+        budgets = {sum(a) for a in side}
+        if len(budgets) != 1:
+            return Classification("other", f"player {p}'s strategies spend different budgets {sorted(budgets)}")
+        budget = budgets.pop()
+        keys = [tuple(sorted(a)) if permuted else tuple(a) for a in side]
+        every = {c for c in itertools.product(range(budget + 1), repeat=n) if sum(c) == budget}
+        if permuted:
+            every = {tuple(sorted(c)) for c in every}
+        if len(set(keys)) != len(keys) or set(keys) != every:
+            return Classification("other", f"player {p}'s strategies are not every allocation of its budget "
+                                           f"{budget} to {n} battlefields, each once")
+    if not _constant_sum(g):
+        return Classification("other", "not zero-sum")
+
+    def textbook(rule):
+        out = np.zeros(g.shape)
+        for i, a in enumerate(allocations[0]):
+            for j, b in enumerate(allocations[1]):
+                if permuted:
+                    pa, pb = set(permutations(a)), set(permutations(b))
+                    out[i, j] = np.mean([blotto_payoff(x, y, rule) for x in pa for y in pb])
+                else:
+                    out[i, j] = blotto_payoff(a, b, rule)
+        return out
+    for rule, words in (("majority", "the player winning more battlefields wins (Borel)"),
+                        ("count", "battlefields won minus lost (Roberson)")):
+        if _affine_match(g.payoffs[0], textbook(rule)):
+            return Classification("colonel-blotto", f"every allocation of the budgets to {n} battlefields"
+                                  + (" (in random order)" if permuted else "")
+                                  + f"; zero-sum; payoffs are {words}, up to unit and zero")
+    return Classification("other", f"allocations to {n} battlefields, but the payoffs are neither Blotto rule "
+                                   "(majority of battlefields, or battlefields won minus lost)")
+
+
+def beauty_contest_payoffs(numbers_profile, p: float) -> np.ndarray:
+    """Each player's prize share in a p-beauty contest: the players whose
+    number is closest to p times the mean share a prize of 1."""
+    x = np.asarray(numbers_profile, dtype=float)
+    d = np.abs(x - p * x.mean())
+    won = d <= d.min() + TOL
+    return won / won.sum()
+
+
+def _winners_match(table: np.ndarray, won: np.ndarray) -> bool:
+    """Per row (profile): the ``won`` players share one payoff, the others one
+    lower payoff (everyone equal when everyone won)."""
+    hi = np.where(won, table, -np.inf).max(axis=1)
+    lo_w = np.where(won, table, np.inf).min(axis=1)
+    if np.any(hi - lo_w > TOL):
+        return False
+    lost = ~won
+    hi_l = np.where(lost, table, -np.inf).max(axis=1)
+    lo_l = np.where(lost, table, np.inf).min(axis=1)
+    some = lost.any(axis=1)
+    return bool(np.all(hi_l[some] - lo_l[some] <= TOL) and np.all(hi_l[some] < lo_w[some] - TOL))
+
+
+def classify_beauty_contest(g: NormalFormGame, numbers) -> Classification:
+    """Keynesian beauty contest as the p-beauty contest (Keynes 1936, The
+    General Theory, ch. 12; formalised by Moulin 1986, Game Theory for the
+    Social Sciences, and Nagel 1995, "Unraveling in guessing games", AER 85):
+    every player names a number at once; those closest to p times the mean of
+    all the numbers, for a fixed p in (0, 1), share a prize, the others get
+    nothing. ``numbers[q][i]`` is the number player q's strategy i names.
+    Checked: for some p in (0, 1), in every profile the players closest to p
+    times the mean get one payoff, the same for all of them, and every other
+    player a lower one, the same for all of them (every p where the winners
+    change is tried). Only who wins is compared, not how the prize is shared
+    or valued: a game scored win/lose, as a board game is, keeps the contest's
+    structure. Without ``numbers`` it is "not checkable"."""
+    if numbers is None:
+        return Classification(NOT_CHECKABLE, "a beauty contest is defined by the number each strategy names")
+    n = g.num_players
+    if n < 2 or [len(s) for s in numbers] != list(g.shape):
+        return Classification("other", "numbers do not name every strategy of two or more players")
+    profiles = np.array(list(g.profiles()))
+    x = np.stack([np.asarray(numbers[q], dtype=float)[profiles[:, q]] for q in range(n)], axis=1)
+    table = np.stack([g.payoffs[(q,) + tuple(profiles.T)] for q in range(n)], axis=1)
+    # the winners change only where two distances to p * mean are equal
+    mean = x.mean(axis=1)
+    crit = {0.0, 1.0}
+    for i in range(n):
+        for j in range(i + 1, n):
+            ok = mean > TOL
+            crit.update(np.round(((x[ok, i] + x[ok, j]) / (2 * mean[ok])), 12).tolist())
+    crit = sorted(c for c in crit if 0.0 <= c <= 1.0)
+    candidates = sorted(set(crit[1:-1]) | {(a + b) / 2 for a, b in zip(crit, crit[1:])})
+    for p in candidates:
+        d = np.abs(x - p * mean[:, None])
+        won = d <= d.min(axis=1, keepdims=True) + TOL
+        if _winners_match(table, won):
+            return Classification("beauty-contest", f"{n} players naming numbers; in every profile the winners "
+                                                    f"are those closest to p times the mean, p = {p:.4g}")
+    return Classification("other", f"{n} players naming numbers, but for no p in (0, 1) do the winners of the "
+                                   "table's profiles match those closest to p times the mean")
+
+
+def classify_common_pool(g: NormalFormGame, quantities) -> Classification:
+    """Common-pool resource (Gordon 1954, "The economic theory of a
+    common-property resource", JPE 62; Hardin 1968, "The tragedy of the
+    commons"; Ostrom, Gardner & Walker 1994, Rules, Games, and Common-Pool
+    Resources, ch. 5): each appropriator chooses how much to take from a pool
+    others also draw on. Ordinal conditions checked, with ``quantities[p][i]``
+    what player p's strategy i takes: (1) a negative externality: a player's
+    payoff never rises when another takes more, and falls somewhere; (2) a pure
+    equilibrium exists; (3) over-appropriation: every pure equilibrium takes
+    more in total than every welfare-maximising profile, and gives less total
+    payoff. Without ``quantities`` it is "not checkable"."""
+    if quantities is None:
+        return Classification(NOT_CHECKABLE, "a common pool is defined by how much each strategy takes")
+    n = g.num_players
+    if n < 2 or [len(s) for s in quantities] != list(g.shape):
+        return Classification("other", "quantities do not name every strategy of two or more players")
+    q = [np.asarray(s, dtype=float) for s in quantities]
+    falls = False
+    for p in range(n):
+        for o in range(n):
+            if o == p:
+                continue
+            order = np.argsort(q[o], kind="stable")
+            mine = np.take(g.payoffs[p], order, axis=o)
+            steps = np.diff(mine, axis=o)
+            qs = np.diff(q[o][order])
+            shape = [1] * n
+            shape[o] = len(qs)
+            more = np.broadcast_to((qs > TOL).reshape(shape), steps.shape)
+            if np.any(steps[more] > TOL):
+                return Classification("other", f"player {p} gains when player {o} takes more: no negative "
+                                               "externality")
+            falls = falls or bool(np.any(steps[more] < -TOL))
+    if not falls:
+        return Classification("other", "no player ever loses when another takes more: no shared pool")
+    eqs = pure_equilibria(g)
+    if not eqs:
+        return Classification("other", "no pure equilibrium to compare with the optimum")
+    welfare = g.payoffs.sum(axis=0)
+    best = welfare.max()
+    optima = [pr for pr in g.profiles() if welfare[pr] >= best - TOL]
+    total = lambda pr: sum(q[p][i] for p, i in enumerate(pr))   # noqa: E731
+    most_optimal = max(total(pr) for pr in optima)
+    for e in eqs:
+        if not (total(e) > most_optimal + TOL and welfare[e] < best - TOL):
+            return Classification("other", f"equilibrium {e} takes {total(e):g} in total against the optimum's "
+                                           f"{most_optimal:g}, welfare {welfare[e]:g} against {best:g}: no "
+                                           "over-appropriation")
+    return Classification("common-pool-resource",
+                          f"taking more never helps the others; all {len(eqs)} pure equilibria take more "
+                          f"(at least {min(total(e) for e in eqs):g}) than the optimum ({most_optimal:g}) and "
+                          f"earn less in total ({max(welfare[e] for e in eqs):g} < {best:g})")
+
+
+def _drop_outcome_duplicates(g: NormalFormGame, p: int):
+    """Player p's strategies that give every player the same payoffs as an
+    earlier one of its strategies, removed: (game, kept indices)."""
+    keep = []
+    for i in range(g.shape[p]):
+        here = np.take(g.payoffs, i, axis=p + 1)
+        if not any(np.allclose(np.take(g.payoffs, j, axis=p + 1), here, atol=TOL) for j in keep):
+            keep.append(i)
+    return NormalFormGame(np.take(g.payoffs, keep, axis=p + 1)), keep
+
+
+def classify_trolley(g: NormalFormGame, inaction=None) -> Classification:
+    """Trolley dilemma (Foot 1967, "The problem of abortion and the doctrine of
+    the double effect"; Thomson 1976, "Killing, letting die, and the trolley
+    problem", and 1985, "The trolley problem"): one agent, a bystander at the
+    switch, either does nothing, and the harm falls on a group (five), or acts,
+    and it falls on another, smaller group (one); the agent's own lot is the
+    same either way. As a table: once the other players' duplicate and weakly
+    dominated strategies are removed (they follow their own interest) and the
+    chooser's strategies that give everyone the same as another, one player
+    (the chooser) has two strategies and every other player one; the chooser's payoff is equal under both; each choice leaves a
+    non-empty set of others worse off than the other choice does, and the two
+    sets differ in size. Which strategy is the inaction (letting the larger
+    group be harmed) is not in a table: give ``inaction`` as (player,
+    strategy) to check it; without it the reason says which strategy would
+    have to be the inaction, as not checkable."""
+    reduced, kept = None, None
+    for c in range(g.num_players):
+        r, k = reduce_dominated(g, skip=(c,))
+        r, kc = _drop_outcome_duplicates(r, c)
+        k[c] = [k[c][i] for i in kc]
+        if [q for q in range(g.num_players) if r.shape[q] > 1] == [c] and r.shape[c] == 2:
+            reduced, kept = r, k
+            break
+    if reduced is None:
+        return Classification("other", f"strategies {list(g.shape)}: no player is left choosing alone between two "
+                                       "outcomes once the others' duplicate and dominated strategies are removed")
+    idx = [tuple(k if p == c else 0 for p in range(g.num_players)) for k in (0, 1)]
+    u = [reduced.payoffs[(slice(None),) + i] for i in idx]
+    if abs(u[0][c] - u[1][c]) > TOL:
+        return Classification("other", f"player {c}'s choice changes its own payoff ({_fmt(u[0][c])} vs "
+                                       f"{_fmt(u[1][c])}): not a bystander's dilemma")
+    harmed = [[p for p in range(g.num_players) if p != c and u[k][p] < u[1 - k][p] - TOL] for k in (0, 1)]
+    if not harmed[0] or not harmed[1]:
+        return Classification("other", f"one of player {c}'s choices harms nobody the other spares "
+                                       f"(harmed: {harmed[0]} / {harmed[1]})")
+    if len(harmed[0]) == len(harmed[1]):
+        return Classification("other", f"both choices harm {len(harmed[0])} players: no fewer to sacrifice")
+    big = 0 if len(harmed[0]) > len(harmed[1]) else 1
+    orig = [kept[c][k] for k in (0, 1)]
+    facts = (f"player {c} chooses alone, indifferent itself; strategy {orig[big]} harms players {harmed[big]}, "
+             f"strategy {orig[1 - big]} harms {harmed[1 - big]}")
+    if inaction is None:
+        return Classification("trolley", facts + f" (that strategy {orig[big]} is the inaction is not checkable "
+                                                 "from the table)")
+    if tuple(inaction) != (c, orig[big]):
+        return Classification("other", facts + f"; but the inaction is {tuple(inaction)}: acting harms more")
+    return Classification("trolley", facts + "; doing nothing harms the larger group")
+
+
+def classify_hide_and_seek(g: NormalFormGame) -> Classification:
+    """Hide and seek (von Neumann 1953, "A certain zero-sum two-person game
+    equivalent to the optimal assignment problem"; Rubinstein, Tversky & Heller
+    1996, "Naive strategies in zero-sum games"): a hider picks one of n >= 2
+    places, a seeker one of the same places; the seeker scores when they
+    coincide (possibly more in some places than others), and the hider escapes
+    otherwise; zero-sum. As a table: two players, constant-sum, n x n, and for
+    one player as the seeker each hiding place has exactly one seeker strategy
+    that scores against it (the seeker's payoff higher there), these are
+    different for different places, and every non-scoring cell gives the seeker
+    the same payoff. Matching pennies is the n = 2 case. Three or more players
+    (several hiders) have no definition here: "not checkable"."""
+    if g.num_players != 2:
+        return Classification(NOT_CHECKABLE, f"{g.num_players} players: hide and seek is defined here for one "
+                                             "hider and one seeker")
+    if not _constant_sum(g) or g.shape[0] != g.shape[1] or g.shape[0] < 2:
+        return Classification("other", f"{g.shape[0]}x{g.shape[1]}" + ("" if _constant_sum(g) else ", not zero-sum")
+                              + ": hide and seek is an n x n zero-sum game")
+    for seeker in (0, 1):
+        s = g.payoffs[seeker] if seeker == 1 else g.payoffs[0].T      # rows: hider's places, columns: seeker's
+        found = []
+        for h in range(s.shape[0]):
+            top = np.flatnonzero(s[h] >= s[h].max() - TOL)
+            found.append(int(top[0]) if len(top) == 1 else None)
+        if None in found or len(set(found)) != len(found):
+            continue
+        miss = np.ones_like(s, dtype=bool)
+        miss[np.arange(len(found)), found] = False
+        if np.ptp(s[miss]) <= TOL and all(s[h, found[h]] > s[miss][0] + TOL for h in range(len(found))):
+            return Classification("hide-and-seek", f"zero-sum {s.shape[0]}x{s.shape[0]}: player {seeker} scores "
+                                                   "exactly where it finds player "
+                                                   f"{1 - seeker}, and every miss pays the same")
+    return Classification("other", "zero-sum and square, but no player scores exactly where it meets the other")
+
+
+def classify_trend_setting(g: NormalFormGame) -> Classification:
+    """Trend setting as the minority (dispersion) game (Arthur 1994,
+    "Inductive reasoning and bounded rationality", AER 84, the El Farol bar;
+    Challet & Zhang 1997, "Emergence of cooperation and organization in an
+    evolutionary game", Physica A 246; Grenager, Powers & Shoham 2002,
+    "Dispersion games", AAAI): n >= 2 players choose among the same options at
+    once and each is better off the fewer others chose its option. As a table:
+    every player has the same k >= 2 options; the game is symmetric (a
+    player's payoff depends on its own option and on which options the others
+    took, not on who took them); and against any choices of the others a player
+    never does worse on an option fewer others took, and strictly better in
+    some case. With two players the leader-follower version is matching
+    pennies, which ``classify`` names."""
+    n = g.num_players
+    k = g.shape[0]
+    if n < 2 or any(s != k for s in g.shape) or k < 2:
+        return Classification("other", f"strategies {list(g.shape)}: the minority game gives every player the "
+                                       "same options")
+    strict = False
+    for prof in g.profiles():
+        for p in range(n):
+            others = prof[:p] + prof[p + 1:]
+            # symmetric: the payoff depends on (own option, multiset of the others' options) only
+            for perm in set(itertools.permutations(others)):
+                twin = perm[:p] + (prof[p],) + perm[p:]
+                if abs(g.payoffs[(p,) + twin] - g.payoffs[(p,) + prof]) > TOL:
+                    return Classification("other", "not symmetric among the players")
+            if p + 1 < n:
+                swapped = list(prof)
+                swapped[p], swapped[p + 1] = swapped[p + 1], swapped[p]
+                if abs(g.payoffs[(p + 1,) + tuple(swapped)] - g.payoffs[(p,) + prof]) > TOL:
+                    return Classification("other", "players in the same place are paid differently: not "
+                                                   "symmetric")
+            counts = [others.count(a) for a in range(k)]
+            for a in range(k):
+                for b in range(k):
+                    if counts[a] < counts[b]:
+                        ua = g.payoffs[(p,) + prof[:p] + (a,) + prof[p + 1:]]
+                        ub = g.payoffs[(p,) + prof[:p] + (b,) + prof[p + 1:]]
+                        if ua < ub - TOL:
+                            return Classification("other", f"player {p} does better on a more crowded option "
+                                                           f"(others {others}: option {b} over {a})")
+                        strict = strict or ua > ub + TOL
+    if not strict:
+        return Classification("other", "symmetric, but crowding never costs anyone")
+    return Classification("trend-setting", f"{n} players, {k} options, symmetric; the less crowded option is "
+                                           "never worse and sometimes better (a minority game)")
+
+
+#: The economic games of games/ttt/dilemmas.py whose definitions need more than
+#: the payoff order, and what each classifier needs beyond the table.
+NAMED = {
+    "colonel-blotto": ("allocations", "permuted"),
+    "beauty-contest": ("numbers",),
+    "common-pool-resource": ("quantities",),
+    "trolley": ("inaction",),
+    "hide-and-seek": (),
+    "trend-setting": (),
+}
+
+
+def classify_named(encodes: str, g: NormalFormGame, **meaning) -> Classification:
+    """Check ``g`` against the definition of ``encodes`` (a key of ``NAMED``),
+    with the strategies' meanings the definition needs (keyword arguments
+    named in ``NAMED``; a missing one makes the answer "not checkable")."""
+    if encodes not in NAMED:
+        raise ValueError(f"no named classifier for {encodes!r} (have: {', '.join(NAMED)})")
+    extra = set(meaning) - set(NAMED[encodes])
+    if extra:
+        raise ValueError(f"{encodes}: unexpected meanings {sorted(extra)} (takes {list(NAMED[encodes])})")
+    if encodes == "colonel-blotto":
+        return classify_blotto(g, meaning.get("allocations"), meaning.get("permuted", False))
+    if encodes == "beauty-contest":
+        return classify_beauty_contest(g, meaning.get("numbers"))
+    if encodes == "common-pool-resource":
+        return classify_common_pool(g, meaning.get("quantities"))
+    if encodes == "trolley":
+        return classify_trolley(g, meaning.get("inaction"))
+    if encodes == "hide-and-seek":
+        return classify_hide_and_seek(g)
+    return classify_trend_setting(g)
+
+
+def classify_investment(tree) -> Classification:
+    """The trust game with amounts, the investment game (Berg, Dickhaut &
+    McCabe 1995, "Trust, reciprocity, and social history", GEB 10): the
+    investor (player 0) sends some of its endowment, which grows on the way;
+    the trustee (player 1), seeing the amount, returns some of what it holds.
+    ``tree``: ``Decision(0, {send: Decision(1, {return: payoffs}) or payoffs})``
+    with the sends and returns in increasing order (sending nothing may be a
+    leaf). Ordinal conditions checked: (1) after every send a larger return
+    never raises the trustee's payoff nor lowers the investor's, and after
+    each send some larger return strictly moves both; (2) unreturned sending
+    costs the investor: its payoff with nothing returned never rises as it
+    sends more and is below sending nothing; (3) trust can pay: after the
+    largest send some return leaves both strictly better off than no send.
+    Then backward induction returns nothing and sends nothing, while sending
+    and returning would be better for both: the trust dilemma. The textbook's
+    money is linear, so its inequalities are strict; (1) and (2) are weak
+    because a game scored by win, draw and loss is bounded (a trustee already
+    losing loses no more by returning more), strict where it matters. Kreps's
+    binary trust game is the case of one send and two returns
+    (``classify_tree``)."""
+    if not isinstance(tree, Decision) or tree.player != 0 or len(tree.moves) < 2:
+        return Classification("other", "not an investor's decision among two or more sends")
+    sends = list(tree.moves.values())
+    first = sends[0]
+    base = _leaf(first) if _is_leaf(first) else None
+    if base is None:
+        if not (isinstance(first, Decision) and first.player == 1):
+            return Classification("other", "sending nothing is neither an outcome nor the trustee's decision")
+        outs = [_leaf(v) for v in first.moves.values()]
+        if any(np.ptp(np.stack(outs), axis=0) > TOL):
+            return Classification("other", "after sending nothing the trustee still changes the outcome")
+        base = outs[0]
+    unreturned = []
+    for k, node in enumerate(sends[1:], start=1):
+        if not (isinstance(node, Decision) and node.player == 1 and all(_is_leaf(v) for v in node.moves.values())):
+            return Classification("other", f"send #{k} is not followed by the trustee's choice of a return")
+        outs = [_leaf(v) for v in node.moves.values()]
+        if len(outs) < 2:
+            return Classification("other", f"after send #{k} the trustee has no choice")
+        for a, b in zip(outs, outs[1:]):
+            if b[1] > a[1] + TOL or b[0] < a[0] - TOL:
+                return Classification("other", f"after send #{k} a larger return does not move payoff from the "
+                                               f"trustee to the investor ({a.tolist()} -> {b.tolist()})")
+        if not any(b[1] < a[1] - TOL and b[0] > a[0] + TOL for a, b in itertools.combinations(outs, 2)):
+            return Classification("other", f"after send #{k} no return moves payoff from the trustee to the "
+                                           "investor")
+        unreturned.append(outs[0])
+    line = [base] + unreturned
+    if any(b[0] > a[0] + TOL for a, b in zip(line, line[1:])) or any(v[0] >= base[0] - TOL for v in unreturned):
+        return Classification("other", "sending without a return does not cost the investor more the more it "
+                                       f"sends (investor's payoffs {[round(float(v[0]), 6) for v in line]})")
+    last = [_leaf(v) for v in sends[-1].moves.values()]
+    if not any(o[0] > base[0] + TOL and o[1] > base[1] + TOL for o in last):
+        return Classification("other", f"no return after the largest send beats sending nothing ({base.tolist()}) "
+                                       "for both: trust cannot pay")
+    return Classification("trust", f"{len(sends)} sends; each return moves payoff from trustee to investor, "
+                                   "unreturned sending costs the investor, and some return after the largest "
+                                   f"send beats no send ({base.tolist()}) for both")

@@ -20,6 +20,7 @@ import time
 from itertools import product
 from pathlib import Path
 
+import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers ttt)
@@ -254,6 +255,57 @@ def allocation_markdown(name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def reduced_markdown(name: str) -> str:
+    """The reduced game of ``games.ttt.reduced`` under a refusal: its family,
+    its table (or for a tree, its subgame-perfect play), and the verdict of
+    the classifier of the game the dilemma encodes."""
+    from games.ttt.dilemmas import DILEMMAS
+    from games.ttt.reduced import classify_reduced, reduced
+    from solvers.classify import reproduces
+    from solvers.normal_form import Decision, backward_induction, pure_equilibria as pure
+    encodes = next(d.encodes for d in DILEMMAS if d.name == name)
+    r = reduced(name)
+    fmt = lambda vs: ", ".join(value_text(v, True) for v in vs)   # noqa: E731
+    lines = ["", f"Reduced game (`games.ttt.reduced`, computed through `ttt(rules={name})`, exact, Chaos uniform). "
+             + r.family, ""]
+    if r.tree is not None and encodes == "trust":
+        sends = sorted({k for k, _ in r.exact})
+        most = max(j for _, j in r.exact)
+        lines.append("| sent \\ returned | " + " | ".join(str(j) for j in range(most + 1)) + " |")
+        lines.append("|---" * (most + 2) + "|")
+        for k in sends:
+            lines.append(f"| {k} | " + " | ".join(fmt(r.exact[(k, j)]) if (k, j) in r.exact else ""
+                                                  for j in range(most + 1)) + " |")
+        lines += ["", "Cell: returns of black (investor), white (trustee)."]
+    elif r.tree is not None:
+        spe = backward_induction(r.tree)
+        node, line = r.tree, []
+        while isinstance(node, Decision):
+            line.append(node.player)
+            node = node.moves.get("cover", next(iter(node.moves.values())))
+        lines.append(f"{len(r.exact):,} leaves. Subgame-perfect play (first action on ties): "
+                     f"`{' '.join(spe.path)}`, returns {', '.join(f'{v:g}' for v in spe.value)}. Both always "
+                     f"covering: returns {', '.join(f'{v:g}' for v in node)}.")
+    elif name not in COUNT_TABLES and name not in ALLOCATION_TABLES:
+        t = r.table
+        if t.num_players == 2 or int(np.prod(t.shape)) <= 16:
+            lines.append("| " + " | ".join(f"player {p}" for p in range(t.num_players)) + " | returns |")
+            lines.append("|---" * (t.num_players + 1) + "|")
+            for prof in t.profiles():
+                lines.append("| " + " | ".join(t.strategy_names[p][i] for p, i in enumerate(prof))
+                             + f" | {fmt(r.exact[prof])} |")
+        else:
+            lines.append(f"{' x '.join(map(str, t.shape))} profiles (not printed; `games.ttt.reduced.reduced"
+                         f"({name!r})` gives them). Pure equilibria of the reduced game: {len(pure(t))}.")
+    c = classify_reduced(r, encodes)
+    players = len(next(iter(r.exact.values())))
+    if lines[-1] == "":
+        lines.pop()
+    lines += ["", f"Classified on the reduced game (`solvers/classify.py`): **{c.label}**: {c.reason}. "
+                  f"Reproduces {encodes}: **{reproduces(encodes, c.label, players)}**."]
+    return "\n".join(lines) + "\n"
+
+
 def block(name: str) -> str:
     """The computed text for one dilemma."""
     if name not in CATALOGUE:
@@ -269,6 +321,9 @@ def block(name: str) -> str:
             text += count_markdown(name)
         if name in ALLOCATION_TABLES:
             text += allocation_markdown(name)
+        from games.ttt.reduced import REDUCED
+        if name in REDUCED:
+            text += reduced_markdown(name)
         return text
     return markdown(table)
 

@@ -1,0 +1,307 @@
+"""Reduced payoff tables of the seed's dilemmas whose full normal form is too
+large: each player restricted to a stated strategy family, the one the named
+textbook game is about, and every cell an exact expectation over Chaos.
+
+Why: a full table counts every way of placing every piece after every thing
+seen (NeedyTrust: 16,777,216 profiles; Centipede9: beyond 10^800), while the
+textbook games are stated over a few strategies: "send k, return j", "take
+at your k-th turn", "buy k", "name k", an allocation. Restricting each player
+to that family asks the question the name asks: *if* the players play the
+textbook's strategies, is it the textbook's game? It cannot show that a
+strategy outside the family does better (a "no" on a reduced table is a
+finding about the family's game; a "yes" says the encoding offers the named
+game's choices with its incentives). The families and the reasons for them are
+in docs/rules/dilemmas.md under each game; the tables are played through the
+OpenSpiel game ``ttt(rules=NAME)``, never the engine directly, and the study
+(experiments/economic_dilemmas.py) classifies them with solvers/classify.py.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import product
+
+import numpy as np
+
+from solvers.normal_form import Decision, NormalFormGame
+
+__all__ = ["Reduced", "REDUCED", "reduced", "expected_returns"]
+
+
+@dataclass
+class Reduced:
+    """A dilemma's reduced game: ``table`` (a normal form with named
+    strategies) or ``tree`` (a perfect-information tree of ``Decision`` nodes
+    with exact expected payoffs at the leaves), ``family`` (which strategies
+    are kept and why, one paragraph), ``meaning`` (what the strategies mean, for
+    ``solvers.classify.classify_named``)."""
+    name: str
+    family: str
+    table: NormalFormGame | None = None
+    tree: Decision | None = None
+    meaning: dict = field(default_factory=dict)
+    exact: dict = field(default_factory=dict)       # profile or path -> exact returns (Fractions)
+
+
+def _fraction(x) -> Fraction:
+    from games.normal_form import as_fraction
+    return as_fraction(x)[0]
+
+
+def expected_returns(state, choose) -> tuple:
+    """Exact expected returns from ``state`` when every player's action is
+    ``choose(state)`` and chance plays its own probabilities."""
+    if state.is_terminal():
+        return tuple(_fraction(r) for r in state.returns())
+    if state.is_chance_node():
+        total = None
+        for a, prob in state.chance_outcomes():
+            v = expected_returns(state.child(a), choose)
+            w = _fraction(prob)
+            total = [w * x for x in v] if total is None else [t + w * x for t, x in zip(total, v)]
+        return tuple(total)
+    return expected_returns(state.child(choose(state)), choose)
+
+
+def _load(name):
+    import pyspiel
+
+    import games  # noqa: F401  (registers ttt)
+    return pyspiel.load_game(f"ttt(rules={name})")
+
+
+def _by_name(state, wanted: str):
+    """The legal action whose string is ``wanted`` (ValueError naming the legal ones otherwise)."""
+    p = state.current_player()
+    for a in state.legal_actions():
+        if state.action_to_string(p, a) == wanted:
+            return a
+    raise ValueError(f"{wanted!r} is not legal here; legal: "
+                     f"{[state.action_to_string(p, a) for a in state.legal_actions()]}")
+
+
+def _table(exact: dict, shape, names, n) -> NormalFormGame:
+    arr = np.zeros((n,) + tuple(shape))
+    for prof, v in exact.items():
+        arr[(slice(None),) + tuple(prof)] = [float(x) for x in v]
+    return NormalFormGame(arr, strategy_names=names)
+
+
+# --------------------------------------------------------------------------- "place k, then pass"
+
+def _counts(name: str, key: str, family: str) -> Reduced:
+    """Count strategies (games.ttt.dilemmas_doc.count_table): strategy k is
+    "place k pieces, then pass", whatever the player sees."""
+    from games.ttt.dilemmas_doc import count_table
+    game = _load(name)
+    shape, exact = count_table(game)
+    n = game.num_players()
+    names = [[str(k) for k in range(s)] for s in shape]
+    return Reduced(name, family, table=_table(exact, shape, names, n),
+                   meaning={key: [list(range(s)) for s in shape]}, exact=exact)
+
+
+SHOPPING = ("Each player's strategy is *how many circles it buys* (places before passing), 0 to its most, whatever "
+            "it sees: the quantity taken from the pool, which is what a common-pool resource's appropriators "
+            "choose (Ostrom, Gardner & Walker 1994). White sees black's count, so a white strategy that depends on "
+            "it is outside the family; each row is one such count, so the table shows white's best answer to it.")
+BEAUTY = ("Each player's strategy is *how many circles it stacks* (0-9) before passing, whatever it sees: the number "
+          "it names, which is all a beauty-contest player chooses (Nagel 1995). Later players' information states "
+          "log the earlier hidden placements (see the finding above), so a strategy that reads them is outside the "
+          "family: the family is the simultaneous contest the seed means.")
+
+
+def shopping(name: str = "Shopping9") -> Reduced:
+    return _counts(name, "quantities", SHOPPING)
+
+
+def beauty(name: str = "KBeauty9") -> Reduced:
+    return _counts(name, "numbers", BEAUTY)
+
+
+# --------------------------------------------------------------------------- Colonel Blotto
+
+BLOTTO = ("Each player's strategy is an *allocation* of its 13 circles to the three boards, written largest first and "
+          "laid on the boards in a uniformly random order: Blotto's strategies are allocations (Borel 1921), and the "
+          "boards are alike, so the random order is the textbook's symmetrisation (Roberson 2006). Placement order "
+          "within an allocation does not matter (every space is cloaked, each player stacks on its own stacks).")
+
+
+def blotto(name: str = "3Blotto13") -> Reduced:
+    from games.ttt.dilemmas_doc import allocation_table
+    parts, t = allocation_table(_load(name))
+    names = ["-".join(map(str, P)) for P in parts]
+    arr = np.zeros((2, len(parts), len(parts)))
+    exact = {}
+    for i, P in enumerate(parts):
+        for j, Q in enumerate(parts):
+            arr[0, i, j], arr[1, i, j] = float(t[(P, Q)]), -float(t[(P, Q)])
+            exact[(i, j)] = (t[(P, Q)], -t[(P, Q)])
+    return Reduced(name, BLOTTO, table=NormalFormGame(arr, strategy_names=[names, names]),
+                   meaning={"allocations": [parts, parts], "permuted": True}, exact=exact)
+
+
+# --------------------------------------------------------------------------- trust: send k, return j
+
+TRUST = ("Black (the investor) *sends k* of its reserve circles onto white's X (which doubles them into white's "
+         "reserve) and keeps the rest on its own stack; white (the trustee), seeing k, *returns j* of the circles it "
+         "then holds onto black's pentagon (which converts them to black) and keeps the rest on the X's stack: the "
+         "investment game's strategies, amounts sent and returned (Berg, Dickhaut & McCabe 1995). Which of the "
+         "pieces go first does not change any value (checked by a test); Chaos then plays at random as always.")
+
+
+def _place(state, player_colour: str, stack: int, shape: str = "circle"):
+    return _by_name(state, f"{player_colour}@stack({stack},1) {shape}")
+
+
+def trust(name: str) -> Reduced:
+    """The investment tree: Decision(0, {send k: Decision(1, {return j: returns})})."""
+    game = _load(name)
+    start = game.new_initial_state()
+    reserve, probe = 0, start.clone()
+    while not probe.is_terminal() and probe.current_player() == 0:
+        reserve += 1
+        probe.apply_action(_place(probe, "black", 1))
+    moves, exact = {}, {}
+    for k in range(reserve + 1):
+        state = start.clone()
+        for i in range(reserve):
+            state.apply_action(_place(state, "black", 2 if i < k else 1))
+        held, probe = 0, state.clone()
+        while not probe.is_terminal() and probe.current_player() == 1:
+            held += 1
+            probe.apply_action(_place(probe, "white", 2))
+        answers = {}
+        for j in range(held + 1):
+            placed = [0]
+
+            def choose(s, j=j, placed=placed):
+                if s.current_player() != 1:
+                    raise ValueError(f"{name}: a decision of player {s.current_player()} after white's")
+                placed[0] += 1
+                return _place(s, "white", 3 if placed[0] <= j else 2)
+            v = expected_returns(state.clone(), choose)
+            exact[(k, j)] = v
+            answers[f"return {j}"] = tuple(float(x) for x in v)
+        moves[f"send {k}"] = Decision(1, answers) if held else next(iter(answers.values()))
+    return Reduced(name, TRUST, tree=Decision(0, moves), exact=exact)
+
+
+# --------------------------------------------------------------------------- volunteer: stay or volunteer
+
+VOLUNTEER = ("The full table (3 x 3 x 3: each player's piece on its own stack or on stack 5 or 6) is enumerated with "
+             "a larger node budget than the doc's (its 280,793 nodes are Chaos's placements), then each player is "
+             "given the volunteer's dilemma's two strategies (Diekmann 1985): *stay* (its own stack: the safe two in a "
+             "row) or *volunteer* (its piece on stack 5 or 6, each with probability 1/2, independently: the two "
+             "stacks are alike, each starting with a locked space, so neither is singled out). Cells are exact "
+             "expectations over the volunteers' stacks and Chaos.")
+
+
+def volunteer(name: str = "3P-Volunteer", max_nodes: int = 1_000_000) -> Reduced:
+    from games.normal_form import payoff_table
+    full = payoff_table(_load(name), max_profiles=1000, max_nodes=max_nodes)
+    n = full.num_players
+    own = []
+    for p in range(n):
+        labels = full.labels(p)
+        stays = [i for i, lab in enumerate(labels) if f"stack({p + 1},1)" in lab]
+        if len(stays) != 1:
+            raise ValueError(f"{name}: player {p}'s own stack is not one of its strategies: {labels}")
+        own.append(stays[0])
+    exact = {}
+    for prof in product((0, 1), repeat=n):            # 0 stay, 1 volunteer
+        choices = [[own[p]] if prof[p] == 0 else [i for i in range(full.shape[p]) if i != own[p]]
+                   for p in range(n)]
+        cells = list(product(*choices))
+        total = [Fraction(0)] * n
+        for cell in cells:
+            total = [t + _fraction(v) for t, v in zip(total, full.payoffs[cell])]
+        exact[prof] = tuple(t / len(cells) for t in total)
+    names = [["stay", "volunteer"]] * n
+    return Reduced(name, VOLUNTEER, table=_table(exact, (2,) * n, names, n), exact=exact)
+
+
+# --------------------------------------------------------------------------- centipede: cover the pot or pass
+
+CENTIPEDE = ("At each of its turns a player either *covers the shared stack with a circle* or *passes*: the shared "
+             "stack is the centipede's pot (a circle converts everything under it, so a cover takes the whole pot "
+             "and grows it by one), and passing is the only way the game stops (the phase ends when both pass in "
+             "succession): Rosenthal's (1981) take-or-pass decisions as this encoding offers them. Pentagons and "
+             "placements on a player's own stack are outside the family. The tree holds every sequence of those "
+             "choices (perfect information); its leaves are exact expectations over Chaos's phase.")
+
+
+def centipede(name: str) -> Reduced:
+    """The tree of "cover the shared stack with a circle" / "pass" decisions."""
+    game = _load(name)
+    colours = {0: "black", 1: "white"}
+    exact = {}
+
+    def no_choice(s):
+        raise ValueError(f"{name}: a player's decision inside Chaos's phase")
+
+    def build(state, path):
+        if state.is_terminal() or state.is_chance_node():
+            v = expected_returns(state, no_choice)
+            exact[path] = v
+            return tuple(float(x) for x in v)
+        p = state.current_player()
+        moves = {}
+        legal = {state.action_to_string(p, a): a for a in state.legal_actions()}
+        cover = f"{colours[p]}@stack(1,1) circle"
+        if cover in legal:
+            moves["cover"] = build(state.child(legal[cover]), path + ("cover",))
+        if "pass" in legal:
+            moves["pass"] = build(state.child(legal["pass"]), path + ("pass",))
+        if not moves:
+            raise ValueError(f"{name}: player {p} can neither cover the shared stack nor pass: {sorted(legal)}")
+        return Decision(p, moves)
+    return Reduced(name, CENTIPEDE, tree=build(game.new_initial_state(), ()), exact=exact)
+
+
+# --------------------------------------------------------------------------- registry
+
+#: dilemma -> builder of its reduced game
+REDUCED = {
+    "Shopping9": shopping,
+    "3Blotto13": blotto,
+    "KBeauty9": beauty,
+    "NeedyTrust": trust,
+    "RichTrust": trust,
+    "3P-Volunteer": volunteer,
+    "Centipede9": centipede,
+    "NeedyCentipede4": centipede,
+}
+
+
+def reduced(name: str) -> Reduced:
+    """The reduced game of dilemma ``name`` (KeyError naming those that have one)."""
+    if name not in REDUCED:
+        raise KeyError(f"{name} has no reduced table (have: {', '.join(REDUCED)})")
+    return REDUCED[name](name)
+
+
+def classify_reduced(r: Reduced, encodes: str):
+    """The verdict of solvers/classify.py on a reduced game, by the definition
+    of the game it is meant to encode: the named classifiers with the family's
+    meanings, the investment game for the trusts, the tree classifier for
+    other trees, the payoff-order classifier otherwise."""
+    from solvers.classify import NAMED, classify, classify_investment, classify_named, classify_tree
+    if r.tree is not None:
+        return classify_investment(r.tree) if encodes == "trust" else classify_tree(r.tree)
+    if encodes in NAMED:
+        return classify_named(encodes, r.table, **r.meaning)
+    return classify(r.table)
+
+
+def summary(r: Reduced) -> dict:
+    """A JSON-able record of a reduced game (for the study's records)."""
+    out = {"family": r.family}
+    if r.table is not None:
+        out.update(shape=list(r.table.shape), strategies=r.table.strategy_names,
+                   payoffs=r.table.to_profiles().tolist())
+    else:
+        def nodes(x):
+            return 1 + sum(nodes(c) for c in x.moves.values()) if isinstance(x, Decision) else 1
+        out.update(tree_nodes=nodes(r.tree))
+    return out
