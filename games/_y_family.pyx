@@ -33,19 +33,32 @@ cdef inline int _popcount(uint64_t x) noexcept nogil:
     return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
 
 
-cdef inline void _refresh_at(const uint8_t* color, const int8_t* bal, uint64_t* over,
+# CROWD[colour][balance & 15]: all ones when a stone of that colour code (1
+# Black, 2 White; 0, an empty cell, never) is overcrowded at that neighbour
+# balance (Black minus White neighbours, -6..6). One load replaces the
+# sign test, and the empty-cell row makes the sentinel cell harmless.
+cdef uint64_t CROWD[3][16]
+
+cdef void _init_crowd() noexcept:
+    cdef int col, b
+    for col in range(3):
+        for b in range(-8, 8):
+            CROWD[col][b & 15] = <uint64_t>0 - <uint64_t>(
+                (col == 1 and b > 0) or (col == 2 and b < 0))
+
+_init_crowd()
+
+
+cdef inline void _refresh_at(const uint8_t* color, const int8_t* bal, uint64_t* crowded,
                              int c) noexcept nogil:
     """Recompute whether the stone on c (if any) is overcrowded, in the
-    bitset of its colour (``over`` is a core's ``over`` array flattened: row 1
-    Black's, row 2 White's; row 0, the empty cells', stays empty). Black's stone is overcrowded when
-    ``bal`` (Black minus White neighbours) is positive, White's when it is
-    negative. No branches: neighbour colours are as good as random."""
-    cdef int col = color[c]
+    ``crowded`` bitset (both colours in one: ``own`` tells them apart). Black's
+    stone is overcrowded when ``bal`` (Black minus White neighbours) is
+    positive, White's when it is negative. No branches: neighbour colours are
+    as good as random."""
     cdef uint64_t bit = (<uint64_t>1) << (c & 63)
     cdef int w = c >> 6
-    cdef uint64_t crowded = <uint64_t>((bal[c] * (3 - 2 * col) > 0) & (col != 0))
-    w += col * MAX_WORDS
-    over[w] = (over[w] & ~bit) | ((<uint64_t>0 - crowded) & bit)
+    crowded[w] = (crowded[w] & ~bit) | (CROWD[color[c]][bal[c] & 15] & bit)
 
 
 cpdef enum TurnSequence:     # how many stones each turn of plain Y places
@@ -546,9 +559,12 @@ cdef class FlipCore(GameCore):
     """Defector Y and Double-'0' Y: Y with stones that flip when overcrowded.
 
     Per cell the core keeps its colour and its neighbour balance (Black
-    minus White neighbours); per colour, bitsets of its stones and of its
-    overcrowded stones. A placement or flip touches one cell and its
-    neighbours, so the set of stones that may flip next is always at hand.
+    minus White neighbours); per colour, a bitset of its stones, and one
+    bitset of the overcrowded stones of both colours. A placement or flip
+    touches one cell and its neighbours, so the set of stones that may flip
+    next is always at hand. The colour and balance arrays have one extra
+    entry, the board's neighbour sentinel (cell n, always empty), so the
+    cell kernels update six neighbours without a loop on the degree.
     Connectivity is recomputed (flood fill) only when a win check is due and
     the colour touches all three sides, and then only for the groups that
     hold a stone new to the colour since its last check that found no Y
@@ -570,13 +586,15 @@ cdef class FlipCore(GameCore):
     cdef readonly LatticeBoard board
     cdef int n
     cdef int W
-    cdef uint8_t* mem          # color | bal | empties | pos
-    cdef uint8_t* color
-    cdef int8_t* bal           # bal[c]: Black neighbours of c minus White ones
+    cdef uint8_t* mem          # color (n + 1) | bal (n + 1) | empties (n) | pos (n)
+    cdef uint8_t* color        # color[n]: the sentinel, always 0
+    cdef int8_t* bal           # bal[c]: Black neighbours of c minus White ones (bal[n]: scratch)
     cdef uint8_t* empties
     cdef uint8_t* pos
     cdef uint64_t own[2][MAX_WORDS]
-    cdef uint64_t over[3][MAX_WORDS]   # by colour code: [1] Black's overcrowded stones, [2] White's
+    # overcrowded stones of both colours (own tells them apart); never an empty
+    # cell, so with flip=all the stones to flip are exactly these
+    cdef uint64_t crowded[MAX_WORDS]
     # fresh[k]: stones that became colour k since _has_y(k) last found no Y
     # (all of them when there was no such check). A Y that appears later must
     # hold one of them: the rest were there, and no Y among them, at that
@@ -611,14 +629,14 @@ cdef class FlipCore(GameCore):
                 or later_placements not in (1, 2):
             raise ValueError("invalid flip-game configuration")
         self._setup(board, flip_kinds, flip_point, win_rule, later_placements)
-        memset(self.mem, 0, 4 * self.n)
+        memset(self.mem, 0, 4 * self.n + 2)
         cdef int i
         for i in range(self.n):
             self.empties[i] = i
             self.pos[i] = i
         self.s.num_empty = self.n
         memset(self.own, 0, sizeof(self.own))
-        memset(self.over, 0, sizeof(self.over))
+        memset(self.crowded, 0, sizeof(self.crowded))
         memset(self.fresh, 0, sizeof(self.fresh))
         self.adj = _neighbour_bits(board)
         self.s.player = 0
@@ -642,21 +660,21 @@ cdef class FlipCore(GameCore):
         # game has at most sum(degree) = 2 * edges flips.
         self.max_game_length = self.n + 2 * board.num_edges
         self.max_chance_outcomes = 0
-        self.mem = <uint8_t*>malloc(4 * self.n)
+        self.mem = <uint8_t*>malloc(4 * self.n + 2)
         if self.mem == NULL:
             raise MemoryError()
         self.color = self.mem
-        self.bal = <int8_t*>(self.mem + self.n)
-        self.empties = self.mem + 2 * self.n
-        self.pos = self.mem + 3 * self.n
+        self.bal = <int8_t*>(self.mem + self.n + 1)
+        self.empties = self.mem + 2 * self.n + 2
+        self.pos = self.mem + 3 * self.n + 2
 
     cdef GameCore copy(self):
         cdef FlipCore other = FlipCore.__new__(FlipCore)
         other._setup(self.board, self.flip_kinds, self.flip_point, self.win_rule,
                      self.later_placements)
-        memcpy(other.mem, self.mem, 4 * self.n)
+        memcpy(other.mem, self.mem, 4 * self.n + 2)
         memcpy(other.own, self.own, sizeof(self.own))
-        memcpy(other.over, self.over, sizeof(self.over))
+        memcpy(other.crowded, self.crowded, sizeof(self.crowded))
         memcpy(other.fresh, self.fresh, sizeof(self.fresh))
         other.adj = self.adj
         other.s = self.s
@@ -669,11 +687,11 @@ cdef class FlipCore(GameCore):
 
     cdef inline uint64_t _qualifying_word_of(self, int p, int w) noexcept:
         """Stones player p would have to flip now, word w of the bitset."""
-        cdef uint64_t q = 0
-        if self.flip_kinds & FLIP_OPPONENTS:
-            q |= self.over[2 - p][w]
-        if self.flip_kinds & FLIP_FRIENDS:
-            q |= self.over[1 + p][w]
+        cdef uint64_t q = self.crowded[w]
+        if self.flip_kinds == FLIP_OPPONENTS:
+            q &= self.own[1 - p][w]
+        elif self.flip_kinds == FLIP_FRIENDS:
+            q &= self.own[p][w]
         return q
 
     cdef inline bint _any_qualifying_of(self, int p) noexcept:
@@ -693,49 +711,48 @@ cdef class FlipCore(GameCore):
     cdef inline bint _qualifies(self, int c) noexcept:
         return (self._qualifying_word(c >> 6) >> (c & 63)) & 1
 
-    cdef inline uint64_t _put_stone(self, uint8_t* color, int8_t* bal, const uint8_t* degree,
-                                    int c, int k) noexcept:
+    cdef inline uint64_t _put_stone(self, uint8_t* color, int8_t* bal, int c, int k) noexcept:
         """The cell kernel of a placement: a stone of colour k (0 Black, 1
         White) on the empty cell c, with colours, neighbour balances and the
-        own/fresh/overcrowded bitsets updated; returns c's Zobrist key for
-        the caller to fold into its hash. ``color``, ``bal`` and ``degree``
-        come from the caller's locals (byte stores alias everything, so
-        fields read through ``self`` would be reloaded at every step)."""
+        own/fresh/crowded bitsets updated; returns c's Zobrist key for the
+        caller to fold into its hash. ``color`` and ``bal`` come from the
+        caller's locals (byte stores alias everything, so fields read through
+        ``self`` would be reloaded at every step). All six neighbour slots
+        are updated, unused ones being the sentinel cell n: a fixed count
+        unrolls, where a loop on the degree (2, 4 or 6) mispredicts."""
         cdef const uint8_t* nbr = self.board.nbr[c]
-        cdef uint64_t* over = &self.over[0][0]
+        cdef uint64_t* crowded = self.crowded
         cdef uint64_t bit = (<uint64_t>1) << (c & 63)
         cdef int d, nb
         cdef int8_t step = 1 - 2 * k
         color[c] = k + 1
         self.own[k][c >> 6] |= bit
         self.fresh[k][c >> 6] |= bit
-        for d in range(degree[c]):
+        for d in range(6):
             nb = nbr[d]
             bal[nb] += step
-            _refresh_at(color, bal, over, nb)
-        _refresh_at(color, bal, over, c)
+            _refresh_at(color, bal, crowded, nb)
+        _refresh_at(color, bal, crowded, c)
         return self.board.zobrist[c][k]
 
-    cdef inline uint64_t _flip_stone(self, uint8_t* color, int8_t* bal, const uint8_t* degree,
-                                     int c) noexcept:
+    cdef inline uint64_t _flip_stone(self, uint8_t* color, int8_t* bal, int c) noexcept:
         """The cell kernel of a flip: the stone on c changes colour, as
         ``_put_stone``; returns the change of the Zobrist hash."""
         cdef const uint8_t* nbr = self.board.nbr[c]
-        cdef uint64_t* over = &self.over[0][0]
+        cdef uint64_t* crowded = self.crowded
         cdef int k = color[c] - 1
         cdef uint64_t bit = (<uint64_t>1) << (c & 63)
         cdef int d, nb
         cdef int8_t step = 4 * k - 2      # Black -> White: -2; White -> Black: +2
-        self.over[k + 1][c >> 6] &= ~bit
         color[c] = 2 - k
         self.own[k][c >> 6] &= ~bit
         self.own[1 - k][c >> 6] |= bit
         self.fresh[1 - k][c >> 6] |= bit
-        for d in range(degree[c]):
+        for d in range(6):
             nb = nbr[d]
             bal[nb] += step
-            _refresh_at(color, bal, over, nb)
-        _refresh_at(color, bal, over, c)
+            _refresh_at(color, bal, crowded, nb)
+        _refresh_at(color, bal, crowded, c)
         return self.board.zobrist[c][0] ^ self.board.zobrist[c][1]
 
     cdef void _put(self, int c, int k) noexcept:
@@ -745,7 +762,7 @@ cdef class FlipCore(GameCore):
         if self.sym_cache_valid:
             for d in range(board.num_syms):
                 self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
-        self.s.board_hash ^= self._put_stone(self.color, self.bal, board.degree, c, k)
+        self.s.board_hash ^= self._put_stone(self.color, self.bal, c, k)
         last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
@@ -759,7 +776,7 @@ cdef class FlipCore(GameCore):
             for d in range(board.num_syms):
                 nb = board.sym[d][c]
                 self.sym_cache[d] ^= board.zobrist[nb][0] ^ board.zobrist[nb][1]
-        self.s.board_hash ^= self._flip_stone(self.color, self.bal, board.degree, c)
+        self.s.board_hash ^= self._flip_stone(self.color, self.bal, c)
 
     cdef bint _has_y128(self, int k) noexcept:
         """``_has_y`` on a board of at most 128 cells, each bitset one
@@ -1047,7 +1064,6 @@ cdef class FlipCore(GameCore):
         cdef uint8_t* color = self.color
         cdef int8_t* bal = self.bal
         cdef uint8_t* empties = self.empties
-        cdef const uint8_t* degree = self.board.degree
         cdef int num_empty = self.s.num_empty
         cdef int p = self.s.player, phase = self.s.phase, left = self.s.left
         cdef int turn = self.s.turn, winner = self.s.winner
@@ -1065,7 +1081,7 @@ cdef class FlipCore(GameCore):
                 c = empties[i]
                 num_empty -= 1
                 empties[i] = empties[num_empty]
-                h ^= self._put_stone(color, bal, degree, c, p)
+                h ^= self._put_stone(color, bal, c, p)
                 placements += 1
                 left -= 1
                 flipped = False
@@ -1085,7 +1101,7 @@ cdef class FlipCore(GameCore):
                         c = (w << 6) + __builtin_ctzll(q)
                         break
                     j -= total
-                h ^= self._flip_stone(color, bal, degree, c)
+                h ^= self._flip_stone(color, bal, c)
                 flips += 1
                 flipped = True
                 c += n
@@ -1192,7 +1208,7 @@ cdef class FlipCore(GameCore):
     def overcrowded(self):
         """Cells whose stone has more same-colour than other-colour neighbours."""
         return [c for c in range(self.n)
-                if (self.over[1][c >> 6] >> (c & 63)) & 1 or (self.over[2][c >> 6] >> (c & 63)) & 1]
+                if (self.crowded[c >> 6] >> (c & 63)) & 1]
 
     def same_colour_pairs(self):
         """Adjacent pairs of stones of one colour (the quantity flips lower)."""
@@ -1208,15 +1224,19 @@ cdef class FlipCore(GameCore):
                 "turns": self.s.num_turns, "empty_cells": self.s.num_empty, "winner": self.s.winner}
 
     def nbytes(self):
-        return type(self).__basicsize__ + 4 * self.n
+        return type(self).__basicsize__ + 4 * self.n + 2
 
     def __reduce__(self):
         # OpenSpiel serialises Python states with pickle.
+        # per colour its overcrowded stones, as the format had them before one
+        # bitset held both colours
         bits = ([self.own[k][w] for k in range(2) for w in range(MAX_WORDS)]
-                + [self.over[k][w] for k in range(1, 3) for w in range(MAX_WORDS)])
+                + [self.crowded[w] & self.own[k][w] for k in range(2) for w in range(MAX_WORDS)])
+        mem = bytearray(self.mem[:4 * self.n + 2])
+        mem[2 * self.n + 1] = 0     # the sentinel's balance is scratch, not position
         return (_restore_flip, (self.board.shape, self.board.size, self.flip_kinds,
                                 self.flip_point, self.win_rule, self.later_placements,
-                                self.mem[:4 * self.n], self.s, bits))
+                                bytes(mem), self.s, bits))
 
     def to_string(self):
         if self.s.winner >= 0:
@@ -1255,13 +1275,17 @@ def _restore_flip(shape, size, flip_kinds, flip_point, win_rule, later, bytes me
     from games.boards import make_board
     cdef FlipCore core = FlipCore.__new__(FlipCore)
     core._setup(make_board(shape, size), flip_kinds, flip_point, win_rule, later)
+    cdef int k, w
+    if len(mem) != 4 * core.n + 2:
+        raise ValueError(f"a pickled flip-game position of {len(mem)} bytes does not fit "
+                         f"this kernel's layout ({4 * core.n + 2} bytes on this board)")
     memcpy(core.mem, <const char*>mem, len(mem))
     core.s = position
-    cdef int k, w
+    memset(core.crowded, 0, sizeof(core.crowded))
     for k in range(2):
         for w in range(MAX_WORDS):
             core.own[k][w] = bits[k * MAX_WORDS + w]
-            core.over[k + 1][w] = bits[2 * MAX_WORDS + k * MAX_WORDS + w]
+            core.crowded[w] |= bits[2 * MAX_WORDS + k * MAX_WORDS + w]
             core.fresh[k][w] = core.own[k][w]      # no check known: every stone is fresh
     core.adj = _neighbour_bits(core.board)
     return core
