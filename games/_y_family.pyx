@@ -21,8 +21,6 @@ from games.rng cimport Rng, rng_below, rng_seed, mix64
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
-    # GCC and Clang's 128-bit integer: a board of up to 128 cells is one value
-    ctypedef unsigned long long u128 "unsigned __int128"
 
 cdef inline int _popcount(uint64_t x) noexcept nogil:
     """Bits set in x, by SWAR: without -mpopcnt, __builtin_popcountll is a
@@ -527,8 +525,7 @@ cdef class _NeighbourBits:
     few word operations instead of testing six colours one by one. One per
     board, shared by every position on it (``_neighbour_bits``)."""
     cdef uint64_t bits[MAX_CELLS][MAX_WORDS]
-    cdef u128 bits128[MAX_CELLS]       # the same as one value (boards of <= 128 cells)
-    cdef u128 side128[3]
+    cdef uint64_t bits_side[3][MAX_WORDS]   # the board's side bitsets, next to ``bits``
 
     def __init__(self, LatticeBoard board):
         cdef int c, d, nb, s
@@ -537,9 +534,7 @@ cdef class _NeighbourBits:
             for d in range(board.degree[c]):
                 nb = board.nbr[c][d]
                 self.bits[c][nb >> 6] |= (<uint64_t>1) << (nb & 63)
-            self.bits128[c] = self.bits[c][0] | (<u128>self.bits[c][1] << 64)
-        for s in range(3):
-            self.side128[s] = board.side_bits[s][0] | (<u128>board.side_bits[s][1] << 64)
+        memcpy(self.bits_side, board.side_bits, sizeof(self.bits_side))
 
 
 _NEIGHBOUR_BITS = {}
@@ -570,8 +565,11 @@ cdef class FlipCore(GameCore):
     hold a stone new to the colour since its last check that found no Y
     (``fresh``): a Y made of old stones would have been found then, and
     stones a colour loses never make it one. The flood takes a cell's whole
-    neighbourhood at once from a per-board table of neighbour bitsets (one
-    128-bit value per cell on boards of up to 128 cells).
+    neighbourhood at once from a per-board table of neighbour bitsets (two
+    64-bit words handled as named locals on boards of up to 128 cells). A
+    flood a ring at a time (six shifts of one 128-bit value in a padded
+    row layout) was measured and dropped: random groups are stringy,
+    about 2.5 cells a ring, so it cost more instructions than the cell walk.
     An incremental union-find was built and measured (branch history,
     commit 0d85ea1: joined on every placement, with the flipped stone's old
     group relabelled by a flood on every flip): exact, but about 10% more
@@ -779,34 +777,53 @@ cdef class FlipCore(GameCore):
         self.s.board_hash ^= self._flip_stone(self.color, self.bal, c)
 
     cdef bint _has_y128(self, int k) noexcept:
-        """``_has_y`` on a board of at most 128 cells, each bitset one
-        128-bit value (half the instructions of the word loop)."""
+        """``_has_y`` on a board of at most 128 cells, written over the two
+        64-bit halves of each bitset. The cells not yet reached (``avail``)
+        are kept instead of the group, so a cell's new neighbours are one AND
+        and taking them one XOR; a group's sides are read off its bitset once
+        at the end rather than cell by cell."""
         cdef _NeighbourBits adj = self.adj
-        cdef u128 own = self.own[k][0] | (<u128>self.own[k][1] << 64)
-        cdef u128 seeds, group, todo, grow
-        cdef uint64_t lo
-        cdef const uint8_t* side_mask = self.board.side_mask
-        cdef int c
-        cdef uint8_t mask
-        if not (own & adj.side128[0]) or not (own & adj.side128[1]) or not (own & adj.side128[2]):
-            return False
-        seeds = own & (self.fresh[k][0] | (<u128>self.fresh[k][1] << 64))
-        while seeds:
-            lo = <uint64_t>seeds
-            c = __builtin_ctzll(lo) if lo else 64 + __builtin_ctzll(<uint64_t>(seeds >> 64))
-            group = todo = (<u128>1) << c
-            mask = 0
-            while todo:
-                lo = <uint64_t>todo
-                c = __builtin_ctzll(lo) if lo else 64 + __builtin_ctzll(<uint64_t>(todo >> 64))
-                todo &= todo - 1
-                mask |= side_mask[c]
-                grow = adj.bits128[c] & own & ~group
-                group |= grow
-                todo |= grow
-            if mask == 7:
+        cdef uint64_t own0 = self.own[k][0], own1 = self.own[k][1]
+        cdef uint64_t avail0 = own0, avail1 = own1
+        cdef uint64_t seeds0 = own0 & self.fresh[k][0], seeds1 = own1 & self.fresh[k][1]
+        cdef uint64_t todo0, todo1, grow0, grow1, g0, g1, start0, start1
+        cdef int c, s
+        for s in range(3):
+            if not ((own0 & adj.bits_side[s][0]) | (own1 & adj.bits_side[s][1])):
+                return False
+        while seeds0 | seeds1:
+            # one group, from the lowest seed
+            if seeds0:
+                todo0 = seeds0 & (<uint64_t>0 - seeds0)
+                todo1 = 0
+            else:
+                todo0 = 0
+                todo1 = seeds1 & (<uint64_t>0 - seeds1)
+            start0 = avail0
+            start1 = avail1
+            avail0 &= ~todo0
+            avail1 &= ~todo1
+            while todo0 | todo1:
+                if todo0:
+                    c = __builtin_ctzll(todo0)
+                    todo0 &= todo0 - 1
+                else:
+                    c = 64 + __builtin_ctzll(todo1)
+                    todo1 &= todo1 - 1
+                grow0 = adj.bits[c][0] & avail0
+                grow1 = adj.bits[c][1] & avail1
+                avail0 ^= grow0
+                avail1 ^= grow1
+                todo0 |= grow0
+                todo1 |= grow1
+            g0 = start0 ^ avail0
+            g1 = start1 ^ avail1
+            if (((g0 & adj.bits_side[0][0]) | (g1 & adj.bits_side[0][1]))
+                    and ((g0 & adj.bits_side[1][0]) | (g1 & adj.bits_side[1][1]))
+                    and ((g0 & adj.bits_side[2][0]) | (g1 & adj.bits_side[2][1]))):
                 return True
-            seeds &= ~group
+            seeds0 &= avail0
+            seeds1 &= avail1
         self.fresh[k][0] = 0
         self.fresh[k][1] = 0
         return False
