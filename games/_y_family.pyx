@@ -31,32 +31,35 @@ cdef inline int _popcount(uint64_t x) noexcept nogil:
     return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
 
 
-# CROWD[colour][balance & 15]: all ones when a stone of that colour code (1
-# Black, 2 White; 0, an empty cell, never) is overcrowded at that neighbour
-# balance (Black minus White neighbours, -6..6). One load replaces the
-# sign test, and the empty-cell row makes the sentinel cell harmless.
-cdef uint64_t CROWD[3][16]
+# A cell's crowding key is one byte, 16 x its colour code (0 empty, 1 Black,
+# 2 White) + its neighbour balance (Black minus White neighbours, -6..6),
+# modulo 256: a placement adds 16 x the colour code to its cell and +-1 to
+# each neighbour, a flip +-16 to its cell and +-2 to each neighbour.
+# CROWD[key] is all ones when the key's stone is overcrowded (Black with a
+# positive balance, White with a negative one), else 0: one load gives the
+# bit, with no colour read and no sign test. Colour codes 0-2 with balances
+# -8..7 map to distinct keys (248-255 and 0-7, 8-23, 24-39), so the
+# sentinel cell, whose key a kernel moves by at most 8 and then resets to 0,
+# stays on the all-zero empty row.
+cdef uint64_t CROWD[256]
 
 cdef void _init_crowd() noexcept:
     cdef int col, b
     for col in range(3):
         for b in range(-8, 8):
-            CROWD[col][b & 15] = <uint64_t>0 - <uint64_t>(
+            CROWD[(16 * col + b) & 255] = <uint64_t>0 - <uint64_t>(
                 (col == 1 and b > 0) or (col == 2 and b < 0))
 
 _init_crowd()
 
 
-cdef inline void _refresh_at(const uint8_t* color, const int8_t* bal, uint64_t* crowded,
-                             int c) noexcept nogil:
+cdef inline void _refresh_at(const uint8_t* key, uint64_t* crowded, int c) noexcept nogil:
     """Recompute whether the stone on c (if any) is overcrowded, in the
-    ``crowded`` bitset (both colours in one: ``own`` tells them apart). Black's
-    stone is overcrowded when ``bal`` (Black minus White neighbours) is
-    positive, White's when it is negative. No branches: neighbour colours are
-    as good as random."""
+    ``crowded`` bitset (both colours in one: ``own`` tells them apart), from
+    its crowding key. No branches: neighbour colours are as good as random."""
     cdef uint64_t bit = (<uint64_t>1) << (c & 63)
     cdef int w = c >> 6
-    crowded[w] = (crowded[w] & ~bit) | (CROWD[color[c]][bal[c] & 15] & bit)
+    crowded[w] = (crowded[w] & ~bit) | (CROWD[key[c]] & bit)
 
 
 cpdef enum TurnSequence:     # how many stones each turn of plain Y places
@@ -557,9 +560,11 @@ cdef class FlipCore(GameCore):
     minus White neighbours); per colour, a bitset of its stones, and one
     bitset of the overcrowded stones of both colours. A placement or flip
     touches one cell and its neighbours, so the set of stones that may flip
-    next is always at hand. The colour and balance arrays have one extra
-    entry, the board's neighbour sentinel (cell n, always empty), so the
-    cell kernels update six neighbours without a loop on the degree.
+    next is always at hand. A cell's colour and neighbour balance are also
+    kept together as one byte, its crowding key (see ``CROWD``), so the
+    overcrowding bit is one table load. The colour and key arrays have one
+    extra entry, the board's neighbour sentinel (cell n, always empty), so
+    the cell kernels update six neighbours without a loop on the degree.
     Connectivity is recomputed (flood fill) only when a win check is due and
     the colour touches all three sides, and then only for the groups that
     hold a stone new to the colour since its last check that found no Y
@@ -584,9 +589,9 @@ cdef class FlipCore(GameCore):
     cdef readonly LatticeBoard board
     cdef int n
     cdef int W
-    cdef uint8_t* mem          # color (n + 1) | bal (n + 1) | empties (n) | pos (n)
+    cdef uint8_t* mem          # color (n + 1) | key (n + 1) | empties (n) | pos (n)
     cdef uint8_t* color        # color[n]: the sentinel, always 0
-    cdef int8_t* bal           # bal[c]: Black neighbours of c minus White ones (bal[n]: scratch)
+    cdef uint8_t* key          # crowding keys (see CROWD); key[n] is 0 between moves
     cdef uint8_t* empties
     cdef uint8_t* pos
     cdef uint64_t own[2][MAX_WORDS]
@@ -662,7 +667,7 @@ cdef class FlipCore(GameCore):
         if self.mem == NULL:
             raise MemoryError()
         self.color = self.mem
-        self.bal = <int8_t*>(self.mem + self.n + 1)
+        self.key = self.mem + self.n + 1
         self.empties = self.mem + 2 * self.n + 2
         self.pos = self.mem + 3 * self.n + 2
 
@@ -709,31 +714,34 @@ cdef class FlipCore(GameCore):
     cdef inline bint _qualifies(self, int c) noexcept:
         return (self._qualifying_word(c >> 6) >> (c & 63)) & 1
 
-    cdef inline uint64_t _put_stone(self, uint8_t* color, int8_t* bal, int c, int k) noexcept:
+    cdef inline uint64_t _put_stone(self, uint8_t* color, uint8_t* key, int c, int k) noexcept:
         """The cell kernel of a placement: a stone of colour k (0 Black, 1
-        White) on the empty cell c, with colours, neighbour balances and the
+        White) on the empty cell c, with colours, crowding keys and the
         own/fresh/crowded bitsets updated; returns c's Zobrist key for the
-        caller to fold into its hash. ``color`` and ``bal`` come from the
+        caller to fold into its hash. ``color`` and ``key`` come from the
         caller's locals (byte stores alias everything, so fields read through
         ``self`` would be reloaded at every step). All six neighbour slots
-        are updated, unused ones being the sentinel cell n: a fixed count
-        unrolls, where a loop on the degree (2, 4 or 6) mispredicts."""
+        are updated, unused ones being the sentinel cell n (its key reset
+        after): a fixed count unrolls, where a loop on the degree (2, 4 or 6)
+        mispredicts."""
         cdef const uint8_t* nbr = self.board.nbr[c]
         cdef uint64_t* crowded = self.crowded
         cdef uint64_t bit = (<uint64_t>1) << (c & 63)
         cdef int d, nb
-        cdef int8_t step = 1 - 2 * k
+        cdef uint8_t step = <uint8_t>(1 - 2 * k)
         color[c] = k + 1
+        key[c] += <uint8_t>(16 * (k + 1))
         self.own[k][c >> 6] |= bit
         self.fresh[k][c >> 6] |= bit
         for d in range(6):
             nb = nbr[d]
-            bal[nb] += step
-            _refresh_at(color, bal, crowded, nb)
-        _refresh_at(color, bal, crowded, c)
+            key[nb] += step
+            _refresh_at(key, crowded, nb)
+        _refresh_at(key, crowded, c)
+        key[self.n] = 0
         return self.board.zobrist[c][k]
 
-    cdef inline uint64_t _flip_stone(self, uint8_t* color, int8_t* bal, int c) noexcept:
+    cdef inline uint64_t _flip_stone(self, uint8_t* color, uint8_t* key, int c) noexcept:
         """The cell kernel of a flip: the stone on c changes colour, as
         ``_put_stone``; returns the change of the Zobrist hash."""
         cdef const uint8_t* nbr = self.board.nbr[c]
@@ -741,16 +749,18 @@ cdef class FlipCore(GameCore):
         cdef int k = color[c] - 1
         cdef uint64_t bit = (<uint64_t>1) << (c & 63)
         cdef int d, nb
-        cdef int8_t step = 4 * k - 2      # Black -> White: -2; White -> Black: +2
+        cdef uint8_t step = <uint8_t>(4 * k - 2)     # Black -> White: -2; White -> Black: +2
         color[c] = 2 - k
+        key[c] += <uint8_t>(16 - 32 * k)             # colour code k + 1 -> 2 - k
         self.own[k][c >> 6] &= ~bit
         self.own[1 - k][c >> 6] |= bit
         self.fresh[1 - k][c >> 6] |= bit
         for d in range(6):
             nb = nbr[d]
-            bal[nb] += step
-            _refresh_at(color, bal, crowded, nb)
-        _refresh_at(color, bal, crowded, c)
+            key[nb] += step
+            _refresh_at(key, crowded, nb)
+        _refresh_at(key, crowded, c)
+        key[self.n] = 0
         return self.board.zobrist[c][0] ^ self.board.zobrist[c][1]
 
     cdef void _put(self, int c, int k) noexcept:
@@ -760,7 +770,7 @@ cdef class FlipCore(GameCore):
         if self.sym_cache_valid:
             for d in range(board.num_syms):
                 self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
-        self.s.board_hash ^= self._put_stone(self.color, self.bal, c, k)
+        self.s.board_hash ^= self._put_stone(self.color, self.key, c, k)
         last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
@@ -774,7 +784,7 @@ cdef class FlipCore(GameCore):
             for d in range(board.num_syms):
                 nb = board.sym[d][c]
                 self.sym_cache[d] ^= board.zobrist[nb][0] ^ board.zobrist[nb][1]
-        self.s.board_hash ^= self._flip_stone(self.color, self.bal, c)
+        self.s.board_hash ^= self._flip_stone(self.color, self.key, c)
 
     cdef bint _has_y128(self, int k) noexcept:
         """``_has_y`` on a board of at most 128 cells, written over the two
@@ -1079,7 +1089,7 @@ cdef class FlipCore(GameCore):
         The empty-cell index is rebuilt once at the end, as YCore's does."""
         cdef int n = self.n, W = self.W
         cdef uint8_t* color = self.color
-        cdef int8_t* bal = self.bal
+        cdef uint8_t* key = self.key
         cdef uint8_t* empties = self.empties
         cdef int num_empty = self.s.num_empty
         cdef int p = self.s.player, phase = self.s.phase, left = self.s.left
@@ -1098,7 +1108,7 @@ cdef class FlipCore(GameCore):
                 c = empties[i]
                 num_empty -= 1
                 empties[i] = empties[num_empty]
-                h ^= self._put_stone(color, bal, c, p)
+                h ^= self._put_stone(color, key, c, p)
                 placements += 1
                 left -= 1
                 flipped = False
@@ -1118,7 +1128,7 @@ cdef class FlipCore(GameCore):
                         c = (w << 6) + __builtin_ctzll(q)
                         break
                     j -= total
-                h ^= self._flip_stone(color, bal, c)
+                h ^= self._flip_stone(color, key, c)
                 flips += 1
                 flipped = True
                 c += n
@@ -1249,11 +1259,9 @@ cdef class FlipCore(GameCore):
         # bitset held both colours
         bits = ([self.own[k][w] for k in range(2) for w in range(MAX_WORDS)]
                 + [self.crowded[w] & self.own[k][w] for k in range(2) for w in range(MAX_WORDS)])
-        mem = bytearray(self.mem[:4 * self.n + 2])
-        mem[2 * self.n + 1] = 0     # the sentinel's balance is scratch, not position
         return (_restore_flip, (self.board.shape, self.board.size, self.flip_kinds,
                                 self.flip_point, self.win_rule, self.later_placements,
-                                bytes(mem), self.s, bits))
+                                self.mem[:4 * self.n + 2], self.s, bits))
 
     def to_string(self):
         if self.s.winner >= 0:

@@ -55,8 +55,8 @@ def position_bytes(core):
     balances, the empty-cell list and each empty cell's index in it, the
     counters and hash, the bitsets (the index entries of filled cells are
     left-overs that nothing reads, so they are left out). The layout is
-    colours (n + 1 bytes, the last the always-empty sentinel), balances
-    (n + 1), empty cells (n), their indices (n)."""
+    colours (n + 1 bytes, the last the always-empty sentinel), crowding keys
+    (colour and neighbour balance, n + 1), empty cells (n), their indices (n)."""
     args = list(core.__reduce__()[1])
     n = core.board.num_cells
     mem, position = args[6], args[7]
