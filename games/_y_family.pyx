@@ -1100,6 +1100,8 @@ cdef class FlipCore(GameCore):
         cdef bint after_each = self.flip_point == FLIP_AFTER_EACH_PLACEMENT
         cdef int later = self.later_placements
         cdef int i, j, k, c, w, total
+        cdef uint64_t qs[MAX_WORDS]
+        cdef int count[MAX_WORDS]
         cdef bint flipped, end_turn, any_q
         cdef uint64_t q
         while winner < 0:
@@ -1115,19 +1117,19 @@ cdef class FlipCore(GameCore):
             else:
                 total = 0
                 for w in range(W):
-                    q = self._qualifying_word_of(p, w)
-                    total += _popcount(q)
+                    qs[w] = self._qualifying_word_of(p, w)
+                    count[w] = _popcount(qs[w])
+                    total += count[w]
                 j = rng_below(rng, total)
                 for w in range(W):
-                    q = self._qualifying_word_of(p, w)
-                    total = _popcount(q)
-                    if j < total:
+                    if j < count[w]:
+                        q = qs[w]
                         while j:
                             q &= q - 1
                             j -= 1
                         c = (w << 6) + __builtin_ctzll(q)
                         break
-                    j -= total
+                    j -= count[w]
                 h ^= self._flip_stone(color, key, c)
                 flips += 1
                 flipped = True
