@@ -529,6 +529,13 @@ cdef class _NeighbourBits:
     board, shared by every position on it (``_neighbour_bits``)."""
     cdef uint64_t bits[MAX_CELLS][MAX_WORDS]
     cdef uint64_t bits_side[3][MAX_WORDS]   # the board's side bitsets, next to ``bits``
+    # Boards of up to 128 cells (two words): per cell c, the bit of the cell
+    # in each of its six neighbour slots and (slot 6) of c itself, 0 for the
+    # sentinel, and ``around``, all seven. A cell kernel gathers the seven
+    # new overcrowding bits in registers and writes each word once, where
+    # seven read-modify-writes of the same word wait on each other.
+    cdef uint64_t slot_bit[MAX_CELLS][7][2]
+    cdef uint64_t around[MAX_CELLS][2]
 
     def __init__(self, LatticeBoard board):
         cdef int c, d, nb, s
@@ -538,6 +545,15 @@ cdef class _NeighbourBits:
                 nb = board.nbr[c][d]
                 self.bits[c][nb >> 6] |= (<uint64_t>1) << (nb & 63)
         memcpy(self.bits_side, board.side_bits, sizeof(self.bits_side))
+        memset(self.slot_bit, 0, sizeof(self.slot_bit))
+        memset(self.around, 0, sizeof(self.around))
+        if board.num_words <= 2:
+            for c in range(board.num_cells):
+                for d in range(7):
+                    nb = board.nbr[c][d] if d < 6 else c
+                    if nb < board.num_cells:
+                        self.slot_bit[c][d][nb >> 6] = (<uint64_t>1) << (nb & 63)
+                        self.around[c][nb >> 6] |= (<uint64_t>1) << (nb & 63)
 
 
 _NEIGHBOUR_BITS = {}
@@ -714,6 +730,26 @@ cdef class FlipCore(GameCore):
     cdef inline bint _qualifies(self, int c) noexcept:
         return (self._qualifying_word(c >> 6) >> (c & 63)) & 1
 
+    cdef inline void _refresh_around(self, uint8_t* key, int c, uint8_t step) noexcept:
+        """On a board of at most 128 cells: add ``step`` to the keys of c's
+        six neighbour slots and recompute the overcrowding bits of c and its
+        neighbours, gathered in two registers (``_NeighbourBits.slot_bit``)."""
+        cdef const uint8_t* nbr = self.board.nbr[c]
+        cdef _NeighbourBits adj = self.adj
+        cdef uint64_t set0 = 0, set1 = 0, m
+        cdef int d, nb
+        for d in range(6):
+            nb = nbr[d]
+            key[nb] += step
+            m = CROWD[key[nb]]
+            set0 |= adj.slot_bit[c][d][0] & m
+            set1 |= adj.slot_bit[c][d][1] & m
+        m = CROWD[key[c]]
+        set0 |= adj.slot_bit[c][6][0] & m
+        set1 |= adj.slot_bit[c][6][1] & m
+        self.crowded[0] = (self.crowded[0] & ~adj.around[c][0]) | set0
+        self.crowded[1] = (self.crowded[1] & ~adj.around[c][1]) | set1
+
     cdef inline uint64_t _put_stone(self, uint8_t* color, uint8_t* key, int c, int k) noexcept:
         """The cell kernel of a placement: a stone of colour k (0 Black, 1
         White) on the empty cell c, with colours, crowding keys and the
@@ -733,11 +769,14 @@ cdef class FlipCore(GameCore):
         key[c] += <uint8_t>(16 * (k + 1))
         self.own[k][c >> 6] |= bit
         self.fresh[k][c >> 6] |= bit
-        for d in range(6):
-            nb = nbr[d]
-            key[nb] += step
-            _refresh_at(key, crowded, nb)
-        _refresh_at(key, crowded, c)
+        if self.W <= 2:
+            self._refresh_around(key, c, step)
+        else:
+            for d in range(6):
+                nb = nbr[d]
+                key[nb] += step
+                _refresh_at(key, crowded, nb)
+            _refresh_at(key, crowded, c)
         key[self.n] = 0
         return self.board.zobrist[c][k]
 
@@ -755,11 +794,14 @@ cdef class FlipCore(GameCore):
         self.own[k][c >> 6] &= ~bit
         self.own[1 - k][c >> 6] |= bit
         self.fresh[1 - k][c >> 6] |= bit
-        for d in range(6):
-            nb = nbr[d]
-            key[nb] += step
-            _refresh_at(key, crowded, nb)
-        _refresh_at(key, crowded, c)
+        if self.W <= 2:
+            self._refresh_around(key, c, step)
+        else:
+            for d in range(6):
+                nb = nbr[d]
+                key[nb] += step
+                _refresh_at(key, crowded, nb)
+            _refresh_at(key, crowded, c)
         key[self.n] = 0
         return self.board.zobrist[c][0] ^ self.board.zobrist[c][1]
 
