@@ -16,9 +16,14 @@ Functions return plain dicts (``experiments/benchmark.py`` calls them):
 The machine is shared, so each figure is measured ``repeats`` times with the
 contenders interleaved; rates are reported as median and best, ratios as the
 median of per-repeat ratios (each from measurements seconds apart) and as the
-ratio of the best rates (the least disturbed runs).
+ratio of the best rates (the least disturbed runs). ``clock="cpu"`` times each
+search by the CPU time of the thread that runs it (both engines search in the
+calling thread) instead of the wall clock: on a loaded machine the wall clock
+counts the time a search waits for a core, which has nothing to do with
+either engine, while the CPU time does not (cache and frequency effects of
+the load remain).
 
-    python -m experiments.bench_search [--json] [--sims N] [--repeats K]
+    python -m experiments.bench_search [--json] [--sims N] [--repeats K] [--clock wall|cpu]
 """
 from __future__ import annotations
 
@@ -41,29 +46,44 @@ DOUBLE_O_Y11 = "double_o_y(board_size=11)"
 OPENSPIEL_Y11 = "y(board_size=11)"
 
 
+CLOCKS = {"wall": time.perf_counter, "cpu": time.thread_time}
+
+
+def _timer(clock: str):
+    try:
+        return CLOCKS[clock]
+    except KeyError:
+        raise ValueError(f"clock must be one of {sorted(CLOCKS)}, got {clock!r}") from None
+
+
 def openspiel_mcts_rate(sims: int = 20000, uct_c: float = 1.4, seed: int = 0,
-                        game: str = OPENSPIEL_Y11, max_memory_mb: int = 4000) -> dict:
+                        game: str = OPENSPIEL_Y11, max_memory_mb: int = 4000,
+                        clock: str = "wall") -> dict:
     """One ``mcts_search`` of OpenSpiel's C++ MCTSBot from the initial state."""
+    timer = _timer(clock)
     g = pyspiel.load_game(game)
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     bot = pyspiel.MCTSBot(g, evaluator, uct_c, sims, max_memory_mb, False, seed, False)
     state = g.new_initial_state()
-    start = time.perf_counter()
+    start = timer()
     root = bot.mcts_search(state)
-    seconds = time.perf_counter() - start
-    return {"engine": "openspiel_mcts", "game": game, "simulations": sims,
+    seconds = timer() - start
+    return {"engine": "openspiel_mcts", "game": game, "simulations": sims, "clock": clock,
             "root_visits": root.explore_count, "seconds": seconds, "sims_per_s": sims / seconds}
 
 
 def our_mcts_rate(game: str = Y11, sims: int = 20000, uct_c: float = 1.4, seed: int = 0,
-                  solve: bool = False) -> dict:
+                  solve: bool = False, clock: str = "wall") -> dict:
     """One search of our MCTS from the initial core of ``game``."""
+    timer = _timer(clock)
     core = pyspiel.load_game(game).new_core()
     search = UCTSearch(uct_c=uct_c, max_simulations=sims, seed=seed, solve=solve)
+    start = timer()
     result = search.search(core)
-    return {"engine": "ours", "game": game, "simulations": result["simulations"],
-            "nodes": result["nodes"], "seconds": result["seconds"],
-            "sims_per_s": result["simulations"] / result["seconds"]}
+    seconds = timer() - start if clock == "cpu" else result["seconds"]
+    return {"engine": "ours", "game": game, "simulations": result["simulations"], "clock": clock,
+            "nodes": result["nodes"], "seconds": seconds,
+            "sims_per_s": result["simulations"] / seconds}
 
 
 def playout_rate(game: str, count: int = 20000, seed: int = 0) -> dict:
@@ -78,15 +98,19 @@ def _stats(rates: list[float]) -> dict:
 
 
 def mcts_speed(sims: int = 20000, repeats: int = 5, uct_c: float = 1.4, seed: int = 0,
-               progress=None) -> dict:
+               progress=None, clock: str = "wall") -> dict:
     """Simulations/s of ours (y_game 11, double_o_y 11) and OpenSpiel's (y 11),
     interleaved ``repeats`` times, and the ratios ours / OpenSpiel: the median
-    of the per-repeat ratios, and the ratio of the best rates."""
+    of the per-repeat ratios, and the ratio of the best rates. ``clock``:
+    "wall" or "cpu" (see the module docstring)."""
+    _timer(clock)
     rates = {"openspiel_y11": [], "ours_y_game11": [], "ours_double_o_y11": []}
     for r in range(repeats):
-        rates["openspiel_y11"].append(openspiel_mcts_rate(sims, uct_c, seed + r)["sims_per_s"])
-        rates["ours_y_game11"].append(our_mcts_rate(Y11, sims, uct_c, seed + r)["sims_per_s"])
-        rates["ours_double_o_y11"].append(our_mcts_rate(DOUBLE_O_Y11, sims, uct_c, seed + r)["sims_per_s"])
+        rates["openspiel_y11"].append(
+            openspiel_mcts_rate(sims, uct_c, seed + r, clock=clock)["sims_per_s"])
+        rates["ours_y_game11"].append(our_mcts_rate(Y11, sims, uct_c, seed + r, clock=clock)["sims_per_s"])
+        rates["ours_double_o_y11"].append(
+            our_mcts_rate(DOUBLE_O_Y11, sims, uct_c, seed + r, clock=clock)["sims_per_s"])
         if progress:
             progress(f"repeat {r + 1}/{repeats}: " + ", ".join(
                 f"{k} {v[-1]:,.0f} sims/s" for k, v in rates.items()))
@@ -100,7 +124,7 @@ def mcts_speed(sims: int = 20000, repeats: int = 5, uct_c: float = 1.4, seed: in
 
     return {
         "simulations_per_search": sims, "repeats": repeats, "uct_c": uct_c, "seed": seed,
-        "rollouts": 1, "solver": False,
+        "rollouts": 1, "solver": False, "clock": clock,
         "sims_per_s": summary,
         "ratio_y_game11": paired("ours_y_game11"),
         "ratio_double_o_y11": paired("ours_double_o_y11"),
@@ -147,6 +171,9 @@ def main(argv=None) -> int:
     p.add_argument("--memory-sims", type=non_negative_int, default=1_000_000,
                    help="simulations of the memory measurement on double_o_y 11 (default 1000000; 0 skips it)")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed (default 0)")
+    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                   help="time each search by the wall clock (default) or by the CPU time of the "
+                        "thread running it (steadier on a loaded machine: leaves out waiting for a core)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = p.parse_args(argv)
 
@@ -159,7 +186,7 @@ def main(argv=None) -> int:
         progress(f"memory: one search of {args.memory_sims:,} simulations on {DOUBLE_O_Y11} ...")
         out["memory"] = mcts_memory(DOUBLE_O_Y11, args.memory_sims, args.uct_c, args.seed)
     out["playouts"] = [playout_rate(Y11, seed=args.seed), playout_rate(DOUBLE_O_Y11, seed=args.seed)]
-    out["speed"] = mcts_speed(args.sims, args.repeats, args.uct_c, args.seed, progress)
+    out["speed"] = mcts_speed(args.sims, args.repeats, args.uct_c, args.seed, progress, args.clock)
     if args.json:
         print(json.dumps(out, indent=1))
         return 0
@@ -167,7 +194,7 @@ def main(argv=None) -> int:
         print(f"random playouts (copy + playout, C loop) {pr['game']}: {pr['playouts_per_s']:,.0f}/s")
     s = out["speed"]
     print(f"MCTS simulations/s, {s['simulations_per_search']:,} simulations per search, "
-          f"median (best) of {s['repeats']}:")
+          f"{s['clock']} clock, median (best) of {s['repeats']}:")
     for k, v in s["sims_per_s"].items():
         print(f"  {k:20s} {v['median']:>12,.0f} ({v['best']:,.0f})")
     print(f"  ratio y_game 11 / OpenSpiel y 11:     {s['ratio_y_game11']:.2f}x median of pairs, "

@@ -21,8 +21,6 @@ from games.rng cimport Rng, rng_below, rng_seed, mix64
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
     int __builtin_ctzll(unsigned long long) nogil
-    # GCC and Clang's 128-bit integer: a board of up to 128 cells is one value
-    ctypedef unsigned long long u128 "unsigned __int128"
 
 cdef inline int _popcount(uint64_t x) noexcept nogil:
     """Bits set in x, by SWAR: without -mpopcnt, __builtin_popcountll is a
@@ -33,19 +31,35 @@ cdef inline int _popcount(uint64_t x) noexcept nogil:
     return <int>((x * <uint64_t>0x0101010101010101ULL) >> 56)
 
 
-cdef inline void _refresh_at(const uint8_t* color, const int8_t* bal, uint64_t* over,
-                             int c) noexcept nogil:
+# A cell's crowding key is one byte, 16 x its colour code (0 empty, 1 Black,
+# 2 White) + its neighbour balance (Black minus White neighbours, -6..6),
+# modulo 256: a placement adds 16 x the colour code to its cell and +-1 to
+# each neighbour, a flip +-16 to its cell and +-2 to each neighbour.
+# CROWD[key] is all ones when the key's stone is overcrowded (Black with a
+# positive balance, White with a negative one), else 0: one load gives the
+# bit, with no colour read and no sign test. Colour codes 0-2 with balances
+# -8..7 map to distinct keys (248-255 and 0-7, 8-23, 24-39), so the
+# sentinel cell, whose key a kernel moves by at most 8 and then resets to 0,
+# stays on the all-zero empty row.
+cdef uint64_t CROWD[256]
+
+cdef void _init_crowd() noexcept:
+    cdef int col, b
+    for col in range(3):
+        for b in range(-8, 8):
+            CROWD[(16 * col + b) & 255] = <uint64_t>0 - <uint64_t>(
+                (col == 1 and b > 0) or (col == 2 and b < 0))
+
+_init_crowd()
+
+
+cdef inline void _refresh_at(const uint8_t* key, uint64_t* crowded, int c) noexcept nogil:
     """Recompute whether the stone on c (if any) is overcrowded, in the
-    bitset of its colour (``over`` is a core's ``over`` array flattened: row 1
-    Black's, row 2 White's; row 0, the empty cells', stays empty). Black's stone is overcrowded when
-    ``bal`` (Black minus White neighbours) is positive, White's when it is
-    negative. No branches: neighbour colours are as good as random."""
-    cdef int col = color[c]
+    ``crowded`` bitset (both colours in one: ``own`` tells them apart), from
+    its crowding key. No branches: neighbour colours are as good as random."""
     cdef uint64_t bit = (<uint64_t>1) << (c & 63)
     cdef int w = c >> 6
-    cdef uint64_t crowded = <uint64_t>((bal[c] * (3 - 2 * col) > 0) & (col != 0))
-    w += col * MAX_WORDS
-    over[w] = (over[w] & ~bit) | ((<uint64_t>0 - crowded) & bit)
+    crowded[w] = (crowded[w] & ~bit) | (CROWD[key[c]] & bit)
 
 
 cpdef enum TurnSequence:     # how many stones each turn of plain Y places
@@ -514,8 +528,14 @@ cdef class _NeighbourBits:
     few word operations instead of testing six colours one by one. One per
     board, shared by every position on it (``_neighbour_bits``)."""
     cdef uint64_t bits[MAX_CELLS][MAX_WORDS]
-    cdef u128 bits128[MAX_CELLS]       # the same as one value (boards of <= 128 cells)
-    cdef u128 side128[3]
+    cdef uint64_t bits_side[3][MAX_WORDS]   # the board's side bitsets, next to ``bits``
+    # Boards of up to 128 cells (two words): per cell c, the bit of the cell
+    # in each of its six neighbour slots and (slot 6) of c itself, 0 for the
+    # sentinel, and ``around``, all seven. A cell kernel gathers the seven
+    # new overcrowding bits in registers and writes each word once, where
+    # seven read-modify-writes of the same word wait on each other.
+    cdef uint64_t slot_bit[MAX_CELLS][7][2]
+    cdef uint64_t around[MAX_CELLS][2]
 
     def __init__(self, LatticeBoard board):
         cdef int c, d, nb, s
@@ -524,9 +544,16 @@ cdef class _NeighbourBits:
             for d in range(board.degree[c]):
                 nb = board.nbr[c][d]
                 self.bits[c][nb >> 6] |= (<uint64_t>1) << (nb & 63)
-            self.bits128[c] = self.bits[c][0] | (<u128>self.bits[c][1] << 64)
-        for s in range(3):
-            self.side128[s] = board.side_bits[s][0] | (<u128>board.side_bits[s][1] << 64)
+        memcpy(self.bits_side, board.side_bits, sizeof(self.bits_side))
+        memset(self.slot_bit, 0, sizeof(self.slot_bit))
+        memset(self.around, 0, sizeof(self.around))
+        if board.num_words <= 2:
+            for c in range(board.num_cells):
+                for d in range(7):
+                    nb = board.nbr[c][d] if d < 6 else c
+                    if nb < board.num_cells:
+                        self.slot_bit[c][d][nb >> 6] = (<uint64_t>1) << (nb & 63)
+                        self.around[c][nb >> 6] |= (<uint64_t>1) << (nb & 63)
 
 
 _NEIGHBOUR_BITS = {}
@@ -546,16 +573,24 @@ cdef class FlipCore(GameCore):
     """Defector Y and Double-'0' Y: Y with stones that flip when overcrowded.
 
     Per cell the core keeps its colour and its neighbour balance (Black
-    minus White neighbours); per colour, bitsets of its stones and of its
-    overcrowded stones. A placement or flip touches one cell and its
-    neighbours, so the set of stones that may flip next is always at hand.
+    minus White neighbours); per colour, a bitset of its stones, and one
+    bitset of the overcrowded stones of both colours. A placement or flip
+    touches one cell and its neighbours, so the set of stones that may flip
+    next is always at hand. A cell's colour and neighbour balance are also
+    kept together as one byte, its crowding key (see ``CROWD``), so the
+    overcrowding bit is one table load. The colour and key arrays have one
+    extra entry, the board's neighbour sentinel (cell n, always empty), so
+    the cell kernels update six neighbours without a loop on the degree.
     Connectivity is recomputed (flood fill) only when a win check is due and
     the colour touches all three sides, and then only for the groups that
     hold a stone new to the colour since its last check that found no Y
     (``fresh``): a Y made of old stones would have been found then, and
     stones a colour loses never make it one. The flood takes a cell's whole
-    neighbourhood at once from a per-board table of neighbour bitsets (one
-    128-bit value per cell on boards of up to 128 cells).
+    neighbourhood at once from a per-board table of neighbour bitsets (two
+    64-bit words handled as named locals on boards of up to 128 cells). A
+    flood a ring at a time (six shifts of one 128-bit value in a padded
+    row layout) was measured and dropped: random groups are stringy,
+    about 2.5 cells a ring, so it cost more instructions than the cell walk.
     An incremental union-find was built and measured (branch history,
     commit 0d85ea1: joined on every placement, with the flipped stone's old
     group relabelled by a flood on every flip): exact, but about 10% more
@@ -570,13 +605,15 @@ cdef class FlipCore(GameCore):
     cdef readonly LatticeBoard board
     cdef int n
     cdef int W
-    cdef uint8_t* mem          # color | bal | empties | pos
-    cdef uint8_t* color
-    cdef int8_t* bal           # bal[c]: Black neighbours of c minus White ones
+    cdef uint8_t* mem          # color (n + 1) | key (n + 1) | empties (n) | pos (n)
+    cdef uint8_t* color        # color[n]: the sentinel, always 0
+    cdef uint8_t* key          # crowding keys (see CROWD); key[n] is 0 between moves
     cdef uint8_t* empties
     cdef uint8_t* pos
     cdef uint64_t own[2][MAX_WORDS]
-    cdef uint64_t over[3][MAX_WORDS]   # by colour code: [1] Black's overcrowded stones, [2] White's
+    # overcrowded stones of both colours (own tells them apart); never an empty
+    # cell, so with flip=all the stones to flip are exactly these
+    cdef uint64_t crowded[MAX_WORDS]
     # fresh[k]: stones that became colour k since _has_y(k) last found no Y
     # (all of them when there was no such check). A Y that appears later must
     # hold one of them: the rest were there, and no Y among them, at that
@@ -611,14 +648,14 @@ cdef class FlipCore(GameCore):
                 or later_placements not in (1, 2):
             raise ValueError("invalid flip-game configuration")
         self._setup(board, flip_kinds, flip_point, win_rule, later_placements)
-        memset(self.mem, 0, 4 * self.n)
+        memset(self.mem, 0, 4 * self.n + 2)
         cdef int i
         for i in range(self.n):
             self.empties[i] = i
             self.pos[i] = i
         self.s.num_empty = self.n
         memset(self.own, 0, sizeof(self.own))
-        memset(self.over, 0, sizeof(self.over))
+        memset(self.crowded, 0, sizeof(self.crowded))
         memset(self.fresh, 0, sizeof(self.fresh))
         self.adj = _neighbour_bits(board)
         self.s.player = 0
@@ -642,21 +679,21 @@ cdef class FlipCore(GameCore):
         # game has at most sum(degree) = 2 * edges flips.
         self.max_game_length = self.n + 2 * board.num_edges
         self.max_chance_outcomes = 0
-        self.mem = <uint8_t*>malloc(4 * self.n)
+        self.mem = <uint8_t*>malloc(4 * self.n + 2)
         if self.mem == NULL:
             raise MemoryError()
         self.color = self.mem
-        self.bal = <int8_t*>(self.mem + self.n)
-        self.empties = self.mem + 2 * self.n
-        self.pos = self.mem + 3 * self.n
+        self.key = self.mem + self.n + 1
+        self.empties = self.mem + 2 * self.n + 2
+        self.pos = self.mem + 3 * self.n + 2
 
     cdef GameCore copy(self):
         cdef FlipCore other = FlipCore.__new__(FlipCore)
         other._setup(self.board, self.flip_kinds, self.flip_point, self.win_rule,
                      self.later_placements)
-        memcpy(other.mem, self.mem, 4 * self.n)
+        memcpy(other.mem, self.mem, 4 * self.n + 2)
         memcpy(other.own, self.own, sizeof(self.own))
-        memcpy(other.over, self.over, sizeof(self.over))
+        memcpy(other.crowded, self.crowded, sizeof(self.crowded))
         memcpy(other.fresh, self.fresh, sizeof(self.fresh))
         other.adj = self.adj
         other.s = self.s
@@ -669,11 +706,11 @@ cdef class FlipCore(GameCore):
 
     cdef inline uint64_t _qualifying_word_of(self, int p, int w) noexcept:
         """Stones player p would have to flip now, word w of the bitset."""
-        cdef uint64_t q = 0
-        if self.flip_kinds & FLIP_OPPONENTS:
-            q |= self.over[2 - p][w]
-        if self.flip_kinds & FLIP_FRIENDS:
-            q |= self.over[1 + p][w]
+        cdef uint64_t q = self.crowded[w]
+        if self.flip_kinds == FLIP_OPPONENTS:
+            q &= self.own[1 - p][w]
+        elif self.flip_kinds == FLIP_FRIENDS:
+            q &= self.own[p][w]
         return q
 
     cdef inline bint _any_qualifying_of(self, int p) noexcept:
@@ -693,49 +730,79 @@ cdef class FlipCore(GameCore):
     cdef inline bint _qualifies(self, int c) noexcept:
         return (self._qualifying_word(c >> 6) >> (c & 63)) & 1
 
-    cdef inline uint64_t _put_stone(self, uint8_t* color, int8_t* bal, const uint8_t* degree,
-                                    int c, int k) noexcept:
-        """The cell kernel of a placement: a stone of colour k (0 Black, 1
-        White) on the empty cell c, with colours, neighbour balances and the
-        own/fresh/overcrowded bitsets updated; returns c's Zobrist key for
-        the caller to fold into its hash. ``color``, ``bal`` and ``degree``
-        come from the caller's locals (byte stores alias everything, so
-        fields read through ``self`` would be reloaded at every step)."""
+    cdef inline void _refresh_around(self, uint8_t* key, int c, uint8_t step) noexcept:
+        """On a board of at most 128 cells: add ``step`` to the keys of c's
+        six neighbour slots and recompute the overcrowding bits of c and its
+        neighbours, gathered in two registers (``_NeighbourBits.slot_bit``)."""
         cdef const uint8_t* nbr = self.board.nbr[c]
-        cdef uint64_t* over = &self.over[0][0]
+        cdef _NeighbourBits adj = self.adj
+        cdef uint64_t set0 = 0, set1 = 0, m
+        cdef int d, nb
+        for d in range(6):
+            nb = nbr[d]
+            key[nb] += step
+            m = CROWD[key[nb]]
+            set0 |= adj.slot_bit[c][d][0] & m
+            set1 |= adj.slot_bit[c][d][1] & m
+        m = CROWD[key[c]]
+        set0 |= adj.slot_bit[c][6][0] & m
+        set1 |= adj.slot_bit[c][6][1] & m
+        self.crowded[0] = (self.crowded[0] & ~adj.around[c][0]) | set0
+        self.crowded[1] = (self.crowded[1] & ~adj.around[c][1]) | set1
+
+    cdef inline uint64_t _put_stone(self, uint8_t* color, uint8_t* key, int c, int k) noexcept:
+        """The cell kernel of a placement: a stone of colour k (0 Black, 1
+        White) on the empty cell c, with colours, crowding keys and the
+        own/fresh/crowded bitsets updated; returns c's Zobrist key for the
+        caller to fold into its hash. ``color`` and ``key`` come from the
+        caller's locals (byte stores alias everything, so fields read through
+        ``self`` would be reloaded at every step). All six neighbour slots
+        are updated, unused ones being the sentinel cell n (its key reset
+        after): a fixed count unrolls, where a loop on the degree (2, 4 or 6)
+        mispredicts."""
+        cdef const uint8_t* nbr = self.board.nbr[c]
+        cdef uint64_t* crowded = self.crowded
         cdef uint64_t bit = (<uint64_t>1) << (c & 63)
         cdef int d, nb
-        cdef int8_t step = 1 - 2 * k
+        cdef uint8_t step = <uint8_t>(1 - 2 * k)
         color[c] = k + 1
+        key[c] += <uint8_t>(16 * (k + 1))
         self.own[k][c >> 6] |= bit
         self.fresh[k][c >> 6] |= bit
-        for d in range(degree[c]):
-            nb = nbr[d]
-            bal[nb] += step
-            _refresh_at(color, bal, over, nb)
-        _refresh_at(color, bal, over, c)
+        if self.W <= 2:
+            self._refresh_around(key, c, step)
+        else:
+            for d in range(6):
+                nb = nbr[d]
+                key[nb] += step
+                _refresh_at(key, crowded, nb)
+            _refresh_at(key, crowded, c)
+        key[self.n] = 0
         return self.board.zobrist[c][k]
 
-    cdef inline uint64_t _flip_stone(self, uint8_t* color, int8_t* bal, const uint8_t* degree,
-                                     int c) noexcept:
+    cdef inline uint64_t _flip_stone(self, uint8_t* color, uint8_t* key, int c) noexcept:
         """The cell kernel of a flip: the stone on c changes colour, as
         ``_put_stone``; returns the change of the Zobrist hash."""
         cdef const uint8_t* nbr = self.board.nbr[c]
-        cdef uint64_t* over = &self.over[0][0]
+        cdef uint64_t* crowded = self.crowded
         cdef int k = color[c] - 1
         cdef uint64_t bit = (<uint64_t>1) << (c & 63)
         cdef int d, nb
-        cdef int8_t step = 4 * k - 2      # Black -> White: -2; White -> Black: +2
-        self.over[k + 1][c >> 6] &= ~bit
+        cdef uint8_t step = <uint8_t>(4 * k - 2)     # Black -> White: -2; White -> Black: +2
         color[c] = 2 - k
+        key[c] += <uint8_t>(16 - 32 * k)             # colour code k + 1 -> 2 - k
         self.own[k][c >> 6] &= ~bit
         self.own[1 - k][c >> 6] |= bit
         self.fresh[1 - k][c >> 6] |= bit
-        for d in range(degree[c]):
-            nb = nbr[d]
-            bal[nb] += step
-            _refresh_at(color, bal, over, nb)
-        _refresh_at(color, bal, over, c)
+        if self.W <= 2:
+            self._refresh_around(key, c, step)
+        else:
+            for d in range(6):
+                nb = nbr[d]
+                key[nb] += step
+                _refresh_at(key, crowded, nb)
+            _refresh_at(key, crowded, c)
+        key[self.n] = 0
         return self.board.zobrist[c][0] ^ self.board.zobrist[c][1]
 
     cdef void _put(self, int c, int k) noexcept:
@@ -745,7 +812,7 @@ cdef class FlipCore(GameCore):
         if self.sym_cache_valid:
             for d in range(board.num_syms):
                 self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
-        self.s.board_hash ^= self._put_stone(self.color, self.bal, board.degree, c, k)
+        self.s.board_hash ^= self._put_stone(self.color, self.key, c, k)
         last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
@@ -759,37 +826,56 @@ cdef class FlipCore(GameCore):
             for d in range(board.num_syms):
                 nb = board.sym[d][c]
                 self.sym_cache[d] ^= board.zobrist[nb][0] ^ board.zobrist[nb][1]
-        self.s.board_hash ^= self._flip_stone(self.color, self.bal, board.degree, c)
+        self.s.board_hash ^= self._flip_stone(self.color, self.key, c)
 
     cdef bint _has_y128(self, int k) noexcept:
-        """``_has_y`` on a board of at most 128 cells, each bitset one
-        128-bit value (half the instructions of the word loop)."""
+        """``_has_y`` on a board of at most 128 cells, written over the two
+        64-bit halves of each bitset. The cells not yet reached (``avail``)
+        are kept instead of the group, so a cell's new neighbours are one AND
+        and taking them one XOR; a group's sides are read off its bitset once
+        at the end rather than cell by cell."""
         cdef _NeighbourBits adj = self.adj
-        cdef u128 own = self.own[k][0] | (<u128>self.own[k][1] << 64)
-        cdef u128 seeds, group, todo, grow
-        cdef uint64_t lo
-        cdef const uint8_t* side_mask = self.board.side_mask
-        cdef int c
-        cdef uint8_t mask
-        if not (own & adj.side128[0]) or not (own & adj.side128[1]) or not (own & adj.side128[2]):
-            return False
-        seeds = own & (self.fresh[k][0] | (<u128>self.fresh[k][1] << 64))
-        while seeds:
-            lo = <uint64_t>seeds
-            c = __builtin_ctzll(lo) if lo else 64 + __builtin_ctzll(<uint64_t>(seeds >> 64))
-            group = todo = (<u128>1) << c
-            mask = 0
-            while todo:
-                lo = <uint64_t>todo
-                c = __builtin_ctzll(lo) if lo else 64 + __builtin_ctzll(<uint64_t>(todo >> 64))
-                todo &= todo - 1
-                mask |= side_mask[c]
-                grow = adj.bits128[c] & own & ~group
-                group |= grow
-                todo |= grow
-            if mask == 7:
+        cdef uint64_t own0 = self.own[k][0], own1 = self.own[k][1]
+        cdef uint64_t avail0 = own0, avail1 = own1
+        cdef uint64_t seeds0 = own0 & self.fresh[k][0], seeds1 = own1 & self.fresh[k][1]
+        cdef uint64_t todo0, todo1, grow0, grow1, g0, g1, start0, start1
+        cdef int c, s
+        for s in range(3):
+            if not ((own0 & adj.bits_side[s][0]) | (own1 & adj.bits_side[s][1])):
+                return False
+        while seeds0 | seeds1:
+            # one group, from the lowest seed
+            if seeds0:
+                todo0 = seeds0 & (<uint64_t>0 - seeds0)
+                todo1 = 0
+            else:
+                todo0 = 0
+                todo1 = seeds1 & (<uint64_t>0 - seeds1)
+            start0 = avail0
+            start1 = avail1
+            avail0 &= ~todo0
+            avail1 &= ~todo1
+            while todo0 | todo1:
+                if todo0:
+                    c = __builtin_ctzll(todo0)
+                    todo0 &= todo0 - 1
+                else:
+                    c = 64 + __builtin_ctzll(todo1)
+                    todo1 &= todo1 - 1
+                grow0 = adj.bits[c][0] & avail0
+                grow1 = adj.bits[c][1] & avail1
+                avail0 ^= grow0
+                avail1 ^= grow1
+                todo0 |= grow0
+                todo1 |= grow1
+            g0 = start0 ^ avail0
+            g1 = start1 ^ avail1
+            if (((g0 & adj.bits_side[0][0]) | (g1 & adj.bits_side[0][1]))
+                    and ((g0 & adj.bits_side[1][0]) | (g1 & adj.bits_side[1][1]))
+                    and ((g0 & adj.bits_side[2][0]) | (g1 & adj.bits_side[2][1]))):
                 return True
-            seeds &= ~group
+            seeds0 &= avail0
+            seeds1 &= avail1
         self.fresh[k][0] = 0
         self.fresh[k][1] = 0
         return False
@@ -1045,9 +1131,8 @@ cdef class FlipCore(GameCore):
         The empty-cell index is rebuilt once at the end, as YCore's does."""
         cdef int n = self.n, W = self.W
         cdef uint8_t* color = self.color
-        cdef int8_t* bal = self.bal
+        cdef uint8_t* key = self.key
         cdef uint8_t* empties = self.empties
-        cdef const uint8_t* degree = self.board.degree
         cdef int num_empty = self.s.num_empty
         cdef int p = self.s.player, phase = self.s.phase, left = self.s.left
         cdef int turn = self.s.turn, winner = self.s.winner
@@ -1057,6 +1142,8 @@ cdef class FlipCore(GameCore):
         cdef bint after_each = self.flip_point == FLIP_AFTER_EACH_PLACEMENT
         cdef int later = self.later_placements
         cdef int i, j, k, c, w, total
+        cdef uint64_t qs[MAX_WORDS]
+        cdef int count[MAX_WORDS]
         cdef bint flipped, end_turn, any_q
         cdef uint64_t q
         while winner < 0:
@@ -1065,27 +1152,27 @@ cdef class FlipCore(GameCore):
                 c = empties[i]
                 num_empty -= 1
                 empties[i] = empties[num_empty]
-                h ^= self._put_stone(color, bal, degree, c, p)
+                h ^= self._put_stone(color, key, c, p)
                 placements += 1
                 left -= 1
                 flipped = False
             else:
                 total = 0
                 for w in range(W):
-                    q = self._qualifying_word_of(p, w)
-                    total += _popcount(q)
+                    qs[w] = self._qualifying_word_of(p, w)
+                    count[w] = _popcount(qs[w])
+                    total += count[w]
                 j = rng_below(rng, total)
                 for w in range(W):
-                    q = self._qualifying_word_of(p, w)
-                    total = _popcount(q)
-                    if j < total:
+                    if j < count[w]:
+                        q = qs[w]
                         while j:
                             q &= q - 1
                             j -= 1
                         c = (w << 6) + __builtin_ctzll(q)
                         break
-                    j -= total
-                h ^= self._flip_stone(color, bal, degree, c)
+                    j -= count[w]
+                h ^= self._flip_stone(color, key, c)
                 flips += 1
                 flipped = True
                 c += n
@@ -1192,7 +1279,7 @@ cdef class FlipCore(GameCore):
     def overcrowded(self):
         """Cells whose stone has more same-colour than other-colour neighbours."""
         return [c for c in range(self.n)
-                if (self.over[1][c >> 6] >> (c & 63)) & 1 or (self.over[2][c >> 6] >> (c & 63)) & 1]
+                if (self.crowded[c >> 6] >> (c & 63)) & 1]
 
     def same_colour_pairs(self):
         """Adjacent pairs of stones of one colour (the quantity flips lower)."""
@@ -1208,15 +1295,17 @@ cdef class FlipCore(GameCore):
                 "turns": self.s.num_turns, "empty_cells": self.s.num_empty, "winner": self.s.winner}
 
     def nbytes(self):
-        return type(self).__basicsize__ + 4 * self.n
+        return type(self).__basicsize__ + 4 * self.n + 2
 
     def __reduce__(self):
         # OpenSpiel serialises Python states with pickle.
+        # per colour its overcrowded stones, as the format had them before one
+        # bitset held both colours
         bits = ([self.own[k][w] for k in range(2) for w in range(MAX_WORDS)]
-                + [self.over[k][w] for k in range(1, 3) for w in range(MAX_WORDS)])
+                + [self.crowded[w] & self.own[k][w] for k in range(2) for w in range(MAX_WORDS)])
         return (_restore_flip, (self.board.shape, self.board.size, self.flip_kinds,
                                 self.flip_point, self.win_rule, self.later_placements,
-                                self.mem[:4 * self.n], self.s, bits))
+                                self.mem[:4 * self.n + 2], self.s, bits))
 
     def to_string(self):
         if self.s.winner >= 0:
@@ -1255,13 +1344,17 @@ def _restore_flip(shape, size, flip_kinds, flip_point, win_rule, later, bytes me
     from games.boards import make_board
     cdef FlipCore core = FlipCore.__new__(FlipCore)
     core._setup(make_board(shape, size), flip_kinds, flip_point, win_rule, later)
+    cdef int k, w
+    if len(mem) != 4 * core.n + 2:
+        raise ValueError(f"a pickled flip-game position of {len(mem)} bytes does not fit "
+                         f"this kernel's layout ({4 * core.n + 2} bytes on this board)")
     memcpy(core.mem, <const char*>mem, len(mem))
     core.s = position
-    cdef int k, w
+    memset(core.crowded, 0, sizeof(core.crowded))
     for k in range(2):
         for w in range(MAX_WORDS):
             core.own[k][w] = bits[k * MAX_WORDS + w]
-            core.over[k + 1][w] = bits[2 * MAX_WORDS + k * MAX_WORDS + w]
+            core.crowded[w] |= bits[2 * MAX_WORDS + k * MAX_WORDS + w]
             core.fresh[k][w] = core.own[k][w]      # no check known: every stone is fresh
     core.adj = _neighbour_bits(core.board)
     return core

@@ -54,12 +54,15 @@ def position_bytes(core):
     """Everything a position is made of, from its pickle: colours, neighbour
     balances, the empty-cell list and each empty cell's index in it, the
     counters and hash, the bitsets (the index entries of filled cells are
-    left-overs that nothing reads, so they are left out)."""
+    left-overs that nothing reads, so they are left out). The layout is
+    colours (n + 1 bytes, the last the always-empty sentinel), crowding keys
+    (colour and neighbour balance, n + 1), empty cells (n), their indices (n)."""
     args = list(core.__reduce__()[1])
     n = core.board.num_cells
     mem, position = args[6], args[7]
-    empties = list(mem[2 * n:2 * n + position["num_empty"]])
-    args[6] = (mem[:2 * n], empties, [mem[3 * n + c] for c in empties])
+    assert len(mem) == 4 * n + 2
+    empties = list(mem[2 * n + 2:2 * n + 2 + position["num_empty"]])
+    args[6] = (mem[:2 * n + 2], empties, [mem[3 * n + 2 + c] for c in empties])
     return args
 
 
