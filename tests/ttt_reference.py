@@ -1897,3 +1897,202 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
                 landed.append((winner, stays, col))
         landed.sort()
         return self._round_end(plans, landed)
+
+
+# -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4), from docs/rules/ttt.md
+# "Jumps" -- its own direction lists and its own reading of the continuation ------------
+
+JUMP_CONDITIONS = ("jump", "chain-jump")
+
+
+class JumpRefState(CaptureRefState):
+    """Captures with jumps on flat boards: a jumper (condition ``jump`` or
+    ``chain-jump``, with a power) moves from f over the adjacent piece on f + d,
+    of a colour its seat does not own, to the empty f + 2d, for each direction
+    d its move steps along; the jumped piece is captured under the jumper's
+    result whatever its rank, and a jumper never covers. After a chain-jumper's
+    jump the same seat, while the piece (still a chain-jumper) can jump again,
+    chooses one of its jumps or "end-chain" (the last action id; not offered
+    to a piece that must capture)."""
+
+    def __init__(self, rs):
+        self.chain = None                 # the chained piece's target while its continuation is pending
+        self.a_stop = None
+        super().__init__(rs)
+        self.chains = any(p.get("power", "none") != "none" and p.get("condition") == "chain-jump"
+                          for p in self.props.values())
+        self.a_stop = None
+        if self.chains:
+            self.a_stop = self.num_actions
+            self.num_actions += 1
+
+    def jumper(self, name):
+        p = self.props[name]
+        return p.get("power", "none") != "none" and p.get("condition") in JUMP_CONDITIONS
+
+    def jump_dirs(self, s, f, name):
+        move = self.props[name]["move"]
+        fx, fy, _ = self.target_xyz(f)
+        orth = [d for d in ALL_DIRS if sum(map(abs, d)) == 1]
+        diag = [d for d in ALL_DIRS if sum(map(abs, d)) > 1]
+        if move in ("adjacent", "linear", "linear-or-knight"):
+            return ALL_DIRS
+        if move in ("adjacent-orthogonal", "orthogonal"):
+            return orth
+        if move in ("adjacent-diagonal", "diagonal"):
+            return diag
+        if move == "adjacent-alquerque":
+            return orth + (diag if (fx % self.bX + fy) % 2 == 0 else [])
+        if move in FORWARD_MOVES:
+            if s >= len(self.goals):
+                return []
+            axis, high = self.goals[s]
+            return [d for d in (orth if move == "forward-orthogonal" else diag) if d[axis] == (1 if high else -1)]
+        return []
+
+    def jumps(self, s, f, name):
+        """{landing target: jumped cell} of the jumper ``name`` on target f."""
+        out = {}
+        here = self.target_xyz(f)
+        for d in self.jump_dirs(s, f, name):
+            m = tuple(a + b for a, b in zip(here, d))
+            u = tuple(a + 2 * b for a, b in zip(here, d))
+            if not (self.on_board(*m) and self.on_board(*u)):
+                continue
+            if self.board_of(m) != self.board_of(here) or self.board_of(u) != self.board_of(here):
+                continue
+            if m not in self.board or self.board[m] in self.owned[s] or m in self.locked or m in self.phase_locked():
+                continue
+            t = self.xyz_target(*u)
+            if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
+                continue
+            no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+            if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
+                continue
+            out[t] = m
+        return out
+
+    def destinations(self, s, f, name):
+        out = super().destinations(s, f, name)
+        if self.jumper(name):
+            out |= set(self.jumps(s, f, name))
+        return out
+
+    def flat_cover_ok(self, s, name, t):
+        return not self.jumper(name) and super().flat_cover_ok(s, name, t)
+
+    def decode_move(self, a):
+        """(replacement index or None, f, u) of a move id."""
+        if a < self.rep0:
+            f, u = divmod(a - self.move0, self.T)
+            return None, f, u
+        r, rest = divmod(a - self.rep0, self.T * self.T)
+        return r, rest // self.T, rest % self.T
+
+    def jumped(self, s, a):
+        """The cell the move ``a`` of seat s jumps, or None."""
+        if not self.any_move or a < self.move0 or a >= self.rep0 + len(self.replacers) * self.T * self.T:
+            return None
+        _, f, u = self.decode_move(a)
+        src = self.top_cell(f)
+        if src not in self.board or not self.jumper(self.shape[src]):
+            return None
+        return self.jumps(s, f, self.shape[src]).get(u)
+
+    def piece_of(self, s, a):
+        if a == self.a_stop:
+            return None
+        return super().piece_of(s, a)
+
+    def captures(self, s, a):
+        got = self.piece_of(s, a)
+        if got is not None and a >= self.move0 and self.jumper(got[0]):
+            return self.jumped(s, a) is not None
+        return super().captures(s, a)
+
+    def continuation(self, s):
+        t = self.chain
+        name = self.movable_shape(s, t)
+        out = []
+        if name is not None:
+            for u in sorted(self.jumps(s, t, name)):
+                if self.reaches(s, name, t, u):
+                    out += [self.rep0 + (r * self.T + t) * self.T + u for r in range(len(self.replacers))]
+                else:
+                    out.append(self.move0 + t * self.T + u)
+        if not out or name is None or self.power(name) != "must-capture":
+            out.append(self.a_stop)
+        return sorted(out)
+
+    def seat_actions(self, s):
+        if self.chain is not None:
+            return self.continuation(s)
+        return super().seat_actions(s)
+
+    def legal_actions(self):
+        if self.chain is not None and self.result is None:
+            return self.continuation(self.seat)
+        return super().legal_actions()
+
+    def apply(self, a):
+        if self.chain is not None:
+            assert a in self.legal_actions(), (a, self.legal_actions())
+            self.chain = None
+            if a == self.a_stop:          # the extra move declined: the turn goes on as after the jump
+                self.left -= 1
+                if self.left == 0 or not self.has_move(self.seat):
+                    self._next_seat()
+                return
+            return self.jump(a)
+        if self.offer_by is None and self.pot is None and self.jumped(self.seat, a) is not None:
+            assert a in self.legal_actions(), (a, self.legal_actions())
+            return self.jump(a)
+        return super().apply(a)
+
+    def jump(self, a):
+        s = self.seat
+        r, f, u = self.decode_move(a)
+        m = self.jumped(s, a)
+        src = self.top_cell(f)
+        col, name = self.board.pop(src), self.shape.pop(src)
+        result = self.props[name]["result"]
+        if result == "converts":
+            self.board[m] = col
+        else:
+            captive = self.shape.pop(m)
+            del self.board[m]
+            got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+            self.sres[col][captive] += got
+            self.reserve[col] += got
+        landed = name if r is None else self.replacers[r]
+        dest = self.target_xyz(u)
+        self.board[dest], self.shape[dest] = col, landed
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        self.passes = 0
+        self.plies += 1
+        for k, effect, diag in self.checks:
+            if self.run_through(dest, col, diag) >= k:
+                if self.B > 1:
+                    self.decided[self.board_of(dest)] = self._check_result(effect)
+                    if len(self.decided) == self.B:
+                        return self._most_boards()
+                    break
+                if self.overachievers:
+                    if self._overachiever_check(effect):
+                        return
+                    break
+                self.result = self._check_result(effect)
+                return
+        if goal_reached:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        if self.props[name]["condition"] == "chain-jump" and self.props[landed].get("condition") == "chain-jump" \
+                and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
+                and self.jumps(s, u, landed):
+            self.chain = u
+            return
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()

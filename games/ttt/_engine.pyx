@@ -47,6 +47,7 @@ from games.ttt.codes cimport MOVE_ORTH_BY_STACK, MOVE_ORTH_BY_FULL_STACK      # 
 from games.ttt.poker cimport hand_rank, N_SHAPES                              # ttt-stacks
 from games.ttt.codes cimport (POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES,
                               RESULT_REINCARNATES_X2)   # ttt-captures
+from games.ttt.codes cimport COND_JUMP, COND_CHAIN_JUMP                       # ttt-jumps
 
 cdef enum:
     MAX_SEATS = 5
@@ -198,6 +199,11 @@ cdef class Tables:
     cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
     cdef bint pots                         # a pot may be split among captors (a chance node)
     cdef int pot0                          # block offset of the pot region (POT_*)
+    # ttt-jumps
+    cdef bint jumps                        # some shape captures by jumping
+    cdef bint chains                       # some shape chain-jumps (continuation decisions)
+    cdef int chain0                        # block offset of the pending chain: its target + 1, or 0
+    cdef int a_stop                        # "end-chain": declines the continuation (-1: no chains)
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -295,6 +301,10 @@ cdef class Tables:
             self.a_agree = i + 1
             self.a_refuse = i + 2
             i += 3
+        self.a_stop = -1                       # ttt-jumps: the continuation's "end-chain", last
+        if p.get("chains", False):
+            self.a_stop = i
+            i += 1
         self.num_actions = i
         # geometry
         dirs = _directions3()
@@ -546,6 +556,8 @@ cdef class Tables:
             self.goal_high[k] = high
         self.goal_check = p["goal_check"]
         self.powers = p.get("powers", False)            # ttt-captures
+        self.jumps = p.get("jumps", False)              # ttt-jumps
+        self.chains = p.get("chains", False)
         self.pots = p.get("pots", False)
         for k in range(self.K):
             self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
@@ -579,6 +591,9 @@ cdef class Tables:
         if self.pots:                             # ttt-captures: a pot waiting for its chance node
             self.pot0 = self.block
             self.block += POT_LEN
+        if self.chains:                           # ttt-jumps: the pending chain (0: none)
+            self.chain0 = self.block
+            self.block += 1
         dirs = _directions3()
         self.dcomp = <int8_t*>malloc(26 * 3)
         self.knight3 = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
@@ -678,6 +693,7 @@ cdef class TTTCore(GameCore):
     cdef int cs_land0[MAX_SEATS]
     # ttt-captures: a round's planned shapes (local), read while it resolves
     cdef int rk_shape[MAX_SEATS]
+    cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by _after_ply
 
     def __cinit__(self):
         self.mem = NULL
@@ -821,6 +837,7 @@ cdef class TTTCore(GameCore):
         self.seen = self.mem + tab.seen0 if tab.cloaking != CLOAK_NONE else NULL
         self.shp = self.mem + tab.shp0 if tab.shaped else NULL       # ttt-shapes
         self.sres = self.mem + tab.sres0 if tab.shaped else NULL
+        self.cj_land = -1                                            # ttt-jumps
         self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # ttt-sim or cloaking
 
     cdef GameCore copy(self):
@@ -1056,6 +1073,7 @@ cdef class TTTCore(GameCore):
 
     cdef inline bint _offer_allowed(self) noexcept:
         return (self.tab.agree_draw and not self.offered and self.left == self.tab.ppt
+                and not (self.tab.chains and self.mem[self.tab.chain0])     # ttt-jumps: inside a turn
                 and not (self.tab.chaos and self.seat == self.tab.seats - 1)
                 and not (self.tab.sim and self._in_round()))      # ttt-sim: no offers in a round
 
@@ -1070,6 +1088,8 @@ cdef class TTTCore(GameCore):
             return action < self.mem[tab.pot0 + POT_N]
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
+        if tab.chains and self.mem[tab.chain0]:
+            return self._cj_listed(action)                  # ttt-jumps: the continuation
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
@@ -1127,6 +1147,9 @@ cdef class TTTCore(GameCore):
             return
         if self.offer_by >= 0:
             self._answer(action == tab.a_agree)
+            return
+        if tab.chains and self.mem[tab.chain0]:
+            self._cj_apply(action)                   # ttt-jumps: the continuation
             return
         if tab.shaped and action < tab.a_pass_or_end:
             self._sh_apply(action)                   # ttt-shapes
@@ -1250,6 +1273,8 @@ cdef class TTTCore(GameCore):
             return
         if tab.move_limit and self.plies >= tab.move_limit:
             self._finish_stalemate(END_MOVE_LIMIT)
+            return
+        if self.cj_land >= 0 and self._cj_continue():      # ttt-jumps: the chain's extra move
             return
         self.left -= 1
         if self.left == 0 or not self._has_move(self.seat):
@@ -1913,6 +1938,8 @@ cdef class TTTCore(GameCore):
             h ^= self._sh_reserves_hash()         # ttt-captures: reincarnation refills reserves
         if self.tab.pots:
             h ^= self._cp_pot_hash()
+        if self.tab.chains:                       # ttt-jumps: a pending continuation
+            h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -2335,6 +2362,8 @@ cdef class TTTCore(GameCore):
                 if not linear:
                     break
                 u = tab.tnbr[u * 26 + d]
+        if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
+            n += self._jp_destinations(seat, f, k, mark)       # ttt-jumps
         return n
 
     cdef inline bint _sh_reaches(self, int seat, int k, int f, int u) noexcept:
@@ -2380,6 +2409,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int n = 0, sh, ch, colour, t, f, u, r, k, kind
         cdef uint8_t* mark
+        if tab.chains and self.mem[tab.chain0]:
+            return self._cj_actions(seat, out)          # ttt-jumps: the continuation only
         for sh in range(tab.K):
             for ch in range(tab.choices):
                 colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
@@ -2492,6 +2523,9 @@ cdef class TTTCore(GameCore):
         shape = self.shp[src]
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
+        self.cj_land = -1
+        if tab.jumps:                                       # ttt-jumps: a jump captures what it passes
+            self._jp_apply(piece, tab.shape_local[shape], f, u)
         c = -2
         if tab.powers:                                      # ttt-captures: a cover (with the shape that moved)
             c = self._cp_arrive(self.seat, u, piece, tab.shape_local[shape])
@@ -2567,6 +2601,12 @@ cdef class TTTCore(GameCore):
             return self._st_action_string(action)       # ttt-stacks
         self._sh_decode_move(action, &r, &f, &u)
         text = f"{self._target_name(f)}->{self._target_name(u)}"
+        if tab.jumps:                                    # ttt-jumps: name the piece a jump takes
+            seat = player if 0 <= player < tab.seats else self.seat
+            k = self._sh_piece_shape(seat, f)
+            m = self._jp_jumped(seat, k, f, u) if k >= 0 else -1
+            if m >= 0:
+                text += f" over {self._target_name(m)}"
         if r >= 0:
             text += f" becomes {names[tab.replacer[r]]}"
         return text
@@ -3010,6 +3050,8 @@ cdef class TTTCore(GameCore):
             return False
         if (tab.seat_mask[seat] >> (piece - 1)) & 1:
             return False
+        if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
+            return False                  # ttt-jumps: a jumper captures only by jumping, never by a cover
         return self._cp_duel(k, tab.shape_local[self.shp[t]]) != 2
 
     cdef inline bint _sh_room(self, int seat, int k, int t) noexcept:
@@ -3031,10 +3073,15 @@ cdef class TTTCore(GameCore):
             k = (action // tab.T) // tab.choices
             t = action % tab.T
         elif action < tab.a_pass_or_end:
+            if tab.nstk and action >= tab.stk0:
+                return False              # by-stack movers have no power (validation)
             self._sh_decode_move(action, &r, &f, &t)
             k = self._sh_piece_shape(seat, f)
             if k < 0:
                 return False
+            if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
+                must[0] = tab.shape_power[k] == POWER_MUST      # ttt-jumps: a jump is its capture
+                return self._jp_jumped(seat, k, f, t) >= 0
         else:
             return False
         if self._cp_verdict(seat, k, t, cells, &n) != CP_WIN:
@@ -3319,6 +3366,193 @@ cdef class TTTCore(GameCore):
             self._free_add(t)
         elif have and not want:
             self._free_remove(t)
+
+    # -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4) -----------------------
+    # docs/rules/ttt.md, "Jumps". A shape whose condition is ``jump`` or
+    # ``chain-jump`` captures by moving from f over the adjacent piece on m =
+    # f + d, of a colour its mover does not own, to the empty space u = f + 2d
+    # directly beyond, for every direction d its move steps along (so
+    # "adjacent" jumps in all directions, "forward-diagonal" only forward
+    # diagonally; knights and stationary shapes have none: validation). The
+    # move keeps the plain move's id ``move0 + f*T + u`` (or the replacement
+    # id when u reaches the goal): whenever such a piece passes directly over
+    # an adjacent jumpable piece to the space beyond, it jumps. Flat boards
+    # only (validation). The jumped piece is captured under the jumper's
+    # result whatever its rank: a jumper captures "in ways other than by
+    # rank", so it has the highest rank and "conflicts between [such pieces]"
+    # go to the attacker. After a chain-jumper's jump, when the same piece can
+    # jump again, the same player decides again (the pending chain in the
+    # block, ``chain0``): one of that piece's jumps, or "end-chain" (not with
+    # "must capture", which forbids the non-capture).
+
+    cdef inline bint _jp_dir_ok(self, int seat, int k, int f, int d) noexcept:
+        """Whether direction d is one shape k's move steps along from target f."""
+        cdef Tables tab = self.tab
+        cdef int move = tab.shape_move[k], axis
+        if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
+            if not tab.is_axis[d]:
+                return False
+        elif move == MOVE_ADJ_DIAGONAL or move == MOVE_DIAG_LINE or move == MOVE_FORWARD_DIAG:
+            if tab.is_axis[d]:
+                return False
+        elif move == MOVE_ALQUERQUE:
+            if not tab.is_axis[d] and ((f % tab.X) % tab.bX + (f // tab.X) % tab.Y) % 2:
+                return False
+        elif move == MOVE_NONE or move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or _moves_by_stack(move):
+            return False
+        if move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG:
+            axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
+            if axis < 0 or tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
+                return False
+        return True
+
+    cdef inline bint _jp_jumpable(self, int seat, int m) noexcept:
+        """Whether the piece on cell m may be jumped by ``seat``: a piece of a
+        colour the seat does not own, on a space not locked for the phase."""
+        cdef int piece = self.cell[m]
+        if piece == 0 or self.tab.locked[m] or (self.plock != NULL and self.plock[m]):
+            return False
+        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
+
+    cdef inline bint _jp_lands(self, int seat, int k, int f, int u) noexcept:
+        """Whether the jumper (local shape k, on f) may land on u: free, open
+        to the seat, and not away from its goal line if it cannot move backwards."""
+        cdef int d0
+        if u < 0 or not self._target_free(u) or not self._may_enter(seat, u):
+            return False
+        if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0:
+            d0 = self._sh_goal_dist(seat, f)
+            if self._sh_goal_dist(seat, u) > d0:
+                return False
+        return True
+
+    cdef int _jp_destinations(self, int seat, int f, int k, uint8_t* mark) noexcept:
+        """The jumps of the piece of local shape k on f: their landing targets
+        marked (not counted again when a plain move marked them); with
+        ``mark`` NULL, 1 as soon as one exists."""
+        cdef Tables tab = self.tab
+        cdef int d, m, u, n = 0
+        for d in range(26):
+            m = tab.tnbr[f * 26 + d]
+            if m < 0:
+                continue
+            u = tab.tnbr[m * 26 + d]
+            if u < 0 or not self._jp_dir_ok(seat, k, f, d) or not self._jp_jumpable(seat, m):
+                continue
+            if not self._jp_lands(seat, k, f, u):
+                continue
+            if mark == NULL:
+                return 1
+            if not mark[u]:
+                mark[u] = 1
+                n += 1
+        return n
+
+    cdef int _jp_jumped(self, int seat, int k, int f, int u) noexcept:
+        """The cell a move of the jumper (local shape k) from f to u jumps, or -1."""
+        cdef Tables tab = self.tab
+        cdef int d, m
+        if not (tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP):
+            return -1
+        for d in range(26):
+            m = tab.tnbr[f * 26 + d]
+            if m >= 0 and tab.tnbr[m * 26 + d] == u:
+                if self._jp_dir_ok(seat, k, f, d) and self._jp_jumpable(seat, m):
+                    return m
+                return -1
+        return -1
+
+    cdef void _jp_apply(self, int piece, int k, int f, int u) noexcept:
+        """The capture of a move from f to u, if it is a jump (the mover has
+        left f; u is still free): the jumped piece is removed, reincarnated
+        (one or two of its shape to the jumper's colour's reserve) or
+        converted (takes the jumper's colour where it stands). A chain-jumper's
+        landing target is kept for ``_after_ply`` (``cj_land``)."""
+        cdef Tables tab = self.tab
+        cdef int m = self._jp_jumped(self.seat, k, f, u), res
+        if m < 0:
+            return
+        res = self._cp_take(piece, k, tab.shape_local[self.shp[m]])
+        if res == RESULT_CONVERTS:
+            self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
+            self.cell[m] = piece
+        else:
+            self._cp_clear(m)
+            self._free_add(m)
+        if tab.shape_cond[k] == COND_CHAIN_JUMP:
+            self.cj_land = u
+
+    cdef bint _cj_continue(self) noexcept:
+        """After a chain-jumper's jump (the ply's checks done, the game going
+        on): when the piece that landed on ``cj_land`` may jump again (it is
+        still a chain-jumper, movable, with a jump), the same player's
+        continuation is pending and the turn waits for it."""
+        cdef Tables tab = self.tab
+        cdef int t = self.cj_land, k
+        self.cj_land = -1
+        k = self._sh_piece_shape(self.seat, t)
+        if k < 0 or tab.shape_cond[k] != COND_CHAIN_JUMP or tab.shape_power[k] == POWER_NONE:
+            return False
+        if not self._jp_destinations(self.seat, t, k, NULL):
+            return False
+        self.mem[tab.chain0] = t + 1
+        return True
+
+    cdef int _cj_actions(self, int seat, int* out) noexcept:
+        """The continuation's actions, ascending: the chained piece's jumps
+        (plain ids, then replacement ids when a jump reaches the goal), then
+        "end-chain" unless the piece must capture."""
+        cdef Tables tab = self.tab
+        cdef int t = self.mem[tab.chain0] - 1, k, kind, u, n = 0
+        cdef uint8_t* mark
+        k = self._sh_piece_shape(seat, t)
+        if k >= 0:
+            mark = <uint8_t*>malloc(tab.T)
+            memset(mark, 0, tab.T)
+            self._jp_destinations(seat, t, k, mark)
+            for kind in range(1 + tab.R):
+                for u in range(tab.T):
+                    if not mark[u] or self._sh_reaches(seat, k, t, u) != (kind > 0):
+                        continue
+                    if kind == 0:
+                        out[n] = tab.move0 + t * tab.T + u
+                    else:
+                        out[n] = tab.rep0 + ((kind - 1) * tab.T + t) * tab.T + u
+                    n += 1
+            free(mark)
+        if k < 0 or n == 0 or tab.shape_power[k] != POWER_MUST:
+            out[n] = tab.a_stop
+            n += 1
+        return n
+
+    cdef bint _cj_listed(self, int action) noexcept:
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._cj_actions(self.seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] == action:
+                found = True
+                break
+        free(buf)
+        return found
+
+    cdef void _cj_apply(self, int action) noexcept:
+        """The continuation: another jump of the chained piece (a ply, which
+        may chain again), or "end-chain", which ends the extra move (not a
+        ply: nothing moves) and the turn goes on as after the jump."""
+        self.mem[self.tab.chain0] = 0
+        if action != self.tab.a_stop:
+            self._sh_apply(action)
+            return
+        self.left -= 1
+        if self.left == 0 or not self._has_move(self.seat):
+            self._next_seat()
+
+    def pending_chain(self):
+        """ttt-jumps: the target of the piece whose continuation is pending, or None."""
+        if not self.tab.chains or not self.mem[self.tab.chain0]:
+            return None
+        return self.mem[self.tab.chain0] - 1
 
     # -- random play ---------------------------------------------------------
 
@@ -4259,6 +4493,8 @@ cdef class TTTCore(GameCore):
         if action < tab.move0 + tab.nmove:
             f, u = divmod(action - tab.move0, tab.T)
             return f"{self._target_name(f)}->{self._target_name(u)}"
+        if action == tab.a_stop:
+            return "end-chain"                               # ttt-jumps
         return {tab.a_pass: "pass", tab.a_offer: "offer-draw", tab.a_agree: "agree-draw",
                 tab.a_refuse: "refuse-draw"}[action]
 

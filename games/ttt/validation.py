@@ -26,6 +26,7 @@ from games.ttt.schema import (
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
+from games.ttt.schema import CONDITIONS_JUMP   # ttt-jumps
 from games.ttt.schema import (CONDITIONS_ALL, CONDITIONS_NOW, POWERS_ALL, RESULTS_ALL, RESULTS_NOW,
                               has_powers, may_split_pot)   # ttt-captures
 from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
@@ -380,6 +381,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     _check_shapes(rec, p)           # ttt-shapes
     _check_stacks(rec, p)           # ttt-stacks
     _check_captures(rec, p)         # ttt-captures
+    _check_jumps(rec, p)            # ttt-jumps
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -662,6 +664,28 @@ def _check_captures(rec, p: _Problems):
     if refills and rec.get("move_limit") is None:
         p.add("move_limit", "required when captives reincarnate (reincarnation refills the reserves, so "
                             f"the game may never end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})")
+
+
+def _check_jumps(rec, p: _Problems):
+    """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
+    directions (a jump goes over the adjacent piece along one of its move's
+    directions), on a flat board (docs/rules/ttt.md, "Jumps")."""
+    kind = (rec.get("board") or {}).get("kind")
+    for shape, props in (rec.get("shapes") or {}).items():
+        if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
+            continue
+        cond, move = props["condition"], props.get("move")
+        field = f"shapes.{shape}.condition"
+        if move == "stationary":
+            p.add(field, f"{cond!r} needs a shape that moves: a stationary shape cannot jump (allowed with "
+                         "move 'stationary': cover, cover-by-rank)")
+        elif move in ("knight-2x1x0", "knight-2x1x1"):
+            p.add(field, f"{cond!r} jumps over the adjacent piece along one of the move's directions, and "
+                         f"{move!r} has none (allowed with {move!r}: cover, cover-by-rank)")
+        if kind == "stacks":
+            p.add(field, f"{cond!r} on a stacks board is not supported by this engine yet (a jump over a stack "
+                         "would have to say which of its pieces it takes, and where on the stack beyond it "
+                         "lands; allowed on stacks: cover, cover-by-rank)")
 
 
 def _check_start_position(rec, p: _Problems):
