@@ -277,7 +277,6 @@ def test_validation_lists_every_jump_problem():
     assert "a stationary shape cannot jump" in text
     assert "'knight-2x1x0' has none" in text
     assert "on a stacks board is not supported" in text
-    assert "with move 'orth-by-stack' is not supported" in text
 
 
 def test_max_game_length_counts_end_chains():

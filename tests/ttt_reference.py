@@ -2096,3 +2096,211 @@ class JumpRefState(CaptureRefState):
         self.left -= 1
         if self.left == 0 or not self.has_move(self.seat):
             self._next_seat()
+
+
+# -- ttt-jumps: powers of by-stack movers (issue 12 items 4, 6), from docs/rules/ttt.md
+# "Powers of by-stack movers"; the hands come from the brute-force poker evaluator
+# of tests/test_ttt_poker.py, not from the engine ------------------------------------------
+
+class StackCaptureRefState(StackRefState, CaptureRefState):
+    """Covers on stacks with by-stack movers: the carried pieces land on the
+    destination stack, then the mover covers the pieces of other colours that
+    were there (above its highest locked cell); the conflict is the covers'
+    (classes, attacker wins between two highest-class pieces), except that two
+    by-rank pieces compare their players' poker hands in the stack after the
+    move (own and communal pieces, powerless shapes left out; a communal
+    defender's player is nobody: the communal pieces alone)."""
+
+    def hand(self, cols, board, shape, x, y):
+        from test_ttt_poker import brute_force
+        owned = set().union(*self.owned)
+        counts = [0] * 6
+        for z in range(self.Z):
+            c = (x, y, z)
+            if c not in board or self.power(shape[c]) == "none":
+                continue
+            if board[c] in cols or board[c] not in owned:
+                counts[SEED_RANK.index(shape[c])] += 1
+        return brute_force(counts)
+
+    def owner_cols(self, col):
+        return next((self.owned[s] for s in range(self.seats) if col in self.owned[s]), set())
+
+    def stack_outcome(self, s, name, board, shape, x, y, h):
+        """("none"|"win"|"lose"|"mutual", cells) of a mover ``name`` of seat s
+        that landed at height h of stack (x, y) in ``board``/``shape``."""
+        mine = self.hand(self.owned[s], board, shape, x, y)
+        base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
+        covered = [(x, y, z) for z in reversed(range(base, h)) if (x, y, z) in board
+                   and board[(x, y, z)] not in self.owned[s]]
+
+        def ranks_of(c):
+            return self.hand(self.owner_cols(board[c]), board, shape, x, y)
+
+        def fight(c):
+            f = self.fight(name, shape[c])
+            if self.level(name) == 1 and self.level(shape[c]) == 1:
+                other = ranks_of(c)
+                return "attacker" if mine > other else "defender" if other > mine else "both"
+            return f
+
+        def above(a, b):
+            la, lb = self.level(shape[a]), self.level(shape[b])
+            return la > lb if la != lb else (la == 1 and ranks_of(a) > ranks_of(b))
+
+        fights = [(c, fight(c)) for c in covered]
+        losers = [c for c, f in fights if f == "defender"]
+        if losers:
+            best = [c for c in losers if not any(above(e, c) for e in losers)]
+            return "lose", best or losers[:1]
+        ties = [c for c, f in fights if f == "both"]
+        if ties:
+            return "mutual", ties
+        wins = [c for c, f in fights if f == "attacker"]
+        return ("win", wins) if wins else ("none", [])
+
+    def after_stack_move(self, s, a):
+        """(board, shape, mover's landing cell, carried cells) after the by-stack
+        move a lands, on copies; the mover keeps its shape (the replacement
+        waits for the cover)."""
+        r1, rest = divmod(a - self.stk0, self.S * self.T)
+        ci, u = divmod(rest, self.T)
+        c = next(w for w in self.board if self.cell_index(w) == ci)
+        cells = self.carried(s, c)
+        board, shape = dict(self.board), dict(self.shape)
+        lifted = [(board.pop(w), shape.pop(w)) for w in cells]
+        ux, uy, _ = self.target_xyz(u)
+        h = self.height(u)
+        for j, (col, name) in enumerate(lifted):
+            board[(ux, uy, h + j)], shape[(ux, uy, h + j)] = col, name
+        return board, shape, (ux, uy, h), len(cells)
+
+    def is_stack_id(self, a):
+        return bool(self.nstk) and self.offer_by is None and self.stk0 <= a < self.stk0 + self.nstk
+
+    def piece_of(self, s, a):
+        if self.is_stack_id(a):
+            return None
+        return super().piece_of(s, a)
+
+    def captures(self, s, a):
+        if self.is_stack_id(a):
+            board, shape, (x, y, h), _ = self.after_stack_move(s, a)
+            return self.stack_outcome(s, shape[(x, y, h)], board, shape, x, y, h)[0] == "win"
+        return super().captures(s, a)
+
+    def seat_actions(self, s):
+        if self.pot is not None:
+            return list(range(len(self.pot["captors"])))
+        self._stack_layout()
+        out = sorted(ShapeRefState.seat_actions(self, s) + self.stack_moves(s))
+        forced = False
+        for a in out:
+            if not self.captures(s, a):
+                continue
+            if self.is_stack_id(a):
+                _, shape, mover, _ = self.after_stack_move(s, a)
+                name = shape[mover]
+            else:
+                name = self.piece_of(s, a)[0]
+            if self.power(name) == "must-capture":
+                forced = True
+        if forced:
+            out = [a for a in out if self.captures(s, a)]
+        return out
+
+    def apply(self, a):
+        if self.pot is None and self.is_stack_id(a):
+            assert a in self.legal_actions(), (a, self.legal_actions())
+            return self._stack_cover(a)
+        return CaptureRefState.apply(self, a)
+
+    def _stack_cover(self, a):
+        s = self.seat
+        r1 = (a - self.stk0) // (self.S * self.T)
+        u = (a - self.stk0) % self.T
+        ci = ((a - self.stk0) // self.T) % self.S
+        src = next(w for w in self.board if self.cell_index(w) == ci)
+        f = self.xyz_target(src[0], src[1], 0)
+        board, shape, mover, n = self.after_stack_move(s, a)
+        x, y, h = mover
+        name, col = shape[mover], board[mover]
+        verdict, cells = self.stack_outcome(s, name, board, shape, x, y, h)
+        self.board, self.shape = dict(board), dict(shape)     # board/shape stay as landed, for reading
+        stays = mover if verdict in ("none", "win") else None
+        if verdict != "none":
+            column = [(c, board[c], shape[c]) for c in self.stack_cells(u) if c in board]
+            for c, _, _ in column:
+                del self.board[c], self.shape[c]
+            kept, at = [], None
+
+            def reincarnate(captor_col, captor_shape, captive_shape):
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(self.props[captor_shape]["result"], 0)
+                self.sres[captor_col][captive_shape] += got
+                self.reserve[captor_col] += got
+
+            for c, pcol, pshape in column:
+                if c == mover:
+                    if verdict == "mutual":
+                        continue
+                    if verdict == "lose":
+                        firsts = {}
+                        for e in cells:
+                            firsts.setdefault(board[e], shape[e])
+                        splits = any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+                                     for p in self.props.values())
+                        if len(firsts) > 1 and splits:
+                            captors = sorted(firsts.items())
+                            doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in captors)
+                            self.pot = {"t": u, "name": name, "captors": captors, "pieces": 2 if doubled else 1}
+                            continue
+                        ccol, cshape = board[cells[0]], shape[cells[0]]
+                        if self.props[cshape]["result"] == "converts":
+                            kept.append((ccol, pshape))
+                        else:
+                            reincarnate(ccol, cshape, pshape)
+                        continue
+                    at = len(kept)
+                elif c in cells and verdict == "mutual":
+                    continue
+                elif c in cells and verdict == "win":
+                    if self.props[name]["result"] == "converts":
+                        kept.append((col, pshape))
+                    else:
+                        reincarnate(col, name, pshape)
+                    continue
+                kept.append((pcol, pshape))
+            up = self.stack_cells(u)
+            for i, (pcol, pshape) in enumerate(kept):
+                self.board[up[i]], self.shape[up[i]] = pcol, pshape
+            stays = up[at] if at is not None else None
+        if self.pot is not None:
+            return                        # the ply ends when the pot is dealt
+        if stays is not None and r1:
+            self.shape[stays] = self.replacers[r1 - 1]
+        landed = [] if stays is None else [(stays[0], stays[1], stays[2] + j) for j in range(n)]
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        goal_reached = stays is not None and self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        self.passes = 0
+        self.plies += 1
+        for k, effect, diag in self.checks:
+            if not any(self.run_through(w, self.board[w], diag) >= k for w in landed):
+                continue
+            if self.B > 1:
+                self.decided[self.board_of(landed[0])] = self._check_result(effect)
+                if len(self.decided) == self.B:
+                    return self._most_boards()
+                break
+            if self.overachievers:
+                if self._overachiever_check(effect):
+                    return
+                break
+            self.result = self._check_result(effect)
+            return
+        if goal_reached:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()

@@ -204,6 +204,7 @@ cdef class Tables:
     cdef bint chains                       # some shape chain-jumps (continuation decisions)
     cdef int chain0                        # block offset of the pending chain: its target + 1, or 0
     cdef int a_stop                        # "end-chain": declines the continuation (-1: no chains)
+    cdef int chips                         # SHAPES_ALL bits of the powerless shapes (poker's "chips")
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -565,6 +566,10 @@ cdef class Tables:
             self.shape_result[k] = p["shape_results"][k] if self.powers else 0
             if self.shape_power[k] == POWER_MUST:
                 self.any_must = True
+        self.chips = 0                                   # ttt-jumps: "the lowest possible rank (chips)"
+        for k in range(self.K):
+            if self.shape_power[k] == POWER_NONE:
+                self.chips |= 1 << self.shape_global[k]
         if self.move:
             i += self.R * self.T * self.T
         # ttt-stacks: by-stack moves name the mover's cell (it need not be a top)
@@ -694,6 +699,8 @@ cdef class TTTCore(GameCore):
     # ttt-captures: a round's planned shapes (local), read while it resolves
     cdef int rk_shape[MAX_SEATS]
     cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by _after_ply
+    cdef int st_hand_t        # ttt-jumps: a by-stack cover's destination stack while its verdict is taken (-1: none)
+    cdef int st_below         # ttt-jumps: ... and the height its carried pieces start at (defenders lie below)
 
     def __cinit__(self):
         self.mem = NULL
@@ -838,6 +845,8 @@ cdef class TTTCore(GameCore):
         self.shp = self.mem + tab.shp0 if tab.shaped else NULL       # ttt-shapes
         self.sres = self.mem + tab.sres0 if tab.shaped else NULL
         self.cj_land = -1                                            # ttt-jumps
+        self.st_hand_t = -1
+        self.st_below = -1
         self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # ttt-sim or cloaking
 
     cdef GameCore copy(self):
@@ -2822,7 +2831,7 @@ cdef class TTTCore(GameCore):
                 seen[j] = self.seen[src]
                 self.seen[src] = 0
         self.top[f] = z0
-        if r1 > 0:
+        if r1 > 0 and not tab.powers:      # ttt-jumps: with powers the replacement waits for the cover
             shapes[0] = tab.shape_global[tab.replacer[r1 - 1]]
         base = self.top[u]
         for j in range(n):
@@ -2836,10 +2845,18 @@ cdef class TTTCore(GameCore):
         self._st_refresh_free(f)
         self._st_refresh_free(u)
         self.moves += 1
-        if tab.goal_check and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
+        dst = u + tab.XY * base
+        if tab.powers:                     # ttt-jumps: a by-stack mover covers the destination's pieces
+            dst = self._st_cover(self.seat, u, base, pieces[0], tab.shape_local[shapes[0]])
+            if dst == CP_PAUSED:
+                return
+            if dst >= 0 and r1 > 0:
+                self.board_hash ^= tab.szob[dst * MAX_SHAPES + self.shp[dst]]
+                self._sh_set_shape(dst, tab.shape_global[tab.replacer[r1 - 1]])
+        if tab.goal_check and dst >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
             self.goal_hit = True
-        self.st_landed = n
-        self._after_ply(u + tab.XY * base, pieces[0])
+        self.st_landed = n if dst >= 0 else 0
+        self._after_ply(dst, pieces[0])
         self.st_landed = 0
 
     cdef int _st_best_run(self, int c, bint axis_only) noexcept:
@@ -2963,7 +2980,7 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int n = 0, z, c, piece
         if tab.gravity:
-            z = self.top[t] - 1
+            z = (self.st_below if self.st_below >= 0 else self.top[t]) - 1     # ttt-jumps: not the carried pieces
             while z >= self._cp_base(t):
                 c = t + tab.XY * z
                 piece = self.cell[c]
@@ -2987,11 +3004,14 @@ cdef class TTTCore(GameCore):
         return cd == 1 and _outranks(self.tab.shape_global[d], self.tab.shape_global[e])
 
     cdef inline int _cp_mover_rank(self, int seat, int k, int t) noexcept:
-        """The hook for branch ttt-stacks: the rank a mover brings to a cover
-        on target t. Placements and moves rank by their shape (local shape k,
-        returned as is); a "by stack" or "by full stack" mover's rank is to
-        come from ttt-stacks' poker-hand function here (issue 12 item 6)."""
-        return k
+        """The rank a mover brings to a cover on target t, when it is not its
+        shape: -1 for placements and moves (they rank by their shape, local
+        shape k); a "by stack" or "by full stack" mover (``st_hand_t`` set by
+        ``_st_cover``) brings its seat's poker hand in the destination stack
+        after the move (ttt-jumps; docs/rules/ttt.md, "Powers of by-stack movers")."""
+        if self.st_hand_t < 0:
+            return -1
+        return self._st_hand_rank(seat, t, self.tab.chips)
 
     cdef int _cp_verdict(self, int seat, int k, int t, int* cells, int* n) noexcept:
         """The verdict (CP_*) of a piece of local shape k of ``seat`` arriving
@@ -3004,10 +3024,12 @@ cdef class TTTCore(GameCore):
         cdef int i, j, v, m = 0, wins = 0, nb = 0
         cdef bint top
         cdef int beat[CP_MAX_STACK]
-        k = self._cp_mover_rank(seat, k, t)
+        cdef int mr = self._cp_mover_rank(seat, k, t)      # ttt-jumps: -1, or a by-stack mover's hand
         n[0] = self._cp_defenders(seat, t, cells)
         for i in range(n[0]):
             v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
+            if mr >= 0:
+                v = self._st_hand_duel(mr, k, cells[i], t, v)
             if v == -1:
                 beat[nb] = cells[i]
                 nb += 1
@@ -3021,8 +3043,9 @@ cdef class TTTCore(GameCore):
             for i in range(nb):
                 top = True
                 for j in range(nb):
-                    if self._cp_above(self.tab.shape_local[self.shp[beat[j]]],
-                                      self.tab.shape_local[self.shp[beat[i]]]):
+                    if (self._st_cells_above(beat[j], beat[i], t) if mr >= 0 else
+                            self._cp_above(self.tab.shape_local[self.shp[beat[j]]],
+                                           self.tab.shape_local[self.shp[beat[i]]])):
                         top = False
                         break
                 if top:
@@ -3074,7 +3097,7 @@ cdef class TTTCore(GameCore):
             t = action % tab.T
         elif action < tab.a_pass_or_end:
             if tab.nstk and action >= tab.stk0:
-                return False              # by-stack movers have no power (validation)
+                return self._st_would_capture(seat, action, must)     # ttt-jumps
             self._sh_decode_move(action, &r, &f, &t)
             k = self._sh_piece_shape(seat, f)
             if k < 0:
@@ -3553,6 +3576,176 @@ cdef class TTTCore(GameCore):
         if not self.tab.chains or not self.mem[self.tab.chain0]:
             return None
         return self.mem[self.tab.chain0] - 1
+
+    # -- ttt-jumps: powers of by-stack movers (issue 12 items 4, 6) -------------------
+    # docs/rules/ttt.md, "Powers of by-stack movers". A by-stack or
+    # by-full-stack mover with a power covers, with its carried pieces riding
+    # on it, the pieces of other colours already in the destination stack
+    # (above its highest locked cell): the seed's cover, decided as any cover
+    # (_cp_verdict), except that between two by-rank pieces the rank is the
+    # players' poker hands in the destination stack after the move (the
+    # mover's seat, and the defender's owner: a seat, or for a communal piece
+    # the communal pieces alone), chips (powerless shapes) left out.
+
+    cdef int _st_mask_hand(self, int mine, int t) noexcept:
+        """The poker hand in stack t of the pieces of the colours in ``mine``
+        and the communal ones, chips left out (mine = 0: communal only)."""
+        cdef Tables tab = self.tab
+        cdef int counts[N_SHAPES]
+        cdef int owned = 0, s, z, cc, piece
+        for s in range(tab.seats):
+            owned |= tab.seat_mask[s]
+        for s in range(N_SHAPES):
+            counts[s] = 0
+        for z in range(self.top[t]):
+            cc = t + tab.XY * z
+            piece = self.cell[cc]
+            if piece == 0 or (tab.chips >> self.shp[cc]) & 1:
+                continue
+            if ((mine >> (piece - 1)) & 1) or not ((owned >> (piece - 1)) & 1):
+                counts[self.shp[cc]] += 1
+        return hand_rank(counts)
+
+    cdef int _st_owner_hand(self, int c, int t) noexcept:
+        """The hand in stack t of the player owning the piece on cell c (the
+        first seat whose colours include it), or of no player (communal)."""
+        cdef int s, piece = self.cell[c]
+        for s in range(self.tab.seats):
+            if (self.tab.seat_mask[s] >> (piece - 1)) & 1:
+                return self._st_mask_hand(self.tab.seat_mask[s], t)
+        return self._st_mask_hand(0, t)
+
+    cdef int _st_hand_duel(self, int mr, int k, int d, int t, int v) noexcept:
+        """_cp_duel's verdict v for the by-stack mover (hand mr, local shape k)
+        against the defender on cell d: between two by-rank pieces the higher
+        hand wins and equal hands destroy both; otherwise v stands."""
+        cdef int dk = self.tab.shape_local[self.shp[d]], hd
+        if self._cp_class(k) != 1 or self._cp_class(dk) != 1:
+            return v
+        hd = self._st_owner_hand(d, t)
+        if mr > hd:
+            return 1
+        if hd > mr:
+            return -1
+        return 0
+
+    cdef bint _st_cells_above(self, int d, int e, int t) noexcept:
+        """Whether the defender on cell d ranks strictly above the one on e in
+        a by-stack cover: its class, then (by rank) its owner's hand."""
+        cdef int kd = self.tab.shape_local[self.shp[d]], ke = self.tab.shape_local[self.shp[e]]
+        cdef int cd = self._cp_class(kd), ce = self._cp_class(ke)
+        if cd != ce:
+            return cd > ce
+        return cd == 1 and self._st_owner_hand(d, t) > self._st_owner_hand(e, t)
+
+    cdef int _st_cover(self, int seat, int u, int base, int piece, int k) noexcept:
+        """The cover of a by-stack move whose carried pieces have landed on
+        stack u from height ``base`` (the mover, code ``piece``, local shape k,
+        at the bottom of them). Returns the mover's cell if it stays as the
+        seat's piece, -1 if not, CP_PAUSED when its pot waits for the chance
+        node. Captives leave the stack (removed, or to a reserve) or change
+        colour in place, and the pieces above them fall."""
+        cdef Tables tab = self.tab
+        cdef int nc = 0, verdict, cbase, top0, mover = u + tab.XY * base, m = 0, z, c, j, res, i
+        cdef int cpiece = 0, ck = 0, at = -1, ncap = 0
+        cdef bint hit
+        cdef int cells[CP_MAX_STACK]
+        cdef int pc[CP_MAX_STACK]
+        cdef int ps[CP_MAX_STACK]
+        cdef int16_t* pot
+        self.st_hand_t = u
+        self.st_below = base
+        verdict = self._cp_verdict(seat, k, u, cells, &nc)
+        self.st_hand_t = -1
+        self.st_below = -1
+        if verdict == CP_NONE:
+            return mover
+        if verdict == CP_LOSE:
+            cpiece = self.cell[cells[0]]
+            ck = tab.shape_local[self.shp[cells[0]]]
+            ncap = self._cp_captors(cells, nc)
+        cbase = self._cp_base(u)
+        top0 = self.top[u]
+        for z in range(cbase, top0):
+            c = u + tab.XY * z
+            hit = False
+            for j in range(nc):
+                if cells[j] == c:
+                    hit = True
+            pc[m] = self.cell[c]
+            ps[m] = self.shp[c]
+            if c == mover:
+                if verdict == CP_MUTUAL or (verdict == CP_LOSE and ncap > 1):
+                    pc[m] = 0                     # destroyed, or the pot (_cp_deal)
+                elif verdict == CP_LOSE:
+                    res = self._cp_take(cpiece, ck, k)
+                    pc[m] = cpiece if res == RESULT_CONVERTS else 0
+                elif verdict == CP_WIN:
+                    at = m
+            elif hit and verdict == CP_MUTUAL:
+                pc[m] = 0
+            elif hit and verdict == CP_WIN:
+                res = self._cp_take(piece, k, tab.shape_local[ps[m]])
+                pc[m] = piece if res == RESULT_CONVERTS else 0
+            if pc[m]:
+                m += 1
+            self._cp_clear(c)
+        for i in range(m):
+            self._cp_put(u + tab.XY * (cbase + i), pc[i], ps[i])
+        self.top[u] = cbase + m
+        self._cp_sync_free(u)
+        if ncap > 1:
+            pot = self.mem + tab.pot0
+            pot[POT_PENDING] = 1
+            pot[POT_T] = u
+            pot[POT_K] = k
+            return CP_PAUSED
+        return u + tab.XY * (cbase + at) if at >= 0 else -1
+
+    cdef bint _st_would_capture(self, int seat, int action, bint* must) noexcept:
+        """_cp_action_captures for a by-stack move: its verdict taken on the
+        stack as it would be after the move (the board is restored)."""
+        cdef Tables tab = self.tab
+        cdef int a = action - tab.stk0
+        cdef int u = a % tab.T, c = (a // tab.T) % tab.S
+        cdef int f = c % tab.XY, z0 = c // tab.XY, k, n, j, base, top_f, v, nc = 0
+        cdef int pc[CP_MAX_STACK]
+        cdef int ps[CP_MAX_STACK]
+        cdef int dc[CP_MAX_STACK]
+        cdef int ds[CP_MAX_STACK]
+        cdef int cells[CP_MAX_STACK]
+        k = self._st_piece_shape(seat, c)
+        if k < 0 or tab.shape_power[k] == POWER_NONE:
+            return False
+        n = self.top[f] - z0
+        base = self.top[u]
+        top_f = self.top[f]
+        for j in range(n):
+            pc[j] = self.cell[c + tab.XY * j]
+            ps[j] = self.shp[c + tab.XY * j]
+            self.cell[c + tab.XY * j] = 0
+        for j in range(n):
+            dc[j] = self.cell[u + tab.XY * (base + j)]
+            ds[j] = self.shp[u + tab.XY * (base + j)]
+            self.cell[u + tab.XY * (base + j)] = pc[j]
+            self.shp[u + tab.XY * (base + j)] = ps[j]
+        self.top[f] = z0
+        self.top[u] = base + n
+        self.st_hand_t = u
+        self.st_below = base
+        v = self._cp_verdict(seat, k, u, cells, &nc)
+        self.st_hand_t = -1
+        self.st_below = -1
+        for j in range(n):
+            self.cell[u + tab.XY * (base + j)] = dc[j]
+            self.shp[u + tab.XY * (base + j)] = ds[j]
+        for j in range(n):
+            self.cell[c + tab.XY * j] = pc[j]
+            self.shp[c + tab.XY * j] = ps[j]
+        self.top[f] = top_f
+        self.top[u] = base
+        must[0] = tab.shape_power[k] == POWER_MUST
+        return v == CP_WIN
 
     # -- random play ---------------------------------------------------------
 

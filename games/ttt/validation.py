@@ -579,14 +579,9 @@ def _check_stacks(rec, p: _Problems):
                                           f"board (the seed: 'If the board is “stacks”, [...] the others bring "
                                           f"all pieces above them along for the ride') (allowed with board.kind "
                                           f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})")
-        if props.get("power", "none") != "none":
-            # the engine's by-stack moves land only where there is room, and the
-            # poker-hand rank that would settle their covers is not wired to
-            # the captures (``_cp_mover_rank``): refuse rather than play a
-            # power that never captures
-            p.add(f"shapes.{shape}.power", f"{props.get('power')!r} with move {move!r} is not supported by "
-                                           "this engine yet (supported now: power 'none' for pieces that "
-                                           "move by stack; docs/rules/ttt.md, Stacks)")
+        # ttt-jumps: a power is played (the cover of the destination stack,
+        # ranked by poker hands between by-rank pieces); jumps are refused on
+        # stacks by _check_jumps, the surrounds everywhere (CONDITIONS_NOW)
 
 
 # -- captures (ttt-captures, issue 12 items 3-5) ----------------------------------
