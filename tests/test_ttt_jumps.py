@@ -17,7 +17,7 @@ from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_shapes import _same_pieces, play
 from ttt_checks import assert_is_legal_agrees_with_legal_actions, random_sim_test_of
-from ttt_reference import JumpRefState
+from ttt_reference import JumpRefState, SurroundRefState
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -102,6 +102,29 @@ def cases():
     add("pieces-per-turn-2", pieces_per_turn=2, board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"x": 3}, "white": {"x": 3}},
         shapes={"x": power("chain-jump", "removes", "adjacent")}, move_limit=40, phases=[{"pass": True}])
+    add("reversi-like", board={"kind": "squares", "size": [4, 4, 1], "pieces": [
+            _piece(2, 2, "black", "circle"), _piece(3, 3, "black", "circle"),
+            _piece(2, 3, "white", "circle"), _piece(3, 2, "white", "circle")]},
+        reserves={"black": {"circle": 6}, "white": {"circle": 6}}, stalemate="most-pieces-wins",
+        shapes={"circle": power("surround-line", "converts", "stationary", MUST)}, phases=[{"pass": True}])
+    add("go-like", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": {"circle": 7}, "white": {"circle": 7}}, move_limit=40,
+        shapes={"circle": power("surround-orthogonal", "removes", "stationary")}, phases=[{"pass": True}])
+    add("surround-orth-moves", players="3", board={"kind": "squares", "size": [4, 3, 1], "locked": [[4, 3, 1]]},
+        reserves={"black": {"x": 2, "circle": 2}, "white": {"x": 2, "circle": 2}, "pink": {"circle": 2}},
+        shapes={"x": power("surround-orthogonal", "reincarnates", "adjacent"), "circle": {"move": "adjacent"}},
+        move_limit=40)
+    add("surround-line-moves-x2", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": {"star": 2, "circle": 2}, "white": {"star": 2, "circle": 2}},
+        shapes={"star": power("surround-line", "reincarnates-x2", "orthogonal"), "circle": {"move": "diagonal"}},
+        move_limit=40)
+    add("surround-and-jump-must", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": {"x": 2, "cross": 2}, "white": {"x": 2, "cross": 2}},
+        shapes={"x": power("surround-orthogonal", "removes", "adjacent", MUST),
+                "cross": power("chain-jump", "converts", "adjacent", MUST)}, move_limit=40)
+    add("surround-cube", board={"kind": "squares", "size": [3, 3, 2]},
+        reserves={"black": {"x": 4}, "white": {"x": 4}},
+        shapes={"x": power("surround-line", "removes", "stationary")}, move_limit=20)
     add("agree-draw", agree_draw=True, board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"x": 3}, "white": {"x": 3}},
         shapes={"x": power("chain-jump", "removes", "adjacent")}, move_limit=30)
@@ -114,13 +137,13 @@ def _case(name):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference(rs):
-    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=JumpRefState, check=_same_pieces)
+    play(rs, games=50, seed=sum(map(ord, rs.name)), ref_class=SurroundRefState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference_long(rs):
-    play(rs, games=600, seed=11, ref_class=JumpRefState, check=_same_pieces)
+    play(rs, games=600, seed=11, ref_class=SurroundRefState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
@@ -128,7 +151,8 @@ def test_random_sim_test(rs, tmp_path):
     random_sim_test_of(rs, tmp_path, num_sims=8)
 
 
-@pytest.mark.parametrize("name", ["jump-must", "chain-can", "chain-must", "draughts-like", "agree-draw"])
+@pytest.mark.parametrize("name", ["jump-must", "chain-can", "chain-must", "draughts-like", "agree-draw",
+                                  "reversi-like", "surround-and-jump-must"])
 def test_is_legal_agrees_with_legal_actions(name):
     assert_is_legal_agrees_with_legal_actions(_case(name), games=5, seed=3)
 
@@ -144,8 +168,9 @@ def test_chains_are_played_in_the_checks():
 
 # -- the seed's rules, position by position ------------------------------------------
 
-def _line(pieces, shapes, size=(5, 1, 1), **kw):
-    rec = {"name": "pos", "board": {"kind": "squares", "size": list(size), "pieces": pieces},
+def _line(pieces, shapes, size=(5, 1, 1), board_locked=(), **kw):
+    rec = {"name": "pos", "board": {"kind": "squares", "size": list(size), "pieces": pieces,
+                                    "locked": list(board_locked)},
            "reserves": {"black": {}, "white": {}}, "move_limit": 20, "phases": [{"pass": True}], "shapes": shapes}
     rec.update(kw)
     return rules.parse(rec)
@@ -304,7 +329,8 @@ def jump_records(draw):
         shapes[s] = {"move": move}
         how = draw(st.sampled_from(["none", CAN, MUST]))
         if how != "none":
-            cond = draw(st.sampled_from(["jump", "chain-jump", "chain-jump"] if move != "stationary" else ["cover"]))
+            cond = draw(st.sampled_from(["jump", "chain-jump", "chain-jump", "surround-line", "surround-orthogonal"]
+                                        if move != "stationary" else ["cover", "surround-line", "surround-orthogonal"]))
             shapes[s].update(power=how, condition=cond,
                              result=draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2"]
                                                          + (["converts"] if cond != "cover" else []))))
@@ -341,6 +367,7 @@ def test_random_jump_rule_sets_match_reference(rec, seed):
     # stay in and leaves the board (docs/rules/ttt.md, "Jumps")
     removing = ("removes" in results or any(p.get("condition") == "cover-by-rank" for p in props)
                 or ("converts" in results and any(p.get("condition") in (None, "cover-by-rank") for p in props)))
+    surrounds = any(p.get("condition", "").startswith("surround") for p in props)
     last = {}
 
     def conserved(core, ref):
@@ -352,9 +379,58 @@ def test_random_jump_rule_sets_match_reference(rec, seed):
                 assert delta <= 0
             if not removing:
                 assert delta >= 0
-            assert -2 <= delta <= 1
+            if not surrounds:
+                assert -2 <= delta <= 1
         last["prev"] = total
         if core.player() == -4:
             last.clear()
 
-    play(rs, games=3, seed=seed, ref_class=JumpRefState, check=conserved)
+    play(rs, games=3, seed=seed, ref_class=SurroundRefState, check=conserved)
+
+
+# -- surrounds, position by position ------------------------------------------------------
+
+def test_surround_line_converts_the_runs_the_arriving_piece_closes():
+    """Reversi: black on (1,1) closes (2,2) against (3,3) and (2,1) against (3,1)."""
+    rs = _line([_piece(2, 2, "white", "circle"), _piece(3, 3, "black", "circle"), _piece(2, 1, "white", "circle"),
+                _piece(3, 1, "black", "circle"), _piece(1, 2, "white", "circle")],
+               {"circle": power("surround-line", "converts", "stationary")}, size=(4, 4, 1),
+               reserves={"black": {"circle": 1}, "white": {}})
+    core = make_core(rs)
+    _place = [a for a, s_ in zip(core.legal_action_list(), _strings(core)) if s_ == "black@(1,1,1) circle"][0]
+    core.apply_action(_place)
+    cells = core.cells()
+    assert cells[0] == 1 and cells[1] == 1 and cells[5] == 1      # (1,1) placed, (2,1) and (2,2) converted
+    assert cells[4] == 2                                          # (1,2): no black piece closes it
+
+
+def test_surround_orthogonal_takes_a_group_without_liberties():
+    """Go: white's two stones on the edge, closed by black stones, the edge
+    and a locked space, are removed when black fills the last liberty; a
+    group touching an empty space or a third player's piece stays."""
+    rs = _line([_piece(1, 1, "white", "circle"), _piece(2, 1, "white", "circle"), _piece(1, 2, "black", "circle"),
+                _piece(2, 2, "black", "circle")],
+               {"circle": power("surround-orthogonal", "removes", "stationary")}, size=(4, 2, 1),
+               reserves={"black": {"circle": 1}, "white": {}}, board_locked=[[4, 1, 1]])
+    core = make_core(rs)
+    a = [a for a, s_ in zip(core.legal_action_list(), _strings(core)) if s_ == "black@(3,1,1) circle"][0]
+    core.apply_action(a)
+    assert core.cells()[:3] == [0, 0, 1]
+    rs = _line([_piece(1, 1, "white", "circle"), _piece(2, 1, "white", "circle"), _piece(1, 2, "black", "circle"),
+                _piece(2, 2, "pink", "circle")],
+               {"circle": power("surround-orthogonal", "removes", "stationary")}, size=(3, 2, 1), players="3",
+               reserves={"black": {"circle": 1}, "white": {}, "pink": {}})
+    core = make_core(rs)
+    a = [a for a, s_ in zip(core.legal_action_list(), _strings(core)) if s_ == "black@(3,1,1) circle"][0]
+    core.apply_action(a)
+    assert core.cells()[:2] == [2, 2]                             # pink's stone is no black piece
+
+
+def test_validation_refuses_surrounds_on_stacks_and_in_rounds():
+    with pytest.raises(RuleSetError) as e:
+        rules.parse({"name": "s", "board": {"kind": "stacks", "size": [3, 1, 3]}, "phases": [{"order": "simultaneous"}],
+                     "reserves": {"black": {"x": 1}, "white": {"x": 1}},
+                     "shapes": {"x": power("surround-line", "removes", "stationary")}})
+    text = str(e.value)
+    assert "'surround-line' on a stacks board is not supported" in text
+    assert "'surround-line' is not supported with a simultaneous or single phase" in text

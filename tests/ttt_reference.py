@@ -2304,3 +2304,106 @@ class StackCaptureRefState(StackRefState, CaptureRefState):
         self.left -= 1
         if self.left == 0 or not self.has_move(self.seat):
             self._next_seat()
+
+
+# -- ttt-jumps: "Surround line" and "Surround orthogonal" (issue 12 item 4), from
+# docs/rules/ttt.md "Surrounds" -----------------------------------------------------------
+
+class SurroundRefState(JumpRefState):
+    """Jumps and surrounds on flat boards: when a piece of a surrounding shape
+    (with a power) arrives, by placement or move, the runs it closes along any
+    line with another piece of its seat's colours (surround-line), or the
+    one-colour orthogonal groups next to it left with no empty orthogonal
+    neighbour and none of a third player's (surround-orthogonal; edges and
+    locked spaces close a group), are captured under its result, before the
+    ply's turn checks. Pieces on spaces locked for the phase are never taken
+    (a group holding one stays)."""
+
+    def surrounder(self, name):
+        p = self.props[name]
+        return p.get("power", "none") != "none" and p.get("condition") in ("surround-line", "surround-orthogonal")
+
+    def flat_cover_ok(self, s, name, t):
+        return not self.surrounder(name) and super().flat_cover_ok(s, name, t)
+
+    def takeable(self, s, c, board):
+        return c in board and board[c] not in self.owned[s] and c not in self.phase_locked()
+
+    def surrounded(self, s, c, board, shape):
+        """The cells the surrounder on c (in ``board``/``shape``) captures."""
+        name = shape[c]
+        out = []
+        if self.props[name]["condition"] == "surround-line":
+            for d in ALL_DIRS:
+                run, p = [], tuple(a + b for a, b in zip(c, d))
+                while self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board):
+                    run.append(p)
+                    p = tuple(a + b for a, b in zip(p, d))
+                if run and self.on_board(*p) and self.board_of(p) == self.board_of(c) and p in board \
+                        and board[p] in self.owned[s]:
+                    out += run
+            return out
+        orth = [d for d in ALL_DIRS if sum(map(abs, d)) == 1]
+        done = set()
+        for d in orth:
+            g = tuple(a + b for a, b in zip(c, d))
+            if not self.on_board(*g) or self.board_of(g) != self.board_of(c) or g in done:
+                continue
+            if not self.takeable(s, g, board):
+                continue
+            group, todo, free = {g}, [g], False
+            while todo:
+                x = todo.pop()
+                for e in orth:
+                    y = tuple(a + b for a, b in zip(x, e))
+                    if not self.on_board(*y) or self.board_of(y) != self.board_of(x) or y in self.locked:
+                        continue
+                    if y not in board:
+                        free = True
+                    elif board[y] == board[g]:
+                        if y in self.phase_locked():
+                            free = True
+                        elif y not in group:
+                            group.add(y)
+                            todo.append(y)
+                    elif board[y] not in self.owned[s]:
+                        free = True
+            done |= group
+            if not free:
+                out += sorted(group)
+        return out
+
+    def captures(self, s, a):
+        got = self.piece_of(s, a)
+        if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:
+            got = (self.replacers[self.decode_move(a)[0]], got[1])    # it surrounds as it lands
+        if got is not None and self.surrounder(got[0]) and a != self.a_pass:
+            name, t = got
+            board, shape = dict(self.board), dict(self.shape)
+            if a < self.move0:
+                ch = (a % (self.P * self.T)) // self.T
+                col = ch if self.choose else min(self.owned[s])
+            else:
+                _, f, _ = self.decode_move(a)
+                src = self.top_cell(f)
+                col = board.pop(src)
+                shape.pop(src)
+            c = self.target_xyz(t)
+            board[c], shape[c] = col, name
+            return bool(self.surrounded(s, c, board, shape))
+        return super().captures(s, a)
+
+    def end_ply(self, stays, col, goal_reached):
+        if stays is not None and self.surrounder(self.shape[stays]):
+            name = self.shape[stays]
+            result = self.props[name]["result"]
+            for c in self.surrounded(self.seat, stays, self.board, self.shape):
+                if result == "converts":
+                    self.board[c] = col
+                    continue
+                captive = self.shape.pop(c)
+                del self.board[c]
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+                self.sres[col][captive] += got
+                self.reserve[col] += got
+        return super().end_ply(stays, col, goal_reached)

@@ -47,7 +47,7 @@ from games.ttt.codes cimport MOVE_ORTH_BY_STACK, MOVE_ORTH_BY_FULL_STACK      # 
 from games.ttt.poker cimport hand_rank, N_SHAPES                              # ttt-stacks
 from games.ttt.codes cimport (POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES,
                               RESULT_REINCARNATES_X2)   # ttt-captures
-from games.ttt.codes cimport COND_JUMP, COND_CHAIN_JUMP                       # ttt-jumps
+from games.ttt.codes cimport COND_JUMP, COND_CHAIN_JUMP, COND_SURROUND_LINE, COND_SURROUND_ORTH   # ttt-jumps
 
 cdef enum:
     MAX_SEATS = 5
@@ -202,6 +202,7 @@ cdef class Tables:
     # ttt-jumps
     cdef bint jumps                        # some shape captures by jumping
     cdef bint chains                       # some shape chain-jumps (continuation decisions)
+    cdef bint surrounds                    # some shape captures by surrounding
     cdef int chain0                        # block offset of the pending chain: its target + 1, or 0
     cdef int a_stop                        # "end-chain": declines the continuation (-1: no chains)
     cdef int chips                         # SHAPES_ALL bits of the powerless shapes (poker's "chips")
@@ -559,6 +560,7 @@ cdef class Tables:
         self.powers = p.get("powers", False)            # ttt-captures
         self.jumps = p.get("jumps", False)              # ttt-jumps
         self.chains = p.get("chains", False)
+        self.surrounds = p.get("surrounds", False)
         self.pots = p.get("pots", False)
         for k in range(self.K):
             self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
@@ -2371,7 +2373,8 @@ cdef class TTTCore(GameCore):
                 if not linear:
                     break
                 u = tab.tnbr[u * 26 + d]
-        if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
+        if tab.jumps and (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP) \
+                and tab.shape_power[k] != POWER_NONE:
             n += self._jp_destinations(seat, f, k, mark)       # ttt-jumps
         return n
 
@@ -2520,6 +2523,8 @@ cdef class TTTCore(GameCore):
             self._sh_set_shape(c, tab.shape_global[sh])
             if self.seen != NULL:
                 self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
+            if tab.surrounds:
+                self._su_capture(self.seat, c, True)       # ttt-jumps: the arriving piece surrounds
             self.placements += 1
             self._after_ply(c, colour + 1)
             return
@@ -2552,6 +2557,8 @@ cdef class TTTCore(GameCore):
         if self.seen != NULL and c >= 0:
             self.seen[c] = self.seen[src]
             self.seen[src] = 0
+        if tab.surrounds and c >= 0:
+            self._su_capture(self.seat, c, True)           # ttt-jumps: the arriving piece surrounds
         self.moves += 1
         if tab.goal_check and c >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
             self.goal_hit = True                   # read by _after_ply after the turn checks
@@ -3089,12 +3096,15 @@ cdef class TTTCore(GameCore):
         every piece it covers (CP_WIN); ``must`` tells whether its shape must
         capture."""
         cdef Tables tab = self.tab
-        cdef int k, t, r, f, n
+        cdef int k, t, r, f, n, kl
         cdef int cells[CP_MAX_STACK]
         must[0] = False
         if action < tab.nplace:
             k = (action // tab.T) // tab.choices
             t = action % tab.T
+            if tab.surrounds and tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_SURROUND_LINE:
+                must[0] = tab.shape_power[k] == POWER_MUST       # ttt-jumps: a surround is its capture
+                return self._su_would(seat, action, k, -1, t)
         elif action < tab.a_pass_or_end:
             if tab.nstk and action >= tab.stk0:
                 return self._st_would_capture(seat, action, must)     # ttt-jumps
@@ -3102,6 +3112,10 @@ cdef class TTTCore(GameCore):
             k = self._sh_piece_shape(seat, f)
             if k < 0:
                 return False
+            kl = tab.replacer[r] if r >= 0 else k          # ttt-jumps: the piece surrounds as it lands
+            if tab.surrounds and tab.shape_power[kl] != POWER_NONE and tab.shape_cond[kl] >= COND_SURROUND_LINE:
+                must[0] = tab.shape_power[kl] == POWER_MUST      # ttt-jumps: a surround is its capture
+                return self._su_would(seat, action, kl, f, t)
             if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
                 must[0] = tab.shape_power[k] == POWER_MUST      # ttt-jumps: a jump is its capture
                 return self._jp_jumped(seat, k, f, t) >= 0
@@ -3475,7 +3489,8 @@ cdef class TTTCore(GameCore):
         """The cell a move of the jumper (local shape k) from f to u jumps, or -1."""
         cdef Tables tab = self.tab
         cdef int d, m
-        if not (tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP):
+        if not (tab.shape_power[k] != POWER_NONE and (tab.shape_cond[k] == COND_JUMP
+                                                       or tab.shape_cond[k] == COND_CHAIN_JUMP)):
             return -1
         for d in range(26):
             m = tab.tnbr[f * 26 + d]
@@ -3576,6 +3591,140 @@ cdef class TTTCore(GameCore):
         if not self.tab.chains or not self.mem[self.tab.chain0]:
             return None
         return self.mem[self.tab.chain0] - 1
+
+    # -- ttt-jumps: "Surround line" and "Surround orthogonal" (issue 12 item 4) --------
+    # docs/rules/ttt.md, "Surrounds". Flat boards only (validation). When a
+    # piece of a surrounding shape arrives (placed, or moved) on cell c:
+    # - surround-line: along each of the 26 directions (8 on a flat board), a
+    #   run of one or more pieces of colours the mover does not own, starting
+    #   next to c and closed by a piece of the mover's colours, is captured
+    #   (reversi: the arriving piece is one end);
+    # - surround-orthogonal: each group (orthogonally connected pieces of one
+    #   colour the mover does not own) orthogonally next to c whose every
+    #   orthogonal neighbour is the mover's piece, a locked space or the board's
+    #   edge is captured (Go: no liberty left).
+    # A run or group holding a piece on a space locked for the phase stays.
+    # Every captive gets the captor's result; a surrounder never covers.
+
+    cdef inline bint _su_open(self, int seat, int x) noexcept:
+        """Whether the piece on cell x may be a captive of ``seat``."""
+        cdef int piece = self.cell[x]
+        if piece == 0 or (self.plock != NULL and self.plock[x]):
+            return False
+        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
+
+    cdef int _su_line(self, int seat, int c, int* cells) noexcept:
+        """The captives of a surround-line piece of ``seat`` on cell c."""
+        cdef Tables tab = self.tab
+        cdef int d, x, n = 0, m
+        for d in range(26):
+            m = 0
+            x = tab.tnbr[c * 26 + d]
+            while x >= 0 and self._su_open(seat, x):
+                cells[n + m] = x
+                m += 1
+                x = tab.tnbr[x * 26 + d]
+            if m > 0 and x >= 0 and self.cell[x] and (tab.seat_mask[seat] >> (self.cell[x] - 1)) & 1:
+                n += m
+        return n
+
+    cdef int _su_orth(self, int seat, int c, int* cells) noexcept:
+        """The captives of a surround-orthogonal piece of ``seat`` on cell c."""
+        cdef Tables tab = self.tab
+        cdef int d, e, g, x, y, i, n = 0, m, colour
+        cdef bint closed
+        cdef uint8_t* seen = <uint8_t*>malloc(tab.S)
+        memset(seen, 0, tab.S)
+        for d in range(26):
+            if not tab.is_axis[d]:
+                continue
+            g = tab.tnbr[c * 26 + d]
+            if g < 0 or seen[g] or not self._su_open(seat, g):
+                continue
+            colour = self.cell[g]
+            m = 0
+            cells[n] = g
+            seen[g] = 1
+            m = 1
+            closed = True
+            i = 0
+            while i < m:
+                x = cells[n + i]
+                i += 1
+                for e in range(26):
+                    if not tab.is_axis[e]:
+                        continue
+                    y = tab.tnbr[x * 26 + e]
+                    if y < 0 or tab.locked[y]:
+                        continue                      # the edge, or a wall
+                    if self.cell[y] == 0:
+                        closed = False
+                    elif self.cell[y] == colour:
+                        if self.plock != NULL and self.plock[y]:
+                            closed = False            # a committed piece holds its group
+                        elif not seen[y]:
+                            seen[y] = 1
+                            cells[n + m] = y
+                            m += 1
+                    elif not ((tab.seat_mask[seat] >> (self.cell[y] - 1)) & 1):
+                        closed = False                # another player's piece
+            if closed:
+                n += m
+        free(seen)
+        return n
+
+    cdef int _su_captives(self, int seat, int c, int* cells) noexcept:
+        cdef int k = self.tab.shape_local[self.shp[c]]
+        if self.tab.shape_power[k] == POWER_NONE:
+            return 0
+        if self.tab.shape_cond[k] == COND_SURROUND_LINE:
+            return self._su_line(seat, c, cells)
+        if self.tab.shape_cond[k] == COND_SURROUND_ORTH:
+            return self._su_orth(seat, c, cells)
+        return 0
+
+    cdef int _su_capture(self, int seat, int c, bint apply) noexcept:
+        """The surround of the piece that arrived on cell c: every captive gets
+        the captor's result (removed, reincarnated to the captor's colour's
+        reserve, or converted in place). Returns how many."""
+        cdef Tables tab = self.tab
+        cdef int* cells = <int*>malloc(tab.S * sizeof(int))
+        cdef int n = self._su_captives(seat, c, cells), i, m, res
+        cdef int piece = self.cell[c], k = tab.shape_local[self.shp[c]]
+        if apply:
+            for i in range(n):
+                m = cells[i]
+                res = self._cp_take(piece, k, tab.shape_local[self.shp[m]])
+                if res == RESULT_CONVERTS:
+                    self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
+                    self.cell[m] = piece
+                else:
+                    self._cp_clear(m)
+                    self._free_add(m)
+        free(cells)
+        return n
+
+    cdef bint _su_would(self, int seat, int action, int k, int f, int t) noexcept:
+        """Whether the placement (f < 0) or move from f of a piece landing as
+        the surrounder of local shape k (a replacement's, for a move reaching
+        its goal) on the free target t would capture (the board is restored)."""
+        cdef Tables tab = self.tab
+        cdef int piece, shape, n
+        shape = tab.shape_global[k]
+        if f >= 0:
+            piece = self.cell[f]
+            self.cell[f] = 0
+        else:
+            piece = (((action // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[seat]) + 1
+        cdef int old_shape = self.shp[t]
+        self.cell[t] = piece
+        self.shp[t] = shape
+        n = self._su_capture(seat, t, False)
+        self.cell[t] = 0
+        self.shp[t] = old_shape
+        if f >= 0:
+            self.cell[f] = piece
+        return n > 0
 
     # -- ttt-jumps: powers of by-stack movers (issue 12 items 4, 6) -------------------
     # docs/rules/ttt.md, "Powers of by-stack movers". A by-stack or

@@ -17,7 +17,7 @@ from games.ttt.schema import (CLOAK_CODES, EFFECT_ALL_LOSE, FOLD_CODES, MOVE_COD
 from games.ttt.boards import _wide, widen
 from games.ttt.schema import (GOAL_CHECK, MOVES_FORWARD, can_move_backwards, goal_sides, needs_goals,
                               shaped)   # ttt-shapes
-from games.ttt.schema import has_chains, has_jumps   # ttt-jumps
+from games.ttt.schema import has_chains, has_jumps, has_surrounds   # ttt-jumps
 from games.ttt.schema import (CONDITION_CODES, POWER_CODES, RESULT_CODES, has_powers,
                               may_split_pot)   # ttt-captures
 from games.ttt.spaces import lock_sets, on_board_groups, seat_lock_masks
@@ -356,4 +356,5 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "shape_results": [RESULT_CODES[p.get("result", "removes")] for p in props],
         "jumps": has_jumps(r),             # ttt-jumps
         "chains": has_chains(r),
+        "surrounds": has_surrounds(r),
     }

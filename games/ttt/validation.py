@@ -26,7 +26,7 @@ from games.ttt.schema import (
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
-from games.ttt.schema import CONDITIONS_JUMP   # ttt-jumps
+from games.ttt.schema import CONDITIONS_JUMP, CONDITIONS_SURROUND   # ttt-jumps
 from games.ttt.schema import (CONDITIONS_ALL, CONDITIONS_NOW, POWERS_ALL, RESULTS_ALL, RESULTS_NOW,
                               has_powers, may_split_pot)   # ttt-captures
 from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
@@ -664,7 +664,8 @@ def _check_captures(rec, p: _Problems):
 def _check_jumps(rec, p: _Problems):
     """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
     directions (a jump goes over the adjacent piece along one of its move's
-    directions), on a flat board (docs/rules/ttt.md, "Jumps")."""
+    directions), on a flat board; the surrounds need a flat board and
+    sequential phases (docs/rules/ttt.md, "Jumps and chain jumps", "Surrounds")."""
     kind = (rec.get("board") or {}).get("kind")
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
@@ -681,6 +682,19 @@ def _check_jumps(rec, p: _Problems):
             p.add(field, f"{cond!r} on a stacks board is not supported by this engine yet (a jump over a stack "
                          "would have to say which of its pieces it takes, and where on the stack beyond it "
                          "lands; allowed on stacks: cover, cover-by-rank)")
+    phases = rec.get("phases") or []
+    rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
+    for shape, props in (rec.get("shapes") or {}).items():
+        if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
+            continue
+        field = f"shapes.{shape}.condition"
+        if kind == "stacks":
+            p.add(field, f"{props['condition']!r} on a stacks board is not supported by this engine yet (which "
+                         "pieces of a stack a line or a group would be made of is not said; allowed on stacks: "
+                         "cover, cover-by-rank)")
+        if rounds:
+            p.add(field, f"{props['condition']!r} is not supported with a simultaneous or single phase yet "
+                         "(allowed with such a phase: cover, cover-by-rank)")
 
 
 def _check_start_position(rec, p: _Problems):
