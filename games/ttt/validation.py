@@ -580,8 +580,8 @@ def _check_stacks(rec, p: _Problems):
                                           f"all pieces above them along for the ride') (allowed with board.kind "
                                           f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})")
         # ttt-jumps: a power is played (the cover of the destination stack,
-        # ranked by poker hands between by-rank pieces); jumps are refused on
-        # stacks by _check_jumps, the surrounds everywhere (CONDITIONS_NOW)
+        # ranked by poker hands between by-rank pieces); jumps and surrounds
+        # are refused on stacks by _check_jumps
 
 
 # -- captures (ttt-captures, issue 12 items 3-5) ----------------------------------
