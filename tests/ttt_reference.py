@@ -1988,3 +1988,511 @@ class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
         if a < self.rep0:
             return (a - self.move0) // self.T
         return ((a - self.rep0) % (self.T * self.T)) // self.T
+# -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4), from docs/rules/ttt.md
+# "Jumps" -- its own direction lists and its own reading of the continuation ------------
+
+JUMP_CONDITIONS = ("jump", "chain-jump")
+
+
+class JumpRefState(CaptureRefState):
+    """Captures with jumps on flat boards: a jumper (condition ``jump`` or
+    ``chain-jump``, with a power) moves from f over the adjacent piece on f + d,
+    of a colour its seat does not own, to the empty f + 2d, for each direction
+    d its move steps along; the jumped piece is captured under the jumper's
+    result whatever its rank, and a jumper never covers. After a chain-jumper's
+    jump the same seat, while the piece (still a chain-jumper) can jump again,
+    chooses one of its jumps or "end-chain" (the last action id; not offered
+    to a piece that must capture)."""
+
+    def __init__(self, rs):
+        self.chain = None                 # the chained piece's target while its continuation is pending
+        self.a_stop = None
+        super().__init__(rs)
+        self.chains = any(p.get("power", "none") != "none" and p.get("condition") == "chain-jump"
+                          for p in self.props.values())
+        self.a_stop = None
+        if self.chains:
+            self.a_stop = self.num_actions
+            self.num_actions += 1
+
+    def jumper(self, name):
+        p = self.props[name]
+        return p.get("power", "none") != "none" and p.get("condition") in JUMP_CONDITIONS
+
+    def jump_dirs(self, s, f, name):
+        move = self.props[name]["move"]
+        fx, fy, _ = self.target_xyz(f)
+        orth = [d for d in ALL_DIRS if sum(map(abs, d)) == 1]
+        diag = [d for d in ALL_DIRS if sum(map(abs, d)) > 1]
+        if move in ("adjacent", "linear", "linear-or-knight"):
+            return ALL_DIRS
+        if move in ("adjacent-orthogonal", "orthogonal"):
+            return orth
+        if move in ("adjacent-diagonal", "diagonal"):
+            return diag
+        if move == "adjacent-alquerque":
+            return orth + (diag if (fx % self.bX + fy) % 2 == 0 else [])
+        if move in FORWARD_MOVES:
+            if s >= len(self.goals):
+                return []
+            axis, high = self.goals[s]
+            return [d for d in (orth if move == "forward-orthogonal" else diag) if d[axis] == (1 if high else -1)]
+        return []
+
+    def jumps(self, s, f, name):
+        """{landing target: jumped cell} of the jumper ``name`` on target f."""
+        out = {}
+        here = self.target_xyz(f)
+        for d in self.jump_dirs(s, f, name):
+            m = tuple(a + b for a, b in zip(here, d))
+            u = tuple(a + 2 * b for a, b in zip(here, d))
+            if not (self.on_board(*m) and self.on_board(*u)):
+                continue
+            if self.board_of(m) != self.board_of(here) or self.board_of(u) != self.board_of(here):
+                continue
+            if m not in self.board or self.board[m] in self.owned[s] or m in self.locked or m in self.phase_locked():
+                continue
+            t = self.xyz_target(*u)
+            if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
+                continue
+            no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+            if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
+                continue
+            out[t] = m
+        return out
+
+    def destinations(self, s, f, name):
+        out = super().destinations(s, f, name)
+        if self.jumper(name):
+            out |= set(self.jumps(s, f, name))
+        return out
+
+    def flat_cover_ok(self, s, name, t):
+        return not self.jumper(name) and super().flat_cover_ok(s, name, t)
+
+    def decode_move(self, a):
+        """(replacement index or None, f, u) of a move id."""
+        if a < self.rep0:
+            f, u = divmod(a - self.move0, self.T)
+            return None, f, u
+        r, rest = divmod(a - self.rep0, self.T * self.T)
+        return r, rest // self.T, rest % self.T
+
+    def jumped(self, s, a):
+        """The cell the move ``a`` of seat s jumps, or None."""
+        if not self.any_move or a < self.move0 or a >= self.rep0 + len(self.replacers) * self.T * self.T:
+            return None
+        _, f, u = self.decode_move(a)
+        src = self.top_cell(f)
+        if src not in self.board or not self.jumper(self.shape[src]):
+            return None
+        return self.jumps(s, f, self.shape[src]).get(u)
+
+    def piece_of(self, s, a):
+        if a == self.a_stop:
+            return None
+        return super().piece_of(s, a)
+
+    def captures(self, s, a):
+        got = self.piece_of(s, a)
+        if got is not None and a >= self.move0 and self.jumper(got[0]):
+            return self.jumped(s, a) is not None
+        return super().captures(s, a)
+
+    def continuation(self, s):
+        t = self.chain
+        name = self.movable_shape(s, t)
+        out = []
+        if name is not None:
+            for u in sorted(self.jumps(s, t, name)):
+                if self.reaches(s, name, t, u):
+                    out += [self.rep0 + (r * self.T + t) * self.T + u for r in range(len(self.replacers))]
+                else:
+                    out.append(self.move0 + t * self.T + u)
+        if not out or name is None or self.power(name) != "must-capture":
+            out.append(self.a_stop)
+        return sorted(out)
+
+    def seat_actions(self, s):
+        if self.chain is not None:
+            return self.continuation(s)
+        return super().seat_actions(s)
+
+    def legal_actions(self):
+        if self.chain is not None and self.result is None:
+            return self.continuation(self.seat)
+        return super().legal_actions()
+
+    def apply(self, a):
+        if self.chain is not None:
+            assert a in self.legal_actions(), (a, self.legal_actions())
+            self.chain = None
+            if a == self.a_stop:          # the extra move declined: the turn goes on as after the jump
+                self.left -= 1
+                if self.left == 0 or not self.has_move(self.seat):
+                    self._next_seat()
+                return
+            return self.jump(a)
+        if self.offer_by is None and self.pot is None and self.jumped(self.seat, a) is not None:
+            assert a in self.legal_actions(), (a, self.legal_actions())
+            return self.jump(a)
+        return super().apply(a)
+
+    def jump(self, a):
+        s = self.seat
+        r, f, u = self.decode_move(a)
+        m = self.jumped(s, a)
+        src = self.top_cell(f)
+        col, name = self.board.pop(src), self.shape.pop(src)
+        result = self.props[name]["result"]
+        if result == "converts":
+            self.board[m] = col
+        else:
+            captive = self.shape.pop(m)
+            del self.board[m]
+            got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+            self.sres[col][captive] += got
+            self.reserve[col] += got
+        landed = name if r is None else self.replacers[r]
+        dest = self.target_xyz(u)
+        self.board[dest], self.shape[dest] = col, landed
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        self.passes = 0
+        self.plies += 1
+        for k, effect, diag in self.checks:
+            if self.run_through(dest, col, diag) >= k:
+                if self.B > 1:
+                    self.decided[self.board_of(dest)] = self._check_result(effect)
+                    if len(self.decided) == self.B:
+                        return self._most_boards()
+                    break
+                if self.overachievers:
+                    if self._overachiever_check(effect):
+                        return
+                    break
+                self.result = self._check_result(effect)
+                return
+        if goal_reached:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        if self.props[name]["condition"] == "chain-jump" and self.props[landed].get("condition") == "chain-jump" \
+                and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
+                and self.jumps(s, u, landed):
+            self.chain = u
+            return
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()
+
+
+# -- ttt-jumps: powers of by-stack movers (issue 12 items 4, 6), from docs/rules/ttt.md
+# "Powers of by-stack movers"; the hands come from the brute-force poker evaluator
+# of tests/test_ttt_poker.py, not from the engine ------------------------------------------
+
+class StackCaptureRefState(StackRefState, CaptureRefState):
+    """Covers on stacks with by-stack movers: the carried pieces land on the
+    destination stack, then the mover covers the pieces of other colours that
+    were there (above its highest locked cell); the conflict is the covers'
+    (classes, attacker wins between two highest-class pieces), except that two
+    by-rank pieces compare their players' poker hands in the stack after the
+    move (own and communal pieces, powerless shapes left out; a communal
+    defender's player is nobody: the communal pieces alone)."""
+
+    def hand(self, cols, board, shape, x, y):
+        from test_ttt_poker import brute_force
+        owned = set().union(*self.owned)
+        counts = [0] * 6
+        for z in range(self.Z):
+            c = (x, y, z)
+            if c not in board or self.power(shape[c]) == "none":
+                continue
+            if board[c] in cols or board[c] not in owned:
+                counts[SEED_RANK.index(shape[c])] += 1
+        return brute_force(counts)
+
+    def owner_cols(self, col):
+        return next((self.owned[s] for s in range(self.seats) if col in self.owned[s]), set())
+
+    def stack_outcome(self, s, name, board, shape, x, y, h):
+        """("none"|"win"|"lose"|"mutual", cells) of a mover ``name`` of seat s
+        that landed at height h of stack (x, y) in ``board``/``shape``."""
+        mine = self.hand(self.owned[s], board, shape, x, y)
+        base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
+        covered = [(x, y, z) for z in reversed(range(base, h)) if (x, y, z) in board
+                   and board[(x, y, z)] not in self.owned[s]]
+
+        def ranks_of(c):
+            return self.hand(self.owner_cols(board[c]), board, shape, x, y)
+
+        def fight(c):
+            f = self.fight(name, shape[c])
+            if self.level(name) == 1 and self.level(shape[c]) == 1:
+                other = ranks_of(c)
+                return "attacker" if mine > other else "defender" if other > mine else "both"
+            return f
+
+        def above(a, b):
+            la, lb = self.level(shape[a]), self.level(shape[b])
+            return la > lb if la != lb else (la == 1 and ranks_of(a) > ranks_of(b))
+
+        fights = [(c, fight(c)) for c in covered]
+        losers = [c for c, f in fights if f == "defender"]
+        if losers:
+            best = [c for c in losers if not any(above(e, c) for e in losers)]
+            return "lose", best or losers[:1]
+        ties = [c for c, f in fights if f == "both"]
+        if ties:
+            return "mutual", ties
+        wins = [c for c, f in fights if f == "attacker"]
+        return ("win", wins) if wins else ("none", [])
+
+    def after_stack_move(self, s, a):
+        """(board, shape, mover's landing cell, carried cells) after the by-stack
+        move a lands, on copies; the mover keeps its shape (the replacement
+        waits for the cover)."""
+        r1, rest = divmod(a - self.stk0, self.S * self.T)
+        ci, u = divmod(rest, self.T)
+        c = next(w for w in self.board if self.cell_index(w) == ci)
+        cells = self.carried(s, c)
+        board, shape = dict(self.board), dict(self.shape)
+        lifted = [(board.pop(w), shape.pop(w)) for w in cells]
+        ux, uy, _ = self.target_xyz(u)
+        h = self.height(u)
+        for j, (col, name) in enumerate(lifted):
+            board[(ux, uy, h + j)], shape[(ux, uy, h + j)] = col, name
+        return board, shape, (ux, uy, h), len(cells)
+
+    def is_stack_id(self, a):
+        return bool(self.nstk) and self.offer_by is None and self.stk0 <= a < self.stk0 + self.nstk
+
+    def piece_of(self, s, a):
+        if self.is_stack_id(a):
+            return None
+        return super().piece_of(s, a)
+
+    def captures(self, s, a):
+        if self.is_stack_id(a):
+            board, shape, (x, y, h), _ = self.after_stack_move(s, a)
+            return self.stack_outcome(s, shape[(x, y, h)], board, shape, x, y, h)[0] == "win"
+        return super().captures(s, a)
+
+    def seat_actions(self, s):
+        if self.pot is not None:
+            return list(range(len(self.pot["captors"])))
+        self._stack_layout()
+        out = sorted(ShapeRefState.seat_actions(self, s) + self.stack_moves(s))
+        forced = False
+        for a in out:
+            if not self.captures(s, a):
+                continue
+            if self.is_stack_id(a):
+                _, shape, mover, _ = self.after_stack_move(s, a)
+                name = shape[mover]
+            else:
+                name = self.piece_of(s, a)[0]
+            if self.power(name) == "must-capture":
+                forced = True
+        if forced:
+            out = [a for a in out if self.captures(s, a)]
+        return out
+
+    def apply(self, a):
+        if self.pot is None and self.is_stack_id(a):
+            assert a in self.legal_actions(), (a, self.legal_actions())
+            return self._stack_cover(a)
+        return CaptureRefState.apply(self, a)
+
+    def _stack_cover(self, a):
+        s = self.seat
+        r1 = (a - self.stk0) // (self.S * self.T)
+        u = (a - self.stk0) % self.T
+        ci = ((a - self.stk0) // self.T) % self.S
+        src = next(w for w in self.board if self.cell_index(w) == ci)
+        f = self.xyz_target(src[0], src[1], 0)
+        board, shape, mover, n = self.after_stack_move(s, a)
+        x, y, h = mover
+        name, col = shape[mover], board[mover]
+        verdict, cells = self.stack_outcome(s, name, board, shape, x, y, h)
+        self.board, self.shape = dict(board), dict(shape)     # board/shape stay as landed, for reading
+        stays = mover if verdict in ("none", "win") else None
+        if verdict != "none":
+            column = [(c, board[c], shape[c]) for c in self.stack_cells(u) if c in board]
+            for c, _, _ in column:
+                del self.board[c], self.shape[c]
+            kept, at = [], None
+
+            def reincarnate(captor_col, captor_shape, captive_shape):
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(self.props[captor_shape]["result"], 0)
+                self.sres[captor_col][captive_shape] += got
+                self.reserve[captor_col] += got
+
+            for c, pcol, pshape in column:
+                if c == mover:
+                    if verdict == "mutual":
+                        continue
+                    if verdict == "lose":
+                        firsts = {}
+                        for e in cells:
+                            firsts.setdefault(board[e], shape[e])
+                        splits = any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+                                     for p in self.props.values())
+                        if len(firsts) > 1 and splits:
+                            captors = sorted(firsts.items())
+                            doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in captors)
+                            self.pot = {"t": u, "name": name, "captors": captors, "pieces": 2 if doubled else 1}
+                            continue
+                        ccol, cshape = board[cells[0]], shape[cells[0]]
+                        if self.props[cshape]["result"] == "converts":
+                            kept.append((ccol, pshape))
+                        else:
+                            reincarnate(ccol, cshape, pshape)
+                        continue
+                    at = len(kept)
+                elif c in cells and verdict == "mutual":
+                    continue
+                elif c in cells and verdict == "win":
+                    if self.props[name]["result"] == "converts":
+                        kept.append((col, pshape))
+                    else:
+                        reincarnate(col, name, pshape)
+                    continue
+                kept.append((pcol, pshape))
+            up = self.stack_cells(u)
+            for i, (pcol, pshape) in enumerate(kept):
+                self.board[up[i]], self.shape[up[i]] = pcol, pshape
+            stays = up[at] if at is not None else None
+        if self.pot is not None:
+            return                        # the ply ends when the pot is dealt
+        if stays is not None and r1:
+            self.shape[stays] = self.replacers[r1 - 1]
+        landed = [] if stays is None else [(stays[0], stays[1], stays[2] + j) for j in range(n)]
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        goal_reached = stays is not None and self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        self.passes = 0
+        self.plies += 1
+        for k, effect, diag in self.checks:
+            if not any(self.run_through(w, self.board[w], diag) >= k for w in landed):
+                continue
+            if self.B > 1:
+                self.decided[self.board_of(landed[0])] = self._check_result(effect)
+                if len(self.decided) == self.B:
+                    return self._most_boards()
+                break
+            if self.overachievers:
+                if self._overachiever_check(effect):
+                    return
+                break
+            self.result = self._check_result(effect)
+            return
+        if goal_reached:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()
+
+
+# -- ttt-jumps: "Surround line" and "Surround orthogonal" (issue 12 item 4), from
+# docs/rules/ttt.md "Surrounds" -----------------------------------------------------------
+
+class SurroundRefState(JumpRefState):
+    """Jumps and surrounds on flat boards: when a piece of a surrounding shape
+    (with a power) arrives, by placement or move, the runs it closes along any
+    line with another piece of its seat's colours (surround-line), or the
+    one-colour orthogonal groups next to it left with no empty orthogonal
+    neighbour and none of a third player's (surround-orthogonal; edges and
+    locked spaces close a group), are captured under its result, before the
+    ply's turn checks. Pieces on spaces locked for the phase are never taken
+    (a group holding one stays)."""
+
+    def surrounder(self, name):
+        p = self.props[name]
+        return p.get("power", "none") != "none" and p.get("condition") in ("surround-line", "surround-orthogonal")
+
+    def flat_cover_ok(self, s, name, t):
+        return not self.surrounder(name) and super().flat_cover_ok(s, name, t)
+
+    def takeable(self, s, c, board):
+        return c in board and board[c] not in self.owned[s] and c not in self.phase_locked()
+
+    def surrounded(self, s, c, board, shape):
+        """The cells the surrounder on c (in ``board``/``shape``) captures."""
+        name = shape[c]
+        out = []
+        if self.props[name]["condition"] == "surround-line":
+            for d in ALL_DIRS:
+                run, p = [], tuple(a + b for a, b in zip(c, d))
+                while self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board):
+                    run.append(p)
+                    p = tuple(a + b for a, b in zip(p, d))
+                if run and self.on_board(*p) and self.board_of(p) == self.board_of(c) and p in board \
+                        and board[p] in self.owned[s]:
+                    out += run
+            return out
+        orth = [d for d in ALL_DIRS if sum(map(abs, d)) == 1]
+        done = set()
+        for d in orth:
+            g = tuple(a + b for a, b in zip(c, d))
+            if not self.on_board(*g) or self.board_of(g) != self.board_of(c) or g in done:
+                continue
+            if not self.takeable(s, g, board):
+                continue
+            group, todo, free = {g}, [g], False
+            while todo:
+                x = todo.pop()
+                for e in orth:
+                    y = tuple(a + b for a, b in zip(x, e))
+                    if not self.on_board(*y) or self.board_of(y) != self.board_of(x) or y in self.locked:
+                        continue
+                    if y not in board:
+                        free = True
+                    elif board[y] == board[g]:
+                        if y in self.phase_locked():
+                            free = True
+                        elif y not in group:
+                            group.add(y)
+                            todo.append(y)
+                    elif board[y] not in self.owned[s]:
+                        free = True
+            done |= group
+            if not free:
+                out += sorted(group)
+        return out
+
+    def captures(self, s, a):
+        got = self.piece_of(s, a)
+        if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:
+            got = (self.replacers[self.decode_move(a)[0]], got[1])    # it surrounds as it lands
+        if got is not None and self.surrounder(got[0]) and a != self.a_pass:
+            name, t = got
+            board, shape = dict(self.board), dict(self.shape)
+            if a < self.move0:
+                ch = (a % (self.P * self.T)) // self.T
+                col = ch if self.choose else min(self.owned[s])
+            else:
+                _, f, _ = self.decode_move(a)
+                src = self.top_cell(f)
+                col = board.pop(src)
+                shape.pop(src)
+            c = self.target_xyz(t)
+            board[c], shape[c] = col, name
+            return bool(self.surrounded(s, c, board, shape))
+        return super().captures(s, a)
+
+    def end_ply(self, stays, col, goal_reached):
+        if stays is not None and self.surrounder(self.shape[stays]):
+            name = self.shape[stays]
+            result = self.props[name]["result"]
+            for c in self.surrounded(self.seat, stays, self.board, self.shape):
+                if result == "converts":
+                    self.board[c] = col
+                    continue
+                captive = self.shape.pop(c)
+                del self.board[c]
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+                self.sres[col][captive] += got
+                self.reserve[col] += got
+        return super().end_ply(stays, col, goal_reached)

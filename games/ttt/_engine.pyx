@@ -48,6 +48,7 @@ from games.ttt.codes cimport MOVE_ADJ_KNIGHT                                  # 
 from games.ttt.poker cimport hand_rank, N_SHAPES                              # ttt-stacks
 from games.ttt.codes cimport (POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES,
                               RESULT_REINCARNATES_X2)   # ttt-captures
+from games.ttt.codes cimport COND_JUMP, COND_CHAIN_JUMP, COND_SURROUND_LINE, COND_SURROUND_ORTH   # ttt-jumps
 
 cdef enum:
     MAX_SEATS = 5
@@ -199,6 +200,13 @@ cdef class Tables:
     cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
     cdef bint pots                         # a pot may be split among captors (a chance node)
     cdef int pot0                          # block offset of the pot region (POT_*)
+    # ttt-jumps
+    cdef bint jumps                        # some shape captures by jumping
+    cdef bint chains                       # some shape chain-jumps (continuation decisions)
+    cdef bint surrounds                    # some shape captures by surrounding
+    cdef int chain0                        # block offset of the pending chain: its target + 1, or 0
+    cdef int a_stop                        # "end-chain": declines the continuation (-1: no chains)
+    cdef int chips                         # SHAPES_ALL bits of the powerless shapes (poker's "chips")
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -296,6 +304,10 @@ cdef class Tables:
             self.a_agree = i + 1
             self.a_refuse = i + 2
             i += 3
+        self.a_stop = -1                       # ttt-jumps: the continuation's "end-chain", last
+        if p.get("chains", False):
+            self.a_stop = i
+            i += 1
         self.num_actions = i
         # geometry
         dirs = _directions3()
@@ -547,6 +559,9 @@ cdef class Tables:
             self.goal_high[k] = high
         self.goal_check = p["goal_check"]
         self.powers = p.get("powers", False)            # ttt-captures
+        self.jumps = p.get("jumps", False)              # ttt-jumps
+        self.chains = p.get("chains", False)
+        self.surrounds = p.get("surrounds", False)
         self.pots = p.get("pots", False)
         for k in range(self.K):
             self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
@@ -554,6 +569,10 @@ cdef class Tables:
             self.shape_result[k] = p["shape_results"][k] if self.powers else 0
             if self.shape_power[k] == POWER_MUST:
                 self.any_must = True
+        self.chips = 0                                   # ttt-jumps: "the lowest possible rank (chips)"
+        for k in range(self.K):
+            if self.shape_power[k] == POWER_NONE:
+                self.chips |= 1 << self.shape_global[k]
         if self.move:
             i += self.R * self.T * self.T
         # ttt-stacks: by-stack moves name the mover's cell (it need not be a top)
@@ -580,6 +599,9 @@ cdef class Tables:
         if self.pots:                             # ttt-captures: a pot waiting for its chance node
             self.pot0 = self.block
             self.block += POT_LEN
+        if self.chains:                           # ttt-jumps: the pending chain (0: none)
+            self.chain0 = self.block
+            self.block += 1
         dirs = _directions3()
         self.dcomp = <int8_t*>malloc(26 * 3)
         self.knight3 = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
@@ -682,6 +704,9 @@ cdef class TTTCore(GameCore):
     # ttt-cloakcap: set while an attempt is judged on the true position, where
     # "must capture" does not apply (it is judged on what the mover sees)
     cdef bint cp_unforced
+    cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by _after_ply
+    cdef int st_hand_t        # ttt-jumps: a by-stack cover's destination stack while its verdict is taken (-1: none)
+    cdef int st_below         # ttt-jumps: ... and the height its carried pieces start at (defenders lie below)
 
     def __cinit__(self):
         self.mem = NULL
@@ -825,6 +850,9 @@ cdef class TTTCore(GameCore):
         self.seen = self.mem + tab.seen0 if tab.cloaking != CLOAK_NONE else NULL
         self.shp = self.mem + tab.shp0 if tab.shaped else NULL       # ttt-shapes
         self.sres = self.mem + tab.sres0 if tab.shaped else NULL
+        self.cj_land = -1                                            # ttt-jumps
+        self.st_hand_t = -1
+        self.st_below = -1
         self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # ttt-sim or cloaking
 
     cdef GameCore copy(self):
@@ -1060,6 +1088,7 @@ cdef class TTTCore(GameCore):
 
     cdef inline bint _offer_allowed(self) noexcept:
         return (self.tab.agree_draw and not self.offered and self.left == self.tab.ppt
+                and not (self.tab.chains and self.mem[self.tab.chain0])     # ttt-jumps: inside a turn
                 and not (self.tab.chaos and self.seat == self.tab.seats - 1)
                 and not (self.tab.sim and self._in_round()))      # ttt-sim: no offers in a round
 
@@ -1074,6 +1103,8 @@ cdef class TTTCore(GameCore):
             return action < self.mem[tab.pot0 + POT_N]
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
+        if tab.chains and self.mem[tab.chain0]:
+            return self._cj_listed(action)                  # ttt-jumps: the continuation
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
@@ -1131,6 +1162,9 @@ cdef class TTTCore(GameCore):
             return
         if self.offer_by >= 0:
             self._answer(action == tab.a_agree)
+            return
+        if tab.chains and self.mem[tab.chain0]:
+            self._cj_apply(action)                   # ttt-jumps: the continuation
             return
         if tab.shaped and action < tab.a_pass_or_end:
             self._sh_apply(action)                   # ttt-shapes
@@ -1254,6 +1288,8 @@ cdef class TTTCore(GameCore):
             return
         if tab.move_limit and self.plies >= tab.move_limit:
             self._finish_stalemate(END_MOVE_LIMIT)
+            return
+        if self.cj_land >= 0 and self._cj_continue():      # ttt-jumps: the chain's extra move
             return
         self.left -= 1
         if self.left == 0 or not self._has_move(self.seat):
@@ -1917,6 +1953,8 @@ cdef class TTTCore(GameCore):
             h ^= self._sh_reserves_hash()         # ttt-captures: reincarnation refills reserves
         if self.tab.pots:
             h ^= self._cp_pot_hash()
+        if self.tab.chains:                       # ttt-jumps: a pending continuation
+            h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -2356,6 +2394,9 @@ cdef class TTTCore(GameCore):
                 if not linear:
                     break
                 u = tab.tnbr[u * 26 + d]
+        if tab.jumps and (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP) \
+                and tab.shape_power[k] != POWER_NONE:
+            n += self._jp_destinations(seat, f, k, mark)       # ttt-jumps
         return n
 
     cdef inline bint _sh_reaches(self, int seat, int k, int f, int u) noexcept:
@@ -2401,6 +2442,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int n = 0, sh, ch, colour, t, f, u, r, k, kind
         cdef uint8_t* mark
+        if tab.chains and self.mem[tab.chain0]:
+            return self._cj_actions(seat, out)          # ttt-jumps: the continuation only
         for sh in range(tab.K):
             for ch in range(tab.choices):
                 colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
@@ -2501,6 +2544,8 @@ cdef class TTTCore(GameCore):
             self._sh_set_shape(c, tab.shape_global[sh])
             if self.seen != NULL:
                 self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
+            if tab.surrounds:
+                self._su_capture(self.seat, c, True)       # ttt-jumps: the arriving piece surrounds
             self.placements += 1
             self._after_ply(c, colour + 1)
             return
@@ -2513,6 +2558,9 @@ cdef class TTTCore(GameCore):
         shape = self.shp[src]
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
+        self.cj_land = -1
+        if tab.jumps:                                       # ttt-jumps: a jump captures what it passes
+            self._jp_apply(piece, tab.shape_local[shape], f, u)
         c = -2
         if tab.powers:                                      # ttt-captures: a cover (with the shape that moved)
             c = self._cp_arrive(self.seat, u, piece, tab.shape_local[shape])
@@ -2530,6 +2578,8 @@ cdef class TTTCore(GameCore):
         if self.seen != NULL and c >= 0:
             self.seen[c] = self.seen[src]
             self.seen[src] = 0
+        if tab.surrounds and c >= 0:
+            self._su_capture(self.seat, c, True)           # ttt-jumps: the arriving piece surrounds
         self.moves += 1
         if tab.goal_check and c >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
             self.goal_hit = True                   # read by _after_ply after the turn checks
@@ -2588,6 +2638,12 @@ cdef class TTTCore(GameCore):
             return self._st_action_string(action)       # ttt-stacks
         self._sh_decode_move(action, &r, &f, &u)
         text = f"{self._target_name(f)}->{self._target_name(u)}"
+        if tab.jumps:                                    # ttt-jumps: name the piece a jump takes
+            seat = player if 0 <= player < tab.seats else self.seat
+            k = self._sh_piece_shape(seat, f)
+            m = self._jp_jumped(seat, k, f, u) if k >= 0 else -1
+            if m >= 0:
+                text += f" over {self._target_name(m)}"
         if r >= 0:
             text += f" becomes {names[tab.replacer[r]]}"
         return text
@@ -2805,7 +2861,7 @@ cdef class TTTCore(GameCore):
                 seen[j] = self.seen[src]
                 self.seen[src] = 0
         self.top[f] = z0
-        if r1 > 0:
+        if r1 > 0 and not tab.powers:      # ttt-jumps: with powers the replacement waits for the cover
             shapes[0] = tab.shape_global[tab.replacer[r1 - 1]]
         base = self.top[u]
         for j in range(n):
@@ -2819,10 +2875,18 @@ cdef class TTTCore(GameCore):
         self._st_refresh_free(f)
         self._st_refresh_free(u)
         self.moves += 1
-        if tab.goal_check and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
+        dst = u + tab.XY * base
+        if tab.powers:                     # ttt-jumps: a by-stack mover covers the destination's pieces
+            dst = self._st_cover(self.seat, u, base, pieces[0], tab.shape_local[shapes[0]])
+            if dst == CP_PAUSED:
+                return
+            if dst >= 0 and r1 > 0:
+                self.board_hash ^= tab.szob[dst * MAX_SHAPES + self.shp[dst]]
+                self._sh_set_shape(dst, tab.shape_global[tab.replacer[r1 - 1]])
+        if tab.goal_check and dst >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
             self.goal_hit = True
-        self.st_landed = n
-        self._after_ply(u + tab.XY * base, pieces[0])
+        self.st_landed = n if dst >= 0 else 0
+        self._after_ply(dst, pieces[0])
         self.st_landed = 0
 
     cdef int _st_best_run(self, int c, bint axis_only) noexcept:
@@ -2946,7 +3010,7 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int n = 0, z, c, piece
         if tab.gravity:
-            z = self.top[t] - 1
+            z = (self.st_below if self.st_below >= 0 else self.top[t]) - 1     # ttt-jumps: not the carried pieces
             while z >= self._cp_base(t):
                 c = t + tab.XY * z
                 piece = self.cell[c]
@@ -2970,11 +3034,14 @@ cdef class TTTCore(GameCore):
         return cd == 1 and _outranks(self.tab.shape_global[d], self.tab.shape_global[e])
 
     cdef inline int _cp_mover_rank(self, int seat, int k, int t) noexcept:
-        """The hook for branch ttt-stacks: the rank a mover brings to a cover
-        on target t. Placements and moves rank by their shape (local shape k,
-        returned as is); a "by stack" or "by full stack" mover's rank is to
-        come from ttt-stacks' poker-hand function here (issue 12 item 6)."""
-        return k
+        """The rank a mover brings to a cover on target t, when it is not its
+        shape: -1 for placements and moves (they rank by their shape, local
+        shape k); a "by stack" or "by full stack" mover (``st_hand_t`` set by
+        ``_st_cover``) brings its seat's poker hand in the destination stack
+        after the move (ttt-jumps; docs/rules/ttt.md, "Powers of by-stack movers")."""
+        if self.st_hand_t < 0:
+            return -1
+        return self._st_hand_rank(seat, t, self.tab.chips)
 
     cdef int _cp_verdict(self, int seat, int k, int t, int* cells, int* n) noexcept:
         """The verdict (CP_*) of a piece of local shape k of ``seat`` arriving
@@ -2987,10 +3054,12 @@ cdef class TTTCore(GameCore):
         cdef int i, j, v, m = 0, wins = 0, nb = 0
         cdef bint top
         cdef int beat[CP_MAX_STACK]
-        k = self._cp_mover_rank(seat, k, t)
+        cdef int mr = self._cp_mover_rank(seat, k, t)      # ttt-jumps: -1, or a by-stack mover's hand
         n[0] = self._cp_defenders(seat, t, cells)
         for i in range(n[0]):
             v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
+            if mr >= 0:
+                v = self._st_hand_duel(mr, k, cells[i], t, v)
             if v == -1:
                 beat[nb] = cells[i]
                 nb += 1
@@ -3004,8 +3073,9 @@ cdef class TTTCore(GameCore):
             for i in range(nb):
                 top = True
                 for j in range(nb):
-                    if self._cp_above(self.tab.shape_local[self.shp[beat[j]]],
-                                      self.tab.shape_local[self.shp[beat[i]]]):
+                    if (self._st_cells_above(beat[j], beat[i], t) if mr >= 0 else
+                            self._cp_above(self.tab.shape_local[self.shp[beat[j]]],
+                                           self.tab.shape_local[self.shp[beat[i]]])):
                         top = False
                         break
                 if top:
@@ -3033,6 +3103,8 @@ cdef class TTTCore(GameCore):
             return False
         if (tab.seat_mask[seat] >> (piece - 1)) & 1:
             return False
+        if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
+            return False                  # ttt-jumps: a jumper captures only by jumping, never by a cover
         return self._cp_duel(k, tab.shape_local[self.shp[t]]) != 2
 
     cdef inline bint _sh_room(self, int seat, int k, int t) noexcept:
@@ -3047,17 +3119,29 @@ cdef class TTTCore(GameCore):
         every piece it covers (CP_WIN); ``must`` tells whether its shape must
         capture."""
         cdef Tables tab = self.tab
-        cdef int k, t, r, f, n
+        cdef int k, t, r, f, n, kl
         cdef int cells[CP_MAX_STACK]
         must[0] = False
         if action < tab.nplace:
             k = (action // tab.T) // tab.choices
             t = action % tab.T
+            if tab.surrounds and tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_SURROUND_LINE:
+                must[0] = tab.shape_power[k] == POWER_MUST       # ttt-jumps: a surround is its capture
+                return self._su_would(seat, action, k, -1, t)
         elif action < tab.a_pass_or_end:
+            if tab.nstk and action >= tab.stk0:
+                return self._st_would_capture(seat, action, must)     # ttt-jumps
             self._sh_decode_move(action, &r, &f, &t)
             k = self._sh_piece_shape(seat, f)
             if k < 0:
                 return False
+            kl = tab.replacer[r] if r >= 0 else k          # ttt-jumps: the piece surrounds as it lands
+            if tab.surrounds and tab.shape_power[kl] != POWER_NONE and tab.shape_cond[kl] >= COND_SURROUND_LINE:
+                must[0] = tab.shape_power[kl] == POWER_MUST      # ttt-jumps: a surround is its capture
+                return self._su_would(seat, action, kl, f, t)
+            if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
+                must[0] = tab.shape_power[k] == POWER_MUST      # ttt-jumps: a jump is its capture
+                return self._jp_jumped(seat, k, f, t) >= 0
         else:
             return False
         if self._cp_verdict(seat, k, t, cells, &n) != CP_WIN:
@@ -3342,6 +3426,498 @@ cdef class TTTCore(GameCore):
             self._free_add(t)
         elif have and not want:
             self._free_remove(t)
+
+    # -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4) -----------------------
+    # docs/rules/ttt.md, "Jumps". A shape whose condition is ``jump`` or
+    # ``chain-jump`` captures by moving from f over the adjacent piece on m =
+    # f + d, of a colour its mover does not own, to the empty space u = f + 2d
+    # directly beyond, for every direction d its move steps along (so
+    # "adjacent" jumps in all directions, "forward-diagonal" only forward
+    # diagonally; knights and stationary shapes have none: validation). The
+    # move keeps the plain move's id ``move0 + f*T + u`` (or the replacement
+    # id when u reaches the goal): whenever such a piece passes directly over
+    # an adjacent jumpable piece to the space beyond, it jumps. Flat boards
+    # only (validation). The jumped piece is captured under the jumper's
+    # result whatever its rank: a jumper captures "in ways other than by
+    # rank", so it has the highest rank and "conflicts between [such pieces]"
+    # go to the attacker. After a chain-jumper's jump, when the same piece can
+    # jump again, the same player decides again (the pending chain in the
+    # block, ``chain0``): one of that piece's jumps, or "end-chain" (not with
+    # "must capture", which forbids the non-capture).
+
+    cdef inline bint _jp_dir_ok(self, int seat, int k, int f, int d) noexcept:
+        """Whether direction d is one shape k's move steps along from target f."""
+        cdef Tables tab = self.tab
+        cdef int move = tab.shape_move[k], axis
+        if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
+            if not tab.is_axis[d]:
+                return False
+        elif move == MOVE_ADJ_DIAGONAL or move == MOVE_DIAG_LINE or move == MOVE_FORWARD_DIAG:
+            if tab.is_axis[d]:
+                return False
+        elif move == MOVE_ALQUERQUE:
+            if not tab.is_axis[d] and ((f % tab.X) % tab.bX + (f // tab.X) % tab.Y) % 2:
+                return False
+        elif move == MOVE_NONE or move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or _moves_by_stack(move):
+            return False
+        if move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG:
+            axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
+            if axis < 0 or tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
+                return False
+        return True
+
+    cdef inline bint _jp_jumpable(self, int seat, int m) noexcept:
+        """Whether the piece on cell m may be jumped by ``seat``: a piece of a
+        colour the seat does not own, on a space not locked for the phase."""
+        cdef int piece = self.cell[m]
+        if piece == 0 or self.tab.locked[m] or (self.plock != NULL and self.plock[m]):
+            return False
+        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
+
+    cdef inline bint _jp_lands(self, int seat, int k, int f, int u) noexcept:
+        """Whether the jumper (local shape k, on f) may land on u: free, open
+        to the seat, and not away from its goal line if it cannot move backwards."""
+        cdef int d0
+        if u < 0 or not self._target_free(u) or not self._may_enter(seat, u):
+            return False
+        if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0:
+            d0 = self._sh_goal_dist(seat, f)
+            if self._sh_goal_dist(seat, u) > d0:
+                return False
+        return True
+
+    cdef int _jp_destinations(self, int seat, int f, int k, uint8_t* mark) noexcept:
+        """The jumps of the piece of local shape k on f: their landing targets
+        marked (not counted again when a plain move marked them); with
+        ``mark`` NULL, 1 as soon as one exists."""
+        cdef Tables tab = self.tab
+        cdef int d, m, u, n = 0
+        for d in range(26):
+            m = tab.tnbr[f * 26 + d]
+            if m < 0:
+                continue
+            u = tab.tnbr[m * 26 + d]
+            if u < 0 or not self._jp_dir_ok(seat, k, f, d) or not self._jp_jumpable(seat, m):
+                continue
+            if not self._jp_lands(seat, k, f, u):
+                continue
+            if mark == NULL:
+                return 1
+            if not mark[u]:
+                mark[u] = 1
+                n += 1
+        return n
+
+    cdef int _jp_jumped(self, int seat, int k, int f, int u) noexcept:
+        """The cell a move of the jumper (local shape k) from f to u jumps, or -1."""
+        cdef Tables tab = self.tab
+        cdef int d, m
+        if not (tab.shape_power[k] != POWER_NONE and (tab.shape_cond[k] == COND_JUMP
+                                                       or tab.shape_cond[k] == COND_CHAIN_JUMP)):
+            return -1
+        for d in range(26):
+            m = tab.tnbr[f * 26 + d]
+            if m >= 0 and tab.tnbr[m * 26 + d] == u:
+                if self._jp_dir_ok(seat, k, f, d) and self._jp_jumpable(seat, m):
+                    return m
+                return -1
+        return -1
+
+    cdef void _jp_apply(self, int piece, int k, int f, int u) noexcept:
+        """The capture of a move from f to u, if it is a jump (the mover has
+        left f; u is still free): the jumped piece is removed, reincarnated
+        (one or two of its shape to the jumper's colour's reserve) or
+        converted (takes the jumper's colour where it stands). A chain-jumper's
+        landing target is kept for ``_after_ply`` (``cj_land``)."""
+        cdef Tables tab = self.tab
+        cdef int m = self._jp_jumped(self.seat, k, f, u), res
+        if m < 0:
+            return
+        res = self._cp_take(piece, k, tab.shape_local[self.shp[m]])
+        if res == RESULT_CONVERTS:
+            self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
+            self.cell[m] = piece
+        else:
+            self._cp_clear(m)
+            self._free_add(m)
+        if tab.shape_cond[k] == COND_CHAIN_JUMP:
+            self.cj_land = u
+
+    cdef bint _cj_continue(self) noexcept:
+        """After a chain-jumper's jump (the ply's checks done, the game going
+        on): when the piece that landed on ``cj_land`` may jump again (it is
+        still a chain-jumper, movable, with a jump), the same player's
+        continuation is pending and the turn waits for it."""
+        cdef Tables tab = self.tab
+        cdef int t = self.cj_land, k
+        self.cj_land = -1
+        k = self._sh_piece_shape(self.seat, t)
+        if k < 0 or tab.shape_cond[k] != COND_CHAIN_JUMP or tab.shape_power[k] == POWER_NONE:
+            return False
+        if not self._jp_destinations(self.seat, t, k, NULL):
+            return False
+        self.mem[tab.chain0] = t + 1
+        return True
+
+    cdef int _cj_actions(self, int seat, int* out) noexcept:
+        """The continuation's actions, ascending: the chained piece's jumps
+        (plain ids, then replacement ids when a jump reaches the goal), then
+        "end-chain" unless the piece must capture."""
+        cdef Tables tab = self.tab
+        cdef int t = self.mem[tab.chain0] - 1, k, kind, u, n = 0
+        cdef uint8_t* mark
+        k = self._sh_piece_shape(seat, t)
+        if k >= 0:
+            mark = <uint8_t*>malloc(tab.T)
+            memset(mark, 0, tab.T)
+            self._jp_destinations(seat, t, k, mark)
+            for kind in range(1 + tab.R):
+                for u in range(tab.T):
+                    if not mark[u] or self._sh_reaches(seat, k, t, u) != (kind > 0):
+                        continue
+                    if kind == 0:
+                        out[n] = tab.move0 + t * tab.T + u
+                    else:
+                        out[n] = tab.rep0 + ((kind - 1) * tab.T + t) * tab.T + u
+                    n += 1
+            free(mark)
+        if k < 0 or n == 0 or tab.shape_power[k] != POWER_MUST:
+            out[n] = tab.a_stop
+            n += 1
+        return n
+
+    cdef bint _cj_listed(self, int action) noexcept:
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._cj_actions(self.seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] == action:
+                found = True
+                break
+        free(buf)
+        return found
+
+    cdef void _cj_apply(self, int action) noexcept:
+        """The continuation: another jump of the chained piece (a ply, which
+        may chain again), or "end-chain", which ends the extra move (not a
+        ply: nothing moves) and the turn goes on as after the jump."""
+        self.mem[self.tab.chain0] = 0
+        if action != self.tab.a_stop:
+            self._sh_apply(action)
+            return
+        self.left -= 1
+        if self.left == 0 or not self._has_move(self.seat):
+            self._next_seat()
+
+    def pending_chain(self):
+        """ttt-jumps: the target of the piece whose continuation is pending, or None."""
+        if not self.tab.chains or not self.mem[self.tab.chain0]:
+            return None
+        return self.mem[self.tab.chain0] - 1
+
+    # -- ttt-jumps: "Surround line" and "Surround orthogonal" (issue 12 item 4) --------
+    # docs/rules/ttt.md, "Surrounds". Flat boards only (validation). When a
+    # piece of a surrounding shape arrives (placed, or moved) on cell c:
+    # - surround-line: along each of the 26 directions (8 on a flat board), a
+    #   run of one or more pieces of colours the mover does not own, starting
+    #   next to c and closed by a piece of the mover's colours, is captured
+    #   (reversi: the arriving piece is one end);
+    # - surround-orthogonal: each group (orthogonally connected pieces of one
+    #   colour the mover does not own) orthogonally next to c whose every
+    #   orthogonal neighbour is the mover's piece, a locked space or the board's
+    #   edge is captured (Go: no liberty left).
+    # A run or group holding a piece on a space locked for the phase stays.
+    # Every captive gets the captor's result; a surrounder never covers.
+
+    cdef inline bint _su_open(self, int seat, int x) noexcept:
+        """Whether the piece on cell x may be a captive of ``seat``."""
+        cdef int piece = self.cell[x]
+        if piece == 0 or (self.plock != NULL and self.plock[x]):
+            return False
+        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
+
+    cdef int _su_line(self, int seat, int c, int* cells) noexcept:
+        """The captives of a surround-line piece of ``seat`` on cell c."""
+        cdef Tables tab = self.tab
+        cdef int d, x, n = 0, m
+        for d in range(26):
+            m = 0
+            x = tab.tnbr[c * 26 + d]
+            while x >= 0 and self._su_open(seat, x):
+                cells[n + m] = x
+                m += 1
+                x = tab.tnbr[x * 26 + d]
+            if m > 0 and x >= 0 and self.cell[x] and (tab.seat_mask[seat] >> (self.cell[x] - 1)) & 1:
+                n += m
+        return n
+
+    cdef int _su_orth(self, int seat, int c, int* cells) noexcept:
+        """The captives of a surround-orthogonal piece of ``seat`` on cell c."""
+        cdef Tables tab = self.tab
+        cdef int d, e, g, x, y, i, n = 0, m, colour
+        cdef bint closed
+        cdef uint8_t* seen = <uint8_t*>malloc(tab.S)
+        memset(seen, 0, tab.S)
+        for d in range(26):
+            if not tab.is_axis[d]:
+                continue
+            g = tab.tnbr[c * 26 + d]
+            if g < 0 or seen[g] or not self._su_open(seat, g):
+                continue
+            colour = self.cell[g]
+            m = 0
+            cells[n] = g
+            seen[g] = 1
+            m = 1
+            closed = True
+            i = 0
+            while i < m:
+                x = cells[n + i]
+                i += 1
+                for e in range(26):
+                    if not tab.is_axis[e]:
+                        continue
+                    y = tab.tnbr[x * 26 + e]
+                    if y < 0 or tab.locked[y]:
+                        continue                      # the edge, or a wall
+                    if self.cell[y] == 0:
+                        closed = False
+                    elif self.cell[y] == colour:
+                        if self.plock != NULL and self.plock[y]:
+                            closed = False            # a committed piece holds its group
+                        elif not seen[y]:
+                            seen[y] = 1
+                            cells[n + m] = y
+                            m += 1
+                    elif not ((tab.seat_mask[seat] >> (self.cell[y] - 1)) & 1):
+                        closed = False                # another player's piece
+            if closed:
+                n += m
+        free(seen)
+        return n
+
+    cdef int _su_captives(self, int seat, int c, int* cells) noexcept:
+        cdef int k = self.tab.shape_local[self.shp[c]]
+        if self.tab.shape_power[k] == POWER_NONE:
+            return 0
+        if self.tab.shape_cond[k] == COND_SURROUND_LINE:
+            return self._su_line(seat, c, cells)
+        if self.tab.shape_cond[k] == COND_SURROUND_ORTH:
+            return self._su_orth(seat, c, cells)
+        return 0
+
+    cdef int _su_capture(self, int seat, int c, bint apply) noexcept:
+        """The surround of the piece that arrived on cell c: every captive gets
+        the captor's result (removed, reincarnated to the captor's colour's
+        reserve, or converted in place). Returns how many."""
+        cdef Tables tab = self.tab
+        cdef int* cells = <int*>malloc(tab.S * sizeof(int))
+        cdef int n = self._su_captives(seat, c, cells), i, m, res
+        cdef int piece = self.cell[c], k = tab.shape_local[self.shp[c]]
+        if apply:
+            for i in range(n):
+                m = cells[i]
+                res = self._cp_take(piece, k, tab.shape_local[self.shp[m]])
+                if res == RESULT_CONVERTS:
+                    self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
+                    self.cell[m] = piece
+                else:
+                    self._cp_clear(m)
+                    self._free_add(m)
+        free(cells)
+        return n
+
+    cdef bint _su_would(self, int seat, int action, int k, int f, int t) noexcept:
+        """Whether the placement (f < 0) or move from f of a piece landing as
+        the surrounder of local shape k (a replacement's, for a move reaching
+        its goal) on the free target t would capture (the board is restored)."""
+        cdef Tables tab = self.tab
+        cdef int piece, shape, n
+        shape = tab.shape_global[k]
+        if f >= 0:
+            piece = self.cell[f]
+            self.cell[f] = 0
+        else:
+            piece = (((action // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[seat]) + 1
+        cdef int old_shape = self.shp[t]
+        self.cell[t] = piece
+        self.shp[t] = shape
+        n = self._su_capture(seat, t, False)
+        self.cell[t] = 0
+        self.shp[t] = old_shape
+        if f >= 0:
+            self.cell[f] = piece
+        return n > 0
+
+    # -- ttt-jumps: powers of by-stack movers (issue 12 items 4, 6) -------------------
+    # docs/rules/ttt.md, "Powers of by-stack movers". A by-stack or
+    # by-full-stack mover with a power covers, with its carried pieces riding
+    # on it, the pieces of other colours already in the destination stack
+    # (above its highest locked cell): the seed's cover, decided as any cover
+    # (_cp_verdict), except that between two by-rank pieces the rank is the
+    # players' poker hands in the destination stack after the move (the
+    # mover's seat, and the defender's owner: a seat, or for a communal piece
+    # the communal pieces alone), chips (powerless shapes) left out.
+
+    cdef int _st_mask_hand(self, int mine, int t) noexcept:
+        """The poker hand in stack t of the pieces of the colours in ``mine``
+        and the communal ones, chips left out (mine = 0: communal only)."""
+        cdef Tables tab = self.tab
+        cdef int counts[N_SHAPES]
+        cdef int owned = 0, s, z, cc, piece
+        for s in range(tab.seats):
+            owned |= tab.seat_mask[s]
+        for s in range(N_SHAPES):
+            counts[s] = 0
+        for z in range(self.top[t]):
+            cc = t + tab.XY * z
+            piece = self.cell[cc]
+            if piece == 0 or (tab.chips >> self.shp[cc]) & 1:
+                continue
+            if ((mine >> (piece - 1)) & 1) or not ((owned >> (piece - 1)) & 1):
+                counts[self.shp[cc]] += 1
+        return hand_rank(counts)
+
+    cdef int _st_owner_hand(self, int c, int t) noexcept:
+        """The hand in stack t of the player owning the piece on cell c (the
+        first seat whose colours include it), or of no player (communal)."""
+        cdef int s, piece = self.cell[c]
+        for s in range(self.tab.seats):
+            if (self.tab.seat_mask[s] >> (piece - 1)) & 1:
+                return self._st_mask_hand(self.tab.seat_mask[s], t)
+        return self._st_mask_hand(0, t)
+
+    cdef int _st_hand_duel(self, int mr, int k, int d, int t, int v) noexcept:
+        """_cp_duel's verdict v for the by-stack mover (hand mr, local shape k)
+        against the defender on cell d: between two by-rank pieces the higher
+        hand wins and equal hands destroy both; otherwise v stands."""
+        cdef int dk = self.tab.shape_local[self.shp[d]], hd
+        if self._cp_class(k) != 1 or self._cp_class(dk) != 1:
+            return v
+        hd = self._st_owner_hand(d, t)
+        if mr > hd:
+            return 1
+        if hd > mr:
+            return -1
+        return 0
+
+    cdef bint _st_cells_above(self, int d, int e, int t) noexcept:
+        """Whether the defender on cell d ranks strictly above the one on e in
+        a by-stack cover: its class, then (by rank) its owner's hand."""
+        cdef int kd = self.tab.shape_local[self.shp[d]], ke = self.tab.shape_local[self.shp[e]]
+        cdef int cd = self._cp_class(kd), ce = self._cp_class(ke)
+        if cd != ce:
+            return cd > ce
+        return cd == 1 and self._st_owner_hand(d, t) > self._st_owner_hand(e, t)
+
+    cdef int _st_cover(self, int seat, int u, int base, int piece, int k) noexcept:
+        """The cover of a by-stack move whose carried pieces have landed on
+        stack u from height ``base`` (the mover, code ``piece``, local shape k,
+        at the bottom of them). Returns the mover's cell if it stays as the
+        seat's piece, -1 if not, CP_PAUSED when its pot waits for the chance
+        node. Captives leave the stack (removed, or to a reserve) or change
+        colour in place, and the pieces above them fall."""
+        cdef Tables tab = self.tab
+        cdef int nc = 0, verdict, cbase, top0, mover = u + tab.XY * base, m = 0, z, c, j, res, i
+        cdef int cpiece = 0, ck = 0, at = -1, ncap = 0
+        cdef bint hit
+        cdef int cells[CP_MAX_STACK]
+        cdef int pc[CP_MAX_STACK]
+        cdef int ps[CP_MAX_STACK]
+        cdef int16_t* pot
+        self.st_hand_t = u
+        self.st_below = base
+        verdict = self._cp_verdict(seat, k, u, cells, &nc)
+        self.st_hand_t = -1
+        self.st_below = -1
+        if verdict == CP_NONE:
+            return mover
+        if verdict == CP_LOSE:
+            cpiece = self.cell[cells[0]]
+            ck = tab.shape_local[self.shp[cells[0]]]
+            ncap = self._cp_captors(cells, nc)
+        cbase = self._cp_base(u)
+        top0 = self.top[u]
+        for z in range(cbase, top0):
+            c = u + tab.XY * z
+            hit = False
+            for j in range(nc):
+                if cells[j] == c:
+                    hit = True
+            pc[m] = self.cell[c]
+            ps[m] = self.shp[c]
+            if c == mover:
+                if verdict == CP_MUTUAL or (verdict == CP_LOSE and ncap > 1):
+                    pc[m] = 0                     # destroyed, or the pot (_cp_deal)
+                elif verdict == CP_LOSE:
+                    res = self._cp_take(cpiece, ck, k)
+                    pc[m] = cpiece if res == RESULT_CONVERTS else 0
+                elif verdict == CP_WIN:
+                    at = m
+            elif hit and verdict == CP_MUTUAL:
+                pc[m] = 0
+            elif hit and verdict == CP_WIN:
+                res = self._cp_take(piece, k, tab.shape_local[ps[m]])
+                pc[m] = piece if res == RESULT_CONVERTS else 0
+            if pc[m]:
+                m += 1
+            self._cp_clear(c)
+        for i in range(m):
+            self._cp_put(u + tab.XY * (cbase + i), pc[i], ps[i])
+        self.top[u] = cbase + m
+        self._cp_sync_free(u)
+        if ncap > 1:
+            pot = self.mem + tab.pot0
+            pot[POT_PENDING] = 1
+            pot[POT_T] = u
+            pot[POT_K] = k
+            return CP_PAUSED
+        return u + tab.XY * (cbase + at) if at >= 0 else -1
+
+    cdef bint _st_would_capture(self, int seat, int action, bint* must) noexcept:
+        """_cp_action_captures for a by-stack move: its verdict taken on the
+        stack as it would be after the move (the board is restored)."""
+        cdef Tables tab = self.tab
+        cdef int a = action - tab.stk0
+        cdef int u = a % tab.T, c = (a // tab.T) % tab.S
+        cdef int f = c % tab.XY, z0 = c // tab.XY, k, n, j, base, top_f, v, nc = 0
+        cdef int pc[CP_MAX_STACK]
+        cdef int ps[CP_MAX_STACK]
+        cdef int dc[CP_MAX_STACK]
+        cdef int ds[CP_MAX_STACK]
+        cdef int cells[CP_MAX_STACK]
+        k = self._st_piece_shape(seat, c)
+        if k < 0 or tab.shape_power[k] == POWER_NONE:
+            return False
+        n = self.top[f] - z0
+        base = self.top[u]
+        top_f = self.top[f]
+        for j in range(n):
+            pc[j] = self.cell[c + tab.XY * j]
+            ps[j] = self.shp[c + tab.XY * j]
+            self.cell[c + tab.XY * j] = 0
+        for j in range(n):
+            dc[j] = self.cell[u + tab.XY * (base + j)]
+            ds[j] = self.shp[u + tab.XY * (base + j)]
+            self.cell[u + tab.XY * (base + j)] = pc[j]
+            self.shp[u + tab.XY * (base + j)] = ps[j]
+        self.top[f] = z0
+        self.top[u] = base + n
+        self.st_hand_t = u
+        self.st_below = base
+        v = self._cp_verdict(seat, k, u, cells, &nc)
+        self.st_hand_t = -1
+        self.st_below = -1
+        for j in range(n):
+            self.cell[u + tab.XY * (base + j)] = dc[j]
+            self.shp[u + tab.XY * (base + j)] = ds[j]
+        for j in range(n):
+            self.cell[c + tab.XY * j] = pc[j]
+            self.shp[c + tab.XY * j] = ps[j]
+        self.top[f] = top_f
+        self.top[u] = base
+        must[0] = tab.shape_power[k] == POWER_MUST
+        return v == CP_WIN
 
     # -- random play ---------------------------------------------------------
 
@@ -4412,6 +4988,8 @@ cdef class TTTCore(GameCore):
         if action < tab.move0 + tab.nmove:
             f, u = divmod(action - tab.move0, tab.T)
             return f"{self._target_name(f)}->{self._target_name(u)}"
+        if action == tab.a_stop:
+            return "end-chain"                               # ttt-jumps
         return {tab.a_pass: "pass", tab.a_offer: "offer-draw", tab.a_agree: "agree-draw",
                 tab.a_refuse: "refuse-draw"}[action]
 

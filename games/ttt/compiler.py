@@ -17,6 +17,7 @@ from games.ttt.schema import (CLOAK_CODES, EFFECT_ALL_LOSE, FOLD_CODES, MOVE_COD
 from games.ttt.boards import _wide, widen
 from games.ttt.schema import (GOAL_CHECK, MOVES_FORWARD, can_move_backwards, goal_sides, needs_goals,
                               shaped)   # ttt-shapes
+from games.ttt.schema import has_chains, has_jumps, has_surrounds   # ttt-jumps
 from games.ttt.schema import (CONDITION_CODES, POWER_CODES, RESULT_CODES, has_powers,
                               may_split_pot)   # ttt-captures
 from games.ttt.spaces import lock_sets, on_board_groups, seat_lock_masks
@@ -165,6 +166,8 @@ def compile_rules(rs: RuleSet) -> dict:
         plies = r["move_limit"] + (seats - 1 if simultaneous else 0)
     if may_split_pot(r):
         plies *= 2                  # ttt-captures: at most one pot's chance node per ply
+    if has_chains(r):
+        plies *= 2                  # ttt-jumps: at most one "end-chain" decision per jump (a ply)
     length = plies
     if r["agree_draw"]:
         length += plies * n      # one offer and up to n-1 answers per turn
@@ -351,4 +354,7 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "shape_powers": [POWER_CODES[p["power"]] for p in props],
         "shape_conditions": [CONDITION_CODES[p.get("condition", "cover")] for p in props],
         "shape_results": [RESULT_CODES[p.get("result", "removes")] for p in props],
+        "jumps": has_jumps(r),             # ttt-jumps
+        "chains": has_chains(r),
+        "surrounds": has_surrounds(r),
     }

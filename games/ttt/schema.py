@@ -42,7 +42,9 @@ MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
 POWERS_ALL = ("none", "must-capture", "can-capture")
 POWERS_NOW = POWERS_ALL
 CONDITIONS_ALL = ("cover", "cover-by-rank", "jump", "chain-jump", "surround-line", "surround-orthogonal")
-CONDITIONS_NOW = ("cover", "cover-by-rank")
+CONDITIONS_NOW = CONDITIONS_ALL                    # ttt-jumps: the jumps and the surrounds
+CONDITIONS_JUMP = ("jump", "chain-jump")
+CONDITIONS_SURROUND = ("surround-line", "surround-orthogonal")
 RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
 RESULTS_NOW = RESULTS_ALL
 STALEMATES = ("draws", "all-win", "all-lose", "most-in-a-row-wins",
@@ -126,7 +128,10 @@ STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST
 # ttt-captures
 POWER_CODES = {"none": int(Power.POWER_NONE), "must-capture": int(Power.POWER_MUST),
                "can-capture": int(Power.POWER_CAN)}
-CONDITION_CODES = {"cover": int(Condition.COND_COVER), "cover-by-rank": int(Condition.COND_COVER_RANK)}
+CONDITION_CODES = {"cover": int(Condition.COND_COVER), "cover-by-rank": int(Condition.COND_COVER_RANK),
+                   "jump": int(Condition.COND_JUMP), "chain-jump": int(Condition.COND_CHAIN_JUMP),
+                   "surround-line": int(Condition.COND_SURROUND_LINE),
+                   "surround-orthogonal": int(Condition.COND_SURROUND_ORTH)}
 RESULT_CODES = {"removes": int(Result.RESULT_REMOVES), "converts": int(Result.RESULT_CONVERTS),
                 "reincarnates": int(Result.RESULT_REINCARNATES),
                 "reincarnates-x2": int(Result.RESULT_REINCARNATES_X2)}
@@ -305,6 +310,26 @@ def has_powers(record) -> bool:
     """Whether some shape may capture (its power is not "none"); such rule
     sets take the shapes path."""
     return any(props.get("power", "none") != "none" for props in record["shapes"].values())
+
+
+def has_jumps(record) -> bool:
+    """ttt-jumps: whether some shape captures by jumping ("Jump" or "Chain Jump")."""
+    return any(props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_JUMP
+               for props in record["shapes"].values())
+
+
+def has_surrounds(record) -> bool:
+    """ttt-jumps: whether some shape captures by surrounding."""
+    return any(props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_SURROUND
+               for props in record["shapes"].values())
+
+
+def has_chains(record) -> bool:
+    """ttt-jumps: whether some shape chain-jumps, so a jump may be followed by
+    the same player's continuation decision (jump again with that piece, or
+    end the chain): such rule sets have one more action id, "end-chain"."""
+    return any(props.get("power", "none") != "none" and props.get("condition") == "chain-jump"
+               for props in record["shapes"].values())
 
 
 def may_split_pot(record) -> bool:

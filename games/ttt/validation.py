@@ -26,6 +26,7 @@ from games.ttt.schema import (
     PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
+from games.ttt.schema import CONDITIONS_JUMP, CONDITIONS_SURROUND   # ttt-jumps
 from games.ttt.schema import (CONDITIONS_ALL, CONDITIONS_NOW, POWERS_ALL, RESULTS_ALL, RESULTS_NOW,
                               has_powers, may_split_pot)   # ttt-captures
 from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
@@ -380,6 +381,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     _check_shapes(rec, p)           # ttt-shapes
     _check_stacks(rec, p)           # ttt-stacks
     _check_captures(rec, p)         # ttt-captures
+    _check_jumps(rec, p)            # ttt-jumps
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -573,14 +575,9 @@ def _check_stacks(rec, p: _Problems):
                                           f"board (the seed: 'If the board is “stacks”, [...] the others bring "
                                           f"all pieces above them along for the ride') (allowed with board.kind "
                                           f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})")
-        if props.get("power", "none") != "none":
-            # the engine's by-stack moves land only where there is room, and the
-            # poker-hand rank that would settle their covers is not wired to
-            # the captures (``_cp_mover_rank``): refuse rather than play a
-            # power that never captures
-            p.add(f"shapes.{shape}.power", f"{props.get('power')!r} with move {move!r} is not supported by "
-                                           "this engine yet (supported now: power 'none' for pieces that "
-                                           "move by stack; docs/rules/ttt.md, Stacks)")
+        # ttt-jumps: a power is played (the cover of the destination stack,
+        # ranked by poker hands between by-rank pieces); jumps and surrounds
+        # are refused on stacks by _check_jumps
 
 
 # -- captures (ttt-captures, issue 12 items 3-5) ----------------------------------
@@ -678,6 +675,14 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
                             "defenders are the whole stack, partly hidden; allowed with a shape that has a "
                             "power and cloaked spaces: squares, vertices, hash)")
     for shape, props in shapes.items():
+        if props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_JUMP + CONDITIONS_SURROUND:
+            # merge of ttt-cloakcap and ttt-jumps: both were built apart, and a
+            # jump over or a surround of a piece the mover cannot see is not
+            # an attempt either branch defines
+            p.add(f"shapes.{shape}.condition", f"{props.get('condition')!r} with cloaked spaces is not "
+                                               "supported yet (a jump over, or a surround of, a piece the "
+                                               "mover does not see is not defined; allowed with cloaked "
+                                               "spaces: cover, cover-by-rank)")
         if props.get("result") in ("reincarnates", "reincarnates-x2"):
             p.add(f"shapes.{shape}.result", f"{props.get('result')!r} with cloaked spaces is not supported "
                                             "yet (a reincarnation changes the public reserves, which would "
@@ -687,6 +692,40 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
         p.add("cloaking", "captures with cloaked spaces are not supported with a simultaneous or single "
                           "phase yet (allowed with a shape that has a power and cloaked spaces: sequential "
                           "phases)")
+def _check_jumps(rec, p: _Problems):
+    """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
+    directions (a jump goes over the adjacent piece along one of its move's
+    directions), on a flat board; the surrounds need a flat board and
+    sequential phases (docs/rules/ttt.md, "Jumps and chain jumps", "Surrounds")."""
+    kind = (rec.get("board") or {}).get("kind")
+    for shape, props in (rec.get("shapes") or {}).items():
+        if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
+            continue
+        cond, move = props["condition"], props.get("move")
+        field = f"shapes.{shape}.condition"
+        if move == "stationary":
+            p.add(field, f"{cond!r} needs a shape that moves: a stationary shape cannot jump (allowed with "
+                         "move 'stationary': cover, cover-by-rank)")
+        elif move in ("knight-2x1x0", "knight-2x1x1"):
+            p.add(field, f"{cond!r} jumps over the adjacent piece along one of the move's directions, and "
+                         f"{move!r} has none (allowed with {move!r}: cover, cover-by-rank)")
+        if kind == "stacks":
+            p.add(field, f"{cond!r} on a stacks board is not supported by this engine yet (a jump over a stack "
+                         "would have to say which of its pieces it takes, and where on the stack beyond it "
+                         "lands; allowed on stacks: cover, cover-by-rank)")
+    phases = rec.get("phases") or []
+    rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
+    for shape, props in (rec.get("shapes") or {}).items():
+        if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
+            continue
+        field = f"shapes.{shape}.condition"
+        if kind == "stacks":
+            p.add(field, f"{props['condition']!r} on a stacks board is not supported by this engine yet (which "
+                         "pieces of a stack a line or a group would be made of is not said; allowed on stacks: "
+                         "cover, cover-by-rank)")
+        if rounds:
+            p.add(field, f"{props['condition']!r} is not supported with a simultaneous or single phase yet "
+                         "(allowed with such a phase: cover, cover-by-rank)")
 
 
 def _check_start_position(rec, p: _Problems):
