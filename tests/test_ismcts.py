@@ -81,7 +81,7 @@ def test_refusals(game):
         ISMCTSBot(game, 0, uct_c=float("nan"))
     with pytest.raises(ValueError, match="did you mean"):
         make_bot("ismcts:simulatons=5", game, 0)
-    with pytest.raises(ValueError, match="worlds must be one of sampled, first"):
+    with pytest.raises(ValueError, match="worlds must be one of auto, exact, sample, first"):
         make_bot("ismcts:worlds=all", game, 0)
 
 
