@@ -119,7 +119,7 @@ register_bot_kind(
     (_uct_c(),
      Option("max_simulations", int, 1000, "iterations (determinisations) per move", minimum=1,
             maximum=_INT31, aliases=("simulations",)),
-     Option("max_worlds", int, 10_000, "list the consistent histories up to this many (auto: "
+     Option("max_worlds", int, 1_000, "list the consistent histories up to this many (auto: "
             "sample above it; exact: refuse above it)", minimum=1, maximum=_INT31),
      Option("worlds", str, "auto", "auto: list the worlds up to max_worlds, sample above; exact: "
                                    "list only; sample: sample only (mcts.worlds); first: the "

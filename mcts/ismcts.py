@@ -81,7 +81,7 @@ class ISMCTSBot(pyspiel.Bot):
     """SO-ISMCTS for ``player``; ``max_simulations`` iterations per move."""
 
     def __init__(self, game, player: int, *, seed: int = 0, uct_c: float = 1.4,
-                 max_simulations: int = 1000, max_worlds: int = 10_000, worlds: str = "auto"):
+                 max_simulations: int = 1000, max_worlds: int = 1_000, worlds: str = "auto"):
         pyspiel.Bot.__init__(self)
         if isinstance(game, str):
             game = pyspiel.load_game(game)
