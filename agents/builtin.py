@@ -123,7 +123,9 @@ register_bot_kind(
             "sample above it; exact: refuse above it)", minimum=1, maximum=_INT31),
      Option("worlds", str, "auto", "auto: list the worlds up to max_worlds, sample above; exact: "
                                    "list only; sample: sample only (mcts.worlds); first: the "
-                                   "one-world baseline that ignores hidden-state uncertainty")),
+                                   "one-world baseline that ignores hidden-state uncertainty"),
+     Option("tree", str, "actions", "actions: a node per action sequence (SO-ISMCTS); infosets: "
+                                    "each mover's statistics at its own information state")),
     description="single-observer information-set MCTS (mcts.ismcts.ISMCTSBot): searches worlds "
                 "sampled from what its player knows, for cloaked (hidden-piece) games and "
                 "simultaneous rounds")

@@ -346,12 +346,9 @@ def bot_specs(rec: dict, simulations: int) -> list:
     if rec.get("cfr"):
         specs.append(BotSpec.make("cfr", name="cfr", policy=rec["cfr"]["policy_file"]))
     hidden = rec["information"] != "perfect_information" or rec["dynamics"] == "simultaneous"
-    if hidden and rec.get("table_refused"):
-        # ISMCTS enumerates the worlds of an information state (mcts/ismcts.py,
-        # max_worlds): on the dilemmas too large for a payoff table (Shopping9,
-        # 3Blotto13, KBeauty9) that ran past 100,000 worlds and stopped the run
-        rec["ismcts_skipped"] = "too many worlds for ISMCTS's exhaustive determinisation"
-    elif hidden:
+    if hidden:
+        # ISMCTS samples its worlds where they are too many to list (mcts/worlds.py),
+        # so the dilemmas too large for a payoff table get their ISMCTS seat too
         specs.append(BotSpec.make("ismcts", name="ismcts", simulations=simulations))
     else:
         kind = "mcts" if _has_core(rec["tournament_game"]) else "openspiel_mcts"
@@ -482,11 +479,7 @@ def main(argv=None) -> int:
         if missing:
             say(f"ISMCTS check: {', '.join(missing)} not in the catalogue yet; running it on "
                 f"{', '.join(check_games)}")
-        refused = {r["name"] for r in rows if r.get("ismcts_skipped")}
         for name, game_string in check_games.items():
-            if name in refused:
-                say(f"ISMCTS check: {name} skipped (too many worlds for ISMCTS's exhaustive determinisation)")
-                continue
             checks[name] = ismcts_check(game_string, cfg["check_games"], cfg["check_simulations"], args.seed,
                                         out / "records" / f"ismcts_check_{name}.jsonl", run_options)
         checks_missing = missing

@@ -65,6 +65,9 @@ __all__ = ["ISMCTSBot", "consistent_worlds", "TooManyWorlds", "WORLD_MODES", "tu
 #: and samples above, ``exact`` only lists, ``sample`` only samples, ``first`` is
 #: the one-world baseline.
 WORLD_MODES = ("auto", "exact", "sample", "first")
+#: what a node of the search is (module docstring, "Search"): ``actions`` the sequence of
+#: actions from the root (SO-ISMCTS), ``infosets`` the mover's information state.
+TREE_MODES = ("actions", "infosets")
 
 
 class _Node:
@@ -81,7 +84,8 @@ class ISMCTSBot(pyspiel.Bot):
     """SO-ISMCTS for ``player``; ``max_simulations`` iterations per move."""
 
     def __init__(self, game, player: int, *, seed: int = 0, uct_c: float = 1.4,
-                 max_simulations: int = 1000, max_worlds: int = 1_000, worlds: str = "auto"):
+                 max_simulations: int = 1000, max_worlds: int = 1_000, worlds: str = "auto",
+                 tree: str = "actions"):
         pyspiel.Bot.__init__(self)
         if isinstance(game, str):
             game = pyspiel.load_game(game)
@@ -91,6 +95,9 @@ class ISMCTSBot(pyspiel.Bot):
         if worlds not in WORLD_MODES:
             raise ValueError(f"worlds must be one of {', '.join(WORLD_MODES)}, got {worlds!r}")
         self._mode = worlds
+        if tree not in TREE_MODES:
+            raise ValueError(f"tree must be one of {', '.join(TREE_MODES)}, got {tree!r}")
+        self._tree = tree
         if not 0 <= player < game.num_players():
             raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
         for name, value in (("uct_c", uct_c),):
@@ -122,6 +129,7 @@ class ISMCTSBot(pyspiel.Bot):
             raise ValueError(f"it is player {state.current_player()}'s turn, not {self._player}'s")
         draw, count, mode = self._worlds(state)
         rng, c, root = self._rng, self._c, _Node()
+        infosets = {} if self._tree == "infosets" else None
         for _ in range(self._sims):
             world = draw(rng)
             node, path, movers = root, [root], []
@@ -135,6 +143,10 @@ class ISMCTSBot(pyspiel.Bot):
                 legal = world.legal_action_list()
                 if expanded:
                     break
+                if infosets is not None:      # the mover's statistics at its own information state
+                    node = infosets.setdefault((p, world.information_state_string(p)), _Node())
+                    if len(path) == 1:
+                        root = path[0] = node
                 untried = [a for a in legal if a not in node.children]
                 for a in legal:
                     child = node.children.get(a)

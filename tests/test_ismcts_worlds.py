@@ -84,9 +84,9 @@ def test_twins_give_equal_knowledge_and_the_same_draws(phantom, blotto):
             draws.append([key(sampler.sample(rng), game.num_players()) for _ in range(30)])
         assert draws[0] == draws[1]
         assert len(set(draws[0])) > 1                   # it does draw different worlds
-        for mode in ("sample", "first", "auto"):
-            ra = make_bot(f"ismcts:simulations=80,worlds={mode},max_worlds=5", game, player, seed=3).search(a)
-            rb = make_bot(f"ismcts:simulations=80,worlds={mode},max_worlds=5", game, player, seed=3).search(b)
+        for mode in ("worlds=sample", "worlds=first", "worlds=auto", "worlds=sample,tree=infosets"):
+            ra = make_bot(f"ismcts:simulations=80,{mode},max_worlds=5", game, player, seed=3).search(a)
+            rb = make_bot(f"ismcts:simulations=80,{mode},max_worlds=5", game, player, seed=3).search(b)
             assert ra == rb
 
 
@@ -178,3 +178,15 @@ def test_kbeauty9_as_encoded_leaves_nothing_hidden():
         legal = s.legal_actions()
         s.apply_action(legal[rng.integers(len(legal))])
     assert seen > 0
+
+
+def test_infoset_tree_plays_and_finds_the_block():
+    """tree=infosets: statistics per (mover, information state); on a perfect-information
+    game that is the plain UCT tree keyed by position, so it must still block."""
+    g = pyspiel.load_game("tic_tac_toe")
+    s = play(g, 0, 3, 1)
+    bot = make_bot("ismcts:simulations=400,tree=infosets", g, 1, seed=1)
+    assert bot.step(s) == 2
+    assert sum(v for _, v, _ in bot.last_search["children"]) == 400
+    with pytest.raises(ValueError, match="tree must be one of actions, infosets"):
+        make_bot("ismcts:tree=nodes", g, 0)
