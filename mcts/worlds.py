@@ -229,6 +229,24 @@ class _Checker:
         # the log is read through the core's own methods; other worlds are checked
         # at the player's decisions only
         self.events = knowledge.event_lines() if hasattr(root, "_event_string") else None
+        self.views = self._views() if self.events is not None else None
+
+    def _views(self):
+        """Per own decision (the present last): (events logged, observation string). The
+        information state is the header, the event lines and the observation, so with the
+        events checked on the way only these two need comparing (about 3x cheaper than
+        the whole string); None (compare whole strings) if any string is not of that form."""
+        header = f"information state of player {self.k.player}"
+        out = []
+        for info in [i for i, _ in self.k.mine] + [self.k.present]:
+            lines = info.split("\n")
+            n = 0
+            while 1 + n < len(lines) and lines[1 + n].startswith(f"{n + 1}. "):
+                n += 1
+            if lines[0] != header or tuple(lines[1:1 + n]) != self.events[:n]:
+                return None
+            out.append((n, "\n".join(lines[1 + n:])))
+        return out
 
     def events_ok(self, world, before: int) -> bool:
         """The events ``world`` logged since it had ``before`` of them read as the present
@@ -247,11 +265,16 @@ class _Checker:
     def own(self, world, k: int):
         """At an own decision with ``k`` past decisions replayed: "done" (the present
         information state), "dead", or the action the player took there."""
-        info = world.information_state_string(self.k.player)
         mine = self.k.mine
+        if self.views is not None:      # events already match the present's up to here
+            n, view = self.views[k]
+            same = world._log_count() == n and world.observation_string(self.k.player) == view
+        else:
+            info = world.information_state_string(self.k.player)
+            same = info == (self.k.present if k == len(mine) else mine[k][0])
         if k == len(mine):
-            return "done" if info == self.k.present else "dead"
-        return mine[k][1] if info == mine[k][0] else "dead"
+            return "done" if same else "dead"
+        return mine[k][1] if same else "dead"
 
 
 def _root(game):
