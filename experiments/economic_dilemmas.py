@@ -393,13 +393,33 @@ def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: 
     random_ = BotSpec.make("random")
     tasks = make_tasks(game_string, [ismcts, random_, baseline], games_per_pair, seed, pairs=[(0, 1), (0, 2)])
     records = run_tasks(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
-    rates = pairwise_win_rates(records)
+    rates = pairwise_win_rates(records) if all(len(r["players"]) == 2 for r in records) \
+        else table_win_rates(records, "ismcts")
     out = {}
     for other in ("random", "baseline"):
         w = rates[("ismcts", other)]
         out[other] = {"wins": w.wins, "draws": w.draws, "losses": w.losses, "games": w.games,
                       "win_rate": w.rate, "low": w.low, "high": w.high, "score": w.score}
     return out
+
+
+def table_win_rates(records: list, me: str) -> dict:
+    """``me`` against each other bot at tables of more seats than bots (every seating,
+    so each bot holds each seat equally often): a game is a win when the mean return
+    of ``me``'s seats is above the other bot's, a draw when equal. With two players
+    this is the pairwise rule (the unique best return wins)."""
+    from analysis.stats import win_rate
+    counts = {}
+    for r in records:
+        labels = set(r["players"]) - {me}
+        if len(labels) != 1 or me not in r["players"]:
+            continue
+        other = labels.pop()
+        mean = {who: float(np.mean([x for x, p in zip(r["returns"], r["players"]) if p == who]))
+                for who in (me, other)}
+        row = counts.setdefault((me, other), [0, 0, 0])
+        row[0 if mean[me] > mean[other] else (1 if mean[me] == mean[other] else 2)] += 1
+    return {pair: win_rate(*wdl) for pair, wdl in counts.items()}
 
 
 # --------------------------------------------------------------------------- main
@@ -609,7 +629,9 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
         lines.append("")
     if checks:
         lines += [f"ISMCTS with {cfg['check_simulations']} simulations; the baseline is the same search on one "
-                  "fixed world (`ismcts:worlds=first`); seats alternate; wins with 95% Wilson intervals.", "",
+                  "fixed world (`ismcts:worlds=first`); seats alternate (games of more players: every "
+                  "seating, and a game is won when ISMCTS's seats' mean return is above the other "
+                  "bot's); wins with 95% Wilson intervals.", "",
                   "| game | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
                   "ISMCTS beats it (interval above 50%) |",
                   "|---|---|---|---|---|---|"]
