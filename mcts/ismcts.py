@@ -25,6 +25,11 @@ player knows.
    was visited) instead of the parent's visits, because actions are not legal
    in every world. Chance moves are sampled, not stored. Leaves are evaluated
    by one uniform random playout, in the Cython kernel for this toolkit's games.
+   ``tree="infosets"`` keys each mover's statistics by its own information state
+   in the world instead of the action sequence, so an opponent in the tree cannot
+   act on the searcher's hidden moves (SO-ISMCTS lets it, since the sequence names
+   them); measured no stronger on the cloaked examples (docs/studies.md), so not
+   the default.
 The final move is the most visited root child; the root's actions are the
 player's legal actions, the same in every world.
 
@@ -44,9 +49,9 @@ its turn-based form already is played as it is.
 ``worlds="first"`` is the determinisation-free baseline of issue 14: the same
 search on one fixed world, the first history of the canonical walk that is
 consistent with what the player knows (for a cloaked game: the others' lowest
-moves where it could not see them; found by the walk, never by listing). It ignores that the hidden state could
-be otherwise, which is what sampling worlds is for; the study checks that
-ISMCTS beats it.
+moves where it could not see them; found by the walk, never by listing). It
+ignores that the hidden state could be otherwise, which is what sampling worlds
+is for; the study checks that ISMCTS beats it.
 """
 from __future__ import annotations
 
