@@ -119,10 +119,13 @@ register_bot_kind(
     (_uct_c(),
      Option("max_simulations", int, 1000, "iterations (determinisations) per move", minimum=1,
             maximum=_INT31, aliases=("simulations",)),
-     Option("max_worlds", int, 100_000, "refuse positions with more consistent histories",
-            minimum=1, maximum=_INT31),
-     Option("worlds", str, "sampled", "sampled: SO-ISMCTS; first: the one-world baseline that "
-                                      "ignores hidden-state uncertainty")),
+     Option("max_worlds", int, 1_000, "list the consistent histories up to this many (auto: "
+            "sample above it; exact: refuse above it)", minimum=1, maximum=_INT31),
+     Option("worlds", str, "auto", "auto: list the worlds up to max_worlds, sample above; exact: "
+                                   "list only; sample: sample only (mcts.worlds); first: the "
+                                   "one-world baseline that ignores hidden-state uncertainty"),
+     Option("tree", str, "actions", "actions: a node per action sequence (SO-ISMCTS); infosets: "
+                                    "each mover's statistics at its own information state")),
     description="single-observer information-set MCTS (mcts.ismcts.ISMCTSBot): searches worlds "
                 "sampled from what its player knows, for cloaked (hidden-piece) games and "
                 "simultaneous rounds")

@@ -374,12 +374,9 @@ def bot_specs(rec: dict, simulations: int) -> list:
     if rec.get("cfr"):
         specs.append(BotSpec.make("cfr", name="cfr", policy=rec["cfr"]["policy_file"]))
     hidden = rec["information"] != "perfect_information" or rec["dynamics"] == "simultaneous"
-    if hidden and rec.get("table_refused"):
-        # ISMCTS enumerates the worlds of an information state (mcts/ismcts.py,
-        # max_worlds): on the dilemmas too large for a payoff table (Shopping9,
-        # 3Blotto13, KBeauty9) that ran past 100,000 worlds and stopped the run
-        rec["ismcts_skipped"] = "too many worlds for ISMCTS's exhaustive determinisation"
-    elif hidden:
+    if hidden:
+        # ISMCTS samples its worlds where they are too many to list (mcts/worlds.py),
+        # so the dilemmas too large for a payoff table get their ISMCTS seat too
         specs.append(BotSpec.make("ismcts", name="ismcts", simulations=simulations))
     else:
         kind = "mcts" if _has_core(rec["tournament_game"]) else "openspiel_mcts"
@@ -417,20 +414,44 @@ def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: 
                  run_options: dict) -> dict:
     """ISMCTS against Random and against the one-world baseline, seats alternating."""
     from agents import BotSpec
-    from analysis.stats import pairwise_win_rates
+    from analysis.stats import pairwise_win_rates, wilson_interval
     from analysis.tournament import make_tasks, run_tasks
     ismcts = BotSpec.make("ismcts", name="ismcts", simulations=simulations)
     baseline = BotSpec.make("ismcts", name="baseline", simulations=simulations, worlds="first")
     random_ = BotSpec.make("random")
     tasks = make_tasks(game_string, [ismcts, random_, baseline], games_per_pair, seed, pairs=[(0, 1), (0, 2)])
     records = run_tasks(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
-    rates = pairwise_win_rates(records)
+    rates = pairwise_win_rates(records) if all(len(r["players"]) == 2 for r in records) \
+        else table_win_rates(records, "ismcts")
     out = {}
     for other in ("random", "baseline"):
         w = rates[("ismcts", other)]
+        # draws are a third to a half of 3Blotto13's games (tied boards), so "beats" is
+        # judged on the decisive games: wins against losses, with a Wilson interval
+        dlow, dhigh = wilson_interval(w.wins, w.wins + w.losses)
         out[other] = {"wins": w.wins, "draws": w.draws, "losses": w.losses, "games": w.games,
-                      "win_rate": w.rate, "low": w.low, "high": w.high, "score": w.score}
+                      "win_rate": w.rate, "low": w.low, "high": w.high, "score": w.score,
+                      "decisive_low": dlow, "decisive_high": dhigh}
     return out
+
+
+def table_win_rates(records: list, me: str) -> dict:
+    """``me`` against each other bot at tables of more seats than bots (every seating,
+    so each bot holds each seat equally often): a game is a win when the mean return
+    of ``me``'s seats is above the other bot's, a draw when equal. With two players
+    this is the pairwise rule (the unique best return wins)."""
+    from analysis.stats import win_rate
+    counts = {}
+    for r in records:
+        labels = set(r["players"]) - {me}
+        if len(labels) != 1 or me not in r["players"]:
+            continue
+        other = labels.pop()
+        mean = {who: float(np.mean([x for x, p in zip(r["returns"], r["players"]) if p == who]))
+                for who in (me, other)}
+        row = counts.setdefault((me, other), [0, 0, 0])
+        row[0 if mean[me] > mean[other] else (1 if mean[me] == mean[other] else 2)] += 1
+    return {pair: win_rate(*wdl) for pair, wdl in counts.items()}
 
 
 # --------------------------------------------------------------------------- main
@@ -510,11 +531,7 @@ def main(argv=None) -> int:
         if missing:
             say(f"ISMCTS check: {', '.join(missing)} not in the catalogue yet; running it on "
                 f"{', '.join(check_games)}")
-        refused = {r["name"] for r in rows if r.get("ismcts_skipped")}
         for name, game_string in check_games.items():
-            if name in refused:
-                say(f"ISMCTS check: {name} skipped (too many worlds for ISMCTS's exhaustive determinisation)")
-                continue
             checks[name] = ismcts_check(game_string, cfg["check_games"], cfg["check_simulations"], args.seed,
                                         out / "records" / f"ismcts_check_{name}.jsonl", run_options)
         checks_missing = missing
@@ -652,15 +669,21 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
         lines.append("")
     if checks:
         lines += [f"ISMCTS with {cfg['check_simulations']} simulations; the baseline is the same search on one "
-                  "fixed world (`ismcts:worlds=first`); seats alternate; wins with 95% Wilson intervals.", "",
+                  "fixed world (`ismcts:worlds=first`); seats alternate (games of more players: every "
+                  "seating, and a game is won when ISMCTS's seats' mean return is above the other "
+                  "bot's); wins with 95% Wilson intervals.", "",
                   "| game | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
-                  "ISMCTS beats it (interval above 50%) |",
-                  "|---|---|---|---|---|---|"]
+                  "wins of decisive games [95% Wilson] | ISMCTS beats it (decisive interval above 50%) |",
+                  "|---|---|---|---|---|---|---|"]
         for name, res in checks.items():
             for other, w in res.items():
+                decisive = w["wins"] + w["losses"]
                 lines.append(f"| {name} | {other} | {w['wins']}-{w['draws']}-{w['losses']} | "
                              f"{100 * w['win_rate']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] | "
-                             f"{w['score']:.3f} | {'yes' if w['low'] > 0.5 else 'not shown'} |")
+                             f"{w['score']:.3f} | "
+                             + (f"{100 * w['wins'] / decisive:.1f}% [{100 * w['decisive_low']:.1f}, "
+                                f"{100 * w['decisive_high']:.1f}]" if decisive else "no decisive game")
+                             + f" | {'yes' if w['decisive_low'] > 0.5 else 'not shown'} |")
         lines.append("")
     (out / "summary.md").write_text("\n".join(lines))
     srows = summary_rows(rows)

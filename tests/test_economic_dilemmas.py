@@ -97,3 +97,20 @@ def test_sequential_perfect_information_game_gets_its_subgame_perfect_play(tmp_p
     assert rec["spe"]["value"] == [1.0, -1.0]              # nim 1,2: the first player wins
     assert rec["reproduces"] == "not checkable"
     assert ed.bot_specs(rec, 10)[-1].kind in ("mcts", "openspiel_mcts")   # no hidden state: plain MCTS
+
+
+def test_table_win_rates_compare_mean_returns_of_each_bots_seats():
+    """The ISMCTS check on games of more than two players (KBeauty9): a game counts as a
+    win when ISMCTS's seats' mean return beats the other bot's, a draw when equal."""
+    from experiments.economic_dilemmas import table_win_rates
+    records = [
+        {"players": ["ismcts", "random", "random", "random"], "returns": [1, -1, -1, -1]},     # win
+        {"players": ["random", "ismcts", "ismcts", "random"], "returns": [1, 1, -1, -1]},      # 0 vs 0: draw
+        {"players": ["random", "random", "ismcts", "random"], "returns": [1, 1, -1, 1]},       # loss
+        {"players": ["ismcts", "baseline", "baseline", "ismcts"], "returns": [1, 0, 0, 0]},    # win
+    ]
+    rates = table_win_rates(records, "ismcts")
+    r = rates[("ismcts", "random")]
+    assert (r.wins, r.draws, r.losses) == (1, 1, 1)
+    b = rates[("ismcts", "baseline")]
+    assert (b.wins, b.draws, b.losses) == (1, 0, 0)
