@@ -7,9 +7,12 @@ the stored games in order.
 """
 from __future__ import annotations
 
+import collections
 import json
+import threading
 from typing import Sequence
 
+from games.ttt import cache as ttt_cache
 from games.ttt import rules as ttt_rules
 from registry import rating_model
 from registry.errors import RegistryError
@@ -20,8 +23,38 @@ PLAYER_CHANCE = -1
 
 
 def rule_set_of(reg: Registry, name: str) -> ttt_rules.RuleSet:
+    """The saved rule set ``name``, parsed once per text in this process
+    (games.ttt.cache: keyed by the text, so a changed row is parsed again);
+    recording a game parsed it again for every game, under the write lock."""
     text = reg.one("SELECT text FROM rule_sets WHERE id = ?", (reg.rule_set_id(name),))[0]
-    return parse_rule_set(text)
+    try:
+        return ttt_cache.parsed(text, "rule set")
+    except ttt_rules.RuleSetError:
+        return parse_rule_set(text)          # the registry's own message for the problem
+
+
+#: Starting positions by rule-set fingerprint (the canonical form's digest):
+#: a replay clones one instead of compiling the rules again.
+_STARTS: "collections.OrderedDict[str, object]" = collections.OrderedDict()
+_STARTS_SIZE = 64
+_STARTS_LOCK = threading.Lock()
+
+
+def _start(rs: ttt_rules.RuleSet):
+    """A fresh starting position of ``rs`` (a clone of a cached one)."""
+    from games.ttt import make_core
+    key = rs.fingerprint
+    with _STARTS_LOCK:
+        core = _STARTS.get(key)
+        if core is not None:
+            _STARTS.move_to_end(key)
+            return core.clone()
+    core = make_core(rs)
+    with _STARTS_LOCK:
+        _STARTS[key] = core
+        while len(_STARTS) > _STARTS_SIZE:
+            _STARTS.popitem(last=False)
+    return core.clone()
 
 
 def seat_players(reg: Registry, rs: ttt_rules.RuleSet, players: Sequence[str], universe_id: int):
@@ -44,8 +77,7 @@ def seat_players(reg: Registry, rs: ttt_rules.RuleSet, players: Sequence[str], u
 def replay(rs: ttt_rules.RuleSet, actions: Sequence[int]) -> list[float]:
     """The returns of playing ``actions`` (chance outcomes included, as tournaments
     record them) from the start; a ``RegistryError`` unless they are legal and end the game."""
-    from games.ttt import make_core
-    core = make_core(rs)
+    core = _start(rs)
     for i, action in enumerate(actions):
         if core.terminal():
             raise RegistryError(f"move {i}: the game was already over after {i} moves")
@@ -87,9 +119,9 @@ def record_game(reg: Registry, rule_set: str, players: Sequence[str], returns: S
         rows = seat_players(reg, rs, players, vid)
         if len(results) != len(rows):
             raise RegistryError(f"{len(rows)} seats need {len(rows)} returns, got {len(results)}")
-        if replay(rs, actions) != results:
-            raise RegistryError(f"returns {results} are not what the moves give "
-                                f"({replay(rs, actions)})")
+        replayed = replay(rs, actions)
+        if replayed != results:
+            raise RegistryError(f"returns {results} are not what the moves give ({replayed})")
         chaos = rating_model.chaos_result(results) if rs.chaos else None
         stamp = now()
         gid = reg.db.execute(

@@ -136,6 +136,14 @@ class LiveGame:
                 self.moves.append(moves[i])
                 i += 1
 
+    def catch_up(self, moves, plans, changes, last_move, recorded, record_error,
+                 finished_at) -> None:
+        """Bring a successor up to the stored row: apply the decisions it lacks
+        (``moves``, in the record's order) and take the row's other fields."""
+        self._replay(moves)
+        self.plans, self.changes, self.last_move = dict(plans), changes, last_move
+        self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
+
     def successor(self) -> "LiveGame":
         """A copy to change (the state cloned, the lists copied)."""
         new = object.__new__(LiveGame)
