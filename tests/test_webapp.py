@@ -177,6 +177,18 @@ def test_other_games_are_recorded_and_rated_by_game_string(app, game):
     assert game in html.unescape(cy.get("/player/cy").text)
     assert game in html.unescape(cy.get("/rules").text)
     assert cy.get("/ratings?game=tic_tac_toe").status_code == 404     # none recorded
+    # one record path: the game string's leaderboard is the rule sets' (Top-Burst,
+    # held levels), without Benchmark Selected Bots (rule sets only)
+    board = html.unescape(cy.get(url_of_leaderboard(game)).text)
+    assert "skill + Top-Burst" in board and "/player/cy" in board and 'id="benchmark"' not in board
+    stats = html.unescape(cy.get("/player/cy").text)          # counted once, not twice
+    row = re.search(re.escape(game) + r"</a></td><td>(\d+)</td>", stats)
+    assert row and row.group(1) == "1"
+
+
+def url_of_leaderboard(name: str) -> str:
+    from urllib.parse import quote
+    return "/rules/" + quote(name, safe="") + "/leaderboard"
 
 
 def test_seats_are_the_user_a_friend_or_a_bot(app):

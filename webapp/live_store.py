@@ -270,22 +270,19 @@ class LiveStore:
 
     @staticmethod
     def _finish(reg: Registry, game: LiveGame) -> None:
-        """Record a game that has just ended (inside the caller's transaction):
-        a rule set's among its games, any other game by its game string
-        (registry/open_games.py); a refused record is kept as the game's
-        ``record_error`` and shown on its page."""
+        """Record a game that has just ended (inside the caller's transaction)
+        through the registry's one record path (a rule set's by its name, any
+        other game by its game string, registry/open_games.py); a refused
+        record is kept as the game's ``record_error`` and shown on its page."""
         if not game.state.is_terminal() or game.finished_at is not None:
             return
         game.finished_at = time.time()
         players = [s.player for s in game.seats]
         try:
-            if game.rule_set is None:
-                game.recorded = open_games.record_open_game(
-                    reg, game.game_string, players, game.state.returns(), game.moves,
-                    universe=game.universe)
-            else:
-                game.recorded = results.record_game(
-                    reg, game.rule_set, players, game.state.returns(), game.moves,
-                    universe=game.universe)
+            if game.rule_set is None:        # a game string: its registry row, made on first use
+                open_games.ensure_game(reg, game.game_string)
+            game.recorded = results.record_game(
+                reg, game.rule_set or game.game_string, players, game.state.returns(),
+                game.moves, universe=game.universe)
         except RegistryError as e:
             game.record_error = str(e)

@@ -95,6 +95,7 @@ def leaderboard(name):
         reg().rule_set_id(name)
     except RegistryError as e:
         abort(404, str(e))
+    game_string = open_games.is_game_string_row(reg(), name)    # benchmarks: rule sets only
     universes, universe = _universe_choice()
     extra = [p for p in request.args.getlist("add") if p]
     try:
@@ -107,7 +108,8 @@ def leaderboard(name):
     return render_template("leaderboard.html", name=name, rows=rows, universes=universes,
                            universe=universe, played=_played(name, universe), extra=extra,
                            duration=reg_leaderboard.duration,
-                           may_benchmark=role() in ("trainer", "admin"),
+                           may_benchmark=role() in ("trainer", "admin") and not game_string,
+                           game_string=game_string,
                            creator=_creator(name))
 
 
@@ -160,11 +162,10 @@ def player(name):
         abort(404, str(e))
     if row[2] == "chaos":
         abort(404, "Chaos has no stats (seed 004)")
-    games = results.games_of(reg(), player=name)
-    others = open_games.open_games_of(reg(), player=name)
-    for game in others:                  # a game string stands where a rule set's name would
-        game["rule_set"], game["open"] = game["game"], True
-    games = sorted(games + others, key=lambda g: g["finished"])
+    games = results.games_of(reg(), player=name)       # rule sets' and game strings' alike
+    for game in games:
+        game["open"] = game["game_string"] is not None
+    games.sort(key=lambda g: g["finished"])
     per_rule: dict[str, dict] = {}
     for game in games:
         seat = game["players"].index(name)
