@@ -656,3 +656,33 @@ def test_a_game_strings_leaderboard_is_the_rule_sets(browser, server, accounts):
     assert tom.locator("#benchmark").count() == 0
     shot(tom, "leaderboard-y_game")
     tom.close()
+
+
+def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server, accounts):
+    """Bots other than Random in simultaneous rounds: an ISMCTS bot plans each
+    round of Sim-Place-Then-Move and plays the cloaked Phantom-TTT-Corners,
+    both to the end by clicking; an MCTS bot is refused for the simultaneous
+    rule set with the reason on the page."""
+    import json
+
+    from registry import Registry, players, rulesets
+    examples = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
+    with Registry(server.db) as reg:
+        have = [r["name"] for r in rulesets.list_rule_sets(reg)]
+        for name in ("Sim-Place-Then-Move", "Phantom-TTT-Corners"):
+            if name not in have:
+                rulesets.save_rule_set(reg, "ada", json.loads((examples / f"{name}.json").read_text()))
+        if "ismcts30" not in [p["name"] for p in players.list_players(reg, "Public")]:
+            players.add_bot(reg, "ismcts30", "ismcts:simulations=30")
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Sim-Place-Then-Move")
+    page.select_option("#seat1", "mcts50")
+    follow(page, "#start")
+    assert "ISMCTS bots" in page.inner_text("main")
+    for game in ("Sim-Place-Then-Move", "Phantom-TTT-Corners"):
+        result = play_against_random(page, server, game, opponent="ismcts30")
+        assert re.search(r"recorded as game \d+ and rated", result), result
+        shot(page, "game-ismcts-" + game)
+    page.close()
