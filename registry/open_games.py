@@ -27,7 +27,9 @@ from registry.errors import RegistryError
 from registry.store import PUBLIC, Registry, now
 
 
-def _load(game_string: str) -> pyspiel.Game:
+def load(game_string: str) -> pyspiel.Game:
+    """The OpenSpiel game of ``game_string``; a RegistryError if it is not a
+    loadable game of alternating turns (or is a rule set's ttt(...) string)."""
     if not isinstance(game_string, str) or not game_string or game_string.startswith("ttt("):
         raise RegistryError(f"{game_string!r}: a tic-tac-toe rule set is recorded with "
                             "record_game, other games by their OpenSpiel game string")
@@ -45,7 +47,7 @@ def _load(game_string: str) -> pyspiel.Game:
 def replay(game_string: str, actions: Sequence[int]) -> list[float]:
     """The returns of playing ``actions`` from the start (chance outcomes
     included); a ``RegistryError`` unless they are legal and end the game."""
-    state = _load(game_string).new_initial_state()
+    state = load(game_string).new_initial_state()
     for i, action in enumerate(actions):
         if state.is_terminal():
             raise RegistryError(f"move {i}: the game was already over after {i} moves")
@@ -63,7 +65,7 @@ def replay(game_string: str, actions: Sequence[int]) -> list[float]:
 
 def seat_players(reg: Registry, game_string: str, players: Sequence[str], universe_id: int):
     """The player rows of ``players`` by seat, checked against the game and universe."""
-    game = _load(game_string)
+    game = load(game_string)
     if len(players) != game.num_players():
         raise RegistryError(f"{game_string} has {game.num_players()} seats, got {len(players)} players")
     if len(set(players)) != len(players):
@@ -87,7 +89,7 @@ def ensure_game(reg: Registry, game_string: str) -> int:
     """The ``rule_sets`` row of ``game_string``, made on first use (inside the
     caller's transaction); a RegistryError if the string is not a loadable game
     of alternating turns, or if a rule set already has that name."""
-    _load(game_string)
+    load(game_string)
     row = reg.one("SELECT id, game_string FROM rule_sets WHERE name = ?", (game_string,))
     if row is not None:
         if row[1] is None:

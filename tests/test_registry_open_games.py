@@ -227,3 +227,25 @@ def test_migration_from_schema_4_moves_every_open_record_into_games(tmp_path):
         after = {r["player"]: r for r in open_games.open_ratings(reg, "connect_four")}
         assert after["old"]["games"] == 3 and after["old"]["mu"] > 28.0
         assert after["old"]["sigma"] < 7.0
+
+
+def test_benchmark_selected_bots_on_a_game_string(reg, tmp_path):
+    """"Benchmark selected bots" on a game string's leaderboard: every
+    combination's games are played by analysis.tournament on the game string,
+    stored through the one record path (replayed, rated) and a rerun resumes
+    without storing a game twice."""
+    from registry import benchmark, results
+    players.add_bot(reg, "Mcts8", "mcts:simulations=8")
+    out = benchmark.benchmark(reg, "ada", "connect_four", ["Mcts8", "Random"], games=2, seed=3)
+    stored = results.games_of(reg, "connect_four")
+    assert out["games"] == len(stored) == 2 and {g["benchmark"] for g in stored} == {out["id"]}
+    for g in stored:
+        assert sorted(g["players"]) == ["Mcts8", "Random"]
+        assert open_games.replay("connect_four", g["moves"]) == g["returns"]
+    assert {g["players"][0] for g in stored} == {"Mcts8", "Random"}       # seats rotated
+    assert {r["player"] for r in open_games.open_ratings(reg, "connect_four")} == {"Mcts8", "Random"}
+    again = benchmark.benchmark(reg, "ada", "connect_four", ["Mcts8", "Random"], games=2, seed=3)
+    assert again["id"] == out["id"] and len(results.games_of(reg, "connect_four")) == 2
+    assert benchmark.game_of(reg, "connect_four") == ("connect_four", 2, "")
+    with pytest.raises(RegistryError, match="Creator"):
+        benchmark.benchmark(reg, "bob", "connect_four", ["Mcts8", "Random"], games=1)

@@ -178,9 +178,10 @@ def test_other_games_are_recorded_and_rated_by_game_string(app, game):
     assert game in html.unescape(cy.get("/rules").text)
     assert cy.get("/ratings?game=tic_tac_toe").status_code == 404     # none recorded
     # one record path: the game string's leaderboard is the rule sets' (Top-Burst,
-    # held levels), without Benchmark Selected Bots (rule sets only)
+    # held levels; Benchmark Selected Bots for Trainers and Admins only)
     board = html.unescape(cy.get(url_of_leaderboard(game)).text)
     assert "skill + Top-Burst" in board and "/player/cy" in board and 'id="benchmark"' not in board
+    assert 'id="benchmark"' in Browser(app, "tom").get(url_of_leaderboard(game)).text
     stats = html.unescape(cy.get("/player/cy").text)          # counted once, not twice
     row = re.search(re.escape(game) + r"</a></td><td>(\d+)</td>", stats)
     assert row and row.group(1) == "1"

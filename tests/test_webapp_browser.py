@@ -643,18 +643,25 @@ def test_cannot_move_backwards_goal_check_and_a_faithful_copy(browser, server, a
 
 def test_a_game_strings_leaderboard_is_the_rule_sets(browser, server, accounts):
     """One record path: a finished y_game is on a Top-Burst leaderboard reached
-    from the Rule sets page, without Benchmark Selected Bots even for a Trainer."""
+    from the Rule sets page, where a Trainer runs Benchmark Selected Bots."""
     cy = login(browser, server, "cy")
     assert "Game over" in play_against_random(cy, server, "y_game(board_size=5)")
     follow(cy, "#to-board")
     assert "Top-Burst" in cy.inner_text("main") and cy.locator("a[href='/player/cy']").count() >= 1
     cy.close()
     tom = login(browser, server, "tom")
+    play_against_random(tom, server, "y_game(board_size=5)", "mcts50")   # mcts50 on the board
     tom.goto(server + "/rules")
     follow(tom, "#open-games a.to-leaderboard >> nth=0")
     assert "y_game(board_size=5)" in tom.inner_text("h1")
-    assert tom.locator("#benchmark").count() == 0
     shot(tom, "leaderboard-y_game")
+    tom.check("input.pick[value='Random']")
+    tom.check("input.pick[value='mcts50']")
+    follow(tom, "#benchmark")
+    tom.wait_for_function("document.getElementById('bench-result').textContent.includes('Finished')",
+                          timeout=60000)
+    assert tom.inner_text("#bench-count") == "2 / 2 games"
+    shot(tom, "benchmark-y_game")
     tom.close()
 
 
