@@ -142,10 +142,11 @@ def colours_in_play(players: str, colours: str) -> tuple[str, ...]:
 
 
 def reserve_colours(players: str, colours: str, present=()) -> list[str]:
-    """The colours with reserve selects: those in play, and any other colour
-    the rule set already gives a reserve (a copied dilemma's pink pieces, which
-    a seat may place under 'players choose' or which a starting position
-    uses), so that a Copy keeps them."""
+    """The colours with reserve selects: those in play, and ``present``, the
+    other colours a copied or saved rule set gives a reserve (a dilemma's pink
+    pieces for Chaos), carried in the form's ``extra_colours`` so that a Copy
+    keeps them. A colour that came into play with a players change and left
+    with the next one is not among them: its select goes, as the seed says."""
     out = list(colours_in_play(players, colours))
     return out + [c for c in schema.PALETTE if c in present and c not in out]
 
@@ -289,9 +290,8 @@ def form_to_record(form: Mapping[str, str]) -> dict:
         rec["board"]["on_boards"] = on_boards
     rec["shapes"] = {s: _shape_rule(get, s) for s in shapes}
     reserves: dict = {}
-    present = [c for c in schema.PALETTE if any(k == f"reserves.{c}" or k.startswith(f"reserves.{c}.")
-                                                for k in form)]
-    for colour in reserve_colours(players, colours, present):
+    extra = [c for c in (get("extra_colours", "") or "").split(",") if c in schema.PALETTE]
+    for colour in reserve_colours(players, colours, extra):
         for s in shapes:
             key = f"reserves.{colour}" + (f".{s}" if len(shapes) > 1 else "")
             if get(key) is None:        # a colour newly in play: adjust() gives it a count
@@ -387,7 +387,12 @@ def state_of(record: Mapping) -> dict:
         else:
             reserves[f"reserves.{colour}"] = val
     phases = record.get("phases") or [{}]
+    players, colours = record.get("players", "2"), record.get("colours", "assigned")
+    playing = colours_in_play(players, colours) if players in schema.PLAYERS else ()
+    extra = [c for c in schema.PALETTE if c not in playing
+             and any(k.split(".")[1] == c for k in reserves)]
     return {
+        "extra_colours": extra,
         "name": record.get("name", ""), "players": record.get("players", "2"),
         "colours": record.get("colours", "assigned"), "shapes": shapes,
         "shape_rules": {s: {"move": "stationary", "power": "none", "condition": "", "result": "",

@@ -67,7 +67,7 @@ def _render(state, problems=None, copy_of=None):
     quota = users.quota_left(reg(), user())
     return render_template("factory.html", s=state, c=ff.choices(), problems=attach(problems or [], keys),
                            colours=ff.reserve_colours(state["players"], state["colours"],
-                                                      [k.split(".")[1] for k in state["reserves"]]),
+                                                      state["extra_colours"]),
                            dim_limit=ff.dim_limit, quota=quota, option_label=ff.option_label, reserve_max=ff.reserve_max(state), copy_of=copy_of,
                            size_json=json.dumps(state["size"]),
                            seat_names=ff.seat_names(state["players"]),
