@@ -50,8 +50,10 @@ class User:
         self.opener = urllib.request.build_opener(
             urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
         self.token = ""
+        self.requests = 0       # HTTP requests sent (a redirect followed counts as one more)
 
     def get(self, path: str) -> str:
+        self.requests += 1
         with self.opener.open(self.base + path, timeout=60) as r:
             return r.read().decode()
 
@@ -59,6 +61,7 @@ class User:
         data["csrf"] = self.token
         body = urllib.parse.urlencode(data, doseq=True).encode()
         with self.opener.open(self.base + path, body, timeout=60) as r:
+            self.requests += 1 + (r.geturl() != self.base + path)
             return r.geturl(), r.read().decode()
 
     def sign_up(self) -> None:
@@ -106,14 +109,15 @@ def play(user: User, games: int, renders: list, moves: list, finished: list, thi
 def run(base: str, names: list[str], games: int, think: float, seed: int) -> dict:
     renders, moves, finished, errors = [], [], [], []
 
-    def worker(name):
-        try:
-            play(User(base, name), games, renders, moves, finished, think,
-                 random.Random(f"{seed}:{name}"))
-        except Exception as e:  # noqa: BLE001  (reported below, fails the run)
-            errors.append(f"{name}: {e}")
+    users = [User(base, name) for name in names]
 
-    threads = [threading.Thread(target=worker, args=(n,)) for n in names]
+    def worker(u):
+        try:
+            play(u, games, renders, moves, finished, think, random.Random(f"{seed}:{u.name}"))
+        except Exception as e:  # noqa: BLE001  (reported below, fails the run)
+            errors.append(f"{u.name}: {e}")
+
+    threads = [threading.Thread(target=worker, args=(u,)) for u in users]
     start = time.perf_counter()
     for t in threads:
         t.start()
@@ -122,7 +126,26 @@ def run(base: str, names: list[str], games: int, think: float, seed: int) -> dic
     if errors:
         raise SystemExit("errors:\n  " + "\n  ".join(errors[:10]))
     return {"renders": renders, "moves": moves, "games": len(finished),
-            "seconds": time.perf_counter() - start}
+            "seconds": time.perf_counter() - start, "requests": sum(u.requests for u in users)}
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and its
+    children (the server's worker processes), from /proc (Linux): the figure a
+    shared machine distorts least. NaN where /proc is not there."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total, todo = 0.0, [pid]
+    try:
+        while todo:
+            p = todo.pop()
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick        # utime, stime
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo.extend(int(c) for c in f.read().split())
+    except OSError:
+        return float("nan")
+    return total
 
 
 def pct(values, q) -> float:
@@ -166,8 +189,8 @@ def main(argv=None) -> int:
             (["--workers", str(a.workers)] if a.workers is not None else [])
         print("server:", " ".join(command[1:]), flush=True)
         print("load average at start: %.2f %.2f %.2f" % os.getloadavg(), flush=True)
-        server = subprocess.Popen(command,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        log = open(Path(tmp) / "server.log", "w+")      # noqa: SIM115  (read after the run)
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.DEVNULL,
                                   cwd=Path(__file__).resolve().parents[1])
         base = f"http://127.0.0.1:{port}"
         try:
@@ -189,10 +212,15 @@ def main(argv=None) -> int:
             print("baseline: 1 user ...", flush=True)
             base_run = run(base, ["baseline"], a.games, a.think, a.seed)
             print(f"load: {a.users} concurrent users x {a.games} games, think {a.think} s ...", flush=True)
+            cpu = server_cpu(server.pid), time.process_time()
             load = run(base, names[:-1], a.games, a.think, a.seed)
+            cpu = server_cpu(server.pid) - cpu[0], time.process_time() - cpu[1]
         finally:
             server.terminate()
             server.wait(timeout=30)
+            log.seek(0)
+            cache = [line.strip() for line in log if line.startswith("live-game cache")]
+            log.close()
         with Registry(db) as reg:
             stored = len(results.games_of(reg, "Tic-Tac-Toe"))
     expected = base_run["games"] + load["games"]
@@ -205,6 +233,10 @@ def main(argv=None) -> int:
     for what in ("renders", "moves"):
         print(f"p95 {what} ratio load/baseline: {pct(load[what], .95) / pct(base_run[what], .95):.2f}x")
     print("load average at end: %.2f %.2f %.2f" % os.getloadavg())
+    for line in cache:           # baseline and load runs together
+        print(line)
+    print(f"CPU per HTTP request of the load run ({load['requests']} requests): server "
+          f"{1000 * cpu[0] / load['requests']:.2f} ms, this client {1000 * cpu[1] / load['requests']:.2f} ms")
     print(f"games finished {expected}, stored in the registry {stored} "
           f"({'none lost' if stored == expected else 'LOST ' + str(expected - stored)}); "
           f"load run {load['seconds']:.1f} s")

@@ -14,11 +14,12 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Sequence
 
 from analysis.tournament import make_tasks, run_tasks
-from registry import results
+from registry import open_games, results
 from registry.db import ENV_DB
 from registry.errors import RegistryError
 from registry.leaderboard import leaderboard
@@ -28,6 +29,20 @@ from registry.rulesets import attach
 from registry.store import PUBLIC, RANDOM, Registry, now
 
 GAMES_PER_COMBINATION = 100
+
+
+def game_of(reg: Registry, name: str) -> tuple[str, int, str]:
+    """(the game string a tournament plays, its seats, the fingerprint that names
+    its rules) of the registry's game ``name``: a rule set (``ttt(rules=NAME)``,
+    seats and fingerprint from its text) or a game string (registry/open_games.py:
+    itself, OpenSpiel's seats, no fingerprint since its rules are the toolkit's code).
+    Why both: since schema 5 game strings are recorded and ranked like rule sets,
+    so "Benchmark selected bots" serves their leaderboards too."""
+    row = reg.one("SELECT game_string FROM rule_sets WHERE id = ?", (reg.rule_set_id(name),))
+    if row[0] is None:
+        rs = results.rule_set_of(reg, name)
+        return game_string(name), rs.num_players, rs.fingerprint
+    return row[0], open_games.load(row[0]).num_players(), ""
 
 
 def favoured_by(reg: Registry, rule_set: str, universe: str, player: str) -> str | None:
@@ -71,17 +86,27 @@ def benchmark(reg: Registry, user: str, rule_set: str, players: Sequence[str],
         raise RegistryError(f"only a Trainer or Admin may run a benchmark; {user} is a Creator")
     if not isinstance(games, int) or games < 1:
         raise RegistryError(f"games per combination must be a positive integer, got {games!r}")
-    rs = results.rule_set_of(reg, rule_set)
+    try:
+        reg.rule_set_id(rule_set)
+    except RegistryError as unknown:        # a game string not yet recorded: its row now
+        try:
+            open_games.load(rule_set)
+        except RegistryError:
+            raise unknown from None
+        with reg.transaction():
+            open_games.ensure_game(reg, rule_set)
+    played, seats, fingerprint = game_of(reg, rule_set)
     chosen = sorted(set(players))
-    if len(chosen) < max(2, rs.num_players):
-        raise RegistryError(f"a benchmark of {rule_set!r} needs at least {max(2, rs.num_players)} "
+    if len(chosen) < max(2, seats):
+        raise RegistryError(f"a benchmark of {rule_set!r} needs at least {max(2, seats)} "
                             f"different players, got {chosen}")
     specs = [bot_spec(reg, name) for name in chosen]
     flag = qualifies(reg, rule_set, universe, chosen)
-    settings = {"rule_set": rule_set, "fingerprint": rs.fingerprint, "universe": universe,
+    settings = {"rule_set": rule_set, "fingerprint": fingerprint, "universe": universe,
                 "players": chosen, "games": games, "seed": seed}
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
-    store = reg.path.with_name(reg.path.stem + "-benchmarks") / f"{rule_set}-{digest}.jsonl"
+    stem = re.sub(r"[^\w.-]", "_", rule_set)       # y_game(board_size=5) -> y_game_board_size_5_
+    store = reg.path.with_name(reg.path.stem + "-benchmarks") / f"{stem}-{digest}.jsonl"
     store.parent.mkdir(parents=True, exist_ok=True)
     with reg.transaction():
         row = reg.one("SELECT id FROM benchmarks WHERE players = ? AND rule_set_id = ? AND "
@@ -97,8 +122,8 @@ def benchmark(reg: Registry, user: str, rule_set: str, players: Sequence[str],
     previous = os.environ.get(ENV_DB)
     os.environ[ENV_DB] = str(Path(reg.path).resolve())      # read by registry.worker in workers
     try:
-        return _run(reg, rule_set, universe, specs, games, seed, bid, flag, store, backend,
-                    n_jobs, scheduler, progress)
+        return _run(reg, rule_set, played, universe, specs, games, seed, bid, flag, store,
+                    backend, n_jobs, scheduler, progress)
     finally:
         if previous is None:
             os.environ.pop(ENV_DB, None)
@@ -123,9 +148,9 @@ def _cluster_client(scheduler: str, path):
     return client_for(scheduler, str(Path(path).resolve()))
 
 
-def _run(reg, rule_set, universe, specs, games, seed, bid, flag, store, backend, n_jobs,
-         scheduler, progress) -> dict:
-    tasks = make_tasks(game_string(rule_set), specs, games, seed, imports=("registry.worker",))
+def _run(reg, rule_set, played, universe, specs, games, seed, bid, flag, store, backend,
+         n_jobs, scheduler, progress) -> dict:
+    tasks = make_tasks(played, specs, games, seed, imports=("registry.worker",))
 
     def copy(record):
         results.record_game(reg, rule_set, record["players"], record["returns"],

@@ -181,6 +181,39 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX live_game_users_user ON live_game_users (user_name);
     """,
+    # 4 -> 5: one record path (issue 16). A game named by its OpenSpiel game string
+    # (y_game(board_size=5), connect_four, ...) becomes a row of ``rule_sets`` with
+    # that string in ``game_string`` (its name; no text, no fingerprint), so its
+    # games, seats and ratings are rows of ``games``, ``seats`` and ``ratings``
+    # like every rule set's, recorded by registry.results.record_game and shown by
+    # the same leaderboards, stats and evolution. The records of migration 3's
+    # tables move over (game ids after the existing ones, in their order), then
+    # those tables go.
+    """
+    ALTER TABLE rule_sets ADD COLUMN game_string TEXT;
+    CREATE TEMP TABLE migration_5 AS SELECT COALESCE(MAX(id), 0) AS shift FROM games;
+    INSERT INTO rule_sets (name, canonical, fingerprint, text, created, game_string)
+        SELECT game_string, 'game:' || game_string, '', '', created, game_string
+        FROM open_games ORDER BY id;
+    INSERT INTO games (id, rule_set_id, universe_id, moves, chaos_result, finished)
+        SELECT r.id + (SELECT shift FROM migration_5), s.id, r.universe_id, r.moves, NULL,
+               r.finished
+        FROM open_game_records r JOIN open_games o ON o.id = r.open_game_id
+        JOIN rule_sets s ON s.game_string = o.game_string ORDER BY r.id;
+    INSERT INTO seats (game_id, seat, player_id, result)
+        SELECT game_id + (SELECT shift FROM migration_5), seat, player_id, result
+        FROM open_game_seats;
+    INSERT INTO ratings (rule_set_id, universe_id, player_id, game_id, mu, sigma, at)
+        SELECT s.id, r.universe_id, r.player_id, r.game_id + (SELECT shift FROM migration_5),
+               r.mu, r.sigma, r.at
+        FROM open_game_ratings r JOIN open_games o ON o.id = r.open_game_id
+        JOIN rule_sets s ON s.game_string = o.game_string;
+    DROP TABLE open_game_ratings;
+    DROP TABLE open_game_seats;
+    DROP TABLE open_game_records;
+    DROP TABLE open_games;
+    DROP TABLE migration_5;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

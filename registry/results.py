@@ -7,11 +7,14 @@ the stored games in order.
 """
 from __future__ import annotations
 
+import collections
 import json
+import threading
 from typing import Sequence
 
+from games.ttt import cache as ttt_cache
 from games.ttt import rules as ttt_rules
-from registry import rating_model
+from registry import open_games, rating_model
 from registry.errors import RegistryError
 from registry.rulesets import parse_rule_set
 from registry.store import PUBLIC, Registry, now
@@ -20,8 +23,42 @@ PLAYER_CHANCE = -1
 
 
 def rule_set_of(reg: Registry, name: str) -> ttt_rules.RuleSet:
-    text = reg.one("SELECT text FROM rule_sets WHERE id = ?", (reg.rule_set_id(name),))[0]
-    return parse_rule_set(text)
+    """The saved rule set ``name``, parsed once per text in this process
+    (games.ttt.cache: keyed by the text, so a changed row is parsed again);
+    recording a game parsed it again for every game, under the write lock."""
+    text, game_string = reg.one("SELECT text, game_string FROM rule_sets WHERE id = ?",
+                                (reg.rule_set_id(name),))
+    if game_string is not None:
+        raise RegistryError(f"{name!r} is a game named by its OpenSpiel game string, not a "
+                            "tic-tac-toe rule set")
+    try:
+        return ttt_cache.parsed(text, "rule set")
+    except ttt_rules.RuleSetError:
+        return parse_rule_set(text)          # the registry's own message for the problem
+
+
+#: Starting positions by rule-set fingerprint (the canonical form's digest):
+#: a replay clones one instead of compiling the rules again.
+_STARTS: "collections.OrderedDict[str, object]" = collections.OrderedDict()
+_STARTS_SIZE = 64
+_STARTS_LOCK = threading.Lock()
+
+
+def _start(rs: ttt_rules.RuleSet):
+    """A fresh starting position of ``rs`` (a clone of a cached one)."""
+    from games.ttt import make_core
+    key = rs.fingerprint
+    with _STARTS_LOCK:
+        core = _STARTS.get(key)
+        if core is not None:
+            _STARTS.move_to_end(key)
+            return core.clone()
+    core = make_core(rs)
+    with _STARTS_LOCK:
+        _STARTS[key] = core
+        while len(_STARTS) > _STARTS_SIZE:
+            _STARTS.popitem(last=False)
+    return core.clone()
 
 
 def seat_players(reg: Registry, rs: ttt_rules.RuleSet, players: Sequence[str], universe_id: int):
@@ -44,8 +81,7 @@ def seat_players(reg: Registry, rs: ttt_rules.RuleSet, players: Sequence[str], u
 def replay(rs: ttt_rules.RuleSet, actions: Sequence[int]) -> list[float]:
     """The returns of playing ``actions`` (chance outcomes included, as tournaments
     record them) from the start; a ``RegistryError`` unless they are legal and end the game."""
-    from games.ttt import make_core
-    core = make_core(rs)
+    core = _start(rs)
     for i, action in enumerate(actions):
         if core.terminal():
             raise RegistryError(f"move {i}: the game was already over after {i} moves")
@@ -83,21 +119,28 @@ def record_game(reg: Registry, rule_set: str, players: Sequence[str], returns: S
         if task_key is not None and reg.one("SELECT 1 FROM games WHERE task_key = ?", (task_key,)):
             return None
         rid, vid = reg.rule_set_id(rule_set), reg.universe_id(universe)
-        rs = rule_set_of(reg, rule_set)
-        rows = seat_players(reg, rs, players, vid)
+        game_string = reg.one("SELECT game_string FROM rule_sets WHERE id = ?", (rid,))[0]
+        if game_string is None:             # a tic-tac-toe rule set, replayed by its text
+            rs = rule_set_of(reg, rule_set)
+            rows = seat_players(reg, rs, players, vid)
+            with_chaos, partners = rs.chaos, rs.record["players"] == "partners"
+        else:                               # a game string (registry/open_games.py)
+            rows = open_games.seat_players(reg, game_string, players, vid)
+            with_chaos, partners = False, False
         if len(results) != len(rows):
             raise RegistryError(f"{len(rows)} seats need {len(rows)} returns, got {len(results)}")
-        if replay(rs, actions) != results:
-            raise RegistryError(f"returns {results} are not what the moves give "
-                                f"({replay(rs, actions)})")
-        chaos = rating_model.chaos_result(results) if rs.chaos else None
+        replayed = replay(rs, actions) if game_string is None else \
+            open_games.replay(game_string, actions)
+        if replayed != results:
+            raise RegistryError(f"returns {results} are not what the moves give ({replayed})")
+        chaos = rating_model.chaos_result(results) if with_chaos else None
         stamp = now()
         gid = reg.db.execute(
             "INSERT INTO games (rule_set_id, universe_id, moves, chaos_result, finished, "
             "benchmark_id, task_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (rid, vid, json.dumps(actions), chaos, stamp, benchmark_id, task_key)).lastrowid
         before = [current_rating(reg, rid, vid, row[0]) for row in rows]
-        after = rating_model.update(before, results, rs.record["players"] == "partners", chaos)
+        after = rating_model.update(before, results, partners, chaos)
         for seat, (row, result, (mu, sigma)) in enumerate(zip(rows, results, after)):
             reg.db.execute("INSERT INTO seats (game_id, seat, player_id, result) VALUES (?, ?, ?, ?)",
                            (gid, seat, row[0], result))
@@ -108,9 +151,11 @@ def record_game(reg: Registry, rule_set: str, players: Sequence[str], returns: S
 
 
 def games_of(reg: Registry, rule_set: str | None = None, player: str | None = None) -> list[dict]:
-    """Stored games, oldest first (optionally of one rule set and/or one player)."""
+    """Stored games, oldest first (optionally of one rule set and/or one player);
+    a game named by its game string (registry/open_games.py) has it under
+    ``game_string`` (None for a rule set's)."""
     sql = ("SELECT g.id, r.name, v.name, g.moves, g.chaos_result, g.finished, g.benchmark_id, "
-           "g.task_key FROM games g JOIN rule_sets r ON r.id = g.rule_set_id "
+           "g.task_key, r.game_string FROM games g JOIN rule_sets r ON r.id = g.rule_set_id "
            "JOIN universes v ON v.id = g.universe_id WHERE 1")
     args: list = []
     if rule_set is not None:
@@ -120,12 +165,12 @@ def games_of(reg: Registry, rule_set: str | None = None, player: str | None = No
         sql += " AND g.id IN (SELECT game_id FROM seats WHERE player_id = ?)"
         args.append(reg.player(player)[0])
     out = []
-    for gid, rname, vname, moves, chaos, finished, bench, key in reg.query(sql + " ORDER BY g.id",
-                                                                           args):
+    for gid, rname, vname, moves, chaos, finished, bench, key, game_string in reg.query(
+            sql + " ORDER BY g.id", args):
         seats = reg.query("SELECT p.name, s.result FROM seats s JOIN players p ON p.id = s.player_id "
                           "WHERE s.game_id = ? ORDER BY s.seat", (gid,))
         out.append({"id": gid, "rule_set": rname, "universe": vname,
                     "players": [s[0] for s in seats], "returns": [s[1] for s in seats],
                     "chaos": chaos, "moves": json.loads(moves), "finished": finished,
-                    "benchmark": bench, "task_key": key})
+                    "benchmark": bench, "task_key": key, "game_string": game_string})
     return out

@@ -73,7 +73,11 @@ def rename_rule_set(reg: Registry, user: str, old: str, new: str) -> None:
         if role != "admin":
             raise RegistryError(f"only an Admin may rename a rule set; {user} is a {role.title()}")
         rid = reg.rule_set_id(old)
-        creator, text = reg.one("SELECT creator_id, text FROM rule_sets WHERE id = ?", (rid,))
+        creator, text, game_string = reg.one(
+            "SELECT creator_id, text, game_string FROM rule_sets WHERE id = ?", (rid,))
+        if game_string is not None:
+            raise RegistryError(f"{old!r} is a game named by its OpenSpiel game string; its "
+                                "name is the game")
         if creator is None:
             raise RegistryError(f"{old!r} is a catalogue rule set (games/ttt/catalogue); its "
                                 "name cannot change")
@@ -86,8 +90,12 @@ def rename_rule_set(reg: Registry, user: str, old: str, new: str) -> None:
 
 def rule_set_json(reg: Registry, name: str) -> dict:
     """The saved rule set ``name`` as its JSON object."""
-    return json.loads(reg.one("SELECT text FROM rule_sets WHERE id = ?",
-                              (reg.rule_set_id(name),))[0])
+    text, game_string = reg.one("SELECT text, game_string FROM rule_sets WHERE id = ?",
+                                (reg.rule_set_id(name),))
+    if game_string is not None:
+        raise RegistryError(f"{name!r} is a game named by its OpenSpiel game string, not a "
+                            "rule set")
+    return json.loads(text)
 
 
 def copy_rule_set(reg: Registry, user: str, name: str, new_name: str | None = None) -> dict:
@@ -104,10 +112,10 @@ def list_rule_sets(reg: Registry, creator: str | None = None) -> list[dict]:
     """Every saved rule set (or ``creator``'s: "show all creations"), by name."""
     sql = ("SELECT r.name, r.fingerprint, u.name, r.created, p.name FROM rule_sets r "
            "LEFT JOIN users u ON u.id = r.creator_id "
-           "LEFT JOIN players p ON p.id = r.standard_player_id")
+           "LEFT JOIN players p ON p.id = r.standard_player_id WHERE r.game_string IS NULL")
     args: tuple = ()
     if creator is not None:
-        sql += " WHERE r.creator_id = ?"
+        sql += " AND r.creator_id = ?"
         args = (reg.user_id(creator)[0],)
     return [{"name": n, "fingerprint": f, "creator": c, "created": t, "standard_player": sp}
             for n, f, c, t, sp in reg.query(sql + " ORDER BY r.name", args)]
@@ -125,14 +133,16 @@ class RegistrySource(ttt_rules.RuleSetSource):
         self.reg = reg
 
     def names(self) -> list[str]:
-        return [r[0] for r in self.reg.query("SELECT name FROM rule_sets ORDER BY name")]
+        return [r[0] for r in self.reg.query(
+            "SELECT name FROM rule_sets WHERE game_string IS NULL ORDER BY name")]
 
     def __contains__(self, name) -> bool:
         return isinstance(name, str) and self.reg.one(
-            "SELECT 1 FROM rule_sets WHERE name = ?", (name,)) is not None
+            "SELECT 1 FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,)) is not None
 
     def read(self, name: str) -> str | None:
-        row = self.reg.one("SELECT text FROM rule_sets WHERE name = ?", (name,))
+        row = self.reg.one("SELECT text FROM rule_sets WHERE name = ? AND game_string IS NULL",
+                           (name,))
         return row[0] if row else None
 
     def origin(self, name: str) -> str:

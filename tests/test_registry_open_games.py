@@ -69,7 +69,7 @@ def test_ratings_follow_the_games_in_order(reg):
         assert state.is_terminal() and state.returns() == [1.0, -1.0]
         open_games.record_open_game(reg, "connect_four", ["ada", "Random"], state.returns(),
                                     state.history())
-        history.append(reg.one("SELECT mu, sigma FROM open_game_ratings r JOIN players p ON "
+        history.append(reg.one("SELECT mu, sigma FROM ratings r JOIN players p ON "
                                "p.id = r.player_id WHERE p.name = 'ada' ORDER BY game_id DESC "
                                "LIMIT 1"))
     assert history[0][0] < history[1][0] < history[2][0]
@@ -129,3 +129,123 @@ def test_migration_from_version_2_keeps_everything_and_adds_the_tables(tmp_path)
         open_games.record_open_game(reg, "y_game(board_size=5)", ["old", "Random"], returns, moves)
     with Registry(path) as reg:
         assert len(open_games.open_games_of(reg, player="old")) == 1
+
+
+# -- one record path (schema 5): game strings are rows of rule_sets, their games rows of games --
+
+def test_game_strings_and_rule_sets_share_one_record_path(reg):
+    """A game string's game and a rule set's game are rows of the same tables,
+    rated by the same code and shown by the same leaderboard; the game string
+    is not a rule set anywhere else (listing, ttt loading, copy, rename)."""
+    from registry import leaderboard, results, rulesets
+    moves, returns = random_game("y_game(board_size=5)", 5)
+    oid = open_games.record_open_game(reg, "y_game(board_size=5)", ["ada", "Random"], returns, moves)
+    ttt = pyspiel.load_game("ttt(rules=Tic-Tac-Toe)").new_initial_state()
+    for a in (4, 0, 1, 7, 2, 6, 3, 5, 8):
+        if not ttt.is_terminal():
+            ttt.apply_action(a)
+    tid = results.record_game(reg, "Tic-Tac-Toe", ["ada", "Random"], ttt.returns(), ttt.history())
+    both = {g["id"]: g for g in results.games_of(reg, player="ada")}
+    assert set(both) == {oid, tid}
+    assert both[oid]["rule_set"] == both[oid]["game_string"] == "y_game(board_size=5)"
+    assert both[tid]["game_string"] is None
+    assert reg.query("SELECT count(*) FROM ratings WHERE game_id IN (?, ?)", (oid, tid)) == [(4,)]
+    board = [e.player for e in leaderboard.leaderboard(reg, "y_game(board_size=5)", "Public", "ada")]
+    assert "ada" in board and "Random" in board
+    assert "y_game(board_size=5)" not in [r["name"] for r in rulesets.list_rule_sets(reg)]
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("ttt(rules=y_game(board_size=5))")
+    with pytest.raises(RegistryError, match="game string"):
+        rulesets.copy_rule_set(reg, "ada", "y_game(board_size=5)")
+    with pytest.raises(RegistryError, match="game string"):
+        rulesets.rename_rule_set(reg, "ada", "y_game(board_size=5)", "Y5")
+    with pytest.raises(RegistryError, match="game string"):
+        results.rule_set_of(reg, "y_game(board_size=5)")
+    reg.db.execute("INSERT INTO rule_sets (name, canonical, fingerprint, text, created) "
+                   "VALUES ('tic_tac_toe', 'x', 'f', '{}', 't')")     # a rule set of that name
+    with pytest.raises(RegistryError, match="saved rule set"):     # the names cannot mix
+        open_games.record_open_game(reg, "tic_tac_toe", ["ada", "Random"], [0, 0], [])
+
+
+def _schema_4_with_records(path):
+    """A schema-4 database as the previous version wrote it: a rule-set game and
+    three games of two game strings in migration 3's tables, with ratings."""
+    raw = sqlite3.connect(path, isolation_level=None)
+    for step in db.MIGRATIONS[:4]:
+        raw.executescript(step)
+    raw.execute("PRAGMA user_version = 4")
+    raw.executescript("""
+        INSERT INTO universes (name, created) VALUES ('Public', 't');
+        INSERT INTO users (name, role, created) VALUES ('old', 'admin', 't');
+        INSERT INTO players (name, kind, user_id, universe_id, created) VALUES ('old', 'human', 1, 1, 't');
+        INSERT INTO players (name, kind, spec, created) VALUES ('Random', 'random', '{"kind": "random"}', 't');
+        INSERT INTO rule_sets (name, canonical, fingerprint, text, created)
+            VALUES ('Mine', '{}', 'f', '{"name": "Mine"}', 't');
+        INSERT INTO games (rule_set_id, universe_id, moves, finished) VALUES (1, 1, '[4]', 't0');
+        INSERT INTO seats VALUES (1, 0, 1, 1.0), (1, 1, 2, -1.0);
+        INSERT INTO ratings VALUES (1, 1, 1, 1, 26.0, 8.0, 't0'), (1, 1, 2, 1, 24.0, 8.0, 't0');
+        INSERT INTO open_games (game_string, created) VALUES ('connect_four', 'c1'), ('y_game(board_size=5)', 'c2');
+        INSERT INTO open_game_records (open_game_id, universe_id, moves, finished)
+            VALUES (1, 1, '[0, 1, 0]', 't1'), (2, 1, '[3, 1, 4]', 't2'), (1, 1, '[2, 2]', 't3');
+        INSERT INTO open_game_seats VALUES (1, 0, 1, 1.0), (1, 1, 2, -1.0), (2, 0, 2, 1.0),
+            (2, 1, 1, -1.0), (3, 0, 1, 1.0), (3, 1, 2, -1.0);
+        INSERT INTO open_game_ratings VALUES (1, 1, 1, 1, 27.0, 7.5, 't1'), (1, 1, 2, 1, 23.0, 7.5, 't1'),
+            (2, 1, 2, 2, 26.5, 7.9, 't2'), (2, 1, 1, 2, 23.5, 7.9, 't2'),
+            (1, 1, 1, 3, 28.0, 7.0, 't3'), (1, 1, 2, 3, 22.0, 7.0, 't3');
+    """)
+    raw.close()
+
+
+def test_migration_from_schema_4_moves_every_open_record_into_games(tmp_path):
+    path = tmp_path / "v4.sqlite3"
+    _schema_4_with_records(path)
+    with Registry(path) as reg:
+        assert db.version(reg.db) == db.SCHEMA_VERSION >= 5
+        tables = {r[0] for r in reg.query("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert not {t for t in tables if t.startswith("open_game")}
+        c4 = open_games.open_games_of(reg, "connect_four")
+        assert [(g["moves"], g["players"], g["returns"], g["finished"]) for g in c4] == [
+            ([0, 1, 0], ["old", "Random"], [1.0, -1.0], "t1"),
+            ([2, 2], ["old", "Random"], [1.0, -1.0], "t3")]
+        [y5] = open_games.open_games_of(reg, "y_game(board_size=5)")
+        assert y5["players"] == ["Random", "old"] and y5["finished"] == "t2"
+        # ids after the rule set's game, in the old order
+        assert 1 < c4[0]["id"] < y5["id"] < c4[1]["id"]
+        board = {r["player"]: (r["mu"], r["sigma"], r["games"])
+                 for r in open_games.open_ratings(reg, "connect_four")}
+        assert board == {"old": (28.0, 7.0, 2), "Random": (22.0, 7.0, 2)}
+        assert open_games.open_game_strings(reg) == ["connect_four", "y_game(board_size=5)"]
+        from registry import results
+        [mine] = results.games_of(reg, "Mine")         # the rule set's game is untouched
+        assert mine["id"] == 1 and mine["players"] == ["old", "Random"]
+        # the next game continues from the migrated rating
+        state = pyspiel.load_game("connect_four").new_initial_state()
+        for col in (0, 1, 0, 1, 0, 1, 0):
+            state.apply_action(col)
+        open_games.record_open_game(reg, "connect_four", ["old", "Random"], state.returns(),
+                                    state.history())
+        after = {r["player"]: r for r in open_games.open_ratings(reg, "connect_four")}
+        assert after["old"]["games"] == 3 and after["old"]["mu"] > 28.0
+        assert after["old"]["sigma"] < 7.0
+
+
+def test_benchmark_selected_bots_on_a_game_string(reg, tmp_path):
+    """"Benchmark selected bots" on a game string's leaderboard: every
+    combination's games are played by analysis.tournament on the game string,
+    stored through the one record path (replayed, rated) and a rerun resumes
+    without storing a game twice."""
+    from registry import benchmark, results
+    players.add_bot(reg, "Mcts8", "mcts:simulations=8")
+    out = benchmark.benchmark(reg, "ada", "connect_four", ["Mcts8", "Random"], games=2, seed=3)
+    stored = results.games_of(reg, "connect_four")
+    assert out["games"] == len(stored) == 2 and {g["benchmark"] for g in stored} == {out["id"]}
+    for g in stored:
+        assert sorted(g["players"]) == ["Mcts8", "Random"]
+        assert open_games.replay("connect_four", g["moves"]) == g["returns"]
+    assert {g["players"][0] for g in stored} == {"Mcts8", "Random"}       # seats rotated
+    assert {r["player"] for r in open_games.open_ratings(reg, "connect_four")} == {"Mcts8", "Random"}
+    again = benchmark.benchmark(reg, "ada", "connect_four", ["Mcts8", "Random"], games=2, seed=3)
+    assert again["id"] == out["id"] and len(results.games_of(reg, "connect_four")) == 2
+    assert benchmark.game_of(reg, "connect_four") == ("connect_four", 2, "")
+    with pytest.raises(RegistryError, match="Creator"):
+        benchmark.benchmark(reg, "bob", "connect_four", ["Mcts8", "Random"], games=1)

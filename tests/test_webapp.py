@@ -177,6 +177,19 @@ def test_other_games_are_recorded_and_rated_by_game_string(app, game):
     assert game in html.unescape(cy.get("/player/cy").text)
     assert game in html.unescape(cy.get("/rules").text)
     assert cy.get("/ratings?game=tic_tac_toe").status_code == 404     # none recorded
+    # one record path: the game string's leaderboard is the rule sets' (Top-Burst,
+    # held levels; Benchmark Selected Bots for Trainers and Admins only)
+    board = html.unescape(cy.get(url_of_leaderboard(game)).text)
+    assert "skill + Top-Burst" in board and "/player/cy" in board and 'id="benchmark"' not in board
+    assert 'id="benchmark"' in Browser(app, "tom").get(url_of_leaderboard(game)).text
+    stats = html.unescape(cy.get("/player/cy").text)          # counted once, not twice
+    row = re.search(re.escape(game) + r"</a></td><td>(\d+)</td>", stats)
+    assert row and row.group(1) == "1"
+
+
+def url_of_leaderboard(name: str) -> str:
+    from urllib.parse import quote
+    return "/rules/" + quote(name, safe="") + "/leaderboard"
 
 
 def test_seats_are_the_user_a_friend_or_a_bot(app):
@@ -509,11 +522,50 @@ def test_simultaneous_rounds_against_random_and_bots_refused(app):
         players.add_bot(reg, "Mcts", "mcts:simulations=10")
     cy = Browser(app, "cy")
     r = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy", seat1="Mcts")
-    assert "played by people and Random" in html.unescape(cy.get(r.headers["Location"]).text)
+    assert "played by people, Random and ISMCTS bots" in html.unescape(cy.get(r.headers["Location"]).text)
     url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
                   seat1="Random").headers["Location"]
     page = play_to_end(cy, url)
     assert re.search(r"recorded as game \d+ and rated", page)
+
+
+def test_an_ismcts_bot_plans_simultaneous_rounds_from_its_own_information(app):
+    """An ISMCTS bot (mcts/ismcts.py) plays a rule set with simultaneous rounds
+    against a person to the end, recorded and replayed by the registry; and its
+    plan in a round is the same whatever plan the person sent before it (the
+    person's plan is hidden until the round resolves: the bot searches the
+    round's start from its own information state)."""
+    from registry import players
+    from webapp.live import LiveGame, Seat
+    make_users(app)
+    save_example(app, "Sim-Place-Then-Move")
+    with db(app) as reg:
+        players.add_bot(reg, "Ismcts", "ismcts:simulations=30")
+        spec = players.bot_spec(reg, "Ismcts")
+    cy = Browser(app, "cy")
+    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
+                  seat1="Ismcts").headers["Location"]
+    page = play_to_end(cy, url)
+    gid = int(re.search(r"recorded as game (\d+) and rated", page).group(1))
+    with db(app) as reg:
+        [stored] = [g for g in results.games_of(reg, "Sim-Place-Then-Move") if g["id"] == gid]
+        assert stored["players"] == ["cy", "Ismcts"]
+        rs = results.rule_set_of(reg, "Sim-Place-Then-Move")
+        assert results.replay(rs, stored["moves"]) == stored["returns"]
+    seats = [Seat("cy", "human", "cy"), Seat("Ismcts", "bot", None, spec)]
+    bot_plans = set()
+    first = LiveGame("g", "ttt(rules=Sim-Place-Then-Move)", "Sim-Place-Then-Move", "Public",
+                     seats, 11)
+    assert first.in_round() and first.seat_to_move("cy") == 0
+    mine = first.state.legal_actions(0)
+    for plan in mine[:4]:                        # four different hidden plans of the person
+        game = first.successor()
+        game.human_move("cy", plan)
+        order = game.state.get_game().new_initial_state().core.simultaneous_player_list()
+        joint = dict(zip(order, game.moves[:2]))
+        assert joint[0] == plan
+        bot_plans.add(joint[1])
+    assert len(mine) >= 4 and len(bot_plans) == 1
 
 
 def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):

@@ -590,3 +590,106 @@ def test_power_dropdowns_enable_and_clear_as_the_seed_says(browser, server, acco
     page.select_option("#shapes-circle-power", "none")               # cleared and disabled
     assert page.input_value("#shapes-circle-condition") == "" and page.is_disabled("#shapes-circle-result")
     page.close()
+
+
+def test_cannot_move_backwards_goal_check_and_a_faithful_copy(browser, server, accounts):
+    """The Factory's "cannot move backwards" per shape and "Stalemate if goal
+    is reached" check, their problem next to the Shapes dropdown, and a Copy
+    of a rule set that extends another (OptionalPD) saved unchanged: refused
+    as identical to the original, so the copy dropped nothing."""
+    page = login(browser, server, "cy")
+    page.goto(server + "/factory")
+    for control, value in (("#board-kind", "squares"), ("#board-size-x", "3"),
+                           ("#board-size-y", "4")):
+        with page.expect_navigation():
+            page.select_option(control, value)
+    page.select_option("#shapes-circle-move", "adjacent")
+    page.check("#shapes-circle-cannot_move_backwards")
+    page.fill("#move_limit", "40")
+    page.fill("#name", "Browser-NoBack")
+    follow(page, "#save")
+    assert "no shape can" in page.inner_text(".problem[data-for='shapes']")
+    shot(page, "factory-no-backwards-problem")
+    with page.expect_navigation():
+        page.select_option("#shape_count", "2")             # a triangle that may move back
+    assert page.is_checked("#shapes-circle-cannot_move_backwards")
+    page.select_option("#shapes-triangle-move", "adjacent")
+    page.click("#add-check")
+    page.select_option("select[name='turn_checks[1]']", "goal-reached-stalemate")
+    assert "Stalemate if goal is reached" in page.inner_text("select[name='turn_checks[1]']")
+    for colour in ("black", "white"):
+        for shape in ("circle", "triangle"):
+            page.select_option(f"#reserves-{colour}-{shape}", "3")
+    follow(page, "#save")
+    assert page.inner_text("h1") == "Browser-NoBack", page.eval_on_selector_all(
+        ".problem", "ps => ps.map(p => p.dataset.for + ': ' + p.textContent)")
+    assert page.inner_text("#no-backwards-circle") == "cannot move backwards"
+    assert page.locator("#no-backwards-triangle").count() == 0
+    shot(page, "ruleset-no-backwards")
+    follow(page, "#copy")
+    assert page.is_checked("#shapes-circle-cannot_move_backwards")
+    assert not page.is_checked("#shapes-triangle-cannot_move_backwards")
+    assert page.input_value("select[name='turn_checks[1]']") == "goal-reached-stalemate"
+    page.close()
+    ada = login(browser, server, "ada")
+    ada.goto(server + "/rules/OptionalPD")
+    follow(ada, "#copy")
+    assert ada.input_value("#name") == "OptionalPD-copy"
+    follow(ada, "#save")
+    assert "identical to the saved 'OptionalPD'" in ada.inner_text(".problem[data-for='']")
+    shot(ada, "factory-copy-of-optionalpd")
+    ada.close()
+
+
+def test_a_game_strings_leaderboard_is_the_rule_sets(browser, server, accounts):
+    """One record path: a finished y_game is on a Top-Burst leaderboard reached
+    from the Rule sets page, where a Trainer runs Benchmark Selected Bots."""
+    cy = login(browser, server, "cy")
+    assert "Game over" in play_against_random(cy, server, "y_game(board_size=5)")
+    follow(cy, "#to-board")
+    assert "Top-Burst" in cy.inner_text("main") and cy.locator("a[href='/player/cy']").count() >= 1
+    cy.close()
+    tom = login(browser, server, "tom")
+    play_against_random(tom, server, "y_game(board_size=5)", "mcts50")   # mcts50 on the board
+    tom.goto(server + "/rules")
+    follow(tom, "#open-games a.to-leaderboard >> nth=0")
+    assert "y_game(board_size=5)" in tom.inner_text("h1")
+    shot(tom, "leaderboard-y_game")
+    tom.check("input.pick[value='Random']")
+    tom.check("input.pick[value='mcts50']")
+    follow(tom, "#benchmark")
+    tom.wait_for_function("document.getElementById('bench-result').textContent.includes('Finished')",
+                          timeout=60000)
+    assert tom.inner_text("#bench-count") == "2 / 2 games"
+    shot(tom, "benchmark-y_game")
+    tom.close()
+
+
+def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server, accounts):
+    """Bots other than Random in simultaneous rounds: an ISMCTS bot plans each
+    round of Sim-Place-Then-Move and plays the cloaked Phantom-TTT-Corners,
+    both to the end by clicking; an MCTS bot is refused for the simultaneous
+    rule set with the reason on the page."""
+    import json
+
+    from registry import Registry, players, rulesets
+    examples = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
+    with Registry(server.db) as reg:
+        have = [r["name"] for r in rulesets.list_rule_sets(reg)]
+        for name in ("Sim-Place-Then-Move", "Phantom-TTT-Corners"):
+            if name not in have:
+                rulesets.save_rule_set(reg, "ada", json.loads((examples / f"{name}.json").read_text()))
+        if "ismcts30" not in [p["name"] for p in players.list_players(reg, "Public")]:
+            players.add_bot(reg, "ismcts30", "ismcts:simulations=30")
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Sim-Place-Then-Move")
+    page.select_option("#seat1", "mcts50")
+    follow(page, "#start")
+    assert "ISMCTS bots" in page.inner_text("main")
+    for game in ("Sim-Place-Then-Move", "Phantom-TTT-Corners"):
+        result = play_against_random(page, server, game, opponent="ismcts30")
+        assert re.search(r"recorded as game \d+ and rated", result), result
+        shot(page, "game-ismcts-" + game)
+    page.close()

@@ -50,7 +50,7 @@ def create_app(db_path: str | os.PathLike | None = None, *, secret_key: bytes | 
     attach_database(path)
     app.before_request(web.check_csrf)
     app.teardown_appcontext(web.close_registry)
-    app.jinja_env.globals.update(csrf_token=web.csrf_token, current_user=web.user,
+    app.jinja_env.globals.update(csrf_token=web.csrf_token, nav=web.nav, current_user=web.user,
                                  current_role=web.role)
 
     from webapp import views_auth, views_boards, views_factory, views_play

@@ -16,6 +16,7 @@ buttons.
 """
 from __future__ import annotations
 
+import functools
 import html
 import math
 import re
@@ -75,10 +76,13 @@ def _cell_attrs(label, clicks_by_label) -> str:
     return f'class="cell legal" data-action="{action}" data-cell="{html.escape(label)}" tabindex="0"'
 
 
-def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0) -> Drawing:
+def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0,
+         version: str = "") -> Drawing:
     """The board as ``viewer_seat`` may see it. A game with hidden information
     is shown only through that seat's own observation (the drawings below read
-    the whole position, which would show what the seat must not see)."""
+    the whole position, which would show what the seat must not see).
+    ``version``: a saved rule set's fingerprint (its board kind is then looked
+    up once per process, not once per page)."""
     import pyspiel
     legal = _legal(state, viewer_may_move, viewer_seat)
     try:
@@ -88,12 +92,13 @@ def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0) -
     if state.get_game().get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
         text = state.observation_string(viewer_seat)
         if core is not None and game_string.startswith("ttt(") and hasattr(core, "player_view"):
-            drawing = draw_ttt(game_string, core, legal, view=core.player_view(viewer_seat))
+            drawing = draw_ttt(game_string, core, legal, view=core.player_view(viewer_seat),
+                               version=version)
             drawing.text = text
             return drawing
         return Drawing("", {}, legal, text=text)
     if core is not None and game_string.startswith("ttt("):
-        return draw_ttt(game_string, core, legal)
+        return draw_ttt(game_string, core, legal, version=version)
     if core is not None and hasattr(core, "board") and hasattr(core.board, "coords") \
             and game_string.split("(")[0] in ("y_game", "defector_y", "double_o_y"):
         return draw_y(core, legal)
@@ -129,13 +134,27 @@ def _view_content(view, colours):
     return out
 
 
-def draw_ttt(game_string: str, core, legal, view=None) -> Drawing:
+@functools.lru_cache(maxsize=256)
+def _versioned_kind(name: str, version: str) -> str:
+    from games.ttt import rules as ttt_rules
+    return ttt_rules.resolve(name).record["board"]["kind"]
+
+
+def board_kind(name: str, version: str = "") -> str:
+    """The board kind of rule set ``name``; with its fingerprint ``version`` the
+    answer is kept (a renamed-and-reused name has another fingerprint), without
+    it the rule set is resolved again."""
+    if version:
+        return _versioned_kind(name, version)
+    return _versioned_kind.__wrapped__(name, version)
+
+
+def draw_ttt(game_string: str, core, legal, view=None, version: str = "") -> Drawing:
     """A rule set's board. ``view``: one seat's ``player_view`` (hidden
     information: only what that seat sees is drawn); None: the whole position
     (perfect information, where every seat sees it all)."""
-    from games.ttt import rules as ttt_rules
     name = game_string[len("ttt(rules="):-1]
-    kind = ttt_rules.resolve(name).record["board"]["kind"]
+    kind = board_kind(name, version)
     colours = list(core.reserves())
     size = len(view) if view is not None else len(core.cells())
     coords = [core.coords(c) for c in range(size)]

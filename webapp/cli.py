@@ -103,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.workers == 1:
         from waitress import serve
+        signal.signal(signal.SIGTERM, lambda *_: (print(cache_line(app), flush=True), os._exit(0)))
         print(f"serving {app.config['REGISTRY_DB']} on {where} (Ctrl-C stops)", flush=True)
         serve(app, host="127.0.0.1", port=args.port, threads=args.threads, ident="flipgames",
               _quiet=True)
@@ -122,14 +123,23 @@ def _listening_socket(port: int) -> socket.socket:
 def _worker(db: str, port: int, threads: int, secret_key: bytes, benchmark_games: int) -> None:
     """One server process: its own app (registry pool, game cache) on its own socket."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # the parent stops the workers
-    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     from waitress import serve
 
     from webapp.app import create_app
     sock = _listening_socket(port)
     sock.listen(1024)
     app = create_app(db, secret_key=secret_key, benchmark_games=benchmark_games)
+    signal.signal(signal.SIGTERM, lambda *_: (print(cache_line(app), flush=True), os._exit(0)))
     serve(app, sockets=[sock], threads=threads, ident="flipgames", _quiet=True)
+
+
+def cache_line(app) -> str:
+    """How this process's game pages found their game (printed when it stops,
+    for experiments/bench_webapp.py: the cache's hit rate under several workers)."""
+    store = app.extensions["live_games"]
+    found = store.hits + store.catch_ups + store.replays
+    return (f"live-game cache of process {os.getpid()}: {found} lookups, {store.hits} current, "
+            f"{store.catch_ups} caught up, {store.replays} replayed in full")
 
 
 def serve_workers(args, secret_key: bytes, where: str) -> int:

@@ -11,6 +11,7 @@ validation's field paths (``board.size.x``, ``shapes.circle.move``,
 """
 from __future__ import annotations
 
+import json
 import math
 from typing import Mapping
 
@@ -45,7 +46,8 @@ def choices() -> dict:
         "boards": tuple(b for b in BOARDS_CANDIDATES if _accepted("boards", b)),
         "phases": tuple(range(1, MAX_PHASES + 1)),
         "board_kinds": schema.BOARD_KINDS,
-        "turn_checks": schema.TURN_CHECKS,
+        # the goal check (the seed's "Stalemate if goal is reached") with the others
+        "turn_checks": schema.TURN_CHECKS + (schema.GOAL_CHECK,),
         "stalemates": schema.STALEMATES,
         "moves": schema.MOVES_NOW,
         "powers": schema.POWERS_NOW,
@@ -97,6 +99,8 @@ def option_label(control: str, value) -> str:
         return f"{value} {one if str(value) == '1' else many}"
     if control.startswith("turn_checks"):
         text = str(value)
+        if text == schema.GOAL_CHECK:               # 3P-9X-HideSeek: "Statemate if goal is reached"
+            return "Stalemate if goal is reached"
         if text.startswith("all-lose-if-any-"):
             return f"All players lose if any {text.rsplit('-', 1)[1]}-same-color-in-a-row"
         parts = text.split("-")
@@ -116,6 +120,8 @@ def _shape_rule(get, shape: str) -> dict:
     seed: "If “No power” is selected, then the associated power_condition and
     power_result dropdowns are cleared and disabled")."""
     rule = {"move": get(f"shapes.{shape}.move", "stationary"), "power": get(f"shapes.{shape}.power", "none")}
+    if get(f"shapes.{shape}.cannot_move_backwards") == "1":     # the seed's "cannot move backwards"
+        rule["cannot_move_backwards"] = True
     if rule["power"] != "none":
         for key in ("condition", "result"):
             value = get(f"shapes.{shape}.{key}")
@@ -134,6 +140,16 @@ def colours_in_play(players: str, colours: str) -> tuple[str, ...]:
     if colours == "players-choose":
         return schema.PALETTE
     return schema.PALETTE[:n + (1 if chaos else 0)]
+
+
+def reserve_colours(players: str, colours: str, present=()) -> list[str]:
+    """The colours with reserve selects: those in play, and ``present``, the
+    other colours a copied or saved rule set gives a reserve (a dilemma's pink
+    pieces for Chaos), carried in the form's ``extra_colours`` so that a Copy
+    keeps them. A colour that came into play with a players change and left
+    with the next one is not among them: its select goes, as the seed says."""
+    out = list(colours_in_play(players, colours))
+    return out + [c for c in schema.PALETTE if c in present and c not in out]
 
 
 def seat_names(players: str) -> list:
@@ -223,13 +239,36 @@ def _markers_to_form(section: Mapping, markers) -> dict:
                   else _groups_text(section.get(key, []))) for key, kind in markers}
 
 
+def _json_list(text):
+    """A carried JSON list (``board.on_boards``), or None if absent or not a list."""
+    try:
+        value = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return value if isinstance(value, list) else None
+
+
+def shapes_in_play(shape_list: str, count: int) -> list[str]:
+    """The ``count`` shapes of the form: those it carried (``shape_list``, the
+    shapes of a copied rule set, which need not be the first ones: a rule set
+    may play circle, triangle and pentagon), cut or extended in the schema's
+    order when the Shapes dropdown changes."""
+    shapes = [s for s in (shape_list or "").split(",") if s in schema.SHAPES_NOW][:count]
+    for s in schema.SHAPES_NOW:
+        if len(shapes) >= count:
+            break
+        if s not in shapes:
+            shapes.append(s)
+    return shapes
+
+
 def form_to_record(form: Mapping[str, str]) -> dict:
     """The rule-set record a submitted factory form describes (not yet validated)."""
     get = form.get
     players = get("players", "2")
     colours = get("colours", "assigned")
     count = max(1, min(len(schema.SHAPES_NOW), _int(get("shape_count"), 1)))
-    shapes = list(schema.SHAPES_NOW[:count])
+    shapes = shapes_in_play(get("shape_list", ""), count)
     rec: dict = {"name": get("name", "").strip() if get("name") is not None else ""}
     rec["players"] = players
     rec["colours"] = colours
@@ -238,17 +277,22 @@ def form_to_record(form: Mapping[str, str]) -> dict:
                     "locked": _coords(get("board.locked", ""))}
     pieces = []
     for part in (get("board.pieces", "") or "").split(";"):
-        if ":" in part:
+        if ":" in part:                 # x,y,z:colour or x,y,z:colour:shape
             at, colour = part.split(":", 1)
+            colour, _, shape = colour.partition(":")
             c = _coords(at)
             if c:
-                pieces.append({"at": c[0], "colour": colour, "shape": "circle"})
+                pieces.append({"at": c[0], "colour": colour, "shape": shape or "circle"})
     if pieces:
         rec["board"]["pieces"] = pieces
     rec["board"].update(_markers_from_form(get, "board", BOARD_MARKERS))
+    on_boards = _json_list(get("board.on_boards"))
+    if on_boards:
+        rec["board"]["on_boards"] = on_boards
     rec["shapes"] = {s: _shape_rule(get, s) for s in shapes}
     reserves: dict = {}
-    for colour in colours_in_play(players, colours):
+    extra = [c for c in (get("extra_colours", "") or "").split(",") if c in schema.PALETTE]
+    for colour in reserve_colours(players, colours, extra):
         for s in shapes:
             key = f"reserves.{colour}" + (f".{s}" if len(shapes) > 1 else "")
             if get(key) is None:        # a colour newly in play: adjust() gives it a count
@@ -311,7 +355,7 @@ def adjust(state: dict) -> None:
     z = min(z, dim_limit((x, y)))
     state["size"] = [x, y, z]
     last = 0
-    for colour in colours_in_play(state["players"], state["colours"]):
+    for colour in colours_in_play(state["players"], state["colours"]):     # new colours only
         for s in state["shapes"]:
             key = f"reserves.{colour}" + (f".{s}" if len(state["shapes"]) > 1 else "")
             if key in state["reserves"]:
@@ -322,9 +366,13 @@ def adjust(state: dict) -> None:
 
 def reserve_max(state: dict) -> int:
     """Seed: 0 up to the number that can be played, the spaces over the colours
-    (rounded up, so 15 spaces offer 8 and 7 as 3on15line needs)."""
+    (rounded up, so 15 spaces offer 8 and 7 as 3on15line needs); at least the
+    largest count the rule set already has (a copied dilemma's six pink circles
+    for Chaos on six spaces), so a Copy keeps its counts."""
     n = len(colours_in_play(state["players"], state["colours"])) or 1
-    return -(-math.prod(state["size"]) // n) if all(isinstance(v, int) for v in state["size"]) else 0
+    limit = -(-math.prod(state["size"]) // n) if all(isinstance(v, int) for v in state["size"]) else 0
+    counts = [v for v in state["reserves"].values() if isinstance(v, int)]
+    return max([limit] + counts)
 
 
 def state_of(record: Mapping) -> dict:
@@ -340,15 +388,26 @@ def state_of(record: Mapping) -> dict:
         else:
             reserves[f"reserves.{colour}"] = val
     phases = record.get("phases") or [{}]
+    players, colours = record.get("players", "2"), record.get("colours", "assigned")
+    playing = colours_in_play(players, colours) if players in schema.PLAYERS else ()
+    extra = [c for c in schema.PALETTE if c not in playing
+             and any(k.split(".")[1] == c for k in reserves)]
     return {
+        "extra_colours": extra,
         "name": record.get("name", ""), "players": record.get("players", "2"),
         "colours": record.get("colours", "assigned"), "shapes": shapes,
         "shape_rules": {s: {"move": "stationary", "power": "none", "condition": "", "result": "",
+                            "cannot_move_backwards": False,
                             **(record.get("shapes", {}).get(s) or {})} for s in shapes},
         "board_kind": board.get("kind", "hash"), "size": list(size),
         "locked": _coords_text(board.get("locked", [])),
-        "pieces": ";".join(f"{_coords_text([p['at']])}:{p['colour']}" for p in board.get("pieces", [])),
+        "pieces": ";".join(f"{_coords_text([p['at']])}:{p['colour']}"
+                           + (f":{p['shape']}" if p.get("shape", "circle") != "circle" else "")
+                           for p in board.get("pieces", [])),
         "markers": _markers_to_form(board, BOARD_MARKERS),
+        # per-board spaces (games/ttt/spaces.py) have no controls yet: carried as
+        # JSON in a hidden field, so a Copy keeps them
+        "on_boards": json.dumps(board["on_boards"]) if board.get("on_boards") else "",
         "reserves": reserves, "pieces_per_turn": record.get("pieces_per_turn", 1),
         "agree_draw": bool(record.get("agree_draw")),
         "turn_checks": list(record.get("turn_checks", schema.DEFAULT_CHECKS)),

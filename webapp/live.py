@@ -38,6 +38,15 @@ OTHER_GAMES = ("y_game(board_size=5)", "y_game(board_size=7)", "y_game(board_sha
                "flipway(board_size=5)", "connect_four", "tic_tac_toe")
 
 
+#: Bot kinds that may plan in a simultaneous round: ISMCTS searches worlds drawn
+#: from its seat's information state (mcts/ismcts.py), and the state it is given
+#: is the round's start (the plans already made are kept apart, in
+#: ``LiveGame.plans``, until the round resolves); Random reads nothing. Others
+#: (this toolkit's UCT, alpha-beta) search the whole position and refuse games
+#: with hidden information, simultaneous rounds included.
+SIMULTANEOUS_BOTS = ("random", "ismcts")
+
+
 @functools.lru_cache(maxsize=64)
 def load_game(game_string: str, version: str = "") -> pyspiel.Game:
     """``pyspiel.load_game`` once per game string: loading a rule set compiles
@@ -110,9 +119,13 @@ class LiveGame:
                 # (OpenSpiel's matrix games) have no such record
                 raise ValueError(f"{game_string} has simultaneous moves; the browser plays the "
                                  "simultaneous rounds of tic-tac-toe rule sets only")
-            if any(seat.kind == "bot" for seat in seats):
-                raise ValueError("the bots of this toolkit search games of alternating turns; a "
-                                 "rule set with simultaneous rounds is played by people and Random")
+            for seat in seats:
+                if seat.kind == "bot" and seat.spec.kind not in SIMULTANEOUS_BOTS:
+                    raise ValueError(
+                        f"{seat.player} ({seat.spec.kind}) searches the whole position, which in "
+                        "a simultaneous round would read the others' plans; a rule set with "
+                        "simultaneous rounds is played by people, Random and ISMCTS bots "
+                        "(which search only what their seat knows)")
         for i, seat in enumerate(seats):     # a bad spec is refused now, not at its first move
             if seat.kind != "human":
                 agents.make_bot(seat.spec, game, i, 0)
@@ -135,6 +148,14 @@ class LiveGame:
                 self.state.apply_action(moves[i])
                 self.moves.append(moves[i])
                 i += 1
+
+    def catch_up(self, moves, plans, changes, last_move, recorded, record_error,
+                 finished_at) -> None:
+        """Bring a successor up to the stored row: apply the decisions it lacks
+        (``moves``, in the record's order) and take the row's other fields."""
+        self._replay(moves)
+        self.plans, self.changes, self.last_move = dict(plans), changes, last_move
+        self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
 
     def successor(self) -> "LiveGame":
         """A copy to change (the state cloned, the lists copied)."""

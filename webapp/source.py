@@ -27,14 +27,15 @@ class DatabaseSource(ttt_rules.RuleSetSource):
             db.close()
 
     def names(self) -> list[str]:
-        return [r[0] for r in self._query("SELECT name FROM rule_sets ORDER BY name")]
+        return [r[0] for r in self._query(
+            "SELECT name FROM rule_sets WHERE game_string IS NULL ORDER BY name")]
 
     def __contains__(self, name) -> bool:
         return isinstance(name, str) and bool(self._query(
-            "SELECT 1 FROM rule_sets WHERE name = ?", (name,)))
+            "SELECT 1 FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,)))
 
     def read(self, name: str) -> str | None:
-        rows = self._query("SELECT text FROM rule_sets WHERE name = ?", (name,))
+        rows = self._query("SELECT text FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,))
         return rows[0][0] if rows else None
 
     def origin(self, name: str) -> str:

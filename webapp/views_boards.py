@@ -95,6 +95,7 @@ def leaderboard(name):
         reg().rule_set_id(name)
     except RegistryError as e:
         abort(404, str(e))
+    game_string = open_games.is_game_string_row(reg(), name)
     universes, universe = _universe_choice()
     extra = [p for p in request.args.getlist("add") if p]
     try:
@@ -108,6 +109,7 @@ def leaderboard(name):
                            universe=universe, played=_played(name, universe), extra=extra,
                            duration=reg_leaderboard.duration,
                            may_benchmark=role() in ("trainer", "admin"),
+                           game_string=game_string,
                            creator=_creator(name))
 
 
@@ -160,11 +162,10 @@ def player(name):
         abort(404, str(e))
     if row[2] == "chaos":
         abort(404, "Chaos has no stats (seed 004)")
-    games = results.games_of(reg(), player=name)
-    others = open_games.open_games_of(reg(), player=name)
-    for game in others:                  # a game string stands where a rule set's name would
-        game["rule_set"], game["open"] = game["game"], True
-    games = sorted(games + others, key=lambda g: g["finished"])
+    games = results.games_of(reg(), player=name)       # rule sets' and game strings' alike
+    for game in games:
+        game["open"] = game["game_string"] is not None
+    games.sort(key=lambda g: g["finished"])
     per_rule: dict[str, dict] = {}
     for game in games:
         seat = game["players"].index(name)
@@ -234,17 +235,17 @@ def start_benchmark(name):
     universe = request.form.get("universe", PUBLIC)
     games = current_app.config["BENCHMARK_GAMES"]
     try:
-        rs = results.rule_set_of(reg(), name)
+        played, seats, _ = reg_benchmark.game_of(reg(), name)
         for p in chosen:
             reg_players.bot_spec(reg(), p)          # only bots and Random
-        if len(set(chosen)) < max(2, rs.num_players):
-            raise RegistryError(f"check at least {max(2, rs.num_players)} bots to benchmark")
+        if len(set(chosen)) < max(2, seats):
+            raise RegistryError(f"check at least {max(2, seats)} bots to benchmark")
     except RegistryError as e:
         flash(str(e), "error")
         return redirect(url_for("boards.leaderboard", name=name))
     # the run's size, exactly as registry.benchmark will build it
     specs = [reg_players.bot_spec(reg(), p) for p in sorted(set(chosen))]
-    total = len(make_tasks(f"ttt(rules={name})", specs, games, 0))
+    total = len(make_tasks(played, specs, games, 0))
     jid = bench_runs.start(reg(), current_app.config["REGISTRY_DB"], user(), name, chosen,
                            universe, games, total)
     return redirect(url_for("boards.benchmark_page", jid=jid))

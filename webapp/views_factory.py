@@ -14,6 +14,7 @@ import re
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
+from games.ttt import rules as ttt_rules
 from registry import rulesets, users
 from registry.errors import RegistryError
 from webapp import factory_form as ff
@@ -28,13 +29,13 @@ def controls(state: dict) -> set[str]:
     """The field keys that have a control on the page (problems attach to them)."""
     keys = {"name", "players", "colours", "cloaking", "pieces_per_turn", "boards", "phases",
             "board.kind", "board.size", "board.size.x", "board.size.y", "board.size.z",
-            "board.locked", "board.pieces", "turn_checks", "stalemate", "agree_draw",
+            "board.locked", "board.pieces", "board.on_boards", "turn_checks", "stalemate", "agree_draw",
             "move_limit", "seconds_per_turn", "reserves", "shapes", "overachievers_disqualified",
             "chaos_wins_if_more_than"}
     keys |= {f"board.{key}" for key, _ in ff.BOARD_MARKERS}
     for s in state["shapes"]:
         keys |= {f"shapes.{s}", f"shapes.{s}.move", f"shapes.{s}.power", f"shapes.{s}.condition",
-                 f"shapes.{s}.result",
+                 f"shapes.{s}.result", f"shapes.{s}.cannot_move_backwards",
                  f"chaos_wins_if_more_than.{s}"}
     for colour in ff.schema.PALETTE:
         keys.add(f"reserves.{colour}")
@@ -65,11 +66,26 @@ def _render(state, problems=None, copy_of=None):
     keys = controls(state)
     quota = users.quota_left(reg(), user())
     return render_template("factory.html", s=state, c=ff.choices(), problems=attach(problems or [], keys),
-                           colours=ff.colours_in_play(state["players"], state["colours"]),
+                           colours=ff.reserve_colours(state["players"], state["colours"],
+                                                      state["extra_colours"]),
                            dim_limit=ff.dim_limit, quota=quota, option_label=ff.option_label, reserve_max=ff.reserve_max(state), copy_of=copy_of,
                            size_json=json.dumps(state["size"]),
                            seat_names=ff.seat_names(state["players"]),
                            board_markers=ff.BOARD_MARKERS, phase_markers=ff.PHASE_MARKERS)
+
+
+def copy_record(record: dict) -> dict:
+    """A Copy's record with everything it means spelled out: a saved rule set
+    that ``extends`` another holds only its differences (OptionalPD is
+    PrisonerDilemma plus a draw offer), and the Factory has no ``extends``
+    control, so the copy is the resolved rule set under the copy's name."""
+    try:
+        full = ttt_rules.parse(dict(record), "copy").to_json()
+    except ttt_rules.RuleSetError:
+        return record               # a record validation refuses is shown as it is
+    full["name"] = record["name"]
+    full.pop("notes", None)
+    return full
 
 
 @bp.route("/factory", methods=["GET", "POST"])
@@ -79,7 +95,7 @@ def new():
         copy = request.args.get("copy")
         if copy:
             try:
-                record = rulesets.copy_rule_set(reg(), user(), copy)
+                record = copy_record(rulesets.copy_rule_set(reg(), user(), copy))
             except RegistryError as e:
                 flash(str(e), "error")
                 return redirect(url_for("factory.new"))

@@ -138,7 +138,7 @@ def game_page(gid):
     seat = game.seat_to_move(user())
     mine = seat is not None
     viewer = seat if mine else game.seat_of(user())[0]
-    drawing = boards.draw(game.game_string, game.state, mine, viewer)
+    drawing = boards.draw(game.game_string, game.state, mine, viewer, game.version)
     over = game.state.is_terminal()
     returns = game.state.returns() if over else None
     in_round = game.in_round()
