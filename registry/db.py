@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import sqlite3
 from pathlib import Path
 
@@ -282,6 +283,26 @@ def version(db: sqlite3.Connection) -> int:
     return db.execute("PRAGMA user_version").fetchone()[0]
 
 
+def _free_game_string_names(db: sqlite3.Connection) -> None:
+    """Before migration 4 -> 5: a saved rule set may carry the name of a game
+    string with recorded games (``hex``, ``connect_four``), and the game string
+    is about to become a ``rule_sets`` row named by itself. The saved rule set
+    is renamed ``NAME-rule-set`` (then ``-2``, ``-3``, ...) with a warning,
+    rather than the upgrade failing on the unique name or dropping records."""
+    taken = {row[0] for row in db.execute("SELECT name FROM rule_sets")}
+    clashes = [row[0] for row in db.execute(
+        "SELECT DISTINCT o.game_string FROM open_games o JOIN rule_sets s ON s.name = o.game_string")]
+    for name in clashes:
+        new, k = f"{name}-rule-set", 1
+        while new in taken:
+            k += 1
+            new = f"{name}-rule-set-{k}"
+        taken.add(new)
+        db.execute("UPDATE rule_sets SET name = ? WHERE name = ?", (new, name))
+        print(f"registry upgrade: the saved rule set {name!r} is renamed {new!r}, as recorded games "
+              f"of the game {name!r} now share the rule sets' names", file=sys.stderr)
+
+
 def migrate(db: sqlite3.Connection) -> int:
     """Apply every migration the database lacks, each in its own transaction;
     refuse a database from a newer version of the toolkit."""
@@ -293,6 +314,8 @@ def migrate(db: sqlite3.Connection) -> int:
                                     f"toolkit's {SCHEMA_VERSION}; upgrade the toolkit")
             if current == SCHEMA_VERSION:
                 return current
+            if current == 4:
+                _free_game_string_names(db)
             for statement in MIGRATIONS[current].split(";"):
                 if statement.strip():
                     db.execute(statement)

@@ -229,6 +229,23 @@ def test_migration_from_schema_4_moves_every_open_record_into_games(tmp_path):
         assert after["old"]["sigma"] < 7.0
 
 
+def test_migration_from_schema_4_renames_a_rule_set_named_like_a_recorded_game(tmp_path, capsys):
+    """A saved rule set called ``connect_four`` beside recorded connect_four
+    games: the upgrade keeps both, renaming the rule set with a warning."""
+    path = tmp_path / "v4.sqlite3"
+    _schema_4_with_records(path)
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.execute("INSERT INTO rule_sets (name, canonical, fingerprint, text, created) "
+                "VALUES ('connect_four', '{\"x\": 1}', 'g', '{\"name\": \"connect_four\"}', 't')")
+    raw.close()
+    with Registry(path) as reg:
+        assert db.version(reg.db) == db.SCHEMA_VERSION
+        assert reg.one("SELECT game_string FROM rule_sets WHERE name = 'connect_four'")[0] == "connect_four"
+        assert reg.one("SELECT canonical FROM rule_sets WHERE name = 'connect_four-rule-set'")[0] == '{"x": 1}'
+        assert len(open_games.open_games_of(reg, "connect_four")) == 2
+    assert "'connect_four' is renamed 'connect_four-rule-set'" in capsys.readouterr().err
+
+
 def test_benchmark_selected_bots_on_a_game_string(reg, tmp_path):
     """"Benchmark selected bots" on a game string's leaderboard: every
     combination's games are played by analysis.tournament on the game string,
