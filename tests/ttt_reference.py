@@ -1459,6 +1459,11 @@ class StackRefState(ShapeRefState):
             landed.append((ux, uy, h + j))
         d0, d1 = self.goal_dist(self.seat, f), self.goal_dist(self.seat, u)
         goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        self.end_carry(landed, goal_reached)
+
+    def end_carry(self, landed, goal_reached):
+        """The end of a ply whose pieces landed on several cells of one stack
+        (a by-stack move carries them): any of them may make a line."""
         self.passes = 0
         self.plies += 1
         for k, effect, diag in self.checks:
@@ -2370,29 +2375,7 @@ class StackCaptureRefState(StackRefState, CaptureRefState):
         landed = [] if stays is None else [(stays[0], stays[1], stays[2] + j) for j in range(n)]
         d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
         goal_reached = stays is not None and self.goal_check and d0 is not None and d0 > 0 and d1 == 0
-        self.passes = 0
-        self.plies += 1
-        for k, effect, diag in self.checks:
-            if not any(self.run_through(w, self.board[w], diag) >= k for w in landed):
-                continue
-            if self.B > 1:
-                self.decided[self.board_of(landed[0])] = self._check_result(effect)
-                if len(self.decided) == self.B:
-                    return self._most_boards()
-                break
-            if self.overachievers:
-                if self._overachiever_check(effect):
-                    return
-                break
-            self.result = self._check_result(effect)
-            return
-        if goal_reached:
-            return self._stalemate_or_next_phase()
-        if self.limit and self.plies >= self.limit:
-            return self._stalemate()
-        self.left -= 1
-        if self.left == 0 or not self.has_move(self.seat):
-            self._next_seat()
+        self.end_carry(landed, goal_reached)
 
 
 # -- ttt-jumps: "Surround line" and "Surround orthogonal" (issue 12 item 4), from

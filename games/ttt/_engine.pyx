@@ -3254,6 +3254,27 @@ cdef class TTTCore(GameCore):
         self._free_add(t)
         return -1
 
+    cdef int _cp_restack(self, int t, int base, int* pc, int* ps, int m, int ncap, int k,
+                         int at) noexcept:
+        """The end of a cover on stack t (a placement's, _cp_stack, or a
+        by-stack move's, _st_cover): the m surviving pieces pc/ps go back from
+        height ``base`` up; with several captors the pot waits for its chance
+        node (CP_PAUSED), else the cell where the attacker stays, or -1."""
+        cdef Tables tab = self.tab
+        cdef int i
+        cdef int16_t* pot
+        for i in range(m):
+            self._cp_put(t + tab.XY * (base + i), pc[i], ps[i])
+        self.top[t] = base + m
+        self._cp_sync_free(t)
+        if ncap > 1:
+            pot = self.mem + tab.pot0
+            pot[POT_PENDING] = 1
+            pot[POT_T] = t
+            pot[POT_K] = k
+            return CP_PAUSED
+        return t + tab.XY * (base + at) if at >= 0 else -1
+
     cdef int _cp_stack(self, int t, int piece, int k, int verdict, int* cells, int n) noexcept:
         """A cover on a stack: the captives leave it (removed, or into a
         reserve) or change colour in place; the pieces above a piece that
@@ -3265,7 +3286,6 @@ cdef class TTTCore(GameCore):
         cdef bint hit
         cdef int pc[CP_MAX_STACK]
         cdef int ps[CP_MAX_STACK]
-        cdef int16_t* pot
         if verdict == CP_LOSE:
             cpiece = self.cell[cells[0]]
             ck = tab.shape_local[self.shp[cells[0]]]
@@ -3302,17 +3322,7 @@ cdef class TTTCore(GameCore):
                 pc[m] = cpiece
                 ps[m] = tab.shape_global[k]
                 m += 1
-        for i in range(m):
-            self._cp_put(t + tab.XY * (base + i), pc[i], ps[i])
-        self.top[t] = base + m
-        self._cp_sync_free(t)
-        if ncap > 1:
-            pot = self.mem + tab.pot0
-            pot[POT_PENDING] = 1
-            pot[POT_T] = t
-            pot[POT_K] = k
-            return CP_PAUSED
-        return t + tab.XY * (base + at) if at >= 0 else -1
+        return self._cp_restack(t, base, pc, ps, m, ncap, k, at)
 
     # The pot. The seed: "For conversion and reincarnation on cover, all
     # players with the highest rank on the stack split the pot (each captor
@@ -3824,7 +3834,6 @@ cdef class TTTCore(GameCore):
         cdef int cells[CP_MAX_STACK]
         cdef int pc[CP_MAX_STACK]
         cdef int ps[CP_MAX_STACK]
-        cdef int16_t* pot
         self.st_hand_t = u
         self.st_below = base
         verdict = self._cp_verdict(seat, k, u, cells, &nc)
@@ -3862,17 +3871,7 @@ cdef class TTTCore(GameCore):
             if pc[m]:
                 m += 1
             self._cp_clear(c)
-        for i in range(m):
-            self._cp_put(u + tab.XY * (cbase + i), pc[i], ps[i])
-        self.top[u] = cbase + m
-        self._cp_sync_free(u)
-        if ncap > 1:
-            pot = self.mem + tab.pot0
-            pot[POT_PENDING] = 1
-            pot[POT_T] = u
-            pot[POT_K] = k
-            return CP_PAUSED
-        return u + tab.XY * (cbase + at) if at >= 0 else -1
+        return self._cp_restack(u, cbase, pc, ps, m, ncap, k, at)
 
     cdef bint _st_would_capture(self, int seat, int action, bint* must) noexcept:
         """_cp_action_captures for a by-stack move: its verdict taken on the
