@@ -1897,3 +1897,55 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
                 landed.append((winner, stays, col))
         landed.sort()
         return self._round_end(plans, landed)
+
+
+# -- ttt-rounds: pot splits inside simultaneous and single rounds (issue 12 item 6 in
+# rounds), from docs/rules/ttt.md "Pots inside rounds" ---------------------------------
+
+class PotSimRefState(CaptureSimRefState):
+    """Rounds whose covers leave pots: every plan of the round lands first (as
+    in ``CaptureSimRefState``); then each pot the round left, in the order of
+    its target, is a chance node that draws the captor starting the
+    round-robin deal (uniform); after the last deal the round ends as any
+    round (turn checks over the landed pieces, the move limit, the next round
+    or the phase's stalemate). A converting captor's piece lands on its stack
+    only while the stack has room."""
+
+    round_tail = None                 # (plans, landed, pots still to deal) while pots wait
+
+    def arrive(self, s, name, col, t):
+        stays = super().arrive(s, name, col, t)
+        if self.pot is not None:      # a cover's pot: dealt after the whole round
+            self.round_pots = getattr(self, "round_pots", []) + [self.pot]
+            self.pot = None
+        return stays
+
+    def _round_end(self, plans, landed):
+        pots = sorted(getattr(self, "round_pots", []), key=lambda pot: pot["t"])
+        self.round_pots = []
+        if pots:
+            self.pot, self.round_tail = pots[0], (plans, landed, pots[1:])
+            return
+        return super()._round_end(plans, landed)
+
+    def deal(self, start):
+        if self.round_tail is None:
+            return super().deal(start)
+        pot, self.pot = self.pot, None
+        n = len(pot["captors"])
+        for i in range(pot["pieces"]):
+            col, shape = pot["captors"][(start + i) % n]
+            result = self.props[shape]["result"]
+            if result == "converts" and self.landing(pot["t"]) is not None:
+                cell = self.landing(pot["t"])
+                self.board[cell], self.shape[cell] = col, pot["name"]
+            elif result in ("reincarnates", "reincarnates-x2"):
+                got = 2 if result == "reincarnates-x2" and pot["pieces"] == 1 else 1
+                self.sres[col][pot["name"]] += got
+                self.reserve[col] += got
+        plans, landed, rest = self.round_tail
+        if rest:
+            self.pot, self.round_tail = rest[0], (plans, landed, rest[1:])
+            return
+        self.round_tail = None
+        SimRefState._round_end(self, plans, landed)

@@ -76,6 +76,18 @@ cdef enum:
     POT_PIECE = 5
     POT_SHAPE = 5 + MAX_SEATS
     POT_LEN = 5 + 2 * MAX_SEATS
+    # ttt-rounds: rule sets with rounds append a queue to the pot region: the
+    # pots one round's covers leave (dealt in target order, one chance node
+    # each), and what the round's end still needs once they are dealt
+    POTQ_TAIL = POT_LEN                   # 1: a round waits for its pots
+    POTQ_ALLPASS = POT_LEN + 1
+    POTQ_NPLANS = POT_LEN + 2
+    POTQ_N = POT_LEN + 3                  # pots queued
+    POTQ_HEAD = POT_LEN + 4               # next queued pot to deal
+    POTQ_LANDED = POT_LEN + 5             # the round's landed cell per seat
+    POTQ_SLOTS = POT_LEN + 5 + MAX_SEATS  # queued pots, POT_LEN entries each
+    POTQ_LEN = POT_LEN + 5 + MAX_SEATS + MAX_SEATS * POT_LEN
+    POT_WHO = 15                          # the history's seat for a pot's chance outcome
 
 
 cdef inline bint _moves_by_stack(int move) noexcept:
@@ -198,6 +210,7 @@ cdef class Tables:
     cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
     cdef bint pots                         # a pot may be split among captors (a chance node)
     cdef int pot0                          # block offset of the pot region (POT_*)
+    cdef int pot_len                       # its length (POTQ_LEN with rounds: ttt-rounds)
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -578,7 +591,8 @@ cdef class Tables:
         self.block = self.sres0 + self.C * self.K
         if self.pots:                             # ttt-captures: a pot waiting for its chance node
             self.pot0 = self.block
-            self.block += POT_LEN
+            self.pot_len = POTQ_LEN if self.sim else POT_LEN      # ttt-rounds: the round's pot queue
+            self.block += self.pot_len
         dirs = _directions3()
         self.dcomp = <int8_t*>malloc(26 * 3)
         self.knight3 = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
@@ -616,7 +630,7 @@ cdef class Tables:
             for k in range(self.K):
                 self.init[self.sres0 + c * self.K + k] = p["shape_reserves"][c][k]
         if self.pots:
-            for c in range(POT_LEN):
+            for c in range(self.pot_len):
                 self.init[self.pot0 + c] = 0
 
 
@@ -1118,6 +1132,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int ch, t, colour, f
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
+            if tab.sim and not self.cloak_busy:
+                self._sim_record(POT_WHO, action)   # ttt-rounds: the deal is in the history too
             self._cp_deal(action)                  # ttt-captures: the pot's chance node
             return
         if tab.sim and not self.cloak_busy and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
@@ -3273,7 +3289,9 @@ cdef class TTTCore(GameCore):
             j = (start + i) % n
             col = pot[POT_PIECE + j] - 1
             res = tab.shape_result[pot[POT_SHAPE + j]]
-            if res == RESULT_CONVERTS:
+            if res == RESULT_CONVERTS and not (tab.gravity and self._target_free(t)):
+                pass                          # ttt-rounds: a round's converted captives filled the stack
+            elif res == RESULT_CONVERTS:
                 c = self._land(t, col + 1)
                 self.shp[c] = tab.shape_global[k]
                 self.board_hash ^= tab.szob[c * MAX_SHAPES + tab.shape_global[k]]
@@ -3283,12 +3301,15 @@ cdef class TTTCore(GameCore):
                 self.sres[col * tab.K + k] += c
         for i in range(POT_LEN):
             pot[i] = 0
+        if tab.sim and pot[POTQ_TAIL]:
+            self._sim_next_pot()                  # ttt-rounds: the round's next pot, or its end
+            return
         self._after_ply(-1, 0)
 
     cdef uint64_t _cp_pot_hash(self) noexcept:
         cdef uint64_t h = 0
         cdef int i
-        for i in range(POT_LEN):
+        for i in range(self.tab.pot_len):
             h = mix64(h ^ (<uint64_t>(self.mem[self.tab.pot0 + i] + 7) * <uint64_t>0xC2B2AE3D27D4EB4FULL + <uint64_t>i))
         return h
 
@@ -3404,9 +3425,7 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int32_t* v = self._simv()
         cdef int s, who = self.answerer if self.offer_by >= 0 else self.seat
-        if v[1] < tab.hist_cap:
-            v[2 + MAX_SEATS + v[1]] = (who << 20) | action
-            v[1] += 1
+        self._sim_record(who, action)
         if v[0] < 0:
             return False
         v[2 + self.seat] = action
@@ -3416,6 +3435,12 @@ cdef class TTTCore(GameCore):
                 return True
         self._sim_resolve()
         return True
+
+    cdef inline void _sim_record(self, int who, int action) noexcept:
+        cdef int32_t* v = self._simv()
+        if v[1] < self.tab.hist_cap:
+            v[2 + MAX_SEATS + v[1]] = (who << 20) | action
+            v[1] += 1
 
     cdef int _sim_lift(self, int f) noexcept:
         """Take the top piece off target f (as _move does) and return it."""
@@ -3596,6 +3621,9 @@ cdef class TTTCore(GameCore):
                 o = group[i]
                 if o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
                     landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
+                    if landed[o] == CP_PAUSED:
+                        self._sim_queue_pot()          # ttt-rounds: dealt after the joint action
+                        landed[o] = -1
                 elif o == winner:
                     landed[o] = self._land(dst[o], piece[o])
                     if self.seen != NULL:
@@ -3603,6 +3631,21 @@ cdef class TTTCore(GameCore):
                 if o != s:
                     dst[o] = -1
             dst[s] = -1
+        if tab.pots and self.mem[tab.pot0 + POTQ_N]:
+            self._sim_pots_pause(landed, allpass, nplans)     # ttt-rounds
+            return
+        self._sim_tail(landed, allpass, nplans)
+
+    cdef void _sim_tail(self, int* landed, bint allpass, int nplans) noexcept:
+        """The end of a round once its pieces landed (and its pots were
+        dealt): turn checks over every landed piece, the move limit, then the
+        next round or, after all passes or a single phase's one round, the
+        stalemate that advances the phase."""
+        cdef Tables tab = self.tab
+        cdef int s, i, d, run, mask, first, effect
+        cdef bint decided
+        cdef int best[MAX_SEATS]
+        cdef int best_axis[MAX_SEATS]
         if self.seen != NULL and (tab.nboards == 1 or not tab.nchecks):
             self._cloak_sim_end(landed)    # ttt-cloaksim: what each player saw of the round
         self.plies += nplans
@@ -3656,6 +3699,68 @@ cdef class TTTCore(GameCore):
             self._stalemate()
             return
         self._sim_round_start()
+
+    # -- ttt-rounds: pot splits inside simultaneous and single rounds ----------
+    # A round's covers may each leave a pot (captors of several colours, as in
+    # a sequential ply: _cp_stack). The pots wait until every plan of the round
+    # has landed; then one chance node per pot, in target order, draws the
+    # captor that starts its round-robin deal (uniform, 1/n each); after the
+    # last deal the round ends as any round does (_sim_tail). docs/rules/ttt.md,
+    # "Pots inside rounds".
+
+    cdef void _sim_queue_pot(self) noexcept:
+        """Move the pot a round's cover just left (slot 0) into the queue."""
+        cdef int16_t* pot = self.mem + self.tab.pot0
+        cdef int i, q = pot[POTQ_N]
+        for i in range(POT_LEN):
+            pot[POTQ_SLOTS + q * POT_LEN + i] = pot[i]
+            pot[i] = 0
+        pot[POTQ_N] = q + 1
+
+    cdef void _sim_pots_pause(self, int* landed, bint allpass, int nplans) noexcept:
+        """Keep what the round's end needs, order the queued pots by target
+        and open the first one's chance node."""
+        cdef Tables tab = self.tab
+        cdef int16_t* pot = self.mem + tab.pot0
+        cdef int s, i, j, x, n = pot[POTQ_N]
+        cdef int16_t* a
+        cdef int16_t* b
+        pot[POTQ_TAIL] = 1
+        pot[POTQ_ALLPASS] = allpass
+        pot[POTQ_NPLANS] = nplans
+        for s in range(MAX_SEATS):
+            pot[POTQ_LANDED + s] = landed[s] if s < tab.seats else -1
+        for i in range(1, n):                 # insertion sort by target (at most MAX_SEATS pots)
+            j = i
+            while j > 0 and pot[POTQ_SLOTS + (j - 1) * POT_LEN + POT_T] > pot[POTQ_SLOTS + j * POT_LEN + POT_T]:
+                a = pot + POTQ_SLOTS + (j - 1) * POT_LEN
+                b = pot + POTQ_SLOTS + j * POT_LEN
+                for x in range(POT_LEN):
+                    a[x], b[x] = b[x], a[x]
+                j -= 1
+        pot[POTQ_HEAD] = 0
+        self._sim_next_pot()
+
+    cdef void _sim_next_pot(self) noexcept:
+        """Open the next queued pot's chance node, or, all dealt, end the round."""
+        cdef Tables tab = self.tab
+        cdef int16_t* pot = self.mem + tab.pot0
+        cdef int i, h = pot[POTQ_HEAD], nplans
+        cdef bint allpass
+        cdef int landed[MAX_SEATS]
+        if h < pot[POTQ_N]:
+            for i in range(POT_LEN):
+                pot[i] = pot[POTQ_SLOTS + h * POT_LEN + i]
+            pot[POT_PENDING] = 1
+            pot[POTQ_HEAD] = h + 1
+            return
+        for i in range(MAX_SEATS):
+            landed[i] = pot[POTQ_LANDED + i]
+        allpass = pot[POTQ_ALLPASS] != 0
+        nplans = pot[POTQ_NPLANS]
+        for i in range(POT_LEN, tab.pot_len):
+            pot[i] = 0
+        self._sim_tail(landed, allpass, nplans)
 
     cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
         """The plans of ``seat`` in a round, as a set equal to _seat_actions's
@@ -3855,6 +3960,9 @@ cdef class TTTCore(GameCore):
             for i in range(v[1]):
                 e = self._visible(player, i)
                 who = (v[2 + MAX_SEATS + i] >> 20)
+                if who == POT_WHO:              # ttt-rounds: a pot's chance outcome (its first captor)
+                    seen.append(f"pot:{e}")
+                    continue
                 seen.append(f"{who}:" + ("?" if e < 0 else self.action_string(who, e)))
             text += "\nhistory: " + " ".join(seen)
         return text
@@ -3886,7 +3994,8 @@ cdef class TTTCore(GameCore):
 
     def history(self):
         """Every decision so far as (seat, action) (rule sets with a
-        simultaneous phase keep it for the information states)."""
+        simultaneous phase keep it for the information states; a pot's
+        chance outcome is recorded with seat 15, ttt-rounds)."""
         if not self.tab.sim:
             raise ValueError("only rule sets with a simultaneous or single phase keep a history")
         cdef int32_t* v = self._simv()

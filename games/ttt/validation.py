@@ -630,7 +630,8 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
     its shape, and collisions resolve by rank, for placements of shapes that
     do not move. Refused rather than guessed: moving shapes and goal lines in
     such rule sets (a round would have to carry a move's shape and
-    replacement), with cloaked spaces, and a pot split inside a round."""
+    replacement), with cloaked spaces, and a pot split inside a round with
+    cloaked spaces (pot splits in rounds without them: ttt-rounds)."""
     moving = sorted(s for s, props in shapes.items() if props["move"] != "stationary")
     if moving or needs_goals(rec):
         p.add("shapes", "shapes that move, and goal lines, are not supported with a simultaneous or single "
@@ -641,10 +642,15 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
         p.add("cloaking", "shapes other than the circle are not supported with cloaked spaces in a "
                           "simultaneous or single phase yet (allowed with such a phase and cloaked spaces: "
                           "one circle shape)")
-    if may_split_pot(rec):
+    # ttt-rounds: pot splits inside rounds are played (a chance node per pot
+    # after the joint action); only with cloaked spaces, whose views of a
+    # round the deal would have to extend, are they still refused
+    if may_split_pot(rec) and rec.get("cloaking") in ("hides", "obscures") and any(
+            ph.get("cloaked") for ph in phases):
         p.add("shapes", "a pot split among captors (stacks, a converting or reincarnating shape, three or "
-                        "more colours) is not supported with a simultaneous or single phase yet (allowed "
-                        "with such a phase: results that remove, or two colours)")
+                        "more colours) is not supported with cloaked spaces in a simultaneous or single "
+                        "phase yet (allowed with such a phase and cloaked spaces: results that remove, or "
+                        "two colours)")
 
 
 def _check_captures(rec, p: _Problems):
