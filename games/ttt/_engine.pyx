@@ -692,6 +692,13 @@ cdef class TTTCore(GameCore):
     cdef int cs_land0[MAX_SEATS]
     # ttt-captures: a round's planned shapes (local), read while it resolves
     cdef int rk_shape[MAX_SEATS]
+    # ttt-rounds: a round's moves of shapes, per seat, alive during one _sim_resolve
+    cdef int sm_z0[MAX_SEATS]          # lowest height it lifts (0 on flat boards)
+    cdef bint sm_stack[MAX_SEATS]      # a by-stack move (carries every piece above)
+    cdef int sm_rep[MAX_SEATS]         # replacement local shape (goal reached), or -1
+    cdef int sm_n[MAX_SEATS]           # pieces it lifted (0: none / contested)
+    cdef int sm_piece[MAX_SEATS][CP_MAX_STACK]
+    cdef int sm_shape[MAX_SEATS][CP_MAX_STACK]
 
     def __cinit__(self):
         self.mem = NULL
@@ -3552,6 +3559,9 @@ cdef class TTTCore(GameCore):
             dst[s] = -1
             piece[s] = 0
             landed[s] = -1
+            self.sm_n[s] = 0                       # ttt-rounds: no move of this seat yet
+            self.sm_stack[s] = False
+            self.sm_rep[s] = -1
             a = v[2 + s]
             v[2 + s] = -1
             if a < 0:
@@ -3572,6 +3582,9 @@ cdef class TTTCore(GameCore):
                 piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
                 self.reserve[piece[s] - 1] -= 1
                 dst[s] = a % tab.T
+            elif tab.shaped:
+                self._sim_decode_move(s, a, src, dst)      # ttt-rounds: a shape's move
+                self.moves += 1
             else:
                 src[s] = (a - tab.move0) // tab.T
                 dst[s] = (a - tab.move0) % tab.T
@@ -3590,6 +3603,8 @@ cdef class TTTCore(GameCore):
             elif piece[s] and src[s] < 0 and dst[s] >= 0:
                 self.placements += 1
         # lift every moved piece; one that several plans move is destroyed
+        if tab.shaped:
+            self._sim_lift_shaped(src, dst, piece)          # ttt-rounds
         for s in range(tab.seats):
             if src[s] < 0:
                 continue
@@ -3619,8 +3634,12 @@ cdef class TTTCore(GameCore):
             winner = s if n == 1 else self._resolve_collision_by_rank(dst[s], group, n)
             for i in range(n):
                 o = group[i]
-                if o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
+                if o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o]:
+                    landed[o] = self._sim_land_carried(o, dst[o])      # ttt-rounds: a by-stack move
+                elif o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
                     landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
+                    if landed[o] >= 0 and self.sm_rep[o] >= 0:
+                        self._sim_replace(landed[o], self.sm_rep[o])   # ttt-rounds: goal reached
                     if landed[o] == CP_PAUSED:
                         self._sim_queue_pot()          # ttt-rounds: dealt after the joint action
                         landed[o] = -1
@@ -3634,15 +3653,16 @@ cdef class TTTCore(GameCore):
         if tab.pots and self.mem[tab.pot0 + POTQ_N]:
             self._sim_pots_pause(landed, allpass, nplans)     # ttt-rounds
             return
-        self._sim_tail(landed, allpass, nplans)
+        self._sim_tail(landed, allpass, nplans, self.sm_n if tab.nstk else NULL)
 
-    cdef void _sim_tail(self, int* landed, bint allpass, int nplans) noexcept:
+    cdef void _sim_tail(self, int* landed, bint allpass, int nplans, int* nland) noexcept:
         """The end of a round once its pieces landed (and its pots were
         dealt): turn checks over every landed piece, the move limit, then the
         next round or, after all passes or a single phase's one round, the
-        stalemate that advances the phase."""
+        stalemate that advances the phase. ``nland`` (or NULL): how many
+        pieces each seat's by-stack move landed above its landed cell."""
         cdef Tables tab = self.tab
-        cdef int s, i, d, run, mask, first, effect
+        cdef int s, i, d, run, mask, first, effect, j, cc
         cdef bint decided
         cdef int best[MAX_SEATS]
         cdef int best_axis[MAX_SEATS]
@@ -3659,12 +3679,14 @@ cdef class TTTCore(GameCore):
                 best_axis[s] = 0
                 if landed[s] < 0:
                     continue
-                for d in range(13, 26):
-                    run = self._run(landed[s], d, self.cell[landed[s]])
-                    if run > best[s]:
-                        best[s] = run
-                    if tab.is_axis[d] and run > best_axis[s]:
-                        best_axis[s] = run
+                for j in range(nland[s] if nland != NULL and nland[s] > 1 else 1):
+                    cc = landed[s] + tab.XY * j          # ttt-rounds: every carried piece's lines
+                    for d in range(13, 26):
+                        run = self._run(cc, d, self.cell[cc])
+                        if run > best[s]:
+                            best[s] = run
+                        if tab.is_axis[d] and run > best_axis[s]:
+                            best_axis[s] = run
             if tab.nboards > 1:
                 decided = self._sim_decide_boards(landed, best, best_axis)
                 if self.seen != NULL:
@@ -3760,7 +3782,107 @@ cdef class TTTCore(GameCore):
         nplans = pot[POTQ_NPLANS]
         for i in range(POT_LEN, tab.pot_len):
             pot[i] = 0
-        self._sim_tail(landed, allpass, nplans)
+        self._sim_tail(landed, allpass, nplans, NULL)     # (no by-stack move with pots: validation)
+
+    # -- ttt-rounds: shapes that move inside simultaneous and single rounds --------
+    # A plan names a piece and its move, as a sequential ply's action id does
+    # (plain, with a goal replacement, or by stack), and is legal on the
+    # round's starting board. When the round resolves, every moved piece is
+    # lifted before any lands: a by-stack move lifts its mover and every piece
+    # above it; plans that lift from the same stack all lift its top piece, so
+    # none of them moves and the pieces any two of them would lift are
+    # destroyed (the pieces below stay). Then each target that exactly one plan
+    # sends pieces to receives them (a plain move's piece covers as a placement
+    # does and takes its replacement shape if it stays; a carried stack lands
+    # in order, as a sequential by-stack move: no cover); several plans to one
+    # target collide (by rank, else all pieces sent there destroyed).
+    # docs/rules/ttt.md, "Moving shapes inside rounds".
+
+    cdef void _sim_decode_move(self, int s, int a, int* src, int* dst) noexcept:
+        """Seat s's move plan ``a``: its source target, destination, the lowest
+        height it lifts, the moving piece's shape (``rk_shape``, for covers
+        and collisions) and its replacement."""
+        cdef Tables tab = self.tab
+        cdef int r = -1, f, u, c, a2
+        self.sm_n[s] = 0
+        if tab.nstk and a >= tab.stk0:
+            a2 = a - tab.stk0
+            u = a2 % tab.T
+            c = (a2 // tab.T) % tab.S
+            r = a2 // (tab.T * tab.S) - 1
+            f = c % tab.XY
+            self.sm_stack[s] = True
+            self.sm_z0[s] = c // tab.XY
+        else:
+            self._sh_decode_move(a, &r, &f, &u)
+            self.sm_stack[s] = False
+            self.sm_z0[s] = self.top[f] - 1 if tab.gravity else 0
+            c = f + tab.XY * self.sm_z0[s]
+        self.rk_shape[s] = tab.shape_local[self.shp[c]]
+        self.sm_rep[s] = tab.replacer[r] if r >= 0 else -1
+        src[s] = f
+        dst[s] = u
+
+    cdef void _sim_lift_shaped(self, int* src, int* dst, int* piece) noexcept:
+        """Lift every move plan's pieces (bottom first into sm_piece/sm_shape);
+        plans lifting from one stack move nothing and the pieces from the
+        highest of their lowest heights up are destroyed. Clears src."""
+        cdef Tables tab = self.tab
+        cdef int s, o, f, z, zmax, n, c, top
+        for s in range(tab.seats):
+            if src[s] < 0:
+                continue
+            f = src[s]
+            zmax = self.sm_z0[s]
+            n = 0
+            for o in range(s + 1, tab.seats):
+                if src[o] == f:
+                    zmax = max(zmax, self.sm_z0[o])
+                    src[o] = -1
+                    dst[o] = -1
+                    n += 1
+            src[s] = -1
+            if n:
+                dst[s] = -1
+                zmax = zmax if tab.gravity else 0
+            else:
+                zmax = self.sm_z0[s]
+            top = self.top[f] if tab.gravity else 1
+            for z in range(zmax, top):
+                c = f + tab.XY * z
+                if not n:
+                    self.sm_piece[s][z - zmax] = self.cell[c]
+                    self.sm_shape[s][z - zmax] = self.shp[c]
+                self._cp_clear(c)
+            if not n:
+                self.sm_n[s] = top - zmax
+                piece[s] = self.sm_piece[s][0]
+            if tab.gravity:
+                self.top[f] = zmax
+                self._st_refresh_free(f)
+            else:
+                self._free_add(f)
+
+    cdef int _sim_land_carried(self, int s, int u) noexcept:
+        """Land seat s's lifted stack on target u in order (its mover first,
+        in its replacement shape if it reached its goal); returns the cell of
+        the mover."""
+        cdef Tables tab = self.tab
+        cdef int j, c, base = -1, shape
+        for j in range(self.sm_n[s]):
+            c = self._land(u, self.sm_piece[s][j])
+            shape = self.sm_shape[s][j]
+            if j == 0:
+                base = c
+                if self.sm_rep[s] >= 0:
+                    shape = tab.shape_global[self.sm_rep[s]]
+            self._sh_set_shape(c, shape)
+        return base
+
+    cdef inline void _sim_replace(self, int c, int k) noexcept:
+        """The piece on cell c takes local shape k (a goal's replacement)."""
+        self.board_hash ^= self.tab.szob[c * MAX_SHAPES + self.shp[c]]
+        self._sh_set_shape(c, self.tab.shape_global[k])
 
     cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
         """The plans of ``seat`` in a round, as a set equal to _seat_actions's
