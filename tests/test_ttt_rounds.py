@@ -283,6 +283,11 @@ def move_cases():
         stalemate="fewer-pieces-than-chaos-loses", turn_checks=[], move_limit=12,
         phases=[{"order": "single", "pass": True, "locked_players": ["chaos"]},
                 {"pass": True, "locked_players": [1, 2, 3]}])
+    add("two-boards-moves", boards=2, board={"kind": "squares", "size": [2, 2, 1]},
+        reserves={"black": {"circle": 1, "x": 1}, "white": {"circle": 1, "x": 1}},
+        shapes={"circle": {"move": "adjacent"}, "x": {"move": "adjacent", "power": CAN, "condition": "cover",
+                                                      "result": "reincarnates"}},
+        move_limit=20, turn_checks=["first-2-wins"], phases=[SIM])
     return out
 
 
