@@ -697,8 +697,6 @@ cdef class TTTCore(GameCore):
     cdef bint sm_stack[MAX_SEATS]      # a by-stack move (carries every piece above)
     cdef int sm_rep[MAX_SEATS]         # replacement local shape (goal reached), or -1
     cdef int sm_n[MAX_SEATS]           # pieces it lifted (0: none / contested)
-    cdef int sm_piece[MAX_SEATS][CP_MAX_STACK]
-    cdef int sm_shape[MAX_SEATS][CP_MAX_STACK]
 
     def __cinit__(self):
         self.mem = NULL
@@ -3551,6 +3549,8 @@ cdef class TTTCore(GameCore):
         cdef int best[MAX_SEATS]
         cdef int best_axis[MAX_SEATS]
         cdef int group[MAX_SEATS]
+        cdef int carried[MAX_SEATS * CP_MAX_STACK]     # ttt-rounds: lifted pieces, bottom first
+        cdef int cshape[MAX_SEATS * CP_MAX_STACK]      # and their shapes (locals: cores stay small)
         if self.seen != NULL:
             self._cloak_sim_begin()        # ttt-cloaksim: attempts only reveal
         v[0] = -1
@@ -3604,7 +3604,7 @@ cdef class TTTCore(GameCore):
                 self.placements += 1
         # lift every moved piece; one that several plans move is destroyed
         if tab.shaped:
-            self._sim_lift_shaped(src, dst, piece)          # ttt-rounds
+            self._sim_lift_shaped(src, dst, piece, carried, cshape)     # ttt-rounds
         for s in range(tab.seats):
             if src[s] < 0:
                 continue
@@ -3635,7 +3635,7 @@ cdef class TTTCore(GameCore):
             for i in range(n):
                 o = group[i]
                 if o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o]:
-                    landed[o] = self._sim_land_carried(o, dst[o])      # ttt-rounds: a by-stack move
+                    landed[o] = self._sim_land_carried(o, dst[o], carried, cshape)   # ttt-rounds: by stack
                 elif o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
                     landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
                     if landed[o] >= 0 and self.sm_rep[o] >= 0:
@@ -3823,8 +3823,9 @@ cdef class TTTCore(GameCore):
         src[s] = f
         dst[s] = u
 
-    cdef void _sim_lift_shaped(self, int* src, int* dst, int* piece) noexcept:
-        """Lift every move plan's pieces (bottom first into sm_piece/sm_shape);
+    cdef void _sim_lift_shaped(self, int* src, int* dst, int* piece, int* carried, int* cshape) noexcept:
+        """Lift every move plan's pieces (bottom first into carried/cshape,
+        CP_MAX_STACK entries per seat);
         plans lifting from one stack move nothing and the pieces from the
         highest of their lowest heights up are destroyed. Clears src."""
         cdef Tables tab = self.tab
@@ -3851,27 +3852,27 @@ cdef class TTTCore(GameCore):
             for z in range(zmax, top):
                 c = f + tab.XY * z
                 if not n:
-                    self.sm_piece[s][z - zmax] = self.cell[c]
-                    self.sm_shape[s][z - zmax] = self.shp[c]
+                    carried[s * CP_MAX_STACK + z - zmax] = self.cell[c]
+                    cshape[s * CP_MAX_STACK + z - zmax] = self.shp[c]
                 self._cp_clear(c)
             if not n:
                 self.sm_n[s] = top - zmax
-                piece[s] = self.sm_piece[s][0]
+                piece[s] = carried[s * CP_MAX_STACK]
             if tab.gravity:
                 self.top[f] = zmax
                 self._st_refresh_free(f)
             else:
                 self._free_add(f)
 
-    cdef int _sim_land_carried(self, int s, int u) noexcept:
+    cdef int _sim_land_carried(self, int s, int u, int* carried, int* cshape) noexcept:
         """Land seat s's lifted stack on target u in order (its mover first,
         in its replacement shape if it reached its goal); returns the cell of
         the mover."""
         cdef Tables tab = self.tab
         cdef int j, c, base = -1, shape
         for j in range(self.sm_n[s]):
-            c = self._land(u, self.sm_piece[s][j])
-            shape = self.sm_shape[s][j]
+            c = self._land(u, carried[s * CP_MAX_STACK + j])
+            shape = cshape[s * CP_MAX_STACK + j]
             if j == 0:
                 base = c
                 if self.sm_rep[s] >= 0:
