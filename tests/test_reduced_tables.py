@@ -107,6 +107,18 @@ def test_blotto_is_colonel_blotto():
     assert classify_named("colonel-blotto", r.table).label == "not checkable"     # the allocations decide
 
 
+def test_four_player_trolley_is_a_trolley_dilemma_and_three_player_is_not():
+    """Merged verdicts (ttt-rounds brought the rule sets, dilemma-analysis the
+    classifier): in 4P black alone chooses whom the loss falls on, one player
+    or two; in 3P both choices harm one player each."""
+    four = classify_named("trolley", induced_normal_form("ttt(rules=4P-TrolleyDilemma)").game)
+    assert four.label == "trolley"
+    assert reproduces("trolley", four.label, players=4) == "yes"
+    three = classify_named("trolley", induced_normal_form("ttt(rules=3P-TrolleyDilemma)").game)
+    assert three.label != "trolley"
+    assert reproduces("trolley", three.label, players=3) == "no"
+
+
 def test_trend_setter_full_table_is_a_minority_game():
     g = induced_normal_form("ttt(rules=4P-TrendSetter)").game
     c = classify_named("trend-setting", g)

@@ -19,9 +19,10 @@ CATALOGUE = RESOLVE.CATALOGUE
 LOADABLE = ["4P-TrendSetter", "4P-AnyPieceLoses", "3Blotto13", "KBeauty9", "BoS", "3P-BoS", "Shopping9",
             "PrisonerDilemma", "RockPaperScissors", "StagHunt", "3P-Volunteer", "ContractHunt", "ContractPD",
             "NeedyUltimatum", "Centipede9", "NeedyTrust", "OptionalPD", "NeedyDictator", "RichTrust",
-            "RichUltimatum", "RichDictator", "NeedyCentipede4", "3P-9X-HideSeek"]
+            "RichUltimatum", "RichDictator", "NeedyCentipede4", "3P-9X-HideSeek", "4P-TrolleyDilemma",
+            "3P-TrolleyDilemma"]
 # Refused by the engine today (docs/rules/dilemmas.md says what each needs).
-REFUSED = ["3P-PublicGoods", "4P-TrolleyDilemma", "3P-TrolleyDilemma"]
+REFUSED = ["3P-PublicGoods"]
 
 
 def raw(name):
@@ -329,3 +330,53 @@ def test_stag_hunt_table_has_one_equilibrium_not_two():
     t = table("StagHunt")
     assert dilemmas_doc.pure_equilibria(t) == [(0, 0)]
     assert t.payoffs[(0, 0)] == (Fraction(7, 27),) * 2
+
+
+# -- ttt-rounds: the Trolley dilemmas ------------------------------------------------
+
+@pytest.mark.parametrize("name", ["4P-TrolleyDilemma", "3P-TrolleyDilemma"])
+def test_trolley_move_limit_never_binds_and_no_pot_is_split(name):
+    """The move limit (ours, required with reincarnation) is never reached,
+    and the pot split that made validation refuse the game never happens
+    (the only cover is black's circle on white's lone pentagon: one captor)."""
+    endings = _endings(name)
+    assert all(e != "move limit" for e, _ in endings)
+    assert max(p for _, p in endings) < rules.resolve(name).record["move_limit"]
+    stack = [pyspiel.load_game(f"ttt(rules={name})").new_initial_state()]
+    while stack:
+        s = stack.pop()
+        assert s.core.pending_pot() is None
+        if s.is_terminal():
+            continue
+        if s.is_simultaneous_node():
+            for joint in _joint_actions(s):
+                child = s.clone()
+                child.apply_actions(list(joint))
+                stack.append(child)
+            continue
+        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        stack.extend(s.child(a) for a in acts)
+
+
+def _joint_actions(state):
+    from itertools import product
+    return list(product(*(state.legal_actions(p) for p in range(state.num_players()))))
+
+
+def test_trolley_4p_acting_moves_the_loss_from_two_players_to_one():
+    t = table("4P-TrolleyDilemma")
+    act, wait = (t.labels(0).index(x) for x in ("black@stack(1,1) circle", "pass"))
+    assert t.shape == (2, 1, 1, 1)
+    assert tuple(t.payoffs[(act, 0, 0, 0)]) == (1, -1, 1, 1)       # white (a line of 4) loses alone
+    assert tuple(t.payoffs[(wait, 0, 0, 0)]) == (1, 1, -1, -1)     # pink and yellow (lines of 3) lose
+
+
+def test_trolley_3p_has_chaos_phase_and_one_player_on_each_track():
+    r = resolved("3P-TrolleyDilemma")
+    assert len(r["phases"]) == 3 and r["phases"][2]["pass"] and r["phases"][2]["locked_players"] == [1, 2, 3]
+    assert r["phases"][0]["order"] == "single" and r["phases"][0]["locked_players"] == [2, 3, "chaos"]
+    t = table("3P-TrolleyDilemma")
+    act, wait = (t.labels(0).index(x) for x in ("black@stack(1,1) circle", "pass"))
+    assert tuple(t.payoffs[(act, 0, 0)]) == (1, Fraction(-509, 512), 1)
+    assert tuple(t.payoffs[(wait, 0, 0)]) == (1, 1, Fraction(-119, 128))
+    assert sum(t.payoffs[(wait, 0, 0)]) > sum(t.payoffs[(act, 0, 0)])     # the social optimum is to pass

@@ -294,7 +294,7 @@ def test_merged_combinations_are_defined_and_parse():
     ttt-boards: every combination of several boards, the dilemmas' outcomes,
     simultaneous rounds, cloaking and overachievers is defined now (several
     boards: tests/test_ttt_boards_outcomes.py; rounds: tests/test_ttt_cloaksim.py),
-    so these parse; shapes with rounds stay refused (tests/test_ttt_shapes.py)."""
+    so these parse; shapes with rounds: tests/test_ttt_rounds.py."""
     four = {"black": 3, "white": 3, "pink": 3, "yellow": 3}
     rules.parse(dict(BASE, boards=2, stalemate="most-area-wins"))
     rules.parse(dict(BASE, boards=2, phases=[{"order": "simultaneous"}]))

@@ -2479,3 +2479,170 @@ class SurroundRefState(JumpRefState):
                 self.sres[col][captive] += got
                 self.reserve[col] += got
         return super().end_ply(stays, col, goal_reached)
+# -- ttt-rounds: pot splits inside simultaneous and single rounds (issue 12 item 6 in
+# rounds), from docs/rules/ttt.md "Pots inside rounds" ---------------------------------
+
+class PotSimRefState(CaptureSimRefState):
+    """Rounds whose covers leave pots: every plan of the round lands first (as
+    in ``CaptureSimRefState``); then each pot the round left, in the order of
+    its target, is a chance node that draws the captor starting the
+    round-robin deal (uniform); after the last deal the round ends as any
+    round (turn checks over the landed pieces, the move limit, the next round
+    or the phase's stalemate). A converting captor's piece lands on its stack
+    only while the stack has room."""
+
+    round_tail = None                 # (plans, landed, pots still to deal) while pots wait
+
+    def arrive(self, s, name, col, t):
+        stays = super().arrive(s, name, col, t)
+        if self.pot is not None:      # a cover's pot: dealt after the whole round
+            self.round_pots = getattr(self, "round_pots", []) + [self.pot]
+            self.pot = None
+        return stays
+
+    def _round_end(self, plans, landed):
+        pots = sorted(getattr(self, "round_pots", []), key=lambda pot: pot["t"])
+        self.round_pots = []
+        if pots:
+            self.pot, self.round_tail = pots[0], (plans, landed, pots[1:])
+            return
+        return super()._round_end(plans, landed)
+
+    def deal(self, start):
+        if self.round_tail is None:
+            return super().deal(start)
+        pot, self.pot = self.pot, None
+        n = len(pot["captors"])
+        for i in range(pot["pieces"]):
+            col, shape = pot["captors"][(start + i) % n]
+            result = self.props[shape]["result"]
+            if result == "converts" and self.landing(pot["t"]) is not None:
+                cell = self.landing(pot["t"])
+                self.board[cell], self.shape[cell] = col, pot["name"]
+            elif result in ("reincarnates", "reincarnates-x2"):
+                got = 2 if result == "reincarnates-x2" and pot["pieces"] == 1 else 1
+                self.sres[col][pot["name"]] += got
+                self.reserve[col] += got
+        plans, landed, rest = self.round_tail
+        if rest:
+            self.pot, self.round_tail = rest[0], (plans, landed, rest[1:])
+            return
+        self.round_tail = None
+        SimRefState._round_end(self, plans, landed)
+
+
+# -- ttt-rounds: shapes that move inside simultaneous and single rounds, from
+# docs/rules/ttt.md "Moving shapes inside rounds" ------------------------------------
+
+class MoveSimRefState(PotSimRefState, StackRefState):
+    """Rounds whose plans may move shapes: a plain move (its top piece), a move
+    reaching the goal with its replacement shape, or a by-stack move (the mover
+    and every piece above it). All moved pieces leave their stacks before any
+    lands. Plans moving from one stack move nothing, and every piece that two
+    of them would take is destroyed. A target that one plan sends pieces to
+    gets them: a plain move's piece arrives as a placement would (covers
+    included) and takes its replacement shape if it stays; a carried stack
+    lands in order, its mover first (replaced if it reached its goal), with no
+    cover. Several plans to one target: by rank when every piece sent there
+    can capture, else all of them are destroyed. Turn checks look at every
+    landed piece (a carried stack's all), credited to the planner."""
+
+    def _lifted(self, s, a):
+        """(source target, lowest height it lifts, by_stack, replacement) of move plan a."""
+        if self.nstk and a >= self.stk0:
+            r1, rest = divmod(a - self.stk0, self.S * self.T)
+            ci, u = divmod(rest, self.T)
+            x, rem = ci % self.X, ci // self.X
+            y, z = rem % self.Y, rem // self.Y
+            return self.xyz_target(x, y, 0), z, u, True, (self.replacers[r1 - 1] if r1 else None)
+        if a < self.rep0:
+            r, (f, u) = None, divmod(a - self.move0, self.T)
+        else:
+            r, rest = divmod(a - self.rep0, self.T * self.T)
+            f, u = divmod(rest, self.T)
+        z = self.top_cell(f)[2]
+        return f, z, u, False, (self.replacers[r] if r is not None else None)
+
+    def _column(self, f):
+        x, y, _ = self.target_xyz(f)
+        if not self.gravity:
+            return [(x, y, 0)] if (x, y, 0) in self.board else []
+        return [(x, y, z) for z in range(self.Z) if (x, y, z) in self.board]
+
+    def _resolve(self):
+        plans, self.plans = self.plans, None
+        self.plies += len(plans)
+        sending = {}               # seat -> [target, colour, shape, carried pieces or None, replacement]
+        lifts = {}                 # seat -> (source target, lowest height)
+        for s, a in sorted(plans.items()):
+            if a == self.a_pass:
+                continue
+            if a < self.move0:
+                k, rest = divmod(a, self.P * self.T)
+                ch, t = divmod(rest, self.T)
+                col = ch if self.choose else min(self.owned[s])
+                self.sres[col][self.names[k]] -= 1
+                self.reserve[col] -= 1
+                sending[s] = [t, col, self.names[k], None, None]
+            else:
+                f, z, u, by_stack, replace = self._lifted(s, a)
+                lifts[s] = (f, z)
+                sending[s] = [u, None, None, [] if by_stack else None, replace]
+        for col in range(len(self.colours)):
+            for name in self.names:
+                if self.sres[col][name] < 0:      # overdrawn: emptied, none of those placed
+                    self.reserve[col] -= self.sres[col][name]
+                    self.sres[col][name] = 0
+                    for s in [s for s in sending if s not in lifts and sending[s][1:3] == [col, name]]:
+                        del sending[s]
+        for f in sorted({f for f, _ in lifts.values()}):
+            movers = [s for s in lifts if lifts[s][0] == f]
+            low = max(lifts[s][1] for s in movers)
+            taken = [w for w in self._column(f) if w[2] >= low]
+            pieces = [(self.board.pop(w), self.shape.pop(w)) for w in taken]
+            if len(movers) > 1:
+                for s in movers:          # contested: destroyed, nobody moves
+                    del sending[s]
+                continue
+            s = movers[0]
+            sending[s][1], sending[s][2] = pieces[0]
+            if sending[s][3] is not None:
+                sending[s][3] = pieces
+        landed = []
+        for t in sorted({v[0] for v in sending.values()}):
+            senders = sorted(s for s in sending if sending[s][0] == t)
+            winner = senders[0] if len(senders) == 1 else None
+            if len(senders) > 1 and all(self.level(sending[s][2]) > 0 for s in senders):
+                tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
+                                                  for o in senders if o != s)]
+                winner = tops[0] if tops else None
+            if winner is None:
+                continue                       # every piece sent here is destroyed
+            _, col, name, carried, replace = sending[winner]
+            if carried is not None:            # a carried stack: lands in order, no cover
+                x, y, _ = self.target_xyz(t)
+                h = self.height(t)
+                for j, (pcol, pname) in enumerate(carried):
+                    w = (x, y, h + j)
+                    self.board[w], self.shape[w] = pcol, (replace if j == 0 and replace else pname)
+                    landed.append((winner, w, pcol))
+                continue
+            stays = self.arrive(winner, name, col, t)
+            if stays is not None and replace:
+                self.shape[stays] = replace
+            result = self.props[name]["result"] if self.level(name) else None
+            for o in senders:
+                if o == winner:
+                    continue
+                captive = sending[o][2]
+                if result in ("reincarnates", "reincarnates-x2"):
+                    got = 1 if result == "reincarnates" else 2
+                    self.sres[col][captive] += got
+                    self.reserve[col] += got
+                elif result == "converts" and self.gravity and self.landing(t) is not None:
+                    dest = self.landing(t)
+                    self.board[dest], self.shape[dest] = col, captive
+            if stays is not None:
+                landed.append((winner, stays, col))
+        landed.sort()
+        return self._round_end(plans, landed)

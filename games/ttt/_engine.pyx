@@ -78,6 +78,18 @@ cdef enum:
     POT_PIECE = 5
     POT_SHAPE = 5 + MAX_SEATS
     POT_LEN = 5 + 2 * MAX_SEATS
+    # ttt-rounds: rule sets with rounds append a queue to the pot region: the
+    # pots one round's covers leave (dealt in target order, one chance node
+    # each), and what the round's end still needs once they are dealt
+    POTQ_TAIL = POT_LEN                   # 1: a round waits for its pots
+    POTQ_ALLPASS = POT_LEN + 1
+    POTQ_NPLANS = POT_LEN + 2
+    POTQ_N = POT_LEN + 3                  # pots queued
+    POTQ_HEAD = POT_LEN + 4               # next queued pot to deal
+    POTQ_LANDED = POT_LEN + 5             # the round's landed cell per seat
+    POTQ_SLOTS = POT_LEN + 5 + MAX_SEATS  # queued pots, POT_LEN entries each
+    POTQ_LEN = POT_LEN + 5 + MAX_SEATS + MAX_SEATS * POT_LEN
+    POT_WHO = 15                          # the history's seat for a pot's chance outcome
 
 
 cdef inline bint _moves_by_stack(int move) noexcept:
@@ -207,6 +219,7 @@ cdef class Tables:
     cdef int chain0                        # block offset of the pending chain: its target + 1, or 0
     cdef int a_stop                        # "end-chain": declines the continuation (-1: no chains)
     cdef int chips                         # SHAPES_ALL bits of the powerless shapes (poker's "chips")
+    cdef int pot_len                       # its length (POTQ_LEN with rounds: ttt-rounds)
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -598,7 +611,8 @@ cdef class Tables:
         self.block = self.sres0 + self.C * self.K
         if self.pots:                             # ttt-captures: a pot waiting for its chance node
             self.pot0 = self.block
-            self.block += POT_LEN
+            self.pot_len = POTQ_LEN if self.sim else POT_LEN      # ttt-rounds: the round's pot queue
+            self.block += self.pot_len
         if self.chains:                           # ttt-jumps: the pending chain (0: none)
             self.chain0 = self.block
             self.block += 1
@@ -639,7 +653,7 @@ cdef class Tables:
             for k in range(self.K):
                 self.init[self.sres0 + c * self.K + k] = p["shape_reserves"][c][k]
         if self.pots:
-            for c in range(POT_LEN):
+            for c in range(self.pot_len):
                 self.init[self.pot0 + c] = 0
 
 
@@ -707,6 +721,11 @@ cdef class TTTCore(GameCore):
     cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by _after_ply
     cdef int st_hand_t        # ttt-jumps: a by-stack cover's destination stack while its verdict is taken (-1: none)
     cdef int st_below         # ttt-jumps: ... and the height its carried pieces start at (defenders lie below)
+    # ttt-rounds: a round's moves of shapes, per seat, alive during one _sim_resolve
+    cdef int sm_z0[MAX_SEATS]          # lowest height it lifts (0 on flat boards)
+    cdef bint sm_stack[MAX_SEATS]      # a by-stack move (carries every piece above)
+    cdef int sm_rep[MAX_SEATS]         # replacement local shape (goal reached), or -1
+    cdef int sm_n[MAX_SEATS]           # pieces it lifted (0: none / contested)
 
     def __cinit__(self):
         self.mem = NULL
@@ -1153,6 +1172,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int ch, t, colour, f
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
+            if tab.sim and not self.cloak_busy:
+                self._sim_record(POT_WHO, action)   # ttt-rounds: the deal is in the history too
             self._cp_deal(action)                  # ttt-captures: the pot's chance node
             return
         if tab.sim and not self.cloak_busy and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
@@ -3390,7 +3411,9 @@ cdef class TTTCore(GameCore):
             j = (start + i) % n
             col = pot[POT_PIECE + j] - 1
             res = tab.shape_result[pot[POT_SHAPE + j]]
-            if res == RESULT_CONVERTS:
+            if res == RESULT_CONVERTS and not (tab.gravity and self._target_free(t)):
+                pass                          # ttt-rounds: a round's converted captives filled the stack
+            elif res == RESULT_CONVERTS:
                 c = self._land(t, col + 1)
                 self.shp[c] = tab.shape_global[k]
                 self.board_hash ^= tab.szob[c * MAX_SHAPES + tab.shape_global[k]]
@@ -3400,12 +3423,15 @@ cdef class TTTCore(GameCore):
                 self.sres[col * tab.K + k] += c
         for i in range(POT_LEN):
             pot[i] = 0
+        if tab.sim and pot[POTQ_TAIL]:
+            self._sim_next_pot()                  # ttt-rounds: the round's next pot, or its end
+            return
         self._after_ply(-1, 0)
 
     cdef uint64_t _cp_pot_hash(self) noexcept:
         cdef uint64_t h = 0
         cdef int i
-        for i in range(POT_LEN):
+        for i in range(self.tab.pot_len):
             h = mix64(h ^ (<uint64_t>(self.mem[self.tab.pot0 + i] + 7) * <uint64_t>0xC2B2AE3D27D4EB4FULL + <uint64_t>i))
         return h
 
@@ -4002,9 +4028,7 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int32_t* v = self._simv()
         cdef int s, who = self.answerer if self.offer_by >= 0 else self.seat
-        if v[1] < tab.hist_cap:
-            v[2 + MAX_SEATS + v[1]] = (who << 20) | action
-            v[1] += 1
+        self._sim_record(who, action)
         if v[0] < 0:
             return False
         v[2 + self.seat] = action
@@ -4014,6 +4038,12 @@ cdef class TTTCore(GameCore):
                 return True
         self._sim_resolve()
         return True
+
+    cdef inline void _sim_record(self, int who, int action) noexcept:
+        cdef int32_t* v = self._simv()
+        if v[1] < self.tab.hist_cap:
+            v[2 + MAX_SEATS + v[1]] = (who << 20) | action
+            v[1] += 1
 
     cdef int _sim_lift(self, int f) noexcept:
         """Take the top piece off target f (as _move does) and return it."""
@@ -4117,6 +4147,8 @@ cdef class TTTCore(GameCore):
         cdef int best[MAX_SEATS]
         cdef int best_axis[MAX_SEATS]
         cdef int group[MAX_SEATS]
+        cdef int carried[MAX_SEATS * CP_MAX_STACK]     # ttt-rounds: lifted pieces, bottom first
+        cdef int cshape[MAX_SEATS * CP_MAX_STACK]      # and their shapes (locals: cores stay small)
         if self.seen != NULL:
             self._cloak_sim_begin()        # ttt-cloaksim: attempts only reveal
         v[0] = -1
@@ -4125,6 +4157,9 @@ cdef class TTTCore(GameCore):
             dst[s] = -1
             piece[s] = 0
             landed[s] = -1
+            self.sm_n[s] = 0                       # ttt-rounds: no move of this seat yet
+            self.sm_stack[s] = False
+            self.sm_rep[s] = -1
             a = v[2 + s]
             v[2 + s] = -1
             if a < 0:
@@ -4145,6 +4180,9 @@ cdef class TTTCore(GameCore):
                 piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
                 self.reserve[piece[s] - 1] -= 1
                 dst[s] = a % tab.T
+            elif tab.shaped:
+                self._sim_decode_move(s, a, src, dst)      # ttt-rounds: a shape's move
+                self.moves += 1
             else:
                 src[s] = (a - tab.move0) // tab.T
                 dst[s] = (a - tab.move0) % tab.T
@@ -4163,6 +4201,8 @@ cdef class TTTCore(GameCore):
             elif piece[s] and src[s] < 0 and dst[s] >= 0:
                 self.placements += 1
         # lift every moved piece; one that several plans move is destroyed
+        if tab.shaped:
+            self._sim_lift_shaped(src, dst, piece, carried, cshape)     # ttt-rounds
         for s in range(tab.seats):
             if src[s] < 0:
                 continue
@@ -4192,8 +4232,15 @@ cdef class TTTCore(GameCore):
             winner = s if n == 1 else self._resolve_collision_by_rank(dst[s], group, n)
             for i in range(n):
                 o = group[i]
-                if o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
+                if o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o]:
+                    landed[o] = self._sim_land_carried(o, dst[o], carried, cshape)   # ttt-rounds: by stack
+                elif o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
                     landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
+                    if landed[o] >= 0 and self.sm_rep[o] >= 0:
+                        self._sim_replace(landed[o], self.sm_rep[o])   # ttt-rounds: goal reached
+                    if landed[o] == CP_PAUSED:
+                        self._sim_queue_pot()          # ttt-rounds: dealt after the joint action
+                        landed[o] = -1
                 elif o == winner:
                     landed[o] = self._land(dst[o], piece[o])
                     if self.seen != NULL:
@@ -4201,6 +4248,22 @@ cdef class TTTCore(GameCore):
                 if o != s:
                     dst[o] = -1
             dst[s] = -1
+        if tab.pots and self.mem[tab.pot0 + POTQ_N]:
+            self._sim_pots_pause(landed, allpass, nplans)     # ttt-rounds
+            return
+        self._sim_tail(landed, allpass, nplans, self.sm_n if tab.nstk else NULL)
+
+    cdef void _sim_tail(self, int* landed, bint allpass, int nplans, int* nland) noexcept:
+        """The end of a round once its pieces landed (and its pots were
+        dealt): turn checks over every landed piece, the move limit, then the
+        next round or, after all passes or a single phase's one round, the
+        stalemate that advances the phase. ``nland`` (or NULL): how many
+        pieces each seat's by-stack move landed above its landed cell."""
+        cdef Tables tab = self.tab
+        cdef int s, i, d, run, mask, first, effect, j, cc
+        cdef bint decided
+        cdef int best[MAX_SEATS]
+        cdef int best_axis[MAX_SEATS]
         if self.seen != NULL and (tab.nboards == 1 or not tab.nchecks):
             self._cloak_sim_end(landed)    # ttt-cloaksim: what each player saw of the round
         self.plies += nplans
@@ -4214,12 +4277,14 @@ cdef class TTTCore(GameCore):
                 best_axis[s] = 0
                 if landed[s] < 0:
                     continue
-                for d in range(13, 26):
-                    run = self._run(landed[s], d, self.cell[landed[s]])
-                    if run > best[s]:
-                        best[s] = run
-                    if tab.is_axis[d] and run > best_axis[s]:
-                        best_axis[s] = run
+                for j in range(nland[s] if nland != NULL and nland[s] > 1 else 1):
+                    cc = landed[s] + tab.XY * j          # ttt-rounds: every carried piece's lines
+                    for d in range(13, 26):
+                        run = self._run(cc, d, self.cell[cc])
+                        if run > best[s]:
+                            best[s] = run
+                        if tab.is_axis[d] and run > best_axis[s]:
+                            best_axis[s] = run
             if tab.nboards > 1:
                 decided = self._sim_decide_boards(landed, best, best_axis)
                 if self.seen != NULL:
@@ -4254,6 +4319,169 @@ cdef class TTTCore(GameCore):
             self._stalemate()
             return
         self._sim_round_start()
+
+    # -- ttt-rounds: pot splits inside simultaneous and single rounds ----------
+    # A round's covers may each leave a pot (captors of several colours, as in
+    # a sequential ply: _cp_stack). The pots wait until every plan of the round
+    # has landed; then one chance node per pot, in target order, draws the
+    # captor that starts its round-robin deal (uniform, 1/n each); after the
+    # last deal the round ends as any round does (_sim_tail). docs/rules/ttt.md,
+    # "Pots inside rounds".
+
+    cdef void _sim_queue_pot(self) noexcept:
+        """Move the pot a round's cover just left (slot 0) into the queue."""
+        cdef int16_t* pot = self.mem + self.tab.pot0
+        cdef int i, q = pot[POTQ_N]
+        for i in range(POT_LEN):
+            pot[POTQ_SLOTS + q * POT_LEN + i] = pot[i]
+            pot[i] = 0
+        pot[POTQ_N] = q + 1
+
+    cdef void _sim_pots_pause(self, int* landed, bint allpass, int nplans) noexcept:
+        """Keep what the round's end needs, order the queued pots by target
+        and open the first one's chance node."""
+        cdef Tables tab = self.tab
+        cdef int16_t* pot = self.mem + tab.pot0
+        cdef int s, i, j, x, n = pot[POTQ_N]
+        cdef int16_t* a
+        cdef int16_t* b
+        pot[POTQ_TAIL] = 1
+        pot[POTQ_ALLPASS] = allpass
+        pot[POTQ_NPLANS] = nplans
+        for s in range(MAX_SEATS):
+            pot[POTQ_LANDED + s] = landed[s] if s < tab.seats else -1
+        for i in range(1, n):                 # insertion sort by target (at most MAX_SEATS pots)
+            j = i
+            while j > 0 and pot[POTQ_SLOTS + (j - 1) * POT_LEN + POT_T] > pot[POTQ_SLOTS + j * POT_LEN + POT_T]:
+                a = pot + POTQ_SLOTS + (j - 1) * POT_LEN
+                b = pot + POTQ_SLOTS + j * POT_LEN
+                for x in range(POT_LEN):
+                    a[x], b[x] = b[x], a[x]
+                j -= 1
+        pot[POTQ_HEAD] = 0
+        self._sim_next_pot()
+
+    cdef void _sim_next_pot(self) noexcept:
+        """Open the next queued pot's chance node, or, all dealt, end the round."""
+        cdef Tables tab = self.tab
+        cdef int16_t* pot = self.mem + tab.pot0
+        cdef int i, h = pot[POTQ_HEAD], nplans
+        cdef bint allpass
+        cdef int landed[MAX_SEATS]
+        if h < pot[POTQ_N]:
+            for i in range(POT_LEN):
+                pot[i] = pot[POTQ_SLOTS + h * POT_LEN + i]
+            pot[POT_PENDING] = 1
+            pot[POTQ_HEAD] = h + 1
+            return
+        for i in range(MAX_SEATS):
+            landed[i] = pot[POTQ_LANDED + i]
+        allpass = pot[POTQ_ALLPASS] != 0
+        nplans = pot[POTQ_NPLANS]
+        for i in range(POT_LEN, tab.pot_len):
+            pot[i] = 0
+        self._sim_tail(landed, allpass, nplans, NULL)     # (no by-stack move with pots: validation)
+
+    # -- ttt-rounds: shapes that move inside simultaneous and single rounds --------
+    # A plan names a piece and its move, as a sequential ply's action id does
+    # (plain, with a goal replacement, or by stack), and is legal on the
+    # round's starting board. When the round resolves, every moved piece is
+    # lifted before any lands: a by-stack move lifts its mover and every piece
+    # above it; plans that lift from the same stack all lift its top piece, so
+    # none of them moves and the pieces any two of them would lift are
+    # destroyed (the pieces below stay). Then each target that exactly one plan
+    # sends pieces to receives them (a plain move's piece covers as a placement
+    # does and takes its replacement shape if it stays; a carried stack lands
+    # in order, as a sequential by-stack move: no cover); several plans to one
+    # target collide (by rank, else all pieces sent there destroyed).
+    # docs/rules/ttt.md, "Moving shapes inside rounds".
+
+    cdef void _sim_decode_move(self, int s, int a, int* src, int* dst) noexcept:
+        """Seat s's move plan ``a``: its source target, destination, the lowest
+        height it lifts, the moving piece's shape (``rk_shape``, for covers
+        and collisions) and its replacement."""
+        cdef Tables tab = self.tab
+        cdef int r = -1, f, u, c, a2
+        self.sm_n[s] = 0
+        if tab.nstk and a >= tab.stk0:
+            a2 = a - tab.stk0
+            u = a2 % tab.T
+            c = (a2 // tab.T) % tab.S
+            r = a2 // (tab.T * tab.S) - 1
+            f = c % tab.XY
+            self.sm_stack[s] = True
+            self.sm_z0[s] = c // tab.XY
+        else:
+            self._sh_decode_move(a, &r, &f, &u)
+            self.sm_stack[s] = False
+            self.sm_z0[s] = self.top[f] - 1 if tab.gravity else 0
+            c = f + tab.XY * self.sm_z0[s]
+        self.rk_shape[s] = tab.shape_local[self.shp[c]]
+        self.sm_rep[s] = tab.replacer[r] if r >= 0 else -1
+        src[s] = f
+        dst[s] = u
+
+    cdef void _sim_lift_shaped(self, int* src, int* dst, int* piece, int* carried, int* cshape) noexcept:
+        """Lift every move plan's pieces (bottom first into carried/cshape,
+        CP_MAX_STACK entries per seat);
+        plans lifting from one stack move nothing and the pieces from the
+        highest of their lowest heights up are destroyed. Clears src."""
+        cdef Tables tab = self.tab
+        cdef int s, o, f, z, zmax, n, c, top
+        for s in range(tab.seats):
+            if src[s] < 0:
+                continue
+            f = src[s]
+            zmax = self.sm_z0[s]
+            n = 0
+            for o in range(s + 1, tab.seats):
+                if src[o] == f:
+                    zmax = max(zmax, self.sm_z0[o])
+                    src[o] = -1
+                    dst[o] = -1
+                    n += 1
+            src[s] = -1
+            if n:
+                dst[s] = -1
+                zmax = zmax if tab.gravity else 0
+            else:
+                zmax = self.sm_z0[s]
+            top = self.top[f] if tab.gravity else 1
+            for z in range(zmax, top):
+                c = f + tab.XY * z
+                if not n:
+                    carried[s * CP_MAX_STACK + z - zmax] = self.cell[c]
+                    cshape[s * CP_MAX_STACK + z - zmax] = self.shp[c]
+                self._cp_clear(c)
+            if not n:
+                self.sm_n[s] = top - zmax
+                piece[s] = carried[s * CP_MAX_STACK]
+            if tab.gravity:
+                self.top[f] = zmax
+                self._st_refresh_free(f)
+            else:
+                self._free_add(f)
+
+    cdef int _sim_land_carried(self, int s, int u, int* carried, int* cshape) noexcept:
+        """Land seat s's lifted stack on target u in order (its mover first,
+        in its replacement shape if it reached its goal); returns the cell of
+        the mover."""
+        cdef Tables tab = self.tab
+        cdef int j, c, base = -1, shape
+        for j in range(self.sm_n[s]):
+            c = self._land(u, carried[s * CP_MAX_STACK + j])
+            shape = cshape[s * CP_MAX_STACK + j]
+            if j == 0:
+                base = c
+                if self.sm_rep[s] >= 0:
+                    shape = tab.shape_global[self.sm_rep[s]]
+            self._sh_set_shape(c, shape)
+        return base
+
+    cdef inline void _sim_replace(self, int c, int k) noexcept:
+        """The piece on cell c takes local shape k (a goal's replacement)."""
+        self.board_hash ^= self.tab.szob[c * MAX_SHAPES + self.shp[c]]
+        self._sh_set_shape(c, self.tab.shape_global[k])
 
     cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
         """The plans of ``seat`` in a round, as a set equal to _seat_actions's
@@ -4453,6 +4681,9 @@ cdef class TTTCore(GameCore):
             for i in range(v[1]):
                 e = self._visible(player, i)
                 who = (v[2 + MAX_SEATS + i] >> 20)
+                if who == POT_WHO:              # ttt-rounds: a pot's chance outcome (its first captor)
+                    seen.append(f"pot:{e}")
+                    continue
                 seen.append(f"{who}:" + ("?" if e < 0 else self.action_string(who, e)))
             text += "\nhistory: " + " ".join(seen)
         return text
@@ -4484,7 +4715,8 @@ cdef class TTTCore(GameCore):
 
     def history(self):
         """Every decision so far as (seat, action) (rule sets with a
-        simultaneous phase keep it for the information states)."""
+        simultaneous phase keep it for the information states; a pot's
+        chance outcome is recorded with seat 15, ttt-rounds)."""
         if not self.tab.sim:
             raise ValueError("only rule sets with a simultaneous or single phase keep a history")
         cdef int32_t* v = self._simv()

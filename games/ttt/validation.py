@@ -620,24 +620,38 @@ def _shape_power(p: _Problems, shape, props, out, kind):
 
 def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
     """Shapes in simultaneous or single phases (ttt-captures): a plan names
-    its shape, and collisions resolve by rank, for placements of shapes that
-    do not move. Refused rather than guessed: moving shapes and goal lines in
-    such rule sets (a round would have to carry a move's shape and
-    replacement), with cloaked spaces, and a pot split inside a round."""
+    its shape, and collisions resolve by rank. Since ttt-rounds shapes move
+    in rounds too (a plan is a move's action id: plain, with a goal
+    replacement, or by stack). Refused rather than guessed: "Stalemate if
+    goal is reached" inside a round, by-stack moves with shapes that capture
+    (a by-stack cover is not defined on this branch, in turns either, where a
+    carried stack lands without one), shapes with cloaked spaces, and a pot
+    split inside a round with cloaked spaces."""
     moving = sorted(s for s, props in shapes.items() if props["move"] != "stationary")
-    if moving or needs_goals(rec):
-        p.add("shapes", "shapes that move, and goal lines, are not supported with a simultaneous or single "
-                        f"phase yet (moving: {', '.join(moving) or 'none'}; allowed with such a phase: "
-                        "stationary shapes, or one circle shape with an original move)")
+    if GOAL_CHECK in (rec.get("turn_checks") or []):
+        p.add("turn_checks", f"{GOAL_CHECK!r} is not supported with a simultaneous or single phase yet (a "
+                             "round's plans reach goals together; allowed with such a phase: the other turn "
+                             "checks)")
+    by_stack = sorted(s for s, props in shapes.items() if props.get("move") in MOVES_BY_STACK)
+    if by_stack and has_powers(rec):
+        p.add("shapes", f"by-stack moves ({', '.join(by_stack)}) together with shapes that capture are not "
+                        "supported with a simultaneous or single phase yet (a carried stack arriving on pieces "
+                        "that capture has no cover rule in this engine; allowed with such a phase: by-stack "
+                        "moves and no power, or powers and no by-stack move)")
     if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases) \
-            and set(shapes) != {"circle"}:
-        p.add("cloaking", "shapes other than the circle are not supported with cloaked spaces in a "
-                          "simultaneous or single phase yet (allowed with such a phase and cloaked spaces: "
-                          "one circle shape)")
-    if may_split_pot(rec):
+            and (set(shapes) != {"circle"} or moving):
+        p.add("cloaking", "shapes other than the circle, and shapes that move on the shapes path, are not "
+                          "supported with cloaked spaces in a simultaneous or single phase yet (allowed with "
+                          "such a phase and cloaked spaces: one circle shape with an original move)")
+    # ttt-rounds: pot splits inside rounds are played (a chance node per pot
+    # after the joint action); only with cloaked spaces, whose views of a
+    # round the deal would have to extend, are they still refused
+    if may_split_pot(rec) and rec.get("cloaking") in ("hides", "obscures") and any(
+            ph.get("cloaked") for ph in phases):
         p.add("shapes", "a pot split among captors (stacks, a converting or reincarnating shape, three or "
-                        "more colours) is not supported with a simultaneous or single phase yet (allowed "
-                        "with such a phase: results that remove, or two colours)")
+                        "more colours) is not supported with cloaked spaces in a simultaneous or single "
+                        "phase yet (allowed with such a phase and cloaked spaces: results that remove, or "
+                        "two colours)")
 
 
 def _check_captures(rec, p: _Problems):

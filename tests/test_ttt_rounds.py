@@ -1,0 +1,493 @@
+"""Issue 12's rules inside simultaneous and single rounds (branch ttt-rounds):
+pot splits among captors of several colours after a round's joint action
+(docs/rules/ttt.md, "Pots inside rounds"), and shapes that move in rounds,
+goal replacements and by-stack moves included (docs/rules/ttt.md, "Moving
+shapes inside rounds").
+
+The engine is compared move by move with the reference model
+``PotSimRefState`` (tests/ttt_reference.py), which deals a round's pots in
+its own code; small positions check the seed's sentence by hand; every test
+rule set goes through ``pyspiel.random_sim_test`` with serialisation, and
+through ``pyspiel.convert_to_turn_based``."""
+import json
+
+import pyspiel
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from games.ttt import make_core, rules
+from games.ttt.rules import RuleSetError
+from games.ttt.schema import SHAPES_ALL
+from test_ttt_shapes import _same_pieces, play
+from ttt_checks import random_sim_test_of
+from ttt_reference import MoveSimRefState, PotSimRefState
+
+CAN = "can-capture"
+X2 = {"move": "stationary", "power": CAN, "condition": "cover", "result": "reincarnates-x2"}
+
+
+def power(cond, result, how=CAN):
+    return {"move": "stationary", "power": how, "condition": cond, "result": result}
+
+
+def _rs(name, **kw):
+    rec = {"name": name}
+    rec.update(kw)
+    return rules.parse(rec)
+
+
+def _captors_stack(x):
+    """A white X, pink star and yellow pentagon on stack x: three captors of the
+    highest rank (each captures other than by rank)."""
+    return [{"at": [x, 1, 1], "colour": "white", "shape": "x"}, {"at": [x, 1, 2], "colour": "pink", "shape": "star"},
+            {"at": [x, 1, 3], "colour": "yellow", "shape": "pentagon"}]
+
+
+def cases():
+    out = []
+    add = lambda name, **kw: out.append(_rs(name, **kw))
+    x2 = {"circle": {}, "x": X2, "star": X2, "pentagon": X2}
+    add("single-pot-4p", players="4", board={"kind": "stacks", "size": [2, 1, 6], "pieces": _captors_stack(1)},
+        reserves={c: {"circle": 2} for c in ("black", "white", "pink", "yellow")}, move_limit=30, shapes=x2,
+        phases=[{"order": "single", "pass": True, "locked_players": [2, 3, 4]}, {"pass": True}])
+    add("sim-two-pots", players="4", board={"kind": "stacks", "size": [3, 1, 6],
+                                            "pieces": _captors_stack(1) + [
+                                                {"at": [3, 1, 1], "colour": "white", "shape": "x"},
+                                                {"at": [3, 1, 2], "colour": "yellow", "shape": "star"}]},
+        reserves={"black": {"circle": 2}, "pink": {"circle": 2}, "white": {"circle": 1}, "yellow": {"circle": 1}},
+        move_limit=20, shapes=x2, turn_checks=["first-3-wins"],
+        phases=[{"order": "simultaneous", "pass": True}])
+    add("sim-pot-mixed", players="3", board={"kind": "stacks", "size": [2, 1, 5], "pieces": [
+            {"at": [1, 1, 1], "colour": "white", "shape": "x"}, {"at": [1, 1, 2], "colour": "pink", "shape": "pentagon"}]},
+        reserves={"black": {"circle": 3, "x": 1}, "white": {"circle": 2}, "pink": {"circle": 2, "pentagon": 1}},
+        move_limit=30, phases=[{"order": "simultaneous", "pass": True}],
+        shapes={"circle": {}, "x": X2, "pentagon": power("cover", "converts")})
+    add("sim-pot-by-rank", players="3", board={"kind": "stacks", "size": [2, 1, 4], "pieces": [
+            {"at": [1, 1, 1], "colour": "white", "shape": "pentagon"},
+            {"at": [1, 1, 2], "colour": "pink", "shape": "pentagon"}]},
+        reserves={c: {"circle": 2, "x": 1} for c in ("black", "white", "pink")}, move_limit=16,
+        shapes={"circle": power("cover-by-rank", "converts"), "x": power("cover-by-rank", "reincarnates"),
+                "pentagon": power("cover-by-rank", "reincarnates-x2")},
+        phases=[{"order": "simultaneous", "pass": True}])
+    add("vs-chaos-single", players="3-vs-chaos", board={"kind": "stacks", "size": [3, 1, 5],
+                                                         "pieces": _captors_stack(2)[:2] + [
+                                                             {"at": [2, 1, 3], "colour": "black", "shape": "pentagon"}]},
+        reserves={"black": {"circle": 1}, "white": {"circle": 1}, "pink": {"circle": 1}, "yellow": {"circle": 3}},
+        move_limit=24, shapes=x2, stalemate="most-pieces-wins",
+        phases=[{"order": "single", "pass": True, "locked_players": ["chaos"]},
+                {"pass": True, "locked_players": [1, 2, 3]}])
+    return out
+
+
+def _case(name):
+    return [r for r in cases() if r.name == name][0]
+
+
+@pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
+def test_rounds_with_pots_match_reference(rs):
+    assert rs.compile()["pots"] and rs.compile()["simultaneous"]
+    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=PotSimRefState, check=_same_pieces)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
+def test_rounds_with_pots_match_reference_long(rs):
+    play(rs, games=800, seed=5, ref_class=PotSimRefState, check=_same_pieces)
+
+
+@pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
+def test_random_sim_test(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path, num_sims=8)
+    path = tmp_path / f"{rs.name}.json"
+    game = pyspiel.load_game(f"ttt(rules={path})")
+    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=4, serialize=False, verbose=False)
+
+
+def test_game_type_is_truthful(tmp_path):
+    rs = _case("single-pot-4p")
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(rs.to_json()))
+    gt = pyspiel.load_game(f"ttt(rules={path})").get_type()
+    assert gt.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert gt.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert gt.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+
+
+def test_single_phase_pot_is_a_chance_node_after_the_joint_action(tmp_path):
+    """The seed: "all players with the highest rank on the stack split the pot
+    [...] allocated [...] round-robin to the captors starting randomly". In a
+    single phase only black plays: its circle on stack 1 covers the white X,
+    pink star and yellow pentagon, three captors reincarnating x2, so the pot
+    is two circles; after the joint action a chance node draws the first
+    captor (1/3 each), which gets one circle and the next captor the other;
+    then the single phase's one round is over."""
+    rs = _case("single-pot-4p")
+    for start, winners in ((0, ("white", "pink")), (1, ("pink", "yellow")), (2, ("yellow", "white"))):
+        core = make_core(rs)
+        assert core.player() == 0 and core.current_phase() == 0
+        core.apply_action(0)                              # black's plan: circle on stack 1
+        assert core.player() == -1
+        assert core.pending_pot() == {"target": 0, "shape": "circle", "pieces": 2,
+                                      "captors": ["white", "pink", "yellow"]}
+        outcomes = core.chance_outcome_list()
+        assert [a for a, _ in outcomes] == [0, 1, 2]
+        assert all(abs(p - 1 / 3) < 1e-12 for _, p in outcomes)
+        core.apply_action(start)
+        assert core.pending_pot() is None and core.current_phase() == 1     # the one round ended the phase
+        res = core.shape_reserves()
+        assert res["black"]["circle"] == 1
+        for colour in ("white", "pink", "yellow"):
+            assert res[colour]["circle"] == 2 + (1 if colour in winners else 0), (start, colour)
+        assert core.history()[-1] == (15, start)           # the deal is in the history (seat 15)
+    # OpenSpiel's face: the joint action, then the chance node
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(rs.to_json()))
+    state = pyspiel.load_game(f"ttt(rules={path})").new_initial_state()
+    assert state.is_simultaneous_node()
+    state.apply_actions([0, 0, 0, 0])                     # only black decides; the others' one choice
+    assert state.is_chance_node() and [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 3] * 3)
+
+
+def test_two_pots_in_one_round_are_dealt_in_target_order():
+    """Black and pink each cover a stack of captors in one round: two pots,
+    two chance nodes, the lower target first; the round ends after the last."""
+    rs = _case("sim-two-pots")
+    core = make_core(rs)
+    names = core.shape_names()
+    T = 3
+    circle = names.index("circle")
+    core.apply_action(circle * T + 2)           # black circle on stack 3 (white x, yellow star)
+    core.apply_action(core.legal_action_list()[-1])       # white passes
+    core.apply_action(circle * T + 0)           # pink circle on stack 1 (white x, pink star: pink's own
+    assert core.player() == 3                             # star is not covered; yellow pentagon)
+    core.apply_action(core.legal_action_list()[-1])       # yellow passes
+    assert core.player() == -1 and core.pending_pot()["target"] == 0
+    assert core.pending_pot()["captors"] == ["white", "yellow"]
+    core.apply_action(1)                                  # yellow starts: two circles, one each
+    assert core.player() == -1 and core.pending_pot()["target"] == 2
+    assert core.pending_pot()["captors"] == ["white", "yellow"]
+    core.apply_action(0)                                  # white starts
+    assert core.pending_pot() is None and core.player() == 0     # the next round
+    res = core.shape_reserves()
+    assert res["white"]["circle"] == 1 + 2 and res["yellow"]["circle"] == 1 + 2
+    assert res["black"]["circle"] == 1 and res["pink"]["circle"] == 1
+
+
+def test_information_states_tell_pot_outcomes_apart():
+    rs = _case("single-pot-4p")
+    a, b = make_core(rs), make_core(rs)
+    for core, start in ((a, 0), (b, 1)):
+        core.apply_action(0)
+        core.apply_action(start)
+    for p in range(4):
+        assert a.information_state_string(p) != b.information_state_string(p)
+        assert a.info_state_key(p) != b.info_state_key(p)
+    assert "pot:0" in a.information_state_string(2)
+
+
+def test_validation_still_refuses_pots_in_cloaked_rounds():
+    rec = _case("single-pot-4p").to_json()
+    rec["cloaking"] = "hides"
+    rec["phases"][0]["cloaked"] = [[2, 1, 1]]
+    with pytest.raises(RuleSetError) as e:
+        rules.parse(rec)
+    assert "pot split among captors" in str(e.value) and "cloaked spaces" in str(e.value)
+
+
+@st.composite
+def pot_round_records(draw):
+    """Stationary shapes with powers on stacks, 3 or 4 colours, in rounds."""
+    dims = [draw(st.integers(1, 3)), 1, draw(st.integers(2, 4))]
+    players = draw(st.sampled_from(["3", "4", "3-vs-chaos"]))
+    colours = ["black", "white", "pink", "yellow"][:{"3": 3, "4": 4, "3-vs-chaos": 4}[players]]
+    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
+    shapes = {}
+    for s in names:
+        shapes[s] = {}
+        if draw(st.booleans()):
+            shapes[s] = power(draw(st.sampled_from(["cover", "cover-by-rank"])),
+                              draw(st.sampled_from(["converts", "reincarnates", "reincarnates-x2", "removes"])))
+    cells = [[x, 1, z] for x in range(1, dims[0] + 1) for z in (1, 2)]
+    at = sorted(draw(st.lists(st.sampled_from(cells), max_size=3, unique_by=tuple)), key=lambda a: (a[0], a[2]))
+    at = [a for a in at if a[2] == 1 or [a[0], 1, 1] in at]          # no floating pieces
+    pieces = [{"at": a, "colour": draw(st.sampled_from(colours)), "shape": draw(st.sampled_from(sorted(shapes)))}
+              for a in at]
+    order = draw(st.sampled_from(["simultaneous", "single"]))
+    return {"name": "HP", "board": {"kind": "stacks", "size": dims, "pieces": pieces}, "players": players,
+            "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+            "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
+            "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins"]), max_size=1)),
+            "phases": [{"order": order, "pass": draw(st.booleans())}, {"pass": True}]}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(pot_round_records(), st.integers(0, 10**6))
+def test_random_rounds_with_pots_match_reference(rec, seed):
+    try:
+        rs = rules.parse(rec)
+    except RuleSetError:
+        return
+    play(rs, games=3, seed=seed, ref_class=PotSimRefState, check=_same_pieces)
+
+
+# -- shapes that move inside rounds ------------------------------------------------
+
+SIM = {"order": "simultaneous", "pass": True}
+
+
+def move_cases():
+    out = []
+    add = lambda name, **kw: out.append(_rs(name, **kw))
+    add("sim-moves-flat", board={"kind": "squares", "size": [3, 3, 1]},
+        reserves={"black": {"circle": 2, "x": 1}, "white": {"circle": 2, "x": 1}},
+        shapes={"circle": {"move": "adjacent"}, "x": {"move": "orthogonal", "power": CAN, "condition": "cover",
+                                                      "result": "removes"}},
+        move_limit=24, turn_checks=["first-3-wins"], phases=[SIM])
+    add("sim-moves-by-rank-3p", players="3", board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={c: {"circle": 1, "star": 1, "cross": 1} for c in ("black", "white", "pink")},
+        shapes={"circle": {"move": "adjacent-orthogonal"}, "star": power("cover-by-rank", "reincarnates"),
+                "cross": {"move": "knight-2x1x0", "power": CAN, "condition": "cover-by-rank", "result": "removes"}},
+        move_limit=24, phases=[{"order": "simultaneous", "movement": "placement-only"}, SIM])
+    add("sim-moves-stacks-converts", players="3", board={"kind": "stacks", "size": [3, 1, 4]},
+        reserves={c: {"triangle": 2, "pentagon": 1} for c in ("black", "white", "pink")},
+        shapes={"triangle": {"move": "adjacent"}, "pentagon": {"move": "linear", "power": CAN, "condition": "cover",
+                                                               "result": "converts"}},
+        move_limit=20, turn_checks=["first-3-wins"], phases=[SIM])
+    add("sim-goal-replacement", board={"kind": "squares", "size": [3, 4, 1]},
+        reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
+        shapes={"triangle": {"move": "forward-orthogonal"}, "pentagon": {"move": "adjacent"}},
+        move_limit=30, turn_checks=[], phases=[{"order": "simultaneous", "movement": "placement-only"}, SIM])
+    add("single-then-sim-goals-4p", players="4", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={c: {"triangle": 1, "star": 1} for c in ("black", "white", "pink", "yellow")},
+        shapes={"triangle": {"move": "forward-diagonal"}, "star": {"move": "adjacent-orthogonal"}},
+        move_limit=30, turn_checks=["first-2-wins"],
+        phases=[{"order": "single", "movement": "placement-only"}, SIM, {"pass": True}])
+    add("sim-by-stack", players="3", board={"kind": "stacks", "size": [3, 2, 4], "pieces": [
+            {"at": [1, 1, 1], "colour": "black", "shape": "circle"}, {"at": [1, 1, 2], "colour": "white",
+                                                                       "shape": "circle"}]},
+        reserves={"black": {"x": 1}, "white": {"x": 1}, "pink": {"circle": 2, "x": 1}},
+        shapes={"circle": {"move": "orth-by-stack"}, "x": {"move": "orth-by-full-stack"}},
+        move_limit=24, turn_checks=["first-3-wins"], phases=[SIM])
+    add("single-by-stack-public-goods-like", players="3-vs-chaos", board={
+            "kind": "stacks", "size": [5, 1, 8],
+            "exclusive": [{"at": [[1, 1]], "players": [1]}, {"at": [[2, 1]], "players": [2]},
+                          {"at": [[3, 1]], "players": [3]}, {"at": [[4, 1]], "players": ["chaos"]},
+                          {"at": [[5, 1]], "players": [1, 2, 3]}],
+            "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "circle"},
+                       {"at": [2, 1, 1], "colour": "white", "shape": "circle"},
+                       {"at": [2, 1, 2], "colour": "white", "shape": "circle"},
+                       {"at": [3, 1, 1], "colour": "pink", "shape": "circle"},
+                       {"at": [3, 1, 2], "colour": "pink", "shape": "circle"},
+                       {"at": [3, 1, 3], "colour": "pink", "shape": "circle"}]},
+        reserves={"yellow": {"circle": 3}}, shapes={"circle": {"move": "orth-by-stack"}},
+        stalemate="fewer-pieces-than-chaos-loses", turn_checks=[], move_limit=12,
+        phases=[{"order": "single", "pass": True, "locked_players": ["chaos"]},
+                {"pass": True, "locked_players": [1, 2, 3]}])
+    add("two-boards-moves", boards=2, board={"kind": "squares", "size": [2, 2, 1]},
+        reserves={"black": {"circle": 1, "x": 1}, "white": {"circle": 1, "x": 1}},
+        shapes={"circle": {"move": "adjacent"}, "x": {"move": "adjacent", "power": CAN, "condition": "cover",
+                                                      "result": "reincarnates"}},
+        move_limit=20, turn_checks=["first-2-wins"], phases=[SIM])
+    return out
+
+
+def _move_case(name):
+    return [r for r in move_cases() if r.name == name][0]
+
+
+@pytest.mark.parametrize("rs", move_cases(), ids=lambda rs: rs.name)
+def test_moving_rounds_match_reference(rs):
+    assert rs.compile()["simultaneous"]
+    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=MoveSimRefState, check=_same_pieces)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", move_cases(), ids=lambda rs: rs.name)
+def test_moving_rounds_match_reference_long(rs):
+    play(rs, games=600, seed=9, ref_class=MoveSimRefState, check=_same_pieces)
+
+
+@pytest.mark.parametrize("rs", move_cases(), ids=lambda rs: rs.name)
+def test_moving_rounds_random_sim_test(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path, num_sims=6)
+    game = pyspiel.load_game(f"ttt(rules={tmp_path / (rs.name + '.json')})")
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=3, serialize=False, verbose=False)
+
+
+def _flat_pair():
+    """Black's X on (1,1) and white's X on (2,1) of the flat 3x3, after a
+    placement round; both may cover (capture) the other."""
+    rs = _move_case("sim-moves-flat")
+    core = make_core(rs)
+    names = core.shape_names()
+    assert names == ["circle", "x"]
+    x = names.index("x")
+    core.apply_action(x * 9 + 0)
+    core.apply_action(x * 9 + 1)
+    assert core.cells()[:2] == [1, 2] and core.player() == 0
+    return core
+
+
+def _move_id(core, player, text):
+    """The move "a1->b2" (column letter, row number) of ``player`` on a flat board."""
+    text = "->".join(f"({ord(w[0]) - 96},{w[1:]},1)" for w in text.split("->"))
+    for a in core.legal_action_list() if core.player() == player else []:
+        if core.action_string(player, a) == text:
+            return a
+    raise AssertionError((text, [core.action_string(player, a) for a in core.legal_action_list()]))
+
+
+def test_swap_moves_both_pieces_and_captures_nothing():
+    """Decided: every moved piece leaves before any lands, so two plans that
+    each cover the other's piece swap them (each target is empty when its
+    piece arrives: the captive has left); nothing is captured."""
+    core = _flat_pair()
+    core.apply_action(_move_id(core, 0, "a1->b1"))
+    core.apply_action(_move_id(core, 1, "b1->a1"))
+    assert core.cells()[:2] == [2, 1] and core.shapes()[:2] == ["x", "x"]
+
+
+def test_moving_onto_a_space_another_piece_leaves():
+    """Black covers white's X while white moves it away: black's X arrives on
+    an empty space; white's X lands where it went."""
+    core = _flat_pair()
+    core.apply_action(_move_id(core, 0, "a1->b1"))
+    core.apply_action(_move_id(core, 1, "b1->b2"))
+    assert core.cells()[:5] == [0, 1, 0, 0, 2]
+
+
+def test_two_moves_to_one_space_collide():
+    """Black's X and white's circle both move to b2: a circle cannot capture,
+    so the by-rank rules do not resolve it and both pieces are destroyed."""
+    rs = _rs("collide", board={"kind": "squares", "size": [3, 3, 1]},
+             reserves={"black": {"x": 1}, "white": {"circle": 1}}, move_limit=10, phases=[SIM],
+             shapes={"circle": {"move": "adjacent"}, "x": {"move": "orthogonal", "power": CAN,
+                                                           "condition": "cover", "result": "removes"}})
+    core = make_core(rs)
+    names = core.shape_names()
+    core.apply_action(names.index("x") * 9 + 0)          # black X on a1
+    core.apply_action(names.index("circle") * 9 + 2)     # white circle on c1
+    core.apply_action(_move_id(core, 0, "a1->a2"))
+    core.apply_action(_move_id(core, 1, "c1->b2"))
+    assert core.cells()[3] == 1 and core.cells()[4] == 2       # different targets: both move
+    core = make_core(rs)
+    core.apply_action(names.index("x") * 9 + 1)          # black X on b1
+    core.apply_action(names.index("circle") * 9 + 3)     # white circle on a2
+    core.apply_action(_move_id(core, 0, "b1->b2"))
+    core.apply_action(_move_id(core, 1, "a2->b2"))
+    assert core.cells()[:9] == [0] * 9
+
+
+def test_by_stack_plans_sharing_a_stack_destroy_what_both_would_carry():
+    """Black's circle at the bottom of stack (1,1) carries white's circle
+    above it; white plans to move that circle alone. Both lift the top piece:
+    neither plan moves, white's circle (taken by both) is destroyed, black's
+    stays."""
+    rs = _move_case("sim-by-stack")
+    core = make_core(rs)
+    texts = {core.action_string(0, a): a for a in core.legal_action_list()}
+    black = [t for t in texts if t.startswith("stack(1,1)@1->")]
+    assert black, texts
+    core.apply_action(texts[black[0]])
+    texts = {core.action_string(1, a): a for a in core.legal_action_list()}
+    white = [t for t in texts if t.startswith("stack(1,1)@2->")]
+    core.apply_action(texts[white[0]])
+    core.apply_action(core.legal_action_list()[-1])          # pink passes
+    X, Y = 3, 2
+    assert core.cells()[0] == 1 and core.cells()[0 + X * Y] == 0
+    assert all(v == 0 for i, v in enumerate(core.cells()) if i != 0)
+
+
+def test_by_stack_move_carries_and_lands_in_order():
+    rs = _move_case("sim-by-stack")
+    core = make_core(rs)
+    texts = {core.action_string(0, a): a for a in core.legal_action_list()}
+    core.apply_action(texts["stack(1,1)@1->stack(3,1)"])
+    core.apply_action(core.legal_action_list()[-1])          # white passes
+    core.apply_action(core.legal_action_list()[-1])          # pink passes
+    X, Y = 3, 2
+    assert core.cells()[0] == 0 and core.cells()[2] == 1 and core.cells()[2 + X * Y] == 2
+
+
+def test_goal_replacement_in_a_round():
+    """A triangle (forward only: "cannot move backwards") reaching its goal
+    line in a round takes the replacement its plan names, a shape that can
+    move backwards (here the pentagon)."""
+    rs = _move_case("sim-goal-replacement")
+    found = 0
+    import random
+    rng = random.Random(4)
+    for _ in range(200):
+        core = make_core(rs)
+        while core.player() != -4:
+            legal = core.legal_action_list()
+            becomes = [a for a in legal if "becomes" in core.action_string(core.player(), a)]
+            a = becomes[0] if becomes else rng.choice(legal)
+            text = core.action_string(core.player(), a)
+            core.apply_action(a)
+            if becomes and core.player() == 0 and "becomes pentagon" in text and core.current_phase() == 1:
+                found += 1
+                assert "pentagon" in core.shapes()
+                break
+        if found:
+            break
+    assert found
+
+
+def test_public_goods_stays_refused_with_its_reason():
+    rec = _move_case("single-by-stack-public-goods-like").to_json()
+    rec["shapes"]["pentagon"] = {"move": "stationary", "power": CAN, "condition": "cover",
+                                 "result": "reincarnates-x2"}
+    rec["reserves"]["black"] = {"pentagon": 1}
+    with pytest.raises(RuleSetError) as e:
+        rules.parse(rec)
+    assert "by-stack moves (circle) together with shapes that capture" in str(e.value)
+
+
+def test_goal_reached_stalemate_stays_refused_in_rounds():
+    rec = _move_case("sim-goal-replacement").to_json()
+    rec["turn_checks"] = ["goal-reached-stalemate"]
+    with pytest.raises(RuleSetError) as e:
+        rules.parse(rec)
+    assert "'goal-reached-stalemate' is not supported with a simultaneous or single phase" in str(e.value)
+
+
+MOVES = ["stationary", "adjacent", "orthogonal", "linear", "knight-2x1x0", "forward-orthogonal",
+         "adjacent-diagonal"]
+
+
+@st.composite
+def move_round_records(draw):
+    kind = draw(st.sampled_from(["squares", "stacks"]))
+    dims = [draw(st.integers(2, 3)), draw(st.integers(1, 3)), 1]
+    if kind == "stacks":
+        dims[2] = draw(st.integers(2, 3))
+    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
+    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
+    moves = MOVES + (["orth-by-stack", "orth-by-full-stack"] if kind == "stacks" else [])
+    shapes = {s: {"move": draw(st.sampled_from(moves))} for s in names}
+    by_stack = any(p["move"].startswith("orth-by") for p in shapes.values())
+    for s in names:
+        if not by_stack and draw(st.booleans()):
+            shapes[s].update(power=CAN, condition=draw(st.sampled_from(["cover", "cover-by-rank"])),
+                             result=draw(st.sampled_from(["removes", "reincarnates"]
+                                                         + (["converts"] if kind == "stacks" else []))))
+    order = draw(st.sampled_from(["simultaneous", "single"]))
+    first = draw(st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}]))
+    return {"name": "HM", "board": {"kind": kind, "size": dims}, "players": players,
+            "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+            "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
+            "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins"]), max_size=1)),
+            "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}]}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(move_round_records(), st.integers(0, 10**6))
+def test_random_moving_rounds_match_reference(rec, seed):
+    try:
+        rs = rules.parse(rec)
+    except RuleSetError:
+        return
+    play(rs, games=3, seed=seed, ref_class=MoveSimRefState, check=_same_pieces)
