@@ -1888,22 +1888,28 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
                 continue                       # every piece sent here is destroyed
             _, col, name = sending[winner]
             stays = self.arrive(winner, name, col, t)
-            result = self.props[name]["result"] if self.level(name) else None
-            for o in senders:
-                if o == winner:
-                    continue
-                captive = sending[o][2]
-                if result in ("reincarnates", "reincarnates-x2"):
-                    got = 1 if result == "reincarnates" else 2
-                    self.sres[col][captive] += got
-                    self.reserve[col] += got
-                elif result == "converts" and self.gravity and self.landing(t) is not None:
-                    dest = self.landing(t)
-                    self.board[dest], self.shape[dest] = col, captive
+            self.take_collided(senders, sending, winner, col, name, t)
             if stays is not None:
                 landed.append((winner, stays, col))
         landed.sort()
         return self._round_end(plans, landed)
+
+    def take_collided(self, senders, sending, winner, col, name, t):
+        """The losers of a collision on t won by ``winner`` (colour col, shape
+        name): reincarnated into its reserve, converted onto the landing
+        space, or removed, by the winner's result."""
+        result = self.props[name]["result"] if self.level(name) else None
+        for o in senders:
+            if o == winner:
+                continue
+            captive = sending[o][2]
+            if result in ("reincarnates", "reincarnates-x2"):
+                got = 1 if result == "reincarnates" else 2
+                self.sres[col][captive] += got
+                self.reserve[col] += got
+            elif result == "converts" and self.gravity and self.landing(t) is not None:
+                dest = self.landing(t)
+                self.board[dest], self.shape[dest] = col, captive
 
 
 # -- ttt-cloakcap: captures with cloaked spaces (invisibility, flat boards), from
@@ -2630,18 +2636,7 @@ class MoveSimRefState(PotSimRefState, StackRefState):
             stays = self.arrive(winner, name, col, t)
             if stays is not None and replace:
                 self.shape[stays] = replace
-            result = self.props[name]["result"] if self.level(name) else None
-            for o in senders:
-                if o == winner:
-                    continue
-                captive = sending[o][2]
-                if result in ("reincarnates", "reincarnates-x2"):
-                    got = 1 if result == "reincarnates" else 2
-                    self.sres[col][captive] += got
-                    self.reserve[col] += got
-                elif result == "converts" and self.gravity and self.landing(t) is not None:
-                    dest = self.landing(t)
-                    self.board[dest], self.shape[dest] = col, captive
+            self.take_collided(senders, sending, winner, col, name, t)
             if stays is not None:
                 landed.append((winner, stays, col))
         landed.sort()
