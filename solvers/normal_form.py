@@ -206,10 +206,16 @@ class SolverCrashed(RuntimeError):
     """pygambit's C++ solver died (a signal, not a Python error)."""
 
 
-def _in_child(fn, *args):
+CHILD_TIMEOUT_S = 600.0
+
+
+def _in_child(fn, *args, timeout: float | None = None):
     """``fn(*args)`` in a forked child. Why: pygambit 16.7.0's ``gnm_solve``
     dies with SIGSEGV on some degenerate tables (4P-TrendSetter's 3x3x3x3
-    one), which would take the caller, e.g. a whole study, down with it."""
+    one), which would take the caller, e.g. a whole study, down with it; and
+    once, on a loaded machine, the child ran for 28 minutes without an answer,
+    so a child that has not answered in ``timeout`` seconds is stopped and
+    reported the same way."""
     import multiprocessing as mp
     ctx = mp.get_context("fork")
     receive, send = ctx.Pipe(duplex=False)
@@ -222,6 +228,12 @@ def _in_child(fn, *args):
     child = ctx.Process(target=run, daemon=True)
     child.start()
     send.close()
+    timeout = CHILD_TIMEOUT_S if timeout is None else timeout
+    if not receive.poll(timeout):           # True on an answer and on the child's death alike
+        child.kill()
+        child.join()
+        raise SolverCrashed(f"pygambit's solver gave no answer in {timeout:g} s on this "
+                            f"{'x'.join(map(str, args[0].shape))} table (stopped)")
     try:
         kind, value = receive.recv()
     except EOFError:
