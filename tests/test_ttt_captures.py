@@ -18,7 +18,7 @@ from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, duel, outranks, shaped
 from test_ttt_shapes import _same_pieces, play
-from ttt_checks import assert_is_legal_agrees_with_legal_actions, random_sim_test_of
+from ttt_checks import assert_is_legal_agrees_with_legal_actions, parsed_or_rejected, random_sim_test_of
 from ttt_reference import CaptureRefState, CaptureSimRefState, seed_outranks
 
 CAN = "can-capture"
@@ -536,10 +536,7 @@ def test_random_capture_rule_sets_match_reference(rec, seed):
     """Move by move the reference's; and the pieces are conserved except by
     the stated captures: without removes, mutual destruction (by rank) and
     x2, the total never changes; without x2 it never grows."""
-    try:
-        rs = rules.parse(rec)
-    except RuleSetError:
-        return
+    rs = parsed_or_rejected(rec)
     results = {p.get("result") for p in rs.record["shapes"].values()}
     by_rank = any(p.get("condition") == "cover-by-rank" for p in rs.record["shapes"].values())
     can_remove = "removes" in results or by_rank
@@ -588,8 +585,5 @@ def round_records(draw):
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(round_records(), st.integers(0, 10**6))
 def test_random_rounds_with_captures_match_reference(rec, seed):
-    try:
-        rs = rules.parse(rec)
-    except RuleSetError:
-        return
+    rs = parsed_or_rejected(rec)
     play(rs, games=3, seed=seed, ref_class=CaptureSimRefState, check=_same_pieces)

@@ -16,7 +16,7 @@ from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_shapes import _same_pieces, play
-from ttt_checks import assert_is_legal_agrees_with_legal_actions, random_sim_test_of
+from ttt_checks import assert_is_legal_agrees_with_legal_actions, parsed_or_rejected, random_sim_test_of
 from ttt_reference import JumpRefState, SurroundRefState
 
 CAN = "can-capture"
@@ -357,10 +357,7 @@ def test_random_jump_rule_sets_match_reference(rec, seed):
     """Move by move the reference's; pieces are conserved except by the stated
     captures: a jump that removes takes one piece off, x2 adds one, the others
     keep the count; an end-chain changes nothing."""
-    try:
-        rs = rules.parse(rec)
-    except RuleSetError:
-        return
+    rs = parsed_or_rejected(rec)
     results = {p.get("result") for p in rs.record["shapes"].values()}
     props = rs.record["shapes"].values()
     # a piece covering a converting jumper on a flat board has no space to

@@ -19,7 +19,7 @@ from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_shapes import _same_pieces, play
-from ttt_checks import random_sim_test_of
+from ttt_checks import parsed_or_rejected, random_sim_test_of
 from ttt_reference import MoveSimRefState, PotSimRefState
 
 CAN = "can-capture"
@@ -223,10 +223,7 @@ def pot_round_records(draw):
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(pot_round_records(), st.integers(0, 10**6))
 def test_random_rounds_with_pots_match_reference(rec, seed):
-    try:
-        rs = rules.parse(rec)
-    except RuleSetError:
-        return
+    rs = parsed_or_rejected(rec)
     play(rs, games=3, seed=seed, ref_class=PotSimRefState, check=_same_pieces)
 
 
@@ -486,8 +483,5 @@ def move_round_records(draw):
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
 @given(move_round_records(), st.integers(0, 10**6))
 def test_random_moving_rounds_match_reference(rec, seed):
-    try:
-        rs = rules.parse(rec)
-    except RuleSetError:
-        return
+    rs = parsed_or_rejected(rec)
     play(rs, games=3, seed=seed, ref_class=MoveSimRefState, check=_same_pieces)

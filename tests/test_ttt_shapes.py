@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, goal_sides, outranks, shaped
-from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference, random_sim_test_of
+from ttt_checks import (assert_is_legal_agrees_with_legal_actions, parsed_or_rejected, play_against_reference,
+                         random_sim_test_of)
 from ttt_reference import CloakedShapeRefState, ShapeRefState
 
 
@@ -382,10 +383,7 @@ def _conserved(core, ref):
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(shaped_records(), st.integers(0, 10**6))
 def test_random_shaped_rule_sets_match_reference(rec, seed):
-    try:
-        rs = rules.parse(rec)
-    except RuleSetError:
-        return
+    rs = parsed_or_rejected(rec)
     if not shaped(rs.record):
         return
     core = make_core(rs)

@@ -26,6 +26,7 @@ import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from ttt_reference import SimRefState
+from ttt_checks import parsed_or_rejected
 
 GT = pyspiel.GameType
 EXAMPLES = Path(games.__file__).parent / "ttt" / "examples"
@@ -151,10 +152,7 @@ def test_random_rule_sets_with_simultaneous_phases_match_reference(rec, orders, 
     rec["pieces_per_turn"] = 1
     for ph, order in zip(rec["phases"], orders):
         ph["order"] = order
-    try:
-        rs = rules.parse(rec)
-    except RuleSetError:
-        return
+    rs = parsed_or_rejected(rec)
     play_against_reference(rs, games_=3, seed=seed)
 
 

@@ -14,7 +14,8 @@ from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_stacks import same_pieces
-from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference, random_sim_test_of
+from ttt_checks import (assert_is_legal_agrees_with_legal_actions, parsed_or_rejected, play_against_reference,
+                         random_sim_test_of)
 from ttt_reference import StackCaptureRefState
 
 CAN = "can-capture"
@@ -210,10 +211,7 @@ def records(draw):
 def test_random_by_stack_power_rule_sets_match_reference(rec, seed):
     """Move by move the reference's; with results that neither remove nor
     double and no by-rank conflict, the pieces are conserved."""
-    try:
-        rs = rules.parse(rec)
-    except RuleSetError:
-        return
+    rs = parsed_or_rejected(rec)
     props = rs.record["shapes"].values()
     results = {p.get("result") for p in props}
     conserving = not ({"removes", "reincarnates-x2"} & results) and not any(

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games.ttt import make_core, poker, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
-from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference, random_sim_test_of
+from ttt_checks import (assert_is_legal_agrees_with_legal_actions, parsed_or_rejected, play_against_reference,
+                         random_sim_test_of)
 from ttt_reference import CloakedStackRefState, StackRefState
 
 
@@ -353,10 +354,7 @@ def stack_records(draw):
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(stack_records(), st.integers(0, 10**6))
 def test_random_stack_rule_sets_match_reference(rec, seed):
-    try:
-        rs = rules.parse(rec)
-    except RuleSetError:
-        return
+    rs = parsed_or_rejected(rec)
     core = make_core(rs)
     cells, res = core.cells(), list(core.reserves().values())
     same_pieces.start = [sum(1 for v in cells if v == c + 1) + res[c] for c in range(len(res))]
