@@ -1181,25 +1181,33 @@ class ShapeRefState(RefState):
             return None
         return name
 
+    def line_checks(self, cells):
+        """The turn checks through the cells a ply's pieces landed on: True
+        when they end the ply (a result, the last open board decided, or an
+        overachiever's check). A check that decides one board of several
+        stops the checks but not the ply."""
+        for k, effect, diag in self.checks:
+            if not any(self.run_through(w, self.board[w], diag) >= k for w in cells):
+                continue
+            if self.B > 1:
+                self.decided[self.board_of(cells[0])] = self._check_result(effect)
+                if len(self.decided) == self.B:
+                    self._most_boards()
+                    return True
+                return False
+            if self.overachievers:
+                return bool(self._overachiever_check(effect))
+            self.result = self._check_result(effect)
+            return True
+        return False
+
     def end_ply(self, stays, col, goal_reached):
         """The rest of a ply once the piece stays on ``stays`` (None: it did
         not, e.g. lost a cover): line checks, goal, length bound, next seat."""
         self.passes = 0
         self.plies += 1
-        if stays is not None:
-            for k, effect, diag in self.checks:
-                if self.run_through(stays, col, diag) >= k and self.B > 1:
-                    self.decided[self.board_of(stays)] = self._check_result(effect)
-                    if len(self.decided) == self.B:
-                        return self._most_boards()
-                    break
-                if self.run_through(stays, col, diag) >= k:
-                    if self.overachievers:
-                        if self._overachiever_check(effect):
-                            return
-                        break
-                    self.result = self._check_result(effect)
-                    return
+        if stays is not None and self.line_checks([stays]):
+            return
         if goal_reached and stays is not None:
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
@@ -1466,19 +1474,7 @@ class StackRefState(ShapeRefState):
         (a by-stack move carries them): any of them may make a line."""
         self.passes = 0
         self.plies += 1
-        for k, effect, diag in self.checks:
-            if not any(self.run_through(w, self.board[w], diag) >= k for w in landed):
-                continue
-            if self.B > 1:
-                self.decided[self.board_of(landed[0])] = self._check_result(effect)
-                if len(self.decided) == self.B:
-                    return self._most_boards()
-                break
-            if self.overachievers:
-                if self._overachiever_check(effect):
-                    return
-                break
-            self.result = self._check_result(effect)
+        if self.line_checks(landed):
             return
         if goal_reached:
             return self._stalemate_or_next_phase()
@@ -2171,19 +2167,8 @@ class JumpRefState(CaptureRefState):
         goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
         self.passes = 0
         self.plies += 1
-        for k, effect, diag in self.checks:
-            if self.run_through(dest, col, diag) >= k:
-                if self.B > 1:
-                    self.decided[self.board_of(dest)] = self._check_result(effect)
-                    if len(self.decided) == self.B:
-                        return self._most_boards()
-                    break
-                if self.overachievers:
-                    if self._overachiever_check(effect):
-                        return
-                    break
-                self.result = self._check_result(effect)
-                return
+        if self.line_checks([dest]):
+            return
         if goal_reached:
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
