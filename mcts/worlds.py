@@ -63,7 +63,7 @@ import pyspiel
 from games.openspiel import core_of, is_core_state
 
 __all__ = ["Knowledge", "knowledge_of", "consistent_worlds", "first_world", "WorldSampler",
-           "TooManyWorlds", "turn_based_state"]
+           "TooManyWorlds", "turn_based_state", "BELIEFS"]
 
 
 class TooManyWorlds(ValueError):
@@ -295,10 +295,22 @@ def consistent_worlds(state, player, max_worlds: int = 100_000, max_nodes: int |
     return enumerate_worlds(state.get_game(), knowledge_of(state, player), max_worlds, max_nodes)
 
 
+#: how ``enumerate_worlds`` weighs another player's action (kbeauty): ``histories``
+#: 1 (every consistent history alike, the module docstring's belief), ``random`` one
+#: over its number of legal actions (the others play uniformly at random, as the
+#: search's playouts assume). They differ where the others' branching differs between
+#: histories: KBeauty9's hidden heights are 1/10 each under ``histories``, 2^-(k+1)
+#: under ``random`` (a coin flip between placing and passing at each step).
+BELIEFS = ("histories", "random")
+
+
 def enumerate_worlds(game, knowledge: Knowledge, max_worlds: int = 100_000, max_nodes: int | None = None,
-                     first_only: bool = False):
+                     first_only: bool = False, belief: str = "histories"):
     """Every world of ``knowledge`` in the canonical order (the others' and chance's
-    actions lowest first), as (world, weight); module docstring, way 1."""
+    actions lowest first), as (world, weight); module docstring, way 1. ``belief``
+    weighs the others' actions (``BELIEFS``)."""
+    if belief not in BELIEFS:
+        raise ValueError(f"belief must be one of {', '.join(BELIEFS)}, got {belief!r}")
     root = _root(game)
     check = _Checker(knowledge, root)
     player = knowledge.player
@@ -329,7 +341,9 @@ def enumerate_worlds(game, knowledge: Knowledge, max_worlds: int = 100_000, max_
         if p == -1:
             moves = w.chance_outcome_list()
         else:
-            moves = [(a, 1.0) for a in w.legal_action_list()]     # no model of the others
+            legal = w.legal_action_list()
+            each = 1.0 if belief == "histories" else 1.0 / len(legal)     # no model / uniform others
+            moves = [(a, each) for a in legal]
         before = check.log_count(w)
         for a, prob in reversed(moves):
             nodes += 1
@@ -339,7 +353,7 @@ def enumerate_worlds(game, knowledge: Knowledge, max_worlds: int = 100_000, max_
             child = w.clone()
             child.apply_action(a)
             if check.events_ok(child, before):
-                stack.append((child, k, weight * (prob if p == -1 else 1.0)))
+                stack.append((child, k, weight * prob))
     if not out:
         raise RuntimeError("no history is consistent with the information state "
                            "(the game's views are not perfect-recall?)")

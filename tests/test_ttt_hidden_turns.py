@@ -199,3 +199,37 @@ def test_information_partition_matches_the_reference(name, rs):
     assert any(len(hs) > 1 for hs in histories.values())
     if name == "KBeauty9":
         assert any(len({len(h) for h in hs}) > 1 for hs in histories.values())
+
+
+def test_belief_random_weighs_hidden_heights_as_coin_flips(kb):
+    """mcts.worlds.BELIEFS: ``histories`` gives every hidden height 1/10, ``random`` (the
+    others play uniformly at random, as the playouts do) 2^-(k+1), 2^-9 for nine: what
+    Random's place-or-pass coin flips stack (docs/studies.md, the KBeauty9 check)."""
+    k = knowledge_of(stacked(kb, (6,)), 1)
+    for belief, expect in (("histories", [0.1] * 10),
+                           ("random", [2.0 ** -(h + 1) for h in range(9)] + [2.0 ** -9])):
+        listed = enumerate_worlds(kb, k, belief=belief)
+        total = sum(w for _, w in listed)
+        got = {9 - w.reserves()["black"]: weight / total for w, weight in listed}
+        assert got == pytest.approx(dict(enumerate(expect)))
+    with pytest.raises(ValueError, match="belief must be one of histories, random"):
+        enumerate_worlds(kb, k, belief="uniform")
+
+
+def test_belief_option_of_the_bot(kb):
+    from agents import make_bot
+    s = stacked(kb, (2, 3, 4))
+    out = make_bot("ismcts:simulations=30,belief=random", kb, 3, seed=1).search(s)
+    assert (out["world_mode"], out["worlds"]) == ("exact", 1000)
+    with pytest.raises(ValueError, match="belief must be one of"):
+        make_bot("ismcts:belief=nobody", kb, 3)
+
+
+def test_belief_experiment_runs_and_refuses_bad_input(capsys):
+    from experiments import ismcts_belief
+    assert ismcts_belief.main(["--games", "2", "--simulations", "10", "--only", "modelled"]) == 0
+    out = capsys.readouterr().out
+    assert "| modelled belief vs baseline | " in out and "| uniform belief vs baseline" not in out
+    assert "weight of the heaviest world" in out
+    with pytest.raises(SystemExit):
+        ismcts_belief.main(["--games", "0"])
