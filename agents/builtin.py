@@ -125,7 +125,10 @@ register_bot_kind(
                                    "list only; sample: sample only (mcts.worlds); first: the "
                                    "one-world baseline that ignores hidden-state uncertainty"),
      Option("tree", str, "actions", "actions: a node per action sequence (SO-ISMCTS); infosets: "
-                                    "each mover's statistics at its own information state")),
+                                    "each mover's statistics at its own information state"),
+     Option("belief", str, "histories", "how listed worlds are weighted: histories: every "
+                                        "consistent history alike; random: as if the others "
+                                        "played uniformly at random (mcts.worlds.BELIEFS)")),
     description="single-observer information-set MCTS (mcts.ismcts.ISMCTSBot): searches worlds "
                 "sampled from what its player knows, for cloaked (hidden-piece) games and "
                 "simultaneous rounds")

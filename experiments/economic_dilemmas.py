@@ -411,12 +411,15 @@ def bot_summary(records: list, labels: list) -> list[dict]:
 
 
 def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: int, path: Path,
-                 run_options: dict) -> dict:
-    """ISMCTS against Random and against the one-world baseline, seats alternating."""
+                 run_options: dict, belief: str = "histories") -> dict:
+    """ISMCTS against Random and against the one-world baseline, seats alternating.
+    ``belief`` weighs ISMCTS's listed worlds (mcts.worlds.BELIEFS; kbeauty: KBeauty9 is
+    checked with both, docs/studies.md)."""
     from agents import BotSpec
     from analysis.stats import pairwise_win_rates, wilson_interval
     from analysis.tournament import make_tasks, run_tasks
-    ismcts = BotSpec.make("ismcts", name="ismcts", simulations=simulations)
+    extra = {} if belief == "histories" else {"belief": belief}     # default: records as before
+    ismcts = BotSpec.make("ismcts", name="ismcts", simulations=simulations, **extra)
     baseline = BotSpec.make("ismcts", name="baseline", simulations=simulations, worlds="first")
     random_ = BotSpec.make("random")
     tasks = make_tasks(game_string, [ismcts, random_, baseline], games_per_pair, seed, pairs=[(0, 1), (0, 2)])

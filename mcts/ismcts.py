@@ -17,6 +17,10 @@ player knows.
    them (a slightly different distribution over the same worlds, stated in
    ``mcts.worlds``); ``auto`` (the default) lists them while they are at most
    ``max_worlds`` and samples above; ``first`` is the one-world baseline below.
+   ``belief=`` weighs listed worlds: ``histories`` (default) every consistent
+   history alike, ``random`` as if the others played uniformly at random, the
+   model the playouts use (``mcts.worlds.BELIEFS``; KBeauty9 is where they part,
+   docs/studies.md). Sampled worlds follow the sampler's own distribution.
    Neither way reads the true history: two indistinguishable histories give the
    same worlds, and the same draws for the same seed.
 2. **Search.** Each iteration samples one world (a determinisation) and runs
@@ -61,8 +65,8 @@ import numpy as np
 import pyspiel
 
 from games.openspiel import is_core_state, refuse_terminal
-from mcts.worlds import (TooManyWorlds, WorldSampler, consistent_worlds, enumerate_worlds, first_world,
-                         knowledge_of, turn_based_state)
+from mcts.worlds import (BELIEFS, TooManyWorlds, WorldSampler, consistent_worlds, enumerate_worlds,
+                         first_world, knowledge_of, turn_based_state)
 
 __all__ = ["ISMCTSBot", "consistent_worlds", "TooManyWorlds", "WORLD_MODES", "turn_based_state"]
 
@@ -90,7 +94,7 @@ class ISMCTSBot(pyspiel.Bot):
 
     def __init__(self, game, player: int, *, seed: int = 0, uct_c: float = 1.4,
                  max_simulations: int = 1000, max_worlds: int = 1_000, worlds: str = "auto",
-                 tree: str = "actions"):
+                 tree: str = "actions", belief: str = "histories"):
         pyspiel.Bot.__init__(self)
         if isinstance(game, str):
             game = pyspiel.load_game(game)
@@ -103,6 +107,9 @@ class ISMCTSBot(pyspiel.Bot):
         if tree not in TREE_MODES:
             raise ValueError(f"tree must be one of {', '.join(TREE_MODES)}, got {tree!r}")
         self._tree = tree
+        if belief not in BELIEFS:
+            raise ValueError(f"belief must be one of {', '.join(BELIEFS)}, got {belief!r}")
+        self._belief = belief      # how listed worlds are weighted (mcts.worlds.BELIEFS)
         if not 0 <= player < game.num_players():
             raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
         for name, value in (("uct_c", uct_c),):
@@ -198,7 +205,7 @@ class ISMCTSBot(pyspiel.Bot):
             return (lambda rng: world.clone()), (lambda: 1), "first"
         if mode in ("auto", "exact"):
             try:
-                listed = enumerate_worlds(game, knowledge, self._max_worlds)
+                listed = enumerate_worlds(game, knowledge, self._max_worlds, belief=self._belief)
             except TooManyWorlds:
                 if mode == "exact":
                     raise

@@ -33,11 +33,13 @@ Two ways to get worlds from it:
    consistent history is reachable. So ``q = b`` exactly when, along every
    consistent history, the number of viable children of the others' nodes and
    the viable chance mass do not depend on the branch (3Blotto13: every hidden
-   placement stays viable; KBeauty9: each hidden decision has one viable
-   action). Otherwise ``q`` over-weights histories that pass through nodes with
-   few viable children (relative to ``b``'s count of histories), though every
-   world of ``H`` keeps a positive probability and no other world is ever
-   drawn.
+   placement stays viable). Otherwise ``q`` over-weights histories that pass
+   through nodes with few viable children (relative to ``b``'s count of
+   histories), though every world of ``H`` keeps a positive probability and no
+   other world is ever drawn (KBeauty9 with hidden turns: place and pass are
+   both viable at every hidden step, so a hidden height k is drawn with
+   probability 2^-(k+1) (2^-9 for nine) against ``b``'s 1/10; ISMCTS lists its at most 1,000
+   worlds there instead).
 
 Pruning, both ways: at an own decision the whole information state must match.
 For this toolkit's cloaked rule sets the information state also logs every event
@@ -45,8 +47,11 @@ as the player saw it (``TTTCore._event_string``, append-only), so a child whose
 new event lines differ from the present information state's lines at the same
 places is cut at once instead of at the player's next decision; this cuts no
 consistent history (a consistent history's log is a prefix of the present one)
-and keeps sampling linear in the game's length there. Other games are checked
-at the player's decisions only.
+and keeps sampling linear in the game's length there. Under hidden turns
+(``cloaking_hides_turns``, KBeauty9) the lines compared are the player's own
+(``TTTCore._ht_event_lines``): another seat's hidden turn adds none, so worlds
+of different lengths share an information state. Other games are checked at
+the player's decisions only.
 """
 from __future__ import annotations
 
@@ -58,7 +63,7 @@ import pyspiel
 from games.openspiel import core_of, is_core_state
 
 __all__ = ["Knowledge", "knowledge_of", "consistent_worlds", "first_world", "WorldSampler",
-           "TooManyWorlds", "turn_based_state"]
+           "TooManyWorlds", "turn_based_state", "BELIEFS"]
 
 
 class TooManyWorlds(ValueError):
@@ -253,14 +258,18 @@ class _Checker:
         information state's at the same places (always true without an event log)."""
         if self.events is None:
             return True
-        after = world._log_count()
+        p = self.k.player
+        after = world._ht_event_count(p)
         if after > len(self.events):
             return False
-        p = self.k.player
-        return all(world._event_string(p, i) == self.events[i] for i in range(before, after))
+        if after == before:
+            return True
+        return tuple(world._ht_event_lines(p, before)) == self.events[before:after]
 
     def log_count(self, world) -> int:
-        return world._log_count() if self.events is not None else 0
+        """The number of event lines the player has in ``world`` (with hidden turns,
+        fewer than the log's events: ``TTTCore._ht_events``)."""
+        return world._ht_event_count(self.k.player) if self.events is not None else 0
 
     def own(self, world, k: int):
         """At an own decision with ``k`` past decisions replayed: "done" (the present
@@ -268,7 +277,7 @@ class _Checker:
         mine = self.k.mine
         if self.views is not None:      # events already match the present's up to here
             n, view = self.views[k]
-            same = world._log_count() == n and world.observation_string(self.k.player) == view
+            same = self.log_count(world) == n and world.observation_string(self.k.player) == view
         else:
             info = world.information_state_string(self.k.player)
             same = info == (self.k.present if k == len(mine) else mine[k][0])
@@ -286,10 +295,22 @@ def consistent_worlds(state, player, max_worlds: int = 100_000, max_nodes: int |
     return enumerate_worlds(state.get_game(), knowledge_of(state, player), max_worlds, max_nodes)
 
 
+#: how ``enumerate_worlds`` weighs another player's action (kbeauty): ``histories``
+#: 1 (every consistent history alike, the module docstring's belief), ``random`` one
+#: over its number of legal actions (the others play uniformly at random, as the
+#: search's playouts assume). They differ where the others' branching differs between
+#: histories: KBeauty9's hidden heights are 1/10 each under ``histories``, 2^-(k+1)
+#: under ``random`` (a coin flip between placing and passing at each step).
+BELIEFS = ("histories", "random")
+
+
 def enumerate_worlds(game, knowledge: Knowledge, max_worlds: int = 100_000, max_nodes: int | None = None,
-                     first_only: bool = False):
+                     first_only: bool = False, belief: str = "histories"):
     """Every world of ``knowledge`` in the canonical order (the others' and chance's
-    actions lowest first), as (world, weight); module docstring, way 1."""
+    actions lowest first), as (world, weight); module docstring, way 1. ``belief``
+    weighs the others' actions (``BELIEFS``)."""
+    if belief not in BELIEFS:
+        raise ValueError(f"belief must be one of {', '.join(BELIEFS)}, got {belief!r}")
     root = _root(game)
     check = _Checker(knowledge, root)
     player = knowledge.player
@@ -320,7 +341,9 @@ def enumerate_worlds(game, knowledge: Knowledge, max_worlds: int = 100_000, max_
         if p == -1:
             moves = w.chance_outcome_list()
         else:
-            moves = [(a, 1.0) for a in w.legal_action_list()]     # no model of the others
+            legal = w.legal_action_list()
+            each = 1.0 if belief == "histories" else 1.0 / len(legal)     # no model / uniform others
+            moves = [(a, each) for a in legal]
         before = check.log_count(w)
         for a, prob in reversed(moves):
             nodes += 1
@@ -330,7 +353,7 @@ def enumerate_worlds(game, knowledge: Knowledge, max_worlds: int = 100_000, max_
             child = w.clone()
             child.apply_action(a)
             if check.events_ok(child, before):
-                stack.append((child, k, weight * (prob if p == -1 else 1.0)))
+                stack.append((child, k, weight * prob))
     if not out:
         raise RuntimeError("no history is consistent with the information state "
                            "(the game's views are not perfect-recall?)")

@@ -162,22 +162,28 @@ def test_sampler_budget_is_a_clear_error(blotto):
         WorldSampler(blotto, k, max_nodes=1).sample(np.random.default_rng(0))
 
 
-def test_kbeauty9_as_encoded_leaves_nothing_hidden():
-    """docs/rules/dilemmas.md, KBeauty9's visibility: every placement and pass of an earlier
-    player is logged for the later ones, so each information state is one history (the
-    decision kept for now); if the engine ever hides turn counts this test must change."""
+def test_kbeauty9_hides_the_earlier_heights():
+    """docs/rules/dilemmas.md, KBeauty9: turns are hidden (``cloaking_hides_turns``), so a
+    later seat's information state holds one history per height each earlier seat could
+    have stacked (0-9): 10 worlds for white, 1,000 for yellow, all listed by ISMCTS; the
+    one-world baseline keeps one (tests/test_ttt_hidden_turns.py has the views)."""
     game = pyspiel.load_game("ttt(rules=KBeauty9)")
     rng = np.random.default_rng(3)
     s = game.new_initial_state()
-    seen = 0
+    counts = {}
     while not s.is_terminal():
         p = s.current_player()
-        if p > 0:
-            assert len(enumerate_worlds(game, knowledge_of(s, p))) == 1
-            seen += 1
+        if p not in counts:
+            counts[p] = len(enumerate_worlds(game, knowledge_of(s, p), max_worlds=1000))
         legal = s.legal_actions()
         s.apply_action(legal[rng.integers(len(legal))])
-    assert seen > 0
+    assert counts == {0: 1, 1: 10, 2: 100, 3: 1000}
+    s = game.new_initial_state()
+    for _ in range(3):
+        s.apply_action(s.legal_actions()[-1])          # pass
+    searched = make_bot("ismcts:simulations=20", game, 3, seed=1).search(s)
+    assert (searched["world_mode"], searched["worlds"]) == ("exact", 1000)
+    assert make_bot("ismcts:simulations=20,worlds=first", game, 3, seed=1).search(s)["worlds"] == 1
 
 
 def test_infoset_tree_plays_and_finds_the_block():

@@ -2626,3 +2626,38 @@ class MoveSimRefState(PotSimRefState, StackRefState):
                 landed.append((winner, stays, col))
         landed.sort()
         return self._round_end(plans, landed)
+
+
+# -- kbeauty: hidden turns (``cloaking_hides_turns``; docs/rules/ttt.md, "Hidden turns") --
+# An independent account of what a player knows when another seat's unseen turn leaves
+# no trace, built on CloakedRefState's views rather than on the engine's event log: a
+# player knows its own actions (and whether each only revealed), the actions of others
+# whose placed piece it saw land, every action that is not a placement (passes, offers:
+# public), the phase after each of these, and what it sees now with its own reserves.
+
+def hidden_turns_step(ref, a):
+    """Apply action ``a`` to the CloakedRefState ``ref``; the step's record
+    (actor, action, placement?, attempt?, seats that saw the placed piece,
+    phase after)."""
+    actor = ref.answerer if ref.offer_by is not None else ref.seat
+    placing = ref.offer_by is None and a < ref.move0
+    dest = ref.landing(a % ref.T) if placing else None
+    ref.apply(a)
+    saw = frozenset(p for p in range(ref.seats)
+                    if placing and not ref.last_attempt and dest is not None and ref.sees_piece(p, dest))
+    return actor, a, placing, ref.last_attempt, saw, ref.phase
+
+
+def hidden_turns_key(ref, trace, p):
+    """What player ``p`` knows after the steps ``trace`` (``hidden_turns_step``'s
+    records) with the position ``ref`` they reached, under hidden turns."""
+    known = []
+    for actor, a, placing, attempt, saw, phase in trace:
+        if actor == p:
+            known.append(("own", a, attempt, phase))
+        elif not placing:
+            known.append(("public", actor, a, phase))
+        elif p in saw:
+            known.append(("seen", actor, a, phase))
+    mine = tuple(ref.reserve[c] for c in sorted(ref.owned[p]))
+    return tuple(known), tuple(ref.view(p)), ref.current_player(), ref.phase, mine

@@ -2283,13 +2283,13 @@ cdef class TTTCore(GameCore):
         if self.seen == NULL:
             return self._sim_player_information_state_string(player)     # ttt-sim's views (whole position without sim)
         lines = [f"information state of player {player}"]
-        lines += [self._event_string(player, i) for i in range(self._log_count())]
+        lines += self._ht_event_lines(player)     # kbeauty: without the turns it did not see
         return "\n".join(lines) + "\n" + self._view_string(player) + self._cloak_sim_own_plan(player)
 
     cdef object player_information_state_tensor(self, int player):
         if self.seen == NULL:
             return self._sim_player_information_state_tensor(player)     # ttt-sim's views (whole position without sim)
-        return self._event_tensor(player) + self._view_tensor(player) + self._cloak_sim_plan_tensor(player)
+        return self._ht_event_tensor(player) + self._view_tensor(player) + self._cloak_sim_plan_tensor(player)
 
     cdef uint64_t information_state_key(self, int player) except? 0:
         if self.seen == NULL:
@@ -5423,7 +5423,7 @@ cdef class TTTCore(GameCore):
 
     def _view_string(self, int player):
         status = self.to_string().rsplit("\n", 1)[1]     # public: whose turn, phase, ending
-        reserves = ", ".join(f"{k} {v}" for k, v in self.reserves().items())
+        reserves = ", ".join(f"{k} {v}" for k, v in self._ht_reserves(player).items())   # kbeauty
         if self.tab.shaped:      # ttt-shapes: the shapes it sees ("?" colour only), the reserves it may know
             known = self._sh_known_reserves(player)
             reserves = ", ".join(f"{k} {known[k] if k in known else v}" for k, v in self.reserves().items())
@@ -5454,7 +5454,7 @@ cdef class TTTCore(GameCore):
         me[player] = 1.0
         if tab.shaped:           # ttt-shapes: the shapes it fully sees, the reserves it may know
             me += self._sh_planes(player)
-        return planes + self.observation()[(C + 2) * S:] + me
+        return planes + self._ht_public(player, self.observation()[(C + 2) * S:]) + me     # kbeauty
 
     def _log_count(self):
         cdef int16_t* log = self.mem + self.tab.log0
@@ -5550,6 +5550,85 @@ cdef class TTTCore(GameCore):
             if extra:
                 out[row + width - extra:row + width] = self._cover_row(player, i, action)
         return out
+
+    # -- kbeauty: hidden turns (``cloaking_hides_turns``; docs/rules/ttt.md, "Hidden turns")
+    # Why: with the flag a seat's turn that another player sees nothing of (a
+    # placement or an attempt whose piece it does not see) leaves no line in
+    # that player's information state, and other colours' reserves are not
+    # shown, so histories that differ only in how many hidden turns the others
+    # took are one information state (KBeauty9's guesses are then
+    # simultaneous, as a beauty contest's are). Without the flag every function
+    # here returns what the views returned before. The log itself is unchanged
+    # (it is the truth every seat's view is read from).
+
+    def hides_turns(self):
+        """Whether the rule set hides the turns a player sees nothing of."""
+        return bool(self.tab.params.get("hidden_turns", False))
+
+    def _ht_events(self, int player):
+        """Log indices of the events ``player``'s information state shows:
+        every event, or with hidden turns those it acted in or saw something
+        of (passes, draw offers and answers are seen by all)."""
+        n = self._log_count()
+        if not self.tab.params.get("hidden_turns", False):
+            return list(range(n))
+        out = []
+        for i in range(n):
+            _, actor, _, cls, _ = self._event(i)
+            if actor == player or cls[player] != 0:
+                out.append(i)
+        return out
+
+    def _ht_event_count(self, int player):
+        """How many event lines ``player``'s information state has."""
+        if not self.tab.params.get("hidden_turns", False):
+            return self._log_count()
+        return len(self._ht_events(player))
+
+    def _ht_event_lines(self, int player, int start=0):
+        """``player``'s event lines from its ``start``-th on, numbered in its
+        own order (1, 2, ... over the events it has)."""
+        if not self.tab.params.get("hidden_turns", False):
+            return [self._event_string(player, i) for i in range(start, self._log_count())]
+        out = []
+        for k, i in enumerate(self._ht_events(player)):
+            if k >= start:
+                out.append(f"{k + 1}. " + self._event_string(player, i).split(". ", 1)[1])
+        return out
+
+    def _ht_event_tensor(self, int player):
+        """``_event_tensor``'s rows of the events ``player`` has, in its order,
+        then zero rows up to the game's length bound."""
+        full = self._event_tensor(player)
+        if not self.tab.params.get("hidden_turns", False):
+            return full
+        width = len(full) // self.tab.loglen
+        out = [0.0] * len(full)
+        for k, i in enumerate(self._ht_events(player)):
+            out[k * width:(k + 1) * width] = full[i * width:(i + 1) * width]
+        return out
+
+    def _ht_reserves(self, int player):
+        """The reserves ``player`` is shown (colour name -> count): all, or with
+        hidden turns its own colours' and "?" for the others."""
+        cdef Tables tab = self.tab
+        cdef int c
+        if not tab.params.get("hidden_turns", False):
+            return self.reserves()
+        return {tab.colour_names[c]: (self.reserve[c] if (tab.seat_mask[player] >> c) & 1 else "?")
+                for c in range(tab.C)}
+
+    def _ht_public(self, int player, list public):
+        """``observation()``'s public part as ``player`` is shown it: with
+        hidden turns another colour's reserve reads 0 (never shown, so it
+        tells nothing)."""
+        cdef Tables tab = self.tab
+        cdef int c
+        if tab.params.get("hidden_turns", False):
+            for c in range(tab.C):
+                if not (tab.seat_mask[player] >> c) & 1:
+                    public[tab.seats + 2 + c] = 0.0
+        return public
 
 
 cdef inline bint _outranks(int a, int b) noexcept:

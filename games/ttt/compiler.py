@@ -184,6 +184,7 @@ def compile_rules(rs: RuleSet) -> dict:
         "seat_locks": seat_lock_masks(r, cell, X * Y * Z),
         "simultaneous": simultaneous,
         "cloaking": cloaking,
+        "hidden_turns": bool(r.get("cloaking_hides_turns", False)),     # kbeauty
     }
     tables.update(_outcome_tables(r))
     if r["board"].get("on_boards"):      # per-board spaces (games/ttt/spaces.py), laid out by widen

@@ -106,9 +106,9 @@ SHOPPING = ("Each player's strategy is *how many circles it buys* (places before
             "choose (Ostrom, Gardner & Walker 1994). White sees black's count, so a white strategy that depends on "
             "it is outside the family; each row is one such count, so the table shows white's best answer to it.")
 BEAUTY = ("Each player's strategy is *how many circles it stacks* (0-9) before passing, whatever it sees: the number "
-          "it names, which is all a beauty-contest player chooses (Nagel 1995). Later players' information states "
-          "log the earlier hidden placements (see the finding above), so a strategy that reads them is outside the "
-          "family: the family is the simultaneous contest the seed means.")
+          "it names, which is all a beauty-contest player chooses (Nagel 1995). Turns are hidden "
+          "(`cloaking_hides_turns`, the decision above), so a player sees nothing of the earlier heights and "
+          "these are all its strategies that matter: the reduced game is the game's own simultaneous contest.")
 
 
 def shopping(name: str = "Shopping9") -> Reduced:

@@ -87,6 +87,7 @@ TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shape
               "pieces_per_turn", "agree_draw", "turn_checks", "stalemate", "phases",
               "cloaking", "boards", "overachievers_disqualified", "move_limit",
               "seconds_per_turn", "chaos_wins_if_more_than",
+              "cloaking_hides_turns",   # kbeauty: docs/rules/ttt.md, "Hidden turns"
               "extends")   # extends: merged away before validation (games/ttt/extends.py)
 BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked",
                 "on_boards")     # on_boards: per-board spaces (games/ttt/spaces.py)

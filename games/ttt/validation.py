@@ -382,6 +382,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     _check_stacks(rec, p)           # ttt-stacks
     _check_captures(rec, p)         # ttt-captures
     _check_jumps(rec, p)            # ttt-jumps
+    _check_hidden_turns(raw, rec, p)     # kbeauty
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -706,6 +707,39 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
         p.add("cloaking", "captures with cloaked spaces are not supported with a simultaneous or single "
                           "phase yet (allowed with a shape that has a power and cloaked spaces: sequential "
                           "phases)")
+def _check_hidden_turns(raw, rec, p: _Problems):
+    """kbeauty: ``cloaking_hides_turns`` (docs/rules/ttt.md, "Hidden turns"):
+    another seat's turn that a player sees nothing of leaves no trace in its
+    information state, and other colours' reserves are not shown. Put in the
+    record only when true, so every other rule set's record is unchanged.
+    Allowed where its views are built and tested: invisibility with a cloaked
+    space, sequential phases, one piece per turn, stationary circles; refused
+    elsewhere rather than guessed (a round's plans, a turn's second piece, a
+    moved or shaped piece would each need their own trace rule)."""
+    value = raw.get("cloaking_hides_turns", False)
+    if not isinstance(value, bool):
+        p.add("cloaking_hides_turns", f"{value!r} is not allowed (allowed: true, false)")
+        return
+    if not value:
+        return
+    rec["cloaking_hides_turns"] = True
+    phases = rec.get("phases") or []
+    why = []
+    if rec.get("cloaking") != "hides" or not any(ph.get("cloaked") for ph in phases):
+        why.append("cloaking 'hides' with a cloaked space (without hidden pieces no turn is hidden)")
+    if any(ph.get("order", "sequential") != "sequential" for ph in phases):
+        why.append("sequential phases only (a round's plans are hidden by the round already)")
+    if rec.get("pieces_per_turn", 1) != 1:
+        why.append("one piece per turn (the pieces left in a turn would count the hidden ones)")
+    shapes = rec.get("shapes") or {}
+    if set(shapes) - {"circle"} or any(props.get("move", "stationary") != "stationary"
+                                       for props in shapes.values()):
+        why.append("stationary circles only (hidden moves and shapes have no trace rule yet)")
+    if why:
+        p.add("cloaking_hides_turns", "not supported with this rule set yet (allowed with: "
+                                      + "; ".join(why) + ")")
+
+
 def _check_jumps(rec, p: _Problems):
     """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
     directions (a jump goes over the adjacent piece along one of its move's
