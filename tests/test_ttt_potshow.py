@@ -385,3 +385,25 @@ def test_random_showdown_rule_sets_match_reference_and_conserve_pieces(rec, seed
             last.clear()
 
     play_against_reference(rs, 3, seed, PotShowdownRefState, check)
+
+
+# -- "noticed last stop": a powerless by-stack mover onto capturing pieces ---------------------
+
+@pytest.mark.parametrize("star,column", [
+    (power("cover-by-rank", "converts", "stationary"), [("white", "star"), ("white", "x")]),
+    (power("cover", "removes", "stationary"), [("white", "star")]),
+    (power("cover", "converts"), [("white", "star"), ("white", "x")]),
+    ({"move": "stationary"}, [("white", "star"), ("black", "x")])])
+def test_a_powerless_by_stack_mover_is_captured_by_covering_a_capturing_piece(star, column):
+    """The seed: "Pieces that cannot capture have the lowest rank and cannot
+    cover each other (but become captured by covering a higher-ranked piece)".
+    Black's x has no power; moved by stack onto white's star it is captured
+    when the star can capture (under the star's result), and merely stacks when
+    neither can (the last case, Connect Four's stacking). Not a showdown: the
+    mover has no conversion or reincarnation of its own."""
+    pieces = [_piece(2, 1, 1, "white", "star"), _piece(1, 1, 1, "black", "x")]
+    rs = _rs("i4", [2, 1, 4], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
+             shapes={"x": {"move": "orth-by-stack"}, "star": star})
+    core = make_core(rs)
+    _move(core, "stack(1,1)@1->stack(2,1)")
+    assert _column(core, 2) == column and core.player() == 1
