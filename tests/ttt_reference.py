@@ -2661,3 +2661,164 @@ def hidden_turns_key(ref, trace, p):
             known.append(("seen", actor, a, phase))
     mine = tuple(ref.reserve[c] for c in sorted(ref.owned[p]))
     return tuple(known), tuple(ref.view(p)), ref.current_player(), ref.phase, mine
+# -- ttt-potshow: the whole-stack pot showdown of by-stack covers (issue 12 item 6), from
+# docs/rules/ttt.md "The pot showdown of by-stack covers" -------------------------------------
+import functools  # noqa: E402 (this section's own import, kept with it for the merge)
+
+
+@functools.lru_cache(maxsize=None)
+def hand_pieces(counts):
+    """The pieces (per shape, SEED_RANK order) that make the hand of ``counts``:
+    the smallest sub-multiset whose brute-force rank is the whole one's (so
+    written apart from the engine's ``poker.hand_uses`` table)."""
+    from test_ttt_poker import brute_force
+    full = brute_force(list(counts))
+    best = (0,) * 6
+    for sub in itertools.product(*[range(c + 1) for c in counts]):
+        if 0 < sum(sub) <= 5 and brute_force(list(sub)) == full and (sum(best) == 0 or sum(sub) < sum(best)):
+            best = sub
+    return best
+
+
+class PotShowdownRefState(StackCaptureRefState):
+    """By-stack covers whose mover's power converts or reincarnates: the
+    showdown. Every seat with a non-chip piece of its own in the destination
+    stack shows its poker hand (own and communal non-chip pieces); the seats
+    with the highest are the captors; each keeps its own pieces that make its
+    hand (lowest first); the rest of the stack above its lock is the pot,
+    dealt highest rank first (non-chips, the shape, the topmost), round-robin
+    from a chance-drawn captor (seat order), each captor under its piece's
+    result (the mover for the mover's seat, else its topmost own powered
+    piece); all-x2 captors double the pot (two deals per piece)."""
+
+    def _column(self, x, y):
+        return [(x, y, z) for z in range(self.Z) if (x, y, z) in self.board]
+
+    def _counts(self, s, x, y):
+        owned = set().union(*self.owned)
+        counts = [0] * 6
+        for c in self._column(x, y):
+            if self.power(self.shape[c]) != "none" and (self.board[c] in self.owned[s]
+                                                        or self.board[c] not in owned):
+                counts[SEED_RANK.index(self.shape[c])] += 1
+        return tuple(counts)
+
+    def showdown_applies(self, s, name, board, x, y, h):
+        p = self.props[name]
+        if p["power"] == "none" or p["result"] not in ("converts", "reincarnates", "reincarnates-x2"):
+            return False
+        base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
+        return any((x, y, z) in board and board[(x, y, z)] not in self.owned[s] for z in range(base, h))
+
+    def plan(self, x, y):
+        """(captor seats, kept cells, pot cells in dealing order) on self.board."""
+        from test_ttt_poker import brute_force
+        column = self._column(x, y)
+        base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
+        reach = [c for c in column if c[2] >= base]
+        shows = [s for s in range(self.seats) if any(
+            self.board[c] in self.owned[s] and self.power(self.shape[c]) != "none" for c in column)]
+        hands = {s: brute_force(list(self._counts(s, x, y))) for s in shows}
+        best = max(hands.values())
+        captors = [s for s in shows if hands[s] == best]
+        kept = set()
+        for s in captors:
+            need = list(hand_pieces(self._counts(s, x, y)))
+            for c in reach:
+                i = SEED_RANK.index(self.shape[c])
+                if c not in kept and self.board[c] in self.owned[s] and need[i] > 0:
+                    kept.add(c)
+                    need[i] -= 1
+        pot = sorted((c for c in reach if c not in kept), reverse=True,
+                     key=lambda c: (self.power(self.shape[c]) != "none", SEED_RANK.index(self.shape[c]), c[2]))
+        return captors, kept, pot
+
+    def captor_piece(self, s, mover, x, y):
+        if mover is not None and self.board.get(mover) in self.owned[s]:
+            return self.board[mover], self.shape[mover]
+        base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
+        column = self._column(x, y)
+        for cells in ([c for c in column if c[2] >= base], column):
+            for c in reversed(cells):
+                if self.board[c] in self.owned[s] and self.power(self.shape[c]) != "none":
+                    return self.board[c], self.shape[c]
+        raise AssertionError("a captor shows a hand of its own pieces")
+
+    def deal_showdown(self, x, y, start, pieces, mover):
+        """Deal the pot from captor ``start``; the mover's new cell if it stays
+        as its seat's piece, else None."""
+        _, _, pot = self.plan(x, y)
+        n = len(pieces)
+        results = [self.props[sh]["result"] for _, sh in pieces]
+        units = 2 if all(r == "reincarnates-x2" for r in results) else 1
+        colour = {c: self.board[c] for c in self._column(x, y)}
+        for i, c in enumerate(pot):
+            for d in range(units):
+                j = (start + i * units + d) % n
+                col, result = pieces[j][0], results[j]
+                if result == "converts":
+                    colour[c] = col
+                    continue
+                colour[c] = None
+                if result in ("reincarnates", "reincarnates-x2"):
+                    got = 2 if result == "reincarnates-x2" and units == 1 else 1
+                    self.sres[col][self.shape[c]] += got
+                    self.reserve[col] += got
+        base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
+        survivors = [(colour[c], self.shape[c], c == mover) for c in self._column(x, y) if c[2] >= base]
+        for c in self._column(x, y):
+            if c[2] >= base:
+                del self.board[c], self.shape[c]
+        stays = None
+        for i, (col, name, was_mover) in enumerate([v for v in survivors if v[0] is not None]):
+            cell = (x, y, base + i)
+            self.board[cell], self.shape[cell] = col, name
+            if was_mover and col in self.owned[self.seat]:
+                stays = cell
+        return stays
+
+    def captures(self, s, a):
+        if self.is_stack_id(a):
+            board, shape, (x, y, h), _ = self.after_stack_move(s, a)
+            if self.showdown_applies(s, shape[(x, y, h)], board, x, y, h):
+                saved = self.board, self.shape
+                self.board, self.shape = board, shape
+                try:
+                    return s in self.plan(x, y)[0]
+                finally:
+                    self.board, self.shape = saved
+        return super().captures(s, a)
+
+    def _stack_cover(self, a):
+        s = self.seat
+        board, shape, mover, n = self.after_stack_move(s, a)
+        x, y, h = mover
+        if not self.showdown_applies(s, shape[mover], board, x, y, h):
+            return super()._stack_cover(a)
+        r1 = (a - self.stk0) // (self.S * self.T)
+        u = (a - self.stk0) % self.T
+        ci = ((a - self.stk0) // self.T) % self.S
+        src = next(w for w in self.board if self.cell_index(w) == ci)
+        f = self.xyz_target(src[0], src[1], 0)
+        self.board, self.shape = dict(board), dict(shape)
+        captors, _, pot = self.plan(x, y)
+        pieces = [self.captor_piece(c, mover, x, y) for c in captors]
+        if len(captors) > 1:
+            doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in pieces)
+            self.pot = {"showdown": (x, y), "t": u, "captors": pieces,
+                        "pieces": len(pot) * (2 if doubled else 1)}
+            return                        # the ply ends when the pot is dealt
+        stays = self.deal_showdown(x, y, 0, pieces, mover)
+        if stays is not None and r1:
+            self.shape[stays] = self.replacers[r1 - 1]
+        landed = [] if stays is None else [c for c in self._column(x, y) if c[2] >= stays[2]]
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        goal_reached = stays is not None and self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        self.end_carry(landed, goal_reached)
+
+    def deal(self, start):
+        if not self.pot.get("showdown"):
+            return super().deal(start)
+        pot, self.pot = self.pot, None
+        self.deal_showdown(*pot["showdown"], start, pot["captors"], None)
+        self.end_ply(None, None, False)

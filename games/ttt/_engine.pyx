@@ -46,6 +46,7 @@ from games.ttt.codes cimport (MOVE_ADJACENT, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, 
 from games.ttt.codes cimport MOVE_ORTH_BY_STACK, MOVE_ORTH_BY_FULL_STACK      # ttt-stacks
 from games.ttt.codes cimport MOVE_ADJ_KNIGHT                                  # ttt-cloakcap
 from games.ttt.poker cimport hand_rank, N_SHAPES                              # ttt-stacks
+from games.ttt.poker cimport hand_uses                                        # ttt-potshow
 from games.ttt.codes cimport (POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES,
                               RESULT_REINCARNATES_X2)   # ttt-captures
 from games.ttt.codes cimport COND_JUMP, COND_CHAIN_JUMP, COND_SURROUND_LINE, COND_SURROUND_ORTH   # ttt-jumps
@@ -72,7 +73,7 @@ cdef enum:
     # shape, pieces in the pot, captors, captors' pieces, captors' local shapes
     POT_PENDING = 0
     POT_T = 1
-    POT_K = 2
+    POT_K = 2                 # ttt-potshow: -1 for a by-stack showdown's pot
     POT_UNITS = 3
     POT_N = 4
     POT_PIECE = 5
@@ -721,6 +722,7 @@ cdef class TTTCore(GameCore):
     cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by _after_ply
     cdef int st_hand_t        # ttt-jumps: a by-stack cover's destination stack while its verdict is taken (-1: none)
     cdef int st_below         # ttt-jumps: ... and the height its carried pieces start at (defenders lie below)
+    cdef int ps_carried       # ttt-potshow: after a showdown dealt at once, the pieces from the mover up (-1: none)
     # ttt-rounds: a round's moves of shapes, per seat, alive during one _sim_resolve
     cdef int sm_z0[MAX_SEATS]          # lowest height it lifts (0 on flat boards)
     cdef bint sm_stack[MAX_SEATS]      # a by-stack move (carries every piece above)
@@ -872,6 +874,7 @@ cdef class TTTCore(GameCore):
         self.cj_land = -1                                            # ttt-jumps
         self.st_hand_t = -1
         self.st_below = -1
+        self.ps_carried = -1                                         # ttt-potshow
         self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # ttt-sim or cloaking
 
     cdef GameCore copy(self):
@@ -2907,6 +2910,9 @@ cdef class TTTCore(GameCore):
         if tab.goal_check and dst >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
             self.goal_hit = True
         self.st_landed = n if dst >= 0 else 0
+        if self.ps_carried >= 0:           # ttt-potshow: a showdown rearranged the stack
+            self.st_landed = self.ps_carried
+            self.ps_carried = -1
         self._after_ply(dst, pieces[0])
         self.st_landed = 0
 
@@ -3406,6 +3412,9 @@ cdef class TTTCore(GameCore):
         cdef int16_t* pot = self.mem + tab.pot0
         cdef int i, j, res, col, c
         cdef int k = pot[POT_K], units = pot[POT_UNITS], n = pot[POT_N], t = pot[POT_T]
+        if k < 0:
+            self._ps_deal_pending(start)          # ttt-potshow: a showdown's pot
+            return
         pot[POT_PENDING] = 0
         for i in range(units):
             j = (start + i) % n
@@ -3449,7 +3458,8 @@ cdef class TTTCore(GameCore):
         if not tab.pots or not self.mem[tab.pot0 + POT_PENDING]:
             return None
         pot = [self.mem[tab.pot0 + i] for i in range(POT_LEN)]
-        return {"target": pot[POT_T], "shape": tab.params["shape_names"][pot[POT_K]], "pieces": pot[POT_UNITS],
+        return {"target": pot[POT_T], "pieces": pot[POT_UNITS],
+                "shape": tab.params["shape_names"][pot[POT_K]] if pot[POT_K] >= 0 else None,   # ttt-potshow: None, a showdown
                 "captors": [tab.colour_names[pot[POT_PIECE + j] - 1] for j in range(pot[POT_N])]}
 
     cdef void _cp_sync_free(self, int t) noexcept:
@@ -3862,6 +3872,10 @@ cdef class TTTCore(GameCore):
         cdef int ps[CP_MAX_STACK]
         self.st_hand_t = u
         self.st_below = base
+        if self._ps_applies(seat, u, k):          # ttt-potshow: the whole-stack showdown
+            self.st_hand_t = -1
+            self.st_below = -1
+            return self._ps_showdown(seat, u, base, k)
         verdict = self._cp_verdict(seat, k, u, cells, &nc)
         self.st_hand_t = -1
         self.st_below = -1
@@ -3930,7 +3944,10 @@ cdef class TTTCore(GameCore):
         self.top[u] = base + n
         self.st_hand_t = u
         self.st_below = base
-        v = self._cp_verdict(seat, k, u, cells, &nc)
+        if self._ps_applies(seat, u, k):          # ttt-potshow: it captures when its seat is a captor
+            v = CP_WIN if self._ps_mover_captor(seat, u) else CP_NONE
+        else:
+            v = self._cp_verdict(seat, k, u, cells, &nc)
         self.st_hand_t = -1
         self.st_below = -1
         for j in range(n):
@@ -3943,6 +3960,247 @@ cdef class TTTCore(GameCore):
         self.top[u] = base
         must[0] = tab.shape_power[k] == POWER_MUST
         return v == CP_WIN
+
+    # -- ttt-potshow: the whole-stack pot showdown of by-stack covers (issue 12 item 6) --
+    # docs/rules/ttt.md, "The pot showdown of by-stack covers". The seed: "For
+    # conversion and reincarnation on cover, all players with the highest rank
+    # on the stack split the pot (each captor retains the pieces that make them
+    # highest rank; the remaining pieces are allocated in descending order of
+    # rank round-robin to the captors starting randomly [...])", and the rank in
+    # a by-stack move is the player's poker hand in the destination stack. So a
+    # by-stack mover whose power converts or reincarnates, landing where it
+    # covers, does not duel: every seat with a non-chip piece of its own in the
+    # stack shows its hand; the seats tied for the highest are the captors; each
+    # keeps its own pieces that make its hand; every other piece of the stack
+    # above its highest lock (the pot) is dealt, highest rank first, chips last,
+    # round-robin from a captor a chance node draws (1/n each; none with one
+    # captor). Each captor applies its own piece's result (its piece: the mover
+    # for the mover's seat, else its topmost own piece with a power). Pieces that
+    # stay (kept, or converted) keep their order in the stack; the others leave
+    # and the pieces above them fall. The pot region holds POT_K = -1 while a
+    # showdown's deal waits (a plain cover's pot holds the attacker's shape).
+
+    cdef bint _ps_applies(self, int seat, int u, int k) noexcept:
+        """Whether the by-stack mover of local shape k, landed on stack u (with
+        ``st_below`` set), goes to the showdown: its power converts or
+        reincarnates and it covers a piece of a colour its seat does not own."""
+        cdef Tables tab = self.tab
+        cdef int res = tab.shape_result[k]
+        cdef int cells[CP_MAX_STACK]
+        if tab.shape_power[k] == POWER_NONE:
+            return False
+        if res != RESULT_CONVERTS and res != RESULT_REINCARNATES and res != RESULT_REINCARNATES_X2:
+            return False
+        return self._cp_defenders(seat, u, cells) > 0
+
+    cdef int _ps_plan(self, int u, int cbase, int* captors, uint8_t* keep) noexcept:
+        """The showdown on stack u: the captors (seats, ascending) are the seats
+        with a non-chip piece of their own in the stack whose hand is the
+        highest; keep[z - cbase] = 1 for each piece (height z >= cbase) a captor
+        keeps: its own pieces of the shapes its hand uses, as many as the hand
+        uses, lowest first. Returns how many captors."""
+        cdef Tables tab = self.tab
+        cdef int s, z, c, piece, i, n = 0, best = -1
+        cdef int hands[MAX_SEATS]
+        cdef int used[N_SHAPES]
+        for s in range(tab.seats):
+            hands[s] = -1
+            for z in range(self.top[u]):
+                c = u + tab.XY * z
+                piece = self.cell[c]
+                if piece and (tab.seat_mask[s] >> (piece - 1)) & 1 and not (tab.chips >> self.shp[c]) & 1:
+                    hands[s] = self._st_mask_hand(tab.seat_mask[s], u)
+                    break
+            if hands[s] > best:
+                best = hands[s]
+        for s in range(tab.seats):
+            if best >= 0 and hands[s] == best:
+                captors[n] = s
+                n += 1
+        for z in range(cbase, self.top[u]):
+            keep[z - cbase] = 0
+        for i in range(n):
+            hand_uses(hands[captors[i]], used)
+            for z in range(cbase, self.top[u]):
+                c = u + tab.XY * z
+                piece = self.cell[c]
+                if (piece and not keep[z - cbase] and (tab.seat_mask[captors[i]] >> (piece - 1)) & 1
+                        and used[self.shp[c]] > 0):
+                    keep[z - cbase] = 1
+                    used[self.shp[c]] -= 1
+        return n
+
+    cdef bint _ps_mover_captor(self, int seat, int u) noexcept:
+        """Whether ``seat`` is among the showdown's captors on stack u ("must
+        capture": such a by-stack move captures)."""
+        cdef int captors[MAX_SEATS]
+        cdef uint8_t keep[CP_MAX_STACK]
+        cdef int j, n = self._ps_plan(u, self._cp_base(u), captors, keep)
+        for j in range(n):
+            if captors[j] == seat:
+                return True
+        return False
+
+    cdef int _ps_order(self, int u, int cbase, uint8_t* keep, int* order) noexcept:
+        """The pot of stack u in dealing order (heights): the pieces above the
+        lock that no captor keeps, "in descending order of rank": non-chips
+        before chips, then the shape (pentagon first, the hands' chain), then
+        the topmost first. Returns its size."""
+        cdef Tables tab = self.tab
+        cdef int z, c, i, j, m = 0, tmp
+        cdef int key[CP_MAX_STACK]
+        for z in range(cbase, self.top[u]):
+            c = u + tab.XY * z
+            if self.cell[c] == 0 or keep[z - cbase]:
+                continue
+            order[m] = z
+            key[m] = ((0 if (tab.chips >> self.shp[c]) & 1 else 1) * 8 + self.shp[c]) * 32 + z
+            m += 1
+        for i in range(1, m):                 # insertion sort, highest key first (m <= 20)
+            j = i
+            while j > 0 and key[j - 1] < key[j]:
+                tmp = key[j]; key[j] = key[j - 1]; key[j - 1] = tmp
+                tmp = order[j]; order[j] = order[j - 1]; order[j - 1] = tmp
+                j -= 1
+        return m
+
+    cdef void _ps_captor_piece(self, int s, int u, int cbase, int mover, int* col, int* k) noexcept:
+        """A captor's piece, whose colour a converted piece takes and whose
+        shape's result it applies: the mover (cell ``mover``) for the mover's
+        seat, else its topmost own piece with a power in the stack (above the
+        lock if it has one there)."""
+        cdef Tables tab = self.tab
+        cdef int z, c, piece, lo
+        if mover >= 0 and (tab.seat_mask[s] >> (self.cell[mover] - 1)) & 1:
+            col[0] = self.cell[mover]
+            k[0] = tab.shape_local[self.shp[mover]]
+            return
+        for lo in (cbase, 0):
+            for z in range(self.top[u] - 1, lo - 1, -1):
+                c = u + tab.XY * z
+                piece = self.cell[c]
+                if piece and (tab.seat_mask[s] >> (piece - 1)) & 1 and not (tab.chips >> self.shp[c]) & 1:
+                    col[0] = piece
+                    k[0] = tab.shape_local[self.shp[c]]
+                    return
+
+    cdef int _ps_deal(self, int u, int start, int n, int* cols, int* ks, int mover) noexcept:
+        """Deal stack u's pot round-robin from captor ``start`` (cols/ks: the
+        captors' pieces): converts: the piece stays in place in the captor's
+        colour; reincarnates: it leaves, one of its shape to the captor's
+        reserve (x2: two; when every captor doubles, the pot is doubled
+        instead: each piece is two consecutive deals of one); removes: it
+        leaves. Then the stack closes up. Returns the mover's cell (``mover``
+        before the deal) if it stays as its seat's piece, else -1."""
+        cdef Tables tab = self.tab
+        cdef int cbase = self._cp_base(u), top0 = self.top[u], npot, i, j, z, c, res, units = 1, m = 0, at = -1
+        cdef int d = 0, seat_mask = tab.seat_mask[self.seat]
+        cdef int mz = mover // tab.XY if mover >= 0 else -1
+        cdef int captors[MAX_SEATS]
+        cdef int order[CP_MAX_STACK]
+        cdef int newc[CP_MAX_STACK]
+        cdef int pc[CP_MAX_STACK]
+        cdef int ps[CP_MAX_STACK]
+        cdef uint8_t keep[CP_MAX_STACK]
+        self._ps_plan(u, cbase, captors, keep)
+        npot = self._ps_order(u, cbase, keep, order)
+        for z in range(cbase, top0):
+            newc[z - cbase] = self.cell[u + tab.XY * z]
+        units = 2
+        for j in range(n):
+            if tab.shape_result[ks[j]] != RESULT_REINCARNATES_X2:
+                units = 1
+        for i in range(npot):
+            z = order[i]
+            c = u + tab.XY * z
+            for d in range(units):
+                j = (start + i * units + d) % n
+                res = tab.shape_result[ks[j]]
+                if res == RESULT_CONVERTS:
+                    newc[z - cbase] = cols[j]
+                    continue
+                newc[z - cbase] = 0
+                if res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
+                    res = 2 if res == RESULT_REINCARNATES_X2 and units == 1 else 1
+                    self.reserve[cols[j] - 1] += res
+                    self.sres[(cols[j] - 1) * tab.K + tab.shape_local[self.shp[c]]] += res
+        for z in range(cbase, top0):
+            c = u + tab.XY * z
+            if newc[z - cbase]:
+                if z == mz and (seat_mask >> (newc[z - cbase] - 1)) & 1:
+                    at = m
+                pc[m] = newc[z - cbase]
+                ps[m] = self.shp[c]
+                m += 1
+            self._cp_clear(c)
+        return self._cp_restack(u, cbase, pc, ps, m, 1, 0, at)
+
+    cdef int _ps_showdown(self, int seat, int u, int base, int k) noexcept:
+        """The showdown of the by-stack mover (local shape k) of ``seat`` landed
+        at height ``base`` of stack u. With one captor the pot is dealt at once
+        (returns the mover's cell if it stays as the seat's piece, else -1;
+        ``ps_carried`` says how many pieces from it up the turn checks read);
+        with several the deal waits for the chance node (CP_PAUSED)."""
+        cdef Tables tab = self.tab
+        cdef int cbase = self._cp_base(u), n, j, npot, units = 2, got, mover = u + tab.XY * base
+        cdef int captors[MAX_SEATS]
+        cdef int cols[MAX_SEATS]
+        cdef int ks[MAX_SEATS]
+        cdef int order[CP_MAX_STACK]
+        cdef uint8_t keep[CP_MAX_STACK]
+        cdef int16_t* pot
+        n = self._ps_plan(u, cbase, captors, keep)
+        for j in range(n):
+            self._ps_captor_piece(captors[j], u, cbase, mover, &cols[j], &ks[j])
+            if tab.shape_result[ks[j]] != RESULT_REINCARNATES_X2:
+                units = 1
+        if n == 1:
+            got = self._ps_deal(u, 0, 1, cols, ks, mover)
+            self.ps_carried = self.top[u] - got // tab.XY if got >= 0 else 0
+            return got
+        npot = self._ps_order(u, cbase, keep, order)
+        pot = self.mem + tab.pot0
+        pot[POT_PENDING] = 1
+        pot[POT_T] = u
+        pot[POT_K] = -1                           # a showdown's deal, not one attacker
+        pot[POT_UNITS] = npot * units
+        pot[POT_N] = n
+        for j in range(n):
+            pot[POT_PIECE + j] = cols[j]
+            pot[POT_SHAPE + j] = ks[j]
+        return CP_PAUSED
+
+    cdef void _ps_deal_pending(self, int start) noexcept:
+        """The chance node of a showdown's pot (``_cp_deal`` with POT_K = -1):
+        deal from captor ``start``; the ply ends with no turn check, as any
+        pot's."""
+        cdef int16_t* pot = self.mem + self.tab.pot0
+        cdef int j, n = pot[POT_N], u = pot[POT_T]
+        cdef int cols[MAX_SEATS]
+        cdef int ks[MAX_SEATS]
+        for j in range(n):
+            cols[j] = pot[POT_PIECE + j]
+            ks[j] = pot[POT_SHAPE + j]
+        for j in range(POT_LEN):
+            pot[j] = 0
+        self._ps_deal(u, start, n, cols, ks, -1)
+        self._after_ply(-1, 0)
+
+    def showdown(self, int t):
+        """Python face of the showdown on stack t as it stands (tests): {"captors":
+        [seats], "kept": [heights], "pot": [heights in dealing order]}."""
+        cdef int captors[MAX_SEATS]
+        cdef uint8_t keep[CP_MAX_STACK]
+        cdef int order[CP_MAX_STACK]
+        cdef int n, m, cbase, z
+        if not self.tab.gravity or not self.tab.shaped or not 0 <= t < self.tab.T:
+            raise ValueError("a showdown needs a stacks board with shapes and a stack 0..T-1")
+        cbase = self._cp_base(t)
+        n = self._ps_plan(t, cbase, captors, keep)
+        m = self._ps_order(t, cbase, keep, order)
+        return {"captors": [captors[i] for i in range(n)],
+                "kept": [z for z in range(cbase, self.top[t]) if keep[z - cbase]],
+                "pot": [order[i] for i in range(m)]}
 
     # -- random play ---------------------------------------------------------
 

@@ -108,6 +108,42 @@ cdef int hand_rank(const int* n) noexcept nogil:
     return _code(HAND_NONE, -1, -1)
 
 
+
+cdef void hand_uses(int code, int* used) noexcept nogil:
+    """How many pieces of each shape make the hand ``code`` (ttt-potshow: "each
+    captor retains the pieces that make them highest rank"): n of a shape
+    uses n of it, a full house 3 + 2, two pair 2 + 2, a straight one of each
+    shape of its run, a singleton one piece."""
+    cdef int cls = code >> 6, a = ((code >> 3) & 7) - 1, b = (code & 7) - 1, k, length = 0
+    for k in range(N_SHAPES):
+        used[k] = 0
+    if cls == HAND_5_OF:
+        used[a] = 5
+    elif cls == HAND_4_OF:
+        used[a] = 4
+    elif cls == HAND_FULL_HOUSE:
+        used[a] = 3
+        used[b] = 2
+    elif cls == HAND_3_OF:
+        used[a] = 3
+    elif cls == HAND_TWO_PAIR:
+        used[a] = 2
+        used[b] = 2
+    elif cls == HAND_PAIR:
+        used[a] = 2
+    elif cls == HAND_SINGLETON:
+        used[a] = 1
+    elif cls == HAND_5_STRAIGHT:
+        length = 5
+    elif cls == HAND_4_STRAIGHT:
+        length = 4
+    elif cls == HAND_3_STRAIGHT:
+        length = 3
+    elif cls == HAND_2_STRAIGHT:
+        length = 2
+    for k in range(length):
+        used[a - k] = 1
+
 def _counts(pieces):
     """A per-shape count list from a {shape: count} mapping, a list of six
     counts, or an iterable of shape names."""
@@ -146,3 +182,12 @@ def describe(int code):
     """(class name, [shapes naming the hand]) of a rank from ``rank``."""
     cls, a, b = code >> 6, ((code >> 3) & 7) - 1, (code & 7) - 1
     return HAND_NAMES[cls], [SHAPES[s] for s in (a, b) if s >= 0]
+
+
+def uses(int code):
+    """{shape: count} of the pieces that make the hand ``code`` (a value of
+    ``rank``): what a pot's captor keeps (docs/rules/ttt.md, "The pot
+    showdown of by-stack covers")."""
+    cdef int used[N_SHAPES]
+    hand_uses(code, used)
+    return {SHAPES[k]: used[k] for k in range(N_SHAPES) if used[k]}

@@ -336,12 +336,18 @@ def has_chains(record) -> bool:
 def may_split_pot(record) -> bool:
     """Whether a cover may have captors of several colours, whose pot a chance
     node splits (docs/rules/ttt.md, "Captures"): captures on stacks whose
-    result converts or reincarnates, with three or more colours in play."""
+    result converts or reincarnates, with three or more colours in play; or
+    (ttt-potshow) a by-stack mover whose power converts or reincarnates,
+    whose showdown may tie between two seats."""
     if record["board"]["kind"] != "stacks" or not has_powers(record):
         return False
     if not any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
                for p in record["shapes"].values()):
         return False
+    if any(p.get("move") in ("orth-by-stack", "orth-by-full-stack") and p.get("power", "none") != "none"
+           and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+           for p in record["shapes"].values()):
+        return True             # ttt-potshow: two seats may tie in a by-stack showdown
     n, chaos = seats_of(record["players"])
     colours = set(record["reserves"]) | {q["colour"] for q in record["board"]["pieces"]}
     if record["colours"] == "assigned":
