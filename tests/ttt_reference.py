@@ -2626,3 +2626,39 @@ class MoveSimRefState(PotSimRefState, StackRefState):
                 landed.append((winner, stays, col))
         landed.sort()
         return self._round_end(plans, landed)
+
+
+# -- ttt-cloakcap2: reincarnation with cloaked spaces, from docs/rules/ttt.md
+# "Captures with cloaked spaces", "Reincarnation": the reserves are public, so a
+# cover's reincarnation is told to everyone (colour and count), its shape to the
+# players of the captor's colour ----------------------------------------------------
+
+class CloakedReincRefState(CloakedCaptureRefState):
+    """CloakedCaptureRefState that also keeps, for the last ply, what a cover
+    put into a reserve (``gain``: colour index, count, shape name, or None),
+    read off its own reserves around the cover itself, and the text each
+    player reads of it."""
+
+    gain = None
+
+    def apply(self, a):
+        self.gain = None
+        super().apply(a)
+
+    def cover_land(self, s, name, col, t, replace=None):
+        before = [dict(d) for d in self.sres]
+        out = super().cover_land(s, name, col, t, replace)
+        grown = [(c, self.sres[c][k] - before[c][k], k) for c in range(len(self.sres))
+                 for k in self.sres[c] if self.sres[c][k] > before[c][k]]
+        assert len(grown) <= 1, grown                 # one captor, one captive on a flat board
+        if grown:
+            self.gain = grown[0]
+        return out
+
+    def gain_text(self, p):
+        """The event's reincarnation as player p reads it ('' if none)."""
+        if self.gain is None:
+            return ""
+        c, n, name = self.gain
+        shape = f" {name}" if c in self.owned[p] else ""
+        return f"; {self.colours[c]}'s reserve gains {n}{shape} (reincarnated)"

@@ -154,6 +154,7 @@ cdef class Tables:
     cdef int seen0           # block offset of seen[S]: per cell, bit s = seat s fully saw its piece
     cdef int log0            # block offset of the event log: count (2 entries), then loglen*3
     cdef int loglen          # events the log holds (the game's length bound)
+    cdef int rlog0           # ttt-cloakcap2: block offset of loglen reincarnation words, one per event (0: none)
     cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
     cdef int block           # int16 entries in a position block
     # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
@@ -535,6 +536,19 @@ cdef class Tables:
         self.log0 = self.seen0 + self.S
         self.loglen = p["max_game_length"]
         self.block = self.log0 + 2 + 3 * self.loglen
+        self._cc2_layout()                     # ttt-cloakcap2: reincarnations with cloaked spaces
+
+    cdef void _cc2_layout(self) noexcept:
+        """ttt-cloakcap2: with cloaking and a reincarnating shape, one word
+        per logged event after the log: what a cover put into a reserve
+        (colour + 1 | count << 3 | global shape << 5; 0: nothing), since the
+        reserves are public and the event must say what changed them."""
+        cdef int k
+        for k in range(self.K):
+            if self.powers and self.shape_result[k] in (RESULT_REINCARNATES, RESULT_REINCARNATES_X2):
+                self.rlog0 = self.block
+                self.block += self.loglen
+                return
 
 
     # -- ttt-shapes: the shapes path's tables -------------------------------
@@ -715,6 +729,8 @@ cdef class TTTCore(GameCore):
     cdef int cs_land0[MAX_SEATS]
     # ttt-captures: a round's planned shapes (local), read while it resolves
     cdef int rk_shape[MAX_SEATS]
+    # ttt-cloakcap2: the per-shape reserves before a cloaked cover (read when its event is logged)
+    cdef int16_t cc2_sres[MAX_COLOURS * MAX_SHAPES]
     # ttt-cloakcap: set while an attempt is judged on the true position, where
     # "must capture" does not apply (it is judged on what the mover sees)
     cdef bint cp_unforced
@@ -5094,6 +5110,8 @@ cdef class TTTCore(GameCore):
         cover[2] = 0 if self._cloaked_now(t) else 1
         cover[3] = f
         cover[4] = 0
+        if self.tab.rlog0:
+            memcpy(self.cc2_sres, self.sres, self.tab.C * self.tab.K * sizeof(int16_t))    # ttt-cloakcap2
 
     cdef int _cloak_cover_end(self, int actor, int kind, int* cover) noexcept:
         """After the cover: its verdict (1 the attacker stays and captured, 2
@@ -5137,6 +5155,8 @@ cdef class TTTCore(GameCore):
                 w |= 1 << (8 + 2 * s)
         log[3 + 3 * (n - 1)] = meta
         log[4 + 3 * (n - 1)] = w
+        if self.tab.rlog0:
+            self._cc2_log(actor, kind, n - 1)          # ttt-cloakcap2
 
     def _event_cover(self, int i):
         """(verdict, open target, per seat: saw the target's piece vanish, saw
@@ -5180,6 +5200,66 @@ cdef class TTTCore(GameCore):
                 row[3 + action % tab.T] = 1.0
             if gone_f[player]:
                 row[3 + tab.T + self._move_source(action)] = 1.0
+        return row
+
+    # -- ttt-cloakcap2: reincarnation with cloaked spaces -------------------------
+    # The seed cloaks spaces ("which spaces are “cloaked”"; "every piece
+    # occupying a non-cloaked space"), not reserves, which sit beside the
+    # board: a captive "reincarnated (i.e. added to the captor’s reserves)"
+    # changes a public reserve. So every player learns, with the cover's
+    # event, that the captor's colour gained one piece (two for "reincarnate
+    # (x2)"), and the players of that colour, who know their per-shape
+    # reserves, also learn its shape; nobody learns where (docs/rules/ttt.md,
+    # "Captures with cloaked spaces", "Reincarnation").
+
+    cdef void _cc2_log(self, int actor, int kind, int i) noexcept:
+        """Write event i's reincarnation word: the per-shape reserves now
+        against those before the cover (``cc2_sres``), with the placed
+        piece put back, give the one colour and shape that gained."""
+        cdef Tables tab = self.tab
+        cdef int16_t* log = self.mem + tab.log0 + 2 + 3 * i
+        cdef int action = log[0], sh, ch, c, k, d, word = 0
+        if kind == 0:
+            sh = (action // tab.T) // tab.choices
+            ch = (action % (tab.choices * tab.T)) // tab.T if tab.choices > 1 else tab.colour_of_seat[actor]
+            self.cc2_sres[ch * tab.K + sh] -= 1        # the placement's own spend
+        for c in range(tab.C):
+            for k in range(tab.K):
+                d = self.sres[c * tab.K + k] - self.cc2_sres[c * tab.K + k]
+                if d > 0:
+                    word = (c + 1) | (d << 3) | (tab.shape_global[k] << 5)
+        self.mem[tab.rlog0 + i] = word
+
+    def _event_reinc(self, int i):
+        """(colour index, count, global shape) a cover of event i put into a
+        reserve, or None."""
+        if not self.tab.rlog0 or not self.mem[self.tab.rlog0 + i]:
+            return None
+        w = self.mem[self.tab.rlog0 + i]
+        return ((w & 7) - 1, (w >> 3) & 3, w >> 5)
+
+    def _cc2_text(self, int player, int i):
+        """What ``player`` reads of event i's reincarnation: the colour and
+        count for everyone, the shape for the players of that colour."""
+        from games.ttt.schema import SHAPES_ALL
+        got = self._event_reinc(i)
+        if got is None:
+            return ""
+        c, m, g = got
+        shape = f" {SHAPES_ALL[g]}" if (self.tab.seat_mask[player] >> c) & 1 else ""
+        return f"; {self.tab.colour_names[c]}'s reserve gains {m}{shape} (reincarnated)"
+
+    def _cc2_row(self, int player, int i):
+        """Event i's reincarnation in a tensor row: the count at the
+        colour's entry (C), then the shape one-hot (K) for its players."""
+        tab = self.tab
+        row = [0.0] * (tab.C + tab.K)
+        got = self._event_reinc(i)
+        if got is not None:
+            c, m, g = got
+            row[c] = float(m)
+            if (tab.seat_mask[player] >> c) & 1:
+                row[tab.C + tab.shape_local[g]] = 1.0
         return row
 
     # -- Python face ---------------------------------------------------------
@@ -5510,6 +5590,7 @@ cdef class TTTCore(GameCore):
             text = f"moved a piece hidden from player {player}"
         if tab.powers:
             text += self._cover_text(player, i, action)      # ttt-cloakcap
+            text += self._cc2_text(player, i)                  # ttt-cloakcap2
         if tab.nphases > 1:
             text += f" [phase {phase + 1}]"
         return f"{i + 1}. {who}: {text}"
@@ -5523,7 +5604,8 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         width = tab.seats + 3 + tab.num_actions + tab.T + tab.C + tab.nphases
         extra = 3 + 2 * tab.T if tab.powers else 0       # ttt-cloakcap: _cover_row
-        width += extra
+        extra2 = tab.C + tab.K if tab.rlog0 else 0        # ttt-cloakcap2: _cc2_row
+        width += extra + extra2
         out = [0.0] * (width * tab.loglen)
         for i in range(self._log_count()):
             action, actor, attempt, cls, phase = self._event(i)
@@ -5548,7 +5630,9 @@ cdef class TTTCore(GameCore):
                     out[base + 3 + tab.num_actions + tab.T + colour] = 1.0
             out[base + 3 + tab.num_actions + tab.T + tab.C + phase] = 1.0
             if extra:
-                out[row + width - extra:row + width] = self._cover_row(player, i, action)
+                out[row + width - extra - extra2:row + width - extra2] = self._cover_row(player, i, action)
+            if extra2:
+                out[row + width - extra2:row + width] = self._cc2_row(player, i)
         return out
 
 
