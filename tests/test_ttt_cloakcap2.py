@@ -21,13 +21,16 @@ from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference, random_sim_test_of
-from ttt_reference import CloakedReincRefState
+from ttt_reference import CloakedObscureRefState, CloakedReincRefState
 
 MUST_R = {"power": "must-capture", "condition": "cover", "result": "reincarnates"}
 CAN_R2 = {"power": "can-capture", "condition": "cover", "result": "reincarnates-x2"}
 RANK_R = {"power": "can-capture", "condition": "cover-by-rank", "result": "reincarnates"}
 RANK_R2 = {"power": "can-capture", "condition": "cover-by-rank", "result": "reincarnates-x2"}
 RANK_RM = {"power": "can-capture", "condition": "cover-by-rank", "result": "removes"}
+MUST = {"power": "must-capture", "condition": "cover", "result": "removes"}
+RANK = {"power": "can-capture", "condition": "cover-by-rank", "result": "removes"}
+RANK_MUST = {"power": "must-capture", "condition": "cover-by-rank", "result": "removes"}
 
 
 def cells(X, Y):
@@ -214,11 +217,147 @@ def test_views_partition_histories_consistently(rs):
     check(rs)
 
 
-# -- validation: reincarnation is played, the rest stays refused --------------------
+# -- captures under obscurity ---------------------------------------------------------
 
-def test_validation_lifts_only_the_reincarnation_refusal():
+def obscure_cases():
+    """Small rule sets with captures under obscurity."""
+    out = []
+    add = lambda name, **kw: out.append(_rs(name, cloaking="obscures", **kw))
+    # a must-capture pentagon (it beats every shape: its captures are always visible)
+    # against white's circles and a by-rank star, all cloaked
+    add("cc2-ob-hunt", reserves={"black": {"pentagon": 1}, "white": {"circle": 2, "star": 1}},
+        shapes={"pentagon": dict(MUST, move="adjacent"), "star": dict(RANK, move="adjacent"), "circle": {}},
+        move_limit=16, phases=[{"cloaked": cells(3, 3), "pass": True}])
+    # cover by rank on both sides (its captures are visible only on pieces fully seen),
+    # reincarnating x and removing pentagon, half the board open
+    add("cc2-ob-rank", board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={"black": {"x": 1, "circle": 1, "pentagon": 1}, "white": {"x": 1, "circle": 1, "pentagon": 1}},
+        shapes={"x": dict(RANK_R, move="adjacent"), "circle": dict(RANK_MUST, move="adjacent"),
+                "pentagon": dict(RANK_RM, move="adjacent-or-knight")},
+        move_limit=24, phases=[{"cloaked": [c for c in cells(4, 3) if c[0] <= 2], "pass": True}])
+    # three players; circles without power try covers on pieces seen by colour only
+    # (attempts when those are circles too), an x2 star, a reincarnating pentagon
+    add("cc2-ob-three", players="3", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": {"star": 1, "circle": 2}, "white": {"circle": 3}, "pink": {"pentagon": 1, "circle": 1}},
+        shapes={"star": dict(CAN_R2, move="stationary"), "pentagon": dict(MUST_R, move="adjacent"),
+                "circle": {"move": "adjacent-or-knight"}},
+        move_limit=24, stalemate="most-circles-wins",
+        phases=[{"movement": "placement-only", "cloaked": [c for c in cells(4, 4) if c[1] <= 2]},
+                {"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] <= 2]}])
+    # forward-only triangles that capture and reach their goals (naming a replacement,
+    # whose shape obscurity hides from the others), must-capture pentagons
+    add("cc2-ob-goal", board={"kind": "squares", "size": [3, 4, 1]},
+        reserves={"black": {"triangle": 2, "pentagon": 1}, "white": {"triangle": 2, "pentagon": 1}},
+        shapes={"triangle": {"power": "can-capture", "condition": "cover", "result": "reincarnates",
+                             "move": "forward-orthogonal"},
+                "pentagon": dict(MUST, move="adjacent")},
+        move_limit=30, phases=[{"pass": True, "cloaked": cells(3, 4)}])
+    return out
+
+
+OBSCURE = obscure_cases()
+
+
+@pytest.mark.parametrize("rs", OBSCURE, ids=lambda r: r.name)
+def test_obscurity_matches_reference(rs):
+    play_against_reference(rs, games=30, seed=7, ref_class=CloakedObscureRefState, check=_check)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", OBSCURE, ids=lambda r: r.name)
+def test_obscurity_matches_reference_long(rs):
+    play_against_reference(rs, games=300, seed=11, ref_class=CloakedObscureRefState, check=_check)
+
+
+@pytest.mark.parametrize("rs", OBSCURE, ids=lambda r: r.name)
+def test_obscurity_random_sim_test(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path)
+
+
+@pytest.mark.parametrize("rs", OBSCURE, ids=lambda r: r.name)
+def test_obscurity_views_partition_histories_consistently(rs):
+    test_views_partition_histories_consistently(rs)
+
+
+def test_obscurity_is_legal_agrees_with_legal_actions():
+    assert_is_legal_agrees_with_legal_actions(OBSCURE[2], games=3)
+
+
+def test_obscurity_cases_reach_every_verdict_and_attempts():
+    seen = set()
+    for rs in OBSCURE:
+        for g in range(30):
+            rng, core = random.Random(g), make_core(rs)
+            while not core.terminal():
+                acts = [a for a, _ in core.chance_outcome_list()] if core.player() == -1 else core.legal_action_list()
+                core.apply_action(rng.choice(acts))
+                n = core._log_count()
+                seen.add(core._event_cover(n - 1)[0])
+                seen.add("attempt" if core._event(n - 1)[2] else "")
+    assert {1, 2, 3, "attempt"} <= seen
+
+
+# 3x3, all cloaked, obscurity; circle (k 0), star (k 1), pentagon (k 2): placements
+# k*9 + t, moves 27 + f*9 + u, pass 108. Black's pentagon captures other than by rank
+# (it beats every shape); white's star must capture by rank; circles have no power.
+OB = _rs("cc2-ob-hand", players="3", cloaking="obscures",
+         reserves={"black": {"circle": 1, "pentagon": 1}, "white": {"circle": 1, "star": 1}, "pink": {"circle": 1}},
+         shapes={"pentagon": dict(MUST, move="adjacent"), "star": dict(RANK_MUST, move="stationary"), "circle": {}},
+         move_limit=14, phases=[{"cloaked": cells(3, 3), "pass": True}])
+O_CIRCLE, O_STAR, O_PENTAGON, O_MOVE0, O_PASS = 0, 9, 18, 27, 108
+
+
+def test_obscurity_a_cover_on_a_piece_seen_by_colour_only_may_be_tried():
+    # white's star or circle on (1,1), black sees its colour only: its circle (no power)
+    # may try to cover it either way; on the star it is captured (the star outranks it),
+    # on the circle it is an attempt that only reveals
+    star = state(OB, O_PENTAGON + 8, O_STAR + 0, O_CIRCLE + 2)
+    circle = state(OB, O_PENTAGON + 8, O_CIRCLE + 0, O_CIRCLE + 2)
+    assert views(star, 0) == views(circle, 0)
+    assert star.legal_actions() == circle.legal_actions() and O_CIRCLE + 0 in star.legal_actions()
+    star.apply_action(O_CIRCLE + 0)
+    circle.apply_action(O_CIRCLE + 0)
+    assert core_of(star).reserves()["black"] == 0 and core_of(circle).reserves()["black"] == 1
+    assert core_of(star).player_shape_view(0)[0] == "*" and core_of(circle).player_shape_view(0)[0] == "c"
+    assert "and was captured there" in star.information_state_string(2)          # the verdict is public
+    assert "black@(1,1,1) (shape not seen), and was captured there" in star.information_state_string(2)
+    assert "attempted (1,1,1)" not in star.information_state_string(0)
+    assert "which only revealed" in circle.information_state_string(0)
+    for p in range(3):
+        assert_info_differs(views(star, p), views(circle, p))
+
+
+def test_obscurity_a_capture_the_mover_cannot_see_does_not_force():
+    # black's circle or pentagon on (1,1), seen by white as a black piece: white's star
+    # (must capture, by rank) would capture the circle, not the pentagon: neither forces
+    on_circle = state(OB, O_CIRCLE + 0)
+    on_pentagon = state(OB, O_PENTAGON + 0)
+    assert views(on_circle, 1) == views(on_pentagon, 1)
+    assert on_circle.legal_actions() == on_pentagon.legal_actions()
+    assert O_PASS in on_circle.legal_actions() and O_STAR + 0 in on_circle.legal_actions()
+
+
+def test_obscurity_a_capture_by_a_shape_that_beats_every_shape_forces():
+    # black's pentagon captures other than by rank: whatever white put beside it, black
+    # sees that the cover captures, so it must capture (no other action, no pass)
+    by_circle = state(OB, O_PENTAGON + 8, O_CIRCLE + 7, O_CIRCLE + 0)
+    by_star = state(OB, O_PENTAGON + 8, O_STAR + 7, O_CIRCLE + 0)
+    assert views(by_circle, 0) == views(by_star, 0)
+    assert by_circle.legal_actions() == by_star.legal_actions() == [O_MOVE0 + 8 * 9 + 7]
+    by_circle.apply_action(O_MOVE0 + 8 * 9 + 7)
+    by_star.apply_action(O_MOVE0 + 8 * 9 + 7)
+    assert "capturing the piece there" in by_circle.information_state_string(2)
+    assert views(by_circle, 2) == views(by_star, 2)          # pink never saw which shape went
+    assert_info_differs(views(by_circle, 1), views(by_star, 1))
+
+
+# -- validation: reincarnation and obscurity are played, the rest stays refused ------
+
+def test_validation_lifts_only_the_reincarnation_and_obscurity_refusals():
     for rs in CASES:
         assert rs.record["cloaking"] == "hides"
+    for rs in OBSCURE:
+        assert rs.record["cloaking"] == "obscures"
     with pytest.raises(RuleSetError) as e:
         rules.parse({"name": "bad", "board": {"kind": "stacks", "size": [3, 1, 3]}, "cloaking": "obscures",
                      "reserves": {"black": {"x": 2}, "white": {"x": 2}}, "move_limit": 10,
@@ -226,6 +365,6 @@ def test_validation_lifts_only_the_reincarnation_refusal():
                      "phases": [{"cloaked": [[1, 1, 1]], "order": "simultaneous"}]})
     text = str(e.value)
     assert "'reincarnates' with cloaked spaces" not in text
-    assert "cloaking: captures are not supported with cloaking 'obscures' yet" in text
+    assert "cloaking 'obscures'" not in text
     assert "board.kind: captures with cloaked spaces are not supported on stacks yet" in text
     assert "captures with cloaked spaces are not supported with a simultaneous or single phase yet" in text

@@ -155,6 +155,8 @@ cdef class Tables:
     cdef int log0            # block offset of the event log: count (2 entries), then loglen*3
     cdef int loglen          # events the log holds (the game's length bound)
     cdef int rlog0           # ttt-cloakcap2: block offset of loglen reincarnation words, one per event (0: none)
+    cdef bint cc2_obscure    # ttt-cloakcap2: captures under obscurity (legal actions from _cc2_obscured_actions)
+    cdef int cc2_sub         # ttt-cloakcap2: a local shape with a power, standing for a shape the mover does not see
     cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
     cdef int block           # int16 entries in a position block
     # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
@@ -544,6 +546,11 @@ cdef class Tables:
         (colour + 1 | count << 3 | global shape << 5; 0: nothing), since the
         reserves are public and the event must say what changed them."""
         cdef int k
+        if self.powers and self.cloaking == CLOAK_OBSCURES:
+            self.cc2_obscure = True
+            for k in range(self.K):
+                if self.shape_power[k] != POWER_NONE:
+                    self.cc2_sub = k
         for k in range(self.K):
             if self.powers and self.shape_result[k] in (RESULT_REINCARNATES, RESULT_REINCARNATES_X2):
                 self.rlog0 = self.block
@@ -1077,6 +1084,8 @@ cdef class TTTCore(GameCore):
         cdef uint8_t* mark
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
             return self._view_of(seat)._seat_actions(seat, out)
+        if tab.cc2_obscure and self._cloak_judges(seat):
+            return self._cc2_obscured_actions(seat, out)     # ttt-cloakcap2: captures under obscurity
         if tab.shaped:
             return self._sh_seat_actions(seat, out)     # ttt-shapes
         for ch in range(tab.choices):
@@ -1142,6 +1151,8 @@ cdef class TTTCore(GameCore):
             return self._cj_listed(action)                  # ttt-jumps: the continuation
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
+        if tab.cc2_obscure and self._cloak_judges(self.seat):
+            return self._cc2_obscured_listed(self.seat, action)     # ttt-cloakcap2
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
             return self._cp_listed(self.seat, action)       # ttt-captures: "must capture"
         if tab.shaped and action < tab.a_pass_or_end:
@@ -2149,6 +2160,8 @@ cdef class TTTCore(GameCore):
 
     cdef bint _cloak_has_move(self, int seat) noexcept:
         """Whether seat has a placement or move in its own view."""
+        if self.tab.cc2_obscure:
+            return self._cc2_obscured_has_action(seat)      # ttt-cloakcap2: covers need no free target
         if self._cloak_flat_view() and (self._can_place(seat) or self._can_move(seat)):
             return True     # ttt-cloaksim: a free target in truth looks free in every view
         if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
@@ -2207,8 +2220,8 @@ cdef class TTTCore(GameCore):
             stk = (action - tab.stk0) // tab.T % tab.S
             f = stk % tab.XY
             t = (action - tab.stk0) % tab.T
-        if kind != 2 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(actor):
-            attempt = self._cloak_is_attempt(action, kind, f)
+        if kind != 2 and (tab.cloaking == CLOAK_HIDES or tab.cc2_obscure) and self._cloak_judges(actor):
+            attempt = self._cloak_is_attempt(action, kind, f)     # (ttt-cloakcap2: obscured covers too)
         if attempt:
             # "the result will be only to make the invisible piece or wall
             # visible to the player (i.e. the turn ends without any piece
@@ -5157,6 +5170,8 @@ cdef class TTTCore(GameCore):
         log[4 + 3 * (n - 1)] = w
         if self.tab.rlog0:
             self._cc2_log(actor, kind, n - 1)          # ttt-cloakcap2
+        if self.tab.cc2_obscure:
+            self._cc2_obscure_log(actor, n - 1)        # ttt-cloakcap2
 
     def _event_cover(self, int i):
         """(verdict, open target, per seat: saw the target's piece vanish, saw
@@ -5229,6 +5244,99 @@ cdef class TTTCore(GameCore):
                 if d > 0:
                     word = (c + 1) | (d << 3) | (tab.shape_global[k] << 5)
         self.mem[tab.rlog0 + i] = word
+
+    # -- ttt-cloakcap2: captures under obscurity ----------------------------------
+    # The seed: "If the Cloaking Type is Obscurity then players can fully see
+    # all pieces of their assigned color(s) and can see the color–but not
+    # shape–of all other placed pieces." A cover's legality and verdict hang
+    # on the defender's shape. Decided (docs/rules/ttt.md, "Captures with
+    # cloaked spaces", "Obscurity"): the mover may try every cover the true
+    # rules could allow for some shape of a piece it sees by colour only (its
+    # view gives that piece a shape with a power, ``cc2_sub``); the true
+    # position judges it (a cover it allows happens, else an attempt reveals
+    # the piece); "must capture" forces only the captures the mover sees: onto
+    # a piece it fully sees, or by a shape that captures other than by rank
+    # (it beats every shape).
+
+    cdef int _cc2_obscured_actions(self, int seat, int* out) noexcept:
+        """The legal actions of ``seat`` under obscurity with captures."""
+        cdef Tables tab = self.tab
+        cdef TTTCore v = self._view_of(seat)        # every piece kept: all colours are seen
+        cdef int c, i, n, m
+        cdef bint must, forced = False
+        for c in range(tab.S):
+            if v.cell[c] and not self._fully_sees(seat, c):
+                v.shp[c] = tab.shape_global[tab.cc2_sub]
+        v.cp_unforced = True
+        n = v._sh_seat_actions(seat, out)
+        v.cp_unforced = False
+        if not tab.any_must:
+            return n
+        for i in range(n):
+            if self._cc2_sees_capture(seat, out[i], &must) and must:
+                forced = True
+                break
+        if not forced:
+            return n
+        m = 0
+        for i in range(n):
+            if self._cc2_sees_capture(seat, out[i], &must):
+                out[m] = out[i]
+                m += 1
+        return m
+
+    cdef bint _cc2_sees_capture(self, int seat, int action, bint* must) noexcept:
+        """Whether ``action`` captures in truth and ``seat`` sees it will:
+        the target's piece is fully seen, or the attacker captures other than
+        by rank (``must`` as ``_cp_action_captures``)."""
+        cdef Tables tab = self.tab
+        cdef int k, r, f, t
+        must[0] = False
+        if action >= tab.a_pass_or_end or not self._cp_action_captures(seat, action, must):
+            return False
+        if action < tab.nplace:
+            k = (action // tab.T) // tab.choices
+            t = action % tab.T
+        else:
+            self._sh_decode_move(action, &r, &f, &t)
+            k = self._sh_piece_shape(seat, f)
+        return self._fully_sees(seat, t) or self._cp_class(k) == 2
+
+    cdef void _cc2_obscure_log(self, int actor, int i) noexcept:
+        """Under obscurity every player sees where a cover was made, by
+        which colour, and what colour stays (so its verdict), but not the
+        shapes it does not fully see: event i's verdict is public (the "open"
+        bit) and a seat that would see the event as hidden sees it with the
+        shape dropped (class 3)."""
+        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
+        cdef int meta = log[1], s
+        for s in range(self.tab.seats):
+            if s != actor and ((meta >> (4 + 2 * s)) & 3) == 0:
+                meta |= 3 << (4 + 2 * s)
+        log[1] = meta
+        log[2] = log[2] | (1 << 6)
+
+    cdef bint _cc2_obscured_listed(self, int seat, int action) noexcept:
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._cc2_obscured_actions(seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] == action:
+                found = True
+                break
+        free(buf)
+        return found
+
+    cdef bint _cc2_obscured_has_action(self, int seat) noexcept:
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._cc2_obscured_actions(seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] != self.tab.a_pass:
+                found = True
+                break
+        free(buf)
+        return found
 
     def _event_reinc(self, int i):
         """(colour index, count, global shape) a cover of event i put into a
