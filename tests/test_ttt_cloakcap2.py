@@ -1,12 +1,14 @@
-"""Reincarnation with cloaked spaces (ttt-cloakcap2; issue 12 item 5's
-"reincarnated (i.e. added to the captor’s reserves)" with issue 11 item 3's
-cloaking). docs/rules/ttt.md, "Captures with cloaked spaces", decides it: the
-seed cloaks spaces, not reserves, so the reserve a reincarnation fills stays
-public and the cover's event tells every player which colour gained how many
-pieces (its shape only to that colour's players). Tested against the
-reference model (tests/ttt_reference.py, CloakedReincRefState) move by move,
-with OpenSpiel's random_sim_test, and on histories a player cannot, or can,
-tell apart.
+"""Captures with cloaked spaces, ttt-cloakcap2: reincarnation (issue 12 item
+5's "reincarnated (i.e. added to the captor’s reserves)" with issue 11 item
+3's cloaking) and captures under obscurity. docs/rules/ttt.md, "Captures with
+cloaked spaces", decides both: the seed cloaks spaces, not reserves, so the
+reserve a reincarnation fills stays public and the cover's event tells every
+player which colour gained how many pieces (its shape only to that colour's
+players); under obscurity a mover may try every cover the hidden shape could
+allow, and "must capture" forces only the captures it sees. Tested against
+the reference models (tests/ttt_reference.py, CloakedReincRefState and
+CloakedObscureRefState) move by move, with OpenSpiel's random_sim_test, and
+on histories a player cannot, or can, tell apart.
 
 Cells are x + X*(y + Y*z) from 0. Placement ids are (k*P + c)*T + t with k
 the shape's index in the seed's rank order among the shapes in play."""
