@@ -462,8 +462,8 @@ def test_validation_lists_every_capture_problem():
     assert "shapes.cross.result: 'converts' with condition 'cover' is for stacks only" in text
     assert "shapes.triangle.power: 'sometimes' is not allowed" in text
     assert "move_limit: required when captives reincarnate" in text
-    # ttt-cloakcap: captures with cloaked spaces are played, but not with reincarnation
-    assert "shapes.pentagon.result: 'reincarnates' with cloaked spaces is not supported yet" in text
+    # ttt-cloakcap2: captures with cloaked spaces are played with reincarnation too
+    assert "'reincarnates' with cloaked spaces" not in text
     # converts on stacks is fine, also for cover by rank ("except on stacks")
     rules.parse({"name": "ok", "board": {"kind": "stacks", "size": [3, 1, 3]},
                  "reserves": {"black": {"x": 2}, "white": {"x": 2}},

@@ -2822,3 +2822,110 @@ class PotShowdownRefState(StackCaptureRefState):
         pot, self.pot = self.pot, None
         self.deal_showdown(*pot["showdown"], start, pot["captors"], None)
         self.end_ply(None, None, False)
+# -- ttt-cloakcap2: reincarnation with cloaked spaces, from docs/rules/ttt.md
+# "Captures with cloaked spaces", "Reincarnation": the reserves are public, so a
+# cover's reincarnation is told to everyone (colour and count), its shape to the
+# players of the captor's colour ----------------------------------------------------
+
+class CloakedReincRefState(CloakedCaptureRefState):
+    """CloakedCaptureRefState that also keeps, for the last ply, what a cover
+    put into a reserve (``gain``: colour index, count, shape name, or None),
+    read off its own reserves around the cover itself, and the text each
+    player reads of it."""
+
+    gain = None
+
+    def apply(self, a):
+        self.gain = None
+        super().apply(a)
+
+    def cover_land(self, s, name, col, t, replace=None):
+        before = [dict(d) for d in self.sres]
+        out = super().cover_land(s, name, col, t, replace)
+        grown = [(c, self.sres[c][k] - before[c][k], k) for c in range(len(self.sres))
+                 for k in self.sres[c] if self.sres[c][k] > before[c][k]]
+        assert len(grown) <= 1, grown                 # one captor, one captive on a flat board
+        if grown:
+            self.gain = grown[0]
+        return out
+
+    def gain_text(self, p):
+        """The event's reincarnation as player p reads it ('' if none)."""
+        if self.gain is None:
+            return ""
+        c, n, name = self.gain
+        shape = f" {name}" if c in self.owned[p] else ""
+        return f"; {self.colours[c]}'s reserve gains {n}{shape} (reincarnated)"
+
+
+class CloakedObscureRefState(CloakedReincRefState):
+    """Covers under obscurity (docs/rules/ttt.md, "Captures with cloaked
+    spaces", "Obscurity"): a player's actions are the true rules' without
+    "must capture", where a cover on a piece it sees by colour only is
+    offered whenever the rest of a cover's conditions hold (that piece could
+    be a shape with a power); "must capture" then keeps only the captures it
+    sees (onto a piece it fully sees, or by a shape whose level is 2: it
+    beats every shape). An action the true rules (without forcing) refuse is
+    an attempt that reveals the pieces on its target and source."""
+
+    shape_hidden = frozenset()      # in a player's view copy: cells whose shape it does not see
+
+    def seat_actions(self, s):
+        if not self.plain and self.cloak == "obscures" and not self.is_chaos(s) and self.pot is None:
+            v = self.plain_copy()
+            v.unforced = False                     # forcing stays, on visible captures (captures below)
+            v.shape_hidden = frozenset(c for c in self.board if not self.fully_sees(s, c))
+            return v.seat_actions(s)
+        return super().seat_actions(s)
+
+    def flat_cover_ok(self, s, name, t):
+        c = self.target_xyz(t)
+        if c in self.shape_hidden and c in self.board and self.board[c] not in self.owned[s]:
+            return (c not in self.phase_locked() and self.board_of(c) not in self.decided
+                    and self.may_enter(s, c))
+        return super().flat_cover_ok(s, name, t)
+
+    def captures(self, s, a):
+        if not super().captures(s, a):
+            return False
+        name, t = self.piece_of(s, a)
+        return self.target_xyz(t) not in self.shape_hidden or self.level(name) == 2
+
+    def apply(self, a):
+        if self.plain or self.cloak != "obscures" or self.offer_by is not None or self.pot is not None \
+                or self.is_chaos(self.seat):
+            return super().apply(a)
+        got = self.piece_of(self.seat, a)
+        if got is None:
+            return super().apply(a)
+        assert a in self.legal_actions(), (a, self.legal_actions())
+        actor, target = self.seat, self.target_xyz(got[1])
+        truth = self.plain_copy()                  # unforced: the attempt test asks only if it is possible
+        if a not in truth.legal_actions():
+            self.gain = None
+            self.last_attempt = True
+            cells = [target] + ([self.top_cell(self.move_source(a))] if a >= self.move0 else [])
+            for c in cells:
+                if c in self.board:
+                    self.seen.setdefault(c, set()).add(actor)
+            self.passes = 0
+            self.plies += 1
+            if self.limit and self.plies >= self.limit:
+                self._stalemate()
+            else:
+                self._next_seat()
+            return self.refresh()
+        covering = target in self.board
+        old = set(self.seen.get(target, set()))
+        mover = {actor} if a < self.move0 else set(self.seen.get(self.top_cell(self.move_source(a)), set()))
+        super().apply(a)
+        if covering:
+            self.seen.pop(None, None)
+            col = self.board.get(target)
+            if col is None:
+                self.seen.pop(target, None)
+            elif col not in self.owned[actor]:
+                self.seen[target] = old | {actor}
+            else:
+                self.seen[target] = mover
+            self.refresh()

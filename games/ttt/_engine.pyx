@@ -155,6 +155,9 @@ cdef class Tables:
     cdef int seen0           # block offset of seen[S]: per cell, bit s = seat s fully saw its piece
     cdef int log0            # block offset of the event log: count (2 entries), then loglen*3
     cdef int loglen          # events the log holds (the game's length bound)
+    cdef int rlog0           # ttt-cloakcap2: block offset of loglen reincarnation words, one per event (0: none)
+    cdef bint cc2_obscure    # ttt-cloakcap2: captures under obscurity (legal actions from _cc2_obscured_actions)
+    cdef int cc2_sub         # ttt-cloakcap2: a local shape with a power, standing for a shape the mover does not see
     cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
     cdef int block           # int16 entries in a position block
     # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
@@ -536,6 +539,24 @@ cdef class Tables:
         self.log0 = self.seen0 + self.S
         self.loglen = p["max_game_length"]
         self.block = self.log0 + 2 + 3 * self.loglen
+        self._cc2_layout()                     # ttt-cloakcap2: reincarnations with cloaked spaces
+
+    cdef void _cc2_layout(self) noexcept:
+        """ttt-cloakcap2: with cloaking and a reincarnating shape, one word
+        per logged event after the log: what a cover put into a reserve
+        (colour + 1 | count << 3 | global shape << 5; 0: nothing), since the
+        reserves are public and the event must say what changed them."""
+        cdef int k
+        if self.powers and self.cloaking == CLOAK_OBSCURES:
+            self.cc2_obscure = True
+            for k in range(self.K):
+                if self.shape_power[k] != POWER_NONE:
+                    self.cc2_sub = k
+        for k in range(self.K):
+            if self.powers and self.shape_result[k] in (RESULT_REINCARNATES, RESULT_REINCARNATES_X2):
+                self.rlog0 = self.block
+                self.block += self.loglen
+                return
 
 
     # -- ttt-shapes: the shapes path's tables -------------------------------
@@ -716,6 +737,8 @@ cdef class TTTCore(GameCore):
     cdef int cs_land0[MAX_SEATS]
     # ttt-captures: a round's planned shapes (local), read while it resolves
     cdef int rk_shape[MAX_SEATS]
+    # ttt-cloakcap2: the per-shape reserves before a cloaked cover (read when its event is logged)
+    cdef int16_t cc2_sres[MAX_COLOURS * MAX_SHAPES]
     # ttt-cloakcap: set while an attempt is judged on the true position, where
     # "must capture" does not apply (it is judged on what the mover sees)
     cdef bint cp_unforced
@@ -1064,6 +1087,8 @@ cdef class TTTCore(GameCore):
         cdef uint8_t* mark
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
             return self._view_of(seat)._seat_actions(seat, out)
+        if tab.cc2_obscure and self._cloak_judges(seat):
+            return self._cc2_obscured_actions(seat, out)     # ttt-cloakcap2: captures under obscurity
         if tab.shaped:
             return self._sh_seat_actions(seat, out)     # ttt-shapes
         for ch in range(tab.choices):
@@ -1129,6 +1154,8 @@ cdef class TTTCore(GameCore):
             return self._cj_listed(action)                  # ttt-jumps: the continuation
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
+        if tab.cc2_obscure and self._cloak_judges(self.seat):
+            return self._cc2_obscured_listed(self.seat, action)     # ttt-cloakcap2
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
             return self._cp_listed(self.seat, action)       # ttt-captures: "must capture"
         if tab.shaped and action < tab.a_pass_or_end:
@@ -2136,6 +2163,8 @@ cdef class TTTCore(GameCore):
 
     cdef bint _cloak_has_move(self, int seat) noexcept:
         """Whether seat has a placement or move in its own view."""
+        if self.tab.cc2_obscure:
+            return self._cc2_obscured_has_action(seat)      # ttt-cloakcap2: covers need no free target
         if self._cloak_flat_view() and (self._can_place(seat) or self._can_move(seat)):
             return True     # ttt-cloaksim: a free target in truth looks free in every view
         if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
@@ -2194,8 +2223,8 @@ cdef class TTTCore(GameCore):
             stk = (action - tab.stk0) // tab.T % tab.S
             f = stk % tab.XY
             t = (action - tab.stk0) % tab.T
-        if kind != 2 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(actor):
-            attempt = self._cloak_is_attempt(action, kind, f)
+        if kind != 2 and (tab.cloaking == CLOAK_HIDES or tab.cc2_obscure) and self._cloak_judges(actor):
+            attempt = self._cloak_is_attempt(action, kind, f)     # (ttt-cloakcap2: obscured covers too)
         if attempt:
             # "the result will be only to make the invisible piece or wall
             # visible to the player (i.e. the turn ends without any piece
@@ -5352,6 +5381,8 @@ cdef class TTTCore(GameCore):
         cover[2] = 0 if self._cloaked_now(t) else 1
         cover[3] = f
         cover[4] = 0
+        if self.tab.rlog0:
+            memcpy(self.cc2_sres, self.sres, self.tab.C * self.tab.K * sizeof(int16_t))    # ttt-cloakcap2
 
     cdef int _cloak_cover_end(self, int actor, int kind, int* cover) noexcept:
         """After the cover: its verdict (1 the attacker stays and captured, 2
@@ -5395,6 +5426,10 @@ cdef class TTTCore(GameCore):
                 w |= 1 << (8 + 2 * s)
         log[3 + 3 * (n - 1)] = meta
         log[4 + 3 * (n - 1)] = w
+        if self.tab.rlog0:
+            self._cc2_log(actor, kind, n - 1)          # ttt-cloakcap2
+        if self.tab.cc2_obscure:
+            self._cc2_obscure_log(actor, n - 1)        # ttt-cloakcap2
 
     def _event_cover(self, int i):
         """(verdict, open target, per seat: saw the target's piece vanish, saw
@@ -5438,6 +5473,159 @@ cdef class TTTCore(GameCore):
                 row[3 + action % tab.T] = 1.0
             if gone_f[player]:
                 row[3 + tab.T + self._move_source(action)] = 1.0
+        return row
+
+    # -- ttt-cloakcap2: reincarnation with cloaked spaces -------------------------
+    # The seed cloaks spaces ("which spaces are “cloaked”"; "every piece
+    # occupying a non-cloaked space"), not reserves, which sit beside the
+    # board: a captive "reincarnated (i.e. added to the captor’s reserves)"
+    # changes a public reserve. So every player learns, with the cover's
+    # event, that the captor's colour gained one piece (two for "reincarnate
+    # (x2)"), and the players of that colour, who know their per-shape
+    # reserves, also learn its shape; nobody learns where (docs/rules/ttt.md,
+    # "Captures with cloaked spaces", "Reincarnation").
+
+    cdef void _cc2_log(self, int actor, int kind, int i) noexcept:
+        """Write event i's reincarnation word: the per-shape reserves now
+        against those before the cover (``cc2_sres``), with the placed
+        piece put back, give the one colour and shape that gained."""
+        cdef Tables tab = self.tab
+        cdef int16_t* log = self.mem + tab.log0 + 2 + 3 * i
+        cdef int action = log[0], sh, ch, c, k, d, word = 0
+        if kind == 0:
+            sh = (action // tab.T) // tab.choices
+            ch = (action % (tab.choices * tab.T)) // tab.T if tab.choices > 1 else tab.colour_of_seat[actor]
+            self.cc2_sres[ch * tab.K + sh] -= 1        # the placement's own spend
+        for c in range(tab.C):
+            for k in range(tab.K):
+                d = self.sres[c * tab.K + k] - self.cc2_sres[c * tab.K + k]
+                if d > 0:
+                    word = (c + 1) | (d << 3) | (tab.shape_global[k] << 5)
+        self.mem[tab.rlog0 + i] = word
+
+    # -- ttt-cloakcap2: captures under obscurity ----------------------------------
+    # The seed: "If the Cloaking Type is Obscurity then players can fully see
+    # all pieces of their assigned color(s) and can see the color–but not
+    # shape–of all other placed pieces." A cover's legality and verdict hang
+    # on the defender's shape. Decided (docs/rules/ttt.md, "Captures with
+    # cloaked spaces", "Obscurity"): the mover may try every cover the true
+    # rules could allow for some shape of a piece it sees by colour only (its
+    # view gives that piece a shape with a power, ``cc2_sub``); the true
+    # position judges it (a cover it allows happens, else an attempt reveals
+    # the piece); "must capture" forces only the captures the mover sees: onto
+    # a piece it fully sees, or by a shape that captures other than by rank
+    # (it beats every shape).
+
+    cdef int _cc2_obscured_actions(self, int seat, int* out) noexcept:
+        """The legal actions of ``seat`` under obscurity with captures."""
+        cdef Tables tab = self.tab
+        cdef TTTCore v = self._view_of(seat)        # every piece kept: all colours are seen
+        cdef int c, i, n, m
+        cdef bint must, forced = False
+        for c in range(tab.S):
+            if v.cell[c] and not self._fully_sees(seat, c):
+                v.shp[c] = tab.shape_global[tab.cc2_sub]
+        v.cp_unforced = True
+        n = v._sh_seat_actions(seat, out)
+        v.cp_unforced = False
+        if not tab.any_must:
+            return n
+        for i in range(n):
+            if self._cc2_sees_capture(seat, out[i], &must) and must:
+                forced = True
+                break
+        if not forced:
+            return n
+        m = 0
+        for i in range(n):
+            if self._cc2_sees_capture(seat, out[i], &must):
+                out[m] = out[i]
+                m += 1
+        return m
+
+    cdef bint _cc2_sees_capture(self, int seat, int action, bint* must) noexcept:
+        """Whether ``action`` captures in truth and ``seat`` sees it will:
+        the target's piece is fully seen, or the attacker captures other than
+        by rank (``must`` as ``_cp_action_captures``)."""
+        cdef Tables tab = self.tab
+        cdef int k, r, f, t
+        must[0] = False
+        if action >= tab.a_pass_or_end or not self._cp_action_captures(seat, action, must):
+            return False
+        if action < tab.nplace:
+            k = (action // tab.T) // tab.choices
+            t = action % tab.T
+        else:
+            self._sh_decode_move(action, &r, &f, &t)
+            k = self._sh_piece_shape(seat, f)
+        return self._fully_sees(seat, t) or self._cp_class(k) == 2
+
+    cdef void _cc2_obscure_log(self, int actor, int i) noexcept:
+        """Under obscurity every player sees where a cover was made, by
+        which colour, and what colour stays (so its verdict), but not the
+        shapes it does not fully see: event i's verdict is public (the "open"
+        bit) and a seat that would see the event as hidden sees it with the
+        shape dropped (class 3)."""
+        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
+        cdef int meta = log[1], s
+        for s in range(self.tab.seats):
+            if s != actor and ((meta >> (4 + 2 * s)) & 3) == 0:
+                meta |= 3 << (4 + 2 * s)
+        log[1] = meta
+        log[2] = log[2] | (1 << 6)
+
+    cdef bint _cc2_obscured_listed(self, int seat, int action) noexcept:
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._cc2_obscured_actions(seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] == action:
+                found = True
+                break
+        free(buf)
+        return found
+
+    cdef bint _cc2_obscured_has_action(self, int seat) noexcept:
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int i, n = self._cc2_obscured_actions(seat, buf)
+        cdef bint found = False
+        for i in range(n):
+            if buf[i] != self.tab.a_pass:
+                found = True
+                break
+        free(buf)
+        return found
+
+    def _event_reinc(self, int i):
+        """(colour index, count, global shape) a cover of event i put into a
+        reserve, or None."""
+        if not self.tab.rlog0 or not self.mem[self.tab.rlog0 + i]:
+            return None
+        w = self.mem[self.tab.rlog0 + i]
+        return ((w & 7) - 1, (w >> 3) & 3, w >> 5)
+
+    def _cc2_text(self, int player, int i):
+        """What ``player`` reads of event i's reincarnation: the colour and
+        count for everyone, the shape for the players of that colour."""
+        from games.ttt.schema import SHAPES_ALL
+        got = self._event_reinc(i)
+        if got is None:
+            return ""
+        c, m, g = got
+        shape = f" {SHAPES_ALL[g]}" if (self.tab.seat_mask[player] >> c) & 1 else ""
+        return f"; {self.tab.colour_names[c]}'s reserve gains {m}{shape} (reincarnated)"
+
+    def _cc2_row(self, int player, int i):
+        """Event i's reincarnation in a tensor row: the count at the
+        colour's entry (C), then the shape one-hot (K) for its players."""
+        tab = self.tab
+        row = [0.0] * (tab.C + tab.K)
+        got = self._event_reinc(i)
+        if got is not None:
+            c, m, g = got
+            row[c] = float(m)
+            if (tab.seat_mask[player] >> c) & 1:
+                row[tab.C + tab.shape_local[g]] = 1.0
         return row
 
     # -- Python face ---------------------------------------------------------
@@ -5768,6 +5956,7 @@ cdef class TTTCore(GameCore):
             text = f"moved a piece hidden from player {player}"
         if tab.powers:
             text += self._cover_text(player, i, action)      # ttt-cloakcap
+            text += self._cc2_text(player, i)                  # ttt-cloakcap2
         if tab.nphases > 1:
             text += f" [phase {phase + 1}]"
         return f"{i + 1}. {who}: {text}"
@@ -5781,7 +5970,8 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         width = tab.seats + 3 + tab.num_actions + tab.T + tab.C + tab.nphases
         extra = 3 + 2 * tab.T if tab.powers else 0       # ttt-cloakcap: _cover_row
-        width += extra
+        extra2 = tab.C + tab.K if tab.rlog0 else 0        # ttt-cloakcap2: _cc2_row
+        width += extra + extra2
         out = [0.0] * (width * tab.loglen)
         for i in range(self._log_count()):
             action, actor, attempt, cls, phase = self._event(i)
@@ -5806,7 +5996,9 @@ cdef class TTTCore(GameCore):
                     out[base + 3 + tab.num_actions + tab.T + colour] = 1.0
             out[base + 3 + tab.num_actions + tab.T + tab.C + phase] = 1.0
             if extra:
-                out[row + width - extra:row + width] = self._cover_row(player, i, action)
+                out[row + width - extra - extra2:row + width - extra2] = self._cover_row(player, i, action)
+            if extra2:
+                out[row + width - extra2:row + width] = self._cc2_row(player, i)
         return out
 
     # -- kbeauty: hidden turns (``cloaking_hides_turns``; docs/rules/ttt.md, "Hidden turns")

@@ -671,19 +671,14 @@ def _check_captures(rec, p: _Problems):
 
 
 def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
-    """ttt-cloakcap: captures with cloaked spaces are played under
-    invisibility on flat boards, with captives removed, in sequential phases
+    """ttt-cloakcap: captures with cloaked spaces are played on flat boards,
+    with captives removed or reincarnated (ttt-cloakcap2: the reserve a
+    reincarnation fills is public, and the cover's event says so), under
+    invisibility and (ttt-cloakcap2) obscurity, in sequential phases
     (docs/rules/ttt.md, "Captures with cloaked spaces"). Refused rather than
-    guessed: obscurity (a cover's legality and outcome hang on the defender's
-    shape, which obscurity hides), stacks (a cover's defenders are the whole
-    stack, partly hidden), reincarnation (it changes the public reserves, so
-    every player would learn which capture happened) and captures inside a
-    simultaneous or single phase (a round would judge covers on hidden pieces
-    in another order)."""
-    if rec.get("cloaking") == "obscures":
-        p.add("cloaking", "captures are not supported with cloaking 'obscures' yet (a cover's legality "
-                          "and outcome depend on the defender's shape, which obscurity hides; allowed with a "
-                          "shape that has a power and cloaked spaces: cloaking 'hides')")
+    guessed: stacks (a cover's defenders are the whole stack, partly hidden)
+    and captures inside a simultaneous or single phase (a round would judge
+    covers on hidden pieces in another order)."""
     kind = (rec.get("board") or {}).get("kind")
     if kind == "stacks":
         p.add("board.kind", "captures with cloaked spaces are not supported on stacks yet (a cover's "
@@ -698,11 +693,6 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
                                                "supported yet (a jump over, or a surround of, a piece the "
                                                "mover does not see is not defined; allowed with cloaked "
                                                "spaces: cover, cover-by-rank)")
-        if props.get("result") in ("reincarnates", "reincarnates-x2"):
-            p.add(f"shapes.{shape}.result", f"{props.get('result')!r} with cloaked spaces is not supported "
-                                            "yet (a reincarnation changes the public reserves, which would "
-                                            "tell every player which capture happened; allowed with cloaked "
-                                            "spaces: removes)")
     if any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
         p.add("cloaking", "captures with cloaked spaces are not supported with a simultaneous or single "
                           "phase yet (allowed with a shape that has a power and cloaked spaces: sequential "
