@@ -293,7 +293,8 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
         name = ""
         if share:
             from solvers.shared_tt import SharedTable
-            table = SharedTable(tt_log2)
+            table = SharedTable(tt_log2, open=False)     # held before it exists: see open()
+            table.open()
             name = table.name
             say(f"one shared table of 2**{tt_log2} entries for the {workers} workers ({name})")
         settings = Settings(str(game), engine, method, symmetry, tt_log2, tuple(imports), tt_replace,

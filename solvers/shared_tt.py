@@ -30,7 +30,9 @@ from __future__ import annotations
 import mmap
 import os
 import secrets
-from multiprocessing import shared_memory
+import signal
+import threading
+from multiprocessing import resource_tracker, shared_memory
 
 from solvers._alphabeta import ENTRY_BYTES
 
@@ -51,24 +53,52 @@ def table_bytes(tt_log2: int) -> int:
 class SharedTable:
     """The parent's handle on one shared table: create, name, remove.
 
-    Use as a context manager, or call ``close()``; closing twice is harmless."""
+    Use as a context manager, or call ``close()``; closing twice is harmless.
+    ``open=False`` makes the handle only, so that a caller can hold it in a
+    ``try``/``finally`` before the segment exists, then calls ``open()``."""
 
-    def __init__(self, tt_log2: int):
+    def __init__(self, tt_log2: int, open: bool = True):
         if not 10 <= tt_log2 <= 30:
             raise ValueError(f"tt_log2 must be in 10..30, got {tt_log2}")
         if not available():
             raise OSError(f"a shared table needs POSIX shared memory under {SHM_DIR}")
         self.tt_log2 = tt_log2
         self.size = table_bytes(tt_log2)
+        self.name = ""
+        self._shm = None
+        if open:
+            self.open()
+
+    def open(self) -> None:
+        """Create the segment. SIGTERM and SIGINT wait until it is both created
+        and registered with the resource tracker and held here: a signal
+        handled in between (solvers.solve turns SIGTERM into SystemExit) would
+        leave a segment that neither this handle nor the tracker knows about."""
+        if self._shm is not None:
+            return
         # pid in the name: a leftover segment can be traced to the run that made it
         name = f"{PREFIX}{os.getpid()}_{secrets.token_hex(4)}"
-        # The kernel zero-fills the pages on first touch, once for all workers.
-        self._shm = shared_memory.SharedMemory(name=name, create=True, size=self.size)
-        self.name = self._shm.name.lstrip("/")
+        resource_tracker.ensure_running()      # started before, not inside, the window below
+        held, previous = [], {}
+        if threading.current_thread() is threading.main_thread():
+            # Python handlers run in the main thread whichever thread the signal hits,
+            # so it is the handlers that wait here, not the signal mask
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                previous[sig] = signal.signal(sig, lambda signum, frame: held.append(signum))
+        try:
+            # The kernel zero-fills the pages on first touch, once for all workers.
+            self._shm = shared_memory.SharedMemory(name=name, create=True, size=self.size)
+            self.name = self._shm.name.lstrip("/")
+        finally:
+            for sig, handler in previous.items():
+                if handler is not None:         # None: a handler not set from Python, left as is
+                    signal.signal(sig, handler)
+            for sig in held:
+                signal.raise_signal(sig)
 
     def close(self) -> None:
         """Unmap and unlink the segment (workers' mappings stay valid until they drop them)."""
-        shm, self._shm = self._shm, None
+        shm, self._shm = getattr(self, "_shm", None), None
         if shm is None:
             return
         shm.close()
