@@ -440,7 +440,7 @@ def main(argv=None) -> int:
     ap.add_argument("--parallel-split-depth", type=int, default=None, metavar="D",
                     help="--split-depth of the split runs (default: the solver's choice)")
     ap.add_argument("--tt-log2", type=int, default=None,
-                    help="table size of the --parallel runs (each worker has its own; default 24) "
+                    help="table size of the --parallel runs (per worker, or the one shared table; default 24) "
                          "of --tt-compare (default 14) and of --y-bounds (default 22)")
     ap.add_argument("--tt-compare", action="store_true",
                     help="only the table replacement comparison: every flip-game variant solved "

@@ -73,6 +73,26 @@ def test_the_second_worker_reuses_what_the_first_proved():
     assert mine() == []
 
 
+@pytest.mark.parametrize("scheme", ["depth", "size", "size4"])
+@pytest.mark.parametrize("game_string", ["double_o_y(board_size=4,flip=opponents,protocol=1)",
+                                         "defector_y(board_size=4,protocol=122)"])
+def test_every_replacement_scheme_gives_the_private_values_on_a_shared_table(scheme, game_string):
+    """Every opening of a small board, searched by two searchers taking turns on one
+    small shared table (so entries are replaced often), against a private search."""
+    game = load(game_string)
+    root = core_of(game)
+    lo, hi = game.min_utility(), game.max_utility()
+    private = Searcher(root, 0, lo, hi, True, 10, tt_replace=scheme)
+    with shared_tt.SharedTable(10) as table:
+        pair = [Searcher(root, 0, lo, hi, True, 10, tt_replace=scheme,
+                         shared=shared_tt.attach(table.name, 10)) for _ in range(2)]
+        for i, a in enumerate(root.legal_action_list()):
+            child = root.clone()
+            child.apply_action(a)
+            assert pair[i % 2].value(child) == private.value(child), (scheme, a)
+        del pair
+
+
 def _words(buf):
     return np.frombuffer(buf, dtype=np.uint64)
 
