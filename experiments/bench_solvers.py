@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 import time
@@ -329,46 +330,62 @@ def _load() -> list[float]:
 
 
 def parallel_speedup(game: str, jobs=(2,), tt_log2: int = 24, split_depth: int | None = None,
-                     progress=None) -> dict:
+                     progress=None, tables=("private", "shared"), time_limit: float = 0.0) -> dict:
     """Serial solve, then the split solver on each worker count of ``jobs``, one
     after the other in this process; the same values are checked, the times compared.
 
+    With 2+ workers there is a run per ``tables`` mode: "private" (a table per
+    worker) and "shared" (one table in shared memory for all, solvers/shared_tt.py).
     Each split run starts fresh worker processes (the pool is killed first), so no
-    run inherits another's transposition tables."""
+    run inherits another's transposition tables. ``time_limit`` (s, 0: none)
+    caps each split run; a run stopped by it is reported as incomplete."""
     from joblib.externals.loky import get_reusable_executor
     from solvers import parallel
     say = progress or (lambda msg: None)
+    for mode in tables:
+        if mode not in ("private", "shared"):
+            raise ValueError(f"tables must be private or shared, got {mode!r}")
     rows = []
     load0 = _load()
     say(f"serial solve of {game} (load average {load0}) ...")
     cpu = time.process_time()
     base = solve(game, tt_log2=tt_log2)
     base_cpu = time.process_time() - cpu
-    rows.append({"solver": "serial", "jobs": 1, "seconds": base["seconds"], "nodes": base["nodes"],
-                 "cpu_seconds": round(base_cpu, 3), "cpu_ratio": 1.0,
+    rows.append({"solver": "serial", "jobs": 1, "table": "private", "seconds": base["seconds"],
+                 "nodes": base["nodes"], "cpu_seconds": round(base_cpu, 3), "cpu_ratio": 1.0,
+                 "total_cpu_seconds": round(base_cpu, 3),
                  "load_before": load0, "load_after": _load(), "value": base["value"],
-                 "agrees": True, "ratio": 1.0})
+                 "agrees": True, "complete": True, "ratio": 1.0})
+    say(f"  {base['seconds']} s, {base['nodes']:,} nodes, {base_cpu:.1f} s CPU")
     for n in jobs:
-        if n > 1:
-            get_reusable_executor(max_workers=n).shutdown(wait=True, kill_workers=True)
-        load0 = _load()
-        say(f"split solve on {n} worker(s) (load average {load0}) ...")
-        cpu = time.process_time()
-        r = parallel.solve(game, jobs=n, tt_log2=tt_log2, split_depth=split_depth)
-        # the critical path in CPU time: the busiest worker, plus what the parent itself spent
-        # (all of it with --jobs 1, where the units run in this process)
-        parent = time.process_time() - cpu
-        critical = parent if n == 1 else max(r["worker_cpu_seconds"], default=0.0) + parent
-        rows.append({"solver": "split", "jobs": n, "seconds": r["seconds"], "nodes": r["nodes"],
-                     "cpu_seconds": round(critical, 3),
-                     "cpu_ratio": base_cpu / critical if critical else None,
-                     "worker_cpu_seconds": r["worker_cpu_seconds"],
-                     "load_before": load0, "load_after": _load(), "value": r["value"],
-                     "units": r["units"], "units_solved": r["units_solved"],
-                     "units_wasted": r["units_wasted"], "split_depth": r["split_depth"],
-                     "agrees": all(r[k] == base[k] for k in ("value", "winning_first_moves",
-                                                             "opening_values")),
-                     "ratio": base["seconds"] / r["seconds"] if r["seconds"] else None})
+        for mode in (tables if n > 1 else ("private",)):
+            if n > 1:
+                get_reusable_executor(max_workers=n).shutdown(wait=True, kill_workers=True)
+            load0 = _load()
+            say(f"split solve on {n} worker(s), {mode} table(s) (load average {load0}) ...")
+            cpu = time.process_time()
+            r = parallel.solve(game, jobs=n, tt_log2=tt_log2, split_depth=split_depth,
+                               shared_tt=mode == "shared", time_limit=time_limit)
+            # the critical path in CPU time: the busiest worker, plus what the parent itself spent
+            # (all of it with --jobs 1, where the units run in this process)
+            parent = time.process_time() - cpu
+            critical = parent if n == 1 else max(r["worker_cpu_seconds"], default=0.0) + parent
+            total = parent if n == 1 else sum(r["worker_cpu_seconds"]) + parent
+            rows.append({"solver": "split", "jobs": n, "table": mode, "seconds": r["seconds"],
+                         "nodes": r["nodes"], "cpu_seconds": round(critical, 3),
+                         "cpu_ratio": base_cpu / critical if critical else None,
+                         "total_cpu_seconds": round(total, 3),
+                         "worker_cpu_seconds": r["worker_cpu_seconds"],
+                         "parent_cpu_seconds": round(parent, 3),
+                         "load_before": load0, "load_after": _load(), "value": r["value"],
+                         "complete": r["complete"],
+                         "units": r["units"], "units_solved": r["units_solved"],
+                         "units_wasted": r["units_wasted"], "split_depth": r["split_depth"],
+                         "agrees": r["complete"] and all(r[k] == base[k] for k in (
+                             "value", "winning_first_moves", "opening_values")),
+                         "ratio": base["seconds"] / r["seconds"] if r["seconds"] else None})
+            say(f"  {r['seconds']} s, {r['nodes']:,} nodes, worker CPU {r['worker_cpu_seconds']}"
+                f"{'' if r['complete'] else ' (stopped by the time limit)'}")
     return {"experiment": "parallel_speedup", "game": game, "tt_log2": tt_log2,
             "cpus": os.cpu_count(), "winning_first_moves": base["winning_first_moves"], "rows": rows}
 
@@ -415,10 +432,15 @@ def main(argv=None) -> int:
                          "solver (solvers.solve --jobs N) in the same run")
     ap.add_argument("--parallel-jobs", type=int, nargs="+", default=[2], metavar="N",
                     help="worker counts of the split runs (default 2)")
+    ap.add_argument("--parallel-tables", nargs="+", choices=("private", "shared"),
+                    default=["private", "shared"],
+                    help="table modes of the split runs with 2+ workers (default: both, one run each)")
+    ap.add_argument("--parallel-time-limit", type=float, default=0.0, metavar="S",
+                    help="stop each split run after S seconds (0: none); it is then reported incomplete")
     ap.add_argument("--parallel-split-depth", type=int, default=None, metavar="D",
                     help="--split-depth of the split runs (default: the solver's choice)")
     ap.add_argument("--tt-log2", type=int, default=None,
-                    help="table size of the --parallel runs (each worker has its own; default 24) "
+                    help="table size of the --parallel runs (per worker, or the one shared table; default 24) "
                          "of --tt-compare (default 14) and of --y-bounds (default 22)")
     ap.add_argument("--tt-compare", action="store_true",
                     help="only the table replacement comparison: every flip-game variant solved "
@@ -497,9 +519,13 @@ def main(argv=None) -> int:
             ap.error("--parallel-split-depth must be >= 1")
         if not 10 <= args.tt_log2 <= 30:
             ap.error("--tt-log2 must be in 10..30")
+        if not (args.parallel_time_limit >= 0 and math.isfinite(args.parallel_time_limit)):
+            ap.error("--parallel-time-limit must be a finite number of seconds >= 0")
         out = parallel_speedup(args.parallel, tuple(args.parallel_jobs), args.tt_log2,
                                args.parallel_split_depth,
-                               progress=lambda m: print(m, file=sys.stderr, flush=True))
+                               progress=lambda m: print(m, file=sys.stderr, flush=True),
+                               tables=tuple(args.parallel_tables),
+                               time_limit=args.parallel_time_limit)
         if args.json:
             print(json.dumps(out))
             return 0
@@ -508,9 +534,13 @@ def main(argv=None) -> int:
         for r in out["rows"]:
             extra = (f", {r['units_solved']}/{r['units']} units {r['split_depth']} plies deep, "
                      f"{r['units_wasted']} wasted" if r["solver"] == "split" else "")
-            print(f"  {r['solver']:>6} x{r['jobs']}: {r['seconds']:8.2f} s  {r['nodes']:>14,} nodes  "
-                  f"value {r['value']:+g}  agrees {r['agrees']}  speed-up {r['ratio']:.2f}x wall, "
-                  f"{r['cpu_ratio']:.2f}x CPU critical path ({r['cpu_seconds']:.2f} s)  "
+            value = "unsolved" if r["value"] is None else f"{r['value']:+g}"
+            workers = (f", worker CPU {' + '.join(f'{c:.1f}' for c in r['worker_cpu_seconds'])} s"
+                       if r.get("worker_cpu_seconds") and r["jobs"] > 1 else "")
+            print(f"  {r['solver']:>6} x{r['jobs']} {r['table']:>7}: {r['seconds']:8.2f} s  "
+                  f"{r['nodes']:>14,} nodes  value {value}  agrees {r['agrees']}  speed-up "
+                  f"{r['ratio']:.2f}x wall, {r['cpu_ratio']:.2f}x CPU critical path "
+                  f"({r['cpu_seconds']:.2f} s; {r['total_cpu_seconds']:.1f} s CPU in all{workers})  "
                   f"(load {r['load_before']} -> {r['load_after']}{extra})")
         return 0 if all(r["agrees"] for r in out["rows"]) else 1
     if any(not 2 <= n <= 5 for n in args.sizes):

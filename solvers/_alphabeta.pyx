@@ -36,9 +36,17 @@ two players or a deterministic game:
   seeded, so searches are reproducible.
 - **Ordering.** Table move first, then two killer moves per ply, then the rest
   by a history score (actions are small ints, so it is one array).
+- **A shared table.** With ``shared=`` the table lives in a buffer that other
+  processes map too (``solvers/shared_tt.py``: the workers of a parallel solve
+  on one machine), so what one worker proves the others reuse. No locks: each
+  entry is four 64-bit words, the first stored as the key XOR the other three,
+  so an entry read while another process was half-way through writing it (or
+  half of two writes) decodes to a key that matches no probe and is a miss.
+  Probing and storing copy the entry out first, and the replacement schemes
+  decide on that copy exactly as on a private table.
 """
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memset, memcmp, memcpy
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, int8_t
 from games.clock cimport monotonic_seconds
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
@@ -54,6 +62,26 @@ cdef enum:
     REPLACE_SIZE = 1
     REPLACE_SIZE4 = 2
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    /* One entry of a table other processes write too: four 64-bit words read
+       and written one by one through volatile pointers, so that the compiler
+       neither merges nor reorders them; a torn entry is caught by its XOR check. */
+    static inline void fg_tt_load(const void* src, void* dst) {
+        const volatile uint64_t* s = (const volatile uint64_t*)src;
+        uint64_t* d = (uint64_t*)dst;
+        d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3];
+    }
+    static inline void fg_tt_save(void* dst, const void* src) {
+        volatile uint64_t* d = (volatile uint64_t*)dst;
+        const uint64_t* s = (const uint64_t*)src;
+        d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = s[3];
+    }
+    """
+    void fg_tt_load(const void* src, void* dst) noexcept nogil
+    void fg_tt_save(void* dst, const void* src) noexcept nogil
+
 TT_REPLACE = {"depth": REPLACE_DEPTH, "size": REPLACE_SIZE, "size4": REPLACE_SIZE4}
 
 DEF_EVAL_SHRINK = 0.9
@@ -67,6 +95,25 @@ cdef struct Entry:
     int8_t flag
     int8_t sym
     uint32_t work       # nodes the subtree took (saturating), for size-preferred replacement
+
+# A shared table's entries are 4 words (checked below, at import): key ^ w1 ^ w2 ^ w3, w1, w2, w3.
+ENTRY_BYTES = sizeof(Entry)
+assert ENTRY_BYTES == 32, "the shared table's XOR check assumes 32-byte entries"
+
+
+cdef inline void _decode(const Entry* slot, Entry* out) noexcept:
+    """Copy a shared entry out and recover its key (garbage if the entry was torn)."""
+    cdef uint64_t* w = <uint64_t*>out
+    fg_tt_load(slot, out)
+    w[0] ^= w[1] ^ w[2] ^ w[3]
+
+
+cdef inline void _encode(Entry* slot, const Entry* entry) noexcept:
+    """Write ``entry`` into a shared slot with its key folded into the check word."""
+    cdef uint64_t w[4]
+    memcpy(w, entry, 32)
+    w[0] ^= w[1] ^ w[2] ^ w[3]
+    fg_tt_save(slot, w)
 
 
 class SearchTimeout(Exception):
@@ -111,6 +158,9 @@ cdef class Searcher:
     cdef uint64_t root_key
     cdef readonly int tt_replace
     cdef int bucket
+    cdef readonly bint shared           # the table is another process's memory too
+    cdef unsigned char[::1] shared_view # keeps that buffer alive while we point into it
+    cdef Entry* local                   # shared mode: [0:4] a decoded bucket, [4:8] as read, [8] a probe
 
     def __cinit__(self):
         self.table = NULL
@@ -122,9 +172,13 @@ cdef class Searcher:
         self.ret = NULL
         self.history = NULL
         self.killers = NULL
+        self.local = NULL
+        self.shared = False
 
     def __dealloc__(self):
-        free(self.table)
+        if not self.shared:
+            free(self.table)
+        free(self.local)
         free(self.moves)
         free(self.probs)
         free(self.kid_keys)
@@ -136,7 +190,10 @@ cdef class Searcher:
 
     def __init__(self, GameCore prototype, int root_player=0, double lo=-1.0, double hi=1.0,
                  bint symmetry=True, int tt_log2=22, int eval_playouts=8,
-                 unsigned long long seed=0, str tt_replace="depth"):
+                 unsigned long long seed=0, str tt_replace="depth", shared=None):
+        """``shared``: a writable buffer of ``2**tt_log2 * ENTRY_BYTES`` bytes
+        (zeroed, or written only by searchers of the same game, symmetry and
+        root player) to use as the table instead of a private one."""
         if not lo < hi:
             raise ValueError(f"utility bounds must satisfy lo < hi, got {lo}, {hi}")
         if not 10 <= tt_log2 <= 30:
@@ -162,7 +219,18 @@ cdef class Searcher:
         self.buf_width = max(prototype.num_actions, prototype.max_chance_outcomes, 1)
         self.tt_entries = 1 << tt_log2
         self.mask = <uint64_t>(self.tt_entries - 1) & ~(<uint64_t>(self.bucket - 1))   # buckets
-        self.table = <Entry*>calloc(self.tt_entries, sizeof(Entry))
+        if shared is None:
+            self.table = <Entry*>calloc(self.tt_entries, sizeof(Entry))
+        else:
+            self.shared_view = shared
+            if self.shared_view.shape[0] != self.tt_entries * sizeof(Entry):
+                raise ValueError(f"a shared table of 2**{tt_log2} entries needs "
+                                 f"{self.tt_entries * sizeof(Entry)} bytes, got {self.shared_view.shape[0]}")
+            if (<size_t>&self.shared_view[0]) % 8:
+                raise ValueError("a shared table must be 8-byte aligned")
+            self.table = <Entry*>&self.shared_view[0]
+            self.shared = True
+        self.local = <Entry*>calloc(9, sizeof(Entry))
         self.moves = <int*>malloc(self.max_ply * self.buf_width * sizeof(int))
         self.probs = <double*>malloc(self.max_ply * self.buf_width * sizeof(double))
         self.kid_keys = <uint64_t*>malloc(self.max_ply * self.buf_width * sizeof(uint64_t))
@@ -171,7 +239,7 @@ cdef class Searcher:
         self.ret = <double*>malloc(self.num_players * sizeof(double))
         self.history = <long*>calloc(self.num_actions + 1, sizeof(long))
         self.killers = <int*>malloc(2 * self.max_ply * sizeof(int))
-        if (self.table == NULL or self.moves == NULL or self.kid_keys == NULL or self.kid_syms == NULL or self.probs == NULL or self.scores == NULL
+        if (self.table == NULL or self.local == NULL or self.moves == NULL or self.kid_keys == NULL or self.kid_syms == NULL or self.probs == NULL or self.scores == NULL
                 or self.ret == NULL or self.history == NULL or self.killers == NULL):
             raise MemoryError("cannot allocate the search tables")
         for i in range(2 * self.max_ply):
@@ -235,8 +303,16 @@ cdef class Searcher:
         return best ^ self.root_key
 
     cdef inline Entry* _probe(self, uint64_t key) noexcept:
+        """The entry of ``key``, or NULL. Shared mode: a decoded copy (valid until
+        the next probe), and only an entry whose XOR check gives ``key`` back."""
         cdef Entry* b = &self.table[key & self.mask]
         cdef int i
+        if self.shared:
+            for i in range(self.bucket):
+                _decode(&b[i], &self.local[8])
+                if self.local[8].key == key and self.local[8].depth > 0:
+                    return &self.local[8]
+            return NULL
         for i in range(self.bucket):
             if b[i].key == key and b[i].depth > 0:
                 return &b[i]
@@ -260,8 +336,17 @@ cdef class Searcher:
           is replaced.
         """
         cdef Entry* b = &self.table[key & self.mask]
+        cdef Entry* slots = b
         cdef Entry* e
         cdef int i, d = depth if depth > 0 else 1
+        if self.shared:
+            # decide on a decoded copy of the bucket (a torn entry decodes to a
+            # key no probe asks for), then write back only the entries that changed
+            memset(self.local, 0, 8 * sizeof(Entry))
+            for i in range(self.bucket):
+                _decode(&slots[i], &self.local[i])
+            memcpy(&self.local[4], self.local, 4 * sizeof(Entry))
+            b = self.local
         cdef uint32_t w = <uint32_t>(work if work < 0xffffffffULL else 0xffffffffULL)
         if self.tt_replace == REPLACE_DEPTH:
             # slot 0 keeps the deepest result, slot 1 always takes the newest
@@ -305,6 +390,10 @@ cdef class Searcher:
         e.move = move
         e.sym = sym
         e.work = w
+        if self.shared:
+            for i in range(self.bucket):
+                if memcmp(&b[i], &b[4 + i], sizeof(Entry)) != 0:
+                    _encode(&slots[i], &b[i])
 
     # ------------------------------------------------------------------
     # the search
@@ -641,10 +730,27 @@ cdef class Searcher:
         """0 if ``player``'s values are side 0 (player 0 / the root player)."""
         return self._side(player)
 
+    def tt_lookup(self, unsigned long long key):
+        """The table's entry for ``key`` as a dict, or None (a miss; for tests)."""
+        cdef Entry* e = self._probe(key)
+        if e == NULL:
+            return None
+        return {"key": e.key, "value": e.value, "depth": e.depth, "flag": e.flag,
+                "move": e.move, "sym": e.sym, "work": e.work}
+
+    def tt_slot(self, unsigned long long key):
+        """Index of the first entry of ``key``'s bucket (for tests)."""
+        return int(key & self.mask)
+
     def stats(self):
+        cdef Entry tmp
         used = 0
         for i in range(self.tt_entries):
-            if self.table[i].depth:
+            if self.shared:
+                _decode(&self.table[i], &tmp)
+                if tmp.depth:
+                    used += 1
+            elif self.table[i].depth:
                 used += 1
         return {"nodes": self.nodes, "tt_hits": self.tt_hits, "evals": self.evals,
                 "tt_used": used, "tt_size": self.tt_entries}

@@ -154,7 +154,10 @@ class Evaluator:
     """
 
     def __init__(self, game, *, engine: str = "auto", method: str = "auto", symmetry: bool = True,
-                 tt_log2: int = 24, tt_replace: str = "depth"):
+                 tt_log2: int = 24, tt_replace: str = "depth", tt_shared=None):
+        """``tt_shared``: a buffer shared with other processes to hold the
+        alpha-beta table (``solvers/shared_tt.py``); the Y solver's and
+        df-pn's own tables stay private."""
         game = load(game)
         require_perfect_information(game, "the exact solver (solvers.exhaustive)", INSTEAD)
         if engine not in ("auto", "core", "pyspiel"):
@@ -184,7 +187,8 @@ class Evaluator:
             self.root = core_of(game)
             # with the Y solver this searcher only groups the openings
             self.searcher = Searcher(self.root, 0, self.lo, self.hi, symmetry,
-                                     10 if use_y else tt_log2, tt_replace=tt_replace)
+                                     10 if use_y else tt_log2, tt_replace=tt_replace,
+                                     shared=None if use_y else tt_shared)
             self.player = self.root.player()
             if use_y:
                 self.y_solver = ysolver.make_solver(game, tt_log2=tt_log2)

@@ -32,6 +32,15 @@ table across all openings, and later openings reuse what earlier ones proved. A
 worker (a process, or a Dask worker thread) keeps one ``Evaluator`` per settings
 for the same reason, so only what two workers both need is searched twice.
 
+Why a shared table (``shared_tt``, on by default for joblib with 2+ workers):
+even so, two workers with private tables search 1.4-2.1x the serial node count
+on the flip games, because units share most of their positions. With
+``shared_tt`` the parent creates one alpha-beta table in shared memory
+(``solvers/shared_tt.py``) and every joblib worker on this machine maps it, so a
+position one worker proved is a table hit for the other; the parent unlinks it
+when the solve ends. Dask workers keep private tables: they may be on other
+machines.
+
 Why records: a unit or an opening solved is appended to a record store
 (``records/``: JSON lines or SQLite, locked against a second writer) with the
 game as its settings, so a run killed mid-way resumes from it: every stored
@@ -53,6 +62,13 @@ from solvers._alphabeta import Searcher, SearchTimeout
 from solvers.exhaustive import Evaluator, _value_kind, load
 
 BACKENDS = ("joblib", "dask")
+# Whether --jobs N (joblib, N >= 2) shares one table by default; see docs/solved.md for the measurements.
+SHARED_TT_DEFAULT = True
+
+
+def _shared_available() -> bool:
+    from solvers.shared_tt import available
+    return available()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,6 +82,7 @@ class Settings:
     tt_log2: int = 24
     imports: tuple[str, ...] = ()       # modules that register the game (a worker starts bare)
     tt_replace: str = "depth"           # the alpha-beta table's replacement scheme
+    shared_tt: str = ""                 # name of the shared table to map ("": a private table)
 
 
 # --------------------------------------------------------------------------- the worker side
@@ -84,9 +101,13 @@ def _evaluator(settings: Settings) -> Evaluator:
         for module in settings.imports:
             importlib.import_module(module)
         cache.clear()               # one table per thread: another game frees the last one's memory
+        shared = None
+        if settings.shared_tt:
+            from solvers import shared_tt
+            shared = shared_tt.attach(settings.shared_tt, settings.tt_log2)
         ev = cache[settings] = Evaluator(settings.game, engine=settings.engine, method=settings.method,
                                          symmetry=settings.symmetry, tt_log2=settings.tt_log2,
-                                         tt_replace=settings.tt_replace)
+                                         tt_replace=settings.tt_replace, tt_shared=shared)
     return ev
 
 
@@ -220,7 +241,8 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
           engine: str = "auto", method: str = "auto", symmetry: bool = True, tt_log2: int = 24,
           tt_replace: str = "depth", split_depth: int | None = None, records: str | None = None, time_limit: float = 0.0,
           stop_after: int = 0, connect_timeout: float = 10.0, imports: Iterable[str] = (),
-          order_plies: int = 2, progress: Callable[[str], None] | None = None) -> dict:
+          order_plies: int = 2, shared_tt: bool | None = None,
+          progress: Callable[[str], None] | None = None) -> dict:
     """``solvers.exhaustive.solve``'s result (value, winning first moves, every
     opening's value), computed in units on ``jobs`` workers; see the module docstring.
 
@@ -231,7 +253,10 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
     registered by ``games``, which every worker imports). ``stop_after`` (> 0)
     stops after that many new units, as a kill would (for tests and for slicing
     a long solve). ``order_plies`` (0: off) is the depth of the shallow heuristic
-    search that orders the moves above the units. Extra fields: ``jobs``, ``backend``,
+    search that orders the moves above the units. ``shared_tt`` (None: the
+    default, ``SHARED_TT_DEFAULT``) puts the joblib workers' alpha-beta table in
+    shared memory, one for all of them (no effect with one worker or the Y
+    solver; refused with Dask). Extra fields: ``shared_tt`` (whether it was used), ``jobs``, ``backend``,
     ``workers``, ``split_depth``, ``units``, ``units_solved``, ``units_resumed``,
     ``units_wasted`` (finished after their value stopped mattering),
     ``worker_cpu_seconds`` (CPU time each worker spent in units, largest first:
@@ -246,7 +271,8 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
         raise ValueError(f"stop_after must be >= 0, got {stop_after}")
     if order_plies < 0:
         raise ValueError(f"order_plies must be >= 0, got {order_plies}")
-    settings = Settings(str(game), engine, method, symmetry, tt_log2, tuple(imports), tt_replace)
+    if shared_tt and backend == "dask":
+        raise ValueError("a shared table needs the joblib backend (Dask workers keep private tables)")
     # The parent's evaluator only groups moves and keys positions: a small table.
     ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=10,
                    tt_replace=tt_replace)
@@ -258,8 +284,21 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
         store = RecordStore(records, key="key")
     close = lambda abandon: None
     abandon = True
+    table = None
     try:
         executor, workers, close = open_executor(backend, jobs, scheduler, connect_timeout)
+        share = SHARED_TT_DEFAULT if shared_tt is None else bool(shared_tt)
+        share = (share and backend == "joblib" and workers > 1 and ev.use_core
+                 and ev.method != "ysolver" and _shared_available())
+        name = ""
+        if share:
+            from solvers.shared_tt import SharedTable
+            table = SharedTable(tt_log2, open=False)     # held before it exists: see open()
+            table.open()
+            name = table.name
+            say(f"one shared table of 2**{tt_log2} entries for the {workers} workers ({name})")
+        settings = Settings(str(game), engine, method, symmetry, tt_log2, tuple(imports), tt_replace,
+                            name)
         if split_depth is None:
             # one worker gains nothing from deeper units; several need enough of them to balance
             split_depth = 1 if workers == 1 or len(classes) >= 4 * workers else 2
@@ -268,9 +307,12 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
         abandon = result["units_abandoned"] > 0
     finally:
         close(abandon)
+        if table is not None:
+            table.close()
         if store is not None:
             store.close()
-    result.update(jobs=jobs, backend=backend, workers=workers, split_depth=split_depth)
+    result.update(jobs=jobs, backend=backend, workers=workers, split_depth=split_depth,
+                  shared_tt=table is not None)
     result["seconds"] = round(time.perf_counter() - start, 3)
     return result
 

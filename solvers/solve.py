@@ -83,8 +83,12 @@ def main(argv=None) -> int:
         "plies deep) are solved as units by the same exact search, on worker processes or a "
         "Dask cluster, with the same values as the serial solve.")
     par.add_argument("--jobs", type=int, metavar="N",
-                     help="worker processes (joblib, or the workers of a Dask LocalCluster), each "
-                          "with its own --tt-log2 table; 1 runs the units in this process")
+                     help="worker processes (joblib, or the workers of a Dask LocalCluster); 1 runs "
+                          "the units in this process")
+    par.add_argument("--shared-tt", action=argparse.BooleanOptionalAction, default=None,
+                     help="joblib workers share one --tt-log2 alpha-beta table in shared memory "
+                          "(default: on with 2+ joblib workers; --no-shared-tt: a private table "
+                          "each; Dask workers always keep private tables)")
     par.add_argument("--backend", choices=BACKENDS, default=None,
                      help="joblib (local processes; default) or dask (a cluster: --scheduler, "
                           "else a LocalCluster of --jobs workers)")
@@ -101,11 +105,14 @@ def main(argv=None) -> int:
                      help="stop after K units solved in this run (resume later with --records)")
     args = ap.parse_args(argv)
     parallel = (args.jobs is not None or args.backend is not None or args.scheduler is not None
+                or args.shared_tt is not None
                 or args.split_depth is not None or args.records is not None or args.stop_after)
     if args.jobs is not None and args.jobs < 1:
         ap.error(f"--jobs must be a positive number of workers, got {args.jobs}")
     if args.scheduler and args.backend != "dask":
         ap.error("--scheduler needs --backend dask")
+    if args.shared_tt and args.backend == "dask":
+        ap.error("--shared-tt needs the joblib backend (Dask workers keep private tables)")
     if not (args.connect_timeout > 0 and math.isfinite(args.connect_timeout)):
         ap.error(f"--connect-timeout must be a positive number of seconds, got {args.connect_timeout}")
     if args.split_depth is not None and args.split_depth < 1:
@@ -138,7 +145,8 @@ def main(argv=None) -> int:
                     result = solve_parallel(game, jobs=args.jobs or 1, backend=args.backend or "joblib",
                                             scheduler=args.scheduler, split_depth=args.split_depth,
                                             records=args.records, stop_after=args.stop_after,
-                                            connect_timeout=args.connect_timeout, **common)
+                                            connect_timeout=args.connect_timeout,
+                                            shared_tt=args.shared_tt, **common)
                 finally:
                     signal.signal(signal.SIGTERM, previous)
             else:
@@ -179,7 +187,8 @@ def main(argv=None) -> int:
             print(f"units: {result['units']} ({result['split_depth']} plies deep), "
                   f"{result['units_solved']} solved on {result['workers']} worker(s) "
                   f"({result['backend']}), {result['units_resumed']} resumed from records, "
-                  f"{result['units_wasted']} solved after a cutoff made them unneeded")
+                  f"{result['units_wasted']} solved after a cutoff made them unneeded"
+                  f"{'; one shared table' if result.get('shared_tt') else ''}")
         print(f"nodes: {result['nodes']:,}  seconds: {result['seconds']}")
     return 0 if result.get("value") is not None else 1
 

@@ -209,7 +209,8 @@ def test_dask_without_a_scheduler_starts_and_closes_its_own_cluster():
 def test_the_speedup_benchmark_checks_values_and_reports_ratios(capsys):
     from experiments import bench_solvers
     out = bench_solvers.parallel_speedup("flipway(board_size=4)", jobs=(1, 2), tt_log2=16)
-    assert [(r["solver"], r["jobs"]) for r in out["rows"]] == [("serial", 1), ("split", 1), ("split", 2)]
+    assert [(r["solver"], r["jobs"], r["table"]) for r in out["rows"]] == [
+        ("serial", 1, "private"), ("split", 1, "private"), ("split", 2, "private"), ("split", 2, "shared")]
     assert all(r["agrees"] and r["value"] == -1 for r in out["rows"])
     assert all(r["ratio"] > 0 and r["cpu_ratio"] > 0 for r in out["rows"])
     assert len(out["rows"][2]["worker_cpu_seconds"]) <= 2
