@@ -180,7 +180,7 @@ def test_factory_markers_checks_problems_and_save(browser, server, accounts):
     page.click("#marker-locked")
     page.click("#preview .space[data-at='1,1,1']")
     assert page.input_value("#board-locked") == "1,1,1"
-    page.click("#marker-piece-white")
+    page.click("#marker-piece-white-circle")
     page.click("#preview .space[data-at='2,2,1']")
     assert page.input_value("#board-pieces") == "2,2,1:white"
     page.click("#add-check")
@@ -309,11 +309,11 @@ FACTORY_CASES = [
                                           ("fill", "#move_limit", "20")]),
     ("board.pieces", "is locked or already holds a piece",
      [("click", "#marker-locked"), ("click", SPACE.format("1,1,1")),
-      ("click", "#marker-piece-black"), ("click", SPACE.format("1,1,1"))]),
+      ("click", "#marker-piece-black-circle"), ("click", SPACE.format("1,1,1"))]),
     ("board.pieces", "floats", [("redraw", "#board-kind", "stacks"),
-                                ("click", "#marker-piece-black"), ("click", SPACE.format("1,1,2"))]),
+                                ("click", "#marker-piece-black-circle"), ("click", SPACE.format("1,1,2"))]),
     ("board.pieces", "already satisfies turn check",
-     [("click", "#marker-piece-black")] + [("click", SPACE.format(f"{x},1,1")) for x in (1, 2, 3)]),
+     [("click", "#marker-piece-black-circle")] + [("click", SPACE.format(f"{x},1,1")) for x in (1, 2, 3)]),
     ("reserves", "every count is 0", [("select", "#reserves-black", "0"),
                                       ("select", "#reserves-white", "0")]),
     ("agree_draw", "needs another player", [("redraw", "#players", "1-vs-chaos"),

@@ -22,8 +22,8 @@ import math
 import re
 
 from games.openspiel import core_of
+from webapp.shapes import SHAPE_OF_LETTER, obscured_svg, piece_svg
 
-FILL = {"black": "#222", "white": "#fafafa", "pink": "#f4a6c8", "yellow": "#f2d43a"}
 Y_FILL = {1: "#222", 2: "#fafafa"}
 CELL = 44
 _PLACE = re.compile(r"^(\w+)@(stack)?\(([\d,]+)\)$")
@@ -93,7 +93,7 @@ def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0,
         text = state.observation_string(viewer_seat)
         if core is not None and game_string.startswith("ttt(") and hasattr(core, "player_view"):
             drawing = draw_ttt(game_string, core, legal, view=core.player_view(viewer_seat),
-                               version=version)
+                               version=version, viewer_seat=viewer_seat)
             drawing.text = text
             return drawing
         return Drawing("", {}, legal, text=text)
@@ -116,22 +116,31 @@ def _ttt_target(name: str):
     return ("stack",) + nums if m.group(2) else nums
 
 
-def _view_content(view, colours):
+def _view_content(view, colours, shape_view=None):
     """What a seat's ``player_view`` shows in a cell, as the drawing's content:
-    a colour it sees fully, ("obscured", colour) when it sees the colour but not
-    the shape, "locked", or None (empty or a piece hidden from it)."""
+    (colour, shape) for a piece it fully sees, ("obscured", colour) when it
+    sees the colour but not the shape, "locked", or None (empty or a piece
+    hidden from it). ``shape_view``: the seat's ``player_shape_view`` (shape
+    letters) of a rule set with shapes; without it every piece is a circle."""
     from games.ttt._engine import COLOUR_CHARS
     out = []
-    for ch in view:
+    for c, ch in enumerate(view):
         if ch == "#":
             out.append("locked")
         elif ch == ".":
             out.append(None)
         elif ch.islower():
-            out.append(colours[COLOUR_CHARS.index(ch)])
+            shape = SHAPE_OF_LETTER.get(shape_view[c], "circle") if shape_view else "circle"
+            out.append((colours[COLOUR_CHARS.index(ch)], shape))
         else:
             out.append(("obscured", colours[COLOUR_CHARS.index(ch.lower())]))
     return out
+
+
+def _shaped(core) -> bool:
+    """Whether the rule set plays shapes other than the circle (only then has
+    the core a shape per cell to show)."""
+    return hasattr(core, "shape_names") and list(core.shape_names()) != ["circle"]
 
 
 @functools.lru_cache(maxsize=256)
@@ -149,10 +158,12 @@ def board_kind(name: str, version: str = "") -> str:
     return _versioned_kind.__wrapped__(name, version)
 
 
-def draw_ttt(game_string: str, core, legal, view=None, version: str = "") -> Drawing:
-    """A rule set's board. ``view``: one seat's ``player_view`` (hidden
-    information: only what that seat sees is drawn); None: the whole position
-    (perfect information, where every seat sees it all)."""
+def draw_ttt(game_string: str, core, legal, view=None, version: str = "",
+             viewer_seat: int = 0) -> Drawing:
+    """A rule set's board. ``view``: seat ``viewer_seat``'s ``player_view``
+    (hidden information: only what that seat sees is drawn, shapes from its
+    ``player_shape_view``); None: the whole position (perfect information,
+    where every seat sees it all)."""
     name = game_string[len("ttt(rules="):-1]
     kind = board_kind(name, version)
     colours = list(core.reserves())
@@ -161,13 +172,17 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "") -> Dra
     X, Y, Z = (max(c[i] for c in coords) for i in range(3))
     clicks, buttons = _split(legal, _ttt_target)
     by_label = {v: k for k, v in clicks.items()}
+    shaped = _shaped(core)
     content = {}
     if view is not None:
-        for c, value in enumerate(_view_content(view, colours)):
+        shape_view = core.player_shape_view(viewer_seat) if shaped else None
+        for c, value in enumerate(_view_content(view, colours, shape_view)):
             content[coords[c]] = value
     else:
+        shapes = core.shapes() if shaped else ["circle"] * size
         for c, value in enumerate(core.cells()):
-            content[coords[c]] = None if value == 0 else ("locked" if value < 0 else colours[value - 1])
+            content[coords[c]] = (None if value == 0 else
+                                  "locked" if value < 0 else (colours[value - 1], shapes[c]))
     if kind == "stacks":
         svg = _stacks_svg(X, Y, Z, content, by_label)
     else:
@@ -175,19 +190,17 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "") -> Dra
     return Drawing(svg, clicks, buttons)
 
 
-def _piece(cx, cy, colour, r=CELL * 0.36) -> str:
-    if colour == "locked":
+def _piece(cx, cy, content, r=CELL * 0.36) -> str:
+    """A cell's content (see ``draw_ttt``) drawn at (cx, cy)."""
+    if content is None:
+        return ""
+    if content == "locked":
         return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
                 f'class="locked" fill="#999"/>')
-    if colour is None:
-        return ""
-    if isinstance(colour, tuple):          # obscured: the colour is seen, the shape is not
-        colour = colour[1]
-        return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
-                f'rx="{r / 2:.1f}" fill="{FILL.get(colour, "#888")}" stroke="#000" '
-                f'stroke-dasharray="4 3" class="piece obscured {colour}"/>')
-    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{FILL.get(colour, "#888")}" '
-            f'stroke="#000" stroke-width="1.5" class="piece {colour}"/>')
+    if content[0] == "obscured":          # the colour is seen, the shape is not
+        return obscured_svg(content[1], cx, cy, r)
+    colour, shape = content
+    return piece_svg(shape, colour, cx, cy, r)
 
 
 def plane_svg(kind, X, Y, Z, content, by_label) -> str:
