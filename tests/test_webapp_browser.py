@@ -693,3 +693,105 @@ def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server
         assert re.search(r"recorded as game \d+ and rated", result), result
         shot(page, "game-ismcts-" + game)
     page.close()
+
+
+# -- the six shapes drawn (webapp/shapes.py) ----------------------------------------------
+POLYGON_CORNERS = {"triangle": 3, "x": 12, "cross": 12, "star": 10, "pentagon": 5}
+
+
+def assert_shapes_drawn(page, scope, expected):
+    """Each (colour, shape) of ``expected`` drawn once inside ``scope``: a
+    circle element for a circle, a polygon with the shape's corners otherwise."""
+    drawn = page.eval_on_selector_all(
+        f"{scope} .piece", "els => els.map(e => [e.tagName, e.getAttribute('class'), "
+        "(e.getAttribute('points') || '').trim().split(/\\s+/).length])")
+    got = sorted((cls.split()[1], cls.split()[2][len("shape-"):], tag, corners)
+                 for tag, cls, corners in drawn)
+    want = sorted((colour, shape, "circle" if shape == "circle" else "polygon",
+                   1 if shape == "circle" else POLYGON_CORNERS[shape]) for colour, shape in expected)
+    assert got == want
+
+
+def test_factory_places_starting_pieces_of_every_shape(browser, server, accounts):
+    """Six shapes in play; each colour-and-shape marker beside its reserve
+    places that piece; the preview, the saved page and the game page draw
+    each in its shape, on squares and on stacks."""
+    page = login(browser, server, "cy")
+    page.goto(server + "/factory")
+    for control, value in (("#shape_count", "6"), ("#board-kind", "squares"),
+                           ("#board-size-x", "4"), ("#board-size-y", "4")):
+        with page.expect_navigation():                      # these redraw the form
+            page.select_option(control, value)
+    shapes = ["circle", "triangle", "x", "cross", "star", "pentagon"]
+    placed = []
+    for i, shape in enumerate(shapes):
+        colour = ("black", "white")[i % 2]
+        marker = f"#marker-piece-{colour}-{shape}"
+        assert page.locator(f"fieldset.shape[data-shape='{shape}'] {marker} svg .shape-{shape}").count() == 1
+        page.click(marker)
+        page.click(SPACE.format(f"{1 + i % 4},{1 + i // 4},1"))
+        placed.append((colour, shape))
+    assert_shapes_drawn(page, "#preview", placed)
+    assert page.input_value("#board-pieces").split(";")[:2] == ["1,1,1:black", "2,1,1:white:triangle"]
+    page.click("#marker-piece-black-star")
+    page.click(SPACE.format("1,1,1"))                       # another shape replaces the circle
+    assert page.locator(f"{SPACE.format('1,1,1')} .piece.shape-star").count() == 1
+    page.click(SPACE.format("1,1,1"))                       # and a second click clears it
+    assert page.locator(f"{SPACE.format('1,1,1')} .piece").count() == 0
+    page.click("#marker-piece-black-circle")
+    page.click(SPACE.format("1,1,1"))
+    shot(page, "factory-shapes")
+    page.select_option("#reserves-black-pentagon", "1")     # a pentagon to place in the game
+    page.fill("#name", "Browser-Shapes")
+    follow(page, "#save")
+    assert page.inner_text("h1") == "Browser-Shapes", page.inner_text("main")[:2000]
+    assert_shapes_drawn(page, "#preview", placed)           # the saved page's drawing
+    shot(page, "ruleset-shapes")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Browser-Shapes")
+    page.select_option("#seat1", "Random")
+    follow(page, "#start")
+    assert_shapes_drawn(page, "svg.board", placed)          # the game page's
+    shot(page, "game-shapes")
+    # the shape picker: a click places the shape picked
+    page.check("#shape-pentagon")
+    cell = page.locator("svg.board .cell.legal").first
+    where = cell.get_attribute("data-cell")
+    follow(page, cell)
+    assert page.locator(f"svg.board [data-cell='{where}'] .piece.black.shape-pentagon").count() == 1
+    # stacks: pieces stand on one another and keep their shapes
+    page.goto(server + "/factory")
+    for control, value in (("#shape_count", "3"), ("#board-kind", "stacks"), ("#board-size-z", "4")):
+        with page.expect_navigation():
+            page.select_option(control, value)
+    for z, (colour, shape) in enumerate((("black", "circle"), ("white", "triangle"), ("black", "x")), 1):
+        page.click(f"#marker-piece-{colour}-{shape}")
+        page.click(SPACE.format(f"1,1,{z}"))
+    assert_shapes_drawn(page, "#preview", [("black", "circle"), ("white", "triangle"), ("black", "x")])
+    shot(page, "factory-shapes-stacks")
+    page.close()
+
+
+def test_game_pages_draw_every_shape_on_every_board_kind(browser, server, accounts):
+    """A rule set per board kind and view (squares, vertices, hash, stacks, a
+    row, 3D layers) starting with one piece of each shape, played from the
+    home page: the board shows each shape once, in its colour."""
+    from registry import Registry, rulesets
+    from test_webapp_shapes import LAYOUTS, SHAPES, shapes_record
+    with Registry(server.db) as reg:
+        have = {r["name"] for r in rulesets.list_rule_sets(reg)}
+        for name, kind, size, at in LAYOUTS:
+            if name not in have:
+                rulesets.save_rule_set(reg, "ada", shapes_record(name, kind, size, at))
+    page = login(browser, server, "cy")
+    expected = [(("black", "white")[i % 2], s) for i, s in enumerate(SHAPES)]
+    for name, kind, size, at in LAYOUTS:
+        page.goto(server + "/")
+        with page.expect_navigation():
+            page.select_option("#game", name)
+        page.select_option("#seat1", "Random")
+        follow(page, "#start")
+        assert_shapes_drawn(page, "svg.board", expected)
+        shot(page, f"game-{name.lower()}")
+    page.close()

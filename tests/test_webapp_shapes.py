@@ -128,3 +128,60 @@ def test_hidden_pieces_drawn_only_as_the_viewer_sees_them(app, cloaking):
     assert sorted(pieces_drawn(page)) == [("polygon", "black", "star"), ("polygon", "black", "triangle")]
     obscured = re.findall(r'class="piece obscured (\w+)"', page)
     assert obscured == (["white", "white"] if cloaking == "obscures" else [])
+
+
+def test_a_click_places_the_shape_picked(app):
+    """With shapes every empty cell carries one placement per shape
+    (data-shape-actions), each the legal action that places that shape there,
+    and the picker offers each shape; no placement is left as a button."""
+    from test_webapp import live
+    make_users(app)
+    name, kind, size, at = LAYOUTS[0]
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        rulesets.save_rule_set(reg, "ada", shapes_record(name, kind, size, at))
+    cy = Browser(app, "cy")
+    url = cy.post("/play/new", game=name, universe="Public", seat0="cy",
+                  seat1="Random").headers["Location"]
+    page = cy.get(url).text
+    state = live(app, url).state
+    picker = re.findall(r'<input type="radio" name="shape" value="(\w+)"', page)
+    assert picker == SHAPES
+    cells = re.findall(r'class="cell legal" data-action="(\d+)" data-shape-actions="([^"]+)" '
+                       r'data-cell="\((\d+),(\d+),1\)"', page)
+    assert len(cells) == 16 - len(SHAPES)
+    for first, choices, x, y in cells:
+        pairs = dict(pair.split(":") for pair in choices.split())
+        assert list(pairs) == SHAPES and pairs["circle"] == first
+        for shape, action in pairs.items():
+            assert state.action_to_string(0, int(action)) == f"black@({x},{y},1) {shape}"
+    assert not re.findall(r'<button class="move" name="action" value="\d+">black@', page)
+    star = dict(pair.split(":") for pair in cells[0][1].split())["star"]
+    cy.post(url + "/move", action=star)
+    x, y = cells[0][2:]
+    assert re.search(rf'data-cell="\({x},{y},1\)"><rect[^>]*/><polygon[^>]*class="piece black shape-star"',
+                     cy.get(url).text)
+
+
+def test_more_shapes_keep_and_copy_the_reserves_as_the_seed_says(app):
+    """Seed: changing the shapes adds reserve selects, "default the values in
+    added integer selects to those in the highest-numbered existing shape".
+    From one shape to three the circle keeps its counts (its select was
+    named per colour only) and the new shapes start with them; back to one,
+    the circle's counts stay."""
+    from test_webapp import factory_form
+    make_users(app)
+    cy = Browser(app, "cy")
+    form = factory_form(**{"reserves.black": "5", "reserves.white": "4", "op": "redraw",
+                           "shape_count": "3"})
+    page = cy.post("/factory", **form).text
+    for colour, count in (("black", 5), ("white", 4)):
+        for shape in ("circle", "triangle", "x"):
+            select = re.search(rf'<select name="reserves.{colour}.{shape}".*?</select>', page, re.S).group(0)
+            assert re.search(rf'<option value="{count}" selected>', select), (colour, shape)
+    form = factory_form(**{"reserves.black.circle": "6", "reserves.white.circle": "2",
+                           "reserves.black.triangle": "1", "op": "redraw", "shape_count": "1"})
+    del form["reserves.black"], form["reserves.white"]
+    page = cy.post("/factory", **form).text
+    for colour, count in (("black", 6), ("white", 2)):
+        select = re.search(rf'<select name="reserves.{colour}".*?</select>', page, re.S).group(0)
+        assert re.search(rf'<option value="{count}" selected>', select), colour

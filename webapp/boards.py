@@ -31,11 +31,24 @@ _PLACE = re.compile(r"^(\w+)@(stack)?\(([\d,]+)\)$")
 
 class Drawing:
     """An SVG, the legal actions it makes clickable (action -> cell label) and
-    the remaining legal actions as (action, label) buttons."""
+    the remaining legal actions as (action, label) buttons. ``shape_picker``:
+    (shape, colour) of each shape a click may place (a rule set with shapes:
+    the page offers a choice, a click places the chosen shape; the first is
+    chosen to begin with)."""
 
     def __init__(self, svg: str, clickable: dict[int, str], buttons: list[tuple[int, str]],
-                 text: str | None = None):
+                 text: str | None = None, shape_picker: list[tuple[str, str]] | None = None):
         self.svg, self.clickable, self.buttons, self.text = svg, clickable, buttons, text
+        self.shape_picker = shape_picker or []
+
+
+class ShapedCell(dict):
+    """{shape: action} placing each shape on one cell, and the shape the
+    page's picker starts on (``first``)."""
+
+    def __init__(self, actions: dict[str, int], first: str):
+        super().__init__(actions)
+        self.first = first
 
 
 def _legal(state, clickable_ok: bool, seat: int):
@@ -73,6 +86,12 @@ def _cell_attrs(label, clicks_by_label) -> str:
     action = clicks_by_label.get(label)
     if action is None:
         return f'data-cell="{html.escape(label)}"'
+    if isinstance(action, ShapedCell):       # the picker's shape decides (static/app.js)
+        choices = " ".join(f"{shape}:{a}" for shape, a in action.items())
+        current = action.get(action.first)
+        now = "" if current is None else f' data-action="{current}"'
+        return (f'class="cell{"" if current is None else " legal"}"{now} data-shape-actions='
+                f'"{choices}" data-cell="{html.escape(label)}" tabindex="0"')
     return f'class="cell legal" data-action="{action}" data-cell="{html.escape(label)}" tabindex="0"'
 
 
@@ -143,6 +162,39 @@ def _shaped(core) -> bool:
     return hasattr(core, "shape_names") and list(core.shape_names()) != ["circle"]
 
 
+_SHAPED_PLACE = re.compile(r"^(\w+)(@(?:stack)?\([\d,]+\)) (\w+)$")
+
+
+def _split_shaped(legal):
+    """A rule set with shapes names a placement "black@(1,2,1) triangle": one
+    action per shape on each cell. Each shape whose placements have one
+    action per cell becomes clickable through the page's shape picker:
+    ({target: ShapedCell}, [(shape, colour)], the other actions). A shape
+    placed in several ways on one cell (colours chosen by the player) stays
+    buttons."""
+    per_shape: dict[str, dict] = {}
+    colour_of: dict[str, str] = {}
+    for a, name in legal:
+        m = _SHAPED_PLACE.match(name)
+        target = _ttt_target(m.group(1) + m.group(2)) if m else None
+        if target is not None:
+            per_shape.setdefault(m.group(3), {}).setdefault(target, []).append(a)
+            colour_of.setdefault(m.group(3), m.group(1))
+    clickable = {shape: {t: acts[0] for t, acts in by_target.items()}
+                 for shape, by_target in per_shape.items()
+                 if all(len(acts) == 1 for acts in by_target.values())}
+    if not clickable:
+        return {}, [], legal
+    first = next(iter(clickable))
+    cells: dict = {}
+    for shape, by_target in clickable.items():
+        for t, a in by_target.items():
+            cells.setdefault(t, ShapedCell({}, first))[shape] = a
+    taken = {a for by_target in clickable.values() for a in by_target.values()}
+    return cells, [(shape, colour_of[shape]) for shape in clickable], \
+        [(a, name) for a, name in legal if a not in taken]
+
+
 @functools.lru_cache(maxsize=256)
 def _versioned_kind(name: str, version: str) -> str:
     from games.ttt import rules as ttt_rules
@@ -170,9 +222,12 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "",
     size = len(view) if view is not None else len(core.cells())
     coords = [core.coords(c) for c in range(size)]
     X, Y, Z = (max(c[i] for c in coords) for i in range(3))
+    shaped = _shaped(core)
+    shaped_cells, picker, legal = _split_shaped(legal) if shaped else ({}, [], legal)
     clicks, buttons = _split(legal, _ttt_target)
     by_label = {v: k for k, v in clicks.items()}
-    shaped = _shaped(core)
+    by_label.update(shaped_cells)
+    clicks.update({a: t for t, cell in shaped_cells.items() for a in cell.values()})
     content = {}
     if view is not None:
         shape_view = core.player_shape_view(viewer_seat) if shaped else None
@@ -187,7 +242,7 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "",
         svg = _stacks_svg(X, Y, Z, content, by_label)
     else:
         svg = plane_svg(kind, X, Y, Z, content, by_label)
-    return Drawing(svg, clicks, buttons)
+    return Drawing(svg, clicks, buttons, shape_picker=picker)
 
 
 def _piece(cx, cy, content, r=CELL * 0.36) -> str:
