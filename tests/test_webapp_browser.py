@@ -119,11 +119,7 @@ def play_against_random(page, server, game, opponent="Random"):
         if page.query_selector("#result"):
             return page.inner_text("#result")
         cell = page.query_selector(".cell.legal")
-        with page.expect_navigation():
-            if cell:
-                cell.click()
-            else:
-                page.click("button.move")
+        follow(page, cell if cell else "button.move")
     raise AssertionError(f"{game} did not finish: " + page.inner_text("main")[:1500])
 
 
@@ -137,8 +133,7 @@ def test_full_game_against_a_bot(browser, server, accounts, game):
     if game == "y_game(board_size=5)":
         assert re.search(r"recorded as \S+ game \d+ and rated", result)
         assert page.locator("svg.board polygon").count() == 15
-        with page.expect_navigation():
-            page.click("#to-ratings")                    # the game string's ratings
+        follow(page, "#to-ratings")                     # the game string's ratings
         assert page.locator("#ratings tr", has_text="cy").count() == 1
         shot(page, "ratings-y_game")
     else:
@@ -183,9 +178,9 @@ def test_factory_markers_checks_problems_and_save(browser, server, accounts):
     page.click("#marker-piece-white-circle")
     page.click("#preview .space[data-at='2,2,1']")
     assert page.input_value("#board-pieces") == "2,2,1:white"
-    page.click("#add-check")
+    follow(page, "#add-check")
     assert page.locator("select[name='turn_checks[1]']").count() == 1
-    page.click(".del-check >> nth=1")
+    follow(page, ".del-check >> nth=1")
     assert page.locator("select[name='turn_checks[1]']").count() == 0
     # every reserve at its maximum: the move dropdown is cleared and disabled
     page.select_option("#reserves-black", "8")
@@ -370,8 +365,7 @@ def test_every_reachable_validation_message_next_to_its_control(browser, server,
                 with page.expect_navigation():
                     page.select_option(target, value[0])
             elif kind == "submit":
-                with page.expect_navigation():
-                    page.click(target)
+                follow(page, target)
             elif kind == "select":
                 page.select_option(target, value[0])
             elif kind == "fill":
@@ -380,8 +374,7 @@ def test_every_reachable_validation_message_next_to_its_control(browser, server,
                 page.check(target)
             else:
                 page.click(target)
-        with page.expect_navigation():
-            page.click("#save")
+        follow(page, "#save")
         shown = page.eval_on_selector_all(
             f".problem[data-for='{control}']", "ps => ps.map(p => p.textContent)")
         assert any(words in text for text in shown), (control, words, shown,
@@ -416,8 +409,7 @@ def test_phase_selector_and_phase_markers(browser, server, accounts):
     page.select_option("#phase-select", "0")
     assert "2,2,1" not in page.inner_html("#preview title >> nth=0")
     page.fill("#name", "Two-Phase-Marks")
-    with page.expect_navigation():
-        page.click("#save")
+    follow(page, "#save")
     assert page.inner_text("h1") == "Two-Phase-Marks"
     saved = page.inner_text("#saved")
     assert "Sticky spaces" in saved and "exit locked 1,1,1@2" in saved
@@ -434,9 +426,8 @@ def test_decline_a_friend_request_and_the_universe_combobox(browser, server, acc
             players.add_persona(reg, "cy", "Dream", "cy-dream")
     cy = login(browser, server, "cy")
     cy.goto(server + "/friends")
-    with cy.expect_navigation():
-        cy.locator("form.card", has=cy.locator("input[name='sender'][value='tom']")) \
-            .locator(".decline").click()
+    follow(cy, cy.locator("form.card", has=cy.locator("input[name='sender'][value='tom']"))
+           .locator(".decline"))
     shot(cy, "friends-declined")
     with Registry(server.db) as reg:
         assert not players.are_friends(reg, "tom", "cy")
@@ -471,13 +462,11 @@ def test_move_buttons_of_a_movement_game(browser, server, accounts):
             if page.query_selector("#result"):
                 break
             cells = page.query_selector_all(".cell.legal")
-            with page.expect_navigation():
-                if cells:
-                    rng.choice(cells).click()
-                else:
-                    button = page.locator("button.move", has_text="->").first
-                    stepped = True
-                    button.click()
+            if cells:
+                follow(page, rng.choice(cells))
+            else:
+                stepped = True
+                follow(page, page.locator("button.move", has_text="->").first)
         if stepped:
             break
     assert stepped
@@ -614,7 +603,7 @@ def test_cannot_move_backwards_goal_check_and_a_faithful_copy(browser, server, a
         page.select_option("#shape_count", "2")             # a triangle that may move back
     assert page.is_checked("#shapes-circle-cannot_move_backwards")
     page.select_option("#shapes-triangle-move", "adjacent")
-    page.click("#add-check")
+    follow(page, "#add-check")
     page.select_option("select[name='turn_checks[1]']", "goal-reached-stalemate")
     assert "Stalemate if goal is reached" in page.inner_text("select[name='turn_checks[1]']")
     for colour in ("black", "white"):

@@ -44,6 +44,11 @@ onReady(function () {
     });
   }
   var game = document.getElementById("game");
+  // A move is answered with the game page itself (webapp/views_play.py):
+  // show the game's own address, so a reload asks for the page, not the move.
+  if (game && location.pathname !== game.dataset.url && window.history.replaceState) {
+    window.history.replaceState(null, "", game.dataset.url);
+  }
   if (game && game.dataset.over === "0" && game.dataset.mine === "0") {
     setInterval(function () {
       fetch(game.dataset.status, {headers: {Accept: "application/json"}})
