@@ -11,8 +11,9 @@ this study talks to the app only over HTTP. Each user
 logs in, then for each game: opens the home page, starts a game, and moves by
 posting the first clickable cell until the game is over. Timed:
 - page render: one GET of the home or game page;
-- move round trip: the POST of a move through the redirected game page it
-  returns (what a person waits for after a click; the bot's answer included).
+- move round trip: the POST of a move until the game page it brings back has
+  arrived, following a redirect where the server sends one (what a person
+  waits for after a click; the bot's answer included).
 A first run with one user is the baseline in the same process; the table gives
 p50/p95/max and the 20-user p95 over the baseline p95. ``--think S`` makes
 each user pause about S seconds before a move, as a person would; with the

@@ -47,8 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("spec")
     c = cmd("players", "list players (optionally those of one universe)")
     c.add_argument("--universe")
-    c = cmd("set-sp", "make a bot the standard player of a rule set (Trainers, Admins)")
-    c.add_argument("rule_set")
+    c = cmd("set-sp", "make a bot the standard player of a rule set or a game string such as "
+                      "'y_game(board_size=5)' (Trainers, Admins)")
+    c.add_argument("rule_set", help="a saved rule set's name or an OpenSpiel game string")
     c.add_argument("player")
     c.add_argument("--as", dest="user", required=True)
     c = cmd("universe-add", "create a universe")

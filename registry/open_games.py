@@ -35,8 +35,8 @@ def load(game_string: str) -> pyspiel.Game:
                             "record_game, other games by their OpenSpiel game string")
     try:
         game = pyspiel.load_game(game_string)
-    except (pyspiel.SpielError, RuntimeError) as e:
-        first = str(e).split(". Available games")[0]      # not OpenSpiel's list of every game
+    except (pyspiel.SpielError, RuntimeError, ValueError) as e:      # ValueError: this toolkit's
+        first = str(e).split(". Available games")[0]      # games' parameter checks; not OpenSpiel's list of every game
         raise RegistryError(f"{game_string!r} is not a game OpenSpiel can load: {first}") from None
     if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
         raise RegistryError(f"{game_string!r} has simultaneous moves; only games of "

@@ -55,13 +55,19 @@ def bot_spec(reg: Registry, player: str) -> BotSpec:
 
 
 def set_standard_player(reg: Registry, user: str, rule_set: str, player: str | None) -> None:
-    """Make the bot ``player`` the rule set's SP (None: no SP); Trainers and Admins only."""
+    """Make the bot ``player`` the SP of a rule set or of a game string such as
+    ``y_game(board_size=5)`` (None: no SP); Trainers and Admins only.
+
+    A game string is a row of ``rule_sets`` (registry/open_games.py), so its SP
+    is kept and shown exactly as a rule set's; a game string that has no
+    recorded game yet gets its row here (the SP then heads its leaderboard
+    before anyone played), after ``open_games.load`` checked it is a game."""
     with reg.transaction():
         _, role = reg.user_id(user)
         if role == "creator":
             raise RegistryError(f"only a Trainer or Admin may set a standard player; {user} is a "
                                 "Creator")
-        rid = reg.rule_set_id(rule_set)
+        rid = _game_row(reg, rule_set)
         pid = None
         if player is not None:
             row = reg.player(player)
@@ -69,6 +75,18 @@ def set_standard_player(reg: Registry, user: str, rule_set: str, player: str | N
                 raise RegistryError(f"a standard player must be a bot; {player!r} is {row[2]}")
             pid = row[0]
         reg.db.execute("UPDATE rule_sets SET standard_player_id = ? WHERE id = ?", (pid, rid))
+
+
+def _game_row(reg: Registry, name: str) -> int:
+    """The ``rule_sets`` id of a saved rule set or a game string (made on first use)."""
+    from registry import open_games
+    if reg.one("SELECT 1 FROM rule_sets WHERE name = ?", (name,)):
+        return reg.rule_set_id(name)
+    try:
+        return open_games.ensure_game(reg, name)
+    except RegistryError as e:
+        raise RegistryError(f"unknown rule set {name!r} (list them with `python -m registry "
+                            f"list`), and not a game string either: {e}") from None
 
 
 def standard_player(reg: Registry, rule_set: str) -> str | None:

@@ -119,11 +119,7 @@ def play_against_random(page, server, game, opponent="Random"):
         if page.query_selector("#result"):
             return page.inner_text("#result")
         cell = page.query_selector(".cell.legal")
-        with page.expect_navigation():
-            if cell:
-                cell.click()
-            else:
-                page.click("button.move")
+        follow(page, cell if cell else "button.move")
     raise AssertionError(f"{game} did not finish: " + page.inner_text("main")[:1500])
 
 
@@ -137,8 +133,7 @@ def test_full_game_against_a_bot(browser, server, accounts, game):
     if game == "y_game(board_size=5)":
         assert re.search(r"recorded as \S+ game \d+ and rated", result)
         assert page.locator("svg.board polygon").count() == 15
-        with page.expect_navigation():
-            page.click("#to-ratings")                    # the game string's ratings
+        follow(page, "#to-ratings")                     # the game string's ratings
         assert page.locator("#ratings tr", has_text="cy").count() == 1
         shot(page, "ratings-y_game")
     else:
@@ -180,12 +175,12 @@ def test_factory_markers_checks_problems_and_save(browser, server, accounts):
     page.click("#marker-locked")
     page.click("#preview .space[data-at='1,1,1']")
     assert page.input_value("#board-locked") == "1,1,1"
-    page.click("#marker-piece-white")
+    page.click("#marker-piece-white-circle")
     page.click("#preview .space[data-at='2,2,1']")
     assert page.input_value("#board-pieces") == "2,2,1:white"
-    page.click("#add-check")
+    follow(page, "#add-check")
     assert page.locator("select[name='turn_checks[1]']").count() == 1
-    page.click(".del-check >> nth=1")
+    follow(page, ".del-check >> nth=1")
     assert page.locator("select[name='turn_checks[1]']").count() == 0
     # every reserve at its maximum: the move dropdown is cleared and disabled
     page.select_option("#reserves-black", "8")
@@ -309,11 +304,11 @@ FACTORY_CASES = [
                                           ("fill", "#move_limit", "20")]),
     ("board.pieces", "is locked or already holds a piece",
      [("click", "#marker-locked"), ("click", SPACE.format("1,1,1")),
-      ("click", "#marker-piece-black"), ("click", SPACE.format("1,1,1"))]),
+      ("click", "#marker-piece-black-circle"), ("click", SPACE.format("1,1,1"))]),
     ("board.pieces", "floats", [("redraw", "#board-kind", "stacks"),
-                                ("click", "#marker-piece-black"), ("click", SPACE.format("1,1,2"))]),
+                                ("click", "#marker-piece-black-circle"), ("click", SPACE.format("1,1,2"))]),
     ("board.pieces", "already satisfies turn check",
-     [("click", "#marker-piece-black")] + [("click", SPACE.format(f"{x},1,1")) for x in (1, 2, 3)]),
+     [("click", "#marker-piece-black-circle")] + [("click", SPACE.format(f"{x},1,1")) for x in (1, 2, 3)]),
     ("reserves", "every count is 0", [("select", "#reserves-black", "0"),
                                       ("select", "#reserves-white", "0")]),
     ("agree_draw", "needs another player", [("redraw", "#players", "1-vs-chaos"),
@@ -370,8 +365,7 @@ def test_every_reachable_validation_message_next_to_its_control(browser, server,
                 with page.expect_navigation():
                     page.select_option(target, value[0])
             elif kind == "submit":
-                with page.expect_navigation():
-                    page.click(target)
+                follow(page, target)
             elif kind == "select":
                 page.select_option(target, value[0])
             elif kind == "fill":
@@ -380,8 +374,7 @@ def test_every_reachable_validation_message_next_to_its_control(browser, server,
                 page.check(target)
             else:
                 page.click(target)
-        with page.expect_navigation():
-            page.click("#save")
+        follow(page, "#save")
         shown = page.eval_on_selector_all(
             f".problem[data-for='{control}']", "ps => ps.map(p => p.textContent)")
         assert any(words in text for text in shown), (control, words, shown,
@@ -416,8 +409,7 @@ def test_phase_selector_and_phase_markers(browser, server, accounts):
     page.select_option("#phase-select", "0")
     assert "2,2,1" not in page.inner_html("#preview title >> nth=0")
     page.fill("#name", "Two-Phase-Marks")
-    with page.expect_navigation():
-        page.click("#save")
+    follow(page, "#save")
     assert page.inner_text("h1") == "Two-Phase-Marks"
     saved = page.inner_text("#saved")
     assert "Sticky spaces" in saved and "exit locked 1,1,1@2" in saved
@@ -434,9 +426,8 @@ def test_decline_a_friend_request_and_the_universe_combobox(browser, server, acc
             players.add_persona(reg, "cy", "Dream", "cy-dream")
     cy = login(browser, server, "cy")
     cy.goto(server + "/friends")
-    with cy.expect_navigation():
-        cy.locator("form.card", has=cy.locator("input[name='sender'][value='tom']")) \
-            .locator(".decline").click()
+    follow(cy, cy.locator("form.card", has=cy.locator("input[name='sender'][value='tom']"))
+           .locator(".decline"))
     shot(cy, "friends-declined")
     with Registry(server.db) as reg:
         assert not players.are_friends(reg, "tom", "cy")
@@ -471,13 +462,11 @@ def test_move_buttons_of_a_movement_game(browser, server, accounts):
             if page.query_selector("#result"):
                 break
             cells = page.query_selector_all(".cell.legal")
-            with page.expect_navigation():
-                if cells:
-                    rng.choice(cells).click()
-                else:
-                    button = page.locator("button.move", has_text="->").first
-                    stepped = True
-                    button.click()
+            if cells:
+                follow(page, rng.choice(cells))
+            else:
+                stepped = True
+                follow(page, page.locator("button.move", has_text="->").first)
         if stepped:
             break
     assert stepped
@@ -614,7 +603,7 @@ def test_cannot_move_backwards_goal_check_and_a_faithful_copy(browser, server, a
         page.select_option("#shape_count", "2")             # a triangle that may move back
     assert page.is_checked("#shapes-circle-cannot_move_backwards")
     page.select_option("#shapes-triangle-move", "adjacent")
-    page.click("#add-check")
+    follow(page, "#add-check")
     page.select_option("select[name='turn_checks[1]']", "goal-reached-stalemate")
     assert "Stalemate if goal is reached" in page.inner_text("select[name='turn_checks[1]']")
     for colour in ("black", "white"):
@@ -692,4 +681,106 @@ def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server
         result = play_against_random(page, server, game, opponent="ismcts30")
         assert re.search(r"recorded as game \d+ and rated", result), result
         shot(page, "game-ismcts-" + game)
+    page.close()
+
+
+# -- the six shapes drawn (webapp/shapes.py) ----------------------------------------------
+POLYGON_CORNERS = {"triangle": 3, "x": 12, "cross": 12, "star": 10, "pentagon": 5}
+
+
+def assert_shapes_drawn(page, scope, expected):
+    """Each (colour, shape) of ``expected`` drawn once inside ``scope``: a
+    circle element for a circle, a polygon with the shape's corners otherwise."""
+    drawn = page.eval_on_selector_all(
+        f"{scope} .piece", "els => els.map(e => [e.tagName, e.getAttribute('class'), "
+        "(e.getAttribute('points') || '').trim().split(/\\s+/).length])")
+    got = sorted((cls.split()[1], cls.split()[2][len("shape-"):], tag, corners)
+                 for tag, cls, corners in drawn)
+    want = sorted((colour, shape, "circle" if shape == "circle" else "polygon",
+                   1 if shape == "circle" else POLYGON_CORNERS[shape]) for colour, shape in expected)
+    assert got == want
+
+
+def test_factory_places_starting_pieces_of_every_shape(browser, server, accounts):
+    """Six shapes in play; each colour-and-shape marker beside its reserve
+    places that piece; the preview, the saved page and the game page draw
+    each in its shape, on squares and on stacks."""
+    page = login(browser, server, "cy")
+    page.goto(server + "/factory")
+    for control, value in (("#shape_count", "6"), ("#board-kind", "squares"),
+                           ("#board-size-x", "4"), ("#board-size-y", "4")):
+        with page.expect_navigation():                      # these redraw the form
+            page.select_option(control, value)
+    shapes = ["circle", "triangle", "x", "cross", "star", "pentagon"]
+    placed = []
+    for i, shape in enumerate(shapes):
+        colour = ("black", "white")[i % 2]
+        marker = f"#marker-piece-{colour}-{shape}"
+        assert page.locator(f"fieldset.shape[data-shape='{shape}'] {marker} svg .shape-{shape}").count() == 1
+        page.click(marker)
+        page.click(SPACE.format(f"{1 + i % 4},{1 + i // 4},1"))
+        placed.append((colour, shape))
+    assert_shapes_drawn(page, "#preview", placed)
+    assert page.input_value("#board-pieces").split(";")[:2] == ["1,1,1:black", "2,1,1:white:triangle"]
+    page.click("#marker-piece-black-star")
+    page.click(SPACE.format("1,1,1"))                       # another shape replaces the circle
+    assert page.locator(f"{SPACE.format('1,1,1')} .piece.shape-star").count() == 1
+    page.click(SPACE.format("1,1,1"))                       # and a second click clears it
+    assert page.locator(f"{SPACE.format('1,1,1')} .piece").count() == 0
+    page.click("#marker-piece-black-circle")
+    page.click(SPACE.format("1,1,1"))
+    shot(page, "factory-shapes")
+    page.select_option("#reserves-black-pentagon", "1")     # a pentagon to place in the game
+    page.fill("#name", "Browser-Shapes")
+    follow(page, "#save")
+    assert page.inner_text("h1") == "Browser-Shapes", page.inner_text("main")[:2000]
+    assert_shapes_drawn(page, "#preview", placed)           # the saved page's drawing
+    shot(page, "ruleset-shapes")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Browser-Shapes")
+    page.select_option("#seat1", "Random")
+    follow(page, "#start")
+    assert_shapes_drawn(page, "svg.board", placed)          # the game page's
+    shot(page, "game-shapes")
+    # the shape picker: a click places the shape picked
+    page.check("#shape-pentagon")
+    cell = page.locator("svg.board .cell.legal").first
+    where = cell.get_attribute("data-cell")
+    follow(page, cell)
+    assert page.locator(f"svg.board [data-cell='{where}'] .piece.black.shape-pentagon").count() == 1
+    # stacks: pieces stand on one another and keep their shapes
+    page.goto(server + "/factory")
+    for control, value in (("#shape_count", "3"), ("#board-kind", "stacks"), ("#board-size-z", "4")):
+        with page.expect_navigation():
+            page.select_option(control, value)
+    for z, (colour, shape) in enumerate((("black", "circle"), ("white", "triangle"), ("black", "x")), 1):
+        page.click(f"#marker-piece-{colour}-{shape}")
+        page.click(SPACE.format(f"1,1,{z}"))
+    assert_shapes_drawn(page, "#preview", [("black", "circle"), ("white", "triangle"), ("black", "x")])
+    shot(page, "factory-shapes-stacks")
+    page.close()
+
+
+def test_game_pages_draw_every_shape_on_every_board_kind(browser, server, accounts):
+    """A rule set per board kind and view (squares, vertices, hash, stacks, a
+    row, 3D layers) starting with one piece of each shape, played from the
+    home page: the board shows each shape once, in its colour."""
+    from registry import Registry, rulesets
+    from test_webapp_shapes import LAYOUTS, SHAPES, shapes_record
+    with Registry(server.db) as reg:
+        have = {r["name"] for r in rulesets.list_rule_sets(reg)}
+        for name, kind, size, at in LAYOUTS:
+            if name not in have:
+                rulesets.save_rule_set(reg, "ada", shapes_record(name, kind, size, at))
+    page = login(browser, server, "cy")
+    expected = [(("black", "white")[i % 2], s) for i, s in enumerate(SHAPES)]
+    for name, kind, size, at in LAYOUTS:
+        page.goto(server + "/")
+        with page.expect_navigation():
+            page.select_option("#game", name)
+        page.select_option("#seat1", "Random")
+        follow(page, "#start")
+        assert_shapes_drawn(page, "svg.board", expected)
+        shot(page, f"game-{name.lower()}")
     page.close()

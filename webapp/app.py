@@ -9,7 +9,7 @@ from flask import Flask, render_template
 
 from registry.db import default_path
 from registry.store import Registry
-from webapp import accounts, bench_runs, web
+from webapp import accounts, bench_runs, shapes, web
 from webapp.live_store import LiveStore
 from webapp.source import attach_database
 
@@ -51,7 +51,8 @@ def create_app(db_path: str | os.PathLike | None = None, *, secret_key: bytes | 
     app.before_request(web.check_csrf)
     app.teardown_appcontext(web.close_registry)
     app.jinja_env.globals.update(csrf_token=web.csrf_token, nav=web.nav, current_user=web.user,
-                                 current_role=web.role)
+                                 current_role=web.role, piece_svg=shapes.piece_svg,
+                                 shape_outlines=shapes.outlines_json)
 
     from webapp import views_auth, views_boards, views_factory, views_play
     for module in (views_auth, views_play, views_boards, views_factory):

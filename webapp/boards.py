@@ -22,8 +22,8 @@ import math
 import re
 
 from games.openspiel import core_of
+from webapp.shapes import SHAPE_OF_LETTER, obscured_svg, piece_svg
 
-FILL = {"black": "#222", "white": "#fafafa", "pink": "#f4a6c8", "yellow": "#f2d43a"}
 Y_FILL = {1: "#222", 2: "#fafafa"}
 CELL = 44
 _PLACE = re.compile(r"^(\w+)@(stack)?\(([\d,]+)\)$")
@@ -31,11 +31,24 @@ _PLACE = re.compile(r"^(\w+)@(stack)?\(([\d,]+)\)$")
 
 class Drawing:
     """An SVG, the legal actions it makes clickable (action -> cell label) and
-    the remaining legal actions as (action, label) buttons."""
+    the remaining legal actions as (action, label) buttons. ``shape_picker``:
+    (shape, colour) of each shape a click may place (a rule set with shapes:
+    the page offers a choice, a click places the chosen shape; the first is
+    chosen to begin with)."""
 
     def __init__(self, svg: str, clickable: dict[int, str], buttons: list[tuple[int, str]],
-                 text: str | None = None):
+                 text: str | None = None, shape_picker: list[tuple[str, str]] | None = None):
         self.svg, self.clickable, self.buttons, self.text = svg, clickable, buttons, text
+        self.shape_picker = shape_picker or []
+
+
+class ShapedCell(dict):
+    """{shape: action} placing each shape on one cell, and the shape the
+    page's picker starts on (``first``)."""
+
+    def __init__(self, actions: dict[str, int], first: str):
+        super().__init__(actions)
+        self.first = first
 
 
 def _legal(state, clickable_ok: bool, seat: int):
@@ -73,6 +86,12 @@ def _cell_attrs(label, clicks_by_label) -> str:
     action = clicks_by_label.get(label)
     if action is None:
         return f'data-cell="{html.escape(label)}"'
+    if isinstance(action, ShapedCell):       # the picker's shape decides (static/app.js)
+        choices = " ".join(f"{shape}:{a}" for shape, a in action.items())
+        current = action.get(action.first)
+        now = "" if current is None else f' data-action="{current}"'
+        return (f'class="cell{"" if current is None else " legal"}"{now} data-shape-actions='
+                f'"{choices}" data-cell="{html.escape(label)}" tabindex="0"')
     return f'class="cell legal" data-action="{action}" data-cell="{html.escape(label)}" tabindex="0"'
 
 
@@ -93,7 +112,7 @@ def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0,
         text = state.observation_string(viewer_seat)
         if core is not None and game_string.startswith("ttt(") and hasattr(core, "player_view"):
             drawing = draw_ttt(game_string, core, legal, view=core.player_view(viewer_seat),
-                               version=version)
+                               version=version, viewer_seat=viewer_seat)
             drawing.text = text
             return drawing
         return Drawing("", {}, legal, text=text)
@@ -116,22 +135,64 @@ def _ttt_target(name: str):
     return ("stack",) + nums if m.group(2) else nums
 
 
-def _view_content(view, colours):
+def _view_content(view, colours, shape_view=None):
     """What a seat's ``player_view`` shows in a cell, as the drawing's content:
-    a colour it sees fully, ("obscured", colour) when it sees the colour but not
-    the shape, "locked", or None (empty or a piece hidden from it)."""
+    (colour, shape) for a piece it fully sees, ("obscured", colour) when it
+    sees the colour but not the shape, "locked", or None (empty or a piece
+    hidden from it). ``shape_view``: the seat's ``player_shape_view`` (shape
+    letters) of a rule set with shapes; without it every piece is a circle."""
     from games.ttt._engine import COLOUR_CHARS
     out = []
-    for ch in view:
+    for c, ch in enumerate(view):
         if ch == "#":
             out.append("locked")
         elif ch == ".":
             out.append(None)
         elif ch.islower():
-            out.append(colours[COLOUR_CHARS.index(ch)])
+            shape = SHAPE_OF_LETTER.get(shape_view[c], "circle") if shape_view else "circle"
+            out.append((colours[COLOUR_CHARS.index(ch)], shape))
         else:
             out.append(("obscured", colours[COLOUR_CHARS.index(ch.lower())]))
     return out
+
+
+def _shaped(core) -> bool:
+    """Whether the rule set plays shapes other than the circle (only then has
+    the core a shape per cell to show)."""
+    return hasattr(core, "shape_names") and list(core.shape_names()) != ["circle"]
+
+
+_SHAPED_PLACE = re.compile(r"^(\w+)(@(?:stack)?\([\d,]+\)) (\w+)$")
+
+
+def _split_shaped(legal):
+    """A rule set with shapes names a placement "black@(1,2,1) triangle": one
+    action per shape on each cell. Each shape whose placements have one
+    action per cell becomes clickable through the page's shape picker:
+    ({target: ShapedCell}, [(shape, colour)], the other actions). A shape
+    placed in several ways on one cell (colours chosen by the player) stays
+    buttons."""
+    per_shape: dict[str, dict] = {}
+    colour_of: dict[str, str] = {}
+    for a, name in legal:
+        m = _SHAPED_PLACE.match(name)
+        target = _ttt_target(m.group(1) + m.group(2)) if m else None
+        if target is not None:
+            per_shape.setdefault(m.group(3), {}).setdefault(target, []).append(a)
+            colour_of.setdefault(m.group(3), m.group(1))
+    clickable = {shape: {t: acts[0] for t, acts in by_target.items()}
+                 for shape, by_target in per_shape.items()
+                 if all(len(acts) == 1 for acts in by_target.values())}
+    if not clickable:
+        return {}, [], legal
+    first = next(iter(clickable))
+    cells: dict = {}
+    for shape, by_target in clickable.items():
+        for t, a in by_target.items():
+            cells.setdefault(t, ShapedCell({}, first))[shape] = a
+    taken = {a for by_target in clickable.values() for a in by_target.values()}
+    return cells, [(shape, colour_of[shape]) for shape in clickable], \
+        [(a, name) for a, name in legal if a not in taken]
 
 
 @functools.lru_cache(maxsize=256)
@@ -149,45 +210,52 @@ def board_kind(name: str, version: str = "") -> str:
     return _versioned_kind.__wrapped__(name, version)
 
 
-def draw_ttt(game_string: str, core, legal, view=None, version: str = "") -> Drawing:
-    """A rule set's board. ``view``: one seat's ``player_view`` (hidden
-    information: only what that seat sees is drawn); None: the whole position
-    (perfect information, where every seat sees it all)."""
+def draw_ttt(game_string: str, core, legal, view=None, version: str = "",
+             viewer_seat: int = 0) -> Drawing:
+    """A rule set's board. ``view``: seat ``viewer_seat``'s ``player_view``
+    (hidden information: only what that seat sees is drawn, shapes from its
+    ``player_shape_view``); None: the whole position (perfect information,
+    where every seat sees it all)."""
     name = game_string[len("ttt(rules="):-1]
     kind = board_kind(name, version)
     colours = list(core.reserves())
     size = len(view) if view is not None else len(core.cells())
     coords = [core.coords(c) for c in range(size)]
     X, Y, Z = (max(c[i] for c in coords) for i in range(3))
+    shaped = _shaped(core)
+    shaped_cells, picker, legal = _split_shaped(legal) if shaped else ({}, [], legal)
     clicks, buttons = _split(legal, _ttt_target)
     by_label = {v: k for k, v in clicks.items()}
+    by_label.update(shaped_cells)
+    clicks.update({a: t for t, cell in shaped_cells.items() for a in cell.values()})
     content = {}
     if view is not None:
-        for c, value in enumerate(_view_content(view, colours)):
+        shape_view = core.player_shape_view(viewer_seat) if shaped else None
+        for c, value in enumerate(_view_content(view, colours, shape_view)):
             content[coords[c]] = value
     else:
+        shapes = core.shapes() if shaped else ["circle"] * size
         for c, value in enumerate(core.cells()):
-            content[coords[c]] = None if value == 0 else ("locked" if value < 0 else colours[value - 1])
+            content[coords[c]] = (None if value == 0 else
+                                  "locked" if value < 0 else (colours[value - 1], shapes[c]))
     if kind == "stacks":
         svg = _stacks_svg(X, Y, Z, content, by_label)
     else:
         svg = plane_svg(kind, X, Y, Z, content, by_label)
-    return Drawing(svg, clicks, buttons)
+    return Drawing(svg, clicks, buttons, shape_picker=picker)
 
 
-def _piece(cx, cy, colour, r=CELL * 0.36) -> str:
-    if colour == "locked":
+def _piece(cx, cy, content, r=CELL * 0.36) -> str:
+    """A cell's content (see ``draw_ttt``) drawn at (cx, cy)."""
+    if content is None:
+        return ""
+    if content == "locked":
         return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
                 f'class="locked" fill="#999"/>')
-    if colour is None:
-        return ""
-    if isinstance(colour, tuple):          # obscured: the colour is seen, the shape is not
-        colour = colour[1]
-        return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
-                f'rx="{r / 2:.1f}" fill="{FILL.get(colour, "#888")}" stroke="#000" '
-                f'stroke-dasharray="4 3" class="piece obscured {colour}"/>')
-    return (f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{FILL.get(colour, "#888")}" '
-            f'stroke="#000" stroke-width="1.5" class="piece {colour}"/>')
+    if content[0] == "obscured":          # the colour is seen, the shape is not
+        return obscured_svg(content[1], cx, cy, r)
+    colour, shape = content
+    return piece_svg(shape, colour, cx, cy, r)
 
 
 def plane_svg(kind, X, Y, Z, content, by_label) -> str:

@@ -295,9 +295,12 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     for colour in reserve_colours(players, colours, extra):
         for s in shapes:
             key = f"reserves.{colour}" + (f".{s}" if len(shapes) > 1 else "")
-            if get(key) is None:        # a colour newly in play: adjust() gives it a count
+            value = get(key)
+            if value is None and s == shapes[0]:    # the shapes changed between 1 and several:
+                value = get(f"reserves.{colour}.{s}" if len(shapes) == 1 else f"reserves.{colour}")
+            if value is None:           # a colour or shape newly in play: adjust() gives it a count
                 continue
-            count = _int(get(key), 0)   # zeros kept: "every count is 0" is validation's to say
+            count = _int(value, 0)      # zeros kept: "every count is 0" is validation's to say
             if len(shapes) > 1:
                 reserves.setdefault(colour, {})[s] = count
             else:

@@ -134,7 +134,11 @@ def _game_for_user(gid: str) -> LiveGame:
 @bp.route("/game/<gid>")
 @login_required
 def game_page(gid):
-    game = _game_for_user(gid)        # never changed in place: no lock needed to draw it
+    return _game_page(_game_for_user(gid))
+
+
+def _game_page(game: LiveGame):
+    """The game page of ``game`` (never changed in place: no lock needed to draw it)."""
     seat = game.seat_to_move(user())
     mine = seat is not None
     viewer = seat if mine else game.seat_of(user())[0]
@@ -153,21 +157,36 @@ def game_page(gid):
 @bp.route("/game/<gid>/move", methods=["POST"])
 @login_required
 def move(gid):
+    """Apply the move and answer with the game page itself.
+
+    Why not a redirect to it (post/redirect/get): the redirect made every
+    move two requests, the second only drawing what this one just computed
+    (issue 16 item 7: a move's round trip is what a person waits for). What
+    the redirect guarded against is guarded here: the form carries ``at``,
+    the number of decisions of the position it was drawn from, and a move
+    sent from any other position (a reload that sends the form again, a
+    stale tab) is refused; static/app.js replaces the address with the game
+    page's, so a reload asks for the page, not the move."""
     game = _game_for_user(gid)
     try:
+        at = request.form.get("at")
+        if at is not None and at != str(len(game.moves)):
+            raise MoveError("the game moved on since this page was drawn: see the position "
+                            "now and move again")
         # The form's hidden "action" (set by a cell click) comes first and is
         # empty when a move button, which sends its own "action", was pressed.
         sent = [v for v in request.form.getlist("action") if v]
         action = int(sent[-1] if sent else "")
-        live_games().move(reg(), gid, user(), action)
+        game = live_games().move(reg(), gid, user(), action)
     except (ValueError, MoveError) as e:
         msg = str(e) if isinstance(e, MoveError) else "a move is an action number"
         if request.accept_mimetypes.best == "application/json":
             return jsonify(ok=False, error=msg), 409
         flash(msg, "error")
+        game = _game_for_user(gid)
     if request.accept_mimetypes.best == "application/json":
         return jsonify(ok=True)
-    return redirect(url_for("play.game_page", gid=gid))
+    return _game_page(game)
 
 
 @bp.route("/game/<gid>/status")

@@ -14,12 +14,27 @@ onReady(function () {
     s.addEventListener("change", function () { s.form.submit(); });
   });
 
-  // Game page: a click (or Enter) on a legal cell sends its action.
+  // Game page: a click (or Enter) on a legal cell sends its action. With
+  // shapes, the shape picker decides which of a cell's placements that is
+  // (data-shape-actions "circle:3 star:40", webapp/boards.py).
   var form = document.getElementById("move-form");
   if (form) {
-    document.querySelectorAll(".cell.legal").forEach(function (cell) {
+    document.querySelectorAll("#shape-picker input[name='shape']").forEach(function (radio) {
+      radio.addEventListener("change", function () {
+        document.querySelectorAll(".cell[data-shape-actions]").forEach(function (cell) {
+          var action = null;
+          cell.dataset.shapeActions.split(" ").forEach(function (pair) {
+            var kv = pair.split(":");
+            if (kv[0] === radio.value) action = kv[1];
+          });
+          if (action === null) { delete cell.dataset.action; cell.classList.remove("legal"); }
+          else { cell.dataset.action = action; cell.classList.add("legal"); }
+        });
+      });
+    });
+    document.querySelectorAll(".cell").forEach(function (cell) {
       function send() {
-        if (form.dataset.sent) return;
+        if (form.dataset.sent || !cell.classList.contains("legal")) return;
         form.dataset.sent = "1";
         document.getElementById("action").value = cell.dataset.action;
         form.submit();
@@ -29,6 +44,11 @@ onReady(function () {
     });
   }
   var game = document.getElementById("game");
+  // A move is answered with the game page itself (webapp/views_play.py):
+  // show the game's own address, so a reload asks for the page, not the move.
+  if (game && location.pathname !== game.dataset.url && window.history.replaceState) {
+    window.history.replaceState(null, "", game.dataset.url);
+  }
   if (game && game.dataset.over === "0" && game.dataset.mine === "0") {
     setInterval(function () {
       fetch(game.dataset.status, {headers: {Accept: "application/json"}})

@@ -11,6 +11,8 @@ window.factorySetup = function () {
   var readOnly = !form;
   var NS = "http://www.w3.org/2000/svg";
   var FILL = {black: "#222", white: "#fafafa", pink: "#f4a6c8", yellow: "#f2d43a"};
+  // unit outlines of the six shapes (webapp/shapes.py; null: a circle)
+  var OUTLINES = JSON.parse(preview.dataset.shapes || "{}");
   var selected = null;
   var phase = 0;
 
@@ -126,10 +128,12 @@ window.factorySetup = function () {
       if (seats.length) at[key] = seats; else delete at[key];
       setList(seatInput, Object.keys(at).map(function (c) { return c + "@" + at[c].join(","); }));
     } else {
-      var colour = selected.split(":")[1];
+      // "piece:COLOUR:SHAPE"; kept as "x,y,z:colour" for a circle and
+      // "x,y,z:colour:shape" otherwise (webapp/factory_form.py)
+      var parts = selected.split(":"), colour = parts[1], shape = parts[2] || "circle";
       var pieces = document.getElementById("board-pieces");
       var all = list(pieces);
-      var mine = key + ":" + colour;
+      var mine = key + ":" + colour + (shape === "circle" ? "" : ":" + shape);
       var j = all.indexOf(mine);
       if (j >= 0) all.splice(j, 1);
       else all = all.filter(function (p) { return p.split(":")[0] !== key; }).concat([mine]);
@@ -166,7 +170,7 @@ window.factorySetup = function () {
     });
     var pieces = {};
     list(document.getElementById("board-pieces")).forEach(function (p) {
-      var parts = p.split(":"); pieces[parts[0]] = parts[1];
+      var parts = p.split(":"); pieces[parts[0]] = {colour: parts[1], shape: parts[2] || "circle"};
     });
     var svg, panels, rows, cols;
     preview.innerHTML = "";
@@ -211,6 +215,21 @@ window.factorySetup = function () {
       }
     }
 
+    // a starting piece in its shape and colour, as the game page draws it
+    function piece(g, p, cx, cy, r) {
+      var attrs = {fill: FILL[p.colour] || "#888", stroke: "#000", "stroke-width": 1.5,
+                   "stroke-linejoin": "round", class: "piece " + p.colour + " shape-" + p.shape};
+      var outline = OUTLINES[p.shape];
+      if (!outline) {
+        attrs.cx = cx; attrs.cy = cy; attrs.r = r;
+        return el("circle", attrs, g);
+      }
+      attrs.points = outline.map(function (xy) {
+        return (cx + r * xy[0]).toFixed(1) + "," + (cy + r * xy[1]).toFixed(1);
+      }).join(" ");
+      return el("polygon", attrs, g);
+    }
+
     function space(svg, sx, sy, at) {
       var key = at.join(",");
       var g = el("g", {class: "space", "data-at": key}, svg);
@@ -219,9 +238,9 @@ window.factorySetup = function () {
       el("rect", {x: sx, y: sy, width: C, height: C, fill: isLocked ? "#999" : isPhase ? "#c9b8e8" : isCloaked ? "#7a8799" : (kind === "stacks" ? "#dfe6f5" : "#e8dcc0"),
                   stroke: isSticky ? "#c0392b" : "#555", "stroke-width": isSticky ? 3 : 1,
                   class: (isSticky ? "sticky " : "") + (isCloaked ? "cloaked" : "")}, g);
-      if (pieces[key]) el("circle", {cx: sx + C / 2, cy: sy + C / 2, r: C * 0.36, fill: FILL[pieces[key]] || "#888", stroke: "#000"}, g);
+      if (pieces[key]) piece(g, pieces[key], sx + C / 2, sy + C / 2, C * 0.36);
       if (notes[key]) el("text", {x: sx + 2, y: sy + C - 3, "font-size": 8, class: "seat-note"}, g).textContent = notes[key].join(" ");
-      el("title", {}, g).textContent = "(" + key + ")" + (isLocked ? " locked" : "") + (isPhase ? " locked this phase" : "") +
+      el("title", {}, g).textContent = "(" + key + ")" + (pieces[key] ? " " + pieces[key].colour + " " + pieces[key].shape : "") + (isLocked ? " locked" : "") + (isPhase ? " locked this phase" : "") +
         (isSticky ? " sticky" : "") + (isCloaked ? " cloaked this phase" : "") + (notes[key] ? " " + notes[key].join(" ") : "");
       g.addEventListener("click", function () { toggle(key); });
     }
