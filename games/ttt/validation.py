@@ -623,21 +623,18 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
     its shape, and collisions resolve by rank. Since ttt-rounds shapes move
     in rounds too (a plan is a move's action id: plain, with a goal
     replacement, or by stack). Refused rather than guessed: "Stalemate if
-    goal is reached" inside a round, by-stack moves with shapes that capture
-    (a by-stack cover is not defined on this branch, in turns either, where a
-    carried stack lands without one), shapes with cloaked spaces, and a pot
-    split inside a round with cloaked spaces."""
+    goal is reached" inside a round, shapes with cloaked spaces, and a pot
+    split inside a round with cloaked spaces. (By-stack moves with shapes
+    that capture are played since ttt-rounds3.)"""
     moving = sorted(s for s, props in shapes.items() if props["move"] != "stationary")
     if GOAL_CHECK in (rec.get("turn_checks") or []):
         p.add("turn_checks", f"{GOAL_CHECK!r} is not supported with a simultaneous or single phase yet (a "
                              "round's plans reach goals together; allowed with such a phase: the other turn "
                              "checks)")
-    by_stack = sorted(s for s, props in shapes.items() if props.get("move") in MOVES_BY_STACK)
-    if by_stack and has_powers(rec):
-        p.add("shapes", f"by-stack moves ({', '.join(by_stack)}) together with shapes that capture are not "
-                        "supported with a simultaneous or single phase yet (a carried stack arriving on pieces "
-                        "that capture has no cover rule in this engine; allowed with such a phase: by-stack "
-                        "moves and no power, or powers and no by-stack move)")
+    # ttt-rounds3: by-stack moves with shapes that capture are played in
+    # rounds (a lone by-stack plan covers as a sequential by-stack move does;
+    # collisions rank by class, then the players' hands): docs/rules/ttt.md,
+    # "By-stack covers inside rounds"
     if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases) \
             and (set(shapes) != {"circle"} or moving):
         p.add("cloaking", "shapes other than the circle, and shapes that move on the shapes path, are not "
