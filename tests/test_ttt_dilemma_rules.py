@@ -20,9 +20,9 @@ LOADABLE = ["4P-TrendSetter", "4P-AnyPieceLoses", "3Blotto13", "KBeauty9", "BoS"
             "PrisonerDilemma", "RockPaperScissors", "StagHunt", "3P-Volunteer", "ContractHunt", "ContractPD",
             "NeedyUltimatum", "Centipede9", "NeedyTrust", "OptionalPD", "NeedyDictator", "RichTrust",
             "RichUltimatum", "RichDictator", "NeedyCentipede4", "3P-9X-HideSeek", "4P-TrolleyDilemma",
-            "3P-TrolleyDilemma"]
-# Refused by the engine today (docs/rules/dilemmas.md says what each needs).
-REFUSED = ["3P-PublicGoods"]
+            "3P-TrolleyDilemma", "3P-PublicGoods"]
+# Refused by the engine today (docs/rules/dilemmas.md says what each needs): none since ttt-rounds3.
+REFUSED = []
 
 
 def raw(name):
