@@ -65,6 +65,25 @@ def cases():
                 "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
                 "circle": {"move": "orth-by-stack"}},
         move_limit=14, turn_checks=["first-3-wins"], phases=[SIM])
+    # "Stalemate if goal is reached" in rounds (ttt-rounds3)
+    add("sim-goal-stalemate", board={"kind": "squares", "size": [3, 4, 1]},
+        reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
+        shapes={"triangle": {"move": "forward-orthogonal"}, "pentagon": {"move": "adjacent", "power": CAN,
+                                                                         "condition": "cover", "result": "removes"}},
+        move_limit=30, turn_checks=["goal-reached-stalemate", "first-3-wins"], stalemate="most-pieces-wins",
+        phases=[{"order": "simultaneous", "movement": "placement-only"}, SIM, {"pass": True}])
+    add("single-goal-stalemate-4p", players="4", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={c: {"triangle": 1, "star": 1} for c in ("black", "white", "pink", "yellow")},
+        shapes={"triangle": {"move": "forward-diagonal"}, "star": {"move": "adjacent-orthogonal"}},
+        move_limit=30, turn_checks=["goal-reached-stalemate", "first-2-wins"],
+        phases=[{"order": "single", "movement": "placement-only"}, SIM, {"pass": True}])
+    add("sim-goal-stalemate-by-stack", players="2", board={"kind": "stacks", "size": [2, 3, 3], "pieces": [
+            _p(1, 1, "black", "x", y=2), _p(2, 1, "white", "x", y=2)]},
+        reserves={"black": {"circle": 2}, "white": {"circle": 2}},
+        shapes={"x": {"move": "orth-by-stack", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
+                "circle": {"move": "orth-by-stack"}},
+        move_limit=16, turn_checks=["goal-reached-stalemate"], stalemate="most-pieces-wins",
+        phases=[SIM, {"pass": True}])
     return out
 
 
@@ -171,7 +190,8 @@ def stack_cover_round_records(draw):
     return {"name": "SC", "board": {"kind": "stacks", "size": dims}, "players": players,
             "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
             "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
-            "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins"]), max_size=1)),
+            "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins", "goal-reached-stalemate"]),
+                                         max_size=2, unique=True)),
             "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}]}
 
 
@@ -180,3 +200,44 @@ def stack_cover_round_records(draw):
 def test_random_by_stack_cover_rounds_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
     play(rs, games=3, seed=seed, ref_class=StackCoverSimRefState, check=_same_pieces)
+
+
+def _goal_position():
+    """sim-goal-stalemate after its placement phase: black's triangles on
+    (1,3) and (1,1), white's on (2,2) and (3,4); black's goal is y = 4,
+    white's y = 1 (the seed's goal placement)."""
+    core = make_core(_case("sim-goal-stalemate"))
+    tri = core.shape_names().index("triangle") * 12
+    for black, white in ((6, 4), (0, 11)):
+        core.apply_action(tri + black)
+        core.apply_action(tri + white)
+    assert core.current_phase() == 1
+    return core
+
+
+@pytest.mark.parametrize("white", ["pass", "(2,2,1)->(2,1,1) becomes pentagon"])
+def test_goal_reached_in_a_round_is_a_stalemate_after_the_round(white):
+    """The seed (3P-9X-HideSeek): "Statemate if goal is reached", and
+    "stalemate advances the phase". Decided for rounds: the round is played
+    out (every plan lands), then, after its turn checks, a plan whose piece
+    ended on its goal line from off it and stayed makes the round a
+    stalemate: the phase advances. Both players reaching their goals in one
+    round is one stalemate, so no order of the plans is needed."""
+    core = _goal_position()
+    _plan(core, 0, "(1,3,1)->(1,4,1) becomes pentagon")
+    _plan(core, 1, white)
+    assert core.current_phase() == 2
+    assert core.shapes()[9] == "pentagon" and core.cells()[9] == 1
+
+
+def test_a_round_without_a_goal_goes_on():
+    core = _goal_position()
+    _plan(core, 0, "(1,1,1)->(1,2,1)")
+    _plan(core, 1, "pass")
+    assert core.current_phase() == 1
+
+
+def test_goal_reached_stalemate_is_accepted_in_rounds():
+    rec = _case("sim-goal-stalemate").to_json()
+    assert "goal-reached-stalemate" in rec["turn_checks"]
+    assert rules.parse(rec).compile()["simultaneous"]

@@ -2764,9 +2764,37 @@ class StackCoverSimRefState(MoveSimRefState):
             self.shape[stays] = replace
         return [(stays[0], stays[1], stays[2] + j) for j in range(len(carried))]
 
+    # "Stalemate if goal is reached" in rounds (docs/rules/ttt.md, "Goals reached
+    # inside rounds"): after the round's turn checks, before the move limit, a
+    # round in which a plan's piece reached its goal from off it and stayed is
+    # a stalemate. ``round_goal`` is set by _resolve and read by the round's end
+    # (the three ways SimRefState._round_end goes on after its checks).
+    round_goal = False
+
+    def _goal_instead(self):
+        if self.round_goal:
+            self.round_goal = False
+            self._stalemate_or_next_phase()
+            return True
+        return False
+
+    def _stalemate(self):
+        if not self._goal_instead():
+            super()._stalemate()
+
+    def _open_round(self):
+        if not self._goal_instead():
+            super()._open_round()
+
+    def _stalemate_or_next_phase(self):
+        self.round_goal = False
+        super()._stalemate_or_next_phase()
+
     def _resolve(self):
         plans, self.plans = self.plans, None
         self.plies += len(plans)
+        self.round_goal = False
+        goals = set()              # seats whose move plan ends on their goal line from off it
         sending = {}               # seat -> [target, colour, shape, carried pieces or None, replacement]
         lifts = {}
         for s, a in sorted(plans.items()):
@@ -2783,6 +2811,9 @@ class StackCoverSimRefState(MoveSimRefState):
                 f, z, u, by_stack, replace = self._lifted(s, a)
                 lifts[s] = (f, z)
                 sending[s] = [u, None, None, [] if by_stack else None, replace]
+                d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+                if self.goal_check and d0 is not None and d0 > 0 and d1 == 0:
+                    goals.add(s)
         for col in range(len(self.colours)):
             for name in self.names:
                 if self.sres[col][name] < 0:
@@ -2828,4 +2859,5 @@ class StackCoverSimRefState(MoveSimRefState):
             if stays is not None:
                 landed.append((winner, stays, col))
         landed.sort()
+        self.round_goal = bool(goals & {w for w, _, _ in landed})
         return self._round_end(plans, landed)

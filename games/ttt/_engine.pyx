@@ -4139,7 +4139,7 @@ cdef class TTTCore(GameCore):
         destroyed. Turn checks then look at every piece that landed."""
         cdef Tables tab = self.tab
         cdef int32_t* v = self._simv()
-        cdef int s, o, a, n, i, d, run, winner, mask, first, effect, nplans = 0
+        cdef int s, o, a, n, i, d, run, winner, mask, first, effect, nplans = 0, goals = 0
         cdef bint allpass = True, decided
         cdef int src[MAX_SEATS]
         cdef int dst[MAX_SEATS]
@@ -4184,6 +4184,8 @@ cdef class TTTCore(GameCore):
             elif tab.shaped:
                 self._sim_decode_move(s, a, src, dst)      # ttt-rounds: a shape's move
                 self.moves += 1
+                if tab.goal_check and self._sh_goal_dist(s, src[s]) > 0 and self._sh_goal_dist(s, dst[s]) == 0:
+                    goals |= 1 << s                # ttt-rounds3: the plan reaches its goal (if it stays)
             else:
                 src[s] = (a - tab.move0) // tab.T
                 dst[s] = (a - tab.move0) % tab.T
@@ -4259,6 +4261,10 @@ cdef class TTTCore(GameCore):
                 if o != s:
                     dst[o] = -1
             dst[s] = -1
+        self.goal_hit = False
+        for s in range(tab.seats):                 # ttt-rounds3: "Stalemate if goal is reached"
+            if (goals >> s) & 1 and landed[s] >= 0:
+                self.goal_hit = True
         if tab.pots and self.mem[tab.pot0 + POTQ_N]:
             self._sim_pots_pause(landed, allpass, nplans)     # ttt-rounds
             return
@@ -4272,9 +4278,10 @@ cdef class TTTCore(GameCore):
         pieces each seat's by-stack move landed above its landed cell."""
         cdef Tables tab = self.tab
         cdef int s, i, d, run, mask, first, effect, j, cc
-        cdef bint decided
+        cdef bint decided, goal = self.goal_hit
         cdef int best[MAX_SEATS]
         cdef int best_axis[MAX_SEATS]
+        self.goal_hit = False                      # ttt-rounds3: read below, after the turn checks
         if self.seen != NULL and (tab.nboards == 1 or not tab.nchecks):
             self._cloak_sim_end(landed)    # ttt-cloaksim: what each player saw of the round
         self.plies += nplans
@@ -4323,6 +4330,9 @@ cdef class TTTCore(GameCore):
                     else:
                         self._finish_draw(END_CHECK)
                     return
+        if tab.move_limit and goal:                # ttt-rounds3: a plan's piece reached its goal and stayed
+            self._stalemate()
+            return
         if tab.move_limit and self.plies >= tab.move_limit:
             self._finish_stalemate(END_MOVE_LIMIT)
             return
@@ -4357,7 +4367,8 @@ cdef class TTTCore(GameCore):
         cdef int16_t* a
         cdef int16_t* b
         pot[POTQ_TAIL] = 1
-        pot[POTQ_ALLPASS] = allpass
+        pot[POTQ_ALLPASS] = allpass | (self.goal_hit << 1)     # ttt-rounds3: bit 1, a goal reached
+        self.goal_hit = False
         pot[POTQ_NPLANS] = nplans
         for s in range(MAX_SEATS):
             pot[POTQ_LANDED + s] = landed[s] if s < tab.seats else -1
@@ -4390,7 +4401,8 @@ cdef class TTTCore(GameCore):
         for i in range(MAX_SEATS):
             landed[i] = pot[POTQ_LANDED + i]
             nland[i] = pot[POTQ_NLAND + i]       # ttt-rounds3: by-stack plans' pieces, for the turn checks
-        allpass = pot[POTQ_ALLPASS] != 0
+        allpass = (pot[POTQ_ALLPASS] & 1) != 0
+        self.goal_hit = (pot[POTQ_ALLPASS] >> 1) & 1        # ttt-rounds3
         nplans = pot[POTQ_NPLANS]
         for i in range(POT_LEN, tab.pot_len):
             pot[i] = 0

@@ -622,15 +622,14 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
     """Shapes in simultaneous or single phases (ttt-captures): a plan names
     its shape, and collisions resolve by rank. Since ttt-rounds shapes move
     in rounds too (a plan is a move's action id: plain, with a goal
-    replacement, or by stack). Refused rather than guessed: "Stalemate if
-    goal is reached" inside a round, shapes with cloaked spaces, and a pot
-    split inside a round with cloaked spaces. (By-stack moves with shapes
-    that capture are played since ttt-rounds3.)"""
+    replacement, or by stack). Refused rather than guessed: shapes with
+    cloaked spaces, and a pot split inside a round with cloaked spaces.
+    (By-stack moves with shapes that capture, and "Stalemate if goal is
+    reached", are played since ttt-rounds3.)"""
     moving = sorted(s for s, props in shapes.items() if props["move"] != "stationary")
-    if GOAL_CHECK in (rec.get("turn_checks") or []):
-        p.add("turn_checks", f"{GOAL_CHECK!r} is not supported with a simultaneous or single phase yet (a "
-                             "round's plans reach goals together; allowed with such a phase: the other turn "
-                             "checks)")
+    # ttt-rounds3: "Stalemate if goal is reached" is played in rounds (after
+    # the round's turn checks, when a plan's piece reached its goal and stayed):
+    # docs/rules/ttt.md, "Goals reached inside rounds"
     # ttt-rounds3: by-stack moves with shapes that capture are played in
     # rounds (a lone by-stack plan covers as a sequential by-stack move does;
     # collisions rank by class, then the players' hands): docs/rules/ttt.md,
