@@ -16,7 +16,7 @@ from games.ttt import make_core, rules
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_shapes import _same_pieces, play
 from ttt_checks import parsed_or_rejected, random_sim_test_of
-from ttt_reference import StackCoverSimRefState
+from ttt_reference import StackCoverSimRefState, SurroundSimRefState
 
 CAN = "can-capture"
 SIM = {"order": "simultaneous", "pass": True}
@@ -241,3 +241,120 @@ def test_goal_reached_stalemate_is_accepted_in_rounds():
     rec = _case("sim-goal-stalemate").to_json()
     assert "goal-reached-stalemate" in rec["turn_checks"]
     assert rules.parse(rec).compile()["simultaneous"]
+
+
+# -- surrounds inside rounds (ttt-rounds3; docs/rules/ttt.md "Surrounds inside rounds") ---------
+
+def _sur(cond, result, move="stationary", how=CAN):
+    return {"move": move, "power": how, "condition": cond, "result": result}
+
+
+def surround_cases():
+    out = []
+    add = lambda name, **kw: out.append(_rs(name, **kw))
+    add("sim-surround-line", board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": {"circle": 4, "x": 1}, "white": {"circle": 4, "x": 1}},
+        shapes={"circle": _sur("surround-line", "removes"), "x": {"move": "adjacent"}},
+        move_limit=16, turn_checks=[], stalemate="most-pieces-wins", phases=[SIM])
+    add("single-then-sim-surround-orth-3p", players="3", board={"kind": "squares", "size": [3, 3, 1]},
+        reserves={c: {"circle": 3} for c in ("black", "white", "pink")},
+        shapes={"circle": _sur("surround-orthogonal", "converts")},
+        move_limit=12, turn_checks=["first-3-wins"],
+        phases=[{"order": "single", "movement": "placement-only"}, SIM])
+    add("sim-surround-moves-vs-chaos", players="2-vs-chaos", board={"kind": "squares", "size": [3, 3, 1]},
+        reserves={c: {"star": 2, "circle": 1} for c in ("black", "white", "pink")},
+        shapes={"star": _sur("surround-line", "reincarnates", move="adjacent", how="must-capture"),
+                "circle": {"move": "stationary", "power": CAN, "condition": "cover", "result": "removes"}},
+        move_limit=14, turn_checks=["first-3-wins"], stalemate="most-pieces-wins",
+        phases=[SIM, {"pass": True, "locked_players": ["chaos"]}])
+    return out
+
+
+def _sur_case(name):
+    return [r for r in surround_cases() if r.name == name][0]
+
+
+@pytest.mark.parametrize("rs", surround_cases(), ids=lambda rs: rs.name)
+def test_surrounds_in_rounds_match_reference(rs):
+    assert rs.compile()["simultaneous"]
+    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=SurroundSimRefState, check=_same_pieces)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", surround_cases(), ids=lambda rs: rs.name)
+def test_surrounds_in_rounds_match_reference_long(rs):
+    play(rs, games=800, seed=3, ref_class=SurroundSimRefState, check=_same_pieces)
+
+
+@pytest.mark.parametrize("rs", surround_cases(), ids=lambda rs: rs.name)
+def test_surround_rounds_random_sim_test(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path, num_sims=8)
+    path = tmp_path / f"{rs.name}.json"
+    game = pyspiel.load_game(f"ttt(rules={path})")
+    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=4, serialize=False, verbose=False)
+
+
+def test_surrounds_are_judged_after_every_plan_landed():
+    """Decided: a round's surrounds are judged on the board with every plan
+    landed, all at once. White's circle on (2,1) and black's on (3,1); black
+    places on (1,1) (closing white's (2,1) against its (3,1)) while white
+    places on (4,1) (closing black's (3,1) against its (2,1)): each capture
+    uses a piece the other takes, and both happen."""
+    rs = _rs("line5", board={"kind": "squares", "size": [5, 1, 1], "pieces": [
+                 _p(2, 1, "white", "circle"), _p(3, 1, "black", "circle")]},
+             reserves={"black": {"circle": 1}, "white": {"circle": 1}}, move_limit=4, turn_checks=[],
+             shapes={"circle": _sur("surround-line", "removes")}, phases=[SIM])
+    core = make_core(rs)
+    _plan(core, 0, "black@(1,1,1) circle")
+    _plan(core, 1, "white@(4,1,1) circle")
+    assert core.cells()[:5] == [1, 0, 0, 2, 0]
+
+
+def test_a_captive_of_two_colours_is_destroyed():
+    """Pink's circle in the middle of a 3x3 board; black closes the row
+    through it, white the column, in the same round: both surround it, and a
+    captive claimed by surrounders of two colours is destroyed (not converted
+    to either), as pieces that plans contest are."""
+    rs = _rs("cross", players="3", board={"kind": "squares", "size": [3, 3, 1], "pieces": [
+                 _p(2, 1, "pink", "circle", y=2), _p(1, 1, "black", "circle", y=2),
+                 _p(2, 1, "white", "circle", y=1)]},
+             reserves={"black": {"circle": 1}, "white": {"circle": 1}}, move_limit=6, turn_checks=[],
+             shapes={"circle": _sur("surround-line", "converts")},
+             phases=[{"order": "single", "locked_players": [3]}, {"pass": True}])
+    core = make_core(rs)
+    _plan(core, 0, "black@(3,2,1) circle")
+    _plan(core, 1, "white@(2,3,1) circle")
+    assert core.cells()[4] == 0 and core.cells()[3] == 1 and core.cells()[5] == 1
+    assert core.cells()[1] == 2 and core.cells()[7] == 2
+
+
+@st.composite
+def surround_round_records(draw):
+    dims = [draw(st.integers(2, 4)), draw(st.integers(2, 3)), 1]
+    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
+    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
+    shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
+    shapes[names[0]].update(power=draw(st.sampled_from([CAN, "must-capture"])),
+                            condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
+                            result=draw(st.sampled_from(["removes", "reincarnates", "converts"])))
+    for s in names[1:]:
+        if draw(st.booleans()):
+            shapes[s].update(power=CAN, condition=draw(st.sampled_from(["cover", "surround-line",
+                                                                        "surround-orthogonal"])),
+                             result=draw(st.sampled_from(["removes", "reincarnates"])))
+    order = draw(st.sampled_from(["simultaneous", "single"]))
+    first = draw(st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}]))
+    return {"name": "SR", "board": {"kind": "squares", "size": dims}, "players": players,
+            "reserves": {c: {s: draw(st.integers(0, 3)) for s in shapes} for c in colours},
+            "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
+            "turn_checks": draw(st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]),
+                                         max_size=1)),
+            "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}]}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(surround_round_records(), st.integers(0, 10**6))
+def test_random_surround_rounds_match_reference(rec, seed):
+    rs = parsed_or_rejected(rec)
+    play(rs, games=3, seed=seed, ref_class=SurroundSimRefState, check=_same_pieces)

@@ -2860,4 +2860,88 @@ class StackCoverSimRefState(MoveSimRefState):
                 landed.append((winner, stays, col))
         landed.sort()
         self.round_goal = bool(goals & {w for w, _, _ in landed})
+        self.goal_seats = goals
         return self._round_end(plans, landed)
+
+
+# -- ttt-rounds3: surrounds inside simultaneous and single rounds, from docs/rules/ttt.md
+# "Surrounds inside rounds" ------------------------------------------------------------
+
+class SurroundSimRefState(StackCoverSimRefState):
+    """Rounds with surrounding shapes (flat boards): after every plan of the
+    round has landed, each landed surrounder finds its captives on that board
+    (SurroundRefState's line and group rules), all before any is taken; a
+    captive of surrounders of one colour gets the result of the lowest seat's
+    surrounder, one of several colours' surrounders is destroyed; then the
+    round's turn checks over the landed pieces still standing. (Borrowed from
+    SurroundRefState, whose bases differ from MoveSimRefState's.)"""
+
+    surrounder = SurroundRefState.surrounder
+    takeable = SurroundRefState.takeable
+    surrounded = SurroundRefState.surrounded
+    decode_move = JumpRefState.decode_move
+
+    def flat_cover_ok(self, s, name, t):
+        return not self.surrounder(name) and super().flat_cover_ok(s, name, t)
+
+    def captures(self, s, a):
+        got = None if self.is_stack_id(a) else self.piece_of(s, a)
+        if got is not None and self.move0 <= a < self.a_pass and self.decode_move(a)[0] is not None:
+            got = (self.replacers[self.decode_move(a)[0]], got[1])
+        if got is not None and self.surrounder(got[0]) and a != self.a_pass:
+            name, t = got
+            board, shape = dict(self.board), dict(self.shape)
+            if a < self.move0:
+                ch = (a % (self.P * self.T)) // self.T
+                col = ch if self.choose else min(self.owned[s])
+            else:
+                _, f, _ = self.decode_move(a)
+                src = self.top_cell(f)
+                col = board.pop(src)
+                shape.pop(src)
+            c = self.target_xyz(t)
+            board[c], shape[c] = col, name
+            return bool(self.surrounded(s, c, board, shape))
+        return super().captures(s, a)
+
+    def end_ply(self, stays, col, goal_reached):
+        """A sequential phase's ply: the arriving surrounder captures at once
+        (SurroundRefState.end_ply's rule)."""
+        if stays is not None and self.surrounder(self.shape[stays]):
+            name = self.shape[stays]
+            result = self.props[name]["result"]
+            for c in self.surrounded(self.seat, stays, self.board, self.shape):
+                if result == "converts":
+                    self.board[c] = col
+                    continue
+                captive = self.shape.pop(c)
+                del self.board[c]
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+                self.sres[col][captive] += got
+                self.reserve[col] += got
+        return super().end_ply(stays, col, goal_reached)
+
+    def _round_end(self, plans, landed):
+        takers = {}
+        captors = {}
+        for s, w, col in landed:
+            if w in self.board and self.surrounder(self.shape[w]):
+                captors[s] = (self.board[w], self.shape[w])
+                for c in self.surrounded(s, w, self.board, self.shape):
+                    takers.setdefault(c, []).append(s)
+        for c, seats in sorted(takers.items()):
+            cols = {captors[s][0] for s in seats}
+            if len(cols) == 1:
+                col, name = captors[min(seats)]
+                result = self.props[name]["result"]
+                if result == "converts":
+                    self.board[c] = col
+                    continue
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+                self.sres[col][self.shape[c]] += got
+                self.reserve[col] += got
+            del self.board[c], self.shape[c]
+        landed = [(s, w, col) for s, w, col in landed if w not in takers]
+        if self.round_goal:          # a goal counts only for a piece that stayed
+            self.round_goal = bool(getattr(self, "goal_seats", set()) & {s for s, _, _ in landed})
+        return super()._round_end(plans, landed)

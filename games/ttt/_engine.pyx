@@ -4261,6 +4261,8 @@ cdef class TTTCore(GameCore):
                 if o != s:
                     dst[o] = -1
             dst[s] = -1
+        if tab.surrounds:
+            self._sim_surrounds(landed)            # ttt-rounds3: judged once every plan has landed
         self.goal_hit = False
         for s in range(tab.seats):                 # ttt-rounds3: "Stalemate if goal is reached"
             if (goals >> s) & 1 and landed[s] >= 0:
@@ -4609,6 +4611,62 @@ cdef class TTTCore(GameCore):
             if res == RESULT_CONVERTS and self._target_free(u):
                 self._sh_set_shape(self._land(u, mover), tab.shape_global[self.rk_shape[o]])
         return c
+
+    cdef void _sim_surrounds(self, int* landed) noexcept:
+        """ttt-rounds3: the round's surrounds (docs/rules/ttt.md, "Surrounds
+        inside rounds"). Every surrounding piece a plan landed finds its
+        captives on the board with every plan landed, all before any is
+        taken; a captive taken by surrounders of one colour gets the result of
+        the lowest seat's surrounder (read before any capture); one taken by
+        surrounders of several colours is destroyed. A landed piece that is
+        captured or converted starts no turn check."""
+        cdef Tables tab = self.tab
+        cdef int s, o, i, m, n, res, piece, k
+        cdef int cnt[MAX_SEATS]
+        cdef int cap_piece[MAX_SEATS]
+        cdef int cap_k[MAX_SEATS]
+        cdef int* cells = <int*>malloc(MAX_SEATS * tab.S * sizeof(int))
+        cdef int* taker = <int*>malloc(tab.S * sizeof(int))       # -1 none, seat, or -2 several colours
+        if cells == NULL or taker == NULL:
+            free(cells)
+            free(taker)
+            return
+        for m in range(tab.S):
+            taker[m] = -1
+        for s in range(tab.seats):
+            cnt[s] = 0
+            if landed[s] < 0 or not self.cell[landed[s]]:
+                continue
+            cap_piece[s] = self.cell[landed[s]]
+            cap_k[s] = tab.shape_local[self.shp[landed[s]]]
+            if tab.shape_power[cap_k[s]] == POWER_NONE or tab.shape_cond[cap_k[s]] < COND_SURROUND_LINE:
+                continue
+            cnt[s] = self._su_captives(s, landed[s], cells + s * tab.S)
+        for s in range(tab.seats):
+            for i in range(cnt[s]):
+                m = cells[s * tab.S + i]
+                o = taker[m]
+                if o == -1:
+                    taker[m] = s
+                elif o >= 0 and cap_piece[o] != cap_piece[s]:
+                    taker[m] = -2
+        for m in range(tab.S):
+            o = taker[m]
+            if o == -1 or not self.cell[m]:
+                continue
+            for s in range(tab.seats):
+                if landed[s] == m:
+                    landed[s] = -1                 # captured: no turn check through it
+            if o >= 0:
+                res = self._cp_take(cap_piece[o], cap_k[o], tab.shape_local[self.shp[m]])
+                if res == RESULT_CONVERTS:
+                    self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + cap_piece[o]]
+                    self.cell[m] = cap_piece[o]
+                    continue
+            self._cp_clear(m)
+            self._free_add(m)
+        free(cells)
+        free(taker)
 
     cdef inline void _sim_replace(self, int c, int k) noexcept:
         """The piece on cell c takes local shape k (a goal's replacement)."""

@@ -705,8 +705,8 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
 def _check_jumps(rec, p: _Problems):
     """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
     directions (a jump goes over the adjacent piece along one of its move's
-    directions), on a flat board; the surrounds need a flat board and
-    sequential phases (docs/rules/ttt.md, "Jumps and chain jumps", "Surrounds")."""
+    directions), on a flat board; the surrounds need a flat board (in rounds
+    since ttt-rounds3) (docs/rules/ttt.md, "Jumps and chain jumps", "Surrounds")."""
     kind = (rec.get("board") or {}).get("kind")
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
@@ -723,8 +723,6 @@ def _check_jumps(rec, p: _Problems):
             p.add(field, f"{cond!r} on a stacks board is not supported by this engine yet (a jump over a stack "
                          "would have to say which of its pieces it takes, and where on the stack beyond it "
                          "lands; allowed on stacks: cover, cover-by-rank)")
-    phases = rec.get("phases") or []
-    rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
@@ -733,9 +731,9 @@ def _check_jumps(rec, p: _Problems):
             p.add(field, f"{props['condition']!r} on a stacks board is not supported by this engine yet (which "
                          "pieces of a stack a line or a group would be made of is not said; allowed on stacks: "
                          "cover, cover-by-rank)")
-        if rounds:
-            p.add(field, f"{props['condition']!r} is not supported with a simultaneous or single phase yet "
-                         "(allowed with such a phase: cover, cover-by-rank)")
+        # ttt-rounds3: surrounds in simultaneous and single phases are played
+        # (judged once every plan has landed): docs/rules/ttt.md, "Surrounds
+        # inside rounds"
 
 
 def _check_start_position(rec, p: _Problems):
