@@ -2765,10 +2765,10 @@ class StackCoverSimRefState(MoveSimRefState):
         return [(stays[0], stays[1], stays[2] + j) for j in range(len(carried))]
 
     # "Stalemate if goal is reached" in rounds (docs/rules/ttt.md, "Goals reached
-    # inside rounds"): after the round's turn checks, before the move limit, a
+    # inside rounds"): after the round's turn checks and the move limit, a
     # round in which a plan's piece reached its goal from off it and stayed is
     # a stalemate. ``round_goal`` is set by _resolve and read by the round's end
-    # (the three ways SimRefState._round_end goes on after its checks).
+    # (the two ways SimRefState._round_end goes on after its checks and limit).
     round_goal = False
 
     def _goal_instead(self):
@@ -2779,8 +2779,8 @@ class StackCoverSimRefState(MoveSimRefState):
         return False
 
     def _stalemate(self):
-        if not self._goal_instead():
-            super()._stalemate()
+        self.round_goal = False        # the move limit comes first in a round
+        super()._stalemate()
 
     def _open_round(self):
         if not self._goal_instead():

@@ -4332,11 +4332,11 @@ cdef class TTTCore(GameCore):
                     else:
                         self._finish_draw(END_CHECK)
                     return
-        if tab.move_limit and goal:                # ttt-rounds3: a plan's piece reached its goal and stayed
-            self._stalemate()
-            return
         if tab.move_limit and self.plies >= tab.move_limit:
             self._finish_stalemate(END_MOVE_LIMIT)
+            return
+        if tab.move_limit and goal:                # ttt-rounds3: a plan's piece reached its goal and stayed
+            self._stalemate()                      # (after the limit: a round past it would pass max_game_length)
             return
         if allpass or tab.ph_order[self.phase] == ORDER_SINGLE:
             self._stalemate()
