@@ -329,7 +329,7 @@ def named_verdict(entry: dict, rec: dict, table) -> None:
     if entry.get("kind") != "dilemma" or not encodes:
         return
     if table is not None and encodes in NAMED and \
-            not any(k in NAMED[encodes] for k in ("allocations", "numbers", "quantities")):
+            not any(k in NAMED[encodes] for k in ("allocations", "numbers", "quantities", "contributions")):
         c = classify_named(encodes, table)
         rec["payoff_order"] = rec.get("classified")
         rec["classified"], rec["classified_reason"] = c.label, c.reason

@@ -83,7 +83,7 @@ from solvers.normal_form import Decision, NormalFormGame, pure_equilibria
 
 __all__ = ["Classification", "classify", "classify_tree", "tree_from_openspiel",
            "REPRODUCES", "reproduces", "NAMED", "classify_named", "classify_blotto", "classify_beauty_contest",
-           "classify_common_pool", "classify_trolley", "classify_hide_and_seek", "classify_trend_setting",
+           "classify_common_pool", "classify_public_goods", "classify_trolley", "classify_hide_and_seek", "classify_trend_setting",
            "classify_investment"]
 
 TOL = 1e-9
@@ -830,6 +830,52 @@ def classify_trend_setting(g: NormalFormGame) -> Classification:
                                            "never worse and sometimes better (a minority game)")
 
 
+def classify_public_goods(g: NormalFormGame, contributions) -> Classification:
+    """The public goods game as the linear voluntary contribution mechanism
+    (Isaac, Walker & Thomas 1984, "Divergent evidence on free riding",
+    Public Choice 43; Ledyard 1995, "Public goods: a survey of experimental
+    research", Handbook of Experimental Economics, ch. 2): n >= 3 players each
+    give c_i of an endowment to a public account; u_i = w_i - c_i + m * sum_j
+    c_j with 1/n < m < 1. Ordinal conditions checked, with
+    ``contributions[p][i]`` what player p's strategy i gives (players may
+    differ in endowment and strategies, as the linear model allows): (1) free
+    riding: against every profile of the others, a player is strictly worse
+    off giving more (m < 1); (2) a public good: a player is strictly better off
+    when another gives more (m > 0), in every case; (3) the dilemma: every
+    player is strictly better off when all give their most than when none
+    gives anything (m n > 1). Asymmetric tables are allowed; the symmetric
+    two-strategy case is also what ``classify`` names "public-goods". Without
+    ``contributions`` it is "not checkable"."""
+    if contributions is None:
+        return Classification(NOT_CHECKABLE, "a public goods game is defined by what each strategy contributes")
+    n = g.num_players
+    if n < 3 or [len(c) for c in contributions] != list(g.shape):
+        return Classification("other", "contributions do not name every strategy of three or more players")
+    c = [np.asarray(x, dtype=float) for x in contributions]
+    for p in range(n):
+        for o in range(n):
+            order = np.argsort(c[o], kind="stable")
+            mine = np.take(g.payoffs[p], order, axis=o)
+            steps = np.diff(mine, axis=o)
+            more = np.diff(c[o][order]) > TOL
+            shape = [1] * n
+            shape[o] = len(more)
+            more = np.broadcast_to(more.reshape(shape), steps.shape)
+            if o == p and np.any(steps[more] >= -TOL):
+                return Classification("other", f"player {p} is not always worse off giving more: no free riding "
+                                               "(contributing is not privately costly)")
+            if o != p and np.any(steps[more] <= TOL):
+                return Classification("other", f"player {p} is not always better off when player {o} gives more: "
+                                               "the contribution is not a public good")
+    none = tuple(int(np.argmin(x)) for x in c)
+    most = tuple(int(np.argmax(x)) for x in c)
+    if not all(g.payoffs[(p,) + most] > g.payoffs[(p,) + none] + TOL for p in range(n)):
+        return Classification("other", "not every player is better off when all give their most than when none "
+                                       "gives: no social dilemma")
+    return Classification("public-goods", f"{n} players: giving more always costs the giver and always helps the "
+                                          "others, and all giving their most beats none giving for everyone")
+
+
 #: The economic games of games/ttt/dilemmas.py whose definitions need more than
 #: the payoff order, and what each classifier needs beyond the table.
 NAMED = {
@@ -839,6 +885,7 @@ NAMED = {
     "trolley": ("inaction",),
     "hide-and-seek": (),
     "trend-setting": (),
+    "public-goods": ("contributions",),
 }
 
 
@@ -861,6 +908,8 @@ def classify_named(encodes: str, g: NormalFormGame, **meaning) -> Classification
         return classify_trolley(g, meaning.get("inaction"))
     if encodes == "hide-and-seek":
         return classify_hide_and_seek(g)
+    if encodes == "public-goods":
+        return classify_public_goods(g, meaning.get("contributions"))
     return classify_trend_setting(g)
 
 

@@ -20,9 +20,9 @@ LOADABLE = ["4P-TrendSetter", "4P-AnyPieceLoses", "3Blotto13", "KBeauty9", "BoS"
             "PrisonerDilemma", "RockPaperScissors", "StagHunt", "3P-Volunteer", "ContractHunt", "ContractPD",
             "NeedyUltimatum", "Centipede9", "NeedyTrust", "OptionalPD", "NeedyDictator", "RichTrust",
             "RichUltimatum", "RichDictator", "NeedyCentipede4", "3P-9X-HideSeek", "4P-TrolleyDilemma",
-            "3P-TrolleyDilemma"]
-# Refused by the engine today (docs/rules/dilemmas.md says what each needs).
-REFUSED = ["3P-PublicGoods"]
+            "3P-TrolleyDilemma", "3P-PublicGoods"]
+# Refused by the engine today (docs/rules/dilemmas.md says what each needs): none since ttt-rounds3.
+REFUSED = []
 
 
 def raw(name):
@@ -380,3 +380,27 @@ def test_trolley_3p_has_chaos_phase_and_one_player_on_each_track():
     assert tuple(t.payoffs[(act, 0, 0)]) == (1, Fraction(-509, 512), 1)
     assert tuple(t.payoffs[(wait, 0, 0)]) == (1, 1, Fraction(-119, 128))
     assert sum(t.payoffs[(wait, 0, 0)]) > sum(t.payoffs[(act, 0, 0)])     # the social optimum is to pass
+
+
+def test_slip_19_public_goods_pot():
+    """Slip 19 (docs/rules/dilemmas.md): the reading chosen is that black
+    ties white and pink on the shared stack (a singleton pentagon each under
+    the poker rank), so all three would split black's contribution. That
+    whole-stack showdown is branch ttt-potshow's; this branch plays
+    ttt-jumps' by-stack cover, whose captors are the defenders that beat the
+    mover (white's and pink's pentagons). This pins today's behaviour: black's
+    circle alone on the shared stack is a pot of two circles ("x2") dealt to
+    white and pink from a random start (1/2 each). Update it with the table
+    when ttt-potshow is merged."""
+    from games.ttt import make_core
+    core = make_core(rules.resolve("3P-PublicGoods"))
+    texts = {core.action_string(0, a): a for a in core.legal_action_list()}
+    core.apply_action(texts["stack(1,1)@1->stack(5,1)"])
+    for player in (1, 2):
+        texts = {core.action_string(player, a): a for a in core.legal_action_list()}
+        core.apply_action(texts["pass"])
+    assert core.pending_pot() == {"target": 4, "shape": "circle", "pieces": 2, "captors": ["white", "pink"]}
+    assert [p for _, p in core.chance_outcome_list()] == [0.5, 0.5]
+    core.apply_action(0)
+    res = core.shape_reserves()
+    assert res["white"]["circle"] == 1 and res["pink"]["circle"] == 1 and res["black"]["circle"] == 0

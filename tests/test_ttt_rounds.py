@@ -432,22 +432,22 @@ def test_goal_replacement_in_a_round():
     assert found
 
 
-def test_public_goods_stays_refused_with_its_reason():
+def test_public_goods_like_record_is_accepted_since_rounds3():
+    """ttt-rounds3 plays by-stack plans onto pieces that capture in rounds
+    (tests/test_ttt_rounds3.py); the refusal this test pinned is lifted."""
     rec = _move_case("single-by-stack-public-goods-like").to_json()
     rec["shapes"]["pentagon"] = {"move": "stationary", "power": CAN, "condition": "cover",
                                  "result": "reincarnates-x2"}
     rec["reserves"]["black"] = {"pentagon": 1}
-    with pytest.raises(RuleSetError) as e:
-        rules.parse(rec)
-    assert "by-stack moves (circle) together with shapes that capture" in str(e.value)
+    assert rules.parse(rec).compile()["simultaneous"]
 
 
-def test_goal_reached_stalemate_stays_refused_in_rounds():
+def test_goal_reached_stalemate_is_accepted_in_rounds_since_rounds3():
+    """ttt-rounds3 plays "Stalemate if goal is reached" in rounds
+    (tests/test_ttt_rounds3.py); the refusal this test pinned is lifted."""
     rec = _move_case("sim-goal-replacement").to_json()
     rec["turn_checks"] = ["goal-reached-stalemate"]
-    with pytest.raises(RuleSetError) as e:
-        rules.parse(rec)
-    assert "'goal-reached-stalemate' is not supported with a simultaneous or single phase" in str(e.value)
+    assert rules.parse(rec).compile()["simultaneous"]
 
 
 MOVES = ["stationary", "adjacent", "orthogonal", "linear", "knight-2x1x0", "forward-orthogonal",

@@ -297,13 +297,12 @@ def test_validation_lists_every_shape_problem():
                                "reserves": {"black": {"x": 2}, "white": {"x": 2}},
                                "shapes": {"x": {"move": "orth-by-stack"}}, "move_limit": 9}).record)
     # ttt-rounds: moving shapes play in rounds (tests/test_ttt_rounds.py); the
-    # goal-reached stalemate stays refused there
+    # goal-reached stalemate too since ttt-rounds3 (tests/test_ttt_rounds3.py)
     rules.parse({"name": "sim", "reserves": {"black": {"x": 2}, "white": {"x": 2}},
                  "shapes": {"x": {"move": "adjacent"}}, "move_limit": 9, "phases": [{"order": "simultaneous"}]})
-    with pytest.raises(RuleSetError, match="not supported with a simultaneous or single phase"):
-        rules.parse({"name": "sim", "reserves": {"black": {"x": 2}, "white": {"x": 2}},
-                     "shapes": {"x": {"move": "adjacent"}}, "move_limit": 9,
-                     "turn_checks": ["goal-reached-stalemate"], "phases": [{"order": "simultaneous"}]})
+    rules.parse({"name": "sim", "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+                 "shapes": {"x": {"move": "adjacent"}}, "move_limit": 9,
+                 "turn_checks": ["goal-reached-stalemate"], "phases": [{"order": "simultaneous"}]})
     with pytest.raises(RuleSetError, match="cannot_move_backwards: 'yes' is not allowed"):
         rules.parse({"name": "b", "reserves": {"black": 2, "white": 2},
                      "shapes": {"circle": {"move": "adjacent", "cannot_move_backwards": "yes"}}, "move_limit": 5})

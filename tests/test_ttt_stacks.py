@@ -303,16 +303,16 @@ def test_validation_lists_every_by_stack_problem():
     with pytest.raises(RuleSetError, match="'orth-by-stack' carries the pieces above the mover"):
         rules.parse({"name": "h", "reserves": {"black": {"x": 2}, "white": {"x": 2}},
                      "shapes": {"x": {"move": "orth-by-stack"}}, "move_limit": 9})
-    # ttt-rounds: by-stack moves play in rounds (tests/test_ttt_rounds.py), not yet with powers
+    # ttt-rounds: by-stack moves play in rounds (tests/test_ttt_rounds.py), with
+    # powers too since ttt-rounds3 (tests/test_ttt_rounds3.py)
     rules.parse({"name": "s", "board": {"kind": "stacks", "size": [2, 1, 3]},
                  "reserves": {"black": {"x": 2}, "white": {"x": 2}}, "shapes": {"x": {"move": "orth-by-stack"}},
                  "phases": [{"order": "simultaneous"}], "move_limit": 9})
-    with pytest.raises(RuleSetError, match="not supported with a simultaneous or single phase"):
-        rules.parse({"name": "s", "board": {"kind": "stacks", "size": [2, 1, 3]},
-                     "reserves": {"black": {"x": 2, "star": 1}, "white": {"x": 2}},
-                     "shapes": {"x": {"move": "orth-by-stack"},
-                                "star": {"power": "can-capture", "condition": "cover", "result": "removes"}},
-                     "phases": [{"order": "simultaneous"}], "move_limit": 9})
+    assert rules.parse({"name": "s", "board": {"kind": "stacks", "size": [2, 1, 3]},
+                        "reserves": {"black": {"x": 2, "star": 1}, "white": {"x": 2}},
+                        "shapes": {"x": {"move": "orth-by-stack"},
+                                   "star": {"power": "can-capture", "condition": "cover", "result": "removes"}},
+                        "phases": [{"order": "simultaneous"}], "move_limit": 9}).compile()["simultaneous"]
 
 
 # -- Hypothesis: random stack rule sets ------------------------------------------------

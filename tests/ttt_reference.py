@@ -2776,6 +2776,30 @@ class PotShowdownRefState(StackCaptureRefState):
             if was_mover and col in self.owned[self.seat]:
                 stays = cell
         return stays
+# -- ttt-rounds3: by-stack plans onto pieces that capture, inside simultaneous and
+# single rounds, from docs/rules/ttt.md "By-stack covers inside rounds" ----------------
+
+class StackCoverSimRefState(MoveSimRefState):
+    """Rounds whose by-stack plans arrive on pieces that capture. A target
+    that one by-stack plan sends its pieces to gets them in order (the mover
+    in the shape it moved with), then the mover covers the pieces of other
+    colours that were there as a sequential by-stack move does (classes; two
+    by-rank pieces compare their players' poker hands in the stack; the pot
+    waits for the round's end); the mover takes its replacement only if it
+    stays. Several plans to one target with a by-stack plan among them: each
+    must be able to capture; the winner ranks strictly above every other by
+    class, or (two by-rank pieces) by its player's hand in the stack holding
+    every collider's pieces; it lands and covers as above, then captures the
+    losing movers by its result; what a loser carried is destroyed. (The
+    methods on the hands and the stack's verdict are StackCaptureRefState's:
+    its bases and MoveSimRefState's order StackRefState and CaptureRefState
+    differently, so they are borrowed, not inherited.)"""
+
+    hand = StackCaptureRefState.hand
+    owner_cols = StackCaptureRefState.owner_cols
+    stack_outcome = StackCaptureRefState.stack_outcome
+    after_stack_move = StackCaptureRefState.after_stack_move
+    is_stack_id = StackCaptureRefState.is_stack_id
 
     def captures(self, s, a):
         if self.is_stack_id(a):
@@ -2929,3 +2953,292 @@ class CloakedObscureRefState(CloakedReincRefState):
             else:
                 self.seen[target] = mover
             self.refresh()
+            return self.stack_outcome(s, shape[(x, y, h)], board, shape, x, y, h)[0] == "win"
+        return super().captures(s, a)
+
+    def apply(self, a):
+        if self.result is None and self.plans is None and self.pot is None and self.is_stack_id(a):
+            assert a in self.legal_actions(), (a, self.legal_actions())
+            return StackCaptureRefState._stack_cover(self, a)     # a sequential phase's by-stack cover
+        return super().apply(a)
+
+    def piece_of(self, s, a):
+        if self.is_stack_id(a):         # the mover's shape, for "must capture"
+            _, shape, mover, _ = self.after_stack_move(s, a)
+            return shape[mover], None
+        return super().piece_of(s, a)
+
+    def _collision_hand(self, s, t, pieces):
+        x, y, _ = self.target_xyz(t)
+        board, shape = dict(self.board), dict(self.shape)
+        h = self.Z          # off the board's top: only counted, never read as cells
+        for j, (pcol, pname) in enumerate(pieces):
+            board[(x, y, h + j)], shape[(x, y, h + j)] = pcol, pname
+        saved, self.Z = self.Z, self.Z + len(pieces)
+        try:
+            return self.hand(self.owned[s], board, shape, x, y)
+        finally:
+            self.Z = saved
+
+    def _collision_winner(self, senders, sending, t):
+        if any(self.level(sending[s][2]) == 0 for s in senders):
+            return None
+        pieces = []
+        for s in senders:
+            pieces += sending[s][3] if sending[s][3] is not None else [(sending[s][1], sending[s][2])]
+        hands = {s: self._collision_hand(s, t, pieces) for s in senders}
+
+        def above(a, b):
+            la, lb = self.level(sending[a][2]), self.level(sending[b][2])
+            return la > lb if la != lb else (la == 1 and hands[a] > hands[b])
+
+        tops = [s for s in senders if all(above(s, o) for o in senders if o != s)]
+        return tops[0] if tops else None
+
+    def _stack_land(self, s, t, carried, replace):
+        """Land seat s's carried pieces on stack t and play the mover's cover;
+        returns the landed cells credited to s (none when the mover does not
+        stay)."""
+        x, y, _ = self.target_xyz(t)
+        h = self.height(t)
+        for j, (pcol, pname) in enumerate(carried):
+            self.board[(x, y, h + j)], self.shape[(x, y, h + j)] = pcol, pname
+        mover = (x, y, h)
+        col, name = carried[0]
+        board, shape = dict(self.board), dict(self.shape)
+        verdict, cells = self.stack_outcome(s, name, board, shape, x, y, h)
+        stays = mover if verdict in ("none", "win") else None
+        if verdict != "none":
+            column = [(c, board[c], shape[c]) for c in self.stack_cells(t) if c in board]
+            for c, _, _ in column:
+                del self.board[c], self.shape[c]
+            kept, at = [], None
+
+            def reincarnate(captor_col, captor_shape, captive_shape):
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(self.props[captor_shape]["result"], 0)
+                self.sres[captor_col][captive_shape] += got
+                self.reserve[captor_col] += got
+
+            for c, pcol, pshape in column:
+                if c == mover:
+                    if verdict == "mutual":
+                        continue
+                    if verdict == "lose":
+                        firsts = {}
+                        for e in cells:
+                            firsts.setdefault(board[e], shape[e])
+                        splits = any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+                                     for p in self.props.values())
+                        if len(firsts) > 1 and splits:
+                            captors = sorted(firsts.items())
+                            doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in captors)
+                            self.round_pots = getattr(self, "round_pots", []) + [
+                                {"t": t, "name": name, "captors": captors, "pieces": 2 if doubled else 1}]
+                            continue
+                        ccol, cshape = board[cells[0]], shape[cells[0]]
+                        if self.props[cshape]["result"] == "converts":
+                            kept.append((ccol, pshape))
+                        else:
+                            reincarnate(ccol, cshape, pshape)
+                        continue
+                    at = len(kept)
+                elif c in cells and verdict == "mutual":
+                    continue
+                elif c in cells and verdict == "win":
+                    if self.props[name]["result"] == "converts":
+                        kept.append((col, pshape))
+                    else:
+                        reincarnate(col, name, pshape)
+                    continue
+                kept.append((pcol, pshape))
+            up = self.stack_cells(t)
+            for i, (pcol, pshape) in enumerate(kept):
+                self.board[up[i]], self.shape[up[i]] = pcol, pshape
+            stays = up[at] if at is not None else None
+        if stays is None:
+            return []
+        if replace:
+            self.shape[stays] = replace
+        return [(stays[0], stays[1], stays[2] + j) for j in range(len(carried))]
+
+    # "Stalemate if goal is reached" in rounds (docs/rules/ttt.md, "Goals reached
+    # inside rounds"): after the round's turn checks and the move limit, a
+    # round in which a plan's piece reached its goal from off it and stayed is
+    # a stalemate. ``round_goal`` is set by _resolve and read by the round's end
+    # (the two ways SimRefState._round_end goes on after its checks and limit).
+    round_goal = False
+
+    def _goal_instead(self):
+        if self.round_goal:
+            self.round_goal = False
+            self._stalemate_or_next_phase()
+            return True
+        return False
+
+    def _stalemate(self):
+        self.round_goal = False        # the move limit comes first in a round
+        super()._stalemate()
+
+    def _open_round(self):
+        if not self._goal_instead():
+            super()._open_round()
+
+    def _stalemate_or_next_phase(self):
+        self.round_goal = False
+        super()._stalemate_or_next_phase()
+
+    def _resolve(self):
+        plans, self.plans = self.plans, None
+        self.plies += len(plans)
+        self.round_goal = False
+        goals = set()              # seats whose move plan ends on their goal line from off it
+        sending = {}               # seat -> [target, colour, shape, carried pieces or None, replacement]
+        lifts = {}
+        for s, a in sorted(plans.items()):
+            if a == self.a_pass:
+                continue
+            if a < self.move0:
+                k, rest = divmod(a, self.P * self.T)
+                ch, t = divmod(rest, self.T)
+                col = ch if self.choose else min(self.owned[s])
+                self.sres[col][self.names[k]] -= 1
+                self.reserve[col] -= 1
+                sending[s] = [t, col, self.names[k], None, None]
+            else:
+                f, z, u, by_stack, replace = self._lifted(s, a)
+                lifts[s] = (f, z)
+                sending[s] = [u, None, None, [] if by_stack else None, replace]
+                d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+                if self.goal_check and d0 is not None and d0 > 0 and d1 == 0:
+                    goals.add(s)
+        for col in range(len(self.colours)):
+            for name in self.names:
+                if self.sres[col][name] < 0:
+                    self.reserve[col] -= self.sres[col][name]
+                    self.sres[col][name] = 0
+                    for s in [s for s in sending if s not in lifts and sending[s][1:3] == [col, name]]:
+                        del sending[s]
+        for f in sorted({f for f, _ in lifts.values()}):
+            movers = [s for s in lifts if lifts[s][0] == f]
+            low = max(lifts[s][1] for s in movers)
+            taken = [w for w in self._column(f) if w[2] >= low]
+            pieces = [(self.board.pop(w), self.shape.pop(w)) for w in taken]
+            if len(movers) > 1:
+                for s in movers:
+                    del sending[s]
+                continue
+            s = movers[0]
+            sending[s][1], sending[s][2] = pieces[0]
+            if sending[s][3] is not None:
+                sending[s][3] = pieces
+        landed = []
+        for t in sorted({v[0] for v in sending.values()}):
+            senders = sorted(s for s in sending if sending[s][0] == t)
+            winner = senders[0] if len(senders) == 1 else None
+            if len(senders) > 1 and any(sending[s][3] is not None for s in senders):
+                winner = self._collision_winner(senders, sending, t)
+            elif len(senders) > 1 and all(self.level(sending[s][2]) > 0 for s in senders):
+                tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
+                                                  for o in senders if o != s)]
+                winner = tops[0] if tops else None
+            if winner is None:
+                continue
+            _, col, name, carried, replace = sending[winner]
+            if carried is not None:
+                for w in self._stack_land(winner, t, carried, replace):
+                    landed.append((winner, w, self.board[w]))
+                self.take_collided(senders, sending, winner, col, name, t)
+                continue
+            stays = self.arrive(winner, name, col, t)
+            if stays is not None and replace:
+                self.shape[stays] = replace
+            self.take_collided(senders, sending, winner, col, name, t)
+            if stays is not None:
+                landed.append((winner, stays, col))
+        landed.sort()
+        self.round_goal = bool(goals & {w for w, _, _ in landed})
+        self.goal_seats = goals
+        return self._round_end(plans, landed)
+
+
+# -- ttt-rounds3: surrounds inside simultaneous and single rounds, from docs/rules/ttt.md
+# "Surrounds inside rounds" ------------------------------------------------------------
+
+class SurroundSimRefState(StackCoverSimRefState):
+    """Rounds with surrounding shapes (flat boards): after every plan of the
+    round has landed, each landed surrounder finds its captives on that board
+    (SurroundRefState's line and group rules), all before any is taken; a
+    captive of surrounders of one colour gets the result of the lowest seat's
+    surrounder, one of several colours' surrounders is destroyed; then the
+    round's turn checks over the landed pieces still standing. (Borrowed from
+    SurroundRefState, whose bases differ from MoveSimRefState's.)"""
+
+    surrounder = SurroundRefState.surrounder
+    takeable = SurroundRefState.takeable
+    surrounded = SurroundRefState.surrounded
+    decode_move = JumpRefState.decode_move
+
+    def flat_cover_ok(self, s, name, t):
+        return not self.surrounder(name) and super().flat_cover_ok(s, name, t)
+
+    def captures(self, s, a):
+        got = None if self.is_stack_id(a) else self.piece_of(s, a)
+        if got is not None and self.move0 <= a < self.a_pass and self.decode_move(a)[0] is not None:
+            got = (self.replacers[self.decode_move(a)[0]], got[1])
+        if got is not None and self.surrounder(got[0]) and a != self.a_pass:
+            name, t = got
+            board, shape = dict(self.board), dict(self.shape)
+            if a < self.move0:
+                ch = (a % (self.P * self.T)) // self.T
+                col = ch if self.choose else min(self.owned[s])
+            else:
+                _, f, _ = self.decode_move(a)
+                src = self.top_cell(f)
+                col = board.pop(src)
+                shape.pop(src)
+            c = self.target_xyz(t)
+            board[c], shape[c] = col, name
+            return bool(self.surrounded(s, c, board, shape))
+        return super().captures(s, a)
+
+    def end_ply(self, stays, col, goal_reached):
+        """A sequential phase's ply: the arriving surrounder captures at once
+        (SurroundRefState.end_ply's rule)."""
+        if stays is not None and self.surrounder(self.shape[stays]):
+            name = self.shape[stays]
+            result = self.props[name]["result"]
+            for c in self.surrounded(self.seat, stays, self.board, self.shape):
+                if result == "converts":
+                    self.board[c] = col
+                    continue
+                captive = self.shape.pop(c)
+                del self.board[c]
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+                self.sres[col][captive] += got
+                self.reserve[col] += got
+        return super().end_ply(stays, col, goal_reached)
+
+    def _round_end(self, plans, landed):
+        takers = {}
+        captors = {}
+        for s, w, col in landed:
+            if w in self.board and self.surrounder(self.shape[w]):
+                captors[s] = (self.board[w], self.shape[w])
+                for c in self.surrounded(s, w, self.board, self.shape):
+                    takers.setdefault(c, []).append(s)
+        for c, seats in sorted(takers.items()):
+            cols = {captors[s][0] for s in seats}
+            if len(cols) == 1:
+                col, name = captors[min(seats)]
+                result = self.props[name]["result"]
+                if result == "converts":
+                    self.board[c] = col
+                    continue
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+                self.sres[col][self.shape[c]] += got
+                self.reserve[col] += got
+            del self.board[c], self.shape[c]
+        landed = [(s, w, col) for s, w, col in landed if w not in takers]
+        if self.round_goal:          # a goal counts only for a piece that stayed
+            self.round_goal = bool(getattr(self, "goal_seats", set()) & {s for s, _, _ in landed})
+        return super()._round_end(plans, landed)

@@ -89,7 +89,8 @@ cdef enum:
     POTQ_HEAD = POT_LEN + 4               # next queued pot to deal
     POTQ_LANDED = POT_LEN + 5             # the round's landed cell per seat
     POTQ_SLOTS = POT_LEN + 5 + MAX_SEATS  # queued pots, POT_LEN entries each
-    POTQ_LEN = POT_LEN + 5 + MAX_SEATS + MAX_SEATS * POT_LEN
+    POTQ_NLAND = POT_LEN + 5 + MAX_SEATS + MAX_SEATS * POT_LEN    # ttt-rounds3: pieces a by-stack plan landed, per seat
+    POTQ_LEN = POT_LEN + 5 + 2 * MAX_SEATS + MAX_SEATS * POT_LEN
     POT_WHO = 15                          # the history's seat for a pot's chance outcome
 
 
@@ -4425,7 +4426,7 @@ cdef class TTTCore(GameCore):
         destroyed. Turn checks then look at every piece that landed."""
         cdef Tables tab = self.tab
         cdef int32_t* v = self._simv()
-        cdef int s, o, a, n, i, d, run, winner, mask, first, effect, nplans = 0
+        cdef int s, o, a, n, i, d, run, winner, mask, first, effect, nplans = 0, goals = 0
         cdef bint allpass = True, decided
         cdef int src[MAX_SEATS]
         cdef int dst[MAX_SEATS]
@@ -4470,6 +4471,8 @@ cdef class TTTCore(GameCore):
             elif tab.shaped:
                 self._sim_decode_move(s, a, src, dst)      # ttt-rounds: a shape's move
                 self.moves += 1
+                if tab.goal_check and self._sh_goal_dist(s, src[s]) > 0 and self._sh_goal_dist(s, dst[s]) == 0:
+                    goals |= 1 << s                # ttt-rounds3: the plan reaches its goal (if it stays)
             else:
                 src[s] = (a - tab.move0) // tab.T
                 dst[s] = (a - tab.move0) % tab.T
@@ -4516,10 +4519,20 @@ cdef class TTTCore(GameCore):
                 if dst[o] == dst[s]:
                     group[n] = o
                     n += 1
-            winner = s if n == 1 else self._resolve_collision_by_rank(dst[s], group, n)
+            if n == 1:
+                winner = s
+            elif tab.nstk and tab.powers:          # ttt-rounds3: by-stack colliders rank by their hands
+                winner = self._sim_stack_collision(dst[s], group, n, piece, carried, cshape)
+            else:
+                winner = self._resolve_collision_by_rank(dst[s], group, n)
             for i in range(n):
                 o = group[i]
-                if o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o]:
+                if o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o] and tab.powers:
+                    landed[o] = self._sim_stack_cover(o, dst[o], carried, cshape, group, n)   # ttt-rounds3
+                    if landed[o] == CP_PAUSED:
+                        self._sim_queue_pot()
+                        landed[o] = -1
+                elif o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o]:
                     landed[o] = self._sim_land_carried(o, dst[o], carried, cshape)   # ttt-rounds: by stack
                 elif o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
                     landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
@@ -4535,6 +4548,12 @@ cdef class TTTCore(GameCore):
                 if o != s:
                     dst[o] = -1
             dst[s] = -1
+        if tab.surrounds:
+            self._sim_surrounds(landed)            # ttt-rounds3: judged once every plan has landed
+        self.goal_hit = False
+        for s in range(tab.seats):                 # ttt-rounds3: "Stalemate if goal is reached"
+            if (goals >> s) & 1 and landed[s] >= 0:
+                self.goal_hit = True
         if tab.pots and self.mem[tab.pot0 + POTQ_N]:
             self._sim_pots_pause(landed, allpass, nplans)     # ttt-rounds
             return
@@ -4548,9 +4567,10 @@ cdef class TTTCore(GameCore):
         pieces each seat's by-stack move landed above its landed cell."""
         cdef Tables tab = self.tab
         cdef int s, i, d, run, mask, first, effect, j, cc
-        cdef bint decided
+        cdef bint decided, goal = self.goal_hit
         cdef int best[MAX_SEATS]
         cdef int best_axis[MAX_SEATS]
+        self.goal_hit = False                      # ttt-rounds3: read below, after the turn checks
         if self.seen != NULL and (tab.nboards == 1 or not tab.nchecks):
             self._cloak_sim_end(landed)    # ttt-cloaksim: what each player saw of the round
         self.plies += nplans
@@ -4602,6 +4622,9 @@ cdef class TTTCore(GameCore):
         if tab.move_limit and self.plies >= tab.move_limit:
             self._finish_stalemate(END_MOVE_LIMIT)
             return
+        if tab.move_limit and goal:                # ttt-rounds3: a plan's piece reached its goal and stayed
+            self._stalemate()                      # (after the limit: a round past it would pass max_game_length)
+            return
         if allpass or tab.ph_order[self.phase] == ORDER_SINGLE:
             self._stalemate()
             return
@@ -4633,10 +4656,12 @@ cdef class TTTCore(GameCore):
         cdef int16_t* a
         cdef int16_t* b
         pot[POTQ_TAIL] = 1
-        pot[POTQ_ALLPASS] = allpass
+        pot[POTQ_ALLPASS] = allpass | (self.goal_hit << 1)     # ttt-rounds3: bit 1, a goal reached
+        self.goal_hit = False
         pot[POTQ_NPLANS] = nplans
         for s in range(MAX_SEATS):
             pot[POTQ_LANDED + s] = landed[s] if s < tab.seats else -1
+            pot[POTQ_NLAND + s] = self.sm_n[s] if s < tab.seats and tab.nstk else 0     # ttt-rounds3
         for i in range(1, n):                 # insertion sort by target (at most MAX_SEATS pots)
             j = i
             while j > 0 and pot[POTQ_SLOTS + (j - 1) * POT_LEN + POT_T] > pot[POTQ_SLOTS + j * POT_LEN + POT_T]:
@@ -4655,6 +4680,7 @@ cdef class TTTCore(GameCore):
         cdef int i, h = pot[POTQ_HEAD], nplans
         cdef bint allpass
         cdef int landed[MAX_SEATS]
+        cdef int nland[MAX_SEATS]
         if h < pot[POTQ_N]:
             for i in range(POT_LEN):
                 pot[i] = pot[POTQ_SLOTS + h * POT_LEN + i]
@@ -4663,11 +4689,13 @@ cdef class TTTCore(GameCore):
             return
         for i in range(MAX_SEATS):
             landed[i] = pot[POTQ_LANDED + i]
-        allpass = pot[POTQ_ALLPASS] != 0
+            nland[i] = pot[POTQ_NLAND + i]       # ttt-rounds3: by-stack plans' pieces, for the turn checks
+        allpass = (pot[POTQ_ALLPASS] & 1) != 0
+        self.goal_hit = (pot[POTQ_ALLPASS] >> 1) & 1        # ttt-rounds3
         nplans = pot[POTQ_NPLANS]
         for i in range(POT_LEN, tab.pot_len):
             pot[i] = 0
-        self._sim_tail(landed, allpass, nplans, NULL)     # (no by-stack move with pots: validation)
+        self._sim_tail(landed, allpass, nplans, nland if tab.nstk else NULL)
 
     # -- ttt-rounds: shapes that move inside simultaneous and single rounds --------
     # A plan names a piece and its move, as a sequential ply's action id does
@@ -4764,6 +4792,168 @@ cdef class TTTCore(GameCore):
                     shape = tab.shape_global[self.sm_rep[s]]
             self._sh_set_shape(c, shape)
         return base
+
+    # -- ttt-rounds3: by-stack plans onto pieces that capture (issue 12 in rounds) ------
+    # docs/rules/ttt.md, "By-stack covers inside rounds". A by-stack plan that
+    # alone sends its pieces to a stack lands them in order and then covers
+    # the stack's pieces exactly as a sequential by-stack move does (_st_cover:
+    # classes, the poker hands of by-rank pieces, the pot); the mover takes its
+    # replacement only if it stays. A collision with a by-stack plan in it is
+    # resolved by rank when every collider can capture: class first, then,
+    # between by-rank colliders, their players' hands in the destination stack
+    # holding every collider's pieces (_sim_stack_collision). The winner lands
+    # and covers as above, then captures the losing movers under its result;
+    # the pieces a losing plan carried are destroyed with the collision.
+
+    cdef int _sim_collision_hand(self, int p, int u, int* seats, int n, int* piece, int* carried,
+                                 int* cshape) noexcept:
+        """Seat p's poker hand in stack u holding, besides what is on it,
+        every piece the colliders ``seats[0..n)`` send there (own and communal
+        pieces, chips left out, as ``_st_hand_rank``)."""
+        cdef Tables tab = self.tab
+        cdef int counts[N_SHAPES]
+        cdef int owned = 0, mine = tab.seat_mask[p], i, j, o, z, cc, pc, sh
+        for i in range(tab.seats):
+            owned |= tab.seat_mask[i]
+        for i in range(N_SHAPES):
+            counts[i] = 0
+        for z in range(self.top[u]):
+            cc = u + tab.XY * z
+            pc = self.cell[cc]
+            if pc and not ((tab.chips >> self.shp[cc]) & 1) and (
+                    ((mine >> (pc - 1)) & 1) or not ((owned >> (pc - 1)) & 1)):
+                counts[self.shp[cc]] += 1
+        for i in range(n):
+            o = seats[i]
+            for j in range(self.sm_n[o] if self.sm_stack[o] and self.sm_n[o] else 1):
+                if self.sm_stack[o] and self.sm_n[o]:
+                    pc = carried[o * CP_MAX_STACK + j]
+                    sh = cshape[o * CP_MAX_STACK + j]
+                else:
+                    pc = piece[o]
+                    sh = tab.shape_global[self.rk_shape[o]]
+                if pc and not ((tab.chips >> sh) & 1) and (((mine >> (pc - 1)) & 1) or not ((owned >> (pc - 1)) & 1)):
+                    counts[sh] += 1
+        return hand_rank(counts)
+
+    cdef int _sim_stack_collision(self, int t, int* seats, int n, int* piece, int* carried,
+                                  int* cshape) noexcept:
+        """The winner of a collision on stack t (or -1: all destroyed) when a
+        by-stack plan is among the colliders; without one, the placements'
+        rule (``_resolve_collision_by_rank``). Every collider must be able to
+        capture; the winner ranks strictly above every other: a higher class
+        ("Pieces that cannot capture have the lowest rank [...]; pieces that
+        capture in ways other than “by rank” have highest rank"), or, two
+        by-rank colliders, a higher hand. Two highest-class colliders have no
+        attacker between them, and equal hands destroy: unresolved."""
+        cdef Tables tab = self.tab
+        cdef int i, j, w = -1, ci, cj
+        cdef bint top, stacked = False
+        cdef int hands[MAX_SEATS]
+        for i in range(n):
+            if self.sm_stack[seats[i]] and self.sm_n[seats[i]]:
+                stacked = True
+        if not stacked:
+            return self._resolve_collision_by_rank(t, seats, n)
+        for i in range(n):
+            if tab.shape_power[self.rk_shape[seats[i]]] == POWER_NONE:
+                return -1
+        for i in range(n):
+            hands[i] = self._sim_collision_hand(seats[i], t, seats, n, piece, carried, cshape)
+        for i in range(n):
+            top = True
+            ci = self._cp_class(self.rk_shape[seats[i]])
+            for j in range(n):
+                if j == i:
+                    continue
+                cj = self._cp_class(self.rk_shape[seats[j]])
+                if not (ci > cj if ci != cj else (ci == 1 and hands[i] > hands[j])):
+                    top = False
+                    break
+            if top:
+                w = seats[i]
+                break
+        return w
+
+    cdef int _sim_stack_cover(self, int s, int u, int* carried, int* cshape, int* seats, int n) noexcept:
+        """Seat s's by-stack plan lands on stack u (its mover in the shape it
+        moved with) and covers the stack as a sequential by-stack move
+        (``_st_cover``); then the other colliders ``seats[0..n)`` it won are
+        its captives (``_cp_take``: reincarnated, or converted onto the stack
+        while it has room). Returns the mover's cell, -1, or CP_PAUSED."""
+        cdef Tables tab = self.tab
+        cdef int j, c, i, o, res, base = self.top[u], k = self.rk_shape[s]
+        cdef int mover = carried[s * CP_MAX_STACK]
+        for j in range(self.sm_n[s]):
+            c = self._land(u, carried[s * CP_MAX_STACK + j])
+            self._sh_set_shape(c, cshape[s * CP_MAX_STACK + j])
+        c = self._st_cover(s, u, base, mover, k)
+        if c >= 0 and self.sm_rep[s] >= 0:
+            self._sim_replace(c, self.sm_rep[s])
+        for i in range(n):
+            o = seats[i]
+            if o == s:
+                continue
+            res = self._cp_take(mover, k, self.rk_shape[o])
+            if res == RESULT_CONVERTS and self._target_free(u):
+                self._sh_set_shape(self._land(u, mover), tab.shape_global[self.rk_shape[o]])
+        return c
+
+    cdef void _sim_surrounds(self, int* landed) noexcept:
+        """ttt-rounds3: the round's surrounds (docs/rules/ttt.md, "Surrounds
+        inside rounds"). Every surrounding piece a plan landed finds its
+        captives on the board with every plan landed, all before any is
+        taken; a captive taken by surrounders of one colour gets the result of
+        the lowest seat's surrounder (read before any capture); one taken by
+        surrounders of several colours is destroyed. A landed piece that is
+        captured or converted starts no turn check."""
+        cdef Tables tab = self.tab
+        cdef int s, o, i, m, n, res, piece, k
+        cdef int cnt[MAX_SEATS]
+        cdef int cap_piece[MAX_SEATS]
+        cdef int cap_k[MAX_SEATS]
+        cdef int* cells = <int*>malloc(MAX_SEATS * tab.S * sizeof(int))
+        cdef int* taker = <int*>malloc(tab.S * sizeof(int))       # -1 none, seat, or -2 several colours
+        if cells == NULL or taker == NULL:
+            free(cells)
+            free(taker)
+            return
+        for m in range(tab.S):
+            taker[m] = -1
+        for s in range(tab.seats):
+            cnt[s] = 0
+            if landed[s] < 0 or not self.cell[landed[s]]:
+                continue
+            cap_piece[s] = self.cell[landed[s]]
+            cap_k[s] = tab.shape_local[self.shp[landed[s]]]
+            if tab.shape_power[cap_k[s]] == POWER_NONE or tab.shape_cond[cap_k[s]] < COND_SURROUND_LINE:
+                continue
+            cnt[s] = self._su_captives(s, landed[s], cells + s * tab.S)
+        for s in range(tab.seats):
+            for i in range(cnt[s]):
+                m = cells[s * tab.S + i]
+                o = taker[m]
+                if o == -1:
+                    taker[m] = s
+                elif o >= 0 and cap_piece[o] != cap_piece[s]:
+                    taker[m] = -2
+        for m in range(tab.S):
+            o = taker[m]
+            if o == -1 or not self.cell[m]:
+                continue
+            for s in range(tab.seats):
+                if landed[s] == m:
+                    landed[s] = -1                 # captured: no turn check through it
+            if o >= 0:
+                res = self._cp_take(cap_piece[o], cap_k[o], tab.shape_local[self.shp[m]])
+                if res == RESULT_CONVERTS:
+                    self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + cap_piece[o]]
+                    self.cell[m] = cap_piece[o]
+                    continue
+            self._cp_clear(m)
+            self._free_add(m)
+        free(cells)
+        free(taker)
 
     cdef inline void _sim_replace(self, int c, int k) noexcept:
         """The piece on cell c takes local shape k (a goal's replacement)."""

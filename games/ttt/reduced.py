@@ -259,6 +259,46 @@ def centipede(name: str) -> Reduced:
     return Reduced(name, CENTIPEDE, tree=build(game.new_initial_state(), ()), exact=exact)
 
 
+# --------------------------------------------------------------------------- public goods: every strategy, with what it gives
+
+PUBLIC_GOODS = ("Every strategy (the full table is small): in its one single round a player passes or moves its stack "
+                "by stack onto the shared stack from a height h, *contributing* the circles at and above h; that count "
+                "is what a voluntary-contribution player chooses (Isaac, Walker & Thomas 1984), so the table is "
+                "checked against the linear public goods game with those contributions.")
+
+
+def public_goods(name: str = "3P-PublicGoods") -> Reduced:
+    """The full table of 3P-PublicGoods with each strategy's contribution:
+    a pass gives 0; "stack(x,1)@h->..." gives the circles from height h up of
+    the player's stack at the start (its height - h + 1)."""
+    import re
+
+    from games.normal_form import payoff_table
+    game = _load(name)
+    full = payoff_table(game, max_profiles=1000, max_nodes=100_000)
+    n = full.num_players
+    core = game.new_initial_state().core
+    X, Y, Z = core.tab.params["size"]
+    cells = core.cells()
+    contributions = []
+    for p in range(n):
+        gives = []
+        for lab in full.labels(p):
+            m = re.fullmatch(r"stack\((\d+),(\d+)\)@(\d+)->stack\(\d+,\d+\)", lab)
+            if lab == "pass":
+                gives.append(0)
+            elif m:
+                t = int(m.group(1)) - 1 + X * (int(m.group(2)) - 1)
+                height = sum(1 for z in range(Z) if cells[t + X * Y * z])
+                gives.append(height - int(m.group(3)) + 1)
+            else:
+                raise ValueError(f"{name}: player {p}'s strategy {lab!r} is neither a pass nor a move by stack")
+        contributions.append(gives)
+    names = [full.labels(p) for p in range(n)]
+    return Reduced(name, PUBLIC_GOODS, table=_table(full.payoffs, full.shape, names, n),
+                   meaning={"contributions": contributions}, exact=dict(full.payoffs))
+
+
 # --------------------------------------------------------------------------- registry
 
 #: dilemma -> builder of its reduced game
@@ -271,6 +311,7 @@ REDUCED = {
     "3P-Volunteer": volunteer,
     "Centipede9": centipede,
     "NeedyCentipede4": centipede,
+    "3P-PublicGoods": public_goods,
 }
 
 

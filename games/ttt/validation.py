@@ -623,22 +623,18 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
     """Shapes in simultaneous or single phases (ttt-captures): a plan names
     its shape, and collisions resolve by rank. Since ttt-rounds shapes move
     in rounds too (a plan is a move's action id: plain, with a goal
-    replacement, or by stack). Refused rather than guessed: "Stalemate if
-    goal is reached" inside a round, by-stack moves with shapes that capture
-    (a by-stack cover is not defined on this branch, in turns either, where a
-    carried stack lands without one), shapes with cloaked spaces, and a pot
-    split inside a round with cloaked spaces."""
+    replacement, or by stack). Refused rather than guessed: shapes with
+    cloaked spaces, and a pot split inside a round with cloaked spaces.
+    (By-stack moves with shapes that capture, and "Stalemate if goal is
+    reached", are played since ttt-rounds3.)"""
     moving = sorted(s for s, props in shapes.items() if props["move"] != "stationary")
-    if GOAL_CHECK in (rec.get("turn_checks") or []):
-        p.add("turn_checks", f"{GOAL_CHECK!r} is not supported with a simultaneous or single phase yet (a "
-                             "round's plans reach goals together; allowed with such a phase: the other turn "
-                             "checks)")
-    by_stack = sorted(s for s, props in shapes.items() if props.get("move") in MOVES_BY_STACK)
-    if by_stack and has_powers(rec):
-        p.add("shapes", f"by-stack moves ({', '.join(by_stack)}) together with shapes that capture are not "
-                        "supported with a simultaneous or single phase yet (a carried stack arriving on pieces "
-                        "that capture has no cover rule in this engine; allowed with such a phase: by-stack "
-                        "moves and no power, or powers and no by-stack move)")
+    # ttt-rounds3: "Stalemate if goal is reached" is played in rounds (after
+    # the round's turn checks, when a plan's piece reached its goal and stayed):
+    # docs/rules/ttt.md, "Goals reached inside rounds"
+    # ttt-rounds3: by-stack moves with shapes that capture are played in
+    # rounds (a lone by-stack plan covers as a sequential by-stack move does;
+    # collisions rank by class, then the players' hands): docs/rules/ttt.md,
+    # "By-stack covers inside rounds"
     if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases) \
             and (set(shapes) != {"circle"} or moving):
         p.add("cloaking", "shapes other than the circle, and shapes that move on the shapes path, are not "
@@ -733,8 +729,8 @@ def _check_hidden_turns(raw, rec, p: _Problems):
 def _check_jumps(rec, p: _Problems):
     """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
     directions (a jump goes over the adjacent piece along one of its move's
-    directions), on a flat board; the surrounds need a flat board and
-    sequential phases (docs/rules/ttt.md, "Jumps and chain jumps", "Surrounds")."""
+    directions), on a flat board; the surrounds need a flat board (in rounds
+    since ttt-rounds3) (docs/rules/ttt.md, "Jumps and chain jumps", "Surrounds")."""
     kind = (rec.get("board") or {}).get("kind")
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
@@ -751,8 +747,6 @@ def _check_jumps(rec, p: _Problems):
             p.add(field, f"{cond!r} on a stacks board is not supported by this engine yet (a jump over a stack "
                          "would have to say which of its pieces it takes, and where on the stack beyond it "
                          "lands; allowed on stacks: cover, cover-by-rank)")
-    phases = rec.get("phases") or []
-    rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
@@ -761,9 +755,9 @@ def _check_jumps(rec, p: _Problems):
             p.add(field, f"{props['condition']!r} on a stacks board is not supported by this engine yet (which "
                          "pieces of a stack a line or a group would be made of is not said; allowed on stacks: "
                          "cover, cover-by-rank)")
-        if rounds:
-            p.add(field, f"{props['condition']!r} is not supported with a simultaneous or single phase yet "
-                         "(allowed with such a phase: cover, cover-by-rank)")
+        # ttt-rounds3: surrounds in simultaneous and single phases are played
+        # (judged once every plan has landed): docs/rules/ttt.md, "Surrounds
+        # inside rounds"
 
 
 def _check_start_position(rec, p: _Problems):

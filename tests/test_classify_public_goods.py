@@ -1,0 +1,67 @@
+"""solvers.classify.classify_public_goods against textbook tables: the
+linear voluntary contribution mechanism (Isaac, Walker & Thomas 1984; Ledyard
+1995), u_i = w_i - c_i + m * sum_j c_j, is a public goods game exactly when
+1/n < m < 1; and 3P-PublicGoods' verdict (docs/rules/dilemmas.md)."""
+from itertools import product
+
+import numpy as np
+import pytest
+
+from solvers.classify import NAMED, classify_named, classify_public_goods, reproduces
+from solvers.normal_form import NormalFormGame
+
+
+def vcm(m, endowments=(2, 2, 2), step=1):
+    """The linear VCM table: player p's strategy i gives i * step."""
+    gives = [list(range(0, w + 1, step)) for w in endowments]
+    n = len(endowments)
+    arr = np.zeros((n,) + tuple(len(g) for g in gives))
+    for prof in product(*(range(len(g)) for g in gives)):
+        c = [gives[p][i] for p, i in enumerate(prof)]
+        for p in range(n):
+            arr[(p,) + prof] = endowments[p] - c[p] + m * sum(c)
+    return NormalFormGame(arr), gives
+
+
+@pytest.mark.parametrize("m,endowments", [(0.5, (2, 2, 2)), (0.6, (1, 2, 3)), (0.3, (1, 1, 1, 1))])
+def test_textbook_vcm_is_public_goods(m, endowments):
+    g, gives = vcm(m, endowments)
+    assert classify_public_goods(g, gives).label == "public-goods"
+    assert classify_named("public-goods", g, contributions=gives).label == "public-goods"
+    assert reproduces("public-goods", "public-goods", players=len(endowments)) == "yes"
+
+
+def test_contributing_that_pays_is_no_public_goods_game():
+    g, gives = vcm(1.2)                   # m >= 1: giving is privately profitable
+    assert "free riding" in classify_public_goods(g, gives).reason
+
+
+def test_too_small_a_return_is_no_dilemma():
+    g, gives = vcm(0.2)                   # m n = 0.6 < 1: all giving is worse for everyone
+    c = classify_public_goods(g, gives)
+    assert c.label == "other" and "social dilemma" in c.reason
+
+
+def test_a_private_cost_without_benefit_to_others_is_no_public_good():
+    g, gives = vcm(0.0)
+    assert "not a public good" in classify_public_goods(g, gives).reason
+
+
+def test_without_contributions_it_is_not_checkable():
+    g, _ = vcm(0.5)
+    assert classify_named("public-goods", g).label == "not checkable"
+    assert NAMED["public-goods"] == ("contributions",)
+
+
+def test_three_player_public_goods_rule_set_verdict():
+    """3P-PublicGoods on this branch (docs/rules/dilemmas.md, its section):
+    not a public goods game. Two contributions in the single round collide on
+    the shared stack and are destroyed (powerless circles: no rank resolves
+    it), so another's contribution can cost a player; and black's
+    contribution helps nobody (phase 2 ends at once on black, who has no
+    move, before white and pink place what they got)."""
+    from games.ttt.reduced import classify_reduced, reduced
+    r = reduced("3P-PublicGoods")
+    assert r.meaning["contributions"] == [[1, 0], [2, 1, 0], [3, 2, 1, 0]]
+    c = classify_reduced(r, "public-goods")
+    assert c.label == "other" and "not a public good" in c.reason
