@@ -2661,6 +2661,8 @@ def hidden_turns_key(ref, trace, p):
             known.append(("seen", actor, a, phase))
     mine = tuple(ref.reserve[c] for c in sorted(ref.owned[p]))
     return tuple(known), tuple(ref.view(p)), ref.current_player(), ref.phase, mine
+
+
 # -- ttt-potshow: the whole-stack pot showdown of by-stack covers (issue 12 item 6), from
 # docs/rules/ttt.md "The pot showdown of by-stack covers" -------------------------------------
 import functools  # noqa: E402 (this section's own import, kept with it for the merge)
@@ -2776,30 +2778,6 @@ class PotShowdownRefState(StackCaptureRefState):
             if was_mover and col in self.owned[self.seat]:
                 stays = cell
         return stays
-# -- ttt-rounds3: by-stack plans onto pieces that capture, inside simultaneous and
-# single rounds, from docs/rules/ttt.md "By-stack covers inside rounds" ----------------
-
-class StackCoverSimRefState(MoveSimRefState):
-    """Rounds whose by-stack plans arrive on pieces that capture. A target
-    that one by-stack plan sends its pieces to gets them in order (the mover
-    in the shape it moved with), then the mover covers the pieces of other
-    colours that were there as a sequential by-stack move does (classes; two
-    by-rank pieces compare their players' poker hands in the stack; the pot
-    waits for the round's end); the mover takes its replacement only if it
-    stays. Several plans to one target with a by-stack plan among them: each
-    must be able to capture; the winner ranks strictly above every other by
-    class, or (two by-rank pieces) by its player's hand in the stack holding
-    every collider's pieces; it lands and covers as above, then captures the
-    losing movers by its result; what a loser carried is destroyed. (The
-    methods on the hands and the stack's verdict are StackCaptureRefState's:
-    its bases and MoveSimRefState's order StackRefState and CaptureRefState
-    differently, so they are borrowed, not inherited.)"""
-
-    hand = StackCaptureRefState.hand
-    owner_cols = StackCaptureRefState.owner_cols
-    stack_outcome = StackCaptureRefState.stack_outcome
-    after_stack_move = StackCaptureRefState.after_stack_move
-    is_stack_id = StackCaptureRefState.is_stack_id
 
     def captures(self, s, a):
         if self.is_stack_id(a):
@@ -2846,6 +2824,8 @@ class StackCoverSimRefState(MoveSimRefState):
         pot, self.pot = self.pot, None
         self.deal_showdown(*pot["showdown"], start, pot["captors"], None)
         self.end_ply(None, None, False)
+
+
 # -- ttt-cloakcap2: reincarnation with cloaked spaces, from docs/rules/ttt.md
 # "Captures with cloaked spaces", "Reincarnation": the reserves are public, so a
 # cover's reincarnation is told to everyone (colour and count), its shape to the
@@ -2953,6 +2933,36 @@ class CloakedObscureRefState(CloakedReincRefState):
             else:
                 self.seen[target] = mover
             self.refresh()
+
+
+# -- ttt-rounds3: by-stack plans onto pieces that capture, inside simultaneous and
+# single rounds, from docs/rules/ttt.md "By-stack covers inside rounds" ----------------
+
+class StackCoverSimRefState(MoveSimRefState):
+    """Rounds whose by-stack plans arrive on pieces that capture. A target
+    that one by-stack plan sends its pieces to gets them in order (the mover
+    in the shape it moved with), then the mover covers the pieces of other
+    colours that were there as a sequential by-stack move does (classes; two
+    by-rank pieces compare their players' poker hands in the stack; the pot
+    waits for the round's end); the mover takes its replacement only if it
+    stays. Several plans to one target with a by-stack plan among them: each
+    must be able to capture; the winner ranks strictly above every other by
+    class, or (two by-rank pieces) by its player's hand in the stack holding
+    every collider's pieces; it lands and covers as above, then captures the
+    losing movers by its result; what a loser carried is destroyed. (The
+    methods on the hands and the stack's verdict are StackCaptureRefState's:
+    its bases and MoveSimRefState's order StackRefState and CaptureRefState
+    differently, so they are borrowed, not inherited.)"""
+
+    hand = StackCaptureRefState.hand
+    owner_cols = StackCaptureRefState.owner_cols
+    stack_outcome = StackCaptureRefState.stack_outcome
+    after_stack_move = StackCaptureRefState.after_stack_move
+    is_stack_id = StackCaptureRefState.is_stack_id
+
+    def captures(self, s, a):
+        if self.is_stack_id(a):
+            board, shape, (x, y, h), _ = self.after_stack_move(s, a)
             return self.stack_outcome(s, shape[(x, y, h)], board, shape, x, y, h)[0] == "win"
         return super().captures(s, a)
 
