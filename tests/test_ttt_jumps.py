@@ -301,7 +301,7 @@ def test_validation_lists_every_jump_problem():
     text = str(e.value)
     assert "a stationary shape cannot jump" in text
     assert "'knight-2x1x0' has none" in text
-    assert "on a stacks board is not supported" in text
+    assert "'chain-jump' with move 'orth-by-stack' is not defined" in text      # ttt-stackjump: by-stack jumps only
 
 
 def test_max_game_length_counts_end_chains():

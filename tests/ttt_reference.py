@@ -2626,3 +2626,88 @@ class MoveSimRefState(PotSimRefState, StackRefState):
                 landed.append((winner, stays, col))
         landed.sort()
         return self._round_end(plans, landed)
+
+
+# -- ttt-stackjump: jumps and chain jumps on stacks boards (issue 12 item 4 with item 6),
+# from docs/rules/ttt.md "Jumps and chain jumps" ("On stacks") -------------------------------
+
+class StackJumpRefState(SurroundRefState):
+    """Jumps on stacks, read from the seed's "moves are always to the tops of
+    stacks (so height is ignored [...]), but fall to the lowest empty space":
+    a jumper (the top piece of its stack) jumps along the stacks' grid over
+    the *top piece* of the adjacent stack, when that piece is of a colour its
+    seat does not own and not on a space locked for the phase, to the stack
+    directly beyond, where it falls to the lowest empty space (a full stack,
+    or one whose landing space is locked for the phase, cannot be jumped
+    to). Only that top piece is captured; the pieces under it stay. A jumper
+    (or a surrounder) lands on a stack's pieces without covering them."""
+
+    def outcome(self, s, name, t):
+        p = self.props[name]
+        if p.get("power", "none") != "none" and p.get("condition") in JUMP_CONDITIONS + ("surround-line", "surround-orthogonal"):
+            return "none", []
+        return super().outcome(s, name, t)
+
+    def jumps(self, s, f, name):
+        if not self.gravity:
+            return super().jumps(s, f, name)
+        out = {}
+        fx, fy, _ = self.target_xyz(f)
+        for d in self.jump_dirs(s, f, name):
+            if d[2] != 0:
+                continue                  # the stacks' grid is flat: height is ignored
+            mx, my, ux, uy = fx + d[0], fy + d[1], fx + 2 * d[0], fy + 2 * d[1]
+            if not (self.on_board(mx, my, 0) and self.on_board(ux, uy, 0)):
+                continue
+            if len({self.board_of((fx, fy, 0)), self.board_of((mx, my, 0)), self.board_of((ux, uy, 0))}) > 1:
+                continue
+            m = self.top_cell(self.xyz_target(mx, my, 0))
+            if m is None or m not in self.board or self.board[m] in self.owned[s] or m in self.phase_locked():
+                continue
+            t = self.xyz_target(ux, uy, 0)
+            if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
+                continue
+            no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+            if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
+                continue
+            out[t] = m
+        return out
+
+    def jump(self, a):
+        if not self.gravity:
+            return super().jump(a)
+        s = self.seat
+        r, f, u = self.decode_move(a)
+        m = self.jumped(s, a)
+        src = self.top_cell(f)
+        col, name = self.board.pop(src), self.shape.pop(src)
+        result = self.props[name]["result"]
+        if result == "converts":
+            self.board[m] = col
+        else:                             # the top piece leaves: nothing lies above it
+            captive = self.shape.pop(m)
+            del self.board[m]
+            got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+            self.sres[col][captive] += got
+            self.reserve[col] += got
+        landed = name if r is None else self.replacers[r]
+        dest = self.landing(u)            # falls to the lowest empty space of the stack beyond
+        self.board[dest], self.shape[dest] = col, landed
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        self.passes = 0
+        self.plies += 1
+        if self.line_checks([dest]):
+            return
+        if goal_reached:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        if self.props[name]["condition"] == "chain-jump" and self.props[landed].get("condition") == "chain-jump" \
+                and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
+                and self.jumps(s, u, landed):
+            self.chain = u
+            return
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()

@@ -3076,6 +3076,9 @@ cdef class TTTCore(GameCore):
         cdef bint top
         cdef int beat[CP_MAX_STACK]
         cdef int mr = self._cp_mover_rank(seat, k, t)      # ttt-jumps: -1, or a by-stack mover's hand
+        if self.tab.shape_power[k] != POWER_NONE and self.tab.shape_cond[k] >= COND_JUMP:
+            n[0] = 0                  # ttt-stackjump: a jumper or surrounder never covers (on stacks
+            return CP_NONE            # every arrival lands on a stack's pieces)
         n[0] = self._cp_defenders(seat, t, cells)
         for i in range(n[0]):
             v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
@@ -3502,11 +3505,23 @@ cdef class TTTCore(GameCore):
                 return False
         return True
 
+    cdef inline int _jp_top(self, int m) noexcept:
+        """ttt-stackjump: the cell a jump over target m passes over: m on a
+        flat board, the top of stack m on stacks ("moves are always to the
+        tops of stacks"), or -1 for an empty stack."""
+        if not self.tab.gravity:
+            return m
+        return m + self.tab.XY * (self.top[m] - 1) if self.top[m] else -1
+
     cdef inline bint _jp_jumpable(self, int seat, int m) noexcept:
-        """Whether the piece on cell m may be jumped by ``seat``: a piece of a
-        colour the seat does not own, on a space not locked for the phase."""
-        cdef int piece = self.cell[m]
-        if piece == 0 or self.tab.locked[m] or (self.plock != NULL and self.plock[m]):
+        """Whether the piece on target m (its top, on stacks) may be jumped by
+        ``seat``: a piece of a colour the seat does not own, on a space not
+        locked for the phase."""
+        cdef int c = self._jp_top(m), piece
+        if c < 0:
+            return False
+        piece = self.cell[c]
+        if piece == 0 or self.tab.locked[c] or (self.plock != NULL and self.plock[c]):
             return False
         return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
 
@@ -3566,13 +3581,18 @@ cdef class TTTCore(GameCore):
         converted (takes the jumper's colour where it stands). A chain-jumper's
         landing target is kept for ``_after_ply`` (``cj_land``)."""
         cdef Tables tab = self.tab
-        cdef int m = self._jp_jumped(self.seat, k, f, u), res
+        cdef int m = self._jp_jumped(self.seat, k, f, u), res, c
         if m < 0:
             return
-        res = self._cp_take(piece, k, tab.shape_local[self.shp[m]])
+        c = self._jp_top(m)                       # ttt-stackjump: the top of a jumped stack
+        res = self._cp_take(piece, k, tab.shape_local[self.shp[c]])
         if res == RESULT_CONVERTS:
-            self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
-            self.cell[m] = piece
+            self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece]
+            self.cell[c] = piece
+        elif tab.gravity:
+            self._cp_clear(c)                     # ttt-stackjump: the top leaves; nothing lies above it
+            self.top[m] -= 1
+            self._cp_sync_free(m)
         else:
             self._cp_clear(m)
             self._free_add(m)

@@ -709,7 +709,8 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
 def _check_jumps(rec, p: _Problems):
     """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
     directions (a jump goes over the adjacent piece along one of its move's
-    directions), on a flat board; the surrounds need a flat board and
+    directions), not by stack (ttt-stackjump: on stacks a jump goes over the
+    top of the adjacent stack); the surrounds need a flat board and
     sequential phases (docs/rules/ttt.md, "Jumps and chain jumps", "Surrounds")."""
     kind = (rec.get("board") or {}).get("kind")
     for shape, props in (rec.get("shapes") or {}).items():
@@ -723,10 +724,11 @@ def _check_jumps(rec, p: _Problems):
         elif move in ("knight-2x1x0", "knight-2x1x1"):
             p.add(field, f"{cond!r} jumps over the adjacent piece along one of the move's directions, and "
                          f"{move!r} has none (allowed with {move!r}: cover, cover-by-rank)")
-        if kind == "stacks":
-            p.add(field, f"{cond!r} on a stacks board is not supported by this engine yet (a jump over a stack "
-                         "would have to say which of its pieces it takes, and where on the stack beyond it "
-                         "lands; allowed on stacks: cover, cover-by-rank)")
+        elif move in ("orth-by-stack", "orth-by-full-stack"):     # ttt-stackjump
+            p.add(field, f"{cond!r} with move {move!r} is not defined: a by-stack mover carries the pieces "
+                         "above it and covers the stack it lands on, and the seed gives no jump that carries "
+                         "a stack (jumps on stacks are by pieces that move from the top; allowed with "
+                         f"{move!r}: cover, cover-by-rank)")
     phases = rec.get("phases") or []
     rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
     for shape, props in (rec.get("shapes") or {}).items():
