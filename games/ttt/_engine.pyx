@@ -145,6 +145,8 @@ cdef class Tables:
     cdef int16_t* knight     # T*24
     cdef uint8_t* locked     # S
     cdef uint8_t* is_axis    # 26
+    cdef int nrun                          # ttt-stackjump: the line directions (13..25) some cell has a
+    cdef int run_dir[13]                   # neighbour along, the ones _after_ply's turn checks walk
     cdef uint64_t* zob       # S*(C+1)
     cdef int16_t* sym        # nsym*S
     cdef int16_t* init       # the starting block
@@ -343,6 +345,11 @@ cdef class Tables:
                 dx, dy, dz = dirs[d]
                 nx, ny, nz = x + dx, y + dy, z + dz
                 self.nbr[c * 26 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < Z) else -1
+        self.nrun = 0                    # ttt-stackjump: skip the lines no cell has (9 of 13 on Connect4)
+        for d in range(13, 26):
+            if any(self.nbr[c * 26 + d] >= 0 for c in range(self.S)):
+                self.run_dir[self.nrun] = d
+                self.nrun += 1
         tz = 1 if self.gravity else Z
         for t in range(self.T):
             x, y, z = t % X, (t // X) % Y, t // self.XY
@@ -1280,11 +1287,12 @@ cdef class TTTCore(GameCore):
 
     cdef void _after_ply(self, int c, int piece) noexcept:
         cdef Tables tab = self.tab
-        cdef int d, run, best = 0, best_axis = 0, i
+        cdef int d, run, best = 1, best_axis = 1, i, j
         self.passes = 0
         self.plies += 1
         if tab.nchecks and c >= 0:      # ttt-captures: c < 0 when the arriving piece did not stay
-            for d in range(13, 26):
+            for j in range(tab.nrun):   # ttt-stackjump: a line no cell has is a run of 1 (best starts there)
+                d = tab.run_dir[j]
                 run = self._run(c, d, piece)
                 if run > best:
                     best = run
@@ -3795,11 +3803,11 @@ cdef class TTTCore(GameCore):
             self.cell[f] = 0
         else:
             piece = (((action // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[seat]) + 1
-        cdef int old_shape = self.shp[t]
+        cdef int old_shape = self.shp[t], old_piece = self.cell[t]   # ttt-stackjump: t may hold a covered piece
         self.cell[t] = piece
         self.shp[t] = shape
         n = self._su_capture(seat, t, False)
-        self.cell[t] = 0
+        self.cell[t] = old_piece
         self.shp[t] = old_shape
         if f >= 0:
             self.cell[f] = piece
