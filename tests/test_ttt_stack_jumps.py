@@ -95,6 +95,25 @@ def cases():
     add("stack-jump-pieces-per-turn-2", pieces_per_turn=2, size=(4, 3, 3),
         reserves={"black": {"x": 4}, "white": {"x": 4}},
         shapes={"x": power("chain-jump", "converts", "adjacent")}, move_limit=40, phases=[{"pass": True}])
+    # surrounds, read on the stacks' tops
+    add("stack-reversi-like", size=(4, 4, 2), pieces=[
+            _piece(2, 2, 1, "black", "circle"), _piece(3, 3, 1, "white", "circle"), _piece(3, 3, 2, "black", "circle"),
+            _piece(2, 3, 1, "white", "circle"), _piece(3, 2, 1, "black", "circle"), _piece(3, 2, 2, "white", "circle")],
+        reserves={"black": {"circle": 8}, "white": {"circle": 8}}, stalemate="most-pieces-wins",
+        shapes={"circle": power("surround-line", "converts", "stationary", MUST)}, phases=[{"pass": True}])
+    add("stack-go-like", size=(4, 3, 3), locked=[[4, 3, 1]],
+        reserves={"black": {"circle": 9}, "white": {"circle": 9}}, move_limit=40,
+        shapes={"circle": power("surround-orthogonal", "removes", "stationary")}, phases=[{"pass": True}])
+    add("stack-surround-orth-moves", players="3", size=(4, 3, 2), locked=[[4, 3, 1]],
+        reserves={"black": {"x": 2, "circle": 2}, "white": {"x": 2, "circle": 2}, "pink": {"circle": 2}},
+        shapes={"x": power("surround-orthogonal", "reincarnates", "adjacent"), "circle": {"move": "adjacent"}},
+        move_limit=40)
+    add("stack-surround-line-and-jumps", size=(4, 4, 3),
+        reserves={"black": {"star": 2, "x": 2, "circle": 2}, "white": {"star": 2, "x": 2, "circle": 2}},
+        shapes={"star": power("surround-line", "reincarnates-x2", "orthogonal"),
+                "x": power("chain-jump", "converts", "adjacent"),
+                "circle": power("cover-by-rank", "converts", "adjacent")}, move_limit=40,
+        phases=[{"pass": True, "locked": [[1, 1, 2]]}])
     return out
 
 
@@ -119,7 +138,7 @@ def test_random_sim_test(rs, tmp_path):
 
 
 @pytest.mark.parametrize("name", ["stack-jump-x2-must", "stack-chain-can", "stack-chain-must-reincarnates",
-                                  "stack-draughts-like"])
+                                  "stack-draughts-like", "stack-reversi-like"])
 def test_is_legal_agrees_with_legal_actions(name):
     assert_is_legal_agrees_with_legal_actions(_case(name), games=5, seed=3)
 
@@ -261,8 +280,9 @@ def stack_jump_records(draw):
         shapes[s] = {"move": move}
         how = draw(st.sampled_from(["none", CAN, MUST]))
         if how != "none":
-            cond = draw(st.sampled_from(["jump", "chain-jump", "chain-jump", "cover", "cover-by-rank"]
-                                        if move != "stationary" else ["cover", "cover-by-rank"]))
+            cond = draw(st.sampled_from(["jump", "chain-jump", "chain-jump", "cover", "cover-by-rank", "surround-line",
+                                         "surround-orthogonal"] if move != "stationary" else
+                                        ["cover", "cover-by-rank", "surround-line", "surround-orthogonal"]))
             shapes[s].update(power=how, condition=cond, result=draw(st.sampled_from(
                 ["removes", "reincarnates", "reincarnates-x2", "converts"])))
     columns = [[x, y] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
@@ -295,6 +315,7 @@ def test_random_stack_jump_rule_sets_match_reference(rec, seed):
     props = list(rs.record["shapes"].values())
     results = {p.get("result") for p in props}
     covers = any(p.get("condition") in ("cover", "cover-by-rank") for p in props)
+    surrounds = any(p.get("condition", "").startswith("surround") for p in props)
     last = {}
 
     def conserved(core, ref):
@@ -302,9 +323,74 @@ def test_random_stack_jump_rule_sets_match_reference(rec, seed):
         total = _total(core)
         if "prev" in last and core.player() != -4 and not covers:
             delta = total - last["prev"]
-            assert delta in ((-1 if "removes" in results else 0), 0, (1 if "reincarnates-x2" in results else 0))
+            if surrounds:                 # a surround takes any number of tops, each under one result
+                assert delta <= 0 or "reincarnates-x2" in results
+                assert delta >= 0 or "removes" in results
+            else:
+                assert delta in ((-1 if "removes" in results else 0), 0, (1 if "reincarnates-x2" in results else 0))
         last["prev"] = total
         if core.player() == -4:
             last.clear()
 
     play(rs, games=3, seed=seed, ref_class=StackJumpRefState, check=conserved)
+
+
+# -- surrounds on stacks, position by position ---------------------------------------------
+
+def test_surround_line_on_stacks_takes_tops_between_the_arrival_and_an_own_top():
+    """Reversi on the tops: black placed on stack 1 closes stack 2's white top
+    against stack 3's black top; the black piece under stack 2's top is not
+    part of any line, and stack 4's white top (closed by nothing) stays."""
+    rs = _row([_piece(2, 1, 1, "black", "circle"), _piece(2, 1, 2, "white", "circle"), _piece(3, 1, 1, "black", "circle"),
+               _piece(4, 1, 1, "white", "circle")],
+              {"circle": power("surround-line", "removes", "stationary")}, reserves={"black": {"circle": 1}, "white": {}})
+    core = make_core(rs)
+    _do(core, "black@stack(1,1) circle")
+    assert _column(core, 2) == [1, 0, 0]          # the white top left; the black piece under it stays
+    assert _column(core, 4) == [2, 0, 0]
+
+
+def test_surround_orthogonal_on_stacks_counts_empty_stacks_as_liberties():
+    """Go on the tops: white's top on stack 2 is closed by black tops and a
+    locked top (a wall); filling the last neighbour captures it. With an empty
+    neighbour stack it would stay."""
+    rs = _row([_piece(2, 1, 1, "white", "circle"), _piece(2, 1, 2, "white", "circle"), _piece(1, 1, 1, "black", "circle")],
+              {"circle": power("surround-orthogonal", "converts", "stationary")}, size=(3, 2, 3),
+              reserves={"black": {"circle": 2}, "white": {}}, locked=[[3, 1, 1]])
+    core = make_core(rs)
+    assert [s_ for s_ in _strings(core) if "(2,2)" in s_] == ["black@stack(2,2) circle"]
+    _do(core, "black@stack(2,2) circle")
+    # stack (2,1): its top is orthogonally next to (1,1) black, (3,1) a wall, (2,2) black: converted
+    assert _column(core, 2) == [2, 1, 0]
+    rs = _row([_piece(2, 1, 1, "white", "circle"), _piece(1, 1, 1, "black", "circle")],
+              {"circle": power("surround-orthogonal", "converts", "stationary")}, size=(3, 2, 3),
+              reserves={"black": {"circle": 2}, "white": {}})
+    core = make_core(rs)
+    _do(core, "black@stack(2,2) circle")
+    assert _column(core, 2) == [2, 0, 0]          # stack (3,1) is empty: a liberty
+
+
+def test_validation_refuses_surrounds_by_stack_movers_only():
+    rec = {"name": "bad", "board": {"kind": "stacks", "size": [3, 1, 3]}, "move_limit": 10,
+           "reserves": {"black": {"x": 1}, "white": {"x": 1}},
+           "shapes": {"x": power("surround-line", "removes", "stationary"),
+                      "circle": power("surround-orthogonal", "removes", "orth-by-stack")}}
+    with pytest.raises(RuleSetError) as e:
+        rules.parse(rec)
+    text = str(e.value)
+    assert "shapes.circle.condition: 'surround-orthogonal' with move 'orth-by-stack' is not defined" in text
+    assert "shapes.x" not in text
+
+
+def test_a_surrounders_look_ahead_keeps_the_covered_piece():
+    """Regression (flat board): a must-capture surrounder replacement's
+    look-ahead for a cover move used to erase the covered piece, so the
+    start position lost a pre-placed piece."""
+    rec = {"name": "r", "board": {"kind": "squares", "size": [2, 1, 1], "pieces": [
+               {"at": [1, 1, 1], "colour": "white", "shape": "circle"}, {"at": [2, 1, 1], "colour": "black", "shape": "cross"}]},
+           "reserves": {"black": {}, "white": {}}, "move_limit": 1,
+           "shapes": {"circle": power("jump", "removes", "adjacent"),
+                      "triangle": power("surround-line", "removes", "adjacent", MUST),
+                      "cross": {"move": "forward-orthogonal"}}}
+    core = make_core(rules.parse(rec))
+    assert core.cells() == [2, 1] and core.shapes() == ["circle", "cross"]

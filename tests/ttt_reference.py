@@ -2628,7 +2628,7 @@ class MoveSimRefState(PotSimRefState, StackRefState):
         return self._round_end(plans, landed)
 
 
-# -- ttt-stackjump: jumps and chain jumps on stacks boards (issue 12 item 4 with item 6),
+# -- ttt-stackjump: jumps, chain jumps and surrounds on stacks boards (issue 12 item 4 with item 6),
 # from docs/rules/ttt.md "Jumps and chain jumps" ("On stacks") -------------------------------
 
 class StackJumpRefState(SurroundRefState):
@@ -2640,7 +2640,10 @@ class StackJumpRefState(SurroundRefState):
     directly beyond, where it falls to the lowest empty space (a full stack,
     or one whose landing space is locked for the phase, cannot be jumped
     to). Only that top piece is captured; the pieces under it stay. A jumper
-    (or a surrounder) lands on a stack's pieces without covering them."""
+    (or a surrounder) lands on a stack's pieces without covering them.
+    Surrounds on stacks are read on the board of the stacks' tops: each
+    stack is its top piece, a wall (a locked top) or empty (a liberty); the
+    captives are tops."""
 
     def outcome(self, s, name, t):
         p = self.props[name]
@@ -2711,3 +2714,91 @@ class StackJumpRefState(SurroundRefState):
         self.left -= 1
         if self.left == 0 or not self.has_move(self.seat):
             self._next_seat()
+
+    # -- surrounds on stacks: read on the board of the stacks' tops ----------------------
+    def _top_in(self, board, x, y):
+        """The top cell of stack (x, y) in ``board`` (a piece or a locked space), or None."""
+        zs = [z for z in range(self.Z) if (x, y, z) in board or (x, y, z) in self.locked]
+        return (x, y, max(zs)) if zs else None
+
+    def surrounded(self, s, c, board, shape):
+        if not self.gravity:
+            return super().surrounded(s, c, board, shape)
+        x0, y0 = c[0], c[1]
+        home = self.board_of(c)
+
+        def stack(x, y):
+            """'edge', 'wall', 'empty' or the top cell of stack (x, y)."""
+            if not (0 <= x < self.X and 0 <= y < self.Y) or self.board_of((x, y, 0)) != home:
+                return "edge"
+            top = self._top_in(board, x, y)
+            if top is None:
+                return "empty"
+            return "wall" if top in self.locked else top
+
+        out = []
+        flat = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+        if self.props[shape[c]]["condition"] == "surround-line":
+            for dx, dy in flat:
+                run, x, y = [], x0 + dx, y0 + dy
+                while isinstance(stack(x, y), tuple) and self.takeable(s, stack(x, y), board):
+                    run.append(stack(x, y))
+                    x, y = x + dx, y + dy
+                end = stack(x, y)
+                if run and isinstance(end, tuple) and board[end] in self.owned[s]:
+                    out += run
+            return out
+        orth = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        done = set()
+        for dx, dy in orth:
+            g = (x0 + dx, y0 + dy)
+            top = stack(*g)
+            if g in done or not isinstance(top, tuple) or not self.takeable(s, top, board):
+                continue
+            colour = board[top]
+            group, todo, free = {g}, [g], False
+            while todo:
+                x, y = todo.pop()
+                for ex, ey in orth:
+                    n = (x + ex, y + ey)
+                    v = stack(*n)
+                    if v in ("edge", "wall"):
+                        continue
+                    if v == "empty":
+                        free = True
+                    elif board[v] == colour:
+                        if v in self.phase_locked():
+                            free = True
+                        elif n not in group:
+                            group.add(n)
+                            todo.append(n)
+                    elif board[v] not in self.owned[s]:
+                        free = True
+            done |= group
+            if not free:
+                out += sorted(stack(*n) for n in group)
+        return out
+
+    def captures(self, s, a):
+        if not self.gravity:
+            return super().captures(s, a)
+        got = self.piece_of(s, a)
+        if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:
+            got = (self.replacers[self.decode_move(a)[0]], got[1])
+        if got is None or not self.surrounder(got[0]) or a == self.a_pass:
+            return super().captures(s, a)
+        name, t = got
+        board, shape = dict(self.board), dict(self.shape)
+        if a < self.move0:
+            ch = (a % (self.P * self.T)) // self.T
+            col = ch if self.choose else min(self.owned[s])
+        else:
+            _, f, _ = self.decode_move(a)
+            src = self.top_cell(f)
+            col = board.pop(src)
+            shape.pop(src)
+        x, y, _ = self.target_xyz(t)
+        top = self._top_in(board, x, y)
+        c = (x, y, 0 if top is None else top[2] + 1)
+        board[c], shape[c] = col, name
+        return bool(self.surrounded(s, c, board, shape))

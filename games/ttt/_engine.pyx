@@ -3764,6 +3764,8 @@ cdef class TTTCore(GameCore):
         cdef int k = self.tab.shape_local[self.shp[c]]
         if self.tab.shape_power[k] == POWER_NONE:
             return 0
+        if self.tab.gravity:
+            return self._sus_captives(seat, k, c % self.tab.XY, cells)     # ttt-stackjump
         if self.tab.shape_cond[k] == COND_SURROUND_LINE:
             return self._su_line(seat, c, cells)
         if self.tab.shape_cond[k] == COND_SURROUND_ORTH:
@@ -3785,6 +3787,10 @@ cdef class TTTCore(GameCore):
                 if res == RESULT_CONVERTS:
                     self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
                     self.cell[m] = piece
+                elif tab.gravity:
+                    self._cp_clear(m)                 # ttt-stackjump: a stack's top leaves
+                    self.top[m % tab.XY] -= 1
+                    self._cp_sync_free(m % tab.XY)
                 else:
                     self._cp_clear(m)
                     self._free_add(m)
@@ -3798,6 +3804,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int piece, shape, n
         shape = tab.shape_global[k]
+        if tab.gravity:
+            return self._sus_would(seat, action, k, f, t)      # ttt-stackjump
         if f >= 0:
             piece = self.cell[f]
             self.cell[f] = 0
@@ -3811,6 +3819,121 @@ cdef class TTTCore(GameCore):
         self.shp[t] = old_shape
         if f >= 0:
             self.cell[f] = piece
+        return n > 0
+
+    # -- ttt-stackjump: surrounds on stacks (issue 12 item 4 with item 6) --------------
+    # docs/rules/ttt.md, "Surrounds", "On stacks". "Moves are always to the tops
+    # of stacks (so height is ignored [...])": a surround is read on the board
+    # of the stacks' tops, a flat grid of targets, as the jumps are. Each stack
+    # counts as its top cell: a piece (its colour), a locked space (a wall, as
+    # the edge), or nothing (an empty stack: a liberty, and it ends a line).
+    # Captives are tops, at most one per stack: removed ones uncover the piece
+    # under them, converted ones change colour in place.
+
+    cdef inline int _sus_piece(self, int t) noexcept:
+        """The top piece of stack t (0: empty stack or a locked top)."""
+        cdef int c = self._jp_top(t)
+        return 0 if c < 0 or self.tab.locked[c] else self.cell[c]
+
+    cdef inline bint _sus_open(self, int seat, int t) noexcept:
+        """Whether the top of stack t may be a captive of ``seat``."""
+        cdef int c = self._jp_top(t), piece
+        if c < 0 or self.tab.locked[c]:
+            return False
+        piece = self.cell[c]
+        if piece == 0 or (self.plock != NULL and self.plock[c]):
+            return False
+        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
+
+    cdef int _sus_captives(self, int seat, int k, int u, int* cells) noexcept:
+        """The captive cells (tops) of a surrounder of local shape k of
+        ``seat`` on top of stack u."""
+        cdef Tables tab = self.tab
+        cdef int d, e, x, y, i, n = 0, m, colour, p
+        cdef bint closed
+        cdef uint8_t* seen
+        if tab.shape_cond[k] == COND_SURROUND_LINE:
+            for d in range(26):
+                m = 0
+                x = tab.tnbr[u * 26 + d]
+                while x >= 0 and self._sus_open(seat, x):
+                    cells[n + m] = self._jp_top(x)
+                    m += 1
+                    x = tab.tnbr[x * 26 + d]
+                if m > 0 and x >= 0:
+                    p = self._sus_piece(x)
+                    if p and (tab.seat_mask[seat] >> (p - 1)) & 1:
+                        n += m
+            return n
+        if tab.shape_cond[k] != COND_SURROUND_ORTH:
+            return 0
+        seen = <uint8_t*>malloc(tab.T)
+        memset(seen, 0, tab.T)
+        for d in range(26):
+            if not tab.is_axis[d]:
+                continue
+            x = tab.tnbr[u * 26 + d]
+            if x < 0 or seen[x] or not self._sus_open(seat, x):
+                continue
+            colour = self._sus_piece(x)
+            cells[n] = x                              # targets while the group grows
+            seen[x] = 1
+            m = 1
+            closed = True
+            i = 0
+            while i < m:
+                x = cells[n + i]
+                i += 1
+                for e in range(26):
+                    if not tab.is_axis[e]:
+                        continue
+                    y = tab.tnbr[x * 26 + e]
+                    if y < 0 or (self.top[y] and tab.locked[self._jp_top(y)]):
+                        continue                      # the edge, or a wall on top
+                    p = self._sus_piece(y)
+                    if p == 0:
+                        closed = False                # an empty stack: a liberty
+                    elif p == colour:
+                        if self.plock != NULL and self.plock[self._jp_top(y)]:
+                            closed = False            # a committed piece holds its group
+                        elif not seen[y]:
+                            seen[y] = 1
+                            cells[n + m] = y
+                            m += 1
+                    elif not ((tab.seat_mask[seat] >> (p - 1)) & 1):
+                        closed = False                # another player's piece
+            if closed:
+                for i in range(m):
+                    cells[n + i] = self._jp_top(cells[n + i])
+                n += m
+        free(seen)
+        return n
+
+    cdef bint _sus_would(self, int seat, int action, int k, int f, int t) noexcept:
+        """_su_would on stacks: the mover lifted off the top of stack f (or
+        placed), landing as local shape k on the lowest free cell of stack t;
+        the board is restored."""
+        cdef Tables tab = self.tab
+        cdef int piece, src = -1, c, n, old_shape
+        if f >= 0:
+            src = self._jp_top(f)
+            piece = self.cell[src]
+            self.cell[src] = 0
+            self.top[f] -= 1
+        else:
+            piece = (((action // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[seat]) + 1
+        c = t + tab.XY * self.top[t]
+        old_shape = self.shp[c]
+        self.cell[c] = piece
+        self.shp[c] = tab.shape_global[k]
+        self.top[t] += 1
+        n = self._su_capture(seat, c, False)
+        self.top[t] -= 1
+        self.cell[c] = 0
+        self.shp[c] = old_shape
+        if f >= 0:
+            self.top[f] += 1
+            self.cell[src] = piece
         return n > 0
 
     # -- ttt-jumps: powers of by-stack movers (issue 12 items 4, 6) -------------------

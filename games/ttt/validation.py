@@ -710,8 +710,9 @@ def _check_jumps(rec, p: _Problems):
     """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
     directions (a jump goes over the adjacent piece along one of its move's
     directions), not by stack (ttt-stackjump: on stacks a jump goes over the
-    top of the adjacent stack); the surrounds need a flat board and
-    sequential phases (docs/rules/ttt.md, "Jumps and chain jumps", "Surrounds")."""
+    top of the adjacent stack); the surrounds need sequential phases and,
+    on stacks, a shape that moves from the top (docs/rules/ttt.md, "Jumps and
+    chain jumps", "Surrounds")."""
     kind = (rec.get("board") or {}).get("kind")
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
@@ -735,10 +736,10 @@ def _check_jumps(rec, p: _Problems):
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
         field = f"shapes.{shape}.condition"
-        if kind == "stacks":
-            p.add(field, f"{props['condition']!r} on a stacks board is not supported by this engine yet (which "
-                         "pieces of a stack a line or a group would be made of is not said; allowed on stacks: "
-                         "cover, cover-by-rank)")
+        if props.get("move") in ("orth-by-stack", "orth-by-full-stack"):     # ttt-stackjump
+            p.add(field, f"{props['condition']!r} with move {props['move']!r} is not defined: a by-stack mover "
+                         "lands a whole stack and covers the one it lands on, and the surrounds are read on the "
+                         "stacks' tops (allowed with a by-stack move: cover, cover-by-rank)")
         if rounds:
             p.add(field, f"{props['condition']!r} is not supported with a simultaneous or single phase yet "
                          "(allowed with such a phase: cover, cover-by-rank)")
