@@ -730,6 +730,11 @@ def _check_jumps(rec, p: _Problems):
                          "above it and covers the stack it lands on, and the seed gives no jump that carries "
                          "a stack (jumps on stacks are by pieces that move from the top; allowed with "
                          f"{move!r}: cover, cover-by-rank)")
+        if kind == "stacks" and any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single")
+                                    for ph in rec.get("phases") or []):     # ttt-stackjump
+            p.add(field, f"{cond!r} on a stacks board is not supported with a simultaneous or single phase yet "
+                         "(a round's plans are resolved without the jump's capture; allowed on stacks with such "
+                         "a phase: cover, cover-by-rank)")
     phases = rec.get("phases") or []
     rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
     for shape, props in (rec.get("shapes") or {}).items():
