@@ -301,7 +301,7 @@ def test_validation_lists_every_jump_problem():
     text = str(e.value)
     assert "a stationary shape cannot jump" in text
     assert "'knight-2x1x0' has none" in text
-    assert "on a stacks board is not supported" in text
+    assert "'chain-jump' with move 'orth-by-stack' is not defined" in text      # ttt-stackjump: by-stack jumps only
 
 
 def test_max_game_length_counts_end_chains():
@@ -423,12 +423,16 @@ def test_surround_orthogonal_takes_a_group_without_liberties():
     assert core.cells()[:2] == [2, 2]                             # pink's stone is no black piece
 
 
-def test_validation_refuses_surrounds_on_stacks_and_in_rounds():
+def test_validation_refuses_surrounds_on_stacks_in_rounds():
+    """Surrounds on stacks (ttt-stackjump) and surrounds in rounds on flat
+    boards (ttt-rounds3) are played; the two together are not built."""
     with pytest.raises(RuleSetError) as e:
         rules.parse({"name": "s", "board": {"kind": "stacks", "size": [3, 1, 3]}, "phases": [{"order": "simultaneous"}],
                      "reserves": {"black": {"x": 1}, "white": {"x": 1}},
                      "shapes": {"x": power("surround-line", "removes", "stationary")}})
     text = str(e.value)
-    assert "'surround-line' on a stacks board is not supported" in text
-    # ttt-rounds3: surrounds in rounds are played (tests/test_ttt_rounds3.py), no longer refused
-    assert "is not supported with a simultaneous or single phase" not in text
+    assert "'surround-line' on a stacks board is not supported with a simultaneous or single phase" in text
+    for kind, size, phases in (("stacks", [3, 1, 3], [{}]), ("squares", [3, 3, 1], [{"order": "simultaneous"}])):
+        rules.parse({"name": "s", "board": {"kind": kind, "size": size}, "phases": phases,
+                     "reserves": {"black": {"x": 1}, "white": {"x": 1}},
+                     "shapes": {"x": power("surround-line", "removes", "stationary")}})

@@ -3252,3 +3252,179 @@ class SurroundSimRefState(StackCoverSimRefState):
         if self.round_goal:          # a goal counts only for a piece that stayed
             self.round_goal = bool(getattr(self, "goal_seats", set()) & {s for s, _, _ in landed})
         return super()._round_end(plans, landed)
+
+
+# -- ttt-stackjump: jumps, chain jumps and surrounds on stacks boards (issue 12 item 4 with item 6),
+# from docs/rules/ttt.md "Jumps and chain jumps" ("On stacks") -------------------------------
+
+class StackJumpRefState(SurroundRefState):
+    """Jumps on stacks, read from the seed's "moves are always to the tops of
+    stacks (so height is ignored [...]), but fall to the lowest empty space":
+    a jumper (the top piece of its stack) jumps along the stacks' grid over
+    the *top piece* of the adjacent stack, when that piece is of a colour its
+    seat does not own and not on a space locked for the phase, to the stack
+    directly beyond, where it falls to the lowest empty space (a full stack,
+    or one whose landing space is locked for the phase, cannot be jumped
+    to). Only that top piece is captured; the pieces under it stay. A jumper
+    (or a surrounder) lands on a stack's pieces without covering them.
+    Surrounds on stacks are read on the board of the stacks' tops: each
+    stack is its top piece, a wall (a locked top) or empty (a liberty); the
+    captives are tops."""
+
+    def outcome(self, s, name, t):
+        p = self.props[name]
+        if p.get("power", "none") != "none" and p.get("condition") in JUMP_CONDITIONS + ("surround-line", "surround-orthogonal"):
+            return "none", []
+        return super().outcome(s, name, t)
+
+    def jumps(self, s, f, name):
+        if not self.gravity:
+            return super().jumps(s, f, name)
+        out = {}
+        fx, fy, _ = self.target_xyz(f)
+        for d in self.jump_dirs(s, f, name):
+            if d[2] != 0:
+                continue                  # the stacks' grid is flat: height is ignored
+            mx, my, ux, uy = fx + d[0], fy + d[1], fx + 2 * d[0], fy + 2 * d[1]
+            if not (self.on_board(mx, my, 0) and self.on_board(ux, uy, 0)):
+                continue
+            if len({self.board_of((fx, fy, 0)), self.board_of((mx, my, 0)), self.board_of((ux, uy, 0))}) > 1:
+                continue
+            m = self.top_cell(self.xyz_target(mx, my, 0))
+            if m is None or m not in self.board or self.board[m] in self.owned[s] or m in self.phase_locked():
+                continue
+            t = self.xyz_target(ux, uy, 0)
+            if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
+                continue
+            no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+            if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
+                continue
+            out[t] = m
+        return out
+
+    def jump(self, a):
+        if not self.gravity:
+            return super().jump(a)
+        s = self.seat
+        r, f, u = self.decode_move(a)
+        m = self.jumped(s, a)
+        src = self.top_cell(f)
+        col, name = self.board.pop(src), self.shape.pop(src)
+        result = self.props[name]["result"]
+        if result == "converts":
+            self.board[m] = col
+        else:                             # the top piece leaves: nothing lies above it
+            captive = self.shape.pop(m)
+            del self.board[m]
+            got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+            self.sres[col][captive] += got
+            self.reserve[col] += got
+        landed = name if r is None else self.replacers[r]
+        dest = self.landing(u)            # falls to the lowest empty space of the stack beyond
+        self.board[dest], self.shape[dest] = col, landed
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+        self.passes = 0
+        self.plies += 1
+        if self.line_checks([dest]):
+            return
+        if goal_reached:
+            return self._stalemate_or_next_phase()
+        if self.limit and self.plies >= self.limit:
+            return self._stalemate()
+        if self.props[name]["condition"] == "chain-jump" and self.props[landed].get("condition") == "chain-jump" \
+                and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
+                and self.jumps(s, u, landed):
+            self.chain = u
+            return
+        self.left -= 1
+        if self.left == 0 or not self.has_move(self.seat):
+            self._next_seat()
+
+    # -- surrounds on stacks: read on the board of the stacks' tops ----------------------
+    def _top_in(self, board, x, y):
+        """The top cell of stack (x, y) in ``board`` (a piece or a locked space), or None."""
+        zs = [z for z in range(self.Z) if (x, y, z) in board or (x, y, z) in self.locked]
+        return (x, y, max(zs)) if zs else None
+
+    def surrounded(self, s, c, board, shape):
+        if not self.gravity:
+            return super().surrounded(s, c, board, shape)
+        x0, y0 = c[0], c[1]
+        home = self.board_of(c)
+
+        def stack(x, y):
+            """'edge', 'wall', 'empty' or the top cell of stack (x, y)."""
+            if not (0 <= x < self.X and 0 <= y < self.Y) or self.board_of((x, y, 0)) != home:
+                return "edge"
+            top = self._top_in(board, x, y)
+            if top is None:
+                return "empty"
+            return "wall" if top in self.locked else top
+
+        out = []
+        flat = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+        if self.props[shape[c]]["condition"] == "surround-line":
+            for dx, dy in flat:
+                run, x, y = [], x0 + dx, y0 + dy
+                while isinstance(stack(x, y), tuple) and self.takeable(s, stack(x, y), board):
+                    run.append(stack(x, y))
+                    x, y = x + dx, y + dy
+                end = stack(x, y)
+                if run and isinstance(end, tuple) and board[end] in self.owned[s]:
+                    out += run
+            return out
+        orth = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        done = set()
+        for dx, dy in orth:
+            g = (x0 + dx, y0 + dy)
+            top = stack(*g)
+            if g in done or not isinstance(top, tuple) or not self.takeable(s, top, board):
+                continue
+            colour = board[top]
+            group, todo, free = {g}, [g], False
+            while todo:
+                x, y = todo.pop()
+                for ex, ey in orth:
+                    n = (x + ex, y + ey)
+                    v = stack(*n)
+                    if v in ("edge", "wall"):
+                        continue
+                    if v == "empty":
+                        free = True
+                    elif board[v] == colour:
+                        if v in self.phase_locked():
+                            free = True
+                        elif n not in group:
+                            group.add(n)
+                            todo.append(n)
+                    elif board[v] not in self.owned[s]:
+                        free = True
+            done |= group
+            if not free:
+                out += sorted(stack(*n) for n in group)
+        return out
+
+    def captures(self, s, a):
+        if not self.gravity:
+            return super().captures(s, a)
+        got = self.piece_of(s, a)
+        if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:
+            got = (self.replacers[self.decode_move(a)[0]], got[1])
+        if got is None or not self.surrounder(got[0]) or a == self.a_pass:
+            return super().captures(s, a)
+        name, t = got
+        board, shape = dict(self.board), dict(self.shape)
+        if a < self.move0:
+            ch = (a % (self.P * self.T)) // self.T
+            col = ch if self.choose else min(self.owned[s])
+        else:
+            _, f, _ = self.decode_move(a)
+            src = self.top_cell(f)
+            col = board.pop(src)
+            shape.pop(src)
+        x, y, _ = self.target_xyz(t)
+        top = self._top_in(board, x, y)
+        c = (x, y, 0 if top is None else top[2] + 1)
+        board[c], shape[c] = col, name
+        return bool(self.surrounded(s, c, board, shape))

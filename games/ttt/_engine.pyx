@@ -147,6 +147,8 @@ cdef class Tables:
     cdef int16_t* knight     # T*24
     cdef uint8_t* locked     # S
     cdef uint8_t* is_axis    # 26
+    cdef int nrun                          # ttt-stackjump: the line directions (13..25) some cell has a
+    cdef int run_dir[13]                   # neighbour along, the ones _after_ply's turn checks walk
     cdef uint64_t* zob       # S*(C+1)
     cdef int16_t* sym        # nsym*S
     cdef int16_t* init       # the starting block
@@ -348,6 +350,11 @@ cdef class Tables:
                 dx, dy, dz = dirs[d]
                 nx, ny, nz = x + dx, y + dy, z + dz
                 self.nbr[c * 26 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < Z) else -1
+        self.nrun = 0                    # ttt-stackjump: skip the lines no cell has (9 of 13 on Connect4)
+        for d in range(13, 26):
+            if any(self.nbr[c * 26 + d] >= 0 for c in range(self.S)):
+                self.run_dir[self.nrun] = d
+                self.nrun += 1
         tz = 1 if self.gravity else Z
         for t in range(self.T):
             x, y, z = t % X, (t // X) % Y, t // self.XY
@@ -1311,11 +1318,12 @@ cdef class TTTCore(GameCore):
 
     cdef void _after_ply(self, int c, int piece) noexcept:
         cdef Tables tab = self.tab
-        cdef int d, run, best = 0, best_axis = 0, i
+        cdef int d, run, best = 1, best_axis = 1, i, j
         self.passes = 0
         self.plies += 1
         if tab.nchecks and c >= 0:      # ttt-captures: c < 0 when the arriving piece did not stay
-            for d in range(13, 26):
+            for j in range(tab.nrun):   # ttt-stackjump: a line no cell has is a run of 1 (best starts there)
+                d = tab.run_dir[j]
                 run = self._run(c, d, piece)
                 if run > best:
                     best = run
@@ -3112,6 +3120,9 @@ cdef class TTTCore(GameCore):
         cdef bint top
         cdef int beat[CP_MAX_STACK]
         cdef int mr = self._cp_mover_rank(seat, k, t)      # ttt-jumps: -1, or a by-stack mover's hand
+        if self.tab.shape_power[k] != POWER_NONE and self.tab.shape_cond[k] >= COND_JUMP:
+            n[0] = 0                  # ttt-stackjump: a jumper or surrounder never covers (on stacks
+            return CP_NONE            # every arrival lands on a stack's pieces)
         n[0] = self._cp_defenders(seat, t, cells)
         for i in range(n[0]):
             v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
@@ -3542,11 +3553,23 @@ cdef class TTTCore(GameCore):
                 return False
         return True
 
+    cdef inline int _jp_top(self, int m) noexcept:
+        """ttt-stackjump: the cell a jump over target m passes over: m on a
+        flat board, the top of stack m on stacks ("moves are always to the
+        tops of stacks"), or -1 for an empty stack."""
+        if not self.tab.gravity:
+            return m
+        return m + self.tab.XY * (self.top[m] - 1) if self.top[m] else -1
+
     cdef inline bint _jp_jumpable(self, int seat, int m) noexcept:
-        """Whether the piece on cell m may be jumped by ``seat``: a piece of a
-        colour the seat does not own, on a space not locked for the phase."""
-        cdef int piece = self.cell[m]
-        if piece == 0 or self.tab.locked[m] or (self.plock != NULL and self.plock[m]):
+        """Whether the piece on target m (its top, on stacks) may be jumped by
+        ``seat``: a piece of a colour the seat does not own, on a space not
+        locked for the phase."""
+        cdef int c = self._jp_top(m), piece
+        if c < 0:
+            return False
+        piece = self.cell[c]
+        if piece == 0 or self.tab.locked[c] or (self.plock != NULL and self.plock[c]):
             return False
         return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
 
@@ -3606,13 +3629,18 @@ cdef class TTTCore(GameCore):
         converted (takes the jumper's colour where it stands). A chain-jumper's
         landing target is kept for ``_after_ply`` (``cj_land``)."""
         cdef Tables tab = self.tab
-        cdef int m = self._jp_jumped(self.seat, k, f, u), res
+        cdef int m = self._jp_jumped(self.seat, k, f, u), res, c
         if m < 0:
             return
-        res = self._cp_take(piece, k, tab.shape_local[self.shp[m]])
+        c = self._jp_top(m)                       # ttt-stackjump: the top of a jumped stack
+        res = self._cp_take(piece, k, tab.shape_local[self.shp[c]])
         if res == RESULT_CONVERTS:
-            self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
-            self.cell[m] = piece
+            self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece]
+            self.cell[c] = piece
+        elif tab.gravity:
+            self._cp_clear(c)                     # ttt-stackjump: the top leaves; nothing lies above it
+            self.top[m] -= 1
+            self._cp_sync_free(m)
         else:
             self._cp_clear(m)
             self._free_add(m)
@@ -3776,6 +3804,8 @@ cdef class TTTCore(GameCore):
         cdef int k = self.tab.shape_local[self.shp[c]]
         if self.tab.shape_power[k] == POWER_NONE:
             return 0
+        if self.tab.gravity:
+            return self._sus_captives(seat, k, c % self.tab.XY, cells)     # ttt-stackjump
         if self.tab.shape_cond[k] == COND_SURROUND_LINE:
             return self._su_line(seat, c, cells)
         if self.tab.shape_cond[k] == COND_SURROUND_ORTH:
@@ -3797,6 +3827,10 @@ cdef class TTTCore(GameCore):
                 if res == RESULT_CONVERTS:
                     self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
                     self.cell[m] = piece
+                elif tab.gravity:
+                    self._cp_clear(m)                 # ttt-stackjump: a stack's top leaves
+                    self.top[m % tab.XY] -= 1
+                    self._cp_sync_free(m % tab.XY)
                 else:
                     self._cp_clear(m)
                     self._free_add(m)
@@ -3810,19 +3844,136 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int piece, shape, n
         shape = tab.shape_global[k]
+        if tab.gravity:
+            return self._sus_would(seat, action, k, f, t)      # ttt-stackjump
         if f >= 0:
             piece = self.cell[f]
             self.cell[f] = 0
         else:
             piece = (((action // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[seat]) + 1
-        cdef int old_shape = self.shp[t]
+        cdef int old_shape = self.shp[t], old_piece = self.cell[t]   # ttt-stackjump: t may hold a covered piece
         self.cell[t] = piece
         self.shp[t] = shape
         n = self._su_capture(seat, t, False)
-        self.cell[t] = 0
+        self.cell[t] = old_piece
         self.shp[t] = old_shape
         if f >= 0:
             self.cell[f] = piece
+        return n > 0
+
+    # -- ttt-stackjump: surrounds on stacks (issue 12 item 4 with item 6) --------------
+    # docs/rules/ttt.md, "Surrounds", "On stacks". "Moves are always to the tops
+    # of stacks (so height is ignored [...])": a surround is read on the board
+    # of the stacks' tops, a flat grid of targets, as the jumps are. Each stack
+    # counts as its top cell: a piece (its colour), a locked space (a wall, as
+    # the edge), or nothing (an empty stack: a liberty, and it ends a line).
+    # Captives are tops, at most one per stack: removed ones uncover the piece
+    # under them, converted ones change colour in place.
+
+    cdef inline int _sus_piece(self, int t) noexcept:
+        """The top piece of stack t (0: empty stack or a locked top)."""
+        cdef int c = self._jp_top(t)
+        return 0 if c < 0 or self.tab.locked[c] else self.cell[c]
+
+    cdef inline bint _sus_open(self, int seat, int t) noexcept:
+        """Whether the top of stack t may be a captive of ``seat``."""
+        cdef int c = self._jp_top(t), piece
+        if c < 0 or self.tab.locked[c]:
+            return False
+        piece = self.cell[c]
+        if piece == 0 or (self.plock != NULL and self.plock[c]):
+            return False
+        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
+
+    cdef int _sus_captives(self, int seat, int k, int u, int* cells) noexcept:
+        """The captive cells (tops) of a surrounder of local shape k of
+        ``seat`` on top of stack u."""
+        cdef Tables tab = self.tab
+        cdef int d, e, x, y, i, n = 0, m, colour, p
+        cdef bint closed
+        cdef uint8_t* seen
+        if tab.shape_cond[k] == COND_SURROUND_LINE:
+            for d in range(26):
+                m = 0
+                x = tab.tnbr[u * 26 + d]
+                while x >= 0 and self._sus_open(seat, x):
+                    cells[n + m] = self._jp_top(x)
+                    m += 1
+                    x = tab.tnbr[x * 26 + d]
+                if m > 0 and x >= 0:
+                    p = self._sus_piece(x)
+                    if p and (tab.seat_mask[seat] >> (p - 1)) & 1:
+                        n += m
+            return n
+        if tab.shape_cond[k] != COND_SURROUND_ORTH:
+            return 0
+        seen = <uint8_t*>malloc(tab.T)
+        memset(seen, 0, tab.T)
+        for d in range(26):
+            if not tab.is_axis[d]:
+                continue
+            x = tab.tnbr[u * 26 + d]
+            if x < 0 or seen[x] or not self._sus_open(seat, x):
+                continue
+            colour = self._sus_piece(x)
+            cells[n] = x                              # targets while the group grows
+            seen[x] = 1
+            m = 1
+            closed = True
+            i = 0
+            while i < m:
+                x = cells[n + i]
+                i += 1
+                for e in range(26):
+                    if not tab.is_axis[e]:
+                        continue
+                    y = tab.tnbr[x * 26 + e]
+                    if y < 0 or (self.top[y] and tab.locked[self._jp_top(y)]):
+                        continue                      # the edge, or a wall on top
+                    p = self._sus_piece(y)
+                    if p == 0:
+                        closed = False                # an empty stack: a liberty
+                    elif p == colour:
+                        if self.plock != NULL and self.plock[self._jp_top(y)]:
+                            closed = False            # a committed piece holds its group
+                        elif not seen[y]:
+                            seen[y] = 1
+                            cells[n + m] = y
+                            m += 1
+                    elif not ((tab.seat_mask[seat] >> (p - 1)) & 1):
+                        closed = False                # another player's piece
+            if closed:
+                for i in range(m):
+                    cells[n + i] = self._jp_top(cells[n + i])
+                n += m
+        free(seen)
+        return n
+
+    cdef bint _sus_would(self, int seat, int action, int k, int f, int t) noexcept:
+        """_su_would on stacks: the mover lifted off the top of stack f (or
+        placed), landing as local shape k on the lowest free cell of stack t;
+        the board is restored."""
+        cdef Tables tab = self.tab
+        cdef int piece, src = -1, c, n, old_shape
+        if f >= 0:
+            src = self._jp_top(f)
+            piece = self.cell[src]
+            self.cell[src] = 0
+            self.top[f] -= 1
+        else:
+            piece = (((action // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[seat]) + 1
+        c = t + tab.XY * self.top[t]
+        old_shape = self.shp[c]
+        self.cell[c] = piece
+        self.shp[c] = tab.shape_global[k]
+        self.top[t] += 1
+        n = self._su_capture(seat, c, False)
+        self.top[t] -= 1
+        self.cell[c] = 0
+        self.shp[c] = old_shape
+        if f >= 0:
+            self.top[f] += 1
+            self.cell[src] = piece
         return n > 0
 
     # -- ttt-jumps: powers of by-stack movers (issue 12 items 4, 6) -------------------

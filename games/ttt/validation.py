@@ -23,7 +23,7 @@ from games.ttt.schema import (
     BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, FIXED_SPACE_FIELDS, FOLDS,
     MAX_DIM, SEAT_NAMES,
     MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_BY_STACK, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
-    PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, POWERS_NOW, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
+    PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
     STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
 from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
 from games.ttt.schema import CONDITIONS_JUMP, CONDITIONS_SURROUND   # ttt-jumps
@@ -729,8 +729,11 @@ def _check_hidden_turns(raw, rec, p: _Problems):
 def _check_jumps(rec, p: _Problems):
     """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
     directions (a jump goes over the adjacent piece along one of its move's
-    directions), on a flat board; the surrounds need a flat board (in rounds
-    since ttt-rounds3) (docs/rules/ttt.md, "Jumps and chain jumps", "Surrounds")."""
+    directions), not by stack (ttt-stackjump: on stacks a jump goes over the
+    top of the adjacent stack); the surrounds need, on stacks, a shape that
+    moves from the top, and on stacks sequential phases (in rounds on flat
+    boards since ttt-rounds3) (docs/rules/ttt.md, "Jumps and chain jumps",
+    "Surrounds", "Surrounds inside rounds")."""
     kind = (rec.get("board") or {}).get("kind")
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
@@ -743,21 +746,34 @@ def _check_jumps(rec, p: _Problems):
         elif move in ("knight-2x1x0", "knight-2x1x1"):
             p.add(field, f"{cond!r} jumps over the adjacent piece along one of the move's directions, and "
                          f"{move!r} has none (allowed with {move!r}: cover, cover-by-rank)")
-        if kind == "stacks":
-            p.add(field, f"{cond!r} on a stacks board is not supported by this engine yet (a jump over a stack "
-                         "would have to say which of its pieces it takes, and where on the stack beyond it "
-                         "lands; allowed on stacks: cover, cover-by-rank)")
+        elif move in ("orth-by-stack", "orth-by-full-stack"):     # ttt-stackjump
+            p.add(field, f"{cond!r} with move {move!r} is not defined: a by-stack mover carries the pieces "
+                         "above it and covers the stack it lands on, and the seed gives no jump that carries "
+                         "a stack (jumps on stacks are by pieces that move from the top; allowed with "
+                         f"{move!r}: cover, cover-by-rank)")
+        if any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single")
+               for ph in rec.get("phases") or []):     # ttt-stackjump; flat boards too (merge)
+            p.add(field, f"{cond!r} is not supported with a simultaneous or single phase yet (a round's plans "
+                         "are resolved without the jump's capture; allowed with such a phase: cover, "
+                         "cover-by-rank)")
+    phases = rec.get("phases") or []
+    rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
         field = f"shapes.{shape}.condition"
-        if kind == "stacks":
-            p.add(field, f"{props['condition']!r} on a stacks board is not supported by this engine yet (which "
-                         "pieces of a stack a line or a group would be made of is not said; allowed on stacks: "
-                         "cover, cover-by-rank)")
-        # ttt-rounds3: surrounds in simultaneous and single phases are played
-        # (judged once every plan has landed): docs/rules/ttt.md, "Surrounds
-        # inside rounds"
+        if props.get("move") in ("orth-by-stack", "orth-by-full-stack"):     # ttt-stackjump
+            p.add(field, f"{props['condition']!r} with move {props['move']!r} is not defined: a by-stack mover "
+                         "lands a whole stack and covers the one it lands on, and the surrounds are read on the "
+                         "stacks' tops (allowed with a by-stack move: cover, cover-by-rank)")
+        # ttt-rounds3: surrounds in simultaneous and single phases are played on
+        # flat boards (judged once every plan has landed): docs/rules/ttt.md,
+        # "Surrounds inside rounds"; on stacks (ttt-stackjump, read on the
+        # stacks' tops) the two were built apart, so not together
+        if rounds and kind == "stacks":
+            p.add(field, f"{props['condition']!r} on a stacks board is not supported with a simultaneous or "
+                         "single phase yet (surrounds inside rounds are judged on flat boards only; allowed on "
+                         "stacks with such a phase: cover, cover-by-rank)")
 
 
 def _check_start_position(rec, p: _Problems):
