@@ -91,7 +91,8 @@ QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_gam
 FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=200, check_simulations=500,
             max_strategies=4096, cfr_max_histories=5_000_000)
 # (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
-# 3.4M positions took over 5 GB and most of the quick run before this cap)
+# 3.4M positions took over 5 GB and most of the quick run before this cap.
+# Games past it are refused on a count made without building (cfr/count.py).)
 #: enummixed lists every extreme equilibrium, but on large degenerate tables it runs for
 #: many minutes (Kuhn poker's 64x64: > 10); beyond this many strategies a player gets logit's one
 ENUMMIXED_MAX = 24
@@ -233,6 +234,8 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
                information=gtype.information.name.lower(), utility=gtype.utility.name.lower(),
                tournament_game=tournament_game(entry["game"]))
     perfect = gtype.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    tgame = pyspiel.load_game(rec["tournament_game"])
+    size = tree_size(tgame, cfr_max_histories, rec)
     # -- payoff table, equilibria
     inf = None
     try:
@@ -264,6 +267,10 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     # -- sequential structure
     if perfect and gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL:
         try:
+            if size is not None and size.nonterminal > cfr_max_histories:
+                raise InductionTooLarge(f"{size.text()} ({size.nonterminal:,} of them non-terminal), more "
+                                        f"than {cfr_max_histories:,}: too large for backward induction "
+                                        "here; counted, not walked")
             spe = backward_induction(game, max_nodes=cfr_max_histories)
         except InductionTooLarge as e:
             rec["spe_refused"] = str(e)
@@ -288,10 +295,9 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     else:
         rec["reproduces"] = "not checkable"
     # -- CFR
-    tgame = pyspiel.load_game(rec["tournament_game"])
     try:
         result = cfr_run(tgame, "cfr+", iterations=cfr_iterations,
-                         tree=cfr_tree(tgame, max_nodes=cfr_max_histories))
+                         tree=cfr_tree(tgame, max_nodes=cfr_max_histories, count=size))
     except TreeTooLarge as e:
         rec["cfr_refused"] = str(e)
     else:
@@ -316,6 +322,22 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
                               mixed=[np.round(m, 6).tolist() for m in mixed])
     rec["analysis_seconds"] = round(time.perf_counter() - started, 3)
     return rec
+
+
+def tree_size(tgame, limit: int, rec: dict):
+    """The histories of the game CFR walks, counted without building its tree
+    (``cfr.count``; this toolkit's Cython games only, None for OpenSpiel's own,
+    which are small): tabular CFR and backward induction are refused on it
+    before they walk anything. Recorded in ``rec`` (``histories``, exact or a
+    lower bound, and the seconds the count took)."""
+    from cfr.count import count_histories, is_core_game
+    if not is_core_game(tgame):
+        return None
+    t0 = time.perf_counter()
+    size = count_histories(tgame, limit=limit)
+    rec["histories"] = {"count": size.histories, "nonterminal": size.nonterminal, "exact": size.exact,
+                        "positions": size.positions, "seconds": round(time.perf_counter() - t0, 3)}
+    return size
 
 
 def named_verdict(entry: dict, rec: dict, table) -> None:
@@ -491,9 +513,10 @@ def main(argv=None) -> int:
                     if k in cfg}
 
     def report(rec):
+        cfr = (f"CFR NashConv {rec['cfr']['nash_conv']:.2g} ({rec['cfr']['seconds']:.0f} s)" if rec.get("cfr")
+               else "CFR refused" if rec.get("cfr_refused") else "no CFR")
         say(f"  {rec['name']}: {rec['classified']} (reproduces: {rec['reproduces']}); "
-            f"{len(rec.get('equilibria', []))} equilibria; CFR NashConv "
-            f"{rec['cfr']['nash_conv']:.2g}" if rec.get("cfr") else f"  {rec['name']}: analysed")
+            f"{len(rec.get('equilibria', []))} equilibria; {cfr}; analysed in {rec.get('analysis_seconds', 0):.0f} s")
 
     say(f"analysing {len(entries)} games: {', '.join(by_name)}")
     analyses = resumable(
