@@ -492,7 +492,8 @@ def main(argv=None) -> int:
     parser.add_argument("--max-strategies", type=positive_int,
                         help="refuse payoff tables where a player has more pure strategies")
     parser.add_argument("--cfr-max-histories", type=positive_int,
-                        help="skip tabular CFR on games with more histories (quick 200000, full 5000000)")
+                        help="skip tabular CFR and backward induction on games with more histories, "
+                             "counted without building the tree (quick 200000, full 5000000)")
     parser.add_argument("--skip-check", action="store_true", help="skip the ISMCTS check on cloaked games")
     args = parser.parse_args(argv)
     cfg = settings(args, QUICK, FULL)
