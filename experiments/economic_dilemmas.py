@@ -27,6 +27,10 @@ holds today). For each game:
   is played);
   for n-player or general-sum games CFR's average need not approach a Nash
   equilibrium, and the summary says NashConv is an approximation's distance;
+  games with more than ``--cfr-max-histories`` histories get neither CFR nor
+  backward induction, refused on a count made without building the tree
+  (``cfr.count``: Centipede9 in seconds, not the 554 s and 9.75 GB of walking
+  to the cap), the count in the refusal;
 - a tournament of MCTS (perfect-information games only: it would read hidden
   state elsewhere), ISMCTS (hidden information, simultaneous rounds included),
   the CFR average policy and Random, every seating, with mean returns and
@@ -42,7 +46,9 @@ records/ismcts_check.jsonl (every game played), policies/*.json (CFR average
 policies, playable as ``--bot cfr:policy=PATH``), summary.md, summary.csv,
 cfr_convergence.png/.svg and tournament_returns.png/.svg. Rerunning resumes:
 finished analyses and games are read back, not repeated. The summary is a
-function of the seed and settings only (no timings), so two runs agree.
+function of the seed and settings only (no timings), so two runs agree; the
+progress output (stderr) gives each game's analysis time and its tournament's
+and ISMCTS check's play time.
 """
 from __future__ import annotations
 
@@ -411,6 +417,12 @@ def _has_core(game_string: str) -> bool:
     return hasattr(pyspiel.load_game(game_string), "new_core")
 
 
+def play_seconds(records: list) -> float:
+    """Wall seconds the games took to play (each record's own, so resumed games count too):
+    the per-game timing of the progress output, never in the summary."""
+    return sum(r.get("wall_seconds", 0.0) for r in records)
+
+
 def bot_summary(records: list, labels: list) -> list[dict]:
     """Per bot: games, mean return with a Student-t interval, wins (unique best return)
     with a Wilson interval; over every seat it held."""
@@ -443,6 +455,7 @@ def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: 
     random_ = BotSpec.make("random")
     tasks = make_tasks(game_string, [ismcts, random_, baseline], games_per_pair, seed, pairs=[(0, 1), (0, 2)])
     records = run_tasks(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
+    say(f"  ISMCTS check {game_string}: {len(records)} games, {play_seconds(records):.0f} s of play")
     rates = pairwise_win_rates(records) if all(len(r["players"]) == 2 for r in records) \
         else table_win_rates(records, "ismcts")
     out = {}
@@ -544,6 +557,8 @@ def main(argv=None) -> int:
             continue
         mine = [r for r in played if r["game"] == rec["tournament_game"]]
         rec["tournament"] = bot_summary(mine, labels[rec["name"]])
+        say(f"  tournament {rec['name']}: {len(mine)} games, {play_seconds(mine):.0f} s of play "
+            "(summed over the workers; resumed games at the time they took)")
 
     checks = {}
     if not args.skip_check:
