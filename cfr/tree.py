@@ -36,6 +36,19 @@ def turn_based(game):
     return game
 
 
+def refuse_if_too_large(game, max_nodes: int, count=None) -> None:
+    """Raise ``TreeTooLarge`` with the count when the memoised count of a Cython
+    game (or ``count``, one already made) shows more than ``max_nodes`` histories."""
+    from cfr.count import count_histories, is_core_game
+    if count is None:
+        if not is_core_game(game):
+            return
+        count = count_histories(game, limit=max_nodes)
+    if count.over(max_nodes):
+        raise TreeTooLarge(f"{game}: {count.text()}, more than {max_nodes:,}; too large for "
+                           "tabular CFR (use sampling MCCFR, or raise max_nodes); counted, not built")
+
+
 @dataclass
 class Level:
     lo: int                 # edge range [lo, hi) whose parents share one depth
@@ -86,13 +99,18 @@ class GameTree:
         return out
 
 
-def enumerate_tree(game, max_nodes: int = 5_000_000) -> GameTree:
+def enumerate_tree(game, max_nodes: int = 5_000_000, count=None) -> GameTree:
     """Walk every history of ``game`` (simultaneous games turn-based) into a GameTree.
 
     Raises ``TreeTooLarge`` past ``max_nodes`` histories and ValueError when two
     histories of one information state offer different actions (imperfect recall
     or a broken view: CFR's tabular form needs one action set per infoset).
+    This toolkit's Cython games are counted first (``cfr.count``, memoised by
+    position) and refused with their count before anything is built; other
+    games are refused when the walk passes ``max_nodes``. ``count``: the
+    game's ``cfr.count.HistoryCount`` if the caller has made it already.
     """
+    refuse_if_too_large(game, max_nodes, count)
     game = turn_based(game)
     n = game.num_players()
     players, utils = [], []

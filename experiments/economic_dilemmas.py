@@ -27,6 +27,10 @@ holds today). For each game:
   is played);
   for n-player or general-sum games CFR's average need not approach a Nash
   equilibrium, and the summary says NashConv is an approximation's distance;
+  games with more than ``--cfr-max-histories`` histories get neither CFR nor
+  backward induction, refused on a count made without building the tree
+  (``cfr.count``: Centipede9 in seconds, not the 554 s and 9.75 GB of walking
+  to the cap), the count in the refusal;
 - a tournament of MCTS (perfect-information games only: it would read hidden
   state elsewhere), ISMCTS (hidden information, simultaneous rounds included),
   the CFR average policy and Random, every seating, with mean returns and
@@ -42,7 +46,9 @@ records/ismcts_check.jsonl (every game played), policies/*.json (CFR average
 policies, playable as ``--bot cfr:policy=PATH``), summary.md, summary.csv,
 cfr_convergence.png/.svg and tournament_returns.png/.svg. Rerunning resumes:
 finished analyses and games are read back, not repeated. The summary is a
-function of the seed and settings only (no timings), so two runs agree.
+function of the seed and settings only (no timings), so two runs agree; the
+progress output (stderr) gives each game's analysis time and its tournament's
+and ISMCTS check's play time.
 """
 from __future__ import annotations
 
@@ -91,7 +97,8 @@ QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_gam
 FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=200, check_simulations=500,
             max_strategies=4096, cfr_max_histories=5_000_000)
 # (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
-# 3.4M positions took over 5 GB and most of the quick run before this cap)
+# 3.4M positions took over 5 GB and most of the quick run before this cap.
+# Games past it are refused on a count made without building (cfr/count.py).)
 #: enummixed lists every extreme equilibrium, but on large degenerate tables it runs for
 #: many minutes (Kuhn poker's 64x64: > 10); beyond this many strategies a player gets logit's one
 ENUMMIXED_MAX = 24
@@ -233,6 +240,8 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
                information=gtype.information.name.lower(), utility=gtype.utility.name.lower(),
                tournament_game=tournament_game(entry["game"]))
     perfect = gtype.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    tgame = pyspiel.load_game(rec["tournament_game"])
+    size = tree_size(tgame, cfr_max_histories, rec)
     # -- payoff table, equilibria
     inf = None
     try:
@@ -264,6 +273,10 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     # -- sequential structure
     if perfect and gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL:
         try:
+            if size is not None and size.nonterminal > cfr_max_histories:
+                raise InductionTooLarge(f"{size.text()} ({size.nonterminal:,} of them non-terminal), more "
+                                        f"than {cfr_max_histories:,}: too large for backward induction "
+                                        "here; counted, not walked")
             spe = backward_induction(game, max_nodes=cfr_max_histories)
         except InductionTooLarge as e:
             rec["spe_refused"] = str(e)
@@ -288,10 +301,9 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     else:
         rec["reproduces"] = "not checkable"
     # -- CFR
-    tgame = pyspiel.load_game(rec["tournament_game"])
     try:
         result = cfr_run(tgame, "cfr+", iterations=cfr_iterations,
-                         tree=cfr_tree(tgame, max_nodes=cfr_max_histories))
+                         tree=cfr_tree(tgame, max_nodes=cfr_max_histories, count=size))
     except TreeTooLarge as e:
         rec["cfr_refused"] = str(e)
     else:
@@ -316,6 +328,22 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
                               mixed=[np.round(m, 6).tolist() for m in mixed])
     rec["analysis_seconds"] = round(time.perf_counter() - started, 3)
     return rec
+
+
+def tree_size(tgame, limit: int, rec: dict):
+    """The histories of the game CFR walks, counted without building its tree
+    (``cfr.count``; this toolkit's Cython games only, None for OpenSpiel's own,
+    which are small): tabular CFR and backward induction are refused on it
+    before they walk anything. Recorded in ``rec`` (``histories``, exact or a
+    lower bound, and the seconds the count took)."""
+    from cfr.count import count_histories, is_core_game
+    if not is_core_game(tgame):
+        return None
+    t0 = time.perf_counter()
+    size = count_histories(tgame, limit=limit)
+    rec["histories"] = {"count": size.histories, "nonterminal": size.nonterminal, "exact": size.exact,
+                        "positions": size.positions, "seconds": round(time.perf_counter() - t0, 3)}
+    return size
 
 
 def named_verdict(entry: dict, rec: dict, table) -> None:
@@ -389,6 +417,12 @@ def _has_core(game_string: str) -> bool:
     return hasattr(pyspiel.load_game(game_string), "new_core")
 
 
+def play_seconds(records: list) -> float:
+    """Wall seconds the games took to play (each record's own, so resumed games count too):
+    the per-game timing of the progress output, never in the summary."""
+    return sum(r.get("wall_seconds", 0.0) for r in records)
+
+
 def bot_summary(records: list, labels: list) -> list[dict]:
     """Per bot: games, mean return with a Student-t interval, wins (unique best return)
     with a Wilson interval; over every seat it held."""
@@ -424,6 +458,7 @@ def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: 
     random_ = BotSpec.make("random")
     tasks = make_tasks(game_string, [ismcts, random_, baseline], games_per_pair, seed, pairs=[(0, 1), (0, 2)])
     records = run_tasks(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
+    say(f"  ISMCTS check {game_string}: {len(records)} games, {play_seconds(records):.0f} s of play")
     rates = pairwise_win_rates(records) if all(len(r["players"]) == 2 for r in records) \
         else table_win_rates(records, "ismcts")
     out = {}
@@ -473,7 +508,8 @@ def main(argv=None) -> int:
     parser.add_argument("--max-strategies", type=positive_int,
                         help="refuse payoff tables where a player has more pure strategies")
     parser.add_argument("--cfr-max-histories", type=positive_int,
-                        help="skip tabular CFR on games with more histories (quick 200000, full 5000000)")
+                        help="skip tabular CFR and backward induction on games with more histories, "
+                             "counted without building the tree (quick 200000, full 5000000)")
     parser.add_argument("--skip-check", action="store_true", help="skip the ISMCTS check on cloaked games")
     args = parser.parse_args(argv)
     cfg = settings(args, QUICK, FULL)
@@ -494,9 +530,10 @@ def main(argv=None) -> int:
                     if k in cfg}
 
     def report(rec):
+        cfr = (f"CFR NashConv {rec['cfr']['nash_conv']:.2g} ({rec['cfr']['seconds']:.0f} s)" if rec.get("cfr")
+               else "CFR refused" if rec.get("cfr_refused") else "no CFR")
         say(f"  {rec['name']}: {rec['classified']} (reproduces: {rec['reproduces']}); "
-            f"{len(rec.get('equilibria', []))} equilibria; CFR NashConv "
-            f"{rec['cfr']['nash_conv']:.2g}" if rec.get("cfr") else f"  {rec['name']}: analysed")
+            f"{len(rec.get('equilibria', []))} equilibria; {cfr}; analysed in {rec.get('analysis_seconds', 0):.0f} s")
 
     say(f"analysing {len(entries)} games: {', '.join(by_name)}")
     analyses = resumable(
@@ -523,6 +560,8 @@ def main(argv=None) -> int:
             continue
         mine = [r for r in played if r["game"] == rec["tournament_game"]]
         rec["tournament"] = bot_summary(mine, labels[rec["name"]])
+        say(f"  tournament {rec['name']}: {len(mine)} games, {play_seconds(mine):.0f} s of play "
+            "(summed over the workers; resumed games at the time they took)")
 
     checks = {}
     if not args.skip_check:
