@@ -436,3 +436,15 @@ def test_validation_refuses_surrounds_on_stacks_in_rounds():
         rules.parse({"name": "s", "board": {"kind": kind, "size": size}, "phases": phases,
                      "reserves": {"black": {"x": 1}, "white": {"x": 1}},
                      "shapes": {"x": power("surround-line", "removes", "stationary")}})
+
+
+def test_validation_refuses_jumps_in_rounds_on_flat_boards_too():
+    """A round resolves plans without the jump's capture, so a jump there
+    would be a plain move: refused on every board (before the merge of
+    ttt-stackjump flat boards let it through)."""
+    with pytest.raises(RuleSetError) as e:
+        rules.parse({"name": "j", "board": {"kind": "squares", "size": [3, 3, 1]},
+                     "phases": [{"order": "simultaneous", "movement": "allowed"}],
+                     "reserves": {"black": {"x": 1}, "white": {"x": 1}},
+                     "shapes": {"x": power("jump", "removes", "adjacent")}})
+    assert "'jump' is not supported with a simultaneous or single phase" in str(e.value)

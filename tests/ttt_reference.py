@@ -1680,6 +1680,11 @@ class CaptureRefState(ShapeRefState):
             return list(range(len(self.pot["captors"])))
         return super().legal_actions()
 
+    def forcing_shape(self, s, a):
+        """The shape whose power decides whether the capture of action ``a``
+        forces: the moving or placed piece's."""
+        return self.piece_of(s, a)[0]
+
     def seat_actions(self, s):
         if self.pot is not None:
             return list(range(len(self.pot["captors"])))
@@ -1705,7 +1710,7 @@ class CaptureRefState(ShapeRefState):
                         else:
                             out.add(self.move0 + f * self.T + u)
         out = sorted(out)
-        forced = any(self.captures(s, a) and self.power(self.piece_of(s, a)[0]) == "must-capture" for a in out)
+        forced = any(self.captures(s, a) and self.power(self.forcing_shape(s, a)) == "must-capture" for a in out)
         if forced:       # "no non-capture is legal" (a pass is one)
             out = [a for a in out if self.captures(s, a)]
         return out
@@ -2435,6 +2440,18 @@ class SurroundRefState(JumpRefState):
             if not free:
                 out += sorted(group)
         return out
+
+    def forcing_shape(self, s, a):
+        """A move that reaches its goal surrounds with the replacement it
+        lands as ("the shape it lands with", docs/rules/ttt.md, "Surrounds"),
+        so a surrounding replacement's power decides whether that capture
+        forces, as the engine's _cp_action_captures does."""
+        name = self.piece_of(s, a)[0]
+        if a >= self.move0 and a != self.a_pass and self.decode_move(a)[0] is not None:
+            rep = self.replacers[self.decode_move(a)[0]]
+            if self.surrounder(rep):
+                return rep
+        return name
 
     def captures(self, s, a):
         got = self.piece_of(s, a)
