@@ -385,13 +385,15 @@ def test_trolley_3p_has_chaos_phase_and_one_player_on_each_track():
 def test_slip_19_public_goods_pot():
     """Slip 19 (docs/rules/dilemmas.md): the reading chosen is that black
     ties white and pink on the shared stack (a singleton pentagon each under
-    the poker rank), so all three would split black's contribution. That
-    whole-stack showdown is branch ttt-potshow's; this branch plays
+    the poker rank), so all three would split black's contribution. Since
+    ttt-potshow's merge the whole-stack showdown exists, but it applies only
+    when the by-stack mover's own power converts or reincarnates (checked on
+    ttt-potrounds); black's circle has none, so the engine still plays
     ttt-jumps' by-stack cover, whose captors are the defenders that beat the
-    mover (white's and pink's pentagons). This pins today's behaviour: black's
-    circle alone on the shared stack is a pot of two circles ("x2") dealt to
-    white and pink from a random start (1/2 each). Update it with the table
-    when ttt-potshow is merged."""
+    mover (white's and pink's pentagons). This pins what is played (ttt.md,
+    "The pot showdown inside rounds", "Not played"): black's circle alone on
+    the shared stack is a pot of two circles ("x2") dealt to white and pink
+    from a random start (1/2 each)."""
     from games.ttt import make_core
     core = make_core(rules.resolve("3P-PublicGoods"))
     texts = {core.action_string(0, a): a for a in core.legal_action_list()}

@@ -2678,8 +2678,6 @@ def hidden_turns_key(ref, trace, p):
             known.append(("seen", actor, a, phase))
     mine = tuple(ref.reserve[c] for c in sorted(ref.owned[p]))
     return tuple(known), tuple(ref.view(p)), ref.current_player(), ref.phase, mine
-
-
 # -- ttt-potshow: the whole-stack pot showdown of by-stack covers (issue 12 item 6), from
 # docs/rules/ttt.md "The pot showdown of by-stack covers" -------------------------------------
 import functools  # noqa: E402 (this section's own import, kept with it for the merge)
@@ -2813,7 +2811,7 @@ class PotShowdownRefState(StackCaptureRefState):
         board, shape, mover, n = self.after_stack_move(s, a)
         x, y, h = mover
         if not self.showdown_applies(s, shape[mover], board, x, y, h):
-            return super()._stack_cover(a)
+            return StackCaptureRefState._stack_cover(self, a)     # named: StackCoverSimRefState borrows this
         r1 = (a - self.stk0) // (self.S * self.T)
         u = (a - self.stk0) % self.T
         ci = ((a - self.stk0) // self.T) % self.S
@@ -2841,8 +2839,6 @@ class PotShowdownRefState(StackCaptureRefState):
         pot, self.pot = self.pot, None
         self.deal_showdown(*pot["showdown"], start, pot["captors"], None)
         self.end_ply(None, None, False)
-
-
 # -- ttt-cloakcap2: reincarnation with cloaked spaces, from docs/rules/ttt.md
 # "Captures with cloaked spaces", "Reincarnation": the reserves are public, so a
 # cover's reincarnation is told to everyone (colour and count), its shape to the
@@ -2977,17 +2973,103 @@ class StackCoverSimRefState(MoveSimRefState):
     after_stack_move = StackCaptureRefState.after_stack_move
     is_stack_id = StackCaptureRefState.is_stack_id
 
+    # ttt-potrounds: the pot showdown (PotShowdownRefState's, borrowed) in rounds and
+    # in the sequential phases of rule sets with rounds
+    plan = PotShowdownRefState.plan
+    captor_piece = PotShowdownRefState.captor_piece
+    deal_showdown = PotShowdownRefState.deal_showdown
+    showdown_applies = PotShowdownRefState.showdown_applies
+    _counts = PotShowdownRefState._counts
+
+    def _column(self, *args):
+        """(x, y): PotShowdownRefState's stack column; (f): MoveSimRefState's."""
+        if len(args) == 2:
+            return PotShowdownRefState._column(self, *args)
+        return MoveSimRefState._column(self, *args)
+
     def captures(self, s, a):
         if self.is_stack_id(a):
             board, shape, (x, y, h), _ = self.after_stack_move(s, a)
+            if self.showdown_applies(s, shape[(x, y, h)], board, x, y, h):
+                saved = self.board, self.shape
+                self.board, self.shape = board, shape
+                try:
+                    return s in self.plan(x, y)[0]
+                finally:
+                    self.board, self.shape = saved
             return self.stack_outcome(s, shape[(x, y, h)], board, shape, x, y, h)[0] == "win"
         return super().captures(s, a)
 
     def apply(self, a):
         if self.result is None and self.plans is None and self.pot is None and self.is_stack_id(a):
             assert a in self.legal_actions(), (a, self.legal_actions())
-            return StackCaptureRefState._stack_cover(self, a)     # a sequential phase's by-stack cover
+            return PotShowdownRefState._stack_cover(self, a)      # a sequential phase's by-stack cover
         return super().apply(a)
+
+    def deal(self, start):
+        if not self.pot.get("showdown"):
+            return super().deal(start)
+        pot, self.pot = self.pot, None
+        self.deal_showdown(*pot["showdown"], start, pot["captors"], None)
+        if self.round_tail is None:
+            return self.end_ply(None, None, False)      # a sequential ply's showdown
+        plans, landed, rest = self.round_tail          # a round's: its next pot, or its end
+        if rest:
+            self.pot, self.round_tail = rest[0], (plans, landed, rest[1:])
+            return
+        self.round_tail = None
+        SimRefState._round_end(self, plans, landed)
+
+    collided = None                 # (senders, sending, t) of the collision being resolved
+    taken_first = None              # t whose losers the showdown's winner already took
+
+    def _collision_winner(self, senders, sending, t):
+        winner = self._collision_winner_by_rank(senders, sending, t)
+        self.collided = (senders, sending, t) if winner is not None else None
+        return winner
+
+    def take_collided(self, senders, sending, winner, col, name, t):
+        self.collided = None            # called once per target resolved: the next starts afresh
+        if self.taken_first == t:
+            self.taken_first = None
+            return
+        super().take_collided(senders, sending, winner, col, name, t)
+
+    def _stack_land(self, s, t, carried, replace):
+        """ttt-potrounds: a mover that goes to the showdown first takes the
+        collision's losers (converted ones onto the stack), then the showdown
+        over the stack; several captors: its pot waits for the round's end."""
+        x, y, _ = self.target_xyz(t)
+        h = self.height(t)
+        board, shape = dict(self.board), dict(self.shape)
+        for j, (pcol, pname) in enumerate(carried):
+            board[(x, y, h + j)], shape[(x, y, h + j)] = pcol, pname
+        col, name = carried[0]
+        if not self.showdown_applies(s, name, board, x, y, h):
+            return self._stack_land_duel(s, t, carried, replace)
+        self.board, self.shape = board, shape
+        mover = (x, y, h)
+        if self.collided is not None and self.collided[2] == t:
+            senders, sending, _ = self.collided
+            super().take_collided(senders, sending, s, col, name, t)
+            self.taken_first = t
+        captors, _, pot = self.plan(x, y)
+        pieces = [self.captor_piece(c, mover, x, y) for c in captors]
+        if len(captors) > 1:
+            doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in pieces)
+            self.round_pots = getattr(self, "round_pots", []) + [
+                {"showdown": (x, y), "t": t, "captors": pieces, "pieces": len(pot) * (2 if doubled else 1)}]
+            return []
+        seat, self.seat = self.seat, s
+        try:
+            stays = self.deal_showdown(x, y, 0, pieces, mover)
+        finally:
+            self.seat = seat
+        if stays is None:
+            return []
+        if replace:
+            self.shape[stays] = replace
+        return [c for c in self._column(x, y) if c[2] >= stays[2]]
 
     def piece_of(self, s, a):
         if self.is_stack_id(a):         # the mover's shape, for "must capture"
@@ -3007,7 +3089,7 @@ class StackCoverSimRefState(MoveSimRefState):
         finally:
             self.Z = saved
 
-    def _collision_winner(self, senders, sending, t):
+    def _collision_winner_by_rank(self, senders, sending, t):
         if any(self.level(sending[s][2]) == 0 for s in senders):
             return None
         pieces = []
@@ -3022,7 +3104,7 @@ class StackCoverSimRefState(MoveSimRefState):
         tops = [s for s in senders if all(above(s, o) for o in senders if o != s)]
         return tops[0] if tops else None
 
-    def _stack_land(self, s, t, carried, replace):
+    def _stack_land_duel(self, s, t, carried, replace):
         """Land seat s's carried pieces on stack t and play the mover's cover;
         returns the landed cells credited to s (none when the mover does not
         stay)."""

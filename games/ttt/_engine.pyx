@@ -4265,17 +4265,18 @@ cdef class TTTCore(GameCore):
                     k[0] = tab.shape_local[self.shp[c]]
                     return
 
-    cdef int _ps_deal(self, int u, int start, int n, int* cols, int* ks, int mover) noexcept:
+    cdef int _ps_deal(self, int seat, int u, int start, int n, int* cols, int* ks, int mover) noexcept:
         """Deal stack u's pot round-robin from captor ``start`` (cols/ks: the
         captors' pieces): converts: the piece stays in place in the captor's
         colour; reincarnates: it leaves, one of its shape to the captor's
         reserve (x2: two; when every captor doubles, the pot is doubled
         instead: each piece is two consecutive deals of one); removes: it
         leaves. Then the stack closes up. Returns the mover's cell (``mover``
-        before the deal) if it stays as its seat's piece, else -1."""
+        before the deal) if it stays as a piece of ``seat`` (the mover's: in
+        a round it is not the seat to move, ttt-potrounds), else -1."""
         cdef Tables tab = self.tab
         cdef int cbase = self._cp_base(u), top0 = self.top[u], npot, i, j, z, c, res, units = 1, m = 0, at = -1
-        cdef int d = 0, seat_mask = tab.seat_mask[self.seat]
+        cdef int d = 0, seat_mask = tab.seat_mask[seat]
         cdef int mz = mover // tab.XY if mover >= 0 else -1
         cdef int captors[MAX_SEATS]
         cdef int order[CP_MAX_STACK]
@@ -4336,7 +4337,7 @@ cdef class TTTCore(GameCore):
             if tab.shape_result[ks[j]] != RESULT_REINCARNATES_X2:
                 units = 1
         if n == 1:
-            got = self._ps_deal(u, 0, 1, cols, ks, mover)
+            got = self._ps_deal(seat, u, 0, 1, cols, ks, mover)
             self.ps_carried = self.top[u] - got // tab.XY if got >= 0 else 0
             return got
         npot = self._ps_order(u, cbase, keep, order)
@@ -4354,7 +4355,9 @@ cdef class TTTCore(GameCore):
     cdef void _ps_deal_pending(self, int start) noexcept:
         """The chance node of a showdown's pot (``_cp_deal`` with POT_K = -1):
         deal from captor ``start``; the ply ends with no turn check, as any
-        pot's."""
+        pot's. Inside a round (ttt-potrounds) the pot came from the round's
+        queue: the next queued pot opens, or the round ends (``_sim_next_pot``),
+        as after a plain pot's deal."""
         cdef int16_t* pot = self.mem + self.tab.pot0
         cdef int j, n = pot[POT_N], u = pot[POT_T]
         cdef int cols[MAX_SEATS]
@@ -4364,7 +4367,10 @@ cdef class TTTCore(GameCore):
             ks[j] = pot[POT_SHAPE + j]
         for j in range(POT_LEN):
             pot[j] = 0
-        self._ps_deal(u, start, n, cols, ks, -1)
+        self._ps_deal(self.seat, u, start, n, cols, ks, -1)
+        if self.tab.sim and pot[POTQ_TAIL]:
+            self._sim_next_pot()                  # ttt-potrounds: the round's next pot, or its end
+            return
         self._after_ply(-1, 0)
 
     def showdown(self, int t):
@@ -5031,24 +5037,49 @@ cdef class TTTCore(GameCore):
         moved with) and covers the stack as a sequential by-stack move
         (``_st_cover``); then the other colliders ``seats[0..n)`` it won are
         its captives (``_cp_take``: reincarnated, or converted onto the stack
-        while it has room). Returns the mover's cell, -1, or CP_PAUSED."""
+        while it has room). Returns the mover's cell, -1, or CP_PAUSED.
+        ttt-potrounds: when the mover goes to the pot showdown (``_ps_applies``)
+        its captives are taken first, so the showdown (and a deal a chance
+        node makes after the round) sees the stack with them, the one stack
+        the collision's hands were taken in; the turn checks read the pieces
+        from the mover up that the showdown left (``ps_carried``)."""
         cdef Tables tab = self.tab
         cdef int j, c, i, o, res, base = self.top[u], k = self.rk_shape[s]
         cdef int mover = carried[s * CP_MAX_STACK]
+        cdef bint show
         for j in range(self.sm_n[s]):
             c = self._land(u, carried[s * CP_MAX_STACK + j])
             self._sh_set_shape(c, cshape[s * CP_MAX_STACK + j])
+        self.st_hand_t = u
+        self.st_below = base
+        show = self._ps_applies(s, u, k)          # ttt-potrounds
+        self.st_hand_t = -1
+        self.st_below = -1
+        if show:
+            self._sim_take_losers(s, u, mover, k, seats, n)
+        self.ps_carried = -1
         c = self._st_cover(s, u, base, mover, k)
+        if show and self.ps_carried >= 0:
+            self.sm_n[s] = self.ps_carried        # ttt-potrounds: what the showdown left from the mover up
+        self.ps_carried = -1                      # (read by a sequential ply's turn checks otherwise)
         if c >= 0 and self.sm_rep[s] >= 0:
             self._sim_replace(c, self.sm_rep[s])
+        if not show:
+            self._sim_take_losers(s, u, mover, k, seats, n)
+        return c
+
+    cdef void _sim_take_losers(self, int s, int u, int mover, int k, int* seats, int n) noexcept:
+        """The winner s (its mover's code and local shape k) captures the other
+        colliders ``seats[0..n)`` by its result: reincarnated, or converted
+        onto stack u while it has room."""
+        cdef int i, o, res
         for i in range(n):
             o = seats[i]
             if o == s:
                 continue
             res = self._cp_take(mover, k, self.rk_shape[o])
             if res == RESULT_CONVERTS and self._target_free(u):
-                self._sh_set_shape(self._land(u, mover), tab.shape_global[self.rk_shape[o]])
-        return c
+                self._sh_set_shape(self._land(u, mover), self.tab.shape_global[self.rk_shape[o]])
 
     cdef void _sim_surrounds(self, int* landed) noexcept:
         """ttt-rounds3: the round's surrounds (docs/rules/ttt.md, "Surrounds
