@@ -2150,6 +2150,9 @@ class JumpRefState(CaptureRefState):
             return self.jump(a)
         return super().apply(a)
 
+    def surround_landing(self, c, col):
+        """Jumps alone surround nothing (SurroundRefState takes the captives)."""
+
     def jump(self, a):
         s = self.seat
         r, f, u = self.decode_move(a)
@@ -2168,6 +2171,7 @@ class JumpRefState(CaptureRefState):
         landed = name if r is None else self.replacers[r]
         dest = self.target_xyz(u)
         self.board[dest], self.shape[dest] = col, landed
+        self.surround_landing(dest, col)      # a jump is a move: the piece it lands as may surround
         d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
         goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
         self.passes = 0
@@ -2473,19 +2477,26 @@ class SurroundRefState(JumpRefState):
             return bool(self.surrounded(s, c, board, shape))
         return super().captures(s, a)
 
+    def surround_landing(self, stays, col):
+        """The captives of the surrounding piece (of colour ``col``) that
+        arrived on ``stays`` take its result."""
+        if not self.surrounder(self.shape[stays]):
+            return
+        name = self.shape[stays]
+        result = self.props[name]["result"]
+        for c in self.surrounded(self.seat, stays, self.board, self.shape):
+            if result == "converts":
+                self.board[c] = col
+                continue
+            captive = self.shape.pop(c)
+            del self.board[c]
+            got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+            self.sres[col][captive] += got
+            self.reserve[col] += got
+
     def end_ply(self, stays, col, goal_reached):
-        if stays is not None and self.surrounder(self.shape[stays]):
-            name = self.shape[stays]
-            result = self.props[name]["result"]
-            for c in self.surrounded(self.seat, stays, self.board, self.shape):
-                if result == "converts":
-                    self.board[c] = col
-                    continue
-                captive = self.shape.pop(c)
-                del self.board[c]
-                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
-                self.sres[col][captive] += got
-                self.reserve[col] += got
+        if stays is not None:
+            self.surround_landing(stays, col)
         return super().end_ply(stays, col, goal_reached)
 # -- ttt-rounds: pot splits inside simultaneous and single rounds (issue 12 item 6 in
 # rounds), from docs/rules/ttt.md "Pots inside rounds" ---------------------------------
@@ -3421,6 +3432,7 @@ class StackJumpRefState(SurroundRefState):
         landed = name if r is None else self.replacers[r]
         dest = self.landing(u)            # falls to the lowest empty space of the stack beyond
         self.board[dest], self.shape[dest] = col, landed
+        self.surround_landing(dest, col)      # a jump is a move: the piece it lands as may surround
         d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
         goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
         self.passes = 0
