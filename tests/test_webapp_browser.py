@@ -119,7 +119,8 @@ def play_against_random(page, server, game, opponent="Random"):
         if page.query_selector("#result"):
             return page.inner_text("#result")
         cell = page.query_selector(".cell.legal")
-        follow(page, cell if cell else "button.move")
+        # several moves may be offered as buttons (a moving phase): any one will do
+        follow(page, cell if cell else page.locator("button.move").first)
     raise AssertionError(f"{game} did not finish: " + page.inner_text("main")[:1500])
 
 
