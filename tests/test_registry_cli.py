@@ -98,8 +98,8 @@ def test_killed_benchmark_resumes_without_losing_or_repeating(tmp_path):
     db = tmp_path / "r.sqlite3"
     with Registry(db) as reg:
         users.add_user(reg, "root", "admin")
-        players.add_bot(reg, "m30", "mcts:simulations=30")
-        players.add_bot(reg, "m60", "mcts:simulations=60")
+        players.add_bot(reg, "m30", "mcts:simulations=300")      # slow enough to be killed part way under any load
+        players.add_bot(reg, "m60", "mcts:simulations=600")
     args = [sys.executable, "-m", "registry", "--db", str(db), "benchmark", "Tic-Tac-Toe", "m30",
             "m60", "Random", "--as", "root", "--games", "40"]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -377,6 +377,8 @@ def test_random_showdown_rule_sets_match_reference_and_conserve_pieces(rec, seed
 
     def check(core, ref):
         same_pieces(core, ref)
+        if core.pending_pot() is not None:
+            return          # a pot's deal pending: its captive is in nobody's hands yet
         total = sum(1 for v in core.cells() if v > 0) + sum(core.reserves().values())
         if "prev" in last:
             assert total >= last["prev"] if x2 else total == last["prev"], (total, last["prev"])
