@@ -1163,7 +1163,7 @@ cdef class TTTCore(GameCore):
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
         if tab.cc2_obscure and self._cloak_judges(self.seat):
-            return self._cc2_obscured_listed(self.seat, action)     # ttt-cloakcap2
+            return self._cp_listed(self.seat, action, True)     # ttt-cloakcap2: the list it may try
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
             return self._cp_listed(self.seat, action)       # ttt-captures: "must capture"
         if tab.shaped and action < tab.a_pass_or_end:
@@ -2173,7 +2173,7 @@ cdef class TTTCore(GameCore):
     cdef bint _cloak_has_move(self, int seat) noexcept:
         """Whether seat has a placement or move in its own view."""
         if self.tab.cc2_obscure:
-            return self._cc2_obscured_has_action(seat)      # ttt-cloakcap2: covers need no free target
+            return self._cp_has_action(seat, True)      # ttt-cloakcap2: covers need no free target
         if self._cloak_flat_view() and (self._can_place(seat) or self._can_move(seat)):
             return True     # ttt-cloaksim: a free target in truth looks free in every view
         if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
@@ -3238,10 +3238,17 @@ cdef class TTTCore(GameCore):
                 m += 1
         return m
 
-    cdef bint _cp_listed(self, int seat, int action) noexcept:
+    cdef inline int _cp_actions(self, int seat, int* buf, bint obscured) noexcept:
+        """The seat's list: the true one, or (ttt-cloakcap2) the one it may
+        try under obscurity (_cc2_obscured_actions)."""
+        if obscured:
+            return self._cc2_obscured_actions(seat, buf)
+        return self._sh_seat_actions(seat, buf)
+
+    cdef bint _cp_listed(self, int seat, int action, bint obscured=False) noexcept:
         """is_legal with "must capture": whether ``action`` is in the seat's list."""
         cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._sh_seat_actions(seat, buf)
+        cdef int i, n = self._cp_actions(seat, buf, obscured)
         cdef bint found = False
         for i in range(n):
             if buf[i] == action:
@@ -3250,11 +3257,11 @@ cdef class TTTCore(GameCore):
         free(buf)
         return found
 
-    cdef bint _cp_has_action(self, int seat) noexcept:
+    cdef bint _cp_has_action(self, int seat, bint obscured=False) noexcept:
         """_has_move with captures: any placement or move (a cover needs no
         free target, so the free-target shortcuts do not apply)."""
         cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._sh_seat_actions(seat, buf)
+        cdef int i, n = self._cp_actions(seat, buf, obscured)
         cdef bint found = False
         for i in range(n):
             if buf[i] != self.tab.a_pass:
@@ -5945,28 +5952,6 @@ cdef class TTTCore(GameCore):
                 meta |= 3 << (4 + 2 * s)
         log[1] = meta
         log[2] = log[2] | (1 << 6)
-
-    cdef bint _cc2_obscured_listed(self, int seat, int action) noexcept:
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._cc2_obscured_actions(seat, buf)
-        cdef bint found = False
-        for i in range(n):
-            if buf[i] == action:
-                found = True
-                break
-        free(buf)
-        return found
-
-    cdef bint _cc2_obscured_has_action(self, int seat) noexcept:
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._cc2_obscured_actions(seat, buf)
-        cdef bint found = False
-        for i in range(n):
-            if buf[i] != self.tab.a_pass:
-                found = True
-                break
-        free(buf)
-        return found
 
     def _event_reinc(self, int i):
         """(colour index, count, global shape) a cover of event i put into a
