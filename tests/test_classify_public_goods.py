@@ -57,11 +57,17 @@ def test_three_player_public_goods_rule_set_verdict():
     """3P-PublicGoods on this branch (docs/rules/dilemmas.md, its section):
     not a public goods game. Two contributions in the single round collide on
     the shared stack and are destroyed (powerless circles: no rank resolves
-    it), so another's contribution can cost a player; and black's
-    contribution helps nobody (phase 2 ends at once on black, who has no
-    move, before white and pink place what they got)."""
+    it), so another's contribution can cost a player. Since ttt-pgshow (slip
+    19's reading played) a lone contribution is shared by all three: black's
+    costs black and leaves white better off than everyone passing (under the
+    duel white was no better off), and pink's whole stack makes everyone win."""
+    from fractions import Fraction as F
+
     from games.ttt.reduced import classify_reduced, reduced
     r = reduced("3P-PublicGoods")
     assert r.meaning["contributions"] == [[1, 0], [2, 1, 0], [3, 2, 1, 0]]
     c = classify_reduced(r, "public-goods")
     assert c.label == "other" and "not a public good" in c.reason
+    assert r.exact[(1, 2, 3)] == (F(3, 4), F(7, 8), F(15, 16))          # everyone passes
+    assert r.exact[(0, 2, 3)] == (F(2, 3), F(43, 48), F(15, 16))        # black gives its circle
+    assert r.exact[(1, 2, 0)] == (1, 1, 1)                              # pink gives its three

@@ -385,15 +385,15 @@ def test_trolley_3p_has_chaos_phase_and_one_player_on_each_track():
 def test_slip_19_public_goods_pot():
     """Slip 19 (docs/rules/dilemmas.md): the reading chosen is that black
     ties white and pink on the shared stack (a singleton pentagon each under
-    the poker rank), so all three would split black's contribution. Since
-    ttt-potshow's merge the whole-stack showdown exists, but it applies only
-    when the by-stack mover's own power converts or reincarnates (checked on
-    ttt-potrounds); black's circle has none, so the engine still plays
-    ttt-jumps' by-stack cover, whose captors are the defenders that beat the
-    mover (white's and pink's pentagons). This pins what is played (ttt.md,
-    "The pot showdown inside rounds", "Not played"): black's circle alone on
-    the shared stack is a pot of two circles ("x2") dealt to white and pink
-    from a random start (1/2 each)."""
+    the poker rank; the circles are chips), so all three split black's
+    contribution, as a public goods game shares it with every player, the
+    contributor too. Played since ttt-pgshow (ttt.md "The pot showdown of
+    by-stack covers", "A mover captured by converting or reincarnating
+    defenders"): black's powerless circle is taken by the pentagons that
+    reincarnate x2, so the whole-stack showdown is held; its captors are the
+    three seats, each keeps its pentagon, and the circle, doubled, is dealt
+    round-robin from a random start (1/3 each): the starter and the next
+    seat get one circle each."""
     from games.ttt import make_core
     core = make_core(rules.resolve("3P-PublicGoods"))
     texts = {core.action_string(0, a): a for a in core.legal_action_list()}
@@ -401,8 +401,13 @@ def test_slip_19_public_goods_pot():
     for player in (1, 2):
         texts = {core.action_string(player, a): a for a in core.legal_action_list()}
         core.apply_action(texts["pass"])
-    assert core.pending_pot() == {"target": 4, "shape": "circle", "pieces": 2, "captors": ["white", "pink"]}
-    assert [p for _, p in core.chance_outcome_list()] == [0.5, 0.5]
-    core.apply_action(0)
-    res = core.shape_reserves()
-    assert res["white"]["circle"] == 1 and res["pink"]["circle"] == 1 and res["black"]["circle"] == 0
+    assert core.pending_pot() == {"target": 4, "shape": None, "pieces": 2, "captors": ["black", "white", "pink"]}
+    assert [(a, p) for a, p in core.chance_outcome_list()] == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+    names = ["black", "white", "pink"]
+    for start in range(3):
+        dealt = core.clone()
+        dealt.apply_action(start)
+        res = dealt.shape_reserves()
+        got = {names[start], names[(start + 1) % 3]}
+        assert {c: res[c]["circle"] for c in names} == {c: int(c in got) for c in names}, start
+        assert res[names[(start + 2) % 3]]["pentagon"] == 0

@@ -401,8 +401,10 @@ def test_a_powerless_by_stack_mover_is_captured_by_covering_a_capturing_piece(st
     cover each other (but become captured by covering a higher-ranked piece)".
     Black's x has no power; moved by stack onto white's star it is captured
     when the star can capture (under the star's result), and merely stacks when
-    neither can (the last case, Connect Four's stacking). Not a showdown: the
-    mover has no conversion or reincarnation of its own."""
+    neither can (the last case, Connect Four's stacking). Since ttt-pgshow a
+    converting star's capture is a showdown (tests/test_ttt_pgshow.py), whose
+    only captor here is white (black's x is a chip, so black is not on the
+    stack): the outcome is the duel's."""
     pieces = [_piece(2, 1, 1, "white", "star"), _piece(1, 1, 1, "black", "x")]
     rs = _rs("i4", [2, 1, 4], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
              shapes={"x": {"move": "orth-by-stack"}, "star": star})

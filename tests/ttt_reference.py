@@ -2731,10 +2731,10 @@ class PotShowdownRefState(StackCaptureRefState):
                 counts[SEED_RANK.index(self.shape[c])] += 1
         return tuple(counts)
 
-    def showdown_applies(self, s, name, board, x, y, h):
+    def showdown_applies(self, s, name, board, x, y, h, shape=None):
         p = self.props[name]
         if p["power"] == "none" or p["result"] not in ("converts", "reincarnates", "reincarnates-x2"):
-            return False
+            return pg_captured_showdown(self, s, name, board, shape, x, y, h)     # ttt-pgshow
         base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
         return any((x, y, z) in board and board[(x, y, z)] not in self.owned[s] for z in range(base, h))
 
@@ -2762,7 +2762,8 @@ class PotShowdownRefState(StackCaptureRefState):
         return captors, kept, pot
 
     def captor_piece(self, s, mover, x, y):
-        if mover is not None and self.board.get(mover) in self.owned[s]:
+        if (mover is not None and self.board.get(mover) in self.owned[s]
+                and self.power(self.shape[mover]) != "none"):          # ttt-pgshow: not a powerless mover
             return self.board[mover], self.shape[mover]
         base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
         column = self._column(x, y)
@@ -2808,7 +2809,7 @@ class PotShowdownRefState(StackCaptureRefState):
     def captures(self, s, a):
         if self.is_stack_id(a):
             board, shape, (x, y, h), _ = self.after_stack_move(s, a)
-            if self.showdown_applies(s, shape[(x, y, h)], board, x, y, h):
+            if self.showdown_applies(s, shape[(x, y, h)], board, x, y, h, shape=shape):
                 saved = self.board, self.shape
                 self.board, self.shape = board, shape
                 try:
@@ -2821,7 +2822,7 @@ class PotShowdownRefState(StackCaptureRefState):
         s = self.seat
         board, shape, mover, n = self.after_stack_move(s, a)
         x, y, h = mover
-        if not self.showdown_applies(s, shape[mover], board, x, y, h):
+        if not self.showdown_applies(s, shape[mover], board, x, y, h, shape=shape):
             return StackCaptureRefState._stack_cover(self, a)     # named: StackCoverSimRefState borrows this
         r1 = (a - self.stk0) // (self.S * self.T)
         u = (a - self.stk0) % self.T
@@ -3001,7 +3002,7 @@ class StackCoverSimRefState(MoveSimRefState):
     def captures(self, s, a):
         if self.is_stack_id(a):
             board, shape, (x, y, h), _ = self.after_stack_move(s, a)
-            if self.showdown_applies(s, shape[(x, y, h)], board, x, y, h):
+            if self.showdown_applies(s, shape[(x, y, h)], board, x, y, h, shape=shape):
                 saved = self.board, self.shape
                 self.board, self.shape = board, shape
                 try:
@@ -3056,7 +3057,7 @@ class StackCoverSimRefState(MoveSimRefState):
         for j, (pcol, pname) in enumerate(carried):
             board[(x, y, h + j)], shape[(x, y, h + j)] = pcol, pname
         col, name = carried[0]
-        if not self.showdown_applies(s, name, board, x, y, h):
+        if not self.showdown_applies(s, name, board, x, y, h, shape=shape):
             return self._stack_land_duel(s, t, carried, replace)
         self.board, self.shape = board, shape
         mover = (x, y, h)
@@ -3539,3 +3540,27 @@ class StackJumpRefState(SurroundRefState):
         c = (x, y, 0 if top is None else top[2] + 1)
         board[c], shape[c] = col, name
         return bool(self.surrounded(s, c, board, shape))
+
+
+# ---- ttt-pgshow ----
+# The showdown when the by-stack mover is the one captured (issues 12, 13; slip 19,
+# 3P-PublicGoods), from docs/rules/ttt.md "The pot showdown of by-stack covers", "A mover
+# captured by converting or reincarnating defenders": the seed's "For conversion and
+# reincarnation on cover, all players with the highest rank on the stack split the pot"
+# whoever converts or reincarnates.
+
+def pg_captured_showdown(ref, s, name, board, shape, x, y, h):
+    """Whether seat s's by-stack mover ``name`` (landed at height h of stack
+    (x, y) in ``board``/``shape``), whose own power neither converts nor
+    reincarnates, goes to the showdown: the cover's verdict is "lose" and one
+    of the defenders that take it converts or reincarnates, and some seat has
+    a powered piece of its own in the stack (else the duel stands)."""
+    if shape is None:
+        return False
+    verdict, cells = ref.stack_outcome(s, name, board, shape, x, y, h)
+    if verdict != "lose" or not any(
+            ref.props[shape[c]]["result"] in ("converts", "reincarnates", "reincarnates-x2") for c in cells):
+        return False
+    column = [(x, y, z) for z in range(ref.Z) if (x, y, z) in board]
+    return any(board[c] in ref.owned[q] and ref.power(shape[c]) != "none"
+               for q in range(ref.seats) for c in column)

@@ -4114,8 +4114,8 @@ cdef class TTTCore(GameCore):
         cdef int ds[CP_MAX_STACK]
         cdef int cells[CP_MAX_STACK]
         k = self._st_piece_shape(seat, c)
-        if k < 0 or tab.shape_power[k] == POWER_NONE:
-            return False
+        if k < 0 or (tab.shape_power[k] == POWER_NONE and not tab.pots):   # ttt-pgshow: a powerless mover's
+            return False                                                  # seat may take a showdown's share
         n = self.top[f] - z0
         base = self.top[u]
         top_f = self.top[f]
@@ -4176,9 +4176,9 @@ cdef class TTTCore(GameCore):
         cdef int res = tab.shape_result[k]
         cdef int cells[CP_MAX_STACK]
         if tab.shape_power[k] == POWER_NONE:
-            return False
+            return self._pg_applies(seat, u, k)          # ttt-pgshow: captured by the defenders
         if res != RESULT_CONVERTS and res != RESULT_REINCARNATES and res != RESULT_REINCARNATES_X2:
-            return False
+            return self._pg_applies(seat, u, k)          # ttt-pgshow
         return self._cp_defenders(seat, u, cells) > 0
 
     cdef int _ps_plan(self, int u, int cbase, int* captors, uint8_t* keep) noexcept:
@@ -4259,7 +4259,8 @@ cdef class TTTCore(GameCore):
         lock if it has one there)."""
         cdef Tables tab = self.tab
         cdef int z, c, piece, lo
-        if mover >= 0 and (tab.seat_mask[s] >> (self.cell[mover] - 1)) & 1:
+        if (mover >= 0 and (tab.seat_mask[s] >> (self.cell[mover] - 1)) & 1
+                and not (tab.chips >> self.shp[mover]) & 1):        # ttt-pgshow: a powerless mover is no captor's piece
             col[0] = self.cell[mover]
             k[0] = tab.shape_local[self.shp[mover]]
             return
@@ -4379,6 +4380,40 @@ cdef class TTTCore(GameCore):
             self._sim_next_pot()                  # ttt-potrounds: the round's next pot, or its end
             return
         self._after_ply(-1, 0)
+
+    # -- ttt-pgshow: the showdown when the by-stack mover is the one captured (issues 12, 13) --
+    # docs/rules/ttt.md, "The pot showdown of by-stack covers", "A mover captured
+    # by converting or reincarnating defenders". The seed: "For conversion and
+    # reincarnation on cover, all players with the highest rank on the stack
+    # split the pot": the sentence names the cover's result, not whose power it
+    # is, so a by-stack mover without a converting or reincarnating power (a
+    # powerless one, or one that removes) that the defenders beat (the cover's
+    # verdict CP_LOSE) goes to the showdown too when one of the defenders that
+    # take it converts or reincarnates, provided some seat is "on the stack"
+    # (has a non-chip piece of its own there: otherwise nobody shows a hand and
+    # the cover's duel stands). 3P-PublicGoods's contribution (issue 13, slip 19).
+
+    cdef bint _pg_applies(self, int seat, int u, int k) noexcept:
+        """Whether the by-stack mover of local shape k of ``seat`` (landed on
+        stack u, ``st_below`` and ``st_hand_t`` set), whose own power neither
+        converts nor reincarnates, goes to the showdown: the defenders beat it
+        and one of its captors converts or reincarnates, and a seat is on the
+        stack. Only rule sets with pots (``schema.may_split_pot``) have it."""
+        cdef Tables tab = self.tab
+        cdef int nc = 0, i, res
+        cdef bint takes = False
+        cdef int cells[CP_MAX_STACK]
+        cdef int captors[MAX_SEATS]
+        cdef uint8_t keep[CP_MAX_STACK]
+        if not tab.pots:
+            return False
+        if self._cp_verdict(seat, k, u, cells, &nc) != CP_LOSE:
+            return False
+        for i in range(nc):
+            res = tab.shape_result[tab.shape_local[self.shp[cells[i]]]]
+            if res == RESULT_CONVERTS or res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
+                takes = True
+        return takes and self._ps_plan(u, self._cp_base(u), captors, keep) > 0
 
     def showdown(self, int t):
         """Python face of the showdown on stack t as it stands (tests): {"captors":

@@ -338,7 +338,9 @@ def may_split_pot(record) -> bool:
     node splits (docs/rules/ttt.md, "Captures"): captures on stacks whose
     result converts or reincarnates, with three or more colours in play; or
     (ttt-potshow) a by-stack mover whose power converts or reincarnates,
-    whose showdown may tie between two seats."""
+    whose showdown may tie between two seats; or (ttt-pgshow) any by-stack
+    mover where a shape with a power converts or reincarnates: the defenders
+    that take it send it to the showdown too."""
     if record["board"]["kind"] != "stacks" or not has_powers(record):
         return False
     if not any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
@@ -348,6 +350,10 @@ def may_split_pot(record) -> bool:
            and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
            for p in record["shapes"].values()):
         return True             # ttt-potshow: two seats may tie in a by-stack showdown
+    if any(p.get("move") in ("orth-by-stack", "orth-by-full-stack") for p in record["shapes"].values()) and any(
+            p.get("power", "none") != "none" and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+            for p in record["shapes"].values()):
+        return True             # ttt-pgshow: a by-stack mover the defenders take goes to the showdown too
     n, chaos = seats_of(record["players"])
     colours = set(record["reserves"]) | {q["colour"] for q in record["board"]["pieces"]}
     if record["colours"] == "assigned":
