@@ -143,6 +143,50 @@ def test_full_game_against_a_bot(browser, server, accounts, game):
     page.close()
 
 
+def test_caeth_y_drawn_as_svg_played_against_a_bot(browser, server, accounts):
+    """Caeth Y's triangle of vertices and edges: a free edge is clicked to
+    capture it, captured edges show their player's colour, controlled
+    vertices are marked; a full game of caeth_y(board_size=4) against the
+    mcts50 bot, then the swap offered to the second player and taken."""
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "caeth_y(board_size=4)")
+    page.select_option("#seat1", "mcts50")
+    follow(page, "#start")
+    assert page.locator("svg.board g[data-edge]").count() == 18      # 3n(n-1)/2 edges
+    assert page.locator("svg.board circle.vertex").count() == 10
+    assert page.locator("svg.board .cell.legal").count() == 18
+    shot(page, "game-caeth_y-start")
+    follow(page, "svg.board g[data-edge='7']")                         # capture edge 7
+    assert page.locator("g[data-edge='7'] line.captured.p1").count() == 1
+    assert page.locator("svg.board line.captured.p2").count() == 1     # the bot answered
+    for _ in range(40):
+        if page.query_selector("#result"):
+            break
+        follow(page, page.locator("svg.board .cell.legal").first)
+    result = page.inner_text("#result")
+    assert re.search(r"recorded as \S+ game \d+ and rated", result)
+    assert page.locator("svg.board circle.vertex.controlled").count() >= 3   # a Y's corners at least
+    assert page.locator("svg.board .cell.legal").count() == 0
+    shot(page, "game-caeth_y-over")
+    # the swap: Random opens, cy (second) sees a swap button and takes it
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "caeth_y(board_size=4,swap=true)")
+    page.select_option("#seat0", "Random")
+    page.select_option("#seat1", "cy")
+    follow(page, "#start")
+    assert page.locator("svg.board line.captured.p1").count() == 1
+    follow(page, "button.move:has-text('swap')")
+    # Random's opening edge is now White's (cy's); Random, Black, answered with one edge
+    assert page.locator("svg.board line.captured.p2").count() == 1
+    assert page.locator("svg.board line.captured.p1").count() == 1
+    assert page.locator("button.move:has-text('swap')").count() == 0
+    shot(page, "game-caeth_y-swapped")
+    page.close()
+
+
 def test_roles_in_the_browser(browser, server, accounts):
     cy = login(browser, server, "cy")
     assert cy.locator("nav a:has-text('Users')").count() == 0

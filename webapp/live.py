@@ -35,6 +35,7 @@ from analysis.tournament import derive_seed
 #: Games on the play menu besides every registry rule set (ttt(rules=NAME)).
 OTHER_GAMES = ("y_game(board_size=5)", "y_game(board_size=7)", "y_game(board_shape=hex,board_size=4)",
                "defector_y(board_size=5)", "double_o_y(board_size=5)", "caeth_y(board_size=4)",
+               "caeth_y(board_size=4,swap=true)",
                "flipway(board_size=5)", "connect_four", "tic_tac_toe")
 
 
