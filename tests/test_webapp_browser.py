@@ -729,6 +729,36 @@ def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server
     page.close()
 
 
+def test_an_sm_mcts_bot_in_simultaneous_rounds(browser, server, accounts):
+    """SM-MCTS (mcts/smmcts.py) offered in rounds: an sm_mcts bot plans each
+    round of Sim-Place-Then-Move and of the catalogue's RockPaperScissors, both
+    to the end by clicking; the cloaked Sim-Cloaked-Place-Then-Move is refused
+    with it, the reason (use ISMCTS) on the page."""
+    import json
+
+    from registry import Registry, players, rulesets
+    examples = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
+    with Registry(server.db) as reg:
+        have = [r["name"] for r in rulesets.list_rule_sets(reg)]
+        for name in ("Sim-Place-Then-Move", "Sim-Cloaked-Place-Then-Move"):
+            if name not in have:
+                rulesets.save_rule_set(reg, "ada", json.loads((examples / f"{name}.json").read_text()))
+        if "smmcts40" not in [p["name"] for p in players.list_players(reg, "Public")]:
+            players.add_bot(reg, "smmcts40", "sm_mcts:simulations=40")
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Sim-Cloaked-Place-Then-Move")
+    page.select_option("#seat1", "smmcts40")
+    follow(page, "#start")
+    assert "use an ismcts bot" in page.inner_text("main")
+    for game in ("Sim-Place-Then-Move", "RockPaperScissors"):
+        result = play_against_random(page, server, game, opponent="smmcts40")
+        assert re.search(r"recorded as game \d+ and rated", result), result
+        shot(page, "game-sm-mcts-" + game)
+    page.close()
+
+
 # -- the six shapes drawn (webapp/shapes.py) ----------------------------------------------
 POLYGON_CORNERS = {"triangle": 3, "x": 12, "cross": 12, "star": 10, "pentagon": 5}
 

@@ -42,10 +42,13 @@ OTHER_GAMES = ("y_game(board_size=5)", "y_game(board_size=7)", "y_game(board_sha
 #: Bot kinds that may plan in a simultaneous round: ISMCTS searches worlds drawn
 #: from its seat's information state (mcts/ismcts.py), and the state it is given
 #: is the round's start (the plans already made are kept apart, in
-#: ``LiveGame.plans``, until the round resolves); Random reads nothing. Others
-#: (this toolkit's UCT, alpha-beta) search the whole position and refuse games
-#: with hidden information, simultaneous rounds included.
-SIMULTANEOUS_BOTS = ("random", "ismcts")
+#: ``LiveGame.plans``, until the round resolves); SM-MCTS (mcts/smmcts.py) searches
+#: that start, where it is common knowledge (no cloaking: it refuses cloaked rule
+#: sets itself, when the game is started), each seat choosing from its own
+#: statistics; Random reads nothing. Others (this toolkit's UCT, alpha-beta)
+#: search the whole position and refuse games with hidden information,
+#: simultaneous rounds included.
+SIMULTANEOUS_BOTS = ("random", "ismcts", "sm_mcts")
 
 
 @functools.lru_cache(maxsize=64)
@@ -125,8 +128,9 @@ class LiveGame:
                     raise ValueError(
                         f"{seat.player} ({seat.spec.kind}) searches the whole position, which in "
                         "a simultaneous round would read the others' plans; a rule set with "
-                        "simultaneous rounds is played by people, Random and ISMCTS bots "
-                        "(which search only what their seat knows)")
+                        "simultaneous rounds is played by people, Random, ISMCTS bots "
+                        "(which search only what their seat knows) and, without cloaking, "
+                        "SM-MCTS bots (sm_mcts: each seat chooses from its own statistics)")
         for i, seat in enumerate(seats):     # a bad spec is refused now, not at its first move
             if seat.kind != "human":
                 agents.make_bot(seat.spec, game, i, 0)
