@@ -759,6 +759,30 @@ def test_an_sm_mcts_bot_in_simultaneous_rounds(browser, server, accounts):
     page.close()
 
 
+def test_standard_player_named_on_the_leaderboard(browser, server, accounts):
+    """Trainers and Admins name a rule set's and a game string's Standard
+    Player on its leaderboard; a Creator sees no such control."""
+    from urllib.parse import quote
+
+    from registry import Registry, open_games
+    with Registry(server.db) as reg, reg.transaction():        # its leaderboard exists once
+        open_games.ensure_game(reg, "caeth_y(board_size=4)")  # a game is recorded
+    tom = login(browser, server, "tom")
+    for name in ("Tic-Tac-Toe", "caeth_y(board_size=4)"):
+        tom.goto(server + "/rules/" + quote(name, safe="") + "/leaderboard")
+        tom.select_option("#sp-player", "mcts50")
+        follow(tom, "#set-sp")
+        assert "mcts50 is the standard player of " + name in tom.inner_text("main")
+        assert tom.inner_text("#sp-name") == "mcts50"
+        assert tom.locator("tr[data-player='mcts50']").count() == 1
+        shot(tom, "leaderboard-sp-" + re.sub(r"\W+", "-", name).strip("-"))
+    tom.close()
+    cy = login(browser, server, "cy")
+    cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
+    assert cy.inner_text("#sp-name") == "mcts50" and cy.locator("#sp-form").count() == 0
+    cy.close()
+
+
 # -- the six shapes drawn (webapp/shapes.py) ----------------------------------------------
 POLYGON_CORNERS = {"triangle": 3, "x": 12, "cross": 12, "star": 10, "pentagon": 5}
 
