@@ -229,7 +229,7 @@ def test_leaderboard_buttons_follow_the_seed_and_friends_can_play(app):
     assert dee.get(url + "/status").json["moves"] == 1
     dee.post(url + "/move", action=["", "0"])       # as a move button posts: the empty hidden field first
     assert cy.get(url + "/status").json == {"moves": 2, "over": False, "your_turn": True,
-                                            "recorded": None}
+                                            "recorded": None, "remaining": None}
     # Add Player: only players who played here
     assert "dee" in cy.get("/rules/Tic-Tac-Toe/leaderboard?add=dee").text
     assert "cannot add" in cy.get("/rules/Tic-Tac-Toe/leaderboard?add=tom").text

@@ -783,6 +783,37 @@ def test_standard_player_named_on_the_leaderboard(browser, server, accounts):
     cy.close()
 
 
+def test_seconds_per_turn_countdown_and_timeout(browser, server, accounts):
+    """A rule set with 3 seconds per turn: the game page counts down (app.js,
+    from the server's remaining time) and, when the time runs out, reloads;
+    the server has played a random legal move for the person and Random
+    answered."""
+    import copy
+
+    from games.ttt import rules as ttt_rules
+    from registry import Registry, rulesets
+    with Registry(server.db) as reg:
+        if "TTT-3s" not in [r["name"] for r in rulesets.list_rule_sets(reg)]:
+            record = copy.deepcopy(ttt_rules.resolve("Tic-Tac-Toe").record)
+            record.pop("notes", None)
+            record.update(name="TTT-3s", seconds_per_turn=3)
+            rulesets.save_rule_set(reg, "ada", record)
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "TTT-3s")
+    follow(page, "#start")
+    first = int(page.inner_text("#clock-left"))
+    assert 1 <= first <= 3 and "of 3 s per turn" in page.inner_text("#clock")
+    shot(page, "game-clock")
+    page.wait_for_function(f"parseInt(document.getElementById('clock-left').textContent) < {first}")
+    with page.expect_navigation(timeout=10_000):            # the countdown reloads the page
+        pass
+    assert "time ran out for seat 1; a random legal move was played" in page.inner_text("main")
+    assert page.locator("svg.board .piece").count() == 2   # cy's random move and Random's
+    page.close()
+
+
 # -- the six shapes drawn (webapp/shapes.py) ----------------------------------------------
 POLYGON_CORNERS = {"triangle": 3, "x": 12, "cross": 12, "star": 10, "pentagon": 5}
 
