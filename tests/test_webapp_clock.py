@@ -17,7 +17,7 @@ import pytest
 from games.ttt import rules as ttt_rules
 from registry import rulesets
 from test_webapp import EXAMPLES, Browser, app, befriend, db, live, make_users  # noqa: F401
-from webapp.live import LiveGame, Seat
+from webapp.live import LiveGame
 from webapp.live_store import LiveStore
 
 
