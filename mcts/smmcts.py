@@ -266,7 +266,6 @@ class SMMCTSBot(pyspiel.Bot):
             while True:
                 d = world.decision()
                 if d == ():
-                    returns = None
                     break
                 movers, options = d
                 if movers is None:
