@@ -686,7 +686,9 @@ def test_a_game_strings_leaderboard_is_the_rule_sets(browser, server, accounts):
     tom = login(browser, server, "tom")
     play_against_random(tom, server, "y_game(board_size=5)", "mcts50")   # mcts50 on the board
     tom.goto(server + "/rules")
-    follow(tom, "#open-games a.to-leaderboard >> nth=0")
+    # the y_game's row (other game strings, e.g. caeth_y, may be listed before it)
+    follow(tom, tom.locator("#open-games li", has_text="y_game(board_size=5)")
+           .locator("a.to-leaderboard"))
     assert "y_game(board_size=5)" in tom.inner_text("h1")
     shot(tom, "leaderboard-y_game")
     tom.check("input.pick[value='Random']")
@@ -781,6 +783,13 @@ def test_standard_player_named_on_the_leaderboard(browser, server, accounts):
     cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
     assert cy.inner_text("#sp-name") == "mcts50" and cy.locator("#sp-form").count() == 0
     cy.close()
+    ada = login(browser, server, "ada")                 # an Admin clears them again (the
+    for name in ("Tic-Tac-Toe", "caeth_y(board_size=4)"):   # other tests' boards stay as they were)
+        ada.goto(server + "/rules/" + quote(name, safe="") + "/leaderboard")
+        ada.select_option("#sp-player", "")
+        follow(ada, "#set-sp")
+        assert ada.inner_text("#sp-name") == "none"
+    ada.close()
 
 
 def test_seconds_per_turn_countdown_and_timeout(browser, server, accounts):
