@@ -1,5 +1,6 @@
 """The built-in kinds: ``random``, ``mcts``, ``openspiel_mcts``, ``alphabeta``,
-``cfr`` (a saved CFR average policy) and ``ismcts`` (information-set MCTS).
+``cfr`` (a saved CFR average policy), ``ismcts`` (information-set MCTS) and
+``sm_mcts`` (simultaneous-move MCTS, decoupled UCT).
 
 Each is the option schema of one bot class of ``mcts/`` or ``solvers/`` (the
 classes check their own arguments too, for code that builds them directly;
@@ -18,6 +19,7 @@ from agents.random_bot import UniformRandomBot
 from cfr.bots import CFRPolicyBot
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
 from mcts.ismcts import ISMCTSBot
+from mcts.smmcts import FINAL_MODES, SELECTIONS, SMMCTSBot
 from solvers.bots import AlphaBetaBot
 
 _INT31 = 2 ** 31 - 1     # OpenSpiel and the alpha-beta kernel count in C ints
@@ -132,3 +134,25 @@ register_bot_kind(
     description="single-observer information-set MCTS (mcts.ismcts.ISMCTSBot): searches worlds "
                 "sampled from what its player knows, for cloaked (hidden-piece) games and "
                 "simultaneous rounds")
+
+
+def _build_sm_mcts(game, player: int, seed: int, **settings) -> SMMCTSBot:
+    return SMMCTSBot(game, player, seed=seed, **settings)
+
+
+register_bot_kind(
+    "sm_mcts", _build_sm_mcts,
+    (_uct_c(),
+     Option("max_simulations", int, 1000, "iterations per decision", minimum=1, maximum=_INT31,
+            aliases=("simulations",)),
+     Option("final", str, "auto", "the decision: mix: drawn from the root visit frequencies; "
+                                  "max: the most visited; auto: mix in a simultaneous round, "
+                                  f"max elsewhere (one of {', '.join(FINAL_MODES)})"),
+     Option("selection", str, "duct", "duct: UCB1 on each seat's own statistics (decoupled UCT); "
+                                      "rm: regret matching, whose mean strategy is the policy "
+                                      f"(one of {', '.join(SELECTIONS)})"),
+     Option("gamma", float, 0.1, "rm: the uniform exploration mixed into each strategy",
+            minimum=0.001, maximum=1.0)),
+    description="simultaneous-move MCTS with decoupled UCT (mcts.smmcts.SMMCTSBot): each seat "
+                "chooses from its own statistics; for simultaneous rounds whose only hidden "
+                "information is the round's plans (refuses cloaked games: use ismcts)")

@@ -215,6 +215,13 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE open_games;
     DROP TABLE migration_5;
     """,
+    # 5 -> 6: seconds per turn in the web app (a rule set's ``seconds_per_turn``,
+    # seed 004's "300 seconds/turn"): when the current human decision of a game
+    # in progress became due, so any server process can tell that its time ran
+    # out (webapp/live.py, ``LiveGame.deadline``). NULL: no decision timed yet.
+    """
+    ALTER TABLE live_games ADD COLUMN turn_started REAL;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -229,7 +229,7 @@ def test_leaderboard_buttons_follow_the_seed_and_friends_can_play(app):
     assert dee.get(url + "/status").json["moves"] == 1
     dee.post(url + "/move", action=["", "0"])       # as a move button posts: the empty hidden field first
     assert cy.get(url + "/status").json == {"moves": 2, "over": False, "your_turn": True,
-                                            "recorded": None}
+                                            "recorded": None, "remaining": None}
     # Add Player: only players who played here
     assert "dee" in cy.get("/rules/Tic-Tac-Toe/leaderboard?add=dee").text
     assert "cannot add" in cy.get("/rules/Tic-Tac-Toe/leaderboard?add=tom").text
@@ -522,7 +522,7 @@ def test_simultaneous_rounds_against_random_and_bots_refused(app):
         players.add_bot(reg, "Mcts", "mcts:simulations=10")
     cy = Browser(app, "cy")
     r = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy", seat1="Mcts")
-    assert "played by people, Random and ISMCTS bots" in html.unescape(cy.get(r.headers["Location"]).text)
+    assert "played by people, Random, ISMCTS bots" in html.unescape(cy.get(r.headers["Location"]).text)
     url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
                   seat1="Random").headers["Location"]
     page = play_to_end(cy, url)
@@ -562,6 +562,47 @@ def test_an_ismcts_bot_plans_simultaneous_rounds_from_its_own_information(app):
         game = first.successor()
         game.human_move("cy", plan)
         order = game.state.get_game().new_initial_state().core.simultaneous_player_list()
+        joint = dict(zip(order, game.moves[:2]))
+        assert joint[0] == plan
+        bot_plans.add(joint[1])
+    assert len(mine) >= 4 and len(bot_plans) == 1
+
+
+def test_an_sm_mcts_bot_plans_rounds_from_its_own_statistics(app):
+    """An SM-MCTS bot (mcts/smmcts.py, decoupled UCT) plays the simultaneous
+    rounds of Sim-Place-Then-Move (no cloaking) against a person to the end,
+    recorded; its plan is the same whatever plan the person sent first (the
+    plans stay apart until the round resolves, and each seat chooses from its
+    own statistics); a cloaked rule set is refused with it (ISMCTS plays there)."""
+    from registry import players
+    from webapp.live import LiveGame, Seat
+    make_users(app)
+    save_example(app, "Sim-Place-Then-Move")
+    save_example(app, "Sim-Cloaked-Place-Then-Move")
+    with db(app) as reg:
+        players.add_bot(reg, "SmMcts", "sm_mcts:simulations=40")
+        spec = players.bot_spec(reg, "SmMcts")
+    cy = Browser(app, "cy")
+    r = cy.post("/play/new", game="Sim-Cloaked-Place-Then-Move", universe="Public", seat0="cy",
+                seat1="SmMcts")
+    assert "use an ismcts bot" in html.unescape(cy.get(r.headers["Location"]).text)
+    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
+                  seat1="SmMcts").headers["Location"]
+    page = play_to_end(cy, url)
+    gid = int(re.search(r"recorded as game (\d+) and rated", page).group(1))
+    with db(app) as reg:
+        [stored] = [g for g in results.games_of(reg, "Sim-Place-Then-Move") if g["id"] == gid]
+        assert stored["players"] == ["cy", "SmMcts"]
+    seats = [Seat("cy", "human", "cy"), Seat("SmMcts", "bot", None, spec)]
+    first = LiveGame("g", "ttt(rules=Sim-Place-Then-Move)", "Sim-Place-Then-Move", "Public",
+                     seats, 11)
+    assert first.in_round() and first.seat_to_move("cy") == 0
+    order = first.state.core.simultaneous_player_list()
+    mine = first.state.legal_actions(0)
+    bot_plans = set()
+    for plan in mine[:4]:                        # four different hidden plans of the person
+        game = first.successor()
+        game.human_move("cy", plan)
         joint = dict(zip(order, game.moves[:2]))
         assert joint[0] == plan
         bot_plans.add(joint[1])

@@ -143,6 +143,50 @@ def test_full_game_against_a_bot(browser, server, accounts, game):
     page.close()
 
 
+def test_caeth_y_drawn_as_svg_played_against_a_bot(browser, server, accounts):
+    """Caeth Y's triangle of vertices and edges: a free edge is clicked to
+    capture it, captured edges show their player's colour, controlled
+    vertices are marked; a full game of caeth_y(board_size=4) against the
+    mcts50 bot, then the swap offered to the second player and taken."""
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "caeth_y(board_size=4)")
+    page.select_option("#seat1", "mcts50")
+    follow(page, "#start")
+    assert page.locator("svg.board g[data-edge]").count() == 18      # 3n(n-1)/2 edges
+    assert page.locator("svg.board circle.vertex").count() == 10
+    assert page.locator("svg.board .cell.legal").count() == 18
+    shot(page, "game-caeth_y-start")
+    follow(page, "svg.board g[data-edge='7']")                         # capture edge 7
+    assert page.locator("g[data-edge='7'] line.captured.p1").count() == 1
+    assert page.locator("svg.board line.captured.p2").count() == 1     # the bot answered
+    for _ in range(40):
+        if page.query_selector("#result"):
+            break
+        follow(page, page.locator("svg.board .cell.legal").first)
+    result = page.inner_text("#result")
+    assert re.search(r"recorded as \S+ game \d+ and rated", result)
+    assert page.locator("svg.board circle.vertex.controlled").count() >= 3   # a Y's corners at least
+    assert page.locator("svg.board .cell.legal").count() == 0
+    shot(page, "game-caeth_y-over")
+    # the swap: Random opens, cy (second) sees a swap button and takes it
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "caeth_y(board_size=4,swap=true)")
+    page.select_option("#seat0", "Random")
+    page.select_option("#seat1", "cy")
+    follow(page, "#start")
+    assert page.locator("svg.board line.captured.p1").count() == 1
+    follow(page, "button.move:has-text('swap')")
+    # Random's opening edge is now White's (cy's); Random, Black, answered with one edge
+    assert page.locator("svg.board line.captured.p2").count() == 1
+    assert page.locator("svg.board line.captured.p1").count() == 1
+    assert page.locator("button.move:has-text('swap')").count() == 0
+    shot(page, "game-caeth_y-swapped")
+    page.close()
+
+
 def test_roles_in_the_browser(browser, server, accounts):
     cy = login(browser, server, "cy")
     assert cy.locator("nav a:has-text('Users')").count() == 0
@@ -642,7 +686,9 @@ def test_a_game_strings_leaderboard_is_the_rule_sets(browser, server, accounts):
     tom = login(browser, server, "tom")
     play_against_random(tom, server, "y_game(board_size=5)", "mcts50")   # mcts50 on the board
     tom.goto(server + "/rules")
-    follow(tom, "#open-games a.to-leaderboard >> nth=0")
+    # the y_game's row (other game strings, e.g. caeth_y, may be listed before it)
+    follow(tom, tom.locator("#open-games li", has_text="y_game(board_size=5)")
+           .locator("a.to-leaderboard"))
     assert "y_game(board_size=5)" in tom.inner_text("h1")
     shot(tom, "leaderboard-y_game")
     tom.check("input.pick[value='Random']")
@@ -682,6 +728,98 @@ def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server
         result = play_against_random(page, server, game, opponent="ismcts30")
         assert re.search(r"recorded as game \d+ and rated", result), result
         shot(page, "game-ismcts-" + game)
+    page.close()
+
+
+def test_an_sm_mcts_bot_in_simultaneous_rounds(browser, server, accounts):
+    """SM-MCTS (mcts/smmcts.py) offered in rounds: an sm_mcts bot plans each
+    round of Sim-Place-Then-Move and of the catalogue's RockPaperScissors, both
+    to the end by clicking; the cloaked Sim-Cloaked-Place-Then-Move is refused
+    with it, the reason (use ISMCTS) on the page."""
+    import json
+
+    from registry import Registry, players, rulesets
+    examples = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
+    with Registry(server.db) as reg:
+        have = [r["name"] for r in rulesets.list_rule_sets(reg)]
+        for name in ("Sim-Place-Then-Move", "Sim-Cloaked-Place-Then-Move"):
+            if name not in have:
+                rulesets.save_rule_set(reg, "ada", json.loads((examples / f"{name}.json").read_text()))
+        if "smmcts40" not in [p["name"] for p in players.list_players(reg, "Public")]:
+            players.add_bot(reg, "smmcts40", "sm_mcts:simulations=40")
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Sim-Cloaked-Place-Then-Move")
+    page.select_option("#seat1", "smmcts40")
+    follow(page, "#start")
+    assert "use an ismcts bot" in page.inner_text("main")
+    for game in ("Sim-Place-Then-Move", "RockPaperScissors"):
+        result = play_against_random(page, server, game, opponent="smmcts40")
+        assert re.search(r"recorded as game \d+ and rated", result), result
+        shot(page, "game-sm-mcts-" + game)
+    page.close()
+
+
+def test_standard_player_named_on_the_leaderboard(browser, server, accounts):
+    """Trainers and Admins name a rule set's and a game string's Standard
+    Player on its leaderboard; a Creator sees no such control."""
+    from urllib.parse import quote
+
+    from registry import Registry, open_games
+    with Registry(server.db) as reg, reg.transaction():        # its leaderboard exists once
+        open_games.ensure_game(reg, "caeth_y(board_size=4)")  # a game is recorded
+    tom = login(browser, server, "tom")
+    for name in ("Tic-Tac-Toe", "caeth_y(board_size=4)"):
+        tom.goto(server + "/rules/" + quote(name, safe="") + "/leaderboard")
+        tom.select_option("#sp-player", "mcts50")
+        follow(tom, "#set-sp")
+        assert "mcts50 is the standard player of " + name in tom.inner_text("main")
+        assert tom.inner_text("#sp-name") == "mcts50"
+        assert tom.locator("tr[data-player='mcts50']").count() == 1
+        shot(tom, "leaderboard-sp-" + re.sub(r"\W+", "-", name).strip("-"))
+    tom.close()
+    cy = login(browser, server, "cy")
+    cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
+    assert cy.inner_text("#sp-name") == "mcts50" and cy.locator("#sp-form").count() == 0
+    cy.close()
+    ada = login(browser, server, "ada")                 # an Admin clears them again (the
+    for name in ("Tic-Tac-Toe", "caeth_y(board_size=4)"):   # other tests' boards stay as they were)
+        ada.goto(server + "/rules/" + quote(name, safe="") + "/leaderboard")
+        ada.select_option("#sp-player", "")
+        follow(ada, "#set-sp")
+        assert ada.inner_text("#sp-name") == "none"
+    ada.close()
+
+
+def test_seconds_per_turn_countdown_and_timeout(browser, server, accounts):
+    """A rule set with 3 seconds per turn: the game page counts down (app.js,
+    from the server's remaining time) and, when the time runs out, reloads;
+    the server has played a random legal move for the person and Random
+    answered."""
+    import copy
+
+    from games.ttt import rules as ttt_rules
+    from registry import Registry, rulesets
+    with Registry(server.db) as reg:
+        if "TTT-3s" not in [r["name"] for r in rulesets.list_rule_sets(reg)]:
+            record = copy.deepcopy(ttt_rules.resolve("Tic-Tac-Toe").record)
+            record.pop("notes", None)
+            record.update(name="TTT-3s", seconds_per_turn=3)
+            rulesets.save_rule_set(reg, "ada", record)
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "TTT-3s")
+    follow(page, "#start")
+    first = int(page.inner_text("#clock-left"))
+    assert 1 <= first <= 3 and "of 3 s per turn" in page.inner_text("#clock")
+    shot(page, "game-clock")
+    page.wait_for_function(f"parseInt(document.getElementById('clock-left').textContent) < {first}")
+    with page.expect_navigation(timeout=10_000):            # the countdown reloads the page
+        pass
+    assert "time ran out for seat 1; a random legal move was played" in page.inner_text("main")
+    assert page.locator("svg.board .piece").count() == 2   # cy's random move and Random's
     page.close()
 
 

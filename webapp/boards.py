@@ -11,8 +11,8 @@ Layouts (seed 004): a row when two dimensions are 1, a plane when one is,
 stacked planes (z = 1 at the bottom) for 3D boards; stacks are drawn as
 columns showing two rows above the tallest stack, the maximum height in the
 upper left corner; Y-family boards as hexagons, Flipway as stones on square
-grid points. A game this module does not know is shown as its text with
-buttons.
+grid points, Caeth Y as its triangle of vertices joined by clickable edges.
+A game this module does not know is shown as its text with buttons.
 """
 from __future__ import annotations
 
@@ -123,6 +123,8 @@ def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0,
         return draw_y(core, legal)
     if core is not None and game_string.startswith("flipway"):
         return draw_flipway(core, legal)
+    if core is not None and game_string.startswith("caeth_y"):
+        return draw_caeth(core, legal)
     return Drawing("", {}, legal, text=str(state))
 
 
@@ -389,3 +391,65 @@ def draw_flipway(core, legal) -> Drawing:
                               f'class="hit"/>')
         body.append(f'<g {_cell_attrs(names[i], by_label)}>{stone}<title>{names[i]}</title></g>')
     return Drawing(_svg(2 * pad + (n - 1) * CELL, 2 * pad + (n - 1) * CELL, body), clicks, buttons)
+
+
+# -- Caeth Y ---------------------------------------------------------------------------
+CAETH_EDGE = {1: "#222", 2: "#fafafa"}
+
+
+def _band(x1, y1, x2, y2, half) -> str:
+    """The rectangle of half-width ``half`` around the segment, as SVG points."""
+    length = math.hypot(x2 - x1, y2 - y1)
+    nx, ny = -(y2 - y1) / length * half, (x2 - x1) / length * half
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in ((x1 + nx, y1 + ny), (x2 + nx, y2 + ny),
+                                                  (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)))
+
+
+def draw_caeth(core, legal) -> Drawing:
+    """Caeth Y (docs/rules/caeth_y.md): the triangle's vertices and the edges
+    between adjacent ones. A free edge the viewer may capture is a click (a
+    transparent band around it is the target: the visible line is too thin to
+    hit, and a horizontal line alone has no height, which a browser treats as
+    not visible); a captured edge is a thick line in its player's colour (White's
+    outlined so it shows on the board); a controlled vertex is a disc in its
+    controller's colour, an uncontrolled one a small grey dot. Swap, when the
+    game offers it, stays a button (it is not an edge)."""
+    g = core.geometry
+    edges, names = list(g.edges), list(g.names)
+    index = {name: e for e, name in enumerate(names)}
+    clicks, buttons = _split(legal, lambda name: name if name in index else None)
+    by_label = {v: k for k, v in clicks.items()}
+    owners, controllers = core.edge_owners(), core.vertex_controllers()
+    coords = list(g.board.coords)
+    vnames = list(g.board.names)
+    n = max(r for r, _ in coords) + 1
+    D, pad = CELL * 1.3, CELL * 0.8
+    at = [(pad + (c + (n - 1 - r) / 2) * D, pad + r * D * math.sqrt(3) / 2) for r, c in coords]
+    body = [f'<polygon points="{at[0][0]:.1f},{at[0][1] - 12:.1f} '
+            f'{at[-1][0] + 14:.1f},{at[-1][1] + 8:.1f} {pad - 14:.1f},{at[-1][1] + 8:.1f}" '
+            f'fill="#e8dcc0"/>']
+    for e, (u, v) in enumerate(edges):
+        (x1, y1), (x2, y2) = at[u], at[v]
+        line = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
+        owner = owners[e]
+        if owner:
+            look = (f'<line {line} stroke="#222" stroke-width="9" stroke-linecap="round"/>'
+                    f'<line {line} stroke="{CAETH_EDGE[owner]}" stroke-width="6" '
+                    f'stroke-linecap="round" class="captured p{owner}"/>')
+        else:
+            look = f'<line {line} stroke="#8a7a5a" stroke-width="2" stroke-dasharray="4 3"/>'
+        hit = f'<polygon points="{_band(x1, y1, x2, y2, 7)}" fill="transparent" class="hit"/>'
+        body.append(f'<g {_cell_attrs(names[e], by_label)} data-edge="{e}">{look}{hit}'
+                    f'<title>{names[e]}</title></g>')
+    for v, (x, y) in enumerate(at):
+        who = controllers[v]
+        if who:
+            body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CELL * .3:.1f}" '
+                        f'fill="{Y_FILL[who]}" stroke="#000" stroke-width="2" '
+                        f'class="vertex controlled p{who}"><title>{vnames[v]}</title></circle>')
+        else:
+            body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CELL * .12:.1f}" fill="#777" '
+                        f'class="vertex"><title>{vnames[v]}</title></circle>')
+    width = 2 * pad + (n - 1) * D
+    height = 2 * pad + (n - 1) * D * math.sqrt(3) / 2
+    return Drawing(_svg(width, height, body), clicks, buttons)

@@ -25,6 +25,7 @@ import dataclasses
 import functools
 import random
 import secrets
+import time
 
 import pyspiel
 
@@ -35,16 +36,20 @@ from analysis.tournament import derive_seed
 #: Games on the play menu besides every registry rule set (ttt(rules=NAME)).
 OTHER_GAMES = ("y_game(board_size=5)", "y_game(board_size=7)", "y_game(board_shape=hex,board_size=4)",
                "defector_y(board_size=5)", "double_o_y(board_size=5)", "caeth_y(board_size=4)",
+               "caeth_y(board_size=4,swap=true)",
                "flipway(board_size=5)", "connect_four", "tic_tac_toe")
 
 
 #: Bot kinds that may plan in a simultaneous round: ISMCTS searches worlds drawn
 #: from its seat's information state (mcts/ismcts.py), and the state it is given
 #: is the round's start (the plans already made are kept apart, in
-#: ``LiveGame.plans``, until the round resolves); Random reads nothing. Others
-#: (this toolkit's UCT, alpha-beta) search the whole position and refuse games
-#: with hidden information, simultaneous rounds included.
-SIMULTANEOUS_BOTS = ("random", "ismcts")
+#: ``LiveGame.plans``, until the round resolves); SM-MCTS (mcts/smmcts.py) searches
+#: that start, where it is common knowledge (no cloaking: it refuses cloaked rule
+#: sets itself, when the game is started), each seat choosing from its own
+#: statistics; Random reads nothing. Others (this toolkit's UCT, alpha-beta)
+#: search the whole position and refuse games with hidden information,
+#: simultaneous rounds included.
+SIMULTANEOUS_BOTS = ("random", "ismcts", "sm_mcts")
 
 
 @functools.lru_cache(maxsize=64)
@@ -55,6 +60,22 @@ def load_game(game_string: str, version: str = "") -> pyspiel.Game:
     renamed and reused by other rules is loaded afresh. A loaded game is
     immutable (states are made from it), so threads share it."""
     return pyspiel.load_game(game_string)
+
+
+@functools.lru_cache(maxsize=256)
+def _rule_set_seconds(rule_set: str, version: str) -> int | None:
+    from games.ttt import rules as ttt_rules
+    return ttt_rules.resolve(rule_set).record.get("seconds_per_turn")
+
+
+def seconds_per_turn(rule_set: str | None, version: str = "") -> int | None:
+    """A saved rule set's ``seconds_per_turn`` (None: no limit; game strings
+    have none). Kept per fingerprint ``version``, as ``load_game``."""
+    if rule_set is None:
+        return None
+    if version:
+        return _rule_set_seconds(rule_set, version)
+    return _rule_set_seconds.__wrapped__(rule_set, version)
 
 
 class MoveError(ValueError):
@@ -89,7 +110,8 @@ class LiveGame:
     def __init__(self, gid: str, game_string: str, rule_set: str | None, universe: str,
                  seats: list[Seat], seed: int, version: str = "", moves=(), plans=None,
                  changes: int = 0, last_move: str | None = None, recorded: int | None = None,
-                 record_error: str | None = None, finished_at: float | None = None):
+                 record_error: str | None = None, finished_at: float | None = None,
+                 turn_started: float | None = None):
         self.id = gid
         self.game_string, self.rule_set, self.universe = game_string, rule_set, universe
         self.version = version
@@ -103,6 +125,8 @@ class LiveGame:
         self.changes = changes
         self.last_move = last_move
         self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
+        self.turn_started = turn_started    # when the position last changed (the clock's start)
+        self.seconds_per_turn = seconds_per_turn(rule_set, version)
         self.moves: list[int] = []          # every decision in the core's order (the record)
         self.state = self.game.new_initial_state()
         self._replay(moves)
@@ -124,8 +148,9 @@ class LiveGame:
                     raise ValueError(
                         f"{seat.player} ({seat.spec.kind}) searches the whole position, which in "
                         "a simultaneous round would read the others' plans; a rule set with "
-                        "simultaneous rounds is played by people, Random and ISMCTS bots "
-                        "(which search only what their seat knows)")
+                        "simultaneous rounds is played by people, Random, ISMCTS bots "
+                        "(which search only what their seat knows) and, without cloaking, "
+                        "SM-MCTS bots (sm_mcts: each seat chooses from its own statistics)")
         for i, seat in enumerate(seats):     # a bad spec is refused now, not at its first move
             if seat.kind != "human":
                 agents.make_bot(seat.spec, game, i, 0)
@@ -150,10 +175,11 @@ class LiveGame:
                 i += 1
 
     def catch_up(self, moves, plans, changes, last_move, recorded, record_error,
-                 finished_at) -> None:
+                 finished_at, turn_started=None) -> None:
         """Bring a successor up to the stored row: apply the decisions it lacks
         (``moves``, in the record's order) and take the row's other fields."""
         self._replay(moves)
+        self.turn_started = turn_started
         self.plans, self.changes, self.last_move = dict(plans), changes, last_move
         self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
 
@@ -241,6 +267,7 @@ class LiveGame:
         self.state.apply_actions(joint)
         self.moves.extend(joint[p] for p in order)
         self.plans = {}
+        self.turn_started = time.time()
         return True
 
     def advance(self) -> None:
@@ -266,3 +293,56 @@ class LiveGame:
             self.last_move = self.state.action_to_string(p, action)
         self.state.apply_action(action)
         self.moves.append(action)
+        self.turn_started = time.time()
+
+    # -- seconds per turn (a rule set's ``seconds_per_turn``, seed 004's "300 seconds/turn")
+    def due_seats(self) -> list[int]:
+        """Human seats whose decision is due now: the person to move, or in a
+        simultaneous round every person in it who has not planned yet."""
+        if self.state.is_terminal():
+            return []
+        if self.in_round():
+            return [p for p in self.round_seats()
+                    if self.seats[p].kind == "human" and p not in self.plans]
+        p = self.state.current_player()
+        return [p] if 0 <= p < len(self.seats) and self.seats[p].kind == "human" else []
+
+    def deadline(self) -> float | None:
+        """When the due human decisions run out of time (epoch seconds); None
+        without a limit, at the end, or while no person must decide. A round's
+        clock starts with the round: one person's plan does not restart the
+        others' time."""
+        if self.seconds_per_turn is None or self.turn_started is None or not self.due_seats():
+            return None
+        return self.turn_started + self.seconds_per_turn
+
+    def overdue(self, now: float) -> bool:
+        deadline = self.deadline()
+        return deadline is not None and now >= deadline
+
+    def time_out(self, now: float) -> None:
+        """What happens when a person's time runs out (the seed does not say):
+        a random legal move is played for each overdue seat, drawn with
+        ``derive_seed(seed, "timeout", seat, move number)`` so every process
+        plays the same one; then the bots move as after any move. Why not a
+        loss: the registry records a game as its moves and their returns, and a
+        forfeit of one seat has no returns in a 3- or 4-player or cooperative
+        rule set; a random move keeps the game and its record what the rules
+        make of it, and a person who keeps missing turns plays as Random."""
+        if not self.overdue(now):
+            return
+        seats = self.due_seats()
+        names = []
+        for seat in seats:
+            rng = random.Random(derive_seed(self.seed, "timeout", seat, len(self.moves)))
+            if self.in_round():
+                self.plans[seat] = rng.choice(self.state.legal_actions(seat))
+            else:
+                action = rng.choice(self.state.legal_actions())
+                names.append(self.state.action_to_string(seat, action) if self.perfect else None)
+                self._apply(action)
+        self.changes += 1
+        self.advance()
+        moved = f": {names[0]}" if names and names[0] else ""
+        self.last_move = (f"time ran out for seat {', '.join(str(s + 1) for s in seats)}; "
+                          f"a random legal move was played{moved}")

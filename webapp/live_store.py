@@ -56,7 +56,7 @@ CACHE_SIZE = 256
 RETRIES = 8
 
 _COLUMNS = ("id, game_string, rule_set, version, universe, seats, seed, moves, plans, changes, "
-            "last_move, recorded, record_error, finished")
+            "last_move, recorded, record_error, finished, turn_started")
 
 
 def sync_wal(db_path) -> None:
@@ -165,19 +165,19 @@ class LiveStore:
 
     def _build(self, row) -> LiveGame:
         (gid, game_string, rule_set, version, universe, seats, seed, moves, plans, changes,
-         last_move, recorded, record_error, finished) = row
+         last_move, recorded, record_error, finished, turn_started) = row
         self.replays += 1
         return LiveGame(gid, game_string, rule_set, universe,
                         [Seat.from_json(s) for s in json.loads(seats)], seed, version,
                         json.loads(moves), {int(k): v for k, v in json.loads(plans).items()},
-                        changes, last_move, recorded, record_error, finished)
+                        changes, last_move, recorded, record_error, finished, turn_started)
 
     def _catch_up(self, row) -> LiveGame | None:
         """The cached game brought forward to ``row`` by applying only the
         decisions it lacks; None if nothing usable is cached (no copy, a copy
         not behind, or moves that do not extend its own)."""
         (gid, _gs, _rs, version, _u, _seats, _seed, moves, plans, changes,
-         last_move, recorded, record_error, finished) = row
+         last_move, recorded, record_error, finished, turn_started) = row
         with self._lock:
             old = self._cache.get(gid)
         if old is None or old.changes >= changes or old.version != version:
@@ -187,7 +187,7 @@ class LiveStore:
             return None
         new = old.successor()
         new.catch_up(moves[len(old.moves):], {int(k): v for k, v in json.loads(plans).items()},
-                     changes, last_move, recorded, record_error, finished)
+                     changes, last_move, recorded, record_error, finished, turn_started)
         self.catch_ups += 1
         return new
 
@@ -202,6 +202,7 @@ class LiveStore:
     # -- writing
     def create(self, reg: Registry, game: LiveGame) -> LiveGame:
         """Store a new game after its bots' first moves (recorded if that ends it)."""
+        game.turn_started = time.time()
         game.advance()
         with self._writing(reg, game):
             cutoff = time.time() - FINISHED_KEEP_SECONDS
@@ -211,11 +212,11 @@ class LiveStore:
             self._finish(reg, game)
             reg.db.execute(
                 f"INSERT INTO live_games ({_COLUMNS}, created) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.id, game.game_string, game.rule_set, game.version, game.universe,
                  json.dumps([s.to_json() for s in game.seats]), game.seed, json.dumps(game.moves),
                  json.dumps(game.plans), game.changes, game.last_move, game.recorded,
-                 game.record_error, game.finished_at, now()))
+                 game.record_error, game.finished_at, game.turn_started, now()))
             reg.db.executemany("INSERT INTO live_game_users (game_id, user_name) VALUES (?, ?)",
                                [(game.id, u) for u in sorted(game.users())])
         self._remember(game)
@@ -234,6 +235,25 @@ class LiveStore:
                 return new
         raise MoveError("the game changed too often while your move was applied; reload and retry")
 
+    def enforce_clock(self, reg: Registry, game: LiveGame, clock=time.time) -> LiveGame:
+        """``game`` with every human decision whose seconds per turn ran out
+        played for its seat (``LiveGame.time_out``: a random legal move) and
+        stored; ``game`` itself when nothing is overdue (every game without a
+        limit: no write). Called by every page, poll and move of a game, so the
+        limit holds on the server whoever looks first; a write that loses the
+        race to another process is retried on the new position."""
+        for _ in range(RETRIES):
+            if not game.overdue(clock()):
+                return game
+            new = game.successor()
+            new.time_out(clock())
+            if self.commit(reg, new, expected=game.changes):
+                return new
+            game = self.get(reg, game.id)
+            if game is None:
+                raise MoveError("no such game")
+        return game
+
     def commit(self, reg: Registry, game: LiveGame, expected: int) -> bool:
         """Write ``game`` over the stored game if that is still at ``expected``
         changes (False, nothing written, if another writer came first); a game
@@ -245,9 +265,11 @@ class LiveStore:
             self._finish(reg, game)
             reg.db.execute(
                 "UPDATE live_games SET moves = ?, plans = ?, changes = ?, last_move = ?, "
-                "recorded = ?, record_error = ?, finished = ? WHERE id = ? AND changes = ?",
+                "recorded = ?, record_error = ?, finished = ?, turn_started = ? "
+                "WHERE id = ? AND changes = ?",
                 (json.dumps(game.moves), json.dumps(game.plans), game.changes, game.last_move,
-                 game.recorded, game.record_error, game.finished_at, game.id, expected))
+                 game.recorded, game.record_error, game.finished_at, game.turn_started, game.id,
+                 expected))
         self._remember(game)
         return True
 

@@ -4,8 +4,9 @@ the Evolution plot and Benchmark Selected Bots with its progress.
 Seed rules kept here: the player combobox lists those who played this game in
 the selected universe; "Play New Game" shows for non-human players, friends and
 the user's own personas, "Add to Friends" whenever it does not; checkboxes for
-Random and AI players; "Benchmark Selected Bots" for Trainers and Admins only
-(the POST is refused for Creators whatever the page showed).
+Random and AI players; "Benchmark Selected Bots" and naming the Standard
+Player for Trainers and Admins only (the POSTs are refused for Creators
+whatever the page showed).
 """
 from __future__ import annotations
 
@@ -105,12 +106,35 @@ def leaderboard(name):
         extra = []
         board = reg_leaderboard.leaderboard(reg(), name, universe, user())
     rows = [(e, row_buttons(e.player, e.kind, universe)) for e in board]
+    may_set_sp = role() in ("trainer", "admin")
+    sp_choices = [p["name"] for p in reg_players.list_players(reg())
+                  if p["kind"] in ("bot", "random")] if may_set_sp else []
     return render_template("leaderboard.html", name=name, rows=rows, universes=universes,
+                           sp=reg_players.standard_player(reg(), name), may_set_sp=may_set_sp,
+                           sp_choices=sp_choices,
                            universe=universe, played=_played(name, universe), extra=extra,
                            duration=reg_leaderboard.duration,
                            may_benchmark=role() in ("trainer", "admin"),
                            game_string=game_string,
                            creator=_creator(name))
+
+
+@bp.route("/rules/<name>/standard-player", methods=["POST"])
+@role_required("trainer")
+def set_standard_player(name):
+    """Name the Standard Player of a rule set or a game string (seed 004: the
+    leaderboard shows "the standard player (SP) for the rule set if there is one
+    (in all universes)"). Who may: Trainers and Admins, as the registry's
+    ``set-sp`` (docs/registry.md); a Creator's POST is refused here with 403
+    and by the registry again. An empty choice removes the SP."""
+    player = request.form.get("player", "") or None
+    try:
+        reg_players.set_standard_player(reg(), user(), name, player)
+        flash(f"{player} is the standard player of {name}" if player else
+              f"{name} has no standard player now", "ok")
+    except RegistryError as e:
+        flash(str(e), "error")
+    return redirect(url_for("boards.leaderboard", name=name))
 
 
 @bp.route("/friends/request", methods=["POST"])

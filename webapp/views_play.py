@@ -8,6 +8,7 @@ seated in a game may see it or move in it, and only on their own turn.
 from __future__ import annotations
 
 import random
+import time
 
 import pyspiel
 from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template,
@@ -128,7 +129,9 @@ def _game_for_user(gid: str) -> LiveGame:
         abort(404, "no such game (finished games are kept for an hour)")
     if user() not in game.users():
         abort(403, "only the players of this game may see it")
-    return game
+    # seconds per turn: a decision whose time ran out is played now (a random
+    # legal move, LiveGame.time_out), before this page, poll or move sees it
+    return live_games().enforce_clock(reg(), game)
 
 
 @bp.route("/game/<gid>")
@@ -149,9 +152,11 @@ def _game_page(game: LiveGame):
     planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
     waiting = [p + 1 for p in game.round_seats() if p not in game.plans] if in_round else \
         [game.state.current_player() + 1]
+    deadline = game.deadline()
     return render_template("game.html", game=game, drawing=drawing, mine=mine, over=over,
                            returns=returns, seat=viewer, moves=len(game.moves),
-                           in_round=in_round, planned=planned, waiting=waiting)
+                           in_round=in_round, planned=planned, waiting=waiting,
+                           remaining=None if deadline is None else max(0.0, deadline - time.time()))
 
 
 @bp.route("/game/<gid>/move", methods=["POST"])
@@ -195,5 +200,7 @@ def status(gid):
     game = _game_for_user(gid)
     # resolved decisions only: a plan stays hidden (the other seat's page
     # changes when the round resolves, not when a plan comes in)
+    deadline = game.deadline()
     return jsonify(moves=len(game.moves), over=game.state.is_terminal(),
-                   your_turn=game.waiting_for(user()), recorded=game.recorded)
+                   your_turn=game.waiting_for(user()), recorded=game.recorded,
+                   remaining=None if deadline is None else max(0.0, deadline - time.time()))

@@ -59,6 +59,21 @@ onReady(function () {
     }, 1500);
   }
 
+  // Seconds per turn: count down the time the server gave (data-remaining,
+  // from its own clock, so the browser's clock does not matter) and reload
+  // when it runs out; the server plays the random move (webapp/live.py).
+  var clock = document.getElementById("clock");
+  if (clock) {
+    var end = Date.now() + 1000 * parseFloat(clock.dataset.remaining);
+    var left = document.getElementById("clock-left");
+    var tick = setInterval(function () {
+      var s = Math.max(0, Math.ceil((end - Date.now()) / 1000));
+      left.textContent = s;
+      if (s <= 10) clock.classList.add("urgent");
+      if (Date.now() >= end + 250) { clearInterval(tick); location.replace(game.dataset.url); }
+    }, 250);
+  }
+
   // Benchmark page: progress until the run ends.
   var bench = document.getElementById("bench");
   if (bench) {
