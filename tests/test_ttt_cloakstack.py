@@ -231,3 +231,73 @@ def test_views_partition_histories_consistently(rs):
             assert len(members) == 1, (rs.name, p, info)
         tensors = [next(iter(m))[0] for m in groups.values()]
         assert len(set(tensors)) == len(tensors)
+
+
+# -- by hand ---------------------------------------------------------------------
+
+HUNT = CASES[0]                       # 3x3, all cloaked: black's jumping pentagon, white's circles
+MOVE0, PASS = 18, 99                  # circle k=0, pentagon k=1: placements k*9 + t, then moves
+PENTAGON = 9
+# the same with row y=1 open and a pentagon that must capture
+MUST_HUNT = _rs("xk-must-hunt", reserves={"black": {"pentagon": 1}, "white": {"circle": 3}},
+                shapes={"pentagon": dict(JUMP, power="must-capture", move="adjacent"), "circle": {}},
+                move_limit=16, phases=[{"cloaked": [c for c in cells(3, 3) if c[1] >= 2], "pass": True}])
+
+
+def test_a_jump_may_be_tried_over_a_space_that_looks_empty_and_captures_a_hidden_piece():
+    # black's pentagon on (1,1); white's circle on (2,1) or far away on (3,3): black sees
+    # neither, so both look the same to it, and it may try (1,1)->(3,1) in both
+    near, far = state(HUNT, PENTAGON + 0, 1), state(HUNT, PENTAGON + 0, 8)
+    assert views(near, 0) == views(far, 0)
+    assert near.legal_actions() == far.legal_actions()
+    assert MOVE0 + 2 in near.legal_actions()
+    assert near.action_to_string(0, MOVE0 + 2) == "(1,1,1)->(3,1,1)"     # no "over": black sees no piece
+    near.apply_action(MOVE0 + 2)          # the truth has a circle there: the jump happens
+    far.apply_action(MOVE0 + 2)           # nothing there: a pentagon moves one step only, an attempt
+    core = core_of(near)
+    assert core.cells()[:3] == [0, 0, 1] and core.reserves()["white"] == 2
+    assert "the piece on (2,1,1) was captured" in near.information_state_string(0)
+    assert "the piece on (2,1,1) was captured" in near.information_state_string(1)    # white saw its circle
+    assert core_of(far).cells()[0] == 1 and core_of(far).last_event()["attempt"]
+    assert "only revealed what is there" in far.information_state_string(0)
+    assert_info_differs(views(near, 0), views(far, 0))
+    assert_info_differs(views(near, 1), views(far, 1))
+
+
+def test_a_tried_jump_onto_a_hidden_piece_is_an_attempt_that_reveals_both_pieces():
+    s = state(HUNT, PENTAGON + 0, 1, PASS, 2)      # white's circles on (2,1) and (3,1)
+    assert core_of(s).player_view(0)[:3] == ["x", ".", "."]
+    s.apply_action(MOVE0 + 2)
+    core = core_of(s)
+    assert core.last_event()["attempt"] and core.cells()[:3] == [1, 2, 2]
+    assert core.player_view(0)[:3] == ["x", "o", "o"]          # the landing and the space jumped over
+
+
+def test_must_capture_is_forced_only_by_a_jump_the_mover_sees():
+    # row y=1 is open: a circle on (2,1) is seen, and black's pentagon on (1,1) must jump it
+    seen = state(MUST_HUNT, PENTAGON + 0, 1)
+    assert seen.legal_actions() == [MOVE0 + 2]
+    assert seen.action_to_string(0, MOVE0 + 2) == "(1,1,1)->(3,1,1) over (2,1,1)"
+    # a circle on the hidden (2,2) or (2,3) is not seen: nothing is forced, the tried
+    # jump over (2,2) is offered in both, with the plain moves and the pass
+    hidden, away = state(MUST_HUNT, PENTAGON + 0, 4), state(MUST_HUNT, PENTAGON + 0, 7)
+    assert views(hidden, 0) == views(away, 0)
+    assert hidden.legal_actions() == away.legal_actions()
+    assert {MOVE0 + 1, MOVE0 + 3, MOVE0 + 4, MOVE0 + 8, PASS} <= set(hidden.legal_actions())
+    hidden.apply_action(MOVE0 + 8)        # it was there: captured
+    assert core_of(hidden).cells()[4] == 0 and core_of(hidden).cells()[8] == 1
+
+
+def test_validation_lifts_the_jump_and_surround_refusals_only():
+    for rs in CASES:
+        assert rs.record["cloaking"] == "hides"
+    with pytest.raises(RuleSetError) as e:
+        rules.parse({"name": "bad", "board": {"kind": "stacks", "size": [3, 1, 3]}, "cloaking": "hides",
+                     "reserves": {"black": {"x": 2}, "white": {"star": 2}}, "move_limit": 10,
+                     "shapes": {"x": dict(JUMP, condition="chain-jump", move="adjacent"),
+                                "star": dict(LINE, move="stationary")},
+                     "phases": [{"cloaked": [[1, 1, 1]]}]})
+    text = str(e.value)
+    assert "'chain-jump' with cloaked spaces is not supported yet" in text
+    assert "'surround-line' with cloaked spaces" not in text
+    assert "board.kind: captures with cloaked spaces are not supported on stacks yet" in text
