@@ -301,3 +301,45 @@ def test_validation_lifts_the_jump_and_surround_refusals_only():
     assert "'chain-jump' with cloaked spaces is not supported yet" in text
     assert "'surround-line' with cloaked spaces" not in text
     assert "board.kind: captures with cloaked spaces are not supported on stacks yet" in text
+
+
+def test_a_third_player_that_saw_neither_piece_cannot_tell_a_hidden_capture_from_a_hidden_move():
+    # xk-line (4x4, rows y=1,2 cloaked; black, white, pink): black passes, white's
+    # converting star goes on the hidden (2,2), pink's circle on the hidden (3,2) or
+    # (4,2); black passes; the star jumps the circle to (4,2), or steps to (3,1)
+    line = CASES[2]
+    passing, star, move0 = 304, 2 * 16, 3 * 16           # circle k=0, x k=1, star k=2
+    jumped = state(line, passing, star + 5, 6, passing, move0 + 5 * 16 + 7)
+    stepped = state(line, passing, star + 5, 7, passing, move0 + 5 * 16 + 2)
+    assert core_of(jumped).cells()[5:8] == [0, 2, 2]                # converted where it stood, landed
+    assert core_of(stepped).cells()[2] == 2 and core_of(stepped).cells()[7] == 3
+    assert views(jumped, 0) == views(stepped, 0)                    # black saw neither piece
+    assert_info_differs(views(jumped, 2), views(stepped, 2))        # pink saw its circle taken
+    assert "the piece on (3,2,1) was captured and became white" in jumped.information_state_string(2)
+    assert "the piece on (3,2,1) was captured and became white" in jumped.information_state_string(1)
+    assert core_of(jumped).player_view(1)[6] == "o"                 # white sees the piece it converted
+
+
+def test_no_search_reads_what_its_player_cannot_see():
+    """ISMCTS (mcts/ismcts.py) for black, on two histories black cannot tell apart
+    (white's circle next to its pentagon or far from it), searches the same."""
+    from mcts.ismcts import ISMCTSBot
+    game = pyspiel.load_game("ttt", {"rules": _saved(HUNT)})
+    a, b = state(HUNT, PENTAGON + 0, 1), state(HUNT, PENTAGON + 0, 8)
+    assert a.information_state_string(0) == b.information_state_string(0)
+    ra = ISMCTSBot(game, 0, seed=11, max_simulations=120).search(a)
+    rb = ISMCTSBot(game, 0, seed=11, max_simulations=120).search(b)
+    assert ra == rb
+
+
+def test_obscurity_shows_a_jump_by_colour_and_tries_nothing():
+    hunt = OBSCURE_CASES[0]
+    s = state(hunt, PENTAGON + 0, 1)
+    assert core_of(s).player_view(0)[:3] == ["x", "O", "."]         # white's piece by colour only
+    assert s.action_to_string(0, MOVE0 + 2) == "(1,1,1)->(3,1,1) over (2,1,1)"
+    assert MOVE0 + 1 not in s.legal_actions()                       # a jumper never covers
+    empty = state(hunt, PENTAGON + 0, 8)
+    assert MOVE0 + 2 not in empty.legal_actions()                   # nothing to try: colours are seen
+    s.apply_action(MOVE0 + 2)
+    for p in (0, 1):
+        assert "the piece on (2,1,1) was captured" in s.information_state_string(p)
