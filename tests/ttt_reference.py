@@ -3564,3 +3564,135 @@ def pg_captured_showdown(ref, s, name, board, shape, x, y, h):
     column = [(x, y, z) for z in range(ref.Z) if (x, y, z) in board]
     return any(board[c] in ref.owned[q] and ref.power(shape[c]) != "none"
                for q in range(ref.seats) for c in column)
+
+
+# ---- ttt-cloakstack ----
+# Jumps and surrounds with cloaked spaces (issue 12 item 4 with issue 11 item 3),
+# from docs/rules/ttt.md "Jumps and surrounds with cloaked spaces": its own reading
+# of which jumps a player may try, of what an attempt reveals and of what each
+# player reads of a capture.
+
+class CloakedJumpRefState(CloakedCaptureRefState, SurroundRefState):
+    """Jumps and surrounds under invisibility on flat boards, in sequential
+    phases. A player chooses from the position as it sees it; a jumping shape
+    may also try to jump over a space cloaked now that looks empty to it (it
+    may hide a piece), but such a tried jump never forces ("must capture"
+    forces only captures the mover sees). The truth judges: an action legal
+    there happens with its true captives; otherwise it is an attempt that
+    reveals to the mover what stands on its source, its target and, for a
+    jumping shape moving two steps along a line, the space between. After a
+    capture each player reads the captives it saw before (the mover all of
+    them): gone, or converted to the captor's colour; a reincarnation's count
+    is public, its shapes told to the captor's colour's players."""
+
+    phantoms = frozenset()
+    last_captives = ()
+    last_actor = None
+
+    def plain_copy(self, viewer=None):
+        v = super().plain_copy(viewer)
+        v.phantoms = frozenset()
+        if viewer is not None and self.cloak == "hides" and not self.gravity:
+            v.phantoms = frozenset(c for c in self.cloaked[self.phase] if c not in v.board
+                                   and c not in self.locked and c not in self.phase_locked())
+        return v
+
+    def jumps(self, s, f, name):
+        out = super().jumps(s, f, name)
+        if not self.phantoms:
+            return out
+        here = self.target_xyz(f)
+        no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+        for d in self.jump_dirs(s, f, name):
+            m = tuple(a + b for a, b in zip(here, d))
+            u = tuple(a + 2 * b for a, b in zip(here, d))
+            if m not in self.phantoms or not self.on_board(*u) or self.board_of(u) != self.board_of(here):
+                continue
+            t = self.xyz_target(*u)
+            if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
+                continue
+            if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
+                continue
+            out.setdefault(t, m)
+        return out
+
+    def jumped(self, s, a):
+        m = super().jumped(s, a)
+        return m if m is None or m in self.board else None       # a tried jump is no visible capture
+
+    def _between(self, f, u):
+        fx, fu = self.target_xyz(f), self.target_xyz(u)
+        d = tuple(b - a for a, b in zip(fx, fu))
+        if all(x in (-2, 0, 2) for x in d) and any(d):
+            return tuple(a + b // 2 for a, b in zip(fx, d))
+        return None
+
+    def apply(self, a):
+        self.last_captives, self.last_actor = [], None
+        if self.plain or self.cloak == "none" or self.offer_by is not None or self.pot is not None \
+                or a == self.a_pass or a == self.a_offer:
+            return super().apply(a)
+        got = self.piece_of(self.seat, a)
+        if got is None:
+            return super().apply(a)
+        actor, t = self.seat, got[1]
+        src, mid, mover_name = None, None, None
+        if a >= self.move0:
+            _, f, _ = self.decode_move(a)
+            src = self.top_cell(f)
+            mover_name = self.shape[src]
+            if self.jumper(mover_name):
+                mid = self._between(f, t)
+        before = {c: (col, self.shape[c], {p for p in range(self.seats) if self.sees_piece(p, c)})
+                  for c, col in self.board.items()}
+        dest = self.target_xyz(t)
+        super().apply(a)
+        if self.last_attempt:
+            if mid is not None and mid in self.board:
+                self.seen.setdefault(mid, set()).add(actor)
+            return self.refresh()
+        self.last_actor = actor
+        gains = {"reincarnates": 1, "reincarnates-x2": 2}
+        for c, (col, name, saw) in before.items():
+            if c in (src, dest) or self.board.get(c) == col:
+                continue
+            converted = c in self.board
+            captor = self.board.get(dest)
+            by = mover_name if c == mid else self.shape.get(dest)
+            gain = 0 if converted or by is None else gains.get(self.props[by].get("result"), 0)
+            self.last_captives.append((c, saw, converted, name, gain, captor))
+            if converted:
+                self.seen.setdefault(c, set()).add(actor)
+            else:
+                self.seen.pop(c, None)
+        self.last_captives.sort(key=lambda e: e[0][0] + self.X * (e[0][1] + self.Y * e[0][2]))
+        self.refresh()
+
+    def capture_text(self, p):
+        """What player p reads of the last action's captives (the engine's
+        ``_xk_text`` of the last event)."""
+        text, gains, captor = "", [], None
+        for c, saw, converted, name, gain, col in self.last_captives:
+            if p == self.last_actor or p in saw:
+                text += f"; the piece on ({c[0] + 1},{c[1] + 1},{c[2] + 1}) was captured"
+                if converted:
+                    text += f" and became {self.colours[col]}"
+            if gain:
+                gains += [name] * gain
+                captor = col
+        if gains:
+            shapes = f" ({', '.join(sorted(gains))})" if captor in self.owned[p] else ""
+            text += f"; {self.colours[captor]}'s reserve gains {len(gains)}{shapes} (reincarnated)"
+        return text
+
+
+class CloakedJumpObscureRefState(CloakedJumpRefState, CloakedObscureRefState):
+    """Jumps and surrounds under obscurity: every piece's colour is seen, so
+    a jump's or a surround's captives are all seen by every player (whose
+    text tells them), while shapes stay hidden; covers are judged as in
+    CloakedObscureRefState."""
+
+    def flat_cover_ok(self, s, name, t):
+        if self.jumper(name) or self.surrounder(name):
+            return False              # they never cover, whatever the shape they cannot see
+        return super().flat_cover_ok(s, name, t)

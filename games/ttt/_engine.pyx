@@ -31,6 +31,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 import hashlib
+import re
 cimport cython
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, mix64, rng_seed, rng_below, rng_next
@@ -161,6 +162,7 @@ cdef class Tables:
     cdef int rlog0           # ttt-cloakcap2: block offset of loglen reincarnation words, one per event (0: none)
     cdef bint cc2_obscure    # ttt-cloakcap2: captures under obscurity (legal actions from _cc2_obscured_actions)
     cdef int cc2_sub         # ttt-cloakcap2: a local shape with a power, standing for a shape the mover does not see
+    cdef int xk_log0         # ttt-cloakstack: block offset of loglen*S words, what a jump or surround took per cell (0: none)
     cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
     cdef int block           # int16 entries in a position block
     # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
@@ -548,6 +550,17 @@ cdef class Tables:
         self.loglen = p["max_game_length"]
         self.block = self.log0 + 2 + 3 * self.loglen
         self._cc2_layout()                     # ttt-cloakcap2: reincarnations with cloaked spaces
+        self._xk_layout()                      # ttt-cloakstack: jumps and surrounds with cloaked spaces
+
+    cdef void _xk_layout(self) noexcept:
+        """ttt-cloakstack: with cloaking and a shape that jumps or surrounds
+        (flat boards), one word per logged event and cell after the log: what
+        the event's jump or surround took there (``TTTCore._xk_log``), since
+        each player must read, with the event, the changes of its view it
+        saw (docs/rules/ttt.md, "Jumps and surrounds with cloaked spaces")."""
+        if (self.jumps or self.surrounds) and not self.gravity:
+            self.xk_log0 = self.block
+            self.block += self.loglen * self.S
 
     cdef void _cc2_layout(self) noexcept:
         """ttt-cloakcap2: with cloaking and a reincarnating shape, one word
@@ -750,6 +763,7 @@ cdef class TTTCore(GameCore):
     # ttt-cloakcap: set while an attempt is judged on the true position, where
     # "must capture" does not apply (it is judged on what the mover sees)
     cdef bint cp_unforced
+    cdef bint xk_phantom      # ttt-cloakstack: a view under invisibility where a jump may be tried over a cloaked empty-looking space
     cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by _after_ply
     cdef int st_hand_t        # ttt-jumps: a by-stack cover's destination stack while its verdict is taken (-1: none)
     cdef int st_below         # ttt-jumps: ... and the height its carried pieces start at (defenders lie below)
@@ -2134,6 +2148,7 @@ cdef class TTTCore(GameCore):
             v = TTTCore.__new__(TTTCore)
             v._setup(tab)
             v.viewing = True
+            v.xk_phantom = tab.cloaking == CLOAK_HIDES and tab.jumps and not tab.gravity     # ttt-cloakstack
             tab.scratch = v
         v = <TTTCore>tab.scratch
         memcpy(v.mem, self.mem, tab.log0 * sizeof(int16_t))     # all but the event log
@@ -2214,6 +2229,7 @@ cdef class TTTCore(GameCore):
         cdef int kind = 2, f = -1, t = -1, src, land = -1, s, stk = -1
         cdef int before = 0
         cdef int cover[5]              # ttt-cloakcap: target, who saw its piece, open target, source, verdict
+        cdef int* snap = NULL          # ttt-cloakstack: each cell's piece and who saw it, before a jump or surround
         cdef bint attempt = False
         cover[0] = -1
         if self.offer_by < 0 and action < tab.nplace:
@@ -2241,6 +2257,8 @@ cdef class TTTCore(GameCore):
             self._cloak_reveal(actor, t)
             if kind == 1:
                 self._cloak_reveal(actor, f)
+                if tab.xk_log0 and self._xk_between(actor, f, t) >= 0:
+                    self._cloak_reveal(actor, self._xk_between(actor, f, t))    # ttt-cloakstack: what it tried to jump
             self.passes = 0
             self.plies += 1
             if tab.move_limit and self.plies >= tab.move_limit:
@@ -2258,6 +2276,11 @@ cdef class TTTCore(GameCore):
                         before |= 1 << s
             if kind != 2 and tab.powers and not tab.gravity and self.cell[t]:
                 self._cloak_cover_begin(t, f if kind == 1 else -1, cover)    # ttt-cloakcap
+            if tab.xk_log0 and kind != 2:
+                snap = <int*>malloc((2 * tab.S + 2) * sizeof(int))
+                self._xk_begin(snap)                                         # ttt-cloakstack
+                snap[2 * tab.S] = self._xk_between(actor, f, t) if kind == 1 else -1
+                snap[2 * tab.S + 1] = tab.shape_local[self.shp[f]] if kind == 1 and self.cell[f] else -1
             self.cloak_busy = True
             self.apply(action)
             self.cloak_busy = False
@@ -2268,6 +2291,9 @@ cdef class TTTCore(GameCore):
         self._cloak_log(action, actor, attempt, kind, land, before)
         if cover[0] >= 0:
             self._cloak_cover_log(actor, kind, before, cover)                # ttt-cloakcap
+        if snap != NULL:
+            self._xk_log(actor, f if kind == 1 else -1, t, snap)            # ttt-cloakstack
+            free(snap)
         self._cloak_refresh()
 
     cdef void _cloak_log(self, int action, int actor, bint attempt, int kind, int land,
@@ -2704,6 +2730,8 @@ cdef class TTTCore(GameCore):
             seat = player if 0 <= player < tab.seats else self.seat
             k = self._sh_piece_shape(seat, f)
             m = self._jp_jumped(seat, k, f, u) if k >= 0 else -1
+            if k >= 0 and tab.xk_log0 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
+                m = self._xk_view_jumped(seat, k, f, u)     # ttt-cloakstack: only what the seat sees
             if m >= 0:
                 text += f" over {self._target_name(m)}"
         if r >= 0:
@@ -3603,8 +3631,9 @@ cdef class TTTCore(GameCore):
             if m < 0:
                 continue
             u = tab.tnbr[m * 26 + d]
-            if u < 0 or not self._jp_dir_ok(seat, k, f, d) or not self._jp_jumpable(seat, m):
-                continue
+            if u < 0 or not self._jp_dir_ok(seat, k, f, d) or not (self._jp_jumpable(seat, m) or
+                                                                   (self.xk_phantom and self._xk_phantom(m))):
+                continue                          # (ttt-cloakstack: or a jump tried over a space that may hide a piece)
             if not self._jp_lands(seat, k, f, u):
                 continue
             if mark == NULL:
@@ -6020,6 +6049,147 @@ cdef class TTTCore(GameCore):
                 row[tab.C + tab.shape_local[g]] = 1.0
         return row
 
+    # -- ttt-cloakstack: jumps and surrounds with cloaked spaces -------------------
+    # docs/rules/ttt.md, "Jumps and surrounds with cloaked spaces". Decided as
+    # the cloaked cover was: a player chooses from the position as it sees it,
+    # and under invisibility a jumping shape may also try a jump over a
+    # cloaked space that looks empty (the unseen position could hold a piece
+    # there: ``xk_phantom`` in its view); the true position judges: a jump or
+    # surround it allows happens with its true captives, anything else is an
+    # attempt that only reveals what is on the source, the target and the
+    # space jumped over. "Must capture" forces only the captures the mover
+    # sees (the view's own, without the tried jumps). With the event every
+    # player reads the captives it saw (everyone's on open spaces; all of
+    # them for the mover): gone, or converted; reincarnations change public
+    # reserves, so everyone reads the count, the captor's colour the shapes.
+
+    cdef inline bint _xk_phantom(self, int m) noexcept:
+        """Whether target m (flat) may hide a piece from the viewer: cloaked
+        now, looking empty, not locked (a piece on a locked space stays)."""
+        return (self.cell[m] == 0 and self.tab.ph_cloak[self.phase * self.tab.S + m] != 0
+                and not self.tab.locked[m] and not (self.plock != NULL and self.plock[m]))
+
+    cdef int _xk_between(self, int seat, int f, int t) noexcept:
+        """The space a move of the jumping piece on f to t passes over when t
+        is two steps away along a line (the space it would jump), or -1."""
+        cdef Tables tab = self.tab
+        cdef int d, m, k
+        if not tab.jumps or tab.gravity or f < 0 or self.cell[f] == 0:
+            return -1
+        k = tab.shape_local[self.shp[f]]
+        if k < 0 or tab.shape_power[k] == POWER_NONE or \
+                not (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP):
+            return -1
+        for d in range(26):
+            m = tab.tnbr[f * 26 + d]
+            if m >= 0 and tab.tnbr[m * 26 + d] == t:
+                return m
+        return -1
+
+    cdef int _xk_view_jumped(self, int seat, int k, int f, int u) noexcept:
+        """_jp_jumped in the seat's own view (a jump over a piece it sees)."""
+        cdef TTTCore v = self._view_of(seat)
+        return v._jp_jumped(seat, k, f, u)
+
+    cdef void _xk_begin(self, int* snap) noexcept:
+        """Before a placement or move: per cell its piece (code | global
+        shape << 8) and the seats that see it (snap[S + c])."""
+        cdef Tables tab = self.tab
+        cdef int c, s, m
+        for c in range(tab.S):
+            snap[c] = 0
+            snap[tab.S + c] = 0
+            if self.cell[c]:
+                snap[c] = self.cell[c] | (self.shp[c] << 8)
+                m = 0
+                for s in range(tab.seats):
+                    if self._sees_piece(s, c):
+                        m |= 1 << s
+                snap[tab.S + c] = m
+
+    cdef void _xk_log(self, int actor, int f, int t, int* snap) noexcept:
+        """After it (logged as the last event): every cell other than the
+        source and the target whose piece vanished or changed colour held a
+        captive. Its word: the seats that saw it (bits 0-4), 1 gone / 2
+        converted (bits 5-6), its global shape (7-9), the pieces its capture
+        put into the captor's reserve (10-11), the captor's colour (12-13):
+        the jumped space's (snap[2S]) by the result of the shape that jumped
+        (snap[2S + 1]), the others' by the shape that landed and surrounded.
+        The seen masks follow: a piece gone takes its mask; the mover fully
+        sees a piece it converted (it captured it)."""
+        cdef Tables tab = self.tab
+        cdef int16_t* log = self.mem + tab.log0
+        cdef int n = log[0] + (log[1] << 15), c, res, captor = 0, k, w
+        if n == 0:
+            return
+        if self.cell[t]:
+            captor = self.cell[t] - 1
+        for c in range(tab.S):
+            w = 0
+            if snap[c] and c != f and c != t and self.cell[c] != (snap[c] & 255):
+                res = 1 if self.cell[c] == 0 else 2
+                w = snap[tab.S + c] | (res << 5) | ((snap[c] >> 8) << 7) | (captor << 12)
+                if res == 1:
+                    k = snap[2 * tab.S + 1] if c == snap[2 * tab.S] else \
+                        (tab.shape_local[self.shp[t]] if self.cell[t] else -1)
+                    if k >= 0 and tab.shape_result[k] == RESULT_REINCARNATES:
+                        w |= 1 << 10
+                    elif k >= 0 and tab.shape_result[k] == RESULT_REINCARNATES_X2:
+                        w |= 2 << 10
+                    self.seen[c] = 0
+                else:
+                    self.seen[c] |= 1 << actor
+            self.mem[tab.xk_log0 + (n - 1) * tab.S + c] = w
+
+    def _xk_captives(self, int i):
+        """Event i's captives: (target, seats that saw it, converted,
+        global shape, reserve gain, captor colour) per cell."""
+        tab = self.tab
+        if not tab.xk_log0:
+            return []
+        out = []
+        for c in range(tab.S):
+            w = self.mem[tab.xk_log0 + i * tab.S + c]
+            if w:
+                out.append((c, w & 31, (w >> 5) & 3 == 2, (w >> 7) & 7, (w >> 10) & 3, (w >> 12) & 3))
+        return out
+
+    def _xk_text(self, int player, int i, int actor):
+        """What ``player`` reads of event i's jump or surround: the captives
+        it saw (all of them for the mover), then any reincarnation (the count
+        for everyone, the shapes for the captor's colour's players)."""
+        from games.ttt.schema import SHAPES_ALL
+        tab = self.tab
+        text, gains, captor = "", [], None
+        for c, saw, converted, g, gain, col in self._xk_captives(i):
+            if player == actor or (saw >> player) & 1:
+                text += (f"; the piece on {self._target_name(c)} was captured" +
+                         (f" and became {tab.colour_names[col]}" if converted else ""))
+            if gain:
+                gains += [SHAPES_ALL[g]] * gain
+                captor = col
+        if gains:
+            shapes = f" ({', '.join(sorted(gains))})" if (tab.seat_mask[player] >> captor) & 1 else ""
+            text += f"; {tab.colour_names[captor]}'s reserve gains {len(gains)}{shapes} (reincarnated)"
+        return text
+
+    def _xk_row(self, int player, int i, int actor):
+        """Event i's captives in a tensor row: per target, captured (T) and
+        converted (T) where ``player`` saw them; then the reincarnated count
+        at the captor's colour (C) and, for its players, per shape (K)."""
+        tab = self.tab
+        row = [0.0] * (2 * tab.T + tab.C + tab.K)
+        for c, saw, converted, g, gain, col in self._xk_captives(i):
+            if player == actor or (saw >> player) & 1:
+                row[c] = 1.0
+                if converted:
+                    row[tab.T + c] = 1.0
+            if gain:
+                row[2 * tab.T + col] += gain
+                if (tab.seat_mask[player] >> col) & 1:
+                    row[2 * tab.T + tab.C + tab.shape_local[g]] += gain
+        return row
+
     # -- Python face ---------------------------------------------------------
 
     def coords(self, int c):
@@ -6349,6 +6519,8 @@ cdef class TTTCore(GameCore):
         if tab.powers:
             text += self._cover_text(player, i, action)      # ttt-cloakcap
             text += self._cc2_text(player, i)                  # ttt-cloakcap2
+        if tab.xk_log0:      # ttt-cloakstack: captives told by the event, not read off today's board
+            text = re.sub(r" over \([^)]*\)", "", text) + self._xk_text(player, i, actor)
         if tab.nphases > 1:
             text += f" [phase {phase + 1}]"
         return f"{i + 1}. {who}: {text}"
@@ -6363,7 +6535,8 @@ cdef class TTTCore(GameCore):
         width = tab.seats + 3 + tab.num_actions + tab.T + tab.C + tab.nphases
         extra = 3 + 2 * tab.T if tab.powers else 0       # ttt-cloakcap: _cover_row
         extra2 = tab.C + tab.K if tab.rlog0 else 0        # ttt-cloakcap2: _cc2_row
-        width += extra + extra2
+        extra3 = 2 * tab.T + tab.C + tab.K if tab.xk_log0 else 0     # ttt-cloakstack: _xk_row
+        width += extra + extra2 + extra3
         out = [0.0] * (width * tab.loglen)
         for i in range(self._log_count()):
             action, actor, attempt, cls, phase = self._event(i)
@@ -6388,9 +6561,12 @@ cdef class TTTCore(GameCore):
                     out[base + 3 + tab.num_actions + tab.T + colour] = 1.0
             out[base + 3 + tab.num_actions + tab.T + tab.C + phase] = 1.0
             if extra:
-                out[row + width - extra - extra2:row + width - extra2] = self._cover_row(player, i, action)
+                out[row + width - extra - extra2 - extra3:row + width - extra2 - extra3] = \
+                    self._cover_row(player, i, action)
             if extra2:
-                out[row + width - extra2:row + width] = self._cc2_row(player, i)
+                out[row + width - extra2 - extra3:row + width - extra3] = self._cc2_row(player, i)
+            if extra3:
+                out[row + width - extra3:row + width] = self._xk_row(player, i, actor)     # ttt-cloakstack
         return out
 
     # -- kbeauty: hidden turns (``cloaking_hides_turns``; docs/rules/ttt.md, "Hidden turns")

@@ -671,24 +671,27 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
     with captives removed or reincarnated (ttt-cloakcap2: the reserve a
     reincarnation fills is public, and the cover's event says so), under
     invisibility and (ttt-cloakcap2) obscurity, in sequential phases
-    (docs/rules/ttt.md, "Captures with cloaked spaces"). Refused rather than
-    guessed: stacks (a cover's defenders are the whole stack, partly hidden)
-    and captures inside a simultaneous or single phase (a round would judge
-    covers on hidden pieces in another order)."""
+    (docs/rules/ttt.md, "Captures with cloaked spaces"); ttt-cloakstack:
+    jumps and surrounds too ("Jumps and surrounds with cloaked spaces").
+    Refused rather than guessed: stacks (a cover's defenders are the whole
+    stack, partly hidden), chain jumps (the continuation's offer would hang
+    on hidden pieces) and captures inside a simultaneous or single phase (a
+    round would judge covers on hidden pieces in another order)."""
     kind = (rec.get("board") or {}).get("kind")
     if kind == "stacks":
         p.add("board.kind", "captures with cloaked spaces are not supported on stacks yet (a cover's "
                             "defenders are the whole stack, partly hidden; allowed with a shape that has a "
                             "power and cloaked spaces: squares, vertices, hash)")
     for shape, props in shapes.items():
-        if props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_JUMP + CONDITIONS_SURROUND:
-            # merge of ttt-cloakcap and ttt-jumps: both were built apart, and a
-            # jump over or a surround of a piece the mover cannot see is not
-            # an attempt either branch defines
-            p.add(f"shapes.{shape}.condition", f"{props.get('condition')!r} with cloaked spaces is not "
-                                               "supported yet (a jump over, or a surround of, a piece the "
-                                               "mover does not see is not defined; allowed with cloaked "
-                                               "spaces: cover, cover-by-rank)")
+        if props.get("power", "none") != "none" and props.get("condition") == "chain-jump":
+            # ttt-cloakstack: jumps and surrounds are played with cloaked
+            # spaces; a chain's continuation is not (whether it is offered
+            # would hang on pieces the mover does not see)
+            p.add(f"shapes.{shape}.condition", "'chain-jump' with cloaked spaces is not supported yet "
+                                               "(whether the chain's continuation is offered would tell the "
+                                               "mover about pieces it does not see; allowed with cloaked "
+                                               "spaces: cover, cover-by-rank, jump, surround-line, "
+                                               "surround-orthogonal)")
     if any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
         p.add("cloaking", "captures with cloaked spaces are not supported with a simultaneous or single "
                           "phase yet (allowed with a shape that has a power and cloaked spaces: sequential "
