@@ -5730,7 +5730,7 @@ cdef class TTTCore(GameCore):
     # piece they can move" is per shape, and an event on a piece a seat sees
     # by colour only drops the shape, as a sequential turn's does.
 
-    cdef int _cr_plan_ft(self, int a, int* f, int* t) noexcept:
+    cdef inline int _cr_plan_ft(self, int a, int* f, int* t) noexcept:
         """A round plan's kind (0 placement, 1 move, 2 pass or none), its
         source target ``f`` (-1 for a placement) and its target ``t``."""
         cdef Tables tab = self.tab
