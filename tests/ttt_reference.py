@@ -3696,3 +3696,107 @@ class CloakedJumpObscureRefState(CloakedJumpRefState, CloakedObscureRefState):
         if self.jumper(name) or self.surrounder(name):
             return False              # they never cover, whatever the shape they cannot see
         return super().flat_cover_ok(s, name, t)
+
+
+# ---- ttt-cloakrounds ----
+# Shapes and moving shapes inside cloaked rounds, from docs/rules/ttt.md "Shapes and
+# moving shapes in cloaked rounds": the cloaked round of CloakedSimRefState with the
+# shapes path's plans (a placement names its shape; a move reaching the goal names its
+# replacement), written here without powers and without by-stack moves (both refused
+# with cloaked spaces in rounds).
+
+class CloakedMoveSimRefState(CloakedSimRefState, CloakedShapeRefState, MoveSimRefState):
+    """Every player plans on the round's start as it sees it (hidden pieces look
+    like empty spaces; "every piece they can move" is per shape). When the round
+    resolves each plan is judged on the true start of the round: one illegal
+    there (or, on stacks, a move whose true top piece its planner does not
+    see) is an attempt that reveals to its planner every piece on its target
+    and source, and does nothing else. The others resolve together: placements
+    spend their shape's reserve (an overdrawn shared one destroys the contested
+    placements), every moved piece leaves first (one that two plans move is
+    destroyed), a target one plan sends a piece to receives it (a replacement
+    shape if the plan named one), several plans to one target destroy every
+    piece sent there. A placed piece is seen by its placer, a moved piece keeps
+    who had seen it, a destroyed piece is forgotten; then who sees what is
+    refreshed on the new board."""
+
+    def plan_parts(self, a):
+        """(kind, source target or None, target, replacement shape or None) of
+        a plan; kind 0 placement, 1 move."""
+        if a < self.move0:
+            return 0, None, a % self.T, None
+        if a < self.rep0:
+            f, t = divmod(a - self.move0, self.T)
+            return 1, f, t, None
+        r, rest = divmod(a - self.rep0, self.T * self.T)
+        f, t = divmod(rest, self.T)
+        return 1, f, t, self.replacers[r]
+
+    def _resolve(self):
+        assert not self.nstk and not any(self.level(n) for n in self.names), "not modelled here"
+        self.round_attempts = set()
+        if self.cloak == "hides":
+            for s, a in self.plans.items():
+                if a == self.a_pass or self.is_chaos(s):
+                    continue
+                truth, looks = self.plain_copy(), self.plain_copy(viewer=s)
+                kind, f, t, _ = self.plan_parts(a)
+                if a not in truth.seat_actions(s) or (
+                        kind == 1 and self.gravity and truth.top_cell(f) != looks.top_cell(f)):
+                    self.round_attempts.add(s)
+            for s in self.round_attempts:
+                kind, f, t, _ = self.plan_parts(self.plans[s])
+                targets = {t} if kind == 0 else {t, f}
+                for c in self.board:
+                    if self.xyz_target(c[0], c[1], 0 if self.gravity else c[2]) in targets:
+                        self.seen.setdefault(c, set()).add(s)
+        self.attempts += sorted(self.round_attempts)
+        plans, self.plans = self.plans, None
+        self.plies += len(plans)
+        sending = {}               # seat -> [target, colour, shape, replacement, who saw the piece]
+        sources = {}               # seat -> source target of its move
+        for s, a in sorted(plans.items()):
+            if a == self.a_pass or s in self.round_attempts:
+                continue
+            kind, f, t, rep = self.plan_parts(a)
+            if kind == 0:
+                name = self.names[a // (self.P * self.T)]
+                ch = (a % (self.P * self.T)) // self.T
+                col = ch if self.choose else min(self.owned[s])
+                self.sres[col][name] -= 1
+                self.reserve[col] -= 1
+                sending[s] = [t, col, name, None, {s}]
+            else:
+                sources[s] = f
+                sending[s] = [t, None, None, rep, None]
+        for col in range(len(self.colours)):
+            for name in self.names:
+                if self.sres[col][name] < 0:      # overdrawn shared reserve: none of those placed
+                    self.reserve[col] -= self.sres[col][name]
+                    self.sres[col][name] = 0
+                    for s in [s for s in sending if s not in sources and sending[s][1:3] == [col, name]]:
+                        del sending[s]
+        for f in sorted(set(sources.values())):
+            movers = [s for s in sources if sources[s] == f]
+            cell = self.top_cell(f)
+            col, name, seen = self.board.pop(cell), self.shape.pop(cell), self.seen.pop(cell, set())
+            if len(movers) > 1:
+                for s in movers:                  # a piece two plans move: destroyed
+                    del sending[s]
+                continue
+            sending[movers[0]][1:3] = [col, name]
+            sending[movers[0]][4] = seen
+        landed = []
+        for t in sorted({v[0] for v in sending.values()}):
+            senders = [s for s in sending if sending[s][0] == t]
+            if len(senders) > 1:
+                continue                          # every piece sent here is destroyed
+            s = senders[0]
+            _, col, name, rep, seen = sending[s]
+            dest = self.landing(t)
+            self.board[dest], self.shape[dest] = col, rep or name
+            self.seen[dest] = set(seen)
+            landed.append((s, dest, col))
+        landed.sort()
+        self._round_end(plans, landed)
+        self.refresh()

@@ -4720,6 +4720,8 @@ cdef class TTTCore(GameCore):
                 self.placements += 1
         # lift every moved piece; one that several plans move is destroyed
         if tab.shaped:
+            if self.seen != NULL:
+                self._cr_lift_seen(src)            # ttt-cloakrounds: the moved piece takes its seen mask
             self._sim_lift_shaped(src, dst, piece, carried, cshape)     # ttt-rounds
         for s in range(tab.seats):
             if src[s] < 0:
@@ -4766,6 +4768,8 @@ cdef class TTTCore(GameCore):
                     landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
                     if landed[o] >= 0 and self.sm_rep[o] >= 0:
                         self._sim_replace(landed[o], self.sm_rep[o])   # ttt-rounds: goal reached
+                    if self.seen != NULL and landed[o] >= 0:
+                        self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloakrounds
                     if landed[o] == CP_PAUSED:
                         self._sim_queue_pot()          # ttt-rounds: dealt after the joint action
                         landed[o] = -1
@@ -5482,9 +5486,7 @@ cdef class TTTCore(GameCore):
             self.cs_land0[s] = -1
             if a < 0 or a == tab.a_pass:
                 continue
-            kind = 0 if a < tab.nplace else 1
-            t = a % tab.T if kind == 0 else (a - tab.move0) % tab.T
-            f = -1 if kind == 0 else (a - tab.move0) // tab.T
+            kind = self._cr_plan_ft(a, &f, &t)      # ttt-cloakrounds: replacement moves too
             if not tab.gravity:
                 self.cs_land0[s] = t
             elif self.top[t] < tab.Z:
@@ -5502,17 +5504,14 @@ cdef class TTTCore(GameCore):
         self.seat = saved
         for s in range(tab.seats):             # reveal after judging all: the same start board
             if (self.cs_attempt >> s) & 1:
-                a = self.cs_plan[s]
-                if a < tab.nplace:
-                    self._cloak_reveal(s, a % tab.T)
-                else:
-                    self._cloak_reveal(s, (a - tab.move0) % tab.T)
-                    self._cloak_reveal(s, (a - tab.move0) // tab.T)
+                kind = self._cr_plan_ft(self.cs_plan[s], &f, &t)     # ttt-cloakrounds
+                self._cloak_reveal(s, t)
+                if kind == 1:
+                    self._cloak_reveal(s, f)
         for s in range(tab.seats):
             a = self.cs_plan[s]
-            if a < tab.nplace or a >= tab.move0 + tab.nmove or (self.cs_attempt >> s) & 1:
-                continue
-            f = (a - tab.move0) // tab.T
+            if a < 0 or self._cr_plan_ft(a, &f, &t) != 1 or (self.cs_attempt >> s) & 1:
+                continue                       # (ttt-cloakrounds: a replacement move is a move)
             src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
             for o in range(tab.seats):
                 if self._sees_piece(o, src):
@@ -5569,7 +5568,7 @@ cdef class TTTCore(GameCore):
         cdef int colour, n = 0, t, r, f, d, u, tries, movable = 0
         cdef int passing = tab.ph_pass[self.phase]
         if (not self._cloak_flat_view() or tab.choices != 1 or tab.nboards > 1
-                or tab.move == MOVE_LINEAR_KNIGHT):
+                or tab.move == MOVE_LINEAR_KNIGHT or tab.shaped):     # (ttt-cloakrounds: shapes)
             return self._view_of(seat)._sim_random_plan(seat, rng, buf)
         colour = tab.colour_of_seat[seat]
         if self.reserve[colour] > 0:          # an identical piece in reserve: placements only
@@ -5679,6 +5678,9 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int s, col, zero = 0
         cdef int movers[MAX_COLOURS]
+        if tab.shaped:
+            self._cr_refresh_shaped()          # ttt-cloakrounds: "can move" is per shape
+            return
         if tab.gravity:
             self._cloak_refresh()
             return
@@ -5706,7 +5708,7 @@ cdef class TTTCore(GameCore):
         cdef int n = log[0] + (log[1] << 15)
         cdef int s, cls, meta, a = self.cs_plan[actor]
         cdef int attempt = (self.cs_attempt >> actor) & 1
-        cdef int kind = 0 if a < tab.nplace else (1 if a < tab.move0 + tab.nmove else 2)
+        cdef int f, t, kind = self._cr_plan_ft(a, &f, &t)     # ttt-cloakrounds: replacements too
         cdef bint shown
         if n >= tab.loglen:
             return
@@ -5723,6 +5725,8 @@ cdef class TTTCore(GameCore):
                     shown = tab.cloaking == CLOAK_OBSCURES or (
                         self.cs_land0[actor] >= 0 and not self._cloaked_now(self.cs_land0[actor]))
                 cls = (1 if kind == 0 or (self.cs_before[actor] >> s) & 1 else 2) if shown else 0
+                if cls and tab.shaped:
+                    cls = self._cr_shape_class(s, actor, a, kind, land, cls)    # ttt-cloakrounds
             meta |= cls << (4 + 2 * s)
         log[2 + 3 * n] = a
         log[3 + 3 * n] = meta
@@ -5781,6 +5785,79 @@ cdef class TTTCore(GameCore):
             return []
         own = self._simv()[2 + player] if self._in_round() else -1
         return [1.0 if own >= 0 else 0.0, float(own + 1)]
+
+    # -- ttt-cloakrounds: shapes and moving shapes in cloaked rounds ----------
+    # docs/rules/ttt.md, "Shapes and moving shapes in cloaked rounds". The
+    # cloaked round (ttt-cloaksim) with the shapes path's plans: a plan's
+    # source and target are read with the shapes layout (a move reaching its
+    # goal names a replacement), a moved piece carries who saw it, "every
+    # piece they can move" is per shape, and an event on a piece a seat sees
+    # by colour only drops the shape, as a sequential turn's does.
+
+    cdef inline int _cr_plan_ft(self, int a, int* f, int* t) noexcept:
+        """A round plan's kind (0 placement, 1 move, 2 pass or none), its
+        source target ``f`` (-1 for a placement) and its target ``t``."""
+        cdef Tables tab = self.tab
+        cdef int r
+        f[0] = -1
+        t[0] = -1
+        if a < 0 or a == tab.a_pass:
+            return 2
+        if a < tab.nplace:
+            t[0] = a % tab.T
+            return 0
+        if tab.shaped:
+            self._sh_decode_move(a, &r, f, t)
+        else:
+            f[0] = (a - tab.move0) // tab.T
+            t[0] = (a - tab.move0) % tab.T
+        return 1
+
+    cdef void _cr_lift_seen(self, int* src) noexcept:
+        """Before the shapes path lifts the round's moved pieces (each the
+        top piece of its source: by-stack moves are refused with cloaked
+        spaces): keep each one's seen mask for where it lands; a piece that
+        several plans move is destroyed, and what was seen of it with it."""
+        cdef Tables tab = self.tab
+        cdef int s, c
+        for s in range(tab.seats):
+            if src[s] >= 0:
+                c = src[s] + tab.XY * self.sm_z0[s] if tab.gravity else src[s]
+                self.cs_seen[s] = self.seen[c]
+        for s in range(tab.seats):
+            if src[s] >= 0:
+                self.seen[src[s] + tab.XY * self.sm_z0[s] if tab.gravity else src[s]] = 0
+
+    cdef void _cr_refresh_shaped(self) noexcept:
+        """_cloak_refresh on the shapes path after a round: pieces on open
+        spaces for everyone, and each piece for the seats that can move it
+        by its shape ("cannot move a placed piece if [...] an identical piece
+        in reserve"; stationary shapes never)."""
+        cdef Tables tab = self.tab
+        cdef int c, s
+        cdef int full = (1 << tab.seats) - 1
+        cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
+        for c in range(tab.S):
+            if self.cell[c] and self.seen[c] != full:
+                if not self._cloaked_now(c):
+                    self.seen[c] = full
+                elif moving:
+                    for s in range(tab.seats):
+                        if self._can_move_piece(s, c):
+                            self.seen[c] |= 1 << s
+
+    cdef int _cr_shape_class(self, int s, int actor, int a, int kind, int land, int cls) noexcept:
+        """What seat s saw of another's plan that it saw land (or be
+        destroyed), with shapes: 3 (colour and place, not shape) when the
+        plan names a shape (a placement's, a replacement's) that s does not
+        fully see on the landed piece; for a destroyed piece, on a cloaked
+        space (obscurity: its colour showed, its shape did not)."""
+        if kind == 0 or self._cloak_is_replacement(a):
+            if land >= 0 and not self._fully_sees(s, land):
+                return 3
+            if land < 0 and self.cs_land0[actor] >= 0 and self._cloaked_now(self.cs_land0[actor]):
+                return 3
+        return cls
 
     # -- ttt-cloakcap: captures with cloaked spaces (invisibility, flat boards) --
     # The seed: "If what makes a move illegal is a wall or piece that is

@@ -623,11 +623,11 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
     """Shapes in simultaneous or single phases (ttt-captures): a plan names
     its shape, and collisions resolve by rank. Since ttt-rounds shapes move
     in rounds too (a plan is a move's action id: plain, with a goal
-    replacement, or by stack). Refused rather than guessed: shapes with
-    cloaked spaces, and a pot split inside a round with cloaked spaces.
+    replacement, or by stack). Refused rather than guessed: by-stack moves
+    with cloaked spaces (ttt-cloakrounds plays every other shape and move
+    with them), and a pot split inside a round with cloaked spaces.
     (By-stack moves with shapes that capture, and "Stalemate if goal is
     reached", are played since ttt-rounds3.)"""
-    moving = sorted(s for s, props in shapes.items() if props["move"] != "stationary")
     # ttt-rounds3: "Stalemate if goal is reached" is played in rounds (after
     # the round's turn checks, when a plan's piece reached its goal and stayed):
     # docs/rules/ttt.md, "Goals reached inside rounds"
@@ -635,11 +635,15 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
     # rounds (a lone by-stack plan covers as a sequential by-stack move does;
     # collisions rank by class, then the players' hands): docs/rules/ttt.md,
     # "By-stack covers inside rounds"
+    # ttt-cloakrounds: every shape, and shapes that move (goal replacements
+    # included), are played with cloaked spaces in rounds (docs/rules/ttt.md,
+    # "Shapes and moving shapes in cloaked rounds"); moves by stack are not
+    # (what a carried stack shows each seat on landing is not built yet)
     if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases) \
-            and (set(shapes) != {"circle"} or moving):
-        p.add("cloaking", "shapes other than the circle, and shapes that move on the shapes path, are not "
-                          "supported with cloaked spaces in a simultaneous or single phase yet (allowed with "
-                          "such a phase and cloaked spaces: one circle shape with an original move)")
+            and any(props["move"] in ("orth-by-stack", "orth-by-full-stack") for props in shapes.values()):
+        p.add("cloaking", "shapes that move by stack (orth-by-stack, orth-by-full-stack) are not supported "
+                          "with cloaked spaces in a simultaneous or single phase yet (allowed with such a "
+                          "phase and cloaked spaces: any shape with any other move)")
     # ttt-rounds: pot splits inside rounds are played (a chance node per pot
     # after the joint action); only with cloaked spaces, whose views of a
     # round the deal would have to extend, are they still refused
