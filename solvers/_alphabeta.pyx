@@ -135,6 +135,7 @@ cdef class Searcher:
     cdef readonly int eval_playouts
     cdef public bint prescan
     cdef public int symmetry_plies
+    cdef public bint range_cutoffs      # see _search: a window outside [lo, hi], a proven extreme
     cdef readonly unsigned long long nodes
     cdef readonly unsigned long long tt_hits
     cdef readonly unsigned long long evals
@@ -255,6 +256,10 @@ cdef class Searcher:
         # a position keyed either way is still keyed consistently enough:
         # two keys of one position only cost a missed transposition.
         self.symmetry_plies = 1000000
+        # A value at the side's best possible return ends the node (and a
+        # window outside the possible values ends it unsearched); off only to
+        # measure what it saves (docs/solved.md, "Why split solving searched more").
+        self.range_cutoffs = True
 
     # ------------------------------------------------------------------
     # sides and values
@@ -422,7 +427,8 @@ cdef class Searcher:
         cdef int side, n, i, j, best_move, sym, flag, a, tmp
         cdef uint64_t key
         cdef Entry* e
-        cdef double v, best, orig_alpha = alpha, orig_beta = beta, sc
+        cdef double v, best, orig_alpha = alpha, orig_beta = beta, sc, slo, shi
+        cdef bint cut = self.range_cutoffs
         cdef int* mv
         cdef double* pr
         cdef GameCore child
@@ -438,6 +444,24 @@ cdef class Searcher:
         if player == PLAYER_TERMINAL:
             return self._terminal_value(s)
         side = self._side(player)
+        # The values this side can get: [lo, hi] for side 0 (chance included), negated for side 1.
+        if side == 0:
+            slo = self.lo
+            shi = self.hi
+        else:
+            slo = -self.hi
+            shi = -self.lo
+        if cut:
+            # Range cutoffs. A window wholly above (below) the possible values
+            # is answered without a search: fail low with shi (high with slo).
+            # Without this, a search whose root window is wider than [lo, hi]
+            # (Searcher.value's) kept searching every sibling of a proven win
+            # with a window (hi, hi+1) that only a full proof tree of "nothing
+            # beats a win" could close.
+            if alpha >= shi:
+                return shi
+            if beta <= slo:
+                return slo
         if key_hint:
             key = key_hint
             sym = sym_hint
@@ -519,6 +543,10 @@ cdef class Searcher:
                 child.apply(mv[i])
                 kids.append(child)
                 v = self._known_lower_bound(child, side, depth - 1, ply + 1, &kkeys[i], &ksyms[i])
+                if cut and v >= shi:
+                    # nothing beats the side's best possible value: proven exactly
+                    self._finish(key, shi, depth, FLAG_EXACT, mv[i], sym, inexact0, nodes0)
+                    return shi
                 if v >= beta:
                     self._finish(key, v, depth, FLAG_LOWER, mv[i], sym, inexact0, nodes0)
                     return v
@@ -541,7 +569,8 @@ cdef class Searcher:
                 best_move = a
                 if v > alpha:
                     alpha = v
-                    if alpha >= beta:
+                    if alpha >= beta or (cut and v >= shi):
+                        # (v > alpha makes v a lower bound, so v >= shi is the best possible)
                         j = depth if depth < 1000 else self.max_ply - ply
                         self.history[a] += j * j
                         if self.killers[2 * ply] != a:
@@ -554,6 +583,16 @@ cdef class Searcher:
             flag = FLAG_LOWER
         else:
             flag = FLAG_EXACT
+        if cut:
+            # a lower bound at the best possible value, or an upper bound at
+            # the worst, is the value itself: store it as exact, so that a
+            # later probe with any window can use it
+            if flag != FLAG_UPPER and best >= shi:
+                best = shi
+                flag = FLAG_EXACT
+            elif flag != FLAG_LOWER and best <= slo:
+                best = slo
+                flag = FLAG_EXACT
         self._finish(key, best, depth, flag, best_move, sym, inexact0, nodes0)
         return best
 
