@@ -34,6 +34,14 @@ two players or a deterministic game:
   uniformly random playouts (the protocol's ``playout``), shrunk by 0.9 so it
   never equals a proven win or loss. Any game gets it for free; playouts are
   seeded, so searches are reproducible.
+- **Range cutoffs.** ``lo``/``hi`` must bound every return: a value at the
+  side's best possible return ends a node (and is stored exact), and a window
+  wholly outside the possible values is answered unsearched. ``value()`` opens
+  with the window (lo-1, hi+1) so that its answer is exact; without these
+  cutoffs a proven win's siblings were then still searched, each with a window
+  (hi, hi+1) that only a full proof tree could close, which made 2-ply units
+  of the split solver search 2.3x the nodes (docs/solved.md, "Why split
+  solving searched more").
 - **Ordering.** Table move first, then two killer moves per ply, then the rest
   by a history score (actions are small ints, so it is one array).
 - **A shared table.** With ``shared=`` the table lives in a buffer that other
@@ -135,6 +143,7 @@ cdef class Searcher:
     cdef readonly int eval_playouts
     cdef public bint prescan
     cdef public int symmetry_plies
+    cdef public bint range_cutoffs      # see _search: a window outside [lo, hi], a proven extreme
     cdef readonly unsigned long long nodes
     cdef readonly unsigned long long tt_hits
     cdef readonly unsigned long long evals
@@ -151,6 +160,7 @@ cdef class Searcher:
     cdef double* ret
     cdef long* history
     cdef int* killers
+    cdef unsigned long long* root_nodes # nodes below each move of the last value() call's root
     cdef Rng rng
     cdef double deadline
     cdef bint aborted
@@ -172,6 +182,7 @@ cdef class Searcher:
         self.ret = NULL
         self.history = NULL
         self.killers = NULL
+        self.root_nodes = NULL
         self.local = NULL
         self.shared = False
 
@@ -187,6 +198,7 @@ cdef class Searcher:
         free(self.ret)
         free(self.history)
         free(self.killers)
+        free(self.root_nodes)
 
     def __init__(self, GameCore prototype, int root_player=0, double lo=-1.0, double hi=1.0,
                  bint symmetry=True, int tt_log2=22, int eval_playouts=8,
@@ -239,8 +251,10 @@ cdef class Searcher:
         self.ret = <double*>malloc(self.num_players * sizeof(double))
         self.history = <long*>calloc(self.num_actions + 1, sizeof(long))
         self.killers = <int*>malloc(2 * self.max_ply * sizeof(int))
+        self.root_nodes = <unsigned long long*>calloc(self.num_actions + 1, sizeof(unsigned long long))
         if (self.table == NULL or self.local == NULL or self.moves == NULL or self.kid_keys == NULL or self.kid_syms == NULL or self.probs == NULL or self.scores == NULL
-                or self.ret == NULL or self.history == NULL or self.killers == NULL):
+                or self.ret == NULL or self.history == NULL or self.killers == NULL
+                or self.root_nodes == NULL):
             raise MemoryError("cannot allocate the search tables")
         for i in range(2 * self.max_ply):
             self.killers[i] = NO_MOVE
@@ -255,6 +269,10 @@ cdef class Searcher:
         # a position keyed either way is still keyed consistently enough:
         # two keys of one position only cost a missed transposition.
         self.symmetry_plies = 1000000
+        # A value at the side's best possible return ends the node (and a
+        # window outside the possible values ends it unsearched); off only to
+        # measure what it saves (docs/solved.md, "Why split solving searched more").
+        self.range_cutoffs = True
 
     # ------------------------------------------------------------------
     # sides and values
@@ -422,7 +440,8 @@ cdef class Searcher:
         cdef int side, n, i, j, best_move, sym, flag, a, tmp
         cdef uint64_t key
         cdef Entry* e
-        cdef double v, best, orig_alpha = alpha, orig_beta = beta, sc
+        cdef double v, best, orig_alpha = alpha, orig_beta = beta, sc, slo, shi
+        cdef bint cut = self.range_cutoffs
         cdef int* mv
         cdef double* pr
         cdef GameCore child
@@ -431,13 +450,31 @@ cdef class Searcher:
         cdef list kids
         cdef uint64_t* kkeys
         cdef int* ksyms
-        cdef unsigned long long nodes0 = self.nodes
+        cdef unsigned long long nodes0 = self.nodes, child_nodes0
         self.nodes += 1
         if self._check_time():
             return 0.0
         if player == PLAYER_TERMINAL:
             return self._terminal_value(s)
         side = self._side(player)
+        # The values this side can get: [lo, hi] for side 0 (chance included), negated for side 1.
+        if side == 0:
+            slo = self.lo
+            shi = self.hi
+        else:
+            slo = -self.hi
+            shi = -self.lo
+        if cut:
+            # Range cutoffs. A window wholly above (below) the possible values
+            # is answered without a search: fail low with shi (high with slo).
+            # Without this, a search whose root window is wider than [lo, hi]
+            # (Searcher.value's) kept searching every sibling of a proven win
+            # with a window (hi, hi+1) that only a full proof tree of "nothing
+            # beats a win" could close.
+            if alpha >= shi:
+                return shi
+            if beta <= slo:
+                return slo
         if key_hint:
             key = key_hint
             sym = sym_hint
@@ -519,6 +556,10 @@ cdef class Searcher:
                 child.apply(mv[i])
                 kids.append(child)
                 v = self._known_lower_bound(child, side, depth - 1, ply + 1, &kkeys[i], &ksyms[i])
+                if cut and v >= shi:
+                    # nothing beats the side's best possible value: proven exactly
+                    self._finish(key, shi, depth, FLAG_EXACT, mv[i], sym, inexact0, nodes0)
+                    return shi
                 if v >= beta:
                     self._finish(key, v, depth, FLAG_LOWER, mv[i], sym, inexact0, nodes0)
                     return v
@@ -526,6 +567,7 @@ cdef class Searcher:
         best_move = mv[0]
         for i in range(n):
             a = mv[i]
+            child_nodes0 = self.nodes
             if kids is not None:
                 child = <GameCore>kids[i]
                 v = self._child_value(child, side, depth - 1, ply + 1, alpha, beta,
@@ -534,6 +576,8 @@ cdef class Searcher:
                 child = s.copy()
                 child.apply(a)
                 v = self._child_value(child, side, depth - 1, ply + 1, alpha, beta)
+            if ply == 0:
+                self.root_nodes[a] += self.nodes - child_nodes0
             if self.aborted:
                 return 0.0
             if v > best:
@@ -541,7 +585,8 @@ cdef class Searcher:
                 best_move = a
                 if v > alpha:
                     alpha = v
-                    if alpha >= beta:
+                    if alpha >= beta or (cut and v >= shi):
+                        # (v > alpha makes v a lower bound, so v >= shi is the best possible)
                         j = depth if depth < 1000 else self.max_ply - ply
                         self.history[a] += j * j
                         if self.killers[2 * ply] != a:
@@ -554,6 +599,16 @@ cdef class Searcher:
             flag = FLAG_LOWER
         else:
             flag = FLAG_EXACT
+        if cut:
+            # a lower bound at the best possible value, or an upper bound at
+            # the worst, is the value itself: store it as exact, so that a
+            # later probe with any window can use it
+            if flag != FLAG_UPPER and best >= shi:
+                best = shi
+                flag = FLAG_EXACT
+            elif flag != FLAG_LOWER and best <= slo:
+                best = slo
+                flag = FLAG_EXACT
         self._finish(key, best, depth, flag, best_move, sym, inexact0, nodes0)
         return best
 
@@ -644,6 +699,7 @@ cdef class Searcher:
             beta = self.hi + 1.0
         self.deadline = monotonic_seconds() + time_limit if time_limit > 0 else 0.0
         self.aborted = False
+        memset(self.root_nodes, 0, (self.num_actions + 1) * sizeof(unsigned long long))
         cdef unsigned long long inexact0 = self.inexact
         cdef GameCore s = state.copy()
         cdef int player = s.current_player()
@@ -720,6 +776,13 @@ cdef class Searcher:
                         DEPTH_INF if self.inexact == inexact0 else depth,
                         FLAG_EXACT, best_move, sym, self.nodes - nodes0)
         return best, best_move, values, self.inexact == inexact0, completed
+
+    def root_child_nodes(self):
+        """{action: nodes searched below it} for the root of the last ``value()``
+        call (moves never searched, e.g. after a cutoff, are left out): where a
+        search spent its work, to set against the same moves searched apart
+        (experiments/split_nodes.py)."""
+        return {a: int(self.root_nodes[a]) for a in range(self.num_actions) if self.root_nodes[a]}
 
     def canonical_key(self, GameCore state):
         """The transposition key of ``state`` (symmetry class if enabled)."""
