@@ -2003,7 +2003,8 @@ class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
 # -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4), from docs/rules/ttt.md
 # "Jumps" -- its own direction lists and its own reading of the continuation ------------
 
-JUMP_CONDITIONS = ("jump", "chain-jump")
+JUMP_CONDITIONS = ("jump", "chain-jump", "chain-jump-back")     # ttt-chainback: "+ back"
+CHAIN_CONDITIONS = ("chain-jump", "chain-jump-back")            # ttt-chainback
 
 
 class JumpRefState(CaptureRefState):
@@ -2020,7 +2021,7 @@ class JumpRefState(CaptureRefState):
         self.chain = None                 # the chained piece's target while its continuation is pending
         self.a_stop = None
         super().__init__(rs)
-        self.chains = any(p.get("power", "none") != "none" and p.get("condition") == "chain-jump"
+        self.chains = any(p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
                           for p in self.props.values())
         self.a_stop = None
         if self.chains:
@@ -2048,6 +2049,8 @@ class JumpRefState(CaptureRefState):
             if s >= len(self.goals):
                 return []
             axis, high = self.goals[s]
+            if jumps_back(self.props[name]):      # ttt-chainback: the mirror of each forward direction too
+                return [d for d in (orth if move == "forward-orthogonal" else diag) if d[axis] != 0]
             return [d for d in (orth if move == "forward-orthogonal" else diag) if d[axis] == (1 if high else -1)]
         return []
 
@@ -2068,6 +2071,7 @@ class JumpRefState(CaptureRefState):
             if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
                 continue
             no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+            no_back = no_back and not jumps_back(self.props[name])     # ttt-chainback
             if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
                 continue
             out[t] = m
@@ -2182,7 +2186,7 @@ class JumpRefState(CaptureRefState):
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
-        if self.props[name]["condition"] == "chain-jump" and self.props[landed].get("condition") == "chain-jump" \
+        if self.props[name]["condition"] in CHAIN_CONDITIONS and self.props[landed].get("condition") in CHAIN_CONDITIONS \
                 and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
                 and self.jumps(s, u, landed):
             self.chain = u
@@ -3407,6 +3411,7 @@ class StackJumpRefState(SurroundRefState):
             if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
                 continue
             no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+            no_back = no_back and not jumps_back(self.props[name])     # ttt-chainback
             if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
                 continue
             out[t] = m
@@ -3443,7 +3448,7 @@ class StackJumpRefState(SurroundRefState):
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
-        if self.props[name]["condition"] == "chain-jump" and self.props[landed].get("condition") == "chain-jump" \
+        if self.props[name]["condition"] in CHAIN_CONDITIONS and self.props[landed].get("condition") in CHAIN_CONDITIONS \
                 and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
                 and self.jumps(s, u, landed):
             self.chain = u
@@ -3539,3 +3544,17 @@ class StackJumpRefState(SurroundRefState):
         c = (x, y, 0 if top is None else top[2] + 1)
         board[c], shape[c] = col, name
         return bool(self.surrounded(s, c, board, shape))
+
+
+# ---- ttt-chainback ----
+# "Chain Jump (+ back)" (docs/rules/ttt.md, "Chain Jump (+ back)"): read as
+# international draughts' man, which moves forwards only but captures
+# backwards too. JumpRefState and StackJumpRefState ask ``jumps_back`` in
+# their direction lists and landing tests; everything else is a chain jump's.
+
+def jumps_back(props):
+    """Whether a shape's jumps (the first and a chain's extra ones) may go
+    backwards: condition ``chain-jump-back`` with a power. Such a shape's
+    landing is not held to its goal distance, and a forward mover jumps along
+    the forward directions and their mirrors (never sideways)."""
+    return props.get("power", "none") != "none" and props.get("condition") == "chain-jump-back"

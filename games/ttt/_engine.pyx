@@ -216,6 +216,7 @@ cdef class Tables:
     cdef bint any_must                     # some shape must capture
     cdef int shape_power[MAX_SHAPES]       # POWER_* of local shape k
     cdef int shape_cond[MAX_SHAPES]        # COND_* of local shape k
+    cdef bint shape_jump_back[MAX_SHAPES]  # ttt-chainback: "Chain Jump (+ back)": its jumps may go backwards
     cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
     cdef bint pots                         # a pot may be split among captors (a chance node)
     cdef int pot0                          # block offset of the pot region (POT_*)
@@ -610,6 +611,7 @@ cdef class Tables:
             self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
             self.shape_cond[k] = p["shape_conditions"][k] if self.powers else 0
             self.shape_result[k] = p["shape_results"][k] if self.powers else 0
+            self.shape_jump_back[k] = p.get("shape_jump_back", [False] * self.K)[k] if self.powers else False
             if self.shape_power[k] == POWER_MUST:
                 self.any_must = True
         self.chips = 0                                   # ttt-jumps: "the lowest possible rank (chips)"
@@ -3556,7 +3558,11 @@ cdef class TTTCore(GameCore):
             return False
         if move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG:
             axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
-            if axis < 0 or tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
+            if axis < 0:
+                return False
+            if tab.shape_jump_back[k]:
+                return self._cb_back_dir_ok(seat, d, axis)      # ttt-chainback
+            if tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
                 return False
         return True
 
@@ -3586,7 +3592,8 @@ cdef class TTTCore(GameCore):
         cdef int d0
         if u < 0 or not self._target_free(u) or not self._may_enter(seat, u):
             return False
-        if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0:
+        if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0 \
+                and not self.tab.shape_jump_back[k]:            # ttt-chainback: "+ back" jumps backwards too
             d0 = self._sh_goal_dist(seat, f)
             if self._sh_goal_dist(seat, u) > d0:
                 return False
@@ -3719,6 +3726,20 @@ cdef class TTTCore(GameCore):
         self.left -= 1
         if self.left == 0 or not self._has_move(self.seat):
             self._next_seat()
+
+    # -- ttt-chainback: "Chain Jump (+ back)" (docs/rules/ttt.md, "Chain Jump (+ back)") --
+    # Reading (a), as international draughts' man: a ``chain-jump-back`` shape
+    # chain-jumps as ``chain-jump`` (same COND_CHAIN_JUMP code) but its jumps,
+    # the first and the extra ones, may go backwards although it "cannot move
+    # backwards": ``_jp_lands`` skips the goal-distance test for it, and a
+    # forward mover jumps along the backward mirror of each forward direction
+    # too (``_cb_back_dir_ok``). Its plain moves keep every restriction.
+
+    cdef inline bint _cb_back_dir_ok(self, int seat, int d, int axis) noexcept:
+        """Whether direction d is a forward direction of ``seat`` or the mirror
+        of one (a non-zero step along its goal axis): the jump directions of a
+        forward mover with "+ back" (sideways steps stay excluded)."""
+        return self.tab.dcomp[d * 3 + axis] != 0
 
     def pending_chain(self):
         """ttt-jumps: the target of the piece whose continuation is pending, or None."""
