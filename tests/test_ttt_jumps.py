@@ -439,12 +439,11 @@ def test_validation_refuses_surrounds_on_stacks_in_rounds():
 
 
 def test_validation_refuses_jumps_in_rounds_on_flat_boards_too():
-    """A round resolves plans without the jump's capture, so a jump there
-    would be a plain move: refused on every board (before the merge of
-    ttt-stackjump flat boards let it through)."""
+    """ttt-chainback: jumps are played in rounds when every phase is one
+    (tests/test_ttt_chainback.py); a mix with sequential phases is refused."""
     with pytest.raises(RuleSetError) as e:
         rules.parse({"name": "j", "board": {"kind": "squares", "size": [3, 3, 1]},
-                     "phases": [{"order": "simultaneous", "movement": "allowed"}],
+                     "phases": [{"order": "simultaneous", "movement": "allowed"}, {}],
                      "reserves": {"black": {"x": 1}, "white": {"x": 1}},
                      "shapes": {"x": power("jump", "removes", "adjacent")}})
-    assert "'jump' is not supported with a simultaneous or single phase" in str(e.value)
+    assert "'jump' is not supported in a rule set that mixes sequential phases" in str(e.value)

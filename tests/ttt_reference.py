@@ -3558,3 +3558,106 @@ def jumps_back(props):
     landing is not held to its goal distance, and a forward mover jumps along
     the forward directions and their mirrors (never sideways)."""
     return props.get("power", "none") != "none" and props.get("condition") == "chain-jump-back"
+
+
+class JumpSimRefState(SurroundSimRefState):
+    """Jumps and chain jumps inside simultaneous and single rounds (every
+    phase a round; docs/rules/ttt.md, "Jumps inside rounds"), on flat boards
+    and stacks. A jump is a move plan legal on the round's starting board
+    (JumpRefState's and StackJumpRefState's jump lists). When the round
+    resolves, a jumped piece is taken only if no plan lifts from its target
+    (it did not move away) and no other plan lifts from the jumper's (the
+    jumper moved); several plans over one piece destroy it without a result;
+    a single captor applies its result. A chain-jumper jumps once (no extra
+    move in a round). Taking the captive off before the round's lifts is the
+    same as after them here (no plan lifts from its target); its reincarnated
+    pieces join the captor's reserve once every plan has landed, with the
+    round's other captures, after the overdrawn placements were judged."""
+
+    jump_dirs = JumpRefState.jump_dirs
+    decode_move = JumpRefState.decode_move
+
+    def __init__(self, rs):
+        self.jump_reserve = []
+        super().__init__(rs)
+        self.a_stop = None
+        if any(p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
+               for p in self.props.values()):
+            self.a_stop = self.num_actions      # "end-chain": an id of the game, never legal in a round
+            self.num_actions += 1
+
+    def jumper(self, name):
+        p = self.props[name]
+        return p.get("power", "none") != "none" and p.get("condition") in JUMP_CONDITIONS
+
+    def jumps(self, s, f, name):
+        if self.gravity:
+            return StackJumpRefState.jumps(self, s, f, name)     # its gravity branch only
+        return JumpRefState.jumps(self, s, f, name)
+
+    def destinations(self, s, f, name):
+        out = super().destinations(s, f, name)
+        if self.jumper(name):
+            out |= set(self.jumps(s, f, name))
+        return out
+
+    def flat_cover_ok(self, s, name, t):
+        return not self.jumper(name) and super().flat_cover_ok(s, name, t)
+
+    def outcome(self, s, name, t):
+        if self.jumper(name):
+            return "none", []            # a jumper never covers, on stacks too
+        return super().outcome(s, name, t)
+
+    def _jump_of(self, s, a):
+        """(jumped cell, source target, jumper colour, jumper shape) of plan a, or None."""
+        if a is None or a < self.move0 or a == self.a_pass or a == self.a_stop or self.is_stack_id(a):
+            return None
+        if a >= self.rep0 + len(self.replacers) * self.T * self.T:
+            return None
+        _, f, u = self.decode_move(a)
+        src = self.top_cell(f)
+        if src is None or src not in self.board or not self.jumper(self.shape[src]):
+            return None
+        m = self.jumps(s, f, self.shape[src]).get(u)
+        return None if m is None else (m, f, self.board[src], self.shape[src])
+
+    def captures(self, s, a):
+        if self._jump_of(s, a) is not None:
+            return True
+        return super().captures(s, a)
+
+    def _resolve(self):
+        sources = {}
+        for s, a in self.plans.items():
+            if a != self.a_pass and a >= self.move0:
+                f = self._lifted(s, a)[0]
+                sources[f] = sources.get(f, 0) + 1
+        over = {}
+        for s, a in sorted(self.plans.items()):
+            got = self._jump_of(s, a)
+            if got is None:
+                continue
+            m, f, col, name = got
+            if sources[f] > 1 or self.xyz_target(m[0], m[1], 0 if self.gravity else m[2]) in sources:
+                continue                  # the jumper did not move, or the jumped piece moved away
+            over.setdefault(m, []).append((col, name))
+        for m, captors in sorted(over.items()):
+            if len(captors) == 1:
+                col, name = captors[0]
+                result = self.props[name]["result"]
+                if result == "converts":
+                    self.board[m] = col
+                    continue
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+                if got:
+                    self.jump_reserve.append((col, self.shape[m], got))
+            del self.board[m], self.shape[m]
+        return super()._resolve()
+
+    def _round_end(self, plans, landed):
+        for col, captive, got in self.jump_reserve:
+            self.sres[col][captive] += got
+            self.reserve[col] += got
+        self.jump_reserve = []
+        return super()._round_end(plans, landed)

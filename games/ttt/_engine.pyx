@@ -4622,6 +4622,7 @@ cdef class TTTCore(GameCore):
         cdef int group[MAX_SEATS]
         cdef int carried[MAX_SEATS * CP_MAX_STACK]     # ttt-rounds: lifted pieces, bottom first
         cdef int cshape[MAX_SEATS * CP_MAX_STACK]      # and their shapes (locals: cores stay small)
+        cdef int jumped[MAX_SEATS]                     # ttt-chainback: the target each jump plan passes over
         if self.seen != NULL:
             self._cloak_sim_begin()        # ttt-cloaksim: attempts only reveal
         v[0] = -1
@@ -4676,6 +4677,8 @@ cdef class TTTCore(GameCore):
             elif piece[s] and src[s] < 0 and dst[s] >= 0:
                 self.placements += 1
         # lift every moved piece; one that several plans move is destroyed
+        if tab.jumps:
+            self._cb_plan_jumps(src, dst, jumped)      # ttt-chainback: before the lifts clear src
         if tab.shaped:
             self._sim_lift_shaped(src, dst, piece, carried, cshape)     # ttt-rounds
         for s in range(tab.seats):
@@ -4695,6 +4698,8 @@ cdef class TTTCore(GameCore):
                 dst[s] = -1
             else:
                 piece[s] = a
+        if tab.jumps:
+            self._cb_take_jumped(jumped, piece)        # ttt-chainback: after every lift, before any landing
         # land; collisions destroy unless a by-rank rule resolves them
         for s in range(tab.seats):
             if dst[s] < 0:
@@ -5164,6 +5169,71 @@ cdef class TTTCore(GameCore):
             self._free_add(m)
         free(cells)
         free(taker)
+
+    # -- ttt-chainback: jumps and chain jumps inside simultaneous and single rounds ----
+    # docs/rules/ttt.md, "Jumps inside rounds". A jump plan is a move plan (legal
+    # on the round's starting board); the round lifts every moved piece, then
+    # takes the jumped pieces, then lands. A jump captures the piece it passes
+    # over only if that piece is still there after the lifts (its owner did not
+    # move it, nor a contested plan destroy it) and the jumper itself moved
+    # (its lift was not contested); a piece jumped by several plans is
+    # destroyed and no captor's result applies. A chain jump has no extra move
+    # in a round (the round's plan is one move); collisions on the landing
+    # space are the round's (by rank, else all destroyed).
+
+    cdef void _cb_plan_jumps(self, int* src, int* dst, int* jumped) noexcept:
+        """Before the lifts: for each seat whose move plan is a jump, the
+        target it passes over, when no plan lifts from that target (-1 else)."""
+        cdef Tables tab = self.tab
+        cdef int s, o, m
+        for s in range(tab.seats):
+            jumped[s] = -1
+            if src[s] < 0 or dst[s] < 0 or self.sm_stack[s]:
+                continue
+            m = self._jp_jumped(s, self.rk_shape[s], src[s], dst[s])
+            if m < 0:
+                continue
+            for o in range(tab.seats):
+                if src[o] == m:
+                    m = -1                 # it moves away (or is destroyed by a contested lift)
+                    break
+            jumped[s] = m
+
+    cdef void _cb_take_jumped(self, int* jumped, int* piece) noexcept:
+        """After the lifts: each jumped piece goes under its captor's result
+        (removed, reincarnated into the captor's colour's reserve, or
+        converted in place), or is destroyed when several moved jumpers passed
+        over it. ``piece[s]`` is 0 for a jumper whose lift was contested."""
+        cdef Tables tab = self.tab
+        cdef int s, o, m, c, n, res, who
+        for s in range(tab.seats):
+            m = jumped[s]
+            if m < 0:
+                continue
+            n = 0
+            who = -1
+            for o in range(s, tab.seats):
+                if jumped[o] == m:
+                    jumped[o] = -1
+                    if piece[o]:
+                        n += 1
+                        who = o
+            if n == 0:
+                continue
+            c = self._jp_top(m)
+            res = -1                   # destroyed: no result
+            if n == 1:
+                res = self._cp_take(piece[who], self.rk_shape[who], tab.shape_local[self.shp[c]])
+            if res == RESULT_CONVERTS:
+                self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece[who]]
+                self.cell[c] = piece[who]
+            elif tab.gravity:
+                self._cp_clear(c)
+                self.top[m] -= 1
+                self._cp_sync_free(m)
+            else:
+                self._cp_clear(m)
+                self._free_add(m)
 
     cdef inline void _sim_replace(self, int c, int k) noexcept:
         """The piece on cell c takes local shape k (a goal's replacement)."""

@@ -751,10 +751,15 @@ def _check_jumps(rec, p: _Problems):
                          "above it and covers the stack it lands on, and the seed gives no jump that carries "
                          "a stack (jumps on stacks are by pieces that move from the top; allowed with "
                          f"{move!r}: cover, cover-by-rank)")
-        if any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single")
-               for ph in rec.get("phases") or []):     # ttt-stackjump; flat boards too (merge)
-            p.add(field, f"{cond!r} is not supported with a simultaneous or single phase yet (a round's plans "
-                         "are resolved without the jump's capture; allowed with such a phase: cover, "
+        # ttt-chainback: jumps in rounds are played when every phase is a
+        # round (docs/rules/ttt.md, "Jumps inside rounds"); a rule set mixing
+        # sequential phases with rounds is not built for jumps yet
+        orders = {ph.get("order", "sequential") if isinstance(ph, Mapping) else "sequential"
+                  for ph in rec.get("phases") or [{}]}
+        if orders & {"simultaneous", "single"} and "sequential" in orders:
+            p.add(field, f"{cond!r} is not supported in a rule set that mixes sequential phases with "
+                         "simultaneous or single ones yet (jumps are played when every phase is sequential, "
+                         "or every phase is simultaneous or single; allowed in such a mix: cover, "
                          "cover-by-rank)")
     phases = rec.get("phases") or []
     rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
