@@ -3307,7 +3307,8 @@ class SurroundSimRefState(StackCoverSimRefState):
 
     def captures(self, s, a):
         got = None if self.is_stack_id(a) else self.piece_of(s, a)
-        if got is not None and self.move0 <= a < self.a_pass and self.decode_move(a)[0] is not None:
+        if got is not None and self.move0 <= a and (self.a_pass is None or a < self.a_pass) \
+                and self.decode_move(a)[0] is not None:      # ttt-chainback: a round without passes too
             got = (self.replacers[self.decode_move(a)[0]], got[1])
         if got is not None and self.surrounder(got[0]) and a != self.a_pass:
             name, t = got
@@ -3579,8 +3580,8 @@ class JumpSimRefState(SurroundSimRefState):
 
     def __init__(self, rs):
         self.jump_reserve = []
-        super().__init__(rs)
         self.a_stop = None
+        super().__init__(rs)
         if any(p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
                for p in self.props.values()):
             self.a_stop = self.num_actions      # "end-chain": an id of the game, never legal in a round
