@@ -19,7 +19,7 @@ from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_shapes import _same_pieces, play
 from ttt_checks import assert_is_legal_agrees_with_legal_actions, parsed_or_rejected, random_sim_test_of
-from ttt_reference import JumpSimRefState, StackJumpRefState, SurroundRefState
+from ttt_reference import JumpSimRefState, StackJumpRefState, SurroundRefState, SurroundStackSimRefState
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -555,3 +555,107 @@ def test_random_jump_rounds_match_reference(rec, seed):
     """Move by move the reference's, positions and reserves included."""
     rs = parsed_or_rejected(rec)
     play(rs, games=3, seed=seed, ref_class=JumpSimRefState, check=_same_pieces)
+
+
+
+# -- surrounds on stacks inside rounds ----------------------------------------------------
+# docs/rules/ttt.md, "Surrounds inside rounds" (stacks); the reference is SurroundStackSimRefState.
+
+def stack_surround_cases():
+    out = []
+    add = lambda name, **kw: out.append(_rs(name, **kw))
+    add("sim-stack-surround-line", board={"kind": "stacks", "size": [4, 3, 2]},
+        reserves={"black": {"circle": 4, "x": 1}, "white": {"circle": 4, "x": 1}},
+        shapes={"circle": power("surround-line", "removes", "stationary"), "x": {"move": "adjacent"}},
+        move_limit=16, turn_checks=[], stalemate="most-pieces-wins", phases=[SIM])
+    add("single-then-sim-stack-surround-orth-3p", players="3", board={"kind": "stacks", "size": [3, 3, 2]},
+        reserves={c: {"circle": 3} for c in ("black", "white", "pink")},
+        shapes={"circle": power("surround-orthogonal", "converts", "stationary")},
+        move_limit=12, turn_checks=["first-3-wins"],
+        phases=[{"order": "single", "movement": "placement-only"}, SIM])
+    add("sim-stack-surround-moves-cover-chaos", players="2-vs-chaos", board={"kind": "stacks", "size": [3, 3, 2]},
+        reserves={c: {"star": 2, "circle": 1} for c in ("black", "white", "pink")},
+        shapes={"star": power("surround-line", "reincarnates", "adjacent", MUST),
+                "circle": power("cover", "converts", "stationary")},
+        move_limit=14, turn_checks=["first-3-wins"], stalemate="most-pieces-wins",
+        phases=[SIM, {"pass": True, "locked_players": ["chaos"]}])
+    add("sim-stack-surround-by-stack", board={"kind": "stacks", "size": [3, 3, 3]},
+        reserves={"black": {"star": 2, "cross": 2}, "white": {"star": 2, "cross": 2}},
+        shapes={"star": power("surround-orthogonal", "removes", "adjacent"), "cross": {"move": "orth-by-stack"}},
+        move_limit=16, phases=[SIM])
+    add("sim-stack-surround-and-jump", board={"kind": "stacks", "size": [4, 3, 2]},
+        reserves={"black": {"x": 2, "star": 2}, "white": {"x": 2, "star": 2}},
+        shapes={"x": power("jump", "converts", "orthogonal"), "star": power("surround-line", "removes", "adjacent")},
+        move_limit=20, phases=[SIM])
+    return out
+
+
+@pytest.mark.parametrize("rs", stack_surround_cases(), ids=lambda rs: rs.name)
+def test_stack_surrounds_in_rounds_match_reference(rs):
+    assert rs.compile()["simultaneous"]
+    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=SurroundStackSimRefState, check=_same_pieces)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", stack_surround_cases(), ids=lambda rs: rs.name)
+def test_stack_surrounds_in_rounds_match_reference_long(rs):
+    play(rs, games=600, seed=5, ref_class=SurroundStackSimRefState, check=_same_pieces)
+
+
+@pytest.mark.parametrize("rs", stack_surround_cases(), ids=lambda rs: rs.name)
+def test_stack_surrounds_in_rounds_random_sim_test(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path, num_sims=8)
+
+
+def test_stack_surrounds_in_one_round_read_the_tops_after_every_landing():
+    """A one-row board of four stacks: stack 2 holds black under white's
+    top, stack 3 black. Black places on stack 1 (closing stack 2's white top
+    against stack 3), white on stack 4 (closing stack 3's black against stack
+    2's white top): both read the tops after every landing, before any
+    capture, so both captures happen; each captive is reincarnated into its
+    captor's reserve, and stack 2 shows black's piece that lay under the top."""
+    rec = {"name": "row", "board": {"kind": "stacks", "size": [4, 1, 2], "pieces": [
+               _piece(2, 1, "black", "circle"), _piece(2, 1, "white", "circle", z=2),
+               _piece(3, 1, "black", "circle")]},
+           "reserves": {"black": {"circle": 1}, "white": {"circle": 1}}, "move_limit": 6, "turn_checks": [],
+           "phases": [SIM], "shapes": {"circle": power("surround-line", "reincarnates", "stationary")}}
+    core = make_core(rules.parse(rec))
+    _plan(core, 0, "black@stack(1,1) circle")
+    _plan(core, 1, "white@stack(4,1) circle")
+    assert core.cells() == [1, 1, 0, 2, 0, 0, 0, 0]
+    assert core.shape_reserves() == {"black": {"circle": 1}, "white": {"circle": 1}}
+
+
+@st.composite
+def stack_surround_round_records(draw):
+    dims = [draw(st.integers(2, 4)), draw(st.integers(1, 3)), draw(st.integers(2, 3))]
+    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
+    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
+    shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
+    shapes[names[0]].update(power=draw(st.sampled_from([CAN, MUST])),
+                            condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
+                            result=draw(st.sampled_from(["removes", "reincarnates", "converts"])))
+    for s in names[1:]:
+        if draw(st.booleans()):
+            shapes[s]["move"] = "orth-by-stack"
+        elif draw(st.booleans()):
+            shapes[s].update(power=CAN, condition=draw(st.sampled_from(["cover", "surround-line", "jump"])),
+                             result=draw(st.sampled_from(["removes", "reincarnates", "converts"])))
+            if shapes[s]["condition"] == "jump" and shapes[s]["move"] == "stationary":
+                shapes[s]["move"] = "adjacent"
+    order = draw(st.sampled_from(["simultaneous", "single"]))
+    first = draw(st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}]))
+    return {"name": "SSR", "board": {"kind": "stacks", "size": dims}, "players": players,
+            "reserves": {c: {s: draw(st.integers(0, 3)) for s in shapes} for c in colours},
+            "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
+            "turn_checks": draw(st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]), max_size=1)),
+            "phases": draw(st.sampled_from([[first, {"order": "simultaneous", "pass": True}],
+                                            [first, {"order": "simultaneous", "pass": True}, {"pass": True}]]))}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(stack_surround_round_records(), st.integers(0, 10**6))
+def test_random_stack_surround_rounds_match_reference(rec, seed):
+    rs = parsed_or_rejected(rec)
+    play(rs, games=3, seed=seed, ref_class=SurroundStackSimRefState, check=_same_pieces)

@@ -3346,8 +3346,11 @@ class SurroundSimRefState(StackCoverSimRefState):
     def _round_end(self, plans, landed):
         takers = {}
         captors = {}
+        own = {}                 # ttt-chainback: each plan's own piece (a carried stack's mover, the lowest)
         for s, w, col in landed:
-            if w in self.board and self.surrounder(self.shape[w]):
+            own.setdefault(s, w)
+        for s, w, col in landed:
+            if w == own[s] and w in self.board and self.surrounder(self.shape[w]):
                 captors[s] = (self.board[w], self.shape[w])
                 for c in self.surrounded(s, w, self.board, self.shape):
                     takers.setdefault(c, []).append(s)
@@ -3662,3 +3665,50 @@ class JumpSimRefState(SurroundSimRefState):
             self.reserve[col] += got
         self.jump_reserve = []
         return super()._round_end(plans, landed)
+
+
+class SurroundStackSimRefState(JumpSimRefState):
+    """Surrounds on stacks inside rounds (docs/rules/ttt.md, "Surrounds inside
+    rounds", stacks): SurroundSimRefState's round rule (every landed
+    surrounder finds its captives once every plan has landed, all before any
+    is taken) read on the stacks' tops as StackJumpRefState reads them (its
+    gravity branches, borrowed). Only a plan's own piece surrounds (a carried
+    stack's pieces above its mover do not arrive by a move of their own)."""
+
+    _top_in = StackJumpRefState._top_in
+
+    def surrounded(self, s, c, board, shape):
+        if self.gravity:
+            return StackJumpRefState.surrounded(self, s, c, board, shape)
+        return SurroundRefState.surrounded(self, s, c, board, shape)
+
+    def outcome(self, s, name, t):
+        if self.surrounder(name):
+            return "none", []            # a surrounder never covers, on stacks too
+        return super().outcome(s, name, t)
+
+    def captures(self, s, a):
+        if not self.gravity or self.is_stack_id(a) or a == self.a_pass or a == self.a_stop:
+            return super().captures(s, a)
+        got = self.piece_of(s, a)
+        if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:
+            got = (self.replacers[self.decode_move(a)[0]], got[1])
+        if got is None or not self.surrounder(got[0]):
+            return super().captures(s, a)
+        if self._jump_of(s, a) is not None:
+            return True
+        name, t = got
+        board, shape = dict(self.board), dict(self.shape)
+        if a < self.move0:
+            ch = (a % (self.P * self.T)) // self.T
+            col = ch if self.choose else min(self.owned[s])
+        else:
+            _, f, _ = self.decode_move(a)
+            src = self.top_cell(f)
+            col = board.pop(src)
+            shape.pop(src)
+        x, y, _ = self.target_xyz(t)
+        top = self._top_in(board, x, y)
+        c = (x, y, 0 if top is None else top[2] + 1)
+        board[c], shape[c] = col, name
+        return bool(self.surrounded(s, c, board, shape))

@@ -5159,12 +5159,19 @@ cdef class TTTCore(GameCore):
             for s in range(tab.seats):
                 if landed[s] == m:
                     landed[s] = -1                 # captured: no turn check through it
+            if tab.gravity:
+                self._cb_stack_captive_landed(m, landed)   # ttt-chainback: a carried stack's captured top
             if o >= 0:
                 res = self._cp_take(cap_piece[o], cap_k[o], tab.shape_local[self.shp[m]])
                 if res == RESULT_CONVERTS:
                     self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + cap_piece[o]]
                     self.cell[m] = cap_piece[o]
                     continue
+            if tab.gravity:
+                self._cp_clear(m)                  # ttt-chainback: a stack's top leaves
+                self.top[m % tab.XY] -= 1
+                self._cp_sync_free(m % tab.XY)
+                continue
             self._cp_clear(m)
             self._free_add(m)
         free(cells)
@@ -5180,6 +5187,21 @@ cdef class TTTCore(GameCore):
     # destroyed and no captor's result applies. A chain jump has no extra move
     # in a round (the round's plan is one move); collisions on the landing
     # space are the round's (by rank, else all destroyed).
+
+    cdef void _cb_stack_captive_landed(self, int m, int* landed) noexcept:
+        """Surrounds on stacks in rounds: a captive top (cell m) that a
+        by-stack plan carried there ends that plan's landed run below it, so
+        the round's turn checks do not look through it (as a captured landed
+        piece starts none)."""
+        cdef Tables tab = self.tab
+        cdef int s, j
+        for s in range(tab.seats):
+            if landed[s] < 0 or self.sm_n[s] < 2:
+                continue
+            for j in range(1, self.sm_n[s]):
+                if landed[s] + tab.XY * j == m:
+                    self.sm_n[s] = j
+                    break
 
     cdef void _cb_plan_jumps(self, int* src, int* dst, int* jumped) noexcept:
         """Before the lifts: for each seat whose move plan is a jump, the

@@ -773,12 +773,8 @@ def _check_jumps(rec, p: _Problems):
                          "stacks' tops (allowed with a by-stack move: cover, cover-by-rank)")
         # ttt-rounds3: surrounds in simultaneous and single phases are played on
         # flat boards (judged once every plan has landed): docs/rules/ttt.md,
-        # "Surrounds inside rounds"; on stacks (ttt-stackjump, read on the
-        # stacks' tops) the two were built apart, so not together
-        if rounds and kind == "stacks":
-            p.add(field, f"{props['condition']!r} on a stacks board is not supported with a simultaneous or "
-                         "single phase yet (surrounds inside rounds are judged on flat boards only; allowed on "
-                         "stacks with such a phase: cover, cover-by-rank)")
+        # "Surrounds inside rounds"; ttt-chainback: on stacks too (read on the
+        # stacks' tops once every plan has landed)
 
 
 def _check_start_position(rec, p: _Problems):
