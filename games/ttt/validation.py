@@ -730,11 +730,11 @@ def _check_jumps(rec, p: _Problems):
     """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
     directions (a jump goes over the adjacent piece along one of its move's
     directions), not by stack (ttt-stackjump: on stacks a jump goes over the
-    top of the adjacent stack); the surrounds need, on stacks, a shape that
-    moves from the top, and on stacks sequential phases (in rounds on flat
-    boards since ttt-rounds3) (docs/rules/ttt.md, "Jumps and chain jumps",
-    "Surrounds", "Surrounds inside rounds")."""
-    kind = (rec.get("board") or {}).get("kind")
+    top of the adjacent stack), and (ttt-chainback) a rule set whose phases
+    are all sequential or all rounds; the surrounds need, on stacks, a shape
+    that moves from the top (in rounds on flat boards since ttt-rounds3, on
+    stacks since ttt-chainback) (docs/rules/ttt.md, "Jumps and chain jumps",
+    "Jumps inside rounds", "Surrounds", "Surrounds inside rounds")."""
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
             continue
@@ -761,8 +761,6 @@ def _check_jumps(rec, p: _Problems):
                          "simultaneous or single ones yet (jumps are played when every phase is sequential, "
                          "or every phase is simultaneous or single; allowed in such a mix: cover, "
                          "cover-by-rank)")
-    phases = rec.get("phases") or []
-    rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
