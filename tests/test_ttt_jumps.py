@@ -425,26 +425,26 @@ def test_surround_orthogonal_takes_a_group_without_liberties():
 
 def test_validation_refuses_surrounds_on_stacks_in_rounds():
     """Surrounds on stacks (ttt-stackjump) and surrounds in rounds on flat
-    boards (ttt-rounds3) are played; the two together are not built."""
+    boards (ttt-rounds3) are played, and since ttt-chainback the two together
+    (tests/test_ttt_chainback.py); a by-stack surrounder stays refused."""
     with pytest.raises(RuleSetError) as e:
         rules.parse({"name": "s", "board": {"kind": "stacks", "size": [3, 1, 3]}, "phases": [{"order": "simultaneous"}],
                      "reserves": {"black": {"x": 1}, "white": {"x": 1}},
-                     "shapes": {"x": power("surround-line", "removes", "stationary")}})
-    text = str(e.value)
-    assert "'surround-line' on a stacks board is not supported with a simultaneous or single phase" in text
-    for kind, size, phases in (("stacks", [3, 1, 3], [{}]), ("squares", [3, 3, 1], [{"order": "simultaneous"}])):
+                     "shapes": {"x": power("surround-line", "removes", "orth-by-stack")}})
+    assert "'surround-line' with move 'orth-by-stack' is not defined" in str(e.value)
+    for kind, size, phases in (("stacks", [3, 1, 3], [{}]), ("squares", [3, 3, 1], [{"order": "simultaneous"}]),
+                               ("stacks", [3, 1, 3], [{"order": "simultaneous"}])):
         rules.parse({"name": "s", "board": {"kind": kind, "size": size}, "phases": phases,
                      "reserves": {"black": {"x": 1}, "white": {"x": 1}},
                      "shapes": {"x": power("surround-line", "removes", "stationary")}})
 
 
 def test_validation_refuses_jumps_in_rounds_on_flat_boards_too():
-    """A round resolves plans without the jump's capture, so a jump there
-    would be a plain move: refused on every board (before the merge of
-    ttt-stackjump flat boards let it through)."""
+    """ttt-chainback: jumps are played in rounds when every phase is one
+    (tests/test_ttt_chainback.py); a mix with sequential phases is refused."""
     with pytest.raises(RuleSetError) as e:
         rules.parse({"name": "j", "board": {"kind": "squares", "size": [3, 3, 1]},
-                     "phases": [{"order": "simultaneous", "movement": "allowed"}],
+                     "phases": [{"order": "simultaneous", "movement": "allowed"}, {}],
                      "reserves": {"black": {"x": 1}, "white": {"x": 1}},
                      "shapes": {"x": power("jump", "removes", "adjacent")}})
-    assert "'jump' is not supported with a simultaneous or single phase" in str(e.value)
+    assert "'jump' is not supported in a rule set that mixes sequential phases" in str(e.value)

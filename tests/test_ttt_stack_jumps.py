@@ -412,9 +412,10 @@ def test_a_surrounders_look_ahead_keeps_the_covered_piece():
 
 
 def test_validation_refuses_jumps_on_stacks_in_rounds():
-    """A simultaneous round resolves plans without the jump's capture, so on
-    stacks (newly allowed here) jumps stay out of rounds."""
-    with pytest.raises(RuleSetError, match="'jump' is not supported with a simultaneous"):
-        rules.parse({"name": "r", "board": {"kind": "stacks", "size": [4, 4, 3]}, "phases": [{"order": "single"}],
+    """ttt-chainback: jumps on stacks are played in rounds when every phase
+    is one (tests/test_ttt_chainback.py); a mix with sequential phases is refused."""
+    with pytest.raises(RuleSetError, match="'jump' is not supported in a rule set that mixes sequential"):
+        rules.parse({"name": "r", "board": {"kind": "stacks", "size": [4, 4, 3]},
+                     "phases": [{"order": "single"}, {}],
                      "reserves": {"black": {"x": 2}, "white": {"x": 2}}, "move_limit": 10,
                      "shapes": {"x": power("jump", "removes", "adjacent")}})

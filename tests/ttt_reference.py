@@ -2003,7 +2003,8 @@ class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
 # -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4), from docs/rules/ttt.md
 # "Jumps" -- its own direction lists and its own reading of the continuation ------------
 
-JUMP_CONDITIONS = ("jump", "chain-jump")
+JUMP_CONDITIONS = ("jump", "chain-jump", "chain-jump-back")     # ttt-chainback: "+ back"
+CHAIN_CONDITIONS = ("chain-jump", "chain-jump-back")            # ttt-chainback
 
 
 class JumpRefState(CaptureRefState):
@@ -2020,7 +2021,7 @@ class JumpRefState(CaptureRefState):
         self.chain = None                 # the chained piece's target while its continuation is pending
         self.a_stop = None
         super().__init__(rs)
-        self.chains = any(p.get("power", "none") != "none" and p.get("condition") == "chain-jump"
+        self.chains = any(p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
                           for p in self.props.values())
         self.a_stop = None
         if self.chains:
@@ -2048,6 +2049,8 @@ class JumpRefState(CaptureRefState):
             if s >= len(self.goals):
                 return []
             axis, high = self.goals[s]
+            if jumps_back(self.props[name]):      # ttt-chainback: the mirror of each forward direction too
+                return [d for d in (orth if move == "forward-orthogonal" else diag) if d[axis] != 0]
             return [d for d in (orth if move == "forward-orthogonal" else diag) if d[axis] == (1 if high else -1)]
         return []
 
@@ -2068,6 +2071,7 @@ class JumpRefState(CaptureRefState):
             if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
                 continue
             no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+            no_back = no_back and not jumps_back(self.props[name])     # ttt-chainback
             if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
                 continue
             out[t] = m
@@ -2182,7 +2186,7 @@ class JumpRefState(CaptureRefState):
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
-        if self.props[name]["condition"] == "chain-jump" and self.props[landed].get("condition") == "chain-jump" \
+        if self.props[name]["condition"] in CHAIN_CONDITIONS and self.props[landed].get("condition") in CHAIN_CONDITIONS \
                 and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
                 and self.jumps(s, u, landed):
             self.chain = u
@@ -3304,7 +3308,8 @@ class SurroundSimRefState(StackCoverSimRefState):
 
     def captures(self, s, a):
         got = None if self.is_stack_id(a) else self.piece_of(s, a)
-        if got is not None and self.move0 <= a < self.a_pass and self.decode_move(a)[0] is not None:
+        if got is not None and self.move0 <= a and (self.a_pass is None or a < self.a_pass) \
+                and self.decode_move(a)[0] is not None:      # ttt-chainback: a round without passes too
             got = (self.replacers[self.decode_move(a)[0]], got[1])
         if got is not None and self.surrounder(got[0]) and a != self.a_pass:
             name, t = got
@@ -3342,8 +3347,11 @@ class SurroundSimRefState(StackCoverSimRefState):
     def _round_end(self, plans, landed):
         takers = {}
         captors = {}
+        own = {}                 # ttt-chainback: each plan's own piece (a carried stack's mover, the lowest)
         for s, w, col in landed:
-            if w in self.board and self.surrounder(self.shape[w]):
+            own.setdefault(s, w)
+        for s, w, col in landed:
+            if w == own[s] and w in self.board and self.surrounder(self.shape[w]):
                 captors[s] = (self.board[w], self.shape[w])
                 for c in self.surrounded(s, w, self.board, self.shape):
                     takers.setdefault(c, []).append(s)
@@ -3408,6 +3416,7 @@ class StackJumpRefState(SurroundRefState):
             if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
                 continue
             no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
+            no_back = no_back and not jumps_back(self.props[name])     # ttt-chainback
             if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
                 continue
             out[t] = m
@@ -3444,7 +3453,7 @@ class StackJumpRefState(SurroundRefState):
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
-        if self.props[name]["condition"] == "chain-jump" and self.props[landed].get("condition") == "chain-jump" \
+        if self.props[name]["condition"] in CHAIN_CONDITIONS and self.props[landed].get("condition") in CHAIN_CONDITIONS \
                 and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
                 and self.jumps(s, u, landed):
             self.chain = u
@@ -3800,3 +3809,167 @@ class CloakedMoveSimRefState(CloakedSimRefState, CloakedShapeRefState, MoveSimRe
         landed.sort()
         self._round_end(plans, landed)
         self.refresh()
+
+
+# ---- ttt-chainback ----
+# "Chain Jump (+ back)" (docs/rules/ttt.md, "Chain Jump (+ back)"): read as
+# international draughts' man, which moves forwards only but captures
+# backwards too. JumpRefState and StackJumpRefState ask ``jumps_back`` in
+# their direction lists and landing tests; everything else is a chain jump's.
+
+def jumps_back(props):
+    """Whether a shape's jumps (the first and a chain's extra ones) may go
+    backwards: condition ``chain-jump-back`` with a power. Such a shape's
+    landing is not held to its goal distance, and a forward mover jumps along
+    the forward directions and their mirrors (never sideways)."""
+    return props.get("power", "none") != "none" and props.get("condition") == "chain-jump-back"
+
+
+class JumpSimRefState(SurroundSimRefState):
+    """Jumps and chain jumps inside simultaneous and single rounds (every
+    phase a round; docs/rules/ttt.md, "Jumps inside rounds"), on flat boards
+    and stacks. A jump is a move plan legal on the round's starting board
+    (JumpRefState's and StackJumpRefState's jump lists). When the round
+    resolves, a jumped piece is taken only if no plan lifts from its target
+    (it did not move away) and no other plan lifts from the jumper's (the
+    jumper moved); several plans over one piece destroy it without a result;
+    a single captor applies its result. A chain-jumper jumps once (no extra
+    move in a round). Taking the captive off before the round's lifts is the
+    same as after them here (no plan lifts from its target); its reincarnated
+    pieces join the captor's reserve once every plan has landed, with the
+    round's other captures, after the overdrawn placements were judged."""
+
+    jump_dirs = JumpRefState.jump_dirs
+    decode_move = JumpRefState.decode_move
+
+    def __init__(self, rs):
+        self.jump_reserve = []
+        self.a_stop = None
+        super().__init__(rs)
+        if any(p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
+               for p in self.props.values()):
+            self.a_stop = self.num_actions      # "end-chain": an id of the game, never legal in a round
+            self.num_actions += 1
+
+    def jumper(self, name):
+        p = self.props[name]
+        return p.get("power", "none") != "none" and p.get("condition") in JUMP_CONDITIONS
+
+    def jumps(self, s, f, name):
+        if self.gravity:
+            return StackJumpRefState.jumps(self, s, f, name)     # its gravity branch only
+        return JumpRefState.jumps(self, s, f, name)
+
+    def destinations(self, s, f, name):
+        out = super().destinations(s, f, name)
+        if self.jumper(name):
+            out |= set(self.jumps(s, f, name))
+        return out
+
+    def flat_cover_ok(self, s, name, t):
+        return not self.jumper(name) and super().flat_cover_ok(s, name, t)
+
+    def outcome(self, s, name, t):
+        if self.jumper(name):
+            return "none", []            # a jumper never covers, on stacks too
+        return super().outcome(s, name, t)
+
+    def _jump_of(self, s, a):
+        """(jumped cell, source target, jumper colour, jumper shape) of plan a, or None."""
+        if a is None or a < self.move0 or a == self.a_pass or a == self.a_stop or self.is_stack_id(a):
+            return None
+        if a >= self.rep0 + len(self.replacers) * self.T * self.T:
+            return None
+        _, f, u = self.decode_move(a)
+        src = self.top_cell(f)
+        if src is None or src not in self.board or not self.jumper(self.shape[src]):
+            return None
+        m = self.jumps(s, f, self.shape[src]).get(u)
+        return None if m is None else (m, f, self.board[src], self.shape[src])
+
+    def captures(self, s, a):
+        if self._jump_of(s, a) is not None:
+            return True
+        return super().captures(s, a)
+
+    def _resolve(self):
+        sources = {}
+        for s, a in self.plans.items():
+            if a != self.a_pass and a >= self.move0:
+                f = self._lifted(s, a)[0]
+                sources[f] = sources.get(f, 0) + 1
+        over = {}
+        for s, a in sorted(self.plans.items()):
+            got = self._jump_of(s, a)
+            if got is None:
+                continue
+            m, f, col, name = got
+            if sources[f] > 1 or self.xyz_target(m[0], m[1], 0 if self.gravity else m[2]) in sources:
+                continue                  # the jumper did not move, or the jumped piece moved away
+            over.setdefault(m, []).append((col, name))
+        for m, captors in sorted(over.items()):
+            if len(captors) == 1:
+                col, name = captors[0]
+                result = self.props[name]["result"]
+                if result == "converts":
+                    self.board[m] = col
+                    continue
+                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
+                if got:
+                    self.jump_reserve.append((col, self.shape[m], got))
+            del self.board[m], self.shape[m]
+        return super()._resolve()
+
+    def _round_end(self, plans, landed):
+        for col, captive, got in self.jump_reserve:
+            self.sres[col][captive] += got
+            self.reserve[col] += got
+        self.jump_reserve = []
+        return super()._round_end(plans, landed)
+
+
+class SurroundStackSimRefState(JumpSimRefState):
+    """Surrounds on stacks inside rounds (docs/rules/ttt.md, "Surrounds inside
+    rounds", stacks): SurroundSimRefState's round rule (every landed
+    surrounder finds its captives once every plan has landed, all before any
+    is taken) read on the stacks' tops as StackJumpRefState reads them (its
+    gravity branches, borrowed). Only a plan's own piece surrounds (a carried
+    stack's pieces above its mover do not arrive by a move of their own)."""
+
+    _top_in = StackJumpRefState._top_in
+
+    def surrounded(self, s, c, board, shape):
+        if self.gravity:
+            return StackJumpRefState.surrounded(self, s, c, board, shape)
+        return SurroundRefState.surrounded(self, s, c, board, shape)
+
+    def outcome(self, s, name, t):
+        if self.surrounder(name):
+            return "none", []            # a surrounder never covers, on stacks too
+        return super().outcome(s, name, t)
+
+    def captures(self, s, a):
+        if not self.gravity or self.is_stack_id(a) or a == self.a_pass or a == self.a_stop:
+            return super().captures(s, a)
+        got = self.piece_of(s, a)
+        if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:
+            got = (self.replacers[self.decode_move(a)[0]], got[1])
+        if got is None or not self.surrounder(got[0]):
+            return super().captures(s, a)
+        if self._jump_of(s, a) is not None:
+            return True
+        name, t = got
+        board, shape = dict(self.board), dict(self.shape)
+        if a < self.move0:
+            ch = (a % (self.P * self.T)) // self.T
+            col = ch if self.choose else min(self.owned[s])
+        else:
+            _, f, _ = self.decode_move(a)
+            src = self.top_cell(f)
+            col = board.pop(src)
+            shape.pop(src)
+        x, y, _ = self.target_xyz(t)
+        top = self._top_in(board, x, y)
+        c = (x, y, 0 if top is None else top[2] + 1)
+        board[c], shape[c] = col, name
+        return bool(self.surrounded(s, c, board, shape))

@@ -218,6 +218,7 @@ cdef class Tables:
     cdef bint any_must                     # some shape must capture
     cdef int shape_power[MAX_SHAPES]       # POWER_* of local shape k
     cdef int shape_cond[MAX_SHAPES]        # COND_* of local shape k
+    cdef bint shape_jump_back[MAX_SHAPES]  # ttt-chainback: "Chain Jump (+ back)": its jumps may go backwards
     cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
     cdef bint pots                         # a pot may be split among captors (a chance node)
     cdef int pot0                          # block offset of the pot region (POT_*)
@@ -623,6 +624,7 @@ cdef class Tables:
             self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
             self.shape_cond[k] = p["shape_conditions"][k] if self.powers else 0
             self.shape_result[k] = p["shape_results"][k] if self.powers else 0
+            self.shape_jump_back[k] = p.get("shape_jump_back", [False] * self.K)[k] if self.powers else False
             if self.shape_power[k] == POWER_MUST:
                 self.any_must = True
         self.chips = 0                                   # ttt-jumps: "the lowest possible rank (chips)"
@@ -3584,7 +3586,11 @@ cdef class TTTCore(GameCore):
             return False
         if move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG:
             axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
-            if axis < 0 or tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
+            if axis < 0:
+                return False
+            if tab.shape_jump_back[k]:
+                return self._cb_back_dir_ok(seat, d, axis)      # ttt-chainback
+            if tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
                 return False
         return True
 
@@ -3614,7 +3620,8 @@ cdef class TTTCore(GameCore):
         cdef int d0
         if u < 0 or not self._target_free(u) or not self._may_enter(seat, u):
             return False
-        if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0:
+        if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0 \
+                and not self.tab.shape_jump_back[k]:            # ttt-chainback: "+ back" jumps backwards too
             d0 = self._sh_goal_dist(seat, f)
             if self._sh_goal_dist(seat, u) > d0:
                 return False
@@ -3748,6 +3755,20 @@ cdef class TTTCore(GameCore):
         self.left -= 1
         if self.left == 0 or not self._has_move(self.seat):
             self._next_seat()
+
+    # -- ttt-chainback: "Chain Jump (+ back)" (docs/rules/ttt.md, "Chain Jump (+ back)") --
+    # Reading (a), as international draughts' man: a ``chain-jump-back`` shape
+    # chain-jumps as ``chain-jump`` (same COND_CHAIN_JUMP code) but its jumps,
+    # the first and the extra ones, may go backwards although it "cannot move
+    # backwards": ``_jp_lands`` skips the goal-distance test for it, and a
+    # forward mover jumps along the backward mirror of each forward direction
+    # too (``_cb_back_dir_ok``). Its plain moves keep every restriction.
+
+    cdef inline bint _cb_back_dir_ok(self, int seat, int d, int axis) noexcept:
+        """Whether direction d is a forward direction of ``seat`` or the mirror
+        of one (a non-zero step along its goal axis): the jump directions of a
+        forward mover with "+ back" (sideways steps stay excluded)."""
+        return self.tab.dcomp[d * 3 + axis] != 0
 
     def pending_chain(self):
         """ttt-jumps: the target of the piece whose continuation is pending, or None."""
@@ -4665,6 +4686,7 @@ cdef class TTTCore(GameCore):
         cdef int group[MAX_SEATS]
         cdef int carried[MAX_SEATS * CP_MAX_STACK]     # ttt-rounds: lifted pieces, bottom first
         cdef int cshape[MAX_SEATS * CP_MAX_STACK]      # and their shapes (locals: cores stay small)
+        cdef int jumped[MAX_SEATS]                     # ttt-chainback: the target each jump plan passes over
         if self.seen != NULL:
             self._cloak_sim_begin()        # ttt-cloaksim: attempts only reveal
         v[0] = -1
@@ -4719,6 +4741,8 @@ cdef class TTTCore(GameCore):
             elif piece[s] and src[s] < 0 and dst[s] >= 0:
                 self.placements += 1
         # lift every moved piece; one that several plans move is destroyed
+        if tab.jumps:
+            self._cb_plan_jumps(src, dst, jumped)      # ttt-chainback: before the lifts clear src
         if tab.shaped:
             if self.seen != NULL:
                 self._cr_lift_seen(src)            # ttt-cloakrounds: the moved piece takes its seen mask
@@ -4740,6 +4764,8 @@ cdef class TTTCore(GameCore):
                 dst[s] = -1
             else:
                 piece[s] = a
+        if tab.jumps:
+            self._cb_take_jumped(jumped, piece)        # ttt-chainback: after every lift, before any landing
         # land; collisions destroy unless a by-rank rule resolves them
         for s in range(tab.seats):
             if dst[s] < 0:
@@ -5201,16 +5227,103 @@ cdef class TTTCore(GameCore):
             for s in range(tab.seats):
                 if landed[s] == m:
                     landed[s] = -1                 # captured: no turn check through it
+            if tab.gravity:
+                self._cb_stack_captive_landed(m, landed)   # ttt-chainback: a carried stack's captured top
             if o >= 0:
                 res = self._cp_take(cap_piece[o], cap_k[o], tab.shape_local[self.shp[m]])
                 if res == RESULT_CONVERTS:
                     self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + cap_piece[o]]
                     self.cell[m] = cap_piece[o]
                     continue
+            if tab.gravity:
+                self._cp_clear(m)                  # ttt-chainback: a stack's top leaves
+                self.top[m % tab.XY] -= 1
+                self._cp_sync_free(m % tab.XY)
+                continue
             self._cp_clear(m)
             self._free_add(m)
         free(cells)
         free(taker)
+
+    # -- ttt-chainback: jumps and chain jumps inside simultaneous and single rounds ----
+    # docs/rules/ttt.md, "Jumps inside rounds". A jump plan is a move plan (legal
+    # on the round's starting board); the round lifts every moved piece, then
+    # takes the jumped pieces, then lands. A jump captures the piece it passes
+    # over only if that piece is still there after the lifts (its owner did not
+    # move it, nor a contested plan destroy it) and the jumper itself moved
+    # (its lift was not contested); a piece jumped by several plans is
+    # destroyed and no captor's result applies. A chain jump has no extra move
+    # in a round (the round's plan is one move); collisions on the landing
+    # space are the round's (by rank, else all destroyed).
+
+    cdef void _cb_stack_captive_landed(self, int m, int* landed) noexcept:
+        """Surrounds on stacks in rounds: a captive top (cell m) that a
+        by-stack plan carried there ends that plan's landed run below it, so
+        the round's turn checks do not look through it (as a captured landed
+        piece starts none)."""
+        cdef Tables tab = self.tab
+        cdef int s, j
+        for s in range(tab.seats):
+            if landed[s] < 0 or self.sm_n[s] < 2:
+                continue
+            for j in range(1, self.sm_n[s]):
+                if landed[s] + tab.XY * j == m:
+                    self.sm_n[s] = j
+                    break
+
+    cdef void _cb_plan_jumps(self, int* src, int* dst, int* jumped) noexcept:
+        """Before the lifts: for each seat whose move plan is a jump, the
+        target it passes over, when no plan lifts from that target (-1 else)."""
+        cdef Tables tab = self.tab
+        cdef int s, o, m
+        for s in range(tab.seats):
+            jumped[s] = -1
+            if src[s] < 0 or dst[s] < 0 or self.sm_stack[s]:
+                continue
+            m = self._jp_jumped(s, self.rk_shape[s], src[s], dst[s])
+            if m < 0:
+                continue
+            for o in range(tab.seats):
+                if src[o] == m:
+                    m = -1                 # it moves away (or is destroyed by a contested lift)
+                    break
+            jumped[s] = m
+
+    cdef void _cb_take_jumped(self, int* jumped, int* piece) noexcept:
+        """After the lifts: each jumped piece goes under its captor's result
+        (removed, reincarnated into the captor's colour's reserve, or
+        converted in place), or is destroyed when several moved jumpers passed
+        over it. ``piece[s]`` is 0 for a jumper whose lift was contested."""
+        cdef Tables tab = self.tab
+        cdef int s, o, m, c, n, res, who
+        for s in range(tab.seats):
+            m = jumped[s]
+            if m < 0:
+                continue
+            n = 0
+            who = -1
+            for o in range(s, tab.seats):
+                if jumped[o] == m:
+                    jumped[o] = -1
+                    if piece[o]:
+                        n += 1
+                        who = o
+            if n == 0:
+                continue
+            c = self._jp_top(m)
+            res = -1                   # destroyed: no result
+            if n == 1:
+                res = self._cp_take(piece[who], self.rk_shape[who], tab.shape_local[self.shp[c]])
+            if res == RESULT_CONVERTS:
+                self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece[who]]
+                self.cell[c] = piece[who]
+            elif tab.gravity:
+                self._cp_clear(c)
+                self.top[m] -= 1
+                self._cp_sync_free(m)
+            else:
+                self._cp_clear(m)
+                self._free_add(m)
 
     cdef inline void _sim_replace(self, int c, int k) noexcept:
         """The piece on cell c takes local shape k (a goal's replacement)."""

@@ -357,5 +357,8 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "shape_results": [RESULT_CODES[p.get("result", "removes")] for p in props],
         "jumps": has_jumps(r),             # ttt-jumps
         "chains": has_chains(r),
+        # ttt-chainback: "Chain Jump (+ back)": the shape's jumps may go backwards
+        "shape_jump_back": [p.get("power", "none") != "none" and p.get("condition") == "chain-jump-back"
+                            for p in props],
         "surrounds": has_surrounds(r),
     }

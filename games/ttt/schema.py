@@ -44,6 +44,13 @@ POWERS_NOW = POWERS_ALL
 CONDITIONS_ALL = ("cover", "cover-by-rank", "jump", "chain-jump", "surround-line", "surround-orthogonal")
 CONDITIONS_NOW = CONDITIONS_ALL                    # ttt-jumps: the jumps and the surrounds
 CONDITIONS_JUMP = ("jump", "chain-jump")
+# ttt-chainback: the seed's "Chain Jump (+ back)", read as international
+# draughts' man (docs/rules/ttt.md, "Chain Jump (+ back)"): a chain jump whose
+# jumps may go backwards although the shape cannot move backwards
+CONDITIONS_ALL = CONDITIONS_ALL + ("chain-jump-back",)
+CONDITIONS_NOW = CONDITIONS_NOW + ("chain-jump-back",)
+CONDITIONS_JUMP = CONDITIONS_JUMP + ("chain-jump-back",)
+CONDITIONS_CHAIN = ("chain-jump", "chain-jump-back")
 CONDITIONS_SURROUND = ("surround-line", "surround-orthogonal")
 RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
 RESULTS_NOW = RESULTS_ALL
@@ -132,7 +139,9 @@ POWER_CODES = {"none": int(Power.POWER_NONE), "must-capture": int(Power.POWER_MU
 CONDITION_CODES = {"cover": int(Condition.COND_COVER), "cover-by-rank": int(Condition.COND_COVER_RANK),
                    "jump": int(Condition.COND_JUMP), "chain-jump": int(Condition.COND_CHAIN_JUMP),
                    "surround-line": int(Condition.COND_SURROUND_LINE),
-                   "surround-orthogonal": int(Condition.COND_SURROUND_ORTH)}
+                   "surround-orthogonal": int(Condition.COND_SURROUND_ORTH),
+                   # ttt-chainback: a chain jump to the engine, with its own "+ back" flag
+                   "chain-jump-back": int(Condition.COND_CHAIN_JUMP)}
 RESULT_CODES = {"removes": int(Result.RESULT_REMOVES), "converts": int(Result.RESULT_CONVERTS),
                 "reincarnates": int(Result.RESULT_REINCARNATES),
                 "reincarnates-x2": int(Result.RESULT_REINCARNATES_X2)}
@@ -329,7 +338,7 @@ def has_chains(record) -> bool:
     """ttt-jumps: whether some shape chain-jumps, so a jump may be followed by
     the same player's continuation decision (jump again with that piece, or
     end the chain): such rule sets have one more action id, "end-chain"."""
-    return any(props.get("power", "none") != "none" and props.get("condition") == "chain-jump"
+    return any(props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_CHAIN
                for props in record["shapes"].values())
 
 

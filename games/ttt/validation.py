@@ -737,11 +737,11 @@ def _check_jumps(rec, p: _Problems):
     """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
     directions (a jump goes over the adjacent piece along one of its move's
     directions), not by stack (ttt-stackjump: on stacks a jump goes over the
-    top of the adjacent stack); the surrounds need, on stacks, a shape that
-    moves from the top, and on stacks sequential phases (in rounds on flat
-    boards since ttt-rounds3) (docs/rules/ttt.md, "Jumps and chain jumps",
-    "Surrounds", "Surrounds inside rounds")."""
-    kind = (rec.get("board") or {}).get("kind")
+    top of the adjacent stack), and (ttt-chainback) a rule set whose phases
+    are all sequential or all rounds; the surrounds need, on stacks, a shape
+    that moves from the top (in rounds on flat boards since ttt-rounds3, on
+    stacks since ttt-chainback) (docs/rules/ttt.md, "Jumps and chain jumps",
+    "Jumps inside rounds", "Surrounds", "Surrounds inside rounds")."""
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
             continue
@@ -758,13 +758,16 @@ def _check_jumps(rec, p: _Problems):
                          "above it and covers the stack it lands on, and the seed gives no jump that carries "
                          "a stack (jumps on stacks are by pieces that move from the top; allowed with "
                          f"{move!r}: cover, cover-by-rank)")
-        if any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single")
-               for ph in rec.get("phases") or []):     # ttt-stackjump; flat boards too (merge)
-            p.add(field, f"{cond!r} is not supported with a simultaneous or single phase yet (a round's plans "
-                         "are resolved without the jump's capture; allowed with such a phase: cover, "
+        # ttt-chainback: jumps in rounds are played when every phase is a
+        # round (docs/rules/ttt.md, "Jumps inside rounds"); a rule set mixing
+        # sequential phases with rounds is not built for jumps yet
+        orders = {ph.get("order", "sequential") if isinstance(ph, Mapping) else "sequential"
+                  for ph in rec.get("phases") or [{}]}
+        if orders & {"simultaneous", "single"} and "sequential" in orders:
+            p.add(field, f"{cond!r} is not supported in a rule set that mixes sequential phases with "
+                         "simultaneous or single ones yet (jumps are played when every phase is sequential, "
+                         "or every phase is simultaneous or single; allowed in such a mix: cover, "
                          "cover-by-rank)")
-    phases = rec.get("phases") or []
-    rounds = any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases)
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
@@ -775,12 +778,8 @@ def _check_jumps(rec, p: _Problems):
                          "stacks' tops (allowed with a by-stack move: cover, cover-by-rank)")
         # ttt-rounds3: surrounds in simultaneous and single phases are played on
         # flat boards (judged once every plan has landed): docs/rules/ttt.md,
-        # "Surrounds inside rounds"; on stacks (ttt-stackjump, read on the
-        # stacks' tops) the two were built apart, so not together
-        if rounds and kind == "stacks":
-            p.add(field, f"{props['condition']!r} on a stacks board is not supported with a simultaneous or "
-                         "single phase yet (surrounds inside rounds are judged on flat boards only; allowed on "
-                         "stacks with such a phase: cover, cover-by-rank)")
+        # "Surrounds inside rounds"; ttt-chainback: on stacks too (read on the
+        # stacks' tops once every plan has landed)
 
 
 def _check_start_position(rec, p: _Problems):
