@@ -93,9 +93,17 @@ ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.
                       "Phantom-TTT-Corners": f"ttt(rules={EXAMPLES}/Phantom-TTT-Corners.json)"}
 
 QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
-             max_strategies=256, cfr_max_histories=200_000)
-FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=200, check_simulations=500,
-            max_strategies=4096, cfr_max_histories=5_000_000)
+             max_strategies=256, cfr_max_histories=200_000, game_simulations={}, check_beliefs={})
+# FULL's cuts (econ-full2, docs/studies.md "The full run"): 3P-9X-HideSeek's tournament at 200
+# simulations, not 1,000: its 30-move rounds of three seats made a game 26 s at the load measured,
+# 3,100 s of the 5,100 s of play left, and pink wins every game whatever is played
+# (docs/rules/dilemmas.md), so every figure of its tournament is the same at any budget. The
+# ISMCTS check at the settings measured to pass in stop 23 (100 games per pair, 300
+# simulations, KBeauty9 with belief=random: with the default belief Random beats it there,
+# docs/studies.md), not 200 games at 500 (an estimated 2,000 s, nearly all 3Blotto13).
+FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=100, check_simulations=300,
+            max_strategies=4096, cfr_max_histories=5_000_000, game_simulations={"3P-9X-HideSeek": 200},
+            check_beliefs={"KBeauty9": "random"})
 # (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
 # 3.4M positions took over 5 GB and most of the quick run before this cap.
 # Games past it are refused on a count made without building (cfr/count.py).)
@@ -396,7 +404,8 @@ def strategy_names(game, inf) -> list[list[str]]:
 # --------------------------------------------------------------------------- bots
 
 def bot_specs(rec: dict, simulations: int) -> list:
-    """The tournament's bots for one game (module docstring)."""
+    """The tournament's bots for one game (module docstring); ``simulations`` is the game's
+    budget (``game_simulations``, else ``simulations``)."""
     from agents import BotSpec
     specs = [BotSpec.make("random")]
     if rec.get("cfr"):
@@ -469,7 +478,7 @@ def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: 
         dlow, dhigh = wilson_interval(w.wins, w.wins + w.losses)
         out[other] = {"wins": w.wins, "draws": w.draws, "losses": w.losses, "games": w.games,
                       "win_rate": w.rate, "low": w.low, "high": w.high, "score": w.score,
-                      "decisive_low": dlow, "decisive_high": dhigh}
+                      "decisive_low": dlow, "decisive_high": dhigh, "belief": belief}
     return out
 
 
@@ -510,24 +519,55 @@ def main(argv=None) -> int:
     parser.add_argument("--cfr-max-histories", type=positive_int,
                         help="skip tabular CFR and backward induction on games with more histories, "
                              "counted without building the tree (quick 200000, full 5000000)")
+    parser.add_argument("--game-simulations", nargs="+", metavar="GAME=N",
+                        help="a game's own MCTS/ISMCTS budget in its tournament, replacing --simulations "
+                             "there (full: 3P-9X-HideSeek=200, whose result does not depend on play; "
+                             "quick: none); stated in config.json and the summary")
     parser.add_argument("--skip-check", action="store_true", help="skip the ISMCTS check on cloaked games")
+    parser.add_argument("--check-beliefs", nargs="+", metavar="GAME=BELIEF",
+                        help="ISMCTS's belief (histories or random, mcts.worlds.BELIEFS) in a check game "
+                             "(full: KBeauty9=random; the others and quick: histories)")
+    parser.add_argument("--redo", nargs="+", metavar="GAME",
+                        help="drop these games' records (analysis, tournament games, ISMCTS check, CFR "
+                             "policy) before resuming, so they are computed again, e.g. after their rule "
+                             "set or a setting of theirs changed; the dropped records are kept in "
+                             "records/dropped-TIME/. Done each time it is given: resume an interrupted "
+                             "redo without it")
     args = parser.parse_args(argv)
+    args.game_simulations = _pairs(parser, "game-simulations", args.game_simulations, positive_int)
+    args.check_beliefs = _pairs(parser, "check-beliefs", args.check_beliefs, _belief)
     cfg = settings(args, QUICK, FULL)
     import games  # noqa: F401
     try:
         entries = catalogue_entries(args.games) if args.games or not args.full else full_entries()
     except ValueError as e:
         parser.error(str(e))
-    cfg.update(seed=args.seed, full=args.full, games=[e["name"] for e in entries])
+    names = [e["name"] for e in entries]
+    check_names = set(ISMCTS_CHECK) | set(ISMCTS_CHECK_TODAY)
+    for flag, given, allowed in (("game-simulations", cfg["game_simulations"], set(names)),
+                                 ("check-beliefs", cfg["check_beliefs"], check_names),
+                                 ("redo", args.redo or [], set(names) | check_names)):
+        unknown = [n for n in given if n not in allowed]
+        if unknown and (flag != "game-simulations" or given is args.game_simulations):
+            parser.error(f"--{flag}: {', '.join(unknown)} not among this run's games "
+                         f"({', '.join(sorted(allowed))})")
+    cfg.update(seed=args.seed, full=args.full, games=names)
+    # check_games and check_simulations are not resume keys: the check's records carry each
+    # bot's settings and a changed budget is refused per record (the record store); a new
+    # count only chooses which games are wanted (econ-full2 changed --full's check settings
+    # before its check had played a game)
     out = prepare_out(args.out, STUDY, cfg, ("seed", "cfr_iterations", "games_per_pair", "simulations",
-                                             "check_games", "check_simulations", "max_strategies"))
+                                             "max_strategies"))
     (out / "records").mkdir(exist_ok=True)
+    if args.redo:
+        drop_records(out, args.redo, {e["name"]: e for e in entries})
     start = time.perf_counter()
     run_options = dict(backend=args.backend, n_jobs=args.jobs, scheduler=args.scheduler,
                        progress=not args.no_progress)
     by_name = {e["name"]: e for e in entries}
     settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed", "cfr_max_histories")
                     if k in cfg}
+    fingerprints = {e["name"]: _fingerprint(e["game"]) for e in entries}
 
     def report(rec):
         cfr = (f"CFR NashConv {rec['cfr']['nash_conv']:.2g} ({rec['cfr']['seconds']:.0f} s)" if rec.get("cfr")
@@ -538,8 +578,12 @@ def main(argv=None) -> int:
     say(f"analysing {len(entries)} games: {', '.join(by_name)}")
     analyses = resumable(
         list(by_name), out / "records" / "analysis.jsonl", args.jobs,
-        reusable=lambda r: r.get("settings") == settings_key,
-        work=functools.partial(_analyse_named, entries=by_name, settings_key=settings_key, out=str(out)),
+        # a record made before analyses carried their rule set's fingerprint is reused (stop 24's
+        # copy of stop 23's run; --redo the games whose rule set changed since)
+        reusable=lambda r: r.get("settings") == settings_key and
+        r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]],
+        work=functools.partial(_analyse_named, entries=by_name, settings_key=settings_key, out=str(out),
+                               fingerprints=fingerprints),
         announce=lambda k: f"{k} games to analyse (tables, equilibria, CFR+ {cfg['cfr_iterations']} iterations)",
         report=report)
     rows = [analyses[e["name"]] for e in entries]
@@ -547,14 +591,17 @@ def main(argv=None) -> int:
     from analysis.tournament import make_tasks, run_tasks
     tasks, labels = [], {}
     for rec in rows:
-        specs = bot_specs(rec, cfg["simulations"])
+        specs = bot_specs(rec, cfg["game_simulations"].get(rec["name"], cfg["simulations"]))
         if len(specs) < 2:              # CFR refused and no search bot: nothing to pair Random with
             rec["tournament_skipped"] = "only " + ", ".join(s.label for s in specs) + " can play it here"
             continue
         labels[rec["name"]] = [s.label for s in specs]
         tasks += make_tasks(rec["tournament_game"], specs, cfg["games_per_pair"], args.seed)
-    say(f"tournaments: {len(tasks)} games ({cfg['games_per_pair']} per table, every seating)")
-    played = run_tasks(tasks, out / "records" / "tournament.jsonl", desc="tournaments", **run_options)
+    own = "".join(f"; {n} at {k} simulations" for n, k in cfg["game_simulations"].items() if n in labels)
+    say(f"tournaments: {len(tasks)} games ({cfg['games_per_pair']} per table, every seating; "
+        f"MCTS/ISMCTS {cfg['simulations']} simulations{own})")
+    played = _refusing_mixes(run_tasks, tasks, out / "records" / "tournament.jsonl", desc="tournaments",
+                             **run_options)
     for rec in rows:
         if rec["name"] not in labels:
             continue
@@ -574,8 +621,10 @@ def main(argv=None) -> int:
             say(f"ISMCTS check: {', '.join(missing)} not in the catalogue yet; running it on "
                 f"{', '.join(check_games)}")
         for name, game_string in check_games.items():
-            checks[name] = ismcts_check(game_string, cfg["check_games"], cfg["check_simulations"], args.seed,
-                                        out / "records" / f"ismcts_check_{name}.jsonl", run_options)
+            checks[name] = _refusing_mixes(ismcts_check, game_string, cfg["check_games"],
+                                           cfg["check_simulations"], args.seed,
+                                           out / "records" / f"ismcts_check_{name}.jsonl", run_options,
+                                           belief=cfg["check_beliefs"].get(name, "histories"))
         checks_missing = missing
     else:
         checks_missing = []
@@ -585,14 +634,110 @@ def main(argv=None) -> int:
     return 0
 
 
-def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str) -> dict:
+def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str, fingerprints: dict) -> dict:
     rec = analyse(entries[name], cfr_iterations=settings_key["cfr_iterations"],
                   max_strategies=settings_key["max_strategies"], seed=settings_key["seed"], out=out,
                   cfr_max_histories=settings_key.get("cfr_max_histories", FULL["cfr_max_histories"]))
     rec["game_string"] = rec["game"]
     rec["game"] = name               # the record store's key
     rec["settings"] = settings_key
+    rec["game_fingerprint"] = fingerprints[name]
     return rec
+
+
+def _fingerprint(game_string: str):
+    """The rule set's fingerprint (analysis.tournament.game_fingerprint; None for OpenSpiel's
+    games): an analysis of an edited rule set is made again, as its tournament games are."""
+    from analysis.tournament import game_fingerprint
+    return game_fingerprint(game_string)
+
+
+def _pairs(parser, flag: str, items, convert) -> dict | None:
+    """``NAME=VALUE`` items of ``--flag`` as a dict (None when the flag is not given)."""
+    if items is None:
+        return None
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        try:
+            if not sep or not name:
+                raise ValueError
+            out[name] = convert(value)
+        except (ValueError, TypeError) as e:
+            parser.error(f"--{flag} takes NAME=VALUE items, got {item!r}" + (f": {e}" if str(e) else ""))
+    return out
+
+
+def _belief(text: str) -> str:
+    from mcts.worlds import BELIEFS
+    if text not in BELIEFS:
+        raise ValueError(f"the belief must be one of {', '.join(BELIEFS)}")
+    return text
+
+
+def _refusing_mixes(run, *args, **kwargs):
+    """``run(*args, **kwargs)``, turning a record store's refusal to mix settings into a
+    message that says how to recompute the game (--redo) instead of a traceback."""
+    from records.errors import SettingsMismatch
+    try:
+        return run(*args, **kwargs)
+    except SettingsMismatch as e:
+        game = str(e).split("'", 2)[1].split("|")[0] if "'" in str(e) else "the game"
+        raise SystemExit(f"{e}\n(the records of {game} were made with other settings or another version "
+                         "of its rule set: rerun with --redo NAME to drop and recompute that game's "
+                         "records, or use another --out)") from None
+
+
+def drop_records(out: Path, redo: list, entries: dict) -> None:
+    """``--redo``: move the named games' records out of the run's record stores (analysis,
+    tournament games, ISMCTS check) and their CFR policies into records/dropped-TIME/, so
+    the resume that follows computes them again. Nothing is deleted; each store is
+    rewritten whole under its lock (the run already holds the directory's run.lock)."""
+    import os
+    from records import RecordStore, read_records
+    names = set(redo)
+    dropped = out / "records" / time.strftime("dropped-%Y%m%dT%H%M%SZ", time.gmtime())
+    analysis = out / "records" / "analysis.jsonl"
+    old = {r["game"]: r for r in read_records(analysis, key="game")}
+    strings = set()
+    for name in names:
+        if name in entries:
+            strings.add(tournament_game(entries[name]["game"]))
+        if name in old and old[name].get("tournament_game"):
+            strings.add(old[name]["tournament_game"])
+    counts = {}
+    for path, key, drop in ((analysis, "game", lambda r: r["game"] in names),
+                            (out / "records" / "tournament.jsonl", "key", lambda r: r["game"] in strings),
+                            *((out / "records" / f"ismcts_check_{n}.jsonl", "key", lambda r: True)
+                              for n in sorted(names))):
+        if not path.exists():
+            continue
+        with RecordStore(path, key=key) as store:
+            records = store.records()
+            gone = [r for r in records if drop(r)]
+            if not gone:
+                continue
+            dropped.mkdir(parents=True, exist_ok=True)
+            with RecordStore(dropped / path.name, key=key) as keep_aside:
+                for r in gone:
+                    keep_aside.append(r)
+            fresh = path.with_name(path.name + ".redo")
+            fresh.unlink(missing_ok=True)
+            with RecordStore(fresh, key=key) as rewritten:
+                for r in records:
+                    if not drop(r):
+                        rewritten.append(r)
+            os.replace(fresh, path)
+        counts[path.name] = len(gone)
+    for name in sorted(names):
+        policy = out / "policies" / f"{name}.json"
+        if policy.exists():
+            dropped.mkdir(parents=True, exist_ok=True)
+            os.replace(policy, dropped / policy.name)
+            counts[f"policies/{policy.name}"] = 1
+    say(f"--redo {' '.join(sorted(names))}: dropped "
+        + (", ".join(f"{n} from {f}" for f, n in counts.items()) + f" (kept in {dropped})" if counts
+           else "nothing (no records of them yet)"))
 
 
 # --------------------------------------------------------------------------- outputs
@@ -632,8 +777,10 @@ def summary_rows(rows) -> list[dict]:
 
 
 def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
+    own = {n: k for n, k in cfg.get("game_simulations", {}).items() if any(r["name"] == n for r in rows)}
     lines = [f"# Economic dilemmas (seed {cfg['seed']}; CFR+ {cfg['cfr_iterations']} iterations; "
-             f"{cfg['games_per_pair']} games per table of bots; MCTS/ISMCTS {cfg['simulations']} simulations)", "",
+             f"{cfg['games_per_pair']} games per table of bots; MCTS/ISMCTS {cfg['simulations']} simulations"
+             + "".join(f", {k} on {n}" for n, k in own.items()) + ")", "",
              "| game | encodes | table names it | reproduces | strategies | Nash equilibria (pure) | "
              "price of anarchy | CFR+ NashConv | CFR nearest equilibrium (distance) |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -699,6 +846,9 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
             lines.append(text + ".")
         else:
             lines.append(f"CFR: not run ({rec.get('cfr_refused')}).")
+        if rec.get("tournament") and rec["name"] in own:
+            lines.append(f"Its tournament's MCTS/ISMCTS search {own[rec['name']]} simulations a move (the run's "
+                         f"budget for this game, config.json game_simulations), not {cfg['simulations']}.")
         lines += ["", "| bot | games | mean return [95% CI] | wins [95% Wilson] |", "|---|---|---|---|"]
         for b in rec.get("tournament", []):
             lines.append(f"| {b['bot']} | {b['games']} | {b['mean_return']:.3f} [{_num(b['return_low'])}, "
@@ -710,17 +860,21 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
         lines.append(f"Not run on {', '.join(checks_missing)}: not in the catalogue yet (issue 13).")
         lines.append("")
     if checks:
-        lines += [f"ISMCTS with {cfg['check_simulations']} simulations; the baseline is the same search on one "
+        lines += [f"ISMCTS with {cfg['check_simulations']} simulations, {cfg['check_games']} games per pairing; "
+                  "the baseline is the same search on one "
                   "fixed world (`ismcts:worlds=first`); seats alternate (games of more players: every "
                   "seating, and a game is won when ISMCTS's seats' mean return is above the other "
-                  "bot's); wins with 95% Wilson intervals.", "",
-                  "| game | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
+                  "bot's); wins with 95% Wilson intervals. ISMCTS's belief weighs the worlds it lists "
+                  "(histories: every consistent history alike; random: as a uniformly random player "
+                  "would have played them, mcts.worlds.BELIEFS).", "",
+                  "| game | ISMCTS belief | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
                   "wins of decisive games [95% Wilson] | ISMCTS beats it (decisive interval above 50%) |",
-                  "|---|---|---|---|---|---|---|"]
+                  "|---|---|---|---|---|---|---|---|"]
         for name, res in checks.items():
             for other, w in res.items():
                 decisive = w["wins"] + w["losses"]
-                lines.append(f"| {name} | {other} | {w['wins']}-{w['draws']}-{w['losses']} | "
+                lines.append(f"| {name} | {w.get('belief', 'histories')} | {other} | "
+                             f"{w['wins']}-{w['draws']}-{w['losses']} | "
                              f"{100 * w['win_rate']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] | "
                              f"{w['score']:.3f} | "
                              + (f"{100 * w['wins'] / decisive:.1f}% [{100 * w['decisive_low']:.1f}, "
