@@ -52,6 +52,7 @@ and ISMCTS check's play time.
 """
 from __future__ import annotations
 
+import argparse
 import csv
 import functools
 import json
@@ -663,7 +664,7 @@ def _pairs(parser, flag: str, items, convert) -> dict | None:
             if not sep or not name:
                 raise ValueError
             out[name] = convert(value)
-        except (ValueError, TypeError) as e:
+        except (ValueError, TypeError, argparse.ArgumentTypeError) as e:
             parser.error(f"--{flag} takes NAME=VALUE items, got {item!r}" + (f": {e}" if str(e) else ""))
     return out
 
