@@ -57,6 +57,7 @@ import csv
 import functools
 import json
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -94,7 +95,8 @@ ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.
                       "Phantom-TTT-Corners": f"ttt(rules={EXAMPLES}/Phantom-TTT-Corners.json)"}
 
 QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
-             max_strategies=256, cfr_max_histories=200_000, game_simulations={}, check_beliefs={})
+             max_strategies=256, cfr_max_histories=200_000, game_simulations={}, check_beliefs={},
+             max_profiles=100_000)
 # FULL's cuts (econ-full2, docs/studies.md "The full run"): 3P-9X-HideSeek's tournament at 200
 # simulations, not 1,000: its 30-move rounds of three seats made a game 26 s at the load measured,
 # 3,100 s of the 5,100 s of play left, and pink wins every game whatever is played
@@ -104,7 +106,11 @@ QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_gam
 # docs/studies.md), not 200 games at 500 (an estimated 2,000 s, nearly all 3Blotto13).
 FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=100, check_simulations=300,
             max_strategies=4096, cfr_max_histories=5_000_000, game_simulations={"3P-9X-HideSeek": 200},
-            check_beliefs={"KBeauty9": "random"})
+            check_beliefs={"KBeauty9": "random"}, max_profiles=100_000)
+# (max_profiles, econ-full2: max_strategies bounds each player, so four players of 512
+# strategies each passed it, and KBeauty9 with hidden turns began a table of 512^4 = 6.9e10
+# profiles, 8 GB in ten minutes and growing. The largest table the study computes is the
+# Ultimatum games' 128 x 256 = 32,768; 100,000 is the payoffs tool's own limit.)
 # (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
 # 3.4M positions took over 5 GB and most of the quick run before this cap.
 # Games past it are refused on a count made without building (cfr/count.py).)
@@ -228,7 +234,7 @@ def policy_distance(inf, equilibrium, policy: dict, game) -> float:
 
 
 def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int, out: str,
-            cfr_max_histories: int = 5_000_000) -> dict:
+            cfr_max_histories: int = 5_000_000, max_profiles: int | None = None) -> dict:
     """Everything about one game that is not a game between bots (the record of analysis.jsonl)."""
     import pyspiel
 
@@ -254,6 +260,8 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     # -- payoff table, equilibria
     inf = None
     try:
+        if max_profiles is not None:
+            count_profiles(game, max_profiles)
         inf = induced_normal_form(game, max_strategies=max_strategies)
     except (TooLarge, ValueError) as e:
         rec["table_refused"] = str(e)
@@ -337,6 +345,22 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
                               mixed=[np.round(m, 6).tolist() for m in mixed])
     rec["analysis_seconds"] = round(time.perf_counter() - started, 3)
     return rec
+
+
+def count_profiles(game, limit: int) -> None:
+    """Refuse (``TooLarge``, with the count) a payoff table of more than ``limit`` profiles
+    before it is built: ``induced_normal_form`` bounds each player's strategies only, and
+    its table is the product (one walk of the tree that counts, building nothing)."""
+    import pyspiel
+    from games.normal_form import TooLarge, enumerate_tree
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        game = pyspiel.convert_to_turn_based(game)
+    try:
+        enumerate_tree(game, max_profiles=limit, build=False)
+    except TooLarge as e:
+        detail = re.sub(r"\s*\(raise [^)]*\)", "", str(e))     # the hints name payoff_table's flags
+        raise TooLarge(f"{game}: the payoff table would have more than {limit:,} profiles ({detail}); "
+                       "not built") from e
 
 
 def tree_size(tgame, limit: int, rec: dict):
@@ -517,6 +541,8 @@ def main(argv=None) -> int:
     parser.add_argument("--check-simulations", type=positive_int, help="ISMCTS simulations in the check")
     parser.add_argument("--max-strategies", type=positive_int,
                         help="refuse payoff tables where a player has more pure strategies")
+    parser.add_argument("--max-profiles", type=positive_int,
+                        help="refuse payoff tables of more profiles, counted before building (100000)")
     parser.add_argument("--cfr-max-histories", type=positive_int,
                         help="skip tabular CFR and backward induction on games with more histories, "
                              "counted without building the tree (quick 200000, full 5000000)")
@@ -558,7 +584,7 @@ def main(argv=None) -> int:
     # count only chooses which games are wanted (econ-full2 changed --full's check settings
     # before its check had played a game)
     out = prepare_out(args.out, STUDY, cfg, ("seed", "cfr_iterations", "games_per_pair", "simulations",
-                                             "max_strategies"))
+                                             "max_strategies", "max_profiles"))
     (out / "records").mkdir(exist_ok=True)
     if args.redo:
         drop_records(out, args.redo, {e["name"]: e for e in entries})
@@ -566,8 +592,8 @@ def main(argv=None) -> int:
     run_options = dict(backend=args.backend, n_jobs=args.jobs, scheduler=args.scheduler,
                        progress=not args.no_progress)
     by_name = {e["name"]: e for e in entries}
-    settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed", "cfr_max_histories")
-                    if k in cfg}
+    settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed", "cfr_max_histories",
+                                        "max_profiles") if k in cfg}
     fingerprints = {e["name"]: _fingerprint(e["game"]) for e in entries}
 
     def report(rec):
@@ -581,7 +607,7 @@ def main(argv=None) -> int:
         list(by_name), out / "records" / "analysis.jsonl", args.jobs,
         # a record made before analyses carried their rule set's fingerprint is reused (stop 24's
         # copy of stop 23's run; --redo the games whose rule set changed since)
-        reusable=lambda r: r.get("settings") == settings_key and
+        reusable=lambda r: _same_settings(r, settings_key) and
         r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]],
         work=functools.partial(_analyse_named, entries=by_name, settings_key=settings_key, out=str(out),
                                fingerprints=fingerprints),
@@ -638,12 +664,26 @@ def main(argv=None) -> int:
 def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str, fingerprints: dict) -> dict:
     rec = analyse(entries[name], cfr_iterations=settings_key["cfr_iterations"],
                   max_strategies=settings_key["max_strategies"], seed=settings_key["seed"], out=out,
-                  cfr_max_histories=settings_key.get("cfr_max_histories", FULL["cfr_max_histories"]))
+                  cfr_max_histories=settings_key.get("cfr_max_histories", FULL["cfr_max_histories"]),
+                  max_profiles=settings_key.get("max_profiles"))
     rec["game_string"] = rec["game"]
     rec["game"] = name               # the record store's key
     rec["settings"] = settings_key
     rec["game_fingerprint"] = fingerprints[name]
     return rec
+
+
+def _same_settings(rec: dict, settings_key: dict) -> bool:
+    """Whether an analysis record was made with this run's settings. A record made before
+    ``max_profiles`` existed had no such limit: it is this run's when its table (if any)
+    is within the limit, since a table's content does not depend on the limit."""
+    made = rec.get("settings") or {}
+    if made == settings_key:
+        return True
+    rest = {k: v for k, v in settings_key.items() if k != "max_profiles"}
+    if "max_profiles" in made or made != rest or "max_profiles" not in settings_key:
+        return False
+    return not rec.get("table") or math.prod(rec["table"]["shape"]) <= settings_key["max_profiles"]
 
 
 def _fingerprint(game_string: str):
