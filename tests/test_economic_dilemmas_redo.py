@@ -121,3 +121,35 @@ def test_full_states_its_cuts():
     assert (ed.FULL["check_games"], ed.FULL["check_simulations"], ed.FULL["check_beliefs"]) == \
         (100, 300, {"KBeauty9": "random"})
     assert ed.QUICK["game_simulations"] == {} and ed.QUICK["check_beliefs"] == {}
+    assert ed.FULL["max_profiles"] == ed.QUICK["max_profiles"] == 100_000
+
+
+def test_a_table_over_max_profiles_is_refused_on_its_count_before_it_is_built(tmp_path, monkeypatch):
+    """max_strategies bounds each player only: KBeauty9 with hidden turns has 512 strategies
+    for each of four players, and the full run began its 6.9e10-profile table."""
+    import pyspiel
+    from games.normal_form import TooLarge
+    from solvers import normal_form
+    with pytest.raises(TooLarge, match=r"68,719,476,736 pure-strategy profiles \(strategies per player: 512, 512, "
+                                       r"512, 512\)"):
+        ed.count_profiles(pyspiel.load_game("ttt(rules=KBeauty9)"), ed.FULL["max_profiles"])
+
+    def built(*args, **kwargs):
+        raise AssertionError("built the table after all")
+
+    monkeypatch.setattr(normal_form, "induced_normal_form", built)
+    (entry,) = ed.catalogue_entries(["matrix_rps"])
+    rec = ed.analyse(entry, cfr_iterations=10, max_strategies=16, seed=0, out=str(tmp_path), max_profiles=8)
+    assert "more than 8 profiles" in rec["table_refused"] and "9 pure-strategy profiles" in rec["table_refused"]
+    assert "table" not in rec and rec["cfr"]["iterations"] == 10
+
+
+def test_analyses_made_before_max_profiles_are_reused_when_their_table_fits():
+    key = {"cfr_iterations": 5, "max_strategies": 16, "seed": 0, "max_profiles": 100}
+    old = {k: v for k, v in key.items() if k != "max_profiles"}
+    assert ed._same_settings({"settings": key}, key)
+    assert ed._same_settings({"settings": old, "table": {"shape": [10, 10]}}, key)
+    assert not ed._same_settings({"settings": old, "table": {"shape": [10, 11]}}, key)   # would be refused now
+    assert ed._same_settings({"settings": old, "table_refused": "too large"}, key)       # refused either way
+    assert not ed._same_settings({"settings": dict(old, seed=1)}, key)
+    assert not ed._same_settings({"settings": dict(key, max_profiles=99)}, key)
