@@ -37,7 +37,13 @@ holds today). For each game:
   Wilson intervals on wins (a win is the unique best return);
 - on cloaked games (3Blotto13 and KBeauty9 when the catalogue has them,
   Hide-And-Seek-2 and Phantom-TTT-Corners today): ISMCTS against Random and
-  against the one-world baseline (``ismcts:worlds=first``).
+  against the one-world baseline (``ismcts:worlds=first``), with the belief
+  ``check_beliefs`` names for the game (``--full``: KBeauty9 ``random``).
+
+A game may have its own search budget (``game_simulations``; ``--full``:
+3P-9X-HideSeek at 200, whose result does not depend on play); payoff tables
+of more than ``max_profiles`` profiles are refused on a count, before they
+are built.
 
 Everything lands in ``--out`` (default results/economic_dilemmas):
 config.json (seed, settings, git commit), records/analysis.jsonl (one record
@@ -45,7 +51,10 @@ per game: tables, equilibria, CFR curves), records/tournament.jsonl and
 records/ismcts_check.jsonl (every game played), policies/*.json (CFR average
 policies, playable as ``--bot cfr:policy=PATH``), summary.md, summary.csv,
 cfr_convergence.png/.svg and tournament_returns.png/.svg. Rerunning resumes:
-finished analyses and games are read back, not repeated. The summary is a
+finished analyses and games are read back, not repeated; records made with
+other settings or another version of a rule set are refused (an analysis is
+made again), and ``--redo GAME`` drops a game's records (kept in
+records/dropped-TIME/) so they are computed again. The summary is a
 function of the seed and settings only (no timings), so two runs agree; the
 progress output (stderr) gives each game's analysis time and its tournament's
 and ISMCTS check's play time.
