@@ -41,7 +41,7 @@ holds today). For each game:
   ``check_beliefs`` names for the game (``--full``: KBeauty9 ``random``).
 
 A game may have its own search budget (``game_simulations``; ``--full``:
-3P-9X-HideSeek at 200, whose result does not depend on play); payoff tables
+3P-9X-HideSeek at 50, whose result does not depend on play); payoff tables
 of more than ``max_profiles`` profiles are refused on a count, before they
 are built.
 
@@ -106,15 +106,16 @@ ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.
 QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
              max_strategies=256, cfr_max_histories=200_000, game_simulations={}, check_beliefs={},
              max_profiles=100_000)
-# FULL's cuts (econ-full2, docs/studies.md "The full run"): 3P-9X-HideSeek's tournament at 200
-# simulations, not 1,000: its 30-move rounds of three seats made a game 26 s at the load measured,
-# 3,100 s of the 5,100 s of play left, and pink wins every game whatever is played
-# (docs/rules/dilemmas.md), so every figure of its tournament is the same at any budget. The
+# FULL's cuts (econ-full2, docs/studies.md "The full run"): 3P-9X-HideSeek's tournament at 50
+# simulations, not 1,000: its 30-move rounds of three seats made a game 26 s at the load measured
+# in stop 23 (3,100 s of the 5,100 s of play left) and still 34 s at 200 under stop 24's load,
+# and pink wins every game whatever is played (docs/rules/dilemmas.md), so every figure of its
+# tournament is the same at any budget. The
 # ISMCTS check at the settings measured to pass in stop 23 (100 games per pair, 300
 # simulations, KBeauty9 with belief=random: with the default belief Random beats it there,
 # docs/studies.md), not 200 games at 500 (an estimated 2,000 s, nearly all 3Blotto13).
 FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=100, check_simulations=300,
-            max_strategies=4096, cfr_max_histories=5_000_000, game_simulations={"3P-9X-HideSeek": 200},
+            max_strategies=4096, cfr_max_histories=5_000_000, game_simulations={"3P-9X-HideSeek": 50},
             check_beliefs={"KBeauty9": "random"}, max_profiles=100_000)
 # (max_profiles, econ-full2: max_strategies bounds each player, so four players of 512
 # strategies each passed it, and KBeauty9 with hidden turns began a table of 512^4 = 6.9e10
@@ -488,7 +489,7 @@ def bot_summary(records: list, labels: list) -> list[dict]:
 
 
 def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: int, path: Path,
-                 run_options: dict, belief: str = "histories") -> dict:
+                 run_options: dict, belief: str = "histories", runner=None) -> dict | None:
     """ISMCTS against Random and against the one-world baseline, seats alternating.
     ``belief`` weighs ISMCTS's listed worlds (mcts.worlds.BELIEFS; kbeauty: KBeauty9 is
     checked with both, docs/studies.md)."""
@@ -500,8 +501,11 @@ def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: 
     baseline = BotSpec.make("ismcts", name="baseline", simulations=simulations, worlds="first")
     random_ = BotSpec.make("random")
     tasks = make_tasks(game_string, [ismcts, random_, baseline], games_per_pair, seed, pairs=[(0, 1), (0, 2)])
-    records = run_tasks(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
-    say(f"  ISMCTS check {game_string}: {len(records)} games, {play_seconds(records):.0f} s of play")
+    records = (runner or run_tasks)(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
+    if not records:                     # --summary-only before the check began
+        return None
+    say(f"  ISMCTS check {game_string}: {len(records)} of {len(tasks)} games, "
+        f"{play_seconds(records):.0f} s of play")
     rates = pairwise_win_rates(records) if all(len(r["players"]) == 2 for r in records) \
         else table_win_rates(records, "ismcts")
     out = {}
@@ -512,7 +516,8 @@ def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: 
         dlow, dhigh = wilson_interval(w.wins, w.wins + w.losses)
         out[other] = {"wins": w.wins, "draws": w.draws, "losses": w.losses, "games": w.games,
                       "win_rate": w.rate, "low": w.low, "high": w.high, "score": w.score,
-                      "decisive_low": dlow, "decisive_high": dhigh, "belief": belief}
+                      "decisive_low": dlow, "decisive_high": dhigh, "belief": belief,
+                      "planned": sum(1 for t in tasks if other in t.pair)}
     return out
 
 
@@ -557,12 +562,16 @@ def main(argv=None) -> int:
                              "counted without building the tree (quick 200000, full 5000000)")
     parser.add_argument("--game-simulations", nargs="+", metavar="GAME=N",
                         help="a game's own MCTS/ISMCTS budget in its tournament, replacing --simulations "
-                             "there (full: 3P-9X-HideSeek=200, whose result does not depend on play; "
+                             "there (full: 3P-9X-HideSeek=50, whose result does not depend on play; "
                              "quick: none); stated in config.json and the summary")
     parser.add_argument("--skip-check", action="store_true", help="skip the ISMCTS check on cloaked games")
     parser.add_argument("--check-beliefs", nargs="+", metavar="GAME=BELIEF",
                         help="ISMCTS's belief (histories or random, mcts.worlds.BELIEFS) in a check game "
                              "(full: KBeauty9=random; the others and quick: histories)")
+    parser.add_argument("--summary-only", action="store_true",
+                        help="write summary.md/.csv and the plots from the records already in --out, "
+                             "analysing and playing nothing (a run stopped before its end: the summary "
+                             "says which tournaments and checks are incomplete and how far they got)")
     parser.add_argument("--redo", nargs="+", metavar="GAME",
                         help="drop these games' records (analysis, tournament games, ISMCTS check, CFR "
                              "policy) before resuming, so they are computed again, e.g. after their rule "
@@ -592,8 +601,13 @@ def main(argv=None) -> int:
     # bot's settings and a changed budget is refused per record (the record store); a new
     # count only chooses which games are wanted (econ-full2 changed --full's check settings
     # before its check had played a game)
-    out = prepare_out(args.out, STUDY, cfg, ("seed", "cfr_iterations", "games_per_pair", "simulations",
-                                             "max_strategies", "max_profiles"))
+    resume_keys = ("seed", "cfr_iterations", "games_per_pair", "simulations", "max_strategies", "max_profiles")
+    if args.summary_only:
+        if args.redo:
+            parser.error("--summary-only changes no record: give --redo without it")
+        out = _existing_run(Path(args.out), cfg, resume_keys)
+    else:
+        out = prepare_out(args.out, STUDY, cfg, resume_keys)
     (out / "records").mkdir(exist_ok=True)
     if args.redo:
         drop_records(out, args.redo, {e["name"]: e for e in entries})
@@ -612,7 +626,16 @@ def main(argv=None) -> int:
             f"{len(rec.get('equilibria', []))} equilibria; {cfr}; analysed in {rec.get('analysis_seconds', 0):.0f} s")
 
     say(f"analysing {len(entries)} games: {', '.join(by_name)}")
-    analyses = resumable(
+    if args.summary_only:
+        from records import read_records
+        stored = {r["game"]: r for r in read_records(out / "records" / "analysis.jsonl", key="game")
+                  if r["game"] in by_name and _same_settings(r, settings_key)
+                  and r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]]}
+        lacking = [n for n in by_name if n not in stored]
+        if lacking:
+            raise SystemExit(f"{out} has no analysis of {', '.join(lacking)} with these settings yet: run "
+                             "without --summary-only first")
+    analyses = stored if args.summary_only else resumable(
         list(by_name), out / "records" / "analysis.jsonl", args.jobs,
         # a record made before analyses carried their rule set's fingerprint is reused (stop 24's
         # copy of stop 23's run; --redo the games whose rule set changed since)
@@ -625,28 +648,30 @@ def main(argv=None) -> int:
     rows = [analyses[e["name"]] for e in entries]
 
     from analysis.tournament import make_tasks, run_tasks
-    tasks, labels = [], {}
+    tasks, labels = {}, {}
     for rec in rows:
         specs = bot_specs(rec, cfg["game_simulations"].get(rec["name"], cfg["simulations"]))
         if len(specs) < 2:              # CFR refused and no search bot: nothing to pair Random with
             rec["tournament_skipped"] = "only " + ", ".join(s.label for s in specs) + " can play it here"
             continue
         labels[rec["name"]] = [s.label for s in specs]
-        tasks += make_tasks(rec["tournament_game"], specs, cfg["games_per_pair"], args.seed)
+        tasks[rec["name"]] = make_tasks(rec["tournament_game"], specs, cfg["games_per_pair"], args.seed)
     own = "".join(f"; {n} at {k} simulations" for n, k in cfg["game_simulations"].items() if n in labels)
-    say(f"tournaments: {len(tasks)} games ({cfg['games_per_pair']} per table, every seating; "
-        f"MCTS/ISMCTS {cfg['simulations']} simulations{own})")
-    played = _refusing_mixes(run_tasks, tasks, out / "records" / "tournament.jsonl", desc="tournaments",
-                             **run_options)
-    for rec in rows:
-        if rec["name"] not in labels:
-            continue
-        mine = [r for r in played if r["game"] == rec["tournament_game"]]
-        rec["tournament"] = bot_summary(mine, labels[rec["name"]])
-        say(f"  tournament {rec['name']}: {len(mine)} games, {play_seconds(mine):.0f} s of play "
+    path = out / "records" / "tournament.jsonl"
+    order = tournament_order(rows, tasks, path)
+    say(f"tournaments: {sum(map(len, tasks.values()))} games ({cfg['games_per_pair']} per table, every "
+        f"seating; MCTS/ISMCTS {cfg['simulations']} simulations{own}), game by game, cheapest first by "
+        f"the seconds a game took so far: {', '.join(order)}")
+    play = _stored_games if args.summary_only else run_tasks
+    for name in order:
+        rec = next(r for r in rows if r["name"] == name)
+        mine = _refusing_mixes(play, tasks[name], path, desc=f"tournament {name}", chunk_size=4, **run_options)
+        rec["tournament"] = bot_summary(mine, labels[name])
+        rec["tournament_played"] = [len(mine), len(tasks[name])]
+        say(f"  tournament {name}: {len(mine)} of {len(tasks[name])} games, {play_seconds(mine):.0f} s of play "
             "(summed over the workers; resumed games at the time they took)")
 
-    checks = {}
+    checks, unplayed = {}, []
     if not args.skip_check:
         from games.ttt.dilemmas import available
         have = {d.name for d in available()}
@@ -657,14 +682,19 @@ def main(argv=None) -> int:
             say(f"ISMCTS check: {', '.join(missing)} not in the catalogue yet; running it on "
                 f"{', '.join(check_games)}")
         for name, game_string in check_games.items():
-            checks[name] = _refusing_mixes(ismcts_check, game_string, cfg["check_games"],
-                                           cfg["check_simulations"], args.seed,
-                                           out / "records" / f"ismcts_check_{name}.jsonl", run_options,
-                                           belief=cfg["check_beliefs"].get(name, "histories"))
+            res = _refusing_mixes(ismcts_check, game_string, cfg["check_games"],
+                                  cfg["check_simulations"], args.seed,
+                                  out / "records" / f"ismcts_check_{name}.jsonl", run_options,
+                                  belief=cfg["check_beliefs"].get(name, "histories"),
+                                  runner=_stored_games if args.summary_only else None)
+            if res is None:
+                unplayed.append(name)
+            else:
+                checks[name] = res
         checks_missing = missing
     else:
         checks_missing = []
-    write_outputs(out, rows, checks, checks_missing, cfg)
+    write_outputs(out, rows, checks, checks_missing, cfg, unplayed)
     print((out / "summary.md").read_text())
     say(f"done in {time.perf_counter() - start:.0f} s; results in {out}")
     return 0
@@ -682,6 +712,20 @@ def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str, fi
     return rec
 
 
+def _existing_run(out: Path, cfg: dict, resume_keys) -> Path:
+    """``--summary-only``: the output of a run with these settings (its config.json is
+    left as that run wrote it: this writes only the summary and the plots)."""
+    path = out / "config.json"
+    if not path.exists():
+        raise SystemExit(f"{out} holds no {STUDY} run (no config.json): nothing to summarise")
+    old = json.loads(path.read_text()).get("config", {})
+    changed = [k for k in resume_keys if k in old and old[k] != cfg.get(k)]
+    if changed:
+        raise SystemExit(f"{out} holds a run with different {', '.join(changed)} "
+                         f"({', '.join(f'{k}={old[k]!r}' for k in changed)}): give its settings")
+    return out
+
+
 def _same_settings(rec: dict, settings_key: dict) -> bool:
     """Whether an analysis record was made with this run's settings. A record made before
     ``max_profiles`` existed had no such limit: it is this run's when its table (if any)
@@ -693,6 +737,41 @@ def _same_settings(rec: dict, settings_key: dict) -> bool:
     if "max_profiles" in made or made != rest or "max_profiles" not in settings_key:
         return False
     return not rec.get("table") or math.prod(rec["table"]["shape"]) <= settings_key["max_profiles"]
+
+
+def tournament_order(rows: list, tasks: dict, path: Path) -> list:
+    """The games whose tournaments are played, cheapest first by the mean seconds a game of
+    theirs took in the records so far (games without one last, in catalogue order), so a run
+    stopped early leaves whole tournaments rather than every one part played."""
+    from records import read_records
+    seconds = {}
+    for r in read_records(path, key="key"):
+        seconds.setdefault(r["game"], []).append(r.get("wall_seconds", 0.0))
+    cost = {}
+    for rec in rows:
+        if rec["name"] in tasks:
+            known = seconds.get(rec["tournament_game"])
+            cost[rec["name"]] = float(np.mean(known)) if known else math.inf
+    return sorted(cost, key=lambda n: cost[n])          # stable: catalogue order among equals
+
+
+def _stored_games(tasks, path, **_options) -> list:
+    """``--summary-only``: the records already made of ``tasks`` (read without locking, so a
+    running study is not disturbed), checked as a resume checks them; nothing is played."""
+    from records import read_records
+    from records.errors import SettingsMismatch
+    latest = {r["key"]: r for r in read_records(path, key="key")} if Path(path).exists() else {}
+    out = []
+    for task in tasks:
+        r = latest.get(task.key)
+        if r is None:
+            continue
+        for field, value in task.settings().items():
+            if field in r and r[field] != value:
+                raise SettingsMismatch(f"{path} already holds {task.key!r} with {field} {r[field]!r}, "
+                                       f"not {value!r}")
+        out.append(r)
+    return out
 
 
 def _fingerprint(game_string: str):
@@ -826,11 +905,30 @@ def summary_rows(rows) -> list[dict]:
     return out
 
 
-def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
+def incomplete(rows, checks, unplayed) -> list[str]:
+    """What a summary of a run stopped before its end (``--summary-only``) lacks: the
+    tournaments and check pairings with fewer games than planned, and the checks not begun.
+    Empty for a finished run."""
+    out = [f"{r['name']} tournament {r['tournament_played'][0]} of {r['tournament_played'][1]} games"
+           for r in rows if r.get("tournament_played") and r["tournament_played"][0] < r["tournament_played"][1]]
+    out += [f"ISMCTS check {name} against {other} {w['games']} of {w['planned']} games"
+            for name, res in checks.items() for other, w in res.items()
+            if w.get("planned") and w["games"] < w["planned"]]
+    out += [f"ISMCTS check {name} not begun" for name in unplayed]
+    return out
+
+
+def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> None:
     own = {n: k for n, k in cfg.get("game_simulations", {}).items() if any(r["name"] == n for r in rows)}
     lines = [f"# Economic dilemmas (seed {cfg['seed']}; CFR+ {cfg['cfr_iterations']} iterations; "
              f"{cfg['games_per_pair']} games per table of bots; MCTS/ISMCTS {cfg['simulations']} simulations"
-             + "".join(f", {k} on {n}" for n, k in own.items()) + ")", "",
+             + "".join(f", {k} on {n}" for n, k in own.items()) + ")", ""]
+    gaps = incomplete(rows, checks, unplayed)
+    if gaps:
+        lines += ["**Incomplete: the run was stopped before its end** (summary written from its records "
+                  "with `--summary-only`; the same command without it resumes the run). Not finished: "
+                  + "; ".join(gaps) + ". Figures of unfinished parts are over the games played so far.", ""]
+    lines += [
              "| game | encodes | table names it | reproduces | strategies | Nash equilibria (pure) | "
              "price of anarchy | CFR+ NashConv | CFR nearest equilibrium (distance) |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -896,6 +994,9 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
             lines.append(text + ".")
         else:
             lines.append(f"CFR: not run ({rec.get('cfr_refused')}).")
+        played = rec.get("tournament_played")
+        if played and played[0] < played[1]:
+            lines.append(f"Tournament not finished: {played[0]} of its {played[1]} games played.")
         if rec.get("tournament") and rec["name"] in own:
             lines.append(f"Its tournament's MCTS/ISMCTS search {own[rec['name']]} simulations a move (the run's "
                          f"budget for this game, config.json game_simulations), not {cfg['simulations']}.")
