@@ -117,7 +117,7 @@ def test_bad_flags_are_refused(tmp_path, capsys, flags, message):
 
 
 def test_full_states_its_cuts():
-    assert ed.FULL["game_simulations"] == {"3P-9X-HideSeek": 200}
+    assert ed.FULL["game_simulations"] == {"3P-9X-HideSeek": 50}
     assert (ed.FULL["check_games"], ed.FULL["check_simulations"], ed.FULL["check_beliefs"]) == \
         (100, 300, {"KBeauty9": "random"})
     assert ed.QUICK["game_simulations"] == {} and ed.QUICK["check_beliefs"] == {}
@@ -153,3 +153,38 @@ def test_analyses_made_before_max_profiles_are_reused_when_their_table_fits():
     assert ed._same_settings({"settings": old, "table_refused": "too large"}, key)       # refused either way
     assert not ed._same_settings({"settings": dict(old, seed=1)}, key)
     assert not ed._same_settings({"settings": dict(key, max_profiles=99)}, key)
+
+
+def test_summary_only_summarises_a_stopped_run_and_plays_nothing(tmp_path, counting):
+    out = tmp_path / "d"
+    expected = run(out)
+    analysed, played = counting
+    analysed.clear(), played.clear()
+    assert run(out, "--summary-only") == expected                # a finished run: the same summary
+    path = out / "records" / "tournament.jsonl"
+    stored = path.read_text().splitlines()
+    hide = [i for i, line in enumerate(stored) if "Hide-And-Seek-2" in json.loads(line)["game"]]
+    path.write_text("".join(line + "\n" for i, line in enumerate(stored) if i not in hide[:4]))
+    md, _ = run(out, "--summary-only")
+    assert analysed == [] and played == []                       # nothing analysed or played
+    assert "**Incomplete: the run was stopped before its end**" in md
+    assert "Hide-And-Seek-2 tournament 2 of 6 games" in md and "Tournament not finished: 2 of its 6 games" in md
+    assert "matrix_pd tournament" not in md                      # finished parts are not listed
+    run(out)                                                     # the resume plays just the four
+    assert len(played) == 4 and set(played) == {json.loads(stored[i])["game"] for i in hide[:4]}
+
+
+def test_summary_only_needs_a_run_to_summarise(tmp_path):
+    with pytest.raises(SystemExit, match="no config.json"):
+        ed.main(["--out", str(tmp_path / "none"), "--games", *GAMES, *SMALL, "--summary-only"])
+
+
+def test_tournaments_are_played_cheapest_first(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [
+        {"key": "a|0", "game": "A", "wall_seconds": 9.0}, {"key": "a|1", "game": "A", "wall_seconds": 7.0},
+        {"key": "b|0", "game": "B", "wall_seconds": 0.5}]))
+    rows = [{"name": n, "tournament_game": g} for n, g in (("a", "A"), ("new1", "N1"), ("b", "B"),
+                                                         ("skipped", "S"), ("new2", "N2"))]
+    tasks = {"a": [1], "b": [1], "new1": [1], "new2": [1]}
+    assert ed.tournament_order(rows, tasks, path) == ["b", "a", "new1", "new2"]
