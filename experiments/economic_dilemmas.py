@@ -666,7 +666,8 @@ def main(argv=None) -> int:
     for name in order:
         rec = next(r for r in rows if r["name"] == name)
         mine = _refusing_mixes(play, tasks[name], path, desc=f"tournament {name}", chunk_size=4, **run_options)
-        rec["tournament"] = bot_summary(mine, labels[name])
+        if mine:                        # --summary-only: a tournament not begun has no rows
+            rec["tournament"] = bot_summary(mine, labels[name])
         rec["tournament_played"] = [len(mine), len(tasks[name])]
         say(f"  tournament {name}: {len(mine)} of {len(tasks[name])} games, {play_seconds(mine):.0f} s of play "
             "(summed over the workers; resumed games at the time they took)")

@@ -170,8 +170,11 @@ def test_summary_only_summarises_a_stopped_run_and_plays_nothing(tmp_path, count
     assert "**Incomplete: the run was stopped before its end**" in md
     assert "Hide-And-Seek-2 tournament 2 of 6 games" in md and "Tournament not finished: 2 of its 6 games" in md
     assert "matrix_pd tournament" not in md                      # finished parts are not listed
-    run(out)                                                     # the resume plays just the four
-    assert len(played) == 4 and set(played) == {json.loads(stored[i])["game"] for i in hide[:4]}
+    path.write_text("".join(line + "\n" for i, line in enumerate(stored) if i not in hide))
+    md, _ = run(out, "--summary-only")                           # a tournament not begun: no rows
+    assert "Hide-And-Seek-2 tournament 0 of 6 games" in md and "nan%" not in md and "| nan" not in md
+    run(out)                                                     # the resume plays just the six
+    assert len(played) == 6 and set(played) == {json.loads(stored[i])["game"] for i in hide}
 
 
 def test_summary_only_needs_a_run_to_summarise(tmp_path):
