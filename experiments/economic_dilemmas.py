@@ -37,7 +37,13 @@ holds today). For each game:
   Wilson intervals on wins (a win is the unique best return);
 - on cloaked games (3Blotto13 and KBeauty9 when the catalogue has them,
   Hide-And-Seek-2 and Phantom-TTT-Corners today): ISMCTS against Random and
-  against the one-world baseline (``ismcts:worlds=first``).
+  against the one-world baseline (``ismcts:worlds=first``), with the belief
+  ``check_beliefs`` names for the game (``--full``: KBeauty9 ``random``).
+
+A game may have its own search budget (``game_simulations``; ``--full``:
+3P-9X-HideSeek at 50, whose result does not depend on play); payoff tables
+of more than ``max_profiles`` profiles are refused on a count, before they
+are built.
 
 Everything lands in ``--out`` (default results/economic_dilemmas):
 config.json (seed, settings, git commit), records/analysis.jsonl (one record
@@ -45,17 +51,22 @@ per game: tables, equilibria, CFR curves), records/tournament.jsonl and
 records/ismcts_check.jsonl (every game played), policies/*.json (CFR average
 policies, playable as ``--bot cfr:policy=PATH``), summary.md, summary.csv,
 cfr_convergence.png/.svg and tournament_returns.png/.svg. Rerunning resumes:
-finished analyses and games are read back, not repeated. The summary is a
+finished analyses and games are read back, not repeated; records made with
+other settings or another version of a rule set are refused (an analysis is
+made again), and ``--redo GAME`` drops a game's records (kept in
+records/dropped-TIME/) so they are computed again. The summary is a
 function of the seed and settings only (no timings), so two runs agree; the
 progress output (stderr) gives each game's analysis time and its tournament's
 and ISMCTS check's play time.
 """
 from __future__ import annotations
 
+import argparse
 import csv
 import functools
 import json
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -93,9 +104,23 @@ ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.
                       "Phantom-TTT-Corners": f"ttt(rules={EXAMPLES}/Phantom-TTT-Corners.json)"}
 
 QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
-             max_strategies=256, cfr_max_histories=200_000)
-FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=200, check_simulations=500,
-            max_strategies=4096, cfr_max_histories=5_000_000)
+             max_strategies=256, cfr_max_histories=200_000, game_simulations={}, check_beliefs={},
+             max_profiles=100_000)
+# FULL's cuts (econ-full2, docs/studies.md "The full run"): 3P-9X-HideSeek's tournament at 50
+# simulations, not 1,000: its 30-move rounds of three seats made a game 26 s at the load measured
+# in stop 23 (3,100 s of the 5,100 s of play left) and still 34 s at 200 under stop 24's load,
+# and pink wins every game whatever is played (docs/rules/dilemmas.md), so every figure of its
+# tournament is the same at any budget. The
+# ISMCTS check at the settings measured to pass in stop 23 (100 games per pair, 300
+# simulations, KBeauty9 with belief=random: with the default belief Random beats it there,
+# docs/studies.md), not 200 games at 500 (an estimated 2,000 s, nearly all 3Blotto13).
+FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=100, check_simulations=300,
+            max_strategies=4096, cfr_max_histories=5_000_000, game_simulations={"3P-9X-HideSeek": 50},
+            check_beliefs={"KBeauty9": "random"}, max_profiles=100_000)
+# (max_profiles, econ-full2: max_strategies bounds each player, so four players of 512
+# strategies each passed it, and KBeauty9 with hidden turns began a table of 512^4 = 6.9e10
+# profiles, 8 GB in ten minutes and growing. The largest table the study computes is the
+# Ultimatum games' 128 x 256 = 32,768; 100,000 is the payoffs tool's own limit.)
 # (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
 # 3.4M positions took over 5 GB and most of the quick run before this cap.
 # Games past it are refused on a count made without building (cfr/count.py).)
@@ -219,7 +244,7 @@ def policy_distance(inf, equilibrium, policy: dict, game) -> float:
 
 
 def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int, out: str,
-            cfr_max_histories: int = 5_000_000) -> dict:
+            cfr_max_histories: int = 5_000_000, max_profiles: int | None = None) -> dict:
     """Everything about one game that is not a game between bots (the record of analysis.jsonl)."""
     import pyspiel
 
@@ -245,6 +270,8 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     # -- payoff table, equilibria
     inf = None
     try:
+        if max_profiles is not None:
+            count_profiles(game, max_profiles)
         inf = induced_normal_form(game, max_strategies=max_strategies)
     except (TooLarge, ValueError) as e:
         rec["table_refused"] = str(e)
@@ -330,6 +357,22 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     return rec
 
 
+def count_profiles(game, limit: int) -> None:
+    """Refuse (``TooLarge``, with the count) a payoff table of more than ``limit`` profiles
+    before it is built: ``induced_normal_form`` bounds each player's strategies only, and
+    its table is the product (one walk of the tree that counts, building nothing)."""
+    import pyspiel
+    from games.normal_form import TooLarge, enumerate_tree
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        game = pyspiel.convert_to_turn_based(game)
+    try:
+        enumerate_tree(game, max_profiles=limit, build=False)
+    except TooLarge as e:
+        detail = re.sub(r"\s*\(raise [^)]*\)", "", str(e))     # the hints name payoff_table's flags
+        raise TooLarge(f"{game}: the payoff table would have more than {limit:,} profiles ({detail}); "
+                       "not built") from e
+
+
 def tree_size(tgame, limit: int, rec: dict):
     """The histories of the game CFR walks, counted without building its tree
     (``cfr.count``; this toolkit's Cython games only, None for OpenSpiel's own,
@@ -396,7 +439,8 @@ def strategy_names(game, inf) -> list[list[str]]:
 # --------------------------------------------------------------------------- bots
 
 def bot_specs(rec: dict, simulations: int) -> list:
-    """The tournament's bots for one game (module docstring)."""
+    """The tournament's bots for one game (module docstring); ``simulations`` is the game's
+    budget (``game_simulations``, else ``simulations``)."""
     from agents import BotSpec
     specs = [BotSpec.make("random")]
     if rec.get("cfr"):
@@ -445,7 +489,7 @@ def bot_summary(records: list, labels: list) -> list[dict]:
 
 
 def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: int, path: Path,
-                 run_options: dict, belief: str = "histories") -> dict:
+                 run_options: dict, belief: str = "histories", runner=None) -> dict | None:
     """ISMCTS against Random and against the one-world baseline, seats alternating.
     ``belief`` weighs ISMCTS's listed worlds (mcts.worlds.BELIEFS; kbeauty: KBeauty9 is
     checked with both, docs/studies.md)."""
@@ -457,8 +501,11 @@ def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: 
     baseline = BotSpec.make("ismcts", name="baseline", simulations=simulations, worlds="first")
     random_ = BotSpec.make("random")
     tasks = make_tasks(game_string, [ismcts, random_, baseline], games_per_pair, seed, pairs=[(0, 1), (0, 2)])
-    records = run_tasks(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
-    say(f"  ISMCTS check {game_string}: {len(records)} games, {play_seconds(records):.0f} s of play")
+    records = (runner or run_tasks)(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
+    if not records:                     # --summary-only before the check began
+        return None
+    say(f"  ISMCTS check {game_string}: {len(records)} of {len(tasks)} games, "
+        f"{play_seconds(records):.0f} s of play")
     rates = pairwise_win_rates(records) if all(len(r["players"]) == 2 for r in records) \
         else table_win_rates(records, "ismcts")
     out = {}
@@ -469,7 +516,8 @@ def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: 
         dlow, dhigh = wilson_interval(w.wins, w.wins + w.losses)
         out[other] = {"wins": w.wins, "draws": w.draws, "losses": w.losses, "games": w.games,
                       "win_rate": w.rate, "low": w.low, "high": w.high, "score": w.score,
-                      "decisive_low": dlow, "decisive_high": dhigh}
+                      "decisive_low": dlow, "decisive_high": dhigh, "belief": belief,
+                      "planned": sum(1 for t in tasks if other in t.pair)}
     return out
 
 
@@ -507,27 +555,69 @@ def main(argv=None) -> int:
     parser.add_argument("--check-simulations", type=positive_int, help="ISMCTS simulations in the check")
     parser.add_argument("--max-strategies", type=positive_int,
                         help="refuse payoff tables where a player has more pure strategies")
+    parser.add_argument("--max-profiles", type=positive_int,
+                        help="refuse payoff tables of more profiles, counted before building (100000)")
     parser.add_argument("--cfr-max-histories", type=positive_int,
                         help="skip tabular CFR and backward induction on games with more histories, "
                              "counted without building the tree (quick 200000, full 5000000)")
+    parser.add_argument("--game-simulations", nargs="+", metavar="GAME=N",
+                        help="a game's own MCTS/ISMCTS budget in its tournament, replacing --simulations "
+                             "there (full: 3P-9X-HideSeek=50, whose result does not depend on play; "
+                             "quick: none); stated in config.json and the summary")
     parser.add_argument("--skip-check", action="store_true", help="skip the ISMCTS check on cloaked games")
+    parser.add_argument("--check-beliefs", nargs="+", metavar="GAME=BELIEF",
+                        help="ISMCTS's belief (histories or random, mcts.worlds.BELIEFS) in a check game "
+                             "(full: KBeauty9=random; the others and quick: histories)")
+    parser.add_argument("--summary-only", action="store_true",
+                        help="write summary.md/.csv and the plots from the records already in --out, "
+                             "analysing and playing nothing (a run stopped before its end: the summary "
+                             "says which tournaments and checks are incomplete and how far they got)")
+    parser.add_argument("--redo", nargs="+", metavar="GAME",
+                        help="drop these games' records (analysis, tournament games, ISMCTS check, CFR "
+                             "policy) before resuming, so they are computed again, e.g. after their rule "
+                             "set or a setting of theirs changed; the dropped records are kept in "
+                             "records/dropped-TIME/. Done each time it is given: resume an interrupted "
+                             "redo without it")
     args = parser.parse_args(argv)
+    args.game_simulations = _pairs(parser, "game-simulations", args.game_simulations, positive_int)
+    args.check_beliefs = _pairs(parser, "check-beliefs", args.check_beliefs, _belief)
     cfg = settings(args, QUICK, FULL)
     import games  # noqa: F401
     try:
         entries = catalogue_entries(args.games) if args.games or not args.full else full_entries()
     except ValueError as e:
         parser.error(str(e))
-    cfg.update(seed=args.seed, full=args.full, games=[e["name"] for e in entries])
-    out = prepare_out(args.out, STUDY, cfg, ("seed", "cfr_iterations", "games_per_pair", "simulations",
-                                             "check_games", "check_simulations", "max_strategies"))
+    names = [e["name"] for e in entries]
+    check_names = set(ISMCTS_CHECK) | set(ISMCTS_CHECK_TODAY)
+    for flag, given, allowed in (("game-simulations", cfg["game_simulations"], set(names)),
+                                 ("check-beliefs", cfg["check_beliefs"], check_names),
+                                 ("redo", args.redo or [], set(names) | check_names)):
+        unknown = [n for n in given if n not in allowed]
+        if unknown and (flag != "game-simulations" or given is args.game_simulations):
+            parser.error(f"--{flag}: {', '.join(unknown)} not among this run's games "
+                         f"({', '.join(sorted(allowed))})")
+    cfg.update(seed=args.seed, full=args.full, games=names)
+    # check_games and check_simulations are not resume keys: the check's records carry each
+    # bot's settings and a changed budget is refused per record (the record store); a new
+    # count only chooses which games are wanted (econ-full2 changed --full's check settings
+    # before its check had played a game)
+    resume_keys = ("seed", "cfr_iterations", "games_per_pair", "simulations", "max_strategies", "max_profiles")
+    if args.summary_only:
+        if args.redo:
+            parser.error("--summary-only changes no record: give --redo without it")
+        out = _existing_run(Path(args.out), cfg, resume_keys)
+    else:
+        out = prepare_out(args.out, STUDY, cfg, resume_keys)
     (out / "records").mkdir(exist_ok=True)
+    if args.redo:
+        drop_records(out, args.redo, {e["name"]: e for e in entries})
     start = time.perf_counter()
     run_options = dict(backend=args.backend, n_jobs=args.jobs, scheduler=args.scheduler,
                        progress=not args.no_progress)
     by_name = {e["name"]: e for e in entries}
-    settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed", "cfr_max_histories")
-                    if k in cfg}
+    settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed", "cfr_max_histories",
+                                        "max_profiles") if k in cfg}
+    fingerprints = {e["name"]: _fingerprint(e["game"]) for e in entries}
 
     def report(rec):
         cfr = (f"CFR NashConv {rec['cfr']['nash_conv']:.2g} ({rec['cfr']['seconds']:.0f} s)" if rec.get("cfr")
@@ -536,34 +626,53 @@ def main(argv=None) -> int:
             f"{len(rec.get('equilibria', []))} equilibria; {cfr}; analysed in {rec.get('analysis_seconds', 0):.0f} s")
 
     say(f"analysing {len(entries)} games: {', '.join(by_name)}")
-    analyses = resumable(
+    if args.summary_only:
+        from records import read_records
+        stored = {r["game"]: r for r in read_records(out / "records" / "analysis.jsonl", key="game")
+                  if r["game"] in by_name and _same_settings(r, settings_key)
+                  and r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]]}
+        lacking = [n for n in by_name if n not in stored]
+        if lacking:
+            raise SystemExit(f"{out} has no analysis of {', '.join(lacking)} with these settings yet: run "
+                             "without --summary-only first")
+    analyses = stored if args.summary_only else resumable(
         list(by_name), out / "records" / "analysis.jsonl", args.jobs,
-        reusable=lambda r: r.get("settings") == settings_key,
-        work=functools.partial(_analyse_named, entries=by_name, settings_key=settings_key, out=str(out)),
+        # a record made before analyses carried their rule set's fingerprint is reused (stop 24's
+        # copy of stop 23's run; --redo the games whose rule set changed since)
+        reusable=lambda r: _same_settings(r, settings_key) and
+        r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]],
+        work=functools.partial(_analyse_named, entries=by_name, settings_key=settings_key, out=str(out),
+                               fingerprints=fingerprints),
         announce=lambda k: f"{k} games to analyse (tables, equilibria, CFR+ {cfg['cfr_iterations']} iterations)",
         report=report)
     rows = [analyses[e["name"]] for e in entries]
 
     from analysis.tournament import make_tasks, run_tasks
-    tasks, labels = [], {}
+    tasks, labels = {}, {}
     for rec in rows:
-        specs = bot_specs(rec, cfg["simulations"])
+        specs = bot_specs(rec, cfg["game_simulations"].get(rec["name"], cfg["simulations"]))
         if len(specs) < 2:              # CFR refused and no search bot: nothing to pair Random with
             rec["tournament_skipped"] = "only " + ", ".join(s.label for s in specs) + " can play it here"
             continue
         labels[rec["name"]] = [s.label for s in specs]
-        tasks += make_tasks(rec["tournament_game"], specs, cfg["games_per_pair"], args.seed)
-    say(f"tournaments: {len(tasks)} games ({cfg['games_per_pair']} per table, every seating)")
-    played = run_tasks(tasks, out / "records" / "tournament.jsonl", desc="tournaments", **run_options)
-    for rec in rows:
-        if rec["name"] not in labels:
-            continue
-        mine = [r for r in played if r["game"] == rec["tournament_game"]]
-        rec["tournament"] = bot_summary(mine, labels[rec["name"]])
-        say(f"  tournament {rec['name']}: {len(mine)} games, {play_seconds(mine):.0f} s of play "
+        tasks[rec["name"]] = make_tasks(rec["tournament_game"], specs, cfg["games_per_pair"], args.seed)
+    own = "".join(f"; {n} at {k} simulations" for n, k in cfg["game_simulations"].items() if n in labels)
+    path = out / "records" / "tournament.jsonl"
+    order = tournament_order(rows, tasks, path)
+    say(f"tournaments: {sum(map(len, tasks.values()))} games ({cfg['games_per_pair']} per table, every "
+        f"seating; MCTS/ISMCTS {cfg['simulations']} simulations{own}), game by game, cheapest first by "
+        f"the seconds a game took so far: {', '.join(order)}")
+    play = _stored_games if args.summary_only else run_tasks
+    for name in order:
+        rec = next(r for r in rows if r["name"] == name)
+        mine = _refusing_mixes(play, tasks[name], path, desc=f"tournament {name}", chunk_size=4, **run_options)
+        if mine:                        # --summary-only: a tournament not begun has no rows
+            rec["tournament"] = bot_summary(mine, labels[name])
+        rec["tournament_played"] = [len(mine), len(tasks[name])]
+        say(f"  tournament {name}: {len(mine)} of {len(tasks[name])} games, {play_seconds(mine):.0f} s of play "
             "(summed over the workers; resumed games at the time they took)")
 
-    checks = {}
+    checks, unplayed = {}, []
     if not args.skip_check:
         from games.ttt.dilemmas import available
         have = {d.name for d in available()}
@@ -574,25 +683,191 @@ def main(argv=None) -> int:
             say(f"ISMCTS check: {', '.join(missing)} not in the catalogue yet; running it on "
                 f"{', '.join(check_games)}")
         for name, game_string in check_games.items():
-            checks[name] = ismcts_check(game_string, cfg["check_games"], cfg["check_simulations"], args.seed,
-                                        out / "records" / f"ismcts_check_{name}.jsonl", run_options)
+            res = _refusing_mixes(ismcts_check, game_string, cfg["check_games"],
+                                  cfg["check_simulations"], args.seed,
+                                  out / "records" / f"ismcts_check_{name}.jsonl", run_options,
+                                  belief=cfg["check_beliefs"].get(name, "histories"),
+                                  runner=_stored_games if args.summary_only else None)
+            if res is None:
+                unplayed.append(name)
+            else:
+                checks[name] = res
         checks_missing = missing
     else:
         checks_missing = []
-    write_outputs(out, rows, checks, checks_missing, cfg)
+    write_outputs(out, rows, checks, checks_missing, cfg, unplayed)
     print((out / "summary.md").read_text())
     say(f"done in {time.perf_counter() - start:.0f} s; results in {out}")
     return 0
 
 
-def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str) -> dict:
+def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str, fingerprints: dict) -> dict:
     rec = analyse(entries[name], cfr_iterations=settings_key["cfr_iterations"],
                   max_strategies=settings_key["max_strategies"], seed=settings_key["seed"], out=out,
-                  cfr_max_histories=settings_key.get("cfr_max_histories", FULL["cfr_max_histories"]))
+                  cfr_max_histories=settings_key.get("cfr_max_histories", FULL["cfr_max_histories"]),
+                  max_profiles=settings_key.get("max_profiles"))
     rec["game_string"] = rec["game"]
     rec["game"] = name               # the record store's key
     rec["settings"] = settings_key
+    rec["game_fingerprint"] = fingerprints[name]
     return rec
+
+
+def _existing_run(out: Path, cfg: dict, resume_keys) -> Path:
+    """``--summary-only``: the output of a run with these settings (its config.json is
+    left as that run wrote it: this writes only the summary and the plots)."""
+    path = out / "config.json"
+    if not path.exists():
+        raise SystemExit(f"{out} holds no {STUDY} run (no config.json): nothing to summarise")
+    old = json.loads(path.read_text()).get("config", {})
+    changed = [k for k in resume_keys if k in old and old[k] != cfg.get(k)]
+    if changed:
+        raise SystemExit(f"{out} holds a run with different {', '.join(changed)} "
+                         f"({', '.join(f'{k}={old[k]!r}' for k in changed)}): give its settings")
+    return out
+
+
+def _same_settings(rec: dict, settings_key: dict) -> bool:
+    """Whether an analysis record was made with this run's settings. A record made before
+    ``max_profiles`` existed had no such limit: it is this run's when its table (if any)
+    is within the limit, since a table's content does not depend on the limit."""
+    made = rec.get("settings") or {}
+    if made == settings_key:
+        return True
+    rest = {k: v for k, v in settings_key.items() if k != "max_profiles"}
+    if "max_profiles" in made or made != rest or "max_profiles" not in settings_key:
+        return False
+    return not rec.get("table") or math.prod(rec["table"]["shape"]) <= settings_key["max_profiles"]
+
+
+def tournament_order(rows: list, tasks: dict, path: Path) -> list:
+    """The games whose tournaments are played, cheapest first by the mean seconds a game of
+    theirs took in the records so far (games without one last, in catalogue order), so a run
+    stopped early leaves whole tournaments rather than every one part played."""
+    from records import read_records
+    seconds = {}
+    for r in read_records(path, key="key"):
+        seconds.setdefault(r["game"], []).append(r.get("wall_seconds", 0.0))
+    cost = {}
+    for rec in rows:
+        if rec["name"] in tasks:
+            known = seconds.get(rec["tournament_game"])
+            cost[rec["name"]] = float(np.mean(known)) if known else math.inf
+    return sorted(cost, key=lambda n: cost[n])          # stable: catalogue order among equals
+
+
+def _stored_games(tasks, path, **_options) -> list:
+    """``--summary-only``: the records already made of ``tasks`` (read without locking, so a
+    running study is not disturbed), checked as a resume checks them; nothing is played."""
+    from records import read_records
+    from records.errors import SettingsMismatch
+    latest = {r["key"]: r for r in read_records(path, key="key")} if Path(path).exists() else {}
+    out = []
+    for task in tasks:
+        r = latest.get(task.key)
+        if r is None:
+            continue
+        for field, value in task.settings().items():
+            if field in r and r[field] != value:
+                raise SettingsMismatch(f"{path} already holds {task.key!r} with {field} {r[field]!r}, "
+                                       f"not {value!r}")
+        out.append(r)
+    return out
+
+
+def _fingerprint(game_string: str):
+    """The rule set's fingerprint (analysis.tournament.game_fingerprint; None for OpenSpiel's
+    games): an analysis of an edited rule set is made again, as its tournament games are."""
+    from analysis.tournament import game_fingerprint
+    return game_fingerprint(game_string)
+
+
+def _pairs(parser, flag: str, items, convert) -> dict | None:
+    """``NAME=VALUE`` items of ``--flag`` as a dict (None when the flag is not given)."""
+    if items is None:
+        return None
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        try:
+            if not sep or not name:
+                raise ValueError
+            out[name] = convert(value)
+        except (ValueError, TypeError, argparse.ArgumentTypeError) as e:
+            parser.error(f"--{flag} takes NAME=VALUE items, got {item!r}" + (f": {e}" if str(e) else ""))
+    return out
+
+
+def _belief(text: str) -> str:
+    from mcts.worlds import BELIEFS
+    if text not in BELIEFS:
+        raise ValueError(f"the belief must be one of {', '.join(BELIEFS)}")
+    return text
+
+
+def _refusing_mixes(run, *args, **kwargs):
+    """``run(*args, **kwargs)``, turning a record store's refusal to mix settings into a
+    message that says how to recompute the game (--redo) instead of a traceback."""
+    from records.errors import SettingsMismatch
+    try:
+        return run(*args, **kwargs)
+    except SettingsMismatch as e:
+        game = str(e).split("'", 2)[1].split("|")[0] if "'" in str(e) else "the game"
+        raise SystemExit(f"{e}\n(the records of {game} were made with other settings or another version "
+                         "of its rule set: rerun with --redo NAME to drop and recompute that game's "
+                         "records, or use another --out)") from None
+
+
+def drop_records(out: Path, redo: list, entries: dict) -> None:
+    """``--redo``: move the named games' records out of the run's record stores (analysis,
+    tournament games, ISMCTS check) and their CFR policies into records/dropped-TIME/, so
+    the resume that follows computes them again. Nothing is deleted; each store is
+    rewritten whole under its lock (the run already holds the directory's run.lock)."""
+    import os
+    from records import RecordStore, read_records
+    names = set(redo)
+    dropped = out / "records" / time.strftime("dropped-%Y%m%dT%H%M%SZ", time.gmtime())
+    analysis = out / "records" / "analysis.jsonl"
+    old = {r["game"]: r for r in read_records(analysis, key="game")}
+    strings = set()
+    for name in names:
+        if name in entries:
+            strings.add(tournament_game(entries[name]["game"]))
+        if name in old and old[name].get("tournament_game"):
+            strings.add(old[name]["tournament_game"])
+    counts = {}
+    for path, key, drop in ((analysis, "game", lambda r: r["game"] in names),
+                            (out / "records" / "tournament.jsonl", "key", lambda r: r["game"] in strings),
+                            *((out / "records" / f"ismcts_check_{n}.jsonl", "key", lambda r: True)
+                              for n in sorted(names))):
+        if not path.exists():
+            continue
+        with RecordStore(path, key=key) as store:
+            records = store.records()
+            gone = [r for r in records if drop(r)]
+            if not gone:
+                continue
+            dropped.mkdir(parents=True, exist_ok=True)
+            with RecordStore(dropped / path.name, key=key) as keep_aside:
+                for r in gone:
+                    keep_aside.append(r)
+            fresh = path.with_name(path.name + ".redo")
+            fresh.unlink(missing_ok=True)
+            with RecordStore(fresh, key=key) as rewritten:
+                for r in records:
+                    if not drop(r):
+                        rewritten.append(r)
+            os.replace(fresh, path)
+        counts[path.name] = len(gone)
+    for name in sorted(names):
+        policy = out / "policies" / f"{name}.json"
+        if policy.exists():
+            dropped.mkdir(parents=True, exist_ok=True)
+            os.replace(policy, dropped / policy.name)
+            counts[f"policies/{policy.name}"] = 1
+    say(f"--redo {' '.join(sorted(names))}: dropped "
+        + (", ".join(f"{n} from {f}" for f, n in counts.items()) + f" (kept in {dropped})" if counts
+           else "nothing (no records of them yet)"))
 
 
 # --------------------------------------------------------------------------- outputs
@@ -631,9 +906,30 @@ def summary_rows(rows) -> list[dict]:
     return out
 
 
-def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
+def incomplete(rows, checks, unplayed) -> list[str]:
+    """What a summary of a run stopped before its end (``--summary-only``) lacks: the
+    tournaments and check pairings with fewer games than planned, and the checks not begun.
+    Empty for a finished run."""
+    out = [f"{r['name']} tournament {r['tournament_played'][0]} of {r['tournament_played'][1]} games"
+           for r in rows if r.get("tournament_played") and r["tournament_played"][0] < r["tournament_played"][1]]
+    out += [f"ISMCTS check {name} against {other} {w['games']} of {w['planned']} games"
+            for name, res in checks.items() for other, w in res.items()
+            if w.get("planned") and w["games"] < w["planned"]]
+    out += [f"ISMCTS check {name} not begun" for name in unplayed]
+    return out
+
+
+def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> None:
+    own = {n: k for n, k in cfg.get("game_simulations", {}).items() if any(r["name"] == n for r in rows)}
     lines = [f"# Economic dilemmas (seed {cfg['seed']}; CFR+ {cfg['cfr_iterations']} iterations; "
-             f"{cfg['games_per_pair']} games per table of bots; MCTS/ISMCTS {cfg['simulations']} simulations)", "",
+             f"{cfg['games_per_pair']} games per table of bots; MCTS/ISMCTS {cfg['simulations']} simulations"
+             + "".join(f", {k} on {n}" for n, k in own.items()) + ")", ""]
+    gaps = incomplete(rows, checks, unplayed)
+    if gaps:
+        lines += ["**Incomplete: the run was stopped before its end** (summary written from its records "
+                  "with `--summary-only`; the same command without it resumes the run). Not finished: "
+                  + "; ".join(gaps) + ". Figures of unfinished parts are over the games played so far.", ""]
+    lines += [
              "| game | encodes | table names it | reproduces | strategies | Nash equilibria (pure) | "
              "price of anarchy | CFR+ NashConv | CFR nearest equilibrium (distance) |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -699,6 +995,12 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
             lines.append(text + ".")
         else:
             lines.append(f"CFR: not run ({rec.get('cfr_refused')}).")
+        played = rec.get("tournament_played")
+        if played and played[0] < played[1]:
+            lines.append(f"Tournament not finished: {played[0]} of its {played[1]} games played.")
+        if rec.get("tournament") and rec["name"] in own:
+            lines.append(f"Its tournament's MCTS/ISMCTS search {own[rec['name']]} simulations a move (the run's "
+                         f"budget for this game, config.json game_simulations), not {cfg['simulations']}.")
         lines += ["", "| bot | games | mean return [95% CI] | wins [95% Wilson] |", "|---|---|---|---|"]
         for b in rec.get("tournament", []):
             lines.append(f"| {b['bot']} | {b['games']} | {b['mean_return']:.3f} [{_num(b['return_low'])}, "
@@ -710,17 +1012,21 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg) -> None:
         lines.append(f"Not run on {', '.join(checks_missing)}: not in the catalogue yet (issue 13).")
         lines.append("")
     if checks:
-        lines += [f"ISMCTS with {cfg['check_simulations']} simulations; the baseline is the same search on one "
+        lines += [f"ISMCTS with {cfg['check_simulations']} simulations, {cfg['check_games']} games per pairing; "
+                  "the baseline is the same search on one "
                   "fixed world (`ismcts:worlds=first`); seats alternate (games of more players: every "
                   "seating, and a game is won when ISMCTS's seats' mean return is above the other "
-                  "bot's); wins with 95% Wilson intervals.", "",
-                  "| game | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
+                  "bot's); wins with 95% Wilson intervals. ISMCTS's belief weighs the worlds it lists "
+                  "(histories: every consistent history alike; random: as a uniformly random player "
+                  "would have played them, mcts.worlds.BELIEFS).", "",
+                  "| game | ISMCTS belief | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
                   "wins of decisive games [95% Wilson] | ISMCTS beats it (decisive interval above 50%) |",
-                  "|---|---|---|---|---|---|---|"]
+                  "|---|---|---|---|---|---|---|---|"]
         for name, res in checks.items():
             for other, w in res.items():
                 decisive = w["wins"] + w["losses"]
-                lines.append(f"| {name} | {other} | {w['wins']}-{w['draws']}-{w['losses']} | "
+                lines.append(f"| {name} | {w.get('belief', 'histories')} | {other} | "
+                             f"{w['wins']}-{w['draws']}-{w['losses']} | "
                              f"{100 * w['win_rate']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] | "
                              f"{w['score']:.3f} | "
                              + (f"{100 * w['wins'] / decisive:.1f}% [{100 * w['decisive_low']:.1f}, "
