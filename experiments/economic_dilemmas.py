@@ -105,7 +105,7 @@ ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.
 
 QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
              max_strategies=256, cfr_max_histories=200_000, game_simulations={}, check_beliefs={},
-             max_profiles=100_000)
+             check_games_by_game={}, max_profiles=100_000)
 # FULL's cuts (econ-full2, docs/studies.md "The full run"): 3P-9X-HideSeek's tournament at 50
 # simulations, not 1,000: its 30-move rounds of three seats made a game 26 s at the load measured
 # in stop 23 (3,100 s of the 5,100 s of play left) and still 34 s at 200 under stop 24's load,
@@ -116,7 +116,11 @@ QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_gam
 # docs/studies.md), not 200 games at 500 (an estimated 2,000 s, nearly all 3Blotto13).
 FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=100, check_simulations=300,
             max_strategies=4096, cfr_max_histories=5_000_000, game_simulations={"3P-9X-HideSeek": 50},
-            check_beliefs={"KBeauty9": "random"}, max_profiles=100_000)
+            check_beliefs={"KBeauty9": "random"}, check_games_by_game={"KBeauty9": 500}, max_profiles=100_000)
+# (check_games_by_game, lead stop 24: at 100-112 games a pair KBeauty9's check against the
+# one-world baseline straddled 50% (57-16-39, decisive 59.4% [49.4, 68.7]); its games take
+# 0.05 s, so 500 a pair cost about a minute and gave 284-69-151, decisive 65.3% [60.7, 69.6].
+# 3Blotto13's take 1-2 s and pass at 100.)
 # (max_profiles, econ-full2: max_strategies bounds each player, so four players of 512
 # strategies each passed it, and KBeauty9 with hidden turns began a table of 512^4 = 6.9e10
 # profiles, 8 GB in ten minutes and growing. The largest table the study computes is the
@@ -568,6 +572,10 @@ def main(argv=None) -> int:
     parser.add_argument("--check-beliefs", nargs="+", metavar="GAME=BELIEF",
                         help="ISMCTS's belief (histories or random, mcts.worlds.BELIEFS) in a check game "
                              "(full: KBeauty9=random; the others and quick: histories)")
+    parser.add_argument("--check-games-by-game", nargs="+", metavar="GAME=N",
+                        help="a check game's own games per pairing, replacing --check-games there "
+                             "(full: KBeauty9=500, whose games are fast and whose margin over the "
+                             "baseline needs them; quick: none)")
     parser.add_argument("--summary-only", action="store_true",
                         help="write summary.md/.csv and the plots from the records already in --out, "
                              "analysing and playing nothing (a run stopped before its end: the summary "
@@ -581,6 +589,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     args.game_simulations = _pairs(parser, "game-simulations", args.game_simulations, positive_int)
     args.check_beliefs = _pairs(parser, "check-beliefs", args.check_beliefs, _belief)
+    args.check_games_by_game = _pairs(parser, "check-games-by-game", args.check_games_by_game, positive_int)
     cfg = settings(args, QUICK, FULL)
     import games  # noqa: F401
     try:
@@ -591,6 +600,7 @@ def main(argv=None) -> int:
     check_names = set(ISMCTS_CHECK) | set(ISMCTS_CHECK_TODAY)
     for flag, given, allowed in (("game-simulations", cfg["game_simulations"], set(names)),
                                  ("check-beliefs", cfg["check_beliefs"], check_names),
+                                 ("check-games-by-game", cfg["check_games_by_game"], check_names),
                                  ("redo", args.redo or [], set(names) | check_names)):
         unknown = [n for n in given if n not in allowed]
         if unknown and (flag != "game-simulations" or given is args.game_simulations):
@@ -683,7 +693,8 @@ def main(argv=None) -> int:
             say(f"ISMCTS check: {', '.join(missing)} not in the catalogue yet; running it on "
                 f"{', '.join(check_games)}")
         for name, game_string in check_games.items():
-            res = _refusing_mixes(ismcts_check, game_string, cfg["check_games"],
+            res = _refusing_mixes(ismcts_check, game_string,
+                                  cfg["check_games_by_game"].get(name, cfg["check_games"]),
                                   cfg["check_simulations"], args.seed,
                                   out / "records" / f"ismcts_check_{name}.jsonl", run_options,
                                   belief=cfg["check_beliefs"].get(name, "histories"),
@@ -1012,7 +1023,9 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
         lines.append(f"Not run on {', '.join(checks_missing)}: not in the catalogue yet (issue 13).")
         lines.append("")
     if checks:
-        lines += [f"ISMCTS with {cfg['check_simulations']} simulations, {cfg['check_games']} games per pairing; "
+        own_games = "".join(f" ({n}: {k})" for n, k in cfg.get("check_games_by_game", {}).items() if n in checks)
+        lines += [f"ISMCTS with {cfg['check_simulations']} simulations, {cfg['check_games']} games per pairing"
+                  f"{own_games}; "
                   "the baseline is the same search on one "
                   "fixed world (`ismcts:worlds=first`); seats alternate (games of more players: every "
                   "seating, and a game is won when ISMCTS's seats' mean return is above the other "

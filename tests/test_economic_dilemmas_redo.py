@@ -109,6 +109,8 @@ def test_the_checks_belief_is_played_and_stated(tmp_path):
     (["--game-simulations", "KBeauty9=5"], "--game-simulations: KBeauty9 not among this run's games"),
     (["--check-beliefs", "KBeauty9=oracle"], "the belief must be one of histories, random"),
     (["--check-beliefs", "matrix_pd=random"], "--check-beliefs: matrix_pd not among"),
+    (["--check-games-by-game", "matrix_pd=5"], "--check-games-by-game: matrix_pd not among"),
+    (["--check-games-by-game", "KBeauty9=0"], "positive integer"),
 ])
 def test_bad_flags_are_refused(tmp_path, capsys, flags, message):
     with pytest.raises(SystemExit):
@@ -116,11 +118,24 @@ def test_bad_flags_are_refused(tmp_path, capsys, flags, message):
     assert message in capsys.readouterr().err
 
 
+def test_a_check_games_own_count_is_played_and_stated(tmp_path):
+    """--check-games-by-game: that check game plays its own games per pairing
+    (KBeauty9's 500 in --full), the others --check-games, and the summary says so."""
+    out = tmp_path / "run"
+    small = [f for f in SMALL if f != "--skip-check"]
+    assert ed.main(["--out", str(out), "--games", "matrix_pd", *small, "--check-games", "2",
+                    "--check-simulations", "5", "--check-games-by-game", "Hide-And-Seek-2=4"]) == 0
+    assert len(lines(out / "records" / "ismcts_check_Hide-And-Seek-2.jsonl")) == 2 * 4
+    assert len(lines(out / "records" / "ismcts_check_Phantom-TTT-Corners.jsonl")) == 2 * 2
+    assert "2 games per pairing (Hide-And-Seek-2: 4)" in (out / "summary.md").read_text()
+
+
 def test_full_states_its_cuts():
     assert ed.FULL["game_simulations"] == {"3P-9X-HideSeek": 50}
     assert (ed.FULL["check_games"], ed.FULL["check_simulations"], ed.FULL["check_beliefs"]) == \
         (100, 300, {"KBeauty9": "random"})
     assert ed.QUICK["game_simulations"] == {} and ed.QUICK["check_beliefs"] == {}
+    assert ed.FULL["check_games_by_game"] == {"KBeauty9": 500} and ed.QUICK["check_games_by_game"] == {}
     assert ed.FULL["max_profiles"] == ed.QUICK["max_profiles"] == 100_000
 
 
