@@ -3534,7 +3534,12 @@ class StackJumpRefState(SurroundRefState):
             got = (self.replacers[self.decode_move(a)[0]], got[1])
         if got is None or not self.surrounder(got[0]) or a == self.a_pass:
             return super().captures(s, a)
-        name, t = got
+        return self.surrounds_on_arrival(s, a, *got)
+
+    def surrounds_on_arrival(self, s, a, name, t):
+        """Whether the piece ``name`` that action ``a`` brings to stack ``t``
+        surrounds anything where it lands (on the top of that stack, after its
+        own lift from its source). Shared with SurroundStackSimRefState."""
         board, shape = dict(self.board), dict(self.shape)
         if a < self.move0:
             ch = (a % (self.P * self.T)) // self.T
@@ -3958,18 +3963,4 @@ class SurroundStackSimRefState(JumpSimRefState):
             return super().captures(s, a)
         if self._jump_of(s, a) is not None:
             return True
-        name, t = got
-        board, shape = dict(self.board), dict(self.shape)
-        if a < self.move0:
-            ch = (a % (self.P * self.T)) // self.T
-            col = ch if self.choose else min(self.owned[s])
-        else:
-            _, f, _ = self.decode_move(a)
-            src = self.top_cell(f)
-            col = board.pop(src)
-            shape.pop(src)
-        x, y, _ = self.target_xyz(t)
-        top = self._top_in(board, x, y)
-        c = (x, y, 0 if top is None else top[2] + 1)
-        board[c], shape[c] = col, name
-        return bool(self.surrounded(s, c, board, shape))
+        return StackJumpRefState.surrounds_on_arrival(self, s, a, *got)
