@@ -17,23 +17,13 @@ import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
-from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference, random_sim_test_of
+from ttt_checks import (assert_is_legal_agrees_with_legal_actions, cells, cloaked_rule_set as _rs,
+                        play_against_reference, random_sim_test_of)
 from ttt_reference import CloakedCaptureRefState, ShapeRefState
 
 MUST = {"power": "must-capture", "condition": "cover", "result": "removes"}
 CAN = {"power": "can-capture", "condition": "cover", "result": "removes"}
 RANK = {"power": "can-capture", "condition": "cover-by-rank", "result": "removes"}
-
-
-def cells(X, Y):
-    return [[x, y, 1] for x in range(1, X + 1) for y in range(1, Y + 1)]
-
-
-def _rs(name, **kw):
-    rec = {"name": name, "board": {"kind": "squares", "size": [3, 3, 1]}, "turn_checks": [],
-           "stalemate": "most-pieces-wins", "cloaking": "hides"}
-    rec.update(kw)
-    return rules.parse(rec)
 
 
 def cases():

@@ -12,17 +12,16 @@ on histories a player cannot, or can, tell apart.
 
 Cells are x + X*(y + Y*z) from 0. Placement ids are (k*P + c)*T + t with k
 the shape's index in the seed's rank order among the shapes in play."""
-import json
 import random
 
-import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
-from ttt_checks import assert_is_legal_agrees_with_legal_actions, play_against_reference, random_sim_test_of
+from ttt_checks import (assert_is_legal_agrees_with_legal_actions, cells, cloaked_rule_set as _rs,
+                        play_against_reference, random_sim_test_of)
 from ttt_reference import CloakedObscureRefState, CloakedReincRefState
 
 MUST_R = {"power": "must-capture", "condition": "cover", "result": "reincarnates"}
@@ -33,17 +32,6 @@ RANK_RM = {"power": "can-capture", "condition": "cover-by-rank", "result": "remo
 MUST = {"power": "must-capture", "condition": "cover", "result": "removes"}
 RANK = {"power": "can-capture", "condition": "cover-by-rank", "result": "removes"}
 RANK_MUST = {"power": "must-capture", "condition": "cover-by-rank", "result": "removes"}
-
-
-def cells(X, Y):
-    return [[x, y, 1] for x in range(1, X + 1) for y in range(1, Y + 1)]
-
-
-def _rs(name, **kw):
-    rec = {"name": name, "board": {"kind": "squares", "size": [3, 3, 1]}, "turn_checks": [],
-           "stalemate": "most-pieces-wins", "cloaking": "hides"}
-    rec.update(kw)
-    return rules.parse(rec)
 
 
 def cases():

@@ -10,6 +10,21 @@ from games.ttt import make_core
 
 
 
+def cells(X, Y):
+    """Every space of an X x Y flat board, as a phase's ``cloaked`` list."""
+    return [[x, y, 1] for x in range(1, X + 1) for y in range(1, Y + 1)]
+
+
+def cloaked_rule_set(name, **kw):
+    """A small hidden (``cloaking: hides``) 3x3 rule set for the cloaked-capture
+    tests, ``kw`` overriding any field."""
+    from games.ttt import rules
+    rec = {"name": name, "board": {"kind": "squares", "size": [3, 3, 1]}, "turn_checks": [],
+           "stalemate": "most-pieces-wins", "cloaking": "hides"}
+    rec.update(kw)
+    return rules.parse(rec)
+
+
 def parsed_or_rejected(rec):
     """The rule set of a generated record, or Hypothesis's rejection of the
     example when validation refuses it (a lock under a stack, a count too
