@@ -105,6 +105,9 @@ def markdown(records: list[dict]) -> str:
         shown = " ".join(moves) if moves else "none"
         if len(moves) == len(r.get("opening_values", {})) and moves:
             shown = f"all {len(moves)}"
+        elif moves and not r.get("opening_values"):
+            # a root-only solve (no --openings) names just the winning class its proof found
+            shown = f"{shown} (the root's proof; other openings not solved)"
         value = {1.0: "+1 (first player wins)", -1.0: "-1 (second player wins)",
                  0.0: "0 (draw)"}.get(r["value"], f"{r['value']:+g}")
         lines.append(f"| `{r['game_string']}` | {value} | {shown} | {r['symmetry_classes']} | "

@@ -44,3 +44,17 @@ def test_solved_table_refuses_a_held_or_damaged_store(tmp_path):
         assert "Traceback" not in damaged.stderr
     missing = solved_table("--markdown", "--out", str(tmp_path / "none.jsonl"))
     assert missing.returncode == 2 and "does not exist" in missing.stderr
+
+
+def test_a_root_only_solve_does_not_claim_its_found_class_is_every_winning_opening():
+    """A solve without --openings proves the root with the first winning class it
+    finds; the table must not show that class as all the winning first moves."""
+    from experiments.solved_table import markdown
+    base = dict(game_string="g", complete=True, symmetry_classes=5, nodes=10, seconds=1.0, commit="c")
+    root_only = markdown([dict(base, value=1.0, winning_first_moves=["a6", "a1", "f1"], opening_values={})])
+    assert "a6 a1 f1 (the root's proof; other openings not solved)" in root_only
+    every = markdown([dict(base, value=1.0, winning_first_moves=["a1", "b1"],
+                           opening_values={"a1": 1.0, "b1": 1.0, "c1": -1.0})])
+    assert "| a1 b1 |" in every
+    lost = markdown([dict(base, value=-1.0, winning_first_moves=[], opening_values={})])
+    assert "| none |" in lost
