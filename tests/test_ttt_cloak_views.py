@@ -17,25 +17,12 @@ from mcts.uct import core_of as search_core_of
 from solvers.alphabeta import make_searcher
 from solvers.bots import AlphaBetaBot
 from solvers.exhaustive import solve
+from ttt_checks import state_after as state, views
 from test_ttt_cloak import ALL9, ROW1, _saved, cloaked_sets, rule_set
 
 GT = pyspiel.GameType
 HIDES_ROW = rule_set("views-hides-row", phases=[{"cloaked": ROW1}])
 OBSCURES_ROW = rule_set("views-obscures-row", cloaking="obscures", phases=[{"cloaked": ROW1}])
-
-
-def state(rs, *history):
-    s = pyspiel.load_game("ttt", {"rules": _saved(rs)}).new_initial_state()
-    for a in history:
-        s.apply_action(a)
-    return s
-
-
-def views(s, player):
-    """Every view one player has of a state, in comparable form."""
-    return (s.information_state_string(player), tuple(s.information_state_tensor(player)),
-            s.observation_string(player), tuple(s.observation_tensor(player)),
-            core_of(s).info_state_key(player))
 
 
 def assert_all_differ(a, b):

@@ -8,7 +8,6 @@ player cannot, or can, tell apart.
 
 Cells are x + X*(y + Y*z) from 0. Placement ids are (k*P + c)*T + t with k
 the shape's index in the seed's rank order among the shapes in play."""
-import json
 
 import pyspiel
 import pytest
@@ -17,6 +16,7 @@ import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
+from ttt_checks import state_after as state, views
 from ttt_checks import (assert_is_legal_agrees_with_legal_actions, cells, cloaked_rule_set as _rs,
                         play_against_reference, random_sim_test_of)
 from ttt_reference import CloakedCaptureRefState, ShapeRefState
@@ -108,31 +108,6 @@ THREE = _rs("cc-three-hand", players="3",
             shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {}}, move_limit=14,
             phases=[{"cloaked": cells(3, 3), "pass": True}])
 MOVE0, PASS = 18, 99                 # on 3x3 with circle and pentagon: moves 18 + f*9 + u, then the pass
-
-
-def _saved(rs, tmp_dir=[]):
-    import tempfile
-    from pathlib import Path
-    if not tmp_dir:
-        tmp_dir.append(tempfile.TemporaryDirectory())
-    path = Path(tmp_dir[0].name) / f"{rs.name}.json"
-    if not path.exists():
-        path.write_text(json.dumps(rs.to_json()))
-    return str(path)
-
-
-def state(rs, *history):
-    s = pyspiel.load_game("ttt", {"rules": _saved(rs)}).new_initial_state()
-    for a in history:
-        s.apply_action(a)
-    return s
-
-
-def views(s, player):
-    """Every view one player has of a state, in comparable form."""
-    return (s.information_state_string(player), tuple(s.information_state_tensor(player)),
-            s.observation_string(player), tuple(s.observation_tensor(player)),
-            core_of(s).info_state_key(player))
 
 
 def assert_all_differ(a, b):

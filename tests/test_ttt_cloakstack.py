@@ -15,7 +15,6 @@ apart.
 Cells are x + X*(y + Y*z) from 0. Placement ids are (k*P + c)*T + t with k
 the shape's index in the seed's rank order among the shapes in play; moves
 are move0 + f*T + u."""
-import json
 import random
 
 import pyspiel
@@ -25,6 +24,7 @@ import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
+from ttt_checks import saved_rule_set as _saved, state_after as state, views
 from ttt_checks import (assert_is_legal_agrees_with_legal_actions, cells, cloaked_rule_set as _rs,
                         play_against_reference, random_sim_test_of)
 from ttt_reference import CloakedJumpObscureRefState, CloakedJumpRefState
@@ -157,31 +157,6 @@ def test_is_legal_agrees_with_legal_actions(rs):
 
 
 # -- histories a player can and cannot tell apart ---------------------------------
-
-def _saved(rs, tmp_dir=[]):
-    import tempfile
-    from pathlib import Path
-    if not tmp_dir:
-        tmp_dir.append(tempfile.TemporaryDirectory())
-    path = Path(tmp_dir[0].name) / f"{rs.name}.json"
-    if not path.exists():
-        path.write_text(json.dumps(rs.to_json()))
-    return str(path)
-
-
-def state(rs, *history):
-    s = pyspiel.load_game("ttt", {"rules": _saved(rs)}).new_initial_state()
-    for a in history:
-        s.apply_action(a)
-    return s
-
-
-def views(s, player):
-    """Every view one player has of a state, in comparable form."""
-    return (s.information_state_string(player), tuple(s.information_state_tensor(player)),
-            s.observation_string(player), tuple(s.observation_tensor(player)),
-            core_of(s).info_state_key(player))
-
 
 def assert_info_differs(a, b):
     """Information states (string, tensor, key) differ; the observation may not."""

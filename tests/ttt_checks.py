@@ -25,6 +25,38 @@ def cloaked_rule_set(name, **kw):
     return rules.parse(rec)
 
 
+def saved_rule_set(rs, _dir=[]):
+    """A rule-set file for ``rs`` (OpenSpiel loads ttt by name or path), one
+    temporary directory per test process."""
+    import json
+    import tempfile
+    from pathlib import Path
+    if not _dir:
+        _dir.append(tempfile.TemporaryDirectory())
+    path = Path(_dir[0].name) / f"{rs.name}.json"
+    if not path.exists():
+        path.write_text(json.dumps(rs.to_json()))
+    return str(path)
+
+
+def state_after(rs, *history):
+    """The OpenSpiel state of ``rs`` after ``history``."""
+    import pyspiel
+    s = pyspiel.load_game("ttt", {"rules": saved_rule_set(rs)}).new_initial_state()
+    for a in history:
+        s.apply_action(a)
+    return s
+
+
+def views(s, player):
+    """Every view one player has of a state, in comparable form (information
+    state and observation, string and tensor, and the core's key)."""
+    from games.openspiel import core_of
+    return (s.information_state_string(player), tuple(s.information_state_tensor(player)),
+            s.observation_string(player), tuple(s.observation_tensor(player)),
+            core_of(s).info_state_key(player))
+
+
 def parsed_or_rejected(rec):
     """The rule set of a generated record, or Hypothesis's rejection of the
     example when validation refuses it (a lock under a stack, a count too
