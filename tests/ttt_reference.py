@@ -3330,18 +3330,8 @@ class SurroundSimRefState(StackCoverSimRefState):
     def end_ply(self, stays, col, goal_reached):
         """A sequential phase's ply: the arriving surrounder captures at once
         (SurroundRefState.end_ply's rule)."""
-        if stays is not None and self.surrounder(self.shape[stays]):
-            name = self.shape[stays]
-            result = self.props[name]["result"]
-            for c in self.surrounded(self.seat, stays, self.board, self.shape):
-                if result == "converts":
-                    self.board[c] = col
-                    continue
-                captive = self.shape.pop(c)
-                del self.board[c]
-                got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
-                self.sres[col][captive] += got
-                self.reserve[col] += got
+        if stays is not None:
+            SurroundRefState.surround_landing(self, stays, col)
         return super().end_ply(stays, col, goal_reached)
 
     def _round_end(self, plans, landed):
