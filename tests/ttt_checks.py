@@ -57,6 +57,43 @@ def views(s, player):
             core_of(s).info_state_key(player))
 
 
+def piece_count(core):
+    """Pieces on the board and in every reserve."""
+    return sum(1 for v in core.cells() if v > 0) + sum(core.reserves().values())
+
+
+def jump_count_check(results, covers, same_pieces):
+    """A ``check`` for play_against_reference: positions agree (``same_pieces``)
+    and the piece count moves only as the captures' ``results`` allow. With
+    ``covers`` (a piece may be captured by covering: fights, communal captors)
+    only its direction is checked; otherwise each ply removes at most one
+    (removes) or adds at most one (x2). Chance nodes (a pot's deal pending, its
+    captive in nobody's hands; or Chaos to move) are counted, and the plies up
+    to the next decision are checked together: Chaos's jump and its chain's
+    extra jump may each remove a piece."""
+    last = {}
+
+    def check(core, ref):
+        same_pieces(core, ref)
+        if core.player() == -1:
+            last["plies"] = last.get("plies", 1) + 1
+            return
+        total = piece_count(core)
+        plies = last.pop("plies", 1)
+        if "prev" in last and core.player() != -4:
+            delta = total - last["prev"]
+            if covers:
+                assert delta <= 0 or "reincarnates-x2" in results
+            else:
+                low = -plies if "removes" in results else 0
+                high = plies if "reincarnates-x2" in results else 0
+                assert low <= delta <= high, (delta, plies)
+        last["prev"] = total
+        if core.player() == -4:
+            last.clear()
+    return check
+
+
 def parsed_or_rejected(rec):
     """The rule set of a generated record, or Hypothesis's rejection of the
     example when validation refuses it (a lock under a stack, a count too
