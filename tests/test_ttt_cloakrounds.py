@@ -22,7 +22,7 @@ import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
-from ttt_checks import logged_attempts, parsed_or_rejected, random_sim_test_of
+from ttt_checks import logged_attempts, parsed_or_rejected, play_rounds_against_reference, random_sim_test_of
 from ttt_reference import CloakedMoveSimRefState
 
 SQ3 = {"kind": "squares", "size": [3, 3, 1]}
@@ -83,41 +83,12 @@ CASES = cases()
 
 
 def play_against_reference(rs, games_, seed):
-    """Random games on the engine and the reference side by side; returns the
-    attempts played (so a rule set that never attempts is noticed)."""
-    rng = random.Random(seed)
-    attempts = 0
+    """Random games on the engine and ``CloakedMoveSimRefState`` side by side,
+    views and (for shaped rule sets) shape views compared at every decision;
+    returns the attempts played (so a rule set that never attempts is noticed)."""
     shaped = rs.compile().get("shaped", False)     # (one stationary circle keeps the original path)
-    for g in range(games_):
-        core, ref = make_core(rs), CloakedMoveSimRefState(rs)
-        steps = 0
-        while True:
-            where = (rs.name, g, steps, core.to_string())
-            player = core.player()
-            assert player == ref.current_player(), where
-            assert core.simultaneous_player_list() == ref.simultaneous_players(), where
-            for p in range(core.num_players):
-                assert core.player_view(p) == ref.view(p), (p,) + where
-                if shaped:
-                    assert core._sh_letters(p) == ref.shape_view(p), (p,) + where
-            assert logged_attempts(core) == ref.attempts, where
-            if player == -4:
-                assert core.returns_list() == ref.returns(), where
-                break
-            if player == -1:
-                legal = ref.seat_actions(ref.seat)
-                assert [a for a, _ in core.chance_outcome_list()] == legal, where
-            else:
-                legal = core.legal_action_list()
-                assert legal == ref.legal_actions(), where
-                for p in core.simultaneous_player_list():
-                    assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
-            a = rng.choice(legal)
-            core.apply_action(a)
-            ref.apply(a)
-            steps += 1
-            assert steps <= core.max_game_length, where
-        attempts += len(ref.attempts)
+    attempts, _ = play_rounds_against_reference(rs, games_, seed, views=True,
+                                                ref_class=CloakedMoveSimRefState, shape_views=shaped)
     return attempts
 
 

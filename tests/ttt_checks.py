@@ -134,23 +134,26 @@ def logged_attempts(core):
 
 
 def play_rounds_against_reference(rs, games: int, seed: int, *, views: bool | None = None,
-                                  boards: bool = False):
+                                  boards: bool = False, ref_class=None, shape_views: bool = False):
     """Random games of a rule set with simultaneous rounds on the engine and
     ``CloakedSimRefState`` side by side: the player to decide, the seats still
     to plan and their legal plans, disqualifications, every player's view and
     the attempts (``views``: default, when the rule set cloaks a space), and
-    the ending (with ``boards``, each board's result too).
+    the ending (with ``boards``, each board's result too). ``ref_class`` is
+    the reference model (default ``CloakedSimRefState``); with ``shape_views``
+    every player's view of the shapes is compared as well.
 
     Returns (attempts played, games in which a round decided a board while the
     game went on)."""
     from ttt_reference import CloakedSimRefState
+    ref_class = ref_class or CloakedSimRefState
     if views is None:
         views = rs.record["cloaking"] != "none" and any(ph["cloaked"] for ph in rs.record["phases"])
     rng = random.Random(seed)
     attempts = decided_in_round = 0
     for g in range(games):
         core = make_core(rs)
-        ref = CloakedSimRefState(rs)
+        ref = ref_class(rs)
         steps = 0
         while True:
             where = (rs.name, g, steps, core.to_string())
@@ -161,6 +164,8 @@ def play_rounds_against_reference(rs, games: int, seed: int, *, views: bool | No
             if views:
                 for p in range(core.num_players):
                     assert core.player_view(p) == ref.view(p), (p,) + where
+                    if shape_views:
+                        assert core._sh_letters(p) == ref.shape_view(p), (p,) + where
                 assert logged_attempts(core) == ref.attempts, where
             if player == -4:
                 assert core.returns_list() == ref.returns(), where
