@@ -1076,7 +1076,11 @@ cdef class TTTCore(GameCore):
         for f in range(tab.T):
             if not self._movable_piece(seat, f):
                 continue
-            if tab.move != MOVE_LINEAR_KNIGHT:      # one step, along the step table
+            if tab.move != MOVE_LINEAR_KNIGHT and tab.sstep != NULL:
+                for d in range(tab.nsstep[f]):     # ttt-sim: the packed step table (rounds only)
+                    if self._dest_ok(f, tab.sstep[f * 26 + d]):
+                        return True
+            elif tab.move != MOVE_LINEAR_KNIGHT:    # one step, along the step table
                 for d in range(26):
                     if self._dest_ok(f, tab.step[f * 26 + d]):
                         return True
@@ -1736,7 +1740,7 @@ cdef class TTTCore(GameCore):
         """Per colour: the longest run (in-a-row rules) or the piece count, on
         board b alone (lines never cross boards), or on every cell when b < 0."""
         cdef Tables tab = self.tab
-        cdef int c, d, piece, prev, run, x
+        cdef int c, d, piece, prev, run, x, i
         for c in range(tab.C):
             score[c] = 0
         for c in range(tab.S):
@@ -1746,7 +1750,10 @@ cdef class TTTCore(GameCore):
             if tab.stalemate == ST_MOST_PIECES:
                 score[piece - 1] += 1
                 continue
-            for d in range(13, 26):
+            if score[piece - 1] < 1:
+                score[piece - 1] = 1   # a piece is a run of 1 along every line (those no cell has are skipped)
+            for i in range(tab.nrun):
+                d = tab.run_dir[i]
                 prev = tab.nbr[c * 26 + 25 - d]
                 if prev >= 0 and self.cell[prev] == piece:
                     continue           # not the start of this run
@@ -4842,9 +4849,12 @@ cdef class TTTCore(GameCore):
                 best_axis[s] = 0
                 if landed[s] < 0:
                     continue
+                best[s] = 1                  # a landed piece is a run of 1 along every line
+                best_axis[s] = 1             # (the lines no cell has are skipped: run_dir)
                 for j in range(nland[s] if nland != NULL and nland[s] > 1 else 1):
                     cc = landed[s] + tab.XY * j          # ttt-rounds: every carried piece's lines
-                    for d in range(13, 26):
+                    for i in range(tab.nrun):
+                        d = tab.run_dir[i]
                         run = self._run(cc, d, self.cell[cc])
                         if run > best[s]:
                             best[s] = run
