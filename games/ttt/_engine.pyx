@@ -189,6 +189,8 @@ cdef class Tables:
     cdef int16_t* sstep                    # T*26: each target's one-step targets, packed
     cdef uint8_t* nsstep                   # T: how many
     cdef int maxstep                       # the most of them from any target
+    cdef uint64_t maxstep_inv              # 2**32 // maxstep + 1: _slot_of divides by maxstep without idiv
+    cdef int max_game_length               # params["max_game_length"], read by every copy (no dict lookup)
     # ttt-shapes: shapes, per-shape moves and goals (see "Shapes path" below);
     # every field is unused when ``shaped`` is False (the original path)
     cdef bint shaped
@@ -257,6 +259,7 @@ cdef class Tables:
     def __init__(self, dict p):
         cdef int i, d, c, s
         self.params = p
+        self.max_game_length = p["max_game_length"]     # (the compiler always sets it)
         self.X, self.Y, self.Z = p["size"]
         self.XY = self.X * self.Y
         self.S = self.XY * self.Z
@@ -511,9 +514,20 @@ cdef class Tables:
                     k += 1
             self.nsstep[t] = k
             self.maxstep = max(self.maxstep, k)
+        if self.maxstep > 0:
+            self.maxstep_inv = (<uint64_t>1 << 32) // <uint64_t>self.maxstep + 1
         self.sim0 = self.block                 # after the reserves (and the boards' state)
         self.sim0 += self.sim0 & 1
         return (self.sim0 - self.block) + 2 * (2 + MAX_SEATS + self.hist_cap)
+
+    cdef inline int _slot_of(self, int r) noexcept:
+        """``r // maxstep`` by a multiply (the playouts' rejection draws
+        divide every try). Exact for 0 <= r and r * maxstep < 2**32: with
+        inv = 2**32 // m + 1 = (2**32 + e) / m, 0 < e <= m, r * inv / 2**32
+        exceeds r / m by r * e / (m * 2**32) < 1 / m, which never reaches the
+        next multiple of 1 / m above r / m. Rejection draws take r below
+        T * maxstep + 1, far inside that range."""
+        return <int>((<uint64_t>r * self.maxstep_inv) >> 32)
 
     cdef void _sim_init_block(self) noexcept:
         cdef int32_t* v = <int32_t*>(self.init + self.sim0)
@@ -903,7 +917,7 @@ cdef class TTTCore(GameCore):
         self.tab = tab
         self.num_players = tab.nplayers
         self.num_actions = tab.num_actions
-        self.max_game_length = tab.params["max_game_length"]
+        self.max_game_length = tab.max_game_length
         self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots else 0   # ttt-captures: pots
         self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
         self.simultaneous_moves = self.imperfect_information = tab.sim     # ttt-sim
@@ -5422,8 +5436,8 @@ cdef class TTTCore(GameCore):
                     r = rng_below(rng, n + passing)
                     if r == n:
                         return tab.a_pass
-                    f = r // tab.maxstep
-                    d = r % tab.maxstep
+                    f = tab._slot_of(r)
+                    d = r - f * tab.maxstep
                     if d >= tab.nsstep[f]:
                         continue
                     piece = self.cell[f]
@@ -5729,8 +5743,9 @@ cdef class TTTCore(GameCore):
                 r = rng_below(rng, n + passing)
                 if r == n:
                     return tab.a_pass
-                f = buf[r // tab.maxstep]
-                d = r % tab.maxstep
+                f = tab._slot_of(r)
+                d = r - f * tab.maxstep
+                f = buf[f]
                 if d >= tab.nsstep[f]:
                     continue
                 u = tab.sstep[f * 26 + d]
