@@ -1087,6 +1087,9 @@ cdef class TTTCore(GameCore):
             return self._sh_can_move(seat)       # ttt-shapes
         if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
             return False
+        if (tab.sstep != NULL and not tab.gravity and tab.nboards == 1 and not tab.any_seat_lock
+                and tab.move != MOVE_LINEAR_KNIGHT):
+            return self._can_step_flat(seat)     # ttt-sim: every round start asks, per seat
         for f in range(tab.T):
             if not self._movable_piece(seat, f):
                 continue
@@ -1111,6 +1114,31 @@ cdef class TTTCore(GameCore):
                     for d in range(24):
                         if self._dest_ok(f, tab.knight[f * 24 + d]):
                             return True
+        return False
+
+    cdef bint _can_step_flat(self, int seat) noexcept:
+        """_can_move for one-step moves on one flat board without per-seat
+        locks (the packed step table exists: rule sets with rounds): the
+        same test as _movable_piece and _dest_ok there (a target is its cell;
+        a piece of a colour the seat has none of in reserve, not locked for
+        the phase; an empty, unlocked neighbour), with the colours found once."""
+        cdef Tables tab = self.tab
+        cdef int f, d, u, col, movable = 0
+        cdef int16_t* cell = self.cell
+        cdef uint8_t* locked = tab.locked
+        cdef uint8_t* plock = self.plock
+        for col in range(tab.C):
+            if (tab.seat_mask[seat] >> col) & 1 and self.reserve[col] == 0:
+                movable |= 1 << (col + 1)
+        if movable == 0:
+            return False
+        for f in range(tab.T):
+            if not ((movable >> cell[f]) & 1) or (plock != NULL and plock[f]):
+                continue
+            for d in range(tab.nsstep[f]):
+                u = tab.sstep[f * 26 + d]
+                if u != f and cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u]):
+                    return True
         return False
 
     cdef inline bint _has_move(self, int seat) noexcept:
