@@ -150,6 +150,10 @@ cdef class Tables:
     cdef uint8_t* is_axis    # 26
     cdef int nrun                          # ttt-stackjump: the line directions (13..25) some cell has a
     cdef int run_dir[13]                   # neighbour along, the ones _after_ply's turn checks walk
+    cdef int min_check_k                   # the shortest turn check (0: none)
+    cdef uint8_t* crun                     # S*13: per cell, the run_dir directions whose whole line through
+    cdef uint8_t* ncrun                    # it holds min_check_k cells (a shorter one decides no check); S: how many
+    cdef int init_count[MAX_COLOURS]       # pieces of each colour on the starting board
     cdef uint64_t* zob       # S*(C+1)
     cdef int16_t* sym        # nsym*S
     cdef int16_t* init       # the starting block
@@ -251,6 +255,8 @@ cdef class Tables:
         free(self.ph_exit)
         free(self.sstep)
         free(self.nsstep)
+        free(self.crun)
+        free(self.ncrun)
         free(self.ph_cloak)
         free(self.knight3)     # ttt-shapes
         free(self.dcomp)
@@ -361,6 +367,7 @@ cdef class Tables:
             if any(self.nbr[c * 26 + d] >= 0 for c in range(self.S)):
                 self.run_dir[self.nrun] = d
                 self.nrun += 1
+        self._check_lines(p)
         tz = 1 if self.gravity else Z
         for t in range(self.T):
             x, y, z = t % X, (t // X) % Y, t // self.XY
@@ -414,6 +421,43 @@ cdef class Tables:
         self._shape_init_block(p)              # ttt-shapes
         if self.sim:
             self._sim_init_block()             # ttt-sim
+
+    cdef void _check_lines(self, dict p) except *:
+        """ttt-speed11: what a simultaneous round's turn checks may skip
+        (_sim_tail). A run along a line is at most as long as the line, so the
+        lines through a cell shorter than the shortest check cannot make any
+        check hold; and without shapes (no captures or conversions: a piece
+        keeps its colour, and only placements spend a reserve to add one) a
+        colour has at most its starting pieces plus what its reserve spent on
+        the board, so while that is below the shortest check nothing of that
+        colour can hold one either."""
+        cdef int c, d, j, x, n
+        self.min_check_k = 0
+        for i in range(self.nchecks):
+            if self.min_check_k == 0 or self.check_k[i] < self.min_check_k:
+                self.min_check_k = self.check_k[i]
+        for c, colour in p["pieces"]:
+            self.init_count[colour] += 1
+        self.crun = <uint8_t*>malloc(self.S * 13)
+        self.ncrun = <uint8_t*>malloc(self.S)
+        if not (self.crun and self.ncrun):
+            raise MemoryError()
+        for c in range(self.S):
+            self.ncrun[c] = 0
+            for j in range(self.nrun):
+                d = self.run_dir[j]
+                n = 1
+                x = self.nbr[c * 26 + d]
+                while x >= 0:
+                    n += 1
+                    x = self.nbr[x * 26 + d]
+                x = self.nbr[c * 26 + 25 - d]
+                while x >= 0:
+                    n += 1
+                    x = self.nbr[x * 26 + 25 - d]
+                if n >= self.min_check_k:
+                    self.crun[c * 13 + self.ncrun[c]] = d
+                    self.ncrun[c] += 1
 
     cdef void _init_outcomes(self, dict p):
         """The outcome fields (ttt-outcomes); absent keys (tables compiled
@@ -4873,7 +4917,7 @@ cdef class TTTCore(GameCore):
         stalemate that advances the phase. ``nland`` (or NULL): how many
         pieces each seat's by-stack move landed above its landed cell."""
         cdef Tables tab = self.tab
-        cdef int s, i, d, run, mask, first, effect, j, cc
+        cdef int s, i, d, run, mask, first, effect, j, cc, col
         cdef bint decided, goal = self.goal_hit
         cdef int best[MAX_SEATS]
         cdef int best_axis[MAX_SEATS]
@@ -4892,11 +4936,15 @@ cdef class TTTCore(GameCore):
                 if landed[s] < 0:
                     continue
                 best[s] = 1                  # a landed piece is a run of 1 along every line
-                best_axis[s] = 1             # (the lines no cell has are skipped: run_dir)
+                best_axis[s] = 1             # (the lines too short for any check are skipped: crun)
+                if not tab.shaped and self.cell[landed[s]] > 0:
+                    col = self.cell[landed[s]] - 1     # too few of its colour yet (Tables._check_lines)
+                    if tab.init_count[col] + tab.reserve0[col] - self.reserve[col] < tab.min_check_k:
+                        continue
                 for j in range(nland[s] if nland != NULL and nland[s] > 1 else 1):
                     cc = landed[s] + tab.XY * j          # ttt-rounds: every carried piece's lines
-                    for i in range(tab.nrun):
-                        d = tab.run_dir[i]
+                    for i in range(tab.ncrun[cc]):
+                        d = tab.crun[cc * 13 + i]
                         run = self._run(cc, d, self.cell[cc])
                         if run > best[s]:
                             best[s] = run
