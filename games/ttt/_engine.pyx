@@ -194,6 +194,7 @@ cdef class Tables:
     cdef uint8_t* nsstep                   # T: how many
     cdef int maxstep                       # the most of them from any target
     cdef uint64_t maxstep_inv              # 2**32 // maxstep + 1: _slot_of divides by maxstep without idiv
+    cdef uint64_t t_inv                    # 2**32 // T + 1: _div_t divides by T without idiv
     cdef int max_game_length               # params["max_game_length"], read by every copy (no dict lookup)
     # ttt-shapes: shapes, per-shape moves and goals (see "Shapes path" below);
     # every field is unused when ``shaped`` is False (the original path)
@@ -271,6 +272,7 @@ cdef class Tables:
         self.S = self.XY * self.Z
         self.gravity = p["gravity"]
         self.T = self.XY if self.gravity else self.S
+        self.t_inv = (<uint64_t>1 << 32) // <uint64_t>self.T + 1
         self.seats = p["seats"]
         self.nplayers = p["num_players"]
         self.chaos = p["chaos"]
@@ -563,6 +565,11 @@ cdef class Tables:
         self.sim0 = self.block                 # after the reserves (and the boards' state)
         self.sim0 += self.sim0 & 1
         return (self.sim0 - self.block) + 2 * (2 + MAX_SEATS + self.hist_cap)
+
+    cdef inline int _div_t(self, int a) noexcept:
+        """``a // T`` by a multiply, for decoding a round's plans (exact for
+        0 <= a and a * T < 2**32, as _slot_of says; action ids are far below)."""
+        return <int>((<uint64_t>a * self.t_inv) >> 32)
 
     cdef inline int _slot_of(self, int r) noexcept:
         """``r // maxstep`` by a multiply (the playouts' rejection draws
@@ -4768,7 +4775,7 @@ cdef class TTTCore(GameCore):
         destroyed. Turn checks then look at every piece that landed."""
         cdef Tables tab = self.tab
         cdef int32_t* v = self._simv()
-        cdef int s, o, a, n, i, d, run, winner, mask, first, effect, nplans = 0, goals = 0
+        cdef int s, o, a, q, n, i, d, run, winner, mask, first, effect, nplans = 0, goals = 0
         cdef bint allpass = True, decided
         cdef int src[MAX_SEATS]
         cdef int dst[MAX_SEATS]
@@ -4808,17 +4815,18 @@ cdef class TTTCore(GameCore):
                 self.sres[(piece[s] - 1) * tab.K + self.rk_shape[s]] -= 1
                 dst[s] = a % tab.T
             elif a < tab.nplace:
-                piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
+                q = tab._div_t(a)                  # (a // T: its colour choice)
+                piece[s] = (q if tab.choices > 1 else tab.colour_of_seat[s]) + 1
                 self.reserve[piece[s] - 1] -= 1
-                dst[s] = a % tab.T
+                dst[s] = a - q * tab.T
             elif tab.shaped:
                 self._sim_decode_move(s, a, src, dst)      # ttt-rounds: a shape's move
                 self.moves += 1
                 if tab.goal_check and self._sh_goal_dist(s, src[s]) > 0 and self._sh_goal_dist(s, dst[s]) == 0:
                     goals |= 1 << s                # ttt-rounds3: the plan reaches its goal (if it stays)
             else:
-                src[s] = (a - tab.move0) // tab.T
-                dst[s] = (a - tab.move0) % tab.T
+                src[s] = tab._div_t(a - tab.move0)
+                dst[s] = a - tab.move0 - src[s] * tab.T
                 self.moves += 1
         # a shared reserve that the plans overdraw: the pieces they contest are
         # destroyed (the reserve is emptied) and none of those placements happens
@@ -5876,12 +5884,29 @@ cdef class TTTCore(GameCore):
     cdef void _cloak_refresh_flat(self) noexcept:
         """_cloak_refresh on flat boards, with the movers of each colour found
         once: the same clauses ("every piece occupying a non-cloaked space",
-        "every piece they can move")."""
-        cdef int c
-        cdef int movers[MAX_COLOURS]
-        self._cloak_movers(movers)
-        for c in range(self.tab.S):
-            self._cloak_refresh_cell(c, movers, (1 << self.tab.seats) - 1)
+        "every piece they can move"). On one board without per-seat locks,
+        without a branch per cell: a cell's mask only gains bits (a seen
+        mask and the movers are subsets of ``full``), so _cloak_refresh_cell's
+        early exits change nothing and each cell is one OR."""
+        cdef Tables tab = self.tab
+        cdef int c, piece, open_, movable
+        cdef int full = (1 << tab.seats) - 1
+        cdef int movers[MAX_COLOURS + 1]       # by piece code: [0] an empty cell gains nothing
+        cdef uint8_t* cloak
+        cdef uint8_t* lock
+        self._cloak_movers(movers + 1)
+        if tab.nboards > 1 or self.pexit != NULL:
+            for c in range(tab.S):
+                self._cloak_refresh_cell(c, movers + 1, full)
+            return
+        movers[0] = 0
+        cloak = tab.ph_cloak + self.phase * tab.S
+        lock = self.plock if self.plock != NULL else tab.locked     # (no phase locks: locked twice)
+        for c in range(tab.S):
+            piece = self.cell[c]
+            open_ = (cloak[c] == 0) & (piece != 0)
+            movable = (tab.locked[c] == 0) & (lock[c] == 0)
+            self.seen[c] |= (full & -open_) | (movers[piece] & -movable)
 
     cdef void _cloak_refresh_round(self, int* landed) noexcept:
         """_cloak_refresh after a round. On flat boards a round changes who
@@ -6018,13 +6043,14 @@ cdef class TTTCore(GameCore):
         if a < 0 or a == tab.a_pass:
             return 2
         if a < tab.nplace:
-            t[0] = a % tab.T
+            t[0] = a - tab._div_t(a) * tab.T
             return 0
         if tab.shaped:
             self._sh_decode_move(a, &r, f, t)
         else:
-            f[0] = (a - tab.move0) // tab.T
-            t[0] = (a - tab.move0) % tab.T
+            r = a - tab.move0
+            f[0] = tab._div_t(r)
+            t[0] = r - f[0] * tab.T
         return 1
 
     cdef void _cr_lift_seen(self, int* src) noexcept:
