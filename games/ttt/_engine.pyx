@@ -150,6 +150,10 @@ cdef class Tables:
     cdef uint8_t* is_axis    # 26
     cdef int nrun                          # ttt-stackjump: the line directions (13..25) some cell has a
     cdef int run_dir[13]                   # neighbour along, the ones _after_ply's turn checks walk
+    cdef int min_check_k                   # the shortest turn check (0: none)
+    cdef uint8_t* crun                     # S*13: per cell, the run_dir directions whose whole line through
+    cdef uint8_t* ncrun                    # it holds min_check_k cells (a shorter one decides no check); S: how many
+    cdef int init_count[MAX_COLOURS]       # pieces of each colour on the starting board
     cdef uint64_t* zob       # S*(C+1)
     cdef int16_t* sym        # nsym*S
     cdef int16_t* init       # the starting block
@@ -189,6 +193,9 @@ cdef class Tables:
     cdef int16_t* sstep                    # T*26: each target's one-step targets, packed
     cdef uint8_t* nsstep                   # T: how many
     cdef int maxstep                       # the most of them from any target
+    cdef uint64_t maxstep_inv              # 2**32 // maxstep + 1: _slot_of divides by maxstep without idiv
+    cdef uint64_t t_inv                    # 2**32 // T + 1: _div_t divides by T without idiv
+    cdef int max_game_length               # params["max_game_length"], read by every copy (no dict lookup)
     # ttt-shapes: shapes, per-shape moves and goals (see "Shapes path" below);
     # every field is unused when ``shaped`` is False (the original path)
     cdef bint shaped
@@ -249,6 +256,8 @@ cdef class Tables:
         free(self.ph_exit)
         free(self.sstep)
         free(self.nsstep)
+        free(self.crun)
+        free(self.ncrun)
         free(self.ph_cloak)
         free(self.knight3)     # ttt-shapes
         free(self.dcomp)
@@ -257,11 +266,13 @@ cdef class Tables:
     def __init__(self, dict p):
         cdef int i, d, c, s
         self.params = p
+        self.max_game_length = p["max_game_length"]     # (the compiler always sets it)
         self.X, self.Y, self.Z = p["size"]
         self.XY = self.X * self.Y
         self.S = self.XY * self.Z
         self.gravity = p["gravity"]
         self.T = self.XY if self.gravity else self.S
+        self.t_inv = (<uint64_t>1 << 32) // <uint64_t>self.T + 1
         self.seats = p["seats"]
         self.nplayers = p["num_players"]
         self.chaos = p["chaos"]
@@ -358,6 +369,7 @@ cdef class Tables:
             if any(self.nbr[c * 26 + d] >= 0 for c in range(self.S)):
                 self.run_dir[self.nrun] = d
                 self.nrun += 1
+        self._check_lines(p)
         tz = 1 if self.gravity else Z
         for t in range(self.T):
             x, y, z = t % X, (t // X) % Y, t // self.XY
@@ -411,6 +423,43 @@ cdef class Tables:
         self._shape_init_block(p)              # ttt-shapes
         if self.sim:
             self._sim_init_block()             # ttt-sim
+
+    cdef void _check_lines(self, dict p) except *:
+        """ttt-speed11: what a simultaneous round's turn checks may skip
+        (_sim_tail). A run along a line is at most as long as the line, so the
+        lines through a cell shorter than the shortest check cannot make any
+        check hold; and without shapes (no captures or conversions: a piece
+        keeps its colour, and only placements spend a reserve to add one) a
+        colour has at most its starting pieces plus what its reserve spent on
+        the board, so while that is below the shortest check nothing of that
+        colour can hold one either."""
+        cdef int c, d, j, x, n
+        self.min_check_k = 0
+        for i in range(self.nchecks):
+            if self.min_check_k == 0 or self.check_k[i] < self.min_check_k:
+                self.min_check_k = self.check_k[i]
+        for c, colour in p["pieces"]:
+            self.init_count[colour] += 1
+        self.crun = <uint8_t*>malloc(self.S * 13)
+        self.ncrun = <uint8_t*>malloc(self.S)
+        if not (self.crun and self.ncrun):
+            raise MemoryError()
+        for c in range(self.S):
+            self.ncrun[c] = 0
+            for j in range(self.nrun):
+                d = self.run_dir[j]
+                n = 1
+                x = self.nbr[c * 26 + d]
+                while x >= 0:
+                    n += 1
+                    x = self.nbr[x * 26 + d]
+                x = self.nbr[c * 26 + 25 - d]
+                while x >= 0:
+                    n += 1
+                    x = self.nbr[x * 26 + 25 - d]
+                if n >= self.min_check_k:
+                    self.crun[c * 13 + self.ncrun[c]] = d
+                    self.ncrun[c] += 1
 
     cdef void _init_outcomes(self, dict p):
         """The outcome fields (ttt-outcomes); absent keys (tables compiled
@@ -511,9 +560,25 @@ cdef class Tables:
                     k += 1
             self.nsstep[t] = k
             self.maxstep = max(self.maxstep, k)
+        if self.maxstep > 0:
+            self.maxstep_inv = (<uint64_t>1 << 32) // <uint64_t>self.maxstep + 1
         self.sim0 = self.block                 # after the reserves (and the boards' state)
         self.sim0 += self.sim0 & 1
         return (self.sim0 - self.block) + 2 * (2 + MAX_SEATS + self.hist_cap)
+
+    cdef inline int _div_t(self, int a) noexcept:
+        """``a // T`` by a multiply, for decoding a round's plans (exact for
+        0 <= a and a * T < 2**32, as _slot_of says; action ids are far below)."""
+        return <int>((<uint64_t>a * self.t_inv) >> 32)
+
+    cdef inline int _slot_of(self, int r) noexcept:
+        """``r // maxstep`` by a multiply (the playouts' rejection draws
+        divide every try). Exact for 0 <= r and r * maxstep < 2**32: with
+        inv = 2**32 // m + 1 = (2**32 + e) / m, 0 < e <= m, r * inv / 2**32
+        exceeds r / m by r * e / (m * 2**32) < 1 / m, which never reaches the
+        next multiple of 1 / m above r / m. Rejection draws take r below
+        T * maxstep + 1, far inside that range."""
+        return <int>((<uint64_t>r * self.maxstep_inv) >> 32)
 
     cdef void _sim_init_block(self) noexcept:
         cdef int32_t* v = <int32_t*>(self.init + self.sim0)
@@ -903,7 +968,7 @@ cdef class TTTCore(GameCore):
         self.tab = tab
         self.num_players = tab.nplayers
         self.num_actions = tab.num_actions
-        self.max_game_length = tab.params["max_game_length"]
+        self.max_game_length = tab.max_game_length
         self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots else 0   # ttt-captures: pots
         self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
         self.simultaneous_moves = self.imperfect_information = tab.sim     # ttt-sim
@@ -1073,10 +1138,17 @@ cdef class TTTCore(GameCore):
             return self._sh_can_move(seat)       # ttt-shapes
         if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
             return False
+        if (tab.sstep != NULL and not tab.gravity and tab.nboards == 1 and not tab.any_seat_lock
+                and tab.move != MOVE_LINEAR_KNIGHT):
+            return self._can_step_flat(seat)     # ttt-sim: every round start asks, per seat
         for f in range(tab.T):
             if not self._movable_piece(seat, f):
                 continue
-            if tab.move != MOVE_LINEAR_KNIGHT:      # one step, along the step table
+            if tab.move != MOVE_LINEAR_KNIGHT and tab.sstep != NULL:
+                for d in range(tab.nsstep[f]):     # ttt-sim: the packed step table (rounds only)
+                    if self._dest_ok(f, tab.sstep[f * 26 + d]):
+                        return True
+            elif tab.move != MOVE_LINEAR_KNIGHT:    # one step, along the step table
                 for d in range(26):
                     if self._dest_ok(f, tab.step[f * 26 + d]):
                         return True
@@ -1093,6 +1165,31 @@ cdef class TTTCore(GameCore):
                     for d in range(24):
                         if self._dest_ok(f, tab.knight[f * 24 + d]):
                             return True
+        return False
+
+    cdef bint _can_step_flat(self, int seat) noexcept:
+        """_can_move for one-step moves on one flat board without per-seat
+        locks (the packed step table exists: rule sets with rounds): the
+        same test as _movable_piece and _dest_ok there (a target is its cell;
+        a piece of a colour the seat has none of in reserve, not locked for
+        the phase; an empty, unlocked neighbour), with the colours found once."""
+        cdef Tables tab = self.tab
+        cdef int f, d, u, col, movable = 0
+        cdef int16_t* cell = self.cell
+        cdef uint8_t* locked = tab.locked
+        cdef uint8_t* plock = self.plock
+        for col in range(tab.C):
+            if (tab.seat_mask[seat] >> col) & 1 and self.reserve[col] == 0:
+                movable |= 1 << (col + 1)
+        if movable == 0:
+            return False
+        for f in range(tab.T):
+            if not ((movable >> cell[f]) & 1) or (plock != NULL and plock[f]):
+                continue
+            for d in range(tab.nsstep[f]):
+                u = tab.sstep[f * 26 + d]
+                if u != f and cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u]):
+                    return True
         return False
 
     cdef inline bint _has_move(self, int seat) noexcept:
@@ -1736,7 +1833,7 @@ cdef class TTTCore(GameCore):
         """Per colour: the longest run (in-a-row rules) or the piece count, on
         board b alone (lines never cross boards), or on every cell when b < 0."""
         cdef Tables tab = self.tab
-        cdef int c, d, piece, prev, run, x
+        cdef int c, d, piece, prev, run, x, i
         for c in range(tab.C):
             score[c] = 0
         for c in range(tab.S):
@@ -1746,7 +1843,10 @@ cdef class TTTCore(GameCore):
             if tab.stalemate == ST_MOST_PIECES:
                 score[piece - 1] += 1
                 continue
-            for d in range(13, 26):
+            if score[piece - 1] < 1:
+                score[piece - 1] = 1   # a piece is a run of 1 along every line (those no cell has are skipped)
+            for i in range(tab.nrun):
+                d = tab.run_dir[i]
                 prev = tab.nbr[c * 26 + 25 - d]
                 if prev >= 0 and self.cell[prev] == piece:
                     continue           # not the start of this run
@@ -4675,7 +4775,7 @@ cdef class TTTCore(GameCore):
         destroyed. Turn checks then look at every piece that landed."""
         cdef Tables tab = self.tab
         cdef int32_t* v = self._simv()
-        cdef int s, o, a, n, i, d, run, winner, mask, first, effect, nplans = 0, goals = 0
+        cdef int s, o, a, q, n, i, d, run, winner, mask, first, effect, nplans = 0, goals = 0
         cdef bint allpass = True, decided
         cdef int src[MAX_SEATS]
         cdef int dst[MAX_SEATS]
@@ -4715,17 +4815,18 @@ cdef class TTTCore(GameCore):
                 self.sres[(piece[s] - 1) * tab.K + self.rk_shape[s]] -= 1
                 dst[s] = a % tab.T
             elif a < tab.nplace:
-                piece[s] = (a // tab.T if tab.choices > 1 else tab.colour_of_seat[s]) + 1
+                q = tab._div_t(a)                  # (a // T: its colour choice)
+                piece[s] = (q if tab.choices > 1 else tab.colour_of_seat[s]) + 1
                 self.reserve[piece[s] - 1] -= 1
-                dst[s] = a % tab.T
+                dst[s] = a - q * tab.T
             elif tab.shaped:
                 self._sim_decode_move(s, a, src, dst)      # ttt-rounds: a shape's move
                 self.moves += 1
                 if tab.goal_check and self._sh_goal_dist(s, src[s]) > 0 and self._sh_goal_dist(s, dst[s]) == 0:
                     goals |= 1 << s                # ttt-rounds3: the plan reaches its goal (if it stays)
             else:
-                src[s] = (a - tab.move0) // tab.T
-                dst[s] = (a - tab.move0) % tab.T
+                src[s] = tab._div_t(a - tab.move0)
+                dst[s] = a - tab.move0 - src[s] * tab.T
                 self.moves += 1
         # a shared reserve that the plans overdraw: the pieces they contest are
         # destroyed (the reserve is emptied) and none of those placements happens
@@ -4824,7 +4925,7 @@ cdef class TTTCore(GameCore):
         stalemate that advances the phase. ``nland`` (or NULL): how many
         pieces each seat's by-stack move landed above its landed cell."""
         cdef Tables tab = self.tab
-        cdef int s, i, d, run, mask, first, effect, j, cc
+        cdef int s, i, d, run, mask, first, effect, j, cc, col
         cdef bint decided, goal = self.goal_hit
         cdef int best[MAX_SEATS]
         cdef int best_axis[MAX_SEATS]
@@ -4842,9 +4943,16 @@ cdef class TTTCore(GameCore):
                 best_axis[s] = 0
                 if landed[s] < 0:
                     continue
+                best[s] = 1                  # a landed piece is a run of 1 along every line
+                best_axis[s] = 1             # (the lines too short for any check are skipped: crun)
+                if not tab.shaped and self.cell[landed[s]] > 0:
+                    col = self.cell[landed[s]] - 1     # too few of its colour yet (Tables._check_lines)
+                    if tab.init_count[col] + tab.reserve0[col] - self.reserve[col] < tab.min_check_k:
+                        continue
                 for j in range(nland[s] if nland != NULL and nland[s] > 1 else 1):
                     cc = landed[s] + tab.XY * j          # ttt-rounds: every carried piece's lines
-                    for d in range(13, 26):
+                    for i in range(tab.ncrun[cc]):
+                        d = tab.crun[cc * 13 + i]
                         run = self._run(cc, d, self.cell[cc])
                         if run > best[s]:
                             best[s] = run
@@ -5412,8 +5520,8 @@ cdef class TTTCore(GameCore):
                     r = rng_below(rng, n + passing)
                     if r == n:
                         return tab.a_pass
-                    f = r // tab.maxstep
-                    d = r % tab.maxstep
+                    f = tab._slot_of(r)
+                    d = r - f * tab.maxstep
                     if d >= tab.nsstep[f]:
                         continue
                     piece = self.cell[f]
@@ -5719,8 +5827,9 @@ cdef class TTTCore(GameCore):
                 r = rng_below(rng, n + passing)
                 if r == n:
                     return tab.a_pass
-                f = buf[r // tab.maxstep]
-                d = r % tab.maxstep
+                f = tab._slot_of(r)
+                d = r - f * tab.maxstep
+                f = buf[f]
                 if d >= tab.nsstep[f]:
                     continue
                 u = tab.sstep[f * 26 + d]
@@ -5775,12 +5884,29 @@ cdef class TTTCore(GameCore):
     cdef void _cloak_refresh_flat(self) noexcept:
         """_cloak_refresh on flat boards, with the movers of each colour found
         once: the same clauses ("every piece occupying a non-cloaked space",
-        "every piece they can move")."""
-        cdef int c
-        cdef int movers[MAX_COLOURS]
-        self._cloak_movers(movers)
-        for c in range(self.tab.S):
-            self._cloak_refresh_cell(c, movers, (1 << self.tab.seats) - 1)
+        "every piece they can move"). On one board without per-seat locks,
+        without a branch per cell: a cell's mask only gains bits (a seen
+        mask and the movers are subsets of ``full``), so _cloak_refresh_cell's
+        early exits change nothing and each cell is one OR."""
+        cdef Tables tab = self.tab
+        cdef int c, piece, open_, movable
+        cdef int full = (1 << tab.seats) - 1
+        cdef int movers[MAX_COLOURS + 1]       # by piece code: [0] an empty cell gains nothing
+        cdef uint8_t* cloak
+        cdef uint8_t* lock
+        self._cloak_movers(movers + 1)
+        if tab.nboards > 1 or self.pexit != NULL:
+            for c in range(tab.S):
+                self._cloak_refresh_cell(c, movers + 1, full)
+            return
+        movers[0] = 0
+        cloak = tab.ph_cloak + self.phase * tab.S
+        lock = self.plock if self.plock != NULL else tab.locked     # (no phase locks: locked twice)
+        for c in range(tab.S):
+            piece = self.cell[c]
+            open_ = (cloak[c] == 0) & (piece != 0)
+            movable = (tab.locked[c] == 0) & (lock[c] == 0)
+            self.seen[c] |= (full & -open_) | (movers[piece] & -movable)
 
     cdef void _cloak_refresh_round(self, int* landed) noexcept:
         """_cloak_refresh after a round. On flat boards a round changes who
@@ -5917,13 +6043,14 @@ cdef class TTTCore(GameCore):
         if a < 0 or a == tab.a_pass:
             return 2
         if a < tab.nplace:
-            t[0] = a % tab.T
+            t[0] = a - tab._div_t(a) * tab.T
             return 0
         if tab.shaped:
             self._sh_decode_move(a, &r, f, t)
         else:
-            f[0] = (a - tab.move0) // tab.T
-            t[0] = (a - tab.move0) % tab.T
+            r = a - tab.move0
+            f[0] = tab._div_t(r)
+            t[0] = r - f[0] * tab.T
         return 1
 
     cdef void _cr_lift_seen(self, int* src) noexcept:
