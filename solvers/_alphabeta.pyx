@@ -57,6 +57,7 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcmp, memcpy
 from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, int8_t
 from games.clock cimport monotonic_seconds
+from games.interrupt cimport take_signal
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, rng_seed, mix64
 
@@ -164,6 +165,7 @@ cdef class Searcher:
     cdef Rng rng
     cdef double deadline
     cdef bint aborted
+    cdef object interrupt               # what a signal's handler raised mid-search (games/interrupt.pxd)
     cdef unsigned long long inexact     # counts uses of inexact information
     cdef uint64_t root_key
     cdef readonly int tt_replace
@@ -417,9 +419,25 @@ cdef class Searcher:
     # the search
 
     cdef inline bint _check_time(self) noexcept:
-        if self.deadline > 0.0 and (self.nodes & 1023) == 0 and monotonic_seconds() > self.deadline:
-            self.aborted = True
+        """Every 1024 nodes: the time limit, and Python's pending signals
+        (Ctrl-C), whose exception ``_raise_interrupt`` raises once unwound."""
+        if (self.nodes & 1023) == 0 and not self.aborted:
+            if self.deadline > 0.0 and monotonic_seconds() > self.deadline:
+                self.aborted = True
+            else:
+                self.interrupt = take_signal()
+                if self.interrupt is not None:
+                    self.aborted = True
         return self.aborted
+
+    cdef int _raise_interrupt(self) except -1:
+        """Raise what a signal's handler raised during the search, if anything."""
+        if self.interrupt is not None:
+            exc, self.interrupt = self.interrupt, None
+            self.deadline = 0.0
+            self.aborted = False
+            raise exc
+        return 0
 
     cdef double _child_value(self, GameCore child, int my_side, int depth, int ply,
                              double alpha, double beta, uint64_t key_hint=0,
@@ -709,6 +727,7 @@ cdef class Searcher:
             v = self._search(s, depth, 0, alpha, beta)
         else:
             v = -self._search(s, depth, 0, -beta, -alpha)
+        self._raise_interrupt()
         self.deadline = 0.0
         if self.aborted:
             raise SearchTimeout(f"search ran out of its {time_limit} s")
@@ -768,6 +787,7 @@ cdef class Searcher:
                 best_move = a
             if best >= hi_side and not all_values:
                 break
+        self._raise_interrupt()
         completed = not self.aborted
         self.deadline = 0.0
         self.aborted = False

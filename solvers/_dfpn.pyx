@@ -23,6 +23,7 @@ re-expansions that plain df-pn spends switching between siblings.
 from libc.stdlib cimport malloc, calloc, free
 from libc.stdint cimport uint64_t, uint32_t, int8_t
 from games.clock cimport monotonic_seconds
+from games.interrupt cimport take_signal
 from games.rng cimport mix64
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 
@@ -68,6 +69,7 @@ cdef class Prover:
     cdef uint64_t question
     cdef double deadline
     cdef bint aborted
+    cdef object interrupt      # what a signal's handler raised mid-search (games/interrupt.pxd)
     cdef bint saw_chance
     cdef readonly double lo, hi
     cdef readonly bint saw_middle
@@ -174,8 +176,12 @@ cdef class Prover:
         cdef list kids
         cdef unsigned long long nodes0 = self.nodes
         self.nodes += 1
-        if self.deadline > 0.0 and (self.nodes & 1023) == 0 and monotonic_seconds() > self.deadline:
-            self.aborted = True
+        if (self.nodes & 1023) == 0 and not self.aborted:
+            if self.deadline > 0.0 and monotonic_seconds() > self.deadline:
+                self.aborted = True
+            else:
+                self.interrupt = take_signal()     # Ctrl-C: raised by prove() once unwound
+                self.aborted = self.interrupt is not None
         if self.aborted:
             return
         player = s.current_player()
@@ -306,6 +312,9 @@ cdef class Prover:
         key = self._key(s)
         self._mid(s, key, INF, INF)
         self.deadline = 0.0
+        if self.interrupt is not None:
+            exc, self.interrupt = self.interrupt, None
+            raise exc
         if self.saw_chance:
             raise DfpnUnsupported("df-pn met a chance node; use alpha-beta (expectimax)")
         if self.too_deep:

@@ -104,6 +104,7 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int64_t
 from games.clock cimport monotonic_seconds
+from cpython.exc cimport PyErr_CheckSignals
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
@@ -930,8 +931,10 @@ cdef class YSolver:
         cdef uint64_t key, key_c
         cdef Entry* e
         self.nodes += 1
-        if (self.nodes & 0x3FF) == 0 and self.deadline > 0 and monotonic_seconds() > self.deadline:
-            raise YSolveTimeout("time limit reached")
+        if (self.nodes & 0x3FF) == 0:
+            if self.deadline > 0 and monotonic_seconds() > self.deadline:
+                raise YSolveTimeout("time limit reached")
+            PyErr_CheckSignals()          # Ctrl-C and other handlers now, not after the search
         if self.use_captured:
             fill_me = self._captured(me, empty)
             fill_op = self._captured(opp, empty & ~fill_me)

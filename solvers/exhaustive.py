@@ -108,6 +108,7 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
             # the game starts with chance (or is over): no first move to list
             result["value"] = exact_value(root, remaining())
         else:
+            say(f"{len(classes)} opening classes to solve ({ev.method}), one after the other")
             for k, members in enumerate(classes):
                 v = exact_value(child_of(members[0]), remaining())
                 for a in members:

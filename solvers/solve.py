@@ -154,6 +154,11 @@ def main(argv=None) -> int:
     except ValueError as exc:          # the record store's errors are ValueErrors too
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:          # the searches run Python's handlers (games/interrupt.pxd)
+        kept = (f"; the positions solved so far are in {args.records}: the same command resumes"
+                if args.records else "")
+        print(f"interrupted{kept}", file=sys.stderr)
+        return 130
     if args.json:
         out = {"value": result.get("value"),
                "winning_first_moves": result.get("winning_first_moves", []),
