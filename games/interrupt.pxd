@@ -8,6 +8,8 @@ the whole search. A search calls ``take_signal`` every few thousand nodes, next
 to its time check: it runs the pending handlers now and hands back the
 exception one raised, so the search can unwind its C frames (which cannot carry
 a Python exception: they are ``noexcept``) and its Python entry point raises it.
+Searches whose loop may raise (the Y solver, the UCT search) call
+``PyErr_CheckSignals`` directly and let the exception propagate.
 """
 from cpython.exc cimport PyErr_CheckSignals
 

@@ -47,6 +47,7 @@ from libc.string cimport memcpy
 from libc.math cimport sqrt, log, fabs, INFINITY
 from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, uint64_t
 from games.clock cimport monotonic_seconds
+from cpython.exc cimport PyErr_CheckSignals
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, rng_seed, rng_below, rng_uniform
 
@@ -451,6 +452,8 @@ cdef class UCTSearch:
                 break
             if self.max_time > 0 and monotonic_seconds() >= deadline:
                 break
+            if (sims & 255) == 0:
+                PyErr_CheckSignals()       # Ctrl-C now, not after a long search (games/interrupt.pxd)
             if solving and self.nodes[0].solved:
                 break
             state = root.copy()

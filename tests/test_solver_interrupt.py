@@ -1,4 +1,4 @@
-"""A signal during a long exact search is handled now, not after the search.
+"""A signal during a long search (exact or MCTS) is handled now, not after it.
 
 Each kernel search (alpha-beta, df-pn, the Y solver) runs for minutes in C
 without returning to the interpreter, so without games/interrupt.pxd Ctrl-C
@@ -100,3 +100,11 @@ def test_the_cli_stops_mid_search_on_a_signal(tmp_path, sig, code, extra):
     assert time.perf_counter() - start < LIMIT / 2
     if sig == signal.SIGINT:
         assert err.strip().splitlines()[-1] == "interrupted" and out == ""
+
+
+def test_an_mcts_search_runs_the_handler_mid_search():
+    """The same for the Cython UCT search (mcts/_uct.pyx checks every 256 simulations)."""
+    from mcts.uct import UCTSearch
+    search = UCTSearch(uct_c=1.4, max_simulations=10**9, max_time=LIMIT, seed=1)
+    core = pyspiel.load_game("y_game(board_size=11)").new_core()
+    assert _interrupted_after(0.2, lambda: search.search(core)) < LIMIT / 2
