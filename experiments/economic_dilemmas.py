@@ -771,19 +771,10 @@ def _stored_games(tasks, path, **_options) -> list:
     """``--summary-only``: the records already made of ``tasks`` (read without locking, so a
     running study is not disturbed), checked as a resume checks them; nothing is played."""
     from records import read_records
-    from records.errors import SettingsMismatch
-    latest = {r["key"]: r for r in read_records(path, key="key")} if Path(path).exists() else {}
-    out = []
-    for task in tasks:
-        r = latest.get(task.key)
-        if r is None:
-            continue
-        for field, value in task.settings().items():
-            if field in r and r[field] != value:
-                raise SettingsMismatch(f"{path} already holds {task.key!r} with {field} {r[field]!r}, "
-                                       f"not {value!r}")
-        out.append(r)
-    return out
+    from records.store import resume_from
+    latest = {r["key"]: r for r in read_records(path, key="key")}
+    done = resume_from(latest, {task.key: task.settings() for task in tasks}, path)
+    return [done[task.key] for task in tasks if task.key in done]
 
 
 def _fingerprint(game_string: str):
@@ -823,7 +814,7 @@ def _refusing_mixes(run, *args, **kwargs):
     try:
         return run(*args, **kwargs)
     except SettingsMismatch as e:
-        game = str(e).split("'", 2)[1].split("|")[0] if "'" in str(e) else "the game"
+        game = str(e.key).split("|")[0] if e.key is not None else "the game"   # a task key: game|...
         raise SystemExit(f"{e}\n(the records of {game} were made with other settings or another version "
                          "of its rule set: rerun with --redo NAME to drop and recompute that game's "
                          "records, or use another --out)") from None

@@ -16,4 +16,9 @@ class StoreLocked(RecordStoreError):
 
 
 class SettingsMismatch(RecordStoreError):
-    """The store holds a record of the same key made with other settings."""
+    """The store holds a record of the same key made with other settings; ``key``
+    and ``field`` say which (for callers that name the remedy, e.g. the game to redo)."""
+
+    def __init__(self, message: str, key=None, field: str | None = None):
+        super().__init__(message)
+        self.key, self.field = key, field

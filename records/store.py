@@ -56,6 +56,27 @@ def read_records(path: str | os.PathLike, key: str = "key", backend: str | None 
     return _backend(Path(path), key, backend).load(repair=False)
 
 
+def resume_from(latest: Mapping[Hashable, dict], wanted: Mapping[Hashable, Mapping[str, Any]],
+                path: str | os.PathLike, reusable: Callable[[dict], bool] | None = None) -> dict[Hashable, dict]:
+    """``RecordStore.resume`` over ``latest`` (each key's last record, e.g. from
+    ``read_records`` of ``path`` without taking its lock): the same checks and
+    the same ``SettingsMismatch``, for a reader that must not lock a running store."""
+    done = {}
+    for key, settings in wanted.items():
+        record = latest.get(key)
+        if record is None:
+            continue
+        for field, value in settings.items():
+            if field in record and record[field] != value:
+                raise SettingsMismatch(
+                    f"{path} already holds {key!r} with {field} {record[field]!r}, not {value!r}: "
+                    f"it belongs to a run with another {field}; choose another output, or rerun "
+                    f"with the settings it was made with", key=key, field=field)
+        if reusable is None or reusable(record):
+            done[key] = record
+    return done
+
+
 class RecordStore:
     """An open store of records, locked for writing by this process until ``close``.
 
@@ -110,20 +131,7 @@ class RecordStore:
         the field and both values. ``reusable(record)`` may reject a record that
         is valid but should be redone (its new record will supersede it).
         """
-        done = {}
-        for key, settings in wanted.items():
-            record = self._latest.get(key)
-            if record is None:
-                continue
-            for field, value in settings.items():
-                if field in record and record[field] != value:
-                    raise SettingsMismatch(
-                        f"{self.path} already holds {key!r} with {field} {record[field]!r}, not {value!r}: "
-                        f"it belongs to a run with another {field}; choose another output, or rerun "
-                        f"with the settings it was made with")
-            if reusable is None or reusable(record):
-                done[key] = record
-        return done
+        return resume_from(self._latest, wanted, self.path, reusable)
 
     # ------------------------------------------------------------------ writing
 
