@@ -222,6 +222,15 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE live_games ADD COLUMN turn_started REAL;
     """,
+    # 6 -> 7: decisions the web app made for a person whose time ran out (a random
+    # legal move or plan, webapp/live.py ``LiveGame.time_out``), so a game record
+    # says which of its moves nobody chose: a JSON list of [move index, seat],
+    # kept while the game is live and copied to its ``games`` row when it is
+    # recorded (NULL there: every move was chosen by its seat).
+    """
+    ALTER TABLE live_games ADD COLUMN timeouts TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE games ADD COLUMN timeouts TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

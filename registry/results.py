@@ -104,17 +104,27 @@ def current_rating(reg: Registry, rule_set_id: int, universe_id: int, player_id:
 
 def record_game(reg: Registry, rule_set: str, players: Sequence[str], returns: Sequence[float],
                 moves: Sequence[int], universe: str = PUBLIC, benchmark_id: int | None = None,
-                task_key: str | None = None) -> int | None:
+                task_key: str | None = None,
+                timeouts: Sequence[Sequence[int]] = ()) -> int | None:
     """Store a finished game (players by seat, their returns, every action) and
     update the seats' ratings; the game's id. The moves are replayed: illegal
     or unfinished moves, or returns other than the rules give, are refused. With ``task_key`` (a benchmark
     game's tournament key) a game already stored under that key is not stored
-    again and None is returned."""
+    again and None is returned. ``timeouts`` lists the ``(move index, seat)``
+    of every move that was played for a seat whose time ran out (the web
+    app's seconds per turn), so the record tells a person's choices from the
+    random moves made for them."""
     try:
         results = [float(r) for r in returns]
         actions = [int(a) for a in moves]
+        timed = sorted({(int(i), int(seat)) for i, seat in timeouts})
     except (TypeError, ValueError):
-        raise RegistryError("returns must be numbers and moves integer actions") from None
+        raise RegistryError("returns must be numbers, moves integer actions and timeouts "
+                            "(move index, seat) pairs of integers") from None
+    bad = [t for t in timed if not (0 <= t[0] < len(actions) and 0 <= t[1] < len(results))]
+    if bad:
+        raise RegistryError(f"timeouts {bad} name no move of this game (moves 0..{len(actions) - 1}, "
+                            f"seats 0..{len(results) - 1})")
     with reg.transaction():
         if task_key is not None and reg.one("SELECT 1 FROM games WHERE task_key = ?", (task_key,)):
             return None
@@ -137,8 +147,9 @@ def record_game(reg: Registry, rule_set: str, players: Sequence[str], returns: S
         stamp = now()
         gid = reg.db.execute(
             "INSERT INTO games (rule_set_id, universe_id, moves, chaos_result, finished, "
-            "benchmark_id, task_key) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (rid, vid, json.dumps(actions), chaos, stamp, benchmark_id, task_key)).lastrowid
+            "benchmark_id, task_key, timeouts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (rid, vid, json.dumps(actions), chaos, stamp, benchmark_id, task_key,
+             json.dumps([list(t) for t in timed]) if timed else None)).lastrowid
         before = [current_rating(reg, rid, vid, row[0]) for row in rows]
         after = rating_model.update(before, results, partners, chaos)
         for seat, (row, result, (mu, sigma)) in enumerate(zip(rows, results, after)):
@@ -155,7 +166,7 @@ def games_of(reg: Registry, rule_set: str | None = None, player: str | None = No
     a game named by its game string (registry/open_games.py) has it under
     ``game_string`` (None for a rule set's)."""
     sql = ("SELECT g.id, r.name, v.name, g.moves, g.chaos_result, g.finished, g.benchmark_id, "
-           "g.task_key, r.game_string FROM games g JOIN rule_sets r ON r.id = g.rule_set_id "
+           "g.task_key, r.game_string, g.timeouts FROM games g JOIN rule_sets r ON r.id = g.rule_set_id "
            "JOIN universes v ON v.id = g.universe_id WHERE 1")
     args: list = []
     if rule_set is not None:
@@ -165,12 +176,13 @@ def games_of(reg: Registry, rule_set: str | None = None, player: str | None = No
         sql += " AND g.id IN (SELECT game_id FROM seats WHERE player_id = ?)"
         args.append(reg.player(player)[0])
     out = []
-    for gid, rname, vname, moves, chaos, finished, bench, key, game_string in reg.query(
+    for gid, rname, vname, moves, chaos, finished, bench, key, game_string, timeouts in reg.query(
             sql + " ORDER BY g.id", args):
         seats = reg.query("SELECT p.name, s.result FROM seats s JOIN players p ON p.id = s.player_id "
                           "WHERE s.game_id = ? ORDER BY s.seat", (gid,))
         out.append({"id": gid, "rule_set": rname, "universe": vname,
                     "players": [s[0] for s in seats], "returns": [s[1] for s in seats],
                     "chaos": chaos, "moves": json.loads(moves), "finished": finished,
-                    "benchmark": bench, "task_key": key, "game_string": game_string})
+                    "benchmark": bench, "task_key": key, "game_string": game_string,
+                    "timeouts": [tuple(t) for t in json.loads(timeouts or "[]")]})
     return out

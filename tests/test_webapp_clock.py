@@ -15,8 +15,9 @@ import time
 import pytest
 
 from games.ttt import rules as ttt_rules
-from registry import rulesets
+from registry import results, rulesets
 from test_webapp import EXAMPLES, Browser, app, befriend, db, live, make_users  # noqa: F401
+from registry.errors import RegistryError
 from webapp.live import LiveGame
 from webapp.live_store import LiveStore
 
@@ -46,6 +47,7 @@ def test_a_timed_out_turn_plays_a_random_legal_move_for_the_seat(app):
     page = html.unescape(cy.get(url).text)               # the page finds the time ran out
     after = live(app, url)
     assert len(after.moves) == 2                          # cy's random move, Random's answer
+    assert after.timeouts == [(0, 0)]                     # move 0 was not cy's choice
     assert "time ran out for seat 1; a random legal move was played" in page
     # the move is legal, drawn from the game's seed (another store plays the same)
     assert after.moves[0] in game.state.legal_actions()
@@ -79,6 +81,14 @@ def test_the_clock_with_an_injected_time_and_a_game_to_the_end(app):
     page = html.unescape(cy.get(url).text)
     assert re.search(r"recorded as game \d+ and rated", page), page   # the record replays
     assert 'id="clock"' not in page                         # no clock once it is over
+    # the record marks cy's moves (every even move: cy is seat 0) and not Random's
+    with db(app) as reg:
+        record = results.games_of(reg, "TTT-300s")[-1]
+    assert record["id"] == game.recorded and record["moves"] == game.moves
+    assert record["timeouts"] == [(i, 0) for i in range(0, len(game.moves), 2)]
+    stats = html.unescape(cy.get("/player/cy").text)
+    n = len(record["timeouts"])
+    assert f"({n} moves played when time ran out)" in stats
 
 
 def test_no_limit_no_clock_and_no_write(app):
@@ -118,3 +128,25 @@ def test_in_a_round_only_the_person_who_did_not_plan_gets_a_random_plan(app):
     joint = dict(zip(order, after.moves[:2]))
     assert joint[0] == plan and joint[1] in start.state.legal_actions(1)
     assert after.plans == {} and len(after.moves) == 2
+    # only dee's plan is marked, at the index the core's order gives it
+    assert after.timeouts == [(order.index(1), 1)]
+
+
+def test_a_record_without_timeouts_says_so_and_bad_timeouts_are_refused(app):
+    """A game every seat played itself has no timeouts in its record; a pair
+    naming no move or seat of the game is refused before anything is stored."""
+    make_users(app)
+    moves = [0, 3, 1, 4, 2]                      # black wins on the first row
+    with db(app) as reg:
+        before = len(results.games_of(reg, "Tic-Tac-Toe"))
+        for bad in ([(5, 0)], [(0, 2)], [(-1, 0)], [("x", 0)]):
+            with pytest.raises(RegistryError, match="timeouts"):
+                results.record_game(reg, "Tic-Tac-Toe", ["cy", "Random"], [1.0, -1.0], moves,
+                                    timeouts=bad)
+        assert len(results.games_of(reg, "Tic-Tac-Toe")) == before
+        gid = results.record_game(reg, "Tic-Tac-Toe", ["cy", "Random"], [1.0, -1.0], moves)
+        marked = results.record_game(reg, "Tic-Tac-Toe", ["cy", "Random"], [1.0, -1.0], moves,
+                                     timeouts=[(2, 0), (1, 1), (2, 0)])
+        stored = {g["id"]: g for g in results.games_of(reg, "Tic-Tac-Toe")}
+    assert stored[gid]["timeouts"] == []
+    assert stored[marked]["timeouts"] == [(1, 1), (2, 0)]       # sorted, each once

@@ -111,7 +111,7 @@ class LiveGame:
                  seats: list[Seat], seed: int, version: str = "", moves=(), plans=None,
                  changes: int = 0, last_move: str | None = None, recorded: int | None = None,
                  record_error: str | None = None, finished_at: float | None = None,
-                 turn_started: float | None = None):
+                 turn_started: float | None = None, timeouts=()):
         self.id = gid
         self.game_string, self.rule_set, self.universe = game_string, rule_set, universe
         self.version = version
@@ -126,6 +126,9 @@ class LiveGame:
         self.last_move = last_move
         self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
         self.turn_started = turn_started    # when the position last changed (the clock's start)
+        # (move index, seat) of every decision played for a person whose time ran
+        # out; recorded with the game, so its record tells chosen moves from these
+        self.timeouts: list[tuple[int, int]] = [tuple(t) for t in timeouts]
         self.seconds_per_turn = seconds_per_turn(rule_set, version)
         self.moves: list[int] = []          # every decision in the core's order (the record)
         self.state = self.game.new_initial_state()
@@ -175,11 +178,12 @@ class LiveGame:
                 i += 1
 
     def catch_up(self, moves, plans, changes, last_move, recorded, record_error,
-                 finished_at, turn_started=None) -> None:
+                 finished_at, turn_started=None, timeouts=()) -> None:
         """Bring a successor up to the stored row: apply the decisions it lacks
         (``moves``, in the record's order) and take the row's other fields."""
         self._replay(moves)
         self.turn_started = turn_started
+        self.timeouts = [tuple(t) for t in timeouts]
         self.plans, self.changes, self.last_move = dict(plans), changes, last_move
         self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
 
@@ -188,7 +192,7 @@ class LiveGame:
         new = object.__new__(LiveGame)
         new.__dict__.update(self.__dict__)
         new.state = self.state.clone()
-        new.moves, new.plans = list(self.moves), dict(self.plans)
+        new.moves, new.plans, new.timeouts = list(self.moves), dict(self.plans), list(self.timeouts)
         return new
 
     # -- who may do what
@@ -337,7 +341,12 @@ class LiveGame:
             rng = random.Random(derive_seed(self.seed, "timeout", seat, len(self.moves)))
             if self.in_round():
                 self.plans[seat] = rng.choice(self.state.legal_actions(seat))
+                # the round's decisions join the record in the core's order when
+                # it resolves, and nothing is played before that
+                order = self.state.core.simultaneous_player_list()
+                self.timeouts.append((len(self.moves) + order.index(seat), seat))
             else:
+                self.timeouts.append((len(self.moves), seat))
                 action = rng.choice(self.state.legal_actions())
                 names.append(self.state.action_to_string(seat, action) if self.perfect else None)
                 self._apply(action)

@@ -56,7 +56,7 @@ CACHE_SIZE = 256
 RETRIES = 8
 
 _COLUMNS = ("id, game_string, rule_set, version, universe, seats, seed, moves, plans, changes, "
-            "last_move, recorded, record_error, finished, turn_started")
+            "last_move, recorded, record_error, finished, turn_started, timeouts")
 
 
 def sync_wal(db_path) -> None:
@@ -165,19 +165,20 @@ class LiveStore:
 
     def _build(self, row) -> LiveGame:
         (gid, game_string, rule_set, version, universe, seats, seed, moves, plans, changes,
-         last_move, recorded, record_error, finished, turn_started) = row
+         last_move, recorded, record_error, finished, turn_started, timeouts) = row
         self.replays += 1
         return LiveGame(gid, game_string, rule_set, universe,
                         [Seat.from_json(s) for s in json.loads(seats)], seed, version,
                         json.loads(moves), {int(k): v for k, v in json.loads(plans).items()},
-                        changes, last_move, recorded, record_error, finished, turn_started)
+                        changes, last_move, recorded, record_error, finished, turn_started,
+                        json.loads(timeouts))
 
     def _catch_up(self, row) -> LiveGame | None:
         """The cached game brought forward to ``row`` by applying only the
         decisions it lacks; None if nothing usable is cached (no copy, a copy
         not behind, or moves that do not extend its own)."""
         (gid, _gs, _rs, version, _u, _seats, _seed, moves, plans, changes,
-         last_move, recorded, record_error, finished, turn_started) = row
+         last_move, recorded, record_error, finished, turn_started, timeouts) = row
         with self._lock:
             old = self._cache.get(gid)
         if old is None or old.changes >= changes or old.version != version:
@@ -187,7 +188,8 @@ class LiveStore:
             return None
         new = old.successor()
         new.catch_up(moves[len(old.moves):], {int(k): v for k, v in json.loads(plans).items()},
-                     changes, last_move, recorded, record_error, finished, turn_started)
+                     changes, last_move, recorded, record_error, finished, turn_started,
+                     json.loads(timeouts))
         self.catch_ups += 1
         return new
 
@@ -212,11 +214,12 @@ class LiveStore:
             self._finish(reg, game)
             reg.db.execute(
                 f"INSERT INTO live_games ({_COLUMNS}, created) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game.id, game.game_string, game.rule_set, game.version, game.universe,
                  json.dumps([s.to_json() for s in game.seats]), game.seed, json.dumps(game.moves),
                  json.dumps(game.plans), game.changes, game.last_move, game.recorded,
-                 game.record_error, game.finished_at, game.turn_started, now()))
+                 game.record_error, game.finished_at, game.turn_started,
+                 json.dumps(game.timeouts), now()))
             reg.db.executemany("INSERT INTO live_game_users (game_id, user_name) VALUES (?, ?)",
                                [(game.id, u) for u in sorted(game.users())])
         self._remember(game)
@@ -265,11 +268,11 @@ class LiveStore:
             self._finish(reg, game)
             reg.db.execute(
                 "UPDATE live_games SET moves = ?, plans = ?, changes = ?, last_move = ?, "
-                "recorded = ?, record_error = ?, finished = ?, turn_started = ? "
+                "recorded = ?, record_error = ?, finished = ?, turn_started = ?, timeouts = ? "
                 "WHERE id = ? AND changes = ?",
                 (json.dumps(game.moves), json.dumps(game.plans), game.changes, game.last_move,
-                 game.recorded, game.record_error, game.finished_at, game.turn_started, game.id,
-                 expected))
+                 game.recorded, game.record_error, game.finished_at, game.turn_started,
+                 json.dumps(game.timeouts), game.id, expected))
         self._remember(game)
         return True
 
@@ -305,6 +308,6 @@ class LiveStore:
                 open_games.ensure_game(reg, game.game_string)
             game.recorded = results.record_game(
                 reg, game.rule_set or game.game_string, players, game.state.returns(),
-                game.moves, universe=game.universe)
+                game.moves, universe=game.universe, timeouts=game.timeouts)
         except RegistryError as e:
             game.record_error = str(e)
