@@ -2225,9 +2225,12 @@ cdef class TTTCore(GameCore):
         cdef int c, s
         cdef int full = (1 << tab.seats) - 1
         cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
-        if not tab.gravity:
+        if not tab.gravity and not tab.shaped:
             self._cloak_refresh_flat()      # ttt-cloaksim: the same clauses, faster
             return
+        # cloak-shape-seen: with shapes "can move" is per shape (stationary
+        # shapes never, an identical piece in reserve), which the flat path's
+        # per-colour movers cannot say: _can_move_piece decides per piece
         for c in range(tab.S):
             if self.cell[c] and self.seen[c] != full:
                 if not self._cloaked_now(c):
@@ -5856,7 +5859,8 @@ cdef class TTTCore(GameCore):
     cdef void _cloak_movers(self, int* movers) noexcept:
         """Per colour, the seats that can move its pieces now ("every piece
         they can move", flat boards: it plays in this phase, the phase moves,
-        the colour is its own and none of it is in reserve)."""
+        the colour is its own and none of it is in reserve). Unshaped rule
+        sets only: with shapes "can move" is per shape (cloak-shape-seen)."""
         cdef Tables tab = self.tab
         cdef int s, col
         for col in range(tab.C):
