@@ -171,3 +171,78 @@ def test_preplaced_and_per_shape_reserves_match_reference(rs):
 @pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
 def test_preplaced_and_per_shape_reserves_match_reference_long(rs):
     play_against_reference(rs, 400, 17, CloakedShapeRefState, _views)
+
+
+# -- "visible" in must capture under obscurity: the capturing shape ----------------------
+
+LINE_MUST = {"power": "must-capture", "condition": "surround-line", "result": "removes"}
+RANK_MUST = {"power": "must-capture", "condition": "cover-by-rank", "result": "removes"}
+
+
+def _goal_surround(cloaking):
+    """Black's triangle (no power, forward only) reaches its goal row y = 3 on
+    (2,3,1) and must become a circle (a must-capture line surrounder) or a
+    star: as a circle it closes white's x on the open (3,3,1) against black's
+    x on (4,3,1). Black's star on (1,1,1) has plain moves. Every piece in the
+    surround stands on an open space."""
+    return cloaked_rule_set(
+        f"seen-goal-surround-{cloaking}", cloaking=cloaking,
+        board={"kind": "squares", "size": [4, 3, 1],
+               "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "triangle"},
+                          {"at": [1, 1, 1], "colour": "black", "shape": "star"},
+                          {"at": [3, 3, 1], "colour": "white", "shape": "x"},
+                          {"at": [4, 3, 1], "colour": "black", "shape": "x"}]},
+        shapes={"triangle": {"move": "forward-orthogonal"}, "circle": dict(LINE_MUST, move="adjacent"),
+                "x": {"move": "stationary"}, "star": {"move": "adjacent"}},
+        reserves={"black": {}, "white": {"x": 1}}, move_limit=10,
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3, 4) for y in (1, 2)]}])
+
+
+@pytest.mark.parametrize("cloaking", ["hides", "obscures"])
+def test_a_surround_by_a_goal_replacement_that_the_mover_sees_forces(cloaking):
+    """The surround is decided by colours the mover sees (open spaces; under
+    obscurity every colour), and a surround's capturing shape is the one that
+    lands: the replacement's power forces it, under both cloaking types (it
+    was judged by the moving triangle's class under obscurity, so nothing
+    forced there)."""
+    from ttt_reference import CloakedJumpObscureRefState, CloakedJumpRefState
+    rs = _goal_surround(cloaking)
+    core = make_core(rs)
+    assert [core.action_string(0, a) for a in core.legal_action_list()] == ["(2,2,1)->(2,3,1) becomes circle"]
+    ref = (CloakedJumpObscureRefState if cloaking == "obscures" else CloakedJumpRefState)(rs)
+    assert ref.legal_actions() == core.legal_action_list()
+
+
+def test_a_cover_is_visible_by_the_shape_that_moves_not_its_goal_replacement():
+    """Under obscurity a by-rank cover onto a piece seen by colour only does
+    not force: its verdict hangs on the hidden shape. A move that reaches its
+    goal covers as the shape that moved (the replacement is taken after), so
+    its visibility is judged by that shape too, not by the replacement's:
+    here a must-capture pentagon (by rank, moving forward) whose replacement
+    is a must-capture cross that captures other than by rank. Judged by the
+    replacement, the cover onto white's colour-only piece would force, and
+    whether it captures would hang on that piece's hidden shape."""
+    rs = cloaked_rule_set(
+        "seen-goal-cover-obscures", cloaking="obscures",
+        board={"kind": "squares", "size": [3, 3, 1],
+               "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "pentagon"},
+                          {"at": [1, 1, 1], "colour": "black", "shape": "star"},
+                          {"at": [2, 3, 1], "colour": "white", "shape": "circle"}]},
+        shapes={"pentagon": dict(RANK_MUST, move="forward-orthogonal"),
+                "cross": {"power": "must-capture", "condition": "cover", "result": "removes", "move": "adjacent"},
+                "circle": {"move": "stationary"}, "star": {"move": "adjacent"}},
+        reserves={"black": {}, "white": {"circle": 1}}, move_limit=10,
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]}])
+    core = make_core(rs)
+    assert core.player_shape_view(0)[7] == "?"          # white's piece on (2,3,1): colour only
+    legal = [core.action_string(0, a) for a in core.legal_action_list()]
+    assert "(1,1,1)->(2,1,1)" in legal                    # not forced: the pentagon's cover is by rank
+    assert any(a.startswith("(2,2,1)->(2,3,1) becomes") for a in legal)
+    # a white pentagon there instead (the circle outranks it): black's list is the same
+    other = cloaked_rule_set(
+        "seen-goal-cover-obscures-2", **{k: v for k, v in rs.to_json().items() if k not in ("name", "board")},
+        board={"kind": "squares", "size": [3, 3, 1],
+               "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "pentagon"},
+                          {"at": [1, 1, 1], "colour": "black", "shape": "star"},
+                          {"at": [2, 3, 1], "colour": "white", "shape": "pentagon"}]})
+    assert make_core(other).legal_action_list() == core.legal_action_list()

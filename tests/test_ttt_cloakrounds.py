@@ -108,7 +108,8 @@ def test_engine_matches_reference_long(rs):
 @st.composite
 def cloaked_round_records(draw):
     """Shapes (some moving, some not, forward movers with goals) on squares or
-    stacks, cloaked spaces in simultaneous or single phases, both cloaking types."""
+    stacks, cloaked spaces in simultaneous or single phases, both cloaking
+    types, pieces pre-placed on cloaked spaces."""
     stacks = draw(st.booleans())
     size = [draw(st.integers(2, 3)), 1 if stacks else draw(st.integers(2, 3)), draw(st.integers(2, 3)) if stacks else 1]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
@@ -138,8 +139,20 @@ def cloaked_round_records(draw):
         shapes = {s: p for s, p in shapes.items() if p["move"] != "forward-orthogonal"} or {"circle": {}}
         reserves = {c: {s: n for s, n in r.items() if s in shapes} or {sorted(shapes)[0]: 1}
                     for c, r in reserves.items()}
+    # cloak-shape-seen: pieces of any colour and shape pre-placed on cloaked
+    # spaces (nobody placed them: only "can move", per shape, or an open space
+    # shows them), on the floor of stacks; a colour with pieces on the board
+    # may start with an empty reserve
+    floor = sorted({tuple(c) for ph in phases for c in ph["cloaked"] if c[2] == 1})
+    pieces = draw(st.lists(st.tuples(st.sampled_from(floor), st.sampled_from(colours), st.sampled_from(sorted(shapes))),
+                           max_size=3, unique_by=lambda q: q[0])) if floor else []
+    for at, colour, shape in pieces:
+        if draw(st.booleans()):
+            reserves[colour] = {s: 0 for s in reserves[colour]}
     rec = {"name": "cr-random", "players": players, "cloaking": draw(st.sampled_from(["hides", "obscures"])),
-           "board": {"kind": "stacks" if stacks else "squares", "size": size}, "shapes": shapes,
+           "board": {"kind": "stacks" if stacks else "squares", "size": size,
+                     "pieces": [{"at": list(at), "colour": colour, "shape": shape} for at, colour, shape in pieces]},
+           "shapes": shapes,
            "reserves": reserves, "phases": phases, "move_limit": draw(st.integers(4, 14)),
            "turn_checks": draw(st.sampled_from([[], ["first-3-wins"], ["first-2-loses"]])),
            "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"]))}

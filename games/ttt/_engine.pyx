@@ -6309,8 +6309,13 @@ cdef class TTTCore(GameCore):
 
     cdef bint _cc2_sees_capture(self, int seat, int action, bint* must) noexcept:
         """Whether ``action`` captures in truth and ``seat`` sees it will:
-        the target's piece is fully seen, or the attacker captures other than
-        by rank (``must`` as ``_cp_action_captures``)."""
+        the target's piece is fully seen, or the capturing shape captures
+        other than by rank (``must`` as ``_cp_action_captures``). The
+        capturing shape is the one that decides the capture: a cover's is the
+        shape that moved (the goal replacement is taken after the cover), a
+        surround's the shape that lands, a goal replacement's too
+        (cloak-shape-seen: it was the moving shape, so a surround the mover
+        sees was not forced; docs/rules/ttt.md, "Captures with cloaked spaces")."""
         cdef Tables tab = self.tab
         cdef int k, r, f, t
         must[0] = False
@@ -6322,6 +6327,9 @@ cdef class TTTCore(GameCore):
         else:
             self._sh_decode_move(action, &r, &f, &t)
             k = self._sh_piece_shape(seat, f)
+            if r >= 0 and tab.surrounds and tab.shape_power[tab.replacer[r]] != POWER_NONE \
+                    and tab.shape_cond[tab.replacer[r]] >= COND_SURROUND_LINE:
+                k = tab.replacer[r]          # as _cp_action_captures: the piece surrounds as it lands
         return self._fully_sees(seat, t) or self._cp_class(k) == 2
 
     cdef void _cc2_obscure_log(self, int actor, int i) noexcept:
