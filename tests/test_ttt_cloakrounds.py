@@ -106,9 +106,12 @@ def test_engine_matches_reference_long(rs):
 
 
 @st.composite
-def cloaked_round_records(draw):
+def cloaked_round_records(draw, preplaced=False):
     """Shapes (some moving, some not, forward movers with goals) on squares or
-    stacks, cloaked spaces in simultaneous or single phases, both cloaking types."""
+    stacks, cloaked spaces in simultaneous or single phases, both cloaking
+    types; with ``preplaced`` (cloak-shape-seen) also a stationary shape and
+    pieces pre-placed on cloaked spaces, some of colours with nothing in
+    reserve."""
     stacks = draw(st.booleans())
     size = [draw(st.integers(2, 3)), 1 if stacks else draw(st.integers(2, 3)), draw(st.integers(2, 3)) if stacks else 1]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
@@ -116,6 +119,8 @@ def cloaked_round_records(draw):
     if not stacks:
         moves.append("forward-orthogonal")
     shapes = {s: {"move": draw(st.sampled_from(moves))} for s in names}
+    if preplaced and not any(p["move"] == "stationary" for p in shapes.values()):
+        shapes[draw(st.sampled_from([s for s in SHAPES_ALL if s not in shapes]))] = {"move": "stationary"}
     if any(p["move"] == "forward-orthogonal" for p in shapes.values()):
         shapes.setdefault("circle", {"move": "adjacent"})    # a replacement that moves backwards
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
@@ -138,8 +143,23 @@ def cloaked_round_records(draw):
         shapes = {s: p for s, p in shapes.items() if p["move"] != "forward-orthogonal"} or {"circle": {}}
         reserves = {c: {s: n for s, n in r.items() if s in shapes} or {sorted(shapes)[0]: 1}
                     for c, r in reserves.items()}
+    # cloak-shape-seen: pieces of any colour and shape pre-placed on cloaked
+    # spaces (nobody placed them: only "can move", per shape, or an open space
+    # shows them), on the floor of stacks; a colour with pieces on the board
+    # may start with an empty reserve
+    floor = sorted({tuple(c) for ph in phases for c in ph["cloaked"] if c[2] == 1})
+    pieces = []
+    if preplaced and floor:
+        pieces = draw(st.lists(st.tuples(st.sampled_from(floor), st.sampled_from(colours),
+                                         st.sampled_from(sorted(shapes))),
+                               min_size=1, max_size=3, unique_by=lambda q: q[0]))
+    for at, colour, shape in pieces:
+        if draw(st.booleans()):
+            reserves[colour] = {s: 0 for s in reserves[colour]}
     rec = {"name": "cr-random", "players": players, "cloaking": draw(st.sampled_from(["hides", "obscures"])),
-           "board": {"kind": "stacks" if stacks else "squares", "size": size}, "shapes": shapes,
+           "board": {"kind": "stacks" if stacks else "squares", "size": size,
+                     "pieces": [{"at": list(at), "colour": colour, "shape": shape} for at, colour, shape in pieces]},
+           "shapes": shapes,
            "reserves": reserves, "phases": phases, "move_limit": draw(st.integers(4, 14)),
            "turn_checks": draw(st.sampled_from([[], ["first-3-wins"], ["first-2-loses"]])),
            "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"]))}
@@ -149,6 +169,17 @@ def cloaked_round_records(draw):
 @settings(max_examples=25, deadline=None)
 @given(rec=cloaked_round_records(), seed=st.integers(0, 1000))
 def test_random_cloaked_shaped_rule_sets_match_reference(rec, seed):
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, 4, seed)
+
+
+@settings(max_examples=25, deadline=None)
+@given(rec=cloaked_round_records(preplaced=True), seed=st.integers(0, 1000))
+def test_random_cloaked_shaped_rule_sets_with_preplaced_pieces_match_reference(rec, seed):
+    """cloak-shape-seen: a stationary piece of a seat's colour that nobody
+    placed, on a cloaked space, is hidden from that seat ("can move" per
+    shape), which the colour rule of sequential turns and of each phase's
+    start got wrong."""
     rs = parsed_or_rejected(rec)
     play_against_reference(rs, 4, seed)
 

@@ -2921,7 +2921,8 @@ class CloakedObscureRefState(CloakedReincRefState):
     def captures(self, s, a):
         if not super().captures(s, a):
             return False
-        name, t = self.piece_of(s, a)
+        t = self.piece_of(s, a)[1]
+        name = self.forcing_shape(s, a)      # cloak-shape-seen: the capturing shape (a surrounding replacement's)
         return self.target_xyz(t) not in self.shape_hidden or self.level(name) == 2
 
     def apply(self, a):

@@ -2225,9 +2225,12 @@ cdef class TTTCore(GameCore):
         cdef int c, s
         cdef int full = (1 << tab.seats) - 1
         cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
-        if not tab.gravity:
+        if not tab.gravity and not tab.shaped:
             self._cloak_refresh_flat()      # ttt-cloaksim: the same clauses, faster
             return
+        # cloak-shape-seen: with shapes "can move" is per shape (stationary
+        # shapes never, an identical piece in reserve), which the flat path's
+        # per-colour movers cannot say: _can_move_piece decides per piece
         for c in range(tab.S):
             if self.cell[c] and self.seen[c] != full:
                 if not self._cloaked_now(c):
@@ -5856,7 +5859,8 @@ cdef class TTTCore(GameCore):
     cdef void _cloak_movers(self, int* movers) noexcept:
         """Per colour, the seats that can move its pieces now ("every piece
         they can move", flat boards: it plays in this phase, the phase moves,
-        the colour is its own and none of it is in reserve)."""
+        the colour is its own and none of it is in reserve). Unshaped rule
+        sets only: with shapes "can move" is per shape (cloak-shape-seen)."""
         cdef Tables tab = self.tab
         cdef int s, col
         for col in range(tab.C):
@@ -6305,8 +6309,13 @@ cdef class TTTCore(GameCore):
 
     cdef bint _cc2_sees_capture(self, int seat, int action, bint* must) noexcept:
         """Whether ``action`` captures in truth and ``seat`` sees it will:
-        the target's piece is fully seen, or the attacker captures other than
-        by rank (``must`` as ``_cp_action_captures``)."""
+        the target's piece is fully seen, or the capturing shape captures
+        other than by rank (``must`` as ``_cp_action_captures``). The
+        capturing shape is the one that decides the capture: a cover's is the
+        shape that moved (the goal replacement is taken after the cover), a
+        surround's the shape that lands, a goal replacement's too
+        (cloak-shape-seen: it was the moving shape, so a surround the mover
+        sees was not forced; docs/rules/ttt.md, "Captures with cloaked spaces")."""
         cdef Tables tab = self.tab
         cdef int k, r, f, t
         must[0] = False
@@ -6318,6 +6327,9 @@ cdef class TTTCore(GameCore):
         else:
             self._sh_decode_move(action, &r, &f, &t)
             k = self._sh_piece_shape(seat, f)
+            if r >= 0 and tab.surrounds and tab.shape_power[tab.replacer[r]] != POWER_NONE \
+                    and tab.shape_cond[tab.replacer[r]] >= COND_SURROUND_LINE:
+                k = tab.replacer[r]          # as _cp_action_captures: the piece surrounds as it lands
         return self._fully_sees(seat, t) or self._cp_class(k) == 2
 
     cdef void _cc2_obscure_log(self, int actor, int i) noexcept:

@@ -1,0 +1,248 @@
+"""Cloaking with shapes: "every piece they can move" is per shape on every
+refresh path (docs/rules/ttt.md, **Cloaking**, and "Cloaking with shapes").
+
+The seed: "imobile pieces aren't necessarily visible to the players who own
+them"; "A player cannot move a placed piece while it has an identical piece
+in reserve". Sequential turns on a flat board once judged "can move" by
+colour (a colour with none in reserve), so a stationary piece of a seat's
+colour that it did not place, on a cloaked space, became seen by it, and
+stayed seen. These tests pin what each seat must and must not see, check that
+two histories a seat cannot tell apart look identical to it, and play small
+rule sets with pre-placed pieces and per-shape reserves against the reference
+model ``CloakedShapeRefState`` (tests/ttt_reference.py), which judges "can
+move" per shape in its own code.
+Cells are x + X*(y + Y*z) from 0; on a 3x3 board a piece of shape index k
+placed on cell c is action 9*k + c."""
+import pytest
+
+import games  # noqa: F401  (registers ttt)
+from games.openspiel import core_of
+from games.ttt import make_core
+from ttt_checks import cloaked_rule_set, play_against_reference, state_after, views
+from ttt_reference import CloakedShapeRefState
+
+ALL9 = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
+
+
+def _preplaced(move, cloaking="hides"):
+    """The lead's repro: black (seat 0) has nothing in reserve, and a black
+    circle of movement ``move`` stands pre-placed on the cloaked (1,1,1);
+    nobody placed it."""
+    return cloaked_rule_set(
+        f"seen-preplaced-{move}-{cloaking}", cloaking=cloaking,
+        board={"kind": "squares", "size": [3, 3, 1],
+               "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "circle"},
+                          {"at": [3, 3, 1], "colour": "black", "shape": "triangle"}]},
+        shapes={"circle": {"move": move}, "triangle": {"move": "adjacent"}},
+        reserves={"black": {}, "white": {"triangle": 2}},
+        move_limit=10, phases=[{"cloaked": [[1, 1, 1], [2, 2, 1]]}])
+
+
+def test_a_stationary_piece_its_owner_did_not_place_stays_hidden_from_it():
+    s = state_after(_preplaced("stationary"))
+    core = core_of(s)
+    assert s.current_player() == 0
+    assert core.player_view(0)[0] == "." and core.player_shape_view(0)[0] == "."
+    assert core.player_view(1)[0] == "."
+    # the open triangle on (3,3,1) is seen by both; black may move only it
+    assert core.player_view(0)[8] == core.player_view(1)[8] == "x"
+    assert [s.action_to_string(a) for a in s.legal_actions()] == \
+        ["(3,3,1)->(2,2,1)", "(3,3,1)->(3,2,1)", "(3,3,1)->(2,3,1)"]
+    # it stays hidden after black's move and white's reply (nothing reveals it)
+    s.apply_action(s.legal_actions()[0])
+    s.apply_action(s.legal_actions()[-1])
+    assert core_of(s).player_view(0)[0] == "."
+
+
+def test_a_moving_piece_of_its_colour_is_seen_by_its_owner():
+    """The same position with a circle that moves: black can move it, so it
+    sees it ("every piece they can move"), and the other seat does not."""
+    s = state_after(_preplaced("adjacent"))
+    core = core_of(s)
+    assert core.player_view(0)[0] == "x" and core.player_shape_view(0)[0] == "c"
+    assert core.player_view(1)[0] == "."
+    assert "(1,1,1)->(2,1,1)" in [s.action_to_string(a) for a in s.legal_actions()]
+
+
+def test_obscurity_shows_a_stationary_own_piece_by_its_colour_clause():
+    # under obscurity a seat fully sees "all pieces of their assigned color(s)":
+    # the stationary circle is seen by black for that reason, and by white by colour only
+    core = make_core(_preplaced("stationary", "obscures"))
+    assert core.player_view(0)[0] == "x" and core.player_shape_view(0)[0] == "c"
+    assert core.player_view(1)[0] == "X" and core.player_shape_view(1)[0] == "?"
+
+
+# -- two histories a seat cannot tell apart --------------------------------------------
+
+# Shared colour (both seats place and move black pieces) with a stationary
+# circle and a moving triangle. Black places its triangle on 4; white places the
+# last circle on the cloaked 0 or 2. Black's reserve is then empty, which made
+# the colour rule say "black can move every black piece": black saw where
+# white's circle went. Per shape it cannot move a stationary circle, did not
+# place it, and its space is cloaked: both histories must look the same to it.
+SHARED = cloaked_rule_set(
+    "seen-shared-stationary", colours="shared", reserves={"black": {"circle": 1, "triangle": 1}},
+    shapes={"circle": {"move": "stationary"}, "triangle": {"move": "adjacent"}},
+    move_limit=8, phases=[{"cloaked": ALL9}])
+CIRCLE, TRIANGLE = 0, 9
+
+
+def test_where_the_other_seat_put_a_stationary_piece_of_a_shared_colour_looks_the_same():
+    left, right = state_after(SHARED, TRIANGLE + 4, CIRCLE + 0), state_after(SHARED, TRIANGLE + 4, CIRCLE + 2)
+    assert core_of(left).reserves()["black"] == 0
+    assert left.current_player() == right.current_player() == 0
+    assert views(left, 0) == views(right, 0)
+    assert left.legal_actions() == right.legal_actions()
+    assert core_of(left).player_view(0)[0] == core_of(right).player_view(0)[2] == "."
+    # white placed it: white tells the two apart
+    for x, y in zip(views(left, 1), views(right, 1)):
+        assert x != y
+
+
+def test_a_moving_piece_placed_by_the_other_seat_is_seen_once_none_is_in_reserve():
+    """The other side of the per-shape rule: a triangle that white placed is
+    one black can move once no triangle is left in reserve, even while a
+    circle is (the colour rule hid it until the whole colour ran out)."""
+    rs = cloaked_rule_set(
+        "seen-shared-identical", colours="shared", reserves={"black": {"circle": 2, "triangle": 1}},
+        shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "adjacent"}},
+        move_limit=8, phases=[{"cloaked": ALL9}])
+    core = make_core(rs)
+    core.apply_action(CIRCLE + 4)            # black: one circle left in reserve
+    core.apply_action(TRIANGLE + 0)          # white: the only triangle, on the cloaked 0
+    assert core.shape_reserves()["black"] == {"circle": 1, "triangle": 0}
+    assert core.player_view(0)[0] == "x"     # per shape: no triangle in reserve, so black can move it
+    assert core.player_view(1)[4] == "."     # (a circle is in reserve: white cannot move black's circle)
+
+
+# -- against the reference model -------------------------------------------------------
+
+def _cases():
+    """Small rule sets: pre-placed stationary and moving pieces of each colour
+    on cloaked spaces, reserves that keep one shape of a colour while another
+    ran out, a shared colour; both cloaking types."""
+    out = []
+    for cloaking in ("hides", "obscures"):
+        out.append(cloaked_rule_set(
+            f"seen-ref-preplaced-{cloaking}", cloaking=cloaking,
+            board={"kind": "squares", "size": [3, 3, 1],
+                   "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "circle"},
+                              {"at": [2, 2, 1], "colour": "white", "shape": "circle"},
+                              {"at": [3, 1, 1], "colour": "black", "shape": "triangle"},
+                              {"at": [1, 3, 1], "colour": "white", "shape": "triangle"}]},
+            shapes={"circle": {"move": "stationary"}, "triangle": {"move": "adjacent"}},
+            reserves={"black": {"triangle": 1}, "white": {"circle": 1, "triangle": 1}},
+            move_limit=14, phases=[{"cloaked": ALL9[:6]}]))
+        out.append(cloaked_rule_set(
+            f"seen-ref-identical-{cloaking}", cloaking=cloaking,
+            board={"kind": "squares", "size": [3, 3, 1],
+                   "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "x"},
+                              {"at": [3, 3, 1], "colour": "white", "shape": "circle"},
+                              {"at": [2, 1, 1], "colour": "white", "shape": "x"}]},
+            shapes={"circle": {"move": "adjacent"}, "x": {"move": "diagonal"}, "star": {}},
+            reserves={"black": {"circle": 2, "x": 1}, "white": {"circle": 1, "star": 1}},
+            move_limit=16, phases=[{"cloaked": ALL9}]))
+        out.append(cloaked_rule_set(
+            f"seen-ref-shared-{cloaking}", cloaking=cloaking, colours="shared",
+            board={"kind": "squares", "size": [3, 3, 1],
+                   "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "circle"}]},
+            reserves={"black": {"circle": 1, "triangle": 2}},
+            shapes={"circle": {"move": "stationary"}, "triangle": {"move": "orthogonal"}},
+            move_limit=10, phases=[{"cloaked": ALL9, "pass": True}]))
+    return out
+
+
+CASES = _cases()
+
+
+def _views(core, ref):
+    for p in range(ref.n):
+        assert core.player_view(p) == ref.view(p), p
+        assert core.player_shape_view(p) == ref.shape_view(p), p
+
+
+@pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
+def test_preplaced_and_per_shape_reserves_match_reference(rs):
+    played = play_against_reference(rs, 25, sum(map(ord, rs.name)), CloakedShapeRefState, _views)
+    assert len(played) > 25                  # the games went past their first move
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
+def test_preplaced_and_per_shape_reserves_match_reference_long(rs):
+    play_against_reference(rs, 400, 17, CloakedShapeRefState, _views)
+
+
+# -- "visible" in must capture under obscurity: the capturing shape ----------------------
+
+LINE_MUST = {"power": "must-capture", "condition": "surround-line", "result": "removes"}
+RANK_MUST = {"power": "must-capture", "condition": "cover-by-rank", "result": "removes"}
+
+
+def _goal_surround(cloaking):
+    """Black's triangle (no power, forward only) reaches its goal row y = 3 on
+    (2,3,1) and must become a circle (a must-capture line surrounder) or a
+    star: as a circle it closes white's x on the open (3,3,1) against black's
+    x on (4,3,1). Black's star on (1,1,1) has plain moves. Every piece in the
+    surround stands on an open space."""
+    return cloaked_rule_set(
+        f"seen-goal-surround-{cloaking}", cloaking=cloaking,
+        board={"kind": "squares", "size": [4, 3, 1],
+               "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "triangle"},
+                          {"at": [1, 1, 1], "colour": "black", "shape": "star"},
+                          {"at": [3, 3, 1], "colour": "white", "shape": "x"},
+                          {"at": [4, 3, 1], "colour": "black", "shape": "x"}]},
+        shapes={"triangle": {"move": "forward-orthogonal"}, "circle": dict(LINE_MUST, move="adjacent"),
+                "x": {"move": "stationary"}, "star": {"move": "adjacent"}},
+        reserves={"black": {}, "white": {"x": 1}}, move_limit=10,
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3, 4) for y in (1, 2)]}])
+
+
+@pytest.mark.parametrize("cloaking", ["hides", "obscures"])
+def test_a_surround_by_a_goal_replacement_that_the_mover_sees_forces(cloaking):
+    """The surround is decided by colours the mover sees (open spaces; under
+    obscurity every colour), and a surround's capturing shape is the one that
+    lands: the replacement's power forces it, under both cloaking types (it
+    was judged by the moving triangle's class under obscurity, so nothing
+    forced there)."""
+    from ttt_reference import CloakedJumpObscureRefState, CloakedJumpRefState
+    rs = _goal_surround(cloaking)
+    core = make_core(rs)
+    assert [core.action_string(0, a) for a in core.legal_action_list()] == ["(2,2,1)->(2,3,1) becomes circle"]
+    ref = (CloakedJumpObscureRefState if cloaking == "obscures" else CloakedJumpRefState)(rs)
+    assert ref.legal_actions() == core.legal_action_list()
+
+
+def test_a_cover_is_visible_by_the_shape_that_moves_not_its_goal_replacement():
+    """Under obscurity a by-rank cover onto a piece seen by colour only does
+    not force: its verdict hangs on the hidden shape. A move that reaches its
+    goal covers as the shape that moved (the replacement is taken after), so
+    its visibility is judged by that shape too, not by the replacement's:
+    here a must-capture pentagon (by rank, moving forward) whose replacement
+    is a must-capture cross that captures other than by rank. Judged by the
+    replacement, the cover onto white's colour-only piece would force, and
+    whether it captures would hang on that piece's hidden shape."""
+    rs = cloaked_rule_set(
+        "seen-goal-cover-obscures", cloaking="obscures",
+        board={"kind": "squares", "size": [3, 3, 1],
+               "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "pentagon"},
+                          {"at": [1, 1, 1], "colour": "black", "shape": "star"},
+                          {"at": [2, 3, 1], "colour": "white", "shape": "circle"}]},
+        shapes={"pentagon": dict(RANK_MUST, move="forward-orthogonal"),
+                "cross": {"power": "must-capture", "condition": "cover", "result": "removes", "move": "adjacent"},
+                "circle": {"move": "stationary"}, "star": {"move": "adjacent"}},
+        reserves={"black": {}, "white": {"circle": 1}}, move_limit=10,
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]}])
+    core = make_core(rs)
+    assert core.player_shape_view(0)[7] == "?"          # white's piece on (2,3,1): colour only
+    legal = [core.action_string(0, a) for a in core.legal_action_list()]
+    assert "(1,1,1)->(2,1,1)" in legal                    # not forced: the pentagon's cover is by rank
+    assert any(a.startswith("(2,2,1)->(2,3,1) becomes") for a in legal)
+    # a white pentagon there instead (the circle outranks it): black's list is the same
+    other = cloaked_rule_set(
+        "seen-goal-cover-obscures-2", **{k: v for k, v in rs.to_json().items() if k not in ("name", "board")},
+        board={"kind": "squares", "size": [3, 3, 1],
+               "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "pentagon"},
+                          {"at": [1, 1, 1], "colour": "black", "shape": "star"},
+                          {"at": [2, 3, 1], "colour": "white", "shape": "pentagon"}]})
+    assert make_core(other).legal_action_list() == core.legal_action_list()
