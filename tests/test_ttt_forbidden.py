@@ -56,8 +56,20 @@ def test_no_piece_arrives_where_its_mover_may_not_enter(name):
     """After every ply and round of random games of each generator's rule sets
     (with forbidden spaces added), every arrival is one its mover may make;
     at least a third of the examples limit entry somewhere, and in some
-    plies a seat to move had a free cell it could not enter."""
+    plies a seat to move had a cell it could not enter."""
+    _sweep(name, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(GENERATORS))
+def test_no_piece_arrives_where_its_mover_may_not_enter_slow(name):
+    """The same with ten times the examples."""
+    _sweep(name, 10)
+
+
+def _sweep(name, factor):
     generator, examples = GENERATORS[name]
+    examples *= factor
     seen = {"examples": 0, "limited": 0, "guarded": 0, "arrivals": 0}
 
     @settings(max_examples=examples, deadline=None, database=None, suppress_health_check=list(HealthCheck))
