@@ -426,22 +426,46 @@ def test_collisions_resolve_by_rank():
     assert core.cells()[:2] == [0, 0]
 
 
-def test_collision_needs_every_collider_to_capture():
-    """Decided (with the brief): ranks resolve a collision only when every
-    collider can capture; a piece without power in it leaves it unresolved."""
+def test_collision_ranks_powerless_colliders_lowest():
+    """Issue 12 item 4: "Pieces that cannot capture have the lowest rank and
+    cannot cover each other, but are captured when they cover a
+    higher-ranked piece [...] Simultaneous collisions [...] are resolved by
+    these rank rules where they apply". A cross (can capture, cover by rank,
+    reincarnates) colliding with a circle (no power) outranks it: the cross
+    keeps the space and the circle is reincarnated into the cross's
+    colour's reserve, whichever seat plays which; two circles cannot cover
+    each other, so that collision is unresolved and both are destroyed.
+    (Before ttt-collide a powerless collider left every collision
+    unresolved.)"""
     rs = [r for r in sim_cases() if r.name == "sim-flat-collide"][0]
-    core = make_core(rs)
-    names = core.shape_names()
+    names = make_core(rs).shape_names()
     assert names == ["circle", "cross", "star"]
     T = 9
+    core = make_core(rs)
     core.apply_action(names.index("star") * T + 4)
     core.apply_action(names.index("cross") * T + 4)   # star outranks cross: the cross is removed
     assert core.cells()[4] == 1 and core.shapes()[4] == "star"
     assert core.shape_reserves()["white"]["cross"] == 0
+    assert core.shape_reserves()["black"]["cross"] == 1
     core = make_core(rs)
     core.apply_action(names.index("cross") * T + 4)
-    core.apply_action(names.index("circle") * T + 4)  # a circle cannot capture: both destroyed
+    core.apply_action(names.index("circle") * T + 4)  # the circle ranks lowest: the cross keeps 4
+    assert core.cells()[4] == 1 and core.shapes()[4] == "cross"
+    res = core.shape_reserves()
+    assert res["black"] == {"circle": 3, "cross": 0, "star": 1}      # the circle, reincarnated
+    assert res["white"] == {"circle": 1, "cross": 1, "star": 1}
+    core = make_core(rs)
+    core.apply_action(names.index("circle") * T + 4)
+    core.apply_action(names.index("cross") * T + 4)   # seats swapped: white's cross keeps 4
+    assert core.cells()[4] == 2 and core.shapes()[4] == "cross"
+    res = core.shape_reserves()
+    assert res["white"] == {"circle": 3, "cross": 0, "star": 1}
+    assert res["black"] == {"circle": 1, "cross": 1, "star": 1}
+    core = make_core(rs)
+    core.apply_action(names.index("circle") * T + 4)
+    core.apply_action(names.index("circle") * T + 4)  # two circles: unresolved, both destroyed
     assert core.cells()[4] == 0
+    assert core.shape_reserves()["black"]["circle"] == 1 and core.shape_reserves()["white"]["circle"] == 1
 
 
 def test_validation_lists_every_capture_problem():

@@ -463,11 +463,15 @@ def test_a_jump_misses_the_piece_that_moved_away():
 def test_a_jump_and_the_jumped_piece_collide_on_the_landing():
     """White's circle moves to (3,1), where black's X lands: the circle left
     (2,1), so nothing is jumped; the X (a jumper, highest class) and the
-    powerless circle collide, and no rank rule applies: both destroyed."""
+    powerless circle (lowest rank) collide, and the rank rules resolve it
+    (ttt-collide, issue 12 item 4; before it both were destroyed): the X
+    keeps (3,1) and reincarnates the circle into black's reserve."""
     core = _duel()
     _plan(core, 0, "(1,1,1)->(3,1,1) over (2,1,1)")
     _plan(core, 1, "(2,1,1)->(3,1,1)")
-    assert core.shapes() == [None] * 8
+    assert core.shapes() == [None, None, "x", None, None, None, None, None]
+    assert core.cells()[2] == 1
+    assert core.shape_reserves()["black"]["circle"] == 1
 
 
 def test_a_piece_two_plans_jump_is_destroyed_without_a_result():

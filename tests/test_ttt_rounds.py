@@ -356,7 +356,10 @@ def test_moving_onto_a_space_another_piece_leaves():
 
 def test_two_moves_to_one_space_collide():
     """Black's X and white's circle both move to b2: a circle cannot capture,
-    so the by-rank rules do not resolve it and both pieces are destroyed."""
+    so it has the lowest rank (issue 12 item 4) and the X ("Cover, Removes")
+    keeps b2, removing the circle (ttt-collide; before it both were
+    destroyed). Two circles moving to one space destroy each other (they
+    "cannot cover each other"), as do two X's (no attacker between them)."""
     rs = _rs("collide", board={"kind": "squares", "size": [3, 3, 1]},
              reserves={"black": {"x": 1}, "white": {"circle": 1}}, move_limit=10, phases=[SIM],
              shapes={"circle": {"move": "adjacent"}, "x": {"move": "orthogonal", "power": CAN,
@@ -373,7 +376,18 @@ def test_two_moves_to_one_space_collide():
     core.apply_action(names.index("circle") * 9 + 3)     # white circle on a2
     core.apply_action(_move_id(core, 0, "b1->b2"))
     core.apply_action(_move_id(core, 1, "a2->b2"))
-    assert core.cells()[:9] == [0] * 9
+    assert core.cells()[:9] == [0, 0, 0, 0, 1, 0, 0, 0, 0] and core.shapes()[4] == "x"
+    for shape in ("circle", "x"):
+        both = _rs("collide2", board={"kind": "squares", "size": [3, 3, 1]},
+                   reserves={"black": {shape: 1}, "white": {shape: 1}}, move_limit=10, phases=[SIM],
+                   shapes=rs.record["shapes"])
+        core = make_core(both)
+        k = core.shape_names().index(shape)
+        core.apply_action(k * 9 + 1)                     # black on b1
+        core.apply_action(k * 9 + 3)                     # white on a2
+        core.apply_action(_move_id(core, 0, "b1->b2"))
+        core.apply_action(_move_id(core, 1, "a2->b2"))
+        assert core.cells()[:9] == [0] * 9, shape
 
 
 def test_by_stack_plans_sharing_a_stack_destroy_what_both_would_carry():

@@ -1842,8 +1842,9 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
     shapes, placements only): every plan names a shape; per colour and shape
     an overdrawn shared reserve destroys the contested placements; a target
     that several plans send pieces to keeps the piece that ranks strictly
-    above every other when all can capture (it captures the others under its
-    result), otherwise every piece sent there is destroyed; the piece that
+    above every other, a piece without power ranking lowest (it captures the
+    others under its result), otherwise (a tie at the top) every piece sent
+    there is destroyed; the piece that
     lands covers what the target holds as a sequential placement would."""
 
     def _start_phase(self, k):
@@ -1881,7 +1882,7 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
         for t in sorted({t for t, _, _ in sending.values()}):
             senders = sorted(s for s in sending if sending[s][0] == t)
             winner = senders[0] if len(senders) == 1 else None
-            if len(senders) > 1 and all(self.level(sending[s][2]) > 0 for s in senders):
+            if len(senders) > 1:               # ttt-collide: powerless colliders rank lowest
                 tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
                                                   for o in senders if o != s)]
                 winner = tops[0] if tops else None
@@ -2566,8 +2567,8 @@ class MoveSimRefState(PotSimRefState, StackRefState):
     gets them: a plain move's piece arrives as a placement would (covers
     included) and takes its replacement shape if it stays; a carried stack
     lands in order, its mover first (replaced if it reached its goal), with no
-    cover. Several plans to one target: by rank when every piece sent there
-    can capture, else all of them are destroyed. Turn checks look at every
+    cover. Several plans to one target: by rank, a piece without power
+    ranking lowest; a tie at the top destroys all of them. Turn checks look at every
     landed piece (a carried stack's all), credited to the planner."""
 
     def _lifted(self, s, a):
@@ -2635,7 +2636,7 @@ class MoveSimRefState(PotSimRefState, StackRefState):
         for t in sorted({v[0] for v in sending.values()}):
             senders = sorted(s for s in sending if sending[s][0] == t)
             winner = senders[0] if len(senders) == 1 else None
-            if len(senders) > 1 and all(self.level(sending[s][2]) > 0 for s in senders):
+            if len(senders) > 1:               # ttt-collide: powerless colliders rank lowest
                 tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
                                                   for o in senders if o != s)]
                 winner = tops[0] if tops else None
@@ -2975,9 +2976,8 @@ class StackCoverSimRefState(MoveSimRefState):
     colours that were there as a sequential by-stack move does (classes; two
     by-rank pieces compare their players' poker hands in the stack; the pot
     waits for the round's end); the mover takes its replacement only if it
-    stays. Several plans to one target with a by-stack plan among them: each
-    must be able to capture; the winner ranks strictly above every other by
-    class, or (two by-rank pieces) by its player's hand in the stack holding
+    stays. Several plans to one target with a by-stack plan among them: the
+    winner ranks strictly above every other by class (no power lowest), or (two by-rank pieces) by its player's hand in the stack holding
     every collider's pieces; it lands and covers as above, then captures the
     losing movers by its result; what a loser carried is destroyed. (The
     methods on the hands and the stack's verdict are StackCaptureRefState's:
@@ -3107,8 +3107,6 @@ class StackCoverSimRefState(MoveSimRefState):
             self.Z = saved
 
     def _collision_winner_by_rank(self, senders, sending, t):
-        if any(self.level(sending[s][2]) == 0 for s in senders):
-            return None
         pieces = []
         for s in senders:
             pieces += sending[s][3] if sending[s][3] is not None else [(sending[s][1], sending[s][2])]
@@ -3263,7 +3261,7 @@ class StackCoverSimRefState(MoveSimRefState):
             winner = senders[0] if len(senders) == 1 else None
             if len(senders) > 1 and any(sending[s][3] is not None for s in senders):
                 winner = self._collision_winner(senders, sending, t)
-            elif len(senders) > 1 and all(self.level(sending[s][2]) > 0 for s in senders):
+            elif len(senders) > 1:             # ttt-collide: powerless colliders rank lowest
                 tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
                                                   for o in senders if o != s)]
                 winner = tops[0] if tops else None

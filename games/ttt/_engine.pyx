@@ -4700,21 +4700,21 @@ cdef class TTTCore(GameCore):
         rule resolves it (every piece sent there is destroyed). The seed: "if
         multiple players move to the same space and the collision is not
         resolved naturally via “by rank” rules, then all pieces moved to that
-        space are destroyed". ttt-captures: the rank rules apply when every
-        collider's shape can capture; the piece that ranks strictly above
-        every other (``_cp_above``: class, then the seed's rank) wins and
-        captures the others: its result reincarnates them into its colour's
-        reserve (converted ones land after it: ``_sim_land_shaped``). Two
-        pieces that capture other than by rank have no attacker between them,
-        and equal ranks destroy each other, so neither is resolved."""
+        space are destroyed". ttt-collide (issue 12 item 4, "Pieces that
+        cannot capture have the lowest rank"): the rank rules apply to every
+        collision, powerless colliders included; the piece that ranks
+        strictly above every other (``_cp_above``: class, then the seed's
+        rank) wins and captures the others: its result reincarnates them into
+        its colour's reserve (converted ones land after it:
+        ``_sim_land_shaped``). A tie at the top is not resolved: two pieces
+        without power "cannot cover each other", two that capture other than
+        by rank have no attacker between them, and equal ranks destroy each
+        other."""
         cdef Tables tab = self.tab
         cdef int i, j, w = -1
         cdef bint top
         if not tab.powers:
-            return -1
-        for i in range(n):
-            if tab.shape_power[self.rk_shape[seats[i]]] == POWER_NONE:
-                return -1
+            return -1                  # every collider is powerless: a tie at the top
         for i in range(n):
             top = True
             for j in range(n):
@@ -5168,7 +5168,7 @@ cdef class TTTCore(GameCore):
     # the stack's pieces exactly as a sequential by-stack move does (_st_cover:
     # classes, the poker hands of by-rank pieces, the pot); the mover takes its
     # replacement only if it stays. A collision with a by-stack plan in it is
-    # resolved by rank when every collider can capture: class first, then,
+    # resolved by rank (ttt-collide: powerless colliders rank lowest): class first, then,
     # between by-rank colliders, their players' hands in the destination stack
     # holding every collider's pieces (_sim_stack_collision). The winner lands
     # and covers as above, then captures the losing movers under its result;
@@ -5209,12 +5209,13 @@ cdef class TTTCore(GameCore):
                                   int* cshape) noexcept:
         """The winner of a collision on stack t (or -1: all destroyed) when a
         by-stack plan is among the colliders; without one, the placements'
-        rule (``_resolve_collision_by_rank``). Every collider must be able to
-        capture; the winner ranks strictly above every other: a higher class
-        ("Pieces that cannot capture have the lowest rank [...]; pieces that
-        capture in ways other than “by rank” have highest rank"), or, two
-        by-rank colliders, a higher hand. Two highest-class colliders have no
-        attacker between them, and equal hands destroy: unresolved."""
+        rule (``_resolve_collision_by_rank``). ttt-collide: every collider
+        takes part, powerless ones included; the winner ranks strictly above
+        every other: a higher class ("Pieces that cannot capture have the
+        lowest rank [...]; pieces that capture in ways other than “by rank”
+        have highest rank"), or, two by-rank colliders, a higher hand. Two
+        powerless or two highest-class colliders at the top, and equal hands,
+        are unresolved."""
         cdef Tables tab = self.tab
         cdef int i, j, w = -1, ci, cj
         cdef bint top, stacked = False
@@ -5224,9 +5225,6 @@ cdef class TTTCore(GameCore):
                 stacked = True
         if not stacked:
             return self._resolve_collision_by_rank(t, seats, n)
-        for i in range(n):
-            if tab.shape_power[self.rk_shape[seats[i]]] == POWER_NONE:
-                return -1
         for i in range(n):
             hands[i] = self._sim_collision_hand(seats[i], t, seats, n, piece, carried, cshape)
         for i in range(n):
