@@ -101,3 +101,13 @@ def test_bad_sampling_choices_are_refused():
         SampledMCCFR(game, "chance")
     with pytest.raises(ValueError, match="epsilon"):
         SampledMCCFR(game, "outcome", epsilon=0.0)
+
+
+def test_bench_cfr_row_of_a_refused_game_says_not_evaluated():
+    from experiments.bench_cfr import time_to_target
+    small = time_to_target("ttt(rules=BoS)", limit=30.0)
+    assert small["algorithm"] == "cfr+" and small["met"] and small["value"] < 1e-3
+    big = time_to_target(BLOTTO, limit=0.3)
+    assert big["algorithm"] == "mccfr-outcome" and big["value"] is None and not big["met"]
+    assert "3,812,798,742,493 histories" in big["not_evaluated"]
+    assert big["iterations"] > 0 and big["visited"] > 0
