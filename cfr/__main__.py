@@ -6,6 +6,13 @@ Examples::
     python -m cfr --game "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)" \\
         --algorithm dcfr --iterations 500 --curve rps.csv
     python -m cfr --game kuhn_poker --algorithm mccfr-external --iterations 100000 --seed 3
+    python -m cfr --game "ttt(rules=3Blotto13)" --algorithm mccfr-outcome --seconds 60 \
+        --iterations 1000000000 --save blotto.json
+
+Sampling MCCFR (engine ours) never enumerates the tree, so it runs on games
+tabular CFR refuses; there NashConv cannot be evaluated (best responses walk the
+whole tree) and the output says so. Its saved policy lists the information states
+it visited; the ``cfr`` bot plays any other uniformly.
 
 Then ``--bot cfr:policy=kuhn.json`` (or ``make_bot("cfr", game, p, policy="kuhn.json")``)
 plays the saved average policy.
@@ -21,7 +28,7 @@ import pyspiel
 
 from cfr import evaluate
 from cfr.policy_file import save_policy
-from cfr.solve import ALGORITHMS, run
+from cfr.solve import ALGORITHMS, needs_tree, run, unevaluable_reason
 from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
 
 
@@ -52,16 +59,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--game", required=True, help="an OpenSpiel game string (ours or OpenSpiel's)")
     p.add_argument("--algorithm", default="cfr+", choices=list(ALGORITHMS),
                    help="cfr, cfr+ (RM+ and linear averaging), dcfr (a=1.5,b=0,g=2), "
-                        "lcfr, or OpenSpiel's outcome/external sampling MCCFR (default cfr+)")
+                        "lcfr, or outcome/external sampling MCCFR (default cfr+)")
     p.add_argument("--engine", choices=("ours", "openspiel"),
-                   help="ours: numpy tabular CFR over the enumerated tree; openspiel: its C++ "
-                        "solvers (default: ours where the algorithm has it)")
+                   help="ours: tabular CFR over the enumerated tree, or sampling MCCFR "
+                        "without it; openspiel: its C++ solvers, on the enumerated tree "
+                        "(default: ours)")
     p.add_argument("--iterations", type=_positive_int, default=1000, help="iteration budget")
     p.add_argument("--seconds", type=_seconds, default=0.0,
                    help="solver-time budget in seconds (0: none); the first budget reached stops")
     p.add_argument("--seed", type=_seed, default=0, help="seed of the sampling MCCFR variants")
     p.add_argument("--max-nodes", type=_positive_int, default=5_000_000,
-                   help="refuse games with more histories than this (default 5,000,000)")
+                   help="tabular solvers refuse games with more histories than this, and "
+                        "sampling MCCFR runs there unevaluated (default 5,000,000)")
     p.add_argument("--save", metavar="PATH", help="write the average policy here (JSON; "
                                                    "format in cfr/policy_file.py)")
     p.add_argument("--curve", metavar="PATH", help="write the convergence curve (.csv or .json)")
@@ -82,43 +91,66 @@ def main(argv=None) -> int:
         print(f"error: {args.algorithm} runs on engine(s) {', '.join(engines)}", file=sys.stderr)
         return 2
     say = (lambda *a: None) if args.json else print
+    tree, not_evaluated = None, None
     try:
         tree = enumerate_tree(game, max_nodes=args.max_nodes)
-    except (TreeTooLarge, ValueError) as e:
+    except TreeTooLarge as e:
+        if needs_tree(args.algorithm, args.engine):
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        not_evaluated = unevaluable_reason(e)
+    except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     tb = turn_based(game)
     zero_sum = evaluate.is_two_player_zero_sum(tb)
-    say(f"{game}: {tree.num_nodes:,} histories, {tree.num_infosets:,} information states, "
-        f"{game.num_players()} players; {args.algorithm} on engine "
+    size = (f"{tree.num_nodes:,} histories, {tree.num_infosets:,} information states"
+            if tree is not None else f"past {args.max_nodes:,} histories, not enumerated")
+    say(f"{game}: {size}, {game.num_players()} players; {args.algorithm} on engine "
         f"{args.engine or engines[0]}, seed {args.seed}")
+    if not_evaluated:
+        say(f"  {not_evaluated}")
     if not zero_sum:
         say("  not two-player zero-sum: the average strategy is an approximation whose NashConv "
             "need not reach 0 (CFR converges to a coarse-correlated equilibrium there)")
 
     def progress(row):
-        extra = (f"  exploitability {row['exploitability']:.6g}"
-                 if row["exploitability"] is not None else "")
-        say(f"  iteration {row['iteration']:>8}  {row['seconds']:8.3f} s  "
-            f"NashConv {row['nash_conv']:.6g}{extra}", flush=True) if not args.json else None
+        quality = ("NashConv not evaluated" if row["nash_conv"] is None
+                   else f"NashConv {row['nash_conv']:.6g}")
+        if row["exploitability"] is not None:
+            quality += f"  exploitability {row['exploitability']:.6g}"
+        if row.get("visited") is not None:
+            quality += f"  {row['visited']:,} information states visited"
+        say(f"  iteration {row['iteration']:>8}  {row['seconds']:8.3f} s  {quality}",
+            flush=True) if not args.json else None
 
     result = run(game, args.algorithm, iterations=args.iterations, seconds=args.seconds,
-                 engine=args.engine, seed=args.seed, progress=progress, tree=tree)
+                 engine=args.engine, seed=args.seed, progress=progress, tree=tree,
+                 not_evaluated=not_evaluated)
     last = result.curve[-1]
     rate = last["iteration"] / result.seconds if result.seconds > 0 else float("inf")
     summary = {"game": str(game), "algorithm": args.algorithm,
                "engine": args.engine or engines[0], "seed": args.seed,
-               "histories": tree.num_nodes, "information_states": tree.num_infosets,
+               "histories": tree.num_nodes if tree is not None else None,
+               "information_states": tree.num_infosets if tree is not None else None,
+               "information_states_visited": last.get("visited"),
                "iterations": last["iteration"], "seconds": result.seconds,
                "iterations_per_second": rate, "nash_conv": last["nash_conv"],
-               "exploitability": last["exploitability"], "two_player_zero_sum": zero_sum,
-               "curve": result.curve}
+               "exploitability": last["exploitability"], "not_evaluated": not_evaluated,
+               "two_player_zero_sum": zero_sum, "curve": result.curve}
     if args.save:
+        meta = {}
+        if last.get("visited") is not None:
+            meta = {"information_states_visited": last["visited"],
+                    "unvisited": "absent from this file; the cfr bot plays them uniformly"}
+        if not_evaluated:
+            meta["not_evaluated"] = not_evaluated
         save_policy(args.save, game=game, policy=result.policy,
                     turn_based=tb is not game and str(tb) != str(game),
                     algorithm=args.algorithm, engine=summary["engine"],
                     iterations=last["iteration"], seed=args.seed,
-                    nash_conv=last["nash_conv"], exploitability=last["exploitability"])
+                    nash_conv=last["nash_conv"], exploitability=last["exploitability"],
+                    **meta)
         summary["saved"] = args.save
         say(f"average policy saved to {args.save}")
     if args.curve:
@@ -128,15 +160,17 @@ def main(argv=None) -> int:
         else:
             with open(args.curve, "w", newline="") as f:
                 w = csv.DictWriter(f, fieldnames=["iteration", "seconds", "nash_conv",
-                                                  "exploitability"])
+                                                  "exploitability", "visited"])
                 w.writeheader()
                 w.writerows(result.curve)
         say(f"curve written to {args.curve}")
     if args.json:
         print(json.dumps(summary))
     else:
+        quality = (f"NashConv {last['nash_conv']:.6g}" if last["nash_conv"] is not None
+                   else not_evaluated)
         print(f"{last['iteration']} iterations in {result.seconds:.3f} s ({rate:,.0f}/s); "
-              f"NashConv {last['nash_conv']:.6g}")
+              f"{quality}")
     return 0
 
 

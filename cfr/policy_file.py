@@ -9,6 +9,12 @@ Format (``"format": "flipgames-cfr-policy/1"``)::
      "nash_conv": 0.0012, "exploitability": 0.0006,   # null where undefined
      "policy": {"<information-state string>": [[action, probability], ...], ...}}
 
+A sampling MCCFR solve (engine ``ours``) writes only the information states its
+samples visited, and says so: ``"information_states_visited": N`` and
+``"unvisited"`` (a sentence: absent, played uniformly by the ``cfr`` bot), plus
+``"not_evaluated"`` (the reason) where the game was too large for NashConv, whose
+fields are then null. Loaders need none of these keys.
+
 Keys are the game's ``information_state_string(player)``; for simultaneous
 games, those of ``pyspiel.convert_to_turn_based`` (``"Current player: p\\n"``
 followed by the game's own string), because that is the game CFR walked.

@@ -3,19 +3,26 @@
 ``Solver`` gives every algorithm one face (``iterate(k)``, ``average_policy()``):
 
 - engine ``ours``: ``cfr.tabular.TabularCFR`` (cfr, cfr+, dcfr, lcfr) over the
-  enumerated tree;
+  enumerated tree, and ``cfr.mccfr.SampledMCCFR`` (mccfr-outcome,
+  mccfr-external), which never enumerates the tree: its tables hold the
+  information states its samples visited, so it runs on games tabular CFR
+  refuses (3Blotto13, Centipede9), and its average policy lists those states only;
 - engine ``openspiel``: OpenSpiel's C++ ``CFRSolver`` / ``CFRPlusSolver`` and the
   sampling ``OutcomeSamplingMCCFRSolver`` / ``ExternalSamplingMCCFRSolver``
-  (MCCFR is OpenSpiel's only; OpenSpiel has no C++ DCFR, so dcfr/lcfr are ours
-  only). The C++ solvers accept this toolkit's Python games; they run on
-  ``convert_to_cached_tree`` of the turn-based game, which walks the Python
-  game once instead of every iteration. MCCFR's policy is read through one
-  history of each information state (it cannot be read by string: OpenSpiel
-  raises for an information state not sampled yet; by state it is uniform).
+  (OpenSpiel has no C++ DCFR, so dcfr/lcfr are ours only). The C++ solvers accept
+  this toolkit's Python games; they run on ``convert_to_cached_tree`` of the
+  turn-based game, which walks the Python game once instead of every iteration.
+  These need the enumerated tree (small games only): MCCFR's policy is read
+  through one history of each information state (it cannot be read by string:
+  OpenSpiel raises for an information state not sampled yet; by state it is
+  uniform).
 
 ``run`` iterates up to a budget (iterations and/or seconds), evaluating NashConv
 (and exploitability for two-player zero-sum games) at geometrically spaced
-iterations; time spent evaluating is not counted in the curve's seconds.
+iterations; time spent evaluating is not counted in the curve's seconds. A
+game whose tree is past ``max_nodes`` cannot be evaluated (best responses walk
+the whole tree): only sampling MCCFR runs there, its rows carry ``None`` and the
+result's ``not_evaluated`` says why; never a made-up figure.
 """
 from __future__ import annotations
 
@@ -25,10 +32,12 @@ from dataclasses import dataclass, field
 import pyspiel
 
 from cfr import evaluate
+from cfr.mccfr import SampledMCCFR
 from cfr.tabular import TabularCFR
-from cfr.tree import enumerate_tree, turn_based
+from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
 
-__all__ = ["ALGORITHMS", "Solver", "RunResult", "run", "checkpoints"]
+__all__ = ["ALGORITHMS", "SAMPLED", "Solver", "RunResult", "run", "checkpoints", "complete",
+           "needs_tree", "unevaluable_reason"]
 
 # algorithm -> engines that have it (first: the default)
 ALGORITHMS = {
@@ -36,14 +45,21 @@ ALGORITHMS = {
     "cfr+": ("ours", "openspiel"),
     "dcfr": ("ours",),
     "lcfr": ("ours",),
-    "mccfr-outcome": ("openspiel",),
-    "mccfr-external": ("openspiel",),
+    "mccfr-outcome": ("ours", "openspiel"),
+    "mccfr-external": ("ours", "openspiel"),
 }
+
+SAMPLED = ("mccfr-outcome", "mccfr-external")
+
+
+def needs_tree(algorithm: str, engine: str | None = None) -> bool:
+    """Whether the solver itself needs the enumerated tree (everything but our MCCFR)."""
+    return not (algorithm in SAMPLED and (engine or ALGORITHMS[algorithm][0]) == "ours")
 
 
 class Solver:
-    """One algorithm on one game. ``tree`` is the enumerated tree (needed to
-    list every information state of the saved policy and for our engine)."""
+    """One algorithm on one game. ``tree`` is the enumerated tree (needed by every
+    engine but our sampling MCCFR, which ignores it); built here if not given."""
 
     def __init__(self, game, algorithm: str, engine: str | None = None, *, seed: int = 0,
                  tree=None, epsilon: float = 0.6, max_nodes: int = 5_000_000):
@@ -56,8 +72,14 @@ class Solver:
             raise ValueError(f"algorithm {algorithm!r} runs on engine(s) {', '.join(engines)}, "
                              f"not {engine!r}")
         self.game, self.algorithm, self.engine, self.seed = game, algorithm, engine, seed
-        self.tree = tree if tree is not None else enumerate_tree(game, max_nodes=max_nodes)
         self.iterations = 0
+        self._sampled = None
+        if not needs_tree(algorithm, engine):
+            self.tree = None
+            self._ours = None
+            self._sampled = SampledMCCFR(game, algorithm.split("-")[1], seed=seed, epsilon=epsilon)
+            return
+        self.tree = tree if tree is not None else enumerate_tree(game, max_nodes=max_nodes)
         if engine == "ours":
             self._ours = TabularCFR(self.tree, algorithm)
             return
@@ -72,8 +94,15 @@ class Solver:
         else:
             self._cpp = pyspiel.ExternalSamplingMCCFRSolver(cached, seed=seed)
 
+    @property
+    def visited(self) -> int | None:
+        """Information states our sampling MCCFR has visited (None for the other solvers)."""
+        return self._sampled.num_visited if self._sampled is not None else None
+
     def iterate(self, count: int = 1) -> None:
-        if self._ours is not None:
+        if self._sampled is not None:
+            self._sampled.iterate(count)
+        elif self._ours is not None:
             self._ours.iterate(count)
         elif self.algorithm.startswith("mccfr"):
             for _ in range(count):
@@ -84,7 +113,10 @@ class Solver:
         self.iterations += count
 
     def average_policy(self) -> dict:
-        """{information-state string: [(action, prob), ...]} over every infoset."""
+        """{information-state string: [(action, prob), ...]} over every infoset (our
+        sampling MCCFR: over the infosets it visited)."""
+        if self._sampled is not None:
+            return self._sampled.average_policy()
         if self._ours is not None:
             return self._ours.average_policy()
         avg = self._cpp.average_policy()
@@ -111,11 +143,29 @@ def checkpoints(limit: int):
     return out
 
 
+def unevaluable_reason(error: TreeTooLarge) -> str:
+    """What a run reports instead of NashConv on a game past the node limit."""
+    return (f"not evaluated: {error}".split("; too large")[0]
+            + "; best responses would walk every history")
+
+
+def complete(policy: dict, tree) -> dict:
+    """``policy`` over every information state of ``tree``: those it lacks (never
+    sampled) uniform, as the ``cfr`` bot plays them; best responses need every one."""
+    out = dict(policy)
+    for key, acts in zip(tree.infoset_keys, tree.infoset_actions):
+        if key not in out:
+            out[key] = [(a, 1.0 / len(acts)) for a in acts]
+    return out
+
+
 @dataclass
 class RunResult:
     solver: Solver
-    curve: list = field(default_factory=list)   # dicts: iteration, seconds, nash_conv, exploitability
+    curve: list = field(default_factory=list)   # dicts: iteration, seconds, nash_conv,
+    #                                             exploitability (None: not evaluated), visited
     seconds: float = 0.0
+    not_evaluated: str | None = None             # why the curve has no NashConv, if it has none
 
     @property
     def policy(self) -> dict:
@@ -123,19 +173,33 @@ class RunResult:
 
 
 def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
-        engine: str | None = None, seed: int = 0, progress=None, tree=None) -> RunResult:
+        engine: str | None = None, seed: int = 0, progress=None, tree=None,
+        max_nodes: int = 5_000_000, not_evaluated: str | None = None) -> RunResult:
     """Iterate until ``iterations`` (or ``seconds`` of solver time, if > 0, first).
 
-    ``progress(row)`` is called with each curve row as it is measured.
+    ``progress(row)`` is called with each curve row as it is measured. Tabular
+    solvers raise ``TreeTooLarge`` past ``max_nodes`` histories; our sampling MCCFR
+    runs anyway and leaves the rows unevaluated (``RunResult.not_evaluated``).
+    ``not_evaluated``: a caller that has found the tree too large already gives its
+    reason here, so it is not walked again.
     """
     if iterations < 1:
         raise ValueError(f"iterations must be >= 1, got {iterations}")
     if seconds < 0:
         raise ValueError(f"seconds must be >= 0, got {seconds}")
+    if not_evaluated is not None and needs_tree(algorithm, engine):
+        raise ValueError(f"{algorithm} needs the enumerated tree; it cannot run unevaluated")
+    if tree is None and not_evaluated is None:
+        try:
+            tree = enumerate_tree(game, max_nodes=max_nodes)
+        except TreeTooLarge as e:
+            if needs_tree(algorithm, engine):
+                raise
+            not_evaluated = unevaluable_reason(e)
     solver = Solver(game, algorithm, engine, seed=seed, tree=tree)
-    eval_game = evaluate.evaluation_game(game)
+    eval_game = evaluate.evaluation_game(game) if not_evaluated is None else None
     zero_sum = evaluate.is_two_player_zero_sum(turn_based(game))
-    result = RunResult(solver)
+    result = RunResult(solver, not_evaluated=not_evaluated)
     marks = checkpoints(iterations)
     spent = 0.0
     for mark in marks:
@@ -148,10 +212,13 @@ def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
             if seconds and spent >= seconds:
                 stop = True
                 break
-        policy = pyspiel.TabularPolicy({k: v for k, v in solver.average_policy().items()})
-        nc = evaluate.nash_conv(eval_game, policy)
-        row = {"iteration": solver.iterations, "seconds": spent, "nash_conv": nc,
-               "exploitability": evaluate.exploitability(eval_game, policy) if zero_sum else None}
+        row = {"iteration": solver.iterations, "seconds": spent, "nash_conv": None,
+               "exploitability": None, "visited": solver.visited}
+        if eval_game is not None:
+            policy = pyspiel.TabularPolicy(complete(solver.average_policy(), tree))
+            row["nash_conv"] = evaluate.nash_conv(eval_game, policy)
+            if zero_sum:
+                row["exploitability"] = evaluate.exploitability(eval_game, policy)
         result.curve.append(row)
         if progress:
             progress(row)

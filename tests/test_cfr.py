@@ -92,10 +92,11 @@ def test_matrix_rps_average_is_uniform():
             assert p == pytest.approx(1 / 3, abs=1e-3)
 
 
+@pytest.mark.parametrize("engine", ["ours", "openspiel"])
 @pytest.mark.parametrize("algorithm", ["mccfr-outcome", "mccfr-external"])
-def test_mccfr_is_reproducible_from_its_seed_and_converges(algorithm):
+def test_mccfr_is_reproducible_from_its_seed_and_converges(algorithm, engine):
     game = pyspiel.load_game("kuhn_poker")
-    a, b, c = (Solver(game, algorithm, seed=s) for s in (7, 7, 8))
+    a, b, c = (Solver(game, algorithm, engine, seed=s) for s in (7, 7, 8))
     for s in (a, b, c):
         s.iterate(3000)
     assert a.average_policy() == b.average_policy() != c.average_policy()
