@@ -1045,3 +1045,23 @@ def test_every_nav_link_tab_and_link_leads_where_it_says(browser, server, accoun
     follow(ada, ada.locator(".user-stats", has_text=re.compile(r"^cy$")))
     assert ada.url.endswith("/player/cy")
     ada.close()
+
+
+def test_a_game_string_recorded_elsewhere_is_played_as_itself(browser, server, accounts):
+    """Review gap 1: a game string's registry row (made here as the CLI's
+    benchmark or set-sp make it) opened from its Play link loaded
+    ttt(rules=flipway(board_size=4)) and fell back to Tic-Tac-Toe."""
+    from urllib.parse import quote
+
+    from registry import Registry, open_games
+    with Registry(server.db) as reg, reg.transaction():
+        open_games.ensure_game(reg, "flipway(board_size=4)")
+    page = login(browser, server, "cy")
+    page.goto(server + "/?game=" + quote("flipway(board_size=4)"))
+    assert "kGame" not in page.inner_text("main") and "cannot be played" not in page.inner_text("main")
+    assert page.input_value("#game") == "flipway(board_size=4)"
+    follow(page, "#start")
+    assert page.locator("svg.board [data-cell]").count() == 16        # its 4x4 board, drawn
+    follow(page, page.locator(".cell.legal").first)
+    assert page.locator("svg.board [data-cell] circle[fill='#222']").count() >= 1
+    page.close()
