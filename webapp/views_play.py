@@ -107,9 +107,10 @@ def home():
     mine = live_games().unfinished_of(reg(), user())
     listed = [r["name"] for r in rulesets.list_rule_sets(reg())]
     # game strings with stored games (recorded by the CLI or the browser), and
-    # the choice itself when it is none of these (a string a link brought)
+    # the choice itself when it is none of these and playable (a string a link
+    # brought, e.g. a leaderboard's Play New Game of a string with no games yet)
     recorded = [g for g in open_games.open_game_strings(reg()) if g not in OTHER_GAMES]
-    if choice not in listed and choice not in OTHER_GAMES and choice not in recorded:
+    if n and choice not in listed and choice not in OTHER_GAMES and choice not in recorded:
         recorded.append(choice)
     return render_template("home.html", rule_sets=listed, other_games=OTHER_GAMES,
                            recorded_games=recorded, choice=choice, seats=n, defaults=defaults,
