@@ -282,6 +282,16 @@ def test_benchmark_progress_and_evolution(browser, server, accounts):
                            timeout=60000)
     assert page.inner_text("#bench-count") == "2 / 2 games"
     shot(page, "benchmark")
+    follow(page, "#bench-back")                         # back to the leaderboard it came from
+    assert page.url.endswith("/rules/Tic-Tac-Toe/leaderboard")
+    assert page.locator("#evolution").count() == 1
+    # the Evolution page's #metric: the seed's one metric, "Rating", selected; choosing
+    # it keeps the plot of the checked players
+    page.check("input.pick[value='Random']")
+    follow(page, "#evolution")
+    assert page.locator("#metric option").all_inner_texts() == ["Rating"]
+    assert page.select_option("#metric", "Rating") == ["Rating"]
+    assert "players=Random" in page.get_attribute("#evolution-plot", "src")
     page.close()
 
 
@@ -649,7 +659,7 @@ def test_cannot_move_backwards_goal_check_and_a_faithful_copy(browser, server, a
     assert page.is_checked("#shapes-circle-cannot_move_backwards")
     page.select_option("#shapes-triangle-move", "adjacent")
     follow(page, "#add-check")
-    page.select_option("select[name='turn_checks[1]']", "goal-reached-stalemate")
+    page.select_option("#turn_checks-1", "goal-reached-stalemate")
     assert "Stalemate if goal is reached" in page.inner_text("select[name='turn_checks[1]']")
     for colour in ("black", "white"):
         for shape in ("circle", "triangle"):
@@ -663,7 +673,7 @@ def test_cannot_move_backwards_goal_check_and_a_faithful_copy(browser, server, a
     follow(page, "#copy")
     assert page.is_checked("#shapes-circle-cannot_move_backwards")
     assert not page.is_checked("#shapes-triangle-cannot_move_backwards")
-    assert page.input_value("select[name='turn_checks[1]']") == "goal-reached-stalemate"
+    assert page.input_value("#turn_checks-1") == "goal-reached-stalemate"
     page.close()
     ada = login(browser, server, "ada")
     ada.goto(server + "/rules/OptionalPD")
@@ -922,4 +932,136 @@ def test_game_pages_draw_every_shape_on_every_board_kind(browser, server, accoun
         follow(page, "#start")
         assert_shapes_drawn(page, "svg.board", expected)
         shot(page, f"game-{name.lower()}")
+    page.close()
+
+
+def test_factory_redraw_pass_locked_players_and_hidden_turns(browser, server, accounts):
+    """#redraw (the form drawn again by the server with its values kept), a
+    phase's pass select and locked-player boxes, and "Cloaking hides turns":
+    shown only with cloaking "hides", its validation problem beside it."""
+    page = login(browser, server, "cy")
+    follow(page, "#nav-factory")
+    assert page.url.endswith("/factory")
+    with page.expect_navigation():
+        page.select_option("#phases", "2")              # a redraw select: phase 2's controls
+    assert page.locator("#phases-1-order").count() == 1 and page.locator("#phases-1-fold").count() == 0
+    page.fill("#name", "Redrawn")
+    page.select_option("#pieces_per_turn", "2")          # not a redraw select: nothing happens yet
+    page.select_option("#phases-0-pass", "1")
+    page.select_option("#phases-0-movement", "placement-only")
+    page.select_option("#phases-0-fold", "less-than-most-committed")
+    first = ".phase[data-phase='0'] .locked-player"
+    page.check(first + "[value='2']")
+    page.evaluate("window.drawnBefore = 1")
+    follow(page, "#redraw")
+    assert page.evaluate("window.drawnBefore") is None   # a new page from the server
+    assert page.input_value("#name") == "Redrawn"
+    assert page.input_value("#pieces_per_turn") == "2"
+    assert page.input_value("#phases-0-pass") == "1"
+    assert page.input_value("#phases-0-movement") == "placement-only"
+    assert page.input_value("#phases-0-fold") == "less-than-most-committed"
+    assert page.is_checked(first + "[value='2']")
+    assert not page.is_checked(first + "[value='1']")
+    assert page.locator("#cloaking_hides_turns").count() == 0
+    with page.expect_navigation():
+        page.select_option("#cloaking", "hides")        # a redraw select: the box appears
+    page.select_option("#pieces_per_turn", "1")
+    page.check("#cloaking_hides_turns")
+    follow(page, "#save")
+    problem = page.locator("label:has(#cloaking_hides_turns) .problem")
+    assert "cloaked space" in problem.inner_text()      # no cloaked space: refused, said beside it
+    assert page.is_checked("#cloaking_hides_turns")
+    with page.expect_navigation():
+        page.select_option("#cloaking", "none")
+    assert page.locator("#cloaking_hides_turns").count() == 0
+    page.close()
+
+
+def test_every_nav_link_tab_and_link_leads_where_it_says(browser, server, accounts):
+    """The nav links, the stats/creations tabs, the rule-set, leaderboard,
+    ratings and game pages' links, each clicked and its page checked (issue 16
+    review: none of these was clicked by a browser test)."""
+    import json
+    from registry import Registry, rulesets
+    record = json.loads((Path(__file__).parents[1] / "games/ttt/catalogue/Tic-Tac-Toe.json").read_text())
+    record.update(name="Clicks-Nav", board={"kind": "squares", "size": [4, 4, 1]})
+    with Registry(server.db) as reg:
+        if "Clicks-Nav" not in {r["name"] for r in rulesets.list_rule_sets(reg)}:
+            rulesets.save_rule_set(reg, "cy", record)
+    page = login(browser, server, "cy")
+    assert page.locator("#nav-users").count() == 0       # Admins only
+    follow(page, "#nav-stats")
+    assert page.url.endswith("/player/cy") and page.locator("#stats").count() == 1
+    follow(page, "#creations-tab")
+    assert "Clicks-Nav" in page.inner_text("#creations")
+    follow(page, "#stats-tab")
+    assert page.locator("#stats").count() == 1 and page.locator("#creations").count() == 0
+    follow(page, "#creations-tab")
+    follow(page, page.locator(".creation", has_text="Clicks-Nav"))
+    assert page.url.endswith("/rules/Clicks-Nav")
+    follow(page, "#to-leaderboard")
+    assert page.url.endswith("/rules/Clicks-Nav/leaderboard")
+    follow(page, "#to-rules")
+    assert page.url.endswith("/rules/Clicks-Nav")
+    follow(page, "#play-this")
+    assert page.input_value("#game") == "Clicks-Nav" and "Clicks-Nav" in page.inner_text("#start")
+    # a finished game of a game string: its seat links, Play again, ratings
+    play_against_random(page, server, "tic_tac_toe")
+    game_url = page.url
+    follow(page, page.locator(".seat-player", has_text="Random"))
+    assert page.url.endswith("/player/Random")
+    page.goto(game_url)
+    follow(page, "#again")
+    assert page.input_value("#game") == "tic_tac_toe" and page.locator("#start").count() == 1
+    follow(page, "#start")                                  # a game left in progress
+    in_progress = page.url
+    follow(page, "#nav-play")
+    follow(page, page.locator(f".resume[href$='{in_progress.rsplit('/', 1)[1]}']"))
+    assert page.url == in_progress
+    follow(page, "#nav-rules")
+    assert page.url.endswith("/rules")
+    follow(page, page.locator(".to-rules", has_text="Clicks-Nav"))
+    assert page.url.endswith("/rules/Clicks-Nav")
+    follow(page, "#nav-rules")
+    follow(page, page.locator("tr", has_text="Clicks-Nav").locator(".play-rule-set"))
+    assert page.input_value("#game") == "Clicks-Nav"
+    follow(page, "#nav-rules")
+    games = page.locator("#open-games li", has=page.locator(".to-ratings", has_text=re.compile(r"^tic_tac_toe$")))
+    follow(page, games.locator(".to-ratings"))
+    assert "/ratings" in page.url and "tic_tac_toe" in page.inner_text("h1")
+    follow(page, page.locator(".rating-player", has_text=re.compile(r"^cy$")))
+    assert page.url.endswith("/player/cy")
+    follow(page, page.locator(".stats-game", has_text=re.compile(r"^tic_tac_toe$")))
+    assert "/ratings" in page.url
+    follow(page, "#nav-rules")
+    follow(page, games.locator(".play-game-string"))
+    assert page.input_value("#game") == "tic_tac_toe"
+    follow(page, "#nav-friends")
+    assert page.url.endswith("/friends")
+    page.close()
+    ada = login(browser, server, "ada")
+    follow(ada, "#nav-users")
+    assert ada.url.endswith("/users")
+    follow(ada, ada.locator(".user-stats", has_text=re.compile(r"^cy$")))
+    assert ada.url.endswith("/player/cy")
+    ada.close()
+
+
+def test_a_game_string_recorded_elsewhere_is_played_as_itself(browser, server, accounts):
+    """Review gap 1: a game string's registry row (made here as the CLI's
+    benchmark or set-sp make it) opened from its Play link loaded
+    ttt(rules=flipway(board_size=4)) and fell back to Tic-Tac-Toe."""
+    from urllib.parse import quote
+
+    from registry import Registry, open_games
+    with Registry(server.db) as reg, reg.transaction():
+        open_games.ensure_game(reg, "flipway(board_size=4)")
+    page = login(browser, server, "cy")
+    page.goto(server + "/?game=" + quote("flipway(board_size=4)"))
+    assert "kGame" not in page.inner_text("main") and "cannot be played" not in page.inner_text("main")
+    assert page.input_value("#game") == "flipway(board_size=4)"
+    follow(page, "#start")
+    assert page.locator("svg.board [data-cell]").count() == 16        # its 4x4 board, drawn
+    follow(page, page.locator(".cell.legal").first)
+    assert page.locator("svg.board [data-cell] circle[fill='#222']").count() >= 1
     page.close()

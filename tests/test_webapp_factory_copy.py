@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import html
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
 from registry import rulesets
 from test_webapp import Browser, db, factory_form, make_users, problems
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class FormFields(HTMLParser):
@@ -72,14 +75,18 @@ def app(tmp_path):
     return create_app(tmp_path / "r.sqlite3", secret_key=b"k" * 32, testing=True)
 
 
-@pytest.mark.parametrize("name", ["OptionalPD", "BoS", "Connect4", "Tapatan", "3P-Notakto",
-                                  "Sim-Place-Then-Move"])
+CATALOGUE = sorted(p.stem for p in (ROOT / "games/ttt/catalogue").glob("*.json"))
+EXAMPLES = sorted(p.stem for p in (ROOT / "games/ttt/examples").glob("*.json"))
+
+
+@pytest.mark.parametrize("name", CATALOGUE + EXAMPLES)
 def test_a_copy_saved_unchanged_is_the_same_rule_set(app, name):
-    """OptionalPD ``extends`` PrisonerDilemma; BoS has per-board spaces
-    (``board.on_boards``); the others cover stacks, movement and 3 players."""
+    """Every catalogue and example rule set: a field with no Factory control
+    (the review found KBeauty9's ``cloaking_hides_turns``) would make the
+    unchanged copy a different rule set, which Save would then accept."""
     make_users(app)
     ada = Browser(app, "ada")
-    if name == "Sim-Place-Then-Move":
+    if name in EXAMPLES:
         from test_webapp import save_example
         save_example(app, name)
     page = ada.get(f"/factory?copy={name}").text

@@ -316,6 +316,10 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     rec["turn_checks"] = checks
     rec["stalemate"] = get("stalemate", "draws")
     rec["cloaking"] = get("cloaking", "none")
+    # written only when true (docs/rules/ttt.md "Hidden turns"): a record
+    # without it is the same rule set as one with false
+    if get("cloaking_hides_turns") == "1":
+        rec["cloaking_hides_turns"] = True
     rec["boards"] = _int(get("boards"), 1)
     n = max(1, min(MAX_PHASES, _int(get("phases"), 1)))
     phases = []
@@ -416,6 +420,7 @@ def state_of(record: Mapping) -> dict:
         "agree_draw": bool(record.get("agree_draw")),
         "turn_checks": list(record.get("turn_checks", schema.DEFAULT_CHECKS)),
         "stalemate": record.get("stalemate", "draws"), "cloaking": record.get("cloaking", "none"),
+        "cloaking_hides_turns": bool(record.get("cloaking_hides_turns")),
         "boards": record.get("boards", 1),
         "phases": [{"order": ph.get("order", "sequential"), "pass": bool(ph.get("pass")),
                     "movement": ph.get("movement", "allowed"),

@@ -3,7 +3,8 @@ the Evolution plot and Benchmark Selected Bots with its progress.
 
 Seed rules kept here: the player combobox lists those who played this game in
 the selected universe; "Play New Game" shows for non-human players, friends and
-the user's own personas, "Add to Friends" whenever it does not; checkboxes for
+the user's own personas, "Add to Friends" whenever it does not (and the user has a
+persona in the universe to send it from); checkboxes for
 Random and AI players; "Benchmark Selected Bots" and naming the Standard
 Player for Trainers and Admins only (the POSTs are refused for Creators
 whatever the page showed).
@@ -75,7 +76,10 @@ def row_buttons(name: str, kind: str, universe: str) -> dict:
     uid, _ = reg().user_id(user())
     owner = reg().one("SELECT user_id FROM players WHERE name = ?", (name,))[0]
     if owner == uid:
-        return {"play": False, "friend": False}      # the user's own player in this universe
+        # seed 004: Play New Game "displays only for non-human players, friends,
+        # and personas created by the user" (the home page then seats the user
+        # second, the persona's prefilled slot); Add to Friends never shows here
+        return {"play": True, "friend": False}
     mine = reg().one("SELECT name FROM players WHERE user_id = ? AND universe_id = ?",
                      (uid, reg().universe_id(universe)))
     friends = bool(mine) and reg_players.are_friends(reg(), mine[0], name)

@@ -31,7 +31,7 @@ def controls(state: dict) -> set[str]:
             "board.kind", "board.size", "board.size.x", "board.size.y", "board.size.z",
             "board.locked", "board.pieces", "board.on_boards", "turn_checks", "stalemate", "agree_draw",
             "move_limit", "seconds_per_turn", "reserves", "shapes", "overachievers_disqualified",
-            "chaos_wins_if_more_than"}
+            "chaos_wins_if_more_than", "cloaking_hides_turns"}
     keys |= {f"board.{key}" for key, _ in ff.BOARD_MARKERS}
     for s in state["shapes"]:
         keys |= {f"shapes.{s}", f"shapes.{s}.move", f"shapes.{s}.power", f"shapes.{s}.condition",

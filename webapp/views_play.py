@@ -15,7 +15,7 @@ from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, rend
                    request, url_for)
 
 from registry import players as reg_players
-from registry import rulesets, users
+from registry import open_games, rulesets, users
 from registry.errors import RegistryError
 from registry.store import PUBLIC
 from webapp import boards
@@ -39,12 +39,30 @@ def my_player(universe: str) -> str | None:
 
 def game_string_of(choice: str) -> tuple[str, str | None, str]:
     """(OpenSpiel game string, registry rule set or None, the rule set's
-    fingerprint or "") of a home-page choice."""
+    fingerprint or "") of a home-page choice.
+
+    Why the game-string check: the registry's ``rule_sets`` table also holds
+    game strings recorded by the CLI, ``set-sp`` or ``ensure_game`` (e.g.
+    ``flipway(board_size=4)``); those rows are played as their own string,
+    not as ``ttt(rules=NAME)`` (issue 16 review: that loaded a game string as
+    a ttt rule set and failed with "Expected type: kString, got kGame")."""
     if choice in OTHER_GAMES:
         return choice, None, ""
     reg().rule_set_id(choice)              # RegistryError if unknown
+    if open_games.is_game_string_row(reg(), choice):
+        return choice, None, ""
     version = reg().one("SELECT fingerprint FROM rule_sets WHERE name = ?", (choice,))[0]
     return f"ttt(rules={choice})", choice, version
+
+
+def unplayable(game_string: str, game: pyspiel.Game) -> str | None:
+    """Why the browser cannot play ``game`` (None if it can): the same refusal
+    ``LiveGame.start`` makes, said on the home page before seats are offered."""
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS \
+            and not game_string.startswith("ttt("):
+        return (f"{game_string} has simultaneous moves; the browser plays the simultaneous "
+                "rounds of tic-tac-toe rule sets only")
+    return None
 
 
 def seat_options(universe: str) -> list[dict]:
@@ -71,16 +89,31 @@ def home():
     choice = request.args.get("game", "Tic-Tac-Toe")
     try:
         game_string, _, version = game_string_of(choice)
-        n = load_game(game_string, version).num_players()
-    except (RegistryError, pyspiel.SpielError, RuntimeError) as e:
-        flash(str(e), "error")
-        choice, n = "Tic-Tac-Toe", 2
+        game = load_game(game_string, version)
+        refusal = unplayable(game_string, game)
+        if refusal:
+            raise ValueError(refusal)
+        n = game.num_players()
+    except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
+        # no silent fallback to another game: the page says why this one
+        # cannot be played and offers no seats for it (issue 16 review)
+        flash(f"{choice} cannot be played here: {e}", "error")
+        n = 0
     me = my_player(universe)
     opponent = request.args.get("opponent", "Random")
-    defaults = [me] + [opponent] + ["Random"] * (n - 2)
+    # the leaderboard's Play New Game prefills its row's player in the second
+    # seat (seed 004); for the user's own persona the first seat is Random
+    defaults = ([me] if opponent != me else ["Random"]) + [opponent] + ["Random"] * (n - 2)
     mine = live_games().unfinished_of(reg(), user())
-    return render_template("home.html", rule_sets=[r["name"] for r in rulesets.list_rule_sets(reg())],
-                           other_games=OTHER_GAMES, choice=choice, seats=n, defaults=defaults,
+    listed = [r["name"] for r in rulesets.list_rule_sets(reg())]
+    # game strings with stored games (recorded by the CLI or the browser), and
+    # the choice itself when it is none of these and playable (a string a link
+    # brought, e.g. a leaderboard's Play New Game of a string with no games yet)
+    recorded = [g for g in open_games.open_game_strings(reg()) if g not in OTHER_GAMES]
+    if n and choice not in listed and choice not in OTHER_GAMES and choice not in recorded:
+        recorded.append(choice)
+    return render_template("home.html", rule_sets=listed, other_games=OTHER_GAMES,
+                           recorded_games=recorded, choice=choice, seats=n, defaults=defaults,
                            options=seat_options(universe), universes=universes,
                            universe=universe, mine=mine)
 
@@ -94,7 +127,11 @@ def new_game():
         if universe not in (reg_players.universes_of(reg(), user()) or [PUBLIC]):
             raise RegistryError(f"you have no persona in universe {universe!r}")
         game_string, rule_set, version = game_string_of(form.get("game", ""))
-        n = load_game(game_string, version).num_players()
+        game = load_game(game_string, version)
+        refusal = unplayable(game_string, game)
+        if refusal:
+            raise ValueError(refusal)
+        n = game.num_players()
         names = [form.get(f"seat{i}", "") for i in range(n)]
         allowed = {p["name"]: p for p in seat_options(universe)}
         me = my_player(universe)
