@@ -165,12 +165,10 @@ def full_entries() -> list[dict]:
 
 def tournament_game(game_string: str) -> str:
     """The game the bots play: simultaneous games in OpenSpiel's turn-based form (each round's
-    plans one after another, hidden from the others), which tournaments and the bots take."""
+    plans one after another, hidden from the others), as analysis.tournament plays them."""
     import pyspiel
-    game = pyspiel.load_game(game_string)
-    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-        return str(pyspiel.load_game(f"turn_based_simultaneous_game(game={game})"))
-    return str(game)
+    from analysis.tournament import playable_game_string
+    return str(pyspiel.load_game(playable_game_string(game_string)))
 
 
 # --------------------------------------------------------------------------- analysis of one game
