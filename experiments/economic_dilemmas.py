@@ -988,8 +988,9 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
             else:
                 lines.append(f"Table {'x'.join(map(str, t['shape']))} (records/analysis.jsonl holds it).")
             lines.append("")
-            lines.append(f"Equilibria: {rec.get('equilibria_note') or rec['equilibrium_method']}"
-                         f"{'' if equilibria_complete(rec) else ' (not all equilibria)'}:")
+            lines.append(f"Equilibria: {rec['equilibria_note']}:" if rec.get("equilibria_note") else
+                         f"Equilibria ({rec['equilibrium_method']}"
+                         f"{'' if equilibria_complete(rec) else '; not all equilibria'}):")
             lines += [f"{i + 1}. {_eq_text(e)}" for i, e in enumerate(rec["equilibria"])] or ["none found"]
             lines.append("")
             lines.append(f"Pure equilibria: {rec['pure_equilibria'] or 'none'}. Social optimum "

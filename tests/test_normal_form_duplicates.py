@@ -96,3 +96,15 @@ def test_pygambit_takes_any_strategy_names():
     # names that are pygambit's default labels in another order ("1", "2", ...)
     g = NormalFormGame(np.zeros((2, 3, 3)) + np.eye(3), [["3", "1", "2"], ["2", "3", "1"]])
     assert nash_equilibria(g, "enummixed")
+
+
+def test_the_study_summary_marks_counts_that_are_not_every_equilibrium():
+    from experiments.economic_dilemmas import _eq_cell, equilibria_complete
+    assert equilibria_complete({"equilibria_complete": False, "equilibrium_method": "enummixed"}) is False
+    # records written before the flag: enummixed on two players was complete, logit never
+    assert equilibria_complete({"equilibrium_method": "enummixed", "players": 2})
+    assert not equilibria_complete({"equilibrium_method": "logit", "players": 2})
+    row = {"strategies": "128x256", "equilibria": 1, "pure_equilibria": 5632}
+    assert _eq_cell(dict(row, equilibria_complete=False)) == "1 approx. (5632)"
+    assert _eq_cell(dict(row, equilibria=3, equilibria_complete=False)) == "3 found (5632)"
+    assert _eq_cell(dict(row, equilibria_complete=True)) == "1 (5632)"
