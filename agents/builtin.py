@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from agents.kinds import register_bot_kind
-from agents.options import Option
 import pyspiel
 
+from agents.kinds import register_bot_kind
+from agents.options import Option
 from agents.random_bot import UniformRandomBot
 from cfr.bots import CFRPolicyBot
 from cfr.policy_file import load_policy
