@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import pyspiel
+
 from agents.kinds import register_bot_kind
 from agents.options import Option
 from agents.random_bot import UniformRandomBot
 from cfr.bots import CFRPolicyBot
+from cfr.policy_file import load_policy
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
 from mcts.ismcts import ISMCTSBot
 from mcts.smmcts import FINAL_MODES, SELECTIONS, SMMCTSBot
@@ -100,8 +103,48 @@ register_bot_kind(
     check=_needs_budget("alphabeta", "depth", "time_limit"))
 
 
+_WRAPPER = "turn_based_simultaneous_game(game="
+
+
+def policy_for_form(game, doc: dict) -> dict:
+    """The policy document ``doc`` (``cfr.policy_file.load_policy``) for ``game`` when it
+    was solved on the other form of the same simultaneous game, else ``doc`` as it is.
+
+    Why this works: CFR solves a simultaneous game ``G`` on its turn-based form, and
+    saves ``G``'s policy keyed by that form's information-state strings
+    (``"Current player: p\\n"`` and ``G``'s string: ``turn_based`` true). A solve of
+    ``turn_based_simultaneous_game(game=G)``, the form tournaments play, has the same
+    strings as its own (``turn_based`` false); tests/test_tournament_catalogue.py
+    checks the two key sets are equal. So the table serves either form once the
+    document names the game it plays and says whether the bot adds the prefix.
+    """
+    played, solved = str(game), doc["game"]
+    if played == solved:
+        return doc
+    if played.startswith(_WRAPPER) and doc.get("turn_based") and played == _wrapped(solved):
+        return dict(doc, game=played, turn_based=False)
+    if (game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+            and not doc.get("turn_based") and solved == _wrapped(played)):
+        return dict(doc, game=played, turn_based=True)
+    return doc
+
+
+def _wrapped(game_string: str) -> str | None:
+    try:
+        game = pyspiel.load_game(game_string)
+    except pyspiel.SpielError:
+        return None
+    if game.get_type().dynamics != pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        return None
+    return str(pyspiel.load_game(f"{_WRAPPER}{game})"))
+
+
 def _build_cfr(game, player: int, seed: int, **settings) -> CFRPolicyBot:
-    return CFRPolicyBot(game, player, seed=seed, **settings)
+    policy = settings.pop("policy")
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    doc = policy if isinstance(policy, dict) else load_policy(policy)
+    return CFRPolicyBot(game, player, seed=seed, policy=policy_for_form(game, doc), **settings)
 
 
 register_bot_kind(
@@ -109,7 +152,8 @@ register_bot_kind(
     (Option("policy", str, None, "a policy file written by python -m cfr --save (JSON)",
             required=True),),
     description="plays a saved CFR average policy (cfr.bots.CFRPolicyBot), sampling it with "
-                "its seed; for hidden-information and simultaneous games")
+                "its seed; for hidden-information and simultaneous games (a policy solved on a "
+                "simultaneous game or on its turn_based_simultaneous_game form plays either form)")
 
 
 def _build_ismcts(game, player: int, seed: int, **settings) -> ISMCTSBot:

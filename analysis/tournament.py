@@ -70,6 +70,72 @@ def load_game(game_string: str, imports: Sequence[str] = ()) -> pyspiel.Game:
     return game
 
 
+def is_simultaneous(game: pyspiel.Game) -> bool:
+    return game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+
+
+def playable_game_string(game_string: str, imports: Sequence[str] = ()) -> str:
+    """The game string a tournament plays for ``game_string``.
+
+    A sequential game plays as given. A simultaneous game (a ``ttt`` rule set
+    with simultaneous rounds, a matrix game) plays in OpenSpiel's turn-based
+    form ``turn_based_simultaneous_game(game=...)``: each round's plans are made
+    one after another, each hidden from the seats that plan after it until the
+    round resolves, and the round resolves as the simultaneous game does. Why
+    wrap rather than refuse: every catalogue game must play through a
+    tournament as it is named (issue 13), and the bots, records and seeds all
+    take one move at a time. Keys and records name the wrapped string, so the
+    two spellings of one game are the same games.
+    """
+    game = load_game(game_string, imports)
+    if is_simultaneous(game):
+        return str(load_game(f"turn_based_simultaneous_game(game={game})", imports))
+    return game_string
+
+
+#: Kinds that search the true state: fair only where it is all the mover knows.
+FULL_STATE_KINDS = ("mcts", "openspiel_mcts", "alphabeta")
+
+
+def search_kind(game: pyspiel.Game) -> str:
+    """The MCTS-family kind that may play ``game`` (a game as the tournament plays it):
+    ``mcts`` (UCT) for sequential perfect-information games, ``ismcts`` for
+    everything with hidden information. A wrapped simultaneous game counts as
+    hidden: while a round is open its state holds the plans made earlier in the
+    round, which a UCT reading the state would read. SM-MCTS (``sm_mcts``)
+    searches a simultaneous round from the position at its start and needs the
+    simultaneous form, which tournaments do not play (``playable_game_string``)."""
+    if (game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+            and not is_simultaneous(game)):
+        return "mcts"
+    return "ismcts"
+
+
+def check_bots(game_string: str, specs: Sequence[BotSpec], imports: Sequence[str] = ()) -> None:
+    """Refuse, before the first game, a bot that cannot play ``game_string`` (the
+    played form): a full-state search on a hidden-information game (the message
+    names the kind to use instead: ``search_kind``), or any bot whose builder
+    refuses the game (a CFR policy solved for another game, say)."""
+    game = load_game(game_string, imports)
+    wanted = search_kind(game)
+    for spec in specs:
+        if spec.kind in FULL_STATE_KINDS and wanted != "mcts":
+            why = ("its simultaneous rounds are played turn by turn, and the state holds the "
+                   "round's earlier plans" if game.get_type().short_name == "turn_based_simultaneous_game"
+                   else "it has hidden information")
+            raise ValueError(f"bot {spec.label!r}: {spec.kind} searches the whole state, which is "
+                             f"unfair on {game_string} ({why}); use the information-set search "
+                             f"{wanted} (e.g. --bot {wanted}:simulations=100)")
+        if spec.kind == "sm_mcts" and game.get_type().short_name == "turn_based_simultaneous_game":
+            raise ValueError(f"bot {spec.label!r}: sm_mcts needs a round's start position, but the "
+                             f"tournament plays simultaneous games turn by turn ({game_string}); "
+                             f"use {wanted}")
+        try:
+            build_bot(spec, game, 0, 0)
+        except (ValueError, pyspiel.SpielError) as error:
+            raise ValueError(f"bot {spec.label!r} cannot play {game_string}: {error}") from None
+
+
 def derive_seed(*parts: Any) -> int:
     """A 31-bit seed from any JSON-able parts; stable across processes and machines."""
     digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).digest()
@@ -81,12 +147,13 @@ def play_game(game, bots: Sequence[pyspiel.Bot], seed: int) -> dict:
 
     Bots are told each other's actions as ``pyspiel.evaluate_bots`` does. A raw
     ``pyspiel.MCTSBot`` is stepped through ``step_with_policy``, because its
-    ``step`` crashes on Python-registered games (docs/DESIGN.md). Simultaneous-move games must be converted with
-    ``pyspiel.convert_to_turn_based`` first.
+    ``step`` crashes on Python-registered games (docs/DESIGN.md). A simultaneous
+    game is played in its turn-based form (``playable_game_string``, which
+    ``make_tasks`` applies).
     """
     if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-        raise ValueError("tournaments need sequential games; wrap simultaneous games with "
-                         "pyspiel.convert_to_turn_based")
+        raise ValueError("play_game needs a sequential game; make_tasks wraps a simultaneous game "
+                         "for play (playable_game_string)")
     rng = random.Random(seed)
     state = game.new_initial_state()
     for bot in bots:
@@ -203,16 +270,23 @@ def make_tasks(game: str, specs: Sequence[BotSpec], games_per_pair: int, seed: i
     games put the first label in seat 0, which moves first), exactly as keys,
     seeds and records always were; with more players the count is rounded up to
     whole rounds of seatings, so every seat permutation is played equally often.
+
+    A simultaneous ``game`` is played in its turn-based form, which the tasks
+    name (``playable_game_string``); every bot is checked against the played
+    game first (``check_bots``), so a UCT on a hidden-information game is
+    refused with the kind to use before any game is played.
     """
     if games_per_pair < 1:
         raise ValueError(f"games_per_pair must be at least 1, got {games_per_pair}")
     labels = [spec.label for spec in specs]
     if len(set(labels)) != len(labels):
         raise ValueError(f"bot labels must be distinct, got {labels}; give name=... to tell them apart")
+    game = playable_game_string(game, imports)
     num_players = load_game(game, imports).num_players()
     tables = _tables(pairs, len(specs), num_players)
     if not tables:
         raise ValueError("the tournament has no pairings (a round robin needs at least two bots)")
+    check_bots(game, [specs[i] for i in sorted({i for t in tables for i in t})], imports)
     fingerprint = game_fingerprint(game, imports)
     tasks = []
     for table in tables:
@@ -434,8 +508,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "line per game to --out; rerunning the same command resumes it.",
         epilog="Bot specs: KIND or KIND:key=value,...  Kinds: random; mcts (our UCT: simulations, uct_c, solve, "
                "max_time); openspiel_mcts (simulations, uct_c, rollouts, solve); alphabeta (depth, time_limit); "
-               "python -m agents lists every kind and option; or package.module:function[:key=value,...]. Example: --bot random --bot openspiel_mcts:simulations=100")
-    parser.add_argument("--game", required=True, help="OpenSpiel game string, e.g. 'y_game(board_size=5)'")
+               "ismcts (information-set MCTS: simulations, worlds, belief); cfr (policy=PATH); "
+               "python -m agents lists every kind and option; or package.module:function[:key=value,...]. "
+               "Example: --bot random --bot openspiel_mcts:simulations=100. "
+               "A simultaneous game is played in its turn-based form turn_based_simultaneous_game(game=...) "
+               "(a note says so). mcts, openspiel_mcts and alphabeta read the whole state, so they are refused "
+               "on hidden-information games and on simultaneous ones (whose turn-based state holds a round's "
+               "earlier plans), with a message naming ismcts, the kind to use there.")
+    parser.add_argument("--game", required=True, help="OpenSpiel game string, e.g. 'y_game(board_size=5)' or 'ttt(rules=StagHunt)' "
+                                                         "(simultaneous games play in their turn-based form)")
     parser.add_argument("--bot", action="append", required=True, help="a bot spec (repeat)")
     parser.add_argument("--games-per-pair", type=positive_int, default=10, help="games per table of bots (default 10); with more than two players, rounded up to whole rounds of seat permutations")
     parser.add_argument("--pairs", default="round_robin", choices=["round_robin", "self", "first_vs_rest"])
@@ -451,7 +532,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         specs = [BotSpec.parse(text) for text in args.bot]
-        load_game(args.game, args.imports)
+        form = playable_game_string(args.game, args.imports)
+        if form != args.game:
+            print(f"note: {args.game} has simultaneous moves; the tournament plays its turn-based "
+                  f"form {form} (each round's plans one after another, hidden from the others "
+                  f"until the round resolves)", file=sys.stderr)
         tasks = make_tasks(args.game, specs, args.games_per_pair, args.seed, args.pairs, args.imports)
     except (ValueError, ImportError, pyspiel.SpielError) as error:
         parser.error(str(error))

@@ -129,7 +129,8 @@ FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_ga
 # 3.4M positions took over 5 GB and most of the quick run before this cap.
 # Games past it are refused on a count made without building (cfr/count.py).)
 #: enummixed lists every extreme equilibrium, but on large degenerate tables it runs for
-#: many minutes (Kuhn poker's 64x64: > 10); beyond this many strategies a player gets logit's one
+#: many minutes (Kuhn poker's 64x64: > 10); beyond this many strategies a player (after merging
+#: payoff-identical strategies: solvers.normal_form.equilibria) gets logit's one, approximate
 ENUMMIXED_MAX = 24
 
 
@@ -165,12 +166,10 @@ def full_entries() -> list[dict]:
 
 def tournament_game(game_string: str) -> str:
     """The game the bots play: simultaneous games in OpenSpiel's turn-based form (each round's
-    plans one after another, hidden from the others), which tournaments and the bots take."""
+    plans one after another, hidden from the others), as analysis.tournament plays them."""
     import pyspiel
-    game = pyspiel.load_game(game_string)
-    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-        return str(pyspiel.load_game(f"turn_based_simultaneous_game(game={game})"))
-    return str(game)
+    from analysis.tournament import playable_game_string
+    return str(pyspiel.load_game(playable_game_string(game_string)))
 
 
 # --------------------------------------------------------------------------- analysis of one game
@@ -258,9 +257,8 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     from cfr.tree import TreeTooLarge, enumerate_tree as cfr_tree
     from games.normal_form import TooLarge
     from solvers.classify import classify, classify_tree, reproduces, tree_from_openspiel
-    from solvers.normal_form import (InductionTooLarge, SolverCrashed, backward_induction, expected_payoffs,
-                                     induced_normal_form, nash_equilibria, price_of_anarchy, pure_equilibria,
-                                     social_optimum)
+    from solvers.normal_form import (InductionTooLarge, backward_induction, equilibria, expected_payoffs,
+                                     induced_normal_form, price_of_anarchy, pure_equilibria, social_optimum)
     started = time.perf_counter()
     game = pyspiel.load_game(entry["game"])
     gtype = game.get_type()
@@ -283,14 +281,11 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
         g = inf.game
         names = strategy_names(game, inf)
         rec["table"] = {"shape": list(g.shape), "strategies": names, "payoffs": g.to_profiles().tolist()}
-        method = "enummixed" if n == 2 and max(g.shape) <= ENUMMIXED_MAX else ("logit" if n == 2 else "gnm")
-        try:
-            eqs = nash_equilibria(g, method, seed=seed)
-        except SolverCrashed as e:          # pygambit's gnm on a degenerate table
-            rec["equilibrium_fallback"] = f"{method}: {e}; logit instead"
-            method = "logit"
-            eqs = nash_equilibria(g, method, seed=seed)
-        rec["equilibrium_method"] = method
+        found = equilibria(g, max_strategies=ENUMMIXED_MAX, seed=seed)
+        eqs = found.equilibria
+        rec["equilibrium_method"] = found.method
+        rec["equilibria_complete"] = found.complete
+        rec["equilibria_note"] = found.description
         rec["equilibria"] = [{"strategies": [np.round(s, 6).tolist() for s in eq],
                               "payoffs": np.round(expected_payoffs(g, eq), 6).tolist()} for eq in eqs]
         rec["pure_equilibria"] = [[names[p][i] for p, i in enumerate(pr)] for pr in pure_equilibria(g)]
@@ -885,6 +880,22 @@ def _eq_text(eq) -> str:
     return f"{strategies} -> payoffs ({', '.join(f'{v:.3g}' for v in eq['payoffs'])})"
 
 
+def equilibria_complete(rec: dict) -> bool:
+    """Whether the record lists every extreme equilibrium (records made before
+    ``equilibria_complete`` was stored: enummixed on two players)."""
+    if "equilibria_complete" in rec:
+        return bool(rec["equilibria_complete"])
+    return rec.get("equilibrium_method") == "enummixed" and rec.get("players") == 2
+
+
+def _eq_cell(r: dict) -> str:
+    """The summary table's cell: the count, marked where it is not every equilibrium."""
+    if r["strategies"] == "refused":
+        return f"{r['equilibria']} ({r['pure_equilibria']})"
+    mark = "" if r["equilibria_complete"] else (" approx." if r["equilibria"] == 1 else " found")
+    return f"{r['equilibria']}{mark} ({r['pure_equilibria']})"
+
+
 def summary_rows(rows) -> list[dict]:
     out = []
     for rec in rows:
@@ -895,6 +906,7 @@ def summary_rows(rows) -> list[dict]:
                "information": rec["information"],
                "strategies": "x".join(map(str, rec["table"]["shape"])) if rec.get("table") else "refused",
                "equilibria": len(rec.get("equilibria", [])), "pure_equilibria": len(rec.get("pure_equilibria", [])),
+               "equilibria_complete": equilibria_complete(rec) if rec.get("table") else None,
                "social_optimum_welfare": (rec.get("social_optimum") or {}).get("welfare"),
                "price_of_anarchy": rec.get("price_of_anarchy"),
                "spe_value": " ".join(f"{v:g}" for v in rec["spe"]["value"]) if rec.get("spe") else "",
@@ -940,7 +952,7 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
         near = "-" if r["cfr_nearest_equilibrium"] is None else \
             f"#{r['cfr_nearest_equilibrium'] + 1} ({_num(r['cfr_distance'])})"
         lines.append(f"| {r['game']} | {r['encodes'] or '-'} | {r['classified']} | {r['reproduces']} | "
-                     f"{r['strategies']} | {r['equilibria']} ({r['pure_equilibria']}) | "
+                     f"{r['strategies']} | {_eq_cell(r)} | "
                      f"{_num(r['price_of_anarchy'])} | {nc} | {near} |")
     lines += ["", "'reproduces': whether the payoff order of the computed table (solvers.classify) is that of "
               "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; games "
@@ -951,9 +963,13 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
               "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
               "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
               "listed one with the smallest largest difference of action probabilities at the information "
-              "states reached when it is played. Equilibria: pygambit's enummixed lists every extreme equilibrium of a "
-              "two-player table; gnm (more players) finds some, not provably all; the pure ones (in "
-              "brackets) are all of them, by enumeration.", ""]
+              "states reached when it is played. Equilibria: payoff-identical strategies are merged first; "
+              "then pygambit's enummixed lists every extreme equilibrium of a two-player table with at most "
+              f"{ENUMMIXED_MAX} strategies a player left (a count without a mark); a larger two-player table "
+              "gets one equilibrium approximated by pygambit's logit (marked 'approx.': not all equilibria, "
+              "and not necessarily exact); more players get the ones gnm's path finds (marked 'found': "
+              "not provably all). The pure ones (in brackets) are all of them, by enumeration of the "
+              "full table; each game's section names its method in words.", ""]
     for rec in rows:
         lines += [f"## {rec['name']}", "", f"`{rec['game_string']}`: {rec['players']} players, {rec['dynamics']}, "
                   f"{rec['information'].replace('_', ' ')}; table names it **{rec['classified']}** "
@@ -972,7 +988,9 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
             else:
                 lines.append(f"Table {'x'.join(map(str, t['shape']))} (records/analysis.jsonl holds it).")
             lines.append("")
-            lines.append(f"Equilibria ({rec['equilibrium_method']}):")
+            lines.append(f"Equilibria: {rec['equilibria_note']}:" if rec.get("equilibria_note") else
+                         f"Equilibria ({rec['equilibrium_method']}"
+                         f"{'' if equilibria_complete(rec) else '; not all equilibria'}):")
             lines += [f"{i + 1}. {_eq_text(e)}" for i, e in enumerate(rec["equilibria"])] or ["none found"]
             lines.append("")
             lines.append(f"Pure equilibria: {rec['pure_equilibria'] or 'none'}. Social optimum "

@@ -50,8 +50,9 @@ without a core (OpenSpiel's matrix games) are searched on
 states (about 15x slower per simulation on a small ttt game). A game passed in
 its turn-based form already is played as it is.
 
-``worlds="first"`` is the determinisation-free baseline of issue 14: the same
-search on one fixed world, the first history of the canonical walk that is
+``worlds="first"`` is the baseline of issue 14's check, which the issue calls
+"determinisation-free"; it is not: it is the one-world (single fixed
+determinisation) baseline, the same search on one fixed world, the first history of the canonical walk that is
 consistent with what the player knows (for a cloaked game: the others' lowest
 moves where it could not see them; found by the walk, never by listing). It
 ignores that the hidden state could be otherwise, which is what sampling worlds

@@ -18,6 +18,9 @@ CFR's average policies are checked against.
 - ``nash_equilibria``: every Nash equilibrium through pygambit: ``enummixed``
   (all extreme equilibria of a two-player game), ``gnm`` / ``simpdiv`` /
   ``logit`` for more players (these find some equilibria, not provably all).
+- ``equilibria``: what a study lists: duplicate strategies merged
+  (``remove_duplicate_strategies``), then enummixed where the table is small
+  enough, else an approximation, with ``complete`` and a description in words.
 - ``backward_induction``: a subgame-perfect equilibrium of a perfect-information
   game tree (an OpenSpiel game or a nested ``Decision``/``Chance``/payoff tree),
   ties broken toward the lowest action and reported.
@@ -34,7 +37,8 @@ import pyspiel
 from games.normal_form import TooLarge, enumerate_tree, tabulate
 
 __all__ = ["NormalFormGame", "pure_equilibria", "social_optimum", "price_of_anarchy",
-           "expected_payoffs", "nash_equilibria", "Decision", "Chance", "backward_induction",
+           "expected_payoffs", "nash_equilibria", "equilibria", "EquilibriumList",
+           "remove_duplicate_strategies", "expand_profile", "Decision", "Chance", "backward_induction",
            "SubgamePerfect", "METHODS", "InducedNormalForm", "induced_normal_form", "to_gambit"]
 
 METHODS = ("enummixed", "gnm", "simpdiv", "logit")
@@ -171,6 +175,10 @@ def to_gambit(g: NormalFormGame):
     arrays = [g.payoffs[p] for p in range(g.num_players)]
     game = gbt.Game.from_arrays(*arrays, title=g.title or "flipgames")
     for p, player in enumerate(game.players):
+        # pygambit refuses a label another strategy holds, and its default labels are
+        # "1", "2", ...: clear them first, so names such as "0", "4", "8" can be given
+        for s, strategy in enumerate(player.strategies):
+            strategy.label = f"~tmp~{s}~"
         for s, strategy in enumerate(player.strategies):
             strategy.label = g.strategy_names[p][s]
     return game
@@ -271,6 +279,98 @@ def _solve(g: NormalFormGame, method: str, seed: int, tol: float) -> list:
         out.append([np.array([float(eq[s]) for s in player.strategies])
                     for player in game.players])
     return out
+
+
+# -- every equilibrium where it can be had, and saying so where it cannot --------
+
+def remove_duplicate_strategies(g: NormalFormGame):
+    """(reduced game, kept): each player's strategies that are payoff-identical to an
+    earlier one (every player's payoff equal against every profile of the others)
+    removed; ``kept[p]`` lists the original indices of player p's remaining ones.
+
+    Why: the induced normal form of a sequential game repeats a plan once per
+    choice at the information states it never reaches (NeedyDictator's 128
+    strategies are 2 payoff classes), and enummixed's cost grows with the table.
+    Exact: a profile of the reduced game is an equilibrium of it if and only if
+    it is one of the full game (a duplicate's weight moved onto its kept twin
+    changes no payoff), so the reduced game's extreme equilibria are the full
+    game's up to splitting a strategy's weight among its duplicates."""
+    kept = []
+    for p in range(g.num_players):
+        along = np.moveaxis(g.payoffs, p + 1, 1)          # (players, n_p, others...)
+        seen, keep = set(), []
+        for i in range(g.shape[p]):
+            key = np.ascontiguousarray(along[:, i]).tobytes()
+            if key not in seen:
+                seen.add(key)
+                keep.append(i)
+        kept.append(keep)
+    payoffs = g.payoffs[np.ix_(range(g.num_players), *kept)]
+    names = [[g.strategy_names[p][i] for i in keep] for p, keep in enumerate(kept)]
+    return NormalFormGame(payoffs, names, g.title), kept
+
+
+def expand_profile(mixed, kept, shape) -> list:
+    """A reduced game's mixed profile as the full game's (duplicates get no weight)."""
+    out = []
+    for sigma, keep, n in zip(mixed, kept, shape):
+        full = np.zeros(n)
+        full[keep] = sigma
+        out.append(full)
+    return out
+
+
+@dataclass
+class EquilibriumList:
+    """Equilibria with what they are: ``complete`` when every extreme equilibrium
+    is listed (up to splitting weight among duplicate strategies), else an
+    approximation or a sample, which ``description`` says in words with the method."""
+    equilibria: list
+    method: str
+    complete: bool
+    reduced_shape: tuple
+    description: str
+
+
+def equilibria(g: NormalFormGame, *, max_strategies: int = 24, seed: int = 0) -> EquilibriumList:
+    """Every extreme equilibrium where enummixed can list them, else what can be had.
+
+    Duplicate strategies are removed first (``remove_duplicate_strategies``).
+    Two players with at most ``max_strategies`` strategies each left: enummixed,
+    complete. Two players with more: logit's one equilibrium (the limit of the
+    quantal-response path, regret checked), not all: enummixed on such tables
+    ran for many minutes (8x256 NeedyUltimatum after merging: no answer in 120 s).
+    More players: gnm (the equilibria its path finds, not provably all), logit if
+    pygambit's gnm crashes. The pure equilibria are listed by ``pure_equilibria``
+    in every case, which is exact."""
+    reduced, kept = remove_duplicate_strategies(g)
+    merged = reduced.shape != g.shape
+    where = (f" on the {'x'.join(map(str, reduced.shape))} table left after merging payoff-identical "
+             f"strategies of the {'x'.join(map(str, g.shape))} one" if merged else "")
+    if g.num_players == 2 and max(reduced.shape) <= max_strategies:
+        method, complete = "enummixed", True
+        found = nash_equilibria(reduced, method, seed=seed)
+        text = (f"every extreme equilibrium (pygambit's enummixed{where}; an equilibrium weighting a "
+                f"strategy's duplicates is one of these with the weight split among them)"
+                if merged else "every extreme equilibrium (pygambit's enummixed)")
+    elif g.num_players == 2:
+        method, complete = "logit", False
+        found = nash_equilibria(reduced, method, seed=seed)
+        text = (f"one equilibrium, approximated by pygambit's logit (the limit of the quantal-response "
+                f"path{where}), not all: with {max(reduced.shape)} strategies for a player, more than "
+                f"{max_strategies}, enummixed does not finish here")
+    else:
+        method, complete = "gnm", False
+        try:
+            found = nash_equilibria(reduced, method, seed=seed)
+            text = f"the equilibria pygambit's gnm path finds{where}, not provably all"
+        except SolverCrashed as e:
+            method = "logit"
+            found = nash_equilibria(reduced, method, seed=seed)
+            text = (f"one equilibrium, approximated by pygambit's logit{where} (gnm failed: {e}), "
+                    f"not all")
+    full = [expand_profile(eq, kept, g.shape) for eq in found]
+    return EquilibriumList(full, method, complete, reduced.shape, text)
 
 
 # -- sequential games: backward induction -----------------------------------------

@@ -176,8 +176,9 @@ ISSUE_CHECK = [("3Blotto13", "histories", ("random", "baseline")), ("KBeauty9", 
 @pytest.mark.parametrize("name, belief, beaten", ISSUE_CHECK)
 def test_issue_14_ismcts_beats_random_and_the_baseline(name, belief, beaten):
     """Issue 14 item 5: ISMCTS (worlds listed up to 1,000, sampled above) beats Random and
-    the determinisation-free (one-world) baseline on 3Blotto13, and on KBeauty9 the
-    baseline, and with belief=random both, with the interval shown (docs/studies.md has
+    the one-world baseline (one fixed determinisation; the issue calls it
+    "determinisation-free") on 3Blotto13, and on KBeauty9 the baseline, and with
+    belief=random both, with the interval shown (docs/studies.md has
     the figures and why the default belief loses to Random on KBeauty9)."""
     from experiments.economic_dilemmas import ismcts_check
     import tempfile
