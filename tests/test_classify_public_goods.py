@@ -60,7 +60,9 @@ def test_three_player_public_goods_rule_set_verdict():
     it), so another's contribution can cost a player. Since ttt-pgshow (slip
     19's reading played) a lone contribution is shared by all three: black's
     costs black and leaves white better off than everyone passing (under the
-    duel white was no better off), and pink's whole stack makes everyone win."""
+    duel white was no better off), and pink's whole stack costs pink and pays
+    the other two (under the old move limit of 12 it was cut short and made
+    everyone win: slip 17)."""
     from fractions import Fraction as F
 
     from games.ttt.reduced import classify_reduced, reduced
@@ -70,4 +72,4 @@ def test_three_player_public_goods_rule_set_verdict():
     assert c.label == "other" and "not a public good" in c.reason
     assert r.exact[(1, 2, 3)] == (F(3, 4), F(7, 8), F(15, 16))          # everyone passes
     assert r.exact[(0, 2, 3)] == (F(2, 3), F(43, 48), F(15, 16))        # black gives its circle
-    assert r.exact[(1, 2, 0)] == (1, 1, 1)                              # pink gives its three
+    assert r.exact[(1, 2, 0)] == (F(15, 16), 1, F(7, 8))                # pink gives its three

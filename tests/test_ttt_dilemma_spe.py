@@ -180,9 +180,9 @@ def _with_limit(tmp_path, name, limit):
     return pyspiel.load_game(f"ttt(rules={path})")
 
 
-def test_slip_17_the_limits_are_30_and_12():
+def test_slip_17_the_limits_are_30_and_20():
     assert rules.resolve("3P-9X-HideSeek").record["move_limit"] == 30
-    assert rules.resolve("3P-PublicGoods").record["move_limit"] == 12
+    assert rules.resolve("3P-PublicGoods").record["move_limit"] == 20
 
 
 def test_slip_17_hide_seek_ends_by_its_limit(tmp_path):
@@ -208,16 +208,19 @@ def test_slip_17_hide_seek_ends_by_its_limit(tmp_path):
     assert max(p for _, p in plays(_with_limit(tmp_path, "3P-9X-HideSeek", 200))) > 30
 
 
-def test_slip_17_public_goods_limit_binds_on_a_few_plays(tmp_path):
-    """The game ends by itself (a limit of 40 is never reached), but 12 cuts a few
-    histories short: the finding docs/rules/dilemmas.md reports."""
+def test_slip_17_public_goods_limit_never_binds(tmp_path):
+    """The game ends by itself (the longest play is 15 plies, and a limit of 40
+    is never reached); the catalogue's limit, ours, is chosen above that so it
+    changes nothing: no history ends by it and the table is the one without a
+    binding limit. (A limit of 12, this rule set's until this check, cut 5 of
+    210 endings short and changed one cell of the table.)"""
     ours = _walk_endings(pyspiel.load_game("ttt(rules=3P-PublicGoods)"))
-    assert max(p for _, p in ours) <= 12
-    assert {p for e, p in ours if e == "move limit"} == {12}
+    assert all(e != "move limit" for e, _ in ours)
     free = _walk_endings(_with_limit(tmp_path, "3P-PublicGoods", 40))
     assert all(e != "move limit" for e, _ in free)
-    assert max(p for _, p in free) > 12
-    # and the cut changes the table (one cell at this commit: black gives 1, white 2, pink passes)
+    assert max(p for _, p in free) == max(p for _, p in ours) == 15
+    cut = _walk_endings(_with_limit(tmp_path, "3P-PublicGoods", 12))
+    assert sum(e == "move limit" for e, _ in cut) == 5          # why 12 was wrong
     from games.normal_form import payoff_table
-    assert payoff_table(pyspiel.load_game("ttt(rules=3P-PublicGoods)")).payoffs != \
+    assert payoff_table(pyspiel.load_game("ttt(rules=3P-PublicGoods)")).payoffs == \
         payoff_table(_with_limit(tmp_path, "3P-PublicGoods", 40)).payoffs
