@@ -892,7 +892,12 @@ def _eq_cell(r: dict) -> str:
     """The summary table's cell: the count, marked where it is not every equilibrium."""
     if r["strategies"] == "refused":
         return f"{r['equilibria']} ({r['pure_equilibria']})"
-    mark = "" if r["equilibria_complete"] else (" approx." if r["equilibria"] == 1 else " found")
+    if r["equilibria_complete"]:
+        mark = ""
+    elif r.get("equilibrium_method") in ("logit", "gnm"):     # logit approximates one; gnm finds some
+        mark = " approx." if r["equilibrium_method"] == "logit" else " found"
+    else:                                                     # (records that did not name it)
+        mark = " approx." if r["equilibria"] == 1 else " found"
     return f"{r['equilibria']}{mark} ({r['pure_equilibria']})"
 
 
@@ -907,6 +912,7 @@ def summary_rows(rows) -> list[dict]:
                "strategies": "x".join(map(str, rec["table"]["shape"])) if rec.get("table") else "refused",
                "equilibria": len(rec.get("equilibria", [])), "pure_equilibria": len(rec.get("pure_equilibria", [])),
                "equilibria_complete": equilibria_complete(rec) if rec.get("table") else None,
+               "equilibrium_method": rec.get("equilibrium_method") if rec.get("table") else None,
                "social_optimum_welfare": (rec.get("social_optimum") or {}).get("welfare"),
                "price_of_anarchy": rec.get("price_of_anarchy"),
                "spe_value": " ".join(f"{v:g}" for v in rec["spe"]["value"]) if rec.get("spe") else "",
