@@ -23,7 +23,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games.ttt import make_core, rules
 from test_ttt_shapes import _same_pieces
 from ttt_checks import parsed_or_rejected, play_against_reference
-from ttt_reference import CloakedJumpObscureRefState, SurroundRefState
+from ttt_reference import (CloakedJumpObscureRefState, StackJumpRefState, SurroundRefState,
+                           SurroundStackSimRefState)
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -191,12 +192,13 @@ BACK = ["adjacent", "orthogonal", "adjacent-orthogonal", "linear"]
 
 
 @st.composite
-def goal_records(draw):
+def goal_records(draw, kind="squares", rounds=False):
     """A mover that cannot move backwards (a forward move, or a free move
     with ``cannot_move_backwards``) with a cover, cover-by-rank, jump or no
     power; one or two shapes that can move backwards, at least one a
-    surrounder; pieces of both colours pre-placed, most of them near the
-    goal lines, so goal moves that cover or jump and then surround come up."""
+    surrounder; pieces of both colours pre-placed, so goal moves that cover
+    or jump and then surround come up. ``kind`` "stacks" plays on stacks
+    (height 2), ``rounds`` in simultaneous rounds."""
     X, Y = draw(st.integers(2, 4)), draw(st.integers(3, 4))
     mover = {"move": draw(st.sampled_from(FORWARD + ["adjacent"]))}
     if mover["move"] == "adjacent":
@@ -205,7 +207,7 @@ def goal_records(draw):
     if how != "none":
         cond = draw(st.sampled_from(["cover", "cover-by-rank", "jump"]))
         result = draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2"]
-                                      + (["converts"] if cond == "jump" else [])))
+                                      + (["converts"] if cond == "jump" or kind == "stacks" else [])))
         mover.update(power=how, condition=cond, result=result)
     shapes = {"triangle": mover,
               "x": {"move": draw(st.sampled_from(BACK)), "power": draw(st.sampled_from([CAN, MUST])),
@@ -222,17 +224,12 @@ def goal_records(draw):
     at = draw(st.lists(st.sampled_from(cells), min_size=2, max_size=min(8, len(cells) - 1), unique_by=tuple))
     pieces = [{"at": a, "colour": draw(st.sampled_from(["black", "white"])),
                "shape": draw(st.sampled_from(names + ["triangle", "triangle"]))} for a in at]
-    return {"name": "HG", "board": {"kind": "squares", "size": [X, Y, 1], "pieces": pieces},
+    phases = [{"order": "simultaneous", "pass": True}] if rounds else draw(st.sampled_from([[{}], [{"pass": True}]]))
+    return {"name": "HG", "board": {"kind": kind, "size": [X, Y, 1 if kind == "squares" else 2], "pieces": pieces},
             "reserves": {c: {s: draw(st.integers(0, 1)) for s in names} for c in ("black", "white")},
             "shapes": shapes, "move_limit": draw(st.integers(4, 20)),
             "turn_checks": draw(st.sampled_from([[], ["first-3-wins"]])),
-            "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
-            "phases": draw(st.sampled_from([[{}], [{"pass": True}]]))}
-
-
-def _goal_moves(core):
-    """How many of the legal actions name a replacement (reach the goal)."""
-    return sum(" becomes " in s for s in _strings(core))
+            "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])), "phases": phases}
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -243,12 +240,28 @@ def test_random_goal_rule_sets_match_reference(rec, seed):
     play_against_reference(rs, 4, seed, SurroundRefState, _same_pieces)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(goal_records(kind="stacks"), st.integers(0, 10**6))
+def test_random_goal_rule_sets_on_stacks_match_reference(rec, seed):
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, 3, seed, StackJumpRefState, _same_pieces)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(goal_records(rounds=True), st.integers(0, 10**6))
+def test_random_goal_rule_sets_in_rounds_match_reference(rec, seed):
+    """Inside simultaneous rounds each plan's "must capture" is judged on the
+    round's starting board with the same per-capture reading."""
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, 3, seed, SurroundStackSimRefState, _same_pieces)
+
+
 def test_the_random_goal_rule_sets_reach_goals_that_capture_both_ways():
     """The generator does produce the combination: over a fixed sample, goal
     moves whose mover covers or jumps while its replacement surrounds."""
     from hypothesis import find
     rec = find(goal_records(), lambda r: _goal_capture_both(r), settings=settings(
-        max_examples=3000, database=None, suppress_health_check=list(HealthCheck)))
+        max_examples=3000, database=None, deadline=None, suppress_health_check=list(HealthCheck)))
     assert rec is not None
 
 
