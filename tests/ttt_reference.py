@@ -2481,7 +2481,8 @@ class SurroundRefState(JumpRefState):
         (replacement, its surround where it lands captures)] in the order
         the move applies them (the surround read after the jump; a cover the
         mover loses or ties lands nothing); None for other actions."""
-        if a == self.a_pass or a < self.rep0 or a >= self.rep0 + len(self.replacers) * self.T * self.T \
+        if not self.any_move or not self.replacers or a == self.a_pass or a < self.rep0 \
+                or a >= self.rep0 + len(self.replacers) * self.T * self.T \
                 or (hasattr(self, "is_stack_id") and self.is_stack_id(a)):
             return None
         got = self.piece_of(s, a)
