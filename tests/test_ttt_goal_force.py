@@ -257,11 +257,14 @@ def test_random_goal_rule_sets_in_rounds_match_reference(rec, seed):
 
 
 def test_the_random_goal_rule_sets_reach_goals_that_capture_both_ways():
-    """The generator does produce the combination: over a fixed sample, goal
-    moves whose mover covers or jumps while its replacement surrounds."""
+    """The generator does produce the combination (a seeded search): a goal
+    move whose mover covers or jumps while its replacement surrounds."""
+    import random
+
     from hypothesis import find
-    rec = find(goal_records(), lambda r: _goal_capture_both(r), settings=settings(
-        max_examples=3000, database=None, deadline=None, suppress_health_check=list(HealthCheck)))
+    rec = find(goal_records(), _goal_capture_both, settings=settings(   # seeded: reproducible
+        max_examples=3000, database=None, deadline=None, suppress_health_check=list(HealthCheck)),
+        random=random.Random(0))
     assert rec is not None
 
 
