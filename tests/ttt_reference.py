@@ -1685,6 +1685,16 @@ class CaptureRefState(ShapeRefState):
         forces: the moving or placed piece's."""
         return self.piece_of(s, a)[0]
 
+    def captors(self, s, a):
+        """goalforce: the capturing shapes of the captures action ``a``
+        makes ([] when it captures nothing): one, forcing_shape's."""
+        return [self.forcing_shape(s, a)] if self.captures(s, a) else []
+
+    def forces(self, s, a):
+        """"Must capture": whether one of the captures of ``a`` is made by a
+        must-capture shape (docs/rules/ttt.md, "Must capture")."""
+        return any(self.power(n) == "must-capture" for n in self.captors(s, a))
+
     def seat_actions(self, s):
         if self.pot is not None:
             return list(range(len(self.pot["captors"])))
@@ -1710,7 +1720,7 @@ class CaptureRefState(ShapeRefState):
                         else:
                             out.add(self.move0 + f * self.T + u)
         out = sorted(out)
-        forced = any(self.captures(s, a) and self.power(self.forcing_shape(s, a)) == "must-capture" for a in out)
+        forced = any(self.forces(s, a) for a in out)
         if forced:       # "no non-capture is legal" (a pass is one)
             out = [a for a in out if self.captures(s, a)]
         return out
@@ -2462,7 +2472,60 @@ class SurroundRefState(JumpRefState):
                 return rep
         return name
 
+    def goal_jumped(self, s, a):
+        """The cell move ``a`` jumps (its captive), or None."""
+        return self.jumped(s, a)
+
+    def goal_parts(self, s, a):
+        """goalforce (issue 12 item 3): for a move reaching its goal whose
+        replacement surrounds, [(moving shape, its jump or cover captures),
+        (replacement, its surround where it lands captures)] in the order
+        the move applies them (the surround read after the jump; a cover the
+        mover loses or ties lands nothing); None for other actions."""
+        if not self.any_move or not self.replacers or a == self.a_pass or a < self.rep0 \
+                or a >= self.rep0 + len(self.replacers) * self.T * self.T \
+                or (hasattr(self, "is_stack_id") and self.is_stack_id(a)):
+            return None
+        got = self.piece_of(s, a)
+        if got is None:
+            return None
+        rep = self.replacers[self.decode_move(a)[0]]
+        if not self.surrounder(rep):
+            return None
+        name, t = got
+        m = self.goal_jumped(s, a)
+        if m is None:
+            verdict = self.outcome(s, name, t)[0]
+            if verdict in ("lose", "mutual"):
+                return [(name, False), (rep, False)]
+        board, shape = dict(self.board), dict(self.shape)
+        src = self.top_cell(self.decode_move(a)[1])
+        col = board.pop(src)
+        shape.pop(src)
+        if m is not None:
+            if self.props[name]["result"] == "converts":
+                board[m] = col
+            else:
+                del board[m], shape[m]
+        if self.gravity:
+            x, y, _ = self.target_xyz(t)
+            top = self._top_in(board, x, y)
+            c = (x, y, 0 if top is None else top[2] + 1)
+        else:
+            c = self.target_xyz(t)
+        board[c], shape[c] = col, rep
+        return [(name, m is not None or verdict == "win"), (rep, bool(self.surrounded(s, c, board, shape)))]
+
+    def captors(self, s, a):
+        parts = self.goal_parts(s, a)
+        if parts is None:
+            return super().captors(s, a)
+        return [n for n, hit in parts if hit]
+
     def captures(self, s, a):
+        parts = self.goal_parts(s, a)
+        if parts is not None:
+            return any(hit for _, hit in parts)
         got = self.piece_of(s, a)
         if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:
             got = (self.replacers[self.decode_move(a)[0]], got[1])    # it surrounds as it lands
@@ -2922,9 +2985,19 @@ class CloakedObscureRefState(CloakedReincRefState):
     def captures(self, s, a):
         if not super().captures(s, a):
             return False
+        parts = self.goal_parts(s, a) if hasattr(self, "goal_parts") else None
+        names = [self.forcing_shape(s, a)] if parts is None else [n for n, hit in parts if hit]
+        return any(self.sees_capture(s, a, n) for n in names)    # goalforce: each capture by its shape
+
+    def sees_capture(self, s, a, name):
+        """Whether seat s sees that the capture of ``a`` by shape ``name`` (the
+        capturing shape: a cover's the one that moved, a surround's the one
+        that lands; cloak-shape-seen) will capture."""
         t = self.piece_of(s, a)[1]
-        name = self.forcing_shape(s, a)      # cloak-shape-seen: the capturing shape (a surrounding replacement's)
         return self.target_xyz(t) not in self.shape_hidden or self.level(name) == 2
+
+    def captors(self, s, a):
+        return [n for n in super().captors(s, a) if self.sees_capture(s, a, n)]
 
     def apply(self, a):
         if self.plain or self.cloak != "obscures" or self.offer_by is not None or self.pot is not None \
@@ -3305,7 +3378,21 @@ class SurroundSimRefState(StackCoverSimRefState):
     def flat_cover_ok(self, s, name, t):
         return not self.surrounder(name) and super().flat_cover_ok(s, name, t)
 
+    goal_parts = SurroundRefState.goal_parts      # goalforce: a goal move's captures, each by its shape
+
+    def goal_jumped(self, s, a):
+        return None                              # no jumps here (JumpSimRefState adds them)
+
+    def captors(self, s, a):
+        parts = self.goal_parts(s, a)
+        if parts is None:
+            return super().captors(s, a)
+        return [n for n, hit in parts if hit]
+
     def captures(self, s, a):
+        parts = self.goal_parts(s, a)
+        if parts is not None:
+            return any(hit for _, hit in parts)
         got = None if self.is_stack_id(a) else self.piece_of(s, a)
         if got is not None and self.move0 <= a and (self.a_pass is None or a < self.a_pass) \
                 and self.decode_move(a)[0] is not None:      # ttt-chainback: a round without passes too
@@ -3516,7 +3603,7 @@ class StackJumpRefState(SurroundRefState):
         return out
 
     def captures(self, s, a):
-        if not self.gravity:
+        if not self.gravity or self.goal_parts(s, a) is not None:
             return super().captures(s, a)
         got = self.piece_of(s, a)
         if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:
@@ -3881,8 +3968,12 @@ class JumpSimRefState(SurroundSimRefState):
         m = self.jumps(s, f, self.shape[src]).get(u)
         return None if m is None else (m, f, self.board[src], self.shape[src])
 
+    def goal_jumped(self, s, a):
+        got = self._jump_of(s, a)
+        return None if got is None else got[0]
+
     def captures(self, s, a):
-        if self._jump_of(s, a) is not None:
+        if self.goal_parts(s, a) is None and self._jump_of(s, a) is not None:
             return True
         return super().captures(s, a)
 
@@ -3943,7 +4034,8 @@ class SurroundStackSimRefState(JumpSimRefState):
         return super().outcome(s, name, t)
 
     def captures(self, s, a):
-        if not self.gravity or self.is_stack_id(a) or a == self.a_pass or a == self.a_stop:
+        if not self.gravity or self.is_stack_id(a) or a == self.a_pass or a == self.a_stop \
+                or self.goal_parts(s, a) is not None:
             return super().captures(s, a)
         got = self.piece_of(s, a)
         if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:

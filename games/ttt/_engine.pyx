@@ -3338,8 +3338,7 @@ cdef class TTTCore(GameCore):
                 return False
             kl = tab.replacer[r] if r >= 0 else k          # ttt-jumps: the piece surrounds as it lands
             if tab.surrounds and tab.shape_power[kl] != POWER_NONE and tab.shape_cond[kl] >= COND_SURROUND_LINE:
-                must[0] = tab.shape_power[kl] == POWER_MUST      # ttt-jumps: a surround is its capture
-                return self._su_would(seat, action, kl, f, t)
+                return self._su_move_captures(seat, action, k, kl, f, t, must, False)    # goalforce
             if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
                 must[0] = tab.shape_power[k] == POWER_MUST      # ttt-jumps: a jump is its capture
                 return self._jp_jumped(seat, k, f, t) >= 0
@@ -3349,6 +3348,61 @@ cdef class TTTCore(GameCore):
             return False
         must[0] = tab.shape_power[k] == POWER_MUST
         return True
+
+    cdef int _su_move_parts(self, int seat, int action, int k, int kl, int f, int t) noexcept:
+        """goalforce (issue 12 item 3): the captures of a move of local shape
+        k from f to t that lands as the surrounder kl (k itself, or a goal
+        replacement), in apply's order: bit 1 when k's own jump or cover
+        captures, bit 2 when kl's surround where it lands captures (read
+        after the jump's effect; the board is restored). A cover that k
+        loses or ties leaves nothing to land, so no surround."""
+        cdef Tables tab = self.tab
+        cdef int parts = 0, m = -1, c = -1, n = 0, v, old = 0
+        cdef int cells[CP_MAX_STACK]
+        cdef bint sur, conv = tab.shape_result[k] == RESULT_CONVERTS
+        if tab.jumps:
+            m = self._jp_jumped(seat, k, f, t)
+        if m >= 0:
+            parts = 1
+            c = self._jp_top(m)
+            old = self.cell[c]
+            if conv:
+                self.cell[c] = self.cell[self._jp_top(f)]
+            else:
+                self.cell[c] = 0
+                if tab.gravity:
+                    self.top[m] -= 1
+        else:
+            v = self._cp_verdict(seat, k, t, cells, &n)
+            if v == CP_WIN:
+                parts = 1
+            elif v != CP_NONE:
+                return 0
+        sur = self._su_would(seat, action, kl, f, t)
+        if m >= 0:
+            self.cell[c] = old
+            if tab.gravity and not conv:
+                self.top[m] += 1
+        return parts | (2 if sur else 0)
+
+    cdef bint _su_move_captures(self, int seat, int action, int k, int kl, int f, int t,
+                                bint* must, bint seen_only) noexcept:
+        """goalforce: whether a move landing as the surrounder kl captures:
+        k's jump or cover OR kl's surround (_su_move_parts); ``must`` when
+        one of its captures is made by a must-capture shape (the jump or
+        cover by k's power, the surround by kl's; docs/rules/ttt.md, "Must
+        capture"). ``seen_only`` (cloaking under obscurity) keeps the
+        captures the mover sees, each judged by its capturing shape."""
+        cdef Tables tab = self.tab
+        cdef int parts = self._su_move_parts(seat, action, k, kl, f, t)
+        if seen_only:
+            if (parts & 1) and not (self._fully_sees(seat, t) or self._cp_class(k) == 2):
+                parts &= ~1
+            if (parts & 2) and not (self._fully_sees(seat, t) or self._cp_class(kl) == 2):
+                parts &= ~2
+        must[0] = ((parts & 1) != 0 and tab.shape_power[k] == POWER_MUST) or \
+                  ((parts & 2) != 0 and tab.shape_power[kl] == POWER_MUST)
+        return parts != 0
 
     cdef bint _cp_forced(self, int seat, int* out, int n) noexcept:
         """The seed: "If a piece “must capture” and at least one opportunity
@@ -6317,7 +6371,16 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int k, r, f, t
         must[0] = False
-        if action >= tab.a_pass_or_end or not self._cp_action_captures(seat, action, must):
+        if action >= tab.a_pass_or_end:
+            return False
+        if action >= tab.nplace and not (tab.nstk and action >= tab.stk0):
+            self._sh_decode_move(action, &r, &f, &t)
+            k = self._sh_piece_shape(seat, f)
+            if k >= 0 and r >= 0 and tab.surrounds and tab.shape_power[tab.replacer[r]] != POWER_NONE \
+                    and tab.shape_cond[tab.replacer[r]] >= COND_SURROUND_LINE:
+                # goalforce: each of the goal move's captures seen by its own capturing shape
+                return self._su_move_captures(seat, action, k, tab.replacer[r], f, t, must, True)
+        if not self._cp_action_captures(seat, action, must):
             return False
         if action < tab.nplace:
             k = (action // tab.T) // tab.choices
