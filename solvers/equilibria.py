@@ -5,8 +5,9 @@ optimum and price of anarchy; or the subgame-perfect play of a sequential one.
     python -m solvers.equilibria --game "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)"
     python -m solvers.equilibria --game "nim(pile_sizes=1;2)" --induced   # small sequential games
     python -m solvers.equilibria --game kuhn_poker --induced --method logit
-        # (enummixed, the two-player default, lists every extreme equilibrium: on
-        # Kuhn's degenerate 64x64 table that ran for more than 10 minutes)
+        # (enummixed lists every extreme equilibrium: on Kuhn's degenerate 64x64
+        # table that ran for more than 10 minutes; without --method the table is
+        # merged to 27x64 and, still over 24 strategies, gets logit's one, said so)
     python -m solvers.equilibria --table pd.json     # {"payoffs": [[...], [...]], "strategies": [2, 2]}
     python -m solvers.equilibria --nfg pd.nfg        # Gambit's normal-form file
     python -m solvers.equilibria --game tic_tac_toe --spe            # backward induction
@@ -25,7 +26,7 @@ import numpy as np
 import pyspiel
 
 from solvers.normal_form import (METHODS, NormalFormGame, backward_induction, expected_payoffs,
-                                 induced_normal_form, nash_equilibria, price_of_anarchy,
+                                 equilibria, induced_normal_form, nash_equilibria, price_of_anarchy,
                                  pure_equilibria, social_optimum)
 
 
@@ -42,8 +43,12 @@ def parser() -> argparse.ArgumentParser:
                         "per information state)")
     p.add_argument("--spe", action="store_true",
                    help="--game is sequential with perfect information: backward induction")
-    p.add_argument("--method", choices=METHODS, help="pygambit method (default: enummixed for "
-                                                     "two players, gnm otherwise)")
+    p.add_argument("--method", choices=METHODS,
+                   help="pygambit method, run on the table as given (default: payoff-identical "
+                        "strategies merged, then enummixed for two players with at most 24 "
+                        "strategies each, which lists every extreme equilibrium, logit's one "
+                        "for larger two-player tables, gnm for more players; the output says "
+                        "which and whether the list is complete)")
     p.add_argument("--seed", type=int, default=0, help="gnm's random perturbation")
     p.add_argument("--json", action="store_true", help="one JSON object instead of text")
     return p
@@ -97,7 +102,14 @@ def main(argv=None) -> int:
                   "lowest action taken)")
             return 0
         g = _load(args)
-        eqs = nash_equilibria(g, args.method, seed=args.seed)
+        if args.method:
+            eqs = nash_equilibria(g, args.method, seed=args.seed)
+            method, complete = args.method, args.method == "enummixed" and g.num_players == 2
+            found = f"the equilibria pygambit's {args.method} gives on the table as given"
+        else:
+            listed = equilibria(g, seed=args.seed)
+            eqs, method, complete, found = (listed.equilibria, listed.method, listed.complete,
+                                            listed.description)
     except (ValueError, pyspiel.SpielError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -111,7 +123,7 @@ def main(argv=None) -> int:
                            "payoffs": expected_payoffs(g, eq).tolist()} for eq in eqs],
            "social_optimum": {"profile": [g.strategy_names[p][i] for p, i in enumerate(opt)],
                               "welfare": welfare},
-           "price_of_anarchy": poa}
+           "price_of_anarchy": poa, "method": method, "complete": complete, "found": found}
     if args.json:
         print(json.dumps(out))
         return 0
@@ -120,7 +132,7 @@ def main(argv=None) -> int:
         names = ", ".join(g.strategy_names[p][i] for p, i in enumerate(prof))
         print(f"  ({names}): {g.payoffs[(slice(None),) + prof].tolist()}")
     print("pure equilibria:", out["pure_equilibria"] or "none")
-    print(f"Nash equilibria ({args.method or ('enummixed' if g.num_players == 2 else 'gnm')}):")
+    print(f"Nash equilibria ({found}{'' if complete else '; not provably all'}):")
     for e in out["equilibria"]:
         print("  ", [np.round(s, 4).tolist() for s in e["strategies"]],
               "payoffs", np.round(e["payoffs"], 4).tolist())

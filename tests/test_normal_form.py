@@ -295,6 +295,17 @@ def test_cli_reads_openspiel_tables_and_nfg_files(tmp_path):
     assert doc["pure_equilibria"] == [["Bach", "Bach"], ["Stravinsky", "Stravinsky"]]
     assert len(doc["equilibria"]) == 3
     assert doc["price_of_anarchy"] == pytest.approx(5 / 2.4)
+    assert doc["method"] == "enummixed" and doc["complete"]
+    # by default the table's payoff-identical strategies are merged first (as the study does):
+    # a duplicated row does not duplicate the equilibria, and the output says what it lists
+    dup = NormalFormGame.from_openspiel("matrix_bos")
+    twice = np.concatenate([dup.payoffs, dup.payoffs[:, :1, :]], axis=1)      # Bach twice for player 0
+    (tmp_path / "dup.json").write_text(json.dumps({"payoffs": NormalFormGame(twice).to_profiles().tolist(),
+                                                   "strategies": [3, 2]}))
+    merged = json.loads(_cli("--table", str(tmp_path / "dup.json"), "--json").stdout)
+    assert len(merged["equilibria"]) == 3 and merged["complete"] and "merging" in merged["found"]
+    raw = json.loads(_cli("--table", str(tmp_path / "dup.json"), "--method", "logit", "--json").stdout)
+    assert raw["method"] == "logit" and not raw["complete"]
     pd = NormalFormGame.from_openspiel("matrix_pd")
     (tmp_path / "pd.nfg").write_text(to_gambit(pd).to_nfg())
     table = {"payoffs": pd.to_profiles().tolist(), "strategies": [2, 2]}
