@@ -246,3 +246,34 @@ def test_a_cover_is_visible_by_the_shape_that_moves_not_its_goal_replacement():
                           {"at": [1, 1, 1], "colour": "black", "shape": "star"},
                           {"at": [2, 3, 1], "colour": "white", "shape": "pentagon"}]})
     assert make_core(other).legal_action_list() == core.legal_action_list()
+
+
+@pytest.mark.parametrize("cloaking", ["hides", "obscures"])
+def test_an_exit_locked_piece_is_not_one_its_seat_can_move(cloaking):
+    """Clause 2 of **Cloaking** ("nor against exit for p: [...] an exit lock
+    naming p") with shapes: black's moving circle pre-placed on the cloaked,
+    exit-locked (1,1,1) is not a piece black can move, so black does not see
+    it, in the engine and in the reference model (whose per-shape ``can_move``
+    once skipped exit locks); the same rule set without the lock shows it.
+    Under obscurity black sees its own colour's pieces anyway (clause 6). The
+    engine once showed the locked piece: the game's first refresh ran before
+    the phase's locks were set, and what it recorded stayed seen."""
+    def rule_set(locked):
+        board = {"kind": "squares", "size": [3, 3, 1],
+                 "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "circle"},
+                            {"at": [3, 3, 1], "colour": "black", "shape": "triangle"}]}
+        if locked:
+            board["exit_locked"] = [{"at": [[1, 1, 1]], "players": [1]}]
+        return cloaked_rule_set(f"seen-exit-{locked}-{cloaking}", cloaking=cloaking, board=board,
+                                shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "adjacent"}},
+                                reserves={"black": {}, "white": {"triangle": 2}},
+                                move_limit=10, phases=[{"cloaked": [[1, 1, 1], [2, 2, 1]]}])
+    for locked, seen in ((True, False), (False, True)):
+        rs = rule_set(locked)
+        core, ref = make_core(rs), CloakedShapeRefState(rs)
+        assert (core.player_view(0)[0] == "x") == (seen or cloaking == "obscures")
+        assert core.player_view(0) == ref.view(0) and core.player_shape_view(0) == ref.shape_view(0)
+        play_against_reference(rs, games=20, seed=3, ref_class=CloakedShapeRefState,
+                               check=lambda c, r: [c.player_view(p) == r.view(p) or
+                                                   pytest.fail(f"seat {p}: {c.player_view(p)} != {r.view(p)}")
+                                                   for p in range(2)])

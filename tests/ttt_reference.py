@@ -1253,6 +1253,8 @@ class CloakedShapeRefState(CloakedRefState, ShapeRefState):
             return False
         if c in self.locked or c in self.phase_locked():
             return False
+        if not self.may_exit(p, c) or self.board_of(c) in self.decided:
+            return False                         # as CloakedRefState: exit locked for p, or a decided board
         if self.gravity:
             return self.top_cell(self.xyz_target(c[0], c[1], 0)) == c
         return True

@@ -876,7 +876,7 @@ cdef class TTTCore(GameCore):
         self.num_players = tab.nplayers
         self.folded = 0
         self.disq = 0
-        self._enter_phase(0)
+        self._enter_phase(0, True)
 
     cdef void _set_plock(self) noexcept:
         self.plock = (self.tab.ph_lock + self.phase * self.tab.S
@@ -916,12 +916,16 @@ cdef class TTTCore(GameCore):
                 return True
         return False
 
-    cdef void _enter_phase(self, int k) noexcept:
+    cdef void _enter_phase(self, int k, bint first=False) noexcept:
         """Start phase k: its locks decide which targets are free; the first
-        seat in turn order that plays in it moves first."""
+        seat in turn order that plays in it moves first. ``first``: the game's
+        start, where no phase ends, so nothing is seen before phase k's locks
+        are in force (a refresh there ran with no phase or exit locks set and
+        showed a seat its pre-placed pieces on cloaked spaces that those locks
+        keep it from moving; being sticky, they stayed seen)."""
         cdef Tables tab = self.tab
         cdef int t
-        if self.seen != NULL:
+        if self.seen != NULL and not first:
             self._cloak_refresh()       # what was seen in the ending phase stays seen
         self.phase = k
         self._set_plock()
@@ -1498,7 +1502,7 @@ cdef class TTTCore(GameCore):
         if self.phase + 1 < self.tab.nphases:
             if self.tab.ph_fold[self.phase] == FOLD_LESS_THAN_MOST:
                 self._fold_less_than_most()
-            self._enter_phase(self.phase + 1)
+            self._enter_phase(self.phase + 1, False)
         else:
             self._finish_stalemate(END_STALEMATE)
 
