@@ -6391,10 +6391,7 @@ cdef class TTTCore(GameCore):
             t = action % tab.T
         else:
             self._sh_decode_move(action, &r, &f, &t)
-            k = self._sh_piece_shape(seat, f)
-            if r >= 0 and tab.surrounds and tab.shape_power[tab.replacer[r]] != POWER_NONE \
-                    and tab.shape_cond[tab.replacer[r]] >= COND_SURROUND_LINE:
-                k = tab.replacer[r]          # as _cp_action_captures: the piece surrounds as it lands
+            k = self._sh_piece_shape(seat, f)     # (a surrounding goal replacement returned above)
         return self._fully_sees(seat, t) or self._cp_class(k) == 2
 
     cdef void _cc2_obscure_log(self, int actor, int i) noexcept:
