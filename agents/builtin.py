@@ -130,13 +130,14 @@ def policy_for_form(game, doc: dict) -> dict:
 
 
 def _wrapped(game_string: str) -> str | None:
+    """The turn-based form tournaments play of a simultaneous ``game_string``
+    (``analysis.tournament.playable_game_string``); None for any other game."""
+    from analysis.tournament import playable_game_string     # (analysis imports agents)
     try:
-        game = pyspiel.load_game(game_string)
+        played = playable_game_string(game_string)
     except pyspiel.SpielError:
         return None
-    if game.get_type().dynamics != pyspiel.GameType.Dynamics.SIMULTANEOUS:
-        return None
-    return str(pyspiel.load_game(f"{_WRAPPER}{game})"))
+    return played if played != game_string else None
 
 
 def _build_cfr(game, player: int, seed: int, **settings) -> CFRPolicyBot:
