@@ -145,8 +145,7 @@ def checkpoints(limit: int):
 
 def unevaluable_reason(error: TreeTooLarge) -> str:
     """What a run reports instead of NashConv on a game past the node limit."""
-    return (f"not evaluated: {error}".split("; too large")[0]
-            + "; best responses would walk every history")
+    return f"not evaluated: {error.size}; best responses would walk every history"
 
 
 def complete(policy: dict, tree) -> dict:

@@ -26,7 +26,13 @@ __all__ = ["GameTree", "TreeTooLarge", "enumerate_tree", "turn_based"]
 
 
 class TreeTooLarge(ValueError):
-    """The game has more histories than the caller allowed."""
+    """The game has more histories than the caller allowed. ``size`` says how
+    large in words ("G: 3.8 x 10^12 histories, more than 5,000,000"), for a
+    caller that reports the size without the advice the message adds."""
+
+    def __init__(self, size: str, advice: str):
+        super().__init__(f"{size}; {advice}")
+        self.size = size
 
 
 def turn_based(game):
@@ -45,8 +51,9 @@ def refuse_if_too_large(game, max_nodes: int, count=None) -> None:
             return
         count = count_histories(game, limit=max_nodes)
     if count.over(max_nodes):
-        raise TreeTooLarge(f"{game}: {count.text()}, more than {max_nodes:,}; too large for "
-                           "tabular CFR (use sampling MCCFR, or raise max_nodes); counted, not built")
+        raise TreeTooLarge(f"{game}: {count.text()}, more than {max_nodes:,}",
+                           "too large for tabular CFR (use sampling MCCFR, or raise max_nodes); "
+                           "counted, not built")
 
 
 @dataclass
@@ -161,8 +168,8 @@ def enumerate_tree(game, max_nodes: int = 5_000_000, count=None) -> GameTree:
             owner = p
         for a, prob, sa in children:
             if next_id >= max_nodes:
-                raise TreeTooLarge(f"{game}: more than {max_nodes:,} histories; too large for "
-                                   "tabular CFR (use sampling MCCFR, or raise max_nodes)")
+                raise TreeTooLarge(f"{game}: more than {max_nodes:,} histories",
+                                   "too large for tabular CFR (use sampling MCCFR, or raise max_nodes)")
             e_par.append(node)
             e_ch.append(next_id)
             e_sa.append(sa)
