@@ -78,6 +78,19 @@ def seconds_per_turn(rule_set: str | None, version: str = "") -> int | None:
     return _rule_set_seconds.__wrapped__(rule_set, version)
 
 
+def unplayable(game_string: str, game: pyspiel.Game) -> str | None:
+    """Why the browser cannot play ``game`` (None if it can), for the home page
+    before it offers seats and for ``LiveGame.start``. A tic-tac-toe core
+    applies a round as its players' decisions in order, which the registry
+    replays; other simultaneous games (OpenSpiel's matrix games) have no such
+    record."""
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS \
+            and not game_string.startswith("ttt("):
+        return (f"{game_string} has simultaneous moves; the browser plays the simultaneous "
+                "rounds of tic-tac-toe rule sets only")
+    return None
+
+
 class MoveError(ValueError):
     """A move the server refuses (not this user's turn, illegal, game over)."""
 
@@ -139,13 +152,10 @@ class LiveGame:
               seed: int, version: str = "") -> "LiveGame":
         """A new game (not yet stored), refused if the browser cannot play it."""
         game = load_game(game_string, version)
+        refusal = unplayable(game_string, game)
+        if refusal:
+            raise ValueError(refusal)
         if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-            if not game_string.startswith("ttt("):
-                # a tic-tac-toe core applies a round as its players' decisions in
-                # order, which the registry replays; other simultaneous games
-                # (OpenSpiel's matrix games) have no such record
-                raise ValueError(f"{game_string} has simultaneous moves; the browser plays the "
-                                 "simultaneous rounds of tic-tac-toe rule sets only")
             for seat in seats:
                 if seat.kind == "bot" and seat.spec.kind not in SIMULTANEOUS_BOTS:
                     raise ValueError(

@@ -19,7 +19,7 @@ from registry import open_games, rulesets, users
 from registry.errors import RegistryError
 from registry.store import PUBLIC
 from webapp import boards
-from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game
+from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
 from webapp.web import login_required, reg, user
 
 bp = Blueprint("play", __name__)
@@ -53,16 +53,6 @@ def game_string_of(choice: str) -> tuple[str, str | None, str]:
         return choice, None, ""
     version = reg().one("SELECT fingerprint FROM rule_sets WHERE name = ?", (choice,))[0]
     return f"ttt(rules={choice})", choice, version
-
-
-def unplayable(game_string: str, game: pyspiel.Game) -> str | None:
-    """Why the browser cannot play ``game`` (None if it can): the same refusal
-    ``LiveGame.start`` makes, said on the home page before seats are offered."""
-    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS \
-            and not game_string.startswith("ttt("):
-        return (f"{game_string} has simultaneous moves; the browser plays the simultaneous "
-                "rounds of tic-tac-toe rule sets only")
-    return None
 
 
 def seat_options(universe: str) -> list[dict]:
