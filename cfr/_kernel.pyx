@@ -4,9 +4,10 @@
 Why: on small trees such as Kuhn poker (58 histories) or a one-round rule set
 (21) the cost of calling into numpy, or even into one kernel function per pass,
 is most of the work; ``Runner.iterate`` runs whole iterations without returning
-to Python. Edges are in breadth-first order of their parents, so a forward
-sweep sees every parent's reach before its children and a backward sweep
-completes every node's value before its own parent edge reads it.
+to Python. Edges are grouped by parent and parents come in a topological order
+(breadth-first in a tree, ``cfr.dag``'s order in a DAG), so a forward sweep
+has summed every path's reach into a node before its own edges read it, and a
+backward sweep completes every node's value before an edge into it reads it.
 """
 from libc.math cimport pow
 
@@ -55,21 +56,23 @@ cdef class Runner:
         cdef Py_ssize_t e, n_edges = self.par.shape[0], n_nodes = self.util.shape[1]
         cdef long p, c, s
         cdef double w
-        self.own[0] = 1.0
-        self.other[0] = 1.0
         for e in range(n_nodes):
             self.value[e] = self.util[player, e]
-        for e in range(n_edges):
+            self.own[e] = 0.0
+            self.other[e] = 0.0
+        self.own[0] = 1.0
+        self.other[0] = 1.0
+        for e in range(n_edges):        # += : a DAG's node sums the reach of every path to it
             p = self.par[e]
             c = self.ch[e]
             s = self.sa[e]
             w = self.prob[e] if s < 0 else self.current[s]
             if self.owner[e] == player:
-                self.own[c] = self.own[p] * w
-                self.other[c] = self.other[p]
+                self.own[c] += self.own[p] * w
+                self.other[c] += self.other[p]
             else:
-                self.own[c] = self.own[p]
-                self.other[c] = self.other[p] * w
+                self.own[c] += self.own[p]
+                self.other[c] += self.other[p] * w
         for e in range(n_edges - 1, -1, -1):
             s = self.sa[e]
             w = self.prob[e] if s < 0 else self.current[s]
@@ -103,3 +106,69 @@ cdef class Runner:
                     self.current[j] = self.regret[j] / total if self.regret[j] > 0 else 0.0
                 else:
                     self.current[j] = 1.0 / k
+
+
+def policy_values(long[::1] par, long[::1] ch, long[::1] sa, double[::1] prob,
+                  double[:, ::1] util, double[::1] probs, int player):
+    """``player``'s expected return when everyone plays ``probs`` (per slot)."""
+    cdef Py_ssize_t e, n_nodes = util.shape[1]
+    cdef long s
+    cdef double w
+    import numpy as np
+    value_arr = np.array(util[player], dtype=float)
+    cdef double[::1] value = value_arr
+    for e in range(par.shape[0] - 1, -1, -1):
+        s = sa[e]
+        w = prob[e] if s < 0 else probs[s]
+        value[par[e]] += w * value[ch[e]]
+    return value[0]
+
+
+def best_response_value(long[::1] par, long[::1] ch, long[::1] sa, long[::1] owner,
+                        double[::1] prob, double[:, ::1] util, double[::1] probs,
+                        long[::1] estart, long[::1] node_infoset, Py_ssize_t num_infosets,
+                        long[::1] inodes_start, long[::1] inodes, int player):
+    """``player``'s best-response return against the others' ``probs``.
+
+    Walking nodes from the last to the first, the first node met of an
+    information set must find every child of every node of that set valued (``cfr.dag`` numbers observation-mode nodes by
+    depth; a position-mode set is one node). There the set's best action is
+    chosen from the others' reach summed over its nodes, and every node of the
+    set takes it. ``estart[n]..estart[n+1]``: node n's edges (grouped by
+    parent); ``inodes[inodes_start[i]..inodes_start[i+1]]``: set i's nodes."""
+    cdef Py_ssize_t e, n, m, k, j, best, n_nodes = util.shape[1], lo
+    cdef long s, info
+    cdef double w, q, best_q
+    import numpy as np
+    other_arr = np.zeros(n_nodes)
+    value_arr = np.array(util[player], dtype=float)
+    choice_arr = np.full(num_infosets, -1, dtype=np.int64)
+    cdef double[::1] other = other_arr, value = value_arr
+    cdef long[::1] choice = choice_arr
+    other[0] = 1.0
+    for e in range(par.shape[0]):
+        s = sa[e]
+        w = 1.0 if owner[e] == player else (prob[e] if s < 0 else probs[s])
+        other[ch[e]] += other[par[e]] * w
+    for n in range(n_nodes - 1, -1, -1):
+        if estart[n] == estart[n + 1]:
+            continue                                # terminal
+        if owner[estart[n]] != player:
+            for e in range(estart[n], estart[n + 1]):
+                s = sa[e]
+                w = prob[e] if s < 0 else probs[s]
+                value[n] += w * value[ch[e]]
+            continue
+        info = node_infoset[n]
+        if choice[info] < 0:
+            k = estart[n + 1] - estart[n]
+            best, best_q = 0, 0.0
+            for j in range(k):
+                q = 0.0
+                for m in range(inodes_start[info], inodes_start[info + 1]):
+                    q += other[inodes[m]] * value[ch[estart[inodes[m]] + j]]
+                if j == 0 or q > best_q:
+                    best, best_q = j, q
+            choice[info] = best
+        value[n] = value[ch[estart[n] + choice[info]]]
+    return value[0]

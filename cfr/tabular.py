@@ -48,6 +48,9 @@ class TabularCFR:
             raise ValueError(f"unknown CFR variant {variant!r}; choose from {', '.join(VARIANTS)}")
         if backend not in ("c", "numpy"):
             raise ValueError(f"backend must be 'c' or 'numpy', got {backend!r}")
+        if backend == "numpy" and getattr(tree, "dag", None) is not None:
+            raise ValueError("the numpy backend walks a tree level by level; a DAG "
+                             "(cfr.dag) runs on the 'c' backend")
         self.backend = backend
         if variant == "lcfr":
             alpha = beta = gamma = 1.0

@@ -1,0 +1,167 @@
+"""cfr/dag.py: CFR and best responses over a DAG of merged histories.
+
+The reference is OpenSpiel's own best response over every history of the game
+(``pyspiel.nash_conv`` on the full tree): on small games of both kinds the
+DAG's NashConv, exploitability and returns must equal OpenSpiel's for the
+same policy, played through the game's own information sets. Then what the
+DAG merges: two histories a player cannot tell apart land in one of its
+information sets, and games where merging would change the game are refused.
+"""
+import json
+
+import numpy as np
+import pyspiel
+import pytest
+
+import games  # noqa: F401  (registers ours)
+from cfr import dag, evaluate
+from cfr.tabular import TabularCFR
+from cfr.tree import enumerate_tree
+
+
+@pytest.fixture(scope="module")
+def mini_centipede(tmp_path_factory):
+    """Centipede9 with one circle each (24,822 histories): perfect information, chance at the end."""
+    path = tmp_path_factory.mktemp("dag") / "MiniCentipede.json"
+    path.write_text(json.dumps({
+        "name": "MiniCentipede", "extends": "Centipede9",
+        "reserves": {"black": {"circle": 1, "pentagon": 1}, "white": {"circle": 1, "pentagon": 1},
+                     "pink": {"circle": 1}}}))
+    return pyspiel.load_game(f"ttt(rules={path})")
+
+
+@pytest.fixture(scope="module")
+def mini_blotto(tmp_path_factory):
+    """3Blotto13 with 4 soldiers on stacks of 4 (9,841 histories): blind, zero-sum."""
+    with open("games/ttt/catalogue/3Blotto13.json") as f:
+        rules = json.load(f)
+    rules.update(name="MiniBlotto", reserves={"black": 4, "white": 4})
+    rules["board"]["size"] = [2, 1, 4]
+    rules["phases"][0]["cloaked"] = [[x, 1, h] for x in (1, 2) for h in range(1, 5)]
+    path = tmp_path_factory.mktemp("dag") / "MiniBlotto.json"
+    path.write_text(json.dumps(rules))
+    return pyspiel.load_game(f"ttt(rules={path})")
+
+
+def _policies(tree):
+    """A seeded random policy and CFR+'s average after 30 iterations, per slot."""
+    rng = np.random.default_rng(7)
+    raw = rng.random(tree.num_slots) + 0.05
+    sums = np.bincount(tree.sa_infoset, raw)[tree.sa_infoset]
+    solver = TabularCFR(tree, "cfr+")
+    solver.iterate(30)
+    return {"random": raw / sums, "cfr+30": solver.average_probs()}
+
+
+@pytest.mark.parametrize("which", ["mini_centipede", "mini_blotto"])
+def test_dag_best_responses_equal_openspiel_on_the_full_tree(which, request):
+    game = request.getfixturevalue(which)
+    tree = dag.build_dag(game)
+    assert tree.dag.mode == ("position" if which == "mini_centipede" else "observation")
+    full = enumerate_tree(game)
+    assert tree.num_nodes < full.num_nodes / 5          # it does merge
+    eval_game = evaluate.evaluation_game(game)
+    for name, probs in _policies(tree).items():
+        lifted = pyspiel.TabularPolicy(dag.lift(tree, probs, full.infoset_states))
+        theirs = evaluate.nash_conv(eval_game, lifted)
+        assert dag.nash_conv(tree, probs) == pytest.approx(theirs, abs=1e-9), name
+        returns = pyspiel.expected_returns(eval_game.new_initial_state(), lifted, -1, True)
+        assert dag.values(tree, probs) == pytest.approx(returns, abs=1e-9), name
+        if game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM:
+            assert dag.exploitability(tree, probs) == pytest.approx(
+                evaluate.exploitability(eval_game, lifted), abs=1e-9)
+        assert theirs > 1e-3, f"{name}: a test policy this close to equilibrium tests little"
+
+
+def test_cfr_on_a_blind_dag_finds_the_blotto_equilibrium(mini_blotto):
+    """CFR+ on the DAG drives exploitability below 1e-3, and the game is symmetric, so
+    the equilibrium returns are 0 (checked on OpenSpiel's full tree)."""
+    tree = dag.build_dag(mini_blotto)
+    solver = TabularCFR(tree, "cfr+")
+    solver.iterate(2000)
+    probs = solver.average_probs()
+    assert dag.exploitability(tree, probs) < 1e-3
+    full = enumerate_tree(mini_blotto)
+    lifted = pyspiel.TabularPolicy(dag.lift(tree, probs, full.infoset_states))
+    eval_game = evaluate.evaluation_game(mini_blotto)
+    assert evaluate.exploitability(eval_game, lifted) < 1e-3
+    returns = pyspiel.expected_returns(eval_game.new_initial_state(), lifted, -1, True)
+    assert returns == pytest.approx([0.0, 0.0], abs=2e-3)
+
+
+def _play(game, actions):
+    state = game.new_initial_state()
+    for a in actions:
+        state.apply_action(a)
+    return state
+
+
+def test_histories_a_player_cannot_tell_apart_share_its_information_set(mini_blotto):
+    """Black's second turn after white placed on different boards: black's own view and
+    information state are the same, and so is its DAG information set. Black's own
+    placements in another order reach the same DAG set although its information state
+    (which remembers the order) differs: merged because their futures are the same."""
+    tree = dag.build_dag(mini_blotto)
+    first = _play(mini_blotto, [])
+    a, b = first.legal_actions()[:2]
+    after_white = []
+    for w in range(2):
+        s = _play(mini_blotto, [a])
+        s.apply_action(s.legal_actions()[w])
+        after_white.append(s)
+    assert after_white[0].current_player() == 0
+    assert after_white[0].information_state_string(0) == after_white[1].information_state_string(0)
+    assert after_white[0].observation_string(0) == after_white[1].observation_string(0)
+    assert dag.infoset_index(tree, after_white[0]) == dag.infoset_index(tree, after_white[1])
+
+    def own_twice(x, y):
+        s = _play(mini_blotto, [x])
+        s.apply_action(s.legal_actions()[0])
+        s.apply_action(y)
+        s.apply_action(s.legal_actions()[0])
+        return s
+    ab, ba = own_twice(a, b), own_twice(b, a)
+    assert ab.information_state_string(0) != ba.information_state_string(0)
+    assert dag.infoset_index(tree, ab) == dag.infoset_index(tree, ba)
+    # white, who saw none of it, has one information set too
+    assert ab.information_state_string(1) == ba.information_state_string(1)
+
+
+def test_the_chance_phase_that_ends_a_centipede_collapses_to_its_expectation(mini_centipede):
+    """No chance node is left whose children are all leaves: the Chaos phase's
+    expectation sits on one leaf (and the best-response test shows the values)."""
+    tree = dag.build_dag(mini_centipede)
+    chance = np.flatnonzero(tree.node_player == pyspiel.PlayerId.CHANCE)
+    leaves = tree.node_player == pyspiel.PlayerId.TERMINAL
+    for n in chance:
+        kids = tree.edge_child[tree.dag.estart[n]:tree.dag.estart[n + 1]]
+        assert not leaves[kids].all()
+
+
+@pytest.mark.parametrize("game_string, mode, words", [
+    ("ttt(rules=Tic-Tac-Toe)", "observation", "another move"),
+    ("ttt(rules=Tic-Tac-Toe)", "position", None),
+    ("ttt(rules=3Blotto13)", "position", "not a sequential perfect-information game"),
+    ("ttt(rules=RockPaperScissors)", None, "simultaneous rounds"),
+])
+def test_games_where_merging_would_change_the_game_are_refused(game_string, mode, words):
+    game = pyspiel.load_game(game_string)
+    if words is None:            # perfect information: merged by position, and exact
+        tree = dag.build_dag(game, mode)
+        assert tree.num_nodes == 5478          # tic-tac-toe's positions, terminal included
+        assert dag.nash_conv(tree, TabularCFR(tree, "cfr+").average_probs()) > 0
+        return
+    with pytest.raises(dag.NotExact, match=words):
+        dag.build_dag(game, mode)
+
+
+def test_only_this_toolkits_games_and_known_modes():
+    with pytest.raises(ValueError, match="Cython games only"):
+        dag.build_dag(pyspiel.load_game("kuhn_poker"))
+    with pytest.raises(ValueError, match="unknown DAG mode"):
+        dag.build_dag(pyspiel.load_game("ttt(rules=Tic-Tac-Toe)"), "history")
+    with pytest.raises(dag.TooManyNodes):
+        dag.build_dag(pyspiel.load_game("ttt(rules=Tic-Tac-Toe)"), max_nodes=100)
+    with pytest.raises(ValueError, match="numpy backend"):
+        TabularCFR(dag.build_dag(pyspiel.load_game("ttt(rules=Tic-Tac-Toe)")), "cfr",
+                   backend="numpy")
