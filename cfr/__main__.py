@@ -6,8 +6,17 @@ Examples::
     python -m cfr --game "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)" \\
         --algorithm dcfr --iterations 500 --curve rps.csv
     python -m cfr --game kuhn_poker --algorithm mccfr-external --iterations 100000 --seed 3
+    python -m cfr --game "ttt(rules=3Blotto13)" --iterations 500 --save blotto.json
     python -m cfr --game "ttt(rules=3Blotto13)" --algorithm mccfr-outcome --seconds 60 \
-        --iterations 1000000000 --save blotto.json
+        --iterations 1000000000
+
+A game with more histories than ``--max-nodes`` is solved by our tabular CFR
+over its DAG of merged histories (``cfr.dag``) where that is exact: by position
+in perfect-information games (Centipede9), by position and observations in
+blind ones (3Blotto13, every space cloaked); NashConv then comes from the DAG's
+exact best responses, and the saved policy is keyed as the DAG is (the file's
+``keys``), which the ``cfr`` bot reads. Elsewhere such a game is refused, with
+the reason.
 
 Sampling MCCFR (engine ours) never enumerates the tree, so it runs on games
 tabular CFR refuses; there NashConv cannot be evaluated (best responses walk the
@@ -28,7 +37,7 @@ import pyspiel
 
 from cfr import evaluate
 from cfr.policy_file import save_policy
-from cfr.solve import ALGORITHMS, needs_tree, run, unevaluable_reason
+from cfr.solve import ALGORITHMS, is_dag, needs_tree, run, tree_or_dag, unevaluable_reason
 from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
 
 
@@ -90,10 +99,16 @@ def main(argv=None) -> int:
     if args.engine and args.engine not in engines:
         print(f"error: {args.algorithm} runs on engine(s) {', '.join(engines)}", file=sys.stderr)
         return 2
-    say = (lambda *a: None) if args.json else print
+    say = (lambda *a, **k: None) if args.json else print
     tree, not_evaluated = None, None
+    ours_tabular = needs_tree(args.algorithm, args.engine) and (args.engine or engines[0]) == "ours"
     try:
-        tree = enumerate_tree(game, max_nodes=args.max_nodes)
+        if ours_tabular:
+            say(f"{game}: listing the tree (or, past {args.max_nodes:,} histories, walking its "
+                "DAG of merged histories) ...", flush=True)
+            tree = tree_or_dag(game, max_nodes=args.max_nodes)
+        else:
+            tree = enumerate_tree(game, max_nodes=args.max_nodes)
     except TreeTooLarge as e:
         if needs_tree(args.algorithm, args.engine):
             print(f"error: {e}", file=sys.stderr)
@@ -104,12 +119,23 @@ def main(argv=None) -> int:
         return 2
     tb = turn_based(game)
     zero_sum = evaluate.is_two_player_zero_sum(tb)
-    size = (f"{tree.num_nodes:,} histories, {tree.num_infosets:,} information states"
-            if tree is not None else f"past {args.max_nodes:,} histories, not enumerated")
+    dag_note = None
+    if is_dag(tree):
+        dag_note = (f"past {args.max_nodes:,} histories: CFR over its {tree.dag.mode} DAG of "
+                    f"merged histories (cfr.dag, walked in {tree.dag.seconds:.1f} s); "
+                    "NashConv from its exact best responses")
+        size = (f"{tree.num_nodes:,} DAG nodes, {tree.num_infosets:,} information sets "
+                f"({tree.dag.mode} keys)")
+    elif tree is not None:
+        size = f"{tree.num_nodes:,} histories, {tree.num_infosets:,} information states"
+    else:
+        size = f"past {args.max_nodes:,} histories, not enumerated"
     say(f"{game}: {size}, {game.num_players()} players; {args.algorithm} on engine "
         f"{args.engine or engines[0]}, seed {args.seed}")
     if not_evaluated:
         say(f"  {not_evaluated}")
+    if dag_note:
+        say(f"  {dag_note}")
     if not zero_sum:
         say("  not two-player zero-sum: the average strategy is an approximation whose NashConv "
             "need not reach 0 (CFR converges to a coarse-correlated equilibrium there)")
@@ -131,7 +157,9 @@ def main(argv=None) -> int:
     rate = last["iteration"] / result.seconds if result.seconds > 0 else float("inf")
     summary = {"game": str(game), "algorithm": args.algorithm,
                "engine": args.engine or engines[0], "seed": args.seed,
-               "histories": tree.num_nodes if tree is not None else None,
+               "histories": tree.num_nodes if tree is not None and not is_dag(tree) else None,
+               "dag_nodes": tree.num_nodes if is_dag(tree) else None,
+               "dag_mode": tree.dag.mode if is_dag(tree) else None,
                "information_states": tree.num_infosets if tree is not None else None,
                "information_states_visited": last.get("visited"),
                "iterations": last["iteration"], "seconds": result.seconds,
@@ -145,6 +173,9 @@ def main(argv=None) -> int:
                     "unvisited": "absent from this file; the cfr bot plays them uniformly"}
         if not_evaluated:
             meta["not_evaluated"] = not_evaluated
+        if is_dag(tree):
+            from cfr.dag import KEYS
+            meta["keys"] = KEYS[tree.dag.mode]
         save_policy(args.save, game=game, policy=result.policy,
                     turn_based=tb is not game and str(tb) != str(game),
                     algorithm=args.algorithm, engine=summary["engine"],

@@ -56,9 +56,12 @@ from cfr._dag import MODE_OBSERVATION, MODE_POSITION, Builder, NotExact, TooMany
 from cfr.tree import GameTree
 
 __all__ = ["DagInfo", "NotExact", "TooManyNodes", "build_dag", "dag_mode", "nash_conv",
-           "exploitability", "values", "MODES"]
+           "exploitability", "values", "best_responses", "state_key", "infoset_index", "lift",
+           "MODES", "KEYS"]
 
 MODES = ("position", "observation")
+#: a policy file's ``keys`` for a policy solved over a DAG of each mode (cfr.policy_file)
+KEYS = {"position": "dag-position", "observation": "dag-observation"}
 
 
 @dataclass
@@ -158,7 +161,8 @@ def _arrays(b: Builder, n: int, mode: str) -> GameTree:
     tree = GameTree(
         num_players=n, node_player=node_player, utilities=utilities,
         edge_parent=par, edge_child=ch, edge_sa=edge_sa.astype(np.int64), edge_prob=prob,
-        edge_owner=edge_owner.astype(np.int64), levels=[], infoset_keys=list(b.infoset_keys),
+        edge_owner=edge_owner.astype(np.int64), levels=[],
+        infoset_keys=[_key_string(mode, k) for k in b.infoset_keys],
         infoset_player=np.array(b.infoset_player, dtype=np.int64), infoset_actions=actions,
         infoset_first_sa=first, sa_infoset=sa_infoset, sa_action=sa_action)
     tree.player_edges = [np.flatnonzero(edge_owner == p) for p in range(n)]
@@ -237,19 +241,33 @@ def exploitability(tree: GameTree, probs: np.ndarray) -> float:
     return nash_conv(tree, probs) / 2
 
 
+def _key_string(mode: str, key) -> str:
+    """An information set's key in policies and policy files (``state_key``'s form)."""
+    if mode == "position":
+        return f"position {key:016x}"
+    player, depth, obs = key
+    return f"player {player} after {depth} moves observes\n{obs}"
+
+
+def state_key(mode: str, state, player: int | None = None) -> str:
+    """The key of the DAG information set ``player`` (default: the one to move) is in at
+    ``state``: how a policy solved over a DAG is looked up while playing the game. Both
+    read only what the player may know: in a perfect-information game the position, in
+    a blind game its own observation and the number of moves."""
+    from games.openspiel import core_of
+    player = state.current_player() if player is None else player
+    if mode == "position":
+        return _key_string(mode, core_of(state).position_hash())
+    return _key_string(mode, (player, len(state.history()), state.observation_string(player)))
+
+
 def infoset_index(tree: GameTree, state) -> int:
     """The DAG's information set of the player to move at ``state`` (a state of
     the game the DAG was built from): how a policy over the DAG plays the game."""
-    from games.openspiel import core_of
     lookup = getattr(tree, "_lookup", None)
     if lookup is None:
         lookup = tree._lookup = {k: i for i, k in enumerate(tree.infoset_keys)}
-    player = state.current_player()
-    if tree.dag.mode == "position":
-        key = core_of(state).position_hash()
-    else:
-        key = (player, len(state.history()), state.observation_string(player))
-    return lookup[key]
+    return lookup[state_key(tree.dag.mode, state)]
 
 
 def lift(tree: GameTree, probs: np.ndarray, states) -> dict:

@@ -17,7 +17,11 @@ fields are then null. Loaders need none of these keys.
 
 Keys are the game's ``information_state_string(player)``; for simultaneous
 games, those of ``pyspiel.convert_to_turn_based`` (``"Current player: p\\n"``
-followed by the game's own string), because that is the game CFR walked.
+followed by the game's own string), because that is the game CFR walked. A
+policy solved over a DAG of merged histories (``cfr.dag``) says so in
+``"keys"``: ``"dag-position"`` or ``"dag-observation"``, whose keys are
+``cfr.dag.state_key``'s (a position, or a player's observation and the number
+of moves); absent, ``"information-state"``.
 JSON because it is readable, diffable and needs nothing to load.
 """
 from __future__ import annotations

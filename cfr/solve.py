@@ -17,6 +17,13 @@
   OpenSpiel raises for an information state not sampled yet; by state it is
   uniform).
 
+A game whose tree is past ``max_nodes`` is solved over its DAG of merged
+histories (``cfr.dag``) where that is exact (perfect-information and blind
+games of this toolkit): ``tree_or_dag`` builds one or the other, tabular CFR
+runs on either, and on a DAG NashConv comes from the DAG's exact best
+responses. Its policy's keys are the DAG's (``cfr.dag.state_key``; the policy
+file says so in ``keys``).
+
 ``run`` iterates up to a budget (iterations and/or seconds), evaluating NashConv
 (and exploitability for two-player zero-sum games) at geometrically spaced
 iterations; time spent evaluating is not counted in the curve's seconds. A
@@ -37,7 +44,7 @@ from cfr.tabular import TabularCFR
 from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
 
 __all__ = ["ALGORITHMS", "SAMPLED", "Solver", "RunResult", "run", "checkpoints", "complete",
-           "needs_tree", "unevaluable_reason"]
+           "needs_tree", "unevaluable_reason", "tree_or_dag", "is_dag"]
 
 # algorithm -> engines that have it (first: the default)
 ALGORITHMS = {
@@ -50,6 +57,27 @@ ALGORITHMS = {
 }
 
 SAMPLED = ("mccfr-outcome", "mccfr-external")
+
+
+def is_dag(tree) -> bool:
+    """Whether ``tree`` is a DAG of merged histories (``cfr.dag``) rather than the tree."""
+    return getattr(tree, "dag", None) is not None
+
+
+def tree_or_dag(game, max_nodes: int = 5_000_000, count=None):
+    """The enumerated tree, or past ``max_nodes`` histories the game's DAG of merged
+    histories (``cfr.dag``) where that is exact; ``TreeTooLarge`` when neither can be
+    had, its advice saying why the DAG could not be used."""
+    from cfr import dag
+    try:
+        return enumerate_tree(game, max_nodes=max_nodes, count=count)
+    except TreeTooLarge as e:
+        try:
+            return dag.build_dag(game)
+        except (dag.NotExact, dag.TooManyNodes, ValueError) as why:
+            raise TreeTooLarge(e.size, f"too large for tabular CFR, and its DAG of merged "
+                                       f"histories would not be exact ({why}): use sampling "
+                                       "MCCFR, or raise max_nodes") from None
 
 
 def needs_tree(algorithm: str, engine: str | None = None) -> bool:
@@ -83,6 +111,9 @@ class Solver:
         if engine == "ours":
             self._ours = TabularCFR(self.tree, algorithm)
             return
+        if is_dag(self.tree):
+            raise ValueError("OpenSpiel's solvers walk the game's tree; a DAG of merged "
+                             "histories runs on engine 'ours'")
         self._ours = None
         cached = evaluate.evaluation_game(game)
         if algorithm == "cfr":
@@ -190,13 +221,17 @@ def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
         raise ValueError(f"{algorithm} needs the enumerated tree; it cannot run unevaluated")
     if tree is None and not_evaluated is None:
         try:
-            tree = enumerate_tree(game, max_nodes=max_nodes)
+            tree = (tree_or_dag(game, max_nodes) if needs_tree(algorithm, engine)
+                    and (engine or ALGORITHMS[algorithm][0]) == "ours"
+                    else enumerate_tree(game, max_nodes=max_nodes))
         except TreeTooLarge as e:
             if needs_tree(algorithm, engine):
                 raise
             not_evaluated = unevaluable_reason(e)
     solver = Solver(game, algorithm, engine, seed=seed, tree=tree)
-    eval_game = evaluate.evaluation_game(game) if not_evaluated is None else None
+    over_dag = is_dag(tree) and needs_tree(algorithm, engine)
+    eval_game = (evaluate.evaluation_game(game) if not_evaluated is None and not over_dag
+                 else None)
     zero_sum = evaluate.is_two_player_zero_sum(turn_based(game))
     result = RunResult(solver, not_evaluated=not_evaluated)
     marks = checkpoints(iterations)
@@ -213,7 +248,13 @@ def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
                 break
         row = {"iteration": solver.iterations, "seconds": spent, "nash_conv": None,
                "exploitability": None, "visited": solver.visited}
-        if eval_game is not None:
+        if over_dag:
+            from cfr import dag
+            probs = solver._ours.average_probs()
+            row["nash_conv"] = dag.nash_conv(tree, probs)
+            if zero_sum:
+                row["exploitability"] = row["nash_conv"] / 2
+        elif eval_game is not None:
             policy = pyspiel.TabularPolicy(complete(solver.average_policy(), tree))
             row["nash_conv"] = evaluate.nash_conv(eval_game, policy)
             if zero_sum:

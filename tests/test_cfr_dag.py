@@ -165,3 +165,60 @@ def test_only_this_toolkits_games_and_known_modes():
     with pytest.raises(ValueError, match="numpy backend"):
         TabularCFR(dag.build_dag(pyspiel.load_game("ttt(rules=Tic-Tac-Toe)")), "cfr",
                    backend="numpy")
+
+
+def _cli(*args):
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "cfr", *args], capture_output=True, text=True,
+                         timeout=300)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("which, mode", [("mini_blotto", "observation"),
+                                         ("mini_centipede", "position")])
+def test_the_cli_solves_past_max_nodes_over_the_dag_and_the_bot_plays_it(which, mode, request,
+                                                                         tmp_path):
+    """Past --max-nodes the CLI solves over the DAG; the saved policy says its keys, and
+    the cfr bot finds every information set it meets in it (no miss) and plays exactly
+    the DAG's policy there."""
+    from agents import make_bot
+    game = request.getfixturevalue(which)
+    path = tmp_path / "policy.json"
+    summary = _cli("--game", str(game), "--max-nodes", "1000", "--iterations", "50",
+                   "--save", str(path), "--json")
+    assert summary["dag_mode"] == mode and summary["histories"] is None
+    assert summary["nash_conv"] == pytest.approx(summary["curve"][-1]["nash_conv"])
+    doc = json.loads(path.read_text())
+    assert doc["keys"] == f"dag-{mode}"
+    tree = dag.build_dag(game)
+    solver = TabularCFR(tree, "cfr+")
+    solver.iterate(50)
+    assert dag.nash_conv(tree, solver.average_probs()) == pytest.approx(summary["nash_conv"])
+    probs = solver.average_probs()
+    bots = [make_bot("cfr", game, p, policy=str(path), seed=p) for p in range(2)]
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                acts, ps = zip(*state.chance_outcomes())
+                state.apply_action(int(rng.choice(acts, p=ps)))
+                continue
+            bot = bots[state.current_player()]
+            got = dict(bot.get_policy(state))
+            i = dag.infoset_index(tree, state)
+            lo = tree.infoset_first_sa[i]
+            want = {a: probs[lo + j] for j, a in enumerate(tree.infoset_actions[i])}
+            assert got == pytest.approx(want, abs=1e-9)
+            state.apply_action(bot.step(state))
+    assert [b.misses for b in bots] == [0, 0]
+
+
+def test_a_game_too_large_whose_dag_would_not_be_exact_is_refused_with_the_reason():
+    from cfr.solve import run
+    from cfr.tree import TreeTooLarge
+    game = pyspiel.load_game("ttt(rules=games/ttt/examples/Phantom-TTT-Corners.json)")
+    with pytest.raises(TreeTooLarge, match="would not be exact"):
+        run(game, "cfr+", iterations=1, max_nodes=1000)
