@@ -27,10 +27,12 @@ holds today). For each game:
   is played);
   for n-player or general-sum games CFR's average need not approach a Nash
   equilibrium, and the summary says NashConv is an approximation's distance;
-  games with more than ``--cfr-max-histories`` histories get neither CFR nor
-  backward induction, refused on a count made without building the tree
-  (``cfr.count``: Centipede9 in seconds, not the 554 s and 9.75 GB of walking
-  to the cap), the count in the refusal;
+  games with more than ``--cfr-max-histories`` histories are not listed,
+  counted instead without building the tree (``cfr.count``: Centipede9 in
+  seconds, not the 554 s and 9.75 GB of walking to the cap): DCFR runs
+  ``--dag-iterations`` over their DAG of merged histories where that is exact
+  (``cfr.dag``: 3Blotto13, Centipede9, NeedyCentipede4, with exact NashConv),
+  and elsewhere is refused with the count; backward induction is refused there;
 - a tournament of MCTS (perfect-information games only: it would read hidden
   state elsewhere), ISMCTS (hidden information, simultaneous rounds included),
   the CFR average policy and Random, every seating, with mean returns and
@@ -103,7 +105,7 @@ ISMCTS_CHECK = ("3Blotto13", "KBeauty9")
 ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)",
                       "Phantom-TTT-Corners": f"ttt(rules={EXAMPLES}/Phantom-TTT-Corners.json)"}
 
-QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
+QUICK = dict(cfr_iterations=2000, dag_iterations=200, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
              max_strategies=256, cfr_max_histories=200_000, game_simulations={}, check_beliefs={},
              check_games_by_game={}, max_profiles=100_000)
 # FULL's cuts (econ-full2, docs/studies.md "The full run"): 3P-9X-HideSeek's tournament at 50
@@ -114,7 +116,7 @@ QUICK = dict(cfr_iterations=2000, games_per_pair=100, simulations=200, check_gam
 # ISMCTS check at the settings measured to pass in stop 23 (100 games per pair, 300
 # simulations, KBeauty9 with belief=random: with the default belief Random beats it there,
 # docs/studies.md), not 200 games at 500 (an estimated 2,000 s, nearly all 3Blotto13).
-FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_games=100, check_simulations=300,
+FULL = dict(cfr_iterations=20000, dag_iterations=1000, games_per_pair=200, simulations=1000, check_games=100, check_simulations=300,
             max_strategies=4096, cfr_max_histories=5_000_000, game_simulations={"3P-9X-HideSeek": 50},
             check_beliefs={"KBeauty9": "random"}, check_games_by_game={"KBeauty9": 500}, max_profiles=100_000)
 # (check_games_by_game, lead stop 24: at 100-112 games a pair KBeauty9's check against the
@@ -125,6 +127,15 @@ FULL = dict(cfr_iterations=20000, games_per_pair=200, simulations=1000, check_ga
 # strategies each passed it, and KBeauty9 with hidden turns began a table of 512^4 = 6.9e10
 # profiles, 8 GB in ten minutes and growing. The largest table the study computes is the
 # Ultimatum games' 128 x 256 = 32,768; 100,000 is the payoffs tool's own limit.)
+#: a game solved over its DAG runs DCFR, not CFR+: on NeedyCentipede4 its average needs half
+#: CFR+'s iterations to NashConv 5e-4, at 0.1 s an iteration (experiments.bench_cfr.DAG_ALGORITHM)
+DAG_ALGORITHM = "dcfr"
+ALGORITHM_NAMES = {"cfr+": "CFR+", "dcfr": "DCFR"}
+# (dag_iterations: a game past cfr_max_histories is solved over its DAG of merged histories
+# where that is exact (cfr.dag: 3Blotto13, Centipede9, NeedyCentipede4), at about 0.1 s an
+# iteration on a centipede's 1.3 million nodes after a 26 s walk; DCFR's 200 iterations bring a
+# centipede's NashConv to 2e-4 and 3Blotto13's exploitability to 3e-3, 1,000 the latter's to
+# about 2e-4 (python -m experiments.bench_cfr).)
 # (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
 # 3.4M positions took over 5 GB and most of the quick run before this cap.
 # Games past it are refused on a count made without building (cfr/count.py).)
@@ -247,14 +258,16 @@ def policy_distance(inf, equilibrium, policy: dict, game) -> float:
 
 
 def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int, out: str,
-            cfr_max_histories: int = 5_000_000, max_profiles: int | None = None) -> dict:
+            cfr_max_histories: int = 5_000_000, max_profiles: int | None = None,
+            dag_iterations: int | None = None) -> dict:
     """Everything about one game that is not a game between bots (the record of analysis.jsonl)."""
     import pyspiel
 
     import games  # noqa: F401
     from cfr.policy_file import save_policy
-    from cfr.solve import run as cfr_run
-    from cfr.tree import TreeTooLarge, enumerate_tree as cfr_tree
+    from cfr.dag import KEYS
+    from cfr.solve import is_dag, run as cfr_run, tree_or_dag
+    from cfr.tree import TreeTooLarge
     from games.normal_form import TooLarge
     from solvers.classify import classify, classify_tree, reproduces, tree_from_openspiel
     from solvers.normal_form import (InductionTooLarge, backward_induction, equilibria, expected_payoffs,
@@ -328,22 +341,30 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
         rec["reproduces"] = "not checkable"
     # -- CFR
     try:
-        result = cfr_run(tgame, "cfr+", iterations=cfr_iterations,
-                         tree=cfr_tree(tgame, max_nodes=cfr_max_histories, count=size))
+        cfr_tree = tree_or_dag(tgame, max_nodes=cfr_max_histories, count=size)
     except TreeTooLarge as e:
         rec["cfr_refused"] = str(e)
     else:
+        over_dag = is_dag(cfr_tree)
+        algorithm = DAG_ALGORITHM if over_dag else "cfr+"
+        result = cfr_run(tgame, algorithm, tree=cfr_tree,
+                         iterations=dag_iterations or cfr_iterations if over_dag else cfr_iterations)
         policy = result.policy
         zero_sum = n == 2 and gtype.utility == pyspiel.GameType.Utility.ZERO_SUM
         curve = [{"iteration": r["iteration"], "nash_conv": r["nash_conv"], "exploitability": r["exploitability"]}
                  for r in result.curve]
         path = Path(out) / "policies" / f"{entry['name']}.json"
-        save_policy(path, game=tgame, policy=policy, turn_based=False, algorithm="cfr+", engine="ours",
+        dag_meta = {"keys": KEYS[cfr_tree.dag.mode]} if over_dag else {}
+        save_policy(path, game=tgame, policy=policy, turn_based=False, algorithm=algorithm, engine="ours",
                     iterations=result.solver.iterations, seed=seed, nash_conv=curve[-1]["nash_conv"],
-                    exploitability=curve[-1]["exploitability"])
-        rec["cfr"] = {"algorithm": "cfr+", "iterations": result.solver.iterations, "curve": curve,
+                    exploitability=curve[-1]["exploitability"], **dag_meta)
+        rec["cfr"] = {"algorithm": algorithm, "iterations": result.solver.iterations, "curve": curve,
                       "nash_conv": curve[-1]["nash_conv"], "exploitability": curve[-1]["exploitability"],
                       "approximation": not zero_sum, "policy_file": str(path), "seconds": round(result.seconds, 4)}
+        if over_dag:
+            rec["cfr"]["dag"] = {"mode": cfr_tree.dag.mode, "nodes": cfr_tree.num_nodes,
+                                 "information_sets": cfr_tree.num_infosets,
+                                 "walk_seconds": round(cfr_tree.dag.seconds, 3)}
         if inf is not None and rec.get("equilibria"):
             eq_arrays = [[np.asarray(s) for s in e["strategies"]] for e in rec["equilibria"]]
             dists = [policy_distance(inf, eq, policy, tgame) for eq in eq_arrays]
@@ -548,6 +569,9 @@ def main(argv=None) -> int:
                              "names of seed 004 that the catalogue holds (default: the quick references "
                              "and every available dilemma; --full: every reference too)")
     parser.add_argument("--cfr-iterations", type=positive_int, help="CFR+ iterations per game")
+    parser.add_argument("--dag-iterations", type=positive_int,
+                        help="CFR+ iterations on a game solved over its DAG of merged histories "
+                             "(cfr.dag: past --cfr-max-histories, where exact; quick 200, full 1000)")
     parser.add_argument("--games-per-pair", type=positive_int, help="tournament games per table of bots")
     parser.add_argument("--simulations", type=positive_int, help="MCTS / ISMCTS simulations per move")
     parser.add_argument("--check-games", type=positive_int, help="games per pair in the ISMCTS check")
@@ -621,7 +645,7 @@ def main(argv=None) -> int:
                        progress=not args.no_progress)
     by_name = {e["name"]: e for e in entries}
     settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed", "cfr_max_histories",
-                                        "max_profiles") if k in cfg}
+                                        "max_profiles", "dag_iterations") if k in cfg}
     fingerprints = {e["name"]: _fingerprint(e["game"]) for e in entries}
 
     def report(rec):
@@ -711,7 +735,8 @@ def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str, fi
     rec = analyse(entries[name], cfr_iterations=settings_key["cfr_iterations"],
                   max_strategies=settings_key["max_strategies"], seed=settings_key["seed"], out=out,
                   cfr_max_histories=settings_key.get("cfr_max_histories", FULL["cfr_max_histories"]),
-                  max_profiles=settings_key.get("max_profiles"))
+                  max_profiles=settings_key.get("max_profiles"),
+                  dag_iterations=settings_key.get("dag_iterations"))
     rec["game_string"] = rec["game"]
     rec["game"] = name               # the record store's key
     rec["settings"] = settings_key
@@ -941,7 +966,9 @@ def incomplete(rows, checks, unplayed) -> list[str]:
 
 def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> None:
     own = {n: k for n, k in cfg.get("game_simulations", {}).items() if any(r["name"] == n for r in rows)}
-    lines = [f"# Economic dilemmas (seed {cfg['seed']}; CFR+ {cfg['cfr_iterations']} iterations; "
+    dag = (f", DCFR {cfg['dag_iterations']} over a DAG of merged histories"
+           if cfg.get("dag_iterations") and any((r.get("cfr") or {}).get("dag") for r in rows) else "")
+    lines = [f"# Economic dilemmas (seed {cfg['seed']}; CFR+ {cfg['cfr_iterations']} iterations{dag}; "
              f"{cfg['games_per_pair']} games per table of bots; MCTS/ISMCTS {cfg['simulations']} simulations"
              + "".join(f", {k} on {n}" for n, k in own.items()) + ")", ""]
     gaps = incomplete(rows, checks, unplayed)
@@ -1013,8 +1040,13 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
             lines.append(f"Subgame-perfect equilibrium: value {rec['spe']['value']}, play {rec['spe']['path']}.")
         cfr = rec.get("cfr")
         if cfr:
-            text = (f"CFR+ after {cfr['iterations']} iterations: NashConv {cfr['nash_conv']:.3g}"
+            text = (f"{ALGORITHM_NAMES.get(cfr.get('algorithm'), 'CFR+')} after {cfr['iterations']} iterations: "
+                    f"NashConv {cfr['nash_conv']:.3g}"
                     + (" (an approximation's distance: not two-player zero-sum)" if cfr["approximation"] else ""))
+            if cfr.get("dag"):
+                d = cfr["dag"]
+                text += (f"; over its {d['mode']} DAG of merged histories (cfr.dag: {d['nodes']:,} nodes, "
+                         f"{d['information_sets']:,} information sets), whose best responses are exact")
             if "nearest_equilibrium" in cfr:
                 text += (f"; nearest equilibrium #{cfr['nearest_equilibrium'] + 1} (largest probability difference "
                          f"{cfr['distance']:.3g}); CFR's expected payoffs {cfr['payoffs']}")
