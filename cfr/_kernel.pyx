@@ -172,3 +172,44 @@ def best_response_value(long[::1] par, long[::1] ch, long[::1] sa, long[::1] own
             choice[info] = best
         value[n] = value[ch[estart[n] + choice[info]]]
     return value[0]
+
+
+def backward_induction(long[::1] ch, double[::1] prob, double[:, ::1] util, long[::1] estart,
+                       long[::1] node_player):
+    """Subgame-perfect values over a perfect-information DAG (``cfr.dag``, position
+    mode): from the last node to the first, chance averages its children and the
+    mover takes the child best for itself, the first (lowest action) on ties.
+    Returns (values per player and node, the chosen edge index of each decision
+    node, -1 elsewhere; the number of decision positions with a tie)."""
+    cdef Py_ssize_t n, e, j, best, k, players = util.shape[0], n_nodes = util.shape[1]
+    cdef long mover, ties = 0
+    cdef double w, v, top
+    import numpy as np
+    value_arr = np.array(util, dtype=float)
+    choice_arr = np.full(n_nodes, -1, dtype=np.int64)
+    cdef double[:, ::1] value = value_arr
+    cdef long[::1] choice = choice_arr
+    for n in range(n_nodes - 1, -1, -1):
+        if estart[n] == estart[n + 1]:
+            continue
+        mover = node_player[n]
+        if mover < 0:                                   # chance
+            for e in range(estart[n], estart[n + 1]):
+                w = prob[e]
+                for k in range(players):
+                    value[k, n] += w * value[k, ch[e]]
+            continue
+        top = value[mover, ch[estart[n]]]
+        for j in range(1, estart[n + 1] - estart[n]):
+            top = max(top, value[mover, ch[estart[n] + j]])
+        best = -1                                       # the first within 1e-12 of the best,
+        for j in range(estart[n + 1] - estart[n]):      # as solvers.normal_form._pick
+            if value[mover, ch[estart[n] + j]] >= top - 1e-12:
+                if best >= 0:
+                    ties += 1
+                    break
+                best = j
+        choice[n] = best
+        for k in range(players):
+            value[k, n] = value[k, ch[estart[n] + best]]
+    return value_arr, choice_arr, ties

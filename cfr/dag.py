@@ -57,7 +57,7 @@ from cfr.tree import GameTree
 
 __all__ = ["DagInfo", "NotExact", "TooManyNodes", "build_dag", "dag_mode", "nash_conv",
            "exploitability", "values", "best_responses", "state_key", "infoset_index", "lift",
-           "MODES", "KEYS"]
+           "backward_induction", "MODES", "KEYS"]
 
 MODES = ("position", "observation")
 #: a policy file's ``keys`` for a policy solved over a DAG of each mode (cfr.policy_file)
@@ -280,4 +280,27 @@ def lift(tree: GameTree, probs: np.ndarray, states) -> dict:
         out[state.information_state_string()] = [
             (int(a), float(probs[lo + j])) for j, a in enumerate(tree.infoset_actions[i])]
     return out
+
+
+@dataclass
+class DagSubgamePerfect:
+    value: np.ndarray        # every player's return at the root
+    path: list               # actions from the start until chance moves or the game ends
+    tied_positions: int      # decision positions where another action was as good for the mover
+
+
+def backward_induction(tree: GameTree) -> DagSubgamePerfect:
+    """A subgame-perfect equilibrium of a perfect-information game over its DAG of
+    positions (``solvers.normal_form.backward_induction``'s rule: the mover's best,
+    the lowest action on ties), exact where the tree is far too large to walk."""
+    if tree.dag.mode != "position":
+        raise ValueError("backward induction needs perfect information (a DAG of positions)")
+    values, choice, ties = _kernel.backward_induction(
+        tree.edge_child, tree.edge_prob, _util(tree), tree.dag.estart, tree.node_player)
+    path, node = [], 0
+    while choice[node] >= 0:
+        i = tree.dag.node_infoset[node]
+        path.append(int(tree.infoset_actions[i][choice[node]]))
+        node = int(tree.edge_child[tree.dag.estart[node] + choice[node]])
+    return DagSubgamePerfect(values[:, 0].copy(), path, int(ties))
 

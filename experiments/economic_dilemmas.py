@@ -265,6 +265,7 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
 
     import games  # noqa: F401
     from cfr.policy_file import save_policy
+    from cfr import dag as cfr_dag
     from cfr.dag import KEYS
     from cfr.solve import is_dag, run as cfr_run, tree_or_dag
     from cfr.tree import TreeTooLarge
@@ -282,6 +283,7 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     perfect = gtype.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     tgame = pyspiel.load_game(rec["tournament_game"])
     size = tree_size(tgame, cfr_max_histories, rec)
+    dags = {}           # game string -> its DAG of positions, walked once for SPE and CFR
     # -- payoff table, equilibria
     inf = None
     try:
@@ -318,13 +320,22 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
                                         "here; counted, not walked")
             spe = backward_induction(game, max_nodes=cfr_max_histories)
         except InductionTooLarge as e:
-            rec["spe_refused"] = str(e)
+            spe = None
+            big = _positions_dag(game, dags)
+            if isinstance(big, str):
+                rec["spe_refused"] = f"{e}; {big}"
+            else:       # exact over the DAG of positions, one pass (cfr.dag.backward_induction)
+                spe = cfr_dag.backward_induction(big)
+                ties = {"tied_positions": spe.tied_positions,
+                        "over_dag": f"backward induction over its {big.num_nodes:,} positions (cfr.dag)"}
         else:
+            ties = {"tied_decisions": len(spe.ties)}
+        if spe is not None:
             state, path = game.new_initial_state(), []
             for a in spe.path:
                 path.append(state.action_to_string(state.current_player(), a))
                 state = state.child(a)
-            rec["spe"] = {"value": spe.value.tolist(), "path": path, "tied_decisions": len(spe.ties)}
+            rec["spe"] = {"value": spe.value.tolist(), "path": path, **ties}
         tree = tree_from_openspiel(game)
         if tree is not None:
             c = classify_tree(tree)
@@ -341,7 +352,8 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
         rec["reproduces"] = "not checkable"
     # -- CFR
     try:
-        cfr_tree = tree_or_dag(tgame, max_nodes=cfr_max_histories, count=size)
+        cfr_tree = (dags[str(tgame)] if str(tgame) in dags
+                    else tree_or_dag(tgame, max_nodes=cfr_max_histories, count=size))
     except TreeTooLarge as e:
         rec["cfr_refused"] = str(e)
     else:
@@ -375,6 +387,17 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
                               mixed=[np.round(m, 6).tolist() for m in mixed])
     rec["analysis_seconds"] = round(time.perf_counter() - started, 3)
     return rec
+
+
+def _positions_dag(game, dags: dict):
+    """The DAG of positions of a perfect-information game of ours (``cfr.dag``), kept in
+    ``dags`` for the CFR that follows; or why there is none (a sentence)."""
+    from cfr import dag as cfr_dag
+    try:
+        dags[str(game)] = cfr_dag.build_dag(game, "position")
+    except (cfr_dag.NotExact, cfr_dag.TooManyNodes, ValueError) as e:
+        return f"no DAG of positions either ({e})"
+    return dags[str(game)]
 
 
 def count_profiles(game, limit: int) -> None:
@@ -1037,7 +1060,9 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
                     f"tree of {red['tree_nodes']} nodes"
                 lines += ["", f"Reduced game ({size}, games/ttt/reduced.py): {red['family']}"]
         if rec.get("spe"):
-            lines.append(f"Subgame-perfect equilibrium: value {rec['spe']['value']}, play {rec['spe']['path']}.")
+            how = f" ({rec['spe']['over_dag']})" if rec["spe"].get("over_dag") else ""
+            lines.append(f"Subgame-perfect equilibrium{how}: value {rec['spe']['value']}, "
+                         f"play {rec['spe']['path']}.")
         cfr = rec.get("cfr")
         if cfr:
             text = (f"{ALGORITHM_NAMES.get(cfr.get('algorithm'), 'CFR+')} after {cfr['iterations']} iterations: "

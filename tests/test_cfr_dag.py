@@ -222,3 +222,24 @@ def test_a_game_too_large_whose_dag_would_not_be_exact_is_refused_with_the_reaso
     game = pyspiel.load_game("ttt(rules=games/ttt/examples/Phantom-TTT-Corners.json)")
     with pytest.raises(TreeTooLarge, match="would not be exact"):
         run(game, "cfr+", iterations=1, max_nodes=1000)
+
+
+def test_backward_induction_over_positions_equals_it_over_histories(mini_centipede, mini_blotto):
+    """The DAG's subgame-perfect values and path equal solvers.normal_form's, which walks
+    every history (same rule: the mover's best, the lowest action on ties)."""
+    from solvers.normal_form import backward_induction
+    theirs = backward_induction(mini_centipede)
+    ours = dag.backward_induction(dag.build_dag(mini_centipede))
+    assert ours.value == pytest.approx(theirs.value, abs=1e-12)
+    assert ours.path == theirs.path and len(ours.path) > 3
+    assert 0 < ours.tied_positions <= len(theirs.ties)
+    # and the profile it plays is an equilibrium: a positional policy with NashConv 0
+    tree = dag.build_dag(mini_centipede)
+    _, choice, _ = dag._kernel.backward_induction(tree.edge_child, tree.edge_prob, dag._util(tree),
+                                                  tree.dag.estart, tree.node_player)
+    probs = np.zeros(tree.num_slots)
+    for n in np.flatnonzero(choice >= 0):
+        probs[tree.infoset_first_sa[tree.dag.node_infoset[n]] + choice[n]] = 1.0
+    assert dag.nash_conv(tree, probs) == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(ValueError, match="perfect information"):
+        dag.backward_induction(dag.build_dag(mini_blotto))

@@ -47,9 +47,11 @@ def test_a_game_under_the_cap_is_counted_and_solved(tmp_path):
                      cfr_max_histories=174)
     assert rec["histories"]["count"] == 174 and rec["histories"]["exact"]    # tests/test_cfr_count.py's tree
     assert rec["cfr"]["iterations"] == 20
+    listed = rec
     rec = ed.analyse(entry, cfr_iterations=20, max_strategies=16, seed=0, out=str(tmp_path),
-                     cfr_max_histories=173, dag_iterations=30)
-    # past the cap: not listed, solved over its DAG of positions (perfect information)
+                     cfr_max_histories=50, dag_iterations=30)
+    # past the cap (its non-terminal histories too): not listed, solved over its DAG of
+    # positions (perfect information)
     assert "cfr_refused" not in rec
     assert rec["cfr"]["dag"]["mode"] == "position" and rec["cfr"]["algorithm"] == "dcfr"
     assert rec["cfr"]["iterations"] == 30
@@ -59,6 +61,10 @@ def test_a_game_under_the_cap_is_counted_and_solved(tmp_path):
     assert rec["cfr"]["nash_conv"] == pytest.approx(cfr_dag.nash_conv(tree, solver.average_probs()))
     assert load_policy(rec["cfr"]["policy_file"])["keys"] == "dag-position"
     assert [s.kind for s in ed.bot_specs(rec, 10)] == ["random", "cfr", "mcts"]
+    # and its subgame-perfect equilibrium by backward induction over positions, as over histories
+    assert "over_dag" in rec["spe"] and "over_dag" not in listed["spe"]
+    assert rec["spe"]["value"] == pytest.approx(listed["spe"]["value"])
+    assert rec["spe"]["path"] == listed["spe"]["path"]
 
 
 def test_openspiels_own_games_are_not_counted(tmp_path):
