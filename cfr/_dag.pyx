@@ -38,10 +38,11 @@ class TooManyNodes(ValueError):
 cdef class Builder:
     """One walk. After ``build``: per node (in discovery order) player, depth,
     information set (-1 off decision nodes), finish rank, terminal utilities; per
-    edge (grouped by parent, blocks in post-order) parent, child, action,
-    chance probability (1 on decision edges) and index within its parent."""
+    edge (grouped by parent, blocks in post-order) parent, child, chance
+    probability (1 on decision edges) and index within its parent (its action is
+    that index in the parent's legal actions)."""
     cdef public object node_player, node_depth, node_infoset, node_finish, utilities, node_decides
-    cdef public object e_parent, e_child, e_action, e_prob, e_index
+    cdef public object e_parent, e_child, e_prob, e_index
     cdef public list infoset_actions, infoset_player, infoset_keys
     cdef dict memo, infosets, joint, trans, depth_mover
     cdef int players, mode
@@ -54,7 +55,7 @@ cdef class Builder:
         self.node_infoset, self.node_finish = array("q"), array("q")
         self.utilities = array("d")
         self.node_decides = array("b")
-        self.e_parent, self.e_child, self.e_action = array("q"), array("q"), array("q")
+        self.e_parent, self.e_child = array("q"), array("q")
         self.e_prob, self.e_index = array("d"), array("q")
         self.infoset_actions, self.infoset_player, self.infoset_keys = [], [], []
         self.memo, self.infosets, self.joint, self.trans, self.depth_mover = {}, {}, {}, {}, {}
@@ -152,7 +153,6 @@ cdef class Builder:
         for j, (a, prob, _, _, _) in enumerate(children):
             self.e_parent.append(node)
             self.e_child.append(ids[j])
-            self.e_action.append(a)
             self.e_prob.append(prob if player == PLAYER_CHANCE else 1.0)
             self.e_index.append(j)
         self.node_finish[node] = self.finished

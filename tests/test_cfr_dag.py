@@ -243,3 +243,19 @@ def test_backward_induction_over_positions_equals_it_over_histories(mini_centipe
     assert dag.nash_conv(tree, probs) == pytest.approx(0.0, abs=1e-12)
     with pytest.raises(ValueError, match="perfect information"):
         dag.backward_induction(dag.build_dag(mini_blotto))
+
+
+def test_bench_cfr_solves_a_game_too_large_to_list_over_its_dag(mini_blotto):
+    """experiments.bench_cfr's row for such a game: DCFR over the DAG, the walk counted,
+    the exploitability exact (the DAG's) and below the target."""
+    from cfr.tree import TreeTooLarge
+    from experiments.bench_cfr import DAG_ALGORITHM, dag_row
+    row = dag_row(mini_blotto, "exploitability", TreeTooLarge("9,841 histories", "(test)"),
+                  target=1e-3, limit=60.0)
+    assert row["algorithm"] == f"{DAG_ALGORITHM} (DAG)" and row["met"] and row["value"] < 1e-3
+    assert 0 < row["build_seconds"] <= row["seconds"]
+    assert "observation DAG" in row["dag"] and "9,841 histories" in row["dag"]
+    tree = dag.build_dag(mini_blotto)
+    solver = TabularCFR(tree, DAG_ALGORITHM)
+    solver.iterate(row["iterations"])
+    assert row["value"] == pytest.approx(dag.exploitability(tree, solver.average_probs()))

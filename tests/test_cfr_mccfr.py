@@ -67,8 +67,8 @@ def test_run_says_why_it_cannot_evaluate_a_refused_game():
     game = pyspiel.load_game(BLOTTO)
     result = run(game, "mccfr-outcome", iterations=2)
     assert "3,812,798,742,493 histories" in result.not_evaluated
-    with pytest.raises(TreeTooLarge):
-        run(game, "cfr", iterations=2)
+    with pytest.raises(TreeTooLarge):     # OpenSpiel's CFR needs the tree (ours takes the
+        run(game, "cfr", engine="openspiel", iterations=2)     # DAG: tests/test_cfr_dag.py)
 
 
 def test_small_game_run_is_evaluated_with_unvisited_states_uniform():
@@ -90,9 +90,9 @@ def test_cli_mccfr_on_a_refused_game(tmp_path):
     assert doc["information_states_visited"] == len(doc["policy"]) == \
         summary["information_states_visited"]
     assert "uniform" in doc["unvisited"] and doc["nash_conv"] is None
-    out = subprocess.run([sys.executable, "-m", "cfr", "--game", BLOTTO, "--algorithm", "cfr+"],
-                         capture_output=True, text=True)
-    assert out.returncode == 2 and "too large" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "cfr", "--game", BLOTTO, "--algorithm", "cfr+",
+                          "--engine", "openspiel"], capture_output=True, text=True)
+    assert out.returncode == 2 and "too large" in out.stderr     # ours: over the DAG (test_cfr_dag)
 
 
 def test_bad_sampling_choices_are_refused():
@@ -103,11 +103,19 @@ def test_bad_sampling_choices_are_refused():
         SampledMCCFR(game, "outcome", epsilon=0.0)
 
 
-def test_bench_cfr_row_of_a_refused_game_says_not_evaluated():
+def test_bench_cfr_row_of_a_refused_game_says_not_evaluated(monkeypatch):
+    """Too large to list and no exact DAG (made to refuse here; the real one is tested in
+    tests/test_cfr_dag.py): sampling MCCFR runs, unevaluated, and the row says why."""
+    from cfr import dag
     from experiments.bench_cfr import time_to_target
     small = time_to_target("ttt(rules=BoS)", limit=30.0)
     assert small["algorithm"] == "cfr+" and small["met"] and small["value"] < 1e-3
+
+    def refuse(*args, **kwargs):
+        raise dag.NotExact("refused for this test")
+    monkeypatch.setattr(dag, "build_dag", refuse)
     big = time_to_target(BLOTTO, limit=0.3)
     assert big["algorithm"] == "mccfr-outcome" and big["value"] is None and not big["met"]
     assert "3,812,798,742,493 histories" in big["not_evaluated"]
+    assert big["dag"] == "no DAG: refused for this test"
     assert big["iterations"] > 0 and big["visited"] > 0
