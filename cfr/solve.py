@@ -143,6 +143,12 @@ class Solver:
                 self._cpp.evaluate_and_update_policy()
         self.iterations += count
 
+    def average_probs(self):
+        """Our tabular solver's average strategy per slot of its tree or DAG."""
+        if self._ours is None:
+            raise ValueError(f"{self.algorithm} on engine {self.engine} keeps no slots")
+        return self._ours.average_probs()
+
     def average_policy(self) -> dict:
         """{information-state string: [(action, prob), ...]} over every infoset (our
         sampling MCCFR: over the infosets it visited)."""
@@ -228,8 +234,10 @@ def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
             if needs_tree(algorithm, engine):
                 raise
             not_evaluated = unevaluable_reason(e)
+    if is_dag(tree) and not needs_tree(algorithm, engine):
+        raise ValueError(f"{algorithm} samples the game itself; it takes no DAG")
     solver = Solver(game, algorithm, engine, seed=seed, tree=tree)
-    over_dag = is_dag(tree) and needs_tree(algorithm, engine)
+    over_dag = is_dag(tree)
     eval_game = (evaluate.evaluation_game(game) if not_evaluated is None and not over_dag
                  else None)
     zero_sum = evaluate.is_two_player_zero_sum(turn_based(game))
@@ -250,7 +258,7 @@ def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
                "exploitability": None, "visited": solver.visited}
         if over_dag:
             from cfr import dag
-            probs = solver._ours.average_probs()
+            probs = solver.average_probs()
             row["nash_conv"] = dag.nash_conv(tree, probs)
             if zero_sum:
                 row["exploitability"] = row["nash_conv"] / 2
