@@ -259,3 +259,27 @@ def test_bench_cfr_solves_a_game_too_large_to_list_over_its_dag(mini_blotto):
     solver = TabularCFR(tree, DAG_ALGORITHM)
     solver.iterate(row["iterations"])
     assert row["value"] == pytest.approx(dag.exploitability(tree, solver.average_probs()))
+
+
+def test_a_policy_file_is_read_once_while_unchanged(tmp_path, monkeypatch, mini_blotto):
+    """Tournaments build bots for every game; a DAG's policy can be 77 MB (Centipede9), so
+    the cfr bot kind reads a file once per process, and again only once it changes."""
+    from agents import builtin, make_bot
+    from cfr.policy_file import save_policy
+    tree = dag.build_dag(mini_blotto)
+    path = tmp_path / "p.json"
+    save_policy(path, game=mini_blotto, policy=tree.policy_dict(TabularCFR(tree).average_probs()),
+                turn_based=False, keys="dag-observation")
+    reads = []
+    real = builtin.load_policy
+    monkeypatch.setattr(builtin, "load_policy", lambda p: reads.append(p) or real(p))
+    builtin._load_policy_once.cache_clear()
+    for seat in (0, 1, 0):
+        make_bot("cfr", mini_blotto, seat, policy=str(path))
+    assert len(reads) == 1
+    save_policy(path, game=mini_blotto, policy=tree.policy_dict(TabularCFR(tree).average_probs()),
+                turn_based=False, keys="dag-observation", note="rewritten")
+    import os
+    os.utime(path, ns=(1, 1))            # a different modification time, whatever the clock
+    make_bot("cfr", mini_blotto, 0, policy=str(path))
+    assert len(reads) == 2
