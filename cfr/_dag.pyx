@@ -44,7 +44,7 @@ cdef class Builder:
     cdef public object node_player, node_depth, node_infoset, node_finish, utilities, node_decides
     cdef public object e_parent, e_child, e_prob, e_index
     cdef public list infoset_actions, infoset_player, infoset_keys
-    cdef dict memo, infosets, joint, trans, depth_mover
+    cdef dict memo, infosets, joint, trans, depth_mover, expect
     cdef int players, mode
     cdef Py_ssize_t max_nodes
     cdef long finished
@@ -59,6 +59,7 @@ cdef class Builder:
         self.e_prob, self.e_index = array("d"), array("q")
         self.infoset_actions, self.infoset_player, self.infoset_keys = [], [], []
         self.memo, self.infosets, self.joint, self.trans, self.depth_mover = {}, {}, {}, {}, {}
+        self.expect = {}
         self.finished = 0
 
     def build(self, GameCore root):
@@ -137,7 +138,9 @@ cdef class Builder:
         for a, prob, child, ckey, cobs in children:
             found = self.memo.get(ckey)
             if found is None:
-                child_id = self._visit(child, ckey, cobs, depth + 1)
+                expected = self._expectation(child) if child.current_player() == PLAYER_CHANCE else None
+                child_id = (self._leaf(ckey, depth + 1, expected) if expected is not None
+                            else self._visit(child, ckey, cobs, depth + 1))
             else:
                 child_id = found
                 if self.node_finish[child_id] < 0:
@@ -157,6 +160,65 @@ cdef class Builder:
             self.e_index.append(j)
         self.node_finish[node] = self.finished
         self.finished += 1
+        return node
+
+    cdef object _expectation(self, GameCore core):
+        """Every player's expected return below ``core`` if no player decides there
+        (a chance-only subtree), else None; memoised by position. Why: a centipede's
+        closing Chaos phase is 4.7 of the 6 million nodes a full walk meets, and this
+        lean walk (no node, edge or information set) takes them several times faster."""
+        cdef int n, i, p
+        cdef int* buf
+        cdef double* probs
+        cdef double* util
+        cdef GameCore child
+        if core.is_terminal():
+            util = <double*>malloc(self.players * sizeof(double))
+            core.returns(util)
+            out = tuple(util[p] for p in range(self.players))
+            free(util)
+            return out
+        h = core.hash()
+        if h in self.expect:
+            return self.expect[h]
+        if core.current_player() != PLAYER_CHANCE or (core.simultaneous_moves
+                                                      and core.simultaneous_player_list()):
+            self.expect[h] = None
+            return None
+        buf = <int*>malloc(max(core.max_chance_outcomes, 1) * sizeof(int))
+        probs = <double*>malloc(max(core.max_chance_outcomes, 1) * sizeof(double))
+        n = core.chance_outcomes(buf, probs)
+        outcomes = [(buf[i], probs[i]) for i in range(n)]
+        free(buf)
+        free(probs)
+        total = [0.0] * self.players
+        for a, prob in outcomes:
+            child = core.copy()
+            child.apply(a)
+            below = self._expectation(child)
+            if below is None:
+                self.expect[h] = None
+                return None
+            for p in range(self.players):
+                total[p] += prob * below[p]
+        out = tuple(total)
+        self.expect[h] = out
+        return out
+
+    cdef long _leaf(self, object key, long depth, tuple utilities) except -1:
+        """A node holding the expected returns of a chance-only subtree (``_expectation``)."""
+        cdef long node = len(self.node_player)
+        if node >= self.max_nodes:
+            raise TooManyNodes(self.max_nodes)
+        self.memo[key] = node
+        self.node_depth.append(depth)
+        self.node_finish.append(self.finished)
+        self.finished += 1
+        self.node_decides.append(0)
+        self.node_player.append(PLAYER_TERMINAL)
+        self.node_infoset.append(-1)
+        for u in utilities:
+            self.utilities.append(u)
         return node
 
     cdef int _collapse(self, long node, list probs, list ids) except -1:
