@@ -133,7 +133,7 @@ DAG_ALGORITHM = "dcfr"
 ALGORITHM_NAMES = {"cfr+": "CFR+", "dcfr": "DCFR"}
 # (dag_iterations: a game past cfr_max_histories is solved over its DAG of merged histories
 # where that is exact (cfr.dag: 3Blotto13, Centipede9, NeedyCentipede4), at about 0.1 s an
-# iteration on a centipede's 1.3 million nodes after a 26 s walk; DCFR's 200 iterations bring a
+# iteration on a centipede's 1.3 million nodes after a 17 s walk; DCFR's 200 iterations bring a
 # centipede's NashConv to 2e-4 and 3Blotto13's exploitability to 3e-3, 1,000 the latter's to
 # about 2e-4 (python -m experiments.bench_cfr).)
 # (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
