@@ -13,6 +13,7 @@ import games  # noqa: F401
 from games.normal_form import payoff_table
 from games.ttt import dilemmas_doc, rules
 from games.ttt.dilemmas import DILEMMAS
+from ttt_checks import walk_endings
 
 RESOLVE = importlib.import_module("games.ttt.resolve")
 CATALOGUE = RESOLVE.CATALOGUE
@@ -53,16 +54,7 @@ def test_the_loadable_dilemmas_are_in_the_catalogue_and_the_refused_are_not():
 
 def _endings(name):
     """Every terminal's ending and ply count, walking the whole tree."""
-    out, stack = [], [pyspiel.load_game(f"ttt(rules={name})").new_initial_state()]
-    while stack:
-        s = stack.pop()
-        if s.is_terminal():
-            stats = s.core.playout_stats()
-            out.append((stats["ending"], stats["plies"]))
-            continue
-        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
-        stack.extend(s.child(a) for a in acts)
-    return out
+    return walk_endings(pyspiel.load_game(f"ttt(rules={name})"))
 
 
 @pytest.mark.parametrize("name, longest", [("NeedyTrust", 9), ("RichTrust", 15)])

@@ -25,6 +25,7 @@ import pytest
 import games  # noqa: F401
 from games.ttt import rules
 from solvers.normal_form import backward_induction
+from ttt_checks import walk_endings
 
 GIVE, KEEP = "stack(1,1)", "stack(2,1)"
 REJECT, ACCEPT = "white@stack(2,1) x", "white@stack(3,1) x"
@@ -161,19 +162,6 @@ def test_spe_reference_on_a_textbook_ultimatum():
 # -- slip 17 -------------------------------------------------------------------
 
 
-def _walk_endings(game):
-    endings, stack = [], [game.new_initial_state()]
-    while stack:
-        s = stack.pop()
-        if s.is_terminal():
-            stats = s.core.playout_stats()
-            endings.append((stats["ending"], stats["plies"]))
-            continue
-        stack.extend(s.child(a) for a in
-                     ([a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()))
-    return endings
-
-
 def _with_limit(tmp_path, name, limit):
     path = tmp_path / f"{name}-{limit}.json"
     path.write_text(json.dumps({"name": f"limit{limit}", "extends": name, "move_limit": limit}))
@@ -214,12 +202,12 @@ def test_slip_17_public_goods_limit_never_binds(tmp_path):
     changes nothing: no history ends by it and the table is the one without a
     binding limit. (A limit of 12, this rule set's until this check, cut 5 of
     210 endings short and changed one cell of the table.)"""
-    ours = _walk_endings(pyspiel.load_game("ttt(rules=3P-PublicGoods)"))
+    ours = walk_endings(pyspiel.load_game("ttt(rules=3P-PublicGoods)"))
     assert all(e != "move limit" for e, _ in ours)
-    free = _walk_endings(_with_limit(tmp_path, "3P-PublicGoods", 40))
+    free = walk_endings(_with_limit(tmp_path, "3P-PublicGoods", 40))
     assert all(e != "move limit" for e, _ in free)
     assert max(p for _, p in free) == max(p for _, p in ours) == 15
-    cut = _walk_endings(_with_limit(tmp_path, "3P-PublicGoods", 12))
+    cut = walk_endings(_with_limit(tmp_path, "3P-PublicGoods", 12))
     assert sum(e == "move limit" for e, _ in cut) == 5          # why 12 was wrong
     from games.normal_form import payoff_table
     assert payoff_table(pyspiel.load_game("ttt(rules=3P-PublicGoods)")).payoffs == \

@@ -496,3 +496,19 @@ def entry_check(rs):
         last.update(core=core, cells=cells, phase=phase,
                     movers={core.seat_to_move()} if er.orders[phase] == "sequential" else None)
     return check
+
+
+def walk_endings(game) -> list:
+    """Every terminal's ending and ply count (the core's ``playout_stats``), walking the
+    whole tree of ``game`` (an OpenSpiel game of ours): how the move-limit readings of
+    docs/rules/dilemmas.md (slips 17 and 18) are shown never to bind, or to bind."""
+    out, stack = [], [game.new_initial_state()]
+    while stack:
+        s = stack.pop()
+        if s.is_terminal():
+            stats = s.core.playout_stats()
+            out.append((stats["ending"], stats["plies"]))
+            continue
+        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        stack.extend(s.child(a) for a in acts)
+    return out
