@@ -41,7 +41,7 @@ cdef class Builder:
     edge (grouped by parent, blocks in post-order) parent, child, chance
     probability (1 on decision edges) and index within its parent (its action is
     that index in the parent's legal actions)."""
-    cdef public object node_player, node_depth, node_infoset, node_finish, utilities, node_decides
+    cdef public object node_player, node_depth, node_infoset, node_finish, utilities
     cdef public object e_parent, e_child, e_prob, e_index
     cdef public list infoset_actions, infoset_player, infoset_keys
     cdef dict memo, infosets, joint, trans, depth_mover, expect
@@ -54,7 +54,6 @@ cdef class Builder:
         self.node_player, self.node_depth = array("q"), array("q")
         self.node_infoset, self.node_finish = array("q"), array("q")
         self.utilities = array("d")
-        self.node_decides = array("b")
         self.e_parent, self.e_child = array("q"), array("q")
         self.e_prob, self.e_index = array("d"), array("q")
         self.infoset_actions, self.infoset_player, self.infoset_keys = [], [], []
@@ -64,7 +63,11 @@ cdef class Builder:
 
     def build(self, GameCore root):
         key, obs = self._key(root)
-        self._visit(root, key, obs, 0)
+        expected = self._expectation(root) if root.current_player() == PLAYER_CHANCE else None
+        if expected is not None:
+            self._leaf(key, 0, expected)             # nobody ever decides: one leaf
+        else:
+            self._visit(root, key, obs, 0)
 
     cdef tuple _key(self, GameCore core):
         """The node's key, and every player's observation (observation mode)."""
@@ -102,7 +105,6 @@ cdef class Builder:
         self.memo[key] = node
         self.node_depth.append(depth)
         self.node_finish.append(-1)
-        self.node_decides.append(0)
         if core.is_terminal():
             self.node_player.append(PLAYER_TERMINAL)
             self.node_infoset.append(-1)
@@ -121,7 +123,6 @@ cdef class Builder:
                            "tree of cfr.tree)")
         player = core.current_player()
         self.node_player.append(player)
-        self.node_decides[node] = player != PLAYER_CHANCE
         actions = self._actions(core, player)
         self.node_infoset.append(self._infoset(core, player, obs, depth, actions))
         if self.mode == MODE_OBSERVATION:
@@ -149,10 +150,6 @@ cdef class Builder:
                     raise NotExact("one node is reached after different numbers of moves, so "
                                    "a player's turn count is not a function of its observations")
             ids.append(child_id)
-        if player == PLAYER_CHANCE and not any(self.node_decides[c] for c in ids):
-            self._collapse(node, [prob for _, prob, _, _, _ in children], ids)
-            return node
-        self.node_decides[node] = 1
         for j, (a, prob, _, _, _) in enumerate(children):
             self.e_parent.append(node)
             self.e_child.append(ids[j])
@@ -167,9 +164,7 @@ cdef class Builder:
         (a chance-only subtree), else None; memoised by position. Why: a centipede's
         closing Chaos phase is 4.7 of the 6 million nodes a full walk meets, and this
         lean walk (no node, edge or information set) takes them several times faster."""
-        cdef int n, i, p
-        cdef int* buf
-        cdef double* probs
+        cdef int p
         cdef double* util
         cdef GameCore child
         if core.is_terminal():
@@ -185,14 +180,8 @@ cdef class Builder:
                                                       and core.simultaneous_player_list()):
             self.expect[h] = None
             return None
-        buf = <int*>malloc(max(core.max_chance_outcomes, 1) * sizeof(int))
-        probs = <double*>malloc(max(core.max_chance_outcomes, 1) * sizeof(double))
-        n = core.chance_outcomes(buf, probs)
-        outcomes = [(buf[i], probs[i]) for i in range(n)]
-        free(buf)
-        free(probs)
         total = [0.0] * self.players
-        for a, prob in outcomes:
+        for a, prob in self._actions(core, PLAYER_CHANCE):
             child = core.copy()
             child.apply(a)
             below = self._expectation(child)
@@ -214,26 +203,11 @@ cdef class Builder:
         self.node_depth.append(depth)
         self.node_finish.append(self.finished)
         self.finished += 1
-        self.node_decides.append(0)
         self.node_player.append(PLAYER_TERMINAL)
         self.node_infoset.append(-1)
         for u in utilities:
             self.utilities.append(u)
         return node
-
-    cdef int _collapse(self, long node, list probs, list ids) except -1:
-        """A chance node with no decision below: a leaf holding its expected returns
-        (the Chaos phase that ends a centipede is most of its positions)."""
-        cdef int p
-        cdef long c
-        for p in range(self.players):
-            self.utilities[node * self.players + p] = sum(
-                prob * self.utilities[c * self.players + p] for prob, c in zip(probs, ids))
-        self.node_player[node] = PLAYER_TERMINAL
-        self.node_infoset[node] = -1
-        self.node_finish[node] = self.finished
-        self.finished += 1
-        return 0
 
     cdef long _infoset(self, GameCore core, int player, object obs, long depth, list actions) except -2:
         if player == PLAYER_CHANCE:

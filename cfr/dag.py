@@ -120,17 +120,9 @@ def _arrays(b: Builder, n: int, mode: str) -> GameTree:
     depth = np.frombuffer(b.node_depth, dtype=np.int64)
     finish = np.frombuffer(b.node_finish, dtype=np.int64)
     infoset = np.frombuffer(b.node_infoset, dtype=np.int64)
-    # nodes below a collapsed chance node (``_dag.Builder._collapse``) hang from no edge
-    live = np.zeros(len(player), dtype=bool)
-    live[0] = True
-    live[np.frombuffer(b.e_child, dtype=np.int64)] = True
-    keep = np.flatnonzero(live)
-    player, depth, finish, infoset = player[keep], depth[keep], finish[keep], infoset[keep]
-    compact = np.full(len(live), -1, dtype=np.int64)
-    compact[keep] = np.arange(len(keep))
     count = len(player)
-    par = compact[np.frombuffer(b.e_parent, dtype=np.int64)]
-    ch = compact[np.frombuffer(b.e_child, dtype=np.int64)]
+    par = np.frombuffer(b.e_parent, dtype=np.int64)
+    ch = np.frombuffer(b.e_child, dtype=np.int64)
     index = np.frombuffer(b.e_index, dtype=np.int64)
     order = _topological_order(par, ch, index, depth, finish)
     if order is None and mode == "observation":     # the walk checks this; kept as a guard
@@ -156,7 +148,7 @@ def _arrays(b: Builder, n: int, mode: str) -> GameTree:
     edge_sa = np.where(chance, -1, first[np.where(chance, 0, parent_infoset)] + index) \
         if len(first) else np.full(len(par), -1, dtype=np.int64)
     edge_owner = np.where(chance, n, parent_player)
-    utilities = np.frombuffer(b.utilities, dtype=float).reshape(len(live), n)[keep][order]
+    utilities = np.frombuffer(b.utilities, dtype=float).reshape(count, n)[order]
     sa_infoset = np.repeat(np.arange(len(actions), dtype=np.int64), counts)
     sa_action = np.array([a for acts in actions for a in acts], dtype=np.int64)
     decision = np.flatnonzero(node_infoset >= 0)
@@ -204,7 +196,7 @@ def _topological_order(par, ch, index, depth, finish):
         rank[level] = np.arange(len(level)) + sum(len(x) for x in out)
         out.append(level)
     order = np.concatenate(out)
-    if len(order) != count:          # a node no edge reaches (cannot happen after compaction)
+    if len(order) != count:          # a node no edge reaches (the walk makes none)
         return None
     return order
 
