@@ -61,9 +61,15 @@ from cfr.tree import GameTree
 
 __all__ = ["DagInfo", "NotExact", "TooManyNodes", "build_dag", "dag_mode", "nash_conv",
            "exploitability", "values", "best_responses", "state_key", "infoset_index", "lift",
-           "backward_induction", "MODES", "KEYS"]
+           "backward_induction", "MODES", "KEYS", "ALGORITHM"]
 
 MODES = ("position", "observation")
+#: the CFR variant the toolkit runs over a DAG (experiments.bench_cfr, the study): DCFR
+#: (a=1.5, b=0, g=2). An iteration over a centipede's DAG costs about 0.1 s, and on
+#: NeedyCentipede4's DCFR's average is below NashConv 1e-3 after 150 iterations (4.5e-4;
+#: 1.5e-3 at 100) where CFR+'s needs 300 (8.8e-4; 1.3e-3 at 250); on 3Blotto13 the two are
+#: alike (NashConv 2.07e-3 and 2.04e-3 after 400)
+ALGORITHM = "dcfr"
 #: a policy file's ``keys`` for a policy solved over a DAG of each mode (cfr.policy_file)
 KEYS = {"position": "dag-position", "observation": "dag-observation"}
 

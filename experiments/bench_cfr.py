@@ -27,7 +27,7 @@ whose tree is too large to list (``cfr.tree.TreeTooLarge``: 3Blotto13,
 Centipede9, NeedyCentipede4) runs CFR+ over its DAG of merged histories
 (``cfr.dag``: positions for perfect-information games, positions and
 observations for blind ones), whose best responses are exact, with DCFR instead
-of CFR+ (``DAG_ALGORITHM``: it needs half the iterations on the centipedes) and
+of CFR+ (``cfr.dag.ALGORITHM``: half CFR+'s iterations to 1e-3 on NeedyCentipede4) and
 checkpoints every 25 iterations after 50; its time includes the DAG's walk. Only where the DAG would change the game (``cfr.dag.NotExact``)
 does it fall back to outcome-sampling MCCFR (``cfr.mccfr``, seed 0) for the
 time limit, whose NashConv cannot be evaluated: that row says so with the
@@ -46,6 +46,7 @@ import pyspiel
 
 import games  # noqa: F401  (registers ttt)
 from analysis.study import positive_float, positive_int
+from cfr.dag import ALGORITHM as DAG_ALGORITHM   # the DAG rows' CFR variant (DCFR; why: there)
 from cfr.tabular import TabularCFR
 from cfr.tree import enumerate_tree, turn_based
 
@@ -175,10 +176,6 @@ def sampled_row(game, measure: str, refusal, limit: float, seed: int = 0) -> dic
             "build_seconds": None, "dag": None}
 
 
-#: the DAG rows' algorithm: DCFR (a=1.5, b=0, g=2). On NeedyCentipede4's DAG its average
-#: reaches NashConv 4.5e-4 after 150 iterations where CFR+'s needs 300 (and 3Blotto13's
-#: exploitability is the same under both: 1.0e-3 after 400), and an iteration costs 0.1 s there
-DAG_ALGORITHM = "dcfr"
 
 
 def dilemma_games() -> list[str]:

@@ -127,15 +127,12 @@ FULL = dict(cfr_iterations=20000, dag_iterations=1000, games_per_pair=200, simul
 # strategies each passed it, and KBeauty9 with hidden turns began a table of 512^4 = 6.9e10
 # profiles, 8 GB in ten minutes and growing. The largest table the study computes is the
 # Ultimatum games' 128 x 256 = 32,768; 100,000 is the payoffs tool's own limit.)
-#: a game solved over its DAG runs DCFR, not CFR+: on NeedyCentipede4 its average needs half
-#: CFR+'s iterations to NashConv 5e-4, at 0.1 s an iteration (experiments.bench_cfr.DAG_ALGORITHM)
-DAG_ALGORITHM = "dcfr"
 ALGORITHM_NAMES = {"cfr+": "CFR+", "dcfr": "DCFR"}
 # (dag_iterations: a game past cfr_max_histories is solved over its DAG of merged histories
-# where that is exact (cfr.dag: 3Blotto13, Centipede9, NeedyCentipede4), at about 0.1 s an
-# iteration on a centipede's 1.3 million nodes after a 17 s walk; DCFR's 200 iterations bring a
-# centipede's NashConv to 2e-4 and 3Blotto13's exploitability to 3e-3, 1,000 the latter's to
-# about 2e-4 (python -m experiments.bench_cfr).)
+# where that is exact (cfr.dag: 3Blotto13, Centipede9, NeedyCentipede4) with cfr.dag.ALGORITHM
+# (DCFR), at about 0.1 s an iteration on a centipede's 1.3 million nodes after a 17 s walk;
+# 200 iterations bring the centipedes' NashConv to 3.0e-5 and 1.9e-4 (the quick run of stop 27)
+# and 3Blotto13's exploitability to 3.3e-3, 1,000 the latter's to 3.1e-4.)
 # (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
 # 3.4M positions took over 5 GB and most of the quick run before this cap.
 # Games past it are refused on a count made without building (cfr/count.py).)
@@ -358,7 +355,7 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
         rec["cfr_refused"] = str(e)
     else:
         over_dag = is_dag(cfr_tree)
-        algorithm = DAG_ALGORITHM if over_dag else "cfr+"
+        algorithm = cfr_dag.ALGORITHM if over_dag else "cfr+"
         result = cfr_run(tgame, algorithm, tree=cfr_tree,
                          iterations=dag_iterations or cfr_iterations if over_dag else cfr_iterations)
         policy = result.policy
