@@ -1,11 +1,22 @@
 """Build and install the toolkit: every ``.pyx`` below the packages becomes an
 extension module of the same dotted name, so adding a kernel needs no edit here."""
+
 from pathlib import Path
 
 from setuptools import Extension, find_packages, setup
 
-PACKAGES = ("games", "records", "mcts", "solvers", "cfr", "agents", "analysis", "registry", "experiments",
-            "webapp")
+PACKAGES = (
+    "games",
+    "records",
+    "mcts",
+    "solvers",
+    "cfr",
+    "agents",
+    "analysis",
+    "registry",
+    "experiments",
+    "webapp",
+)
 ROOT = Path(__file__).parent
 
 
@@ -32,8 +43,10 @@ setup(
     description="Game-AI research toolkit: connection games with flips, tic-tac-toe "
     "variations, fast search and solvers, all as OpenSpiel games",
     packages=find_packages(include=[f"{p}*" for p in PACKAGES]),
-    package_data={**{p: ["*.pxd", "*.pyx", "**/*.json"] for p in PACKAGES},
-                  "webapp": ["templates/*.html", "static/*"]},
+    package_data={
+        **{p: ["*.pxd", "*.pyx", "**/*.json"] for p in PACKAGES},
+        "webapp": ["templates/*.html", "static/*"],
+    },
     ext_modules=extensions(),
     python_requires=">=3.11",
     install_requires=[
@@ -47,8 +60,8 @@ setup(
         "cython==3.3.1",
         "openskill==6.2.0",
         "flask==3.1.3",
-        "pygambit==16.7.0",     # Gambit's normal-form tools (payoff tables' .nfg, equilibria)
-        "waitress==3.0.2",      # the web app's threaded WSGI server
+        "pygambit==16.7.0",  # Gambit's normal-form tools (payoff tables' .nfg, equilibria)
+        "waitress==3.0.2",  # the web app's threaded WSGI server
     ],
     entry_points={"console_scripts": ["flipgames-web = webapp.cli:main"]},
     extras_require={

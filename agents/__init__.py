@@ -16,12 +16,31 @@ a web app all name and build bots the same way::
 - ``builtin``: the kinds random, mcts, openspiel_mcts and alphabeta.
 - ``build``: ``make_bot(spec, game, player, seed)``.
 """
-from agents.kinds import (BOT_KINDS, BotKind, describe_kinds, get_kind, list_kinds,
-                          register_bot_kind, unregister_bot_kind)
+
+from agents.kinds import (
+    BOT_KINDS,
+    BotKind,
+    describe_kinds,
+    get_kind,
+    list_kinds,
+    register_bot_kind,
+    unregister_bot_kind,
+)
 from agents.options import Option
 from agents.spec import BotSpec
 from agents import builtin  # noqa: F401  (registers the built-in kinds)
 from agents.build import MAX_SEED, make_bot
 
-__all__ = ["BOT_KINDS", "BotKind", "BotSpec", "MAX_SEED", "Option", "describe_kinds", "get_kind",
-           "list_kinds", "make_bot", "register_bot_kind", "unregister_bot_kind"]
+__all__ = [
+    "BOT_KINDS",
+    "BotKind",
+    "BotSpec",
+    "MAX_SEED",
+    "Option",
+    "describe_kinds",
+    "get_kind",
+    "list_kinds",
+    "make_bot",
+    "register_bot_kind",
+    "unregister_bot_kind",
+]

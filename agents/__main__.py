@@ -4,6 +4,7 @@ The catalogue is the reference for ``--bot KIND:key=value,...`` on every
 command line, so it is printed from the registry itself rather than kept by
 hand in help texts.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,7 +27,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m agents",
         description="List the bot kinds of the catalogue and their options; a bot spec is "
-                    "KIND or KIND:key=value,...,name=NAME, or package.module:function[:key=value,...].")
+        "KIND or KIND:key=value,...,name=NAME, or package.module:function[:key=value,...].",
+    )
     parser.add_argument("--json", action="store_true", help="print the catalogue as JSON")
     args = parser.parse_args(argv)
     kinds = describe_kinds()
@@ -37,8 +39,10 @@ def main(argv=None) -> int:
         print(f"{kind['name']}: {kind['description']}")
         for option in kind["options"]:
             names = option["name"] + "".join(f" ({alias})" for alias in option["aliases"])
-            print(f"  {names:<32} {option['type']:<6} default {option['default']!s:<6} "
-                  f"{_range(option):<16} {option['help']}")
+            print(
+                f"  {names:<32} {option['type']:<6} default {option['default']!s:<6} "
+                f"{_range(option):<16} {option['help']}"
+            )
     return 0
 
 

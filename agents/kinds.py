@@ -16,6 +16,7 @@ A builder is called as ``builder(game, player, seed, **settings)`` with the
 full settings (defaults filled in, aliases resolved) and returns a
 ``pyspiel.Bot``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -53,8 +54,9 @@ class BotKind:
         for option in self.options:
             for alias in (option.name, *option.aliases):
                 if alias in seen or alias == "name":
-                    raise ValueError(f"bot kind {self.name!r}: option name {alias!r} is used twice "
-                                     f"or reserved")
+                    raise ValueError(
+                        f"bot kind {self.name!r}: option name {alias!r} is used twice or reserved"
+                    )
                 seen[alias] = option.name
 
     def option(self, key: str) -> Option | None:
@@ -82,13 +84,17 @@ class BotKind:
                     settings[key] = Option(key, None).coerce(value, owner)
                     continue
                 names = [n for o in self.options for n in (o.name, *o.aliases)]
-                allowed = ", ".join(o.name + "".join(f" (or {a})" for a in o.aliases)
-                                    for o in self.options) or "none"
-                raise ValueError(f"{owner} has no option {key!r}{did_you_mean(key, names)}; "
-                                 f"its options: {allowed}")
+                allowed = (
+                    ", ".join(o.name + "".join(f" (or {a})" for a in o.aliases) for o in self.options)
+                    or "none"
+                )
+                raise ValueError(
+                    f"{owner} has no option {key!r}{did_you_mean(key, names)}; its options: {allowed}"
+                )
             if option.name in given_as:
-                raise ValueError(f"{owner}: give {given_as[option.name]!r} or {key!r}, not both "
-                                 f"(they are the same option)")
+                raise ValueError(
+                    f"{owner}: give {given_as[option.name]!r} or {key!r}, not both (they are the same option)"
+                )
             given_as[option.name] = key
             settings[option.name] = option.coerce(value, owner, key)
         for option in self.options:
@@ -103,12 +109,17 @@ class BotKind:
 
     def describe(self) -> dict:
         """A JSON-able description of the kind, for listings and forms."""
-        return {"name": self.name, "description": self.description, "open": self.open,
-                "options": [option.describe() for option in self.options]}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "open": self.open,
+            "options": [option.describe() for option in self.options],
+        }
 
     @classmethod
-    def from_function(cls, name: str, function: Callable[..., Any],
-                      description: str | None = None) -> "BotKind":
+    def from_function(
+        cls, name: str, function: Callable[..., Any], description: str | None = None
+    ) -> "BotKind":
         """A kind whose schema is read from ``function(game, player, seed, **options)``.
 
         Keyword parameters after the first three become options; their type
@@ -119,20 +130,26 @@ class BotKind:
             raise ValueError(f"bot kind {name!r}: {function!r} is not callable")
         try:
             parameters = list(inspect.signature(function).parameters.values())
-        except (TypeError, ValueError):        # a builtin without a signature: cannot check
+        except (TypeError, ValueError):  # a builtin without a signature: cannot check
             return cls(name, function, (), description or "", open=True)
-        positional = [p for p in parameters
-                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         has_varargs = any(p.kind == p.VAR_POSITIONAL for p in parameters)
         if len(positional) < 3 and not has_varargs:
-            raise ValueError(f"bot kind {name!r}: the builder must take (game, player, seed, "
-                             f"**options), but its signature is {inspect.signature(function)}")
+            raise ValueError(
+                f"bot kind {name!r}: the builder must take (game, player, seed, "
+                f"**options), but its signature is {inspect.signature(function)}"
+            )
         options = []
         for parameter in positional[3:] + [p for p in parameters if p.kind == p.KEYWORD_ONLY]:
             has_default = parameter.default is not parameter.empty
-            options.append(Option(parameter.name, _annotated_type(parameter.annotation),
-                                  _scalar(parameter.default) if has_default else None,
-                                  required=not has_default))
+            options.append(
+                Option(
+                    parameter.name,
+                    _annotated_type(parameter.annotation),
+                    _scalar(parameter.default) if has_default else None,
+                    required=not has_default,
+                )
+            )
         is_open = any(p.kind == p.VAR_KEYWORD for p in parameters)
         doc = description if description is not None else (inspect.getdoc(function) or "")
         return cls(name, function, tuple(options), doc.split("\n\n")[0], open=is_open)
@@ -160,10 +177,16 @@ BOT_KINDS: dict[str, BotKind] = {}
 _FUNCTION_KINDS: dict[str, BotKind] = {}
 
 
-def register_bot_kind(name: str, builder: Callable[..., Any], options: tuple[Option, ...] | None = None,
-                      *, description: str | None = None,
-                      check: Callable[[Mapping[str, Any]], None] | None = None,
-                      open: bool = False, replace: bool = False) -> BotKind:
+def register_bot_kind(
+    name: str,
+    builder: Callable[..., Any],
+    options: tuple[Option, ...] | None = None,
+    *,
+    description: str | None = None,
+    check: Callable[[Mapping[str, Any]], None] | None = None,
+    open: bool = False,
+    replace: bool = False,
+) -> BotKind:
     """Add a kind for this process and return it.
 
     ``builder(game, player, seed, **settings)`` returns a ``pyspiel.Bot``.
@@ -172,8 +195,9 @@ def register_bot_kind(name: str, builder: Callable[..., Any], options: tuple[Opt
     there too; a ``"package.module:function"`` kind needs no registration.
     """
     if not isinstance(name, str) or not _KIND_NAME.match(name):
-        raise ValueError(f"a bot kind's name must be letters, digits and _ (not starting with a "
-                         f"digit), got {name!r}")
+        raise ValueError(
+            f"a bot kind's name must be letters, digits and _ (not starting with a digit), got {name!r}"
+        )
     if name in BOT_KINDS and not replace:
         raise ValueError(f"bot kind {name!r} is already registered (pass replace=True to replace it)")
     if options is None:
@@ -197,9 +221,11 @@ def get_kind(name: str) -> BotKind:
     if kind is not None:
         return kind
     if not isinstance(name, str) or not _FUNCTION_KIND.match(name):
-        raise ValueError(f"unknown bot kind {name!r}{did_you_mean(str(name), BOT_KINDS)}; "
-                         f"known kinds: {', '.join(sorted(BOT_KINDS))}, "
-                         f"or give 'package.module:function'")
+        raise ValueError(
+            f"unknown bot kind {name!r}{did_you_mean(str(name), BOT_KINDS)}; "
+            f"known kinds: {', '.join(sorted(BOT_KINDS))}, "
+            f"or give 'package.module:function'"
+        )
     kind = _FUNCTION_KINDS.get(name)
     if kind is None:
         module_name, _, attribute = name.partition(":")

@@ -11,6 +11,7 @@ Values are the JSON scalars a spec string or file can carry: ``bool``,
 spec must survive a JSON round trip and no budget means anything as NaN or
 infinity.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -31,8 +32,9 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
 def check_scalar(where: str, value: Any) -> None:
     """Refuse a value no spec can carry: not a JSON scalar, or a non-finite float."""
     if not isinstance(value, OPTION_TYPES):
-        raise ValueError(f"{where} must be a number, true/false or a string, "
-                         f"got {type(value).__name__} {value!r}")
+        raise ValueError(
+            f"{where} must be a number, true/false or a string, got {type(value).__name__} {value!r}"
+        )
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"{where} must be a finite number, got {value}")
 
@@ -60,8 +62,9 @@ class Option:
 
     def __post_init__(self):
         if self.type is not None and self.type not in OPTION_TYPES:
-            raise ValueError(f"option {self.name!r}: type must be one of bool, int, float, str, "
-                             f"got {self.type!r}")
+            raise ValueError(
+                f"option {self.name!r}: type must be one of bool, int, float, str, got {self.type!r}"
+            )
         if self.default is not None:
             self.coerce(self.default, "the default of")
         if self.required and self.default is not None:
@@ -92,8 +95,12 @@ class Option:
                 raise ValueError(f"{where} must be {self._kind_text()}, got {value!r}")
         else:
             value = float(value)
-        if self.minimum is not None and value < self.minimum or \
-                self.maximum is not None and value > self.maximum:
+        if (
+            self.minimum is not None
+            and value < self.minimum
+            or self.maximum is not None
+            and value > self.maximum
+        ):
             raise ValueError(f"{where} must be {self._kind_text()}, got {value!r}")
         return value
 
@@ -109,7 +116,13 @@ class Option:
 
     def describe(self) -> dict:
         """A JSON-able description, for listings and forms."""
-        return {"name": self.name, "type": self.type.__name__ if self.type else "any",
-                "default": self.default, "required": self.required,
-                "minimum": self.minimum, "maximum": self.maximum,
-                "aliases": list(self.aliases), "help": self.help}
+        return {
+            "name": self.name,
+            "type": self.type.__name__ if self.type else "any",
+            "default": self.default,
+            "required": self.required,
+            "minimum": self.minimum,
+            "maximum": self.maximum,
+            "aliases": list(self.aliases),
+            "help": self.help,
+        }

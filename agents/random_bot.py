@@ -7,6 +7,7 @@ answer a finished game with the same ValueError (the same holds for a player
 with no legal action, asked out of turn). The moves are still the C++ bot's,
 so a seed plays the same games it always did.
 """
+
 from __future__ import annotations
 
 import pyspiel
@@ -28,9 +29,11 @@ class UniformRandomBot(pyspiel.Bot):
 
     def _check(self, state):
         refuse_terminal(state)
-        if not state.legal_actions(self._player):    # the C++ bot would crash on an empty choice
-            raise ValueError(f"player {self._player} has no legal action in this state "
-                             f"(the player to move is {state.current_player()})")
+        if not state.legal_actions(self._player):  # the C++ bot would crash on an empty choice
+            raise ValueError(
+                f"player {self._player} has no legal action in this state "
+                f"(the player to move is {state.current_player()})"
+            )
 
     def step(self, state):
         self._check(state)

@@ -18,6 +18,7 @@ with defaults filled in, so ``simulations=300`` and ``max_simulations=300``
 are the same bot, and ``name=strong`` with 2000 simulations is not the same
 bot as ``name=strong`` with 1).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -62,11 +63,17 @@ class BotSpec:
             if isinstance(value, str) and "," in value:
                 raise ValueError(f"bot {self.kind!r} option {key!r}: a value cannot contain ','")
         object.__setattr__(self, "options", tuple(sorted(pairs)))
-        if self.name is not None and (not isinstance(self.name, str) or not self.name.strip()
-                                      or "," in self.name or self.name != self.name.strip()):
-            raise ValueError(f"a bot's name must be a non-empty string without ',' or surrounding "
-                             f"spaces, got {self.name!r}")
-        self._settings       # validates the options against the kind
+        if self.name is not None and (
+            not isinstance(self.name, str)
+            or not self.name.strip()
+            or "," in self.name
+            or self.name != self.name.strip()
+        ):
+            raise ValueError(
+                f"a bot's name must be a non-empty string without ',' or surrounding "
+                f"spaces, got {self.name!r}"
+            )
+        self._settings  # validates the options against the kind
 
     @classmethod
     def make(cls, kind: str, name: str | None = None, **options: Any) -> "BotSpec":
@@ -96,8 +103,9 @@ class BotSpec:
     @property
     def fingerprint(self) -> str:
         """16 hex digits identifying the kind and full settings (not the name)."""
-        text = json.dumps({"kind": self.kind, "settings": self.settings},
-                          sort_keys=True, separators=(",", ":"))
+        text = json.dumps(
+            {"kind": self.kind, "settings": self.settings}, sort_keys=True, separators=(",", ":")
+        )
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def __str__(self) -> str:
@@ -109,8 +117,13 @@ class BotSpec:
 
     def to_json(self) -> dict:
         """The spec as given plus, for records, its full settings and fingerprint."""
-        return {"kind": self.kind, "options": dict(self.options), "name": self.name,
-                "settings": self.settings, "fingerprint": self.fingerprint}
+        return {
+            "kind": self.kind,
+            "options": dict(self.options),
+            "name": self.name,
+            "settings": self.settings,
+            "fingerprint": self.fingerprint,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping) -> "BotSpec":
@@ -138,9 +151,9 @@ class BotSpec:
         if not kind:
             raise ValueError(f"bot spec {text!r} has no kind")
         function = _FUNCTION_PART.match(rest)
-        if function and kind not in BOT_KINDS:        # package.module:function[:options]
+        if function and kind not in BOT_KINDS:  # package.module:function[:options]
             kind = f"{kind}:{function.group(1)}"
-            rest = rest[function.end():]
+            rest = rest[function.end() :]
         options: dict[str, Any] = {}
         name = None
         for item in filter(None, (part.strip() for part in rest.split(","))):

@@ -7,6 +7,7 @@ kernel (``random_playout`` on a copy of the start), so a study can afford
 hundreds of thousands of games. Game i uses seed S+i, so any game can be
 replayed alone.
 """
+
 from __future__ import annotations
 
 import sys
@@ -19,7 +20,7 @@ from tqdm import tqdm
 from analysis.stats import wilson_interval
 
 #: The kernels take a playout's seed as an unsigned 64-bit integer.
-MAX_SEED = 2 ** 64 - 1
+MAX_SEED = 2**64 - 1
 
 
 @dataclass
@@ -49,13 +50,15 @@ class PlayoutSummary:
             "playouts_per_second": self.games / self.seconds if self.seconds > 0 else float("inf"),
         }
         if len(placements):
-            result.update({
-                "mean_placements": float(placements.mean()),
-                "min_placements": int(placements.min()),
-                "max_placements": int(placements.max()),
-                "mean_flips": float(np.mean(self.flips)),
-                "mean_turns": float(np.mean(self.turns)),
-            })
+            result.update(
+                {
+                    "mean_placements": float(placements.mean()),
+                    "min_placements": int(placements.min()),
+                    "max_placements": int(placements.max()),
+                    "mean_flips": float(np.mean(self.flips)),
+                    "mean_turns": float(np.mean(self.turns)),
+                }
+            )
             if self.cells:
                 filled = 1.0 - np.asarray(self.empty_cells) / self.cells
                 result["mean_board_filled"] = float(filled.mean())
@@ -68,12 +71,15 @@ def random_playouts(name: str, game, root, n: int, seed: int, progress: bool = F
     if n <= 0:
         raise ValueError(f"the number of games must be positive, got {n}")
     if not 0 <= seed <= MAX_SEED - (n - 1):
-        raise ValueError(f"the seed must be in 0..{MAX_SEED - (n - 1)} (game i uses seed+i, an unsigned "
-                         f"64-bit integer), got {seed}")
+        raise ValueError(
+            f"the seed must be in 0..{MAX_SEED - (n - 1)} (game i uses seed+i, an unsigned "
+            f"64-bit integer), got {seed}"
+        )
     params = game.get_parameters()
     cells = 0
     if "board_shape" in params:
         from games.boards import make_board
+
         cells = make_board(params["board_shape"], params["board_size"]).num_cells
     summary = PlayoutSummary(name, n, seed, 0, 0, 0.0, cells=cells)
     start = time.perf_counter()

@@ -5,6 +5,7 @@ edit) and returns both paths. Matplotlib runs headless (Agg), since studies run
 on servers and Dask workers. Interval plots are horizontal so long variant names
 stay readable; every axis says what it measures and in which unit.
 """
+
 from __future__ import annotations
 
 import math
@@ -33,9 +34,17 @@ def save_figure(fig, stem: str | Path) -> list[Path]:
     return paths
 
 
-def plot_intervals(rows: Sequence[Mapping], stem: str | Path, *, title: str, xlabel: str,
-                   reference: float | None = None, reference_label: str | None = None,
-                   xlim: tuple[float, float] | None = None, annotate: str = "{value:.2f}") -> list[Path]:
+def plot_intervals(
+    rows: Sequence[Mapping],
+    stem: str | Path,
+    *,
+    title: str,
+    xlabel: str,
+    reference: float | None = None,
+    reference_label: str | None = None,
+    xlim: tuple[float, float] | None = None,
+    annotate: str = "{value:.2f}",
+) -> list[Path]:
     """One point with its interval per row, top to bottom in the given order.
 
     Each row: ``label``, ``value``, ``low``, ``high``, optional ``group`` (rows of
@@ -56,8 +65,15 @@ def plot_intervals(rows: Sequence[Mapping], stem: str | Path, *, title: str, xla
         label = group if group is not None and group not in seen else None
         seen.add(group)
         if not (math.isnan(low) or math.isnan(high)):
-            ax.errorbar([value], [y], xerr=[[max(0.0, value - low)], [max(0.0, high - value)]], fmt="o", capsize=3,
-                        color=colour[group], label=label)
+            ax.errorbar(
+                [value],
+                [y],
+                xerr=[[max(0.0, value - low)], [max(0.0, high - value)]],
+                fmt="o",
+                capsize=3,
+                color=colour[group],
+                label=label,
+            )
         else:
             ax.plot([value], [y], "o", color=colour[group], label=label)
         text = annotate.format(value=value, low=low, high=high)
@@ -79,24 +95,42 @@ def plot_intervals(rows: Sequence[Mapping], stem: str | Path, *, title: str, xla
     return save_figure(fig, stem)
 
 
-def plot_win_rates(rows: Sequence[Mapping], stem: str | Path, *, title: str,
-                   xlabel: str = "win rate (%), 95% Wilson interval",
-                   reference: float | None = 50.0,
-                   reference_label: str | None = "50% (no advantage)") -> list[Path]:
+def plot_win_rates(
+    rows: Sequence[Mapping],
+    stem: str | Path,
+    *,
+    title: str,
+    xlabel: str = "win rate (%), 95% Wilson interval",
+    reference: float | None = 50.0,
+    reference_label: str | None = "50% (no advantage)",
+) -> list[Path]:
     """Win rates given as fractions in ``value``/``low``/``high``, drawn in percent."""
-    scaled = [dict(row, value=100 * row["value"], low=100 * row["low"], high=100 * row["high"]) for row in rows]
+    scaled = [
+        dict(row, value=100 * row["value"], low=100 * row["low"], high=100 * row["high"]) for row in rows
+    ]
     # Tight intervals (thousands of games) need a decimal to show any width at all.
     digits = 1 if max(r["high"] - r["low"] for r in scaled) < 5 else 0
-    return plot_intervals(scaled, stem, title=title, xlabel=xlabel, reference=reference,
-                          reference_label=reference_label, xlim=(0, 100),
-                          annotate=f"{{value:.{digits}f}}% [{{low:.{digits}f}}, {{high:.{digits}f}}]")
+    return plot_intervals(
+        scaled,
+        stem,
+        title=title,
+        xlabel=xlabel,
+        reference=reference,
+        reference_label=reference_label,
+        xlim=(0, 100),
+        annotate=f"{{value:.{digits}f}}% [{{low:.{digits}f}}, {{high:.{digits}f}}]",
+    )
 
 
-def plot_rating_vs_compute(series: Mapping[str, Sequence[tuple[float, float, float, float]]],
-                           stem: str | Path, *, title: str,
-                           xlabel: str = "simulations per move (log scale)",
-                           ylabel: str = "rating (Elo, uniform Random = 0), 95% interval",
-                           flat: Mapping[str, tuple[float, float, float]] | None = None) -> list[Path]:
+def plot_rating_vs_compute(
+    series: Mapping[str, Sequence[tuple[float, float, float, float]]],
+    stem: str | Path,
+    *,
+    title: str,
+    xlabel: str = "simulations per move (log scale)",
+    ylabel: str = "rating (Elo, uniform Random = 0), 95% interval",
+    flat: Mapping[str, tuple[float, float, float]] | None = None,
+) -> list[Path]:
     """Rating against compute, one line per bot family.
 
     ``series[name]`` holds ``(compute, rating, low, high)`` points. ``flat`` holds
@@ -114,8 +148,15 @@ def plot_rating_vs_compute(series: Mapping[str, Sequence[tuple[float, float, flo
         y = np.array([p[1] for p in points])
         lo = np.array([p[2] for p in points])
         hi = np.array([p[3] for p in points])
-        ax.errorbar(x, y, yerr=[np.maximum(0.0, y - lo), np.maximum(0.0, hi - y)], marker="o", capsize=3, label=name,
-                    color=_COLOURS[i % len(_COLOURS)])
+        ax.errorbar(
+            x,
+            y,
+            yerr=[np.maximum(0.0, y - lo), np.maximum(0.0, hi - y)],
+            marker="o",
+            capsize=3,
+            label=name,
+            color=_COLOURS[i % len(_COLOURS)],
+        )
     offset = len(series)
     for j, (name, (rating, low, high)) in enumerate((flat or {}).items()):
         c = _COLOURS[(offset + j) % len(_COLOURS)]
@@ -131,9 +172,16 @@ def plot_rating_vs_compute(series: Mapping[str, Sequence[tuple[float, float, flo
     return save_figure(fig, stem)
 
 
-def plot_histograms(data: Mapping[str, Sequence[float]], stem: str | Path, *, title: str,
-                    xlabel: str = "game length (actions)", ylabel: str = "games (fraction)",
-                    integer: bool = True, columns: int = 3) -> list[Path]:
+def plot_histograms(
+    data: Mapping[str, Sequence[float]],
+    stem: str | Path,
+    *,
+    title: str,
+    xlabel: str = "game length (actions)",
+    ylabel: str = "games (fraction)",
+    integer: bool = True,
+    columns: int = 3,
+) -> list[Path]:
     """Histograms on shared axes: one panel per label (small multiples read better than overlays).
 
     Each panel marks its mean, so shifts between variants show at a glance.
@@ -150,8 +198,9 @@ def plot_histograms(data: Mapping[str, Sequence[float]], stem: str | Path, *, ti
         bins = np.linspace(lo, hi if hi > lo else lo + 1, 31)
     columns = min(columns, len(labels))
     rows = math.ceil(len(labels) / columns)
-    fig, axes = plt.subplots(rows, columns, figsize=(3.6 * columns, 2.5 * rows + 0.6),
-                             sharex=True, sharey=True, squeeze=False)
+    fig, axes = plt.subplots(
+        rows, columns, figsize=(3.6 * columns, 2.5 * rows + 0.6), sharex=True, sharey=True, squeeze=False
+    )
     for k, label in enumerate(labels):
         ax = axes[k // columns][k % columns]
         values = np.asarray(data[label], dtype=float)

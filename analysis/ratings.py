@@ -30,6 +30,7 @@ Why anchoring: ratings are only defined up to a shift. Uniform Random is the
 one player every study includes and the one whose strength never changes, so it
 is pinned at 0 and appears on every leaderboard.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -104,8 +105,10 @@ def _tally(records: Iterable[Mapping]):
     for record in records:
         players, returns = record["players"], record["returns"]
         if len(players) < 2 or len(returns) != len(players):
-            raise ValueError(f"ratings need records with a return per seat of two or more players, "
-                             f"got players={players} returns={returns}")
+            raise ValueError(
+                f"ratings need records with a return per seat of two or more players, "
+                f"got players={players} returns={returns}"
+            )
         if seats is None:
             seats = len(players)
         elif len(players) != seats:
@@ -129,9 +132,13 @@ def _tally(records: Iterable[Mapping]):
     return table, wdl, total, seats or 2
 
 
-def fit_ratings(records: Iterable[Mapping], anchor: str | None = DEFAULT_ANCHOR,
-                prior_sd: float | None = 1000.0, first_move: bool = True,
-                confidence: float = 0.95) -> RatingFit:
+def fit_ratings(
+    records: Iterable[Mapping],
+    anchor: str | None = DEFAULT_ANCHOR,
+    prior_sd: float | None = 1000.0,
+    first_move: bool = True,
+    confidence: float = 0.95,
+) -> RatingFit:
     """Fit Bradley-Terry ratings (Elo scale) to records of two or more players.
 
     Each record needs ``players`` (names by seat, seat 0 moves first) and
@@ -184,8 +191,13 @@ def fit_ratings(records: Iterable[Mapping], anchor: str | None = DEFAULT_ANCHOR,
             grad[:n] += s
         return nll, grad
 
-    result = optimize.minimize(objective, np.zeros(n_params), jac=True, method="L-BFGS-B",
-                               options={"maxiter": 10000, "gtol": 1e-10, "ftol": 1e-15})
+    result = optimize.minimize(
+        objective,
+        np.zeros(n_params),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": 10000, "gtol": 1e-10, "ftol": 1e-15},
+    )
     x = result.x
     theta, s = unpack(x)
     # Without a prior the MLE is infinite when a player scores 0% or 100%, and
@@ -193,8 +205,10 @@ def fit_ratings(records: Iterable[Mapping], anchor: str | None = DEFAULT_ANCHOR,
     # then drifts off to thousands of Elo, which is what the second test catches.
     perfect = any(w_ + d_ == 0 or l_ + d_ == 0 for w_, d_, l_ in wdl.values())
     if prior_sd is None and (perfect or not result.success or np.ptp(theta) * ELO_PER_NAT > 3000):
-        raise ValueError("the maximum likelihood ratings do not exist (some player wins or loses "
-                         "every game against the rest); fit with a prior_sd")
+        raise ValueError(
+            "the maximum likelihood ratings do not exist (some player wins or loses "
+            "every game against the rest); fit with a prior_sd"
+        )
 
     # Hessian of the negative log posterior, for the Laplace intervals.
     d = theta[pairs[:, 0]] - theta[pairs[:, 1]] + (s[seat_i] - s[seat_j])
@@ -256,11 +270,24 @@ def leaderboard_table(fit: RatingFit, fmt: str = "markdown") -> str:
     lines = []
     for rank, row in enumerate(fit.ratings, 1):
         name = row.name + (" (anchor)" if row.name == fit.anchor else "")
-        lines.append([str(rank), name, f"{row.rating:.0f}", f"{row.low:.0f}", f"{row.high:.0f}",
-                      str(row.games), str(row.wins), str(row.draws), str(row.losses), f"{row.score:.3f}"])
+        lines.append(
+            [
+                str(rank),
+                name,
+                f"{row.rating:.0f}",
+                f"{row.low:.0f}",
+                f"{row.high:.0f}",
+                str(row.games),
+                str(row.wins),
+                str(row.draws),
+                str(row.losses),
+                f"{row.score:.3f}",
+            ]
+        )
     if fmt == "csv":
         import csv
         import io
+
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(header)
@@ -275,18 +302,24 @@ def leaderboard_table(fit: RatingFit, fmt: str = "markdown") -> str:
     out += ["| " + " | ".join(line) + " |" for line in lines]
     if len(fit.seat_elo) > 2 and any(any(row) for row in fit.seat_elo):
         out.append("")
-        shown = ", ".join(f"seat {k} {h:+.0f} [{lo:+.0f}, {hi:+.0f}]"
-                          for k, (h, lo, hi) in enumerate(fit.seat_elo[:-1]))
-        out.append(f"Seat advantages over seat {len(fit.seat_elo) - 1} (Elo): {shown}; over {fit.games} games.")
+        shown = ", ".join(
+            f"seat {k} {h:+.0f} [{lo:+.0f}, {hi:+.0f}]" for k, (h, lo, hi) in enumerate(fit.seat_elo[:-1])
+        )
+        out.append(
+            f"Seat advantages over seat {len(fit.seat_elo) - 1} (Elo): {shown}; over {fit.games} games."
+        )
     elif fit.first_move_elo or fit.first_move_low or fit.first_move_high:
         out.append("")
-        out.append(f"First-move advantage: {fit.first_move_elo:+.0f} Elo "
-                   f"[{fit.first_move_low:+.0f}, {fit.first_move_high:+.0f}] over {fit.games} games.")
+        out.append(
+            f"First-move advantage: {fit.first_move_elo:+.0f} Elo "
+            f"[{fit.first_move_low:+.0f}, {fit.first_move_high:+.0f}] over {fit.games} games."
+        )
     return "\n".join(out) + "\n"
 
 
-def synthetic_records(ratings: Mapping[str, float], games_per_pair: int, seed: int,
-                      first_move_elo: float = 0.0) -> list[dict]:
+def synthetic_records(
+    ratings: Mapping[str, float], games_per_pair: int, seed: int, first_move_elo: float = 0.0
+) -> list[dict]:
     """Games drawn from a Bradley-Terry model with known ratings, seats alternating.
 
     Used to check that the fit recovers what generated the data.
@@ -295,13 +328,14 @@ def synthetic_records(ratings: Mapping[str, float], games_per_pair: int, seed: i
     names = sorted(ratings)
     records = []
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             for g in range(games_per_pair):
                 first, second = (a, b) if g % 2 == 0 else (b, a)
                 p = expected_score(ratings[first] + first_move_elo, ratings[second])
                 first_wins = rng.random() < p
-                records.append({"players": [first, second],
-                                "returns": [1.0, -1.0] if first_wins else [-1.0, 1.0]})
+                records.append(
+                    {"players": [first, second], "returns": [1.0, -1.0] if first_wins else [-1.0, 1.0]}
+                )
     return records
 
 

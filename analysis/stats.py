@@ -12,6 +12,7 @@ first-player advantage is measured on decisive games only, so that a drawish
 game is not mistaken for a second-player advantage; its draws are reported
 beside it.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -131,12 +132,15 @@ class FirstPlayerAdvantage:
     def __str__(self) -> str:
         if not self.decisive:  # no rate to state, rather than "nan%"
             return f"first player: no decisive games ({self.draws} draws)"
-        return (f"first player wins {100 * self.rate:.1f}% [{100 * self.low:.1f}, {100 * self.high:.1f}] "
-                f"of {self.decisive} decisive games (p = {self.p_value:.3g} vs 50%)")
+        return (
+            f"first player wins {100 * self.rate:.1f}% [{100 * self.low:.1f}, {100 * self.high:.1f}] "
+            f"of {self.decisive} decisive games (p = {self.p_value:.3g} vs 50%)"
+        )
 
 
-def first_player_advantage(first_wins: int, second_wins: int, draws: int = 0,
-                           confidence: float = 0.95) -> FirstPlayerAdvantage:
+def first_player_advantage(
+    first_wins: int, second_wins: int, draws: int = 0, confidence: float = 0.95
+) -> FirstPlayerAdvantage:
     """First-mover win rate among decisive games, Wilson interval, exact two-sided binomial test."""
     decisive = first_wins + second_wins
     if first_wins < 0 or second_wins < 0 or draws < 0:
@@ -157,7 +161,9 @@ def returns_to_winner(returns: Sequence[float]) -> int | None:
     return winners[0] if len(winners) == 1 else None
 
 
-def first_player_advantage_from_records(records: Iterable[Mapping], confidence: float = 0.95) -> FirstPlayerAdvantage:
+def first_player_advantage_from_records(
+    records: Iterable[Mapping], confidence: float = 0.95
+) -> FirstPlayerAdvantage:
     """First-player advantage from tournament records (``returns`` per seat, seat 0 moves first)."""
     counts = [0, 0, 0]  # seat 0 wins, seat 1 wins, draws
     for record in records:
@@ -166,7 +172,9 @@ def first_player_advantage_from_records(records: Iterable[Mapping], confidence: 
     return first_player_advantage(counts[0], counts[1], counts[2], confidence)
 
 
-def pairwise_win_rates(records: Iterable[Mapping], confidence: float = 0.95) -> dict[tuple[str, str], WinRate]:
+def pairwise_win_rates(
+    records: Iterable[Mapping], confidence: float = 0.95
+) -> dict[tuple[str, str], WinRate]:
     """For every ordered pair (a, b) that met: a's results against b over both seats."""
     counts: dict[tuple[str, str], list[int]] = {}
     for record in records:
@@ -220,11 +228,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m analysis.stats",
         description="Games needed for a precision (--precision), or the Wilson interval and the test "
-                    "against 50% of an observed result (--wins with --games).")
+        "against 50% of an observed result (--wins with --games).",
+    )
     parser.add_argument("--precision", type=float, help="wanted half-width of the 95%% interval, e.g. 0.05")
-    parser.add_argument("--rate", type=float, default=0.5, help="expected win rate (default 0.5, the worst case)")
-    parser.add_argument("--wins", type=non_negative_int, help="observed wins (of the first player, or of one bot)")
-    parser.add_argument("--games", type=positive_int, help="games played (decisive games for a first-player test)")
+    parser.add_argument(
+        "--rate", type=float, default=0.5, help="expected win rate (default 0.5, the worst case)"
+    )
+    parser.add_argument(
+        "--wins", type=non_negative_int, help="observed wins (of the first player, or of one bot)"
+    )
+    parser.add_argument(
+        "--games", type=positive_int, help="games played (decisive games for a first-player test)"
+    )
     parser.add_argument("--confidence", type=float, default=0.95)
     args = parser.parse_args(argv)
     if args.precision is None and args.wins is None:
@@ -232,8 +247,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.precision is not None:
             n = games_needed(args.precision, args.rate, args.confidence)
-            print(f"{n} games give a {100 * args.confidence:g}% Wilson interval of at most "
-                  f"±{100 * args.precision:g} points at a win rate of {100 * args.rate:g}%")
+            print(
+                f"{n} games give a {100 * args.confidence:g}% Wilson interval of at most "
+                f"±{100 * args.precision:g} points at a win rate of {100 * args.rate:g}%"
+            )
         if args.wins is not None:
             if args.games is None:
                 parser.error("--wins needs --games")

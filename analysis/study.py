@@ -16,6 +16,7 @@ later. A study directory is also where it resumes, so a rerun with a
 different configuration into the same directory is refused rather than
 silently mixed with the old records.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # --------------------------------------------------------------------------- code version
+
 
 def _git(*args: str) -> str:
     try:
@@ -52,6 +54,7 @@ def git_dirty_files() -> list[str]:
 
 # --------------------------------------------------------------------------- flags
 
+
 def _flag_type(name: str, convert: Callable[[str], Any], ok: Callable[[Any], bool]) -> Callable[[str], Any]:
     def parse(text: str):
         try:
@@ -61,6 +64,7 @@ def _flag_type(name: str, convert: Callable[[str], Any], ok: Callable[[Any], boo
         if value is None or not ok(value):
             raise argparse.ArgumentTypeError(f"must be {name}, got {text!r}")
         return value
+
     return parse
 
 
@@ -88,16 +92,22 @@ def study_parser(study: str, doc: str) -> argparse.ArgumentParser:
     a study adds its own settings after these."""
     name = study.rsplit(".", 1)[-1]
     parser = argparse.ArgumentParser(
-        prog=f"python -m {study}", description=doc.split("\n\n")[0],
+        prog=f"python -m {study}",
+        description=doc.split("\n\n")[0],
         epilog="Defaults are the quick run; --full sets the study's sizes "
-               "(any flag given explicitly still wins).")
-    parser.add_argument("--out", default=f"results/{name}",
-                        help="output directory, resumed if it exists (default: %(default)s)")
+        "(any flag given explicitly still wins).",
+    )
+    parser.add_argument(
+        "--out",
+        default=f"results/{name}",
+        help="output directory, resumed if it exists (default: %(default)s)",
+    )
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--full", action="store_true", help="the full study (hours)")
     parser.add_argument("--jobs", type=positive_int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--backend", default="joblib", choices=["joblib", "dask"],
-                        help="where the MCTS games run")
+    parser.add_argument(
+        "--backend", default="joblib", choices=["joblib", "dask"], help="where the MCTS games run"
+    )
     parser.add_argument("--scheduler", help="Dask scheduler address (with --backend dask)")
     parser.add_argument("--no-progress", action="store_true")
     return parser
@@ -111,6 +121,7 @@ def settings(args: argparse.Namespace, quick: dict, full: dict) -> dict:
 
 
 # --------------------------------------------------------------------------- output directory
+
 
 def prepare_out(out: str | Path, study: str, config: Mapping[str, Any], resume_keys: tuple[str, ...]) -> Path:
     """Create ``out``, check a previous run there used the same ``resume_keys``, write config.json.
@@ -126,11 +137,18 @@ def prepare_out(out: str | Path, study: str, config: Mapping[str, Any], resume_k
         old = json.loads(path.read_text()).get("config", {})
         changed = [k for k in resume_keys if k in old and old[k] != config.get(k)]
         if changed:
-            raise SystemExit(f"{out} holds a {study} run with different {', '.join(changed)} "
-                             f"({', '.join(f'{k}={old[k]!r}' for k in changed)}); use another --out")
-    info = {"study": study, "command": " ".join([Path(sys.executable).name, "-m", study, *sys.argv[1:]]),
-            "config": dict(config), "git": {"commit": git_commit(), "dirty_files": git_dirty_files()},
-            "python": platform.python_version(), "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            raise SystemExit(
+                f"{out} holds a {study} run with different {', '.join(changed)} "
+                f"({', '.join(f'{k}={old[k]!r}' for k in changed)}); use another --out"
+            )
+    info = {
+        "study": study,
+        "command": " ".join([Path(sys.executable).name, "-m", study, *sys.argv[1:]]),
+        "config": dict(config),
+        "git": {"commit": git_commit(), "dirty_files": git_dirty_files()},
+        "python": platform.python_version(),
+        "started_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
     path.write_text(json.dumps(info, indent=2, sort_keys=True) + "\n")
     return out
 
@@ -147,14 +165,17 @@ def _hold_run_lock(out: Path, study: str) -> None:
     one process, so a study may prepare its directory again (the tests do)."""
     from records.errors import StoreLocked
     from records.lock import WriteLock
+
     key = out.resolve()
     if key in _RUN_LOCKS:
         return
     try:
         _RUN_LOCKS[key] = WriteLock(out / "run.lock")
     except StoreLocked:
-        raise SystemExit(f"{out} is being written by another {study} run (it holds {out / 'run.lock'}); "
-                         f"wait for it to finish, or use another --out") from None
+        raise SystemExit(
+            f"{out} is being written by another {study} run (it holds {out / 'run.lock'}); "
+            f"wait for it to finish, or use another --out"
+        ) from None
 
 
 def say(message: str) -> None:
@@ -164,22 +185,27 @@ def say(message: str) -> None:
 
 # --------------------------------------------------------------------------- resumable pieces
 
-def resumable(games: list[str], path: Path, n_jobs: int, reusable, work, announce, report=None
-              ) -> dict[str, dict]:
+
+def resumable(
+    games: list[str], path: Path, n_jobs: int, reusable, work, announce, report=None
+) -> dict[str, dict]:
     """Records per game from the record store at ``path`` where ``reusable(record)``;
     the other games are run by ``work(game)`` on ``n_jobs`` processes and
     appended as they finish, so an interrupted study loses no finished piece.
     The store stays locked for the whole run, so a second run into the same
     output is refused instead of repeating the work."""
     from records import RecordStore
+
     with RecordStore(path, key="game") as store:
         done = store.resume({game: {} for game in games}, reusable=reusable)
         todo = [g for g in games if g not in done]
         if todo:
             from joblib import Parallel, delayed
+
             say(announce(len(todo)))
             for record in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                    delayed(work)(g) for g in todo):
+                delayed(work)(g) for g in todo
+            ):
                 store.append(record)
                 done[record["game"]] = record
                 if report:

@@ -28,6 +28,7 @@ Seats: a table of bots plays every seat permutation in turn (see ``make_tasks``)
 in two-player games that is alternation: even game indices put the first bot of
 the pair (labels sorted) in seat 0, which moves first.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -62,6 +63,7 @@ _GAMES: dict[str, pyspiel.Game] = {}
 def load_game(game_string: str, imports: Sequence[str] = ()) -> pyspiel.Game:
     """Load (and cache per process) a game, registering this project's games first."""
     import games  # noqa: F401  (registers y_game, defector_y, ... with OpenSpiel)
+
     for module in imports:
         importlib.import_module(module)
     game = _GAMES.get(game_string)
@@ -105,8 +107,10 @@ def search_kind(game: pyspiel.Game) -> str:
     round, which a UCT reading the state would read. SM-MCTS (``sm_mcts``)
     searches a simultaneous round from the position at its start and needs the
     simultaneous form, which tournaments do not play (``playable_game_string``)."""
-    if (game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
-            and not is_simultaneous(game)):
+    if (
+        game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        and not is_simultaneous(game)
+    ):
         return "mcts"
     return "ismcts"
 
@@ -120,16 +124,23 @@ def check_bots(game_string: str, specs: Sequence[BotSpec], imports: Sequence[str
     wanted = search_kind(game)
     for spec in specs:
         if spec.kind in FULL_STATE_KINDS and wanted != "mcts":
-            why = ("its simultaneous rounds are played turn by turn, and the state holds the "
-                   "round's earlier plans" if game.get_type().short_name == "turn_based_simultaneous_game"
-                   else "it has hidden information")
-            raise ValueError(f"bot {spec.label!r}: {spec.kind} searches the whole state, which is "
-                             f"unfair on {game_string} ({why}); use the information-set search "
-                             f"{wanted} (e.g. --bot {wanted}:simulations=100)")
+            why = (
+                "its simultaneous rounds are played turn by turn, and the state holds the "
+                "round's earlier plans"
+                if game.get_type().short_name == "turn_based_simultaneous_game"
+                else "it has hidden information"
+            )
+            raise ValueError(
+                f"bot {spec.label!r}: {spec.kind} searches the whole state, which is "
+                f"unfair on {game_string} ({why}); use the information-set search "
+                f"{wanted} (e.g. --bot {wanted}:simulations=100)"
+            )
         if spec.kind == "sm_mcts" and game.get_type().short_name == "turn_based_simultaneous_game":
-            raise ValueError(f"bot {spec.label!r}: sm_mcts needs a round's start position, but the "
-                             f"tournament plays simultaneous games turn by turn ({game_string}); "
-                             f"use {wanted}")
+            raise ValueError(
+                f"bot {spec.label!r}: sm_mcts needs a round's start position, but the "
+                f"tournament plays simultaneous games turn by turn ({game_string}); "
+                f"use {wanted}"
+            )
         try:
             build_bot(spec, game, 0, 0)
         except (ValueError, pyspiel.SpielError) as error:
@@ -139,7 +150,7 @@ def check_bots(game_string: str, specs: Sequence[BotSpec], imports: Sequence[str
 def derive_seed(*parts: Any) -> int:
     """A 31-bit seed from any JSON-able parts; stable across processes and machines."""
     digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).digest()
-    return int.from_bytes(digest[:8], "little") % (2 ** 31 - 1)
+    return int.from_bytes(digest[:8], "little") % (2**31 - 1)
 
 
 def play_game(game, bots: Sequence[pyspiel.Bot], seed: int) -> dict:
@@ -152,8 +163,10 @@ def play_game(game, bots: Sequence[pyspiel.Bot], seed: int) -> dict:
     ``make_tasks`` applies).
     """
     if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-        raise ValueError("play_game needs a sequential game; make_tasks wraps a simultaneous game "
-                         "for play (playable_game_string)")
+        raise ValueError(
+            "play_game needs a sequential game; make_tasks wraps a simultaneous game "
+            "for play (playable_game_string)"
+        )
     rng = random.Random(seed)
     state = game.new_initial_state()
     for bot in bots:
@@ -179,8 +192,12 @@ def play_game(game, bots: Sequence[pyspiel.Bot], seed: int) -> dict:
                 bot.inform_action(state, player, action)
         state.apply_action(action)
         actions.append(int(action))
-    return {"returns": [float(r) for r in state.returns()], "length": len(actions),
-            "actions": actions, "seconds": [round(s, 6) for s in seconds]}
+    return {
+        "returns": [float(r) for r in state.returns()],
+        "length": len(actions),
+        "actions": actions,
+        "seconds": [round(s, 6) for s in seconds],
+    }
 
 
 # --------------------------------------------------------------------------- tasks
@@ -197,6 +214,7 @@ def game_fingerprint(game_string: str, imports: Sequence[str] = ()) -> str | Non
     if game.get_type().short_name != "ttt":
         return None
     from games.ttt import fingerprint
+
     return fingerprint(game.get_parameters()["rules"])
 
 
@@ -219,8 +237,11 @@ class GameTask:
 
     def settings(self) -> dict:
         """What a stored record of this key must match to be resumed (records.RecordStore.resume)."""
-        return {"seed": self.seed, "bots": [spec.to_json() for spec in self.seats],
-                "game_fingerprint": self.game_fingerprint}
+        return {
+            "seed": self.seed,
+            "bots": [spec.to_json() for spec in self.seats],
+            "game_fingerprint": self.game_fingerprint,
+        }
 
 
 def seatings(table: Sequence[BotSpec], num_players: int) -> list[tuple[BotSpec, ...]]:
@@ -231,9 +252,11 @@ def seatings(table: Sequence[BotSpec], num_players: int) -> list[tuple[BotSpec, 
     distinct = list(dict.fromkeys(table))
     if len(distinct) > num_players:
         raise ValueError(f"a table of {len(distinct)} bots does not fit a {num_players}-player game")
-    return [tuple(distinct[i] for i in seats)
-            for seats in itertools.product(range(len(distinct)), repeat=num_players)
-            if len(set(seats)) == len(distinct)]
+    return [
+        tuple(distinct[i] for i in seats)
+        for seats in itertools.product(range(len(distinct)), repeat=num_players)
+        if len(set(seats)) == len(distinct)
+    ]
 
 
 def _tables(pairs, n_specs: int, num_players: int) -> list[tuple[int, ...]]:
@@ -246,8 +269,9 @@ def _tables(pairs, n_specs: int, num_players: int) -> list[tuple[int, ...]]:
     if pairs == "first_vs_rest":
         return [(0, j) for j in range(1, n_specs)]
     if isinstance(pairs, str):
-        raise ValueError(f"pairs must be round_robin, self, first_vs_rest or a list of index tuples, "
-                         f"got {pairs!r}")
+        raise ValueError(
+            f"pairs must be round_robin, self, first_vs_rest or a list of index tuples, got {pairs!r}"
+        )
     tables = [tuple(p) for p in pairs]
     for table in tables:
         if not table or any(not isinstance(i, int) or not 0 <= i < n_specs for i in table):
@@ -255,9 +279,14 @@ def _tables(pairs, n_specs: int, num_players: int) -> list[tuple[int, ...]]:
     return tables
 
 
-def make_tasks(game: str, specs: Sequence[BotSpec], games_per_pair: int, seed: int,
-               pairs: str | Sequence[Sequence[int]] = "round_robin",
-               imports: Sequence[str] = ()) -> list[GameTask]:
+def make_tasks(
+    game: str,
+    specs: Sequence[BotSpec],
+    games_per_pair: int,
+    seed: int,
+    pairs: str | Sequence[Sequence[int]] = "round_robin",
+    imports: Sequence[str] = (),
+) -> list[GameTask]:
     """The games of a tournament on ``game``, for any number of players.
 
     ``pairs`` chooses the tables: ``"round_robin"`` (every two distinct bots in a
@@ -296,19 +325,36 @@ def make_tasks(game: str, specs: Sequence[BotSpec], games_per_pair: int, seed: i
         count = games_per_pair if num_players == 2 else -(-games_per_pair // len(rounds)) * len(rounds)
         for g in range(count):
             key = "|".join((game, *names, str(g)))
-            tasks.append(GameTask(key, game, rounds[g % len(rounds)], names, g,
-                                  derive_seed(seed, game, *names, g), tuple(imports), fingerprint))
+            tasks.append(
+                GameTask(
+                    key,
+                    game,
+                    rounds[g % len(rounds)],
+                    names,
+                    g,
+                    derive_seed(seed, game, *names, g),
+                    tuple(imports),
+                    fingerprint,
+                )
+            )
     return tasks
 
 
 def play_task(task: GameTask) -> dict:
     game = load_game(task.game, task.imports)
-    bots = [build_bot(spec, game, seat, derive_seed(task.seed, "seat", seat))
-            for seat, spec in enumerate(task.seats)]
+    bots = [
+        build_bot(spec, game, seat, derive_seed(task.seed, "seat", seat))
+        for seat, spec in enumerate(task.seats)
+    ]
     start = time.perf_counter()
     result = play_game(game, bots, derive_seed(task.seed, "chance"))
-    record = {"key": task.key, "game": task.game, "players": [s.label for s in task.seats],
-              "pair": list(task.pair), "index": task.index}
+    record = {
+        "key": task.key,
+        "game": task.game,
+        "players": [s.label for s in task.seats],
+        "pair": list(task.pair),
+        "index": task.index,
+    }
     record.update(task.settings())
     record.update(result)
     record["winner"] = returns_to_winner(result["returns"])
@@ -353,10 +399,19 @@ def _auto_chunk(n_tasks: int, workers: int) -> int:
     return max(1, min(32, n_tasks // (8 * max(1, workers))))
 
 
-def run_tasks(tasks: Sequence[GameTask], out: str | os.PathLike | RecordStore, *, backend: str = "joblib",
-              n_jobs: int = 1, scheduler: str | None = None, client: Any = None,
-              chunk_size: int | None = None, progress: bool = True, desc: str = "games",
-              on_record: Callable[[dict], None] | None = None) -> list[dict]:
+def run_tasks(
+    tasks: Sequence[GameTask],
+    out: str | os.PathLike | RecordStore,
+    *,
+    backend: str = "joblib",
+    n_jobs: int = 1,
+    scheduler: str | None = None,
+    client: Any = None,
+    chunk_size: int | None = None,
+    progress: bool = True,
+    desc: str = "games",
+    on_record: Callable[[dict], None] | None = None,
+) -> list[dict]:
     """Play every task whose key is not yet in ``out``; return the records of all ``tasks``.
 
     ``out`` is a path (opened and locked for this call) or a ``RecordStore``
@@ -368,9 +423,18 @@ def run_tasks(tasks: Sequence[GameTask], out: str | os.PathLike | RecordStore, *
     """
     if not isinstance(out, RecordStore):
         with RecordStore(out, key="key") as store:
-            return run_tasks(tasks, store, backend=backend, n_jobs=n_jobs, scheduler=scheduler,
-                             client=client, chunk_size=chunk_size, progress=progress, desc=desc,
-                             on_record=on_record)
+            return run_tasks(
+                tasks,
+                store,
+                backend=backend,
+                n_jobs=n_jobs,
+                scheduler=scheduler,
+                client=client,
+                chunk_size=chunk_size,
+                progress=progress,
+                desc=desc,
+                on_record=on_record,
+            )
     store = out
     if len(set(t.key for t in tasks)) != len(tasks):
         raise ValueError("duplicate game keys among the tasks")
@@ -401,8 +465,10 @@ def _execute(chunks, backend, n_jobs, scheduler, client) -> Iterator[list[dict]]
                 yield play_chunk(chunk)
             return
         from joblib import Parallel, delayed
+
         yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-            delayed(play_chunk)(chunk) for chunk in chunks)
+            delayed(play_chunk)(chunk) for chunk in chunks
+        )
     elif backend == "dask":
         yield from _execute_dask(chunks, n_jobs, scheduler, client)
     else:
@@ -419,8 +485,9 @@ def _execute_dask(chunks, n_jobs, scheduler, client) -> Iterator[list[dict]]:
         if scheduler:
             client = Client(scheduler)
         else:
-            cluster = LocalCluster(n_workers=max(1, n_jobs), threads_per_worker=1, processes=True,
-                                   dashboard_address=None)
+            cluster = LocalCluster(
+                n_workers=max(1, n_jobs), threads_per_worker=1, processes=True, dashboard_address=None
+            )
             owned.append(cluster)
             client = Client(cluster)
         owned.insert(0, client)
@@ -448,6 +515,7 @@ def _progress(total: int, initial: int, desc: str, enabled: bool):
     if not enabled:
         return _NoBar()
     from tqdm import tqdm
+
     return tqdm(total=total, initial=initial, desc=desc, unit="game", file=sys.stderr, smoothing=0.05)
 
 
@@ -505,38 +573,64 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m analysis.tournament",
         description="Play a tournament between OpenSpiel bots on a registered game, appending one JSON "
-                    "line per game to --out; rerunning the same command resumes it.",
+        "line per game to --out; rerunning the same command resumes it.",
         epilog="Bot specs: KIND or KIND:key=value,...  Kinds: random; mcts (our UCT: simulations, uct_c, solve, "
-               "max_time); openspiel_mcts (simulations, uct_c, rollouts, solve); alphabeta (depth, time_limit); "
-               "ismcts (information-set MCTS: simulations, worlds, belief); cfr (policy=PATH); "
-               "python -m agents lists every kind and option; or package.module:function[:key=value,...]. "
-               "Example: --bot random --bot openspiel_mcts:simulations=100. "
-               "A simultaneous game is played in its turn-based form turn_based_simultaneous_game(game=...) "
-               "(a note says so). mcts, openspiel_mcts and alphabeta read the whole state, so they are refused "
-               "on hidden-information games and on simultaneous ones (whose turn-based state holds a round's "
-               "earlier plans), with a message naming ismcts, the kind to use there.")
-    parser.add_argument("--game", required=True, help="OpenSpiel game string, e.g. 'y_game(board_size=5)' or 'ttt(rules=StagHunt)' "
-                                                         "(simultaneous games play in their turn-based form)")
+        "max_time); openspiel_mcts (simulations, uct_c, rollouts, solve); alphabeta (depth, time_limit); "
+        "ismcts (information-set MCTS: simulations, worlds, belief); cfr (policy=PATH); "
+        "python -m agents lists every kind and option; or package.module:function[:key=value,...]. "
+        "Example: --bot random --bot openspiel_mcts:simulations=100. "
+        "A simultaneous game is played in its turn-based form turn_based_simultaneous_game(game=...) "
+        "(a note says so). mcts, openspiel_mcts and alphabeta read the whole state, so they are refused "
+        "on hidden-information games and on simultaneous ones (whose turn-based state holds a round's "
+        "earlier plans), with a message naming ismcts, the kind to use there.",
+    )
+    parser.add_argument(
+        "--game",
+        required=True,
+        help="OpenSpiel game string, e.g. 'y_game(board_size=5)' or 'ttt(rules=StagHunt)' "
+        "(simultaneous games play in their turn-based form)",
+    )
     parser.add_argument("--bot", action="append", required=True, help="a bot spec (repeat)")
-    parser.add_argument("--games-per-pair", type=positive_int, default=10, help="games per table of bots (default 10); with more than two players, rounded up to whole rounds of seat permutations")
+    parser.add_argument(
+        "--games-per-pair",
+        type=positive_int,
+        default=10,
+        help="games per table of bots (default 10); with more than two players, rounded up to whole rounds of seat permutations",
+    )
     parser.add_argument("--pairs", default="round_robin", choices=["round_robin", "self", "first_vs_rest"])
     parser.add_argument("--seed", type=non_negative_int, default=0)
-    parser.add_argument("--out", required=True, help="record store (JSON lines, or SQLite if it ends in .sqlite/.db); resumed if it exists, locked while the run writes")
+    parser.add_argument(
+        "--out",
+        required=True,
+        help="record store (JSON lines, or SQLite if it ends in .sqlite/.db); resumed if it exists, locked while the run writes",
+    )
     parser.add_argument("--backend", default="joblib", choices=["joblib", "dask"])
-    parser.add_argument("--jobs", type=positive_int, default=1, help="worker processes (joblib, or dask LocalCluster)")
-    parser.add_argument("--scheduler", help="Dask scheduler address (tcp://host:8786); default: a LocalCluster")
+    parser.add_argument(
+        "--jobs", type=positive_int, default=1, help="worker processes (joblib, or dask LocalCluster)"
+    )
+    parser.add_argument(
+        "--scheduler", help="Dask scheduler address (tcp://host:8786); default: a LocalCluster"
+    )
     parser.add_argument("--chunk", type=positive_int, help="games per work unit (default: automatic)")
-    parser.add_argument("--import", dest="imports", action="append", default=[],
-                        help="extra module to import in workers before loading the game (repeat)")
+    parser.add_argument(
+        "--import",
+        dest="imports",
+        action="append",
+        default=[],
+        help="extra module to import in workers before loading the game (repeat)",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
     try:
         specs = [BotSpec.parse(text) for text in args.bot]
         form = playable_game_string(args.game, args.imports)
         if form != args.game:
-            print(f"note: {args.game} has simultaneous moves; the tournament plays its turn-based "
-                  f"form {form} (each round's plans one after another, hidden from the others "
-                  f"until the round resolves)", file=sys.stderr)
+            print(
+                f"note: {args.game} has simultaneous moves; the tournament plays its turn-based "
+                f"form {form} (each round's plans one after another, hidden from the others "
+                f"until the round resolves)",
+                file=sys.stderr,
+            )
         tasks = make_tasks(args.game, specs, args.games_per_pair, args.seed, args.pairs, args.imports)
     except (ValueError, ImportError, pyspiel.SpielError) as error:
         parser.error(str(error))
@@ -552,14 +646,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         before = len(store)
         start = time.perf_counter()
         try:
-            records = run_tasks(tasks, store, backend=args.backend, n_jobs=args.jobs,
-                                scheduler=args.scheduler, chunk_size=args.chunk, progress=not args.no_progress)
+            records = run_tasks(
+                tasks,
+                store,
+                backend=args.backend,
+                n_jobs=args.jobs,
+                scheduler=args.scheduler,
+                chunk_size=args.chunk,
+                progress=not args.no_progress,
+            )
         except RecordStoreError as error:
             parser.error(str(error))
         elapsed = time.perf_counter() - start
         played = len(store) - before
-    print(f"{played} new games in {elapsed:.2f} s ({played / elapsed if elapsed > 0 else 0:.1f} games/s) "
-          f"with backend={args.backend} jobs={args.jobs}; {len(records)} games in this tournament.")
+    print(
+        f"{played} new games in {elapsed:.2f} s ({played / elapsed if elapsed > 0 else 0:.1f} games/s) "
+        f"with backend={args.backend} jobs={args.jobs}; {len(records)} games in this tournament."
+    )
     print(summary_tables(records))
     return 0
 
@@ -568,4 +671,5 @@ if __name__ == "__main__":
     # Run the imported module's main, so specs and tasks are instances of
     # analysis.tournament classes that workers unpickle by reference, not __main__ ones.
     from analysis.tournament import main as _main
+
     sys.exit(_main())

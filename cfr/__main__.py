@@ -26,6 +26,7 @@ it visited; the ``cfr`` bot plays any other uniformly.
 Then ``--bot cfr:policy=kuhn.json`` (or ``make_bot("cfr", game, p, policy="kuhn.json")``)
 plays the saved average policy.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -57,31 +58,48 @@ def _seconds(text):
 
 def _seed(text):
     v = int(text)
-    if not 0 <= v < 2 ** 31:
+    if not 0 <= v < 2**31:
         raise argparse.ArgumentTypeError(f"must be in 0..2**31-1, got {v}")
     return v
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m cfr", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m cfr", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--game", required=True, help="an OpenSpiel game string (ours or OpenSpiel's)")
-    p.add_argument("--algorithm", default="cfr+", choices=list(ALGORITHMS),
-                   help="cfr, cfr+ (RM+ and linear averaging), dcfr (a=1.5,b=0,g=2), "
-                        "lcfr, or outcome/external sampling MCCFR (default cfr+)")
-    p.add_argument("--engine", choices=("ours", "openspiel"),
-                   help="ours: tabular CFR over the enumerated tree, or sampling MCCFR "
-                        "without it; openspiel: its C++ solvers, on the enumerated tree "
-                        "(default: ours)")
+    p.add_argument(
+        "--algorithm",
+        default="cfr+",
+        choices=list(ALGORITHMS),
+        help="cfr, cfr+ (RM+ and linear averaging), dcfr (a=1.5,b=0,g=2), "
+        "lcfr, or outcome/external sampling MCCFR (default cfr+)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=("ours", "openspiel"),
+        help="ours: tabular CFR over the enumerated tree, or sampling MCCFR "
+        "without it; openspiel: its C++ solvers, on the enumerated tree "
+        "(default: ours)",
+    )
     p.add_argument("--iterations", type=_positive_int, default=1000, help="iteration budget")
-    p.add_argument("--seconds", type=_seconds, default=0.0,
-                   help="solver-time budget in seconds (0: none); the first budget reached stops")
+    p.add_argument(
+        "--seconds",
+        type=_seconds,
+        default=0.0,
+        help="solver-time budget in seconds (0: none); the first budget reached stops",
+    )
     p.add_argument("--seed", type=_seed, default=0, help="seed of the sampling MCCFR variants")
-    p.add_argument("--max-nodes", type=_positive_int, default=5_000_000,
-                   help="tabular solvers refuse games with more histories than this, and "
-                        "sampling MCCFR runs there unevaluated (default 5,000,000)")
-    p.add_argument("--save", metavar="PATH", help="write the average policy here (JSON; "
-                                                   "format in cfr/policy_file.py)")
+    p.add_argument(
+        "--max-nodes",
+        type=_positive_int,
+        default=5_000_000,
+        help="tabular solvers refuse games with more histories than this, and "
+        "sampling MCCFR runs there unevaluated (default 5,000,000)",
+    )
+    p.add_argument(
+        "--save", metavar="PATH", help="write the average policy here (JSON; format in cfr/policy_file.py)"
+    )
     p.add_argument("--curve", metavar="PATH", help="write the convergence curve (.csv or .json)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     return p
@@ -90,6 +108,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     import games  # noqa: F401  (registers this toolkit's games)
+
     try:
         game = pyspiel.load_game(args.game)
     except pyspiel.SpielError as e:
@@ -104,8 +123,11 @@ def main(argv=None) -> int:
     ours_tabular = needs_tree(args.algorithm, args.engine) and (args.engine or engines[0]) == "ours"
     try:
         if ours_tabular:
-            say(f"{game}: listing the tree (or, past {args.max_nodes:,} histories, walking its "
-                "DAG of merged histories) ...", flush=True)
+            say(
+                f"{game}: listing the tree (or, past {args.max_nodes:,} histories, walking its "
+                "DAG of merged histories) ...",
+                flush=True,
+            )
             tree = tree_or_dag(game, max_nodes=args.max_nodes)
         else:
             tree = enumerate_tree(game, max_nodes=args.max_nodes)
@@ -121,67 +143,98 @@ def main(argv=None) -> int:
     zero_sum = evaluate.is_two_player_zero_sum(tb)
     dag_note = None
     if is_dag(tree):
-        dag_note = (f"past {args.max_nodes:,} histories: CFR over its {tree.dag.mode} DAG of "
-                    f"merged histories (cfr.dag, walked in {tree.dag.seconds:.1f} s); "
-                    "NashConv from its exact best responses")
-        size = (f"{tree.num_nodes:,} DAG nodes, {tree.num_infosets:,} information sets "
-                f"({tree.dag.mode} keys)")
+        dag_note = (
+            f"past {args.max_nodes:,} histories: CFR over its {tree.dag.mode} DAG of "
+            f"merged histories (cfr.dag, walked in {tree.dag.seconds:.1f} s); "
+            "NashConv from its exact best responses"
+        )
+        size = f"{tree.num_nodes:,} DAG nodes, {tree.num_infosets:,} information sets ({tree.dag.mode} keys)"
     elif tree is not None:
         size = f"{tree.num_nodes:,} histories, {tree.num_infosets:,} information states"
     else:
         size = f"past {args.max_nodes:,} histories, not enumerated"
-    say(f"{game}: {size}, {game.num_players()} players; {args.algorithm} on engine "
-        f"{args.engine or engines[0]}, seed {args.seed}")
+    say(
+        f"{game}: {size}, {game.num_players()} players; {args.algorithm} on engine "
+        f"{args.engine or engines[0]}, seed {args.seed}"
+    )
     if not_evaluated:
         say(f"  {not_evaluated}")
     if dag_note:
         say(f"  {dag_note}")
     if not zero_sum:
-        say("  not two-player zero-sum: the average strategy is an approximation whose NashConv "
-            "need not reach 0 (CFR converges to a coarse-correlated equilibrium there)")
+        say(
+            "  not two-player zero-sum: the average strategy is an approximation whose NashConv "
+            "need not reach 0 (CFR converges to a coarse-correlated equilibrium there)"
+        )
 
     def progress(row):
-        quality = ("NashConv not evaluated" if row["nash_conv"] is None
-                   else f"NashConv {row['nash_conv']:.6g}")
+        quality = "NashConv not evaluated" if row["nash_conv"] is None else f"NashConv {row['nash_conv']:.6g}"
         if row["exploitability"] is not None:
             quality += f"  exploitability {row['exploitability']:.6g}"
         if row.get("visited") is not None:
             quality += f"  {row['visited']:,} information states visited"
-        say(f"  iteration {row['iteration']:>8}  {row['seconds']:8.3f} s  {quality}",
-            flush=True) if not args.json else None
+        say(
+            f"  iteration {row['iteration']:>8}  {row['seconds']:8.3f} s  {quality}", flush=True
+        ) if not args.json else None
 
-    result = run(game, args.algorithm, iterations=args.iterations, seconds=args.seconds,
-                 engine=args.engine, seed=args.seed, progress=progress, tree=tree,
-                 not_evaluated=not_evaluated)
+    result = run(
+        game,
+        args.algorithm,
+        iterations=args.iterations,
+        seconds=args.seconds,
+        engine=args.engine,
+        seed=args.seed,
+        progress=progress,
+        tree=tree,
+        not_evaluated=not_evaluated,
+    )
     last = result.curve[-1]
     rate = last["iteration"] / result.seconds if result.seconds > 0 else float("inf")
-    summary = {"game": str(game), "algorithm": args.algorithm,
-               "engine": args.engine or engines[0], "seed": args.seed,
-               "histories": tree.num_nodes if tree is not None and not is_dag(tree) else None,
-               "dag_nodes": tree.num_nodes if is_dag(tree) else None,
-               "dag_mode": tree.dag.mode if is_dag(tree) else None,
-               "information_states": tree.num_infosets if tree is not None else None,
-               "information_states_visited": last.get("visited"),
-               "iterations": last["iteration"], "seconds": result.seconds,
-               "iterations_per_second": rate, "nash_conv": last["nash_conv"],
-               "exploitability": last["exploitability"], "not_evaluated": not_evaluated,
-               "two_player_zero_sum": zero_sum, "curve": result.curve}
+    summary = {
+        "game": str(game),
+        "algorithm": args.algorithm,
+        "engine": args.engine or engines[0],
+        "seed": args.seed,
+        "histories": tree.num_nodes if tree is not None and not is_dag(tree) else None,
+        "dag_nodes": tree.num_nodes if is_dag(tree) else None,
+        "dag_mode": tree.dag.mode if is_dag(tree) else None,
+        "information_states": tree.num_infosets if tree is not None else None,
+        "information_states_visited": last.get("visited"),
+        "iterations": last["iteration"],
+        "seconds": result.seconds,
+        "iterations_per_second": rate,
+        "nash_conv": last["nash_conv"],
+        "exploitability": last["exploitability"],
+        "not_evaluated": not_evaluated,
+        "two_player_zero_sum": zero_sum,
+        "curve": result.curve,
+    }
     if args.save:
         meta = {}
         if last.get("visited") is not None:
-            meta = {"information_states_visited": last["visited"],
-                    "unvisited": "absent from this file; the cfr bot plays them uniformly"}
+            meta = {
+                "information_states_visited": last["visited"],
+                "unvisited": "absent from this file; the cfr bot plays them uniformly",
+            }
         if not_evaluated:
             meta["not_evaluated"] = not_evaluated
         if is_dag(tree):
             from cfr.dag import KEYS
+
             meta["keys"] = KEYS[tree.dag.mode]
-        save_policy(args.save, game=game, policy=result.policy,
-                    turn_based=tb is not game and str(tb) != str(game),
-                    algorithm=args.algorithm, engine=summary["engine"],
-                    iterations=last["iteration"], seed=args.seed,
-                    nash_conv=last["nash_conv"], exploitability=last["exploitability"],
-                    **meta)
+        save_policy(
+            args.save,
+            game=game,
+            policy=result.policy,
+            turn_based=tb is not game and str(tb) != str(game),
+            algorithm=args.algorithm,
+            engine=summary["engine"],
+            iterations=last["iteration"],
+            seed=args.seed,
+            nash_conv=last["nash_conv"],
+            exploitability=last["exploitability"],
+            **meta,
+        )
         summary["saved"] = args.save
         say(f"average policy saved to {args.save}")
     if args.curve:
@@ -190,18 +243,17 @@ def main(argv=None) -> int:
                 json.dump(result.curve, f, indent=1)
         else:
             with open(args.curve, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=["iteration", "seconds", "nash_conv",
-                                                  "exploitability", "visited"])
+                w = csv.DictWriter(
+                    f, fieldnames=["iteration", "seconds", "nash_conv", "exploitability", "visited"]
+                )
                 w.writeheader()
                 w.writerows(result.curve)
         say(f"curve written to {args.curve}")
     if args.json:
         print(json.dumps(summary))
     else:
-        quality = (f"NashConv {last['nash_conv']:.6g}" if last["nash_conv"] is not None
-                   else not_evaluated)
-        print(f"{last['iteration']} iterations in {result.seconds:.3f} s ({rate:,.0f}/s); "
-              f"{quality}")
+        quality = f"NashConv {last['nash_conv']:.6g}" if last["nash_conv"] is not None else not_evaluated
+        print(f"{last['iteration']} iterations in {result.seconds:.3f} s ({rate:,.0f}/s); {quality}")
     return 0
 
 

@@ -11,6 +11,7 @@ position, or the player's own observation and the number of moves) when it was
 solved over a DAG of merged histories. An information state the file lacks (a sampled
 solve that never reached it) is played uniformly and counted in ``misses``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -37,9 +38,12 @@ class CFRPolicyBot(pyspiel.Bot):
         self._turn_based = bool(doc.get("turn_based"))
         self._keys = doc.get("keys", "information-state")
         from cfr.dag import KEYS
+
         if self._keys not in ("information-state", *KEYS.values()):
-            raise ValueError(f"policy file keys {self._keys!r} unknown; expected "
-                             f"information-state or {' or '.join(KEYS.values())}")
+            raise ValueError(
+                f"policy file keys {self._keys!r} unknown; expected "
+                f"information-state or {' or '.join(KEYS.values())}"
+            )
         self._rng = np.random.default_rng(seed)
         self.misses = 0
 
@@ -48,8 +52,9 @@ class CFRPolicyBot(pyspiel.Bot):
         return self._player
 
     def _key(self, state) -> str:
-        if self._keys != "information-state":      # solved over a DAG: its keys (cfr.dag)
+        if self._keys != "information-state":  # solved over a DAG: its keys (cfr.dag)
             from cfr.dag import state_key
+
             return state_key(self._keys.removeprefix("dag-"), state, self._player)
         text = state.information_state_string(self._player)
         return f"Current player: {self._player}\n{text}" if self._turn_based else text

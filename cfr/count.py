@@ -23,6 +23,7 @@ terminal ones included: ``GameTree.num_nodes``), ``nonterminal``, and
 ``exact`` False when the walk stopped early, in which case both are lower
 bounds (the generic walk's just above ``limit``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -34,10 +35,10 @@ __all__ = ["HistoryCount", "count_histories", "is_core_game"]
 
 @dataclass(frozen=True)
 class HistoryCount:
-    histories: int          # nodes of the tree, terminal included (a lower bound unless exact)
-    nonterminal: int        # decision and chance nodes (a lower bound unless exact)
+    histories: int  # nodes of the tree, terminal included (a lower bound unless exact)
+    nonterminal: int  # decision and chance nodes (a lower bound unless exact)
     exact: bool
-    positions: int | None   # distinct positions the memoised walk met (None: no memoisation)
+    positions: int | None  # distinct positions the memoised walk met (None: no memoisation)
 
     def over(self, limit: int) -> bool:
         """Whether the tree has more than ``limit`` histories."""
@@ -47,15 +48,19 @@ class HistoryCount:
         """The count as a refusal states it."""
         if self.exact:
             return f"{self.histories:,} histories"
-        return (f"more than {self.histories:,} histories (a lower bound: counting stopped after "
-                f"{self.positions:,} distinct positions)" if self.positions is not None else
-                f"more than {self.histories:,} histories (counting stopped there)")
+        return (
+            f"more than {self.histories:,} histories (a lower bound: counting stopped after "
+            f"{self.positions:,} distinct positions)"
+            if self.positions is not None
+            else f"more than {self.histories:,} histories (counting stopped there)"
+        )
 
 
 def _core_game(game):
     """The Cython core game behind ``game``, if any: the game itself, or the one inside
     OpenSpiel's ``turn_based_simultaneous_game`` wrapper (the study's tournament game)."""
     from games.openspiel import CoreGame
+
     if isinstance(game, CoreGame):
         return game
     if game.get_type().short_name == "turn_based_simultaneous_game":
@@ -75,7 +80,7 @@ def _inner_string(game_string: str) -> str:
     prefix = "turn_based_simultaneous_game(game="
     if not (game_string.startswith(prefix) and game_string.endswith(")")):
         raise ValueError(f"not a turn-based wrapper: {game_string}")
-    return game_string[len(prefix):-1]
+    return game_string[len(prefix) : -1]
 
 
 #: distinct positions the memoised walk keeps (about 250 bytes each): 1,000,000 is a few
@@ -97,18 +102,21 @@ def count_histories(game, limit: int | None = None, max_positions: int = MAX_POS
     core_game = _core_game(game)
     if core_game is not None:
         from cfr._count import TooManyPositions, Walk
+
         walk = Walk(max_positions)
         try:
             histories, nonterminal = walk.count(core_game.new_core())
         except TooManyPositions as e:
-            return HistoryCount(max(walk.largest, e.positions), max(walk.largest_inner, e.positions),
-                                False, e.positions)
+            return HistoryCount(
+                max(walk.largest, e.positions), max(walk.largest_inner, e.positions), False, e.positions
+            )
         return HistoryCount(histories, nonterminal, True, walk.positions)
     return _walk_states(game, limit)
 
 
 def _walk_states(game, limit: int | None) -> HistoryCount:
     from cfr.tree import turn_based
+
     game = turn_based(game)
     histories = nonterminal = 0
     stack = [game.new_initial_state()]
@@ -120,7 +128,10 @@ def _walk_states(game, limit: int | None) -> HistoryCount:
         if state.is_terminal():
             continue
         nonterminal += 1
-        actions = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
-                   else state.legal_actions(state.current_player()))
+        actions = (
+            [a for a, _ in state.chance_outcomes()]
+            if state.is_chance_node()
+            else state.legal_actions(state.current_player())
+        )
         stack.extend(state.child(a) for a in actions)
     return HistoryCount(histories, nonterminal, True, None)

@@ -48,6 +48,7 @@ numpy backend of ``cfr.tabular`` needs a tree; its C backend sums the reach of
 every path into a node) and a ``dag`` attribute (``DagInfo``) with what best
 responses need.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,9 +60,24 @@ from cfr import _kernel
 from cfr._dag import MODE_OBSERVATION, MODE_POSITION, Builder, NotExact, TooManyNodes
 from cfr.tree import GameTree
 
-__all__ = ["DagInfo", "NotExact", "TooManyNodes", "build_dag", "dag_mode", "nash_conv",
-           "exploitability", "values", "best_responses", "state_key", "infoset_index", "lift",
-           "backward_induction", "MODES", "KEYS", "ALGORITHM"]
+__all__ = [
+    "DagInfo",
+    "NotExact",
+    "TooManyNodes",
+    "build_dag",
+    "dag_mode",
+    "nash_conv",
+    "exploitability",
+    "values",
+    "best_responses",
+    "state_key",
+    "infoset_index",
+    "lift",
+    "backward_induction",
+    "MODES",
+    "KEYS",
+    "ALGORITHM",
+]
 
 MODES = ("position", "observation")
 #: the CFR variant the toolkit runs over a DAG (experiments.bench_cfr, the study): DCFR
@@ -77,19 +93,21 @@ KEYS = {"position": "dag-position", "observation": "dag-observation"}
 @dataclass
 class DagInfo:
     mode: str
-    estart: np.ndarray           # node n's edges: estart[n] .. estart[n + 1]
-    node_infoset: np.ndarray     # information set of each decision node, -1 elsewhere
-    node_depth: np.ndarray       # moves from the start (chance's included)
-    inodes_start: np.ndarray     # information set i's nodes: inodes[inodes_start[i]:inodes_start[i+1]]
+    estart: np.ndarray  # node n's edges: estart[n] .. estart[n + 1]
+    node_infoset: np.ndarray  # information set of each decision node, -1 elsewhere
+    node_depth: np.ndarray  # moves from the start (chance's included)
+    inodes_start: np.ndarray  # information set i's nodes: inodes[inodes_start[i]:inodes_start[i+1]]
     inodes: np.ndarray
-    seconds: float = 0.0         # the walk's wall time
+    seconds: float = 0.0  # the walk's wall time
 
 
 def dag_mode(game) -> str:
     """``position`` for sequential perfect-information games, else ``observation``."""
     t = game.get_type()
-    if (t.information == pyspiel.GameType.Information.PERFECT_INFORMATION
-            and t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL):
+    if (
+        t.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+        and t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    ):
         return "position"
     return "observation"
 
@@ -103,14 +121,17 @@ def build_dag(game, mode: str | None = None, max_nodes: int = 20_000_000) -> Gam
     """
     import time
     from games.openspiel import CoreGame
+
     if not isinstance(game, CoreGame):
         raise ValueError(f"{game}: the DAG walks this toolkit's Cython games only")
     mode = mode or dag_mode(game)
     if mode not in MODES:
         raise ValueError(f"unknown DAG mode {mode!r}; choose from {', '.join(MODES)}")
     if mode == "position" and dag_mode(game) != "position":
-        raise NotExact(f"{game} is not a sequential perfect-information game: a position "
-                       "does not tell a player what it knows (use mode 'observation')")
+        raise NotExact(
+            f"{game} is not a sequential perfect-information game: a position "
+            "does not tell a player what it knows (use mode 'observation')"
+        )
     start = time.perf_counter()
     n = game.num_players()
     builder = Builder(n, MODE_POSITION if mode == "position" else MODE_OBSERVATION, max_nodes)
@@ -131,14 +152,14 @@ def _arrays(b: Builder, n: int, mode: str) -> GameTree:
     ch = np.frombuffer(b.e_child, dtype=np.int64)
     index = np.frombuffer(b.e_index, dtype=np.int64)
     order = _topological_order(par, ch, index, depth, finish)
-    if order is None and mode == "observation":     # the walk checks this; kept as a guard
+    if order is None and mode == "observation":  # the walk checks this; kept as a guard
         raise NotExact("an edge skips a depth: the DAG is not layered by moves")
     if order is None:
         order = np.argsort(-finish)
     new_of_old = np.empty(count, dtype=np.int64)
     new_of_old[order] = np.arange(count)
     par, ch = new_of_old[par], new_of_old[ch]
-    eorder = np.argsort(par, kind="stable")            # blocks by parent, actions in order
+    eorder = np.argsort(par, kind="stable")  # blocks by parent, actions in order
     par, ch = par[eorder], ch[eorder]
     index = index[eorder]
     prob = np.frombuffer(b.e_prob, dtype=float)[eorder]
@@ -146,13 +167,19 @@ def _arrays(b: Builder, n: int, mode: str) -> GameTree:
     node_infoset = infoset[order]
     actions = b.infoset_actions
     counts = np.array([len(a) for a in actions], dtype=np.int64)
-    first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64) if len(actions) \
+    first = (
+        np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        if len(actions)
         else np.zeros(0, dtype=np.int64)
+    )
     parent_player = node_player[par]
     chance = parent_player == pyspiel.PlayerId.CHANCE
     parent_infoset = node_infoset[par]
-    edge_sa = np.where(chance, -1, first[np.where(chance, 0, parent_infoset)] + index) \
-        if len(first) else np.full(len(par), -1, dtype=np.int64)
+    edge_sa = (
+        np.where(chance, -1, first[np.where(chance, 0, parent_infoset)] + index)
+        if len(first)
+        else np.full(len(par), -1, dtype=np.int64)
+    )
     edge_owner = np.where(chance, n, parent_player)
     utilities = np.frombuffer(b.utilities, dtype=float).reshape(count, n)[order]
     sa_infoset = np.repeat(np.arange(len(actions), dtype=np.int64), counts)
@@ -161,17 +188,31 @@ def _arrays(b: Builder, n: int, mode: str) -> GameTree:
     by_set = decision[np.argsort(node_infoset[decision], kind="stable")]
     inodes_start = np.searchsorted(node_infoset[by_set], np.arange(len(actions) + 1))
     tree = GameTree(
-        num_players=n, node_player=node_player, utilities=utilities,
-        edge_parent=par, edge_child=ch, edge_sa=edge_sa.astype(np.int64), edge_prob=prob,
-        edge_owner=edge_owner.astype(np.int64), levels=[],
+        num_players=n,
+        node_player=node_player,
+        utilities=utilities,
+        edge_parent=par,
+        edge_child=ch,
+        edge_sa=edge_sa.astype(np.int64),
+        edge_prob=prob,
+        edge_owner=edge_owner.astype(np.int64),
+        levels=[],
         infoset_keys=[_key_string(mode, k) for k in b.infoset_keys],
-        infoset_player=np.array(b.infoset_player, dtype=np.int64), infoset_actions=actions,
-        infoset_first_sa=first, sa_infoset=sa_infoset, sa_action=sa_action)
+        infoset_player=np.array(b.infoset_player, dtype=np.int64),
+        infoset_actions=actions,
+        infoset_first_sa=first,
+        sa_infoset=sa_infoset,
+        sa_action=sa_action,
+    )
     tree.player_edges = [np.flatnonzero(edge_owner == p) for p in range(n)]
-    tree.dag = DagInfo(mode=mode, estart=np.searchsorted(par, np.arange(count + 1)).astype(np.int64),
-                       node_infoset=node_infoset, node_depth=depth[order],
-                       inodes_start=inodes_start.astype(np.int64),
-                       inodes=by_set.astype(np.int64))
+    tree.dag = DagInfo(
+        mode=mode,
+        estart=np.searchsorted(par, np.arange(count + 1)).astype(np.int64),
+        node_infoset=node_infoset,
+        node_depth=depth[order],
+        inodes_start=inodes_start.astype(np.int64),
+        inodes=by_set.astype(np.int64),
+    )
     return tree
 
 
@@ -195,14 +236,14 @@ def _topological_order(par, ch, index, depth, finish):
     by_depth = np.argsort(depth[par], kind="stable")
     bounds = np.searchsorted(depth[par][by_depth], np.arange(int(depth.max()) + 2))
     for d in range(int(depth.max())):
-        edges = by_depth[bounds[d]:bounds[d + 1]]
+        edges = by_depth[bounds[d] : bounds[d + 1]]
         np.minimum.at(rank, ch[edges], rank[par[edges]] * width + index[edges])
         level = np.unique(ch[edges])
         level = level[np.argsort(rank[level], kind="stable")]
         rank[level] = np.arange(len(level)) + sum(len(x) for x in out)
         out.append(level)
     order = np.concatenate(out)
-    if len(order) != count:          # a node no edge reaches (the walk makes none)
+    if len(order) != count:  # a node no edge reaches (the walk makes none)
         return None
     return order
 
@@ -217,20 +258,36 @@ def _util(tree: GameTree) -> np.ndarray:
 def values(tree: GameTree, probs: np.ndarray) -> list:
     """Every player's expected return when all play ``probs`` (per slot)."""
     probs = np.ascontiguousarray(probs, dtype=float)
-    return [_kernel.policy_values(tree.edge_parent, tree.edge_child, tree.edge_sa,
-                                  tree.edge_prob, _util(tree), probs, p)
-            for p in range(tree.num_players)]
+    return [
+        _kernel.policy_values(
+            tree.edge_parent, tree.edge_child, tree.edge_sa, tree.edge_prob, _util(tree), probs, p
+        )
+        for p in range(tree.num_players)
+    ]
 
 
 def best_responses(tree: GameTree, probs: np.ndarray) -> list:
     """Every player's best-response return against the others' ``probs``."""
     d = tree.dag
     probs = np.ascontiguousarray(probs, dtype=float)
-    return [_kernel.best_response_value(tree.edge_parent, tree.edge_child, tree.edge_sa,
-                                        tree.edge_owner, tree.edge_prob, _util(tree), probs,
-                                        d.estart, d.node_infoset, tree.num_infosets,
-                                        d.inodes_start, d.inodes, p)
-            for p in range(tree.num_players)]
+    return [
+        _kernel.best_response_value(
+            tree.edge_parent,
+            tree.edge_child,
+            tree.edge_sa,
+            tree.edge_owner,
+            tree.edge_prob,
+            _util(tree),
+            probs,
+            d.estart,
+            d.node_infoset,
+            tree.num_infosets,
+            d.inodes_start,
+            d.inodes,
+            p,
+        )
+        for p in range(tree.num_players)
+    ]
 
 
 def nash_conv(tree: GameTree, probs: np.ndarray) -> float:
@@ -257,6 +314,7 @@ def state_key(mode: str, state, player: int | None = None) -> str:
     read only what the player may know: in a perfect-information game the position, in
     a blind game its own observation and the number of moves."""
     from games.openspiel import core_of
+
     player = state.current_player() if player is None else player
     if mode == "position":
         return _key_string(mode, core_of(state).position_hash())
@@ -280,15 +338,16 @@ def lift(tree: GameTree, probs: np.ndarray, states) -> dict:
         i = infoset_index(tree, state)
         lo = tree.infoset_first_sa[i]
         out[state.information_state_string()] = [
-            (int(a), float(probs[lo + j])) for j, a in enumerate(tree.infoset_actions[i])]
+            (int(a), float(probs[lo + j])) for j, a in enumerate(tree.infoset_actions[i])
+        ]
     return out
 
 
 @dataclass
 class DagSubgamePerfect:
-    value: np.ndarray        # every player's return at the root
-    path: list               # actions from the start until chance moves or the game ends
-    tied_positions: int      # decision positions where another action was as good for the mover
+    value: np.ndarray  # every player's return at the root
+    path: list  # actions from the start until chance moves or the game ends
+    tied_positions: int  # decision positions where another action was as good for the mover
 
 
 def backward_induction(tree: GameTree) -> DagSubgamePerfect:
@@ -298,11 +357,11 @@ def backward_induction(tree: GameTree) -> DagSubgamePerfect:
     if tree.dag.mode != "position":
         raise ValueError("backward induction needs perfect information (a DAG of positions)")
     values, choice, ties = _kernel.backward_induction(
-        tree.edge_child, tree.edge_prob, _util(tree), tree.dag.estart, tree.node_player)
+        tree.edge_child, tree.edge_prob, _util(tree), tree.dag.estart, tree.node_player
+    )
     path, node = [], 0
     while choice[node] >= 0:
         i = tree.dag.node_infoset[node]
         path.append(int(tree.infoset_actions[i][choice[node]]))
         node = int(tree.edge_child[tree.dag.estart[node] + choice[node]])
     return DagSubgamePerfect(values[:, 0].copy(), path, int(ties))
-

@@ -10,14 +10,14 @@ For n-player or general-sum games NashConv is still defined and still 0 only
 at a Nash equilibrium, but CFR's average need not converge to one there: the
 figures are an approximation's distance, stated as such by the CLI.
 """
+
 from __future__ import annotations
 
 import pyspiel
 
 from cfr.tree import turn_based
 
-__all__ = ["evaluation_game", "nash_conv", "exploitability", "is_two_player_zero_sum",
-           "as_pyspiel_policy"]
+__all__ = ["evaluation_game", "nash_conv", "exploitability", "is_two_player_zero_sum", "as_pyspiel_policy"]
 
 
 def evaluation_game(game):
@@ -26,15 +26,13 @@ def evaluation_game(game):
 
 
 def is_two_player_zero_sum(game) -> bool:
-    return (game.num_players() == 2
-            and game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM)
+    return game.num_players() == 2 and game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
 
 
 def as_pyspiel_policy(policy):
     """A {info state: [(action, prob)]} dict as a C++ TabularPolicy; others unchanged."""
     if isinstance(policy, dict):
-        return pyspiel.TabularPolicy({k: [(int(a), float(p)) for a, p in v]
-                                      for k, v in policy.items()})
+        return pyspiel.TabularPolicy({k: [(int(a), float(p)) for a, p in v] for k, v in policy.items()})
     return policy
 
 

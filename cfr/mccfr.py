@@ -27,6 +27,7 @@ Simultaneous games are walked as ``pyspiel.convert_to_turn_based`` (the
 information-state strings are that game's, as ``cfr.tree``'s). Sampling uses
 ``random.Random(seed)``: the same seed gives the same tables.
 """
+
 from __future__ import annotations
 
 import random
@@ -94,8 +95,7 @@ class SampledMCCFR:
         return outcomes[_pick(self._rng, [p for _, p in outcomes])][0]
 
     # -- outcome sampling --------------------------------------------------------
-    def _outcome(self, state, update: int, my_reach: float, opp_reach: float,
-                 sample_reach: float) -> float:
+    def _outcome(self, state, update: int, my_reach: float, opp_reach: float, sample_reach: float) -> float:
         """Sampled value of ``state`` (mutated along one trajectory) for ``update``."""
         if state.is_terminal():
             return state.returns()[update]
@@ -114,11 +114,9 @@ class SampledMCCFR:
         i = _pick(self._rng, sample)
         state.apply_action(legal[i])
         if player == update:
-            child = self._outcome(state, update, my_reach * policy[i], opp_reach,
-                                  sample_reach * sample[i])
+            child = self._outcome(state, update, my_reach * policy[i], opp_reach, sample_reach * sample[i])
         else:
-            child = self._outcome(state, update, my_reach, opp_reach * policy[i],
-                                  sample_reach * sample[i])
+            child = self._outcome(state, update, my_reach, opp_reach * policy[i], sample_reach * sample[i])
         # importance-corrected child values: child / q(a) on the sampled action, 0 elsewhere
         sampled_value = child / sample[i]
         value = policy[i] * sampled_value
@@ -166,6 +164,9 @@ class SampledMCCFR:
         out = {}
         for key, (legal, _, avg) in self._table.items():
             total = sum(avg)
-            out[key] = ([(a, s / total) for a, s in zip(legal, avg)] if total > 0
-                        else [(a, 1.0 / len(legal)) for a in legal])
+            out[key] = (
+                [(a, s / total) for a, s in zip(legal, avg)]
+                if total > 0
+                else [(a, 1.0 / len(legal)) for a in legal]
+            )
         return out

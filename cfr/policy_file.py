@@ -24,6 +24,7 @@ policy solved over a DAG of merged histories (``cfr.dag``) says so in
 of moves); absent, ``"information-state"``.
 JSON because it is readable, diffable and needs nothing to load.
 """
+
 from __future__ import annotations
 
 import json

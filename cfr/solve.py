@@ -31,6 +31,7 @@ game whose tree is past ``max_nodes`` cannot be evaluated (best responses walk
 the whole tree): only sampling MCCFR runs there, its rows carry ``None`` and the
 result's ``not_evaluated`` says why; never a made-up figure.
 """
+
 from __future__ import annotations
 
 import time
@@ -43,8 +44,19 @@ from cfr.mccfr import SampledMCCFR
 from cfr.tabular import TabularCFR
 from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
 
-__all__ = ["ALGORITHMS", "SAMPLED", "Solver", "RunResult", "run", "checkpoints", "complete",
-           "needs_tree", "unevaluable_reason", "tree_or_dag", "is_dag"]
+__all__ = [
+    "ALGORITHMS",
+    "SAMPLED",
+    "Solver",
+    "RunResult",
+    "run",
+    "checkpoints",
+    "complete",
+    "needs_tree",
+    "unevaluable_reason",
+    "tree_or_dag",
+    "is_dag",
+]
 
 # algorithm -> engines that have it (first: the default)
 ALGORITHMS = {
@@ -69,15 +81,19 @@ def tree_or_dag(game, max_nodes: int = 5_000_000, count=None):
     histories (``cfr.dag``) where that is exact; ``TreeTooLarge`` when neither can be
     had, its advice saying why the DAG could not be used."""
     from cfr import dag
+
     try:
         return enumerate_tree(game, max_nodes=max_nodes, count=count)
     except TreeTooLarge as e:
         try:
             return dag.build_dag(game)
         except (dag.NotExact, dag.TooManyNodes, ValueError) as why:
-            raise TreeTooLarge(e.size, f"too large for tabular CFR, and its DAG of merged "
-                                       f"histories would not be exact ({why}): use sampling "
-                                       "MCCFR, or raise max_nodes") from None
+            raise TreeTooLarge(
+                e.size,
+                f"too large for tabular CFR, and its DAG of merged "
+                f"histories would not be exact ({why}): use sampling "
+                "MCCFR, or raise max_nodes",
+            ) from None
 
 
 def needs_tree(algorithm: str, engine: str | None = None) -> bool:
@@ -89,16 +105,25 @@ class Solver:
     """One algorithm on one game. ``tree`` is the enumerated tree (needed by every
     engine but our sampling MCCFR, which ignores it); built here if not given."""
 
-    def __init__(self, game, algorithm: str, engine: str | None = None, *, seed: int = 0,
-                 tree=None, epsilon: float = 0.6, max_nodes: int = 5_000_000):
+    def __init__(
+        self,
+        game,
+        algorithm: str,
+        engine: str | None = None,
+        *,
+        seed: int = 0,
+        tree=None,
+        epsilon: float = 0.6,
+        max_nodes: int = 5_000_000,
+    ):
         if algorithm not in ALGORITHMS:
-            raise ValueError(f"unknown algorithm {algorithm!r}; choose from "
-                             f"{', '.join(ALGORITHMS)}")
+            raise ValueError(f"unknown algorithm {algorithm!r}; choose from {', '.join(ALGORITHMS)}")
         engines = ALGORITHMS[algorithm]
         engine = engine or engines[0]
         if engine not in engines:
-            raise ValueError(f"algorithm {algorithm!r} runs on engine(s) {', '.join(engines)}, "
-                             f"not {engine!r}")
+            raise ValueError(
+                f"algorithm {algorithm!r} runs on engine(s) {', '.join(engines)}, not {engine!r}"
+            )
         self.game, self.algorithm, self.engine, self.seed = game, algorithm, engine, seed
         self.iterations = 0
         self._sampled = None
@@ -112,8 +137,9 @@ class Solver:
             self._ours = TabularCFR(self.tree, algorithm)
             return
         if is_dag(self.tree):
-            raise ValueError("OpenSpiel's solvers walk the game's tree; a DAG of merged "
-                             "histories runs on engine 'ours'")
+            raise ValueError(
+                "OpenSpiel's solvers walk the game's tree; a DAG of merged histories runs on engine 'ours'"
+            )
         self._ours = None
         cached = evaluate.evaluation_game(game)
         if algorithm == "cfr":
@@ -162,8 +188,11 @@ class Solver:
         for key, acts, state in zip(t.infoset_keys, t.infoset_actions, t.infoset_states):
             probs = dict(avg.get_state_policy(state))
             total = sum(probs.get(a, 0.0) for a in acts)
-            out[key] = ([(a, probs.get(a, 0.0) / total) for a in acts] if total > 0
-                        else [(a, 1.0 / len(acts)) for a in acts])
+            out[key] = (
+                [(a, probs.get(a, 0.0) / total) for a in acts]
+                if total > 0
+                else [(a, 1.0 / len(acts)) for a in acts]
+            )
         return out
 
 
@@ -198,19 +227,29 @@ def complete(policy: dict, tree) -> dict:
 @dataclass
 class RunResult:
     solver: Solver
-    curve: list = field(default_factory=list)   # dicts: iteration, seconds, nash_conv,
+    curve: list = field(default_factory=list)  # dicts: iteration, seconds, nash_conv,
     #                                             exploitability (None: not evaluated), visited
     seconds: float = 0.0
-    not_evaluated: str | None = None             # why the curve has no NashConv, if it has none
+    not_evaluated: str | None = None  # why the curve has no NashConv, if it has none
 
     @property
     def policy(self) -> dict:
         return self.solver.average_policy()
 
 
-def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
-        engine: str | None = None, seed: int = 0, progress=None, tree=None,
-        max_nodes: int = 5_000_000, not_evaluated: str | None = None) -> RunResult:
+def run(
+    game,
+    algorithm: str,
+    *,
+    iterations: int = 1000,
+    seconds: float = 0.0,
+    engine: str | None = None,
+    seed: int = 0,
+    progress=None,
+    tree=None,
+    max_nodes: int = 5_000_000,
+    not_evaluated: str | None = None,
+) -> RunResult:
     """Iterate until ``iterations`` (or ``seconds`` of solver time, if > 0, first).
 
     ``progress(row)`` is called with each curve row as it is measured. Tabular
@@ -227,9 +266,11 @@ def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
         raise ValueError(f"{algorithm} needs the enumerated tree; it cannot run unevaluated")
     if tree is None and not_evaluated is None:
         try:
-            tree = (tree_or_dag(game, max_nodes) if needs_tree(algorithm, engine)
-                    and (engine or ALGORITHMS[algorithm][0]) == "ours"
-                    else enumerate_tree(game, max_nodes=max_nodes))
+            tree = (
+                tree_or_dag(game, max_nodes)
+                if needs_tree(algorithm, engine) and (engine or ALGORITHMS[algorithm][0]) == "ours"
+                else enumerate_tree(game, max_nodes=max_nodes)
+            )
         except TreeTooLarge as e:
             if needs_tree(algorithm, engine):
                 raise
@@ -238,8 +279,7 @@ def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
         raise ValueError(f"{algorithm} samples the game itself; it takes no DAG")
     solver = Solver(game, algorithm, engine, seed=seed, tree=tree)
     over_dag = is_dag(tree)
-    eval_game = (evaluate.evaluation_game(game) if not_evaluated is None and not over_dag
-                 else None)
+    eval_game = evaluate.evaluation_game(game) if not_evaluated is None and not over_dag else None
     zero_sum = evaluate.is_two_player_zero_sum(turn_based(game))
     result = RunResult(solver, not_evaluated=not_evaluated)
     marks = checkpoints(iterations)
@@ -254,10 +294,16 @@ def run(game, algorithm: str, *, iterations: int = 1000, seconds: float = 0.0,
             if seconds and spent >= seconds:
                 stop = True
                 break
-        row = {"iteration": solver.iterations, "seconds": spent, "nash_conv": None,
-               "exploitability": None, "visited": solver.visited}
+        row = {
+            "iteration": solver.iterations,
+            "seconds": spent,
+            "nash_conv": None,
+            "exploitability": None,
+            "visited": solver.visited,
+        }
         if over_dag:
             from cfr import dag
+
             probs = solver.average_probs()
             row["nash_conv"] = dag.nash_conv(tree, probs)
             if zero_sum:

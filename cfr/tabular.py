@@ -27,6 +27,7 @@ Works for any number of players and general-sum games; for those the average
 strategy is only an approximation of a coarse-correlated equilibrium, not a
 Nash equilibrium, and NashConv (``cfr.evaluate``) says how far it is.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -42,15 +43,24 @@ VARIANTS = ("cfr", "cfr+", "dcfr", "lcfr")
 class TabularCFR:
     """One solver over one ``GameTree``; ``iterate()`` runs one iteration."""
 
-    def __init__(self, tree: GameTree, variant: str = "cfr", *, alpha: float = 1.5,
-                 beta: float = 0.0, gamma: float = 2.0, backend: str = "c"):
+    def __init__(
+        self,
+        tree: GameTree,
+        variant: str = "cfr",
+        *,
+        alpha: float = 1.5,
+        beta: float = 0.0,
+        gamma: float = 2.0,
+        backend: str = "c",
+    ):
         if variant not in VARIANTS:
             raise ValueError(f"unknown CFR variant {variant!r}; choose from {', '.join(VARIANTS)}")
         if backend not in ("c", "numpy"):
             raise ValueError(f"backend must be 'c' or 'numpy', got {backend!r}")
         if backend == "numpy" and getattr(tree, "dag", None) is not None:
-            raise ValueError("the numpy backend walks a tree level by level; a DAG "
-                             "(cfr.dag) runs on the 'c' backend")
+            raise ValueError(
+                "the numpy backend walks a tree level by level; a DAG (cfr.dag) runs on the 'c' backend"
+            )
         self.backend = backend
         if variant == "lcfr":
             alpha = beta = gamma = 1.0
@@ -66,20 +76,31 @@ class TabularCFR:
         self.current = self._uniform.copy()
         self._slot_player = tree.infoset_player[tree.sa_infoset]
         # per player: its decision edges' parent, child and slot
-        self._pe = [(tree.edge_parent[e], tree.edge_child[e], tree.edge_sa[e])
-                    for e in tree.player_edges]
+        self._pe = [(tree.edge_parent[e], tree.edge_child[e], tree.edge_sa[e]) for e in tree.player_edges]
         self._own_slots = [np.flatnonzero(self._slot_player == p) for p in range(tree.num_players)]
         self._chance = tree.edge_sa < 0
         self._sa_safe = np.where(self._chance, 0, tree.edge_sa)
         self._counts = counts.astype(np.int64)
-        self._player_infosets = [np.flatnonzero(tree.infoset_player == p).astype(np.int64)
-                                 for p in range(tree.num_players)]
+        self._player_infosets = [
+            np.flatnonzero(tree.infoset_player == p).astype(np.int64) for p in range(tree.num_players)
+        ]
         pinfo = np.concatenate(self._player_infosets + [np.zeros(0, dtype=np.int64)])
         pstart = np.cumsum([0] + [len(x) for x in self._player_infosets]).astype(np.int64)
         self._runner = _kernel.Runner(
-            tree.edge_parent, tree.edge_child, tree.edge_sa, tree.edge_owner, tree.edge_prob,
-            np.ascontiguousarray(tree.utilities.T), tree.infoset_first_sa, self._counts,
-            pinfo.astype(np.int64), pstart, self.current, self.regret, self.cumulative)
+            tree.edge_parent,
+            tree.edge_child,
+            tree.edge_sa,
+            tree.edge_owner,
+            tree.edge_prob,
+            np.ascontiguousarray(tree.utilities.T),
+            tree.infoset_first_sa,
+            self._counts,
+            pinfo.astype(np.int64),
+            pstart,
+            self.current,
+            self.regret,
+            self.cumulative,
+        )
 
     # -- one pass ---------------------------------------------------------------
     def _edge_probs(self) -> np.ndarray:
@@ -98,8 +119,8 @@ class TabularCFR:
         t = self.tree
         w = self._edge_probs()
         mine = t.edge_owner == player
-        own = np.ones(t.num_nodes)      # the player's own reach
-        other = np.ones(t.num_nodes)    # everyone else's, chance included
+        own = np.ones(t.num_nodes)  # the player's own reach
+        other = np.ones(t.num_nodes)  # everyone else's, chance included
         ch, par = t.edge_child, t.edge_parent
         for lv in t.levels:
             s = slice(lv.lo, lv.hi)
@@ -120,7 +141,7 @@ class TabularCFR:
             self.regret[slots] = np.maximum(self.regret[slots], 0.0)
         elif self.variant in ("dcfr", "lcfr"):
             r = self.regret[slots]
-            ta, tb = self.iteration ** self.alpha, self.iteration ** self.beta
+            ta, tb = self.iteration**self.alpha, self.iteration**self.beta
             self.regret[slots] = np.where(r >= 0, r * (ta / (ta + 1)), r * (tb / (tb + 1)))
         self._match(slots)
 

@@ -14,6 +14,7 @@ regret and one average-policy entry per slot. Simultaneous games are walked
 through ``pyspiel.convert_to_turn_based`` (the information-state strings are
 that game's, ``"Current player: p\\n" + ...``), which keeps perfect recall.
 """
+
 from __future__ import annotations
 
 from collections import deque
@@ -46,42 +47,44 @@ def refuse_if_too_large(game, max_nodes: int, count=None) -> None:
     """Raise ``TreeTooLarge`` with the count when the memoised count of a Cython
     game (or ``count``, one already made) shows more than ``max_nodes`` histories."""
     from cfr.count import count_histories, is_core_game
+
     if count is None:
         if not is_core_game(game):
             return
         count = count_histories(game, limit=max_nodes)
     if count.over(max_nodes):
-        raise TreeTooLarge(f"{game}: {count.text()}, more than {max_nodes:,}",
-                           "too large for tabular CFR (use sampling MCCFR, or raise max_nodes); "
-                           "counted, not built")
+        raise TreeTooLarge(
+            f"{game}: {count.text()}, more than {max_nodes:,}",
+            "too large for tabular CFR (use sampling MCCFR, or raise max_nodes); counted, not built",
+        )
 
 
 @dataclass
 class Level:
-    lo: int                 # edge range [lo, hi) whose parents share one depth
+    lo: int  # edge range [lo, hi) whose parents share one depth
     hi: int
-    parents: np.ndarray     # the distinct parents of those edges, in order
-    starts: np.ndarray      # offset of each parent's first edge, relative to lo
+    parents: np.ndarray  # the distinct parents of those edges, in order
+    starts: np.ndarray  # offset of each parent's first edge, relative to lo
 
 
 @dataclass
 class GameTree:
     num_players: int
-    node_player: np.ndarray      # player id, -1 chance, -4 terminal
-    utilities: np.ndarray        # (nodes, players); zero on non-terminal nodes
+    node_player: np.ndarray  # player id, -1 chance, -4 terminal
+    utilities: np.ndarray  # (nodes, players); zero on non-terminal nodes
     edge_parent: np.ndarray
     edge_child: np.ndarray
-    edge_sa: np.ndarray          # slot of a decision edge, -1 for chance edges
-    edge_prob: np.ndarray        # chance probability (1.0 on decision edges)
-    edge_owner: np.ndarray       # player of the parent; num_players for chance
+    edge_sa: np.ndarray  # slot of a decision edge, -1 for chance edges
+    edge_prob: np.ndarray  # chance probability (1.0 on decision edges)
+    edge_owner: np.ndarray  # player of the parent; num_players for chance
     levels: list
-    infoset_keys: list           # information-state string of each infoset
+    infoset_keys: list  # information-state string of each infoset
     infoset_player: np.ndarray
-    infoset_actions: list        # legal actions of each infoset (ascending)
-    infoset_first_sa: np.ndarray # first slot of each infoset; its slots are contiguous
-    sa_infoset: np.ndarray       # infoset of each slot
-    sa_action: np.ndarray        # action of each slot
-    player_edges: list = field(default_factory=list)   # decision edges per player
+    infoset_actions: list  # legal actions of each infoset (ascending)
+    infoset_first_sa: np.ndarray  # first slot of each infoset; its slots are contiguous
+    sa_infoset: np.ndarray  # infoset of each slot
+    sa_action: np.ndarray  # action of each slot
+    player_edges: list = field(default_factory=list)  # decision edges per player
     infoset_states: list = field(default_factory=list)  # one history of each infoset
 
     @property
@@ -144,8 +147,9 @@ def enumerate_tree(game, max_nodes: int = 5_000_000, count=None) -> GameTree:
         else:
             p = state.current_player()
             if p < 0:
-                raise ValueError(f"unexpected player {p} in {game} (simultaneous node "
-                                 "after turn-based conversion?)")
+                raise ValueError(
+                    f"unexpected player {p} in {game} (simultaneous node after turn-based conversion?)"
+                )
             players[node] = p
             key = state.information_state_string(p)
             legal = state.legal_actions(p)
@@ -160,16 +164,20 @@ def enumerate_tree(game, max_nodes: int = 5_000_000, count=None) -> GameTree:
                 sa_is.extend([idx] * len(legal))
                 sa_act.extend(legal)
             elif is_actions[idx] != list(legal) or is_player[idx] != p:
-                raise ValueError(f"information state {key!r} offers different actions in "
-                                 "two histories: CFR needs perfect recall and one action set "
-                                 "per information state")
+                raise ValueError(
+                    f"information state {key!r} offers different actions in "
+                    "two histories: CFR needs perfect recall and one action set "
+                    "per information state"
+                )
             first = is_first[idx]
             children = [(a, 1.0, first + j) for j, a in enumerate(legal)]
             owner = p
         for a, prob, sa in children:
             if next_id >= max_nodes:
-                raise TreeTooLarge(f"{game}: more than {max_nodes:,} histories",
-                                   "too large for tabular CFR (use sampling MCCFR, or raise max_nodes)")
+                raise TreeTooLarge(
+                    f"{game}: more than {max_nodes:,} histories",
+                    "too large for tabular CFR (use sampling MCCFR, or raise max_nodes)",
+                )
             e_par.append(node)
             e_ch.append(next_id)
             e_sa.append(sa)
@@ -198,12 +206,22 @@ def enumerate_tree(game, max_nodes: int = 5_000_000, count=None) -> GameTree:
     edge_sa = np.asarray(e_sa, dtype=np.int64)
     edge_owner = np.asarray(e_owner, dtype=np.int64)
     tree = GameTree(
-        num_players=n, node_player=np.asarray(players, dtype=np.int64), utilities=util,
-        edge_parent=edge_parent, edge_child=np.asarray(e_ch, dtype=np.int64),
-        edge_sa=edge_sa, edge_prob=np.asarray(e_prob, dtype=float), edge_owner=edge_owner,
-        levels=levels, infoset_keys=keys, infoset_player=np.asarray(is_player, dtype=np.int64),
-        infoset_actions=is_actions, infoset_first_sa=np.asarray(is_first, dtype=np.int64),
-        sa_infoset=np.asarray(sa_is, dtype=np.int64), sa_action=np.asarray(sa_act, dtype=np.int64))
+        num_players=n,
+        node_player=np.asarray(players, dtype=np.int64),
+        utilities=util,
+        edge_parent=edge_parent,
+        edge_child=np.asarray(e_ch, dtype=np.int64),
+        edge_sa=edge_sa,
+        edge_prob=np.asarray(e_prob, dtype=float),
+        edge_owner=edge_owner,
+        levels=levels,
+        infoset_keys=keys,
+        infoset_player=np.asarray(is_player, dtype=np.int64),
+        infoset_actions=is_actions,
+        infoset_first_sa=np.asarray(is_first, dtype=np.int64),
+        sa_infoset=np.asarray(sa_is, dtype=np.int64),
+        sa_action=np.asarray(sa_act, dtype=np.int64),
+    )
     tree.infoset_states = is_states
     tree.player_edges = [np.flatnonzero(edge_owner == p) for p in range(n)]
     return tree

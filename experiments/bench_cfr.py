@@ -34,6 +34,7 @@ time limit, whose NashConv cannot be evaluated: that row says so with the
 tree's size and the information states the samples visited, and counts as not
 met.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -46,18 +47,20 @@ import pyspiel
 
 import games  # noqa: F401  (registers ttt)
 from analysis.study import positive_float, positive_int
-from cfr.dag import ALGORITHM as DAG_ALGORITHM   # the DAG rows' CFR variant (DCFR; why: there)
+from cfr.dag import ALGORITHM as DAG_ALGORITHM  # the DAG rows' CFR variant (DCFR; why: there)
 from cfr.tabular import TabularCFR
 from cfr.tree import enumerate_tree, turn_based
 
 RPS_LINES = "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)"
 RPS = "ttt(rules=RockPaperScissors)"
 # (label, game string, OpenSpiel on convert_to_cached_tree)
-SPEED_ROWS = [("kuhn_poker", "kuhn_poker", False),
-              ("RockPaperScissors (Python game)", RPS, False),
-              ("RockPaperScissors (cached tree)", RPS, True),
-              ("RPS-Shared-Lines (Python game)", RPS_LINES, False),
-              ("RPS-Shared-Lines (cached tree)", RPS_LINES, True)]
+SPEED_ROWS = [
+    ("kuhn_poker", "kuhn_poker", False),
+    ("RockPaperScissors (Python game)", RPS, False),
+    ("RockPaperScissors (cached tree)", RPS, True),
+    ("RPS-Shared-Lines (Python game)", RPS_LINES, False),
+    ("RPS-Shared-Lines (cached tree)", RPS_LINES, True),
+]
 
 
 def _rate(step, seconds: float) -> float:
@@ -82,9 +85,14 @@ def row(label: str, game_string: str, cached: bool, seconds: float, rounds: int,
         log(f"{label}: round {r + 1}/{rounds}")
         theirs.append(_rate(theirs_solver.evaluate_and_update_policy, seconds))
         ours.append(_rate(ours_solver.iterate, seconds))
-    return {"row": label, "game": game_string, "histories": tree.num_nodes,
-            "ours_per_s": statistics.median(ours), "openspiel_per_s": statistics.median(theirs),
-            "ratio": statistics.median(o / t for o, t in zip(ours, theirs))}
+    return {
+        "row": label,
+        "game": game_string,
+        "histories": tree.num_nodes,
+        "ours_per_s": statistics.median(ours),
+        "openspiel_per_s": statistics.median(theirs),
+        "ratio": statistics.median(o / t for o, t in zip(ours, theirs)),
+    }
 
 
 def time_to_target(game_string: str, target: float = 1e-3, limit: float = 60.0) -> dict:
@@ -94,6 +102,7 @@ def time_to_target(game_string: str, target: float = 1e-3, limit: float = 60.0) 
     from cfr import evaluate
     from cfr.solve import Solver, checkpoints
     from cfr.tree import TreeTooLarge
+
     game = pyspiel.load_game(game_string)
     zero_sum = evaluate.is_two_player_zero_sum(turn_based(game))
     measure = "exploitability" if zero_sum else "NashConv"
@@ -103,19 +112,29 @@ def time_to_target(game_string: str, target: float = 1e-3, limit: float = 60.0) 
         return dag_row(game, measure, e, target, limit)
     eval_game = evaluate.evaluation_game(game)
     spent, value = 0.0, float("inf")
-    for mark in checkpoints(10 ** 9):
+    for mark in checkpoints(10**9):
         t0 = time.thread_time()
         solver.iterate(mark - solver.iterations)
         spent += time.thread_time() - t0
         policy = solver.average_policy()
-        value = (evaluate.exploitability(eval_game, policy) if zero_sum
-                 else evaluate.nash_conv(eval_game, policy))
+        value = (
+            evaluate.exploitability(eval_game, policy) if zero_sum else evaluate.nash_conv(eval_game, policy)
+        )
         if value < target or spent >= limit:
             break
-    return {"game": game_string, "algorithm": "cfr+", "measure": measure,
-            "value": value, "iterations": solver.iterations, "seconds": spent,
-            "met": value < target and spent <= limit, "not_evaluated": None, "visited": None,
-            "build_seconds": None, "dag": None}
+    return {
+        "game": game_string,
+        "algorithm": "cfr+",
+        "measure": measure,
+        "value": value,
+        "iterations": solver.iterations,
+        "seconds": spent,
+        "met": value < target and spent <= limit,
+        "not_evaluated": None,
+        "visited": None,
+        "build_seconds": None,
+        "dag": None,
+    }
 
 
 def dag_row(game, measure: str, refusal, target: float, limit: float) -> dict:
@@ -124,6 +143,7 @@ def dag_row(game, measure: str, refusal, target: float, limit: float) -> dict:
     time. Where merging would change the game (``NotExact``) or the DAG is too large,
     sampling MCCFR runs instead, unevaluated."""
     from cfr import dag
+
     t0 = time.thread_time()
     try:
         tree = dag.build_dag(game)
@@ -142,11 +162,20 @@ def dag_row(game, measure: str, refusal, target: float, limit: float) -> dict:
         value = conv / 2 if measure == "exploitability" else conv
         if value < target or spent >= limit:
             break
-    return {"game": str(game), "algorithm": f"{DAG_ALGORITHM} (DAG)", "measure": measure, "value": value,
-            "iterations": solver.iteration, "seconds": spent, "met": value < target and spent <= limit,
-            "not_evaluated": None, "visited": None, "build_seconds": build,
-            "dag": f"{tree.dag.mode} DAG: {tree.num_nodes:,} nodes, {len(tree.edge_parent):,} edges, "
-                   f"{tree.num_infosets:,} information sets ({refusal.size})"}
+    return {
+        "game": str(game),
+        "algorithm": f"{DAG_ALGORITHM} (DAG)",
+        "measure": measure,
+        "value": value,
+        "iterations": solver.iteration,
+        "seconds": spent,
+        "met": value < target and spent <= limit,
+        "not_evaluated": None,
+        "visited": None,
+        "build_seconds": build,
+        "dag": f"{tree.dag.mode} DAG: {tree.num_nodes:,} nodes, {len(tree.edge_parent):,} edges, "
+        f"{tree.num_infosets:,} information sets ({refusal.size})",
+    }
 
 
 def dag_checkpoints():
@@ -164,23 +193,32 @@ def sampled_row(game, measure: str, refusal, limit: float, seed: int = 0) -> dic
     refused; its quality is not evaluable (the refusal says how many histories)."""
     from cfr.mccfr import SampledMCCFR
     from cfr.solve import unevaluable_reason
+
     solver = SampledMCCFR(game, "outcome", seed=seed)
     spent = 0.0
     while spent < limit:
         t0 = time.thread_time()
         solver.iterate(16)
         spent += time.thread_time() - t0
-    return {"game": str(game), "algorithm": "mccfr-outcome", "measure": measure, "value": None,
-            "iterations": solver.iteration, "seconds": spent, "met": False,
-            "not_evaluated": unevaluable_reason(refusal), "visited": solver.num_visited,
-            "build_seconds": None, "dag": None}
-
-
+    return {
+        "game": str(game),
+        "algorithm": "mccfr-outcome",
+        "measure": measure,
+        "value": None,
+        "iterations": solver.iteration,
+        "seconds": spent,
+        "met": False,
+        "not_evaluated": unevaluable_reason(refusal),
+        "visited": solver.num_visited,
+        "build_seconds": None,
+        "dag": None,
+    }
 
 
 def dilemma_games() -> list[str]:
     """The two-player games of the economic-dilemmas study (references and available dilemmas)."""
     from experiments.economic_dilemmas import full_entries
+
     out = []
     for entry in full_entries():
         if pyspiel.load_game(entry["game"]).num_players() == 2:
@@ -204,43 +242,60 @@ def run_all(quick: bool = False, log=None) -> dict:
     """The benchmark's ``cfr`` section: both tables (quick: shorter rates, 10 s MCCFR)."""
     log = log or (lambda m: None)
     seconds, rounds, limit = (0.3, 3, 10.0) if quick else (1.0, 5, 60.0)
-    return {"iterations_per_second": speed_rows(seconds, rounds, log),
-            "time_to_1e-3": target_rows(limit, log)}
+    return {
+        "iterations_per_second": speed_rows(seconds, rounds, log),
+        "time_to_1e-3": target_rows(limit, log),
+    }
 
 
 def format_targets(targets: list, limit: float) -> str:
-    lines = [f"CFR+ (ours) to exploitability (NashConv where not zero-sum) < 1e-3, "
-             f"limit {limit:g} s; games too large to list: {DAG_ALGORITHM.upper()} over their "
-             f"DAG of merged histories (cfr.dag), the walk included:"]
+    lines = [
+        f"CFR+ (ours) to exploitability (NashConv where not zero-sum) < 1e-3, "
+        f"limit {limit:g} s; games too large to list: {DAG_ALGORITHM.upper()} over their "
+        f"DAG of merged histories (cfr.dag), the walk included:"
+    ]
     for t in targets:
         if t["not_evaluated"]:
-            lines.append(f"{t['game']:44} {t['algorithm']:>14} {t['iterations']:>9,} it "
-                         f"{t['seconds']:8.1f} s  {t['measure']} {t['not_evaluated']}; "
-                         f"{t['visited']:,} information states visited  NOT MET")
+            lines.append(
+                f"{t['game']:44} {t['algorithm']:>14} {t['iterations']:>9,} it "
+                f"{t['seconds']:8.1f} s  {t['measure']} {t['not_evaluated']}; "
+                f"{t['visited']:,} information states visited  NOT MET"
+            )
         else:
-            lines.append(f"{t['game']:44} {t['measure']:>14} {t['value']:.2e} after "
-                         f"{t['iterations']:>7,} it, {1000 * t['seconds']:9.3f} ms  "
-                         f"{'ok' if t['met'] else 'MISSED'}")
+            lines.append(
+                f"{t['game']:44} {t['measure']:>14} {t['value']:.2e} after "
+                f"{t['iterations']:>7,} it, {1000 * t['seconds']:9.3f} ms  "
+                f"{'ok' if t['met'] else 'MISSED'}"
+            )
         if t.get("build_seconds") is not None:
-            lines.append(f"{'':44} {t['algorithm']}: {t['dag']}; the walk "
-                         f"{t['build_seconds']:.1f} s of the time")
+            lines.append(
+                f"{'':44} {t['algorithm']}: {t['dag']}; the walk {t['build_seconds']:.1f} s of the time"
+            )
         elif t.get("dag"):
             lines.append(f"{'':44} {t['dag']}")
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m experiments.bench_cfr", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="python -m experiments.bench_cfr",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("--seconds", type=positive_float, default=1.0, help="seconds per measurement")
     p.add_argument("--rounds", type=positive_int, default=5, help="alternating rounds")
-    p.add_argument("--limit", type=positive_float, default=60.0,
-                   help="solver seconds per dilemma in the time-to-1e-3 table (default 60)")
+    p.add_argument(
+        "--limit",
+        type=positive_float,
+        default=60.0,
+        help="solver seconds per dilemma in the time-to-1e-3 table (default 60)",
+    )
     p.add_argument("--json", action="store_true", help="one JSON object instead of a table")
-    p.add_argument("--skip-targets", action="store_true",
-                   help="skip the time-to-1e-3 table over the two-player dilemmas")
+    p.add_argument(
+        "--skip-targets", action="store_true", help="skip the time-to-1e-3 table over the two-player dilemmas"
+    )
     args = p.parse_args(argv)
-    log = (lambda m: print(m, file=sys.stderr, flush=True))
+    log = lambda m: print(m, file=sys.stderr, flush=True)
     rows = speed_rows(args.seconds, args.rounds, log)
     targets = [] if args.skip_targets else target_rows(args.limit, log)
     if args.json:
@@ -248,8 +303,7 @@ def main(argv=None) -> int:
         return 0
     print(f"{'game':34} {'ours it/s':>12} {'OpenSpiel it/s':>15} {'ratio':>7}")
     for r in rows:
-        print(f"{r['row']:34} {r['ours_per_s']:12,.0f} {r['openspiel_per_s']:15,.0f} "
-              f"{r['ratio']:6.2f}x")
+        print(f"{r['row']:34} {r['ours_per_s']:12,.0f} {r['openspiel_per_s']:15,.0f} {r['ratio']:6.2f}x")
     if targets:
         print()
         print(format_targets(targets, args.limit))

@@ -25,6 +25,7 @@ the load remain).
 
     python -m experiments.bench_search [--json] [--sims N] [--repeats K] [--clock wall|cpu]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -56,9 +57,14 @@ def _timer(clock: str):
         raise ValueError(f"clock must be one of {sorted(CLOCKS)}, got {clock!r}") from None
 
 
-def openspiel_mcts_rate(sims: int = 20000, uct_c: float = 1.4, seed: int = 0,
-                        game: str = OPENSPIEL_Y11, max_memory_mb: int = 4000,
-                        clock: str = "wall") -> dict:
+def openspiel_mcts_rate(
+    sims: int = 20000,
+    uct_c: float = 1.4,
+    seed: int = 0,
+    game: str = OPENSPIEL_Y11,
+    max_memory_mb: int = 4000,
+    clock: str = "wall",
+) -> dict:
     """One ``mcts_search`` of OpenSpiel's C++ MCTSBot from the initial state."""
     timer = _timer(clock)
     g = pyspiel.load_game(game)
@@ -68,12 +74,25 @@ def openspiel_mcts_rate(sims: int = 20000, uct_c: float = 1.4, seed: int = 0,
     start = timer()
     root = bot.mcts_search(state)
     seconds = timer() - start
-    return {"engine": "openspiel_mcts", "game": game, "simulations": sims, "clock": clock,
-            "root_visits": root.explore_count, "seconds": seconds, "sims_per_s": sims / seconds}
+    return {
+        "engine": "openspiel_mcts",
+        "game": game,
+        "simulations": sims,
+        "clock": clock,
+        "root_visits": root.explore_count,
+        "seconds": seconds,
+        "sims_per_s": sims / seconds,
+    }
 
 
-def our_mcts_rate(game: str = Y11, sims: int = 20000, uct_c: float = 1.4, seed: int = 0,
-                  solve: bool = False, clock: str = "wall") -> dict:
+def our_mcts_rate(
+    game: str = Y11,
+    sims: int = 20000,
+    uct_c: float = 1.4,
+    seed: int = 0,
+    solve: bool = False,
+    clock: str = "wall",
+) -> dict:
     """One search of our MCTS from the initial core of ``game``."""
     timer = _timer(clock)
     core = pyspiel.load_game(game).new_core()
@@ -81,9 +100,15 @@ def our_mcts_rate(game: str = Y11, sims: int = 20000, uct_c: float = 1.4, seed: 
     start = timer()
     result = search.search(core)
     seconds = timer() - start if clock == "cpu" else result["seconds"]
-    return {"engine": "ours", "game": game, "simulations": result["simulations"], "clock": clock,
-            "nodes": result["nodes"], "seconds": seconds,
-            "sims_per_s": result["simulations"] / seconds}
+    return {
+        "engine": "ours",
+        "game": game,
+        "simulations": result["simulations"],
+        "clock": clock,
+        "nodes": result["nodes"],
+        "seconds": seconds,
+        "sims_per_s": result["simulations"] / seconds,
+    }
 
 
 def playout_rate(game: str, count: int = 20000, seed: int = 0) -> dict:
@@ -97,8 +122,9 @@ def _stats(rates: list[float]) -> dict:
     return {"median": statistics.median(rates), "best": max(rates), "all": rates}
 
 
-def mcts_speed(sims: int = 20000, repeats: int = 5, uct_c: float = 1.4, seed: int = 0,
-               progress=None, clock: str = "wall") -> dict:
+def mcts_speed(
+    sims: int = 20000, repeats: int = 5, uct_c: float = 1.4, seed: int = 0, progress=None, clock: str = "wall"
+) -> dict:
     """Simulations/s of ours (y_game 11, double_o_y 11) and OpenSpiel's (y 11),
     interleaved ``repeats`` times, and the ratios ours / OpenSpiel: the median
     of the per-repeat ratios, and the ratio of the best rates. ``clock``:
@@ -106,14 +132,16 @@ def mcts_speed(sims: int = 20000, repeats: int = 5, uct_c: float = 1.4, seed: in
     _timer(clock)
     rates = {"openspiel_y11": [], "ours_y_game11": [], "ours_double_o_y11": []}
     for r in range(repeats):
-        rates["openspiel_y11"].append(
-            openspiel_mcts_rate(sims, uct_c, seed + r, clock=clock)["sims_per_s"])
+        rates["openspiel_y11"].append(openspiel_mcts_rate(sims, uct_c, seed + r, clock=clock)["sims_per_s"])
         rates["ours_y_game11"].append(our_mcts_rate(Y11, sims, uct_c, seed + r, clock=clock)["sims_per_s"])
         rates["ours_double_o_y11"].append(
-            our_mcts_rate(DOUBLE_O_Y11, sims, uct_c, seed + r, clock=clock)["sims_per_s"])
+            our_mcts_rate(DOUBLE_O_Y11, sims, uct_c, seed + r, clock=clock)["sims_per_s"]
+        )
         if progress:
-            progress(f"repeat {r + 1}/{repeats}: " + ", ".join(
-                f"{k} {v[-1]:,.0f} sims/s" for k, v in rates.items()))
+            progress(
+                f"repeat {r + 1}/{repeats}: "
+                + ", ".join(f"{k} {v[-1]:,.0f} sims/s" for k, v in rates.items())
+            )
     summary = {k: _stats(v) for k, v in rates.items()}
     base = rates["openspiel_y11"]
 
@@ -123,24 +151,29 @@ def mcts_speed(sims: int = 20000, repeats: int = 5, uct_c: float = 1.4, seed: in
         return statistics.median(o / b for o, b in zip(rates[key], base))
 
     return {
-        "simulations_per_search": sims, "repeats": repeats, "uct_c": uct_c, "seed": seed,
-        "rollouts": 1, "solver": False, "clock": clock,
+        "simulations_per_search": sims,
+        "repeats": repeats,
+        "uct_c": uct_c,
+        "seed": seed,
+        "rollouts": 1,
+        "solver": False,
+        "clock": clock,
         "sims_per_s": summary,
         "ratio_y_game11": paired("ours_y_game11"),
         "ratio_double_o_y11": paired("ours_double_o_y11"),
         "ratio_of_best_y_game11": summary["ours_y_game11"]["best"] / summary["openspiel_y11"]["best"],
-        "ratio_of_best_double_o_y11": (summary["ours_double_o_y11"]["best"]
-                                       / summary["openspiel_y11"]["best"]),
-        "targets": {"ratio_y_game11": 5.0, "ratio_double_o_y11": 3.5},   # issue 17 item 3
+        "ratio_of_best_double_o_y11": (
+            summary["ours_double_o_y11"]["best"] / summary["openspiel_y11"]["best"]
+        ),
+        "targets": {"ratio_y_game11": 5.0, "ratio_double_o_y11": 3.5},  # issue 17 item 3
     }
 
 
 def _peak_rss_bytes() -> int:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024   # Linux: KiB
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # Linux: KiB
 
 
-def mcts_memory(game: str = DOUBLE_O_Y11, sims: int = 1_000_000, uct_c: float = 1.4,
-                seed: int = 0) -> dict:
+def mcts_memory(game: str = DOUBLE_O_Y11, sims: int = 1_000_000, uct_c: float = 1.4, seed: int = 0) -> dict:
     """One search of ``sims`` simulations: node size, tree size, node-pool bytes
     and the process's peak resident memory before and after."""
     core = pyspiel.load_game(game).new_core()
@@ -150,12 +183,16 @@ def mcts_memory(game: str = DOUBLE_O_Y11, sims: int = 1_000_000, uct_c: float = 
     result = search.search(core)
     after = _peak_rss_bytes()
     return {
-        "game": game, "simulations": result["simulations"], "seconds": result["seconds"],
+        "game": game,
+        "simulations": result["simulations"],
+        "seconds": result["seconds"],
         "sims_per_s": result["simulations"] / result["seconds"],
-        "bytes_per_node": search.bytes_per_node, "nodes": result["nodes"],
+        "bytes_per_node": search.bytes_per_node,
+        "nodes": result["nodes"],
         "tree_bytes": result["nodes"] * search.bytes_per_node,
         "node_pool_bytes": search.allocated_bytes,
-        "peak_rss_before_bytes": before, "peak_rss_after_bytes": after,
+        "peak_rss_before_bytes": before,
+        "peak_rss_after_bytes": after,
         "peak_rss_growth_bytes": after - before,
     }
 
@@ -164,16 +201,27 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m experiments.bench_search",
         description="Simulations/s of our MCTS (y_game 11, double_o_y 11) against OpenSpiel's C++ "
-                    "MCTSBot (y 11) with random rollouts, and the memory of a 1M-simulation search.")
-    p.add_argument("--sims", type=positive_int, default=20000, help="simulations per timed search (default 20000)")
+        "MCTSBot (y 11) with random rollouts, and the memory of a 1M-simulation search.",
+    )
+    p.add_argument(
+        "--sims", type=positive_int, default=20000, help="simulations per timed search (default 20000)"
+    )
     p.add_argument("--repeats", type=positive_int, default=5, help="interleaved repeats (default 5)")
     p.add_argument("--uct-c", type=non_negative_float, default=1.4, help="exploration constant (default 1.4)")
-    p.add_argument("--memory-sims", type=non_negative_int, default=1_000_000,
-                   help="simulations of the memory measurement on double_o_y 11 (default 1000000; 0 skips it)")
+    p.add_argument(
+        "--memory-sims",
+        type=non_negative_int,
+        default=1_000_000,
+        help="simulations of the memory measurement on double_o_y 11 (default 1000000; 0 skips it)",
+    )
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed (default 0)")
-    p.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
-                   help="time each search by the wall clock (default) or by the CPU time of the "
-                        "thread running it (steadier on a loaded machine: leaves out waiting for a core)")
+    p.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="time each search by the wall clock (default) or by the CPU time of the "
+        "thread running it (steadier on a loaded machine: leaves out waiting for a core)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = p.parse_args(argv)
 
@@ -193,21 +241,29 @@ def main(argv=None) -> int:
     for pr in out["playouts"]:
         print(f"random playouts (copy + playout, C loop) {pr['game']}: {pr['playouts_per_s']:,.0f}/s")
     s = out["speed"]
-    print(f"MCTS simulations/s, {s['simulations_per_search']:,} simulations per search, "
-          f"{s['clock']} clock, median (best) of {s['repeats']}:")
+    print(
+        f"MCTS simulations/s, {s['simulations_per_search']:,} simulations per search, "
+        f"{s['clock']} clock, median (best) of {s['repeats']}:"
+    )
     for k, v in s["sims_per_s"].items():
         print(f"  {k:20s} {v['median']:>12,.0f} ({v['best']:,.0f})")
-    print(f"  ratio y_game 11 / OpenSpiel y 11:     {s['ratio_y_game11']:.2f}x median of pairs, "
-          f"{s['ratio_of_best_y_game11']:.2f}x best/best (target 5x)")
-    print(f"  ratio double_o_y 11 / OpenSpiel y 11: {s['ratio_double_o_y11']:.2f}x median of pairs, "
-          f"{s['ratio_of_best_double_o_y11']:.2f}x best/best (target 3.5x, issue 17)")
+    print(
+        f"  ratio y_game 11 / OpenSpiel y 11:     {s['ratio_y_game11']:.2f}x median of pairs, "
+        f"{s['ratio_of_best_y_game11']:.2f}x best/best (target 5x)"
+    )
+    print(
+        f"  ratio double_o_y 11 / OpenSpiel y 11: {s['ratio_double_o_y11']:.2f}x median of pairs, "
+        f"{s['ratio_of_best_double_o_y11']:.2f}x best/best (target 3.5x, issue 17)"
+    )
     if "memory" in out:
         m = out["memory"]
-        print(f"memory, {m['simulations']:,} simulations on {m['game']}: {m['bytes_per_node']} bytes/node, "
-              f"{m['nodes']:,} nodes = {m['tree_bytes'] / 2**20:.1f} MiB "
-              f"(pool {m['node_pool_bytes'] / 2**20:.1f} MiB), peak RSS "
-              f"{m['peak_rss_after_bytes'] / 2**20:.1f} MiB (+{m['peak_rss_growth_bytes'] / 2**20:.1f} MiB), "
-              f"{m['sims_per_s']:,.0f} sims/s")
+        print(
+            f"memory, {m['simulations']:,} simulations on {m['game']}: {m['bytes_per_node']} bytes/node, "
+            f"{m['nodes']:,} nodes = {m['tree_bytes'] / 2**20:.1f} MiB "
+            f"(pool {m['node_pool_bytes'] / 2**20:.1f} MiB), peak RSS "
+            f"{m['peak_rss_after_bytes'] / 2**20:.1f} MiB (+{m['peak_rss_growth_bytes'] / 2**20:.1f} MiB), "
+            f"{m['sims_per_s']:,.0f} sims/s"
+        )
     return 0
 
 

@@ -44,6 +44,7 @@ puts the table under the pressure a side-6 solve puts on 2**23-2**24 entries.
 Every function returns a plain dict so experiments/benchmark.py can collect
 them.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -86,6 +87,7 @@ def alphabeta_check(sizes=(3, 4), repeats: int = 3) -> dict:
         def our_root():
             core = ours.new_core()
             return Searcher(core, 0, -1.0, 1.0, True, 16).value(core)[0]
+
         t_ours, our_value = _best_time(our_root, repeats)
 
         root = cpp.new_initial_state()
@@ -103,28 +105,48 @@ def alphabeta_check(sizes=(3, 4), repeats: int = 3) -> dict:
             v_ours = Searcher(core, 0, -1.0, 1.0, True, 16).value(core)[0]
             t_ours_open += time.perf_counter() - t
             if v_os != v_ours:
-                mismatches.append({"cell": root.action_to_string(0, a), "openspiel": v_os,
-                                   "ours": v_ours})
-        rows.append({"board_size": n, "openspiel_value": os_value, "our_value": our_value,
-                     "root_values_agree": os_value == our_value,
-                     "openings": len(root.legal_actions()), "opening_mismatches": mismatches,
-                     "openspiel_root_seconds": t_os, "our_root_seconds": t_ours,
-                     "root_time_ratio": t_os / t_ours if t_ours > 0 else None,
-                     "openspiel_openings_seconds": t_os_open, "our_openings_seconds": t_ours_open,
-                     "openings_time_ratio": t_os_open / t_ours_open if t_ours_open > 0 else None})
-    return {"experiment": "alphabeta_check", "repeats": repeats, "rows": rows,
-            "all_agree": all(r["root_values_agree"] and not r["opening_mismatches"] for r in rows)}
+                mismatches.append({"cell": root.action_to_string(0, a), "openspiel": v_os, "ours": v_ours})
+        rows.append(
+            {
+                "board_size": n,
+                "openspiel_value": os_value,
+                "our_value": our_value,
+                "root_values_agree": os_value == our_value,
+                "openings": len(root.legal_actions()),
+                "opening_mismatches": mismatches,
+                "openspiel_root_seconds": t_os,
+                "our_root_seconds": t_ours,
+                "root_time_ratio": t_os / t_ours if t_ours > 0 else None,
+                "openspiel_openings_seconds": t_os_open,
+                "our_openings_seconds": t_ours_open,
+                "openings_time_ratio": t_os_open / t_ours_open if t_ours_open > 0 else None,
+            }
+        )
+    return {
+        "experiment": "alphabeta_check",
+        "repeats": repeats,
+        "rows": rows,
+        "all_agree": all(r["root_values_agree"] and not r["opening_mismatches"] for r in rows),
+    }
 
 
-def solver_speed(game_strings=("y_game(board_size=5)", "defector_y(board_size=5,protocol=1)",
-                               "double_o_y(board_size=5)")) -> dict:
+def solver_speed(
+    game_strings=("y_game(board_size=5)", "defector_y(board_size=5,protocol=1)", "double_o_y(board_size=5)"),
+) -> dict:
     """Exhaustive solves of a few small games: value, nodes, seconds, nodes/s."""
     rows = []
     for gs in game_strings:
         r = solve(gs, tt_log2=22)
-        rows.append({"game": gs, "value": r["value"], "winning_first_moves": r["winning_first_moves"],
-                     "nodes": r["nodes"], "seconds": r["seconds"],
-                     "nodes_per_second": r["nodes"] / r["seconds"] if r["seconds"] else None})
+        rows.append(
+            {
+                "game": gs,
+                "value": r["value"],
+                "winning_first_moves": r["winning_first_moves"],
+                "nodes": r["nodes"],
+                "seconds": r["seconds"],
+                "nodes_per_second": r["nodes"] / r["seconds"] if r["seconds"] else None,
+            }
+        )
     return {"experiment": "solver_speed", "rows": rows}
 
 
@@ -151,8 +173,14 @@ def _parse_bounds(text: str) -> dict:
     return dict(hsearch_vcs=vcs, hsearch_scs=scs, hsearch_queue=queue)
 
 
-def y_list_bounds(size: int = 8, openings=("a7", "b6"), bounds=Y_BOUNDS, tt_log2: int = 22,
-                  time_limit: float = 300.0, progress=None) -> dict:
+def y_list_bounds(
+    size: int = 8,
+    openings=("a7", "b6"),
+    bounds=Y_BOUNDS,
+    tt_log2: int = 22,
+    time_limit: float = 300.0,
+    progress=None,
+) -> dict:
     """Each opening of ``y_game(board_size=size)`` solved by a fresh Y
     solver (table 2**tt_log2) for each H-search bound setting of ``bounds``
     ("VCS/SCS/QUEUE"), one after the other in this process: value (None:
@@ -161,6 +189,7 @@ def y_list_bounds(size: int = 8, openings=("a7", "b6"), bounds=Y_BOUNDS, tt_log2
     where both solved: nodes done in a time limit measure nothing)."""
     import pyspiel
     from solvers import ysolver
+
     say = progress or (lambda msg: None)
     game = pyspiel.load_game(f"y_game(board_size={size})")
     root = game.new_core()
@@ -179,23 +208,34 @@ def y_list_bounds(size: int = 8, openings=("a7", "b6"), bounds=Y_BOUNDS, tt_log2
                 v = ysolver.value(solver, child, time_limit)
             except ysolver.YSolveTimeout:
                 v = None
-            row["runs"][text] = {"value": v, "nodes": solver.nodes,
-                                 "cpu_seconds": max(time.process_time() - cpu, 1e-6)}
-            say(f"y_game(board_size={size}) after {opening}, bounds {text}: "
+            row["runs"][text] = {
+                "value": v,
+                "nodes": solver.nodes,
+                "cpu_seconds": max(time.process_time() - cpu, 1e-6),
+            }
+            say(
+                f"y_game(board_size={size}) after {opening}, bounds {text}: "
                 f"{'not solved' if v is None else f'{v:+g}'}, {solver.nodes:,} nodes, "
-                f"{row['runs'][text]['cpu_seconds']:.3f} CPU s")
+                f"{row['runs'][text]['cpu_seconds']:.3f} CPU s"
+            )
         first = row["runs"][bounds[0]]
         for text in bounds[1:]:
             x = row["runs"][text]
-            if first["value"] is not None and x["value"] is not None:   # unsolved: no ratio
+            if first["value"] is not None and x["value"] is not None:  # unsolved: no ratio
                 x["node_ratio"] = first["nodes"] / max(x["nodes"], 1)
                 x["cpu_ratio"] = first["cpu_seconds"] / x["cpu_seconds"]
         solved = [r["value"] for r in row["runs"].values() if r["value"] is not None]
         row["agree"] = len(set(solved)) <= 1
         rows.append(row)
-    return {"experiment": "y_list_bounds", "size": size, "bounds": list(bounds),
-            "time_limit": time_limit, "tt_log2": tt_log2, "rows": rows,
-            "all_agree": all(r["agree"] for r in rows)}
+    return {
+        "experiment": "y_list_bounds",
+        "size": size,
+        "bounds": list(bounds),
+        "time_limit": time_limit,
+        "tt_log2": tt_log2,
+        "rows": rows,
+        "all_agree": all(r["agree"] for r in rows),
+    }
 
 
 def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
@@ -203,6 +243,7 @@ def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
     from class to class, as ``solve`` does) with the given pruning switches."""
     from solvers import ysolver
     from solvers.exhaustive import Evaluator
+
     ev = Evaluator(game_string, method="ysolver", tt_log2=10)
     ev.y_solver = ysolver.make_solver(ev.game, tt_log2=tt_log2, **switches)
     start = time.perf_counter()
@@ -211,15 +252,19 @@ def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
         v = ev.value(ev.child_of(members[0]))
         values.update({ev.describe(a): v for a in members})
     first = ev.player == 0
-    return {"opening_values": values, "nodes": ev.y_solver.nodes,
-            "seconds": max(time.perf_counter() - start, 1e-6),
-            "value": max(values.values()) if first else min(values.values())}
+    return {
+        "opening_values": values,
+        "nodes": ev.y_solver.nodes,
+        "seconds": max(time.perf_counter() - start, 1e-6),
+        "value": max(values.values()) if first else min(values.values()),
+    }
 
 
 def _y_root(game_string: str, tt_log2: int, **switches) -> dict:
     """The empty board of plain Y solved by one fresh Y solver: value, nodes, CPU seconds."""
     import pyspiel
     from solvers import ysolver
+
     game = pyspiel.load_game(game_string)
     solver = ysolver.make_solver(game, tt_log2=tt_log2, **switches)
     cpu = time.process_time()
@@ -227,8 +272,9 @@ def _y_root(game_string: str, tt_log2: int, **switches) -> dict:
     return {"value": v, "nodes": solver.nodes, "cpu_seconds": max(time.process_time() - cpu, 1e-6)}
 
 
-def y_solver_comparison(sizes=(5,), tt_log2: int = 22, alphabeta: bool = True,
-                        baseline: bool = True, progress=None) -> dict:
+def y_solver_comparison(
+    sizes=(5,), tt_log2: int = 22, alphabeta: bool = True, baseline: bool = True, progress=None
+) -> dict:
     """Plain Y (every opening class, as ``solvers.exhaustive.solve`` does)
     solved in one run by the Y solver, by the same solver without H-search
     and the centrality prior (``Y_PRE_HSEARCH``, the solver before issue 17's
@@ -250,47 +296,80 @@ def y_solver_comparison(sizes=(5,), tt_log2: int = 22, alphabeta: bool = True,
         pre = _y_solver_openings(gs, tt_log2, **Y_PRE_HSEARCH)
         base = _y_solver_openings(gs, tt_log2, **Y_BASELINE) if baseline else None
         plain = solve(gs, method="alphabeta", tt_log2=tt_log2) if alphabeta else None
-        agree = fast["opening_values"] == pre["opening_values"] and root["value"] == root_pre["value"] \
-            and (base is None or fast["opening_values"] == base["opening_values"]) and (
-            plain is None or (fast["value"] == plain["value"]
-                              and fast["opening_values"] == plain["opening_values"]))
+        agree = (
+            fast["opening_values"] == pre["opening_values"]
+            and root["value"] == root_pre["value"]
+            and (base is None or fast["opening_values"] == base["opening_values"])
+            and (
+                plain is None
+                or (fast["value"] == plain["value"] and fast["opening_values"] == plain["opening_values"])
+            )
+        )
         winning = sorted(m for m, v in fast["opening_values"].items() if v > 0)
-        row = {"game": gs, "value": fast["value"], "winning_first_moves": winning,
-               "values_agree": agree,
-               "root_nodes": root["nodes"], "root_cpu_seconds": round(root["cpu_seconds"], 3),
-               "pre_hsearch_root_nodes": root_pre["nodes"],
-               "pre_hsearch_root_cpu_seconds": round(root_pre["cpu_seconds"], 3),
-               "root_cpu_ratio": root_pre["cpu_seconds"] / root["cpu_seconds"],
-               "ysolver_nodes": fast["nodes"], "ysolver_seconds": round(fast["seconds"], 3),
-               "pre_hsearch_nodes": pre["nodes"], "pre_hsearch_seconds": round(pre["seconds"], 3),
-               "pre_hsearch_ratio": pre["seconds"] / fast["seconds"],
-               "load": _load()}
+        row = {
+            "game": gs,
+            "value": fast["value"],
+            "winning_first_moves": winning,
+            "values_agree": agree,
+            "root_nodes": root["nodes"],
+            "root_cpu_seconds": round(root["cpu_seconds"], 3),
+            "pre_hsearch_root_nodes": root_pre["nodes"],
+            "pre_hsearch_root_cpu_seconds": round(root_pre["cpu_seconds"], 3),
+            "root_cpu_ratio": root_pre["cpu_seconds"] / root["cpu_seconds"],
+            "ysolver_nodes": fast["nodes"],
+            "ysolver_seconds": round(fast["seconds"], 3),
+            "pre_hsearch_nodes": pre["nodes"],
+            "pre_hsearch_seconds": round(pre["seconds"], 3),
+            "pre_hsearch_ratio": pre["seconds"] / fast["seconds"],
+            "load": _load(),
+        }
         if base is not None:
-            row.update({"baseline_nodes": base["nodes"], "baseline_seconds": round(base["seconds"], 3),
-                        "baseline_ratio": base["seconds"] / fast["seconds"]})
+            row.update(
+                {
+                    "baseline_nodes": base["nodes"],
+                    "baseline_seconds": round(base["seconds"], 3),
+                    "baseline_ratio": base["seconds"] / fast["seconds"],
+                }
+            )
         if plain is not None:
-            row.update({"alphabeta_nodes": plain["nodes"], "alphabeta_seconds": plain["seconds"],
-                        "time_ratio": plain["seconds"] / fast["seconds"]})
+            row.update(
+                {
+                    "alphabeta_nodes": plain["nodes"],
+                    "alphabeta_seconds": plain["seconds"],
+                    "time_ratio": plain["seconds"] / fast["seconds"],
+                }
+            )
         rows.append(row)
-    return {"experiment": "y_solver_comparison", "baseline": Y_BASELINE,
-            "pre_hsearch": Y_PRE_HSEARCH, "rows": rows}
+    return {
+        "experiment": "y_solver_comparison",
+        "baseline": Y_BASELINE,
+        "pre_hsearch": Y_PRE_HSEARCH,
+        "rows": rows,
+    }
 
 
-FLIP_GAMES = ([f"defector_y(board_size={{n}},protocol={p})" for p in (1, 122)]
-              + [f"double_o_y(board_size={{n}},flip={f},protocol={p},win={w})"
-                 for f in ("all", "opponents", "friends") for p in (1, 122)
-                 for w in ("turn_start", "turn_end")]
-              + ["flipway(board_size={n})", "flipway(board_size={n},pie=True)"])
+FLIP_GAMES = (
+    [f"defector_y(board_size={{n}},protocol={p})" for p in (1, 122)]
+    + [
+        f"double_o_y(board_size={{n}},flip={f},protocol={p},win={w})"
+        for f in ("all", "opponents", "friends")
+        for p in (1, 122)
+        for w in ("turn_start", "turn_end")
+    ]
+    + ["flipway(board_size={n})", "flipway(board_size={n},pie=True)"]
+)
 TT_SCHEMES = ("depth", "size", "size4")
 
 
-def table_replacement(games_=None, size: int = 5, tt_log2: int = 14, schemes=TT_SCHEMES,
-                      progress=None) -> dict:
+def table_replacement(
+    games_=None, size: int = 5, tt_log2: int = 14, schemes=TT_SCHEMES, progress=None
+) -> dict:
     """Every game of ``games_`` (default: all flip variants on side ``size``)
     solved with each table scheme, one after the other in this process: nodes,
     CPU seconds, ratios to the first scheme, and whether all values agree."""
     say = progress or (lambda msg: None)
     import games.flipway  # noqa: F401
+
     rows = []
     for gs in games_ or [t.format(n=size) for t in FLIP_GAMES]:
         row = {"game": gs, "load": _load(), "schemes": {}}
@@ -299,27 +378,37 @@ def table_replacement(games_=None, size: int = 5, tt_log2: int = 14, schemes=TT_
             cpu = time.process_time()
             r = solve(gs, tt_log2=tt_log2, tt_replace=scheme)
             cpu = time.process_time() - cpu
-            row["schemes"][scheme] = {"nodes": r["nodes"], "cpu_seconds": round(cpu, 3),
-                                      "value": r["value"]}
+            row["schemes"][scheme] = {"nodes": r["nodes"], "cpu_seconds": round(cpu, 3), "value": r["value"]}
             if base is None:
                 base = r
                 row["agrees"] = True
             else:
-                row["agrees"] &= (r["value"], r["opening_values"]) == (base["value"],
-                                                                      base["opening_values"])
+                row["agrees"] &= (r["value"], r["opening_values"]) == (base["value"], base["opening_values"])
         b = row["schemes"][schemes[0]]
         for scheme in schemes[1:]:
             x = row["schemes"][scheme]
             x["node_ratio"] = b["nodes"] / x["nodes"]
             x["cpu_ratio"] = b["cpu_seconds"] / x["cpu_seconds"] if x["cpu_seconds"] else None
-        say(f"{gs}: " + ", ".join(f"{k} {v['nodes']:,} nodes {v['cpu_seconds']} s"
-                                   for k, v in row["schemes"].items()))
+        say(
+            f"{gs}: "
+            + ", ".join(f"{k} {v['nodes']:,} nodes {v['cpu_seconds']} s" for k, v in row["schemes"].items())
+        )
         rows.append(row)
-    totals = {k: {"nodes": sum(r["schemes"][k]["nodes"] for r in rows),
-                  "cpu_seconds": round(sum(r["schemes"][k]["cpu_seconds"] for r in rows), 3)}
-              for k in schemes}
-    return {"experiment": "table_replacement", "tt_log2": tt_log2, "schemes": list(schemes),
-            "rows": rows, "totals": totals, "all_agree": all(r["agrees"] for r in rows)}
+    totals = {
+        k: {
+            "nodes": sum(r["schemes"][k]["nodes"] for r in rows),
+            "cpu_seconds": round(sum(r["schemes"][k]["cpu_seconds"] for r in rows), 3),
+        }
+        for k in schemes
+    }
+    return {
+        "experiment": "table_replacement",
+        "tt_log2": tt_log2,
+        "schemes": list(schemes),
+        "rows": rows,
+        "totals": totals,
+        "all_agree": all(r["agrees"] for r in rows),
+    }
 
 
 def _load() -> list[float]:
@@ -329,8 +418,15 @@ def _load() -> list[float]:
         return []
 
 
-def parallel_speedup(game: str, jobs=(2,), tt_log2: int = 24, split_depth: int | None = None,
-                     progress=None, tables=("private", "shared"), time_limit: float = 0.0) -> dict:
+def parallel_speedup(
+    game: str,
+    jobs=(2,),
+    tt_log2: int = 24,
+    split_depth: int | None = None,
+    progress=None,
+    tables=("private", "shared"),
+    time_limit: float = 0.0,
+) -> dict:
     """Serial solve, then the split solver on each worker count of ``jobs``, one
     after the other in this process; the same values are checked, the times compared.
 
@@ -341,6 +437,7 @@ def parallel_speedup(game: str, jobs=(2,), tt_log2: int = 24, split_depth: int |
     caps each split run; a run stopped by it is reported as incomplete."""
     from joblib.externals.loky import get_reusable_executor
     from solvers import parallel
+
     say = progress or (lambda msg: None)
     for mode in tables:
         if mode not in ("private", "shared"):
@@ -353,43 +450,82 @@ def parallel_speedup(game: str, jobs=(2,), tt_log2: int = 24, split_depth: int |
     cpu, wall = time.process_time(), time.perf_counter()
     base = solve(game, tt_log2=tt_log2)
     base_cpu, base_wall = time.process_time() - cpu, time.perf_counter() - wall
-    rows.append({"solver": "serial", "jobs": 1, "table": "private", "seconds": base["seconds"],
-                 "nodes": base["nodes"], "cpu_seconds": round(base_cpu, 3), "cpu_ratio": 1.0,
-                 "total_cpu_seconds": round(base_cpu, 3),
-                 "load_before": load0, "load_after": _load(), "value": base["value"],
-                 "agrees": True, "complete": True, "ratio": 1.0})
+    rows.append(
+        {
+            "solver": "serial",
+            "jobs": 1,
+            "table": "private",
+            "seconds": base["seconds"],
+            "nodes": base["nodes"],
+            "cpu_seconds": round(base_cpu, 3),
+            "cpu_ratio": 1.0,
+            "total_cpu_seconds": round(base_cpu, 3),
+            "load_before": load0,
+            "load_after": _load(),
+            "value": base["value"],
+            "agrees": True,
+            "complete": True,
+            "ratio": 1.0,
+        }
+    )
     say(f"  {base['seconds']} s, {base['nodes']:,} nodes, {base_cpu:.1f} s CPU")
     for n in jobs:
-        for mode in (tables if n > 1 else ("private",)):
+        for mode in tables if n > 1 else ("private",):
             if n > 1:
                 get_reusable_executor(max_workers=n).shutdown(wait=True, kill_workers=True)
             load0 = _load()
             say(f"split solve on {n} worker(s), {mode} table(s) (load average {load0}) ...")
             cpu, wall = time.process_time(), time.perf_counter()
-            r = parallel.solve(game, jobs=n, tt_log2=tt_log2, split_depth=split_depth,
-                               shared_tt=mode == "shared", time_limit=time_limit)
+            r = parallel.solve(
+                game,
+                jobs=n,
+                tt_log2=tt_log2,
+                split_depth=split_depth,
+                shared_tt=mode == "shared",
+                time_limit=time_limit,
+            )
             # the critical path in CPU time: the busiest worker, plus what the parent itself spent
             # (all of it with --jobs 1, where the units run in this process)
             parent, split_wall = time.process_time() - cpu, time.perf_counter() - wall
             critical = parent if n == 1 else max(r["worker_cpu_seconds"], default=0.0) + parent
             total = parent if n == 1 else sum(r["worker_cpu_seconds"]) + parent
-            rows.append({"solver": "split", "jobs": n, "table": mode, "seconds": r["seconds"],
-                         "nodes": r["nodes"], "cpu_seconds": round(critical, 3),
-                         "cpu_ratio": base_cpu / critical if critical else None,
-                         "total_cpu_seconds": round(total, 3),
-                         "worker_cpu_seconds": r["worker_cpu_seconds"],
-                         "parent_cpu_seconds": round(parent, 3),
-                         "load_before": load0, "load_after": _load(), "value": r["value"],
-                         "complete": r["complete"],
-                         "units": r["units"], "units_solved": r["units_solved"],
-                         "units_wasted": r["units_wasted"], "split_depth": r["split_depth"],
-                         "agrees": r["complete"] and all(r[k] == base[k] for k in (
-                             "value", "winning_first_moves", "opening_values")),
-                         "ratio": base_wall / split_wall})
-            say(f"  {r['seconds']} s, {r['nodes']:,} nodes, worker CPU {r['worker_cpu_seconds']}"
-                f"{'' if r['complete'] else ' (stopped by the time limit)'}")
-    return {"experiment": "parallel_speedup", "game": game, "tt_log2": tt_log2,
-            "cpus": os.cpu_count(), "winning_first_moves": base["winning_first_moves"], "rows": rows}
+            rows.append(
+                {
+                    "solver": "split",
+                    "jobs": n,
+                    "table": mode,
+                    "seconds": r["seconds"],
+                    "nodes": r["nodes"],
+                    "cpu_seconds": round(critical, 3),
+                    "cpu_ratio": base_cpu / critical if critical else None,
+                    "total_cpu_seconds": round(total, 3),
+                    "worker_cpu_seconds": r["worker_cpu_seconds"],
+                    "parent_cpu_seconds": round(parent, 3),
+                    "load_before": load0,
+                    "load_after": _load(),
+                    "value": r["value"],
+                    "complete": r["complete"],
+                    "units": r["units"],
+                    "units_solved": r["units_solved"],
+                    "units_wasted": r["units_wasted"],
+                    "split_depth": r["split_depth"],
+                    "agrees": r["complete"]
+                    and all(r[k] == base[k] for k in ("value", "winning_first_moves", "opening_values")),
+                    "ratio": base_wall / split_wall,
+                }
+            )
+            say(
+                f"  {r['seconds']} s, {r['nodes']:,} nodes, worker CPU {r['worker_cpu_seconds']}"
+                f"{'' if r['complete'] else ' (stopped by the time limit)'}"
+            )
+    return {
+        "experiment": "parallel_speedup",
+        "game": game,
+        "tt_log2": tt_log2,
+        "cpus": os.cpu_count(),
+        "winning_first_moves": base["winning_first_moves"],
+        "rows": rows,
+    }
 
 
 def run_all(quick: bool = False) -> dict:
@@ -403,59 +539,132 @@ def run_all(quick: bool = False) -> dict:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m experiments.bench_solvers",
-                                 description="Check our alpha-beta against OpenSpiel's on C++ y and time both.")
+    ap = argparse.ArgumentParser(
+        prog="python -m experiments.bench_solvers",
+        description="Check our alpha-beta against OpenSpiel's on C++ y and time both.",
+    )
     ap.add_argument("--sizes", type=int, nargs="+", default=[3, 4], help="y board sizes (2..5)")
     ap.add_argument("--repeats", type=int, default=3, help="timing repeats (best is kept)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     ap.add_argument("--seed", type=int, default=0, help="unused (the searches are deterministic)")
     ap.add_argument("--skip-speed", action="store_true", help="only the OpenSpiel comparison")
-    ap.add_argument("--y-sizes", type=int, nargs="*", default=[5], metavar="N",
-                    help="Y sides for the Y solver vs itself without H-search vs its "
-                         "pre-issue-17 pruning vs alpha-beta comparison (3..7; 6 takes minutes, "
-                         "7 is beyond the general kernel and the old pruning: use "
-                         "--no-y-alphabeta --no-y-baseline; none: skip)")
-    ap.add_argument("--no-y-alphabeta", action="store_true",
-                    help="leave the general alpha-beta kernel out of the Y solver comparison")
-    ap.add_argument("--no-y-baseline", action="store_true",
-                    help="leave the pre-issue-17 pruning (Y_BASELINE) out of the Y solver comparison")
-    ap.add_argument("--y-bounds", nargs="*", metavar="VCS/SCS/QUEUE",
-                    help="only the H-search list-bound comparison: --y-bound-openings of side "
-                         "--y-bound-size solved by a fresh Y solver per setting, the first the "
-                         f"baseline (no setting given: {' '.join(Y_BOUNDS)})")
-    ap.add_argument("--y-bound-size", type=int, default=8, metavar="N",
-                    help="side for --y-bounds (3..10; default 8)")
-    ap.add_argument("--y-bound-openings", nargs="+", default=["a7", "b6"], metavar="CELL",
-                    help="first moves for --y-bounds (default a7 b6)")
-    ap.add_argument("--y-bound-time-limit", type=float, default=300.0, metavar="S",
-                    help="wall-clock limit per solve for --y-bounds (default 300)")
-    ap.add_argument("--parallel", metavar="GAME",
-                    help="only the 1 vs N worker comparison on GAME: serial solver, then the split "
-                         "solver (solvers.solve --jobs N) in the same run")
-    ap.add_argument("--parallel-jobs", type=int, nargs="+", default=[2], metavar="N",
-                    help="worker counts of the split runs (default 2)")
-    ap.add_argument("--parallel-tables", nargs="+", choices=("private", "shared"),
-                    default=["private", "shared"],
-                    help="table modes of the split runs with 2+ workers (default: both, one run each)")
-    ap.add_argument("--parallel-time-limit", type=float, default=0.0, metavar="S",
-                    help="stop each split run after S seconds (0: none); it is then reported incomplete")
-    ap.add_argument("--parallel-split-depth", type=int, default=None, metavar="D",
-                    help="--split-depth of the split runs (default: the solver's choice)")
-    ap.add_argument("--tt-log2", type=int, default=None,
-                    help="table size of the --parallel runs (per worker, or the one shared table; default 24) "
-                         "of --tt-compare (default 14) and of --y-bounds (default 22)")
-    ap.add_argument("--tt-compare", action="store_true",
-                    help="only the table replacement comparison: every flip-game variant solved "
-                         "with each --tt-replace scheme in the same run (nodes, CPU seconds, "
-                         "ratios to the default scheme; --tt-log2 sets the table, 14 is sensible "
-                         "for side 5)")
-    ap.add_argument("--tt-size", type=int, default=5, metavar="N",
-                    help="board side of the --tt-compare games (3..6; default 5)")
-    ap.add_argument("--tt-games", nargs="+", metavar="GAME",
-                    help="--tt-compare these game strings instead of every flip variant")
-    ap.add_argument("--tt-schemes", nargs="+", choices=TT_SCHEMES, default=list(TT_SCHEMES),
-                    metavar="SCHEME", help="--tt-compare these schemes, the first as the baseline "
-                                           f"(default: {' '.join(TT_SCHEMES)})")
+    ap.add_argument(
+        "--y-sizes",
+        type=int,
+        nargs="*",
+        default=[5],
+        metavar="N",
+        help="Y sides for the Y solver vs itself without H-search vs its "
+        "pre-issue-17 pruning vs alpha-beta comparison (3..7; 6 takes minutes, "
+        "7 is beyond the general kernel and the old pruning: use "
+        "--no-y-alphabeta --no-y-baseline; none: skip)",
+    )
+    ap.add_argument(
+        "--no-y-alphabeta",
+        action="store_true",
+        help="leave the general alpha-beta kernel out of the Y solver comparison",
+    )
+    ap.add_argument(
+        "--no-y-baseline",
+        action="store_true",
+        help="leave the pre-issue-17 pruning (Y_BASELINE) out of the Y solver comparison",
+    )
+    ap.add_argument(
+        "--y-bounds",
+        nargs="*",
+        metavar="VCS/SCS/QUEUE",
+        help="only the H-search list-bound comparison: --y-bound-openings of side "
+        "--y-bound-size solved by a fresh Y solver per setting, the first the "
+        f"baseline (no setting given: {' '.join(Y_BOUNDS)})",
+    )
+    ap.add_argument(
+        "--y-bound-size", type=int, default=8, metavar="N", help="side for --y-bounds (3..10; default 8)"
+    )
+    ap.add_argument(
+        "--y-bound-openings",
+        nargs="+",
+        default=["a7", "b6"],
+        metavar="CELL",
+        help="first moves for --y-bounds (default a7 b6)",
+    )
+    ap.add_argument(
+        "--y-bound-time-limit",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="wall-clock limit per solve for --y-bounds (default 300)",
+    )
+    ap.add_argument(
+        "--parallel",
+        metavar="GAME",
+        help="only the 1 vs N worker comparison on GAME: serial solver, then the split "
+        "solver (solvers.solve --jobs N) in the same run",
+    )
+    ap.add_argument(
+        "--parallel-jobs",
+        type=int,
+        nargs="+",
+        default=[2],
+        metavar="N",
+        help="worker counts of the split runs (default 2)",
+    )
+    ap.add_argument(
+        "--parallel-tables",
+        nargs="+",
+        choices=("private", "shared"),
+        default=["private", "shared"],
+        help="table modes of the split runs with 2+ workers (default: both, one run each)",
+    )
+    ap.add_argument(
+        "--parallel-time-limit",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="stop each split run after S seconds (0: none); it is then reported incomplete",
+    )
+    ap.add_argument(
+        "--parallel-split-depth",
+        type=int,
+        default=None,
+        metavar="D",
+        help="--split-depth of the split runs (default: the solver's choice)",
+    )
+    ap.add_argument(
+        "--tt-log2",
+        type=int,
+        default=None,
+        help="table size of the --parallel runs (per worker, or the one shared table; default 24) "
+        "of --tt-compare (default 14) and of --y-bounds (default 22)",
+    )
+    ap.add_argument(
+        "--tt-compare",
+        action="store_true",
+        help="only the table replacement comparison: every flip-game variant solved "
+        "with each --tt-replace scheme in the same run (nodes, CPU seconds, "
+        "ratios to the default scheme; --tt-log2 sets the table, 14 is sensible "
+        "for side 5)",
+    )
+    ap.add_argument(
+        "--tt-size",
+        type=int,
+        default=5,
+        metavar="N",
+        help="board side of the --tt-compare games (3..6; default 5)",
+    )
+    ap.add_argument(
+        "--tt-games",
+        nargs="+",
+        metavar="GAME",
+        help="--tt-compare these game strings instead of every flip variant",
+    )
+    ap.add_argument(
+        "--tt-schemes",
+        nargs="+",
+        choices=TT_SCHEMES,
+        default=list(TT_SCHEMES),
+        metavar="SCHEME",
+        help=f"--tt-compare these schemes, the first as the baseline (default: {' '.join(TT_SCHEMES)})",
+    )
     args = ap.parse_args(argv)
     if args.y_bounds is not None:
         bounds = tuple(args.y_bounds) or Y_BOUNDS
@@ -469,24 +678,32 @@ def main(argv=None) -> int:
         try:
             for b in bounds:
                 _parse_bounds(b)
-            out = y_list_bounds(args.y_bound_size, tuple(args.y_bound_openings), bounds, tt,
-                                args.y_bound_time_limit,
-                                progress=lambda m: print(m, file=sys.stderr, flush=True))
+            out = y_list_bounds(
+                args.y_bound_size,
+                tuple(args.y_bound_openings),
+                bounds,
+                tt,
+                args.y_bound_time_limit,
+                progress=lambda m: print(m, file=sys.stderr, flush=True),
+            )
         except ValueError as exc:
             ap.error(str(exc))
         if args.json:
             print(json.dumps(out))
             return 0 if out["all_agree"] else 1
-        print(f"H-search list bounds on y_game(board_size={out['size']}), fresh solver each, "
-              f"table 2**{out['tt_log2']} (ratios: {bounds[0]} / setting)")
+        print(
+            f"H-search list bounds on y_game(board_size={out['size']}), fresh solver each, "
+            f"table 2**{out['tt_log2']} (ratios: {bounds[0]} / setting)"
+        )
         for r in out["rows"]:
             cells = []
             for k in bounds:
                 x = r["runs"][k]
                 v = "not solved" if x["value"] is None else f"{x['value']:+g}"
-                cells.append(f"{k}: {v} {x['nodes']:,} n {x['cpu_seconds']:.3f} s"
-                             + (f" (x{x['node_ratio']:.1f} n, x{x['cpu_ratio']:.1f} cpu)"
-                                if "cpu_ratio" in x else ""))
+                cells.append(
+                    f"{k}: {v} {x['nodes']:,} n {x['cpu_seconds']:.3f} s"
+                    + (f" (x{x['node_ratio']:.1f} n, x{x['cpu_ratio']:.1f} cpu)" if "cpu_ratio" in x else "")
+                )
             print(f"after {r['opening']}: " + "; ".join(cells) + f"; agree {r['agree']}; load {r['load']}")
         return 0 if out["all_agree"] else 1
     if args.tt_log2 is None:
@@ -496,22 +713,33 @@ def main(argv=None) -> int:
             ap.error("--tt-size must lie in 3..6")
         if not 10 <= args.tt_log2 <= 30:
             ap.error("--tt-log2 must be in 10..30")
-        out = table_replacement(args.tt_games, args.tt_size, args.tt_log2, tuple(args.tt_schemes),
-                                progress=lambda m: print(m, file=sys.stderr, flush=True))
+        out = table_replacement(
+            args.tt_games,
+            args.tt_size,
+            args.tt_log2,
+            tuple(args.tt_schemes),
+            progress=lambda m: print(m, file=sys.stderr, flush=True),
+        )
         if args.json:
             print(json.dumps(out))
             return 0 if out["all_agree"] else 1
         first = out["schemes"][0]
         print(f"table replacement, --tt-log2 {out['tt_log2']} (ratios: {first} / scheme)")
-        for r in out["rows"] + [{"game": "TOTAL", "schemes": out["totals"], "agrees": out["all_agree"],
-                                 "load": _load()}]:
+        for r in out["rows"] + [
+            {"game": "TOTAL", "schemes": out["totals"], "agrees": out["all_agree"], "load": _load()}
+        ]:
             cells = []
             for k in out["schemes"]:
                 x = r["schemes"][k]
-                cells.append(f"{k} {x['nodes']:>11,} n {x['cpu_seconds']:7.2f} s"
-                             + (f" (x{r['schemes'][first]['nodes'] / x['nodes']:.2f} n, "
-                                f"x{r['schemes'][first]['cpu_seconds'] / max(x['cpu_seconds'], 1e-9):.2f} cpu)"
-                                if k != first else ""))
+                cells.append(
+                    f"{k} {x['nodes']:>11,} n {x['cpu_seconds']:7.2f} s"
+                    + (
+                        f" (x{r['schemes'][first]['nodes'] / x['nodes']:.2f} n, "
+                        f"x{r['schemes'][first]['cpu_seconds'] / max(x['cpu_seconds'], 1e-9):.2f} cpu)"
+                        if k != first
+                        else ""
+                    )
+                )
             print(f"{r['game']}: " + "; ".join(cells) + f"; agree {r['agrees']}; load {r['load']}")
         return 0 if out["all_agree"] else 1
     if args.parallel:
@@ -523,27 +751,42 @@ def main(argv=None) -> int:
             ap.error("--tt-log2 must be in 10..30")
         if not (args.parallel_time_limit >= 0 and math.isfinite(args.parallel_time_limit)):
             ap.error("--parallel-time-limit must be a finite number of seconds >= 0")
-        out = parallel_speedup(args.parallel, tuple(args.parallel_jobs), args.tt_log2,
-                               args.parallel_split_depth,
-                               progress=lambda m: print(m, file=sys.stderr, flush=True),
-                               tables=tuple(args.parallel_tables),
-                               time_limit=args.parallel_time_limit)
+        out = parallel_speedup(
+            args.parallel,
+            tuple(args.parallel_jobs),
+            args.tt_log2,
+            args.parallel_split_depth,
+            progress=lambda m: print(m, file=sys.stderr, flush=True),
+            tables=tuple(args.parallel_tables),
+            time_limit=args.parallel_time_limit,
+        )
         if args.json:
             print(json.dumps(out))
             return 0
-        print(f"{out['game']}: winning first moves {' '.join(out['winning_first_moves']) or 'none'} "
-              f"({out['cpus']} CPUs, --tt-log2 {out['tt_log2']})")
+        print(
+            f"{out['game']}: winning first moves {' '.join(out['winning_first_moves']) or 'none'} "
+            f"({out['cpus']} CPUs, --tt-log2 {out['tt_log2']})"
+        )
         for r in out["rows"]:
-            extra = (f", {r['units_solved']}/{r['units']} units {r['split_depth']} plies deep, "
-                     f"{r['units_wasted']} wasted" if r["solver"] == "split" else "")
+            extra = (
+                f", {r['units_solved']}/{r['units']} units {r['split_depth']} plies deep, "
+                f"{r['units_wasted']} wasted"
+                if r["solver"] == "split"
+                else ""
+            )
             value = "unsolved" if r["value"] is None else f"{r['value']:+g}"
-            workers = (f", worker CPU {' + '.join(f'{c:.1f}' for c in r['worker_cpu_seconds'])} s"
-                       if r.get("worker_cpu_seconds") and r["jobs"] > 1 else "")
-            print(f"  {r['solver']:>6} x{r['jobs']} {r['table']:>7}: {r['seconds']:8.2f} s  "
-                  f"{r['nodes']:>14,} nodes  value {value}  agrees {r['agrees']}  speed-up "
-                  f"{r['ratio']:.2f}x wall, {r['cpu_ratio']:.2f}x CPU critical path "
-                  f"({r['cpu_seconds']:.2f} s; {r['total_cpu_seconds']:.1f} s CPU in all{workers})  "
-                  f"(load {r['load_before']} -> {r['load_after']}{extra})")
+            workers = (
+                f", worker CPU {' + '.join(f'{c:.1f}' for c in r['worker_cpu_seconds'])} s"
+                if r.get("worker_cpu_seconds") and r["jobs"] > 1
+                else ""
+            )
+            print(
+                f"  {r['solver']:>6} x{r['jobs']} {r['table']:>7}: {r['seconds']:8.2f} s  "
+                f"{r['nodes']:>14,} nodes  value {value}  agrees {r['agrees']}  speed-up "
+                f"{r['ratio']:.2f}x wall, {r['cpu_ratio']:.2f}x CPU critical path "
+                f"({r['cpu_seconds']:.2f} s; {r['total_cpu_seconds']:.1f} s CPU in all{workers})  "
+                f"(load {r['load_before']} -> {r['load_after']}{extra})"
+            )
         return 0 if all(r["agrees"] for r in out["rows"]) else 1
     if any(not 2 <= n <= 5 for n in args.sizes):
         ap.error("--sizes must lie in 2..5 (OpenSpiel's Python alpha-beta has no table)")
@@ -559,33 +802,48 @@ def main(argv=None) -> int:
         if args.y_sizes:
             print("Y solver against alpha-beta ...", file=sys.stderr, flush=True)
             out["y_solver_comparison"] = y_solver_comparison(
-                tuple(args.y_sizes), alphabeta=not args.no_y_alphabeta,
+                tuple(args.y_sizes),
+                alphabeta=not args.no_y_alphabeta,
                 baseline=not args.no_y_baseline,
-                progress=lambda m: print(m, file=sys.stderr, flush=True))
+                progress=lambda m: print(m, file=sys.stderr, flush=True),
+            )
     if args.json:
         print(json.dumps(out))
         return 0
     for r in out["alphabeta_check"]["rows"]:
-        print(f"y({r['board_size']}): OpenSpiel {r['openspiel_value']:+g}, ours {r['our_value']:+g}; "
-              f"{r['openings'] - len(r['opening_mismatches'])}/{r['openings']} openings agree; "
-              f"root {r['openspiel_root_seconds']:.4f} s vs {r['our_root_seconds']:.4f} s "
-              f"(x{r['root_time_ratio']:.0f}); openings {r['openspiel_openings_seconds']:.3f} s vs "
-              f"{r['our_openings_seconds']:.4f} s (x{r['openings_time_ratio']:.0f})")
+        print(
+            f"y({r['board_size']}): OpenSpiel {r['openspiel_value']:+g}, ours {r['our_value']:+g}; "
+            f"{r['openings'] - len(r['opening_mismatches'])}/{r['openings']} openings agree; "
+            f"root {r['openspiel_root_seconds']:.4f} s vs {r['our_root_seconds']:.4f} s "
+            f"(x{r['root_time_ratio']:.0f}); openings {r['openspiel_openings_seconds']:.3f} s vs "
+            f"{r['our_openings_seconds']:.4f} s (x{r['openings_time_ratio']:.0f})"
+        )
     for r in out.get("solver_speed", {}).get("rows", []):
-        print(f"{r['game']}: value {r['value']:+g}, {r['nodes']:,} nodes, {r['seconds']} s "
-              f"({r['nodes_per_second']:,.0f} nodes/s)")
+        print(
+            f"{r['game']}: value {r['value']:+g}, {r['nodes']:,} nodes, {r['seconds']} s "
+            f"({r['nodes_per_second']:,.0f} nodes/s)"
+        )
     for r in out.get("y_solver_comparison", {}).get("rows", []):
-        plain = (f", alpha-beta {r['alphabeta_nodes']:,} nodes {r['alphabeta_seconds']} s "
-                 f"(x{r['time_ratio']:.1f})" if "alphabeta_nodes" in r else "")
-        base = (f", pre-issue-17 Y solver {r['baseline_nodes']:,} nodes {r['baseline_seconds']} s "
-                f"(x{r['baseline_ratio']:.1f})" if "baseline_nodes" in r else "")
-        print(f"{r['game']}: value {r['value']:+g}, openings agree: {r['values_agree']}; root: Y solver "
-              f"{r['root_nodes']:,} nodes {r['root_cpu_seconds']} CPU s, without H-search and prior "
-              f"{r['pre_hsearch_root_nodes']:,} nodes {r['pre_hsearch_root_cpu_seconds']} CPU s "
-              f"(x{r['root_cpu_ratio']:.1f}); every opening: Y solver {r['ysolver_nodes']:,} nodes "
-              f"{r['ysolver_seconds']} s, without them {r['pre_hsearch_nodes']:,} nodes "
-              f"{r['pre_hsearch_seconds']} s (x{r['pre_hsearch_ratio']:.1f}){base}{plain}; "
-              f"load {r['load']}")
+        plain = (
+            f", alpha-beta {r['alphabeta_nodes']:,} nodes {r['alphabeta_seconds']} s (x{r['time_ratio']:.1f})"
+            if "alphabeta_nodes" in r
+            else ""
+        )
+        base = (
+            f", pre-issue-17 Y solver {r['baseline_nodes']:,} nodes {r['baseline_seconds']} s "
+            f"(x{r['baseline_ratio']:.1f})"
+            if "baseline_nodes" in r
+            else ""
+        )
+        print(
+            f"{r['game']}: value {r['value']:+g}, openings agree: {r['values_agree']}; root: Y solver "
+            f"{r['root_nodes']:,} nodes {r['root_cpu_seconds']} CPU s, without H-search and prior "
+            f"{r['pre_hsearch_root_nodes']:,} nodes {r['pre_hsearch_root_cpu_seconds']} CPU s "
+            f"(x{r['root_cpu_ratio']:.1f}); every opening: Y solver {r['ysolver_nodes']:,} nodes "
+            f"{r['ysolver_seconds']} s, without them {r['pre_hsearch_nodes']:,} nodes "
+            f"{r['pre_hsearch_seconds']} s (x{r['pre_hsearch_ratio']:.1f}){base}{plain}; "
+            f"load {r['load']}"
+        )
     return 0
 
 

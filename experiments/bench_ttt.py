@@ -16,6 +16,7 @@ Connect Four (``TARGET``: the engine's extensions must not slow the plain
 games down) and at least 3x on the simultaneous cloaked rule set
 (``SIM_TARGET``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,7 +31,7 @@ import games  # noqa: F401  (registers ttt)
 from analysis.study import non_negative_int, positive_float, positive_int
 from experiments.rates import kernel_rate, openspiel_rate
 
-TARGET = 7.0          # issue 11: the engine's extensions must keep Connect4 this fast
+TARGET = 7.0  # issue 11: the engine's extensions must keep Connect4 this fast
 
 
 def _ours(seconds: float, seed: int) -> float:
@@ -58,8 +59,9 @@ def _alternate(rounds: int, log, label: str, measure) -> tuple[list, list, float
     return ours, theirs, statistics.median(ratios)
 
 
-def connect4_playouts_vs_openspiel(seconds: float = 1.0, rounds: int = 5, seed: int = 0,
-                                   quick: bool = False, log=None) -> dict:
+def connect4_playouts_vs_openspiel(
+    seconds: float = 1.0, rounds: int = 5, seed: int = 0, quick: bool = False, log=None
+) -> dict:
     """Median playouts/s of ours and OpenSpiel's C++ ``connect_four``, and
     their ratio (``ratio`` >= TARGET is the target). ``quick`` shortens the run."""
     if quick:
@@ -73,15 +75,21 @@ def connect4_playouts_vs_openspiel(seconds: float = 1.0, rounds: int = 5, seed: 
         return o, t
 
     ours, theirs, ratio = _alternate(rounds, log, "", measure)
-    return {"game": "ttt(rules=Connect4) vs connect_four",
-            "ours_playouts_per_second": statistics.median(ours),
-            "ours_in_c_loop_playouts_per_second": statistics.median(batch),
-            "openspiel_playouts_per_second": statistics.median(theirs),
-            "ratio": ratio, "target": TARGET, "meets_target": ratio >= TARGET,
-            "rounds": rounds, "seconds_per_measurement": seconds / 2, "seed": seed,
-            "method": "ours: core.clone() + core.random_playout(seed) from Python; "
-                      "theirs: pyspiel.evaluate_bots with two uniform random bots; "
-                      "thread CPU time, median over alternating rounds"}
+    return {
+        "game": "ttt(rules=Connect4) vs connect_four",
+        "ours_playouts_per_second": statistics.median(ours),
+        "ours_in_c_loop_playouts_per_second": statistics.median(batch),
+        "openspiel_playouts_per_second": statistics.median(theirs),
+        "ratio": ratio,
+        "target": TARGET,
+        "meets_target": ratio >= TARGET,
+        "rounds": rounds,
+        "seconds_per_measurement": seconds / 2,
+        "seed": seed,
+        "method": "ours: core.clone() + core.random_playout(seed) from Python; "
+        "theirs: pyspiel.evaluate_bots with two uniform random bots; "
+        "thread CPU time, median over alternating rounds",
+    }
 
 
 # The simultaneous row (issue 11): a two-phase simultaneous cloaked rule set
@@ -94,8 +102,9 @@ SIM_BASELINE = "goofspiel"
 SIM_TARGET = 3.0
 
 
-def simultaneous_playouts_vs_goofspiel(seconds: float = 1.0, rounds: int = 5, seed: int = 0,
-                                       quick: bool = False, log=None) -> dict:
+def simultaneous_playouts_vs_goofspiel(
+    seconds: float = 1.0, rounds: int = 5, seed: int = 0, quick: bool = False, log=None
+) -> dict:
     """Median random games/s of the two-phase simultaneous cloaked rule set in the
     Cython kernel (``playout_batch``: copy, play to the end, in C) and of
     OpenSpiel's C++ ``goofspiel`` (default 13 cards: 13 simultaneous rounds,
@@ -105,20 +114,27 @@ def simultaneous_playouts_vs_goofspiel(seconds: float = 1.0, rounds: int = 5, se
         seconds, rounds = min(seconds, 0.4), min(rounds, 3)
     game_string = f"ttt(rules={SIM_RULES})"
     core = pyspiel.load_game(game_string).new_core()
+
     def measure(r):
         t = openspiel_rate(SIM_BASELINE, seconds / 2, seed + r)
         return kernel_rate(game_string, seconds / 2, seed + r), t
 
     ours, theirs, ratio = _alternate(rounds, log, "simultaneous ", measure)
-    return {"game": f"{game_string} (2 simultaneous phases, cloaked) vs {SIM_BASELINE}",
-            "mean_plies": _mean_plies(core, seed),
-            "ours_playouts_per_second": statistics.median(ours),
-            "openspiel_playouts_per_second": statistics.median(theirs),
-            "ratio": ratio, "target": SIM_TARGET, "meets_target": ratio >= SIM_TARGET,
-            "rounds": rounds, "seconds_per_measurement": seconds / 2, "seed": seed,
-            "method": "ours: playout_batch (copy + random playout in C); theirs: "
-                      "pyspiel.evaluate_bots with two uniform random bots; thread CPU time, "
-                      "median over alternating rounds"}
+    return {
+        "game": f"{game_string} (2 simultaneous phases, cloaked) vs {SIM_BASELINE}",
+        "mean_plies": _mean_plies(core, seed),
+        "ours_playouts_per_second": statistics.median(ours),
+        "openspiel_playouts_per_second": statistics.median(theirs),
+        "ratio": ratio,
+        "target": SIM_TARGET,
+        "meets_target": ratio >= SIM_TARGET,
+        "rounds": rounds,
+        "seconds_per_measurement": seconds / 2,
+        "seed": seed,
+        "method": "ours: playout_batch (copy + random playout in C); theirs: "
+        "pyspiel.evaluate_bots with two uniform random bots; thread CPU time, "
+        "median over alternating rounds",
+    }
 
 
 def _mean_plies(core, seed: int, games: int = 500) -> float:
@@ -134,12 +150,21 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m experiments.bench_ttt",
         description="Random playouts/s of the tic-tac-toe engine vs OpenSpiel's C++, in one "
-                    "process: Connect4 vs connect_four, and a two-phase simultaneous rule set "
-                    "(cloaked) vs goofspiel.")
-    parser.add_argument("--seconds", type=positive_float, default=1.0,
-                        help="time per round, split between the two (default: %(default)s)")
-    parser.add_argument("--rounds", type=positive_int, default=5,
-                        help="alternating rounds; the ratio is their median (default: %(default)s)")
+        "process: Connect4 vs connect_four, and a two-phase simultaneous rule set "
+        "(cloaked) vs goofspiel.",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=positive_float,
+        default=1.0,
+        help="time per round, split between the two (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=positive_int,
+        default=5,
+        help="alternating rounds; the ratio is their median (default: %(default)s)",
+    )
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the random games")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -152,13 +177,17 @@ def main(argv=None):
     print(f"ours (clone + random_playout): {result['ours_playouts_per_second']:12,.0f} playouts/s")
     print(f"ours (C loop, playout_batch):  {result['ours_in_c_loop_playouts_per_second']:12,.0f} playouts/s")
     print(f"OpenSpiel C++ connect_four:    {result['openspiel_playouts_per_second']:12,.0f} playouts/s")
-    print(f"ratio {result['ratio']:.1f}x (target >= {TARGET:.0f}x: "
-          f"{'ok' if result['meets_target'] else 'MISSED'})")
+    print(
+        f"ratio {result['ratio']:.1f}x (target >= {TARGET:.0f}x: "
+        f"{'ok' if result['meets_target'] else 'MISSED'})"
+    )
     print(f"\n{sim['game']}, {sim['mean_plies']:.1f} plies a game:")
     print(f"ours (C loop, playout_batch):  {sim['ours_playouts_per_second']:12,.0f} playouts/s")
     print(f"OpenSpiel C++ goofspiel:       {sim['openspiel_playouts_per_second']:12,.0f} playouts/s")
-    print(f"ratio {sim['ratio']:.1f}x (target >= {SIM_TARGET:.0f}x: "
-          f"{'ok' if sim['meets_target'] else 'MISSED'})")
+    print(
+        f"ratio {sim['ratio']:.1f}x (target >= {SIM_TARGET:.0f}x: "
+        f"{'ok' if sim['meets_target'] else 'MISSED'})"
+    )
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ p50/p95/max and the 20-user p95 over the baseline p95. ``--think S`` makes
 each user pause about S seconds before a move, as a person would; with the
 default 0 every user clicks again the moment its page arrives (a stress test).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,9 +50,10 @@ class User:
     def __init__(self, base: str, name: str):
         self.base, self.name = base, name
         self.opener = urllib.request.build_opener(
-            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+            urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar())
+        )
         self.token = ""
-        self.requests = 0       # HTTP requests sent (a redirect followed counts as one more)
+        self.requests = 0  # HTTP requests sent (a redirect followed counts as one more)
 
     def get(self, path: str) -> str:
         self.requests += 1
@@ -82,15 +84,15 @@ class User:
         self.token = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
 
 
-def play(user: User, games: int, renders: list, moves: list, finished: list, think: float,
-         rng) -> None:
+def play(user: User, games: int, renders: list, moves: list, finished: list, think: float, rng) -> None:
     user.login()
     for _ in range(games):
         t = time.perf_counter()
         user.get("/?game=Tic-Tac-Toe")
         renders.append(time.perf_counter() - t)
-        url, page = user.post("/play/new", game="Tic-Tac-Toe", universe="Public",
-                              seat0=user.name, seat1="Random")
+        url, page = user.post(
+            "/play/new", game="Tic-Tac-Toe", universe="Public", seat0=user.name, seat1="Random"
+        )
         path = urllib.parse.urlparse(url).path
         while "Game over" not in page:
             if think:
@@ -126,8 +128,13 @@ def run(base: str, names: list[str], games: int, think: float, seed: int) -> dic
         t.join()
     if errors:
         raise SystemExit("errors:\n  " + "\n  ".join(errors[:10]))
-    return {"renders": renders, "moves": moves, "games": len(finished),
-            "seconds": time.perf_counter() - start, "requests": sum(u.requests for u in users)}
+    return {
+        "renders": renders,
+        "moves": moves,
+        "games": len(finished),
+        "seconds": time.perf_counter() - start,
+        "requests": sum(u.requests for u in users),
+    }
 
 
 def server_cpu(pid: int) -> float:
@@ -141,7 +148,7 @@ def server_cpu(pid: int) -> float:
             p = todo.pop()
             with open(f"/proc/{p}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / tick        # utime, stime
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
             with open(f"/proc/{p}/task/{p}/children") as f:
                 todo.extend(int(c) for c in f.read().split())
     except OSError:
@@ -158,18 +165,30 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--users", type=int, default=20, help="concurrent simulated users (1..200)")
     p.add_argument("--games", type=int, default=5, help="games per user (1..100)")
-    p.add_argument("--think", type=float, default=0.0,
-                   help="mean seconds a user thinks before each move (uniform 0.5x..1.5x; "
-                        "default 0: every user clicks again as soon as the page is back)")
+    p.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="mean seconds a user thinks before each move (uniform 0.5x..1.5x; "
+        "default 0: every user clicks again as soon as the page is back)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the think times")
-    p.add_argument("--threads", type=int, default=8,
-                   help="request threads of each server process (default 8)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="server processes (default: the server's own default, python -m webapp "
-                        "--help); 1 serves as before games in progress moved to the registry")
-    p.add_argument("--dev-server", action="store_true",
-                   help="serve with Flask's development server (a thread per request) instead "
-                        "of waitress, for comparison")
+    p.add_argument(
+        "--threads", type=int, default=8, help="request threads of each server process (default 8)"
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="server processes (default: the server's own default, python -m webapp "
+        "--help); 1 serves as before games in progress moved to the registry",
+    )
+    p.add_argument(
+        "--dev-server",
+        action="store_true",
+        help="serve with Flask's development server (a thread per request) instead "
+        "of waitress, for comparison",
+    )
     a = p.parse_args(argv)
     if not 1 <= a.users <= 200 or not 1 <= a.games <= 100 or not 0 <= a.think <= 10:
         p.error("--users must be 1..200, --games 1..100 and --think 0..10")
@@ -185,14 +204,27 @@ def main(argv=None) -> int:
         db = Path(tmp) / "bench.sqlite3"
         names = [f"user{i}" for i in range(a.users)] + ["baseline"]
         port = free_port()
-        command = [sys.executable, "-m", "webapp", "--db", str(db), "--port", str(port),
-                   "--threads", str(a.threads)] + (["--dev-server"] if a.dev_server else []) + \
-            (["--workers", str(a.workers)] if a.workers is not None else [])
+        command = (
+            [
+                sys.executable,
+                "-m",
+                "webapp",
+                "--db",
+                str(db),
+                "--port",
+                str(port),
+                "--threads",
+                str(a.threads),
+            ]
+            + (["--dev-server"] if a.dev_server else [])
+            + (["--workers", str(a.workers)] if a.workers is not None else [])
+        )
         print("server:", " ".join(command[1:]), flush=True)
         print("load average at start: %.2f %.2f %.2f" % os.getloadavg(), flush=True)
-        log = open(Path(tmp) / "server.log", "w+")      # noqa: SIM115  (read after the run)
-        server = subprocess.Popen(command, stdout=log, stderr=subprocess.DEVNULL,
-                                  cwd=Path(__file__).resolve().parents[1])
+        log = open(Path(tmp) / "server.log", "w+")  # noqa: SIM115  (read after the run)
+        server = subprocess.Popen(
+            command, stdout=log, stderr=subprocess.DEVNULL, cwd=Path(__file__).resolve().parents[1]
+        )
         base = f"http://127.0.0.1:{port}"
         try:
             for _ in range(300):
@@ -230,17 +262,21 @@ def main(argv=None) -> int:
         for what in ("renders", "moves"):
             v = r[what]
             name = "page render" if what == "renders" else "move round trip"
-            print(f"{label + ' ' + name:28}{pct(v, .5):8.1f}{pct(v, .95):8.1f}{pct(v, 1):8.1f}{len(v):7d}")
+            print(f"{label + ' ' + name:28}{pct(v, 0.5):8.1f}{pct(v, 0.95):8.1f}{pct(v, 1):8.1f}{len(v):7d}")
     for what in ("renders", "moves"):
-        print(f"p95 {what} ratio load/baseline: {pct(load[what], .95) / pct(base_run[what], .95):.2f}x")
+        print(f"p95 {what} ratio load/baseline: {pct(load[what], 0.95) / pct(base_run[what], 0.95):.2f}x")
     print("load average at end: %.2f %.2f %.2f" % os.getloadavg())
-    for line in cache:           # baseline and load runs together
+    for line in cache:  # baseline and load runs together
         print(line)
-    print(f"CPU per HTTP request of the load run ({load['requests']} requests): server "
-          f"{1000 * cpu[0] / load['requests']:.2f} ms, this client {1000 * cpu[1] / load['requests']:.2f} ms")
-    print(f"games finished {expected}, stored in the registry {stored} "
-          f"({'none lost' if stored == expected else 'LOST ' + str(expected - stored)}); "
-          f"load run {load['seconds']:.1f} s")
+    print(
+        f"CPU per HTTP request of the load run ({load['requests']} requests): server "
+        f"{1000 * cpu[0] / load['requests']:.2f} ms, this client {1000 * cpu[1] / load['requests']:.2f} ms"
+    )
+    print(
+        f"games finished {expected}, stored in the registry {stored} "
+        f"({'none lost' if stored == expected else 'LOST ' + str(expected - stored)}); "
+        f"load run {load['seconds']:.1f} s"
+    )
     return 0 if stored == expected else 1
 
 

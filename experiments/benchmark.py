@@ -13,6 +13,7 @@ sections (search, solvers, tic-tac-toe engine) join in when those modules are
 present: the bench_* modules are this command's sections, each also
 runnable alone, so this is the one command that imports other experiments.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,7 +40,7 @@ PLAYOUT_GAMES = {
     "defector_y(board_size=11,protocol=122)": None,
     "double_o_y(board_shape=hex,board_size=4)": None,
     "flipway(board_size=9)": None,
-    "caeth_y(board_size=9)": None,          # the seed's board: 108 edges
+    "caeth_y(board_size=9)": None,  # the seed's board: 108 edges
 }
 
 
@@ -65,15 +66,23 @@ def playout_section(seconds: float, rounds: int, seed: int, log) -> dict:
     for g in contenders:
         target = PLAYOUT_GAMES[g]
         ratio = statistics.median(ratios[g])
-        rows.append({"game": g, "playouts_per_second": statistics.median(rates[g]),
-                     "ratio": ratio, "target": target,
-                     "meets_target": None if target is None else ratio >= target})
+        rows.append(
+            {
+                "game": g,
+                "playouts_per_second": statistics.median(rates[g]),
+                "ratio": ratio,
+                "target": target,
+                "meets_target": None if target is None else ratio >= target,
+            }
+        )
     y11 = pyspiel.load_game("y_game(board_size=11)").new_core()
-    return {"baseline": f"OpenSpiel C++ {BASELINE}, evaluate_bots with uniform random bots",
-            "baseline_playouts_per_second": statistics.median(baseline_rates),
-            "rows": rows, "y_game_11_state_bytes": y11.nbytes(),
-            "double_o_y_11_state_bytes":
-                pyspiel.load_game("double_o_y(board_size=11)").new_core().nbytes()}
+    return {
+        "baseline": f"OpenSpiel C++ {BASELINE}, evaluate_bots with uniform random bots",
+        "baseline_playouts_per_second": statistics.median(baseline_rates),
+        "rows": rows,
+        "y_game_11_state_bytes": y11.nbytes(),
+        "double_o_y_11_state_bytes": pyspiel.load_game("double_o_y(board_size=11)").new_core().nbytes(),
+    }
 
 
 # Sections contributed by other modules: (module, function) returning a dict.
@@ -96,44 +105,61 @@ def extra_sections(quick: bool, log) -> dict:
             continue
         function = getattr(module, function_name, None)
         if function is None:
-            raise SystemExit(f"{module_name} has no {function_name}(): "
-                             "experiments/benchmark.py's EXTRA_SECTIONS is out of date")
+            raise SystemExit(
+                f"{module_name} has no {function_name}(): "
+                "experiments/benchmark.py's EXTRA_SECTIONS is out of date"
+            )
         log(f"section {name}")
         results[name] = function(quick=quick) if "quick" in function.__code__.co_varnames else function()
     return results
 
 
 def format_playouts(section: dict) -> str:
-    lines = [f"Random playouts vs {section['baseline']}: "
-             f"{section['baseline_playouts_per_second']:,.0f} games/s",
-             f"{'game':48s} {'games/s':>12s} {'ratio':>8s}  target"]
+    lines = [
+        f"Random playouts vs {section['baseline']}: {section['baseline_playouts_per_second']:,.0f} games/s",
+        f"{'game':48s} {'games/s':>12s} {'ratio':>8s}  target",
+    ]
     for row in section["rows"]:
-        target = "" if row["target"] is None else \
-            f">= {row['target']:.0f}x {'ok' if row['meets_target'] else 'MISSED'}"
-        lines.append(f"{row['game']:48s} {row['playouts_per_second']:12,.0f} "
-                     f"{row['ratio']:7.1f}x  {target}")
-    lines.append(f"state size: y_game 11 {section['y_game_11_state_bytes']} bytes, "
-                 f"double_o_y 11 {section['double_o_y_11_state_bytes']} bytes")
+        target = (
+            ""
+            if row["target"] is None
+            else f">= {row['target']:.0f}x {'ok' if row['meets_target'] else 'MISSED'}"
+        )
+        lines.append(f"{row['game']:48s} {row['playouts_per_second']:12,.0f} {row['ratio']:7.1f}x  {target}")
+    lines.append(
+        f"state size: y_game 11 {section['y_game_11_state_bytes']} bytes, "
+        f"double_o_y 11 {section['double_o_y_11_state_bytes']} bytes"
+    )
     return "\n".join(lines)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m experiments.benchmark",
-        description="Kernel speed as ratios to OpenSpiel's C++ games, measured in one process.")
-    parser.add_argument("--seconds", type=positive_float, default=1.0,
-                        help="time per measurement and round (default: %(default)s)")
-    parser.add_argument("--rounds", type=positive_int, default=5,
-                        help="alternating rounds; ratios are medians (default: %(default)s)")
+        description="Kernel speed as ratios to OpenSpiel's C++ games, measured in one process.",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=positive_float,
+        default=1.0,
+        help="time per measurement and round (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=positive_int,
+        default=5,
+        help="alternating rounds; ratios are medians (default: %(default)s)",
+    )
     parser.add_argument("--seed", type=non_negative_int, default=0)
-    parser.add_argument("--quick", action="store_true",
-                        help="shorter measurements in the search/solver sections")
-    parser.add_argument("--playouts-only", action="store_true",
-                        help="skip the search, solver and tic-tac-toe sections")
+    parser.add_argument(
+        "--quick", action="store_true", help="shorter measurements in the search/solver sections"
+    )
+    parser.add_argument(
+        "--playouts-only", action="store_true", help="skip the search, solver and tic-tac-toe sections"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
-    log = (lambda msg: None) if args.json else (lambda msg: print(f"[benchmark] {msg}",
-                                                                  file=sys.stderr))
+    log = (lambda msg: None) if args.json else (lambda msg: print(f"[benchmark] {msg}", file=sys.stderr))
     result = {"playouts": playout_section(args.seconds, args.rounds, args.seed, log)}
     if not args.playouts_only:
         result.update(extra_sections(args.quick, log))

@@ -9,6 +9,7 @@ before Defector Y ends, and games that 00-Y (continued at random where Defector
 Y stopped) gives to the other player. docs/rules/double_o_y.md explains the
 results.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,13 +42,20 @@ def compare(defector: str, double_o: str, n: int, seed: int) -> dict:
             b.apply_action(rng.choice(b.legal_actions()))
         if a.returns() != b.returns():
             other_winner += 1
-    return {"defector_y": defector, "double_o_y": double_o, "games": n, "seed": seed,
-            "diverged": diverged / n, "other_winner": other_winner / n}
+    return {
+        "defector_y": defector,
+        "double_o_y": double_o,
+        "games": n,
+        "seed": seed,
+        "diverged": diverged / n,
+        "other_winner": other_winner / n,
+    }
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m experiments.defector_vs_double_o",
-                                     description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.defector_vs_double_o", description=__doc__.split("\n\n")[0]
+    )
     parser.add_argument("--board-size", type=int, default=8, help="triangle side (default: 8)")
     parser.add_argument("--n", type=int, default=2000, help="random games per comparison")
     parser.add_argument("--seed", type=int, default=3)
@@ -59,20 +67,28 @@ def main(argv=None):
     rows = []
     try:
         for protocol, win in ((122, "turn_end"), (122, "turn_start"), (1, "turn_end"), (1, "turn_start")):
-            rows.append(compare(f"defector_y({size},protocol={protocol})",
-                                f"double_o_y({size},protocol={protocol},flip=opponents,win={win})",
-                                args.n, args.seed))
+            rows.append(
+                compare(
+                    f"defector_y({size},protocol={protocol})",
+                    f"double_o_y({size},protocol={protocol},flip=opponents,win={win})",
+                    args.n,
+                    args.seed,
+                )
+            )
     except (pyspiel.SpielError, ValueError) as error:
         parser.error(str(error))
     if args.json:
         print(json.dumps(rows))
         return
     width = max(len(row["double_o_y"]) for row in rows)
-    print(f"{'compared with ' + rows[0]['defector_y'].split(',')[0] + ', ...)':{width}s} "
-          f"{'diverged':>9s} {'other winner':>13s}")
+    print(
+        f"{'compared with ' + rows[0]['defector_y'].split(',')[0] + ', ...)':{width}s} "
+        f"{'diverged':>9s} {'other winner':>13s}"
+    )
     for row in rows:
-        print(f"{row['double_o_y']:{width}s} {100 * row['diverged']:8.1f}% "
-              f"{100 * row['other_winner']:12.1f}%")
+        print(
+            f"{row['double_o_y']:{width}s} {100 * row['diverged']:8.1f}% {100 * row['other_winner']:12.1f}%"
+        )
 
 
 if __name__ == "__main__":

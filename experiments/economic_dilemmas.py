@@ -61,6 +61,7 @@ function of the seed and settings only (no timings), so two runs agree; the
 progress output (stderr) gives each game's analysis time and its tournament's
 and ISMCTS check's play time.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -98,16 +99,38 @@ REFERENCES = {
     # sequential, perfect information: subgame-perfect play and plain MCTS
     "nim-1-2": ("nim(pile_sizes=1;2)", None, None),
 }
-QUICK_REFERENCES = ("matrix_pd", "matrix_sh", "matrix_bos", "matrix_rps", "matrix_mp", "RPS-Shared-Lines",
-                    "Hide-And-Seek-2", "goofspiel3", "nim-1-2")
+QUICK_REFERENCES = (
+    "matrix_pd",
+    "matrix_sh",
+    "matrix_bos",
+    "matrix_rps",
+    "matrix_mp",
+    "RPS-Shared-Lines",
+    "Hide-And-Seek-2",
+    "goofspiel3",
+    "nim-1-2",
+)
 #: cloaked games for the ISMCTS check: the issue's two when they exist, then today's examples
 ISMCTS_CHECK = ("3Blotto13", "KBeauty9")
-ISMCTS_CHECK_TODAY = {"Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)",
-                      "Phantom-TTT-Corners": f"ttt(rules={EXAMPLES}/Phantom-TTT-Corners.json)"}
+ISMCTS_CHECK_TODAY = {
+    "Hide-And-Seek-2": f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)",
+    "Phantom-TTT-Corners": f"ttt(rules={EXAMPLES}/Phantom-TTT-Corners.json)",
+}
 
-QUICK = dict(cfr_iterations=2000, dag_iterations=200, games_per_pair=100, simulations=200, check_games=100, check_simulations=150,
-             max_strategies=256, cfr_max_histories=200_000, game_simulations={}, check_beliefs={},
-             check_games_by_game={}, max_profiles=100_000)
+QUICK = dict(
+    cfr_iterations=2000,
+    dag_iterations=200,
+    games_per_pair=100,
+    simulations=200,
+    check_games=100,
+    check_simulations=150,
+    max_strategies=256,
+    cfr_max_histories=200_000,
+    game_simulations={},
+    check_beliefs={},
+    check_games_by_game={},
+    max_profiles=100_000,
+)
 # FULL's cuts (econ-full2, docs/studies.md "The full run"): 3P-9X-HideSeek's tournament at 50
 # simulations, not 1,000: its 30-move rounds of three seats made a game 26 s at the load measured
 # in stop 23 (3,100 s of the 5,100 s of play left) and still 34 s at 200 under stop 24's load,
@@ -116,9 +139,20 @@ QUICK = dict(cfr_iterations=2000, dag_iterations=200, games_per_pair=100, simula
 # ISMCTS check at the settings measured to pass in stop 23 (100 games per pair, 300
 # simulations, KBeauty9 with belief=random: with the default belief Random beats it there,
 # docs/studies.md), not 200 games at 500 (an estimated 2,000 s, nearly all 3Blotto13).
-FULL = dict(cfr_iterations=20000, dag_iterations=1000, games_per_pair=200, simulations=1000, check_games=100, check_simulations=300,
-            max_strategies=4096, cfr_max_histories=5_000_000, game_simulations={"3P-9X-HideSeek": 50},
-            check_beliefs={"KBeauty9": "random"}, check_games_by_game={"KBeauty9": 500}, max_profiles=100_000)
+FULL = dict(
+    cfr_iterations=20000,
+    dag_iterations=1000,
+    games_per_pair=200,
+    simulations=1000,
+    check_games=100,
+    check_simulations=300,
+    max_strategies=4096,
+    cfr_max_histories=5_000_000,
+    game_simulations={"3P-9X-HideSeek": 50},
+    check_beliefs={"KBeauty9": "random"},
+    check_games_by_game={"KBeauty9": 500},
+    max_profiles=100_000,
+)
 # (check_games_by_game, lead stop 24: at 100-112 games a pair KBeauty9's check against the
 # one-world baseline straddled 50% (57-16-39, decisive 59.4% [49.4, 68.7]); its games take
 # 0.05 s, so 500 a pair cost about a minute and gave 284-69-151, decisive 65.3% [60.7, 69.6].
@@ -144,9 +178,11 @@ ENUMMIXED_MAX = 24
 
 # --------------------------------------------------------------------------- which games
 
+
 def catalogue_entries(names=None) -> list[dict]:
     """The games of this run, in order: references, then the seed's dilemmas the catalogue holds."""
     from games.ttt.dilemmas import DILEMMAS, available
+
     dilemmas = {d.name: d for d in DILEMMAS}
     have = {d.name for d in available()}
     entries = []
@@ -156,19 +192,30 @@ def catalogue_entries(names=None) -> list[dict]:
             game, encodes, expects = REFERENCES[name]
             entries.append(dict(name=name, game=game, kind="reference", encodes=encodes, expects=expects))
         elif name in have:
-            entries.append(dict(name=name, game=f"ttt(rules={name})", kind="dilemma",
-                                encodes=dilemmas[name].encodes, expects=None))
+            entries.append(
+                dict(
+                    name=name,
+                    game=f"ttt(rules={name})",
+                    kind="dilemma",
+                    encodes=dilemmas[name].encodes,
+                    expects=None,
+                )
+            )
         elif name in dilemmas:
-            raise ValueError(f"{name} is a dilemma of seed 004 whose rule set is not in the catalogue yet "
-                             f"(available: {', '.join(sorted(have)) or 'none'})")
+            raise ValueError(
+                f"{name} is a dilemma of seed 004 whose rule set is not in the catalogue yet "
+                f"(available: {', '.join(sorted(have)) or 'none'})"
+            )
         else:
-            raise ValueError(f"unknown game {name!r}; references: {', '.join(REFERENCES)}; dilemmas: "
-                             f"{', '.join(dilemmas)}")
+            raise ValueError(
+                f"unknown game {name!r}; references: {', '.join(REFERENCES)}; dilemmas: {', '.join(dilemmas)}"
+            )
     return entries
 
 
 def full_entries() -> list[dict]:
     from games.ttt.dilemmas import available
+
     return catalogue_entries(list(REFERENCES) + [d.name for d in available()])
 
 
@@ -177,10 +224,12 @@ def tournament_game(game_string: str) -> str:
     plans one after another, hidden from the others), as analysis.tournament plays them."""
     import pyspiel
     from analysis.tournament import playable_game_string
+
     return str(pyspiel.load_game(playable_game_string(game_string)))
 
 
 # --------------------------------------------------------------------------- analysis of one game
+
 
 def _mixed_of_policy(inf, player: int, policy: dict) -> np.ndarray:
     """A behaviour policy as the realisation-equivalent mixed strategy (product of its
@@ -216,6 +265,7 @@ def _reached(game, behaviour: list) -> set:
     """(player, information state) pairs reached with positive probability when every
     player follows ``behaviour[player]`` ({infoset: ({action: prob}, reach)})."""
     import pyspiel
+
     out = set()
     stack = [game.new_initial_state()]
     while stack:
@@ -232,7 +282,7 @@ def _reached(game, behaviour: list) -> set:
         for a in state.legal_actions():
             if dist.get(a, 0.0) > 1e-9:
                 stack.append(state.child(a))
-        if p == pyspiel.PlayerId.SIMULTANEOUS:      # never: CFR's games are turn-based
+        if p == pyspiel.PlayerId.SIMULTANEOUS:  # never: CFR's games are turn-based
             raise ValueError("simultaneous node in a turn-based game")
     return out
 
@@ -254,9 +304,17 @@ def policy_distance(inf, equilibrium, policy: dict, game) -> float:
     return worst
 
 
-def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int, out: str,
-            cfr_max_histories: int = 5_000_000, max_profiles: int | None = None,
-            dag_iterations: int | None = None) -> dict:
+def analyse(
+    entry: dict,
+    *,
+    cfr_iterations: int,
+    max_strategies: int,
+    seed: int,
+    out: str,
+    cfr_max_histories: int = 5_000_000,
+    max_profiles: int | None = None,
+    dag_iterations: int | None = None,
+) -> dict:
     """Everything about one game that is not a game between bots (the record of analysis.jsonl)."""
     import pyspiel
 
@@ -268,19 +326,33 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     from cfr.tree import TreeTooLarge
     from games.normal_form import TooLarge
     from solvers.classify import classify, classify_tree, reproduces, tree_from_openspiel
-    from solvers.normal_form import (InductionTooLarge, backward_induction, equilibria, expected_payoffs,
-                                     induced_normal_form, price_of_anarchy, pure_equilibria, social_optimum)
+    from solvers.normal_form import (
+        InductionTooLarge,
+        backward_induction,
+        equilibria,
+        expected_payoffs,
+        induced_normal_form,
+        price_of_anarchy,
+        pure_equilibria,
+        social_optimum,
+    )
+
     started = time.perf_counter()
     game = pyspiel.load_game(entry["game"])
     gtype = game.get_type()
     n = game.num_players()
-    rec = dict(entry, players=n, dynamics=gtype.dynamics.name.lower(),
-               information=gtype.information.name.lower(), utility=gtype.utility.name.lower(),
-               tournament_game=tournament_game(entry["game"]))
+    rec = dict(
+        entry,
+        players=n,
+        dynamics=gtype.dynamics.name.lower(),
+        information=gtype.information.name.lower(),
+        utility=gtype.utility.name.lower(),
+        tournament_game=tournament_game(entry["game"]),
+    )
     perfect = gtype.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     tgame = pyspiel.load_game(rec["tournament_game"])
     size = tree_size(tgame, cfr_max_histories, rec)
-    dags = {}           # game string -> its DAG of positions, walked once for SPE and CFR
+    dags = {}  # game string -> its DAG of positions, walked once for SPE and CFR
     # -- payoff table, equilibria
     inf = None
     try:
@@ -298,12 +370,20 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
         rec["equilibrium_method"] = found.method
         rec["equilibria_complete"] = found.complete
         rec["equilibria_note"] = found.description
-        rec["equilibria"] = [{"strategies": [np.round(s, 6).tolist() for s in eq],
-                              "payoffs": np.round(expected_payoffs(g, eq), 6).tolist()} for eq in eqs]
+        rec["equilibria"] = [
+            {
+                "strategies": [np.round(s, 6).tolist() for s in eq],
+                "payoffs": np.round(expected_payoffs(g, eq), 6).tolist(),
+            }
+            for eq in eqs
+        ]
         rec["pure_equilibria"] = [[names[p][i] for p, i in enumerate(pr)] for pr in pure_equilibria(g)]
         opt, welfare = social_optimum(g)
-        rec["social_optimum"] = {"profile": [names[p][i] for p, i in enumerate(opt)],
-                                 "payoffs": g.payoffs[(slice(None),) + opt].tolist(), "welfare": welfare}
+        rec["social_optimum"] = {
+            "profile": [names[p][i] for p, i in enumerate(opt)],
+            "payoffs": g.payoffs[(slice(None),) + opt].tolist(),
+            "welfare": welfare,
+        }
         poa = price_of_anarchy(g, eqs) if eqs else None
         rec["price_of_anarchy"] = poa
         c = classify(g)
@@ -312,19 +392,23 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
     if perfect and gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL:
         try:
             if size is not None and size.nonterminal > cfr_max_histories:
-                raise InductionTooLarge(f"{size.text()} ({size.nonterminal:,} of them non-terminal), more "
-                                        f"than {cfr_max_histories:,}: too large for backward induction "
-                                        "here; counted, not walked")
+                raise InductionTooLarge(
+                    f"{size.text()} ({size.nonterminal:,} of them non-terminal), more "
+                    f"than {cfr_max_histories:,}: too large for backward induction "
+                    "here; counted, not walked"
+                )
             spe = backward_induction(game, max_nodes=cfr_max_histories)
         except InductionTooLarge as e:
             spe = None
             big = _positions_dag(game, dags)
             if isinstance(big, str):
                 rec["spe_refused"] = f"{e}; {big}"
-            else:       # exact over the DAG of positions, one pass (cfr.dag.backward_induction)
+            else:  # exact over the DAG of positions, one pass (cfr.dag.backward_induction)
                 spe = cfr_dag.backward_induction(big)
-                ties = {"tied_positions": spe.tied_positions,
-                        "over_dag": f"backward induction over its {big.num_nodes:,} positions (cfr.dag)"}
+                ties = {
+                    "tied_positions": spe.tied_positions,
+                    "over_dag": f"backward induction over its {big.num_nodes:,} positions (cfr.dag)",
+                }
         else:
             ties = {"tied_decisions": len(spe.ties)}
         if spe is not None:
@@ -349,39 +433,71 @@ def analyse(entry: dict, *, cfr_iterations: int, max_strategies: int, seed: int,
         rec["reproduces"] = "not checkable"
     # -- CFR
     try:
-        cfr_tree = (dags[str(tgame)] if str(tgame) in dags
-                    else tree_or_dag(tgame, max_nodes=cfr_max_histories, count=size))
+        cfr_tree = (
+            dags[str(tgame)]
+            if str(tgame) in dags
+            else tree_or_dag(tgame, max_nodes=cfr_max_histories, count=size)
+        )
     except TreeTooLarge as e:
         rec["cfr_refused"] = str(e)
     else:
         over_dag = is_dag(cfr_tree)
         algorithm = cfr_dag.ALGORITHM if over_dag else "cfr+"
-        result = cfr_run(tgame, algorithm, tree=cfr_tree,
-                         iterations=dag_iterations or cfr_iterations if over_dag else cfr_iterations)
+        result = cfr_run(
+            tgame,
+            algorithm,
+            tree=cfr_tree,
+            iterations=dag_iterations or cfr_iterations if over_dag else cfr_iterations,
+        )
         policy = result.policy
         zero_sum = n == 2 and gtype.utility == pyspiel.GameType.Utility.ZERO_SUM
-        curve = [{"iteration": r["iteration"], "nash_conv": r["nash_conv"], "exploitability": r["exploitability"]}
-                 for r in result.curve]
+        curve = [
+            {"iteration": r["iteration"], "nash_conv": r["nash_conv"], "exploitability": r["exploitability"]}
+            for r in result.curve
+        ]
         path = Path(out) / "policies" / f"{entry['name']}.json"
         dag_meta = {"keys": KEYS[cfr_tree.dag.mode]} if over_dag else {}
-        save_policy(path, game=tgame, policy=policy, turn_based=False, algorithm=algorithm, engine="ours",
-                    iterations=result.solver.iterations, seed=seed, nash_conv=curve[-1]["nash_conv"],
-                    exploitability=curve[-1]["exploitability"], **dag_meta)
-        rec["cfr"] = {"algorithm": algorithm, "iterations": result.solver.iterations, "curve": curve,
-                      "nash_conv": curve[-1]["nash_conv"], "exploitability": curve[-1]["exploitability"],
-                      "approximation": not zero_sum, "policy_file": str(path), "seconds": round(result.seconds, 4)}
+        save_policy(
+            path,
+            game=tgame,
+            policy=policy,
+            turn_based=False,
+            algorithm=algorithm,
+            engine="ours",
+            iterations=result.solver.iterations,
+            seed=seed,
+            nash_conv=curve[-1]["nash_conv"],
+            exploitability=curve[-1]["exploitability"],
+            **dag_meta,
+        )
+        rec["cfr"] = {
+            "algorithm": algorithm,
+            "iterations": result.solver.iterations,
+            "curve": curve,
+            "nash_conv": curve[-1]["nash_conv"],
+            "exploitability": curve[-1]["exploitability"],
+            "approximation": not zero_sum,
+            "policy_file": str(path),
+            "seconds": round(result.seconds, 4),
+        }
         if over_dag:
-            rec["cfr"]["dag"] = {"mode": cfr_tree.dag.mode, "nodes": cfr_tree.num_nodes,
-                                 "information_sets": cfr_tree.num_infosets,
-                                 "walk_seconds": round(cfr_tree.dag.seconds, 3)}
+            rec["cfr"]["dag"] = {
+                "mode": cfr_tree.dag.mode,
+                "nodes": cfr_tree.num_nodes,
+                "information_sets": cfr_tree.num_infosets,
+                "walk_seconds": round(cfr_tree.dag.seconds, 3),
+            }
         if inf is not None and rec.get("equilibria"):
             eq_arrays = [[np.asarray(s) for s in e["strategies"]] for e in rec["equilibria"]]
             dists = [policy_distance(inf, eq, policy, tgame) for eq in eq_arrays]
             best = int(np.argmin(dists))
             mixed = [_mixed_of_policy(inf, p, policy) for p in range(n)]
-            rec["cfr"].update(nearest_equilibrium=best, distance=round(dists[best], 6),
-                              payoffs=np.round(expected_payoffs(inf.game, mixed), 6).tolist(),
-                              mixed=[np.round(m, 6).tolist() for m in mixed])
+            rec["cfr"].update(
+                nearest_equilibrium=best,
+                distance=round(dists[best], 6),
+                payoffs=np.round(expected_payoffs(inf.game, mixed), 6).tolist(),
+                mixed=[np.round(m, 6).tolist() for m in mixed],
+            )
     rec["analysis_seconds"] = round(time.perf_counter() - started, 3)
     return rec
 
@@ -390,6 +506,7 @@ def _positions_dag(game, dags: dict):
     """The DAG of positions of a perfect-information game of ours (``cfr.dag``), kept in
     ``dags`` for the CFR that follows; or why there is none (a sentence)."""
     from cfr import dag as cfr_dag
+
     try:
         dags[str(game)] = cfr_dag.build_dag(game, "position")
     except (cfr_dag.NotExact, cfr_dag.TooManyNodes, ValueError) as e:
@@ -403,14 +520,16 @@ def count_profiles(game, limit: int) -> None:
     its table is the product (one walk of the tree that counts, building nothing)."""
     import pyspiel
     from games.normal_form import TooLarge, enumerate_tree
+
     if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
         game = pyspiel.convert_to_turn_based(game)
     try:
         enumerate_tree(game, max_profiles=limit, build=False)
     except TooLarge as e:
-        detail = re.sub(r"\s*\(raise [^)]*\)", "", str(e))     # the hints name payoff_table's flags
-        raise TooLarge(f"{game}: the payoff table would have more than {limit:,} profiles ({detail}); "
-                       "not built") from e
+        detail = re.sub(r"\s*\(raise [^)]*\)", "", str(e))  # the hints name payoff_table's flags
+        raise TooLarge(
+            f"{game}: the payoff table would have more than {limit:,} profiles ({detail}); not built"
+        ) from e
 
 
 def tree_size(tgame, limit: int, rec: dict):
@@ -420,12 +539,18 @@ def tree_size(tgame, limit: int, rec: dict):
     before they walk anything. Recorded in ``rec`` (``histories``, exact or a
     lower bound, and the seconds the count took)."""
     from cfr.count import count_histories, is_core_game
+
     if not is_core_game(tgame):
         return None
     t0 = time.perf_counter()
     size = count_histories(tgame, limit=limit)
-    rec["histories"] = {"count": size.histories, "nonterminal": size.nonterminal, "exact": size.exact,
-                        "positions": size.positions, "seconds": round(time.perf_counter() - t0, 3)}
+    rec["histories"] = {
+        "count": size.histories,
+        "nonterminal": size.nonterminal,
+        "exact": size.exact,
+        "positions": size.positions,
+        "seconds": round(time.perf_counter() - t0, 3),
+    }
     return size
 
 
@@ -436,11 +561,15 @@ def named_verdict(entry: dict, rec: dict, table) -> None:
     full table is refused. The payoff-order label stays in ``payoff_order``."""
     from games.ttt.reduced import REDUCED, classify_reduced, reduced, summary
     from solvers.classify import NAMED, classify_named
+
     encodes = entry.get("encodes")
     if entry.get("kind") != "dilemma" or not encodes:
         return
-    if table is not None and encodes in NAMED and \
-            not any(k in NAMED[encodes] for k in ("allocations", "numbers", "quantities", "contributions")):
+    if (
+        table is not None
+        and encodes in NAMED
+        and not any(k in NAMED[encodes] for k in ("allocations", "numbers", "quantities", "contributions"))
+    ):
         c = classify_named(encodes, table)
         rec["payoff_order"] = rec.get("classified")
         rec["classified"], rec["classified_reason"] = c.label, c.reason
@@ -462,6 +591,7 @@ def strategy_names(game, inf) -> list[list[str]]:
     The names are read from states (matrix games name actions only there)."""
     from cfr.tree import turn_based
     from games.normal_form import enumerate_tree
+
     tree = enumerate_tree(turn_based(game), max_profiles=None, build=False)
     out = []
     for p in range(game.num_players()):
@@ -469,8 +599,11 @@ def strategy_names(game, inf) -> list[list[str]]:
         names = []
         for i in range(int(np.prod([len(s.actions) for s in states])) if states else 1):
             pure = inf.strategy(p, i)
-            parts = [s.action_names[s.actions.index(pure[key])]
-                     for s, key in zip(states, inf.infosets[p]) if len(s.actions) > 1]
+            parts = [
+                s.action_names[s.actions.index(pure[key])]
+                for s, key in zip(states, inf.infosets[p])
+                if len(s.actions) > 1
+            ]
             names.append(" / ".join(parts) if parts else "-")
         out.append(names)
     return out
@@ -478,10 +611,12 @@ def strategy_names(game, inf) -> list[list[str]]:
 
 # --------------------------------------------------------------------------- bots
 
+
 def bot_specs(rec: dict, simulations: int) -> list:
     """The tournament's bots for one game (module docstring); ``simulations`` is the game's
     budget (``game_simulations``, else ``simulations``)."""
     from agents import BotSpec
+
     specs = [BotSpec.make("random")]
     if rec.get("cfr"):
         specs.append(BotSpec.make("cfr", name="cfr", policy=rec["cfr"]["policy_file"]))
@@ -498,6 +633,7 @@ def bot_specs(rec: dict, simulations: int) -> list:
 
 def _has_core(game_string: str) -> bool:
     import pyspiel
+
     return hasattr(pyspiel.load_game(game_string), "new_core")
 
 
@@ -511,6 +647,7 @@ def bot_summary(records: list, labels: list) -> list[dict]:
     """Per bot: games, mean return with a Student-t interval, wins (unique best return)
     with a Wilson interval; over every seat it held."""
     from analysis.stats import mean_and_ci, returns_to_winner, wilson_interval
+
     out = []
     for label in labels:
         returns, wins, games_ = [], 0, 0
@@ -523,41 +660,76 @@ def bot_summary(records: list, labels: list) -> list[dict]:
                 wins += returns_to_winner(r["returns"]) == seat
         mean, low, high = mean_and_ci(returns)
         wl, wh = wilson_interval(wins, games_) if games_ else (math.nan, math.nan)
-        out.append({"bot": label, "games": games_, "mean_return": mean, "return_low": low, "return_high": high,
-                    "wins": wins, "win_rate": wins / games_ if games_ else math.nan, "win_low": wl, "win_high": wh})
+        out.append(
+            {
+                "bot": label,
+                "games": games_,
+                "mean_return": mean,
+                "return_low": low,
+                "return_high": high,
+                "wins": wins,
+                "win_rate": wins / games_ if games_ else math.nan,
+                "win_low": wl,
+                "win_high": wh,
+            }
+        )
     return out
 
 
-def ismcts_check(game_string: str, games_per_pair: int, simulations: int, seed: int, path: Path,
-                 run_options: dict, belief: str = "histories", runner=None) -> dict | None:
+def ismcts_check(
+    game_string: str,
+    games_per_pair: int,
+    simulations: int,
+    seed: int,
+    path: Path,
+    run_options: dict,
+    belief: str = "histories",
+    runner=None,
+) -> dict | None:
     """ISMCTS against Random and against the one-world baseline, seats alternating.
     ``belief`` weighs ISMCTS's listed worlds (mcts.worlds.BELIEFS; kbeauty: KBeauty9 is
     checked with both, docs/studies.md)."""
     from agents import BotSpec
     from analysis.stats import pairwise_win_rates, wilson_interval
     from analysis.tournament import make_tasks, run_tasks
-    extra = {} if belief == "histories" else {"belief": belief}     # default: records as before
+
+    extra = {} if belief == "histories" else {"belief": belief}  # default: records as before
     ismcts = BotSpec.make("ismcts", name="ismcts", simulations=simulations, **extra)
     baseline = BotSpec.make("ismcts", name="baseline", simulations=simulations, worlds="first")
     random_ = BotSpec.make("random")
     tasks = make_tasks(game_string, [ismcts, random_, baseline], games_per_pair, seed, pairs=[(0, 1), (0, 2)])
     records = (runner or run_tasks)(tasks, path, desc=f"ISMCTS check {game_string}", **run_options)
-    if not records:                     # --summary-only before the check began
+    if not records:  # --summary-only before the check began
         return None
-    say(f"  ISMCTS check {game_string}: {len(records)} of {len(tasks)} games, "
-        f"{play_seconds(records):.0f} s of play")
-    rates = pairwise_win_rates(records) if all(len(r["players"]) == 2 for r in records) \
+    say(
+        f"  ISMCTS check {game_string}: {len(records)} of {len(tasks)} games, "
+        f"{play_seconds(records):.0f} s of play"
+    )
+    rates = (
+        pairwise_win_rates(records)
+        if all(len(r["players"]) == 2 for r in records)
         else table_win_rates(records, "ismcts")
+    )
     out = {}
     for other in ("random", "baseline"):
         w = rates[("ismcts", other)]
         # draws are a third to a half of 3Blotto13's games (tied boards), so "beats" is
         # judged on the decisive games: wins against losses, with a Wilson interval
         dlow, dhigh = wilson_interval(w.wins, w.wins + w.losses)
-        out[other] = {"wins": w.wins, "draws": w.draws, "losses": w.losses, "games": w.games,
-                      "win_rate": w.rate, "low": w.low, "high": w.high, "score": w.score,
-                      "decisive_low": dlow, "decisive_high": dhigh, "belief": belief,
-                      "planned": sum(1 for t in tasks if other in t.pair)}
+        out[other] = {
+            "wins": w.wins,
+            "draws": w.draws,
+            "losses": w.losses,
+            "games": w.games,
+            "win_rate": w.rate,
+            "low": w.low,
+            "high": w.high,
+            "score": w.score,
+            "decisive_low": dlow,
+            "decisive_high": dhigh,
+            "belief": belief,
+            "planned": sum(1 for t in tasks if other in t.pair),
+        }
     return out
 
 
@@ -567,14 +739,17 @@ def table_win_rates(records: list, me: str) -> dict:
     of ``me``'s seats is above the other bot's, a draw when equal. With two players
     this is the pairwise rule (the unique best return wins)."""
     from analysis.stats import win_rate
+
     counts = {}
     for r in records:
         labels = set(r["players"]) - {me}
         if len(labels) != 1 or me not in r["players"]:
             continue
         other = labels.pop()
-        mean = {who: float(np.mean([x for x, p in zip(r["returns"], r["players"]) if p == who]))
-                for who in (me, other)}
+        mean = {
+            who: float(np.mean([x for x, p in zip(r["returns"], r["players"]) if p == who]))
+            for who in (me, other)
+        }
         row = counts.setdefault((me, other), [0, 0, 0])
         row[0 if mean[me] > mean[other] else (1 if mean[me] == mean[other] else 2)] += 1
     return {pair: win_rate(*wdl) for pair, wdl in counts.items()}
@@ -582,75 +757,122 @@ def table_win_rates(records: list, me: str) -> dict:
 
 # --------------------------------------------------------------------------- main
 
+
 def main(argv=None) -> int:
     parser = study_parser(STUDY, __doc__)
-    parser.add_argument("--games", nargs="+", metavar="NAME",
-                        help="only these games: references (" + ", ".join(REFERENCES) + ") or dilemma "
-                             "names of seed 004 that the catalogue holds (default: the quick references "
-                             "and every available dilemma; --full: every reference too)")
+    parser.add_argument(
+        "--games",
+        nargs="+",
+        metavar="NAME",
+        help="only these games: references (" + ", ".join(REFERENCES) + ") or dilemma "
+        "names of seed 004 that the catalogue holds (default: the quick references "
+        "and every available dilemma; --full: every reference too)",
+    )
     parser.add_argument("--cfr-iterations", type=positive_int, help="CFR+ iterations per game")
-    parser.add_argument("--dag-iterations", type=positive_int,
-                        help="CFR+ iterations on a game solved over its DAG of merged histories "
-                             "(cfr.dag: past --cfr-max-histories, where exact; quick 200, full 1000)")
+    parser.add_argument(
+        "--dag-iterations",
+        type=positive_int,
+        help="CFR+ iterations on a game solved over its DAG of merged histories "
+        "(cfr.dag: past --cfr-max-histories, where exact; quick 200, full 1000)",
+    )
     parser.add_argument("--games-per-pair", type=positive_int, help="tournament games per table of bots")
     parser.add_argument("--simulations", type=positive_int, help="MCTS / ISMCTS simulations per move")
     parser.add_argument("--check-games", type=positive_int, help="games per pair in the ISMCTS check")
     parser.add_argument("--check-simulations", type=positive_int, help="ISMCTS simulations in the check")
-    parser.add_argument("--max-strategies", type=positive_int,
-                        help="refuse payoff tables where a player has more pure strategies")
-    parser.add_argument("--max-profiles", type=positive_int,
-                        help="refuse payoff tables of more profiles, counted before building (100000)")
-    parser.add_argument("--cfr-max-histories", type=positive_int,
-                        help="skip tabular CFR and backward induction on games with more histories, "
-                             "counted without building the tree (quick 200000, full 5000000)")
-    parser.add_argument("--game-simulations", nargs="+", metavar="GAME=N",
-                        help="a game's own MCTS/ISMCTS budget in its tournament, replacing --simulations "
-                             "there (full: 3P-9X-HideSeek=50, whose result does not depend on play; "
-                             "quick: none); stated in config.json and the summary")
+    parser.add_argument(
+        "--max-strategies",
+        type=positive_int,
+        help="refuse payoff tables where a player has more pure strategies",
+    )
+    parser.add_argument(
+        "--max-profiles",
+        type=positive_int,
+        help="refuse payoff tables of more profiles, counted before building (100000)",
+    )
+    parser.add_argument(
+        "--cfr-max-histories",
+        type=positive_int,
+        help="skip tabular CFR and backward induction on games with more histories, "
+        "counted without building the tree (quick 200000, full 5000000)",
+    )
+    parser.add_argument(
+        "--game-simulations",
+        nargs="+",
+        metavar="GAME=N",
+        help="a game's own MCTS/ISMCTS budget in its tournament, replacing --simulations "
+        "there (full: 3P-9X-HideSeek=50, whose result does not depend on play; "
+        "quick: none); stated in config.json and the summary",
+    )
     parser.add_argument("--skip-check", action="store_true", help="skip the ISMCTS check on cloaked games")
-    parser.add_argument("--check-beliefs", nargs="+", metavar="GAME=BELIEF",
-                        help="ISMCTS's belief (histories or random, mcts.worlds.BELIEFS) in a check game "
-                             "(full: KBeauty9=random; the others and quick: histories)")
-    parser.add_argument("--check-games-by-game", nargs="+", metavar="GAME=N",
-                        help="a check game's own games per pairing, replacing --check-games there "
-                             "(full: KBeauty9=500, whose games are fast and whose margin over the "
-                             "baseline needs them; quick: none)")
-    parser.add_argument("--summary-only", action="store_true",
-                        help="write summary.md/.csv and the plots from the records already in --out, "
-                             "analysing and playing nothing (a run stopped before its end: the summary "
-                             "says which tournaments and checks are incomplete and how far they got)")
-    parser.add_argument("--redo", nargs="+", metavar="GAME",
-                        help="drop these games' records (analysis, tournament games, ISMCTS check, CFR "
-                             "policy) before resuming, so they are computed again, e.g. after their rule "
-                             "set or a setting of theirs changed; the dropped records are kept in "
-                             "records/dropped-TIME/. Done each time it is given: resume an interrupted "
-                             "redo without it")
+    parser.add_argument(
+        "--check-beliefs",
+        nargs="+",
+        metavar="GAME=BELIEF",
+        help="ISMCTS's belief (histories or random, mcts.worlds.BELIEFS) in a check game "
+        "(full: KBeauty9=random; the others and quick: histories)",
+    )
+    parser.add_argument(
+        "--check-games-by-game",
+        nargs="+",
+        metavar="GAME=N",
+        help="a check game's own games per pairing, replacing --check-games there "
+        "(full: KBeauty9=500, whose games are fast and whose margin over the "
+        "baseline needs them; quick: none)",
+    )
+    parser.add_argument(
+        "--summary-only",
+        action="store_true",
+        help="write summary.md/.csv and the plots from the records already in --out, "
+        "analysing and playing nothing (a run stopped before its end: the summary "
+        "says which tournaments and checks are incomplete and how far they got)",
+    )
+    parser.add_argument(
+        "--redo",
+        nargs="+",
+        metavar="GAME",
+        help="drop these games' records (analysis, tournament games, ISMCTS check, CFR "
+        "policy) before resuming, so they are computed again, e.g. after their rule "
+        "set or a setting of theirs changed; the dropped records are kept in "
+        "records/dropped-TIME/. Done each time it is given: resume an interrupted "
+        "redo without it",
+    )
     args = parser.parse_args(argv)
     args.game_simulations = _pairs(parser, "game-simulations", args.game_simulations, positive_int)
     args.check_beliefs = _pairs(parser, "check-beliefs", args.check_beliefs, _belief)
     args.check_games_by_game = _pairs(parser, "check-games-by-game", args.check_games_by_game, positive_int)
     cfg = settings(args, QUICK, FULL)
     import games  # noqa: F401
+
     try:
         entries = catalogue_entries(args.games) if args.games or not args.full else full_entries()
     except ValueError as e:
         parser.error(str(e))
     names = [e["name"] for e in entries]
     check_names = set(ISMCTS_CHECK) | set(ISMCTS_CHECK_TODAY)
-    for flag, given, allowed in (("game-simulations", cfg["game_simulations"], set(names)),
-                                 ("check-beliefs", cfg["check_beliefs"], check_names),
-                                 ("check-games-by-game", cfg["check_games_by_game"], check_names),
-                                 ("redo", args.redo or [], set(names) | check_names)):
+    for flag, given, allowed in (
+        ("game-simulations", cfg["game_simulations"], set(names)),
+        ("check-beliefs", cfg["check_beliefs"], check_names),
+        ("check-games-by-game", cfg["check_games_by_game"], check_names),
+        ("redo", args.redo or [], set(names) | check_names),
+    ):
         unknown = [n for n in given if n not in allowed]
         if unknown and (flag != "game-simulations" or given is args.game_simulations):
-            parser.error(f"--{flag}: {', '.join(unknown)} not among this run's games "
-                         f"({', '.join(sorted(allowed))})")
+            parser.error(
+                f"--{flag}: {', '.join(unknown)} not among this run's games ({', '.join(sorted(allowed))})"
+            )
     cfg.update(seed=args.seed, full=args.full, games=names)
     # check_games and check_simulations are not resume keys: the check's records carry each
     # bot's settings and a changed budget is refused per record (the record store); a new
     # count only chooses which games are wanted (econ-full2 changed --full's check settings
     # before its check had played a game)
-    resume_keys = ("seed", "cfr_iterations", "games_per_pair", "simulations", "max_strategies", "max_profiles")
+    resume_keys = (
+        "seed",
+        "cfr_iterations",
+        "games_per_pair",
+        "simulations",
+        "max_strategies",
+        "max_profiles",
+    )
     if args.summary_only:
         if args.redo:
             parser.error("--summary-only changes no record: give --redo without it")
@@ -661,46 +883,88 @@ def main(argv=None) -> int:
     if args.redo:
         drop_records(out, args.redo, {e["name"]: e for e in entries})
     start = time.perf_counter()
-    run_options = dict(backend=args.backend, n_jobs=args.jobs, scheduler=args.scheduler,
-                       progress=not args.no_progress)
+    run_options = dict(
+        backend=args.backend, n_jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress
+    )
     by_name = {e["name"]: e for e in entries}
-    settings_key = {k: cfg[k] for k in ("cfr_iterations", "max_strategies", "seed", "cfr_max_histories",
-                                        "max_profiles", "dag_iterations") if k in cfg}
+    settings_key = {
+        k: cfg[k]
+        for k in (
+            "cfr_iterations",
+            "max_strategies",
+            "seed",
+            "cfr_max_histories",
+            "max_profiles",
+            "dag_iterations",
+        )
+        if k in cfg
+    }
     fingerprints = {e["name"]: _fingerprint(e["game"]) for e in entries}
 
     def report(rec):
-        cfr = (f"CFR NashConv {rec['cfr']['nash_conv']:.2g} ({rec['cfr']['seconds']:.0f} s)" if rec.get("cfr")
-               else "CFR refused" if rec.get("cfr_refused") else "no CFR")
-        say(f"  {rec['name']}: {rec['classified']} (reproduces: {rec['reproduces']}); "
-            f"{len(rec.get('equilibria', []))} equilibria; {cfr}; analysed in {rec.get('analysis_seconds', 0):.0f} s")
+        cfr = (
+            f"CFR NashConv {rec['cfr']['nash_conv']:.2g} ({rec['cfr']['seconds']:.0f} s)"
+            if rec.get("cfr")
+            else "CFR refused"
+            if rec.get("cfr_refused")
+            else "no CFR"
+        )
+        say(
+            f"  {rec['name']}: {rec['classified']} (reproduces: {rec['reproduces']}); "
+            f"{len(rec.get('equilibria', []))} equilibria; {cfr}; analysed in {rec.get('analysis_seconds', 0):.0f} s"
+        )
 
     say(f"analysing {len(entries)} games: {', '.join(by_name)}")
     if args.summary_only:
         from records import read_records
-        stored = {r["game"]: r for r in read_records(out / "records" / "analysis.jsonl", key="game")
-                  if r["game"] in by_name and _same_settings(r, settings_key)
-                  and r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]]}
+
+        stored = {
+            r["game"]: r
+            for r in read_records(out / "records" / "analysis.jsonl", key="game")
+            if r["game"] in by_name
+            and _same_settings(r, settings_key)
+            and r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]]
+        }
         lacking = [n for n in by_name if n not in stored]
         if lacking:
-            raise SystemExit(f"{out} has no analysis of {', '.join(lacking)} with these settings yet: run "
-                             "without --summary-only first")
-    analyses = stored if args.summary_only else resumable(
-        list(by_name), out / "records" / "analysis.jsonl", args.jobs,
-        # a record made before analyses carried their rule set's fingerprint is reused (stop 24's
-        # copy of stop 23's run; --redo the games whose rule set changed since)
-        reusable=lambda r: _same_settings(r, settings_key) and
-        r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]],
-        work=functools.partial(_analyse_named, entries=by_name, settings_key=settings_key, out=str(out),
-                               fingerprints=fingerprints),
-        announce=lambda k: f"{k} games to analyse (tables, equilibria, CFR+ {cfg['cfr_iterations']} iterations)",
-        report=report)
+            raise SystemExit(
+                f"{out} has no analysis of {', '.join(lacking)} with these settings yet: run "
+                "without --summary-only first"
+            )
+    analyses = (
+        stored
+        if args.summary_only
+        else resumable(
+            list(by_name),
+            out / "records" / "analysis.jsonl",
+            args.jobs,
+            # a record made before analyses carried their rule set's fingerprint is reused (stop 24's
+            # copy of stop 23's run; --redo the games whose rule set changed since)
+            reusable=lambda r: (
+                _same_settings(r, settings_key)
+                and r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]]
+            ),
+            work=functools.partial(
+                _analyse_named,
+                entries=by_name,
+                settings_key=settings_key,
+                out=str(out),
+                fingerprints=fingerprints,
+            ),
+            announce=lambda k: (
+                f"{k} games to analyse (tables, equilibria, CFR+ {cfg['cfr_iterations']} iterations)"
+            ),
+            report=report,
+        )
+    )
     rows = [analyses[e["name"]] for e in entries]
 
     from analysis.tournament import make_tasks, run_tasks
+
     tasks, labels = {}, {}
     for rec in rows:
         specs = bot_specs(rec, cfg["game_simulations"].get(rec["name"], cfg["simulations"]))
-        if len(specs) < 2:              # CFR refused and no search bot: nothing to pair Random with
+        if len(specs) < 2:  # CFR refused and no search bot: nothing to pair Random with
             rec["tournament_skipped"] = "only " + ", ".join(s.label for s in specs) + " can play it here"
             continue
         labels[rec["name"]] = [s.label for s in specs]
@@ -708,36 +972,50 @@ def main(argv=None) -> int:
     own = "".join(f"; {n} at {k} simulations" for n, k in cfg["game_simulations"].items() if n in labels)
     path = out / "records" / "tournament.jsonl"
     order = tournament_order(rows, tasks, path)
-    say(f"tournaments: {sum(map(len, tasks.values()))} games ({cfg['games_per_pair']} per table, every "
+    say(
+        f"tournaments: {sum(map(len, tasks.values()))} games ({cfg['games_per_pair']} per table, every "
         f"seating; MCTS/ISMCTS {cfg['simulations']} simulations{own}), game by game, cheapest first by "
-        f"the seconds a game took so far: {', '.join(order)}")
+        f"the seconds a game took so far: {', '.join(order)}"
+    )
     play = _stored_games if args.summary_only else run_tasks
     for name in order:
         rec = next(r for r in rows if r["name"] == name)
-        mine = _refusing_mixes(play, tasks[name], path, desc=f"tournament {name}", chunk_size=4, **run_options)
-        if mine:                        # --summary-only: a tournament not begun has no rows
+        mine = _refusing_mixes(
+            play, tasks[name], path, desc=f"tournament {name}", chunk_size=4, **run_options
+        )
+        if mine:  # --summary-only: a tournament not begun has no rows
             rec["tournament"] = bot_summary(mine, labels[name])
         rec["tournament_played"] = [len(mine), len(tasks[name])]
-        say(f"  tournament {name}: {len(mine)} of {len(tasks[name])} games, {play_seconds(mine):.0f} s of play "
-            "(summed over the workers; resumed games at the time they took)")
+        say(
+            f"  tournament {name}: {len(mine)} of {len(tasks[name])} games, {play_seconds(mine):.0f} s of play "
+            "(summed over the workers; resumed games at the time they took)"
+        )
 
     checks, unplayed = {}, []
     if not args.skip_check:
         from games.ttt.dilemmas import available
+
         have = {d.name for d in available()}
         check_games = {n: f"ttt(rules={n})" for n in ISMCTS_CHECK if n in have}
         missing = [n for n in ISMCTS_CHECK if n not in have]
         check_games.update(ISMCTS_CHECK_TODAY)
         if missing:
-            say(f"ISMCTS check: {', '.join(missing)} not in the catalogue yet; running it on "
-                f"{', '.join(check_games)}")
+            say(
+                f"ISMCTS check: {', '.join(missing)} not in the catalogue yet; running it on "
+                f"{', '.join(check_games)}"
+            )
         for name, game_string in check_games.items():
-            res = _refusing_mixes(ismcts_check, game_string,
-                                  cfg["check_games_by_game"].get(name, cfg["check_games"]),
-                                  cfg["check_simulations"], args.seed,
-                                  out / "records" / f"ismcts_check_{name}.jsonl", run_options,
-                                  belief=cfg["check_beliefs"].get(name, "histories"),
-                                  runner=_stored_games if args.summary_only else None)
+            res = _refusing_mixes(
+                ismcts_check,
+                game_string,
+                cfg["check_games_by_game"].get(name, cfg["check_games"]),
+                cfg["check_simulations"],
+                args.seed,
+                out / "records" / f"ismcts_check_{name}.jsonl",
+                run_options,
+                belief=cfg["check_beliefs"].get(name, "histories"),
+                runner=_stored_games if args.summary_only else None,
+            )
             if res is None:
                 unplayed.append(name)
             else:
@@ -752,13 +1030,18 @@ def main(argv=None) -> int:
 
 
 def _analyse_named(name: str, *, entries: dict, settings_key: dict, out: str, fingerprints: dict) -> dict:
-    rec = analyse(entries[name], cfr_iterations=settings_key["cfr_iterations"],
-                  max_strategies=settings_key["max_strategies"], seed=settings_key["seed"], out=out,
-                  cfr_max_histories=settings_key.get("cfr_max_histories", FULL["cfr_max_histories"]),
-                  max_profiles=settings_key.get("max_profiles"),
-                  dag_iterations=settings_key.get("dag_iterations"))
+    rec = analyse(
+        entries[name],
+        cfr_iterations=settings_key["cfr_iterations"],
+        max_strategies=settings_key["max_strategies"],
+        seed=settings_key["seed"],
+        out=out,
+        cfr_max_histories=settings_key.get("cfr_max_histories", FULL["cfr_max_histories"]),
+        max_profiles=settings_key.get("max_profiles"),
+        dag_iterations=settings_key.get("dag_iterations"),
+    )
     rec["game_string"] = rec["game"]
-    rec["game"] = name               # the record store's key
+    rec["game"] = name  # the record store's key
     rec["settings"] = settings_key
     rec["game_fingerprint"] = fingerprints[name]
     return rec
@@ -773,8 +1056,10 @@ def _existing_run(out: Path, cfg: dict, resume_keys) -> Path:
     old = json.loads(path.read_text()).get("config", {})
     changed = [k for k in resume_keys if k in old and old[k] != cfg.get(k)]
     if changed:
-        raise SystemExit(f"{out} holds a run with different {', '.join(changed)} "
-                         f"({', '.join(f'{k}={old[k]!r}' for k in changed)}): give its settings")
+        raise SystemExit(
+            f"{out} holds a run with different {', '.join(changed)} "
+            f"({', '.join(f'{k}={old[k]!r}' for k in changed)}): give its settings"
+        )
     return out
 
 
@@ -796,6 +1081,7 @@ def tournament_order(rows: list, tasks: dict, path: Path) -> list:
     theirs took in the records so far (games without one last, in catalogue order), so a run
     stopped early leaves whole tournaments rather than every one part played."""
     from records import read_records
+
     seconds = {}
     for r in read_records(path, key="key"):
         seconds.setdefault(r["game"], []).append(r.get("wall_seconds", 0.0))
@@ -804,7 +1090,7 @@ def tournament_order(rows: list, tasks: dict, path: Path) -> list:
         if rec["name"] in tasks:
             known = seconds.get(rec["tournament_game"])
             cost[rec["name"]] = float(np.mean(known)) if known else math.inf
-    return sorted(cost, key=lambda n: cost[n])          # stable: catalogue order among equals
+    return sorted(cost, key=lambda n: cost[n])  # stable: catalogue order among equals
 
 
 def _stored_games(tasks, path, **_options) -> list:
@@ -812,6 +1098,7 @@ def _stored_games(tasks, path, **_options) -> list:
     running study is not disturbed), checked as a resume checks them; nothing is played."""
     from records import read_records
     from records.store import resume_from
+
     latest = {r["key"]: r for r in read_records(path, key="key")}
     done = resume_from(latest, {task.key: task.settings() for task in tasks}, path)
     return [done[task.key] for task in tasks if task.key in done]
@@ -821,6 +1108,7 @@ def _fingerprint(game_string: str):
     """The rule set's fingerprint (analysis.tournament.game_fingerprint; None for OpenSpiel's
     games): an analysis of an edited rule set is made again, as its tournament games are."""
     from analysis.tournament import game_fingerprint
+
     return game_fingerprint(game_string)
 
 
@@ -842,6 +1130,7 @@ def _pairs(parser, flag: str, items, convert) -> dict | None:
 
 def _belief(text: str) -> str:
     from mcts.worlds import BELIEFS
+
     if text not in BELIEFS:
         raise ValueError(f"the belief must be one of {', '.join(BELIEFS)}")
     return text
@@ -851,13 +1140,16 @@ def _refusing_mixes(run, *args, **kwargs):
     """``run(*args, **kwargs)``, turning a record store's refusal to mix settings into a
     message that says how to recompute the game (--redo) instead of a traceback."""
     from records.errors import SettingsMismatch
+
     try:
         return run(*args, **kwargs)
     except SettingsMismatch as e:
-        game = str(e.key).split("|")[0] if e.key is not None else "the game"   # a task key: game|...
-        raise SystemExit(f"{e}\n(the records of {game} were made with other settings or another version "
-                         "of its rule set: rerun with --redo NAME to drop and recompute that game's "
-                         "records, or use another --out)") from None
+        game = str(e.key).split("|")[0] if e.key is not None else "the game"  # a task key: game|...
+        raise SystemExit(
+            f"{e}\n(the records of {game} were made with other settings or another version "
+            "of its rule set: rerun with --redo NAME to drop and recompute that game's "
+            "records, or use another --out)"
+        ) from None
 
 
 def drop_records(out: Path, redo: list, entries: dict) -> None:
@@ -867,6 +1159,7 @@ def drop_records(out: Path, redo: list, entries: dict) -> None:
     rewritten whole under its lock (the run already holds the directory's run.lock)."""
     import os
     from records import RecordStore, read_records
+
     names = set(redo)
     dropped = out / "records" / time.strftime("dropped-%Y%m%dT%H%M%SZ", time.gmtime())
     analysis = out / "records" / "analysis.jsonl"
@@ -878,10 +1171,11 @@ def drop_records(out: Path, redo: list, entries: dict) -> None:
         if name in old and old[name].get("tournament_game"):
             strings.add(old[name]["tournament_game"])
     counts = {}
-    for path, key, drop in ((analysis, "game", lambda r: r["game"] in names),
-                            (out / "records" / "tournament.jsonl", "key", lambda r: r["game"] in strings),
-                            *((out / "records" / f"ismcts_check_{n}.jsonl", "key", lambda r: True)
-                              for n in sorted(names))):
+    for path, key, drop in (
+        (analysis, "game", lambda r: r["game"] in names),
+        (out / "records" / "tournament.jsonl", "key", lambda r: r["game"] in strings),
+        *((out / "records" / f"ismcts_check_{n}.jsonl", "key", lambda r: True) for n in sorted(names)),
+    ):
         if not path.exists():
             continue
         with RecordStore(path, key=key) as store:
@@ -907,12 +1201,18 @@ def drop_records(out: Path, redo: list, entries: dict) -> None:
             dropped.mkdir(parents=True, exist_ok=True)
             os.replace(policy, dropped / policy.name)
             counts[f"policies/{policy.name}"] = 1
-    say(f"--redo {' '.join(sorted(names))}: dropped "
-        + (", ".join(f"{n} from {f}" for f, n in counts.items()) + f" (kept in {dropped})" if counts
-           else "nothing (no records of them yet)"))
+    say(
+        f"--redo {' '.join(sorted(names))}: dropped "
+        + (
+            ", ".join(f"{n} from {f}" for f, n in counts.items()) + f" (kept in {dropped})"
+            if counts
+            else "nothing (no records of them yet)"
+        )
+    )
 
 
 # --------------------------------------------------------------------------- outputs
+
 
 def _num(x, digits=3) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
@@ -939,9 +1239,9 @@ def _eq_cell(r: dict) -> str:
         return f"{r['equilibria']} ({r['pure_equilibria']})"
     if r["equilibria_complete"]:
         mark = ""
-    elif r.get("equilibrium_method") in ("logit", "gnm"):     # logit approximates one; gnm finds some
+    elif r.get("equilibrium_method") in ("logit", "gnm"):  # logit approximates one; gnm finds some
         mark = " approx." if r["equilibrium_method"] == "logit" else " found"
-    else:                                                     # (records that did not name it)
+    else:  # (records that did not name it)
         mark = " approx." if r["equilibria"] == 1 else " found"
     return f"{r['equilibria']}{mark} ({r['pure_equilibria']})"
 
@@ -950,20 +1250,30 @@ def summary_rows(rows) -> list[dict]:
     out = []
     for rec in rows:
         cfr = rec.get("cfr") or {}
-        row = {"game": rec["name"], "game_string": rec["game_string"], "kind": rec["kind"],
-               "encodes": rec.get("encodes") or rec.get("expects") or "", "classified": rec["classified"],
-               "reproduces": rec["reproduces"], "players": rec["players"], "dynamics": rec["dynamics"],
-               "information": rec["information"],
-               "strategies": "x".join(map(str, rec["table"]["shape"])) if rec.get("table") else "refused",
-               "equilibria": len(rec.get("equilibria", [])), "pure_equilibria": len(rec.get("pure_equilibria", [])),
-               "equilibria_complete": equilibria_complete(rec) if rec.get("table") else None,
-               "equilibrium_method": rec.get("equilibrium_method") if rec.get("table") else None,
-               "social_optimum_welfare": (rec.get("social_optimum") or {}).get("welfare"),
-               "price_of_anarchy": rec.get("price_of_anarchy"),
-               "spe_value": " ".join(f"{v:g}" for v in rec["spe"]["value"]) if rec.get("spe") else "",
-               "cfr_iterations": cfr.get("iterations"), "cfr_nash_conv": cfr.get("nash_conv"),
-               "cfr_nash_conv_is_approximation": cfr.get("approximation"),
-               "cfr_nearest_equilibrium": cfr.get("nearest_equilibrium"), "cfr_distance": cfr.get("distance")}
+        row = {
+            "game": rec["name"],
+            "game_string": rec["game_string"],
+            "kind": rec["kind"],
+            "encodes": rec.get("encodes") or rec.get("expects") or "",
+            "classified": rec["classified"],
+            "reproduces": rec["reproduces"],
+            "players": rec["players"],
+            "dynamics": rec["dynamics"],
+            "information": rec["information"],
+            "strategies": "x".join(map(str, rec["table"]["shape"])) if rec.get("table") else "refused",
+            "equilibria": len(rec.get("equilibria", [])),
+            "pure_equilibria": len(rec.get("pure_equilibria", [])),
+            "equilibria_complete": equilibria_complete(rec) if rec.get("table") else None,
+            "equilibrium_method": rec.get("equilibrium_method") if rec.get("table") else None,
+            "social_optimum_welfare": (rec.get("social_optimum") or {}).get("welfare"),
+            "price_of_anarchy": rec.get("price_of_anarchy"),
+            "spe_value": " ".join(f"{v:g}" for v in rec["spe"]["value"]) if rec.get("spe") else "",
+            "cfr_iterations": cfr.get("iterations"),
+            "cfr_nash_conv": cfr.get("nash_conv"),
+            "cfr_nash_conv_is_approximation": cfr.get("approximation"),
+            "cfr_nearest_equilibrium": cfr.get("nearest_equilibrium"),
+            "cfr_distance": cfr.get("distance"),
+        }
         for b in rec.get("tournament", []):
             row[f"{b['bot']}_mean_return"] = round(b["mean_return"], 4)
             row[f"{b['bot']}_win_rate"] = round(b["win_rate"], 4)
@@ -975,58 +1285,89 @@ def incomplete(rows, checks, unplayed) -> list[str]:
     """What a summary of a run stopped before its end (``--summary-only``) lacks: the
     tournaments and check pairings with fewer games than planned, and the checks not begun.
     Empty for a finished run."""
-    out = [f"{r['name']} tournament {r['tournament_played'][0]} of {r['tournament_played'][1]} games"
-           for r in rows if r.get("tournament_played") and r["tournament_played"][0] < r["tournament_played"][1]]
-    out += [f"ISMCTS check {name} against {other} {w['games']} of {w['planned']} games"
-            for name, res in checks.items() for other, w in res.items()
-            if w.get("planned") and w["games"] < w["planned"]]
+    out = [
+        f"{r['name']} tournament {r['tournament_played'][0]} of {r['tournament_played'][1]} games"
+        for r in rows
+        if r.get("tournament_played") and r["tournament_played"][0] < r["tournament_played"][1]
+    ]
+    out += [
+        f"ISMCTS check {name} against {other} {w['games']} of {w['planned']} games"
+        for name, res in checks.items()
+        for other, w in res.items()
+        if w.get("planned") and w["games"] < w["planned"]
+    ]
     out += [f"ISMCTS check {name} not begun" for name in unplayed]
     return out
 
 
 def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> None:
     own = {n: k for n, k in cfg.get("game_simulations", {}).items() if any(r["name"] == n for r in rows)}
-    dag = (f", DCFR {cfg['dag_iterations']} over a DAG of merged histories"
-           if cfg.get("dag_iterations") and any((r.get("cfr") or {}).get("dag") for r in rows) else "")
-    lines = [f"# Economic dilemmas (seed {cfg['seed']}; CFR+ {cfg['cfr_iterations']} iterations{dag}; "
-             f"{cfg['games_per_pair']} games per table of bots; MCTS/ISMCTS {cfg['simulations']} simulations"
-             + "".join(f", {k} on {n}" for n, k in own.items()) + ")", ""]
+    dag = (
+        f", DCFR {cfg['dag_iterations']} over a DAG of merged histories"
+        if cfg.get("dag_iterations") and any((r.get("cfr") or {}).get("dag") for r in rows)
+        else ""
+    )
+    lines = [
+        f"# Economic dilemmas (seed {cfg['seed']}; CFR+ {cfg['cfr_iterations']} iterations{dag}; "
+        f"{cfg['games_per_pair']} games per table of bots; MCTS/ISMCTS {cfg['simulations']} simulations"
+        + "".join(f", {k} on {n}" for n, k in own.items())
+        + ")",
+        "",
+    ]
     gaps = incomplete(rows, checks, unplayed)
     if gaps:
-        lines += ["**Incomplete: the run was stopped before its end** (summary written from its records "
-                  "with `--summary-only`; the same command without it resumes the run). Not finished: "
-                  + "; ".join(gaps) + ". Figures of unfinished parts are over the games played so far.", ""]
+        lines += [
+            "**Incomplete: the run was stopped before its end** (summary written from its records "
+            "with `--summary-only`; the same command without it resumes the run). Not finished: "
+            + "; ".join(gaps)
+            + ". Figures of unfinished parts are over the games played so far.",
+            "",
+        ]
     lines += [
-             "| game | encodes | table names it | reproduces | strategies | Nash equilibria (pure) | "
-             "price of anarchy | CFR+ NashConv | CFR nearest equilibrium (distance) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+        "| game | encodes | table names it | reproduces | strategies | Nash equilibria (pure) | "
+        "price of anarchy | CFR+ NashConv | CFR nearest equilibrium (distance) |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in summary_rows(rows):
         nc = _num(r["cfr_nash_conv"]) + (" (approx.)" if r["cfr_nash_conv_is_approximation"] else "")
-        near = "-" if r["cfr_nearest_equilibrium"] is None else \
-            f"#{r['cfr_nearest_equilibrium'] + 1} ({_num(r['cfr_distance'])})"
-        lines.append(f"| {r['game']} | {r['encodes'] or '-'} | {r['classified']} | {r['reproduces']} | "
-                     f"{r['strategies']} | {_eq_cell(r)} | "
-                     f"{_num(r['price_of_anarchy'])} | {nc} | {near} |")
-    lines += ["", "'reproduces': whether the payoff order of the computed table (solvers.classify) is that of "
-              "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; games "
-              "defined by what their strategies mean (Blotto, beauty contest, common pool, trolley, hide and seek, "
-              "trend setting) by their own definitions, and dilemmas whose table is refused on a reduced game "
-              "of the textbook's strategies (games/ttt/reduced.py, named in the game's section); "
-              "'not checkable' where no definition applies here. NashConv is exact distance from "
-              "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
-              "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
-              "listed one with the smallest largest difference of action probabilities at the information "
-              "states reached when it is played. Equilibria: payoff-identical strategies are merged first; "
-              "then pygambit's enummixed lists every extreme equilibrium of a two-player table with at most "
-              f"{ENUMMIXED_MAX} strategies a player left (a count without a mark); a larger two-player table "
-              "gets one equilibrium approximated by pygambit's logit (marked 'approx.': not all equilibria, "
-              "and not necessarily exact); more players get the ones gnm's path finds (marked 'found': "
-              "not provably all). The pure ones (in brackets) are all of them, by enumeration of the "
-              "full table; each game's section names its method in words.", ""]
+        near = (
+            "-"
+            if r["cfr_nearest_equilibrium"] is None
+            else f"#{r['cfr_nearest_equilibrium'] + 1} ({_num(r['cfr_distance'])})"
+        )
+        lines.append(
+            f"| {r['game']} | {r['encodes'] or '-'} | {r['classified']} | {r['reproduces']} | "
+            f"{r['strategies']} | {_eq_cell(r)} | "
+            f"{_num(r['price_of_anarchy'])} | {nc} | {near} |"
+        )
+    lines += [
+        "",
+        "'reproduces': whether the payoff order of the computed table (solvers.classify) is that of "
+        "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; games "
+        "defined by what their strategies mean (Blotto, beauty contest, common pool, trolley, hide and seek, "
+        "trend setting) by their own definitions, and dilemmas whose table is refused on a reduced game "
+        "of the textbook's strategies (games/ttt/reduced.py, named in the game's section); "
+        "'not checkable' where no definition applies here. NashConv is exact distance from "
+        "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
+        "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
+        "listed one with the smallest largest difference of action probabilities at the information "
+        "states reached when it is played. Equilibria: payoff-identical strategies are merged first; "
+        "then pygambit's enummixed lists every extreme equilibrium of a two-player table with at most "
+        f"{ENUMMIXED_MAX} strategies a player left (a count without a mark); a larger two-player table "
+        "gets one equilibrium approximated by pygambit's logit (marked 'approx.': not all equilibria, "
+        "and not necessarily exact); more players get the ones gnm's path finds (marked 'found': "
+        "not provably all). The pure ones (in brackets) are all of them, by enumeration of the "
+        "full table; each game's section names its method in words.",
+        "",
+    ]
     for rec in rows:
-        lines += [f"## {rec['name']}", "", f"`{rec['game_string']}`: {rec['players']} players, {rec['dynamics']}, "
-                  f"{rec['information'].replace('_', ' ')}; table names it **{rec['classified']}** "
-                  f"({rec['classified_reason']})."]
+        lines += [
+            f"## {rec['name']}",
+            "",
+            f"`{rec['game_string']}`: {rec['players']} players, {rec['dynamics']}, "
+            f"{rec['information'].replace('_', ' ')}; table names it **{rec['classified']}** "
+            f"({rec['classified_reason']}).",
+        ]
         if rec.get("table"):
             t = rec["table"]
             lines.append("")
@@ -1035,43 +1376,60 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
                 lines.append("| row \\ column | " + " | ".join(cols) + " |")
                 lines.append("|---|" + "---|" * len(cols))
                 for i, rname in enumerate(t["strategies"][0]):
-                    cells = [f"{t['payoffs'][0][i * len(cols) + j]:g}, {t['payoffs'][1][i * len(cols) + j]:g}"
-                             for j in range(len(cols))]
+                    cells = [
+                        f"{t['payoffs'][0][i * len(cols) + j]:g}, {t['payoffs'][1][i * len(cols) + j]:g}"
+                        for j in range(len(cols))
+                    ]
                     lines.append(f"| {rname} | " + " | ".join(cells) + " |")
             else:
                 lines.append(f"Table {'x'.join(map(str, t['shape']))} (records/analysis.jsonl holds it).")
             lines.append("")
-            lines.append(f"Equilibria: {rec['equilibria_note']}:" if rec.get("equilibria_note") else
-                         f"Equilibria ({rec['equilibrium_method']}"
-                         f"{'' if equilibria_complete(rec) else '; not all equilibria'}):")
+            lines.append(
+                f"Equilibria: {rec['equilibria_note']}:"
+                if rec.get("equilibria_note")
+                else f"Equilibria ({rec['equilibrium_method']}"
+                f"{'' if equilibria_complete(rec) else '; not all equilibria'}):"
+            )
             lines += [f"{i + 1}. {_eq_text(e)}" for i, e in enumerate(rec["equilibria"])] or ["none found"]
             lines.append("")
-            lines.append(f"Pure equilibria: {rec['pure_equilibria'] or 'none'}. Social optimum "
-                         f"{rec['social_optimum']['profile']} (welfare {rec['social_optimum']['welfare']:g}); "
-                         f"price of anarchy {_num(rec['price_of_anarchy'])}.")
+            lines.append(
+                f"Pure equilibria: {rec['pure_equilibria'] or 'none'}. Social optimum "
+                f"{rec['social_optimum']['profile']} (welfare {rec['social_optimum']['welfare']:g}); "
+                f"price of anarchy {_num(rec['price_of_anarchy'])}."
+            )
         else:
             lines += ["", f"No payoff table: {rec.get('table_refused')}"]
             if rec.get("reduced"):
                 red = rec["reduced"]
-                size = ("x".join(map(str, red["shape"])) + " table") if "shape" in red else \
-                    f"tree of {red['tree_nodes']} nodes"
+                size = (
+                    ("x".join(map(str, red["shape"])) + " table")
+                    if "shape" in red
+                    else f"tree of {red['tree_nodes']} nodes"
+                )
                 lines += ["", f"Reduced game ({size}, games/ttt/reduced.py): {red['family']}"]
         if rec.get("spe"):
             how = f" ({rec['spe']['over_dag']})" if rec["spe"].get("over_dag") else ""
-            lines.append(f"Subgame-perfect equilibrium{how}: value {rec['spe']['value']}, "
-                         f"play {rec['spe']['path']}.")
+            lines.append(
+                f"Subgame-perfect equilibrium{how}: value {rec['spe']['value']}, play {rec['spe']['path']}."
+            )
         cfr = rec.get("cfr")
         if cfr:
-            text = (f"{ALGORITHM_NAMES.get(cfr.get('algorithm'), 'CFR+')} after {cfr['iterations']} iterations: "
-                    f"NashConv {cfr['nash_conv']:.3g}"
-                    + (" (an approximation's distance: not two-player zero-sum)" if cfr["approximation"] else ""))
+            text = (
+                f"{ALGORITHM_NAMES.get(cfr.get('algorithm'), 'CFR+')} after {cfr['iterations']} iterations: "
+                f"NashConv {cfr['nash_conv']:.3g}"
+                + (" (an approximation's distance: not two-player zero-sum)" if cfr["approximation"] else "")
+            )
             if cfr.get("dag"):
                 d = cfr["dag"]
-                text += (f"; over its {d['mode']} DAG of merged histories (cfr.dag: {d['nodes']:,} nodes, "
-                         f"{d['information_sets']:,} information sets), whose best responses are exact")
+                text += (
+                    f"; over its {d['mode']} DAG of merged histories (cfr.dag: {d['nodes']:,} nodes, "
+                    f"{d['information_sets']:,} information sets), whose best responses are exact"
+                )
             if "nearest_equilibrium" in cfr:
-                text += (f"; nearest equilibrium #{cfr['nearest_equilibrium'] + 1} (largest probability difference "
-                         f"{cfr['distance']:.3g}); CFR's expected payoffs {cfr['payoffs']}")
+                text += (
+                    f"; nearest equilibrium #{cfr['nearest_equilibrium'] + 1} (largest probability difference "
+                    f"{cfr['distance']:.3g}); CFR's expected payoffs {cfr['payoffs']}"
+                )
             lines.append(text + ".")
         else:
             lines.append(f"CFR: not run ({rec.get('cfr_refused')}).")
@@ -1079,41 +1437,56 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
         if played and played[0] < played[1]:
             lines.append(f"Tournament not finished: {played[0]} of its {played[1]} games played.")
         if rec.get("tournament") and rec["name"] in own:
-            lines.append(f"Its tournament's MCTS/ISMCTS search {own[rec['name']]} simulations a move (the run's "
-                         f"budget for this game, config.json game_simulations), not {cfg['simulations']}.")
+            lines.append(
+                f"Its tournament's MCTS/ISMCTS search {own[rec['name']]} simulations a move (the run's "
+                f"budget for this game, config.json game_simulations), not {cfg['simulations']}."
+            )
         lines += ["", "| bot | games | mean return [95% CI] | wins [95% Wilson] |", "|---|---|---|---|"]
         for b in rec.get("tournament", []):
-            lines.append(f"| {b['bot']} | {b['games']} | {b['mean_return']:.3f} [{_num(b['return_low'])}, "
-                         f"{_num(b['return_high'])}] | {100 * b['win_rate']:.1f}% [{100 * b['win_low']:.1f}, "
-                         f"{100 * b['win_high']:.1f}] |")
+            lines.append(
+                f"| {b['bot']} | {b['games']} | {b['mean_return']:.3f} [{_num(b['return_low'])}, "
+                f"{_num(b['return_high'])}] | {100 * b['win_rate']:.1f}% [{100 * b['win_low']:.1f}, "
+                f"{100 * b['win_high']:.1f}] |"
+            )
         lines.append("")
     lines += ["## ISMCTS against Random and the one-world baseline (cloaked games)", ""]
     if checks_missing:
         lines.append(f"Not run on {', '.join(checks_missing)}: not in the catalogue yet (issue 13).")
         lines.append("")
     if checks:
-        own_games = "".join(f" ({n}: {k})" for n, k in cfg.get("check_games_by_game", {}).items() if n in checks)
-        lines += [f"ISMCTS with {cfg['check_simulations']} simulations, {cfg['check_games']} games per pairing"
-                  f"{own_games}; "
-                  "the baseline is the same search on one "
-                  "fixed world (`ismcts:worlds=first`); seats alternate (games of more players: every "
-                  "seating, and a game is won when ISMCTS's seats' mean return is above the other "
-                  "bot's); wins with 95% Wilson intervals. ISMCTS's belief weighs the worlds it lists "
-                  "(histories: every consistent history alike; random: as a uniformly random player "
-                  "would have played them, mcts.worlds.BELIEFS).", "",
-                  "| game | ISMCTS belief | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
-                  "wins of decisive games [95% Wilson] | ISMCTS beats it (decisive interval above 50%) |",
-                  "|---|---|---|---|---|---|---|---|"]
+        own_games = "".join(
+            f" ({n}: {k})" for n, k in cfg.get("check_games_by_game", {}).items() if n in checks
+        )
+        lines += [
+            f"ISMCTS with {cfg['check_simulations']} simulations, {cfg['check_games']} games per pairing"
+            f"{own_games}; "
+            "the baseline is the same search on one "
+            "fixed world (`ismcts:worlds=first`); seats alternate (games of more players: every "
+            "seating, and a game is won when ISMCTS's seats' mean return is above the other "
+            "bot's); wins with 95% Wilson intervals. ISMCTS's belief weighs the worlds it lists "
+            "(histories: every consistent history alike; random: as a uniformly random player "
+            "would have played them, mcts.worlds.BELIEFS).",
+            "",
+            "| game | ISMCTS belief | opponent | wins-draws-losses | ISMCTS win rate [95% Wilson] | score | "
+            "wins of decisive games [95% Wilson] | ISMCTS beats it (decisive interval above 50%) |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for name, res in checks.items():
             for other, w in res.items():
                 decisive = w["wins"] + w["losses"]
-                lines.append(f"| {name} | {w.get('belief', 'histories')} | {other} | "
-                             f"{w['wins']}-{w['draws']}-{w['losses']} | "
-                             f"{100 * w['win_rate']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] | "
-                             f"{w['score']:.3f} | "
-                             + (f"{100 * w['wins'] / decisive:.1f}% [{100 * w['decisive_low']:.1f}, "
-                                f"{100 * w['decisive_high']:.1f}]" if decisive else "no decisive game")
-                             + f" | {'yes' if w['decisive_low'] > 0.5 else 'not shown'} |")
+                lines.append(
+                    f"| {name} | {w.get('belief', 'histories')} | {other} | "
+                    f"{w['wins']}-{w['draws']}-{w['losses']} | "
+                    f"{100 * w['win_rate']:.1f}% [{100 * w['low']:.1f}, {100 * w['high']:.1f}] | "
+                    f"{w['score']:.3f} | "
+                    + (
+                        f"{100 * w['wins'] / decisive:.1f}% [{100 * w['decisive_low']:.1f}, "
+                        f"{100 * w['decisive_high']:.1f}]"
+                        if decisive
+                        else "no decisive game"
+                    )
+                    + f" | {'yes' if w['decisive_low'] > 0.5 else 'not shown'} |"
+                )
         lines.append("")
     (out / "summary.md").write_text("\n".join(lines))
     srows = summary_rows(rows)
@@ -1127,11 +1500,12 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
     plot_returns(rows, out / "tournament_returns")
 
 
-FLOOR = 1e-12      # log axes: a NashConv of 0 is drawn here
+FLOOR = 1e-12  # log axes: a NashConv of 0 is drawn here
 
 
 def plot_convergence(rows, stem: Path) -> None:
     from analysis.plots import plt, save_figure
+
     fig, ax = plt.subplots(figsize=(8, 5), layout="constrained")
     for rec in rows:
         cfr = rec.get("cfr")
@@ -1154,16 +1528,26 @@ def plot_convergence(rows, stem: Path) -> None:
 
 def plot_returns(rows, stem: Path) -> None:
     from analysis.plots import plot_intervals
-    data = [dict(label=f"{rec['name']}: {b['bot']}", value=b["mean_return"],
-                 low=b["return_low"] if not math.isnan(b["return_low"]) else b["mean_return"],
-                 high=b["return_high"] if not math.isnan(b["return_high"]) else b["mean_return"],
-                 group=b["bot"], note=f"n={b['games']}")
-            for rec in rows for b in rec.get("tournament", [])]
+
+    data = [
+        dict(
+            label=f"{rec['name']}: {b['bot']}",
+            value=b["mean_return"],
+            low=b["return_low"] if not math.isnan(b["return_low"]) else b["mean_return"],
+            high=b["return_high"] if not math.isnan(b["return_high"]) else b["mean_return"],
+            group=b["bot"],
+            note=f"n={b['games']}",
+        )
+        for rec in rows
+        for b in rec.get("tournament", [])
+    ]
     if data:
-        plot_intervals(data, stem, title="Mean return per bot and game (every seat), 95% interval",
-                       xlabel="mean return")
+        plot_intervals(
+            data, stem, title="Mean return per bot and game (every seat), 95% interval", xlabel="mean return"
+        )
 
 
 if __name__ == "__main__":
     from experiments.economic_dilemmas import main as _main  # workers unpickle by module reference
+
     sys.exit(_main())

@@ -19,6 +19,7 @@ computed over decisive games.
 Output in ``--out``: config.json, records/selfplay.jsonl (every game;
 resumable), solver.jsonl, summary.md, summary.csv, first_player.png/.svg.
 """
+
 from __future__ import annotations
 
 import csv
@@ -37,10 +38,24 @@ from analysis.tournament import make_tasks, run_tasks
 STUDY = "experiments.first_player_advantage"
 IMPORTS = ("games.y_family", "games.flipway", "games.caeth_y")
 
-QUICK = dict(y_sizes="5,7,9", flipway_sizes="5,7", simulations="100,1000", games=100,
-             solve_y_sizes="4,5", solve_flipway_sizes="4", solve_time=60.0)
-FULL = dict(y_sizes="5,7,9,11", flipway_sizes="5,7,9", simulations="100,1000,10000", games=300,
-            solve_y_sizes="4,5,6", solve_flipway_sizes="4,5", solve_time=1200.0)
+QUICK = dict(
+    y_sizes="5,7,9",
+    flipway_sizes="5,7",
+    simulations="100,1000",
+    games=100,
+    solve_y_sizes="4,5",
+    solve_flipway_sizes="4",
+    solve_time=60.0,
+)
+FULL = dict(
+    y_sizes="5,7,9,11",
+    flipway_sizes="5,7,9",
+    simulations="100,1000,10000",
+    games=300,
+    solve_y_sizes="4,5,6",
+    solve_flipway_sizes="4,5",
+    solve_time=1200.0,
+)
 
 
 def game_families() -> list[dict]:
@@ -49,9 +64,16 @@ def game_families() -> list[dict]:
         {"label": "Defector Y p1", "board": "y", "game": "defector_y(board_size={n},protocol=1)"},
         {"label": "Defector Y p122", "board": "y", "game": "defector_y(board_size={n},protocol=122)"},
         {"label": "Flipway", "board": "flipway", "game": "flipway(board_size={n},repetition=draw)"},
-        {"label": "Flipway + pie", "board": "flipway", "game": "flipway(board_size={n},pie=true,repetition=draw)"},
-        {"label": "Flipway checkered", "board": "flipway",
-         "game": "flipway(board_size={n},repetition=draw,setup=checkered)"},
+        {
+            "label": "Flipway + pie",
+            "board": "flipway",
+            "game": "flipway(board_size={n},pie=true,repetition=draw)",
+        },
+        {
+            "label": "Flipway checkered",
+            "board": "flipway",
+            "game": "flipway(board_size={n},repetition=draw,setup=checkered)",
+        },
         {"label": "Y", "board": "y", "game": "y_game(board_size={n})"},
         {"label": "Y + swap", "board": "y", "game": "y_game(board_size={n},swap=true)"},
         {"label": "Caeth Y", "board": "y", "game": "caeth_y(board_size={n})"},
@@ -71,10 +93,14 @@ def main(argv=None) -> int:
     parser.add_argument("--only", help="comma-separated substrings: keep games whose label contains one")
     args = parser.parse_args(argv)
     cfg = settings(args, QUICK, FULL)
-    sizes = {"y": int_list(cfg["y_sizes"], "y-sizes", parser),
-             "flipway": int_list(cfg["flipway_sizes"], "flipway-sizes", parser)}
-    solve_sizes = {"y": int_list(cfg["solve_y_sizes"], "solve-y-sizes", parser),
-                   "flipway": int_list(cfg["solve_flipway_sizes"], "solve-flipway-sizes", parser)}
+    sizes = {
+        "y": int_list(cfg["y_sizes"], "y-sizes", parser),
+        "flipway": int_list(cfg["flipway_sizes"], "flipway-sizes", parser),
+    }
+    solve_sizes = {
+        "y": int_list(cfg["solve_y_sizes"], "solve-y-sizes", parser),
+        "flipway": int_list(cfg["solve_flipway_sizes"], "solve-flipway-sizes", parser),
+    }
     budgets = int_list(cfg["simulations"], "simulations", parser)
     if not budgets or min(budgets) < 1:
         parser.error(f"--simulations must be positive integers, got {cfg['simulations']!r}")
@@ -83,17 +109,22 @@ def main(argv=None) -> int:
         wanted = [w.strip().lower() for w in args.only.split(",") if w.strip()]
         families = [f for f in families if any(w in f["label"].lower() for w in wanted)]
         if not families:
-            parser.error(f"--only {args.only!r} matches none of: {', '.join(f['label'] for f in game_families())}")
+            parser.error(
+                f"--only {args.only!r} matches none of: {', '.join(f['label'] for f in game_families())}"
+            )
     import games.caeth_y  # noqa: F401
     import games.flipway  # noqa: F401
     import games.y_family  # noqa: F401
     from games.boards import TRIANGLE_SIZES
     from games.flipway import SIZES as FLIPWAY_SIZES
+
     allowed = {"y": TRIANGLE_SIZES, "flipway": FLIPWAY_SIZES}
     for board in ("y", "flipway"):
         for n in sizes[board] + solve_sizes[board]:
             if n not in allowed[board]:
-                parser.error(f"size {n} is not available for {board} boards; choose from {list(allowed[board])}")
+                parser.error(
+                    f"size {n} is not available for {board} boards; choose from {list(allowed[board])}"
+                )
     cfg.update(seed=args.seed, full=args.full, only=args.only)
     out = prepare_out(args.out, STUDY, cfg, ("seed", "games"))
     start = time.perf_counter()
@@ -102,13 +133,26 @@ def main(argv=None) -> int:
     tasks = []
     for family, n, sims in cells:
         spec = BotSpec.make("mcts", simulations=sims)
-        tasks += make_tasks(family["game"].format(n=n), [spec], cfg["games"], args.seed, "self", imports=IMPORTS)
+        tasks += make_tasks(
+            family["game"].format(n=n), [spec], cfg["games"], args.seed, "self", imports=IMPORTS
+        )
     say(f"MCTS self-play: {len(tasks)} games over {len(cells)} (game, size, strength) cells")
-    records = run_tasks(tasks, out / "records" / "selfplay.jsonl", backend=args.backend, n_jobs=args.jobs,
-                        scheduler=args.scheduler, progress=not args.no_progress, desc="self-play")
+    records = run_tasks(
+        tasks,
+        out / "records" / "selfplay.jsonl",
+        backend=args.backend,
+        n_jobs=args.jobs,
+        scheduler=args.scheduler,
+        progress=not args.no_progress,
+        desc="self-play",
+    )
 
     solve_games = [f["game"].format(n=n) for f in families for n in solve_sizes[f["board"]]]
-    solved = solve_all(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS) if solve_games else {}
+    solved = (
+        solve_all(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS)
+        if solve_games
+        else {}
+    )
 
     rows = []
     for family, n, sims in cells:
@@ -116,9 +160,21 @@ def main(argv=None) -> int:
         label = BotSpec.make("mcts", simulations=sims).label
         own = [r for r in records if r["game"] == game and r["players"][0] == label]
         fpa = first_player_advantage_from_records(own)
-        rows.append({"game": family["label"], "size": n, "simulations": sims, "game_string": game,
-                     "decisive": fpa.decisive, "draws": fpa.draws, "rate": fpa.rate, "low": fpa.low,
-                     "high": fpa.high, "p": fpa.p_value, "exact": solved.get(game)})
+        rows.append(
+            {
+                "game": family["label"],
+                "size": n,
+                "simulations": sims,
+                "game_string": game,
+                "decisive": fpa.decisive,
+                "draws": fpa.draws,
+                "rate": fpa.rate,
+                "low": fpa.low,
+                "high": fpa.high,
+                "p": fpa.p_value,
+                "exact": solved.get(game),
+            }
+        )
     for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
         row["p_holm"] = adjusted
     write_outputs(out, rows, families, solve_sizes, solved, budgets, cfg)
@@ -147,44 +203,92 @@ def write_outputs(out: Path, rows, families, solve_sizes, solved, budgets, cfg) 
             star = "*" if r["p_holm"] < 0.05 else ""
             cells.append(f"{pct(r)}{star} (n={r['decisive']})")
         draws = ", ".join(str(per[s]["draws"]) for s in budgets)
-        lines.append("| " + " | ".join([game, str(n), *cells, draws, value_text(exact) if exact else "-"]) + " |")
-    exact_rows = [(f["label"], n, solved.get(f["game"].format(n=n))) for f in families
-                  for n in solve_sizes[f["board"]]]
+        lines.append(
+            "| " + " | ".join([game, str(n), *cells, draws, value_text(exact) if exact else "-"]) + " |"
+        )
+    exact_rows = [
+        (f["label"], n, solved.get(f["game"].format(n=n))) for f in families for n in solve_sizes[f["board"]]
+    ]
     if exact_rows:
-        lines += ["", "Exact values (solver, first player's result with perfect play):", "",
-                  "| game | size | value | winning first moves |", "|---|---|---|---|"]
+        lines += [
+            "",
+            "Exact values (solver, first player's result with perfect play):",
+            "",
+            "| game | size | value | winning first moves |",
+            "|---|---|---|---|",
+        ]
         for label, n, rec in exact_rows:
             moves = " ".join((rec or {}).get("winning_first_moves") or []) or "-"
             lines.append(f"| {label} | {n} | {value_text(rec)} | {moves} |")
-    lines += ["", "Rates are over decisive games with 95% Wilson intervals; * marks a rate that differs "
-              "from 50% (exact binomial test, Holm-corrected over all cells, p < 0.05). Draws "
-              "(Flipway's repetition rule) are listed per strength.", ""]
+    lines += [
+        "",
+        "Rates are over decisive games with 95% Wilson intervals; * marks a rate that differs "
+        "from 50% (exact binomial test, Holm-corrected over all cells, p < 0.05). Draws "
+        "(Flipway's repetition rule) are listed per strength.",
+        "",
+    ]
     (out / "summary.md").write_text("\n".join(lines))
     with open(out / "summary.csv", "w", newline="") as handle:
-        fields = ["game", "size", "simulations", "game_string", "decisive", "draws", "rate", "low", "high", "p",
-                  "p_holm", "exact_value", "winning_first_moves"]
+        fields = [
+            "game",
+            "size",
+            "simulations",
+            "game_string",
+            "decisive",
+            "draws",
+            "rate",
+            "low",
+            "high",
+            "p",
+            "p_holm",
+            "exact_value",
+            "winning_first_moves",
+        ]
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         for r in rows:
             exact = r["exact"] or {}
-            writer.writerow({**{k: r[k] for k in fields[:11]}, "exact_value": exact.get("value"),
-                             "winning_first_moves": " ".join(exact.get("winning_first_moves") or [])})
-    plot_rows = [dict(label=f"{r['game']}, size {r['size']}, {r['simulations']} sims", value=r["rate"], low=r["low"], high=r["high"],
-                      group=f"MCTS {r['simulations']} simulations/move", note=f"n={r['decisive']}")
-                 for r in sorted(rows, key=lambda r: (r["game"], r["size"], r["simulations"])) if r["decisive"]]
-    plot_win_rates(plot_rows, out / "first_player",
-                   title="First-player wins in MCTS self-play",
-                   xlabel="first-player win rate over decisive games (%), 95% Wilson interval")
+            writer.writerow(
+                {
+                    **{k: r[k] for k in fields[:11]},
+                    "exact_value": exact.get("value"),
+                    "winning_first_moves": " ".join(exact.get("winning_first_moves") or []),
+                }
+            )
+    plot_rows = [
+        dict(
+            label=f"{r['game']}, size {r['size']}, {r['simulations']} sims",
+            value=r["rate"],
+            low=r["low"],
+            high=r["high"],
+            group=f"MCTS {r['simulations']} simulations/move",
+            note=f"n={r['decisive']}",
+        )
+        for r in sorted(rows, key=lambda r: (r["game"], r["size"], r["simulations"]))
+        if r["decisive"]
+    ]
+    plot_win_rates(
+        plot_rows,
+        out / "first_player",
+        title="First-player wins in MCTS self-play",
+        xlabel="first-player win rate over decisive games (%), 95% Wilson interval",
+    )
 
 
 def conclusion(rows, families, solve_sizes, solved) -> str:
     lines = ["Conclusions (MCTS self-play; significance: exact binomial test, Holm-corrected, p < 0.05):"]
     for family in families:
         mine = [r for r in rows if r["game"] == family["label"]]
-        ahead = [f"size {r['size']} at {r['simulations']} sims ({pct(r)})" for r in mine
-                 if r["p_holm"] < 0.05 and r["rate"] > 0.5]
-        behind = [f"size {r['size']} at {r['simulations']} sims ({pct(r)})" for r in mine
-                  if r["p_holm"] < 0.05 and r["rate"] < 0.5]
+        ahead = [
+            f"size {r['size']} at {r['simulations']} sims ({pct(r)})"
+            for r in mine
+            if r["p_holm"] < 0.05 and r["rate"] > 0.5
+        ]
+        behind = [
+            f"size {r['size']} at {r['simulations']} sims ({pct(r)})"
+            for r in mine
+            if r["p_holm"] < 0.05 and r["rate"] < 0.5
+        ]
         text = f"- {family['label']}: "
         parts = []
         if ahead:
@@ -203,4 +307,5 @@ def conclusion(rows, families, solve_sizes, solved) -> str:
 
 if __name__ == "__main__":
     from experiments.first_player_advantage import main as _main  # workers unpickle by module reference
+
     sys.exit(_main())

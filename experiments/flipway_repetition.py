@@ -22,6 +22,7 @@ Five parts, each printed as it finishes and all written to ``--out`` (JSON):
     python -m experiments.flipway_repetition --seed 1
     python -m experiments.flipway_repetition --quick      # seconds, for a smoke run
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,9 +52,17 @@ def exhaustive(max_n):
     for n in range(3, max_n + 1):
         t = time.time()
         cycle, longest, (example, to_move) = neutral_flip_search(n)
-        rows.append({"board_size": n, "states": 2 ** (n * n + 1), "cycle": cycle,
-                     "longest_neutral_streak": longest, "example_colours": example,
-                     "example_to_move": to_move, "seconds": round(time.time() - t, 2)})
+        rows.append(
+            {
+                "board_size": n,
+                "states": 2 ** (n * n + 1),
+                "cycle": cycle,
+                "longest_neutral_streak": longest,
+                "example_colours": example,
+                "example_to_move": to_move,
+                "seconds": round(time.time() - t, 2),
+            }
+        )
         log(f"exhaustive {n}x{n}: cycle={cycle} longest neutral streak={longest}")
     return rows
 
@@ -184,7 +193,7 @@ def random_positions(n, count, rng, seconds):
         core = proto.clone()
         try:
             core.load([BLACK if rng.random() < p else WHITE for _ in range(n * n)], rng.randrange(2))
-        except ValueError:      # a chain already stands: not a game position
+        except ValueError:  # a chain already stands: not a game position
             continue
         starts.append(core)
         colourings += 1
@@ -203,9 +212,15 @@ def random_positions(n, count, rng, seconds):
                 search.memo.clear()
     except _OutOfTime:
         pass
-    return {"board_size": n, "game_positions": half, "colourings": colourings,
-            "searched": searched, "complete": searched == len(starts),
-            "longest_neutral_streak": best, "cycles": search.cycles}
+    return {
+        "board_size": n,
+        "game_positions": half,
+        "colourings": colourings,
+        "searched": searched,
+        "complete": searched == len(starts),
+        "longest_neutral_streak": best,
+        "cycles": search.cycles,
+    }
 
 
 def start_streaks(spec, seconds):
@@ -225,8 +240,13 @@ def start_streaks(spec, seconds):
                 best = max(best, search.longest(child))
     except _OutOfTime:
         complete = False
-    return {"spec": spec, "longest_neutral_streak": max(best, search.deepest),
-            "complete": complete, "positions": len(search.memo), "cycles": search.cycles}
+    return {
+        "spec": spec,
+        "longest_neutral_streak": max(best, search.deepest),
+        "complete": complete,
+        "positions": len(search.memo),
+        "cycles": search.cycles,
+    }
 
 
 def random_play(spec, games_, seed):
@@ -245,25 +265,48 @@ def random_play(spec, games_, seed):
             draws += 1
         else:
             winners[st["winner"]] += 1
-    return {"spec": spec, "games": games_, "mean_turns": sum(turns) / games_, "max_turns": max(turns),
-            "max_game_length": game.max_game_length(), "mean_flips": sum(flips) / games_,
-            "max_flips": max(flips), "mean_neutral_flips": sum(neutral) / games_,
-            "longest_neutral_streak": streak, "draws": draws,
-            "black_wins": winners[0], "white_wins": winners[1]}
+    return {
+        "spec": spec,
+        "games": games_,
+        "mean_turns": sum(turns) / games_,
+        "max_turns": max(turns),
+        "max_game_length": game.max_game_length(),
+        "mean_flips": sum(flips) / games_,
+        "max_flips": max(flips),
+        "mean_neutral_flips": sum(neutral) / games_,
+        "longest_neutral_streak": streak,
+        "draws": draws,
+        "black_wins": winners[0],
+        "white_wins": winners[1],
+    }
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--seed", type=int, default=1, help="seed of the random parts (default 1)")
-    ap.add_argument("--max-exhaustive", type=int, default=5, choices=(3, 4, 5),
-                    help="largest board for the exhaustive full-board search (5 needs ~200 MB, ~10 s)")
-    ap.add_argument("--reachable-limit", type=int, default=3_000_000,
-                    help="give up a reachable-position search beyond this many positions "
-                         "(6x6 checkered needs 2.2 million, about 3 GB)")
+    ap.add_argument(
+        "--max-exhaustive",
+        type=int,
+        default=5,
+        choices=(3, 4, 5),
+        help="largest board for the exhaustive full-board search (5 needs ~200 MB, ~10 s)",
+    )
+    ap.add_argument(
+        "--reachable-limit",
+        type=int,
+        default=3_000_000,
+        help="give up a reachable-position search beyond this many positions "
+        "(6x6 checkered needs 2.2 million, about 3 GB)",
+    )
     ap.add_argument("--boards", type=int, default=200, help="start positions per size in part 3")
-    ap.add_argument("--seconds", type=float, default=120.0,
-                    help="time budget of part 3 per board size (the streak trees grow fast)")
+    ap.add_argument(
+        "--seconds",
+        type=float,
+        default=120.0,
+        help="time budget of part 3 per board size (the streak trees grow fast)",
+    )
     ap.add_argument("--games", type=int, default=2000, help="random games per variant in part 4")
     ap.add_argument("--quick", action="store_true", help="tiny sizes of everything, for a smoke run")
     ap.add_argument("--out", type=Path, default=Path("results/flipway_repetition.json"))
@@ -278,53 +321,82 @@ def main(argv=None):
 
     report["exhaustive"] = exhaustive(args.max_exhaustive)
 
-    specs = [f"flipway(board_size=3,setup={s},pie={p})"
-             for s in ("empty", "checkered", "checkered_alt", "blocks") for p in ("false", "true")]
-    specs += [f"flipway(board_size=4,setup={s},pie={p})"
-              for s in ("checkered", "checkered_alt", "blocks") for p in ("false", "true")]
+    specs = [
+        f"flipway(board_size=3,setup={s},pie={p})"
+        for s in ("empty", "checkered", "checkered_alt", "blocks")
+        for p in ("false", "true")
+    ]
+    specs += [
+        f"flipway(board_size=4,setup={s},pie={p})"
+        for s in ("checkered", "checkered_alt", "blocks")
+        for p in ("false", "true")
+    ]
     specs += ["flipway(board_size=4)", "flipway(board_size=4,pie=true)"]
-    specs += [f"flipway(board_size=5,setup={s},pie={p})"
-              for s in ("checkered", "checkered_alt", "blocks") for p in ("false", "true")]
-    specs += ["flipway(board_size=6,setup=checkered)", "flipway(board_size=6,setup=checkered_alt)",
-              "flipway(board_size=6,setup=blocks)", "flipway(board_size=6,setup=blocks,pie=true)",
-              "flipway(board_size=7,setup=blocks)", "flipway(board_size=7,setup=blocks,pie=true)",
-              "flipway(board_size=8,setup=blocks)", "flipway(board_size=8,setup=blocks,pie=true)"]
+    specs += [
+        f"flipway(board_size=5,setup={s},pie={p})"
+        for s in ("checkered", "checkered_alt", "blocks")
+        for p in ("false", "true")
+    ]
+    specs += [
+        "flipway(board_size=6,setup=checkered)",
+        "flipway(board_size=6,setup=checkered_alt)",
+        "flipway(board_size=6,setup=blocks)",
+        "flipway(board_size=6,setup=blocks,pie=true)",
+        "flipway(board_size=7,setup=blocks)",
+        "flipway(board_size=7,setup=blocks,pie=true)",
+        "flipway(board_size=8,setup=blocks)",
+        "flipway(board_size=8,setup=blocks,pie=true)",
+    ]
     report["reachable"] = []
     for spec in specs:
         row = reachable(spec, args.reachable_limit)
         report["reachable"].append(row)
-        log(f"reachable {spec}: {row['positions']} positions, complete={row['complete']}, "
-            f"cycle={row['cycle']}")
+        log(
+            f"reachable {spec}: {row['positions']} positions, complete={row['complete']}, "
+            f"cycle={row['cycle']}"
+        )
 
     report["random_positions"] = []
     for n in (6, 7, 8, 9, 11):
         row = random_positions(n, args.boards, rng, args.seconds)
         report["random_positions"].append(row)
-        log(f"random positions {n}x{n}: {row['game_positions']} from games, {row['colourings']} "
+        log(
+            f"random positions {n}x{n}: {row['game_positions']} from games, {row['colourings']} "
             f"colourings, {row['searched']} searched to the end, longest neutral streak "
-            f"{row['longest_neutral_streak']}, cycles {row['cycles']}")
+            f"{row['longest_neutral_streak']}, cycles {row['cycles']}"
+        )
 
     report["start_streaks"] = []
     for n in (6, 7, 8, 9, 10):
         row = start_streaks(f"flipway(board_size={n},setup=blocks)", args.seconds)
         report["start_streaks"].append(row)
-        log(f"start streaks {row['spec']}: longest neutral streak {row['longest_neutral_streak']}"
+        log(
+            f"start streaks {row['spec']}: longest neutral streak {row['longest_neutral_streak']}"
             f" ({'complete' if row['complete'] else 'out of time'}, {row['positions']} positions),"
-            f" cycles {row['cycles']}")
+            f" cycles {row['cycles']}"
+        )
 
     report["random_play"] = []
-    for spec in ("flipway(board_size=9)", "flipway(board_size=9,pie=true)",
-                 "flipway(board_size=9,setup=checkered)", "flipway(board_size=9,setup=checkered_alt)",
-                 "flipway(board_size=9,setup=blocks)", "flipway(board_size=19)",
-                 "flipway(board_size=19,setup=checkered)", "flipway(board_size=19,setup=blocks)",
-                 "flipway(board_size=9,setup=checkered,repetition=draw)",
-                 "flipway(board_size=19,setup=blocks,repetition=draw)"):
+    for spec in (
+        "flipway(board_size=9)",
+        "flipway(board_size=9,pie=true)",
+        "flipway(board_size=9,setup=checkered)",
+        "flipway(board_size=9,setup=checkered_alt)",
+        "flipway(board_size=9,setup=blocks)",
+        "flipway(board_size=19)",
+        "flipway(board_size=19,setup=checkered)",
+        "flipway(board_size=19,setup=blocks)",
+        "flipway(board_size=9,setup=checkered,repetition=draw)",
+        "flipway(board_size=19,setup=blocks,repetition=draw)",
+    ):
         row = random_play(spec, args.games, args.seed)
         report["random_play"].append(row)
-        log(f"random play {spec}: mean {row['mean_turns']:.1f} turns (max {row['max_turns']}, "
+        log(
+            f"random play {spec}: mean {row['mean_turns']:.1f} turns (max {row['max_turns']}, "
             f"bound {row['max_game_length']}), flips {row['mean_flips']:.1f} (max {row['max_flips']}), "
             f"neutral {row['mean_neutral_flips']:.2f}, longest neutral streak "
-            f"{row['longest_neutral_streak']}, draws {row['draws']}")
+            f"{row['longest_neutral_streak']}, draws {row['draws']}"
+        )
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(report, indent=1))

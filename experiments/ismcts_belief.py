@@ -20,6 +20,7 @@ missing; if not, the explanation is wrong. Each decision of the modelled bot run
 the opponent's search at every opponent decision of every consistent world (cached
 by information state), so it is slow: minutes per 10 games.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -49,13 +50,13 @@ class ModelledBeliefBot(ISMCTSBot):
     def __init__(self, game, player, *, model, **kw):
         super().__init__(game, player, **kw)
         self._model = model
-        self.belief_stats = []      # (worlds, weight of the heaviest, of the true world) per search
-        self.truth = None           # set by the harness before each move: the true position's text
+        self.belief_stats = []  # (worlds, weight of the heaviest, of the true world) per search
+        self.truth = None  # set by the harness before each move: the true position's text
 
     def _worlds(self, state):
         game = state.get_game()
         k = knowledge_of(state, self._player)
-        found = []                  # (history, weight)
+        found = []  # (history, weight)
         stack = [(game.new_initial_state(), 0, 1.0)]
         while stack:
             s, i, w = stack.pop()
@@ -93,10 +94,14 @@ class ModelledBeliefBot(ISMCTSBot):
         # measured by the harness only (the search never reads it): how much belief the
         # true world gets, modelled and uniform (worlds with the true board and status)
         true = [i for i, w in enumerate(worlds) if w.to_string() == self.truth]
-        self.belief_stats.append((len(found), float(weights.max()), float(weights[true].sum()),
-                                  len(true) / len(found)))
-        return ((lambda rng: worlds[rng.choice(len(worlds), p=weights)].clone()),
-                (lambda: len(worlds)), "modelled")
+        self.belief_stats.append(
+            (len(found), float(weights.max()), float(weights[true].sum()), len(true) / len(found))
+        )
+        return (
+            (lambda rng: worlds[rng.choice(len(worlds), p=weights)].clone()),
+            (lambda: len(worlds)),
+            "modelled",
+        )
 
 
 def baseline_model(game, simulations: int, seed: int, sharpen: float = 1.0):
@@ -114,12 +119,13 @@ def baseline_model(game, simulations: int, seed: int, sharpen: float = 1.0):
             if len(legal) == 1:
                 cache[key] = [(legal[0], 1.0)]
             else:
-                sub = seed * 2 ** 32 + zlib.crc32(f"{player}:{key[1]}".encode())
+                sub = seed * 2**32 + zlib.crc32(f"{player}:{key[1]}".encode())
                 bot = ISMCTSBot(game, player, seed=sub, max_simulations=simulations, worlds="first")
-                policy = [(a, q ** sharpen) for a, q in bot.get_policy(state)]
+                policy = [(a, q**sharpen) for a, q in bot.get_policy(state)]
                 total = sum(q for _, q in policy)
                 cache[key] = [(a, q / total) for a, q in policy]
         return cache[key]
+
     return model
 
 
@@ -157,8 +163,11 @@ def match(game, make_me, games: int, simulations: int, seed: int, label: str):
         else:
             l += 1
         if (g + 1) % 10 == 0 or g + 1 == games:
-            print(f"  {label}: {g + 1}/{games} games, {w}-{d}-{l}, "
-                  f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+            print(
+                f"  {label}: {g + 1}/{games} games, {w}-{d}-{l}, {time.perf_counter() - start:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     return w, d, l
 
 
@@ -167,27 +176,36 @@ def row(label, wdl):
     n = w + d + l
     lo, hi = wilson_interval(w, n)
     dlo, dhi = wilson_interval(w, w + l)
-    return (f"| {label} | {w}-{d}-{l} | {100 * w / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | "
-            f"{(w + d / 2) / n:.3f} | {100 * w / max(1, w + l):.1f}% [{100 * dlo:.1f}, {100 * dhi:.1f}] |")
+    return (
+        f"| {label} | {w}-{d}-{l} | {100 * w / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | "
+        f"{(w + d / 2) / n:.3f} | {100 * w / max(1, w + l):.1f}% [{100 * dlo:.1f}, {100 * dhi:.1f}] |"
+    )
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.ismcts_belief",
-                                     description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.ismcts_belief",
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--game", default=PHANTOM, help=f"OpenSpiel game string (default {PHANTOM})")
     parser.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     parser.add_argument("--simulations", type=int, default=150, help="simulations per move, every bot (150)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games and bots (1)")
     parser.add_argument("--only", choices=("modelled", "uniform"), help="play one pairing only")
-    parser.add_argument("--sharpen", type=float, default=1.0,
-                        help="the opponent model's visit shares raised to this power (1: as searched)")
+    parser.add_argument(
+        "--sharpen",
+        type=float,
+        default=1.0,
+        help="the opponent model's visit shares raised to this power (1: as searched)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.simulations < 1:
         parser.error("--games and --simulations must be at least 1")
     if not args.sharpen > 0:
         parser.error("--sharpen must be positive")
     import games  # noqa: F401  (registers ttt)
+
     game = pyspiel.load_game(args.game)
     if game.num_players() != 2:
         parser.error("a two-player game is needed (the opponent model is the other seat)")
@@ -207,16 +225,20 @@ def main(argv=None) -> int:
         if args.only and not label.startswith(args.only):
             continue
         rows.append(row(label, match(game, make, args.games, args.simulations, args.seed, label)))
-    print(f"{args.game}, {args.games} games per pairing, {args.simulations} simulations, seed {args.seed}, "
-          f"model sharpened {args.sharpen:g}")
+    print(
+        f"{args.game}, {args.games} games per pairing, {args.simulations} simulations, seed {args.seed}, "
+        f"model sharpened {args.sharpen:g}"
+    )
     print("| pairing | wins-draws-losses | win rate [95% Wilson] | score | wins of decisive [95% Wilson] |")
     print("|---|---|---|---|---|")
     print("\n".join(rows))
     flat = [x for per in stats for x in per if x[0] > 1]
     if flat:
         n, top, true, even = (np.mean([x[i] for x in flat]) for i in range(4))
-        print(f"modelled belief: {len(flat)} decisions with several worlds, mean {n:.1f} worlds; mean weight "
-              f"of the heaviest world {top:.3f}; of the true world {true:.3f} (uniform belief: {even:.3f})")
+        print(
+            f"modelled belief: {len(flat)} decisions with several worlds, mean {n:.1f} worlds; mean weight "
+            f"of the heaviest world {top:.3f}; of the true world {true:.3f} (uniform belief: {even:.3f})"
+        )
     return 0
 
 

@@ -18,6 +18,7 @@ again with the same settings) and ``summary.json`` with our win rate and its
     python -m experiments.mcts_strength --mode time --time-per-move 0.02 --games 200 \\
         --out results/strength_time
 """
+
 from __future__ import annotations
 
 import argparse
@@ -37,7 +38,7 @@ from records import RecordStore, RecordStoreError, fingerprint
 
 #: OpenSpiel's MCTS takes its seed as a C int; game i is seeded seed * SEED_STRIDE + i.
 SEED_STRIDE = 100_003
-MAX_OPENSPIEL_SEED = 2 ** 31 - 1
+MAX_OPENSPIEL_SEED = 2**31 - 1
 
 
 class _CountingSimulations(pyspiel.Bot):
@@ -92,24 +93,46 @@ def play_game(index: int, args) -> dict:
     theirs_game = pyspiel.load_game(f"y(board_size={size})")
     our_seat = index % 2
     seed = args.seed * SEED_STRIDE + index
-    budget = dict(max_simulations=args.sims, max_time=0.0) if args.mode == "sims" else \
-        dict(max_simulations=0, max_time=args.time_per_move)
-    their_budget = dict(max_simulations=args.sims, max_time=0.0) if args.mode == "sims" else \
-        dict(max_simulations=10 ** 9, max_time=args.time_per_move)
+    budget = (
+        dict(max_simulations=args.sims, max_time=0.0)
+        if args.mode == "sims"
+        else dict(max_simulations=0, max_time=args.time_per_move)
+    )
+    their_budget = (
+        dict(max_simulations=args.sims, max_time=0.0)
+        if args.mode == "sims"
+        else dict(max_simulations=10**9, max_time=args.time_per_move)
+    )
     ours = CoreMCTSBot(ours_game, our_seat, seed=seed, uct_c=args.uct_c, **budget)
-    theirs = OpenSpielMCTSBot(theirs_game, 1 - our_seat, seed=seed, uct_c=args.uct_c,
-                              max_memory_mb=args.max_memory_mb, **their_budget)
+    theirs = OpenSpielMCTSBot(
+        theirs_game,
+        1 - our_seat,
+        seed=seed,
+        uct_c=args.uct_c,
+        max_memory_mb=args.max_memory_mb,
+        **their_budget,
+    )
     ours, theirs = _CountingSimulations(ours), _OnOpenSpielY(theirs, theirs_game, size)
     bots = [ours, theirs] if our_seat == 0 else [theirs, ours]
     result = tournament.play_game(ours_game, bots, seed)
     moves, returns, their_returns = result["actions"], result["returns"], theirs.state.returns()
     if not theirs.state.is_terminal() or their_returns != returns:
-        raise RuntimeError(f"game {index}: the two rule sets disagree after moves {moves}: "
-                           f"ours {returns}, OpenSpiel {their_returns}")
+        raise RuntimeError(
+            f"game {index}: the two rule sets disagree after moves {moves}: "
+            f"ours {returns}, OpenSpiel {their_returns}"
+        )
     winner = 0 if returns[0] > 0 else 1
-    return {"game": index, "our_seat": our_seat, "winner": winner, "our_win": winner == our_seat,
-            "moves": moves, "our_seconds": result["seconds"][our_seat],
-            "their_seconds": result["seconds"][1 - our_seat], "our_simulations": ours.simulations, "seed": seed}
+    return {
+        "game": index,
+        "our_seat": our_seat,
+        "winner": winner,
+        "our_win": winner == our_seat,
+        "moves": moves,
+        "our_seconds": result["seconds"][our_seat],
+        "their_seconds": result["seconds"][1 - our_seat],
+        "our_simulations": ours.simulations,
+        "seed": seed,
+    }
 
 
 def summarise(records: list[dict], args) -> dict:
@@ -118,11 +141,16 @@ def summarise(records: list[dict], args) -> dict:
     as_black = [r for r in records if r["our_seat"] == 0]
     lo, hi = wilson_interval(wins, n)
     return {
-        "games": n, "our_wins": wins, "win_rate": wins / n if n else None,
+        "games": n,
+        "our_wins": wins,
+        "win_rate": wins / n if n else None,
         "win_rate_95ci": [lo, hi],
         "win_rate_as_black": (sum(r["our_win"] for r in as_black) / len(as_black)) if as_black else None,
-        "win_rate_as_white": (sum(r["our_win"] for r in records if r["our_seat"] == 1)
-                              / max(1, n - len(as_black))) if n - len(as_black) else None,
+        "win_rate_as_white": (
+            sum(r["our_win"] for r in records if r["our_seat"] == 1) / max(1, n - len(as_black))
+        )
+        if n - len(as_black)
+        else None,
         "our_seconds": sum(r["our_seconds"] for r in records),
         "their_seconds": sum(r["their_seconds"] for r in records),
         "mean_moves": sum(len(r["moves"]) for r in records) / n if n else None,
@@ -131,35 +159,64 @@ def summarise(records: list[dict], args) -> dict:
 
 
 def settings(args) -> dict:
-    return {"mode": args.mode, "sims": args.sims, "time_per_move": args.time_per_move,
-            "board_size": args.board_size, "uct_c": args.uct_c, "seed": args.seed,
-            "solver": True, "rollouts": 1, "git_commit": git_commit()}
+    return {
+        "mode": args.mode,
+        "sims": args.sims,
+        "time_per_move": args.time_per_move,
+        "board_size": args.board_size,
+        "uct_c": args.uct_c,
+        "seed": args.seed,
+        "solver": True,
+        "rollouts": 1,
+        "git_commit": git_commit(),
+    }
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(
         prog="python -m experiments.mcts_strength",
         description="Our Cython MCTS (on y_game) against OpenSpiel's C++ MCTSBot (on its C++ y), "
-                    "seats alternating, at equal simulations or equal time per move.")
+        "seats alternating, at equal simulations or equal time per move.",
+    )
     p.add_argument("--games", type=positive_int, default=20, help="number of games (default 20)")
-    p.add_argument("--mode", choices=("sims", "time"), default="sims",
-                   help="equal simulations per move (default) or equal time per move")
-    p.add_argument("--sims", type=positive_int, default=1000, help="simulations per move in --mode sims (default 1000)")
-    p.add_argument("--time-per-move", type=positive_float, default=0.02,
-                   help="seconds per move for both bots in --mode time (default 0.02)")
+    p.add_argument(
+        "--mode",
+        choices=("sims", "time"),
+        default="sims",
+        help="equal simulations per move (default) or equal time per move",
+    )
+    p.add_argument(
+        "--sims", type=positive_int, default=1000, help="simulations per move in --mode sims (default 1000)"
+    )
+    p.add_argument(
+        "--time-per-move",
+        type=positive_float,
+        default=0.02,
+        help="seconds per move for both bots in --mode time (default 0.02)",
+    )
     p.add_argument("--board-size", type=int, default=11, help="Y board size (default 11)")
-    p.add_argument("--uct-c", type=non_negative_float, default=1.4, help="exploration constant for both (default 1.4)")
-    p.add_argument("--max-memory-mb", type=positive_int, default=1000, help="OpenSpiel MCTS memory cap (default 1000)")
+    p.add_argument(
+        "--uct-c", type=non_negative_float, default=1.4, help="exploration constant for both (default 1.4)"
+    )
+    p.add_argument(
+        "--max-memory-mb", type=positive_int, default=1000, help="OpenSpiel MCTS memory cap (default 1000)"
+    )
     p.add_argument("--seed", type=non_negative_int, default=0, help="base seed (game i uses seed*100003+i)")
-    p.add_argument("--out", type=Path, default=Path("results/mcts_strength"),
-                   help="output directory (default results/mcts_strength)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("results/mcts_strength"),
+        help="output directory (default results/mcts_strength)",
+    )
     args = p.parse_args(argv)
     if not 2 <= args.board_size <= 19:
         p.error("--board-size must be in 2..19")
     largest = (MAX_OPENSPIEL_SEED - (args.games - 1)) // SEED_STRIDE
     if args.seed > largest:
-        p.error(f"--seed must be at most {largest} with {args.games} games: game i uses "
-                f"seed*{SEED_STRIDE}+i, which OpenSpiel's MCTS takes as a 32-bit int")
+        p.error(
+            f"--seed must be at most {largest} with {args.games} games: game i uses "
+            f"seed*{SEED_STRIDE}+i, which OpenSpiel's MCTS takes as a 32-bit int"
+        )
     return args
 
 
@@ -175,10 +232,13 @@ def main(argv=None) -> int:
     same_run = fingerprint({k: v for k, v in wanted.items() if k != "git_commit"})
     if log.exists() and meta.exists():
         old = json.loads(meta.read_text())
-        if {k: v for k, v in old.items() if k != "git_commit"} != \
-                {k: v for k, v in wanted.items() if k != "git_commit"}:
-            print(f"error: {args.out} holds a run with other settings ({old}); "
-                  f"choose another --out", file=sys.stderr)
+        if {k: v for k, v in old.items() if k != "git_commit"} != {
+            k: v for k, v in wanted.items() if k != "git_commit"
+        }:
+            print(
+                f"error: {args.out} holds a run with other settings ({old}); choose another --out",
+                file=sys.stderr,
+            )
             return 2
     try:
         store = RecordStore(log, key="game")
@@ -199,20 +259,25 @@ def main(argv=None) -> int:
             if index in done:
                 continue
             record = play_game(index, args)
-            record.update(mode=args.mode, sims=args.sims, time_per_move=args.time_per_move,
-                          settings=same_run)
+            record.update(mode=args.mode, sims=args.sims, time_per_move=args.time_per_move, settings=same_run)
             store.append(record)
             records.append(record)
             wins = sum(r["our_win"] for r in records)
-            print(f"game {index + 1}/{args.games}: ours as {'Black' if record['our_seat'] == 0 else 'White'} "
-                  f"{'won' if record['our_win'] else 'lost'} in {len(record['moves'])} moves "
-                  f"(ours {record['our_seconds']:.2f}s, OpenSpiel {record['their_seconds']:.2f}s); "
-                  f"running win rate {wins}/{len(records)}", flush=True)
+            print(
+                f"game {index + 1}/{args.games}: ours as {'Black' if record['our_seat'] == 0 else 'White'} "
+                f"{'won' if record['our_win'] else 'lost'} in {len(record['moves'])} moves "
+                f"(ours {record['our_seconds']:.2f}s, OpenSpiel {record['their_seconds']:.2f}s); "
+                f"running win rate {wins}/{len(records)}",
+                flush=True,
+            )
     summary = summarise(records, args)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
     lo, hi = summary["win_rate_95ci"]
-    print(f"ours won {summary['our_wins']}/{summary['games']} = {summary['win_rate']:.3f} "
-          f"(95% CI {lo:.3f}-{hi:.3f}); summary in {args.out / 'summary.json'}", flush=True)
+    print(
+        f"ours won {summary['our_wins']}/{summary['games']} = {summary['win_rate']:.3f} "
+        f"(95% CI {lo:.3f}-{hi:.3f}); summary in {args.out / 'summary.json'}",
+        flush=True,
+    )
     return 0
 
 

@@ -8,6 +8,7 @@ Prints CPU and wall milliseconds per request (CPU is what a loaded, shared
 machine distorts least); ``--profile`` adds cProfile's top functions by own
 time. Run from a checkout to measure that checkout's code.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -38,8 +39,9 @@ class Client:
 def one_game(b: Client, name: str) -> int:
     """Play one game as a person would click it; the number of requests."""
     b.c.get("/?game=Tic-Tac-Toe")
-    url = b.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0=name,
-                 seat1="Random").headers["Location"]
+    url = b.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0=name, seat1="Random").headers[
+        "Location"
+    ]
     page, requests = b.c.get(url).text, 3
     while "Game over" not in page:
         action = re.search(r'data-action="(\d+)"', page).group(1)
@@ -59,13 +61,14 @@ def main(argv=None) -> int:
     if not 1 <= a.games <= 1000:
         p.error("--games must be 1..1000")
     from webapp import create_app
+
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(Path(tmp) / "r.sqlite3", secret_key=b"k" * 32, testing=True)
         b = Client(app)
         b.refresh(b.c.get("/register").text)
         b.post("/register", name="ada", password=PASSWORD, password2=PASSWORD)
         b.refresh(b.c.get("/").text)
-        one_game(b, "ada")                       # warm: first loads, caches
+        one_game(b, "ada")  # warm: first loads, caches
         profiler = cProfile.Profile() if a.profile else None
         requests, cpu, wall = 0, time.process_time(), time.perf_counter()
         if profiler:
@@ -77,8 +80,10 @@ def main(argv=None) -> int:
         if profiler:
             profiler.disable()
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    print(f"{requests} requests over {a.games} games: CPU {1000 * cpu / requests:.2f} ms/request, "
-          f"wall {1000 * wall / requests:.2f} ms/request")
+    print(
+        f"{requests} requests over {a.games} games: CPU {1000 * cpu / requests:.2f} ms/request, "
+        f"wall {1000 * wall / requests:.2f} ms/request"
+    )
     if profiler:
         pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
     return 0

@@ -7,6 +7,7 @@ what a designer wants to see first: who wins when nobody plays well, how long
 games last, how many flips happen, how full the board is at the end. Game i
 uses seed S+i, so any game can be replayed alone.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,10 @@ def load_core(game_string: str):
     """The game and a fresh Cython core of a registered game of ours, or a clear error."""
     game = pyspiel.load_game(game_string)
     if not is_core_game(game):
-        raise ValueError(f"{game_string!r} is not one of this toolkit's Cython games "
-                         "(random_playouts runs the games' own kernels)")
+        raise ValueError(
+            f"{game_string!r} is not one of this toolkit's Cython games "
+            "(random_playouts runs the games' own kernels)"
+        )
     return game, core_of(game)
 
 
@@ -38,14 +41,18 @@ def run(game_string: str, n: int, seed: int, progress: bool = False) -> PlayoutS
 
 
 def format_summary(d: dict) -> str:
-    lines = [f"{d['game']}: {d['games']} random games (seed {d['seed']})",
-             f"  first-player win rate  {d['first_player_win_rate']:.4f}  "
-             f"95% CI [{d['ci95'][0]:.4f}, {d['ci95'][1]:.4f}]"]
+    lines = [
+        f"{d['game']}: {d['games']} random games (seed {d['seed']})",
+        f"  first-player win rate  {d['first_player_win_rate']:.4f}  "
+        f"95% CI [{d['ci95'][0]:.4f}, {d['ci95'][1]:.4f}]",
+    ]
     if d["draw_rate"]:
         lines.append(f"  draws                  {d['draw_rate']:.4f}")
     if "mean_placements" in d:
-        lines.append(f"  placements             mean {d['mean_placements']:.2f}  "
-                     f"min {d['min_placements']}  max {d['max_placements']}")
+        lines.append(
+            f"  placements             mean {d['mean_placements']:.2f}  "
+            f"min {d['min_placements']}  max {d['max_placements']}"
+        )
         lines.append(f"  flips                  mean {d['mean_flips']:.2f}")
         lines.append(f"  turns                  mean {d['mean_turns']:.2f}")
     if "mean_board_filled" in d:
@@ -58,11 +65,16 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m experiments.random_playouts",
         description="Uniform random playouts of one game in its Cython kernel: first-player "
-                    "win rate with a 95%% Wilson interval, game length, flips, turns, speed.")
-    parser.add_argument("--game", default="double_o_y(board_size=11)",
-                        help='OpenSpiel game string, e.g. "y_game(board_size=11)" '
-                             "(default: %(default)s)")
-    parser.add_argument("--n", type=positive_int, default=100_000, help="number of games (default: %(default)s)")
+        "win rate with a 95%% Wilson interval, game length, flips, turns, speed.",
+    )
+    parser.add_argument(
+        "--game",
+        default="double_o_y(board_size=11)",
+        help='OpenSpiel game string, e.g. "y_game(board_size=11)" (default: %(default)s)',
+    )
+    parser.add_argument(
+        "--n", type=positive_int, default=100_000, help="number of games (default: %(default)s)"
+    )
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of game 0; game i uses seed+i")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     args = parser.parse_args(argv)

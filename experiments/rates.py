@@ -7,6 +7,7 @@ Why in experiments/: only the benchmarks (benchmark, bench_ttt) use it, to
 time OpenSpiel against our kernels; it is no study (no command line), and it
 is the one experiments module that other experiments import.
 """
+
 from __future__ import annotations
 
 import time

@@ -10,6 +10,7 @@ keyed by game string: games already stored are skipped, so a killed run resumes
 where it stopped, and a second run into the same file is refused while the
 first holds it. docs/solved.md is written from these records.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,11 +37,17 @@ def families(include_flipway: bool = True) -> list[tuple[str, str, int]]:
     for flip in FLIPS:
         for protocol in (1, 122):
             for win in ("turn_start", "turn_end"):
-                out.append((f"double_o_y {flip} p{protocol} {win}",
-                            f"double_o_y(board_size={{n}},flip={flip},protocol={protocol},win={win})", 4))
+                out.append(
+                    (
+                        f"double_o_y {flip} p{protocol} {win}",
+                        f"double_o_y(board_size={{n}},flip={flip},protocol={protocol},win={win})",
+                        4,
+                    )
+                )
     if include_flipway:
         try:
             import games.flipway  # noqa: F401
+
             out.append(("flipway", "flipway(board_size={n})", 4))
             out.append(("flipway pie", "flipway(board_size={n},pie=True)", 4))
         except ImportError:
@@ -48,8 +55,15 @@ def families(include_flipway: bool = True) -> list[tuple[str, str, int]]:
     return out
 
 
-def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: int,
-        method: str = "auto", min_size: int = 2) -> list[dict]:
+def run(
+    max_size: int,
+    time_limit: float,
+    out: str,
+    only: str | None,
+    tt_log2: int,
+    method: str = "auto",
+    min_size: int = 2,
+) -> list[dict]:
     with RecordStore(out, key=KEY) as store:
         done = store.latest()
         records = []
@@ -63,15 +77,29 @@ def run(max_size: int, time_limit: float, out: str, only: str | None, tt_log2: i
                     rec = done[gs]
                 else:
                     print(f"[{time.strftime('%H:%M:%S')}] solving {gs} ...", file=sys.stderr, flush=True)
-                    res = solve(gs, method=method, time_limit=time_limit, tt_log2=tt_log2,
-                                progress=lambda msg: print("    " + msg, file=sys.stderr, flush=True))
-                    rec = {"family": name, "size": n, "game_string": gs, "commit": commit,
-                           "command": f'python -m solvers.solve --game "{gs}" --openings --json'
-                                      + (f" --method {method}" if method != "auto" else ""),
-                           **res}
+                    res = solve(
+                        gs,
+                        method=method,
+                        time_limit=time_limit,
+                        tt_log2=tt_log2,
+                        progress=lambda msg: print("    " + msg, file=sys.stderr, flush=True),
+                    )
+                    rec = {
+                        "family": name,
+                        "size": n,
+                        "game_string": gs,
+                        "commit": commit,
+                        "command": f'python -m solvers.solve --game "{gs}" --openings --json'
+                        + (f" --method {method}" if method != "auto" else ""),
+                        **res,
+                    }
                     store.append(rec)
-                    print(f"    value {rec['value']} winning {rec['winning_first_moves']} "
-                          f"nodes {rec['nodes']:,} {rec['seconds']} s", file=sys.stderr, flush=True)
+                    print(
+                        f"    value {rec['value']} winning {rec['winning_first_moves']} "
+                        f"nodes {rec['nodes']:,} {rec['seconds']} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                 records.append(rec)
                 if not rec["complete"]:
                     break
@@ -84,22 +112,28 @@ def _secs(seconds: float) -> str:
 
 def markdown(records: list[dict]) -> str:
     """The records as the table of docs/solved.md (one row per solve)."""
-    lines = ["| game | value | winning first moves | classes | method | nodes | seconds | commit |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| game | value | winning first moves | classes | method | nodes | seconds | commit |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in records:
         if not r["complete"] and r.get("opening_values"):
             unsolved = r.get("unsolved_first_moves", [])
             value = "+1 (first player wins)" if r["value"] == 1.0 else "unknown"
-            lines.append(f"| `{r['game_string']}` | {value}; stopped after {r['seconds']:.0f} s | "
-                         f"{' '.join(r['winning_first_moves']) or 'none'} found; "
-                         f"{len(r['opening_values'])} openings solved, unsolved: {' '.join(unsolved)} | "
-                         f"{r['symmetry_classes']} | {r.get('method', 'alphabeta')} | {r['nodes']:,} | "
-                         f"{r['seconds']:.0f} | {r['commit']} |")
+            lines.append(
+                f"| `{r['game_string']}` | {value}; stopped after {r['seconds']:.0f} s | "
+                f"{' '.join(r['winning_first_moves']) or 'none'} found; "
+                f"{len(r['opening_values'])} openings solved, unsolved: {' '.join(unsolved)} | "
+                f"{r['symmetry_classes']} | {r.get('method', 'alphabeta')} | {r['nodes']:,} | "
+                f"{r['seconds']:.0f} | {r['commit']} |"
+            )
             continue
         if not r["complete"]:
-            lines.append(f"| `{r['game_string']}` | not solved in {r['seconds']:.0f} s | | | "
-                         f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.0f} | "
-                         f"{r['commit']} |")
+            lines.append(
+                f"| `{r['game_string']}` | not solved in {r['seconds']:.0f} s | | | "
+                f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {r['seconds']:.0f} | "
+                f"{r['commit']} |"
+            )
             continue
         moves = r["winning_first_moves"]
         shown = " ".join(moves) if moves else "none"
@@ -108,32 +142,51 @@ def markdown(records: list[dict]) -> str:
         elif moves and not r.get("opening_values"):
             # a root-only solve (no --openings) names just the winning class its proof found
             shown = f"{shown} (the root's proof; other openings not solved)"
-        value = {1.0: "+1 (first player wins)", -1.0: "-1 (second player wins)",
-                 0.0: "0 (draw)"}.get(r["value"], f"{r['value']:+g}")
-        lines.append(f"| `{r['game_string']}` | {value} | {shown} | {r['symmetry_classes']} | "
-                     f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {_secs(r['seconds'])} | "
-                     f"{r['commit']} |")
+        value = {1.0: "+1 (first player wins)", -1.0: "-1 (second player wins)", 0.0: "0 (draw)"}.get(
+            r["value"], f"{r['value']:+g}"
+        )
+        lines.append(
+            f"| `{r['game_string']}` | {value} | {shown} | {r['symmetry_classes']} | "
+            f"{r.get('method', 'alphabeta')} | {r['nodes']:,} | {_secs(r['seconds'])} | "
+            f"{r['commit']} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m experiments.solved_table", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="python -m experiments.solved_table", description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--max-size", type=int, default=5, help="largest triangle side / Flipway size")
     ap.add_argument("--min-size", type=int, default=2, help="skip sides below this")
     ap.add_argument("--time-limit", type=float, default=600.0, help="seconds per solve before giving up")
-    ap.add_argument("--out", default="results/solved.jsonl",
-                    help="JSON-lines file (appended, resumable); with --markdown, comma-separated files")
+    ap.add_argument(
+        "--out",
+        default="results/solved.jsonl",
+        help="JSON-lines file (appended, resumable); with --markdown, comma-separated files",
+    )
     ap.add_argument("--only", default=None, help="only families whose name contains this text")
     ap.add_argument("--tt-log2", type=int, default=24, help="transposition table size 2**N entries")
     ap.add_argument("--seed", type=int, default=0, help="unused by exact solving; kept for the common CLI")
-    ap.add_argument("--method", choices=("auto", "alphabeta", "dfpn"), default="auto",
-                    help="exact search (see python -m solvers.solve --help)")
-    ap.add_argument("--markdown", action="store_true",
-                    help="print the records already in --out as a markdown table and exit")
-    ap.add_argument("--write-doc", default=None, metavar="PATH",
-                    help="with --markdown: put the table into PATH between the lines "
-                         "'<!-- results:begin -->' and '<!-- results:end -->', and write the "
-                         "records used next to it as PATH with .md replaced by _records.jsonl")
+    ap.add_argument(
+        "--method",
+        choices=("auto", "alphabeta", "dfpn"),
+        default="auto",
+        help="exact search (see python -m solvers.solve --help)",
+    )
+    ap.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the records already in --out as a markdown table and exit",
+    )
+    ap.add_argument(
+        "--write-doc",
+        default=None,
+        metavar="PATH",
+        help="with --markdown: put the table into PATH between the lines "
+        "'<!-- results:begin -->' and '<!-- results:end -->', and write the "
+        "records used next to it as PATH with .md replaced by _records.jsonl",
+    )
     args = ap.parse_args(argv)
     if args.max_size < 2 or args.time_limit <= 0:
         ap.error("--max-size must be >= 2 and --time-limit > 0")
@@ -147,7 +200,7 @@ def main(argv=None) -> int:
             except RecordStoreError as error:
                 ap.error(str(error))
             for rec in stored:
-                latest[rec["game_string"]] = rec      # a later record replaces
+                latest[rec["game_string"]] = rec  # a later record replaces
         order = {name: k for k, (name, _, _) in enumerate(families())}
         recs = sorted(latest.values(), key=lambda r: (order.get(r["family"], 99), r["size"]))
         if args.only:

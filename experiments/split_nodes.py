@@ -26,6 +26,7 @@ Each is run with the kernel's range cutoffs (``Searcher.range_cutoffs``, on
 since branch solve-split) and, as the baseline, without them. The values of all
 runs are checked to agree. ``--units`` prints every unit's row.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,10 +60,17 @@ def units_of(ev: Evaluator) -> list[dict]:
             if child.terminal():
                 continue
             key = ev.searcher.canonical_key(child)
-            out.append({"opening": members[0], "reply": reply, "position": child, "key": key,
-                        "twin": key in seen, "opening_mover": opening.player(),
-                        "name": f"{ev.describe(members[0])} "
-                                f"{opening.action_string(opening.player(), reply)}"})
+            out.append(
+                {
+                    "opening": members[0],
+                    "reply": reply,
+                    "position": child,
+                    "key": key,
+                    "twin": key in seen,
+                    "opening_mover": opening.player(),
+                    "name": f"{ev.describe(members[0])} {opening.action_string(opening.player(), reply)}",
+                }
+            )
             seen.add(key)
     return out
 
@@ -96,15 +104,22 @@ def measure(game: str, tt_log2: int = 20, alone: bool = True, progress=None) -> 
         rows, known, decided = [], {}, set()
         for u in units:
             if u["opening"] in decided:
-                continue        # a reply already refuted (or won) this opening: as the split solver drops it
+                continue  # a reply already refuted (or won) this opening: as the split solver drops it
             if u["key"] in known:
                 v = known[u["key"]]
             else:
                 n0 = one.nodes
                 v, _ = one.value(u["position"])
                 known[u["key"]] = v
-                rows.append({"unit": u["name"], "value": v, "one_table": int(one.nodes - n0),
-                             "serial_below": below[u["opening"]].get(u["reply"], 0), "position": u["position"]})
+                rows.append(
+                    {
+                        "unit": u["name"],
+                        "value": v,
+                        "one_table": int(one.nodes - n0),
+                        "serial_below": below[u["opening"]].get(u["reply"], 0),
+                        "position": u["position"],
+                    }
+                )
             if v == (ev.hi if u["opening_mover"] == 0 else ev.lo):
                 decided.add(u["opening"])
         one_cpu = round(time.process_time() - cpu, 3)
@@ -121,22 +136,38 @@ def measure(game: str, tt_log2: int = 20, alone: bool = True, progress=None) -> 
                 alone_total += row["alone"]
         for row in rows:
             del row["position"]
-        runs[tag] = {"serial": serial, "serial_values": {ev.describe(a): v for a, v in serial_values.items()},
-                     "units_searched": len(rows),
-                     "units_one_table": sum(r["one_table"] for r in rows), "units_one_table_cpu": one_cpu,
-                     "units_alone": alone_total, "units": rows}
+        runs[tag] = {
+            "serial": serial,
+            "serial_values": {ev.describe(a): v for a, v in serial_values.items()},
+            "units_searched": len(rows),
+            "units_one_table": sum(r["one_table"] for r in rows),
+            "units_one_table_cpu": one_cpu,
+            "units_alone": alone_total,
+            "units": rows,
+        }
     # every run must give the same values (units: the value of each position)
     a, b = runs["no_cutoffs"], runs["cutoffs"]
-    if a["serial_values"] != b["serial_values"] or a["units"] and [
-            (r["unit"], r["value"]) for r in a["units"]] != [(r["unit"], r["value"]) for r in b["units"]]:
+    if (
+        a["serial_values"] != b["serial_values"]
+        or a["units"]
+        and [(r["unit"], r["value"]) for r in a["units"]] != [(r["unit"], r["value"]) for r in b["units"]]
+    ):
         raise AssertionError("the runs with and without range cutoffs disagree")
-    return {"experiment": "split_nodes", "game": game, "tt_log2": tt_log2,
-            "opening_classes": len(classes), "units": sum(not u["twin"] for u in units), "runs": runs}
+    return {
+        "experiment": "split_nodes",
+        "game": game,
+        "tt_log2": tt_log2,
+        "opening_classes": len(classes),
+        "units": sum(not u["twin"] for u in units),
+        "runs": runs,
+    }
 
 
 def _print(out: dict, show_units: bool) -> None:
-    print(f"{out['game']}: {out['opening_classes']} opening classes, {out['units']} 2-ply units "
-          f"({out['runs']['cutoffs']['units_searched']} needed in the serial order), tables of 2**{out['tt_log2']}")
+    print(
+        f"{out['game']}: {out['opening_classes']} opening classes, {out['units']} 2-ply units "
+        f"({out['runs']['cutoffs']['units_searched']} needed in the serial order), tables of 2**{out['tt_log2']}"
+    )
     base = out["runs"]["no_cutoffs"]["serial"]["nodes"]
     print(f"{'kernel':<22}{'serial':>14}{'units, one table':>24}{'units, alone':>24}")
     for tag, run in out["runs"].items():
@@ -152,14 +183,18 @@ def _print(out: dict, show_units: bool) -> None:
         for tag, run in out["runs"].items():
             print(f"\n{tag}: unit, value, serial nodes below it, one table, alone")
             for r in run["units"]:
-                print(f"  {r['unit']:<12}{r['value']:+g}  {r['serial_below']:>12,}{r['one_table']:>12,}"
-                      f"{r.get('alone', 0):>12,}")
+                print(
+                    f"  {r['unit']:<12}{r['value']:+g}  {r['serial_below']:>12,}{r['one_table']:>12,}"
+                    f"{r.get('alone', 0):>12,}"
+                )
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m experiments.split_nodes",
-                                 description="Per-unit node counts of a 2-ply split against the serial "
-                                             "search, with and without the kernel's range cutoffs.")
+    ap = argparse.ArgumentParser(
+        prog="python -m experiments.split_nodes",
+        description="Per-unit node counts of a 2-ply split against the serial "
+        "search, with and without the kernel's range cutoffs.",
+    )
     ap.add_argument("--game", required=True, help="an alpha-beta-solved game string of ours")
     ap.add_argument("--tt-log2", type=int, default=20, help="table size of every search (default 20)")
     ap.add_argument("--no-alone", action="store_true", help="skip the fresh-table search of each unit")
@@ -169,8 +204,12 @@ def main(argv=None) -> int:
     if not 10 <= args.tt_log2 <= 30:
         ap.error("--tt-log2 must be in 10..30")
     try:
-        out = measure(args.game, args.tt_log2, not args.no_alone,
-                      progress=lambda msg: print(msg, file=sys.stderr, flush=True))
+        out = measure(
+            args.game,
+            args.tt_log2,
+            not args.no_alone,
+            progress=lambda msg: print(msg, file=sys.stderr, flush=True),
+        )
     except ValueError as error:
         ap.error(str(error))
     if args.json:

@@ -15,6 +15,7 @@ Output in ``--out``: config.json, records/<game>.jsonl (resumable),
 summary.md (one leaderboard per game), leaderboard_<game>.csv, and
 rating_vs_simulations_<game>.png/.svg, rating_vs_time_<game>.png/.svg.
 """
+
 from __future__ import annotations
 
 import re
@@ -33,11 +34,20 @@ from analysis.tournament import make_tasks, run_tasks
 STUDY = "experiments.strength_plots"
 IMPORTS = ("games.y_family", "games.flipway")
 
-QUICK = dict(games="double_o_y(board_size=6);y_game(board_size=6)", mcts="10,30,100,300,1000,3000",
-             openspiel_mcts="10,30,100,300", alphabeta="1,2", games_per_pair=16)
-FULL = dict(games="double_o_y(board_size=8);defector_y(board_size=8);y_game(board_size=8);flipway(board_size=7,repetition=draw)",
-            mcts="10,30,100,300,1000,3000,10000", openspiel_mcts="10,30,100,300,1000,3000",
-            alphabeta="1,2,3", games_per_pair=40)
+QUICK = dict(
+    games="double_o_y(board_size=6);y_game(board_size=6)",
+    mcts="10,30,100,300,1000,3000",
+    openspiel_mcts="10,30,100,300",
+    alphabeta="1,2",
+    games_per_pair=16,
+)
+FULL = dict(
+    games="double_o_y(board_size=8);defector_y(board_size=8);y_game(board_size=8);flipway(board_size=7,repetition=draw)",
+    mcts="10,30,100,300,1000,3000,10000",
+    openspiel_mcts="10,30,100,300,1000,3000",
+    alphabeta="1,2,3",
+    games_per_pair=40,
+)
 
 
 def players(cfg) -> list[BotSpec]:
@@ -61,13 +71,18 @@ def main(argv=None) -> int:
     parser.add_argument("--games-per-pair", type=positive_int, help="games per pairing, seats alternating")
     args = parser.parse_args(argv)
     cfg = settings(args, QUICK, FULL)
-    for key, name in (("mcts", "mcts_list"), ("openspiel_mcts", "openspiel_list"), ("alphabeta", "alphabeta_list")):
+    for key, name in (
+        ("mcts", "mcts_list"),
+        ("openspiel_mcts", "openspiel_list"),
+        ("alphabeta", "alphabeta_list"),
+    ):
         flag = key.replace("_", "-")
         cfg[name] = int_list(cfg[key], flag, parser)
         if any(v < 1 for v in cfg[name]):
             parser.error(f"--{flag} must list positive integers, got {cfg[key]!r}")
     game_list = [g.strip() for g in cfg["games"].split(";") if g.strip()]
     from analysis.tournament import load_game
+
     for game in game_list:
         try:
             load_game(game, IMPORTS)
@@ -83,17 +98,27 @@ def main(argv=None) -> int:
     for game in game_list:
         tasks = make_tasks(game, specs, cfg["games_per_pair"], args.seed, imports=IMPORTS)
         say(f"{game}: {len(specs)} players, {len(tasks)} games")
-        records = run_tasks(tasks, out / "records" / f"{slug(game)}.jsonl", backend=args.backend,
-                            n_jobs=args.jobs, scheduler=args.scheduler, progress=not args.no_progress, desc=game)
+        records = run_tasks(
+            tasks,
+            out / "records" / f"{slug(game)}.jsonl",
+            backend=args.backend,
+            n_jobs=args.jobs,
+            scheduler=args.scheduler,
+            progress=not args.no_progress,
+            desc=game,
+        )
         fit = fit_ratings(records)
         (out / f"leaderboard_{slug(game)}.csv").write_text(leaderboard_table(fit, "csv"))
-        sections.append(f"## {game}\n\n{cfg['games_per_pair']} games per pairing, round robin of "
-                        f"{len(specs)} players.\n\n" + leaderboard_table(fit))
+        sections.append(
+            f"## {game}\n\n{cfg['games_per_pair']} games per pairing, round robin of "
+            f"{len(specs)} players.\n\n" + leaderboard_table(fit)
+        )
         plot_game(out, game, fit, records, specs)
         print(f"\n{game}\n" + leaderboard_table(fit))
-    (out / "summary.md").write_text("# Strength against compute\n\nRatings: Bayesian Bradley-Terry "
-                                    "(Elo scale), uniform Random anchored at 0, 95% Laplace intervals.\n\n"
-                                    + "\n".join(sections))
+    (out / "summary.md").write_text(
+        "# Strength against compute\n\nRatings: Bayesian Bradley-Terry "
+        "(Elo scale), uniform Random anchored at 0, 95% Laplace intervals.\n\n" + "\n".join(sections)
+    )
     say(f"done in {time.perf_counter() - start:.0f} s; results in {out}")
     return 0
 
@@ -122,14 +147,22 @@ def plot_game(out: Path, game: str, fit, records, specs) -> None:
         if seconds > 0:
             by_time[names.get(spec.kind, spec.kind)].append((seconds, *point))
     if by_sims:
-        plot_rating_vs_compute(by_sims, out / f"rating_vs_simulations_{slug(game)}",
-                               title=f"Strength vs simulations: {game}", flat=flat)
+        plot_rating_vs_compute(
+            by_sims,
+            out / f"rating_vs_simulations_{slug(game)}",
+            title=f"Strength vs simulations: {game}",
+            flat=flat,
+        )
     if by_time:
-        plot_rating_vs_compute(by_time, out / f"rating_vs_time_{slug(game)}",
-                               title=f"Strength vs thinking time: {game}",
-                               xlabel="mean thinking time per game (seconds, log scale)")
+        plot_rating_vs_compute(
+            by_time,
+            out / f"rating_vs_time_{slug(game)}",
+            title=f"Strength vs thinking time: {game}",
+            xlabel="mean thinking time per game (seconds, log scale)",
+        )
 
 
 if __name__ == "__main__":
     from experiments.strength_plots import main as _main  # workers unpickle by module reference
+
     sys.exit(_main())

@@ -10,6 +10,7 @@ second player take over the first player's opening edge.
 
 The default side is 9, the board the seed draws.
 """
+
 from __future__ import annotations
 
 from games import _caeth_y as kernel
@@ -20,8 +21,9 @@ from games.openspiel import GameSpec, check_choice, game_type, register
 def geometry(size: int):
     """The shared edge geometry of the triangle of side ``size`` (2..19)."""
     if size not in TRIANGLE_SIZES:
-        raise ValueError(f"board_size must be in {TRIANGLE_SIZES.start}..{TRIANGLE_SIZES.stop - 1}, "
-                         f"got {size}")
+        raise ValueError(
+            f"board_size must be in {TRIANGLE_SIZES.start}..{TRIANGLE_SIZES.stop - 1}, got {size}"
+        )
     return kernel.make_geometry(make_board("triangle", size))
 
 
@@ -31,8 +33,7 @@ def _make_core(params):
 
 
 CAETH_Y = GameSpec(
-    game_type=game_type("caeth_y", "Caeth Y", {"board_size": 9, "swap": False}),
-    make_core=_make_core)
+    game_type=game_type("caeth_y", "Caeth Y", {"board_size": 9, "swap": False}), make_core=_make_core
+)
 
 CaethYGame = register(CAETH_Y)
-

@@ -29,15 +29,19 @@ docs/rules/flipway.md):
 Action ids (see games/_flipway.pyx): the set of points a drop fills, flips by
 crosscut, then the swap.
 """
+
 from __future__ import annotations
 
 from games import _flipway as kernel
 from games.openspiel import GameSpec, check_choice, game_type, register
 
 SIZES = kernel.SIZES
-SETUPS = {"empty": int(kernel.Setup.SETUP_EMPTY), "checkered": int(kernel.Setup.SETUP_CHECKERED),
-          "checkered_alt": int(kernel.Setup.SETUP_CHECKERED_ALT),
-          "blocks": int(kernel.Setup.SETUP_BLOCKS)}
+SETUPS = {
+    "empty": int(kernel.Setup.SETUP_EMPTY),
+    "checkered": int(kernel.Setup.SETUP_CHECKERED),
+    "checkered_alt": int(kernel.Setup.SETUP_CHECKERED_ALT),
+    "blocks": int(kernel.Setup.SETUP_BLOCKS),
+}
 REPETITION = {"allowed": int(kernel.Repetition.REP_ALLOWED), "draw": int(kernel.Repetition.REP_DRAW)}
 DEFAULTS = {"board_size": 9, "setup": "empty", "pie": False, "repetition": "allowed"}
 # The game-length bound (``max_game_length``) and the neutral-flip streaks it
@@ -55,8 +59,6 @@ def make_core(params) -> kernel.FlipwayCore:
     return kernel.FlipwayCore(size, SETUPS[setup], bool(pie), REPETITION[repetition])
 
 
-FLIPWAY = GameSpec(
-    game_type=game_type("flipway", "Flipway", DEFAULTS),
-    make_core=make_core)
+FLIPWAY = GameSpec(game_type=game_type("flipway", "Flipway", DEFAULTS), make_core=make_core)
 
 FlipwayGame = register(FLIPWAY)

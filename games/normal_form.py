@@ -28,6 +28,7 @@ states (the slow part), then ``tabulate`` every profile on the compiled tree.
 solvers/normal_form.py's ``induced_normal_form`` is built on the same two
 calls (it also reads ``Tree.sequences`` and ``Tree.state_strings``).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -41,7 +42,7 @@ from typing import Callable, Sequence
 import pyspiel
 
 GT = pyspiel.GameType
-MAX_DENOMINATOR = 10 ** 6
+MAX_DENOMINATOR = 10**6
 DEFAULT_MAX_PROFILES = 100_000
 DEFAULT_MAX_NODES = 1_000_000
 #: Nodes walked on, once the profiles exceed the limit, to give their exact
@@ -76,7 +77,7 @@ class Tree:
 
     root: tuple | None
     infostates: list[list[InfoState]]
-    leaf_weights: list[tuple[Fraction, ...]]   # chance reach probability x returns, per leaf
+    leaf_weights: list[tuple[Fraction, ...]]  # chance reach probability x returns, per leaf
     nodes: int
     exact: bool
     #: per player, per information state (same order as ``infostates``): the
@@ -112,7 +113,7 @@ def as_fraction(x: float) -> tuple[Fraction, bool]:
 
 def count_text(n: int) -> str:
     """An integer readable at any size: digits with separators, or about 10^k."""
-    if n < 10 ** 15:
+    if n < 10**15:
         return f"{n:,}"
     return f"about 10^{math.log10(n):.1f}"
 
@@ -122,15 +123,21 @@ def _profiles(infostates) -> int:
 
 
 def _tree_error(game, nodes: int, infostates, why: str) -> TooLarge:
-    return TooLarge(f"{game}: {why}; the information states of its first {nodes:,} nodes already give "
-                    f"at least {count_text(_profiles(infostates))} pure-strategy profiles "
-                    f"(strategies per player: at least "
-                    f"{', '.join(count_text(_profiles([s])) for s in infostates)})")
+    return TooLarge(
+        f"{game}: {why}; the information states of its first {nodes:,} nodes already give "
+        f"at least {count_text(_profiles(infostates))} pure-strategy profiles "
+        f"(strategies per player: at least "
+        f"{', '.join(count_text(_profiles([s])) for s in infostates)})"
+    )
 
 
-def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
-                   max_profiles: int | None = DEFAULT_MAX_PROFILES,
-                   progress: Callable[[str], None] | None = None, build: bool = True) -> Tree:
+def enumerate_tree(
+    game: pyspiel.Game,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_profiles: int | None = DEFAULT_MAX_PROFILES,
+    progress: Callable[[str], None] | None = None,
+    build: bool = True,
+) -> Tree:
     """Walk the whole tree of ``game`` once: every player's reachable
     information states and (``build``) the compiled tree. Raises ``TooLarge``
     past ``max_nodes`` nodes, and when the profiles exceed ``max_profiles``:
@@ -142,8 +149,10 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
         raise ValueError(f"{game}: sampled chance cannot be enumerated")
     by_history = gtype.information == GT.Information.PERFECT_INFORMATION
     if not by_history and not gtype.provides_information_state_string:
-        raise ValueError(f"{game}: an imperfect-information game without information-state "
-                         "strings has no information states to enumerate")
+        raise ValueError(
+            f"{game}: an imperfect-information game without information-state "
+            "strings has no information states to enumerate"
+        )
     n = game.num_players()
     infostates: list[list[InfoState]] = [[] for _ in range(n)]
     index: list[dict[str, int]] = [{} for _ in range(n)]
@@ -151,8 +160,15 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
     state_strings: list[list[str | None]] = [[] for _ in range(n)]
     has_strings = gtype.provides_information_state_string
     leaf_weights: list[tuple[Fraction, ...]] = []
-    state_of = {"nodes": 0, "exact": True, "build": build, "last": time.monotonic(), "stop_at": max_nodes,
-                "exceeded": False, "profiles": 1}
+    state_of = {
+        "nodes": 0,
+        "exact": True,
+        "build": build,
+        "last": time.monotonic(),
+        "stop_at": max_nodes,
+        "exceeded": False,
+        "profiles": 1,
+    }
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
 
     def describe(path):
@@ -166,9 +182,11 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
         found = index[player].get(key)
         if found is not None:
             if infostates[player][found].actions != legal:
-                raise ValueError(f"{game}: player {player}'s information state {key!r} has two "
-                                 f"different legal action lists: {list(infostates[player][found].actions)}"
-                                 f" and {list(legal)}")
+                raise ValueError(
+                    f"{game}: player {player}'s information state {key!r} has two "
+                    f"different legal action lists: {list(infostates[player][found].actions)}"
+                    f" and {list(legal)}"
+                )
             return found
         names = tuple(state.action_to_string(player, a) for a in legal)
         index[player][key] = len(infostates[player])
@@ -179,7 +197,7 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
             state_of["profiles"] *= len(legal)
             if state_of["profiles"] > max_profiles:
                 state_of["exceeded"] = True
-                state_of["build"] = False        # refused; count on a little, keeping no nodes
+                state_of["build"] = False  # refused; count on a little, keeping no nodes
                 state_of["stop_at"] = min(max_nodes, state_of["nodes"] + COUNT_BUDGET)
         return index[player][key]
 
@@ -187,15 +205,25 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
         state_of["nodes"] += 1
         if state_of["nodes"] > state_of["stop_at"]:
             if not state_of["exceeded"] or state_of["stop_at"] == max_nodes:
-                raise _tree_error(game, max_nodes, infostates, f"the game tree has more than {max_nodes:,} "
-                                  "nodes (raise max_nodes / --max-nodes)")
-            raise _tree_error(game, state_of["stop_at"], infostates,
-                              f"the pure-strategy profiles exceed the limit of {max_profiles:,} "
-                              "(raise max_profiles / --max-profiles; --count counts them all)")
+                raise _tree_error(
+                    game,
+                    max_nodes,
+                    infostates,
+                    f"the game tree has more than {max_nodes:,} nodes (raise max_nodes / --max-nodes)",
+                )
+            raise _tree_error(
+                game,
+                state_of["stop_at"],
+                infostates,
+                f"the pure-strategy profiles exceed the limit of {max_profiles:,} "
+                "(raise max_profiles / --max-profiles; --count counts them all)",
+            )
         if progress and state_of["nodes"] % 20000 == 0 and time.monotonic() - state_of["last"] > 2:
             state_of["last"] = time.monotonic()
-            progress(f"tree: {state_of['nodes']:,} nodes, information states per player "
-                     f"{[len(s) for s in infostates]}")
+            progress(
+                f"tree: {state_of['nodes']:,} nodes, information states per player "
+                f"{[len(s) for s in infostates]}"
+            )
         if state.is_terminal():
             if not state_of["build"]:
                 return None
@@ -216,9 +244,10 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
                 probs.append(q)
             if sum(probs) != 1:
                 state_of["exact"] = False
-            children = [visit(state.child(a), reach * q,
-                              path + (f"chance:{state.action_to_string(player, a)}",), seq)
-                        for (a, _), q in zip(outcomes, probs)]
+            children = [
+                visit(state.child(a), reach * q, path + (f"chance:{state.action_to_string(player, a)}",), seq)
+                for (a, _), q in zip(outcomes, probs)
+            ]
             return ("C", children) if state_of["build"] else None
         if player == pyspiel.PlayerId.SIMULTANEOUS:
             deciders = [(p, infostate(state, p, path, seq)) for p in range(n) if state.legal_actions(p)]
@@ -238,17 +267,27 @@ def enumerate_tree(game: pyspiel.Game, max_nodes: int = DEFAULT_MAX_NODES,
                 children.append(visit(child, reach, path + (label,), tuple(after)))
             return ("S", tuple(deciders), children) if state_of["build"] else None
         i = infostate(state, player, path, seq)
-        children = [visit(state.child(a), reach, path + (f"{player}:{state.action_to_string(player, a)}",),
-                          seq[:player] + (seq[player] + ((i, k),),) + seq[player + 1:])
-                    for k, a in enumerate(infostates[player][i].actions)]
+        children = [
+            visit(
+                state.child(a),
+                reach,
+                path + (f"{player}:{state.action_to_string(player, a)}",),
+                seq[:player] + (seq[player] + ((i, k),),) + seq[player + 1 :],
+            )
+            for k, a in enumerate(infostates[player][i].actions)
+        ]
         return ("D", player, i, children) if state_of["build"] else None
 
     root = visit(game.new_initial_state(), Fraction(1), (), ((),) * n)
-    tree = Tree(root, infostates, leaf_weights, state_of["nodes"], state_of["exact"], sequences, state_strings)
+    tree = Tree(
+        root, infostates, leaf_weights, state_of["nodes"], state_of["exact"], sequences, state_strings
+    )
     if max_profiles is not None and tree.num_profiles > max_profiles:
-        raise TooLarge(f"{game}: {count_text(tree.num_profiles)} pure-strategy profiles "
-                       f"(strategies per player: {', '.join(count_text(s) for s in tree.num_strategies)}) "
-                       f"exceed the limit of {max_profiles:,} (raise max_profiles / --max-profiles)")
+        raise TooLarge(
+            f"{game}: {count_text(tree.num_profiles)} pure-strategy profiles "
+            f"(strategies per player: {', '.join(count_text(s) for s in tree.num_strategies)}) "
+            f"exceed the limit of {max_profiles:,} (raise max_profiles / --max-profiles)"
+        )
     return tree
 
 
@@ -295,6 +334,7 @@ class PayoffTable:
         """The table as a float array ``[player, s_0, ..., s_{n-1}]`` (the layout
         of OpenSpiel's ``game_payoffs_array``)."""
         import numpy as np
+
         out = np.zeros((self.num_players,) + self.shape)
         for profile, values in self.payoffs.items():
             for p, v in enumerate(values):
@@ -302,9 +342,12 @@ class PayoffTable:
         return out
 
 
-def payoff_table(game: pyspiel.Game | str, max_profiles: int = DEFAULT_MAX_PROFILES,
-                 max_nodes: int = DEFAULT_MAX_NODES,
-                 progress: Callable[[str], None] | None = None) -> PayoffTable:
+def payoff_table(
+    game: pyspiel.Game | str,
+    max_profiles: int = DEFAULT_MAX_PROFILES,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    progress: Callable[[str], None] | None = None,
+) -> PayoffTable:
     """The payoff table of ``game`` (a game or an OpenSpiel game string)."""
     if isinstance(game, str):
         game = pyspiel.load_game(game)
@@ -319,11 +362,13 @@ def tabulate(tree: Tree, name: str, progress: Callable[[str], None] | None = Non
     sequences, for Kuhn's theorem) walks the game once."""
     if tree.root is None:
         raise ValueError(f"{name}: the tree was enumerated without building it (build=False)")
-    strategies = [list(itertools.product(*(range(len(i.actions)) for i in states)))
-                  for states in tree.infostates]
+    strategies = [
+        list(itertools.product(*(range(len(i.actions)) for i in states))) for states in tree.infostates
+    ]
     # integer numerators over one common denominator: a profile's value is a sum of leaves
-    denominator = math.lcm(*(w.denominator for ws in tree.leaf_weights for w in ws)) \
-        if tree.leaf_weights else 1
+    denominator = (
+        math.lcm(*(w.denominator for ws in tree.leaf_weights for w in ws)) if tree.leaf_weights else 1
+    )
     numerators = [tuple(int(w * denominator) for w in ws) for ws in tree.leaf_weights]
     n = len(tree.infostates)
     payoffs = {}
@@ -351,6 +396,5 @@ def tabulate(tree: Tree, name: str, progress: Callable[[str], None] | None = Non
         payoffs[profile] = tuple(Fraction(v, denominator) for v in sums)
         if progress and time.monotonic() - last > 2:
             last = time.monotonic()
-            progress(f"profiles: {count:,} of {total:,} ({100 * count / total:.0f}%), "
-                     f"{last - started:.0f} s")
+            progress(f"profiles: {count:,} of {total:,} ({100 * count / total:.0f}%), {last - started:.0f} s")
     return PayoffTable(name, tree.infostates, strategies, payoffs, tree.exact, tree.nodes)

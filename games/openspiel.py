@@ -21,6 +21,7 @@ simultaneous rounds is shown as SIMULTANEOUS nodes with joint actions.
 one of ours?", and ``require_perfect_information`` the one check every search
 that sees the whole state makes.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -37,9 +38,11 @@ from games import core as _core
 SIMULTANEOUS = int(_core.PLAYER_SIMULTANEOUS)
 CHANCE = int(_core.PLAYER_CHANCE)
 TERMINAL = int(_core.PLAYER_TERMINAL)
-assert (SIMULTANEOUS, CHANCE, TERMINAL) == (int(pyspiel.PlayerId.SIMULTANEOUS),
-                                            int(pyspiel.PlayerId.CHANCE),
-                                            int(pyspiel.PlayerId.TERMINAL))
+assert (SIMULTANEOUS, CHANCE, TERMINAL) == (
+    int(pyspiel.PlayerId.SIMULTANEOUS),
+    int(pyspiel.PlayerId.CHANCE),
+    int(pyspiel.PlayerId.TERMINAL),
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,8 +98,11 @@ class CoreGame(pyspiel.Game):
         core = spec.make_core(full)
         variant = spec.variant(full, core) if spec.variant is not None else Variant()
         self._prototype = core
-        zero_sum = (variant.zero_sum if variant.zero_sum is not None
-                    else spec.game_type.utility == pyspiel.GameType.Utility.ZERO_SUM)
+        zero_sum = (
+            variant.zero_sum
+            if variant.zero_sum is not None
+            else spec.game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
+        )
         gtype = _loaded_type(spec.game_type, core, variant, zero_sum)
         info = pyspiel.GameInfo(
             num_distinct_actions=core.num_actions,
@@ -104,8 +110,7 @@ class CoreGame(pyspiel.Game):
             num_players=core.num_players,
             min_utility=_first(variant.min_utility, spec.min_utility),
             max_utility=_first(variant.max_utility, spec.max_utility),
-            utility_sum=(0.0 if zero_sum else None) if variant.zero_sum is not None
-            else spec.utility_sum,
+            utility_sum=(0.0 if zero_sum else None) if variant.zero_sum is not None else spec.utility_sum,
             max_game_length=core.max_game_length,
         )
         super().__init__(gtype, info, full)
@@ -135,8 +140,7 @@ class CoreGame(pyspiel.Game):
         if self.SPEC.make_observer is not None:
             return self.SPEC.make_observer(self, iig_obs_type, params)
         if self._prototype.perfect_information:
-            if iig_obs_type is None or (iig_obs_type.public_info
-                                        and not iig_obs_type.perfect_recall):
+            if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
                 return CoreObserver(self, "state", params)
             return IIGObserverForPublicInfoGame(iig_obs_type, params)
         return CoreObserver(self, _hidden_view(self, iig_obs_type), params)
@@ -146,34 +150,45 @@ def _first(value, default):
     return default if value is None else value
 
 
-def _loaded_type(registered: pyspiel.GameType, core, variant: Variant,
-                 zero_sum: bool) -> pyspiel.GameType:
+def _loaded_type(registered: pyspiel.GameType, core, variant: Variant, zero_sum: bool) -> pyspiel.GameType:
     """The registered type narrowed to one loaded game; refuses a core that
     claims more than was registered (the registered type must be the weakest
     truthful claim, or OpenSpiel would trust it for every variant)."""
     GT = pyspiel.GameType
-    chance = (variant.chance if variant.chance is not None
-              else registered.chance_mode != GT.ChanceMode.DETERMINISTIC)
+    chance = (
+        variant.chance
+        if variant.chance is not None
+        else registered.chance_mode != GT.ChanceMode.DETERMINISTIC
+    )
     loaded = game_type(
-        registered.short_name, _first(variant.long_name, registered.long_name),
+        registered.short_name,
+        _first(variant.long_name, registered.long_name),
         registered.parameter_specification,
-        num_players=(core.num_players, core.num_players), chance=chance,
-        perfect_information=core.perfect_information, zero_sum=zero_sum,
-        simultaneous=bool(core.simultaneous_moves))
+        num_players=(core.num_players, core.num_players),
+        chance=chance,
+        perfect_information=core.perfect_information,
+        zero_sum=zero_sum,
+        simultaneous=bool(core.simultaneous_moves),
+    )
     weaker = {
         "dynamics": registered.dynamics in (loaded.dynamics, GT.Dynamics.SIMULTANEOUS),
-        "information": (registered.information == loaded.information
-                        or loaded.information == GT.Information.PERFECT_INFORMATION),
-        "chance_mode": (registered.chance_mode == loaded.chance_mode
-                        or loaded.chance_mode == GT.ChanceMode.DETERMINISTIC),
+        "information": (
+            registered.information == loaded.information
+            or loaded.information == GT.Information.PERFECT_INFORMATION
+        ),
+        "chance_mode": (
+            registered.chance_mode == loaded.chance_mode or loaded.chance_mode == GT.ChanceMode.DETERMINISTIC
+        ),
         "utility": registered.utility == loaded.utility or registered.utility == GT.Utility.GENERAL_SUM,
         "num_players": registered.min_num_players <= core.num_players <= registered.max_num_players,
     }
     wrong = [field for field, ok in weaker.items() if not ok]
     if wrong:
-        raise ValueError(f"{registered.short_name} is registered with a stronger claim than this "
-                         f"variant satisfies ({', '.join(wrong)}); register the weakest claim "
-                         "over all its variants")
+        raise ValueError(
+            f"{registered.short_name} is registered with a stronger claim than this "
+            f"variant satisfies ({', '.join(wrong)}); register the weakest claim "
+            "over all its variants"
+        )
     return loaded
 
 
@@ -224,8 +239,9 @@ class CoreState(pyspiel.State):
         players without a choice get -1, OpenSpiel's invalid action)."""
         lists = self._round_choices()
         if not 0 <= flat < math.prod(len(legal) or 1 for legal in lists):
-            raise ValueError(f"flat joint action {flat} is out of range; legal: "
-                             f"{self._legal_actions(SIMULTANEOUS)}")
+            raise ValueError(
+                f"flat joint action {flat} is out of range; legal: {self._legal_actions(SIMULTANEOUS)}"
+            )
         joint = []
         for legal in lists:
             if legal:
@@ -258,15 +274,19 @@ def _hidden_view(game: CoreGame, iig_obs_type) -> str:
         return "observation"
     if iig_obs_type.public_info and iig_obs_type.private_info == private.SINGLE_PLAYER:
         return "information_state" if iig_obs_type.perfect_recall else "observation"
-    if (iig_obs_type.public_info and iig_obs_type.private_info == private.ALL_PLAYERS
-            and not iig_obs_type.perfect_recall):
-        return "state"      # everything: what an onlooker who sees all cards observes
+    if (
+        iig_obs_type.public_info
+        and iig_obs_type.private_info == private.ALL_PLAYERS
+        and not iig_obs_type.perfect_recall
+    ):
+        return "state"  # everything: what an onlooker who sees all cards observes
     raise ValueError(
         f"{game.get_type().short_name} provides these observation types: the observing player's "
         "own view with public information (perfect_recall=True for the information state, False "
         "for the observation), or perfect_recall=False with private_info=ALL_PLAYERS for the "
         f"whole state; got perfect_recall={iig_obs_type.perfect_recall}, "
-        f"public_info={iig_obs_type.public_info}, private_info={iig_obs_type.private_info.name}")
+        f"public_info={iig_obs_type.public_info}, private_info={iig_obs_type.private_info.name}"
+    )
 
 
 class CoreObserver:
@@ -320,8 +340,10 @@ def core_of(subject):
         return subject.core.clone()
     if isinstance(subject, CoreGame):
         return subject.new_core()
-    raise ValueError(f"{_name(subject)} is not one of this toolkit's Cython games "
-                     "(registered through games.openspiel); its kernels cannot run it")
+    raise ValueError(
+        f"{_name(subject)} is not one of this toolkit's Cython games "
+        "(registered through games.openspiel); its kernels cannot run it"
+    )
 
 
 def _name(subject) -> str:
@@ -361,9 +383,11 @@ def require_perfect_information(subject, algorithm: str, instead: str) -> None:
         raise ValueError(f"{algorithm} needs a pyspiel game, state or game core, got {subject!r}")
     if simultaneous or hidden:
         what = "has simultaneous moves" if simultaneous else "has hidden information"
-        raise ValueError(f"{_name(subject)} {what}; {algorithm} needs a sequential "
-                         f"perfect-information game and would see what players cannot; "
-                         f"use {instead}")
+        raise ValueError(
+            f"{_name(subject)} {what}; {algorithm} needs a sequential "
+            f"perfect-information game and would see what players cannot; "
+            f"use {instead}"
+        )
 
 
 def register(spec: GameSpec) -> type[CoreGame]:
@@ -374,12 +398,17 @@ def register(spec: GameSpec) -> type[CoreGame]:
     return cls
 
 
-def game_type(short_name: str, long_name: str, parameters: Mapping[str, Any], *,
-              num_players: tuple[int, int] = (2, 2),
-              chance: bool = False,
-              perfect_information: bool = True,
-              zero_sum: bool = True,
-              simultaneous: bool = False) -> pyspiel.GameType:
+def game_type(
+    short_name: str,
+    long_name: str,
+    parameters: Mapping[str, Any],
+    *,
+    num_players: tuple[int, int] = (2, 2),
+    chance: bool = False,
+    perfect_information: bool = True,
+    zero_sum: bool = True,
+    simultaneous: bool = False,
+) -> pyspiel.GameType:
     """A ``pyspiel.GameType`` with the settings every core game shares.
 
     A simultaneous game is never perfect-information (each player's choice is
@@ -393,8 +422,11 @@ def game_type(short_name: str, long_name: str, parameters: Mapping[str, Any], *,
         long_name=long_name,
         dynamics=GT.Dynamics.SIMULTANEOUS if simultaneous else GT.Dynamics.SEQUENTIAL,
         chance_mode=GT.ChanceMode.EXPLICIT_STOCHASTIC if chance else GT.ChanceMode.DETERMINISTIC,
-        information=(GT.Information.PERFECT_INFORMATION if perfect_information
-                     else GT.Information.IMPERFECT_INFORMATION),
+        information=(
+            GT.Information.PERFECT_INFORMATION
+            if perfect_information
+            else GT.Information.IMPERFECT_INFORMATION
+        ),
         utility=GT.Utility.ZERO_SUM if zero_sum else GT.Utility.GENERAL_SUM,
         reward_model=GT.RewardModel.TERMINAL,
         min_num_players=num_players[0],
@@ -411,7 +443,10 @@ def check_choice(params: Mapping[str, Any], name: str, allowed) -> Any:
     """Return ``params[name]`` or raise a ValueError that lists what is allowed."""
     value = params[name]
     if value not in allowed:
-        shown = ", ".join(str(a) for a in allowed) if not isinstance(allowed, range) \
+        shown = (
+            ", ".join(str(a) for a in allowed)
+            if not isinstance(allowed, range)
             else f"{allowed.start}..{allowed.stop - 1}"
+        )
         raise ValueError(f"parameter {name}={value!r} is not allowed; choose one of: {shown}")
     return value

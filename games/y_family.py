@@ -24,18 +24,25 @@ Why ``turns`` and ``protocol`` are numbers: OpenSpiel's game-string parser
 types ``122`` as an integer and rejects a parameter whose values mix integers
 and words, so the alternating protocol is spelled ``1``, as in ``turns``.
 """
+
 from __future__ import annotations
 
 from games import _y_family as kernel
 from games.boards import SHAPES, make_board, TRIANGLE_SIZES, HEX_SIZES
 from games.openspiel import GameSpec, check_choice, game_type, register
 
-TURN_SEQUENCES = {1: int(kernel.TurnSequence.SEQ_ALTERNATE), 122: int(kernel.TurnSequence.SEQ_122), 123: int(kernel.TurnSequence.SEQ_123),
-                  122344: int(kernel.TurnSequence.SEQ_SLOW)}
+TURN_SEQUENCES = {
+    1: int(kernel.TurnSequence.SEQ_ALTERNATE),
+    122: int(kernel.TurnSequence.SEQ_122),
+    123: int(kernel.TurnSequence.SEQ_123),
+    122344: int(kernel.TurnSequence.SEQ_SLOW),
+}
 PROTOCOLS = (1, 122)
-FLIP_OPTIONS = {"all": int(kernel.FlipKinds.FLIP_OPPONENTS) | int(kernel.FlipKinds.FLIP_FRIENDS),
-                "opponents": int(kernel.FlipKinds.FLIP_OPPONENTS),
-                "friends": int(kernel.FlipKinds.FLIP_FRIENDS)}
+FLIP_OPTIONS = {
+    "all": int(kernel.FlipKinds.FLIP_OPPONENTS) | int(kernel.FlipKinds.FLIP_FRIENDS),
+    "opponents": int(kernel.FlipKinds.FLIP_OPPONENTS),
+    "friends": int(kernel.FlipKinds.FLIP_FRIENDS),
+}
 WIN_OPTIONS = {"turn_start": int(kernel.WinRule.WIN_TURN_START), "turn_end": int(kernel.WinRule.WIN_TURN_END)}
 
 
@@ -48,41 +55,59 @@ def _board(params):
 
 def _make_y(params):
     turns = check_choice(params, "turns", tuple(TURN_SEQUENCES))
-    return kernel.YCore(_board(params), TURN_SEQUENCES[turns], bool(params["swap"]),
-                        bool(params["distinct_groups"]))
+    return kernel.YCore(
+        _board(params), TURN_SEQUENCES[turns], bool(params["swap"]), bool(params["distinct_groups"])
+    )
 
 
 def _make_defector(params):
     protocol = check_choice(params, "protocol", PROTOCOLS)
-    return kernel.FlipCore(_board(params), int(kernel.FlipKinds.FLIP_OPPONENTS),
-                           int(kernel.FlipPoint.FLIP_BEFORE_LAST_PLACEMENT), int(kernel.WinRule.WIN_EVERY_MOVE),
-                           2 if protocol == 122 else 1)
+    return kernel.FlipCore(
+        _board(params),
+        int(kernel.FlipKinds.FLIP_OPPONENTS),
+        int(kernel.FlipPoint.FLIP_BEFORE_LAST_PLACEMENT),
+        int(kernel.WinRule.WIN_EVERY_MOVE),
+        2 if protocol == 122 else 1,
+    )
 
 
 def _make_double_o(params):
     flip = check_choice(params, "flip", tuple(FLIP_OPTIONS))
     protocol = check_choice(params, "protocol", PROTOCOLS)
     win = check_choice(params, "win", tuple(WIN_OPTIONS))
-    return kernel.FlipCore(_board(params), FLIP_OPTIONS[flip], int(kernel.FlipPoint.FLIP_AFTER_EACH_PLACEMENT),
-                           WIN_OPTIONS[win], 2 if protocol == 122 else 1)
+    return kernel.FlipCore(
+        _board(params),
+        FLIP_OPTIONS[flip],
+        int(kernel.FlipPoint.FLIP_AFTER_EACH_PLACEMENT),
+        WIN_OPTIONS[win],
+        2 if protocol == 122 else 1,
+    )
 
 
 Y_GAME = GameSpec(
-    game_type=game_type("y_game", "Y (with turn sequences and swap)",
-                        {"board_size": 11, "board_shape": "triangle", "swap": False,
-                         "turns": 1, "distinct_groups": False}),
-    make_core=_make_y)
+    game_type=game_type(
+        "y_game",
+        "Y (with turn sequences and swap)",
+        {"board_size": 11, "board_shape": "triangle", "swap": False, "turns": 1, "distinct_groups": False},
+    ),
+    make_core=_make_y,
+)
 
 DEFECTOR_Y = GameSpec(
-    game_type=game_type("defector_y", "Defector Y",
-                        {"board_size": 8, "board_shape": "triangle", "protocol": 1}),
-    make_core=_make_defector)
+    game_type=game_type(
+        "defector_y", "Defector Y", {"board_size": 8, "board_shape": "triangle", "protocol": 1}
+    ),
+    make_core=_make_defector,
+)
 
 DOUBLE_O_Y = GameSpec(
-    game_type=game_type("double_o_y", "Double-'0' Y",
-                        {"board_size": 8, "board_shape": "triangle", "flip": "all",
-                         "protocol": 122, "win": "turn_start"}),
-    make_core=_make_double_o)
+    game_type=game_type(
+        "double_o_y",
+        "Double-'0' Y",
+        {"board_size": 8, "board_shape": "triangle", "flip": "all", "protocol": 122, "win": "turn_start"},
+    ),
+    make_core=_make_double_o,
+)
 
 YGame = register(Y_GAME)
 DefectorYGame = register(DEFECTOR_Y)

@@ -30,6 +30,7 @@ with the same seeds and simulation budgets (no time budget) is replayed move
 for move. A bot that is asked for a move with a single legal action answers
 without searching.
 """
+
 from __future__ import annotations
 
 import math
@@ -40,8 +41,6 @@ from games.openspiel import refuse_terminal
 from mcts.uct import UCTSearch, core_of
 
 __all__ = ["CoreMCTSBot", "OpenSpielMCTSBot", "refuse_terminal"]
-
-
 
 
 def _load(game):
@@ -106,23 +105,38 @@ class CoreMCTSBot(_SearchBot):
     the statistics of the latest search (visits, proven values, timing).
     """
 
-    def __init__(self, game, player: int, *, seed: int = 0, uct_c: float = 1.4,
-                 max_simulations: int = 1000, max_time: float = 0.0, solve: bool = True,
-                 max_nodes: int = 0):
+    def __init__(
+        self,
+        game,
+        player: int,
+        *,
+        seed: int = 0,
+        uct_c: float = 1.4,
+        max_simulations: int = 1000,
+        max_time: float = 0.0,
+        solve: bool = True,
+        max_nodes: int = 0,
+    ):
         pyspiel.Bot.__init__(self)
         game = _load(game)
         self._set_player(game, player)
-        self._search = UCTSearch(uct_c=uct_c, max_simulations=max_simulations,
-                                 max_time=max_time, seed=seed, solve=solve,
-                                 zero_sum=_is_zero_sum(game),
-                                 max_utility=game.max_utility(), max_nodes=max_nodes)
+        self._search = UCTSearch(
+            uct_c=uct_c,
+            max_simulations=max_simulations,
+            max_time=max_time,
+            seed=seed,
+            solve=solve,
+            zero_sum=_is_zero_sum(game),
+            max_utility=game.max_utility(),
+            max_nodes=max_nodes,
+        )
         self.last_search = None
 
     def step_with_policy(self, state):
         """Policy = visit shares of the root's children; action = final choice."""
         refuse_terminal(state)
         legal = state.legal_actions()
-        if len(legal) == 1:          # a forced move (e.g. the only flip): no search needed
+        if len(legal) == 1:  # a forced move (e.g. the only flip): no search needed
             self.last_search = None
             return [(legal[0], 1.0)], legal[0]
         result = self._search.search(core_of(state))
@@ -133,7 +147,6 @@ class CoreMCTSBot(_SearchBot):
         return policy, result["action"]
 
 
-
 class OpenSpielMCTSBot(_SearchBot):
     """OpenSpiel's C++ MCTS behind the same interface, safe on Python games.
 
@@ -142,26 +155,45 @@ class OpenSpielMCTSBot(_SearchBot):
     which is what ``MCTSBot.step`` does internally.
     """
 
-    def __init__(self, game, player: int, *, seed: int = 0, uct_c: float = 1.4,
-                 max_simulations: int = 1000, max_time: float = 0.0, rollouts: int = 1,
-                 solve: bool = True, max_memory_mb: int = 1000):
+    def __init__(
+        self,
+        game,
+        player: int,
+        *,
+        seed: int = 0,
+        uct_c: float = 1.4,
+        max_simulations: int = 1000,
+        max_time: float = 0.0,
+        rollouts: int = 1,
+        solve: bool = True,
+        max_memory_mb: int = 1000,
+    ):
         pyspiel.Bot.__init__(self)
         game = _load(game)
         # OpenSpiel counts simulations in a C int and runs at least its simulation budget
-        if not 1 <= max_simulations < 2 ** 31:
-            raise ValueError(f"max_simulations must be in 1..{2 ** 31 - 1}, got {max_simulations}")
+        if not 1 <= max_simulations < 2**31:
+            raise ValueError(f"max_simulations must be in 1..{2**31 - 1}, got {max_simulations}")
         if not (math.isfinite(max_time) and max_time >= 0):
-            raise ValueError(f"max_time must be a finite number of seconds >= 0 (0: no limit), "
-                             f"got {max_time}")
-        if not 1 <= rollouts < 2 ** 31:
-            raise ValueError(f"rollouts must be in 1..{2 ** 31 - 1}, got {rollouts}")
+            raise ValueError(
+                f"max_time must be a finite number of seconds >= 0 (0: no limit), got {max_time}"
+            )
+        if not 1 <= rollouts < 2**31:
+            raise ValueError(f"rollouts must be in 1..{2**31 - 1}, got {rollouts}")
         self._set_player(game, player)
         # keep the evaluator referenced for as long as the C++ bot uses it
         self._evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
-        self._bot = pyspiel.MCTSBot(game, self._evaluator, uct_c, max_simulations,
-                                    max_memory_mb, solve, seed, False,
-                                    pyspiel.ChildSelectionPolicy.UCT,
-                                    max_time if max_time > 0 else -1.0)
+        self._bot = pyspiel.MCTSBot(
+            game,
+            self._evaluator,
+            uct_c,
+            max_simulations,
+            max_memory_mb,
+            solve,
+            seed,
+            False,
+            pyspiel.ChildSelectionPolicy.UCT,
+            max_time if max_time > 0 else -1.0,
+        )
         self.last_search = None
 
     def step_with_policy(self, state):

@@ -58,6 +58,7 @@ moves where it could not see them; found by the walk, never by listing). It
 ignores that the hidden state could be otherwise, which is what sampling worlds
 is for; the study checks that ISMCTS beats it.
 """
+
 from __future__ import annotations
 
 import math
@@ -66,8 +67,16 @@ import numpy as np
 import pyspiel
 
 from games.openspiel import is_core_state, refuse_terminal
-from mcts.worlds import (BELIEFS, TooManyWorlds, WorldSampler, consistent_worlds, enumerate_worlds,
-                         first_world, knowledge_of, turn_based_state)
+from mcts.worlds import (
+    BELIEFS,
+    TooManyWorlds,
+    WorldSampler,
+    consistent_worlds,
+    enumerate_worlds,
+    first_world,
+    knowledge_of,
+    turn_based_state,
+)
 
 __all__ = ["ISMCTSBot", "consistent_worlds", "TooManyWorlds", "WORLD_MODES", "turn_based_state"]
 
@@ -86,16 +95,26 @@ class _Node:
     def __init__(self):
         self.children = {}
         self.visits = 0
-        self.reward = 0.0      # summed returns of the player who moved into this node
+        self.reward = 0.0  # summed returns of the player who moved into this node
         self.avail = 0
 
 
 class ISMCTSBot(pyspiel.Bot):
     """SO-ISMCTS for ``player``; ``max_simulations`` iterations per move."""
 
-    def __init__(self, game, player: int, *, seed: int = 0, uct_c: float = 1.4,
-                 max_simulations: int = 1000, max_worlds: int = 1_000, worlds: str = "auto",
-                 tree: str = "actions", belief: str = "histories"):
+    def __init__(
+        self,
+        game,
+        player: int,
+        *,
+        seed: int = 0,
+        uct_c: float = 1.4,
+        max_simulations: int = 1000,
+        max_worlds: int = 1_000,
+        worlds: str = "auto",
+        tree: str = "actions",
+        belief: str = "histories",
+    ):
         pyspiel.Bot.__init__(self)
         if isinstance(game, str):
             game = pyspiel.load_game(game)
@@ -110,7 +129,7 @@ class ISMCTSBot(pyspiel.Bot):
         self._tree = tree
         if belief not in BELIEFS:
             raise ValueError(f"belief must be one of {', '.join(BELIEFS)}, got {belief!r}")
-        self._belief = belief      # how listed worlds are weighted (mcts.worlds.BELIEFS)
+        self._belief = belief  # how listed worlds are weighted (mcts.worlds.BELIEFS)
         if not 0 <= player < game.num_players():
             raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
         for name, value in (("uct_c", uct_c),):
@@ -156,7 +175,7 @@ class ISMCTSBot(pyspiel.Bot):
                 legal = world.legal_action_list()
                 if expanded:
                     break
-                if infosets is not None:      # the mover's statistics at its own information state
+                if infosets is not None:  # the mover's statistics at its own information state
                     node = infosets.setdefault((p, world.information_state_string(p)), _Node())
                     if len(path) == 1:
                         root = path[0] = node
@@ -183,14 +202,15 @@ class ISMCTSBot(pyspiel.Bot):
                 node = child
                 path.append(child)
             if not world.terminal():
-                world.random_playout(int(rng.integers(2 ** 63)))
+                world.random_playout(int(rng.integers(2**63)))
             returns = world.returns_list()
             root.visits += 1
             for n, p in zip(path[1:], movers):
                 n.visits += 1
                 n.reward += returns[p]
-        children = sorted(((a, n.visits, n.reward / n.visits if n.visits else 0.0)
-                           for a, n in root.children.items()))
+        children = sorted(
+            ((a, n.visits, n.reward / n.visits if n.visits else 0.0) for a, n in root.children.items())
+        )
         action = max(children, key=lambda t: (t[1], t[2], -t[0]))[0]
         self.last_search = {"action": action, "children": children, "worlds": count(), "world_mode": mode}
         return self.last_search
@@ -213,19 +233,23 @@ class ISMCTSBot(pyspiel.Bot):
             else:
                 weights = np.array([w for _, w in listed])
                 weights /= weights.sum()
-                return ((lambda rng: listed[rng.choice(len(listed), p=weights)][0].clone()),
-                        (lambda: len(listed)), "exact")
+                return (
+                    (lambda rng: listed[rng.choice(len(listed), p=weights)][0].clone()),
+                    (lambda: len(listed)),
+                    "exact",
+                )
         sampler, drawn = WorldSampler(game, knowledge), [0]
 
         def draw(rng):
             drawn[0] += 1
             return sampler.sample(rng)
+
         return draw, (lambda: drawn[0]), "sample"
 
     def step_with_policy(self, state):
         refuse_terminal(state)
         legal = state.legal_actions(self._player)
-        if not legal:          # a seat with no plan in this simultaneous round
+        if not legal:  # a seat with no plan in this simultaneous round
             return [], pyspiel.INVALID_ACTION
         if len(legal) == 1:
             self.last_search = None

@@ -37,6 +37,7 @@ chooses from its own statistics. Games with other hidden information (cloaked
 spaces, hidden turns, Kuhn poker) are refused: there the root is not common
 knowledge, and ISMCTS (mcts/ismcts.py) is the bot to use.
 """
+
 from __future__ import annotations
 
 import math
@@ -70,7 +71,7 @@ def round_information_only(game) -> str | None:
             return f"cloaking {cloaking!r}: pieces are hidden, not only a round's plans"
         return None
     if isinstance(game, pyspiel.NormalFormGame):
-        return None            # one round (a matrix game), nothing else to hide
+        return None  # one round (a matrix game), nothing else to hide
     return f"{kind.short_name} has hidden information besides a round's plans"
 
 
@@ -78,8 +79,8 @@ class _Node:
     __slots__ = ("children", "stats", "visits")
 
     def __init__(self):
-        self.children = {}     # joint action (one entry per deciding seat) -> _Node
-        self.stats = {}        # seat -> {action: [visits, summed reward]}
+        self.children = {}  # joint action (one entry per deciding seat) -> _Node
+        self.stats = {}  # seat -> {action: [visits, summed reward]}
         self.visits = 0
 
 
@@ -115,7 +116,7 @@ class _CoreWorld:
         self.w.apply_action(action)
 
     def playout(self, rng):
-        self.w.random_playout(int(rng.integers(2 ** 63)))
+        self.w.random_playout(int(rng.integers(2**63)))
         return self.w.returns_list()
 
 
@@ -164,16 +165,27 @@ class SMMCTSBot(pyspiel.Bot):
     """Decoupled-UCT SM-MCTS for ``player``: ``max_simulations`` iterations per
     decision (module docstring)."""
 
-    def __init__(self, game, player: int, *, seed: int = 0, uct_c: float = 1.4,
-                 max_simulations: int = 1000, final: str = "auto", selection: str = "duct",
-                 gamma: float = 0.1):
+    def __init__(
+        self,
+        game,
+        player: int,
+        *,
+        seed: int = 0,
+        uct_c: float = 1.4,
+        max_simulations: int = 1000,
+        final: str = "auto",
+        selection: str = "duct",
+        gamma: float = 0.1,
+    ):
         pyspiel.Bot.__init__(self)
         if isinstance(game, str):
             game = pyspiel.load_game(game)
         reason = round_information_only(game)
         if reason is not None:
-            raise ValueError(f"sm-mcts searches from the true position, which must be common "
-                             f"knowledge: {reason}; use an ismcts bot (mcts/ismcts.py)")
+            raise ValueError(
+                f"sm-mcts searches from the true position, which must be common "
+                f"knowledge: {reason}; use an ismcts bot (mcts/ismcts.py)"
+            )
         if not 0 <= player < game.num_players():
             raise ValueError(f"player must be in 0..{game.num_players() - 1}, got {player}")
         if not (isinstance(uct_c, (int, float)) and math.isfinite(uct_c) and uct_c >= 0):
@@ -227,7 +239,7 @@ class SMMCTSBot(pyspiel.Bot):
         stats[a] = [visits, summed reward, regret, strategy sum, last probability]."""
         stats = node.stats.setdefault(p, {})
         for entry in stats.values():
-            entry[4] = 0.0                     # not legal at this visit unless set below
+            entry[4] = 0.0  # not legal at this visit unless set below
         for a in legal:
             if a not in stats:
                 stats[a] = [0, 0.0, 0.0, 0.0, 0.0]
@@ -246,7 +258,7 @@ class SMMCTSBot(pyspiel.Bot):
         stats = node.stats[p]
         estimate = reward / stats[chosen][4]
         for a, entry in stats.items():
-            if entry[4] > 0:                   # legal at this visit
+            if entry[4] > 0:  # legal at this visit
                 entry[2] += (estimate if a == chosen else 0.0) - reward
 
     def search(self, state):
@@ -271,7 +283,7 @@ class SMMCTSBot(pyspiel.Bot):
                 if movers is None:
                     acts, probs = zip(*options)
                     world.chance(acts[rng.choice(len(acts), p=np.array(probs) / sum(probs))])
-                    continue        # chance is sampled, not stored (a node is a decision)
+                    continue  # chance is sampled, not stored (a node is a decision)
                 if expanded:
                     break
                 joint = tuple(self._choose(node, p, legal) for p, legal in zip(movers, options))
@@ -282,8 +294,11 @@ class SMMCTSBot(pyspiel.Bot):
                     child = node.children[joint] = _Node()
                     expanded = True
                 node = child
-            returns = world.playout(rng) if d != () else \
-                (world.w.returns_list() if isinstance(world, _CoreWorld) else world.s.returns())
+            returns = (
+                world.playout(rng)
+                if d != ()
+                else (world.w.returns_list() if isinstance(world, _CoreWorld) else world.s.returns())
+            )
             scaled = [(r - self._lo) / self._span for r in returns]
             for nd, movers, joint in path:
                 nd.visits += 1
@@ -295,7 +310,7 @@ class SMMCTSBot(pyspiel.Bot):
                         self._update_rm(nd, p, a, scaled[p])
         mine = root.stats.get(self._player, {})
         children = sorted((a, v, t / v if v else 0.0) for a, (v, t, *_) in mine.items())
-        if self._rm:           # the mean strategy is what converges: it is the policy
+        if self._rm:  # the mean strategy is what converges: it is the policy
             children = sorted((a, e[3], e[1] / e[0] if e[0] else 0.0) for a, e in mine.items())
         final = self._final
         if final == "auto":
@@ -305,8 +320,7 @@ class SMMCTSBot(pyspiel.Bot):
         else:
             visits = np.array([v for _, v, _ in children], dtype=float)
             action = children[rng.choice(len(children), p=visits / visits.sum())][0]
-        self.last_search = {"action": action, "seats": list(seats), "children": children,
-                            "final": final}
+        self.last_search = {"action": action, "seats": list(seats), "children": children, "final": final}
         return self.last_search
 
     def step(self, state):

@@ -25,6 +25,7 @@ drives the OpenSpiel state through the same protocol.
 The search sees the whole state, so it refuses a game with hidden
 information or simultaneous moves (``ValueError`` naming what to use instead).
 """
+
 from __future__ import annotations
 
 from games.openspiel import core_of as _own_core, is_core_state, require_perfect_information
@@ -33,8 +34,10 @@ from mcts._uct import UCTSearch as _UCTSearch, time_playouts
 
 __all__ = ["UCTSearch", "SpielCore", "core_of", "time_playouts"]
 
-INSTEAD = ("CFR (OpenSpiel's CFRSolver, after pyspiel.convert_to_turn_based for a simultaneous "
-           "game) or an information-set search")
+INSTEAD = (
+    "CFR (OpenSpiel's CFRSolver, after pyspiel.convert_to_turn_based for a simultaneous "
+    "game) or an information-set search"
+)
 
 
 class UCTSearch(_UCTSearch):
@@ -43,8 +46,7 @@ class UCTSearch(_UCTSearch):
     def search(self, root):
         """``_uct.UCTSearch.search`` after refusing games it would cheat on."""
         state = getattr(root, "state", None) if isinstance(root, SpielCore) else None
-        require_perfect_information(state if hasattr(state, "get_game") else root,
-                                    "MCTS (mcts.uct)", INSTEAD)
+        require_perfect_information(state if hasattr(state, "get_game") else root, "MCTS (mcts.uct)", INSTEAD)
         return super().search(root)
 
 

@@ -53,6 +53,7 @@ and keeps sampling linear in the game's length there. Under hidden turns
 of different lengths share an information state. Other games are checked at
 the player's decisions only.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -62,8 +63,16 @@ import pyspiel
 
 from games.openspiel import core_of, is_core_state
 
-__all__ = ["Knowledge", "knowledge_of", "consistent_worlds", "first_world", "WorldSampler",
-           "TooManyWorlds", "turn_based_state", "BELIEFS"]
+__all__ = [
+    "Knowledge",
+    "knowledge_of",
+    "consistent_worlds",
+    "first_world",
+    "WorldSampler",
+    "TooManyWorlds",
+    "turn_based_state",
+    "BELIEFS",
+]
 
 
 class TooManyWorlds(ValueError):
@@ -130,19 +139,25 @@ def _decisions(state, player):
     if not state.is_simultaneous_node():
         return list(state.history()), _world(state)
     if not is_core_state(state):
-        raise ValueError("a simultaneous round of a game without a core: search its "
-                         "pyspiel.convert_to_turn_based form (turn_based_state)")
+        raise ValueError(
+            "a simultaneous round of a game without a core: search its "
+            "pyspiel.convert_to_turn_based form (turn_based_state)"
+        )
     if not state.legal_actions(player):
-        raise ValueError(f"worlds are enumerated at the player's own decisions; player "
-                         f"{player} has nothing to plan in this round")
+        raise ValueError(
+            f"worlds are enumerated at the player's own decisions; player "
+            f"{player} has nothing to plan in this round"
+        )
     world = _world(state.get_game().new_initial_state())
     history = []
     for item in state.full_history():
         if item.action == pyspiel.INVALID_ACTION:
             continue
         if world.player() not in (-1, item.player):
-            raise ValueError(f"cannot replay player {item.player}'s action {item.action} into the "
-                             f"core (it has player {world.player()} to decide)")
+            raise ValueError(
+                f"cannot replay player {item.player}'s action {item.action} into the "
+                f"core (it has player {world.player()} to decide)"
+            )
         world.apply_action(item.action)
         history.append(item.action)
     while world.player() != player:
@@ -181,8 +196,10 @@ def turn_based_state(turn_based_game, state, player: int):
         if out.is_chance_node() or out.current_player() == item.player:
             out.apply_action(item.action)
             continue
-        raise ValueError(f"cannot replay player {item.player}'s action {item.action} into the turn-based "
-                         f"game (player {out.current_player()} is to move there)")
+        raise ValueError(
+            f"cannot replay player {item.player}'s action {item.action} into the turn-based "
+            f"game (player {out.current_player()} is to move there)"
+        )
     if not state.legal_actions(player):
         raise ValueError(f"player {player} has nothing to plan in this round")
     while out.current_player() != player:
@@ -196,6 +213,7 @@ def turn_based_state(turn_based_game, state, player: int):
 class Knowledge:
     """What ``player`` knows at its decision: ``mine`` is ((information state, action), ...)
     at each of its past decisions, oldest first; ``present`` its information state now."""
+
     player: int
     mine: tuple
     present: str
@@ -218,10 +236,14 @@ class Knowledge:
 def knowledge_of(state, player: int) -> Knowledge:
     """``player``'s ``Knowledge`` at ``state`` (its own decision, or its plan in a
     simultaneous round): computed from the true history, holding only what it saw."""
-    if state.is_terminal() or state.is_chance_node() or (
-            not state.is_simultaneous_node() and state.current_player() != player):
-        raise ValueError(f"worlds are enumerated at the player's own decisions; player "
-                         f"{player} is not to move")
+    if (
+        state.is_terminal()
+        or state.is_chance_node()
+        or (not state.is_simultaneous_node() and state.current_player() != player)
+    ):
+        raise ValueError(
+            f"worlds are enumerated at the player's own decisions; player {player} is not to move"
+        )
     mine, present = _own_history(state, player)
     return Knowledge(player, tuple(mine), present)
 
@@ -248,9 +270,9 @@ class _Checker:
             n = 0
             while 1 + n < len(lines) and lines[1 + n].startswith(f"{n + 1}. "):
                 n += 1
-            if lines[0] != header or tuple(lines[1:1 + n]) != self.events[:n]:
+            if lines[0] != header or tuple(lines[1 : 1 + n]) != self.events[:n]:
                 return None
-            out.append((n, "\n".join(lines[1 + n:])))
+            out.append((n, "\n".join(lines[1 + n :])))
         return out
 
     def events_ok(self, world, before: int) -> bool:
@@ -275,7 +297,7 @@ class _Checker:
         """At an own decision with ``k`` past decisions replayed: "done" (the present
         information state), "dead", or the action the player took there."""
         mine = self.k.mine
-        if self.views is not None:      # events already match the present's up to here
+        if self.views is not None:  # events already match the present's up to here
             n, view = self.views[k]
             same = self.log_count(world) == n and world.observation_string(self.k.player) == view
         else:
@@ -304,8 +326,14 @@ def consistent_worlds(state, player, max_worlds: int = 100_000, max_nodes: int |
 BELIEFS = ("histories", "random")
 
 
-def enumerate_worlds(game, knowledge: Knowledge, max_worlds: int = 100_000, max_nodes: int | None = None,
-                     first_only: bool = False, belief: str = "histories"):
+def enumerate_worlds(
+    game,
+    knowledge: Knowledge,
+    max_worlds: int = 100_000,
+    max_nodes: int | None = None,
+    first_only: bool = False,
+    belief: str = "histories",
+):
     """Every world of ``knowledge`` in the canonical order (the others' and chance's
     actions lowest first), as (world, weight); module docstring, way 1. ``belief``
     weighs the others' actions (``BELIEFS``)."""
@@ -328,8 +356,10 @@ def enumerate_worlds(game, knowledge: Knowledge, max_worlds: int = 100_000, max_
                 if first_only:
                     return out
                 if len(out) > max_worlds:
-                    raise TooManyWorlds(f"more than {max_worlds:,} histories are consistent "
-                                        "with the information state; raise max_worlds")
+                    raise TooManyWorlds(
+                        f"more than {max_worlds:,} histories are consistent "
+                        "with the information state; raise max_worlds"
+                    )
             elif step != "dead":
                 before = check.log_count(w)
                 w.apply_action(step)
@@ -342,21 +372,24 @@ def enumerate_worlds(game, knowledge: Knowledge, max_worlds: int = 100_000, max_
             moves = w.chance_outcome_list()
         else:
             legal = w.legal_action_list()
-            each = 1.0 if belief == "histories" else 1.0 / len(legal)     # no model / uniform others
+            each = 1.0 if belief == "histories" else 1.0 / len(legal)  # no model / uniform others
             moves = [(a, each) for a in legal]
         before = check.log_count(w)
         for a, prob in reversed(moves):
             nodes += 1
             if nodes > max_nodes:
-                raise TooManyWorlds(f"the walk over the consistent histories passed {max_nodes:,} "
-                                    "nodes; raise max_worlds or sample the worlds")
+                raise TooManyWorlds(
+                    f"the walk over the consistent histories passed {max_nodes:,} "
+                    "nodes; raise max_worlds or sample the worlds"
+                )
             child = w.clone()
             child.apply_action(a)
             if check.events_ok(child, before):
                 stack.append((child, k, weight * prob))
     if not out:
-        raise RuntimeError("no history is consistent with the information state "
-                           "(the game's views are not perfect-recall?)")
+        raise RuntimeError(
+            "no history is consistent with the information state (the game's views are not perfect-recall?)"
+        )
     return out
 
 
@@ -374,7 +407,7 @@ class WorldSampler:
         self.k = knowledge
         self.check = _Checker(knowledge, _root(game))
         self.max_nodes = max_nodes
-        self.nodes = 0          # nodes tried by the last draw (dead ends included)
+        self.nodes = 0  # nodes tried by the last draw (dead ends included)
 
     def _advance(self, w, k):
         """Play the player's own recorded actions from ``w``; (world, k, status) with
@@ -427,8 +460,9 @@ class WorldSampler:
                 return child
             if status == "open":
                 frames.append(self._frame(child, ck))
-        raise RuntimeError("no history is consistent with the information state "
-                           "(the game's views are not perfect-recall?)")
+        raise RuntimeError(
+            "no history is consistent with the information state (the game's views are not perfect-recall?)"
+        )
 
     @staticmethod
     def _frame(w, k):

@@ -4,6 +4,7 @@ A backend keeps records in the order they were appended and hands them back as
 dicts; the store above it does the locking, the key bookkeeping and the resume
 checks, so a new backend (a server database, say) only implements ``Backend``.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -25,8 +26,7 @@ class Backend(Protocol):
     def append(self, record: dict) -> None:
         """Store one record durably enough that a kill right after loses nothing."""
 
-    def close(self) -> None:
-        ...
+    def close(self) -> None: ...
 
 
 def check_record(entry: Any, key: str, where: str) -> dict:
@@ -43,5 +43,7 @@ def check_record(entry: Any, key: str, where: str) -> dict:
 
 
 def damaged(where: str, what: str) -> DamagedStore:
-    return DamagedStore(f"{where} is not a record ({what}); the store is damaged beyond a torn last "
-                        f"record: repair or move it, or choose another output")
+    return DamagedStore(
+        f"{where} is not a record ({what}); the store is damaged beyond a torn last "
+        f"record: repair or move it, or choose another output"
+    )

@@ -4,6 +4,7 @@ Why: a record is only comparable with another if the settings that decided it
 (seed, budgets, each bot's full options, the rule set's content) are the same.
 Hashing their canonical JSON gives one field to store, index and compare, equal
 across processes, machines and key orders."""
+
 from __future__ import annotations
 
 import hashlib
@@ -16,8 +17,10 @@ def canonical(settings: Any) -> str:
     try:
         return json.dumps(settings, sort_keys=True, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as error:
-        raise ValueError(f"settings must be JSON data (objects, lists, strings, finite numbers, "
-                         f"true/false/null) to be fingerprinted: {error}") from None
+        raise ValueError(
+            f"settings must be JSON data (objects, lists, strings, finite numbers, "
+            f"true/false/null) to be fingerprinted: {error}"
+        ) from None
 
 
 def fingerprint(settings: Any) -> str:

@@ -6,6 +6,7 @@ newline (a kill between the two writes, or a hand edit) is kept and given its
 newline; a last line that is not JSON is a torn write, cut off and its work
 redone. Anything else that is not a record, anywhere, is damage and is refused.
 """
+
 from __future__ import annotations
 
 import json
@@ -37,7 +38,7 @@ class JsonLinesBackend:
             try:
                 entry = json.loads(tail)
             except ValueError:
-                entry = None          # a torn write: its work is simply redone
+                entry = None  # a torn write: its work is simply redone
             if entry is not None:
                 records.append(check_record(entry, self.key, where))
                 if repair:

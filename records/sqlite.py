@@ -6,6 +6,7 @@ a schema per study. The key has its own indexed column so a registry can look
 records up without reading them all. Each append is its own transaction, the
 counterpart of a flushed line.
 """
+
 from __future__ import annotations
 
 import json
@@ -58,8 +59,10 @@ class SqliteBackend:
 
     def append(self, record: dict) -> None:
         with self._db:
-            self._db.execute("INSERT INTO records (key, record) VALUES (?, ?)",
-                             (json.dumps(record[self.key]), json.dumps(record, sort_keys=True)))
+            self._db.execute(
+                "INSERT INTO records (key, record) VALUES (?, ?)",
+                (json.dumps(record[self.key]), json.dumps(record, sort_keys=True)),
+            )
 
     def close(self) -> None:
         if self._db is not None:

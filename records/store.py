@@ -19,6 +19,7 @@ Why the latest record of a key wins: a study may redo a piece (a solve that time
 out, retried with more time) by appending a new record; nothing is ever rewritten
 in place, so an interruption cannot lose an old result.
 """
+
 from __future__ import annotations
 
 import os
@@ -43,8 +44,10 @@ def _backend(path: Path, key: str, backend: str | None) -> Backend:
         return JsonLinesBackend(path, key)
     if backend == "sqlite":
         return SqliteBackend(path, key)
-    raise ValueError(f"record backend must be one of {', '.join(BACKENDS)} (or None: by the file's "
-                     f"suffix), got {backend!r}")
+    raise ValueError(
+        f"record backend must be one of {', '.join(BACKENDS)} (or None: by the file's "
+        f"suffix), got {backend!r}"
+    )
 
 
 def read_records(path: str | os.PathLike, key: str = "key", backend: str | None = None) -> list[dict]:
@@ -56,8 +59,12 @@ def read_records(path: str | os.PathLike, key: str = "key", backend: str | None 
     return _backend(Path(path), key, backend).load(repair=False)
 
 
-def resume_from(latest: Mapping[Hashable, dict], wanted: Mapping[Hashable, Mapping[str, Any]],
-                path: str | os.PathLike, reusable: Callable[[dict], bool] | None = None) -> dict[Hashable, dict]:
+def resume_from(
+    latest: Mapping[Hashable, dict],
+    wanted: Mapping[Hashable, Mapping[str, Any]],
+    path: str | os.PathLike,
+    reusable: Callable[[dict], bool] | None = None,
+) -> dict[Hashable, dict]:
     """``RecordStore.resume`` over ``latest`` (each key's last record, e.g. from
     ``read_records`` of ``path`` without taking its lock): the same checks and
     the same ``SettingsMismatch``, for a reader that must not lock a running store."""
@@ -71,7 +78,10 @@ def resume_from(latest: Mapping[Hashable, dict], wanted: Mapping[Hashable, Mappi
                 raise SettingsMismatch(
                     f"{path} already holds {key!r} with {field} {record[field]!r}, not {value!r}: "
                     f"it belongs to a run with another {field}; choose another output, or rerun "
-                    f"with the settings it was made with", key=key, field=field)
+                    f"with the settings it was made with",
+                    key=key,
+                    field=field,
+                )
         if reusable is None or reusable(record):
             done[key] = record
     return done
@@ -121,8 +131,9 @@ class RecordStore:
 
     # ------------------------------------------------------------------ resuming
 
-    def resume(self, wanted: Mapping[Hashable, Mapping[str, Any]],
-               reusable: Callable[[dict], bool] | None = None) -> dict[Hashable, dict]:
+    def resume(
+        self, wanted: Mapping[Hashable, Mapping[str, Any]], reusable: Callable[[dict], bool] | None = None
+    ) -> dict[Hashable, dict]:
         """The records already made of the ``wanted`` keys, to be skipped by the run.
 
         ``wanted`` maps each key the run needs to the settings its record must

@@ -7,6 +7,7 @@ and the web app. Decisions, each with the seed's words: docs/registry.md.
     with Registry("my.sqlite3") as reg:
         rulesets.save_rule_set(reg, "ada", {...})
 """
+
 from registry.errors import RegistryError
 from registry.store import CHAOS, PUBLIC, RANDOM, Registry
 

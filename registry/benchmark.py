@@ -8,6 +8,7 @@ each finished record into the database under its tournament key, which is
 UNIQUE there: a game killed between the two writes is copied on the rerun, and
 no game is ever stored twice.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -55,7 +56,9 @@ def favoured_by(reg: Registry, rule_set: str, universe: str, player: str) -> str
         "them.result THEN 0.5 ELSE 0.0 END), count(*) FROM seats me JOIN seats them ON "
         "them.game_id = me.game_id AND them.player_id != me.player_id JOIN games g ON "
         "g.id = me.game_id JOIN players o ON o.id = them.player_id WHERE me.player_id = ? AND "
-        "g.rule_set_id = ? AND g.universe_id = ? GROUP BY o.name", (pid, rid, vid))
+        "g.rule_set_id = ? AND g.universe_id = ? GROUP BY o.name",
+        (pid, rid, vid),
+    )
     if not rows:
         return None
     return sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))[0][0]
@@ -74,10 +77,19 @@ def qualifies(reg: Registry, rule_set: str, universe: str, players: Sequence[str
     return fav is not None and core <= chosen and len(chosen - core) >= 1
 
 
-def benchmark(reg: Registry, user: str, rule_set: str, players: Sequence[str],
-              games: int = GAMES_PER_COMBINATION, seed: int = 0, universe: str = PUBLIC,
-              backend: str = "joblib", n_jobs: int = 1, scheduler: str | None = None,
-              progress: bool = False) -> dict:
+def benchmark(
+    reg: Registry,
+    user: str,
+    rule_set: str,
+    players: Sequence[str],
+    games: int = GAMES_PER_COMBINATION,
+    seed: int = 0,
+    universe: str = PUBLIC,
+    backend: str = "joblib",
+    n_jobs: int = 1,
+    scheduler: str | None = None,
+    progress: bool = False,
+) -> dict:
     """Play ``games`` games for each combination of the (non-human) ``players``,
     store and rate them; ``{"id", "qualifies", "games", "store"}``. Trainers and
     Admins only. Rerunning the same benchmark resumes it."""
@@ -88,7 +100,7 @@ def benchmark(reg: Registry, user: str, rule_set: str, players: Sequence[str],
         raise RegistryError(f"games per combination must be a positive integer, got {games!r}")
     try:
         reg.rule_set_id(rule_set)
-    except RegistryError as unknown:        # a game string not yet recorded: its row now
+    except RegistryError as unknown:  # a game string not yet recorded: its row now
         try:
             open_games.load(rule_set)
         except RegistryError:
@@ -98,32 +110,67 @@ def benchmark(reg: Registry, user: str, rule_set: str, players: Sequence[str],
     played, seats, fingerprint = game_of(reg, rule_set)
     chosen = sorted(set(players))
     if len(chosen) < max(2, seats):
-        raise RegistryError(f"a benchmark of {rule_set!r} needs at least {max(2, seats)} "
-                            f"different players, got {chosen}")
+        raise RegistryError(
+            f"a benchmark of {rule_set!r} needs at least {max(2, seats)} different players, got {chosen}"
+        )
     specs = [bot_spec(reg, name) for name in chosen]
     flag = qualifies(reg, rule_set, universe, chosen)
-    settings = {"rule_set": rule_set, "fingerprint": fingerprint, "universe": universe,
-                "players": chosen, "games": games, "seed": seed}
+    settings = {
+        "rule_set": rule_set,
+        "fingerprint": fingerprint,
+        "universe": universe,
+        "players": chosen,
+        "games": games,
+        "seed": seed,
+    }
     digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:16]
-    stem = re.sub(r"[^\w.-]", "_", rule_set)       # y_game(board_size=5) -> y_game_board_size_5_
+    stem = re.sub(r"[^\w.-]", "_", rule_set)  # y_game(board_size=5) -> y_game_board_size_5_
     store = reg.path.with_name(reg.path.stem + "-benchmarks") / f"{stem}-{digest}.jsonl"
     store.parent.mkdir(parents=True, exist_ok=True)
     with reg.transaction():
-        row = reg.one("SELECT id FROM benchmarks WHERE players = ? AND rule_set_id = ? AND "
-                      "universe_id = ? AND games_per_combination = ? AND seed = ?",
-                      (json.dumps(chosen), reg.rule_set_id(rule_set), reg.universe_id(universe),
-                       games, seed))
-        bid = row[0] if row else reg.db.execute(
-            "INSERT INTO benchmarks (rule_set_id, universe_id, user_id, players, "
-            "games_per_combination, seed, qualifies, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (reg.rule_set_id(rule_set), reg.universe_id(universe), reg.user_id(user)[0],
-             json.dumps(chosen), games, seed, int(flag), now())).lastrowid
+        row = reg.one(
+            "SELECT id FROM benchmarks WHERE players = ? AND rule_set_id = ? AND "
+            "universe_id = ? AND games_per_combination = ? AND seed = ?",
+            (json.dumps(chosen), reg.rule_set_id(rule_set), reg.universe_id(universe), games, seed),
+        )
+        bid = (
+            row[0]
+            if row
+            else reg.db.execute(
+                "INSERT INTO benchmarks (rule_set_id, universe_id, user_id, players, "
+                "games_per_combination, seed, qualifies, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    reg.rule_set_id(rule_set),
+                    reg.universe_id(universe),
+                    reg.user_id(user)[0],
+                    json.dumps(chosen),
+                    games,
+                    seed,
+                    int(flag),
+                    now(),
+                ),
+            ).lastrowid
+        )
     attach(reg)
     previous = os.environ.get(ENV_DB)
-    os.environ[ENV_DB] = str(Path(reg.path).resolve())      # read by registry.worker in workers
+    os.environ[ENV_DB] = str(Path(reg.path).resolve())  # read by registry.worker in workers
     try:
-        return _run(reg, rule_set, played, universe, specs, games, seed, bid, flag, store,
-                    backend, n_jobs, scheduler, progress)
+        return _run(
+            reg,
+            rule_set,
+            played,
+            universe,
+            specs,
+            games,
+            seed,
+            bid,
+            flag,
+            store,
+            backend,
+            n_jobs,
+            scheduler,
+            progress,
+        )
     finally:
         if previous is None:
             os.environ.pop(ENV_DB, None)
@@ -137,6 +184,7 @@ def _fresh_loky_workers() -> None:
     $FLIPGAMES_REGISTRY_DB (a process's environment is copied when it starts), so
     the next benchmark starts new ones."""
     from joblib.externals.loky import get_reusable_executor
+
     get_reusable_executor().shutdown(wait=True)
 
 
@@ -148,26 +196,55 @@ def _cluster_client(scheduler: str, path):
     return client_for(scheduler, str(Path(path).resolve()))
 
 
-def _run(reg, rule_set, played, universe, specs, games, seed, bid, flag, store, backend,
-         n_jobs, scheduler, progress) -> dict:
+def _run(
+    reg,
+    rule_set,
+    played,
+    universe,
+    specs,
+    games,
+    seed,
+    bid,
+    flag,
+    store,
+    backend,
+    n_jobs,
+    scheduler,
+    progress,
+) -> dict:
     tasks = make_tasks(played, specs, games, seed, imports=("registry.worker",))
 
     def copy(record):
-        results.record_game(reg, rule_set, record["players"], record["returns"],
-                            record["actions"], universe=universe, benchmark_id=bid,
-                            task_key=record["key"])
+        results.record_game(
+            reg,
+            rule_set,
+            record["players"],
+            record["returns"],
+            record["actions"],
+            universe=universe,
+            benchmark_id=bid,
+            task_key=record["key"],
+        )
 
     if backend == "joblib" and n_jobs != 1:
         _fresh_loky_workers()
     with contextlib.ExitStack() as stack:
         client = None
-        if backend == "dask" and scheduler:     # running workers did not inherit $ENV_DB
+        if backend == "dask" and scheduler:  # running workers did not inherit $ENV_DB
             try:
                 client = stack.enter_context(_cluster_client(scheduler, reg.path))
             except OSError as e:
                 raise RegistryError(f"cannot reach the Dask scheduler {scheduler}: {e}") from None
-        records = run_tasks(tasks, store, backend=backend, n_jobs=n_jobs, scheduler=scheduler,
-                            client=client, progress=progress, on_record=copy)
-    for record in records:          # games stored before an interruption but not yet copied
+        records = run_tasks(
+            tasks,
+            store,
+            backend=backend,
+            n_jobs=n_jobs,
+            scheduler=scheduler,
+            client=client,
+            progress=progress,
+            on_record=copy,
+        )
+    for record in records:  # games stored before an interruption but not yet copied
         copy(record)
     return {"id": bid, "qualifies": flag, "games": len(records), "store": str(store)}

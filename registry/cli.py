@@ -1,5 +1,6 @@
 """``python -m registry``: the registry from the terminal. Every subcommand has
 --help; every refused change prints ``error: ...`` (exit 2) and changes nothing."""
+
 from __future__ import annotations
 
 import argparse
@@ -47,8 +48,11 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("spec")
     c = cmd("players", "list players (optionally those of one universe)")
     c.add_argument("--universe")
-    c = cmd("set-sp", "make a bot the standard player of a rule set or a game string such as "
-                      "'y_game(board_size=5)' (Trainers, Admins)")
+    c = cmd(
+        "set-sp",
+        "make a bot the standard player of a rule set or a game string such as "
+        "'y_game(board_size=5)' (Trainers, Admins)",
+    )
     c.add_argument("rule_set", help="a saved rule set's name or an OpenSpiel game string")
     c.add_argument("player")
     c.add_argument("--as", dest="user", required=True)
@@ -73,12 +77,20 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=0)
     c = cmd("leaderboard", "the leaderboard of a rule set in a universe")
     c.add_argument("rule_set")
-    c.add_argument("--universe", help="default: the universe --user selected most recently, "
-                                      f"else {PUBLIC}; with --user, remembered as its selection")
+    c.add_argument(
+        "--universe",
+        help="default: the universe --user selected most recently, "
+        f"else {PUBLIC}; with --user, remembered as its selection",
+    )
     c.add_argument("--user", help="also show this user's player if it played")
-    c.add_argument("--add", action="append", default=[], metavar="PLAYER",
-                   help="Add Player: also show this player, who must have played this rule set "
-                        "in this universe (repeatable)")
+    c.add_argument(
+        "--add",
+        action="append",
+        default=[],
+        metavar="PLAYER",
+        help="Add Player: also show this player, who must have played this rule set "
+        "in this universe (repeatable)",
+    )
     c.add_argument("--json", action="store_true")
     c = cmd("benchmark", "play N games for each combination of the chosen bots (resumable)")
     c.add_argument("rule_set")
@@ -143,17 +155,27 @@ def _run(reg: Registry, a) -> object:
     if c == "play":
         gid = play.play(reg, a.rule_set, a.players, play.terminal_ask(), a.universe, a.seed)
         game = next(g for g in results.games_of(reg, a.rule_set) if g["id"] == gid)
-        return {"game": gid, "players": game["players"], "returns": game["returns"],
-                "chaos": game["chaos"]}
+        return {"game": gid, "players": game["players"], "returns": game["returns"], "chaos": game["chaos"]}
     if c == "leaderboard":
         universe = a.universe or (users.selected_universe(reg, a.user) if a.user else PUBLIC)
         board = leaderboard.leaderboard(reg, a.rule_set, universe, a.user, a.add)
-        if a.user and a.universe:       # after the board: a refused command changes nothing
+        if a.user and a.universe:  # after the board: a refused command changes nothing
             users.select_universe(reg, a.user, a.universe)
         return [e.to_json() for e in board] if a.json else leaderboard.format_board(board)
     if c == "benchmark":
-        return benchmark.benchmark(reg, a.user, a.rule_set, a.players, a.games, a.seed,
-                                   a.universe, a.backend, a.jobs, a.scheduler, progress=True)
+        return benchmark.benchmark(
+            reg,
+            a.user,
+            a.rule_set,
+            a.players,
+            a.games,
+            a.seed,
+            a.universe,
+            a.backend,
+            a.jobs,
+            a.scheduler,
+            progress=True,
+        )
     if c == "evolution":
         data = evolution.evolution(reg, a.rule_set, a.players, a.universe)
         paths = evolution.plot_evolution(data, a.out, f"{a.rule_set} ({a.universe})")

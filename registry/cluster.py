@@ -6,6 +6,7 @@ before the benchmark (``--scheduler ADDR``) never inherit the benchmark's
 that join during the run, and ``registry.worker`` reads it on each lookup.
 Remote workers must reach the database file under the same path.
 """
+
 from __future__ import annotations
 
 import contextlib

@@ -12,6 +12,7 @@ Why ``PRAGMA user_version`` for the schema version: it lives in the database
 file itself, and each migration below moves it by exactly one step inside the
 transaction that changes the tables, so a database is never half-migrated.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -254,8 +255,9 @@ def connect(path: str | os.PathLike, shared: bool = False) -> sqlite3.Connection
         raise RegistryError(f"--db {path} is a directory; give a database file path")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                             check_same_thread=not shared)
+        db = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=not shared
+        )
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA foreign_keys = ON")
@@ -306,8 +308,12 @@ def _free_game_string_names(db: sqlite3.Connection) -> None:
     is renamed ``NAME-rule-set`` (then ``-2``, ``-3``, ...) with a warning,
     rather than the upgrade failing on the unique name or dropping records."""
     taken = {row[0] for row in db.execute("SELECT name FROM rule_sets")}
-    clashes = [row[0] for row in db.execute(
-        "SELECT DISTINCT o.game_string FROM open_games o JOIN rule_sets s ON s.name = o.game_string")]
+    clashes = [
+        row[0]
+        for row in db.execute(
+            "SELECT DISTINCT o.game_string FROM open_games o JOIN rule_sets s ON s.name = o.game_string"
+        )
+    ]
     for name in clashes:
         new, k = f"{name}-rule-set", 1
         while new in taken:
@@ -315,8 +321,11 @@ def _free_game_string_names(db: sqlite3.Connection) -> None:
             new = f"{name}-rule-set-{k}"
         taken.add(new)
         db.execute("UPDATE rule_sets SET name = ? WHERE name = ?", (new, name))
-        print(f"registry upgrade: the saved rule set {name!r} is renamed {new!r}, as recorded games "
-              f"of the game {name!r} now share the rule sets' names", file=sys.stderr)
+        print(
+            f"registry upgrade: the saved rule set {name!r} is renamed {new!r}, as recorded games "
+            f"of the game {name!r} now share the rule sets' names",
+            file=sys.stderr,
+        )
 
 
 def migrate(db: sqlite3.Connection) -> int:
@@ -326,8 +335,10 @@ def migrate(db: sqlite3.Connection) -> int:
         with transaction(db):
             current = version(db)
             if current > SCHEMA_VERSION:
-                raise RegistryError(f"the database has schema version {current}, newer than this "
-                                    f"toolkit's {SCHEMA_VERSION}; upgrade the toolkit")
+                raise RegistryError(
+                    f"the database has schema version {current}, newer than this "
+                    f"toolkit's {SCHEMA_VERSION}; upgrade the toolkit"
+                )
             if current == SCHEMA_VERSION:
                 return current
             if current == 4:

@@ -20,6 +20,7 @@ Definitions (docs/registry.md gives the reasons):
   first game to the game after its last (or to now when the run reaches the
   present). Given as a number of games and a time.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -62,7 +63,7 @@ def top_burst(skills: Sequence[float], window: int = BURST_WINDOW) -> float:
     """How far the best level held for ``window`` consecutive games lies above the last skill."""
     if len(skills) < window:
         return 0.0
-    best = max(min(skills[i:i + window]) for i in range(len(skills) - window + 1))
+    best = max(min(skills[i : i + window]) for i in range(len(skills) - window + 1))
     return max(0.0, best - skills[-1])
 
 
@@ -83,11 +84,15 @@ def held(skills: Sequence[float], times: Sequence[str], level: float, until: str
 
 def history(reg: Registry, rule_set: str, universe: str, player: str) -> list[dict]:
     """The player's rating after each of its games on this board, oldest first."""
-    rows = reg.query("SELECT game_id, at, mu, sigma FROM ratings WHERE rule_set_id = ? AND "
-                     "universe_id = ? AND player_id = ? ORDER BY game_id",
-                     (reg.rule_set_id(rule_set), reg.universe_id(universe), reg.player(player)[0]))
-    return [{"game": g, "at": at, "mu": mu, "sigma": sigma, "skill": rating_model.skill(mu, sigma)}
-            for g, at, mu, sigma in rows]
+    rows = reg.query(
+        "SELECT game_id, at, mu, sigma FROM ratings WHERE rule_set_id = ? AND "
+        "universe_id = ? AND player_id = ? ORDER BY game_id",
+        (reg.rule_set_id(rule_set), reg.universe_id(universe), reg.player(player)[0]),
+    )
+    return [
+        {"game": g, "at": at, "mu": mu, "sigma": sigma, "skill": rating_model.skill(mu, sigma)}
+        for g, at, mu, sigma in rows
+    ]
 
 
 def _entry(reg, rule_set, universe, name, kind, until) -> Entry:
@@ -100,8 +105,14 @@ def _entry(reg, rule_set, universe, name, kind, until) -> Entry:
     return Entry(name, kind, len(points), skills[-1], burst, games, seconds)
 
 
-def leaderboard(reg: Registry, rule_set: str, universe: str = PUBLIC, user: str | None = None,
-                extra: Sequence[str] = (), until: str | None = None) -> list[Entry]:
+def leaderboard(
+    reg: Registry,
+    rule_set: str,
+    universe: str = PUBLIC,
+    user: str | None = None,
+    extra: Sequence[str] = (),
+    until: str | None = None,
+) -> list[Entry]:
     """The rows of the board: the top ten ranked, then Random, the rule set's SP,
     ``user``'s player in this universe (if it played) and the ``extra`` players
     (the seed's "Add Player", whose combobox offers only players who played this
@@ -110,8 +121,11 @@ def leaderboard(reg: Registry, rule_set: str, universe: str = PUBLIC, user: str 
     lowest ranked rows."""
     until = until or now()
     rid, vid = reg.rule_set_id(rule_set), reg.universe_id(universe)
-    rows = reg.query("SELECT DISTINCT p.name, p.kind FROM ratings r JOIN players p ON "
-                     "p.id = r.player_id WHERE r.rule_set_id = ? AND r.universe_id = ?", (rid, vid))
+    rows = reg.query(
+        "SELECT DISTINCT p.name, p.kind FROM ratings r JOIN players p ON "
+        "p.id = r.player_id WHERE r.rule_set_id = ? AND r.universe_id = ?",
+        (rid, vid),
+    )
     entries = {name: _entry(reg, rule_set, universe, name, kind, until) for name, kind in rows}
     order = sorted(entries.values(), key=lambda e: (-e.level, e.player))
     ranked = {e.player: i + 1 for i, e in enumerate(order[:RANKED])}
@@ -130,7 +144,8 @@ def leaderboard(reg: Registry, rule_set: str, universe: str = PUBLIC, user: str 
         if name not in entries:
             raise RegistryError(
                 f"cannot add {name!r}: it has not played {rule_set} in the {universe} universe; "
-                f"players who have: {', '.join(sorted(entries)) or '(none yet)'}")
+                f"players who have: {', '.join(sorted(entries)) or '(none yet)'}"
+            )
         wanted.append(name)
     for name in must:
         if name not in entries:
@@ -148,8 +163,7 @@ def leaderboard(reg: Registry, rule_set: str, universe: str = PUBLIC, user: str 
 def duration(seconds: float) -> str:
     """``3d 4h``, ``2h 5m``, ``40s``: how long a level has been held."""
     seconds = int(seconds)
-    for unit, size, sub, subsize in (("d", 86400, "h", 3600), ("h", 3600, "m", 60),
-                                     ("m", 60, "s", 1)):
+    for unit, size, sub, subsize in (("d", 86400, "h", 3600), ("h", 3600, "m", 60), ("m", 60, "s", 1)):
         if seconds >= size:
             return f"{seconds // size}{unit} {seconds % size // subsize}{sub}"
     return f"{seconds}s"
@@ -159,6 +173,8 @@ def format_board(entries: Sequence[Entry]) -> str:
     lines = [f"{'rank':>4}  {'player':<24} {'level':>7} {'skill':>7} {'burst':>6} {'games':>6}  held"]
     for e in entries:
         rank = str(e.rank) if e.rank else "-"
-        lines.append(f"{rank:>4}  {e.player:<24} {e.level:7.2f} {e.skill:7.2f} {e.top_burst:6.2f} "
-                     f"{e.games:6d}  ({e.held_games} games, {duration(e.held_seconds)})")
+        lines.append(
+            f"{rank:>4}  {e.player:<24} {e.level:7.2f} {e.skill:7.2f} {e.top_burst:6.2f} "
+            f"{e.games:6d}  ({e.held_games} games, {duration(e.held_seconds)})"
+        )
     return "\n".join(lines)

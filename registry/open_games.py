@@ -15,6 +15,7 @@ shown by the same leaderboard (Top-Burst included), stats and evolution. This
 module keeps what differs: loading and replaying the game by its string, and
 making its row on first use. Chance outcomes are part of the moves.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -31,16 +32,21 @@ def load(game_string: str) -> pyspiel.Game:
     """The OpenSpiel game of ``game_string``; a RegistryError if it is not a
     loadable game of alternating turns (or is a rule set's ttt(...) string)."""
     if not isinstance(game_string, str) or not game_string or game_string.startswith("ttt("):
-        raise RegistryError(f"{game_string!r}: a tic-tac-toe rule set is recorded with "
-                            "record_game, other games by their OpenSpiel game string")
+        raise RegistryError(
+            f"{game_string!r}: a tic-tac-toe rule set is recorded with "
+            "record_game, other games by their OpenSpiel game string"
+        )
     try:
         game = pyspiel.load_game(game_string)
-    except (pyspiel.SpielError, RuntimeError, ValueError) as e:      # ValueError: this toolkit's
-        first = str(e).split(". Available games")[0]      # games' parameter checks; not OpenSpiel's list of every game
+    except (pyspiel.SpielError, RuntimeError, ValueError) as e:  # ValueError: this toolkit's
+        first = str(e).split(". Available games")[
+            0
+        ]  # games' parameter checks; not OpenSpiel's list of every game
         raise RegistryError(f"{game_string!r} is not a game OpenSpiel can load: {first}") from None
     if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-        raise RegistryError(f"{game_string!r} has simultaneous moves; only games of "
-                            "alternating turns are recorded here")
+        raise RegistryError(
+            f"{game_string!r} has simultaneous moves; only games of alternating turns are recorded here"
+        )
     return game
 
 
@@ -55,8 +61,7 @@ def replay(game_string: str, actions: Sequence[int]) -> list[float]:
             if action not in [a for a, _ in state.chance_outcomes()]:
                 raise RegistryError(f"move {i}: {action} is not one of the chance outcomes")
         elif action not in state.legal_actions():
-            raise RegistryError(f"move {i}: action {action} is illegal for seat "
-                                f"{state.current_player()}")
+            raise RegistryError(f"move {i}: action {action} is illegal for seat {state.current_player()}")
         state.apply_action(action)
     if not state.is_terminal():
         raise RegistryError(f"the moves ({len(actions)}) do not finish the game")
@@ -93,41 +98,59 @@ def ensure_game(reg: Registry, game_string: str) -> int:
     row = reg.one("SELECT id, game_string FROM rule_sets WHERE name = ?", (game_string,))
     if row is not None:
         if row[1] is None:
-            raise RegistryError(f"{game_string!r} is the name of a saved rule set, not of a "
-                                "game string; record it with record_game")
+            raise RegistryError(
+                f"{game_string!r} is the name of a saved rule set, not of a "
+                "game string; record it with record_game"
+            )
         return row[0]
     return reg.db.execute(
         "INSERT INTO rule_sets (name, canonical, fingerprint, text, created, game_string) "
         "VALUES (?, ?, '', '', ?, ?)",
-        (game_string, "game:" + game_string, now(), game_string)).lastrowid
+        (game_string, "game:" + game_string, now(), game_string),
+    ).lastrowid
 
 
-def record_open_game(reg: Registry, game_string: str, players: Sequence[str],
-                     returns: Sequence[float], moves: Sequence[int], universe: str = PUBLIC) -> int:
+def record_open_game(
+    reg: Registry,
+    game_string: str,
+    players: Sequence[str],
+    returns: Sequence[float],
+    moves: Sequence[int],
+    universe: str = PUBLIC,
+) -> int:
     """Store a finished game of ``game_string`` (players by seat, their returns,
     every action) and update the seats' ratings; the stored game's id. The
     record itself is ``registry.results.record_game``'s, as for a rule set."""
     from registry import results
+
     with reg.transaction():
         ensure_game(reg, game_string)
         return results.record_game(reg, game_string, players, returns, moves, universe=universe)
 
 
-def open_games_of(reg: Registry, game_string: str | None = None,
-                  player: str | None = None) -> list[dict]:
+def open_games_of(reg: Registry, game_string: str | None = None, player: str | None = None) -> list[dict]:
     """Stored games of game strings, oldest first (optionally of one game
     string and/or one player): ``registry.results.games_of`` with the game
     string under ``game``."""
     from registry import results
+
     if game_string is not None and not is_game_string_row(reg, game_string):
         return []
     out = []
     for g in results.games_of(reg, game_string, player):
         if game_string is None and not is_game_string_row(reg, g["rule_set"]):
             continue
-        out.append({"id": g["id"], "game": g["rule_set"], "universe": g["universe"],
-                    "players": g["players"], "returns": g["returns"], "moves": g["moves"],
-                    "finished": g["finished"]})
+        out.append(
+            {
+                "id": g["id"],
+                "game": g["rule_set"],
+                "universe": g["universe"],
+                "players": g["players"],
+                "returns": g["returns"],
+                "moves": g["moves"],
+                "finished": g["finished"],
+            }
+        )
     return out
 
 
@@ -143,14 +166,22 @@ def open_ratings(reg: Registry, game_string: str, universe: str = PUBLIC) -> lis
         "c.player_id = r.player_id) FROM ratings r JOIN players p ON p.id = r.player_id "
         "WHERE r.rule_set_id = ? AND r.universe_id = ? AND r.game_id = (SELECT max(game_id) FROM "
         "ratings m WHERE m.rule_set_id = r.rule_set_id AND m.universe_id = r.universe_id AND "
-        "m.player_id = r.player_id)", (rid, vid))
-    out = [{"player": n, "kind": k, "mu": mu, "sigma": sg, "games": c,
-            "skill": rating_model.skill(mu, sg)} for n, k, mu, sg, c in rows]
+        "m.player_id = r.player_id)",
+        (rid, vid),
+    )
+    out = [
+        {"player": n, "kind": k, "mu": mu, "sigma": sg, "games": c, "skill": rating_model.skill(mu, sg)}
+        for n, k, mu, sg, c in rows
+    ]
     return sorted(out, key=lambda e: (-e["skill"], e["player"]))
 
 
 def open_game_strings(reg: Registry) -> list[str]:
     """The game strings that have stored games."""
-    return [r[0] for r in reg.query(
-        "SELECT s.game_string FROM rule_sets s WHERE s.game_string IS NOT NULL AND EXISTS "
-        "(SELECT 1 FROM games g WHERE g.rule_set_id = s.id) ORDER BY s.game_string")]
+    return [
+        r[0]
+        for r in reg.query(
+            "SELECT s.game_string FROM rule_sets s WHERE s.game_string IS NOT NULL AND EXISTS "
+            "(SELECT 1 FROM games g WHERE g.rule_set_id = s.id) ORDER BY s.game_string"
+        )
+    ]

@@ -6,6 +6,7 @@ records every action, chance outcomes included. A human is one more Bot whose
 ``step`` asks a callback (the terminal, later the web app); Chaos is the
 game's chance player, so it needs no seat.
 """
+
 from __future__ import annotations
 
 from typing import Callable, Sequence
@@ -45,8 +46,14 @@ def game_string(rule_set: str) -> str:
     return f"ttt(rules={rule_set})"
 
 
-def play(reg: Registry, rule_set: str, players: Sequence[str], ask: Ask | None = None,
-         universe: str = PUBLIC, seed: int = 0) -> int:
+def play(
+    reg: Registry,
+    rule_set: str,
+    players: Sequence[str],
+    ask: Ask | None = None,
+    universe: str = PUBLIC,
+    seed: int = 0,
+) -> int:
     """Play ``rule_set`` with ``players`` by seat (humans answer through ``ask``),
     record the game and update ratings; the game's id. Nothing is stored if the
     game does not finish (``ask`` may raise to abandon it)."""
@@ -61,22 +68,22 @@ def play(reg: Registry, rule_set: str, players: Sequence[str], ask: Ask | None =
         if row[2] == "human":
             bots.append(HumanBot(ask, seat, row[1]))
         else:
-            bots.append(agents.make_bot(bot_spec(reg, row[1]), game, seat,
-                                        derive_seed(seed, "seat", seat)))
+            bots.append(agents.make_bot(bot_spec(reg, row[1]), game, seat, derive_seed(seed, "seat", seat)))
     outcome = _play(game, bots, derive_seed(seed, "chance"))
-    return results.record_game(reg, rule_set, players, outcome["returns"], outcome["actions"],
-                               universe=universe)
+    return results.record_game(
+        reg, rule_set, players, outcome["returns"], outcome["actions"], universe=universe
+    )
 
 
 def terminal_ask(read=input, write=print) -> Ask:
     """A human move from the terminal: the player's own view of the board, the
     legal moves, and a number or a move's name typed back (asked again until legal)."""
+
     def ask(state, seat, name):
         write(state.observation_string(seat))
         legal = state.legal_actions()
         names = {state.action_to_string(seat, a): a for a in legal}
-        write(f"{name} (seat {seat}) to move; legal: " +
-              ", ".join(f"{a}={n}" for n, a in names.items()))
+        write(f"{name} (seat {seat}) to move; legal: " + ", ".join(f"{a}={n}" for n, a in names.items()))
         while True:
             try:
                 text = read("move> ").strip()
@@ -87,4 +94,5 @@ def terminal_ask(read=input, write=print) -> Ask:
             if text.lstrip("-").isdigit() and int(text) in legal:
                 return int(text)
             write(f"{text!r} is not a legal move; type one of the numbers or names above")
+
     return ask

@@ -7,6 +7,7 @@ is on every leaderboard; Chaos, which moves for "vs Chaos" rule sets but has no
 stats; and a rule set's standard player (SP), a bot an Admin or Trainer names
 for that rule set. Bots and Random belong to no universe: they play in all.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,13 +36,16 @@ def add_bot(reg: Registry, name: str, spec: "str | BotSpec") -> int:
         raise RegistryError("Random is already a player of every universe; add another kind")
     with reg.transaction():
         _name_free(reg, name)
-        return reg.db.execute("INSERT INTO players (name, kind, spec, created) VALUES "
-                              "(?, 'bot', ?, ?)", (name, json.dumps(bot.to_json()), now())).lastrowid
+        return reg.db.execute(
+            "INSERT INTO players (name, kind, spec, created) VALUES (?, 'bot', ?, ?)",
+            (name, json.dumps(bot.to_json()), now()),
+        ).lastrowid
 
 
 def _name_free(reg: Registry, name: str) -> None:
-    if reg.one("SELECT 1 FROM players WHERE name = ?", (name,)) or \
-            reg.one("SELECT 1 FROM users WHERE name = ?", (name,)):
+    if reg.one("SELECT 1 FROM players WHERE name = ?", (name,)) or reg.one(
+        "SELECT 1 FROM users WHERE name = ?", (name,)
+    ):
         raise RegistryError(f"the name {name!r} is taken")
 
 
@@ -65,8 +69,7 @@ def set_standard_player(reg: Registry, user: str, rule_set: str, player: str | N
     with reg.transaction():
         _, role = reg.user_id(user)
         if role == "creator":
-            raise RegistryError(f"only a Trainer or Admin may set a standard player; {user} is a "
-                                "Creator")
+            raise RegistryError(f"only a Trainer or Admin may set a standard player; {user} is a Creator")
         rid = _game_row(reg, rule_set)
         pid = None
         if player is not None:
@@ -80,18 +83,23 @@ def set_standard_player(reg: Registry, user: str, rule_set: str, player: str | N
 def _game_row(reg: Registry, name: str) -> int:
     """The ``rule_sets`` id of a saved rule set or a game string (made on first use)."""
     from registry import open_games
+
     if reg.one("SELECT 1 FROM rule_sets WHERE name = ?", (name,)):
         return reg.rule_set_id(name)
     try:
         return open_games.ensure_game(reg, name)
     except RegistryError as e:
-        raise RegistryError(f"unknown rule set {name!r} (list them with `python -m registry "
-                            f"list`), and not a game string either: {e}") from None
+        raise RegistryError(
+            f"unknown rule set {name!r} (list them with `python -m registry "
+            f"list`), and not a game string either: {e}"
+        ) from None
 
 
 def standard_player(reg: Registry, rule_set: str) -> str | None:
-    row = reg.one("SELECT p.name FROM rule_sets r JOIN players p ON p.id = r.standard_player_id "
-                  "WHERE r.id = ?", (reg.rule_set_id(rule_set),))
+    row = reg.one(
+        "SELECT p.name FROM rule_sets r JOIN players p ON p.id = r.standard_player_id WHERE r.id = ?",
+        (reg.rule_set_id(rule_set),),
+    )
     return row[0] if row else None
 
 
@@ -102,8 +110,9 @@ def add_universe(reg: Registry, user: str, name: str) -> int:
         uid, _ = reg.user_id(user)
         if reg.one("SELECT 1 FROM universes WHERE name = ?", (name,)):
             raise RegistryError(f"a universe called {name!r} exists already")
-        return reg.db.execute("INSERT INTO universes (name, owner_id, created) VALUES (?, ?, ?)",
-                              (name, uid, now())).lastrowid
+        return reg.db.execute(
+            "INSERT INTO universes (name, owner_id, created) VALUES (?, ?, ?)", (name, uid, now())
+        ).lastrowid
 
 
 def add_persona(reg: Registry, user: str, universe: str, name: str) -> int:
@@ -115,28 +124,39 @@ def add_persona(reg: Registry, user: str, universe: str, name: str) -> int:
         if reg.one("SELECT 1 FROM players WHERE user_id = ? AND universe_id = ?", (uid, vid)):
             raise RegistryError(f"{user} already has a persona in universe {universe!r}")
         _name_free(reg, name)
-        return reg.db.execute("INSERT INTO players (name, kind, user_id, universe_id, created) "
-                              "VALUES (?, 'human', ?, ?, ?)", (name, uid, vid, now())).lastrowid
+        return reg.db.execute(
+            "INSERT INTO players (name, kind, user_id, universe_id, created) VALUES (?, 'human', ?, ?, ?)",
+            (name, uid, vid, now()),
+        ).lastrowid
 
 
 def universes_of(reg: Registry, user: str) -> list[str]:
     """Public and every universe where ``user`` has a persona (the seed's Universe combobox)."""
     uid, _ = reg.user_id(user)
-    return [r[0] for r in reg.query(
-        "SELECT DISTINCT v.name FROM universes v JOIN players p ON p.universe_id = v.id "
-        "WHERE p.user_id = ? ORDER BY v.id", (uid,))]
+    return [
+        r[0]
+        for r in reg.query(
+            "SELECT DISTINCT v.name FROM universes v JOIN players p ON p.universe_id = v.id "
+            "WHERE p.user_id = ? ORDER BY v.id",
+            (uid,),
+        )
+    ]
 
 
 def list_players(reg: Registry, universe: str | None = None) -> list[dict]:
     """Every player (or those that can play in ``universe``: its humans, all bots, Random)."""
-    sql = ("SELECT p.name, p.kind, u.name, v.name, p.spec FROM players p "
-           "LEFT JOIN users u ON u.id = p.user_id LEFT JOIN universes v ON v.id = p.universe_id")
+    sql = (
+        "SELECT p.name, p.kind, u.name, v.name, p.spec FROM players p "
+        "LEFT JOIN users u ON u.id = p.user_id LEFT JOIN universes v ON v.id = p.universe_id"
+    )
     args: tuple = ()
     if universe is not None:
         sql += " WHERE p.universe_id IS NULL OR p.universe_id = ?"
         args = (reg.universe_id(universe),)
-    return [{"name": n, "kind": k, "user": u, "universe": v, "spec": json.loads(s) if s else None}
-            for n, k, u, v, s in reg.query(sql + " ORDER BY p.id", args)]
+    return [
+        {"name": n, "kind": k, "user": u, "universe": v, "spec": json.loads(s) if s else None}
+        for n, k, u, v, s in reg.query(sql + " ORDER BY p.id", args)
+    ]
 
 
 def _human(reg: Registry, name: str):
@@ -157,37 +177,54 @@ def request_friend(reg: Registry, sender: str, receiver: str) -> None:
             raise RegistryError(f"{sender!r} and {receiver!r} live in different universes")
         if are_friends(reg, sender, receiver):
             raise RegistryError(f"{sender!r} and {receiver!r} are friends already")
-        if reg.one("SELECT 1 FROM friend_requests WHERE from_id = ? AND to_id = ? AND "
-                   "status = 'pending'", (a[0], b[0])):
+        if reg.one(
+            "SELECT 1 FROM friend_requests WHERE from_id = ? AND to_id = ? AND status = 'pending'",
+            (a[0], b[0]),
+        ):
             raise RegistryError(f"{sender!r} has a pending request to {receiver!r} already")
-        reg.db.execute("INSERT OR REPLACE INTO friend_requests (from_id, to_id, status, created) "
-                       "VALUES (?, ?, 'pending', ?)", (a[0], b[0], now()))
+        reg.db.execute(
+            "INSERT OR REPLACE INTO friend_requests (from_id, to_id, status, created) "
+            "VALUES (?, ?, 'pending', ?)",
+            (a[0], b[0], now()),
+        )
 
 
 def answer_friend(reg: Registry, receiver: str, sender: str, accept: bool) -> None:
     """Accept or decline ``sender``'s pending request to ``receiver``."""
     with reg.transaction():
         a, b = _human(reg, sender), _human(reg, receiver)
-        if not reg.one("SELECT 1 FROM friend_requests WHERE from_id = ? AND to_id = ? AND "
-                       "status = 'pending'", (a[0], b[0])):
+        if not reg.one(
+            "SELECT 1 FROM friend_requests WHERE from_id = ? AND to_id = ? AND status = 'pending'",
+            (a[0], b[0]),
+        ):
             raise RegistryError(f"{sender!r} has no pending friend request to {receiver!r}")
-        reg.db.execute("UPDATE friend_requests SET status = ?, answered = ? WHERE from_id = ? "
-                       "AND to_id = ?", ("accepted" if accept else "declined", now(), a[0], b[0]))
+        reg.db.execute(
+            "UPDATE friend_requests SET status = ?, answered = ? WHERE from_id = ? AND to_id = ?",
+            ("accepted" if accept else "declined", now(), a[0], b[0]),
+        )
 
 
 def are_friends(reg: Registry, a: str, b: str) -> bool:
     x, y = reg.player(a)[0], reg.player(b)[0]
-    return reg.one("SELECT 1 FROM friend_requests WHERE status = 'accepted' AND "
-                   "((from_id = ? AND to_id = ?) OR (from_id = ? AND to_id = ?))",
-                   (x, y, y, x)) is not None
+    return (
+        reg.one(
+            "SELECT 1 FROM friend_requests WHERE status = 'accepted' AND "
+            "((from_id = ? AND to_id = ?) OR (from_id = ? AND to_id = ?))",
+            (x, y, y, x),
+        )
+        is not None
+    )
 
 
 def friends(reg: Registry, player: str) -> dict:
     """``{"friends": [...], "pending_in": [...], "pending_out": [...]}`` of ``player``."""
     pid = reg.player(player)[0]
-    rows = reg.query("SELECT f.name, t.name, r.status FROM friend_requests r "
-                     "JOIN players f ON f.id = r.from_id JOIN players t ON t.id = r.to_id "
-                     "WHERE r.from_id = ? OR r.to_id = ?", (pid, pid))
+    rows = reg.query(
+        "SELECT f.name, t.name, r.status FROM friend_requests r "
+        "JOIN players f ON f.id = r.from_id JOIN players t ON t.id = r.to_id "
+        "WHERE r.from_id = ? OR r.to_id = ?",
+        (pid, pid),
+    )
     out = {"friends": [], "pending_in": [], "pending_out": []}
     for sender, receiver, status in rows:
         other = receiver if sender == player else sender

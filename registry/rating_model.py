@@ -15,6 +15,7 @@ purposes of updating ratings), use the constant assigned to beginning
 players": Chaos enters every update as a team of its own with the beginners'
 rating (mu 25, sigma 25/3) and its update is thrown away.
 """
+
 from __future__ import annotations
 
 from typing import Sequence
@@ -49,8 +50,9 @@ def teams_of(num_seats: int, partners: bool) -> list[list[int]]:
     return [[seat] for seat in range(num_seats)]
 
 
-def update(ratings: Sequence[tuple[float, float]], results: Sequence[float], partners: bool,
-           chaos: float | None) -> list[tuple[float, float]]:
+def update(
+    ratings: Sequence[tuple[float, float]], results: Sequence[float], partners: bool, chaos: float | None
+) -> list[tuple[float, float]]:
     """New (mu, sigma) of every seat after one game. ``results`` are the seats'
     returns (higher is better, equal values tie); ``chaos`` is Chaos's result
     when Chaos played, else None."""

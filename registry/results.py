@@ -5,6 +5,7 @@ or a rating moved by a game that is not stored, would each be a lie; with
 both in one ``BEGIN IMMEDIATE`` the ratings are always exactly the replay of
 the stored games in order.
 """
+
 from __future__ import annotations
 
 import collections
@@ -26,15 +27,17 @@ def rule_set_of(reg: Registry, name: str) -> ttt_rules.RuleSet:
     """The saved rule set ``name``, parsed once per text in this process
     (games.ttt.cache: keyed by the text, so a changed row is parsed again);
     recording a game parsed it again for every game, under the write lock."""
-    text, game_string = reg.one("SELECT text, game_string FROM rule_sets WHERE id = ?",
-                                (reg.rule_set_id(name),))
+    text, game_string = reg.one(
+        "SELECT text, game_string FROM rule_sets WHERE id = ?", (reg.rule_set_id(name),)
+    )
     if game_string is not None:
-        raise RegistryError(f"{name!r} is a game named by its OpenSpiel game string, not a "
-                            "tic-tac-toe rule set")
+        raise RegistryError(
+            f"{name!r} is a game named by its OpenSpiel game string, not a tic-tac-toe rule set"
+        )
     try:
         return ttt_cache.parsed(text, "rule set")
     except ttt_rules.RuleSetError:
-        return parse_rule_set(text)          # the registry's own message for the problem
+        return parse_rule_set(text)  # the registry's own message for the problem
 
 
 #: Starting positions by rule-set fingerprint (the canonical form's digest):
@@ -47,6 +50,7 @@ _STARTS_LOCK = threading.Lock()
 def _start(rs: ttt_rules.RuleSet):
     """A fresh starting position of ``rs`` (a clone of a cached one)."""
     from games.ttt import make_core
+
     key = rs.fingerprint
     with _STARTS_LOCK:
         core = _STARTS.get(key)
@@ -65,8 +69,9 @@ def seat_players(reg: Registry, rs: ttt_rules.RuleSet, players: Sequence[str], u
     """The player rows of ``players`` by seat, checked against the rule set and universe."""
     if len(players) != rs.num_players:
         chaos = " (Chaos takes its own seat; do not list it)" if rs.chaos else ""
-        raise RegistryError(f"rule set {rs.name!r} has {rs.num_players} player seats, got "
-                            f"{len(players)} players{chaos}")
+        raise RegistryError(
+            f"rule set {rs.name!r} has {rs.num_players} player seats, got {len(players)} players{chaos}"
+        )
     if len(set(players)) != len(players):
         raise RegistryError(f"each seat needs a different player, got {list(players)}")
     rows = [reg.player(name) for name in players]
@@ -97,15 +102,25 @@ def replay(rs: ttt_rules.RuleSet, actions: Sequence[int]) -> list[float]:
 
 
 def current_rating(reg: Registry, rule_set_id: int, universe_id: int, player_id: int):
-    row = reg.one("SELECT mu, sigma FROM ratings WHERE rule_set_id = ? AND universe_id = ? AND "
-                  "player_id = ? ORDER BY game_id DESC LIMIT 1", (rule_set_id, universe_id, player_id))
+    row = reg.one(
+        "SELECT mu, sigma FROM ratings WHERE rule_set_id = ? AND universe_id = ? AND "
+        "player_id = ? ORDER BY game_id DESC LIMIT 1",
+        (rule_set_id, universe_id, player_id),
+    )
     return (row[0], row[1]) if row else rating_model.BEGINNER
 
 
-def record_game(reg: Registry, rule_set: str, players: Sequence[str], returns: Sequence[float],
-                moves: Sequence[int], universe: str = PUBLIC, benchmark_id: int | None = None,
-                task_key: str | None = None,
-                timeouts: Sequence[Sequence[int]] = ()) -> int | None:
+def record_game(
+    reg: Registry,
+    rule_set: str,
+    players: Sequence[str],
+    returns: Sequence[float],
+    moves: Sequence[int],
+    universe: str = PUBLIC,
+    benchmark_id: int | None = None,
+    task_key: str | None = None,
+    timeouts: Sequence[Sequence[int]] = (),
+) -> int | None:
     """Store a finished game (players by seat, their returns, every action) and
     update the seats' ratings; the game's id. The moves are replayed: illegal
     or unfinished moves, or returns other than the rules give, are refused. With ``task_key`` (a benchmark
@@ -119,28 +134,30 @@ def record_game(reg: Registry, rule_set: str, players: Sequence[str], returns: S
         actions = [int(a) for a in moves]
         timed = sorted({(int(i), int(seat)) for i, seat in timeouts})
     except (TypeError, ValueError):
-        raise RegistryError("returns must be numbers, moves integer actions and timeouts "
-                            "(move index, seat) pairs of integers") from None
+        raise RegistryError(
+            "returns must be numbers, moves integer actions and timeouts (move index, seat) pairs of integers"
+        ) from None
     bad = [t for t in timed if not (0 <= t[0] < len(actions) and 0 <= t[1] < len(results))]
     if bad:
-        raise RegistryError(f"timeouts {bad} name no move of this game (moves 0..{len(actions) - 1}, "
-                            f"seats 0..{len(results) - 1})")
+        raise RegistryError(
+            f"timeouts {bad} name no move of this game (moves 0..{len(actions) - 1}, "
+            f"seats 0..{len(results) - 1})"
+        )
     with reg.transaction():
         if task_key is not None and reg.one("SELECT 1 FROM games WHERE task_key = ?", (task_key,)):
             return None
         rid, vid = reg.rule_set_id(rule_set), reg.universe_id(universe)
         game_string = reg.one("SELECT game_string FROM rule_sets WHERE id = ?", (rid,))[0]
-        if game_string is None:             # a tic-tac-toe rule set, replayed by its text
+        if game_string is None:  # a tic-tac-toe rule set, replayed by its text
             rs = rule_set_of(reg, rule_set)
             rows = seat_players(reg, rs, players, vid)
             with_chaos, partners = rs.chaos, rs.record["players"] == "partners"
-        else:                               # a game string (registry/open_games.py)
+        else:  # a game string (registry/open_games.py)
             rows = open_games.seat_players(reg, game_string, players, vid)
             with_chaos, partners = False, False
         if len(results) != len(rows):
             raise RegistryError(f"{len(rows)} seats need {len(rows)} returns, got {len(results)}")
-        replayed = replay(rs, actions) if game_string is None else \
-            open_games.replay(game_string, actions)
+        replayed = replay(rs, actions) if game_string is None else open_games.replay(game_string, actions)
         if replayed != results:
             raise RegistryError(f"returns {results} are not what the moves give ({replayed})")
         chaos = rating_model.chaos_result(results) if with_chaos else None
@@ -148,16 +165,29 @@ def record_game(reg: Registry, rule_set: str, players: Sequence[str], returns: S
         gid = reg.db.execute(
             "INSERT INTO games (rule_set_id, universe_id, moves, chaos_result, finished, "
             "benchmark_id, task_key, timeouts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (rid, vid, json.dumps(actions), chaos, stamp, benchmark_id, task_key,
-             json.dumps([list(t) for t in timed]) if timed else None)).lastrowid
+            (
+                rid,
+                vid,
+                json.dumps(actions),
+                chaos,
+                stamp,
+                benchmark_id,
+                task_key,
+                json.dumps([list(t) for t in timed]) if timed else None,
+            ),
+        ).lastrowid
         before = [current_rating(reg, rid, vid, row[0]) for row in rows]
         after = rating_model.update(before, results, partners, chaos)
         for seat, (row, result, (mu, sigma)) in enumerate(zip(rows, results, after)):
-            reg.db.execute("INSERT INTO seats (game_id, seat, player_id, result) VALUES (?, ?, ?, ?)",
-                           (gid, seat, row[0], result))
-            reg.db.execute("INSERT INTO ratings (rule_set_id, universe_id, player_id, game_id, mu, "
-                           "sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (rid, vid, row[0], gid, mu, sigma, stamp))
+            reg.db.execute(
+                "INSERT INTO seats (game_id, seat, player_id, result) VALUES (?, ?, ?, ?)",
+                (gid, seat, row[0], result),
+            )
+            reg.db.execute(
+                "INSERT INTO ratings (rule_set_id, universe_id, player_id, game_id, mu, "
+                "sigma, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (rid, vid, row[0], gid, mu, sigma, stamp),
+            )
     return gid
 
 
@@ -165,9 +195,11 @@ def games_of(reg: Registry, rule_set: str | None = None, player: str | None = No
     """Stored games, oldest first (optionally of one rule set and/or one player);
     a game named by its game string (registry/open_games.py) has it under
     ``game_string`` (None for a rule set's)."""
-    sql = ("SELECT g.id, r.name, v.name, g.moves, g.chaos_result, g.finished, g.benchmark_id, "
-           "g.task_key, r.game_string, g.timeouts FROM games g JOIN rule_sets r ON r.id = g.rule_set_id "
-           "JOIN universes v ON v.id = g.universe_id WHERE 1")
+    sql = (
+        "SELECT g.id, r.name, v.name, g.moves, g.chaos_result, g.finished, g.benchmark_id, "
+        "g.task_key, r.game_string, g.timeouts FROM games g JOIN rule_sets r ON r.id = g.rule_set_id "
+        "JOIN universes v ON v.id = g.universe_id WHERE 1"
+    )
     args: list = []
     if rule_set is not None:
         sql += " AND g.rule_set_id = ?"
@@ -177,12 +209,27 @@ def games_of(reg: Registry, rule_set: str | None = None, player: str | None = No
         args.append(reg.player(player)[0])
     out = []
     for gid, rname, vname, moves, chaos, finished, bench, key, game_string, timeouts in reg.query(
-            sql + " ORDER BY g.id", args):
-        seats = reg.query("SELECT p.name, s.result FROM seats s JOIN players p ON p.id = s.player_id "
-                          "WHERE s.game_id = ? ORDER BY s.seat", (gid,))
-        out.append({"id": gid, "rule_set": rname, "universe": vname,
-                    "players": [s[0] for s in seats], "returns": [s[1] for s in seats],
-                    "chaos": chaos, "moves": json.loads(moves), "finished": finished,
-                    "benchmark": bench, "task_key": key, "game_string": game_string,
-                    "timeouts": [tuple(t) for t in json.loads(timeouts or "[]")]})
+        sql + " ORDER BY g.id", args
+    ):
+        seats = reg.query(
+            "SELECT p.name, s.result FROM seats s JOIN players p ON p.id = s.player_id "
+            "WHERE s.game_id = ? ORDER BY s.seat",
+            (gid,),
+        )
+        out.append(
+            {
+                "id": gid,
+                "rule_set": rname,
+                "universe": vname,
+                "players": [s[0] for s in seats],
+                "returns": [s[1] for s in seats],
+                "chaos": chaos,
+                "moves": json.loads(moves),
+                "finished": finished,
+                "benchmark": bench,
+                "task_key": key,
+                "game_string": game_string,
+                "timeouts": [tuple(t) for t in json.loads(timeouts or "[]")],
+            }
+        )
     return out

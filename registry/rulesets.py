@@ -7,6 +7,7 @@ saved"; two JSON texts can differ in key order, defaults and notes and still be
 the same game. ``games.ttt``'s ``RuleSet.canonical`` is that form; the table
 keeps it in a UNIQUE column, so even two processes racing cannot both save it.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,8 +35,7 @@ def parse_rule_set(rules: "ttt_rules.RuleSet | Mapping[str, Any] | str") -> ttt_
 
 
 def _check_name_free(reg: Registry, name: str) -> None:
-    if name in ttt_rules.CATALOGUE or reg.one("SELECT 1 FROM rule_sets WHERE name = ?",
-                                                         (name,)):
+    if name in ttt_rules.CATALOGUE or reg.one("SELECT 1 FROM rule_sets WHERE name = ?", (name,)):
         raise RegistryError(f"a rule set called {name!r} is already saved; choose another name")
 
 
@@ -48,17 +48,22 @@ def save_rule_set(reg: Registry, user: str, rules) -> str:
         uid, _ = reg.user_id(user)
         left = quota_left(reg, user)
         if left == 0:
-            raise RegistryError(f"{user} is a Creator and has already saved {CREATOR_QUOTA} rule "
-                                "sets (the Creator quota); a Trainer or Admin may save more")
+            raise RegistryError(
+                f"{user} is a Creator and has already saved {CREATOR_QUOTA} rule "
+                "sets (the Creator quota); a Trainer or Admin may save more"
+            )
         _check_name_free(reg, rs.name)
         same = reg.one("SELECT name FROM rule_sets WHERE canonical = ?", (rs.canonical,))
         if same:
-            raise RegistryError(f"rule set {rs.name!r} is identical to the saved {same[0]!r} "
-                                "except for its name; change a rule to save it")
-        reg.db.execute("INSERT INTO rule_sets (name, canonical, fingerprint, text, creator_id, "
-                       "created) VALUES (?, ?, ?, ?, ?, ?)",
-                       (rs.name, rs.canonical, rs.fingerprint,
-                        ttt_rules.canonical_json(rs.to_json()), uid, now()))
+            raise RegistryError(
+                f"rule set {rs.name!r} is identical to the saved {same[0]!r} "
+                "except for its name; change a rule to save it"
+            )
+        reg.db.execute(
+            "INSERT INTO rule_sets (name, canonical, fingerprint, text, creator_id, "
+            "created) VALUES (?, ?, ?, ?, ?, ?)",
+            (rs.name, rs.canonical, rs.fingerprint, ttt_rules.canonical_json(rs.to_json()), uid, now()),
+        )
     return rs.name
 
 
@@ -74,27 +79,30 @@ def rename_rule_set(reg: Registry, user: str, old: str, new: str) -> None:
             raise RegistryError(f"only an Admin may rename a rule set; {user} is a {role.title()}")
         rid = reg.rule_set_id(old)
         creator, text, game_string = reg.one(
-            "SELECT creator_id, text, game_string FROM rule_sets WHERE id = ?", (rid,))
+            "SELECT creator_id, text, game_string FROM rule_sets WHERE id = ?", (rid,)
+        )
         if game_string is not None:
-            raise RegistryError(f"{old!r} is a game named by its OpenSpiel game string; its "
-                                "name is the game")
+            raise RegistryError(f"{old!r} is a game named by its OpenSpiel game string; its name is the game")
         if creator is None:
-            raise RegistryError(f"{old!r} is a catalogue rule set (games/ttt/catalogue); its "
-                                "name cannot change")
+            raise RegistryError(
+                f"{old!r} is a catalogue rule set (games/ttt/catalogue); its name cannot change"
+            )
         _check_name_free(reg, new)
         record = json.loads(text)
         record["name"] = new
-        reg.db.execute("UPDATE rule_sets SET name = ?, text = ? WHERE id = ?",
-                       (new, ttt_rules.canonical_json(record), rid))
+        reg.db.execute(
+            "UPDATE rule_sets SET name = ?, text = ? WHERE id = ?",
+            (new, ttt_rules.canonical_json(record), rid),
+        )
 
 
 def rule_set_json(reg: Registry, name: str) -> dict:
     """The saved rule set ``name`` as its JSON object."""
-    text, game_string = reg.one("SELECT text, game_string FROM rule_sets WHERE id = ?",
-                                (reg.rule_set_id(name),))
+    text, game_string = reg.one(
+        "SELECT text, game_string FROM rule_sets WHERE id = ?", (reg.rule_set_id(name),)
+    )
     if game_string is not None:
-        raise RegistryError(f"{name!r} is a game named by its OpenSpiel game string, not a "
-                            "rule set")
+        raise RegistryError(f"{name!r} is a game named by its OpenSpiel game string, not a rule set")
     return json.loads(text)
 
 
@@ -110,15 +118,19 @@ def copy_rule_set(reg: Registry, user: str, name: str, new_name: str | None = No
 
 def list_rule_sets(reg: Registry, creator: str | None = None) -> list[dict]:
     """Every saved rule set (or ``creator``'s: "show all creations"), by name."""
-    sql = ("SELECT r.name, r.fingerprint, u.name, r.created, p.name FROM rule_sets r "
-           "LEFT JOIN users u ON u.id = r.creator_id "
-           "LEFT JOIN players p ON p.id = r.standard_player_id WHERE r.game_string IS NULL")
+    sql = (
+        "SELECT r.name, r.fingerprint, u.name, r.created, p.name FROM rule_sets r "
+        "LEFT JOIN users u ON u.id = r.creator_id "
+        "LEFT JOIN players p ON p.id = r.standard_player_id WHERE r.game_string IS NULL"
+    )
     args: tuple = ()
     if creator is not None:
         sql += " AND r.creator_id = ?"
         args = (reg.user_id(creator)[0],)
-    return [{"name": n, "fingerprint": f, "creator": c, "created": t, "standard_player": sp}
-            for n, f, c, t, sp in reg.query(sql + " ORDER BY r.name", args)]
+    return [
+        {"name": n, "fingerprint": f, "creator": c, "created": t, "standard_player": sp}
+        for n, f, c, t, sp in reg.query(sql + " ORDER BY r.name", args)
+    ]
 
 
 def creations(reg: Registry, creator: str) -> list[dict]:
@@ -133,16 +145,19 @@ class RegistrySource(ttt_rules.RuleSetSource):
         self.reg = reg
 
     def names(self) -> list[str]:
-        return [r[0] for r in self.reg.query(
-            "SELECT name FROM rule_sets WHERE game_string IS NULL ORDER BY name")]
+        return [
+            r[0] for r in self.reg.query("SELECT name FROM rule_sets WHERE game_string IS NULL ORDER BY name")
+        ]
 
     def __contains__(self, name) -> bool:
-        return isinstance(name, str) and self.reg.one(
-            "SELECT 1 FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,)) is not None
+        return (
+            isinstance(name, str)
+            and self.reg.one("SELECT 1 FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,))
+            is not None
+        )
 
     def read(self, name: str) -> str | None:
-        row = self.reg.one("SELECT text FROM rule_sets WHERE name = ? AND game_string IS NULL",
-                           (name,))
+        row = self.reg.one("SELECT text FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,))
         return row[0] if row else None
 
     def origin(self, name: str) -> str:

@@ -10,6 +10,7 @@ leaderboards and refused as duplicates like any saved rule set, so the
 database holds them too (without a creator); a rule set added to
 games/ttt/catalogue later is copied in the next time a registry opens.
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -43,8 +44,7 @@ class Registry:
     lets the connection move between threads (the web app's pool lends each
     open registry to one request at a time instead of opening one per request)."""
 
-    def __init__(self, path: str | os.PathLike | None = None, seed: bool = True,
-                 shared: bool = False):
+    def __init__(self, path: str | os.PathLike | None = None, seed: bool = True, shared: bool = False):
         self.path = Path(path) if path is not None else _db.default_path()
         self.db = _db.connect(self.path, shared=shared)
         self.db.row_factory = None
@@ -54,6 +54,7 @@ class Registry:
     # -- life cycle
     def close(self) -> None:
         from registry.rulesets import detach
+
         detach(self)
         self.db.close()
 
@@ -84,24 +85,22 @@ class Registry:
     def rule_set_id(self, name: str) -> int:
         row = self.one("SELECT id FROM rule_sets WHERE name = ?", (name,))
         if row is None:
-            raise RegistryError(f"unknown rule set {name!r}; list them with `python -m registry "
-                                f"list`")
+            raise RegistryError(f"unknown rule set {name!r}; list them with `python -m registry list`")
         return row[0]
 
     def universe_id(self, name: str) -> int:
         row = self.one("SELECT id FROM universes WHERE name = ?", (name,))
         if row is None:
-            raise RegistryError(f"unknown universe {name!r}; known universes: "
-                                f"{self._names('universes')}")
+            raise RegistryError(f"unknown universe {name!r}; known universes: {self._names('universes')}")
         return row[0]
 
     def player(self, name: str) -> sqlite3.Row:
         """The player row (id, name, kind, user_id, universe_id, spec)."""
-        row = self.one("SELECT id, name, kind, user_id, universe_id, spec FROM players "
-                       "WHERE name = ?", (name,))
+        row = self.one(
+            "SELECT id, name, kind, user_id, universe_id, spec FROM players WHERE name = ?", (name,)
+        )
         if row is None:
-            raise RegistryError(f"unknown player {name!r}; list them with `python -m registry "
-                                f"players`")
+            raise RegistryError(f"unknown player {name!r}; list them with `python -m registry players`")
         return row
 
     def _names(self, table: str) -> str:
@@ -118,15 +117,17 @@ class Registry:
             return
         with self.transaction():
             stamp = now()
-            self.db.execute("INSERT OR IGNORE INTO universes (name, created) VALUES (?, ?)",
-                            (PUBLIC, stamp))
-            self.db.execute("INSERT OR IGNORE INTO players (name, kind, spec, created) "
-                            "VALUES (?, 'random', ?, ?)", (RANDOM, RANDOM_SPEC, stamp))
-            self.db.execute("INSERT OR IGNORE INTO players (name, kind, created) "
-                            "VALUES (?, 'chaos', ?)", (CHAOS, stamp))
+            self.db.execute("INSERT OR IGNORE INTO universes (name, created) VALUES (?, ?)", (PUBLIC, stamp))
+            self.db.execute(
+                "INSERT OR IGNORE INTO players (name, kind, spec, created) VALUES (?, 'random', ?, ?)",
+                (RANDOM, RANDOM_SPEC, stamp),
+            )
+            self.db.execute(
+                "INSERT OR IGNORE INTO players (name, kind, created) VALUES (?, 'chaos', ?)", (CHAOS, stamp)
+            )
             for name, rs in sorted(catalogue.items()):
                 self.db.execute(
                     "INSERT OR IGNORE INTO rule_sets (name, canonical, fingerprint, text, created) "
                     "VALUES (?, ?, ?, ?, ?)",
-                    (name, rs.canonical, rs.fingerprint, ttt_rules.canonical_json(rs.to_json()),
-                     stamp))
+                    (name, rs.canonical, rs.fingerprint, ttt_rules.canonical_json(rs.to_json()), stamp),
+                )

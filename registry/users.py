@@ -4,6 +4,7 @@ Why anyone may create a Creator but only an Admin may grant Trainer or Admin:
 the roles are permissions (quota, benchmarks, renames); the very first user of
 a fresh database may take any role, or no one could ever become Admin.
 """
+
 from __future__ import annotations
 
 from registry.errors import RegistryError
@@ -16,10 +17,16 @@ CREATOR_QUOTA = 15
 
 def check_player_name(name) -> None:
     """Users and players share one namespace of display names."""
-    if not isinstance(name, str) or not name or len(name) > 64 or any(c.isspace() for c in name) \
-            or any(c in name for c in "*(),=:/\\"):
-        raise RegistryError(f"name {name!r} is not allowed: 1-64 characters, no whitespace and "
-                            "none of * ( ) , = : / \\")
+    if (
+        not isinstance(name, str)
+        or not name
+        or len(name) > 64
+        or any(c.isspace() for c in name)
+        or any(c in name for c in "*(),=:/\\")
+    ):
+        raise RegistryError(
+            f"name {name!r} is not allowed: 1-64 characters, no whitespace and none of * ( ) , = : / \\"
+        )
 
 
 def add_user(reg: Registry, name: str, role: str = "creator", by: str | None = None) -> int:
@@ -32,22 +39,30 @@ def add_user(reg: Registry, name: str, role: str = "creator", by: str | None = N
     with reg.transaction():
         if role != "creator" and reg.one("SELECT count(*) FROM users")[0] > 0:
             if by is None or reg.user_id(by)[1] != "admin":
-                raise RegistryError(f"only an Admin may create a {role.title()} (acting user: "
-                                    f"{by or 'none'}; give --as ADMIN)")
-        if reg.one("SELECT 1 FROM players WHERE name = ?", (name,)) or \
-                reg.one("SELECT 1 FROM users WHERE name = ?", (name,)):
+                raise RegistryError(
+                    f"only an Admin may create a {role.title()} (acting user: "
+                    f"{by or 'none'}; give --as ADMIN)"
+                )
+        if reg.one("SELECT 1 FROM players WHERE name = ?", (name,)) or reg.one(
+            "SELECT 1 FROM users WHERE name = ?", (name,)
+        ):
             raise RegistryError(f"the name {name!r} is taken")
         stamp = now()
-        user = reg.db.execute("INSERT INTO users (name, role, created) VALUES (?, ?, ?)",
-                              (name, role, stamp)).lastrowid
-        reg.db.execute("INSERT INTO players (name, kind, user_id, universe_id, created) "
-                       "VALUES (?, 'human', ?, ?, ?)", (name, user, reg.universe_id(PUBLIC), stamp))
+        user = reg.db.execute(
+            "INSERT INTO users (name, role, created) VALUES (?, ?, ?)", (name, role, stamp)
+        ).lastrowid
+        reg.db.execute(
+            "INSERT INTO players (name, kind, user_id, universe_id, created) VALUES (?, 'human', ?, ?, ?)",
+            (name, user, reg.universe_id(PUBLIC), stamp),
+        )
     return user
 
 
 def list_users(reg: Registry) -> list[dict]:
-    rows = reg.query("SELECT u.name, u.role, (SELECT count(*) FROM rule_sets r WHERE "
-                     "r.creator_id = u.id) FROM users u ORDER BY u.name")
+    rows = reg.query(
+        "SELECT u.name, u.role, (SELECT count(*) FROM rule_sets r WHERE "
+        "r.creator_id = u.id) FROM users u ORDER BY u.name"
+    )
     return [{"name": n, "role": r, "rule_sets": c} for n, r, c in rows]
 
 
@@ -66,13 +81,15 @@ def select_universe(reg: Registry, user: str, universe: str) -> None:
     by the user")."""
     with reg.transaction():
         uid, _ = reg.user_id(user)
-        reg.db.execute("UPDATE users SET selected_universe_id = ? WHERE id = ?",
-                       (reg.universe_id(universe), uid))
+        reg.db.execute(
+            "UPDATE users SET selected_universe_id = ? WHERE id = ?", (reg.universe_id(universe), uid)
+        )
 
 
 def selected_universe(reg: Registry, user: str) -> str:
     """The universe ``user`` selected most recently; Public if none yet."""
     uid, _ = reg.user_id(user)
-    row = reg.one("SELECT v.name FROM users u JOIN universes v ON v.id = u.selected_universe_id "
-                  "WHERE u.id = ?", (uid,))
+    row = reg.one(
+        "SELECT v.name FROM users u JOIN universes v ON v.id = u.selected_universe_id WHERE u.id = ?", (uid,)
+    )
     return row[0] if row else PUBLIC

@@ -9,6 +9,7 @@ benchmarks of several databases in turn. A remote worker must see the database
 under the same path (a shared file system). Connections are per thread
 (sqlite3 refuses to share one across threads) and per path.
 """
+
 from __future__ import annotations
 
 import os

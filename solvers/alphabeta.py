@@ -6,6 +6,7 @@ iteration's table moves order the next, stop when the time is up (keeping the
 last finished iteration), and stop early once an iteration was exact, i.e.
 the game tree below the root was exhausted and the value is proven.
 """
+
 from __future__ import annotations
 
 import time
@@ -15,17 +16,33 @@ from solvers._alphabeta import Searcher, SearchTimeout  # noqa: F401  (re-export
 from solvers.generic import INSTEAD
 
 
-def make_searcher(game, core, root_player: int = 0, *, symmetry: bool = True,
-                  tt_log2: int = 22, eval_playouts: int = 8, seed: int = 0) -> Searcher:
+def make_searcher(
+    game,
+    core,
+    root_player: int = 0,
+    *,
+    symmetry: bool = True,
+    tt_log2: int = 22,
+    eval_playouts: int = 8,
+    seed: int = 0,
+) -> Searcher:
     """A kernel searcher with the game's utility bounds."""
     require_perfect_information(game, "alpha-beta (solvers.alphabeta)", INSTEAD)
-    return Searcher(core, root_player, game.min_utility(), game.max_utility(), symmetry,
-                    tt_log2, eval_playouts, seed)
+    return Searcher(
+        core, root_player, game.min_utility(), game.max_utility(), symmetry, tt_log2, eval_playouts, seed
+    )
 
 
-def iterative_deepening(game, core, *, max_depth: int = 0, time_limit: float = 0.0,
-                        searcher: Searcher | None = None, seed: int = 0,
-                        tt_log2: int = 22) -> dict:
+def iterative_deepening(
+    game,
+    core,
+    *,
+    max_depth: int = 0,
+    time_limit: float = 0.0,
+    searcher: Searcher | None = None,
+    seed: int = 0,
+    tt_log2: int = 22,
+) -> dict:
     """Best move of ``core``'s mover by iterative deepening.
 
     ``max_depth`` 0 means no depth limit (then a time limit is what stops an
@@ -47,7 +64,7 @@ def iterative_deepening(game, core, *, max_depth: int = 0, time_limit: float = 0
     side = searcher.side_of(player)
     best = None
     depth = 0
-    limit = max_depth if max_depth > 0 else 10 ** 6
+    limit = max_depth if max_depth > 0 else 10**6
     while depth < limit:
         depth += 1
         value, move, _, exact, completed = searcher.root_moves(core, depth, deadline=deadline)
@@ -61,9 +78,15 @@ def iterative_deepening(game, core, *, max_depth: int = 0, time_limit: float = 0
             break
         if deadline and time.monotonic() >= deadline:
             break
-    if best is None:                # not even one move finished: any legal move
+    if best is None:  # not even one move finished: any legal move
         best = (0.0, core.legal_action_list()[0], 0, False)
     mover_value, move, depth, exact = best
-    return {"value": mover_value if side == 0 else -mover_value, "mover_value": mover_value,
-            "best_move": int(move), "best_move_string": core.action_string(player, move),
-            "depth": depth, "exact": bool(exact), "nodes": int(searcher.nodes - nodes0)}
+    return {
+        "value": mover_value if side == 0 else -mover_value,
+        "mover_value": mover_value,
+        "best_move": int(move),
+        "best_move_string": core.action_string(player, move),
+        "depth": depth,
+        "exact": bool(exact),
+        "nodes": int(searcher.nodes - nodes0),
+    }

@@ -8,6 +8,7 @@ comes first; positions it can search to the end are played perfectly.
 Tournaments and studies build it by name through the catalogue of agents
 (``agents.make_bot("alphabeta:depth=4", game, player, seed)``).
 """
+
 from __future__ import annotations
 
 import math
@@ -26,15 +27,24 @@ class AlphaBetaBot(pyspiel.Bot):
     """Iterative-deepening alpha-beta; ties among equally valued moves are
     broken by the seeded generator, so two seeds give different games."""
 
-    def __init__(self, game, player: int, depth: int = 0, time_limit: float = 0.0,
-                 seed: int = 0, tt_log2: int = 20, eval_playouts: int = 8):
+    def __init__(
+        self,
+        game,
+        player: int,
+        depth: int = 0,
+        time_limit: float = 0.0,
+        seed: int = 0,
+        tt_log2: int = 20,
+        eval_playouts: int = 8,
+    ):
         pyspiel.Bot.__init__(self)
         if depth < 0:
             raise ValueError(f"depth must be >= 0 (0: no limit), got {depth}")
         # ``not x >= 0`` also catches NaN, a time limit that would never run out
         if not (time_limit >= 0 and math.isfinite(time_limit)):
-            raise ValueError(f"time_limit must be a finite number of seconds >= 0 (0: no limit), "
-                             f"got {time_limit}")
+            raise ValueError(
+                f"time_limit must be a finite number of seconds >= 0 (0: no limit), got {time_limit}"
+            )
         if depth == 0 and time_limit == 0:
             raise ValueError("give the bot a depth, a time_limit, or both")
         # the kernel searcher is made at the first move: refuse what it would refuse now
@@ -77,10 +87,17 @@ class AlphaBetaBot(pyspiel.Bot):
 
     def _core_step(self, core):
         if self._searcher is None:
-            self._searcher = make_searcher(self._game, core, self._player, tt_log2=self._tt_log2,
-                                           eval_playouts=self._eval_playouts, seed=self._seed)
-        info = iterative_deepening(self._game, core, max_depth=self._depth,
-                                   time_limit=self._time_limit, searcher=self._searcher)
+            self._searcher = make_searcher(
+                self._game,
+                core,
+                self._player,
+                tt_log2=self._tt_log2,
+                eval_playouts=self._eval_playouts,
+                seed=self._seed,
+            )
+        info = iterative_deepening(
+            self._game, core, max_depth=self._depth, time_limit=self._time_limit, searcher=self._searcher
+        )
         if info["depth"] == 0:
             return info["best_move"]
         # break ties at the depth reached: every move as good as the best
@@ -90,8 +107,9 @@ class AlphaBetaBot(pyspiel.Bot):
         return self._rng.choice(sorted(ties)) if ties else info["best_move"]
 
     def _generic_step(self, state, legal):
-        searcher = PySearcher(self._game, self._player, eval_playouts=self._eval_playouts,
-                              seed=self._rng.randrange(1 << 30))
+        searcher = PySearcher(
+            self._game, self._player, eval_playouts=self._eval_playouts, seed=self._rng.randrange(1 << 30)
+        )
         deadline = time.perf_counter() + self._time_limit if self._time_limit > 0 else 0.0
         maximise = searcher._maximising(state.current_player())
         sign = 1.0 if maximise else -1.0
@@ -116,4 +134,3 @@ class AlphaBetaBot(pyspiel.Bot):
                 break
             searcher.inexact = 0
         return self._rng.choice(best_moves)
-

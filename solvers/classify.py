@@ -72,6 +72,7 @@ Anything else is "other" with a reason; classification never guesses, and
 where a definition needs what the table does not hold the answer is
 "not checkable".
 """
+
 from __future__ import annotations
 
 import itertools
@@ -81,18 +82,32 @@ import numpy as np
 
 from solvers.normal_form import Decision, NormalFormGame, pure_equilibria
 
-__all__ = ["Classification", "classify", "classify_tree", "tree_from_openspiel",
-           "REPRODUCES", "reproduces", "NAMED", "classify_named", "classify_blotto", "classify_beauty_contest",
-           "classify_common_pool", "classify_public_goods", "classify_trolley", "classify_hide_and_seek", "classify_trend_setting",
-           "classify_investment"]
+__all__ = [
+    "Classification",
+    "classify",
+    "classify_tree",
+    "tree_from_openspiel",
+    "REPRODUCES",
+    "reproduces",
+    "NAMED",
+    "classify_named",
+    "classify_blotto",
+    "classify_beauty_contest",
+    "classify_common_pool",
+    "classify_public_goods",
+    "classify_trolley",
+    "classify_hide_and_seek",
+    "classify_trend_setting",
+    "classify_investment",
+]
 
 TOL = 1e-9
 
 
 @dataclass(frozen=True)
 class Classification:
-    label: str          # one of the names in this module's docstring, or "other"
-    reason: str         # the ordinal facts that decided it
+    label: str  # one of the names in this module's docstring, or "other"
+    reason: str  # the ordinal facts that decided it
 
 
 #: For each economic game of games/ttt/dilemmas.py, the labels whose structure
@@ -128,9 +143,15 @@ REPRODUCES = {
 #: trend setting (the minority game), the beauty contest and the common pool for any number,
 #: the trolley dilemma for three or more (a chooser and two groups). A three-player hide and
 #: seek or battle of the sexes has no definition here.
-_PLAYERS = {"public-goods": range(3, 100), "volunteers-dilemma": range(3, 100), "coordination": range(2, 100),
-            "trend-setting": range(2, 100), "beauty-contest": range(2, 100),
-            "common-pool-resource": range(2, 100), "trolley": range(3, 100)}
+_PLAYERS = {
+    "public-goods": range(3, 100),
+    "volunteers-dilemma": range(3, 100),
+    "coordination": range(2, 100),
+    "trend-setting": range(2, 100),
+    "beauty-contest": range(2, 100),
+    "common-pool-resource": range(2, 100),
+    "trolley": range(3, 100),
+}
 _NAMED_ONLY = ("colonel-blotto", "beauty-contest", "common-pool-resource", "trolley")
 
 
@@ -151,6 +172,7 @@ def reproduces(encodes: str, label: str, players: int = 2) -> str:
 
 
 # --------------------------------------------------------------------------- one-shot games
+
 
 def _constant_sum(g: NormalFormGame) -> bool:
     sums = g.payoffs.sum(axis=0)
@@ -181,10 +203,14 @@ def classify(g: NormalFormGame) -> Classification:
     again = _classify(reduced)
     if again.label in ("other", "zero-sum-cycle") and found.label == "zero-sum-cycle":
         return found
-    removed = "; ".join(f"player {p}: {sorted(set(range(n)) - set(k))}"
-                        for p, (n, k) in enumerate(zip(g.shape, kept)) if len(k) < n)
-    return Classification(again.label, f"{again.reason} (after removing weakly dominated or duplicate "
-                                       f"strategies {removed})")
+    removed = "; ".join(
+        f"player {p}: {sorted(set(range(n)) - set(k))}"
+        for p, (n, k) in enumerate(zip(g.shape, kept))
+        if len(k) < n
+    )
+    return Classification(
+        again.label, f"{again.reason} (after removing weakly dominated or duplicate strategies {removed})"
+    )
 
 
 def _classify(g: NormalFormGame) -> Classification:
@@ -209,8 +235,10 @@ def reduce_dominated(g: NormalFormGame, skip=()):
             mine = np.moveaxis(arr[p], p, 0).reshape(len(kept[p]), -1)
             for i in range(len(kept[p])):
                 others = [j for j in range(len(kept[p])) if j != i]
-                if any(np.all(mine[j] >= mine[i] - TOL) and (np.any(mine[j] > mine[i] + TOL) or j < i)
-                       for j in others):
+                if any(
+                    np.all(mine[j] >= mine[i] - TOL) and (np.any(mine[j] > mine[i] + TOL) or j < i)
+                    for j in others
+                ):
                     arr = np.delete(arr, i, axis=p + 1)
                     del kept[p][i]
                     changed = True
@@ -222,17 +250,21 @@ def _classify2(g: NormalFormGame, eqs) -> Classification:
     a, b = g.payoffs[0], g.payoffs[1]
     rows, cols = a.shape
     if np.allclose(a, b, atol=TOL) and len(eqs) >= 2:
-        return Classification("coordination", f"identical payoffs for both players, {len(eqs)} pure "
-                                              "equilibria")
+        return Classification(
+            "coordination", f"identical payoffs for both players, {len(eqs)} pure equilibria"
+        )
     if _constant_sum(g):
         if not eqs and (rows, cols) == (2, 2):
             return Classification("matching-pennies", "2x2 constant-sum without a pure equilibrium")
         if not eqs and _symmetric2(a, b) and rows == 3 and _is_cycle(a):
-            return Classification("rock-paper-scissors", "symmetric zero-sum 3x3, each strategy beats "
-                                                         "exactly one and loses to exactly one")
+            return Classification(
+                "rock-paper-scissors",
+                "symmetric zero-sum 3x3, each strategy beats exactly one and loses to exactly one",
+            )
         if not eqs and _symmetric2(a, b):
-            return Classification("zero-sum-cycle", f"symmetric constant-sum {rows}x{cols} without a "
-                                                    "pure equilibrium")
+            return Classification(
+                "zero-sum-cycle", f"symmetric constant-sum {rows}x{cols} without a pure equilibrium"
+            )
         return Classification("other", f"constant-sum {rows}x{cols} with {len(eqs)} pure equilibria")
     if (rows, cols) == (2, 2):
         for perm0, perm1 in itertools.product(((0, 1), (1, 0)), repeat=2):
@@ -241,12 +273,13 @@ def _classify2(g: NormalFormGame, eqs) -> Classification:
             if not _symmetric2(pa, pb):
                 continue
             r, s, t, p = pa[0, 0], pa[0, 1], pa[1, 0], pa[1, 1]
-            if r < p:                       # "cooperate" is the strategy whose mutual payoff is higher
+            if r < p:  # "cooperate" is the strategy whose mutual payoff is higher
                 continue
             facts = f"R={_fmt(r)}, S={_fmt(s)}, T={_fmt(t)}, P={_fmt(p)}"
             if t > r > p > s:
-                return Classification("prisoners-dilemma", f"symmetric, T > R > P > S ({facts}): "
-                                                           "defection dominant")
+                return Classification(
+                    "prisoners-dilemma", f"symmetric, T > R > P > S ({facts}): defection dominant"
+                )
             if r > t >= p > s:
                 return Classification("stag-hunt", f"symmetric, R > T >= P > S ({facts})")
             if t > r > s > p:
@@ -258,9 +291,11 @@ def _classify2(g: NormalFormGame, eqs) -> Classification:
             others = [pr for pr in g.profiles() if pr not in eqs]
             worse = all(g.payoffs[(p,) + pr] < min(u1[p], u2[p]) for pr in others for p in (0, 1))
             if opposed and worse:
-                return Classification("battle-of-the-sexes",
-                                      f"two pure equilibria {e1} {e2} ranked oppositely by the players; "
-                                      "every other profile is worse for both")
+                return Classification(
+                    "battle-of-the-sexes",
+                    f"two pure equilibria {e1} {e2} ranked oppositely by the players; "
+                    "every other profile is worse for both",
+                )
     return Classification("other", f"{rows}x{cols}, {len(eqs)} pure equilibria, no textbook ordering")
 
 
@@ -301,38 +336,50 @@ def _symmetric_counts(g: NormalFormGame):
 def _classify_n(g: NormalFormGame, eqs) -> Classification:
     n = g.num_players
     if all(np.allclose(g.payoffs[0], g.payoffs[p], atol=TOL) for p in range(n)) and len(eqs) >= 2:
-        return Classification("coordination", f"identical payoffs for all {n} players, {len(eqs)} pure "
-                                              "equilibria")
+        return Classification(
+            "coordination", f"identical payoffs for all {n} players, {len(eqs)} pure equilibria"
+        )
     u = _symmetric_counts(g)
     if u is None:
-        return Classification("other", f"{n} players, strategies {list(g.shape)}: not a symmetric "
-                                       "two-strategy game")
-    for c in (0, 1):                       # c: "contribute" / "volunteer"
+        return Classification(
+            "other", f"{n} players, strategies {list(g.shape)}: not a symmetric two-strategy game"
+        )
+    for c in (0, 1):  # c: "contribute" / "volunteer"
         d = 1 - c
+
         # number of others contributing when they play c: k if c == 1, else (n-1-k)
         def val(own, others_c):
             k = others_c if c == 1 else n - 1 - others_c
             return u[own][k]
+
         dominant = all(val(d, m) > val(c, m) + TOL for m in range(n))
         if dominant and val(c, n - 1) > val(d, 0) + TOL:
-            return Classification("public-goods",
-                                  f"{n}-player symmetric: not contributing strictly dominates, yet all "
-                                  f"contributing ({_fmt(val(c, n - 1))} each) beats none "
-                                  f"({_fmt(val(d, 0))} each)")
+            return Classification(
+                "public-goods",
+                f"{n}-player symmetric: not contributing strictly dominates, yet all "
+                f"contributing ({_fmt(val(c, n - 1))} each) beats none "
+                f"({_fmt(val(d, 0))} each)",
+            )
         bystander = {val(d, m) for m in range(1, n)}
         volunteer = {val(c, m) for m in range(n)}
         nobody = val(d, 0)
         if len(bystander) == 1 and len(volunteer) == 1:
             b, v = bystander.pop(), volunteer.pop()
             if b > v > nobody:
-                return Classification("volunteers-dilemma",
-                                      f"{n}-player symmetric: bystander {_fmt(b)} > volunteer {_fmt(v)} > "
-                                      f"nobody volunteers {_fmt(nobody)}")
-    return Classification("other", f"{n}-player symmetric two-strategy game, {len(eqs)} pure equilibria, "
-                                   "neither public goods nor volunteer's dilemma")
+                return Classification(
+                    "volunteers-dilemma",
+                    f"{n}-player symmetric: bystander {_fmt(b)} > volunteer {_fmt(v)} > "
+                    f"nobody volunteers {_fmt(nobody)}",
+                )
+    return Classification(
+        "other",
+        f"{n}-player symmetric two-strategy game, {len(eqs)} pure equilibria, "
+        "neither public goods nor volunteer's dilemma",
+    )
 
 
 # --------------------------------------------------------------------------- sequential games
+
 
 def _is_leaf(node) -> bool:
     return isinstance(node, (tuple, list, np.ndarray))
@@ -356,40 +403,69 @@ def classify_tree(tree) -> Classification:
         totals = {round(float(v.sum()), 9) for v in vals}
         shares = {round(float(v[1]), 9) for v in vals}
         if len(vals) >= 2 and len(totals) == 1 and len(shares) >= 2:
-            return Classification("dictator", f"only player 0 moves, choosing among {len(vals)} splits of "
-                                              f"{totals.pop():g}")
+            return Classification(
+                "dictator", f"only player 0 moves, choosing among {len(vals)} splits of {totals.pop():g}"
+            )
         return Classification("other", "one move by player 0, but not a split of a constant total")
     # ultimatum: every child is player 1 choosing between two leaves, one the common disagreement point
-    if all(isinstance(k, Decision) and k.player == 1 and len(k.moves) == 2
-           and all(_is_leaf(x) for x in k.moves.values()) for k in kids) and len(kids) >= 2:
+    if (
+        all(
+            isinstance(k, Decision)
+            and k.player == 1
+            and len(k.moves) == 2
+            and all(_is_leaf(x) for x in k.moves.values())
+            for k in kids
+        )
+        and len(kids) >= 2
+    ):
         options = [[_leaf(x) for x in k.moves.values()] for k in kids]
         for reject in (0, 1):
             points = [o[reject] for o in options]
             if all(np.allclose(points[0], q) for q in points):
                 d = points[0]
                 accepts = [o[1 - reject] for o in options]
-                if all(x.sum() > d.sum() + TOL for x in accepts) and \
-                        all(x[1] >= d[1] - TOL for x in accepts) and any(x[1] > d[1] + TOL for x in accepts):
-                    return Classification("ultimatum", f"{len(kids)} offers, each accepted or rejected; "
-                                                       f"rejection gives {d.tolist()} after every offer")
+                if (
+                    all(x.sum() > d.sum() + TOL for x in accepts)
+                    and all(x[1] >= d[1] - TOL for x in accepts)
+                    and any(x[1] > d[1] + TOL for x in accepts)
+                ):
+                    return Classification(
+                        "ultimatum",
+                        f"{len(kids)} offers, each accepted or rejected; "
+                        f"rejection gives {d.tolist()} after every offer",
+                    )
     # trust: one leaf (keep out) and one player-1 decision between two leaves
     leaves = [k for k in kids if _is_leaf(k)]
     decisions = [k for k in kids if isinstance(k, Decision)]
-    if len(kids) == 2 and len(leaves) == 1 and len(decisions) == 1 and decisions[0].player == 1 \
-            and len(decisions[0].moves) == 2 and all(_is_leaf(x) for x in decisions[0].moves.values()):
+    if (
+        len(kids) == 2
+        and len(leaves) == 1
+        and len(decisions) == 1
+        and decisions[0].player == 1
+        and len(decisions[0].moves) == 2
+        and all(_is_leaf(x) for x in decisions[0].moves.values())
+    ):
         out = _leaf(leaves[0])
         x, y = (_leaf(v) for v in decisions[0].moves.values())
         for reward, betray in ((x, y), (y, x)):
-            if betray[1] > reward[1] + TOL and betray[0] < out[0] - TOL and reward[0] > out[0] + TOL \
-                    and reward.sum() > out.sum() + TOL:
-                return Classification("trust", f"keep out {out.tolist()}; after trust, reward "
-                                               f"{reward.tolist()} or betray {betray.tolist()}")
+            if (
+                betray[1] > reward[1] + TOL
+                and betray[0] < out[0] - TOL
+                and reward[0] > out[0] + TOL
+                and reward.sum() > out.sum() + TOL
+            ):
+                return Classification(
+                    "trust",
+                    f"keep out {out.tolist()}; after trust, reward "
+                    f"{reward.tolist()} or betray {betray.tolist()}",
+                )
     # centipede
     chain = _centipede_chain(tree)
     if chain is not None:
         return chain
-    return Classification("other", "perfect-information tree matching none of dictator, ultimatum, "
-                                   "trust, centipede")
+    return Classification(
+        "other", "perfect-information tree matching none of dictator, ultimatum, trust, centipede"
+    )
 
 
 def _centipede_chain(tree):
@@ -399,7 +475,7 @@ def _centipede_chain(tree):
             return None
         leaf = [v for v in node.moves.values() if _is_leaf(v)]
         rest = [v for v in node.moves.values() if not _is_leaf(v)]
-        if len(leaf) == 2:                       # the last decision: take or pass, both terminal
+        if len(leaf) == 2:  # the last decision: take or pass, both terminal
             takes.append((node.player, [_leaf(v) for v in node.moves.values()]))
             movers.append(node.player)
             break
@@ -422,9 +498,12 @@ def _centipede_chain(tree):
         mover = takes[i][0]
         if not line[i][mover] > line[i + 1][mover] + TOL:
             return None
-    return Classification("centipede", f"{len(movers)} alternating take-or-pass decisions; the total grows "
-                                       f"{totals[0]:g} -> {totals[-1]:g}, and each mover does better taking "
-                                       "than letting the next take")
+    return Classification(
+        "centipede",
+        f"{len(movers)} alternating take-or-pass decisions; the total grows "
+        f"{totals[0]:g} -> {totals[-1]:g}, and each mover does better taking "
+        "than letting the next take",
+    )
 
 
 def tree_from_openspiel(game, max_nodes: int = 10_000):
@@ -432,6 +511,7 @@ def tree_from_openspiel(game, max_nodes: int = 10_000):
     ``Decision`` tree (actions labelled by their strings), or None when it has
     chance, is not perfect-information, or exceeds ``max_nodes``."""
     import pyspiel
+
     if game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
         return None
     count = [0]
@@ -445,8 +525,10 @@ def tree_from_openspiel(game, max_nodes: int = 10_000):
         if state.is_chance_node():
             raise ValueError
         p = state.current_player()
-        return Decision(p, {state.action_to_string(p, a): build(state.child(a))
-                            for a in state.legal_actions()})
+        return Decision(
+            p, {state.action_to_string(p, a): build(state.child(a)) for a in state.legal_actions()}
+        )
+
     try:
         return build(game.new_initial_state())
     except (OverflowError, ValueError):
@@ -459,7 +541,6 @@ def permuted(g: NormalFormGame, perms) -> NormalFormGame:
     for p, perm in enumerate(perms):
         arr = np.take(arr, perm, axis=p + 1)
     return NormalFormGame(arr)
-
 
 
 # --------------------------------------------------------------------------- games named by more than payoff order
@@ -525,9 +606,12 @@ def classify_blotto(g: NormalFormGame, allocations, permuted: bool = False) -> C
     the table alone Blotto is one symmetric zero-sum game among many: without
     ``allocations`` the answer is "not checkable"."""
     from itertools import permutations
+
     if allocations is None:
-        return Classification(NOT_CHECKABLE, "Colonel Blotto is defined by what each strategy allocates; "
-                                             "the table alone cannot say")
+        return Classification(
+            NOT_CHECKABLE,
+            "Colonel Blotto is defined by what each strategy allocates; the table alone cannot say",
+        )
     if g.num_players != 2:
         return Classification("other", f"{g.num_players} players; Colonel Blotto has two")
     fields = {len(a) for side in allocations for a in side}
@@ -537,15 +621,20 @@ def classify_blotto(g: NormalFormGame, allocations, permuted: bool = False) -> C
     for p, side in enumerate(allocations):
         budgets = {sum(a) for a in side}
         if len(budgets) != 1:
-            return Classification("other", f"player {p}'s strategies spend different budgets {sorted(budgets)}")
+            return Classification(
+                "other", f"player {p}'s strategies spend different budgets {sorted(budgets)}"
+            )
         budget = budgets.pop()
         keys = [tuple(sorted(a)) if permuted else tuple(a) for a in side]
         every = {c for c in itertools.product(range(budget + 1), repeat=n) if sum(c) == budget}
         if permuted:
             every = {tuple(sorted(c)) for c in every}
         if len(set(keys)) != len(keys) or set(keys) != every:
-            return Classification("other", f"player {p}'s strategies are not every allocation of its budget "
-                                           f"{budget} to {n} battlefields, each once")
+            return Classification(
+                "other",
+                f"player {p}'s strategies are not every allocation of its budget "
+                f"{budget} to {n} battlefields, each once",
+            )
     if not _constant_sum(g):
         return Classification("other", "not zero-sum")
 
@@ -559,14 +648,23 @@ def classify_blotto(g: NormalFormGame, allocations, permuted: bool = False) -> C
                 else:
                     out[i, j] = blotto_payoff(a, b, rule)
         return out
-    for rule, words in (("majority", "the player winning more battlefields wins (Borel)"),
-                        ("count", "battlefields won minus lost (Roberson)")):
+
+    for rule, words in (
+        ("majority", "the player winning more battlefields wins (Borel)"),
+        ("count", "battlefields won minus lost (Roberson)"),
+    ):
         if _affine_match(g.payoffs[0], textbook(rule)):
-            return Classification("colonel-blotto", f"every allocation of the budgets to {n} battlefields"
-                                  + (" (in random order)" if permuted else "")
-                                  + f"; zero-sum; payoffs are {words}, up to unit and zero")
-    return Classification("other", f"allocations to {n} battlefields, but the payoffs are neither Blotto rule "
-                                   "(majority of battlefields, or battlefields won minus lost)")
+            return Classification(
+                "colonel-blotto",
+                f"every allocation of the budgets to {n} battlefields"
+                + (" (in random order)" if permuted else "")
+                + f"; zero-sum; payoffs are {words}, up to unit and zero",
+            )
+    return Classification(
+        "other",
+        f"allocations to {n} battlefields, but the payoffs are neither Blotto rule "
+        "(majority of battlefields, or battlefields won minus lost)",
+    )
 
 
 def beauty_contest_payoffs(numbers_profile, p: float) -> np.ndarray:
@@ -626,10 +724,16 @@ def classify_beauty_contest(g: NormalFormGame, numbers) -> Classification:
         d = np.abs(x - p * mean[:, None])
         won = d <= d.min(axis=1, keepdims=True) + TOL
         if _winners_match(table, won):
-            return Classification("beauty-contest", f"{n} players naming numbers; in every profile the winners "
-                                                    f"are those closest to p times the mean, p = {p:.4g}")
-    return Classification("other", f"{n} players naming numbers, but for no p in (0, 1) do the winners of the "
-                                   "table's profiles match those closest to p times the mean")
+            return Classification(
+                "beauty-contest",
+                f"{n} players naming numbers; in every profile the winners "
+                f"are those closest to p times the mean, p = {p:.4g}",
+            )
+    return Classification(
+        "other",
+        f"{n} players naming numbers, but for no p in (0, 1) do the winners of the "
+        "table's profiles match those closest to p times the mean",
+    )
 
 
 def classify_common_pool(g: NormalFormGame, quantities) -> Classification:
@@ -662,8 +766,9 @@ def classify_common_pool(g: NormalFormGame, quantities) -> Classification:
             shape[o] = len(qs)
             more = np.broadcast_to((qs > TOL).reshape(shape), steps.shape)
             if np.any(steps[more] > TOL):
-                return Classification("other", f"player {p} gains when player {o} takes more: no negative "
-                                               "externality")
+                return Classification(
+                    "other", f"player {p} gains when player {o} takes more: no negative externality"
+                )
             falls = falls or bool(np.any(steps[more] < -TOL))
     if not falls:
         return Classification("other", "no player ever loses when another takes more: no shared pool")
@@ -673,17 +778,22 @@ def classify_common_pool(g: NormalFormGame, quantities) -> Classification:
     welfare = g.payoffs.sum(axis=0)
     best = welfare.max()
     optima = [pr for pr in g.profiles() if welfare[pr] >= best - TOL]
-    total = lambda pr: sum(q[p][i] for p, i in enumerate(pr))   # noqa: E731
+    total = lambda pr: sum(q[p][i] for p, i in enumerate(pr))  # noqa: E731
     most_optimal = max(total(pr) for pr in optima)
     for e in eqs:
         if not (total(e) > most_optimal + TOL and welfare[e] < best - TOL):
-            return Classification("other", f"equilibrium {e} takes {total(e):g} in total against the optimum's "
-                                           f"{most_optimal:g}, welfare {welfare[e]:g} against {best:g}: no "
-                                           "over-appropriation")
-    return Classification("common-pool-resource",
-                          f"taking more never helps the others; all {len(eqs)} pure equilibria take more "
-                          f"(at least {min(total(e) for e in eqs):g}) than the optimum ({most_optimal:g}) and "
-                          f"earn less in total ({max(welfare[e] for e in eqs):g} < {best:g})")
+            return Classification(
+                "other",
+                f"equilibrium {e} takes {total(e):g} in total against the optimum's "
+                f"{most_optimal:g}, welfare {welfare[e]:g} against {best:g}: no "
+                "over-appropriation",
+            )
+    return Classification(
+        "common-pool-resource",
+        f"taking more never helps the others; all {len(eqs)} pure equilibria take more "
+        f"(at least {min(total(e) for e in eqs):g}) than the optimum ({most_optimal:g}) and "
+        f"earn less in total ({max(welfare[e] for e in eqs):g} < {best:g})",
+    )
 
 
 def _drop_outcome_duplicates(g: NormalFormGame, p: int):
@@ -721,26 +831,37 @@ def classify_trolley(g: NormalFormGame, inaction=None) -> Classification:
             reduced, kept = r, k
             break
     if reduced is None:
-        return Classification("other", f"strategies {list(g.shape)}: no player is left choosing alone between two "
-                                       "outcomes once the others' duplicate and dominated strategies are removed")
+        return Classification(
+            "other",
+            f"strategies {list(g.shape)}: no player is left choosing alone between two "
+            "outcomes once the others' duplicate and dominated strategies are removed",
+        )
     idx = [tuple(k if p == c else 0 for p in range(g.num_players)) for k in (0, 1)]
     u = [reduced.payoffs[(slice(None),) + i] for i in idx]
     if abs(u[0][c] - u[1][c]) > TOL:
-        return Classification("other", f"player {c}'s choice changes its own payoff ({_fmt(u[0][c])} vs "
-                                       f"{_fmt(u[1][c])}): not a bystander's dilemma")
+        return Classification(
+            "other",
+            f"player {c}'s choice changes its own payoff ({_fmt(u[0][c])} vs "
+            f"{_fmt(u[1][c])}): not a bystander's dilemma",
+        )
     harmed = [[p for p in range(g.num_players) if p != c and u[k][p] < u[1 - k][p] - TOL] for k in (0, 1)]
     if not harmed[0] or not harmed[1]:
-        return Classification("other", f"one of player {c}'s choices harms nobody the other spares "
-                                       f"(harmed: {harmed[0]} / {harmed[1]})")
+        return Classification(
+            "other",
+            f"one of player {c}'s choices harms nobody the other spares (harmed: {harmed[0]} / {harmed[1]})",
+        )
     if len(harmed[0]) == len(harmed[1]):
         return Classification("other", f"both choices harm {len(harmed[0])} players: no fewer to sacrifice")
     big = 0 if len(harmed[0]) > len(harmed[1]) else 1
     orig = [kept[c][k] for k in (0, 1)]
-    facts = (f"player {c} chooses alone, indifferent itself; strategy {orig[big]} harms players {harmed[big]}, "
-             f"strategy {orig[1 - big]} harms {harmed[1 - big]}")
+    facts = (
+        f"player {c} chooses alone, indifferent itself; strategy {orig[big]} harms players {harmed[big]}, "
+        f"strategy {orig[1 - big]} harms {harmed[1 - big]}"
+    )
     if inaction is None:
-        return Classification("trolley", facts + f" (that strategy {orig[big]} is the inaction is not checkable "
-                                                 "from the table)")
+        return Classification(
+            "trolley", facts + f" (that strategy {orig[big]} is the inaction is not checkable from the table)"
+        )
     if tuple(inaction) != (c, orig[big]):
         return Classification("other", facts + f"; but the inaction is {tuple(inaction)}: acting harms more")
     return Classification("trolley", facts + "; doing nothing harms the larger group")
@@ -759,13 +880,19 @@ def classify_hide_and_seek(g: NormalFormGame) -> Classification:
     the same payoff. Matching pennies is the n = 2 case. Three or more players
     (several hiders) have no definition here: "not checkable"."""
     if g.num_players != 2:
-        return Classification(NOT_CHECKABLE, f"{g.num_players} players: hide and seek is defined here for one "
-                                             "hider and one seeker")
+        return Classification(
+            NOT_CHECKABLE,
+            f"{g.num_players} players: hide and seek is defined here for one hider and one seeker",
+        )
     if not _constant_sum(g) or g.shape[0] != g.shape[1] or g.shape[0] < 2:
-        return Classification("other", f"{g.shape[0]}x{g.shape[1]}" + ("" if _constant_sum(g) else ", not zero-sum")
-                              + ": hide and seek is an n x n zero-sum game")
+        return Classification(
+            "other",
+            f"{g.shape[0]}x{g.shape[1]}"
+            + ("" if _constant_sum(g) else ", not zero-sum")
+            + ": hide and seek is an n x n zero-sum game",
+        )
     for seeker in (0, 1):
-        s = g.payoffs[seeker] if seeker == 1 else g.payoffs[0].T      # rows: hider's places, columns: seeker's
+        s = g.payoffs[seeker] if seeker == 1 else g.payoffs[0].T  # rows: hider's places, columns: seeker's
         found = []
         for h in range(s.shape[0]):
             top = np.flatnonzero(s[h] >= s[h].max() - TOL)
@@ -775,10 +902,15 @@ def classify_hide_and_seek(g: NormalFormGame) -> Classification:
         miss = np.ones_like(s, dtype=bool)
         miss[np.arange(len(found)), found] = False
         if np.ptp(s[miss]) <= TOL and all(s[h, found[h]] > s[miss][0] + TOL for h in range(len(found))):
-            return Classification("hide-and-seek", f"zero-sum {s.shape[0]}x{s.shape[0]}: player {seeker} scores "
-                                                   "exactly where it finds player "
-                                                   f"{1 - seeker}, and every miss pays the same")
-    return Classification("other", "zero-sum and square, but no player scores exactly where it meets the other")
+            return Classification(
+                "hide-and-seek",
+                f"zero-sum {s.shape[0]}x{s.shape[0]}: player {seeker} scores "
+                "exactly where it finds player "
+                f"{1 - seeker}, and every miss pays the same",
+            )
+    return Classification(
+        "other", "zero-sum and square, but no player scores exactly where it meets the other"
+    )
 
 
 def classify_trend_setting(g: NormalFormGame) -> Classification:
@@ -797,12 +929,13 @@ def classify_trend_setting(g: NormalFormGame) -> Classification:
     n = g.num_players
     k = g.shape[0]
     if n < 2 or any(s != k for s in g.shape) or k < 2:
-        return Classification("other", f"strategies {list(g.shape)}: the minority game gives every player the "
-                                       "same options")
+        return Classification(
+            "other", f"strategies {list(g.shape)}: the minority game gives every player the same options"
+        )
     strict = False
     for prof in g.profiles():
         for p in range(n):
-            others = prof[:p] + prof[p + 1:]
+            others = prof[:p] + prof[p + 1 :]
             # symmetric: the payoff depends on (own option, multiset of the others' options) only
             for perm in set(itertools.permutations(others)):
                 twin = perm[:p] + (prof[p],) + perm[p:]
@@ -812,22 +945,29 @@ def classify_trend_setting(g: NormalFormGame) -> Classification:
                 swapped = list(prof)
                 swapped[p], swapped[p + 1] = swapped[p + 1], swapped[p]
                 if abs(g.payoffs[(p + 1,) + tuple(swapped)] - g.payoffs[(p,) + prof]) > TOL:
-                    return Classification("other", "players in the same place are paid differently: not "
-                                                   "symmetric")
+                    return Classification(
+                        "other", "players in the same place are paid differently: not symmetric"
+                    )
             counts = [others.count(a) for a in range(k)]
             for a in range(k):
                 for b in range(k):
                     if counts[a] < counts[b]:
-                        ua = g.payoffs[(p,) + prof[:p] + (a,) + prof[p + 1:]]
-                        ub = g.payoffs[(p,) + prof[:p] + (b,) + prof[p + 1:]]
+                        ua = g.payoffs[(p,) + prof[:p] + (a,) + prof[p + 1 :]]
+                        ub = g.payoffs[(p,) + prof[:p] + (b,) + prof[p + 1 :]]
                         if ua < ub - TOL:
-                            return Classification("other", f"player {p} does better on a more crowded option "
-                                                           f"(others {others}: option {b} over {a})")
+                            return Classification(
+                                "other",
+                                f"player {p} does better on a more crowded option "
+                                f"(others {others}: option {b} over {a})",
+                            )
                         strict = strict or ua > ub + TOL
     if not strict:
         return Classification("other", "symmetric, but crowding never costs anyone")
-    return Classification("trend-setting", f"{n} players, {k} options, symmetric; the less crowded option is "
-                                           "never worse and sometimes better (a minority game)")
+    return Classification(
+        "trend-setting",
+        f"{n} players, {k} options, symmetric; the less crowded option is "
+        "never worse and sometimes better (a minority game)",
+    )
 
 
 def classify_public_goods(g: NormalFormGame, contributions) -> Classification:
@@ -847,7 +987,9 @@ def classify_public_goods(g: NormalFormGame, contributions) -> Classification:
     two-strategy case is also what ``classify`` names "public-goods". Without
     ``contributions`` it is "not checkable"."""
     if contributions is None:
-        return Classification(NOT_CHECKABLE, "a public goods game is defined by what each strategy contributes")
+        return Classification(
+            NOT_CHECKABLE, "a public goods game is defined by what each strategy contributes"
+        )
     n = g.num_players
     if n < 3 or [len(c) for c in contributions] != list(g.shape):
         return Classification("other", "contributions do not name every strategy of three or more players")
@@ -862,18 +1004,29 @@ def classify_public_goods(g: NormalFormGame, contributions) -> Classification:
             shape[o] = len(more)
             more = np.broadcast_to(more.reshape(shape), steps.shape)
             if o == p and np.any(steps[more] >= -TOL):
-                return Classification("other", f"player {p} is not always worse off giving more: no free riding "
-                                               "(contributing is not privately costly)")
+                return Classification(
+                    "other",
+                    f"player {p} is not always worse off giving more: no free riding "
+                    "(contributing is not privately costly)",
+                )
             if o != p and np.any(steps[more] <= TOL):
-                return Classification("other", f"player {p} is not always better off when player {o} gives more: "
-                                               "the contribution is not a public good")
+                return Classification(
+                    "other",
+                    f"player {p} is not always better off when player {o} gives more: "
+                    "the contribution is not a public good",
+                )
     none = tuple(int(np.argmin(x)) for x in c)
     most = tuple(int(np.argmax(x)) for x in c)
     if not all(g.payoffs[(p,) + most] > g.payoffs[(p,) + none] + TOL for p in range(n)):
-        return Classification("other", "not every player is better off when all give their most than when none "
-                                       "gives: no social dilemma")
-    return Classification("public-goods", f"{n} players: giving more always costs the giver and always helps the "
-                                          "others, and all giving their most beats none giving for everyone")
+        return Classification(
+            "other",
+            "not every player is better off when all give their most than when none gives: no social dilemma",
+        )
+    return Classification(
+        "public-goods",
+        f"{n} players: giving more always costs the giver and always helps the "
+        "others, and all giving their most beats none giving for everyone",
+    )
 
 
 #: The economic games of games/ttt/dilemmas.py whose definitions need more than
@@ -947,27 +1100,44 @@ def classify_investment(tree) -> Classification:
         base = outs[0]
     unreturned = []
     for k, node in enumerate(sends[1:], start=1):
-        if not (isinstance(node, Decision) and node.player == 1 and all(_is_leaf(v) for v in node.moves.values())):
+        if not (
+            isinstance(node, Decision) and node.player == 1 and all(_is_leaf(v) for v in node.moves.values())
+        ):
             return Classification("other", f"send #{k} is not followed by the trustee's choice of a return")
         outs = [_leaf(v) for v in node.moves.values()]
         if len(outs) < 2:
             return Classification("other", f"after send #{k} the trustee has no choice")
         for a, b in zip(outs, outs[1:]):
             if b[1] > a[1] + TOL or b[0] < a[0] - TOL:
-                return Classification("other", f"after send #{k} a larger return does not move payoff from the "
-                                               f"trustee to the investor ({a.tolist()} -> {b.tolist()})")
+                return Classification(
+                    "other",
+                    f"after send #{k} a larger return does not move payoff from the "
+                    f"trustee to the investor ({a.tolist()} -> {b.tolist()})",
+                )
         if not any(b[1] < a[1] - TOL and b[0] > a[0] + TOL for a, b in itertools.combinations(outs, 2)):
-            return Classification("other", f"after send #{k} no return moves payoff from the trustee to the "
-                                           "investor")
+            return Classification(
+                "other", f"after send #{k} no return moves payoff from the trustee to the investor"
+            )
         unreturned.append(outs[0])
     line = [base] + unreturned
-    if any(b[0] > a[0] + TOL for a, b in zip(line, line[1:])) or any(v[0] >= base[0] - TOL for v in unreturned):
-        return Classification("other", "sending without a return does not cost the investor more the more it "
-                                       f"sends (investor's payoffs {[round(float(v[0]), 6) for v in line]})")
+    if any(b[0] > a[0] + TOL for a, b in zip(line, line[1:])) or any(
+        v[0] >= base[0] - TOL for v in unreturned
+    ):
+        return Classification(
+            "other",
+            "sending without a return does not cost the investor more the more it "
+            f"sends (investor's payoffs {[round(float(v[0]), 6) for v in line]})",
+        )
     last = [_leaf(v) for v in sends[-1].moves.values()]
     if not any(o[0] > base[0] + TOL and o[1] > base[1] + TOL for o in last):
-        return Classification("other", f"no return after the largest send beats sending nothing ({base.tolist()}) "
-                                       "for both: trust cannot pay")
-    return Classification("trust", f"{len(sends)} sends; each return moves payoff from trustee to investor, "
-                                   "unreturned sending costs the investor, and some return after the largest "
-                                   f"send beats no send ({base.tolist()}) for both")
+        return Classification(
+            "other",
+            f"no return after the largest send beats sending nothing ({base.tolist()}) "
+            "for both: trust cannot pay",
+        )
+    return Classification(
+        "trust",
+        f"{len(sends)} sends; each return moves payoff from trustee to investor, "
+        "unreturned sending costs the investor, and some return after the largest "
+        f"send beats no send ({base.tolist()}) for both",
+    )

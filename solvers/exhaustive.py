@@ -18,6 +18,7 @@ What "value" means (the same for both engines):
   are equal for itself and different for the others) and is a lower bound on
   player 0's return under any max^n tie-breaking.
 """
+
 from __future__ import annotations
 
 import time
@@ -53,13 +54,24 @@ def _value_kind(game: pyspiel.Game) -> str:
 
 def _dfpn_applies(game: pyspiel.Game) -> bool:
     t = game.get_type()
-    return (game.num_players() == 2 and t.utility == pyspiel.GameType.Utility.ZERO_SUM
-            and t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC)
+    return (
+        game.num_players() == 2
+        and t.utility == pyspiel.GameType.Utility.ZERO_SUM
+        and t.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    )
 
 
-def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float = 0.0,
-          symmetry: bool = True, tt_log2: int = 24, tt_replace: str = "depth",
-          progress: Callable[[str], None] | None = None) -> dict:
+def solve(
+    game,
+    *,
+    engine: str = "auto",
+    method: str = "auto",
+    time_limit: float = 0.0,
+    symmetry: bool = True,
+    tt_log2: int = 24,
+    tt_replace: str = "depth",
+    progress: Callable[[str], None] | None = None,
+) -> dict:
     """Solve ``game`` exactly; see the module docstring for what is computed.
 
     Returns a dict with ``value`` (None if the time ran out before it was
@@ -81,18 +93,27 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
     """
     say = progress or (lambda msg: None)
     start = time.perf_counter()
-    ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=tt_log2,
-                   tt_replace=tt_replace)
+    ev = Evaluator(
+        game, engine=engine, method=method, symmetry=symmetry, tt_log2=tt_log2, tt_replace=tt_replace
+    )
     game, root, player, classes = ev.game, ev.root, ev.player, ev.classes()
     use_core = ev.use_core
     exact_value, child_of, describe, node_count = ev.value, ev.child_of, ev.describe, lambda: ev.nodes
     hi = ev.hi
     deadline = time.perf_counter() + time_limit if time_limit and time_limit > 0 else 0.0
 
-    result = {"game": str(game), "engine": "core" if use_core else "pyspiel", "method": ev.method,
-              "value_kind": _value_kind(game), "first_player": int(player),
-              "symmetry_classes": len(classes), "complete": False, "value": None,
-              "winning_first_moves": [], "opening_values": {}}
+    result = {
+        "game": str(game),
+        "engine": "core" if use_core else "pyspiel",
+        "method": ev.method,
+        "value_kind": _value_kind(game),
+        "first_player": int(player),
+        "symmetry_classes": len(classes),
+        "complete": False,
+        "value": None,
+        "winning_first_moves": [],
+        "opening_values": {},
+    }
 
     def remaining():
         if not deadline:
@@ -113,8 +134,10 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
                 v = exact_value(child_of(members[0]), remaining())
                 for a in members:
                     values[a] = v
-                say(f"class {k + 1}/{len(classes)}: {', '.join(describe(a) for a in members)}"
-                    f" -> {v:+g}  ({node_count():,} nodes, {time.perf_counter() - start:.1f} s)")
+                say(
+                    f"class {k + 1}/{len(classes)}: {', '.join(describe(a) for a in members)}"
+                    f" -> {v:+g}  ({node_count():,} nodes, {time.perf_counter() - start:.1f} s)"
+                )
         result["complete"] = True
     except SearchTimeout:
         result["error"] = f"not solved within {time_limit} s"
@@ -123,13 +146,13 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
         # winning opening already proves the value of the game.
         result["opening_values"] = {describe(a): values[a] for a in sorted(values)}
         if not result["complete"]:
-            result["unsolved_first_moves"] = [describe(a) for members in classes
-                                              for a in members if a not in values]
+            result["unsolved_first_moves"] = [
+                describe(a) for members in classes for a in members if a not in values
+            ]
         if values and (player == 0 or game.num_players() == 2):
             sign = 1.0 if player == 0 else -1.0
             best = max(sign * v for v in values.values())
-            result["winning_first_moves"] = [describe(a) for a in sorted(values)
-                                             if sign * values[a] >= hi]
+            result["winning_first_moves"] = [describe(a) for a in sorted(values) if sign * values[a] >= hi]
             if result["complete"] or best >= hi:
                 result["value"] = sign * best
         elif values and result["complete"]:
@@ -139,7 +162,6 @@ def solve(game, *, engine: str = "auto", method: str = "auto", time_limit: float
     result["nodes"] = int(node_count())
     result["seconds"] = round(time.perf_counter() - start, 3)
     return result
-
 
 
 class Evaluator:
@@ -154,8 +176,17 @@ class Evaluator:
     ``SearchTimeout`` when they run out); ``nodes`` counts every search so far.
     """
 
-    def __init__(self, game, *, engine: str = "auto", method: str = "auto", symmetry: bool = True,
-                 tt_log2: int = 24, tt_replace: str = "depth", tt_shared=None):
+    def __init__(
+        self,
+        game,
+        *,
+        engine: str = "auto",
+        method: str = "auto",
+        symmetry: bool = True,
+        tt_log2: int = 24,
+        tt_replace: str = "depth",
+        tt_shared=None,
+    ):
         """``tt_shared``: a buffer shared with other processes to hold the
         alpha-beta table (``solvers/shared_tt.py``); the Y solver's and
         df-pn's own tables stay private."""
@@ -171,8 +202,10 @@ class Evaluator:
             raise ValueError(f"method must be auto, alphabeta, dfpn or ysolver, got {method!r}")
         y_applies = use_core and ysolver.applies(game)
         if method == "ysolver" and not y_applies:
-            raise ValueError("method ysolver needs y_game on a triangle of side <= 10 with turns=1 "
-                             "and swap=False (and the core engine)")
+            raise ValueError(
+                "method ysolver needs y_game on a triangle of side <= 10 with turns=1 "
+                "and swap=False (and the core engine)"
+            )
         if method == "dfpn" and not (use_core and _dfpn_applies(game)):
             raise ValueError("df-pn needs the core engine and a two-player zero-sum game without chance")
         # Measured on the Y family (docs/solved.md): alpha-beta with its
@@ -187,9 +220,16 @@ class Evaluator:
         if use_core:
             self.root = core_of(game)
             # with the Y solver this searcher only groups the openings
-            self.searcher = Searcher(self.root, 0, self.lo, self.hi, symmetry,
-                                     10 if use_y else tt_log2, tt_replace=tt_replace,
-                                     shared=None if use_y else tt_shared)
+            self.searcher = Searcher(
+                self.root,
+                0,
+                self.lo,
+                self.hi,
+                symmetry,
+                10 if use_y else tt_log2,
+                tt_replace=tt_replace,
+                shared=None if use_y else tt_shared,
+            )
             self.player = self.root.player()
             if use_y:
                 self.y_solver = ysolver.make_solver(game, tt_log2=tt_log2)
@@ -228,9 +268,11 @@ class Evaluator:
 
     @property
     def nodes(self) -> int:
-        return int((self.searcher.nodes if self.searcher is not None else 0)
-                   + (self.prover.nodes if self.prover is not None else 0)
-                   + (self.y_solver.nodes if self.y_solver is not None else 0))
+        return int(
+            (self.searcher.nodes if self.searcher is not None else 0)
+            + (self.prover.nodes if self.prover is not None else 0)
+            + (self.y_solver.nodes if self.y_solver is not None else 0)
+        )
 
     # ------------------------------------------------------------------ values
 
@@ -249,8 +291,14 @@ class Evaluator:
                 raise SearchTimeout("time limit reached") from None
         if self.method == "dfpn":
             try:
-                return _dfpn_value(self.prover, position, self.lo, self.hi, remaining,
-                                   lambda: self._ab_value(position, remaining))
+                return _dfpn_value(
+                    self.prover,
+                    position,
+                    self.lo,
+                    self.hi,
+                    remaining,
+                    lambda: self._ab_value(position, remaining),
+                )
             except DfpnTimeout:
                 raise SearchTimeout("time limit reached") from None
         return self._ab_value(position, remaining)

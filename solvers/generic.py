@@ -12,6 +12,7 @@ perfect-information games print the whole position, which is what matters for
 the value. A game whose string omits part of the state would need
 ``use_table=False``.
 """
+
 from __future__ import annotations
 
 import math
@@ -25,8 +26,10 @@ from solvers._alphabeta import SearchTimeout
 
 # What the refusal of a hidden-information or simultaneous game suggests, for
 # every solver entry point.
-INSTEAD = ("CFR for its equilibrium (OpenSpiel's CFRSolver, after pyspiel.convert_to_turn_based "
-           "for a simultaneous game) and pyspiel.exploitability for a policy's value")
+INSTEAD = (
+    "CFR for its equilibrium (OpenSpiel's CFRSolver, after pyspiel.convert_to_turn_based "
+    "for a simultaneous game) and pyspiel.exploitability for a policy's value"
+)
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -39,8 +42,14 @@ class PySearcher:
     average their children (no pruning below a chance node's window).
     """
 
-    def __init__(self, game: pyspiel.Game, root_player: int = 0, use_table: bool = True,
-                 eval_playouts: int = 8, seed: int = 0):
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        root_player: int = 0,
+        use_table: bool = True,
+        eval_playouts: int = 8,
+        seed: int = 0,
+    ):
         require_perfect_information(game, "alpha-beta (solvers.generic)", INSTEAD)
         self.game = game
         self.num_players = game.num_players()

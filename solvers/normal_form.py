@@ -25,6 +25,7 @@ CFR's average policies are checked against.
   game tree (an OpenSpiel game or a nested ``Decision``/``Chance``/payoff tree),
   ties broken toward the lowest action and reported.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -36,25 +37,42 @@ import pyspiel
 
 from games.normal_form import TooLarge, enumerate_tree, tabulate
 
-__all__ = ["NormalFormGame", "pure_equilibria", "social_optimum", "price_of_anarchy",
-           "expected_payoffs", "nash_equilibria", "equilibria", "EquilibriumList",
-           "remove_duplicate_strategies", "expand_profile", "Decision", "Chance", "backward_induction",
-           "SubgamePerfect", "METHODS", "InducedNormalForm", "induced_normal_form", "to_gambit"]
+__all__ = [
+    "NormalFormGame",
+    "pure_equilibria",
+    "social_optimum",
+    "price_of_anarchy",
+    "expected_payoffs",
+    "nash_equilibria",
+    "equilibria",
+    "EquilibriumList",
+    "remove_duplicate_strategies",
+    "expand_profile",
+    "Decision",
+    "Chance",
+    "backward_induction",
+    "SubgamePerfect",
+    "METHODS",
+    "InducedNormalForm",
+    "induced_normal_form",
+    "to_gambit",
+]
 
 METHODS = ("enummixed", "gnm", "simpdiv", "logit")
 
 
 @dataclass
 class NormalFormGame:
-    payoffs: np.ndarray                 # (players, n_0, ..., n_{k-1})
+    payoffs: np.ndarray  # (players, n_0, ..., n_{k-1})
     strategy_names: list | None = None  # per player, names of its strategies
     title: str = ""
 
     def __post_init__(self):
         self.payoffs = np.asarray(self.payoffs, dtype=float)
         if self.payoffs.ndim < 2 or self.payoffs.shape[0] != self.payoffs.ndim - 1:
-            raise ValueError(f"payoffs must have shape (players, n_0, ..., n_(players-1)), got "
-                             f"{self.payoffs.shape}")
+            raise ValueError(
+                f"payoffs must have shape (players, n_0, ..., n_(players-1)), got {self.payoffs.shape}"
+            )
         if not np.all(np.isfinite(self.payoffs)):
             raise ValueError("payoffs must be finite numbers")
         if self.strategy_names is None:
@@ -78,11 +96,14 @@ class NormalFormGame:
         table = np.asarray(table, dtype=float)
         counts = tuple(int(c) for c in counts)
         if table.ndim != 2 or table.shape[0] != len(counts):
-            raise ValueError(f"a (players x profiles) table with {len(counts)} rows is needed, "
-                             f"got shape {table.shape}")
+            raise ValueError(
+                f"a (players x profiles) table with {len(counts)} rows is needed, got shape {table.shape}"
+            )
         if table.shape[1] != int(np.prod(counts)):
-            raise ValueError(f"{table.shape[1]} profiles given, {int(np.prod(counts))} expected "
-                             f"for strategy counts {counts}")
+            raise ValueError(
+                f"{table.shape[1]} profiles given, {int(np.prod(counts))} expected "
+                f"for strategy counts {counts}"
+            )
         if order == "product":
             payoffs = table.reshape((len(counts),) + counts)
         elif order == "gambit":
@@ -99,8 +120,10 @@ class NormalFormGame:
             game = pyspiel.load_game(game)
         root = game.new_initial_state()
         if not root.is_simultaneous_node():
-            raise ValueError(f"{game} does not start with a simultaneous round: not a "
-                             "normal-form game (use backward_induction for sequential games)")
+            raise ValueError(
+                f"{game} does not start with a simultaneous round: not a "
+                "normal-form game (use backward_induction for sequential games)"
+            )
         n = game.num_players()
         legal = [root.legal_actions(p) for p in range(n)]
         names = [[root.action_to_string(p, a) for a in legal[p]] for p in range(n)]
@@ -129,8 +152,9 @@ def pure_equilibria(g: NormalFormGame, tol: float = 1e-9) -> list:
     best = [g.payoffs[p].max(axis=p) for p in range(g.num_players)]
     out = []
     for prof in g.profiles():
-        if all(g.payoffs[(p,) + prof] >= best[p][prof[:p] + prof[p + 1:]] - tol
-               for p in range(g.num_players)):
+        if all(
+            g.payoffs[(p,) + prof] >= best[p][prof[:p] + prof[p + 1 :]] - tol for p in range(g.num_players)
+        ):
             out.append(prof)
     return out
 
@@ -145,7 +169,7 @@ def social_optimum(g: NormalFormGame):
 def expected_payoffs(g: NormalFormGame, mixed) -> np.ndarray:
     """Each player's expected payoff when player i plays distribution mixed[i]."""
     out = g.payoffs
-    for sigma in reversed(mixed):        # contract the last player's axis first
+    for sigma in reversed(mixed):  # contract the last player's axis first
         out = out @ np.asarray(sigma, dtype=float)
     return np.asarray(out)
 
@@ -170,8 +194,10 @@ def price_of_anarchy(g: NormalFormGame, equilibria=None):
 
 # -- pygambit -----------------------------------------------------------------
 
+
 def to_gambit(g: NormalFormGame):
     import pygambit as gbt
+
     arrays = [g.payoffs[p] for p in range(g.num_players)]
     game = gbt.Game.from_arrays(*arrays, title=g.title or "flipgames")
     for p, player in enumerate(game.players):
@@ -184,8 +210,9 @@ def to_gambit(g: NormalFormGame):
     return game
 
 
-def nash_equilibria(g: NormalFormGame, method: str | None = None, *, seed: int = 0,
-                    tol: float = 1e-6) -> list:
+def nash_equilibria(
+    g: NormalFormGame, method: str | None = None, *, seed: int = 0, tol: float = 1e-6
+) -> list:
     """Nash equilibria as lists of per-player probability arrays.
 
     Default method: ``enummixed`` for two players (every extreme equilibrium,
@@ -225,29 +252,35 @@ def _in_child(fn, *args, timeout: float | None = None):
     so a child that has not answered in ``timeout`` seconds is stopped and
     reported the same way."""
     import multiprocessing as mp
+
     ctx = mp.get_context("fork")
     receive, send = ctx.Pipe(duplex=False)
 
     def run():
         try:
             send.send(("ok", fn(*args)))
-        except BaseException as e:          # noqa: BLE001 - handed to the parent as it is
+        except BaseException as e:  # noqa: BLE001 - handed to the parent as it is
             send.send(("error", e))
+
     child = ctx.Process(target=run, daemon=True)
     child.start()
     send.close()
     timeout = CHILD_TIMEOUT_S if timeout is None else timeout
-    if not receive.poll(timeout):           # True on an answer and on the child's death alike
+    if not receive.poll(timeout):  # True on an answer and on the child's death alike
         child.kill()
         child.join()
-        raise SolverCrashed(f"pygambit's solver gave no answer in {timeout:g} s on this "
-                            f"{'x'.join(map(str, args[0].shape))} table (stopped)")
+        raise SolverCrashed(
+            f"pygambit's solver gave no answer in {timeout:g} s on this "
+            f"{'x'.join(map(str, args[0].shape))} table (stopped)"
+        )
     try:
         kind, value = receive.recv()
     except EOFError:
         child.join()
-        raise SolverCrashed(f"pygambit's solver died (exit code {child.exitcode}) on this "
-                            f"{'x'.join(map(str, args[0].shape))} table") from None
+        raise SolverCrashed(
+            f"pygambit's solver died (exit code {child.exitcode}) on this "
+            f"{'x'.join(map(str, args[0].shape))} table"
+        ) from None
     child.join()
     if kind == "error":
         raise value
@@ -256,6 +289,7 @@ def _in_child(fn, *args, timeout: float | None = None):
 
 def _solve(g: NormalFormGame, method: str, seed: int, tol: float) -> list:
     import pygambit as gbt
+
     game = to_gambit(g)
     if method == "enummixed":
         result = gbt.nash.enummixed_solve(game, rational=False)
@@ -276,12 +310,12 @@ def _solve(g: NormalFormGame, method: str, seed: int, tol: float) -> list:
     for eq in result.equilibria:
         if float(eq.max_regret()) > tol * span:
             continue
-        out.append([np.array([float(eq[s]) for s in player.strategies])
-                    for player in game.players])
+        out.append([np.array([float(eq[s]) for s in player.strategies]) for player in game.players])
     return out
 
 
 # -- every equilibrium where it can be had, and saying so where it cannot --------
+
 
 def remove_duplicate_strategies(g: NormalFormGame):
     """(reduced game, kept): each player's strategies that are payoff-identical to an
@@ -297,7 +331,7 @@ def remove_duplicate_strategies(g: NormalFormGame):
     game's up to splitting a strategy's weight among its duplicates."""
     kept = []
     for p in range(g.num_players):
-        along = np.moveaxis(g.payoffs, p + 1, 1)          # (players, n_p, others...)
+        along = np.moveaxis(g.payoffs, p + 1, 1)  # (players, n_p, others...)
         seen, keep = set(), []
         for i in range(g.shape[p]):
             key = np.ascontiguousarray(along[:, i]).tobytes()
@@ -325,6 +359,7 @@ class EquilibriumList:
     """Equilibria with what they are: ``complete`` when every extreme equilibrium
     is listed (up to splitting weight among duplicate strategies), else an
     approximation or a sample, which ``description`` says in words with the method."""
+
     equilibria: list
     method: str
     complete: bool
@@ -345,20 +380,29 @@ def equilibria(g: NormalFormGame, *, max_strategies: int = 24, seed: int = 0) ->
     in every case, which is exact."""
     reduced, kept = remove_duplicate_strategies(g)
     merged = reduced.shape != g.shape
-    where = (f" on the {'x'.join(map(str, reduced.shape))} table left after merging payoff-identical "
-             f"strategies of the {'x'.join(map(str, g.shape))} one" if merged else "")
+    where = (
+        f" on the {'x'.join(map(str, reduced.shape))} table left after merging payoff-identical "
+        f"strategies of the {'x'.join(map(str, g.shape))} one"
+        if merged
+        else ""
+    )
     if g.num_players == 2 and max(reduced.shape) <= max_strategies:
         method, complete = "enummixed", True
         found = nash_equilibria(reduced, method, seed=seed)
-        text = (f"every extreme equilibrium (pygambit's enummixed{where}; an equilibrium weighting a "
-                f"strategy's duplicates is one of these with the weight split among them)"
-                if merged else "every extreme equilibrium (pygambit's enummixed)")
+        text = (
+            f"every extreme equilibrium (pygambit's enummixed{where}; an equilibrium weighting a "
+            f"strategy's duplicates is one of these with the weight split among them)"
+            if merged
+            else "every extreme equilibrium (pygambit's enummixed)"
+        )
     elif g.num_players == 2:
         method, complete = "logit", False
         found = nash_equilibria(reduced, method, seed=seed)
-        text = (f"one equilibrium, approximated by pygambit's logit (the limit of the quantal-response "
-                f"path{where}), not all: with {max(reduced.shape)} strategies for a player, more than "
-                f"{max_strategies}, enummixed does not finish here")
+        text = (
+            f"one equilibrium, approximated by pygambit's logit (the limit of the quantal-response "
+            f"path{where}), not all: with {max(reduced.shape)} strategies for a player, more than "
+            f"{max_strategies}, enummixed does not finish here"
+        )
     else:
         method, complete = "gnm", False
         try:
@@ -367,32 +411,33 @@ def equilibria(g: NormalFormGame, *, max_strategies: int = 24, seed: int = 0) ->
         except SolverCrashed as e:
             method = "logit"
             found = nash_equilibria(reduced, method, seed=seed)
-            text = (f"one equilibrium, approximated by pygambit's logit{where} (gnm failed: {e}), "
-                    f"not all")
+            text = f"one equilibrium, approximated by pygambit's logit{where} (gnm failed: {e}), not all"
     full = [expand_profile(eq, kept, g.shape) for eq in found]
     return EquilibriumList(full, method, complete, reduced.shape, text)
 
 
 # -- sequential games: backward induction -----------------------------------------
 
+
 @dataclass
 class Decision:
     """A node of a hand-written game tree: ``player`` picks one of ``moves``."""
+
     player: int
-    moves: dict                     # action label -> subtree
+    moves: dict  # action label -> subtree
 
 
 @dataclass
 class Chance:
-    outcomes: dict                  # label -> (probability, subtree)
+    outcomes: dict  # label -> (probability, subtree)
 
 
 @dataclass
 class SubgamePerfect:
-    value: np.ndarray               # every player's payoff on the equilibrium path
-    strategy: dict = field(default_factory=dict)   # node key -> chosen action (every subgame)
-    path: list = field(default_factory=list)       # actions from the root under it
-    ties: list = field(default_factory=list)       # node keys where best actions tied
+    value: np.ndarray  # every player's payoff on the equilibrium path
+    strategy: dict = field(default_factory=dict)  # node key -> chosen action (every subgame)
+    path: list = field(default_factory=list)  # actions from the root under it
+    ties: list = field(default_factory=list)  # node keys where best actions tied
 
 
 class InductionTooLarge(ValueError):
@@ -427,8 +472,10 @@ def backward_induction(game, max_nodes: int | None = None) -> SubgamePerfect:
     if isinstance(game, str):
         game = pyspiel.load_game(game)
     if game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
-        raise ValueError(f"{game} is not a perfect-information game: backward induction needs "
-                         "one (use CFR or the normal form for the others)")
+        raise ValueError(
+            f"{game} is not a perfect-information game: backward induction needs "
+            "one (use CFR or the normal form for the others)"
+        )
     memo = {}
     root = game.new_initial_state()
     result.value = _solve_state(root, memo, result, max_nodes)
@@ -479,19 +526,20 @@ def _solve_state(state, memo, result, max_nodes=None) -> np.ndarray:
 
 # -- small sequential games in normal form ---------------------------------------
 
+
 @dataclass
 class InducedNormalForm:
     """The normal form of a small extensive game: a pure strategy of a player is
     one action at each of its information states (``infosets[p]``, in order)."""
+
     game: NormalFormGame
-    infosets: list                 # per player: information-state strings
-    actions: list                  # per player: legal actions of each infoset
-    sequences: list                # per player: {infoset: ((infoset, action), ...) before it}
+    infosets: list  # per player: information-state strings
+    actions: list  # per player: legal actions of each infoset
+    sequences: list  # per player: {infoset: ((infoset, action), ...) before it}
 
     def strategy(self, player: int, index: int) -> dict:
         choice = np.unravel_index(index, [len(a) for a in self.actions[player]])
-        return {k: acts[int(i)] for k, acts, i in zip(self.infosets[player], self.actions[player],
-                                                       choice)}
+        return {k: acts[int(i)] for k, acts, i in zip(self.infosets[player], self.actions[player], choice)}
 
     def behaviour(self, player: int, sigma) -> dict:
         """A mixed strategy of ``player`` as a behaviour policy {infoset: [(a, p)]}
@@ -505,9 +553,14 @@ class InducedNormalForm:
             if mass <= 0:
                 out[key] = [(a, 1.0 / len(acts)) for a in acts]
                 continue
-            out[key] = [(a, sum(w for w, s in zip(sigma, pures)
-                                if s[key] == a and all(s[i] == b for i, b in seq)) / mass)
-                        for a in acts]
+            out[key] = [
+                (
+                    a,
+                    sum(w for w, s in zip(sigma, pures) if s[key] == a and all(s[i] == b for i, b in seq))
+                    / mass,
+                )
+                for a in acts
+            ]
         return out
 
 
@@ -529,25 +582,36 @@ def induced_normal_form(game, max_strategies: int = 4096) -> InducedNormalForm:
         game = pyspiel.convert_to_turn_based(game)
     n = game.num_players()
     try:
-        tree = enumerate_tree(game, max_profiles=max_strategies ** n)
-    except TooLarge as e:     # the product exceeds max_strategies^n: some player exceeds max_strategies
-        detail = re.sub(r"\s*\(raise [^)]*\)", "", str(e))    # its hints name payoff_table's limits
-        raise TooLarge(f"{game}: a player has more than {max_strategies:,} pure strategies; too large "
-                       f"for the normal form ({detail})") from e
+        tree = enumerate_tree(game, max_profiles=max_strategies**n)
+    except TooLarge as e:  # the product exceeds max_strategies^n: some player exceeds max_strategies
+        detail = re.sub(r"\s*\(raise [^)]*\)", "", str(e))  # its hints name payoff_table's limits
+        raise TooLarge(
+            f"{game}: a player has more than {max_strategies:,} pure strategies; too large "
+            f"for the normal form ({detail})"
+        ) from e
     counts = tree.num_strategies
     if max(counts, default=1) > max_strategies:
-        raise TooLarge(f"{game}: a player has {max(counts):,} pure strategies (more than "
-                       f"{max_strategies:,}); too large for the normal form")
+        raise TooLarge(
+            f"{game}: a player has {max(counts):,} pure strategies (more than "
+            f"{max_strategies:,}); too large for the normal form"
+        )
     infosets = []
     for p in range(n):
         names = [s if s is not None else i.key for s, i in zip(tree.state_strings[p], tree.infostates[p])]
         if len(set(names)) != len(names):
-            raise ValueError(f"{game}: player {p}'s information-state strings name two different "
-                             "decision nodes the same; its normal form by strings is not the one by nodes")
+            raise ValueError(
+                f"{game}: player {p}'s information-state strings name two different "
+                "decision nodes the same; its normal form by strings is not the one by nodes"
+            )
         infosets.append(names)
     actions = [[list(i.actions) for i in tree.infostates[p]] for p in range(n)]
-    sequences = [{infosets[p][j]: tuple((infosets[p][i], actions[p][i][k]) for i, k in seq)
-                  for j, seq in enumerate(tree.sequences[p])} for p in range(n)]
+    sequences = [
+        {
+            infosets[p][j]: tuple((infosets[p][i], actions[p][i][k]) for i, k in seq)
+            for j, seq in enumerate(tree.sequences[p])
+        }
+        for p in range(n)
+    ]
     table = tabulate(tree, str(game))
     payoffs = np.zeros([n] + counts)
     for profile, values in table.payoffs.items():

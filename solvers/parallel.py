@@ -53,6 +53,7 @@ position is taken as solved (openings too, whatever split depth wrote them), and
 a store made for another game is refused. Keys are the action path from the
 root (``"3/17"``), which is the same position in every run of the same game.
 """
+
 from __future__ import annotations
 
 import concurrent.futures as cf
@@ -73,6 +74,7 @@ SHARED_TT_DEFAULT = True
 
 def _shared_available() -> bool:
     from solvers.shared_tt import available
+
     return available()
 
 
@@ -85,9 +87,9 @@ class Settings:
     method: str = "auto"
     symmetry: bool = True
     tt_log2: int = 24
-    imports: tuple[str, ...] = ()       # modules that register the game (a worker starts bare)
-    tt_replace: str = "depth"           # the alpha-beta table's replacement scheme
-    shared_tt: str = ""                 # name of the shared table to map ("": a private table)
+    imports: tuple[str, ...] = ()  # modules that register the game (a worker starts bare)
+    tt_replace: str = "depth"  # the alpha-beta table's replacement scheme
+    shared_tt: str = ""  # name of the shared table to map ("": a private table)
 
 
 # --------------------------------------------------------------------------- the worker side
@@ -105,14 +107,21 @@ def _evaluator(settings: Settings) -> Evaluator:
     if ev is None:
         for module in settings.imports:
             importlib.import_module(module)
-        cache.clear()               # one table per thread: another game frees the last one's memory
+        cache.clear()  # one table per thread: another game frees the last one's memory
         shared = None
         if settings.shared_tt:
             from solvers import shared_tt
+
             shared = shared_tt.attach(settings.shared_tt, settings.tt_log2)
-        ev = cache[settings] = Evaluator(settings.game, engine=settings.engine, method=settings.method,
-                                         symmetry=settings.symmetry, tt_log2=settings.tt_log2,
-                                         tt_replace=settings.tt_replace, tt_shared=shared)
+        ev = cache[settings] = Evaluator(
+            settings.game,
+            engine=settings.engine,
+            method=settings.method,
+            symmetry=settings.symmetry,
+            tt_log2=settings.tt_log2,
+            tt_replace=settings.tt_replace,
+            tt_shared=shared,
+        )
     return ev
 
 
@@ -124,7 +133,7 @@ def forget() -> None:
 def solve_unit(settings: Settings, path: tuple[int, ...], time_limit: float = 0.0) -> dict:
     """Player 0's exact value of the position ``path`` leads to from the root
     (run in a worker). ``{"timeout": True}`` when ``time_limit`` s (0: none) ran out."""
-    start, cpu = time.perf_counter(), time.thread_time()      # a first unit pays for the table
+    start, cpu = time.perf_counter(), time.thread_time()  # a first unit pays for the table
     ev = _evaluator(settings)
     position = ev.root
     for action in path:
@@ -135,12 +144,16 @@ def solve_unit(settings: Settings, path: tuple[int, ...], time_limit: float = 0.
         out["value"] = float(ev.value(position, time_limit))
     except SearchTimeout:
         out["timeout"] = True
-    out.update(nodes=ev.nodes - nodes, seconds=round(time.perf_counter() - start, 3),
-               cpu_seconds=round(time.thread_time() - cpu, 3))
+    out.update(
+        nodes=ev.nodes - nodes,
+        seconds=round(time.perf_counter() - start, 3),
+        cpu_seconds=round(time.thread_time() - cpu, 3),
+    )
     return out
 
 
 # --------------------------------------------------------------------------- executors
+
 
 class _InProcess(cf.Executor):
     """``--jobs 1``: each unit runs at submission, in this process."""
@@ -173,11 +186,13 @@ def open_executor(backend: str, jobs: int, scheduler: str | None = None, connect
         if jobs == 1:
             return _InProcess(), 1, lambda abandon: None
         from joblib.externals.loky import get_reusable_executor
+
         pool = get_reusable_executor(max_workers=jobs)
 
         def close_pool(abandon):
             if abandon:
                 pool.shutdown(wait=False, kill_workers=True)
+
         return pool, jobs, close_pool
     try:
         from dask.distributed import Client, LocalCluster
@@ -188,12 +203,12 @@ def open_executor(backend: str, jobs: int, scheduler: str | None = None, connect
         try:
             client = Client(scheduler, timeout=connect_timeout)
         except (OSError, TimeoutError) as error:
-            raise ValueError(f"cannot reach the Dask scheduler at {scheduler} within "
-                             f"{connect_timeout:g} s ({error})") from None
+            raise ValueError(
+                f"cannot reach the Dask scheduler at {scheduler} within {connect_timeout:g} s ({error})"
+            ) from None
     else:
         # ":0": any free port for its web server (the default 8787 may be another cluster's)
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=":0")
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=":0")
         owned.append(cluster)
         client = Client(cluster)
     owned.insert(0, client)
@@ -202,10 +217,12 @@ def open_executor(backend: str, jobs: int, scheduler: str | None = None, connect
     def close(abandon):
         for thing in owned:
             thing.close()
+
     return client.get_executor(pure=False), workers, close
 
 
 # --------------------------------------------------------------------------- the tree above the units
+
 
 class _Node:
     """A position above or at the frontier; leaves point at the unit that solves them."""
@@ -242,12 +259,27 @@ def key_of(path: Iterable[int]) -> str:
     return "/".join(str(a) for a in path)
 
 
-def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None = None,
-          engine: str = "auto", method: str = "auto", symmetry: bool = True, tt_log2: int = 24,
-          tt_replace: str = "depth", split_depth: int | None = None, records: str | None = None, time_limit: float = 0.0,
-          stop_after: int = 0, connect_timeout: float = 10.0, imports: Iterable[str] = (),
-          order_plies: int = 2, shared_tt: bool | None = None,
-          progress: Callable[[str], None] | None = None) -> dict:
+def solve(
+    game,
+    *,
+    jobs: int = 1,
+    backend: str = "joblib",
+    scheduler: str | None = None,
+    engine: str = "auto",
+    method: str = "auto",
+    symmetry: bool = True,
+    tt_log2: int = 24,
+    tt_replace: str = "depth",
+    split_depth: int | None = None,
+    records: str | None = None,
+    time_limit: float = 0.0,
+    stop_after: int = 0,
+    connect_timeout: float = 10.0,
+    imports: Iterable[str] = (),
+    order_plies: int = 2,
+    shared_tt: bool | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict:
     """``solvers.exhaustive.solve``'s result (value, winning first moves, every
     opening's value), computed in units on ``jobs`` workers; see the module docstring.
 
@@ -279,13 +311,13 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
     if shared_tt and backend == "dask":
         raise ValueError("a shared table needs the joblib backend (Dask workers keep private tables)")
     # The parent's evaluator only groups moves and keys positions: a small table.
-    ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=10,
-                   tt_replace=tt_replace)
+    ev = Evaluator(game, engine=engine, method=method, symmetry=symmetry, tt_log2=10, tt_replace=tt_replace)
     classes = ev.classes()
     deadline = time.perf_counter() + time_limit if time_limit and time_limit > 0 else 0.0
     store = None
     if records:
         from records import RecordStore
+
         store = RecordStore(records, key="key")
     close = lambda abandon: None
     abandon = True
@@ -293,22 +325,40 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
     try:
         executor, workers, close = open_executor(backend, jobs, scheduler, connect_timeout)
         share = SHARED_TT_DEFAULT if shared_tt is None else bool(shared_tt)
-        share = (share and backend == "joblib" and workers > 1 and ev.use_core
-                 and ev.method != "ysolver" and _shared_available())
+        share = (
+            share
+            and backend == "joblib"
+            and workers > 1
+            and ev.use_core
+            and ev.method != "ysolver"
+            and _shared_available()
+        )
         name = ""
         if share:
             from solvers.shared_tt import SharedTable
-            table = SharedTable(tt_log2, open=False)     # held before it exists: see open()
+
+            table = SharedTable(tt_log2, open=False)  # held before it exists: see open()
             table.open()
             name = table.name
             say(f"one shared table of 2**{tt_log2} entries for the {workers} workers ({name})")
-        settings = Settings(str(game), engine, method, symmetry, tt_log2, tuple(imports), tt_replace,
-                            name)
+        settings = Settings(str(game), engine, method, symmetry, tt_log2, tuple(imports), tt_replace, name)
         if split_depth is None:
             # one worker gains nothing from deeper units; several need enough of them to balance
             split_depth = 1 if workers == 1 or len(classes) >= 4 * workers else 2
-        result = _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
-                      stop_after, say, start, order_plies)
+        result = _run(
+            ev,
+            settings,
+            classes,
+            executor,
+            workers,
+            split_depth,
+            store,
+            deadline,
+            stop_after,
+            say,
+            start,
+            order_plies,
+        )
         abandon = result["units_abandoned"] > 0
     finally:
         close(abandon)
@@ -316,14 +366,27 @@ def solve(game, *, jobs: int = 1, backend: str = "joblib", scheduler: str | None
             table.close()
         if store is not None:
             store.close()
-    result.update(jobs=jobs, backend=backend, workers=workers, split_depth=split_depth,
-                  shared_tt=table is not None)
+    result.update(
+        jobs=jobs, backend=backend, workers=workers, split_depth=split_depth, shared_tt=table is not None
+    )
     result["seconds"] = round(time.perf_counter() - start, 3)
     return result
 
 
-def _run(ev, settings, classes, executor, workers, split_depth, store, deadline, stop_after, say,
-         start, order_plies) -> dict:
+def _run(
+    ev,
+    settings,
+    classes,
+    executor,
+    workers,
+    split_depth,
+    store,
+    deadline,
+    stop_after,
+    say,
+    start,
+    order_plies,
+) -> dict:
     game, hi = ev.game, ev.hi
     wanted_settings = {"game": settings.game}
     stored = {}
@@ -331,11 +394,19 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
         stored = {k: r for k, r in store.latest().items() if "value" in r}
         for k, r in stored.items():
             if r.get("game") != settings.game:
-                store.resume({k: wanted_settings})     # raises SettingsMismatch, naming both games
-    result = {"game": str(game), "engine": "core" if ev.use_core else "pyspiel", "method": ev.method,
-              "value_kind": _value_kind(game), "first_player": int(ev.player),
-              "symmetry_classes": len(classes), "complete": False, "value": None,
-              "winning_first_moves": [], "opening_values": {}}
+                store.resume({k: wanted_settings})  # raises SettingsMismatch, naming both games
+    result = {
+        "game": str(game),
+        "engine": "core" if ev.use_core else "pyspiel",
+        "method": ev.method,
+        "value_kind": _value_kind(game),
+        "first_player": int(ev.player),
+        "symmetry_classes": len(classes),
+        "complete": False,
+        "value": None,
+        "winning_first_moves": [],
+        "opening_values": {},
+    }
     units: dict[Any, _Unit] = {}
     order: list[_Unit] = []
     resumed = ordering_nodes = 0
@@ -377,7 +448,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
         if k in stored:
             resumed += 1
             value = float(stored[k]["value"])
-            if frontier and ukey not in units:      # a twin of this position needs no search either
+            if frontier and ukey not in units:  # a twin of this position needs no search either
                 units[ukey] = _Unit(node.path)
                 units[ukey].value = value
             settle(node, value)
@@ -396,7 +467,7 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
         node.maximise = player == 0
         groups: dict[Any, list[int]] = {}
         kids = {}
-        for a in (position.legal_action_list() if ev.use_core else position.legal_actions()):
+        for a in position.legal_action_list() if ev.use_core else position.legal_actions():
             child = ev.child_of(a, position)
             kids[a] = child
             groups.setdefault(key_position(child, node.path + (a,)), []).append(a)
@@ -419,13 +490,13 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
             elif node.value is None:
                 build(child, kids[a], depth + 1)
             if node.value is not None:
-                return              # settled by a finished child: the rest is not needed
+                return  # settled by a finished child: the rest is not needed
 
     roots = []
     if not classes:
         node = _Node((), None)
         roots.append(node)
-        build(node, ev.root, split_depth)       # a game that starts with chance: one unit
+        build(node, ev.root, split_depth)  # a game that starts with chance: one unit
     for members in classes:
         node = _Node((members[0],), None)
         roots.append(node)
@@ -438,10 +509,12 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
     # Each position's likeliest best move first, across all of them, then the others:
     # a refutation found early spares its siblings (units ordered by how many
     # moves along their path were not their position's first guess, then as built).
-    needed = sorted((u for u in order if any(leaf.alive() for leaf in u.leaves)),
-                    key=lambda u: u.detour)
-    say(f"{len(classes)} opening classes, split {split_depth} plies deep: {len(needed)} units "
-        f"to solve on {workers} worker(s)" + (f", {resumed} positions resumed from records" if resumed else ""))
+    needed = sorted((u for u in order if any(leaf.alive() for leaf in u.leaves)), key=lambda u: u.detour)
+    say(
+        f"{len(classes)} opening classes, split {split_depth} plies deep: {len(needed)} units "
+        f"to solve on {workers} worker(s)"
+        + (f", {resumed} positions resumed from records" if resumed else "")
+    )
 
     written = set(stored)
 
@@ -449,8 +522,12 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
         if store is None or key_of(path) in written:
             return
         written.add(key_of(path))
-        rec = {"key": key_of(path), "game": settings.game, "value": value,
-               "moves": " ".join(_describe_path(ev, path))}
+        rec = {
+            "key": key_of(path),
+            "game": settings.game,
+            "value": value,
+            "moves": " ".join(_describe_path(ev, path)),
+        }
         rec.update(extra or {})
         store.append(rec)
 
@@ -464,14 +541,16 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
             if node.value is not None and k not in reported:
                 reported.add(k)
                 record(node.path, node.value, {"opening": True})
-                say(f"class {k + 1}/{len(classes)}: {describe_class(k)} -> {node.value:+g}  "
-                    f"({time.perf_counter() - start:.1f} s)")
+                say(
+                    f"class {k + 1}/{len(classes)}: {describe_class(k)} -> {node.value:+g}  "
+                    f"({time.perf_counter() - start:.1f} s)"
+                )
 
     report_openings()
     queue = list(needed)
     in_flight: dict[cf.Future, _Unit] = {}
     nodes = solved = wasted = 0
-    busy: dict[str, float] = {}         # CPU seconds of units per worker (process:thread)
+    busy: dict[str, float] = {}  # CPU seconds of units per worker (process:thread)
     stopped = None
     while (queue or in_flight) and stopped is None:
         while queue and len(in_flight) < workers and stopped is None:
@@ -502,14 +581,16 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
             if not any(leaf.alive() for leaf in unit.leaves):
                 wasted += 1
             record(unit.path, value, {"unit": True, "nodes": out["nodes"], "seconds": out["seconds"]})
-            say(f"unit {' '.join(_describe_path(ev, unit.path))} -> {value:+g}  "
-                f"({out['nodes']:,} nodes, {out['seconds']} s)")
+            say(
+                f"unit {' '.join(_describe_path(ev, unit.path))} -> {value:+g}  "
+                f"({out['nodes']:,} nodes, {out['seconds']} s)"
+            )
             for leaf in unit.leaves:
                 settle(leaf, value)
             report_openings()
             if stop_after and solved >= stop_after and stopped is None:
                 stopped = "stop_after"
-    for future in in_flight:        # a stop: what is still running is abandoned
+    for future in in_flight:  # a stop: what is still running is abandoned
         future.cancel()
     abandoned = len(in_flight)
 
@@ -525,24 +606,33 @@ def _run(ev, settings, classes, executor, workers, split_depth, store, deadline,
         result["complete"] = len(values) == sum(len(m) for m in classes)
         result["opening_values"] = {ev.describe(a): values[a] for a in sorted(values)}
         if not result["complete"]:
-            result["unsolved_first_moves"] = [ev.describe(a) for members in classes for a in members
-                                              if a not in values]
+            result["unsolved_first_moves"] = [
+                ev.describe(a) for members in classes for a in members if a not in values
+            ]
         player = ev.player
         if values and (player == 0 or game.num_players() == 2):
             sign = 1.0 if player == 0 else -1.0
             best = max(sign * v for v in values.values())
-            result["winning_first_moves"] = [ev.describe(a) for a in sorted(values)
-                                             if sign * values[a] >= hi]
+            result["winning_first_moves"] = [ev.describe(a) for a in sorted(values) if sign * values[a] >= hi]
             if result["complete"] or best >= hi:
                 result["value"] = sign * best
         elif values and result["complete"]:
             result["value"] = min(values.values())
     if not result["complete"]:
-        result["error"] = ("not solved within the time limit" if stopped == "time"
-                           else f"stopped after {solved} units (--stop-after)")
-    result.update(nodes=int(nodes + ordering_nodes), units=len(order), units_solved=solved, units_resumed=resumed,
-                  units_wasted=wasted, units_abandoned=abandoned,
-                  worker_cpu_seconds=sorted((round(v, 3) for v in busy.values()), reverse=True))
+        result["error"] = (
+            "not solved within the time limit"
+            if stopped == "time"
+            else f"stopped after {solved} units (--stop-after)"
+        )
+    result.update(
+        nodes=int(nodes + ordering_nodes),
+        units=len(order),
+        units_solved=solved,
+        units_resumed=resumed,
+        units_wasted=wasted,
+        units_abandoned=abandoned,
+        worker_cpu_seconds=sorted((round(v, 3) for v in busy.values()), reverse=True),
+    )
     return result
 
 
@@ -551,7 +641,10 @@ def _describe_path(ev: Evaluator, path) -> list[str]:
     out, position = [], ev.root
     for action in path:
         player = position.player() if ev.use_core else position.current_player()
-        out.append(position.action_string(player, action) if ev.use_core
-                   else position.action_to_string(player, action))
+        out.append(
+            position.action_string(player, action)
+            if ev.use_core
+            else position.action_to_string(player, action)
+        )
         position = ev.child_of(action, position)
     return out

@@ -25,6 +25,7 @@ or until it exits; the memory is freed when the last mapping goes.
 Dask workers are not given the shared table: they may run on other machines,
 so each keeps a private one.
 """
+
 from __future__ import annotations
 
 import mmap
@@ -78,7 +79,7 @@ class SharedTable:
             return
         # pid in the name: a leftover segment can be traced to the run that made it
         name = f"{PREFIX}{os.getpid()}_{secrets.token_hex(4)}"
-        resource_tracker.ensure_running()      # started before, not inside, the window below
+        resource_tracker.ensure_running()  # started before, not inside, the window below
         held, previous = [], {}
         if threading.current_thread() is threading.main_thread():
             # Python handlers run in the main thread whichever thread the signal hits,
@@ -91,7 +92,7 @@ class SharedTable:
             self.name = self._shm.name.lstrip("/")
         finally:
             for sig, handler in previous.items():
-                if handler is not None:         # None: a handler not set from Python, left as is
+                if handler is not None:  # None: a handler not set from Python, left as is
                     signal.signal(sig, handler)
             for sig in held:
                 signal.raise_signal(sig)
@@ -103,7 +104,7 @@ class SharedTable:
             return
         shm.close()
         try:
-            shm.unlink()        # also unregisters it from the resource tracker
+            shm.unlink()  # also unregisters it from the resource tracker
         except FileNotFoundError:
             pass
 
@@ -130,8 +131,7 @@ def attach(name: str, tt_log2: int) -> mmap.mmap:
     try:
         actual = os.fstat(fd).st_size
         if actual != size:
-            raise ValueError(f"the shared table {name} has {actual} bytes, 2**{tt_log2} entries "
-                             f"need {size}")
+            raise ValueError(f"the shared table {name} has {actual} bytes, 2**{tt_log2} entries need {size}")
         return mmap.mmap(fd, size)
     finally:
         os.close(fd)

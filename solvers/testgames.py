@@ -10,6 +10,7 @@
 They are registered only when this module is imported, so they never appear
 among the toolkit's real games.
 """
+
 from __future__ import annotations
 
 import pyspiel
@@ -19,24 +20,39 @@ from solvers._testgames import KuhnCore, MatrixCore, TreeCore
 
 
 def _make(params):
-    return TreeCore(params["pattern"], params["branching"], params["players"], params["modulus"],
-                    params["seed"])
+    return TreeCore(
+        params["pattern"], params["branching"], params["players"], params["modulus"], params["seed"]
+    )
 
 
 TREE = GameSpec(
-    game_type=game_type("solver_test_tree", "Random DAG with chance (solver tests)",
-                        {"pattern": "0c1", "branching": 3, "players": 2, "modulus": 7, "seed": 0},
-                        num_players=(2, 8), chance=True, zero_sum=False),
-    make_core=_make, min_utility=-1.0, max_utility=1.0, utility_sum=None)
+    game_type=game_type(
+        "solver_test_tree",
+        "Random DAG with chance (solver tests)",
+        {"pattern": "0c1", "branching": 3, "players": 2, "modulus": 7, "seed": 0},
+        num_players=(2, 8),
+        chance=True,
+        zero_sum=False,
+    ),
+    make_core=_make,
+    min_utility=-1.0,
+    max_utility=1.0,
+    utility_sum=None,
+)
+
 
 def _make_kuhn(params):
     return KuhnCore()
 
 
 KUHN = GameSpec(
-    game_type=game_type("solver_test_kuhn", "Kuhn poker (protocol tests)", {}, chance=True,
-                        perfect_information=False),
-    make_core=_make_kuhn, min_utility=-2.0, max_utility=2.0)
+    game_type=game_type(
+        "solver_test_kuhn", "Kuhn poker (protocol tests)", {}, chance=True, perfect_information=False
+    ),
+    make_core=_make_kuhn,
+    min_utility=-2.0,
+    max_utility=2.0,
+)
 
 # name -> (row player's payoffs, column player's payoffs, action names, zero-sum?)
 MATRIX_GAMES = {
@@ -53,15 +69,28 @@ def _make_matrix(params):
 def _matrix_variant(params, core) -> Variant:
     row, column, _, zero_sum = MATRIX_GAMES[params["game"]]
     values = [v for table in (row, column) for line in table for v in line]
-    return Variant(long_name=f"Matrix game {params['game']}", zero_sum=zero_sum,
-                   min_utility=float(min(values)), max_utility=float(max(values)))
+    return Variant(
+        long_name=f"Matrix game {params['game']}",
+        zero_sum=zero_sum,
+        min_utility=float(min(values)),
+        max_utility=float(max(values)),
+    )
 
 
 MATRIX = GameSpec(
-    game_type=game_type("solver_test_matrix", "One-shot matrix games (protocol tests)",
-                        {"game": "pennies"}, zero_sum=False, simultaneous=True),
-    make_core=_make_matrix, min_utility=0.0, max_utility=5.0, utility_sum=None,
-    variant=_matrix_variant)
+    game_type=game_type(
+        "solver_test_matrix",
+        "One-shot matrix games (protocol tests)",
+        {"game": "pennies"},
+        zero_sum=False,
+        simultaneous=True,
+    ),
+    make_core=_make_matrix,
+    min_utility=0.0,
+    max_utility=5.0,
+    utility_sum=None,
+    variant=_matrix_variant,
+)
 
 
 def viewless_core():

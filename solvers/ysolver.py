@@ -14,6 +14,7 @@ class) still yields every opening that can be proven, in the order asked:
 
     python -m solvers.ysolver --size 8 --openings c3 c4 b5 --time-limit 300 --json
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,16 +43,29 @@ def applies(game) -> bool:
         return False
     p = game.get_parameters()
     n = p.get("board_size", 11)
-    return (p.get("board_shape", "triangle") == "triangle" and p.get("turns", 1) == 1
-            and not p.get("swap", False) and n * (n + 1) // 2 <= MAX_CELLS)
+    return (
+        p.get("board_shape", "triangle") == "triangle"
+        and p.get("turns", 1) == 1
+        and not p.get("swap", False)
+        and n * (n + 1) // 2 <= MAX_CELLS
+    )
 
 
-def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
-                dead_cells: bool = True, semi_mustplay: bool = True,
-                side_links: bool = True, captured_cells: bool = True,
-                hsearch: bool = True, centrality: int = CENTRALITY,
-                hsearch_vcs: int = HSEARCH_VCS, hsearch_scs: int = HSEARCH_SCS,
-                hsearch_queue: int = HSEARCH_QUEUE) -> YSolver:
+def make_solver(
+    game,
+    *,
+    tt_log2: int = 22,
+    virtual_connections: bool = True,
+    dead_cells: bool = True,
+    semi_mustplay: bool = True,
+    side_links: bool = True,
+    captured_cells: bool = True,
+    hsearch: bool = True,
+    centrality: int = CENTRALITY,
+    hsearch_vcs: int = HSEARCH_VCS,
+    hsearch_scs: int = HSEARCH_SCS,
+    hsearch_queue: int = HSEARCH_QUEUE,
+) -> YSolver:
     """A solver for ``game``'s board (reuse it across that board's positions).
 
     The booleans switch the pruning steps of ``solvers/_ysolver.pyx`` (all
@@ -62,18 +76,31 @@ def make_solver(game, *, tt_log2: int = 22, virtual_connections: bool = True,
     queued; at most 16, 24 and 65,536): bigger lists find more connections
     at more cost per node, and a bound never makes a claim unsound."""
     if not applies(game):
-        raise ValueError(f"the Y solver handles y_game on a triangle of side <= 10 with "
-                         f"turns=1 and swap=False, not {game}")
+        raise ValueError(
+            f"the Y solver handles y_game on a triangle of side <= 10 with turns=1 and swap=False, not {game}"
+        )
     if not 10 <= tt_log2 <= 30:
         raise ValueError(f"tt_log2 must be in 10..30, got {tt_log2}")
     board = core_of(game).board
     n = board.num_cells
     if centrality < 0:
         raise ValueError(f"centrality must be >= 0, got {centrality}")
-    solver = YSolver(n, [board.neighbours(c) for c in range(n)], [board.sides_of(c) for c in range(n)],
-                     [list(perm) for perm in board.symmetries], tt_log2, virtual_connections,
-                     dead_cells, semi_mustplay, side_links, captured_cells, hsearch,
-                     hsearch_vcs, hsearch_scs, hsearch_queue)
+    solver = YSolver(
+        n,
+        [board.neighbours(c) for c in range(n)],
+        [board.sides_of(c) for c in range(n)],
+        [list(perm) for perm in board.symmetries],
+        tt_log2,
+        virtual_connections,
+        dead_cells,
+        semi_mustplay,
+        side_links,
+        captured_cells,
+        hsearch,
+        hsearch_vcs,
+        hsearch_scs,
+        hsearch_queue,
+    )
     solver.set_centrality_prior(centrality)
     return solver
 
@@ -121,20 +148,38 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m solvers.ysolver",
         description="Solve chosen first moves of plain Y (y_game on a triangle, side <= 10) with "
-                    "the dedicated Y solver, one symmetry class at a time, each with its own time "
-                    "limit; the table is kept from class to class.")
+        "the dedicated Y solver, one symmetry class at a time, each with its own time "
+        "limit; the table is kept from class to class.",
+    )
     ap.add_argument("--size", type=int, required=True, help="side of the triangle (2..10)")
-    ap.add_argument("--openings", nargs="+", default=["all"], metavar="CELL",
-                    help="first moves to solve, by name (one per class is searched; its class "
-                         "gets the value); 'all': every class (default)")
-    ap.add_argument("--time-limit", type=float, default=0.0, metavar="S",
-                    help="give up on a class after S seconds and go on (0: no limit)")
-    ap.add_argument("--tt-log2", type=int, default=24,
-                    help="transposition table entries = 2**N (16 bytes each; default 24)")
-    ap.add_argument("--hsearch-bounds", default=f"{HSEARCH_VCS}/{HSEARCH_SCS}/{HSEARCH_QUEUE}",
-                    metavar="VCS/SCS/QUEUE",
-                    help="H-search's list bounds: full and semi-connections kept per node pair, "
-                         "new full connections queued (at most 16/24/65536; default %(default)s)")
+    ap.add_argument(
+        "--openings",
+        nargs="+",
+        default=["all"],
+        metavar="CELL",
+        help="first moves to solve, by name (one per class is searched; its class "
+        "gets the value); 'all': every class (default)",
+    )
+    ap.add_argument(
+        "--time-limit",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="give up on a class after S seconds and go on (0: no limit)",
+    )
+    ap.add_argument(
+        "--tt-log2",
+        type=int,
+        default=24,
+        help="transposition table entries = 2**N (16 bytes each; default 24)",
+    )
+    ap.add_argument(
+        "--hsearch-bounds",
+        default=f"{HSEARCH_VCS}/{HSEARCH_SCS}/{HSEARCH_QUEUE}",
+        metavar="VCS/SCS/QUEUE",
+        help="H-search's list bounds: full and semi-connections kept per node pair, "
+        "new full connections queued (at most 16/24/65536; default %(default)s)",
+    )
     ap.add_argument("--json", action="store_true", help="print one JSON object at the end")
     args = ap.parse_args(argv)
     try:
@@ -151,6 +196,7 @@ def main(argv=None) -> int:
         ap.error("--tt-log2 must be in 10..30")
     import pyspiel
     import games  # noqa: F401  (registers y_game)
+
     game = pyspiel.load_game(f"y_game(board_size={args.size})")
     core = core_of(game)
     cells = list(core.board.names) if args.openings == ["all"] else args.openings
@@ -159,8 +205,7 @@ def main(argv=None) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    solver = make_solver(game, tt_log2=args.tt_log2, hsearch_vcs=vcs, hsearch_scs=scs,
-                         hsearch_queue=queue)
+    solver = make_solver(game, tt_log2=args.tt_log2, hsearch_vcs=vcs, hsearch_scs=scs, hsearch_queue=queue)
     values, unsolved, rows = {}, [], []
     start = time.perf_counter()
     for k, members in enumerate(classes):
@@ -171,24 +216,41 @@ def main(argv=None) -> int:
             v = value(solver, child, args.time_limit)
         except YSolveTimeout:
             v = None
-        row = {"class": members, "value": v, "nodes": solver.nodes - n0,
-               "seconds": round(time.perf_counter() - t0, 2)}
+        row = {
+            "class": members,
+            "value": v,
+            "nodes": solver.nodes - n0,
+            "seconds": round(time.perf_counter() - t0, 2),
+        }
         rows.append(row)
         if v is None:
             unsolved += members
         else:
             values.update({m: v for m in members})
-        print(f"class {k + 1}/{len(classes)}: {' '.join(members)} -> "
-              f"{'not solved' if v is None else f'{v:+g}'}  ({row['nodes']:,} nodes, "
-              f"{row['seconds']} s)", file=sys.stderr, flush=True)
-    out = {"game": str(game), "hsearch_bounds": [vcs, scs, queue], "opening_values": values, "unsolved": unsolved,
-           "winning_first_moves": [m for m, v in values.items() if v > 0], "classes": rows,
-           "nodes": solver.nodes, "seconds": round(time.perf_counter() - start, 2)}
+        print(
+            f"class {k + 1}/{len(classes)}: {' '.join(members)} -> "
+            f"{'not solved' if v is None else f'{v:+g}'}  ({row['nodes']:,} nodes, "
+            f"{row['seconds']} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+    out = {
+        "game": str(game),
+        "hsearch_bounds": [vcs, scs, queue],
+        "opening_values": values,
+        "unsolved": unsolved,
+        "winning_first_moves": [m for m, v in values.items() if v > 0],
+        "classes": rows,
+        "nodes": solver.nodes,
+        "seconds": round(time.perf_counter() - start, 2),
+    }
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"{out['game']}: winning first moves found: {' '.join(out['winning_first_moves']) or '-'}; "
-              f"unsolved: {' '.join(unsolved) or '-'}; {out['nodes']:,} nodes, {out['seconds']} s")
+        print(
+            f"{out['game']}: winning first moves found: {' '.join(out['winning_first_moves']) or '-'}; "
+            f"unsolved: {' '.join(unsolved) or '-'}; {out['nodes']:,} nodes, {out['seconds']} s"
+        )
     return 0
 
 

@@ -10,6 +10,7 @@ controllers as colours). It shares nothing with the kernel: the triangle
 comes from the Y reference model, its edges, their numbering and names are
 built here again from the rules page.
 """
+
 from __future__ import annotations
 
 from y_reference import Geometry
@@ -22,10 +23,11 @@ class CaethReference:
         self.triangle = Geometry.triangle(size)
         self.vertices = self.triangle.coords
         self.neighbours = self.triangle.neighbours
-        self.edges = sorted({(min(u, v), max(u, v)) for u in range(len(self.vertices))
-                             for v in self.neighbours[u]})
+        self.edges = sorted(
+            {(min(u, v), max(u, v)) for u in range(len(self.vertices)) for v in self.neighbours[u]}
+        )
         self.swap_action = len(self.edges)
-        self.moves: list[int] = []      # edge ids and the swap, in order
+        self.moves: list[int] = []  # edge ids and the swap, in order
 
     # -- derived from the moves ------------------------------------------
 
@@ -37,7 +39,7 @@ class CaethReference:
             if action == self.swap_action:
                 result[0] = (1, result[0][1])
             else:
-                result.append((k % 2, action))     # the swap keeps seats alternating
+                result.append((k % 2, action))  # the swap keeps seats alternating
         return result
 
     def edge_owners(self):
@@ -103,4 +105,5 @@ class CaethReference:
         def cell(i):
             r, c = self.vertices[i]
             return f"{chr(ord('a') + c)}{self.size - r}"
+
         return f"{cell(u)}-{cell(v)}"

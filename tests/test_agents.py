@@ -5,6 +5,7 @@ message naming what is allowed, never when a game starts; every kind builds a
 bot that plays legal moves; a spec survives strings, JSON and pickling; and a
 bot's fingerprint changes exactly when what it does changes.
 """
+
 import json
 import pickle
 import textwrap
@@ -13,14 +14,27 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers our games)
-from agents import (BOT_KINDS, BotSpec, Option, describe_kinds, get_kind, list_kinds, make_bot,
-                    register_bot_kind, unregister_bot_kind)
+from agents import (
+    BOT_KINDS,
+    BotSpec,
+    Option,
+    describe_kinds,
+    get_kind,
+    list_kinds,
+    make_bot,
+    register_bot_kind,
+    unregister_bot_kind,
+)
 
 GAME = "y_game(board_size=4)"
 
 #: One cheap valid spec per built-in kind.
-CHEAP = {"random": "random", "mcts": "mcts:simulations=30",
-         "openspiel_mcts": "openspiel_mcts:simulations=30", "alphabeta": "alphabeta:depth=2"}
+CHEAP = {
+    "random": "random",
+    "mcts": "mcts:simulations=30",
+    "openspiel_mcts": "openspiel_mcts:simulations=30",
+    "alphabeta": "alphabeta:depth=2",
+}
 
 
 def finished_state(game):
@@ -31,6 +45,7 @@ def finished_state(game):
 
 
 # ----------------------------------------------------------------------------- specs
+
 
 def test_parse_reads_kind_options_and_name():
     spec = BotSpec.parse(" openspiel_mcts:simulations=50, uct_c=1.5,solve=false,name=os50 ")
@@ -43,13 +58,23 @@ def test_labels_keep_the_options_as_written():
     """Labels are record keys and seed inputs: they must not change with the catalogue."""
     assert BotSpec.parse("random").label == "random"
     assert BotSpec.make("mcts", simulations=300).label == "mcts(simulations=300)"
-    assert BotSpec.parse("openspiel_mcts:uct_c=1.5,simulations=50,solve=false").label == \
-        "openspiel_mcts(simulations=50,solve=False,uct_c=1.5)"
+    assert (
+        BotSpec.parse("openspiel_mcts:uct_c=1.5,simulations=50,solve=false").label
+        == "openspiel_mcts(simulations=50,solve=False,uct_c=1.5)"
+    )
 
 
-@pytest.mark.parametrize("text", ["random", "random:name=R", "mcts:simulations=300,name=m300",
-                                  "mcts:max_time=0.25,simulations=0,uct_c=2.0,solve=false",
-                                  "openspiel_mcts:rollouts=3", "alphabeta:depth=3,time_limit=1e-05"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "random",
+        "random:name=R",
+        "mcts:simulations=300,name=m300",
+        "mcts:max_time=0.25,simulations=0,uct_c=2.0,solve=false",
+        "openspiel_mcts:rollouts=3",
+        "alphabeta:depth=3,time_limit=1e-05",
+    ],
+)
 def test_string_json_and_pickle_round_trips(text):
     spec = BotSpec.parse(text)
     assert BotSpec.parse(str(spec)) == spec
@@ -61,10 +86,19 @@ def test_string_json_and_pickle_round_trips(text):
 
 def test_settings_fill_defaults_and_resolve_aliases():
     assert BotSpec.parse("mcts:simulations=300").settings == {
-        "max_nodes": 0, "max_simulations": 300, "max_time": 0.0, "solve": True, "uct_c": 1.4}
+        "max_nodes": 0,
+        "max_simulations": 300,
+        "max_time": 0.0,
+        "solve": True,
+        "uct_c": 1.4,
+    }
     assert BotSpec.parse("alphabeta:depth=3").settings == {
-        "depth": 3, "eval_playouts": 8, "time_limit": 0.0, "tt_log2": 20}
-    assert BotSpec.parse("mcts:uct_c=2").settings["uct_c"] == 2.0      # an int where a float goes
+        "depth": 3,
+        "eval_playouts": 8,
+        "time_limit": 0.0,
+        "tt_log2": 20,
+    }
+    assert BotSpec.parse("mcts:uct_c=2").settings["uct_c"] == 2.0  # an int where a float goes
     assert BotSpec.parse("random").settings == {}
 
 
@@ -79,34 +113,40 @@ def test_fingerprint_follows_the_settings_not_the_spelling_or_name():
     assert BotSpec.parse("mcts:simulations=300").fingerprint == "cb19f2ce9530119a"
 
 
-@pytest.mark.parametrize("text, message", [
-    ("mcts:simulatons=300", r"no option 'simulatons' \(did you mean 'simulations'\?\)"),
-    ("mcts:max_simulation=300", r"did you mean 'max_simulations'"),
-    ("mctz", r"unknown bot kind 'mctz' \(did you mean 'mcts'\?\); known kinds: alphabeta, cfr, ismcts, mcts"),
-    ("random:depth=2", "has no option 'depth'; its options: none"),
-    ("mcts:simulations", "not key=value"),
-    (":simulations=3", "has no kind"),
-    ("mcts:simulations=1.5", "must be an integer"),
-    ("mcts:simulations=lots", "must be an integer"),
-    ("mcts:solve=1", "must be true or false"),
-    ("mcts:uct_c=fast", "must be a finite number"),
-    ("mcts:max_time=nan", "must be a finite number, got nan"),
-    ("mcts:max_time=inf", "must be a finite number, got inf"),
-    ("mcts:max_time=-1", ">= 0.0"),
-    ("mcts:simulations=-5", r"'simulations' \(max_simulations\) must be an integer in 0\.\."),
-    ("mcts:simulations=0", "needs a budget"),
-    ("mcts:simulations=0,max_time=0", "needs a budget"),
-    ("openspiel_mcts:simulations=0", "must be an integer in 1.."),
-    ("openspiel_mcts:max_time=nan", "finite"),
-    ("alphabeta", "needs a budget: give depth > 0 or time_limit > 0"),
-    ("alphabeta:time_limit=nan", "finite"),
-    ("alphabeta:time_limit=-2", ">= 0.0"),
-    ("alphabeta:depth=2,tt_log2=40", r"in 10\.\.30"),
-    ("mcts:simulations=3,max_simulations=4", "not both"),
-    ("mcts:simulations=3,simulations=4", "given twice"),
-    ("random:name=a,b", "not key=value"),
-    ("random:name=", "name"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("mcts:simulatons=300", r"no option 'simulatons' \(did you mean 'simulations'\?\)"),
+        ("mcts:max_simulation=300", r"did you mean 'max_simulations'"),
+        (
+            "mctz",
+            r"unknown bot kind 'mctz' \(did you mean 'mcts'\?\); known kinds: alphabeta, cfr, ismcts, mcts",
+        ),
+        ("random:depth=2", "has no option 'depth'; its options: none"),
+        ("mcts:simulations", "not key=value"),
+        (":simulations=3", "has no kind"),
+        ("mcts:simulations=1.5", "must be an integer"),
+        ("mcts:simulations=lots", "must be an integer"),
+        ("mcts:solve=1", "must be true or false"),
+        ("mcts:uct_c=fast", "must be a finite number"),
+        ("mcts:max_time=nan", "must be a finite number, got nan"),
+        ("mcts:max_time=inf", "must be a finite number, got inf"),
+        ("mcts:max_time=-1", ">= 0.0"),
+        ("mcts:simulations=-5", r"'simulations' \(max_simulations\) must be an integer in 0\.\."),
+        ("mcts:simulations=0", "needs a budget"),
+        ("mcts:simulations=0,max_time=0", "needs a budget"),
+        ("openspiel_mcts:simulations=0", "must be an integer in 1.."),
+        ("openspiel_mcts:max_time=nan", "finite"),
+        ("alphabeta", "needs a budget: give depth > 0 or time_limit > 0"),
+        ("alphabeta:time_limit=nan", "finite"),
+        ("alphabeta:time_limit=-2", ">= 0.0"),
+        ("alphabeta:depth=2,tt_log2=40", r"in 10\.\.30"),
+        ("mcts:simulations=3,max_simulations=4", "not both"),
+        ("mcts:simulations=3,simulations=4", "given twice"),
+        ("random:name=a,b", "not key=value"),
+        ("random:name=", "name"),
+    ],
+)
 def test_bad_specs_are_refused_when_described(text, message):
     with pytest.raises(ValueError, match=message):
         BotSpec.parse(text)
@@ -129,6 +169,7 @@ def test_every_way_of_making_a_spec_validates():
 
 # ----------------------------------------------------------------------------- building
 
+
 @pytest.mark.parametrize("kind", sorted(CHEAP))
 def test_every_kind_builds_a_bot_that_plays_legal_moves(kind):
     game = pyspiel.load_game(GAME)
@@ -149,7 +190,9 @@ def test_the_catalogue_covers_the_built_in_kinds():
 def test_every_kind_gives_the_same_error_on_a_terminal_state(kind):
     game = pyspiel.load_game(GAME)
     bot = make_bot(CHEAP[kind], game, 0, seed=1)
-    with pytest.raises(ValueError, match="^a bot was asked for a move in a terminal state: the game is over$"):
+    with pytest.raises(
+        ValueError, match="^a bot was asked for a move in a terminal state: the game is over$"
+    ):
         bot.step(finished_state(game))
 
 
@@ -180,16 +223,19 @@ def test_same_spec_and_seed_give_the_same_game():
     assert play(5) == play(5)
 
 
-@pytest.mark.parametrize("args, message", [
-    (("mcts", GAME, 2, 0), r"player must be in 0\.\.1"),
-    (("mcts", GAME, -1, 0), "player"),
-    (("mcts", GAME, 0, -1), r"seed must be an integer in 0\.\.2147483647"),
-    (("mcts", GAME, 0, 2 ** 31), "seed"),
-    (("mcts", GAME, 0, 1.5), "seed"),
-    ((42, GAME, 0, 0), "BotSpec or a spec string"),
-    (("mcts", 42, 0, 0), "pyspiel.Game or a game string"),
-    (("mcts:simulatons=3", GAME, 0, 0), "did you mean"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("mcts", GAME, 2, 0), r"player must be in 0\.\.1"),
+        (("mcts", GAME, -1, 0), "player"),
+        (("mcts", GAME, 0, -1), r"seed must be an integer in 0\.\.2147483647"),
+        (("mcts", GAME, 0, 2**31), "seed"),
+        (("mcts", GAME, 0, 1.5), "seed"),
+        ((42, GAME, 0, 0), "BotSpec or a spec string"),
+        (("mcts", 42, 0, 0), "pyspiel.Game or a game string"),
+        (("mcts:simulatons=3", GAME, 0, 0), "did you mean"),
+    ],
+)
 def test_make_bot_refuses_bad_arguments(args, message):
     with pytest.raises(ValueError, match=message):
         make_bot(*args)
@@ -197,9 +243,11 @@ def test_make_bot_refuses_bad_arguments(args, message):
 
 # ----------------------------------------------------------------------------- kinds of your own
 
+
 @pytest.fixture
 def custom_module(tmp_path, monkeypatch):
-    (tmp_path / "agents_test_custom_bots.py").write_text(textwrap.dedent('''
+    (tmp_path / "agents_test_custom_bots.py").write_text(
+        textwrap.dedent('''
         import pyspiel
 
         def first_legal(game, player, seed, offset: int = 0, note="x"):
@@ -221,7 +269,8 @@ def custom_module(tmp_path, monkeypatch):
 
         def no_seed(game, player):
             return None
-    '''))
+    ''')
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     return "agents_test_custom_bots"
 
@@ -241,11 +290,14 @@ def test_module_function_kind_is_validated_from_its_signature(custom_module):
     assert BotSpec.parse(f"{custom_module}:anything:whatever=3").settings == {"whatever": 3}
 
 
-@pytest.mark.parametrize("kind, message", [
-    ("agents_test_no_such_module:f", "cannot import agents_test_no_such_module"),
-    ("{module}:missing", "has no missing"),
-    ("{module}:no_seed", r"must take \(game, player, seed, \*\*options\)"),
-])
+@pytest.mark.parametrize(
+    "kind, message",
+    [
+        ("agents_test_no_such_module:f", "cannot import agents_test_no_such_module"),
+        ("{module}:missing", "has no missing"),
+        ("{module}:no_seed", r"must take \(game, player, seed, \*\*options\)"),
+    ],
+)
 def test_module_function_kind_errors(custom_module, kind, message):
     with pytest.raises(ValueError, match=message):
         BotSpec.parse(kind.format(module=custom_module))
@@ -262,8 +314,9 @@ def test_register_bot_kind_with_and_without_a_schema():
             BotSpec.parse("test_registered:dept=3")
         with pytest.raises(ValueError, match="already registered"):
             register_bot_kind("test_registered", build)
-        register_bot_kind("test_registered", build, (Option("depth", int, 1, minimum=1, maximum=5),),
-                          replace=True)
+        register_bot_kind(
+            "test_registered", build, (Option("depth", int, 1, minimum=1, maximum=5),), replace=True
+        )
         with pytest.raises(ValueError, match=r"in 1\.\.5"):
             BotSpec.parse("test_registered:depth=9")
         assert isinstance(make_bot("test_registered", GAME, 1, seed=2), pyspiel.Bot)
@@ -275,6 +328,7 @@ def test_register_bot_kind_with_and_without_a_schema():
 
 
 # ----------------------------------------------------------------------------- listing
+
 
 def test_describe_kinds_lists_every_option_as_json():
     described = json.loads(json.dumps(describe_kinds()))
@@ -289,6 +343,7 @@ def test_describe_kinds_lists_every_option_as_json():
 
 def test_cli_lists_the_kinds(capsys):
     from agents.__main__ import main
+
     assert main([]) == 0
     out = capsys.readouterr().out
     assert "mcts" in out and "max_simulations (simulations)" in out and "alphabeta" in out
@@ -299,10 +354,22 @@ def test_cli_lists_the_kinds(capsys):
 def test_tournament_refuses_a_bad_bot_before_any_game(tmp_path, capsys):
     """Issue 10 item 7: a typo used to surface as a traceback once the first game started."""
     from analysis.tournament import main
+
     out = tmp_path / "t.jsonl"
     with pytest.raises(SystemExit) as exit_info:
-        main(["--game", GAME, "--bot", "random", "--bot", "mcts:simulatons=300", "--out", str(out),
-              "--no-progress"])
+        main(
+            [
+                "--game",
+                GAME,
+                "--bot",
+                "random",
+                "--bot",
+                "mcts:simulatons=300",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
     assert exit_info.value.code == 2
     assert "did you mean 'simulations'" in capsys.readouterr().err
     assert not out.exists()

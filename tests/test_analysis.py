@@ -1,5 +1,6 @@
 """analysis/: statistics against published and scipy values, ratings against known
 truth, tournaments against interruption and across backends."""
+
 from __future__ import annotations
 
 import json
@@ -16,10 +17,26 @@ from scipy import stats as scipy_stats
 
 from analysis import plots
 from analysis.ratings import fit_ratings, leaderboard_table, synthetic_records
-from analysis.stats import (first_player_advantage, first_player_advantage_from_records, games_needed,
-                            pairwise_win_rates, wilson_half_width, wilson_interval, win_rate)
-from analysis.tournament import (BotSpec, deterministic_view, load_records, make_tasks, play_game, run_tasks,
-                                 load_game, build_bot, seatings)
+from analysis.stats import (
+    first_player_advantage,
+    first_player_advantage_from_records,
+    games_needed,
+    pairwise_win_rates,
+    wilson_half_width,
+    wilson_interval,
+    win_rate,
+)
+from analysis.tournament import (
+    BotSpec,
+    deterministic_view,
+    load_records,
+    make_tasks,
+    play_game,
+    run_tasks,
+    load_game,
+    build_bot,
+    seatings,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "y_game(board_size=4)"
@@ -27,13 +44,17 @@ GAME = "y_game(board_size=4)"
 
 # ----------------------------------------------------------------------------- stats
 
-@pytest.mark.parametrize("k, n, low, high", [
-    # Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3 (Wilson, no correction).
-    (81, 263, 0.2553, 0.3662),
-    (15, 148, 0.0624, 0.1605),
-    (0, 20, 0.0, 0.1611),
-    (1, 29, 0.0061, 0.1718),
-])
+
+@pytest.mark.parametrize(
+    "k, n, low, high",
+    [
+        # Newcombe (1998), Statistics in Medicine 17:857, Table I, method 3 (Wilson, no correction).
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
 def test_wilson_matches_published_values(k, n, low, high):
     lo, hi = wilson_interval(k, n)
     assert lo == pytest.approx(low, abs=6e-5)
@@ -76,10 +97,12 @@ def test_first_player_advantage_uses_exact_binomial_test():
 
 
 def test_records_statistics():
-    records = [{"players": ["a", "b"], "returns": [1, -1]},
-               {"players": ["b", "a"], "returns": [1, -1]},
-               {"players": ["a", "b"], "returns": [0, 0]},
-               {"players": ["b", "a"], "returns": [-1, 1]}]
+    records = [
+        {"players": ["a", "b"], "returns": [1, -1]},
+        {"players": ["b", "a"], "returns": [1, -1]},
+        {"players": ["a", "b"], "returns": [0, 0]},
+        {"players": ["b", "a"], "returns": [-1, 1]},
+    ]
     fpa = first_player_advantage_from_records(records)
     assert (fpa.first_wins, fpa.second_wins, fpa.draws) == (2, 1, 1)
     rates = pairwise_win_rates(records)
@@ -90,6 +113,7 @@ def test_records_statistics():
 
 
 # ----------------------------------------------------------------------------- ratings
+
 
 def test_ratings_recover_known_ordering_and_gaps():
     truth = {"random": 0.0, "weak": 150.0, "mid": 400.0, "strong": 700.0, "best": 1000.0}
@@ -109,8 +133,10 @@ def test_ratings_recover_known_ordering_and_gaps():
 
 
 def test_ratings_need_the_anchor_and_a_prior_under_separation():
-    records = [{"players": ["a", "random"], "returns": [1, -1]},
-               {"players": ["random", "a"], "returns": [-1, 1]}]
+    records = [
+        {"players": ["a", "random"], "returns": [1, -1]},
+        {"players": ["random", "a"], "returns": [-1, 1]},
+    ]
     fit = fit_ratings(records)
     assert fit["a"].rating > 0 and fit["a"].low < fit["a"].rating < fit["a"].high
     with pytest.raises(ValueError, match="do not exist"):
@@ -121,8 +147,9 @@ def test_ratings_need_the_anchor_and_a_prior_under_separation():
 
 def test_maximum_likelihood_matches_closed_form_for_two_players():
     # Two players, no seat term: the MLE gap is 400 log10(w / l).
-    records = ([{"players": ["a", "random"], "returns": [1, -1]}] * 30
-               + [{"players": ["random", "a"], "returns": [1, -1]}] * 10)
+    records = [{"players": ["a", "random"], "returns": [1, -1]}] * 30 + [
+        {"players": ["random", "a"], "returns": [1, -1]}
+    ] * 10
     fit = fit_ratings(records, prior_sd=None, first_move=False)
     assert fit["a"].rating == pytest.approx(400 * math.log10(3.0), abs=0.1)
 
@@ -134,9 +161,11 @@ def test_two_player_ratings_are_numerically_what_they_were():
     records.append({"players": ["weak", "mid"], "returns": [0, 0]})
     fit = fit_ratings(records)
     assert [r.rating for r in fit.ratings] == pytest.approx(
-        [959.1884832453156, 611.2770035149272, 368.9588947825296, 143.06315171013642, 0.0], rel=1e-9, abs=1e-9)
+        [959.1884832453156, 611.2770035149272, 368.9588947825296, 143.06315171013642, 0.0], rel=1e-9, abs=1e-9
+    )
     assert (fit.first_move_elo, fit.first_move_low, fit.first_move_high) == pytest.approx(
-        (138.4828671007143, 65.23401410003419, 211.7317201013944), rel=1e-9)
+        (138.4828671007143, 65.23401410003419, 211.7317201013944), rel=1e-9
+    )
     assert (fit["mid"].wins, fit["mid"].draws, fit["mid"].losses, fit.games) == (57, 1, 63, 301)
     assert fit_ratings(records, first_move=False)["best"].rating == pytest.approx(866.9404268796499, rel=1e-9)
     assert fit_ratings(records, anchor=None)["random"].rating == pytest.approx(-416.4975066505818, rel=1e-9)
@@ -146,13 +175,16 @@ def plackett_luce_records(ratings: dict, seats: int, games: int, seed: int, seat
     """n-player games ranked by rating plus Gumbel noise (a Plackett-Luce model), best return 1,
     worst -1, the rest 0; players drawn at random without repetition."""
     import numpy as np
+
     rng = np.random.default_rng(seed)
     names = sorted(ratings)
     out = []
     for _ in range(games):
         players = [names[i] for i in rng.permutation(len(names))[:seats]]
-        strength = [ratings[p] / ELO + (seat_elo[s] / ELO if seat_elo else 0.0) + rng.gumbel()
-                    for s, p in enumerate(players)]
+        strength = [
+            ratings[p] / ELO + (seat_elo[s] / ELO if seat_elo else 0.0) + rng.gumbel()
+            for s, p in enumerate(players)
+        ]
         order = sorted(range(seats), key=lambda s: -strength[s])
         returns = [0.0] * seats
         returns[order[0]], returns[order[-1]] = 1.0, -1.0
@@ -166,7 +198,9 @@ ELO = 400.0 / math.log(10.0)
 def test_ratings_of_three_and_four_player_games_recover_the_order():
     truth = {"random": 0.0, "weak": 200.0, "mid": 500.0, "strong": 900.0}
     for seats in (3, 4):
-        records = plackett_luce_records(truth, seats, 600, seed=seats, seat_elo=(150.0,) + (0.0,) * (seats - 1))
+        records = plackett_luce_records(
+            truth, seats, 600, seed=seats, seat_elo=(150.0,) + (0.0,) * (seats - 1)
+        )
         fit = fit_ratings(records)
         assert fit.names() == ["strong", "mid", "weak", "random"]
         assert fit["random"].rating == 0.0 and fit.games == 600
@@ -174,17 +208,26 @@ def test_ratings_of_three_and_four_player_games_recover_the_order():
         assert fit.seat_elo[0][0] > 50 and fit.first_move_elo == fit.seat_elo[0][0]
         assert all(abs(fit.seat_elo[k][0]) < 100 for k in range(1, seats))
         wins = sum(r.wins for r in fit.ratings)
-        assert wins == 600                      # one unique best return per game
+        assert wins == 600  # one unique best return per game
         assert "Seat advantages over seat" in leaderboard_table(fit)
 
 
 def test_ratings_refuse_mixed_seat_counts_and_ignore_pairs_of_one_player():
     with pytest.raises(ValueError, match="one number of seats"):
-        fit_ratings([{"players": ["a", "random"], "returns": [1, -1]},
-                     {"players": ["a", "random", "b"], "returns": [1, -1, 0]}])
+        fit_ratings(
+            [
+                {"players": ["a", "random"], "returns": [1, -1]},
+                {"players": ["a", "random", "b"], "returns": [1, -1, 0]},
+            ]
+        )
     # "a" in two seats: only its comparisons with random count; self-play tables are skipped.
-    fit = fit_ratings([{"players": ["a", "random", "a"], "returns": [1, -1, 1]},
-                       {"players": ["a", "a", "a"], "returns": [1, -1, 1]}], first_move=False)
+    fit = fit_ratings(
+        [
+            {"players": ["a", "random", "a"], "returns": [1, -1, 1]},
+            {"players": ["a", "a", "a"], "returns": [1, -1, 1]},
+        ],
+        first_move=False,
+    )
     assert fit.games == 1 and fit["a"].rating > 0
     assert (fit["a"].wins, fit["a"].draws, fit["a"].losses) == (0, 2, 0)
     assert (fit["random"].wins, fit["random"].draws, fit["random"].losses) == (0, 0, 1)
@@ -226,27 +269,42 @@ def test_two_player_keys_and_seeds_are_what_they_were():
         (f"{GAME}|random|random|0", 1375044393, [rnd, rnd], (rnd, rnd)),
         (f"{GAME}|random|random|1", 1977719309, [rnd, rnd], (rnd, rnd)),
         (f"{GAME}|{mcts}|{mcts}|0", 2913793, [mcts, mcts], (mcts, mcts)),
-        (f"{GAME}|{mcts}|{mcts}|1", 927035300, [mcts, mcts], (mcts, mcts))]
+        (f"{GAME}|{mcts}|{mcts}|1", 927035300, [mcts, mcts], (mcts, mcts)),
+    ]
 
 
 def four_player_rules(tmp_path) -> str:
     path = tmp_path / "4P-Notakto-4x4.json"
-    path.write_text(json.dumps({"name": "4P-Notakto-4x4", "board": {"kind": "squares", "size": [4, 4, 1]},
-                                "players": "4", "colours": "shared", "reserves": {"black": 16},
-                                "turn_checks": ["first-3-loses"]}))
+    path.write_text(
+        json.dumps(
+            {
+                "name": "4P-Notakto-4x4",
+                "board": {"kind": "squares", "size": [4, 4, 1]},
+                "players": "4",
+                "colours": "shared",
+                "reserves": {"black": 16},
+                "turn_checks": ["first-3-loses"],
+            }
+        )
+    )
     return f"ttt(rules={path})"
 
 
 def test_n_player_tables_play_every_seating_equally_often(tmp_path):
     three = "ttt(rules=3P-Notakto)"
-    bots = [BotSpec.make("random"), BotSpec.make("random", name="r2"), BotSpec.make("random", name="r3"),
-            BotSpec.make("random", name="r4")]
+    bots = [
+        BotSpec.make("random"),
+        BotSpec.make("random", name="r2"),
+        BotSpec.make("random", name="r3"),
+        BotSpec.make("random", name="r4"),
+    ]
     for game, n_bots, games_per_pair, tables, per_table in (
-            (three, 2, 2, 1, 6),               # 2 bots, 3 seats: the 6 seatings using both; 2 rounds up to 6
-            (three, 3, 7, 1, 12),              # 3 bots: the 6 permutations, 7 rounds up to 12
-            (three, 4, 6, 4, 6),               # 4 bots, 3 seats: every 3 of them, every permutation
-            (four_player_rules(tmp_path), 2, 1, 1, 14),
-            (four_player_rules(tmp_path), 4, 24, 1, 24)):
+        (three, 2, 2, 1, 6),  # 2 bots, 3 seats: the 6 seatings using both; 2 rounds up to 6
+        (three, 3, 7, 1, 12),  # 3 bots: the 6 permutations, 7 rounds up to 12
+        (three, 4, 6, 4, 6),  # 4 bots, 3 seats: every 3 of them, every permutation
+        (four_player_rules(tmp_path), 2, 1, 1, 14),
+        (four_player_rules(tmp_path), 4, 24, 1, 24),
+    ):
         tasks = make_tasks(game, bots[:n_bots], games_per_pair, seed=3)
         assert len(tasks) == tables * per_table
         seats = len(tasks[0].seats)
@@ -265,11 +323,29 @@ def test_n_player_tables_play_every_seating_equally_often(tmp_path):
 def test_three_player_command_line_tournament(tmp_path):
     # The command of issue 10 item 6, which crashed with an IndexError.
     out = tmp_path / "o.jsonl"
-    result = subprocess.run([sys.executable, "-m", "analysis.tournament", "--game", "ttt(rules=3P-Notakto)",
-                             "--bot", "random", "--bot", "mcts:simulations=50", "--games-per-pair", "2",
-                             "--out", str(out), "--no-progress"],
-                            cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
-                            timeout=120)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "analysis.tournament",
+            "--game",
+            "ttt(rules=3P-Notakto)",
+            "--bot",
+            "random",
+            "--bot",
+            "mcts:simulations=50",
+            "--games-per-pair",
+            "2",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     records = load_records(out)
     assert len(records) == 6 and {len(r["returns"]) for r in records} == {3}
@@ -322,6 +398,7 @@ def test_resume_after_interruption_neither_loses_nor_repeats(tmp_path):
     on_disk = load_records(out)
     keys = [r["key"] for r in on_disk]
     assert len(keys) == len(set(keys)) == len(tasks)
+
     def canonical(records):
         return sorted(json.dumps(deterministic_view(r), sort_keys=True) for r in records)
 
@@ -339,7 +416,9 @@ def test_records_carry_settings_and_old_files_without_them_resume(tmp_path):
     assert first[0]["bots"] == [spec.to_json() for spec in tasks[0].seats]
     assert first[0]["game_fingerprint"] is None and first[0]["seed"] == tasks[0].seed
     # A file written before records carried settings: it resumes, playing nothing.
-    legacy = [{k: v for k, v in r.items() if k not in ("bots", "game_fingerprint")} for r in load_records(out)]
+    legacy = [
+        {k: v for k, v in r.items() if k not in ("bots", "game_fingerprint")} for r in load_records(out)
+    ]
     out.write_text("".join(json.dumps(r) + "\n" for r in legacy))
     played = []
     again = run_tasks(tasks, out, progress=False, on_record=played.append)
@@ -351,10 +430,29 @@ def test_resume_with_other_bot_settings_under_the_same_name_is_refused(tmp_path)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
 
     def run(simulations):
-        return subprocess.run([sys.executable, "-m", "analysis.tournament", "--game", GAME, "--bot", "random",
-                               "--bot", f"mcts:simulations={simulations},name=strong", "--games-per-pair", "2",
-                               "--out", str(out), "--no-progress"],
-                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "analysis.tournament",
+                "--game",
+                GAME,
+                "--bot",
+                "random",
+                "--bot",
+                f"mcts:simulations={simulations},name=strong",
+                "--games-per-pair",
+                "2",
+                "--out",
+                str(out),
+                "--no-progress",
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     assert run(20).returncode == 0
     before = out.read_bytes()
@@ -395,9 +493,26 @@ def test_tournament_store_keeps_an_unterminated_record_and_refuses_damage(tmp_pa
 
 def start_long_run(out, games: int = 40):
     """A command-line tournament of ``games`` games, one per work unit, started in the background."""
-    command = [sys.executable, "-m", "analysis.tournament", "--game", GAME, "--bot", "random",
-               "--bot", "openspiel_mcts:simulations=300", "--games-per-pair", str(games), "--seed", "4",
-               "--out", str(out), "--chunk", "1", "--no-progress"]
+    command = [
+        sys.executable,
+        "-m",
+        "analysis.tournament",
+        "--game",
+        GAME,
+        "--bot",
+        "random",
+        "--bot",
+        "openspiel_mcts:simulations=300",
+        "--games-per-pair",
+        str(games),
+        "--seed",
+        "4",
+        "--out",
+        str(out),
+        "--chunk",
+        "1",
+        "--no-progress",
+    ]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     return command, env, process
@@ -405,7 +520,7 @@ def start_long_run(out, games: int = 40):
 
 def test_a_second_command_line_run_into_the_same_output_is_refused(tmp_path):
     out = tmp_path / "twice.jsonl"
-    command, env, first = start_long_run(out, games=5000)     # far more than it gets to play
+    command, env, first = start_long_run(out, games=5000)  # far more than it gets to play
     try:
         deadline = time.time() + 60
         while time.time() < deadline and first.poll() is None and not (out.exists() and out.stat().st_size):
@@ -445,12 +560,28 @@ def test_bad_command_lines_fail_clearly(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     damaged = tmp_path / "damaged.jsonl"
     damaged.write_text("[1,2]\n")
-    for extra, message in ((["--bot", "random", "--bot", "nosuchbot"], "unknown bot kind"),
-                           (["--bot", "random", "--bot", "random"], "distinct"),
-                           (["--bot", "random", "--bot", "mcts", "--out", str(damaged)], "damaged.jsonl:1 is not")):
-        result = subprocess.run([sys.executable, "-m", "analysis.tournament", "--game", GAME,
-                                 "--out", str(tmp_path / "x.jsonl"), *extra],
-                                cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    for extra, message in (
+        (["--bot", "random", "--bot", "nosuchbot"], "unknown bot kind"),
+        (["--bot", "random", "--bot", "random"], "distinct"),
+        (["--bot", "random", "--bot", "mcts", "--out", str(damaged)], "damaged.jsonl:1 is not"),
+    ):
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "analysis.tournament",
+                "--game",
+                GAME,
+                "--out",
+                str(tmp_path / "x.jsonl"),
+                *extra,
+            ],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
 
 
@@ -458,13 +589,23 @@ def test_joblib_and_dask_local_cluster_give_the_same_records(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     tasks = make_tasks(GAME, SPECS + [BotSpec.make("openspiel_mcts", simulations=60)], 4, seed=9)
     via_joblib = run_tasks(tasks, tmp_path / "joblib.jsonl", n_jobs=2, progress=False, chunk_size=2)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-        via_dask = run_tasks(tasks, tmp_path / "dask.jsonl", backend="dask", client=client,
-                             progress=False, chunk_size=2)
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        via_dask = run_tasks(
+            tasks, tmp_path / "dask.jsonl", backend="dask", client=client, progress=False, chunk_size=2
+        )
         # The --scheduler ADDRESS path: connect to the running scheduler by its address.
-        via_address = run_tasks(tasks, tmp_path / "address.jsonl", backend="dask",
-                                scheduler=cluster.scheduler_address, progress=False)
+        via_address = run_tasks(
+            tasks,
+            tmp_path / "address.jsonl",
+            backend="dask",
+            scheduler=cluster.scheduler_address,
+            progress=False,
+        )
     assert [deterministic_view(r) for r in via_address] == [deterministic_view(r) for r in via_joblib]
     assert len(via_dask) == len(tasks) == 12
     assert [deterministic_view(r) for r in via_dask] == [deterministic_view(r) for r in via_joblib]
@@ -473,12 +614,16 @@ def test_joblib_and_dask_local_cluster_give_the_same_records(tmp_path):
 
 # ----------------------------------------------------------------------------- plots
 
+
 def test_plots_write_png_and_svg(tmp_path):
-    rows = [{"label": "a", "value": 0.7, "low": 0.6, "high": 0.8, "group": "x", "note": "n=100"},
-            {"label": "b", "value": 1.0, "low": 0.9, "high": 1.0, "group": "y"}]
+    rows = [
+        {"label": "a", "value": 0.7, "low": 0.6, "high": 0.8, "group": "x", "note": "n=100"},
+        {"label": "b", "value": 1.0, "low": 0.9, "high": 1.0, "group": "y"},
+    ]
     written = plots.plot_win_rates(rows, tmp_path / "wr", title="t")
-    written += plots.plot_rating_vs_compute({"m": [(10, 5, 0, 10), (100, 50, 40, 60)]}, tmp_path / "rc",
-                                            title="t", flat={"ab": (20, 10, 30)})
+    written += plots.plot_rating_vs_compute(
+        {"m": [(10, 5, 0, 10), (100, 50, 40, 60)]}, tmp_path / "rc", title="t", flat={"ab": (20, 10, 30)}
+    )
     written += plots.plot_histograms({"a": [1, 2, 2, 3], "b": [4, 5]}, tmp_path / "h", title="t")
     assert sorted(p.suffix for p in written) == [".png", ".png", ".png", ".svg", ".svg", ".svg"]
     for path in written:
@@ -487,12 +632,30 @@ def test_plots_write_png_and_svg(tmp_path):
 
 def test_stats_command_line():
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    result = subprocess.run([sys.executable, "-m", "analysis.stats", "--precision", "0.05"], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "analysis.stats", "--precision", "0.05"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0 and result.stdout.startswith(f"{games_needed(0.05)} games")
-    result = subprocess.run([sys.executable, "-m", "analysis.stats", "--wins", "60", "--games", "100"], cwd=ROOT,
-                            env=env, capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "analysis.stats", "--wins", "60", "--games", "100"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "60.0% [50.2, 69.1]" in result.stdout and "p = 0.0569" in result.stdout
-    result = subprocess.run([sys.executable, "-m", "analysis.stats"], cwd=ROOT, env=env, capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "analysis.stats"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2

@@ -1,6 +1,7 @@
 """Board geometry (games/boards): the square grid Flipway is built on, checked
 against coordinates computed here, and boards surviving pickling as the
 shared per-size objects the kernels expect."""
+
 from __future__ import annotations
 
 import pickle
@@ -62,8 +63,10 @@ def test_symmetries_are_the_squares_eight(n):
                     assert abs(r1 - r2) + abs(c1 - c2) == 1
         moved = {frozenset(image[p] for p in side) for side in (top, bottom, left, right)}
         assert moved == {frozenset(x) for x in (top, bottom, left, right)}
-        keeps_pairs = {frozenset(image[p] for p in top), frozenset(image[p] for p in bottom)} \
-            == {frozenset(top), frozenset(bottom)}
+        keeps_pairs = {frozenset(image[p] for p in top), frozenset(image[p] for p in bottom)} == {
+            frozenset(top),
+            frozenset(bottom),
+        }
         assert keeps_pairs == (s < 4)
 
 
@@ -81,4 +84,4 @@ def test_boards_pickle():
     grid = pickle.loads(pickle.dumps(SquareGrid(5)))
     assert type(grid) is SquareGrid and grid.symmetry_maps() == SquareGrid(5).symmetry_maps()
     board = make_board("hex", 3)
-    assert pickle.loads(pickle.dumps(board)) is board        # the shared board of its kind
+    assert pickle.loads(pickle.dumps(board)) is board  # the shared board of its kind

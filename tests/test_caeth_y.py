@@ -1,6 +1,7 @@
 """Caeth Y (docs/rules/caeth_y.md): the kernel against a slow reference model,
 properties of every position, the decisions the rules page makes, and the
 OpenSpiel face."""
+
 import pickle
 import random
 
@@ -58,7 +59,7 @@ def test_thresholds_are_the_seeds_one_two_three():
     geometry = games.caeth_y.geometry(5)
     board = geometry.board
     for v in range(board.num_cells):
-        kind = len(board.sides_of(v))       # 2 corner, 1 side, 0 interior
+        kind = len(board.sides_of(v))  # 2 corner, 1 side, 0 interior
         assert geometry.threshold(v) == {2: 1, 1: 2, 0: 3}[kind], board.names[v]
     assert geometry.num_edges == 3 * 5 * 4 // 2
 
@@ -82,10 +83,8 @@ def test_a_vertex_goes_to_the_first_to_reach_half_and_stays():
     the order of the captures, not only on who holds which edge."""
     game = load(4)
     a2 = make_board("triangle", 4).index_of_name["a2"]
-    black_first = _play(game, ["a3-a2", "c2-c1", "a2-b2", "c2-d1",
-                               "b2-c2", "a2-a1", "b3-c2", "a2-b1"])
-    white_first = _play(game, ["b2-c2", "a2-a1", "b3-c2", "a2-b1",
-                               "a3-a2", "c2-c1", "a2-b2", "c2-d1"])
+    black_first = _play(game, ["a3-a2", "c2-c1", "a2-b2", "c2-d1", "b2-c2", "a2-a1", "b3-c2", "a2-b1"])
+    white_first = _play(game, ["b2-c2", "a2-a1", "b3-c2", "a2-b1", "a3-a2", "c2-c1", "a2-b2", "c2-d1"])
     for state in (black_first, white_first):
         assert not state.is_terminal()
     assert black_first.core.edge_owners() == white_first.core.edge_owners()
@@ -103,7 +102,7 @@ def test_swap_hands_the_first_edge_and_its_corner_to_white():
     state = game.new_initial_state()
     swap = game.num_distinct_actions() - 1
     assert swap not in state.legal_actions()
-    state.apply_action(_edge(game, "a1-b1"))          # a1 is a corner: Black controls it
+    state.apply_action(_edge(game, "a1-b1"))  # a1 is a corner: Black controls it
     a1 = make_board("triangle", 4).index_of_name["a1"]
     assert state.core.vertex_controllers()[a1] == 1
     assert state.action_to_string(swap) == "swap" and swap in state.legal_actions()
@@ -178,8 +177,9 @@ def test_symmetric_hash_is_the_hash_of_the_mirrored_game(size, swap, s, which):
     assert mirrored.returns() == state.returns()
 
 
-@pytest.mark.parametrize("name", ["caeth_y(board_size=3)", "caeth_y(board_size=5,swap=true)",
-                                  "caeth_y(board_size=9)"])
+@pytest.mark.parametrize(
+    "name", ["caeth_y(board_size=3)", "caeth_y(board_size=5,swap=true)", "caeth_y(board_size=9)"]
+)
 def test_openspiel_random_sim_test(name):
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=10, serialize=True, verbose=False)
 
@@ -210,7 +210,7 @@ def test_illegal_action_raises_and_leaves_the_state_alone():
     state = load(4).new_initial_state()
     state.apply_action(3)
     before = (str(state), state.legal_actions(), state.core.position_hash())
-    for bad in (3, -1, 18, 99):                      # taken, negative, swap without the rule, off
+    for bad in (3, -1, 18, 99):  # taken, negative, swap without the rule, off
         with pytest.raises(Exception):
             state.apply_action(bad)
     assert (str(state), state.legal_actions(), state.core.position_hash()) == before
@@ -219,10 +219,4 @@ def test_illegal_action_raises_and_leaves_the_state_alone():
 def test_the_board_is_drawn_as_the_seed_draws_it():
     state = load(3).new_initial_state()
     state.apply_action(_edge(pyspiel.load_game("caeth_y(board_size=3)"), "a3-b2"))
-    assert str(state) == "\n".join([
-        "    X",
-        "   / x",
-        "  *-.-*",
-        " / \\ / \\",
-        "*-.-*-.-*",
-        "White to move"])
+    assert str(state) == "\n".join(["    X", "   / x", "  *-.-*", " / \\ / \\", "*-.-*-.-*", "White to move"])

@@ -1,6 +1,7 @@
 """cfr/: our tabular CFR family against OpenSpiel's solvers (iteration by
 iteration), textbook values and equilibria, the sampling solvers' seeds, the
 policy file, the ``cfr`` bot kind and the command line."""
+
 import json
 import subprocess
 import sys
@@ -34,8 +35,7 @@ def _cpp_lookup(policy):
     return lambda key: dict(policy.get_state_policy(key))
 
 
-@pytest.mark.parametrize("variant, make_ref", [
-    ("cfr", pyspiel.CFRSolver), ("cfr+", pyspiel.CFRPlusSolver)])
+@pytest.mark.parametrize("variant, make_ref", [("cfr", pyspiel.CFRSolver), ("cfr+", pyspiel.CFRPlusSolver)])
 @pytest.mark.parametrize("game_string", ["kuhn_poker", RPS_LINES])
 @pytest.mark.parametrize("backend", ["c", "numpy"])
 def test_tabular_matches_openspiel_cpp_every_iteration(variant, make_ref, game_string, backend):
@@ -50,8 +50,9 @@ def test_tabular_matches_openspiel_cpp_every_iteration(variant, make_ref, game_s
 
 
 @pytest.mark.parametrize("backend", ["c", "numpy"])
-@pytest.mark.parametrize("variant, make_ref", [("dcfr", discounted_cfr.DCFRSolver),
-                                               ("lcfr", discounted_cfr.LCFRSolver)])
+@pytest.mark.parametrize(
+    "variant, make_ref", [("dcfr", discounted_cfr.DCFRSolver), ("lcfr", discounted_cfr.LCFRSolver)]
+)
 def test_dcfr_matches_openspiels_python_dcfr_every_iteration(backend, variant, make_ref):
     game = pyspiel.load_game("kuhn_poker")
     ours, ref = TabularCFR(enumerate_tree(game), variant, backend=backend), make_ref(game)
@@ -59,14 +60,13 @@ def test_dcfr_matches_openspiels_python_dcfr_every_iteration(backend, variant, m
         ours.iterate()
         ref.evaluate_and_update_policy()
         avg = ref.average_policy()
-        assert _max_diff(ours.average_policy(),
-                         lambda k: dict(enumerate(avg.policy_for_key(k)))) < 1e-9
+        assert _max_diff(ours.average_policy(), lambda k: dict(enumerate(avg.policy_for_key(k)))) < 1e-9
 
 
 def test_three_player_general_form_runs_and_nash_conv_falls():
     game = pyspiel.load_game("kuhn_poker(players=3)")
     result = run(game, "cfr", iterations=200)
-    assert result.curve[-1]["exploitability"] is None        # not two-player zero-sum
+    assert result.curve[-1]["exploitability"] is None  # not two-player zero-sum
     assert result.curve[-1]["nash_conv"] < 0.25 * result.curve[0]["nash_conv"]
 
 
@@ -74,8 +74,9 @@ def test_kuhn_value_and_equilibrium():
     game = pyspiel.load_game("kuhn_poker")
     result = run(game, "cfr+", iterations=2000)
     assert result.curve[-1]["exploitability"] < 1e-3
-    values = pyspiel.expected_returns(game.new_initial_state(),
-                                      evaluate.as_pyspiel_policy(result.policy), -1, True)
+    values = pyspiel.expected_returns(
+        game.new_initial_state(), evaluate.as_pyspiel_policy(result.policy), -1, True
+    )
     assert values[0] == pytest.approx(-1 / 18, abs=1e-3)
     # the textbook family: player 0 bets a King 3x as often as it bluffs a Jack,
     # never bets a Queen first
@@ -134,11 +135,19 @@ def test_checkpoints():
 
 # -- policy files and the bot ---------------------------------------------------
 
+
 def test_policy_file_round_trip_and_refusals(tmp_path):
     game = pyspiel.load_game("kuhn_poker")
     policy = run(game, "cfr", iterations=50).policy
-    path = save_policy(tmp_path / "k.json", game=game, policy=policy, turn_based=False,
-                       algorithm="cfr", iterations=50, nash_conv=float("nan"))
+    path = save_policy(
+        tmp_path / "k.json",
+        game=game,
+        policy=policy,
+        turn_based=False,
+        algorithm="cfr",
+        iterations=50,
+        nash_conv=float("nan"),
+    )
     doc = load_policy(path)
     assert doc["format"] == FORMAT and doc["nash_conv"] is None and doc["game"] == str(game)
     assert doc["policy"] == {k: dict(v) for k, v in policy.items()}
@@ -171,8 +180,9 @@ def test_cfr_bot_plays_the_policy_on_a_simultaneous_game(tmp_path):
 
 def test_cfr_bots_play_kuhn_at_its_value(tmp_path):
     game = pyspiel.load_game("kuhn_poker")
-    path = save_policy(tmp_path / "k.json", game=game, policy=run(game, "cfr+", iterations=1000).policy,
-                       turn_based=False)
+    path = save_policy(
+        tmp_path / "k.json", game=game, policy=run(game, "cfr+", iterations=1000).policy, turn_based=False
+    )
     bots = [make_bot("cfr", game, p, seed=p, policy=str(path)) for p in (0, 1)]
     returns = [pyspiel.evaluate_bots(game.new_initial_state(), bots, i)[0] for i in range(3000)]
     # value -1/18 ~ -0.056; the standard error of 3000 hands is ~0.025
@@ -182,18 +192,40 @@ def test_cfr_bots_play_kuhn_at_its_value(tmp_path):
 def test_cli_help_and_run(tmp_path):
     out = subprocess.run([sys.executable, "-m", "cfr", "--help"], capture_output=True, text=True)
     assert out.returncode == 0 and "--algorithm" in out.stdout
-    out = subprocess.run([sys.executable, "-m", "cfr", "--game", "kuhn_poker", "--algorithm",
-                          "dcfr", "--iterations", "100", "--json", "--save",
-                          str(tmp_path / "p.json"), "--curve", str(tmp_path / "c.csv")],
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cfr",
+            "--game",
+            "kuhn_poker",
+            "--algorithm",
+            "dcfr",
+            "--iterations",
+            "100",
+            "--json",
+            "--save",
+            str(tmp_path / "p.json"),
+            "--curve",
+            str(tmp_path / "c.csv"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["iterations"] == 100 and summary["exploitability"] < 0.05
     assert load_policy(tmp_path / "p.json")["algorithm"] == "dcfr"
     assert (tmp_path / "c.csv").read_text().startswith("iteration,seconds,nash_conv")
-    out = subprocess.run([sys.executable, "-m", "cfr", "--game", "kuhn_poker", "--algorithm",
-                          "dcfr", "--engine", "openspiel"], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "cfr", "--game", "kuhn_poker", "--algorithm", "dcfr", "--engine", "openspiel"],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 2 and "engine" in out.stderr
-    out = subprocess.run([sys.executable, "-m", "cfr", "--game", "kuhn_poker", "--iterations",
-                          "0"], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "cfr", "--game", "kuhn_poker", "--iterations", "0"],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 2

@@ -7,6 +7,7 @@ same policy, played through the game's own information sets. Then what the
 DAG merges: two histories a player cannot tell apart land in one of its
 information sets, and games where merging would change the game are refused.
 """
+
 import json
 
 import numpy as np
@@ -23,10 +24,19 @@ from cfr.tree import enumerate_tree
 def mini_centipede(tmp_path_factory):
     """Centipede9 with one circle each (24,822 histories): perfect information, chance at the end."""
     path = tmp_path_factory.mktemp("dag") / "MiniCentipede.json"
-    path.write_text(json.dumps({
-        "name": "MiniCentipede", "extends": "Centipede9",
-        "reserves": {"black": {"circle": 1, "pentagon": 1}, "white": {"circle": 1, "pentagon": 1},
-                     "pink": {"circle": 1}}}))
+    path.write_text(
+        json.dumps(
+            {
+                "name": "MiniCentipede",
+                "extends": "Centipede9",
+                "reserves": {
+                    "black": {"circle": 1, "pentagon": 1},
+                    "white": {"circle": 1, "pentagon": 1},
+                    "pink": {"circle": 1},
+                },
+            }
+        )
+    )
     return pyspiel.load_game(f"ttt(rules={path})")
 
 
@@ -59,7 +69,7 @@ def test_dag_best_responses_equal_openspiel_on_the_full_tree(which, request):
     tree = dag.build_dag(game)
     assert tree.dag.mode == ("position" if which == "mini_centipede" else "observation")
     full = enumerate_tree(game)
-    assert tree.num_nodes < full.num_nodes / 5          # it does merge
+    assert tree.num_nodes < full.num_nodes / 5  # it does merge
     eval_game = evaluate.evaluation_game(game)
     for name, probs in _policies(tree).items():
         lifted = pyspiel.TabularPolicy(dag.lift(tree, probs, full.infoset_states))
@@ -69,7 +79,8 @@ def test_dag_best_responses_equal_openspiel_on_the_full_tree(which, request):
         assert dag.values(tree, probs) == pytest.approx(returns, abs=1e-9), name
         if game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM:
             assert dag.exploitability(tree, probs) == pytest.approx(
-                evaluate.exploitability(eval_game, lifted), abs=1e-9)
+                evaluate.exploitability(eval_game, lifted), abs=1e-9
+            )
         assert theirs > 1e-3, f"{name}: a test policy this close to equilibrium tests little"
 
 
@@ -120,6 +131,7 @@ def test_histories_a_player_cannot_tell_apart_share_its_information_set(mini_blo
         s.apply_action(y)
         s.apply_action(s.legal_actions()[0])
         return s
+
     ab, ba = own_twice(a, b), own_twice(b, a)
     assert ab.information_state_string(0) != ba.information_state_string(0)
     assert dag.infoset_index(tree, ab) == dag.infoset_index(tree, ba)
@@ -134,21 +146,24 @@ def test_the_chance_phase_that_ends_a_centipede_collapses_to_its_expectation(min
     chance = np.flatnonzero(tree.node_player == pyspiel.PlayerId.CHANCE)
     leaves = tree.node_player == pyspiel.PlayerId.TERMINAL
     for n in chance:
-        kids = tree.edge_child[tree.dag.estart[n]:tree.dag.estart[n + 1]]
+        kids = tree.edge_child[tree.dag.estart[n] : tree.dag.estart[n + 1]]
         assert not leaves[kids].all()
 
 
-@pytest.mark.parametrize("game_string, mode, words", [
-    ("ttt(rules=Tic-Tac-Toe)", "observation", "another move"),
-    ("ttt(rules=Tic-Tac-Toe)", "position", None),
-    ("ttt(rules=3Blotto13)", "position", "not a sequential perfect-information game"),
-    ("ttt(rules=RockPaperScissors)", None, "simultaneous rounds"),
-])
+@pytest.mark.parametrize(
+    "game_string, mode, words",
+    [
+        ("ttt(rules=Tic-Tac-Toe)", "observation", "another move"),
+        ("ttt(rules=Tic-Tac-Toe)", "position", None),
+        ("ttt(rules=3Blotto13)", "position", "not a sequential perfect-information game"),
+        ("ttt(rules=RockPaperScissors)", None, "simultaneous rounds"),
+    ],
+)
 def test_games_where_merging_would_change_the_game_are_refused(game_string, mode, words):
     game = pyspiel.load_game(game_string)
-    if words is None:            # perfect information: merged by position, and exact
+    if words is None:  # perfect information: merged by position, and exact
         tree = dag.build_dag(game, mode)
-        assert tree.num_nodes == 5478          # tic-tac-toe's positions, terminal included
+        assert tree.num_nodes == 5478  # tic-tac-toe's positions, terminal included
         assert dag.nash_conv(tree, TabularCFR(tree, "cfr+").average_probs()) > 0
         return
     with pytest.raises(dag.NotExact, match=words):
@@ -163,31 +178,30 @@ def test_only_this_toolkits_games_and_known_modes():
     with pytest.raises(dag.TooManyNodes):
         dag.build_dag(pyspiel.load_game("ttt(rules=Tic-Tac-Toe)"), max_nodes=100)
     with pytest.raises(ValueError, match="numpy backend"):
-        TabularCFR(dag.build_dag(pyspiel.load_game("ttt(rules=Tic-Tac-Toe)")), "cfr",
-                   backend="numpy")
+        TabularCFR(dag.build_dag(pyspiel.load_game("ttt(rules=Tic-Tac-Toe)")), "cfr", backend="numpy")
 
 
 def _cli(*args):
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-m", "cfr", *args], capture_output=True, text=True,
-                         timeout=300)
+
+    out = subprocess.run([sys.executable, "-m", "cfr", *args], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
 
 
-@pytest.mark.parametrize("which, mode", [("mini_blotto", "observation"),
-                                         ("mini_centipede", "position")])
-def test_the_cli_solves_past_max_nodes_over_the_dag_and_the_bot_plays_it(which, mode, request,
-                                                                         tmp_path):
+@pytest.mark.parametrize("which, mode", [("mini_blotto", "observation"), ("mini_centipede", "position")])
+def test_the_cli_solves_past_max_nodes_over_the_dag_and_the_bot_plays_it(which, mode, request, tmp_path):
     """Past --max-nodes the CLI solves over the DAG; the saved policy says its keys, and
     the cfr bot finds every information set it meets in it (no miss) and plays exactly
     the DAG's policy there."""
     from agents import make_bot
+
     game = request.getfixturevalue(which)
     path = tmp_path / "policy.json"
-    summary = _cli("--game", str(game), "--max-nodes", "1000", "--iterations", "50",
-                   "--save", str(path), "--json")
+    summary = _cli(
+        "--game", str(game), "--max-nodes", "1000", "--iterations", "50", "--save", str(path), "--json"
+    )
     assert summary["dag_mode"] == mode and summary["histories"] is None
     assert summary["nash_conv"] == pytest.approx(summary["curve"][-1]["nash_conv"])
     doc = json.loads(path.read_text())
@@ -219,6 +233,7 @@ def test_the_cli_solves_past_max_nodes_over_the_dag_and_the_bot_plays_it(which, 
 def test_a_game_too_large_whose_dag_would_not_be_exact_is_refused_with_the_reason():
     from cfr.solve import run
     from cfr.tree import TreeTooLarge
+
     game = pyspiel.load_game("ttt(rules=games/ttt/examples/Phantom-TTT-Corners.json)")
     with pytest.raises(TreeTooLarge, match="would not be exact"):
         run(game, "cfr+", iterations=1, max_nodes=1000)
@@ -228,6 +243,7 @@ def test_backward_induction_over_positions_equals_it_over_histories(mini_centipe
     """The DAG's subgame-perfect values and path equal solvers.normal_form's, which walks
     every history (same rule: the mover's best, the lowest action on ties)."""
     from solvers.normal_form import backward_induction
+
     theirs = backward_induction(mini_centipede)
     ours = dag.backward_induction(dag.build_dag(mini_centipede))
     assert ours.value == pytest.approx(theirs.value, abs=1e-12)
@@ -235,8 +251,9 @@ def test_backward_induction_over_positions_equals_it_over_histories(mini_centipe
     assert 0 < ours.tied_positions <= len(theirs.ties)
     # and the profile it plays is an equilibrium: a positional policy with NashConv 0
     tree = dag.build_dag(mini_centipede)
-    _, choice, _ = dag._kernel.backward_induction(tree.edge_child, tree.edge_prob, dag._util(tree),
-                                                  tree.dag.estart, tree.node_player)
+    _, choice, _ = dag._kernel.backward_induction(
+        tree.edge_child, tree.edge_prob, dag._util(tree), tree.dag.estart, tree.node_player
+    )
     probs = np.zeros(tree.num_slots)
     for n in np.flatnonzero(choice >= 0):
         probs[tree.infoset_first_sa[tree.dag.node_infoset[n]] + choice[n]] = 1.0
@@ -250,8 +267,10 @@ def test_bench_cfr_solves_a_game_too_large_to_list_over_its_dag(mini_blotto):
     the exploitability exact (the DAG's) and below the target."""
     from cfr.tree import TreeTooLarge
     from experiments.bench_cfr import DAG_ALGORITHM, dag_row
-    row = dag_row(mini_blotto, "exploitability", TreeTooLarge("9,841 histories", "(test)"),
-                  target=1e-3, limit=60.0)
+
+    row = dag_row(
+        mini_blotto, "exploitability", TreeTooLarge("9,841 histories", "(test)"), target=1e-3, limit=60.0
+    )
     assert row["algorithm"] == f"{DAG_ALGORITHM} (DAG)" and row["met"] and row["value"] < 1e-3
     assert 0 < row["build_seconds"] <= row["seconds"]
     assert "observation DAG" in row["dag"] and "9,841 histories" in row["dag"]
@@ -266,10 +285,16 @@ def test_a_policy_file_is_read_once_while_unchanged(tmp_path, monkeypatch, mini_
     the cfr bot kind reads a file once per process, and again only once it changes."""
     from agents import builtin, make_bot
     from cfr.policy_file import save_policy
+
     tree = dag.build_dag(mini_blotto)
     path = tmp_path / "p.json"
-    save_policy(path, game=mini_blotto, policy=tree.policy_dict(TabularCFR(tree).average_probs()),
-                turn_based=False, keys="dag-observation")
+    save_policy(
+        path,
+        game=mini_blotto,
+        policy=tree.policy_dict(TabularCFR(tree).average_probs()),
+        turn_based=False,
+        keys="dag-observation",
+    )
     reads = []
     real = builtin.load_policy
     monkeypatch.setattr(builtin, "load_policy", lambda p: reads.append(p) or real(p))
@@ -277,9 +302,16 @@ def test_a_policy_file_is_read_once_while_unchanged(tmp_path, monkeypatch, mini_
     for seat in (0, 1, 0):
         make_bot("cfr", mini_blotto, seat, policy=str(path))
     assert len(reads) == 1
-    save_policy(path, game=mini_blotto, policy=tree.policy_dict(TabularCFR(tree).average_probs()),
-                turn_based=False, keys="dag-observation", note="rewritten")
+    save_policy(
+        path,
+        game=mini_blotto,
+        policy=tree.policy_dict(TabularCFR(tree).average_probs()),
+        turn_based=False,
+        keys="dag-observation",
+        note="rewritten",
+    )
     import os
-    os.utime(path, ns=(1, 1))            # a different modification time, whatever the clock
+
+    os.utime(path, ns=(1, 1))  # a different modification time, whatever the clock
     make_bot("cfr", mini_blotto, 0, policy=str(path))
     assert len(reads) == 2

@@ -8,6 +8,7 @@ payoff table (``solvers.normal_form.induced_normal_form``, checked against
 ``games.normal_form`` in tests/test_normal_form.py) and turning CFR's behaviour
 policy into the realisation-equivalent mixed strategy (``_mixed`` below).
 """
+
 import numpy as np
 import pyspiel
 import pytest
@@ -46,6 +47,7 @@ def _gambit_profile(gg, mixed):
 
 def test_rock_paper_scissors_value_and_equilibrium_agree_with_pygambits_lp():
     import pygambit as gbt
+
     inf, policy = _solve(RPS, 5000)
     gg = to_gambit(inf.game)
     lp = gbt.nash.lp_solve(gg, rational=False).equilibria
@@ -74,12 +76,12 @@ def test_dilemma_strategies_and_values_agree_with_pygambit(name):
     equilibria = nash_equilibria(inf.game, "enummixed")
     assert equilibria
     mixed = [_mixed(inf, p, policy) for p in range(inf.game.num_players)]
-    dists = [max(float(np.max(np.abs(m - np.asarray(s)))) for m, s in zip(mixed, eq))
-             for eq in equilibria]
+    dists = [max(float(np.max(np.abs(m - np.asarray(s)))) for m, s in zip(mixed, eq)) for eq in equilibria]
     best = int(np.argmin(dists))
     assert dists[best] < 1e-3, (name, dists)
     assert expected_payoffs(inf.game, mixed) == pytest.approx(
-        expected_payoffs(inf.game, [np.asarray(s) for s in equilibria[best]]), abs=1e-3)
+        expected_payoffs(inf.game, [np.asarray(s) for s in equilibria[best]]), abs=1e-3
+    )
     assert _gambit_profile(to_gambit(inf.game), mixed).max_regret() < 1e-3
 
 
@@ -88,6 +90,7 @@ def test_rock_paper_scissors_is_near_one_of_all_pygambits_extreme_equilibria():
     """enummixed lists 4,096 extreme equilibria of the 24x24 table (they differ in
     the second round after a decided first one); ~40 s under load, hence slow."""
     from experiments.economic_dilemmas import policy_distance
+
     inf, policy = _solve(RPS, 5000)
     game = pyspiel.convert_to_turn_based(pyspiel.load_game(RPS))
     equilibria = nash_equilibria(inf.game, "enummixed")

@@ -1,6 +1,7 @@
 """Sampling MCCFR (cfr/mccfr.py): runs without enumerating the tree, on games
 tabular CFR refuses, saves a policy the ``cfr`` bot plays, and converges on
 kuhn_poker by OpenSpiel's exploitability (the independent reference)."""
+
 import json
 import subprocess
 import sys
@@ -44,31 +45,46 @@ def test_mccfr_runs_where_tabular_cfr_refuses_saves_and_plays(tmp_path, monkeypa
 
     def refuse(*a, **k):
         raise AssertionError("sampling MCCFR must not enumerate the tree")
+
     monkeypatch.setattr(solve, "enumerate_tree", refuse)
-    result = run(game, "mccfr-outcome", iterations=30, seed=1,
-                 not_evaluated="not evaluated: too large (given by the caller)")
+    result = run(
+        game,
+        "mccfr-outcome",
+        iterations=30,
+        seed=1,
+        not_evaluated="not evaluated: too large (given by the caller)",
+    )
     monkeypatch.undo()
     last = result.curve[-1]
     assert last["iteration"] == 30 and last["nash_conv"] is None and last["exploitability"] is None
     policy = result.policy
     assert len(policy) == last["visited"] > 0
-    path = save_policy(tmp_path / "blotto.json", game=game, policy=policy, turn_based=False,
-                       algorithm="mccfr-outcome", engine="ours", iterations=30, seed=1)
+    path = save_policy(
+        tmp_path / "blotto.json",
+        game=game,
+        policy=policy,
+        turn_based=False,
+        algorithm="mccfr-outcome",
+        engine="ours",
+        iterations=30,
+        seed=1,
+    )
     assert len(load_policy(path)["policy"]) == len(policy)
     bots = [make_bot("cfr", game, p, seed=p, policy=str(path)) for p in (0, 1)]
     returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 5)
     assert sorted(returns) == [-1.0, 1.0] or returns == [0.0, 0.0]
     # the first move of player 0 is in every sampled trajectory, so it is in the file
     assert bots[0].get_policy(game.new_initial_state()) == pytest.approx(
-        policy[game.new_initial_state().information_state_string(0)])
+        policy[game.new_initial_state().information_state_string(0)]
+    )
 
 
 def test_run_says_why_it_cannot_evaluate_a_refused_game():
     game = pyspiel.load_game(BLOTTO)
     result = run(game, "mccfr-outcome", iterations=2)
     assert "3,812,798,742,493 histories" in result.not_evaluated
-    with pytest.raises(TreeTooLarge):     # OpenSpiel's CFR needs the tree (ours takes the
-        run(game, "cfr", engine="openspiel", iterations=2)     # DAG: tests/test_cfr_dag.py)
+    with pytest.raises(TreeTooLarge):  # OpenSpiel's CFR needs the tree (ours takes the
+        run(game, "cfr", engine="openspiel", iterations=2)  # DAG: tests/test_cfr_dag.py)
 
 
 def test_small_game_run_is_evaluated_with_unvisited_states_uniform():
@@ -80,19 +96,36 @@ def test_small_game_run_is_evaluated_with_unvisited_states_uniform():
 
 
 def test_cli_mccfr_on_a_refused_game(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "cfr", "--game", BLOTTO, "--algorithm",
-                          "mccfr-outcome", "--iterations", "20", "--json", "--save",
-                          str(tmp_path / "b.json")], capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cfr",
+            "--game",
+            BLOTTO,
+            "--algorithm",
+            "mccfr-outcome",
+            "--iterations",
+            "20",
+            "--json",
+            "--save",
+            str(tmp_path / "b.json"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     summary = json.loads(out.stdout)
     assert summary["nash_conv"] is None and "not evaluated" in summary["not_evaluated"]
     doc = json.loads((tmp_path / "b.json").read_text())
-    assert doc["information_states_visited"] == len(doc["policy"]) == \
-        summary["information_states_visited"]
+    assert doc["information_states_visited"] == len(doc["policy"]) == summary["information_states_visited"]
     assert "uniform" in doc["unvisited"] and doc["nash_conv"] is None
-    out = subprocess.run([sys.executable, "-m", "cfr", "--game", BLOTTO, "--algorithm", "cfr+",
-                          "--engine", "openspiel"], capture_output=True, text=True)
-    assert out.returncode == 2 and "too large" in out.stderr     # ours: over the DAG (test_cfr_dag)
+    out = subprocess.run(
+        [sys.executable, "-m", "cfr", "--game", BLOTTO, "--algorithm", "cfr+", "--engine", "openspiel"],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 2 and "too large" in out.stderr  # ours: over the DAG (test_cfr_dag)
 
 
 def test_bad_sampling_choices_are_refused():
@@ -108,11 +141,13 @@ def test_bench_cfr_row_of_a_refused_game_says_not_evaluated(monkeypatch):
     tests/test_cfr_dag.py): sampling MCCFR runs, unevaluated, and the row says why."""
     from cfr import dag
     from experiments.bench_cfr import time_to_target
+
     small = time_to_target("ttt(rules=BoS)", limit=30.0)
     assert small["algorithm"] == "cfr+" and small["met"] and small["value"] < 1e-3
 
     def refuse(*args, **kwargs):
         raise dag.NotExact("refused for this test")
+
     monkeypatch.setattr(dag, "build_dag", refuse)
     big = time_to_target(BLOTTO, limit=0.3)
     assert big["algorithm"] == "mccfr-outcome" and big["value"] is None and not big["met"]

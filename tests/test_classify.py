@@ -1,14 +1,21 @@
 """solvers.classify names textbook games from their payoff order: checked on
 textbook tables (as the textbooks print them, and relabelled or rescaled) and
 on OpenSpiel's own matrix games, which were not written by us."""
+
 import itertools
 
 import numpy as np
 import pytest
 
 import games  # noqa: F401  (registers ttt)
-from solvers.classify import (Classification, classify, classify_tree, reduce_dominated, reproduces,
-                              tree_from_openspiel)
+from solvers.classify import (
+    Classification,
+    classify,
+    classify_tree,
+    reduce_dominated,
+    reproduces,
+    tree_from_openspiel,
+)
 from solvers.normal_form import Decision, NormalFormGame, induced_normal_form
 
 
@@ -41,7 +48,7 @@ def test_textbook_2x2_under_every_relabelling_and_rescaling(label):
     for perms in itertools.product(itertools.permutations(range(2)), repeat=2):
         h = relabelled(g, perms)
         assert classify(h).label == label, (perms, classify(h))
-        scaled = NormalFormGame(3 * h.payoffs + 7)      # ordinal: same order, same name
+        scaled = NormalFormGame(3 * h.payoffs + 7)  # ordinal: same order, same name
         assert classify(scaled).label == label
 
 
@@ -54,20 +61,28 @@ def test_rock_paper_scissors_and_its_relabellings():
 
 
 def test_near_misses_are_not_named():
-    assert classify(sym2(3, 0, 5, 3)).label != "prisoners-dilemma"    # P = R: no dilemma
-    assert classify(sym2(4, 2, 3, 1)).label == "other"                 # harmony: cooperation dominant
-    assert classify(sym2(3, 0, 2, 3)).label != "stag-hunt"             # P = R: no payoff dominance
+    assert classify(sym2(3, 0, 5, 3)).label != "prisoners-dilemma"  # P = R: no dilemma
+    assert classify(sym2(4, 2, 3, 1)).label == "other"  # harmony: cooperation dominant
+    assert classify(sym2(3, 0, 2, 3)).label != "stag-hunt"  # P = R: no payoff dominance
     # BoS whose miscoordination pays one player more than its worse equilibrium
     assert classify(NormalFormGame([[[2, 0], [1.5, 1]], [[1, 0], [0, 2]]])).label != "battle-of-the-sexes"
 
 
-@pytest.mark.parametrize("name,label", [
-    ("matrix_pd", "prisoners-dilemma"), ("matrix_sh", "stag-hunt"), ("matrix_bos", "battle-of-the-sexes"),
-    ("matrix_rps", "rock-paper-scissors"), ("matrix_cd", "chicken"), ("matrix_mp", "matching-pennies"),
-    ("matrix_coordination", "coordination"), ("matrix_shapleys_game", "other"),
-    ("ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)", "rock-paper-scissors"),
-    ("ttt(rules=games/ttt/examples/Hide-And-Seek-2.json)", "matching-pennies"),
-])
+@pytest.mark.parametrize(
+    "name,label",
+    [
+        ("matrix_pd", "prisoners-dilemma"),
+        ("matrix_sh", "stag-hunt"),
+        ("matrix_bos", "battle-of-the-sexes"),
+        ("matrix_rps", "rock-paper-scissors"),
+        ("matrix_cd", "chicken"),
+        ("matrix_mp", "matching-pennies"),
+        ("matrix_coordination", "coordination"),
+        ("matrix_shapleys_game", "other"),
+        ("ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)", "rock-paper-scissors"),
+        ("ttt(rules=games/ttt/examples/Hide-And-Seek-2.json)", "matching-pennies"),
+    ],
+)
 def test_openspiel_matrix_games_and_our_examples(name, label):
     assert classify(induced_normal_form(name).game).label == label
 
@@ -112,28 +127,34 @@ def test_sequential_textbook_games():
     assert classify_tree(ultimatum).label == "ultimatum"
     trust = D(0, {"keep": (1, 1), "trust": D(1, {"reward": (2, 2), "betray": (0, 3)})})
     assert classify_tree(trust).label == "trust"
-    centipede = D(0, {"take": (2, 0), "pass": D(1, {"take": (1, 3), "pass": D(0, {"take": (4, 2),
-                                                                                   "pass": (3, 5)})})})
+    centipede = D(
+        0, {"take": (2, 0), "pass": D(1, {"take": (1, 3), "pass": D(0, {"take": (4, 2), "pass": (3, 5)})})}
+    )
     assert classify_tree(centipede).label == "centipede"
 
 
 def test_sequential_near_misses():
     # betraying does not pay player 1: no trust dilemma
-    assert classify_tree(D(0, {"keep": (1, 1), "trust": D(1, {"reward": (2, 2), "betray": (0, 1)})})).label \
+    assert (
+        classify_tree(D(0, {"keep": (1, 1), "trust": D(1, {"reward": (2, 2), "betray": (0, 1)})})).label
         == "other"
+    )
     # a shrinking pie is not a centipede
     shrinking = D(0, {"take": (4, 0), "pass": D(1, {"take": (1, 2), "pass": (1, 1)})})
     assert classify_tree(shrinking).label == "other"
     # different disagreement points after different offers: not an ultimatum game
-    odd = D(0, {"a": D(1, {"accept": (9, 1), "reject": (0, 0)}), "b": D(1, {"accept": (5, 5), "reject": (1, 0)})})
+    odd = D(
+        0, {"a": D(1, {"accept": (9, 1), "reject": (0, 0)}), "b": D(1, {"accept": (5, 5), "reject": (1, 0)})}
+    )
     assert classify_tree(odd).label != "ultimatum"
 
 
 def test_tree_from_openspiel_and_refusals():
     import pyspiel
+
     tree = tree_from_openspiel(pyspiel.load_game("nim(pile_sizes=1;2)"))
     assert isinstance(tree, Decision) and tree.player == 0
-    assert tree_from_openspiel(pyspiel.load_game("kuhn_poker")) is None          # chance, hidden cards
+    assert tree_from_openspiel(pyspiel.load_game("kuhn_poker")) is None  # chance, hidden cards
     assert tree_from_openspiel(pyspiel.load_game("tic_tac_toe"), max_nodes=100) is None
 
 

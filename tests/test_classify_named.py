@@ -2,14 +2,26 @@
 (solvers/classify.py, second part): each checked on textbook tables typed or
 built from the textbook's rule here, positive and negative, never on this
 toolkit's tables (those verdicts are pinned in tests/test_reduced_tables.py)."""
+
 import itertools
 
 import numpy as np
 import pytest
 
-from solvers.classify import (classify, classify_beauty_contest, classify_blotto, classify_common_pool,
-                              classify_hide_and_seek, classify_investment, classify_named, classify_trend_setting,
-                              classify_trolley, classify_tree, permuted, reproduces)
+from solvers.classify import (
+    classify,
+    classify_beauty_contest,
+    classify_blotto,
+    classify_common_pool,
+    classify_hide_and_seek,
+    classify_investment,
+    classify_named,
+    classify_trend_setting,
+    classify_trolley,
+    classify_tree,
+    permuted,
+    reproduces,
+)
 from solvers.normal_form import Decision, NormalFormGame
 
 
@@ -39,7 +51,10 @@ def test_blotto_textbook_tables():
     assert classify_blotto(zero_sum(BLOTTO_2_1), ALLOC_2_1).label == "colonel-blotto"
     # relabelled strategies with their allocations relabelled alike: still Blotto
     g = permuted(zero_sum(BLOTTO_2_1), [(2, 0, 1), (1, 0)])
-    assert classify_blotto(g, [[ALLOC_2_1[0][i] for i in (2, 0, 1)], ALLOC_2_1[1][::-1]]).label == "colonel-blotto"
+    assert (
+        classify_blotto(g, [[ALLOC_2_1[0][i] for i in (2, 0, 1)], ALLOC_2_1[1][::-1]]).label
+        == "colonel-blotto"
+    )
 
 
 def test_blotto_negatives():
@@ -60,11 +75,12 @@ def test_blotto_negatives():
 
 # ---------------------------------------------------------------- beauty contest
 
+
 def lower_wins_2():
     """Two players naming 0, 1 or 2: with p < 1 the lower number is always
     closer to p times the mean (the textbook's two-player guessing game);
     a tie splits the prize."""
-    a = np.array([[.5, 1, 1], [0, .5, 1], [0, 0, .5]])
+    a = np.array([[0.5, 1, 1], [0, 0.5, 1], [0, 0, 0.5]])
     return NormalFormGame(np.stack([a, 1 - a]))
 
 
@@ -108,7 +124,7 @@ def test_beauty_contest_textbook_tables():
 
 def test_beauty_contest_negatives():
     g = lower_wins_2()
-    higher = NormalFormGame(g.payoffs[:, ::-1, ::-1])      # the higher number wins: p > 1
+    higher = NormalFormGame(g.payoffs[:, ::-1, ::-1])  # the higher number wins: p > 1
     assert classify_beauty_contest(higher, [[0, 1, 2], [0, 1, 2]]).label == "other"
     # the right table but the numbers listed the other way round
     assert classify_beauty_contest(g, [[2, 1, 0], [2, 1, 0]]).label == "other"
@@ -120,6 +136,7 @@ def test_beauty_contest_negatives():
 
 
 # ---------------------------------------------------------------- common pool
+
 
 def commons(n_max=4, capacity=8):
     """Gordon's fishery in miniature: each of two takes x in 0..n_max and earns
@@ -142,13 +159,24 @@ def test_common_pool_textbook_tables():
 
 def test_common_pool_negatives():
     # public goods: the others' contributions help
-    pg = NormalFormGame(np.stack([np.add.outer(np.arange(3) * 0.5, np.arange(3) * 1.5) - np.arange(3)[:, None],
-                                  (np.add.outer(np.arange(3) * 1.5, np.arange(3) * 0.5)
-                                   - np.arange(3)[None, :])]))
+    pg = NormalFormGame(
+        np.stack(
+            [
+                np.add.outer(np.arange(3) * 0.5, np.arange(3) * 1.5) - np.arange(3)[:, None],
+                (np.add.outer(np.arange(3) * 1.5, np.arange(3) * 0.5) - np.arange(3)[None, :]),
+            ]
+        )
+    )
     assert classify_common_pool(pg, [[0, 1, 2]] * 2).label == "other"
     # a small externality without over-appropriation: taking all is also the optimum
-    mild = NormalFormGame(np.stack([np.subtract.outer(np.arange(3.0), np.arange(3) / 10),
-                                    np.subtract.outer(np.arange(3.0), np.arange(3) / 10).T]))
+    mild = NormalFormGame(
+        np.stack(
+            [
+                np.subtract.outer(np.arange(3.0), np.arange(3) / 10),
+                np.subtract.outer(np.arange(3.0), np.arange(3) / 10).T,
+            ]
+        )
+    )
     assert classify_common_pool(mild, [[0, 1, 2]] * 2).label == "other"
     # the commons with the quantities read backwards
     assert classify_common_pool(commons(), [list(range(4, -1, -1))] * 2).label == "other"
@@ -156,6 +184,7 @@ def test_common_pool_negatives():
 
 
 # ---------------------------------------------------------------- trolley
+
 
 def trolley(pass_payoffs, switch_payoffs, movers_for_others=1):
     """Player 0 chooses (pass, switch); the others' strategies change nothing."""
@@ -180,9 +209,9 @@ def test_trolley_textbook_tables():
 
 def test_trolley_negatives():
     g = trolley([0, -1, -1, 0], [0, 0, 0, -1])
-    assert classify_trolley(g, inaction=(0, 1)).label == "other"          # acting harms the larger group
-    assert classify_trolley(trolley([0, -1, 0], [0, 0, -1])).label == "other"      # one against one
-    assert classify_trolley(trolley([0, -1, -1, 0], [-1, 0, 0, 0])).label == "other"   # the chooser pays
+    assert classify_trolley(g, inaction=(0, 1)).label == "other"  # acting harms the larger group
+    assert classify_trolley(trolley([0, -1, 0], [0, 0, -1])).label == "other"  # one against one
+    assert classify_trolley(trolley([0, -1, -1, 0], [-1, 0, 0, 0])).label == "other"  # the chooser pays
     # a second player whose choice matters
     arr = np.zeros((3, 2, 2, 1))
     arr[:, 0, 0, 0], arr[:, 1, 0, 0] = [0, -1, -1], [0, 0, 0]
@@ -192,6 +221,7 @@ def test_trolley_negatives():
 
 
 # ---------------------------------------------------------------- hide and seek
+
 
 def test_hide_and_seek_textbook_tables():
     # the seeker (columns) scores 1 where it looks in the hider's place
@@ -218,6 +248,7 @@ def test_hide_and_seek_negatives():
 
 
 # ---------------------------------------------------------------- trend setting (minority game)
+
 
 def minority(n, k=2):
     """Challet and Zhang's minority game: a player scores 1 when strictly
@@ -253,12 +284,27 @@ def test_trend_setting_negatives():
 
 # ---------------------------------------------------------------- the investment (trust) game
 
+
 def investment(endowment=2, multiplier=3):
     """Berg, Dickhaut and McCabe's game: the investor sends k of its
     endowment, the trustee receives multiplier * k and returns j of it."""
-    return Decision(0, {f"send {k}": (Decision(1, {f"return {j}": (endowment - k + j, multiplier * k - j)
-                                                   for j in range(multiplier * k + 1)}) if k else (endowment, 0))
-                        for k in range(endowment + 1)})
+    return Decision(
+        0,
+        {
+            f"send {k}": (
+                Decision(
+                    1,
+                    {
+                        f"return {j}": (endowment - k + j, multiplier * k - j)
+                        for j in range(multiplier * k + 1)
+                    },
+                )
+                if k
+                else (endowment, 0)
+            )
+            for k in range(endowment + 1)
+        },
+    )
 
 
 def test_investment_game():
@@ -275,15 +321,17 @@ def test_investment_game_with_bounded_payoffs():
     """Scored on a bounded scale (as win/draw/lose), a trustee already at the
     floor loses nothing more by returning more: the weak conditions still
     name it, the strict textbook ones would not."""
+
     def clip(node):
         if isinstance(node, Decision):
             return Decision(node.player, {a: clip(v) for a, v in node.moves.items()})
         return (min(node[0], 3), max(min(node[1], 4), 1))
+
     assert classify_investment(clip(investment())).label == "trust"
 
 
 def test_investment_negatives():
-    assert classify_investment(investment(multiplier=1)).label == "other"     # nothing grows: trust cannot pay
+    assert classify_investment(investment(multiplier=1)).label == "other"  # nothing grows: trust cannot pay
     # a trustee who gains by returning
     odd = Decision(0, {"send 0": (1, 0), "send 1": Decision(1, {"return 0": (0, 1), "return 1": (2, 2)})})
     assert classify_investment(odd).label == "other"

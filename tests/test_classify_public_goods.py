@@ -2,6 +2,7 @@
 linear voluntary contribution mechanism (Isaac, Walker & Thomas 1984; Ledyard
 1995), u_i = w_i - c_i + m * sum_j c_j, is a public goods game exactly when
 1/n < m < 1; and 3P-PublicGoods' verdict (docs/rules/dilemmas.md)."""
+
 from itertools import product
 
 import numpy as np
@@ -32,12 +33,12 @@ def test_textbook_vcm_is_public_goods(m, endowments):
 
 
 def test_contributing_that_pays_is_no_public_goods_game():
-    g, gives = vcm(1.2)                   # m >= 1: giving is privately profitable
+    g, gives = vcm(1.2)  # m >= 1: giving is privately profitable
     assert "free riding" in classify_public_goods(g, gives).reason
 
 
 def test_too_small_a_return_is_no_dilemma():
-    g, gives = vcm(0.2)                   # m n = 0.6 < 1: all giving is worse for everyone
+    g, gives = vcm(0.2)  # m n = 0.6 < 1: all giving is worse for everyone
     c = classify_public_goods(g, gives)
     assert c.label == "other" and "social dilemma" in c.reason
 
@@ -66,10 +67,11 @@ def test_three_player_public_goods_rule_set_verdict():
     from fractions import Fraction as F
 
     from games.ttt.reduced import classify_reduced, reduced
+
     r = reduced("3P-PublicGoods")
     assert r.meaning["contributions"] == [[1, 0], [2, 1, 0], [3, 2, 1, 0]]
     c = classify_reduced(r, "public-goods")
     assert c.label == "other" and "not a public good" in c.reason
-    assert r.exact[(1, 2, 3)] == (F(3, 4), F(7, 8), F(15, 16))          # everyone passes
-    assert r.exact[(0, 2, 3)] == (F(2, 3), F(43, 48), F(15, 16))        # black gives its circle
-    assert r.exact[(1, 2, 0)] == (F(15, 16), 1, F(7, 8))                # pink gives its three
+    assert r.exact[(1, 2, 3)] == (F(3, 4), F(7, 8), F(15, 16))  # everyone passes
+    assert r.exact[(0, 2, 3)] == (F(2, 3), F(43, 48), F(15, 16))  # black gives its circle
+    assert r.exact[(1, 2, 0)] == (F(15, 16), 1, F(7, 8))  # pink gives its three

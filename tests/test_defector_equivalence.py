@@ -2,6 +2,7 @@
 Double-'0' Y "should be equivalent" to Defector Y 122*. What holds
 (docs/rules/double_o_y.md): move for move the same game when 00-Y checks the
 win at the end of the mover's turn; not under 00-Y's default win timing."""
+
 import random
 
 import pyspiel

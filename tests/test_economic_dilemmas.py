@@ -2,6 +2,7 @@
 are known (Prisoner's Dilemma: unique equilibrium mutual defection, price of
 anarchy 5 on OpenSpiel's table; hide and seek: 50/50, value -1/2 for the
 hider), reproducible from the seed, and resumable after an interruption."""
+
 import csv
 import json
 
@@ -10,8 +11,18 @@ import pytest
 import games  # noqa: F401
 from experiments import economic_dilemmas as ed
 
-SMALL = ["--cfr-iterations", "300", "--games-per-pair", "2", "--simulations", "20", "--skip-check",
-         "--jobs", "1", "--no-progress"]
+SMALL = [
+    "--cfr-iterations",
+    "300",
+    "--games-per-pair",
+    "2",
+    "--simulations",
+    "20",
+    "--skip-check",
+    "--jobs",
+    "1",
+    "--no-progress",
+]
 
 
 def run(out, *extra, games_=("matrix_pd", "Hide-And-Seek-2")):
@@ -29,11 +40,15 @@ def test_textbook_answers(first):
     out, (md, text) = first
     rows = {r["game"]: r for r in csv.DictReader(text.splitlines())}
     pd, hs = rows["matrix_pd"], rows["Hide-And-Seek-2"]
-    assert (pd["classified"], pd["reproduces"], pd["equilibria"], pd["pure_equilibria"]) == \
-        ("prisoners-dilemma", "yes", "1", "1")
-    assert float(pd["price_of_anarchy"]) == pytest.approx(5.0)        # (5+5) / (1+1)
+    assert (pd["classified"], pd["reproduces"], pd["equilibria"], pd["pure_equilibria"]) == (
+        "prisoners-dilemma",
+        "yes",
+        "1",
+        "1",
+    )
+    assert float(pd["price_of_anarchy"]) == pytest.approx(5.0)  # (5+5) / (1+1)
     assert pd["cfr_nearest_equilibrium"] == "0" and float(pd["cfr_distance"]) < 1e-3
-    assert pd["cfr_nash_conv_is_approximation"] == "True"            # general-sum: stated
+    assert pd["cfr_nash_conv_is_approximation"] == "True"  # general-sum: stated
     assert (hs["classified"], hs["reproduces"]) == ("matching-pennies", "yes")
     assert float(hs["cfr_nash_conv"]) < 1e-2 and hs["cfr_nash_conv_is_approximation"] == "False"
     records = [json.loads(line) for line in (out / "records" / "analysis.jsonl").read_text().splitlines()]
@@ -42,8 +57,13 @@ def test_textbook_answers(first):
     assert eq["strategies"] == [[0.5, 0.5], [0.5, 0.5]] and eq["payoffs"] == [-0.5, 0.5]
     assert hide["cfr"]["payoffs"] == pytest.approx([-0.5, 0.5], abs=1e-2)
     assert "| Defect | 10, 0 | 1, 1 |" in md
-    for name in ("config.json", "cfr_convergence.png", "tournament_returns.png", "policies/matrix_pd.json",
-                 "records/tournament.jsonl"):
+    for name in (
+        "config.json",
+        "cfr_convergence.png",
+        "tournament_returns.png",
+        "policies/matrix_pd.json",
+        "records/tournament.jsonl",
+    ):
         assert (out / name).exists(), name
     config = json.loads((out / "config.json").read_text())
     assert config["config"]["seed"] == 0 and config["git"]["commit"]
@@ -72,12 +92,12 @@ def test_resumes_after_an_interruption(first, tmp_path, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         run(tmp_path / "c")
     stored = (tmp_path / "c" / "records" / "analysis.jsonl").read_text().splitlines()
-    assert len(stored) == 1                      # the first game survived the interruption
+    assert len(stored) == 1  # the first game survived the interruption
     monkeypatch.setattr(ed, "analyse", real)
     redo = []
     monkeypatch.setattr(ed, "analyse", lambda entry, **kw: redo.append(entry["name"]) or real(entry, **kw))
     assert run(tmp_path / "c") == expected
-    assert redo == [calls[1]]                    # only the unfinished game was analysed again
+    assert redo == [calls[1]]  # only the unfinished game was analysed again
 
 
 def test_bad_input_is_refused(tmp_path, capsys):
@@ -85,6 +105,7 @@ def test_bad_input_is_refused(tmp_path, capsys):
         ed.main(["--out", str(tmp_path / "x"), "--games", "NoSuchGame"])
     assert "unknown game 'NoSuchGame'" in capsys.readouterr().err
     from games.ttt.dilemmas import available
+
     if "StagHunt" not in {d.name for d in available()}:
         with pytest.raises(SystemExit):
             ed.main(["--out", str(tmp_path / "y"), "--games", "StagHunt"])
@@ -92,22 +113,28 @@ def test_bad_input_is_refused(tmp_path, capsys):
 
 
 def test_sequential_perfect_information_game_gets_its_subgame_perfect_play(tmp_path):
-    rec = ed.analyse({"name": "nim", "game": "nim(pile_sizes=1;2)", "kind": "reference", "encodes": None,
-                      "expects": None}, cfr_iterations=50, max_strategies=256, seed=0, out=str(tmp_path))
-    assert rec["spe"]["value"] == [1.0, -1.0]              # nim 1,2: the first player wins
+    rec = ed.analyse(
+        {"name": "nim", "game": "nim(pile_sizes=1;2)", "kind": "reference", "encodes": None, "expects": None},
+        cfr_iterations=50,
+        max_strategies=256,
+        seed=0,
+        out=str(tmp_path),
+    )
+    assert rec["spe"]["value"] == [1.0, -1.0]  # nim 1,2: the first player wins
     assert rec["reproduces"] == "not checkable"
-    assert ed.bot_specs(rec, 10)[-1].kind in ("mcts", "openspiel_mcts")   # no hidden state: plain MCTS
+    assert ed.bot_specs(rec, 10)[-1].kind in ("mcts", "openspiel_mcts")  # no hidden state: plain MCTS
 
 
 def test_table_win_rates_compare_mean_returns_of_each_bots_seats():
     """The ISMCTS check on games of more than two players (KBeauty9): a game counts as a
     win when ISMCTS's seats' mean return beats the other bot's, a draw when equal."""
     from experiments.economic_dilemmas import table_win_rates
+
     records = [
-        {"players": ["ismcts", "random", "random", "random"], "returns": [1, -1, -1, -1]},     # win
-        {"players": ["random", "ismcts", "ismcts", "random"], "returns": [1, 1, -1, -1]},      # 0 vs 0: draw
-        {"players": ["random", "random", "ismcts", "random"], "returns": [1, 1, -1, 1]},       # loss
-        {"players": ["ismcts", "baseline", "baseline", "ismcts"], "returns": [1, 0, 0, 0]},    # win
+        {"players": ["ismcts", "random", "random", "random"], "returns": [1, -1, -1, -1]},  # win
+        {"players": ["random", "ismcts", "ismcts", "random"], "returns": [1, 1, -1, -1]},  # 0 vs 0: draw
+        {"players": ["random", "random", "ismcts", "random"], "returns": [1, 1, -1, 1]},  # loss
+        {"players": ["ismcts", "baseline", "baseline", "ismcts"], "returns": [1, 0, 0, 0]},  # win
     ]
     rates = table_win_rates(records, "ismcts")
     r = rates[("ismcts", "random")]

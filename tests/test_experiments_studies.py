@@ -1,5 +1,6 @@
 """The three studies end to end on tiny settings: outputs complete, numbers
 consistent with the raw records, reruns resume instead of replaying."""
+
 from __future__ import annotations
 
 import csv
@@ -36,22 +37,59 @@ def run(module: str, *args: str) -> Result:
     return Result(code or 0, out.getvalue(), err.getvalue())
 
 
-@pytest.mark.parametrize("module", ["experiments.compare_flip_options", "experiments.first_player_advantage",
-                                    "experiments.strength_plots"])
+@pytest.mark.parametrize(
+    "module",
+    ["experiments.compare_flip_options", "experiments.first_player_advantage", "experiments.strength_plots"],
+)
 def test_help_and_bad_input(module, tmp_path):
     result = run(module, "--help")
     assert result.returncode == 0 and "--seed" in result.stdout and "--full" in result.stdout
-    result = run(module, "--out", str(tmp_path), "--jobs", "1", "--no-progress",
-                 *({"experiments.compare_flip_options": ["--board-size", "40"],
-                    "experiments.first_player_advantage": ["--y-sizes", "1"],
-                    "experiments.strength_plots": ["--games", "no_such_game"]}[module]))
+    result = run(
+        module,
+        "--out",
+        str(tmp_path),
+        "--jobs",
+        "1",
+        "--no-progress",
+        *(
+            {
+                "experiments.compare_flip_options": ["--board-size", "40"],
+                "experiments.first_player_advantage": ["--y-sizes", "1"],
+                "experiments.strength_plots": ["--games", "no_such_game"],
+            }[module]
+        ),
+    )
     assert result.returncode == 2, result.stderr
 
 
 def test_compare_flip_options_tiny(tmp_path):
-    args = ["--out", str(tmp_path), "--board-size", "5", "--games", "4", "--simulations", "20",
-            "--strength-games", "2", "--weak", "5", "--strong", "50", "--solve-sizes", "4", "--solve-time", "30",
-            "--playouts", "300", "--jobs", "1", "--no-progress", "--seed", "3"]
+    args = [
+        "--out",
+        str(tmp_path),
+        "--board-size",
+        "5",
+        "--games",
+        "4",
+        "--simulations",
+        "20",
+        "--strength-games",
+        "2",
+        "--weak",
+        "5",
+        "--strong",
+        "50",
+        "--solve-sizes",
+        "4",
+        "--solve-time",
+        "30",
+        "--playouts",
+        "300",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--seed",
+        "3",
+    ]
     result = run("experiments.compare_flip_options", *args)
     assert result.returncode == 0, result.stderr
     assert "Conclusions" in result.stdout
@@ -62,12 +100,20 @@ def test_compare_flip_options_tiny(tmp_path):
     assert len(selfplay) == 15 * 4
     for row in rows:
         own = [r for r in selfplay if r["game"] == row["game"]]
-        assert float(row["p1_win_rate"]) == pytest.approx(sum(r["winner"] == 0 for r in own) / len(own), abs=1e-4)
+        assert float(row["p1_win_rate"]) == pytest.approx(
+            sum(r["winner"] == 0 for r in own) / len(own), abs=1e-4
+        )
         assert row["value_side4"] in ("1.0", "-1.0")
         if row["variant"] == "Y":
             assert float(row["random_mean_flips"]) == 0.0
             assert row["value_side4"] == "1.0"  # Y is a first-player win (strategy stealing)
-    for name in ("first_player_mcts", "strength_gain", "first_player_random", "random_flips", "random_lengths"):
+    for name in (
+        "first_player_mcts",
+        "strength_gain",
+        "first_player_random",
+        "random_flips",
+        "random_lengths",
+    ):
         assert (tmp_path / f"{name}.png").stat().st_size > 1000 and (tmp_path / f"{name}.svg").exists()
     config = json.loads((tmp_path / "config.json").read_text())
     assert config["config"]["seed"] == 3 and len(config["git"]["commit"]) == 40
@@ -83,10 +129,30 @@ def test_compare_flip_options_tiny(tmp_path):
 
 
 def test_first_player_advantage_tiny(tmp_path):
-    result = run("experiments.first_player_advantage", "--out", str(tmp_path), "--y-sizes", "4",
-                 "--flipway-sizes", "4", "--simulations", "10", "--games", "2", "--solve-y-sizes", "4",
-                 "--solve-flipway-sizes", "", "--solve-time", "30", "--jobs", "1", "--no-progress",
-                 "--only", "defector,y + swap")
+    result = run(
+        "experiments.first_player_advantage",
+        "--out",
+        str(tmp_path),
+        "--y-sizes",
+        "4",
+        "--flipway-sizes",
+        "4",
+        "--simulations",
+        "10",
+        "--games",
+        "2",
+        "--solve-y-sizes",
+        "4",
+        "--solve-flipway-sizes",
+        "",
+        "--solve-time",
+        "30",
+        "--jobs",
+        "1",
+        "--no-progress",
+        "--only",
+        "defector,y + swap",
+    )
     assert result.returncode == 0, result.stderr
     summary = (tmp_path / "summary.md").read_text()
     assert "Defector Y p1 | 4 | P1 wins" in summary and "Y + swap | 4 | P2 wins" in summary
@@ -96,9 +162,24 @@ def test_first_player_advantage_tiny(tmp_path):
 
 
 def test_strength_plots_tiny(tmp_path):
-    result = run("experiments.strength_plots", "--out", str(tmp_path), "--games", "y_game(board_size=4)",
-                 "--mcts", "5,50", "--openspiel-mcts", "5", "--alphabeta", "1", "--games-per-pair", "2",
-                 "--jobs", "1", "--no-progress")
+    result = run(
+        "experiments.strength_plots",
+        "--out",
+        str(tmp_path),
+        "--games",
+        "y_game(board_size=4)",
+        "--mcts",
+        "5,50",
+        "--openspiel-mcts",
+        "5",
+        "--alphabeta",
+        "1",
+        "--games-per-pair",
+        "2",
+        "--jobs",
+        "1",
+        "--no-progress",
+    )
     assert result.returncode == 0, result.stderr
     board = (tmp_path / "leaderboard_y_game_board_size_4.csv").read_text().splitlines()
     assert board[0].startswith("rank,player,rating") and len(board) == 1 + 5
@@ -109,37 +190,70 @@ def test_strength_plots_tiny(tmp_path):
 
 # -- command-line input: counts, seeds and budgets are refused before any work, with a message
 
-@pytest.mark.parametrize("module, args, message", [
-    ("experiments.random_playouts", ["--seed", "-1"], "--seed: must be a non-negative integer, got '-1'"),
-    ("experiments.random_playouts", ["--n", "0"], "--n: must be a positive integer, got '0'"),
-    ("experiments.random_playouts", ["--n", "2", "--seed", str(2 ** 64 - 1)], "the seed must be in 0.."),
-    ("analysis.stats", ["--wins", "0", "--games", "0"], "--games: must be a positive integer, got '0'"),
-    ("analysis.stats", ["--wins", "3", "--games", "2"], "--wins must be at most --games (2), got 3"),
-    ("analysis.stats", ["--wins", "-1", "--games", "2"], "--wins: must be a non-negative integer"),
-    ("experiments.mcts_strength", ["--time-per-move", "nan"], "--time-per-move: must be a positive finite number"),
-    ("experiments.mcts_strength", ["--uct-c", "nan"], "--uct-c: must be a non-negative finite number"),
-    ("experiments.mcts_strength", ["--games", "0"], "--games: must be a positive integer"),
-    ("experiments.mcts_strength", ["--seed", "30000"], "--seed must be at most 21474"),
-    ("experiments.compare_flip_options", ["--jobs", "0"], "--jobs: must be a positive integer, got '0'"),
-    ("experiments.compare_flip_options", ["--solve-time", "nan"], "--solve-time: must be a positive finite number"),
-    ("experiments.compare_flip_options", ["--playouts", "-3"], "--playouts: must be a positive integer"),
-    ("experiments.compare_flip_options", ["--seed", "-1"], "--seed: must be a non-negative integer"),
-    ("experiments.first_player_advantage", ["--games", "0"], "--games: must be a positive integer"),
-    ("experiments.first_player_advantage", ["--simulations", "10,0"], "--simulations must be positive integers"),
-    ("experiments.strength_plots", ["--mcts", "10,-5"], "--mcts must list positive integers"),
-    ("experiments.strength_plots", ["--games-per-pair", "0"], "--games-per-pair: must be a positive integer"),
-    ("experiments.benchmark", ["--seconds", "nan"], "--seconds: must be a positive finite number"),
-    ("experiments.bench_ttt", ["--rounds", "0"], "--rounds: must be a positive integer"),
-    ("experiments.bench_search", ["--uct-c", "nan"], "--uct-c: must be a non-negative finite number"),
-    ("experiments.bench_search", ["--seed", "-1"], "--seed: must be a non-negative integer"),
-    ("experiments.economic_dilemmas", ["--games-per-pair", "0"], "--games-per-pair: must be a positive integer"),
-    ("experiments.economic_dilemmas", ["--cfr-iterations", "-5"], "--cfr-iterations: must be a positive integer"),
-    ("experiments.economic_dilemmas", ["--games", "matrix_pdd"], "unknown game 'matrix_pdd'"),
-    ("experiments.bench_cfr", ["--rounds", "0"], "--rounds: must be a positive integer"),
-])
+
+@pytest.mark.parametrize(
+    "module, args, message",
+    [
+        ("experiments.random_playouts", ["--seed", "-1"], "--seed: must be a non-negative integer, got '-1'"),
+        ("experiments.random_playouts", ["--n", "0"], "--n: must be a positive integer, got '0'"),
+        ("experiments.random_playouts", ["--n", "2", "--seed", str(2**64 - 1)], "the seed must be in 0.."),
+        ("analysis.stats", ["--wins", "0", "--games", "0"], "--games: must be a positive integer, got '0'"),
+        ("analysis.stats", ["--wins", "3", "--games", "2"], "--wins must be at most --games (2), got 3"),
+        ("analysis.stats", ["--wins", "-1", "--games", "2"], "--wins: must be a non-negative integer"),
+        (
+            "experiments.mcts_strength",
+            ["--time-per-move", "nan"],
+            "--time-per-move: must be a positive finite number",
+        ),
+        ("experiments.mcts_strength", ["--uct-c", "nan"], "--uct-c: must be a non-negative finite number"),
+        ("experiments.mcts_strength", ["--games", "0"], "--games: must be a positive integer"),
+        ("experiments.mcts_strength", ["--seed", "30000"], "--seed must be at most 21474"),
+        ("experiments.compare_flip_options", ["--jobs", "0"], "--jobs: must be a positive integer, got '0'"),
+        (
+            "experiments.compare_flip_options",
+            ["--solve-time", "nan"],
+            "--solve-time: must be a positive finite number",
+        ),
+        ("experiments.compare_flip_options", ["--playouts", "-3"], "--playouts: must be a positive integer"),
+        ("experiments.compare_flip_options", ["--seed", "-1"], "--seed: must be a non-negative integer"),
+        ("experiments.first_player_advantage", ["--games", "0"], "--games: must be a positive integer"),
+        (
+            "experiments.first_player_advantage",
+            ["--simulations", "10,0"],
+            "--simulations must be positive integers",
+        ),
+        ("experiments.strength_plots", ["--mcts", "10,-5"], "--mcts must list positive integers"),
+        (
+            "experiments.strength_plots",
+            ["--games-per-pair", "0"],
+            "--games-per-pair: must be a positive integer",
+        ),
+        ("experiments.benchmark", ["--seconds", "nan"], "--seconds: must be a positive finite number"),
+        ("experiments.bench_ttt", ["--rounds", "0"], "--rounds: must be a positive integer"),
+        ("experiments.bench_search", ["--uct-c", "nan"], "--uct-c: must be a non-negative finite number"),
+        ("experiments.bench_search", ["--seed", "-1"], "--seed: must be a non-negative integer"),
+        (
+            "experiments.economic_dilemmas",
+            ["--games-per-pair", "0"],
+            "--games-per-pair: must be a positive integer",
+        ),
+        (
+            "experiments.economic_dilemmas",
+            ["--cfr-iterations", "-5"],
+            "--cfr-iterations: must be a positive integer",
+        ),
+        ("experiments.economic_dilemmas", ["--games", "matrix_pdd"], "unknown game 'matrix_pdd'"),
+        ("experiments.bench_cfr", ["--rounds", "0"], "--rounds: must be a positive integer"),
+    ],
+)
 def test_bad_counts_seeds_and_budgets_are_refused_clearly(module, args, message, tmp_path):
-    with_out = ("experiments.compare_flip_options", "experiments.first_player_advantage",
-                "experiments.strength_plots", "experiments.mcts_strength", "experiments.economic_dilemmas")
+    with_out = (
+        "experiments.compare_flip_options",
+        "experiments.first_player_advantage",
+        "experiments.strength_plots",
+        "experiments.mcts_strength",
+        "experiments.economic_dilemmas",
+    )
     result = run(module, *args, "--out", str(tmp_path)) if module in with_out else run(module, *args)
     assert result.returncode == 2
     assert message in result.stderr
@@ -148,8 +262,9 @@ def test_bad_counts_seeds_and_budgets_are_refused_clearly(module, args, message,
 
 
 def test_random_playouts_command_reports_a_rate_inside_its_interval():
-    result = run("experiments.random_playouts", "--game", "y_game(board_size=4)", "--n", "200", "--seed", "7",
-                 "--json")
+    result = run(
+        "experiments.random_playouts", "--game", "y_game(board_size=4)", "--n", "200", "--seed", "7", "--json"
+    )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     low, high = summary["ci95"]

@@ -14,6 +14,7 @@ after a pickle round trip, both must equal what the colours alone say:
 - ``overcrowded()`` is exactly the stones with more same-colour than
   other-colour neighbours.
 """
+
 import itertools
 import pickle
 import random
@@ -24,11 +25,10 @@ import pytest
 import games  # noqa: F401
 from games.boards import make_board
 
-VARIANTS = (
-    [f"defector_y(protocol={p})" for p in (1, 122)]
-    + [f"double_o_y(flip={f},protocol={p},win={w})"
-       for f, p, w in itertools.product(("all", "opponents", "friends"), (1, 122),
-                                        ("turn_start", "turn_end"))])
+VARIANTS = [f"defector_y(protocol={p})" for p in (1, 122)] + [
+    f"double_o_y(flip={f},protocol={p},win={w})"
+    for f, p, w in itertools.product(("all", "opponents", "friends"), (1, 122), ("turn_start", "turn_end"))
+]
 # one word: triangle 7, hex 3; two: triangle 11 (the benchmark's board); three: triangle 17
 BOARDS = [("triangle", 7), ("hex", 3), ("triangle", 11), ("triangle", 17)]
 
@@ -56,9 +56,9 @@ def check(core, board):
     colours = core.cell_colours()
     mem = core.__reduce__()[1][6]
     assert len(mem) == 4 * n + 2
-    assert list(mem[:n + 1]) == colours + [0]          # the sentinel stays empty
+    assert list(mem[: n + 1]) == colours + [0]  # the sentinel stays empty
     keys, crowded = expected(board, colours)
-    assert list(mem[n + 1:2 * n + 2]) == keys, core.to_string()
+    assert list(mem[n + 1 : 2 * n + 2]) == keys, core.to_string()
     assert core.overcrowded() == crowded, core.to_string()
 
 
@@ -83,4 +83,4 @@ def test_keys_and_overcrowded_stones_follow_the_colours(variant, shape, size):
         played = restored.playout_trace(seed, fast=True)
         flips += sum(a >= board.num_cells for a in played)
         check(restored, board)
-    assert flips > 0        # the flip kernel was exercised too
+    assert flips > 0  # the flip kernel was exercised too

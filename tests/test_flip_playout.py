@@ -13,6 +13,7 @@ the start and from random mid-game positions (flip phases included):
   rules (tests/y_reference.py), which must end the game at the same point
   with the same winner.
 """
+
 import itertools
 import random
 
@@ -24,11 +25,10 @@ from games.boards import make_board
 from test_flip_games import reference_for
 from y_reference import Geometry
 
-VARIANTS = (
-    [f"defector_y(protocol={p})" for p in (1, 122)]
-    + [f"double_o_y(flip={f},protocol={p},win={w})"
-       for f, p, w in itertools.product(("all", "opponents", "friends"), (1, 122),
-                                        ("turn_start", "turn_end"))])
+VARIANTS = [f"defector_y(protocol={p})" for p in (1, 122)] + [
+    f"double_o_y(flip={f},protocol={p},win={w})"
+    for f, p, w in itertools.product(("all", "opponents", "friends"), (1, 122), ("turn_start", "turn_end"))
+]
 # words of the bitsets: triangle 4, 7 and hex 3 one, triangle 11 two, triangle 17 three
 BOARDS = [("triangle", 4), ("triangle", 7), ("triangle", 11), ("triangle", 17), ("hex", 3)]
 
@@ -61,8 +61,8 @@ def position_bytes(core):
     n = core.board.num_cells
     mem, position = args[6], args[7]
     assert len(mem) == 4 * n + 2
-    empties = list(mem[2 * n + 2:2 * n + 2 + position["num_empty"]])
-    args[6] = (mem[:2 * n + 2], empties, [mem[3 * n + 2 + c] for c in empties])
+    empties = list(mem[2 * n + 2 : 2 * n + 2 + position["num_empty"]])
+    args[6] = (mem[: 2 * n + 2], empties, [mem[3 * n + 2 + c] for c in empties])
     return args
 
 
@@ -73,8 +73,7 @@ def test_fast_playout_plays_the_game_apply_plays(variant, shape, size):
     rng = random.Random(size * 7919 + len(variant))
     mid_flip_phase = 0
     for seed in range(12):
-        state = random_position(game, rng, 0 if seed < 4 else rng.randrange(40),
-                                in_flip_phase=seed >= 8)
+        state = random_position(game, rng, 0 if seed < 4 else rng.randrange(40), in_flip_phase=seed >= 8)
         mid_flip_phase += state.core.in_flip_phase()
         fast, slow = state.core.clone(), state.core.clone()
         assert fast.playout_trace(seed, fast=True) == slow.playout_trace(seed, fast=False)
@@ -110,7 +109,7 @@ def test_a_position_with_filled_symmetric_hashes_keeps_them_through_a_playout():
     game = pyspiel.load_game("double_o_y(board_size=7)")
     for seed in range(5):
         core = game.new_core()
-        core.position_hash_under(1)         # fill the cache
+        core.position_hash_under(1)  # fill the cache
         core.random_playout(seed)
         for symmetry in range(core.symmetry_count()):
             assert core.position_hash_under(symmetry) == core.symmetric_hash_by_scan(symmetry)

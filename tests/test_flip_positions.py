@@ -11,6 +11,7 @@ cells. Half the games fill the cache at the start, so both the updated and
 the freshly scanned cache are checked along whole games. The
 move-by-move rule tests in test_flip_games.py check the outcomes.
 """
+
 import itertools
 import random
 
@@ -21,13 +22,11 @@ import games  # noqa: F401
 from games.boards import make_board
 from y_reference import Geometry
 
-VARIANTS = (
-    [f"defector_y(protocol={p})" for p in (1, 122)]
-    + [f"double_o_y(flip={f},protocol={p},win={w})"
-       for f, p, w in itertools.product(("all", "opponents", "friends"), (1, 122),
-                                        ("turn_start", "turn_end"))])
-BOARDS = [("triangle", 3), ("triangle", 5), ("triangle", 7), ("triangle", 11),
-          ("hex", 2), ("hex", 3)]
+VARIANTS = [f"defector_y(protocol={p})" for p in (1, 122)] + [
+    f"double_o_y(flip={f},protocol={p},win={w})"
+    for f, p, w in itertools.product(("all", "opponents", "friends"), (1, 122), ("turn_start", "turn_end"))
+]
+BOARDS = [("triangle", 3), ("triangle", 5), ("triangle", 7), ("triangle", 11), ("hex", 2), ("hex", 3)]
 
 
 def check_position(core, geometry, hashes=True):
@@ -35,7 +34,7 @@ def check_position(core, geometry, hashes=True):
     for player in (0, 1):
         assert core.owns_y(player) == geometry.has_y(colours, player + 1), core.to_string()
     if not hashes:
-        return      # asking would fill the cache
+        return  # asking would fill the cache
     for symmetry in range(core.symmetry_count()):
         assert core.position_hash_under(symmetry) == core.symmetric_hash_by_scan(symmetry)
 
@@ -48,7 +47,7 @@ def play_and_check(game_string, seed):
     state = game.new_initial_state()
     checked = seed % 2 == 0
     if checked:
-        state.core.position_hash_under(1)       # fill the cache now
+        state.core.position_hash_under(1)  # fill the cache now
     flips = 0
     while not state.is_terminal():
         action = rng.choice(state.legal_actions())
@@ -65,8 +64,7 @@ def play_and_check(game_string, seed):
 
 
 @settings(max_examples=120, deadline=None)
-@given(variant=st.sampled_from(VARIANTS), board=st.sampled_from(BOARDS),
-       seed=st.integers(0, 2**32 - 1))
+@given(variant=st.sampled_from(VARIANTS), board=st.sampled_from(BOARDS), seed=st.integers(0, 2**32 - 1))
 def test_win_test_and_hashes_equal_recomputed_values(variant, board, seed):
     shape, size = board
     play_and_check(variant.replace("(", f"(board_shape={shape},board_size={size},"), seed)
@@ -92,7 +90,7 @@ def test_pickled_state_keeps_hashes():
             break
         state.apply_action(rng.choice(state.legal_actions()))
     for symmetry in range(6):
-        state.core.position_hash_under(symmetry)        # fill the cache
+        state.core.position_hash_under(symmetry)  # fill the cache
     restored = game.deserialize_state(state.serialize())
     check_position(restored.core, geometry)
     while not restored.is_terminal():

@@ -6,6 +6,7 @@ The reference below is written from the rules text (docs/rules/flipway.md),
 not from the kernel: it lists 2x2 areas, takes their empty sets and keeps the
 ones no other area's empty set strictly contains.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -25,10 +26,14 @@ OPENING, PIE, NORMAL = 0, 1, 2
 
 # -- reference ---------------------------------------------------------------
 
+
 def areas(n):
     """Each 2x2 area as its (TL, TR, BL, BR) points, numbered row by row."""
-    return [(r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1)
-            for r in range(n - 1) for c in range(n - 1)]
+    return [
+        (r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1)
+        for r in range(n - 1)
+        for c in range(n - 1)
+    ]
 
 
 def ref_drops(n, cols):
@@ -47,8 +52,9 @@ def ref_crosscuts(n, cols):
 
 def ref_chain(n, cols, colour):
     """Orthogonal chain of ``colour`` (1 Black: top-bottom, 2 White: left-right)."""
-    start = [p for p in range(n * n) if cols[p] == colour
-             and ((p // n == 0) if colour == BLACK else (p % n == 0))]
+    start = [
+        p for p in range(n * n) if cols[p] == colour and ((p // n == 0) if colour == BLACK else (p % n == 0))
+    ]
     seen, stack = set(start), list(start)
     while stack:
         p = stack.pop()
@@ -97,6 +103,7 @@ def ids(core, *texts):
 
 # -- registration and encoding ----------------------------------------------
 
+
 def test_defaults_and_sizes():
     game = pyspiel.load_game("flipway")
     params = game.get_parameters()
@@ -109,10 +116,15 @@ def test_defaults_and_sizes():
             assert game.max_game_length() == flipway.length_bound(n)
 
 
-@pytest.mark.parametrize("bad, allowed", [
-    ("setup=diagonal", "empty, checkered, checkered_alt, blocks"),
-    ("board_size=2", "3..19"), ("board_size=20", "3..19"),
-    ("repetition=forbid", "allowed, draw")])
+@pytest.mark.parametrize(
+    "bad, allowed",
+    [
+        ("setup=diagonal", "empty, checkered, checkered_alt, blocks"),
+        ("board_size=2", "3..19"),
+        ("board_size=20", "3..19"),
+        ("repetition=forbid", "allowed, draw"),
+    ],
+)
 def test_bad_parameters_name_the_allowed_values(bad, allowed):
     with pytest.raises(ValueError, match=allowed):
         pyspiel.load_game(f"flipway({bad})")
@@ -138,8 +150,8 @@ def test_action_strings_round_trip():
     for a in range(core.num_actions):
         text = core.describe_action(a)
         assert core.action_from_string(text) == a, text
-    assert core.describe_action(0) == "a6"          # top-left point
-    assert core.describe_action(30) == "a1"         # bottom-left point
+    assert core.describe_action(0) == "a6"  # top-left point
+    assert core.describe_action(30) == "a1"  # bottom-left point
     assert core.describe_action(core.num_actions - 1) == "swap"
     with pytest.raises(ValueError):
         core.action_from_string("z9")
@@ -147,49 +159,66 @@ def test_action_strings_round_trip():
 
 # -- drops ---------------------------------------------------------------------
 
+
 def test_empty_board_drops_are_the_whole_areas():
     core = loaded(4, [EMPTY] * 16)
     assert names(core, core.legal_action_list()) == sorted(
-        core.describe_action(core.board.set_id(area)) for area in areas(4))
+        core.describe_action(core.board.set_id(area)) for area in areas(4)
+    )
 
 
 def test_drop_near_edge_single_corner_and_maximality():
     # c3 (corner) is empty with all neighbours full: a one-stone drop there.
     # b1+c1 is a pair whose only other area (above) is full: legal.
     # a2 is empty but a1 is too: only the pair a1+a2 is maximal, not a2 alone.
-    core = loaded(3, grid("""
+    core = loaded(
+        3,
+        grid("""
         X O .
         . X O
-        . . O"""))
+        . . O"""),
+    )
     assert core.legal_action_list() == ids(core, "a2+a1+b1", "c3")
-    core = loaded(3, grid("""
+    core = loaded(
+        3,
+        grid("""
         X O .
         . X O
-        . O ."""))
+        . O ."""),
+    )
     # a2 alone is inside a2+a1; c1 is in one area only, whose other points are full
     assert core.legal_action_list() == ids(core, "a2+a1", "c1", "c3")
 
 
 def test_pair_shared_by_two_areas_is_one_move_and_blocked_by_a_bigger_set():
-    core = loaded(3, grid("""
+    core = loaded(
+        3,
+        grid("""
         X O X
         . . O
-        X O X"""))
+        X O X"""),
+    )
     # a2+b2 is the empty set of both the upper-left and lower-left areas.
     assert core.legal_action_list() == ids(core, "a2+b2")
-    core = loaded(3, grid("""
+    core = loaded(
+        3,
+        grid("""
         X . X
         . . O
-        X O X"""))
+        X O X"""),
+    )
     # now the upper-left area holds b3 too: a2+b2 alone is not maximal
     assert core.legal_action_list() == ids(core, "b3+a2+b2")
 
 
 def test_diagonal_drop():
-    core = loaded(3, grid("""
+    core = loaded(
+        3,
+        grid("""
         . X O
         O . X
-        X O X"""))
+        X O X"""),
+    )
     assert core.legal_action_list() == ids(core, "a3+b2")
     core.apply_action(core.action_from_string("a3+b2"))
     assert core.cell_colours()[0] == core.cell_colours()[4] == BLACK
@@ -197,12 +226,17 @@ def test_diagonal_drop():
 
 # -- flips ---------------------------------------------------------------------
 
+
 def test_flip_turns_the_enemy_diagonal_of_a_crosscut():
-    core = loaded(4, grid("""
+    core = loaded(
+        4,
+        grid("""
         X O . .
         O X . .
         . . . .
-        . . . ."""), to_move=1)
+        . . . ."""),
+        to_move=1,
+    )
     flip = core.action_from_string("flip a4-b3")
     assert flip in core.legal_action_list()
     core.apply_action(flip)
@@ -212,17 +246,21 @@ def test_flip_turns_the_enemy_diagonal_of_a_crosscut():
 
 
 def test_no_flip_without_a_crosscut():
-    core = loaded(4, grid("""
+    core = loaded(
+        4,
+        grid("""
         X O . .
         X X . .
         O X . .
-        X O . ."""))
+        X O . ."""),
+    )
     flips = [a for a in core.legal_action_list() if a >= core.board.num_sets]
     # only the area a2-b1 (rows 3-4 from the top) is a crosscut
     assert names(core, flips) == ["flip a2-b1"]
 
 
 # -- openings, pie and swap --------------------------------------------------
+
 
 def test_plain_opening_is_one_stone_anywhere():
     core = new_core("flipway(board_size=4)")
@@ -241,25 +279,30 @@ def test_pie_opening_and_swap():
     assert core.player() == 1 and swap in core.legal_action_list()
     after_move = core.clone()
     after_move.apply_action(after_move.legal_action_list()[0])
-    assert swap not in after_move.legal_action_list()          # first turn only
+    assert swap not in after_move.legal_action_list()  # first turn only
     core.apply_action(swap)
     # The board is unchanged, White is to move and the opener (player 0) plays it.
     assert core.cell_colours().count(BLACK) == 3 and core.colour_to_move() == 1
     assert core.player() == 0 and core.is_swapped()
     assert swap not in core.legal_action_list()
     # Player 1 now owns Black's chain: make Black win and check the returns.
-    core.load(grid("""
+    core.load(
+        grid("""
         X X . .
         X . . .
         X . O .
-        . . . ."""), to_move=0, swapped=True)
+        . . . ."""),
+        to_move=0,
+        swapped=True,
+    )
     assert core.player() == 1
     core.apply_action(core.action_from_string("b2+a1+b1"))
     assert core.terminal() and core.returns_list() == [-1.0, 1.0]
 
 
-@pytest.mark.parametrize("setup, pie", [(s, p) for s in ("checkered", "checkered_alt", "blocks")
-                                        for p in (False, True)])
+@pytest.mark.parametrize(
+    "setup, pie", [(s, p) for s in ("checkered", "checkered_alt", "blocks") for p in (False, True)]
+)
 def test_full_board_openings(setup, pie):
     n = 5
     core = new_core(f"flipway(board_size={n},setup={setup},pie={str(pie).lower()})")
@@ -280,10 +323,18 @@ def test_full_board_openings(setup, pie):
     assert all(a >= core.board.num_sets for a in core.legal_action_list())  # only flips/swap
 
 
-@pytest.mark.parametrize("n, setup, expected", [
-    (5, "empty", [0, 1, 2, 3]), (5, "checkered", [0, 1, 2, 3]), (6, "checkered", [0, 3]),
-    (6, "checkered_alt", [0, 3]), (6, "blocks", [0, 1, 2, 3]), (8, "blocks", [0, 3]),
-    (5, "blocks", [0])])
+@pytest.mark.parametrize(
+    "n, setup, expected",
+    [
+        (5, "empty", [0, 1, 2, 3]),
+        (5, "checkered", [0, 1, 2, 3]),
+        (6, "checkered", [0, 3]),
+        (6, "checkered_alt", [0, 3]),
+        (6, "blocks", [0, 1, 2, 3]),
+        (8, "blocks", [0, 3]),
+        (5, "blocks", [0]),
+    ],
+)
 def test_symmetries_that_keep_the_setup(n, setup, expected):
     core = new_core(f"flipway(board_size={n},setup={setup})")
     assert core.setup_symmetries() == expected
@@ -310,20 +361,28 @@ def test_setup_patterns():
 
 # -- winning -------------------------------------------------------------------
 
+
 def test_black_wins_top_to_bottom_white_left_to_right():
-    core = loaded(4, grid("""
+    core = loaded(
+        4,
+        grid("""
         X O . .
         X O . .
         . X . .
-        X O . ."""))
+        X O . ."""),
+    )
     assert ids(core, "a2")[0] in core.legal_action_list()
     core.apply_action(core.action_from_string("a2"))
     assert core.terminal() and core.returns_list() == [1.0, -1.0]
-    core = loaded(4, grid("""
+    core = loaded(
+        4,
+        grid("""
         X O X O
         X O X O
         O O O .
-        X X O X"""), to_move=1)
+        X X O X"""),
+        to_move=1,
+    )
     assert core.legal_action_list() == ids(core, "d2")
     core.apply_action(core.action_from_string("d2"))
     assert core.terminal() and core.returns_list() == [-1.0, 1.0]
@@ -331,16 +390,21 @@ def test_black_wins_top_to_bottom_white_left_to_right():
 
 
 def test_a_drop_can_win_and_corner_counts_for_both_edges():
-    core = loaded(3, grid("""
+    core = loaded(
+        3,
+        grid("""
         X O O
         X O .
-        . X X"""), to_move=0)
+        . X X"""),
+        to_move=0,
+    )
     assert core.legal_action_list() == ids(core, "a1", "c2")
     core.apply_action(core.action_from_string("a1"))
     assert core.terminal() and core.returns_list() == [1.0, -1.0]
 
 
 # -- properties against the reference ------------------------------------------
+
 
 @st.composite
 def positions(draw, full=False):
@@ -367,20 +431,20 @@ def test_legal_moves_match_the_reference(pos):
     assert legal == ref_legal(core, n, cols)
     assert all(core.is_legal_action(a) for a in legal)
     assert not any(core.is_legal_action(a) for a in range(core.num_actions) if a not in legal)
-    fast = core.moves_any_order()          # the playout kernel's generator
+    fast = core.moves_any_order()  # the playout kernel's generator
     assert len(fast) == len(set(fast)) and sorted(fast) == legal
     board = core.board
     for a in legal:
-        if a < board.num_sets:            # a drop: only empty points, maximal
+        if a < board.num_sets:  # a drop: only empty points, maximal
             pts = set(board.set_points(a))
             assert all(cols[p] == EMPTY for p in pts)
             assert pts in ref_drops(n, cols)
-        else:                             # a flip: only in a crosscut
+        else:  # a flip: only in a crosscut
             assert a - board.num_sets in ref_crosscuts(n, cols)
 
 
 @settings(max_examples=200, deadline=None)
-@given(positions(), st.integers(0, 2 ** 32))
+@given(positions(), st.integers(0, 2**32))
 def test_moves_change_what_the_rules_say_and_copies_are_independent(pos, pick):
     n, cols, to_move = pos
     core = try_load(n, cols, to_move)
@@ -391,8 +455,7 @@ def test_moves_change_what_the_rules_say_and_copies_are_independent(pos, pick):
     before = (core.cell_colours(), core.position_hash(), core.legal_action_list(), core.player())
     child = core.clone()
     child.apply_action(action)
-    assert (core.cell_colours(), core.position_hash(), core.legal_action_list(),
-            core.player()) == before
+    assert (core.cell_colours(), core.position_hash(), core.legal_action_list(), core.player()) == before
     mine = BLACK + to_move
     after = child.cell_colours()
     changed = {p for p in range(n * n) if after[p] != cols[p]}
@@ -439,19 +502,34 @@ def test_symmetric_hash_is_the_hash_of_the_mirrored_position(pos, s):
 
 # -- whole games -----------------------------------------------------------------
 
-VARIANTS = [f"flipway(board_size={n},setup={s},pie={p})"
-            for n in (3, 4, 5) for s in ("empty", "checkered", "checkered_alt", "blocks")
-            for p in ("false", "true")]
+VARIANTS = [
+    f"flipway(board_size={n},setup={s},pie={p})"
+    for n in (3, 4, 5)
+    for s in ("empty", "checkered", "checkered_alt", "blocks")
+    for p in ("false", "true")
+]
 
 
-@pytest.mark.parametrize("spec", VARIANTS + ["flipway(board_size=6,repetition=draw)",
-                                             "flipway(board_size=5,setup=blocks,pie=true,repetition=draw)"])
+@pytest.mark.parametrize(
+    "spec",
+    VARIANTS
+    + [
+        "flipway(board_size=6,repetition=draw)",
+        "flipway(board_size=5,setup=blocks,pie=true,repetition=draw)",
+    ],
+)
 def test_openspiel_random_sim(spec):
     pyspiel.random_sim_test(pyspiel.load_game(spec), num_sims=15, serialize=True, verbose=False)
 
 
-@pytest.mark.parametrize("spec", ["flipway(board_size=9)", "flipway(board_size=7,setup=checkered,pie=true)",
-                                  "flipway(board_size=8,setup=blocks)"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "flipway(board_size=9)",
+        "flipway(board_size=7,setup=checkered,pie=true)",
+        "flipway(board_size=8,setup=blocks)",
+    ],
+)
 def test_random_playouts_end_with_a_winner_within_the_bound(spec):
     game = pyspiel.load_game(spec)
     proto = game.new_core()
@@ -462,16 +540,22 @@ def test_random_playouts_end_with_a_winner_within_the_bound(spec):
         assert core.terminal() and sorted(core.returns_list()) == [-1.0, 1.0]
         assert stats["turns"] <= game.max_game_length()
         assert stats["winner"] in (0, 1)
-    assert proto.playout_stats()["turns"] == 0       # the prototype was not touched
+    assert proto.playout_stats()["turns"] == 0  # the prototype was not touched
     a, b = proto.clone(), proto.clone()
     a.random_playout(7)
     b.random_playout(7)
-    assert a.position_hash() == b.position_hash()     # seeded
+    assert a.position_hash() == b.position_hash()  # seeded
 
 
-@pytest.mark.parametrize("spec", ["flipway(board_size=5,pie=true)", "flipway(board_size=6,setup=checkered)",
-                                  "flipway(board_size=6,setup=blocks,pie=true)",
-                                  "flipway(board_size=5,setup=checkered_alt,repetition=draw)"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "flipway(board_size=5,pie=true)",
+        "flipway(board_size=6,setup=checkered)",
+        "flipway(board_size=6,setup=blocks,pie=true)",
+        "flipway(board_size=5,setup=checkered_alt,repetition=draw)",
+    ],
+)
 def test_random_games_follow_the_reference(spec):
     """Along whole random games, every position after the opening turn(s) has
     the reference's legal moves, and the game ends exactly when a chain forms."""
@@ -508,6 +592,7 @@ def test_observation_and_text():
 
 # -- repetition ------------------------------------------------------------------
 
+
 def ref_neutral_streaks(n):
     """Over every colouring of the full n x n board with either colour to move
     (chains ignored): is there a cycle of neutral flips, and how long is the
@@ -517,30 +602,30 @@ def ref_neutral_streaks(n):
     stone on the edge has a neighbour off the board, so its flip is never
     neutral). A colouring is a bitmask of Black points."""
     bit = lambda r, c: 1 << (r * n + c)
-    flips = []            # (area's bits TL, TR, BL, BR; its diagonals; their outside masks)
+    flips = []  # (area's bits TL, TR, BL, BR; its diagonals; their outside masks)
     for r in range(n - 1):
         for c in range(n - 1):
             corners = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
             diagonals = [(corners[0], corners[3]), (corners[1], corners[2])]
             outside = []
             for pair in diagonals:
-                around = {(pr + dr, pc + dc) for pr, pc in pair
-                          for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))} - set(corners)
+                around = {
+                    (pr + dr, pc + dc) for pr, pc in pair for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                } - set(corners)
                 on_board = all(0 <= q[0] < n and 0 <= q[1] < n for q in around)
                 outside.append(sum(bit(*q) for q in around) if on_board else None)
-            flips.append(([bit(*q) for q in corners], [bit(*a) | bit(*b) for a, b in diagonals],
-                          outside))
+            flips.append(([bit(*q) for q in corners], [bit(*a) | bit(*b) for a, b in diagonals], outside))
     succ = {}
     for black in range(1 << (n * n)):
         out = {BLACK: [], WHITE: []}
         for (tl, tr, bl, br), pairs, outside in flips:
             main, anti = bool(black & tl), bool(black & tr)
             if main == anti or main != bool(black & br) or anti != bool(black & bl):
-                continue                                   # not a crosscut
+                continue  # not a crosscut
             for d in (0, 1):
                 if outside[d] is None:
                     continue
-                pair_black = main if d == 0 else anti      # colour of the pair turned
+                pair_black = main if d == 0 else anti  # colour of the pair turned
                 around = black & outside[d]
                 if pair_black and around == outside[d]:
                     out[WHITE].append((black ^ pairs[d], BLACK))
@@ -550,7 +635,7 @@ def ref_neutral_streaks(n):
         succ[black, WHITE] = out[WHITE]
     longest, on_path = {}, set()
 
-    def walk(s):                       # longest streak from s; raises on a cycle
+    def walk(s):  # longest streak from s; raises on a cycle
         if s in longest:
             return longest[s]
         if s in on_path:
@@ -599,14 +684,16 @@ def test_neutral_flip_keeps_pairs_and_grows_the_draw_history():
     core.apply_action(core.action_from_string("flip b4-c3"))
     assert core.same_colour_pairs() == 4
     assert core.playout_stats()["neutral_flips"] == 1
-    assert core.history_length() == 2                 # a neutral flip may lead back
-    core.apply_action(core.legal_action_list()[0])    # White drops: history restarts
+    assert core.history_length() == 2  # a neutral flip may lead back
+    core.apply_action(core.legal_action_list()[0])  # White drops: history restarts
     assert core.history_length() == 1
     assert core.same_colour_pairs() >= 4
 
 
-@pytest.mark.parametrize("spec", ["flipway(board_size=6,repetition=draw)",
-                                  "flipway(board_size=5,setup=blocks,pie=true,repetition=draw)"])
+@pytest.mark.parametrize(
+    "spec",
+    ["flipway(board_size=6,repetition=draw)", "flipway(board_size=5,setup=blocks,pie=true,repetition=draw)"],
+)
 def test_pickled_core_keeps_counters_and_draw_history(spec):
     core = new_core(spec)
     rng = random.Random(5)

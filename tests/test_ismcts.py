@@ -2,6 +2,7 @@
 histories its player cannot tell apart give the same worlds and the same search
 with the same seed), its worlds are exactly the indistinguishable histories, and
 it beats Random on a small cloaked rule set."""
+
 import pyspiel
 import pytest
 
@@ -27,8 +28,12 @@ def state(game, *history):
 
 
 # pairs of histories the player to move cannot tell apart (black hides on corners)
-TWINS = [((0, 4, 8), (2, 4, 8)), ((0, 4, 8), (8, 4, 0)), ((6, 4, 2), (2, 4, 6)),
-         ((0, 4, 2, 1, 6), (6, 4, 2, 1, 0))]
+TWINS = [
+    ((0, 4, 8), (2, 4, 8)),
+    ((0, 4, 8), (8, 4, 0)),
+    ((6, 4, 2), (2, 4, 6)),
+    ((0, 4, 2, 1, 6), (6, 4, 2, 1, 0)),
+]
 
 
 @pytest.mark.parametrize("left, right", TWINS)
@@ -47,7 +52,7 @@ def test_indistinguishable_histories_give_the_same_search(game, left, right):
 
 
 def test_worlds_are_exactly_the_indistinguishable_histories(game):
-    s = state(game, 0, 4, 8)          # white saw two hidden black placements
+    s = state(game, 0, 4, 8)  # white saw two hidden black placements
     worlds = consistent_worlds(s, 1)
     key = s.information_state_string(1)
     assert all(w.information_state_string(1) == key for w, _ in worlds)
@@ -55,7 +60,7 @@ def test_worlds_are_exactly_the_indistinguishable_histories(game):
     # every pair of distinct corners, in either order: 12 histories, 6 boards twice
     assert len(worlds) == 12
     assert sorted(set(cells)) == sorted((x, y) for x in CORNERS for y in CORNERS if x < y)
-    assert (0, 8) in cells                 # the true one among them
+    assert (0, 8) in cells  # the true one among them
     # black placed both and knows where: one world
     assert len(consistent_worlds(state(game, 0, 4, 8, 1), 0)) == 1
 
@@ -113,12 +118,13 @@ def test_beats_random_on_phantom_corners(game):
 
 # -- simultaneous rounds (through the turn-based form) and the one-world baseline ------------
 
+
 def test_simultaneous_rounds_are_searched_on_the_turn_based_form():
     pd = pyspiel.load_game("matrix_pd")
     root = pd.new_initial_state()
     for player in (0, 1):
         bot = make_bot("ismcts:simulations=200", pd, player, seed=3)
-        assert bot.step(root) == 1                       # defection dominates
+        assert bot.step(root) == 1  # defection dominates
         # player 1 plans not knowing player 0's plan: both of its plans are worlds
         assert bot.last_search["worlds"] == (1 if player == 0 else 2)
     # a whole game through evaluate_bots, which asks every seat at a simultaneous node
@@ -132,6 +138,7 @@ def test_turn_based_replay_hides_the_placeholder_plans():
     s = g.new_initial_state()
     s.apply_actions([s.legal_actions(0)[3], s.legal_actions(1)[5]])
     from mcts.ismcts import turn_based_state
+
     t1 = turn_based_state(tb, s, 1)
     assert t1.current_player() == 1
     # whatever player 0 plans in this round, player 1's information state is the same
@@ -148,9 +155,11 @@ def test_turn_based_replay_hides_the_placeholder_plans():
         cores = consistent_worlds(s, player)
         turned = consistent_worlds(turn_based_state(tb, s, player), player)
         assert len(cores) == len(turned) > 0
-        assert all(not hasattr(w, "s") for w, _ in cores)         # cores, not Python states
+        assert all(not hasattr(w, "s") for w, _ in cores)  # cores, not Python states
         strip = sorted("\n".join(w.information_state_string(player).split("\n")[1:-3]) for w, _ in turned)
-        assert strip == sorted("\n".join(w.information_state_string(player).split("\n")[:-3]) for w, _ in cores)
+        assert strip == sorted(
+            "\n".join(w.information_state_string(player).split("\n")[:-3]) for w, _ in cores
+        )
 
 
 def test_one_world_baseline_searches_one_world(game):
@@ -159,8 +168,8 @@ def test_one_world_baseline_searches_one_world(game):
     first = make_bot("ismcts:simulations=60,worlds=first", game, 1, seed=2)
     sampled.search(s)
     first.search(s)
-    assert sampled.last_search["worlds"] == 12       # every world it cannot tell apart
-    assert first.last_search["worlds"] == 1          # the baseline's single fixed guess
+    assert sampled.last_search["worlds"] == 12  # every world it cannot tell apart
+    assert first.last_search["worlds"] == 1  # the baseline's single fixed guess
 
 
 # KBeauty9 hides its turns (docs/rules/dilemmas.md, kbeauty), so ISMCTS has 10-1,000
@@ -168,8 +177,11 @@ def test_one_world_baseline_searches_one_world(game):
 # beats the baseline but not Random, whose coin-flip heights (mean 1) that belief puts at
 # 4.5 on average; with belief=random (the others play uniformly at random, as in the
 # playouts) it beats both (docs/studies.md).
-ISSUE_CHECK = [("3Blotto13", "histories", ("random", "baseline")), ("KBeauty9", "histories", ("baseline",)),
-               ("KBeauty9", "random", ("random", "baseline"))]
+ISSUE_CHECK = [
+    ("3Blotto13", "histories", ("random", "baseline")),
+    ("KBeauty9", "histories", ("baseline",)),
+    ("KBeauty9", "random", ("random", "baseline")),
+]
 
 
 @pytest.mark.slow
@@ -183,14 +195,24 @@ def test_issue_14_ismcts_beats_random_and_the_baseline(name, belief, beaten):
     from experiments.economic_dilemmas import ismcts_check
     import tempfile
     from pathlib import Path
+
     with tempfile.TemporaryDirectory() as tmp:
-        result = ismcts_check(f"ttt(rules={name})", 100, 300, 1, Path(tmp) / "check.jsonl",
-                              dict(n_jobs=1, progress=False), belief=belief)
+        result = ismcts_check(
+            f"ttt(rules={name})",
+            100,
+            300,
+            1,
+            Path(tmp) / "check.jsonl",
+            dict(n_jobs=1, progress=False),
+            belief=belief,
+        )
     for other in ("random", "baseline"):
         w = result[other]
-        print(f"{name} (belief={belief}): ISMCTS vs {other}: {w['wins']}-{w['draws']}-{w['losses']}, "
-              f"win rate {w['win_rate']:.3f} [{w['low']:.3f}, {w['high']:.3f}], "
-              f"decisive games [{w['decisive_low']:.3f}, {w['decisive_high']:.3f}]")
+        print(
+            f"{name} (belief={belief}): ISMCTS vs {other}: {w['wins']}-{w['draws']}-{w['losses']}, "
+            f"win rate {w['win_rate']:.3f} [{w['low']:.3f}, {w['high']:.3f}], "
+            f"decisive games [{w['decisive_low']:.3f}, {w['decisive_high']:.3f}]"
+        )
     # draws (tied boards) are a third to a half of 3Blotto13's games: beaten means more
     # wins than losses, the Wilson interval of wins among decisive games above one half
     for other in beaten:

@@ -4,6 +4,7 @@ the same seed), draws only worlds the player cannot tell from the true one and a
 of them (checked against a brute-force walk over OpenSpiel states, written
 independently of the module), uniformly where the stated distribution says it must,
 and ISMCTS switches from listing worlds to sampling them above ``max_worlds``."""
+
 import itertools
 
 import numpy as np
@@ -12,8 +13,7 @@ import pytest
 
 import games  # noqa: F401
 from agents import make_bot
-from mcts.worlds import (Knowledge, TooManyWorlds, WorldSampler, enumerate_worlds, first_world,
-                         knowledge_of)
+from mcts.worlds import Knowledge, TooManyWorlds, WorldSampler, enumerate_worlds, first_world, knowledge_of
 
 PHANTOM = "ttt(rules=games/ttt/examples/Phantom-TTT-Corners.json)"
 
@@ -37,14 +37,18 @@ def brute_force(game, state, player):
 
     def walk(s):
         if len(s.history()) == depth:
-            if not s.is_terminal() and s.current_player() == player \
-                    and s.information_state_string(player) == target:
+            if (
+                not s.is_terminal()
+                and s.current_player() == player
+                and s.information_state_string(player) == target
+            ):
                 out.append(tuple(s.history()))
             return
         if s.is_terminal():
             return
         for a in s.legal_actions():
             walk(s.child(a))
+
     walk(game.new_initial_state())
     return out
 
@@ -68,9 +72,11 @@ def blotto():
 
 
 def test_twins_give_equal_knowledge_and_the_same_draws(phantom, blotto):
-    cases = [(phantom, play(phantom, 0, 4, 8), play(phantom, 2, 4, 8)),
-             (phantom, play(phantom, 0, 4, 2, 1, 6), play(phantom, 6, 4, 2, 1, 0)),
-             (blotto, *blotto_twins(blotto))]
+    cases = [
+        (phantom, play(phantom, 0, 4, 8), play(phantom, 2, 4, 8)),
+        (phantom, play(phantom, 0, 4, 2, 1, 6), play(phantom, 6, 4, 2, 1, 0)),
+        (blotto, *blotto_twins(blotto)),
+    ]
     for game, a, b in cases:
         player = a.current_player()
         assert a.history() != b.history()
@@ -83,7 +89,7 @@ def test_twins_give_equal_knowledge_and_the_same_draws(phantom, blotto):
             sampler = WorldSampler(game, k)
             draws.append([key(sampler.sample(rng), game.num_players()) for _ in range(30)])
         assert draws[0] == draws[1]
-        assert len(set(draws[0])) > 1                   # it does draw different worlds
+        assert len(set(draws[0])) > 1  # it does draw different worlds
         for mode in ("worlds=sample", "worlds=first", "worlds=auto", "worlds=sample,tree=infosets"):
             ra = make_bot(f"ismcts:simulations=80,{mode},max_worlds=5", game, player, seed=3).search(a)
             rb = make_bot(f"ismcts:simulations=80,{mode},max_worlds=5", game, player, seed=3).search(b)
@@ -95,12 +101,16 @@ def test_the_sampler_needs_nothing_but_the_knowledge(phantom):
     same worlds as knowledge computed from a true state."""
     s = play(phantom, 0, 4, 8)
     k = knowledge_of(s, 1)
-    by_hand = Knowledge(1, ((phantom.new_initial_state().child(0).information_state_string(1), 4),),
-                        s.information_state_string(1))
+    by_hand = Knowledge(
+        1,
+        ((phantom.new_initial_state().child(0).information_state_string(1), 4),),
+        s.information_state_string(1),
+    )
     assert by_hand == k
     rng_a, rng_b = np.random.default_rng(1), np.random.default_rng(1)
-    assert [key(WorldSampler(phantom, k).sample(rng_a), 2) for _ in range(10)] == \
-        [key(WorldSampler(phantom, by_hand).sample(rng_b), 2) for _ in range(10)]
+    assert [key(WorldSampler(phantom, k).sample(rng_a), 2) for _ in range(10)] == [
+        key(WorldSampler(phantom, by_hand).sample(rng_b), 2) for _ in range(10)
+    ]
 
 
 @pytest.mark.parametrize("history", [(0, 4, 8), (0, 4, 2, 1, 6), (1, 4, 8), (0, 2, 8, 6)])
@@ -137,7 +147,7 @@ def test_blotto_worlds_are_uniform_as_stated(blotto):
     assert len(counts) == 9
     expected = n / 9
     chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
-    assert chi2 < 26.1, counts          # chi-square, 8 degrees of freedom, p = 0.001
+    assert chi2 < 26.1, counts  # chi-square, 8 degrees of freedom, p = 0.001
 
 
 def test_auto_lists_small_belief_and_samples_large_ones(blotto, phantom):
@@ -180,7 +190,7 @@ def test_kbeauty9_hides_the_earlier_heights():
     assert counts == {0: 1, 1: 10, 2: 100, 3: 1000}
     s = game.new_initial_state()
     for _ in range(3):
-        s.apply_action(s.legal_actions()[-1])          # pass
+        s.apply_action(s.legal_actions()[-1])  # pass
     searched = make_bot("ismcts:simulations=20", game, 3, seed=1).search(s)
     assert (searched["world_mode"], searched["worlds"]) == ("exact", 1000)
     assert make_bot("ismcts:simulations=20,worlds=first", game, 3, seed=1).search(s)["worlds"] == 1

@@ -4,6 +4,7 @@ References nobody here wrote: OpenSpiel's minimax / expectiminimax (Python)
 on OpenSpiel's C++ ``y`` and ``pig``; small hand-built Y positions whose
 winning / saving moves are checked by playing them on the core.
 """
+
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import minimax
@@ -32,6 +33,7 @@ def wins_now(core, action):
 
 
 # -- tiny duck-typed games (driven through SpielCore) ----------------------
+
 
 class TreeState:
     """A game given as a nested tree: {"player": p, "moves": {a: subtree}},
@@ -82,7 +84,7 @@ def leaf(*returns):
 
 # Board 5, cells numbered row by row from the top: r0: 0 | r1: 1 2 | r2: 3 4 5 |
 # r3: 6 7 8 9 | r4: 10 11 12 13 14. Black holds the left column 0, 1, 3, 6.
-BLACK_TO_WIN = [0, 14, 1, 13, 3, 9, 6, 12]      # Black wins at 10 or 11
+BLACK_TO_WIN = [0, 14, 1, 13, 3, 9, 6, 12]  # Black wins at 10 or 11
 # Black holds 0, 1, 3 and 10: only 6 joins them into a Y; White must take it.
 WHITE_MUST_BLOCK = [0, 14, 1, 13, 3, 9, 10]
 
@@ -137,12 +139,14 @@ def test_bot_step_on_hand_built_position():
 
 # -- MCTS-Solver against OpenSpiel's minimax ---------------------------------
 
+
 @pytest.mark.parametrize("size", [3, 4])
 def test_solver_proves_small_y_first_player_win(size):
     result = UCTSearch(max_simulations=1_000_000, seed=size).search(y_core(size, []))
     assert result["solved"] and result["value"] == 1.0
-    reference, _ = minimax.alpha_beta_search(pyspiel.load_game(f"y(board_size={size})"),
-                                             maximizing_player_id=0)
+    reference, _ = minimax.alpha_beta_search(
+        pyspiel.load_game(f"y(board_size={size})"), maximizing_player_id=0
+    )
     assert reference == 1.0
     # the first move chosen must itself be a win according to OpenSpiel
     theirs = pyspiel.load_game(f"y(board_size={size})").new_initial_state()
@@ -167,13 +171,13 @@ def test_solver_values_of_every_first_move_match_minimax_on_y4():
 
 def test_solver_on_openspiel_cpp_y_through_adapter():
     game = pyspiel.load_game("y(board_size=3)")
-    result = UCTSearch(max_simulations=100_000, seed=1).search(
-        SpielCore.from_state(game.new_initial_state()))
+    result = UCTSearch(max_simulations=100_000, seed=1).search(SpielCore.from_state(game.new_initial_state()))
     assert result["solved"] and result["value"] == 1.0
 
 
-@pytest.mark.parametrize("spec", ["pig(winscore=4,horizon=6,diceoutcomes=2)",
-                                  "pig(winscore=3,horizon=4,diceoutcomes=3)"])
+@pytest.mark.parametrize(
+    "spec", ["pig(winscore=4,horizon=6,diceoutcomes=2)", "pig(winscore=3,horizon=4,diceoutcomes=3)"]
+)
 def test_solver_on_chance_game_matches_expectiminimax(spec):
     """Pig: dice (chance) and runs of decisions by one player; the proven root
     value must be OpenSpiel's expectiminimax value. A proof needs every chance
@@ -181,8 +185,7 @@ def test_solver_on_chance_game_matches_expectiminimax(spec):
     (with 1.4, UCT starves the bad branches for a long time)."""
     state = pyspiel.load_game(spec).new_initial_state()
     reference, _ = minimax.expectiminimax(state, 100, None, 0)
-    result = UCTSearch(max_simulations=300_000, seed=7, uct_c=10.0).search(
-        SpielCore.from_state(state))
+    result = UCTSearch(max_simulations=300_000, seed=7, uct_c=10.0).search(SpielCore.from_state(state))
     assert result["solved"]
     assert result["value"] == pytest.approx(reference, abs=1e-5)
 
@@ -191,9 +194,13 @@ def test_chance_node_expectation_on_tree_game():
     """Player 0 picks A (win with prob. 0.75) or B (win with prob. 0.5):
     A is worth 0.5, B 0. A proof needs both outcomes of B sampled, which UCT
     may postpone for long after unlucky samples, so most (not all) seeds prove."""
-    tree = {"player": 0, "moves": {
-        0: {"chance": [(0, 0.75, leaf(1, -1)), (1, 0.25, leaf(-1, 1))]},
-        1: {"chance": [(0, 0.5, leaf(1, -1)), (1, 0.5, leaf(-1, 1))]}}}
+    tree = {
+        "player": 0,
+        "moves": {
+            0: {"chance": [(0, 0.75, leaf(1, -1)), (1, 0.25, leaf(-1, 1))]},
+            1: {"chance": [(0, 0.5, leaf(1, -1)), (1, 0.5, leaf(-1, 1))]},
+        },
+    }
     proofs = 0
     for seed in range(10):
         result = UCTSearch(max_simulations=10_000, seed=seed).search(tree_core(tree))
@@ -212,9 +219,13 @@ def test_chance_node_expectation_on_tree_game():
 def test_consecutive_moves_are_not_sign_flipped():
     """Player 0 moves twice; alternating signs would make the second move a
     minimising opponent and steer player 0 away from the sure win."""
-    tree = {"player": 0, "moves": {
-        0: {"player": 0, "moves": {0: leaf(-1, 1), 1: leaf(1, -1)}},
-        1: {"player": 1, "moves": {0: leaf(0.5, -0.5), 1: leaf(0.2, -0.2)}}}}
+    tree = {
+        "player": 0,
+        "moves": {
+            0: {"player": 0, "moves": {0: leaf(-1, 1), 1: leaf(1, -1)}},
+            1: {"player": 1, "moves": {0: leaf(0.5, -0.5), 1: leaf(0.2, -0.2)}},
+        },
+    }
     for solve in (True, False):
         result = UCTSearch(max_simulations=2_000, seed=2, solve=solve).search(tree_core(tree))
         assert result["action"] == 0
@@ -223,11 +234,15 @@ def test_consecutive_moves_are_not_sign_flipped():
 def test_three_players_each_maximise_their_own_return():
     """Player 1 prefers (1, 1, -2) to (-1, 0, 1), so player 0's move 0 is worth
     1 to it; a paranoid or sign-flipping backup would value it at -1 and pick 1."""
-    tree = {"player": 0, "moves": {
-        0: {"player": 1, "moves": {0: leaf(1, 1, -2), 1: leaf(-1, 0, 1)}},
-        1: {"player": 1, "moves": {0: leaf(0, 0, 0)}}}}
+    tree = {
+        "player": 0,
+        "moves": {
+            0: {"player": 1, "moves": {0: leaf(1, 1, -2), 1: leaf(-1, 0, 1)}},
+            1: {"player": 1, "moves": {0: leaf(0, 0, 0)}},
+        },
+    }
     result = UCTSearch(max_simulations=3_000, seed=3).search(tree_core(tree, players=3))
-    assert not result["solved"]          # no proofs with three players
+    assert not result["solved"]  # no proofs with three players
     assert result["action"] == 0
     means = {a: m for a, _, m, _ in result["children"]}
     assert means[0] > 0.8
@@ -243,6 +258,7 @@ def test_solver_refuses_general_sum_terminals():
 
 # -- budgets, seeds, limits, errors -----------------------------------------
 
+
 def test_same_seed_same_search():
     core = pyspiel.load_game("double_o_y(board_size=5)").new_core()
     a = UCTSearch(max_simulations=3000, seed=11).search(core)
@@ -256,8 +272,10 @@ def test_same_seed_same_game_through_evaluate_bots():
     game = pyspiel.load_game("double_o_y(board_size=4)")
 
     def play(seed):
-        bots = [CoreMCTSBot(game, 0, seed=seed, max_simulations=200, solve=False),
-                CoreMCTSBot(game, 1, seed=seed + 1, max_simulations=200, solve=False)]
+        bots = [
+            CoreMCTSBot(game, 0, seed=seed, max_simulations=200, solve=False),
+            CoreMCTSBot(game, 1, seed=seed + 1, max_simulations=200, solve=False),
+        ]
         state = game.new_initial_state()
         history = []
         while not state.is_terminal():
@@ -271,8 +289,10 @@ def test_same_seed_same_game_through_evaluate_bots():
 
 def test_evaluate_bots_on_double_o_y_4():
     game = pyspiel.load_game("double_o_y(board_size=4)")
-    for specs in (("mcts:max_simulations=200", "random"),
-                  ("openspiel_mcts:max_simulations=200", "mcts:max_simulations=200")):
+    for specs in (
+        ("mcts:max_simulations=200", "random"),
+        ("openspiel_mcts:max_simulations=200", "mcts:max_simulations=200"),
+    ):
         bots = [make_bot(spec, game, p, seed=p + 1) for p, spec in enumerate(specs)]
         returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 9)
         assert sorted(returns) == [-1.0, 1.0]
@@ -324,14 +344,17 @@ def test_errors():
         CoreMCTSBot(game, 2)
 
 
-@pytest.mark.parametrize("budget, match", [
-    (dict(max_simulations=0, max_time=float("nan")), "max_time"),
-    (dict(max_simulations=100, max_time=float("nan")), "max_time"),
-    (dict(max_simulations=0, max_time=float("inf")), "max_time"),
-    (dict(max_simulations=0, max_time=-1.0), "max_time"),
-    (dict(max_simulations=-1), "max_simulations"),
-    (dict(uct_c=float("nan")), "uct_c"),
-])
+@pytest.mark.parametrize(
+    "budget, match",
+    [
+        (dict(max_simulations=0, max_time=float("nan")), "max_time"),
+        (dict(max_simulations=100, max_time=float("nan")), "max_time"),
+        (dict(max_simulations=0, max_time=float("inf")), "max_time"),
+        (dict(max_simulations=0, max_time=-1.0), "max_time"),
+        (dict(max_simulations=-1), "max_simulations"),
+        (dict(uct_c=float("nan")), "uct_c"),
+    ],
+)
 def test_budgets_that_never_run_out_are_refused(budget, match):
     """A NaN deadline compares false with every clock reading: it used to search forever."""
     with pytest.raises(ValueError, match=match):
@@ -341,11 +364,16 @@ def test_budgets_that_never_run_out_are_refused(budget, match):
             CoreMCTSBot(pyspiel.load_game("y_game(board_size=4)"), 0, **budget)
 
 
-@pytest.mark.parametrize("budget, match", [
-    (dict(max_time=float("nan")), "max_time"), (dict(max_time=-0.5), "max_time"),
-    (dict(max_time=float("inf")), "max_time"), (dict(max_simulations=0), "max_simulations"),
-    (dict(rollouts=0), "rollouts"),
-])
+@pytest.mark.parametrize(
+    "budget, match",
+    [
+        (dict(max_time=float("nan")), "max_time"),
+        (dict(max_time=-0.5), "max_time"),
+        (dict(max_time=float("inf")), "max_time"),
+        (dict(max_simulations=0), "max_simulations"),
+        (dict(rollouts=0), "rollouts"),
+    ],
+)
 def test_openspiel_mcts_bot_refuses_bad_budgets(budget, match):
     with pytest.raises(ValueError, match=match):
         OpenSpielMCTSBot(pyspiel.load_game("y_game(board_size=4)"), 0, **budget)
@@ -374,5 +402,5 @@ def test_core_of_uses_clone_of_our_core():
     state = pyspiel.load_game("y_game(board_size=4)").new_initial_state()
     core = core_of(state)
     core.apply_action(0)
-    assert state.legal_actions() == list(range(10))       # the state's own core is untouched
+    assert state.legal_actions() == list(range(10))  # the state's own core is untouched
     assert isinstance(make_bot("mcts", "y_game(board_size=4)", 0), CoreMCTSBot)

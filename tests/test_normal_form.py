@@ -2,6 +2,7 @@
 textbook equilibria (pure by enumeration, all by pygambit), social optimum and
 price of anarchy, backward induction on textbook sequential games, and CFR's
 average policies agreeing with pygambit's equilibria (issue 14 item 5)."""
+
 import itertools
 import json
 
@@ -11,9 +12,18 @@ import pytest
 
 import games  # noqa: F401
 from cfr.solve import run
-from solvers.normal_form import (Chance, Decision, NormalFormGame, backward_induction,
-                                 expected_payoffs, induced_normal_form, nash_equilibria,
-                                 price_of_anarchy, pure_equilibria, social_optimum)
+from solvers.normal_form import (
+    Chance,
+    Decision,
+    NormalFormGame,
+    backward_induction,
+    expected_payoffs,
+    induced_normal_form,
+    nash_equilibria,
+    price_of_anarchy,
+    pure_equilibria,
+    social_optimum,
+)
 
 MATRIX = ["matrix_pd", "matrix_sh", "matrix_bos", "matrix_rps"]
 
@@ -25,7 +35,7 @@ def test_table_matches_openspiels_matrix_utilities(name):
     for r, c in itertools.product(range(game.num_rows()), range(game.num_cols())):
         assert g.payoffs[0, r, c] == game.row_utility(r, c)
         assert g.payoffs[1, r, c] == game.col_utility(r, c)
-    induced = induced_normal_form(game).game          # the same table through the tree walk
+    induced = induced_normal_form(game).game  # the same table through the tree walk
     assert np.array_equal(induced.payoffs, g.payoffs)
 
 
@@ -35,8 +45,7 @@ def test_profiles_orders_and_refusals():
     assert np.array_equal(NormalFormGame.from_profiles(table, (2, 2)).payoffs, g.payoffs)
     # gambit order: player 0's strategy changes fastest
     gambit = np.stack([g.payoffs[p].T.reshape(-1) for p in range(2)])
-    assert np.array_equal(NormalFormGame.from_profiles(gambit, (2, 2), order="gambit").payoffs,
-                          g.payoffs)
+    assert np.array_equal(NormalFormGame.from_profiles(gambit, (2, 2), order="gambit").payoffs, g.payoffs)
     three = np.arange(3 * 24, dtype=float).reshape(3, 24)
     nf = NormalFormGame.from_profiles(three, (2, 3, 4))
     assert nf.payoffs[2, 1, 2, 3] == three[2, 1 * 12 + 2 * 4 + 3]
@@ -56,7 +65,7 @@ def test_profiles_orders_and_refusals():
 
 def test_pure_equilibria_optimum_and_anarchy():
     pd, sh, bos, rps = (NormalFormGame.from_openspiel(n) for n in MATRIX)
-    assert pure_equilibria(pd) == [(1, 1)]                 # both defect
+    assert pure_equilibria(pd) == [(1, 1)]  # both defect
     assert pure_equilibria(sh) == [(0, 0), (1, 1)]
     assert pure_equilibria(bos) == [(0, 0), (1, 1)]
     assert pure_equilibria(rps) == []
@@ -69,6 +78,7 @@ def test_pure_equilibria_optimum_and_anarchy():
 
 
 # -- pygambit ------------------------------------------------------------------
+
 
 def _close_to_one_of(profile, equilibria, tol=1e-3):
     return any(all(np.allclose(p, q, atol=tol) for p, q in zip(profile, eq)) for eq in equilibria)
@@ -94,11 +104,11 @@ def test_three_player_methods():
     pay = np.zeros((3, 2, 2, 2))
     pay[:, 0, 0, 0] = pay[:, 1, 1, 1] = 1
     g = NormalFormGame(pay)
-    assert pure_equilibria(g) == [(0, 0, 0), (1, 1, 1)]   # a lone dissenter would switch
+    assert pure_equilibria(g) == [(0, 0, 0), (1, 1, 1)]  # a lone dissenter would switch
     for method in ("gnm", "logit"):
         for eq in nash_equilibria(g, method):
             values = expected_payoffs(g, eq)
-            for p in range(3):       # no player gains by a pure deviation
+            for p in range(3):  # no player gains by a pure deviation
                 for s in range(2):
                     dev = list(eq)
                     dev[p] = np.eye(2)[s]
@@ -118,14 +128,14 @@ def test_cfr_average_is_one_of_gambits_equilibria(name):
     profile = [np.array([p for _, p in result.policy[k]]) for k in keys]
     equilibria = nash_equilibria(g)
     assert _close_to_one_of(profile, equilibria)
-    match = next(eq for eq in equilibria if all(np.allclose(p, q, atol=1e-3)
-                                                for p, q in zip(profile, eq)))
+    match = next(eq for eq in equilibria if all(np.allclose(p, q, atol=1e-3) for p, q in zip(profile, eq)))
     assert expected_payoffs(g, profile) == pytest.approx(expected_payoffs(g, match), abs=1e-3)
 
 
 def test_cfr_and_gambit_agree_on_kuhn():
     import pygambit as gbt
     from solvers.normal_form import to_gambit
+
     game = pyspiel.load_game("kuhn_poker")
     nf = induced_normal_form(game)
     gambit_game = to_gambit(nf.game)
@@ -139,8 +149,9 @@ def test_cfr_and_gambit_agree_on_kuhn():
     assert pyspiel.exploitability(game, policy) < 1e-6
     result = run(game, "cfr+", iterations=2000)
     assert result.curve[-1]["exploitability"] < 1e-3
-    cfr_value = pyspiel.expected_returns(game.new_initial_state(),
-                                         pyspiel.TabularPolicy(result.policy), -1, True)[0]
+    cfr_value = pyspiel.expected_returns(
+        game.new_initial_state(), pyspiel.TabularPolicy(result.policy), -1, True
+    )[0]
     assert cfr_value == pytest.approx(expected_payoffs(nf.game, sigma)[0], abs=1e-3)
     assert len(players) == 2
 
@@ -150,15 +161,21 @@ def test_cfr_and_gambit_agree_on_kuhn():
 # Black and white (one piece each) and Chaos (one pink) plan one simultaneous
 # round on a row of three cells (the rule set of tests/test_payoffs.py, whose
 # table is checked there by hand and against OpenSpiel's policy_value).
-SIM_CHAOS = {"name": "sim-chaos", "players": "2-vs-chaos",
-             "board": {"kind": "squares", "size": [3, 1, 1]},
-             "reserves": {"black": 1, "white": 1, "pink": 1}, "turn_checks": ["first-2-wins"],
-             "phases": [{"order": "single"}], "stalemate": "most-pieces-wins"}
+SIM_CHAOS = {
+    "name": "sim-chaos",
+    "players": "2-vs-chaos",
+    "board": {"kind": "squares", "size": [3, 1, 1]},
+    "reserves": {"black": 1, "white": 1, "pink": 1},
+    "turn_checks": ["first-2-wins"],
+    "phases": [{"order": "single"}],
+    "stalemate": "most-pieces-wins",
+}
 
 
 def _rule_set(tmp_path, which):
     from pathlib import Path
     from games.ttt.payoffs import game_string
+
     if which == "rps":
         return game_string(str(Path(games.__file__).parent / "ttt" / "examples" / "RPS-Shared-Lines.json"))
     path = tmp_path / "sim-chaos.json"
@@ -166,14 +183,24 @@ def _rule_set(tmp_path, which):
     return game_string(str(path))
 
 
-@pytest.mark.parametrize("name", ["matrix_pd", "kuhn_poker", "rps", "sim-chaos",
-                                  "goofspiel(num_cards=2,players=3,imp_info=True)", "nim(pile_sizes=1;2)"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "matrix_pd",
+        "kuhn_poker",
+        "rps",
+        "sim-chaos",
+        "goofspiel(num_cards=2,players=3,imp_info=True)",
+        "nim(pile_sizes=1;2)",
+    ],
+)
 def test_induced_normal_form_is_the_payoff_table(name, tmp_path):
     """Two routes, one table: games.normal_form on the game itself (simultaneous
     nodes decided per player, perfect-information games by decision node) and
     induced_normal_form (simultaneous games converted to turn-based, states named
     by information-state strings) give the same strategies and the same payoffs."""
     from games.normal_form import enumerate_tree, payoff_table
+
     if name in ("rps", "sim-chaos"):
         name = _rule_set(tmp_path, name)
     game = pyspiel.load_game(name)
@@ -181,8 +208,9 @@ def test_induced_normal_form_is_the_payoff_table(name, tmp_path):
     induced = induced_normal_form(game)
     assert induced.game.shape == table.shape
     assert [len(s) for s in induced.infosets] == [len(s) for s in table.infostates]
-    assert [[len(a) for a in acts] for acts in induced.actions] == \
-        [[len(i.actions) for i in states] for states in table.infostates]
+    assert [[len(a) for a in acts] for acts in induced.actions] == [
+        [len(i.actions) for i in states] for states in table.infostates
+    ]
     assert np.array_equal(induced.game.payoffs, table.array())
     simultaneous = game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     assert simultaneous == (name in ("matrix_pd",) or "ttt(" in name or "goofspiel" in name)
@@ -192,7 +220,7 @@ def test_induced_normal_form_is_the_payoff_table(name, tmp_path):
         tree = enumerate_tree(game)
         assert induced.infosets == tree.state_strings
         assert [len(set(s)) for s in induced.infosets] == [len(s) for s in tree.infostates]
-        assert induced.game.shape == (3, 4)       # nim(1;2): 3 opening moves; 2 x 2 x 1 replies
+        assert induced.game.shape == (3, 4)  # nim(1;2): 3 opening moves; 2 x 2 x 1 replies
 
 
 def test_induced_sequences_are_the_players_own_earlier_decisions():
@@ -209,6 +237,7 @@ def test_induced_sequences_are_the_players_own_earlier_decisions():
 
 # -- backward induction ----------------------------------------------------------
 
+
 def _split(mover, big, small):
     return (big, small) if mover == 0 else (small, big)
 
@@ -216,12 +245,14 @@ def _split(mover, big, small):
 def _centipede(rounds):
     """Take: the mover gets the larger share (big) of the pot; pass doubles both
     shares and hands the move on; after the last pass the other player gets big."""
+
     def node(k, big, small):
         mover = k % 2
         take = _split(mover, big, small)
         if k == rounds - 1:
             return Decision(mover, {"take": take, "pass": _split(1 - mover, big * 2, small * 2)})
         return Decision(mover, {"take": take, "pass": node(k + 1, big * 2, small * 2)})
+
     return node(0, 4, 1)
 
 
@@ -229,24 +260,23 @@ def test_centipede_takes_at_once():
     spe = backward_induction(_centipede(6))
     assert spe.path == ["take"]
     assert spe.value.tolist() == [4, 1]
-    assert all(a == "take" for a in spe.strategy.values())     # in every subgame
+    assert all(a == "take" for a in spe.strategy.values())  # in every subgame
 
 
 def test_ultimatum_offers_the_least():
     offers = {x: Decision(1, {"accept": (10 - x, x), "reject": (0, 0)}) for x in range(11)}
     spe = backward_induction(Decision(0, offers))
     assert spe.path == [0, "accept"] and spe.value.tolist() == [10, 0]
-    assert spe.ties == [(0,)]                 # accepting 0 ties with rejecting: noted
+    assert spe.ties == [(0,)]  # accepting 0 ties with rejecting: noted
     assert all(spe.strategy[(x,)] == "accept" for x in range(11))
 
 
 def test_chance_and_openspiel_games():
-    lottery = Decision(0, {"safe": (1, 0), "gamble": Chance({"win": (0.25, (3, 0)),
-                                                              "lose": (0.75, (0, 0))})})
+    lottery = Decision(0, {"safe": (1, 0), "gamble": Chance({"win": (0.25, (3, 0)), "lose": (0.75, (0, 0))})})
     assert backward_induction(lottery).path == ["safe"]
     assert backward_induction(lottery).value.tolist() == [1, 0]
     ttt = backward_induction("tic_tac_toe")
-    assert ttt.value.tolist() == [0, 0]            # a draw under perfect play
+    assert ttt.value.tolist() == [0, 0]  # a draw under perfect play
     with pytest.raises(ValueError, match="perfect-information"):
         backward_induction("kuhn_poker")
     with pytest.raises(ValueError, match="sum to"):
@@ -257,14 +287,15 @@ def test_cfr_and_gambit_agree_on_our_simultaneous_rule_set():
     name = "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)"
     g = NormalFormGame.from_openspiel(name)
     equilibria = nash_equilibria(g)
-    assert len(equilibria) == 1             # one move is dominated; RPS on the other three
+    assert len(equilibria) == 1  # one move is dominated; RPS on the other three
     result = run(pyspiel.load_game(name), "cfr+", iterations=10000)
-    keys = sorted(result.policy)            # "Current player: 0..." before "...: 1..."
+    keys = sorted(result.policy)  # "Current player: 0..." before "...: 1..."
     profile = [np.array([p for _, p in result.policy[k]]) for k in keys]
     assert _close_to_one_of(profile, equilibria)
 
 
 # -- the command line ------------------------------------------------------------
+
 
 def _cli(*args):
     """The command in this process (a subprocess per call costs seconds of imports)."""
@@ -272,6 +303,7 @@ def _cli(*args):
     import io
     import types
     from solvers.equilibria import main
+
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
@@ -286,8 +318,10 @@ def test_cli_reads_openspiel_tables_and_nfg_files(tmp_path):
     from solvers.normal_form import to_gambit
     import subprocess
     import sys
-    helped = subprocess.run([sys.executable, "-m", "solvers.equilibria", "--help"],
-                            capture_output=True, text=True)
+
+    helped = subprocess.run(
+        [sys.executable, "-m", "solvers.equilibria", "--help"], capture_output=True, text=True
+    )
     assert helped.returncode == 0 and "--table" in helped.stdout
     out = _cli("--game", "matrix_bos", "--json")
     assert out.returncode == 0, out.stderr
@@ -299,9 +333,10 @@ def test_cli_reads_openspiel_tables_and_nfg_files(tmp_path):
     # by default the table's payoff-identical strategies are merged first (as the study does):
     # a duplicated row does not duplicate the equilibria, and the output says what it lists
     dup = NormalFormGame.from_openspiel("matrix_bos")
-    twice = np.concatenate([dup.payoffs, dup.payoffs[:, :1, :]], axis=1)      # Bach twice for player 0
-    (tmp_path / "dup.json").write_text(json.dumps({"payoffs": NormalFormGame(twice).to_profiles().tolist(),
-                                                   "strategies": [3, 2]}))
+    twice = np.concatenate([dup.payoffs, dup.payoffs[:, :1, :]], axis=1)  # Bach twice for player 0
+    (tmp_path / "dup.json").write_text(
+        json.dumps({"payoffs": NormalFormGame(twice).to_profiles().tolist(), "strategies": [3, 2]})
+    )
     merged = json.loads(_cli("--table", str(tmp_path / "dup.json"), "--json").stdout)
     assert len(merged["equilibria"]) == 3 and merged["complete"] and "merging" in merged["found"]
     raw = json.loads(_cli("--table", str(tmp_path / "dup.json"), "--method", "logit", "--json").stdout)
@@ -319,7 +354,7 @@ def test_cli_reads_openspiel_tables_and_nfg_files(tmp_path):
     assert spe["value"] == [0.0, 0.0]
     bad = _cli("--table", str(tmp_path / "missing.json"))
     assert bad.returncode == 2 and "cannot read" in bad.stderr
-    assert _cli("--game", "kuhn_poker").returncode == 2          # not one round: refused
+    assert _cli("--game", "kuhn_poker").returncode == 2  # not one round: refused
     induced = json.loads(_cli("--game", "matrix_sh", "--induced", "--json").stdout)
     assert induced["payoffs"] == json.loads(_cli("--game", "matrix_sh", "--json").stdout)["payoffs"]
 
@@ -334,6 +369,7 @@ def test_a_gnm_crash_is_an_error_not_the_end_of_the_caller(monkeypatch):
 
     from solvers import normal_form
     from solvers.normal_form import SolverCrashed, induced_normal_form, nash_equilibria
+
     monkeypatch.setattr(normal_form, "CHILD_TIMEOUT_S", 60.0)
     g = induced_normal_form(pyspiel.load_game("ttt(rules=4P-TrendSetter)"), max_strategies=10**5).game
     try:
@@ -345,6 +381,7 @@ def test_a_gnm_crash_is_an_error_not_the_end_of_the_caller(monkeypatch):
         # gnm returns what its path finds that passes the regret check, possibly nothing,
         # and whatever it returns must be an equilibrium
         from solvers.normal_form import expected_payoffs
+
         for eq in found:
             value = expected_payoffs(g, eq)
             for p in range(g.num_players):
@@ -359,6 +396,7 @@ def test_a_gnm_crash_is_an_error_not_the_end_of_the_caller(monkeypatch):
 
 def _sleep_forever(table):
     import time
+
     while True:
         time.sleep(1)
 
@@ -370,6 +408,7 @@ def test_a_solver_child_without_an_answer_is_stopped():
     import pytest
 
     from solvers.normal_form import SolverCrashed, _in_child
+
     with pytest.raises(SolverCrashed, match="no answer in 0.5 s on this 2x3 table"):
         _in_child(_sleep_forever, np.zeros((2, 3)), timeout=0.5)
 
@@ -383,6 +422,7 @@ def test_backward_induction_keys_histories_not_state_strings():
     import pytest
 
     from solvers.normal_form import InductionTooLarge, backward_induction
+
     game = pyspiel.load_game("ttt(rules=NeedyTrust)")
     spe = backward_induction(game)
     state = game.new_initial_state()

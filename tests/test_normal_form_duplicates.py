@@ -1,5 +1,6 @@
 """solvers.normal_form.equilibria: duplicates merged before enummixed, and an
 approximation said to be one (issue 14 item 2)."""
+
 import itertools
 
 import numpy as np
@@ -7,9 +8,16 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401
-from solvers.normal_form import (NormalFormGame, equilibria, expand_profile, expected_payoffs,
-                                 induced_normal_form, nash_equilibria, pure_equilibria,
-                                 remove_duplicate_strategies)
+from solvers.normal_form import (
+    NormalFormGame,
+    equilibria,
+    expand_profile,
+    expected_payoffs,
+    induced_normal_form,
+    nash_equilibria,
+    pure_equilibria,
+    remove_duplicate_strategies,
+)
 
 
 def _regret(g, mixed):
@@ -45,6 +53,7 @@ def test_duplicates_are_merged_and_every_equilibrium_is_kept():
         assert _regret(g, eq) < 1e-9
     mixed = [eq for eq in found.equilibria if 0 < eq[0][0] < 1]
     assert len(mixed) == 1 and mixed[0][0][:2] == pytest.approx([2 / 3, 1 / 3])
+
     # every extreme equilibrium of the full table (enummixed on it directly), merged
     # onto the kept strategies, is one of the reduced table's
     def merged(eq):
@@ -57,6 +66,7 @@ def test_duplicates_are_merged_and_every_equilibrium_is_kept():
                 sums[twin] += w
             out.append(tuple(np.round(sums, 6)))
         return tuple(out)
+
     ours = {merged(eq) for eq in found.equilibria}
     assert {merged(eq) for eq in nash_equilibria(g, "enummixed")} <= ours
 
@@ -100,6 +110,7 @@ def test_pygambit_takes_any_strategy_names():
 
 def test_the_study_summary_marks_counts_that_are_not_every_equilibrium():
     from experiments.economic_dilemmas import _eq_cell, equilibria_complete
+
     assert equilibria_complete({"equilibria_complete": False, "equilibrium_method": "enummixed"}) is False
     # records written before the flag: enummixed on two players was complete, logit never
     assert equilibria_complete({"equilibrium_method": "enummixed", "players": 2})

@@ -21,6 +21,7 @@ here wrote:
 - .nfg read back by pygambit gives the same table; the command line's help,
   refusals and files.
 """
+
 import json
 import math
 import random
@@ -47,9 +48,13 @@ ROCK_PAPER_SCISSORS = ("(3,1,1)->(3,2,1)", "(4,3,1)->(3,3,1)", "(2,3,1)->(2,2,1)
 # cells; two black pieces side by side win. By hand: black in the middle always
 # gets a neighbour (1); black at an end wins when Chaos does not take the
 # middle (probability 1/2), else the row fills without a pair (draw, 0).
-HAND_CHAOS = {"name": "hand-chaos", "players": "1-vs-chaos",
-              "board": {"kind": "squares", "size": [3, 1, 1]},
-              "reserves": {"black": 2, "white": 1}, "turn_checks": ["first-2-wins"]}
+HAND_CHAOS = {
+    "name": "hand-chaos",
+    "players": "1-vs-chaos",
+    "board": {"kind": "squares", "size": [3, 1, 1]},
+    "reserves": {"black": 2, "white": 1},
+    "turn_checks": ["first-2-wins"],
+}
 
 # Black and white (one piece each) and Chaos (one pink) plan one simultaneous
 # round on the same row of three cells; plans on one cell collide and destroy
@@ -59,16 +64,26 @@ HAND_CHAOS = {"name": "hand-chaos", "players": "1-vs-chaos",
 # a draw), so each player expects 2/3 x -1 = -2/3. On different cells, Chaos
 # destroys black's piece (1/3: white wins), white's (1/3: black wins) or takes
 # the third cell (1/3: one piece each, a draw): 0 for both.
-HAND_SIM_CHAOS = {"name": "hand-sim-chaos", "players": "2-vs-chaos",
-                  "board": {"kind": "squares", "size": [3, 1, 1]},
-                  "reserves": {"black": 1, "white": 1, "pink": 1}, "turn_checks": ["first-2-wins"],
-                  "phases": [{"order": "single"}], "stalemate": "most-pieces-wins"}
+HAND_SIM_CHAOS = {
+    "name": "hand-sim-chaos",
+    "players": "2-vs-chaos",
+    "board": {"kind": "squares", "size": [3, 1, 1]},
+    "reserves": {"black": 1, "white": 1, "pink": 1},
+    "turn_checks": ["first-2-wins"],
+    "phases": [{"order": "single"}],
+    "stalemate": "most-pieces-wins",
+}
 
 # Two players on a row of three cells, every cell cloaked (hidden): a sequential
 # imperfect-information rule set (docs/rules/ttt.md, "Cloaking").
-CLOAKED_ROW = {"name": "cloaked-row", "board": {"kind": "squares", "size": [3, 1, 1]},
-               "reserves": {"black": 2, "white": 2}, "cloaking": "hides", "turn_checks": ["first-2-wins"],
-               "phases": [{"cloaked": [[1, 1, 1], [2, 1, 1], [3, 1, 1]]}]}
+CLOAKED_ROW = {
+    "name": "cloaked-row",
+    "board": {"kind": "squares", "size": [3, 1, 1]},
+    "reserves": {"black": 2, "white": 2},
+    "cloaking": "hides",
+    "turn_checks": ["first-2-wins"],
+    "phases": [{"cloaked": [[1, 1, 1], [2, 1, 1], [3, 1, 1]]}],
+}
 
 
 class PureProfile(policy_lib.Policy):
@@ -91,8 +106,10 @@ def _policies(game, pol):
 
 
 def openspiel_value(game, data, profile):
-    choice = [{s["key"]: a for s, a in zip(data["information_states"][p], data["strategies"][p][k]["actions"])}
-              for p, k in enumerate(profile)]
+    choice = [
+        {s["key"]: a for s, a in zip(data["information_states"][p], data["strategies"][p][k]["actions"])}
+        for p, k in enumerate(profile)
+    ]
     pol = PureProfile(game, choice)
     return expected_game_score.policy_value(game.new_initial_state(), _policies(game, pol))
 
@@ -104,13 +121,16 @@ def check_against_openspiel(name, samples, seed=1):
     rng = random.Random(seed)
     profiles = list(table.payoffs)
     for profile in rng.sample(profiles, min(samples, len(profiles))):
-        np.testing.assert_allclose([float(v) for v in table.payoffs[profile]],
-                                   openspiel_value(game, data, profile), atol=1e-12)
+        np.testing.assert_allclose(
+            [float(v) for v in table.payoffs[profile]], openspiel_value(game, data, profile), atol=1e-12
+        )
     uniform = policy_lib.UniformRandomPolicy(game)
     mean = [sum(v[p] for v in table.payoffs.values()) / len(profiles) for p in range(game.num_players())]
-    np.testing.assert_allclose([float(m) for m in mean],
-                               expected_game_score.policy_value(game.new_initial_state(), _policies(game, uniform)),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        [float(m) for m in mean],
+        expected_game_score.policy_value(game.new_initial_state(), _policies(game, uniform)),
+        atol=1e-12,
+    )
     return table
 
 
@@ -138,18 +158,26 @@ def test_kuhn_poker_table_has_the_textbook_value():
     """Kuhn poker's value for the first player is -1/18; the maximin of the
     normal form (a linear program over player 0's mixed strategies) is it."""
     from scipy.optimize import linprog
-    a = payoff_table("kuhn_poker").array()[0]                    # rows: player 0
+
+    a = payoff_table("kuhn_poker").array()[0]  # rows: player 0
     m, k = a.shape
     # maximise v subject to x^T A[:, j] >= v for every column j, sum x = 1, x >= 0
-    res = linprog(c=np.r_[np.zeros(m), -1.0], A_ub=np.c_[-a.T, np.ones(k)], b_ub=np.zeros(k),
-                  A_eq=np.r_[np.ones(m), 0.0][None, :], b_eq=[1.0],
-                  bounds=[(0, None)] * m + [(None, None)], method="highs")
+    res = linprog(
+        c=np.r_[np.zeros(m), -1.0],
+        A_ub=np.c_[-a.T, np.ones(k)],
+        b_ub=np.zeros(k),
+        A_eq=np.r_[np.ones(m), 0.0][None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * m + [(None, None)],
+        method="highs",
+    )
     assert res.status == 0
     assert -res.fun == pytest.approx(-1 / 18, abs=1e-9)
 
 
-@pytest.mark.parametrize("name,shape", [("tiny_hanabi", (9, 729)),
-                                        ("goofspiel(num_cards=2,players=3,imp_info=True)", (4, 4, 4))])
+@pytest.mark.parametrize(
+    "name,shape", [("tiny_hanabi", (9, 729)), ("goofspiel(num_cards=2,players=3,imp_info=True)", (4, 4, 4))]
+)
 def test_chance_games_against_openspiel(name, shape):
     table = check_against_openspiel(name, samples=40)
     assert table.shape == shape
@@ -162,7 +190,7 @@ def test_rock_paper_scissors_rule_set_is_the_textbook_table():
     assert labels == table.labels(1)
     order = [labels.index(n) for n in ROCK_PAPER_SCISSORS]
     a = table.array()
-    textbook = game_payoffs_array(pyspiel.load_game("matrix_rps"))   # rock, paper, scissors
+    textbook = game_payoffs_array(pyspiel.load_game("matrix_rps"))  # rock, paper, scissors
     for p in range(2):
         np.testing.assert_array_equal(a[p][np.ix_(order, order)], textbook[p])
 
@@ -173,7 +201,10 @@ def test_rule_set_against_chaos_by_hand(tmp_path):
     table = payoff_table(cli.game_string(str(path)))
     assert table.exact and table.shape == (3,)
     assert dict(zip(table.labels(0), (table.payoffs[(s,)][0] for s in range(3)))) == {
-        "black@(1,1,1)": Fraction(1, 2), "black@(2,1,1)": 1, "black@(3,1,1)": Fraction(1, 2)}
+        "black@(1,1,1)": Fraction(1, 2),
+        "black@(2,1,1)": 1,
+        "black@(3,1,1)": Fraction(1, 2),
+    }
 
 
 def test_simultaneous_rule_set_with_chaos_by_hand_and_by_openspiel(tmp_path):
@@ -193,7 +224,7 @@ def test_cloaked_rule_set_against_openspiel(tmp_path):
     table = check_against_openspiel(cli.game_string(str(path)), samples=40)
     # player 0: 3 first placements x 2 second ones in each of the 6 histories it
     # can tell apart (its first cell x whether white's try hit it); player 1: 3 x 2^6
-    assert table.shape == (3 * 2 ** 6, 3 * 2 ** 6)
+    assert table.shape == (3 * 2**6, 3 * 2**6)
     assert all(v[0] + v[1] == 0 for v in table.payoffs.values())
 
 
@@ -223,7 +254,7 @@ def test_nfg_read_back_by_pygambit_is_the_same_table(tmp_path):
         path = tmp_path / "t.nfg"
         path.write_text(to_nfg(table))
         g = gbt.read_nfg(str(path))
-        players = list(g.players)                  # (indexing g.players takes labels)
+        players = list(g.players)  # (indexing g.players takes labels)
         strategies = [list(player.strategies) for player in players]
         assert [len(s) for s in strategies] == list(table.shape)
         assert [[s.label for s in ss] for ss in strategies] == [table.labels(p) for p in range(len(players))]

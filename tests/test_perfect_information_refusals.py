@@ -1,6 +1,7 @@
 """Every search that sees the whole state refuses a hidden-information or
 simultaneous game, naming the game and what to use instead, through every
 public entry point (search faces, bots, solver functions, the solver CLI)."""
+
 from __future__ import annotations
 
 import pyspiel
@@ -31,19 +32,24 @@ def decision_state(name):
 
 
 def refused(match="hidden information"):
-    return pytest.raises(ValueError, match=f"{match}.*needs a sequential perfect-information "
-                                           "game.*use ")
+    return pytest.raises(ValueError, match=f"{match}.*needs a sequential perfect-information game.*use ")
 
 
-@pytest.mark.parametrize("name, why", [(HIDDEN, "hidden information"),
-                                       (SIMULTANEOUS, "simultaneous moves"),
-                                       ("kuhn_poker", "hidden information")])
+@pytest.mark.parametrize(
+    "name, why",
+    [
+        (HIDDEN, "hidden information"),
+        (SIMULTANEOUS, "simultaneous moves"),
+        ("kuhn_poker", "hidden information"),
+    ],
+)
 def test_mcts_search_refuses(name, why):
     state = decision_state(name)
-    with refused(why):                           # the search face, given any core
-        UCTSearch(max_simulations=10).search(core_of(state) if name != "kuhn_poker"
-                                             else SpielCore.from_state(state))
-    with refused(why):                           # the core a search asks for, naming the game
+    with refused(why):  # the search face, given any core
+        UCTSearch(max_simulations=10).search(
+            core_of(state) if name != "kuhn_poker" else SpielCore.from_state(state)
+        )
+    with refused(why):  # the core a search asks for, naming the game
         search_core_of(state)
 
 
@@ -76,9 +82,16 @@ def test_alphabeta_bot_refuses():
         AlphaBetaBot(game, 0, depth=2).step(decision_state(HIDDEN))
 
 
-@pytest.mark.parametrize("name, options", [
-    (HIDDEN, {}), (HIDDEN, {"engine": "pyspiel"}), (HIDDEN, {"method": "dfpn"}),
-    (SIMULTANEOUS, {}), ("kuhn_poker", {})])
+@pytest.mark.parametrize(
+    "name, options",
+    [
+        (HIDDEN, {}),
+        (HIDDEN, {"engine": "pyspiel"}),
+        (HIDDEN, {"method": "dfpn"}),
+        (SIMULTANEOUS, {}),
+        ("kuhn_poker", {}),
+    ],
+)
 def test_exact_solver_refuses(name, options):
     with pytest.raises(ValueError, match=r"exact solver \(solvers.exhaustive\).*use CFR"):
         solve(name, **options)

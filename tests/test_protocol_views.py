@@ -4,6 +4,7 @@ GameType, the SIMULTANEOUS face, and OpenSpiel algorithms run through them.
 The subjects are the synthetic games of solvers/testgames.py: Kuhn poker
 (a hidden card each) and one-shot matrix games (one simultaneous round).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,11 +31,13 @@ def kuhn(*history):
 
 def views(state, player):
     """Every view one player has of a state, in comparable form."""
-    return (state.information_state_string(player),
-            tuple(state.information_state_tensor(player)),
-            state.observation_string(player),
-            tuple(state.observation_tensor(player)),
-            core_of(state).info_state_key(player))
+    return (
+        state.information_state_string(player),
+        tuple(state.information_state_tensor(player)),
+        state.observation_string(player),
+        tuple(state.observation_tensor(player)),
+        core_of(state).info_state_key(player),
+    )
 
 
 def kuhn_decision_states():
@@ -46,8 +49,7 @@ def kuhn_decision_states():
             return
         if not state.is_chance_node():
             found.append((tuple(history), state))
-        actions = ([a for a, _ in state.chance_outcomes()] if state.is_chance_node()
-                   else state.legal_actions())
+        actions = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
         for a in actions:
             walk(state.child(a), history + [a])
 
@@ -57,9 +59,10 @@ def kuhn_decision_states():
 
 # -- (a) indistinguishable histories look the same, distinguishable ones do not
 
+
 def test_kuhn_player_cannot_tell_the_opponents_card_but_the_opponent_can():
     jq, jk = kuhn(J, Q, PASS), kuhn(J, K, PASS)
-    assert views(jq, 0) == views(jk, 0)          # player 0 holds J either way
+    assert views(jq, 0) == views(jk, 0)  # player 0 holds J either way
     for a, b in zip(views(jq, 1), views(jk, 1)):  # player 1 holds Q in one, K in the other
         assert a != b
 
@@ -83,6 +86,7 @@ def test_kuhn_information_state_has_perfect_recall_where_the_observation_has_not
 
 # -- (b) no view leaks the hidden card or choice
 
+
 def test_no_kuhn_view_depends_on_the_other_players_card():
     by_view = {}
     for history, state in kuhn_decision_states():
@@ -90,19 +94,19 @@ def test_no_kuhn_view_depends_on_the_other_players_card():
             own_card, bets = history[player], history[2:]
             key = (player, own_card, bets)
             by_view.setdefault(key, set()).add(views(state, player))
-    assert len(by_view) == 2 * 3 * 4      # player, own card, bets before a decision
+    assert len(by_view) == 2 * 3 * 4  # player, own card, bets before a decision
     assert all(len(v) == 1 for v in by_view.values())
 
 
 def test_whole_state_only_for_an_onlooker_observer():
     state = kuhn(K, J)
-    onlooker = pyspiel.IIGObservationType(perfect_recall=False,
-                                          private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
+    onlooker = pyspiel.IIGObservationType(
+        perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+    )
     obs = state.get_game().make_py_observer(onlooker)
     assert "K" in obs.string_from(state, 0) and "J" in obs.string_from(state, 0)
     assert "J" not in state.observation_string(0) and "K" not in state.observation_string(1)
-    public_only = pyspiel.IIGObservationType(perfect_recall=False,
-                                             private_info=pyspiel.PrivateInfoType.NONE)
+    public_only = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
     with pytest.raises(ValueError, match="provides these observation types"):
         state.get_game().make_py_observer(public_only)
 
@@ -110,8 +114,12 @@ def test_whole_state_only_for_an_onlooker_observer():
 def test_a_core_without_views_refuses_to_show_itself():
     core = testgames.viewless_core()
     assert not core.perfect_information
-    for view in (core.observation_string, core.observation_tensor,
-                 core.information_state_string, core.info_state_key):
+    for view in (
+        core.observation_string,
+        core.observation_tensor,
+        core.information_state_string,
+        core.info_state_key,
+    ):
         with pytest.raises(NotImplementedError, match="does not override"):
             view(0)
 
@@ -121,8 +129,13 @@ def test_matrix_round_hides_the_first_choice_until_it_resolves():
     heads, tails = core_of(game), core_of(game)
     heads.apply_action(0)
     tails.apply_action(1)
-    for view in ("observation_string", "observation_tensor", "information_state_string",
-                 "information_state_tensor", "info_state_key"):
+    for view in (
+        "observation_string",
+        "observation_tensor",
+        "information_state_string",
+        "information_state_tensor",
+        "info_state_key",
+    ):
         assert getattr(heads, view)(1) == getattr(tails, view)(1), view
         assert getattr(heads, view)(0) != getattr(tails, view)(0), view
     # through OpenSpiel's own turn-based form too
@@ -148,19 +161,22 @@ def test_perfect_information_views_default_to_the_whole_position():
     assert core.observation_string(1) == str(state) == state.observation_string(0)
     assert core.observation_tensor(0) == core.observation()
     assert core.info_state_key(0) == core.position_hash()
-    assert state.information_state_string(0) == state.history_str()   # OpenSpiel's recall
+    assert state.information_state_string(0) == state.history_str()  # OpenSpiel's recall
     assert not state.get_game().get_type().provides_information_state_tensor
 
 
 # -- (c) OpenSpiel's own consistency checks
 
-@pytest.mark.parametrize("name", ["solver_test_kuhn", "solver_test_matrix",
-                                  "solver_test_matrix(game=dilemma)"])
+
+@pytest.mark.parametrize(
+    "name", ["solver_test_kuhn", "solver_test_matrix", "solver_test_matrix(game=dilemma)"]
+)
 def test_random_sim_test(name):
     pyspiel.random_sim_test(pyspiel.load_game(name), num_sims=20, serialize=True, verbose=False)
 
 
 # -- simultaneous face
+
 
 def test_matrix_game_is_one_simultaneous_node():
     game = pyspiel.load_game("solver_test_matrix(game=dilemma)")
@@ -169,20 +185,24 @@ def test_matrix_game_is_one_simultaneous_node():
     assert state.legal_actions(0) == state.legal_actions(1) == [0, 1]
     with pytest.raises(ValueError, match="illegal action 5 for player 1"):
         state.apply_actions([0, 5])
-    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS      # untouched
-    state.apply_actions([1, 0])                  # defect against cooperate
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS  # untouched
+    state.apply_actions([1, 0])  # defect against cooperate
     assert state.is_terminal() and state.returns() == [5.0, 0.0]
 
 
 def test_flat_joint_actions_mean_what_they_mean_in_openspiel():
     ours = pyspiel.load_game("solver_test_matrix(game=dilemma)").new_initial_state()
-    theirs = pyspiel.load_game("matrix_pd").new_initial_state()   # other payoffs, same order
+    theirs = pyspiel.load_game("matrix_pd").new_initial_state()  # other payoffs, same order
     assert ours.legal_actions() == theirs.legal_actions() == [0, 1, 2, 3]
     for flat in range(4):
         a, b = ours.child(flat).returns(), theirs.child(flat).returns()
-        assert np.sign(a[0] - a[1]) == np.sign(b[0] - b[1])        # who got the better deal
+        assert np.sign(a[0] - a[1]) == np.sign(b[0] - b[1])  # who got the better deal
     assert [str(ours.child(flat)) for flat in range(4)] == [
-        "Cooperate Cooperate", "Defect Cooperate", "Cooperate Defect", "Defect Defect"]
+        "Cooperate Cooperate",
+        "Defect Cooperate",
+        "Cooperate Defect",
+        "Defect Defect",
+    ]
     with pytest.raises(ValueError, match="flat joint action 4 is out of range"):
         ours.apply_action(4)
 
@@ -200,10 +220,14 @@ def test_core_keeps_the_round_as_consecutive_decisions():
 
 def test_named_player_constants_match_openspiel():
     assert (adapter.CHANCE, adapter.TERMINAL, adapter.SIMULTANEOUS) == (
-        pyspiel.PlayerId.CHANCE, pyspiel.PlayerId.TERMINAL, pyspiel.PlayerId.SIMULTANEOUS)
+        pyspiel.PlayerId.CHANCE,
+        pyspiel.PlayerId.TERMINAL,
+        pyspiel.PlayerId.SIMULTANEOUS,
+    )
 
 
 # -- (d) OpenSpiel algorithms give the textbook answers
+
 
 def test_cfr_on_our_kuhn_matches_openspiel_kuhn_and_its_value():
     ours, theirs = pyspiel.load_game("solver_test_kuhn"), pyspiel.load_game("kuhn_poker")
@@ -235,16 +259,19 @@ def test_cfr_on_turn_based_matching_pennies_and_dilemma():
     for _ in range(200):
         solver.evaluate_and_update_policy()
     avg = solver.average_policy()
-    np.testing.assert_array_less(0.95, avg.action_probability_array[:, 1])   # both defect
+    np.testing.assert_array_less(0.95, avg.action_probability_array[:, 1])  # both defect
 
 
 # -- (e) the GameType tells the truth per loaded game
 
+
 def test_game_types():
     kuhn_type = pyspiel.load_game("solver_test_kuhn").get_type()
     assert (kuhn_type.dynamics, kuhn_type.information, kuhn_type.chance_mode) == (
-        GT.Dynamics.SEQUENTIAL, GT.Information.IMPERFECT_INFORMATION,
-        GT.ChanceMode.EXPLICIT_STOCHASTIC)
+        GT.Dynamics.SEQUENTIAL,
+        GT.Information.IMPERFECT_INFORMATION,
+        GT.ChanceMode.EXPLICIT_STOCHASTIC,
+    )
     assert kuhn_type.provides_information_state_tensor
     pennies = pyspiel.load_game("solver_test_matrix")
     dilemma = pyspiel.load_game("solver_test_matrix(game=dilemma)")
@@ -256,10 +283,9 @@ def test_game_types():
     assert dilemma.get_type().utility == GT.Utility.GENERAL_SUM
     assert (dilemma.min_utility(), dilemma.max_utility()) == (0.0, 5.0)
     registered = {t.short_name: t for t in pyspiel.registered_games()}["solver_test_matrix"]
-    assert registered.utility == GT.Utility.GENERAL_SUM       # weakest claim over variants
+    assert registered.utility == GT.Utility.GENERAL_SUM  # weakest claim over variants
     y = pyspiel.load_game("y_game(board_size=4)").get_type()
-    assert (y.dynamics, y.information) == (GT.Dynamics.SEQUENTIAL,
-                                           GT.Information.PERFECT_INFORMATION)
+    assert (y.dynamics, y.information) == (GT.Dynamics.SEQUENTIAL, GT.Information.PERFECT_INFORMATION)
 
 
 def test_ttt_rule_sets_carry_their_own_type():
@@ -273,11 +299,16 @@ def test_ttt_rule_sets_carry_their_own_type():
 
 def test_a_variant_stronger_than_its_registered_claim_is_refused():
     class Overclaiming(CoreGame):
-        SPEC = GameSpec(game_type=game_type("overclaiming", "claims perfect information", {}),
-                        make_core=lambda params: testgames.viewless_core())
+        SPEC = GameSpec(
+            game_type=game_type("overclaiming", "claims perfect information", {}),
+            make_core=lambda params: testgames.viewless_core(),
+        )
 
-    with pytest.raises(ValueError, match="stronger claim than this variant satisfies "
-                                         r"\(information"):
+    with pytest.raises(
+        ValueError,
+        match="stronger claim than this variant satisfies "
+        r"\(information",
+    ):
         Overclaiming()
 
 
@@ -290,6 +321,6 @@ def test_one_answer_to_is_this_ours():
     state = kuhn(J, Q)
     core = core_of(state)
     core.apply_action(BET)
-    assert state.history() == [J, Q]             # a clone: the state is untouched
+    assert state.history() == [J, Q]  # a clone: the state is untouched
     with pytest.raises(ValueError, match="not one of this toolkit's Cython games"):
         core_of(theirs.new_initial_state())

@@ -5,6 +5,7 @@ values: checked against the kernel without them, against brute force on the
 synthetic chance and three-player trees, and on the split solver's 2-ply units,
 whose excess nodes they were found to cause (docs/solved.md, "Why split solving
 searched more")."""
+
 import json
 
 import pyspiel
@@ -18,11 +19,13 @@ from solvers.alphabeta import Searcher
 
 from test_solvers import brute
 
-GAMES = ["double_o_y(board_size=4,flip=all,protocol=122)",
-         "double_o_y(board_size=4,flip=friends,protocol=1,win=turn_end)",
-         "defector_y(board_size=4,protocol=1)",
-         "flipway(board_size=4)",
-         "ttt(rules=Tic-Tac-Toe)"]
+GAMES = [
+    "double_o_y(board_size=4,flip=all,protocol=122)",
+    "double_o_y(board_size=4,flip=friends,protocol=1,win=turn_end)",
+    "defector_y(board_size=4,protocol=1)",
+    "flipway(board_size=4)",
+    "ttt(rules=Tic-Tac-Toe)",
+]
 
 
 def opening_values(gs, cutoffs):
@@ -49,11 +52,12 @@ def test_every_opening_keeps_its_value(gs):
 def test_tic_tac_toe_draw_and_values_against_openspiel():
     # a game with draws: a value strictly inside [lo, hi] must not be cut as if it were a win
     from open_spiel.python.algorithms.minimax import alpha_beta_search
+
     cpp = pyspiel.load_game("tic_tac_toe")
     got, _ = opening_values("ttt(rules=Tic-Tac-Toe)", True)
     assert sorted(got.values()) == sorted(
-        alpha_beta_search(cpp, cpp.new_initial_state().child(a), maximizing_player_id=0)[0]
-        for a in range(9))
+        alpha_beta_search(cpp, cpp.new_initial_state().child(a), maximizing_player_id=0)[0] for a in range(9)
+    )
 
 
 @pytest.mark.parametrize("pattern,players", [("0c1c0c1", 2), ("00c11c0", 2), ("012c2100c12", 3)])
@@ -61,7 +65,7 @@ def test_tic_tac_toe_draw_and_values_against_openspiel():
 def test_chance_and_paranoid_values_match_brute_force(pattern, players, seed):
     game = pyspiel.load_game(f"solver_test_tree(pattern={pattern},players={players},seed={seed},branching=3)")
     # (with two players the value is player 0's whoever is root; with three, the root player's paranoid value)
-    for root_player in (range(players) if players > 2 else [0]):
+    for root_player in range(players) if players > 2 else [0]:
         core = game.new_core()
         s = Searcher(core, root_player, -1.0, 1.0, True, 16)
         assert s.range_cutoffs
@@ -79,16 +83,16 @@ def test_a_win_ends_the_root_and_is_found_by_the_next_probe():
     for cutoffs in (True, False):
         s = Searcher(ev.root, 0, ev.lo, ev.hi, True, 16)
         s.range_cutoffs = cutoffs
-        s.prescan = False          # so every root node is below one searched move
+        s.prescan = False  # so every root node is below one searched move
         v, exact = s.value(unit)
         assert v == ev.hi and exact
         below = s.root_child_nodes()
-        assert sum(below.values()) + 1 == s.nodes      # the root, and each move's subtree
+        assert sum(below.values()) + 1 == s.nodes  # the root, and each move's subtree
         counts[cutoffs] = (s.nodes, len(below), len(unit.legal_action_list()))
         n = s.nodes
         s.value(unit)
-        assert s.nodes == n + 1                         # stored exact: one node the second time
-    assert counts[True][1] < counts[True][2] == counts[False][1]    # without: every move
+        assert s.nodes == n + 1  # stored exact: one node the second time
+    assert counts[True][1] < counts[True][2] == counts[False][1]  # without: every move
     assert counts[True][0] < counts[False][0]
 
 
@@ -123,10 +127,21 @@ def test_split_nodes_cli(capsys):
         split_nodes.main(["--help"])
     assert e.value.code == 0
     assert "range cutoffs" in capsys.readouterr().out
-    assert split_nodes.main(["--game", "double_o_y(board_size=4,flip=all,protocol=122)",
-                             "--tt-log2", "14", "--json", "--no-alone"]) == 0
+    assert (
+        split_nodes.main(
+            [
+                "--game",
+                "double_o_y(board_size=4,flip=all,protocol=122)",
+                "--tt-log2",
+                "14",
+                "--json",
+                "--no-alone",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["units"] >= len(out["runs"]["cutoffs"]["units"]) > 0
     with pytest.raises(SystemExit):
-        split_nodes.main(["--game", "y_game(board_size=4)"])    # the Y solver, not alpha-beta
+        split_nodes.main(["--game", "y_game(board_size=4)"])  # the Y solver, not alpha-beta
     assert "not alpha-beta" in capsys.readouterr().err

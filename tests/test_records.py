@@ -1,5 +1,6 @@
 """records/: the one record store, on both backends: append and read back, resume
 with settings checks, the write lock, and what a killed or damaged file holds."""
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from records import (DamagedStore, RecordStore, RecordStoreError, SettingsMismatch, StoreLocked,
-                     fingerprint, read_records)
+from records import (
+    DamagedStore,
+    RecordStore,
+    RecordStoreError,
+    SettingsMismatch,
+    StoreLocked,
+    fingerprint,
+    read_records,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 SUFFIXES = {"jsonl": ".jsonl", "sqlite": ".sqlite"}
@@ -58,12 +66,14 @@ def test_a_missing_store_holds_nothing(path):
 def test_resume_checks_settings_and_skips_what_is_done(path):
     with RecordStore(path) as store:
         store.append({"key": "g1", "seed": 1, "bots": [{"kind": "mcts", "options": {"simulations": 2000}}]})
-        store.append({"key": "g2", "seed": 1})       # made before "bots" was recorded
+        store.append({"key": "g2", "seed": 1})  # made before "bots" was recorded
         store.append({"key": "g3", "seed": 1, "complete": False})
     with RecordStore(path) as store:
         wanted = {"seed": 1, "bots": [{"kind": "mcts", "options": {"simulations": 2000}}]}
-        done = store.resume({"g1": wanted, "g2": wanted, "g3": wanted, "g4": wanted},
-                            reusable=lambda r: r.get("complete", True))
+        done = store.resume(
+            {"g1": wanted, "g2": wanted, "g3": wanted, "g4": wanted},
+            reusable=lambda r: r.get("complete", True),
+        )
         assert sorted(done) == ["g1", "g2"]
         other = {"seed": 1, "bots": [{"kind": "mcts", "options": {"simulations": 1}}]}
         with pytest.raises(SettingsMismatch, match="'g1' with bots .*2000.*another bots"):
@@ -78,7 +88,7 @@ def test_a_second_writer_is_refused_until_the_first_closes(path):
     with pytest.raises(StoreLocked, match="being written by another run"):
         RecordStore(path)
     first.append({"key": "a"})
-    assert read_records(path) == [{"key": "a"}]        # reading needs no lock
+    assert read_records(path) == [{"key": "a"}]  # reading needs no lock
     first.close()
     with pytest.raises(ValueError, match="closed"):
         first.append({"key": "b"})
@@ -89,9 +99,18 @@ def test_a_second_writer_is_refused_until_the_first_closes(path):
 
 def test_a_killed_writer_leaves_no_lock_behind(path):
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from records import RecordStore; "
-         "s = RecordStore(sys.argv[1]); s.append({'key': 'x'}); print('held', flush=True); time.sleep(60)",
-         str(path)], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from records import RecordStore; "
+            "s = RecordStore(sys.argv[1]); s.append({'key': 'x'}); print('held', flush=True); time.sleep(60)",
+            str(path),
+        ],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(StoreLocked):
@@ -122,6 +141,7 @@ def test_backend_must_be_known_and_the_path_a_file(tmp_path):
 
 # ----------------------------------------------------------------------------- JSON lines on disk
 
+
 def write_lines(path: Path, text: str) -> None:
     path.write_bytes(text.encode())
 
@@ -130,7 +150,7 @@ def test_torn_last_line_is_cut_off_only_under_the_lock(tmp_path):
     path = tmp_path / "r.jsonl"
     write_lines(path, '{"key": "a"}\n{"key": "b", "val')
     assert read_records(path) == [{"key": "a"}]
-    assert path.read_bytes().endswith(b'"val')          # readers never change the file
+    assert path.read_bytes().endswith(b'"val')  # readers never change the file
     with RecordStore(path) as store:
         assert store.records() == [{"key": "a"}]
         store.append({"key": "b"})
@@ -153,8 +173,9 @@ NOT_RECORDS = ["{}", "[1,2]", "3", '"text"', '{"key": [1]}', '{"key": true}']
 
 
 # A non-JSON last line is a torn write, cut off (tested above); anywhere else it is damage.
-@pytest.mark.parametrize("line, last", [(line, last) for line in NOT_RECORDS for last in (False, True)]
-                         + [("garbage{", False)])
+@pytest.mark.parametrize(
+    "line, last", [(line, last) for line in NOT_RECORDS for last in (False, True)] + [("garbage{", False)]
+)
 def test_a_line_that_is_not_a_record_is_damage(tmp_path, line, last):
     path = tmp_path / "r.jsonl"
     write_lines(path, '{"key": "a"}\n' + line + ("" if last else '\n{"key": "b"}\n'))
@@ -169,6 +190,7 @@ def test_a_line_that_is_not_a_record_is_damage(tmp_path, line, last):
 
 
 # ----------------------------------------------------------------------------- SQLite on disk
+
 
 def test_sqlite_rows_that_are_not_records_are_damage(tmp_path):
     path = tmp_path / "r.sqlite"

@@ -2,6 +2,7 @@
 verdicts the named classifiers give on them: each verdict pinned, with the
 facts of the table that decide it, so that a change to a rule set or the
 engine that changes what a dilemma encodes shows here."""
+
 from fractions import Fraction as F
 
 import numpy as np
@@ -19,8 +20,16 @@ def verdict(name, encodes):
 
 
 def test_every_too_large_dilemma_of_the_brief_has_a_reduced_game():
-    assert {"NeedyTrust", "RichTrust", "Centipede9", "NeedyCentipede4", "3P-Volunteer", "KBeauty9", "Shopping9",
-            "3Blotto13"} <= set(REDUCED)
+    assert {
+        "NeedyTrust",
+        "RichTrust",
+        "Centipede9",
+        "NeedyCentipede4",
+        "3P-Volunteer",
+        "KBeauty9",
+        "Shopping9",
+        "3Blotto13",
+    } <= set(REDUCED)
     with pytest.raises(KeyError, match="no reduced table"):
         reduced("PrisonerDilemma")
 
@@ -42,9 +51,10 @@ def test_trust_order_of_placements_does_not_matter():
                     if p == 0:
                         send = i < k if send_first else i >= 2 - k
                         return _by_name(s, f"black@stack({2 if send else 1},1) circle")
-                    j = k            # return half of what came
+                    j = k  # return half of what came
                     ret = i < j if return_first else i >= 2 * k - j
                     return _by_name(s, f"white@stack({3 if ret else 2},1) circle")
+
                 values.add(expected_returns(game.new_initial_state(), choose))
         assert len(values) == 1, (k, values)
 
@@ -83,8 +93,8 @@ def test_centipedes_are_no_centipede(name):
     node = r.tree
     while isinstance(node, Decision):
         node = node.moves.get("cover", node.moves.get("pass"))
-    assert node[0] < 0 < node[1]                   # both always covering: white holds the pot
-    assert all(isinstance(v, Decision) for v in r.tree.moves.values())    # no first move ends the game
+    assert node[0] < 0 < node[1]  # both always covering: white holds the pot
+    assert all(isinstance(v, Decision) for v in r.tree.moves.values())  # no first move ends the game
 
 
 def test_shopping_is_a_demand_game_not_a_tragedy():
@@ -104,7 +114,7 @@ def test_blotto_is_colonel_blotto():
     assert r.table.shape == (21, 21)
     assert c.label == "colonel-blotto" and "Borel" in c.reason
     assert reproduces("colonel-blotto", c.label) == "yes"
-    assert classify_named("colonel-blotto", r.table).label == "not checkable"     # the allocations decide
+    assert classify_named("colonel-blotto", r.table).label == "not checkable"  # the allocations decide
 
 
 def test_four_player_trolley_is_a_trolley_dilemma_and_three_player_is_not():
@@ -148,7 +158,7 @@ def test_volunteer_is_a_public_goods_game():
     assert c.label == "public-goods", c
     assert r.exact[(1, 0, 0)][0] < r.exact[(0, 0, 0)][0] < r.exact[(1, 1, 1)][0]
     assert reproduces("volunteers-dilemma", c.label, players=3) == "no"
-    assert np.allclose(r.table.payoffs[0], r.table.payoffs[1].transpose(1, 0, 2))   # symmetric
+    assert np.allclose(r.table.payoffs[0], r.table.payoffs[1].transpose(1, 0, 2))  # symmetric
 
 
 def test_the_study_takes_the_named_verdicts():
@@ -156,6 +166,7 @@ def test_the_study_takes_the_named_verdicts():
     on its reduced game, a named game on its full table by its own
     definition; references are left to the payoff-order classifier."""
     from experiments.economic_dilemmas import named_verdict
+
     rec = {"classified": "other"}
     named_verdict({"kind": "dilemma", "name": "RichTrust", "encodes": "trust"}, rec, None)
     assert rec["classified"] == "trust" and rec["classified_reason"].startswith("on the reduced")
@@ -174,6 +185,7 @@ def test_the_study_classifies_the_volunteer_on_stay_or_volunteer():
     """3P-Volunteer's full 3x3x3 table names nothing (staying dominates both
     volunteering stacks); the study then takes the stay/volunteer game."""
     from experiments.economic_dilemmas import named_verdict
+
     g = induced_normal_form("ttt(rules=3P-Volunteer)").game
     rec = {"classified": "other"}
     named_verdict({"kind": "dilemma", "name": "3P-Volunteer", "encodes": "volunteers-dilemma"}, rec, g)

@@ -1,4 +1,5 @@
 """The command line, benchmarks (resume after a kill) and evolution plots."""
+
 import json
 import os
 import signal
@@ -39,17 +40,20 @@ def test_cli_round_trip(tmp_path, capsys):
     assert set(json.loads((tmp_path / "ev.json").read_text())) == {"m5", "Random"}
 
 
-@pytest.mark.parametrize("args,message", [
-    (["rename", "Sq4", "New", "--as", "cat"], "only an Admin"),
-    (["save", "missing.json", "--as", "cat"], "cannot read"),
-    (["user-add", "boss", "--role", "admin", "--as", "cat"], "only an Admin"),
-    (["benchmark", "Sq4", "m5", "Random", "--as", "cat"], "Trainer or Admin"),
-    (["benchmark", "Sq4", "m5", "--as", "root"], "at least 2"),
-    (["benchmark", "Sq4", "m5", "ghost", "--as", "root"], "unknown player"),
-    (["benchmark", "Sq4", "m5", "Random", "--as", "root", "--games", "0"], "positive"),
-    (["leaderboard", "Nope"], "unknown rule set"),
-    (["bot-add", "b", "mcts:simulations=-3"], "bot spec"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["rename", "Sq4", "New", "--as", "cat"], "only an Admin"),
+        (["save", "missing.json", "--as", "cat"], "cannot read"),
+        (["user-add", "boss", "--role", "admin", "--as", "cat"], "only an Admin"),
+        (["benchmark", "Sq4", "m5", "Random", "--as", "cat"], "Trainer or Admin"),
+        (["benchmark", "Sq4", "m5", "--as", "root"], "at least 2"),
+        (["benchmark", "Sq4", "m5", "ghost", "--as", "root"], "unknown player"),
+        (["benchmark", "Sq4", "m5", "Random", "--as", "root", "--games", "0"], "positive"),
+        (["leaderboard", "Nope"], "unknown rule set"),
+        (["bot-add", "b", "mcts:simulations=-3"], "bot spec"),
+    ],
+)
 def test_cli_errors_change_nothing(tmp_path, capsys, args, message):
     db = tmp_path / "r.sqlite3"
     run(db, "user-add", "root", "--role", "admin")
@@ -57,6 +61,7 @@ def test_cli_errors_change_nothing(tmp_path, capsys, args, message):
     run(db, "bot-add", "m5", "mcts:simulations=5")
     with Registry(db) as reg:
         from registry import rulesets
+
         rulesets.save_rule_set(reg, "cat", ruleset("Sq4"))
         before = snapshot(reg)
     capsys.readouterr()
@@ -83,25 +88,39 @@ def test_benchmark_condition(tmp_path):
             players.add_bot(reg, f"m{n}", f"mcts:simulations={n}")
         assert not benchmark.qualifies(reg, "Tic-Tac-Toe", "Public", ["m5", "Random"])
         benchmark.benchmark(reg, "root", "Tic-Tac-Toe", ["m5", "m40", "Random"], games=4)
-        board = [e for e in __import__("registry").leaderboard.leaderboard(reg, "Tic-Tac-Toe")
-                 if e.games]
+        board = [e for e in __import__("registry").leaderboard.leaderboard(reg, "Tic-Tac-Toe") if e.games]
         top = board[0].player
         fav = benchmark.favoured_by(reg, "Tic-Tac-Toe", "Public", top)
         assert fav is not None and fav != top
         others = [p for p in ("m5", "m10", "m40") if p not in (top, fav)]
         assert not benchmark.qualifies(reg, "Tic-Tac-Toe", "Public", sorted({top, fav, "Random"}))
-        assert benchmark.qualifies(reg, "Tic-Tac-Toe", "Public",
-                                   sorted({top, fav, "Random", others[0]}))
+        assert benchmark.qualifies(reg, "Tic-Tac-Toe", "Public", sorted({top, fav, "Random", others[0]}))
 
 
 def test_killed_benchmark_resumes_without_losing_or_repeating(tmp_path):
     db = tmp_path / "r.sqlite3"
     with Registry(db) as reg:
         users.add_user(reg, "root", "admin")
-        players.add_bot(reg, "m30", "mcts:simulations=300")      # slow enough to be killed part way under any load
+        players.add_bot(
+            reg, "m30", "mcts:simulations=300"
+        )  # slow enough to be killed part way under any load
         players.add_bot(reg, "m60", "mcts:simulations=600")
-    args = [sys.executable, "-m", "registry", "--db", str(db), "benchmark", "Tic-Tac-Toe", "m30",
-            "m60", "Random", "--as", "root", "--games", "40"]
+    args = [
+        sys.executable,
+        "-m",
+        "registry",
+        "--db",
+        str(db),
+        "benchmark",
+        "Tic-Tac-Toe",
+        "m30",
+        "m60",
+        "Random",
+        "--as",
+        "root",
+        "--games",
+        "40",
+    ]
     proc = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
     stored = 0
@@ -111,7 +130,7 @@ def test_killed_benchmark_resumes_without_losing_or_repeating(tmp_path):
         # slow enough on a loaded machine for the benchmark to finish unseen
         with Registry(db, seed=False) as reg:
             stored = reg.one("SELECT count(*) FROM games")[0]
-        if stored >= 3:      # kill early: under load the last polls lag the writer
+        if stored >= 3:  # kill early: under load the last polls lag the writer
             break
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -130,6 +149,7 @@ def test_leaderboard_add_player(tmp_path, capsys, monkeypatch):
     the ten rows (here three) are full; a player who has not played is refused."""
     from registry import leaderboard as lb
     from test_registry_games import random_game
+
     monkeypatch.setattr(lb, "ROWS", 3)
     db = tmp_path / "r.sqlite3"
     with Registry(db) as reg:
@@ -139,7 +159,7 @@ def test_leaderboard_add_player(tmp_path, capsys, monkeypatch):
         players.add_bot(reg, "idle", "mcts:simulations=9")
         actions, returns = random_game(reg, "Tic-Tac-Toe", 0)
         winner = 0 if returns[0] > 0 else 1
-        for i in range(4):                  # b_i beats ann i + 1 times: ann is last
+        for i in range(4):  # b_i beats ann i + 1 times: ann is last
             seats = [f"b{i}", "ann"] if winner == 0 else ["ann", f"b{i}"]
             for _ in range(i + 1):
                 results.record_game(reg, "Tic-Tac-Toe", seats, returns, actions)
@@ -165,21 +185,21 @@ def test_leaderboard_defaults_to_the_users_most_recent_universe(tmp_path, capsys
         players.add_universe(reg, "ann", "Dream")
         players.add_persona(reg, "ann", "Dream", "ann-dream")
         from test_registry_games import random_game
+
         actions, returns = random_game(reg, "Tic-Tac-Toe", 0)
-        results.record_game(reg, "Tic-Tac-Toe", ["ann-dream", "Random"], returns, actions,
-                            universe="Dream")
+        results.record_game(reg, "Tic-Tac-Toe", ["ann-dream", "Random"], returns, actions, universe="Dream")
 
     def shown(*args):
         capsys.readouterr()
         assert run(db, "leaderboard", "Tic-Tac-Toe", "--json", *args) == 0
         return {e["player"] for e in json.loads(capsys.readouterr().out)}
 
-    assert shown("--user", "ann") == {"Random"}                     # Public: nothing played
+    assert shown("--user", "ann") == {"Random"}  # Public: nothing played
     assert shown("--user", "ann", "--universe", "Dream") == {"Random", "ann-dream"}
-    assert shown("--user", "ann") == {"Random", "ann-dream"}        # Dream was remembered
-    assert shown() == {"Random"}                                    # no user: Public
+    assert shown("--user", "ann") == {"Random", "ann-dream"}  # Dream was remembered
+    assert shown() == {"Random"}  # no user: Public
     assert run(db, "leaderboard", "Nope", "--user", "ann", "--universe", "Public") == 2
-    assert shown("--user", "ann") == {"Random", "ann-dream"}        # the refusal changed nothing
+    assert shown("--user", "ann") == {"Random", "ann-dream"}  # the refusal changed nothing
     assert shown("--user", "ann", "--universe", "Public") == {"Random"}
     assert shown("--user", "ann") == {"Random"}
 
@@ -193,6 +213,7 @@ def test_joblib_workers_follow_the_database_of_each_benchmark(tmp_path):
             users.add_user(reg, "root", "admin")
             users.add_user(reg, "cat", "creator")
             from registry import rulesets
+
             rulesets.save_rule_set(reg, "cat", ruleset(name, black=3 + i))
             players.add_bot(reg, "m5", "mcts:simulations=5")
             out = benchmark.benchmark(reg, "root", name, ["m5", "Random"], games=2, n_jobs=2)

@@ -1,6 +1,7 @@
 """Eight processes change one registry at once (1,000 operations: saves that
 race on the quota and on uniqueness, renames by Admins and by others, recorded
 games): nothing is lost and no rule is ever broken."""
+
 import multiprocessing
 import random
 
@@ -10,7 +11,7 @@ from test_registry_store import ruleset
 PROCESSES = 8
 OPERATIONS = 1000
 CREATORS = ["c0", "c1", "c2"]
-GAME = ([0, 3, 1, 4, 2], [1.0, -1.0])          # Tic-Tac-Toe: Black takes the top row
+GAME = ([0, 3, 1, 4, 2], [1.0, -1.0])  # Tic-Tac-Toe: Black takes the top row
 
 
 def worker(args):
@@ -54,27 +55,28 @@ def test_eight_processes_lose_nothing_and_break_no_rule(tmp_path):
         for name in CREATORS:
             users.add_user(reg, name)
         from registry import players
+
         players.add_bot(reg, "m", "mcts:simulations=5")
     with multiprocessing.get_context("fork").Pool(PROCESSES) as pool:
         outcomes = pool.map(worker, [(path, i) for i in range(PROCESSES)])
     saved = [s for o in outcomes for s in o["saved"]]
     renamed = [n for o in outcomes for n in o["renamed"]]
     with Registry(path) as reg:
-        rows = reg.query("SELECT r.fingerprint, u.name, r.name FROM rule_sets r JOIN users u ON "
-                         "u.id = r.creator_id")
-        assert sorted((u, f) for f, u, _ in rows) == sorted(saved)          # nothing lost
-        assert len({f for f, _, _ in rows}) == len(rows)                     # no duplicate
-        for creator in CREATORS:                                             # quota held
+        rows = reg.query(
+            "SELECT r.fingerprint, u.name, r.name FROM rule_sets r JOIN users u ON u.id = r.creator_id"
+        )
+        assert sorted((u, f) for f, u, _ in rows) == sorted(saved)  # nothing lost
+        assert len({f for f, _, _ in rows}) == len(rows)  # no duplicate
+        for creator in CREATORS:  # quota held
             assert sum(u == creator for _, u, _ in rows) <= users.CREATOR_QUOTA
-        assert sum(u == "c0" for _, u, _ in rows) == users.CREATOR_QUOTA    # quota was reached
+        assert sum(u == "c0" for _, u, _ in rows) == users.CREATOR_QUOTA  # quota was reached
         names = {n for _, _, n in rows}
-        assert not any(n.startswith("X") for n in names)                    # admin-only rename
+        assert not any(n.startswith("X") for n in names)  # admin-only rename
         assert all(o["wrong_accepts"] == [] for o in outcomes)
         final_renamed = {n for n in names if n.startswith("R")}
         assert final_renamed <= set(renamed) and final_renamed
         games = sum(o["games"] for o in outcomes)
         assert reg.one("SELECT count(*) FROM games")[0] == games > 100
         assert reg.one("SELECT count(*) FROM ratings")[0] == 2 * games
-        total = sum(len(o["saved"]) + len(o["renamed"]) + o["games"] + o["refused"]
-                    for o in outcomes)
+        total = sum(len(o["saved"]) + len(o["renamed"]) + o["games"] + o["refused"] for o in outcomes)
         assert total > 0.9 * OPERATIONS

@@ -3,6 +3,7 @@ standard player (SP) for the rule set if there is one (in all universes)"):
 game strings are rows of the registry's rule sets (registry/open_games.py),
 so a Trainer or Admin names their SP as a rule set's, before or after any
 game of theirs is recorded."""
+
 import pytest
 
 from registry import Registry, RegistryError, leaderboard as lb, open_games, players, users
@@ -23,7 +24,7 @@ def reg(tmp_path):
 
 def test_a_game_strings_sp_on_its_leaderboard_in_every_universe(reg):
     assert Y5 not in open_games.open_game_strings(reg)
-    players.set_standard_player(reg, "root", Y5, "m20")        # no game of it recorded yet
+    players.set_standard_player(reg, "root", Y5, "m20")  # no game of it recorded yet
     assert players.standard_player(reg, Y5) == "m20"
     assert open_games.is_game_string_row(reg, Y5)
     players.add_universe(reg, "ann", "Dream")
@@ -48,12 +49,13 @@ def test_a_game_strings_sp_on_its_leaderboard_in_every_universe(reg):
 def test_bad_standard_players_of_game_strings_are_refused_and_change_nothing(reg):
     before = snapshot(reg)
     for who, game, player, words in (
-            ("ann", Y5, "m20", "Trainer or Admin"),
-            ("root", Y5, "ann", "must be a bot"),
-            ("root", "y_game(board_size=99999)", "m20", "not a game string either"),
-            ("root", "NoSuchRuleSet", "m20", "unknown rule set 'NoSuchRuleSet'"),
-            ("root", "matrix_rps", "m20", "simultaneous moves"),
-            ("root", Y5, "nobody", "nobody")):
+        ("ann", Y5, "m20", "Trainer or Admin"),
+        ("root", Y5, "ann", "must be a bot"),
+        ("root", "y_game(board_size=99999)", "m20", "not a game string either"),
+        ("root", "NoSuchRuleSet", "m20", "unknown rule set 'NoSuchRuleSet'"),
+        ("root", "matrix_rps", "m20", "simultaneous moves"),
+        ("root", Y5, "nobody", "nobody"),
+    ):
         with pytest.raises(RegistryError, match=words):
             players.set_standard_player(reg, who, game, player)
     assert snapshot(reg) == before

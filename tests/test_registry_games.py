@@ -1,5 +1,6 @@
 """Players, universes, friends, recorded games, ratings (2-4 players, partners,
 vs Chaos) and the leaderboard with Top-Burst."""
+
 import random
 
 import pytest
@@ -13,8 +14,12 @@ from test_registry_store import snapshot
 def rules_for(name, players_field):
     colours = {"2-vs-chaos": 3}.get(players_field, 4)
     reserves = dict(zip(("black", "white", "pink", "yellow"), [4] * colours))
-    return {"name": name, "players": players_field, "board": {"kind": "squares", "size": [4, 4, 1]},
-            "reserves": reserves}
+    return {
+        "name": name,
+        "players": players_field,
+        "board": {"kind": "squares", "size": [4, 4, 1]},
+        "reserves": reserves,
+    }
 
 
 def random_game(reg, name, seed):
@@ -41,16 +46,28 @@ def reg(tmp_path):
             users.add_user(r, name)
         players.add_bot(r, "m20", "mcts:simulations=20")
         players.add_bot(r, "ab", "alphabeta:depth=2")
-        for name, field in (("Four", "4"), ("Pairs", "partners"), ("Three-Chaos", "3-vs-chaos"),
-                            ("Two-Chaos", "2-vs-chaos")):
+        for name, field in (
+            ("Four", "4"),
+            ("Pairs", "partners"),
+            ("Three-Chaos", "3-vs-chaos"),
+            ("Two-Chaos", "2-vs-chaos"),
+        ):
             rulesets.save_rule_set(r, "root", rules_for(name, field))
         yield r
 
 
 def test_players_and_bad_bots(reg):
     kinds = {p["name"]: p["kind"] for p in players.list_players(reg)}
-    assert kinds == {"Random": "random", "Chaos": "chaos", "root": "human", "ann": "human",
-                     "ben": "human", "cy": "human", "m20": "bot", "ab": "bot"}
+    assert kinds == {
+        "Random": "random",
+        "Chaos": "chaos",
+        "root": "human",
+        "ann": "human",
+        "ben": "human",
+        "cy": "human",
+        "m20": "bot",
+        "ab": "bot",
+    }
     assert players.bot_spec(reg, "m20").settings["max_simulations"] == 20
     before = snapshot(reg)
     with pytest.raises(RegistryError, match="bot spec"):
@@ -96,8 +113,7 @@ def test_universes_and_personas(reg):
     assert snapshot(reg) == before
     results.record_game(reg, "Tic-Tac-Toe", ["ann-moon", "m20"], returns, actions, universe="Moon")
     assert [e.player for e in lb.leaderboard(reg, "Tic-Tac-Toe", "Public")] == ["Random"]
-    assert {e.player for e in lb.leaderboard(reg, "Tic-Tac-Toe", "Moon")} == {"ann-moon", "m20",
-                                                                                  "Random"}
+    assert {e.player for e in lb.leaderboard(reg, "Tic-Tac-Toe", "Moon")} == {"ann-moon", "m20", "Random"}
 
 
 def test_friend_requests(reg):
@@ -124,12 +140,17 @@ def test_friend_requests(reg):
     assert players.friends(reg, "ann") == {"friends": ["ben"], "pending_in": [], "pending_out": []}
 
 
-@pytest.mark.parametrize("name,seats", [("Tic-Tac-Toe", ["ann", "m20"]),
-                                        ("3P-Notakto", ["ann", "m20", "Random"]),
-                                        ("Four", ["ann", "ben", "m20", "Random"]),
-                                        ("Pairs", ["ann", "ben", "m20", "Random"]),
-                                        ("Three-Chaos", ["ann", "m20", "Random"]),
-                                        ("Two-Chaos", ["ann", "ab"])])
+@pytest.mark.parametrize(
+    "name,seats",
+    [
+        ("Tic-Tac-Toe", ["ann", "m20"]),
+        ("3P-Notakto", ["ann", "m20", "Random"]),
+        ("Four", ["ann", "ben", "m20", "Random"]),
+        ("Pairs", ["ann", "ben", "m20", "Random"]),
+        ("Three-Chaos", ["ann", "m20", "Random"]),
+        ("Two-Chaos", ["ann", "ab"]),
+    ],
+)
 def test_games_are_recorded_and_rated(reg, name, seats):
     for seed in range(12):
         actions, returns = random_game(reg, name, seed)
@@ -144,7 +165,7 @@ def test_games_are_recorded_and_rated(reg, name, seats):
     board = {e.player: e for e in lb.leaderboard(reg, name)}
     assert set(seats) <= set(board) and "Chaos" not in board
     assert all(board[s].games == 12 for s in seats)
-    if name == "Pairs":           # partners share every outcome, so their ratings move together
+    if name == "Pairs":  # partners share every outcome, so their ratings move together
         assert board["ann"].skill == pytest.approx(board["m20"].skill)
         assert board["ben"].skill == pytest.approx(board["Random"].skill)
 
@@ -184,12 +205,12 @@ def test_bad_games_are_refused(reg):
 
 
 def test_top_burst_and_held():
-    assert lb.top_burst([1, 2, 3]) == 0.0                    # fewer games than the window
+    assert lb.top_burst([1, 2, 3]) == 0.0  # fewer games than the window
     rising = [1, 2, 3, 4, 5, 6, 7]
     assert lb.top_burst(rising) == 0.0
-    fallen = [5, 5, 5, 5, 5, 1]                               # held 5 for five games, then fell
+    fallen = [5, 5, 5, 5, 5, 1]  # held 5 for five games, then fell
     assert lb.top_burst(fallen) == pytest.approx(4.0)
-    assert lb.top_burst([1, 9, 1, 1, 1, 1]) == 0.0           # one lucky game lifts nothing
+    assert lb.top_burst([1, 9, 1, 1, 1, 1]) == 0.0  # one lucky game lifts nothing
     times = [f"2026-01-01T00:0{i}:00+00:00" for i in range(6)]
     assert lb.held(fallen, times, 5.0, "2026-01-01T01:00:00+00:00") == (5, 300.0)
     assert lb.held(rising[:6], times, 6, "2026-01-01T00:10:00+00:00") == (1, 300.0)
@@ -203,9 +224,9 @@ def test_leaderboard_rows(reg, monkeypatch):
     bots = ["m20", "ab", "b0", "b1", "b2", "b3"]
     actions, returns = random_game(reg, "Tic-Tac-Toe", 0)
     winner = 0 if returns[0] > 0 else 1
-    for i, bot in enumerate(bots):                       # every bot beats ann once ...
+    for i, bot in enumerate(bots):  # every bot beats ann once ...
         seats = [bot, "ann"] if winner == 0 else ["ann", bot]
-        for _ in range(i + 1):                           # ... and later bots beat her more often
+        for _ in range(i + 1):  # ... and later bots beat her more often
             results.record_game(reg, "Tic-Tac-Toe", seats, returns, actions)
     players.set_standard_player(reg, "root", "Tic-Tac-Toe", "m20")
     board = lb.leaderboard(reg, "Tic-Tac-Toe", user="ann")
@@ -221,7 +242,8 @@ def test_leaderboard_rows(reg, monkeypatch):
     ann = next(e for e in everyone if e.player == "ann")
     assert all(e.skill > ann.skill for e in everyone if e.player in bots)
     assert next(e for e in everyone if e.player == bots[0]).skill < min(
-        e.skill for e in everyone if e.player in bots[1:])      # one win counts least
+        e.skill for e in everyone if e.player in bots[1:]
+    )  # one win counts least
     text = lb.format_board(board)
     assert board[0].player in text and "Random" in text
 
@@ -236,6 +258,10 @@ def test_play_records_a_game_with_a_human_and_a_bot(reg):
     assert any("not a legal move" in line for line in lines)
     before = snapshot(reg)
     with pytest.raises(RegistryError, match="abandoned"):
-        play.play(reg, "Tic-Tac-Toe", ["ann", "m20"], play.terminal_ask(
-            read=lambda prompt: (_ for _ in ()).throw(EOFError), write=lines.append))
+        play.play(
+            reg,
+            "Tic-Tac-Toe",
+            ["ann", "m20"],
+            play.terminal_ask(read=lambda prompt: (_ for _ in ()).throw(EOFError), write=lines.append),
+        )
     assert snapshot(reg) == before

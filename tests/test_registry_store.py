@@ -2,6 +2,7 @@
 rule sets (quota, uniqueness by canonical form, names, admin-only rename, copy),
 and saved names loading as ttt(rules=NAME). Every refusal also checks that
 nothing was saved."""
+
 import json
 import sqlite3
 
@@ -14,8 +15,11 @@ from registry import Registry, RegistryError, db, rulesets, users
 
 
 def ruleset(name, black=3, white=3, size=(4, 4, 1)):
-    return {"name": name, "board": {"kind": "squares", "size": list(size)},
-            "reserves": {"black": black, "white": white}}
+    return {
+        "name": name,
+        "board": {"kind": "squares", "size": list(size)},
+        "reserves": {"black": black, "white": white},
+    }
 
 
 def snapshot(reg):
@@ -42,7 +46,7 @@ def test_database_settings_and_seeding(tmp_path):
         names = [r["name"] for r in rulesets.list_rule_sets(reg)]
         assert names == sorted(ttt_rules.CATALOGUE.names())
         assert all(r["creator"] is None for r in rulesets.list_rule_sets(reg))
-    with Registry(path) as reg:          # opening again seeds nothing twice
+    with Registry(path) as reg:  # opening again seeds nothing twice
         assert len(rulesets.list_rule_sets(reg)) == len(names)
 
 
@@ -75,7 +79,10 @@ def test_unusable_paths_are_refused(tmp_path):
 
 def test_roles(reg):
     assert {u["name"]: u["role"] for u in users.list_users(reg)} == {
-        "root": "admin", "cat": "creator", "tom": "trainer"}
+        "root": "admin",
+        "cat": "creator",
+        "tom": "trainer",
+    }
     before = snapshot(reg)
     with pytest.raises(RegistryError, match="only an Admin"):
         users.add_user(reg, "eve", "admin", by="cat")
@@ -111,7 +118,7 @@ def test_creator_quota(reg):
     with pytest.raises(RegistryError, match="Creator quota"):
         rulesets.copy_rule_set(reg, "cat", "Q0")
     assert snapshot(reg) == before
-    for i in range(users.CREATOR_QUOTA + 2):        # trainers and admins: no quota
+    for i in range(users.CREATOR_QUOTA + 2):  # trainers and admins: no quota
         rulesets.save_rule_set(reg, "tom", ruleset(f"T{i}", black=9 + i % 7, white=9 + i // 7))
     assert users.quota_left(reg, "tom") is None
     assert len(rulesets.creations(reg, "cat")) == users.CREATOR_QUOTA
@@ -121,9 +128,15 @@ def test_creator_quota(reg):
 def test_duplicates_by_canonical_form_are_refused(reg):
     rulesets.save_rule_set(reg, "cat", ruleset("Orig"))
     before = snapshot(reg)
-    reordered = json.dumps({"reserves": {"white": 3, "black": 3}, "name": "Other",
-                            "notes": "different notes", "players": "2",
-                            "board": {"size": [4, 4, 1], "kind": "squares"}})
+    reordered = json.dumps(
+        {
+            "reserves": {"white": 3, "black": 3},
+            "name": "Other",
+            "notes": "different notes",
+            "players": "2",
+            "board": {"size": [4, 4, 1], "kind": "squares"},
+        }
+    )
     with pytest.raises(RegistryError, match="identical to the saved 'Orig'"):
         rulesets.save_rule_set(reg, "tom", reordered)
     tictactoe = rulesets.rule_set_json(reg, "Tic-Tac-Toe")
@@ -137,8 +150,9 @@ def test_duplicates_by_canonical_form_are_refused(reg):
     assert snapshot(reg) == before
 
 
-@pytest.mark.parametrize("bad", ["has space", "star*", "paren(", "close)", "comma,x", "eq=1",
-                                 "slash/x", "12", "true", ""])
+@pytest.mark.parametrize(
+    "bad", ["has space", "star*", "paren(", "close)", "comma,x", "eq=1", "slash/x", "12", "true", ""]
+)
 def test_bad_names_are_refused(reg, bad):
     before = snapshot(reg)
     with pytest.raises(RegistryError, match="name"):
@@ -146,8 +160,15 @@ def test_bad_names_are_refused(reg, bad):
     assert snapshot(reg) == before
 
 
-@pytest.mark.parametrize("bad", ["{not json", json.dumps({"name": "X", "board": {"kind": "moon"}}),
-                                 json.dumps({"name": "X", "reserves": {"black": -1}}), "[]"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "{not json",
+        json.dumps({"name": "X", "board": {"kind": "moon"}}),
+        json.dumps({"name": "X", "reserves": {"black": -1}}),
+        "[]",
+    ],
+)
 def test_malformed_rule_sets_are_refused(reg, bad):
     before = snapshot(reg)
     with pytest.raises(RegistryError):
@@ -203,7 +224,7 @@ def test_migration_from_version_1_keeps_everything_and_adds_the_selected_univers
     with Registry(path) as reg:
         assert db.version(reg.db) == db.SCHEMA_VERSION
         assert users.list_users(reg) == [{"name": "old", "role": "admin", "rule_sets": 0}]
-        assert users.selected_universe(reg, "old") == "Public"     # never selected one
+        assert users.selected_universe(reg, "old") == "Public"  # never selected one
         reg.db.execute("INSERT INTO universes (name, created) VALUES ('Dream', 't')")
         users.select_universe(reg, "old", "Dream")
     with Registry(path) as reg:

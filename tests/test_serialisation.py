@@ -10,6 +10,7 @@ runs in each game family's own test module; this module checks what that test
 does not: pickled games, states restored mid-game and at the end, the position
 hash, identical continuations, and unpickling in a fresh process.
 """
+
 from __future__ import annotations
 
 import pickle
@@ -28,17 +29,32 @@ from games.ttt import rules
 ROOT = Path(__file__).resolve().parents[1]
 
 Y_FAMILY = (
-    [f"y_game(board_shape={sh},board_size={sz},swap={sw},turns={t},distinct_groups={d})"
-     for sh, sz in (("triangle", 5), ("hex", 2)) for sw in ("false", "true")
-     for t in (1, 122344) for d in ("false", "true")]
-    + [f"defector_y(board_shape={sh},board_size={sz},protocol={p})"
-       for sh, sz in (("triangle", 5), ("hex", 2)) for p in (1, 122)]
-    + [f"double_o_y(board_size=5,flip={f},protocol={p},win={w})"
-       for f in ("all", "opponents", "friends") for p in (1, 122) for w in ("turn_start", "turn_end")]
-    + ["double_o_y(board_shape=hex,board_size=2)"])
-FLIPWAY = [f"flipway(board_size={n},setup={s},pie={p},repetition={r})"
-           for n, s in ((5, "empty"), (4, "checkered"), (4, "checkered_alt"), (5, "blocks"))
-           for p in ("false", "true") for r in ("allowed", "draw")]
+    [
+        f"y_game(board_shape={sh},board_size={sz},swap={sw},turns={t},distinct_groups={d})"
+        for sh, sz in (("triangle", 5), ("hex", 2))
+        for sw in ("false", "true")
+        for t in (1, 122344)
+        for d in ("false", "true")
+    ]
+    + [
+        f"defector_y(board_shape={sh},board_size={sz},protocol={p})"
+        for sh, sz in (("triangle", 5), ("hex", 2))
+        for p in (1, 122)
+    ]
+    + [
+        f"double_o_y(board_size=5,flip={f},protocol={p},win={w})"
+        for f in ("all", "opponents", "friends")
+        for p in (1, 122)
+        for w in ("turn_start", "turn_end")
+    ]
+    + ["double_o_y(board_shape=hex,board_size=2)"]
+)
+FLIPWAY = [
+    f"flipway(board_size={n},setup={s},pie={p},repetition={r})"
+    for n, s in ((5, "empty"), (4, "checkered"), (4, "checkered_alt"), (5, "blocks"))
+    for p in ("false", "true")
+    for r in ("allowed", "draw")
+]
 # Every catalogue rule set, and one given by path (with Chaos, a chance player).
 CHAOS_PATH = Path(games.ttt.__file__).parent / "examples" / "TTT-2-vs-Chaos.json"
 TTT = [f"ttt(rules={name})" for name in sorted(rules.catalogue())] + [f"ttt(rules={CHAOS_PATH})"]
@@ -49,15 +65,23 @@ EVERY_GAME = Y_FAMILY + FLIPWAY + TTT + CAETH
 def fingerprint(state):
     """What must survive a round trip: whose turn, the legal actions, the
     returns, the text, the history and the core's position hash."""
-    return (state.current_player(), state.legal_actions(), state.returns(), str(state),
-            state.history(), state.core.position_hash())
+    return (
+        state.current_player(),
+        state.legal_actions(),
+        state.returns(),
+        str(state),
+        state.history(),
+        state.core.position_hash(),
+    )
 
 
 def restored(game, state):
     """The state brought back every way OpenSpiel offers."""
-    return {"deserialize": game.deserialize_state(state.serialize()),
-            "pickle": pickle.loads(pickle.dumps(state)),
-            "clone": state.clone()}
+    return {
+        "deserialize": game.deserialize_state(state.serialize()),
+        "pickle": pickle.loads(pickle.dumps(state)),
+        "clone": state.clone(),
+    }
 
 
 def random_game(game, seed):
@@ -109,7 +133,7 @@ def test_game_pickles_to_an_equal_working_game(spec):
 def test_states_restore_at_every_step_and_play_on_identically(spec):
     game = pyspiel.load_game(spec)
     states = random_game(game, seed=len(spec))
-    step = max(1, len(states) // 30)        # long games: a sample of 30-odd states, the end included
+    step = max(1, len(states) // 30)  # long games: a sample of 30-odd states, the end included
     for state in states[::step] + states[-1:]:
         for way, copy in restored(game, state).items():
             assert fingerprint(copy) == fingerprint(state), (way, str(state))
@@ -144,21 +168,27 @@ def test_unpickling_in_a_fresh_process_registers_the_games():
     """A worker process that has not imported ``games`` can still unpickle a
     game or a state: the pickle names the toolkit's own loader."""
     sample = []
-    for spec in ("y_game(board_size=4)", "double_o_y(board_size=4,flip=friends)",
-                 "flipway(board_size=4,setup=blocks,pie=true,repetition=draw)",
-                 "ttt(rules=Tic-Tac-Toe)"):
+    for spec in (
+        "y_game(board_size=4)",
+        "double_o_y(board_size=4,flip=friends)",
+        "flipway(board_size=4,setup=blocks,pie=true,repetition=draw)",
+        "ttt(rules=Tic-Tac-Toe)",
+    ):
         game = pyspiel.load_game(spec)
         states = random_game(game, seed=3)
         state = states[len(states) // 2]
         sample.append((game, state, fingerprint(state)))
-    child = ("import pickle, sys\n"
-             "for game, state, expected in pickle.loads(sys.stdin.buffer.read()):\n"
-             "    got = (state.current_player(), state.legal_actions(), state.returns(), str(state),\n"
-             "           state.history(), state.core.position_hash())\n"
-             "    assert got == expected, (str(game), got, expected)\n"
-             "    assert str(game.new_initial_state()) == str(state.get_game().new_initial_state())\n"
-             "print('ok')\n")
-    done = subprocess.run([sys.executable, "-c", child], input=pickle.dumps(sample), cwd=ROOT,
-                          capture_output=True, timeout=120)
+    child = (
+        "import pickle, sys\n"
+        "for game, state, expected in pickle.loads(sys.stdin.buffer.read()):\n"
+        "    got = (state.current_player(), state.legal_actions(), state.returns(), str(state),\n"
+        "           state.history(), state.core.position_hash())\n"
+        "    assert got == expected, (str(game), got, expected)\n"
+        "    assert str(game.new_initial_state()) == str(state.get_game().new_initial_state())\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child], input=pickle.dumps(sample), cwd=ROOT, capture_output=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr.decode()
     assert done.stdout.decode().startswith("ok")

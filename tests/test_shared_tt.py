@@ -3,6 +3,7 @@ two workers sharing one table give the serial solver's values; an entry torn by
 two writers, or another position's entry in the same bucket, is never trusted;
 the segment is removed after the solve, after a stop, and when the solving
 process is killed outright."""
+
 import os
 import signal
 import struct
@@ -48,8 +49,15 @@ def mine():
 @pytest.mark.parametrize("split_depth", [1, 2])
 def test_two_workers_sharing_one_table_match_the_serial_solver(game, kw, split_depth):
     expected = exhaustive.solve(game, tt_log2=16, **kw)
-    got = parallel.solve(game, jobs=2, split_depth=split_depth, tt_log2=16, shared_tt=True,
-                         imports=("solvers.testgames",), **kw)
+    got = parallel.solve(
+        game,
+        jobs=2,
+        split_depth=split_depth,
+        tt_log2=16,
+        shared_tt=True,
+        imports=("solvers.testgames",),
+        **kw,
+    )
     assert {k: got[k] for k in SAME} == {k: expected[k] for k in SAME}, (got, expected)
     assert got["shared_tt"] and got["workers"] == 2 and got["complete"]
     assert mine() == []
@@ -60,10 +68,12 @@ def test_the_second_worker_reuses_what_the_first_proved():
     game = load("double_o_y(board_size=4,flip=all,protocol=122)")
     core = core_of(game)
     with shared_tt.SharedTable(14) as table:
-        a = Searcher(core, 0, game.min_utility(), game.max_utility(), True, 14,
-                     shared=shared_tt.attach(table.name, 14))
-        b = Searcher(core, 0, game.min_utility(), game.max_utility(), True, 14,
-                     shared=shared_tt.attach(table.name, 14))
+        a = Searcher(
+            core, 0, game.min_utility(), game.max_utility(), True, 14, shared=shared_tt.attach(table.name, 14)
+        )
+        b = Searcher(
+            core, 0, game.min_utility(), game.max_utility(), True, 14, shared=shared_tt.attach(table.name, 14)
+        )
         va = a.value(core)
         vb = b.value(core)
         private = Searcher(core, 0, game.min_utility(), game.max_utility(), True, 14)
@@ -74,8 +84,10 @@ def test_the_second_worker_reuses_what_the_first_proved():
 
 
 @pytest.mark.parametrize("scheme", ["depth", "size", "size4"])
-@pytest.mark.parametrize("game_string", ["double_o_y(board_size=4,flip=opponents,protocol=1)",
-                                         "defector_y(board_size=4,protocol=122)"])
+@pytest.mark.parametrize(
+    "game_string",
+    ["double_o_y(board_size=4,flip=opponents,protocol=1)", "defector_y(board_size=4,protocol=122)"],
+)
 def test_every_replacement_scheme_gives_the_private_values_on_a_shared_table(scheme, game_string):
     """Every opening of a small board, searched by two searchers taking turns on one
     small shared table (so entries are replaced often), against a private search."""
@@ -84,8 +96,10 @@ def test_every_replacement_scheme_gives_the_private_values_on_a_shared_table(sch
     lo, hi = game.min_utility(), game.max_utility()
     private = Searcher(root, 0, lo, hi, True, 10, tt_replace=scheme)
     with shared_tt.SharedTable(10) as table:
-        pair = [Searcher(root, 0, lo, hi, True, 10, tt_replace=scheme,
-                         shared=shared_tt.attach(table.name, 10)) for _ in range(2)]
+        pair = [
+            Searcher(root, 0, lo, hi, True, 10, tt_replace=scheme, shared=shared_tt.attach(table.name, 10))
+            for _ in range(2)
+        ]
         for i, a in enumerate(root.legal_action_list()):
             child = root.clone()
             child.apply_action(a)
@@ -116,7 +130,7 @@ def _poisoned_root(game_string, tamper):
         slot = first.tt_slot(key)
         # find which of the bucket's entries holds the root (the check word decodes to the key)
         for i in range(slot, slot + 2):
-            w = words[4 * i:4 * i + 4]
+            w = words[4 * i : 4 * i + 4]
             if int(w[0] ^ w[1] ^ w[2] ^ w[3]) == key:
                 tamper(words, i, key, truth)
                 break
@@ -141,6 +155,7 @@ def test_a_torn_entry_is_a_miss_and_the_search_stays_exact():
     # result landed, the check word of the old one did not
     def tear(words, i, key, truth):
         words[4 * i + 1] = _as_word(-truth)
+
     value, truth, looked = _poisoned_root(GAME, tear)
     assert looked is None
     assert value == truth
@@ -151,10 +166,11 @@ def test_a_forced_collision_is_never_trusted():
     # complete and consistent, claiming the opposite value
     def collide(words, i, key, truth):
         other = key ^ (1 << 63)
-        w = words[4 * i:4 * i + 4].copy()
+        w = words[4 * i : 4 * i + 4].copy()
         w[1] = _as_word(-truth)
         w[0] = np.uint64(other) ^ w[1] ^ w[2] ^ w[3]
-        words[4 * i:4 * i + 4] = w
+        words[4 * i : 4 * i + 4] = w
+
     value, truth, looked = _poisoned_root(GAME, collide)
     assert looked is None
     assert value == truth
@@ -164,11 +180,13 @@ def test_a_consistent_entry_is_trusted():
     """The control for the two tests above: rewriting the root's entry with its
     check recomputed (a whole write) is a hit, and the lie is believed, so the
     misses above come from the check and not from the search ignoring the table."""
+
     def rewrite(words, i, key, truth):
-        w = words[4 * i:4 * i + 4].copy()
+        w = words[4 * i : 4 * i + 4].copy()
         w[1] = _as_word(-truth)
         w[0] = np.uint64(key) ^ w[1] ^ w[2] ^ w[3]
-        words[4 * i:4 * i + 4] = w
+        words[4 * i : 4 * i + 4] = w
+
     value, truth, looked = _poisoned_root(GAME, rewrite)
     assert looked is not None and looked["value"] == -truth
     assert value == -truth
@@ -194,8 +212,13 @@ def test_bad_tables_are_refused():
 
 
 def test_the_table_is_removed_after_a_time_limit_stop():
-    r = parallel.solve("double_o_y(board_size=5,flip=friends,protocol=1,win=turn_end)", jobs=2,
-                       tt_log2=16, shared_tt=True, time_limit=0.5)
+    r = parallel.solve(
+        "double_o_y(board_size=5,flip=friends,protocol=1,win=turn_end)",
+        jobs=2,
+        tt_log2=16,
+        shared_tt=True,
+        time_limit=0.5,
+    )
     assert r["shared_tt"]
     assert mine() == []
 
@@ -211,9 +234,22 @@ def _wait_for(predicate, seconds):
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_the_table_is_removed_when_the_solve_is_killed(sig):
-    cmd = [sys.executable, "-m", "solvers.solve", "--game",
-           "double_o_y(board_size=5,flip=friends,protocol=1,win=turn_end)", "--jobs", "2",
-           "--shared-tt", "--tt-log2", "16", "--split-depth", "3", "--time-limit", "300"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "solvers.solve",
+        "--game",
+        "double_o_y(board_size=5,flip=friends,protocol=1,win=turn_end)",
+        "--jobs",
+        "2",
+        "--shared-tt",
+        "--tt-log2",
+        "16",
+        "--split-depth",
+        "3",
+        "--time-limit",
+        "300",
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         assert _wait_for(lambda: shared_tt.leftovers(proc.pid) or proc.poll() is not None, 120)

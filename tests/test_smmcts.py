@@ -6,6 +6,7 @@ rock-paper-scissors (uniform), of a biased matching pennies (row payoffs
 of a biased rock-paper-scissors (antisymmetric [[0, -1, 2], [1, 0, -1],
 [-2, 1, 0]]: (1/4, 1/2, 1/4)), and the prisoner's dilemma's dominant defection.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -34,8 +35,9 @@ def matrix(name, rows):
     return pyspiel.create_matrix_game(name, name, labels, labels, a.tolist(), (-a).tolist())
 
 
-@pytest.mark.parametrize("game_string,k", [("matrix_mp", 2), ("matrix_rps", 3),
-                                           ("ttt(rules=RockPaperScissors)", 3)])
+@pytest.mark.parametrize(
+    "game_string,k", [("matrix_mp", 2), ("matrix_rps", 3), ("ttt(rules=RockPaperScissors)", 3)]
+)
 def test_duct_visits_approach_the_uniform_equilibrium(game_string, k):
     """Matching pennies, OpenSpiel's RPS and the ttt catalogue's RockPaperScissors
     (a rule set played in one simultaneous round on a stack)."""
@@ -71,11 +73,15 @@ def test_regret_matching_approaches_a_non_uniform_equilibrium():
 
 def test_mixed_decision_is_drawn_from_the_visits_and_reproducible():
     game = pyspiel.load_game("matrix_mp")
-    moves = [agents.make_bot("sm_mcts:simulations=200", game, 0, seed).step(
-        game.new_initial_state()) for seed in range(40)]
-    assert set(moves) == {0, 1}                  # mixed, not a fixed reply
-    again = [agents.make_bot("sm_mcts:simulations=200", game, 0, seed).step(
-        game.new_initial_state()) for seed in range(40)]
+    moves = [
+        agents.make_bot("sm_mcts:simulations=200", game, 0, seed).step(game.new_initial_state())
+        for seed in range(40)
+    ]
+    assert set(moves) == {0, 1}  # mixed, not a fixed reply
+    again = [
+        agents.make_bot("sm_mcts:simulations=200", game, 0, seed).step(game.new_initial_state())
+        for seed in range(40)
+    ]
     assert moves == again
 
 
@@ -83,7 +89,7 @@ def test_sequential_decisions_win_tic_tac_toe():
     """Outside rounds it is UCT: X to move with two in a row takes the third."""
     game = pyspiel.load_game("tic_tac_toe")
     state = game.new_initial_state()
-    for a in (0, 3, 1, 4):                       # X: 0, 1; O: 3, 4
+    for a in (0, 3, 1, 4):  # X: 0, 1; O: 3, 4
         state.apply_action(a)
     assert agents.make_bot("sm_mcts:simulations=500", game, 0, 1).step(state) == 2
 
@@ -91,8 +97,11 @@ def test_sequential_decisions_win_tic_tac_toe():
 def test_refuses_hidden_information_besides_the_rounds_plans():
     assert round_information_only(pyspiel.load_game("ttt(rules=RockPaperScissors)")) is None
     assert round_information_only(pyspiel.load_game("matrix_rps")) is None
-    for game_string in (f"ttt(rules={EXAMPLES / 'Sim-Cloaked-Place-Then-Move.json'})",
-                        f"ttt(rules={EXAMPLES / 'Phantom-TTT-Corners.json'})", "kuhn_poker"):
+    for game_string in (
+        f"ttt(rules={EXAMPLES / 'Sim-Cloaked-Place-Then-Move.json'})",
+        f"ttt(rules={EXAMPLES / 'Phantom-TTT-Corners.json'})",
+        "kuhn_poker",
+    ):
         game = pyspiel.load_game(game_string)
         assert round_information_only(game) is not None
         with pytest.raises(ValueError, match="use an ismcts bot"):

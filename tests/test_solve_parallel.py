@@ -2,6 +2,7 @@
 same values, same winning first moves, same value of every opening, on joblib's
 processes and on a real Dask cluster; a run killed mid-way resumes from its
 records and solves only the rest; bad input is refused with a message."""
+
 import json
 import signal
 import subprocess
@@ -47,8 +48,15 @@ def same(a, b):
 @pytest.mark.parametrize("split_depth,order_plies", [(1, 2), (2, 2), (3, 2), (2, 0)])
 def test_two_joblib_workers_match_the_serial_solver(game, kw, split_depth, order_plies):
     expected = serial(game, **kw)
-    got = parallel.solve(game, jobs=2, split_depth=split_depth, tt_log2=16, order_plies=order_plies,
-                         imports=("solvers.testgames",), **kw)
+    got = parallel.solve(
+        game,
+        jobs=2,
+        split_depth=split_depth,
+        tt_log2=16,
+        order_plies=order_plies,
+        imports=("solvers.testgames",),
+        **kw,
+    )
     assert same(got, expected), (got, expected)
     assert got["complete"] and got["workers"] == 2 and got["units_solved"] >= 1
     assert got["symmetry_classes"] == expected["symmetry_classes"]
@@ -56,8 +64,11 @@ def test_two_joblib_workers_match_the_serial_solver(game, kw, split_depth, order
 
 def test_chance_and_three_players_match_brute_force():
     from test_solvers import brute
-    for gs in ("solver_test_tree(pattern=c0c1,seed=3)",
-               "solver_test_tree(pattern=01c20c12,seed=2,players=3,branching=3)"):
+
+    for gs in (
+        "solver_test_tree(pattern=c0c1,seed=3)",
+        "solver_test_tree(pattern=01c20c12,seed=2,players=3,branching=3)",
+    ):
         game = pyspiel.load_game(gs)
         got = parallel.solve(game, jobs=1, split_depth=3, tt_log2=16)
         assert got["value"] == pytest.approx(brute(game.new_initial_state()))
@@ -79,19 +90,36 @@ def test_each_position_up_to_symmetry_is_solved_once():
 
 def test_dask_local_cluster_matches_the_serial_solver(capsys):
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0") as cluster:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
         for game in ("y_game(board_size=5)", "double_o_y(board_size=4,flip=friends,protocol=1)"):
             capsys.readouterr()
-            assert solve_cli.main(["--game", game, "--backend", "dask", "--scheduler",
-                                   cluster.scheduler_address, "--tt-log2", "16", "--json",
-                                   "--openings", "--quiet"]) == 0
+            assert (
+                solve_cli.main(
+                    [
+                        "--game",
+                        game,
+                        "--backend",
+                        "dask",
+                        "--scheduler",
+                        cluster.scheduler_address,
+                        "--tt-log2",
+                        "16",
+                        "--json",
+                        "--openings",
+                        "--quiet",
+                    ]
+                )
+                == 0
+            )
             got = json.loads(capsys.readouterr().out)
             assert got["backend"] == "dask" and got["workers"] == 2
             assert same(got, serial(game))
         # the function face, and a cluster of threads (one evaluator per thread)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=":0") as threads:
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as threads:
         game = "flipway(board_size=4)"
         got = parallel.solve(game, backend="dask", scheduler=threads.scheduler_address, tt_log2=16)
         assert same(got, serial(game))
@@ -99,11 +127,13 @@ def test_dask_local_cluster_matches_the_serial_solver(capsys):
 
 def test_the_cli_prints_the_serial_winning_moves(capsys):
     game = "double_o_y(board_size=4,flip=opponents,protocol=1)"
-    assert solve_cli.main(["--game", game, "--jobs", "2", "--json", "--openings", "--quiet",
-                           "--tt-log2", "16"]) == 0
+    assert (
+        solve_cli.main(["--game", game, "--jobs", "2", "--json", "--openings", "--quiet", "--tt-log2", "16"])
+        == 0
+    )
     got = json.loads(capsys.readouterr().out)
     expected = serial(game)
-    assert same(got, expected) and got["winning_first_moves"]       # a3 b3 a2 b2 c2 b1 c1
+    assert same(got, expected) and got["winning_first_moves"]  # a3 b3 a2 b2 c2 b1 c1
 
 
 def test_a_killed_solve_resumes_from_its_records_and_solves_only_the_rest(tmp_path):
@@ -111,8 +141,24 @@ def test_a_killed_solve_resumes_from_its_records_and_solves_only_the_rest(tmp_pa
     # proven: no unit can be skipped by a cutoff, and the split is the same each run.
     game = "defector_y(board_size=5,protocol=1)"
     store = tmp_path / "solve.jsonl"
-    cmd = [sys.executable, "-m", "solvers.solve", "--game", game, "--jobs", "1", "--split-depth", "2",
-           "--records", str(store), "--tt-log2", "16", "--json", "--openings", "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "solvers.solve",
+        "--game",
+        game,
+        "--jobs",
+        "1",
+        "--split-depth",
+        "2",
+        "--records",
+        str(store),
+        "--tt-log2",
+        "16",
+        "--json",
+        "--openings",
+        "--quiet",
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while not (store.exists() and store.read_text().count("\n") >= 1):
@@ -121,7 +167,7 @@ def test_a_killed_solve_resumes_from_its_records_and_solves_only_the_rest(tmp_pa
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     assert proc.returncode == -signal.SIGKILL
-    killed = read_records(store)                     # a torn last line is left out on reading
+    killed = read_records(store)  # a torn last line is left out on reading
     before = {r["key"] for r in killed}
     done_openings = {r["key"] for r in killed if r.get("opening")}
     assert before
@@ -130,8 +176,8 @@ def test_a_killed_solve_resumes_from_its_records_and_solves_only_the_rest(tmp_pa
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
     assert same(got, serial(game))
-    new = [r["key"] for r in read_records(store)[len(killed):] if r.get("unit")]
-    assert got["units_solved"] == len(new) and not set(new) & before     # nothing solved twice
+    new = [r["key"] for r in read_records(store)[len(killed) :] if r.get("unit")]
+    assert got["units_solved"] == len(new) and not set(new) & before  # nothing solved twice
     # ... and exactly the rest: the units of a fresh run, less those already stored
     # and those below an opening whose record was already stored.
     fresh = tmp_path / "fresh.jsonl"
@@ -155,19 +201,24 @@ def test_stop_after_then_resume(tmp_path):
     first = parallel.solve(game, jobs=1, split_depth=2, records=str(store), stop_after=3, tt_log2=16)
     assert first["units_solved"] == 3 and not first["complete"] and first["value"] is None
     rest = parallel.solve(game, jobs=2, split_depth=2, records=str(store), tt_log2=16)
-    assert rest["units_resumed"] >= 1 and same(rest, serial(game))     # an opening or its units
+    assert rest["units_resumed"] >= 1 and same(rest, serial(game))  # an opening or its units
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["--jobs", "0"], "--jobs must be a positive number"),
-    (["--jobs", "-2"], "--jobs must be a positive number"),
-    (["--backend", "spark"], "invalid choice: 'spark'"),
-    (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler needs --backend dask"),
-    (["--jobs", "2", "--scheduler", "tcp://127.0.0.1:8786", "--backend", "joblib"],
-     "--scheduler needs --backend dask"),
-    (["--split-depth", "0"], "--split-depth must be >= 1"),
-    (["--jobs", "2", "--depth", "3"], "does not combine"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--jobs", "0"], "--jobs must be a positive number"),
+        (["--jobs", "-2"], "--jobs must be a positive number"),
+        (["--backend", "spark"], "invalid choice: 'spark'"),
+        (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler needs --backend dask"),
+        (
+            ["--jobs", "2", "--scheduler", "tcp://127.0.0.1:8786", "--backend", "joblib"],
+            "--scheduler needs --backend dask",
+        ),
+        (["--split-depth", "0"], "--split-depth must be >= 1"),
+        (["--jobs", "2", "--depth", "3"], "does not combine"),
+    ],
+)
 def test_bad_parallel_flags_are_refused(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_:
         solve_cli.main(["--game", "y_game(board_size=3)", *argv])
@@ -178,12 +229,27 @@ def test_bad_parallel_flags_are_refused(argv, message, capsys):
 def test_an_unreachable_scheduler_is_reported(capsys):
     pytest.importorskip("dask.distributed")
     import socket
-    with socket.socket() as s:                        # a port nobody listens on
+
+    with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     start = time.monotonic()
-    assert solve_cli.main(["--game", "y_game(board_size=3)", "--backend", "dask", "--scheduler",
-                           f"tcp://127.0.0.1:{port}", "--connect-timeout", "2", "--quiet"]) == 2
+    assert (
+        solve_cli.main(
+            [
+                "--game",
+                "y_game(board_size=3)",
+                "--backend",
+                "dask",
+                "--scheduler",
+                f"tcp://127.0.0.1:{port}",
+                "--connect-timeout",
+                "2",
+                "--quiet",
+            ]
+        )
+        == 2
+    )
     assert f"cannot reach the Dask scheduler at tcp://127.0.0.1:{port}" in capsys.readouterr().err
     assert time.monotonic() - start < 60
 
@@ -208,9 +274,14 @@ def test_dask_without_a_scheduler_starts_and_closes_its_own_cluster():
 
 def test_the_speedup_benchmark_checks_values_and_reports_ratios(capsys):
     from experiments import bench_solvers
+
     out = bench_solvers.parallel_speedup("flipway(board_size=4)", jobs=(1, 2), tt_log2=16)
     assert [(r["solver"], r["jobs"], r["table"]) for r in out["rows"]] == [
-        ("serial", 1, "private"), ("split", 1, "private"), ("split", 2, "private"), ("split", 2, "shared")]
+        ("serial", 1, "private"),
+        ("split", 1, "private"),
+        ("split", 2, "private"),
+        ("split", 2, "shared"),
+    ]
     assert all(r["agrees"] and r["value"] == -1 for r in out["rows"])
     assert all(r["ratio"] > 0 and r["cpu_ratio"] > 0 for r in out["rows"])
     assert len(out["rows"][2]["worker_cpu_seconds"]) <= 2
@@ -236,12 +307,26 @@ def _children(pid):
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_sigterm_ends_the_worker_processes_too(tmp_path):
     store = tmp_path / "t.jsonl"
-    cmd = [sys.executable, "-m", "solvers.solve", "--game", "defector_y(board_size=5,protocol=1)",
-           "--jobs", "2", "--split-depth", "2", "--records", str(store), "--tt-log2", "16", "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "solvers.solve",
+        "--game",
+        "defector_y(board_size=5,protocol=1)",
+        "--jobs",
+        "2",
+        "--split-depth",
+        "2",
+        "--records",
+        str(store),
+        "--tt-log2",
+        "16",
+        "--quiet",
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
-        while not (store.exists() and store.read_text().count("\n") >= 1):   # the workers are busy
+        while not (store.exists() and store.read_text().count("\n") >= 1):  # the workers are busy
             assert proc.poll() is None and time.monotonic() < deadline
             time.sleep(0.005)
         workers = _children(proc.pid)

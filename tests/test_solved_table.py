@@ -1,5 +1,6 @@
 """experiments.solved_table through its command line: its records go through the
 record store, so a rerun resumes, a second writer is refused and damage is reported."""
+
 from __future__ import annotations
 
 import os
@@ -13,8 +14,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def solved_table(*args):
-    return subprocess.run([sys.executable, "-m", "experiments.solved_table", *args], cwd=ROOT,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "experiments.solved_table", *args],
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_solved_table_resumes_and_tabulates(tmp_path):
@@ -50,11 +57,20 @@ def test_a_root_only_solve_does_not_claim_its_found_class_is_every_winning_openi
     """A solve without --openings proves the root with the first winning class it
     finds; the table must not show that class as all the winning first moves."""
     from experiments.solved_table import markdown
+
     base = dict(game_string="g", complete=True, symmetry_classes=5, nodes=10, seconds=1.0, commit="c")
     root_only = markdown([dict(base, value=1.0, winning_first_moves=["a6", "a1", "f1"], opening_values={})])
     assert "a6 a1 f1 (the root's proof; other openings not solved)" in root_only
-    every = markdown([dict(base, value=1.0, winning_first_moves=["a1", "b1"],
-                           opening_values={"a1": 1.0, "b1": 1.0, "c1": -1.0})])
+    every = markdown(
+        [
+            dict(
+                base,
+                value=1.0,
+                winning_first_moves=["a1", "b1"],
+                opening_values={"a1": 1.0, "b1": 1.0, "c1": -1.0},
+            )
+        ]
+    )
     assert "| a1 b1 |" in every
     lost = markdown([dict(base, value=-1.0, winning_first_moves=[], opening_values={})])
     assert "| none |" in lost

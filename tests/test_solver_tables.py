@@ -13,6 +13,7 @@ mid-game positions of side 5. The default scheme itself is checked against
 the generic engine (a plain search over the pyspiel API) in
 ``tests/test_solvers.py``, and against that engine here on the side-3 roots.
 """
+
 from __future__ import annotations
 
 import random
@@ -25,15 +26,20 @@ import games.flipway  # noqa: F401
 from solvers.alphabeta import Searcher
 from solvers.exhaustive import solve
 
-FLIP_VARIANTS = ([f"defector_y(board_size={{n}},protocol={p})" for p in (1, 122)]
-                 + [f"double_o_y(board_size={{n}},flip={f},protocol={p},win={w})"
-                    for f in ("all", "opponents", "friends") for p in (1, 122)
-                    for w in ("turn_start", "turn_end")]
-                 + ["flipway(board_size={n})", "flipway(board_size={n},pie=True)"])
+FLIP_VARIANTS = (
+    [f"defector_y(board_size={{n}},protocol={p})" for p in (1, 122)]
+    + [
+        f"double_o_y(board_size={{n}},flip={f},protocol={p},win={w})"
+        for f in ("all", "opponents", "friends")
+        for p in (1, 122)
+        for w in ("turn_start", "turn_end")
+    ]
+    + ["flipway(board_size={n})", "flipway(board_size={n},pie=True)"]
+)
 SCHEMES = ("size", "size4")
 
 
-def _reachable(game, limit: int = 10 ** 6):
+def _reachable(game, limit: int = 10**6):
     """Non-terminal positions reachable from the start, once each (by their string)."""
     seen, out, stack = set(), [], [game.new_core()]
     while stack and len(out) < limit:
@@ -54,8 +60,7 @@ def _reachable(game, limit: int = 10 ** 6):
 
 def _searcher(game, tt_log2: int, scheme: str) -> Searcher:
     core = game.new_core()
-    return Searcher(core, 0, game.min_utility(), game.max_utility(), True, tt_log2,
-                    tt_replace=scheme)
+    return Searcher(core, 0, game.min_utility(), game.max_utility(), True, tt_log2, tt_replace=scheme)
 
 
 def _values(searcher: Searcher, positions) -> list[float]:
@@ -126,8 +131,9 @@ def _random_positions(game, count: int, seed: int, lo: int = 6, hi: int = 11):
     return out
 
 
-@pytest.mark.parametrize("template", [FLIP_VARIANTS[1], FLIP_VARIANTS[4], FLIP_VARIANTS[9],
-                                      FLIP_VARIANTS[-1]])
+@pytest.mark.parametrize(
+    "template", [FLIP_VARIANTS[1], FLIP_VARIANTS[4], FLIP_VARIANTS[9], FLIP_VARIANTS[-1]]
+)
 def test_random_side_5_positions_keep_their_value(template):
     gs = template.format(n=5)
     game = pyspiel.load_game(gs)
@@ -162,8 +168,10 @@ def test_unknown_scheme_is_refused():
 
 def test_bench_compares_every_flip_variant(capsys):
     from experiments import bench_solvers
+
     assert bench_solvers.main(["--tt-compare", "--tt-size", "3", "--tt-log2", "10", "--json"]) == 0
     import json
+
     out = json.loads(capsys.readouterr().out)
     assert out["all_agree"] and len(out["rows"]) == len(FLIP_VARIANTS)
     assert [r["game"] for r in out["rows"]] == [t.format(n=3) for t in FLIP_VARIANTS]

@@ -1,5 +1,6 @@
 """Solvers: values checked against OpenSpiel's own minimax on its C++ games,
 against brute force on a synthetic chance game, and against known results."""
+
 from __future__ import annotations
 
 import io
@@ -29,6 +30,7 @@ def kernel_value(core, **kw):
 
 
 # -- against OpenSpiel on its C++ y -------------------------------------------
+
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_kernel_matches_openspiel_alpha_beta_on_cpp_y(n):
@@ -66,6 +68,7 @@ def test_generic_engine_matches_openspiel_midgame_tic_tac_toe():
 
 # -- known values -------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_plain_y_is_a_first_player_win(n):
     # Strategy stealing: an extra stone never hurts in Y and Y cannot draw.
@@ -97,8 +100,14 @@ def test_plain_y_small_opening_sets():
     assert sorted(r5["winning_first_moves"]) == ["b2", "b3", "c2"]
 
 
-@pytest.mark.parametrize("gs", ["y_game(board_size=5)", "defector_y(board_size=5,protocol=1)",
-                                "double_o_y(board_size=4,flip=friends,protocol=1,win=turn_end)"])
+@pytest.mark.parametrize(
+    "gs",
+    [
+        "y_game(board_size=5)",
+        "defector_y(board_size=5,protocol=1)",
+        "double_o_y(board_size=4,flip=friends,protocol=1,win=turn_end)",
+    ],
+)
 def test_winning_sets_are_closed_under_board_symmetries(gs):
     game = pyspiel.load_game(gs)
     board = game.new_core().board
@@ -112,9 +121,14 @@ def test_winning_sets_are_closed_under_board_symmetries(gs):
     assert r["symmetry_classes"] < plain["symmetry_classes"] == len(r["opening_values"])
 
 
-@pytest.mark.parametrize("gs", ["defector_y(board_size=4,protocol=122)",
-                                "double_o_y(board_size=4,flip=all,protocol=122,win=turn_start)",
-                                "double_o_y(board_size=4,flip=opponents,protocol=1,win=turn_end)"])
+@pytest.mark.parametrize(
+    "gs",
+    [
+        "defector_y(board_size=4,protocol=122)",
+        "double_o_y(board_size=4,flip=all,protocol=122,win=turn_start)",
+        "double_o_y(board_size=4,flip=opponents,protocol=1,win=turn_end)",
+    ],
+)
 def test_kernel_agrees_with_generic_engine_on_flip_games(gs):
     # Flip games have long runs of moves by one player (placements, then
     # flips): a search that negated every ply would disagree here.
@@ -123,9 +137,16 @@ def test_kernel_agrees_with_generic_engine_on_flip_games(gs):
     assert fast["value"] == slow["value"]
 
 
-@pytest.mark.parametrize("gs", ["y_game(board_size=5)", "defector_y(board_size=5,protocol=122)",
-                                "double_o_y(board_size=4,flip=all,protocol=1,win=turn_start)",
-                                "flipway(board_size=3)", "flipway(board_size=3,pie=True)"])
+@pytest.mark.parametrize(
+    "gs",
+    [
+        "y_game(board_size=5)",
+        "defector_y(board_size=5,protocol=122)",
+        "double_o_y(board_size=4,flip=all,protocol=1,win=turn_start)",
+        "flipway(board_size=3)",
+        "flipway(board_size=3,pie=True)",
+    ],
+)
 def test_proof_numbers_agree_with_alpha_beta(gs):
     pn, ab = solve(gs, method="dfpn", tt_log2=20), solve(gs, method="alphabeta", tt_log2=20)
     assert pn["method"] == "dfpn" and ab["method"] == "alphabeta"
@@ -157,10 +178,11 @@ def test_transposition_cutoffs_change_nodes_not_values(pattern):
             s.prescan = prescan
             results.append((s.value(core)[0], s.nodes))
         assert results[0][0] == results[1][0]
-    assert results[1][1] < results[0][1]     # on Y the cutoffs do save nodes
+    assert results[1][1] < results[0][1]  # on Y the cutoffs do save nodes
 
 
 # -- chance nodes and more players (synthetic game, brute force) ---------------
+
 
 def brute(state, root_player=0):
     """Expectimax / paranoid value by plain recursion (no pruning, no table)."""
@@ -228,11 +250,11 @@ def test_time_limit_stops_an_exact_solve():
 
 # -- bot and CLI ----------------------------------------------------------------
 
+
 def test_alphabeta_bot_wins_y4_as_first_player_against_random():
     game = pyspiel.load_game("y_game(board_size=4)")
     for seed in range(5):
-        bots = [AlphaBetaBot(game, 0, depth=20, seed=seed),
-                pyspiel.make_uniform_random_bot(1, seed)]
+        bots = [AlphaBetaBot(game, 0, depth=20, seed=seed), pyspiel.make_uniform_random_bot(1, seed)]
         assert pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[0] == 1.0
 
 
@@ -246,7 +268,7 @@ def test_alphabeta_bot_plays_a_won_position_perfectly():
     game = pyspiel.load_game("y_game(board_size=3)")
     bot = AlphaBetaBot(game, 1, depth=6, seed=7)
     state = game.new_initial_state()
-    state.apply_action(0)            # a corner: White wins from here
+    state.apply_action(0)  # a corner: White wins from here
     while not state.is_terminal():
         if state.current_player() == 1:
             state.apply_action(bot.step(state))
@@ -255,12 +277,18 @@ def test_alphabeta_bot_plays_a_won_position_perfectly():
     assert state.returns()[1] == 1.0
 
 
-@pytest.mark.parametrize("budget, match", [
-    (dict(time_limit=float("nan")), "time_limit"), (dict(time_limit=-1.0), "time_limit"),
-    (dict(time_limit=float("inf")), "time_limit"), (dict(depth=-2), "depth"),
-    (dict(), "depth, a time_limit"), (dict(depth=2, tt_log2=40), "tt_log2"),
-    (dict(depth=2, eval_playouts=0), "eval_playouts"),
-])
+@pytest.mark.parametrize(
+    "budget, match",
+    [
+        (dict(time_limit=float("nan")), "time_limit"),
+        (dict(time_limit=-1.0), "time_limit"),
+        (dict(time_limit=float("inf")), "time_limit"),
+        (dict(depth=-2), "depth"),
+        (dict(), "depth, a time_limit"),
+        (dict(depth=2, tt_log2=40), "tt_log2"),
+        (dict(depth=2, eval_playouts=0), "eval_playouts"),
+    ],
+)
 def test_alphabeta_bot_refuses_budgets_that_never_run_out(budget, match):
     with pytest.raises(ValueError, match=match):
         AlphaBetaBot(pyspiel.load_game("y_game(board_size=3)"), 0, **budget)

@@ -6,6 +6,7 @@ simultaneous game refused, a hidden-information game handed to UCT, an
 IndexError on 3- and 4-player tables) were per game. Two games a table at four
 simulations a move take a few seconds for all 42 rule sets.
 """
+
 import json
 import os
 
@@ -14,12 +15,21 @@ import pytest
 
 import games  # noqa: F401
 from agents import BotSpec, make_bot
-from analysis.tournament import (check_bots, load_game, main, make_tasks, playable_game_string,
-                                 run_tasks, search_kind)
+from analysis.tournament import (
+    check_bots,
+    load_game,
+    main,
+    make_tasks,
+    playable_game_string,
+    run_tasks,
+    search_kind,
+)
 
-CATALOGUE = sorted(f[:-5] for f in os.listdir(os.path.join(os.path.dirname(games.__file__),
-                                                           "ttt", "catalogue"))
-                   if f.endswith(".json"))
+CATALOGUE = sorted(
+    f[:-5]
+    for f in os.listdir(os.path.join(os.path.dirname(games.__file__), "ttt", "catalogue"))
+    if f.endswith(".json")
+)
 
 
 def test_catalogue_is_all_of_seed_004():
@@ -39,8 +49,11 @@ def test_every_catalogue_game_plays_a_tournament(name, tmp_path):
     for record in records:
         assert len(record["returns"]) == n
         assert sorted(set(record["players"])) == sorted(s.label for s in specs)
-        assert record["game"] == str(played) if played.get_type().short_name != "ttt" \
+        assert (
+            record["game"] == str(played)
+            if played.get_type().short_name != "ttt"
             else record["game"] == game_string
+        )
     original = load_game(game_string)
     simultaneous = original.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
     perfect = original.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
@@ -74,9 +87,24 @@ def test_mcts_plays_perfect_information_games():
 
 
 def test_cli_notes_the_wrapping(tmp_path, capsys):
-    assert main(["--game", "ttt(rules=PrisonerDilemma)", "--bot", "random", "--bot",
-                 "ismcts:simulations=4", "--games-per-pair", "2", "--out", str(tmp_path / "o.jsonl"),
-                 "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "--game",
+                "ttt(rules=PrisonerDilemma)",
+                "--bot",
+                "random",
+                "--bot",
+                "ismcts:simulations=4",
+                "--games-per-pair",
+                "2",
+                "--out",
+                str(tmp_path / "o.jsonl"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert "note: ttt(rules=PrisonerDilemma) has simultaneous moves" in err
     assert "turn_based_simultaneous_game(game=ttt(rules=PrisonerDilemma))" in err
@@ -84,8 +112,19 @@ def test_cli_notes_the_wrapping(tmp_path, capsys):
 
 def test_cli_refuses_mcts_on_a_simultaneous_game(tmp_path, capsys):
     with pytest.raises(SystemExit):
-        main(["--game", "ttt(rules=BoS)", "--bot", "random", "--bot", "mcts:simulations=4",
-              "--out", str(tmp_path / "o.jsonl"), "--no-progress"])
+        main(
+            [
+                "--game",
+                "ttt(rules=BoS)",
+                "--bot",
+                "random",
+                "--bot",
+                "mcts:simulations=4",
+                "--out",
+                str(tmp_path / "o.jsonl"),
+                "--no-progress",
+            ]
+        )
     assert "ismcts" in capsys.readouterr().err
 
 
@@ -94,8 +133,23 @@ def test_cli_refuses_mcts_on_a_simultaneous_game(tmp_path, capsys):
 
 def _solve(game_string, path):
     from cfr.__main__ import main as cfr_main
-    assert cfr_main(["--game", game_string, "--algorithm", "cfr+", "--iterations", "30",
-                     "--save", str(path), "--json"]) == 0
+
+    assert (
+        cfr_main(
+            [
+                "--game",
+                game_string,
+                "--algorithm",
+                "cfr+",
+                "--iterations",
+                "30",
+                "--save",
+                str(path),
+                "--json",
+            ]
+        )
+        == 0
+    )
     return json.loads(path.read_text())
 
 
@@ -132,8 +186,9 @@ def test_a_cfr_policy_plays_either_form_of_its_game(name, tmp_path):
         for state in states:
             got = dict(wrapped_bots[state.current_player()].get_policy(state))
             want = dict(on_plain["policy"][state.information_state_string(state.current_player())])
-            assert got == pytest.approx({int(a): p for a, p in want.items()}
-                                        if isinstance(want, dict) else want, abs=2e-3)
+            assert got == pytest.approx(
+                {int(a): p for a, p in want.items()} if isinstance(want, dict) else want, abs=2e-3
+            )
         assert all(b.misses == 0 for b in wrapped_bots)
     # the plain form's state at the first round, seen by the bot of each file
     game = load_game(plain)
@@ -155,5 +210,9 @@ def test_a_policy_of_another_game_is_still_refused(tmp_path):
     with pytest.raises(ValueError, match="policy file was solved for"):
         make_bot("cfr", "ttt(rules=BoS)", 0, policy=str(tmp_path / "sh.json"))
     with pytest.raises(ValueError, match="cannot play"):
-        make_tasks("ttt(rules=BoS)", [BotSpec.make("random"),
-                                      BotSpec.make("cfr", policy=str(tmp_path / "sh.json"))], 2, 0)
+        make_tasks(
+            "ttt(rules=BoS)",
+            [BotSpec.make("random"), BotSpec.make("cfr", policy=str(tmp_path / "sh.json"))],
+            2,
+            0,
+        )

@@ -42,43 +42,103 @@ def cloaked_round_board_sets():
     adj = {"circle": {"move": "adjacent"}}
     four = {"black": 3, "white": 3, "pink": 3, "yellow": 3}
     return [
-        parse("m-b2-sim-place-hides", boards=2, reserves={"black": 5, "white": 5},
-              phases=[dict(SIM, cloaked=ALL_SQ3)]),
-        parse("m-b3-single-then-seq-area", boards=3, board=dict(SQ2), reserves={"black": 4, "white": 4},
-              turn_checks=["first-2-wins-no-diagonal"], stalemate="least-area-wins",
-              phases=[dict(SINGLE, cloaked=ALL_SQ2), {"cloaked": ALL_SQ2[:2], "pass": True}]),
-        parse("m-b2-sim-move-hides", boards=2, board=dict(SQ2), reserves={"black": 2, "white": 2},
-              shapes=adj, move_limit=18, turn_checks=["first-2-wins-no-diagonal"], stalemate="most-pieces-wins",
-              phases=[dict(SIM, cloaked=ALL_SQ2, movement="placement-only"), dict(SIM, cloaked=ALL_SQ2[1:])]),
-        parse("m-b2-sim-exit-locks-move", boards=2, reserves={"black": 3, "white": 3}, shapes=adj,
-              move_limit=20, board=dict(SQ3, exit_locked=[{"at": [[1, 1, 1]], "players": [2]}],
-                                        exclusive=[{"at": [[3, 3, 1]], "players": [1]}]),
-              phases=[dict(SIM, cloaked=ALL_SQ3, **{"pass": True})]),
+        parse(
+            "m-b2-sim-place-hides",
+            boards=2,
+            reserves={"black": 5, "white": 5},
+            phases=[dict(SIM, cloaked=ALL_SQ3)],
+        ),
+        parse(
+            "m-b3-single-then-seq-area",
+            boards=3,
+            board=dict(SQ2),
+            reserves={"black": 4, "white": 4},
+            turn_checks=["first-2-wins-no-diagonal"],
+            stalemate="least-area-wins",
+            phases=[dict(SINGLE, cloaked=ALL_SQ2), {"cloaked": ALL_SQ2[:2], "pass": True}],
+        ),
+        parse(
+            "m-b2-sim-move-hides",
+            boards=2,
+            board=dict(SQ2),
+            reserves={"black": 2, "white": 2},
+            shapes=adj,
+            move_limit=18,
+            turn_checks=["first-2-wins-no-diagonal"],
+            stalemate="most-pieces-wins",
+            phases=[dict(SIM, cloaked=ALL_SQ2, movement="placement-only"), dict(SIM, cloaked=ALL_SQ2[1:])],
+        ),
+        parse(
+            "m-b2-sim-exit-locks-move",
+            boards=2,
+            reserves={"black": 3, "white": 3},
+            shapes=adj,
+            move_limit=20,
+            board=dict(
+                SQ3,
+                exit_locked=[{"at": [[1, 1, 1]], "players": [2]}],
+                exclusive=[{"at": [[3, 3, 1]], "players": [1]}],
+            ),
+            phases=[dict(SIM, cloaked=ALL_SQ3, **{"pass": True})],
+        ),
         # shared colours: a seat can move pieces it did not place, so "every
         # piece they can move" matters (decided boards, exit locks)
-        parse("m-b2-sim-shared-move-locks", boards=2, colours="shared", board=dict(SQ2, exit_locked=[
-                  {"at": [[1, 1, 1]], "players": [2]}]), reserves={"black": 3}, shapes=adj, move_limit=24,
-              turn_checks=["first-2-wins-no-diagonal"], stalemate="most-pieces-wins",
-              phases=[dict(SIM, cloaked=ALL_SQ2, **{"pass": True})]),
-        parse("m-b2-sim-obscures-chaos", boards=2, cloaking="obscures", players="2-vs-chaos",
-              board=dict(SQ2), reserves={"black": 2, "white": 2, "pink": 2},
-              turn_checks=["first-2-wins-no-diagonal"], stalemate="more-pieces-than-chaos-wins",
-              phases=[dict(SIM, cloaked=ALL_SQ2, **{"pass": True})]),
-        parse("m-b2-sim-overachievers-4p", boards=2, players="4", reserves=four,
-              board={"kind": "squares", "size": [3, 2, 1]}, overachievers_disqualified=True,
-              turn_checks=["first-2-wins-no-diagonal"], stalemate="most-pieces-wins",
-              phases=[dict(SIM, cloaked=[[x, 1, 1] for x in (1, 2, 3)], **{"pass": True})]),
-        parse("m-b3-stacks-blotto-rounds", boards=3, board={"kind": "stacks", "size": [2, 1, 3]},
-              reserves={"black": 9, "white": 9}, stalemate="most-pieces-wins", turn_checks=[],
-              phases=[dict(SIM, cloaked=[[x, 1, z] for x in (1, 2) for z in (1, 2, 3)])]),
+        parse(
+            "m-b2-sim-shared-move-locks",
+            boards=2,
+            colours="shared",
+            board=dict(SQ2, exit_locked=[{"at": [[1, 1, 1]], "players": [2]}]),
+            reserves={"black": 3},
+            shapes=adj,
+            move_limit=24,
+            turn_checks=["first-2-wins-no-diagonal"],
+            stalemate="most-pieces-wins",
+            phases=[dict(SIM, cloaked=ALL_SQ2, **{"pass": True})],
+        ),
+        parse(
+            "m-b2-sim-obscures-chaos",
+            boards=2,
+            cloaking="obscures",
+            players="2-vs-chaos",
+            board=dict(SQ2),
+            reserves={"black": 2, "white": 2, "pink": 2},
+            turn_checks=["first-2-wins-no-diagonal"],
+            stalemate="more-pieces-than-chaos-wins",
+            phases=[dict(SIM, cloaked=ALL_SQ2, **{"pass": True})],
+        ),
+        parse(
+            "m-b2-sim-overachievers-4p",
+            boards=2,
+            players="4",
+            reserves=four,
+            board={"kind": "squares", "size": [3, 2, 1]},
+            overachievers_disqualified=True,
+            turn_checks=["first-2-wins-no-diagonal"],
+            stalemate="most-pieces-wins",
+            phases=[dict(SIM, cloaked=[[x, 1, 1] for x in (1, 2, 3)], **{"pass": True})],
+        ),
+        parse(
+            "m-b3-stacks-blotto-rounds",
+            boards=3,
+            board={"kind": "stacks", "size": [2, 1, 3]},
+            reserves={"black": 9, "white": 9},
+            stalemate="most-pieces-wins",
+            turn_checks=[],
+            phases=[dict(SIM, cloaked=[[x, 1, z] for x in (1, 2) for z in (1, 2, 3)])],
+        ),
     ]
 
 
 CASES = cloaked_round_board_sets()
 # the sets whose random games decide a board in a round and play on (in the
 # others a round's line ends the game at once, e.g. by leaving a seat no move)
-ROUND_DECIDES = {"m-b2-sim-place-hides", "m-b2-sim-shared-move-locks", "m-b2-sim-exit-locks-move", "m-b2-sim-obscures-chaos",
-                 "m-b2-sim-overachievers-4p"}
+ROUND_DECIDES = {
+    "m-b2-sim-place-hides",
+    "m-b2-sim-shared-move-locks",
+    "m-b2-sim-exit-locks-move",
+    "m-b2-sim-obscures-chaos",
+    "m-b2-sim-overachievers-4p",
+}
 
 
 def play_against_reference(rs, games_, seed):
@@ -121,6 +181,7 @@ def test_random_sim_test_with_serialisation(rs):
 
 # -- overachievers: per round on one board, per game on several --------------
 
+
 def test_overachievers_in_rounds_on_several_boards_act_on_the_whole_game():
     """Two 2x1 boards, 4 players, first-2-wins, one round: black completes a
     line on board 1 and white on board 2 in the same round. On one board
@@ -128,14 +189,22 @@ def test_overachievers_in_rounds_on_several_boards_act_on_the_whole_game():
     decides boards, so both boards are decided (black's, white's), the game
     ends with black and white on one board each, and as the game's winners
     they are disqualified: pink and yellow (no board) win together."""
-    rs = parse("oa-rounds", boards=2, players="4", cloaking="none", overachievers_disqualified=True,
-               board={"kind": "squares", "size": [2, 1, 1]}, turn_checks=["first-2-wins"],
-               reserves={"black": 2, "white": 2, "pink": 1, "yellow": 1}, stalemate="most-pieces-wins",
-               phases=[dict(SIM, **{"pass": True})])
+    rs = parse(
+        "oa-rounds",
+        boards=2,
+        players="4",
+        cloaking="none",
+        overachievers_disqualified=True,
+        board={"kind": "squares", "size": [2, 1, 1]},
+        turn_checks=["first-2-wins"],
+        reserves={"black": 2, "white": 2, "pink": 1, "yellow": 1},
+        stalemate="most-pieces-wins",
+        phases=[dict(SIM, **{"pass": True})],
+    )
     core = make_core(rs)
     ref = CloakedSimRefState(rs)
     # targets: board 1 is x = 0, 1; board 2 is x = 2, 3 (side by side)
-    pass_id = max(core.player_legal_action_list(0))          # the pass is the highest plan id
+    pass_id = max(core.player_legal_action_list(0))  # the pass is the highest plan id
     assert pass_id == ref.a_pass
     for plans in ([0, 2, pass_id, pass_id], [1, 3, pass_id, pass_id]):
         for a in plans:
@@ -149,14 +218,23 @@ def test_overachievers_in_rounds_on_several_boards_act_on_the_whole_game():
 
 # -- shapes: the shape measures per board -------------------------------------
 
+
 def test_a_shape_measure_is_scored_per_board_against_the_shapes_reference():
     """most-triangles-wins on two 2x2 boards: each board goes to the side with
     more triangles on it, then most boards wins (games played at random
     against ShapeRefState, which scores shapes from its own shape map)."""
     shapes = {"circle": {"move": "stationary"}, "triangle": {"move": "stationary"}}
-    rs = rules.parse({"name": "tri-boards", "board": {"kind": "squares", "size": [2, 2, 1]}, "boards": 2,
-                      "turn_checks": [], "stalemate": "most-triangles-wins", "shapes": shapes,
-                      "reserves": {"black": {"circle": 1, "triangle": 3}, "white": {"circle": 3, "triangle": 1}}})
+    rs = rules.parse(
+        {
+            "name": "tri-boards",
+            "board": {"kind": "squares", "size": [2, 2, 1]},
+            "boards": 2,
+            "turn_checks": [],
+            "stalemate": "most-triangles-wins",
+            "shapes": shapes,
+            "reserves": {"black": {"circle": 1, "triangle": 3}, "white": {"circle": 3, "triangle": 1}},
+        }
+    )
     rng = random.Random(5)
     outcomes = set()
     for g in range(60):
@@ -173,8 +251,13 @@ def test_a_shape_measure_is_scored_per_board_against_the_shapes_reference():
         assert got == [[float(v) for v in ref.decided[b]] for b in range(2)], (g, core.to_string())
         for b in range(2):
             assert core.board_side_scores(b) == [
-                sum(1 for c, col in ref.board.items() if ref.board_of(c) == b and col == side
-                    and ref.shape[c] == "triangle") for side in (0, 1)], (g, b, core.to_string())
+                sum(
+                    1
+                    for c, col in ref.board.items()
+                    if ref.board_of(c) == b and col == side and ref.shape[c] == "triangle"
+                )
+                for side in (0, 1)
+            ], (g, b, core.to_string())
         outcomes.add(tuple(core.returns_list()))
     # black's 3 triangles against white's 1: black wins both boards, or each
     # side one (a draw); both are reached, so the per-board score decides

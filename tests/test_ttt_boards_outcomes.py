@@ -12,6 +12,7 @@ move by move with the slow reference model (tests/ttt_reference.py: the
 plain, simultaneous or cloaked model as the rule set needs), including the
 ending, Chaos's outcome, every board's result and who is disqualified, and
 run through ``pyspiel.random_sim_test`` with serialisation."""
+
 import json
 import random
 
@@ -41,23 +42,35 @@ def play(core, actions):
 
 # -- validation: the refusals are lifted, the others stay ---------------------
 
+
 def test_several_boards_accept_every_outcome_rule_and_simultaneous_phases():
     for stalemate in rules.STALEMATES:
         players = "2-vs-chaos" if "chaos" in stalemate else "2"
         reserves = {"black": 2, "white": 2, "pink": 2} if players != "2" else {"black": 2, "white": 2}
         extra = {}
         counted = [sh for sh, plural in SHAPE_PLURALS.items() if plural in stalemate and sh != "circle"]
-        if counted:          # the merge with ttt-shapes: a shape measure needs its shape in play
+        if counted:  # the merge with ttt-shapes: a shape measure needs its shape in play
             extra["shapes"] = {"circle": {"move": "stationary"}, counted[0]: {"move": "stationary"}}
             reserves = {col: {"circle": 1, counted[0]: 1} for col in reserves}
-        assert parse(boards=2, stalemate=stalemate, players=players, reserves=reserves,
-                     **extra).record["boards"] == 2
-    parse(boards=3, players="4", overachievers_disqualified=True, stalemate="most-pieces-wins",
-          board={"kind": "squares", "size": [2, 2, 1]},
-          reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1})
+        assert (
+            parse(boards=2, stalemate=stalemate, players=players, reserves=reserves, **extra).record["boards"]
+            == 2
+        )
+    parse(
+        boards=3,
+        players="4",
+        overachievers_disqualified=True,
+        stalemate="most-pieces-wins",
+        board={"kind": "squares", "size": [2, 2, 1]},
+        reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
+    )
     parse(boards=2, chaos_wins_if_more_than={"circle": 3}, reserves={"black": 2, "white": 2})
-    parse(boards=2, players="partners", stalemate="most-pieces-wins",
-          reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1})
+    parse(
+        boards=2,
+        players="partners",
+        stalemate="most-pieces-wins",
+        reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
+    )
     parse(boards=2, phases=[{"order": "simultaneous"}], reserves={"black": 2, "white": 2})
     parse(boards=3, phases=[{"order": "single"}, {}], reserves={"black": 2, "white": 2})
 
@@ -67,26 +80,41 @@ def test_refusals_that_are_not_about_boards_stay_listed_together():
     several boards they act on the whole game), so only the vs-Chaos refusal
     is left of this rule set's problems, and nothing names the boards."""
     with pytest.raises(rules.RuleSetError) as info:
-        parse(boards=2, players="4", overachievers_disqualified=True, phases=[{"order": "simultaneous"}],
-              stalemate="more-pieces-than-chaos-wins",
-              reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1})
+        parse(
+            boards=2,
+            players="4",
+            overachievers_disqualified=True,
+            phases=[{"order": "simultaneous"}],
+            stalemate="more-pieces-than-chaos-wins",
+            reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
+        )
     problems = info.value.problems
     assert not any(p.startswith("overachievers_disqualified") for p in problems)
-    assert any(p.startswith("stalemate: 'more-pieces-than-chaos-wins' compares each player with Chaos")
-               for p in problems)
+    assert any(
+        p.startswith("stalemate: 'more-pieces-than-chaos-wins' compares each player with Chaos")
+        for p in problems
+    )
     assert not any(p.startswith("boards") for p in problems)
     # ttt-captures: stationary shapes play in rounds (on several boards too); ttt-rounds: moving ones too
-    parse(boards=2, phases=[{"order": "simultaneous"}],
-          shapes={"circle": {"move": "stationary"}, "triangle": {"move": "stationary"}},
-          reserves={"black": {"circle": 1, "triangle": 1}, "white": {"circle": 1, "triangle": 1}})
-    parse(boards=2, phases=[{"order": "simultaneous"}], move_limit=9,
-          shapes={"circle": {"move": "stationary"}, "triangle": {"move": "adjacent"}},
-          reserves={"black": {"circle": 1, "triangle": 1}, "white": {"circle": 1, "triangle": 1}})
+    parse(
+        boards=2,
+        phases=[{"order": "simultaneous"}],
+        shapes={"circle": {"move": "stationary"}, "triangle": {"move": "stationary"}},
+        reserves={"black": {"circle": 1, "triangle": 1}, "white": {"circle": 1, "triangle": 1}},
+    )
+    parse(
+        boards=2,
+        phases=[{"order": "simultaneous"}],
+        move_limit=9,
+        shapes={"circle": {"move": "stationary"}, "triangle": {"move": "adjacent"}},
+        reserves={"black": {"circle": 1, "triangle": 1}, "white": {"circle": 1, "triangle": 1}},
+    )
 
 
 # -- several boards x outcome rules: hand-computed ----------------------------
 # Two boards of 3x1x1 lie side by side: board 1 is targets 0..2, board 2 is
 # targets 3..5 (docs/rules/ttt.md, "Boards").
+
 
 def test_area_is_counted_per_board_then_most_boards_wins():
     # board 1: B . W  -> the empty middle touches both: black 2, white 2 (a drawn board)
@@ -95,7 +123,7 @@ def test_area_is_counted_per_board_then_most_boards_wins():
     play(c, [0, 2, 3, 4])
     assert c.terminal() and c.ending() == "stalemate"
     assert [c.board_side_scores(0), c.board_side_scores(1)] == [[2, 2], [1, 2]]
-    assert c.side_scores() == [3, 4]               # the whole game's area, for comparison
+    assert c.side_scores() == [3, 4]  # the whole game's area, for comparison
     assert c.board_results() == [[0, 0], [-1, 1]]
     assert c.returns_list() == [-1.0, 1.0]
     with pytest.raises(ValueError):
@@ -125,9 +153,13 @@ def test_pieces_against_chaos_per_board():
     # 2 boards of 2x1: board 1 targets 0, 1; board 2 targets 2, 3.
     # black b1, white b2, Chaos (pink) b1, black b2: board 1 black 1 = Chaos 1
     # (equal: a draw), white 0 < 1 (loses); board 2 black 1 > 0, white 1 > 0.
-    rs = parse(boards=2, players="2-vs-chaos", board={"kind": "squares", "size": [2, 1, 1]},
-               stalemate="more-pieces-than-chaos-wins-fewer-loses",
-               reserves={"black": 2, "white": 1, "pink": 1})
+    rs = parse(
+        boards=2,
+        players="2-vs-chaos",
+        board={"kind": "squares", "size": [2, 1, 1]},
+        stalemate="more-pieces-than-chaos-wins-fewer-loses",
+        reserves={"black": 2, "white": 1, "pink": 1},
+    )
     c = make_core(rs)
     play(c, [0, 2])
     assert c.player() == -1
@@ -135,14 +167,19 @@ def test_pieces_against_chaos_per_board():
     assert c.terminal()
     assert [c.board_side_scores(0), c.board_side_scores(1)] == [[1, 0, 1], [1, 1, 0]]
     assert c.board_results() == [[0, -1], [1, 1]]
-    assert c.returns_list() == [0.0, 0.0] and c.chaos_outcome() == 0.0   # 1 board each, unlike boards
+    assert c.returns_list() == [0.0, 0.0] and c.chaos_outcome() == 0.0  # 1 board each, unlike boards
 
 
 def test_every_player_losing_every_board_to_chaos_is_a_chaos_win():
-    rs = parse(boards=2, players="2-vs-chaos", board={"kind": "squares", "size": [1, 1, 1]},
-               stalemate="more-pieces-than-chaos-wins", reserves={"pink": 2},
-               phases=[{"locked_players": [1, 2]}])
-    c = make_core(rs)              # only Chaos plays: it places on both boards
+    rs = parse(
+        boards=2,
+        players="2-vs-chaos",
+        board={"kind": "squares", "size": [1, 1, 1]},
+        stalemate="more-pieces-than-chaos-wins",
+        reserves={"pink": 2},
+        phases=[{"locked_players": [1, 2]}],
+    )
+    c = make_core(rs)  # only Chaos plays: it places on both boards
     assert c.player() == -1
     while not c.terminal():
         c.apply_action(c.chance_outcome_list()[0][0])
@@ -155,17 +192,31 @@ def test_chaos_threshold_counts_the_pieces_of_every_board():
     # the game although no board holds more than 2.
     board = {"kind": "squares", "size": [2, 1, 1]}
     for limit, returns, chaos in ((3, [-1.0, -1.0], 1.0), (4, [0.0, 0.0], 0.0)):
-        c = make_core(parse(boards=2, board=board, stalemate="most-pieces-wins",
-                            chaos_wins_if_more_than={"circle": limit}, reserves={"black": 2, "white": 2}))
-        play(c, [0, 2, 1, 3])          # board 1 black 2, board 2 white 2
+        c = make_core(
+            parse(
+                boards=2,
+                board=board,
+                stalemate="most-pieces-wins",
+                chaos_wins_if_more_than={"circle": limit},
+                reserves={"black": 2, "white": 2},
+            )
+        )
+        play(c, [0, 2, 1, 3])  # board 1 black 2, board 2 white 2
         assert c.terminal() and c.ending() == "stalemate"
         assert c.board_results() == [[1, -1], [-1, 1]]
         assert c.returns_list() == returns and c.chaos_outcome() == chaos
 
 
 def test_a_turn_check_deciding_the_last_board_decides_alone():
-    c = make_core(parse(boards=2, board={"kind": "squares", "size": [2, 1, 1]}, turn_checks=["first-2-wins"],
-                        chaos_wins_if_more_than={"circle": 1}, reserves={"black": 2, "white": 2}))
+    c = make_core(
+        parse(
+            boards=2,
+            board={"kind": "squares", "size": [2, 1, 1]},
+            turn_checks=["first-2-wins"],
+            chaos_wins_if_more_than={"circle": 1},
+            reserves={"black": 2, "white": 2},
+        )
+    )
     play(c, [0, 2, 1, 3])
     assert c.ending() == "turn check" and c.board_results() == [[1, -1], [-1, 1]]
     assert c.returns_list() == [0.0, 0.0]
@@ -175,8 +226,14 @@ def test_overachievers_make_most_boards_second_most_boards():
     # 4 players, 3 boards of 1x1: black, white and pink each win a board
     # (most pieces), yellow none: the three are disqualified and yellow, with
     # the most boards among the rest, wins.
-    rs = parse(boards=3, players="4", overachievers_disqualified=True, stalemate="most-pieces-wins",
-               board={"kind": "squares", "size": [1, 1, 1]}, reserves={"black": 1, "white": 1, "pink": 1})
+    rs = parse(
+        boards=3,
+        players="4",
+        overachievers_disqualified=True,
+        stalemate="most-pieces-wins",
+        board={"kind": "squares", "size": [1, 1, 1]},
+        reserves={"black": 1, "white": 1, "pink": 1},
+    )
     c = play(make_core(rs), [0, 1, 2])
     assert c.terminal()
     assert c.board_results() == [[1, -1, -1, -1], [-1, 1, -1, -1], [-1, -1, 1, -1]]
@@ -185,8 +242,14 @@ def test_overachievers_make_most_boards_second_most_boards():
 
 
 def test_overachievers_when_everyone_wins_every_board_chaos_wins():
-    rs = parse(boards=2, players="4", overachievers_disqualified=True, stalemate="all-win",
-               board={"kind": "squares", "size": [1, 1, 1]}, reserves={"black": 1, "white": 1})
+    rs = parse(
+        boards=2,
+        players="4",
+        overachievers_disqualified=True,
+        stalemate="all-win",
+        board={"kind": "squares", "size": [1, 1, 1]},
+        reserves={"black": 1, "white": 1},
+    )
     c = play(make_core(rs), [0, 1])
     assert c.terminal() and c.board_results() == [[1, 1, 1, 1], [1, 1, 1, 1]]
     assert c.disqualified_players() == [0, 1, 2, 3]
@@ -197,9 +260,13 @@ def test_partners_with_assigned_colours_count_both_colours_per_board():
     # 2 boards of 1x2: board 1 targets 0 (y=1) and 2 (y=2), board 2 targets 1 and 3.
     # black b1, white b2, pink (black's partner) b1, yellow b2 -> board 1: 2-0 for
     # black+pink, board 2: 2-0 for white+yellow: one board each, a draw.
-    rs = parse(boards=2, players="partners", stalemate="most-pieces-wins",
-               board={"kind": "squares", "size": [1, 2, 1]},
-               reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1})
+    rs = parse(
+        boards=2,
+        players="partners",
+        stalemate="most-pieces-wins",
+        board={"kind": "squares", "size": [1, 2, 1]},
+        reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
+    )
     c = play(make_core(rs), [0, 1, 2, 3])
     assert c.board_results() == [[1, -1, 1, -1], [-1, 1, -1, 1]]
     assert c.returns_list() == [0.0] * 4
@@ -207,38 +274,55 @@ def test_partners_with_assigned_colours_count_both_colours_per_board():
 
 # -- several boards x simultaneous phases: hand-played rounds ------------------
 
+
 def test_one_round_decides_two_boards_at_once():
-    c = make_core(parse(boards=2, turn_checks=["first-2-wins"], reserves={"black": 3, "white": 3},
-                        phases=[{"order": "simultaneous"}]))
-    play(c, [0, 3])               # round 1: black on board 1, white on board 2
+    c = make_core(
+        parse(
+            boards=2,
+            turn_checks=["first-2-wins"],
+            reserves={"black": 3, "white": 3},
+            phases=[{"order": "simultaneous"}],
+        )
+    )
+    play(c, [0, 3])  # round 1: black on board 1, white on board 2
     assert c.board_results() == [None, None]
-    play(c, [1, 4])               # round 2: each completes two on its own board
+    play(c, [1, 4])  # round 2: each completes two on its own board
     assert c.terminal() and c.ending() == "turn check"
     assert c.board_results() == [[1, -1], [-1, 1]] and c.returns_list() == [0.0, 0.0]
 
 
 def test_a_collision_on_one_board_while_another_is_decided():
-    rs = parse(boards=2, players="3", turn_checks=["first-2-wins"],
-               reserves={"black": 3, "white": 3, "pink": 3}, phases=[{"order": "simultaneous"}])
-    c = play(make_core(rs), [0, 3, 5])        # round 1
-    play(c, [1, 4, 4])                        # round 2: black completes board 1; white and pink collide
+    rs = parse(
+        boards=2,
+        players="3",
+        turn_checks=["first-2-wins"],
+        reserves={"black": 3, "white": 3, "pink": 3},
+        phases=[{"order": "simultaneous"}],
+    )
+    c = play(make_core(rs), [0, 3, 5])  # round 1
+    play(c, [1, 4, 4])  # round 2: black completes board 1; white and pink collide
     assert not c.terminal()
     assert c.board_results() == [[1, -1, -1], None]
-    assert c.cells()[:3] == [1, 1, -1]        # board 1 locked: its empty space shows locked
-    assert c.cells()[3:6] == [2, 0, 3]        # both colliding pieces destroyed
-    assert c.reserves() == {"black": 1, "white": 1, "pink": 1}    # destroyed pieces stay spent
-    assert c.legal_action_list() == [4]       # only board 2's free space
-    play(c, [4, 4, 4])                        # three-way collision; every reserve is empty now
+    assert c.cells()[:3] == [1, 1, -1]  # board 1 locked: its empty space shows locked
+    assert c.cells()[3:6] == [2, 0, 3]  # both colliding pieces destroyed
+    assert c.reserves() == {"black": 1, "white": 1, "pink": 1}  # destroyed pieces stay spent
+    assert c.legal_action_list() == [4]  # only board 2's free space
+    play(c, [4, 4, 4])  # three-way collision; every reserve is empty now
     assert c.terminal() and c.ending() == "stalemate"
     assert c.board_results() == [[1, -1, -1], [0, 0, 0]]
     assert c.returns_list() == [1.0, -1.0, -1.0]
 
 
 def test_lines_of_several_sides_on_one_board_in_one_round_draw_that_board_only():
-    rs = parse(boards=2, board={"kind": "squares", "size": [4, 1, 1]}, turn_checks=["first-2-wins"],
-               reserves={"black": 3, "white": 3}, phases=[{"order": "simultaneous"}])
-    c = play(make_core(rs), [0, 3])           # board 1: B . . W
-    play(c, [1, 2])                           # B B W W: both complete two in the same round
+    rs = parse(
+        boards=2,
+        board={"kind": "squares", "size": [4, 1, 1]},
+        turn_checks=["first-2-wins"],
+        reserves={"black": 3, "white": 3},
+        phases=[{"order": "simultaneous"}],
+    )
+    c = play(make_core(rs), [0, 3])  # board 1: B . . W
+    play(c, [1, 2])  # B B W W: both complete two in the same round
     assert not c.terminal() and c.board_results() == [[0, 0], None]
     assert c.legal_action_list() == [4, 5, 6, 7]
 
@@ -246,10 +330,14 @@ def test_lines_of_several_sides_on_one_board_in_one_round_draw_that_board_only()
 def test_a_board_decided_in_a_round_locks_at_its_end_and_the_round_lands_everywhere():
     # Plans are made on the board of the round's start: a piece sent to a
     # board that the same round decides still lands there.
-    rs = parse(boards=2, turn_checks=["first-2-wins"], reserves={"black": 3, "white": 3},
-               phases=[{"order": "simultaneous"}])
-    c = play(make_core(rs), [0, 5])           # black b1 (1,1); white b2 (3,1)
-    play(c, [1, 2])                           # black completes b1 while white lands on b1 too
+    rs = parse(
+        boards=2,
+        turn_checks=["first-2-wins"],
+        reserves={"black": 3, "white": 3},
+        phases=[{"order": "simultaneous"}],
+    )
+    c = play(make_core(rs), [0, 5])  # black b1 (1,1); white b2 (3,1)
+    play(c, [1, 2])  # black completes b1 while white lands on b1 too
     assert c.board_results() == [[1, -1], None]
     assert c.cells()[:3] == [1, 1, 2]
     assert sorted(c.legal_action_list()) == [3, 4]
@@ -273,104 +361,349 @@ def combination_sets():
     sq2 = {"kind": "squares", "size": [2, 2, 1]}
     sq3 = {"kind": "squares", "size": [3, 3, 1]}
     # several boards x outcome rules
-    _add(out, "b2-least-area-chaos-exclusive", RefState, boards=2, players="2-vs-chaos",
-         board=dict(sq2, exclusive=[{"at": [[1, 1, 1]], "players": [1]}, {"at": [[1, 2, 1]], "players": [2]},
-                                    {"at": [[2, 1, 1], [2, 2, 1]], "players": ["chaos"]}]),
-         reserves={"black": 1, "white": 1, "pink": 1}, stalemate="least-area-wins",
-         phases=[{"locked_players": ["chaos"]}, {"locked_players": [1, 2]}])
-    _add(out, "b2-most-area-move", RefState, boards=2, board=sq3, reserves={"black": 3, "white": 3},
-         shapes={"circle": {"move": "adjacent-orthogonal"}}, move_limit=24, stalemate="most-area-wins",
-         turn_checks=["first-3-wins"])
-    _add(out, "b3-2-in-a-row-3p", RefState, boards=3, players="3", board={"kind": "squares", "size": [2, 2, 1]},
-         reserves={"black": 4, "white": 4, "pink": 4}, stalemate="most-2-in-a-row-wins")
-    _add(out, "b2-least-circles-loses-stacks", RefState, boards=2, board={"kind": "stacks", "size": [2, 1, 3]},
-         reserves={"black": 5, "white": 5}, stalemate="least-circles-loses", phases=[{"pass": True}])
-    _add(out, "b2-vs-chaos-move", RefState, boards=2, players="2-vs-chaos", board=sq2,
-         reserves={"black": 2, "white": 2, "pink": 2}, shapes={"circle": {"move": "adjacent"}}, move_limit=20,
-         stalemate="more-pieces-than-chaos-wins-fewer-loses", turn_checks=["first-2-wins-no-diagonal"])
-    _add(out, "b3-fewer-than-chaos-3p", RefState, boards=3, players="3-vs-chaos",
-         board={"kind": "squares", "size": [2, 1, 1]}, reserves={"black": 2, "white": 2, "pink": 2, "yellow": 3},
-         stalemate="fewer-pieces-than-chaos-loses", phases=[{"pass": True}])
-    _add(out, "b2-chaos-threshold", RefState, boards=2, board=sq2, reserves={"black": 4, "white": 4},
-         stalemate="most-pieces-wins", chaos_wins_if_more_than={"circle": 5}, phases=[{"pass": True}],
-         turn_checks=["first-2-wins-no-diagonal"])
-    _add(out, "b3-overachievers-4p", RefState, boards=3, players="4", overachievers_disqualified=True,
-         board={"kind": "squares", "size": [2, 1, 1]}, reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2},
-         stalemate="most-pieces-wins", turn_checks=["first-2-wins"], phases=[{"pass": True}])
-    _add(out, "b2-overachievers-least-row", RefState, boards=2, players="4", overachievers_disqualified=True,
-         board=sq2, reserves={"black": 2, "white": 2, "pink": 2, "yellow": 1},
-         stalemate="least-in-a-row-loses")
-    _add(out, "b2-partners-assigned-pieces", RefState, boards=2, players="partners", board=sq2,
-         reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2}, stalemate="most-pieces-wins",
-         phases=[{"pass": True}])
+    _add(
+        out,
+        "b2-least-area-chaos-exclusive",
+        RefState,
+        boards=2,
+        players="2-vs-chaos",
+        board=dict(
+            sq2,
+            exclusive=[
+                {"at": [[1, 1, 1]], "players": [1]},
+                {"at": [[1, 2, 1]], "players": [2]},
+                {"at": [[2, 1, 1], [2, 2, 1]], "players": ["chaos"]},
+            ],
+        ),
+        reserves={"black": 1, "white": 1, "pink": 1},
+        stalemate="least-area-wins",
+        phases=[{"locked_players": ["chaos"]}, {"locked_players": [1, 2]}],
+    )
+    _add(
+        out,
+        "b2-most-area-move",
+        RefState,
+        boards=2,
+        board=sq3,
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent-orthogonal"}},
+        move_limit=24,
+        stalemate="most-area-wins",
+        turn_checks=["first-3-wins"],
+    )
+    _add(
+        out,
+        "b3-2-in-a-row-3p",
+        RefState,
+        boards=3,
+        players="3",
+        board={"kind": "squares", "size": [2, 2, 1]},
+        reserves={"black": 4, "white": 4, "pink": 4},
+        stalemate="most-2-in-a-row-wins",
+    )
+    _add(
+        out,
+        "b2-least-circles-loses-stacks",
+        RefState,
+        boards=2,
+        board={"kind": "stacks", "size": [2, 1, 3]},
+        reserves={"black": 5, "white": 5},
+        stalemate="least-circles-loses",
+        phases=[{"pass": True}],
+    )
+    _add(
+        out,
+        "b2-vs-chaos-move",
+        RefState,
+        boards=2,
+        players="2-vs-chaos",
+        board=sq2,
+        reserves={"black": 2, "white": 2, "pink": 2},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=20,
+        stalemate="more-pieces-than-chaos-wins-fewer-loses",
+        turn_checks=["first-2-wins-no-diagonal"],
+    )
+    _add(
+        out,
+        "b3-fewer-than-chaos-3p",
+        RefState,
+        boards=3,
+        players="3-vs-chaos",
+        board={"kind": "squares", "size": [2, 1, 1]},
+        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 3},
+        stalemate="fewer-pieces-than-chaos-loses",
+        phases=[{"pass": True}],
+    )
+    _add(
+        out,
+        "b2-chaos-threshold",
+        RefState,
+        boards=2,
+        board=sq2,
+        reserves={"black": 4, "white": 4},
+        stalemate="most-pieces-wins",
+        chaos_wins_if_more_than={"circle": 5},
+        phases=[{"pass": True}],
+        turn_checks=["first-2-wins-no-diagonal"],
+    )
+    _add(
+        out,
+        "b3-overachievers-4p",
+        RefState,
+        boards=3,
+        players="4",
+        overachievers_disqualified=True,
+        board={"kind": "squares", "size": [2, 1, 1]},
+        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2},
+        stalemate="most-pieces-wins",
+        turn_checks=["first-2-wins"],
+        phases=[{"pass": True}],
+    )
+    _add(
+        out,
+        "b2-overachievers-least-row",
+        RefState,
+        boards=2,
+        players="4",
+        overachievers_disqualified=True,
+        board=sq2,
+        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 1},
+        stalemate="least-in-a-row-loses",
+    )
+    _add(
+        out,
+        "b2-partners-assigned-pieces",
+        RefState,
+        boards=2,
+        players="partners",
+        board=sq2,
+        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2},
+        stalemate="most-pieces-wins",
+        phases=[{"pass": True}],
+    )
     # several boards x simultaneous and single phases
-    _add(out, "b2-sim-place", SimRefState, boards=2, reserves={"black": 3, "white": 3},
-         turn_checks=["first-2-wins"], phases=[{"order": "simultaneous"}], stalemate="most-pieces-wins")
-    _add(out, "b3-sim-3p-pass-collide", SimRefState, boards=3, players="3", board={"kind": "squares", "size": [2, 1, 1]},
-         reserves={"black": 3, "white": 3, "pink": 3}, turn_checks=["first-2-wins", "all-lose-if-any-3"],
-         phases=[{"order": "simultaneous", "pass": True}])
-    _add(out, "b2-single-then-sim-move", SimRefState, boards=2, board=sq2, reserves={"black": 2, "white": 2},
-         shapes={"circle": {"move": "adjacent"}}, move_limit=16, turn_checks=["first-2-wins-no-diagonal"],
-         phases=[{"order": "single", "movement": "placement-only"}, {"movement": "placement-only"},
-                 {"order": "simultaneous"}], stalemate="most-area-wins")
-    _add(out, "b2-sim-stacks-chaos", SimRefState, boards=2, players="2-vs-chaos",
-         board={"kind": "stacks", "size": [2, 1, 2]}, reserves={"black": 2, "white": 2, "pink": 2},
-         turn_checks=["first-2-wins-no-diagonal"], phases=[{"order": "simultaneous", "pass": True}],
-         stalemate="fewer-pieces-than-chaos-loses")
-    _add(out, "b2-sim-shared-move-loses", SimRefState, boards=2, colours="shared", board=sq2,
-         reserves={"black": 4}, shapes={"circle": {"move": "adjacent"}}, move_limit=14,
-         turn_checks=["first-2-loses-no-diagonal"], phases=[{"order": "simultaneous", "pass": True}])
-    _add(out, "b2-sim-locks-threshold", SimRefState, boards=2,
-         board=dict(sq3, sticky=[[2, 2, 1]], exclusive=[{"at": [[1, 1, 1]], "players": [1]}]),
-         reserves={"black": 3, "white": 3}, shapes={"circle": {"move": "adjacent"}}, move_limit=18,
-         turn_checks=["first-3-wins"], chaos_wins_if_more_than={"circle": 4},
-         phases=[{"order": "simultaneous", "entry_locked": [{"at": [[3, 3, 1]], "players": [2]}]}])
+    _add(
+        out,
+        "b2-sim-place",
+        SimRefState,
+        boards=2,
+        reserves={"black": 3, "white": 3},
+        turn_checks=["first-2-wins"],
+        phases=[{"order": "simultaneous"}],
+        stalemate="most-pieces-wins",
+    )
+    _add(
+        out,
+        "b3-sim-3p-pass-collide",
+        SimRefState,
+        boards=3,
+        players="3",
+        board={"kind": "squares", "size": [2, 1, 1]},
+        reserves={"black": 3, "white": 3, "pink": 3},
+        turn_checks=["first-2-wins", "all-lose-if-any-3"],
+        phases=[{"order": "simultaneous", "pass": True}],
+    )
+    _add(
+        out,
+        "b2-single-then-sim-move",
+        SimRefState,
+        boards=2,
+        board=sq2,
+        reserves={"black": 2, "white": 2},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=16,
+        turn_checks=["first-2-wins-no-diagonal"],
+        phases=[
+            {"order": "single", "movement": "placement-only"},
+            {"movement": "placement-only"},
+            {"order": "simultaneous"},
+        ],
+        stalemate="most-area-wins",
+    )
+    _add(
+        out,
+        "b2-sim-stacks-chaos",
+        SimRefState,
+        boards=2,
+        players="2-vs-chaos",
+        board={"kind": "stacks", "size": [2, 1, 2]},
+        reserves={"black": 2, "white": 2, "pink": 2},
+        turn_checks=["first-2-wins-no-diagonal"],
+        phases=[{"order": "simultaneous", "pass": True}],
+        stalemate="fewer-pieces-than-chaos-loses",
+    )
+    _add(
+        out,
+        "b2-sim-shared-move-loses",
+        SimRefState,
+        boards=2,
+        colours="shared",
+        board=sq2,
+        reserves={"black": 4},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=14,
+        turn_checks=["first-2-loses-no-diagonal"],
+        phases=[{"order": "simultaneous", "pass": True}],
+    )
+    _add(
+        out,
+        "b2-sim-locks-threshold",
+        SimRefState,
+        boards=2,
+        board=dict(sq3, sticky=[[2, 2, 1]], exclusive=[{"at": [[1, 1, 1]], "players": [1]}]),
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=18,
+        turn_checks=["first-3-wins"],
+        chaos_wins_if_more_than={"circle": 4},
+        phases=[{"order": "simultaneous", "entry_locked": [{"at": [[3, 3, 1]], "players": [2]}]}],
+    )
     # cloaking x boards
-    _add(out, "cloak-b2-hides", CloakedRefState, boards=2, board=sq2, cloaking="hides",
-         reserves={"black": 3, "white": 3}, turn_checks=["first-2-wins-no-diagonal"],
-         phases=[{"cloaked": [[1, 1, 1], [2, 2, 1]]}])
-    _add(out, "cloak-b3-blotto-stacks", CloakedRefState, boards=3, cloaking="hides",
-         board={"kind": "stacks", "size": [2, 1, 3], "exclusive": [{"at": [[1, 1]], "players": [1]},
-                                                                 {"at": [[2, 1]], "players": [2]}]},
-         reserves={"black": 4, "white": 4}, stalemate="most-pieces-wins",
-         phases=[{"cloaked": [[x, 1, z] for x in (1, 2) for z in (1, 2, 3)]}])
-    _add(out, "cloak-b2-move-obscures", CloakedRefState, boards=2, board=sq2, cloaking="obscures",
-         reserves={"black": 2, "white": 2}, shapes={"circle": {"move": "adjacent"}}, move_limit=16,
-         turn_checks=["first-2-wins-no-diagonal"], phases=[{"cloaked": [[1, 1, 1], [1, 2, 1], [2, 1, 1]]}])
-    _add(out, "cloak-b2-hides-move", CloakedRefState, boards=2, board=sq2, cloaking="hides",
-         reserves={"black": 2, "white": 2}, shapes={"circle": {"move": "adjacent"}}, move_limit=16,
-         turn_checks=["first-2-wins-no-diagonal"], stalemate="least-area-wins",
-         phases=[{"cloaked": [[x, y, 1] for x in (1, 2) for y in (1, 2)]}])
+    _add(
+        out,
+        "cloak-b2-hides",
+        CloakedRefState,
+        boards=2,
+        board=sq2,
+        cloaking="hides",
+        reserves={"black": 3, "white": 3},
+        turn_checks=["first-2-wins-no-diagonal"],
+        phases=[{"cloaked": [[1, 1, 1], [2, 2, 1]]}],
+    )
+    _add(
+        out,
+        "cloak-b3-blotto-stacks",
+        CloakedRefState,
+        boards=3,
+        cloaking="hides",
+        board={
+            "kind": "stacks",
+            "size": [2, 1, 3],
+            "exclusive": [{"at": [[1, 1]], "players": [1]}, {"at": [[2, 1]], "players": [2]}],
+        },
+        reserves={"black": 4, "white": 4},
+        stalemate="most-pieces-wins",
+        phases=[{"cloaked": [[x, 1, z] for x in (1, 2) for z in (1, 2, 3)]}],
+    )
+    _add(
+        out,
+        "cloak-b2-move-obscures",
+        CloakedRefState,
+        boards=2,
+        board=sq2,
+        cloaking="obscures",
+        reserves={"black": 2, "white": 2},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=16,
+        turn_checks=["first-2-wins-no-diagonal"],
+        phases=[{"cloaked": [[1, 1, 1], [1, 2, 1], [2, 1, 1]]}],
+    )
+    _add(
+        out,
+        "cloak-b2-hides-move",
+        CloakedRefState,
+        boards=2,
+        board=sq2,
+        cloaking="hides",
+        reserves={"black": 2, "white": 2},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=16,
+        turn_checks=["first-2-wins-no-diagonal"],
+        stalemate="least-area-wins",
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2) for y in (1, 2)]}],
+    )
     # cloaking x entry/exit/sticky/exclusive locks
-    _add(out, "cloak-locks-move", CloakedRefState, cloaking="hides",
-         board=dict(sq3, sticky=[[2, 2, 1]], exclusive=[{"at": [[1, 1, 1]], "players": [1]}],
-                    entry_locked=[{"at": [[3, 3, 1]], "players": [2]}],
-                    exit_locked=[{"at": [[1, 3, 1]], "players": [1]}]),
-         reserves={"black": 3, "white": 3}, shapes={"circle": {"move": "adjacent"}}, move_limit=24,
-         turn_checks=["first-3-wins"], phases=[{"pass": True, "cloaked": [[x, y, 1] for x in (1, 2, 3)
-                                                                           for y in (1, 2, 3)],
-                                                "exit_locked": [{"at": [[3, 1, 1]], "players": [2]}]}])
-    _add(out, "cloak-locks-stacks-exclusive", CloakedRefState, cloaking="hides",
-         board={"kind": "stacks", "size": [3, 1, 3], "exclusive": [{"at": [[1, 1]], "players": [1]},
-                                                                 {"at": [[3, 1]], "players": [2]}]},
-         reserves={"black": 3, "white": 3}, shapes={"circle": {"move": "adjacent"}}, move_limit=20,
-         turn_checks=["first-3-wins-no-diagonal"],
-         phases=[{"cloaked": [[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)]}])
+    _add(
+        out,
+        "cloak-locks-move",
+        CloakedRefState,
+        cloaking="hides",
+        board=dict(
+            sq3,
+            sticky=[[2, 2, 1]],
+            exclusive=[{"at": [[1, 1, 1]], "players": [1]}],
+            entry_locked=[{"at": [[3, 3, 1]], "players": [2]}],
+            exit_locked=[{"at": [[1, 3, 1]], "players": [1]}],
+        ),
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=24,
+        turn_checks=["first-3-wins"],
+        phases=[
+            {
+                "pass": True,
+                "cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)],
+                "exit_locked": [{"at": [[3, 1, 1]], "players": [2]}],
+            }
+        ],
+    )
+    _add(
+        out,
+        "cloak-locks-stacks-exclusive",
+        CloakedRefState,
+        cloaking="hides",
+        board={
+            "kind": "stacks",
+            "size": [3, 1, 3],
+            "exclusive": [{"at": [[1, 1]], "players": [1]}, {"at": [[3, 1]], "players": [2]}],
+        },
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=20,
+        turn_checks=["first-3-wins-no-diagonal"],
+        phases=[{"cloaked": [[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)]}],
+    )
     # cloaking x outcomes
-    _add(out, "cloak-area", CloakedRefState, cloaking="hides", board=sq3, reserves={"black": 3, "white": 3},
-         stalemate="most-area-wins", phases=[{"pass": True, "cloaked": [[1, 1, 1], [2, 2, 1], [3, 3, 1]]}])
-    _add(out, "cloak-vs-chaos", CloakedRefState, cloaking="hides", players="2-vs-chaos", board=sq3,
-         reserves={"black": 2, "white": 2, "pink": 3}, stalemate="more-pieces-than-chaos-wins-fewer-loses",
-         shapes={"circle": {"move": "adjacent"}}, move_limit=20,
-         phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2)]}])
+    _add(
+        out,
+        "cloak-area",
+        CloakedRefState,
+        cloaking="hides",
+        board=sq3,
+        reserves={"black": 3, "white": 3},
+        stalemate="most-area-wins",
+        phases=[{"pass": True, "cloaked": [[1, 1, 1], [2, 2, 1], [3, 3, 1]]}],
+    )
+    _add(
+        out,
+        "cloak-vs-chaos",
+        CloakedRefState,
+        cloaking="hides",
+        players="2-vs-chaos",
+        board=sq3,
+        reserves={"black": 2, "white": 2, "pink": 3},
+        stalemate="more-pieces-than-chaos-wins-fewer-loses",
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=20,
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2)]}],
+    )
     # several boards x space locks
-    _add(out, "b2-locks-move", RefState, boards=2,
-         board=dict(sq3, sticky=[[2, 2, 1]], exit_locked=[{"at": [[1, 1, 1]], "players": [2]}],
-                    entry_locked=[{"at": [[3, 3, 1]], "players": [1]}]),
-         reserves={"black": 3, "white": 3}, shapes={"circle": {"move": "linear-or-knight"}}, move_limit=24,
-         turn_checks=["first-3-wins"], stalemate="most-in-a-row-wins",
-         phases=[{"pass": True, "entry_locked": [{"at": [[2, 1, 1]], "players": [2]}],
-                  "fold": "less-than-most-committed"}, {"pass": True}])
+    _add(
+        out,
+        "b2-locks-move",
+        RefState,
+        boards=2,
+        board=dict(
+            sq3,
+            sticky=[[2, 2, 1]],
+            exit_locked=[{"at": [[1, 1, 1]], "players": [2]}],
+            entry_locked=[{"at": [[3, 3, 1]], "players": [1]}],
+        ),
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "linear-or-knight"}},
+        move_limit=24,
+        turn_checks=["first-3-wins"],
+        stalemate="most-in-a-row-wins",
+        phases=[
+            {
+                "pass": True,
+                "entry_locked": [{"at": [[2, 1, 1]], "players": [2]}],
+                "fold": "less-than-most-committed",
+            },
+            {"pass": True},
+        ],
+    )
     return out
 
 
@@ -405,7 +738,7 @@ def play_both(rs, ref_cls, games, seed):
             assert player == ref.current_player(), where
             if ref_cls is SimRefState:
                 assert core.simultaneous_player_list() == ref.simultaneous_players(), where
-                for p in ref.simultaneous_players():      # the OpenSpiel face's joint-action sets
+                for p in ref.simultaneous_players():  # the OpenSpiel face's joint-action sets
                     assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
             if ref_cls is CloakedRefState:
                 for p in range(core.num_players):
@@ -437,7 +770,11 @@ def test_engine_matches_reference(case):
     attempts = play_both(rs, ref_cls, games=50, seed=sum(map(ord, rs.name)))
     # (in cloak-b3-blotto-stacks each seat places only on its own exclusive
     # stacks, whose pieces it placed itself: nothing there can be attempted)
-    if ref_cls is CloakedRefState and rs.record["cloaking"] == "hides" and rs.name != "cloak-b3-blotto-stacks":
+    if (
+        ref_cls is CloakedRefState
+        and rs.record["cloaking"] == "hides"
+        and rs.name != "cloak-b3-blotto-stacks"
+    ):
         assert attempts > 0, "no attempt that only reveals was played"
 
 
@@ -456,8 +793,9 @@ def test_random_sim_test_with_serialisation(case, tmp_path):
     game = pyspiel.load_game(f"ttt(rules={path})")
     pyspiel.random_sim_test(game, num_sims=15, serialize=True, verbose=False)
     if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-        pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=5, serialize=False,
-                                verbose=False)
+        pyspiel.random_sim_test(
+            pyspiel.convert_to_turn_based(game), num_sims=5, serialize=False, verbose=False
+        )
 
 
 def test_playout_plans_on_several_boards_are_the_legal_plans():
@@ -474,19 +812,28 @@ def test_playout_plans_on_several_boards_are_the_legal_plans():
             legal = [a for a, _ in c.chance_outcome_list()] if c.player() == -1 else c.legal_action_list()
             c.apply_action(rng.choice(legal))
     assert checked > 0
-    for seed in range(200):         # random playouts end with a valid ending
+    for seed in range(200):  # random playouts end with a valid ending
         c = make_core(rs)
         c.random_playout(seed)
         assert c.terminal()
 
 
 def test_cloaked_spaces_and_the_game_length_bound_cover_every_board():
-    one = parse(board={"kind": "squares", "size": [2, 1, 1]}, cloaking="hides", reserves={"black": 2, "white": 2},
-                phases=[{"cloaked": [[1, 1, 1]]}])
-    two = parse(boards=2, board={"kind": "squares", "size": [2, 1, 1]}, cloaking="hides",
-                reserves={"black": 2, "white": 2}, phases=[{"cloaked": [[1, 1, 1]]}])
+    one = parse(
+        board={"kind": "squares", "size": [2, 1, 1]},
+        cloaking="hides",
+        reserves={"black": 2, "white": 2},
+        phases=[{"cloaked": [[1, 1, 1]]}],
+    )
+    two = parse(
+        boards=2,
+        board={"kind": "squares", "size": [2, 1, 1]},
+        cloaking="hides",
+        reserves={"black": 2, "white": 2},
+        phases=[{"cloaked": [[1, 1, 1]]}],
+    )
     assert make_core(one).cloaked_cells() == [0]
-    assert make_core(two).cloaked_cells() == [0, 2]          # board 1's (1,1,1) and board 2's
+    assert make_core(two).cloaked_cells() == [0, 2]  # board 1's (1,1,1) and board 2's
     # placements (the spaces: 2 on one board, 4 on two) plus up to 2 attempts
     # per piece that can be on the board(s) (each attempt reveals one to its player)
     assert make_core(one).max_game_length == 2 + 2 * 2
@@ -500,9 +847,14 @@ from test_ttt_reference import rule_records  # noqa: E402
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(rule_records(), st.integers(2, 3),
-       st.lists(st.sampled_from(["sequential", "simultaneous", "single"]), min_size=3, max_size=3),
-       st.sampled_from([None, 0, 2, 5]), st.booleans(), st.integers(0, 10**6))
+@given(
+    rule_records(),
+    st.integers(2, 3),
+    st.lists(st.sampled_from(["sequential", "simultaneous", "single"]), min_size=3, max_size=3),
+    st.sampled_from([None, 0, 2, 5]),
+    st.booleans(),
+    st.integers(0, 10**6),
+)
 def test_random_rule_sets_on_several_boards_match_reference(rec, boards, orders, limit, overachievers, seed):
     rec["boards"] = boards
     if "simultaneous" in orders or "single" in orders:
@@ -520,12 +872,20 @@ def test_random_rule_sets_on_several_boards_match_reference(rec, boards, orders,
 BLOTTO13 = {
     "name": "3Blotto13-test",
     "notes": "Played on 3 boards of 2x1x13 stacks: first stack exclusive to black, second stack exclusive to "
-             "white; Most pieces wins, Cloaking hides; Circle: 13 black and 13 white start in reserve; "
-             "All spaces cloaked",
-    "boards": 3, "board": {"kind": "stacks", "size": [2, 1, 13],
-                           "exclusive": [{"at": [[1, 1]], "players": [1]}, {"at": [[2, 1]], "players": [2]}]},
-    "reserves": {"black": 13, "white": 13}, "turn_checks": [], "stalemate": "most-pieces-wins",
-    "cloaking": "hides", "phases": [{"cloaked": [[x, 1, z] for x in (1, 2) for z in range(1, 14)]}]}
+    "white; Most pieces wins, Cloaking hides; Circle: 13 black and 13 white start in reserve; "
+    "All spaces cloaked",
+    "boards": 3,
+    "board": {
+        "kind": "stacks",
+        "size": [2, 1, 13],
+        "exclusive": [{"at": [[1, 1]], "players": [1]}, {"at": [[2, 1]], "players": [2]}],
+    },
+    "reserves": {"black": 13, "white": 13},
+    "turn_checks": [],
+    "stalemate": "most-pieces-wins",
+    "cloaking": "hides",
+    "phases": [{"cloaked": [[x, 1, z] for x in (1, 2) for z in range(1, 14)]}],
+}
 
 
 def test_the_seeds_3blotto13_plays_colonel_blotto_against_the_reference():
@@ -545,7 +905,7 @@ def test_the_seeds_3blotto13_plays_colonel_blotto_against_the_reference():
         play(c, [b, w])
     assert c.terminal() and c.board_results() == [[1, -1], [-1, 1], [0, 0]]
     assert c.returns_list() == [0.0, 0.0]
-    assert c.player_view(1)[:2] == [".", "o"]        # white never saw black's pieces
+    assert c.player_view(1)[:2] == [".", "o"]  # white never saw black's pieces
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].name)
@@ -568,11 +928,15 @@ def test_a_round_starts_when_a_seats_only_move_enters_a_space_only_it_may_enter(
     """Fix found by the cross-checks: whether a seat had a move at the start
     of a round was judged with the previous seat's entry locks, so black,
     whose only move enters a space exclusive to black, was stalemated."""
-    rs = parse(board={"kind": "squares", "size": [4, 1, 1], "exclusive": [{"at": [[1, 1, 1]], "players": [1]}]},
-               reserves={"black": 1, "white": 1}, shapes={"circle": {"move": "adjacent"}}, move_limit=10,
-               phases=[{"order": "simultaneous"}])
-    c = play(make_core(rs), [1, 2])          # round 1: black (2,1), white (3,1)
+    rs = parse(
+        board={"kind": "squares", "size": [4, 1, 1], "exclusive": [{"at": [[1, 1, 1]], "players": [1]}]},
+        reserves={"black": 1, "white": 1},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=10,
+        phases=[{"order": "simultaneous"}],
+    )
+    c = play(make_core(rs), [1, 2])  # round 1: black (2,1), white (3,1)
     assert not c.terminal()
     move = lambda f, u: 4 + 4 * f + u
-    assert c.player_legal_action_list(0) == [move(1, 0)]     # (2,1)->(1,1), exclusive to black
-    assert c.player_legal_action_list(1) == [move(2, 3)]     # (3,1)->(4,1)
+    assert c.player_legal_action_list(0) == [move(1, 0)]  # (2,1)->(1,1), exclusive to black
+    assert c.player_legal_action_list(1) == [move(2, 3)]  # (3,1)->(4,1)

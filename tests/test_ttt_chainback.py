@@ -9,6 +9,7 @@ The engine is compared move by move with the reference models
 check the decision by hand; a shape that may move backwards anyway plays
 exactly as ``chain-jump``; Hypothesis draws rule sets with "+ back" jumpers;
 every test rule set goes through ``pyspiel.random_sim_test``."""
+
 import random
 
 import pytest
@@ -18,8 +19,12 @@ from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_shapes import _same_pieces, play
-from ttt_checks import (assert_is_legal_agrees_with_legal_actions, jump_count_check, parsed_or_rejected,
-                        random_sim_test_of)
+from ttt_checks import (
+    assert_is_legal_agrees_with_legal_actions,
+    jump_count_check,
+    parsed_or_rejected,
+    random_sim_test_of,
+)
 from ttt_reference import JumpSimRefState, StackJumpRefState, SurroundRefState, SurroundStackSimRefState
 
 CAN = "can-capture"
@@ -47,62 +52,157 @@ def cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
     # international draughts' men: forward-diagonal movers that jump in all four diagonals
-    add("back-draughts", board={"kind": "squares", "size": [5, 5, 1], "pieces": [
-            _piece(1, 1, "black", "circle"), _piece(3, 1, "black", "circle"), _piece(5, 1, "black", "circle"),
-            _piece(2, 4, "white", "circle"), _piece(4, 4, "white", "circle"), _piece(1, 5, "white", "circle")]},
+    add(
+        "back-draughts",
+        board={
+            "kind": "squares",
+            "size": [5, 5, 1],
+            "pieces": [
+                _piece(1, 1, "black", "circle"),
+                _piece(3, 1, "black", "circle"),
+                _piece(5, 1, "black", "circle"),
+                _piece(2, 4, "white", "circle"),
+                _piece(4, 4, "white", "circle"),
+                _piece(1, 5, "white", "circle"),
+            ],
+        },
         reserves={"black": {}, "white": {}},
-        shapes={"circle": power(BACK, "removes", "forward-diagonal", MUST),
-                "pentagon": power("chain-jump", "removes", "adjacent-diagonal", MUST)},
-        move_limit=40, phases=[{"pass": True}], stalemate="most-pieces-wins")
+        shapes={
+            "circle": power(BACK, "removes", "forward-diagonal", MUST),
+            "pentagon": power("chain-jump", "removes", "adjacent-diagonal", MUST),
+        },
+        move_limit=40,
+        phases=[{"pass": True}],
+        stalemate="most-pieces-wins",
+    )
     # a shape marked "cannot move backwards" with an all-direction move
-    add("back-no-back-adjacent", board={"kind": "squares", "size": [4, 5, 1]},
+    add(
+        "back-no-back-adjacent",
+        board={"kind": "squares", "size": [4, 5, 1]},
         reserves={"black": {"x": 3, "circle": 2}, "white": {"x": 3, "circle": 2}},
-        shapes={"x": power(BACK, "removes", "adjacent", cannot_move_backwards=True), "circle": {"move": "adjacent"}},
-        move_limit=40, phases=[{"pass": True}])
-    add("back-no-back-reincarnates-must", board={"kind": "squares", "size": [4, 4, 1]},
+        shapes={
+            "x": power(BACK, "removes", "adjacent", cannot_move_backwards=True),
+            "circle": {"move": "adjacent"},
+        },
+        move_limit=40,
+        phases=[{"pass": True}],
+    )
+    add(
+        "back-no-back-reincarnates-must",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"x": 2, "star": 2}, "white": {"x": 2, "star": 2}},
-        shapes={"x": power(BACK, "reincarnates", "orthogonal", MUST, cannot_move_backwards=True),
-                "star": {"move": "adjacent"}}, move_limit=40)
-    add("back-forward-orth-converts", board={"kind": "squares", "size": [3, 5, 1]},
+        shapes={
+            "x": power(BACK, "reincarnates", "orthogonal", MUST, cannot_move_backwards=True),
+            "star": {"move": "adjacent"},
+        },
+        move_limit=40,
+    )
+    add(
+        "back-forward-orth-converts",
+        board={"kind": "squares", "size": [3, 5, 1]},
         reserves={"black": {"triangle": 3, "pentagon": 1}, "white": {"triangle": 3, "pentagon": 1}},
         shapes={"triangle": power(BACK, "converts", "forward-orthogonal"), "pentagon": {"move": "adjacent"}},
-        move_limit=40, phases=[{"pass": True}])
+        move_limit=40,
+        phases=[{"pass": True}],
+    )
     # a shape that may move backwards anyway: "+ back" is Chain Jump
-    add("back-free-mover", board={"kind": "squares", "size": [5, 5, 1], "pieces": [
-            _piece(1, 1, "black", "x"), _piece(2, 2, "white", "circle"), _piece(4, 4, "white", "circle"),
-            _piece(4, 2, "white", "circle"), _piece(2, 4, "white", "circle")]},
+    add(
+        "back-free-mover",
+        board={
+            "kind": "squares",
+            "size": [5, 5, 1],
+            "pieces": [
+                _piece(1, 1, "black", "x"),
+                _piece(2, 2, "white", "circle"),
+                _piece(4, 4, "white", "circle"),
+                _piece(4, 2, "white", "circle"),
+                _piece(2, 4, "white", "circle"),
+            ],
+        },
         reserves={"black": {"circle": 1}, "white": {"x": 1, "circle": 1}},
         shapes={"x": power(BACK, "removes", "adjacent"), "circle": {"move": "adjacent"}},
-        move_limit=40, phases=[{"pass": True}])
-    add("back-three-players", players="3", board={"kind": "squares", "size": [4, 4, 1], "pieces": [
-            _piece(2, 2, "yellow", "x"), _piece(3, 3, "yellow", "circle")]},
-        reserves={"black": {"x": 2, "circle": 2}, "white": {"x": 2, "circle": 2}, "pink": {"x": 1, "circle": 2}},
-        shapes={"x": power(BACK, "reincarnates-x2", "adjacent", cannot_move_backwards=True),
-                "circle": power("cover-by-rank", "removes", "adjacent")}, move_limit=40)
-    add("back-chaos-two-per-turn", players="2-vs-chaos", pieces_per_turn=2, board={"kind": "squares", "size": [4, 4, 1]},
+        move_limit=40,
+        phases=[{"pass": True}],
+    )
+    add(
+        "back-three-players",
+        players="3",
+        board={
+            "kind": "squares",
+            "size": [4, 4, 1],
+            "pieces": [_piece(2, 2, "yellow", "x"), _piece(3, 3, "yellow", "circle")],
+        },
+        reserves={
+            "black": {"x": 2, "circle": 2},
+            "white": {"x": 2, "circle": 2},
+            "pink": {"x": 1, "circle": 2},
+        },
+        shapes={
+            "x": power(BACK, "reincarnates-x2", "adjacent", cannot_move_backwards=True),
+            "circle": power("cover-by-rank", "removes", "adjacent"),
+        },
+        move_limit=40,
+    )
+    add(
+        "back-chaos-two-per-turn",
+        players="2-vs-chaos",
+        pieces_per_turn=2,
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"x": 2, "circle": 2}, "white": {"x": 2, "circle": 2}, "pink": {"x": 2}},
-        shapes={"x": power(BACK, "removes", "diagonal", cannot_move_backwards=True), "circle": {"move": "adjacent"}},
-        phases=[{"pass": True}], move_limit=30)
-    add("back-surround-mix", board={"kind": "squares", "size": [4, 4, 1]},
+        shapes={
+            "x": power(BACK, "removes", "diagonal", cannot_move_backwards=True),
+            "circle": {"move": "adjacent"},
+        },
+        phases=[{"pass": True}],
+        move_limit=30,
+    )
+    add(
+        "back-surround-mix",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"x": 2, "cross": 2}, "white": {"x": 2, "cross": 2}},
-        shapes={"x": power("surround-orthogonal", "removes", "adjacent", MUST),
-                "cross": power(BACK, "converts", "adjacent", MUST, cannot_move_backwards=True)}, move_limit=40)
+        shapes={
+            "x": power("surround-orthogonal", "removes", "adjacent", MUST),
+            "cross": power(BACK, "converts", "adjacent", MUST, cannot_move_backwards=True),
+        },
+        move_limit=40,
+    )
     return out
 
 
 def stack_cases():
-    return [_rs("back-stacks-draughts", board={"kind": "stacks", "size": [4, 4, 2], "pieces": [
-                    _piece(1, 1, "black", "circle"), _piece(3, 1, "black", "circle"),
-                    _piece(2, 4, "white", "circle"), _piece(4, 4, "white", "circle")]},
-                reserves={"black": {"circle": 1}, "white": {"circle": 1}},
-                shapes={"circle": power(BACK, "removes", "forward-diagonal"),
-                        "pentagon": power("chain-jump", "removes", "adjacent")},
-                move_limit=40, phases=[{"pass": True}]),
-            _rs("back-stacks-no-back", board={"kind": "stacks", "size": [3, 4, 3]},
-                reserves={"black": {"x": 3, "circle": 2}, "white": {"x": 3, "circle": 2}},
-                shapes={"x": power(BACK, "reincarnates", "adjacent", cannot_move_backwards=True),
-                        "circle": {"move": "adjacent"}},
-                move_limit=40, phases=[{"pass": True}])]
+    return [
+        _rs(
+            "back-stacks-draughts",
+            board={
+                "kind": "stacks",
+                "size": [4, 4, 2],
+                "pieces": [
+                    _piece(1, 1, "black", "circle"),
+                    _piece(3, 1, "black", "circle"),
+                    _piece(2, 4, "white", "circle"),
+                    _piece(4, 4, "white", "circle"),
+                ],
+            },
+            reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+            shapes={
+                "circle": power(BACK, "removes", "forward-diagonal"),
+                "pentagon": power("chain-jump", "removes", "adjacent"),
+            },
+            move_limit=40,
+            phases=[{"pass": True}],
+        ),
+        _rs(
+            "back-stacks-no-back",
+            board={"kind": "stacks", "size": [3, 4, 3]},
+            reserves={"black": {"x": 3, "circle": 2}, "white": {"x": 3, "circle": 2}},
+            shapes={
+                "x": power(BACK, "reincarnates", "adjacent", cannot_move_backwards=True),
+                "circle": {"move": "adjacent"},
+            },
+            move_limit=40,
+            phases=[{"pass": True}],
+        ),
+    ]
 
 
 def _case(name):
@@ -146,8 +246,10 @@ def test_backward_jumps_are_played_in_the_checks():
             for a in core.legal_action_list():
                 text = core.action_string(core.player(), a)
                 if " over " in text:
-                    f, u = (tuple(int(v) for v in part.strip("()").split(","))
-                            for part in text.split(" over ")[0].split(" becomes ")[0].split("->"))
+                    f, u = (
+                        tuple(int(v) for v in part.strip("()").split(","))
+                        for part in text.split(" over ")[0].split(" becomes ")[0].split("->")
+                    )
                     # black's goal line is y = max, white's y = 1
                     seen.append(u[1] < f[1] if core.player() == 0 else u[1] > f[1])
 
@@ -158,9 +260,16 @@ def test_backward_jumps_are_played_in_the_checks():
 
 # -- the decision, position by position --------------------------------------------------
 
+
 def _board(pieces, shapes, size, **kw):
-    rec = {"name": "pos", "board": {"kind": "squares", "size": list(size), "pieces": pieces},
-           "reserves": {"black": {}, "white": {}}, "move_limit": 20, "phases": [{"pass": True}], "shapes": shapes}
+    rec = {
+        "name": "pos",
+        "board": {"kind": "squares", "size": list(size), "pieces": pieces},
+        "reserves": {"black": {}, "white": {}},
+        "move_limit": 20,
+        "phases": [{"pass": True}],
+        "shapes": shapes,
+    }
     rec.update(kw)
     return rules.parse(rec)
 
@@ -177,41 +286,64 @@ def test_a_man_jumps_backwards_but_steps_only_forwards():
     """Black's goal line is y = max. A forward-diagonal man on (2,3) with a
     white piece diagonally behind it on (3,2): "+ back" jumps it, landing on
     (4,1), behind; its plain steps stay forward."""
-    shapes = {"circle": power(BACK, "removes", "forward-diagonal"), "star": {}, "pentagon": {"move": "adjacent"}}
+    shapes = {
+        "circle": power(BACK, "removes", "forward-diagonal"),
+        "star": {},
+        "pentagon": {"move": "adjacent"},
+    }
     rs = _board([_piece(2, 3, "black", "circle"), _piece(3, 2, "white", "star")], shapes, (4, 5, 1))
-    assert _strings(make_core(rs)) == ["(2,3,1)->(4,1,1) over (3,2,1)", "(2,3,1)->(1,4,1)", "(2,3,1)->(3,4,1)",
-                                       "pass"]
+    assert _strings(make_core(rs)) == [
+        "(2,3,1)->(4,1,1) over (3,2,1)",
+        "(2,3,1)->(1,4,1)",
+        "(2,3,1)->(3,4,1)",
+        "pass",
+    ]
     # plain Chain Jump: the same man has no backward jump
-    rs = _board([_piece(2, 3, "black", "circle"), _piece(3, 2, "white", "star")],
-                dict(shapes, circle=power("chain-jump", "removes", "forward-diagonal")), (4, 5, 1))
+    rs = _board(
+        [_piece(2, 3, "black", "circle"), _piece(3, 2, "white", "star")],
+        dict(shapes, circle=power("chain-jump", "removes", "forward-diagonal")),
+        (4, 5, 1),
+    )
     assert _strings(make_core(rs)) == ["(2,3,1)->(1,4,1)", "(2,3,1)->(3,4,1)", "pass"]
 
 
 def test_a_no_back_shape_jumps_backwards_never_sideways_steps_back():
     """``cannot_move_backwards`` with an orthogonal step: the jump back is
     legal, the plain step back is not (a sideways jump was legal anyway)."""
-    shapes = {"x": power(BACK, "removes", "adjacent-orthogonal", cannot_move_backwards=True), "star": {},
-              "pentagon": {"move": "adjacent"}}
+    shapes = {
+        "x": power(BACK, "removes", "adjacent-orthogonal", cannot_move_backwards=True),
+        "star": {},
+        "pentagon": {"move": "adjacent"},
+    }
     rs = _board([_piece(2, 3, "black", "x"), _piece(2, 2, "white", "star")], shapes, (3, 5, 1))
     texts = _strings(make_core(rs))
-    assert "(2,3,1)->(2,1,1) over (2,2,1)" in texts                   # backwards, a jump
-    assert not any(t.startswith("(2,3,1)->(2,2,1)") for t in texts)    # occupied anyway
+    assert "(2,3,1)->(2,1,1) over (2,2,1)" in texts  # backwards, a jump
+    assert not any(t.startswith("(2,3,1)->(2,2,1)") for t in texts)  # occupied anyway
     rs = _board([_piece(2, 3, "black", "x"), _piece(3, 3, "white", "star")], shapes, (3, 5, 1))
     texts = _strings(make_core(rs))
-    assert "(2,3,1)->(2,2,1)" not in texts                             # no plain step backwards
+    assert "(2,3,1)->(2,2,1)" not in texts  # no plain step backwards
     assert "(2,3,1)->(2,4,1)" in texts
-    rs = _board([_piece(2, 3, "black", "x"), _piece(2, 2, "white", "star")],
-                dict(shapes, x=power("chain-jump", "removes", "adjacent-orthogonal", cannot_move_backwards=True)),
-                (3, 5, 1))
+    rs = _board(
+        [_piece(2, 3, "black", "x"), _piece(2, 2, "white", "star")],
+        dict(shapes, x=power("chain-jump", "removes", "adjacent-orthogonal", cannot_move_backwards=True)),
+        (3, 5, 1),
+    )
     assert "(2,3,1)->(2,1,1) over (2,2,1)" not in _strings(make_core(rs))
 
 
 def test_a_chains_extra_jump_may_go_backwards():
     """A man jumps forward from (1,1) over (2,2) to (3,3), then its extra
     jump goes back over (4,2) to (5,1): the draughts capture backwards."""
-    shapes = {"circle": power(BACK, "removes", "forward-diagonal"), "star": {}, "pentagon": {"move": "adjacent"}}
-    rs = _board([_piece(1, 1, "black", "circle"), _piece(2, 2, "white", "star"), _piece(4, 2, "white", "star")],
-                shapes, (5, 5, 1))
+    shapes = {
+        "circle": power(BACK, "removes", "forward-diagonal"),
+        "star": {},
+        "pentagon": {"move": "adjacent"},
+    }
+    rs = _board(
+        [_piece(1, 1, "black", "circle"), _piece(2, 2, "white", "star"), _piece(4, 2, "white", "star")],
+        shapes,
+        (5, 5, 1),
+    )
     core = make_core(rs)
     _play(core, "(1,1,1)->(3,3,1) over (2,2,1)")
     assert core.player() == 0 and core.pending_chain() == 2 + 5 * 2
@@ -219,8 +351,11 @@ def test_a_chains_extra_jump_may_go_backwards():
     _play(core, "(3,3,1)->(5,1,1) over (4,2,1)")
     assert core.player() == 1 and core.shapes().count("star") == 0
     # the plain chain jump stops after the first jump: nothing forward to take
-    rs = _board([_piece(1, 1, "black", "circle"), _piece(2, 2, "white", "star"), _piece(4, 2, "white", "star")],
-                dict(shapes, circle=power("chain-jump", "removes", "forward-diagonal")), (5, 5, 1))
+    rs = _board(
+        [_piece(1, 1, "black", "circle"), _piece(2, 2, "white", "star"), _piece(4, 2, "white", "star")],
+        dict(shapes, circle=power("chain-jump", "removes", "forward-diagonal")),
+        (5, 5, 1),
+    )
     core = make_core(rs)
     _play(core, "(1,1,1)->(3,3,1) over (2,2,1)")
     assert core.player() == 1 and core.pending_chain() is None
@@ -228,7 +363,11 @@ def test_a_chains_extra_jump_may_go_backwards():
 
 def test_must_capture_counts_backward_jumps():
     """A backward jump is a capture, so it forces a must-capture man."""
-    shapes = {"circle": power(BACK, "removes", "forward-diagonal", MUST), "star": {}, "pentagon": {"move": "adjacent"}}
+    shapes = {
+        "circle": power(BACK, "removes", "forward-diagonal", MUST),
+        "star": {},
+        "pentagon": {"move": "adjacent"},
+    }
     rs = _board([_piece(2, 3, "black", "circle"), _piece(3, 2, "white", "star")], shapes, (4, 5, 1))
     assert _strings(make_core(rs)) == ["(2,3,1)->(4,1,1) over (3,2,1)"]
 
@@ -254,13 +393,21 @@ def _replay(rs, seed, games=15):
 
 @pytest.mark.parametrize("move", ["adjacent", "linear", "adjacent-alquerque", "orthogonal"])
 def test_plus_back_is_chain_jump_for_a_shape_that_may_move_backwards(move):
-    """"+ back" adds only backward jumps; a shape that may move backwards
+    """ "+ back" adds only backward jumps; a shape that may move backwards
     already jumps backwards, so the two conditions play the same game."""
+
     def rule(cond):
-        return rules.parse({"name": "same", "board": {"kind": "squares", "size": [5, 4, 1]},
-                            "reserves": {"black": {"x": 3, "circle": 2}, "white": {"x": 3, "circle": 2}},
-                            "shapes": {"x": power(cond, "removes", move), "circle": {"move": "adjacent"}},
-                            "move_limit": 30, "phases": [{"pass": True}]})
+        return rules.parse(
+            {
+                "name": "same",
+                "board": {"kind": "squares", "size": [5, 4, 1]},
+                "reserves": {"black": {"x": 3, "circle": 2}, "white": {"x": 3, "circle": 2}},
+                "shapes": {"x": power(cond, "removes", move), "circle": {"move": "adjacent"}},
+                "move_limit": 30,
+                "phases": [{"pass": True}],
+            }
+        )
+
     back, plain = rule(BACK), rule("chain-jump")
     assert make_core(back).num_actions == make_core(plain).num_actions
     assert _replay(back, 4) == _replay(plain, 4)
@@ -270,20 +417,33 @@ def test_schema_validation_and_canonical_form():
     """The word is validated as the other jumps (refused where they are,
     every problem listed), and kept in the canonical form as written."""
     with pytest.raises(RuleSetError) as e:
-        rules.parse({"name": "bad", "board": {"kind": "stacks", "size": [3, 1, 3]}, "move_limit": 10,
-                     "reserves": {"black": {"x": 1}, "white": {"x": 1}},
-                     "shapes": {"x": power(BACK, "removes", "stationary"),
-                                "star": power(BACK, "removes", "knight-2x1x1"),
-                                "circle": power(BACK, "removes", "orth-by-stack")}})
+        rules.parse(
+            {
+                "name": "bad",
+                "board": {"kind": "stacks", "size": [3, 1, 3]},
+                "move_limit": 10,
+                "reserves": {"black": {"x": 1}, "white": {"x": 1}},
+                "shapes": {
+                    "x": power(BACK, "removes", "stationary"),
+                    "star": power(BACK, "removes", "knight-2x1x1"),
+                    "circle": power(BACK, "removes", "orth-by-stack"),
+                },
+            }
+        )
     text = str(e.value)
     assert "'chain-jump-back' needs a shape that moves" in text
     assert "'knight-2x1x1' has none" in text
     assert "'chain-jump-back' with move 'orth-by-stack' is not defined" in text
     with pytest.raises(RuleSetError) as e:
-        rules.parse({"name": "r", "board": {"kind": "squares", "size": [3, 3, 1]},
-                     "phases": [{"order": "single", "movement": "allowed"}, {}],
-                     "reserves": {"black": {"x": 1}, "white": {"x": 1}},
-                     "shapes": {"x": power(BACK, "removes", "adjacent")}})
+        rules.parse(
+            {
+                "name": "r",
+                "board": {"kind": "squares", "size": [3, 3, 1]},
+                "phases": [{"order": "single", "movement": "allowed"}, {}],
+                "reserves": {"black": {"x": 1}, "white": {"x": 1}},
+                "shapes": {"x": power(BACK, "removes", "adjacent")},
+            }
+        )
     assert "'chain-jump-back' is not supported in a rule set that mixes sequential phases" in str(e.value)
     a = _case("back-free-mover")
     rec = dict(a.to_json(), name="renamed")
@@ -295,44 +455,73 @@ def test_schema_validation_and_canonical_form():
 
 def test_factory_lists_the_condition():
     from webapp.factory_form import _WORDS
+
     assert _WORDS["condition"]["chain-jump-back"] == "Chain Jump (+ back)"
 
 
 # -- Hypothesis: random rule sets with "+ back" jumpers ----------------------------------
-MOVES = ["adjacent", "adjacent-orthogonal", "adjacent-diagonal", "orthogonal", "diagonal", "linear",
-         "forward-orthogonal", "forward-diagonal", "adjacent-alquerque"]
+MOVES = [
+    "adjacent",
+    "adjacent-orthogonal",
+    "adjacent-diagonal",
+    "orthogonal",
+    "diagonal",
+    "linear",
+    "forward-orthogonal",
+    "forward-diagonal",
+    "adjacent-alquerque",
+]
 
 
 @st.composite
 def back_records(draw):
     kind = draw(st.sampled_from(["squares", "squares", "stacks"]))
-    dims = [draw(st.integers(1, 5)), draw(st.integers(2, 5)), draw(st.sampled_from([1, 1, 2] if kind == "squares"
-                                                                                    else [2, 3]))]
+    dims = [
+        draw(st.integers(1, 5)),
+        draw(st.integers(2, 5)),
+        draw(st.sampled_from([1, 1, 2] if kind == "squares" else [2, 3])),
+    ]
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
-    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
     shapes = {}
     for i, s in enumerate(names):
-        move = draw(st.sampled_from(MOVES if kind == "squares" else [m for m in MOVES if m != "adjacent-alquerque"]))
+        move = draw(
+            st.sampled_from(MOVES if kind == "squares" else [m for m in MOVES if m != "adjacent-alquerque"])
+        )
         shapes[s] = {"move": move}
         if draw(st.booleans()):
             shapes[s]["cannot_move_backwards"] = True
         how = draw(st.sampled_from([CAN, MUST] if i == 0 else ["none", CAN, MUST]))
         if how != "none":
             cond = BACK if i == 0 else draw(st.sampled_from([BACK, "chain-jump", "jump"]))
-            shapes[s].update(power=how, condition=cond,
-                             result=draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2", "converts"])))
+            shapes[s].update(
+                power=how,
+                condition=cond,
+                result=draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2", "converts"])),
+            )
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
     at = draw(st.lists(st.sampled_from(cells), max_size=6, unique_by=tuple))
-    pieces = [{"at": a, "colour": draw(st.sampled_from(colours + ["yellow"])),
-               "shape": draw(st.sampled_from(sorted(shapes)))} for a in at]
-    return {"name": "HB", "board": {"kind": kind, "size": dims, "pieces": pieces}, "players": players,
-            "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
-            "shapes": shapes, "move_limit": draw(st.integers(1, 30)),
-            "pieces_per_turn": draw(st.sampled_from([1, 1, 2])),
-            "turn_checks": draw(st.lists(st.sampled_from(["first-3-wins", "first-2-loses"]), max_size=1)),
-            "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
-            "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]]))}
+    pieces = [
+        {
+            "at": a,
+            "colour": draw(st.sampled_from(colours + ["yellow"])),
+            "shape": draw(st.sampled_from(sorted(shapes))),
+        }
+        for a in at
+    ]
+    return {
+        "name": "HB",
+        "board": {"kind": kind, "size": dims, "pieces": pieces},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(1, 30)),
+        "pieces_per_turn": draw(st.sampled_from([1, 1, 2])),
+        "turn_checks": draw(st.lists(st.sampled_from(["first-3-wins", "first-2-loses"]), max_size=1)),
+        "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
+        "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]])),
+    }
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -361,47 +550,123 @@ SIM = {"order": "simultaneous", "pass": True}
 def round_cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
-    add("sim-jump-removes", board={"kind": "squares", "size": [4, 4, 1]},
+    add(
+        "sim-jump-removes",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"x": 2, "circle": 2}, "white": {"x": 2, "circle": 2}},
         shapes={"x": power("jump", "removes", "adjacent"), "circle": {"move": "adjacent"}},
-        move_limit=30, phases=[SIM])
-    add("sim-chain-reincarnates-must", board={"kind": "squares", "size": [4, 4, 1], "pieces": [
-            _piece(1, 1, "black", "x"), _piece(2, 2, "white", "circle"), _piece(4, 4, "white", "x"),
-            _piece(3, 3, "black", "circle")]},
+        move_limit=30,
+        phases=[SIM],
+    )
+    add(
+        "sim-chain-reincarnates-must",
+        board={
+            "kind": "squares",
+            "size": [4, 4, 1],
+            "pieces": [
+                _piece(1, 1, "black", "x"),
+                _piece(2, 2, "white", "circle"),
+                _piece(4, 4, "white", "x"),
+                _piece(3, 3, "black", "circle"),
+            ],
+        },
         reserves={"black": {"circle": 2}, "white": {"circle": 2}},
         shapes={"x": power("chain-jump", "reincarnates", "adjacent", MUST), "circle": {"move": "adjacent"}},
-        move_limit=30, phases=[SIM])
-    add("sim-back-draughts", board={"kind": "squares", "size": [5, 5, 1], "pieces": [
-            _piece(1, 1, "black", "circle"), _piece(3, 1, "black", "circle"), _piece(5, 1, "black", "circle"),
-            _piece(2, 4, "white", "circle"), _piece(4, 4, "white", "circle"), _piece(1, 5, "white", "circle")]},
+        move_limit=30,
+        phases=[SIM],
+    )
+    add(
+        "sim-back-draughts",
+        board={
+            "kind": "squares",
+            "size": [5, 5, 1],
+            "pieces": [
+                _piece(1, 1, "black", "circle"),
+                _piece(3, 1, "black", "circle"),
+                _piece(5, 1, "black", "circle"),
+                _piece(2, 4, "white", "circle"),
+                _piece(4, 4, "white", "circle"),
+                _piece(1, 5, "white", "circle"),
+            ],
+        },
         reserves={"black": {}, "white": {}},
-        shapes={"circle": power(BACK, "converts", "forward-diagonal"),
-                "pentagon": power("chain-jump", "removes", "adjacent-diagonal")},
-        move_limit=30, phases=[SIM], stalemate="most-pieces-wins")
-    add("sim-jump-three-communal", players="3", board={"kind": "squares", "size": [4, 4, 1], "pieces": [
-            _piece(2, 2, "yellow", "circle"), _piece(3, 3, "yellow", "circle")]},
-        reserves={"black": {"x": 2, "circle": 1}, "white": {"x": 2, "circle": 1}, "pink": {"x": 1, "circle": 2}},
-        shapes={"x": power("jump", "reincarnates-x2", "adjacent"),
-                "circle": power("cover-by-rank", "removes", "adjacent")}, move_limit=30, phases=[SIM])
-    add("single-then-sim-jump-chaos", players="2-vs-chaos", board={"kind": "squares", "size": [4, 3, 1]},
+        shapes={
+            "circle": power(BACK, "converts", "forward-diagonal"),
+            "pentagon": power("chain-jump", "removes", "adjacent-diagonal"),
+        },
+        move_limit=30,
+        phases=[SIM],
+        stalemate="most-pieces-wins",
+    )
+    add(
+        "sim-jump-three-communal",
+        players="3",
+        board={
+            "kind": "squares",
+            "size": [4, 4, 1],
+            "pieces": [_piece(2, 2, "yellow", "circle"), _piece(3, 3, "yellow", "circle")],
+        },
+        reserves={
+            "black": {"x": 2, "circle": 1},
+            "white": {"x": 2, "circle": 1},
+            "pink": {"x": 1, "circle": 2},
+        },
+        shapes={
+            "x": power("jump", "reincarnates-x2", "adjacent"),
+            "circle": power("cover-by-rank", "removes", "adjacent"),
+        },
+        move_limit=30,
+        phases=[SIM],
+    )
+    add(
+        "single-then-sim-jump-chaos",
+        players="2-vs-chaos",
+        board={"kind": "squares", "size": [4, 3, 1]},
         reserves={"black": {"x": 2, "circle": 1}, "white": {"x": 2, "circle": 1}, "pink": {"x": 2}},
         shapes={"x": power("chain-jump", "removes", "adjacent"), "circle": {"move": "adjacent"}},
-        move_limit=24, phases=[{"order": "single", "movement": "placement-only"}, SIM])
-    add("sim-jump-surround", board={"kind": "squares", "size": [4, 4, 1]},
+        move_limit=24,
+        phases=[{"order": "single", "movement": "placement-only"}, SIM],
+    )
+    add(
+        "sim-jump-surround",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"x": 2, "star": 2}, "white": {"x": 2, "star": 2}},
-        shapes={"x": power("jump", "converts", "orthogonal"), "star": power("surround-line", "removes", "adjacent")},
-        move_limit=30, phases=[SIM])
-    add("sim-jump-stacks", board={"kind": "stacks", "size": [4, 3, 3]},
+        shapes={
+            "x": power("jump", "converts", "orthogonal"),
+            "star": power("surround-line", "removes", "adjacent"),
+        },
+        move_limit=30,
+        phases=[SIM],
+    )
+    add(
+        "sim-jump-stacks",
+        board={"kind": "stacks", "size": [4, 3, 3]},
         reserves={"black": {"x": 3, "circle": 2}, "white": {"x": 3, "circle": 2}},
         shapes={"x": power("chain-jump", "reincarnates", "adjacent"), "circle": {"move": "adjacent"}},
-        move_limit=30, phases=[SIM])
-    add("sim-back-stacks-cover", board={"kind": "stacks", "size": [4, 4, 2], "pieces": [
-            _piece(1, 1, "black", "circle"), _piece(3, 1, "black", "circle"),
-            _piece(2, 4, "white", "circle"), _piece(4, 4, "white", "circle")]},
+        move_limit=30,
+        phases=[SIM],
+    )
+    add(
+        "sim-back-stacks-cover",
+        board={
+            "kind": "stacks",
+            "size": [4, 4, 2],
+            "pieces": [
+                _piece(1, 1, "black", "circle"),
+                _piece(3, 1, "black", "circle"),
+                _piece(2, 4, "white", "circle"),
+                _piece(4, 4, "white", "circle"),
+            ],
+        },
         reserves={"black": {"star": 1}, "white": {"star": 1}},
-        shapes={"circle": power(BACK, "removes", "forward-diagonal"),
-                "pentagon": {"move": "adjacent"}, "star": power("cover", "converts", "adjacent")},
-        move_limit=30, phases=[SIM])
+        shapes={
+            "circle": power(BACK, "removes", "forward-diagonal"),
+            "pentagon": {"move": "adjacent"},
+            "star": power("cover", "converts", "adjacent"),
+        },
+        move_limit=30,
+        phases=[SIM],
+    )
     return out
 
 
@@ -434,10 +699,18 @@ def _plan(core, player, text):
 
 def _duel(**kw):
     """Black's X on (1,1) may jump white's circle on (2,1); white plans second."""
-    rec = {"name": "duel", "board": {"kind": "squares", "size": [4, 2, 1], "pieces": [
-               _piece(1, 1, "black", "x"), _piece(2, 1, "white", "circle")]},
-           "reserves": {"black": {}, "white": {}}, "move_limit": 10, "phases": [SIM],
-           "shapes": {"x": power("chain-jump", "reincarnates", "adjacent"), "circle": {"move": "adjacent"}}}
+    rec = {
+        "name": "duel",
+        "board": {
+            "kind": "squares",
+            "size": [4, 2, 1],
+            "pieces": [_piece(1, 1, "black", "x"), _piece(2, 1, "white", "circle")],
+        },
+        "reserves": {"black": {}, "white": {}},
+        "move_limit": 10,
+        "phases": [SIM],
+        "shapes": {"x": power("chain-jump", "reincarnates", "adjacent"), "circle": {"move": "adjacent"}},
+    }
     rec.update(kw)
     return make_core(rules.parse(rec))
 
@@ -447,8 +720,8 @@ def test_a_jump_takes_the_piece_that_stayed():
     _plan(core, 0, "(1,1,1)->(3,1,1) over (2,1,1)")
     _plan(core, 1, "pass")
     assert core.shapes()[:4] == [None, None, "x", None]
-    assert core.shape_reserves()["black"]["circle"] == 1     # reincarnated into the jumper's colour
-    assert core.pending_chain() is None                      # no extra move in a round
+    assert core.shape_reserves()["black"]["circle"] == 1  # reincarnated into the jumper's colour
+    assert core.pending_chain() is None  # no extra move in a round
     assert core.player() != -4 and core.pending_plans() is not None
 
 
@@ -477,10 +750,22 @@ def test_a_jump_and_the_jumped_piece_collide_on_the_landing():
 def test_a_piece_two_plans_jump_is_destroyed_without_a_result():
     """Yellow's circle between black's X and white's X: both jump it in the
     same round; it is destroyed and neither reincarnates it."""
-    rec = {"name": "two", "board": {"kind": "squares", "size": [3, 3, 1], "pieces": [
-               _piece(1, 2, "black", "x"), _piece(2, 2, "yellow", "circle"), _piece(2, 1, "white", "x")]},
-           "reserves": {"black": {}, "white": {}}, "move_limit": 10, "phases": [SIM],
-           "shapes": {"x": power("jump", "reincarnates", "adjacent"), "circle": {}}}
+    rec = {
+        "name": "two",
+        "board": {
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "pieces": [
+                _piece(1, 2, "black", "x"),
+                _piece(2, 2, "yellow", "circle"),
+                _piece(2, 1, "white", "x"),
+            ],
+        },
+        "reserves": {"black": {}, "white": {}},
+        "move_limit": 10,
+        "phases": [SIM],
+        "shapes": {"x": power("jump", "reincarnates", "adjacent"), "circle": {}},
+    }
     core = make_core(rules.parse(rec))
     _plan(core, 0, "(1,2,1)->(3,2,1) over (2,2,1)")
     _plan(core, 1, "(2,1,1)->(2,3,1) over (2,2,1)")
@@ -490,47 +775,81 @@ def test_a_piece_two_plans_jump_is_destroyed_without_a_result():
 
 def test_jumps_mixed_with_sequential_phases_are_refused():
     with pytest.raises(RuleSetError) as e:
-        rules.parse({"name": "mix", "board": {"kind": "squares", "size": [3, 3, 1]},
-                     "phases": [SIM, {"pass": True}], "reserves": {"black": {"x": 1}, "white": {"x": 1}},
-                     "shapes": {"x": power("jump", "removes", "adjacent")}})
+        rules.parse(
+            {
+                "name": "mix",
+                "board": {"kind": "squares", "size": [3, 3, 1]},
+                "phases": [SIM, {"pass": True}],
+                "reserves": {"black": {"x": 1}, "white": {"x": 1}},
+                "shapes": {"x": power("jump", "removes", "adjacent")},
+            }
+        )
     assert "'jump' is not supported in a rule set that mixes sequential phases" in str(e.value)
 
 
 @st.composite
 def jump_round_records(draw):
     kind = draw(st.sampled_from(["squares", "squares", "stacks"]))
-    dims = [draw(st.integers(2, 4)), draw(st.integers(2, 4)), 1 if kind == "squares" else draw(st.integers(2, 3))]
+    dims = [
+        draw(st.integers(2, 4)),
+        draw(st.integers(2, 4)),
+        1 if kind == "squares" else draw(st.integers(2, 3)),
+    ]
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
-    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
     shapes = {}
     for i, s in enumerate(names):
-        move = draw(st.sampled_from(["adjacent", "orthogonal", "adjacent-diagonal", "forward-diagonal", "linear"]))
+        move = draw(
+            st.sampled_from(["adjacent", "orthogonal", "adjacent-diagonal", "forward-diagonal", "linear"])
+        )
         shapes[s] = {"move": move}
         if draw(st.booleans()):
             shapes[s]["cannot_move_backwards"] = True
         how = draw(st.sampled_from([CAN, MUST] if i == 0 else ["none", CAN]))
         if how != "none":
-            cond = draw(st.sampled_from(["jump", "chain-jump", BACK] if i == 0
-                                        else ["jump", "cover", "cover-by-rank"]))
+            cond = draw(
+                st.sampled_from(
+                    ["jump", "chain-jump", BACK] if i == 0 else ["jump", "cover", "cover-by-rank"]
+                )
+            )
             results = ["removes", "reincarnates", "reincarnates-x2"]
             if cond not in ("cover", "cover-by-rank") or kind == "stacks":
                 results.append("converts")
             shapes[s].update(power=how, condition=cond, result=draw(st.sampled_from(results)))
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
     at = draw(st.lists(st.sampled_from(cells), max_size=5, unique_by=tuple))
-    pieces = [{"at": a, "colour": draw(st.sampled_from(colours + ["yellow"])),
-               "shape": draw(st.sampled_from(sorted(shapes)))} for a in at]
+    pieces = [
+        {
+            "at": a,
+            "colour": draw(st.sampled_from(colours + ["yellow"])),
+            "shape": draw(st.sampled_from(sorted(shapes))),
+        }
+        for a in at
+    ]
     order = draw(st.sampled_from(["simultaneous", "single"]))
-    phases = draw(st.sampled_from([[{"order": "simultaneous", "pass": True}],
-                                   [{"order": order, "movement": "placement-only"},
-                                    {"order": "simultaneous", "pass": True}],
-                                   [{"order": "simultaneous"}]]))
-    return {"name": "JR", "board": {"kind": kind, "size": dims, "pieces": pieces}, "players": players,
-            "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
-            "shapes": shapes, "move_limit": draw(st.integers(2, 20)),
-            "turn_checks": draw(st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]), max_size=1)),
-            "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])), "phases": phases}
+    phases = draw(
+        st.sampled_from(
+            [
+                [{"order": "simultaneous", "pass": True}],
+                [{"order": order, "movement": "placement-only"}, {"order": "simultaneous", "pass": True}],
+                [{"order": "simultaneous"}],
+            ]
+        )
+    )
+    return {
+        "name": "JR",
+        "board": {"kind": kind, "size": dims, "pieces": pieces},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(2, 20)),
+        "turn_checks": draw(
+            st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]), max_size=1)
+        ),
+        "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
+        "phases": phases,
+    }
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -541,36 +860,69 @@ def test_random_jump_rounds_match_reference(rec, seed):
     play(rs, games=3, seed=seed, ref_class=JumpSimRefState, check=_same_pieces)
 
 
-
 # -- surrounds on stacks inside rounds ----------------------------------------------------
 # docs/rules/ttt.md, "Surrounds inside rounds" (stacks); the reference is SurroundStackSimRefState.
+
 
 def stack_surround_cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
-    add("sim-stack-surround-line", board={"kind": "stacks", "size": [4, 3, 2]},
+    add(
+        "sim-stack-surround-line",
+        board={"kind": "stacks", "size": [4, 3, 2]},
         reserves={"black": {"circle": 4, "x": 1}, "white": {"circle": 4, "x": 1}},
         shapes={"circle": power("surround-line", "removes", "stationary"), "x": {"move": "adjacent"}},
-        move_limit=16, turn_checks=[], stalemate="most-pieces-wins", phases=[SIM])
-    add("single-then-sim-stack-surround-orth-3p", players="3", board={"kind": "stacks", "size": [3, 3, 2]},
+        move_limit=16,
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+        phases=[SIM],
+    )
+    add(
+        "single-then-sim-stack-surround-orth-3p",
+        players="3",
+        board={"kind": "stacks", "size": [3, 3, 2]},
         reserves={c: {"circle": 3} for c in ("black", "white", "pink")},
         shapes={"circle": power("surround-orthogonal", "converts", "stationary")},
-        move_limit=12, turn_checks=["first-3-wins"],
-        phases=[{"order": "single", "movement": "placement-only"}, SIM])
-    add("sim-stack-surround-moves-cover-chaos", players="2-vs-chaos", board={"kind": "stacks", "size": [3, 3, 2]},
+        move_limit=12,
+        turn_checks=["first-3-wins"],
+        phases=[{"order": "single", "movement": "placement-only"}, SIM],
+    )
+    add(
+        "sim-stack-surround-moves-cover-chaos",
+        players="2-vs-chaos",
+        board={"kind": "stacks", "size": [3, 3, 2]},
         reserves={c: {"star": 2, "circle": 1} for c in ("black", "white", "pink")},
-        shapes={"star": power("surround-line", "reincarnates", "adjacent", MUST),
-                "circle": power("cover", "converts", "stationary")},
-        move_limit=14, turn_checks=["first-3-wins"], stalemate="most-pieces-wins",
-        phases=[SIM, {"pass": True, "locked_players": ["chaos"]}])
-    add("sim-stack-surround-by-stack", board={"kind": "stacks", "size": [3, 3, 3]},
+        shapes={
+            "star": power("surround-line", "reincarnates", "adjacent", MUST),
+            "circle": power("cover", "converts", "stationary"),
+        },
+        move_limit=14,
+        turn_checks=["first-3-wins"],
+        stalemate="most-pieces-wins",
+        phases=[SIM, {"pass": True, "locked_players": ["chaos"]}],
+    )
+    add(
+        "sim-stack-surround-by-stack",
+        board={"kind": "stacks", "size": [3, 3, 3]},
         reserves={"black": {"star": 2, "cross": 2}, "white": {"star": 2, "cross": 2}},
-        shapes={"star": power("surround-orthogonal", "removes", "adjacent"), "cross": {"move": "orth-by-stack"}},
-        move_limit=16, phases=[SIM])
-    add("sim-stack-surround-and-jump", board={"kind": "stacks", "size": [4, 3, 2]},
+        shapes={
+            "star": power("surround-orthogonal", "removes", "adjacent"),
+            "cross": {"move": "orth-by-stack"},
+        },
+        move_limit=16,
+        phases=[SIM],
+    )
+    add(
+        "sim-stack-surround-and-jump",
+        board={"kind": "stacks", "size": [4, 3, 2]},
         reserves={"black": {"x": 2, "star": 2}, "white": {"x": 2, "star": 2}},
-        shapes={"x": power("jump", "converts", "orthogonal"), "star": power("surround-line", "removes", "adjacent")},
-        move_limit=20, phases=[SIM])
+        shapes={
+            "x": power("jump", "converts", "orthogonal"),
+            "star": power("surround-line", "removes", "adjacent"),
+        },
+        move_limit=20,
+        phases=[SIM],
+    )
     return out
 
 
@@ -598,11 +950,23 @@ def test_stack_surrounds_in_one_round_read_the_tops_after_every_landing():
     2's white top): both read the tops after every landing, before any
     capture, so both captures happen; each captive is reincarnated into its
     captor's reserve, and stack 2 shows black's piece that lay under the top."""
-    rec = {"name": "row", "board": {"kind": "stacks", "size": [4, 1, 2], "pieces": [
-               _piece(2, 1, "black", "circle"), _piece(2, 1, "white", "circle", z=2),
-               _piece(3, 1, "black", "circle")]},
-           "reserves": {"black": {"circle": 1}, "white": {"circle": 1}}, "move_limit": 6, "turn_checks": [],
-           "phases": [SIM], "shapes": {"circle": power("surround-line", "reincarnates", "stationary")}}
+    rec = {
+        "name": "row",
+        "board": {
+            "kind": "stacks",
+            "size": [4, 1, 2],
+            "pieces": [
+                _piece(2, 1, "black", "circle"),
+                _piece(2, 1, "white", "circle", z=2),
+                _piece(3, 1, "black", "circle"),
+            ],
+        },
+        "reserves": {"black": {"circle": 1}, "white": {"circle": 1}},
+        "move_limit": 6,
+        "turn_checks": [],
+        "phases": [SIM],
+        "shapes": {"circle": power("surround-line", "reincarnates", "stationary")},
+    }
     core = make_core(rules.parse(rec))
     _plan(core, 0, "black@stack(1,1) circle")
     _plan(core, 1, "white@stack(4,1) circle")
@@ -614,28 +978,48 @@ def test_stack_surrounds_in_one_round_read_the_tops_after_every_landing():
 def stack_surround_round_records(draw):
     dims = [draw(st.integers(2, 4)), draw(st.integers(1, 3)), draw(st.integers(2, 3))]
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
-    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
     shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
-    shapes[names[0]].update(power=draw(st.sampled_from([CAN, MUST])),
-                            condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
-                            result=draw(st.sampled_from(["removes", "reincarnates", "converts"])))
+    shapes[names[0]].update(
+        power=draw(st.sampled_from([CAN, MUST])),
+        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
+        result=draw(st.sampled_from(["removes", "reincarnates", "converts"])),
+    )
     for s in names[1:]:
         if draw(st.booleans()):
             shapes[s]["move"] = "orth-by-stack"
         elif draw(st.booleans()):
-            shapes[s].update(power=CAN, condition=draw(st.sampled_from(["cover", "surround-line", "jump"])),
-                             result=draw(st.sampled_from(["removes", "reincarnates", "converts"])))
+            shapes[s].update(
+                power=CAN,
+                condition=draw(st.sampled_from(["cover", "surround-line", "jump"])),
+                result=draw(st.sampled_from(["removes", "reincarnates", "converts"])),
+            )
             if shapes[s]["condition"] == "jump" and shapes[s]["move"] == "stationary":
                 shapes[s]["move"] = "adjacent"
     order = draw(st.sampled_from(["simultaneous", "single"]))
-    first = draw(st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}]))
-    return {"name": "SSR", "board": {"kind": "stacks", "size": dims}, "players": players,
-            "reserves": {c: {s: draw(st.integers(0, 3)) for s in shapes} for c in colours},
-            "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
-            "turn_checks": draw(st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]), max_size=1)),
-            "phases": draw(st.sampled_from([[first, {"order": "simultaneous", "pass": True}],
-                                            [first, {"order": "simultaneous", "pass": True}, {"pass": True}]]))}
+    first = draw(
+        st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}])
+    )
+    return {
+        "name": "SSR",
+        "board": {"kind": "stacks", "size": dims},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 3)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(2, 16)),
+        "turn_checks": draw(
+            st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]), max_size=1)
+        ),
+        "phases": draw(
+            st.sampled_from(
+                [
+                    [first, {"order": "simultaneous", "pass": True}],
+                    [first, {"order": "simultaneous", "pass": True}, {"pass": True}],
+                ]
+            )
+        ),
+    }
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))

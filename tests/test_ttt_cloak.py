@@ -5,6 +5,7 @@ chance outcomes, what every player sees and the returns; attempts that only
 reveal; the decisions docs/rules/ttt.md takes where the seed is ambiguous;
 and the OpenSpiel face (IMPERFECT_INFORMATION, observers, random_sim_test).
 Cells are x + X*(y + Y*z) from 0."""
+
 import json
 import random
 import tempfile
@@ -18,8 +19,11 @@ from games.openspiel import core_of
 from games.ttt import make_core, rules
 from ttt_reference import CloakedRefState
 
-BASE = {"board": {"kind": "squares", "size": [3, 3, 1]}, "reserves": {"black": 5, "white": 4},
-        "cloaking": "hides"}
+BASE = {
+    "board": {"kind": "squares", "size": [3, 3, 1]},
+    "reserves": {"black": 5, "white": 4},
+    "cloaking": "hides",
+}
 ROW1 = [[1, 1, 1], [2, 1, 1], [3, 1, 1]]
 ALL9 = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
 
@@ -34,31 +38,79 @@ def cloaked_sets():
     """Small rule sets, each exercising one part of cloaking."""
     return [
         rule_set("hides-row", phases=[{"cloaked": ROW1}]),
-        rule_set("hides-all-pass-then-open", turn_checks=[], stalemate="most-in-a-row-wins",
-                 reserves={"black": 3, "white": 3},
-                 phases=[{"pass": True, "cloaked": ALL9}, {"pass": True, "cloaked": ROW1}, {"pass": True}]),
-        rule_set("hides-move", reserves={"black": 3, "white": 3}, shapes={"circle": {"move": "adjacent"}},
-                 move_limit=30, phases=[{"cloaked": ALL9}]),
-        rule_set("hides-shared-move", colours="shared", reserves={"black": 5},
-                 shapes={"circle": {"move": "adjacent"}}, move_limit=24, turn_checks=["first-3-loses"],
-                 phases=[{"pass": True, "cloaked": ALL9}]),
-        rule_set("hides-chaos", players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3},
-                 phases=[{"cloaked": ALL9[:6]}]),
-        rule_set("hides-preplaced-knight", board={"kind": "squares", "size": [3, 3, 1],
-                                                  "pieces": [{"at": [2, 2, 1], "colour": "white"}]},
-                 reserves={"black": 2, "white": 2}, shapes={"circle": {"move": "linear-or-knight"}},
-                 move_limit=20, phases=[{"movement": "placement-only", "cloaked": ALL9},
-                                        {"cloaked": ALL9, "locked": [[1, 1, 1]]}]),
-        rule_set("hides-stacks", board={"kind": "stacks", "size": [3, 1, 3]}, reserves={"black": 4, "white": 4},
-                 shapes={"circle": {"move": "adjacent"}}, move_limit=25, turn_checks=["first-3-wins-no-diagonal"],
-                 phases=[{"cloaked": [[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)]}]),
-        rule_set("hides-stacks-pass", board={"kind": "stacks", "size": [2, 1, 4]}, reserves={"black": 4, "white": 4},
-                 turn_checks=[], stalemate="most-pieces-wins",
-                 phases=[{"pass": True, "cloaked": [[x, 1, z] for x in (1, 2) for z in (1, 2, 3, 4)]}]),
-        rule_set("hides-choose-two", colours="players-choose", reserves={"black": 4, "pink": 4},
-                 pieces_per_turn=2, agree_draw=True, phases=[{"cloaked": ALL9}]),
-        rule_set("obscures-row", cloaking="obscures", shapes={"circle": {"move": "adjacent"}}, move_limit=20,
-                 reserves={"black": 3, "white": 3}, phases=[{"cloaked": ROW1}]),
+        rule_set(
+            "hides-all-pass-then-open",
+            turn_checks=[],
+            stalemate="most-in-a-row-wins",
+            reserves={"black": 3, "white": 3},
+            phases=[{"pass": True, "cloaked": ALL9}, {"pass": True, "cloaked": ROW1}, {"pass": True}],
+        ),
+        rule_set(
+            "hides-move",
+            reserves={"black": 3, "white": 3},
+            shapes={"circle": {"move": "adjacent"}},
+            move_limit=30,
+            phases=[{"cloaked": ALL9}],
+        ),
+        rule_set(
+            "hides-shared-move",
+            colours="shared",
+            reserves={"black": 5},
+            shapes={"circle": {"move": "adjacent"}},
+            move_limit=24,
+            turn_checks=["first-3-loses"],
+            phases=[{"pass": True, "cloaked": ALL9}],
+        ),
+        rule_set(
+            "hides-chaos",
+            players="2-vs-chaos",
+            reserves={"black": 3, "white": 3, "pink": 3},
+            phases=[{"cloaked": ALL9[:6]}],
+        ),
+        rule_set(
+            "hides-preplaced-knight",
+            board={"kind": "squares", "size": [3, 3, 1], "pieces": [{"at": [2, 2, 1], "colour": "white"}]},
+            reserves={"black": 2, "white": 2},
+            shapes={"circle": {"move": "linear-or-knight"}},
+            move_limit=20,
+            phases=[
+                {"movement": "placement-only", "cloaked": ALL9},
+                {"cloaked": ALL9, "locked": [[1, 1, 1]]},
+            ],
+        ),
+        rule_set(
+            "hides-stacks",
+            board={"kind": "stacks", "size": [3, 1, 3]},
+            reserves={"black": 4, "white": 4},
+            shapes={"circle": {"move": "adjacent"}},
+            move_limit=25,
+            turn_checks=["first-3-wins-no-diagonal"],
+            phases=[{"cloaked": [[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)]}],
+        ),
+        rule_set(
+            "hides-stacks-pass",
+            board={"kind": "stacks", "size": [2, 1, 4]},
+            reserves={"black": 4, "white": 4},
+            turn_checks=[],
+            stalemate="most-pieces-wins",
+            phases=[{"pass": True, "cloaked": [[x, 1, z] for x in (1, 2) for z in (1, 2, 3, 4)]}],
+        ),
+        rule_set(
+            "hides-choose-two",
+            colours="players-choose",
+            reserves={"black": 4, "pink": 4},
+            pieces_per_turn=2,
+            agree_draw=True,
+            phases=[{"cloaked": ALL9}],
+        ),
+        rule_set(
+            "obscures-row",
+            cloaking="obscures",
+            shapes={"circle": {"move": "adjacent"}},
+            move_limit=20,
+            reserves={"black": 3, "white": 3},
+            phases=[{"cloaked": ROW1}],
+        ),
     ]
 
 
@@ -97,7 +149,7 @@ def play_against_reference(rs, games, seed):
             attempt = core.last_event()["attempt"]
             assert attempt == ref.last_attempt, where
             if attempt:
-                assert ref.board == board, where      # nothing moved
+                assert ref.board == board, where  # nothing moved
             attempts += attempt
             steps += 1
             assert steps <= core.max_game_length, where
@@ -128,7 +180,7 @@ def test_random_sim_with_serialisation(rs):
 _SAVED = {}
 
 
-_DIR = tempfile.TemporaryDirectory(prefix="ttt-cloak-")    # removed when the process ends
+_DIR = tempfile.TemporaryDirectory(prefix="ttt-cloak-")  # removed when the process ends
 
 
 def _saved(rs):

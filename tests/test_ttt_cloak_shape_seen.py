@@ -13,6 +13,7 @@ model ``CloakedShapeRefState`` (tests/ttt_reference.py), which judges "can
 move" per shape in its own code.
 Cells are x + X*(y + Y*z) from 0; on a 3x3 board a piece of shape index k
 placed on cell c is action 9*k + c."""
+
 import pytest
 
 import games  # noqa: F401  (registers ttt)
@@ -29,13 +30,21 @@ def _preplaced(move, cloaking="hides"):
     circle of movement ``move`` stands pre-placed on the cloaked (1,1,1);
     nobody placed it."""
     return cloaked_rule_set(
-        f"seen-preplaced-{move}-{cloaking}", cloaking=cloaking,
-        board={"kind": "squares", "size": [3, 3, 1],
-               "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "circle"},
-                          {"at": [3, 3, 1], "colour": "black", "shape": "triangle"}]},
+        f"seen-preplaced-{move}-{cloaking}",
+        cloaking=cloaking,
+        board={
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "black", "shape": "circle"},
+                {"at": [3, 3, 1], "colour": "black", "shape": "triangle"},
+            ],
+        },
         shapes={"circle": {"move": move}, "triangle": {"move": "adjacent"}},
         reserves={"black": {}, "white": {"triangle": 2}},
-        move_limit=10, phases=[{"cloaked": [[1, 1, 1], [2, 2, 1]]}])
+        move_limit=10,
+        phases=[{"cloaked": [[1, 1, 1], [2, 2, 1]]}],
+    )
 
 
 def test_a_stationary_piece_its_owner_did_not_place_stays_hidden_from_it():
@@ -46,8 +55,11 @@ def test_a_stationary_piece_its_owner_did_not_place_stays_hidden_from_it():
     assert core.player_view(1)[0] == "."
     # the open triangle on (3,3,1) is seen by both; black may move only it
     assert core.player_view(0)[8] == core.player_view(1)[8] == "x"
-    assert [s.action_to_string(a) for a in s.legal_actions()] == \
-        ["(3,3,1)->(2,2,1)", "(3,3,1)->(3,2,1)", "(3,3,1)->(2,3,1)"]
+    assert [s.action_to_string(a) for a in s.legal_actions()] == [
+        "(3,3,1)->(2,2,1)",
+        "(3,3,1)->(3,2,1)",
+        "(3,3,1)->(2,3,1)",
+    ]
     # it stays hidden after black's move and white's reply (nothing reveals it)
     s.apply_action(s.legal_actions()[0])
     s.apply_action(s.legal_actions()[-1])
@@ -81,9 +93,13 @@ def test_obscurity_shows_a_stationary_own_piece_by_its_colour_clause():
 # white's circle went. Per shape it cannot move a stationary circle, did not
 # place it, and its space is cloaked: both histories must look the same to it.
 SHARED = cloaked_rule_set(
-    "seen-shared-stationary", colours="shared", reserves={"black": {"circle": 1, "triangle": 1}},
+    "seen-shared-stationary",
+    colours="shared",
+    reserves={"black": {"circle": 1, "triangle": 1}},
     shapes={"circle": {"move": "stationary"}, "triangle": {"move": "adjacent"}},
-    move_limit=8, phases=[{"cloaked": ALL9}])
+    move_limit=8,
+    phases=[{"cloaked": ALL9}],
+)
 CIRCLE, TRIANGLE = 0, 9
 
 
@@ -104,18 +120,23 @@ def test_a_moving_piece_placed_by_the_other_seat_is_seen_once_none_is_in_reserve
     one black can move once no triangle is left in reserve, even while a
     circle is (the colour rule hid it until the whole colour ran out)."""
     rs = cloaked_rule_set(
-        "seen-shared-identical", colours="shared", reserves={"black": {"circle": 2, "triangle": 1}},
+        "seen-shared-identical",
+        colours="shared",
+        reserves={"black": {"circle": 2, "triangle": 1}},
         shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "adjacent"}},
-        move_limit=8, phases=[{"cloaked": ALL9}])
+        move_limit=8,
+        phases=[{"cloaked": ALL9}],
+    )
     core = make_core(rs)
-    core.apply_action(CIRCLE + 4)            # black: one circle left in reserve
-    core.apply_action(TRIANGLE + 0)          # white: the only triangle, on the cloaked 0
+    core.apply_action(CIRCLE + 4)  # black: one circle left in reserve
+    core.apply_action(TRIANGLE + 0)  # white: the only triangle, on the cloaked 0
     assert core.shape_reserves()["black"] == {"circle": 1, "triangle": 0}
-    assert core.player_view(0)[0] == "x"     # per shape: no triangle in reserve, so black can move it
-    assert core.player_view(1)[4] == "."     # (a circle is in reserve: white cannot move black's circle)
+    assert core.player_view(0)[0] == "x"  # per shape: no triangle in reserve, so black can move it
+    assert core.player_view(1)[4] == "."  # (a circle is in reserve: white cannot move black's circle)
 
 
 # -- against the reference model -------------------------------------------------------
+
 
 def _cases():
     """Small rule sets: pre-placed stationary and moving pieces of each colour
@@ -123,32 +144,61 @@ def _cases():
     ran out, a shared colour; both cloaking types."""
     out = []
     for cloaking in ("hides", "obscures"):
-        out.append(cloaked_rule_set(
-            f"seen-ref-preplaced-{cloaking}", cloaking=cloaking,
-            board={"kind": "squares", "size": [3, 3, 1],
-                   "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "circle"},
-                              {"at": [2, 2, 1], "colour": "white", "shape": "circle"},
-                              {"at": [3, 1, 1], "colour": "black", "shape": "triangle"},
-                              {"at": [1, 3, 1], "colour": "white", "shape": "triangle"}]},
-            shapes={"circle": {"move": "stationary"}, "triangle": {"move": "adjacent"}},
-            reserves={"black": {"triangle": 1}, "white": {"circle": 1, "triangle": 1}},
-            move_limit=14, phases=[{"cloaked": ALL9[:6]}]))
-        out.append(cloaked_rule_set(
-            f"seen-ref-identical-{cloaking}", cloaking=cloaking,
-            board={"kind": "squares", "size": [3, 3, 1],
-                   "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "x"},
-                              {"at": [3, 3, 1], "colour": "white", "shape": "circle"},
-                              {"at": [2, 1, 1], "colour": "white", "shape": "x"}]},
-            shapes={"circle": {"move": "adjacent"}, "x": {"move": "diagonal"}, "star": {}},
-            reserves={"black": {"circle": 2, "x": 1}, "white": {"circle": 1, "star": 1}},
-            move_limit=16, phases=[{"cloaked": ALL9}]))
-        out.append(cloaked_rule_set(
-            f"seen-ref-shared-{cloaking}", cloaking=cloaking, colours="shared",
-            board={"kind": "squares", "size": [3, 3, 1],
-                   "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "circle"}]},
-            reserves={"black": {"circle": 1, "triangle": 2}},
-            shapes={"circle": {"move": "stationary"}, "triangle": {"move": "orthogonal"}},
-            move_limit=10, phases=[{"cloaked": ALL9, "pass": True}]))
+        out.append(
+            cloaked_rule_set(
+                f"seen-ref-preplaced-{cloaking}",
+                cloaking=cloaking,
+                board={
+                    "kind": "squares",
+                    "size": [3, 3, 1],
+                    "pieces": [
+                        {"at": [1, 1, 1], "colour": "black", "shape": "circle"},
+                        {"at": [2, 2, 1], "colour": "white", "shape": "circle"},
+                        {"at": [3, 1, 1], "colour": "black", "shape": "triangle"},
+                        {"at": [1, 3, 1], "colour": "white", "shape": "triangle"},
+                    ],
+                },
+                shapes={"circle": {"move": "stationary"}, "triangle": {"move": "adjacent"}},
+                reserves={"black": {"triangle": 1}, "white": {"circle": 1, "triangle": 1}},
+                move_limit=14,
+                phases=[{"cloaked": ALL9[:6]}],
+            )
+        )
+        out.append(
+            cloaked_rule_set(
+                f"seen-ref-identical-{cloaking}",
+                cloaking=cloaking,
+                board={
+                    "kind": "squares",
+                    "size": [3, 3, 1],
+                    "pieces": [
+                        {"at": [1, 1, 1], "colour": "black", "shape": "x"},
+                        {"at": [3, 3, 1], "colour": "white", "shape": "circle"},
+                        {"at": [2, 1, 1], "colour": "white", "shape": "x"},
+                    ],
+                },
+                shapes={"circle": {"move": "adjacent"}, "x": {"move": "diagonal"}, "star": {}},
+                reserves={"black": {"circle": 2, "x": 1}, "white": {"circle": 1, "star": 1}},
+                move_limit=16,
+                phases=[{"cloaked": ALL9}],
+            )
+        )
+        out.append(
+            cloaked_rule_set(
+                f"seen-ref-shared-{cloaking}",
+                cloaking=cloaking,
+                colours="shared",
+                board={
+                    "kind": "squares",
+                    "size": [3, 3, 1],
+                    "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "circle"}],
+                },
+                reserves={"black": {"circle": 1, "triangle": 2}},
+                shapes={"circle": {"move": "stationary"}, "triangle": {"move": "orthogonal"}},
+                move_limit=10,
+                phases=[{"cloaked": ALL9, "pass": True}],
+            )
+        )
     return out
 
 
@@ -164,7 +214,7 @@ def _views(core, ref):
 @pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
 def test_preplaced_and_per_shape_reserves_match_reference(rs):
     played = play_against_reference(rs, 25, sum(map(ord, rs.name)), CloakedShapeRefState, _views)
-    assert len(played) > 25                  # the games went past their first move
+    assert len(played) > 25  # the games went past their first move
 
 
 @pytest.mark.slow
@@ -186,16 +236,28 @@ def _goal_surround(cloaking):
     x on (4,3,1). Black's star on (1,1,1) has plain moves. Every piece in the
     surround stands on an open space."""
     return cloaked_rule_set(
-        f"seen-goal-surround-{cloaking}", cloaking=cloaking,
-        board={"kind": "squares", "size": [4, 3, 1],
-               "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "triangle"},
-                          {"at": [1, 1, 1], "colour": "black", "shape": "star"},
-                          {"at": [3, 3, 1], "colour": "white", "shape": "x"},
-                          {"at": [4, 3, 1], "colour": "black", "shape": "x"}]},
-        shapes={"triangle": {"move": "forward-orthogonal"}, "circle": dict(LINE_MUST, move="adjacent"),
-                "x": {"move": "stationary"}, "star": {"move": "adjacent"}},
-        reserves={"black": {}, "white": {"x": 1}}, move_limit=10,
-        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3, 4) for y in (1, 2)]}])
+        f"seen-goal-surround-{cloaking}",
+        cloaking=cloaking,
+        board={
+            "kind": "squares",
+            "size": [4, 3, 1],
+            "pieces": [
+                {"at": [2, 2, 1], "colour": "black", "shape": "triangle"},
+                {"at": [1, 1, 1], "colour": "black", "shape": "star"},
+                {"at": [3, 3, 1], "colour": "white", "shape": "x"},
+                {"at": [4, 3, 1], "colour": "black", "shape": "x"},
+            ],
+        },
+        shapes={
+            "triangle": {"move": "forward-orthogonal"},
+            "circle": dict(LINE_MUST, move="adjacent"),
+            "x": {"move": "stationary"},
+            "star": {"move": "adjacent"},
+        },
+        reserves={"black": {}, "white": {"x": 1}},
+        move_limit=10,
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3, 4) for y in (1, 2)]}],
+    )
 
 
 @pytest.mark.parametrize("cloaking", ["hides", "obscures"])
@@ -206,6 +268,7 @@ def test_a_surround_by_a_goal_replacement_that_the_mover_sees_forces(cloaking):
     was judged by the moving triangle's class under obscurity, so nothing
     forced there)."""
     from ttt_reference import CloakedJumpObscureRefState, CloakedJumpRefState
+
     rs = _goal_surround(cloaking)
     core = make_core(rs)
     assert [core.action_string(0, a) for a in core.legal_action_list()] == ["(2,2,1)->(2,3,1) becomes circle"]
@@ -223,28 +286,46 @@ def test_a_cover_is_visible_by_the_shape_that_moves_not_its_goal_replacement():
     replacement, the cover onto white's colour-only piece would force, and
     whether it captures would hang on that piece's hidden shape."""
     rs = cloaked_rule_set(
-        "seen-goal-cover-obscures", cloaking="obscures",
-        board={"kind": "squares", "size": [3, 3, 1],
-               "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "pentagon"},
-                          {"at": [1, 1, 1], "colour": "black", "shape": "star"},
-                          {"at": [2, 3, 1], "colour": "white", "shape": "circle"}]},
-        shapes={"pentagon": dict(RANK_MUST, move="forward-orthogonal"),
-                "cross": {"power": "must-capture", "condition": "cover", "result": "removes", "move": "adjacent"},
-                "circle": {"move": "stationary"}, "star": {"move": "adjacent"}},
-        reserves={"black": {}, "white": {"circle": 1}}, move_limit=10,
-        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]}])
+        "seen-goal-cover-obscures",
+        cloaking="obscures",
+        board={
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "pieces": [
+                {"at": [2, 2, 1], "colour": "black", "shape": "pentagon"},
+                {"at": [1, 1, 1], "colour": "black", "shape": "star"},
+                {"at": [2, 3, 1], "colour": "white", "shape": "circle"},
+            ],
+        },
+        shapes={
+            "pentagon": dict(RANK_MUST, move="forward-orthogonal"),
+            "cross": {"power": "must-capture", "condition": "cover", "result": "removes", "move": "adjacent"},
+            "circle": {"move": "stationary"},
+            "star": {"move": "adjacent"},
+        },
+        reserves={"black": {}, "white": {"circle": 1}},
+        move_limit=10,
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]}],
+    )
     core = make_core(rs)
-    assert core.player_shape_view(0)[7] == "?"          # white's piece on (2,3,1): colour only
+    assert core.player_shape_view(0)[7] == "?"  # white's piece on (2,3,1): colour only
     legal = [core.action_string(0, a) for a in core.legal_action_list()]
-    assert "(1,1,1)->(2,1,1)" in legal                    # not forced: the pentagon's cover is by rank
+    assert "(1,1,1)->(2,1,1)" in legal  # not forced: the pentagon's cover is by rank
     assert any(a.startswith("(2,2,1)->(2,3,1) becomes") for a in legal)
     # a white pentagon there instead (the circle outranks it): black's list is the same
     other = cloaked_rule_set(
-        "seen-goal-cover-obscures-2", **{k: v for k, v in rs.to_json().items() if k not in ("name", "board")},
-        board={"kind": "squares", "size": [3, 3, 1],
-               "pieces": [{"at": [2, 2, 1], "colour": "black", "shape": "pentagon"},
-                          {"at": [1, 1, 1], "colour": "black", "shape": "star"},
-                          {"at": [2, 3, 1], "colour": "white", "shape": "pentagon"}]})
+        "seen-goal-cover-obscures-2",
+        **{k: v for k, v in rs.to_json().items() if k not in ("name", "board")},
+        board={
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "pieces": [
+                {"at": [2, 2, 1], "colour": "black", "shape": "pentagon"},
+                {"at": [1, 1, 1], "colour": "black", "shape": "star"},
+                {"at": [2, 3, 1], "colour": "white", "shape": "pentagon"},
+            ],
+        },
+    )
     assert make_core(other).legal_action_list() == core.legal_action_list()
 
 
@@ -258,22 +339,40 @@ def test_an_exit_locked_piece_is_not_one_its_seat_can_move(cloaking):
     Under obscurity black sees its own colour's pieces anyway (clause 6). The
     engine once showed the locked piece: the game's first refresh ran before
     the phase's locks were set, and what it recorded stayed seen."""
+
     def rule_set(locked):
-        board = {"kind": "squares", "size": [3, 3, 1],
-                 "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "circle"},
-                            {"at": [3, 3, 1], "colour": "black", "shape": "triangle"}]}
+        board = {
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "black", "shape": "circle"},
+                {"at": [3, 3, 1], "colour": "black", "shape": "triangle"},
+            ],
+        }
         if locked:
             board["exit_locked"] = [{"at": [[1, 1, 1]], "players": [1]}]
-        return cloaked_rule_set(f"seen-exit-{locked}-{cloaking}", cloaking=cloaking, board=board,
-                                shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "adjacent"}},
-                                reserves={"black": {}, "white": {"triangle": 2}},
-                                move_limit=10, phases=[{"cloaked": [[1, 1, 1], [2, 2, 1]]}])
+        return cloaked_rule_set(
+            f"seen-exit-{locked}-{cloaking}",
+            cloaking=cloaking,
+            board=board,
+            shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "adjacent"}},
+            reserves={"black": {}, "white": {"triangle": 2}},
+            move_limit=10,
+            phases=[{"cloaked": [[1, 1, 1], [2, 2, 1]]}],
+        )
+
     for locked, seen in ((True, False), (False, True)):
         rs = rule_set(locked)
         core, ref = make_core(rs), CloakedShapeRefState(rs)
         assert (core.player_view(0)[0] == "x") == (seen or cloaking == "obscures")
         assert core.player_view(0) == ref.view(0) and core.player_shape_view(0) == ref.shape_view(0)
-        play_against_reference(rs, games=20, seed=3, ref_class=CloakedShapeRefState,
-                               check=lambda c, r: [c.player_view(p) == r.view(p) or
-                                                   pytest.fail(f"seat {p}: {c.player_view(p)} != {r.view(p)}")
-                                                   for p in range(2)])
+        play_against_reference(
+            rs,
+            games=20,
+            seed=3,
+            ref_class=CloakedShapeRefState,
+            check=lambda c, r: [
+                c.player_view(p) == r.view(p) or pytest.fail(f"seat {p}: {c.player_view(p)} != {r.view(p)}")
+                for p in range(2)
+            ],
+        )

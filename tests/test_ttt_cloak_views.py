@@ -4,6 +4,7 @@ strings, tensors and keys, histories it can tell apart do not; the seed's
 ambiguous points as docs/rules/ttt.md decides them; the OpenSpiel type and
 observers; searches that see the whole state refuse cloaked rule sets.
 Cells are x + X*(y + Y*z) from 0; on a 3x3 board placing on cell c is action c."""
+
 import pyspiel
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -32,12 +33,13 @@ def assert_all_differ(a, b):
 
 # -- indistinguishable and distinguishable histories ---------------------------
 
+
 def test_opponent_on_one_of_two_cloaked_spaces_looks_the_same():
     left, right = state(HIDES_ROW, 0, 4), state(HIDES_ROW, 2, 4)
-    assert views(left, 1) == views(right, 1)          # white cannot tell cell 0 from cell 2
+    assert views(left, 1) == views(right, 1)  # white cannot tell cell 0 from cell 2
     assert_all_differ(views(left, 0), views(right, 0))  # black placed them: it can
     left.apply_action(8)
-    right.apply_action(8)                             # black on 8 (open): white to move
+    right.apply_action(8)  # black on 8 (open): white to move
     assert views(left, 1) == views(right, 1)
     assert left.legal_actions() == right.legal_actions() == [0, 1, 2, 3, 5, 6, 7]
 
@@ -52,19 +54,19 @@ def test_cloaked_and_open_placements_are_told_apart():
 def test_obscurity_shows_where_so_the_two_placements_differ():
     left, right = state(OBSCURES_ROW, 0, 4), state(OBSCURES_ROW, 2, 4)
     assert_all_differ(views(left, 1), views(right, 1))
-    assert core_of(left).player_view(1)[0] == "X"      # colour, not shape
-    assert core_of(left).player_view(0)[0] == "x"      # its own colour: fully
+    assert core_of(left).player_view(1)[0] == "X"  # colour, not shape
+    assert core_of(left).player_view(0)[0] == "x"  # its own colour: fully
 
 
 def test_an_attempt_is_remembered_and_reveals_only_to_its_player():
     # black hides on 0; white tries 0: only reveals, nothing moves, black to move
     s = state(HIDES_ROW, 0, 4, 1)
-    assert 0 in s.legal_actions()                     # white does not see the piece
+    assert 0 in s.legal_actions()  # white does not see the piece
     s.apply_action(0)
     c = core_of(s)
     assert c.last_event()["attempt"] and c.cells()[0] == 1 and c.reserves()["white"] == 3
     assert s.current_player() == 0
-    assert c.player_view(1)[0] == "x" and c.player_view(1)[1] == "."   # 1 stays hidden
+    assert c.player_view(1)[0] == "x" and c.player_view(1)[1] == "."  # 1 stays hidden
     # black learns that white attempted something, not where: same views as an attempt on 1
     other = state(HIDES_ROW, 0, 4, 1, 1)
     assert core_of(other).last_event()["attempt"]
@@ -77,6 +79,7 @@ def test_an_attempt_is_remembered_and_reveals_only_to_its_player():
 def _random_nodes(rs, seeds):
     """Every node of a few random games: (history, state)."""
     import random
+
     out = []
     for seed in seeds:
         rng = random.Random(seed)
@@ -93,8 +96,10 @@ def _random_nodes(rs, seeds):
 
 
 @settings(max_examples=12, deadline=None)
-@given(case=st.sampled_from(range(len(cloaked_sets()))),
-       seeds=st.lists(st.integers(0, 10 ** 6), min_size=4, max_size=8))
+@given(
+    case=st.sampled_from(range(len(cloaked_sets()))),
+    seeds=st.lists(st.integers(0, 10**6), min_size=4, max_size=8),
+)
 def test_views_partition_histories_consistently(case, seeds):
     """Within each player's information sets: one tensor, one key, one
     observation, the same legal actions when it moves and the same own past
@@ -109,9 +114,15 @@ def test_views_partition_histories_consistently(case, seeds):
             info = s.information_state_string(p)
             legal = tuple(s.legal_actions()) if s.current_player() == p else None
             past = _own_past(rs, history, p)
-            groups.setdefault(info, set()).add((tuple(s.information_state_tensor(p)),
-                                                core_of(s).info_state_key(p),
-                                                s.observation_string(p), legal, past))
+            groups.setdefault(info, set()).add(
+                (
+                    tuple(s.information_state_tensor(p)),
+                    core_of(s).info_state_key(p),
+                    s.observation_string(p),
+                    legal,
+                    past,
+                )
+            )
         for info, members in groups.items():
             assert len(members) == 1, (rs.name, p, info)
         tensors = [next(iter(m))[0] for m in groups.values()]
@@ -135,36 +146,52 @@ def _own_past(rs, history, p):
 
 # -- the seed's ambiguous points, decided -------------------------------------
 
+
 def test_previously_seen_stays_seen_when_its_space_is_cloaked_later():
-    rs = rule_set("views-open-then-cloaked", turn_checks=[], reserves={"black": 2, "white": 2},
-                  phases=[{"pass": True}, {"pass": True, "cloaked": ALL9}])
+    rs = rule_set(
+        "views-open-then-cloaked",
+        turn_checks=[],
+        reserves={"black": 2, "white": 2},
+        phases=[{"pass": True}, {"pass": True, "cloaked": ALL9}],
+    )
     c = make_core(rs)
-    for a in (0, 9, 9):                   # black on 0 in the open phase; both pass: phase 2
+    for a in (0, 9, 9):  # black on 0 in the open phase; both pass: phase 2
         c.apply_action(a)
     assert c.current_phase() == 1
-    c.apply_action(4)                      # black hides on 4
+    c.apply_action(4)  # black hides on 4
     assert c.player_view(1)[0] == "x" and c.player_view(1)[4] == "."
 
 
 def test_a_piece_its_player_can_move_is_seen_even_if_someone_else_placed_it():
     # shared colour: white placed on 1 unseen by black; once black's reserve is
     # empty it can move every black piece, so it sees this one
-    rs = rule_set("views-shared", colours="shared", reserves={"black": 3}, turn_checks=[],
-                  shapes={"circle": {"move": "adjacent"}}, move_limit=10, phases=[{"cloaked": ALL9}])
+    rs = rule_set(
+        "views-shared",
+        colours="shared",
+        reserves={"black": 3},
+        turn_checks=[],
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=10,
+        phases=[{"cloaked": ALL9}],
+    )
     c = make_core(rs)
-    c.apply_action(0)                      # black
-    c.apply_action(1)                      # white
+    c.apply_action(0)  # black
+    c.apply_action(1)  # white
     assert c.player_view(0)[1] == "."
-    c.apply_action(5)                      # black: the last piece in reserve is gone
+    c.apply_action(5)  # black: the last piece in reserve is gone
     assert c.reserves()["black"] == 0 and c.player_view(0)[1] == "x" and c.player_view(1)[0] == "x"
 
 
 def test_chaos_plays_the_true_position_and_players_do_not_see_its_hidden_pieces():
-    rs = rule_set("views-chaos", players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3},
-                  phases=[{"cloaked": ALL9}])
-    s = state(rs, 0, 1)                    # black on 0, white on 1: Chaos to place
+    rs = rule_set(
+        "views-chaos",
+        players="2-vs-chaos",
+        reserves={"black": 3, "white": 3, "pink": 3},
+        phases=[{"cloaked": ALL9}],
+    )
+    s = state(rs, 0, 1)  # black on 0, white on 1: Chaos to place
     assert s.is_chance_node()
-    assert [a for a, _ in s.chance_outcomes()] == [2, 3, 4, 5, 6, 7, 8]   # never an attempt
+    assert [a for a, _ in s.chance_outcomes()] == [2, 3, 4, 5, 6, 7, 8]  # never an attempt
     s.apply_action(5)
     c = core_of(s)
     assert c.player_view(0)[5] == "." and c.player_view(1)[5] == "."
@@ -172,22 +199,26 @@ def test_chaos_plays_the_true_position_and_players_do_not_see_its_hidden_pieces(
 
 
 def test_stacks_a_hidden_full_stack_is_an_attempt_and_a_landing_on_hidden_pieces_is_real():
-    rs = rule_set("views-stacks", board={"kind": "stacks", "size": [2, 1, 2]}, turn_checks=[],
-                  reserves={"black": 3, "white": 3},
-                  phases=[{"pass": True, "cloaked": [[1, 1, 1], [1, 1, 2], [2, 1, 1], [2, 1, 2]]}])
+    rs = rule_set(
+        "views-stacks",
+        board={"kind": "stacks", "size": [2, 1, 2]},
+        turn_checks=[],
+        reserves={"black": 3, "white": 3},
+        phases=[{"pass": True, "cloaked": [[1, 1, 1], [1, 1, 2], [2, 1, 1], [2, 1, 2]]}],
+    )
     c = make_core(rs)
-    c.apply_action(0)                      # black on stack 0 (hidden from white)
-    c.apply_action(0)                      # white lands on it: a real placement
+    c.apply_action(0)  # black on stack 0 (hidden from white)
+    c.apply_action(0)  # white lands on it: a real placement
     assert not c.last_event()["attempt"] and c.cells()[:4] == [1, 0, 2, 0]
-    assert c.player_view(1) == [".", ".", "o", "."]   # white sees its own piece, not the one below
-    c.apply_action(1)                      # black on stack 1
-    c.apply_action(1)                      # white on stack 1: lands on top (real)
-    c.apply_action(2)                      # black passes
+    assert c.player_view(1) == [".", ".", "o", "."]  # white sees its own piece, not the one below
+    c.apply_action(1)  # black on stack 1
+    c.apply_action(1)  # white on stack 1: lands on top (real)
+    c.apply_action(2)  # black passes
     # white, one piece left, sees only its own pieces, but they sit on top:
     # both stacks look full
     assert c.reserves()["white"] == 1 and c.legal_action_list() == [2]
     c2 = make_core(rs)
-    for a in (0, 1, 0):                    # black 0, white 1, black 0: stack 0 full, white saw nothing
+    for a in (0, 1, 0):  # black 0, white 1, black 0: stack 0 full, white saw nothing
         c2.apply_action(a)
     assert 0 in c2.legal_action_list()
     c2.apply_action(0)
@@ -196,12 +227,15 @@ def test_stacks_a_hidden_full_stack_is_an_attempt_and_a_landing_on_hidden_pieces
 
 # -- OpenSpiel face and refusals --------------------------------------------------
 
+
 def test_cloaked_rule_sets_load_imperfect_and_the_catalogue_stays_perfect():
     g = pyspiel.load_game("ttt", {"rules": _saved(HIDES_ROW)})
     assert g.get_type().information == GT.Information.IMPERFECT_INFORMATION
     assert g.get_type().provides_information_state_tensor
-    assert pyspiel.load_game("ttt(rules=Tic-Tac-Toe)").get_type().information == \
-        GT.Information.PERFECT_INFORMATION
+    assert (
+        pyspiel.load_game("ttt(rules=Tic-Tac-Toe)").get_type().information
+        == GT.Information.PERFECT_INFORMATION
+    )
     nothing_cloaked = rule_set("views-type-only", phases=[{}])
     assert make_core(nothing_cloaked).perfect_information
     registered = [t for t in pyspiel.registered_games() if t.short_name == "ttt"][0]
@@ -262,8 +296,10 @@ def test_cloaked_rule_sets_claim_no_symmetries():
 def test_the_cpp_observer_of_make_observer_serves_the_same_views():
     g = pyspiel.load_game("ttt", {"rules": _saved(HIDES_ROW)})
     s = state(HIDES_ROW, 0, 4)
-    for recall, tensor, string in ((True, "information_state_tensor", "information_state_string"),
-                                   (False, "observation_tensor", "observation_string")):
+    for recall, tensor, string in (
+        (True, "information_state_tensor", "information_state_string"),
+        (False, "observation_tensor", "observation_string"),
+    ):
         obs = pyspiel._Observation(g, g.make_observer(pyspiel.IIGObservationType(perfect_recall=recall), {}))
         for p in (0, 1):
             obs.set_from(s, p)
@@ -279,4 +315,4 @@ def test_walls_are_never_hidden():
     assert c.player_view(0)[0] == c.player_view(1)[0] == "#"
     assert 0 not in c.legal_action_list()
     c.apply_action(1)
-    assert 0 not in c.legal_action_list() and 1 in c.legal_action_list()   # white: 1 looks empty
+    assert 0 not in c.legal_action_list() and 1 in c.legal_action_list()  # white: 1 looks empty

@@ -17,8 +17,13 @@ from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from ttt_checks import state_after as state, views
-from ttt_checks import (assert_is_legal_agrees_with_legal_actions, cells, cloaked_rule_set as _rs,
-                        play_against_reference, random_sim_test_of)
+from ttt_checks import (
+    assert_is_legal_agrees_with_legal_actions,
+    cells,
+    cloaked_rule_set as _rs,
+    play_against_reference,
+    random_sim_test_of,
+)
 from ttt_reference import CloakedCaptureRefState, ShapeRefState
 
 MUST = {"power": "must-capture", "condition": "cover", "result": "removes"}
@@ -31,39 +36,76 @@ def cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
     # a must-capture pentagon hunting stationary circles on an all-cloaked board
-    add("cc-hunt", reserves={"black": {"pentagon": 1}, "white": {"circle": 2}},
-        shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {}}, move_limit=14,
-        phases=[{"cloaked": cells(3, 3), "pass": True}])
+    add(
+        "cc-hunt",
+        reserves={"black": {"pentagon": 1}, "white": {"circle": 2}},
+        shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {}},
+        move_limit=14,
+        phases=[{"cloaked": cells(3, 3), "pass": True}],
+    )
     # both sides capture; circles without power are captured when they cover a pentagon,
     # and cannot cover each other (an attempt); an open middle column
-    add("cc-both", board={"kind": "squares", "size": [4, 3, 1]},
+    add(
+        "cc-both",
+        board={"kind": "squares", "size": [4, 3, 1]},
         reserves={"black": {"pentagon": 1, "circle": 2}, "white": {"pentagon": 1, "circle": 2}},
         shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {"move": "adjacent-or-knight"}},
-        move_limit=24, phases=[{"cloaked": [c for c in cells(4, 3) if c[0] in (1, 4)], "pass": True}])
+        move_limit=24,
+        phases=[{"cloaked": [c for c in cells(4, 3) if c[0] in (1, 4)], "pass": True}],
+    )
     # cover by rank: equal shapes destroy each other, x over circle, circle over pentagon
-    add("cc-rank", board={"kind": "squares", "size": [4, 3, 1]},
-        reserves={"black": {"x": 1, "circle": 1, "pentagon": 1}, "white": {"x": 1, "circle": 1, "pentagon": 1}},
-        shapes={"x": dict(RANK, move="adjacent"), "circle": dict(RANK, move="adjacent"),
-                "pentagon": dict(RANK, move="adjacent-or-knight")},
-        move_limit=24, phases=[{"cloaked": cells(4, 3), "pass": True}])
+    add(
+        "cc-rank",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={
+            "black": {"x": 1, "circle": 1, "pentagon": 1},
+            "white": {"x": 1, "circle": 1, "pentagon": 1},
+        },
+        shapes={
+            "x": dict(RANK, move="adjacent"),
+            "circle": dict(RANK, move="adjacent"),
+            "pentagon": dict(RANK, move="adjacent-or-knight"),
+        },
+        move_limit=24,
+        phases=[{"cloaked": cells(4, 3), "pass": True}],
+    )
     # three players, placement then movement with other cloaked spaces
-    add("cc-three", players="3", board={"kind": "squares", "size": [4, 4, 1]},
+    add(
+        "cc-three",
+        players="3",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"pentagon": 1, "circle": 1}, "white": {"circle": 2}, "pink": {"pentagon": 1}},
         shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {"move": "adjacent-or-knight"}},
-        move_limit=24, stalemate="most-circles-wins",
-        phases=[{"movement": "placement-only", "cloaked": [c for c in cells(4, 4) if c[1] <= 2]},
-                {"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] <= 2]}])
+        move_limit=24,
+        stalemate="most-circles-wins",
+        phases=[
+            {"movement": "placement-only", "cloaked": [c for c in cells(4, 4) if c[1] <= 2]},
+            {"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] <= 2]},
+        ],
+    )
     # Chaos with a pre-placed must-capture pentagon in an open ring, players hidden inside
-    add("cc-chaos", players="2-vs-chaos", board={"kind": "squares", "size": [4, 4, 1],
-                                                 "pieces": [{"at": [1, 1, 1], "colour": "pink", "shape": "pentagon"}]},
+    add(
+        "cc-chaos",
+        players="2-vs-chaos",
+        board={
+            "kind": "squares",
+            "size": [4, 4, 1],
+            "pieces": [{"at": [1, 1, 1], "colour": "pink", "shape": "pentagon"}],
+        },
         reserves={"black": {"circle": 2}, "white": {"circle": 1, "pentagon": 1}},
         shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {"move": "adjacent-or-knight"}},
-        move_limit=20, phases=[{"pass": True, "cloaked": [[x, y, 1] for x in (2, 3) for y in (2, 3)]}])
+        move_limit=20,
+        phases=[{"pass": True, "cloaked": [[x, y, 1] for x in (2, 3) for y in (2, 3)]}],
+    )
     # can capture (no forcing), a knight move onto a hidden piece
-    add("cc-can", board={"kind": "squares", "size": [3, 4, 1]},
+    add(
+        "cc-can",
+        board={"kind": "squares", "size": [3, 4, 1]},
         reserves={"black": {"star": 1, "circle": 1}, "white": {"circle": 2}},
         shapes={"star": dict(CAN, move="adjacent-or-knight"), "circle": {"move": "adjacent"}},
-        move_limit=20, phases=[{"pass": True, "cloaked": cells(3, 4)}])
+        move_limit=20,
+        phases=[{"pass": True, "cloaked": cells(3, 4)}],
+    )
     return out
 
 
@@ -99,15 +141,23 @@ def test_is_legal_agrees_with_legal_actions(rs):
 
 # -- what each player knows: histories it cannot, or can, tell apart ------------
 
-HUNT = CASES[0]                      # 3x3, all cloaked; circle placements t, pentagon 9 + t
-HUNT_OPEN_ROW = _rs("cc-hunt-open-row", reserves={"black": {"pentagon": 1}, "white": {"circle": 2}},
-                    shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {}}, move_limit=14,
-                    phases=[{"cloaked": [c for c in cells(3, 3) if c[1] >= 2], "pass": True}])
-THREE = _rs("cc-three-hand", players="3",
-            reserves={"black": {"pentagon": 1}, "white": {"circle": 1}, "pink": {"circle": 1}},
-            shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {}}, move_limit=14,
-            phases=[{"cloaked": cells(3, 3), "pass": True}])
-MOVE0, PASS = 18, 99                 # on 3x3 with circle and pentagon: moves 18 + f*9 + u, then the pass
+HUNT = CASES[0]  # 3x3, all cloaked; circle placements t, pentagon 9 + t
+HUNT_OPEN_ROW = _rs(
+    "cc-hunt-open-row",
+    reserves={"black": {"pentagon": 1}, "white": {"circle": 2}},
+    shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {}},
+    move_limit=14,
+    phases=[{"cloaked": [c for c in cells(3, 3) if c[1] >= 2], "pass": True}],
+)
+THREE = _rs(
+    "cc-three-hand",
+    players="3",
+    reserves={"black": {"pentagon": 1}, "white": {"circle": 1}, "pink": {"circle": 1}},
+    shapes={"pentagon": dict(MUST, move="adjacent"), "circle": {}},
+    move_limit=14,
+    phases=[{"cloaked": cells(3, 3), "pass": True}],
+)
+MOVE0, PASS = 18, 99  # on 3x3 with circle and pentagon: moves 18 + f*9 + u, then the pass
 
 
 def assert_all_differ(a, b):
@@ -127,7 +177,7 @@ def test_an_invisible_capture_does_not_force():
     near, far = state(HUNT, 9, 1), state(HUNT, 9, 8)
     assert views(near, 0) == views(far, 0)
     assert near.legal_actions() == far.legal_actions() == [MOVE0 + 1, MOVE0 + 3, MOVE0 + 4, PASS]
-    assert_all_differ(views(near, 1), views(far, 1))      # white placed them: it can tell
+    assert_all_differ(views(near, 1), views(far, 1))  # white placed them: it can tell
 
 
 def test_a_visible_capture_forces():
@@ -138,13 +188,13 @@ def test_a_visible_capture_forces():
 
 
 def test_moving_onto_a_hidden_piece_that_can_be_covered_captures_it():
-    s = state(HUNT, 9, 1, MOVE0 + 1)             # black's pentagon moves onto white's hidden circle
+    s = state(HUNT, 9, 1, MOVE0 + 1)  # black's pentagon moves onto white's hidden circle
     assert core_of(s).cells()[1] == 1 and core_of(s).cells()[0] == 0
     assert "capturing the piece there" in s.information_state_string(0)
     assert "the piece player 1 saw on (2,1,1) is gone" in s.information_state_string(1)
-    plain = state(HUNT, 9, 8, MOVE0 + 1)         # the same move onto an empty space
+    plain = state(HUNT, 9, 8, MOVE0 + 1)  # the same move onto an empty space
     assert "capturing" not in plain.information_state_string(0)
-    assert_info_differs(views(s, 0), views(plain, 0))     # the pentagon stands on (2,1) in both
+    assert_info_differs(views(s, 0), views(plain, 0))  # the pentagon stands on (2,1) in both
     assert_all_differ(views(s, 1), views(plain, 1))
 
 
@@ -165,9 +215,9 @@ def test_a_piece_without_power_covering_a_hidden_pentagon_is_captured_and_reveal
 
 def test_a_third_player_cannot_tell_a_hidden_capture_from_a_hidden_move():
     captured, moved = state(THREE, 9, 1, 8, MOVE0 + 1), state(THREE, 9, 1, 8, MOVE0 + 3)
-    assert views(captured, 2) == views(moved, 2)       # pink saw neither piece
-    assert_all_differ(views(captured, 1), views(moved, 1))   # white saw its circle go
-    assert_all_differ(views(captured, 0), views(moved, 0))   # black knows it captured (and where it stands)
+    assert views(captured, 2) == views(moved, 2)  # pink saw neither piece
+    assert_all_differ(views(captured, 1), views(moved, 1))  # white saw its circle go
+    assert_all_differ(views(captured, 0), views(moved, 0))  # black knows it captured (and where it stands)
 
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
@@ -177,6 +227,7 @@ def test_views_partition_histories_consistently(rs):
     observation after every event: perfect recall); across them, different
     tensors and keys."""
     import random
+
     nodes = []
     for seed in range(12):
         rng, s, history = random.Random(seed), state(rs), []
@@ -197,8 +248,14 @@ def test_views_partition_histories_consistently(rs):
                 past.append(t.observation_string(p))
                 t.apply_action(a)
             groups.setdefault(s.information_state_string(p), set()).add(
-                (tuple(s.information_state_tensor(p)), core_of(s).info_state_key(p), s.observation_string(p),
-                 legal, tuple(past)))
+                (
+                    tuple(s.information_state_tensor(p)),
+                    core_of(s).info_state_key(p),
+                    s.observation_string(p),
+                    legal,
+                    tuple(past),
+                )
+            )
         for info, members in groups.items():
             assert len(members) == 1, (rs.name, p, info)
         tensors = [next(iter(m))[0] for m in groups.values()]
@@ -207,44 +264,62 @@ def test_views_partition_histories_consistently(rs):
 
 # -- validation: what stays refused, every problem at once ------------------------
 
+
 def test_validation_refuses_what_is_not_played_yet():
     with pytest.raises(RuleSetError) as e:
-        rules.parse({"name": "bad", "board": {"kind": "stacks", "size": [3, 1, 3]}, "cloaking": "obscures",
-                     "reserves": {"black": {"x": 2}, "white": {"x": 2}}, "move_limit": 10,
-                     "shapes": {"x": {"power": "can-capture", "condition": "cover", "result": "reincarnates"}},
-                     "phases": [{"cloaked": [[1, 1, 1]], "order": "simultaneous"}]})
+        rules.parse(
+            {
+                "name": "bad",
+                "board": {"kind": "stacks", "size": [3, 1, 3]},
+                "cloaking": "obscures",
+                "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+                "move_limit": 10,
+                "shapes": {"x": {"power": "can-capture", "condition": "cover", "result": "reincarnates"}},
+                "phases": [{"cloaked": [[1, 1, 1]], "order": "simultaneous"}],
+            }
+        )
     text = str(e.value)
-    assert "cloaking 'obscures'" not in text      # played since ttt-cloakcap2
+    assert "cloaking 'obscures'" not in text  # played since ttt-cloakcap2
     assert "board.kind: captures with cloaked spaces are not supported on stacks yet" in text
-    assert "'reincarnates' with cloaked spaces" not in text      # played since ttt-cloakcap2
+    assert "'reincarnates' with cloaked spaces" not in text  # played since ttt-cloakcap2
     assert "captures with cloaked spaces are not supported with a simultaneous or single phase yet" in text
-    for rs in CASES:                     # and what is played parses
+    for rs in CASES:  # and what is played parses
         assert rs.record["cloaking"] == "hides"
 
 
 # -- the move "adjacent-or-knight" ------------------------------------------------
 
-KNIGHTS = _rs("aok-5x5", board={"kind": "squares", "size": [5, 5, 1]}, cloaking="none",
-              reserves={"black": {"circle": 2}, "white": {"circle": 2}},
-              shapes={"circle": {"move": "adjacent-or-knight"}}, move_limit=30, turn_checks=["first-3-wins"])
+KNIGHTS = _rs(
+    "aok-5x5",
+    board={"kind": "squares", "size": [5, 5, 1]},
+    cloaking="none",
+    reserves={"black": {"circle": 2}, "white": {"circle": 2}},
+    shapes={"circle": {"move": "adjacent-or-knight"}},
+    move_limit=30,
+    turn_checks=["first-3-wins"],
+)
 
 
 def test_adjacent_or_knight_is_the_union_of_the_two_moves():
     from games.ttt.schema import MOVES_NOW
+
     assert "adjacent-or-knight" in MOVES_NOW
     core = make_core(KNIGHTS)
     T = 25
-    core.apply_action(12)                # black on the centre
-    core.apply_action(0)                 # white in a corner
+    core.apply_action(12)  # black on the centre
+    core.apply_action(0)  # white in a corner
     core.apply_action(24)
-    core.apply_action(4)                 # both have no circle left: moves
-    moves = {a - T for a in core.legal_action_list() if T <= a < T + T * T}     # one shape: moves from T
+    core.apply_action(4)  # both have no circle left: moves
+    moves = {a - T for a in core.legal_action_list() if T <= a < T + T * T}  # one shape: moves from T
     centre = sorted(u for f, u in (divmod(m, T) for m in moves) if f == 12)
     around = {12 + dx + 5 * dy for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)}
-    jumps = {12 + dx + 5 * dy for dx, dy in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))}
-    assert centre == sorted(around | jumps)            # 8 steps and 8 jumps, all free
+    jumps = {
+        12 + dx + 5 * dy
+        for dx, dy in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+    }
+    assert centre == sorted(around | jumps)  # 8 steps and 8 jumps, all free
     corner = sorted(u for f, u in (divmod(m, T) for m in moves) if f == 24)
-    assert corner == sorted({18, 19, 23} | {13, 17})   # from (5,5): 3 steps, 2 jumps (none occupied)
+    assert corner == sorted({18, 19, 23} | {13, 17})  # from (5,5): 3 steps, 2 jumps (none occupied)
 
 
 def test_adjacent_or_knight_matches_reference():
@@ -253,11 +328,13 @@ def test_adjacent_or_knight_matches_reference():
 
 def test_the_factory_offers_the_move():
     from webapp.factory_form import choices, option_label
+
     assert "adjacent-or-knight" in choices()["moves"]
     assert option_label("move", "adjacent-or-knight") == "Moves adjacent or knight"
 
 
 # -- 3P-9X-HideSeek (issue 13): in the catalogue, against the reference, and what it encodes
+
 
 def hide_seek():
     return rules.resolve("3P-9X-HideSeek")
@@ -269,16 +346,20 @@ def test_hide_seek_matches_reference():
 
 @pytest.mark.slow
 def test_hide_seek_matches_reference_long():
-    play_against_reference(hide_seek(), games=60, seed=9, ref_class=CloakedCaptureRefState, check=_views_match)
+    play_against_reference(
+        hide_seek(), games=60, seed=9, ref_class=CloakedCaptureRefState, check=_views_match
+    )
 
 
 def test_hide_seek_random_sim_test():
-    pyspiel.random_sim_test(pyspiel.load_game("ttt(rules=3P-9X-HideSeek)"), num_sims=3, serialize=True,
-                            verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game("ttt(rules=3P-9X-HideSeek)"), num_sims=3, serialize=True, verbose=False
+    )
 
 
 def test_hide_seek_is_a_dilemma_the_study_can_load():
     from games.ttt.dilemmas import available
+
     assert "3P-9X-HideSeek" in [d.name for d in available()]
     game = pyspiel.load_game("ttt(rules=3P-9X-HideSeek)")
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
@@ -296,6 +377,7 @@ def test_hide_seek_finding_pink_always_has_most_circles():
     in Chaos's exclusive spaces, where no player's piece may go, so "Statemate
     if goal is reached" never fires."""
     import random
+
     rs = hide_seek()
     r = rs.record
     assert sum(1 for q in r["board"]["pieces"] if q["colour"] == "pink" and q["shape"] == "circle") == 18
@@ -304,7 +386,11 @@ def test_hide_seek_finding_pink_always_has_most_circles():
     for _ in range(40):
         core = make_core(rs)
         while not core.terminal():
-            acts = [a for a, _ in core.chance_outcome_list()] if core.player() == -1 else core.legal_action_list()
+            acts = (
+                [a for a, _ in core.chance_outcome_list()]
+                if core.player() == -1
+                else core.legal_action_list()
+            )
             core.apply_action(rng.choice(acts))
         assert core.returns_list() == [-1.0, -1.0, 1.0]
     nine = next(g for g in r["board"]["exclusive"] if g["players"] == [1, 2, 3])["at"]
@@ -316,26 +402,47 @@ def test_hide_seek_finding_pink_always_has_most_circles():
 # -- replacement shapes with cloaked spaces (a move reaching the goal names the
 # shape its piece becomes) ----------------------------------------------------------
 
+
 def goal_cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
     fwd = {"move": "forward-orthogonal"}
-    add("cc-goal-hides", board={"kind": "squares", "size": [3, 4, 1]},
+    add(
+        "cc-goal-hides",
+        board={"kind": "squares", "size": [3, 4, 1]},
         reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
         shapes={"triangle": fwd, "pentagon": {"move": "adjacent"}, "star": {"move": "adjacent-or-knight"}},
-        move_limit=30, phases=[{"pass": True, "cloaked": [c for c in cells(3, 4) if c[1] in (1, 2, 4)]}])
-    add("cc-goal-obscures", board={"kind": "squares", "size": [3, 4, 1]}, cloaking="obscures",
+        move_limit=30,
+        phases=[{"pass": True, "cloaked": [c for c in cells(3, 4) if c[1] in (1, 2, 4)]}],
+    )
+    add(
+        "cc-goal-obscures",
+        board={"kind": "squares", "size": [3, 4, 1]},
+        cloaking="obscures",
         reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
         shapes={"triangle": fwd, "pentagon": {"move": "adjacent"}, "star": {"move": "adjacent-or-knight"}},
-        move_limit=30, phases=[{"pass": True, "cloaked": cells(3, 4)}])
-    add("cc-goal-captures", board={"kind": "squares", "size": [3, 4, 1]},
+        move_limit=30,
+        phases=[{"pass": True, "cloaked": cells(3, 4)}],
+    )
+    add(
+        "cc-goal-captures",
+        board={"kind": "squares", "size": [3, 4, 1]},
         reserves={"black": {"triangle": 2, "pentagon": 1}, "white": {"triangle": 2, "pentagon": 1}},
         shapes={"triangle": dict(CAN, move="forward-orthogonal"), "pentagon": dict(MUST, move="adjacent")},
-        move_limit=30, phases=[{"pass": True, "cloaked": cells(3, 4)}])
-    add("cc-goal-no-back", board={"kind": "squares", "size": [4, 4, 1]},
+        move_limit=30,
+        phases=[{"pass": True, "cloaked": cells(3, 4)}],
+    )
+    add(
+        "cc-goal-no-back",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"cross": 2}, "white": {"cross": 2}},
-        shapes={"cross": {"move": "linear", "cannot_move_backwards": True}, "circle": {"move": "knight-2x1x0"}},
-        move_limit=30, phases=[{"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] >= 2]}])
+        shapes={
+            "cross": {"move": "linear", "cannot_move_backwards": True},
+            "circle": {"move": "knight-2x1x0"},
+        },
+        move_limit=30,
+        phases=[{"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] >= 2]}],
+    )
     return out
 
 
@@ -344,9 +451,11 @@ GOAL_CASES = goal_cases()
 
 @pytest.mark.parametrize("rs", GOAL_CASES, ids=lambda r: r.name)
 def test_replacements_match_reference(rs):
-    played = play_against_reference(rs, games=40, seed=13, ref_class=CloakedCaptureRefState, check=_views_match)
+    played = play_against_reference(
+        rs, games=40, seed=13, ref_class=CloakedCaptureRefState, check=_views_match
+    )
     core = make_core(rs)
-    assert any("becomes" in core.action_string(0, a) for a in played)      # replacements were played
+    assert any("becomes" in core.action_string(0, a) for a in played)  # replacements were played
 
 
 @pytest.mark.parametrize("rs", GOAL_CASES, ids=lambda r: r.name)
@@ -370,9 +479,9 @@ def test_obscurity_hides_the_shape_a_piece_becomes():
     as_star = state(rs, *start, REP + (0 * T + 6) * T + 9)
     as_pentagon = state(rs, *start, REP + (1 * T + 6) * T + 9)
     assert core_of(as_star).player_shape_view(1)[9] == "?"
-    assert views(as_star, 1) == views(as_pentagon, 1)                # white sees the move, not the shape
+    assert views(as_star, 1) == views(as_pentagon, 1)  # white sees the move, not the shape
     assert "(1,3,1)->(1,4,1) (shape not seen)" in as_star.information_state_string(1)
-    assert_info_differs(views(as_star, 0), views(as_pentagon, 0))    # black chose
+    assert_info_differs(views(as_star, 0), views(as_pentagon, 0))  # black chose
 
 
 def test_hide_seek_follows_the_seed_paragraph():
@@ -388,15 +497,19 @@ def test_hide_seek_follows_the_seed_paragraph():
     locked = {(1, 4), (2, 2), (2, 6), (4, 1), (4, 7), (5, 1), (5, 7)}
     pieces = {tuple(q["at"][:2]): (q["colour"], q["shape"]) for q in r["board"]["pieces"]}
     assert pieces.pop((4, 6)) == ("yellow", "pentagon")
-    assert set(pieces) == groups[("chaos",)] - locked - {(4, 6)}           # "all remaining non-locked"
+    assert set(pieces) == groups[("chaos",)] - locked - {(4, 6)}  # "all remaining non-locked"
     assert set(pieces.values()) == {("pink", "circle")}
     assert r["shapes"]["circle"]["move"] == "adjacent-or-knight"
     assert {k: r["shapes"]["pentagon"][k] for k in ("move", "power", "condition", "result")} == {
-        "move": "adjacent", "power": "must-capture", "condition": "cover", "result": "removes"}
+        "move": "adjacent",
+        "power": "must-capture",
+        "condition": "cover",
+        "result": "removes",
+    }
     assert r["reserves"] == {"black": {"circle": 1}, "white": {"circle": 1}, "pink": {"pentagon": 1}}
     p1, p2 = r["phases"]
     assert p1["movement"] == "placement-only" and not p1["pass"]
     assert p2["movement"] == "allowed" and p2["pass"]
     for ph in (p1, p2):
         assert {tuple(c[:2]) for c in ph["locked"]} == locked
-        assert {tuple(c[:2]) for c in ph["cloaked"]} == nine                # "non-chaos-exclusive spots"
+        assert {tuple(c[:2]) for c in ph["cloaked"]} == nine  # "non-chaos-exclusive spots"

@@ -12,6 +12,7 @@ on histories a player cannot, or can, tell apart.
 
 Cells are x + X*(y + Y*z) from 0. Placement ids are (k*P + c)*T + t with k
 the shape's index in the seed's rank order among the shapes in play."""
+
 import random
 
 import pytest
@@ -20,8 +21,13 @@ import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
-from ttt_checks import (assert_is_legal_agrees_with_legal_actions, cells, cloaked_rule_set as _rs,
-                        play_against_reference, random_sim_test_of)
+from ttt_checks import (
+    assert_is_legal_agrees_with_legal_actions,
+    cells,
+    cloaked_rule_set as _rs,
+    play_against_reference,
+    random_sim_test_of,
+)
 from ttt_reference import CloakedObscureRefState, CloakedReincRefState
 
 MUST_R = {"power": "must-capture", "condition": "cover", "result": "reincarnates"}
@@ -39,30 +45,66 @@ def cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
     # a must-capture pentagon that reincarnates the circles it finds into black's reserve
-    add("cc2-hunt", reserves={"black": {"pentagon": 1}, "white": {"circle": 3}},
-        shapes={"pentagon": dict(MUST_R, move="adjacent"), "circle": {}}, move_limit=16,
-        phases=[{"cloaked": cells(3, 3), "pass": True}])
+    add(
+        "cc2-hunt",
+        reserves={"black": {"pentagon": 1}, "white": {"circle": 3}},
+        shapes={"pentagon": dict(MUST_R, move="adjacent"), "circle": {}},
+        move_limit=16,
+        phases=[{"cloaked": cells(3, 3), "pass": True}],
+    )
     # cover by rank with x2 and x1 captors and a remover; both sides capture, half the board open
-    add("cc2-rank", board={"kind": "squares", "size": [4, 3, 1]},
-        reserves={"black": {"x": 1, "circle": 1, "pentagon": 1}, "white": {"x": 1, "circle": 1, "pentagon": 1}},
-        shapes={"x": dict(RANK_R2, move="adjacent"), "circle": dict(RANK_R, move="adjacent"),
-                "pentagon": dict(RANK_RM, move="adjacent-or-knight")},
-        move_limit=24, phases=[{"cloaked": [c for c in cells(4, 3) if c[0] <= 2], "pass": True}])
+    add(
+        "cc2-rank",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={
+            "black": {"x": 1, "circle": 1, "pentagon": 1},
+            "white": {"x": 1, "circle": 1, "pentagon": 1},
+        },
+        shapes={
+            "x": dict(RANK_R2, move="adjacent"),
+            "circle": dict(RANK_R, move="adjacent"),
+            "pentagon": dict(RANK_RM, move="adjacent-or-knight"),
+        },
+        move_limit=24,
+        phases=[{"cloaked": [c for c in cells(4, 3) if c[0] <= 2], "pass": True}],
+    )
     # a stationary x2 star that captures what covers it (circles without power are
     # captured when they cover it), three players
-    add("cc2-three", players="3", board={"kind": "squares", "size": [4, 4, 1]},
-        reserves={"black": {"star": 1, "circle": 2}, "white": {"circle": 3}, "pink": {"pentagon": 1, "circle": 1}},
-        shapes={"star": dict(CAN_R2, move="stationary"), "pentagon": dict(MUST_R, move="adjacent"),
-                "circle": {"move": "adjacent-or-knight"}},
-        move_limit=24, stalemate="most-circles-wins",
-        phases=[{"movement": "placement-only", "cloaked": [c for c in cells(4, 4) if c[1] <= 2]},
-                {"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] <= 2]}])
+    add(
+        "cc2-three",
+        players="3",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={
+            "black": {"star": 1, "circle": 2},
+            "white": {"circle": 3},
+            "pink": {"pentagon": 1, "circle": 1},
+        },
+        shapes={
+            "star": dict(CAN_R2, move="stationary"),
+            "pentagon": dict(MUST_R, move="adjacent"),
+            "circle": {"move": "adjacent-or-knight"},
+        },
+        move_limit=24,
+        stalemate="most-circles-wins",
+        phases=[
+            {"movement": "placement-only", "cloaked": [c for c in cells(4, 4) if c[1] <= 2]},
+            {"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] <= 2]},
+        ],
+    )
     # Chaos's pre-placed reincarnating pentagon moving into the players' hidden middle
-    add("cc2-chaos", players="2-vs-chaos", board={"kind": "squares", "size": [4, 4, 1],
-                                                  "pieces": [{"at": [1, 1, 1], "colour": "pink", "shape": "pentagon"}]},
+    add(
+        "cc2-chaos",
+        players="2-vs-chaos",
+        board={
+            "kind": "squares",
+            "size": [4, 4, 1],
+            "pieces": [{"at": [1, 1, 1], "colour": "pink", "shape": "pentagon"}],
+        },
         reserves={"black": {"circle": 2}, "white": {"circle": 1, "pentagon": 1}},
         shapes={"pentagon": dict(MUST_R, move="adjacent"), "circle": {"move": "adjacent-or-knight"}},
-        move_limit=20, phases=[{"pass": True, "cloaked": [[x, y, 1] for x in (2, 3) for y in (2, 3)]}])
+        move_limit=20,
+        phases=[{"pass": True, "cloaked": [[x, y, 1] for x in (2, 3) for y in (2, 3)]}],
+    )
     return out
 
 
@@ -101,7 +143,11 @@ def test_reincarnations_happen_in_the_cases():
         for _ in range(30):
             core = make_core(rs)
             while not core.terminal():
-                acts = [a for a, _ in core.chance_outcome_list()] if core.player() == -1 else core.legal_action_list()
+                acts = (
+                    [a for a, _ in core.chance_outcome_list()]
+                    if core.player() == -1
+                    else core.legal_action_list()
+                )
                 core.apply_action(rng.choice(acts))
                 got = core._event_reinc(core._log_count() - 1)
                 if got is not None:
@@ -123,20 +169,26 @@ def test_is_legal_agrees_with_legal_actions(rs):
 
 # 3x3, all cloaked; shapes circle (k 0), triangle (k 1), pentagon (k 2): placements
 # k*9 + t, moves 27 + f*9 + u, pass 108
-THREE = _rs("cc2-three-hand", players="3",
-            reserves={"black": {"pentagon": 1}, "white": {"circle": 1, "triangle": 1}, "pink": {"circle": 1}},
-            shapes={"pentagon": dict(MUST_R, move="adjacent"), "circle": {}, "triangle": {}}, move_limit=14,
-            phases=[{"cloaked": cells(3, 3), "pass": True}])
+THREE = _rs(
+    "cc2-three-hand",
+    players="3",
+    reserves={"black": {"pentagon": 1}, "white": {"circle": 1, "triangle": 1}, "pink": {"circle": 1}},
+    shapes={"pentagon": dict(MUST_R, move="adjacent"), "circle": {}, "triangle": {}},
+    move_limit=14,
+    phases=[{"cloaked": cells(3, 3), "pass": True}],
+)
 CIRCLE, TRIANGLE, PENTAGON, MOVE0 = 0, 9, 18, 27
 
 
 def state(rs, *history):
     from test_ttt_cloakcap import state as cloakcap_state
+
     return cloakcap_state(rs, *history)
 
 
 def views(s, player):
     from test_ttt_cloakcap import views as cloakcap_views
+
     return cloakcap_views(s, player)
 
 
@@ -175,7 +227,7 @@ def test_the_reincarnated_shape_is_told_only_to_the_captor_colour():
     assert core_of(triangle).shape_reserves()["black"]["triangle"] == 1
     assert views(circle, 2) == views(triangle, 2)
     assert_info_differs(views(circle, 0), views(triangle, 0))
-    assert_info_differs(views(circle, 1), views(triangle, 1))       # white placed it
+    assert_info_differs(views(circle, 1), views(triangle, 1))  # white placed it
 
 
 def test_a_defender_that_reincarnates_its_attacker_tells_everyone():
@@ -187,7 +239,9 @@ def test_a_defender_that_reincarnates_its_attacker_tells_everyone():
     elsewhere = state(THREE, PENTAGON + 0, TRIANGLE + 4, CIRCLE + 8)
     assert core_of(taken).shape_reserves()["black"] == {"circle": 1, "triangle": 0, "pentagon": 0}
     assert "black's reserve gains 1 circle (reincarnated)" in taken.information_state_string(0)
-    assert "and was captured there; black's reserve gains 1 (reincarnated)" in taken.information_state_string(2)
+    assert "and was captured there; black's reserve gains 1 (reincarnated)" in taken.information_state_string(
+        2
+    )
     for p in range(3):
         assert_info_differs(views(taken, p), views(elsewhere, p))
     # white's circle or triangle placed on the pentagon and captured: black's reserve shows
@@ -204,10 +258,12 @@ def test_views_partition_histories_consistently(rs):
     observation, the same legal actions and the same past; across them
     different tensors and keys (the check of tests/test_ttt_cloakcap.py)."""
     from test_ttt_cloakcap import test_views_partition_histories_consistently as check
+
     check(rs)
 
 
 # -- captures under obscurity ---------------------------------------------------------
+
 
 def obscure_cases():
     """Small rule sets with captures under obscurity."""
@@ -215,33 +271,71 @@ def obscure_cases():
     add = lambda name, **kw: out.append(_rs(name, cloaking="obscures", **kw))
     # a must-capture pentagon (it beats every shape: its captures are always visible)
     # against white's circles and a by-rank star, all cloaked
-    add("cc2-ob-hunt", reserves={"black": {"pentagon": 1}, "white": {"circle": 2, "star": 1}},
+    add(
+        "cc2-ob-hunt",
+        reserves={"black": {"pentagon": 1}, "white": {"circle": 2, "star": 1}},
         shapes={"pentagon": dict(MUST, move="adjacent"), "star": dict(RANK, move="adjacent"), "circle": {}},
-        move_limit=16, phases=[{"cloaked": cells(3, 3), "pass": True}])
+        move_limit=16,
+        phases=[{"cloaked": cells(3, 3), "pass": True}],
+    )
     # cover by rank on both sides (its captures are visible only on pieces fully seen),
     # reincarnating x and removing pentagon, half the board open
-    add("cc2-ob-rank", board={"kind": "squares", "size": [4, 3, 1]},
-        reserves={"black": {"x": 1, "circle": 1, "pentagon": 1}, "white": {"x": 1, "circle": 1, "pentagon": 1}},
-        shapes={"x": dict(RANK_R, move="adjacent"), "circle": dict(RANK_MUST, move="adjacent"),
-                "pentagon": dict(RANK_RM, move="adjacent-or-knight")},
-        move_limit=24, phases=[{"cloaked": [c for c in cells(4, 3) if c[0] <= 2], "pass": True}])
+    add(
+        "cc2-ob-rank",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={
+            "black": {"x": 1, "circle": 1, "pentagon": 1},
+            "white": {"x": 1, "circle": 1, "pentagon": 1},
+        },
+        shapes={
+            "x": dict(RANK_R, move="adjacent"),
+            "circle": dict(RANK_MUST, move="adjacent"),
+            "pentagon": dict(RANK_RM, move="adjacent-or-knight"),
+        },
+        move_limit=24,
+        phases=[{"cloaked": [c for c in cells(4, 3) if c[0] <= 2], "pass": True}],
+    )
     # three players; circles without power try covers on pieces seen by colour only
     # (attempts when those are circles too), an x2 star, a reincarnating pentagon
-    add("cc2-ob-three", players="3", board={"kind": "squares", "size": [4, 4, 1]},
-        reserves={"black": {"star": 1, "circle": 2}, "white": {"circle": 3}, "pink": {"pentagon": 1, "circle": 1}},
-        shapes={"star": dict(CAN_R2, move="stationary"), "pentagon": dict(MUST_R, move="adjacent"),
-                "circle": {"move": "adjacent-or-knight"}},
-        move_limit=24, stalemate="most-circles-wins",
-        phases=[{"movement": "placement-only", "cloaked": [c for c in cells(4, 4) if c[1] <= 2]},
-                {"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] <= 2]}])
+    add(
+        "cc2-ob-three",
+        players="3",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={
+            "black": {"star": 1, "circle": 2},
+            "white": {"circle": 3},
+            "pink": {"pentagon": 1, "circle": 1},
+        },
+        shapes={
+            "star": dict(CAN_R2, move="stationary"),
+            "pentagon": dict(MUST_R, move="adjacent"),
+            "circle": {"move": "adjacent-or-knight"},
+        },
+        move_limit=24,
+        stalemate="most-circles-wins",
+        phases=[
+            {"movement": "placement-only", "cloaked": [c for c in cells(4, 4) if c[1] <= 2]},
+            {"pass": True, "cloaked": [c for c in cells(4, 4) if c[0] <= 2]},
+        ],
+    )
     # forward-only triangles that capture and reach their goals (naming a replacement,
     # whose shape obscurity hides from the others), must-capture pentagons
-    add("cc2-ob-goal", board={"kind": "squares", "size": [3, 4, 1]},
+    add(
+        "cc2-ob-goal",
+        board={"kind": "squares", "size": [3, 4, 1]},
         reserves={"black": {"triangle": 2, "pentagon": 1}, "white": {"triangle": 2, "pentagon": 1}},
-        shapes={"triangle": {"power": "can-capture", "condition": "cover", "result": "reincarnates",
-                             "move": "forward-orthogonal"},
-                "pentagon": dict(MUST, move="adjacent")},
-        move_limit=30, phases=[{"pass": True, "cloaked": cells(3, 4)}])
+        shapes={
+            "triangle": {
+                "power": "can-capture",
+                "condition": "cover",
+                "result": "reincarnates",
+                "move": "forward-orthogonal",
+            },
+            "pentagon": dict(MUST, move="adjacent"),
+        },
+        move_limit=30,
+        phases=[{"pass": True, "cloaked": cells(3, 4)}],
+    )
     return out
 
 
@@ -279,7 +373,11 @@ def test_obscurity_cases_reach_every_verdict_and_attempts():
         for g in range(30):
             rng, core = random.Random(g), make_core(rs)
             while not core.terminal():
-                acts = [a for a, _ in core.chance_outcome_list()] if core.player() == -1 else core.legal_action_list()
+                acts = (
+                    [a for a, _ in core.chance_outcome_list()]
+                    if core.player() == -1
+                    else core.legal_action_list()
+                )
                 core.apply_action(rng.choice(acts))
                 n = core._log_count()
                 seen.add(core._event_cover(n - 1)[0])
@@ -290,10 +388,23 @@ def test_obscurity_cases_reach_every_verdict_and_attempts():
 # 3x3, all cloaked, obscurity; circle (k 0), star (k 1), pentagon (k 2): placements
 # k*9 + t, moves 27 + f*9 + u, pass 108. Black's pentagon captures other than by rank
 # (it beats every shape); white's star must capture by rank; circles have no power.
-OB = _rs("cc2-ob-hand", players="3", cloaking="obscures",
-         reserves={"black": {"circle": 1, "pentagon": 1}, "white": {"circle": 1, "star": 1}, "pink": {"circle": 1}},
-         shapes={"pentagon": dict(MUST, move="adjacent"), "star": dict(RANK_MUST, move="stationary"), "circle": {}},
-         move_limit=14, phases=[{"cloaked": cells(3, 3), "pass": True}])
+OB = _rs(
+    "cc2-ob-hand",
+    players="3",
+    cloaking="obscures",
+    reserves={
+        "black": {"circle": 1, "pentagon": 1},
+        "white": {"circle": 1, "star": 1},
+        "pink": {"circle": 1},
+    },
+    shapes={
+        "pentagon": dict(MUST, move="adjacent"),
+        "star": dict(RANK_MUST, move="stationary"),
+        "circle": {},
+    },
+    move_limit=14,
+    phases=[{"cloaked": cells(3, 3), "pass": True}],
+)
 O_CIRCLE, O_STAR, O_PENTAGON, O_MOVE0, O_PASS = 0, 9, 18, 27, 108
 
 
@@ -309,7 +420,7 @@ def test_obscurity_a_cover_on_a_piece_seen_by_colour_only_may_be_tried():
     circle.apply_action(O_CIRCLE + 0)
     assert core_of(star).reserves()["black"] == 0 and core_of(circle).reserves()["black"] == 1
     assert core_of(star).player_shape_view(0)[0] == "*" and core_of(circle).player_shape_view(0)[0] == "c"
-    assert "and was captured there" in star.information_state_string(2)          # the verdict is public
+    assert "and was captured there" in star.information_state_string(2)  # the verdict is public
     assert "black@(1,1,1) (shape not seen), and was captured there" in star.information_state_string(2)
     assert "attempted (1,1,1)" not in star.information_state_string(0)
     assert "which only revealed" in circle.information_state_string(0)
@@ -337,11 +448,12 @@ def test_obscurity_a_capture_by_a_shape_that_beats_every_shape_forces():
     by_circle.apply_action(O_MOVE0 + 8 * 9 + 7)
     by_star.apply_action(O_MOVE0 + 8 * 9 + 7)
     assert "capturing the piece there" in by_circle.information_state_string(2)
-    assert views(by_circle, 2) == views(by_star, 2)          # pink never saw which shape went
+    assert views(by_circle, 2) == views(by_star, 2)  # pink never saw which shape went
     assert_info_differs(views(by_circle, 1), views(by_star, 1))
 
 
 # -- validation: reincarnation and obscurity are played, the rest stays refused ------
+
 
 def test_validation_lifts_only_the_reincarnation_and_obscurity_refusals():
     for rs in CASES:
@@ -349,10 +461,17 @@ def test_validation_lifts_only_the_reincarnation_and_obscurity_refusals():
     for rs in OBSCURE:
         assert rs.record["cloaking"] == "obscures"
     with pytest.raises(RuleSetError) as e:
-        rules.parse({"name": "bad", "board": {"kind": "stacks", "size": [3, 1, 3]}, "cloaking": "obscures",
-                     "reserves": {"black": {"x": 2}, "white": {"x": 2}}, "move_limit": 10,
-                     "shapes": {"x": {"power": "can-capture", "condition": "cover", "result": "reincarnates"}},
-                     "phases": [{"cloaked": [[1, 1, 1]], "order": "simultaneous"}]})
+        rules.parse(
+            {
+                "name": "bad",
+                "board": {"kind": "stacks", "size": [3, 1, 3]},
+                "cloaking": "obscures",
+                "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+                "move_limit": 10,
+                "shapes": {"x": {"power": "can-capture", "condition": "cover", "result": "reincarnates"}},
+                "phases": [{"cloaked": [[1, 1, 1]], "order": "simultaneous"}],
+            }
+        )
     text = str(e.value)
     assert "'reincarnates' with cloaked spaces" not in text
     assert "cloaking 'obscures'" not in text

@@ -11,6 +11,7 @@ for histories it can), that ISMCTS searches alike on histories its player
 cannot tell apart, and the OpenSpiel face (random_sim_test with serialisation).
 Cells are x + X*(y + Y*z) from 0; on a 3x3 board with shapes circle, triangle a
 circle placed on cell c is action c, a triangle 9 + c."""
+
 import json
 import random
 
@@ -42,40 +43,84 @@ def cases():
     sequential ones."""
     two = {"circle": 2, "triangle": 1}
     return [
-        parse("cr-two-shapes-place", reserves={"black": {"circle": 2, "triangle": 2},
-                                               "white": {"circle": 2, "triangle": 2}},
-              shapes={"circle": {}, "triangle": {}}, phases=[dict(SIM, cloaked=ALL9)]),
-        parse("cr-move-shapes-pass", reserves={"black": two, "white": two},
-              shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "orthogonal"}}, move_limit=20,
-              phases=[dict(SIM, cloaked=ALL9, **{"pass": True})]),
-        parse("cr-obscures-move", cloaking="obscures", reserves={"black": two, "white": two},
-              shapes={"circle": {"move": "adjacent"}, "triangle": {}}, move_limit=20,
-              phases=[dict(SIM, cloaked=ALL9[:6])]),
-        parse("cr-replacements", board={"kind": "squares", "size": [3, 4, 1]},
-              reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
-              shapes={"triangle": {"move": "forward-orthogonal"}, "circle": {"move": "adjacent"}},
-              move_limit=24, turn_checks=[], stalemate="most-pieces-wins",
-              phases=[dict(SIM, cloaked=[[x, y, 1] for x in (1, 2, 3) for y in (2, 3)], **{"pass": True})]),
-        parse("cr-obscured-replacements", cloaking="obscures", board={"kind": "squares", "size": [2, 3, 1]},
-              reserves={"black": {"triangle": 1, "circle": 1}, "white": {"triangle": 1, "circle": 1}},
-              shapes={"triangle": {"move": "forward-orthogonal"}, "circle": {"move": "adjacent"},
-                      "x": {"move": "orthogonal"}},
-              move_limit=16, turn_checks=[], stalemate="most-pieces-wins",
-              phases=[dict(SIM, cloaked=[[x, y, 1] for x in (1, 2) for y in (1, 2, 3)], **{"pass": True})]),
-        parse("cr-stacks", board={"kind": "stacks", "size": [3, 1, 3]},
-              reserves={"black": {"circle": 2, "x": 1}, "white": {"circle": 2, "x": 1}},
-              shapes={"circle": {"move": "adjacent"}, "x": {}}, move_limit=20,
-              turn_checks=["first-3-wins-no-diagonal"],
-              phases=[dict(SIM, cloaked=[[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)])]),
-        parse("cr-chaos", players="2-vs-chaos",
-              reserves={"black": {"circle": 2, "star": 1}, "white": {"circle": 2, "star": 1}, "pink": {"circle": 3}},
-              shapes={"circle": {"move": "adjacent"}, "star": {}}, move_limit=18,
-              phases=[dict(SIM, cloaked=ALL9[:6])]),
-        parse("cr-seq-single-seq", reserves={"black": {"circle": 2, "x": 2}, "white": {"circle": 2, "x": 2}},
-              shapes={"circle": {"move": "adjacent"}, "x": {"move": "diagonal"}}, move_limit=18,
-              phases=[{"cloaked": ALL9[:3], "movement": "placement-only"},
-                      {"order": "single", "cloaked": ALL9, "pass": True},
-                      {"cloaked": ALL9[3:]}]),
+        parse(
+            "cr-two-shapes-place",
+            reserves={"black": {"circle": 2, "triangle": 2}, "white": {"circle": 2, "triangle": 2}},
+            shapes={"circle": {}, "triangle": {}},
+            phases=[dict(SIM, cloaked=ALL9)],
+        ),
+        parse(
+            "cr-move-shapes-pass",
+            reserves={"black": two, "white": two},
+            shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "orthogonal"}},
+            move_limit=20,
+            phases=[dict(SIM, cloaked=ALL9, **{"pass": True})],
+        ),
+        parse(
+            "cr-obscures-move",
+            cloaking="obscures",
+            reserves={"black": two, "white": two},
+            shapes={"circle": {"move": "adjacent"}, "triangle": {}},
+            move_limit=20,
+            phases=[dict(SIM, cloaked=ALL9[:6])],
+        ),
+        parse(
+            "cr-replacements",
+            board={"kind": "squares", "size": [3, 4, 1]},
+            reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
+            shapes={"triangle": {"move": "forward-orthogonal"}, "circle": {"move": "adjacent"}},
+            move_limit=24,
+            turn_checks=[],
+            stalemate="most-pieces-wins",
+            phases=[dict(SIM, cloaked=[[x, y, 1] for x in (1, 2, 3) for y in (2, 3)], **{"pass": True})],
+        ),
+        parse(
+            "cr-obscured-replacements",
+            cloaking="obscures",
+            board={"kind": "squares", "size": [2, 3, 1]},
+            reserves={"black": {"triangle": 1, "circle": 1}, "white": {"triangle": 1, "circle": 1}},
+            shapes={
+                "triangle": {"move": "forward-orthogonal"},
+                "circle": {"move": "adjacent"},
+                "x": {"move": "orthogonal"},
+            },
+            move_limit=16,
+            turn_checks=[],
+            stalemate="most-pieces-wins",
+            phases=[dict(SIM, cloaked=[[x, y, 1] for x in (1, 2) for y in (1, 2, 3)], **{"pass": True})],
+        ),
+        parse(
+            "cr-stacks",
+            board={"kind": "stacks", "size": [3, 1, 3]},
+            reserves={"black": {"circle": 2, "x": 1}, "white": {"circle": 2, "x": 1}},
+            shapes={"circle": {"move": "adjacent"}, "x": {}},
+            move_limit=20,
+            turn_checks=["first-3-wins-no-diagonal"],
+            phases=[dict(SIM, cloaked=[[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)])],
+        ),
+        parse(
+            "cr-chaos",
+            players="2-vs-chaos",
+            reserves={
+                "black": {"circle": 2, "star": 1},
+                "white": {"circle": 2, "star": 1},
+                "pink": {"circle": 3},
+            },
+            shapes={"circle": {"move": "adjacent"}, "star": {}},
+            move_limit=18,
+            phases=[dict(SIM, cloaked=ALL9[:6])],
+        ),
+        parse(
+            "cr-seq-single-seq",
+            reserves={"black": {"circle": 2, "x": 2}, "white": {"circle": 2, "x": 2}},
+            shapes={"circle": {"move": "adjacent"}, "x": {"move": "diagonal"}},
+            move_limit=18,
+            phases=[
+                {"cloaked": ALL9[:3], "movement": "placement-only"},
+                {"order": "single", "cloaked": ALL9, "pass": True},
+                {"cloaked": ALL9[3:]},
+            ],
+        ),
     ]
 
 
@@ -86,9 +131,10 @@ def play_against_reference(rs, games_, seed):
     """Random games on the engine and ``CloakedMoveSimRefState`` side by side,
     views and (for shaped rule sets) shape views compared at every decision;
     returns the attempts played (so a rule set that never attempts is noticed)."""
-    shaped = rs.compile().get("shaped", False)     # (one stationary circle keeps the original path)
-    attempts, _ = play_rounds_against_reference(rs, games_, seed, views=True,
-                                                ref_class=CloakedMoveSimRefState, shape_views=shaped)
+    shaped = rs.compile().get("shaped", False)  # (one stationary circle keeps the original path)
+    attempts, _ = play_rounds_against_reference(
+        rs, games_, seed, views=True, ref_class=CloakedMoveSimRefState, shape_views=shaped
+    )
     return attempts
 
 
@@ -96,7 +142,7 @@ def play_against_reference(rs, games_, seed):
 def test_engine_matches_reference(rs):
     attempts = play_against_reference(rs, 40, sum(map(ord, rs.name)))
     if rs.record["cloaking"] == "hides":
-        assert attempts > 0                # the attempt path was exercised
+        assert attempts > 0  # the attempt path was exercised
 
 
 @pytest.mark.slow
@@ -113,7 +159,11 @@ def cloaked_round_records(draw, preplaced=False):
     pieces pre-placed on cloaked spaces, some of colours with nothing in
     reserve."""
     stacks = draw(st.booleans())
-    size = [draw(st.integers(2, 3)), 1 if stacks else draw(st.integers(2, 3)), draw(st.integers(2, 3)) if stacks else 1]
+    size = [
+        draw(st.integers(2, 3)),
+        1 if stacks else draw(st.integers(2, 3)),
+        draw(st.integers(2, 3)) if stacks else 1,
+    ]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
     moves = ["stationary", "adjacent", "orthogonal", "diagonal", "knight-2x1x0", "adjacent-orthogonal"]
     if not stacks:
@@ -122,27 +172,38 @@ def cloaked_round_records(draw, preplaced=False):
     if preplaced and not any(p["move"] == "stationary" for p in shapes.values()):
         shapes[draw(st.sampled_from([s for s in SHAPES_ALL if s not in shapes]))] = {"move": "stationary"}
     if any(p["move"] == "forward-orthogonal" for p in shapes.values()):
-        shapes.setdefault("circle", {"move": "adjacent"})    # a replacement that moves backwards
+        shapes.setdefault("circle", {"move": "adjacent"})  # a replacement that moves backwards
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
-    colours = {"2": ["black", "white"], "3": ["black", "white", "pink"],
-               "2-vs-chaos": ["black", "white", "pink"]}[players]
+    colours = {
+        "2": ["black", "white"],
+        "3": ["black", "white", "pink"],
+        "2-vs-chaos": ["black", "white", "pink"],
+    }[players]
     reserves = {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours}
     for c in colours:
         if not sum(reserves[c].values()):
             reserves[c][sorted(shapes)[0]] = 1
-    cells = [[x, y, z] for x in range(1, size[0] + 1) for y in range(1, size[1] + 1) for z in range(1, size[2] + 1)]
+    cells = [
+        [x, y, z] for x in range(1, size[0] + 1) for y in range(1, size[1] + 1) for z in range(1, size[2] + 1)
+    ]
     phases = []
     for _ in range(draw(st.integers(1, 2))):
-        phases.append({"order": draw(st.sampled_from(["simultaneous", "single", "sequential"])),
-                       "pass": draw(st.booleans()),
-                       "cloaked": draw(st.lists(st.sampled_from(cells), min_size=1, unique_by=tuple))})
+        phases.append(
+            {
+                "order": draw(st.sampled_from(["simultaneous", "single", "sequential"])),
+                "pass": draw(st.booleans()),
+                "cloaked": draw(st.lists(st.sampled_from(cells), min_size=1, unique_by=tuple)),
+            }
+        )
     if all(ph["order"] == "sequential" for ph in phases):
         phases[0]["order"] = "simultaneous"
     if any(ph["order"] == "sequential" for ph in phases):
         # (the reference's sequential cloaked turns do not name replacements)
         shapes = {s: p for s, p in shapes.items() if p["move"] != "forward-orthogonal"} or {"circle": {}}
-        reserves = {c: {s: n for s, n in r.items() if s in shapes} or {sorted(shapes)[0]: 1}
-                    for c, r in reserves.items()}
+        reserves = {
+            c: {s: n for s, n in r.items() if s in shapes} or {sorted(shapes)[0]: 1}
+            for c, r in reserves.items()
+        }
     # cloak-shape-seen: pieces of any colour and shape pre-placed on cloaked
     # spaces (nobody placed them: only "can move", per shape, or an open space
     # shows them), on the floor of stacks; a colour with pieces on the board
@@ -150,19 +211,33 @@ def cloaked_round_records(draw, preplaced=False):
     floor = sorted({tuple(c) for ph in phases for c in ph["cloaked"] if c[2] == 1})
     pieces = []
     if preplaced and floor:
-        pieces = draw(st.lists(st.tuples(st.sampled_from(floor), st.sampled_from(colours),
-                                         st.sampled_from(sorted(shapes))),
-                               min_size=1, max_size=3, unique_by=lambda q: q[0]))
+        pieces = draw(
+            st.lists(
+                st.tuples(st.sampled_from(floor), st.sampled_from(colours), st.sampled_from(sorted(shapes))),
+                min_size=1,
+                max_size=3,
+                unique_by=lambda q: q[0],
+            )
+        )
     for at, colour, shape in pieces:
         if draw(st.booleans()):
             reserves[colour] = {s: 0 for s in reserves[colour]}
-    rec = {"name": "cr-random", "players": players, "cloaking": draw(st.sampled_from(["hides", "obscures"])),
-           "board": {"kind": "stacks" if stacks else "squares", "size": size,
-                     "pieces": [{"at": list(at), "colour": colour, "shape": shape} for at, colour, shape in pieces]},
-           "shapes": shapes,
-           "reserves": reserves, "phases": phases, "move_limit": draw(st.integers(4, 14)),
-           "turn_checks": draw(st.sampled_from([[], ["first-3-wins"], ["first-2-loses"]])),
-           "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"]))}
+    rec = {
+        "name": "cr-random",
+        "players": players,
+        "cloaking": draw(st.sampled_from(["hides", "obscures"])),
+        "board": {
+            "kind": "stacks" if stacks else "squares",
+            "size": size,
+            "pieces": [{"at": list(at), "colour": colour, "shape": shape} for at, colour, shape in pieces],
+        },
+        "shapes": shapes,
+        "reserves": reserves,
+        "phases": phases,
+        "move_limit": draw(st.integers(4, 14)),
+        "turn_checks": draw(st.sampled_from([[], ["first-3-wins"], ["first-2-loses"]])),
+        "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
+    }
     return rec
 
 
@@ -186,22 +261,44 @@ def test_random_cloaked_shaped_rule_sets_with_preplaced_pieces_match_reference(r
 
 # -- by hand --------------------------------------------------------------------------
 
-HAND = parse("cr-hand", reserves={"black": {"circle": 2, "triangle": 2}, "white": {"circle": 2, "triangle": 2}},
-             shapes={"circle": {}, "triangle": {}}, phases=[dict(SIM, cloaked=ALL9)])
-OBSCURED = parse("cr-hand-obscured", cloaking="obscures",
-                 reserves={"black": {"circle": 2, "triangle": 2}, "white": {"circle": 2, "triangle": 2}},
-                 shapes={"circle": {}, "triangle": {}}, phases=[dict(SIM, cloaked=ALL9[:6])])
+HAND = parse(
+    "cr-hand",
+    reserves={"black": {"circle": 2, "triangle": 2}, "white": {"circle": 2, "triangle": 2}},
+    shapes={"circle": {}, "triangle": {}},
+    phases=[dict(SIM, cloaked=ALL9)],
+)
+OBSCURED = parse(
+    "cr-hand-obscured",
+    cloaking="obscures",
+    reserves={"black": {"circle": 2, "triangle": 2}, "white": {"circle": 2, "triangle": 2}},
+    shapes={"circle": {}, "triangle": {}},
+    phases=[dict(SIM, cloaked=ALL9[:6])],
+)
 # black's goal is y = 3 (its triangle moves up and must become a circle or an X there)
-REPLACE = parse("cr-hand-replace", cloaking="obscures", board={"kind": "squares", "size": [2, 3, 1]},
-                reserves={"black": {"triangle": 1}, "white": {"circle": 1}},
-                shapes={"triangle": {"move": "forward-orthogonal"}, "circle": {"move": "adjacent"},
-                        "x": {"move": "orthogonal"}},
-                move_limit=8, turn_checks=[], stalemate="draws",
-                phases=[dict(SIM, cloaked=[[x, y, 1] for x in (1, 2) for y in (1, 2, 3)], **{"pass": True})])
+REPLACE = parse(
+    "cr-hand-replace",
+    cloaking="obscures",
+    board={"kind": "squares", "size": [2, 3, 1]},
+    reserves={"black": {"triangle": 1}, "white": {"circle": 1}},
+    shapes={
+        "triangle": {"move": "forward-orthogonal"},
+        "circle": {"move": "adjacent"},
+        "x": {"move": "orthogonal"},
+    },
+    move_limit=8,
+    turn_checks=[],
+    stalemate="draws",
+    phases=[dict(SIM, cloaked=[[x, y, 1] for x in (1, 2) for y in (1, 2, 3)], **{"pass": True})],
+)
 CIRCLE, TRIANGLE = 0, 9
 
-VIEWS = ("information_state_string", "information_state_tensor", "observation_string",
-         "observation_tensor", "info_state_key")
+VIEWS = (
+    "information_state_string",
+    "information_state_tensor",
+    "observation_string",
+    "observation_tensor",
+    "info_state_key",
+)
 
 
 def _views(core, player):
@@ -232,7 +329,7 @@ def test_a_hidden_placement_shows_neither_its_shape_nor_its_space_to_the_other()
 def test_another_players_pending_shaped_plan_changes_nothing_for_a_player():
     a, b = make_core(HAND), make_core(HAND)
     a.apply_action(CIRCLE + 0)
-    b.apply_action(TRIANGLE + 2)                 # black's pending plans differ; white plans
+    b.apply_action(TRIANGLE + 2)  # black's pending plans differ; white plans
     assert a.player() == b.player() == 1
     assert _views(a, 1) == _views(b, 1)
     assert_all_differ(_views(a, 0), _views(b, 0))
@@ -240,14 +337,14 @@ def test_another_players_pending_shaped_plan_changes_nothing_for_a_player():
 
 def test_a_shaped_plan_onto_a_hidden_piece_is_an_attempt_that_reveals_it():
     core = _cores(HAND, [CIRCLE + 0, TRIANGLE + 4])
-    assert core._sh_letters(0)[4] == "."         # white's triangle is hidden from black
+    assert core._sh_letters(0)[4] == "."  # white's triangle is hidden from black
     assert TRIANGLE + 4 in core.player_legal_action_list(0)
     before = core.shape_reserves()
     core.apply_joint_action([TRIANGLE + 4, CIRCLE + 8])
     assert logged_attempts(core) == [0]
-    assert core._sh_letters(0)[4] != "."         # now black fully sees it
-    assert core.player_view(1)[8] != "."         # white's plan resolved as usual
-    after = core.shape_reserves()          # the attempt spent no reserve piece; white's placement did
+    assert core._sh_letters(0)[4] != "."  # now black fully sees it
+    assert core.player_view(1)[8] != "."  # white's plan resolved as usual
+    after = core.shape_reserves()  # the attempt spent no reserve piece; white's placement did
     assert after["black"] == before["black"] and after["white"] != before["white"]
 
 
@@ -255,7 +352,7 @@ def test_obscurity_shows_the_colour_of_a_placement_not_its_shape():
     a = _cores(OBSCURED, [CIRCLE + 0, CIRCLE + 8])
     b = _cores(OBSCURED, [TRIANGLE + 0, CIRCLE + 8])
     c = _cores(OBSCURED, [CIRCLE + 1, CIRCLE + 8])
-    assert _views(a, 1) == _views(b, 1)           # same colour, same space
+    assert _views(a, 1) == _views(b, 1)  # same colour, same space
     assert_all_differ(_views(a, 0), _views(b, 0))
     assert_all_differ(_views(a, 1), _views(c, 1))  # another space
     assert "(shape not seen)" in a.information_state_string(1)
@@ -318,7 +415,7 @@ def _random_nodes(rs, seeds):
 
 
 @settings(max_examples=8, deadline=None)
-@given(case=st.sampled_from(range(len(CASES))), seeds=st.lists(st.integers(0, 10 ** 6), min_size=4, max_size=8))
+@given(case=st.sampled_from(range(len(CASES))), seeds=st.lists(st.integers(0, 10**6), min_size=4, max_size=8))
 def test_views_partition_histories_consistently(case, seeds):
     """Within each player's information sets (core face, one decision per
     call): one tensor, key, observation and set of legal plans; across them,
@@ -328,11 +425,20 @@ def test_views_partition_histories_consistently(case, seeds):
     for p in range(nodes[0].num_players):
         groups = {}
         for core in nodes:
-            legal = tuple(core.player_legal_action_list(p)) if p in core.simultaneous_player_list() or \
-                core.player() == p else None
+            legal = (
+                tuple(core.player_legal_action_list(p))
+                if p in core.simultaneous_player_list() or core.player() == p
+                else None
+            )
             groups.setdefault(core.information_state_string(p), set()).add(
-                (tuple(core.information_state_tensor(p)), core.info_state_key(p), core.observation_string(p),
-                 tuple(core.observation_tensor(p)), legal))
+                (
+                    tuple(core.information_state_tensor(p)),
+                    core.info_state_key(p),
+                    core.observation_string(p),
+                    tuple(core.observation_tensor(p)),
+                    legal,
+                )
+            )
         for info, members in groups.items():
             assert len(members) == 1, (rs.name, p, info)
         tensors = [next(iter(m))[0] for m in groups.values()]
@@ -351,6 +457,7 @@ def test_ismcts_searches_alike_where_its_player_cannot_tell_the_histories_apart(
     hidden circle on cell 0 or hidden triangle on cell 1, white's search with
     one seed gives the same result, over the same worlds."""
     from mcts.ismcts import ISMCTSBot, consistent_worlds
+
     game = _game(HAND, tmp_path)
     states = []
     for black in (CIRCLE + 0, TRIANGLE + 1):

@@ -9,6 +9,7 @@ disqualified and the returns; the decisions taken where the seed is silent,
 played by hand; what each player can tell apart; and the OpenSpiel face
 (SIMULTANEOUS + IMPERFECT_INFORMATION, random_sim_test with serialisation).
 Cells are x + X*(y + Y*z) from 0; on a 3x3 board placing on cell c is action c."""
+
 import json
 import random
 import tempfile
@@ -43,28 +44,75 @@ def cloaksim_sets():
     adj = {"circle": {"move": "adjacent"}}
     return [
         parse("cs-place-all", phases=[dict(sim, cloaked=ALL9)]),
-        parse("cs-place-row-pass-3p", players="3", board={"kind": "squares", "size": [4, 3, 1]},
-              reserves={"black": 3, "white": 3, "pink": 3}, turn_checks=[], stalemate="most-in-a-row-wins",
-              phases=[dict(sim, cloaked=[[x, 1, 1] for x in (1, 2, 3, 4)], **{"pass": True})]),
-        parse("cs-single-then-seq", reserves={"black": 5, "white": 4},
-              phases=[dict(single, cloaked=ALL9), {"cloaked": ROW1}]),
-        parse("cs-seq-then-sim", reserves={"black": 5, "white": 5},
-              phases=[{"cloaked": ALL9, "pass": True}, dict(sim, cloaked=ROW1)]),
-        parse("cs-place-then-move-recloak", reserves={"black": 3, "white": 3}, shapes=adj, move_limit=24,
-              phases=[dict(sim, cloaked=ALL9, movement="placement-only"),
-                      dict(sim, cloaked=[[2, y, 1] for y in (1, 2, 3)])]),
-        parse("cs-chaos", players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3},
-              phases=[dict(sim, cloaked=ALL9[:6])]),
-        parse("cs-shared-move", colours="shared", reserves={"black": 4}, shapes=adj, move_limit=20,
-              turn_checks=["first-3-loses"], phases=[dict(sim, cloaked=ALL9, **{"pass": True})]),
-        parse("cs-stacks", board={"kind": "stacks", "size": [3, 1, 3]}, reserves={"black": 4, "white": 4},
-              shapes=adj, move_limit=20, turn_checks=["first-3-wins-no-diagonal"],
-              phases=[dict(sim, cloaked=[[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)])]),
-        parse("cs-choose-linear", colours="players-choose", reserves={"black": 3, "pink": 3},
-              shapes={"circle": {"move": "linear-or-knight"}}, move_limit=16,
-              phases=[dict(sim, cloaked=ALL9)]),
-        parse("cs-obscures-move", cloaking="obscures", reserves={"black": 3, "white": 3}, shapes=adj,
-              move_limit=20, phases=[dict(sim, cloaked=ROW1)]),
+        parse(
+            "cs-place-row-pass-3p",
+            players="3",
+            board={"kind": "squares", "size": [4, 3, 1]},
+            reserves={"black": 3, "white": 3, "pink": 3},
+            turn_checks=[],
+            stalemate="most-in-a-row-wins",
+            phases=[dict(sim, cloaked=[[x, 1, 1] for x in (1, 2, 3, 4)], **{"pass": True})],
+        ),
+        parse(
+            "cs-single-then-seq",
+            reserves={"black": 5, "white": 4},
+            phases=[dict(single, cloaked=ALL9), {"cloaked": ROW1}],
+        ),
+        parse(
+            "cs-seq-then-sim",
+            reserves={"black": 5, "white": 5},
+            phases=[{"cloaked": ALL9, "pass": True}, dict(sim, cloaked=ROW1)],
+        ),
+        parse(
+            "cs-place-then-move-recloak",
+            reserves={"black": 3, "white": 3},
+            shapes=adj,
+            move_limit=24,
+            phases=[
+                dict(sim, cloaked=ALL9, movement="placement-only"),
+                dict(sim, cloaked=[[2, y, 1] for y in (1, 2, 3)]),
+            ],
+        ),
+        parse(
+            "cs-chaos",
+            players="2-vs-chaos",
+            reserves={"black": 3, "white": 3, "pink": 3},
+            phases=[dict(sim, cloaked=ALL9[:6])],
+        ),
+        parse(
+            "cs-shared-move",
+            colours="shared",
+            reserves={"black": 4},
+            shapes=adj,
+            move_limit=20,
+            turn_checks=["first-3-loses"],
+            phases=[dict(sim, cloaked=ALL9, **{"pass": True})],
+        ),
+        parse(
+            "cs-stacks",
+            board={"kind": "stacks", "size": [3, 1, 3]},
+            reserves={"black": 4, "white": 4},
+            shapes=adj,
+            move_limit=20,
+            turn_checks=["first-3-wins-no-diagonal"],
+            phases=[dict(sim, cloaked=[[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)])],
+        ),
+        parse(
+            "cs-choose-linear",
+            colours="players-choose",
+            reserves={"black": 3, "pink": 3},
+            shapes={"circle": {"move": "linear-or-knight"}},
+            move_limit=16,
+            phases=[dict(sim, cloaked=ALL9)],
+        ),
+        parse(
+            "cs-obscures-move",
+            cloaking="obscures",
+            reserves={"black": 3, "white": 3},
+            shapes=adj,
+            move_limit=20,
+            phases=[dict(sim, cloaked=ROW1)],
+        ),
         # sequential, crowded: a seat with no move in truth may still have one in its view
         parse("cs-seq-move-crowded", shapes=adj, move_limit=18, phases=[{"cloaked": ALL9}]),
         rules.load(str(BENCH)),
@@ -76,15 +124,38 @@ def overachiever_sets():
     board = {"kind": "squares", "size": [4, 4, 1]}
     res = {"black": 4, "white": 4, "pink": 4, "yellow": 4}
     return [
-        parse("oa-sim-first-3", players="4", board=board, reserves=res, cloaking="none",
-              overachievers_disqualified=True, phases=[{"order": "simultaneous"}]),
-        parse("oa-sim-most-pieces", players="4", board=board, reserves=res, cloaking="none",
-              overachievers_disqualified=True, turn_checks=["first-3-loses"], stalemate="most-pieces-wins",
-              phases=[{"order": "simultaneous", "pass": True}]),
-        parse("oa-sim-cloaked-2-phases", players="4", board=board, reserves=res,
-              overachievers_disqualified=True, stalemate="most-in-a-row-wins",
-              phases=[{"order": "single", "cloaked": [[x, y, 1] for x in (1, 2) for y in (1, 2, 3, 4)]},
-                      {"order": "simultaneous", "cloaked": [[1, 1, 1]]}]),
+        parse(
+            "oa-sim-first-3",
+            players="4",
+            board=board,
+            reserves=res,
+            cloaking="none",
+            overachievers_disqualified=True,
+            phases=[{"order": "simultaneous"}],
+        ),
+        parse(
+            "oa-sim-most-pieces",
+            players="4",
+            board=board,
+            reserves=res,
+            cloaking="none",
+            overachievers_disqualified=True,
+            turn_checks=["first-3-loses"],
+            stalemate="most-pieces-wins",
+            phases=[{"order": "simultaneous", "pass": True}],
+        ),
+        parse(
+            "oa-sim-cloaked-2-phases",
+            players="4",
+            board=board,
+            reserves=res,
+            overachievers_disqualified=True,
+            stalemate="most-in-a-row-wins",
+            phases=[
+                {"order": "single", "cloaked": [[x, y, 1] for x in (1, 2) for y in (1, 2, 3, 4)]},
+                {"order": "simultaneous", "cloaked": [[1, 1, 1]]},
+            ],
+        ),
     ]
 
 
@@ -110,25 +181,34 @@ def test_engine_matches_reference_long(rs):
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10 ** 6))
+@given(seed=st.integers(0, 10**6))
 def test_random_cloaked_rule_sets_match_reference(seed):
     """Random small cloaked rule sets with a random order per phase, cloaked
     cells and cloaking type, against the reference model."""
     rng = random.Random(seed)
     phases = []
     for _ in range(rng.randint(1, 3)):
-        phases.append({"order": rng.choice(["sequential", "simultaneous", "single"]),
-                       "pass": rng.random() < 0.4,
-                       "cloaked": rng.sample(ALL9, rng.randint(0, 9))})
+        phases.append(
+            {
+                "order": rng.choice(["sequential", "simultaneous", "single"]),
+                "pass": rng.random() < 0.4,
+                "cloaked": rng.sample(ALL9, rng.randint(0, 9)),
+            }
+        )
     if not any(ph["cloaked"] for ph in phases):
         phases[0]["cloaked"] = ALL9
     moving = rng.random() < 0.5
     players = rng.choice(["2", "2", "3"])
     reserves = {"black": 3, "white": 3, "pink": 3} if players == "3" else {"black": 4, "white": 4}
-    rs = parse(f"random-{seed}", cloaking=rng.choice(["hides", "hides", "obscures"]),
-               players=players, reserves=reserves,
-               shapes={"circle": {"move": "adjacent" if moving else "stationary"}},
-               move_limit=18 if moving else None, phases=phases)
+    rs = parse(
+        f"random-{seed}",
+        cloaking=rng.choice(["hides", "hides", "obscures"]),
+        players=players,
+        reserves=reserves,
+        shapes={"circle": {"move": "adjacent" if moving else "stationary"}},
+        move_limit=18 if moving else None,
+        phases=phases,
+    )
     play_against_reference(rs, games_=6, seed=seed)
 
 
@@ -139,10 +219,10 @@ SIM_ALL = parse("hand-all", phases=[{"order": "simultaneous", "cloaked": ALL9}])
 
 def test_an_attempt_in_a_round_only_reveals_and_the_other_plans_resolve():
     core = make_core(SIM_ALL)
-    core.apply_joint_action([0, 4])            # both hidden from the other
+    core.apply_joint_action([0, 4])  # both hidden from the other
     assert core.player_view(0)[4] == "." and core.player_view(1)[0] == "."
-    assert 4 in core.player_legal_action_list(0)       # white's piece looks like an empty space
-    core.apply_joint_action([4, 8])            # black attempts 4; white places on 8
+    assert 4 in core.player_legal_action_list(0)  # white's piece looks like an empty space
+    core.apply_joint_action([4, 8])  # black attempts 4; white places on 8
     assert core.cells()[4] == 2 and core.cells()[8] == 2 and core.cells()[0] == 1
     assert core.reserves() == {"black": 3, "white": 2}  # the attempt spent nothing
     assert core.player_view(0)[4] == "o" and core.player_view(0)[8] == "."
@@ -152,39 +232,53 @@ def test_an_attempt_in_a_round_only_reveals_and_the_other_plans_resolve():
 
 
 def test_a_piece_revealed_by_an_attempt_stays_seen_where_it_moves_in_that_round():
-    rs = parse("hand-move", reserves={"black": 1, "white": 1}, shapes={"circle": {"move": "adjacent"}},
-               move_limit=10, phases=[{"order": "simultaneous", "cloaked": ALL9}])
+    rs = parse(
+        "hand-move",
+        reserves={"black": 1, "white": 1},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=10,
+        phases=[{"order": "simultaneous", "cloaked": ALL9}],
+    )
     core = make_core(rs)
-    core.apply_joint_action([0, 1])            # black on (1,1), white on (2,1), hidden
+    core.apply_joint_action([0, 1])  # black on (1,1), white on (2,1), hidden
     move = lambda f, u: 9 + 9 * f + u
-    core.apply_joint_action([move(0, 1), move(1, 2)])   # black tries (2,1) as white leaves it
+    core.apply_joint_action([move(0, 1), move(1, 2)])  # black tries (2,1) as white leaves it
     assert logged_attempts(core) == [0]
     assert core.cells()[0] == 1 and core.cells()[2] == 2 and core.cells()[1] == 0
     assert core.player_view(0)[2] == "o" and core.player_view(0)[1] == "."
     # white saw black's piece? no: black's plan was an attempt, white learns only that
     assert core.player_view(1)[0] == "."
     events = [core._event(i) for i in range(core._log_count())]
-    assert events[-2][3][1] == 0 and events[-1][3][0] == 1   # white sees an attempt; black all of white's move
+    assert events[-2][3][1] == 0 and events[-1][3][0] == 1  # white sees an attempt; black all of white's move
 
 
 def test_a_collision_on_a_cloaked_space_is_not_seen_by_a_third_player():
-    rs = parse("hand-3p", players="3", board={"kind": "squares", "size": [4, 3, 1]},
-               reserves={"black": 3, "white": 3, "pink": 3},
-               phases=[{"order": "simultaneous", "cloaked": [[x, 1, 1] for x in (1, 2, 3, 4)]}])
+    rs = parse(
+        "hand-3p",
+        players="3",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={"black": 3, "white": 3, "pink": 3},
+        phases=[{"order": "simultaneous", "cloaked": [[x, 1, 1] for x in (1, 2, 3, 4)]}],
+    )
     collide, apart, open_collide = make_core(rs), make_core(rs), make_core(rs)
-    collide.apply_joint_action([0, 0, 11])     # black and white collide on hidden (1,1)
-    apart.apply_joint_action([0, 1, 11])       # black on (1,1), white on (2,1): no collision
+    collide.apply_joint_action([0, 0, 11])  # black and white collide on hidden (1,1)
+    apart.apply_joint_action([0, 1, 11])  # black on (1,1), white on (2,1): no collision
     assert collide.cells()[0] == 0 and apart.cells()[0] == 1
-    assert _views(collide, 2) == _views(apart, 2)      # pink cannot tell them apart
+    assert _views(collide, 2) == _views(apart, 2)  # pink cannot tell them apart
     for p in (0, 1):
         assert_all_differ(_views(collide, p), _views(apart, p))
-    open_collide.apply_joint_action([4, 4, 11])        # a collision on an open space is seen
+    open_collide.apply_joint_action([4, 4, 11])  # a collision on an open space is seen
     assert open_collide.cells()[4] == 0
     assert "black@(1,2,1)" in open_collide.information_state_string(2)
 
 
-VIEWS = ("information_state_string", "information_state_tensor", "observation_string",
-         "observation_tensor", "info_state_key")
+VIEWS = (
+    "information_state_string",
+    "information_state_tensor",
+    "observation_string",
+    "observation_tensor",
+    "info_state_key",
+)
 
 
 def _views(core, player):
@@ -200,11 +294,11 @@ def test_another_players_pending_or_hidden_plan_changes_nothing_for_a_player():
     a, b, c = make_core(SIM_ALL), make_core(SIM_ALL), make_core(SIM_ALL)
     for core in (a, b, c):
         core.apply_joint_action([0, 4])
-    a.apply_action(4)                          # black's pending plan: an attempt on 4
-    b.apply_action(2)                          # or a real placement
+    a.apply_action(4)  # black's pending plan: an attempt on 4
+    b.apply_action(2)  # or a real placement
     c.apply_action(4)
-    assert _views(a, 1) == _views(b, 1)       # white sees neither pending plan
-    assert_all_differ(_views(a, 0), _views(b, 0))      # black remembers its own
+    assert _views(a, 1) == _views(b, 1)  # white sees neither pending plan
+    assert_all_differ(_views(a, 0), _views(b, 0))  # black remembers its own
     assert _views(a, 0) == _views(c, 0)
     a.apply_action(8)
     b.apply_action(8)
@@ -247,8 +341,10 @@ def _random_nodes(rs, seeds):
 
 
 @settings(max_examples=10, deadline=None)
-@given(case=st.sampled_from(range(len(cloaksim_sets()))),
-       seeds=st.lists(st.integers(0, 10 ** 6), min_size=4, max_size=8))
+@given(
+    case=st.sampled_from(range(len(cloaksim_sets()))),
+    seeds=st.lists(st.integers(0, 10**6), min_size=4, max_size=8),
+)
 def test_views_partition_histories_consistently(case, seeds):
     """Within each player's information sets (core face, one decision per
     call): one tensor, key and observation, and the same legal plans when it
@@ -259,10 +355,19 @@ def test_views_partition_histories_consistently(case, seeds):
         groups = {}
         for history, core in nodes:
             info = core.information_state_string(p)
-            legal = tuple(core.player_legal_action_list(p)) if p in core.simultaneous_player_list() or \
-                core.player() == p else None
-            groups.setdefault(info, set()).add((tuple(core.information_state_tensor(p)),
-                                                core.info_state_key(p), core.observation_string(p), legal))
+            legal = (
+                tuple(core.player_legal_action_list(p))
+                if p in core.simultaneous_player_list() or core.player() == p
+                else None
+            )
+            groups.setdefault(info, set()).add(
+                (
+                    tuple(core.information_state_tensor(p)),
+                    core.info_state_key(p),
+                    core.observation_string(p),
+                    legal,
+                )
+            )
         for info, members in groups.items():
             assert len(members) == 1, (rs.name, p, info)
         tensors = [next(iter(m))[0] for m in groups.values()]
@@ -294,31 +399,42 @@ def test_playout_plans_are_drawn_uniformly_from_the_planners_view():
         p = 1 / len(legal)
         sd = (draws * p * (1 - p)) ** 0.5
         assert all(abs(n - draws * p) < 5 * sd for n in counts.values()), (target_phase, counts)
-        assert start >= 4                  # hidden pieces were placed before
+        assert start >= 4  # hidden pieces were placed before
         checked += 1
     assert checked == 2
 
 
 # -- overachievers disqualified in rounds ---------------------------------------------
 
+
 def test_a_rounds_winners_are_one_set_disqualified_together_then_the_next_set_wins():
     for cloaked in (False, True):
         extra = {"cloaked": [[1, 4, 1]]} if cloaked else {}
-        rs = parse(f"oa-hand-{cloaked}", players="4", board={"kind": "squares", "size": [4, 4, 1]},
-                   reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4},
-                   cloaking="hides" if cloaked else "none", overachievers_disqualified=True,
-                   phases=[dict({"order": "simultaneous"}, **extra)])
+        rs = parse(
+            f"oa-hand-{cloaked}",
+            players="4",
+            board={"kind": "squares", "size": [4, 4, 1]},
+            reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4},
+            cloaking="hides" if cloaked else "none",
+            overachievers_disqualified=True,
+            phases=[dict({"order": "simultaneous"}, **extra)],
+        )
         core = make_core(rs)
         core.apply_joint_action([0, 4, 8, 12])
         core.apply_joint_action([1, 5, 9, 3])
-        core.apply_joint_action([2, 6, 14, 15])   # black and white complete rows at once
+        core.apply_joint_action([2, 6, 14, 15])  # black and white complete rows at once
         assert not core.terminal() and core.disqualified_players() == [0, 1]
         core.apply_joint_action([11, 7, 10, 13])  # pink completes; white's longer row counts for nothing
         assert core.terminal() and core.returns_list() == [-1.0, -1.0, 1.0, -1.0]
     # without the rule the same round is a draw (nobody was first)
-    rs = parse("oa-hand-off", players="4", board={"kind": "squares", "size": [4, 4, 1]},
-               reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4}, cloaking="none",
-               phases=[{"order": "simultaneous"}])
+    rs = parse(
+        "oa-hand-off",
+        players="4",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4},
+        cloaking="none",
+        phases=[{"order": "simultaneous"}],
+    )
     core = make_core(rs)
     for joint in ([0, 4, 8, 12], [1, 5, 9, 3], [2, 6, 14, 15]):
         core.apply_joint_action(joint)
@@ -326,26 +442,38 @@ def test_a_rounds_winners_are_one_set_disqualified_together_then_the_next_set_wi
 
 
 def test_a_lose_line_in_a_round_disqualifies_every_other_player_and_chaos_wins():
-    rs = parse("oa-lose", players="4", board={"kind": "squares", "size": [4, 4, 1]},
-               reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4}, cloaking="none",
-               overachievers_disqualified=True, turn_checks=["first-3-loses"],
-               phases=[{"order": "simultaneous"}])
+    rs = parse(
+        "oa-lose",
+        players="4",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4},
+        cloaking="none",
+        overachievers_disqualified=True,
+        turn_checks=["first-3-loses"],
+        phases=[{"order": "simultaneous"}],
+    )
     core = make_core(rs)
     for joint in ([0, 4, 8, 12], [1, 5, 9, 3], [2, 7, 14, 15]):
-        core.apply_joint_action(joint)           # only black completes: it loses, the rest win
+        core.apply_joint_action(joint)  # only black completes: it loses, the rest win
     assert core.terminal() and core.returns_list() == [-1.0] * 4 and core.chaos_outcome() == 1.0
     assert core.disqualified_players() == [1, 2, 3]
 
 
 # -- validation and the OpenSpiel face ----------------------------------------------
 
+
 def test_cloaking_and_overachievers_are_accepted_with_simultaneous_phases_on_any_boards():
     """Several boards with rounds came with ttt-boards; the merge plays them
     cloaked too (tests/test_ttt_boards_merge.py plays them move by move)."""
     parse("ok", phases=[{"order": "single", "cloaked": ALL9}])
-    parse("ok4", players="4", reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2},
-          board={"kind": "squares", "size": [4, 4, 1]}, overachievers_disqualified=True,
-          phases=[{"order": "simultaneous", "cloaked": ALL9}])
+    parse(
+        "ok4",
+        players="4",
+        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2},
+        board={"kind": "squares", "size": [4, 4, 1]},
+        overachievers_disqualified=True,
+        phases=[{"order": "simultaneous", "cloaked": ALL9}],
+    )
     assert parse("two", boards=2, phases=[{"order": "simultaneous", "cloaked": ALL9}]).record["boards"] == 2
 
 
@@ -368,5 +496,6 @@ def test_openspiel_type_and_random_sim_test_with_serialisation(rs):
     assert t.information == GT.Information.IMPERFECT_INFORMATION
     pyspiel.random_sim_test(game, num_sims=6, serialize=True, verbose=False)
     if sim:
-        pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=3, serialize=True,
-                                verbose=False)
+        pyspiel.random_sim_test(
+            pyspiel.convert_to_turn_based(game), num_sims=3, serialize=True, verbose=False
+        )

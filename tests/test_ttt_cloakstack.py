@@ -15,6 +15,7 @@ apart.
 Cells are x + X*(y + Y*z) from 0. Placement ids are (k*P + c)*T + t with k
 the shape's index in the seed's rank order among the shapes in play; moves
 are move0 + f*T + u."""
+
 import random
 
 import pyspiel
@@ -25,8 +26,13 @@ from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from ttt_checks import saved_rule_set as _saved, state_after as state, views
-from ttt_checks import (assert_is_legal_agrees_with_legal_actions, cells, cloaked_rule_set as _rs,
-                        play_against_reference, random_sim_test_of)
+from ttt_checks import (
+    assert_is_legal_agrees_with_legal_actions,
+    cells,
+    cloaked_rule_set as _rs,
+    play_against_reference,
+    random_sim_test_of,
+)
 from ttt_reference import CloakedJumpObscureRefState, CloakedJumpRefState
 
 JUMP = {"power": "can-capture", "condition": "jump", "result": "removes"}
@@ -44,37 +50,78 @@ def cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
     # a jumping pentagon hunting white's stationary circles on a hidden board
-    add("xk-hunt", reserves={"black": {"pentagon": 1}, "white": {"circle": 3}},
-        shapes={"pentagon": dict(JUMP, move="adjacent"), "circle": {}}, move_limit=16,
-        phases=[{"cloaked": cells(3, 3), "pass": True}])
+    add(
+        "xk-hunt",
+        reserves={"black": {"pentagon": 1}, "white": {"circle": 3}},
+        shapes={"pentagon": dict(JUMP, move="adjacent"), "circle": {}},
+        move_limit=16,
+        phases=[{"cloaked": cells(3, 3), "pass": True}],
+    )
     # must-capture jumpers on both sides that reincarnate, half the board open; a
     # line mover (orthogonal) and an adjacent mover
-    add("xk-must", board={"kind": "squares", "size": [4, 3, 1]},
+    add(
+        "xk-must",
+        board={"kind": "squares", "size": [4, 3, 1]},
         reserves={"black": {"star": 1, "circle": 2}, "white": {"pentagon": 1, "circle": 2}},
-        shapes={"star": dict(JUMP_MUST_R, move="orthogonal"), "pentagon": dict(JUMP_MUST_R, move="adjacent"),
-                "circle": {"move": "adjacent"}},
-        move_limit=24, phases=[{"cloaked": [c for c in cells(4, 3) if c[0] <= 2], "pass": True}])
+        shapes={
+            "star": dict(JUMP_MUST_R, move="orthogonal"),
+            "pentagon": dict(JUMP_MUST_R, move="adjacent"),
+            "circle": {"move": "adjacent"},
+        },
+        move_limit=24,
+        phases=[{"cloaked": [c for c in cells(4, 3) if c[0] <= 2], "pass": True}],
+    )
     # reversi: line surrounds that remove, and converting jumps, three players
-    add("xk-line", players="3", board={"kind": "squares", "size": [4, 4, 1]},
+    add(
+        "xk-line",
+        players="3",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"x": 3}, "white": {"x": 2, "star": 1}, "pink": {"circle": 4}},
-        shapes={"x": dict(LINE, move="stationary"), "star": dict(JUMP_CONV, move="adjacent"),
-                "circle": {"move": "adjacent"}},
-        move_limit=24, phases=[{"cloaked": [c for c in cells(4, 4) if c[1] <= 2], "pass": True}])
+        shapes={
+            "x": dict(LINE, move="stationary"),
+            "star": dict(JUMP_CONV, move="adjacent"),
+            "circle": {"move": "adjacent"},
+        },
+        move_limit=24,
+        phases=[{"cloaked": [c for c in cells(4, 4) if c[1] <= 2], "pass": True}],
+    )
     # Go: orthogonal surrounds that convert or reincarnate, and x2 line surrounds, two phases
-    add("xk-go", board={"kind": "squares", "size": [3, 3, 1]},
+    add(
+        "xk-go",
+        board={"kind": "squares", "size": [3, 3, 1]},
         reserves={"black": {"cross": 3, "circle": 1}, "white": {"star": 3, "circle": 1}},
-        shapes={"cross": dict(ORTH_CONV, move="stationary"), "star": dict(LINE_R2, move="stationary"),
-                "circle": {"move": "stationary"}},
-        move_limit=20, phases=[{"movement": "placement-only", "cloaked": [c for c in cells(3, 3) if c[1] <= 2]},
-                               {"pass": True, "cloaked": [c for c in cells(3, 3) if c[0] >= 2]}])
+        shapes={
+            "cross": dict(ORTH_CONV, move="stationary"),
+            "star": dict(LINE_R2, move="stationary"),
+            "circle": {"move": "stationary"},
+        },
+        move_limit=20,
+        phases=[
+            {"movement": "placement-only", "cloaked": [c for c in cells(3, 3) if c[1] <= 2]},
+            {"pass": True, "cloaked": [c for c in cells(3, 3) if c[0] >= 2]},
+        ],
+    )
     # Chaos's pre-placed pink pieces in the hidden middle, jumped and surrounded
-    add("xk-chaos", players="2-vs-chaos", board={"kind": "squares", "size": [4, 4, 1], "pieces": [
-            {"at": [2, 2, 1], "colour": "pink", "shape": "circle"},
-            {"at": [3, 3, 1], "colour": "pink", "shape": "circle"}]},
+    add(
+        "xk-chaos",
+        players="2-vs-chaos",
+        board={
+            "kind": "squares",
+            "size": [4, 4, 1],
+            "pieces": [
+                {"at": [2, 2, 1], "colour": "pink", "shape": "circle"},
+                {"at": [3, 3, 1], "colour": "pink", "shape": "circle"},
+            ],
+        },
         reserves={"black": {"pentagon": 1, "x": 2}, "white": {"pentagon": 1, "x": 2}},
-        shapes={"pentagon": dict(JUMP, move="adjacent"), "x": dict(ORTH_R, move="stationary"),
-                "circle": {"move": "adjacent"}},
-        move_limit=20, phases=[{"pass": True, "cloaked": [[x, y, 1] for x in (2, 3) for y in (2, 3)]}])
+        shapes={
+            "pentagon": dict(JUMP, move="adjacent"),
+            "x": dict(ORTH_R, move="stationary"),
+            "circle": {"move": "adjacent"},
+        },
+        move_limit=20,
+        phases=[{"pass": True, "cloaked": [[x, y, 1] for x in (2, 3) for y in (2, 3)]}],
+    )
     return out
 
 
@@ -129,7 +176,11 @@ def test_the_cases_reach_captures_attempts_and_tried_jumps():
         for _ in range(30):
             core = make_core(rs)
             while not core.terminal():
-                acts = [a for a, _ in core.chance_outcome_list()] if core.player() == -1 else core.legal_action_list()
+                acts = (
+                    [a for a, _ in core.chance_outcome_list()]
+                    if core.player() == -1
+                    else core.legal_action_list()
+                )
                 core.apply_action(rng.choice(acts))
                 n = core._log_count()
                 if not n:
@@ -142,7 +193,7 @@ def test_the_cases_reach_captures_attempts_and_tried_jumps():
                     if gain:
                         seen.add(f"gain{gain}")
                     if any(not saw >> p & 1 for p in range(core.num_players) if p != event["actor"]):
-                        seen.add("hidden-capture")      # a captive some other player did not see
+                        seen.add("hidden-capture")  # a captive some other player did not see
     assert {"attempt", "converted", "gone", "gain1", "gain2", "hidden-capture"} <= seen, seen
 
 
@@ -157,6 +208,7 @@ def test_is_legal_agrees_with_legal_actions(rs):
 
 
 # -- histories a player can and cannot tell apart ---------------------------------
+
 
 def assert_info_differs(a, b):
     """Information states (string, tensor, key) differ; the observation may not."""
@@ -190,8 +242,15 @@ def test_views_partition_histories_consistently(rs):
                 past.append(t.observation_string(p))
                 t.apply_action(a)
             groups.setdefault(s.information_state_string(p), set()).add(
-                (tuple(s.information_state_tensor(p)), core_of(s).info_state_key(p), s.observation_string(p),
-                 legal, strings, tuple(past)))
+                (
+                    tuple(s.information_state_tensor(p)),
+                    core_of(s).info_state_key(p),
+                    s.observation_string(p),
+                    legal,
+                    strings,
+                    tuple(past),
+                )
+            )
         for info, members in groups.items():
             assert len(members) == 1, (rs.name, p, info)
         tensors = [next(iter(m))[0] for m in groups.values()]
@@ -200,13 +259,17 @@ def test_views_partition_histories_consistently(rs):
 
 # -- by hand ---------------------------------------------------------------------
 
-HUNT = CASES[0]                       # 3x3, all cloaked: black's jumping pentagon, white's circles
-MOVE0, PASS = 18, 99                  # circle k=0, pentagon k=1: placements k*9 + t, then moves
+HUNT = CASES[0]  # 3x3, all cloaked: black's jumping pentagon, white's circles
+MOVE0, PASS = 18, 99  # circle k=0, pentagon k=1: placements k*9 + t, then moves
 PENTAGON = 9
 # the same with row y=1 open and a pentagon that must capture
-MUST_HUNT = _rs("xk-must-hunt", reserves={"black": {"pentagon": 1}, "white": {"circle": 3}},
-                shapes={"pentagon": dict(JUMP, power="must-capture", move="adjacent"), "circle": {}},
-                move_limit=16, phases=[{"cloaked": [c for c in cells(3, 3) if c[1] >= 2], "pass": True}])
+MUST_HUNT = _rs(
+    "xk-must-hunt",
+    reserves={"black": {"pentagon": 1}, "white": {"circle": 3}},
+    shapes={"pentagon": dict(JUMP, power="must-capture", move="adjacent"), "circle": {}},
+    move_limit=16,
+    phases=[{"cloaked": [c for c in cells(3, 3) if c[1] >= 2], "pass": True}],
+)
 
 
 def test_a_jump_may_be_tried_over_a_space_that_looks_empty_and_captures_a_hidden_piece():
@@ -216,13 +279,13 @@ def test_a_jump_may_be_tried_over_a_space_that_looks_empty_and_captures_a_hidden
     assert views(near, 0) == views(far, 0)
     assert near.legal_actions() == far.legal_actions()
     assert MOVE0 + 2 in near.legal_actions()
-    assert near.action_to_string(0, MOVE0 + 2) == "(1,1,1)->(3,1,1)"     # no "over": black sees no piece
-    near.apply_action(MOVE0 + 2)          # the truth has a circle there: the jump happens
-    far.apply_action(MOVE0 + 2)           # nothing there: a pentagon moves one step only, an attempt
+    assert near.action_to_string(0, MOVE0 + 2) == "(1,1,1)->(3,1,1)"  # no "over": black sees no piece
+    near.apply_action(MOVE0 + 2)  # the truth has a circle there: the jump happens
+    far.apply_action(MOVE0 + 2)  # nothing there: a pentagon moves one step only, an attempt
     core = core_of(near)
     assert core.cells()[:3] == [0, 0, 1] and core.reserves()["white"] == 2
     assert "the piece on (2,1,1) was captured" in near.information_state_string(0)
-    assert "the piece on (2,1,1) was captured" in near.information_state_string(1)    # white saw its circle
+    assert "the piece on (2,1,1) was captured" in near.information_state_string(1)  # white saw its circle
     assert core_of(far).cells()[0] == 1 and core_of(far).last_event()["attempt"]
     assert "only revealed what is there" in far.information_state_string(0)
     assert_info_differs(views(near, 0), views(far, 0))
@@ -230,12 +293,12 @@ def test_a_jump_may_be_tried_over_a_space_that_looks_empty_and_captures_a_hidden
 
 
 def test_a_tried_jump_onto_a_hidden_piece_is_an_attempt_that_reveals_both_pieces():
-    s = state(HUNT, PENTAGON + 0, 1, PASS, 2)      # white's circles on (2,1) and (3,1)
+    s = state(HUNT, PENTAGON + 0, 1, PASS, 2)  # white's circles on (2,1) and (3,1)
     assert core_of(s).player_view(0)[:3] == ["x", ".", "."]
     s.apply_action(MOVE0 + 2)
     core = core_of(s)
     assert core.last_event()["attempt"] and core.cells()[:3] == [1, 2, 2]
-    assert core.player_view(0)[:3] == ["x", "o", "o"]          # the landing and the space jumped over
+    assert core.player_view(0)[:3] == ["x", "o", "o"]  # the landing and the space jumped over
 
 
 def test_must_capture_is_forced_only_by_a_jump_the_mover_sees():
@@ -249,7 +312,7 @@ def test_must_capture_is_forced_only_by_a_jump_the_mover_sees():
     assert views(hidden, 0) == views(away, 0)
     assert hidden.legal_actions() == away.legal_actions()
     assert {MOVE0 + 1, MOVE0 + 3, MOVE0 + 4, MOVE0 + 8, PASS} <= set(hidden.legal_actions())
-    hidden.apply_action(MOVE0 + 8)        # it was there: captured
+    hidden.apply_action(MOVE0 + 8)  # it was there: captured
     assert core_of(hidden).cells()[4] == 0 and core_of(hidden).cells()[8] == 1
 
 
@@ -257,11 +320,20 @@ def test_validation_lifts_the_jump_and_surround_refusals_only():
     for rs in CASES:
         assert rs.record["cloaking"] == "hides"
     with pytest.raises(RuleSetError) as e:
-        rules.parse({"name": "bad", "board": {"kind": "stacks", "size": [3, 1, 3]}, "cloaking": "hides",
-                     "reserves": {"black": {"x": 2}, "white": {"star": 2}}, "move_limit": 10,
-                     "shapes": {"x": dict(JUMP, condition="chain-jump", move="adjacent"),
-                                "star": dict(LINE, move="stationary")},
-                     "phases": [{"cloaked": [[1, 1, 1]]}]})
+        rules.parse(
+            {
+                "name": "bad",
+                "board": {"kind": "stacks", "size": [3, 1, 3]},
+                "cloaking": "hides",
+                "reserves": {"black": {"x": 2}, "white": {"star": 2}},
+                "move_limit": 10,
+                "shapes": {
+                    "x": dict(JUMP, condition="chain-jump", move="adjacent"),
+                    "star": dict(LINE, move="stationary"),
+                },
+                "phases": [{"cloaked": [[1, 1, 1]]}],
+            }
+        )
     text = str(e.value)
     assert "'chain-jump' with cloaked spaces is not supported yet" in text
     assert "'surround-line' with cloaked spaces" not in text
@@ -273,22 +345,23 @@ def test_a_third_player_that_saw_neither_piece_cannot_tell_a_hidden_capture_from
     # converting star goes on the hidden (2,2), pink's circle on the hidden (3,2) or
     # (4,2); black passes; the star jumps the circle to (4,2), or steps to (3,1)
     line = CASES[2]
-    passing, star, move0 = 304, 2 * 16, 3 * 16           # circle k=0, x k=1, star k=2
+    passing, star, move0 = 304, 2 * 16, 3 * 16  # circle k=0, x k=1, star k=2
     jumped = state(line, passing, star + 5, 6, passing, move0 + 5 * 16 + 7)
     stepped = state(line, passing, star + 5, 7, passing, move0 + 5 * 16 + 2)
-    assert core_of(jumped).cells()[5:8] == [0, 2, 2]                # converted where it stood, landed
+    assert core_of(jumped).cells()[5:8] == [0, 2, 2]  # converted where it stood, landed
     assert core_of(stepped).cells()[2] == 2 and core_of(stepped).cells()[7] == 3
-    assert views(jumped, 0) == views(stepped, 0)                    # black saw neither piece
-    assert_info_differs(views(jumped, 2), views(stepped, 2))        # pink saw its circle taken
+    assert views(jumped, 0) == views(stepped, 0)  # black saw neither piece
+    assert_info_differs(views(jumped, 2), views(stepped, 2))  # pink saw its circle taken
     assert "the piece on (3,2,1) was captured and became white" in jumped.information_state_string(2)
     assert "the piece on (3,2,1) was captured and became white" in jumped.information_state_string(1)
-    assert core_of(jumped).player_view(1)[6] == "o"                 # white sees the piece it converted
+    assert core_of(jumped).player_view(1)[6] == "o"  # white sees the piece it converted
 
 
 def test_no_search_reads_what_its_player_cannot_see():
     """ISMCTS (mcts/ismcts.py) for black, on two histories black cannot tell apart
     (white's circle next to its pentagon or far from it), searches the same."""
     from mcts.ismcts import ISMCTSBot
+
     game = pyspiel.load_game("ttt", {"rules": _saved(HUNT)})
     a, b = state(HUNT, PENTAGON + 0, 1), state(HUNT, PENTAGON + 0, 8)
     assert a.information_state_string(0) == b.information_state_string(0)
@@ -300,11 +373,11 @@ def test_no_search_reads_what_its_player_cannot_see():
 def test_obscurity_shows_a_jump_by_colour_and_tries_nothing():
     hunt = OBSCURE_CASES[0]
     s = state(hunt, PENTAGON + 0, 1)
-    assert core_of(s).player_view(0)[:3] == ["x", "O", "."]         # white's piece by colour only
+    assert core_of(s).player_view(0)[:3] == ["x", "O", "."]  # white's piece by colour only
     assert s.action_to_string(0, MOVE0 + 2) == "(1,1,1)->(3,1,1) over (2,1,1)"
-    assert MOVE0 + 1 not in s.legal_actions()                       # a jumper never covers
+    assert MOVE0 + 1 not in s.legal_actions()  # a jumper never covers
     empty = state(hunt, PENTAGON + 0, 8)
-    assert MOVE0 + 2 not in empty.legal_actions()                   # nothing to try: colours are seen
+    assert MOVE0 + 2 not in empty.legal_actions()  # nothing to try: colours are seen
     s.apply_action(MOVE0 + 2)
     for p in (0, 1):
         assert "the piece on (2,1,1) was captured" in s.information_state_string(p)

@@ -2,6 +2,7 @@
 are fresh, every reading of a slip in the seed is pinned, and the computed
 tables have the structure the docs state (including where that is not the
 named game: a finding for the seed's author)."""
+
 import importlib
 import json
 from fractions import Fraction
@@ -17,11 +18,34 @@ from ttt_checks import walk_endings
 
 RESOLVE = importlib.import_module("games.ttt.resolve")
 CATALOGUE = RESOLVE.CATALOGUE
-LOADABLE = ["4P-TrendSetter", "4P-AnyPieceLoses", "3Blotto13", "KBeauty9", "BoS", "3P-BoS", "Shopping9",
-            "PrisonerDilemma", "RockPaperScissors", "StagHunt", "3P-Volunteer", "ContractHunt", "ContractPD",
-            "NeedyUltimatum", "Centipede9", "NeedyTrust", "OptionalPD", "NeedyDictator", "RichTrust",
-            "RichUltimatum", "RichDictator", "NeedyCentipede4", "3P-9X-HideSeek", "4P-TrolleyDilemma",
-            "3P-TrolleyDilemma", "3P-PublicGoods"]
+LOADABLE = [
+    "4P-TrendSetter",
+    "4P-AnyPieceLoses",
+    "3Blotto13",
+    "KBeauty9",
+    "BoS",
+    "3P-BoS",
+    "Shopping9",
+    "PrisonerDilemma",
+    "RockPaperScissors",
+    "StagHunt",
+    "3P-Volunteer",
+    "ContractHunt",
+    "ContractPD",
+    "NeedyUltimatum",
+    "Centipede9",
+    "NeedyTrust",
+    "OptionalPD",
+    "NeedyDictator",
+    "RichTrust",
+    "RichUltimatum",
+    "RichDictator",
+    "NeedyCentipede4",
+    "3P-9X-HideSeek",
+    "4P-TrolleyDilemma",
+    "3P-TrolleyDilemma",
+    "3P-PublicGoods",
+]
 # Refused by the engine today (docs/rules/dilemmas.md says what each needs): none since ttt-rounds3.
 REFUSED = []
 
@@ -74,7 +98,9 @@ SLOW_BLOCKS = {"3Blotto13", "KBeauty9", "NeedyUltimatum", "RichUltimatum", "3P-V
 def _stale(names):
     text = dilemmas_doc.DOC.read_text()
     _, stale = dilemmas_doc.rewrite(text, names)
-    assert stale == [], f"stale tables in docs/rules/dilemmas.md: {stale} (run python -m games.ttt.dilemmas_doc)"
+    assert stale == [], (
+        f"stale tables in docs/rules/dilemmas.md: {stale} (run python -m games.ttt.dilemmas_doc)"
+    )
 
 
 def test_the_doc_has_a_fresh_computed_block_for_every_dilemma():
@@ -107,6 +133,7 @@ def test_no_dilemma_has_a_turn_check_except_the_any_piece_rules():
 
 
 # -- slips (docs/rules/dilemmas.md, "Slips in the seed") -------------------------
+
 
 def test_slip_1_2_prisoners_dilemma_stacks():
     for name in ("PrisonerDilemma", "ContractPD"):
@@ -143,13 +170,22 @@ def test_slip_7_the_unnamed_paragraph_is_4p_any_piece_loses():
     r = resolved("4P-AnyPieceLoses")
     trend = resolved("4P-TrendSetter")
     assert r["turn_checks"] == ["any-piece-loses"] and r["stalemate"] == "all-win"
-    assert {k: v for k, v in r.items() if k not in ("turn_checks", "stalemate")} == \
-           {k: v for k, v in trend.items() if k not in ("turn_checks", "stalemate")}
+    assert {k: v for k, v in r.items() if k not in ("turn_checks", "stalemate")} == {
+        k: v for k, v in trend.items() if k not in ("turn_checks", "stalemate")
+    }
 
 
 def test_slip_9_yellow_is_chaos_in_two_player_chaos_games():
-    for name in ("NeedyTrust", "RichTrust", "NeedyUltimatum", "NeedyDictator", "RichUltimatum",
-                 "RichDictator", "Centipede9", "NeedyCentipede4"):
+    for name in (
+        "NeedyTrust",
+        "RichTrust",
+        "NeedyUltimatum",
+        "NeedyDictator",
+        "RichUltimatum",
+        "RichDictator",
+        "Centipede9",
+        "NeedyCentipede4",
+    ):
         r = resolved(name)
         assert r["players"] == "2-vs-chaos"
         assert "yellow" not in r["reserves"] and r["reserves"]["pink"]["circle"] > 0
@@ -163,9 +199,14 @@ def test_slip_10_three_player_bos():
 
 
 def test_slip_11_and_likes_extend_their_parents():
-    for name, parent in (("NeedyCentipede4", "Centipede9"), ("RichTrust", "NeedyTrust"),
-                         ("NeedyDictator", "NeedyUltimatum"), ("RichUltimatum", "NeedyUltimatum"),
-                         ("RichDictator", "RichUltimatum"), ("OptionalPD", "PrisonerDilemma")):
+    for name, parent in (
+        ("NeedyCentipede4", "Centipede9"),
+        ("RichTrust", "NeedyTrust"),
+        ("NeedyDictator", "NeedyUltimatum"),
+        ("RichUltimatum", "NeedyUltimatum"),
+        ("RichDictator", "RichUltimatum"),
+        ("OptionalPD", "PrisonerDilemma"),
+    ):
         assert raw(name)["extends"] == parent
     assert "x" not in resolved("NeedyDictator")["reserves"].get("white", {})
     assert resolved("OptionalPD")["agree_draw"] is True
@@ -194,6 +235,7 @@ def test_slip_16_ultimatum_pentagon_on_top():
 
 
 # -- the computed tables' structure ------------------------------------------------
+
 
 def test_bos_is_zero_sum_and_its_only_pure_equilibrium_is_parting():
     """The finding of docs/rules/dilemmas.md: not a battle of the sexes."""
@@ -235,7 +277,7 @@ def test_shopping_count_table_is_a_common_pool():
     for (k, j), v in t.items():
         assert (v == (-1, -1)) == (k + j > 9), (k, j, v)
     assert all(t[(0, j)][0] == -1 for j in range(8))
-    for (k, j), v in t.items():          # one more never hurts its buyer while the total stays <= 9
+    for (k, j), v in t.items():  # one more never hurts its buyer while the total stays <= 9
         if k + j + 1 <= 9:
             assert k == 9 or t[(k + 1, j)][0] >= v[0]
             assert j == 7 or t[(k, j + 1)][1] >= v[1]
@@ -250,8 +292,12 @@ def test_blotto_reduced_table_is_symmetric_zero_sum_without_pure_equilibrium():
     assert len(parts) == 21 and parts[0] == (13, 0, 0)
     assert all(t[(P, Q)] == -t[(Q, P)] for P in parts for Q in parts)
     assert t[((5, 4, 4), (13, 0, 0))] == 1
-    assert not [(P, Q) for P in parts for Q in parts
-                if all(t[(P, Q)] >= t[(R, Q)] for R in parts) and all(t[(P, Q)] <= t[(P, S)] for S in parts)]
+    assert not [
+        (P, Q)
+        for P in parts
+        for Q in parts
+        if all(t[(P, Q)] >= t[(R, Q)] for R in parts) and all(t[(P, Q)] <= t[(P, S)] for S in parts)
+    ]
 
 
 def _longest_play(name):
@@ -259,13 +305,14 @@ def _longest_play(name):
     out of a position), and whether a position repeats along a play (a cycle:
     then only the move limit would end the game)."""
     import sys
+
     game = pyspiel.load_game(f"ttt(rules={name})")
     memo, open_, cycles = {}, set(), [0]
 
     def key(s):
         tab, block, scalars = s.core.__reduce__()[1]
         scalars = list(scalars)
-        scalars[4] = None                     # plies
+        scalars[4] = None  # plies
         return tuple(block), repr(scalars), s.is_chance_node()
 
     def longest(s):
@@ -326,6 +373,7 @@ def test_stag_hunt_table_has_one_equilibrium_not_two():
 
 # -- ttt-rounds: the Trolley dilemmas ------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["4P-TrolleyDilemma", "3P-TrolleyDilemma"])
 def test_trolley_move_limit_never_binds_and_no_pot_is_split(name):
     """The move limit (ours, required with reincarnation) is never reached,
@@ -352,6 +400,7 @@ def test_trolley_move_limit_never_binds_and_no_pot_is_split(name):
 
 def _joint_actions(state):
     from itertools import product
+
     return list(product(*(state.legal_actions(p) for p in range(state.num_players()))))
 
 
@@ -359,8 +408,8 @@ def test_trolley_4p_acting_moves_the_loss_from_two_players_to_one():
     t = table("4P-TrolleyDilemma")
     act, wait = (t.labels(0).index(x) for x in ("black@stack(1,1) circle", "pass"))
     assert t.shape == (2, 1, 1, 1)
-    assert tuple(t.payoffs[(act, 0, 0, 0)]) == (1, -1, 1, 1)       # white (a line of 4) loses alone
-    assert tuple(t.payoffs[(wait, 0, 0, 0)]) == (1, 1, -1, -1)     # pink and yellow (lines of 3) lose
+    assert tuple(t.payoffs[(act, 0, 0, 0)]) == (1, -1, 1, 1)  # white (a line of 4) loses alone
+    assert tuple(t.payoffs[(wait, 0, 0, 0)]) == (1, 1, -1, -1)  # pink and yellow (lines of 3) lose
 
 
 def test_trolley_3p_has_chaos_phase_and_one_player_on_each_track():
@@ -371,7 +420,7 @@ def test_trolley_3p_has_chaos_phase_and_one_player_on_each_track():
     act, wait = (t.labels(0).index(x) for x in ("black@stack(1,1) circle", "pass"))
     assert tuple(t.payoffs[(act, 0, 0)]) == (1, Fraction(-509, 512), 1)
     assert tuple(t.payoffs[(wait, 0, 0)]) == (1, 1, Fraction(-119, 128))
-    assert sum(t.payoffs[(wait, 0, 0)]) > sum(t.payoffs[(act, 0, 0)])     # the social optimum is to pass
+    assert sum(t.payoffs[(wait, 0, 0)]) > sum(t.payoffs[(act, 0, 0)])  # the social optimum is to pass
 
 
 def test_slip_19_public_goods_pot():
@@ -387,13 +436,19 @@ def test_slip_19_public_goods_pot():
     round-robin from a random start (1/3 each): the starter and the next
     seat get one circle each."""
     from games.ttt import make_core
+
     core = make_core(rules.resolve("3P-PublicGoods"))
     texts = {core.action_string(0, a): a for a in core.legal_action_list()}
     core.apply_action(texts["stack(1,1)@1->stack(5,1)"])
     for player in (1, 2):
         texts = {core.action_string(player, a): a for a in core.legal_action_list()}
         core.apply_action(texts["pass"])
-    assert core.pending_pot() == {"target": 4, "shape": None, "pieces": 2, "captors": ["black", "white", "pink"]}
+    assert core.pending_pot() == {
+        "target": 4,
+        "shape": None,
+        "pieces": 2,
+        "captors": ["black", "white", "pink"],
+    }
     assert [(a, p) for a, p in core.chance_outcome_list()] == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
     names = ["black", "white", "pink"]
     for start in range(3):

@@ -16,6 +16,7 @@ stack (1,1), under white's pentagon, is given (converted to white); on the
 shared stack (2,1) it is kept; white's X on (2,1) destroys what black kept
 (rejects), on (3,1) it leaves it (accepts).
 """
+
 import json
 from fractions import Fraction
 
@@ -53,8 +54,9 @@ def spe_values(state, memo=None) -> frozenset:
         p = state.current_player()
         kids = {a: spe_values(state.child(a), memo) for a in state.legal_actions()}
         worst = {a: min(v[p] for v in vs) for a, vs in kids.items()}
-        out = frozenset(v for a, vs in kids.items() for v in vs
-                        if all(v[p] >= worst[b] for b in kids if b != a))
+        out = frozenset(
+            v for a, vs in kids.items() for v in vs if all(v[p] >= worst[b] for b in kids if b != a)
+        )
     memo[key] = out
     return out
 
@@ -120,21 +122,20 @@ def test_needy_ultimatum_subgame_perfect_play_is_the_textbooks_but_favours_the_r
 
 def test_rich_ultimatum_subgame_perfect_play_gives_the_proposer_the_win():
     game, table = outcomes("RichUltimatum")
-    assert all(a[REJECT] == (-1, -1) for a in table.values())      # rejecting destroys both
+    assert all(a[REJECT] == (-1, -1) for a in table.values())  # rejecting destroys both
     assert all(a[ACCEPT][1] > -1 for a in table.values())
     # every subgame-perfect equilibrium: black wins (1); black is indifferent between keeping
     # two circles (white 1/4) and keeping all three (white -1/2); white always accepts
     _check_spe(game, frozenset({(F(1), F(1, 4)), (F(1), F(-1, 2))}))
     keeps = {plan.count("keep"): a[ACCEPT] for plan, a in table.items()}
-    assert keeps == {0: (F(5, 8), F(7, 8)), 1: (F(7, 8), F(5, 8)), 2: (F(1), F(1, 4)),
-                     3: (F(1), F(-1, 2))}
+    assert keeps == {0: (F(5, 8), F(7, 8)), 1: (F(7, 8), F(5, 8)), 2: (F(1), F(1, 4)), 3: (F(1), F(-1, 2))}
 
 
 def test_needy_dictator_gives_the_dictator_nothing_to_choose():
     game, table = outcomes("NeedyDictator")
     assert all(set(a) == {None} for a in table.values())
-    assert {a[None][0] for a in table.values()} == {-1}               # black: -1 whatever it does
-    assert table[("give",) * 3][None] == (-1, F(-1, 2))               # giving all three helps white
+    assert {a[None][0] for a in table.values()} == {-1}  # black: -1 whatever it does
+    assert table[("give",) * 3][None] == (-1, F(-1, 2))  # giving all three helps white
     assert all(a[None] == (-1, -1) for plan, a in table.items() if plan != ("give",) * 3)
     # every placement is subgame-perfect: keeping everything (textbook) and giving everything
     _check_spe(game, frozenset({(F(-1), F(-1)), (F(-1), F(-1, 2))}))
@@ -142,7 +143,7 @@ def test_needy_dictator_gives_the_dictator_nothing_to_choose():
 
 def test_rich_dictator_subgame_perfect_play_is_the_textbooks():
     game, table = outcomes("RichDictator")
-    assert {a[None][1] for a in table.values()} == {-1}               # white: -1 whatever black does
+    assert {a[None][1] for a in table.values()} == {-1}  # white: -1 whatever black does
     assert table[("keep",) * 3][None] == (F(-1, 2), -1)
     assert all(a[None] == (-1, -1) for plan, a in table.items() if plan != ("keep",) * 3)
     # the unique subgame-perfect outcome: the dictator keeps everything
@@ -154,8 +155,10 @@ def test_spe_reference_on_a_textbook_ultimatum():
     """The reference on the mini ultimatum game (offer 1 or 9 of 10; accept or reject):
     its SPE set, worked by hand, is the proposer's 9-1 split accepted."""
     from solvers.normal_form import Decision
-    tree = Decision(0, {"low": Decision(1, {"a": (9, 1), "r": (0, 0)}),
-                        "high": Decision(1, {"a": (1, 9), "r": (0, 0)})})
+
+    tree = Decision(
+        0, {"low": Decision(1, {"a": (9, 1), "r": (0, 0)}), "high": Decision(1, {"a": (1, 9), "r": (0, 0)})}
+    )
     assert backward_induction(tree).value.tolist() == [9, 1]
 
 
@@ -208,7 +211,10 @@ def test_slip_17_public_goods_limit_never_binds(tmp_path):
     assert all(e != "move limit" for e, _ in free)
     assert max(p for _, p in free) == max(p for _, p in ours) == 15
     cut = walk_endings(_with_limit(tmp_path, "3P-PublicGoods", 12))
-    assert sum(e == "move limit" for e, _ in cut) == 5          # why 12 was wrong
+    assert sum(e == "move limit" for e, _ in cut) == 5  # why 12 was wrong
     from games.normal_form import payoff_table
-    assert payoff_table(pyspiel.load_game("ttt(rules=3P-PublicGoods)")).payoffs == \
-        payoff_table(_with_limit(tmp_path, "3P-PublicGoods", 40)).payoffs
+
+    assert (
+        payoff_table(pyspiel.load_game("ttt(rules=3P-PublicGoods)")).payoffs
+        == payoff_table(_with_limit(tmp_path, "3P-PublicGoods", 40)).payoffs
+    )

@@ -1,5 +1,6 @@
 """``extends`` (games/ttt/extends.py): merge semantics, refusals, and that the
 resolved rule set is what is validated, fingerprinted and played."""
+
 import importlib
 import json
 
@@ -10,21 +11,29 @@ from games.ttt.rules import parse, parse_text
 from games.ttt.schema import RuleSetError
 from games.ttt.sources import DirectorySource
 
-RESOLVE = importlib.import_module("games.ttt.resolve")    # the module (games.ttt.resolve is also a function)
+RESOLVE = importlib.import_module("games.ttt.resolve")  # the module (games.ttt.resolve is also a function)
 
 
 def test_objects_merge_lists_replace_null_removes():
-    parent = {"name": "P", "notes": "p", "reserves": {"black": {"circle": 2, "x": 1}, "white": 3},
-              "board": {"kind": "stacks", "pieces": [{"at": [1, 1, 1], "colour": "black"}]},
-              "phases": [{"pass": True}, {"pass": False}]}
-    child = {"reserves": {"black": {"x": None, "circle": 4}}, "board": {"pieces": None},
-             "phases": [{"order": "single"}], "agree_draw": True}
+    parent = {
+        "name": "P",
+        "notes": "p",
+        "reserves": {"black": {"circle": 2, "x": 1}, "white": 3},
+        "board": {"kind": "stacks", "pieces": [{"at": [1, 1, 1], "colour": "black"}]},
+        "phases": [{"pass": True}, {"pass": False}],
+    }
+    child = {
+        "reserves": {"black": {"x": None, "circle": 4}},
+        "board": {"pieces": None},
+        "phases": [{"order": "single"}],
+        "agree_draw": True,
+    }
     got = merge(parent, child)
     assert got["reserves"] == {"black": {"circle": 4}, "white": 3}
     assert got["board"] == {"kind": "stacks"}
     assert got["phases"] == [{"order": "single"}]
     assert got["agree_draw"] is True
-    assert parent["reserves"]["black"] == {"circle": 2, "x": 1}          # inputs unchanged
+    assert parent["reserves"]["black"] == {"circle": 2, "x": 1}  # inputs unchanged
 
 
 def _lookup(texts):
@@ -32,21 +41,33 @@ def _lookup(texts):
 
 
 def test_name_and_notes_are_not_inherited_and_chains_resolve():
-    texts = {"A": {"name": "A", "notes": "a", "reserves": {"black": 5, "white": 4}},
-             "B": {"name": "B", "extends": "A", "agree_draw": True}}
+    texts = {
+        "A": {"name": "A", "notes": "a", "reserves": {"black": 5, "white": 4}},
+        "B": {"name": "B", "extends": "A", "agree_draw": True},
+    }
     got = resolve_extends({"name": "C", "extends": "B", "stalemate": "all-win"}, "c.json", _lookup(texts))
-    assert got == {"name": "C", "reserves": {"black": 5, "white": 4}, "agree_draw": True,
-                   "stalemate": "all-win"}
+    assert got == {
+        "name": "C",
+        "reserves": {"black": 5, "white": 4},
+        "agree_draw": True,
+        "stalemate": "all-win",
+    }
 
 
-@pytest.mark.parametrize("texts, child, words", [
-    ({"A": {"name": "A", "extends": "B"}, "B": {"name": "B", "extends": "A"}},
-     {"name": "C", "extends": "A"}, "cycle C -> A -> B -> A"),
-    ({}, {"name": "C", "extends": "C"}, "cycle C -> C"),
-    ({}, {"name": "C", "extends": "Missing"}, "'Missing' is not a catalogue rule set"),
-    ({}, {"name": "C", "extends": 3}, "3 is not a rule-set name"),
-    ({"A": {"name": "Other"}}, {"name": "C", "extends": "A"}, "holds 'Other', not 'A'"),
-])
+@pytest.mark.parametrize(
+    "texts, child, words",
+    [
+        (
+            {"A": {"name": "A", "extends": "B"}, "B": {"name": "B", "extends": "A"}},
+            {"name": "C", "extends": "A"},
+            "cycle C -> A -> B -> A",
+        ),
+        ({}, {"name": "C", "extends": "C"}, "cycle C -> C"),
+        ({}, {"name": "C", "extends": "Missing"}, "'Missing' is not a catalogue rule set"),
+        ({}, {"name": "C", "extends": 3}, "3 is not a rule-set name"),
+        ({"A": {"name": "Other"}}, {"name": "C", "extends": "A"}, "holds 'Other', not 'A'"),
+    ],
+)
 def test_refusals_name_the_file(texts, child, words):
     with pytest.raises(RuleSetError) as e:
         resolve_extends(child, "child.json", _lookup(texts))
@@ -57,14 +78,12 @@ def test_resolved_rule_set_equals_the_written_out_one():
     """The canonical form and fingerprint are the resolved rules': a child that
     only adds the draw option equals the parent written out with it."""
     child = parse({"name": "TTT-Draw", "extends": "Tic-Tac-Toe", "agree_draw": True})
-    full = json.loads((RESOLVE.CATALOGUE_DIR
-                       / "Tic-Tac-Toe.json").read_text())
+    full = json.loads((RESOLVE.CATALOGUE_DIR / "Tic-Tac-Toe.json").read_text())
     full.update(name="Other", agree_draw=True)
     assert child == parse(full) and child.fingerprint == parse(full).fingerprint
     assert "extends" not in child.canonical
     same = parse({"name": "Copy", "extends": "Tic-Tac-Toe"})
-    assert same == parse_text((RESOLVE.CATALOGUE_DIR
-                               / "Tic-Tac-Toe.json").read_text())
+    assert same == parse_text((RESOLVE.CATALOGUE_DIR / "Tic-Tac-Toe.json").read_text())
 
 
 def test_a_child_in_a_directory_rereads_an_edited_parent(tmp_path, monkeypatch):

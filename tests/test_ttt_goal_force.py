@@ -17,14 +17,19 @@ sets built around such goal moves (forward covers and jumps, surrounding
 replacements, pieces next to the goal lines) are played move by move against
 the reference model, flat and, inside rounds, simultaneous.
 Boards are 4 x 3 (x = 1..4, y = 1..3); black's goal line is y = 3."""
+
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from games.ttt import make_core, rules
 from test_ttt_shapes import _same_pieces
 from ttt_checks import parsed_or_rejected, play_against_reference
-from ttt_reference import (CloakedJumpObscureRefState, StackJumpRefState, SurroundRefState,
-                           SurroundStackSimRefState)
+from ttt_reference import (
+    CloakedJumpObscureRefState,
+    StackJumpRefState,
+    SurroundRefState,
+    SurroundStackSimRefState,
+)
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -35,9 +40,14 @@ def _piece(x, y, colour, shape):
 
 
 def _rs(name, pieces, shapes, **kw):
-    rec = {"name": name, "board": {"kind": "squares", "size": [4, 3, 1], "pieces": pieces},
-           "reserves": {"black": {}, "white": {}}, "move_limit": 20, "phases": [{"pass": True}],
-           "shapes": shapes}
+    rec = {
+        "name": name,
+        "board": {"kind": "squares", "size": [4, 3, 1], "pieces": pieces},
+        "reserves": {"black": {}, "white": {}},
+        "move_limit": 20,
+        "phases": [{"pass": True}],
+        "shapes": shapes,
+    }
     rec.update(kw)
     return rules.parse(rec)
 
@@ -57,14 +67,30 @@ def _cover_then_surround(mover, replacement):
     at (2,3,1), where it must become an x, the only shape that can move
     backwards (a line surrounder, power ``replacement``). Landing there it
     surrounds nothing. Black's pentagon on (4,1,1) has plain moves, no power."""
-    return _rs(f"goal-cover-{mover}-{replacement}",
-               [_piece(2, 2, "black", "triangle"), _piece(2, 3, "white", "circle"),
-                _piece(4, 1, "black", "pentagon")],
-               {"triangle": {"move": "forward-orthogonal", "power": mover, "condition": "cover",
-                             "result": "removes"},
-                "x": {"move": "adjacent", "power": replacement, "condition": "surround-line",
-                      "result": "removes"},
-                "pentagon": {"move": "forward-diagonal"}, "circle": {"move": "stationary"}})
+    return _rs(
+        f"goal-cover-{mover}-{replacement}",
+        [
+            _piece(2, 2, "black", "triangle"),
+            _piece(2, 3, "white", "circle"),
+            _piece(4, 1, "black", "pentagon"),
+        ],
+        {
+            "triangle": {
+                "move": "forward-orthogonal",
+                "power": mover,
+                "condition": "cover",
+                "result": "removes",
+            },
+            "x": {
+                "move": "adjacent",
+                "power": replacement,
+                "condition": "surround-line",
+                "result": "removes",
+            },
+            "pentagon": {"move": "forward-diagonal"},
+            "circle": {"move": "stationary"},
+        },
+    )
 
 
 def test_a_must_capture_cover_onto_the_goal_forces_though_the_replacement_surrounds_nothing():
@@ -77,7 +103,7 @@ def test_a_must_capture_cover_onto_the_goal_forces_though_the_replacement_surrou
     assert _strings(core) == ["(2,2,1)->(2,3,1) becomes x"]
     assert _ref_strings(core, SurroundRefState(rs)) == _strings(core)
     core.apply_action(core.legal_action_list()[0])
-    assert core.cells()[1 + 4 * 2] == 1 and core.shapes()[1 + 4 * 2] == "x"    # the cover took the circle
+    assert core.cells()[1 + 4 * 2] == 1 and core.shapes()[1 + 4 * 2] == "x"  # the cover took the circle
 
 
 def test_a_can_capture_cover_with_a_can_capture_replacement_does_not_force():
@@ -106,13 +132,28 @@ def test_a_can_capture_cover_stays_legal_when_another_must_capture_forces():
     replacement x surrounds nothing there), so it stays legal beside it; the
     engine had judged that goal move by the x's surround alone and dropped
     it."""
-    pieces = [_piece(2, 1, "black", "triangle"), _piece(2, 2, "white", "circle"), _piece(4, 1, "black", "x"),
-              _piece(3, 2, "white", "circle"), _piece(1, 2, "black", "x")]
-    rs = _rs("goal-cover-can-beside-must", pieces,
-             {"triangle": {"move": "forward-orthogonal", "power": CAN, "condition": "cover", "result": "removes"},
-              "x": {"move": "adjacent", "power": MUST, "condition": "surround-line", "result": "removes"},
-              "circle": {"move": "stationary"}},
-             board={"kind": "squares", "size": [4, 2, 1], "pieces": pieces})
+    pieces = [
+        _piece(2, 1, "black", "triangle"),
+        _piece(2, 2, "white", "circle"),
+        _piece(4, 1, "black", "x"),
+        _piece(3, 2, "white", "circle"),
+        _piece(1, 2, "black", "x"),
+    ]
+    rs = _rs(
+        "goal-cover-can-beside-must",
+        pieces,
+        {
+            "triangle": {
+                "move": "forward-orthogonal",
+                "power": CAN,
+                "condition": "cover",
+                "result": "removes",
+            },
+            "x": {"move": "adjacent", "power": MUST, "condition": "surround-line", "result": "removes"},
+            "circle": {"move": "stationary"},
+        },
+        board={"kind": "squares", "size": [4, 2, 1], "pieces": pieces},
+    )
     core = make_core(rs)
     got = _strings(core)
     assert got == ["(4,1,1)->(4,2,1)", "(2,1,1)->(2,2,1) becomes x"]
@@ -126,31 +167,54 @@ def test_a_cover_the_mover_loses_lands_nothing_so_its_replacement_does_not_surro
     its surround (which would close white's circle on (3,3,1) against black's
     x on (4,3,1)) is no capture: nothing is forced. The engine had read the
     surround as if the piece landed."""
-    rs = _rs("goal-cover-lost",
-             [_piece(2, 2, "black", "triangle"), _piece(2, 3, "white", "star"), _piece(3, 3, "white", "circle"),
-              _piece(4, 3, "black", "x"), _piece(4, 1, "black", "pentagon")],
-             {"triangle": {"move": "forward-orthogonal"},
-              "x": {"move": "adjacent", "power": MUST, "condition": "surround-line", "result": "removes"},
-              "star": {"move": "stationary", "power": CAN, "condition": "cover", "result": "removes"},
-              "pentagon": {"move": "forward-diagonal"}, "circle": {"move": "stationary"}})
+    rs = _rs(
+        "goal-cover-lost",
+        [
+            _piece(2, 2, "black", "triangle"),
+            _piece(2, 3, "white", "star"),
+            _piece(3, 3, "white", "circle"),
+            _piece(4, 3, "black", "x"),
+            _piece(4, 1, "black", "pentagon"),
+        ],
+        {
+            "triangle": {"move": "forward-orthogonal"},
+            "x": {"move": "adjacent", "power": MUST, "condition": "surround-line", "result": "removes"},
+            "star": {"move": "stationary", "power": CAN, "condition": "cover", "result": "removes"},
+            "pentagon": {"move": "forward-diagonal"},
+            "circle": {"move": "stationary"},
+        },
+    )
     core = make_core(rs)
     got = _strings(core)
     assert "pass" in got and "(4,1,1)->(3,2,1)" in got and "(2,2,1)->(2,3,1) becomes x" in got
     assert _ref_strings(core, SurroundRefState(rs)) == got
     core.apply_action(core.legal_action_list()[got.index("(2,2,1)->(2,3,1) becomes x")])
-    assert core.shapes()[2 + 4 * 2] == "circle"                 # white's circle was not surrounded
+    assert core.shapes()[2 + 4 * 2] == "circle"  # white's circle was not surrounded
 
 
 def test_a_must_capture_jump_onto_the_goal_forces_though_the_replacement_surrounds_nothing():
     """The same with a jump: black's forward jumper (must capture) jumps
     white's circle on (2,2,1) to its goal (2,3,1) and becomes a can-capture
     x there, which surrounds nothing."""
-    rs = _rs("goal-jump-must",
-             [_piece(2, 1, "black", "triangle"), _piece(2, 2, "white", "circle"),
-              _piece(4, 1, "black", "pentagon")],
-             {"triangle": {"move": "forward-orthogonal", "power": MUST, "condition": "jump", "result": "removes"},
-              "x": {"move": "adjacent", "power": CAN, "condition": "surround-line", "result": "removes"},
-              "pentagon": {"move": "forward-diagonal"}, "circle": {"move": "stationary"}})
+    rs = _rs(
+        "goal-jump-must",
+        [
+            _piece(2, 1, "black", "triangle"),
+            _piece(2, 2, "white", "circle"),
+            _piece(4, 1, "black", "pentagon"),
+        ],
+        {
+            "triangle": {
+                "move": "forward-orthogonal",
+                "power": MUST,
+                "condition": "jump",
+                "result": "removes",
+            },
+            "x": {"move": "adjacent", "power": CAN, "condition": "surround-line", "result": "removes"},
+            "pentagon": {"move": "forward-diagonal"},
+            "circle": {"move": "stationary"},
+        },
+    )
     core = make_core(rs)
     assert _strings(core) == ["(2,1,1)->(2,3,1) over (2,2,1) becomes x"]
     assert _ref_strings(core, SurroundRefState(rs)) == _strings(core)
@@ -163,23 +227,45 @@ def test_under_obscurity_a_must_capture_cover_onto_a_colour_only_piece_by_rank_d
     takes nothing: nothing forces. With the piece fully seen (an open space)
     the same cover forces."""
     from ttt_checks import cloaked_rule_set
-    shapes = {"triangle": {"move": "forward-orthogonal", "power": MUST, "condition": "cover-by-rank",
-                           "result": "removes"},
-              "x": {"move": "adjacent", "power": CAN, "condition": "surround-line", "result": "removes"},
-              "pentagon": {"move": "forward-diagonal"}, "circle": {"move": "stationary"}}
-    pieces = [_piece(2, 2, "black", "triangle"), _piece(2, 3, "white", "circle"), _piece(4, 1, "black", "pentagon")]
-    hidden = cloaked_rule_set("goal-cover-obscured", cloaking="obscures",
-                              board={"kind": "squares", "size": [4, 3, 1], "pieces": pieces}, shapes=shapes,
-                              reserves={"black": {}, "white": {"circle": 1}}, move_limit=10,
-                              phases=[{"cloaked": [[2, 3, 1]], "pass": True}])
+
+    shapes = {
+        "triangle": {
+            "move": "forward-orthogonal",
+            "power": MUST,
+            "condition": "cover-by-rank",
+            "result": "removes",
+        },
+        "x": {"move": "adjacent", "power": CAN, "condition": "surround-line", "result": "removes"},
+        "pentagon": {"move": "forward-diagonal"},
+        "circle": {"move": "stationary"},
+    }
+    pieces = [
+        _piece(2, 2, "black", "triangle"),
+        _piece(2, 3, "white", "circle"),
+        _piece(4, 1, "black", "pentagon"),
+    ]
+    hidden = cloaked_rule_set(
+        "goal-cover-obscured",
+        cloaking="obscures",
+        board={"kind": "squares", "size": [4, 3, 1], "pieces": pieces},
+        shapes=shapes,
+        reserves={"black": {}, "white": {"circle": 1}},
+        move_limit=10,
+        phases=[{"cloaked": [[2, 3, 1]], "pass": True}],
+    )
     core = make_core(hidden)
     got = _strings(core)
     assert "(2,2,1)->(2,3,1) becomes x" in got and "pass" in got
     assert _ref_strings(core, CloakedJumpObscureRefState(hidden)) == got
-    seen = cloaked_rule_set("goal-cover-seen", cloaking="obscures",
-                            board={"kind": "squares", "size": [4, 3, 1], "pieces": pieces}, shapes=shapes,
-                            reserves={"black": {}, "white": {"circle": 1}}, move_limit=10,
-                            phases=[{"cloaked": [[1, 1, 1]], "pass": True}])
+    seen = cloaked_rule_set(
+        "goal-cover-seen",
+        cloaking="obscures",
+        board={"kind": "squares", "size": [4, 3, 1], "pieces": pieces},
+        shapes=shapes,
+        reserves={"black": {}, "white": {"circle": 1}},
+        move_limit=10,
+        phases=[{"cloaked": [[1, 1, 1]], "pass": True}],
+    )
     core = make_core(seen)
     assert _strings(core) == ["(2,2,1)->(2,3,1) becomes x"]
     assert _ref_strings(core, CloakedJumpObscureRefState(seen)) == _strings(core)
@@ -206,30 +292,55 @@ def goal_records(draw, kind="squares", rounds=False):
     how = draw(st.sampled_from(["none", CAN, MUST, MUST]))
     if how != "none":
         cond = draw(st.sampled_from(["cover", "cover-by-rank", "jump"]))
-        result = draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2"]
-                                      + (["converts"] if cond == "jump" or kind == "stacks" else [])))
+        result = draw(
+            st.sampled_from(
+                ["removes", "reincarnates", "reincarnates-x2"]
+                + (["converts"] if cond == "jump" or kind == "stacks" else [])
+            )
+        )
         mover.update(power=how, condition=cond, result=result)
-    shapes = {"triangle": mover,
-              "x": {"move": draw(st.sampled_from(BACK)), "power": draw(st.sampled_from([CAN, MUST])),
-                    "condition": draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
-                    "result": draw(st.sampled_from(["removes", "reincarnates", "converts"]))}}
+    shapes = {
+        "triangle": mover,
+        "x": {
+            "move": draw(st.sampled_from(BACK)),
+            "power": draw(st.sampled_from([CAN, MUST])),
+            "condition": draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
+            "result": draw(st.sampled_from(["removes", "reincarnates", "converts"])),
+        },
+    }
     if draw(st.booleans()):
         p = draw(st.sampled_from(["none", CAN, MUST]))
         shapes["star"] = {"move": draw(st.sampled_from(BACK + ["stationary"]))}
         if p != "none":
-            shapes["star"].update(power=p, condition=draw(st.sampled_from(["cover", "cover-by-rank"])),
-                                  result="removes")
+            shapes["star"].update(
+                power=p, condition=draw(st.sampled_from(["cover", "cover-by-rank"])), result="removes"
+            )
     names = sorted(shapes)
     cells = [[x, y, 1] for x in range(1, X + 1) for y in range(1, Y + 1)]
     at = draw(st.lists(st.sampled_from(cells), min_size=2, max_size=min(8, len(cells) - 1), unique_by=tuple))
-    pieces = [{"at": a, "colour": draw(st.sampled_from(["black", "white"])),
-               "shape": draw(st.sampled_from(names + ["triangle", "triangle"]))} for a in at]
-    phases = [{"order": "simultaneous", "pass": True}] if rounds else draw(st.sampled_from([[{}], [{"pass": True}]]))
-    return {"name": "HG", "board": {"kind": kind, "size": [X, Y, 1 if kind == "squares" else 2], "pieces": pieces},
-            "reserves": {c: {s: draw(st.integers(0, 1)) for s in names} for c in ("black", "white")},
-            "shapes": shapes, "move_limit": draw(st.integers(4, 20)),
-            "turn_checks": draw(st.sampled_from([[], ["first-3-wins"]])),
-            "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])), "phases": phases}
+    pieces = [
+        {
+            "at": a,
+            "colour": draw(st.sampled_from(["black", "white"])),
+            "shape": draw(st.sampled_from(names + ["triangle", "triangle"])),
+        }
+        for a in at
+    ]
+    phases = (
+        [{"order": "simultaneous", "pass": True}]
+        if rounds
+        else draw(st.sampled_from([[{}], [{"pass": True}]]))
+    )
+    return {
+        "name": "HG",
+        "board": {"kind": kind, "size": [X, Y, 1 if kind == "squares" else 2], "pieces": pieces},
+        "reserves": {c: {s: draw(st.integers(0, 1)) for s in names} for c in ("black", "white")},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(4, 20)),
+        "turn_checks": draw(st.sampled_from([[], ["first-3-wins"]])),
+        "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
+        "phases": phases,
+    }
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -262,9 +373,15 @@ def test_the_random_goal_rule_sets_reach_goals_that_capture_both_ways():
     import random
 
     from hypothesis import find
-    rec = find(goal_records(), _goal_capture_both, settings=settings(   # seeded: reproducible
-        max_examples=3000, database=None, deadline=None, suppress_health_check=list(HealthCheck)),
-        random=random.Random(0))
+
+    rec = find(
+        goal_records(),
+        _goal_capture_both,
+        settings=settings(  # seeded: reproducible
+            max_examples=3000, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+        ),
+        random=random.Random(0),
+    )
     assert rec is not None
 
 

@@ -10,6 +10,7 @@ worlds ISMCTS searches come from the player's knowledge only. The partition of
 histories into information states is checked against an independent model
 built on the reference's views (tests/ttt_reference.py, ``hidden_turns_key``).
 """
+
 import json
 import random
 from itertools import product
@@ -54,9 +55,13 @@ def _named(s, text):
 
 def views(s, player):
     """Everything ``player`` is given of ``s``, comparable."""
-    out = (s.information_state_string(player), tuple(s.information_state_tensor(player)),
-           s.observation_string(player), tuple(s.observation_tensor(player)),
-           core_of(s).info_state_key(player))
+    out = (
+        s.information_state_string(player),
+        tuple(s.information_state_tensor(player)),
+        s.observation_string(player),
+        tuple(s.observation_tensor(player)),
+        core_of(s).info_state_key(player),
+    )
     if s.current_player() == player:
         out += (tuple(s.legal_actions(player)),)
     return out
@@ -69,20 +74,23 @@ def test_catalogue_kbeauty9_hides_turns():
     assert not core_of(pyspiel.load_game("ttt(rules=3Blotto13)").new_initial_state()).hides_turns()
 
 
-@pytest.mark.parametrize("seat, a, b", [
-    (1, (0,), (9,)),
-    (2, (4, 4), (0, 9)),
-    (3, (3, 5, 7), (0, 9, 1)),
-    (3, (9, 9, 9), (0, 0, 0)),
-])
+@pytest.mark.parametrize(
+    "seat, a, b",
+    [
+        (1, (0,), (9,)),
+        (2, (4, 4), (0, 9)),
+        (3, (3, 5, 7), (0, 9, 1)),
+        (3, (9, 9, 9), (0, 0, 0)),
+    ],
+)
 def test_later_player_cannot_tell_the_earlier_heights(kb, seat, a, b):
     sa, sb = stacked(kb, a), stacked(kb, b)
     assert sa.current_player() == sb.current_player() == seat
-    assert sa.to_string() != sb.to_string()              # the truth differs ...
-    assert views(sa, seat) == views(sb, seat)            # ... what the seat is given does not
+    assert sa.to_string() != sb.to_string()  # the truth differs ...
+    assert views(sa, seat) == views(sb, seat)  # ... what the seat is given does not
     text = sa.information_state_string(seat)
     assert "placed" not in text and "?" in text.split("reserves:")[1]
-    assert text.count("pass") == seat                     # the public passes stay
+    assert text.count("pass") == seat  # the public passes stay
 
 
 def test_own_placements_and_reserve_stay_known(kb):
@@ -102,7 +110,7 @@ def test_own_placements_and_reserve_stay_known(kb):
 def test_indistinguishable_histories_share_knowledge_and_worlds(kb):
     sa, sb = stacked(kb, (3, 5, 7)), stacked(kb, (0, 9, 1))
     ka, kb_ = knowledge_of(sa, 3), knowledge_of(sb, 3)
-    assert ka == kb_                       # the sampler's whole input
+    assert ka == kb_  # the sampler's whole input
     wa = WorldSampler(kb, ka).sample(np.random.default_rng(5))
     wb = WorldSampler(kb, kb_).sample(np.random.default_rng(5))
     assert wa.to_string() == wb.to_string() and _heights(wa) == _heights(wb)
@@ -136,15 +144,22 @@ def test_without_the_flag_turns_stay_public():
 BASE2 = dict(turn_checks=[], stalemate="most-in-a-row-wins", reserves={"black": 3, "white": 3})
 
 
-@pytest.mark.parametrize("rec", [
-    dict(cloaking_hides_turns=1, phases=[{"cloaked": ALL9}]),
-    dict(cloaking_hides_turns=True, phases=[{}]),
-    dict(cloaking_hides_turns=True, cloaking="obscures", phases=[{"cloaked": ALL9}]),
-    dict(cloaking_hides_turns=True, phases=[{"cloaked": ALL9, "order": "simultaneous"}]),
-    dict(cloaking_hides_turns=True, pieces_per_turn=2, phases=[{"cloaked": ALL9}]),
-    dict(cloaking_hides_turns=True, move_limit=20, shapes={"circle": {"move": "adjacent"}},
-         phases=[{"cloaked": ALL9}]),
-])
+@pytest.mark.parametrize(
+    "rec",
+    [
+        dict(cloaking_hides_turns=1, phases=[{"cloaked": ALL9}]),
+        dict(cloaking_hides_turns=True, phases=[{}]),
+        dict(cloaking_hides_turns=True, cloaking="obscures", phases=[{"cloaked": ALL9}]),
+        dict(cloaking_hides_turns=True, phases=[{"cloaked": ALL9, "order": "simultaneous"}]),
+        dict(cloaking_hides_turns=True, pieces_per_turn=2, phases=[{"cloaked": ALL9}]),
+        dict(
+            cloaking_hides_turns=True,
+            move_limit=20,
+            shapes={"circle": {"move": "adjacent"}},
+            phases=[{"cloaked": ALL9}],
+        ),
+    ],
+)
 def test_refused_where_not_built(rec):
     with pytest.raises(rules.RuleSetError, match="cloaking_hides_turns"):
         rule_set("hidden-turns-refused", **rec)
@@ -160,9 +175,15 @@ HIDDEN_SETS = [
     ("KBeauty9", None),
     # two seats in one phase on a fully cloaked board, then part of it, then open: attempts
     # on hidden pieces, passes, and pieces that become visible later
-    ("hidden-turns-two-seats", rule_set("hidden-turns-two-seats", cloaking_hides_turns=True, **BASE2,
-                                        phases=[{"pass": True, "cloaked": ALL9}, {"pass": True, "cloaked": ROW1},
-                                                {"pass": True}])),
+    (
+        "hidden-turns-two-seats",
+        rule_set(
+            "hidden-turns-two-seats",
+            cloaking_hides_turns=True,
+            **BASE2,
+            phases=[{"pass": True, "cloaked": ALL9}, {"pass": True, "cloaked": ROW1}, {"pass": True}],
+        ),
+    ),
 ]
 
 
@@ -206,8 +227,10 @@ def test_belief_random_weighs_hidden_heights_as_coin_flips(kb):
     others play uniformly at random, as the playouts do) 2^-(k+1), 2^-9 for nine: what
     Random's place-or-pass coin flips stack (docs/studies.md, the KBeauty9 check)."""
     k = knowledge_of(stacked(kb, (6,)), 1)
-    for belief, expect in (("histories", [0.1] * 10),
-                           ("random", [2.0 ** -(h + 1) for h in range(9)] + [2.0 ** -9])):
+    for belief, expect in (
+        ("histories", [0.1] * 10),
+        ("random", [2.0 ** -(h + 1) for h in range(9)] + [2.0**-9]),
+    ):
         listed = enumerate_worlds(kb, k, belief=belief)
         total = sum(w for _, w in listed)
         got = {9 - w.reserves()["black"]: weight / total for w, weight in listed}
@@ -218,6 +241,7 @@ def test_belief_random_weighs_hidden_heights_as_coin_flips(kb):
 
 def test_belief_option_of_the_bot(kb):
     from agents import make_bot
+
     s = stacked(kb, (2, 3, 4))
     out = make_bot("ismcts:simulations=30,belief=random", kb, 3, seed=1).search(s)
     assert (out["world_mode"], out["worlds"]) == ("exact", 1000)
@@ -227,6 +251,7 @@ def test_belief_option_of_the_bot(kb):
 
 def test_belief_experiment_runs_and_refuses_bad_input(capsys):
     from experiments import ismcts_belief
+
     assert ismcts_belief.main(["--games", "2", "--simulations", "10", "--only", "modelled"]) == 0
     out = capsys.readouterr().out
     assert "| modelled belief vs baseline | " in out and "| uniform belief vs baseline" not in out

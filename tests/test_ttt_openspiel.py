@@ -6,6 +6,7 @@ Action ids line up without translation: OpenSpiel numbers a cell
 ``row * width + column`` and we number it ``x + X * y``; reading x as the
 column and y as the row maps lines onto lines, and Connect Four's actions are
 columns in both."""
+
 import random
 
 import pyspiel
@@ -117,12 +118,11 @@ def test_game_type_is_truthful_per_rule_set():
     registered = {t.short_name: t for t in pyspiel.registered_games()}["ttt"]
     assert registered.utility == GT.Utility.GENERAL_SUM
     assert registered.chance_mode == GT.ChanceMode.EXPLICIT_STOCHASTIC
-    assert (registered.min_num_players, registered.max_num_players) == (1, 4)   # 1: "1-vs-chaos"
+    assert (registered.min_num_players, registered.max_num_players) == (1, 4)  # 1: "1-vs-chaos"
 
 
 def test_chaos_rule_set_is_explicit_stochastic(tmp_path):
-    rec = {"name": "TTT-vs-Chaos", "players": "2-vs-chaos",
-           "reserves": {"black": 3, "white": 3, "pink": 3}}
+    rec = {"name": "TTT-vs-Chaos", "players": "2-vs-chaos", "reserves": {"black": 3, "white": 3, "pink": 3}}
     path = tmp_path / "chaos.json"
     path.write_text(__import__("json").dumps(rec))
     game = pyspiel.load_game(f"ttt(rules={path})")
@@ -147,6 +147,7 @@ def test_unknown_rules_name_lists_the_catalogue():
 
 def test_seconds_per_turn_is_metadata_for_bots():
     from games.ttt.openspiel_game import seconds_per_turn
+
     assert seconds_per_turn(pyspiel.load_game("ttt(rules=5on15sq)")) == 300
     assert seconds_per_turn("Connect6-19x19") == 300
     assert seconds_per_turn("Tic-Tac-Toe", default=5.0) == 5.0

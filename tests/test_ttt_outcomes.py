@@ -8,6 +8,7 @@ engine against the reference model (tests/ttt_reference.py) move by move and
 ending by ending, the GameType's zero-sum claim against every terminal seen,
 validation listing every problem, and ``pyspiel.random_sim_test`` with
 serialisation on each test rule set."""
+
 import json
 import random
 
@@ -22,8 +23,12 @@ from ttt_checks import parsed_or_rejected
 
 
 def parse(**kw):
-    rec = {"name": "T", "board": {"kind": "squares", "size": [3, 3, 1]},
-           "reserves": {"black": 5, "white": 4}, "turn_checks": []}
+    rec = {
+        "name": "T",
+        "board": {"kind": "squares", "size": [3, 3, 1]},
+        "reserves": {"black": 5, "white": 4},
+        "turn_checks": [],
+    }
     rec.update(kw)
     return rules.parse(rec)
 
@@ -60,10 +65,21 @@ def play(rs, coords):
 # Empty orthogonal regions: {(1,4)} touches B and W; {(2,3)} touches B and W;
 # {(4,4),(4,3)} only W; {(1,2),(1,1),(2,1)} only B; the locked blank {(4,1)}
 # touches B and W. Black: 3 pieces + 1 + 1 + 3 + 1 = 9. White: 5 + 1 + 1 + 2 + 1 = 10.
-AREA_BOARD = {"kind": "squares", "size": [4, 4, 1], "locked": [[4, 1, 1]],
-              "pieces": [at(1, 3, "black"), at(2, 2, "black"), at(3, 1, "black"),
-                         at(2, 4, "white"), at(3, 4, "white"), at(3, 3, "white"),
-                         at(3, 2, "white"), at(4, 2, "white")]}
+AREA_BOARD = {
+    "kind": "squares",
+    "size": [4, 4, 1],
+    "locked": [[4, 1, 1]],
+    "pieces": [
+        at(1, 3, "black"),
+        at(2, 2, "black"),
+        at(3, 1, "black"),
+        at(2, 4, "white"),
+        at(3, 4, "white"),
+        at(3, 3, "white"),
+        at(3, 2, "white"),
+        at(4, 2, "white"),
+    ],
+}
 
 
 def test_area_of_a_hand_built_position():
@@ -78,8 +94,11 @@ def test_area_in_three_dimensions_and_a_sealed_pocket():
     # 3x1x2 squares: black (1,1,1), white (2,1,1) and (1,1,2): the cells
     # (2,1,2), (3,1,2), (3,1,1) form one empty region touching white only
     # (black's neighbours are both white), so black 1, white 2 + 3 = 5.
-    board = {"kind": "squares", "size": [3, 1, 2],
-             "pieces": [at(1, 1, "black"), at(2, 1, "white"), at(1, 1, "white", z=2)]}
+    board = {
+        "kind": "squares",
+        "size": [3, 1, 2],
+        "pieces": [at(1, 1, "black"), at(2, 1, "white"), at(1, 1, "white", z=2)],
+    }
     rs = parse(board=board, reserves={"black": 1}, stalemate="least-area-wins")
     assert make_core(rs).side_scores() == [1, 5]
 
@@ -87,38 +106,61 @@ def test_area_in_three_dimensions_and_a_sealed_pocket():
 # 3x3:  y=3: W . W     black: (1,1) (2,1) (3,1)
 #       y=2: . W .     white: (1,3) (3,3) (2,2)
 #       y=1: B B B
-LINE_BOARD = {"kind": "squares", "size": [3, 3, 1],
-              "pieces": [at(1, 1, "black"), at(2, 1, "black"), at(3, 1, "black"),
-                         at(1, 3, "white"), at(3, 3, "white"), at(2, 2, "white")]}
+LINE_BOARD = {
+    "kind": "squares",
+    "size": [3, 3, 1],
+    "pieces": [
+        at(1, 1, "black"),
+        at(2, 1, "black"),
+        at(3, 1, "black"),
+        at(1, 3, "white"),
+        at(3, 3, "white"),
+        at(2, 2, "white"),
+    ],
+}
 
 
-@pytest.mark.parametrize("stalemate, scores", [
-    ("most-2-in-a-row-wins", [2, 2]),      # black's row holds two pairs; white's two diagonal pairs
-    ("least-3-in-a-row-loses", [1, 0]),
-    ("most-in-a-row-loses", [3, 2]),
-    ("least-pieces-wins", [3, 3]),
-    ("most-circles-wins", [3, 3]),
-])
+@pytest.mark.parametrize(
+    "stalemate, scores",
+    [
+        ("most-2-in-a-row-wins", [2, 2]),  # black's row holds two pairs; white's two diagonal pairs
+        ("least-3-in-a-row-loses", [1, 0]),
+        ("most-in-a-row-loses", [3, 2]),
+        ("least-pieces-wins", [3, 3]),
+        ("most-circles-wins", [3, 3]),
+    ],
+)
 def test_counts_of_a_hand_built_position(stalemate, scores):
     rs = parse(board=LINE_BOARD, reserves={"black": 1}, stalemate=stalemate)
     assert make_core(rs).side_scores() == scores
 
 
 def test_pieces_against_chaos_scores_list_chaos_last():
-    board = {"kind": "squares", "size": [3, 3, 1],
-             "pieces": [at(1, 1, "black"), at(2, 1, "black"), at(3, 3, "pink")]}
-    rs = parse(board=board, players="2-vs-chaos", reserves={"white": 1},
-               stalemate="more-pieces-than-chaos-wins-fewer-loses")
+    board = {
+        "kind": "squares",
+        "size": [3, 3, 1],
+        "pieces": [at(1, 1, "black"), at(2, 1, "black"), at(3, 3, "pink")],
+    }
+    rs = parse(
+        board=board,
+        players="2-vs-chaos",
+        reserves={"white": 1},
+        stalemate="more-pieces-than-chaos-wins-fewer-loses",
+    )
     assert make_core(rs).side_scores() == [2, 0, 1]
 
 
 # -- hand-played endings -----------------------------------------------------------
 
+
 def test_most_and_least_area_decide_the_stalemate():
     # black placed at (4,4), in white's pocket {(4,4),(4,3)}: black now reaches
     # (4,3) too: 4 + 1 + 1 + 3 + 1 + 1 = 11; white loses (4,4): 5 + 1 + 1 + 1 + 1 = 9
-    for stalemate, expected in (("most-area-wins", [1.0, -1.0]), ("least-area-wins", [-1.0, 1.0]),
-                                ("most-area-loses", [-1.0, 1.0])):
+    for stalemate, expected in (
+        ("most-area-wins", [1.0, -1.0]),
+        ("least-area-wins", [-1.0, 1.0]),
+        ("most-area-loses", [-1.0, 1.0]),
+    ):
         rs = parse(board=AREA_BOARD, reserves={"black": 1}, stalemate=stalemate)
         core = play(rs, [(4, 4)])
         assert core.terminal() and core.side_scores() == [11, 9]
@@ -135,13 +177,16 @@ def test_every_side_tied_is_a_draw():
     core = play(rs, [(1, 2), (3, 2)])
     assert core.side_scores() == [4, 4] and core.returns_list() == [0.0, 0.0]
     rs = parse(board=LINE_BOARD, reserves={"black": 1}, stalemate="least-2-in-a-row-loses")
-    core = play(rs, [(2, 3)])               # white (2,3) is black's: no new black pair -> 2 vs 2
+    core = play(rs, [(2, 3)])  # white (2,3) is black's: no new black pair -> 2 vs 2
     assert core.terminal() and core.side_scores() == [2, 2] and core.returns_list() == [0.0, 0.0]
 
 
 def test_any_piece_wins_and_any_piece_loses():
-    base = dict(board={"kind": "squares", "size": [1, 3, 1]}, players="4",
-                reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1})
+    base = dict(
+        board={"kind": "squares", "size": [1, 3, 1]},
+        players="4",
+        reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
+    )
     core = play(parse(**base, turn_checks=["any-piece-wins"], stalemate="all-lose"), [(1, 2)])
     assert core.returns_list() == [1.0, -1.0, -1.0, -1.0] and core.ending() == "turn check"
     assert core.chaos_outcome() == 0.0
@@ -150,8 +195,11 @@ def test_any_piece_wins_and_any_piece_loses():
 
 
 def test_pre_placed_pieces_do_not_trigger_any_piece_wins():
-    rs = parse(board={"kind": "squares", "size": [3, 1, 1], "pieces": [at(1, 1, "white")]},
-               reserves={"black": 1}, turn_checks=["any-piece-wins"])
+    rs = parse(
+        board={"kind": "squares", "size": [3, 1, 1], "pieces": [at(1, 1, "white")]},
+        reserves={"black": 1},
+        turn_checks=["any-piece-wins"],
+    )
     core = make_core(rs)
     assert not core.terminal()
     core.apply_action(2)
@@ -161,20 +209,23 @@ def test_pre_placed_pieces_do_not_trigger_any_piece_wins():
 def test_pieces_against_chaos():
     base = dict(players="2-vs-chaos", reserves={"black": 3, "white": 1, "pink": 2})
     # black, white, Chaos, black, then white has nothing: stalemate with 2 / 1 / 1
-    cases = {"more-pieces-than-chaos-wins-fewer-loses": [1.0, 0.0],
-             "more-pieces-than-chaos-wins": [1.0, -1.0],
-             "fewer-pieces-than-chaos-loses": [1.0, 1.0]}
+    cases = {
+        "more-pieces-than-chaos-wins-fewer-loses": [1.0, 0.0],
+        "more-pieces-than-chaos-wins": [1.0, -1.0],
+        "fewer-pieces-than-chaos-loses": [1.0, 1.0],
+    }
     for stalemate, expected in cases.items():
         core = play(parse(**base, stalemate=stalemate), [(1, 1), (2, 2), (3, 3)])
         assert core.terminal() and core.side_scores() == [2, 1, 1], stalemate
         assert core.returns_list() == expected, stalemate
     core = play(parse(**base, stalemate="fewer-pieces-than-chaos-loses"), [(1, 1), (2, 2), (3, 3)])
-    assert core.chaos_outcome() == -1.0     # every player won: "Chaos loses"
+    assert core.chaos_outcome() == -1.0  # every player won: "Chaos loses"
 
 
 def test_chaos_wins_if_total_circles_exceed():
-    base = dict(players="2-vs-chaos", reserves={"black": 2, "white": 2, "pink": 1},
-                stalemate="least-pieces-loses")
+    base = dict(
+        players="2-vs-chaos", reserves={"black": 2, "white": 2, "pink": 1}, stalemate="least-pieces-loses"
+    )
     # b, w, Chaos, b, w, then Chaos has nothing left: 5 circles on the board
     core = play(parse(**base, chaos_wins_if_more_than={"circle": 4}), [(1, 1), (2, 1), (1, 3), (2, 3)])
     assert core.terminal() and core.returns_list() == [-1.0, -1.0] and core.chaos_outcome() == 1.0
@@ -183,22 +234,25 @@ def test_chaos_wins_if_total_circles_exceed():
 
 
 def test_chaos_wins_without_a_chaos_seat():
-    core = play(parse(reserves={"black": 2, "white": 1}, chaos_wins_if_more_than={"circle": 2}),
-                [(1, 1), (2, 2), (3, 1)])
+    core = play(
+        parse(reserves={"black": 2, "white": 1}, chaos_wins_if_more_than={"circle": 2}),
+        [(1, 1), (2, 2), (3, 1)],
+    )
     assert core.returns_list() == [-1.0, -1.0] and core.chaos_outcome() == 1.0
 
 
 # -- overachievers ------------------------------------------------------------------
 
-OVER = dict(players="4", overachievers_disqualified=True,
-            reserves={"black": 3, "white": 3, "pink": 3, "yellow": 3})
+OVER = dict(
+    players="4", overachievers_disqualified=True, reserves={"black": 3, "white": 3, "pink": 3, "yellow": 3}
+)
 
 
 def test_first_winner_is_disqualified_and_play_goes_on():
     rs = parse(board={"kind": "squares", "size": [8, 1, 1]}, turn_checks=["first-2-wins"], **OVER)
-    core = play(rs, [(1, 1), (3, 1), (5, 1), (7, 1), (2, 1)])   # black completes two
+    core = play(rs, [(1, 1), (3, 1), (5, 1), (7, 1), (2, 1)])  # black completes two
     assert not core.terminal() and core.disqualified_players() == [0] and core.seat_to_move() == 1
-    core.apply_action(3)                                          # white (4,1): second to get two
+    core.apply_action(3)  # white (4,1): second to get two
     assert core.returns_list() == [-1.0, 1.0, -1.0, -1.0] and core.ending() == "turn check"
 
 
@@ -214,21 +268,30 @@ def test_second_most_pieces_wins_at_stalemate():
     # 3x3, black 2 white 2 pink 2 yellow 1: after two rounds yellow cannot
     # place: black, white and pink tie for most and are disqualified; yellow,
     # alone among the rest, has the second most and wins
-    rs = parse(players="4", overachievers_disqualified=True, stalemate="most-pieces-wins",
-               reserves={"black": 2, "white": 2, "pink": 2, "yellow": 1})
+    rs = parse(
+        players="4",
+        overachievers_disqualified=True,
+        stalemate="most-pieces-wins",
+        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 1},
+    )
     core = play(rs, [(1, 1), (2, 1), (3, 1), (1, 2), (2, 2), (3, 2), (1, 3)])
     assert core.terminal() and core.returns_list() == [-1.0, -1.0, -1.0, 1.0]
     assert core.disqualified_players() == [0, 1, 2]
     # without the rule the three with most pieces win
-    plain = parse(players="4", stalemate="most-pieces-wins",
-                  reserves={"black": 2, "white": 2, "pink": 2, "yellow": 1})
+    plain = parse(
+        players="4", stalemate="most-pieces-wins", reserves={"black": 2, "white": 2, "pink": 2, "yellow": 1}
+    )
     core = play(plain, [(1, 1), (2, 1), (3, 1), (1, 2), (2, 2), (3, 2), (1, 3)])
     assert core.returns_list() == [1.0, 1.0, 1.0, -1.0]
 
 
 def test_all_disqualified_means_chaos_wins():
-    rs = parse(players="4", overachievers_disqualified=True, stalemate="all-win",
-               reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1})
+    rs = parse(
+        players="4",
+        overachievers_disqualified=True,
+        stalemate="all-win",
+        reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
+    )
     core = play(rs, [(1, 1), (2, 1), (3, 1), (1, 2)])
     assert core.returns_list() == [-1.0] * 4 and core.chaos_outcome() == 1.0
 
@@ -241,54 +304,143 @@ def test_a_losing_line_disqualifies_everyone_else():
 
 # -- the engine against the reference model ---------------------------------------------
 
+
 def outcome_rule_sets():
     out = []
 
     def add(name, **kw):
         out.append(parse(name=name, **kw))
 
-    add("area-most", board={"kind": "squares", "size": [4, 3, 1], "locked": [[2, 2, 1]]},
-        reserves={"black": 5, "white": 5}, turn_checks=["first-3-wins"], stalemate="most-area-wins")
-    add("area-least-move", board={"kind": "squares", "size": [4, 4, 1]}, reserves={"black": 3, "white": 3},
-        shapes={"circle": {"move": "adjacent-orthogonal"}}, move_limit=30, stalemate="least-area-wins")
-    add("area-stacks-3p", board={"kind": "stacks", "size": [3, 2, 3]}, players="3",
-        reserves={"black": 4, "white": 4, "pink": 4}, stalemate="most-area-loses")
-    add("area-partners", players="partners", board={"kind": "squares", "size": [4, 4, 1]},
-        reserves={"black": 3, "white": 3, "pink": 3, "yellow": 3}, stalemate="least-area-loses")
-    add("pieces-least-loses-pass", players="3", reserves={"black": 3, "white": 3, "pink": 3},
-        phases=[{"pass": True}], stalemate="least-pieces-loses")
-    add("circles-most-wins", players="3", reserves={"black": 3, "white": 2, "pink": 2},
-        turn_checks=["first-2-loses-no-diagonal"], stalemate="most-circles-wins")
-    add("two-in-a-row", board={"kind": "squares", "size": [4, 4, 1]}, reserves={"black": 5, "white": 5},
-        stalemate="most-2-in-a-row-wins")
-    add("least-2-in-a-row-chaos", players="3-vs-chaos",
-        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 3}, stalemate="least-2-in-a-row-loses")
-    add("in-a-row-loses", players="4", board={"kind": "squares", "size": [4, 4, 1]},
-        reserves={"black": 3, "white": 3, "pink": 3, "yellow": 3}, stalemate="most-in-a-row-loses")
-    add("vs-chaos-both", players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3},
+    add(
+        "area-most",
+        board={"kind": "squares", "size": [4, 3, 1], "locked": [[2, 2, 1]]},
+        reserves={"black": 5, "white": 5},
+        turn_checks=["first-3-wins"],
+        stalemate="most-area-wins",
+    )
+    add(
+        "area-least-move",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent-orthogonal"}},
+        move_limit=30,
+        stalemate="least-area-wins",
+    )
+    add(
+        "area-stacks-3p",
+        board={"kind": "stacks", "size": [3, 2, 3]},
+        players="3",
+        reserves={"black": 4, "white": 4, "pink": 4},
+        stalemate="most-area-loses",
+    )
+    add(
+        "area-partners",
+        players="partners",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 3, "white": 3, "pink": 3, "yellow": 3},
+        stalemate="least-area-loses",
+    )
+    add(
+        "pieces-least-loses-pass",
+        players="3",
+        reserves={"black": 3, "white": 3, "pink": 3},
+        phases=[{"pass": True}],
+        stalemate="least-pieces-loses",
+    )
+    add(
+        "circles-most-wins",
+        players="3",
+        reserves={"black": 3, "white": 2, "pink": 2},
+        turn_checks=["first-2-loses-no-diagonal"],
+        stalemate="most-circles-wins",
+    )
+    add(
+        "two-in-a-row",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 5, "white": 5},
+        stalemate="most-2-in-a-row-wins",
+    )
+    add(
+        "least-2-in-a-row-chaos",
+        players="3-vs-chaos",
+        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 3},
+        stalemate="least-2-in-a-row-loses",
+    )
+    add(
+        "in-a-row-loses",
+        players="4",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 3, "white": 3, "pink": 3, "yellow": 3},
+        stalemate="most-in-a-row-loses",
+    )
+    add(
+        "vs-chaos-both",
+        players="2-vs-chaos",
+        reserves={"black": 3, "white": 3, "pink": 3},
         phases=[{"pass": True, "locked_players": ["chaos"]}, {"pass": True, "locked_players": [1, 2]}],
-        stalemate="more-pieces-than-chaos-wins-fewer-loses")
-    add("vs-chaos-fewer-loses", players="3-vs-chaos", board={"kind": "squares", "size": [4, 3, 1]},
-        reserves={"black": 2, "white": 3, "pink": 1, "yellow": 3}, phases=[{"pass": True}],
-        stalemate="fewer-pieces-than-chaos-loses")
-    add("shopping", players="2-vs-chaos", board={"kind": "stacks", "size": [3, 1, 4]},
-        reserves={"black": 4, "white": 3, "pink": 3}, stalemate="least-pieces-loses",
+        stalemate="more-pieces-than-chaos-wins-fewer-loses",
+    )
+    add(
+        "vs-chaos-fewer-loses",
+        players="3-vs-chaos",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={"black": 2, "white": 3, "pink": 1, "yellow": 3},
+        phases=[{"pass": True}],
+        stalemate="fewer-pieces-than-chaos-loses",
+    )
+    add(
+        "shopping",
+        players="2-vs-chaos",
+        board={"kind": "stacks", "size": [3, 1, 4]},
+        reserves={"black": 4, "white": 3, "pink": 3},
+        stalemate="least-pieces-loses",
         chaos_wins_if_more_than={"circle": 5},
-        phases=[{"pass": True, "locked_players": [2, "chaos"]}, {"pass": True, "locked_players": [1, "chaos"]},
-                {"pass": True, "locked_players": [1, 2]}])
-    add("trend-setter", players="4", board={"kind": "squares", "size": [1, 3, 1]},
-        reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1}, phases=[{"pass": True}],
-        turn_checks=["any-piece-wins"], stalemate="all-lose")
-    add("trend-follower", players="4", board={"kind": "squares", "size": [1, 3, 1]},
-        reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1}, phases=[{"pass": True}],
-        turn_checks=["any-piece-loses"], stalemate="all-win")
-    add("over-checks", board={"kind": "squares", "size": [5, 5, 1]}, **OVER,
-        turn_checks=["first-2-wins-no-diagonal", "first-3-loses"], stalemate="most-pieces-wins")
-    add("over-stalemate", **dict(OVER, reserves={"black": 3, "white": 2, "pink": 2, "yellow": 2}),
-        phases=[{"pass": True}], stalemate="most-in-a-row-wins")
-    add("over-move", board={"kind": "squares", "size": [4, 4, 1]}, **OVER,
-        shapes={"circle": {"move": "adjacent"}}, move_limit=40, turn_checks=["first-3-wins"],
-        stalemate="least-2-in-a-row-loses")
+        phases=[
+            {"pass": True, "locked_players": [2, "chaos"]},
+            {"pass": True, "locked_players": [1, "chaos"]},
+            {"pass": True, "locked_players": [1, 2]},
+        ],
+    )
+    add(
+        "trend-setter",
+        players="4",
+        board={"kind": "squares", "size": [1, 3, 1]},
+        reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
+        phases=[{"pass": True}],
+        turn_checks=["any-piece-wins"],
+        stalemate="all-lose",
+    )
+    add(
+        "trend-follower",
+        players="4",
+        board={"kind": "squares", "size": [1, 3, 1]},
+        reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
+        phases=[{"pass": True}],
+        turn_checks=["any-piece-loses"],
+        stalemate="all-win",
+    )
+    add(
+        "over-checks",
+        board={"kind": "squares", "size": [5, 5, 1]},
+        **OVER,
+        turn_checks=["first-2-wins-no-diagonal", "first-3-loses"],
+        stalemate="most-pieces-wins",
+    )
+    add(
+        "over-stalemate",
+        **dict(OVER, reserves={"black": 3, "white": 2, "pink": 2, "yellow": 2}),
+        phases=[{"pass": True}],
+        stalemate="most-in-a-row-wins",
+    )
+    add(
+        "over-move",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        **OVER,
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=40,
+        turn_checks=["first-3-wins"],
+        stalemate="least-2-in-a-row-loses",
+    )
     add("over-all-win-draws", **OVER, agree_draw=True, stalemate="all-win")
     return out
 
@@ -337,6 +489,7 @@ def test_engine_matches_reference_long(rs):
 
 # -- OpenSpiel: GameType claims, random_sim_test, chaos_outcome on the state ------------
 
+
 def _load(rs, tmp_path):
     path = tmp_path / f"{rs.name}.json"
     path.write_text(json.dumps(rs.to_json()))
@@ -361,14 +514,22 @@ def test_random_sim_test_and_type_claims(rs, tmp_path):
         if zero_sum:
             assert sum(returns) == 0.0, (rs.name, returns)
         assert state.chaos_outcome() == state.core.chaos_outcome()
-    assert gtype.chance_mode == (pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if rs.chaos
-                                 else pyspiel.GameType.ChanceMode.DETERMINISTIC)
+    assert gtype.chance_mode == (
+        pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+        if rs.chaos
+        else pyspiel.GameType.ChanceMode.DETERMINISTIC
+    )
 
 
 def test_zero_sum_claims_of_outcome_rules():
     two = dict(reserves={"black": 5, "white": 4})
-    for stalemate in ("most-area-wins", "least-area-loses", "most-2-in-a-row-loses", "least-circles-wins",
-                      "most-pieces-loses"):
+    for stalemate in (
+        "most-area-wins",
+        "least-area-loses",
+        "most-2-in-a-row-loses",
+        "least-circles-wins",
+        "most-pieces-loses",
+    ):
         assert rules.outcome_profile(parse(**two, stalemate=stalemate))["zero_sum"], stalemate
     assert rules.outcome_profile(parse(**two, turn_checks=["any-piece-wins"]))["zero_sum"]
     # "Chaos wins if ..." makes both players lose together: not zero-sum
@@ -387,26 +548,43 @@ def test_chaos_outcome_on_the_openspiel_state(tmp_path):
 
 # -- schema: validation, canonical form --------------------------------------------------
 
+
 def test_every_outcome_problem_is_listed_at_once():
     with pytest.raises(rules.RuleSetError) as err:
-        rules.parse({"name": "bad", "reserves": {"black": 5, "white": 4}, "players": "3",
-                     "turn_checks": ["goal-reached-stalemate", "any-piece-wins"],
-                     "stalemate": "more-pieces-than-chaos-wins",
-                     "chaos_wins_if_more_than": {"circle": -1, "triangle": 3, "hexagon": 1},
-                     "overachievers_disqualified": True})
+        rules.parse(
+            {
+                "name": "bad",
+                "reserves": {"black": 5, "white": 4},
+                "players": "3",
+                "turn_checks": ["goal-reached-stalemate", "any-piece-wins"],
+                "stalemate": "more-pieces-than-chaos-wins",
+                "chaos_wins_if_more_than": {"circle": -1, "triangle": 3, "hexagon": 1},
+                "overachievers_disqualified": True,
+            }
+        )
     text = str(err.value)
-    for needle in ("stalemate: 'more-pieces-than-chaos-wins' compares each player with Chaos",
-                   "chaos_wins_if_more_than.circle: -1 is not allowed",
-                   "chaos_wins_if_more_than.triangle: shape 'triangle' has no entry in shapes",
-                   "chaos_wins_if_more_than.hexagon: unknown shape",
-                   "overachievers_disqualified: the seed adds it to 4-player games"):
+    for needle in (
+        "stalemate: 'more-pieces-than-chaos-wins' compares each player with Chaos",
+        "chaos_wins_if_more_than.circle: -1 is not allowed",
+        "chaos_wins_if_more_than.triangle: shape 'triangle' has no entry in shapes",
+        "chaos_wins_if_more_than.hexagon: unknown shape",
+        "overachievers_disqualified: the seed adds it to 4-player games",
+    ):
         assert needle in text, needle
-    assert len(err.value.problems) == 5       # goal-reached-stalemate is played since issue 12
-    with pytest.raises(rules.RuleSetError, match="'most-pentagons-wins' counts pentagons, which have no entry"):
+    assert len(err.value.problems) == 5  # goal-reached-stalemate is played since issue 12
+    with pytest.raises(
+        rules.RuleSetError, match="'most-pentagons-wins' counts pentagons, which have no entry"
+    ):
         rules.parse({"name": "bad", "reserves": {"black": 5, "white": 4}, "stalemate": "most-pentagons-wins"})
     with pytest.raises(rules.RuleSetError, match="overachievers_disqualified: 'yes' is not allowed"):
-        rules.parse({"name": "bad", "players": "4", "reserves": {"black": 2, "white": 2, "pink": 2, "yellow": 2},
-                     "overachievers_disqualified": "yes"})
+        rules.parse(
+            {
+                "name": "bad",
+                "players": "4",
+                "reserves": {"black": 2, "white": 2, "pink": 2, "yellow": 2},
+                "overachievers_disqualified": "yes",
+            }
+        )
     with pytest.raises(rules.RuleSetError, match="must be an object"):
         rules.parse({"name": "bad", "reserves": {"black": 5}, "chaos_wins_if_more_than": [9]})
 
@@ -425,6 +603,7 @@ def test_outcome_fields_in_the_canonical_form():
 def test_catalogue_stays_on_the_original_scoring_path():
     """The 16 sequential games; the dilemmas' outcomes are what the general path is for."""
     from games.ttt.dilemmas import DILEMMAS
+
     dilemmas = {d.name for d in DILEMMAS}
     for name, rs in rules.catalogue().items():
         if name in dilemmas:
@@ -448,9 +627,22 @@ def outcome_records(draw):
     if draw(st.booleans()):
         rec["chaos_wins_if_more_than"] = {"circle": draw(st.integers(0, 6))}
     if draw(st.booleans()):
-        rec["turn_checks"] = draw(st.lists(st.sampled_from(
-            ["any-piece-wins", "any-piece-loses", "first-2-wins", "first-2-loses", "first-3-wins",
-             "all-lose-if-any-3"]), max_size=2, unique=True))
+        rec["turn_checks"] = draw(
+            st.lists(
+                st.sampled_from(
+                    [
+                        "any-piece-wins",
+                        "any-piece-loses",
+                        "first-2-wins",
+                        "first-2-loses",
+                        "first-3-wins",
+                        "all-lose-if-any-3",
+                    ]
+                ),
+                max_size=2,
+                unique=True,
+            )
+        )
     return rec
 
 
@@ -465,8 +657,7 @@ def test_random_outcome_rule_sets_match_reference(rec, seed):
 def test_partners_most_pieces_counts_both_colours_of_a_side():
     # partners, assigned colours: seats 1+3 are black+pink, 2+4 white+yellow.
     # black, white, pink place, then yellow has nothing: black+pink 2, white+yellow 1
-    rs = parse(players="partners", stalemate="most-pieces-wins",
-               reserves={"black": 1, "white": 2, "pink": 1})
+    rs = parse(players="partners", stalemate="most-pieces-wins", reserves={"black": 1, "white": 2, "pink": 1})
     core = play(rs, [(1, 1), (2, 1), (3, 1)])
     assert core.terminal() and core.side_scores() == [2, 1]
     assert core.returns_list() == [1.0, -1.0, 1.0, -1.0]

@@ -18,6 +18,7 @@ after each deal, the round going on), and move by move against the reference
 model ``StackCoverSimRefState`` (tests/ttt_reference.py), which borrows
 ``PotShowdownRefState``'s showdown (kept pieces from a brute-force search over
 the brute-force poker evaluator) and ``PotSimRefState``'s round-end queue."""
+
 import pyspiel
 import pytest
 
@@ -39,8 +40,12 @@ def _p(x, z, colour, shape):
 
 
 def _rs(name, size, pieces, **kw):
-    rec = {"name": name, "board": {"kind": "stacks", "size": size, "pieces": pieces}, "move_limit": 8,
-           "turn_checks": []}
+    rec = {
+        "name": name,
+        "board": {"kind": "stacks", "size": size, "pieces": pieces},
+        "move_limit": 8,
+        "turn_checks": [],
+    }
     rec.update(kw)
     return rules.parse(rec)
 
@@ -51,12 +56,27 @@ def _tie_of_pairs(phases):
     communal yellow x and a white circle (a chip). Black and white each hold
     a pair of stars: two captors, each keeps its pair; the pot is the x, then
     the circle. Stack 3 holds a white star white can move by stack."""
-    pieces = [_p(2, 1, "white", "star"), _p(2, 2, "yellow", "x"), _p(2, 3, "white", "star"),
-              _p(2, 4, "white", "circle"), _p(1, 1, "black", "star"), _p(1, 2, "black", "star"),
-              _p(3, 1, "white", "star")]
-    return _rs("tie-rounds", [3, 1, 8], pieces, phases=phases, reserves={"black": {}, "white": {}},
-               shapes={"star": power("cover-by-rank", "converts"), "x": power("cover", "removes", "stationary"),
-                       "circle": {}})
+    pieces = [
+        _p(2, 1, "white", "star"),
+        _p(2, 2, "yellow", "x"),
+        _p(2, 3, "white", "star"),
+        _p(2, 4, "white", "circle"),
+        _p(1, 1, "black", "star"),
+        _p(1, 2, "black", "star"),
+        _p(3, 1, "white", "star"),
+    ]
+    return _rs(
+        "tie-rounds",
+        [3, 1, 8],
+        pieces,
+        phases=phases,
+        reserves={"black": {}, "white": {}},
+        shapes={
+            "star": power("cover-by-rank", "converts"),
+            "x": power("cover", "removes", "stationary"),
+            "circle": {},
+        },
+    )
 
 
 def _three_x2():
@@ -64,12 +84,22 @@ def _three_x2():
     phase then rounds: black's x onto white's x, a yellow circle, pink's x
     and a yellow circle; three captors, each keeps its x; the pot of two
     circles is doubled (four deals)."""
-    pieces = [_p(2, 1, "white", "x"), _p(2, 2, "yellow", "circle"), _p(2, 3, "pink", "x"),
-              _p(2, 4, "yellow", "circle"), _p(1, 1, "black", "x")]
-    return _rs("x2-rounds", [2, 1, 6], pieces, players="3",
-               phases=[{"order": "single", "pass": True}, SIM],
-               reserves={"black": {"circle": 0}, "white": {"circle": 0}, "pink": {"circle": 0}},
-               shapes={"x": power("cover-by-rank", "reincarnates-x2"), "circle": {}})
+    pieces = [
+        _p(2, 1, "white", "x"),
+        _p(2, 2, "yellow", "circle"),
+        _p(2, 3, "pink", "x"),
+        _p(2, 4, "yellow", "circle"),
+        _p(1, 1, "black", "x"),
+    ]
+    return _rs(
+        "x2-rounds",
+        [2, 1, 6],
+        pieces,
+        players="3",
+        phases=[{"order": "single", "pass": True}, SIM],
+        reserves={"black": {"circle": 0}, "white": {"circle": 0}, "pink": {"circle": 0}},
+        shapes={"x": power("cover-by-rank", "reincarnates-x2"), "circle": {}},
+    )
 
 
 def _collision():
@@ -79,17 +109,33 @@ def _collision():
     black's x wins, takes white's x first (converted, on top, in black), then
     the showdown over the stack: black's star outranks white's nothing and
     pink's x: black alone is the captor."""
-    pieces = [_p(1, 1, "black", "x"), _p(3, 1, "white", "x"), _p(2, 1, "black", "star"), _p(2, 2, "pink", "x")]
-    return _rs("collide-rounds", [3, 1, 6], pieces, players="3", phases=[SIM],
-               reserves={"black": {}, "white": {}, "pink": {}},
-               shapes={"x": power("cover-by-rank", "converts"),
-                       "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank",
-                                "result": "removes"}})
+    pieces = [
+        _p(1, 1, "black", "x"),
+        _p(3, 1, "white", "x"),
+        _p(2, 1, "black", "star"),
+        _p(2, 2, "pink", "x"),
+    ]
+    return _rs(
+        "collide-rounds",
+        [3, 1, 6],
+        pieces,
+        players="3",
+        phases=[SIM],
+        reserves={"black": {}, "white": {}, "pink": {}},
+        shapes={
+            "x": power("cover-by-rank", "converts"),
+            "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "removes"},
+        },
+    )
 
 
 def cases():
-    return [_tie_of_pairs([SIM]), _tie_of_pairs([{"order": "single", "pass": True}, SIM, {"pass": True}]),
-            _three_x2(), _collision()]
+    return [
+        _tie_of_pairs([SIM]),
+        _tie_of_pairs([{"order": "single", "pass": True}, SIM, {"pass": True}]),
+        _three_x2(),
+        _collision(),
+    ]
 
 
 def _plan(core, player, text):
@@ -102,7 +148,9 @@ def _column(core, x):
     X, _, Z = core.tab.params["size"]
     names = ["black", "white", "pink", "yellow"]
     shapes, cells = core.shapes(), core.cells()
-    return [(names[cells[x - 1 + X * z] - 1], shapes[x - 1 + X * z]) for z in range(Z) if shapes[x - 1 + X * z]]
+    return [
+        (names[cells[x - 1 + X * z] - 1], shapes[x - 1 + X * z]) for z in range(Z) if shapes[x - 1 + X * z]
+    ]
 
 
 @pytest.mark.parametrize("start", [0, 1])
@@ -110,15 +158,21 @@ def test_a_showdown_in_a_round_is_dealt_after_the_joint_action(start):
     core = make_core(_tie_of_pairs([SIM]))
     _plan(core, 0, "stack(1,1)@1->stack(2,1)")
     _plan(core, 1, "pass")
-    assert core.player() == -1                 # the round's pot: one chance node
+    assert core.player() == -1  # the round's pot: one chance node
     assert core.pending_pot() == {"target": 1, "pieces": 2, "shape": None, "captors": ["black", "white"]}
     assert core.chance_outcome_list() == [(0, 0.5), (1, 0.5)]
     core.apply_action(start)
     x, circle = ("black", "white") if start == 0 else ("white", "black")
-    assert _column(core, 2) == [("white", "star"), (x, "x"), ("white", "star"), (circle, "circle"),
-                                ("black", "star"), ("black", "star")]
+    assert _column(core, 2) == [
+        ("white", "star"),
+        (x, "x"),
+        ("white", "star"),
+        (circle, "circle"),
+        ("black", "star"),
+        ("black", "star"),
+    ]
     assert core.pending_pot() is None
-    assert core.player() == 0 and core.pending_plans() == {}     # the round ended: the next round's plans
+    assert core.player() == 0 and core.pending_plans() == {}  # the round ended: the next round's plans
     _plan(core, 0, "pass")
     assert core.player() == 1 and core.pending_plans() == {0: "pass"}
 
@@ -130,11 +184,11 @@ def test_single_phase_showdown_of_three_x2_captors():
     _plan(core, 2, "pass")
     assert core.player() == -1
     assert core.chance_outcome_list() == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
-    core.apply_action(1)                       # white starts: white two circles, pink one, black one
+    core.apply_action(1)  # white starts: white two circles, pink one, black one
     res = core.shape_reserves()
     assert (res["black"]["circle"], res["white"]["circle"], res["pink"]["circle"]) == (1, 2, 1)
     assert _column(core, 2) == [("white", "x"), ("pink", "x"), ("black", "x")]
-    assert core.current_phase() == 1 and core.player() == 0      # the single phase ended: the next phase's round
+    assert core.current_phase() == 1 and core.player() == 0  # the single phase ended: the next phase's round
 
 
 def test_collision_winner_takes_its_captive_before_the_showdown():
@@ -142,7 +196,7 @@ def test_collision_winner_takes_its_captive_before_the_showdown():
     _plan(core, 0, "stack(1,1)@1->stack(2,1)")
     _plan(core, 1, "stack(3,1)@1->stack(2,1)")
     _plan(core, 2, "pass")
-    assert core.player() == 0 and core.pending_plans() == {}     # one captor: no chance node; the next round
+    assert core.player() == 0 and core.pending_plans() == {}  # one captor: no chance node; the next round
     # black keeps its star (its hand), the pink x and both x's go to black converting in place
     assert _column(core, 2) == [("black", "star"), ("black", "x"), ("black", "x"), ("black", "x")]
 

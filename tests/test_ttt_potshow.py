@@ -11,6 +11,7 @@ per decision, the engine compared move by move with ``PotShowdownRefState``
 the brute-force poker evaluator, not from the engine's table), a Hypothesis
 property on piece counts, ``pyspiel.random_sim_test`` with serialisation, and
 information states that tell the deals apart."""
+
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -72,18 +73,33 @@ def _deal(rs, move, start):
 
 # -- worked examples by hand ------------------------------------------------------------
 
+
 def _tie_of_pairs():
     """Black's two stars (the mover at (1,1) height 1 carrying the second)
     move onto white's two stars, a communal yellow x and a white circle (a
     chip: "Circle" has no power). Hands: black pair of stars (with the
     communal x: still a pair; x and star are not adjacent in the chain),
     white pair of stars: a tie, no kickers."""
-    pieces = [_piece(2, 1, 1, "white", "star"), _piece(2, 1, 2, "yellow", "x"), _piece(2, 1, 3, "white", "star"),
-              _piece(2, 1, 4, "white", "circle"),
-              _piece(1, 1, 1, "black", "star"), _piece(1, 1, 2, "black", "star")]
-    return _rs("tie", [2, 1, 6], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
-               shapes={"star": power("cover-by-rank", "converts"), "x": power("cover", "removes", "stationary"),
-                       "circle": {}})
+    pieces = [
+        _piece(2, 1, 1, "white", "star"),
+        _piece(2, 1, 2, "yellow", "x"),
+        _piece(2, 1, 3, "white", "star"),
+        _piece(2, 1, 4, "white", "circle"),
+        _piece(1, 1, 1, "black", "star"),
+        _piece(1, 1, 2, "black", "star"),
+    ]
+    return _rs(
+        "tie",
+        [2, 1, 6],
+        pieces=pieces,
+        phases=[{"pass": True}],
+        reserves={"black": {}, "white": {}},
+        shapes={
+            "star": power("cover-by-rank", "converts"),
+            "x": power("cover", "removes", "stationary"),
+            "circle": {},
+        },
+    )
 
 
 def test_two_captors_keep_a_pair_each_and_split_the_rest():
@@ -95,13 +111,25 @@ def test_two_captors_keep_a_pair_each_and_split_the_rest():
     assert core.chance_outcome_list() == [(0, 0.5), (1, 0.5)]
     # start with black (1/2): the x goes to black, the circle to white; both convert in place
     core, _ = _deal(rs, "stack(1,1)@1->stack(2,1)", 0)
-    assert _column(core, 2) == [("white", "star"), ("black", "x"), ("white", "star"), ("white", "circle"),
-                                ("black", "star"), ("black", "star")]
+    assert _column(core, 2) == [
+        ("white", "star"),
+        ("black", "x"),
+        ("white", "star"),
+        ("white", "circle"),
+        ("black", "star"),
+        ("black", "star"),
+    ]
     # start with white (1/2): the x goes to white, the circle to black
     core, _ = _deal(rs, "stack(1,1)@1->stack(2,1)", 1)
-    assert _column(core, 2) == [("white", "star"), ("white", "x"), ("white", "star"), ("black", "circle"),
-                                ("black", "star"), ("black", "star")]
-    assert core.player() == 1 and core.pending_pot() is None          # the ply ended
+    assert _column(core, 2) == [
+        ("white", "star"),
+        ("white", "x"),
+        ("white", "star"),
+        ("black", "circle"),
+        ("black", "star"),
+        ("black", "star"),
+    ]
+    assert core.player() == 1 and core.pending_pot() is None  # the ply ended
 
 
 def _three_x2():
@@ -110,16 +138,32 @@ def _three_x2():
     communal circles are chips), so three captors, each keeps its x, and the
     pot of two circles is doubled (every captor doubles): four circles to
     deal, the seed's "one captor gets two and the others each get one"."""
-    pieces = [_piece(2, 1, 1, "white", "x"), _piece(2, 1, 2, "yellow", "circle"), _piece(2, 1, 3, "pink", "x"),
-              _piece(2, 1, 4, "yellow", "circle"), _piece(1, 1, 1, "black", "x")]
-    return _rs("x2", [2, 1, 5], players="3", pieces=pieces, phases=[{"pass": True}],
-               reserves={"black": {"circle": 0}, "white": {"circle": 0}, "pink": {"circle": 0}},
-               shapes={"x": power("cover-by-rank", "reincarnates-x2"), "circle": {}})
+    pieces = [
+        _piece(2, 1, 1, "white", "x"),
+        _piece(2, 1, 2, "yellow", "circle"),
+        _piece(2, 1, 3, "pink", "x"),
+        _piece(2, 1, 4, "yellow", "circle"),
+        _piece(1, 1, 1, "black", "x"),
+    ]
+    return _rs(
+        "x2",
+        [2, 1, 5],
+        players="3",
+        pieces=pieces,
+        phases=[{"pass": True}],
+        reserves={"black": {"circle": 0}, "white": {"circle": 0}, "pink": {"circle": 0}},
+        shapes={"x": power("cover-by-rank", "reincarnates-x2"), "circle": {}},
+    )
 
 
-@pytest.mark.parametrize("start,got", [(0, {"black": 2, "white": 1, "pink": 1}),
-                                       (1, {"black": 1, "white": 2, "pink": 1}),
-                                       (2, {"black": 1, "white": 1, "pink": 2})])
+@pytest.mark.parametrize(
+    "start,got",
+    [
+        (0, {"black": 2, "white": 1, "pink": 1}),
+        (1, {"black": 1, "white": 2, "pink": 1}),
+        (2, {"black": 1, "white": 1, "pink": 2}),
+    ],
+)
 def test_three_x2_captors_share_a_doubled_pot(start, got):
     core, outcomes = _deal(_three_x2(), "stack(1,1)@1->stack(2,1)", start)
     assert outcomes == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
@@ -131,7 +175,12 @@ def test_three_x2_captors_share_a_doubled_pot(start, got):
 def test_three_x2_pending_pot_counts_the_doubled_pieces():
     core = make_core(_three_x2())
     _move(core, "stack(1,1)@1->stack(2,1)")
-    assert core.pending_pot() == {"target": 1, "pieces": 4, "shape": None, "captors": ["black", "white", "pink"]}
+    assert core.pending_pot() == {
+        "target": 1,
+        "pieces": 4,
+        "shape": None,
+        "captors": ["black", "white", "pink"],
+    }
     assert core.showdown(1) == {"captors": [0, 1, 2], "kept": [0, 2, 4], "pot": [3, 1]}
 
 
@@ -140,10 +189,22 @@ def test_the_winner_need_not_be_the_mover():
     white's pair beats black's singleton triangle; white alone captures (no
     chance node, probability 1): it keeps its stars, and the pot, black's
     triangle, takes white's colour in place (the star's result)."""
-    pieces = [_piece(2, 1, 1, "white", "star"), _piece(2, 1, 2, "white", "star"), _piece(1, 1, 1, "black", "triangle")]
-    rs = _rs("loser", [2, 1, 4], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
-             shapes={"triangle": power("cover-by-rank", "converts"),
-                     "star": power("cover-by-rank", "converts", "stationary")})
+    pieces = [
+        _piece(2, 1, 1, "white", "star"),
+        _piece(2, 1, 2, "white", "star"),
+        _piece(1, 1, 1, "black", "triangle"),
+    ]
+    rs = _rs(
+        "loser",
+        [2, 1, 4],
+        pieces=pieces,
+        phases=[{"pass": True}],
+        reserves={"black": {}, "white": {}},
+        shapes={
+            "triangle": power("cover-by-rank", "converts"),
+            "star": power("cover-by-rank", "converts", "stationary"),
+        },
+    )
     core = make_core(rs)
     _move(core, "stack(1,1)@1->stack(2,1)")
     assert core.player() == 1
@@ -153,17 +214,31 @@ def test_the_winner_need_not_be_the_mover():
 
 # -- one test per decision -----------------------------------------------------------
 
+
 def test_a_lone_winning_mover_takes_the_carried_pieces_too():
     """Everything above the lock that no captor keeps is the pot, carried
     pieces included: black's x carries a white circle onto a white circle
     and star; black's singleton x loses to white's star, so white keeps the
     star and takes the rest (removes). With the hands reversed black would
     take them: see the next test."""
-    pieces = [_piece(2, 1, 1, "white", "circle"), _piece(2, 1, 2, "white", "star"),
-              _piece(1, 1, 1, "black", "x"), _piece(1, 1, 2, "white", "circle")]
-    rs = _rs("cv", [2, 1, 5], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
-             shapes={"x": power("cover", "reincarnates"), "circle": {},
-                     "star": power("cover-by-rank", "removes", "stationary")})
+    pieces = [
+        _piece(2, 1, 1, "white", "circle"),
+        _piece(2, 1, 2, "white", "star"),
+        _piece(1, 1, 1, "black", "x"),
+        _piece(1, 1, 2, "white", "circle"),
+    ]
+    rs = _rs(
+        "cv",
+        [2, 1, 5],
+        pieces=pieces,
+        phases=[{"pass": True}],
+        reserves={"black": {}, "white": {}},
+        shapes={
+            "x": power("cover", "reincarnates"),
+            "circle": {},
+            "star": power("cover-by-rank", "removes", "stationary"),
+        },
+    )
     core = make_core(rs)
     _move(core, "stack(1,1)@1->stack(2,1)")
     assert _column(core, 2) == [("white", "star")]
@@ -171,11 +246,24 @@ def test_a_lone_winning_mover_takes_the_carried_pieces_too():
 
 
 def test_a_lone_winning_mover_reincarnates_every_other_piece():
-    pieces = [_piece(2, 1, 1, "white", "circle"), _piece(2, 1, 2, "white", "x"),
-              _piece(1, 1, 1, "black", "star"), _piece(1, 1, 2, "white", "circle")]
-    rs = _rs("win", [2, 1, 5], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
-             shapes={"star": power("cover", "reincarnates"), "circle": {},
-                     "x": power("cover-by-rank", "removes", "stationary")})
+    pieces = [
+        _piece(2, 1, 1, "white", "circle"),
+        _piece(2, 1, 2, "white", "x"),
+        _piece(1, 1, 1, "black", "star"),
+        _piece(1, 1, 2, "white", "circle"),
+    ]
+    rs = _rs(
+        "win",
+        [2, 1, 5],
+        pieces=pieces,
+        phases=[{"pass": True}],
+        reserves={"black": {}, "white": {}},
+        shapes={
+            "star": power("cover", "reincarnates"),
+            "circle": {},
+            "x": power("cover-by-rank", "removes", "stationary"),
+        },
+    )
     core = make_core(rs)
     _move(core, "stack(1,1)@1->stack(2,1)")
     assert _column(core, 2) == [("black", "star")]
@@ -183,28 +271,53 @@ def test_a_lone_winning_mover_reincarnates_every_other_piece():
 
 
 def test_surplus_own_pieces_are_in_the_pot():
-    """"each captor retains the pieces that make them highest rank": only
+    """ "each captor retains the pieces that make them highest rank": only
     those. Black's three stars (three of a shape) beat white's singleton star;
     black's cross is not in its hand, so it is dealt with the pot, highest
     rank first (white's star, then the cross), and a converter's own piece
     dealt back to it stays as it is."""
-    pieces = [_piece(2, 1, 1, "white", "star"), _piece(2, 1, 2, "black", "cross"),
-              _piece(2, 1, 3, "black", "star"), _piece(1, 1, 1, "black", "star"), _piece(1, 1, 2, "black", "star")]
+    pieces = [
+        _piece(2, 1, 1, "white", "star"),
+        _piece(2, 1, 2, "black", "cross"),
+        _piece(2, 1, 3, "black", "star"),
+        _piece(1, 1, 1, "black", "star"),
+        _piece(1, 1, 2, "black", "star"),
+    ]
     shapes = {"star": power("cover-by-rank", "converts"), "cross": power("cover-by-rank", "converts")}
-    rs = _rs("surplus", [2, 1, 6], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
-             shapes=shapes)
+    rs = _rs(
+        "surplus",
+        [2, 1, 6],
+        pieces=pieces,
+        phases=[{"pass": True}],
+        reserves={"black": {}, "white": {}},
+        shapes=shapes,
+    )
     core = make_core(rs)
     _move(core, "stack(1,1)@1->stack(2,1)")
     # one captor, no chance node; the turn check reads the mover's cell and the pieces above it:
     # black's four pieces from height 2 up make a line, black wins
     assert core.player() == -4 and core.returns_list()[0] > core.returns_list()[1]
-    assert _column(core, 2) == [("black", "star"), ("black", "cross"), ("black", "star"), ("black", "star"),
-                                ("black", "star")]
+    assert _column(core, 2) == [
+        ("black", "star"),
+        ("black", "cross"),
+        ("black", "star"),
+        ("black", "star"),
+        ("black", "star"),
+    ]
     # the same stack standing: black keeps heights 2-4, the pot is white's star then black's cross
     standing = [_piece(2, 1, 1, "white", "star"), _piece(2, 1, 2, "black", "cross")] + [
-        _piece(2, 1, z, "black", "star") for z in (3, 4, 5)]
-    core = make_core(_rs("standing", [2, 1, 6], pieces=standing, reserves={"black": {}, "white": {}},
-                         shapes=shapes, turn_checks=[]))
+        _piece(2, 1, z, "black", "star") for z in (3, 4, 5)
+    ]
+    core = make_core(
+        _rs(
+            "standing",
+            [2, 1, 6],
+            pieces=standing,
+            reserves={"black": {}, "white": {}},
+            shapes=shapes,
+            turn_checks=[],
+        )
+    )
     assert core.showdown(1) == {"captors": [0], "kept": [2, 3, 4], "pot": [0, 1]}
 
 
@@ -212,11 +325,25 @@ def test_chips_are_dealt_last_and_communal_pieces_are_not_kept():
     """A communal piece counts in every hand but no captor keeps it (it is
     nobody's to retain): it is in the pot, dealt before the chips (the
     powerless shapes, "the lowest possible rank")."""
-    standing = [_piece(2, 1, 1, "white", "circle"), _piece(2, 1, 2, "yellow", "triangle"),
-                _piece(2, 1, 3, "white", "x"), _piece(2, 1, 4, "black", "x")]
-    core = make_core(_rs("chips", [2, 1, 5], pieces=standing, reserves={"black": {}, "white": {}},
-                         shapes={"x": power("cover-by-rank", "converts"), "triangle": power("cover", "converts"),
-                                 "circle": {}}))
+    standing = [
+        _piece(2, 1, 1, "white", "circle"),
+        _piece(2, 1, 2, "yellow", "triangle"),
+        _piece(2, 1, 3, "white", "x"),
+        _piece(2, 1, 4, "black", "x"),
+    ]
+    core = make_core(
+        _rs(
+            "chips",
+            [2, 1, 5],
+            pieces=standing,
+            reserves={"black": {}, "white": {}},
+            shapes={
+                "x": power("cover-by-rank", "converts"),
+                "triangle": power("cover", "converts"),
+                "circle": {},
+            },
+        )
+    )
     # both hands: x + communal triangle, a 2-straight topped by x: a tie
     assert core.showdown(1) == {"captors": [0, 1], "kept": [2, 3], "pot": [1, 0]}
 
@@ -225,6 +352,7 @@ def test_hand_uses_matches_the_smallest_subset_of_equal_rank():
     """The engine's table of the pieces that make a hand against the reference's
     brute-force search, over every multiset of up to seven pieces."""
     from test_ttt_poker import multisets
+
     for counts in multisets(7):
         want = hand_pieces(tuple(counts))
         got = poker.uses(poker.rank(list(counts)))
@@ -235,9 +363,22 @@ def test_hand_uses_matches_the_smallest_subset_of_equal_rank():
 def test_must_capture_counts_a_showdown_the_mover_takes_part_in():
     """A must-capture by-stack mover: a move whose showdown its seat is a
     captor of captures, so its non-captures (and the pass) are illegal."""
-    pieces = [_piece(2, 1, 1, "white", "x"), _piece(1, 1, 1, "black", "star"), _piece(3, 1, 1, "white", "star")]
-    rs = _rs("must", [3, 1, 4], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
-             shapes={"star": power("cover-by-rank", "converts", how=MUST), "x": power("cover", "removes", "stationary")})
+    pieces = [
+        _piece(2, 1, 1, "white", "x"),
+        _piece(1, 1, 1, "black", "star"),
+        _piece(3, 1, 1, "white", "star"),
+    ]
+    rs = _rs(
+        "must",
+        [3, 1, 4],
+        pieces=pieces,
+        phases=[{"pass": True}],
+        reserves={"black": {}, "white": {}},
+        shapes={
+            "star": power("cover-by-rank", "converts", how=MUST),
+            "x": power("cover", "removes", "stationary"),
+        },
+    )
     core = make_core(rs)
     legal = [core.action_string(0, a) for a in core.legal_action_list()]
     # onto the x: black's star beats white's x (a star singleton over an x singleton); onto
@@ -246,14 +387,27 @@ def test_must_capture_counts_a_showdown_the_mover_takes_part_in():
 
 
 def test_a_removing_mover_keeps_the_duel():
-    """"For conversion and reincarnation on cover": a mover whose result
+    """ "For conversion and reincarnation on cover": a mover whose result
     removes has nothing to allocate, so the covers' duel stands (white's star
     outranks black's singleton x by hand, the x is removed, white's circle
     stays)."""
-    pieces = [_piece(2, 1, 1, "white", "circle"), _piece(2, 1, 2, "white", "star"), _piece(1, 1, 1, "black", "x")]
-    rs = _rs("rm", [2, 1, 4], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
-             shapes={"x": power("cover-by-rank", "removes"), "circle": {},
-                     "star": power("cover-by-rank", "removes", "stationary")})
+    pieces = [
+        _piece(2, 1, 1, "white", "circle"),
+        _piece(2, 1, 2, "white", "star"),
+        _piece(1, 1, 1, "black", "x"),
+    ]
+    rs = _rs(
+        "rm",
+        [2, 1, 4],
+        pieces=pieces,
+        phases=[{"pass": True}],
+        reserves={"black": {}, "white": {}},
+        shapes={
+            "x": power("cover-by-rank", "removes"),
+            "circle": {},
+            "star": power("cover-by-rank", "removes", "stationary"),
+        },
+    )
     core = make_core(rs)
     _move(core, "stack(1,1)@1->stack(2,1)")
     assert _column(core, 2) == [("white", "circle"), ("white", "star")]
@@ -263,6 +417,7 @@ def test_information_states_tell_the_deals_apart():
     import pyspiel
     import json
     import tempfile
+
     rs = _tie_of_pairs()
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(rs.to_json(), f)
@@ -283,21 +438,42 @@ def test_information_states_tell_the_deals_apart():
 
 # -- against the reference model -------------------------------------------------------
 
+
 def cases():
     out = [_tie_of_pairs(), _three_x2()]
     add = lambda name, size, **kw: out.append(_rs(name, size, **kw))
-    add("showdown-converts", [3, 1, 5],
+    add(
+        "showdown-converts",
+        [3, 1, 5],
         reserves={"black": {"star": 2, "x": 1, "circle": 1}, "white": {"star": 2, "x": 1, "circle": 1}},
-        shapes={"star": power("cover-by-rank", "converts"), "x": power("cover", "reincarnates", "adjacent"),
-                "circle": {}})
-    add("showdown-3p-mixed", [2, 2, 5], players="3", pieces=[_piece(1, 1, 1, "yellow", "triangle")],
-        reserves={"black": {"x": 2, "triangle": 1}, "white": {"x": 2, "triangle": 1},
-                  "pink": {"x": 2, "triangle": 1}},
-        shapes={"x": power("cover-by-rank", "reincarnates", "orth-by-full-stack"),
-                "triangle": power("cover", "converts")})
-    add("showdown-4p-x2", [2, 1, 6], players="4",
+        shapes={
+            "star": power("cover-by-rank", "converts"),
+            "x": power("cover", "reincarnates", "adjacent"),
+            "circle": {},
+        },
+    )
+    add(
+        "showdown-3p-mixed",
+        [2, 2, 5],
+        players="3",
+        pieces=[_piece(1, 1, 1, "yellow", "triangle")],
+        reserves={
+            "black": {"x": 2, "triangle": 1},
+            "white": {"x": 2, "triangle": 1},
+            "pink": {"x": 2, "triangle": 1},
+        },
+        shapes={
+            "x": power("cover-by-rank", "reincarnates", "orth-by-full-stack"),
+            "triangle": power("cover", "converts"),
+        },
+    )
+    add(
+        "showdown-4p-x2",
+        [2, 1, 6],
+        players="4",
         reserves={c: {"x": 1, "circle": 1} for c in ("black", "white", "pink", "yellow")},
-        shapes={"x": power("cover", "reincarnates-x2"), "circle": {}})
+        shapes={"x": power("cover", "reincarnates-x2"), "circle": {}},
+    )
     return out
 
 
@@ -311,6 +487,7 @@ def test_engine_matches_reference(rs):
 def test_the_reference_games_reach_showdown_deals():
     """The comparisons above do meet chance nodes of showdowns."""
     import random
+
     seen = 0
     for rs in cases():
         rng = random.Random(5)
@@ -319,7 +496,11 @@ def test_the_reference_games_reach_showdown_deals():
             while core.player() != -4:
                 if core.player() == -1 and core.pending_pot() and core.pending_pot()["shape"] is None:
                     seen += 1
-                legal = core.legal_action_list() if core.player() != -1 else [a for a, _ in core.chance_outcome_list()]
+                legal = (
+                    core.legal_action_list()
+                    if core.player() != -1
+                    else [a for a, _ in core.chance_outcome_list()]
+                )
                 core.apply_action(rng.choice(legal))
     assert seen > 10
 
@@ -344,22 +525,36 @@ SHAPES = ["circle", "triangle", "x", "cross", "star", "pentagon"]
 def records(draw):
     dims = [draw(st.integers(1, 3)), draw(st.integers(1, 2)), draw(st.integers(2, 5))]
     players = draw(st.sampled_from(["2", "3", "4", "2-vs-chaos"]))
-    colours = ["black", "white", "pink", "yellow"][:{"2": 2, "3": 3, "4": 4, "2-vs-chaos": 3}[players]]
+    colours = ["black", "white", "pink", "yellow"][: {"2": 2, "3": 3, "4": 4, "2-vs-chaos": 3}[players]]
     names = draw(st.lists(st.sampled_from(SHAPES), min_size=1, max_size=3, unique=True))
     shapes = {}
     for s in names:
         shapes[s] = {"move": draw(st.sampled_from(["orth-by-stack", "orth-by-full-stack", "stationary"]))}
         if draw(st.booleans()):
-            shapes[s].update(power=draw(st.sampled_from([CAN, CAN, MUST])), condition="cover",
-                             result=draw(st.sampled_from(["converts", "reincarnates", "reincarnates-x2"])))
+            shapes[s].update(
+                power=draw(st.sampled_from([CAN, CAN, MUST])),
+                condition="cover",
+                result=draw(st.sampled_from(["converts", "reincarnates", "reincarnates-x2"])),
+            )
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
     at = draw(st.lists(st.sampled_from(cells), max_size=3, unique_by=tuple))
-    pieces = [{"at": a, "colour": draw(st.sampled_from(colours + ["yellow"])),
-               "shape": draw(st.sampled_from(sorted(shapes)))} for a in at]
-    return {"name": "PS", "board": {"kind": "stacks", "size": dims, "pieces": pieces}, "players": players,
-            "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
-            "shapes": shapes, "move_limit": draw(st.integers(1, 30)),
-            "phases": draw(st.sampled_from([[{}], [{"pass": True}]]))}
+    pieces = [
+        {
+            "at": a,
+            "colour": draw(st.sampled_from(colours + ["yellow"])),
+            "shape": draw(st.sampled_from(sorted(shapes))),
+        }
+        for a in at
+    ]
+    return {
+        "name": "PS",
+        "board": {"kind": "stacks", "size": dims, "pieces": pieces},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(1, 30)),
+        "phases": draw(st.sampled_from([[{}], [{"pass": True}]])),
+    }
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
@@ -378,7 +573,7 @@ def test_random_showdown_rule_sets_match_reference_and_conserve_pieces(rec, seed
     def check(core, ref):
         same_pieces(core, ref)
         if core.pending_pot() is not None:
-            return          # a pot's deal pending: its captive is in nobody's hands yet
+            return  # a pot's deal pending: its captive is in nobody's hands yet
         total = sum(1 for v in core.cells() if v > 0) + sum(core.reserves().values())
         if "prev" in last:
             assert total >= last["prev"] if x2 else total == last["prev"], (total, last["prev"])
@@ -391,11 +586,16 @@ def test_random_showdown_rule_sets_match_reference_and_conserve_pieces(rec, seed
 
 # -- "noticed last stop": a powerless by-stack mover onto capturing pieces ---------------------
 
-@pytest.mark.parametrize("star,column", [
-    (power("cover-by-rank", "converts", "stationary"), [("white", "star"), ("white", "x")]),
-    (power("cover", "removes", "stationary"), [("white", "star")]),
-    (power("cover", "converts"), [("white", "star"), ("white", "x")]),
-    ({"move": "stationary"}, [("white", "star"), ("black", "x")])])
+
+@pytest.mark.parametrize(
+    "star,column",
+    [
+        (power("cover-by-rank", "converts", "stationary"), [("white", "star"), ("white", "x")]),
+        (power("cover", "removes", "stationary"), [("white", "star")]),
+        (power("cover", "converts"), [("white", "star"), ("white", "x")]),
+        ({"move": "stationary"}, [("white", "star"), ("black", "x")]),
+    ],
+)
 def test_a_powerless_by_stack_mover_is_captured_by_covering_a_capturing_piece(star, column):
     """The seed: "Pieces that cannot capture have the lowest rank and cannot
     cover each other (but become captured by covering a higher-ranked piece)".
@@ -406,8 +606,14 @@ def test_a_powerless_by_stack_mover_is_captured_by_covering_a_capturing_piece(st
     only captor here is white (black's x is a chip, so black is not on the
     stack): the outcome is the duel's."""
     pieces = [_piece(2, 1, 1, "white", "star"), _piece(1, 1, 1, "black", "x")]
-    rs = _rs("i4", [2, 1, 4], pieces=pieces, phases=[{"pass": True}], reserves={"black": {}, "white": {}},
-             shapes={"x": {"move": "orth-by-stack"}, "star": star})
+    rs = _rs(
+        "i4",
+        [2, 1, 4],
+        pieces=pieces,
+        phases=[{"pass": True}],
+        reserves={"black": {}, "white": {}},
+        shapes={"x": {"move": "orth-by-stack"}, "star": star},
+    )
     core = make_core(rs)
     _move(core, "stack(1,1)@1->stack(2,1)")
     assert _column(core, 2) == column and core.player() == 1

@@ -9,6 +9,7 @@ The engine is compared move by move with the reference model
 its own code; small positions check the seed's sentence by hand; every test
 rule set goes through ``pyspiel.random_sim_test`` with serialisation, and
 through ``pyspiel.convert_to_turn_based``."""
+
 import json
 
 import pyspiel
@@ -39,43 +40,111 @@ def _rs(name, **kw):
 def _captors_stack(x):
     """A white X, pink star and yellow pentagon on stack x: three captors of the
     highest rank (each captures other than by rank)."""
-    return [{"at": [x, 1, 1], "colour": "white", "shape": "x"}, {"at": [x, 1, 2], "colour": "pink", "shape": "star"},
-            {"at": [x, 1, 3], "colour": "yellow", "shape": "pentagon"}]
+    return [
+        {"at": [x, 1, 1], "colour": "white", "shape": "x"},
+        {"at": [x, 1, 2], "colour": "pink", "shape": "star"},
+        {"at": [x, 1, 3], "colour": "yellow", "shape": "pentagon"},
+    ]
 
 
 def cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
     x2 = {"circle": {}, "x": X2, "star": X2, "pentagon": X2}
-    add("single-pot-4p", players="4", board={"kind": "stacks", "size": [2, 1, 6], "pieces": _captors_stack(1)},
-        reserves={c: {"circle": 2} for c in ("black", "white", "pink", "yellow")}, move_limit=30, shapes=x2,
-        phases=[{"order": "single", "pass": True, "locked_players": [2, 3, 4]}, {"pass": True}])
-    add("sim-two-pots", players="4", board={"kind": "stacks", "size": [3, 1, 6],
-                                            "pieces": _captors_stack(1) + [
-                                                {"at": [3, 1, 1], "colour": "white", "shape": "x"},
-                                                {"at": [3, 1, 2], "colour": "yellow", "shape": "star"}]},
-        reserves={"black": {"circle": 2}, "pink": {"circle": 2}, "white": {"circle": 1}, "yellow": {"circle": 1}},
-        move_limit=20, shapes=x2, turn_checks=["first-3-wins"],
-        phases=[{"order": "simultaneous", "pass": True}])
-    add("sim-pot-mixed", players="3", board={"kind": "stacks", "size": [2, 1, 5], "pieces": [
-            {"at": [1, 1, 1], "colour": "white", "shape": "x"}, {"at": [1, 1, 2], "colour": "pink", "shape": "pentagon"}]},
-        reserves={"black": {"circle": 3, "x": 1}, "white": {"circle": 2}, "pink": {"circle": 2, "pentagon": 1}},
-        move_limit=30, phases=[{"order": "simultaneous", "pass": True}],
-        shapes={"circle": {}, "x": X2, "pentagon": power("cover", "converts")})
-    add("sim-pot-by-rank", players="3", board={"kind": "stacks", "size": [2, 1, 4], "pieces": [
-            {"at": [1, 1, 1], "colour": "white", "shape": "pentagon"},
-            {"at": [1, 1, 2], "colour": "pink", "shape": "pentagon"}]},
-        reserves={c: {"circle": 2, "x": 1} for c in ("black", "white", "pink")}, move_limit=16,
-        shapes={"circle": power("cover-by-rank", "converts"), "x": power("cover-by-rank", "reincarnates"),
-                "pentagon": power("cover-by-rank", "reincarnates-x2")},
-        phases=[{"order": "simultaneous", "pass": True}])
-    add("vs-chaos-single", players="3-vs-chaos", board={"kind": "stacks", "size": [3, 1, 5],
-                                                         "pieces": _captors_stack(2)[:2] + [
-                                                             {"at": [2, 1, 3], "colour": "black", "shape": "pentagon"}]},
-        reserves={"black": {"circle": 1}, "white": {"circle": 1}, "pink": {"circle": 1}, "yellow": {"circle": 3}},
-        move_limit=24, shapes=x2, stalemate="most-pieces-wins",
-        phases=[{"order": "single", "pass": True, "locked_players": ["chaos"]},
-                {"pass": True, "locked_players": [1, 2, 3]}])
+    add(
+        "single-pot-4p",
+        players="4",
+        board={"kind": "stacks", "size": [2, 1, 6], "pieces": _captors_stack(1)},
+        reserves={c: {"circle": 2} for c in ("black", "white", "pink", "yellow")},
+        move_limit=30,
+        shapes=x2,
+        phases=[{"order": "single", "pass": True, "locked_players": [2, 3, 4]}, {"pass": True}],
+    )
+    add(
+        "sim-two-pots",
+        players="4",
+        board={
+            "kind": "stacks",
+            "size": [3, 1, 6],
+            "pieces": _captors_stack(1)
+            + [
+                {"at": [3, 1, 1], "colour": "white", "shape": "x"},
+                {"at": [3, 1, 2], "colour": "yellow", "shape": "star"},
+            ],
+        },
+        reserves={
+            "black": {"circle": 2},
+            "pink": {"circle": 2},
+            "white": {"circle": 1},
+            "yellow": {"circle": 1},
+        },
+        move_limit=20,
+        shapes=x2,
+        turn_checks=["first-3-wins"],
+        phases=[{"order": "simultaneous", "pass": True}],
+    )
+    add(
+        "sim-pot-mixed",
+        players="3",
+        board={
+            "kind": "stacks",
+            "size": [2, 1, 5],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "white", "shape": "x"},
+                {"at": [1, 1, 2], "colour": "pink", "shape": "pentagon"},
+            ],
+        },
+        reserves={
+            "black": {"circle": 3, "x": 1},
+            "white": {"circle": 2},
+            "pink": {"circle": 2, "pentagon": 1},
+        },
+        move_limit=30,
+        phases=[{"order": "simultaneous", "pass": True}],
+        shapes={"circle": {}, "x": X2, "pentagon": power("cover", "converts")},
+    )
+    add(
+        "sim-pot-by-rank",
+        players="3",
+        board={
+            "kind": "stacks",
+            "size": [2, 1, 4],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "white", "shape": "pentagon"},
+                {"at": [1, 1, 2], "colour": "pink", "shape": "pentagon"},
+            ],
+        },
+        reserves={c: {"circle": 2, "x": 1} for c in ("black", "white", "pink")},
+        move_limit=16,
+        shapes={
+            "circle": power("cover-by-rank", "converts"),
+            "x": power("cover-by-rank", "reincarnates"),
+            "pentagon": power("cover-by-rank", "reincarnates-x2"),
+        },
+        phases=[{"order": "simultaneous", "pass": True}],
+    )
+    add(
+        "vs-chaos-single",
+        players="3-vs-chaos",
+        board={
+            "kind": "stacks",
+            "size": [3, 1, 5],
+            "pieces": _captors_stack(2)[:2] + [{"at": [2, 1, 3], "colour": "black", "shape": "pentagon"}],
+        },
+        reserves={
+            "black": {"circle": 1},
+            "white": {"circle": 1},
+            "pink": {"circle": 1},
+            "yellow": {"circle": 3},
+        },
+        move_limit=24,
+        shapes=x2,
+        stalemate="most-pieces-wins",
+        phases=[
+            {"order": "single", "pass": True, "locked_players": ["chaos"]},
+            {"pass": True, "locked_players": [1, 2, 3]},
+        ],
+    )
     return out
 
 
@@ -125,26 +194,30 @@ def test_single_phase_pot_is_a_chance_node_after_the_joint_action(tmp_path):
     for start, winners in ((0, ("white", "pink")), (1, ("pink", "yellow")), (2, ("yellow", "white"))):
         core = make_core(rs)
         assert core.player() == 0 and core.current_phase() == 0
-        core.apply_action(0)                              # black's plan: circle on stack 1
+        core.apply_action(0)  # black's plan: circle on stack 1
         assert core.player() == -1
-        assert core.pending_pot() == {"target": 0, "shape": "circle", "pieces": 2,
-                                      "captors": ["white", "pink", "yellow"]}
+        assert core.pending_pot() == {
+            "target": 0,
+            "shape": "circle",
+            "pieces": 2,
+            "captors": ["white", "pink", "yellow"],
+        }
         outcomes = core.chance_outcome_list()
         assert [a for a, _ in outcomes] == [0, 1, 2]
         assert all(abs(p - 1 / 3) < 1e-12 for _, p in outcomes)
         core.apply_action(start)
-        assert core.pending_pot() is None and core.current_phase() == 1     # the one round ended the phase
+        assert core.pending_pot() is None and core.current_phase() == 1  # the one round ended the phase
         res = core.shape_reserves()
         assert res["black"]["circle"] == 1
         for colour in ("white", "pink", "yellow"):
             assert res[colour]["circle"] == 2 + (1 if colour in winners else 0), (start, colour)
-        assert core.history()[-1] == (15, start)           # the deal is in the history (seat 15)
+        assert core.history()[-1] == (15, start)  # the deal is in the history (seat 15)
     # OpenSpiel's face: the joint action, then the chance node
     path = tmp_path / "p.json"
     path.write_text(json.dumps(rs.to_json()))
     state = pyspiel.load_game(f"ttt(rules={path})").new_initial_state()
     assert state.is_simultaneous_node()
-    state.apply_actions([0, 0, 0, 0])                     # only black decides; the others' one choice
+    state.apply_actions([0, 0, 0, 0])  # only black decides; the others' one choice
     assert state.is_chance_node() and [p for _, p in state.chance_outcomes()] == pytest.approx([1 / 3] * 3)
 
 
@@ -156,18 +229,18 @@ def test_two_pots_in_one_round_are_dealt_in_target_order():
     names = core.shape_names()
     T = 3
     circle = names.index("circle")
-    core.apply_action(circle * T + 2)           # black circle on stack 3 (white x, yellow star)
-    core.apply_action(core.legal_action_list()[-1])       # white passes
-    core.apply_action(circle * T + 0)           # pink circle on stack 1 (white x, pink star: pink's own
-    assert core.player() == 3                             # star is not covered; yellow pentagon)
-    core.apply_action(core.legal_action_list()[-1])       # yellow passes
+    core.apply_action(circle * T + 2)  # black circle on stack 3 (white x, yellow star)
+    core.apply_action(core.legal_action_list()[-1])  # white passes
+    core.apply_action(circle * T + 0)  # pink circle on stack 1 (white x, pink star: pink's own
+    assert core.player() == 3  # star is not covered; yellow pentagon)
+    core.apply_action(core.legal_action_list()[-1])  # yellow passes
     assert core.player() == -1 and core.pending_pot()["target"] == 0
     assert core.pending_pot()["captors"] == ["white", "yellow"]
-    core.apply_action(1)                                  # yellow starts: two circles, one each
+    core.apply_action(1)  # yellow starts: two circles, one each
     assert core.player() == -1 and core.pending_pot()["target"] == 2
     assert core.pending_pot()["captors"] == ["white", "yellow"]
-    core.apply_action(0)                                  # white starts
-    assert core.pending_pot() is None and core.player() == 0     # the next round
+    core.apply_action(0)  # white starts
+    assert core.pending_pot() is None and core.player() == 0  # the next round
     res = core.shape_reserves()
     assert res["white"]["circle"] == 1 + 2 and res["yellow"]["circle"] == 1 + 2
     assert res["black"]["circle"] == 1 and res["pink"]["circle"] == 1
@@ -199,25 +272,36 @@ def pot_round_records(draw):
     """Stationary shapes with powers on stacks, 3 or 4 colours, in rounds."""
     dims = [draw(st.integers(1, 3)), 1, draw(st.integers(2, 4))]
     players = draw(st.sampled_from(["3", "4", "3-vs-chaos"]))
-    colours = ["black", "white", "pink", "yellow"][:{"3": 3, "4": 4, "3-vs-chaos": 4}[players]]
+    colours = ["black", "white", "pink", "yellow"][: {"3": 3, "4": 4, "3-vs-chaos": 4}[players]]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
     shapes = {}
     for s in names:
         shapes[s] = {}
         if draw(st.booleans()):
-            shapes[s] = power(draw(st.sampled_from(["cover", "cover-by-rank"])),
-                              draw(st.sampled_from(["converts", "reincarnates", "reincarnates-x2", "removes"])))
+            shapes[s] = power(
+                draw(st.sampled_from(["cover", "cover-by-rank"])),
+                draw(st.sampled_from(["converts", "reincarnates", "reincarnates-x2", "removes"])),
+            )
     cells = [[x, 1, z] for x in range(1, dims[0] + 1) for z in (1, 2)]
-    at = sorted(draw(st.lists(st.sampled_from(cells), max_size=3, unique_by=tuple)), key=lambda a: (a[0], a[2]))
-    at = [a for a in at if a[2] == 1 or [a[0], 1, 1] in at]          # no floating pieces
-    pieces = [{"at": a, "colour": draw(st.sampled_from(colours)), "shape": draw(st.sampled_from(sorted(shapes)))}
-              for a in at]
+    at = sorted(
+        draw(st.lists(st.sampled_from(cells), max_size=3, unique_by=tuple)), key=lambda a: (a[0], a[2])
+    )
+    at = [a for a in at if a[2] == 1 or [a[0], 1, 1] in at]  # no floating pieces
+    pieces = [
+        {"at": a, "colour": draw(st.sampled_from(colours)), "shape": draw(st.sampled_from(sorted(shapes)))}
+        for a in at
+    ]
     order = draw(st.sampled_from(["simultaneous", "single"]))
-    return {"name": "HP", "board": {"kind": "stacks", "size": dims, "pieces": pieces}, "players": players,
-            "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
-            "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
-            "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins"]), max_size=1)),
-            "phases": [{"order": order, "pass": draw(st.booleans())}, {"pass": True}]}
+    return {
+        "name": "HP",
+        "board": {"kind": "stacks", "size": dims, "pieces": pieces},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(2, 16)),
+        "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins"]), max_size=1)),
+        "phases": [{"order": order, "pass": draw(st.booleans())}, {"pass": True}],
+    }
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -235,56 +319,130 @@ SIM = {"order": "simultaneous", "pass": True}
 def move_cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
-    add("sim-moves-flat", board={"kind": "squares", "size": [3, 3, 1]},
+    add(
+        "sim-moves-flat",
+        board={"kind": "squares", "size": [3, 3, 1]},
         reserves={"black": {"circle": 2, "x": 1}, "white": {"circle": 2, "x": 1}},
-        shapes={"circle": {"move": "adjacent"}, "x": {"move": "orthogonal", "power": CAN, "condition": "cover",
-                                                      "result": "removes"}},
-        move_limit=24, turn_checks=["first-3-wins"], phases=[SIM])
-    add("sim-moves-by-rank-3p", players="3", board={"kind": "squares", "size": [4, 3, 1]},
+        shapes={
+            "circle": {"move": "adjacent"},
+            "x": {"move": "orthogonal", "power": CAN, "condition": "cover", "result": "removes"},
+        },
+        move_limit=24,
+        turn_checks=["first-3-wins"],
+        phases=[SIM],
+    )
+    add(
+        "sim-moves-by-rank-3p",
+        players="3",
+        board={"kind": "squares", "size": [4, 3, 1]},
         reserves={c: {"circle": 1, "star": 1, "cross": 1} for c in ("black", "white", "pink")},
-        shapes={"circle": {"move": "adjacent-orthogonal"}, "star": power("cover-by-rank", "reincarnates"),
-                "cross": {"move": "knight-2x1x0", "power": CAN, "condition": "cover-by-rank", "result": "removes"}},
-        move_limit=24, phases=[{"order": "simultaneous", "movement": "placement-only"}, SIM])
-    add("sim-moves-stacks-converts", players="3", board={"kind": "stacks", "size": [3, 1, 4]},
+        shapes={
+            "circle": {"move": "adjacent-orthogonal"},
+            "star": power("cover-by-rank", "reincarnates"),
+            "cross": {
+                "move": "knight-2x1x0",
+                "power": CAN,
+                "condition": "cover-by-rank",
+                "result": "removes",
+            },
+        },
+        move_limit=24,
+        phases=[{"order": "simultaneous", "movement": "placement-only"}, SIM],
+    )
+    add(
+        "sim-moves-stacks-converts",
+        players="3",
+        board={"kind": "stacks", "size": [3, 1, 4]},
         reserves={c: {"triangle": 2, "pentagon": 1} for c in ("black", "white", "pink")},
-        shapes={"triangle": {"move": "adjacent"}, "pentagon": {"move": "linear", "power": CAN, "condition": "cover",
-                                                               "result": "converts"}},
-        move_limit=20, turn_checks=["first-3-wins"], phases=[SIM])
-    add("sim-goal-replacement", board={"kind": "squares", "size": [3, 4, 1]},
+        shapes={
+            "triangle": {"move": "adjacent"},
+            "pentagon": {"move": "linear", "power": CAN, "condition": "cover", "result": "converts"},
+        },
+        move_limit=20,
+        turn_checks=["first-3-wins"],
+        phases=[SIM],
+    )
+    add(
+        "sim-goal-replacement",
+        board={"kind": "squares", "size": [3, 4, 1]},
         reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
         shapes={"triangle": {"move": "forward-orthogonal"}, "pentagon": {"move": "adjacent"}},
-        move_limit=30, turn_checks=[], phases=[{"order": "simultaneous", "movement": "placement-only"}, SIM])
-    add("single-then-sim-goals-4p", players="4", board={"kind": "squares", "size": [4, 4, 1]},
+        move_limit=30,
+        turn_checks=[],
+        phases=[{"order": "simultaneous", "movement": "placement-only"}, SIM],
+    )
+    add(
+        "single-then-sim-goals-4p",
+        players="4",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={c: {"triangle": 1, "star": 1} for c in ("black", "white", "pink", "yellow")},
         shapes={"triangle": {"move": "forward-diagonal"}, "star": {"move": "adjacent-orthogonal"}},
-        move_limit=30, turn_checks=["first-2-wins"],
-        phases=[{"order": "single", "movement": "placement-only"}, SIM, {"pass": True}])
-    add("sim-by-stack", players="3", board={"kind": "stacks", "size": [3, 2, 4], "pieces": [
-            {"at": [1, 1, 1], "colour": "black", "shape": "circle"}, {"at": [1, 1, 2], "colour": "white",
-                                                                       "shape": "circle"}]},
+        move_limit=30,
+        turn_checks=["first-2-wins"],
+        phases=[{"order": "single", "movement": "placement-only"}, SIM, {"pass": True}],
+    )
+    add(
+        "sim-by-stack",
+        players="3",
+        board={
+            "kind": "stacks",
+            "size": [3, 2, 4],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "black", "shape": "circle"},
+                {"at": [1, 1, 2], "colour": "white", "shape": "circle"},
+            ],
+        },
         reserves={"black": {"x": 1}, "white": {"x": 1}, "pink": {"circle": 2, "x": 1}},
         shapes={"circle": {"move": "orth-by-stack"}, "x": {"move": "orth-by-full-stack"}},
-        move_limit=24, turn_checks=["first-3-wins"], phases=[SIM])
-    add("single-by-stack-public-goods-like", players="3-vs-chaos", board={
-            "kind": "stacks", "size": [5, 1, 8],
-            "exclusive": [{"at": [[1, 1]], "players": [1]}, {"at": [[2, 1]], "players": [2]},
-                          {"at": [[3, 1]], "players": [3]}, {"at": [[4, 1]], "players": ["chaos"]},
-                          {"at": [[5, 1]], "players": [1, 2, 3]}],
-            "pieces": [{"at": [1, 1, 1], "colour": "black", "shape": "circle"},
-                       {"at": [2, 1, 1], "colour": "white", "shape": "circle"},
-                       {"at": [2, 1, 2], "colour": "white", "shape": "circle"},
-                       {"at": [3, 1, 1], "colour": "pink", "shape": "circle"},
-                       {"at": [3, 1, 2], "colour": "pink", "shape": "circle"},
-                       {"at": [3, 1, 3], "colour": "pink", "shape": "circle"}]},
-        reserves={"yellow": {"circle": 3}}, shapes={"circle": {"move": "orth-by-stack"}},
-        stalemate="fewer-pieces-than-chaos-loses", turn_checks=[], move_limit=12,
-        phases=[{"order": "single", "pass": True, "locked_players": ["chaos"]},
-                {"pass": True, "locked_players": [1, 2, 3]}])
-    add("two-boards-moves", boards=2, board={"kind": "squares", "size": [2, 2, 1]},
+        move_limit=24,
+        turn_checks=["first-3-wins"],
+        phases=[SIM],
+    )
+    add(
+        "single-by-stack-public-goods-like",
+        players="3-vs-chaos",
+        board={
+            "kind": "stacks",
+            "size": [5, 1, 8],
+            "exclusive": [
+                {"at": [[1, 1]], "players": [1]},
+                {"at": [[2, 1]], "players": [2]},
+                {"at": [[3, 1]], "players": [3]},
+                {"at": [[4, 1]], "players": ["chaos"]},
+                {"at": [[5, 1]], "players": [1, 2, 3]},
+            ],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "black", "shape": "circle"},
+                {"at": [2, 1, 1], "colour": "white", "shape": "circle"},
+                {"at": [2, 1, 2], "colour": "white", "shape": "circle"},
+                {"at": [3, 1, 1], "colour": "pink", "shape": "circle"},
+                {"at": [3, 1, 2], "colour": "pink", "shape": "circle"},
+                {"at": [3, 1, 3], "colour": "pink", "shape": "circle"},
+            ],
+        },
+        reserves={"yellow": {"circle": 3}},
+        shapes={"circle": {"move": "orth-by-stack"}},
+        stalemate="fewer-pieces-than-chaos-loses",
+        turn_checks=[],
+        move_limit=12,
+        phases=[
+            {"order": "single", "pass": True, "locked_players": ["chaos"]},
+            {"pass": True, "locked_players": [1, 2, 3]},
+        ],
+    )
+    add(
+        "two-boards-moves",
+        boards=2,
+        board={"kind": "squares", "size": [2, 2, 1]},
         reserves={"black": {"circle": 1, "x": 1}, "white": {"circle": 1, "x": 1}},
-        shapes={"circle": {"move": "adjacent"}, "x": {"move": "adjacent", "power": CAN, "condition": "cover",
-                                                      "result": "reincarnates"}},
-        move_limit=20, turn_checks=["first-2-wins"], phases=[SIM])
+        shapes={
+            "circle": {"move": "adjacent"},
+            "x": {"move": "adjacent", "power": CAN, "condition": "cover", "result": "reincarnates"},
+        },
+        move_limit=20,
+        turn_checks=["first-2-wins"],
+        phases=[SIM],
+    )
     return out
 
 
@@ -360,31 +518,43 @@ def test_two_moves_to_one_space_collide():
     keeps b2, removing the circle (ttt-collide; before it both were
     destroyed). Two circles moving to one space destroy each other (they
     "cannot cover each other"), as do two X's (no attacker between them)."""
-    rs = _rs("collide", board={"kind": "squares", "size": [3, 3, 1]},
-             reserves={"black": {"x": 1}, "white": {"circle": 1}}, move_limit=10, phases=[SIM],
-             shapes={"circle": {"move": "adjacent"}, "x": {"move": "orthogonal", "power": CAN,
-                                                           "condition": "cover", "result": "removes"}})
+    rs = _rs(
+        "collide",
+        board={"kind": "squares", "size": [3, 3, 1]},
+        reserves={"black": {"x": 1}, "white": {"circle": 1}},
+        move_limit=10,
+        phases=[SIM],
+        shapes={
+            "circle": {"move": "adjacent"},
+            "x": {"move": "orthogonal", "power": CAN, "condition": "cover", "result": "removes"},
+        },
+    )
     core = make_core(rs)
     names = core.shape_names()
-    core.apply_action(names.index("x") * 9 + 0)          # black X on a1
-    core.apply_action(names.index("circle") * 9 + 2)     # white circle on c1
+    core.apply_action(names.index("x") * 9 + 0)  # black X on a1
+    core.apply_action(names.index("circle") * 9 + 2)  # white circle on c1
     core.apply_action(_move_id(core, 0, "a1->a2"))
     core.apply_action(_move_id(core, 1, "c1->b2"))
-    assert core.cells()[3] == 1 and core.cells()[4] == 2       # different targets: both move
+    assert core.cells()[3] == 1 and core.cells()[4] == 2  # different targets: both move
     core = make_core(rs)
-    core.apply_action(names.index("x") * 9 + 1)          # black X on b1
-    core.apply_action(names.index("circle") * 9 + 3)     # white circle on a2
+    core.apply_action(names.index("x") * 9 + 1)  # black X on b1
+    core.apply_action(names.index("circle") * 9 + 3)  # white circle on a2
     core.apply_action(_move_id(core, 0, "b1->b2"))
     core.apply_action(_move_id(core, 1, "a2->b2"))
     assert core.cells()[:9] == [0, 0, 0, 0, 1, 0, 0, 0, 0] and core.shapes()[4] == "x"
     for shape in ("circle", "x"):
-        both = _rs("collide2", board={"kind": "squares", "size": [3, 3, 1]},
-                   reserves={"black": {shape: 1}, "white": {shape: 1}}, move_limit=10, phases=[SIM],
-                   shapes=rs.record["shapes"])
+        both = _rs(
+            "collide2",
+            board={"kind": "squares", "size": [3, 3, 1]},
+            reserves={"black": {shape: 1}, "white": {shape: 1}},
+            move_limit=10,
+            phases=[SIM],
+            shapes=rs.record["shapes"],
+        )
         core = make_core(both)
         k = core.shape_names().index(shape)
-        core.apply_action(k * 9 + 1)                     # black on b1
-        core.apply_action(k * 9 + 3)                     # white on a2
+        core.apply_action(k * 9 + 1)  # black on b1
+        core.apply_action(k * 9 + 3)  # white on a2
         core.apply_action(_move_id(core, 0, "b1->b2"))
         core.apply_action(_move_id(core, 1, "a2->b2"))
         assert core.cells()[:9] == [0] * 9, shape
@@ -404,7 +574,7 @@ def test_by_stack_plans_sharing_a_stack_destroy_what_both_would_carry():
     texts = {core.action_string(1, a): a for a in core.legal_action_list()}
     white = [t for t in texts if t.startswith("stack(1,1)@2->")]
     core.apply_action(texts[white[0]])
-    core.apply_action(core.legal_action_list()[-1])          # pink passes
+    core.apply_action(core.legal_action_list()[-1])  # pink passes
     X, Y = 3, 2
     assert core.cells()[0] == 1 and core.cells()[0 + X * Y] == 0
     assert all(v == 0 for i, v in enumerate(core.cells()) if i != 0)
@@ -415,8 +585,8 @@ def test_by_stack_move_carries_and_lands_in_order():
     core = make_core(rs)
     texts = {core.action_string(0, a): a for a in core.legal_action_list()}
     core.apply_action(texts["stack(1,1)@1->stack(3,1)"])
-    core.apply_action(core.legal_action_list()[-1])          # white passes
-    core.apply_action(core.legal_action_list()[-1])          # pink passes
+    core.apply_action(core.legal_action_list()[-1])  # white passes
+    core.apply_action(core.legal_action_list()[-1])  # pink passes
     X, Y = 3, 2
     assert core.cells()[0] == 0 and core.cells()[2] == 1 and core.cells()[2 + X * Y] == 2
 
@@ -428,6 +598,7 @@ def test_goal_replacement_in_a_round():
     rs = _move_case("sim-goal-replacement")
     found = 0
     import random
+
     rng = random.Random(4)
     for _ in range(200):
         core = make_core(rs)
@@ -450,8 +621,12 @@ def test_public_goods_like_record_is_accepted_since_rounds3():
     """ttt-rounds3 plays by-stack plans onto pieces that capture in rounds
     (tests/test_ttt_rounds3.py); the refusal this test pinned is lifted."""
     rec = _move_case("single-by-stack-public-goods-like").to_json()
-    rec["shapes"]["pentagon"] = {"move": "stationary", "power": CAN, "condition": "cover",
-                                 "result": "reincarnates-x2"}
+    rec["shapes"]["pentagon"] = {
+        "move": "stationary",
+        "power": CAN,
+        "condition": "cover",
+        "result": "reincarnates-x2",
+    }
     rec["reserves"]["black"] = {"pentagon": 1}
     assert rules.parse(rec).compile()["simultaneous"]
 
@@ -464,8 +639,15 @@ def test_goal_reached_stalemate_is_accepted_in_rounds_since_rounds3():
     assert rules.parse(rec).compile()["simultaneous"]
 
 
-MOVES = ["stationary", "adjacent", "orthogonal", "linear", "knight-2x1x0", "forward-orthogonal",
-         "adjacent-diagonal"]
+MOVES = [
+    "stationary",
+    "adjacent",
+    "orthogonal",
+    "linear",
+    "knight-2x1x0",
+    "forward-orthogonal",
+    "adjacent-diagonal",
+]
 
 
 @st.composite
@@ -475,23 +657,34 @@ def move_round_records(draw):
     if kind == "stacks":
         dims[2] = draw(st.integers(2, 3))
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
-    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
     moves = MOVES + (["orth-by-stack", "orth-by-full-stack"] if kind == "stacks" else [])
     shapes = {s: {"move": draw(st.sampled_from(moves))} for s in names}
     by_stack = any(p["move"].startswith("orth-by") for p in shapes.values())
     for s in names:
         if not by_stack and draw(st.booleans()):
-            shapes[s].update(power=CAN, condition=draw(st.sampled_from(["cover", "cover-by-rank"])),
-                             result=draw(st.sampled_from(["removes", "reincarnates"]
-                                                         + (["converts"] if kind == "stacks" else []))))
+            shapes[s].update(
+                power=CAN,
+                condition=draw(st.sampled_from(["cover", "cover-by-rank"])),
+                result=draw(
+                    st.sampled_from(["removes", "reincarnates"] + (["converts"] if kind == "stacks" else []))
+                ),
+            )
     order = draw(st.sampled_from(["simultaneous", "single"]))
-    first = draw(st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}]))
-    return {"name": "HM", "board": {"kind": kind, "size": dims}, "players": players,
-            "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
-            "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
-            "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins"]), max_size=1)),
-            "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}]}
+    first = draw(
+        st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}])
+    )
+    return {
+        "name": "HM",
+        "board": {"kind": kind, "size": dims},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(2, 16)),
+        "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins"]), max_size=1)),
+        "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}],
+    }
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))

@@ -8,6 +8,7 @@ brute-force poker evaluator of tests/test_ttt_poker.py; small positions check
 each decision by hand; every test rule set goes through
 ``pyspiel.random_sim_test`` with serialisation and through
 ``pyspiel.convert_to_turn_based``."""
+
 import pyspiel
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -36,54 +37,138 @@ def cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
     # by-rank by-stack movers: the hands decide covers and collisions
-    add("sim-by-stack-by-rank", players="3", board={"kind": "stacks", "size": [3, 1, 6], "pieces": [
-            _p(1, 1, "black", "x"), _p(1, 2, "black", "circle"), _p(2, 1, "white", "x"), _p(2, 2, "pink", "star"),
-            _p(3, 1, "pink", "x"), _p(3, 2, "white", "circle")]},
+    add(
+        "sim-by-stack-by-rank",
+        players="3",
+        board={
+            "kind": "stacks",
+            "size": [3, 1, 6],
+            "pieces": [
+                _p(1, 1, "black", "x"),
+                _p(1, 2, "black", "circle"),
+                _p(2, 1, "white", "x"),
+                _p(2, 2, "pink", "star"),
+                _p(3, 1, "pink", "x"),
+                _p(3, 2, "white", "circle"),
+            ],
+        },
         reserves={c: {"circle": 1} for c in ("black", "white", "pink")},
-        shapes={"x": {"move": "orth-by-stack", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
-                "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "removes"},
-                "circle": {"move": "stationary"}},
-        move_limit=12, turn_checks=["first-3-wins"], phases=[SIM])
+        shapes={
+            "x": {"move": "orth-by-stack", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
+            "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "removes"},
+            "circle": {"move": "stationary"},
+        },
+        move_limit=12,
+        turn_checks=["first-3-wins"],
+        phases=[SIM],
+    )
     # highest-class movers and captors, reincarnating: pots inside the round
-    add("single-by-stack-pots", players="3-vs-chaos", board={"kind": "stacks", "size": [4, 1, 6], "pieces": [
-            _p(1, 1, "black", "circle"), _p(2, 1, "white", "circle"), _p(2, 2, "white", "circle"),
-            _p(3, 1, "pink", "circle"), _p(4, 1, "black", "pentagon"), _p(4, 2, "white", "pentagon"),
-            _p(4, 3, "pink", "pentagon")]},
+    add(
+        "single-by-stack-pots",
+        players="3-vs-chaos",
+        board={
+            "kind": "stacks",
+            "size": [4, 1, 6],
+            "pieces": [
+                _p(1, 1, "black", "circle"),
+                _p(2, 1, "white", "circle"),
+                _p(2, 2, "white", "circle"),
+                _p(3, 1, "pink", "circle"),
+                _p(4, 1, "black", "pentagon"),
+                _p(4, 2, "white", "pentagon"),
+                _p(4, 3, "pink", "pentagon"),
+            ],
+        },
         reserves={"yellow": {"circle": 2}},
-        shapes={"circle": {"move": "orth-by-stack"},
-                "pentagon": {"move": "stationary", "power": CAN, "condition": "cover", "result": "reincarnates-x2"}},
-        stalemate="most-pieces-wins", turn_checks=[], move_limit=12,
-        phases=[{"order": "single", "pass": True, "locked_players": ["chaos"]},
-                {"pass": True, "locked_players": ["chaos"]}, {"pass": True, "locked_players": [1, 2, 3]}])
+        shapes={
+            "circle": {"move": "orth-by-stack"},
+            "pentagon": {
+                "move": "stationary",
+                "power": CAN,
+                "condition": "cover",
+                "result": "reincarnates-x2",
+            },
+        },
+        stalemate="most-pieces-wins",
+        turn_checks=[],
+        move_limit=12,
+        phases=[
+            {"order": "single", "pass": True, "locked_players": ["chaos"]},
+            {"pass": True, "locked_players": ["chaos"]},
+            {"pass": True, "locked_players": [1, 2, 3]},
+        ],
+    )
     # movers that capture by cover against stationary by-rank pieces, with full-stack movers
-    add("sim-by-stack-cover-mixed", players="2", board={"kind": "stacks", "size": [3, 2, 4], "pieces": [
-            _p(1, 1, "black", "triangle"), _p(3, 1, "white", "triangle"), _p(2, 1, "white", "star", y=2),
-            _p(2, 1, "black", "star")]},
+    add(
+        "sim-by-stack-cover-mixed",
+        players="2",
+        board={
+            "kind": "stacks",
+            "size": [3, 2, 4],
+            "pieces": [
+                _p(1, 1, "black", "triangle"),
+                _p(3, 1, "white", "triangle"),
+                _p(2, 1, "white", "star", y=2),
+                _p(2, 1, "black", "star"),
+            ],
+        },
         reserves={"black": {"triangle": 1, "circle": 1}, "white": {"triangle": 1, "circle": 1}},
-        shapes={"triangle": {"move": "orth-by-full-stack", "power": "must-capture", "condition": "cover",
-                             "result": "reincarnates"},
-                "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
-                "circle": {"move": "orth-by-stack"}},
-        move_limit=14, turn_checks=["first-3-wins"], phases=[SIM])
+        shapes={
+            "triangle": {
+                "move": "orth-by-full-stack",
+                "power": "must-capture",
+                "condition": "cover",
+                "result": "reincarnates",
+            },
+            "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
+            "circle": {"move": "orth-by-stack"},
+        },
+        move_limit=14,
+        turn_checks=["first-3-wins"],
+        phases=[SIM],
+    )
     # "Stalemate if goal is reached" in rounds (ttt-rounds3)
-    add("sim-goal-stalemate", board={"kind": "squares", "size": [3, 4, 1]},
+    add(
+        "sim-goal-stalemate",
+        board={"kind": "squares", "size": [3, 4, 1]},
         reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
-        shapes={"triangle": {"move": "forward-orthogonal"}, "pentagon": {"move": "adjacent", "power": CAN,
-                                                                         "condition": "cover", "result": "removes"}},
-        move_limit=30, turn_checks=["goal-reached-stalemate", "first-3-wins"], stalemate="most-pieces-wins",
-        phases=[{"order": "simultaneous", "movement": "placement-only"}, SIM, {"pass": True}])
-    add("single-goal-stalemate-4p", players="4", board={"kind": "squares", "size": [4, 4, 1]},
+        shapes={
+            "triangle": {"move": "forward-orthogonal"},
+            "pentagon": {"move": "adjacent", "power": CAN, "condition": "cover", "result": "removes"},
+        },
+        move_limit=30,
+        turn_checks=["goal-reached-stalemate", "first-3-wins"],
+        stalemate="most-pieces-wins",
+        phases=[{"order": "simultaneous", "movement": "placement-only"}, SIM, {"pass": True}],
+    )
+    add(
+        "single-goal-stalemate-4p",
+        players="4",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={c: {"triangle": 1, "star": 1} for c in ("black", "white", "pink", "yellow")},
         shapes={"triangle": {"move": "forward-diagonal"}, "star": {"move": "adjacent-orthogonal"}},
-        move_limit=30, turn_checks=["goal-reached-stalemate", "first-2-wins"],
-        phases=[{"order": "single", "movement": "placement-only"}, SIM, {"pass": True}])
-    add("sim-goal-stalemate-by-stack", players="2", board={"kind": "stacks", "size": [2, 3, 3], "pieces": [
-            _p(1, 1, "black", "x", y=2), _p(2, 1, "white", "x", y=2)]},
+        move_limit=30,
+        turn_checks=["goal-reached-stalemate", "first-2-wins"],
+        phases=[{"order": "single", "movement": "placement-only"}, SIM, {"pass": True}],
+    )
+    add(
+        "sim-goal-stalemate-by-stack",
+        players="2",
+        board={
+            "kind": "stacks",
+            "size": [2, 3, 3],
+            "pieces": [_p(1, 1, "black", "x", y=2), _p(2, 1, "white", "x", y=2)],
+        },
         reserves={"black": {"circle": 2}, "white": {"circle": 2}},
-        shapes={"x": {"move": "orth-by-stack", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
-                "circle": {"move": "orth-by-stack"}},
-        move_limit=16, turn_checks=["goal-reached-stalemate"], stalemate="most-pieces-wins",
-        phases=[SIM, {"pass": True}])
+        shapes={
+            "x": {"move": "orth-by-stack", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
+            "circle": {"move": "orth-by-stack"},
+        },
+        move_limit=16,
+        turn_checks=["goal-reached-stalemate"],
+        stalemate="most-pieces-wins",
+        phases=[SIM, {"pass": True}],
+    )
     return out
 
 
@@ -120,14 +205,22 @@ def _plan(core, player, text):
 def _duel(stack2):
     """Black's X (stack 1) and white's X (stack 3) both move by stack onto
     stack 2, which holds ``stack2``: two by-rank colliders."""
-    return _rs("duel", board={"kind": "stacks", "size": [3, 1, 5], "pieces": [
-                   _p(1, 1, "black", "x"), _p(3, 1, "white", "x")] + stack2},
-               reserves={"black": {"star": 1}, "white": {"star": 1}}, move_limit=6, turn_checks=[],
-               shapes={"x": {"move": "orth-by-stack", "power": CAN, "condition": "cover-by-rank",
-                             "result": "converts"},
-                       "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank",
-                                "result": "removes"}},
-               phases=[SIM])
+    return _rs(
+        "duel",
+        board={
+            "kind": "stacks",
+            "size": [3, 1, 5],
+            "pieces": [_p(1, 1, "black", "x"), _p(3, 1, "white", "x")] + stack2,
+        },
+        reserves={"black": {"star": 1}, "white": {"star": 1}},
+        move_limit=6,
+        turn_checks=[],
+        shapes={
+            "x": {"move": "orth-by-stack", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
+            "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "removes"},
+        },
+        phases=[SIM],
+    )
 
 
 def test_by_stack_collision_is_won_by_the_higher_hand():
@@ -167,32 +260,45 @@ def test_lone_by_stack_plan_covers_like_a_sequential_move():
     _plan(core, 1, "pass")
     X = 3
     assert core.cells()[1::X][:2] == [2, 0] and core.shapes()[1] == "star"
-    assert core.shape_reserves()["white"]["x"] == 0          # removes: nothing to the reserve
+    assert core.shape_reserves()["white"]["x"] == 0  # removes: nothing to the reserve
 
 
 @st.composite
 def stack_cover_round_records(draw):
     dims = [draw(st.integers(2, 3)), draw(st.integers(1, 2)), draw(st.integers(2, 4))]
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
-    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=2, max_size=3, unique=True))
     moves = ["orth-by-stack", "orth-by-full-stack", "stationary", "adjacent"]
     shapes = {s: {"move": draw(st.sampled_from(moves))} for s in names}
     shapes[names[0]]["move"] = draw(st.sampled_from(["orth-by-stack", "orth-by-full-stack"]))
     for s in names:
         if draw(st.booleans()):
-            shapes[s].update(power=draw(st.sampled_from([CAN, "must-capture"])),
-                             condition=draw(st.sampled_from(["cover", "cover-by-rank"])),
-                             result=draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2",
-                                                          "converts"])))
+            shapes[s].update(
+                power=draw(st.sampled_from([CAN, "must-capture"])),
+                condition=draw(st.sampled_from(["cover", "cover-by-rank"])),
+                result=draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2", "converts"])),
+            )
     order = draw(st.sampled_from(["simultaneous", "single"]))
-    first = draw(st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}]))
-    return {"name": "SC", "board": {"kind": "stacks", "size": dims}, "players": players,
-            "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
-            "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
-            "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins", "goal-reached-stalemate"]),
-                                         max_size=2, unique=True)),
-            "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}]}
+    first = draw(
+        st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}])
+    )
+    return {
+        "name": "SC",
+        "board": {"kind": "stacks", "size": dims},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(2, 16)),
+        "turn_checks": draw(
+            st.lists(
+                st.sampled_from(["first-2-wins", "first-3-wins", "goal-reached-stalemate"]),
+                max_size=2,
+                unique=True,
+            )
+        ),
+        "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}],
+    }
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
@@ -245,6 +351,7 @@ def test_goal_reached_stalemate_is_accepted_in_rounds():
 
 # -- surrounds inside rounds (ttt-rounds3; docs/rules/ttt.md "Surrounds inside rounds") ---------
 
+
 def _sur(cond, result, move="stationary", how=CAN):
     return {"move": move, "power": how, "condition": cond, "result": result}
 
@@ -252,21 +359,40 @@ def _sur(cond, result, move="stationary", how=CAN):
 def surround_cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
-    add("sim-surround-line", board={"kind": "squares", "size": [4, 4, 1]},
+    add(
+        "sim-surround-line",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"circle": 4, "x": 1}, "white": {"circle": 4, "x": 1}},
         shapes={"circle": _sur("surround-line", "removes"), "x": {"move": "adjacent"}},
-        move_limit=16, turn_checks=[], stalemate="most-pieces-wins", phases=[SIM])
-    add("single-then-sim-surround-orth-3p", players="3", board={"kind": "squares", "size": [3, 3, 1]},
+        move_limit=16,
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+        phases=[SIM],
+    )
+    add(
+        "single-then-sim-surround-orth-3p",
+        players="3",
+        board={"kind": "squares", "size": [3, 3, 1]},
         reserves={c: {"circle": 3} for c in ("black", "white", "pink")},
         shapes={"circle": _sur("surround-orthogonal", "converts")},
-        move_limit=12, turn_checks=["first-3-wins"],
-        phases=[{"order": "single", "movement": "placement-only"}, SIM])
-    add("sim-surround-moves-vs-chaos", players="2-vs-chaos", board={"kind": "squares", "size": [3, 3, 1]},
+        move_limit=12,
+        turn_checks=["first-3-wins"],
+        phases=[{"order": "single", "movement": "placement-only"}, SIM],
+    )
+    add(
+        "sim-surround-moves-vs-chaos",
+        players="2-vs-chaos",
+        board={"kind": "squares", "size": [3, 3, 1]},
         reserves={c: {"star": 2, "circle": 1} for c in ("black", "white", "pink")},
-        shapes={"star": _sur("surround-line", "reincarnates", move="adjacent", how="must-capture"),
-                "circle": {"move": "stationary", "power": CAN, "condition": "cover", "result": "removes"}},
-        move_limit=14, turn_checks=["first-3-wins"], stalemate="most-pieces-wins",
-        phases=[SIM, {"pass": True, "locked_players": ["chaos"]}])
+        shapes={
+            "star": _sur("surround-line", "reincarnates", move="adjacent", how="must-capture"),
+            "circle": {"move": "stationary", "power": CAN, "condition": "cover", "result": "removes"},
+        },
+        move_limit=14,
+        turn_checks=["first-3-wins"],
+        stalemate="most-pieces-wins",
+        phases=[SIM, {"pass": True, "locked_players": ["chaos"]}],
+    )
     return out
 
 
@@ -300,10 +426,19 @@ def test_surrounds_are_judged_after_every_plan_landed():
     places on (1,1) (closing white's (2,1) against its (3,1)) while white
     places on (4,1) (closing black's (3,1) against its (2,1)): each capture
     uses a piece the other takes, and both happen."""
-    rs = _rs("line5", board={"kind": "squares", "size": [5, 1, 1], "pieces": [
-                 _p(2, 1, "white", "circle"), _p(3, 1, "black", "circle")]},
-             reserves={"black": {"circle": 1}, "white": {"circle": 1}}, move_limit=4, turn_checks=[],
-             shapes={"circle": _sur("surround-line", "removes")}, phases=[SIM])
+    rs = _rs(
+        "line5",
+        board={
+            "kind": "squares",
+            "size": [5, 1, 1],
+            "pieces": [_p(2, 1, "white", "circle"), _p(3, 1, "black", "circle")],
+        },
+        reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+        move_limit=4,
+        turn_checks=[],
+        shapes={"circle": _sur("surround-line", "removes")},
+        phases=[SIM],
+    )
     core = make_core(rs)
     _plan(core, 0, "black@(1,1,1) circle")
     _plan(core, 1, "white@(4,1,1) circle")
@@ -315,12 +450,24 @@ def test_a_captive_of_two_colours_is_destroyed():
     through it, white the column, in the same round: both surround it, and a
     captive claimed by surrounders of two colours is destroyed (not converted
     to either), as pieces that plans contest are."""
-    rs = _rs("cross", players="3", board={"kind": "squares", "size": [3, 3, 1], "pieces": [
-                 _p(2, 1, "pink", "circle", y=2), _p(1, 1, "black", "circle", y=2),
-                 _p(2, 1, "white", "circle", y=1)]},
-             reserves={"black": {"circle": 1}, "white": {"circle": 1}}, move_limit=6, turn_checks=[],
-             shapes={"circle": _sur("surround-line", "converts")},
-             phases=[{"order": "single", "locked_players": [3]}, {"pass": True}])
+    rs = _rs(
+        "cross",
+        players="3",
+        board={
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "pieces": [
+                _p(2, 1, "pink", "circle", y=2),
+                _p(1, 1, "black", "circle", y=2),
+                _p(2, 1, "white", "circle", y=1),
+            ],
+        },
+        reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+        move_limit=6,
+        turn_checks=[],
+        shapes={"circle": _sur("surround-line", "converts")},
+        phases=[{"order": "single", "locked_players": [3]}, {"pass": True}],
+    )
     core = make_core(rs)
     _plan(core, 0, "black@(3,2,1) circle")
     _plan(core, 1, "white@(2,3,1) circle")
@@ -332,25 +479,37 @@ def test_a_captive_of_two_colours_is_destroyed():
 def surround_round_records(draw):
     dims = [draw(st.integers(2, 4)), draw(st.integers(2, 3)), 1]
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
-    colours = ["black", "white", "pink"][:{"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
     names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
     shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
-    shapes[names[0]].update(power=draw(st.sampled_from([CAN, "must-capture"])),
-                            condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
-                            result=draw(st.sampled_from(["removes", "reincarnates", "converts"])))
+    shapes[names[0]].update(
+        power=draw(st.sampled_from([CAN, "must-capture"])),
+        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
+        result=draw(st.sampled_from(["removes", "reincarnates", "converts"])),
+    )
     for s in names[1:]:
         if draw(st.booleans()):
-            shapes[s].update(power=CAN, condition=draw(st.sampled_from(["cover", "surround-line",
-                                                                        "surround-orthogonal"])),
-                             result=draw(st.sampled_from(["removes", "reincarnates"])))
+            shapes[s].update(
+                power=CAN,
+                condition=draw(st.sampled_from(["cover", "surround-line", "surround-orthogonal"])),
+                result=draw(st.sampled_from(["removes", "reincarnates"])),
+            )
     order = draw(st.sampled_from(["simultaneous", "single"]))
-    first = draw(st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}]))
-    return {"name": "SR", "board": {"kind": "squares", "size": dims}, "players": players,
-            "reserves": {c: {s: draw(st.integers(0, 3)) for s in shapes} for c in colours},
-            "shapes": shapes, "move_limit": draw(st.integers(2, 16)),
-            "turn_checks": draw(st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]),
-                                         max_size=1)),
-            "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}]}
+    first = draw(
+        st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}])
+    )
+    return {
+        "name": "SR",
+        "board": {"kind": "squares", "size": dims},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 3)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(2, 16)),
+        "turn_checks": draw(
+            st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]), max_size=1)
+        ),
+        "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}],
+    }
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))

@@ -1,14 +1,30 @@
 """Rule sets as data: the catalogue loads, validation reports every problem
 with its field and the allowed values, and the canonical form ignores names."""
+
 import json
 
 import pytest
 
 from games.ttt import rules
 
-SEED_GAMES = ["Tic-Tac-Toe", "3on15line", "Treblecross15", "3P-Misere-Notakto", "3P-Notakto", "4on7sq",
-              "5on15sq", "Connect6-19x19", "Tapatan", "Achi", "9-Holes", "Qubic-4", "Connect4",
-              "3P-MostWins-3x4", "3P-LeastLoses-3x4", "Wild-TTT-6sq3143"]
+SEED_GAMES = [
+    "Tic-Tac-Toe",
+    "3on15line",
+    "Treblecross15",
+    "3P-Misere-Notakto",
+    "3P-Notakto",
+    "4on7sq",
+    "5on15sq",
+    "Connect6-19x19",
+    "Tapatan",
+    "Achi",
+    "9-Holes",
+    "Qubic-4",
+    "Connect4",
+    "3P-MostWins-3x4",
+    "3P-LeastLoses-3x4",
+    "Wild-TTT-6sq3143",
+]
 
 BASE = {"name": "T", "reserves": {"black": 5, "white": 4}}
 
@@ -25,11 +41,19 @@ def test_catalogue_holds_every_seed_game_and_nothing_else():
     """The 16 sequential games and, of the 26 dilemmas (games/ttt/dilemmas.py),
     those the engine plays (the rest wait for captures and stacks)."""
     from games.ttt.dilemmas import DILEMMAS
+
     cat = rules.catalogue()
     dilemmas = {d.name for d in DILEMMAS}
     assert set(SEED_GAMES) <= set(cat) and set(cat) - set(SEED_GAMES) <= dilemmas
-    assert {"4P-TrendSetter", "4P-AnyPieceLoses", "3Blotto13", "KBeauty9", "BoS", "3P-BoS",
-            "Shopping9"} <= set(cat)
+    assert {
+        "4P-TrendSetter",
+        "4P-AnyPieceLoses",
+        "3Blotto13",
+        "KBeauty9",
+        "BoS",
+        "3P-BoS",
+        "Shopping9",
+    } <= set(cat)
     for path in rules.CATALOGUE_DIR.glob("*.json"):
         assert json.loads(path.read_text())["name"] == path.stem
 
@@ -46,11 +70,25 @@ def test_names_reject_whitespace_star_and_parentheses(name):
 
 
 def test_every_problem_is_reported_with_field_and_allowed_values():
-    msgs = problems(board={"kind": "hexagons", "size": [3, 3, 1]}, players="5", colours="rainbow",
-                    pieces_per_turn=3, turn_checks=["first-7-wins"], stalemate="coin-flip", extra=1)
+    msgs = problems(
+        board={"kind": "hexagons", "size": [3, 3, 1]},
+        players="5",
+        colours="rainbow",
+        pieces_per_turn=3,
+        turn_checks=["first-7-wins"],
+        stalemate="coin-flip",
+        extra=1,
+    )
     fields = [m.split(":")[0] for m in msgs]
-    assert fields == ["extra", "board.kind", "players", "colours", "pieces_per_turn", "turn_checks[0]",
-                      "stalemate"]
+    assert fields == [
+        "extra",
+        "board.kind",
+        "players",
+        "colours",
+        "pieces_per_turn",
+        "turn_checks[0]",
+        "stalemate",
+    ]
     assert "allowed: hash, squares, vertices, stacks" in msgs[1]
     assert "allowed: 2, 3, 4, partners, 2-vs-chaos, 3-vs-chaos" in msgs[2]
     assert "first-6-wins" in msgs[5] and "all-lose-if-any-3" in msgs[5]
@@ -62,24 +100,35 @@ def test_board_dimensions():
     assert "513 spaces" in problems(board={"kind": "squares", "size": [19, 9, 3]})[0]
     assert "allowed: [3, 3, 1]" in problems(board={"kind": "hash", "size": [4, 4, 1]})[0]
     assert problems(board={"kind": "stacks", "size": [7, 6, 1]})[0].startswith("board.size.z")
-    rules.parse(dict(BASE, board={"kind": "squares", "size": [8, 8, 8]}))       # 512 is allowed
+    rules.parse(dict(BASE, board={"kind": "squares", "size": [8, 8, 8]}))  # 512 is allowed
 
 
 def test_pieces_and_locks_are_checked_against_the_board():
-    msgs = problems(board={"kind": "squares", "size": [3, 3, 1], "locked": [[4, 1, 1], [1, 1, 1], [1, 1, 1]],
-                           "pieces": [{"at": [1, 1, 1], "colour": "white"},
-                                      {"at": [2, 2, 1], "colour": "green"},
-                                      {"at": [3, 3, 1], "colour": "pink"}]})   # pink: communal (issue 12)
+    msgs = problems(
+        board={
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "locked": [[4, 1, 1], [1, 1, 1], [1, 1, 1]],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "white"},
+                {"at": [2, 2, 1], "colour": "green"},
+                {"at": [3, 3, 1], "colour": "pink"},
+            ],
+        }
+    )  # pink: communal (issue 12)
     assert any(m.startswith("board.locked[0]") and "1..3" in m for m in msgs)
     assert any(m.startswith("board.locked[2]") and "twice" in m for m in msgs)
     assert any(m.startswith("board.pieces[0].at") and "locked" in m for m in msgs)
-    assert any(m.startswith("board.pieces[1].colour") and "allowed: black, white, pink, yellow" in m
-               for m in msgs)
+    assert any(
+        m.startswith("board.pieces[1].colour") and "allowed: black, white, pink, yellow" in m for m in msgs
+    )
     assert not any(m.startswith("board.pieces[2]") for m in msgs)
 
 
 def test_floating_piece_on_stacks_is_refused():
-    msgs = problems(board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 2], "colour": "black"}]})
+    msgs = problems(
+        board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 2], "colour": "black"}]}
+    )
     assert any("floats" in m for m in msgs)
 
 
@@ -113,9 +162,21 @@ def test_movement_needs_a_move_limit():
 
 def test_canonical_form_ignores_name_and_notes_and_fills_defaults():
     a = rules.parse({"name": "A", "reserves": {"black": 5, "white": 4}})
-    b = rules.parse({"name": "B", "notes": "same game", "board": {"kind": "hash", "size": [3, 3, 1]},
-                     "players": "2", "colours": "assigned", "turn_checks": ["first-3-wins"],
-                     "reserves": {"white": {"circle": 4}, "black": 5, }, "stalemate": "draws"})
+    b = rules.parse(
+        {
+            "name": "B",
+            "notes": "same game",
+            "board": {"kind": "hash", "size": [3, 3, 1]},
+            "players": "2",
+            "colours": "assigned",
+            "turn_checks": ["first-3-wins"],
+            "reserves": {
+                "white": {"circle": 4},
+                "black": 5,
+            },
+            "stalemate": "draws",
+        }
+    )
     assert a == b and hash(a) == hash(b) and a.fingerprint == b.fingerprint
     assert a == rules.catalogue()["Tic-Tac-Toe"]
     c = rules.parse({"name": "A", "reserves": {"black": 5, "white": 3}})
@@ -125,8 +186,12 @@ def test_canonical_form_ignores_name_and_notes_and_fills_defaults():
 
 
 def test_locked_and_piece_order_do_not_matter():
-    one = rules.parse(dict(BASE, board={"kind": "squares", "size": [3, 3, 1], "locked": [[1, 1, 1], [3, 3, 1]]}))
-    two = rules.parse(dict(BASE, board={"kind": "squares", "size": [3, 3, 1], "locked": [[3, 3, 1], [1, 1, 1]]}))
+    one = rules.parse(
+        dict(BASE, board={"kind": "squares", "size": [3, 3, 1], "locked": [[1, 1, 1], [3, 3, 1]]})
+    )
+    two = rules.parse(
+        dict(BASE, board={"kind": "squares", "size": [3, 3, 1], "locked": [[3, 3, 1], [1, 1, 1]]})
+    )
     assert one == two
 
 
@@ -180,8 +245,9 @@ def test_outcome_profile():
     assert not rules.outcome_profile(chaos)["zero_sum"] and rules.outcome_profile(chaos)["chance"]
     everyone = rules.parse(dict(BASE, stalemate="all-win"))
     assert not rules.outcome_profile(everyone)["zero_sum"]
-    partners = rules.parse(dict(BASE, players="partners", colours="partners-share",
-                                reserves={"black": 5, "white": 4}))
+    partners = rules.parse(
+        dict(BASE, players="partners", colours="partners-share", reserves={"black": 5, "white": 4})
+    )
     assert rules.outcome_profile(partners)["zero_sum"]
 
 
@@ -198,6 +264,7 @@ def test_command_line_validator(tmp_path, capsys):
 
 
 # -- names that survive a game string, hostile nesting (issue 10 item 9) ------
+
 
 @pytest.mark.parametrize("name", ["a,b", "a=b", "x/y", "12", "-3", "1.5", "5-", "+", "True", "false"])
 def test_names_the_game_string_parser_would_split_or_retype_are_refused(name):
@@ -232,13 +299,17 @@ def test_a_deeply_nested_file_is_a_clear_error_not_a_recursion_error(tmp_path):
 
 
 def test_alquerque_steps_need_a_flat_board():
-    msgs = problems(board={"kind": "stacks", "size": [3, 1, 3]},
-                    shapes={"circle": {"move": "adjacent-alquerque"}}, move_limit=20)
+    msgs = problems(
+        board={"kind": "stacks", "size": [3, 1, 3]},
+        shapes={"circle": {"move": "adjacent-alquerque"}},
+        move_limit=20,
+    )
     assert msgs[0].startswith("shapes.circle.move") and "size z = 1" in msgs[0]
     rules.parse(dict(BASE, shapes={"circle": {"move": "adjacent-alquerque"}}, move_limit=20))
 
 
 # -- the cache follows the file's content; the fingerprint (issue 10 item 4) --
+
 
 def test_an_edited_file_is_reloaded(tmp_path):
     path = tmp_path / "mine.json"
@@ -248,6 +319,7 @@ def test_an_edited_file_is_reloaded(tmp_path):
     stat = path.stat()
     path.write_text(json.dumps(dict(BASE, name="Mine", reserves={"black": 5, "white": 3})))
     import os
+
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     after = rules.resolve(str(path))
     assert before.record["reserves"] == {"black": {"circle": 5}, "white": {"circle": 4}}
@@ -258,6 +330,7 @@ def test_an_edited_file_is_reloaded(tmp_path):
 def test_an_edited_file_changes_the_loaded_game(tmp_path):
     pyspiel = pytest.importorskip("pyspiel")
     import games  # noqa: F401  (registers ttt)
+
     path = tmp_path / "grow.json"
     path.write_text(json.dumps(dict(BASE, name="Grow")))
     assert pyspiel.load_game(f"ttt(rules={path})").num_distinct_actions() == 9
@@ -298,9 +371,18 @@ def test_merged_combinations_are_defined_and_parse():
     four = {"black": 3, "white": 3, "pink": 3, "yellow": 3}
     rules.parse(dict(BASE, boards=2, stalemate="most-area-wins"))
     rules.parse(dict(BASE, boards=2, phases=[{"order": "simultaneous"}]))
-    rules.parse(dict(BASE, players="4", reserves=four, overachievers_disqualified=True,
-                     phases=[{"order": "single"}]))
+    rules.parse(
+        dict(BASE, players="4", reserves=four, overachievers_disqualified=True, phases=[{"order": "single"}])
+    )
     # the merge: overachievers with rounds on several boards act on the whole game
-    rules.parse(dict(BASE, boards=2, players="4", reserves=four, overachievers_disqualified=True,
-                     phases=[{"order": "simultaneous"}]))
+    rules.parse(
+        dict(
+            BASE,
+            boards=2,
+            players="4",
+            reserves=four,
+            overachievers_disqualified=True,
+            phases=[{"order": "simultaneous"}],
+        )
+    )
     rules.parse(dict(BASE, boards=2, stalemate="most-pieces-wins"))

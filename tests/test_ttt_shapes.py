@@ -14,8 +14,14 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, goal_sides, outranks, shaped
-from ttt_checks import (assert_is_legal_agrees_with_legal_actions, draw_forbidden_spaces, entry_check,
-                         parsed_or_rejected, play_against_reference, random_sim_test_of)
+from ttt_checks import (
+    assert_is_legal_agrees_with_legal_actions,
+    draw_forbidden_spaces,
+    entry_check,
+    parsed_or_rejected,
+    play_against_reference,
+    random_sim_test_of,
+)
 from ttt_reference import CloakedShapeRefState, ShapeRefState
 
 
@@ -30,102 +36,235 @@ def cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
     # shapes: per-shape per-colour reserves, placement names a shape, moves per shape
-    add("two-shapes", reserves={"black": {"circle": 2, "pentagon": 1}, "white": {"circle": 2, "x": 1}},
-        shapes={"circle": {"move": "adjacent"}, "pentagon": {"move": "linear"}, "x": {}}, move_limit=30)
-    add("six-shapes", board={"kind": "squares", "size": [5, 5, 1]},
+    add(
+        "two-shapes",
+        reserves={"black": {"circle": 2, "pentagon": 1}, "white": {"circle": 2, "x": 1}},
+        shapes={"circle": {"move": "adjacent"}, "pentagon": {"move": "linear"}, "x": {}},
+        move_limit=30,
+    )
+    add(
+        "six-shapes",
+        board={"kind": "squares", "size": [5, 5, 1]},
         reserves={"black": {s: 1 for s in SHAPES_ALL}, "white": {s: 1 for s in SHAPES_ALL}},
-        shapes={"circle": {"move": "adjacent-orthogonal"}, "triangle": {"move": "adjacent-diagonal"},
-                "x": {"move": "diagonal"}, "cross": {"move": "orthogonal"}, "star": {"move": "knight-2x1x0"},
-                "pentagon": {"move": "linear-or-knight"}}, turn_checks=["first-4-wins"], move_limit=40,
-        stalemate="most-stars-wins")
-    add("one-pentagon", reserves={"black": {"pentagon": 3}, "white": {"pentagon": 3}},
-        shapes={"pentagon": {"move": "adjacent"}}, move_limit=25)
-    add("knight3-cube", board={"kind": "squares", "size": [3, 3, 3]},
+        shapes={
+            "circle": {"move": "adjacent-orthogonal"},
+            "triangle": {"move": "adjacent-diagonal"},
+            "x": {"move": "diagonal"},
+            "cross": {"move": "orthogonal"},
+            "star": {"move": "knight-2x1x0"},
+            "pentagon": {"move": "linear-or-knight"},
+        },
+        turn_checks=["first-4-wins"],
+        move_limit=40,
+        stalemate="most-stars-wins",
+    )
+    add(
+        "one-pentagon",
+        reserves={"black": {"pentagon": 3}, "white": {"pentagon": 3}},
+        shapes={"pentagon": {"move": "adjacent"}},
+        move_limit=25,
+    )
+    add(
+        "knight3-cube",
+        board={"kind": "squares", "size": [3, 3, 3]},
         reserves={"black": {"star": 2, "circle": 2}, "white": {"star": 2, "circle": 2}},
-        shapes={"star": {"move": "knight-2x1x1"}, "circle": {"move": "adjacent-diagonal"}}, move_limit=30,
-        turn_checks=["first-3-wins-no-diagonal"])
-    add("alquerque-shapes", board={"kind": "squares", "size": [3, 3, 1]},
+        shapes={"star": {"move": "knight-2x1x1"}, "circle": {"move": "adjacent-diagonal"}},
+        move_limit=30,
+        turn_checks=["first-3-wins-no-diagonal"],
+    )
+    add(
+        "alquerque-shapes",
+        board={"kind": "squares", "size": [3, 3, 1]},
         reserves={"black": {"circle": 2, "cross": 1}, "white": {"circle": 2, "cross": 1}},
-        shapes={"circle": {"move": "adjacent-alquerque"}, "cross": {"move": "orthogonal"}}, move_limit=30)
-    add("stacks-shapes", board={"kind": "stacks", "size": [4, 1, 3]},
+        shapes={"circle": {"move": "adjacent-alquerque"}, "cross": {"move": "orthogonal"}},
+        move_limit=30,
+    )
+    add(
+        "stacks-shapes",
+        board={"kind": "stacks", "size": [4, 1, 3]},
         reserves={"black": {"circle": 3, "triangle": 2}, "white": {"circle": 3, "triangle": 2}},
-        shapes={"circle": {"move": "linear"}, "triangle": {"move": "adjacent"}}, move_limit=30,
-        turn_checks=["first-3-wins"])
-    add("choose-shapes", colours="players-choose", board={"kind": "squares", "size": [3, 3, 1]},
+        shapes={"circle": {"move": "linear"}, "triangle": {"move": "adjacent"}},
+        move_limit=30,
+        turn_checks=["first-3-wins"],
+    )
+    add(
+        "choose-shapes",
+        colours="players-choose",
+        board={"kind": "squares", "size": [3, 3, 1]},
         reserves={"black": {"circle": 2, "x": 1}, "pink": {"x": 2}},
-        shapes={"circle": {"move": "adjacent"}, "x": {"move": "diagonal"}}, move_limit=20, agree_draw=True)
-    add("chaos-shapes", players="2-vs-chaos", board={"kind": "squares", "size": [4, 3, 1]},
-        reserves={"black": {"circle": 2, "star": 1}, "white": {"circle": 2, "star": 1}, "pink": {"pentagon": 2}},
-        shapes={"circle": {"move": "adjacent"}, "star": {}, "pentagon": {"move": "linear"}}, move_limit=30,
-        stalemate="most-circles-wins", chaos_wins_if_more_than={"pentagon": 1})
-    add("phases-shapes", players="3", board={"kind": "squares", "size": [4, 4, 1]},
+        shapes={"circle": {"move": "adjacent"}, "x": {"move": "diagonal"}},
+        move_limit=20,
+        agree_draw=True,
+    )
+    add(
+        "chaos-shapes",
+        players="2-vs-chaos",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={
+            "black": {"circle": 2, "star": 1},
+            "white": {"circle": 2, "star": 1},
+            "pink": {"pentagon": 2},
+        },
+        shapes={"circle": {"move": "adjacent"}, "star": {}, "pentagon": {"move": "linear"}},
+        move_limit=30,
+        stalemate="most-circles-wins",
+        chaos_wins_if_more_than={"pentagon": 1},
+    )
+    add(
+        "phases-shapes",
+        players="3",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"cross": 2, "x": 1}, "white": {"cross": 2}, "pink": {"x": 2}},
-        shapes={"cross": {"move": "orthogonal"}, "x": {"move": "diagonal"}}, move_limit=40,
+        shapes={"cross": {"move": "orthogonal"}, "x": {"move": "diagonal"}},
+        move_limit=40,
         phases=[{"movement": "placement-only", "pass": True}, {"pass": True, "locked": [[2, 2, 1]]}],
-        stalemate="least-crosses-loses")
+        stalemate="least-crosses-loses",
+    )
     # movement relative to goals: forward moves, cannot move backwards, replacement
-    add("forward-2p", board={"kind": "squares", "size": [3, 4, 1]},
+    add(
+        "forward-2p",
+        board={"kind": "squares", "size": [3, 4, 1]},
         reserves={"black": {"triangle": 3}, "white": {"triangle": 3}},
-        shapes={"triangle": {"move": "forward-orthogonal"}, "pentagon": {"move": "adjacent"}}, move_limit=40,
-        turn_checks=[])
-    add("forward-diag-4p", players="4", board={"kind": "squares", "size": [4, 4, 1]},
+        shapes={"triangle": {"move": "forward-orthogonal"}, "pentagon": {"move": "adjacent"}},
+        move_limit=40,
+        turn_checks=[],
+    )
+    add(
+        "forward-diag-4p",
+        players="4",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={c: {"triangle": 2} for c in ("black", "white", "pink", "yellow")},
         shapes={"triangle": {"move": "forward-diagonal"}, "star": {"move": "adjacent-orthogonal"}},
-        move_limit=40, turn_checks=[])
-    add("no-back-linear", board={"kind": "squares", "size": [4, 4, 1]},
+        move_limit=40,
+        turn_checks=[],
+    )
+    add(
+        "no-back-linear",
+        board={"kind": "squares", "size": [4, 4, 1]},
         reserves={"black": {"cross": 2, "circle": 1}, "white": {"cross": 2, "circle": 1}},
-        shapes={"cross": {"move": "linear", "cannot_move_backwards": True}, "circle": {"move": "knight-2x1x0"}},
-        move_limit=40, turn_checks=["first-3-wins"])
-    add("row-goals", board={"kind": "squares", "size": [6, 1, 1]},
+        shapes={
+            "cross": {"move": "linear", "cannot_move_backwards": True},
+            "circle": {"move": "knight-2x1x0"},
+        },
+        move_limit=40,
+        turn_checks=["first-3-wins"],
+    )
+    add(
+        "row-goals",
+        board={"kind": "squares", "size": [6, 1, 1]},
         reserves={"black": {"triangle": 2}, "white": {"triangle": 2}},
-        shapes={"triangle": {"move": "forward-orthogonal"}, "x": {"move": "adjacent"}}, move_limit=30,
-        turn_checks=[])
+        shapes={"triangle": {"move": "forward-orthogonal"}, "x": {"move": "adjacent"}},
+        move_limit=30,
+        turn_checks=[],
+    )
     # pre-placed pieces of any shape and colour, communal colours included
-    add("preplaced", players="2", board={"kind": "squares", "size": [4, 4, 1], "pieces": [
-        {"at": [1, 1, 1], "colour": "yellow", "shape": "pentagon"},
-        {"at": [2, 2, 1], "colour": "pink", "shape": "circle"},
-        {"at": [4, 4, 1], "colour": "black", "shape": "star"},
-        {"at": [3, 1, 1], "colour": "white", "shape": "x"}]},
+    add(
+        "preplaced",
+        players="2",
+        board={
+            "kind": "squares",
+            "size": [4, 4, 1],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "yellow", "shape": "pentagon"},
+                {"at": [2, 2, 1], "colour": "pink", "shape": "circle"},
+                {"at": [4, 4, 1], "colour": "black", "shape": "star"},
+                {"at": [3, 1, 1], "colour": "white", "shape": "x"},
+            ],
+        },
         reserves={"black": {"circle": 2}, "white": {"circle": 2}},
-        shapes={"circle": {"move": "adjacent"}, "pentagon": {}, "star": {"move": "linear"}, "x": {"move": "adjacent"}},
-        move_limit=30, stalemate="most-pieces-wins")
+        shapes={
+            "circle": {"move": "adjacent"},
+            "pentagon": {},
+            "star": {"move": "linear"},
+            "x": {"move": "adjacent"},
+        },
+        move_limit=30,
+        stalemate="most-pieces-wins",
+    )
     # goal-reached stalemate (issue 11 item 6) with phases and with a last phase
-    add("goal-stalemate", players="3-vs-chaos", board={"kind": "squares", "size": [5, 5, 1]},
-        reserves={"black": {"circle": 1}, "white": {"circle": 1}, "pink": {"circle": 1}, "yellow": {"pentagon": 1}},
+    add(
+        "goal-stalemate",
+        players="3-vs-chaos",
+        board={"kind": "squares", "size": [5, 5, 1]},
+        reserves={
+            "black": {"circle": 1},
+            "white": {"circle": 1},
+            "pink": {"circle": 1},
+            "yellow": {"pentagon": 1},
+        },
         shapes={"circle": {"move": "adjacent"}, "pentagon": {"move": "adjacent"}},
-        turn_checks=["goal-reached-stalemate"], stalemate="most-circles-wins", move_limit=40,
-        phases=[{"movement": "placement-only"}, {"pass": True}])
-    add("goal-stalemate-phases", board={"kind": "squares", "size": [3, 3, 1]},
+        turn_checks=["goal-reached-stalemate"],
+        stalemate="most-circles-wins",
+        move_limit=40,
+        phases=[{"movement": "placement-only"}, {"pass": True}],
+    )
+    add(
+        "goal-stalemate-phases",
+        board={"kind": "squares", "size": [3, 3, 1]},
         reserves={"black": {"circle": 2}, "white": {"circle": 2}},
-        shapes={"circle": {"move": "linear"}}, turn_checks=["goal-reached-stalemate", "first-3-wins"],
-        move_limit=40, phases=[{}, {"pass": True}, {}], stalemate="most-in-a-row-wins")
+        shapes={"circle": {"move": "linear"}},
+        turn_checks=["goal-reached-stalemate", "first-3-wins"],
+        move_limit=40,
+        phases=[{}, {"pass": True}, {}],
+        stalemate="most-in-a-row-wins",
+    )
     # boards and spaces with shapes
-    add("boards-shapes", boards=2, board={"kind": "squares", "size": [3, 3, 1],
-                                          "pieces": [{"at": [2, 2, 1], "colour": "white", "shape": "star"}]},
+    add(
+        "boards-shapes",
+        boards=2,
+        board={
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "pieces": [{"at": [2, 2, 1], "colour": "white", "shape": "star"}],
+        },
         reserves={"black": {"circle": 3, "star": 1}, "white": {"circle": 3}},
-        shapes={"circle": {"move": "adjacent"}, "star": {"move": "forward-orthogonal"}, "x": {"move": "adjacent"}},
-        move_limit=30)
-    add("spaces-shapes", board={"kind": "squares", "size": [3, 3, 1], "sticky": [[2, 2, 1]],
-                                "exclusive": [{"at": [[1, 1, 1]], "players": [1]}]},
+        shapes={
+            "circle": {"move": "adjacent"},
+            "star": {"move": "forward-orthogonal"},
+            "x": {"move": "adjacent"},
+        },
+        move_limit=30,
+    )
+    add(
+        "spaces-shapes",
+        board={
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "sticky": [[2, 2, 1]],
+            "exclusive": [{"at": [[1, 1, 1]], "players": [1]}],
+        },
         reserves={"black": {"circle": 2, "triangle": 1}, "white": {"circle": 2, "triangle": 1}},
-        shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "orthogonal"}}, move_limit=30)
+        shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "orthogonal"}},
+        move_limit=30,
+    )
     return out
 
 
 CLOAKED = [
-    _rs("obscured-shapes", cloaking="obscures", board={"kind": "squares", "size": [3, 3, 1]},
+    _rs(
+        "obscured-shapes",
+        cloaking="obscures",
+        board={"kind": "squares", "size": [3, 3, 1]},
         reserves={"black": {"circle": 2, "pentagon": 1}, "white": {"circle": 2, "x": 1}},
-        shapes={"circle": {"move": "adjacent"}, "pentagon": {}, "x": {"move": "diagonal"}}, move_limit=20,
-        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2)]}]),
-    _rs("hidden-shapes", cloaking="hides", board={"kind": "squares", "size": [3, 3, 1]},
+        shapes={"circle": {"move": "adjacent"}, "pentagon": {}, "x": {"move": "diagonal"}},
+        move_limit=20,
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2)]}],
+    ),
+    _rs(
+        "hidden-shapes",
+        cloaking="hides",
+        board={"kind": "squares", "size": [3, 3, 1]},
         reserves={"black": {"circle": 2, "star": 1}, "white": {"circle": 2, "star": 1}},
-        shapes={"circle": {"move": "adjacent"}, "star": {"move": "linear"}}, move_limit=20,
-        phases=[{"cloaked": [[2, 2, 1], [1, 1, 1], [3, 3, 1]]}]),
+        shapes={"circle": {"move": "adjacent"}, "star": {"move": "linear"}},
+        move_limit=20,
+        phases=[{"cloaked": [[2, 2, 1], [1, 1, 1], [3, 3, 1]]}],
+    ),
 ]
 
 
 def play(rs, games, seed, ref_class=ShapeRefState, check=None):
     return play_against_reference(rs, games, seed, ref_class, check)
+
 
 def _same_pieces(core, ref):
     """The engine's shapes and colours per cell are the reference's."""
@@ -159,6 +298,7 @@ def test_cloaked_shapes_match_reference_and_hide_shapes(rs):
         for p in range(ref.n):
             assert core.player_view(p) == ref.view(p)
             assert core.player_shape_view(p) == ref.shape_view(p)
+
     play(rs, games=30, seed=5, ref_class=CloakedShapeRefState, check=views)
 
 
@@ -179,8 +319,12 @@ def test_obscured_view_hides_shape_but_not_colour():
     # a circle in the same place: player 1 cannot tell the two apart
     other = make_core(rs)
     other.apply_action(names.index("circle") * T + 0)
-    for view in ("observation_string", "information_state_string", "observation_tensor",
-                 "information_state_tensor"):
+    for view in (
+        "observation_string",
+        "information_state_string",
+        "observation_tensor",
+        "information_state_tensor",
+    ):
         assert getattr(core, view)(1) == getattr(other, view)(1), view
         assert getattr(core, view)(0) != getattr(other, view)(0), view
     assert core.last_event()["seen"] == ["all", "colour"]
@@ -190,6 +334,7 @@ def test_rank_order():
     """The seed: pentagon > star > cross > X > triangle > circle, except that
     circle outranks pentagon (and only pentagon); the engine's copy agrees."""
     from games.ttt._engine import shape_outranks
+
     ladder = ["circle", "triangle", "x", "cross", "star", "pentagon"]
     for i, a in enumerate(ladder):
         for j, b in enumerate(ladder):
@@ -202,6 +347,7 @@ def test_rank_order():
 def test_catalogue_stays_on_original_path():
     """The 16 sequential games (the dilemmas use pentagons and other shapes)."""
     from games.ttt.dilemmas import DILEMMAS
+
     dilemmas = {d.name for d in DILEMMAS}
     for rs in rules.catalogue().values():
         if rs.name in dilemmas:
@@ -214,20 +360,20 @@ def test_placement_names_shape_and_identical_piece_rule():
     """Action (k*P + c)*T + t places shape k; a placed piece cannot move while
     an identical piece (colour and shape) is in reserve, but may move while
     only other shapes are."""
-    rs = cases()[0]              # two-shapes: circle adjacent, pentagon linear, x stationary
+    rs = cases()[0]  # two-shapes: circle adjacent, pentagon linear, x stationary
     core = make_core(rs)
     assert core.shape_names() == ["circle", "x", "pentagon"]
     T = 16
-    core.apply_action(2 * T + 0)                     # black pentagon on (1,1,1)
+    core.apply_action(2 * T + 0)  # black pentagon on (1,1,1)
     assert core.shapes()[0] == "pentagon"
-    core.apply_action(0 * T + 15)                    # white circle on (4,4,1)
+    core.apply_action(0 * T + 15)  # white circle on (4,4,1)
     legal = core.legal_action_list()
     move0 = 3 * T
-    assert any(a >= move0 and (a - move0) // T == 0 for a in legal)      # the pentagon moves
-    core.apply_action(0 * T + 5)                     # black circle
-    core.apply_action(0 * T + 10)                    # white circle: white holds no more circles
+    assert any(a >= move0 and (a - move0) // T == 0 for a in legal)  # the pentagon moves
+    core.apply_action(0 * T + 5)  # black circle
+    core.apply_action(0 * T + 10)  # white circle: white holds no more circles
     legal = core.legal_action_list()
-    assert not any(a >= move0 and (a - move0) // T == 5 for a in legal)   # a circle is in reserve
+    assert not any(a >= move0 and (a - move0) // T == 5 for a in legal)  # a circle is in reserve
     assert core.action_string(0, 2 * T + 3) == "black@(4,1,1) pentagon"
 
 
@@ -252,8 +398,8 @@ def test_replacement_on_reaching_the_goal():
     names = core.shape_names()
     assert names == ["triangle", "pentagon"]
     tri = 0
-    core.apply_action(tri * T + 6)       # black triangle (1,3,1): one row below y=4
-    core.apply_action(tri * T + 0)       # white triangle (1,1,1): on its own goal row (y=1)
+    core.apply_action(tri * T + 6)  # black triangle (1,3,1): one row below y=4
+    core.apply_action(tri * T + 0)  # white triangle (1,1,1): on its own goal row (y=1)
     core.apply_action(tri * T + 8)
     core.apply_action(tri * T + 1)
     core.apply_action(tri * T + 7)
@@ -261,7 +407,7 @@ def test_replacement_on_reaching_the_goal():
     legal = core.legal_action_list()
     move0 = 2 * T
     rep0 = move0 + T * T
-    assert move0 + 6 * T + 9 not in legal            # reaching y=4 needs a replacement
+    assert move0 + 6 * T + 9 not in legal  # reaching y=4 needs a replacement
     assert rep0 + (0 * T + 6) * T + 9 in legal
     core.apply_action(rep0 + (0 * T + 6) * T + 9)
     assert core.shapes()[9] == "pentagon"
@@ -272,54 +418,99 @@ def test_goal_reached_stalemate_advances_phase():
     rs = [r for r in cases() if r.name == "goal-stalemate-phases"][0]
     core = make_core(rs)
     T = 9
-    core.apply_action(3)             # black (1,2,1)
-    core.apply_action(0)             # white (1,1,1)
-    core.apply_action(5)             # black (3,2,1)
-    core.apply_action(2)             # white (3,1,1)
+    core.apply_action(3)  # black (1,2,1)
+    core.apply_action(0)  # white (1,1,1)
+    core.apply_action(5)  # black (3,2,1)
+    core.apply_action(2)  # white (3,1,1)
     assert core.current_phase() == 0
-    core.apply_action(T + 3 * T + 6)     # black (1,2,1)->(1,3,1): onto its goal y=3
+    core.apply_action(T + 3 * T + 6)  # black (1,2,1)->(1,3,1): onto its goal y=3
     assert core.current_phase() == 1
 
 
 def test_validation_lists_every_shape_problem():
     with pytest.raises(RuleSetError) as e:
-        rules.parse({"name": "bad", "board": {"kind": "squares", "size": [5, 1, 1]}, "players": "3",
-                     "reserves": {"black": {"triangle": 1}, "white": {"triangle": 1}, "pink": {"triangle": 1}},
-                     "shapes": {"triangle": {"move": "forward-orthogonal"},
-                                "star": {"move": "stationary", "cannot_move_backwards": True}},
-                     "move_limit": 10, "turn_checks": ["goal-reached-stalemate"]})
+        rules.parse(
+            {
+                "name": "bad",
+                "board": {"kind": "squares", "size": [5, 1, 1]},
+                "players": "3",
+                "reserves": {"black": {"triangle": 1}, "white": {"triangle": 1}, "pink": {"triangle": 1}},
+                "shapes": {
+                    "triangle": {"move": "forward-orthogonal"},
+                    "star": {"move": "stationary", "cannot_move_backwards": True},
+                },
+                "move_limit": 10,
+                "turn_checks": ["goal-reached-stalemate"],
+            }
+        )
     text = str(e.value)
     assert "shapes.star.cannot_move_backwards: a stationary shape never moves" in text
     assert "goal lines on a board one row deep" in text
     assert "no shape can, so a piece reaching its goal has no replacement" in text
     # ttt-stacks: "orth-by-stack" is played on stacks (tests/test_ttt_stacks.py)
-    assert shaped(rules.parse({"name": "obs", "board": {"kind": "stacks", "size": [3, 1, 3]},
-                               "reserves": {"black": {"x": 2}, "white": {"x": 2}},
-                               "shapes": {"x": {"move": "orth-by-stack"}}, "move_limit": 9}).record)
+    assert shaped(
+        rules.parse(
+            {
+                "name": "obs",
+                "board": {"kind": "stacks", "size": [3, 1, 3]},
+                "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+                "shapes": {"x": {"move": "orth-by-stack"}},
+                "move_limit": 9,
+            }
+        ).record
+    )
     # ttt-rounds: moving shapes play in rounds (tests/test_ttt_rounds.py); the
     # goal-reached stalemate too since ttt-rounds3 (tests/test_ttt_rounds3.py)
-    rules.parse({"name": "sim", "reserves": {"black": {"x": 2}, "white": {"x": 2}},
-                 "shapes": {"x": {"move": "adjacent"}}, "move_limit": 9, "phases": [{"order": "simultaneous"}]})
-    rules.parse({"name": "sim", "reserves": {"black": {"x": 2}, "white": {"x": 2}},
-                 "shapes": {"x": {"move": "adjacent"}}, "move_limit": 9,
-                 "turn_checks": ["goal-reached-stalemate"], "phases": [{"order": "simultaneous"}]})
+    rules.parse(
+        {
+            "name": "sim",
+            "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+            "shapes": {"x": {"move": "adjacent"}},
+            "move_limit": 9,
+            "phases": [{"order": "simultaneous"}],
+        }
+    )
+    rules.parse(
+        {
+            "name": "sim",
+            "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+            "shapes": {"x": {"move": "adjacent"}},
+            "move_limit": 9,
+            "turn_checks": ["goal-reached-stalemate"],
+            "phases": [{"order": "simultaneous"}],
+        }
+    )
     with pytest.raises(RuleSetError, match="cannot_move_backwards: 'yes' is not allowed"):
-        rules.parse({"name": "b", "reserves": {"black": 2, "white": 2},
-                     "shapes": {"circle": {"move": "adjacent", "cannot_move_backwards": "yes"}}, "move_limit": 5})
+        rules.parse(
+            {
+                "name": "b",
+                "reserves": {"black": 2, "white": 2},
+                "shapes": {"circle": {"move": "adjacent", "cannot_move_backwards": "yes"}},
+                "move_limit": 5,
+            }
+        )
 
 
 def test_canonical_form_keeps_old_fingerprints():
     """cannot_move_backwards is written only when true; a rule set that differs
     only by it is a different rule set."""
-    a = _rs("a", reserves={"black": {"x": 2}, "white": {"x": 2}}, shapes={"x": {"move": "adjacent"},
-                                                                         "circle": {"move": "adjacent"}},
-            move_limit=9)
-    b = _rs("b", reserves={"black": {"x": 2}, "white": {"x": 2}},
-            shapes={"x": {"move": "adjacent", "cannot_move_backwards": True}, "circle": {"move": "adjacent"}},
-            move_limit=9)
+    a = _rs(
+        "a",
+        reserves={"black": {"x": 2}, "white": {"x": 2}},
+        shapes={"x": {"move": "adjacent"}, "circle": {"move": "adjacent"}},
+        move_limit=9,
+    )
+    b = _rs(
+        "b",
+        reserves={"black": {"x": 2}, "white": {"x": 2}},
+        shapes={"x": {"move": "adjacent", "cannot_move_backwards": True}, "circle": {"move": "adjacent"}},
+        move_limit=9,
+    )
     assert "cannot_move_backwards" not in a.canonical and a != b
-    assert _rs("c", reserves={"black": 2, "white": 2}).canonical == \
-        _rs("d", reserves={"black": {"circle": 2}, "white": {"circle": 2}}).canonical
+    assert (
+        _rs("c", reserves={"black": 2, "white": 2}).canonical
+        == _rs("d", reserves={"black": {"circle": 2}, "white": {"circle": 2}}).canonical
+    )
 
 
 @pytest.mark.parametrize("rs", cases() + CLOAKED, ids=lambda rs: rs.name)
@@ -328,8 +519,20 @@ def test_random_sim_test(rs, tmp_path):
 
 
 # -- Hypothesis: random shaped rule sets ----------------------------------------------
-MOVES = ["stationary", "adjacent", "adjacent-orthogonal", "adjacent-diagonal", "orthogonal", "diagonal",
-         "linear", "linear-or-knight", "forward-orthogonal", "forward-diagonal", "knight-2x1x0", "knight-2x1x1"]
+MOVES = [
+    "stationary",
+    "adjacent",
+    "adjacent-orthogonal",
+    "adjacent-diagonal",
+    "orthogonal",
+    "diagonal",
+    "linear",
+    "linear-or-knight",
+    "forward-orthogonal",
+    "forward-diagonal",
+    "knight-2x1x0",
+    "knight-2x1x1",
+]
 
 
 @st.composite
@@ -351,18 +554,43 @@ def shaped_records(draw):
     if draw(st.booleans()):
         shapes.setdefault("pentagon", {"move": "adjacent"})
     reserves = {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours}
-    cells = [[x, y, z] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)
-             for z in range(1, (1 if kind == "stacks" else dims[2]) + 1)]
+    cells = [
+        [x, y, z]
+        for x in range(1, dims[0] + 1)
+        for y in range(1, dims[1] + 1)
+        for z in range(1, (1 if kind == "stacks" else dims[2]) + 1)
+    ]
     at = draw(st.lists(st.sampled_from(cells), max_size=2, unique_by=tuple))
-    pieces = [{"at": a, "colour": draw(st.sampled_from(["black", "white", "pink", "yellow"])),
-               "shape": draw(st.sampled_from(sorted(shapes)))} for a in at]
-    checks = draw(st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate", "first-2-loses"]),
-                           max_size=2, unique=True))
-    return {"name": "H", "board": {"kind": kind, "size": dims, "pieces": pieces}, "players": players,
-            "reserves": reserves, "shapes": shapes, "turn_checks": checks, "move_limit": draw(st.integers(1, 30)),
-            "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"] +
-                                              [f"most-{p}-wins" for p in ("circles", "stars", "pentagons")])),
-            "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]]))}
+    pieces = [
+        {
+            "at": a,
+            "colour": draw(st.sampled_from(["black", "white", "pink", "yellow"])),
+            "shape": draw(st.sampled_from(sorted(shapes))),
+        }
+        for a in at
+    ]
+    checks = draw(
+        st.lists(
+            st.sampled_from(["first-3-wins", "goal-reached-stalemate", "first-2-loses"]),
+            max_size=2,
+            unique=True,
+        )
+    )
+    return {
+        "name": "H",
+        "board": {"kind": kind, "size": dims, "pieces": pieces},
+        "players": players,
+        "reserves": reserves,
+        "shapes": shapes,
+        "turn_checks": checks,
+        "move_limit": draw(st.integers(1, 30)),
+        "stalemate": draw(
+            st.sampled_from(
+                ["draws", "most-pieces-wins"] + [f"most-{p}-wins" for p in ("circles", "stars", "pentagons")]
+            )
+        ),
+        "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]])),
+    }
 
 
 @st.composite
@@ -400,8 +628,12 @@ def test_random_shaped_rule_sets_match_reference(rec, seed):
     res = list(core.reserves().values())
     _conserved.start = [sum(1 for v in cells if v == c + 1) + res[c] for c in range(len(res))]
     entries = entry_check(rs)
-    play(rs, games=3, seed=seed,
-         check=lambda core, ref: (_conserved(core, ref), entries(core, ref), _same_pieces(core, ref)))
+    play(
+        rs,
+        games=3,
+        seed=seed,
+        check=lambda core, ref: (_conserved(core, ref), entries(core, ref), _same_pieces(core, ref)),
+    )
 
 
 @pytest.mark.parametrize("name", ["two-shapes", "forward-2p", "stacks-shapes", "choose-shapes", "row-goals"])
@@ -414,10 +646,18 @@ def test_communal_circles_on_the_original_path():
     """A one-circle rule set with communal pre-placed pieces keeps the original
     path (and its action ids); the shapes reference model, which covers the
     one-circle case too, agrees with it move by move."""
-    rs = _rs("communal-circle", board={"kind": "squares", "size": [4, 4, 1], "pieces": [
-        {"at": [1, 1, 1], "colour": "yellow"}, {"at": [2, 3, 1], "colour": "pink"}]},
-        reserves={"black": 4, "white": 4}, shapes={"circle": {"move": "adjacent"}}, move_limit=30,
-        stalemate="most-pieces-wins")
+    rs = _rs(
+        "communal-circle",
+        board={
+            "kind": "squares",
+            "size": [4, 4, 1],
+            "pieces": [{"at": [1, 1, 1], "colour": "yellow"}, {"at": [2, 3, 1], "colour": "pink"}],
+        },
+        reserves={"black": 4, "white": 4},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=30,
+        stalemate="most-pieces-wins",
+    )
     assert not shaped(rs.record)
     assert rs.compile()["colour_names"] == ["black", "white", "pink", "yellow"]
     play(rs, games=30, seed=2)

@@ -15,6 +15,7 @@
   serialisation, ``convert_to_turn_based``, and CFR on the rock-paper-scissors
   rule set reaching its textbook equilibrium.
 """
+
 import random
 from pathlib import Path
 
@@ -36,7 +37,7 @@ ROCK_PAPER_SCISSORS = ("(3,1,1)->(3,2,1)", "(4,3,1)->(3,3,1)", "(2,3,1)->(2,2,1)
 BENCH = EXAMPLES / "Sim-Place-Then-Move.json"
 
 
-RAW = {}      # name -> the record each test rule set was parsed from
+RAW = {}  # name -> the record each test rule set was parsed from
 
 
 def sim_rule_sets():
@@ -55,45 +56,129 @@ def sim_rule_sets():
 
     add("sim-3x3", phases=[{"order": "simultaneous"}])
     add("single-3x3", phases=[{"order": "single"}], stalemate="most-pieces-wins")
-    add("sim-pass-3p", players="3", board={"kind": "squares", "size": [4, 3, 1]},
-        reserves={"black": 3, "white": 3, "pink": 3}, phases=[{"order": "simultaneous", "pass": True}],
-        turn_checks=[], stalemate="most-pieces-wins")
-    add("sim-chaos", players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3},
-        phases=[{"order": "simultaneous"}])
-    add("seq-single-sim-move", reserves={"black": 3, "white": 3}, shapes={"circle": {"move": "adjacent"}},
-        move_limit=24, phases=[{"movement": "placement-only"}, {"order": "single", "movement": "placement-only"},
-                               {"order": "simultaneous"}], stalemate="most-in-a-row-wins")
-    add("sim-stacks-move", board={"kind": "stacks", "size": [3, 1, 3]}, reserves={"black": 3, "white": 3},
-        shapes={"circle": {"move": "adjacent"}}, move_limit=20, turn_checks=["first-3-wins-no-diagonal"],
-        phases=[{"order": "simultaneous"}])
-    add("sim-shared-move", colours="shared", reserves={"black": 4}, shapes={"circle": {"move": "adjacent"}},
-        move_limit=20, phases=[{"order": "simultaneous", "pass": True}], turn_checks=["first-3-loses"])
-    add("sim-choose", colours="players-choose", reserves={"black": 3, "white": 3},
-        shapes={"circle": {"move": "linear-or-knight"}}, move_limit=16, phases=[{"order": "simultaneous"}],
-        turn_checks=["first-3-wins", "all-lose-if-any-2"][:1])
-    add("sim-fold-locked", players="3", board={"kind": "squares", "size": [4, 3, 1]},
-        reserves={"black": 3, "white": 3, "pink": 3}, turn_checks=[], stalemate="most-pieces-wins",
-        phases=[{"order": "simultaneous", "pass": True, "locked": [[2, 2, 1], [3, 2, 1]],
-                 "fold": "less-than-most-committed"},
-                {"order": "simultaneous", "pass": True, "locked_players": [1]}, {"pass": True}])
-    add("sim-partners", players="partners", board={"kind": "squares", "size": [4, 4, 1]},
-        reserves={"black": 3, "white": 3, "pink": 3, "yellow": 3}, phases=[{"order": "simultaneous"}],
-        stalemate="least-in-a-row-loses")
-    add("seq-then-sim-draws", agree_draw=True, reserves={"black": 4, "white": 4},
-        phases=[{"pass": True}, {"order": "simultaneous", "pass": True}], turn_checks=["first-3-loses"])
-    add("sim-chaos-move", players="3-vs-chaos", board={"kind": "squares", "size": [4, 4, 1]},
-        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2}, shapes={"circle": {"move": "adjacent"}},
-        move_limit=30, phases=[{"order": "simultaneous", "pass": True}], stalemate="most-pieces-wins")
+    add(
+        "sim-pass-3p",
+        players="3",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={"black": 3, "white": 3, "pink": 3},
+        phases=[{"order": "simultaneous", "pass": True}],
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+    )
+    add(
+        "sim-chaos",
+        players="2-vs-chaos",
+        reserves={"black": 3, "white": 3, "pink": 3},
+        phases=[{"order": "simultaneous"}],
+    )
+    add(
+        "seq-single-sim-move",
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=24,
+        phases=[
+            {"movement": "placement-only"},
+            {"order": "single", "movement": "placement-only"},
+            {"order": "simultaneous"},
+        ],
+        stalemate="most-in-a-row-wins",
+    )
+    add(
+        "sim-stacks-move",
+        board={"kind": "stacks", "size": [3, 1, 3]},
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=20,
+        turn_checks=["first-3-wins-no-diagonal"],
+        phases=[{"order": "simultaneous"}],
+    )
+    add(
+        "sim-shared-move",
+        colours="shared",
+        reserves={"black": 4},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=20,
+        phases=[{"order": "simultaneous", "pass": True}],
+        turn_checks=["first-3-loses"],
+    )
+    add(
+        "sim-choose",
+        colours="players-choose",
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "linear-or-knight"}},
+        move_limit=16,
+        phases=[{"order": "simultaneous"}],
+        turn_checks=["first-3-wins", "all-lose-if-any-2"][:1],
+    )
+    add(
+        "sim-fold-locked",
+        players="3",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={"black": 3, "white": 3, "pink": 3},
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+        phases=[
+            {
+                "order": "simultaneous",
+                "pass": True,
+                "locked": [[2, 2, 1], [3, 2, 1]],
+                "fold": "less-than-most-committed",
+            },
+            {"order": "simultaneous", "pass": True, "locked_players": [1]},
+            {"pass": True},
+        ],
+    )
+    add(
+        "sim-partners",
+        players="partners",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 3, "white": 3, "pink": 3, "yellow": 3},
+        phases=[{"order": "simultaneous"}],
+        stalemate="least-in-a-row-loses",
+    )
+    add(
+        "seq-then-sim-draws",
+        agree_draw=True,
+        reserves={"black": 4, "white": 4},
+        phases=[{"pass": True}, {"order": "simultaneous", "pass": True}],
+        turn_checks=["first-3-loses"],
+    )
+    add(
+        "sim-chaos-move",
+        players="3-vs-chaos",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=30,
+        phases=[{"order": "simultaneous", "pass": True}],
+        stalemate="most-pieces-wins",
+    )
     # merged with ttt-spaces and ttt-outcomes: per-player locks and the general scoring in rounds
-    add("sim-seat-locks-move", board={"kind": "squares", "size": [3, 3, 1], "sticky": [[2, 2, 1]],
-                                      "entry_locked": [{"at": [[1, 1, 1], [3, 3, 1]], "players": [2]}],
-                                      "exit_locked": [{"at": [[1, 3, 1]], "players": [1]}]},
-        reserves={"black": 3, "white": 3}, shapes={"circle": {"move": "adjacent"}}, move_limit=20,
-        phases=[{"order": "simultaneous", "pass": True,
-                 "entry_locked": [{"at": [[2, 1, 1]], "players": [1]}]}])
-    add("sim-area-chaos-limit", players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3},
-        phases=[{"order": "simultaneous", "pass": True}], stalemate="most-area-wins",
-        chaos_wins_if_more_than={"circle": 6}, turn_checks=["first-3-wins", "any-piece-loses"][:1])
+    add(
+        "sim-seat-locks-move",
+        board={
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "sticky": [[2, 2, 1]],
+            "entry_locked": [{"at": [[1, 1, 1], [3, 3, 1]], "players": [2]}],
+            "exit_locked": [{"at": [[1, 3, 1]], "players": [1]}],
+        },
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=20,
+        phases=[
+            {"order": "simultaneous", "pass": True, "entry_locked": [{"at": [[2, 1, 1]], "players": [1]}]}
+        ],
+    )
+    add(
+        "sim-area-chaos-limit",
+        players="2-vs-chaos",
+        reserves={"black": 3, "white": 3, "pink": 3},
+        phases=[{"order": "simultaneous", "pass": True}],
+        stalemate="most-area-wins",
+        chaos_wins_if_more_than={"circle": 6},
+        turn_checks=["first-3-wins", "any-piece-loses"][:1],
+    )
     out.append(rules.load(RPS))
     out.append(rules.load(BENCH))
     return out
@@ -146,8 +231,11 @@ from test_ttt_reference import rule_records  # noqa: E402
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(rule_records(), st.lists(st.sampled_from(["sequential", "simultaneous", "single"]), min_size=3,
-                                max_size=3), st.integers(0, 10**6))
+@given(
+    rule_records(),
+    st.lists(st.sampled_from(["sequential", "simultaneous", "single"]), min_size=3, max_size=3),
+    st.integers(0, 10**6),
+)
 def test_random_rule_sets_with_simultaneous_phases_match_reference(rec, orders, seed):
     rec["pieces_per_turn"] = 1
     for ph, order in zip(rec["phases"], orders):
@@ -158,9 +246,14 @@ def test_random_rule_sets_with_simultaneous_phases_match_reference(rec, orders, 
 
 # -- hand-played rounds ------------------------------------------------------------
 
+
 def parse(**kw):
-    rec = {"name": "T", "board": {"kind": "squares", "size": [3, 3, 1]}, "reserves": {"black": 4, "white": 4},
-           "phases": [{"order": "simultaneous"}]}
+    rec = {
+        "name": "T",
+        "board": {"kind": "squares", "size": [3, 3, 1]},
+        "reserves": {"black": 4, "white": 4},
+        "phases": [{"order": "simultaneous"}],
+    }
     rec.update(kw)
     return rules.parse(rec)
 
@@ -168,10 +261,10 @@ def parse(**kw):
 def test_a_round_shows_the_board_of_its_start_until_every_plan_is_in():
     core = make_core(parse())
     assert core.player() == 0 and core.simultaneous_player_list() == [0, 1]
-    core.apply_action(0)                       # black plans (1,1,1)
+    core.apply_action(0)  # black plans (1,1,1)
     assert core.cells()[0] == 0 and core.pending_plans() == {0: "black@(1,1,1)"}
     assert core.player() == 1 and core.simultaneous_player_list() == [1]
-    assert 0 in core.legal_action_list()        # legal as if white moved first
+    assert 0 in core.legal_action_list()  # legal as if white moved first
     core.apply_action(8)
     assert core.cells()[0] == 1 and core.cells()[8] == 2 and core.pending_plans() == {}
     assert core.player() == 0 and core.reserves() == {"black": 3, "white": 3}
@@ -181,40 +274,58 @@ def test_placements_to_one_space_are_all_destroyed_and_stay_spent():
     core = make_core(parse())
     core.apply_joint_action([4, 4])
     assert core.cells()[4] == 0 and core.reserves() == {"black": 3, "white": 3}
-    assert 4 in core.legal_action_list()       # the space is free again
+    assert 4 in core.legal_action_list()  # the space is free again
     assert core.playout_stats()["placements"] == 2
 
 
 def test_moves_to_one_space_are_all_destroyed():
-    rs = parse(board={"kind": "squares", "size": [3, 3, 1],
-                      "pieces": [{"at": [1, 1, 1], "colour": "black"}, {"at": [3, 1, 1], "colour": "white"}]},
-               reserves={"black": 0, "white": 0}, shapes={"circle": {"move": "adjacent"}}, move_limit=10)
+    rs = parse(
+        board={
+            "kind": "squares",
+            "size": [3, 3, 1],
+            "pieces": [{"at": [1, 1, 1], "colour": "black"}, {"at": [3, 1, 1], "colour": "white"}],
+        },
+        reserves={"black": 0, "white": 0},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=10,
+    )
     core = make_core(rs)
     T = 9
     to_centre_b, to_centre_w = 9 + 0 * T + 4, 9 + 2 * T + 4
     core.apply_joint_action([to_centre_b, to_centre_w])
-    assert core.cells() == [0] * 9              # both pieces destroyed, sources emptied
-    assert core.terminal() and core.ending() == "stalemate"   # nobody can move any more
+    assert core.cells() == [0] * 9  # both pieces destroyed, sources emptied
+    assert core.terminal() and core.ending() == "stalemate"  # nobody can move any more
 
 
 def test_a_piece_that_two_plans_move_is_destroyed_and_neither_move_happens():
-    rs = parse(board={"kind": "squares", "size": [3, 3, 1], "pieces": [{"at": [2, 2, 1], "colour": "black"}]},
-               colours="shared", reserves={"black": 0}, shapes={"circle": {"move": "adjacent"}}, move_limit=10,
-               turn_checks=[])
+    rs = parse(
+        board={"kind": "squares", "size": [3, 3, 1], "pieces": [{"at": [2, 2, 1], "colour": "black"}]},
+        colours="shared",
+        reserves={"black": 0},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=10,
+        turn_checks=[],
+    )
     core = make_core(rs)
     core.apply_joint_action([9 + 4 * 9 + 0, 9 + 4 * 9 + 8])
     assert core.cells() == [0] * 9
 
 
 def test_collision_on_a_stack_destroys_both_and_a_lifted_stack_takes_the_other_piece():
-    rs = parse(board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 1], "colour": "black"}]},
-               reserves={"black": 2, "white": 2})
+    rs = parse(
+        board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 1], "colour": "black"}]},
+        reserves={"black": 2, "white": 2},
+    )
     core = make_core(rs)
-    core.apply_joint_action([1, 1])             # both into stack 2: same landing cell
+    core.apply_joint_action([1, 1])  # both into stack 2: same landing cell
     assert core.cells()[1] == 0 and core.reserves() == {"black": 1, "white": 1}
-    rs = parse(board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 1], "colour": "black"}]},
-               reserves={"black": 0, "white": 1}, shapes={"circle": {"move": "adjacent"}}, move_limit=10,
-               turn_checks=[])
+    rs = parse(
+        board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 1], "colour": "black"}]},
+        reserves={"black": 0, "white": 1},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=10,
+        turn_checks=[],
+    )
     core = make_core(rs)
     # black moves its piece from stack 1 to stack 2 while white places on stack 1:
     # white's piece falls to the floor the black piece left
@@ -223,29 +334,37 @@ def test_collision_on_a_stack_destroys_both_and_a_lifted_stack_takes_the_other_p
 
 
 def test_lines_completed_by_several_sides_at_once_draw_and_by_one_side_win():
-    pieces = [{"at": [1, 1, 1], "colour": "black"}, {"at": [2, 1, 1], "colour": "black"},
-              {"at": [1, 3, 1], "colour": "white"}, {"at": [2, 3, 1], "colour": "white"}]
+    pieces = [
+        {"at": [1, 1, 1], "colour": "black"},
+        {"at": [2, 1, 1], "colour": "black"},
+        {"at": [1, 3, 1], "colour": "white"},
+        {"at": [2, 3, 1], "colour": "white"},
+    ]
     rs = parse(board={"kind": "squares", "size": [3, 3, 1], "pieces": pieces})
     both = make_core(rs)
-    both.apply_joint_action([2, 8])             # (3,1,1) completes black's row, (3,3,1) white's
+    both.apply_joint_action([2, 8])  # (3,1,1) completes black's row, (3,3,1) white's
     assert both.terminal() and both.returns_list() == [0.0, 0.0] and both.ending() == "turn check"
     one = make_core(rs)
     one.apply_joint_action([2, 4])
     assert one.returns_list() == [1.0, -1.0]
     blocked = make_core(rs)
-    blocked.apply_joint_action([2, 2])          # collision on the winning space: nothing lands
+    blocked.apply_joint_action([2, 2])  # collision on the winning space: nothing lands
     assert not blocked.terminal()
     # all-lose-if-any: everyone loses whoever completes
-    rs = parse(board={"kind": "squares", "size": [3, 3, 1], "pieces": pieces},
-               turn_checks=["all-lose-if-any-3"])
+    rs = parse(
+        board={"kind": "squares", "size": [3, 3, 1], "pieces": pieces}, turn_checks=["all-lose-if-any-3"]
+    )
     core = make_core(rs)
     core.apply_joint_action([2, 8])
     assert core.returns_list() == [-1.0, -1.0]
 
 
 def test_single_phase_lasts_one_round_and_all_pass_rounds_advance_the_phase():
-    rs = parse(phases=[{"order": "single"}, {"order": "simultaneous", "pass": True}, {}],
-               turn_checks=[], stalemate="most-pieces-wins")
+    rs = parse(
+        phases=[{"order": "single"}, {"order": "simultaneous", "pass": True}, {}],
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+    )
     core = make_core(rs)
     core.apply_joint_action([0, 1])
     assert core.current_phase() == 1
@@ -253,7 +372,7 @@ def test_single_phase_lasts_one_round_and_all_pass_rounds_advance_the_phase():
     core.apply_joint_action([2, pas])
     assert core.current_phase() == 1
     core.apply_joint_action([pas, pas])
-    assert core.current_phase() == 2 and core.simultaneous_player_list() == []   # sequential again
+    assert core.current_phase() == 2 and core.simultaneous_player_list() == []  # sequential again
     assert core.player() == 0
 
 
@@ -274,8 +393,13 @@ def test_no_draw_offer_inside_a_round():
 
 # -- per-player views ------------------------------------------------------------------
 
-VIEWS = ("observation_string", "observation_tensor", "information_state_string",
-         "information_state_tensor", "info_state_key")
+VIEWS = (
+    "observation_string",
+    "observation_tensor",
+    "information_state_string",
+    "information_state_tensor",
+    "info_state_key",
+)
 
 
 def _views(core, player):
@@ -283,15 +407,21 @@ def _views(core, player):
 
 
 def test_a_pending_plan_is_invisible_to_the_other_players():
-    rs = rules.parse({"name": "V", "players": "3", "board": {"kind": "squares", "size": [4, 3, 1]},
-                      "reserves": {"black": 3, "white": 3, "pink": 3},
-                      "phases": [{"order": "simultaneous"}]})
+    rs = rules.parse(
+        {
+            "name": "V",
+            "players": "3",
+            "board": {"kind": "squares", "size": [4, 3, 1]},
+            "reserves": {"black": 3, "white": 3, "pink": 3},
+            "phases": [{"order": "simultaneous"}],
+        }
+    )
     a, b = make_core(rs), make_core(rs)
     for core in (a, b):
-        core.apply_action(5)                   # a resolved round first, so history is not empty
+        core.apply_action(5)  # a resolved round first, so history is not empty
         core.apply_action(6)
         core.apply_action(7)
-    a.apply_action(0)                          # player 0's pending plans differ
+    a.apply_action(0)  # player 0's pending plans differ
     b.apply_action(11)
     for p in (1, 2):
         assert _views(a, p) == _views(b, p), p
@@ -315,7 +445,7 @@ def test_information_states_have_perfect_recall_observations_do_not():
     a.apply_joint_action([0, 1])
     a.apply_joint_action([2, 3])
     b.apply_joint_action([2, 3])
-    b.apply_joint_action([0, 1])               # same board, other order of rounds
+    b.apply_joint_action([0, 1])  # same board, other order of rounds
     assert a.position_hash() == b.position_hash()
     for p in (0, 1):
         assert a.observation_string(p) == b.observation_string(p)
@@ -345,10 +475,12 @@ def test_views_through_openspiel_turn_based_form():
 
 # -- the OpenSpiel face ------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def written(tmp_path_factory):
     """Every test rule set as a file, so OpenSpiel can load it by path."""
     import json
+
     d = tmp_path_factory.mktemp("sim")
     out = {}
     for rs in sim_rule_sets():
@@ -381,8 +513,9 @@ def test_random_sim_test_with_serialisation(written):
     for name, path in written.items():
         game = pyspiel.load_game(f"ttt(rules={path})")
         pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
-        pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=3, serialize=False,
-                                verbose=False)
+        pyspiel.random_sim_test(
+            pyspiel.convert_to_turn_based(game), num_sims=3, serialize=False, verbose=False
+        )
 
 
 def test_openspiel_round_is_one_joint_action_and_chance_is_chaos(written):
@@ -391,15 +524,16 @@ def test_openspiel_round_is_one_joint_action_and_chance_is_chaos(written):
     assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
     assert len(state.legal_actions(pyspiel.PlayerId.SIMULTANEOUS)) == 81
     state.apply_actions([4, 0])
-    assert state.current_player() == pyspiel.PlayerId.CHANCE   # Chaos plans on the same board
+    assert state.current_player() == pyspiel.PlayerId.CHANCE  # Chaos plans on the same board
     outcomes = state.chance_outcomes()
-    assert [a for a, _ in outcomes] == list(range(9))          # its plan may collide
+    assert [a for a, _ in outcomes] == list(range(9))  # its plan may collide
     state.apply_action(4)
     core = state.core
     assert core.cells()[4] == 0 and core.cells()[0] == 2 and core.reserves()["pink"] == 2
 
 
 # -- rock-paper-scissors with today's pieces ------------------------------------------
+
 
 def _payoffs(core):
     acts = core.player_legal_action_list(0)
@@ -421,7 +555,7 @@ def test_rock_paper_scissors_payoffs_are_cyclic():
     rock, paper, scissors = (names.index(n) for n in ROCK_PAPER_SCISSORS)
     sub = m[np.ix_([rock, paper, scissors], [rock, paper, scissors])]
     np.testing.assert_array_equal(sub, [[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
-    np.testing.assert_array_equal(m, -m.T)     # symmetric zero-sum
+    np.testing.assert_array_equal(m, -m.T)  # symmetric zero-sum
     # every other plan does worse than the uniform mix of the three
     mix = np.zeros(len(acts))
     mix[[rock, paper, scissors]] = 1 / 3
@@ -455,13 +589,14 @@ def test_cfr_finds_the_rock_paper_scissors_equilibrium():
 
 # -- random playouts draw plans uniformly ----------------------------------------------
 
+
 def test_playout_plans_are_the_legal_plans_drawn_uniformly():
     """The playout kernel lists plans its own way (free list, packed steps)
     and draws moves by rejection sampling; its set must be the legal set and
     its first choice uniform over it (history() shows what it chose)."""
     for rs in sim_rule_sets():
         if rs.record["shapes"]["circle"]["move"] == "linear-or-knight":
-            continue                               # playouts list these plans as legal_actions does
+            continue  # playouts list these plans as legal_actions does
         rng = random.Random(5)
         core = make_core(rs)
         while not core.terminal():
@@ -472,7 +607,7 @@ def test_playout_plans_are_the_legal_plans_drawn_uniformly():
     rs = rules.load(BENCH)
     core = make_core(rs)
     rng = random.Random(1)
-    while core.current_phase() == 0:           # into the movement phase
+    while core.current_phase() == 0:  # into the movement phase
         core.apply_action(rng.choice(core.legal_action_list()))
     legal = core.legal_action_list()
     start = len(core.history())
@@ -490,6 +625,7 @@ def test_playout_plans_are_the_legal_plans_drawn_uniformly():
 
 def test_is_legal_agrees_with_the_legal_plans_and_mid_round_states_pickle():
     import pickle
+
     for rs in sim_rule_sets()[:8]:
         rng = random.Random(9)
         core = make_core(rs)

@@ -3,6 +3,7 @@ chance player. Checks: validation, the engine against the slow reference
 model, OpenSpiel's random_sim_test with serialisation, and the solver's
 expectimax value against an expectimax computed independently on the
 reference model."""
+
 import copy
 import json
 
@@ -26,13 +27,29 @@ def solo_rule_sets():
         out.append(rules.parse(rec))
 
     add("solo-ttt", reserves={"black": 5, "white": 4})
-    add("solo-line-loses", board={"kind": "squares", "size": [5, 1, 1]}, reserves={"black": 3, "white": 2},
-        turn_checks=["first-3-loses"], stalemate="most-pieces-wins")
-    add("solo-move-pass", reserves={"black": 3, "white": 3}, shapes={"circle": {"move": "adjacent"}},
-        move_limit=30, phases=[{"pass": True}, {"locked_players": ["chaos"], "pass": True}],
-        stalemate="most-in-a-row-wins")
-    add("solo-shared-stacks", board={"kind": "stacks", "size": [3, 1, 3]}, colours="shared",
-        reserves={"black": 9}, turn_checks=["first-3-wins-no-diagonal"], stalemate="all-lose")
+    add(
+        "solo-line-loses",
+        board={"kind": "squares", "size": [5, 1, 1]},
+        reserves={"black": 3, "white": 2},
+        turn_checks=["first-3-loses"],
+        stalemate="most-pieces-wins",
+    )
+    add(
+        "solo-move-pass",
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=30,
+        phases=[{"pass": True}, {"locked_players": ["chaos"], "pass": True}],
+        stalemate="most-in-a-row-wins",
+    )
+    add(
+        "solo-shared-stacks",
+        board={"kind": "stacks", "size": [3, 1, 3]},
+        colours="shared",
+        reserves={"black": 9},
+        turn_checks=["first-3-wins-no-diagonal"],
+        stalemate="all-lose",
+    )
     return out
 
 
@@ -44,7 +61,7 @@ def test_one_player_and_chaos_seats():
     assert rs.num_players == 1 and rs.chaos
     c = make_core(rs)
     assert c.num_players == 1 and c.player() == 0
-    c.apply_action(4)                      # black in the centre; Chaos (white) moves next
+    c.apply_action(4)  # black in the centre; Chaos (white) moves next
     assert c.player() == -1
     assert [a for a, _ in c.chance_outcome_list()] == [0, 1, 2, 3, 5, 6, 7, 8]
     assert len(c.returns_list()) == 1
@@ -56,30 +73,43 @@ def test_one_player_and_chaos_seats():
 
 def test_chaos_completing_a_winning_line_makes_the_player_lose():
     c = make_core(SOLO[0])
-    for a in [0, 3, 1, 4, 8, 5]:           # white (Chaos) completes the middle row
+    for a in [0, 3, 1, 4, 8, 5]:  # white (Chaos) completes the middle row
         c.apply_action(a)
     assert c.terminal() and c.returns_list() == [-1.0]
 
 
 def test_validation_lists_every_problem_of_a_solo_rule_set():
     with pytest.raises(rules.RuleSetError) as info:
-        rules.parse({"name": "S", "players": "1-vs-chaos", "agree_draw": True,
-                     "reserves": {"black": 3, "pink": 3},
-                     "phases": [{"locked_players": [2]}]})
+        rules.parse(
+            {
+                "name": "S",
+                "players": "1-vs-chaos",
+                "agree_draw": True,
+                "reserves": {"black": 3, "pink": 3},
+                "phases": [{"locked_players": [2]}],
+            }
+        )
     problems = info.value.problems
     assert any(p.startswith("agree_draw:") and "1-vs-chaos" in p for p in problems)
     assert any(p.startswith("reserves.pink:") for p in problems)
     assert any(p.startswith("phases[0].locked_players[0]:") and "allowed: 1, chaos" in p for p in problems)
     with pytest.raises(rules.RuleSetError) as info:
-        rules.parse({"name": "S", "players": "1-vs-chaos", "reserves": {"black": 3},
-                     "phases": [{"locked_players": [1, "chaos"]}]})
+        rules.parse(
+            {
+                "name": "S",
+                "players": "1-vs-chaos",
+                "reserves": {"black": 3},
+                "phases": [{"locked_players": [1, "chaos"]}],
+            }
+        )
     assert any("every seat is locked" in p for p in info.value.problems)
 
 
 def test_canonical_form_ignores_the_name():
     a = rules.parse({"name": "A", "players": "1-vs-chaos", "reserves": {"black": 5, "white": 4}})
-    b = rules.parse({"name": "B", "players": "1-vs-chaos", "reserves": {"white": 4, "black": 5},
-                     "notes": "x"})
+    b = rules.parse(
+        {"name": "B", "players": "1-vs-chaos", "reserves": {"white": 4, "black": 5}, "notes": "x"}
+    )
     c = rules.parse({"name": "A", "players": "2", "reserves": {"black": 5, "white": 4}})
     assert a == b and a.fingerprint == b.fingerprint and a != c
 
@@ -113,12 +143,18 @@ def _expectimax(ref):
 
 
 def test_solver_value_equals_an_independent_expectimax(tmp_path):
-    rs = rules.parse({"name": "solo-small", "players": "1-vs-chaos",
-                      "board": {"kind": "squares", "size": [3, 2, 1]},
-                      "reserves": {"black": 3, "white": 3}})
+    rs = rules.parse(
+        {
+            "name": "solo-small",
+            "players": "1-vs-chaos",
+            "board": {"kind": "squares", "size": [3, 2, 1]},
+            "reserves": {"black": 3, "white": 3},
+        }
+    )
     path = tmp_path / "solo-small.json"
     path.write_text(json.dumps(rs.to_json()))
     from solvers.exhaustive import solve
+
     result = solve(f"ttt(rules={path})", tt_log2=16)
     assert result["complete"]
     assert abs(result["value"] - _expectimax(RefState(rs))) < 1e-9

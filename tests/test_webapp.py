@@ -1,6 +1,7 @@
 """The web app through Flask's test client: logins, CSRF, what each role may
 see and change (the requests a page would not offer are sent directly), games
 played to the end and recorded, the Player Factory's validation and Save."""
+
 from __future__ import annotations
 
 import html
@@ -36,7 +37,7 @@ class Browser:
             r = self.post("/login", name=name, password=password)
             assert r.status_code == 302, r.text
             old, self.token = self.token, csrf(self.c.get("/").text)
-            assert self.token != old                 # a login gets a fresh token
+            assert self.token != old  # a login gets a fresh token
 
     def get(self, url):
         return self.c.get(url)
@@ -50,7 +51,7 @@ def make_users(app):
     """ada (Admin, the first account), tom (Trainer), cy and dee (Creators)."""
     b = Browser(app)
     assert b.post("/register", name="ada", password=PASSWORD, password2=PASSWORD).status_code == 302
-    b.token = csrf(b.get("/").text)                     # signing up starts a fresh session
+    b.token = csrf(b.get("/").text)  # signing up starts a fresh session
     for name, role in (("tom", "trainer"), ("cy", "creator"), ("dee", "creator")):
         r = b.post("/users", name=name, password=PASSWORD, role=role)
         assert r.status_code == 302
@@ -80,7 +81,7 @@ def play_to_end(b: Browser, url: str) -> str:
 
 def test_login_logout_and_hashed_passwords(app):
     make_users(app)
-    assert Browser(app).get("/").status_code == 302                      # anonymous: to login
+    assert Browser(app).get("/").status_code == 302  # anonymous: to login
     bad = Browser(app)
     r = bad.post("/login", name="cy", password="wrong-password")
     assert r.status_code == 200 and "wrong name or password" in r.text
@@ -113,8 +114,11 @@ def test_roles_are_enforced_on_the_server(app):
     assert tom.get("/users").status_code == 403
     # rename: Admins only, and the name stays when refused
     with db(app) as reg:
-        rulesets.save_rule_set(reg, "cy", {"name": "Mine", "reserves": {"black": 5, "white": 4},
-                                           "turn_checks": ["first-3-loses"]})
+        rulesets.save_rule_set(
+            reg,
+            "cy",
+            {"name": "Mine", "reserves": {"black": 5, "white": 4}, "turn_checks": ["first-3-loses"]},
+        )
     assert cy.post("/rules/Mine/rename", new_name="Other").status_code == 403
     assert tom.post("/rules/Mine/rename", new_name="Other").status_code == 403
     assert 'id="rename"' not in cy.get("/rules/Mine").text
@@ -154,18 +158,17 @@ def test_a_game_against_a_bot_is_validated_recorded_and_rated(app):
         assert results.replay(rs, games[0]["moves"]) == games[0]["returns"]
         assert reg.one("SELECT count(*) FROM ratings")[0] == 2
     # a move after the end is refused
-    r = cy.c.post(url + "/move", data={"csrf": cy.token, "action": "0"},
-                  headers={"Accept": "application/json"})
+    r = cy.c.post(
+        url + "/move", data={"csrf": cy.token, "action": "0"}, headers={"Accept": "application/json"}
+    )
     assert r.status_code == 409 and r.json["error"] == "the game is over"
 
 
-@pytest.mark.parametrize("game", ["y_game(board_size=5)", "flipway(board_size=5)",
-                                  "caeth_y(board_size=4)"])
+@pytest.mark.parametrize("game", ["y_game(board_size=5)", "flipway(board_size=5)", "caeth_y(board_size=4)"])
 def test_other_games_are_recorded_and_rated_by_game_string(app, game):
     make_users(app)
     cy = Browser(app, "cy")
-    url = cy.post("/play/new", game=game, universe="Public", seat0="cy",
-                  seat1="Random").headers["Location"]
+    url = cy.post("/play/new", game=game, universe="Public", seat0="cy", seat1="Random").headers["Location"]
     page = play_to_end(cy, url)
     gid = int(re.search(r"recorded as \S+ game (\d+) and rated", html.unescape(page)).group(1))
     with db(app) as reg:
@@ -176,19 +179,20 @@ def test_other_games_are_recorded_and_rated_by_game_string(app, game):
     assert 'href="/player/cy"' in ratings and 'href="/player/Random"' in ratings
     assert game in html.unescape(cy.get("/player/cy").text)
     assert game in html.unescape(cy.get("/rules").text)
-    assert cy.get("/ratings?game=tic_tac_toe").status_code == 404     # none recorded
+    assert cy.get("/ratings?game=tic_tac_toe").status_code == 404  # none recorded
     # one record path: the game string's leaderboard is the rule sets' (Top-Burst,
     # held levels; Benchmark Selected Bots for Trainers and Admins only)
     board = html.unescape(cy.get(url_of_leaderboard(game)).text)
     assert "skill + Top-Burst" in board and "/player/cy" in board and 'id="benchmark"' not in board
     assert 'id="benchmark"' in Browser(app, "tom").get(url_of_leaderboard(game)).text
-    stats = html.unescape(cy.get("/player/cy").text)          # counted once, not twice
+    stats = html.unescape(cy.get("/player/cy").text)  # counted once, not twice
     row = re.search(re.escape(game) + r"</a></td><td>(\d+)</td>", stats)
     assert row and row.group(1) == "1"
 
 
 def url_of_leaderboard(name: str) -> str:
     from urllib.parse import quote
+
     return "/rules/" + quote(name, safe="") + "/leaderboard"
 
 
@@ -206,8 +210,9 @@ def test_leaderboard_buttons_follow_the_seed_and_friends_can_play(app):
     make_users(app)
     cy, dee = Browser(app, "cy"), Browser(app, "dee")
     for b, me in ((cy, "cy"), (dee, "dee")):
-        url = b.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0=me,
-                     seat1="Random").headers["Location"]
+        url = b.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0=me, seat1="Random").headers[
+            "Location"
+        ]
         play_to_end(b, url)
     page = cy.get("/rules/Tic-Tac-Toe/leaderboard").text
     row = lambda name: re.search(rf'<tr data-player="{name}">.*?</tr>', page, re.S).group(0)
@@ -215,21 +220,27 @@ def test_leaderboard_buttons_follow_the_seed_and_friends_can_play(app):
     assert "add-friend" in row("dee") and "play-new" not in row("dee")
     assert 'class="pick"' in row("Random") and 'class="pick"' not in row("dee")
     r = cy.post("/friends/request", player="dee", universe="Public", back="https://example.org/")
-    assert r.headers["Location"] == "/"                 # no redirect off the site
+    assert r.headers["Location"] == "/"  # no redirect off the site
     assert "cy" in dee.get("/friends").text
     dee.post("/friends", sender="cy", receiver="dee", accept="1")
     page = cy.get("/rules/Tic-Tac-Toe/leaderboard").text
     assert "play-new" in row("dee") and "add-friend" not in row("dee")
     # now a person-against-person game: each moves only on its own turn
-    url = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="cy",
-                  seat1="dee").headers["Location"]
+    url = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="cy", seat1="dee").headers[
+        "Location"
+    ]
     assert dee.get(url + "/status").json["your_turn"] is False
     cy.post(url + "/move", action="4")
-    dee.post(url + "/move", action="4")                 # occupied: refused
+    dee.post(url + "/move", action="4")  # occupied: refused
     assert dee.get(url + "/status").json["moves"] == 1
-    dee.post(url + "/move", action=["", "0"])       # as a move button posts: the empty hidden field first
-    assert cy.get(url + "/status").json == {"moves": 2, "over": False, "your_turn": True,
-                                            "recorded": None, "remaining": None}
+    dee.post(url + "/move", action=["", "0"])  # as a move button posts: the empty hidden field first
+    assert cy.get(url + "/status").json == {
+        "moves": 2,
+        "over": False,
+        "your_turn": True,
+        "recorded": None,
+        "remaining": None,
+    }
     # Add Player: only players who played here
     assert "dee" in cy.get("/rules/Tic-Tac-Toe/leaderboard?add=dee").text
     assert "cannot add" in cy.get("/rules/Tic-Tac-Toe/leaderboard?add=tom").text
@@ -240,10 +251,12 @@ def test_benchmark_runs_with_progress_and_evolution_plots(app):
     tom = Browser(app, "tom")
     with db(app) as reg:
         from registry import players
+
         players.add_bot(reg, "mcts50", "mcts:simulations=50")
     r = tom.post("/rules/Tic-Tac-Toe/benchmark", players=["Random", "mcts50"], universe="Public")
     url = r.headers["Location"]
     import time
+
     for _ in range(300):
         status = tom.get(url + "/status").json
         if status["finished"]:
@@ -264,15 +277,35 @@ def problems(page: str) -> dict[str, list[str]]:
 
 
 def factory_form(**over):
-    form = {"name": "Fresh", "players": "2", "shape_count": "1", "colours": "assigned",
-            "cloaking": "none", "pieces_per_turn": "1", "boards": "1", "phases": "1",
-            "board.kind": "squares", "board.size.x": "4", "board.size.y": "4", "board.size.z": "1",
-            "board.locked": "", "board.pieces": "", "turn_checks[0]": "first-3-wins",
-            "stalemate": "draws", "move_limit": "", "seconds_per_turn": "",
-            "shapes.circle.move": "stationary", "shapes.circle.power": "none",
-            "reserves.black": "8", "reserves.white": "8", "phases[0].order": "sequential",
-            "phases[0].movement": "allowed", "phases[0].pass": "0", "phases[0].locked": "",
-            "op": "save"}
+    form = {
+        "name": "Fresh",
+        "players": "2",
+        "shape_count": "1",
+        "colours": "assigned",
+        "cloaking": "none",
+        "pieces_per_turn": "1",
+        "boards": "1",
+        "phases": "1",
+        "board.kind": "squares",
+        "board.size.x": "4",
+        "board.size.y": "4",
+        "board.size.z": "1",
+        "board.locked": "",
+        "board.pieces": "",
+        "turn_checks[0]": "first-3-wins",
+        "stalemate": "draws",
+        "move_limit": "",
+        "seconds_per_turn": "",
+        "shapes.circle.move": "stationary",
+        "shapes.circle.power": "none",
+        "reserves.black": "8",
+        "reserves.white": "8",
+        "phases[0].order": "sequential",
+        "phases[0].movement": "allowed",
+        "phases[0].pass": "0",
+        "phases[0].locked": "",
+        "op": "save",
+    }
     form.update(over)
     return form
 
@@ -309,23 +342,39 @@ def test_factory_space_markers_and_outcomes_reach_the_record(app):
     get their problem next to their control."""
     make_users(app)
     cy = Browser(app, "cy")
-    form = factory_form(**{
-        "name": "Marked", "players": "2-vs-chaos", "cloaking": "hides", "phases": "2",
-        "reserves.black": "6", "reserves.white": "6", "reserves.pink": "4",
-        "board.sticky": "1,1,1;2,1,1", "board.exclusive": "4,4,1@1,2;3,4,1@chaos",
-        "board.entry_locked": "1,4,1@1", "board.exit_locked": "2,4,1@2",
-        "phases[0].cloaked": "2,2,1", "phases[0].entry_locked": "3,3,1@chaos",
-        "phases[0].fold": "none",
-        "phases[1].order": "sequential", "phases[1].movement": "allowed", "phases[1].pass": "1",
-        "phases[1].cloaked": "3,2,1", "phases[1].exit_locked": "1,1,1@2",
-        "chaos_wins_if_more_than.circle": "12"})
+    form = factory_form(
+        **{
+            "name": "Marked",
+            "players": "2-vs-chaos",
+            "cloaking": "hides",
+            "phases": "2",
+            "reserves.black": "6",
+            "reserves.white": "6",
+            "reserves.pink": "4",
+            "board.sticky": "1,1,1;2,1,1",
+            "board.exclusive": "4,4,1@1,2;3,4,1@chaos",
+            "board.entry_locked": "1,4,1@1",
+            "board.exit_locked": "2,4,1@2",
+            "phases[0].cloaked": "2,2,1",
+            "phases[0].entry_locked": "3,3,1@chaos",
+            "phases[0].fold": "none",
+            "phases[1].order": "sequential",
+            "phases[1].movement": "allowed",
+            "phases[1].pass": "1",
+            "phases[1].cloaked": "3,2,1",
+            "phases[1].exit_locked": "1,1,1@2",
+            "chaos_wins_if_more_than.circle": "12",
+        }
+    )
     r = cy.post("/factory", **form)
     assert r.status_code == 302, problems(r.text)
     with db(app) as reg:
         rec = rulesets.rule_set_json(reg, "Marked")
     assert rec["board"]["sticky"] == [[1, 1, 1], [2, 1, 1]]
-    assert rec["board"]["exclusive"] == [{"at": [[4, 4, 1]], "players": [1, 2]},
-                                         {"at": [[3, 4, 1]], "players": ["chaos"]}]
+    assert rec["board"]["exclusive"] == [
+        {"at": [[4, 4, 1]], "players": [1, 2]},
+        {"at": [[3, 4, 1]], "players": ["chaos"]},
+    ]
     assert rec["board"]["entry_locked"] == [{"at": [[1, 4, 1]], "players": [1]}]
     assert rec["board"]["exit_locked"] == [{"at": [[2, 4, 1]], "players": [2]}]
     assert rec["phases"][0]["cloaked"] == [[2, 2, 1]]
@@ -333,6 +382,7 @@ def test_factory_space_markers_and_outcomes_reach_the_record(app):
     assert rec["phases"][1]["cloaked"] == [[3, 2, 1]] and rec["phases"][1]["pass"] is True
     assert rec["chaos_wins_if_more_than"] == {"circle": 12}
     import pyspiel
+
     assert pyspiel.load_game("ttt(rules=Marked)").new_initial_state().legal_actions()
     page = html.unescape(cy.get("/rules/Marked").text)
     assert "1,1,1;2,1,1" in page and "4,4,1@1,2" in page and "cloaked 2,2,1" in page
@@ -342,13 +392,14 @@ def test_factory_space_markers_and_outcomes_reach_the_record(app):
     assert 'name="board.sticky" id="board-sticky" value="1,1,1;2,1,1"' in copy
     assert 'name="phases[1].exit_locked" class="phase-exit-locked" value="1,1,1@2"' in copy
     # problems next to the marker controls
-    cases = [("board.sticky", {"board.sticky": "9,9,1"}, "off the board"),
-             ("board.exclusive", {"board.exclusive": "1,1,1@1,2"}, "exclusive to every seat"),
-             ("phases[0].cloaked", {"phases[0].cloaked": "1,1,1"}, "need a cloaking type"),
-             ("board.entry_locked", {"board.entry_locked": "1,1,1@7"}, "7 is not a seat"),
-             ("overachievers_disqualified", {"overachievers_disqualified": "1"}, "4-player"),
-             ("chaos_wins_if_more_than.circle", {"chaos_wins_if_more_than.circle": "-1"},
-              "not allowed")]
+    cases = [
+        ("board.sticky", {"board.sticky": "9,9,1"}, "off the board"),
+        ("board.exclusive", {"board.exclusive": "1,1,1@1,2"}, "exclusive to every seat"),
+        ("phases[0].cloaked", {"phases[0].cloaked": "1,1,1"}, "need a cloaking type"),
+        ("board.entry_locked", {"board.entry_locked": "1,1,1@7"}, "7 is not a seat"),
+        ("overachievers_disqualified", {"overachievers_disqualified": "1"}, "4-player"),
+        ("chaos_wins_if_more_than.circle", {"chaos_wins_if_more_than.circle": "-1"}, "not allowed"),
+    ]
     for control, change, message in cases:
         found = problems(cy.post("/factory", **factory_form(**change)).text)
         assert list(found) == [control] and message in " ".join(found[control]), (control, found)
@@ -361,35 +412,70 @@ def test_factory_power_condition_and_result_reach_the_record(app):
     next to its control."""
     make_users(app)
     cy = Browser(app, "cy")
-    stack = {"board.kind": "stacks", "board.size.x": "3", "board.size.y": "1", "board.size.z": "3",
-             "reserves.black": "3", "reserves.white": "3"}
-    form = factory_form(name="Covers", **stack, **{"shapes.circle.power": "can-capture",
-                                                  "shapes.circle.condition": "cover",
-                                                  "shapes.circle.result": "converts"})
+    stack = {
+        "board.kind": "stacks",
+        "board.size.x": "3",
+        "board.size.y": "1",
+        "board.size.z": "3",
+        "reserves.black": "3",
+        "reserves.white": "3",
+    }
+    form = factory_form(
+        name="Covers",
+        **stack,
+        **{
+            "shapes.circle.power": "can-capture",
+            "shapes.circle.condition": "cover",
+            "shapes.circle.result": "converts",
+        },
+    )
     r = cy.post("/factory", **form)
     assert r.status_code == 302, problems(r.text)
     with db(app) as reg:
         rec = rulesets.rule_set_json(reg, "Covers")
-    assert rec["shapes"]["circle"] == {"move": "stationary", "power": "can-capture", "condition": "cover",
-                                       "result": "converts"}
+    assert rec["shapes"]["circle"] == {
+        "move": "stationary",
+        "power": "can-capture",
+        "condition": "cover",
+        "result": "converts",
+    }
     import pyspiel
+
     state = pyspiel.load_game("ttt(rules=Covers)").new_initial_state()
-    state.apply_action(state.legal_actions()[0])          # black on the first stack
-    assert state.legal_actions()[0] == 0                     # white may cover it
+    state.apply_action(state.legal_actions()[0])  # black on the first stack
+    assert state.legal_actions()[0] == 0  # white may cover it
     copy = html.unescape(cy.get("/factory?copy=Covers").text)
     assert re.search(r'<option value="converts" selected>Converts captive\(s\)</option>', copy)
     # no power: condition and result are not kept
-    plain = factory_form(name="NoPower", **{"shapes.circle.condition": "cover", "shapes.circle.result": "removes"})
+    plain = factory_form(
+        name="NoPower", **{"shapes.circle.condition": "cover", "shapes.circle.result": "removes"}
+    )
     assert cy.post("/factory", **plain).status_code == 302
     with db(app) as reg:
-        assert rulesets.rule_set_json(reg, "NoPower")["shapes"]["circle"] == {"move": "stationary", "power": "none"}
+        assert rulesets.rule_set_json(reg, "NoPower")["shapes"]["circle"] == {
+            "move": "stationary",
+            "power": "none",
+        }
     # a power without a condition; converting covers on a flat board
-    found = problems(cy.post("/factory", **factory_form(**{"shapes.circle.power": "must-capture",
-                                                           "shapes.circle.result": "removes"})).text)
+    found = problems(
+        cy.post(
+            "/factory",
+            **factory_form(**{"shapes.circle.power": "must-capture", "shapes.circle.result": "removes"}),
+        ).text
+    )
     assert "required" in " ".join(found["shapes.circle.condition"]), found
-    found = problems(cy.post("/factory", **factory_form(**{"shapes.circle.power": "can-capture",
-                                                           "shapes.circle.condition": "cover",
-                                                           "shapes.circle.result": "converts"})).text)
+    found = problems(
+        cy.post(
+            "/factory",
+            **factory_form(
+                **{
+                    "shapes.circle.power": "can-capture",
+                    "shapes.circle.condition": "cover",
+                    "shapes.circle.result": "converts",
+                }
+            ),
+        ).text
+    )
     assert "stacks only" in " ".join(found["shapes.circle.result"])
 
 
@@ -402,12 +488,21 @@ def test_factory_add_delete_check_copy_and_quota(app):
     assert 'name="turn_checks[0]"' not in page
     # Copy opens a prefilled unsaved factory page
     page = cy.get("/factory?copy=Connect4").text
-    assert 'value="Connect4-copy"' in page and re.search(r'name="board.kind".*?value="stacks" selected', page, re.S)
+    assert 'value="Connect4-copy"' in page and re.search(
+        r'name="board.kind".*?value="stacks" selected', page, re.S
+    )
     # a Creator at quota is refused Save and Copy (and sees no Copy button)
     with db(app) as reg:
         for k in range(15):
-            rulesets.save_rule_set(reg, "cy", {"name": f"Q{k}", "board": {"kind": "squares",
-                                   "size": [k + 4, 1, 1]}, "reserves": {"black": 3, "white": 3}})
+            rulesets.save_rule_set(
+                reg,
+                "cy",
+                {
+                    "name": f"Q{k}",
+                    "board": {"kind": "squares", "size": [k + 4, 1, 1]},
+                    "reserves": {"black": 3, "white": 3},
+                },
+            )
     page = cy.post("/factory", **factory_form(name="Sixteenth")).text
     assert "Creator quota" in page
     assert 'id="copy"' not in cy.get("/rules/Connect4").text
@@ -423,7 +518,7 @@ def test_factory_choices_follow_the_schema(app, monkeypatch):
     page = cy.get("/factory").text
     for move in schema.MOVES_NOW:
         assert f'<option value="{move}"' in page
-    assert "Moves orth by stack" in page and "Moves orth by full stack" in page     # ttt-stacks
+    assert "Moves orth by stack" in page and "Moves orth by full stack" in page  # ttt-stacks
     assert '"pawn-forward-center"' not in page
     monkeypatch.setattr(schema, "MOVES_NOW", schema.MOVES_NOW + ("pawn-forward-center",))
     assert '<option value="pawn-forward-center"' in cy.get("/factory").text
@@ -432,10 +527,14 @@ def test_factory_choices_follow_the_schema(app, monkeypatch):
 def test_boards_are_drawn_with_clickable_legal_cells(app):
     make_users(app)
     cy = Browser(app, "cy")
-    for game, cells, shape in (("y_game(board_size=5)", 15, "<polygon"),
-                               ("Connect4", 7, "max height 6"), ("Qubic-4", 64, "z=4")):
-        url = cy.post("/play/new", game=game, universe="Public", seat0="cy",
-                      seat1="Random").headers["Location"]
+    for game, cells, shape in (
+        ("y_game(board_size=5)", 15, "<polygon"),
+        ("Connect4", 7, "max height 6"),
+        ("Qubic-4", 64, "z=4"),
+    ):
+        url = cy.post("/play/new", game=game, universe="Public", seat0="cy", seat1="Random").headers[
+            "Location"
+        ]
         page = cy.get(url).text
         assert len(re.findall(r'class="cell legal"', page)) == cells and shape in page
 
@@ -446,6 +545,7 @@ def test_hidden_information_shows_only_the_viewers_observation():
     import pyspiel
 
     from webapp import boards
+
     state = pyspiel.load_game("kuhn_poker").new_initial_state()
     state.apply_action(0)
     state.apply_action(2)
@@ -457,6 +557,7 @@ def test_hidden_information_shows_only_the_viewers_observation():
 
 def test_simultaneous_games_other_than_rule_sets_are_refused_before_play():
     from webapp.live import LiveGame
+
     with pytest.raises(ValueError, match="simultaneous"):
         LiveGame.start("matrix_rps", None, "Public", [], seed=0)
 
@@ -483,25 +584,27 @@ def test_simultaneous_rounds_collect_hidden_plans_then_resolve(app):
     make_users(app)
     save_example(app, "Sim-Place-Then-Move")
     cy, dee = befriend(app, "cy", "dee")
-    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
-                  seat1="dee").headers["Location"]
+    url = cy.post(
+        "/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy", seat1="dee"
+    ).headers["Location"]
     rounds = 0
     while not (game := live(app, url)).state.is_terminal():
         assert game.in_round()
         pages = {b: b.get(url).text for b in (cy, dee)}
         assert all("Your plan for this simultaneous round" in p for p in pages.values())
-        first = re.findall(r'data-action="(\d+)"', pages[cy]) or \
-            re.findall(r'name="action" value="(\d+)"', pages[cy])
+        first = re.findall(r'data-action="(\d+)"', pages[cy]) or re.findall(
+            r'name="action" value="(\d+)"', pages[cy]
+        )
         before = dee.get(url).text
         cy.post(url + "/move", action=first[0])
         assert "Your plan is in (seat 1)" in cy.get(url).text
-        second = cy.post(url + "/move", action=first[0])                      # a second plan:
-        assert second.status_code == 200 and "not your turn" in second.text   # refused
-        after = dee.get(url).text          # dee's board does not change with cy's plan
-        assert re.sub(r'name="csrf" value="[^"]+"', "", after) == \
-            re.sub(r'name="csrf" value="[^"]+"', "", before)
-        mine = re.findall(r'data-action="(\d+)"', after) or \
-            re.findall(r'name="action" value="(\d+)"', after)
+        second = cy.post(url + "/move", action=first[0])  # a second plan:
+        assert second.status_code == 200 and "not your turn" in second.text  # refused
+        after = dee.get(url).text  # dee's board does not change with cy's plan
+        assert re.sub(r'name="csrf" value="[^"]+"', "", after) == re.sub(
+            r'name="csrf" value="[^"]+"', "", before
+        )
+        mine = re.findall(r'data-action="(\d+)"', after) or re.findall(r'name="action" value="(\d+)"', after)
         dee.post(url + "/move", action=mine[-1])
         rounds += 1
         assert rounds < 60
@@ -519,12 +622,14 @@ def test_simultaneous_rounds_against_random_and_bots_refused(app):
     save_example(app, "Sim-Place-Then-Move")
     with db(app) as reg:
         from registry import players
+
         players.add_bot(reg, "Mcts", "mcts:simulations=10")
     cy = Browser(app, "cy")
     r = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy", seat1="Mcts")
     assert "played by people, Random, ISMCTS bots" in html.unescape(cy.get(r.headers["Location"]).text)
-    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
-                  seat1="Random").headers["Location"]
+    url = cy.post(
+        "/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy", seat1="Random"
+    ).headers["Location"]
     page = play_to_end(cy, url)
     assert re.search(r"recorded as game \d+ and rated", page)
 
@@ -537,14 +642,16 @@ def test_an_ismcts_bot_plans_simultaneous_rounds_from_its_own_information(app):
     round's start from its own information state)."""
     from registry import players
     from webapp.live import LiveGame, Seat
+
     make_users(app)
     save_example(app, "Sim-Place-Then-Move")
     with db(app) as reg:
         players.add_bot(reg, "Ismcts", "ismcts:simulations=30")
         spec = players.bot_spec(reg, "Ismcts")
     cy = Browser(app, "cy")
-    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
-                  seat1="Ismcts").headers["Location"]
+    url = cy.post(
+        "/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy", seat1="Ismcts"
+    ).headers["Location"]
     page = play_to_end(cy, url)
     gid = int(re.search(r"recorded as game (\d+) and rated", page).group(1))
     with db(app) as reg:
@@ -554,11 +661,10 @@ def test_an_ismcts_bot_plans_simultaneous_rounds_from_its_own_information(app):
         assert results.replay(rs, stored["moves"]) == stored["returns"]
     seats = [Seat("cy", "human", "cy"), Seat("Ismcts", "bot", None, spec)]
     bot_plans = set()
-    first = LiveGame("g", "ttt(rules=Sim-Place-Then-Move)", "Sim-Place-Then-Move", "Public",
-                     seats, 11)
+    first = LiveGame("g", "ttt(rules=Sim-Place-Then-Move)", "Sim-Place-Then-Move", "Public", seats, 11)
     assert first.in_round() and first.seat_to_move("cy") == 0
     mine = first.state.legal_actions(0)
-    for plan in mine[:4]:                        # four different hidden plans of the person
+    for plan in mine[:4]:  # four different hidden plans of the person
         game = first.successor()
         game.human_move("cy", plan)
         order = game.state.get_game().new_initial_state().core.simultaneous_player_list()
@@ -576,6 +682,7 @@ def test_an_sm_mcts_bot_plans_rounds_from_its_own_statistics(app):
     own statistics); a cloaked rule set is refused with it (ISMCTS plays there)."""
     from registry import players
     from webapp.live import LiveGame, Seat
+
     make_users(app)
     save_example(app, "Sim-Place-Then-Move")
     save_example(app, "Sim-Cloaked-Place-Then-Move")
@@ -583,24 +690,25 @@ def test_an_sm_mcts_bot_plans_rounds_from_its_own_statistics(app):
         players.add_bot(reg, "SmMcts", "sm_mcts:simulations=40")
         spec = players.bot_spec(reg, "SmMcts")
     cy = Browser(app, "cy")
-    r = cy.post("/play/new", game="Sim-Cloaked-Place-Then-Move", universe="Public", seat0="cy",
-                seat1="SmMcts")
+    r = cy.post(
+        "/play/new", game="Sim-Cloaked-Place-Then-Move", universe="Public", seat0="cy", seat1="SmMcts"
+    )
     assert "use an ismcts bot" in html.unescape(cy.get(r.headers["Location"]).text)
-    url = cy.post("/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy",
-                  seat1="SmMcts").headers["Location"]
+    url = cy.post(
+        "/play/new", game="Sim-Place-Then-Move", universe="Public", seat0="cy", seat1="SmMcts"
+    ).headers["Location"]
     page = play_to_end(cy, url)
     gid = int(re.search(r"recorded as game (\d+) and rated", page).group(1))
     with db(app) as reg:
         [stored] = [g for g in results.games_of(reg, "Sim-Place-Then-Move") if g["id"] == gid]
         assert stored["players"] == ["cy", "SmMcts"]
     seats = [Seat("cy", "human", "cy"), Seat("SmMcts", "bot", None, spec)]
-    first = LiveGame("g", "ttt(rules=Sim-Place-Then-Move)", "Sim-Place-Then-Move", "Public",
-                     seats, 11)
+    first = LiveGame("g", "ttt(rules=Sim-Place-Then-Move)", "Sim-Place-Then-Move", "Public", seats, 11)
     assert first.in_round() and first.seat_to_move("cy") == 0
     order = first.state.core.simultaneous_player_list()
     mine = first.state.legal_actions(0)
     bot_plans = set()
-    for plan in mine[:4]:                        # four different hidden plans of the person
+    for plan in mine[:4]:  # four different hidden plans of the person
         game = first.successor()
         game.human_move("cy", plan)
         joint = dict(zip(order, game.moves[:2]))
@@ -618,8 +726,9 @@ def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
     cy = Browser(app, "cy")
     hidden_seen = False
     for _ in range(12):
-        url = cy.post("/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy",
-                      seat1="Random").headers["Location"]
+        url = cy.post(
+            "/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Random"
+        ).headers["Location"]
         while not (game := live(app, url)).state.is_terminal():
             page = cy.get(url).text
             view = game.state.core.player_view(0)
@@ -628,8 +737,9 @@ def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
             assert html.escape(game.state.observation_string(0)) in page
             if drawn < sum(v > 0 for v in game.state.core.cells()):
                 hidden_seen = True
-            actions = re.findall(r'data-action="(\d+)"', page) or \
-                re.findall(r'name="action" value="(\d+)"', page)
+            actions = re.findall(r'data-action="(\d+)"', page) or re.findall(
+                r'name="action" value="(\d+)"', page
+            )
             cy.post(url + "/move", action=actions[0])
         if hidden_seen:
             break
@@ -639,6 +749,7 @@ def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
 def test_commands_refuse_bad_input_clearly(capsys):
     from experiments import bench_webapp
     from webapp import cli
+
     for argv in (["--port", "0"], ["--port", "70000"], ["--benchmark-games", "0"]):
         assert cli.main(argv) == 2
         assert "error: --" in capsys.readouterr().err

@@ -5,6 +5,7 @@ and y_game(board_size=5) against Random by clicking the board, the Player
 Factory's markers, checks, validation problems and Save, a benchmark's
 progress. Each page's screenshot goes to tests/output/screenshots/.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,10 +18,18 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = os.environ.get("FLIPGAMES_CHROMIUM", "/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not shutil.which(CHROMIUM),
-                                reason=f"{CHROMIUM} is missing (apt-get install -y chromium)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
+pytestmark = pytest.mark.skipif(
+    not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
+)
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOTS = Path(__file__).parent / "output" / "screenshots"
 PASSWORD = "correct-horse"
 
@@ -39,6 +48,7 @@ def server(tmp_path_factory):
     from werkzeug.serving import make_server
 
     from webapp import create_app
+
     db = tmp_path_factory.mktemp("web") / "r.sqlite3"
     app = create_app(db, secret_key=b"b" * 32, benchmark_games=2)
     srv = make_server("127.0.0.1", 0, app, threaded=True)
@@ -96,6 +106,7 @@ def accounts(browser, server):
     assert "ada (Admin)" in page.inner_text("nav .who")
     page.goto(server + "/users")
     from registry import Registry, players
+
     with Registry(server.db) as reg:
         players.add_bot(reg, "mcts50", "mcts:simulations=50")
     for name, role in (("tom", "trainer"), ("cy", "creator")):
@@ -112,7 +123,7 @@ def accounts(browser, server):
 def play_against_random(page, server, game, opponent="Random"):
     page.goto(server + "/")
     with page.expect_navigation():
-        page.select_option("#game", game)                   # autosubmits: seats for this game
+        page.select_option("#game", game)  # autosubmits: seats for this game
     page.select_option("#seat1", opponent)
     follow(page, "#start")
     for _ in range(200):
@@ -134,7 +145,7 @@ def test_full_game_against_a_bot(browser, server, accounts, game):
     if game == "y_game(board_size=5)":
         assert re.search(r"recorded as \S+ game \d+ and rated", result)
         assert page.locator("svg.board polygon").count() == 15
-        follow(page, "#to-ratings")                     # the game string's ratings
+        follow(page, "#to-ratings")  # the game string's ratings
         assert page.locator("#ratings tr", has_text="cy").count() == 1
         shot(page, "ratings-y_game")
     else:
@@ -154,20 +165,20 @@ def test_caeth_y_drawn_as_svg_played_against_a_bot(browser, server, accounts):
         page.select_option("#game", "caeth_y(board_size=4)")
     page.select_option("#seat1", "mcts50")
     follow(page, "#start")
-    assert page.locator("svg.board g[data-edge]").count() == 18      # 3n(n-1)/2 edges
+    assert page.locator("svg.board g[data-edge]").count() == 18  # 3n(n-1)/2 edges
     assert page.locator("svg.board circle.vertex").count() == 10
     assert page.locator("svg.board .cell.legal").count() == 18
     shot(page, "game-caeth_y-start")
-    follow(page, "svg.board g[data-edge='7']")                         # capture edge 7
+    follow(page, "svg.board g[data-edge='7']")  # capture edge 7
     assert page.locator("g[data-edge='7'] line.captured.p1").count() == 1
-    assert page.locator("svg.board line.captured.p2").count() == 1     # the bot answered
+    assert page.locator("svg.board line.captured.p2").count() == 1  # the bot answered
     for _ in range(40):
         if page.query_selector("#result"):
             break
         follow(page, page.locator("svg.board .cell.legal").first)
     result = page.inner_text("#result")
     assert re.search(r"recorded as \S+ game \d+ and rated", result)
-    assert page.locator("svg.board circle.vertex.controlled").count() >= 3   # a Y's corners at least
+    assert page.locator("svg.board circle.vertex.controlled").count() >= 3  # a Y's corners at least
     assert page.locator("svg.board .cell.legal").count() == 0
     shot(page, "game-caeth_y-over")
     # the swap: Random opens, cy (second) sees a swap button and takes it
@@ -204,15 +215,16 @@ def test_roles_in_the_browser(browser, server, accounts):
 def test_factory_markers_checks_problems_and_save(browser, server, accounts):
     page = login(browser, server, "cy")
     page.goto(server + "/factory")
-    for control, value in (("#board-kind", "squares"), ("#board-size-x", "4"),
-                           ("#board-size-y", "4")):
-        with page.expect_navigation():                      # these redraw the form
+    for control, value in (("#board-kind", "squares"), ("#board-size-x", "4"), ("#board-size-y", "4")):
+        with page.expect_navigation():  # these redraw the form
             page.select_option(control, value)
     assert page.locator("#preview .space").count() == 16
-    assert page.eval_on_selector_all("#preview .goal title", "ts => ts.map(t => t.textContent)") \
-        == ["Player 1 goal", "Player 2 goal"]
+    assert page.eval_on_selector_all("#preview .goal title", "ts => ts.map(t => t.textContent)") == [
+        "Player 1 goal",
+        "Player 2 goal",
+    ]
     with page.expect_navigation():
-        page.select_option("#players", "3")                 # a third goal and a third reserve
+        page.select_option("#players", "3")  # a third goal and a third reserve
     assert page.locator("#preview .goal").count() == 3
     assert page.input_value("#reserves-pink") == page.input_value("#reserves-white")
     with page.expect_navigation():
@@ -269,20 +281,23 @@ def test_benchmark_progress_and_evolution(browser, server, accounts):
     page.check("input.pick[value='Random']")
     follow(page, "#evolution")
     assert "csrf" not in page.url
-    page.wait_for_function("document.getElementById('evolution-plot').complete && "
-                           "document.getElementById('evolution-plot').naturalWidth > 0")
+    page.wait_for_function(
+        "document.getElementById('evolution-plot').complete && "
+        "document.getElementById('evolution-plot').naturalWidth > 0"
+    )
     shot(page, "evolution")
     # Benchmark Selected Bots: the progress bar reaches the total (2 games here)
-    play_against_random(page, server, "Tic-Tac-Toe", "mcts50")     # puts mcts50 on the board
+    play_against_random(page, server, "Tic-Tac-Toe", "mcts50")  # puts mcts50 on the board
     page.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
     page.check("input.pick[value='Random']")
     page.check("input.pick[value='mcts50']")
     follow(page, "#benchmark")
-    page.wait_for_function("document.getElementById('bench-result').textContent.includes('Finished')",
-                           timeout=60000)
+    page.wait_for_function(
+        "document.getElementById('bench-result').textContent.includes('Finished')", timeout=60000
+    )
     assert page.inner_text("#bench-count") == "2 / 2 games"
     shot(page, "benchmark")
-    follow(page, "#bench-back")                         # back to the leaderboard it came from
+    follow(page, "#bench-back")  # back to the leaderboard it came from
     assert page.url.endswith("/rules/Tic-Tac-Toe/leaderboard")
     assert page.locator("#evolution").count() == 1
     # the Evolution page's #metric: the seed's one metric, "Rating", selected; choosing
@@ -297,27 +312,35 @@ def test_benchmark_progress_and_evolution(browser, server, accounts):
 
 def test_leaderboard_buttons_friends_creations_rename_and_logout(browser, server, accounts):
     from registry import Registry, rulesets
+
     with Registry(server.db) as reg:
         if "Clicks-5" not in [r["name"] for r in rulesets.list_rule_sets(reg)]:
-            rulesets.save_rule_set(reg, "cy", {"name": "Clicks-5", "board": {"kind": "squares",
-                                   "size": [5, 1, 1]}, "reserves": {"black": 3, "white": 2}})
+            rulesets.save_rule_set(
+                reg,
+                "cy",
+                {
+                    "name": "Clicks-5",
+                    "board": {"kind": "squares", "size": [5, 1, 1]},
+                    "reserves": {"black": 3, "white": 2},
+                },
+            )
     cy = login(browser, server, "cy")
     play_against_random(cy, server, "Clicks-5")
     ada = login(browser, server, "ada")
     ada.goto(server + "/rules")
     shot(ada, "rules")
     ada.goto(server + "/rules/Clicks-5/leaderboard")
-    ada.select_option("#player-combobox", "cy")                 # Add Player
+    ada.select_option("#player-combobox", "cy")  # Add Player
     follow(ada, "#add-player")
     row = ada.locator("tr[data-player='cy']")
     assert row.count() == 1 and row.locator(".add-friend").count() == 1
     assert row.locator(".play-new").count() == 0
-    follow(ada, row.locator(".add-friend"))                          # Add to Friends
+    follow(ada, row.locator(".add-friend"))  # Add to Friends
     assert "friend request sent to cy" in ada.inner_text("main")
-    follow(ada, "#show-creations")                                # Show All Creations
+    follow(ada, "#show-creations")  # Show All Creations
     assert "Clicks-5" in ada.inner_text("#creations")
     ada.goto(server + "/rules/Clicks-5")
-    ada.fill("#new_name", "Clicks-5b")                          # Admin-only rename
+    ada.fill("#new_name", "Clicks-5b")  # Admin-only rename
     follow(ada, "#rename")
     assert ada.inner_text("h1") == "Clicks-5b"
     # cy accepts; now ada's row offers Play New Game, which pre-fills the second seat
@@ -325,7 +348,7 @@ def test_leaderboard_buttons_friends_creations_rename_and_logout(browser, server
     shot(cy, "friends")
     follow(cy, ".accept")
     cy.goto(server + "/rules/Clicks-5b/leaderboard?add=ada")
-    assert cy.locator("tr[data-player='ada'] .play-new").count() == 0   # ada never played it
+    assert cy.locator("tr[data-player='ada'] .play-new").count() == 0  # ada never played it
     ada.goto(server + "/rules/Clicks-5b/leaderboard")
     follow(ada, ada.locator("tr[data-player='cy'] .play-new"))
     assert ada.input_value("#seat1") == "cy" and "Clicks-5b" in ada.inner_text("#start")
@@ -353,60 +376,150 @@ SPACE = "#preview .space[data-at='{}']"
 FACTORY_CASES = [
     ("name", "characters", [("fill", "#name", "n" * 65)]),
     ("colours", "needs players 'partners'", [("redraw", "#colours", "partners-share")]),
-    ("shapes.circle.move", "flat board", [("redraw", "#board-kind", "squares"),
-                                          ("redraw", "#board-size-z", "2"),
-                                          ("select", "#shapes-circle-move", "adjacent-alquerque"),
-                                          ("fill", "#move_limit", "20")]),
-    ("board.pieces", "is locked or already holds a piece",
-     [("click", "#marker-locked"), ("click", SPACE.format("1,1,1")),
-      ("click", "#marker-piece-black-circle"), ("click", SPACE.format("1,1,1"))]),
-    ("board.pieces", "floats", [("redraw", "#board-kind", "stacks"),
-                                ("click", "#marker-piece-black-circle"), ("click", SPACE.format("1,1,2"))]),
-    ("board.pieces", "already satisfies turn check",
-     [("click", "#marker-piece-black-circle")] + [("click", SPACE.format(f"{x},1,1")) for x in (1, 2, 3)]),
-    ("reserves", "every count is 0", [("select", "#reserves-black", "0"),
-                                      ("select", "#reserves-white", "0")]),
-    ("agree_draw", "needs another player", [("redraw", "#players", "1-vs-chaos"),
-                                            ("check", "#agree_draw")]),
+    (
+        "shapes.circle.move",
+        "flat board",
+        [
+            ("redraw", "#board-kind", "squares"),
+            ("redraw", "#board-size-z", "2"),
+            ("select", "#shapes-circle-move", "adjacent-alquerque"),
+            ("fill", "#move_limit", "20"),
+        ],
+    ),
+    (
+        "board.pieces",
+        "is locked or already holds a piece",
+        [
+            ("click", "#marker-locked"),
+            ("click", SPACE.format("1,1,1")),
+            ("click", "#marker-piece-black-circle"),
+            ("click", SPACE.format("1,1,1")),
+        ],
+    ),
+    (
+        "board.pieces",
+        "floats",
+        [
+            ("redraw", "#board-kind", "stacks"),
+            ("click", "#marker-piece-black-circle"),
+            ("click", SPACE.format("1,1,2")),
+        ],
+    ),
+    (
+        "board.pieces",
+        "already satisfies turn check",
+        [("click", "#marker-piece-black-circle")] + [("click", SPACE.format(f"{x},1,1")) for x in (1, 2, 3)],
+    ),
+    (
+        "reserves",
+        "every count is 0",
+        [("select", "#reserves-black", "0"), ("select", "#reserves-white", "0")],
+    ),
+    ("agree_draw", "needs another player", [("redraw", "#players", "1-vs-chaos"), ("check", "#agree_draw")]),
     ("turn_checks[1]", "listed twice", [("submit", "#add-check")]),
-    ("boards", "spaces together", [("redraw", "#board-kind", "squares"),
-                                   ("redraw", "#board-size-x", "19"), ("redraw", "#board-size-y", "19"),
-                                   ("select", "#boards", "2")]),
+    (
+        "boards",
+        "spaces together",
+        [
+            ("redraw", "#board-kind", "squares"),
+            ("redraw", "#board-size-x", "19"),
+            ("redraw", "#board-size-y", "19"),
+            ("select", "#boards", "2"),
+        ],
+    ),
     ("move_limit", "required when pieces can move", [("select", "#shapes-circle-move", "adjacent")]),
     ("move_limit", "is not allowed", [("fill", "#move_limit", "0")]),
     ("seconds_per_turn", "is not allowed", [("fill", "#seconds_per_turn", "0")]),
-    ("phases[0].locked", "locked for the whole game already",
-     [("click", "#marker-locked"), ("click", SPACE.format("2,2,1")),
-      ("click", "#marker-phase-locked"), ("click", SPACE.format("2,2,1"))]),
-    ("phases[0].cloaked", "need a cloaking type",
-     [("click", "#marker-phase-cloaked"), ("click", SPACE.format("2,2,1"))]),
-    ("phases[0].locked_players", "every seat is locked",
-     [("check", ".phase[data-phase='0'] .phase-lock input >> nth=0"),
-      ("check", ".phase[data-phase='0'] .phase-lock input >> nth=1")]),
-    ("pieces_per_turn", "cannot be combined", [("select", "#pieces_per_turn", "2"),
-                                               ("select", "#phases-0-order", "simultaneous")]),
-    ("stalemate", "compares each player with Chaos",
-     [("select", "#stalemate", "more-pieces-than-chaos-wins")]),
+    (
+        "phases[0].locked",
+        "locked for the whole game already",
+        [
+            ("click", "#marker-locked"),
+            ("click", SPACE.format("2,2,1")),
+            ("click", "#marker-phase-locked"),
+            ("click", SPACE.format("2,2,1")),
+        ],
+    ),
+    (
+        "phases[0].cloaked",
+        "need a cloaking type",
+        [("click", "#marker-phase-cloaked"), ("click", SPACE.format("2,2,1"))],
+    ),
+    (
+        "phases[0].locked_players",
+        "every seat is locked",
+        [
+            ("check", ".phase[data-phase='0'] .phase-lock input >> nth=0"),
+            ("check", ".phase[data-phase='0'] .phase-lock input >> nth=1"),
+        ],
+    ),
+    (
+        "pieces_per_turn",
+        "cannot be combined",
+        [("select", "#pieces_per_turn", "2"), ("select", "#phases-0-order", "simultaneous")],
+    ),
+    (
+        "stalemate",
+        "compares each player with Chaos",
+        [("select", "#stalemate", "more-pieces-than-chaos-wins")],
+    ),
     ("chaos_wins_if_more_than.circle", "is not allowed", [("fill", "#chaos_wins-circle", "-1")]),
     ("overachievers_disqualified", "4-player games", [("check", "#overachievers_disqualified")]),
     # (the refusals of several boards with the dilemmas' outcomes or with
     # simultaneous phases, and of overachievers or cloaked spaces with such
     # phases, are gone: ttt-boards and ttt-cloaksim define those combinations)
-    ("board.sticky", "locked for the whole game already",
-     [("click", "#marker-locked"), ("click", SPACE.format("3,3,1")),
-      ("click", "#marker-sticky"), ("click", SPACE.format("3,3,1"))]),
-    ("board.exclusive", "exclusive to every seat",
-     [("click", "#marker-exclusive"), ("select", "#marker-seat", "1"), ("click", SPACE.format("1,2,1")),
-      ("select", "#marker-seat", "2"), ("click", SPACE.format("1,2,1"))]),
-    ("board.entry_locked", "is not a seat of players='2'",
-     [("redraw", "#players", "3"), ("select", "#marker-seat", "3"), ("click", "#marker-entry-locked"),
-      ("click", SPACE.format("2,1,1")), ("redraw", "#players", "2")]),
-    ("board.exit_locked", "locked for the whole game already",
-     [("click", "#marker-locked"), ("click", SPACE.format("1,3,1")),
-      ("click", "#marker-exit-locked"), ("click", SPACE.format("1,3,1"))]),
-    ("phases[0].entry_locked", "locked for the whole game already",
-     [("click", "#marker-locked"), ("click", SPACE.format("3,1,1")),
-      ("click", "#marker-phase-entry-locked"), ("click", SPACE.format("3,1,1"))]),
+    (
+        "board.sticky",
+        "locked for the whole game already",
+        [
+            ("click", "#marker-locked"),
+            ("click", SPACE.format("3,3,1")),
+            ("click", "#marker-sticky"),
+            ("click", SPACE.format("3,3,1")),
+        ],
+    ),
+    (
+        "board.exclusive",
+        "exclusive to every seat",
+        [
+            ("click", "#marker-exclusive"),
+            ("select", "#marker-seat", "1"),
+            ("click", SPACE.format("1,2,1")),
+            ("select", "#marker-seat", "2"),
+            ("click", SPACE.format("1,2,1")),
+        ],
+    ),
+    (
+        "board.entry_locked",
+        "is not a seat of players='2'",
+        [
+            ("redraw", "#players", "3"),
+            ("select", "#marker-seat", "3"),
+            ("click", "#marker-entry-locked"),
+            ("click", SPACE.format("2,1,1")),
+            ("redraw", "#players", "2"),
+        ],
+    ),
+    (
+        "board.exit_locked",
+        "locked for the whole game already",
+        [
+            ("click", "#marker-locked"),
+            ("click", SPACE.format("1,3,1")),
+            ("click", "#marker-exit-locked"),
+            ("click", SPACE.format("1,3,1")),
+        ],
+    ),
+    (
+        "phases[0].entry_locked",
+        "locked for the whole game already",
+        [
+            ("click", "#marker-locked"),
+            ("click", SPACE.format("3,1,1")),
+            ("click", "#marker-phase-entry-locked"),
+            ("click", SPACE.format("3,1,1")),
+        ],
+    ),
 ]
 
 
@@ -414,7 +527,7 @@ def test_every_reachable_validation_message_next_to_its_control(browser, server,
     page = login(browser, server, "cy")
     for control, words, steps in FACTORY_CASES:
         page.goto(server + "/factory")
-        page.fill("#name", "Case")        # some checks run only when every field is valid
+        page.fill("#name", "Case")  # some checks run only when every field is valid
         for kind, target, *value in steps:
             if kind == "redraw":
                 with page.expect_navigation():
@@ -431,10 +544,14 @@ def test_every_reachable_validation_message_next_to_its_control(browser, server,
                 page.click(target)
         follow(page, "#save")
         shown = page.eval_on_selector_all(
-            f".problem[data-for='{control}']", "ps => ps.map(p => p.textContent)")
-        assert any(words in text for text in shown), (control, words, shown,
-                                                      page.eval_on_selector_all(
-                                                          ".problem", "ps => ps.map(p => p.dataset.for + ': ' + p.textContent)"))
+            f".problem[data-for='{control}']", "ps => ps.map(p => p.textContent)"
+        )
+        assert any(words in text for text in shown), (
+            control,
+            words,
+            shown,
+            page.eval_on_selector_all(".problem", "ps => ps.map(p => p.dataset.for + ': ' + p.textContent)"),
+        )
     shot(page, "factory-marker-problems")
     page.close()
 
@@ -445,7 +562,7 @@ def test_phase_selector_and_phase_markers(browser, server, accounts):
     with page.expect_navigation():
         page.select_option("#phases", "2")
     assert page.is_visible(".phase[data-phase='0']") and not page.is_visible(".phase[data-phase='1']")
-    page.select_option("#phase-select", "1")                  # the phase selector
+    page.select_option("#phase-select", "1")  # the phase selector
     assert page.is_visible(".phase[data-phase='1']") and not page.is_visible(".phase[data-phase='0']")
     page.click("#marker-phase-locked")
     page.click(SPACE.format("2,2,1"))
@@ -457,7 +574,7 @@ def test_phase_selector_and_phase_markers(browser, server, accounts):
     assert page.input_value("input[name='phases[0].locked']") == ""
     page.click("#marker-sticky")
     page.click(SPACE.format("3,3,1"))
-    page.click(SPACE.format("3,3,1"))                          # a second click clears it
+    page.click(SPACE.format("3,3,1"))  # a second click clears it
     page.click(SPACE.format("3,2,1"))
     assert page.input_value("#board-sticky") == "3,2,1"
     assert page.locator("#preview rect.sticky").count() == 1
@@ -474,6 +591,7 @@ def test_phase_selector_and_phase_markers(browser, server, accounts):
 
 def test_decline_a_friend_request_and_the_universe_combobox(browser, server, accounts):
     from registry import Registry, players
+
     with Registry(server.db) as reg:
         players.request_friend(reg, "tom", "cy")
         if "Dream" not in players.universes_of(reg, "cy"):
@@ -481,18 +599,23 @@ def test_decline_a_friend_request_and_the_universe_combobox(browser, server, acc
             players.add_persona(reg, "cy", "Dream", "cy-dream")
     cy = login(browser, server, "cy")
     cy.goto(server + "/friends")
-    follow(cy, cy.locator("form.card", has=cy.locator("input[name='sender'][value='tom']"))
-           .locator(".decline"))
+    follow(
+        cy, cy.locator("form.card", has=cy.locator("input[name='sender'][value='tom']")).locator(".decline")
+    )
     shot(cy, "friends-declined")
     with Registry(server.db) as reg:
         assert not players.are_friends(reg, "tom", "cy")
-        assert reg.one("SELECT status FROM friend_requests f JOIN players p ON p.id = f.from_id "
-                       "WHERE p.name = 'tom'")[0] == "declined"
+        assert (
+            reg.one(
+                "SELECT status FROM friend_requests f JOIN players p ON p.id = f.from_id WHERE p.name = 'tom'"
+            )[0]
+            == "declined"
+        )
     cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
     with cy.expect_navigation():
-        cy.select_option("#universe", "Dream")                # autosubmits
+        cy.select_option("#universe", "Dream")  # autosubmits
     assert cy.input_value("#universe") == "Dream"
-    cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")       # remembered (the seed's default)
+    cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")  # remembered (the seed's default)
     assert cy.input_value("#universe") == "Dream"
     with cy.expect_navigation():
         cy.select_option("#universe", "Public")
@@ -511,9 +634,10 @@ def test_move_buttons_of_a_movement_game(browser, server, accounts, monkeypatch)
     import random
 
     from webapp import views_play
+
     seeds = random.Random(11)
     monkeypatch.setattr(views_play.random, "SystemRandom", lambda: seeds)
-    rng = random.Random(5)             # random placements: clicking the first cell makes a row
+    rng = random.Random(5)  # random placements: clicking the first cell makes a row
     page = login(browser, server, "cy")
     stepped = False
     for _ in range(10):
@@ -545,6 +669,7 @@ def test_simultaneous_rule_set_and_cloaked_view_in_the_browser(browser, server, 
     import json
 
     from registry import Registry, rulesets
+
     examples = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
     with Registry(server.db) as reg:
         have = [r["name"] for r in rulesets.list_rule_sets(reg)]
@@ -564,7 +689,7 @@ def test_simultaneous_rule_set_and_cloaked_view_in_the_browser(browser, server, 
     with page.expect_navigation():
         page.select_option("#game", "Phantom-TTT-Corners")
     follow(page, "#start")
-    assert page.locator("pre.textboard").count() == 1           # the observation string
+    assert page.locator("pre.textboard").count() == 1  # the observation string
     assert page.locator("svg.board .cell.legal").count() == 9
     result = play_against_random(page, server, "Phantom-TTT-Corners")
     assert "Game over" in result
@@ -620,7 +745,7 @@ def test_a_game_survives_a_restart_of_a_multi_process_server(browser, tmp_path):
 
 
 def test_power_dropdowns_enable_and_clear_as_the_seed_says(browser, server, accounts):
-    """"If “No power” is selected, then the associated power_condition and
+    """ "If “No power” is selected, then the associated power_condition and
     power_result dropdowns are cleared and disabled"; "If a “Cover” condition
     is selected on non-stacks, then clear all results except Remove and
     Reincarnate"."""
@@ -630,17 +755,19 @@ def test_power_dropdowns_enable_and_clear_as_the_seed_says(browser, server, acco
     page.select_option("#shapes-circle-power", "can-capture")
     assert page.is_enabled("#shapes-circle-condition") and page.is_enabled("#shapes-circle-result")
     page.select_option("#shapes-circle-result", "converts")
-    page.select_option("#shapes-circle-condition", "cover")      # a flat board: converts is cleared
+    page.select_option("#shapes-circle-condition", "cover")  # a flat board: converts is cleared
     assert page.input_value("#shapes-circle-result") == ""
     assert page.is_disabled("#shapes-circle-result option[value='converts']")
     page.select_option("#shapes-circle-result", "removes")
     page.fill("#name", "Browser-Covers")
     follow(page, "#save")
-    assert page.inner_text("h1") == "Browser-Covers", page.eval_on_selector_all(".problem", "ps => ps.map(p => p.dataset.for + ': ' + p.textContent)")
+    assert page.inner_text("h1") == "Browser-Covers", page.eval_on_selector_all(
+        ".problem", "ps => ps.map(p => p.dataset.for + ': ' + p.textContent)"
+    )
     shot(page, "ruleset-power")
     follow(page, "#copy")
     assert page.input_value("#shapes-circle-condition") == "cover"
-    page.select_option("#shapes-circle-power", "none")               # cleared and disabled
+    page.select_option("#shapes-circle-power", "none")  # cleared and disabled
     assert page.input_value("#shapes-circle-condition") == "" and page.is_disabled("#shapes-circle-result")
     page.close()
 
@@ -652,8 +779,7 @@ def test_cannot_move_backwards_goal_check_and_a_faithful_copy(browser, server, a
     as identical to the original, so the copy dropped nothing."""
     page = login(browser, server, "cy")
     page.goto(server + "/factory")
-    for control, value in (("#board-kind", "squares"), ("#board-size-x", "3"),
-                           ("#board-size-y", "4")):
+    for control, value in (("#board-kind", "squares"), ("#board-size-x", "3"), ("#board-size-y", "4")):
         with page.expect_navigation():
             page.select_option(control, value)
     page.select_option("#shapes-circle-move", "adjacent")
@@ -664,7 +790,7 @@ def test_cannot_move_backwards_goal_check_and_a_faithful_copy(browser, server, a
     assert "no shape can" in page.inner_text(".problem[data-for='shapes']")
     shot(page, "factory-no-backwards-problem")
     with page.expect_navigation():
-        page.select_option("#shape_count", "2")             # a triangle that may move back
+        page.select_option("#shape_count", "2")  # a triangle that may move back
     assert page.is_checked("#shapes-circle-cannot_move_backwards")
     page.select_option("#shapes-triangle-move", "adjacent")
     follow(page, "#add-check")
@@ -675,7 +801,8 @@ def test_cannot_move_backwards_goal_check_and_a_faithful_copy(browser, server, a
             page.select_option(f"#reserves-{colour}-{shape}", "3")
     follow(page, "#save")
     assert page.inner_text("h1") == "Browser-NoBack", page.eval_on_selector_all(
-        ".problem", "ps => ps.map(p => p.dataset.for + ': ' + p.textContent)")
+        ".problem", "ps => ps.map(p => p.dataset.for + ': ' + p.textContent)"
+    )
     assert page.inner_text("#no-backwards-circle") == "cannot move backwards"
     assert page.locator("#no-backwards-triangle").count() == 0
     shot(page, "ruleset-no-backwards")
@@ -703,18 +830,18 @@ def test_a_game_strings_leaderboard_is_the_rule_sets(browser, server, accounts):
     assert "Top-Burst" in cy.inner_text("main") and cy.locator("a[href='/player/cy']").count() >= 1
     cy.close()
     tom = login(browser, server, "tom")
-    play_against_random(tom, server, "y_game(board_size=5)", "mcts50")   # mcts50 on the board
+    play_against_random(tom, server, "y_game(board_size=5)", "mcts50")  # mcts50 on the board
     tom.goto(server + "/rules")
     # the y_game's row (other game strings, e.g. caeth_y, may be listed before it)
-    follow(tom, tom.locator("#open-games li", has_text="y_game(board_size=5)")
-           .locator("a.to-leaderboard"))
+    follow(tom, tom.locator("#open-games li", has_text="y_game(board_size=5)").locator("a.to-leaderboard"))
     assert "y_game(board_size=5)" in tom.inner_text("h1")
     shot(tom, "leaderboard-y_game")
     tom.check("input.pick[value='Random']")
     tom.check("input.pick[value='mcts50']")
     follow(tom, "#benchmark")
-    tom.wait_for_function("document.getElementById('bench-result').textContent.includes('Finished')",
-                          timeout=60000)
+    tom.wait_for_function(
+        "document.getElementById('bench-result').textContent.includes('Finished')", timeout=60000
+    )
     assert tom.inner_text("#bench-count") == "2 / 2 games"
     shot(tom, "benchmark-y_game")
     tom.close()
@@ -728,6 +855,7 @@ def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server
     import json
 
     from registry import Registry, players, rulesets
+
     examples = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
     with Registry(server.db) as reg:
         have = [r["name"] for r in rulesets.list_rule_sets(reg)]
@@ -758,6 +886,7 @@ def test_an_sm_mcts_bot_in_simultaneous_rounds(browser, server, accounts):
     import json
 
     from registry import Registry, players, rulesets
+
     examples = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
     with Registry(server.db) as reg:
         have = [r["name"] for r in rulesets.list_rule_sets(reg)]
@@ -786,7 +915,8 @@ def test_standard_player_named_on_the_leaderboard(browser, server, accounts):
     from urllib.parse import quote
 
     from registry import Registry, open_games
-    with Registry(server.db) as reg, reg.transaction():        # its leaderboard exists once
+
+    with Registry(server.db) as reg, reg.transaction():  # its leaderboard exists once
         open_games.ensure_game(reg, "caeth_y(board_size=4)")  # a game is recorded
     tom = login(browser, server, "tom")
     for name in ("Tic-Tac-Toe", "caeth_y(board_size=4)"):
@@ -802,8 +932,8 @@ def test_standard_player_named_on_the_leaderboard(browser, server, accounts):
     cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
     assert cy.inner_text("#sp-name") == "mcts50" and cy.locator("#sp-form").count() == 0
     cy.close()
-    ada = login(browser, server, "ada")                 # an Admin clears them again (the
-    for name in ("Tic-Tac-Toe", "caeth_y(board_size=4)"):   # other tests' boards stay as they were)
+    ada = login(browser, server, "ada")  # an Admin clears them again (the
+    for name in ("Tic-Tac-Toe", "caeth_y(board_size=4)"):  # other tests' boards stay as they were)
         ada.goto(server + "/rules/" + quote(name, safe="") + "/leaderboard")
         ada.select_option("#sp-player", "")
         follow(ada, "#set-sp")
@@ -820,6 +950,7 @@ def test_seconds_per_turn_countdown_and_timeout(browser, server, accounts):
 
     from games.ttt import rules as ttt_rules
     from registry import Registry, rulesets
+
     with Registry(server.db) as reg:
         if "TTT-3s" not in [r["name"] for r in rulesets.list_rule_sets(reg)]:
             record = copy.deepcopy(ttt_rules.resolve("Tic-Tac-Toe").record)
@@ -835,10 +966,10 @@ def test_seconds_per_turn_countdown_and_timeout(browser, server, accounts):
     assert 1 <= first <= 3 and "of 3 s per turn" in page.inner_text("#clock")
     shot(page, "game-clock")
     page.wait_for_function(f"parseInt(document.getElementById('clock-left').textContent) < {first}")
-    with page.expect_navigation(timeout=10_000):            # the countdown reloads the page
+    with page.expect_navigation(timeout=10_000):  # the countdown reloads the page
         pass
     assert "time ran out for seat 1; a random legal move was played" in page.inner_text("main")
-    assert page.locator("svg.board .piece").count() == 2   # cy's random move and Random's
+    assert page.locator("svg.board .piece").count() == 2  # cy's random move and Random's
     page.close()
 
 
@@ -850,12 +981,22 @@ def assert_shapes_drawn(page, scope, expected):
     """Each (colour, shape) of ``expected`` drawn once inside ``scope``: a
     circle element for a circle, a polygon with the shape's corners otherwise."""
     drawn = page.eval_on_selector_all(
-        f"{scope} .piece", "els => els.map(e => [e.tagName, e.getAttribute('class'), "
-        "(e.getAttribute('points') || '').trim().split(/\\s+/).length])")
-    got = sorted((cls.split()[1], cls.split()[2][len("shape-"):], tag, corners)
-                 for tag, cls, corners in drawn)
-    want = sorted((colour, shape, "circle" if shape == "circle" else "polygon",
-                   1 if shape == "circle" else POLYGON_CORNERS[shape]) for colour, shape in expected)
+        f"{scope} .piece",
+        "els => els.map(e => [e.tagName, e.getAttribute('class'), "
+        "(e.getAttribute('points') || '').trim().split(/\\s+/).length])",
+    )
+    got = sorted(
+        (cls.split()[1], cls.split()[2][len("shape-") :], tag, corners) for tag, cls, corners in drawn
+    )
+    want = sorted(
+        (
+            colour,
+            shape,
+            "circle" if shape == "circle" else "polygon",
+            1 if shape == "circle" else POLYGON_CORNERS[shape],
+        )
+        for colour, shape in expected
+    )
     assert got == want
 
 
@@ -865,9 +1006,13 @@ def test_factory_places_starting_pieces_of_every_shape(browser, server, accounts
     each in its shape, on squares and on stacks."""
     page = login(browser, server, "cy")
     page.goto(server + "/factory")
-    for control, value in (("#shape_count", "6"), ("#board-kind", "squares"),
-                           ("#board-size-x", "4"), ("#board-size-y", "4")):
-        with page.expect_navigation():                      # these redraw the form
+    for control, value in (
+        ("#shape_count", "6"),
+        ("#board-kind", "squares"),
+        ("#board-size-x", "4"),
+        ("#board-size-y", "4"),
+    ):
+        with page.expect_navigation():  # these redraw the form
             page.select_option(control, value)
     shapes = ["circle", "triangle", "x", "cross", "star", "pentagon"]
     placed = []
@@ -881,25 +1026,25 @@ def test_factory_places_starting_pieces_of_every_shape(browser, server, accounts
     assert_shapes_drawn(page, "#preview", placed)
     assert page.input_value("#board-pieces").split(";")[:2] == ["1,1,1:black", "2,1,1:white:triangle"]
     page.click("#marker-piece-black-star")
-    page.click(SPACE.format("1,1,1"))                       # another shape replaces the circle
+    page.click(SPACE.format("1,1,1"))  # another shape replaces the circle
     assert page.locator(f"{SPACE.format('1,1,1')} .piece.shape-star").count() == 1
-    page.click(SPACE.format("1,1,1"))                       # and a second click clears it
+    page.click(SPACE.format("1,1,1"))  # and a second click clears it
     assert page.locator(f"{SPACE.format('1,1,1')} .piece").count() == 0
     page.click("#marker-piece-black-circle")
     page.click(SPACE.format("1,1,1"))
     shot(page, "factory-shapes")
-    page.select_option("#reserves-black-pentagon", "1")     # a pentagon to place in the game
+    page.select_option("#reserves-black-pentagon", "1")  # a pentagon to place in the game
     page.fill("#name", "Browser-Shapes")
     follow(page, "#save")
     assert page.inner_text("h1") == "Browser-Shapes", page.inner_text("main")[:2000]
-    assert_shapes_drawn(page, "#preview", placed)           # the saved page's drawing
+    assert_shapes_drawn(page, "#preview", placed)  # the saved page's drawing
     shot(page, "ruleset-shapes")
     page.goto(server + "/")
     with page.expect_navigation():
         page.select_option("#game", "Browser-Shapes")
     page.select_option("#seat1", "Random")
     follow(page, "#start")
-    assert_shapes_drawn(page, "svg.board", placed)          # the game page's
+    assert_shapes_drawn(page, "svg.board", placed)  # the game page's
     shot(page, "game-shapes")
     # the shape picker: a click places the shape picked
     page.check("#shape-pentagon")
@@ -926,6 +1071,7 @@ def test_game_pages_draw_every_shape_on_every_board_kind(browser, server, accoun
     home page: the board shows each shape once, in its colour."""
     from registry import Registry, rulesets
     from test_webapp_shapes import LAYOUTS, SHAPES, shapes_record
+
     with Registry(server.db) as reg:
         have = {r["name"] for r in rulesets.list_rule_sets(reg)}
         for name, kind, size, at in LAYOUTS:
@@ -952,10 +1098,10 @@ def test_factory_redraw_pass_locked_players_and_hidden_turns(browser, server, ac
     follow(page, "#nav-factory")
     assert page.url.endswith("/factory")
     with page.expect_navigation():
-        page.select_option("#phases", "2")              # a redraw select: phase 2's controls
+        page.select_option("#phases", "2")  # a redraw select: phase 2's controls
     assert page.locator("#phases-1-order").count() == 1 and page.locator("#phases-1-fold").count() == 0
     page.fill("#name", "Redrawn")
-    page.select_option("#pieces_per_turn", "2")          # not a redraw select: nothing happens yet
+    page.select_option("#pieces_per_turn", "2")  # not a redraw select: nothing happens yet
     page.select_option("#phases-0-pass", "1")
     page.select_option("#phases-0-movement", "placement-only")
     page.select_option("#phases-0-fold", "less-than-most-committed")
@@ -963,7 +1109,7 @@ def test_factory_redraw_pass_locked_players_and_hidden_turns(browser, server, ac
     page.check(first + "[value='2']")
     page.evaluate("window.drawnBefore = 1")
     follow(page, "#redraw")
-    assert page.evaluate("window.drawnBefore") is None   # a new page from the server
+    assert page.evaluate("window.drawnBefore") is None  # a new page from the server
     assert page.input_value("#name") == "Redrawn"
     assert page.input_value("#pieces_per_turn") == "2"
     assert page.input_value("#phases-0-pass") == "1"
@@ -973,12 +1119,12 @@ def test_factory_redraw_pass_locked_players_and_hidden_turns(browser, server, ac
     assert not page.is_checked(first + "[value='1']")
     assert page.locator("#cloaking_hides_turns").count() == 0
     with page.expect_navigation():
-        page.select_option("#cloaking", "hides")        # a redraw select: the box appears
+        page.select_option("#cloaking", "hides")  # a redraw select: the box appears
     page.select_option("#pieces_per_turn", "1")
     page.check("#cloaking_hides_turns")
     follow(page, "#save")
     problem = page.locator("label:has(#cloaking_hides_turns) .problem")
-    assert "cloaked space" in problem.inner_text()      # no cloaked space: refused, said beside it
+    assert "cloaked space" in problem.inner_text()  # no cloaked space: refused, said beside it
     assert page.is_checked("#cloaking_hides_turns")
     with page.expect_navigation():
         page.select_option("#cloaking", "none")
@@ -992,13 +1138,14 @@ def test_every_nav_link_tab_and_link_leads_where_it_says(browser, server, accoun
     review: none of these was clicked by a browser test)."""
     import json
     from registry import Registry, rulesets
+
     record = json.loads((Path(__file__).parents[1] / "games/ttt/catalogue/Tic-Tac-Toe.json").read_text())
     record.update(name="Clicks-Nav", board={"kind": "squares", "size": [4, 4, 1]})
     with Registry(server.db) as reg:
         if "Clicks-Nav" not in {r["name"] for r in rulesets.list_rule_sets(reg)}:
             rulesets.save_rule_set(reg, "cy", record)
     page = login(browser, server, "cy")
-    assert page.locator("#nav-users").count() == 0       # Admins only
+    assert page.locator("#nav-users").count() == 0  # Admins only
     follow(page, "#nav-stats")
     assert page.url.endswith("/player/cy") and page.locator("#stats").count() == 1
     follow(page, "#creations-tab")
@@ -1022,7 +1169,7 @@ def test_every_nav_link_tab_and_link_leads_where_it_says(browser, server, accoun
     page.goto(game_url)
     follow(page, "#again")
     assert page.input_value("#game") == "tic_tac_toe" and page.locator("#start").count() == 1
-    follow(page, "#start")                                  # a game left in progress
+    follow(page, "#start")  # a game left in progress
     in_progress = page.url
     follow(page, "#nav-play")
     follow(page, page.locator(f".resume[href$='{in_progress.rsplit('/', 1)[1]}']"))
@@ -1035,7 +1182,9 @@ def test_every_nav_link_tab_and_link_leads_where_it_says(browser, server, accoun
     follow(page, page.locator("tr", has_text="Clicks-Nav").locator(".play-rule-set"))
     assert page.input_value("#game") == "Clicks-Nav"
     follow(page, "#nav-rules")
-    games = page.locator("#open-games li", has=page.locator(".to-ratings", has_text=re.compile(r"^tic_tac_toe$")))
+    games = page.locator(
+        "#open-games li", has=page.locator(".to-ratings", has_text=re.compile(r"^tic_tac_toe$"))
+    )
     follow(page, games.locator(".to-ratings"))
     assert "/ratings" in page.url and "tic_tac_toe" in page.inner_text("h1")
     follow(page, page.locator(".rating-player", has_text=re.compile(r"^cy$")))
@@ -1063,6 +1212,7 @@ def test_a_game_string_recorded_elsewhere_is_played_as_itself(browser, server, a
     from urllib.parse import quote
 
     from registry import Registry, open_games
+
     with Registry(server.db) as reg, reg.transaction():
         open_games.ensure_game(reg, "flipway(board_size=4)")
     page = login(browser, server, "cy")
@@ -1070,7 +1220,7 @@ def test_a_game_string_recorded_elsewhere_is_played_as_itself(browser, server, a
     assert "kGame" not in page.inner_text("main") and "cannot be played" not in page.inner_text("main")
     assert page.input_value("#game") == "flipway(board_size=4)"
     follow(page, "#start")
-    assert page.locator("svg.board [data-cell]").count() == 16        # its 4x4 board, drawn
+    assert page.locator("svg.board [data-cell]").count() == 16  # its 4x4 board, drawn
     follow(page, page.locator(".cell.legal").first)
     assert page.locator("svg.board [data-cell] circle[fill='#222']").count() >= 1
     page.close()

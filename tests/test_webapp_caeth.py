@@ -5,6 +5,7 @@ model says it joins, captured edges carry their owner's colour, exactly the
 model's free edges are clickable (and only for the seat to move), controlled
 vertices are marked with their controller, and the swap is a button exactly
 when the model offers it. Then the swap is played through the app."""
+
 from __future__ import annotations
 
 import html
@@ -22,8 +23,10 @@ from webapp import boards, create_app
 
 EDGE = re.compile(r'<g ([^>]*)data-edge="(\d+)">(.*?)</g>')
 LINE = re.compile(r'<line x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)"')
-VERTEX = re.compile(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="[\d.]+" fill="[^"]+" '
-                    r'(?:stroke="#000" stroke-width="2" )?class="vertex( controlled p(\d))?"')
+VERTEX = re.compile(
+    r'<circle cx="([\d.]+)" cy="([\d.]+)" r="[\d.]+" fill="[^"]+" '
+    r'(?:stroke="#000" stroke-width="2" )?class="vertex( controlled p(\d))?"'
+)
 
 
 def parse(svg: str):
@@ -53,7 +56,7 @@ def check_drawing(ref: CaethReference, state, seat: int) -> None:
         assert {(round(a[0], 1), round(a[1], 1)), (round(b[0], 1), round(b[1], 1))} == ends
         length = math.dist(a, b)
         side = side or length
-        assert abs(length - side) < 0.2           # adjacent vertices: one lattice step
+        assert abs(length - side) < 0.2  # adjacent vertices: one lattice step
         assert owner == owners[e]
         clickable = re.search(r'data-action="(\d+)"', attrs)
         assert (clickable is not None) == (e in legal)
@@ -68,7 +71,8 @@ def test_caeth_drawing_follows_the_reference_move_by_move(size, swap):
     for _ in range(3):
         ref = CaethReference(size, swap)
         state = pyspiel.load_game(
-            f"caeth_y(board_size={size},swap={'true' if swap else 'false'})").new_initial_state()
+            f"caeth_y(board_size={size},swap={'true' if swap else 'false'})"
+        ).new_initial_state()
         while True:
             for seat in (0, 1):
                 check_drawing(ref, state, seat)
@@ -81,16 +85,14 @@ def test_caeth_drawing_follows_the_reference_move_by_move(size, swap):
 
 
 def test_caeth_swap_is_played_through_the_app(tmp_path):
-    app = create_app(tmp_path / "r.sqlite3", secret_key=b"k" * 32, benchmark_games=2,
-                     testing=True)
+    app = create_app(tmp_path / "r.sqlite3", secret_key=b"k" * 32, benchmark_games=2, testing=True)
     make_users(app)
     cy = Browser(app, "cy")
     game = "caeth_y(board_size=4,swap=true)"
-    url = cy.post("/play/new", game=game, universe="Public", seat0="Random",
-                  seat1="cy").headers["Location"]
+    url = cy.post("/play/new", game=game, universe="Public", seat0="Random", seat1="cy").headers["Location"]
     page = html.unescape(cy.get(url).text)
     swap = re.search(r'<button class="move" name="action" value="(\d+)">swap</button>', page)
-    assert swap, page                                  # Random opened; cy may swap
+    assert swap, page  # Random opened; cy may swap
     opened = live(app, url).moves[0]
     assert page.count('class="captured p1"') == 1
     r = cy.post(url + "/move", action=swap.group(1), at="1")
@@ -99,7 +101,7 @@ def test_caeth_swap_is_played_through_the_app(tmp_path):
     assert g.moves[:2] == [opened, int(swap.group(1))]
     page = html.unescape(cy.get(url).text)
     # the opening edge is White's now (and Random, Black, has answered with one edge)
-    edges, _ = parse(page[page.index("<svg"):page.index("</svg>")])
+    edges, _ = parse(page[page.index("<svg") : page.index("</svg>")])
     assert edges[opened][2] == 2 and sum(1 for *_, o in edges.values() if o == 1) == 1
     assert ">swap<" not in page
     assert "Game over" in play_to_end(cy, url)

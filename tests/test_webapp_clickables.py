@@ -12,6 +12,7 @@ browser tests' source, not per page: an id used on several pages (``#universe``)
 counts as exercised once it is driven on any of them. The few that cannot be or need
 not be driven are listed in ``NOT_CLICKED`` with the reason.
 """
+
 from __future__ import annotations
 
 import re
@@ -25,7 +26,7 @@ ATTR = re.compile(r'([\w-]+)="([^"]*)"')
 #: (template, selector) -> why no browser test clicks it.
 NOT_CLICKED = {
     ("home.html", "#choose-noscript"): "shown only with JavaScript off (<noscript>); the "
-                                       "browser tests run with JavaScript, the select autosubmits",
+    "browser tests run with JavaScript, the select autosubmits",
 }
 MACRO = re.compile(r"{%-?\s*macro\s+(\w+)\((.*?)\)\s*-?%}(.*?){%-?\s*endmacro", re.S)
 SET = re.compile(r"{%-?\s*set\s+(\w+)\s*=\s*(.*?)\s*-?%}", re.S)
@@ -83,7 +84,7 @@ def clickables(template: Path) -> list[str]:
         named_by = re.match(r"{{\s*(\w+)\|replace", a.get("id", ""))
         if named_by:
             if any(start <= tag.start() < end for start, end, _ in macros.values()):
-                continue                                # counted at the macro's calls
+                continue  # counted at the macro's calls
             sets = {m.group(1): m.group(2) for m in SET.finditer(text, 0, tag.start())}
             out.append("#" + _pattern(sets.get(named_by.group(1), named_by.group(1)), sets))
         elif a.get("id"):
@@ -132,11 +133,19 @@ def test_the_check_sees_the_controls_it_is_about():
     """The collector itself: the review's examples are found, so the check above
     is not passing for want of looking."""
     found = {(t.name, s) for t in TEMPLATES.glob("*.html") for s in clickables(t)}
-    for item in [("base.html", "#nav-play"), ("factory.html", "#redraw"), ("game.html", "#again"),
-                 ("factory.html", "#board-size-x"), ("factory.html", "#phases-*-order"),
-                 ("factory.html", "#shapes-*-move"), ("factory.html", "#reserves-*"),
-                 ("ruleset.html", "#play-this"), ("evolution.html", "#metric"),
-                 ("leaderboard.html", ".pick"), ("factory.html", "#agree_draw")]:
+    for item in [
+        ("base.html", "#nav-play"),
+        ("factory.html", "#redraw"),
+        ("game.html", "#again"),
+        ("factory.html", "#board-size-x"),
+        ("factory.html", "#phases-*-order"),
+        ("factory.html", "#shapes-*-move"),
+        ("factory.html", "#reserves-*"),
+        ("ruleset.html", "#play-this"),
+        ("evolution.html", "#metric"),
+        ("leaderboard.html", ".pick"),
+        ("factory.html", "#agree_draw"),
+    ]:
         assert item in found, item
     assert not named("#again", "page.click('#again-later')")
     assert named("#shapes-*-cannot_move_backwards", 'x = "#shapes-circle-cannot_move_backwards"')

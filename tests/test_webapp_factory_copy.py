@@ -6,6 +6,7 @@ the record (issue 16, remaining Factory items).
 The strongest check of a Copy: the copied page, submitted unchanged under a
 new name, is refused as a duplicate of the original (the registry compares
 canonical forms), so nothing was dropped or changed on the way."""
+
 from __future__ import annotations
 
 import html
@@ -41,7 +42,7 @@ class FormFields(HTMLParser):
                 return
             self.fields.append((a["name"], a.get("value", "")))
         elif tag == "select" and a.get("name"):
-            self._select = [a["name"], None, None]        # name, first option, selected
+            self._select = [a["name"], None, None]  # name, first option, selected
         elif tag == "option" and self._select is not None:
             value = a.get("value", "")
             if self._select[1] is None:
@@ -72,6 +73,7 @@ def submitted(page: str, **over) -> dict:
 @pytest.fixture
 def app(tmp_path):
     from webapp import create_app
+
     return create_app(tmp_path / "r.sqlite3", secret_key=b"k" * 32, testing=True)
 
 
@@ -88,6 +90,7 @@ def test_a_copy_saved_unchanged_is_the_same_rule_set(app, name):
     ada = Browser(app, "ada")
     if name in EXAMPLES:
         from test_webapp import save_example
+
         save_example(app, name)
     page = ada.get(f"/factory?copy={name}").text
     form = submitted(page, op="save")
@@ -102,12 +105,19 @@ def test_cannot_move_backwards_and_the_goal_check_reach_the_record(app):
     page = cy.get("/factory").text
     assert 'value="goal-reached-stalemate"' in page and "Stalemate if goal is reached" in page
     assert 'id="shapes-circle-cannot_move_backwards"' in page
-    two = {"shape_count": "2", "shapes.circle.move": "adjacent",
-           "shapes.circle.cannot_move_backwards": "1", "shapes.triangle.move": "adjacent",
-           "shapes.triangle.power": "none", "reserves.black.circle": "3",
-           "reserves.black.triangle": "3", "reserves.white.circle": "3",
-           "reserves.white.triangle": "3", "move_limit": "40",
-           "turn_checks[1]": "goal-reached-stalemate"}
+    two = {
+        "shape_count": "2",
+        "shapes.circle.move": "adjacent",
+        "shapes.circle.cannot_move_backwards": "1",
+        "shapes.triangle.move": "adjacent",
+        "shapes.triangle.power": "none",
+        "reserves.black.circle": "3",
+        "reserves.black.triangle": "3",
+        "reserves.white.circle": "3",
+        "reserves.white.triangle": "3",
+        "move_limit": "40",
+        "turn_checks[1]": "goal-reached-stalemate",
+    }
     form = factory_form(name="NoBack", **two)
     del form["reserves.black"], form["reserves.white"]
     answer = cy.post("/factory", **form)
@@ -129,7 +139,17 @@ def test_no_shape_to_replace_one_that_cannot_move_backwards_is_shown_next_to_sha
     by a shape that can move backwards) reaches the page."""
     make_users(app)
     cy = Browser(app, "cy")
-    page = html.unescape(cy.post("/factory", **factory_form(
-        name="Stuck", **{"shapes.circle.move": "adjacent", "move_limit": "40",
-                         "shapes.circle.cannot_move_backwards": "1"})).text)
+    page = html.unescape(
+        cy.post(
+            "/factory",
+            **factory_form(
+                name="Stuck",
+                **{
+                    "shapes.circle.move": "adjacent",
+                    "move_limit": "40",
+                    "shapes.circle.cannot_move_backwards": "1",
+                },
+            ),
+        ).text
+    )
     assert any("no shape can" in m for m in problems(page).get("shapes", [])), problems(page)

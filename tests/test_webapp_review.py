@@ -2,6 +2,7 @@
 outside the play menu are played as themselves (not as a ttt rule set of that
 name), a user's own persona gets Play New Game on a leaderboard (seed 004),
 and a Hash board's dimensions are shown fixed at 3x3x1."""
+
 from __future__ import annotations
 
 import html
@@ -16,6 +17,7 @@ from test_webapp import Browser, db, make_users, play_to_end
 @pytest.fixture
 def app(tmp_path):
     from webapp import create_app
+
     return create_app(tmp_path / "r.sqlite3", secret_key=b"k" * 32, testing=True)
 
 
@@ -39,7 +41,7 @@ def test_a_game_string_row_is_played_as_its_own_string(app, game_string):
     r = cy.post("/play/new", game=game_string, universe="Public", seat0="cy", seat1="Random")
     assert r.status_code == 302 and "/game/" in r.headers["Location"], r.text
     shown = cy.get(r.headers["Location"]).text
-    assert "<svg" in shown                  # drawn as its board, not as text
+    assert "<svg" in shown  # drawn as its board, not as text
     end = play_to_end(cy, r.headers["Location"])
     assert f"recorded as {game_string} game" in html.unescape(end)
     with db(app) as reg:
@@ -51,9 +53,11 @@ def test_a_choice_the_browser_cannot_play_is_refused_not_replaced(app):
     with db(app) as reg, reg.transaction():
         # a simultaneous-move game string (ensure_game refuses these; a row made
         # some other way must still not be offered as Tic-Tac-Toe)
-        reg.db.execute("INSERT INTO rule_sets (name, canonical, fingerprint, text, created, "
-                       "game_string) VALUES ('matrix_rps', 'game:matrix_rps', '', '', 0, "
-                       "'matrix_rps')")
+        reg.db.execute(
+            "INSERT INTO rule_sets (name, canonical, fingerprint, text, created, "
+            "game_string) VALUES ('matrix_rps', 'game:matrix_rps', '', '', 0, "
+            "'matrix_rps')"
+        )
     cy = Browser(app, "cy")
     for choice, why in (("matrix_rps", "simultaneous moves"), ("No-Such-Game", "no-such-game")):
         page = html.unescape(cy.get(f"/?game={choice}").text)
@@ -72,13 +76,13 @@ def test_own_persona_gets_play_new_game_and_no_add_to_friends(app):
     cy = Browser(app, "cy")
     r = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="cy", seat1="Random")
     play_to_end(cy, r.headers["Location"])
-    Browser(app, "dee").post("/play/new", game="Tic-Tac-Toe", universe="Public",
-                             seat0="dee", seat1="Random")
+    Browser(app, "dee").post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="dee", seat1="Random")
     board = cy.get("/rules/Tic-Tac-Toe/leaderboard").text
     row = re.search(r'<tr data-player="cy">.*?</tr>', board, re.S).group(0)
     assert 'class="play-new"' in row and 'class="add-friend"' not in row
-    link = html.unescape(re.search(r'class="play-new"', row) and
-                         re.search(r'<a href="([^"]+)" class="play-new"', row).group(1))
+    link = html.unescape(
+        re.search(r'class="play-new"', row) and re.search(r'<a href="([^"]+)" class="play-new"', row).group(1)
+    )
     home = cy.get(link).text
     # the row's player is prefilled in the second seat; the user is not seated twice
     assert _seat_choice(home, 1) == "cy" and _seat_choice(home, 0) == "Random"
@@ -92,11 +96,17 @@ def test_hash_board_dimensions_are_fixed_and_still_submitted(app):
     page = cy.get("/factory").text
     assert 'name="board.kind"' in page and re.search(r'<option value="hash"\s+selected', page)
     for axis, value in (("x", 3), ("y", 3), ("z", 1)):
-        assert re.search(rf'<select name="board.size.{axis}" id="board-size-{axis}" data-redraw '
-                         r'disabled>', page), axis
+        assert re.search(
+            rf'<select name="board.size.{axis}" id="board-size-{axis}" data-redraw '
+            r"disabled>",
+            page,
+        ), axis
         assert f'<input type="hidden" name="board.size.{axis}" value="{value}">' in page
-    squares = cy.post("/factory", op="redraw", **{"board.kind": "squares", "board.size.x": "4",
-                                                  "board.size.y": "4", "board.size.z": "1"}).text
+    squares = cy.post(
+        "/factory",
+        op="redraw",
+        **{"board.kind": "squares", "board.size.x": "4", "board.size.y": "4", "board.size.z": "1"},
+    ).text
     assert re.search(r'<select name="board.size.x" id="board-size-x" data-redraw>', squares)
     assert 'type="hidden" name="board.size.x"' not in squares
 
@@ -106,6 +116,7 @@ def test_cloaking_hides_turns_has_a_control_shown_only_with_hiding_cloaking(app)
     last-mover game; the control shows with cloaking "hides" only, carries the
     copied value, and its validation errors are shown next to it."""
     from test_webapp import factory_form, problems
+
     make_users(app)
     cy = Browser(app, "cy")
     assert 'id="cloaking_hides_turns"' not in cy.get("/factory").text
@@ -114,8 +125,9 @@ def test_cloaking_hides_turns_has_a_control_shown_only_with_hiding_cloaking(app)
     assert 'id="cloaking_hides_turns" checked' in copy
     assert re.search(r'<select name="cloaking" id="cloaking" data-redraw>', copy)
     # no cloaked space: validation refuses hidden turns, and says so beside the box
-    page = html.unescape(cy.post("/factory", **factory_form(
-        name="Hid", cloaking="hides", cloaking_hides_turns="1")).text)
+    page = html.unescape(
+        cy.post("/factory", **factory_form(name="Hid", cloaking="hides", cloaking_hides_turns="1")).text
+    )
     assert problems(page).get("cloaking_hides_turns"), problems(page)
     box = page.index('id="cloaking_hides_turns"')
     assert page.index('data-for="cloaking_hides_turns"') - box < 200

@@ -4,6 +4,7 @@ plane, 3D layers), and for hidden information only as the viewing seat sees
 it (cloaking hides: nothing; obscures: the neutral mark of its colour).
 The browser half (the Factory placing shaped starting pieces, screenshots)
 is in tests/test_webapp_browser.py."""
+
 from __future__ import annotations
 
 import re
@@ -33,13 +34,19 @@ LAYOUTS = [
 
 def shapes_record(name, kind, size, at, **extra) -> dict:
     """Every shape in play and one starting piece of each, colours alternating."""
-    record = {"name": name,
-              "board": {"kind": kind, "size": size,
-                        "pieces": [{"at": at(i), "colour": ("black", "white")[i % 2], "shape": s}
-                                   for i, s in enumerate(SHAPES)]},
-              "shapes": {s: {"move": "stationary"} for s in SHAPES},
-              "reserves": {c: {s: 1 for s in SHAPES} for c in ("black", "white")},
-              "turn_checks": ["first-4-wins"]}
+    record = {
+        "name": name,
+        "board": {
+            "kind": kind,
+            "size": size,
+            "pieces": [
+                {"at": at(i), "colour": ("black", "white")[i % 2], "shape": s} for i, s in enumerate(SHAPES)
+            ],
+        },
+        "shapes": {s: {"move": "stationary"} for s in SHAPES},
+        "reserves": {c: {s: 1 for s in SHAPES} for c in ("black", "white")},
+        "turn_checks": ["first-4-wins"],
+    }
     record.update(extra)
     return record
 
@@ -51,8 +58,8 @@ def app(tmp_path):
 
 def pieces_drawn(page: str) -> list[tuple[str, str, str]]:
     """(tag, colour, shape) of every piece in a page's board."""
-    board = page[page.index('<svg xmlns="http://www.w3.org/2000/svg" class="board"'):]
-    board = board[:board.index("</svg>")]
+    board = page[page.index('<svg xmlns="http://www.w3.org/2000/svg" class="board"') :]
+    board = board[: board.index("</svg>")]
     return re.findall(r'<(circle|polygon)[^>]*class="piece (\w+) shape-(\w+)"', board)
 
 
@@ -62,10 +69,12 @@ def test_each_outline_fits_its_piece_and_is_distinct():
         if corners is None:
             assert svg.startswith("<circle") and 'r="10.0"' in svg
             continue
-        points = [tuple(map(float, p.split(","))) for p in re.search(r'points="([^"]+)"', svg).group(1).split()]
+        points = [
+            tuple(map(float, p.split(","))) for p in re.search(r'points="([^"]+)"', svg).group(1).split()
+        ]
         assert len(points) == corners
-        assert all(((x - 50) ** 2 + (y - 50) ** 2) ** .5 <= 10.05 for x, y in points)
-        assert max(((x - 50) ** 2 + (y - 50) ** 2) ** .5 for x, y in points) > 9.9   # fills its radius
+        assert all(((x - 50) ** 2 + (y - 50) ** 2) ** 0.5 <= 10.05 for x, y in points)
+        assert max(((x - 50) ** 2 + (y - 50) ** 2) ** 0.5 for x, y in points) > 9.9  # fills its radius
     assert len({str(OUTLINES[s]) for s in SHAPES}) == len(SHAPES)
     with pytest.raises(ValueError, match="unknown shape 'hexagon'"):
         piece_svg("hexagon", "black", 0, 0, 1)
@@ -77,13 +86,12 @@ def test_every_shape_drawn_on_every_board_kind(app, name, kind, size, at):
     with Registry(app.config["REGISTRY_DB"]) as reg:
         rulesets.save_rule_set(reg, "ada", shapes_record(name, kind, size, at))
     cy = Browser(app, "cy")
-    url = cy.post("/play/new", game=name, universe="Public", seat0="cy",
-                  seat1="Random").headers["Location"]
+    url = cy.post("/play/new", game=name, universe="Public", seat0="cy", seat1="Random").headers["Location"]
     page = cy.get(url).text
     drawn = pieces_drawn(page)
-    assert sorted(drawn) == sorted((
-        "circle" if s == "circle" else "polygon", ("black", "white")[i % 2], s)
-        for i, s in enumerate(SHAPES))
+    assert sorted(drawn) == sorted(
+        ("circle" if s == "circle" else "polygon", ("black", "white")[i % 2], s) for i, s in enumerate(SHAPES)
+    )
     for shape, corners in CORNERS.items():
         if corners:
             element = re.search(rf'<polygon points="([^"]+)"[^>]*shape-{shape}"', page).group(1)
@@ -93,10 +101,15 @@ def test_every_shape_drawn_on_every_board_kind(app, name, kind, size, at):
 def cloaked_record(name: str, cloaking: str) -> dict:
     """3x3 squares, every space cloaked in the only phase, three shapes each."""
     every = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
-    return {"name": name, "board": {"kind": "squares", "size": [3, 3, 1]},
-            "shapes": {s: {"move": "stationary"} for s in ("circle", "triangle", "star")},
-            "reserves": {c: {"circle": 2, "triangle": 2, "star": 1} for c in ("black", "white")},
-            "cloaking": cloaking, "phases": [{"cloaked": every}], "turn_checks": ["first-3-wins"]}
+    return {
+        "name": name,
+        "board": {"kind": "squares", "size": [3, 3, 1]},
+        "shapes": {s: {"move": "stationary"} for s in ("circle", "triangle", "star")},
+        "reserves": {c: {"circle": 2, "triangle": 2, "star": 1} for c in ("black", "white")},
+        "cloaking": cloaking,
+        "phases": [{"cloaked": every}],
+        "turn_checks": ["first-3-wins"],
+    }
 
 
 @pytest.mark.parametrize("cloaking", ["hides", "obscures"])
@@ -106,18 +119,21 @@ def test_hidden_pieces_drawn_only_as_the_viewer_sees_them(app, cloaking):
     Random's not at all (hides) or as neutral white marks, never their
     shapes (obscures), counted against the full position."""
     from test_webapp import live
+
     make_users(app)
     name = f"Shapes-Cloak-{cloaking}"
     with Registry(app.config["REGISTRY_DB"]) as reg:
         rulesets.save_rule_set(reg, "ada", cloaked_record(name, cloaking))
     cy = Browser(app, "cy")
-    for _ in range(20):     # until no placement was an attempt on a hidden piece (a reveal)
-        url = cy.post("/play/new", game=name, universe="Public", seat0="cy",
-                      seat1="Random").headers["Location"]
+    for _ in range(20):  # until no placement was an attempt on a hidden piece (a reveal)
+        url = cy.post("/play/new", game=name, universe="Public", seat0="cy", seat1="Random").headers[
+            "Location"
+        ]
         for shape in ("triangle", "star"):
             state = live(app, url).state
-            action = next(a for a in state.legal_actions()
-                          if state.action_to_string(0, a).endswith(" " + shape))
+            action = next(
+                a for a in state.legal_actions() if state.action_to_string(0, a).endswith(" " + shape)
+            )
             assert cy.post(url + "/move", action=str(action)).status_code == 200
         cells = live(app, url).state.core.cells()
         if cells.count(1) == 2 and cells.count(2) == 2:
@@ -135,19 +151,22 @@ def test_a_click_places_the_shape_picked(app):
     (data-shape-actions), each the legal action that places that shape there,
     and the picker offers each shape; no placement is left as a button."""
     from test_webapp import live
+
     make_users(app)
     name, kind, size, at = LAYOUTS[0]
     with Registry(app.config["REGISTRY_DB"]) as reg:
         rulesets.save_rule_set(reg, "ada", shapes_record(name, kind, size, at))
     cy = Browser(app, "cy")
-    url = cy.post("/play/new", game=name, universe="Public", seat0="cy",
-                  seat1="Random").headers["Location"]
+    url = cy.post("/play/new", game=name, universe="Public", seat0="cy", seat1="Random").headers["Location"]
     page = cy.get(url).text
     state = live(app, url).state
     picker = re.findall(r'<input type="radio" name="shape" value="(\w+)"', page)
     assert picker == SHAPES
-    cells = re.findall(r'class="cell legal" data-action="(\d+)" data-shape-actions="([^"]+)" '
-                       r'data-cell="\((\d+),(\d+),1\)"', page)
+    cells = re.findall(
+        r'class="cell legal" data-action="(\d+)" data-shape-actions="([^"]+)" '
+        r'data-cell="\((\d+),(\d+),1\)"',
+        page,
+    )
     assert len(cells) == 16 - len(SHAPES)
     for first, choices, x, y in cells:
         pairs = dict(pair.split(":") for pair in choices.split())
@@ -158,8 +177,10 @@ def test_a_click_places_the_shape_picked(app):
     star = dict(pair.split(":") for pair in cells[0][1].split())["star"]
     cy.post(url + "/move", action=star)
     x, y = cells[0][2:]
-    assert re.search(rf'data-cell="\({x},{y},1\)"><rect[^>]*/><polygon[^>]*class="piece black shape-star"',
-                     cy.get(url).text)
+    assert re.search(
+        rf'data-cell="\({x},{y},1\)"><rect[^>]*/><polygon[^>]*class="piece black shape-star"',
+        cy.get(url).text,
+    )
 
 
 def test_more_shapes_keep_and_copy_the_reserves_as_the_seed_says(app):
@@ -169,17 +190,24 @@ def test_more_shapes_keep_and_copy_the_reserves_as_the_seed_says(app):
     named per colour only) and the new shapes start with them; back to one,
     the circle's counts stay."""
     from test_webapp import factory_form
+
     make_users(app)
     cy = Browser(app, "cy")
-    form = factory_form(**{"reserves.black": "5", "reserves.white": "4", "op": "redraw",
-                           "shape_count": "3"})
+    form = factory_form(**{"reserves.black": "5", "reserves.white": "4", "op": "redraw", "shape_count": "3"})
     page = cy.post("/factory", **form).text
     for colour, count in (("black", 5), ("white", 4)):
         for shape in ("circle", "triangle", "x"):
             select = re.search(rf'<select name="reserves.{colour}.{shape}".*?</select>', page, re.S).group(0)
             assert re.search(rf'<option value="{count}" selected>', select), (colour, shape)
-    form = factory_form(**{"reserves.black.circle": "6", "reserves.white.circle": "2",
-                           "reserves.black.triangle": "1", "op": "redraw", "shape_count": "1"})
+    form = factory_form(
+        **{
+            "reserves.black.circle": "6",
+            "reserves.white.circle": "2",
+            "reserves.black.triangle": "1",
+            "op": "redraw",
+            "shape_count": "1",
+        }
+    )
     del form["reserves.black"], form["reserves.white"]
     page = cy.post("/factory", **form).text
     for colour, count in (("black", 6), ("white", 2)):

@@ -1,5 +1,6 @@
 """Properties every Y-family position must have, over hypothesis-chosen
 variants and random games."""
+
 import random
 
 import pyspiel
@@ -10,11 +11,15 @@ from games.boards import make_board
 from y_reference import Geometry
 
 VARIANTS = [
-    "y_game(board_size=5)", "y_game(board_size=6,turns=122,swap=true)",
-    "y_game(board_size=6,turns=122344,distinct_groups=true)", "y_game(board_shape=hex,board_size=3)",
-    "defector_y(board_size=5)", "defector_y(board_size=5,protocol=122)",
+    "y_game(board_size=5)",
+    "y_game(board_size=6,turns=122,swap=true)",
+    "y_game(board_size=6,turns=122344,distinct_groups=true)",
+    "y_game(board_shape=hex,board_size=3)",
+    "defector_y(board_size=5)",
+    "defector_y(board_size=5,protocol=122)",
     "defector_y(board_shape=hex,board_size=3)",
-    "double_o_y(board_size=5)", "double_o_y(board_size=5,flip=opponents,protocol=1)",
+    "double_o_y(board_size=5)",
+    "double_o_y(board_size=5,flip=opponents,protocol=1)",
     "double_o_y(board_size=5,flip=friends,win=turn_end)",
     "double_o_y(board_shape=hex,board_size=3,flip=all,protocol=1,win=turn_end)",
 ]
@@ -116,6 +121,6 @@ def test_symmetric_hash_is_the_hash_of_the_mirrored_position(game_string, s, whi
         elif a < 2 * n and not game_string.startswith("y_game"):
             mirrored.apply_action(n + perm[a - n])
         else:
-            mirrored.apply_action(a)                       # swap
+            mirrored.apply_action(a)  # swap
     assert mirrored.core.position_hash() == state.core.position_hash_under(k)
     assert mirrored.returns() == state.returns()

@@ -1,4 +1,5 @@
 """Plain Y against OpenSpiel's own C++ ``y``, and the Y-only options."""
+
 import random
 
 import pyspiel
@@ -39,15 +40,19 @@ def test_openspiel_y_actions_number_the_grid_from_the_long_edge_and_invert():
     # our rows from the top (a3; a2 b2; a1 b1 c1) are OpenSpiel's y = 2, 1, 0
     assert to_theirs == (6, 3, 4, 0, 1, 2)
     assert to_ours == {6: 0, 3: 1, 4: 2, 0: 3, 1: 4, 2: 5}
-    assert 5 not in to_ours                          # x + y >= N: off the triangle
+    assert 5 not in to_ours  # x + y >= N: off the triangle
     for bad in (1, 20):
         with pytest.raises(ValueError, match="2..19"):
             openspiel_y_actions(bad)
 
 
 def test_turn_sequences_place_the_announced_number_of_stones():
-    expected = {1: [1, 1, 1, 1, 1, 1], 122: [1, 2, 2, 2, 2, 2], 123: [1, 2, 3, 3, 3, 3],
-                122344: [1, 2, 2, 3, 4, 4, 5]}
+    expected = {
+        1: [1, 1, 1, 1, 1, 1],
+        122: [1, 2, 2, 2, 2, 2],
+        123: [1, 2, 3, 3, 3, 3],
+        122344: [1, 2, 2, 3, 4, 4, 5],
+    }
     for turns, sequence in expected.items():
         state = pyspiel.load_game(f"y_game(board_size=12,turns={turns})").new_initial_state()
         seen = []
@@ -66,14 +71,14 @@ def test_turn_sequences_place_the_announced_number_of_stones():
 def test_swap_gives_the_first_stone_to_white_and_black_moves_next():
     state = pyspiel.load_game("y_game(board_size=5,swap=true)").new_initial_state()
     n = 15
-    assert n not in state.legal_actions()          # no swap before a stone is down
+    assert n not in state.legal_actions()  # no swap before a stone is down
     state.apply_action(7)
     assert n in state.legal_actions()
     assert state.action_to_string(n) == "swap"
     state.apply_action(n)
     assert state.current_player() == 0
     assert state.core.cell_colours()[7] == 2
-    assert n not in state.legal_actions()          # once only
+    assert n not in state.legal_actions()  # once only
     state.apply_action(0)
     assert n not in state.legal_actions()
 
@@ -81,9 +86,9 @@ def test_swap_gives_the_first_stone_to_white_and_black_moves_next():
 def test_distinct_groups_forbids_joining_a_stone_of_the_same_turn():
     state = pyspiel.load_game("y_game(board_size=6,turns=122,distinct_groups=true)").new_initial_state()
     board = make_board("triangle", 6)
-    state.apply_action(0)                           # Black's single first stone
+    state.apply_action(0)  # Black's single first stone
     first = board.index_of_name["c1"]
-    state.apply_action(first)                       # White's first stone of two
+    state.apply_action(first)  # White's first stone of two
     legal = set(state.legal_actions())
     for nb in board.neighbours(first):
         assert nb not in legal

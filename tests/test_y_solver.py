@@ -10,6 +10,7 @@ sides 6 and 7, where the side links (third-row templates) reach; side 6
 against the values in docs/solved.md; H-search's list bounds (which only
 drop connections) at their smallest, old and largest settings.
 """
+
 from __future__ import annotations
 
 import random
@@ -52,25 +53,33 @@ def _alphabeta_value(searcher, core):
     return v
 
 
-ALL_ON = dict(virtual_connections=True, dead_cells=True, semi_mustplay=True, side_links=True,
-              captured_cells=True, hsearch=True)
+ALL_ON = dict(
+    virtual_connections=True,
+    dead_cells=True,
+    semi_mustplay=True,
+    side_links=True,
+    captured_cells=True,
+    hsearch=True,
+)
 SWITCHES = [ALL_ON] + [{**ALL_ON, k: False} for k in ALL_ON] + [{k: False for k in ALL_ON}]
 
 
 @pytest.mark.parametrize("n", [3, 4])
-@pytest.mark.parametrize("switches", SWITCHES,
-                         ids=["all"] + [f"no_{k}" for k in ALL_ON] + ["none"])
+@pytest.mark.parametrize("switches", SWITCHES, ids=["all"] + [f"no_{k}" for k in ALL_ON] + ["none"])
 def test_every_position_matches_alpha_beta(n, switches):
     game = _game(n)
     positions = _reachable(game)
     assert len(positions) > (100 if n == 3 else 10_000)
     searcher = make_searcher(game, game.new_core(), tt_log2=16)
     solver = ysolver.make_solver(game, tt_log2=16, **switches)
-    wrong = [core.to_string() for core in positions
-             if ysolver.value(solver, core) != _alphabeta_value(searcher, core)]
+    wrong = [
+        core.to_string()
+        for core in positions
+        if ysolver.value(solver, core) != _alphabeta_value(searcher, core)
+    ]
     assert not wrong, wrong[:3]
     if n == 4 and switches["captured_cells"]:
-        assert solver.fill_ins > 0          # the fill-in was exercised, not just allowed
+        assert solver.fill_ins > 0  # the fill-in was exercised, not just allowed
 
 
 def test_random_side_5_positions_match_alpha_beta():
@@ -89,7 +98,7 @@ def test_random_side_5_positions_match_alpha_beta():
             continue
         expected = _alphabeta_value(searcher, core)
         assert ysolver.value(solver, core) == expected, core.to_string()
-        if i % 10 == 0:     # a fresh table: no answer carried over from other positions
+        if i % 10 == 0:  # a fresh table: no answer carried over from other positions
             assert ysolver.value(ysolver.make_solver(game, tt_log2=12), core) == expected
             fresh_checked += 1
         checked += 1
@@ -160,9 +169,8 @@ def test_claimed_virtual_wins_and_must_play_regions_are_real(n, stones_range, co
         for c in range(game.new_core().board.num_cells):
             if empty >> c & 1 and not must >> c & 1:
                 child = core.clone()
-                child.apply_action(c)     # the opponent then moves and wins
-                assert not child.terminal() and _mover_value(searcher, child) == 1, \
-                    (core.to_string(), c)
+                child.apply_action(c)  # the opponent then moves and wins
+                assert not child.terminal() and _mover_value(searcher, child) == 1, (core.to_string(), c)
                 outside += 1
     assert wins >= count and regions >= count and outside > count
 
@@ -194,7 +202,7 @@ def _after(game, *cells):
 def test_finished_game_gives_its_result():
     game = _game(3)
     core = game.new_core()
-    for cell in ("a1", "a2", "b1", "b2", "c1"):     # Black a1 b1 c1: the bottom row, a Y
+    for cell in ("a1", "a2", "b1", "b2", "c1"):  # Black a1 b1 c1: the bottom row, a Y
         if core.terminal():
             break
         core.apply_action(core.board.index_of_name[cell])
@@ -202,8 +210,9 @@ def test_finished_game_gives_its_result():
     assert ysolver.value(ysolver.make_solver(game, tt_log2=10), core) == core.returns_list()[0]
 
 
-@pytest.mark.parametrize("n,winning", [(4, {"a3", "b3", "a2", "b2", "c2", "b1", "c1"}),
-                                       (5, {"b3", "b2", "c2"})])
+@pytest.mark.parametrize(
+    "n,winning", [(4, {"a3", "b3", "a2", "b2", "c2", "b1", "c1"}), (5, {"b3", "b2", "c2"})]
+)
 def test_exhaustive_solve_picks_it_for_y_and_agrees(n, winning):
     fast = solve(f"y_game(board_size={n})")
     plain = solve(f"y_game(board_size={n})", method="alphabeta")
@@ -214,8 +223,11 @@ def test_exhaustive_solve_picks_it_for_y_and_agrees(n, winning):
 
 
 def test_other_y_variants_keep_the_general_kernel():
-    for gs in ("y_game(board_size=4,swap=True)", "y_game(board_size=4,turns=122)",
-               "y_game(board_size=2,board_shape=hex)"):
+    for gs in (
+        "y_game(board_size=4,swap=True)",
+        "y_game(board_size=4,turns=122)",
+        "y_game(board_size=2,board_shape=hex)",
+    ):
         assert not ysolver.applies(pyspiel.load_game(gs))
         assert solve(gs)["method"] == "alphabeta"
     with pytest.raises(ValueError, match="method must be"):
@@ -227,7 +239,7 @@ def test_other_y_variants_keep_the_general_kernel():
 
 
 def test_time_limit_stops_a_solve():
-    game = _game(8)         # side 7 now takes half a second; side 8's classes take minutes
+    game = _game(8)  # side 7 now takes half a second; side 8's classes take minutes
     r = solve(game, time_limit=0.3)
     assert r["complete"] is False and "not solved" in r["error"]
 
@@ -247,8 +259,12 @@ def test_side_7_matches_hexwiki():
     of CPU time before them)."""
     r = solve("y_game(board_size=7)", tt_log2=20)
     n = 7
-    expected = {f"{chr(ord('a') + c)}{n - row}" for row in range(n) for c in range(n)
-                if row <= 5 and 1 <= c <= row - 1}
+    expected = {
+        f"{chr(ord('a') + c)}{n - row}"
+        for row in range(n)
+        for c in range(n)
+        if row <= 5 and 1 <= c <= row - 1
+    }
     assert len(expected) == 10
     assert r["method"] == "ysolver" and r["value"] == 1.0 and r["complete"]
     assert set(r["winning_first_moves"]) == expected
@@ -263,7 +279,7 @@ def _hsearch_claims_hold(game, solver, searcher, core):
     empty = full & ~(black | white)
     wins = regions = outside = 0
     kind, cells = solver.hsearch(mine, empty)
-    if kind:        # a virtual win, or a one-move win with the mover to play it: the mover wins
+    if kind:  # a virtual win, or a one-move win with the mover to play it: the mover wins
         assert _mover_value(searcher, core) == 1, ("mover", kind, core.to_string())
         wins += 1
     kind, cells = solver.hsearch(theirs, empty)
@@ -276,15 +292,13 @@ def _hsearch_claims_hold(game, solver, searcher, core):
         for c in range(game.new_core().board.num_cells):
             if empty >> c & 1 and not cells >> c & 1:
                 child = core.clone()
-                child.apply_action(c)     # the opponent then plays a key and wins
-                assert not child.terminal() and _mover_value(searcher, child) == 1, \
-                    (core.to_string(), c)
+                child.apply_action(c)  # the opponent then plays a key and wins
+                assert not child.terminal() and _mover_value(searcher, child) == 1, (core.to_string(), c)
                 outside += 1
     return wins, regions, outside
 
 
-@pytest.mark.parametrize("n,stones_range,count", [(5, (2, 10), 150), (6, (6, 17), 60),
-                                                  (7, (12, 22), 25)])
+@pytest.mark.parametrize("n,stones_range,count", [(5, (2, 10), 150), (6, (6, 17), 60), (7, (12, 22), 25)])
 def test_hsearch_claims_are_real(n, stones_range, count):
     """Step 6 (H-search) on its own, not masked by the earlier steps: on
     random positions, a virtual win or one-move win found for the mover
@@ -333,8 +347,7 @@ def test_dead_cells_with_both_colours_around():
     dead = solver.dead_cells(_cells(board, ["a4", "b4", "a3"]), _cells(board, ["c3", "c2", "b2"]))
     assert dead & b3
     # White's c3 and b2 apart (c2 Black): b3 would join them
-    assert not solver.dead_cells(_cells(board, ["a4", "b4", "a3", "c2"]),
-                                 _cells(board, ["c3", "b2"])) & b3
+    assert not solver.dead_cells(_cells(board, ["a4", "b4", "a3", "c2"]), _cells(board, ["c3", "b2"])) & b3
     # a side cell: a2 (left side; neighbours a3 b2 a1 b1) with Black a3 b2 (one group, on
     # the left side through a3) and White a1 b1 (one group, on the left side through a1)
     a2 = 1 << board.index_of_name["a2"]
@@ -380,6 +393,7 @@ def test_centrality_prior_is_checked_and_only_orders():
 
 def test_bench_compares_with_the_solver_before_hsearch():
     from experiments import bench_solvers
+
     out = bench_solvers.y_solver_comparison((4,), tt_log2=14, alphabeta=True, baseline=True)
     (row,) = out["rows"]
     assert row["values_agree"] and row["value"] == 1.0
@@ -389,20 +403,30 @@ def test_bench_compares_with_the_solver_before_hsearch():
 
 # H-search's list bounds: smallest (almost no H-search), the bounds before the
 # side-8 work raised them, and the largest room the kernel has
-BOUNDS = [dict(hsearch_vcs=1, hsearch_scs=1, hsearch_queue=1),
-          dict(hsearch_vcs=4, hsearch_scs=6, hsearch_queue=4096),
-          dict(hsearch_vcs=16, hsearch_scs=24, hsearch_queue=65536)]
+BOUNDS = [
+    dict(hsearch_vcs=1, hsearch_scs=1, hsearch_queue=1),
+    dict(hsearch_vcs=4, hsearch_scs=6, hsearch_queue=4096),
+    dict(hsearch_vcs=16, hsearch_scs=24, hsearch_queue=65536),
+]
 
 
 def test_hsearch_bounds_are_checked():
     game = _game(4)
-    for bad in (dict(hsearch_vcs=0), dict(hsearch_vcs=17), dict(hsearch_scs=25),
-                dict(hsearch_queue=0), dict(hsearch_queue=65537)):
+    for bad in (
+        dict(hsearch_vcs=0),
+        dict(hsearch_vcs=17),
+        dict(hsearch_scs=25),
+        dict(hsearch_queue=0),
+        dict(hsearch_queue=65537),
+    ):
         with pytest.raises(ValueError, match="H-search bounds"):
             ysolver.make_solver(game, **bad)
     solver = ysolver.make_solver(game, tt_log2=10)
-    assert (solver.kv, solver.ks, solver.qmax) == (ysolver.HSEARCH_VCS, ysolver.HSEARCH_SCS,
-                                                   ysolver.HSEARCH_QUEUE)
+    assert (solver.kv, solver.ks, solver.qmax) == (
+        ysolver.HSEARCH_VCS,
+        ysolver.HSEARCH_SCS,
+        ysolver.HSEARCH_QUEUE,
+    )
 
 
 @pytest.mark.parametrize("bounds", BOUNDS, ids=["1-1-1", "4-6-4096", "16-24-65536"])
@@ -412,8 +436,11 @@ def test_hsearch_bounds_keep_every_value(bounds):
     game = _game(4)
     searcher = make_searcher(game, game.new_core(), tt_log2=16)
     solver = ysolver.make_solver(game, tt_log2=14, **bounds)
-    wrong = [core.to_string() for core in _reachable(game)
-             if ysolver.value(solver, core) != _alphabeta_value(searcher, core)]
+    wrong = [
+        core.to_string()
+        for core in _reachable(game)
+        if ysolver.value(solver, core) != _alphabeta_value(searcher, core)
+    ]
     assert not wrong, wrong[:3]
     game = _game(5)
     rng = random.Random(8)
@@ -428,8 +455,7 @@ def test_hsearch_bounds_keep_every_value(bounds):
     assert checked > 200
 
 
-@pytest.mark.parametrize("n,stones_range,count", [(5, (2, 10), 100), (6, (6, 17), 40),
-                                                  (7, (12, 22), 15)])
+@pytest.mark.parametrize("n,stones_range,count", [(5, (2, 10), 100), (6, (6, 17), 40), (7, (12, 22), 15)])
 def test_hsearch_claims_with_the_largest_lists_are_real(n, stones_range, count):
     """The claims of ``test_hsearch_claims_are_real`` with the largest lists
     (more connections found, each one a claim alpha-beta checks)."""
@@ -451,8 +477,8 @@ def test_hsearch_claims_with_the_largest_lists_are_real(n, stones_range, count):
 
 def test_bench_compares_hsearch_bounds():
     from experiments import bench_solvers
-    out = bench_solvers.y_list_bounds(5, ("a1", "b3"), ("1/1/1", "8/12/16384"), tt_log2=12,
-                                      time_limit=60)
+
+    out = bench_solvers.y_list_bounds(5, ("a1", "b3"), ("1/1/1", "8/12/16384"), tt_log2=12, time_limit=60)
     assert out["all_agree"] and [r["opening"] for r in out["rows"]] == ["a1", "b3"]
     assert [r["runs"]["8/12/16384"]["value"] for r in out["rows"]] == [-1.0, 1.0]
     assert out["rows"][0]["runs"]["8/12/16384"]["node_ratio"] > 0
@@ -464,8 +490,8 @@ def test_command_line_solves_classes_with_chosen_bounds(capsys):
     """``python -m solvers.ysolver``: side 5's classes with non-default
     bounds give the known winning moves; malformed bounds are refused."""
     import json
-    assert ysolver.main(["--size", "5", "--hsearch-bounds", "12/18/32768", "--json",
-                         "--tt-log2", "14"]) == 0
+
+    assert ysolver.main(["--size", "5", "--hsearch-bounds", "12/18/32768", "--json", "--tt-log2", "14"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["hsearch_bounds"] == [12, 18, 32768] and not out["unsolved"]
     assert sorted(out["winning_first_moves"]) == ["b2", "b3", "c2"]

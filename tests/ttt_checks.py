@@ -1,5 +1,6 @@
 """Engine-only checks shared by the tic-tac-toe test files (the reference
 model itself lives in ttt_reference.py)."""
+
 from __future__ import annotations
 
 import random
@@ -7,7 +8,6 @@ import random
 import pytest
 
 from games.ttt import make_core
-
 
 
 def cells(X, Y):
@@ -19,8 +19,14 @@ def cloaked_rule_set(name, **kw):
     """A small hidden (``cloaking: hides``) 3x3 rule set for the cloaked-capture
     tests, ``kw`` overriding any field."""
     from games.ttt import rules
-    rec = {"name": name, "board": {"kind": "squares", "size": [3, 3, 1]}, "turn_checks": [],
-           "stalemate": "most-pieces-wins", "cloaking": "hides"}
+
+    rec = {
+        "name": name,
+        "board": {"kind": "squares", "size": [3, 3, 1]},
+        "turn_checks": [],
+        "stalemate": "most-pieces-wins",
+        "cloaking": "hides",
+    }
     rec.update(kw)
     return rules.parse(rec)
 
@@ -31,6 +37,7 @@ def saved_rule_set(rs, _dir=[]):
     import json
     import tempfile
     from pathlib import Path
+
     if not _dir:
         _dir.append(tempfile.TemporaryDirectory())
     path = Path(_dir[0].name) / f"{rs.name}.json"
@@ -42,6 +49,7 @@ def saved_rule_set(rs, _dir=[]):
 def state_after(rs, *history):
     """The OpenSpiel state of ``rs`` after ``history``."""
     import pyspiel
+
     s = pyspiel.load_game("ttt", {"rules": saved_rule_set(rs)}).new_initial_state()
     for a in history:
         s.apply_action(a)
@@ -52,9 +60,14 @@ def views(s, player):
     """Every view one player has of a state, in comparable form (information
     state and observation, string and tensor, and the core's key)."""
     from games.openspiel import core_of
-    return (s.information_state_string(player), tuple(s.information_state_tensor(player)),
-            s.observation_string(player), tuple(s.observation_tensor(player)),
-            core_of(s).info_state_key(player))
+
+    return (
+        s.information_state_string(player),
+        tuple(s.information_state_tensor(player)),
+        s.observation_string(player),
+        tuple(s.observation_tensor(player)),
+        core_of(s).info_state_key(player),
+    )
 
 
 def piece_count(core):
@@ -91,6 +104,7 @@ def jump_count_check(results, covers, same_pieces):
         last["prev"] = total
         if core.player() == -4:
             last.clear()
+
     return check
 
 
@@ -103,10 +117,12 @@ def parsed_or_rejected(rec):
     from hypothesis import assume
 
     from games.ttt import rules
+
     try:
         return rules.parse(rec)
     except rules.RuleSetError:
         assume(False)
+
 
 def assert_is_legal_agrees_with_legal_actions(rs, games: int, seed: int = 3) -> None:
     """Along random games of ``rs``: every action in the legal list applies,
@@ -133,8 +149,16 @@ def logged_attempts(core):
     return [core._event(i)[1] for i in range(core._log_count()) if core._event(i)[2]]
 
 
-def play_rounds_against_reference(rs, games: int, seed: int, *, views: bool | None = None,
-                                  boards: bool = False, ref_class=None, shape_views: bool = False):
+def play_rounds_against_reference(
+    rs,
+    games: int,
+    seed: int,
+    *,
+    views: bool | None = None,
+    boards: bool = False,
+    ref_class=None,
+    shape_views: bool = False,
+):
     """Random games of a rule set with simultaneous rounds on the engine and
     ``CloakedSimRefState`` side by side: the player to decide, the seats still
     to plan and their legal plans, disqualifications, every player's view and
@@ -146,6 +170,7 @@ def play_rounds_against_reference(rs, games: int, seed: int, *, views: bool | No
     Returns (attempts played, games in which a round decided a board while the
     game went on)."""
     from ttt_reference import CloakedSimRefState
+
     ref_class = ref_class or CloakedSimRefState
     if views is None:
         views = rs.record["cloaking"] != "none" and any(ph["cloaked"] for ph in rs.record["phases"])
@@ -171,8 +196,10 @@ def play_rounds_against_reference(rs, games: int, seed: int, *, views: bool | No
                 assert core.returns_list() == ref.returns(), where
                 assert core.chaos_outcome() == ref.chaos_outcome(), where
                 if boards:
-                    expect = [None if b not in ref.decided else [float(v) for v in ref.decided[b]]
-                              for b in range(ref.B)]
+                    expect = [
+                        None if b not in ref.decided else [float(v) for v in ref.decided[b]]
+                        for b in range(ref.B)
+                    ]
                     got = [None if r is None else [float(v) for v in r] for r in core.board_results()]
                     assert got == expect, where
                 break
@@ -217,7 +244,7 @@ def play_against_reference(rs, games: int, seed: int, ref_class, check=None) -> 
             if player == -4:
                 assert core.returns_list() == ref.returns(), (rs.name, g, core.to_string())
                 break
-            if player == -1:              # Chaos and the pot's start: uniform
+            if player == -1:  # Chaos and the pot's start: uniform
                 outcomes = core.chance_outcome_list()
                 legal = ref.seat_actions(ref.seat)
                 assert [a for a, _ in outcomes] == legal, (rs.name, g, steps, core.to_string())
@@ -240,16 +267,19 @@ def random_sim_test_of(rs, tmp_path, num_sims: int = 8) -> None:
     import json
 
     import pyspiel
+
     path = tmp_path / f"{rs.name}.json"
     path.write_text(json.dumps(rs.to_json()))
-    pyspiel.random_sim_test(pyspiel.load_game(f"ttt(rules={path})"), num_sims=num_sims, serialize=True,
-                            verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game(f"ttt(rules={path})"), num_sims=num_sims, serialize=True, verbose=False
+    )
 
 
 # -- "No move leaves a piece on a space it may not enter" (issue 12 checks) ----------
 # The rule set's own words, read again here from its record (never from the
 # engine's compiled Tables.ph_entry/locked), so that a wrong table or a wrong
 # test of it in the engine shows up as a piece where the record forbids it.
+
 
 class EntryRules:
     """Who may enter which cell, read from a rule set's record: not a space
@@ -262,13 +292,14 @@ class EntryRules:
 
     def __init__(self, rs):
         from games.ttt.rules import PALETTE, seats_of
+
         r = rs.record
         board = r["board"]
         if board.get("on_boards"):
             raise ValueError("EntryRules does not read board.on_boards")
         self.X, self.Y, self.Z = board["size"]
         self.B = r.get("boards", 1)
-        self.GX = self.X * self.B                    # cells run along x over every board
+        self.GX = self.X * self.B  # cells run along x over every board
         self.gravity = board["kind"] == "stacks"
         self.n, chaos = seats_of(r["players"])
         self.seats = self.n + chaos
@@ -276,18 +307,19 @@ class EntryRules:
         cells = lambda spaces: {tuple(a) for a in spaces}
         self.locked = cells(board["locked"])
         self.phase_locked = [cells(ph["locked"]) for ph in r["phases"]]
-        self.exclusive = {}                          # cell -> seats it is exclusive to
+        self.exclusive = {}  # cell -> seats it is exclusive to
         for g in board.get("exclusive", []):
             for a in g["at"]:
                 self.exclusive[tuple(a)] = {self.seat(s) for s in g["players"]}
         self.entry_locked = [self._groups(board.get("entry_locked", []))] + [
-            self._groups(ph.get("entry_locked", [])) for ph in r["phases"]]
-        mode = r["colours"]                          # who owns a colour (a round's fallback)
+            self._groups(ph.get("entry_locked", [])) for ph in r["phases"]
+        ]
+        mode = r["colours"]  # who owns a colour (a round's fallback)
         if mode == "assigned":
             self.owners = {c: {c} for c in range(self.seats)}
         elif mode == "partners-share":
             self.owners = {0: {0, 2}, 1: {1, 3}}
-        else:                                        # shared, players-choose: anyone's
+        else:  # shared, players-choose: anyone's
             self.owners = {c: set(range(self.seats)) for c in range(len(PALETTE))}
 
     def seat(self, name):
@@ -316,8 +348,12 @@ class EntryRules:
 
     def off_limits(self, seat, phase):
         """Every cell (of one board) ``seat`` may not enter in ``phase``."""
-        every = [(x, y, z) for x in range(1, self.X + 1) for y in range(1, self.Y + 1)
-                 for z in range(1, self.Z + 1)]
+        every = [
+            (x, y, z)
+            for x in range(1, self.X + 1)
+            for y in range(1, self.Y + 1)
+            for z in range(1, self.Z + 1)
+        ]
         return {w for w in every if not self.may_enter(seat, w, phase)}
 
     def violations(self, before, after, movers, phase, target=None):
@@ -339,8 +375,11 @@ class EntryRules:
                 bad.append((b, w, now - 1, sorted(seats)))
             elif self.gravity and w[2] > 1:
                 below = (w[0], w[1], w[2] - 1)
-                if after[c - self.GX * self.Y] <= 0 and below not in self.locked and not any(
-                        below in p for p in self.phase_locked):
+                if (
+                    after[c - self.GX * self.Y] <= 0
+                    and below not in self.locked
+                    and not any(below in p for p in self.phase_locked)
+                ):
                     bad.append((b, w, now - 1, "floating"))
         if target is not None and not any(self.may_enter(s, target[1], phase) for s in movers):
             bad.append((target[0], target[1], None, sorted(movers)))
@@ -353,8 +392,9 @@ def _named_target(core, player, action):
     ``... over (x,y,z)`` for a jump, ``stack(x,y)``, ``b2:...``);
     None for passes, draw offers and end-chains."""
     import re
+
     text = core.action_string(player, action)
-    if "->" in text:                                 # a move: its destination (a jump adds "over ...")
+    if "->" in text:  # a move: its destination (a jump adds "over ...")
         text = text.split("->", 1)[1]
     found = re.findall(r"(?:b(\d+):)?(?:stack)?\((\d+),(\d+)(?:,(\d+))?\)", text)
     if not found:
@@ -379,11 +419,14 @@ def assert_no_forbidden_entries(rs, games: int, seed: int, entry_rules=None) -> 
     stats = {"plies": 0, "arrivals": 0, "guarded": 0}
     for g in range(games):
         core = make_core(rs)
-        plans = {}                                   # seat -> space its latest plan named (rounds)
+        plans = {}  # seat -> space its latest plan named (rounds)
 
         def planners(b, w, colour):
-            named = {s for s, t in plans.items()
-                     if t is not None and t[:3] == (b, w[0], w[1]) and t[3] in (None, w[2])}
+            named = {
+                s
+                for s, t in plans.items()
+                if t is not None and t[:3] == (b, w[0], w[1]) and t[3] in (None, w[2])
+            }
             return named or er.owners.get(colour, set(range(er.seats)))
 
         while not core.terminal():
@@ -408,8 +451,16 @@ def assert_no_forbidden_entries(rs, games: int, seed: int, entry_rules=None) -> 
             core.apply_action(a)
             after = core.cells()
             bad = er.violations(before, after, movers, phase, target)
-            assert not bad, (rs.name, g, stats["plies"], phase, seat,
-                             core.action_string(player, a) if player != -1 else a, bad, core.to_string())
+            assert not bad, (
+                rs.name,
+                g,
+                stats["plies"],
+                phase,
+                seat,
+                core.action_string(player, a) if player != -1 else a,
+                bad,
+                core.to_string(),
+            )
             stats["arrivals"] += sum(1 for x, y in zip(before, after) if x <= 0 < y)
             stats["plies"] += 1
             if after != before or core.current_phase() != phase:
@@ -432,21 +483,42 @@ def draw_forbidden_spaces(draw, rec):
     from hypothesis import strategies as st
 
     from games.ttt.rules import seats_of
+
     rec = copy.deepcopy(rec)
     board = rec["board"]
     X, Y, Z = board["size"]
     n, chaos = seats_of(rec.get("players", "2"))
     seats = list(range(1, n + 1)) + (["chaos"] if chaos else [])
-    taken = {tuple(p["at"][:2]) if board["kind"] == "stacks" else tuple(p["at"])
-             for p in board.get("pieces", [])}
-    free = [[x, y, z] for x in range(1, X + 1) for y in range(1, Y + 1) for z in range(1, Z + 1)
-            if ((x, y) if board["kind"] == "stacks" else (x, y, z)) not in taken]
-    kinds = draw(st.lists(st.sampled_from(["locked", "exclusive", "exclusive", "sticky", "entry", "exit",
-                                           "phase-locked", "phase-entry"]), min_size=1, max_size=3))
+    taken = {
+        tuple(p["at"][:2]) if board["kind"] == "stacks" else tuple(p["at"]) for p in board.get("pieces", [])
+    }
+    free = [
+        [x, y, z]
+        for x in range(1, X + 1)
+        for y in range(1, Y + 1)
+        for z in range(1, Z + 1)
+        if ((x, y) if board["kind"] == "stacks" else (x, y, z)) not in taken
+    ]
+    kinds = draw(
+        st.lists(
+            st.sampled_from(
+                ["locked", "exclusive", "exclusive", "sticky", "entry", "exit", "phase-locked", "phase-entry"]
+            ),
+            min_size=1,
+            max_size=3,
+        )
+    )
     used = set()
     for kind in kinds:
-        spaces = [a for a in draw(st.lists(st.sampled_from(free), min_size=1, max_size=2, unique_by=tuple))
-                  if tuple(a) not in used] if free else []
+        spaces = (
+            [
+                a
+                for a in draw(st.lists(st.sampled_from(free), min_size=1, max_size=2, unique_by=tuple))
+                if tuple(a) not in used
+            ]
+            if free
+            else []
+        )
         if not spaces:
             continue
         used.update(tuple(a) for a in spaces)
@@ -493,8 +565,13 @@ def entry_check(rs):
             bad = er.violations(last["cells"], cells, movers, last["phase"])
             assert not bad, (rs.name, last["phase"], last["movers"], bad, core.to_string())
         phase = core.current_phase()
-        last.update(core=core, cells=cells, phase=phase,
-                    movers={core.seat_to_move()} if er.orders[phase] == "sequential" else None)
+        last.update(
+            core=core,
+            cells=cells,
+            phase=phase,
+            movers={core.seat_to_move()} if er.orders[phase] == "sequential" else None,
+        )
+
     return check
 
 

@@ -6,6 +6,7 @@ game covers (movement, Chaos, partners, passes, agreed draws, stalemate rules).
 It reads only the validated record of a ``RuleSet`` and the documented action
 encoding; coordinates are 0-based (x, y, z) tuples.
 """
+
 from __future__ import annotations
 
 import copy
@@ -15,8 +16,7 @@ from games.ttt.rules import PALETTE, parse_check, seats_of
 
 LINE_DIRS = [d for d in itertools.product((-1, 0, 1), repeat=3) if d > (0, 0, 0)]
 ALL_DIRS = [d for d in itertools.product((-1, 0, 1), repeat=3) if d != (0, 0, 0)]
-KNIGHT = [d for d in itertools.product((-2, -1, 0, 1, 2), repeat=3)
-          if sorted(map(abs, d)) == [0, 1, 2]]
+KNIGHT = [d for d in itertools.product((-2, -1, 0, 1, 2), repeat=3) if sorted(map(abs, d)) == [0, 1, 2]]
 
 
 class RefState:
@@ -26,13 +26,13 @@ class RefState:
         # boards (issue 11 item 5): B copies of the board side by side along x
         self.B, self.bX = r.get("boards", 1), self.X
         self.X *= self.B
-        self.decided = {}                        # board -> players' results on it
+        self.decided = {}  # board -> players' results on it
         self.gravity = r["board"]["kind"] == "stacks"
         n, chaos = seats_of(r["players"])
         self.n, self.chaos, self.seats = n, chaos, n + chaos
         mode = r["colours"]
         if mode == "assigned":
-            self.colours = list(PALETTE[:self.seats])
+            self.colours = list(PALETTE[: self.seats])
             self.owned = [{s} for s in range(self.seats)]
         elif mode == "shared":
             self.colours = ["black"]
@@ -45,17 +45,19 @@ class RefState:
             self.colours = [c for c in PALETTE if c in used]
             self.owned = [set(range(len(self.colours)))] * self.seats
         self.choose = mode == "players-choose"
-        self.side = ([0, 1, 0, 1] if r["players"] == "partners" else list(range(n)))
+        self.side = [0, 1, 0, 1] if r["players"] == "partners" else list(range(n))
         if chaos:
             self.side.append(max(self.side) + 1)
         self.reserve = [r["reserves"].get(c, {}).get("circle", 0) for c in self.colours]
         self.locked = {w for a in r["board"]["locked"] for w in self.copies(a)}
         # per-board spaces (issue 13): an on_boards entry's spaces on its boards only
         self.on_boards = r["board"].get("on_boards", [])
-        self.locked |= {w for e in self.on_boards for a in e.get("locked", [])
-                        for w in self.copies(a, e["boards"])}
-        self.board = {w: self.colours.index(q["colour"])
-                      for q in r["board"]["pieces"] for w in self.copies(q["at"])}
+        self.locked |= {
+            w for e in self.on_boards for a in e.get("locked", []) for w in self.copies(a, e["boards"])
+        }
+        self.board = {
+            w: self.colours.index(q["colour"]) for q in r["board"]["pieces"] for w in self.copies(q["at"])
+        }
         self.shape_move = r["shapes"]["circle"]["move"]
         self.phases = r["phases"]
         self.phase = 0
@@ -84,7 +86,7 @@ class RefState:
         self.offer_by = None
         self.answerer = None
         self.result = None
-        self._init_outcomes(r)      # ttt-outcomes
+        self._init_outcomes(r)  # ttt-outcomes
         self._init_spaces(r)
         self._start_phase(0)
 
@@ -93,6 +95,7 @@ class RefState:
         """Read sticky, exclusive and per-player entry/exit locks from the
         record as the rules page words them: a seat may not place or move onto
         a space whose entry is locked for it, nor move from one whose exit is."""
+
         def seat(name):
             return self.n if name == "chaos" else name - 1
 
@@ -100,16 +103,17 @@ class RefState:
         # (boards or None for every board, the fields) of the board and of each on_boards entry
         layers = [(None, board)] + [(e["boards"], e) for e in board.get("on_boards", [])]
         self.sticky = {w for which, f in layers for a in f.get("sticky", []) for w in self.copies(a, which)}
-        self.exclusive = {}                      # cell -> seats it is exclusive to
+        self.exclusive = {}  # cell -> seats it is exclusive to
         for which, f in layers:
             for g in f.get("exclusive", []):
                 for a in g["at"]:
                     for w in self.copies(a, which):
                         self.exclusive[w] = {seat(s) for s in g["players"]}
-        self.seat_locks = {}                     # (kind, phase or None) -> {cell: seats}
+        self.seat_locks = {}  # (kind, phase or None) -> {cell: seats}
         for kind in ("entry_locked", "exit_locked"):
             for where, groups in [(None, [(which, g) for which, f in layers for g in f.get(kind, [])])] + [
-                    (i, [(None, g) for g in ph.get(kind, [])]) for i, ph in enumerate(self.phases)]:
+                (i, [(None, g) for g in ph.get(kind, [])]) for i, ph in enumerate(self.phases)
+            ]:
                 table = self.seat_locks.setdefault((kind, where), {})
                 for which, g in groups:
                     for a in g["at"]:
@@ -137,8 +141,11 @@ class RefState:
     def copies(self, at, boards=None):
         """Every board's copy of a 1-based [x, y, z] (0-based, x along all
         boards); with ``boards`` (1-based numbers), those boards' copies only."""
-        return [(at[0] - 1 + b * self.bX, at[1] - 1, at[2] - 1) for b in range(self.B)
-                if boards is None or b + 1 in boards]
+        return [
+            (at[0] - 1 + b * self.bX, at[1] - 1, at[2] - 1)
+            for b in range(self.B)
+            if boards is None or b + 1 in boards
+        ]
 
     def board_of(self, c):
         return c[0] // self.bX
@@ -155,7 +162,7 @@ class RefState:
         """The rules page: most board wins win, the others lose; on a tie of
         every player, sign(won - lost) when every board ended alike for all
         players, else a draw."""
-        self.closed = set(self.decided)          # ttt-boards: the boards decided in play (shown locked)
+        self.closed = set(self.decided)  # ttt-boards: the boards decided in play (shown locked)
         for b in range(self.B):
             if b not in self.decided:
                 self.decided[b] = self._board_stalemate(b)
@@ -167,12 +174,12 @@ class RefState:
             self.result = [float((wins[0] > lost[0]) - (wins[0] < lost[0]))] * self.n
         else:
             self.result = [0.0] * self.n
-        if self.general:                         # ttt-boards
+        if self.general:  # ttt-boards
             self._boards_game_end(wins, by_check)
 
     def _board_stalemate(self, b):
         """The stalemate rule on board b alone."""
-        if self.general:                         # ttt-boards: the dilemmas' outcomes per board
+        if self.general:  # ttt-boards: the dilemmas' outcomes per board
             return self._board_general(b)
         saved = self.board
         self.board = {c: col for c, col in saved.items() if self.board_of(c) == b}
@@ -194,7 +201,7 @@ class RefState:
         return [verdict[self.side[p]] for p in range(self.n)]
 
     def _boards_game_end(self, wins, by_check):
-        """"Chaos wins if total ..." over every board (not when a turn check
+        """ "Chaos wins if total ..." over every board (not when a turn check
         decided the last board); overachievers: the game's winners (most
         boards) are disqualified and the most boards among the rest wins."""
         if not by_check and any(len(self.board) > limit for limit in self.chaos_limits.values()):
@@ -204,10 +211,11 @@ class RefState:
             return
         self.disqualified = {p for p in range(self.n) if self.result[p] == 1.0}
         if not self.disqualified:
-            return                               # no winners (a draw, or all lost): nobody disqualified
+            return  # no winners (a draw, or all lost): nobody disqualified
         rest = [wins[p] for p in range(self.n) if p not in self.disqualified]
-        self.result = [1.0 if p not in self.disqualified and wins[p] == max(rest) else -1.0
-                       for p in range(self.n)]
+        self.result = [
+            1.0 if p not in self.disqualified and wins[p] == max(rest) else -1.0 for p in range(self.n)
+        ]
 
     def playing(self):
         """Seats that take turns in this phase: not locked for it, not folded."""
@@ -229,9 +237,14 @@ class RefState:
             return self._stalemate()
         if self.phases[self.phase]["fold"] == "less-than-most-committed":
             locked = self.phase_locked()
-            committed = [sum(1 for c, col in self.board.items()
-                             if (c in locked or not self.may_exit(p, c)) and col in self.owned[p])
-                         for p in range(self.n)]
+            committed = [
+                sum(
+                    1
+                    for c, col in self.board.items()
+                    if (c in locked or not self.may_exit(p, c)) and col in self.owned[p]
+                )
+                for p in range(self.n)
+            ]
             self.folded |= {p for p in range(self.n) if committed[p] < max(committed)}
         self._start_phase(self.phase + 1)
 
@@ -263,7 +276,7 @@ class RefState:
         else:
             c = self.target_xyz(t)
             c = None if c in self.board or c in self.locked else c
-        if c is not None and self.board_of(c) in self.decided:    # boards: decided boards lock
+        if c is not None and self.board_of(c) in self.decided:  # boards: decided boards lock
             return None
         return None if c in self.phase_locked() else c
 
@@ -287,7 +300,7 @@ class RefState:
     def seat_actions(self, s):
         out = []
         for ch in range(self.P):
-            for col in (self.owned[s] if self.choose else self.owned[s]):
+            for col in self.owned[s] if self.choose else self.owned[s]:
                 if self.choose and col != ch:
                     continue
                 if self.reserve[col] <= 0:
@@ -309,8 +322,9 @@ class RefState:
                 fx, fy, fz = self.target_xyz(f)
                 dests = set()
                 steps = [d for d in ALL_DIRS if not (self.gravity and d[2])]
-                if self.move == "adjacent-orthogonal" or (self.move == "adjacent-alquerque"
-                                                          and (fx % self.bX + fy) % 2):
+                if self.move == "adjacent-orthogonal" or (
+                    self.move == "adjacent-alquerque" and (fx % self.bX + fy) % 2
+                ):
                     # no diagonal: by the rule, or none is drawn through this point
                     steps = [d for d in steps if sum(map(abs, d)) == 1]
                 for d in steps:
@@ -343,8 +357,12 @@ class RefState:
         if self.offer_by is not None:
             return [self.a_agree, self.a_refuse]
         acts = self.seat_actions(self.seat)
-        if (self.agree and not self.offered and self.left == self.ppt
-                and not (self.chaos and self.seat == self.seats - 1)):
+        if (
+            self.agree
+            and not self.offered
+            and self.left == self.ppt
+            and not (self.chaos and self.seat == self.seats - 1)
+        ):
             acts.append(self.a_offer)
         return acts
 
@@ -390,13 +408,13 @@ class RefState:
         self.passes = 0
         self.plies += 1
         for k, effect, diag in self.checks:
-            if self.run_through(dest, col, diag) >= k and self.B > 1:   # boards: decides one board
+            if self.run_through(dest, col, diag) >= k and self.B > 1:  # boards: decides one board
                 self.decided[self.board_of(dest)] = self._check_result(effect)
                 if len(self.decided) == self.B:
                     return self._most_boards(by_check=True)
                 break
             if self.run_through(dest, col, diag) >= k:
-                if self.overachievers:      # ttt-outcomes
+                if self.overachievers:  # ttt-outcomes
                     if self._overachiever_check(effect):
                         return
                     break
@@ -452,7 +470,7 @@ class RefState:
 
     def _stalemate_one_board(self):
         st = self.stalemate
-        if self.general:            # ttt-outcomes
+        if self.general:  # ttt-outcomes
             return self._stalemate_general()
         if st == "draws":
             self.result = [0.0] * self.n
@@ -485,14 +503,19 @@ class RefState:
     # -- outcomes of the dilemmas (ttt-outcomes), from docs/rules/ttt.md "Outcomes" --
     def _init_outcomes(self, r):
         from games.ttt.rules import STALEMATES
+
         self.overachievers = r["overachievers_disqualified"]
         self.chaos_limits = dict(r["chaos_wins_if_more_than"])
         original = STALEMATES[:6]
         # the general scoring sums a side's pieces over its colours, as the rules
         # say ("the number of the side's pieces"); the original code here takes
         # the best colour, which differs only for partners with assigned colours
-        self.general = (r["stalemate"] not in original or self.overachievers or bool(self.chaos_limits)
-                        or r["stalemate"] == "most-pieces-wins")
+        self.general = (
+            r["stalemate"] not in original
+            or self.overachievers
+            or bool(self.chaos_limits)
+            or r["stalemate"] == "most-pieces-wins"
+        )
         self.disqualified = set()
 
     def side_colours(self, side):
@@ -524,8 +547,12 @@ class RefState:
                     n = list(c)
                     n[axis] += sign
                     n = tuple(n)
-                    if n in every and n not in seen and n not in self.board \
-                            and self.board_of(n) == self.board_of(c):      # ttt-boards: one board
+                    if (
+                        n in every
+                        and n not in seen
+                        and n not in self.board
+                        and self.board_of(n) == self.board_of(c)
+                    ):  # ttt-boards: one board
                         seen.add(n)
                         todo.append(n)
         return len(seen)
@@ -544,6 +571,7 @@ class RefState:
 
     def _verdicts(self, st, eligible, tie_draws):
         from games.ttt.schema import parse_stalemate
+
         sides = sorted(set(self.side))
         if st in ("draws", "all-win", "all-lose"):
             return {s: {"draws": 0.0, "all-win": 1.0, "all-lose": -1.0}[st] for s in sides}
@@ -558,8 +586,11 @@ class RefState:
                 elif score[s] < score[chaos]:
                     out[s] = -1.0
                 else:
-                    out[s] = {"more-pieces-than-chaos-wins": -1.0, "fewer-pieces-than-chaos-loses": 1.0,
-                              "more-pieces-than-chaos-wins-fewer-loses": 0.0}[st]
+                    out[s] = {
+                        "more-pieces-than-chaos-wins": -1.0,
+                        "fewer-pieces-than-chaos-loses": 1.0,
+                        "more-pieces-than-chaos-wins-fewer-loses": 0.0,
+                    }[st]
             return out
         scores = [score[s] for s in eligible]
         if not scores or (tie_draws and len(scores) >= 2 and max(scores) == min(scores)):
@@ -569,13 +600,14 @@ class RefState:
         return {s: (win if score[s] == target else -win) if s in eligible else 0.0 for s in sides}
 
     def eligible_sides(self):
-        return {self.side[seat] for seat in range(self.seats)
-                if seat >= self.n or seat not in self.disqualified}
+        return {
+            self.side[seat] for seat in range(self.seats) if seat >= self.n or seat not in self.disqualified
+        }
 
     def _stalemate_general(self):
         # every piece is a circle until shapes arrive: the circles are all the pieces
         if any(len(self.board) > limit for shape, limit in self.chaos_limits.items()):
-            self.result = [-1.0] * self.n       # "Chaos wins if total circles > 9"
+            self.result = [-1.0] * self.n  # "Chaos wins if total circles > 9"
             return
         verdict = self._verdicts(self.stalemate, self.eligible_sides(), not self.disqualified)
         if self.overachievers and not self.disqualified:
@@ -600,7 +632,7 @@ class RefState:
             losers = players - winners
         winners -= self.disqualified
         if effect == 0 and not winners:
-            return False                # a disqualified player's line
+            return False  # a disqualified player's line
         if winners and not self.disqualified:
             self.disqualified = set(winners)
             if self.disqualified | losers != players:
@@ -629,7 +661,7 @@ class SimRefState(RefState):
     in ``RefState``."""
 
     def __init__(self, rs):
-        self.plans = None          # {seat: action} while a round is open
+        self.plans = None  # {seat: action} while a round is open
         super().__init__(rs)
 
     def _start_phase(self, k):
@@ -644,8 +676,9 @@ class SimRefState(RefState):
 
     def _open_round(self):
         playing = self.playing()
-        if not playing or (not self.phases[self.phase]["pass"]
-                           and any(not self.has_move(s) for s in playing)):
+        if not playing or (
+            not self.phases[self.phase]["pass"] and any(not self.has_move(s) for s in playing)
+        ):
             self.plans = None
             return self._stalemate_or_next_phase()
         self.plans = {}
@@ -653,7 +686,7 @@ class SimRefState(RefState):
 
     def legal_actions(self):
         if self.result is None and self.plans is not None:
-            return self.seat_actions(self.seat)       # no draw offers inside a round
+            return self.seat_actions(self.seat)  # no draw offers inside a round
         return super().legal_actions()
 
     def simultaneous_players(self):
@@ -675,13 +708,13 @@ class SimRefState(RefState):
     def _resolve(self):
         plans, self.plans = self.plans, None
         self.plies += len(plans)
-        sending = {}               # seat -> (target, colour) of the piece it sends
-        sources = {}               # seat -> source target of its move
+        sending = {}  # seat -> (target, colour) of the piece it sends
+        sources = {}  # seat -> source target of its move
         for s, a in plans.items():
             if a == self.a_pass:
                 continue
             if self._round_attempt(s):
-                continue                       # ttt-cloaksim: an attempt only reveals
+                continue  # ttt-cloaksim: an attempt only reveals
             if a < self.move0:
                 ch, t = divmod(a, self.T)
                 col = ch if self.choose else min(self.owned[s])
@@ -692,50 +725,53 @@ class SimRefState(RefState):
                 sources[s] = f
                 sending[s] = (t, None)
         for col in range(len(self.colours)):
-            if self.reserve[col] < 0:          # overdrawn shared reserve: emptied, nothing placed
+            if self.reserve[col] < 0:  # overdrawn shared reserve: emptied, nothing placed
                 self.reserve[col] = 0
                 for s in [s for s in sending if s not in sources and sending[s][1] == col]:
                     del sending[s]
         for f in set(sources.values()):
             movers = [s for s in sources if sources[s] == f]
-            self._round_lift(movers, self.top_cell(f))     # ttt-cloaksim
+            self._round_lift(movers, self.top_cell(f))  # ttt-cloaksim
             col = self.board.pop(self.top_cell(f))
             for s in movers:
                 if len(movers) > 1:
-                    del sending[s]             # contested piece: destroyed, nobody moves it
+                    del sending[s]  # contested piece: destroyed, nobody moves it
                 else:
                     sending[s] = (sending[s][0], col)
         landed = []
         for t in set(t for t, _ in sending.values()):
             senders = [s for s in sending if sending[s][0] == t]
             if len(senders) > 1:
-                continue                       # collision: every piece sent here is destroyed
+                continue  # collision: every piece sent here is destroyed
             s = senders[0]
             dest = self.landing(t)
             self.board[dest] = sending[s][1]
-            self._round_land(s, dest)           # ttt-cloaksim
+            self._round_land(s, dest)  # ttt-cloaksim
             landed.append((s, dest, sending[s][1]))
         return self._round_end(plans, landed)
 
     def _round_end(self, plans, landed):
         """After a round's pieces landed: the turn checks over them, then the
         round ends (shared by the shapes-and-captures rounds below)."""
-        if self.B > 1:                           # ttt-boards: each board by its own landed pieces
+        if self.B > 1:  # ttt-boards: each board by its own landed pieces
             return self._resolve_boards(plans, landed)
         for k, effect, diag in self.checks:
             sides = {self.side[s] for s, dest, col in landed if self.run_through(dest, col, diag) >= k}
             if not sides:
                 continue
-            mover = min(s for s, dest, col in landed if self.side[s] in sides
-                        and self.run_through(dest, col, diag) >= k)
-            if self.overachievers:         # ttt-cloaksim: the round's winners are one set
+            mover = min(
+                s
+                for s, dest, col in landed
+                if self.side[s] in sides and self.run_through(dest, col, diag) >= k
+            )
+            if self.overachievers:  # ttt-cloaksim: the round's winners are one set
                 if self._round_overachievers(effect, sides):
                     return
                 break
             if effect == 2:
                 self.result = [-1.0] * self.n
             elif len(sides) > 1:
-                self.result = [0.0] * self.n   # several sides at once: nobody was first
+                self.result = [0.0] * self.n  # several sides at once: nobody was first
             elif effect == 0:
                 self.result = [1.0 if self.side[p] == self.side[mover] else -1.0 for p in range(self.n)]
             else:
@@ -758,14 +794,14 @@ class SimRefState(RefState):
         pass
 
     def _round_overachievers(self, effect, sides):
-        """"Overachiever(s) disqualified" after a round (docs/rules/ttt.md,
+        """ "Overachiever(s) disqualified" after a round (docs/rules/ttt.md,
         "Cloaking and overachievers in simultaneous rounds"): the pieces of
         ``sides`` completed the check together, so their winners are one set.
         True when the game ended."""
         players = set(range(self.n))
         chaos_side = self.side[-1] if self.chaos else None
         if effect == 2 or (effect == 0 and chaos_side in sides):
-            self.result = [-1.0] * self.n          # all lose / Chaos's line: Chaos wins
+            self.result = [-1.0] * self.n  # all lose / Chaos's line: Chaos wins
             return True
         if effect == 0:
             winners, losers = {p for p in players if self.side[p] in sides}, set()
@@ -774,16 +810,14 @@ class SimRefState(RefState):
             winners = players - losers
         winners -= self.disqualified
         if effect == 0 and not winners:
-            return False                           # only disqualified players completed
+            return False  # only disqualified players completed
         if winners and not self.disqualified:
-            self.disqualified = set(winners)       # the first set of winners
+            self.disqualified = set(winners)  # the first set of winners
             if self.disqualified | losers != players:
                 return False
-            winners = set()                        # all disqualified or lost: Chaos wins
+            winners = set()  # all disqualified or lost: Chaos wins
         self.result = [1.0 if p in winners else -1.0 for p in range(self.n)]
         return True
-
-
 
     def _resolve_boards(self, plans, landed):
         """SimRefState with several boards, after the plans landed: each board
@@ -834,11 +868,13 @@ class CloakedRefState(RefState):
     def __init__(self, rs):
         r = rs.record
         self.cloak = r["cloaking"] if any(ph["cloaked"] for ph in r["phases"]) else "none"
-        width, boards = r["board"]["size"][0], r.get("boards", 1)   # ttt-boards: every board's copy
-        self.cloaked = [{(a[0] - 1 + b * width, a[1] - 1, a[2] - 1) for a in ph["cloaked"] for b in range(boards)}
-                        for ph in r["phases"]]
+        width, boards = r["board"]["size"][0], r.get("boards", 1)  # ttt-boards: every board's copy
+        self.cloaked = [
+            {(a[0] - 1 + b * width, a[1] - 1, a[2] - 1) for a in ph["cloaked"] for b in range(boards)}
+            for ph in r["phases"]
+        ]
         self.seen = {}
-        self.plain = False      # a view: the plain rules, no cloaking
+        self.plain = False  # a view: the plain rules, no cloaking
         self.last_attempt = False
         self.phase = 0
         super().__init__(rs)
@@ -858,7 +894,7 @@ class CloakedRefState(RefState):
         if c in self.locked or c in self.phase_locked():
             return False
         if not self.may_exit(p, c) or self.board_of(c) in self.decided:
-            return False                         # ttt-boards: exit locked for p, or a decided board
+            return False  # ttt-boards: exit locked for p, or a decided board
         if self.gravity:
             t = self.xyz_target(c[0], c[1], 0)
             return self.top_cell(t) == c
@@ -897,9 +933,13 @@ class CloakedRefState(RefState):
                     elif self.sees_piece(p, c):
                         out.append("XOPY"[self.board[c]])
                     else:
-                        out.append("#" if c in self.locked or c in self.phase_locked()
-                                   or self.board_of(c) in getattr(self, "closed", self.decided)
-                                   else ".")             # ttt-boards: boards decided in play lock
+                        out.append(
+                            "#"
+                            if c in self.locked
+                            or c in self.phase_locked()
+                            or self.board_of(c) in getattr(self, "closed", self.decided)
+                            else "."
+                        )  # ttt-boards: boards decided in play lock
         return out
 
     def plain_copy(self, viewer=None):
@@ -931,8 +971,12 @@ class CloakedRefState(RefState):
             return super().apply(a)
         actor = self.answerer if self.offer_by is not None else self.seat
         placing = self.offer_by is None and a < self.move0
-        moving = self.offer_by is None and not placing and self.move != "stationary" \
+        moving = (
+            self.offer_by is None
+            and not placing
+            and self.move != "stationary"
             and a < self.move0 + self.T * self.T
+        )
         if not (placing or moving):
             super().apply(a)
             return self.refresh()
@@ -985,18 +1029,25 @@ class ShapeRefState(RefState):
     def __init__(self, rs):
         import types
         from games.ttt.schema import GOAL_CHECK, SHAPES_ALL, goal_sides, needs_goals
+
         r = rs.record
         self._ready = False
-        shim = dict(r, board=dict(r["board"], pieces=[]),
-                    shapes={"circle": {"move": "stationary", "power": "none"}},
-                    turn_checks=[c for c in r["turn_checks"] if c != GOAL_CHECK])
+        shim = dict(
+            r,
+            board=dict(r["board"], pieces=[]),
+            shapes={"circle": {"move": "stationary", "power": "none"}},
+            turn_checks=[c for c in r["turn_checks"] if c != GOAL_CHECK],
+        )
         super().__init__(types.SimpleNamespace(record=shim))
         self._ready = True
         self.props = r["shapes"]
         self.names = [s for s in SHAPES_ALL if s in self.props]
         if not self.choose:
-            self.colours += [c for c in PALETTE if c not in self.colours
-                             and any(q["colour"] == c for q in r["board"]["pieces"])]
+            self.colours += [
+                c
+                for c in PALETTE
+                if c not in self.colours and any(q["colour"] == c for q in r["board"]["pieces"])
+            ]
         self.board, self.shape = {}, {}
         for q in r["board"]["pieces"]:
             for w in self.copies(q["at"]):
@@ -1007,8 +1058,9 @@ class ShapeRefState(RefState):
         self.goals = goal_sides(r["players"], r["board"]["size"]) if needs_goals(r) else []
         self.goal_check = GOAL_CHECK in r["turn_checks"]
         self.replacers = [s for s in self.names if self.backwards(s)] if self.goals else []
-        self.any_move = (any(p["move"] != "stationary" for p in self.props.values())
-                         and any(ph["movement"] == "allowed" for ph in self.phases))
+        self.any_move = any(p["move"] != "stationary" for p in self.props.values()) and any(
+            ph["movement"] == "allowed" for ph in self.phases
+        )
         self.move = "moves" if self.any_move else "stationary"
         a = len(self.names) * self.P * self.T
         self.move0 = a
@@ -1031,8 +1083,11 @@ class ShapeRefState(RefState):
     def backwards(self, name):
         """A shape that moves, not only forward, and is not marked otherwise."""
         p = self.props[name]
-        return (p["move"] != "stationary" and p["move"] not in FORWARD_MOVES
-                and not p.get("cannot_move_backwards", False))
+        return (
+            p["move"] != "stationary"
+            and p["move"] not in FORWARD_MOVES
+            and not p.get("cannot_move_backwards", False)
+        )
 
     def goal_dist(self, s, t):
         """Rows from target t to seat s's goal line, or None (Chaos, no goals)."""
@@ -1072,7 +1127,7 @@ class ShapeRefState(RefState):
             steps, jumps = [], KNIGHT
         elif move == "knight-2x1x1":
             steps, jumps = [], KNIGHT3
-        elif move == "adjacent-or-knight":          # ttt-cloakcap: the union of the two
+        elif move == "adjacent-or-knight":  # ttt-cloakcap: the union of the two
             steps, jumps = dirs, KNIGHT
         else:
             steps = []
@@ -1219,6 +1274,7 @@ class ShapeRefState(RefState):
     # outcomes counting shapes ---------------------------------------------------
     def side_score(self, side, measure):
         from games.ttt.schema import measure_shape
+
         shape = measure_shape(measure)
         if shape is None:
             return super().side_score(side, measure)
@@ -1228,7 +1284,7 @@ class ShapeRefState(RefState):
     def _stalemate_general(self):
         for shape, limit in self.chaos_limits.items():
             if sum(1 for c in self.board if self.shape[c] == shape) > limit:
-                self.result = [-1.0] * self.n     # "Chaos wins if total circles > 9"
+                self.result = [-1.0] * self.n  # "Chaos wins if total circles > 9"
                 return
         saved = self.chaos_limits
         self.chaos_limits = {}
@@ -1254,13 +1310,14 @@ class CloakedShapeRefState(CloakedRefState, ShapeRefState):
         if c in self.locked or c in self.phase_locked():
             return False
         if not self.may_exit(p, c) or self.board_of(c) in self.decided:
-            return False                         # as CloakedRefState: exit locked for p, or a decided board
+            return False  # as CloakedRefState: exit locked for p, or a decided board
         if self.gravity:
             return self.top_cell(self.xyz_target(c[0], c[1], 0)) == c
         return True
 
     def shape_view(self, p):
         from games.ttt.schema import SHAPE_LETTERS
+
         out = []
         for z in range(self.Z):
             for y in range(self.Y):
@@ -1279,6 +1336,8 @@ class CloakedShapeRefState(CloakedRefState, ShapeRefState):
         v.sres = [dict(d) for d in self.sres]
         v.shape = dict(self.shape)
         return v
+
+
 class CloakedSimRefState(CloakedRefState, SimRefState):
     """Cloaking inside simultaneous rounds (ttt-cloaksim), from docs/rules/ttt.md
     "Cloaking and overachievers in simultaneous rounds": every player plans on
@@ -1293,8 +1352,8 @@ class CloakedSimRefState(CloakedRefState, SimRefState):
 
     def __init__(self, rs):
         self.round_attempts = set()
-        self.attempts = []         # the seats of every attempt so far, in order
-        self.carried = {}          # seat -> who had seen the piece its move lifted
+        self.attempts = []  # the seats of every attempt so far, in order
+        self.carried = {}  # seat -> who had seen the piece its move lifted
         super().__init__(rs)
 
     def apply(self, a):
@@ -1317,12 +1376,16 @@ class CloakedSimRefState(CloakedRefState, SimRefState):
                 moving = a >= self.move0
                 f = (a - self.move0) // self.T if moving else None
                 if a not in truth.seat_actions(s) or (
-                        moving and self.gravity and truth.top_cell(f) != looks.top_cell(f)):
+                    moving and self.gravity and truth.top_cell(f) != looks.top_cell(f)
+                ):
                     self.round_attempts.add(s)
             for s in self.round_attempts:
                 a = self.plans[s]
-                targets = {a % self.T} if a < self.move0 else {(a - self.move0) % self.T,
-                                                                (a - self.move0) // self.T}
+                targets = (
+                    {a % self.T}
+                    if a < self.move0
+                    else {(a - self.move0) % self.T, (a - self.move0) // self.T}
+                )
                 for c in self.board:
                     if self.xyz_target(c[0], c[1], 0 if self.gravity else c[2]) in targets:
                         self.seen.setdefault(c, set()).add(s)
@@ -1409,8 +1472,9 @@ class StackRefState(ShapeRefState):
         h = self.height(u)
         if self.landing(u) is None or h + n > self.Z:
             return False
-        return all((x, y, h + j) not in self.phase_locked() and self.may_enter(s, (x, y, h + j))
-                   for j in range(n))
+        return all(
+            (x, y, h + j) not in self.phase_locked() and self.may_enter(s, (x, y, h + j)) for j in range(n)
+        )
 
     def stack_moves(self, s):
         out = []
@@ -1427,13 +1491,19 @@ class StackRefState(ShapeRefState):
                 k = 1
                 while True:
                     x, y = c[0] + k * d[0], c[1] + k * d[1]
-                    if not (0 <= x < self.X and 0 <= y < self.Y) or self.board_of((x, y, 0)) != self.board_of(c):
+                    if not (0 <= x < self.X and 0 <= y < self.Y) or self.board_of((x, y, 0)) != self.board_of(
+                        c
+                    ):
                         break
                     u = self.xyz_target(x, y, 0)
-                    if self.room(s, u, len(cells)) and not (no_back and self.goal_dist(s, u) > self.goal_dist(s, f)):
+                    if self.room(s, u, len(cells)) and not (
+                        no_back and self.goal_dist(s, u) > self.goal_dist(s, f)
+                    ):
                         if self.reaches(s, name, f, u):
-                            out += [self.stk0 + ((r + 1) * self.S + self.cell_index(c)) * self.T + u
-                                    for r in range(len(self.replacers))]
+                            out += [
+                                self.stk0 + ((r + 1) * self.S + self.cell_index(c)) * self.T + u
+                                for r in range(len(self.replacers))
+                            ]
                         else:
                             out.append(self.stk0 + self.cell_index(c) * self.T + u)
                     k += 1
@@ -1553,7 +1623,7 @@ class CloakedStackRefState(CloakedRefState, StackRefState):
         ux, uy, _ = self.target_xyz(u)
         h = self.height(u)
         moved = [self.seen.pop(w, set()) for w in cells]
-        for j, who in enumerate(moved):       # before the move: the next turn's views read them
+        for j, who in enumerate(moved):  # before the move: the next turn's views read them
             self.seen[(ux, uy, h + j)] = who
         self._stack_move(a)
         self.refresh()
@@ -1566,7 +1636,7 @@ SEED_RANK = ["circle", "triangle", "x", "cross", "star", "pentagon"]
 
 
 def seed_outranks(a, b):
-    """"Pentagon outranks star which outranks cross which outranks X which
+    """ "Pentagon outranks star which outranks cross which outranks X which
     outranks triangle which outranks circle (but circle outranks pentagon and
     only pentagon)"."""
     if (a, b) == ("circle", "pentagon"):
@@ -1645,7 +1715,12 @@ class CaptureRefState(ShapeRefState):
 
     def flat_cover_ok(self, s, name, t):
         c = self.target_xyz(t)
-        if self.gravity or c not in self.board or c in self.phase_locked() or self.board_of(c) in self.decided:
+        if (
+            self.gravity
+            or c not in self.board
+            or c in self.phase_locked()
+            or self.board_of(c) in self.decided
+        ):
             return False
         if self.board[c] in self.owned[s] or not self.may_enter(s, c):
             return False
@@ -1693,7 +1768,7 @@ class CaptureRefState(ShapeRefState):
         return [self.forcing_shape(s, a)] if self.captures(s, a) else []
 
     def forces(self, s, a):
-        """"Must capture": whether one of the captures of ``a`` is made by a
+        """ "Must capture": whether one of the captures of ``a`` is made by a
         must-capture shape (docs/rules/ttt.md, "Must capture")."""
         return any(self.power(n) == "must-capture" for n in self.captors(s, a))
 
@@ -1708,7 +1783,11 @@ class CaptureRefState(ShapeRefState):
                     col = ch if self.choose else min(self.owned[s])
                     if col not in self.owned[s] or self.sres[col][name] <= 0:
                         continue
-                    out |= {(k * self.P + ch) * self.T + t for t in range(self.T) if self.flat_cover_ok(s, name, t)}
+                    out |= {
+                        (k * self.P + ch) * self.T + t
+                        for t in range(self.T)
+                        if self.flat_cover_ok(s, name, t)
+                    }
             if self.any_move and phase["movement"] == "allowed":
                 for f in range(self.T):
                     name = self.movable_shape(s, f)
@@ -1718,12 +1797,14 @@ class CaptureRefState(ShapeRefState):
                         if not self.flat_cover_ok(s, name, u):
                             continue
                         if self.reaches(s, name, f, u):
-                            out |= {self.rep0 + (r * self.T + f) * self.T + u for r in range(len(self.replacers))}
+                            out |= {
+                                self.rep0 + (r * self.T + f) * self.T + u for r in range(len(self.replacers))
+                            }
                         else:
                             out.add(self.move0 + f * self.T + u)
         out = sorted(out)
         forced = any(self.forces(s, a) for a in out)
-        if forced:       # "no non-capture is legal" (a pass is one)
+        if forced:  # "no non-capture is legal" (a pass is one)
             out = [a for a in out if self.captures(s, a)]
         return out
 
@@ -1774,7 +1855,7 @@ class CaptureRefState(ShapeRefState):
             goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
         stays = self.cover_land(s, name, col, t, replace)
         if self.pot is not None:
-            return                        # the ply ends when the pot is dealt
+            return  # the ply ends when the pot is dealt
         self.end_ply(stays, col, goal_reached)
 
     def cover_land(self, s, name, col, t, replace=None):
@@ -1782,7 +1863,7 @@ class CaptureRefState(ShapeRefState):
         target t as a cover; returns the cell where it stays as s's piece, or
         None. A pot split leaves ``self.pot`` set."""
         verdict, cells = self.outcome(s, name, t)
-        stays = None                      # the attacker's cell if it stays as the mover's piece
+        stays = None  # the attacker's cell if it stays as the mover's piece
 
         def reincarnate(captor_col, captor_shape, captive_shape):
             n = {"reincarnates": 1, "reincarnates-x2": 2}.get(self.props[captor_shape]["result"], 0)
@@ -1822,8 +1903,10 @@ class CaptureRefState(ShapeRefState):
                 for c in cells:
                     pcol, pshape = self.board_colour_before(column, c)
                     firsts.setdefault(pcol, pshape)
-                splits = any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
-                             for p in self.props.values())
+                splits = any(
+                    p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+                    for p in self.props.values()
+                )
                 if len(firsts) > 1 and splits:
                     captors = sorted(firsts.items())
                     doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in captors)
@@ -1885,7 +1968,7 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
             sending[s] = (t, col, self.names[k])
         for col in range(len(self.colours)):
             for name in self.names:
-                if self.sres[col][name] < 0:      # overdrawn: emptied, none of those placed
+                if self.sres[col][name] < 0:  # overdrawn: emptied, none of those placed
                     self.reserve[col] -= self.sres[col][name]
                     self.sres[col][name] = 0
                     for s in [s for s in sending if sending[s][1:] == (col, name)]:
@@ -1894,12 +1977,15 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
         for t in sorted({t for t, _, _ in sending.values()}):
             senders = sorted(s for s in sending if sending[s][0] == t)
             winner = senders[0] if len(senders) == 1 else None
-            if len(senders) > 1:               # ttt-collide: powerless colliders rank lowest
-                tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
-                                                  for o in senders if o != s)]
+            if len(senders) > 1:  # ttt-collide: powerless colliders rank lowest
+                tops = [
+                    s
+                    for s in senders
+                    if all(self.above(sending[s][2], sending[o][2]) for o in senders if o != s)
+                ]
                 winner = tops[0] if tops else None
             if winner is None:
-                continue                       # every piece sent here is destroyed
+                continue  # every piece sent here is destroyed
             _, col, name = sending[winner]
             stays = self.arrive(winner, name, col, t)
             self.take_collided(senders, sending, winner, col, name, t)
@@ -1929,6 +2015,7 @@ class CaptureSimRefState(SimRefState, CaptureRefState):
 # -- ttt-cloakcap: captures with cloaked spaces (invisibility, flat boards), from
 # docs/rules/ttt.md "Captures with cloaked spaces" -------------------------------------
 
+
 class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
     """Covers under invisibility: a player chooses from the position as it
     sees it (a hidden piece looks like an empty space), so "must capture"
@@ -1947,7 +2034,7 @@ class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
 
     def plain_copy(self, viewer=None):
         v = super().plain_copy(viewer)
-        v.unforced = viewer is None           # the truth an attempt is judged on
+        v.unforced = viewer is None  # the truth an attempt is judged on
         return v
 
     def apply(self, a):
@@ -1958,26 +2045,32 @@ class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
                 target = self.target_xyz(got[1])
                 old = set(self.seen.get(target, set()))
                 placing = a < self.move0
-                mover = {self.seat} if placing else set(self.seen.get(self.top_cell(self.move_source(a)), set()))
+                mover = (
+                    {self.seat} if placing else set(self.seen.get(self.top_cell(self.move_source(a)), set()))
+                )
         actor = self.seat
         if self.is_replacement(a) and not self.plain and self.cloak != "none" and self.offer_by is None:
             self._replacement_move(a, cover=target is not None)
         else:
             super().apply(a)
         if target is not None and not self.last_attempt:
-            self.seen.pop(None, None)                        # (the plain landing of a cover is None)
+            self.seen.pop(None, None)  # (the plain landing of a cover is None)
             col = self.board.get(target)
             if col is None:
-                self.seen.pop(target, None)                  # both destroyed
+                self.seen.pop(target, None)  # both destroyed
             elif col not in self.owned[actor]:
-                self.seen[target] = old | {actor}            # the defender stays, now seen by the mover
+                self.seen[target] = old | {actor}  # the defender stays, now seen by the mover
             else:
-                self.seen[target] = mover                    # the attacker's own: it captured
+                self.seen[target] = mover  # the attacker's own: it captured
             self.refresh()
 
     def is_replacement(self, a):
-        return (self.pot is None and self.any_move and bool(self.replacers)
-                and self.rep0 <= a < self.rep0 + len(self.replacers) * self.T * self.T)
+        return (
+            self.pot is None
+            and self.any_move
+            and bool(self.replacers)
+            and self.rep0 <= a < self.rep0 + len(self.replacers) * self.T * self.T
+        )
 
     def _replacement_move(self, a, cover):
         """CloakedRefState.apply for a move that reaches the goal and names its
@@ -2004,7 +2097,7 @@ class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
                 return self.refresh()
         mover = self.seen.pop(self.top_cell(f), set())
         dest = None if cover else self.landing(t)
-        super(CloakedRefState, self).apply(a)       # the plain rules (captures, shapes)
+        super(CloakedRefState, self).apply(a)  # the plain rules (captures, shapes)
         if dest is not None:
             self.seen[dest] = mover
         self.refresh()
@@ -2013,11 +2106,13 @@ class CloakedCaptureRefState(CloakedShapeRefState, CaptureRefState):
         if a < self.rep0:
             return (a - self.move0) // self.T
         return ((a - self.rep0) % (self.T * self.T)) // self.T
+
+
 # -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4), from docs/rules/ttt.md
 # "Jumps" -- its own direction lists and its own reading of the continuation ------------
 
-JUMP_CONDITIONS = ("jump", "chain-jump", "chain-jump-back")     # ttt-chainback: "+ back"
-CHAIN_CONDITIONS = ("chain-jump", "chain-jump-back")            # ttt-chainback
+JUMP_CONDITIONS = ("jump", "chain-jump", "chain-jump-back")  # ttt-chainback: "+ back"
+CHAIN_CONDITIONS = ("chain-jump", "chain-jump-back")  # ttt-chainback
 
 
 class JumpRefState(CaptureRefState):
@@ -2031,11 +2126,13 @@ class JumpRefState(CaptureRefState):
     to a piece that must capture)."""
 
     def __init__(self, rs):
-        self.chain = None                 # the chained piece's target while its continuation is pending
+        self.chain = None  # the chained piece's target while its continuation is pending
         self.a_stop = None
         super().__init__(rs)
-        self.chains = any(p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
-                          for p in self.props.values())
+        self.chains = any(
+            p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
+            for p in self.props.values()
+        )
         self.a_stop = None
         if self.chains:
             self.a_stop = self.num_actions
@@ -2062,9 +2159,11 @@ class JumpRefState(CaptureRefState):
             if s >= len(self.goals):
                 return []
             axis, high = self.goals[s]
-            if jumps_back(self.props[name]):      # ttt-chainback: the mirror of each forward direction too
+            if jumps_back(self.props[name]):  # ttt-chainback: the mirror of each forward direction too
                 return [d for d in (orth if move == "forward-orthogonal" else diag) if d[axis] != 0]
-            return [d for d in (orth if move == "forward-orthogonal" else diag) if d[axis] == (1 if high else -1)]
+            return [
+                d for d in (orth if move == "forward-orthogonal" else diag) if d[axis] == (1 if high else -1)
+            ]
         return []
 
     def jumps(self, s, f, name):
@@ -2078,13 +2177,20 @@ class JumpRefState(CaptureRefState):
                 continue
             if self.board_of(m) != self.board_of(here) or self.board_of(u) != self.board_of(here):
                 continue
-            if m not in self.board or self.board[m] in self.owned[s] or m in self.locked or m in self.phase_locked():
+            if (
+                m not in self.board
+                or self.board[m] in self.owned[s]
+                or m in self.locked
+                or m in self.phase_locked()
+            ):
                 continue
             t = self.xyz_target(*u)
             if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
                 continue
-            no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
-            no_back = no_back and not jumps_back(self.props[name])     # ttt-chainback
+            no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get(
+                "cannot_move_backwards"
+            )
+            no_back = no_back and not jumps_back(self.props[name])  # ttt-chainback
             if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
                 continue
             out[t] = m
@@ -2156,7 +2262,7 @@ class JumpRefState(CaptureRefState):
         if self.chain is not None:
             assert a in self.legal_actions(), (a, self.legal_actions())
             self.chain = None
-            if a == self.a_stop:          # the extra move declined: the turn goes on as after the jump
+            if a == self.a_stop:  # the extra move declined: the turn goes on as after the jump
                 self.left -= 1
                 if self.left == 0 or not self.has_move(self.seat):
                     self._next_seat()
@@ -2188,7 +2294,7 @@ class JumpRefState(CaptureRefState):
         landed = name if r is None else self.replacers[r]
         dest = self.target_xyz(u)
         self.board[dest], self.shape[dest] = col, landed
-        self.surround_landing(dest, col)      # a jump is a move: the piece it lands as may surround
+        self.surround_landing(dest, col)  # a jump is a move: the piece it lands as may surround
         d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
         goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
         self.passes = 0
@@ -2199,9 +2305,13 @@ class JumpRefState(CaptureRefState):
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
-        if self.props[name]["condition"] in CHAIN_CONDITIONS and self.props[landed].get("condition") in CHAIN_CONDITIONS \
-                and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
-                and self.jumps(s, u, landed):
+        if (
+            self.props[name]["condition"] in CHAIN_CONDITIONS
+            and self.props[landed].get("condition") in CHAIN_CONDITIONS
+            and self.props[landed].get("power", "none") != "none"
+            and self.movable_shape(s, u) is not None
+            and self.jumps(s, u, landed)
+        ):
             self.chain = u
             return
         self.left -= 1
@@ -2212,6 +2322,7 @@ class JumpRefState(CaptureRefState):
 # -- ttt-jumps: powers of by-stack movers (issue 12 items 4, 6), from docs/rules/ttt.md
 # "Powers of by-stack movers"; the hands come from the brute-force poker evaluator
 # of tests/test_ttt_poker.py, not from the engine ------------------------------------------
+
 
 class StackCaptureRefState(StackRefState, CaptureRefState):
     """Covers on stacks with by-stack movers: the carried pieces land on the
@@ -2224,6 +2335,7 @@ class StackCaptureRefState(StackRefState, CaptureRefState):
 
     def hand(self, cols, board, shape, x, y):
         from test_ttt_poker import brute_force
+
         owned = set().union(*self.owned)
         counts = [0] * 6
         for z in range(self.Z):
@@ -2242,8 +2354,11 @@ class StackCaptureRefState(StackRefState, CaptureRefState):
         that landed at height h of stack (x, y) in ``board``/``shape``."""
         mine = self.hand(self.owned[s], board, shape, x, y)
         base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
-        covered = [(x, y, z) for z in reversed(range(base, h)) if (x, y, z) in board
-                   and board[(x, y, z)] not in self.owned[s]]
+        covered = [
+            (x, y, z)
+            for z in reversed(range(base, h))
+            if (x, y, z) in board and board[(x, y, z)] not in self.owned[s]
+        ]
 
         def ranks_of(c):
             return self.hand(self.owner_cols(board[c]), board, shape, x, y)
@@ -2337,7 +2452,7 @@ class StackCaptureRefState(StackRefState, CaptureRefState):
         x, y, h = mover
         name, col = shape[mover], board[mover]
         verdict, cells = self.stack_outcome(s, name, board, shape, x, y, h)
-        self.board, self.shape = dict(board), dict(shape)     # board/shape stay as landed, for reading
+        self.board, self.shape = dict(board), dict(shape)  # board/shape stay as landed, for reading
         stays = mover if verdict in ("none", "win") else None
         if verdict != "none":
             column = [(c, board[c], shape[c]) for c in self.stack_cells(u) if c in board]
@@ -2358,12 +2473,19 @@ class StackCaptureRefState(StackRefState, CaptureRefState):
                         firsts = {}
                         for e in cells:
                             firsts.setdefault(board[e], shape[e])
-                        splits = any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
-                                     for p in self.props.values())
+                        splits = any(
+                            p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+                            for p in self.props.values()
+                        )
                         if len(firsts) > 1 and splits:
                             captors = sorted(firsts.items())
                             doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in captors)
-                            self.pot = {"t": u, "name": name, "captors": captors, "pieces": 2 if doubled else 1}
+                            self.pot = {
+                                "t": u,
+                                "name": name,
+                                "captors": captors,
+                                "pieces": 2 if doubled else 1,
+                            }
                             continue
                         ccol, cshape = board[cells[0]], shape[cells[0]]
                         if self.props[cshape]["result"] == "converts":
@@ -2386,7 +2508,7 @@ class StackCaptureRefState(StackRefState, CaptureRefState):
                 self.board[up[i]], self.shape[up[i]] = pcol, pshape
             stays = up[at] if at is not None else None
         if self.pot is not None:
-            return                        # the ply ends when the pot is dealt
+            return  # the ply ends when the pot is dealt
         if stays is not None and r1:
             self.shape[stays] = self.replacers[r1 - 1]
         landed = [] if stays is None else [(stays[0], stays[1], stays[2] + j) for j in range(n)]
@@ -2397,6 +2519,7 @@ class StackCaptureRefState(StackRefState, CaptureRefState):
 
 # -- ttt-jumps: "Surround line" and "Surround orthogonal" (issue 12 item 4), from
 # docs/rules/ttt.md "Surrounds" -----------------------------------------------------------
+
 
 class SurroundRefState(JumpRefState):
     """Jumps and surrounds on flat boards: when a piece of a surrounding shape
@@ -2410,7 +2533,10 @@ class SurroundRefState(JumpRefState):
 
     def surrounder(self, name):
         p = self.props[name]
-        return p.get("power", "none") != "none" and p.get("condition") in ("surround-line", "surround-orthogonal")
+        return p.get("power", "none") != "none" and p.get("condition") in (
+            "surround-line",
+            "surround-orthogonal",
+        )
 
     def flat_cover_ok(self, s, name, t):
         return not self.surrounder(name) and super().flat_cover_ok(s, name, t)
@@ -2425,11 +2551,18 @@ class SurroundRefState(JumpRefState):
         if self.props[name]["condition"] == "surround-line":
             for d in ALL_DIRS:
                 run, p = [], tuple(a + b for a, b in zip(c, d))
-                while self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board):
+                while (
+                    self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board)
+                ):
                     run.append(p)
                     p = tuple(a + b for a, b in zip(p, d))
-                if run and self.on_board(*p) and self.board_of(p) == self.board_of(c) and p in board \
-                        and board[p] in self.owned[s]:
+                if (
+                    run
+                    and self.on_board(*p)
+                    and self.board_of(p) == self.board_of(c)
+                    and p in board
+                    and board[p] in self.owned[s]
+                ):
                     out += run
             return out
         orth = [d for d in ALL_DIRS if sum(map(abs, d)) == 1]
@@ -2484,9 +2617,14 @@ class SurroundRefState(JumpRefState):
         (replacement, its surround where it lands captures)] in the order
         the move applies them (the surround read after the jump; a cover the
         mover loses or ties lands nothing); None for other actions."""
-        if not self.any_move or not self.replacers or a == self.a_pass or a < self.rep0 \
-                or a >= self.rep0 + len(self.replacers) * self.T * self.T \
-                or (hasattr(self, "is_stack_id") and self.is_stack_id(a)):
+        if (
+            not self.any_move
+            or not self.replacers
+            or a == self.a_pass
+            or a < self.rep0
+            or a >= self.rep0 + len(self.replacers) * self.T * self.T
+            or (hasattr(self, "is_stack_id") and self.is_stack_id(a))
+        ):
             return None
         got = self.piece_of(s, a)
         if got is None:
@@ -2530,7 +2668,7 @@ class SurroundRefState(JumpRefState):
             return any(hit for _, hit in parts)
         got = self.piece_of(s, a)
         if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:
-            got = (self.replacers[self.decode_move(a)[0]], got[1])    # it surrounds as it lands
+            got = (self.replacers[self.decode_move(a)[0]], got[1])  # it surrounds as it lands
         if got is not None and self.surrounder(got[0]) and a != self.a_pass:
             name, t = got
             board, shape = dict(self.board), dict(self.shape)
@@ -2568,8 +2706,11 @@ class SurroundRefState(JumpRefState):
         if stays is not None:
             self.surround_landing(stays, col)
         return super().end_ply(stays, col, goal_reached)
+
+
 # -- ttt-rounds: pot splits inside simultaneous and single rounds (issue 12 item 6 in
 # rounds), from docs/rules/ttt.md "Pots inside rounds" ---------------------------------
+
 
 class PotSimRefState(CaptureSimRefState):
     """Rounds whose covers leave pots: every plan of the round lands first (as
@@ -2580,11 +2721,11 @@ class PotSimRefState(CaptureSimRefState):
     or the phase's stalemate). A converting captor's piece lands on its stack
     only while the stack has room."""
 
-    round_tail = None                 # (plans, landed, pots still to deal) while pots wait
+    round_tail = None  # (plans, landed, pots still to deal) while pots wait
 
     def arrive(self, s, name, col, t):
         stays = super().arrive(s, name, col, t)
-        if self.pot is not None:      # a cover's pot: dealt after the whole round
+        if self.pot is not None:  # a cover's pot: dealt after the whole round
             self.round_pots = getattr(self, "round_pots", []) + [self.pot]
             self.pot = None
         return stays
@@ -2622,6 +2763,7 @@ class PotSimRefState(CaptureSimRefState):
 
 # -- ttt-rounds: shapes that move inside simultaneous and single rounds, from
 # docs/rules/ttt.md "Moving shapes inside rounds" ------------------------------------
+
 
 class MoveSimRefState(PotSimRefState, StackRefState):
     """Rounds whose plans may move shapes: a plain move (its top piece), a move
@@ -2661,8 +2803,8 @@ class MoveSimRefState(PotSimRefState, StackRefState):
     def _resolve(self):
         plans, self.plans = self.plans, None
         self.plies += len(plans)
-        sending = {}               # seat -> [target, colour, shape, carried pieces or None, replacement]
-        lifts = {}                 # seat -> (source target, lowest height)
+        sending = {}  # seat -> [target, colour, shape, carried pieces or None, replacement]
+        lifts = {}  # seat -> (source target, lowest height)
         for s, a in sorted(plans.items()):
             if a == self.a_pass:
                 continue
@@ -2679,7 +2821,7 @@ class MoveSimRefState(PotSimRefState, StackRefState):
                 sending[s] = [u, None, None, [] if by_stack else None, replace]
         for col in range(len(self.colours)):
             for name in self.names:
-                if self.sres[col][name] < 0:      # overdrawn: emptied, none of those placed
+                if self.sres[col][name] < 0:  # overdrawn: emptied, none of those placed
                     self.reserve[col] -= self.sres[col][name]
                     self.sres[col][name] = 0
                     for s in [s for s in sending if s not in lifts and sending[s][1:3] == [col, name]]:
@@ -2690,7 +2832,7 @@ class MoveSimRefState(PotSimRefState, StackRefState):
             taken = [w for w in self._column(f) if w[2] >= low]
             pieces = [(self.board.pop(w), self.shape.pop(w)) for w in taken]
             if len(movers) > 1:
-                for s in movers:          # contested: destroyed, nobody moves
+                for s in movers:  # contested: destroyed, nobody moves
                     del sending[s]
                 continue
             s = movers[0]
@@ -2701,14 +2843,17 @@ class MoveSimRefState(PotSimRefState, StackRefState):
         for t in sorted({v[0] for v in sending.values()}):
             senders = sorted(s for s in sending if sending[s][0] == t)
             winner = senders[0] if len(senders) == 1 else None
-            if len(senders) > 1:               # ttt-collide: powerless colliders rank lowest
-                tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
-                                                  for o in senders if o != s)]
+            if len(senders) > 1:  # ttt-collide: powerless colliders rank lowest
+                tops = [
+                    s
+                    for s in senders
+                    if all(self.above(sending[s][2], sending[o][2]) for o in senders if o != s)
+                ]
                 winner = tops[0] if tops else None
             if winner is None:
-                continue                       # every piece sent here is destroyed
+                continue  # every piece sent here is destroyed
             _, col, name, carried, replace = sending[winner]
-            if carried is not None:            # a carried stack: lands in order, no cover
+            if carried is not None:  # a carried stack: lands in order, no cover
                 x, y, _ = self.target_xyz(t)
                 h = self.height(t)
                 for j, (pcol, pname) in enumerate(carried):
@@ -2733,6 +2878,7 @@ class MoveSimRefState(PotSimRefState, StackRefState):
 # whose placed piece it saw land, every action that is not a placement (passes, offers:
 # public), the phase after each of these, and what it sees now with its own reserves.
 
+
 def hidden_turns_step(ref, a):
     """Apply action ``a`` to the CloakedRefState ``ref``; the step's record
     (actor, action, placement?, attempt?, seats that saw the placed piece,
@@ -2741,8 +2887,11 @@ def hidden_turns_step(ref, a):
     placing = ref.offer_by is None and a < ref.move0
     dest = ref.landing(a % ref.T) if placing else None
     ref.apply(a)
-    saw = frozenset(p for p in range(ref.seats)
-                    if placing and not ref.last_attempt and dest is not None and ref.sees_piece(p, dest))
+    saw = frozenset(
+        p
+        for p in range(ref.seats)
+        if placing and not ref.last_attempt and dest is not None and ref.sees_piece(p, dest)
+    )
     return actor, a, placing, ref.last_attempt, saw, ref.phase
 
 
@@ -2759,6 +2908,8 @@ def hidden_turns_key(ref, trace, p):
             known.append(("seen", actor, a, phase))
     mine = tuple(ref.reserve[c] for c in sorted(ref.owned[p]))
     return tuple(known), tuple(ref.view(p)), ref.current_player(), ref.phase, mine
+
+
 # -- ttt-potshow: the whole-stack pot showdown of by-stack covers (issue 12 item 6), from
 # docs/rules/ttt.md "The pot showdown of by-stack covers" -------------------------------------
 import functools  # noqa: E402 (this section's own import, kept with it for the merge)
@@ -2770,6 +2921,7 @@ def hand_pieces(counts):
     the smallest sub-multiset whose brute-force rank is the whole one's (so
     written apart from the engine's ``poker.hand_uses`` table)."""
     from test_ttt_poker import brute_force
+
     full = brute_force(list(counts))
     best = (0,) * 6
     for sub in itertools.product(*[range(c + 1) for c in counts]):
@@ -2796,26 +2948,31 @@ class PotShowdownRefState(StackCaptureRefState):
         owned = set().union(*self.owned)
         counts = [0] * 6
         for c in self._column(x, y):
-            if self.power(self.shape[c]) != "none" and (self.board[c] in self.owned[s]
-                                                        or self.board[c] not in owned):
+            if self.power(self.shape[c]) != "none" and (
+                self.board[c] in self.owned[s] or self.board[c] not in owned
+            ):
                 counts[SEED_RANK.index(self.shape[c])] += 1
         return tuple(counts)
 
     def showdown_applies(self, s, name, board, x, y, h, shape=None):
         p = self.props[name]
         if p["power"] == "none" or p["result"] not in ("converts", "reincarnates", "reincarnates-x2"):
-            return pg_captured_showdown(self, s, name, board, shape, x, y, h)     # ttt-pgshow
+            return pg_captured_showdown(self, s, name, board, shape, x, y, h)  # ttt-pgshow
         base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
         return any((x, y, z) in board and board[(x, y, z)] not in self.owned[s] for z in range(base, h))
 
     def plan(self, x, y):
         """(captor seats, kept cells, pot cells in dealing order) on self.board."""
         from test_ttt_poker import brute_force
+
         column = self._column(x, y)
         base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
         reach = [c for c in column if c[2] >= base]
-        shows = [s for s in range(self.seats) if any(
-            self.board[c] in self.owned[s] and self.power(self.shape[c]) != "none" for c in column)]
+        shows = [
+            s
+            for s in range(self.seats)
+            if any(self.board[c] in self.owned[s] and self.power(self.shape[c]) != "none" for c in column)
+        ]
         hands = {s: brute_force(list(self._counts(s, x, y))) for s in shows}
         best = max(hands.values())
         captors = [s for s in shows if hands[s] == best]
@@ -2827,13 +2984,19 @@ class PotShowdownRefState(StackCaptureRefState):
                 if c not in kept and self.board[c] in self.owned[s] and need[i] > 0:
                     kept.add(c)
                     need[i] -= 1
-        pot = sorted((c for c in reach if c not in kept), reverse=True,
-                     key=lambda c: (self.power(self.shape[c]) != "none", SEED_RANK.index(self.shape[c]), c[2]))
+        pot = sorted(
+            (c for c in reach if c not in kept),
+            reverse=True,
+            key=lambda c: (self.power(self.shape[c]) != "none", SEED_RANK.index(self.shape[c]), c[2]),
+        )
         return captors, kept, pot
 
     def captor_piece(self, s, mover, x, y):
-        if (mover is not None and self.board.get(mover) in self.owned[s]
-                and self.power(self.shape[mover]) != "none"):          # ttt-pgshow: not a powerless mover
+        if (
+            mover is not None
+            and self.board.get(mover) in self.owned[s]
+            and self.power(self.shape[mover]) != "none"
+        ):  # ttt-pgshow: not a powerless mover
             return self.board[mover], self.shape[mover]
         base = max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
         column = self._column(x, y)
@@ -2893,7 +3056,7 @@ class PotShowdownRefState(StackCaptureRefState):
         board, shape, mover, n = self.after_stack_move(s, a)
         x, y, h = mover
         if not self.showdown_applies(s, shape[mover], board, x, y, h, shape=shape):
-            return StackCaptureRefState._stack_cover(self, a)     # named: StackCoverSimRefState borrows this
+            return StackCaptureRefState._stack_cover(self, a)  # named: StackCoverSimRefState borrows this
         r1 = (a - self.stk0) // (self.S * self.T)
         u = (a - self.stk0) % self.T
         ci = ((a - self.stk0) // self.T) % self.S
@@ -2904,9 +3067,13 @@ class PotShowdownRefState(StackCaptureRefState):
         pieces = [self.captor_piece(c, mover, x, y) for c in captors]
         if len(captors) > 1:
             doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in pieces)
-            self.pot = {"showdown": (x, y), "t": u, "captors": pieces,
-                        "pieces": len(pot) * (2 if doubled else 1)}
-            return                        # the ply ends when the pot is dealt
+            self.pot = {
+                "showdown": (x, y),
+                "t": u,
+                "captors": pieces,
+                "pieces": len(pot) * (2 if doubled else 1),
+            }
+            return  # the ply ends when the pot is dealt
         stays = self.deal_showdown(x, y, 0, pieces, mover)
         if stays is not None and r1:
             self.shape[stays] = self.replacers[r1 - 1]
@@ -2921,10 +3088,13 @@ class PotShowdownRefState(StackCaptureRefState):
         pot, self.pot = self.pot, None
         self.deal_showdown(*pot["showdown"], start, pot["captors"], None)
         self.end_ply(None, None, False)
+
+
 # -- ttt-cloakcap2: reincarnation with cloaked spaces, from docs/rules/ttt.md
 # "Captures with cloaked spaces", "Reincarnation": the reserves are public, so a
 # cover's reincarnation is told to everyone (colour and count), its shape to the
 # players of the captor's colour ----------------------------------------------------
+
 
 class CloakedReincRefState(CloakedCaptureRefState):
     """CloakedCaptureRefState that also keeps, for the last ply, what a cover
@@ -2941,9 +3111,13 @@ class CloakedReincRefState(CloakedCaptureRefState):
     def cover_land(self, s, name, col, t, replace=None):
         before = [dict(d) for d in self.sres]
         out = super().cover_land(s, name, col, t, replace)
-        grown = [(c, self.sres[c][k] - before[c][k], k) for c in range(len(self.sres))
-                 for k in self.sres[c] if self.sres[c][k] > before[c][k]]
-        assert len(grown) <= 1, grown                 # one captor, one captive on a flat board
+        grown = [
+            (c, self.sres[c][k] - before[c][k], k)
+            for c in range(len(self.sres))
+            for k in self.sres[c]
+            if self.sres[c][k] > before[c][k]
+        ]
+        assert len(grown) <= 1, grown  # one captor, one captive on a flat board
         if grown:
             self.gain = grown[0]
         return out
@@ -2967,12 +3141,12 @@ class CloakedObscureRefState(CloakedReincRefState):
     beats every shape). An action the true rules (without forcing) refuse is
     an attempt that reveals the pieces on its target and source."""
 
-    shape_hidden = frozenset()      # in a player's view copy: cells whose shape it does not see
+    shape_hidden = frozenset()  # in a player's view copy: cells whose shape it does not see
 
     def seat_actions(self, s):
         if not self.plain and self.cloak == "obscures" and not self.is_chaos(s) and self.pot is None:
             v = self.plain_copy()
-            v.unforced = False                     # forcing stays, on visible captures (captures below)
+            v.unforced = False  # forcing stays, on visible captures (captures below)
             v.shape_hidden = frozenset(c for c in self.board if not self.fully_sees(s, c))
             return v.seat_actions(s)
         return super().seat_actions(s)
@@ -2980,8 +3154,9 @@ class CloakedObscureRefState(CloakedReincRefState):
     def flat_cover_ok(self, s, name, t):
         c = self.target_xyz(t)
         if c in self.shape_hidden and c in self.board and self.board[c] not in self.owned[s]:
-            return (c not in self.phase_locked() and self.board_of(c) not in self.decided
-                    and self.may_enter(s, c))
+            return (
+                c not in self.phase_locked() and self.board_of(c) not in self.decided and self.may_enter(s, c)
+            )
         return super().flat_cover_ok(s, name, t)
 
     def captures(self, s, a):
@@ -2989,7 +3164,7 @@ class CloakedObscureRefState(CloakedReincRefState):
             return False
         parts = self.goal_parts(s, a) if hasattr(self, "goal_parts") else None
         names = [self.forcing_shape(s, a)] if parts is None else [n for n, hit in parts if hit]
-        return any(self.sees_capture(s, a, n) for n in names)    # goalforce: each capture by its shape
+        return any(self.sees_capture(s, a, n) for n in names)  # goalforce: each capture by its shape
 
     def sees_capture(self, s, a, name):
         """Whether seat s sees that the capture of ``a`` by shape ``name`` (the
@@ -3002,15 +3177,20 @@ class CloakedObscureRefState(CloakedReincRefState):
         return [n for n in super().captors(s, a) if self.sees_capture(s, a, n)]
 
     def apply(self, a):
-        if self.plain or self.cloak != "obscures" or self.offer_by is not None or self.pot is not None \
-                or self.is_chaos(self.seat):
+        if (
+            self.plain
+            or self.cloak != "obscures"
+            or self.offer_by is not None
+            or self.pot is not None
+            or self.is_chaos(self.seat)
+        ):
             return super().apply(a)
         got = self.piece_of(self.seat, a)
         if got is None:
             return super().apply(a)
         assert a in self.legal_actions(), (a, self.legal_actions())
         actor, target = self.seat, self.target_xyz(got[1])
-        truth = self.plain_copy()                  # unforced: the attempt test asks only if it is possible
+        truth = self.plain_copy()  # unforced: the attempt test asks only if it is possible
         if a not in truth.legal_actions():
             self.gain = None
             self.last_attempt = True
@@ -3043,6 +3223,7 @@ class CloakedObscureRefState(CloakedReincRefState):
 
 # -- ttt-rounds3: by-stack plans onto pieces that capture, inside simultaneous and
 # single rounds, from docs/rules/ttt.md "By-stack covers inside rounds" ----------------
+
 
 class StackCoverSimRefState(MoveSimRefState):
     """Rounds whose by-stack plans arrive on pieces that capture. A target
@@ -3095,7 +3276,7 @@ class StackCoverSimRefState(MoveSimRefState):
     def apply(self, a):
         if self.result is None and self.plans is None and self.pot is None and self.is_stack_id(a):
             assert a in self.legal_actions(), (a, self.legal_actions())
-            return PotShowdownRefState._stack_cover(self, a)      # a sequential phase's by-stack cover
+            return PotShowdownRefState._stack_cover(self, a)  # a sequential phase's by-stack cover
         return super().apply(a)
 
     def deal(self, start):
@@ -3104,16 +3285,16 @@ class StackCoverSimRefState(MoveSimRefState):
         pot, self.pot = self.pot, None
         self.deal_showdown(*pot["showdown"], start, pot["captors"], None)
         if self.round_tail is None:
-            return self.end_ply(None, None, False)      # a sequential ply's showdown
-        plans, landed, rest = self.round_tail          # a round's: its next pot, or its end
+            return self.end_ply(None, None, False)  # a sequential ply's showdown
+        plans, landed, rest = self.round_tail  # a round's: its next pot, or its end
         if rest:
             self.pot, self.round_tail = rest[0], (plans, landed, rest[1:])
             return
         self.round_tail = None
         SimRefState._round_end(self, plans, landed)
 
-    collided = None                 # (senders, sending, t) of the collision being resolved
-    taken_first = None              # t whose losers the showdown's winner already took
+    collided = None  # (senders, sending, t) of the collision being resolved
+    taken_first = None  # t whose losers the showdown's winner already took
 
     def _collision_winner(self, senders, sending, t):
         winner = self._collision_winner_by_rank(senders, sending, t)
@@ -3121,7 +3302,7 @@ class StackCoverSimRefState(MoveSimRefState):
         return winner
 
     def take_collided(self, senders, sending, winner, col, name, t):
-        self.collided = None            # called once per target resolved: the next starts afresh
+        self.collided = None  # called once per target resolved: the next starts afresh
         if self.taken_first == t:
             self.taken_first = None
             return
@@ -3150,7 +3331,8 @@ class StackCoverSimRefState(MoveSimRefState):
         if len(captors) > 1:
             doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in pieces)
             self.round_pots = getattr(self, "round_pots", []) + [
-                {"showdown": (x, y), "t": t, "captors": pieces, "pieces": len(pot) * (2 if doubled else 1)}]
+                {"showdown": (x, y), "t": t, "captors": pieces, "pieces": len(pot) * (2 if doubled else 1)}
+            ]
             return []
         seat, self.seat = self.seat, s
         try:
@@ -3164,7 +3346,7 @@ class StackCoverSimRefState(MoveSimRefState):
         return [c for c in self._column(x, y) if c[2] >= stays[2]]
 
     def piece_of(self, s, a):
-        if self.is_stack_id(a):         # the mover's shape, for "must capture"
+        if self.is_stack_id(a):  # the mover's shape, for "must capture"
             _, shape, mover, _ = self.after_stack_move(s, a)
             return shape[mover], None
         return super().piece_of(s, a)
@@ -3172,7 +3354,7 @@ class StackCoverSimRefState(MoveSimRefState):
     def _collision_hand(self, s, t, pieces):
         x, y, _ = self.target_xyz(t)
         board, shape = dict(self.board), dict(self.shape)
-        h = self.Z          # off the board's top: only counted, never read as cells
+        h = self.Z  # off the board's top: only counted, never read as cells
         for j, (pcol, pname) in enumerate(pieces):
             board[(x, y, h + j)], shape[(x, y, h + j)] = pcol, pname
         saved, self.Z = self.Z, self.Z + len(pieces)
@@ -3226,13 +3408,16 @@ class StackCoverSimRefState(MoveSimRefState):
                         firsts = {}
                         for e in cells:
                             firsts.setdefault(board[e], shape[e])
-                        splits = any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
-                                     for p in self.props.values())
+                        splits = any(
+                            p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+                            for p in self.props.values()
+                        )
                         if len(firsts) > 1 and splits:
                             captors = sorted(firsts.items())
                             doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in captors)
                             self.round_pots = getattr(self, "round_pots", []) + [
-                                {"t": t, "name": name, "captors": captors, "pieces": 2 if doubled else 1}]
+                                {"t": t, "name": name, "captors": captors, "pieces": 2 if doubled else 1}
+                            ]
                             continue
                         ccol, cshape = board[cells[0]], shape[cells[0]]
                         if self.props[cshape]["result"] == "converts":
@@ -3275,7 +3460,7 @@ class StackCoverSimRefState(MoveSimRefState):
         return False
 
     def _stalemate(self):
-        self.round_goal = False        # the move limit comes first in a round
+        self.round_goal = False  # the move limit comes first in a round
         super()._stalemate()
 
     def _open_round(self):
@@ -3290,8 +3475,8 @@ class StackCoverSimRefState(MoveSimRefState):
         plans, self.plans = self.plans, None
         self.plies += len(plans)
         self.round_goal = False
-        goals = set()              # seats whose move plan ends on their goal line from off it
-        sending = {}               # seat -> [target, colour, shape, carried pieces or None, replacement]
+        goals = set()  # seats whose move plan ends on their goal line from off it
+        sending = {}  # seat -> [target, colour, shape, carried pieces or None, replacement]
         lifts = {}
         for s, a in sorted(plans.items()):
             if a == self.a_pass:
@@ -3336,9 +3521,12 @@ class StackCoverSimRefState(MoveSimRefState):
             winner = senders[0] if len(senders) == 1 else None
             if len(senders) > 1 and any(sending[s][3] is not None for s in senders):
                 winner = self._collision_winner(senders, sending, t)
-            elif len(senders) > 1:             # ttt-collide: powerless colliders rank lowest
-                tops = [s for s in senders if all(self.above(sending[s][2], sending[o][2])
-                                                  for o in senders if o != s)]
+            elif len(senders) > 1:  # ttt-collide: powerless colliders rank lowest
+                tops = [
+                    s
+                    for s in senders
+                    if all(self.above(sending[s][2], sending[o][2]) for o in senders if o != s)
+                ]
                 winner = tops[0] if tops else None
             if winner is None:
                 continue
@@ -3363,6 +3551,7 @@ class StackCoverSimRefState(MoveSimRefState):
 # -- ttt-rounds3: surrounds inside simultaneous and single rounds, from docs/rules/ttt.md
 # "Surrounds inside rounds" ------------------------------------------------------------
 
+
 class SurroundSimRefState(StackCoverSimRefState):
     """Rounds with surrounding shapes (flat boards): after every plan of the
     round has landed, each landed surrounder finds its captives on that board
@@ -3380,10 +3569,10 @@ class SurroundSimRefState(StackCoverSimRefState):
     def flat_cover_ok(self, s, name, t):
         return not self.surrounder(name) and super().flat_cover_ok(s, name, t)
 
-    goal_parts = SurroundRefState.goal_parts      # goalforce: a goal move's captures, each by its shape
+    goal_parts = SurroundRefState.goal_parts  # goalforce: a goal move's captures, each by its shape
 
     def goal_jumped(self, s, a):
-        return None                              # no jumps here (JumpSimRefState adds them)
+        return None  # no jumps here (JumpSimRefState adds them)
 
     def captors(self, s, a):
         parts = self.goal_parts(s, a)
@@ -3396,8 +3585,12 @@ class SurroundSimRefState(StackCoverSimRefState):
         if parts is not None:
             return any(hit for _, hit in parts)
         got = None if self.is_stack_id(a) else self.piece_of(s, a)
-        if got is not None and self.move0 <= a and (self.a_pass is None or a < self.a_pass) \
-                and self.decode_move(a)[0] is not None:      # ttt-chainback: a round without passes too
+        if (
+            got is not None
+            and self.move0 <= a
+            and (self.a_pass is None or a < self.a_pass)
+            and self.decode_move(a)[0] is not None
+        ):  # ttt-chainback: a round without passes too
             got = (self.replacers[self.decode_move(a)[0]], got[1])
         if got is not None and self.surrounder(got[0]) and a != self.a_pass:
             name, t = got
@@ -3425,7 +3618,7 @@ class SurroundSimRefState(StackCoverSimRefState):
     def _round_end(self, plans, landed):
         takers = {}
         captors = {}
-        own = {}                 # ttt-chainback: each plan's own piece (a carried stack's mover, the lowest)
+        own = {}  # ttt-chainback: each plan's own piece (a carried stack's mover, the lowest)
         for s, w, col in landed:
             own.setdefault(s, w)
         for s, w, col in landed:
@@ -3446,13 +3639,14 @@ class SurroundSimRefState(StackCoverSimRefState):
                 self.reserve[col] += got
             del self.board[c], self.shape[c]
         landed = [(s, w, col) for s, w, col in landed if w not in takers]
-        if self.round_goal:          # a goal counts only for a piece that stayed
+        if self.round_goal:  # a goal counts only for a piece that stayed
             self.round_goal = bool(getattr(self, "goal_seats", set()) & {s for s, _, _ in landed})
         return super()._round_end(plans, landed)
 
 
 # -- ttt-stackjump: jumps, chain jumps and surrounds on stacks boards (issue 12 item 4 with item 6),
 # from docs/rules/ttt.md "Jumps and chain jumps" ("On stacks") -------------------------------
+
 
 class StackJumpRefState(SurroundRefState):
     """Jumps on stacks, read from the seed's "moves are always to the tops of
@@ -3470,7 +3664,10 @@ class StackJumpRefState(SurroundRefState):
 
     def outcome(self, s, name, t):
         p = self.props[name]
-        if p.get("power", "none") != "none" and p.get("condition") in JUMP_CONDITIONS + ("surround-line", "surround-orthogonal"):
+        if p.get("power", "none") != "none" and p.get("condition") in JUMP_CONDITIONS + (
+            "surround-line",
+            "surround-orthogonal",
+        ):
             return "none", []
         return super().outcome(s, name, t)
 
@@ -3481,7 +3678,7 @@ class StackJumpRefState(SurroundRefState):
         fx, fy, _ = self.target_xyz(f)
         for d in self.jump_dirs(s, f, name):
             if d[2] != 0:
-                continue                  # the stacks' grid is flat: height is ignored
+                continue  # the stacks' grid is flat: height is ignored
             mx, my, ux, uy = fx + d[0], fy + d[1], fx + 2 * d[0], fy + 2 * d[1]
             if not (self.on_board(mx, my, 0) and self.on_board(ux, uy, 0)):
                 continue
@@ -3493,8 +3690,10 @@ class StackJumpRefState(SurroundRefState):
             t = self.xyz_target(ux, uy, 0)
             if self.landing(t) is None or not self.may_enter(s, self.landing(t)):
                 continue
-            no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get("cannot_move_backwards")
-            no_back = no_back and not jumps_back(self.props[name])     # ttt-chainback
+            no_back = self.props[name]["move"] in FORWARD_MOVES or self.props[name].get(
+                "cannot_move_backwards"
+            )
+            no_back = no_back and not jumps_back(self.props[name])  # ttt-chainback
             if no_back and s < len(self.goals) and self.goal_dist(s, t) > self.goal_dist(s, f):
                 continue
             out[t] = m
@@ -3511,16 +3710,16 @@ class StackJumpRefState(SurroundRefState):
         result = self.props[name]["result"]
         if result == "converts":
             self.board[m] = col
-        else:                             # the top piece leaves: nothing lies above it
+        else:  # the top piece leaves: nothing lies above it
             captive = self.shape.pop(m)
             del self.board[m]
             got = {"reincarnates": 1, "reincarnates-x2": 2}.get(result, 0)
             self.sres[col][captive] += got
             self.reserve[col] += got
         landed = name if r is None else self.replacers[r]
-        dest = self.landing(u)            # falls to the lowest empty space of the stack beyond
+        dest = self.landing(u)  # falls to the lowest empty space of the stack beyond
         self.board[dest], self.shape[dest] = col, landed
-        self.surround_landing(dest, col)      # a jump is a move: the piece it lands as may surround
+        self.surround_landing(dest, col)  # a jump is a move: the piece it lands as may surround
         d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
         goal_reached = self.goal_check and d0 is not None and d0 > 0 and d1 == 0
         self.passes = 0
@@ -3531,9 +3730,13 @@ class StackJumpRefState(SurroundRefState):
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
-        if self.props[name]["condition"] in CHAIN_CONDITIONS and self.props[landed].get("condition") in CHAIN_CONDITIONS \
-                and self.props[landed].get("power", "none") != "none" and self.movable_shape(s, u) is not None \
-                and self.jumps(s, u, landed):
+        if (
+            self.props[name]["condition"] in CHAIN_CONDITIONS
+            and self.props[landed].get("condition") in CHAIN_CONDITIONS
+            and self.props[landed].get("power", "none") != "none"
+            and self.movable_shape(s, u) is not None
+            and self.jumps(s, u, landed)
+        ):
             self.chain = u
             return
         self.left -= 1
@@ -3641,6 +3844,7 @@ class StackJumpRefState(SurroundRefState):
 # reincarnation on cover, all players with the highest rank on the stack split the pot"
 # whoever converts or reincarnates.
 
+
 def pg_captured_showdown(ref, s, name, board, shape, x, y, h):
     """Whether seat s's by-stack mover ``name`` (landed at height h of stack
     (x, y) in ``board``/``shape``), whose own power neither converts nor
@@ -3651,11 +3855,13 @@ def pg_captured_showdown(ref, s, name, board, shape, x, y, h):
         return False
     verdict, cells = ref.stack_outcome(s, name, board, shape, x, y, h)
     if verdict != "lose" or not any(
-            ref.props[shape[c]]["result"] in ("converts", "reincarnates", "reincarnates-x2") for c in cells):
+        ref.props[shape[c]]["result"] in ("converts", "reincarnates", "reincarnates-x2") for c in cells
+    ):
         return False
     column = [(x, y, z) for z in range(ref.Z) if (x, y, z) in board]
-    return any(board[c] in ref.owned[q] and ref.power(shape[c]) != "none"
-               for q in range(ref.seats) for c in column)
+    return any(
+        board[c] in ref.owned[q] and ref.power(shape[c]) != "none" for q in range(ref.seats) for c in column
+    )
 
 
 # ---- ttt-cloakstack ----
@@ -3663,6 +3869,7 @@ def pg_captured_showdown(ref, s, name, board, shape, x, y, h):
 # from docs/rules/ttt.md "Jumps and surrounds with cloaked spaces": its own reading
 # of which jumps a player may try, of what an attempt reveals and of what each
 # player reads of a capture.
+
 
 class CloakedJumpRefState(CloakedCaptureRefState, SurroundRefState):
     """Jumps and surrounds under invisibility on flat boards, in sequential
@@ -3685,8 +3892,11 @@ class CloakedJumpRefState(CloakedCaptureRefState, SurroundRefState):
         v = super().plain_copy(viewer)
         v.phantoms = frozenset()
         if viewer is not None and self.cloak == "hides" and not self.gravity:
-            v.phantoms = frozenset(c for c in self.cloaked[self.phase] if c not in v.board
-                                   and c not in self.locked and c not in self.phase_locked())
+            v.phantoms = frozenset(
+                c
+                for c in self.cloaked[self.phase]
+                if c not in v.board and c not in self.locked and c not in self.phase_locked()
+            )
         return v
 
     def jumps(self, s, f, name):
@@ -3710,7 +3920,7 @@ class CloakedJumpRefState(CloakedCaptureRefState, SurroundRefState):
 
     def jumped(self, s, a):
         m = super().jumped(s, a)
-        return m if m is None or m in self.board else None       # a tried jump is no visible capture
+        return m if m is None or m in self.board else None  # a tried jump is no visible capture
 
     def _between(self, f, u):
         fx, fu = self.target_xyz(f), self.target_xyz(u)
@@ -3721,8 +3931,14 @@ class CloakedJumpRefState(CloakedCaptureRefState, SurroundRefState):
 
     def apply(self, a):
         self.last_captives, self.last_actor = [], None
-        if self.plain or self.cloak == "none" or self.offer_by is not None or self.pot is not None \
-                or a == self.a_pass or a == self.a_offer:
+        if (
+            self.plain
+            or self.cloak == "none"
+            or self.offer_by is not None
+            or self.pot is not None
+            or a == self.a_pass
+            or a == self.a_offer
+        ):
             return super().apply(a)
         got = self.piece_of(self.seat, a)
         if got is None:
@@ -3735,8 +3951,10 @@ class CloakedJumpRefState(CloakedCaptureRefState, SurroundRefState):
             mover_name = self.shape[src]
             if self.jumper(mover_name):
                 mid = self._between(f, t)
-        before = {c: (col, self.shape[c], {p for p in range(self.seats) if self.sees_piece(p, c)})
-                  for c, col in self.board.items()}
+        before = {
+            c: (col, self.shape[c], {p for p in range(self.seats) if self.sees_piece(p, c)})
+            for c, col in self.board.items()
+        }
         dest = self.target_xyz(t)
         super().apply(a)
         if self.last_attempt:
@@ -3786,7 +4004,7 @@ class CloakedJumpObscureRefState(CloakedJumpRefState, CloakedObscureRefState):
 
     def flat_cover_ok(self, s, name, t):
         if self.jumper(name) or self.surrounder(name):
-            return False              # they never cover, whatever the shape they cannot see
+            return False  # they never cover, whatever the shape they cannot see
         return super().flat_cover_ok(s, name, t)
 
 
@@ -3796,6 +4014,7 @@ class CloakedJumpObscureRefState(CloakedJumpRefState, CloakedObscureRefState):
 # shapes path's plans (a placement names its shape; a move reaching the goal names its
 # replacement), written here without powers and without by-stack moves (both refused
 # with cloaked spaces in rounds).
+
 
 class CloakedMoveSimRefState(CloakedSimRefState, CloakedShapeRefState, MoveSimRefState):
     """Every player plans on the round's start as it sees it (hidden pieces look
@@ -3834,7 +4053,8 @@ class CloakedMoveSimRefState(CloakedSimRefState, CloakedShapeRefState, MoveSimRe
                 truth, looks = self.plain_copy(), self.plain_copy(viewer=s)
                 kind, f, t, _ = self.plan_parts(a)
                 if a not in truth.seat_actions(s) or (
-                        kind == 1 and self.gravity and truth.top_cell(f) != looks.top_cell(f)):
+                    kind == 1 and self.gravity and truth.top_cell(f) != looks.top_cell(f)
+                ):
                     self.round_attempts.add(s)
             for s in self.round_attempts:
                 kind, f, t, _ = self.plan_parts(self.plans[s])
@@ -3845,8 +4065,8 @@ class CloakedMoveSimRefState(CloakedSimRefState, CloakedShapeRefState, MoveSimRe
         self.attempts += sorted(self.round_attempts)
         plans, self.plans = self.plans, None
         self.plies += len(plans)
-        sending = {}               # seat -> [target, colour, shape, replacement, who saw the piece]
-        sources = {}               # seat -> source target of its move
+        sending = {}  # seat -> [target, colour, shape, replacement, who saw the piece]
+        sources = {}  # seat -> source target of its move
         for s, a in sorted(plans.items()):
             if a == self.a_pass or s in self.round_attempts:
                 continue
@@ -3863,7 +4083,7 @@ class CloakedMoveSimRefState(CloakedSimRefState, CloakedShapeRefState, MoveSimRe
                 sending[s] = [t, None, None, rep, None]
         for col in range(len(self.colours)):
             for name in self.names:
-                if self.sres[col][name] < 0:      # overdrawn shared reserve: none of those placed
+                if self.sres[col][name] < 0:  # overdrawn shared reserve: none of those placed
                     self.reserve[col] -= self.sres[col][name]
                     self.sres[col][name] = 0
                     for s in [s for s in sending if s not in sources and sending[s][1:3] == [col, name]]:
@@ -3873,7 +4093,7 @@ class CloakedMoveSimRefState(CloakedSimRefState, CloakedShapeRefState, MoveSimRe
             cell = self.top_cell(f)
             col, name, seen = self.board.pop(cell), self.shape.pop(cell), self.seen.pop(cell, set())
             if len(movers) > 1:
-                for s in movers:                  # a piece two plans move: destroyed
+                for s in movers:  # a piece two plans move: destroyed
                     del sending[s]
                 continue
             sending[movers[0]][1:3] = [col, name]
@@ -3882,7 +4102,7 @@ class CloakedMoveSimRefState(CloakedSimRefState, CloakedShapeRefState, MoveSimRe
         for t in sorted({v[0] for v in sending.values()}):
             senders = [s for s in sending if sending[s][0] == t]
             if len(senders) > 1:
-                continue                          # every piece sent here is destroyed
+                continue  # every piece sent here is destroyed
             s = senders[0]
             _, col, name, rep, seen = sending[s]
             dest = self.landing(t)
@@ -3899,6 +4119,7 @@ class CloakedMoveSimRefState(CloakedSimRefState, CloakedShapeRefState, MoveSimRe
 # international draughts' man, which moves forwards only but captures
 # backwards too. JumpRefState and StackJumpRefState ask ``jumps_back`` in
 # their direction lists and landing tests; everything else is a chain jump's.
+
 
 def jumps_back(props):
     """Whether a shape's jumps (the first and a chain's extra ones) may go
@@ -3929,9 +4150,11 @@ class JumpSimRefState(SurroundSimRefState):
         self.jump_reserve = []
         self.a_stop = None
         super().__init__(rs)
-        if any(p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
-               for p in self.props.values()):
-            self.a_stop = self.num_actions      # "end-chain": an id of the game, never legal in a round
+        if any(
+            p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
+            for p in self.props.values()
+        ):
+            self.a_stop = self.num_actions  # "end-chain": an id of the game, never legal in a round
             self.num_actions += 1
 
     def jumper(self, name):
@@ -3940,7 +4163,7 @@ class JumpSimRefState(SurroundSimRefState):
 
     def jumps(self, s, f, name):
         if self.gravity:
-            return StackJumpRefState.jumps(self, s, f, name)     # its gravity branch only
+            return StackJumpRefState.jumps(self, s, f, name)  # its gravity branch only
         return JumpRefState.jumps(self, s, f, name)
 
     def destinations(self, s, f, name):
@@ -3954,7 +4177,7 @@ class JumpSimRefState(SurroundSimRefState):
 
     def outcome(self, s, name, t):
         if self.jumper(name):
-            return "none", []            # a jumper never covers, on stacks too
+            return "none", []  # a jumper never covers, on stacks too
         return super().outcome(s, name, t)
 
     def _jump_of(self, s, a):
@@ -3992,7 +4215,7 @@ class JumpSimRefState(SurroundSimRefState):
                 continue
             m, f, col, name = got
             if sources[f] > 1 or self.xyz_target(m[0], m[1], 0 if self.gravity else m[2]) in sources:
-                continue                  # the jumper did not move, or the jumped piece moved away
+                continue  # the jumper did not move, or the jumped piece moved away
             over.setdefault(m, []).append((col, name))
         for m, captors in sorted(over.items()):
             if len(captors) == 1:
@@ -4032,12 +4255,17 @@ class SurroundStackSimRefState(JumpSimRefState):
 
     def outcome(self, s, name, t):
         if self.surrounder(name):
-            return "none", []            # a surrounder never covers, on stacks too
+            return "none", []  # a surrounder never covers, on stacks too
         return super().outcome(s, name, t)
 
     def captures(self, s, a):
-        if not self.gravity or self.is_stack_id(a) or a == self.a_pass or a == self.a_stop \
-                or self.goal_parts(s, a) is not None:
+        if (
+            not self.gravity
+            or self.is_stack_id(a)
+            or a == self.a_pass
+            or a == self.a_stop
+            or self.goal_parts(s, a) is not None
+        ):
             return super().captures(s, a)
         got = self.piece_of(s, a)
         if got is not None and a >= self.move0 and self.decode_move(a)[0] is not None:

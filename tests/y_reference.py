@@ -5,6 +5,7 @@ counts, no bitsets, no union-find), follows docs/rules/ sentence by sentence,
 and shares nothing with the kernels but the list of cell coordinates and
 sides, so a bookkeeping bug in a kernel shows up as a disagreement.
 """
+
 from __future__ import annotations
 
 DIRECTIONS = ((-1, -1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1))
@@ -17,16 +18,19 @@ class Geometry:
         self.n = len(self.coords)
         self.neighbours = [
             [self.index[(r + dr, c + dc)] for dr, dc in DIRECTIONS if (r + dr, c + dc) in self.index]
-            for (r, c) in self.coords]
+            for (r, c) in self.coords
+        ]
         self.sides = [set(s) for s in sides]
 
     @classmethod
     def triangle(cls, n):
         coords = [(r, c) for r in range(n) for c in range(r + 1)]
         idx = {p: i for i, p in enumerate(coords)}
-        sides = [{idx[(r, c)] for (r, c) in coords if c == 0},
-                 {idx[(r, c)] for (r, c) in coords if r == n - 1},
-                 {idx[(r, c)] for (r, c) in coords if c == r}]
+        sides = [
+            {idx[(r, c)] for (r, c) in coords if c == 0},
+            {idx[(r, c)] for (r, c) in coords if r == n - 1},
+            {idx[(r, c)] for (r, c) in coords if c == r},
+        ]
         return cls(coords, sides)
 
     @classmethod
@@ -83,8 +87,9 @@ class FlipReference:
         for c in range(self.g.n):
             if not self.g.overcrowded(self.colours, c):
                 continue
-            if (self.colours[c] == opp and "opponents" in self.kinds) or \
-               (self.colours[c] == me and "friends" in self.kinds):
+            if (self.colours[c] == opp and "opponents" in self.kinds) or (
+                self.colours[c] == me and "friends" in self.kinds
+            ):
                 cells.append(c)
         return cells
 

@@ -10,6 +10,7 @@ pages are plain HTML forms and the little JavaScript in ``static/`` only makes
 them nicer (click a cell, redraw the factory's board); nothing is fetched from
 outside. Decisions and routes: docs/webapp.md.
 """
+
 from webapp.app import create_app  # noqa: E402
 
 __all__ = ["create_app"]

@@ -1,4 +1,5 @@
 """The Flask application: configuration, the session key, and the blueprints."""
+
 from __future__ import annotations
 
 import os
@@ -33,28 +34,44 @@ def resolved_db(db_path: str | os.PathLike | None) -> str:
     return str(Path(db_path) if db_path is not None else default_path())
 
 
-def create_app(db_path: str | os.PathLike | None = None, *, secret_key: bytes | None = None,
-               benchmark_games: int = 100, testing: bool = False) -> Flask:
+def create_app(
+    db_path: str | os.PathLike | None = None,
+    *,
+    secret_key: bytes | None = None,
+    benchmark_games: int = 100,
+    testing: bool = False,
+) -> Flask:
     """The web app over the registry at ``db_path`` (default: the registry's)."""
     path = Path(db_path) if db_path is not None else default_path()
-    with Registry(path) as reg:            # creates/migrates/seeds the database once
+    with Registry(path) as reg:  # creates/migrates/seeds the database once
         accounts.ensure(reg)
         bench_runs.ensure(reg)
     app = Flask(__name__)
     app.config.update(
-        REGISTRY_DB=str(path), SECRET_KEY=secret_key or _secret_key(path), TESTING=testing,
-        SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
-        BENCHMARK_GAMES=benchmark_games, MAX_CONTENT_LENGTH=1 << 20)
+        REGISTRY_DB=str(path),
+        SECRET_KEY=secret_key or _secret_key(path),
+        TESTING=testing,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        BENCHMARK_GAMES=benchmark_games,
+        MAX_CONTENT_LENGTH=1 << 20,
+    )
     app.extensions["live_games"] = LiveStore(path)
     app.extensions["registry_pool"] = web.RegistryPool(str(path))
     attach_database(path)
     app.before_request(web.check_csrf)
     app.teardown_appcontext(web.close_registry)
-    app.jinja_env.globals.update(csrf_token=web.csrf_token, nav=web.nav, current_user=web.user,
-                                 current_role=web.role, piece_svg=shapes.piece_svg,
-                                 shape_outlines=shapes.outlines_json)
+    app.jinja_env.globals.update(
+        csrf_token=web.csrf_token,
+        nav=web.nav,
+        current_user=web.user,
+        current_role=web.role,
+        piece_svg=shapes.piece_svg,
+        shape_outlines=shapes.outlines_json,
+    )
 
     from webapp import views_auth, views_boards, views_factory, views_play
+
     for module in (views_auth, views_play, views_boards, views_factory):
         app.register_blueprint(module.bp)
 

@@ -10,6 +10,7 @@ in the database. A run's thread dies with its server process; its page then
 stays unfinished (the registry resumes the run when it is started again with
 the same players).
 """
+
 from __future__ import annotations
 
 import json
@@ -19,10 +20,12 @@ import threading
 from registry import benchmark as reg_benchmark
 from registry.store import Registry, now
 
-TABLE = ("CREATE TABLE IF NOT EXISTS webapp_benchmark_runs (id TEXT PRIMARY KEY, "
-         "by_user TEXT NOT NULL, rule_set TEXT NOT NULL, players TEXT NOT NULL, "
-         "universe TEXT NOT NULL, games INTEGER NOT NULL, total INTEGER NOT NULL, "
-         "finished INTEGER NOT NULL DEFAULT 0, error TEXT, result TEXT, created TEXT NOT NULL)")
+TABLE = (
+    "CREATE TABLE IF NOT EXISTS webapp_benchmark_runs (id TEXT PRIMARY KEY, "
+    "by_user TEXT NOT NULL, rule_set TEXT NOT NULL, players TEXT NOT NULL, "
+    "universe TEXT NOT NULL, games INTEGER NOT NULL, total INTEGER NOT NULL, "
+    "finished INTEGER NOT NULL DEFAULT 0, error TEXT, result TEXT, created TEXT NOT NULL)"
+)
 
 
 def ensure(reg: Registry) -> None:
@@ -33,8 +36,18 @@ class BenchmarkRun:
     """One run as stored: who started it, its players and size, and its outcome."""
 
     def __init__(self, row):
-        (self.id, self.by, self.rule_set, players, self.universe, self.games, self.total,
-         finished, self.error, result) = row
+        (
+            self.id,
+            self.by,
+            self.rule_set,
+            players,
+            self.universe,
+            self.games,
+            self.total,
+            finished,
+            self.error,
+            result,
+        ) = row
         self.players = json.loads(players)
         self.finished = bool(finished)
         self.result = json.loads(result) if result else None
@@ -42,30 +55,36 @@ class BenchmarkRun:
     def progress(self, r: Registry) -> int:
         """Games of this run in the database (its registry benchmark: the latest
         with these players on this rule set)."""
-        row = r.one("SELECT id FROM benchmarks WHERE players = ? AND rule_set_id = ? ORDER BY id "
-                    "DESC LIMIT 1", (json.dumps(sorted(set(self.players))),
-                                     r.rule_set_id(self.rule_set)))
+        row = r.one(
+            "SELECT id FROM benchmarks WHERE players = ? AND rule_set_id = ? ORDER BY id DESC LIMIT 1",
+            (json.dumps(sorted(set(self.players))), r.rule_set_id(self.rule_set)),
+        )
         if row is None:
             return 0
         return r.one("SELECT count(*) FROM games WHERE benchmark_id = ?", (row[0],))[0]
 
 
 def load(reg: Registry, jid: str) -> BenchmarkRun | None:
-    row = reg.one("SELECT id, by_user, rule_set, players, universe, games, total, finished, error, "
-                  "result FROM webapp_benchmark_runs WHERE id = ?", (jid,))
+    row = reg.one(
+        "SELECT id, by_user, rule_set, players, universe, games, total, finished, error, "
+        "result FROM webapp_benchmark_runs WHERE id = ?",
+        (jid,),
+    )
     return BenchmarkRun(row) if row else None
 
 
-def start(reg: Registry, db: str, by: str, rule_set: str, players: list[str], universe: str,
-          games: int, total: int) -> str:
+def start(
+    reg: Registry, db: str, by: str, rule_set: str, players: list[str], universe: str, games: int, total: int
+) -> str:
     """Store a new run and play it on a thread with its own registry; its id."""
     jid = secrets.token_urlsafe(9)
     with reg.transaction():
-        reg.db.execute("INSERT INTO webapp_benchmark_runs (id, by_user, rule_set, players, "
-                       "universe, games, total, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                       (jid, by, rule_set, json.dumps(players), universe, games, total, now()))
-    threading.Thread(target=_run, args=(db, jid, by, rule_set, players, universe, games),
-                     daemon=True).start()
+        reg.db.execute(
+            "INSERT INTO webapp_benchmark_runs (id, by_user, rule_set, players, "
+            "universe, games, total, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (jid, by, rule_set, json.dumps(players), universe, games, total, now()),
+        )
+    threading.Thread(target=_run, args=(db, jid, by, rule_set, players, universe, games), daemon=True).start()
     return jid
 
 
@@ -77,5 +96,7 @@ def _run(db, jid, by, rule_set, players, universe, games) -> None:
         except Exception as e:  # noqa: BLE001  (shown on the progress page)
             error = str(e) or type(e).__name__
         with r.transaction():
-            r.db.execute("UPDATE webapp_benchmark_runs SET finished = 1, error = ?, result = ? "
-                         "WHERE id = ?", (error, json.dumps(result) if result else None, jid))
+            r.db.execute(
+                "UPDATE webapp_benchmark_runs SET finished = 1, error = ?, result = ? WHERE id = ?",
+                (error, json.dumps(result) if result else None, jid),
+            )

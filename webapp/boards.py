@@ -14,6 +14,7 @@ upper left corner; Y-family boards as hexagons, Flipway as stones on square
 grid points, Caeth Y as its triangle of vertices joined by clickable edges.
 A game this module does not know is shown as its text with buttons.
 """
+
 from __future__ import annotations
 
 import functools
@@ -36,8 +37,14 @@ class Drawing:
     the page offers a choice, a click places the chosen shape; the first is
     chosen to begin with)."""
 
-    def __init__(self, svg: str, clickable: dict[int, str], buttons: list[tuple[int, str]],
-                 text: str | None = None, shape_picker: list[tuple[str, str]] | None = None):
+    def __init__(
+        self,
+        svg: str,
+        clickable: dict[int, str],
+        buttons: list[tuple[int, str]],
+        text: str | None = None,
+        shape_picker: list[tuple[str, str]] | None = None,
+    ):
         self.svg, self.clickable, self.buttons, self.text = svg, clickable, buttons, text
         self.shape_picker = shape_picker or []
 
@@ -55,6 +62,7 @@ def _legal(state, clickable_ok: bool, seat: int):
     """``seat``'s legal actions with their names: the player to move's, or in a
     simultaneous round (current player SIMULTANEOUS) that seat's own choices."""
     import pyspiel
+
     if state.is_terminal() or not clickable_ok:
         return []
     p = state.current_player()
@@ -78,48 +86,62 @@ def _split(legal, target_of):
 
 
 def _svg(width, height, body) -> str:
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width:.0f}" '
-            f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">{"".join(body)}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" width="{width:.0f}" '
+        f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}">{"".join(body)}</svg>'
+    )
 
 
 def _cell_attrs(label, clicks_by_label) -> str:
     action = clicks_by_label.get(label)
     if action is None:
         return f'data-cell="{html.escape(label)}"'
-    if isinstance(action, ShapedCell):       # the picker's shape decides (static/app.js)
+    if isinstance(action, ShapedCell):  # the picker's shape decides (static/app.js)
         choices = " ".join(f"{shape}:{a}" for shape, a in action.items())
         current = action.get(action.first)
         now = "" if current is None else f' data-action="{current}"'
-        return (f'class="cell{"" if current is None else " legal"}"{now} data-shape-actions='
-                f'"{choices}" data-cell="{html.escape(label)}" tabindex="0"')
+        return (
+            f'class="cell{"" if current is None else " legal"}"{now} data-shape-actions='
+            f'"{choices}" data-cell="{html.escape(label)}" tabindex="0"'
+        )
     return f'class="cell legal" data-action="{action}" data-cell="{html.escape(label)}" tabindex="0"'
 
 
-def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0,
-         version: str = "") -> Drawing:
+def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0, version: str = "") -> Drawing:
     """The board as ``viewer_seat`` may see it. A game with hidden information
     is shown only through that seat's own observation (the drawings below read
     the whole position, which would show what the seat must not see).
     ``version``: a saved rule set's fingerprint (its board kind is then looked
     up once per process, not once per page)."""
     import pyspiel
+
     legal = _legal(state, viewer_may_move, viewer_seat)
     try:
         core = core_of(state)
-    except ValueError:              # not one of this toolkit's games (OpenSpiel's own)
+    except ValueError:  # not one of this toolkit's games (OpenSpiel's own)
         core = None
     if state.get_game().get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
         text = state.observation_string(viewer_seat)
         if core is not None and game_string.startswith("ttt(") and hasattr(core, "player_view"):
-            drawing = draw_ttt(game_string, core, legal, view=core.player_view(viewer_seat),
-                               version=version, viewer_seat=viewer_seat)
+            drawing = draw_ttt(
+                game_string,
+                core,
+                legal,
+                view=core.player_view(viewer_seat),
+                version=version,
+                viewer_seat=viewer_seat,
+            )
             drawing.text = text
             return drawing
         return Drawing("", {}, legal, text=text)
     if core is not None and game_string.startswith("ttt("):
         return draw_ttt(game_string, core, legal, version=version)
-    if core is not None and hasattr(core, "board") and hasattr(core.board, "coords") \
-            and game_string.split("(")[0] in ("y_game", "defector_y", "double_o_y"):
+    if (
+        core is not None
+        and hasattr(core, "board")
+        and hasattr(core.board, "coords")
+        and game_string.split("(")[0] in ("y_game", "defector_y", "double_o_y")
+    ):
         return draw_y(core, legal)
     if core is not None and game_string.startswith("flipway"):
         return draw_flipway(core, legal)
@@ -144,6 +166,7 @@ def _view_content(view, colours, shape_view=None):
     hidden from it). ``shape_view``: the seat's ``player_shape_view`` (shape
     letters) of a rule set with shapes; without it every piece is a circle."""
     from games.ttt._engine import COLOUR_CHARS
+
     out = []
     for c, ch in enumerate(view):
         if ch == "#":
@@ -182,9 +205,11 @@ def _split_shaped(legal):
         if target is not None:
             per_shape.setdefault(m.group(3), {}).setdefault(target, []).append(a)
             colour_of.setdefault(m.group(3), m.group(1))
-    clickable = {shape: {t: acts[0] for t, acts in by_target.items()}
-                 for shape, by_target in per_shape.items()
-                 if all(len(acts) == 1 for acts in by_target.values())}
+    clickable = {
+        shape: {t: acts[0] for t, acts in by_target.items()}
+        for shape, by_target in per_shape.items()
+        if all(len(acts) == 1 for acts in by_target.values())
+    }
     if not clickable:
         return {}, [], legal
     first = next(iter(clickable))
@@ -193,13 +218,17 @@ def _split_shaped(legal):
         for t, a in by_target.items():
             cells.setdefault(t, ShapedCell({}, first))[shape] = a
     taken = {a for by_target in clickable.values() for a in by_target.values()}
-    return cells, [(shape, colour_of[shape]) for shape in clickable], \
-        [(a, name) for a, name in legal if a not in taken]
+    return (
+        cells,
+        [(shape, colour_of[shape]) for shape in clickable],
+        [(a, name) for a, name in legal if a not in taken],
+    )
 
 
 @functools.lru_cache(maxsize=256)
 def _versioned_kind(name: str, version: str) -> str:
     from games.ttt import rules as ttt_rules
+
     return ttt_rules.resolve(name).record["board"]["kind"]
 
 
@@ -212,13 +241,12 @@ def board_kind(name: str, version: str = "") -> str:
     return _versioned_kind.__wrapped__(name, version)
 
 
-def draw_ttt(game_string: str, core, legal, view=None, version: str = "",
-             viewer_seat: int = 0) -> Drawing:
+def draw_ttt(game_string: str, core, legal, view=None, version: str = "", viewer_seat: int = 0) -> Drawing:
     """A rule set's board. ``view``: seat ``viewer_seat``'s ``player_view``
     (hidden information: only what that seat sees is drawn, shapes from its
     ``player_shape_view``); None: the whole position (perfect information,
     where every seat sees it all)."""
-    name = game_string[len("ttt(rules="):-1]
+    name = game_string[len("ttt(rules=") : -1]
     kind = board_kind(name, version)
     colours = list(core.reserves())
     size = len(view) if view is not None else len(core.cells())
@@ -238,8 +266,9 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "",
     else:
         shapes = core.shapes() if shaped else ["circle"] * size
         for c, value in enumerate(core.cells()):
-            content[coords[c]] = (None if value == 0 else
-                                  "locked" if value < 0 else (colours[value - 1], shapes[c]))
+            content[coords[c]] = (
+                None if value == 0 else "locked" if value < 0 else (colours[value - 1], shapes[c])
+            )
     if kind == "stacks":
         svg = _stacks_svg(X, Y, Z, content, by_label)
     else:
@@ -252,9 +281,11 @@ def _piece(cx, cy, content, r=CELL * 0.36) -> str:
     if content is None:
         return ""
     if content == "locked":
-        return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
-                f'class="locked" fill="#999"/>')
-    if content[0] == "obscured":          # the colour is seen, the shape is not
+        return (
+            f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
+            f'class="locked" fill="#999"/>'
+        )
+    if content[0] == "obscured":  # the colour is seen, the shape is not
         return obscured_svg(content[1], cx, cy, r)
     colour, shape = content
     return piece_svg(shape, colour, cx, cy, r)
@@ -274,29 +305,41 @@ def plane_svg(kind, X, Y, Z, content, by_label) -> str:
             body.append(f'<text x="{ox}" y="{oy - 6}" class="layer">z={z}</text>')
         if kind == "hash":
             for i in range(1, X):
-                body.append(f'<line x1="{ox + i * CELL}" y1="{oy}" x2="{ox + i * CELL}" '
-                            f'y2="{oy + H}" stroke="#333" stroke-width="3"/>')
+                body.append(
+                    f'<line x1="{ox + i * CELL}" y1="{oy}" x2="{ox + i * CELL}" '
+                    f'y2="{oy + H}" stroke="#333" stroke-width="3"/>'
+                )
             for j in range(1, Y):
-                body.append(f'<line x1="{ox}" y1="{oy + j * CELL}" x2="{ox + W}" '
-                            f'y2="{oy + j * CELL}" stroke="#333" stroke-width="3"/>')
+                body.append(
+                    f'<line x1="{ox}" y1="{oy + j * CELL}" x2="{ox + W}" '
+                    f'y2="{oy + j * CELL}" stroke="#333" stroke-width="3"/>'
+                )
         elif kind == "vertices":
             for i in range(X):
-                body.append(f'<line x1="{ox + (i + .5) * CELL}" y1="{oy + CELL / 2}" '
-                            f'x2="{ox + (i + .5) * CELL}" y2="{oy + H - CELL / 2}" stroke="#333"/>')
+                body.append(
+                    f'<line x1="{ox + (i + 0.5) * CELL}" y1="{oy + CELL / 2}" '
+                    f'x2="{ox + (i + 0.5) * CELL}" y2="{oy + H - CELL / 2}" stroke="#333"/>'
+                )
             for j in range(Y):
-                body.append(f'<line x1="{ox + CELL / 2}" y1="{oy + (j + .5) * CELL}" '
-                            f'x2="{ox + W - CELL / 2}" y2="{oy + (j + .5) * CELL}" stroke="#333"/>')
+                body.append(
+                    f'<line x1="{ox + CELL / 2}" y1="{oy + (j + 0.5) * CELL}" '
+                    f'x2="{ox + W - CELL / 2}" y2="{oy + (j + 0.5) * CELL}" stroke="#333"/>'
+                )
         for x in range(1, X + 1):
             for y in range(1, Y + 1):
-                cx, cy = ox + (x - .5) * CELL, oy + (Y - y + .5) * CELL
+                cx, cy = ox + (x - 0.5) * CELL, oy + (Y - y + 0.5) * CELL
                 label = (x, y, z)
                 attrs = _cell_attrs(label_text(label), labels)
                 if kind == "squares":
-                    body.append(f'<rect x="{cx - CELL / 2}" y="{cy - CELL / 2}" width="{CELL}" '
-                                f'height="{CELL}" fill="#e8dcc0" stroke="#333"/>')
-                body.append(f'<g {attrs}><rect x="{cx - CELL / 2}" y="{cy - CELL / 2}" '
-                            f'width="{CELL}" height="{CELL}" fill="transparent" class="hit"/>'
-                            f'{_piece(cx, cy, content.get(label))}</g>')
+                    body.append(
+                        f'<rect x="{cx - CELL / 2}" y="{cy - CELL / 2}" width="{CELL}" '
+                        f'height="{CELL}" fill="#e8dcc0" stroke="#333"/>'
+                    )
+                body.append(
+                    f'<g {attrs}><rect x="{cx - CELL / 2}" y="{cy - CELL / 2}" '
+                    f'width="{CELL}" height="{CELL}" fill="transparent" class="hit"/>'
+                    f"{_piece(cx, cy, content.get(label))}</g>"
+                )
     return _svg(2 * pad + Z * W + (Z - 1) * gap, 2 * pad + H, body)
 
 
@@ -323,21 +366,29 @@ def _stacks_svg(X, Y, Z, content, by_label) -> str:
         ox, oy = pad + (y - 1) * (W + gap), pad
         for x in range(1, X + 1):
             label = label_text(("stack", x, y))
-            col = [f'<rect x="{ox + (x - 1) * CELL}" y="{oy}" width="{CELL}" height="{H}" '
-                   f'fill="#2a55b8" stroke="#123" class="hit"/>']
+            col = [
+                f'<rect x="{ox + (x - 1) * CELL}" y="{oy}" width="{CELL}" height="{H}" '
+                f'fill="#2a55b8" stroke="#123" class="hit"/>'
+            ]
             for z in range(1, shown + 1):
-                cx, cy = ox + (x - .5) * CELL, oy + (shown - z + .5) * CELL
+                cx, cy = ox + (x - 0.5) * CELL, oy + (shown - z + 0.5) * CELL
                 v = content.get((x, y, z))
-                col.append(_piece(cx, cy, v) if v else
-                           f'<circle cx="{cx}" cy="{cy}" r="{CELL * .36}" fill="#dfe6f5"/>')
-            body.append(f'<g {_cell_attrs(label, labels)}>{"".join(col)}</g>')
+                col.append(
+                    _piece(cx, cy, v)
+                    if v
+                    else f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.36}" fill="#dfe6f5"/>'
+                )
+            body.append(f"<g {_cell_attrs(label, labels)}>{''.join(col)}</g>")
     return _svg(2 * pad + Y * W + (Y - 1) * gap, 2 * pad + H, body)
 
 
 # -- Y family --------------------------------------------------------------------------
 def _hexagon(cx, cy, r) -> str:
-    pts = " ".join(f"{cx + r * math.cos(math.radians(60 * k + 30)):.1f},"
-                   f"{cy + r * math.sin(math.radians(60 * k + 30)):.1f}" for k in range(6))
+    pts = " ".join(
+        f"{cx + r * math.cos(math.radians(60 * k + 30)):.1f},"
+        f"{cy + r * math.sin(math.radians(60 * k + 30)):.1f}"
+        for k in range(6)
+    )
     return pts
 
 
@@ -360,9 +411,11 @@ def draw_y(core, legal) -> Drawing:
         cy = R * 2 + r * dy
         v = colours[i]
         fill = Y_FILL.get(v, "#e8dcc0")
-        body.append(f'<g {_cell_attrs(names[i], by_label)}><polygon points="{_hexagon(cx, cy, R)}" '
-                    f'fill="{fill}" stroke="#555" class="hit{" stone" if v else ""}"/>'
-                    f'<title>{names[i]}</title></g>')
+        body.append(
+            f'<g {_cell_attrs(names[i], by_label)}><polygon points="{_hexagon(cx, cy, R)}" '
+            f'fill="{fill}" stroke="#555" class="hit{" stone" if v else ""}"/>'
+            f"<title>{names[i]}</title></g>"
+        )
     width = R * 4 + widest * dx
     height = R * 4 + (len(rows) - 1) * dy
     return Drawing(_svg(width, height, body), clicks, buttons)
@@ -379,17 +432,23 @@ def draw_flipway(core, legal) -> Drawing:
     pad = CELL
     body = []
     for i in range(n):
-        body.append(f'<line x1="{pad}" y1="{pad + i * CELL}" x2="{pad + (n - 1) * CELL}" '
-                    f'y2="{pad + i * CELL}" stroke="#333"/>')
-        body.append(f'<line x1="{pad + i * CELL}" y1="{pad}" x2="{pad + i * CELL}" '
-                    f'y2="{pad + (n - 1) * CELL}" stroke="#333"/>')
+        body.append(
+            f'<line x1="{pad}" y1="{pad + i * CELL}" x2="{pad + (n - 1) * CELL}" '
+            f'y2="{pad + i * CELL}" stroke="#333"/>'
+        )
+        body.append(
+            f'<line x1="{pad + i * CELL}" y1="{pad}" x2="{pad + i * CELL}" '
+            f'y2="{pad + (n - 1) * CELL}" stroke="#333"/>'
+        )
     for i, v in enumerate(colours):
         cx, cy = pad + (i % n) * CELL, pad + (i // n) * CELL
         fill = Y_FILL.get(v)
-        stone = (f'<circle cx="{cx}" cy="{cy}" r="{CELL * .4}" fill="{fill}" stroke="#000"/>'
-                 if fill else f'<circle cx="{cx}" cy="{cy}" r="{CELL * .4}" fill="transparent" '
-                              f'class="hit"/>')
-        body.append(f'<g {_cell_attrs(names[i], by_label)}>{stone}<title>{names[i]}</title></g>')
+        stone = (
+            f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.4}" fill="{fill}" stroke="#000"/>'
+            if fill
+            else f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.4}" fill="transparent" class="hit"/>'
+        )
+        body.append(f"<g {_cell_attrs(names[i], by_label)}>{stone}<title>{names[i]}</title></g>")
     return Drawing(_svg(2 * pad + (n - 1) * CELL, 2 * pad + (n - 1) * CELL, body), clicks, buttons)
 
 
@@ -401,8 +460,10 @@ def _band(x1, y1, x2, y2, half) -> str:
     """The rectangle of half-width ``half`` around the segment, as SVG points."""
     length = math.hypot(x2 - x1, y2 - y1)
     nx, ny = -(y2 - y1) / length * half, (x2 - x1) / length * half
-    return " ".join(f"{x:.1f},{y:.1f}" for x, y in ((x1 + nx, y1 + ny), (x2 + nx, y2 + ny),
-                                                  (x2 - nx, y2 - ny), (x1 - nx, y1 - ny)))
+    return " ".join(
+        f"{x:.1f},{y:.1f}"
+        for x, y in ((x1 + nx, y1 + ny), (x2 + nx, y2 + ny), (x2 - nx, y2 - ny), (x1 - nx, y1 - ny))
+    )
 
 
 def draw_caeth(core, legal) -> Drawing:
@@ -425,31 +486,40 @@ def draw_caeth(core, legal) -> Drawing:
     n = max(r for r, _ in coords) + 1
     D, pad = CELL * 1.3, CELL * 0.8
     at = [(pad + (c + (n - 1 - r) / 2) * D, pad + r * D * math.sqrt(3) / 2) for r, c in coords]
-    body = [f'<polygon points="{at[0][0]:.1f},{at[0][1] - 12:.1f} '
-            f'{at[-1][0] + 14:.1f},{at[-1][1] + 8:.1f} {pad - 14:.1f},{at[-1][1] + 8:.1f}" '
-            f'fill="#e8dcc0"/>']
+    body = [
+        f'<polygon points="{at[0][0]:.1f},{at[0][1] - 12:.1f} '
+        f'{at[-1][0] + 14:.1f},{at[-1][1] + 8:.1f} {pad - 14:.1f},{at[-1][1] + 8:.1f}" '
+        f'fill="#e8dcc0"/>'
+    ]
     for e, (u, v) in enumerate(edges):
         (x1, y1), (x2, y2) = at[u], at[v]
         line = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
         owner = owners[e]
         if owner:
-            look = (f'<line {line} stroke="#222" stroke-width="9" stroke-linecap="round"/>'
-                    f'<line {line} stroke="{CAETH_EDGE[owner]}" stroke-width="6" '
-                    f'stroke-linecap="round" class="captured p{owner}"/>')
+            look = (
+                f'<line {line} stroke="#222" stroke-width="9" stroke-linecap="round"/>'
+                f'<line {line} stroke="{CAETH_EDGE[owner]}" stroke-width="6" '
+                f'stroke-linecap="round" class="captured p{owner}"/>'
+            )
         else:
             look = f'<line {line} stroke="#8a7a5a" stroke-width="2" stroke-dasharray="4 3"/>'
         hit = f'<polygon points="{_band(x1, y1, x2, y2, 7)}" fill="transparent" class="hit"/>'
-        body.append(f'<g {_cell_attrs(names[e], by_label)} data-edge="{e}">{look}{hit}'
-                    f'<title>{names[e]}</title></g>')
+        body.append(
+            f'<g {_cell_attrs(names[e], by_label)} data-edge="{e}">{look}{hit}<title>{names[e]}</title></g>'
+        )
     for v, (x, y) in enumerate(at):
         who = controllers[v]
         if who:
-            body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CELL * .3:.1f}" '
-                        f'fill="{Y_FILL[who]}" stroke="#000" stroke-width="2" '
-                        f'class="vertex controlled p{who}"><title>{vnames[v]}</title></circle>')
+            body.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CELL * 0.3:.1f}" '
+                f'fill="{Y_FILL[who]}" stroke="#000" stroke-width="2" '
+                f'class="vertex controlled p{who}"><title>{vnames[v]}</title></circle>'
+            )
         else:
-            body.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CELL * .12:.1f}" fill="#777" '
-                        f'class="vertex"><title>{vnames[v]}</title></circle>')
+            body.append(
+                f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{CELL * 0.12:.1f}" fill="#777" '
+                f'class="vertex"><title>{vnames[v]}</title></circle>'
+            )
     width = 2 * pad + (n - 1) * D
     height = 2 * pad + (n - 1) * D * math.sqrt(3) / 2
     return Drawing(_svg(width, height, body), clicks, buttons)

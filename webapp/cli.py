@@ -13,6 +13,7 @@ SO_REUSEPORT and the kernel spreads the connections among them: no master
 process in the request path, and no extra dependency (gunicorn would bring its
 own process manager and a pin for a gain we do not need).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,22 +37,39 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m webapp", description=__doc__.split("\n\n")[0])
     p.add_argument("--db", help=f"registry database (default {default_path()})")
     p.add_argument("--port", type=int, default=8000, help="TCP port on 127.0.0.1 (default 8000)")
-    p.add_argument("--add-user", metavar="NAME",
-                   help="create an account instead of serving (password from the terminal "
-                        f"or ${PASSWORD_ENV}); the first account of a database may be an Admin")
-    p.add_argument("--role", default="creator", choices=("creator", "trainer", "admin"),
-                   help="role of --add-user (default creator)")
+    p.add_argument(
+        "--add-user",
+        metavar="NAME",
+        help="create an account instead of serving (password from the terminal "
+        f"or ${PASSWORD_ENV}); the first account of a database may be an Admin",
+    )
+    p.add_argument(
+        "--role",
+        default="creator",
+        choices=("creator", "trainer", "admin"),
+        help="role of --add-user (default creator)",
+    )
     p.add_argument("--as", dest="by", help="acting Admin for --add-user with a higher role")
-    p.add_argument("--threads", type=int, default=8,
-                   help="request threads of each server process (default 8)")
-    p.add_argument("--workers", type=int, default=None,
-                   help="server processes sharing the port (default: the machine's cores, "
-                        f"at most 4; here {DEFAULT_WORKERS}; 1 with --dev-server); games in "
-                        "progress are in the registry, so any process serves any game")
-    p.add_argument("--dev-server", action="store_true",
-                   help="serve with Flask's development server instead of waitress")
-    p.add_argument("--benchmark-games", type=int, default=100,
-                   help="games per combination of Benchmark Selected Bots (seed: 100)")
+    p.add_argument(
+        "--threads", type=int, default=8, help="request threads of each server process (default 8)"
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="server processes sharing the port (default: the machine's cores, "
+        f"at most 4; here {DEFAULT_WORKERS}; 1 with --dev-server); games in "
+        "progress are in the registry, so any process serves any game",
+    )
+    p.add_argument(
+        "--dev-server", action="store_true", help="serve with Flask's development server instead of waitress"
+    )
+    p.add_argument(
+        "--benchmark-games",
+        type=int,
+        default=100,
+        help="games per combination of Benchmark Selected Bots (seed: 100)",
+    )
     return p
 
 
@@ -83,9 +101,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from webapp import accounts
     from webapp.app import create_app
+
     try:
         if args.add_user:
             from registry.store import Registry
+
             password = os.environ.get(PASSWORD_ENV) or getpass.getpass(f"password for {args.add_user}: ")
             with Registry(args.db) as reg:
                 accounts.ensure(reg)
@@ -103,10 +123,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.workers == 1:
         from waitress import serve
+
         signal.signal(signal.SIGTERM, lambda *_: (print(cache_line(app), flush=True), os._exit(0)))
         print(f"serving {app.config['REGISTRY_DB']} on {where} (Ctrl-C stops)", flush=True)
-        serve(app, host="127.0.0.1", port=args.port, threads=args.threads, ident="flipgames",
-              _quiet=True)
+        serve(app, host="127.0.0.1", port=args.port, threads=args.threads, ident="flipgames", _quiet=True)
         return 0
     return serve_workers(args, app.config["SECRET_KEY"], where)
 
@@ -122,10 +142,11 @@ def _listening_socket(port: int) -> socket.socket:
 
 def _worker(db: str, port: int, threads: int, secret_key: bytes, benchmark_games: int) -> None:
     """One server process: its own app (registry pool, game cache) on its own socket."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)        # the parent stops the workers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
     from waitress import serve
 
     from webapp.app import create_app
+
     sock = _listening_socket(port)
     sock.listen(1024)
     app = create_app(db, secret_key=secret_key, benchmark_games=benchmark_games)
@@ -138,8 +159,10 @@ def cache_line(app) -> str:
     for experiments/bench_webapp.py: the cache's hit rate under several workers)."""
     store = app.extensions["live_games"]
     found = store.hits + store.catch_ups + store.replays
-    return (f"live-game cache of process {os.getpid()}: {found} lookups, {store.hits} current, "
-            f"{store.catch_ups} caught up, {store.replays} replayed in full")
+    return (
+        f"live-game cache of process {os.getpid()}: {found} lookups, {store.hits} current, "
+        f"{store.catch_ups} caught up, {store.replays} replayed in full"
+    )
 
 
 def serve_workers(args, secret_key: bytes, where: str) -> int:
@@ -148,17 +171,24 @@ def serve_workers(args, secret_key: bytes, where: str) -> int:
     if not hasattr(socket, "SO_REUSEPORT"):
         print("error: this system has no SO_REUSEPORT; use --workers 1", file=sys.stderr)
         return 2
-    try:            # a port another program holds is refused here, before any worker starts
+    try:  # a port another program holds is refused here, before any worker starts
         probe = _listening_socket(args.port)
     except OSError as e:
         print(f"error: cannot listen on 127.0.0.1:{args.port}: {e.strerror}", file=sys.stderr)
         return 2
     from webapp.app import resolved_db
+
     db = resolved_db(args.db)
-    ctx = multiprocessing.get_context("fork")   # no threads in this process yet: fork is safe
-    workers = [ctx.Process(target=_worker, daemon=True, name=f"flipgames-web-{i}",
-                           args=(db, args.port, args.threads, secret_key, args.benchmark_games))
-               for i in range(args.workers)]
+    ctx = multiprocessing.get_context("fork")  # no threads in this process yet: fork is safe
+    workers = [
+        ctx.Process(
+            target=_worker,
+            daemon=True,
+            name=f"flipgames-web-{i}",
+            args=(db, args.port, args.threads, secret_key, args.benchmark_games),
+        )
+        for i in range(args.workers)
+    ]
     stopping = []
 
     def stop(*_):
@@ -171,9 +201,11 @@ def serve_workers(args, secret_key: bytes, where: str) -> int:
     signal.signal(signal.SIGINT, stop)
     for w in workers:
         w.start()
-    probe.close()       # bound, never listening: it took no connections
-    print(f"serving {db} on {where} with {args.workers} processes of {args.threads} threads "
-          "(Ctrl-C stops)", flush=True)
+    probe.close()  # bound, never listening: it took no connections
+    print(
+        f"serving {db} on {where} with {args.workers} processes of {args.threads} threads (Ctrl-C stops)",
+        flush=True,
+    )
     code = 0
     while not stopping:
         done = multiprocessing.connection.wait([w.sentinel for w in workers], timeout=1.0)
@@ -181,8 +213,11 @@ def serve_workers(args, secret_key: bytes, where: str) -> int:
             ended = [w for w in workers if not w.is_alive()]
             code = next((w.exitcode for w in ended if w.exitcode), 0)
             if not stopping:
-                print(f"error: server process {ended[0].name} stopped (exit code "
-                      f"{ended[0].exitcode}); stopping the others", file=sys.stderr)
+                print(
+                    f"error: server process {ended[0].name} stopped (exit code "
+                    f"{ended[0].exitcode}); stopping the others",
+                    file=sys.stderr,
+                )
                 code = code or 1
             stop()
     for w in workers:

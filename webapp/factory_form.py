@@ -9,6 +9,7 @@ validation's field paths (``board.size.x``, ``shapes.circle.move``,
 ``turn_checks[1]``, ``phases[0].order``): each problem validation reports
 ("field: message") is then shown next to the control it names.
 """
+
 from __future__ import annotations
 
 import json
@@ -61,34 +62,65 @@ def choices() -> dict:
 
 
 _WORDS = {
-    "players": {"2": "2 Player", "3": "3 Player", "4": "4 Player", "partners": "Partners",
-                "2-vs-chaos": "2 vs Chaos", "3-vs-chaos": "3 vs Chaos", "1-vs-chaos": "1 vs Chaos"},
-    "colours": {"assigned": "Assigned colors", "shared": "Shared color",
-                "partners-share": "Partners share color", "players-choose": "Players choose color"},
+    "players": {
+        "2": "2 Player",
+        "3": "3 Player",
+        "4": "4 Player",
+        "partners": "Partners",
+        "2-vs-chaos": "2 vs Chaos",
+        "3-vs-chaos": "3 vs Chaos",
+        "1-vs-chaos": "1 vs Chaos",
+    },
+    "colours": {
+        "assigned": "Assigned colors",
+        "shared": "Shared color",
+        "partners-share": "Partners share color",
+        "players-choose": "Players choose color",
+    },
     "cloaking": {"none": "No cloaking", "hides": "Cloaking hides", "obscures": "Cloaking obscures"},
-    "stalemate": {"draws": "Stalemate draws", "all-win": "All players win if stalemate",
-                  "all-lose": "All players lose if stalemate",
-                  "most-in-a-row-wins": "Most same-color-in-a-row wins",
-                  "least-in-a-row-loses": "Least same-color-in-a-row loses",
-                  "most-pieces-wins": "Most pieces wins"},
-    "move": {"stationary": "Stationary", "adjacent": "Moves adjacent",
-             "adjacent-orthogonal": "Moves adj orthogonal",
-             "adjacent-alquerque": "Moves adjacent (alquerque lines)",
-             "linear-or-knight": "Moves linear or knight", "orth-by-stack": "Moves orth by stack",
-             "orth-by-full-stack": "Moves orth by full stack",
-             "adjacent-or-knight": "Moves adjacent or knight"},
+    "stalemate": {
+        "draws": "Stalemate draws",
+        "all-win": "All players win if stalemate",
+        "all-lose": "All players lose if stalemate",
+        "most-in-a-row-wins": "Most same-color-in-a-row wins",
+        "least-in-a-row-loses": "Least same-color-in-a-row loses",
+        "most-pieces-wins": "Most pieces wins",
+    },
+    "move": {
+        "stationary": "Stationary",
+        "adjacent": "Moves adjacent",
+        "adjacent-orthogonal": "Moves adj orthogonal",
+        "adjacent-alquerque": "Moves adjacent (alquerque lines)",
+        "linear-or-knight": "Moves linear or knight",
+        "orth-by-stack": "Moves orth by stack",
+        "orth-by-full-stack": "Moves orth by full stack",
+        "adjacent-or-knight": "Moves adjacent or knight",
+    },
     "power": {"none": "No power", "must-capture": "Must capture", "can-capture": "Can capture"},
-    "condition": {"cover": "Cover", "cover-by-rank": "Cover by rank", "jump": "Jump",
-                  "chain-jump": "Chain Jump", "surround-line": "Surround line",
-                  "surround-orthogonal": "Surround orthogonal",
-                  "chain-jump-back": "Chain Jump (+ back)"},
-    "result": {"removes": "Removes captive(s)", "converts": "Converts captive(s)",
-               "reincarnates": "Reincarnates captive(s)", "reincarnates-x2": "Reincarnates captive(s) x2"},
+    "condition": {
+        "cover": "Cover",
+        "cover-by-rank": "Cover by rank",
+        "jump": "Jump",
+        "chain-jump": "Chain Jump",
+        "surround-line": "Surround line",
+        "surround-orthogonal": "Surround orthogonal",
+        "chain-jump-back": "Chain Jump (+ back)",
+    },
+    "result": {
+        "removes": "Removes captive(s)",
+        "converts": "Converts captive(s)",
+        "reincarnates": "Reincarnates captive(s)",
+        "reincarnates-x2": "Reincarnates captive(s) x2",
+    },
     "movement": {"allowed": "Movement allowed", "placement-only": "Placement only"},
     "fold": {"none": "No fold", "less-than-most-committed": "Less-than-most committed pieces folds"},
 }
-_COUNTS = {"shape_count": ("shape", "shapes"), "pieces_per_turn": ("piece/turn", "pieces/turn"),
-           "boards": ("board", "boards"), "phases": ("phase", "phases")}
+_COUNTS = {
+    "shape_count": ("shape", "shapes"),
+    "pieces_per_turn": ("piece/turn", "pieces/turn"),
+    "boards": ("board", "boards"),
+    "phases": ("phase", "phases"),
+}
 
 
 def option_label(control: str, value) -> str:
@@ -100,7 +132,7 @@ def option_label(control: str, value) -> str:
         return f"{value} {one if str(value) == '1' else many}"
     if control.startswith("turn_checks"):
         text = str(value)
-        if text == schema.GOAL_CHECK:               # 3P-9X-HideSeek: "Statemate if goal is reached"
+        if text == schema.GOAL_CHECK:  # 3P-9X-HideSeek: "Statemate if goal is reached"
             return "Stalemate if goal is reached"
         if text.startswith("all-lose-if-any-"):
             return f"All players lose if any {text.rsplit('-', 1)[1]}-same-color-in-a-row"
@@ -121,12 +153,12 @@ def _shape_rule(get, shape: str) -> dict:
     seed: "If “No power” is selected, then the associated power_condition and
     power_result dropdowns are cleared and disabled")."""
     rule = {"move": get(f"shapes.{shape}.move", "stationary"), "power": get(f"shapes.{shape}.power", "none")}
-    if get(f"shapes.{shape}.cannot_move_backwards") == "1":     # the seed's "cannot move backwards"
+    if get(f"shapes.{shape}.cannot_move_backwards") == "1":  # the seed's "cannot move backwards"
         rule["cannot_move_backwards"] = True
     if rule["power"] != "none":
         for key in ("condition", "result"):
             value = get(f"shapes.{shape}.{key}")
-            if value:                   # a blank stays out: validation says it is required
+            if value:  # a blank stays out: validation says it is required
                 rule[key] = value
     return rule
 
@@ -140,7 +172,7 @@ def colours_in_play(players: str, colours: str) -> tuple[str, ...]:
         return schema.PALETTE[:2]
     if colours == "players-choose":
         return schema.PALETTE
-    return schema.PALETTE[:n + (1 if chaos else 0)]
+    return schema.PALETTE[: n + (1 if chaos else 0)]
 
 
 def reserve_colours(players: str, colours: str, present=()) -> list[str]:
@@ -191,8 +223,12 @@ def _coords_text(items) -> str:
 #: set once for the game (schema.BOARD_FIELDS); phase markers per phase
 #: (schema.PHASE_FIELDS: "the cloak and lock properties are the only ones that
 #: can be changed after phase 1").
-BOARD_MARKERS = (("sticky", "spaces"), ("exclusive", "seats"), ("entry_locked", "seats"),
-                 ("exit_locked", "seats"))
+BOARD_MARKERS = (
+    ("sticky", "spaces"),
+    ("exclusive", "seats"),
+    ("entry_locked", "seats"),
+    ("exit_locked", "seats"),
+)
 PHASE_MARKERS = (("cloaked", "spaces"), ("entry_locked", "seats"), ("exit_locked", "seats"))
 
 
@@ -230,14 +266,16 @@ def _markers_from_form(get, prefix: str, markers) -> dict:
     for key, kind in markers:
         text = get(f"{prefix}.{key}", "") or ""
         value = _coords(text) if kind == "spaces" else _groups_of(text)
-        if value:                       # unset markers stay out of the record
+        if value:  # unset markers stay out of the record
             out[key] = value
     return out
 
 
 def _markers_to_form(section: Mapping, markers) -> dict:
-    return {key: (_coords_text(section.get(key, [])) if kind == "spaces"
-                  else _groups_text(section.get(key, []))) for key, kind in markers}
+    return {
+        key: (_coords_text(section.get(key, [])) if kind == "spaces" else _groups_text(section.get(key, [])))
+        for key, kind in markers
+    }
 
 
 def _json_list(text):
@@ -274,11 +312,14 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     rec["players"] = players
     rec["colours"] = colours
     size = [_int(get(f"board.size.{a}"), d) for a, d in zip("xyz", (3, 3, 1))]
-    rec["board"] = {"kind": get("board.kind", "hash"), "size": size,
-                    "locked": _coords(get("board.locked", ""))}
+    rec["board"] = {
+        "kind": get("board.kind", "hash"),
+        "size": size,
+        "locked": _coords(get("board.locked", "")),
+    }
     pieces = []
     for part in (get("board.pieces", "") or "").split(";"):
-        if ":" in part:                 # x,y,z:colour or x,y,z:colour:shape
+        if ":" in part:  # x,y,z:colour or x,y,z:colour:shape
             at, colour = part.split(":", 1)
             colour, _, shape = colour.partition(":")
             c = _coords(at)
@@ -297,11 +338,11 @@ def form_to_record(form: Mapping[str, str]) -> dict:
         for s in shapes:
             key = f"reserves.{colour}" + (f".{s}" if len(shapes) > 1 else "")
             value = get(key)
-            if value is None and s == shapes[0]:    # the shapes changed between 1 and several:
+            if value is None and s == shapes[0]:  # the shapes changed between 1 and several:
                 value = get(f"reserves.{colour}.{s}" if len(shapes) == 1 else f"reserves.{colour}")
-            if value is None:           # a colour or shape newly in play: adjust() gives it a count
+            if value is None:  # a colour or shape newly in play: adjust() gives it a count
                 continue
-            count = _int(value, 0)      # zeros kept: "every count is 0" is validation's to say
+            count = _int(value, 0)  # zeros kept: "every count is 0" is validation's to say
             if len(shapes) > 1:
                 reserves.setdefault(colour, {})[s] = count
             else:
@@ -325,14 +366,21 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     phases = []
     for k in range(n):
         f = f"phases[{k}]"
-        locked_players = [v if v == "chaos" else _int(v) for v in
-                          (form.getlist(f"{f}.locked_players") if hasattr(form, "getlist") else [])]
-        phases.append({"order": get(f"{f}.order", "sequential"), "pass": get(f"{f}.pass") == "1",
-                       "movement": get(f"{f}.movement", "allowed"),
-                       "locked_players": locked_players,
-                       "locked": _coords(get(f"{f}.locked", "")),
-                       "fold": get(f"{f}.fold", "none") if k < n - 1 else "none",
-                       **_markers_from_form(get, f, PHASE_MARKERS)})
+        locked_players = [
+            v if v == "chaos" else _int(v)
+            for v in (form.getlist(f"{f}.locked_players") if hasattr(form, "getlist") else [])
+        ]
+        phases.append(
+            {
+                "order": get(f"{f}.order", "sequential"),
+                "pass": get(f"{f}.pass") == "1",
+                "movement": get(f"{f}.movement", "allowed"),
+                "locked_players": locked_players,
+                "locked": _coords(get(f"{f}.locked", "")),
+                "fold": get(f"{f}.fold", "none") if k < n - 1 else "none",
+                **_markers_from_form(get, f, PHASE_MARKERS),
+            }
+        )
     rec["phases"] = phases
     if get("overachievers_disqualified") == "1":
         rec["overachievers_disqualified"] = True
@@ -363,7 +411,7 @@ def adjust(state: dict) -> None:
     z = min(z, dim_limit((x, y)))
     state["size"] = [x, y, z]
     last = 0
-    for colour in colours_in_play(state["players"], state["colours"]):     # new colours only
+    for colour in colours_in_play(state["players"], state["colours"]):  # new colours only
         for s in state["shapes"]:
             key = f"reserves.{colour}" + (f".{s}" if len(state["shapes"]) > 1 else "")
             if key in state["reserves"]:
@@ -398,37 +446,58 @@ def state_of(record: Mapping) -> dict:
     phases = record.get("phases") or [{}]
     players, colours = record.get("players", "2"), record.get("colours", "assigned")
     playing = colours_in_play(players, colours) if players in schema.PLAYERS else ()
-    extra = [c for c in schema.PALETTE if c not in playing
-             and any(k.split(".")[1] == c for k in reserves)]
+    extra = [c for c in schema.PALETTE if c not in playing and any(k.split(".")[1] == c for k in reserves)]
     return {
         "extra_colours": extra,
-        "name": record.get("name", ""), "players": record.get("players", "2"),
-        "colours": record.get("colours", "assigned"), "shapes": shapes,
-        "shape_rules": {s: {"move": "stationary", "power": "none", "condition": "", "result": "",
-                            "cannot_move_backwards": False,
-                            **(record.get("shapes", {}).get(s) or {})} for s in shapes},
-        "board_kind": board.get("kind", "hash"), "size": list(size),
+        "name": record.get("name", ""),
+        "players": record.get("players", "2"),
+        "colours": record.get("colours", "assigned"),
+        "shapes": shapes,
+        "shape_rules": {
+            s: {
+                "move": "stationary",
+                "power": "none",
+                "condition": "",
+                "result": "",
+                "cannot_move_backwards": False,
+                **(record.get("shapes", {}).get(s) or {}),
+            }
+            for s in shapes
+        },
+        "board_kind": board.get("kind", "hash"),
+        "size": list(size),
         "locked": _coords_text(board.get("locked", [])),
-        "pieces": ";".join(f"{_coords_text([p['at']])}:{p['colour']}"
-                           + (f":{p['shape']}" if p.get("shape", "circle") != "circle" else "")
-                           for p in board.get("pieces", [])),
+        "pieces": ";".join(
+            f"{_coords_text([p['at']])}:{p['colour']}"
+            + (f":{p['shape']}" if p.get("shape", "circle") != "circle" else "")
+            for p in board.get("pieces", [])
+        ),
         "markers": _markers_to_form(board, BOARD_MARKERS),
         # per-board spaces (games/ttt/spaces.py) have no controls yet: carried as
         # JSON in a hidden field, so a Copy keeps them
         "on_boards": json.dumps(board["on_boards"]) if board.get("on_boards") else "",
-        "reserves": reserves, "pieces_per_turn": record.get("pieces_per_turn", 1),
+        "reserves": reserves,
+        "pieces_per_turn": record.get("pieces_per_turn", 1),
         "agree_draw": bool(record.get("agree_draw")),
         "turn_checks": list(record.get("turn_checks", schema.DEFAULT_CHECKS)),
-        "stalemate": record.get("stalemate", "draws"), "cloaking": record.get("cloaking", "none"),
+        "stalemate": record.get("stalemate", "draws"),
+        "cloaking": record.get("cloaking", "none"),
         "cloaking_hides_turns": bool(record.get("cloaking_hides_turns")),
         "boards": record.get("boards", 1),
-        "phases": [{"order": ph.get("order", "sequential"), "pass": bool(ph.get("pass")),
-                    "movement": ph.get("movement", "allowed"),
-                    "locked_players": list(ph.get("locked_players", [])),
-                    "locked": _coords_text(ph.get("locked", [])), "fold": ph.get("fold", "none"),
-                    "markers": _markers_to_form(ph, PHASE_MARKERS)}
-                   for ph in phases],
-        "move_limit": record.get("move_limit"), "seconds_per_turn": record.get("seconds_per_turn"),
+        "phases": [
+            {
+                "order": ph.get("order", "sequential"),
+                "pass": bool(ph.get("pass")),
+                "movement": ph.get("movement", "allowed"),
+                "locked_players": list(ph.get("locked_players", [])),
+                "locked": _coords_text(ph.get("locked", [])),
+                "fold": ph.get("fold", "none"),
+                "markers": _markers_to_form(ph, PHASE_MARKERS),
+            }
+            for ph in phases
+        ],
+        "move_limit": record.get("move_limit"),
+        "seconds_per_turn": record.get("seconds_per_turn"),
         "overachievers_disqualified": bool(record.get("overachievers_disqualified")),
         "chaos_wins": dict(record.get("chaos_wins_if_more_than") or {}),
     }

@@ -19,6 +19,7 @@ round trip then returns the position the person must answer, and a move is
 only ever applied after ``legal_actions`` says it is legal, whatever the page
 sent.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -34,10 +35,18 @@ import games  # noqa: F401  (registers y_game, flipway, ttt, ... with OpenSpiel)
 from analysis.tournament import derive_seed
 
 #: Games on the play menu besides every registry rule set (ttt(rules=NAME)).
-OTHER_GAMES = ("y_game(board_size=5)", "y_game(board_size=7)", "y_game(board_shape=hex,board_size=4)",
-               "defector_y(board_size=5)", "double_o_y(board_size=5)", "caeth_y(board_size=4)",
-               "caeth_y(board_size=4,swap=true)",
-               "flipway(board_size=5)", "connect_four", "tic_tac_toe")
+OTHER_GAMES = (
+    "y_game(board_size=5)",
+    "y_game(board_size=7)",
+    "y_game(board_shape=hex,board_size=4)",
+    "defector_y(board_size=5)",
+    "double_o_y(board_size=5)",
+    "caeth_y(board_size=4)",
+    "caeth_y(board_size=4,swap=true)",
+    "flipway(board_size=5)",
+    "connect_four",
+    "tic_tac_toe",
+)
 
 
 #: Bot kinds that may plan in a simultaneous round: ISMCTS searches worlds drawn
@@ -65,6 +74,7 @@ def load_game(game_string: str, version: str = "") -> pyspiel.Game:
 @functools.lru_cache(maxsize=256)
 def _rule_set_seconds(rule_set: str, version: str) -> int | None:
     from games.ttt import rules as ttt_rules
+
     return ttt_rules.resolve(rule_set).record.get("seconds_per_turn")
 
 
@@ -84,10 +94,13 @@ def unplayable(game_string: str, game: pyspiel.Game) -> str | None:
     applies a round as its players' decisions in order, which the registry
     replays; other simultaneous games (OpenSpiel's matrix games) have no such
     record."""
-    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS \
-            and not game_string.startswith("ttt("):
-        return (f"{game_string} has simultaneous moves; the browser plays the simultaneous "
-                "rounds of tic-tac-toe rule sets only")
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS and not game_string.startswith(
+        "ttt("
+    ):
+        return (
+            f"{game_string} has simultaneous moves; the browser plays the simultaneous "
+            "rounds of tic-tac-toe rule sets only"
+        )
     return None
 
 
@@ -97,14 +110,18 @@ class MoveError(ValueError):
 
 @dataclasses.dataclass
 class Seat:
-    player: str          # registry player name
-    kind: str            # human / bot / random
-    user: str | None     # the user who moves a human seat
+    player: str  # registry player name
+    kind: str  # human / bot / random
+    user: str | None  # the user who moves a human seat
     spec: object = None  # agents.BotSpec of a bot seat
 
     def to_json(self) -> dict:
-        return {"player": self.player, "kind": self.kind, "user": self.user,
-                "spec": self.spec.to_json() if self.spec is not None else None}
+        return {
+            "player": self.player,
+            "kind": self.kind,
+            "user": self.user,
+            "spec": self.spec.to_json() if self.spec is not None else None,
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> "Seat":
@@ -120,11 +137,25 @@ class LiveGame:
     the store has cached is never changed in place (``successor`` copies it),
     so threads may draw it while another thread computes the next position."""
 
-    def __init__(self, gid: str, game_string: str, rule_set: str | None, universe: str,
-                 seats: list[Seat], seed: int, version: str = "", moves=(), plans=None,
-                 changes: int = 0, last_move: str | None = None, recorded: int | None = None,
-                 record_error: str | None = None, finished_at: float | None = None,
-                 turn_started: float | None = None, timeouts=()):
+    def __init__(
+        self,
+        gid: str,
+        game_string: str,
+        rule_set: str | None,
+        universe: str,
+        seats: list[Seat],
+        seed: int,
+        version: str = "",
+        moves=(),
+        plans=None,
+        changes: int = 0,
+        last_move: str | None = None,
+        recorded: int | None = None,
+        record_error: str | None = None,
+        finished_at: float | None = None,
+        turn_started: float | None = None,
+        timeouts=(),
+    ):
         self.id = gid
         self.game_string, self.rule_set, self.universe = game_string, rule_set, universe
         self.version = version
@@ -134,22 +165,29 @@ class LiveGame:
         self.perfect = kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
         self.seats = seats
         self.seed = seed
-        self.plans: dict[int, int] = dict(plans or {})   # the open round's human plans, by seat
+        self.plans: dict[int, int] = dict(plans or {})  # the open round's human plans, by seat
         self.changes = changes
         self.last_move = last_move
         self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
-        self.turn_started = turn_started    # when the position last changed (the clock's start)
+        self.turn_started = turn_started  # when the position last changed (the clock's start)
         # (move index, seat) of every decision played for a person whose time ran
         # out; recorded with the game, so its record tells chosen moves from these
         self.timeouts: list[tuple[int, int]] = [tuple(t) for t in timeouts]
         self.seconds_per_turn = seconds_per_turn(rule_set, version)
-        self.moves: list[int] = []          # every decision in the core's order (the record)
+        self.moves: list[int] = []  # every decision in the core's order (the record)
         self.state = self.game.new_initial_state()
         self._replay(moves)
 
     @classmethod
-    def start(cls, game_string: str, rule_set: str | None, universe: str, seats: list[Seat],
-              seed: int, version: str = "") -> "LiveGame":
+    def start(
+        cls,
+        game_string: str,
+        rule_set: str | None,
+        universe: str,
+        seats: list[Seat],
+        seed: int,
+        version: str = "",
+    ) -> "LiveGame":
         """A new game (not yet stored), refused if the browser cannot play it."""
         game = load_game(game_string, version)
         refusal = unplayable(game_string, game)
@@ -163,8 +201,9 @@ class LiveGame:
                         "a simultaneous round would read the others' plans; a rule set with "
                         "simultaneous rounds is played by people, Random, ISMCTS bots "
                         "(which search only what their seat knows) and, without cloaking, "
-                        "SM-MCTS bots (sm_mcts: each seat chooses from its own statistics)")
-        for i, seat in enumerate(seats):     # a bad spec is refused now, not at its first move
+                        "SM-MCTS bots (sm_mcts: each seat chooses from its own statistics)"
+                    )
+        for i, seat in enumerate(seats):  # a bad spec is refused now, not at its first move
             if seat.kind != "human":
                 agents.make_bot(seat.spec, game, i, 0)
         return cls(secrets.token_urlsafe(9), game_string, rule_set, universe, seats, seed, version)
@@ -187,8 +226,18 @@ class LiveGame:
                 self.moves.append(moves[i])
                 i += 1
 
-    def catch_up(self, moves, plans, changes, last_move, recorded, record_error,
-                 finished_at, turn_started=None, timeouts=()) -> None:
+    def catch_up(
+        self,
+        moves,
+        plans,
+        changes,
+        last_move,
+        recorded,
+        record_error,
+        finished_at,
+        turn_started=None,
+        timeouts=(),
+    ) -> None:
         """Bring a successor up to the stored row: apply the decisions it lacks
         (``moves``, in the record's order) and take the row's other fields."""
         self._replay(moves)
@@ -265,8 +314,9 @@ class LiveGame:
 
     def _bot(self, seat: int):
         """The bot of ``seat`` for the decision at the current move number."""
-        return agents.make_bot(self.seats[seat].spec, self.game, seat,
-                               derive_seed(self.seed, "seat", seat, len(self.moves)))
+        return agents.make_bot(
+            self.seats[seat].spec, self.game, seat, derive_seed(self.seed, "seat", seat, len(self.moves))
+        )
 
     def _resolve_round(self) -> bool:
         """Resolve the open round if every person in it has planned (the bots
@@ -277,7 +327,7 @@ class LiveGame:
         joint = [-1] * len(self.seats)
         for p in deciding:
             joint[p] = self.plans[p] if p in self.plans else self._bot(p).step(self.state)
-        order = self.state.core.simultaneous_player_list()      # the core applies in this order
+        order = self.state.core.simultaneous_player_list()  # the core applies in this order
         self.state.apply_actions(joint)
         self.moves.extend(joint[p] for p in order)
         self.plans = {}
@@ -303,7 +353,7 @@ class LiveGame:
 
     def _apply(self, action: int) -> None:
         p = self.state.current_player()
-        if self.perfect:        # another seat's move may be hidden from the viewer otherwise
+        if self.perfect:  # another seat's move may be hidden from the viewer otherwise
             self.last_move = self.state.action_to_string(p, action)
         self.state.apply_action(action)
         self.moves.append(action)
@@ -316,8 +366,7 @@ class LiveGame:
         if self.state.is_terminal():
             return []
         if self.in_round():
-            return [p for p in self.round_seats()
-                    if self.seats[p].kind == "human" and p not in self.plans]
+            return [p for p in self.round_seats() if self.seats[p].kind == "human" and p not in self.plans]
         p = self.state.current_player()
         return [p] if 0 <= p < len(self.seats) and self.seats[p].kind == "human" else []
 
@@ -363,5 +412,7 @@ class LiveGame:
         self.changes += 1
         self.advance()
         moved = f": {names[0]}" if names and names[0] else ""
-        self.last_move = (f"time ran out for seat {', '.join(str(s + 1) for s in seats)}; "
-                          f"a random legal move was played{moved}")
+        self.last_move = (
+            f"time ran out for seat {', '.join(str(s + 1) for s in seats)}; "
+            f"a random legal move was played{moved}"
+        )

@@ -36,6 +36,7 @@ may lose the last moves of a game in progress. A commit that records a
 finished game is made durable after the lock is released (``sync_wal``, as
 durable as ``synchronous = FULL``), and with it every move before it.
 """
+
 from __future__ import annotations
 
 import collections
@@ -55,8 +56,10 @@ FINISHED_KEEP_SECONDS = 3600
 CACHE_SIZE = 256
 RETRIES = 8
 
-_COLUMNS = ("id, game_string, rule_set, version, universe, seats, seed, moves, plans, changes, "
-            "last_move, recorded, record_error, finished, turn_started, timeouts")
+_COLUMNS = (
+    "id, game_string, rule_set, version, universe, seats, seed, moves, plans, changes, "
+    "last_move, recorded, record_error, finished, turn_started, timeouts"
+)
 
 
 def sync_wal(db_path) -> None:
@@ -77,7 +80,7 @@ def sync_wal(db_path) -> None:
     path = str(db_path) + "-wal"
     try:
         fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:      # no WAL file: everything is in the database file
+    except FileNotFoundError:  # no WAL file: everything is in the database file
         fd = os.open(str(db_path), os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -98,7 +101,7 @@ class WriteGate:
     def __call__(self):
         with self._lock:
             if self._file is None:
-                self._file = open(self.path, "a")    # noqa: SIM115  (kept open for flock)
+                self._file = open(self.path, "a")  # noqa: SIM115  (kept open for flock)
             fcntl.flock(self._file, fcntl.LOCK_EX)
             try:
                 yield
@@ -115,9 +118,9 @@ class LiveStore:
         self._cache: collections.OrderedDict[str, LiveGame] = collections.OrderedDict()
         self._lock = threading.Lock()
         # how pages found their game (tests, and the server's --stats line):
-        self.hits = 0               # cached and current
-        self.catch_ups = 0          # cached but behind: only the new decisions applied
-        self.replays = 0            # rebuilt from all their moves
+        self.hits = 0  # cached and current
+        self.catch_ups = 0  # cached but behind: only the new decisions applied
+        self.replays = 0  # rebuilt from all their moves
 
     # -- the cache
     def _cached(self, gid: str, changes: int) -> LiveGame | None:
@@ -132,7 +135,7 @@ class LiveStore:
         with self._lock:
             old = self._cache.get(game.id)
             if old is not None and old.changes > game.changes:
-                return                     # a newer position is cached already
+                return  # a newer position is cached already
             self._cache[game.id] = game
             self._cache.move_to_end(game.id)
             while len(self._cache) > self.cache_size:
@@ -164,42 +167,100 @@ class LiveStore:
         return game
 
     def _build(self, row) -> LiveGame:
-        (gid, game_string, rule_set, version, universe, seats, seed, moves, plans, changes,
-         last_move, recorded, record_error, finished, turn_started, timeouts) = row
+        (
+            gid,
+            game_string,
+            rule_set,
+            version,
+            universe,
+            seats,
+            seed,
+            moves,
+            plans,
+            changes,
+            last_move,
+            recorded,
+            record_error,
+            finished,
+            turn_started,
+            timeouts,
+        ) = row
         self.replays += 1
-        return LiveGame(gid, game_string, rule_set, universe,
-                        [Seat.from_json(s) for s in json.loads(seats)], seed, version,
-                        json.loads(moves), {int(k): v for k, v in json.loads(plans).items()},
-                        changes, last_move, recorded, record_error, finished, turn_started,
-                        json.loads(timeouts))
+        return LiveGame(
+            gid,
+            game_string,
+            rule_set,
+            universe,
+            [Seat.from_json(s) for s in json.loads(seats)],
+            seed,
+            version,
+            json.loads(moves),
+            {int(k): v for k, v in json.loads(plans).items()},
+            changes,
+            last_move,
+            recorded,
+            record_error,
+            finished,
+            turn_started,
+            json.loads(timeouts),
+        )
 
     def _catch_up(self, row) -> LiveGame | None:
         """The cached game brought forward to ``row`` by applying only the
         decisions it lacks; None if nothing usable is cached (no copy, a copy
         not behind, or moves that do not extend its own)."""
-        (gid, _gs, _rs, version, _u, _seats, _seed, moves, plans, changes,
-         last_move, recorded, record_error, finished, turn_started, timeouts) = row
+        (
+            gid,
+            _gs,
+            _rs,
+            version,
+            _u,
+            _seats,
+            _seed,
+            moves,
+            plans,
+            changes,
+            last_move,
+            recorded,
+            record_error,
+            finished,
+            turn_started,
+            timeouts,
+        ) = row
         with self._lock:
             old = self._cache.get(gid)
         if old is None or old.changes >= changes or old.version != version:
             return None
         moves = json.loads(moves)
-        if moves[:len(old.moves)] != old.moves:
+        if moves[: len(old.moves)] != old.moves:
             return None
         new = old.successor()
-        new.catch_up(moves[len(old.moves):], {int(k): v for k, v in json.loads(plans).items()},
-                     changes, last_move, recorded, record_error, finished, turn_started,
-                     json.loads(timeouts))
+        new.catch_up(
+            moves[len(old.moves) :],
+            {int(k): v for k, v in json.loads(plans).items()},
+            changes,
+            last_move,
+            recorded,
+            record_error,
+            finished,
+            turn_started,
+            json.loads(timeouts),
+        )
         self.catch_ups += 1
         return new
 
     def unfinished_of(self, reg: Registry, user: str) -> list[dict]:
         """The user's games in progress: id, game string and players by seat."""
-        rows = reg.query("SELECT g.id, g.game_string, g.seats FROM live_games g JOIN "
-                         "live_game_users u ON u.game_id = g.id WHERE u.user_name = ? AND "
-                         "g.finished IS NULL ORDER BY g.created", (user,))
-        return [{"id": gid, "game_string": gs, "players": [s["player"] for s in json.loads(seats)]}
-                for gid, gs, seats in rows]
+        rows = reg.query(
+            "SELECT g.id, g.game_string, g.seats FROM live_games g JOIN "
+            "live_game_users u ON u.game_id = g.id WHERE u.user_name = ? AND "
+            "g.finished IS NULL ORDER BY g.created",
+            (user,),
+        )
+        return [
+            {"id": gid, "game_string": gs, "players": [s["player"] for s in json.loads(seats)]}
+            for gid, gs, seats in rows
+        ]
 
     # -- writing
     def create(self, reg: Registry, game: LiveGame) -> LiveGame:
@@ -208,20 +269,39 @@ class LiveStore:
         game.advance()
         with self._writing(reg, game):
             cutoff = time.time() - FINISHED_KEEP_SECONDS
-            reg.db.execute("DELETE FROM live_game_users WHERE game_id IN (SELECT id FROM "
-                           "live_games WHERE finished < ?)", (cutoff,))
+            reg.db.execute(
+                "DELETE FROM live_game_users WHERE game_id IN (SELECT id FROM live_games WHERE finished < ?)",
+                (cutoff,),
+            )
             reg.db.execute("DELETE FROM live_games WHERE finished < ?", (cutoff,))
             self._finish(reg, game)
             reg.db.execute(
                 f"INSERT INTO live_games ({_COLUMNS}, created) VALUES "
                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game.id, game.game_string, game.rule_set, game.version, game.universe,
-                 json.dumps([s.to_json() for s in game.seats]), game.seed, json.dumps(game.moves),
-                 json.dumps(game.plans), game.changes, game.last_move, game.recorded,
-                 game.record_error, game.finished_at, game.turn_started,
-                 json.dumps(game.timeouts), now()))
-            reg.db.executemany("INSERT INTO live_game_users (game_id, user_name) VALUES (?, ?)",
-                               [(game.id, u) for u in sorted(game.users())])
+                (
+                    game.id,
+                    game.game_string,
+                    game.rule_set,
+                    game.version,
+                    game.universe,
+                    json.dumps([s.to_json() for s in game.seats]),
+                    game.seed,
+                    json.dumps(game.moves),
+                    json.dumps(game.plans),
+                    game.changes,
+                    game.last_move,
+                    game.recorded,
+                    game.record_error,
+                    game.finished_at,
+                    game.turn_started,
+                    json.dumps(game.timeouts),
+                    now(),
+                ),
+            )
+            reg.db.executemany(
+                "INSERT INTO live_game_users (game_id, user_name) VALUES (?, ?)",
+                [(game.id, u) for u in sorted(game.users())],
+            )
         self._remember(game)
         return game
 
@@ -233,7 +313,7 @@ class LiveStore:
             if game is None:
                 raise MoveError("no such game")
             new = game.successor()
-            new.human_move(user, action)            # MoveError: nothing is written
+            new.human_move(user, action)  # MoveError: nothing is written
             if self.commit(reg, new, expected=game.changes):
                 return new
         raise MoveError("the game changed too often while your move was applied; reload and retry")
@@ -270,9 +350,20 @@ class LiveStore:
                 "UPDATE live_games SET moves = ?, plans = ?, changes = ?, last_move = ?, "
                 "recorded = ?, record_error = ?, finished = ?, turn_started = ?, timeouts = ? "
                 "WHERE id = ? AND changes = ?",
-                (json.dumps(game.moves), json.dumps(game.plans), game.changes, game.last_move,
-                 game.recorded, game.record_error, game.finished_at, game.turn_started,
-                 json.dumps(game.timeouts), game.id, expected))
+                (
+                    json.dumps(game.moves),
+                    json.dumps(game.plans),
+                    game.changes,
+                    game.last_move,
+                    game.recorded,
+                    game.record_error,
+                    game.finished_at,
+                    game.turn_started,
+                    json.dumps(game.timeouts),
+                    game.id,
+                    expected,
+                ),
+            )
         self._remember(game)
         return True
 
@@ -304,10 +395,16 @@ class LiveStore:
         game.finished_at = time.time()
         players = [s.player for s in game.seats]
         try:
-            if game.rule_set is None:        # a game string: its registry row, made on first use
+            if game.rule_set is None:  # a game string: its registry row, made on first use
                 open_games.ensure_game(reg, game.game_string)
             game.recorded = results.record_game(
-                reg, game.rule_set or game.game_string, players, game.state.returns(),
-                game.moves, universe=game.universe, timeouts=game.timeouts)
+                reg,
+                game.rule_set or game.game_string,
+                players,
+                game.state.returns(),
+                game.moves,
+                universe=game.universe,
+                timeouts=game.timeouts,
+            )
         except RegistryError as e:
             game.record_error = str(e)

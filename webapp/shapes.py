@@ -13,6 +13,7 @@ Hidden information is drawn by the callers from the viewer's own view:
 a piece the viewer cannot see is not drawn, one whose colour but not shape
 it sees (cloaking obscures) is the neutral mark ``obscured_svg``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -27,8 +28,13 @@ SHAPE_OF_LETTER = {letter: shape for shape, letter in SHAPE_LETTERS.items()}
 
 def _regular(n: int, radius: float = 1.0, turn: float = -90.0) -> list[tuple[float, float]]:
     """n points on a circle, the first straight up (SVG's y grows down)."""
-    return [(radius * math.cos(math.radians(turn + 360.0 * k / n)),
-             radius * math.sin(math.radians(turn + 360.0 * k / n))) for k in range(n)]
+    return [
+        (
+            radius * math.cos(math.radians(turn + 360.0 * k / n)),
+            radius * math.sin(math.radians(turn + 360.0 * k / n)),
+        )
+        for k in range(n)
+    ]
 
 
 def _star() -> list[tuple[float, float]]:
@@ -42,8 +48,20 @@ def _plus(arm: float = 0.32) -> list[tuple[float, float]]:
     """A plus sign (the seed's "cross"), its arms ``arm`` wide on each side of
     the centre and as long as keeps their outer corners on the unit circle."""
     a, e = arm, math.sqrt(1.0 - arm * arm)
-    return [(-a, -e), (a, -e), (a, -a), (e, -a), (e, a), (a, a), (a, e), (-a, e), (-a, a),
-            (-e, a), (-e, -a), (-a, -a)]
+    return [
+        (-a, -e),
+        (a, -e),
+        (a, -a),
+        (e, -a),
+        (e, a),
+        (a, a),
+        (a, e),
+        (-a, e),
+        (-a, a),
+        (-e, a),
+        (-e, -a),
+        (-a, -a),
+    ]
 
 
 def _rotated(points, degrees):
@@ -66,8 +84,12 @@ assert set(OUTLINES) == set(SHAPES_ALL)
 @functools.lru_cache(maxsize=1)
 def outlines_json() -> str:
     """The outlines for the Factory's script, rounded to 4 places."""
-    return json.dumps({s: None if pts is None else [[round(x, 4), round(y, 4)] for x, y in pts]
-                       for s, pts in OUTLINES.items()})
+    return json.dumps(
+        {
+            s: None if pts is None else [[round(x, 4), round(y, 4)] for x, y in pts]
+            for s, pts in OUTLINES.items()
+        }
+    )
 
 
 def piece_svg(shape: str, colour: str, cx: float, cy: float, r: float) -> str:
@@ -76,8 +98,10 @@ def piece_svg(shape: str, colour: str, cx: float, cy: float, r: float) -> str:
     if shape not in OUTLINES:
         raise ValueError(f"unknown shape {shape!r}; shapes: {', '.join(SHAPES_ALL)}")
     fill = FILL.get(colour, "#888")
-    common = (f'fill="{fill}" stroke="#000" stroke-width="1.5" stroke-linejoin="round" '
-              f'class="piece {colour} shape-{shape}"')
+    common = (
+        f'fill="{fill}" stroke="#000" stroke-width="1.5" stroke-linejoin="round" '
+        f'class="piece {colour} shape-{shape}"'
+    )
     points = OUTLINES[shape]
     if points is None:
         return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" {common}/>'
@@ -88,6 +112,8 @@ def piece_svg(shape: str, colour: str, cx: float, cy: float, r: float) -> str:
 def obscured_svg(colour: str, cx: float, cy: float, r: float) -> str:
     """A piece whose colour the viewer sees but not its shape: a dashed
     rounded square of that colour, the same for every shape."""
-    return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
-            f'rx="{r / 2:.1f}" fill="{FILL.get(colour, "#888")}" stroke="#000" '
-            f'stroke-dasharray="4 3" class="piece obscured {colour}"/>')
+    return (
+        f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
+        f'rx="{r / 2:.1f}" fill="{FILL.get(colour, "#888")}" stroke="#000" '
+        f'stroke-dasharray="4 3" class="piece obscured {colour}"/>'
+    )

@@ -5,6 +5,7 @@ connection, which SQLite lets only its own thread use, while the server answers
 each request on its own thread. This source opens a short read-only connection
 for each lookup instead.
 """
+
 from __future__ import annotations
 
 import sqlite3
@@ -27,12 +28,14 @@ class DatabaseSource(ttt_rules.RuleSetSource):
             db.close()
 
     def names(self) -> list[str]:
-        return [r[0] for r in self._query(
-            "SELECT name FROM rule_sets WHERE game_string IS NULL ORDER BY name")]
+        return [
+            r[0] for r in self._query("SELECT name FROM rule_sets WHERE game_string IS NULL ORDER BY name")
+        ]
 
     def __contains__(self, name) -> bool:
-        return isinstance(name, str) and bool(self._query(
-            "SELECT 1 FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,)))
+        return isinstance(name, str) and bool(
+            self._query("SELECT 1 FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,))
+        )
 
     def read(self, name: str) -> str | None:
         rows = self._query("SELECT text FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,))

@@ -1,5 +1,6 @@
 """Log in, log out, sign up (a Creator; the very first account is the Admin),
 and the Admin's user page (create Trainers and Admins)."""
+
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
@@ -22,10 +23,9 @@ def safe_next(target: str | None) -> str:
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     if request.method == "POST":
-        found = accounts.authenticate(reg(), request.form.get("name", ""),
-                                      request.form.get("password", ""))
+        found = accounts.authenticate(reg(), request.form.get("name", ""), request.form.get("password", ""))
         if found:
-            session.clear()         # a fresh session (and CSRF token) for the new login
+            session.clear()  # a fresh session (and CSRF token) for the new login
             session["user"] = found[0]
             return redirect(safe_next(request.form.get("next")))
         flash("wrong name or password", "error")
@@ -64,9 +64,13 @@ def register():
 def user_admin():
     if request.method == "POST":
         try:
-            accounts.create_account(reg(), request.form.get("name", ""),
-                                    request.form.get("password", ""),
-                                    request.form.get("role", "creator"), by=user())
+            accounts.create_account(
+                reg(),
+                request.form.get("name", ""),
+                request.form.get("password", ""),
+                request.form.get("role", "creator"),
+                by=user(),
+            )
             flash(f"user {request.form.get('name')} created", "ok")
         except RegistryError as e:
             flash(str(e), "error")

@@ -9,13 +9,24 @@ Random and AI players; "Benchmark Selected Bots" and naming the Standard
 Player for Trainers and Admins only (the POSTs are refused for Creators
 whatever the page showed).
 """
+
 from __future__ import annotations
 
 import io
 import json
 
-from flask import (Blueprint, Response, abort, current_app, flash, jsonify, redirect,
-                   render_template, request, url_for)
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from analysis.tournament import make_tasks
 from registry import benchmark as reg_benchmark
@@ -35,8 +46,9 @@ bp = Blueprint("boards", __name__)
 @bp.route("/rules")
 @login_required
 def rule_sets():
-    return render_template("rules.html", rule_sets=rulesets.list_rule_sets(reg()),
-                           open_games=open_games.open_game_strings(reg()))
+    return render_template(
+        "rules.html", rule_sets=rulesets.list_rule_sets(reg()), open_games=open_games.open_game_strings(reg())
+    )
 
 
 @bp.route("/ratings")
@@ -48,24 +60,31 @@ def open_ratings():
     if game not in open_games.open_game_strings(reg()):
         abort(404, f"no recorded games of {game!r}")
     universes, universe = _universe_choice()
-    return render_template("ratings.html", game=game, rows=open_games.open_ratings(reg(), game, universe),
-                           universes=universes, universe=universe)
+    return render_template(
+        "ratings.html",
+        game=game,
+        rows=open_games.open_ratings(reg(), game, universe),
+        universes=universes,
+        universe=universe,
+    )
 
 
 def _universe_choice() -> tuple[list[str], str]:
     universes = reg_players.universes_of(reg(), user()) or [PUBLIC]
     wanted = request.values.get("universe")
     if wanted in universes:
-        users.select_universe(reg(), user(), wanted)     # the seed's "most recently selected"
+        users.select_universe(reg(), user(), wanted)  # the seed's "most recently selected"
         return universes, wanted
     current = users.selected_universe(reg(), user())
     return universes, current if current in universes else PUBLIC
 
 
 def _played(rule_set: str, universe: str) -> list[str]:
-    rows = reg().query("SELECT DISTINCT p.name FROM ratings r JOIN players p ON p.id = r.player_id "
-                       "WHERE r.rule_set_id = ? AND r.universe_id = ? ORDER BY p.name",
-                       (reg().rule_set_id(rule_set), reg().universe_id(universe)))
+    rows = reg().query(
+        "SELECT DISTINCT p.name FROM ratings r JOIN players p ON p.id = r.player_id "
+        "WHERE r.rule_set_id = ? AND r.universe_id = ? ORDER BY p.name",
+        (reg().rule_set_id(rule_set), reg().universe_id(universe)),
+    )
     return [r[0] for r in rows]
 
 
@@ -80,16 +99,18 @@ def row_buttons(name: str, kind: str, universe: str) -> dict:
         # and personas created by the user" (the home page then seats the user
         # second, the persona's prefilled slot); Add to Friends never shows here
         return {"play": True, "friend": False}
-    mine = reg().one("SELECT name FROM players WHERE user_id = ? AND universe_id = ?",
-                     (uid, reg().universe_id(universe)))
+    mine = reg().one(
+        "SELECT name FROM players WHERE user_id = ? AND universe_id = ?", (uid, reg().universe_id(universe))
+    )
     friends = bool(mine) and reg_players.are_friends(reg(), mine[0], name)
     return {"play": friends, "friend": not friends and bool(mine)}
 
 
 def _creator(rule_set: str) -> str | None:
     """The user who saved ``rule_set`` (None for the catalogue's)."""
-    row = reg().one("SELECT u.name FROM rule_sets r JOIN users u ON u.id = r.creator_id "
-                    "WHERE r.name = ?", (rule_set,))
+    row = reg().one(
+        "SELECT u.name FROM rule_sets r JOIN users u ON u.id = r.creator_id WHERE r.name = ?", (rule_set,)
+    )
     return row[0] if row else None
 
 
@@ -111,16 +132,27 @@ def leaderboard(name):
         board = reg_leaderboard.leaderboard(reg(), name, universe, user())
     rows = [(e, row_buttons(e.player, e.kind, universe)) for e in board]
     may_set_sp = role() in ("trainer", "admin")
-    sp_choices = [p["name"] for p in reg_players.list_players(reg())
-                  if p["kind"] in ("bot", "random")] if may_set_sp else []
-    return render_template("leaderboard.html", name=name, rows=rows, universes=universes,
-                           sp=reg_players.standard_player(reg(), name), may_set_sp=may_set_sp,
-                           sp_choices=sp_choices,
-                           universe=universe, played=_played(name, universe), extra=extra,
-                           duration=reg_leaderboard.duration,
-                           may_benchmark=role() in ("trainer", "admin"),
-                           game_string=game_string,
-                           creator=_creator(name))
+    sp_choices = (
+        [p["name"] for p in reg_players.list_players(reg()) if p["kind"] in ("bot", "random")]
+        if may_set_sp
+        else []
+    )
+    return render_template(
+        "leaderboard.html",
+        name=name,
+        rows=rows,
+        universes=universes,
+        sp=reg_players.standard_player(reg(), name),
+        may_set_sp=may_set_sp,
+        sp_choices=sp_choices,
+        universe=universe,
+        played=_played(name, universe),
+        extra=extra,
+        duration=reg_leaderboard.duration,
+        may_benchmark=role() in ("trainer", "admin"),
+        game_string=game_string,
+        creator=_creator(name),
+    )
 
 
 @bp.route("/rules/<name>/standard-player", methods=["POST"])
@@ -134,8 +166,10 @@ def set_standard_player(name):
     player = request.form.get("player", "") or None
     try:
         reg_players.set_standard_player(reg(), user(), name, player)
-        flash(f"{player} is the standard player of {name}" if player else
-              f"{name} has no standard player now", "ok")
+        flash(
+            f"{player} is the standard player of {name}" if player else f"{name} has no standard player now",
+            "ok",
+        )
     except RegistryError as e:
         flash(str(e), "error")
     return redirect(url_for("boards.leaderboard", name=name))
@@ -148,8 +182,10 @@ def friend_request():
     universe = request.form.get("universe", PUBLIC)
     try:
         uid, _ = reg().user_id(user())
-        mine = reg().one("SELECT name FROM players WHERE user_id = ? AND universe_id = ?",
-                         (uid, reg().universe_id(universe)))
+        mine = reg().one(
+            "SELECT name FROM players WHERE user_id = ? AND universe_id = ?",
+            (uid, reg().universe_id(universe)),
+        )
         if not mine:
             raise RegistryError(f"you have no player in universe {universe!r}")
         reg_players.request_friend(reg(), mine[0], target)
@@ -177,7 +213,8 @@ def friends():
     pending = reg().query(
         f"SELECT a.name, b.name FROM friend_requests f JOIN players a ON a.id = f.from_id "
         f"JOIN players b ON b.id = f.to_id WHERE f.status = 'pending' AND f.to_id IN ({marks})",
-        mine)
+        mine,
+    )
     return render_template("friends.html", pending=pending)
 
 
@@ -190,7 +227,7 @@ def player(name):
         abort(404, str(e))
     if row[2] == "chaos":
         abort(404, "Chaos has no stats (seed 004)")
-    games = results.games_of(reg(), player=name)       # rule sets' and game strings' alike
+    games = results.games_of(reg(), player=name)  # rule sets' and game strings' alike
     for game in games:
         game["open"] = game["game_string"] is not None
     games.sort(key=lambda g: g["finished"])
@@ -198,8 +235,10 @@ def player(name):
     for game in games:
         seat = game["players"].index(name)
         mine, best = game["returns"][seat], max(game["returns"])
-        s = per_rule.setdefault(game["rule_set"], {"games": 0, "wins": 0, "draws": 0, "losses": 0,
-                                                   "open": game.get("open", False)})
+        s = per_rule.setdefault(
+            game["rule_set"],
+            {"games": 0, "wins": 0, "draws": 0, "losses": 0, "open": game.get("open", False)},
+        )
         s["games"] += 1
         if mine == best and game["returns"].count(best) < len(game["returns"]):
             s["wins"] += 1
@@ -212,8 +251,16 @@ def player(name):
         creator = reg().one("SELECT name FROM users WHERE id = ?", (row[3],))[0]
         creations = rulesets.creations(reg(), creator)
     tab = request.args.get("tab", "stats")
-    return render_template("player.html", name=name, kind=row[2], spec=row[5], per_rule=per_rule,
-                           recent=games[-10:][::-1], creations=creations, tab=tab)
+    return render_template(
+        "player.html",
+        name=name,
+        kind=row[2],
+        spec=row[5],
+        per_rule=per_rule,
+        recent=games[-10:][::-1],
+        creations=creations,
+        tab=tab,
+    )
 
 
 @bp.route("/rules/<name>/evolution", methods=["GET", "POST"])
@@ -223,8 +270,7 @@ def evolution(name):
     POST, so the form's CSRF token never lands in a URL); a GET link works too."""
     chosen = request.values.getlist("players") or ["Random"]
     universe = request.values.get("universe", PUBLIC)
-    return render_template("evolution.html", name=name, players=chosen, universe=universe,
-                           metric="Rating")
+    return render_template("evolution.html", name=name, players=chosen, universe=universe, metric="Rating")
 
 
 @bp.route("/rules/<name>/evolution.png")
@@ -233,8 +279,10 @@ def evolution_png(name):
     import datetime as dt
 
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     chosen = request.args.getlist("players") or ["Random"]
     universe = request.args.get("universe", PUBLIC)
     try:
@@ -243,8 +291,12 @@ def evolution_png(name):
         abort(404, str(e))
     fig, ax = plt.subplots(figsize=(7, 4))
     for player_name, points in data.items():
-        ax.plot([dt.datetime.fromisoformat(p["at"]) for p in points],
-                [p["skill"] for p in points], marker=".", label=player_name)
+        ax.plot(
+            [dt.datetime.fromisoformat(p["at"]) for p in points],
+            [p["skill"] for p in points],
+            marker=".",
+            label=player_name,
+        )
     ax.set_title(f"{name} ({universe})")
     ax.set_xlabel("time (UTC)")
     ax.set_ylabel("skill rating (mu - 3 sigma)")
@@ -265,7 +317,7 @@ def start_benchmark(name):
     try:
         played, seats, _ = reg_benchmark.game_of(reg(), name)
         for p in chosen:
-            reg_players.bot_spec(reg(), p)          # only bots and Random
+            reg_players.bot_spec(reg(), p)  # only bots and Random
         if len(set(chosen)) < max(2, seats):
             raise RegistryError(f"check at least {max(2, seats)} bots to benchmark")
     except RegistryError as e:
@@ -274,8 +326,9 @@ def start_benchmark(name):
     # the run's size, exactly as registry.benchmark will build it
     specs = [reg_players.bot_spec(reg(), p) for p in sorted(set(chosen))]
     total = len(make_tasks(played, specs, games, 0))
-    jid = bench_runs.start(reg(), current_app.config["REGISTRY_DB"], user(), name, chosen,
-                           universe, games, total)
+    jid = bench_runs.start(
+        reg(), current_app.config["REGISTRY_DB"], user(), name, chosen, universe, games, total
+    )
     return redirect(url_for("boards.benchmark_page", jid=jid))
 
 
@@ -299,5 +352,6 @@ def benchmark_status(jid):
     # Read "finished" before counting: a run that ends between the two reads
     # must not report itself finished with its last game uncounted.
     job = _job(jid)
-    return jsonify(done=job.progress(reg()), total=job.total, finished=job.finished,
-                   error=job.error, result=job.result)
+    return jsonify(
+        done=job.progress(reg()), total=job.total, finished=job.finished, error=job.error, result=job.result
+    )

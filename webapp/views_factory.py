@@ -7,6 +7,7 @@ served) only while the user's quota lasts; rename is for Admins, whatever the
 page showed. "Add Check"/"Delete Check" work as form submissions too, so the
 page needs no JavaScript to be complete.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,24 +28,53 @@ NEW_RECORD = {"name": "", "reserves": {"black": 5, "white": 4}, "turn_checks": [
 
 def controls(state: dict) -> set[str]:
     """The field keys that have a control on the page (problems attach to them)."""
-    keys = {"name", "players", "colours", "cloaking", "pieces_per_turn", "boards", "phases",
-            "board.kind", "board.size", "board.size.x", "board.size.y", "board.size.z",
-            "board.locked", "board.pieces", "board.on_boards", "turn_checks", "stalemate", "agree_draw",
-            "move_limit", "seconds_per_turn", "reserves", "shapes", "overachievers_disqualified",
-            "chaos_wins_if_more_than", "cloaking_hides_turns"}
+    keys = {
+        "name",
+        "players",
+        "colours",
+        "cloaking",
+        "pieces_per_turn",
+        "boards",
+        "phases",
+        "board.kind",
+        "board.size",
+        "board.size.x",
+        "board.size.y",
+        "board.size.z",
+        "board.locked",
+        "board.pieces",
+        "board.on_boards",
+        "turn_checks",
+        "stalemate",
+        "agree_draw",
+        "move_limit",
+        "seconds_per_turn",
+        "reserves",
+        "shapes",
+        "overachievers_disqualified",
+        "chaos_wins_if_more_than",
+        "cloaking_hides_turns",
+    }
     keys |= {f"board.{key}" for key, _ in ff.BOARD_MARKERS}
     for s in state["shapes"]:
-        keys |= {f"shapes.{s}", f"shapes.{s}.move", f"shapes.{s}.power", f"shapes.{s}.condition",
-                 f"shapes.{s}.result", f"shapes.{s}.cannot_move_backwards",
-                 f"chaos_wins_if_more_than.{s}"}
+        keys |= {
+            f"shapes.{s}",
+            f"shapes.{s}.move",
+            f"shapes.{s}.power",
+            f"shapes.{s}.condition",
+            f"shapes.{s}.result",
+            f"shapes.{s}.cannot_move_backwards",
+            f"chaos_wins_if_more_than.{s}",
+        }
     for colour in ff.schema.PALETTE:
         keys.add(f"reserves.{colour}")
         keys |= {f"reserves.{colour}.{s}" for s in state["shapes"]}
     for i in range(len(state["turn_checks"])):
         keys.add(f"turn_checks[{i}]")
     for k in range(len(state["phases"])):
-        keys |= {f"phases[{k}]"} | {f"phases[{k}].{f}" for f in
-                                     ("order", "pass", "movement", "locked_players", "locked", "fold")}
+        keys |= {f"phases[{k}]"} | {
+            f"phases[{k}].{f}" for f in ("order", "pass", "movement", "locked_players", "locked", "fold")
+        }
         keys |= {f"phases[{k}].{key}" for key, _ in ff.PHASE_MARKERS}
     return keys
 
@@ -56,7 +86,11 @@ def attach(problems: list[str], keys: set[str]) -> dict[str, list[str]]:
     for field, messages in ff.problems_by_field(problems).items():
         key = field
         while key and key not in keys:
-            key = re.sub(r"(\[\d+\]|\.[^.\[\]]+)$", "", key) if re.search(r"(\[\d+\]|\.[^.\[\]]+)$", key) else ""
+            key = (
+                re.sub(r"(\[\d+\]|\.[^.\[\]]+)$", "", key)
+                if re.search(r"(\[\d+\]|\.[^.\[\]]+)$", key)
+                else ""
+            )
         for m in messages:
             out.setdefault(key, []).append(m if key == field else f"{field}: {m}")
     return out
@@ -65,13 +99,22 @@ def attach(problems: list[str], keys: set[str]) -> dict[str, list[str]]:
 def _render(state, problems=None, copy_of=None):
     keys = controls(state)
     quota = users.quota_left(reg(), user())
-    return render_template("factory.html", s=state, c=ff.choices(), problems=attach(problems or [], keys),
-                           colours=ff.reserve_colours(state["players"], state["colours"],
-                                                      state["extra_colours"]),
-                           dim_limit=ff.dim_limit, quota=quota, option_label=ff.option_label, reserve_max=ff.reserve_max(state), copy_of=copy_of,
-                           size_json=json.dumps(state["size"]),
-                           seat_names=ff.seat_names(state["players"]),
-                           board_markers=ff.BOARD_MARKERS, phase_markers=ff.PHASE_MARKERS)
+    return render_template(
+        "factory.html",
+        s=state,
+        c=ff.choices(),
+        problems=attach(problems or [], keys),
+        colours=ff.reserve_colours(state["players"], state["colours"], state["extra_colours"]),
+        dim_limit=ff.dim_limit,
+        quota=quota,
+        option_label=ff.option_label,
+        reserve_max=ff.reserve_max(state),
+        copy_of=copy_of,
+        size_json=json.dumps(state["size"]),
+        seat_names=ff.seat_names(state["players"]),
+        board_markers=ff.BOARD_MARKERS,
+        phase_markers=ff.PHASE_MARKERS,
+    )
 
 
 def copy_record(record: dict) -> dict:
@@ -82,7 +125,7 @@ def copy_record(record: dict) -> dict:
     try:
         full = ttt_rules.parse(dict(record), "copy").to_json()
     except ttt_rules.RuleSetError:
-        return record               # a record validation refuses is shown as it is
+        return record  # a record validation refuses is shown as it is
     full["name"] = record["name"]
     full.pop("notes", None)
     return full
@@ -105,8 +148,9 @@ def new():
     state = ff.state_of(record)
     op = request.form.get("op", "redraw")
     if op == "add_check":
-        state["turn_checks"].append(state["turn_checks"][-1] if state["turn_checks"]
-                                    else ff.schema.DEFAULT_CHECKS[0])
+        state["turn_checks"].append(
+            state["turn_checks"][-1] if state["turn_checks"] else ff.schema.DEFAULT_CHECKS[0]
+        )
         return _render(state)
     if op.startswith("del_check-"):
         i = ff._int(op.split("-", 1)[1], -1)
@@ -135,12 +179,21 @@ def show(name):
         record = rulesets.rule_set_json(reg(), name)
     except RegistryError as e:
         abort(404, str(e))
-    creator = reg().one("SELECT u.name FROM rule_sets r LEFT JOIN users u ON u.id = r.creator_id "
-                        "WHERE r.name = ?", (name,))[0]
+    creator = reg().one(
+        "SELECT u.name FROM rule_sets r LEFT JOIN users u ON u.id = r.creator_id WHERE r.name = ?", (name,)
+    )[0]
     state = ff.state_of(record)
-    return render_template("ruleset.html", name=name, s=state, record=record, creator=creator,
-                           quota=users.quota_left(reg(), user()), size_json=json.dumps(state["size"]),
-                           board_markers=ff.BOARD_MARKERS, phase_markers=ff.PHASE_MARKERS)
+    return render_template(
+        "ruleset.html",
+        name=name,
+        s=state,
+        record=record,
+        creator=creator,
+        quota=users.quota_left(reg(), user()),
+        size_json=json.dumps(state["size"]),
+        board_markers=ff.BOARD_MARKERS,
+        phase_markers=ff.PHASE_MARKERS,
+    )
 
 
 @bp.route("/rules/<name>/rename", methods=["POST"])

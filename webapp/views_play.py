@@ -5,14 +5,14 @@ least one seat (its human player of the chosen universe); the other seats are
 bots, Random, or human players who are the user's friends. Only the users
 seated in a game may see it or move in it, and only on their own turn.
 """
+
 from __future__ import annotations
 
 import random
 import time
 
 import pyspiel
-from flask import (Blueprint, abort, current_app, flash, jsonify, redirect, render_template,
-                   request, url_for)
+from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 
 from registry import players as reg_players
 from registry import open_games, rulesets, users
@@ -32,8 +32,9 @@ def live_games():
 
 def my_player(universe: str) -> str | None:
     uid, _ = reg().user_id(user())
-    row = reg().one("SELECT name FROM players WHERE user_id = ? AND universe_id = ?",
-                    (uid, reg().universe_id(universe)))
+    row = reg().one(
+        "SELECT name FROM players WHERE user_id = ? AND universe_id = ?", (uid, reg().universe_id(universe))
+    )
     return row[0] if row else None
 
 
@@ -48,7 +49,7 @@ def game_string_of(choice: str) -> tuple[str, str | None, str]:
     a ttt rule set and failed with "Expected type: kString, got kGame")."""
     if choice in OTHER_GAMES:
         return choice, None, ""
-    reg().rule_set_id(choice)              # RegistryError if unknown
+    reg().rule_set_id(choice)  # RegistryError if unknown
     if open_games.is_game_string_row(reg(), choice):
         return choice, None, ""
     version = reg().one("SELECT fingerprint FROM rule_sets WHERE name = ?", (choice,))[0]
@@ -62,8 +63,11 @@ def seat_options(universe: str) -> list[dict]:
     for p in reg_players.list_players(reg(), universe):
         if p["kind"] == "chaos":
             continue
-        if p["kind"] == "human" and p["name"] != me and not (
-                me and reg_players.are_friends(reg(), me, p["name"])):
+        if (
+            p["kind"] == "human"
+            and p["name"] != me
+            and not (me and reg_players.are_friends(reg(), me, p["name"]))
+        ):
             continue
         out.append(p)
     return out
@@ -102,10 +106,19 @@ def home():
     recorded = [g for g in open_games.open_game_strings(reg()) if g not in OTHER_GAMES]
     if n and choice not in listed and choice not in OTHER_GAMES and choice not in recorded:
         recorded.append(choice)
-    return render_template("home.html", rule_sets=listed, other_games=OTHER_GAMES,
-                           recorded_games=recorded, choice=choice, seats=n, defaults=defaults,
-                           options=seat_options(universe), universes=universes,
-                           universe=universe, mine=mine)
+    return render_template(
+        "home.html",
+        rule_sets=listed,
+        other_games=OTHER_GAMES,
+        recorded_games=recorded,
+        choice=choice,
+        seats=n,
+        defaults=defaults,
+        options=seat_options(universe),
+        universes=universes,
+        universe=universe,
+        mine=mine,
+    )
 
 
 @bp.route("/play/new", methods=["POST"])
@@ -133,16 +146,20 @@ def new_game():
         for name in names:
             p = allowed.get(name)
             if p is None:
-                raise RegistryError(f"{name or '(empty)'!r} cannot take a seat here: choose "
-                                    "yourself, a friend, a bot or Random")
+                raise RegistryError(
+                    f"{name or '(empty)'!r} cannot take a seat here: choose "
+                    "yourself, a friend, a bot or Random"
+                )
             if p["kind"] == "human":
-                owner = reg().one("SELECT u.name FROM players p JOIN users u ON u.id = p.user_id "
-                                  "WHERE p.name = ?", (name,))[0]
+                owner = reg().one(
+                    "SELECT u.name FROM players p JOIN users u ON u.id = p.user_id WHERE p.name = ?", (name,)
+                )[0]
                 seats.append(Seat(name, "human", owner))
             else:
                 seats.append(Seat(name, p["kind"], None, reg_players.bot_spec(reg(), name)))
-        game = LiveGame.start(game_string, rule_set, universe, seats,
-                              random.SystemRandom().randrange(2**31), version)
+        game = LiveGame.start(
+            game_string, rule_set, universe, seats, random.SystemRandom().randrange(2**31), version
+        )
     except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
         flash(str(e), "error")
         return redirect(url_for("play.home", game=form.get("game", "")))
@@ -177,13 +194,26 @@ def _game_page(game: LiveGame):
     returns = game.state.returns() if over else None
     in_round = game.in_round()
     planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
-    waiting = [p + 1 for p in game.round_seats() if p not in game.plans] if in_round else \
-        [game.state.current_player() + 1]
+    waiting = (
+        [p + 1 for p in game.round_seats() if p not in game.plans]
+        if in_round
+        else [game.state.current_player() + 1]
+    )
     deadline = game.deadline()
-    return render_template("game.html", game=game, drawing=drawing, mine=mine, over=over,
-                           returns=returns, seat=viewer, moves=len(game.moves),
-                           in_round=in_round, planned=planned, waiting=waiting,
-                           remaining=None if deadline is None else max(0.0, deadline - time.time()))
+    return render_template(
+        "game.html",
+        game=game,
+        drawing=drawing,
+        mine=mine,
+        over=over,
+        returns=returns,
+        seat=viewer,
+        moves=len(game.moves),
+        in_round=in_round,
+        planned=planned,
+        waiting=waiting,
+        remaining=None if deadline is None else max(0.0, deadline - time.time()),
+    )
 
 
 @bp.route("/game/<gid>/move", methods=["POST"])
@@ -203,8 +233,9 @@ def move(gid):
     try:
         at = request.form.get("at")
         if at is not None and at != str(len(game.moves)):
-            raise MoveError("the game moved on since this page was drawn: see the position "
-                            "now and move again")
+            raise MoveError(
+                "the game moved on since this page was drawn: see the position now and move again"
+            )
         # The form's hidden "action" (set by a cell click) comes first and is
         # empty when a move button, which sends its own "action", was pressed.
         sent = [v for v in request.form.getlist("action") if v]
@@ -228,6 +259,10 @@ def status(gid):
     # resolved decisions only: a plan stays hidden (the other seat's page
     # changes when the round resolves, not when a plan comes in)
     deadline = game.deadline()
-    return jsonify(moves=len(game.moves), over=game.state.is_terminal(),
-                   your_turn=game.waiting_for(user()), recorded=game.recorded,
-                   remaining=None if deadline is None else max(0.0, deadline - time.time()))
+    return jsonify(
+        moves=len(game.moves),
+        over=game.state.is_terminal(),
+        your_turn=game.waiting_for(user()),
+        recorded=game.recorded,
+        remaining=None if deadline is None else max(0.0, deadline - time.time()),
+    )

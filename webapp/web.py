@@ -6,6 +6,7 @@ convenience; the refusal that counts is the server's answer to the request,
 which the tests send directly (a Creator posting a rename, a stranger posting
 a move).
 """
+
 from __future__ import annotations
 
 import functools
@@ -42,7 +43,7 @@ class RegistryPool:
         return Registry(self.path, seed=False, shared=True)
 
     def give_back(self, r: Registry) -> None:
-        if r.db.in_transaction:          # a view that failed inside a transaction
+        if r.db.in_transaction:  # a view that failed inside a transaction
             r.db.execute("ROLLBACK")
         with self._lock:
             if len(self._idle) < self.keep:
@@ -81,7 +82,7 @@ def role() -> str | None:
     name = user()
     if name is None:
         return None
-    cached = g.get("role")      # asked by the decorators and by every template: once a request
+    cached = g.get("role")  # asked by the decorators and by every template: once a request
     if cached is None or cached[0] != name:
         row = reg().one("SELECT role FROM users WHERE name = ?", (name,))
         cached = g.role = (name, row[0] if row else None)
@@ -95,11 +96,13 @@ def login_required(view):
             session.clear()
             return redirect(url_for("auth.login", next=request.path))
         return view(*args, **kwargs)
+
     return wrapped
 
 
 def role_required(minimum: str):
     """Only users of at least ``minimum`` (creator < trainer < admin); 403 otherwise."""
+
     def decorate(view):
         @functools.wraps(view)
         @login_required
@@ -107,7 +110,9 @@ def role_required(minimum: str):
             if ROLE_ORDER[role()] < ROLE_ORDER[minimum]:
                 abort(403, f"this needs the {minimum.title()} role or higher")
             return view(*args, **kwargs)
+
         return wrapped
+
     return decorate
 
 
@@ -118,12 +123,17 @@ def nav() -> dict:
     urls = current_app.extensions.get("nav_urls")
     if urls is None:
         from flask import url_for
+
         urls = current_app.extensions["nav_urls"] = {
             "style": url_for("static", filename="style.css"),
             "script": url_for("static", filename="app.js"),
-            "home": url_for("play.home"), "rule_sets": url_for("boards.rule_sets"),
-            "factory": url_for("factory.new"), "friends": url_for("boards.friends"),
-            "users": url_for("auth.user_admin"), "logout": url_for("auth.logout")}
+            "home": url_for("play.home"),
+            "rule_sets": url_for("boards.rule_sets"),
+            "factory": url_for("factory.new"),
+            "friends": url_for("boards.friends"),
+            "users": url_for("auth.user_admin"),
+            "logout": url_for("auth.logout"),
+        }
     return urls
 
 

@@ -7,6 +7,7 @@ engine for all of them (``_engine``) and their OpenSpiel face
 set, including one that is not a file (``rules.parse({...})``), for mcts/,
 solvers/ and tests that work on cores without going through OpenSpiel.
 """
+
 from games.ttt._engine import make_core as _core_of_tables
 from games.ttt.resolve import fingerprint, resolve
 from games.ttt.ruleset import RuleSet

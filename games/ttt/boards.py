@@ -12,13 +12,14 @@ pre-placed pieces and space locks repeat on each) plus the spaces that
 ``board.on_boards`` gives that board alone, and the reserves are shared by
 all boards.
 """
+
 from __future__ import annotations
 
 
 def _wide(c: int, b: int, size, boards: int) -> int:
     """Board b's copy of one-board cell c, in the layout of ``boards`` boards."""
     X = size[0]
-    x, rest = c % X, c // X          # rest = y + Y*z (the same on every board)
+    x, rest = c % X, c // X  # rest = y + Y*z (the same on every board)
     return x + b * X + boards * X * rest
 
 
@@ -39,11 +40,13 @@ def widen(out: dict, boards: int) -> dict:
         # ttt-boards: cloaked spaces repeat on every board like the locks
         # (3Blotto13: "Played on 3 boards ...; All spaces cloaked")
         ph["cloaked"] = sorted(w for c in ph.get("cloaked", []) for w in cells(c))
-    per_board = out.pop("on_boards", None)        # per-board spaces (issue 13)
+    per_board = out.pop("on_boards", None)  # per-board spaces (issue 13)
     if per_board is not None:
-        out["locked"] = sorted(set(out["locked"]) | {
-            _wide(c, b, size, boards) for b, extra in enumerate(per_board["locked"]) for c in extra})
-        masks_of = per_board["seat_locks"]      # one (entry, exit) pair per board, or None
+        out["locked"] = sorted(
+            set(out["locked"])
+            | {_wide(c, b, size, boards) for b, extra in enumerate(per_board["locked"]) for c in extra}
+        )
+        masks_of = per_board["seat_locks"]  # one (entry, exit) pair per board, or None
     else:
         masks_of = [out["seat_locks"]] * boards
     if any(m is not None for m in masks_of):
@@ -51,9 +54,9 @@ def widen(out: dict, boards: int) -> dict:
         zero = ([[0] * S for _ in range(phases)], [[0] * S for _ in range(phases)])
         masks_of = [m if m is not None else zero for m in masks_of]
         wide_masks = []
-        for kind in range(2):                       # entry masks, then exit masks
+        for kind in range(2):  # entry masks, then exit masks
             tables = []
-            for ph in range(phases):                # one list per phase
+            for ph in range(phases):  # one list per phase
                 wide = [0] * (S * boards)
                 for b in range(boards):
                     masks = masks_of[b][kind][ph]

@@ -9,6 +9,7 @@ two paths (or later from the registry's database) is parsed once.
 Validation failures are not cached: they raise. Nor are rule sets that
 ``extends`` another: their meaning changes when the parent's file does.
 """
+
 from __future__ import annotations
 
 import hashlib

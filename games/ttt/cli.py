@@ -5,6 +5,7 @@ catalogue) need the same answer the game would give, every problem at once or
 the fingerprint, without writing Python; duplicates except for the name are
 reported because the seed's registry refuses them.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -20,7 +21,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.ttt",
         description="Validate tic-tac-toe rule sets (catalogue names or .json paths): print every "
-                    "problem, or the canonical form and fingerprint. Rules: docs/rules/ttt.md.")
+        "problem, or the canonical form and fingerprint. Rules: docs/rules/ttt.md.",
+    )
     parser.add_argument("rules", nargs="*", help="catalogue names or paths to rule-set files")
     parser.add_argument("--list", action="store_true", help="list the catalogue with fingerprints")
     parser.add_argument("--canonical", action="store_true", help="print each canonical form")

@@ -5,21 +5,46 @@ Why a separate step: validation speaks the seed's words, the engine only
 integers (the codes in ``codes.pxd``); keeping the translation here means the
 engine never sees a string and validation never sees a cell index.
 """
+
 from __future__ import annotations
 
 import itertools
 from typing import TYPE_CHECKING
 
 from games.ttt.codes import Measure, Stalemate
-from games.ttt.schema import (CLOAK_CODES, EFFECT_ALL_LOSE, FOLD_CODES, MOVE_CODES, ORDER_CODES, PALETTE,
-                              SHAPES_ALL, STALEMATE_CODES, VS_CHAOS_STALEMATES, measure_shape, parse_check,
-                              parse_stalemate, seat_index, seats_of)
+from games.ttt.schema import (
+    CLOAK_CODES,
+    EFFECT_ALL_LOSE,
+    FOLD_CODES,
+    MOVE_CODES,
+    ORDER_CODES,
+    PALETTE,
+    SHAPES_ALL,
+    STALEMATE_CODES,
+    VS_CHAOS_STALEMATES,
+    measure_shape,
+    parse_check,
+    parse_stalemate,
+    seat_index,
+    seats_of,
+)
 from games.ttt.boards import _wide, widen
-from games.ttt.schema import (GOAL_CHECK, MOVES_FORWARD, can_move_backwards, goal_sides, needs_goals,
-                              shaped)   # ttt-shapes
-from games.ttt.schema import has_chains, has_jumps, has_surrounds   # ttt-jumps
-from games.ttt.schema import (CONDITION_CODES, POWER_CODES, RESULT_CODES, has_powers,
-                              may_split_pot)   # ttt-captures
+from games.ttt.schema import (
+    GOAL_CHECK,
+    MOVES_FORWARD,
+    can_move_backwards,
+    goal_sides,
+    needs_goals,
+    shaped,
+)  # ttt-shapes
+from games.ttt.schema import has_chains, has_jumps, has_surrounds  # ttt-jumps
+from games.ttt.schema import (
+    CONDITION_CODES,
+    POWER_CODES,
+    RESULT_CODES,
+    has_powers,
+    may_split_pot,
+)  # ttt-captures
 from games.ttt.spaces import lock_sets, on_board_groups, seat_lock_masks
 
 if TYPE_CHECKING:
@@ -83,8 +108,10 @@ def compile_rules(rs: RuleSet) -> dict:
     else:
         used = set(r["reserves"]) | {q["colour"] for q in r["board"]["pieces"]}
         colours = [c for c in PALETTE if c in used]
-    if mode != "players-choose":     # ttt-shapes: communal colours (owned by no seat) of pre-placed pieces
-        colours += [c for c in PALETTE if c not in colours and any(q["colour"] == c for q in r["board"]["pieces"])]
+    if mode != "players-choose":  # ttt-shapes: communal colours (owned by no seat) of pre-placed pieces
+        colours += [
+            c for c in PALETTE if c not in colours and any(q["colour"] == c for q in r["board"]["pieces"])
+        ]
     C = len(colours)
     if mode == "assigned":
         masks = [1 << s for s in range(seats)]
@@ -98,23 +125,25 @@ def compile_rules(rs: RuleSet) -> dict:
     num_sides = max(sides) + 1
     if chaos:
         sides.append(num_sides)
-    reserves = [sum(r["reserves"].get(c, {}).values()) for c in colours]    # every shape (ttt-shapes)
+    reserves = [sum(r["reserves"].get(c, {}).values()) for c in colours]  # every shape (ttt-shapes)
     cell = lambda at: (at[0] - 1) + X * ((at[1] - 1) + Y * (at[2] - 1))
     locked = [cell(a) for a in r["board"]["locked"]]
     pieces = [(cell(q["at"]), colours.index(q["colour"])) for q in r["board"]["pieces"]]
-    shape_move = _shape_move_code(r)      # ttt-shapes
+    shape_move = _shape_move_code(r)  # ttt-shapes
     phases = [_phase_table(ph, shape_move, seats, r["players"], cell) for ph in r["phases"]]
     move = shape_move if any(ph["move"] for ph in phases) else 0
-    checks = [parse_check(c) for c in r["turn_checks"] if c != GOAL_CHECK]     # ttt-shapes: goal check apart
+    checks = [parse_check(c) for c in r["turn_checks"] if c != GOAL_CHECK]  # ttt-shapes: goal check apart
     zero_based = lambda coords: {(a[0] - 1, a[1] - 1, a[2] - 1) for a in coords}
     sym_locked = [zero_based(r["board"]["locked"])] + [zero_based(ph["locked"]) for ph in r["phases"]]
-    sym_locked += [zero_based(ph["cloaked"]) for ph in r["phases"]]      # cloaking
-    sym_pieces = [((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]]
-    sym_locked += lock_sets(r)       # spaces: per-player locks stay in place
+    sym_locked += [zero_based(ph["cloaked"]) for ph in r["phases"]]  # cloaking
+    sym_pieces = [
+        ((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]
+    ]
+    sym_locked += lock_sets(r)  # spaces: per-player locks stay in place
     syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
     if r["board"].get("on_boards"):
-        syms = syms[:1]     # per-board spaces: the boards differ, so no symmetry of one board is one of all
-    simultaneous = any(ph["order"] != "sequential" for ph in r["phases"])   # ttt-sim
+        syms = syms[:1]  # per-board spaces: the boards differ, so no symmetry of one board is one of all
+    simultaneous = any(ph["order"] != "sequential" for ph in r["phases"])  # ttt-sim
     if simultaneous or shaped(r):
         # ttt-shapes: the symmetries' hashes see colours only, not shapes;
         # pending plans are action ids, which a board symmetry would have to
@@ -147,10 +176,10 @@ def compile_rules(rs: RuleSet) -> dict:
     elif r["move_limit"] is not None:
         plies = min(plies, r["move_limit"])
     boards = r.get("boards", 1)
-    if boards > 1:               # boards: every board gives the same plies, reserves are shared
+    if boards > 1:  # boards: every board gives the same plies, reserves are shared
         capacity = boards * capacity
         placements = min(capacity, sum(reserves))
-        if cloaking == CLOAK_CODES["hides"]:    # ttt-boards: attempts on every board, as above
+        if cloaking == CLOAK_CODES["hides"]:  # ttt-boards: attempts on every board, as above
             placements += n * (placements + boards * len(pieces))
         plies = placements if not passing else (placements + len(phases)) * seats
         if move:
@@ -158,47 +187,68 @@ def compile_rules(rs: RuleSet) -> dict:
         elif r["move_limit"] is not None:
             plies = min(plies, r["move_limit"])
     if simultaneous:
-        plies = _simultaneous_plies(r, phases, seats, move, reserves)   # ttt-sim
-        plies += _cloaked_round_plies(r, cloaking, seats, move, reserves, pieces)   # ttt-cloaksim
+        plies = _simultaneous_plies(r, phases, seats, move, reserves)  # ttt-sim
+        plies += _cloaked_round_plies(r, cloaking, seats, move, reserves, pieces)  # ttt-cloaksim
     if any(p.get("result") in ("reincarnates", "reincarnates-x2") for p in r["shapes"].values()):
         # ttt-captures: reincarnation refills reserves (validation requires the
         # limit); a round checks it after all its plans, overshooting by seats - 1
         plies = r["move_limit"] + (seats - 1 if simultaneous else 0)
     if may_split_pot(r):
-        plies *= 2                  # ttt-captures: at most one pot's chance node per ply
+        plies *= 2  # ttt-captures: at most one pot's chance node per ply
     if has_chains(r):
-        plies *= 2                  # ttt-jumps: at most one "end-chain" decision per jump (a ply)
+        plies *= 2  # ttt-jumps: at most one "end-chain" decision per jump (a ply)
     length = plies
     if r["agree_draw"]:
-        length += plies * n      # one offer and up to n-1 answers per turn
+        length += plies * n  # one offer and up to n-1 answers per turn
     tables = {
-        "size": [X, Y, Z], "gravity": gravity, "seats": seats, "num_players": n, "chaos": chaos,
-        "num_colours": C, "colour_names": colours, "seat_colours": masks, "sides": sides,
-        "reserves": reserves, "locked": locked, "pieces": pieces, "choices": choices,
-        "move": move, "pieces_per_turn": r["pieces_per_turn"], "pass": passing,
-        "agree_draw": r["agree_draw"], "checks": checks,
-        "stalemate": STALEMATE_CODES.get(r["stalemate"], -1), "move_limit": r["move_limit"] or 0,
-        "symmetries": syms, "max_game_length": max(1, length), "targets": T, "phases": phases,
+        "size": [X, Y, Z],
+        "gravity": gravity,
+        "seats": seats,
+        "num_players": n,
+        "chaos": chaos,
+        "num_colours": C,
+        "colour_names": colours,
+        "seat_colours": masks,
+        "sides": sides,
+        "reserves": reserves,
+        "locked": locked,
+        "pieces": pieces,
+        "choices": choices,
+        "move": move,
+        "pieces_per_turn": r["pieces_per_turn"],
+        "pass": passing,
+        "agree_draw": r["agree_draw"],
+        "checks": checks,
+        "stalemate": STALEMATE_CODES.get(r["stalemate"], -1),
+        "move_limit": r["move_limit"] or 0,
+        "symmetries": syms,
+        "max_game_length": max(1, length),
+        "targets": T,
+        "phases": phases,
         # spaces (issue 11 item 4): per phase, per cell, the seats locked out
         # of entering / leaving it; None when no space locks any seat
         "seat_locks": seat_lock_masks(r, cell, X * Y * Z),
         "simultaneous": simultaneous,
         "cloaking": cloaking,
-        "hidden_turns": bool(r.get("cloaking_hides_turns", False)),     # kbeauty
+        "hidden_turns": bool(r.get("cloaking_hides_turns", False)),  # kbeauty
     }
     tables.update(_outcome_tables(r))
-    if r["board"].get("on_boards"):      # per-board spaces (games/ttt/spaces.py), laid out by widen
+    if r["board"].get("on_boards"):  # per-board spaces (games/ttt/spaces.py), laid out by widen
         tables["on_boards"] = {
             "locked": [[cell(a) for a in on_board_groups(r, b, "locked")] for b in range(1, boards + 1)],
-            "seat_locks": [seat_lock_masks(r, cell, X * Y * Z, b) for b in range(1, boards + 1)]}
-    tables.update(_shape_tables(r, colours, cell, boards))      # ttt-shapes
-    return widen(tables, boards)    # boards: several boards side by side (games/ttt/boards.py)
+            "seat_locks": [seat_lock_masks(r, cell, X * Y * Z, b) for b in range(1, boards + 1)],
+        }
+    tables.update(_shape_tables(r, colours, cell, boards))  # ttt-shapes
+    return widen(tables, boards)  # boards: several boards side by side (games/ttt/boards.py)
 
 
 # The general scoring path (ttt-outcomes): the stalemate rules the engine's
 # original path scores, read as (kind, measure, most, wins).
-_RANKED = {"in-a-row": int(Measure.MEASURE_RUN), "pieces": int(Measure.MEASURE_PIECES),
-           "area": int(Measure.MEASURE_AREA)}
+_RANKED = {
+    "in-a-row": int(Measure.MEASURE_RUN),
+    "pieces": int(Measure.MEASURE_PIECES),
+    "area": int(Measure.MEASURE_AREA),
+}
 
 
 def _outcome_tables(r) -> dict:
@@ -211,14 +261,25 @@ def _outcome_tables(r) -> dict:
     extreme, measure, verdict = parse_stalemate(name)
     # partners with assigned colours own two colours a side: "most-pieces-wins"
     # counts the side's pieces (both colours), which the general path does
-    general = (name not in STALEMATE_CODES or r["overachievers_disqualified"]
-               or bool(r["chaos_wins_if_more_than"])
-               or (name == "most-pieces-wins" and r["players"] == "partners" and r["colours"] == "assigned"))
-    out = {"general_outcome": general, "st_kind": STALEMATE_CODES.get(name, int(Stalemate.ST_RANKED)),
-           "st_measure": 0, "st_k": 0, "st_shape": 0, "st_most": 1, "st_wins": 1,
-           "vs_more_wins": False, "vs_fewer_loses": False,
-           "chaos_more_than": [-1] * len(SHAPES_ALL),
-           "overachievers": r["overachievers_disqualified"]}
+    general = (
+        name not in STALEMATE_CODES
+        or r["overachievers_disqualified"]
+        or bool(r["chaos_wins_if_more_than"])
+        or (name == "most-pieces-wins" and r["players"] == "partners" and r["colours"] == "assigned")
+    )
+    out = {
+        "general_outcome": general,
+        "st_kind": STALEMATE_CODES.get(name, int(Stalemate.ST_RANKED)),
+        "st_measure": 0,
+        "st_k": 0,
+        "st_shape": 0,
+        "st_most": 1,
+        "st_wins": 1,
+        "vs_more_wins": False,
+        "vs_fewer_loses": False,
+        "chaos_more_than": [-1] * len(SHAPES_ALL),
+        "overachievers": r["overachievers_disqualified"],
+    }
     if extreme == "vs-chaos":
         out["st_kind"] = int(Stalemate.ST_VS_CHAOS)
         out["vs_more_wins"] = name != "fewer-pieces-than-chaos-loses"
@@ -233,7 +294,7 @@ def _outcome_tables(r) -> dict:
             out["st_shape"] = SHAPES_ALL.index(shape)
         elif measure in _RANKED:
             out["st_measure"] = _RANKED[measure]
-        else:                                   # K-in-a-row
+        else:  # K-in-a-row
             out["st_measure"] = int(Measure.MEASURE_WINDOWS)
             out["st_k"] = int(measure.split("-")[0])
     for shape, count in r["chaos_wins_if_more_than"].items():
@@ -283,11 +344,15 @@ def _phase_table(ph, shape_move: int, seats: int, players: str, cell) -> dict:
     """One phase for the engine: who plays (a seat bit mask), whether pieces
     move and passes are allowed, its locked cells, order and fold rule."""
     locked = {seat_index(s, players) for s in ph["locked_players"]}
-    return {"order": ORDER_CODES[ph["order"]], "pass": ph["pass"],
-            "move": 0 if ph["movement"] == "placement-only" else shape_move,
-            "active": sum(1 << s for s in range(seats) if s not in locked),
-            "locked": [cell(a) for a in ph["locked"]], "fold": FOLD_CODES[ph["fold"]],
-            "cloaked": [cell(a) for a in ph["cloaked"]]}
+    return {
+        "order": ORDER_CODES[ph["order"]],
+        "pass": ph["pass"],
+        "move": 0 if ph["movement"] == "placement-only" else shape_move,
+        "active": sum(1 << s for s in range(seats) if s not in locked),
+        "locked": [cell(a) for a in ph["locked"]],
+        "fold": FOLD_CODES[ph["fold"]],
+        "cloaked": [cell(a) for a in ph["cloaked"]],
+    }
 
 
 def outcome_profile(rs: RuleSet) -> dict:
@@ -298,16 +363,23 @@ def outcome_profile(rs: RuleSet) -> dict:
     n, chaos = seats_of(r["players"])
     two_sides = n == 2 or r["players"] == "partners"
     together = r["stalemate"] in ("all-win", "all-lose") or any(
-        parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"] if c != GOAL_CHECK)
+        parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"] if c != GOAL_CHECK
+    )
     # ttt-outcomes: "Chaos wins if ..." makes every player lose together
     together = together or bool(r["chaos_wins_if_more_than"]) or r["stalemate"] in VS_CHAOS_STALEMATES
     zero_sum = two_sides and not chaos and not together
-    return {"zero_sum": zero_sum, "utility_sum": 0.0 if zero_sum else None,
-            "min_utility": -1.0, "max_utility": 1.0, "num_players": n,
-            "chance": bool(chaos) or may_split_pot(r)}      # ttt-captures: the pot's chance node
+    return {
+        "zero_sum": zero_sum,
+        "utility_sum": 0.0 if zero_sum else None,
+        "min_utility": -1.0,
+        "max_utility": 1.0,
+        "num_players": n,
+        "chance": bool(chaos) or may_split_pot(r),
+    }  # ttt-captures: the pot's chance node
 
 
 # -- shapes, ranks, movement and goals (ttt-shapes, issue 12) -----------------
+
 
 def _shape_move_code(r) -> int:
     """The engine's one ``move`` code: the circle's move on the original path;
@@ -355,10 +427,11 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "shape_powers": [POWER_CODES[p["power"]] for p in props],
         "shape_conditions": [CONDITION_CODES[p.get("condition", "cover")] for p in props],
         "shape_results": [RESULT_CODES[p.get("result", "removes")] for p in props],
-        "jumps": has_jumps(r),             # ttt-jumps
+        "jumps": has_jumps(r),  # ttt-jumps
         "chains": has_chains(r),
         # ttt-chainback: "Chain Jump (+ back)": the shape's jumps may go backwards
-        "shape_jump_back": [p.get("power", "none") != "none" and p.get("condition") == "chain-jump-back"
-                            for p in props],
+        "shape_jump_back": [
+            p.get("power", "none") != "none" and p.get("condition") == "chain-jump-back" for p in props
+        ],
         "surrounds": has_surrounds(r),
     }

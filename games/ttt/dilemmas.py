@@ -9,6 +9,7 @@ Names are the seed's (one the seed leaves unnamed is ``4P-AnyPieceLoses``).
 ``available()`` lists those the catalogue holds today: the others need engine
 vocabulary (captures, stacks) that may not exist yet.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,42 +40,47 @@ ECONOMIC_GAMES = {
 class Dilemma:
     """One of the seed's dilemma games: its catalogue name and the economic
     game it encodes (a key of ``ECONOMIC_GAMES``)."""
+
     name: str
     encodes: str
 
 
-DILEMMAS = tuple(Dilemma(n, e) for n, e in (
-    ("RockPaperScissors", "rock-paper-scissors"),
-    ("3P-9X-HideSeek", "hide-and-seek"),
-    ("Shopping9", "common-pool-resource"),
-    ("4P-TrendSetter", "trend-setting"),
-    ("3P-PublicGoods", "public-goods"),
-    ("NeedyTrust", "trust"),
-    ("RichTrust", "trust"),
-    ("3Blotto13", "colonel-blotto"),
-    ("KBeauty9", "beauty-contest"),
-    ("StagHunt", "stag-hunt"),
-    ("4P-AnyPieceLoses", "coordination"),
-    ("PrisonerDilemma", "prisoners-dilemma"),
-    ("NeedyUltimatum", "ultimatum"),
-    ("3P-Volunteer", "volunteers-dilemma"),
-    ("BoS", "battle-of-the-sexes"),
-    ("Centipede9", "centipede"),
-    ("NeedyDictator", "dictator"),
-    ("ContractHunt", "stag-hunt"),
-    ("OptionalPD", "prisoners-dilemma"),
-    ("ContractPD", "prisoners-dilemma"),
-    ("3P-BoS", "battle-of-the-sexes"),
-    ("NeedyCentipede4", "centipede"),
-    ("RichUltimatum", "ultimatum"),
-    ("RichDictator", "dictator"),
-    ("4P-TrolleyDilemma", "trolley"),
-    ("3P-TrolleyDilemma", "trolley"),
-))
+DILEMMAS = tuple(
+    Dilemma(n, e)
+    for n, e in (
+        ("RockPaperScissors", "rock-paper-scissors"),
+        ("3P-9X-HideSeek", "hide-and-seek"),
+        ("Shopping9", "common-pool-resource"),
+        ("4P-TrendSetter", "trend-setting"),
+        ("3P-PublicGoods", "public-goods"),
+        ("NeedyTrust", "trust"),
+        ("RichTrust", "trust"),
+        ("3Blotto13", "colonel-blotto"),
+        ("KBeauty9", "beauty-contest"),
+        ("StagHunt", "stag-hunt"),
+        ("4P-AnyPieceLoses", "coordination"),
+        ("PrisonerDilemma", "prisoners-dilemma"),
+        ("NeedyUltimatum", "ultimatum"),
+        ("3P-Volunteer", "volunteers-dilemma"),
+        ("BoS", "battle-of-the-sexes"),
+        ("Centipede9", "centipede"),
+        ("NeedyDictator", "dictator"),
+        ("ContractHunt", "stag-hunt"),
+        ("OptionalPD", "prisoners-dilemma"),
+        ("ContractPD", "prisoners-dilemma"),
+        ("3P-BoS", "battle-of-the-sexes"),
+        ("NeedyCentipede4", "centipede"),
+        ("RichUltimatum", "ultimatum"),
+        ("RichDictator", "dictator"),
+        ("4P-TrolleyDilemma", "trolley"),
+        ("3P-TrolleyDilemma", "trolley"),
+    )
+)
 
 
 def available() -> list[Dilemma]:
     """The dilemmas whose rule set is in the catalogue, in the seed's order."""
     from games.ttt.resolve import CATALOGUE
+
     have = set(CATALOGUE.names())
     return [d for d in DILEMMAS if d.name in have]

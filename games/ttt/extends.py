@@ -22,6 +22,7 @@ Merge semantics (docs/rules/ttt.md, "Extends"), child over parent:
   never a path, so a rule set means the same wherever it is read; a parent
   may itself extend another (at most ``MAX_CHAIN`` deep), a cycle is refused.
 """
+
 from __future__ import annotations
 
 import json
@@ -59,6 +60,7 @@ def _strip_nulls(value):
 def default_lookup(name: str):
     """The catalogue, then the attached sources (games.ttt.resolve's order)."""
     from games.ttt.resolve import CATALOGUE, SOURCES
+
     for source in [CATALOGUE, *SOURCES]:
         if name in source:
             text = source.read(name)
@@ -69,11 +71,11 @@ def default_lookup(name: str):
 
 def _known_names() -> str:
     from games.ttt.resolve import CATALOGUE
+
     return ", ".join(CATALOGUE.names())
 
 
-def resolve_extends(raw: Any, source: str, lookup: Lookup | None = None,
-                    _chain: tuple[str, ...] = ()) -> Any:
+def resolve_extends(raw: Any, source: str, lookup: Lookup | None = None, _chain: tuple[str, ...] = ()) -> Any:
     """The rule set ``raw`` (decoded JSON, read from ``source``) with its
     ``extends`` chain merged in; ``raw`` itself when it extends nothing.
     Problems raise ``RuleSetError`` naming ``source`` (and the parent's file
@@ -83,32 +85,50 @@ def resolve_extends(raw: Any, source: str, lookup: Lookup | None = None,
     lookup = lookup or default_lookup
     parent_name = raw["extends"]
     if not isinstance(parent_name, str) or not parent_name:
-        raise RuleSetError([f"extends: {parent_name!r} is not a rule-set name (allowed: a catalogue "
-                            f"name such as {_known_names().split(', ')[0]})"], source)
+        raise RuleSetError(
+            [
+                f"extends: {parent_name!r} is not a rule-set name (allowed: a catalogue "
+                f"name such as {_known_names().split(', ')[0]})"
+            ],
+            source,
+        )
     chain = _chain + (str(raw.get("name")),)
     if parent_name in chain:
-        raise RuleSetError([f"extends: cycle {' -> '.join(chain + (parent_name,))} (a rule set "
-                            "cannot extend itself, directly or through others)"], source)
+        raise RuleSetError(
+            [
+                f"extends: cycle {' -> '.join(chain + (parent_name,))} (a rule set "
+                "cannot extend itself, directly or through others)"
+            ],
+            source,
+        )
     if len(chain) > MAX_CHAIN:
-        raise RuleSetError([f"extends: chain {' -> '.join(chain + (parent_name,))} is longer than "
-                            f"{MAX_CHAIN} (allowed: at most {MAX_CHAIN} levels)"], source)
+        raise RuleSetError(
+            [
+                f"extends: chain {' -> '.join(chain + (parent_name,))} is longer than "
+                f"{MAX_CHAIN} (allowed: at most {MAX_CHAIN} levels)"
+            ],
+            source,
+        )
     found = lookup(parent_name)
     if found is None:
-        raise RuleSetError([f"extends: {parent_name!r} is not a catalogue rule set (allowed: "
-                            f"{_known_names()})"], source)
+        raise RuleSetError(
+            [f"extends: {parent_name!r} is not a catalogue rule set (allowed: {_known_names()})"], source
+        )
     text, origin = found
     try:
         parent = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
-        raise RuleSetError([f"extends: the parent {parent_name!r} ({origin}) is not valid JSON: {e}"],
-                           source) from None
+        raise RuleSetError(
+            [f"extends: the parent {parent_name!r} ({origin}) is not valid JSON: {e}"], source
+        ) from None
     if isinstance(parent, Mapping) and parent.get("name") != parent_name:
         raise RuleSetError([f"extends: {origin} holds {parent.get('name')!r}, not {parent_name!r}"], source)
     try:
         parent = resolve_extends(parent, origin, lookup, chain)
     except RuleSetError as e:
-        raise RuleSetError([f"extends: the parent {parent_name!r} cannot be resolved: {q}"
-                            for q in e.problems], source) from None
+        raise RuleSetError(
+            [f"extends: the parent {parent_name!r} cannot be resolved: {q}" for q in e.problems], source
+        ) from None
     if not isinstance(parent, Mapping):
         raise RuleSetError([f"extends: the parent {parent_name!r} ({origin}) is not a JSON object"], source)
     inherited = {k: v for k, v in parent.items() if k not in NOT_INHERITED}

@@ -25,6 +25,7 @@ Returns: +1 to every winner, -1 to every loser, 0 to everyone on a draw
 (partners share their side's value; Chaos, being OpenSpiel's chance player,
 has no return). Bounds are [-1, 1].
 """
+
 from __future__ import annotations
 
 import pyspiel
@@ -38,25 +39,42 @@ DEFAULT_RULES = "Tic-Tac-Toe"
 
 def _make_core(params):
     if not isinstance(params["rules"], str):
-        raise ValueError(f"parameter rules={params['rules']!r} is not allowed; give a catalogue "
-                         "name or a path to a rule-set .json file")
+        raise ValueError(
+            f"parameter rules={params['rules']!r} is not allowed; give a catalogue "
+            "name or a path to a rule-set .json file"
+        )
     return make_core(params["rules"])
 
 
 def _variant(params, core) -> Variant:
     rule_set = rules_mod.resolve(params["rules"])
     profile = rules_mod.outcome_profile(rule_set)
-    return Variant(long_name=f"Tic-tac-toe variation {rule_set.name}", chance=profile["chance"],
-                   zero_sum=profile["zero_sum"], min_utility=profile["min_utility"],
-                   max_utility=profile["max_utility"])
+    return Variant(
+        long_name=f"Tic-tac-toe variation {rule_set.name}",
+        chance=profile["chance"],
+        zero_sum=profile["zero_sum"],
+        min_utility=profile["min_utility"],
+        max_utility=profile["max_utility"],
+    )
 
 
 TTT_SPEC = GameSpec(
-    game_type=game_type("ttt", "Tic-tac-toe variations (rule sets as data)",
-                        {"rules": DEFAULT_RULES}, num_players=(1, 4), chance=True,
-                        zero_sum=False, perfect_information=False, simultaneous=True),
-    make_core=_make_core, min_utility=-1.0, max_utility=1.0, utility_sum=None,
-    variant=_variant)
+    game_type=game_type(
+        "ttt",
+        "Tic-tac-toe variations (rule sets as data)",
+        {"rules": DEFAULT_RULES},
+        num_players=(1, 4),
+        chance=True,
+        zero_sum=False,
+        perfect_information=False,
+        simultaneous=True,
+    ),
+    make_core=_make_core,
+    min_utility=-1.0,
+    max_utility=1.0,
+    utility_sum=None,
+    variant=_variant,
+)
 
 
 class TTTGame(CoreGame):

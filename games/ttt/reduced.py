@@ -15,6 +15,7 @@ in docs/rules/dilemmas.md under each game; the tables are played through the
 OpenSpiel game ``ttt(rules=NAME)``, never the engine directly, and the study
 (experiments/economic_dilemmas.py) classifies them with solvers/classify.py.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -35,16 +36,18 @@ class Reduced:
     with exact expected payoffs at the leaves), ``family`` (which strategies
     are kept and why, one paragraph), ``meaning`` (what the strategies mean, for
     ``solvers.classify.classify_named``)."""
+
     name: str
     family: str
     table: NormalFormGame | None = None
     tree: Decision | None = None
     meaning: dict = field(default_factory=dict)
-    exact: dict = field(default_factory=dict)       # profile or path -> exact returns (Fractions)
+    exact: dict = field(default_factory=dict)  # profile or path -> exact returns (Fractions)
 
 
 def _fraction(x) -> Fraction:
     from games.normal_form import as_fraction
+
     return as_fraction(x)[0]
 
 
@@ -67,6 +70,7 @@ def _load(name):
     import pyspiel
 
     import games  # noqa: F401  (registers ttt)
+
     return pyspiel.load_game(f"ttt(rules={name})")
 
 
@@ -76,8 +80,10 @@ def _by_name(state, wanted: str):
     for a in state.legal_actions():
         if state.action_to_string(p, a) == wanted:
             return a
-    raise ValueError(f"{wanted!r} is not legal here; legal: "
-                     f"{[state.action_to_string(p, a) for a in state.legal_actions()]}")
+    raise ValueError(
+        f"{wanted!r} is not legal here; legal: "
+        f"{[state.action_to_string(p, a) for a in state.legal_actions()]}"
+    )
 
 
 def _table(exact: dict, shape, names, n) -> NormalFormGame:
@@ -89,26 +95,37 @@ def _table(exact: dict, shape, names, n) -> NormalFormGame:
 
 # --------------------------------------------------------------------------- "place k, then pass"
 
+
 def _counts(name: str, key: str, family: str) -> Reduced:
     """Count strategies (games.ttt.dilemmas_doc.count_table): strategy k is
     "place k pieces, then pass", whatever the player sees."""
     from games.ttt.dilemmas_doc import count_table
+
     game = _load(name)
     shape, exact = count_table(game)
     n = game.num_players()
     names = [[str(k) for k in range(s)] for s in shape]
-    return Reduced(name, family, table=_table(exact, shape, names, n),
-                   meaning={key: [list(range(s)) for s in shape]}, exact=exact)
+    return Reduced(
+        name,
+        family,
+        table=_table(exact, shape, names, n),
+        meaning={key: [list(range(s)) for s in shape]},
+        exact=exact,
+    )
 
 
-SHOPPING = ("Each player's strategy is *how many circles it buys* (places before passing), 0 to its most, whatever "
-            "it sees: the quantity taken from the pool, which is what a common-pool resource's appropriators "
-            "choose (Ostrom, Gardner & Walker 1994). White sees black's count, so a white strategy that depends on "
-            "it is outside the family; each row is one such count, so the table shows white's best answer to it.")
-BEAUTY = ("Each player's strategy is *how many circles it stacks* (0-9) before passing, whatever it sees: the number "
-          "it names, which is all a beauty-contest player chooses (Nagel 1995). Turns are hidden "
-          "(`cloaking_hides_turns`, the decision above), so a player sees nothing of the earlier heights and "
-          "these are all its strategies that matter: the reduced game is the game's own simultaneous contest.")
+SHOPPING = (
+    "Each player's strategy is *how many circles it buys* (places before passing), 0 to its most, whatever "
+    "it sees: the quantity taken from the pool, which is what a common-pool resource's appropriators "
+    "choose (Ostrom, Gardner & Walker 1994). White sees black's count, so a white strategy that depends on "
+    "it is outside the family; each row is one such count, so the table shows white's best answer to it."
+)
+BEAUTY = (
+    "Each player's strategy is *how many circles it stacks* (0-9) before passing, whatever it sees: the number "
+    "it names, which is all a beauty-contest player chooses (Nagel 1995). Turns are hidden "
+    "(`cloaking_hides_turns`, the decision above), so a player sees nothing of the earlier heights and "
+    "these are all its strategies that matter: the reduced game is the game's own simultaneous contest."
+)
 
 
 def shopping(name: str = "Shopping9") -> Reduced:
@@ -121,14 +138,17 @@ def beauty(name: str = "KBeauty9") -> Reduced:
 
 # --------------------------------------------------------------------------- Colonel Blotto
 
-BLOTTO = ("Each player's strategy is an *allocation* of its 13 circles to the three boards, written largest first and "
-          "laid on the boards in a uniformly random order: Blotto's strategies are allocations (Borel 1921), and the "
-          "boards are alike, so the random order is the textbook's symmetrisation (Roberson 2006). Placement order "
-          "within an allocation does not matter (every space is cloaked, each player stacks on its own stacks).")
+BLOTTO = (
+    "Each player's strategy is an *allocation* of its 13 circles to the three boards, written largest first and "
+    "laid on the boards in a uniformly random order: Blotto's strategies are allocations (Borel 1921), and the "
+    "boards are alike, so the random order is the textbook's symmetrisation (Roberson 2006). Placement order "
+    "within an allocation does not matter (every space is cloaked, each player stacks on its own stacks)."
+)
 
 
 def blotto(name: str = "3Blotto13") -> Reduced:
     from games.ttt.dilemmas_doc import allocation_table
+
     parts, t = allocation_table(_load(name))
     names = ["-".join(map(str, P)) for P in parts]
     arr = np.zeros((2, len(parts), len(parts)))
@@ -137,17 +157,24 @@ def blotto(name: str = "3Blotto13") -> Reduced:
         for j, Q in enumerate(parts):
             arr[0, i, j], arr[1, i, j] = float(t[(P, Q)]), -float(t[(P, Q)])
             exact[(i, j)] = (t[(P, Q)], -t[(P, Q)])
-    return Reduced(name, BLOTTO, table=NormalFormGame(arr, strategy_names=[names, names]),
-                   meaning={"allocations": [parts, parts], "permuted": True}, exact=exact)
+    return Reduced(
+        name,
+        BLOTTO,
+        table=NormalFormGame(arr, strategy_names=[names, names]),
+        meaning={"allocations": [parts, parts], "permuted": True},
+        exact=exact,
+    )
 
 
 # --------------------------------------------------------------------------- trust: send k, return j
 
-TRUST = ("Black (the investor) *sends k* of its reserve circles onto white's X (which doubles them into white's "
-         "reserve) and keeps the rest on its own stack; white (the trustee), seeing k, *returns j* of the circles it "
-         "then holds onto black's pentagon (which converts them to black) and keeps the rest on the X's stack: the "
-         "investment game's strategies, amounts sent and returned (Berg, Dickhaut & McCabe 1995). Which of the "
-         "pieces go first does not change any value (checked by a test); Chaos then plays at random as always.")
+TRUST = (
+    "Black (the investor) *sends k* of its reserve circles onto white's X (which doubles them into white's "
+    "reserve) and keeps the rest on its own stack; white (the trustee), seeing k, *returns j* of the circles it "
+    "then holds onto black's pentagon (which converts them to black) and keeps the rest on the X's stack: the "
+    "investment game's strategies, amounts sent and returned (Berg, Dickhaut & McCabe 1995). Which of the "
+    "pieces go first does not change any value (checked by a test); Chaos then plays at random as always."
+)
 
 
 def _place(state, player_colour: str, stack: int, shape: str = "circle"):
@@ -180,6 +207,7 @@ def trust(name: str) -> Reduced:
                     raise ValueError(f"{name}: a decision of player {s.current_player()} after white's")
                 placed[0] += 1
                 return _place(s, "white", 3 if placed[0] <= j else 2)
+
             v = expected_returns(state.clone(), choose)
             exact[(k, j)] = v
             answers[f"return {j}"] = tuple(float(x) for x in v)
@@ -189,16 +217,19 @@ def trust(name: str) -> Reduced:
 
 # --------------------------------------------------------------------------- volunteer: stay or volunteer
 
-VOLUNTEER = ("The full table (3 x 3 x 3: each player's piece on its own stack or on stack 5 or 6) is enumerated with "
-             "a larger node budget than the doc's (its 280,793 nodes are Chaos's placements), then each player is "
-             "given the volunteer's dilemma's two strategies (Diekmann 1985): *stay* (its own stack: the safe two in a "
-             "row) or *volunteer* (its piece on stack 5 or 6, each with probability 1/2, independently: the two "
-             "stacks are alike, each starting with a locked space, so neither is singled out). Cells are exact "
-             "expectations over the volunteers' stacks and Chaos.")
+VOLUNTEER = (
+    "The full table (3 x 3 x 3: each player's piece on its own stack or on stack 5 or 6) is enumerated with "
+    "a larger node budget than the doc's (its 280,793 nodes are Chaos's placements), then each player is "
+    "given the volunteer's dilemma's two strategies (Diekmann 1985): *stay* (its own stack: the safe two in a "
+    "row) or *volunteer* (its piece on stack 5 or 6, each with probability 1/2, independently: the two "
+    "stacks are alike, each starting with a locked space, so neither is singled out). Cells are exact "
+    "expectations over the volunteers' stacks and Chaos."
+)
 
 
 def volunteer(name: str = "3P-Volunteer", max_nodes: int = 1_000_000) -> Reduced:
     from games.normal_form import payoff_table
+
     full = payoff_table(_load(name), max_profiles=1000, max_nodes=max_nodes)
     n = full.num_players
     own = []
@@ -209,9 +240,10 @@ def volunteer(name: str = "3P-Volunteer", max_nodes: int = 1_000_000) -> Reduced
             raise ValueError(f"{name}: player {p}'s own stack is not one of its strategies: {labels}")
         own.append(stays[0])
     exact = {}
-    for prof in product((0, 1), repeat=n):            # 0 stay, 1 volunteer
-        choices = [[own[p]] if prof[p] == 0 else [i for i in range(full.shape[p]) if i != own[p]]
-                   for p in range(n)]
+    for prof in product((0, 1), repeat=n):  # 0 stay, 1 volunteer
+        choices = [
+            [own[p]] if prof[p] == 0 else [i for i in range(full.shape[p]) if i != own[p]] for p in range(n)
+        ]
         cells = list(product(*choices))
         total = [Fraction(0)] * n
         for cell in cells:
@@ -223,12 +255,14 @@ def volunteer(name: str = "3P-Volunteer", max_nodes: int = 1_000_000) -> Reduced
 
 # --------------------------------------------------------------------------- centipede: cover the pot or pass
 
-CENTIPEDE = ("At each of its turns a player either *covers the shared stack with a circle* or *passes*: the shared "
-             "stack is the centipede's pot (a circle converts everything under it, so a cover takes the whole pot "
-             "and grows it by one), and passing is the only way the game stops (the phase ends when both pass in "
-             "succession): Rosenthal's (1981) take-or-pass decisions as this encoding offers them. Pentagons and "
-             "placements on a player's own stack are outside the family. The tree holds every sequence of those "
-             "choices (perfect information); its leaves are exact expectations over Chaos's phase.")
+CENTIPEDE = (
+    "At each of its turns a player either *covers the shared stack with a circle* or *passes*: the shared "
+    "stack is the centipede's pot (a circle converts everything under it, so a cover takes the whole pot "
+    "and grows it by one), and passing is the only way the game stops (the phase ends when both pass in "
+    "succession): Rosenthal's (1981) take-or-pass decisions as this encoding offers them. Pentagons and "
+    "placements on a player's own stack are outside the family. The tree holds every sequence of those "
+    "choices (perfect information); its leaves are exact expectations over Chaos's phase."
+)
 
 
 def centipede(name: str) -> Reduced:
@@ -254,17 +288,22 @@ def centipede(name: str) -> Reduced:
         if "pass" in legal:
             moves["pass"] = build(state.child(legal["pass"]), path + ("pass",))
         if not moves:
-            raise ValueError(f"{name}: player {p} can neither cover the shared stack nor pass: {sorted(legal)}")
+            raise ValueError(
+                f"{name}: player {p} can neither cover the shared stack nor pass: {sorted(legal)}"
+            )
         return Decision(p, moves)
+
     return Reduced(name, CENTIPEDE, tree=build(game.new_initial_state(), ()), exact=exact)
 
 
 # --------------------------------------------------------------------------- public goods: every strategy, with what it gives
 
-PUBLIC_GOODS = ("Every strategy (the full table is small): in its one single round a player passes or moves its stack "
-                "by stack onto the shared stack from a height h, *contributing* the circles at and above h; that count "
-                "is what a voluntary-contribution player chooses (Isaac, Walker & Thomas 1984), so the table is "
-                "checked against the linear public goods game with those contributions.")
+PUBLIC_GOODS = (
+    "Every strategy (the full table is small): in its one single round a player passes or moves its stack "
+    "by stack onto the shared stack from a height h, *contributing* the circles at and above h; that count "
+    "is what a voluntary-contribution player chooses (Isaac, Walker & Thomas 1984), so the table is "
+    "checked against the linear public goods game with those contributions."
+)
 
 
 def public_goods(name: str = "3P-PublicGoods") -> Reduced:
@@ -274,6 +313,7 @@ def public_goods(name: str = "3P-PublicGoods") -> Reduced:
     import re
 
     from games.normal_form import payoff_table
+
     game = _load(name)
     full = payoff_table(game, max_profiles=1000, max_nodes=100_000)
     n = full.num_players
@@ -292,11 +332,18 @@ def public_goods(name: str = "3P-PublicGoods") -> Reduced:
                 height = sum(1 for z in range(Z) if cells[t + X * Y * z])
                 gives.append(height - int(m.group(3)) + 1)
             else:
-                raise ValueError(f"{name}: player {p}'s strategy {lab!r} is neither a pass nor a move by stack")
+                raise ValueError(
+                    f"{name}: player {p}'s strategy {lab!r} is neither a pass nor a move by stack"
+                )
         contributions.append(gives)
     names = [full.labels(p) for p in range(n)]
-    return Reduced(name, PUBLIC_GOODS, table=_table(full.payoffs, full.shape, names, n),
-                   meaning={"contributions": contributions}, exact=dict(full.payoffs))
+    return Reduced(
+        name,
+        PUBLIC_GOODS,
+        table=_table(full.payoffs, full.shape, names, n),
+        meaning={"contributions": contributions},
+        exact=dict(full.payoffs),
+    )
 
 
 # --------------------------------------------------------------------------- registry
@@ -328,6 +375,7 @@ def classify_reduced(r: Reduced, encodes: str):
     meanings, the investment game for the trusts, the tree classifier for
     other trees, the payoff-order classifier otherwise."""
     from solvers.classify import NAMED, classify, classify_investment, classify_named, classify_tree
+
     if r.tree is not None:
         return classify_investment(r.tree) if encodes == "trust" else classify_tree(r.tree)
     if encodes in NAMED:
@@ -339,10 +387,15 @@ def summary(r: Reduced) -> dict:
     """A JSON-able record of a reduced game (for the study's records)."""
     out = {"family": r.family}
     if r.table is not None:
-        out.update(shape=list(r.table.shape), strategies=r.table.strategy_names,
-                   payoffs=r.table.to_profiles().tolist())
+        out.update(
+            shape=list(r.table.shape),
+            strategies=r.table.strategy_names,
+            payoffs=r.table.to_profiles().tolist(),
+        )
     else:
+
         def nodes(x):
             return 1 + sum(nodes(c) for c in x.moves.values()) if isinstance(x, Decision) else 1
+
         out.update(tree_nodes=nodes(r.tree))
     return out

@@ -6,6 +6,7 @@ either a catalogue name or a path to a file; every caller (the game, the
 command line, tournaments) must read it the same way and get the rules the
 file holds now (``cache`` is keyed by content).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -44,8 +45,10 @@ def catalogue() -> dict[str, RuleSet]:
 
 def _refuse(rules) -> ValueError:
     saved = " or a name saved in an attached registry" if SOURCES else ""
-    return ValueError(f"parameter rules={rules!r} is not allowed; give a catalogue name "
-                      f"({', '.join(CATALOGUE.names())}){saved} or a path to a rule-set .json file")
+    return ValueError(
+        f"parameter rules={rules!r} is not allowed; give a catalogue name "
+        f"({', '.join(CATALOGUE.names())}){saved} or a path to a rule-set .json file"
+    )
 
 
 def resolve(rules: str | RuleSet) -> RuleSet:
@@ -64,7 +67,7 @@ def resolve(rules: str | RuleSet) -> RuleSet:
     if rules.endswith(".json") or "/" in rules:
         path = Path(rules)
         if not path.is_absolute() and not path.exists() and (REPO_ROOT / path).exists():
-            path = REPO_ROOT / path          # paths relative to the repository work anywhere
+            path = REPO_ROOT / path  # paths relative to the repository work anywhere
         return load(path)
     raise _refuse(rules)
 
@@ -74,4 +77,3 @@ def fingerprint(rules: str | RuleSet) -> str:
     sets that differ only by name or notes, different after any change to the
     rules themselves. ``rules`` is a catalogue name, a path or a ``RuleSet``."""
     return resolve(rules).fingerprint
-

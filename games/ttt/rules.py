@@ -14,20 +14,78 @@ toolkit uses, gathered from the modules that each do one job.
 
 Rules as implemented: docs/rules/ttt.md.
 """
+
 from games.ttt.cli import main
 from games.ttt.compiler import compile_rules, outcome_profile
-from games.ttt.resolve import (CATALOGUE, CATALOGUE_DIR, EXAMPLES, EXAMPLES_DIR, REPO_ROOT, SOURCES,
-                               add_source, catalogue, fingerprint, remove_source, resolve)
+from games.ttt.resolve import (
+    CATALOGUE,
+    CATALOGUE_DIR,
+    EXAMPLES,
+    EXAMPLES_DIR,
+    REPO_ROOT,
+    SOURCES,
+    add_source,
+    catalogue,
+    fingerprint,
+    remove_source,
+    resolve,
+)
 from games.ttt.ruleset import RuleSet, canonical_json
 from games.ttt.schema import (
-    BOARD_KINDS, COLOUR_MODES, EFFECT_ALL_LOSE, EFFECT_LOSE, EFFECT_WIN, MOVE_CODES, MOVES_NOW,
-    PALETTE, PLAYERS, STALEMATES, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
+    BOARD_KINDS,
+    COLOUR_MODES,
+    EFFECT_ALL_LOSE,
+    EFFECT_LOSE,
+    EFFECT_WIN,
+    MOVE_CODES,
+    MOVES_NOW,
+    PALETTE,
+    PLAYERS,
+    STALEMATES,
+    TURN_CHECKS,
+    RuleSetError,
+    name_problem,
+    parse_check,
+    seats_of,
+)
 from games.ttt.sources import DirectorySource, RuleSetSource, load
 from games.ttt.validation import parse, parse_text
 
 __all__ = [
-    "BOARD_KINDS", "CATALOGUE", "CATALOGUE_DIR", "COLOUR_MODES", "DirectorySource", "EFFECT_ALL_LOSE",
-    "EFFECT_LOSE", "EFFECT_WIN", "EXAMPLES", "EXAMPLES_DIR", "MOVES_NOW", "MOVE_CODES", "PALETTE",
-    "PLAYERS", "REPO_ROOT", "RuleSet", "SOURCES", "add_source", "remove_source", "RuleSetError", "RuleSetSource", "STALEMATES", "TURN_CHECKS",
-    "canonical_json", "catalogue", "compile_rules", "fingerprint", "load", "main", "name_problem",
-    "outcome_profile", "parse", "parse_check", "parse_text", "resolve", "seats_of"]
+    "BOARD_KINDS",
+    "CATALOGUE",
+    "CATALOGUE_DIR",
+    "COLOUR_MODES",
+    "DirectorySource",
+    "EFFECT_ALL_LOSE",
+    "EFFECT_LOSE",
+    "EFFECT_WIN",
+    "EXAMPLES",
+    "EXAMPLES_DIR",
+    "MOVES_NOW",
+    "MOVE_CODES",
+    "PALETTE",
+    "PLAYERS",
+    "REPO_ROOT",
+    "RuleSet",
+    "SOURCES",
+    "add_source",
+    "remove_source",
+    "RuleSetError",
+    "RuleSetSource",
+    "STALEMATES",
+    "TURN_CHECKS",
+    "canonical_json",
+    "catalogue",
+    "compile_rules",
+    "fingerprint",
+    "load",
+    "main",
+    "name_problem",
+    "outcome_profile",
+    "parse",
+    "parse_check",
+    "parse_text",
+    "resolve",
+    "seats_of",
+]

@@ -7,6 +7,7 @@ canonical form (every default filled in, name and notes removed, lists
 sorted where order does not matter), and one short digest of it, the
 fingerprint. Only ``validation.parse`` builds a ``RuleSet``.
 """
+
 from __future__ import annotations
 
 import copy

@@ -7,6 +7,7 @@ rules (other shapes and moves, phases, cloaking, several boards) already have
 their names in the ``*_ALL`` tuples, so the schema grows by values, and the
 ``*_NOW`` tuples say what this engine plays; error messages quote both.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,13 +19,27 @@ PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")
 COLOUR_MODES = ("assigned", "shared", "partners-share", "players-choose")
 PALETTE = ("black", "white", "pink", "yellow")
 SHAPES_ALL = ("circle", "triangle", "x", "cross", "star", "pentagon")
-SHAPES_NOW = SHAPES_ALL                                 # ttt-shapes: all six (issue 12 item 1)
-MOVES_ALL = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque", "linear-or-knight",
-             "orth-by-stack")
+SHAPES_NOW = SHAPES_ALL  # ttt-shapes: all six (issue 12 item 1)
+MOVES_ALL = (
+    "stationary",
+    "adjacent",
+    "adjacent-orthogonal",
+    "adjacent-alquerque",
+    "linear-or-knight",
+    "orth-by-stack",
+)
 MOVES_NOW = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque", "linear-or-knight")
 # ttt-shapes: the seed's extension list of moves (issue 12 item 2), played by the shapes path
-MOVES_EXTENDED = ("adjacent-diagonal", "orthogonal", "diagonal", "linear", "forward-orthogonal",
-                  "forward-diagonal", "knight-2x1x0", "knight-2x1x1")
+MOVES_EXTENDED = (
+    "adjacent-diagonal",
+    "orthogonal",
+    "diagonal",
+    "linear",
+    "forward-orthogonal",
+    "forward-diagonal",
+    "knight-2x1x0",
+    "knight-2x1x1",
+)
 MOVES_ALL = MOVES_ALL + MOVES_EXTENDED
 MOVES_NOW = MOVES_NOW + MOVES_EXTENDED
 # ttt-stacks: moves that carry the pieces above the mover (stacks boards only;
@@ -42,7 +57,7 @@ MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
 POWERS_ALL = ("none", "must-capture", "can-capture")
 POWERS_NOW = POWERS_ALL
 CONDITIONS_ALL = ("cover", "cover-by-rank", "jump", "chain-jump", "surround-line", "surround-orthogonal")
-CONDITIONS_NOW = CONDITIONS_ALL                    # ttt-jumps: the jumps and the surrounds
+CONDITIONS_NOW = CONDITIONS_ALL  # ttt-jumps: the jumps and the surrounds
 CONDITIONS_JUMP = ("jump", "chain-jump")
 # ttt-chainback: the seed's "Chain Jump (+ back)", read as international
 # draughts' man (docs/rules/ttt.md, "Chain Jump (+ back)"): a chain jump whose
@@ -54,21 +69,52 @@ CONDITIONS_CHAIN = ("chain-jump", "chain-jump-back")
 CONDITIONS_SURROUND = ("surround-line", "surround-orthogonal")
 RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
 RESULTS_NOW = RESULTS_ALL
-STALEMATES = ("draws", "all-win", "all-lose", "most-in-a-row-wins",
-              "least-in-a-row-loses", "most-pieces-wins")
+STALEMATES = (
+    "draws",
+    "all-win",
+    "all-lose",
+    "most-in-a-row-wins",
+    "least-in-a-row-loses",
+    "most-pieces-wins",
+)
 # Outcomes of the seed's dilemmas (ttt-outcomes; see the block at the end).
-SHAPE_PLURALS = {"circle": "circles", "triangle": "triangles", "x": "xs", "cross": "crosses",
-                 "star": "stars", "pentagon": "pentagons"}
-MEASURES_NOW = (["in-a-row"] + [f"{k}-in-a-row" for k in range(2, 7)] + ["pieces", "area"]
-                + [SHAPE_PLURALS[s] for s in SHAPES_NOW])
+SHAPE_PLURALS = {
+    "circle": "circles",
+    "triangle": "triangles",
+    "x": "xs",
+    "cross": "crosses",
+    "star": "stars",
+    "pentagon": "pentagons",
+}
+MEASURES_NOW = (
+    ["in-a-row"]
+    + [f"{k}-in-a-row" for k in range(2, 7)]
+    + ["pieces", "area"]
+    + [SHAPE_PLURALS[s] for s in SHAPES_NOW]
+)
 MEASURES_LATER = tuple(SHAPE_PLURALS[s] for s in SHAPES_ALL if s not in SHAPES_NOW)
-VS_CHAOS_STALEMATES = ("more-pieces-than-chaos-wins", "fewer-pieces-than-chaos-loses",
-                       "more-pieces-than-chaos-wins-fewer-loses")
-STALEMATES = STALEMATES + tuple(
-    f"{end}-{m}-{verdict}" for m in MEASURES_NOW for end in ("most", "least") for verdict in ("wins", "loses")
-    if f"{end}-{m}-{verdict}" not in STALEMATES) + VS_CHAOS_STALEMATES
-STALEMATES_LATER = tuple(f"{end}-{m}-{verdict}" for m in MEASURES_LATER for end in ("most", "least")
-                         for verdict in ("wins", "loses"))
+VS_CHAOS_STALEMATES = (
+    "more-pieces-than-chaos-wins",
+    "fewer-pieces-than-chaos-loses",
+    "more-pieces-than-chaos-wins-fewer-loses",
+)
+STALEMATES = (
+    STALEMATES
+    + tuple(
+        f"{end}-{m}-{verdict}"
+        for m in MEASURES_NOW
+        for end in ("most", "least")
+        for verdict in ("wins", "loses")
+        if f"{end}-{m}-{verdict}" not in STALEMATES
+    )
+    + VS_CHAOS_STALEMATES
+)
+STALEMATES_LATER = tuple(
+    f"{end}-{m}-{verdict}"
+    for m in MEASURES_LATER
+    for end in ("most", "least")
+    for verdict in ("wins", "loses")
+)
 CHECK_KS = range(2, 7)
 TURN_CHECKS = tuple(
     [f"first-{k}-wins" for k in CHECK_KS]
@@ -76,7 +122,8 @@ TURN_CHECKS = tuple(
     + [f"first-{k}-wins-no-diagonal" for k in CHECK_KS]
     + [f"first-{k}-loses-no-diagonal" for k in CHECK_KS]
     + [f"all-lose-if-any-{k}" for k in CHECK_KS]
-    + ["any-piece-wins", "any-piece-loses"])
+    + ["any-piece-wins", "any-piece-loses"]
+)
 # Named by the seed, not played until the goal lines of issue 12 exist.
 TURN_CHECKS_LATER = ()
 # ttt-shapes: played since the goal lines exist (see the block at the end)
@@ -90,18 +137,52 @@ MAX_SPACES = 512
 MAX_MOVE_LIMIT = 100000
 MAX_NAME = 64
 
-TOP_FIELDS = ("name", "notes", "board", "players", "colours", "reserves", "shapes",
-              "pieces_per_turn", "agree_draw", "turn_checks", "stalemate", "phases",
-              "cloaking", "boards", "overachievers_disqualified", "move_limit",
-              "seconds_per_turn", "chaos_wins_if_more_than",
-              "cloaking_hides_turns",   # kbeauty: docs/rules/ttt.md, "Hidden turns"
-              "extends")   # extends: merged away before validation (games/ttt/extends.py)
-BOARD_FIELDS = ("kind", "size", "locked", "pieces", "sticky", "exclusive", "entry_locked", "exit_locked",
-                "on_boards")     # on_boards: per-board spaces (games/ttt/spaces.py)
+TOP_FIELDS = (
+    "name",
+    "notes",
+    "board",
+    "players",
+    "colours",
+    "reserves",
+    "shapes",
+    "pieces_per_turn",
+    "agree_draw",
+    "turn_checks",
+    "stalemate",
+    "phases",
+    "cloaking",
+    "boards",
+    "overachievers_disqualified",
+    "move_limit",
+    "seconds_per_turn",
+    "chaos_wins_if_more_than",
+    "cloaking_hides_turns",  # kbeauty: docs/rules/ttt.md, "Hidden turns"
+    "extends",
+)  # extends: merged away before validation (games/ttt/extends.py)
+BOARD_FIELDS = (
+    "kind",
+    "size",
+    "locked",
+    "pieces",
+    "sticky",
+    "exclusive",
+    "entry_locked",
+    "exit_locked",
+    "on_boards",
+)  # on_boards: per-board spaces (games/ttt/spaces.py)
 PIECE_FIELDS = ("at", "colour", "shape")
 SHAPE_FIELDS = ("move", "power", "condition", "result", "cannot_move_backwards")
-PHASE_FIELDS = ("order", "pass", "movement", "locked_players", "locked", "cloaked", "fold",
-                "entry_locked", "exit_locked")
+PHASE_FIELDS = (
+    "order",
+    "pass",
+    "movement",
+    "locked_players",
+    "locked",
+    "cloaked",
+    "fold",
+    "entry_locked",
+    "exit_locked",
+)
 # Space properties set once for the whole game: the seed lets only cloak and
 # lock properties change after phase 1 (see validation).
 FIXED_SPACE_FIELDS = ("pieces", "sticky", "exclusive", "dealt", "reserves", "shapes")
@@ -111,46 +192,75 @@ SEAT_NAMES = (1, 2, 3, 4, "chaos")
 DEFAULT_CHECKS = ["first-3-wins"]
 
 # The engine's codes (games/ttt/codes.pxd) for the schema's words.
-EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE = (int(Effect.EFFECT_WIN), int(Effect.EFFECT_LOSE),
-                                            int(Effect.EFFECT_ALL_LOSE))
-MOVE_CODES = {"stationary": int(Move.MOVE_NONE), "adjacent": int(Move.MOVE_ADJACENT),
-              "adjacent-orthogonal": int(Move.MOVE_ORTHOGONAL),
-              "adjacent-alquerque": int(Move.MOVE_ALQUERQUE),
-              "linear-or-knight": int(Move.MOVE_LINEAR_KNIGHT),
-              # ttt-shapes: the seed's extension list
-              "adjacent-diagonal": int(Move.MOVE_ADJ_DIAGONAL), "orthogonal": int(Move.MOVE_ORTH_LINE),
-              "diagonal": int(Move.MOVE_DIAG_LINE), "linear": int(Move.MOVE_LINEAR),
-              "forward-orthogonal": int(Move.MOVE_FORWARD_ORTH), "forward-diagonal": int(Move.MOVE_FORWARD_DIAG),
-              "knight-2x1x0": int(Move.MOVE_KNIGHT), "knight-2x1x1": int(Move.MOVE_KNIGHT3),
-              # ttt-stacks
-              "orth-by-stack": int(Move.MOVE_ORTH_BY_STACK),
-              "orth-by-full-stack": int(Move.MOVE_ORTH_BY_FULL_STACK),
-              # ttt-cloakcap
-              "adjacent-or-knight": int(Move.MOVE_ADJ_KNIGHT)}
-STALEMATE_CODES = {"draws": int(Stalemate.ST_DRAWS), "all-win": int(Stalemate.ST_ALL_WIN),
-                   "all-lose": int(Stalemate.ST_ALL_LOSE),
-                   "most-in-a-row-wins": int(Stalemate.ST_MOST_ROW),
-                   "least-in-a-row-loses": int(Stalemate.ST_LEAST_ROW),
-                   "most-pieces-wins": int(Stalemate.ST_MOST_PIECES)}
+EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE = (
+    int(Effect.EFFECT_WIN),
+    int(Effect.EFFECT_LOSE),
+    int(Effect.EFFECT_ALL_LOSE),
+)
+MOVE_CODES = {
+    "stationary": int(Move.MOVE_NONE),
+    "adjacent": int(Move.MOVE_ADJACENT),
+    "adjacent-orthogonal": int(Move.MOVE_ORTHOGONAL),
+    "adjacent-alquerque": int(Move.MOVE_ALQUERQUE),
+    "linear-or-knight": int(Move.MOVE_LINEAR_KNIGHT),
+    # ttt-shapes: the seed's extension list
+    "adjacent-diagonal": int(Move.MOVE_ADJ_DIAGONAL),
+    "orthogonal": int(Move.MOVE_ORTH_LINE),
+    "diagonal": int(Move.MOVE_DIAG_LINE),
+    "linear": int(Move.MOVE_LINEAR),
+    "forward-orthogonal": int(Move.MOVE_FORWARD_ORTH),
+    "forward-diagonal": int(Move.MOVE_FORWARD_DIAG),
+    "knight-2x1x0": int(Move.MOVE_KNIGHT),
+    "knight-2x1x1": int(Move.MOVE_KNIGHT3),
+    # ttt-stacks
+    "orth-by-stack": int(Move.MOVE_ORTH_BY_STACK),
+    "orth-by-full-stack": int(Move.MOVE_ORTH_BY_FULL_STACK),
+    # ttt-cloakcap
+    "adjacent-or-knight": int(Move.MOVE_ADJ_KNIGHT),
+}
+STALEMATE_CODES = {
+    "draws": int(Stalemate.ST_DRAWS),
+    "all-win": int(Stalemate.ST_ALL_WIN),
+    "all-lose": int(Stalemate.ST_ALL_LOSE),
+    "most-in-a-row-wins": int(Stalemate.ST_MOST_ROW),
+    "least-in-a-row-loses": int(Stalemate.ST_LEAST_ROW),
+    "most-pieces-wins": int(Stalemate.ST_MOST_PIECES),
+}
 
 # ttt-captures
-POWER_CODES = {"none": int(Power.POWER_NONE), "must-capture": int(Power.POWER_MUST),
-               "can-capture": int(Power.POWER_CAN)}
-CONDITION_CODES = {"cover": int(Condition.COND_COVER), "cover-by-rank": int(Condition.COND_COVER_RANK),
-                   "jump": int(Condition.COND_JUMP), "chain-jump": int(Condition.COND_CHAIN_JUMP),
-                   "surround-line": int(Condition.COND_SURROUND_LINE),
-                   "surround-orthogonal": int(Condition.COND_SURROUND_ORTH),
-                   # ttt-chainback: a chain jump to the engine, with its own "+ back" flag
-                   "chain-jump-back": int(Condition.COND_CHAIN_JUMP)}
-RESULT_CODES = {"removes": int(Result.RESULT_REMOVES), "converts": int(Result.RESULT_CONVERTS),
-                "reincarnates": int(Result.RESULT_REINCARNATES),
-                "reincarnates-x2": int(Result.RESULT_REINCARNATES_X2)}
+POWER_CODES = {
+    "none": int(Power.POWER_NONE),
+    "must-capture": int(Power.POWER_MUST),
+    "can-capture": int(Power.POWER_CAN),
+}
+CONDITION_CODES = {
+    "cover": int(Condition.COND_COVER),
+    "cover-by-rank": int(Condition.COND_COVER_RANK),
+    "jump": int(Condition.COND_JUMP),
+    "chain-jump": int(Condition.COND_CHAIN_JUMP),
+    "surround-line": int(Condition.COND_SURROUND_LINE),
+    "surround-orthogonal": int(Condition.COND_SURROUND_ORTH),
+    # ttt-chainback: a chain jump to the engine, with its own "+ back" flag
+    "chain-jump-back": int(Condition.COND_CHAIN_JUMP),
+}
+RESULT_CODES = {
+    "removes": int(Result.RESULT_REMOVES),
+    "converts": int(Result.RESULT_CONVERTS),
+    "reincarnates": int(Result.RESULT_REINCARNATES),
+    "reincarnates-x2": int(Result.RESULT_REINCARNATES_X2),
+}
 
-ORDER_CODES = {"sequential": int(Order.ORDER_SEQUENTIAL), "simultaneous": int(Order.ORDER_SIMULTANEOUS),
-               "single": int(Order.ORDER_SINGLE)}
+ORDER_CODES = {
+    "sequential": int(Order.ORDER_SEQUENTIAL),
+    "simultaneous": int(Order.ORDER_SIMULTANEOUS),
+    "single": int(Order.ORDER_SINGLE),
+}
 # cloaking (issue 11 item 3): the seed's "No cloaking", "Cloaking hides", "Cloaking obscures"
-CLOAK_CODES = {"none": int(Cloak.CLOAK_NONE), "hides": int(Cloak.CLOAK_HIDES),
-               "obscures": int(Cloak.CLOAK_OBSCURES)}
+CLOAK_CODES = {
+    "none": int(Cloak.CLOAK_NONE),
+    "hides": int(Cloak.CLOAK_HIDES),
+    "obscures": int(Cloak.CLOAK_OBSCURES),
+}
 FOLD_CODES = {"none": int(Fold.FOLD_NONE), "less-than-most-committed": int(Fold.FOLD_LESS_THAN_MOST)}
 
 # A name must come back unchanged from OpenSpiel's game-string parser as the
@@ -169,8 +279,10 @@ class RuleSetError(ValueError):
 
     def __init__(self, problems: list[str], source: str = "rule set"):
         self.problems = list(problems)
-        super().__init__(f"{source} is invalid ({len(problems)} problem"
-                         f"{'s' if len(problems) != 1 else ''}):\n  - " + "\n  - ".join(problems))
+        super().__init__(
+            f"{source} is invalid ({len(problems)} problem"
+            f"{'s' if len(problems) != 1 else ''}):\n  - " + "\n  - ".join(problems)
+        )
 
 
 def name_problem(name) -> str | None:
@@ -178,11 +290,15 @@ def name_problem(name) -> str | None:
     if not isinstance(name, str) or not name:
         return "required, a non-empty string"
     if NAME_FORBIDDEN.search(name):
-        return (f"{name!r} contains whitespace or one of * ( ) , = / \\ (not allowed: names must "
-                "survive inside an OpenSpiel game string ttt(rules=NAME))")
+        return (
+            f"{name!r} contains whitespace or one of * ( ) , = / \\ (not allowed: names must "
+            "survive inside an OpenSpiel game string ttt(rules=NAME))"
+        )
     if NAME_NUMERIC.fullmatch(name) or name in NAME_BOOLEAN:
-        return (f"{name!r} would reach the game as a number or a bool, not a name (allowed: any "
-                "name with a character other than digits, '+', '-' and '.', except true/false)")
+        return (
+            f"{name!r} would reach the game as a number or a bool, not a name (allowed: any "
+            "name with a character other than digits, '+', '-' and '.', except true/false)"
+        )
     if len(name) > MAX_NAME:
         return f"at most {MAX_NAME} characters"
     return None
@@ -190,9 +306,15 @@ def name_problem(name) -> str | None:
 
 def seats_of(players: str) -> tuple[int, bool]:
     """(number of non-Chaos players, whether Chaos plays)."""
-    return {"2": (2, False), "3": (3, False), "4": (4, False), "partners": (4, False),
-            "2-vs-chaos": (2, True), "3-vs-chaos": (3, True),
-            "1-vs-chaos": (1, True)}[players]   # 1-vs-chaos: the seed's "(can extend to … “1 vs chaos”)"
+    return {
+        "2": (2, False),
+        "3": (3, False),
+        "4": (4, False),
+        "partners": (4, False),
+        "2-vs-chaos": (2, True),
+        "3-vs-chaos": (3, True),
+        "1-vs-chaos": (1, True),
+    }[players]  # 1-vs-chaos: the seed's "(can extend to … “1 vs chaos”)"
 
 
 def seat_index(name, players: str) -> int:
@@ -204,7 +326,7 @@ def seat_index(name, players: str) -> int:
 
 def parse_check(check: str) -> tuple[int, int, bool]:
     """(k, effect, diagonals count) of a turn-check name."""
-    if check.startswith("any-piece-"):     # a line of one: every arriving piece (ttt-outcomes)
+    if check.startswith("any-piece-"):  # a line of one: every arriving piece (ttt-outcomes)
         return 1, EFFECT_WIN if check.endswith("wins") else EFFECT_LOSE, True
     if check.startswith("all-lose-if-any-"):
         return int(check.rsplit("-", 1)[1]), EFFECT_ALL_LOSE, True
@@ -215,6 +337,7 @@ def parse_check(check: str) -> tuple[int, int, bool]:
 
 
 # -- outcomes of the dilemmas (ttt-outcomes) ------------------------------------
+
 
 def parse_stalemate(name: str) -> tuple[str, str, str]:
     """(extreme, measure, verdict) of a ranked stalemate rule such as
@@ -274,8 +397,11 @@ def outranks(a: str, b: str) -> bool:
 def can_move_backwards(props) -> bool:
     """Whether a shape's pieces may step away from the mover's goal: it moves,
     not only forward, and is not marked "cannot move backwards"."""
-    return (props["move"] != "stationary" and props["move"] not in MOVES_FORWARD
-            and not props.get("cannot_move_backwards", False))
+    return (
+        props["move"] != "stationary"
+        and props["move"] not in MOVES_FORWARD
+        and not props.get("cannot_move_backwards", False)
+    )
 
 
 def needs_goals(record) -> bool:
@@ -284,7 +410,8 @@ def needs_goals(record) -> bool:
     stalemate."""
     return GOAL_CHECK in record["turn_checks"] or any(
         props.get("cannot_move_backwards", False) or props["move"] in MOVES_FORWARD
-        for props in record["shapes"].values())
+        for props in record["shapes"].values()
+    )
 
 
 def goal_sides(players: str, size) -> list[tuple[int, int]]:
@@ -310,11 +437,16 @@ def shaped(record) -> bool:
     rule sets with the original moves (all 16 catalogue games) keep the
     original path, their action ids and their speed."""
     shapes = record["shapes"]
-    return (set(shapes) != {"circle"} or shapes["circle"]["move"] not in MOVES_ORIGINAL
-            or needs_goals(record) or has_powers(record))
+    return (
+        set(shapes) != {"circle"}
+        or shapes["circle"]["move"] not in MOVES_ORIGINAL
+        or needs_goals(record)
+        or has_powers(record)
+    )
 
 
 # -- captures (ttt-captures, issue 12 items 3-5) -------------------------------
+
 
 def has_powers(record) -> bool:
     """Whether some shape may capture (its power is not "none"); such rule
@@ -324,22 +456,28 @@ def has_powers(record) -> bool:
 
 def has_jumps(record) -> bool:
     """ttt-jumps: whether some shape captures by jumping ("Jump" or "Chain Jump")."""
-    return any(props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_JUMP
-               for props in record["shapes"].values())
+    return any(
+        props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_JUMP
+        for props in record["shapes"].values()
+    )
 
 
 def has_surrounds(record) -> bool:
     """ttt-jumps: whether some shape captures by surrounding."""
-    return any(props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_SURROUND
-               for props in record["shapes"].values())
+    return any(
+        props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_SURROUND
+        for props in record["shapes"].values()
+    )
 
 
 def has_chains(record) -> bool:
     """ttt-jumps: whether some shape chain-jumps, so a jump may be followed by
     the same player's continuation decision (jump again with that piece, or
     end the chain): such rule sets have one more action id, "end-chain"."""
-    return any(props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_CHAIN
-               for props in record["shapes"].values())
+    return any(
+        props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_CHAIN
+        for props in record["shapes"].values()
+    )
 
 
 def may_split_pot(record) -> bool:
@@ -352,21 +490,29 @@ def may_split_pot(record) -> bool:
     that take it send it to the showdown too."""
     if record["board"]["kind"] != "stacks" or not has_powers(record):
         return False
-    if not any(p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
-               for p in record["shapes"].values()):
+    if not any(
+        p.get("result") in ("converts", "reincarnates", "reincarnates-x2") for p in record["shapes"].values()
+    ):
         return False
-    if any(p.get("move") in ("orth-by-stack", "orth-by-full-stack") and p.get("power", "none") != "none"
-           and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
-           for p in record["shapes"].values()):
-        return True             # ttt-potshow: two seats may tie in a by-stack showdown
-    if any(p.get("move") in ("orth-by-stack", "orth-by-full-stack") for p in record["shapes"].values()) and any(
-            p.get("power", "none") != "none" and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
-            for p in record["shapes"].values()):
-        return True             # ttt-pgshow: a by-stack mover the defenders take goes to the showdown too
+    if any(
+        p.get("move") in ("orth-by-stack", "orth-by-full-stack")
+        and p.get("power", "none") != "none"
+        and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+        for p in record["shapes"].values()
+    ):
+        return True  # ttt-potshow: two seats may tie in a by-stack showdown
+    if any(
+        p.get("move") in ("orth-by-stack", "orth-by-full-stack") for p in record["shapes"].values()
+    ) and any(
+        p.get("power", "none") != "none"
+        and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+        for p in record["shapes"].values()
+    ):
+        return True  # ttt-pgshow: a by-stack mover the defenders take goes to the showdown too
     n, chaos = seats_of(record["players"])
     colours = set(record["reserves"]) | {q["colour"] for q in record["board"]["pieces"]}
     if record["colours"] == "assigned":
-        colours |= set(PALETTE[:n + chaos])
+        colours |= set(PALETTE[: n + chaos])
     return len(colours) >= 3
 
 
@@ -391,9 +537,9 @@ def duel(attacker: str, a_props, defender: str, d_props) -> int:
     if ca != cd:
         return 1 if ca > cd else -1
     if ca == 2:
-        return 1            # "award conflicts between each other to the attacker"
+        return 1  # "award conflicts between each other to the attacker"
     if outranks(attacker, defender):
         return 1
     if outranks(defender, attacker):
         return -1
-    return 0                # "cover of equal rank results in mutual destruction"
+    return 0  # "cover of equal rank results in mutual destruction"

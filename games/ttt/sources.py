@@ -7,6 +7,7 @@ rule sets in SQLite. A source only has to list names and return a rule set's
 JSON text, so the database becomes one more ``RuleSetSource`` and everything
 above (``resolve``, the fingerprint, the command line) stays as it is.
 """
+
 from __future__ import annotations
 
 import abc
@@ -55,8 +56,7 @@ class RuleSetSource(abc.ABC):
             raise KeyError(name)
         rs = cache.parsed(text, self.origin(name))
         if rs.name != name:
-            raise RuleSetError([f"name: {rs.name!r} is stored under the name {name!r}"],
-                               self.origin(name))
+            raise RuleSetError([f"name: {rs.name!r} is stored under the name {name!r}"], self.origin(name))
         return rs
 
     def load_all(self) -> dict[str, RuleSet]:
@@ -84,8 +84,7 @@ class DirectorySource(RuleSetSource):
         try:
             return self.path(name).read_text()
         except (OSError, UnicodeDecodeError) as e:
-            raise RuleSetError([f"(file): cannot read {self.path(name)}: {e}"],
-                               self.origin(name)) from None
+            raise RuleSetError([f"(file): cannot read {self.path(name)}: {e}"], self.origin(name)) from None
 
     def origin(self, name: str) -> str:
         return str(self.path(name))

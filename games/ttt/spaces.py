@@ -9,6 +9,7 @@ seats may not enter it and which may not leave it. So validation keeps the
 author's words in the canonical form (grouped, sorted, cells expanded) and the
 compiler folds them into two seat bit masks per cell and phase.
 """
+
 from __future__ import annotations
 
 from typing import Mapping
@@ -35,8 +36,11 @@ def space_cells(p, field: str, value, size) -> list[tuple] | None:
     that column (a whole stack, as the seed's "first stack exclusive to black").
     None (with a problem added) when it is not a space on the board."""
     if not (isinstance(value, (list, tuple)) and len(value) in (2, 3) and all(_is_int(v) for v in value)):
-        p.add(field, f"{value!r} is not a space; write [x, y, z], or [x, y] for a whole stack/column, "
-                     "with 1-based integers")
+        p.add(
+            field,
+            f"{value!r} is not a space; write [x, y, z], or [x, y] for a whole stack/column, "
+            "with 1-based integers",
+        )
         return None
     if size is None:
         return None
@@ -59,7 +63,10 @@ def _seats(p, field: str, raw, players) -> list:
     out = []
     for j, seat in enumerate(raw):
         if isinstance(seat, bool) or seat not in allowed:
-            p.add(f"{field}[{j}]", f"{seat!r} is not a seat of players={players!r} (allowed: {_allowed(allowed)})")
+            p.add(
+                f"{field}[{j}]",
+                f"{seat!r} is not a seat of players={players!r} (allowed: {_allowed(allowed)})",
+            )
         elif seat in out:
             p.add(f"{field}[{j}]", f"{seat!r} is listed twice")
         else:
@@ -91,7 +98,9 @@ def _groups(p, field: str, raw, players, size, board_locked) -> dict[tuple, list
             cells = space_cells(p, f"{gfield}.at[{j}]", space, size)
             for c in cells or ():
                 if c in board_locked:
-                    p.add(f"{gfield}.at[{j}]", f"{list(c)} is locked for the whole game already (board.locked)")
+                    p.add(
+                        f"{gfield}.at[{j}]", f"{list(c)} is locked for the whole game already (board.locked)"
+                    )
                 elif c in out:
                     p.add(f"{gfield}.at[{j}]", f"{list(c)} is listed twice in {field}")
                 else:
@@ -107,8 +116,10 @@ def canonical_groups(per_cell: Mapping[tuple, list], players) -> list[dict]:
     for cell, seats in per_cell.items():
         if seats:
             by_seats.setdefault(tuple(seats), []).append(list(cell))
-    return [{"at": sorted(cells), "players": list(seats)}
-            for seats, cells in sorted(by_seats.items(), key=lambda kv: [order.index(s) for s in kv[0]])]
+    return [
+        {"at": sorted(cells), "players": list(seats)}
+        for seats, cells in sorted(by_seats.items(), key=lambda kv: [order.index(s) for s in kv[0]])
+    ]
 
 
 def board_spaces(p, board: Mapping, players, size, board_locked) -> dict:
@@ -134,25 +145,34 @@ def board_spaces(p, board: Mapping, players, size, board_locked) -> dict:
         everyone = seat_names(players)
         for cell, seats in exclusive.items():
             if len(seats) == len(everyone):
-                p.add("board.exclusive", f"{list(cell)} is exclusive to every seat, which locks nothing "
-                                         f"(allowed: a proper subset of {_allowed(everyone)})")
+                p.add(
+                    "board.exclusive",
+                    f"{list(cell)} is exclusive to every seat, which locks nothing "
+                    f"(allowed: a proper subset of {_allowed(everyone)})",
+                )
                 break
     out["exclusive"] = canonical_groups(exclusive, players)
     for key in SEAT_LOCK_FIELDS:
-        out[key] = canonical_groups(_groups(p, f"board.{key}", board.get(key, []), players, size,
-                                            board_locked), players)
+        out[key] = canonical_groups(
+            _groups(p, f"board.{key}", board.get(key, []), players, size, board_locked), players
+        )
     return out
 
 
 def phase_spaces(p, field: str, ph: Mapping, players, size, board_locked) -> dict:
     """A phase's per-player entry/exit locks ("The cloak and lock properties are
     the only ones that can be changed after phase 1")."""
-    return {key: canonical_groups(_groups(p, f"{field}.{key}", ph.get(key, []), players, size, board_locked),
-                                  players)
-            for key in SEAT_LOCK_FIELDS}
+    return {
+        key: canonical_groups(
+            _groups(p, f"{field}.{key}", ph.get(key, []), players, size, board_locked), players
+        )
+        for key in SEAT_LOCK_FIELDS
+    }
 
 
-def seat_lock_masks(record: Mapping, cell, num_cells: int, on_board: int | None = None) -> tuple[list, list] | None:
+def seat_lock_masks(
+    record: Mapping, cell, num_cells: int, on_board: int | None = None
+) -> tuple[list, list] | None:
     """Per phase, per cell: the bit mask of seats whose entry (first list) and
     exit (second) is locked, from board.sticky, board.exclusive,
     board.entry_locked/exit_locked and the phase's entry_locked/exit_locked.
@@ -218,7 +238,7 @@ def lock_sets(record: Mapping) -> list[set]:
 # every way of writing the same spaces gives one form and one fingerprint.
 
 ON_BOARDS_FIELDS = ("locked", "sticky", "exclusive", "entry_locked", "exit_locked")
-_CELL_FIELDS = ("locked", "sticky")       # a list of spaces; the others are seat groups
+_CELL_FIELDS = ("locked", "sticky")  # a list of spaces; the others are seat groups
 
 
 def _cells_list(p, field: str, raw, size) -> list[tuple]:
@@ -239,12 +259,18 @@ def on_boards(p, board: Mapping, players, size, boards, common: Mapping) -> tupl
     if raw == []:
         return {}, []
     if not isinstance(raw, list):
-        p.add("board.on_boards", 'must be a list of {"boards": [b, ...], "locked"/"sticky"/"exclusive"/'
-                                 '"entry_locked"/"exit_locked": ...}')
+        p.add(
+            "board.on_boards",
+            'must be a list of {"boards": [b, ...], "locked"/"sticky"/"exclusive"/'
+            '"entry_locked"/"exit_locked": ...}',
+        )
         return {}, []
     if not (isinstance(boards, int) and not isinstance(boards, bool) and boards in (2, 3)):
-        p.add("board.on_boards", f"names boards, but the rule set has boards={boards!r} (allowed with one "
-                                 "board: an empty list; write the spaces in the board's own fields)")
+        p.add(
+            "board.on_boards",
+            f"names boards, but the rule set has boards={boards!r} (allowed with one "
+            "board: an empty list; write the spaces in the board's own fields)",
+        )
         return {}, []
     # per board, per field: {cell: value}; value True for cells, a seat tuple for groups
     per = {b: {f: {} for f in ON_BOARDS_FIELDS} for b in range(1, boards + 1)}
@@ -266,11 +292,15 @@ def on_boards(p, board: Mapping, players, size, boards, common: Mapping) -> tupl
                 p.add(f"{field}.{key}", f"unknown field (allowed: boards, {_allowed(ON_BOARDS_FIELDS)})")
         which = entry.get("boards")
         if not (isinstance(which, list) and which and all(_is_int(b) for b in which)):
-            p.add(f"{field}.boards", f"must be a non-empty list of board numbers (allowed items: 1..{boards})")
+            p.add(
+                f"{field}.boards", f"must be a non-empty list of board numbers (allowed items: 1..{boards})"
+            )
             continue
         bad = [b for b in which if not 1 <= b <= boards]
         if bad or len(set(which)) != len(which):
-            p.add(f"{field}.boards", f"{which!r} is not a list of distinct boards (allowed items: 1..{boards})")
+            p.add(
+                f"{field}.boards", f"{which!r} is not a list of distinct boards (allowed items: 1..{boards})"
+            )
             continue
         for f in ON_BOARDS_FIELDS:
             if f not in entry:
@@ -283,14 +313,16 @@ def on_boards(p, board: Mapping, players, size, boards, common: Mapping) -> tupl
             for c, value in got.items():
                 for b in which:
                     if c in per[b][f]:
-                        p.add(ffield, f"{list(c)} is listed twice for board {b} (in board.{f} or another entry)")
+                        p.add(
+                            ffield, f"{list(c)} is listed twice for board {b} (in board.{f} or another entry)"
+                        )
                     elif f == "locked" and c in pieces:
                         p.add(ffield, f"{list(c)} holds a pre-placed piece (board.pieces)")
                     elif f != "locked" and c in per[b]["locked"]:
                         p.add(ffield, f"{list(c)} is locked on board {b} already")
                     else:
                         per[b][f][c] = value
-    for b in per:                  # a per-board lock may come after a space property of the same cell
+    for b in per:  # a per-board lock may come after a space property of the same cell
         for f in ON_BOARDS_FIELDS[1:]:
             for c in per[b][f]:
                 if c in per[b]["locked"]:
@@ -299,12 +331,18 @@ def on_boards(p, board: Mapping, players, size, boards, common: Mapping) -> tupl
             every = len(seat_names(players))
             for c, seats in per[b]["exclusive"].items():
                 if len(seats) == every:
-                    p.add("board.on_boards", f"{list(c)} is exclusive to every seat on board {b}, which "
-                                             "locks nothing")
-    common_new = {f: {c: v for c, v in per[1][f].items() if all(per[b][f].get(c) == v for b in per)}
-                  for f in ON_BOARDS_FIELDS}
-    rest = {b: {f: {c: v for c, v in per[b][f].items() if c not in common_new[f]} for f in ON_BOARDS_FIELDS}
-            for b in per}
+                    p.add(
+                        "board.on_boards",
+                        f"{list(c)} is exclusive to every seat on board {b}, which locks nothing",
+                    )
+    common_new = {
+        f: {c: v for c, v in per[1][f].items() if all(per[b][f].get(c) == v for b in per)}
+        for f in ON_BOARDS_FIELDS
+    }
+    rest = {
+        b: {f: {c: v for c, v in per[b][f].items() if c not in common_new[f]} for f in ON_BOARDS_FIELDS}
+        for b in per
+    }
 
     def written(items: Mapping[str, dict]) -> dict:
         out = {}

@@ -9,6 +9,7 @@ Input comes from files and, later, from users of a web app, so its shape is
 not trusted either: ``parse_text`` refuses JSON nested deeper than any rule
 set needs before Python's recursion limit could turn it into a traceback.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -20,17 +21,57 @@ from games.ttt.extends import resolve_extends
 from games.ttt.ruleset import RuleSet
 from games.ttt.spaces import board_spaces, on_boards, phase_spaces
 from games.ttt.schema import (
-    BOARD_FIELDS, BOARD_KINDS, CLOAKING_NOW, COLOUR_MODES, DEFAULT_CHECKS, FIXED_SPACE_FIELDS, FOLDS,
-    MAX_DIM, SEAT_NAMES,
-    MAX_MOVE_LIMIT, MAX_SPACES, MOVES_ALL, MOVES_BY_STACK, MOVES_NOW, ORDERS_ALL, ORDERS_NOW, PALETTE, PHASE_FIELDS,
-    PHASE_MOVEMENT, PIECE_FIELDS, PLAYERS, SHAPE_FIELDS, SHAPES_ALL, SHAPES_NOW,
-    STALEMATES, TOP_FIELDS, TURN_CHECKS, RuleSetError, name_problem, parse_check, seats_of)
-from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped   # ttt-shapes
-from games.ttt.schema import CONDITIONS_JUMP, CONDITIONS_SURROUND   # ttt-jumps
-from games.ttt.schema import (CONDITIONS_ALL, CONDITIONS_NOW, POWERS_ALL, RESULTS_ALL, RESULTS_NOW,
-                              has_powers, may_split_pot)   # ttt-captures
-from games.ttt.schema import (SHAPE_PLURALS, STALEMATES_LATER, TURN_CHECKS_LATER, VS_CHAOS_STALEMATES,
-                              measure_shape, parse_stalemate)
+    BOARD_FIELDS,
+    BOARD_KINDS,
+    CLOAKING_NOW,
+    COLOUR_MODES,
+    DEFAULT_CHECKS,
+    FIXED_SPACE_FIELDS,
+    FOLDS,
+    MAX_DIM,
+    SEAT_NAMES,
+    MAX_MOVE_LIMIT,
+    MAX_SPACES,
+    MOVES_ALL,
+    MOVES_BY_STACK,
+    MOVES_NOW,
+    ORDERS_ALL,
+    ORDERS_NOW,
+    PALETTE,
+    PHASE_FIELDS,
+    PHASE_MOVEMENT,
+    PIECE_FIELDS,
+    PLAYERS,
+    SHAPE_FIELDS,
+    SHAPES_ALL,
+    SHAPES_NOW,
+    STALEMATES,
+    TOP_FIELDS,
+    TURN_CHECKS,
+    RuleSetError,
+    name_problem,
+    parse_check,
+    seats_of,
+)
+from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped  # ttt-shapes
+from games.ttt.schema import CONDITIONS_JUMP, CONDITIONS_SURROUND  # ttt-jumps
+from games.ttt.schema import (
+    CONDITIONS_ALL,
+    CONDITIONS_NOW,
+    POWERS_ALL,
+    RESULTS_ALL,
+    RESULTS_NOW,
+    has_powers,
+    may_split_pot,
+)  # ttt-captures
+from games.ttt.schema import (
+    SHAPE_PLURALS,
+    STALEMATES_LATER,
+    TURN_CHECKS_LATER,
+    VS_CHAOS_STALEMATES,
+    measure_shape,
+    parse_stalemate,
+)
 
 # The deepest a valid rule set nests is 5 (board.pieces[i].at[k]); anything
 # far deeper is not a rule set, and is refused before it is walked.
@@ -131,8 +172,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("board.kind", f"{kind!r} is not allowed (allowed: {_allowed(BOARD_KINDS)})")
         kind = None
     raw_size = board.get("size", [3, 3, 1])
-    if not (isinstance(raw_size, (list, tuple)) and len(raw_size) == 3
-            and all(_is_int(v) for v in raw_size)):
+    if not (isinstance(raw_size, (list, tuple)) and len(raw_size) == 3 and all(_is_int(v) for v in raw_size)):
         p.add("board.size", f"{raw_size!r} is not [x, y, z] with integers 1..{MAX_DIM}")
     else:
         ok = True
@@ -141,15 +181,21 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
                 p.add(f"board.size.{axis}", f"{v} is not allowed (allowed: 1..{MAX_DIM})")
                 ok = False
         if ok and math.prod(raw_size) > MAX_SPACES:
-            p.add("board.size", f"{raw_size} has {math.prod(raw_size)} spaces (allowed: each "
-                                f"dimension at most floor({MAX_SPACES} / product of the other two))")
+            p.add(
+                "board.size",
+                f"{raw_size} has {math.prod(raw_size)} spaces (allowed: each "
+                f"dimension at most floor({MAX_SPACES} / product of the other two))",
+            )
             ok = False
         if ok and kind == "hash" and list(raw_size) != [3, 3, 1]:
             p.add("board.size", f"{raw_size} is not allowed for a hash board (allowed: [3, 3, 1])")
             ok = False
         if ok and kind == "stacks" and raw_size[2] < 2:
-            p.add("board.size.z", f"{raw_size[2]} is not allowed for stacks (allowed: 2..{MAX_DIM}; "
-                                  "the third dimension is the stack height)")
+            p.add(
+                "board.size.z",
+                f"{raw_size[2]} is not allowed for stacks (allowed: 2..{MAX_DIM}; "
+                "the third dimension is the stack height)",
+            )
             ok = False
         if ok:
             size = tuple(raw_size)
@@ -165,8 +211,11 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
                 p.add(f"board.locked[{i}]", f"{list(at)} is listed twice")
             else:
                 locked.append(at)
-    rec["board"] = {"kind": kind, "size": list(size) if size else raw_size,
-                    "locked": sorted(list(c) for c in locked)}
+    rec["board"] = {
+        "kind": kind,
+        "size": list(size) if size else raw_size,
+        "locked": sorted(list(c) for c in locked),
+    }
 
     # -- players and colours --------------------------------------------------
     players = raw.get("players", "2")
@@ -181,16 +230,23 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("colours", f"{colours!r} is not allowed (allowed: {_allowed(COLOUR_MODES)})")
         colours = None
     if colours == "partners-share" and players not in (None, "partners"):
-        p.add("colours", "'partners-share' needs players 'partners' (allowed with "
-                         f"players={players!r}: assigned, shared, players-choose)")
+        p.add(
+            "colours",
+            "'partners-share' needs players 'partners' (allowed with "
+            f"players={players!r}: assigned, shared, players-choose)",
+        )
     rec["colours"] = colours
 
     allowed_colours: tuple[str, ...] | None = None
     if players and colours:
         n, chaos = seats_of(players)
         seats = n + chaos
-        allowed_colours = {"assigned": PALETTE[:seats], "shared": PALETTE[:1],
-                           "partners-share": PALETTE[:2], "players-choose": PALETTE}[colours]
+        allowed_colours = {
+            "assigned": PALETTE[:seats],
+            "shared": PALETTE[:1],
+            "partners-share": PALETTE[:2],
+            "players-choose": PALETTE,
+        }[colours]
 
     # -- shapes -----------------------------------------------------------------
     raw_shapes = raw.get("shapes", {"circle": {}})
@@ -211,11 +267,14 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         _supported(p, f"shapes.{shape}.move", move, MOVES_ALL, MOVES_NOW)
         power = props.get("power", "none")
         if move == "adjacent-alquerque" and (kind == "stacks" or (size is not None and size[2] != 1)):
-            p.add(f"shapes.{shape}.move", "'adjacent-alquerque' follows the lines of a flat board "
-                                          "(allowed with board.kind hash, squares or vertices and size z = 1)")
+            p.add(
+                f"shapes.{shape}.move",
+                "'adjacent-alquerque' follows the lines of a flat board "
+                "(allowed with board.kind hash, squares or vertices and size z = 1)",
+            )
         shapes[shape] = {"move": move, "power": power}
-        _shape_power(p, shape, props, shapes[shape], kind)   # ttt-captures
-        _shape_backwards(p, shape, props, shapes[shape])     # ttt-shapes
+        _shape_power(p, shape, props, shapes[shape], kind)  # ttt-captures
+        _shape_backwards(p, shape, props, shapes[shape])  # ttt-shapes
     rec["shapes"] = shapes
 
     # -- reserves ---------------------------------------------------------------
@@ -223,7 +282,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     problems_before_reserves = len(p.items)
     reserves: dict[str, dict[str, int]] = {}
     spaces = math.prod(size) if size else MAX_SPACES
-    if raw.get("boards") in (2, 3) and _is_int(raw.get("boards")):   # boards share the reserves
+    if raw.get("boards") in (2, 3) and _is_int(raw.get("boards")):  # boards share the reserves
         spaces *= raw["boards"]
     # An empty object is what validation itself writes for all-zero reserves
     # (zero counts are dropped from the canonical form), so it must read back.
@@ -235,8 +294,11 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             p.add(f"reserves.{colour}", f"unknown colour (allowed: {_allowed(PALETTE)})")
             continue
         if allowed_colours is not None and colour not in allowed_colours:
-            p.add(f"reserves.{colour}", f"colour not in play with players={players!r}, "
-                                        f"colours={colours!r} (allowed: {_allowed(allowed_colours)})")
+            p.add(
+                f"reserves.{colour}",
+                f"colour not in play with players={players!r}, "
+                f"colours={colours!r} (allowed: {_allowed(allowed_colours)})",
+            )
             continue
         per_shape = val if isinstance(val, Mapping) else {"circle": val}
         for shape, count in per_shape.items():
@@ -245,12 +307,16 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
                 p.add(field, f"shape {shape!r} has no entry in shapes (allowed: {_allowed(shapes)})")
                 continue
             if not _is_int(count) or not 0 <= count <= spaces:
-                p.add(field, f"{count!r} is not allowed (allowed: 0..{spaces}, the number of spaces on all boards)")
+                p.add(
+                    field,
+                    f"{count!r} is not allowed (allowed: 0..{spaces}, the number of spaces on all boards)",
+                )
                 continue
             if count:
                 reserves.setdefault(colour, {})[shape] = count
-    rec["reserves"] = {c: dict(sorted(v.items())) for c, v in sorted(
-        reserves.items(), key=lambda kv: PALETTE.index(kv[0]))}
+    rec["reserves"] = {
+        c: dict(sorted(v.items())) for c, v in sorted(reserves.items(), key=lambda kv: PALETTE.index(kv[0]))
+    }
 
     # -- pre-placed pieces --------------------------------------------------------
     pieces = []
@@ -271,7 +337,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         colour = piece.get("colour")
         shape = piece.get("shape", "circle")
         ok = at is not None
-        palette_ok = PALETTE        # ttt-shapes: any colour; one that no seat owns is communal
+        palette_ok = PALETTE  # ttt-shapes: any colour; one that no seat owns is communal
         if colour not in palette_ok:
             p.add(f"{field}.colour", f"{colour!r} is not allowed (allowed: {_allowed(palette_ok)})")
             ok = False
@@ -290,10 +356,17 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         for q in pieces:
             x, y, z = q["at"]
             if z > 1 and (x, y, z - 1) not in support:
-                p.add("board.pieces", f"piece at {q['at']} floats: on stacks a piece rests on the "
-                                      "floor, a piece or a locked space")
-    if reserves == {} and not pieces and isinstance(raw.get("reserves"), Mapping) \
-            and len(p.items) == problems_before_reserves:
+                p.add(
+                    "board.pieces",
+                    f"piece at {q['at']} floats: on stacks a piece rests on the "
+                    "floor, a piece or a locked space",
+                )
+    if (
+        reserves == {}
+        and not pieces
+        and isinstance(raw.get("reserves"), Mapping)
+        and len(p.items) == problems_before_reserves
+    ):
         p.add("reserves", "every count is 0: nothing can ever be played")
 
     # spaces (issue 11 item 4): sticky, exclusive, per-player entry/exit locks;
@@ -317,9 +390,12 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     draw = raw.get("agree_draw", False)
     if not isinstance(draw, bool):
         p.add("agree_draw", f"{draw!r} is not allowed (allowed: true, false)")
-    if draw is True and players == "1-vs-chaos":   # 1-vs-chaos: nobody could answer an offer
-        p.add("agree_draw", "a draw needs another player (not Chaos) to agree, and '1-vs-chaos' "
-                            "has none (allowed with players='1-vs-chaos': false)")
+    if draw is True and players == "1-vs-chaos":  # 1-vs-chaos: nobody could answer an offer
+        p.add(
+            "agree_draw",
+            "a draw needs another player (not Chaos) to agree, and '1-vs-chaos' "
+            "has none (allowed with players='1-vs-chaos': false)",
+        )
     rec["agree_draw"] = draw
 
     checks = raw.get("turn_checks", DEFAULT_CHECKS)
@@ -328,11 +404,14 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         checks = []
     seen = []
     for i, c in enumerate(checks):
-        if c in TURN_CHECKS_LATER:      # ttt-outcomes
-            p.add(f"turn_checks[{i}]", f"{c!r} is not supported by this engine yet: it needs the players' "
-                                       "goal lines, which arrive with shapes and moves (issue 12) "
-                                       f"(supported now: {_allowed(TURN_CHECKS)})")
-        elif c == GOAL_CHECK and c not in seen:      # ttt-shapes: with the goal lines
+        if c in TURN_CHECKS_LATER:  # ttt-outcomes
+            p.add(
+                f"turn_checks[{i}]",
+                f"{c!r} is not supported by this engine yet: it needs the players' "
+                "goal lines, which arrive with shapes and moves (issue 12) "
+                f"(supported now: {_allowed(TURN_CHECKS)})",
+            )
+        elif c == GOAL_CHECK and c not in seen:  # ttt-shapes: with the goal lines
             seen.append(c)
         elif c not in TURN_CHECKS:
             p.add(f"turn_checks[{i}]", f"{c!r} is not allowed (allowed: {_allowed(TURN_CHECKS)})")
@@ -342,33 +421,49 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             seen.append(c)
     rec["turn_checks"] = seen
     stalemate = raw.get("stalemate", "draws")
-    if stalemate in STALEMATES_LATER:   # ttt-outcomes: shapes other than circle
-        p.add("stalemate", f"{stalemate!r} is not supported by this engine yet (it counts a shape that "
-                           f"is not played yet; supported now: {_allowed(STALEMATES)})")
+    if stalemate in STALEMATES_LATER:  # ttt-outcomes: shapes other than circle
+        p.add(
+            "stalemate",
+            f"{stalemate!r} is not supported by this engine yet (it counts a shape that "
+            f"is not played yet; supported now: {_allowed(STALEMATES)})",
+        )
     elif stalemate not in STALEMATES:
         p.add("stalemate", f"{stalemate!r} is not allowed (allowed: {_allowed(STALEMATES)})")
     rec["stalemate"] = stalemate
 
     rec["phases"] = _phases(raw.get("phases", [{}]), p, players, size, locked, raw.get("cloaking", "none"))
 
-    _outcomes(raw, rec, p, players, shapes)    # ttt-outcomes
+    _outcomes(raw, rec, p, players, shapes)  # ttt-outcomes
     for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1, 2, 3))):
         value = raw.get(field, default)
         if value not in allowed or isinstance(value, bool) != isinstance(default, bool):
-            p.add(field, f"{value!r} is not supported by this engine yet (supported now: {_allowed(allowed)})")
+            p.add(
+                field, f"{value!r} is not supported by this engine yet (supported now: {_allowed(allowed)})"
+            )
         rec[field] = value
 
-    if _is_int(rec["boards"]) and rec["boards"] > 1 and size is not None \
-            and rec["boards"] * math.prod(size) > MAX_SPACES:   # boards: the engine's limit
-        p.add("boards", f"{rec['boards']} boards of {list(size)} have {rec['boards'] * math.prod(size)} "
-                        f"spaces together (allowed: at most {MAX_SPACES} spaces over all boards)")
-    moves = any(s["move"] != "stationary" for s in shapes.values()) and \
-        any(ph["movement"] == "allowed" for ph in rec["phases"])
+    if (
+        _is_int(rec["boards"])
+        and rec["boards"] > 1
+        and size is not None
+        and rec["boards"] * math.prod(size) > MAX_SPACES
+    ):  # boards: the engine's limit
+        p.add(
+            "boards",
+            f"{rec['boards']} boards of {list(size)} have {rec['boards'] * math.prod(size)} "
+            f"spaces together (allowed: at most {MAX_SPACES} spaces over all boards)",
+        )
+    moves = any(s["move"] != "stationary" for s in shapes.values()) and any(
+        ph["movement"] == "allowed" for ph in rec["phases"]
+    )
     limit = raw.get("move_limit")
     if limit is None:
         if moves:
-            p.add("move_limit", "required when pieces can move (the seed gives games of movement "
-                                f"no end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})")
+            p.add(
+                "move_limit",
+                "required when pieces can move (the seed gives games of movement "
+                f"no end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})",
+            )
     elif not _is_int(limit) or not 1 <= limit <= MAX_MOVE_LIMIT:
         p.add("move_limit", f"{limit!r} is not allowed (allowed: 1..{MAX_MOVE_LIMIT} or null)")
     rec["move_limit"] = limit
@@ -377,12 +472,12 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("seconds_per_turn", f"{secs!r} is not allowed (allowed: 1..86400 or null for no limit)")
     rec["seconds_per_turn"] = secs
 
-    _check_simultaneous(rec, p)     # ttt-sim
-    _check_shapes(rec, p)           # ttt-shapes
-    _check_stacks(rec, p)           # ttt-stacks
-    _check_captures(rec, p)         # ttt-captures
-    _check_jumps(rec, p)            # ttt-jumps
-    _check_hidden_turns(raw, rec, p)     # kbeauty
+    _check_simultaneous(rec, p)  # ttt-sim
+    _check_shapes(rec, p)  # ttt-shapes
+    _check_stacks(rec, p)  # ttt-stacks
+    _check_captures(rec, p)  # ttt-captures
+    _check_jumps(rec, p)  # ttt-jumps
+    _check_hidden_turns(raw, rec, p)  # kbeauty
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -399,8 +494,10 @@ def _phases(raw_phases, p: _Problems, players, size, board_locked, cloaking) -> 
     if not isinstance(raw_phases, list) or not 1 <= len(raw_phases) <= 6:
         p.add("phases", "must be a list of 1 to 6 phase objects")
         return [_phase({}, 0, 1, p, players, size, board_locked, cloaking)]
-    return [_phase(ph, i, len(raw_phases), p, players, size, board_locked, cloaking)
-            for i, ph in enumerate(raw_phases)]
+    return [
+        _phase(ph, i, len(raw_phases), p, players, size, board_locked, cloaking)
+        for i, ph in enumerate(raw_phases)
+    ]
 
 
 def _phase(ph, i: int, count: int, p: _Problems, players, size, board_locked, cloaking) -> dict:
@@ -410,9 +507,12 @@ def _phase(ph, i: int, count: int, p: _Problems, players, size, board_locked, cl
         ph = {}
     for key in ph:
         if key in FIXED_SPACE_FIELDS:
-            p.add(f"{field}.{key}", "only cloak and lock properties can change after phase 1 (the "
-                                    "seed); set this once for the whole game outside the phases "
-                                    f"(allowed phase fields: {_allowed(PHASE_FIELDS)})")
+            p.add(
+                f"{field}.{key}",
+                "only cloak and lock properties can change after phase 1 (the "
+                "seed); set this once for the whole game outside the phases "
+                f"(allowed phase fields: {_allowed(PHASE_FIELDS)})",
+            )
         elif key not in PHASE_FIELDS:
             p.add(f"{field}.{key}", f"unknown field (allowed: {_allowed(PHASE_FIELDS)})")
     order = ph.get("order", "sequential")
@@ -438,22 +538,35 @@ def _phase(ph, i: int, count: int, p: _Problems, players, size, board_locked, cl
             if list(at) in out:
                 p.add(f"{field}.{key}[{j}]", f"{list(at)} is listed twice")
             elif key == "locked" and at in board_locked:
-                p.add(f"{field}.{key}[{j}]", f"{list(at)} is locked for the whole game already "
-                                             "(board.locked)")
+                p.add(
+                    f"{field}.{key}[{j}]", f"{list(at)} is locked for the whole game already (board.locked)"
+                )
             else:
                 out.append(list(at))
         spaces[key] = sorted(out)
     if spaces["cloaked"] and cloaking == "none":
-        p.add(f"{field}.cloaked", "cloaked spaces need a cloaking type (allowed with cloaking "
-                                  "'none': an empty list)")
+        p.add(
+            f"{field}.cloaked",
+            "cloaked spaces need a cloaking type (allowed with cloaking 'none': an empty list)",
+        )
     fold = ph.get("fold", "none")
     if fold not in FOLDS:
         p.add(f"{field}.fold", f"{fold!r} is not allowed (allowed: {_allowed(FOLDS)})")
     elif fold != "none" and i == count - 1:
-        p.add(f"{field}.fold", "the last phase has no fold rule (the seed: 'Each phase other than "
-                               "the last may have a fold rule') (allowed here: none)")
-    out = {"order": order, "pass": pas, "movement": movement, "locked_players": locked_players,
-           "locked": spaces["locked"], "cloaked": spaces["cloaked"], "fold": fold}
+        p.add(
+            f"{field}.fold",
+            "the last phase has no fold rule (the seed: 'Each phase other than "
+            "the last may have a fold rule') (allowed here: none)",
+        )
+    out = {
+        "order": order,
+        "pass": pas,
+        "movement": movement,
+        "locked_players": locked_players,
+        "locked": spaces["locked"],
+        "cloaked": spaces["cloaked"],
+        "fold": fold,
+    }
     # spaces (issue 11 item 4): the phase's per-player locks, only when set
     out.update({k: v for k, v in phase_spaces(p, field, ph, players, size, set(board_locked)).items() if v})
     return out
@@ -472,15 +585,19 @@ def _locked_players(raw_list, field: str, p: _Problems, players) -> list:
     out = []
     for j, seat in enumerate(raw_list):
         if isinstance(seat, bool) or seat not in allowed:
-            p.add(f"{field}[{j}]", f"{seat!r} is not a seat of players={players!r} "
-                                   f"(allowed: {_allowed(allowed)})")
+            p.add(
+                f"{field}[{j}]",
+                f"{seat!r} is not a seat of players={players!r} (allowed: {_allowed(allowed)})",
+            )
         elif seat in out:
             p.add(f"{field}[{j}]", f"{seat!r} is listed twice")
         else:
             out.append(seat)
     if len(out) == len(allowed):
-        p.add(field, "every seat is locked: nobody could play in this phase (allowed: lock all "
-                     "but at least one seat)")
+        p.add(
+            field,
+            "every seat is locked: nobody could play in this phase (allowed: lock all but at least one seat)",
+        )
     return sorted(out, key=allowed.index)
 
 
@@ -518,9 +635,13 @@ def _check_simultaneous(rec, p: _Problems):
     the plan that the seed does not give (docs/rules/ttt.md, Simultaneous play)."""
     phases = rec.get("phases") or []
     if rec.get("pieces_per_turn") == 2 and any(
-            isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
-        p.add("pieces_per_turn", "2 pieces a turn cannot be combined with a simultaneous or single "
-                                 "phase (a plan is one move) (allowed with such a phase: 1)")
+        isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases
+    ):
+        p.add(
+            "pieces_per_turn",
+            "2 pieces a turn cannot be combined with a simultaneous or single "
+            "phase (a plan is one move) (allowed with such a phase: 1)",
+        )
 
 
 def _shape_backwards(p: _Problems, shape, props, out):
@@ -532,8 +653,10 @@ def _shape_backwards(p: _Problems, shape, props, out):
         p.add(f"shapes.{shape}.cannot_move_backwards", f"{flag!r} is not allowed (allowed: true, false)")
     elif flag:
         if out["move"] == "stationary":
-            p.add(f"shapes.{shape}.cannot_move_backwards", "a stationary shape never moves (allowed with "
-                                                           "move 'stationary': false)")
+            p.add(
+                f"shapes.{shape}.cannot_move_backwards",
+                "a stationary shape never moves (allowed with move 'stationary': false)",
+            )
         out["cannot_move_backwards"] = True
 
 
@@ -546,20 +669,29 @@ def _check_shapes(rec, p: _Problems):
         return
     phases = rec.get("phases") or []
     if shaped(rec) and any(ph.get("order") in ("simultaneous", "single") for ph in phases):
-        _check_shaped_rounds(rec, p, shapes, phases)      # ttt-captures
+        _check_shaped_rounds(rec, p, shapes, phases)  # ttt-captures
     if needs_goals(rec):
         n, _ = seats_of(players)
         if size[1] == 1 and n > 2:
-            p.add("players", f"goal lines on a board one row deep (size y = 1) exist for two players only "
-                             f"(the seed's x=1 and its opposite; allowed with goals and players={players!r}: "
-                             "a board with size y > 1)")
-        forward_only = [s for s, props in shapes.items()
-                        if props["move"] != "stationary" and not can_move_backwards(props)]
+            p.add(
+                "players",
+                f"goal lines on a board one row deep (size y = 1) exist for two players only "
+                f"(the seed's x=1 and its opposite; allowed with goals and players={players!r}: "
+                "a board with size y > 1)",
+            )
+        forward_only = [
+            s
+            for s, props in shapes.items()
+            if props["move"] != "stationary" and not can_move_backwards(props)
+        ]
         if forward_only and not any(can_move_backwards(props) for props in shapes.values()):
-            p.add("shapes", "a shape cannot move backwards, but no shape can, so a piece reaching its goal "
-                            "has no replacement (the seed: 'any move that reaches the goal requires the "
-                            "player to also select a replacing shape that can move backwards'; allowed: add a "
-                            "shape that moves and may move backwards)")
+            p.add(
+                "shapes",
+                "a shape cannot move backwards, but no shape can, so a piece reaching its goal "
+                "has no replacement (the seed: 'any move that reaches the goal requires the "
+                "player to also select a replacing shape that can move backwards'; allowed: add a "
+                "shape that moves and may move backwards)",
+            )
 
 
 def _check_stacks(rec, p: _Problems):
@@ -572,16 +704,20 @@ def _check_stacks(rec, p: _Problems):
         if move not in MOVES_BY_STACK:
             continue
         if kind is not None and kind != "stacks":
-            p.add(f"shapes.{shape}.move", f"{move!r} carries the pieces above the mover, so it needs a stacks "
-                                          f"board (the seed: 'If the board is “stacks”, [...] the others bring "
-                                          f"all pieces above them along for the ride') (allowed with board.kind "
-                                          f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})")
+            p.add(
+                f"shapes.{shape}.move",
+                f"{move!r} carries the pieces above the mover, so it needs a stacks "
+                f"board (the seed: 'If the board is “stacks”, [...] the others bring "
+                f"all pieces above them along for the ride') (allowed with board.kind "
+                f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})",
+            )
         # ttt-jumps: a power is played (the cover of the destination stack,
         # ranked by poker hands between by-rank pieces); jumps and surrounds
         # are refused on stacks by _check_jumps
 
 
 # -- captures (ttt-captures, issue 12 items 3-5) ----------------------------------
+
 
 def _shape_power(p: _Problems, shape, props, out, kind):
     """A shape's ``power``, ``condition`` and ``result`` (the seed's power,
@@ -601,8 +737,11 @@ def _shape_power(p: _Problems, shape, props, out, kind):
     if power == "none":
         for key, value in (("condition", cond), ("result", result)):
             if value is not None:
-                p.add(f"{field}.{key}", f"set while power is 'none' (the seed clears and disables it with "
-                                        f"“No power”; allowed with power 'none': no {key})")
+                p.add(
+                    f"{field}.{key}",
+                    f"set while power is 'none' (the seed clears and disables it with "
+                    f"“No power”; allowed with power 'none': no {key})",
+                )
         return
     if cond is None:
         p.add(f"{field}.condition", f"required with power {power!r} (allowed: {_allowed(CONDITIONS_NOW)})")
@@ -613,10 +752,13 @@ def _shape_power(p: _Problems, shape, props, out, kind):
     elif _supported(p, f"{field}.result", result, RESULTS_ALL, RESULTS_NOW):
         out["result"] = result
     if kind != "stacks" and result == "converts" and cond in ("cover", "cover-by-rank"):
-        p.add(f"{field}.result", f"'converts' with condition {cond!r} is for stacks only (the seed: "
-                                 "“If a “Cover” condition is selected on non-stacks, then clear all results "
-                                 "except Remove and Reincarnate”; allowed with board.kind "
-                                 f"{kind!r}: removes, reincarnates, reincarnates-x2)")
+        p.add(
+            f"{field}.result",
+            f"'converts' with condition {cond!r} is for stacks only (the seed: "
+            "“If a “Cover” condition is selected on non-stacks, then clear all results "
+            "except Remove and Reincarnate”; allowed with board.kind "
+            f"{kind!r}: removes, reincarnates, reincarnates-x2)",
+        )
 
 
 def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
@@ -639,20 +781,32 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
     # included), are played with cloaked spaces in rounds (docs/rules/ttt.md,
     # "Shapes and moving shapes in cloaked rounds"); moves by stack are not
     # (what a carried stack shows each seat on landing is not built yet)
-    if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases) \
-            and any(props["move"] in ("orth-by-stack", "orth-by-full-stack") for props in shapes.values()):
-        p.add("cloaking", "shapes that move by stack (orth-by-stack, orth-by-full-stack) are not supported "
-                          "with cloaked spaces in a simultaneous or single phase yet (allowed with such a "
-                          "phase and cloaked spaces: any shape with any other move)")
+    if (
+        rec.get("cloaking") in ("hides", "obscures")
+        and any(ph.get("cloaked") for ph in phases)
+        and any(props["move"] in ("orth-by-stack", "orth-by-full-stack") for props in shapes.values())
+    ):
+        p.add(
+            "cloaking",
+            "shapes that move by stack (orth-by-stack, orth-by-full-stack) are not supported "
+            "with cloaked spaces in a simultaneous or single phase yet (allowed with such a "
+            "phase and cloaked spaces: any shape with any other move)",
+        )
     # ttt-rounds: pot splits inside rounds are played (a chance node per pot
     # after the joint action); only with cloaked spaces, whose views of a
     # round the deal would have to extend, are they still refused
-    if may_split_pot(rec) and rec.get("cloaking") in ("hides", "obscures") and any(
-            ph.get("cloaked") for ph in phases):
-        p.add("shapes", "a pot split among captors (stacks, a converting or reincarnating shape, three or "
-                        "more colours) is not supported with cloaked spaces in a simultaneous or single "
-                        "phase yet (allowed with such a phase and cloaked spaces: results that remove, or "
-                        "two colours)")
+    if (
+        may_split_pot(rec)
+        and rec.get("cloaking") in ("hides", "obscures")
+        and any(ph.get("cloaked") for ph in phases)
+    ):
+        p.add(
+            "shapes",
+            "a pot split among captors (stacks, a converting or reincarnating shape, three or "
+            "more colours) is not supported with cloaked spaces in a simultaneous or single "
+            "phase yet (allowed with such a phase and cloaked spaces: results that remove, or "
+            "two colours)",
+        )
 
 
 def _check_captures(rec, p: _Problems):
@@ -663,11 +817,14 @@ def _check_captures(rec, p: _Problems):
         return
     phases = rec.get("phases") or []
     if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases):
-        _check_cloaked_captures(rec, p, shapes, phases)      # ttt-cloakcap
+        _check_cloaked_captures(rec, p, shapes, phases)  # ttt-cloakcap
     refills = any(props.get("result") in ("reincarnates", "reincarnates-x2") for props in shapes.values())
     if refills and rec.get("move_limit") is None:
-        p.add("move_limit", "required when captives reincarnate (reincarnation refills the reserves, so "
-                            f"the game may never end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})")
+        p.add(
+            "move_limit",
+            "required when captives reincarnate (reincarnation refills the reserves, so "
+            f"the game may never end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})",
+        )
 
 
 def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
@@ -683,23 +840,34 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
     round would judge covers on hidden pieces in another order)."""
     kind = (rec.get("board") or {}).get("kind")
     if kind == "stacks":
-        p.add("board.kind", "captures with cloaked spaces are not supported on stacks yet (a cover's "
-                            "defenders are the whole stack, partly hidden; allowed with a shape that has a "
-                            "power and cloaked spaces: squares, vertices, hash)")
+        p.add(
+            "board.kind",
+            "captures with cloaked spaces are not supported on stacks yet (a cover's "
+            "defenders are the whole stack, partly hidden; allowed with a shape that has a "
+            "power and cloaked spaces: squares, vertices, hash)",
+        )
     for shape, props in shapes.items():
         if props.get("power", "none") != "none" and props.get("condition") == "chain-jump":
             # ttt-cloakstack: jumps and surrounds are played with cloaked
             # spaces; a chain's continuation is not (whether it is offered
             # would hang on pieces the mover does not see)
-            p.add(f"shapes.{shape}.condition", "'chain-jump' with cloaked spaces is not supported yet "
-                                               "(whether the chain's continuation is offered would tell the "
-                                               "mover about pieces it does not see; allowed with cloaked "
-                                               "spaces: cover, cover-by-rank, jump, surround-line, "
-                                               "surround-orthogonal)")
+            p.add(
+                f"shapes.{shape}.condition",
+                "'chain-jump' with cloaked spaces is not supported yet "
+                "(whether the chain's continuation is offered would tell the "
+                "mover about pieces it does not see; allowed with cloaked "
+                "spaces: cover, cover-by-rank, jump, surround-line, "
+                "surround-orthogonal)",
+            )
     if any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
-        p.add("cloaking", "captures with cloaked spaces are not supported with a simultaneous or single "
-                          "phase yet (allowed with a shape that has a power and cloaked spaces: sequential "
-                          "phases)")
+        p.add(
+            "cloaking",
+            "captures with cloaked spaces are not supported with a simultaneous or single "
+            "phase yet (allowed with a shape that has a power and cloaked spaces: sequential "
+            "phases)",
+        )
+
+
 def _check_hidden_turns(raw, rec, p: _Problems):
     """kbeauty: ``cloaking_hides_turns`` (docs/rules/ttt.md, "Hidden turns"):
     another seat's turn that a player sees nothing of leaves no trace in its
@@ -725,12 +893,15 @@ def _check_hidden_turns(raw, rec, p: _Problems):
     if rec.get("pieces_per_turn", 1) != 1:
         why.append("one piece per turn (the pieces left in a turn would count the hidden ones)")
     shapes = rec.get("shapes") or {}
-    if set(shapes) - {"circle"} or any(props.get("move", "stationary") != "stationary"
-                                       for props in shapes.values()):
+    if set(shapes) - {"circle"} or any(
+        props.get("move", "stationary") != "stationary" for props in shapes.values()
+    ):
         why.append("stationary circles only (hidden moves and shapes have no trace rule yet)")
     if why:
-        p.add("cloaking_hides_turns", "not supported with this rule set yet (allowed with: "
-                                      + "; ".join(why) + ")")
+        p.add(
+            "cloaking_hides_turns",
+            "not supported with this rule set yet (allowed with: " + "; ".join(why) + ")",
+        )
 
 
 def _check_jumps(rec, p: _Problems):
@@ -748,34 +919,51 @@ def _check_jumps(rec, p: _Problems):
         cond, move = props["condition"], props.get("move")
         field = f"shapes.{shape}.condition"
         if move == "stationary":
-            p.add(field, f"{cond!r} needs a shape that moves: a stationary shape cannot jump (allowed with "
-                         "move 'stationary': cover, cover-by-rank)")
+            p.add(
+                field,
+                f"{cond!r} needs a shape that moves: a stationary shape cannot jump (allowed with "
+                "move 'stationary': cover, cover-by-rank)",
+            )
         elif move in ("knight-2x1x0", "knight-2x1x1"):
-            p.add(field, f"{cond!r} jumps over the adjacent piece along one of the move's directions, and "
-                         f"{move!r} has none (allowed with {move!r}: cover, cover-by-rank)")
-        elif move in ("orth-by-stack", "orth-by-full-stack"):     # ttt-stackjump
-            p.add(field, f"{cond!r} with move {move!r} is not defined: a by-stack mover carries the pieces "
-                         "above it and covers the stack it lands on, and the seed gives no jump that carries "
-                         "a stack (jumps on stacks are by pieces that move from the top; allowed with "
-                         f"{move!r}: cover, cover-by-rank)")
+            p.add(
+                field,
+                f"{cond!r} jumps over the adjacent piece along one of the move's directions, and "
+                f"{move!r} has none (allowed with {move!r}: cover, cover-by-rank)",
+            )
+        elif move in ("orth-by-stack", "orth-by-full-stack"):  # ttt-stackjump
+            p.add(
+                field,
+                f"{cond!r} with move {move!r} is not defined: a by-stack mover carries the pieces "
+                "above it and covers the stack it lands on, and the seed gives no jump that carries "
+                "a stack (jumps on stacks are by pieces that move from the top; allowed with "
+                f"{move!r}: cover, cover-by-rank)",
+            )
         # ttt-chainback: jumps in rounds are played when every phase is a
         # round (docs/rules/ttt.md, "Jumps inside rounds"); a rule set mixing
         # sequential phases with rounds is not built for jumps yet
-        orders = {ph.get("order", "sequential") if isinstance(ph, Mapping) else "sequential"
-                  for ph in rec.get("phases") or [{}]}
+        orders = {
+            ph.get("order", "sequential") if isinstance(ph, Mapping) else "sequential"
+            for ph in rec.get("phases") or [{}]
+        }
         if orders & {"simultaneous", "single"} and "sequential" in orders:
-            p.add(field, f"{cond!r} is not supported in a rule set that mixes sequential phases with "
-                         "simultaneous or single ones yet (jumps are played when every phase is sequential, "
-                         "or every phase is simultaneous or single; allowed in such a mix: cover, "
-                         "cover-by-rank)")
+            p.add(
+                field,
+                f"{cond!r} is not supported in a rule set that mixes sequential phases with "
+                "simultaneous or single ones yet (jumps are played when every phase is sequential, "
+                "or every phase is simultaneous or single; allowed in such a mix: cover, "
+                "cover-by-rank)",
+            )
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
         field = f"shapes.{shape}.condition"
-        if props.get("move") in ("orth-by-stack", "orth-by-full-stack"):     # ttt-stackjump
-            p.add(field, f"{props['condition']!r} with move {props['move']!r} is not defined: a by-stack mover "
-                         "lands a whole stack and covers the one it lands on, and the surrounds are read on the "
-                         "stacks' tops (allowed with a by-stack move: cover, cover-by-rank)")
+        if props.get("move") in ("orth-by-stack", "orth-by-full-stack"):  # ttt-stackjump
+            p.add(
+                field,
+                f"{props['condition']!r} with move {props['move']!r} is not defined: a by-stack mover "
+                "lands a whole stack and covers the one it lands on, and the surrounds are read on the "
+                "stacks' tops (allowed with a by-stack move: cover, cover-by-rank)",
+            )
         # ttt-rounds3: surrounds in simultaneous and single phases are played on
         # flat boards (judged once every plan has landed): docs/rules/ttt.md,
         # "Surrounds inside rounds"; ttt-chainback: on stacks too (read on the
@@ -785,11 +973,11 @@ def _check_jumps(rec, p: _Problems):
 def _check_start_position(rec, p: _Problems):
     occupied = {tuple(q["at"]): q["colour"] for q in rec["board"]["pieces"]}
     for check in rec["turn_checks"]:
-        if check == GOAL_CHECK:     # ttt-shapes: no line to check
+        if check == GOAL_CHECK:  # ttt-shapes: no line to check
             continue
         k, _, diag = parse_check(check)
         if k < 2:
-            continue    # any-piece-*: holds for an arriving piece, not for pre-placed ones
+            continue  # any-piece-*: holds for an arriving piece, not for pre-placed ones
         runs = _longest_runs(rec["board"]["size"], occupied, diag)
         if runs and max(runs.values()) >= k:
             p.add("board.pieces", f"the starting position already satisfies turn check {check!r}")
@@ -807,18 +995,27 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
     n, chaos = seats_of(players) if players else (None, None)
     stalemate = rec.get("stalemate")
     if stalemate in VS_CHAOS_STALEMATES and players is not None and not chaos:
-        p.add("stalemate", f"{stalemate!r} compares each player with Chaos (allowed with "
-                           f"players={players!r}: any rule not naming Chaos; Chaos plays in 2-vs-chaos "
-                           "and 3-vs-chaos)")
+        p.add(
+            "stalemate",
+            f"{stalemate!r} compares each player with Chaos (allowed with "
+            f"players={players!r}: any rule not naming Chaos; Chaos plays in 2-vs-chaos "
+            "and 3-vs-chaos)",
+        )
     shape = measure_shape(parse_stalemate(stalemate)[1]) if isinstance(stalemate, str) else None
     if shape is not None and shape not in shapes and stalemate in STALEMATES:
-        p.add("stalemate", f"{stalemate!r} counts {SHAPE_PLURALS[shape]}, which have no entry in shapes "
-                           f"(allowed: {_allowed(shapes)})")
+        p.add(
+            "stalemate",
+            f"{stalemate!r} counts {SHAPE_PLURALS[shape]}, which have no entry in shapes "
+            f"(allowed: {_allowed(shapes)})",
+        )
     raw_cw = raw.get("chaos_wins_if_more_than", {})
     cw = {}
     if not isinstance(raw_cw, Mapping):
-        p.add("chaos_wins_if_more_than", "must be an object {shape: count} (e.g. {\"circle\": 9} for "
-                                         "the seed's \"Chaos wins if total circles > 9\")")
+        p.add(
+            "chaos_wins_if_more_than",
+            'must be an object {shape: count} (e.g. {"circle": 9} for '
+            'the seed\'s "Chaos wins if total circles > 9")',
+        )
         raw_cw = {}
     for key, count in raw_cw.items():
         field = f"chaos_wins_if_more_than.{key}"
@@ -836,8 +1033,11 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
         p.add("overachievers_disqualified", f"{od!r} is not allowed (allowed: true, false)")
         od = False
     elif od and players is not None and players != "4":
-        p.add("overachievers_disqualified", f"the seed adds it to 4-player games (allowed with "
-                                            f"players={players!r}: false; with players '4': true, false)")
+        p.add(
+            "overachievers_disqualified",
+            f"the seed adds it to 4-player games (allowed with "
+            f"players={players!r}: false; with players '4': true, false)",
+        )
     rec["overachievers_disqualified"] = od
 
 
@@ -846,12 +1046,14 @@ def parse(raw: Mapping[str, Any], source: str = "rule set") -> RuleSet:
     A rule set that ``extends`` another is merged with it first
     (games/ttt/extends.py), so what is validated is the resolved rule set."""
     if _depth_exceeds(raw, MAX_DEPTH):
-        raise RuleSetError([f"(top level): nested more than {MAX_DEPTH} levels deep (a rule set "
-                            "nests at most 5)"], source)
+        raise RuleSetError(
+            [f"(top level): nested more than {MAX_DEPTH} levels deep (a rule set nests at most 5)"], source
+        )
     raw = resolve_extends(raw, source)
     if _depth_exceeds(raw, MAX_DEPTH):
-        raise RuleSetError([f"(top level): nested more than {MAX_DEPTH} levels deep (a rule set "
-                            "nests at most 5)"], source)
+        raise RuleSetError(
+            [f"(top level): nested more than {MAX_DEPTH} levels deep (a rule set nests at most 5)"], source
+        )
     p = _Problems()
     rec = _normalise(raw, p)
     if rec is None:
@@ -869,6 +1071,7 @@ def parse_text(text: str, source: str = "rule set") -> RuleSet:
     except json.JSONDecodeError as e:
         raise RuleSetError([f"(file): not valid JSON: {e}"], source) from None
     except RecursionError:
-        raise RuleSetError([f"(file): nested more than {MAX_DEPTH} levels deep (a rule set "
-                            "nests at most 5)"], source) from None
+        raise RuleSetError(
+            [f"(file): nested more than {MAX_DEPTH} levels deep (a rule set nests at most 5)"], source
+        ) from None
     return parse(raw, source)
