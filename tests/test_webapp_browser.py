@@ -18,9 +18,12 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = os.environ.get("FLIPGAMES_CHROMIUM", "/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
+    ),
+]
 ARGS = [
     "--headless",
     "--no-sandbox",
