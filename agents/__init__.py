@@ -17,6 +17,8 @@ a web app all name and build bots the same way::
 - ``build``: ``make_bot(spec, game, player, seed)``.
 """
 
+from agents import builtin  # noqa: F401  (registers the built-in kinds)
+from agents.build import MAX_SEED, make_bot
 from agents.kinds import (
     BOT_KINDS,
     BotKind,
@@ -28,8 +30,6 @@ from agents.kinds import (
 )
 from agents.options import Option
 from agents.spec import BotSpec
-from agents import builtin  # noqa: F401  (registers the built-in kinds)
-from agents.build import MAX_SEED, make_bot
 
 __all__ = [
     "BOT_KINDS",

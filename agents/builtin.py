@@ -13,8 +13,8 @@ refuses that.
 from __future__ import annotations
 
 import functools
-
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import pyspiel
 

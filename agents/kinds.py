@@ -23,7 +23,8 @@ import dataclasses
 import importlib
 import inspect
 import re
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from agents.options import OPTION_TYPES, Option, check_scalar, did_you_mean
 
@@ -119,7 +120,7 @@ class BotKind:
     @classmethod
     def from_function(
         cls, name: str, function: Callable[..., Any], description: str | None = None
-    ) -> "BotKind":
+    ) -> BotKind:
         """A kind whose schema is read from ``function(game, player, seed, **options)``.
 
         Keyword parameters after the first three become options; their type

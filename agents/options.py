@@ -17,7 +17,8 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 #: The value types an option may declare.
 OPTION_TYPES = (bool, int, float, str)

@@ -26,7 +26,8 @@ import functools
 import hashlib
 import json
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from agents.kinds import BOT_KINDS, get_kind
 from agents.options import check_scalar
@@ -76,7 +77,7 @@ class BotSpec:
         self._settings  # validates the options against the kind
 
     @classmethod
-    def make(cls, kind: str, name: str | None = None, **options: Any) -> "BotSpec":
+    def make(cls, kind: str, name: str | None = None, **options: Any) -> BotSpec:
         return cls(kind, tuple(options.items()), name)
 
     @functools.cached_property
@@ -126,7 +127,7 @@ class BotSpec:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "BotSpec":
+    def from_json(cls, data: Mapping) -> BotSpec:
         """The spec of ``to_json`` (``settings`` and ``fingerprint`` are derived, so ignored)."""
         if not isinstance(data, Mapping) or not isinstance(data.get("kind"), str):
             raise ValueError(f"a bot spec in JSON is an object with a 'kind' string, got {data!r}")
@@ -136,7 +137,7 @@ class BotSpec:
         return cls(data["kind"], tuple(options.items()), data.get("name"))
 
     @classmethod
-    def parse(cls, text: str, extra: Mapping[str, Any] | None = None) -> "BotSpec":
+    def parse(cls, text: str, extra: Mapping[str, Any] | None = None) -> BotSpec:
         """``kind`` or ``kind:key=value,key=value``; ``name=...`` sets the label.
         ``extra`` options join the text's (a kind whose option is required can
         then be named alone: ``parse("cfr", {"policy": path})``).

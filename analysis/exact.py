@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 import importlib
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from analysis.study import resumable, say
 

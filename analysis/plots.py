@@ -9,8 +9,8 @@ stay readable; every axis says what it measures and in which unit.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import matplotlib
 

@@ -42,18 +42,18 @@ import os
 import random
 import sys
 import time
-from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any
 
 import pyspiel
 
+# Bots come from the catalogue of agents: a ``BotSpec`` is validated when made,
+# and ``build_bot(spec, game, player, seed)`` is ``agents.make_bot``.
+from agents import BotSpec
+from agents import make_bot as build_bot
 from analysis.stats import returns_to_winner
 from analysis.study import non_negative_int, positive_int
 from records import RecordStore, RecordStoreError, read_records
-
-# Bots come from the catalogue of agents: a ``BotSpec`` is validated when made,
-# and ``build_bot(spec, game, player, seed)`` is ``agents.make_bot``.
-from agents import BotSpec, make_bot as build_bot
 
 # --------------------------------------------------------------------------- games
 

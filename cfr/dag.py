@@ -120,6 +120,7 @@ def build_dag(game, mode: str | None = None, max_nodes: int = 20_000_000) -> Gam
     ValueError for a game that is not one of ours or a mode that does not fit it.
     """
     import time
+
     from games.openspiel import CoreGame
 
     if not isinstance(game, CoreGame):

@@ -55,10 +55,10 @@ import sys
 import time
 
 import pyspiel
+from games.boards import openspiel_y_actions
 from open_spiel.python.algorithms.minimax import alpha_beta_search
 
 import games  # noqa: F401
-from games.boards import openspiel_y_actions
 from solvers.alphabeta import Searcher
 from solvers.exhaustive import solve
 
@@ -188,6 +188,7 @@ def y_list_bounds(
     the ratios of the first setting's CPU seconds and nodes to each (only
     where both solved: nodes done in a time limit measure nothing)."""
     import pyspiel
+
     from solvers import ysolver
 
     say = progress or (lambda msg: None)
@@ -263,6 +264,7 @@ def _y_solver_openings(game_string: str, tt_log2: int, **switches) -> dict:
 def _y_root(game_string: str, tt_log2: int, **switches) -> dict:
     """The empty board of plain Y solved by one fresh Y solver: value, nodes, CPU seconds."""
     import pyspiel
+
     from solvers import ysolver
 
     game = pyspiel.load_game(game_string)
@@ -436,6 +438,7 @@ def parallel_speedup(
     run inherits another's transposition tables. ``time_limit`` (s, 0: none)
     caps each split run; a run stopped by it is reported as incomplete."""
     from joblib.externals.loky import get_reusable_executor
+
     from solvers import parallel
 
     say = progress or (lambda msg: None)

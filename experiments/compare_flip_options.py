@@ -35,10 +35,10 @@ import sys
 import time
 from pathlib import Path
 
+from agents import BotSpec
 from analysis.exact import solve_all, value_text
 from analysis.playouts import MAX_SEED, random_playouts
 from analysis.plots import plot_histograms, plot_intervals, plot_win_rates
-from agents import BotSpec
 from analysis.stats import first_player_advantage_from_records, holm, mean_and_ci, wilson_interval
 from analysis.study import (
     int_list,
@@ -51,7 +51,6 @@ from analysis.study import (
     study_parser,
 )
 from analysis.tournament import make_tasks, run_tasks
-
 
 STUDY = "experiments.compare_flip_options"
 FLIPS = ("all", "opponents", "friends")
@@ -118,9 +117,10 @@ def with_size(game: str, size: int) -> str:
 
 
 def _playouts(game: str, n: int, seed: int) -> dict:
-    import games.y_family  # noqa: F401
     import numpy as np
     import pyspiel
+
+    import games.y_family  # noqa: F401
 
     loaded = pyspiel.load_game(game)
     summary = random_playouts(game, loaded, loaded.new_core(), n, seed)
@@ -185,8 +185,9 @@ def main(argv=None) -> int:
         )
     if cfg["weak"] >= cfg["strong"]:
         parser.error("--weak must use fewer simulations than --strong")
-    import games.y_family  # noqa: F401
     from games.boards import TRIANGLE_SIZES
+
+    import games.y_family  # noqa: F401
 
     for size in [cfg["board_size"], *sizes]:
         if size not in TRIANGLE_SIZES:

@@ -223,6 +223,7 @@ def tournament_game(game_string: str) -> str:
     """The game the bots play: simultaneous games in OpenSpiel's turn-based form (each round's
     plans one after another, hidden from the others), as analysis.tournament plays them."""
     import pyspiel
+
     from analysis.tournament import playable_game_string
 
     return str(pyspiel.load_game(playable_game_string(game_string)))
@@ -319,10 +320,11 @@ def analyse(
     import pyspiel
 
     import games  # noqa: F401
-    from cfr.policy_file import save_policy
     from cfr import dag as cfr_dag
     from cfr.dag import KEYS
-    from cfr.solve import is_dag, run as cfr_run, tree_or_dag
+    from cfr.policy_file import save_policy
+    from cfr.solve import is_dag, tree_or_dag
+    from cfr.solve import run as cfr_run
     from cfr.tree import TreeTooLarge
     from games.normal_form import TooLarge
     from solvers.classify import classify, classify_tree, reproduces, tree_from_openspiel
@@ -519,6 +521,7 @@ def count_profiles(game, limit: int) -> None:
     before it is built: ``induced_normal_form`` bounds each player's strategies only, and
     its table is the product (one walk of the tree that counts, building nothing)."""
     import pyspiel
+
     from games.normal_form import TooLarge, enumerate_tree
 
     if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
@@ -1158,6 +1161,7 @@ def drop_records(out: Path, redo: list, entries: dict) -> None:
     the resume that follows computes them again. Nothing is deleted; each store is
     rewritten whole under its lock (the run already holds the directory's run.lock)."""
     import os
+
     from records import RecordStore, read_records
 
     names = set(redo)

@@ -27,13 +27,12 @@ import sys
 import time
 from pathlib import Path
 
+from agents import BotSpec
 from analysis.exact import solve_all, value_text
 from analysis.plots import plot_win_rates
-from agents import BotSpec
 from analysis.stats import first_player_advantage_from_records, holm
 from analysis.study import int_list, positive_float, positive_int, prepare_out, say, settings, study_parser
 from analysis.tournament import make_tasks, run_tasks
-
 
 STUDY = "experiments.first_player_advantage"
 IMPORTS = ("games.y_family", "games.flipway", "games.caeth_y")
@@ -112,10 +111,11 @@ def main(argv=None) -> int:
             parser.error(
                 f"--only {args.only!r} matches none of: {', '.join(f['label'] for f in game_families())}"
             )
+    from games.boards import TRIANGLE_SIZES
+
     import games.caeth_y  # noqa: F401
     import games.flipway  # noqa: F401
     import games.y_family  # noqa: F401
-    from games.boards import TRIANGLE_SIZES
     from games.flipway import SIZES as FLIPWAY_SIZES
 
     allowed = {"y": TRIANGLE_SIZES, "flipway": FLIPWAY_SIZES}

@@ -27,12 +27,12 @@ import sys
 from pathlib import Path
 
 import pyspiel
+from games.boards import openspiel_y_actions
 
 import games  # noqa: F401  (registers y_game)
 from analysis import tournament
 from analysis.stats import wilson_interval
 from analysis.study import git_commit, non_negative_float, non_negative_int, positive_float, positive_int
-from games.boards import openspiel_y_actions
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
 from records import RecordStore, RecordStoreError, fingerprint
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import time
 
 import pyspiel
+from games.core import playout_batch
 
 import games  # noqa: F401  (registers our games)
-from games.core import playout_batch
 
 
 def openspiel_rate(game_string: str, seconds: float, seed: int) -> float:

@@ -35,6 +35,7 @@ import sys
 import time
 
 from solvers._alphabeta import Searcher
+
 from solvers.exhaustive import Evaluator
 
 

@@ -24,12 +24,11 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from agents import BotSpec
 from analysis.plots import plot_rating_vs_compute
 from analysis.ratings import fit_ratings, leaderboard_table
-from agents import BotSpec
 from analysis.study import int_list, positive_int, prepare_out, say, settings, study_parser
 from analysis.tournament import make_tasks, run_tasks
-
 
 STUDY = "experiments.strength_plots"
 IMPORTS = ("games.y_family", "games.flipway")

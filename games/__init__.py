@@ -2,7 +2,9 @@
 OpenSpiel, so ``pyspiel.load_game("double_o_y(board_size=6)")`` works after
 ``import games``."""
 
-from games import y_family  # noqa: F401  (registers y_game, defector_y, double_o_y)
+from games import (
+    caeth_y,  # noqa: F401  (registers caeth_y)
+    flipway,  # noqa: F401  (registers flipway)
+    y_family,  # noqa: F401  (registers y_game, defector_y, double_o_y)
+)
 from games.ttt import openspiel_game  # noqa: F401  (registers ttt(rules=NAME))
-from games import flipway  # noqa: F401  (registers flipway)
-from games import caeth_y  # noqa: F401  (registers caeth_y)

@@ -36,8 +36,8 @@ import itertools
 import math
 import sys
 import time
+from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Callable, Sequence
 
 import pyspiel
 

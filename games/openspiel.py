@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from games import core as _core
-
 
 SIMULTANEOUS = int(_core.PLAYER_SIMULTANEOUS)
 CHANCE = int(_core.PLAYER_CHANCE)

@@ -28,7 +28,7 @@ and words, so the alternating protocol is spelled ``1``, as in ``turns``.
 from __future__ import annotations
 
 from games import _y_family as kernel
-from games.boards import SHAPES, make_board, TRIANGLE_SIZES, HEX_SIZES
+from games.boards import HEX_SIZES, SHAPES, TRIANGLE_SIZES, make_board
 from games.openspiel import GameSpec, check_choice, game_type, register
 
 TURN_SEQUENCES = {

@@ -28,9 +28,11 @@ information or simultaneous moves (``ValueError`` naming what to use instead).
 
 from __future__ import annotations
 
-from games.openspiel import core_of as _own_core, is_core_state, require_perfect_information
+from games.openspiel import core_of as _own_core
+from games.openspiel import is_core_state, require_perfect_information
 from mcts._spiel_core import SpielCore
-from mcts._uct import UCTSearch as _UCTSearch, time_playouts
+from mcts._uct import UCTSearch as _UCTSearch
+from mcts._uct import time_playouts
 
 __all__ = ["UCTSearch", "SpielCore", "core_of", "time_playouts"]
 

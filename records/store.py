@@ -23,8 +23,9 @@ in place, so an interruption cannot lose an old result.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Hashable, Mapping
 from pathlib import Path
-from typing import Any, Callable, Hashable, Mapping
+from typing import Any
 
 from records.backend import Backend, check_record
 from records.errors import SettingsMismatch
@@ -162,7 +163,7 @@ class RecordStore:
             self._lock.release()
             self._lock = None
 
-    def __enter__(self) -> "RecordStore":
+    def __enter__(self) -> RecordStore:
         return self
 
     def __exit__(self, *exc) -> None:

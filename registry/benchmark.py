@@ -16,16 +16,16 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from analysis.tournament import make_tasks, run_tasks
 from registry import open_games, results
 from registry.db import ENV_DB
 from registry.errors import RegistryError
 from registry.leaderboard import leaderboard
-from registry.players import bot_spec
 from registry.play import game_string
+from registry.players import bot_spec
 from registry.rulesets import attach
 from registry.store import PUBLIC, RANDOM, Registry, now
 

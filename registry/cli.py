@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from registry import benchmark, evolution, leaderboard, play, players, results, rulesets, users
 from registry.db import default_path

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import sqlite3
+import sys
 from pathlib import Path
 
 from registry.errors import RegistryError

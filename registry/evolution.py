@@ -4,8 +4,8 @@ one rule set's board after each of their games, over time."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from registry.leaderboard import history
 from registry.store import PUBLIC, Registry

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from typing import Sequence
+from collections.abc import Sequence
 
 from registry import rating_model
 from registry.errors import RegistryError

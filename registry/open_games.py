@@ -18,7 +18,7 @@ making its row on first use. Chance outcomes are part of the moves.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pyspiel
 

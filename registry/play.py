@@ -9,12 +9,13 @@ game's chance player, so it needs no seat.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import pyspiel
 
 import agents
-from analysis.tournament import derive_seed, load_game, play_game as _play
+from analysis.tournament import derive_seed, load_game
+from analysis.tournament import play_game as _play
 from registry import results
 from registry.errors import RegistryError
 from registry.players import bot_spec

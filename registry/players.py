@@ -18,7 +18,7 @@ from registry.store import Registry, now
 from registry.users import check_player_name
 
 
-def parse_bot(spec: "str | BotSpec") -> BotSpec:
+def parse_bot(spec: str | BotSpec) -> BotSpec:
     """A validated bot spec from ``kind:key=value,...`` (agents' syntax)."""
     if isinstance(spec, BotSpec):
         return spec
@@ -28,7 +28,7 @@ def parse_bot(spec: "str | BotSpec") -> BotSpec:
         raise RegistryError(f"bot spec {spec!r}: {e}") from None
 
 
-def add_bot(reg: Registry, name: str, spec: "str | BotSpec") -> int:
+def add_bot(reg: Registry, name: str, spec: str | BotSpec) -> int:
     """A bot player ``name`` playing as ``spec`` (e.g. ``mcts:simulations=1000``)."""
     check_player_name(name)
     bot = parse_bot(spec)

@@ -18,7 +18,7 @@ rating (mu 25, sigma 25/3) and its update is thrown away.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from openskill.models import PlackettLuce
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 import json
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 from games.ttt import cache as ttt_cache
 from games.ttt import rules as ttt_rules
@@ -42,7 +42,7 @@ def rule_set_of(reg: Registry, name: str) -> ttt_rules.RuleSet:
 
 #: Starting positions by rule-set fingerprint (the canonical form's digest):
 #: a replay clones one instead of compiling the rules again.
-_STARTS: "collections.OrderedDict[str, object]" = collections.OrderedDict()
+_STARTS: collections.OrderedDict[str, object] = collections.OrderedDict()
 _STARTS_SIZE = 64
 _STARTS_LOCK = threading.Lock()
 

@@ -11,7 +11,8 @@ keeps it in a UNIQUE column, so even two processes racing cannot both save it.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from games.ttt import rules as ttt_rules
 from registry.errors import RegistryError
@@ -19,7 +20,7 @@ from registry.store import Registry, now
 from registry.users import CREATOR_QUOTA, quota_left
 
 
-def parse_rule_set(rules: "ttt_rules.RuleSet | Mapping[str, Any] | str") -> ttt_rules.RuleSet:
+def parse_rule_set(rules: ttt_rules.RuleSet | Mapping[str, Any] | str) -> ttt_rules.RuleSet:
     """A validated rule set from a ``RuleSet``, a decoded JSON object or JSON text;
     every validation problem becomes one ``RegistryError``."""
     try:

@@ -30,7 +30,7 @@ RANDOM_SPEC = '{"kind": "random"}'
 
 def now() -> str:
     """The time stamps the registry stores: ISO 8601, UTC, microseconds (sortable as text)."""
-    return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="microseconds")
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="microseconds")
 
 
 class Registry:

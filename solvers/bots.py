@@ -18,9 +18,9 @@ import time
 import pyspiel
 
 from games.openspiel import is_core_state, refuse_terminal
+from solvers._alphabeta import SearchTimeout
 from solvers.alphabeta import iterative_deepening, make_searcher
 from solvers.generic import PySearcher
-from solvers._alphabeta import SearchTimeout
 
 
 class AlphaBetaBot(pyspiel.Bot):

@@ -22,16 +22,16 @@ What "value" means (the same for both engines):
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import pyspiel
 
 import games  # noqa: F401  (registers the core games)
 from games.openspiel import core_of, is_core_game, require_perfect_information
+from solvers import ysolver
 from solvers._alphabeta import Searcher, SearchTimeout
 from solvers._dfpn import DfpnTimeout, Prover
 from solvers.generic import INSTEAD, PySearcher
-from solvers import ysolver
 
 
 def load(game) -> pyspiel.Game:

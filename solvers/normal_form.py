@@ -92,7 +92,7 @@ class NormalFormGame:
         return itertools.product(*(range(n) for n in self.shape))
 
     @classmethod
-    def from_profiles(cls, table, counts, order: str = "product", **kw) -> "NormalFormGame":
+    def from_profiles(cls, table, counts, order: str = "product", **kw) -> NormalFormGame:
         table = np.asarray(table, dtype=float)
         counts = tuple(int(c) for c in counts)
         if table.ndim != 2 or table.shape[0] != len(counts):
@@ -114,7 +114,7 @@ class NormalFormGame:
         return cls(payoffs, **kw)
 
     @classmethod
-    def from_openspiel(cls, game) -> "NormalFormGame":
+    def from_openspiel(cls, game) -> NormalFormGame:
         """A matrix game, or a game whose root is one simultaneous round."""
         if isinstance(game, str):
             game = pyspiel.load_game(game)

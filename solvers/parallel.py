@@ -62,7 +62,8 @@ import importlib
 import os
 import threading
 import time
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from solvers._alphabeta import Searcher, SearchTimeout
 from solvers.exhaustive import Evaluator, _value_kind, load

@@ -26,7 +26,8 @@ import time
 
 from games.openspiel import core_of, is_core_game
 from solvers.exhaustive import load, solve
-from solvers.parallel import BACKENDS, solve as solve_parallel
+from solvers.parallel import BACKENDS
+from solvers.parallel import solve as solve_parallel
 
 
 def _estimate(game, depth: int, time_limit: float, seed: int, tt_log2: int) -> dict:

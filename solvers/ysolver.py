@@ -195,6 +195,7 @@ def main(argv=None) -> int:
     if not 10 <= args.tt_log2 <= 30:
         ap.error("--tt-log2 must be in 10..30")
     import pyspiel
+
     import games  # noqa: F401  (registers y_game)
 
     game = pyspiel.load_game(f"y_game(board_size={args.size})")

@@ -28,13 +28,13 @@ from analysis.stats import (
 )
 from analysis.tournament import (
     BotSpec,
+    build_bot,
     deterministic_view,
+    load_game,
     load_records,
     make_tasks,
     play_game,
     run_tasks,
-    load_game,
-    build_bot,
     seatings,
 )
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pickle
 
 import pytest
-
 from games.boards import SquareGrid, make_board, point_name
 
 

@@ -7,10 +7,11 @@ import random
 
 import pyspiel
 import pytest
-from hypothesis import given, settings, strategies as st
+from games.boards import make_board
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers the games)
-from games.boards import make_board
 from caeth_reference import CaethReference
 from test_y_family_properties import random_history
 from y_reference import Geometry

@@ -8,7 +8,6 @@ import sys
 
 import pyspiel
 import pytest
-from policy_checks import distribution
 
 import games  # noqa: F401  (registers ttt)
 from agents import make_bot
@@ -17,6 +16,7 @@ from cfr.mccfr import SampledMCCFR
 from cfr.policy_file import load_policy, save_policy
 from cfr.solve import Solver, run
 from cfr.tree import TreeTooLarge
+from policy_checks import distribution
 
 BLOTTO = "ttt(rules=3Blotto13)"
 

@@ -16,9 +16,9 @@ from solvers.classify import (
     classify_hide_and_seek,
     classify_investment,
     classify_named,
+    classify_tree,
     classify_trend_setting,
     classify_trolley,
-    classify_tree,
     permuted,
     reproduces,
 )

@@ -5,9 +5,8 @@ too large to list are found so on a count made without building them
 (cfr/dag.py) where that is exact, and is refused with the count elsewhere, as
 backward induction is."""
 
-import pytest
-
 import pyspiel
+import pytest
 
 import games  # noqa: F401
 from cfr import dag as cfr_dag

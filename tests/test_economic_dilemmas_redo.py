@@ -184,6 +184,7 @@ def test_a_table_over_max_profiles_is_refused_on_its_count_before_it_is_built(tm
     """max_strategies bounds each player only: KBeauty9 with hidden turns has 512 strategies
     for each of four players, and the full run began its 6.9e10-profile table."""
     import pyspiel
+
     from games.normal_form import TooLarge
     from solvers import normal_form
 

@@ -7,9 +7,9 @@ import random
 
 import pyspiel
 import pytest
+from games.boards import make_board
 
 import games  # noqa: F401
-from games.boards import make_board
 from y_reference import FlipReference, Geometry
 
 SHAPES = [("triangle", 4), ("triangle", 5), ("hex", 2)]

@@ -21,9 +21,9 @@ import random
 
 import pyspiel
 import pytest
+from games.boards import make_board
 
 import games  # noqa: F401
-from games.boards import make_board
 
 VARIANTS = [f"defector_y(protocol={p})" for p in (1, 122)] + [
     f"double_o_y(flip={f},protocol={p},win={w})"

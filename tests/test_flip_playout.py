@@ -19,9 +19,9 @@ import random
 
 import pyspiel
 import pytest
+from games.boards import make_board
 
 import games  # noqa: F401
-from games.boards import make_board
 from test_flip_games import reference_for
 from y_reference import Geometry
 

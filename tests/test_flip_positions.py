@@ -16,10 +16,11 @@ import itertools
 import random
 
 import pyspiel
-from hypothesis import given, settings, strategies as st
+from games.boards import make_board
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401
-from games.boards import make_board
 from y_reference import Geometry
 
 VARIANTS = [f"defector_y(protocol={p})" for p in (1, 122)] + [

@@ -15,7 +15,8 @@ import random
 
 import pyspiel
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers flipway)
 from games import flipway

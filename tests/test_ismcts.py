@@ -192,9 +192,10 @@ def test_issue_14_ismcts_beats_random_and_the_baseline(name, belief, beaten):
     "determinisation-free") on 3Blotto13, and on KBeauty9 the baseline, and with
     belief=random both, with the interval shown (docs/studies.md has
     the figures and why the default belief loses to Random on KBeauty9)."""
-    from experiments.economic_dilemmas import ismcts_check
     import tempfile
     from pathlib import Path
+
+    from experiments.economic_dilemmas import ismcts_check
 
     with tempfile.TemporaryDirectory() as tmp:
         result = ismcts_check(

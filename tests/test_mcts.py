@@ -7,11 +7,11 @@ winning / saving moves are checked by playing them on the core.
 
 import pyspiel
 import pytest
+from games.boards import openspiel_y_actions
 from open_spiel.python.algorithms import minimax
 
 import games  # noqa: F401  (registers our games)
 from agents import make_bot
-from games.boards import openspiel_y_actions
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
 from mcts.uct import SpielCore, UCTSearch, core_of
 

@@ -134,6 +134,7 @@ def test_cfr_average_is_one_of_gambits_equilibria(name):
 
 def test_cfr_and_gambit_agree_on_kuhn():
     import pygambit as gbt
+
     from solvers.normal_form import to_gambit
 
     game = pyspiel.load_game("kuhn_poker")
@@ -174,6 +175,7 @@ SIM_CHAOS = {
 
 def _rule_set(tmp_path, which):
     from pathlib import Path
+
     from games.ttt.payoffs import game_string
 
     if which == "rps":
@@ -302,6 +304,7 @@ def _cli(*args):
     import contextlib
     import io
     import types
+
     from solvers.equilibria import main
 
     out, err = io.StringIO(), io.StringIO()
@@ -315,9 +318,10 @@ def _cli(*args):
 
 def test_cli_reads_openspiel_tables_and_nfg_files(tmp_path):
     import json
-    from solvers.normal_form import to_gambit
     import subprocess
     import sys
+
+    from solvers.normal_form import to_gambit
 
     helped = subprocess.run(
         [sys.executable, "-m", "solvers.equilibria", "--help"], capture_output=True, text=True
@@ -364,9 +368,9 @@ def test_a_gnm_crash_is_an_error_not_the_end_of_the_caller(monkeypatch):
     table in some runs and not in others; the forked child turns a crash into
     SolverCrashed, and logit still finds an equilibrium of the same table. (The child has twice hung
     instead, under load: a minute bounds the test then.)"""
-    import games  # noqa: F401
     import pyspiel
 
+    import games  # noqa: F401
     from solvers import normal_form
     from solvers.normal_form import SolverCrashed, induced_normal_form, nash_equilibria
 
@@ -417,10 +421,10 @@ def test_backward_induction_keys_histories_not_state_strings():
     """Centipede9's state strings leave out counters, so two different states
     shared a string and the induced path once held an illegal move; keyed by
     history, the path plays legally, and a budget refuses the large tree."""
-    import games  # noqa: F401
     import pyspiel
     import pytest
 
+    import games  # noqa: F401
     from solvers.normal_form import InductionTooLarge, backward_induction
 
     game = pyspiel.load_game("ttt(rules=NeedyTrust)")

@@ -1,8 +1,6 @@
 """solvers.normal_form.equilibria: duplicates merged before enummixed, and an
 approximation said to be one (issue 14 item 2)."""
 
-import itertools
-
 import numpy as np
 import pyspiel
 import pytest

@@ -16,7 +16,6 @@ import solvers.testgames  # noqa: F401  (registers solver_test_tree)
 from experiments import split_nodes
 from solvers import exhaustive, parallel
 from solvers.alphabeta import Searcher
-
 from test_solvers import brute
 
 GAMES = [

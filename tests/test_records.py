@@ -3,13 +3,11 @@ with settings checks, the write lock, and what a killed or damaged file holds.""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest

@@ -1,7 +1,6 @@
 """The command line, benchmarks (resume after a kill) and evolution plots."""
 
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -6,7 +6,8 @@ game of theirs is recorded."""
 
 import pytest
 
-from registry import Registry, RegistryError, leaderboard as lb, open_games, players, users
+from registry import Registry, RegistryError, open_games, players, users
+from registry import leaderboard as lb
 from registry.cli import main as registry_main
 from test_registry_store import snapshot
 

@@ -6,8 +6,8 @@ import random
 import pytest
 
 from games.ttt import make_core
-from registry import RANDOM, Registry, RegistryError, leaderboard as lb, players, rating_model
-from registry import play, results, rulesets, users
+from registry import Registry, RegistryError, play, players, rating_model, results, rulesets, users
+from registry import leaderboard as lb
 from test_registry_store import snapshot
 
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from solvers._alphabeta import ENTRY_BYTES, Searcher
 
 import solvers.testgames  # noqa: F401  (registers solver_test_tree)
 from games.openspiel import core_of
 from solvers import exhaustive, parallel, shared_tt
-from solvers._alphabeta import ENTRY_BYTES, Searcher
 from solvers.exhaustive import load
 
 ROOT = Path(__file__).resolve().parents[1]

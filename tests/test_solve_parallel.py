@@ -15,7 +15,8 @@ import pytest
 
 import solvers.testgames  # noqa: F401  (registers solver_test_tree)
 from records import SettingsMismatch, read_records
-from solvers import exhaustive, parallel, solve as solve_cli
+from solvers import exhaustive, parallel
+from solvers import solve as solve_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 SAME = ("value", "winning_first_moves", "opening_values", "complete")

@@ -5,19 +5,17 @@ from __future__ import annotations
 
 import io
 import json
-import math
 from contextlib import redirect_stdout
 
 import pyspiel
 import pytest
+from games.boards import openspiel_y_actions
 from open_spiel.python.algorithms.minimax import alpha_beta_search, expectiminimax
 
 import games  # noqa: F401
 import solvers.testgames  # noqa: F401  (registers solver_test_tree)
-from games.boards import openspiel_y_actions
 from solvers import solve as solve_cli
-from solvers.alphabeta import Searcher, SearchTimeout
-from solvers.alphabeta import iterative_deepening
+from solvers.alphabeta import Searcher, SearchTimeout, iterative_deepening
 from solvers.bots import AlphaBetaBot
 from solvers.exhaustive import solve
 from solvers.generic import PySearcher

@@ -118,6 +118,7 @@ def test_a_second_run_into_the_same_output_is_refused(tmp_path):
     import subprocess
     import sys
     import time
+
     from analysis.study import prepare_out
 
     holder = subprocess.Popen(

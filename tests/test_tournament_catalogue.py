@@ -12,7 +12,6 @@ import os
 
 import pyspiel
 import pytest
-from policy_checks import distribution
 
 import games  # noqa: F401
 from agents import BotSpec, make_bot
@@ -25,6 +24,7 @@ from analysis.tournament import (
     run_tasks,
     search_kind,
 )
+from policy_checks import distribution
 
 CATALOGUE = sorted(
     f[:-5]

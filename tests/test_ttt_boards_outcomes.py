@@ -22,8 +22,8 @@ import pytest
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from games.ttt.schema import SHAPE_PLURALS
-from ttt_reference import CloakedRefState, RefState, SimRefState
 from ttt_checks import parsed_or_rejected
+from ttt_reference import CloakedRefState, RefState, SimRefState
 
 SQ3x1 = {"kind": "squares", "size": [3, 1, 1]}
 
@@ -841,7 +841,8 @@ def test_cloaked_spaces_and_the_game_length_bound_cover_every_board():
 
 
 # -- random rule sets with several boards --------------------------------------
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 from test_ttt_reference import rule_records  # noqa: E402
 

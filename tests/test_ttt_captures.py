@@ -13,7 +13,8 @@ import json
 
 import pyspiel
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError

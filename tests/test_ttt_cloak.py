@@ -15,7 +15,6 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers ttt)
-from games.openspiel import core_of
 from games.ttt import make_core, rules
 from ttt_reference import CloakedRefState
 

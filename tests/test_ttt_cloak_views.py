@@ -7,19 +7,21 @@ Cells are x + X*(y + Y*z) from 0; on a 3x3 board placing on cell c is action c."
 
 import pyspiel
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
-from games.ttt import make_core, rules
+from games.ttt import make_core
 from mcts.bots import CoreMCTSBot
 from mcts.uct import UCTSearch
 from mcts.uct import core_of as search_core_of
 from solvers.alphabeta import make_searcher
 from solvers.bots import AlphaBetaBot
 from solvers.exhaustive import solve
-from ttt_checks import state_after as state, views
 from test_ttt_cloak import ALL9, ROW1, _saved, cloaked_sets, rule_set
+from ttt_checks import state_after as state
+from ttt_checks import views
 
 GT = pyspiel.GameType
 HIDES_ROW = rule_set("views-hides-row", phases=[{"cloaked": ROW1}])

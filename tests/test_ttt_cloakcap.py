@@ -16,14 +16,17 @@ import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
-from ttt_checks import state_after as state, views
 from ttt_checks import (
     assert_is_legal_agrees_with_legal_actions,
     cells,
-    cloaked_rule_set as _rs,
     play_against_reference,
     random_sim_test_of,
+    views,
 )
+from ttt_checks import (
+    cloaked_rule_set as _rs,
+)
+from ttt_checks import state_after as state
 from ttt_reference import CloakedCaptureRefState, ShapeRefState
 
 MUST = {"power": "must-capture", "condition": "cover", "result": "removes"}

@@ -24,9 +24,11 @@ from games.ttt.rules import RuleSetError
 from ttt_checks import (
     assert_is_legal_agrees_with_legal_actions,
     cells,
-    cloaked_rule_set as _rs,
     play_against_reference,
     random_sim_test_of,
+)
+from ttt_checks import (
+    cloaked_rule_set as _rs,
 )
 from ttt_reference import CloakedObscureRefState, CloakedReincRefState
 

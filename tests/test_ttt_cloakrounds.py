@@ -17,7 +17,8 @@ import random
 
 import pyspiel
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules

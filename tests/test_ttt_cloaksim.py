@@ -17,12 +17,12 @@ from pathlib import Path
 
 import pyspiel
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from ttt_checks import logged_attempts, play_rounds_against_reference
-from ttt_reference import CloakedSimRefState
 
 GT = pyspiel.GameType
 EXAMPLES = Path(__file__).resolve().parent.parent / "games" / "ttt" / "examples"

@@ -21,7 +21,6 @@ import json
 from fractions import Fraction
 
 import pyspiel
-import pytest
 
 import games  # noqa: F401
 from games.ttt import rules

@@ -15,7 +15,8 @@ spaces in a fair share of examples."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import test_ttt_captures
 import test_ttt_chainback
@@ -26,7 +27,7 @@ import test_ttt_shapes
 import test_ttt_stack_jumps
 import test_ttt_stack_powers
 import test_ttt_stacks
-from games.ttt import make_core, rules
+from games.ttt import rules
 from ttt_checks import (
     EntryRules,
     assert_no_forbidden_entries,

@@ -18,8 +18,8 @@ replacements, pieces next to the goal lines) are played move by move against
 the reference model, flat and, inside rounds, simultaneous.
 Boards are 4 x 3 (x = 1..4, y = 1..3); black's goal line is y = 3."""
 
-import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.ttt import make_core, rules
 from test_ttt_shapes import _same_pieces

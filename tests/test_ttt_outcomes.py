@@ -18,8 +18,8 @@ import pytest
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from test_ttt_reference import play_against_reference
-from ttt_reference import RefState
 from ttt_checks import parsed_or_rejected
+from ttt_reference import RefState
 
 
 def parse(**kw):
@@ -613,7 +613,8 @@ def test_catalogue_stays_on_the_original_scoring_path():
 
 
 # -- random rule sets with the outcome fields ----------------------------------------------
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 from test_ttt_reference import rule_records  # noqa: E402
 

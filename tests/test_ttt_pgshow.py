@@ -19,7 +19,8 @@ Hypothesis properties (the reference's moves, piece conservation) and
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.ttt import make_core
 from test_ttt_potshow import CAN, MUST, _move, _piece, _rs, power

@@ -13,7 +13,8 @@ property on piece counts, ``pyspiel.random_sim_test`` with serialisation, and
 information states that tell the deals apart."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.ttt import make_core, poker, rules
 from test_ttt_stacks import same_pieces
@@ -414,9 +415,10 @@ def test_a_removing_mover_keeps_the_duel():
 
 
 def test_information_states_tell_the_deals_apart():
-    import pyspiel
     import json
     import tempfile
+
+    import pyspiel
 
     rs = _tie_of_pairs()
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:

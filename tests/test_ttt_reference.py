@@ -8,8 +8,8 @@ import pytest
 
 from games.ttt import rules
 from ttt_checks import assert_is_legal_agrees_with_legal_actions, parsed_or_rejected
-from ttt_reference import RefState
 from ttt_checks import play_against_reference as shared_play
+from ttt_reference import RefState
 
 SMALL_CATALOGUE = [
     "Tic-Tac-Toe",
@@ -228,9 +228,10 @@ def test_is_legal_agrees_with_legal_actions(rs):
 
 
 # -- random rule sets ---------------------------------------------------------
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
 
-from games.ttt.rules import PALETTE, TURN_CHECKS, STALEMATES, seats_of  # noqa: E402
+from games.ttt.rules import PALETTE, STALEMATES, TURN_CHECKS, seats_of  # noqa: E402
 
 
 @st.composite

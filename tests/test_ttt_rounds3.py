@@ -11,7 +11,8 @@ each decision by hand; every test rule set goes through
 
 import pyspiel
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.ttt import make_core, rules
 from games.ttt.schema import SHAPES_ALL

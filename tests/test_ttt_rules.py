@@ -274,7 +274,8 @@ def test_names_the_game_string_parser_would_split_or_retype_are_refused(name):
 
 def test_every_valid_name_comes_back_unchanged_from_the_game_string_parser():
     pyspiel = pytest.importorskip("pyspiel")
-    from hypothesis import given, settings, strategies as st
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
 
     @settings(max_examples=300, deadline=None)
     @given(st.text(st.characters(codec="ascii", categories=["L", "N", "P", "S"]), min_size=1, max_size=12))

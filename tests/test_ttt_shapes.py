@@ -9,7 +9,8 @@ rule, and on Hypothesis-drawn rule sets; every test rule set also goes through
 on the original path (their tests, and test_catalogue_stays_on_original_path)."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError

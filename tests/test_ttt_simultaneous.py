@@ -26,8 +26,8 @@ import pytest
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
-from ttt_reference import SimRefState
 from ttt_checks import parsed_or_rejected
+from ttt_reference import SimRefState
 
 GT = pyspiel.GameType
 EXAMPLES = Path(games.__file__).parent / "ttt" / "examples"
@@ -225,7 +225,8 @@ def test_engine_matches_reference_long(rs):
 
 
 # -- random rule sets, random phase orders -------------------------------------
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st
 
 from test_ttt_reference import rule_records  # noqa: E402
 

@@ -13,8 +13,8 @@ import pytest
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from test_ttt_reference import play_against_reference
-from ttt_reference import RefState
 from ttt_checks import random_sim_test_of
+from ttt_reference import RefState
 
 
 def solo_rule_sets():

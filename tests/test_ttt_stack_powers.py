@@ -9,7 +9,8 @@ evaluator of tests/test_ttt_poker.py; small positions check the decisions by
 hand; every rule set goes through ``pyspiel.random_sim_test``."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError

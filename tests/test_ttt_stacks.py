@@ -11,7 +11,8 @@ with serialisation. The poker-hand rank itself is tests/test_ttt_poker.py;
 here the engine's per-stack hand (own and communal pieces, chips left out)."""
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.ttt import make_core, poker, rules
 from games.ttt.rules import RuleSetError

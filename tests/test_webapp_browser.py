@@ -1140,6 +1140,7 @@ def test_every_nav_link_tab_and_link_leads_where_it_says(browser, server, accoun
     ratings and game pages' links, each clicked and its page checked (issue 16
     review: none of these was clicked by a browser test)."""
     import json
+
     from registry import Registry, rulesets
 
     record = json.loads((Path(__file__).parents[1] / "games/ttt/catalogue/Tic-Tac-Toe.json").read_text())

@@ -17,8 +17,8 @@ import pytest
 
 from games.ttt import rules as ttt_rules
 from registry import results, rulesets
-from test_webapp import EXAMPLES, Browser, app, befriend, db, live, make_users  # noqa: F401
 from registry.errors import RegistryError
+from test_webapp import EXAMPLES, Browser, app, befriend, db, live, make_users  # noqa: F401
 from webapp.live import LiveGame
 from webapp.live_store import LiveStore
 

@@ -21,11 +21,10 @@ from pathlib import Path
 import pytest
 
 from registry import Registry, db, open_games, players, results
+from test_webapp import Browser, befriend, make_users, play_to_end, save_example
 from webapp import create_app
 from webapp.live import LiveGame, MoveError, Seat
 from webapp.live_store import LiveStore
-
-from test_webapp import Browser, befriend, make_users, play_to_end, save_example
 
 ROOT = Path(__file__).resolve().parents[1]
 

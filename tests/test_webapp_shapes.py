@@ -13,10 +13,9 @@ import pytest
 
 from games.ttt import schema
 from registry import Registry, rulesets
+from test_webapp import Browser, make_users
 from webapp import create_app
 from webapp.shapes import OUTLINES, piece_svg
-
-from test_webapp import Browser, make_users
 
 SHAPES = list(schema.SHAPES_ALL)
 # points of each polygon outline (None: an SVG circle)

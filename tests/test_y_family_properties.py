@@ -4,10 +4,11 @@ variants and random games."""
 import random
 
 import pyspiel
-from hypothesis import given, settings, strategies as st
+from games.boards import make_board
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401
-from games.boards import make_board
 from y_reference import Geometry
 
 VARIANTS = [

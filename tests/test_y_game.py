@@ -4,9 +4,9 @@ import random
 
 import pyspiel
 import pytest
+from games.boards import make_board, openspiel_y_actions
 
 import games  # noqa: F401  (registers the games)
-from games.boards import make_board, openspiel_y_actions
 
 
 @pytest.mark.parametrize("size", range(3, 12))

@@ -1028,6 +1028,7 @@ class ShapeRefState(RefState):
 
     def __init__(self, rs):
         import types
+
         from games.ttt.schema import GOAL_CHECK, SHAPES_ALL, goal_sides, needs_goals
 
         r = rs.record
@@ -2915,7 +2916,7 @@ def hidden_turns_key(ref, trace, p):
 import functools  # noqa: E402 (this section's own import, kept with it for the merge)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def hand_pieces(counts):
     """The pieces (per shape, SEED_RANK order) that make the hand of ``counts``:
     the smallest sub-multiset whose brute-force rank is the whole one's (so

@@ -24,7 +24,7 @@ import os
 import signal
 import socket
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from registry.db import default_path
 from registry.errors import RegistryError

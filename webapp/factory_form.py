@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Mapping
+from collections.abc import Mapping
 
 from games.ttt import rules as ttt_rules
 from games.ttt import schema

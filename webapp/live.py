@@ -124,7 +124,7 @@ class Seat:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Seat":
+    def from_json(cls, data: dict) -> Seat:
         spec = agents.BotSpec.from_json(data["spec"]) if data.get("spec") else None
         return cls(data["player"], data["kind"], data.get("user"), spec)
 
@@ -187,7 +187,7 @@ class LiveGame:
         seats: list[Seat],
         seed: int,
         version: str = "",
-    ) -> "LiveGame":
+    ) -> LiveGame:
         """A new game (not yet stored), refused if the browser cannot play it."""
         game = load_game(game_string, version)
         refusal = unplayable(game_string, game)
@@ -246,7 +246,7 @@ class LiveGame:
         self.plans, self.changes, self.last_move = dict(plans), changes, last_move
         self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
 
-    def successor(self) -> "LiveGame":
+    def successor(self) -> LiveGame:
         """A copy to change (the state cloned, the lists copied)."""
         new = object.__new__(LiveGame)
         new.__dict__.update(self.__dict__)

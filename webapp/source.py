@@ -13,7 +13,7 @@ from pathlib import Path
 
 from games.ttt import rules as ttt_rules
 
-_ATTACHED: dict[str, "DatabaseSource"] = {}
+_ATTACHED: dict[str, DatabaseSource] = {}
 
 
 class DatabaseSource(ttt_rules.RuleSetSource):

@@ -13,7 +13,6 @@ whatever the page showed).
 from __future__ import annotations
 
 import io
-import json
 
 from flask import (
     Blueprint,
@@ -32,8 +31,8 @@ from analysis.tournament import make_tasks
 from registry import benchmark as reg_benchmark
 from registry import evolution as reg_evolution
 from registry import leaderboard as reg_leaderboard
-from registry import players as reg_players
 from registry import open_games, results, rulesets, users
+from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
 from webapp import bench_runs

@@ -14,8 +14,8 @@ import time
 import pyspiel
 from flask import Blueprint, abort, current_app, flash, jsonify, redirect, render_template, request, url_for
 
-from registry import players as reg_players
 from registry import open_games, rulesets, users
+from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
 from webapp import boards

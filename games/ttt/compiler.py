@@ -11,40 +11,37 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING
 
+from games.ttt.boards import _wide, widen
 from games.ttt.codes import Measure, Stalemate
-from games.ttt.schema import (
+from games.ttt.schema import (  # ttt-jumps
     CLOAK_CODES,
+    CONDITION_CODES,
     EFFECT_ALL_LOSE,
     FOLD_CODES,
+    GOAL_CHECK,
     MOVE_CODES,
     ORDER_CODES,
     PALETTE,
+    POWER_CODES,
+    RESULT_CODES,
     SHAPES_ALL,
     STALEMATE_CODES,
     VS_CHAOS_STALEMATES,
+    can_move_backwards,
+    goal_sides,
+    has_chains,
+    has_jumps,
+    has_powers,
+    has_surrounds,
+    may_split_pot,
     measure_shape,
+    needs_goals,
     parse_check,
     parse_stalemate,
     seat_index,
     seats_of,
-)
-from games.ttt.boards import _wide, widen
-from games.ttt.schema import (
-    GOAL_CHECK,
-    MOVES_FORWARD,
-    can_move_backwards,
-    goal_sides,
-    needs_goals,
     shaped,
-)  # ttt-shapes
-from games.ttt.schema import has_chains, has_jumps, has_surrounds  # ttt-jumps
-from games.ttt.schema import (
-    CONDITION_CODES,
-    POWER_CODES,
-    RESULT_CODES,
-    has_powers,
-    may_split_pot,
-)  # ttt-captures
+)  # ttt-shapes  # ttt-captures
 from games.ttt.spaces import lock_sets, on_board_groups, seat_lock_masks
 
 if TYPE_CHECKING:

@@ -300,7 +300,8 @@ def reduced_markdown(name: str) -> str:
     from games.ttt.dilemmas import DILEMMAS
     from games.ttt.reduced import classify_reduced, reduced
     from solvers.classify import reproduces
-    from solvers.normal_form import Decision, backward_induction, pure_equilibria as pure
+    from solvers.normal_form import Decision, backward_induction
+    from solvers.normal_form import pure_equilibria as pure
 
     encodes = next(d.encodes for d in DILEMMAS if d.name == name)
     r = reduced(name)

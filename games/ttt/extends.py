@@ -26,7 +26,8 @@ Merge semantics (docs/rules/ttt.md, "Extends"), child over parent:
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from games.ttt.schema import RuleSetError
 

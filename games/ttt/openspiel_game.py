@@ -31,8 +31,8 @@ from __future__ import annotations
 import pyspiel
 
 from games.openspiel import CoreGame, CoreState, GameSpec, Variant, game_type
-from games.ttt import rules as rules_mod
 from games.ttt import make_core
+from games.ttt import rules as rules_mod
 
 DEFAULT_RULES = "Tic-Tac-Toe"
 

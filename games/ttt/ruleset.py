@@ -15,7 +15,8 @@ import dataclasses
 import functools
 import hashlib
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from games.ttt.compiler import compile_rules
 from games.ttt.schema import seats_of

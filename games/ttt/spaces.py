@@ -12,7 +12,7 @@ compiler folds them into two seat bit masks per cell and phase.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from games.ttt.schema import SEAT_LOCK_FIELDS, SPACE_GROUP_FIELDS, seat_index, seats_of
 

@@ -15,21 +15,25 @@ from __future__ import annotations
 import itertools
 import json
 import math
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from games.ttt.extends import resolve_extends
 from games.ttt.ruleset import RuleSet
-from games.ttt.spaces import board_spaces, on_boards, phase_spaces
-from games.ttt.schema import (
+from games.ttt.schema import (  # ttt-shapes  # ttt-jumps
     BOARD_FIELDS,
     BOARD_KINDS,
     CLOAKING_NOW,
     COLOUR_MODES,
+    CONDITIONS_ALL,
+    CONDITIONS_JUMP,
+    CONDITIONS_NOW,
+    CONDITIONS_SURROUND,
     DEFAULT_CHECKS,
     FIXED_SPACE_FIELDS,
     FOLDS,
+    GOAL_CHECK,
     MAX_DIM,
-    SEAT_NAMES,
     MAX_MOVE_LIMIT,
     MAX_SPACES,
     MOVES_ALL,
@@ -42,36 +46,33 @@ from games.ttt.schema import (
     PHASE_MOVEMENT,
     PIECE_FIELDS,
     PLAYERS,
-    SHAPE_FIELDS,
-    SHAPES_ALL,
-    SHAPES_NOW,
-    STALEMATES,
-    TOP_FIELDS,
-    TURN_CHECKS,
-    RuleSetError,
-    name_problem,
-    parse_check,
-    seats_of,
-)
-from games.ttt.schema import GOAL_CHECK, can_move_backwards, needs_goals, shaped  # ttt-shapes
-from games.ttt.schema import CONDITIONS_JUMP, CONDITIONS_SURROUND  # ttt-jumps
-from games.ttt.schema import (
-    CONDITIONS_ALL,
-    CONDITIONS_NOW,
     POWERS_ALL,
     RESULTS_ALL,
     RESULTS_NOW,
-    has_powers,
-    may_split_pot,
-)  # ttt-captures
-from games.ttt.schema import (
+    SEAT_NAMES,
+    SHAPE_FIELDS,
     SHAPE_PLURALS,
+    SHAPES_ALL,
+    SHAPES_NOW,
+    STALEMATES,
     STALEMATES_LATER,
+    TOP_FIELDS,
+    TURN_CHECKS,
     TURN_CHECKS_LATER,
     VS_CHAOS_STALEMATES,
+    RuleSetError,
+    can_move_backwards,
+    has_powers,
+    may_split_pot,
     measure_shape,
+    name_problem,
+    needs_goals,
+    parse_check,
     parse_stalemate,
-)
+    seats_of,
+    shaped,
+)  # ttt-captures
+from games.ttt.spaces import board_spaces, on_boards, phase_spaces
 
 # The deepest a valid rule set nests is 5 (board.pieces[i].at[k]); anything
 # far deeper is not a rule set, and is refused before it is walked.
@@ -86,7 +87,7 @@ def _is_int(v) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _supported(p: "_Problems", field: str, value, allowed, now) -> bool:
+def _supported(p: _Problems, field: str, value, allowed, now) -> bool:
     """Check ``value`` against the seed's vocabulary (``allowed``) and what this
     engine plays (``now``), naming whichever list it misses."""
     if value not in allowed:
