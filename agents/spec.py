@@ -74,7 +74,7 @@ class BotSpec:
                 f"a bot's name must be a non-empty string without ',' or surrounding "
                 f"spaces, got {self.name!r}"
             )
-        self._settings  # validates the options against the kind
+        _ = self._settings  # reading it validates the options against the kind
 
     @classmethod
     def make(cls, kind: str, name: str | None = None, **options: Any) -> BotSpec:

@@ -77,7 +77,8 @@ def value_text(record: dict | None) -> str:
             f" ({found} winning openings found)" if found else ""
         )
     if value > 0:
-        return f"P1 wins ({len(record.get('winning_first_moves') or [])}/{record.get('openings', '?')} openings win)"
+        wins = len(record.get("winning_first_moves") or [])
+        return f"P1 wins ({wins}/{record.get('openings', '?')} openings win)"
     if value < 0:
         return f"P2 wins (0/{record.get('openings', '?')} openings win)"
     return "draw"

@@ -59,7 +59,7 @@ def plot_intervals(
     colour = {g: _COLOURS[i % len(_COLOURS)] for i, g in enumerate(groups)}
     ys = np.arange(n)[::-1]
     seen = set()
-    for y, row in zip(ys, rows):
+    for y, row in zip(ys, rows, strict=True):
         group = row.get("group")
         value, low, high = row["value"], row["low"], row["high"]
         label = group if group is not None and group not in seen else None

@@ -142,8 +142,8 @@ def fit_ratings(
     """Fit Bradley-Terry ratings (Elo scale) to records of two or more players.
 
     Each record needs ``players`` (names by seat, seat 0 moves first) and
-    ``returns`` (per seat); all records have the same number of seats. ``anchor`` names the player pinned at 0; it must have
-    played. ``anchor=None`` centres the ratings on their mean instead.
+    ``returns`` (per seat); all records have the same number of seats. ``anchor``
+    names the player pinned at 0; it must have played. ``anchor=None`` centres the ratings on their mean instead.
     Intervals come from the curvature of the log posterior at its peak
     (a Laplace approximation), taken for differences from the anchor.
     """
@@ -215,7 +215,7 @@ def fit_ratings(
     p = 1.0 / (1.0 + np.exp(-d))
     w = games * p * (1.0 - p)
     hess = np.zeros((n_params, n_params))
-    for (a, b), i, j, wk in zip(pairs, seat_i, seat_j, w):
+    for (a, b), i, j, wk in zip(pairs, seat_i, seat_j, w, strict=True):
         # d depends on theta_a (+1), theta_b (-1) and the two seats' parameters (+1, -1).
         terms = [(a, 1), (b, -1)] + [(n + k, sign) for k, sign in ((i, 1), (j, -1)) if k < n_seat]
         for p_, cp in terms:

@@ -185,7 +185,7 @@ def pairwise_win_rates(
         for seat, (me, other) in enumerate(((players[0], players[1]), (players[1], players[0]))):
             row = counts.setdefault((me, other), [0, 0, 0])
             row[1 if winner is None else (0 if winner == seat else 2)] += 1
-    return {pair: win_rate(w, d, l, confidence) for pair, (w, d, l) in counts.items()}
+    return {pair: win_rate(*wdl, confidence) for pair, wdl in counts.items()}
 
 
 def holm(p_values: Sequence[float]) -> list[float]:

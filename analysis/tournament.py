@@ -175,7 +175,7 @@ def play_game(game, bots: Sequence[pyspiel.Bot], seed: int) -> dict:
     seconds = [0.0] * len(bots)
     while not state.is_terminal():
         if state.is_chance_node():
-            outcomes, probabilities = zip(*state.chance_outcomes())
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
             action = rng.choices(outcomes, probabilities)[0]
             player = pyspiel.PlayerId.CHANCE
         else:
@@ -574,9 +574,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m analysis.tournament",
         description="Play a tournament between OpenSpiel bots on a registered game, appending one JSON "
         "line per game to --out; rerunning the same command resumes it.",
-        epilog="Bot specs: KIND or KIND:key=value,...  Kinds: random; mcts (our UCT: simulations, uct_c, solve, "
-        "max_time); openspiel_mcts (simulations, uct_c, rollouts, solve); alphabeta (depth, time_limit); "
-        "ismcts (information-set MCTS: simulations, worlds, belief); cfr (policy=PATH); "
+        epilog="Bot specs: KIND or KIND:key=value,...  Kinds: random; mcts (our UCT: simulations, uct_c, "
+        "solve, max_time); openspiel_mcts (simulations, uct_c, rollouts, solve); "
+        "alphabeta (depth, time_limit); ismcts (information-set MCTS: simulations, worlds, belief); cfr (policy=PATH); "
         "python -m agents lists every kind and option; or package.module:function[:key=value,...]. "
         "Example: --bot random --bot openspiel_mcts:simulations=100. "
         "A simultaneous game is played in its turn-based form turn_based_simultaneous_game(game=...) "
@@ -595,14 +595,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--games-per-pair",
         type=positive_int,
         default=10,
-        help="games per table of bots (default 10); with more than two players, rounded up to whole rounds of seat permutations",
+        help="games per table of bots (default 10); with more than two players, rounded up to whole "
+        "rounds of seat permutations",
     )
     parser.add_argument("--pairs", default="round_robin", choices=["round_robin", "self", "first_vs_rest"])
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument(
         "--out",
         required=True,
-        help="record store (JSON lines, or SQLite if it ends in .sqlite/.db); resumed if it exists, locked while the run writes",
+        help="record store (JSON lines, or SQLite if it ends in .sqlite/.db); resumed if it exists, "
+        "locked while the run writes",
     )
     parser.add_argument("--backend", default="joblib", choices=["joblib", "dask"])
     parser.add_argument(

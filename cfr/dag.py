@@ -293,7 +293,7 @@ def best_responses(tree: GameTree, probs: np.ndarray) -> list:
 
 def nash_conv(tree: GameTree, probs: np.ndarray) -> float:
     """Sum over players of what a best response gains (0 exactly at a Nash equilibrium)."""
-    return float(sum(b - v for b, v in zip(best_responses(tree, probs), values(tree, probs))))
+    return float(sum(b - v for b, v in zip(best_responses(tree, probs), values(tree, probs), strict=True)))
 
 
 def exploitability(tree: GameTree, probs: np.ndarray) -> float:

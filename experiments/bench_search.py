@@ -148,7 +148,7 @@ def mcts_speed(
     def paired(key):
         # each repeat's ratio uses measurements taken moments apart, so a
         # change in the machine's load between repeats cancels out
-        return statistics.median(o / b for o, b in zip(rates[key], base))
+        return statistics.median(o / b for o, b in zip(rates[key], base, strict=True))
 
     return {
         "simulations_per_search": sims,

@@ -82,9 +82,11 @@ def alphabeta_check(sizes=(3, 4), repeats: int = 3) -> dict:
     for n in sizes:
         cpp = pyspiel.load_game(f"y(board_size={n})")
         ours = pyspiel.load_game(f"y_game(board_size={n})")
-        t_os, (os_value, _) = _best_time(lambda: alpha_beta_search(cpp, maximizing_player_id=0), repeats)
+        t_os, (os_value, _) = _best_time(
+            lambda cpp=cpp: alpha_beta_search(cpp, maximizing_player_id=0), repeats
+        )
 
-        def our_root():
+        def our_root(ours=ours):
             core = ours.new_core()
             return Searcher(core, 0, -1.0, 1.0, True, 16).value(core)[0]
 
@@ -200,7 +202,7 @@ def y_list_bounds(
         if opening not in root.board.index_of_name:
             raise ValueError(f"no cell {opening!r} on side {size}")
         row = {"opening": opening, "load": _load(), "runs": {}}
-        for text, kw in zip(bounds, settings):
+        for text, kw in zip(bounds, settings, strict=True):
             solver = ysolver.make_solver(game, tt_log2=tt_log2, **kw)
             child = root.clone()
             child.apply_action(root.board.index_of_name[opening])

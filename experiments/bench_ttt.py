@@ -137,13 +137,13 @@ def simultaneous_playouts_vs_goofspiel(
     }
 
 
-def _mean_plies(core, seed: int, games: int = 500) -> float:
+def _mean_plies(core, seed: int, playouts: int = 500) -> float:
     total = 0
-    for i in range(games):
+    for i in range(playouts):
         c = core.clone()
         c.random_playout(seed + i)
         total += c.playout_stats()["plies"]
-    return total / games
+    return total / playouts
 
 
 def main(argv=None):

@@ -220,7 +220,7 @@ def main(argv=None) -> int:
             + (["--workers", str(a.workers)] if a.workers is not None else [])
         )
         print("server:", " ".join(command[1:]), flush=True)
-        print("load average at start: %.2f %.2f %.2f" % os.getloadavg(), flush=True)
+        print("load average at start: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()), flush=True)
         log = open(Path(tmp) / "server.log", "w+")  # noqa: SIM115  (read after the run)
         server = subprocess.Popen(
             command, stdout=log, stderr=subprocess.DEVNULL, cwd=Path(__file__).resolve().parents[1]
@@ -265,7 +265,7 @@ def main(argv=None) -> int:
             print(f"{label + ' ' + name:28}{pct(v, 0.5):8.1f}{pct(v, 0.95):8.1f}{pct(v, 1):8.1f}{len(v):7d}")
     for what in ("renders", "moves"):
         print(f"p95 {what} ratio load/baseline: {pct(load[what], 0.95) / pct(base_run[what], 0.95):.2f}x")
-    print("load average at end: %.2f %.2f %.2f" % os.getloadavg())
+    print("load average at end: {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
     for line in cache:  # baseline and load runs together
         print(line)
     print(

@@ -214,7 +214,8 @@ def main(argv=None) -> int:
         for t in make_tasks(v["game"], [selfplay_spec], cfg["games"], args.seed, "self", imports=IMPORTS)
     ]
     say(
-        f"(a) MCTS self-play: {len(tasks)} games ({cfg['games']} per variant, {cfg['simulations']} simulations/move)"
+        f"(a) MCTS self-play: {len(tasks)} games ({cfg['games']} per variant, "
+        f"{cfg['simulations']} simulations/move)"
     )
     selfplay = run_tasks(tasks, out / "records" / "selfplay.jsonl", desc="(a) self-play", **run_options)
 
@@ -285,7 +286,7 @@ def summarise(var, selfplay, strength, solved, playouts, sizes, strong_label) ->
         for size in sizes:
             row[f"solved_{size}"] = solved.get(with_size(game, size))
         rows.append(row)
-    for row, adjusted in zip(rows, holm([r["p1_p"] for r in rows])):
+    for row, adjusted in zip(rows, holm([r["p1_p"] for r in rows]), strict=True):
         row["p1_p_holm"] = adjusted
     return rows
 

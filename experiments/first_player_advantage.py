@@ -175,7 +175,7 @@ def main(argv=None) -> int:
                 "exact": solved.get(game),
             }
         )
-    for row, adjusted in zip(rows, holm([r["p"] for r in rows])):
+    for row, adjusted in zip(rows, holm([r["p"] for r in rows]), strict=True):
         row["p_holm"] = adjusted
     write_outputs(out, rows, families, solve_sizes, solved, budgets, cfg)
     print(conclusion(rows, families, solve_sizes, solved))

@@ -30,8 +30,6 @@ import json
 import random
 import sys
 import time
-
-sys.setrecursionlimit(100_000)
 from pathlib import Path
 
 import pyspiel
@@ -39,6 +37,8 @@ import pyspiel
 import games  # noqa: F401  (registers flipway)
 from analysis.study import git_commit
 from experiments._flipway_neutral import neutral_flip_search
+
+sys.setrecursionlimit(100_000)  # the streak search recurses once per move
 
 BLACK, WHITE = 1, 2
 
@@ -202,7 +202,8 @@ def random_positions(n, count, rng, seconds):
 
     # Interleave game positions and colourings so a time-out still samples both.
     half = len(starts) - colourings
-    order = [i for pair in zip(range(half), range(half, len(starts))) for i in pair]
+    # the two ranges differ in length; the line below appends what zip leaves over
+    order = [i for pair in zip(range(half), range(half, len(starts)), strict=False) for i in pair]
     order += list(range(len(order) // 2, half)) + list(range(half + len(order) // 2, len(starts)))
     try:
         for i in order:

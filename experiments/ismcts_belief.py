@@ -136,7 +136,7 @@ def play(game, bots, seed: int, me: int):
     s = game.new_initial_state()
     while not s.is_terminal():
         if s.is_chance_node():
-            acts, probs = zip(*s.chance_outcomes())
+            acts, probs = zip(*s.chance_outcomes(), strict=True)
             s.apply_action(acts[rng.choice(len(acts), p=probs)])
         else:
             if s.current_player() == me and hasattr(bots[me], "truth"):
@@ -147,7 +147,7 @@ def play(game, bots, seed: int, me: int):
 
 def match(game, make_me, games: int, simulations: int, seed: int, label: str):
     """``games`` games of make_me(player, seed) against the baseline, seats alternating."""
-    w = d = l = 0
+    wins = draws = losses = 0
     start = time.perf_counter()
     for g in range(games):
         me = g % 2
@@ -157,28 +157,30 @@ def match(game, make_me, games: int, simulations: int, seed: int, label: str):
         bots[1 - me] = ISMCTSBot(game, 1 - me, seed=gseed + 1, max_simulations=simulations, worlds="first")
         r = play(game, bots, gseed, me)
         if r[me] > r[1 - me]:
-            w += 1
+            wins += 1
         elif r[me] == r[1 - me]:
-            d += 1
+            draws += 1
         else:
-            l += 1
+            losses += 1
         if (g + 1) % 10 == 0 or g + 1 == games:
             print(
-                f"  {label}: {g + 1}/{games} games, {w}-{d}-{l}, {time.perf_counter() - start:.0f} s",
+                f"  {label}: {g + 1}/{games} games, {wins}-{draws}-{losses}, "
+                f"{time.perf_counter() - start:.0f} s",
                 file=sys.stderr,
                 flush=True,
             )
-    return w, d, l
+    return wins, draws, losses
 
 
 def row(label, wdl):
-    w, d, l = wdl
-    n = w + d + l
-    lo, hi = wilson_interval(w, n)
-    dlo, dhi = wilson_interval(w, w + l)
+    wins, draws, losses = wdl
+    n = wins + draws + losses
+    lo, hi = wilson_interval(wins, n)
+    dlo, dhi = wilson_interval(wins, wins + losses)
     return (
-        f"| {label} | {w}-{d}-{l} | {100 * w / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | "
-        f"{(w + d / 2) / n:.3f} | {100 * w / max(1, w + l):.1f}% [{100 * dlo:.1f}, {100 * dhi:.1f}] |"
+        f"| {label} | {wins}-{draws}-{losses} | {100 * wins / n:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | "
+        f"{(wins + draws / 2) / n:.3f} | {100 * wins / max(1, wins + losses):.1f}% "
+        f"[{100 * dlo:.1f}, {100 * dhi:.1f}] |"
     )
 
 

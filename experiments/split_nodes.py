@@ -167,7 +167,8 @@ def measure(game: str, tt_log2: int = 20, alone: bool = True, progress=None) -> 
 def _print(out: dict, show_units: bool) -> None:
     print(
         f"{out['game']}: {out['opening_classes']} opening classes, {out['units']} 2-ply units "
-        f"({out['runs']['cutoffs']['units_searched']} needed in the serial order), tables of 2**{out['tt_log2']}"
+        f"({out['runs']['cutoffs']['units_searched']} needed in the serial order), "
+        f"tables of 2**{out['tt_log2']}"
     )
     base = out["runs"]["no_cutoffs"]["serial"]["nodes"]
     print(f"{'kernel':<22}{'serial':>14}{'units, one table':>24}{'units, alone':>24}")

@@ -246,7 +246,7 @@ def enumerate_tree(
                 state_of["exact"] = False
             children = [
                 visit(state.child(a), reach * q, path + (f"chance:{state.action_to_string(player, a)}",), seq)
-                for (a, _), q in zip(outcomes, probs)
+                for (a, _), q in zip(outcomes, probs, strict=True)
             ]
             return ("C", children) if state_of["build"] else None
         if player == pyspiel.PlayerId.SIMULTANEOUS:
@@ -255,15 +255,17 @@ def enumerate_tree(
             children = []
             for joint in itertools.product(*(range(len(c)) for c in choices)):
                 after = list(seq)
-                for (p, i), k in zip(deciders, joint):
+                for (p, i), k in zip(deciders, joint, strict=True):
                     after[p] = seq[p] + ((i, k),)
-                joint = tuple(c[k] for c, k in zip(choices, joint))
+                joint = tuple(c[k] for c, k in zip(choices, joint, strict=True))
                 full = [pyspiel.INVALID_ACTION] * n
-                for (p, _), a in zip(deciders, joint):
+                for (p, _), a in zip(deciders, joint, strict=True):
                     full[p] = a
                 child = state.clone()
                 child.apply_actions(full)
-                label = ",".join(f"{p}:{state.action_to_string(p, a)}" for (p, _), a in zip(deciders, joint))
+                label = ",".join(
+                    f"{p}:{state.action_to_string(p, a)}" for (p, _), a in zip(deciders, joint, strict=True)
+                )
                 children.append(visit(child, reach, path + (label,), tuple(after)))
             return ("S", tuple(deciders), children) if state_of["build"] else None
         i = infostate(state, player, path, seq)
@@ -295,7 +297,7 @@ def strategy_label(states: Sequence[InfoState], choice: Sequence[int]) -> str:
     """A strategy in the game's action names: the action at each information
     state with a real choice (more than one action), in information-state
     order, joined by ``/``; ``-`` when the player never chooses."""
-    parts = [s.action_names[c] for s, c in zip(states, choice) if len(s.actions) > 1]
+    parts = [s.action_names[c] for s, c in zip(states, choice, strict=True) if len(s.actions) > 1]
     return " / ".join(parts) if parts else "-"
 
 

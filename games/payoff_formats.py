@@ -58,7 +58,9 @@ def to_text(table: PayoffTable) -> str:
         lines.append(" " * first + " | " + " | ".join(labels[1][j].ljust(w) for j, w in enumerate(widths)))
         for i, row in enumerate(cells):
             lines.append(
-                labels[0][i].ljust(first) + " | " + " | ".join(c.ljust(w) for c, w in zip(row, widths))
+                labels[0][i].ljust(first)
+                + " | "
+                + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
             )
     else:
         lines.append(
@@ -88,7 +90,7 @@ def to_json(table: PayoffTable) -> dict:
         "strategies": [
             [
                 {"label": label, "actions": [states[k].actions[c] for k, c in enumerate(choice)]}
-                for label, choice in zip(table.labels(p), table.strategies[p])
+                for label, choice in zip(table.labels(p), table.strategies[p], strict=True)
             ]
             for p, states in enumerate(table.infostates)
         ],

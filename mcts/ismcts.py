@@ -169,7 +169,7 @@ class ISMCTSBot(pyspiel.Bot):
             while not world.terminal():
                 p = world.player()
                 if p == -1:
-                    acts, probs = zip(*world.chance_outcome_list())
+                    acts, probs = zip(*world.chance_outcome_list(), strict=True)
                     world.apply_action(acts[rng.choice(len(acts), p=np.array(probs) / sum(probs))])
                     continue
                 legal = world.legal_action_list()
@@ -205,7 +205,7 @@ class ISMCTSBot(pyspiel.Bot):
                 world.random_playout(int(rng.integers(2**63)))
             returns = world.returns_list()
             root.visits += 1
-            for n, p in zip(path[1:], movers):
+            for n, p in zip(path[1:], movers, strict=True):
                 n.visits += 1
                 n.reward += returns[p]
         children = sorted(

@@ -108,7 +108,7 @@ class _CoreWorld:
             self.w.apply_action(actions[0])
         else:
             joint = [-1] * n
-            for p, a in zip(seats, actions):
+            for p, a in zip(seats, actions, strict=True):
                 joint[p] = a
             self.w.apply_joint_action(joint)
 
@@ -141,7 +141,7 @@ class _SpielWorld:
     def apply(self, seats, actions, n):
         if self.s.is_simultaneous_node():
             joint = [0] * n
-            for p, a in zip(seats, actions):
+            for p, a in zip(seats, actions, strict=True):
                 joint[p] = a
             self.s.apply_actions(joint)
         else:
@@ -154,7 +154,7 @@ class _SpielWorld:
         while not self.decision() == ():
             seats, options = self.decision()
             if seats is None:
-                acts, probs = zip(*options)
+                acts, probs = zip(*options, strict=True)
                 self.chance(acts[rng.choice(len(acts), p=np.array(probs) / sum(probs))])
             else:
                 self.apply(seats, [o[rng.integers(len(o))] for o in options], self.s.num_players())
@@ -247,7 +247,7 @@ class SMMCTSBot(pyspiel.Bot):
         total = sum(pos)
         k, g = len(legal), self._gamma
         sigma = [(1 - g) * (x / total if total > 0 else 1 / k) + g / k for x in pos]
-        for a, q in zip(legal, sigma):
+        for a, q in zip(legal, sigma, strict=True):
             stats[a][3] += q
             stats[a][4] = q
         return legal[self._rng.choice(k, p=np.array(sigma) / sum(sigma))]
@@ -281,12 +281,12 @@ class SMMCTSBot(pyspiel.Bot):
                     break
                 movers, options = d
                 if movers is None:
-                    acts, probs = zip(*options)
+                    acts, probs = zip(*options, strict=True)
                     world.chance(acts[rng.choice(len(acts), p=np.array(probs) / sum(probs))])
                     continue  # chance is sampled, not stored (a node is a decision)
                 if expanded:
                     break
-                joint = tuple(self._choose(node, p, legal) for p, legal in zip(movers, options))
+                joint = tuple(self._choose(node, p, legal) for p, legal in zip(movers, options, strict=True))
                 path.append((node, movers, joint))
                 world.apply(movers, joint, n)
                 child = node.children.get(joint)
@@ -302,7 +302,7 @@ class SMMCTSBot(pyspiel.Bot):
             scaled = [(r - self._lo) / self._span for r in returns]
             for nd, movers, joint in path:
                 nd.visits += 1
-                for p, a in zip(movers, joint):
+                for p, a in zip(movers, joint, strict=True):
                     entry = nd.stats[p][a]
                     entry[0] += 1
                     entry[1] += scaled[p]

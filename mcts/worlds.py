@@ -117,7 +117,7 @@ class _SpielWorld:
         s = self.s
         while not s.is_terminal():
             if s.is_chance_node():
-                acts, probs = zip(*s.chance_outcomes())
+                acts, probs = zip(*s.chance_outcomes(), strict=True)
                 s.apply_action(acts[rng.choice(len(acts), p=np.array(probs) / sum(probs))])
             else:
                 legal = s.legal_actions()
@@ -467,6 +467,6 @@ class WorldSampler:
     @staticmethod
     def _frame(w, k):
         if w.player() == -1:
-            acts, probs = zip(*w.chance_outcome_list())
+            acts, probs = zip(*w.chance_outcome_list(), strict=True)
             return w, k, list(acts), list(probs)
         return w, k, list(w.legal_action_list()), None

@@ -205,7 +205,7 @@ def classify(g: NormalFormGame) -> Classification:
         return found
     removed = "; ".join(
         f"player {p}: {sorted(set(range(n)) - set(k))}"
-        for p, (n, k) in enumerate(zip(g.shape, kept))
+        for p, (n, k) in enumerate(zip(g.shape, kept, strict=True))
         if len(k) < n
     )
     return Classification(
@@ -348,7 +348,7 @@ def _classify_n(g: NormalFormGame, eqs) -> Classification:
         d = 1 - c
 
         # number of others contributing when they play c: k if c == 1, else (n-1-k)
-        def val(own, others_c):
+        def val(own, others_c, c=c):
             k = others_c if c == 1 else n - 1 - others_c
             return u[own][k]
 
@@ -484,7 +484,7 @@ def _centipede_chain(tree):
         takes.append((node.player, [_leaf(leaf[0])]))
         movers.append(node.player)
         node = rest[0]
-    if len(movers) < 2 or any(a == b for a, b in zip(movers, movers[1:])):
+    if len(movers) < 2 or any(a == b for a, b in itertools.pairwise(movers)):
         return None
     # last node: its two leaves are "take" (mover gets more) and "pass"
     last_player, last = takes[-1]
@@ -492,7 +492,7 @@ def _centipede_chain(tree):
     pass_last = min(last, key=lambda v: v[last_player])
     line = [t[0] for _, t in takes[:-1]] + [take_last, pass_last]
     totals = [float(v.sum()) for v in line]
-    if any(b <= a + TOL for a, b in zip(totals, totals[1:])):
+    if any(b <= a + TOL for a, b in itertools.pairwise(totals)):
         return None
     for i in range(len(takes) - 1):
         mover = takes[i][0]
@@ -543,7 +543,7 @@ def permuted(g: NormalFormGame, perms) -> NormalFormGame:
     return NormalFormGame(arr)
 
 
-# --------------------------------------------------------------------------- games named by more than payoff order
+# -- games named by more than payoff order ---------------------------------------
 #
 # Colonel Blotto, the beauty contest, the common-pool resource, the trolley
 # dilemma, hide and seek and trend setting are not defined by an ordering of a
@@ -581,8 +581,8 @@ def blotto_payoff(mine, theirs, rule: str = "majority") -> float:
     more battlefields gets 1 and the other -1 (0 when equal), under "count"
     (Roberson's equal-valued battlefields) the payoff is battlefields won minus
     battlefields lost."""
-    won = sum(1 for a, b in zip(mine, theirs) if a > b)
-    lost = sum(1 for a, b in zip(mine, theirs) if a < b)
+    won = sum(1 for a, b in zip(mine, theirs, strict=True) if a > b)
+    lost = sum(1 for a, b in zip(mine, theirs, strict=True) if a < b)
     if rule == "majority":
         return float(np.sign(won - lost))
     if rule == "count":
@@ -719,7 +719,7 @@ def classify_beauty_contest(g: NormalFormGame, numbers) -> Classification:
             ok = mean > TOL
             crit.update(np.round(((x[ok, i] + x[ok, j]) / (2 * mean[ok])), 12).tolist())
     crit = sorted(c for c in crit if 0.0 <= c <= 1.0)
-    candidates = sorted(set(crit[1:-1]) | {(a + b) / 2 for a, b in zip(crit, crit[1:])})
+    candidates = sorted(set(crit[1:-1]) | {(a + b) / 2 for a, b in itertools.pairwise(crit)})
     for p in candidates:
         d = np.abs(x - p * mean[:, None])
         won = d <= d.min(axis=1, keepdims=True) + TOL
@@ -816,7 +816,8 @@ def classify_trolley(g: NormalFormGame, inaction=None) -> Classification:
     same either way. As a table: once the other players' duplicate and weakly
     dominated strategies are removed (they follow their own interest) and the
     chooser's strategies that give everyone the same as another, one player
-    (the chooser) has two strategies and every other player one; the chooser's payoff is equal under both; each choice leaves a
+    (the chooser) has two strategies and every other player one; the chooser's payoff is equal under
+    both; each choice leaves a
     non-empty set of others worse off than the other choice does, and the two
     sets differ in size. Which strategy is the inaction (letting the larger
     group be harmed) is not in a table: give ``inaction`` as (player,
@@ -1107,7 +1108,7 @@ def classify_investment(tree) -> Classification:
         outs = [_leaf(v) for v in node.moves.values()]
         if len(outs) < 2:
             return Classification("other", f"after send #{k} the trustee has no choice")
-        for a, b in zip(outs, outs[1:]):
+        for a, b in itertools.pairwise(outs):
             if b[1] > a[1] + TOL or b[0] < a[0] - TOL:
                 return Classification(
                     "other",
@@ -1120,7 +1121,7 @@ def classify_investment(tree) -> Classification:
             )
         unreturned.append(outs[0])
     line = [base] + unreturned
-    if any(b[0] > a[0] + TOL for a, b in zip(line, line[1:])) or any(
+    if any(b[0] > a[0] + TOL for a, b in itertools.pairwise(line)) or any(
         v[0] >= base[0] - TOL for v in unreturned
     ):
         return Classification(

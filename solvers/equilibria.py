@@ -100,7 +100,7 @@ def _load(args) -> NormalFormGame:
         shape = [len(pl.strategies) for pl in players]
         payoffs = np.zeros([len(players)] + shape)
         for prof in np.ndindex(*shape):
-            profile = [list(pl.strategies)[i] for pl, i in zip(players, prof)]
+            profile = [list(pl.strategies)[i] for pl, i in zip(players, prof, strict=True)]
             for p, pl in enumerate(players):
                 payoffs[(p,) + prof] = float(game[profile][pl])
         names = [[s.label for s in pl.strategies] for pl in players]

@@ -79,7 +79,7 @@ class PySearcher:
             s = state.clone()
             while not s.is_terminal():
                 if s.is_chance_node():
-                    actions, probs = zip(*s.chance_outcomes())
+                    actions, probs = zip(*s.chance_outcomes(), strict=True)
                     s.apply_action(self.rng.choices(actions, probs)[0])
                 else:
                     s.apply_action(self.rng.choice(s.legal_actions()))

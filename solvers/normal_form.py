@@ -182,7 +182,9 @@ def price_of_anarchy(g: NormalFormGame, equilibria=None):
     meaning with zero or negative welfare).
     """
     if equilibria is None:
-        equilibria = [[np.eye(n)[i] for n, i in zip(g.shape, prof)] for prof in pure_equilibria(g)]
+        equilibria = [
+            [np.eye(n)[i] for n, i in zip(g.shape, prof, strict=True)] for prof in pure_equilibria(g)
+        ]
     if not equilibria:
         return None
     welfare = [float(expected_payoffs(g, e).sum()) for e in equilibria]
@@ -298,7 +300,7 @@ def _solve(g: NormalFormGame, method: str, seed: int, tol: float) -> list:
         start = game.mixed_strategy_profile()
         for player in game.players:
             weights = rng.random(len(player.strategies)) + 0.05
-            for strategy, w in zip(player.strategies, weights / weights.sum()):
+            for strategy, w in zip(player.strategies, weights / weights.sum(), strict=True):
                 start[strategy] = float(w)
         result = gbt.nash.gnm_solve(start)
     elif method == "simpdiv":
@@ -347,7 +349,7 @@ def remove_duplicate_strategies(g: NormalFormGame):
 def expand_profile(mixed, kept, shape) -> list:
     """A reduced game's mixed profile as the full game's (duplicates get no weight)."""
     out = []
-    for sigma, keep, n in zip(mixed, kept, shape):
+    for sigma, keep, n in zip(mixed, kept, shape, strict=True):
         full = np.zeros(n)
         full[keep] = sigma
         out.append(full)
@@ -539,16 +541,19 @@ class InducedNormalForm:
 
     def strategy(self, player: int, index: int) -> dict:
         choice = np.unravel_index(index, [len(a) for a in self.actions[player]])
-        return {k: acts[int(i)] for k, acts, i in zip(self.infosets[player], self.actions[player], choice)}
+        return {
+            k: acts[int(i)]
+            for k, acts, i in zip(self.infosets[player], self.actions[player], choice, strict=True)
+        }
 
     def behaviour(self, player: int, sigma) -> dict:
         """A mixed strategy of ``player`` as a behaviour policy {infoset: [(a, p)]}
         (Kuhn's theorem; uniform where the player's mixed strategy never reaches it)."""
         pures = [self.strategy(player, i) for i in range(len(sigma))]
         out = {}
-        for key, acts in zip(self.infosets[player], self.actions[player]):
+        for key, acts in zip(self.infosets[player], self.actions[player], strict=True):
             seq = self.sequences[player][key]
-            reach = [w for w, s in zip(sigma, pures) if all(s[i] == a for i, a in seq)]
+            reach = [w for w, s in zip(sigma, pures, strict=True) if all(s[i] == a for i, a in seq)]
             mass = sum(reach)
             if mass <= 0:
                 out[key] = [(a, 1.0 / len(acts)) for a in acts]
@@ -556,7 +561,11 @@ class InducedNormalForm:
             out[key] = [
                 (
                     a,
-                    sum(w for w, s in zip(sigma, pures) if s[key] == a and all(s[i] == b for i, b in seq))
+                    sum(
+                        w
+                        for w, s in zip(sigma, pures, strict=True)
+                        if s[key] == a and all(s[i] == b for i, b in seq)
+                    )
                     / mass,
                 )
                 for a in acts
@@ -597,7 +606,10 @@ def induced_normal_form(game, max_strategies: int = 4096) -> InducedNormalForm:
         )
     infosets = []
     for p in range(n):
-        names = [s if s is not None else i.key for s, i in zip(tree.state_strings[p], tree.infostates[p])]
+        names = [
+            s if s is not None else i.key
+            for s, i in zip(tree.state_strings[p], tree.infostates[p], strict=True)
+        ]
         if len(set(names)) != len(names):
             raise ValueError(
                 f"{game}: player {p}'s information-state strings name two different "

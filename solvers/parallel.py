@@ -600,7 +600,7 @@ def _run(
         result["complete"] = roots[0].value is not None
     else:
         values = {}
-        for members, node in zip(classes, roots):
+        for members, node in zip(classes, roots, strict=True):
             if node.value is not None:
                 for a in members:
                     values[a] = node.value

@@ -10,8 +10,8 @@ Games of this toolkit are searched by the Cython kernel over their core; any
 other OpenSpiel game (C++ ones included) through the pyspiel API, more
 slowly. ``--jobs``/``--backend dask`` split the same search into units on
 worker processes or a Dask cluster, and ``--records`` keeps every solved
-unit so that a killed run resumes (solvers/parallel.py). ``--depth`` instead gives a depth-limited heuristic estimate for
-boards too large to solve. See solvers/exhaustive.py for what "value" means
+unit so that a killed run resumes (solvers/parallel.py). ``--depth`` instead
+gives a depth-limited heuristic estimate for boards too large to solve. See solvers/exhaustive.py for what "value" means
 with chance and with more than two players.
 """
 

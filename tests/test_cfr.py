@@ -60,7 +60,9 @@ def test_dcfr_matches_openspiels_python_dcfr_every_iteration(backend, variant, m
         ours.iterate()
         ref.evaluate_and_update_policy()
         avg = ref.average_policy()
-        assert _max_diff(ours.average_policy(), lambda k: dict(enumerate(avg.policy_for_key(k)))) < 1e-9
+        assert (
+            _max_diff(ours.average_policy(), lambda k, avg=avg: dict(enumerate(avg.policy_for_key(k)))) < 1e-9
+        )
 
 
 def test_three_player_general_form_runs_and_nash_conv_falls():

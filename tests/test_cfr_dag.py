@@ -217,7 +217,7 @@ def test_the_cli_solves_past_max_nodes_over_the_dag_and_the_bot_plays_it(which, 
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
-                acts, ps = zip(*state.chance_outcomes())
+                acts, ps = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(int(rng.choice(acts, p=ps)))
                 continue
             bot = bots[state.current_player()]

@@ -39,8 +39,8 @@ def _mixed(inf, player: int, policy: dict) -> np.ndarray:
 
 def _gambit_profile(gg, mixed):
     prof = gg.mixed_strategy_profile(rational=False)
-    for player, sigma in zip(gg.players, mixed):
-        for strategy, p in zip(player.strategies, sigma):
+    for player, sigma in zip(gg.players, mixed, strict=True):
+        for strategy, p in zip(player.strategies, sigma, strict=True):
             prof[strategy] = float(p)
     return prof
 
@@ -76,7 +76,10 @@ def test_dilemma_strategies_and_values_agree_with_pygambit(name):
     equilibria = nash_equilibria(inf.game, "enummixed")
     assert equilibria
     mixed = [_mixed(inf, p, policy) for p in range(inf.game.num_players)]
-    dists = [max(float(np.max(np.abs(m - np.asarray(s)))) for m, s in zip(mixed, eq)) for eq in equilibria]
+    dists = [
+        max(float(np.max(np.abs(m - np.asarray(s)))) for m, s in zip(mixed, eq, strict=True))
+        for eq in equilibria
+    ]
     best = int(np.argmin(dists))
     assert dists[best] < 1e-3, (name, dists)
     assert expected_payoffs(inf.game, mixed) == pytest.approx(

@@ -132,7 +132,7 @@ def test_hex_board_geometry_matches_the_rules_page():
         assert len(corners) == 3
     board = make_board("hex", 4)
     rows = {}
-    for r, c in board.coords:
+    for r, _ in board.coords:
         rows[r] = rows.get(r, 0) + 1
     assert [rows[r] for r in sorted(rows, reverse=True)] == [5, 6, 7, 8, 7, 6, 5, 4]
 

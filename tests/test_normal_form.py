@@ -81,7 +81,9 @@ def test_pure_equilibria_optimum_and_anarchy():
 
 
 def _close_to_one_of(profile, equilibria, tol=1e-3):
-    return any(all(np.allclose(p, q, atol=tol) for p, q in zip(profile, eq)) for eq in equilibria)
+    return any(
+        all(np.allclose(p, q, atol=tol) for p, q in zip(profile, eq, strict=True)) for eq in equilibria
+    )
 
 
 def test_gambit_finds_the_textbook_equilibria():
@@ -128,7 +130,9 @@ def test_cfr_average_is_one_of_gambits_equilibria(name):
     profile = [np.array([p for _, p in result.policy[k]]) for k in keys]
     equilibria = nash_equilibria(g)
     assert _close_to_one_of(profile, equilibria)
-    match = next(eq for eq in equilibria if all(np.allclose(p, q, atol=1e-3) for p, q in zip(profile, eq)))
+    match = next(
+        eq for eq in equilibria if all(np.allclose(p, q, atol=1e-3) for p, q in zip(profile, eq, strict=True))
+    )
     assert expected_payoffs(g, profile) == pytest.approx(expected_payoffs(g, match), abs=1e-3)
 
 

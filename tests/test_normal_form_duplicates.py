@@ -117,7 +117,8 @@ def test_the_study_summary_marks_counts_that_are_not_every_equilibrium():
     assert _eq_cell(dict(row, equilibria_complete=False)) == "1 approx. (5632)"
     assert _eq_cell(dict(row, equilibria=3, equilibria_complete=False)) == "3 found (5632)"
     assert _eq_cell(dict(row, equilibria_complete=True)) == "1 (5632)"
-    # by the method where the record names it: gnm's one equilibrium of a 3-player table was found, not approximated
+    # by the method where the record names it: gnm's one equilibrium of a 3-player table was found, not
+    # approximated
     three = {"strategies": "2x3x4", "equilibria": 1, "pure_equilibria": 1, "equilibria_complete": False}
     assert _eq_cell(dict(three, equilibrium_method="gnm")) == "1 found (1)"
     assert _eq_cell(dict(three, equilibrium_method="logit")) == "1 approx. (1)"

@@ -107,7 +107,10 @@ def _policies(game, pol):
 
 def openspiel_value(game, data, profile):
     choice = [
-        {s["key"]: a for s, a in zip(data["information_states"][p], data["strategies"][p][k]["actions"])}
+        {
+            s["key"]: a
+            for s, a in zip(data["information_states"][p], data["strategies"][p][k]["actions"], strict=True)
+        }
         for p, k in enumerate(profile)
     ]
     pol = PureProfile(game, choice)
@@ -200,7 +203,7 @@ def test_rule_set_against_chaos_by_hand(tmp_path):
     path.write_text(json.dumps(HAND_CHAOS))
     table = payoff_table(cli.game_string(str(path)))
     assert table.exact and table.shape == (3,)
-    assert dict(zip(table.labels(0), (table.payoffs[(s,)][0] for s in range(3)))) == {
+    assert dict(zip(table.labels(0), (table.payoffs[(s,)][0] for s in range(3)), strict=True)) == {
         "black@(1,1,1)": Fraction(1, 2),
         "black@(2,1,1)": 1,
         "black@(3,1,1)": Fraction(1, 2),

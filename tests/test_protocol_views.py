@@ -63,7 +63,7 @@ def kuhn_decision_states():
 def test_kuhn_player_cannot_tell_the_opponents_card_but_the_opponent_can():
     jq, jk = kuhn(J, Q, PASS), kuhn(J, K, PASS)
     assert views(jq, 0) == views(jk, 0)  # player 0 holds J either way
-    for a, b in zip(views(jq, 1), views(jk, 1)):  # player 1 holds Q in one, K in the other
+    for a, b in zip(views(jq, 1), views(jk, 1), strict=True):  # player 1 holds Q in one, K in the other
         assert a != b
 
 

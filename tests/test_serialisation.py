@@ -91,7 +91,7 @@ def random_game(game, seed):
     states = [state.clone()]
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(actions, probs)[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
@@ -110,7 +110,7 @@ def play_on_together(original, copies, seed):
         if original.is_terminal():
             return
         if original.is_chance_node():
-            actions, probs = zip(*original.chance_outcomes())
+            actions, probs = zip(*original.chance_outcomes(), strict=True)
             action = rng.choices(actions, probs)[0]
         else:
             action = rng.choice(original.legal_actions())

@@ -78,7 +78,7 @@ def _check_all_positions(gs: str, positions) -> None:
     for scheme in SCHEMES:
         searcher = _searcher(game, 10, scheme)
         got = _values(searcher, positions)
-        wrong = [p.to_string() for p, a, b in zip(positions, got, reference) if a != b]
+        wrong = [p.to_string() for p, a, b in zip(positions, got, reference, strict=True) if a != b]
         assert not wrong, (scheme, wrong[:2])
 
 

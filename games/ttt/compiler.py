@@ -397,7 +397,6 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         return {"shaped": False}
     names = [s for s in SHAPES_ALL if s in r["shapes"]]
     props = [r["shapes"][s] for s in names]
-    X = r["board"]["size"][0]
     size = r["board"]["size"]
     pieces = {}
     for q in r["board"]["pieces"]:

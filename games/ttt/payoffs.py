@@ -119,7 +119,7 @@ def main(argv=None) -> int:
             print(f"error: {e}", file=sys.stderr)
             return 1
         print(f"{game}: {tree.nodes:,} tree nodes")
-        for p, (states, k) in enumerate(zip(tree.infostates, tree.num_strategies)):
+        for p, (states, k) in enumerate(zip(tree.infostates, tree.num_strategies, strict=True)):
             print(f"player {p}: {len(states):,} information states, {count_text(k)} pure strategies")
         print(f"pure-strategy profiles: {count_text(tree.num_profiles)}")
         return 0

@@ -44,7 +44,7 @@ def space_cells(p, field: str, value, size) -> list[tuple] | None:
         return None
     if size is None:
         return None
-    for axis, v, n in zip("xyz", value, size):
+    for axis, v, n in zip("xyz", value, size, strict=False):  # [x, y] names a whole stack
         if not 1 <= v <= n:
             p.add(field, f"{axis}={v} is off the board (allowed: 1..{n})")
             return None

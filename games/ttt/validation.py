@@ -131,7 +131,7 @@ def _check_coord(p: _Problems, field: str, value, size) -> tuple[int, int, int] 
         return None
     if size is None:
         return tuple(value)
-    for axis, v, n in zip("xyz", value, size):
+    for axis, v, n in zip("xyz", value, size, strict=True):
         if not 1 <= v <= n:
             p.add(field, f"{axis}={v} is off the board (allowed: 1..{n})")
             return None
@@ -177,7 +177,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("board.size", f"{raw_size!r} is not [x, y, z] with integers 1..{MAX_DIM}")
     else:
         ok = True
-        for axis, v in zip("xyz", raw_size):
+        for axis, v in zip("xyz", raw_size, strict=True):
             if not 1 <= v <= MAX_DIM:
                 p.add(f"board.size.{axis}", f"{v} is not allowed (allowed: 1..{MAX_DIM})")
                 ok = False
@@ -618,13 +618,13 @@ def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True) -> dict[s
     best: dict[str, int] = {}
     for at, colour in occupied.items():
         for d in _directions(diagonals):
-            prev = tuple(a - b for a, b in zip(at, d))
+            prev = tuple(a - b for a, b in zip(at, d, strict=True))
             if occupied.get(prev) == colour:
                 continue
             n, cur = 0, at
             while occupied.get(cur) == colour:
                 n += 1
-                cur = tuple(a + b for a, b in zip(cur, d))
+                cur = tuple(a + b for a, b in zip(cur, d, strict=True))
             best[colour] = max(best.get(colour, 0), n)
     return best
 
