@@ -17,3 +17,13 @@ FULL = False
 def sweep(full: int, quick: int) -> int:
     """``full`` in the full tier, ``quick`` in the default tier."""
     return full if FULL else quick
+
+
+def sample(items: list, quick: int) -> list:
+    """Every item in the full tier; in the default tier ``quick`` of them, evenly
+    spaced over the list (the first and the last included), the same on every run."""
+    items = list(items)
+    if FULL or len(items) <= quick:
+        return items
+    step = (len(items) - 1) / (quick - 1)
+    return [items[round(i * step)] for i in range(quick)]
