@@ -425,6 +425,7 @@ def test_records_carry_settings_and_old_files_without_them_resume(tmp_path):
     assert played == [] and [r["key"] for r in again] == [t.key for t in tasks]
 
 
+@pytest.mark.slow
 def test_resume_with_other_bot_settings_under_the_same_name_is_refused(tmp_path):
     out = tmp_path / "named.jsonl"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -518,6 +519,7 @@ def start_long_run(out, games: int = 40):
     return command, env, process
 
 
+@pytest.mark.slow
 def test_a_second_command_line_run_into_the_same_output_is_refused(tmp_path):
     out = tmp_path / "twice.jsonl"
     command, env, first = start_long_run(out, games=5000)  # far more than it gets to play
@@ -536,6 +538,7 @@ def test_a_second_command_line_run_into_the_same_output_is_refused(tmp_path):
     assert len(keys) == len(set(keys)) >= 1
 
 
+@pytest.mark.slow
 def test_killed_command_line_run_resumes(tmp_path):
     out = tmp_path / "killed.jsonl"
     command, env, process = start_long_run(out)
@@ -585,6 +588,7 @@ def test_bad_command_lines_fail_clearly(tmp_path):
         assert result.returncode == 2 and message in result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_joblib_and_dask_local_cluster_give_the_same_records(tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     tasks = make_tasks(GAME, SPECS + [BotSpec.make("openspiel_mcts", simulations=60)], 4, seed=9)

@@ -50,6 +50,7 @@ def counting(monkeypatch):
     return analysed, played
 
 
+@pytest.mark.slow
 def test_redo_recomputes_only_that_game_and_keeps_what_it_dropped(tmp_path, counting):
     out = tmp_path / "a"
     expected = run(out)
@@ -140,6 +141,7 @@ def test_bad_flags_are_refused(tmp_path, capsys, flags, message):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_check_games_own_count_is_played_and_stated(tmp_path):
     """--check-games-by-game: that check game plays its own games per pairing
     (KBeauty9's 500 in --full), the others --check-games, and the summary says so."""
@@ -218,6 +220,7 @@ def test_analyses_made_before_max_profiles_are_reused_when_their_table_fits():
     assert not ed._same_settings({"settings": dict(key, max_profiles=99)}, key)
 
 
+@pytest.mark.slow
 def test_summary_only_summarises_a_stopped_run_and_plays_nothing(tmp_path, counting):
     out = tmp_path / "d"
     expected = run(out)

@@ -203,6 +203,7 @@ def test_leaderboard_defaults_to_the_users_most_recent_universe(tmp_path, capsys
     assert shown("--user", "ann") == {"Random"}
 
 
+@pytest.mark.slow
 def test_joblib_workers_follow_the_database_of_each_benchmark(tmp_path):
     """loky keeps its worker processes between calls: a second benchmark in the
     same process, on another database, must not meet workers that still look at

@@ -51,6 +51,7 @@ def run_benchmark(db, capsys, *backend):
     return out, games, seeds
 
 
+@pytest.mark.slow
 def test_dask_cluster_stores_the_same_games_as_joblib(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv(ENV_DB, raising=False)
     with distributed.LocalCluster(

@@ -37,7 +37,13 @@ def test_catalogue_is_all_of_seed_004():
     assert len(CATALOGUE) == 42
 
 
-@pytest.mark.parametrize("name", CATALOGUE)
+# the two longest (3P-9X-HideSeek, KBeauty9: about 10 s each) play in the full tier
+LONG_TOURNAMENTS = {"3P-9X-HideSeek", "KBeauty9"}
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in LONG_TOURNAMENTS else n for n in CATALOGUE]
+)
 def test_every_catalogue_game_plays_a_tournament(name, tmp_path):
     game_string = f"ttt(rules={name})"
     played = load_game(playable_game_string(game_string))

@@ -456,6 +456,7 @@ def test_hsearch_bounds_keep_every_value(bounds):
 
 
 @pytest.mark.parametrize("n,stones_range,count", [(5, (2, 10), 100), (6, (6, 17), 40), (7, (12, 22), 15)])
+@pytest.mark.slow
 def test_hsearch_claims_with_the_largest_lists_are_real(n, stones_range, count):
     """The claims of ``test_hsearch_claims_are_real`` with the largest lists
     (more connections found, each one a claim alpha-beta checks)."""
