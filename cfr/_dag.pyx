@@ -97,7 +97,7 @@ cdef class Builder:
 
     cdef long _visit(self, GameCore core, object key, object obs, long depth) except -1:
         cdef long node = len(self.node_player), child_id
-        cdef int player, p
+        cdef int player, p, _p
         cdef double* util
         cdef GameCore child
         if node >= self.max_nodes:
@@ -116,7 +116,7 @@ cdef class Builder:
             self.node_finish[node] = self.finished
             self.finished += 1
             return node
-        for p in range(self.players):
+        for _p in range(self.players):
             self.utilities.append(0.0)
         if core.simultaneous_moves and core.simultaneous_player_list():
             raise NotExact("simultaneous rounds are not walked as a DAG (use the turn-based "
@@ -136,7 +136,7 @@ cdef class Builder:
         if self.mode == MODE_OBSERVATION:
             self._check_blind(core, player, obs, children)
         ids = []
-        for a, prob, child, ckey, cobs in children:
+        for _, _, child, ckey, cobs in children:
             found = self.memo.get(ckey)
             if found is None:
                 expected = self._expectation(child) if child.current_player() == PLAYER_CHANCE else None
@@ -251,7 +251,7 @@ cdef class Builder:
         for p in range(self.players):
             own = p == player
             first_key = None
-            for a, prob, child, ckey, cobs in children:
+            for a, _, child, _, cobs in children:
                 if child.is_terminal():
                     continue                # what the end shows decides nothing more
                 step = (p, obs[p], a if own else None)

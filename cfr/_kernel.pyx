@@ -111,7 +111,7 @@ cdef class Runner:
 def policy_values(long[::1] par, long[::1] ch, long[::1] sa, double[::1] prob,
                   double[:, ::1] util, double[::1] probs, int player):
     """``player``'s expected return when everyone plays ``probs`` (per slot)."""
-    cdef Py_ssize_t e, n_nodes = util.shape[1]
+    cdef Py_ssize_t e
     cdef long s
     cdef double w
     import numpy as np
@@ -131,12 +131,13 @@ def best_response_value(long[::1] par, long[::1] ch, long[::1] sa, long[::1] own
     """``player``'s best-response return against the others' ``probs``.
 
     Walking nodes from the last to the first, the first node met of an
-    information set must find every child of every node of that set valued (``cfr.dag`` numbers observation-mode nodes by
-    depth; a position-mode set is one node). There the set's best action is
-    chosen from the others' reach summed over its nodes, and every node of the
-    set takes it. ``estart[n]..estart[n+1]``: node n's edges (grouped by
-    parent); ``inodes[inodes_start[i]..inodes_start[i+1]]``: set i's nodes."""
-    cdef Py_ssize_t e, n, m, k, j, best, n_nodes = util.shape[1], lo
+    information set must find every child of every node of that set valued
+    (``cfr.dag`` numbers observation-mode nodes by depth; a position-mode set
+    is one node). There the set's best action is chosen from the others' reach
+    summed over its nodes, and every node of the set takes it.
+    ``estart[n]..estart[n+1]``: node n's edges (grouped by parent);
+    ``inodes[inodes_start[i]..inodes_start[i+1]]``: set i's nodes."""
+    cdef Py_ssize_t e, n, m, k, j, best, n_nodes = util.shape[1]
     cdef long s, info
     cdef double w, q, best_q
     import numpy as np
@@ -183,7 +184,7 @@ def backward_induction(long[::1] ch, double[::1] prob, double[:, ::1] util, long
     node, -1 elsewhere; the number of decision positions with a tie)."""
     cdef Py_ssize_t n, e, j, best, k, players = util.shape[0], n_nodes = util.shape[1]
     cdef long mover, ties = 0
-    cdef double w, v, top
+    cdef double w, top
     import numpy as np
     value_arr = np.array(util, dtype=float)
     choice_arr = np.full(n_nodes, -1, dtype=np.int64)

@@ -42,7 +42,9 @@ def neutral_flip_search(int n):
     cdef uint64_t arg = 0
     cdef bint cycle = False, pushed
     if L == NULL or st == NULL or stk == NULL:
-        free(L); free(st); free(stk)
+        free(L)
+        free(st)
+        free(stk)
         raise MemoryError()
     memset(st, 0, ns)
     try:
@@ -83,7 +85,9 @@ def neutral_flip_search(int n):
             if cycle:
                 break
     finally:
-        free(L); free(st); free(stk)
+        free(L)
+        free(st)
+        free(stk)
     b = arg >> 1
     colours = [BLACK if (b >> p) & 1 else WHITE for p in range(P)]
     return cycle, best, (colours, int(arg & 1))

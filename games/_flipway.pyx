@@ -34,7 +34,7 @@ area and whether it is a crosscut.
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
@@ -315,7 +315,7 @@ cdef class FlipwayCore(GameCore):
         return length_bound(self.N)
 
     cdef void _load(self, list colours, int to_move, bint swapped, int phase) except *:
-        cdef int p, q, a, k, c
+        cdef int p, q, a, c
         memset(self.mem, 0, self.block_size)
         for q in range(self.W * self.W):
             self.col[q] = OFF
@@ -456,7 +456,10 @@ cdef class FlipwayCore(GameCore):
         cdef int top = 0, i, q, nb, d
         cdef int colour = k + 1
         cdef int steps[4]
-        steps[0] = 1; steps[1] = -1; steps[2] = W; steps[3] = -W
+        steps[0] = 1
+        steps[1] = -1
+        steps[2] = W
+        steps[3] = -W
         memset(seen, 0, W * W)
         for i in range(N):
             q = (W + 1 + i) if k == 0 else ((i + 1) * W + 1)
@@ -494,7 +497,10 @@ cdef class FlipwayCore(GameCore):
         cdef uint8_t* edge = self.board.edge
         cdef uint8_t* col = self.col
         cdef int starts[4]
-        starts[0] = q0; starts[1] = q1; starts[2] = q2; starts[3] = q3
+        starts[0] = q0
+        starts[1] = q1
+        starts[2] = q2
+        starts[3] = q3
         memset(seen, 0, W * W)
         for i in range(4):
             q = starts[i]
@@ -798,7 +804,7 @@ cdef class FlipwayCore(GameCore):
 
     cdef uint64_t _extras(self) noexcept:
         return mix64(<uint64_t>(self.to_move + 2 * self.swapped + 4 * self.phase
-                               + 16 * (self.winner + 1)) + <uint64_t>0x5151)
+                                + 16 * (self.winner + 1)) + <uint64_t>0x5151)
 
     cdef uint64_t hash(self) noexcept:
         return self.board_hash ^ self._extras()

@@ -12,10 +12,10 @@ the swap rule).
 """
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int8_t, uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 cimport cython
 from games.core cimport GameCore, PLAYER_TERMINAL
-from games.boards cimport LatticeBoard, NO_CELL, MAX_WORDS, MAX_CELLS, find_root
+from games.boards cimport LatticeBoard, MAX_WORDS, MAX_CELLS, find_root
 from games.rng cimport Rng, rng_below, rng_seed, mix64
 
 cdef extern from *:
@@ -273,7 +273,7 @@ cdef class YCore(GameCore):
     cdef void _place(self, int c) noexcept:
         cdef int p = self.s.player
         cdef int colour = p + 1
-        cdef int d, nb, r1, r2
+        cdef int r1, r2
         cdef int last
         cdef LatticeBoard board = self.board
         self.color[c] = colour
@@ -358,7 +358,7 @@ cdef class YCore(GameCore):
         if self.seq != SEQ_SLOW and turn_key > 2:
             turn_key = 2
         h ^= mix64(<uint64_t>(self.s.player + 2 * self.s.left + 1024 * turn_key
-                             + (1 << 30) * (self.s.winner + 1)))
+                              + (1 << 30) * (self.s.winner + 1)))
         cdef int k
         if self.distinct_groups:
             for k in range(self.s.placed_this_turn):
@@ -383,7 +383,8 @@ cdef class YCore(GameCore):
         if self.distinct_groups:
             for k in range(self.s.placed_this_turn):
                 c = self.turn_stones[k]
-                extras ^= mix64(board.zobrist[c][0] + 17) ^ mix64(board.zobrist[board.sym[symmetry][c]][0] + 17)
+                extras ^= (mix64(board.zobrist[c][0] + 17)
+                           ^ mix64(board.zobrist[board.sym[symmetry][c]][0] + 17))
         return h ^ extras
 
     cdef void playout(self, Rng* rng) noexcept:
@@ -538,7 +539,7 @@ cdef class _NeighbourBits:
     cdef uint64_t around[MAX_CELLS][2]
 
     def __init__(self, LatticeBoard board):
-        cdef int c, d, nb, s
+        cdef int c, d, nb
         memset(self.bits, 0, sizeof(self.bits))
         for c in range(board.num_cells):
             for d in range(board.degree[c]):
@@ -1051,7 +1052,7 @@ cdef class FlipCore(GameCore):
 
     cdef uint64_t hash(self) noexcept:
         return self.s.board_hash ^ mix64(<uint64_t>(self.s.player + 2 * self.s.phase + 4 * self.s.left
-                                                 + 16 * (self.s.winner + 1)))
+                                                    + 16 * (self.s.winner + 1)))
 
     cdef int num_symmetries(self) noexcept:
         return self.board.num_syms
@@ -1141,7 +1142,7 @@ cdef class FlipCore(GameCore):
         cdef int win_rule = self.win_rule
         cdef bint after_each = self.flip_point == FLIP_AFTER_EACH_PLACEMENT
         cdef int later = self.later_placements
-        cdef int i, j, k, c, w, total
+        cdef int i, j, c, w, total
         cdef uint64_t qs[MAX_WORDS]
         cdef int count[MAX_WORDS]
         cdef bint flipped, end_turn, any_q

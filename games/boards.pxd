@@ -52,8 +52,7 @@ cdef class SquareGrid:
     cdef uint8_t* area_row              # area -> row / column of its top-left point
     cdef uint8_t* area_col
     cdef int* pt_area                   # [padded * 4] the areas holding a point, -1 padded
-    cdef uint8_t* pt_corner             # [padded * 4] the point's corner in that area:
-                                        #   0 TL, 1 TR, 2 BL, 3 BR
+    cdef uint8_t* pt_corner             # [padded * 4] its corner in that area: 0 TL, 1 TR, 2 BL, 3 BR
     cdef uint64_t* zob                  # [padded * 2] Zobrist key per point and colour
     cdef int* sym                       # [8 * num_points] image of a point (SQUARE_SYMMETRIES)
     cdef readonly tuple names

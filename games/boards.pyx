@@ -69,10 +69,15 @@ def _symmetries(coords, sides):
     index = {p: i for i, p in enumerate(coords)}
     side_sets = [frozenset(index[p] for p in s) for s in sides]
     maps = []
-    rot = lambda p: (p[0] - p[1], p[0])      # 60-degree turn of the lattice
-    flip = lambda p: (p[1], p[0])
+
+    def rot(p):                              # 60-degree turn of the lattice
+        return (p[0] - p[1], p[0])
+
+    def flip(p):
+        return (p[1], p[0])
+
     for reflect in (False, True):
-        for turns in range(6):
+        for turns in range(6):  # no-cython-lint: f binds reflect and turns early, as defaults
             def f(p, reflect=reflect, turns=turns):
                 if reflect:
                     p = flip(p)
@@ -224,9 +229,16 @@ cdef class SquareGrid:
         self.zob = NULL
 
     def __dealloc__(self):
-        free(self.pad); free(self.unpad); free(self.edge); free(self.area_tl)
-        free(self.area_row); free(self.area_col); free(self.pt_area); free(self.pt_corner)
-        free(self.zob); free(self.sym)
+        free(self.pad)
+        free(self.unpad)
+        free(self.edge)
+        free(self.area_tl)
+        free(self.area_row)
+        free(self.area_col)
+        free(self.pt_area)
+        free(self.pt_corner)
+        free(self.zob)
+        free(self.sym)
 
     def __init__(self, int n):
         if n < 2 or n > 255:
@@ -273,7 +285,10 @@ cdef class SquareGrid:
                 self.area_tl[a] = q
                 self.area_row[a] = r
                 self.area_col[a] = c
-                corner[0] = q; corner[1] = q + 1; corner[2] = q + W; corner[3] = q + W + 1
+                corner[0] = q
+                corner[1] = q + 1
+                corner[2] = q + W
+                corner[3] = q + W + 1
                 for k in range(4):
                     for i in range(4):
                         if self.pt_area[4 * corner[k] + i] == -1:

@@ -11,7 +11,6 @@ chance games as plain Python classes. Errors inside the ``noexcept`` protocol
 methods cannot propagate; they are printed by Python and the search goes on,
 so wrap only states whose methods do not raise on legal input.
 """
-from libc.stdint cimport uint64_t
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 
 _TERMINAL = -4      # pyspiel.PlayerId.TERMINAL

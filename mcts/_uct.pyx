@@ -45,7 +45,7 @@ import gc
 from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memcpy
 from libc.math cimport sqrt, log, fabs, INFINITY
-from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, int32_t, uint32_t
 from games.clock cimport monotonic_seconds
 from cpython.exc cimport PyErr_CheckSignals
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
@@ -442,7 +442,7 @@ cdef class UCTSearch:
         cdef double start = monotonic_seconds()
         cdef double deadline = start + self.max_time
         cdef long sims = 0
-        cdef int index, child, depth, i, q, p
+        cdef int index, child, depth, i, q
         cdef Node* node
         cdef GameCore state
         cdef bint proved
@@ -611,11 +611,11 @@ def time_playouts(GameCore root not None, long count, unsigned long long seed=0)
     """Seconds for ``count`` copies of ``root`` each played out at random: the
     floor under one simulation's cost, to tell search overhead from game cost."""
     cdef Rng rng
-    cdef long i
+    cdef long _i
     cdef GameCore state
     rng_seed(&rng, seed)
     cdef double start = monotonic_seconds()
-    for i in range(count):
+    for _i in range(count):
         state = root.copy()
         state.playout(&rng)
     return monotonic_seconds() - start

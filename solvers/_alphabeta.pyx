@@ -55,7 +55,7 @@ two players or a deterministic game:
 """
 from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcmp, memcpy
-from libc.stdint cimport uint64_t, uint32_t, int32_t, int16_t, int8_t
+from libc.stdint cimport uint64_t, uint32_t, int32_t, int8_t
 from games.clock cimport monotonic_seconds
 from games.interrupt cimport take_signal
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
@@ -161,7 +161,7 @@ cdef class Searcher:
     cdef double* ret
     cdef long* history
     cdef int* killers
-    cdef unsigned long long* root_nodes # nodes below each move of the last value() call's root
+    cdef unsigned long long* root_nodes  # nodes below each move of the last value() call's root
     cdef Rng rng
     cdef double deadline
     cdef bint aborted
@@ -171,7 +171,7 @@ cdef class Searcher:
     cdef readonly int tt_replace
     cdef int bucket
     cdef readonly bint shared           # the table is another process's memory too
-    cdef unsigned char[::1] shared_view # keeps that buffer alive while we point into it
+    cdef unsigned char[::1] shared_view  # keeps that buffer alive while we point into it
     cdef Entry* local                   # shared mode: [0:4] a decoded bucket, [4:8] as read, [8] a probe
 
     def __cinit__(self):
@@ -254,7 +254,8 @@ cdef class Searcher:
         self.history = <long*>calloc(self.num_actions + 1, sizeof(long))
         self.killers = <int*>malloc(2 * self.max_ply * sizeof(int))
         self.root_nodes = <unsigned long long*>calloc(self.num_actions + 1, sizeof(unsigned long long))
-        if (self.table == NULL or self.local == NULL or self.moves == NULL or self.kid_keys == NULL or self.kid_syms == NULL or self.probs == NULL or self.scores == NULL
+        if (self.table == NULL or self.local == NULL or self.moves == NULL or self.kid_keys == NULL
+                or self.kid_syms == NULL or self.probs == NULL or self.scores == NULL
                 or self.ret == NULL or self.history == NULL or self.killers == NULL
                 or self.root_nodes == NULL):
             raise MemoryError("cannot allocate the search tables")
@@ -295,12 +296,12 @@ cdef class Searcher:
 
     cdef double _evaluate(self, GameCore s) noexcept:
         """Side-0 estimate from random playouts (never a proven value)."""
-        cdef int k
+        cdef int _k
         cdef double total = 0.0, mid = 0.5 * (self.lo + self.hi)
         cdef GameCore t
         self.evals += 1
         self.inexact += 1
-        for k in range(self.eval_playouts):
+        for _k in range(self.eval_playouts):
             t = s.copy()
             t.playout(&self.rng)
             total += self._terminal_value(t)
@@ -455,10 +456,10 @@ cdef class Searcher:
         """Fail-soft alpha-beta; the value is seen from the side of ``s``'s mover
         (side 0 for chance and terminal nodes)."""
         cdef int player = s.current_player()
-        cdef int side, n, i, j, best_move, sym, flag, a, tmp
+        cdef int side, n, i, j, best_move, sym, flag, a
         cdef uint64_t key
         cdef Entry* e
-        cdef double v, best, orig_alpha = alpha, orig_beta = beta, sc, slo, shi
+        cdef double v, best, orig_alpha = alpha, orig_beta = beta, slo, shi
         cdef bint cut = self.range_cutoffs
         cdef int* mv
         cdef double* pr
@@ -635,7 +636,7 @@ cdef class Searcher:
         """A lower bound on ``child``'s value from ``my_side`` that needs no
         search: its terminal value, or a bound from its table entry."""
         cdef int cp = child.current_player()
-        cdef int cs, csym
+        cdef int cs
         cdef double v
         cdef Entry* e
         key_out[0] = 0
@@ -750,7 +751,7 @@ cdef class Searcher:
         if player < 0:
             raise ValueError("root_moves needs a decision node (not chance or terminal)")
         cdef int side = self._side(player)
-        cdef int n, i, a, j
+        cdef int n, i, a
         cdef int* buf = <int*>malloc(self.buf_width * sizeof(int))
         cdef int sym
         cdef Entry* e

@@ -21,7 +21,7 @@ unproven ones; the 1+epsilon threshold trick (Pawlewicz & Lew) cuts the
 re-expansions that plain df-pn spends switching between siblings.
 """
 from libc.stdlib cimport malloc, calloc, free
-from libc.stdint cimport uint64_t, uint32_t, int8_t
+from libc.stdint cimport uint64_t, uint32_t
 from games.clock cimport monotonic_seconds
 from games.interrupt cimport take_signal
 from games.rng cimport mix64
@@ -164,7 +164,7 @@ cdef class Prover:
 
     cdef void _mid(self, GameCore s, uint64_t key, uint32_t thpn, uint32_t thdn) noexcept:
         """Expand ``s`` until its proof or disproof number reaches its threshold."""
-        cdef int n, i, j, best_i, player
+        cdef int n, i, best_i, player
         cdef int acts[MAX_KIDS]
         cdef uint64_t keys[MAX_KIDS]
         cdef uint32_t fixed_pn[MAX_KIDS]   # INF+1 marks "look it up"
@@ -298,7 +298,8 @@ cdef class Prover:
             raise ValueError(f"attacker must be in 0..{self.num_players - 1}")
         self.attacker = attacker
         self.target = target
-        self.question = mix64(<uint64_t>(attacker * 1000 + 1)) ^ mix64(<uint64_t>(<long long>(target * 4096) + (1 << 40)))
+        self.question = (mix64(<uint64_t>(attacker * 1000 + 1))
+                         ^ mix64(<uint64_t>(<long long>(target * 4096) + (1 << 40))))
         self.deadline = monotonic_seconds() + time_limit if time_limit > 0 else 0.0
         self.aborted = False
         self.saw_chance = False

@@ -102,7 +102,7 @@ cpdef enum Condition:
     COND_COVER_RANK = 1       # "Cover by rank": the highest-ranked of attacker and defenders captures
     COND_JUMP = 2             # ttt-jumps: "Jump": over an adjacent opponent piece to the empty space beyond
     COND_CHAIN_JUMP = 3       # ttt-jumps: "Chain Jump": a jump, then the same piece may jump again or pass
-    COND_SURROUND_LINE = 4    # ttt-jumps: "Surround line": runs closed by the arriving piece and another own piece
+    COND_SURROUND_LINE = 4    # "Surround line": runs closed by the arriving piece and another own piece
     COND_SURROUND_ORTH = 5    # ttt-jumps: "Surround orthogonal": groups with no free orthogonal neighbour
 
 

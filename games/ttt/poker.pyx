@@ -108,7 +108,6 @@ cdef int hand_rank(const int* n) noexcept nogil:
     return _code(HAND_NONE, -1, -1)
 
 
-
 cdef void hand_uses(int code, int* used) noexcept nogil:
     """How many pieces of each shape make the hand ``code`` (ttt-potshow: "each
     captor retains the pieces that make them highest rank"): n of a shape
@@ -143,6 +142,7 @@ cdef void hand_uses(int code, int* used) noexcept nogil:
         length = 2
     for k in range(length):
         used[a - k] = 1
+
 
 def _counts(pieces):
     """A per-shape count list from a {shape: count} mapping, a list of six
