@@ -94,7 +94,8 @@ def random_playouts(name: str, game, root, n: int, seed: int, progress: bool = F
                 summary.draws += 1
             stats = state.playout_stats()
             if stats:
-                summary.placements.append(stats["placements"])
+                # a game's moves: stones placed, or in Caeth Y edges captured
+                summary.placements.append(stats["placements"] if "placements" in stats else stats["moves"])
                 summary.flips.append(stats.get("flips", 0))
                 summary.turns.append(stats.get("turns", 0))
                 summary.empty_cells.append(stats.get("empty_cells", 0))

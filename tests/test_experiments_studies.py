@@ -261,15 +261,20 @@ def test_bad_counts_seeds_and_budgets_are_refused_clearly(module, args, message,
     assert not (tmp_path / "config.json").exists()  # refused before any work
 
 
-def test_random_playouts_command_reports_a_rate_inside_its_interval():
-    result = run(
-        "experiments.random_playouts", "--game", "y_game(board_size=4)", "--n", "200", "--seed", "7", "--json"
-    )
+# side 4: a Y needs four stones (7 moves) and at most fills the 10 cells; in Caeth Y the three
+# edges of one side control its four vertices (5 moves), and there are 18 edges
+@pytest.mark.parametrize(
+    "game, moves", [("y_game(board_size=4)", (7, 10)), ("caeth_y(board_size=4)", (5, 18))]
+)
+def test_random_playouts_command_reports_a_rate_inside_its_interval(game, moves):
+    result = run("experiments.random_playouts", "--game", game, "--n", "200", "--seed", "7", "--json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     low, high = summary["ci95"]
     assert summary["games"] == 200 and 0 < low <= summary["first_player_win_rate"] <= high < 1
-    assert summary["draw_rate"] == 0  # Y cannot end in a draw
+    assert summary["draw_rate"] == 0  # neither Y nor Caeth Y can end in a draw
+    # a game takes at least enough moves for one side to connect, at most every cell or edge
+    assert moves[0] <= summary["min_placements"] <= summary["max_placements"] <= moves[1]
 
 
 def test_mcts_strength_plays_both_rule_sets_in_step_and_resumes(tmp_path):
