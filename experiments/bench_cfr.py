@@ -3,6 +3,7 @@ OpenSpiel's C++ ``CFRSolver`` on the same game in the same process; and every
 two-player dilemma's time to exploitability below 1e-3.
 
     python -m experiments.bench_cfr [--seconds 1.0] [--rounds 5] [--limit 60] [--json]
+        [--markdown docs/performance.md]
 
 Also ``python -m experiments.benchmark``'s ``cfr`` section (``run_all``).
 
@@ -47,6 +48,7 @@ import time
 import pyspiel
 
 import games  # noqa: F401  (registers ttt)
+from analysis import performance_page as page
 from analysis.study import positive_float, positive_int
 from cfr.dag import ALGORITHM as DAG_ALGORITHM  # the DAG rows' CFR variant (DCFR; why: there)
 from cfr.tabular import TabularCFR
@@ -277,6 +279,60 @@ def format_targets(targets: list, limit: float) -> str:
     return "\n".join(lines)
 
 
+def page_rows(sections: dict, command: str) -> dict:
+    """docs/performance.md's rows of the two tables present (an empty table writes none)."""
+    blocks = {}
+    cached = {label: c for label, _, c in SPEED_ROWS}
+
+    def theirs(r):
+        if cached.get(r["row"]):
+            return "C++ `CFRSolver` on `convert_to_cached_tree` of it"
+        return "C++ `CFRSolver` on the Python game" if "(" in r["row"] else "C++ `CFRSolver`"
+
+    if sections.get("iterations_per_second"):
+        blocks["bench_cfr.speed"] = [
+            page.Row(
+                f"CFR iterations (vanilla, alternating updates), `{r['game']}`",
+                page.per_second(r["ours_per_s"]),
+                f"{theirs(r)}: {page.per_second(r['openspiel_per_s'])}",
+                page.times(r["ratio"]),
+                command,
+            )
+            for r in sections["iterations_per_second"]
+        ]
+    targets = sections.get("time_to_1e-3")
+    if targets:
+        listed = [t for t in targets if t["algorithm"] == "cfr+"]
+        rows = [
+            page.Row(
+                f"CFR+ to exploitability (NashConv where not zero-sum) below 1e-3 on every two-player "
+                f"game of the economic-dilemmas study ({len(targets)} games)",
+                f"met on {sum(t['met'] for t in targets)} of {len(targets)}; the {len(listed)} listed "
+                f"ones within {max((t['iterations'] for t in listed), default=0):,} iterations and "
+                f"{page.seconds(max((t['seconds'] for t in listed), default=0.0))}",
+                "-",
+                "-",
+                command,
+            )
+        ]
+        for t in targets:
+            if t["algorithm"] == "cfr+":
+                continue
+            value = t["not_evaluated"] if t["value"] is None else f"{t['measure']} {t['value']:.1e}"
+            walk = f" (the DAG's walk {page.seconds(t['build_seconds'])})" if t["build_seconds"] else ""
+            rows.append(
+                page.Row(
+                    f"{t['algorithm']} to below 1e-3, `{t['game']}` (too large to list)",
+                    f"{value} after {t['iterations']:,} iterations, {page.seconds(t['seconds'])}{walk}",
+                    "-",
+                    "-",
+                    command,
+                )
+            )
+        blocks["bench_cfr.targets"] = rows
+    return blocks
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m experiments.bench_cfr",
@@ -295,10 +351,18 @@ def main(argv=None) -> int:
     p.add_argument(
         "--skip-targets", action="store_true", help="skip the time-to-1e-3 table over the two-player dilemmas"
     )
+    p.add_argument(
+        "--markdown", metavar="PAGE", help="also rewrite this benchmark's rows of PAGE (docs/performance.md)"
+    )
     args = p.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr, flush=True)
     rows = speed_rows(args.seconds, args.rounds, log)
     targets = [] if args.skip_targets else target_rows(args.limit, log)
+    if args.markdown:
+        command = page.command_line("python -m experiments.bench_cfr", argv)
+        page.update(
+            args.markdown, page_rows({"iterations_per_second": rows, "time_to_1e-3": targets}, command)
+        )
     if args.json:
         print(json.dumps({"iterations_per_second": rows, "time_to_1e-3": targets}))
         return 0

@@ -24,6 +24,7 @@ either engine, while the CPU time does not (cache and frequency effects of
 the load remain).
 
     python -m experiments.bench_search [--json] [--sims N] [--repeats K] [--clock wall|cpu]
+        [--markdown docs/performance.md]
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import time
 import pyspiel
 
 import games  # noqa: F401  (registers our games)
+from analysis import performance_page as page
 from analysis.study import non_negative_float, non_negative_int, positive_int
 from mcts.uct import UCTSearch, time_playouts
 
@@ -197,6 +199,41 @@ def mcts_memory(game: str = DOUBLE_O_Y11, sims: int = 1_000_000, uct_c: float = 
     }
 
 
+def page_rows(sections: dict, command: str) -> dict:
+    """docs/performance.md's rows of the ``speed`` and ``memory`` results present."""
+    blocks = {}
+    if "speed" in sections:
+        s = sections["speed"]
+        theirs = s["sims_per_s"]["openspiel_y11"]["median"]
+        baseline = f"C++ `MCTSBot` on `{OPENSPIEL_Y11}`: {page.per_second(theirs)}"
+        blocks["bench_search.speed"] = [
+            page.Row(
+                f"MCTS simulations, `{game}` ({s['clock']} clock, {s['simulations_per_search']:,} a search)",
+                page.per_second(s["sims_per_s"][key]["median"]),
+                baseline,
+                page.times(s[ratio]),
+                command,
+            )
+            for game, key, ratio in (
+                (Y11, "ours_y_game11", "ratio_y_game11"),
+                (DOUBLE_O_Y11, "ours_double_o_y11", "ratio_double_o_y11"),
+            )
+        ]
+    if "memory" in sections:
+        m = sections["memory"]
+        blocks["bench_search.memory"] = [
+            page.Row(
+                f"MCTS memory, {m['simulations']:,} simulations on `{m['game']}`",
+                f"{m['bytes_per_node']}-byte nodes: {m['nodes'] / 1e6:.1f}M nodes, "
+                f"{m['tree_bytes'] / 2**20:.0f} MiB",
+                "not measured",
+                "-",
+                command,
+            )
+        ]
+    return blocks
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(
         prog="python -m experiments.bench_search",
@@ -223,6 +260,9 @@ def main(argv=None) -> int:
         "thread running it (steadier on a loaded machine: leaves out waiting for a core)",
     )
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument(
+        "--markdown", metavar="PAGE", help="also rewrite this benchmark's rows of PAGE (docs/performance.md)"
+    )
     args = p.parse_args(argv)
 
     def progress(msg):
@@ -235,6 +275,10 @@ def main(argv=None) -> int:
         out["memory"] = mcts_memory(DOUBLE_O_Y11, args.memory_sims, args.uct_c, args.seed)
     out["playouts"] = [playout_rate(Y11, seed=args.seed), playout_rate(DOUBLE_O_Y11, seed=args.seed)]
     out["speed"] = mcts_speed(args.sims, args.repeats, args.uct_c, args.seed, progress, args.clock)
+    if args.markdown:
+        page.update(
+            args.markdown, page_rows(out, page.command_line("python -m experiments.bench_search", argv))
+        )
     if args.json:
         print(json.dumps(out, indent=1))
         return 0

@@ -1,6 +1,7 @@
 """Solver checks and timings against OpenSpiel's own alpha-beta.
 
     python -m experiments.bench_solvers [--sizes 3 4] [--repeats 3] [--json]
+        [--markdown docs/performance.md]
 
 ``alphabeta_check`` solves OpenSpiel's C++ ``y(board_size=n)`` with
 ``open_spiel.python.algorithms.minimax.alpha_beta_search`` and our
@@ -59,6 +60,7 @@ from games.boards import openspiel_y_actions
 from open_spiel.python.algorithms.minimax import alpha_beta_search
 
 import games  # noqa: F401
+from analysis import performance_page as page
 from solvers.alphabeta import Searcher
 from solvers.exhaustive import solve
 
@@ -543,6 +545,124 @@ def run_all(quick: bool = False) -> dict:
     return out
 
 
+def _millions(n: int) -> str:
+    return f"{n / 1e6:.1f}M" if n >= 1e6 else f"{n:,}"
+
+
+def page_rows(sections: dict, command: str) -> dict:
+    """docs/performance.md's rows of the results in ``sections`` (any of this module's
+    dicts, told apart by their ``experiment``), one block per experiment."""
+    blocks = {}
+    for out in sections.values():
+        kind = out.get("experiment")
+        if kind == "alphabeta_check":
+            blocks["bench_solvers.alphabeta"] = [
+                page.Row(
+                    f"alpha-beta, `y_game(board_size={r['board_size']})` root value and every opening"
+                    + ("" if r["root_values_agree"] and not r["opening_mismatches"] else " (values DIFFER)"),
+                    f"root {page.seconds(r['our_root_seconds'])}, "
+                    f"every opening {page.seconds(r['our_openings_seconds'])}",
+                    f"`minimax.alpha_beta_search` on C++ `y(board_size={r['board_size']})`: root "
+                    f"{page.seconds(r['openspiel_root_seconds'])}, every opening "
+                    f"{page.seconds(r['openspiel_openings_seconds'])}",
+                    f"{page.times(r['root_time_ratio'])} root, {page.times(r['openings_time_ratio'])} "
+                    "every opening",
+                    command,
+                )
+                for r in out["rows"]
+            ]
+        elif kind == "y_solver_comparison":
+            rows = []
+            for r in out["rows"]:
+                plain = (
+                    f"; general alpha-beta kernel {page.seconds(r['alphabeta_seconds'])}"
+                    if "alphabeta_seconds" in r
+                    else ""
+                )
+                rows.append(
+                    page.Row(
+                        f"exact Y solver, `{r['game']}` root and every opening"
+                        + ("" if r["values_agree"] else " (values DIFFER)"),
+                        f"root {r['root_nodes']:,} nodes, {page.seconds(r['root_cpu_seconds'])} CPU; "
+                        f"every opening {_millions(r['ysolver_nodes'])} nodes, "
+                        f"{page.seconds(r['ysolver_seconds'])}",
+                        "the same solver without H-search and the centrality prior: root "
+                        f"{_millions(r['pre_hsearch_root_nodes'])} nodes, "
+                        f"{page.seconds(r['pre_hsearch_root_cpu_seconds'])} CPU; every opening "
+                        f"{_millions(r['pre_hsearch_nodes'])} nodes, {page.seconds(r['pre_hsearch_seconds'])}"
+                        + plain,
+                        f"{page.times(r['root_cpu_ratio'])} root (CPU), "
+                        f"{page.times(r['pre_hsearch_ratio'])} every opening"
+                        + (f"; {page.times(r['time_ratio'])} over alpha-beta" if plain else ""),
+                        command,
+                    )
+                )
+            blocks["bench_solvers.ysolver"] = rows
+        elif kind == "y_list_bounds":
+            first, rows = out["bounds"][0], []
+
+            def run(text, x):
+                solved = "not solved" if x["value"] is None else f"{x['nodes']:,} nodes"
+                return f"{text}: {solved}, {page.seconds(x['cpu_seconds'])} CPU"
+
+            for r in out["rows"]:
+                others = [(k, r["runs"][k]) for k in out["bounds"][1:]]
+                rows.append(
+                    page.Row(
+                        f"exact Y solver, H-search list bounds (VCs/SCs/queue), "
+                        f"`y_game(board_size={out['size']})` after {r['opening']}",
+                        "; ".join(run(k, x) for k, x in others),
+                        run(first, r["runs"][first]),
+                        "; ".join(
+                            f"{page.times(x['node_ratio'])} nodes, {page.times(x['cpu_ratio'])} CPU"
+                            if "cpu_ratio" in x
+                            else "-"
+                            for _, x in others
+                        ),
+                        command,
+                    )
+                )
+            blocks["bench_solvers.y_bounds"] = rows
+        elif kind == "table_replacement":
+            first, totals = out["schemes"][0], out["totals"]
+            cost = {
+                k: f"`--tt-replace {k}`: {_millions(x['nodes'])} nodes, {page.seconds(x['cpu_seconds'])} CPU"
+                for k, x in totals.items()
+            }
+            blocks["bench_solvers.tt_compare"] = [
+                page.Row(
+                    f"exact alpha-beta, {len(out['rows'])} games, root and every opening, a table of "
+                    f"2^{out['tt_log2']} entries" + ("" if out["all_agree"] else " (values DIFFER)"),
+                    "; ".join(cost[k] for k in out["schemes"][1:]),
+                    cost[first] + " (the default)",
+                    "; ".join(
+                        f"{page.times(totals[first]['nodes'] / totals[k]['nodes'])} nodes, "
+                        + page.times(totals[first]["cpu_seconds"] / max(totals[k]["cpu_seconds"], 1e-9))
+                        + " CPU"
+                        for k in out["schemes"][1:]
+                    ),
+                    command,
+                )
+            ]
+        elif kind == "parallel_speedup":
+            serial = out["rows"][0]
+            blocks["bench_solvers.parallel"] = [
+                page.Row(
+                    f"parallel exact solving, `{out['game']}`, {r['jobs']} worker(s), "
+                    f"{'one shared table' if r['table'] == 'shared' else 'a table each'}"
+                    + ("" if r["agrees"] else " (values DIFFER or incomplete)"),
+                    f"{r['seconds']:.2f} s wall, {r['cpu_seconds']:.2f} s CPU critical path, "
+                    f"{_millions(r['nodes'])} nodes",
+                    f"the serial solver: {serial['seconds']:.2f} s, {serial['cpu_seconds']:.2f} s CPU, "
+                    f"{_millions(serial['nodes'])} nodes",
+                    f"{page.times(r['ratio'])} wall, {page.times(r['cpu_ratio'])} CPU critical path",
+                    command,
+                )
+                for r in out["rows"][1:]
+            ]
+    return blocks
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m experiments.bench_solvers",
@@ -670,7 +790,18 @@ def main(argv=None) -> int:
         metavar="SCHEME",
         help=f"--tt-compare these schemes, the first as the baseline (default: {' '.join(TT_SCHEMES)})",
     )
+    ap.add_argument(
+        "--markdown",
+        metavar="PAGE",
+        help="also rewrite the rows this run measured in PAGE (docs/performance.md)",
+    )
     args = ap.parse_args(argv)
+    command = page.command_line("python -m experiments.bench_solvers", argv)
+
+    def write_page(*results):
+        if args.markdown:
+            page.update(args.markdown, page_rows(dict(enumerate(results)), command))
+
     if args.y_bounds is not None:
         bounds = tuple(args.y_bounds) or Y_BOUNDS
         if not 3 <= args.y_bound_size <= 10:
@@ -693,6 +824,7 @@ def main(argv=None) -> int:
             )
         except ValueError as exc:
             ap.error(str(exc))
+        write_page(out)
         if args.json:
             print(json.dumps(out))
             return 0 if out["all_agree"] else 1
@@ -725,6 +857,7 @@ def main(argv=None) -> int:
             tuple(args.tt_schemes),
             progress=lambda m: print(m, file=sys.stderr, flush=True),
         )
+        write_page(out)
         if args.json:
             print(json.dumps(out))
             return 0 if out["all_agree"] else 1
@@ -765,6 +898,7 @@ def main(argv=None) -> int:
             tables=tuple(args.parallel_tables),
             time_limit=args.parallel_time_limit,
         )
+        write_page(out)
         if args.json:
             print(json.dumps(out))
             return 0
@@ -812,6 +946,7 @@ def main(argv=None) -> int:
                 baseline=not args.no_y_baseline,
                 progress=lambda m: print(m, file=sys.stderr, flush=True),
             )
+    write_page(*out.values())
     if args.json:
         print(json.dumps(out))
         return 0

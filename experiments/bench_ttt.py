@@ -3,6 +3,7 @@ Connect Four against ``connect_four``, and a two-phase simultaneous cloaked
 rule set against ``goofspiel`` (a simultaneous game of similar length).
 
     python -m experiments.bench_ttt [--seconds 1.0] [--rounds 5] [--seed 0] [--json]
+        [--markdown docs/performance.md]
 
 Ours: ``ttt(rules=Connect4)``'s core, ``clone()`` of the start position then
 ``random_playout(seed)`` (uniform random play to the end in the Cython
@@ -28,6 +29,7 @@ import time
 import pyspiel
 
 import games  # noqa: F401  (registers ttt)
+from analysis import performance_page as page
 from analysis.study import non_negative_int, positive_float, positive_int
 from experiments.rates import kernel_rate, openspiel_rate
 
@@ -146,6 +148,36 @@ def _mean_plies(core, seed: int, playouts: int = 500) -> float:
     return total / playouts
 
 
+def page_rows(sections: dict, command: str) -> dict:
+    """docs/performance.md's rows of the ``connect4`` and ``simultaneous`` results present."""
+    blocks = {}
+    if "connect4" in sections:
+        r = sections["connect4"]
+        blocks["bench_ttt.connect4"] = [
+            page.Row(
+                "random playouts, `ttt(rules=Connect4)` (`clone()` + `random_playout` from Python)",
+                page.per_second(r["ours_playouts_per_second"]),
+                "C++ `connect_four`, `evaluate_bots` with random bots: "
+                + page.per_second(r["openspiel_playouts_per_second"]),
+                page.times(r["ratio"]),
+                command,
+            )
+        ]
+    if "simultaneous" in sections:
+        r = sections["simultaneous"]
+        blocks["bench_ttt.simultaneous"] = [
+            page.Row(
+                f"random playouts, `ttt(rules={SIM_RULES})` (two simultaneous phases, cloaked)",
+                page.per_second(r["ours_playouts_per_second"]),
+                f"C++ `{SIM_BASELINE}` (13 rounds), `evaluate_bots` with random bots: "
+                + page.per_second(r["openspiel_playouts_per_second"]),
+                page.times(r["ratio"]),
+                command,
+            )
+        ]
+    return blocks
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m experiments.bench_ttt",
@@ -167,10 +199,16 @@ def main(argv=None):
     )
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the random games")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--markdown", metavar="PAGE", help="also rewrite this benchmark's rows of PAGE (docs/performance.md)"
+    )
     args = parser.parse_args(argv)
     log = lambda msg: print(f"[bench_ttt] {msg}", file=sys.stderr)
     result = connect4_playouts_vs_openspiel(args.seconds, args.rounds, args.seed, log=log)
     sim = simultaneous_playouts_vs_goofspiel(args.seconds, args.rounds, args.seed, log=log)
+    if args.markdown:
+        command = page.command_line("python -m experiments.bench_ttt", argv)
+        page.update(args.markdown, page_rows({"connect4": result, "simultaneous": sim}, command))
     if args.json:
         print(json.dumps({"connect4": result, "simultaneous": sim}, indent=1))
         return

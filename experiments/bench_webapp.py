@@ -2,7 +2,7 @@
 play Tic-Tac-Toe against Random through HTTP on 127.0.0.1, and every finished
 game must be in the registry afterwards.
 
-    nice -n 10 python -m experiments.bench_webapp --users 20 --games 5
+    nice -n 10 python -m experiments.bench_webapp --users 20 --games 5 [--markdown docs/performance.md]
 
 The server is ``python -m webapp`` in its own process (so the clients do not
 share its interpreter), on a fresh database in a temporary directory; the
@@ -36,6 +36,8 @@ import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
+
+from analysis import performance_page as page
 
 PASSWORD = "bench-password"
 
@@ -161,6 +163,27 @@ def pct(values, q) -> float:
     return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] * 1000
 
 
+def page_rows(users: int, games: int, think: float, base_run: dict, load: dict, stored: int, command: str):
+    """docs/performance.md's row: the load run's p95 against the one-user run's."""
+    expected = base_run["games"] + load["games"]
+    p95 = {
+        run: [pct(r["renders"], 0.95), pct(r["moves"], 0.95)] for run, r in (("one", base_run), ("n", load))
+    }
+    pace = f", about {think:g} s thinking a move" if think else ", no think time"
+    return {
+        "bench_webapp": [
+            page.Row(
+                f"web app, {users} users x {games} games of Tic-Tac-Toe against Random over HTTP{pace}: "
+                "p95 page render / move round trip",
+                f"{p95['n'][0]:.0f} / {p95['n'][1]:.0f} ms; {stored} of {expected} games stored",
+                f"one user, same run: {p95['one'][0]:.0f} / {p95['one'][1]:.0f} ms",
+                f"{page.times(p95['n'][0] / p95['one'][0])} / {page.times(p95['n'][1] / p95['one'][1])}",
+                command,
+            )
+        ]
+    }
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--users", type=int, default=20, help="concurrent simulated users (1..200)")
@@ -188,6 +211,9 @@ def main(argv=None) -> int:
         action="store_true",
         help="serve with Flask's development server (a thread per request) instead "
         "of waitress, for comparison",
+    )
+    p.add_argument(
+        "--markdown", metavar="PAGE", help="also rewrite this benchmark's row of PAGE (docs/performance.md)"
     )
     a = p.parse_args(argv)
     if not 1 <= a.users <= 200 or not 1 <= a.games <= 100 or not 0 <= a.think <= 10:
@@ -277,6 +303,9 @@ def main(argv=None) -> int:
         f"({'none lost' if stored == expected else 'LOST ' + str(expected - stored)}); "
         f"load run {load['seconds']:.1f} s"
     )
+    if a.markdown:
+        command = page.command_line("python -m experiments.bench_webapp", argv)
+        page.update(a.markdown, page_rows(a.users, a.games, a.think, base_run, load, stored, command))
     return 0 if stored == expected else 1
 
 

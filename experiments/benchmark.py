@@ -1,6 +1,7 @@
 """Speed of our kernels as ratios to OpenSpiel's C++ games, measured in one process.
 
     python -m experiments.benchmark [--seconds 1.0] [--rounds 5] [--json]
+        [--markdown docs/performance.md]
 
 Baseline: OpenSpiel's C++ ``y(board_size=11)`` played fully natively, uniform
 random games through ``pyspiel.evaluate_bots`` with two uniform random bots.
@@ -25,6 +26,7 @@ import sys
 import pyspiel
 
 import games  # noqa: F401
+from analysis import performance_page as page
 from analysis.study import non_negative_int, positive_float, positive_int
 from experiments.rates import kernel_rate, openspiel_rate
 
@@ -96,6 +98,58 @@ EXTRA_SECTIONS = {
 }
 
 
+# The key each section has in its module's own page_rows() (solvers and cfr: the
+# section is already that module's dict of results).
+PAGE_KEYS = {
+    "connect4": "connect4",
+    "simultaneous": "simultaneous",
+    "mcts_speed": "speed",
+    "mcts_memory": "memory",
+}
+
+
+def playout_rows(section: dict, command: str) -> list:
+    """docs/performance.md's rows of the playout section."""
+    baseline = (
+        "C++ `y(board_size=11)`, `evaluate_bots` with random bots: "
+        f"{page.per_second(section['baseline_playouts_per_second'])}"
+    )
+    rows = [
+        page.Row(
+            f"random playouts, `{r['game']}`",
+            page.per_second(r["playouts_per_second"]),
+            baseline,
+            page.times(r["ratio"]),
+            command,
+        )
+        for r in section["rows"]
+    ]
+    rows.append(
+        page.Row(
+            "bytes a position, `y_game(board_size=11)` / `double_o_y(board_size=11)` (`core.nbytes()`)",
+            f"{section['y_game_11_state_bytes']} / {section['double_o_y_11_state_bytes']}",
+            "-",
+            "-",
+            command,
+        )
+    )
+    return rows
+
+
+def page_blocks(result: dict, command: str) -> dict:
+    """Every row of docs/performance.md this run measured, by block; the sections'
+    own modules turn their figures into rows."""
+    blocks = {"benchmark.playouts": playout_rows(result["playouts"], command)}
+    by_module = {}
+    for name, section in result.items():
+        if name in EXTRA_SECTIONS:
+            key = PAGE_KEYS.get(name)
+            by_module.setdefault(EXTRA_SECTIONS[name][0], {}).update({key: section} if key else section)
+    for module_name, sections in by_module.items():
+        blocks.update(importlib.import_module(module_name).page_rows(sections, command))
+    return blocks
+
+
 def extra_sections(quick: bool, log) -> dict:
     results = {}
     for name, (module_name, function_name) in EXTRA_SECTIONS.items():
@@ -158,11 +212,19 @@ def main(argv=None):
         "--playouts-only", action="store_true", help="skip the search, solver and tic-tac-toe sections"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--markdown",
+        metavar="PAGE",
+        help="also rewrite the rows this run measured in PAGE (docs/performance.md)",
+    )
     args = parser.parse_args(argv)
     log = (lambda msg: None) if args.json else (lambda msg: print(f"[benchmark] {msg}", file=sys.stderr))
     result = {"playouts": playout_section(args.seconds, args.rounds, args.seed, log)}
     if not args.playouts_only:
         result.update(extra_sections(args.quick, log))
+    if args.markdown:
+        command = page.command_line("python -m experiments.benchmark", argv)
+        page.update(args.markdown, page_blocks(result, command))
     if args.json:
         print(json.dumps(result, indent=1))
         return

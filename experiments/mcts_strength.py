@@ -17,6 +17,8 @@ again with the same settings) and ``summary.json`` with our win rate and its
     python -m experiments.mcts_strength --games 200 --sims 1000 --out results/strength_sims
     python -m experiments.mcts_strength --mode time --time-per-move 0.02 --games 200 \\
         --out results/strength_time
+
+``--markdown docs/performance.md`` also rewrites the mode's row of that page.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import pyspiel
 from games.boards import openspiel_y_actions
 
 import games  # noqa: F401  (registers y_game)
+from analysis import performance_page as page
 from analysis import tournament
 from analysis.stats import wilson_interval
 from analysis.study import git_commit, non_negative_float, non_negative_int, positive_float, positive_int
@@ -172,6 +175,29 @@ def settings(args) -> dict:
     }
 
 
+def page_rows(summary: dict, command: str) -> dict:
+    """docs/performance.md's row of this mode: our win rate with its 95% Wilson interval."""
+    s = summary["settings"]
+    budget = (
+        f"equal simulations ({s['sims']:,} a move)"
+        if s["mode"] == "sims"
+        else f"equal time ({1000 * s['time_per_move']:g} ms a move)"
+    )
+    lo, hi = summary["win_rate_95ci"]
+    return {
+        f"mcts_strength.{s['mode']}": [
+            page.Row(
+                f"MCTS strength on `y_game(board_size={s['board_size']})`, {budget}, seats alternating",
+                f"{100 * summary['win_rate']:.1f}% of {summary['games']} games, 95% Wilson "
+                f"[{100 * lo:.1f}, {100 * hi:.1f}]",
+                f"C++ `MCTSBot` on `y(board_size={s['board_size']})`",
+                "-",
+                command,
+            )
+        ]
+    }
+
+
 def parse_args(argv=None):
     p = argparse.ArgumentParser(
         prog="python -m experiments.mcts_strength",
@@ -207,6 +233,9 @@ def parse_args(argv=None):
         type=Path,
         default=Path("results/mcts_strength"),
         help="output directory (default results/mcts_strength)",
+    )
+    p.add_argument(
+        "--markdown", metavar="PAGE", help="also rewrite this mode's row of PAGE (docs/performance.md)"
     )
     args = p.parse_args(argv)
     if not 2 <= args.board_size <= 19:
@@ -272,6 +301,10 @@ def main(argv=None) -> int:
             )
     summary = summarise(records, args)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
+    if args.markdown:
+        page.update(
+            args.markdown, page_rows(summary, page.command_line("python -m experiments.mcts_strength", argv))
+        )
     lo, hi = summary["win_rate_95ci"]
     print(
         f"ours won {summary['our_wins']}/{summary['games']} = {summary['win_rate']:.3f} "
