@@ -224,7 +224,7 @@ def tournament_game(game_string: str) -> str:
     plans one after another, hidden from the others), as analysis.tournament plays them."""
     import pyspiel
 
-    from analysis.tournament import playable_game_string
+    from games.loading import playable_game_string
 
     return str(pyspiel.load_game(playable_game_string(game_string)))
 
