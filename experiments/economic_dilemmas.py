@@ -9,8 +9,8 @@ equilibria, where does CFR go, and how do the bots fare on it?
 Games: OpenSpiel's textbook matrix games (references whose names are known),
 this toolkit's example rule sets that encode one (RPS-Shared-Lines,
 Hide-And-Seek-2), a three-player reference (goofspiel with two cards), a
-sequential perfect-information one (Nim with piles 1 and 2), and every dilemma of ``games.ttt.dilemmas.available()`` (whatever the catalogue
-holds today). For each game:
+sequential perfect-information one (Nim with piles 1 and 2), and every dilemma of
+``games.ttt.dilemmas.available()`` (whatever the catalogue holds today). For each game:
 
 - its payoff table (``solvers.normal_form.induced_normal_form``: the normal
   form, chance averaged out; refused with the reason when too large);
@@ -251,9 +251,9 @@ def _behaviour_with_reach(inf, player: int, sigma) -> dict:
     """{infoset: ({action: prob}, own reach)} of a mixed strategy (Kuhn's theorem)."""
     pures = [inf.strategy(player, i) for i in range(len(sigma))]
     out = {}
-    for key, acts in zip(inf.infosets[player], inf.actions[player]):
+    for key, acts in zip(inf.infosets[player], inf.actions[player], strict=True):
         seq = inf.sequences[player][key]
-        reach = [(w, s) for w, s in zip(sigma, pures) if all(s[i] == a for i, a in seq)]
+        reach = [(w, s) for w, s in zip(sigma, pures, strict=True) if all(s[i] == a for i, a in seq)]
         mass = sum(w for w, _ in reach)
         if mass <= 1e-12:
             out[key] = ({a: 1.0 / len(acts) for a in acts}, 0.0)
@@ -560,9 +560,9 @@ def tree_size(tgame, limit: int, rec: dict):
 def named_verdict(entry: dict, rec: dict, table) -> None:
     """A dilemma's verdict by the definition of the game it encodes where the
     payoff order cannot give one: the named classifiers (solvers/classify.py)
-    on the full table, or on the reduced game (games/ttt/reduced.py) when the
+    on the full table, or on the reduced game (analysis/reduced_games.py) when the
     full table is refused. The payoff-order label stays in ``payoff_order``."""
-    from games.ttt.reduced import REDUCED, classify_reduced, reduced, summary
+    from analysis.reduced_games import REDUCED, classify_reduced, reduced, summary
     from solvers.classify import NAMED, classify_named
 
     encodes = entry.get("encodes")
@@ -604,7 +604,7 @@ def strategy_names(game, inf) -> list[list[str]]:
             pure = inf.strategy(p, i)
             parts = [
                 s.action_names[s.actions.index(pure[key])]
-                for s, key in zip(states, inf.infosets[p])
+                for s, key in zip(states, inf.infosets[p], strict=True)
                 if len(s.actions) > 1
             ]
             names.append(" / ".join(parts) if parts else "-")
@@ -750,7 +750,7 @@ def table_win_rates(records: list, me: str) -> dict:
             continue
         other = labels.pop()
         mean = {
-            who: float(np.mean([x for x, p in zip(r["returns"], r["players"]) if p == who]))
+            who: float(np.mean([x for x, p in zip(r["returns"], r["players"], strict=True) if p == who]))
             for who in (me, other)
         }
         row = counts.setdefault((me, other), [0, 0, 0])
@@ -914,7 +914,8 @@ def main(argv=None) -> int:
         )
         say(
             f"  {rec['name']}: {rec['classified']} (reproduces: {rec['reproduces']}); "
-            f"{len(rec.get('equilibria', []))} equilibria; {cfr}; analysed in {rec.get('analysis_seconds', 0):.0f} s"
+            f"{len(rec.get('equilibria', []))} equilibria; {cfr}; "
+            f"analysed in {rec.get('analysis_seconds', 0):.0f} s"
         )
 
     say(f"analysing {len(entries)} games: {', '.join(by_name)}")
@@ -990,8 +991,9 @@ def main(argv=None) -> int:
             rec["tournament"] = bot_summary(mine, labels[name])
         rec["tournament_played"] = [len(mine), len(tasks[name])]
         say(
-            f"  tournament {name}: {len(mine)} of {len(tasks[name])} games, {play_seconds(mine):.0f} s of play "
-            "(summed over the workers; resumed games at the time they took)"
+            f"  tournament {name}: {len(mine)} of {len(tasks[name])} games, "
+            f"{play_seconds(mine):.0f} s of play (summed over the workers; resumed games at the time "
+            "they took)"
         )
 
     checks, unplayed = {}, []
@@ -1350,7 +1352,7 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
         "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; games "
         "defined by what their strategies mean (Blotto, beauty contest, common pool, trolley, hide and seek, "
         "trend setting) by their own definitions, and dilemmas whose table is refused on a reduced game "
-        "of the textbook's strategies (games/ttt/reduced.py, named in the game's section); "
+        "of the textbook's strategies (analysis/reduced_games.py, named in the game's section); "
         "'not checkable' where no definition applies here. NashConv is exact distance from "
         "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
         "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
@@ -1410,7 +1412,7 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
                     if "shape" in red
                     else f"tree of {red['tree_nodes']} nodes"
                 )
-                lines += ["", f"Reduced game ({size}, games/ttt/reduced.py): {red['family']}"]
+                lines += ["", f"Reduced game ({size}, analysis/reduced_games.py): {red['family']}"]
         if rec.get("spe"):
             how = f" ({rec['spe']['over_dag']})" if rec["spe"].get("over_dag") else ""
             lines.append(
@@ -1431,8 +1433,8 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
                 )
             if "nearest_equilibrium" in cfr:
                 text += (
-                    f"; nearest equilibrium #{cfr['nearest_equilibrium'] + 1} (largest probability difference "
-                    f"{cfr['distance']:.3g}); CFR's expected payoffs {cfr['payoffs']}"
+                    f"; nearest equilibrium #{cfr['nearest_equilibrium'] + 1} (largest probability "
+                    f"difference {cfr['distance']:.3g}); CFR's expected payoffs {cfr['payoffs']}"
                 )
             lines.append(text + ".")
         else:
