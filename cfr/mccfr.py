@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 
-from cfr.tree import turn_based
+from cfr.game_form import turn_based
 
 __all__ = ["SampledMCCFR", "SAMPLINGS"]
 
@@ -139,7 +139,7 @@ class SampledMCCFR:
         policy = _matching(regret)
         if player == update:
             values = [self._external(state.child(a), update) for a in legal]
-            value = sum(p * v for p, v in zip(policy, values))
+            value = sum(p * v for p, v in zip(policy, values, strict=True))
             for j, v in enumerate(values):
                 regret[j] += v - value
         else:
@@ -165,7 +165,7 @@ class SampledMCCFR:
         for key, (legal, _, avg) in self._table.items():
             total = sum(avg)
             out[key] = (
-                [(a, s / total) for a, s in zip(legal, avg)]
+                [(a, s / total) for a, s in zip(legal, avg, strict=True)]
                 if total > 0
                 else [(a, 1.0 / len(legal)) for a in legal]
             )

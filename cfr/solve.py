@@ -40,9 +40,10 @@ from dataclasses import dataclass, field
 import pyspiel
 
 from cfr import evaluate
+from cfr.game_form import turn_based
 from cfr.mccfr import SampledMCCFR
 from cfr.tabular import TabularCFR
-from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
+from cfr.tree import TreeTooLarge, enumerate_tree
 
 __all__ = [
     "ALGORITHMS",
@@ -185,7 +186,7 @@ class Solver:
         avg = self._cpp.average_policy()
         out = {}
         t = self.tree
-        for key, acts, state in zip(t.infoset_keys, t.infoset_actions, t.infoset_states):
+        for key, acts, state in zip(t.infoset_keys, t.infoset_actions, t.infoset_states, strict=True):
             probs = dict(avg.get_state_policy(state))
             total = sum(probs.get(a, 0.0) for a in acts)
             out[key] = (
@@ -218,7 +219,7 @@ def complete(policy: dict, tree) -> dict:
     """``policy`` over every information state of ``tree``: those it lacks (never
     sampled) uniform, as the ``cfr`` bot plays them; best responses need every one."""
     out = dict(policy)
-    for key, acts in zip(tree.infoset_keys, tree.infoset_actions):
+    for key, acts in zip(tree.infoset_keys, tree.infoset_actions, strict=True):
         if key not in out:
             out[key] = [(a, 1.0 / len(acts)) for a in acts]
     return out

@@ -28,11 +28,11 @@ Centipede9, NeedyCentipede4) runs CFR+ over its DAG of merged histories
 (``cfr.dag``: positions for perfect-information games, positions and
 observations for blind ones), whose best responses are exact, with DCFR instead
 of CFR+ (``cfr.dag.ALGORITHM``: half CFR+'s iterations to 1e-3 on NeedyCentipede4) and
-checkpoints every 25 iterations after 50; its time includes the DAG's walk. Only where the DAG would change the game (``cfr.dag.NotExact``)
-does it fall back to outcome-sampling MCCFR (``cfr.mccfr``, seed 0) for the
-time limit, whose NashConv cannot be evaluated: that row says so with the
-tree's size and the information states the samples visited, and counts as not
-met.
+checkpoints every 25 iterations after 50; its time includes the DAG's walk. Only
+where the DAG would change the game (``cfr.dag.NotExact``) does it fall back to
+outcome-sampling MCCFR (``cfr.mccfr``, seed 0) for the time limit, whose NashConv
+cannot be evaluated: that row says so with the tree's size and the information
+states the samples visited, and counts as not met.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ import pyspiel
 import games  # noqa: F401  (registers ttt)
 from analysis.study import positive_float, positive_int
 from cfr.dag import ALGORITHM as DAG_ALGORITHM  # the DAG rows' CFR variant (DCFR; why: there)
+from cfr.game_form import turn_based
 from cfr.tabular import TabularCFR
-from cfr.tree import enumerate_tree, turn_based
+from cfr.tree import enumerate_tree
 
 RPS_LINES = "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)"
 RPS = "ttt(rules=RockPaperScissors)"
@@ -91,7 +92,7 @@ def row(label: str, game_string: str, cached: bool, seconds: float, rounds: int,
         "histories": tree.num_nodes,
         "ours_per_s": statistics.median(ours),
         "openspiel_per_s": statistics.median(theirs),
-        "ratio": statistics.median(o / t for o, t in zip(ours, theirs)),
+        "ratio": statistics.median(o / t for o, t in zip(ours, theirs, strict=True)),
     }
 
 

@@ -592,7 +592,7 @@ def strategy_names(game, inf) -> list[list[str]]:
     """Every pure strategy of the induced normal form in the game's action names: its action
     at each information state with a choice, joined by " / " ("-" if the player never chooses).
     The names are read from states (matrix games name actions only there)."""
-    from cfr.tree import turn_based
+    from cfr.game_form import turn_based
     from games.normal_form import enumerate_tree
 
     tree = enumerate_tree(turn_based(game), max_profiles=None, build=False)

@@ -14,10 +14,11 @@ from open_spiel.python.algorithms import discounted_cfr
 import games  # noqa: F401  (registers ours)
 from agents import make_bot
 from cfr import evaluate
+from cfr.game_form import turn_based
 from cfr.policy_file import FORMAT, load_policy, save_policy
 from cfr.solve import Solver, checkpoints, run
 from cfr.tabular import TabularCFR
-from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
+from cfr.tree import TreeTooLarge, enumerate_tree
 
 RPS_LINES = "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)"
 
@@ -60,7 +61,9 @@ def test_dcfr_matches_openspiels_python_dcfr_every_iteration(backend, variant, m
         ours.iterate()
         ref.evaluate_and_update_policy()
         avg = ref.average_policy()
-        assert _max_diff(ours.average_policy(), lambda k: dict(enumerate(avg.policy_for_key(k)))) < 1e-9
+        assert (
+            _max_diff(ours.average_policy(), lambda k, avg=avg: dict(enumerate(avg.policy_for_key(k)))) < 1e-9
+        )
 
 
 def test_three_player_general_form_runs_and_nash_conv_falls():
