@@ -28,7 +28,7 @@ from analysis.reduced_games import REDUCED, allocation_table, classify_reduced, 
 from games.normal_form import TooLarge, payoff_table
 from games.payoff_formats import value_text
 from games.ttt.dilemmas import DILEMMAS
-from games.ttt.resolve import CATALOGUE, REPO_ROOT
+from games.ttt.sources import CATALOGUE, REPO_ROOT
 from solvers.classify import reproduces
 from solvers.normal_form import Decision, backward_induction
 from solvers.normal_form import pure_equilibria as pure

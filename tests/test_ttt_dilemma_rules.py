@@ -54,7 +54,7 @@ REFUSED = []
 def raw(name):
     """The rule set's file as written (extends unresolved); skip while the
     rule set waits for the captures/stacks vocabulary outside the catalogue."""
-    path = RESOLVE.CATALOGUE_DIR / f"{name}.json"
+    path = rules.CATALOGUE_DIR / f"{name}.json"
     if not path.exists():
         pytest.skip(f"{name} is not in the catalogue yet (needs captures or stacks)")
     return json.loads(path.read_text())
