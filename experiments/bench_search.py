@@ -1,6 +1,7 @@
 """Speed and memory of our MCTS against OpenSpiel's C++ MCTS.
 
-Functions return plain dicts (``experiments/benchmark.py`` calls them):
+Functions return plain dicts (``--json`` prints them as one object: the ``search``
+section of ``python -m experiments.benchmark``):
 
 - ``openspiel_mcts_rate``: simulations/s of ``pyspiel.MCTSBot`` (C++,
   ``RandomRolloutEvaluator(1, seed)``) searching the empty board of
@@ -148,7 +149,7 @@ def mcts_speed(
     def paired(key):
         # each repeat's ratio uses measurements taken moments apart, so a
         # change in the machine's load between repeats cancels out
-        return statistics.median(o / b for o, b in zip(rates[key], base))
+        return statistics.median(o / b for o, b in zip(rates[key], base, strict=True))
 
     return {
         "simulations_per_search": sims,

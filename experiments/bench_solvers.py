@@ -41,8 +41,9 @@ value agrees, and prints node counts and CPU seconds (``time.process_time``,
 which the load of a shared machine skews less than wall clock) with their
 ratios to today's scheme ("depth"). A small ``--tt-log2`` (14 on side 5)
 puts the table under the pressure a side-6 solve puts on 2**23-2**24 entries.
-Every function returns a plain dict so experiments/benchmark.py can collect
-them.
+Every function returns a plain dict; ``--json`` prints them as one object,
+which is the ``solvers`` section of ``python -m experiments.benchmark``
+(``--quick`` there: ``--repeats 1 --skip-speed``).
 """
 
 from __future__ import annotations
@@ -82,9 +83,11 @@ def alphabeta_check(sizes=(3, 4), repeats: int = 3) -> dict:
     for n in sizes:
         cpp = pyspiel.load_game(f"y(board_size={n})")
         ours = pyspiel.load_game(f"y_game(board_size={n})")
-        t_os, (os_value, _) = _best_time(lambda: alpha_beta_search(cpp, maximizing_player_id=0), repeats)
+        t_os, (os_value, _) = _best_time(
+            lambda cpp=cpp: alpha_beta_search(cpp, maximizing_player_id=0), repeats
+        )
 
-        def our_root():
+        def our_root(ours=ours):
             core = ours.new_core()
             return Searcher(core, 0, -1.0, 1.0, True, 16).value(core)[0]
 
@@ -200,7 +203,7 @@ def y_list_bounds(
         if opening not in root.board.index_of_name:
             raise ValueError(f"no cell {opening!r} on side {size}")
         row = {"opening": opening, "load": _load(), "runs": {}}
-        for text, kw in zip(bounds, settings):
+        for text, kw in zip(bounds, settings, strict=True):
             solver = ysolver.make_solver(game, tt_log2=tt_log2, **kw)
             child = root.clone()
             child.apply_action(root.board.index_of_name[opening])
@@ -529,16 +532,6 @@ def parallel_speedup(
         "winning_first_moves": base["winning_first_moves"],
         "rows": rows,
     }
-
-
-def run_all(quick: bool = False) -> dict:
-    """Everything this module measures, for experiments/benchmark.py
-    (``quick``: one timing repeat and only the OpenSpiel comparison)."""
-    out = {"alphabeta_check": alphabeta_check((3, 4), 1 if quick else 3)}
-    if not quick:
-        out["solver_speed"] = solver_speed()
-        out["y_solver_comparison"] = y_solver_comparison()
-    return out
 
 
 def main(argv=None) -> int:

@@ -28,8 +28,8 @@ import time
 import pyspiel
 
 import games  # noqa: F401  (registers ttt)
+from analysis.rates import kernel_rate, openspiel_rate
 from analysis.study import non_negative_int, positive_float, positive_int
-from experiments.rates import kernel_rate, openspiel_rate
 
 TARGET = 7.0  # issue 11: the engine's extensions must keep Connect4 this fast
 
@@ -137,13 +137,13 @@ def simultaneous_playouts_vs_goofspiel(
     }
 
 
-def _mean_plies(core, seed: int, games: int = 500) -> float:
+def _mean_plies(core, seed: int, count: int = 500) -> float:
     total = 0
-    for i in range(games):
+    for i in range(count):
         c = core.clone()
         c.random_playout(seed + i)
         total += c.playout_stats()["plies"]
-    return total / games
+    return total / count
 
 
 def main(argv=None):

@@ -76,40 +76,10 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.dilemma_games import EXAMPLES, REFERENCES, catalogue_entries, full_entries
 from analysis.study import positive_int, prepare_out, resumable, say, settings, study_parser
 
 STUDY = "experiments.economic_dilemmas"
-EXAMPLES = "games/ttt/examples"
-
-#: name -> (game string, what it encodes (a key of games.ttt.dilemmas.ECONOMIC_GAMES) or None,
-#: the classifier label it must get when it encodes nothing of that list)
-REFERENCES = {
-    "matrix_pd": ("matrix_pd", "prisoners-dilemma", None),
-    "matrix_sh": ("matrix_sh", "stag-hunt", None),
-    "matrix_bos": ("matrix_bos", "battle-of-the-sexes", None),
-    "matrix_rps": ("matrix_rps", "rock-paper-scissors", None),
-    "matrix_mp": ("matrix_mp", None, "matching-pennies"),
-    "matrix_cd": ("matrix_cd", None, "chicken"),
-    "matrix_coordination": ("matrix_coordination", "coordination", None),
-    "RPS-Shared-Lines": (f"ttt(rules={EXAMPLES}/RPS-Shared-Lines.json)", "rock-paper-scissors", None),
-    "Hide-And-Seek-2": (f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)", "hide-and-seek", None),
-    # three players, simultaneous: exercises gnm, NashConv as an approximation and n-player
-    # tournaments while the seed's n-player dilemmas are not in the catalogue
-    "goofspiel3": ("goofspiel(players=3,num_cards=2)", None, None),
-    # sequential, perfect information: subgame-perfect play and plain MCTS
-    "nim-1-2": ("nim(pile_sizes=1;2)", None, None),
-}
-QUICK_REFERENCES = (
-    "matrix_pd",
-    "matrix_sh",
-    "matrix_bos",
-    "matrix_rps",
-    "matrix_mp",
-    "RPS-Shared-Lines",
-    "Hide-And-Seek-2",
-    "goofspiel3",
-    "nim-1-2",
-)
 #: cloaked games for the ISMCTS check: the issue's two when they exist, then today's examples
 ISMCTS_CHECK = ("3Blotto13", "KBeauty9")
 ISMCTS_CHECK_TODAY = {
@@ -177,46 +147,6 @@ ENUMMIXED_MAX = 24
 
 
 # --------------------------------------------------------------------------- which games
-
-
-def catalogue_entries(names=None) -> list[dict]:
-    """The games of this run, in order: references, then the seed's dilemmas the catalogue holds."""
-    from games.ttt.dilemmas import DILEMMAS, available
-
-    dilemmas = {d.name: d for d in DILEMMAS}
-    have = {d.name for d in available()}
-    entries = []
-    chosen = list(names) if names else list(QUICK_REFERENCES) + [d.name for d in available()]
-    for name in chosen:
-        if name in REFERENCES:
-            game, encodes, expects = REFERENCES[name]
-            entries.append(dict(name=name, game=game, kind="reference", encodes=encodes, expects=expects))
-        elif name in have:
-            entries.append(
-                dict(
-                    name=name,
-                    game=f"ttt(rules={name})",
-                    kind="dilemma",
-                    encodes=dilemmas[name].encodes,
-                    expects=None,
-                )
-            )
-        elif name in dilemmas:
-            raise ValueError(
-                f"{name} is a dilemma of seed 004 whose rule set is not in the catalogue yet "
-                f"(available: {', '.join(sorted(have)) or 'none'})"
-            )
-        else:
-            raise ValueError(
-                f"unknown game {name!r}; references: {', '.join(REFERENCES)}; dilemmas: {', '.join(dilemmas)}"
-            )
-    return entries
-
-
-def full_entries() -> list[dict]:
-    from games.ttt.dilemmas import available
-
-    return catalogue_entries(list(REFERENCES) + [d.name for d in available()])
 
 
 def tournament_game(game_string: str) -> str:
