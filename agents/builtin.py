@@ -23,6 +23,7 @@ from agents.options import Option
 from agents.random_bot import UniformRandomBot
 from cfr.bots import CFRPolicyBot
 from cfr.policy_file import load_policy
+from games.loading import playable_game_string
 from mcts.bots import CoreMCTSBot, OpenSpielMCTSBot
 from mcts.ismcts import ISMCTSBot
 from mcts.smmcts import FINAL_MODES, SELECTIONS, SMMCTSBot
@@ -175,9 +176,7 @@ def policy_for_form(game, doc: dict) -> dict:
 
 def _wrapped(game_string: str) -> str | None:
     """The turn-based form tournaments play of a simultaneous ``game_string``
-    (``analysis.tournament.playable_game_string``); None for any other game."""
-    from analysis.tournament import playable_game_string  # (analysis imports agents)
-
+    (``games.loading.playable_game_string``); None for any other game."""
     try:
         played = playable_game_string(game_string)
     except pyspiel.SpielError:

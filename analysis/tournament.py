@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import hashlib
-import importlib
 import itertools
 import json
 import math
@@ -53,47 +52,10 @@ from agents import BotSpec
 from agents import make_bot as build_bot
 from analysis.stats import returns_to_winner
 from analysis.study import non_negative_int, positive_int
+from games.loading import is_simultaneous, load_game, playable_game_string
 from records import RecordStore, RecordStoreError, read_records
 
 # --------------------------------------------------------------------------- games
-
-_GAMES: dict[str, pyspiel.Game] = {}
-
-
-def load_game(game_string: str, imports: Sequence[str] = ()) -> pyspiel.Game:
-    """Load (and cache per process) a game, registering this project's games first."""
-    import games  # noqa: F401  (registers y_game, defector_y, ... with OpenSpiel)
-
-    for module in imports:
-        importlib.import_module(module)
-    game = _GAMES.get(game_string)
-    if game is None:
-        game = _GAMES[game_string] = pyspiel.load_game(game_string)
-    return game
-
-
-def is_simultaneous(game: pyspiel.Game) -> bool:
-    return game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
-
-
-def playable_game_string(game_string: str, imports: Sequence[str] = ()) -> str:
-    """The game string a tournament plays for ``game_string``.
-
-    A sequential game plays as given. A simultaneous game (a ``ttt`` rule set
-    with simultaneous rounds, a matrix game) plays in OpenSpiel's turn-based
-    form ``turn_based_simultaneous_game(game=...)``: each round's plans are made
-    one after another, each hidden from the seats that plan after it until the
-    round resolves, and the round resolves as the simultaneous game does. Why
-    wrap rather than refuse: every catalogue game must play through a
-    tournament as it is named (issue 13), and the bots, records and seeds all
-    take one move at a time. Keys and records name the wrapped string, so the
-    two spellings of one game are the same games.
-    """
-    game = load_game(game_string, imports)
-    if is_simultaneous(game):
-        return str(load_game(f"turn_based_simultaneous_game(game={game})", imports))
-    return game_string
-
 
 #: Kinds that search the true state: fair only where it is all the mover knows.
 FULL_STATE_KINDS = ("mcts", "openspiel_mcts", "alphabeta")
@@ -575,8 +537,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Play a tournament between OpenSpiel bots on a registered game, appending one JSON "
         "line per game to --out; rerunning the same command resumes it.",
         epilog="Bot specs: KIND or KIND:key=value,...  Kinds: random; mcts (our UCT: simulations, uct_c, "
-        "solve, max_time); openspiel_mcts (simulations, uct_c, rollouts, solve); "
-        "alphabeta (depth, time_limit); ismcts (information-set MCTS: simulations, worlds, belief); cfr (policy=PATH); "
+        "solve, max_time); openspiel_mcts (simulations, uct_c, rollouts, solve); alphabeta (depth, "
+        "time_limit); ismcts (information-set MCTS: simulations, worlds, belief); cfr (policy=PATH); "
         "python -m agents lists every kind and option; or package.module:function[:key=value,...]. "
         "Example: --bot random --bot openspiel_mcts:simulations=100. "
         "A simultaneous game is played in its turn-based form turn_based_simultaneous_game(game=...) "

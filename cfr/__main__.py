@@ -37,9 +37,10 @@ import sys
 import pyspiel
 
 from cfr import evaluate
+from cfr.game_form import turn_based
 from cfr.policy_file import save_policy
 from cfr.solve import ALGORITHMS, is_dag, needs_tree, run, tree_or_dag, unevaluable_reason
-from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
+from cfr.tree import TreeTooLarge, enumerate_tree
 
 
 def _positive_int(text):

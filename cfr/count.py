@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import pyspiel
 
+from cfr.game_form import inner_game_string, turn_based
+
 __all__ = ["HistoryCount", "count_histories", "is_core_game"]
 
 
@@ -64,7 +66,7 @@ def _core_game(game):
     if isinstance(game, CoreGame):
         return game
     if game.get_type().short_name == "turn_based_simultaneous_game":
-        inner = pyspiel.load_game(_inner_string(str(game)))
+        inner = pyspiel.load_game(inner_game_string(str(game)))
         return inner if isinstance(inner, CoreGame) else None
     return None
 
@@ -73,14 +75,6 @@ def is_core_game(game) -> bool:
     """Whether ``game`` is counted by the memoised walk (a Cython game, or one in
     OpenSpiel's turn-based wrapper)."""
     return _core_game(game) is not None
-
-
-def _inner_string(game_string: str) -> str:
-    """``X`` of ``turn_based_simultaneous_game(game=X)``."""
-    prefix = "turn_based_simultaneous_game(game="
-    if not (game_string.startswith(prefix) and game_string.endswith(")")):
-        raise ValueError(f"not a turn-based wrapper: {game_string}")
-    return game_string[len(prefix) : -1]
 
 
 #: distinct positions the memoised walk keeps (about 250 bytes each): 1,000,000 is a few
@@ -115,8 +109,6 @@ def count_histories(game, limit: int | None = None, max_positions: int = MAX_POS
 
 
 def _walk_states(game, limit: int | None) -> HistoryCount:
-    from cfr.tree import turn_based
-
     game = turn_based(game)
     histories = nonterminal = 0
     stack = [game.new_initial_state()]

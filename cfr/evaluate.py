@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pyspiel
 
-from cfr.tree import turn_based
+from cfr.game_form import turn_based
 
 __all__ = ["evaluation_game", "nash_conv", "exploitability", "is_two_player_zero_sum", "as_pyspiel_policy"]
 

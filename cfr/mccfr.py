@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 
-from cfr.tree import turn_based
+from cfr.game_form import turn_based
 
 __all__ = ["SampledMCCFR", "SAMPLINGS"]
 

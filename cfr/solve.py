@@ -40,9 +40,10 @@ from dataclasses import dataclass, field
 import pyspiel
 
 from cfr import evaluate
+from cfr.game_form import turn_based
 from cfr.mccfr import SampledMCCFR
 from cfr.tabular import TabularCFR
-from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
+from cfr.tree import TreeTooLarge, enumerate_tree
 
 __all__ = [
     "ALGORITHMS",

@@ -21,9 +21,11 @@ from collections import deque
 from dataclasses import dataclass, field
 
 import numpy as np
-import pyspiel
 
-__all__ = ["GameTree", "TreeTooLarge", "enumerate_tree", "turn_based"]
+from cfr.count import count_histories, is_core_game
+from cfr.game_form import turn_based
+
+__all__ = ["GameTree", "TreeTooLarge", "enumerate_tree"]
 
 
 class TreeTooLarge(ValueError):
@@ -36,18 +38,9 @@ class TreeTooLarge(ValueError):
         self.size = size
 
 
-def turn_based(game):
-    """The game CFR walks: simultaneous games as OpenSpiel's turn-based form."""
-    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-        return pyspiel.convert_to_turn_based(game)
-    return game
-
-
 def refuse_if_too_large(game, max_nodes: int, count=None) -> None:
     """Raise ``TreeTooLarge`` with the count when the memoised count of a Cython
     game (or ``count``, one already made) shows more than ``max_nodes`` histories."""
-    from cfr.count import count_histories, is_core_game
-
     if count is None:
         if not is_core_game(game):
             return

@@ -5,7 +5,7 @@ two-player dilemma's time to exploitability below 1e-3.
     python -m experiments.bench_cfr [--seconds 1.0] [--rounds 5] [--limit 60] [--json]
         [--markdown docs/performance.md]
 
-Also ``python -m experiments.benchmark``'s ``cfr`` section (``run_all``).
+With ``--json``, also ``python -m experiments.benchmark``'s ``cfr`` section.
 
 First table, rows: ``kuhn_poker`` (OpenSpiel's C++ game), and this toolkit's
 ``RockPaperScissors`` (the catalogue's rule set, two simultaneous rounds) and
@@ -29,12 +29,11 @@ Centipede9, NeedyCentipede4) runs CFR+ over its DAG of merged histories
 (``cfr.dag``: positions for perfect-information games, positions and
 observations for blind ones), whose best responses are exact, with DCFR instead
 of CFR+ (``cfr.dag.ALGORITHM``: half CFR+'s iterations to 1e-3 on NeedyCentipede4) and
-checkpoints every 25 iterations after 50; its time includes the DAG's walk. Only where the DAG would
-change the game (``cfr.dag.NotExact``)
-does it fall back to outcome-sampling MCCFR (``cfr.mccfr``, seed 0) for the
-time limit, whose NashConv cannot be evaluated: that row says so with the
-tree's size and the information states the samples visited, and counts as not
-met.
+checkpoints every 25 iterations after 50; its time includes the DAG's walk. Only
+where the DAG would change the game (``cfr.dag.NotExact``) does it fall back to
+outcome-sampling MCCFR (``cfr.mccfr``, seed 0) for the time limit, whose NashConv
+cannot be evaluated: that row says so with the tree's size and the information
+states the samples visited, and counts as not met.
 """
 
 from __future__ import annotations
@@ -49,10 +48,12 @@ import pyspiel
 
 import games  # noqa: F401  (registers ttt)
 from analysis import performance_page as page
+from analysis.dilemma_games import full_entries
 from analysis.study import positive_float, positive_int
 from cfr.dag import ALGORITHM as DAG_ALGORITHM  # the DAG rows' CFR variant (DCFR; why: there)
+from cfr.game_form import turn_based
 from cfr.tabular import TabularCFR
-from cfr.tree import enumerate_tree, turn_based
+from cfr.tree import enumerate_tree
 
 RPS_LINES = "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)"
 RPS = "ttt(rules=RockPaperScissors)"
@@ -220,8 +221,6 @@ def sampled_row(game, measure: str, refusal, limit: float, seed: int = 0) -> dic
 
 def dilemma_games() -> list[str]:
     """The two-player games of the economic-dilemmas study (references and available dilemmas)."""
-    from experiments.economic_dilemmas import full_entries
-
     out = []
     for entry in full_entries():
         if pyspiel.load_game(entry["game"]).num_players() == 2:
@@ -239,16 +238,6 @@ def target_rows(limit: float, log) -> list:
         log(f"time to 1e-3: {g}")
         out.append(time_to_target(g, limit=limit))
     return out
-
-
-def run_all(quick: bool = False, log=None) -> dict:
-    """The benchmark's ``cfr`` section: both tables (quick: shorter rates, 10 s MCCFR)."""
-    log = log or (lambda m: None)
-    seconds, rounds, limit = (0.3, 3, 10.0) if quick else (1.0, 5, 60.0)
-    return {
-        "iterations_per_second": speed_rows(seconds, rounds, log),
-        "time_to_1e-3": target_rows(limit, log),
-    }
 
 
 def format_targets(targets: list, limit: float) -> str:

@@ -1,6 +1,7 @@
 """Speed and memory of our MCTS against OpenSpiel's C++ MCTS.
 
-Functions return plain dicts (``experiments/benchmark.py`` calls them):
+Functions return plain dicts (``--json`` prints them as one object: the ``search``
+section of ``python -m experiments.benchmark``):
 
 - ``openspiel_mcts_rate``: simulations/s of ``pyspiel.MCTSBot`` (C++,
   ``RandomRolloutEvaluator(1, seed)``) searching the empty board of

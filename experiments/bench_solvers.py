@@ -42,8 +42,9 @@ value agrees, and prints node counts and CPU seconds (``time.process_time``,
 which the load of a shared machine skews less than wall clock) with their
 ratios to today's scheme ("depth"). A small ``--tt-log2`` (14 on side 5)
 puts the table under the pressure a side-6 solve puts on 2**23-2**24 entries.
-Every function returns a plain dict so experiments/benchmark.py can collect
-them.
+Every function returns a plain dict; ``--json`` prints them as one object,
+which is the ``solvers`` section of ``python -m experiments.benchmark``
+(``--quick`` there: ``--repeats 1 --skip-speed``).
 """
 
 from __future__ import annotations
@@ -533,16 +534,6 @@ def parallel_speedup(
         "winning_first_moves": base["winning_first_moves"],
         "rows": rows,
     }
-
-
-def run_all(quick: bool = False) -> dict:
-    """Everything this module measures, for experiments/benchmark.py
-    (``quick``: one timing repeat and only the OpenSpiel comparison)."""
-    out = {"alphabeta_check": alphabeta_check((3, 4), 1 if quick else 3)}
-    if not quick:
-        out["solver_speed"] = solver_speed()
-        out["y_solver_comparison"] = y_solver_comparison()
-    return out
 
 
 def _millions(n: int) -> str:

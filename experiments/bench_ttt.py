@@ -30,8 +30,8 @@ import pyspiel
 
 import games  # noqa: F401  (registers ttt)
 from analysis import performance_page as page
+from analysis.rates import kernel_rate, openspiel_rate
 from analysis.study import non_negative_int, positive_float, positive_int
-from experiments.rates import kernel_rate, openspiel_rate
 
 TARGET = 7.0  # issue 11: the engine's extensions must keep Connect4 this fast
 

@@ -9,26 +9,27 @@ Each of our games plays uniform random games in its Cython kernel
 (``games.core.playout_batch``: copy the start position, play to the end).
 Baseline and contenders alternate within every round, times are the CPU time
 of the measuring thread (``time.thread_time``, so other processes on a busy
-machine count less), and the reported ratio is the median over rounds. Further
-sections (search, solvers, tic-tac-toe engine) join in when those modules are
-present: the bench_* modules are this command's sections, each also
-runnable alone, so this is the one command that imports other experiments.
+machine count less), and the reported ratio is the median over rounds. The
+further sections (tic-tac-toe engine, search, solvers, CFR) are the bench_*
+commands, each run with ``--json`` in a process of its own: one experiment does
+not import another, and a fresh process keeps one section's memory out of the
+next one's figures (bench_search's peak resident memory).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import statistics
+import subprocess
 import sys
 
 import pyspiel
 
 import games  # noqa: F401
 from analysis import performance_page as page
+from analysis.rates import kernel_rate, openspiel_rate
 from analysis.study import non_negative_int, positive_float, positive_int
-from experiments.rates import kernel_rate, openspiel_rate
 
 BASELINE = "y(board_size=11)"
 PLAYOUT_GAMES = {
@@ -87,24 +88,12 @@ def playout_section(seconds: float, rounds: int, seed: int, log) -> dict:
     }
 
 
-# Sections contributed by other modules: (module, function) returning a dict.
-EXTRA_SECTIONS = {
-    "connect4": ("experiments.bench_ttt", "connect4_playouts_vs_openspiel"),
-    "simultaneous": ("experiments.bench_ttt", "simultaneous_playouts_vs_goofspiel"),
-    "mcts_speed": ("experiments.bench_search", "mcts_speed"),
-    "mcts_memory": ("experiments.bench_search", "mcts_memory"),
-    "solvers": ("experiments.bench_solvers", "run_all"),
-    "cfr": ("experiments.bench_cfr", "run_all"),
-}
-
-
-# The key each section has in its module's own page_rows() (solvers and cfr: the
-# section is already that module's dict of results).
-PAGE_KEYS = {
-    "connect4": "connect4",
-    "simultaneous": "simultaneous",
-    "mcts_speed": "speed",
-    "mcts_memory": "memory",
+# The further sections: name -> (the command printing one JSON object, what --quick adds).
+SECTIONS = {
+    "ttt": (["experiments.bench_ttt", "--json"], ["--seconds", "0.4", "--rounds", "3"]),
+    "search": (["experiments.bench_search", "--json"], []),
+    "solvers": (["experiments.bench_solvers", "--json"], ["--repeats", "1", "--skip-speed"]),
+    "cfr": (["experiments.bench_cfr", "--json"], ["--seconds", "0.3", "--rounds", "3", "--limit", "10"]),
 }
 
 
@@ -136,36 +125,16 @@ def playout_rows(section: dict, command: str) -> list:
     return rows
 
 
-def page_blocks(result: dict, command: str) -> dict:
-    """Every row of docs/performance.md this run measured, by block; the sections'
-    own modules turn their figures into rows."""
-    blocks = {"benchmark.playouts": playout_rows(result["playouts"], command)}
-    by_module = {}
-    for name, section in result.items():
-        if name in EXTRA_SECTIONS:
-            key = PAGE_KEYS.get(name)
-            by_module.setdefault(EXTRA_SECTIONS[name][0], {}).update({key: section} if key else section)
-    for module_name, sections in by_module.items():
-        blocks.update(importlib.import_module(module_name).page_rows(sections, command))
-    return blocks
-
-
-def extra_sections(quick: bool, log) -> dict:
-    results = {}
-    for name, (module_name, function_name) in EXTRA_SECTIONS.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            continue
-        function = getattr(module, function_name, None)
-        if function is None:
-            raise SystemExit(
-                f"{module_name} has no {function_name}(): "
-                "experiments/benchmark.py's EXTRA_SECTIONS is out of date"
-            )
-        log(f"section {name}")
-        results[name] = function(quick=quick) if "quick" in function.__code__.co_varnames else function()
-    return results
+def run_section(name: str, quick: bool, log, markdown: str | None = None) -> dict:
+    """One further section: its command's JSON object (its progress goes to stderr);
+    with ``markdown``, the section's command writes its own rows of that page."""
+    command, quick_arguments = SECTIONS[name]
+    argv = [*command, *(quick_arguments if quick else []), *(["--markdown", markdown] if markdown else [])]
+    log(f"section {name}: python -m {' '.join(argv)}")
+    done = subprocess.run([sys.executable, "-m", *argv], stdout=subprocess.PIPE, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"section {name}: python -m {' '.join(argv)} exited with {done.returncode}")
+    return json.loads(done.stdout)
 
 
 def format_playouts(section: dict) -> str:
@@ -206,25 +175,28 @@ def main(argv=None):
     )
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument(
-        "--quick", action="store_true", help="shorter measurements in the search/solver sections"
+        "--quick",
+        action="store_true",
+        help="shorter measurements in the tic-tac-toe, solver and CFR sections",
     )
     parser.add_argument(
-        "--playouts-only", action="store_true", help="skip the search, solver and tic-tac-toe sections"
+        "--playouts-only", action="store_true", help="skip the tic-tac-toe, search, solver and CFR sections"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--markdown",
         metavar="PAGE",
-        help="also rewrite the rows this run measured in PAGE (docs/performance.md)",
+        help="also rewrite the rows this run measured in PAGE (docs/performance.md); each further "
+        "section's command writes its own rows",
     )
     args = parser.parse_args(argv)
     log = (lambda msg: None) if args.json else (lambda msg: print(f"[benchmark] {msg}", file=sys.stderr))
     result = {"playouts": playout_section(args.seconds, args.rounds, args.seed, log)}
     if not args.playouts_only:
-        result.update(extra_sections(args.quick, log))
+        result.update({name: run_section(name, args.quick, log, args.markdown) for name in SECTIONS})
     if args.markdown:
         command = page.command_line("python -m experiments.benchmark", argv)
-        page.update(args.markdown, page_blocks(result, command))
+        page.update(args.markdown, {"benchmark.playouts": playout_rows(result["playouts"], command)})
     if args.json:
         print(json.dumps(result, indent=1))
         return

@@ -10,8 +10,7 @@ Games: OpenSpiel's textbook matrix games (references whose names are known),
 this toolkit's example rule sets that encode one (RPS-Shared-Lines,
 Hide-And-Seek-2), a three-player reference (goofspiel with two cards), a
 sequential perfect-information one (Nim with piles 1 and 2), and every dilemma of
-``games.ttt.dilemmas.available()`` (whatever the catalogue
-holds today). For each game:
+``games.ttt.dilemmas.available()`` (whatever the catalogue holds today). For each game:
 
 - its payoff table (``solvers.normal_form.induced_normal_form``: the normal
   form, chance averaged out; refused with the reason when too large);
@@ -77,40 +76,10 @@ from pathlib import Path
 
 import numpy as np
 
+from analysis.dilemma_games import EXAMPLES, REFERENCES, catalogue_entries, full_entries
 from analysis.study import positive_int, prepare_out, resumable, say, settings, study_parser
 
 STUDY = "experiments.economic_dilemmas"
-EXAMPLES = "games/ttt/examples"
-
-#: name -> (game string, what it encodes (a key of games.ttt.dilemmas.ECONOMIC_GAMES) or None,
-#: the classifier label it must get when it encodes nothing of that list)
-REFERENCES = {
-    "matrix_pd": ("matrix_pd", "prisoners-dilemma", None),
-    "matrix_sh": ("matrix_sh", "stag-hunt", None),
-    "matrix_bos": ("matrix_bos", "battle-of-the-sexes", None),
-    "matrix_rps": ("matrix_rps", "rock-paper-scissors", None),
-    "matrix_mp": ("matrix_mp", None, "matching-pennies"),
-    "matrix_cd": ("matrix_cd", None, "chicken"),
-    "matrix_coordination": ("matrix_coordination", "coordination", None),
-    "RPS-Shared-Lines": (f"ttt(rules={EXAMPLES}/RPS-Shared-Lines.json)", "rock-paper-scissors", None),
-    "Hide-And-Seek-2": (f"ttt(rules={EXAMPLES}/Hide-And-Seek-2.json)", "hide-and-seek", None),
-    # three players, simultaneous: exercises gnm, NashConv as an approximation and n-player
-    # tournaments while the seed's n-player dilemmas are not in the catalogue
-    "goofspiel3": ("goofspiel(players=3,num_cards=2)", None, None),
-    # sequential, perfect information: subgame-perfect play and plain MCTS
-    "nim-1-2": ("nim(pile_sizes=1;2)", None, None),
-}
-QUICK_REFERENCES = (
-    "matrix_pd",
-    "matrix_sh",
-    "matrix_bos",
-    "matrix_rps",
-    "matrix_mp",
-    "RPS-Shared-Lines",
-    "Hide-And-Seek-2",
-    "goofspiel3",
-    "nim-1-2",
-)
 #: cloaked games for the ISMCTS check: the issue's two when they exist, then today's examples
 ISMCTS_CHECK = ("3Blotto13", "KBeauty9")
 ISMCTS_CHECK_TODAY = {
@@ -180,52 +149,12 @@ ENUMMIXED_MAX = 24
 # --------------------------------------------------------------------------- which games
 
 
-def catalogue_entries(names=None) -> list[dict]:
-    """The games of this run, in order: references, then the seed's dilemmas the catalogue holds."""
-    from games.ttt.dilemmas import DILEMMAS, available
-
-    dilemmas = {d.name: d for d in DILEMMAS}
-    have = {d.name for d in available()}
-    entries = []
-    chosen = list(names) if names else list(QUICK_REFERENCES) + [d.name for d in available()]
-    for name in chosen:
-        if name in REFERENCES:
-            game, encodes, expects = REFERENCES[name]
-            entries.append(dict(name=name, game=game, kind="reference", encodes=encodes, expects=expects))
-        elif name in have:
-            entries.append(
-                dict(
-                    name=name,
-                    game=f"ttt(rules={name})",
-                    kind="dilemma",
-                    encodes=dilemmas[name].encodes,
-                    expects=None,
-                )
-            )
-        elif name in dilemmas:
-            raise ValueError(
-                f"{name} is a dilemma of seed 004 whose rule set is not in the catalogue yet "
-                f"(available: {', '.join(sorted(have)) or 'none'})"
-            )
-        else:
-            raise ValueError(
-                f"unknown game {name!r}; references: {', '.join(REFERENCES)}; dilemmas: {', '.join(dilemmas)}"
-            )
-    return entries
-
-
-def full_entries() -> list[dict]:
-    from games.ttt.dilemmas import available
-
-    return catalogue_entries(list(REFERENCES) + [d.name for d in available()])
-
-
 def tournament_game(game_string: str) -> str:
     """The game the bots play: simultaneous games in OpenSpiel's turn-based form (each round's
     plans one after another, hidden from the others), as analysis.tournament plays them."""
     import pyspiel
 
-    from analysis.tournament import playable_game_string
+    from games.loading import playable_game_string
 
     return str(pyspiel.load_game(playable_game_string(game_string)))
 
@@ -561,9 +490,9 @@ def tree_size(tgame, limit: int, rec: dict):
 def named_verdict(entry: dict, rec: dict, table) -> None:
     """A dilemma's verdict by the definition of the game it encodes where the
     payoff order cannot give one: the named classifiers (solvers/classify.py)
-    on the full table, or on the reduced game (games/ttt/reduced.py) when the
+    on the full table, or on the reduced game (analysis/reduced_games.py) when the
     full table is refused. The payoff-order label stays in ``payoff_order``."""
-    from games.ttt.reduced import REDUCED, classify_reduced, reduced, summary
+    from analysis.reduced_games import REDUCED, classify_reduced, reduced, summary
     from solvers.classify import NAMED, classify_named
 
     encodes = entry.get("encodes")
@@ -593,7 +522,7 @@ def strategy_names(game, inf) -> list[list[str]]:
     """Every pure strategy of the induced normal form in the game's action names: its action
     at each information state with a choice, joined by " / " ("-" if the player never chooses).
     The names are read from states (matrix games name actions only there)."""
-    from cfr.tree import turn_based
+    from cfr.game_form import turn_based
     from games.normal_form import enumerate_tree
 
     tree = enumerate_tree(turn_based(game), max_profiles=None, build=False)
@@ -993,8 +922,8 @@ def main(argv=None) -> int:
         rec["tournament_played"] = [len(mine), len(tasks[name])]
         say(
             f"  tournament {name}: {len(mine)} of {len(tasks[name])} games, "
-            f"{play_seconds(mine):.0f} s of play "
-            "(summed over the workers; resumed games at the time they took)"
+            f"{play_seconds(mine):.0f} s of play (summed over the workers; resumed games at the time "
+            "they took)"
         )
 
     checks, unplayed = {}, []
@@ -1353,7 +1282,7 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
         "the game the rule set encodes (games.ttt.dilemmas), or for a reference the game it is; games "
         "defined by what their strategies mean (Blotto, beauty contest, common pool, trolley, hide and seek, "
         "trend setting) by their own definitions, and dilemmas whose table is refused on a reduced game "
-        "of the textbook's strategies (games/ttt/reduced.py, named in the game's section); "
+        "of the textbook's strategies (analysis/reduced_games.py, named in the game's section); "
         "'not checkable' where no definition applies here. NashConv is exact distance from "
         "equilibrium for two-player zero-sum games; elsewhere CFR's average need not approach a Nash "
         "equilibrium and the figure is an approximation's distance. The nearest equilibrium is the "
@@ -1413,7 +1342,7 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
                     if "shape" in red
                     else f"tree of {red['tree_nodes']} nodes"
                 )
-                lines += ["", f"Reduced game ({size}, games/ttt/reduced.py): {red['family']}"]
+                lines += ["", f"Reduced game ({size}, analysis/reduced_games.py): {red['family']}"]
         if rec.get("spe"):
             how = f" ({rec['spe']['over_dag']})" if rec["spe"].get("over_dag") else ""
             lines.append(
@@ -1434,9 +1363,8 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
                 )
             if "nearest_equilibrium" in cfr:
                 text += (
-                    f"; nearest equilibrium #{cfr['nearest_equilibrium'] + 1} "
-                    "(largest probability difference "
-                    f"{cfr['distance']:.3g}); CFR's expected payoffs {cfr['payoffs']}"
+                    f"; nearest equilibrium #{cfr['nearest_equilibrium'] + 1} (largest probability "
+                    f"difference {cfr['distance']:.3g}); CFR's expected payoffs {cfr['payoffs']}"
                 )
             lines.append(text + ".")
         else:

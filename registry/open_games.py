@@ -12,76 +12,31 @@ row of ``rule_sets`` with ``game_string`` set (named by the string, with no
 rule-set text), so its games are recorded by ``registry.results.record_game``
 (replayed before they are stored, ratings moved in the same transaction) and
 shown by the same leaderboard (Top-Burst included), stats and evolution. This
-module keeps what differs: loading and replaying the game by its string, and
-making its row on first use. Chance outcomes are part of the moves.
+module keeps what differs: loading and replaying the game by its string
+(``registry.game_strings``, which ``results`` replays with too), and making its
+row on first use. Chance outcomes are part of the moves.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pyspiel
-
-import games  # noqa: F401  (registers y_game, flipway, caeth_y, ... with OpenSpiel)
-from registry import rating_model
+from registry import rating_model, results
 from registry.errors import RegistryError
+from registry.game_strings import load, replay, seat_players
 from registry.store import PUBLIC, Registry, now
 
-
-def load(game_string: str) -> pyspiel.Game:
-    """The OpenSpiel game of ``game_string``; a RegistryError if it is not a
-    loadable game of alternating turns (or is a rule set's ttt(...) string)."""
-    if not isinstance(game_string, str) or not game_string or game_string.startswith("ttt("):
-        raise RegistryError(
-            f"{game_string!r}: a tic-tac-toe rule set is recorded with "
-            "record_game, other games by their OpenSpiel game string"
-        )
-    try:
-        game = pyspiel.load_game(game_string)
-    except (pyspiel.SpielError, RuntimeError, ValueError) as e:  # ValueError: this toolkit's
-        first = str(e).split(". Available games")[
-            0
-        ]  # games' parameter checks; not OpenSpiel's list of every game
-        raise RegistryError(f"{game_string!r} is not a game OpenSpiel can load: {first}") from None
-    if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-        raise RegistryError(
-            f"{game_string!r} has simultaneous moves; only games of alternating turns are recorded here"
-        )
-    return game
-
-
-def replay(game_string: str, actions: Sequence[int]) -> list[float]:
-    """The returns of playing ``actions`` from the start (chance outcomes
-    included); a ``RegistryError`` unless they are legal and end the game."""
-    state = load(game_string).new_initial_state()
-    for i, action in enumerate(actions):
-        if state.is_terminal():
-            raise RegistryError(f"move {i}: the game was already over after {i} moves")
-        if state.is_chance_node():
-            if action not in [a for a, _ in state.chance_outcomes()]:
-                raise RegistryError(f"move {i}: {action} is not one of the chance outcomes")
-        elif action not in state.legal_actions():
-            raise RegistryError(f"move {i}: action {action} is illegal for seat {state.current_player()}")
-        state.apply_action(action)
-    if not state.is_terminal():
-        raise RegistryError(f"the moves ({len(actions)}) do not finish the game")
-    return [float(r) for r in state.returns()]
-
-
-def seat_players(reg: Registry, game_string: str, players: Sequence[str], universe_id: int):
-    """The player rows of ``players`` by seat, checked against the game and universe."""
-    game = load(game_string)
-    if len(players) != game.num_players():
-        raise RegistryError(f"{game_string} has {game.num_players()} seats, got {len(players)} players")
-    if len(set(players)) != len(players):
-        raise RegistryError(f"each seat needs a different player, got {list(players)}")
-    rows = [reg.player(name) for name in players]
-    for row in rows:
-        if row[2] == "chaos":
-            raise RegistryError("Chaos cannot take a seat")
-        if row[2] == "human" and row[4] != universe_id:
-            raise RegistryError(f"human player {row[1]!r} does not live in this universe")
-    return rows
+__all__ = [
+    "ensure_game",
+    "is_game_string_row",
+    "load",
+    "open_game_strings",
+    "open_games_of",
+    "open_ratings",
+    "record_open_game",
+    "replay",
+    "seat_players",
+]
 
 
 def is_game_string_row(reg: Registry, name: str) -> bool:
@@ -121,8 +76,6 @@ def record_open_game(
     """Store a finished game of ``game_string`` (players by seat, their returns,
     every action) and update the seats' ratings; the stored game's id. The
     record itself is ``registry.results.record_game``'s, as for a rule set."""
-    from registry import results
-
     with reg.transaction():
         ensure_game(reg, game_string)
         return results.record_game(reg, game_string, players, returns, moves, universe=universe)
@@ -132,8 +85,6 @@ def open_games_of(reg: Registry, game_string: str | None = None, player: str | N
     """Stored games of game strings, oldest first (optionally of one game
     string and/or one player): ``registry.results.games_of`` with the game
     string under ``game``."""
-    from registry import results
-
     if game_string is not None and not is_game_string_row(reg, game_string):
         return []
     out = []

@@ -15,8 +15,10 @@ from collections.abc import Sequence
 
 from games.ttt import cache as ttt_cache
 from games.ttt import rules as ttt_rules
-from registry import open_games, rating_model
+from registry import rating_model
 from registry.errors import RegistryError
+from registry.game_strings import replay as replay_game_string
+from registry.game_strings import seat_players as seat_game_string_players
 from registry.rulesets import parse_rule_set
 from registry.store import PUBLIC, Registry, now
 
@@ -153,11 +155,11 @@ def record_game(
             rows = seat_players(reg, rs, players, vid)
             with_chaos, partners = rs.chaos, rs.record["players"] == "partners"
         else:  # a game string (registry/open_games.py)
-            rows = open_games.seat_players(reg, game_string, players, vid)
+            rows = seat_game_string_players(reg, game_string, players, vid)
             with_chaos, partners = False, False
         if len(results) != len(rows):
             raise RegistryError(f"{len(rows)} seats need {len(rows)} returns, got {len(results)}")
-        replayed = replay(rs, actions) if game_string is None else open_games.replay(game_string, actions)
+        replayed = replay(rs, actions) if game_string is None else replay_game_string(game_string, actions)
         if replayed != results:
             raise RegistryError(f"returns {results} are not what the moves give ({replayed})")
         chaos = rating_model.chaos_result(results) if with_chaos else None
@@ -178,7 +180,7 @@ def record_game(
         ).lastrowid
         before = [current_rating(reg, rid, vid, row[0]) for row in rows]
         after = rating_model.update(before, results, partners, chaos)
-        for seat, (row, result, (mu, sigma)) in enumerate(zip(rows, results, after)):
+        for seat, (row, result, (mu, sigma)) in enumerate(zip(rows, results, after, strict=True)):
             reg.db.execute(
                 "INSERT INTO seats (game_id, seat, player_id, result) VALUES (?, ?, ?, ?)",
                 (gid, seat, row[0], result),

@@ -17,6 +17,7 @@ from typing import Any
 from games.ttt import rules as ttt_rules
 from registry.errors import RegistryError
 from registry.store import Registry, now
+from registry.store import detach as detach  # attach's undoing, which closing a registry does too
 from registry.users import CREATOR_QUOTA, quota_left
 
 
@@ -172,9 +173,3 @@ def attach(reg: Registry) -> RegistrySource:
         source = reg._source = RegistrySource(reg)
     ttt_rules.add_source(source)
     return source
-
-
-def detach(reg: Registry) -> None:
-    source = getattr(reg, "_source", None)
-    if source is not None:
-        ttt_rules.remove_source(source)

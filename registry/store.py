@@ -53,8 +53,6 @@ class Registry:
 
     # -- life cycle
     def close(self) -> None:
-        from registry.rulesets import detach
-
         detach(self)
         self.db.close()
 
@@ -131,3 +129,11 @@ class Registry:
                     "VALUES (?, ?, ?, ?, ?)",
                     (name, rs.canonical, rs.fingerprint, ttt_rules.canonical_json(rs.to_json()), stamp),
                 )
+
+
+def detach(reg: Registry) -> None:
+    """Stop loading ``reg``'s saved rule sets as ``ttt(rules=NAME)`` in this process (the
+    source ``registry.rulesets.attach`` added, if any); closing the registry does this."""
+    source = getattr(reg, "_source", None)
+    if source is not None:
+        ttt_rules.remove_source(source)

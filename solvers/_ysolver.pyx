@@ -104,6 +104,7 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset, memcpy
 from libc.stdint cimport uint64_t, uint32_t, uint8_t, int64_t
 from games.clock cimport monotonic_seconds
+from games.rng cimport mix64
 from cpython.exc cimport PyErr_CheckSignals
 
 cdef extern from *:
@@ -144,12 +145,6 @@ cdef inline int _root(int* parent, int i) noexcept nogil:
     while parent[i] != i:
         i = parent[i]
     return i
-
-
-cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
 
 
 class YSolveTimeout(Exception):
@@ -275,8 +270,8 @@ cdef class YSolver:
         cdef uint64_t base[MAXC][2]
         for c in range(num_cells):
             for p in range(2):
-                x += 0x9E3779B97F4A7C15ULL      # splitmix64
-                base[c][p] = _mix(x)
+                base[c][p] = mix64(x)           # splitmix64's sequence
+                x += 0x9E3779B97F4A7C15ULL
         for s in range(self.nsym):
             perm = symmetries[s]
             for c in range(num_cells):

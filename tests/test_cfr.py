@@ -14,10 +14,11 @@ from open_spiel.python.algorithms import discounted_cfr
 import games  # noqa: F401  (registers ours)
 from agents import make_bot
 from cfr import evaluate
+from cfr.game_form import turn_based
 from cfr.policy_file import FORMAT, load_policy, save_policy
 from cfr.solve import Solver, checkpoints, run
 from cfr.tabular import TabularCFR
-from cfr.tree import TreeTooLarge, enumerate_tree, turn_based
+from cfr.tree import TreeTooLarge, enumerate_tree
 
 RPS_LINES = "ttt(rules=games/ttt/examples/RPS-Shared-Lines.json)"
 

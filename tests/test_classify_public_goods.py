@@ -66,7 +66,7 @@ def test_three_player_public_goods_rule_set_verdict():
     everyone win: slip 17)."""
     from fractions import Fraction as F
 
-    from games.ttt.reduced import classify_reduced, reduced
+    from analysis.reduced_games import classify_reduced, reduced
 
     r = reduced("3P-PublicGoods")
     assert r.meaning["contributions"] == [[1, 0], [2, 1, 0], [3, 2, 1, 0]]

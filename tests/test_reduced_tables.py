@@ -1,4 +1,4 @@
-"""Reduced games of the too-large dilemmas (games/ttt/reduced.py) and the
+"""Reduced games of the too-large dilemmas (analysis/reduced_games.py) and the
 verdicts the named classifiers give on them: each verdict pinned, with the
 facts of the table that decide it, so that a change to a rule set or the
 engine that changes what a dilemma encodes shows here."""
@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from games.ttt.reduced import REDUCED, _by_name, _load, classify_reduced, expected_returns, reduced
+from analysis.reduced_games import REDUCED, _by_name, _load, classify_reduced, expected_returns, reduced
 from solvers.classify import classify_named, reproduces
 from solvers.normal_form import Decision, backward_induction, induced_normal_form, pure_equilibria
 

@@ -11,8 +11,9 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401
+from analysis import dilemmas_doc
 from games.normal_form import payoff_table
-from games.ttt import dilemmas_doc, rules
+from games.ttt import rules
 from games.ttt.dilemmas import DILEMMAS
 from ttt_checks import walk_endings
 
@@ -53,7 +54,7 @@ REFUSED = []
 def raw(name):
     """The rule set's file as written (extends unresolved); skip while the
     rule set waits for the captures/stacks vocabulary outside the catalogue."""
-    path = RESOLVE.CATALOGUE_DIR / f"{name}.json"
+    path = rules.CATALOGUE_DIR / f"{name}.json"
     if not path.exists():
         pytest.skip(f"{name} is not in the catalogue yet (needs captures or stacks)")
     return json.loads(path.read_text())
@@ -99,7 +100,7 @@ def _stale(names):
     text = dilemmas_doc.DOC.read_text()
     _, stale = dilemmas_doc.rewrite(text, names)
     assert stale == [], (
-        f"stale tables in docs/rules/dilemmas.md: {stale} (run python -m games.ttt.dilemmas_doc)"
+        f"stale tables in docs/rules/dilemmas.md: {stale} (run python -m analysis.dilemmas_doc)"
     )
 
 

@@ -1,17 +1,15 @@
 """``extends`` (games/ttt/extends.py): merge semantics, refusals, and that the
 resolved rule set is what is validated, fingerprinted and played."""
 
-import importlib
 import json
 
 import pytest
 
+from games.ttt import rules, sources
 from games.ttt.extends import merge, resolve_extends
 from games.ttt.rules import parse, parse_text
 from games.ttt.schema import RuleSetError
 from games.ttt.sources import DirectorySource
-
-RESOLVE = importlib.import_module("games.ttt.resolve")  # the module (games.ttt.resolve is also a function)
 
 
 def test_objects_merge_lists_replace_null_removes():
@@ -78,12 +76,12 @@ def test_resolved_rule_set_equals_the_written_out_one():
     """The canonical form and fingerprint are the resolved rules': a child that
     only adds the draw option equals the parent written out with it."""
     child = parse({"name": "TTT-Draw", "extends": "Tic-Tac-Toe", "agree_draw": True})
-    full = json.loads((RESOLVE.CATALOGUE_DIR / "Tic-Tac-Toe.json").read_text())
+    full = json.loads((sources.CATALOGUE_DIR / "Tic-Tac-Toe.json").read_text())
     full.update(name="Other", agree_draw=True)
     assert child == parse(full) and child.fingerprint == parse(full).fingerprint
     assert "extends" not in child.canonical
     same = parse({"name": "Copy", "extends": "Tic-Tac-Toe"})
-    assert same == parse_text((RESOLVE.CATALOGUE_DIR / "Tic-Tac-Toe.json").read_text())
+    assert same == parse_text((sources.CATALOGUE_DIR / "Tic-Tac-Toe.json").read_text())
 
 
 def test_a_child_in_a_directory_rereads_an_edited_parent(tmp_path, monkeypatch):
@@ -92,10 +90,10 @@ def test_a_child_in_a_directory_rereads_an_edited_parent(tmp_path, monkeypatch):
     src = DirectorySource(tmp_path)
     (tmp_path / "P.json").write_text(json.dumps({"name": "P", "reserves": {"black": 5, "white": 4}}))
     (tmp_path / "K.json").write_text(json.dumps({"name": "K", "extends": "P", "agree_draw": True}))
-    monkeypatch.setattr(RESOLVE, "SOURCES", [src])
-    assert src.load("K").record["reserves"] == {"black": {"circle": 5}, "white": {"circle": 4}}
+    monkeypatch.setattr(sources, "SOURCES", [src])
+    assert rules.load_from(src, "K").record["reserves"] == {"black": {"circle": 5}, "white": {"circle": 4}}
     (tmp_path / "P.json").write_text(json.dumps({"name": "P", "reserves": {"black": 3, "white": 3}}))
-    assert src.load("K").record["reserves"] == {"black": {"circle": 3}, "white": {"circle": 3}}
+    assert rules.load_from(src, "K").record["reserves"] == {"black": {"circle": 3}, "white": {"circle": 3}}
 
 
 def test_validation_problems_of_the_merge_name_the_child():

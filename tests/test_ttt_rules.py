@@ -356,11 +356,11 @@ def test_a_directory_source_lists_and_loads_by_file_name(tmp_path):
     source = rules.DirectorySource(tmp_path)
     assert source.names() == ["One", "Two"]
     assert "One" in source and "Nope" not in source and "a,b" not in source
-    assert source.load("One").name == "One"
+    assert rules.load_from(source, "One").name == "One"
     with pytest.raises(rules.RuleSetError, match="stored under the name 'Two'"):
-        source.load("Two")
+        rules.load_from(source, "Two")
     with pytest.raises(KeyError):
-        source.load("Nope")
+        rules.load_from(source, "Nope")
 
 
 def test_merged_combinations_are_defined_and_parse():

@@ -9,7 +9,8 @@ engine never sees a string and validation never sees a cell index.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from games.ttt.boards import _wide, widen
 from games.ttt.codes import Measure, Stalemate
@@ -44,8 +45,12 @@ from games.ttt.schema import (  # ttt-jumps
 )  # ttt-shapes  # ttt-captures
 from games.ttt.spaces import lock_sets, on_board_groups, seat_lock_masks
 
-if TYPE_CHECKING:
-    from games.ttt.ruleset import RuleSet
+
+class RuleSetLike(Protocol):
+    """What compilation reads of a validated rule set (``games.ttt.ruleset.RuleSet``,
+    whose ``compile`` calls this module, so it is not imported here): its record."""
+
+    record: Mapping[str, Any]
 
 
 def _symmetries(size, gravity, locked_sets, pieces):
@@ -86,7 +91,7 @@ def _symmetries(size, gravity, locked_sets, pieces):
     return perms
 
 
-def compile_rules(rs: RuleSet) -> dict:
+def compile_rules(rs: RuleSetLike) -> dict:
     """Flat integer tables for the engine. Coordinates become 0-based cell
     indices ``x + X*(y + Y*z)``; on stacks a placement target is the stack
     ``x + X*y`` and z is the height."""
@@ -352,7 +357,7 @@ def _phase_table(ph, shape_move: int, seats: int, players: str, cell) -> dict:
     }
 
 
-def outcome_profile(rs: RuleSet) -> dict:
+def outcome_profile(rs: RuleSetLike) -> dict:
     """What OpenSpiel's GameType/GameInfo may truthfully say about this rule set:
     zero-sum only when exactly two sides play, no Chaos, and no rule makes
     everyone win or lose together."""

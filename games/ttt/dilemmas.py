@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.ttt.sources import CATALOGUE
+
 # The economic games the seed's dilemmas encode (labels used by DILEMMAS).
 ECONOMIC_GAMES = {
     "rock-paper-scissors": "Rock-paper-scissors",
@@ -80,7 +82,5 @@ DILEMMAS = tuple(
 
 def available() -> list[Dilemma]:
     """The dilemmas whose rule set is in the catalogue, in the seed's order."""
-    from games.ttt.resolve import CATALOGUE
-
     have = set(CATALOGUE.names())
     return [d for d in DILEMMAS if d.name in have]

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from games.ttt.schema import RuleSetError
+from games.ttt.sources import CATALOGUE, named_text
 
 MAX_CHAIN = 8
 NOT_INHERITED = ("name", "notes")
@@ -58,21 +59,7 @@ def _strip_nulls(value):
     return value
 
 
-def default_lookup(name: str):
-    """The catalogue, then the attached sources (games.ttt.resolve's order)."""
-    from games.ttt.resolve import CATALOGUE, SOURCES
-
-    for source in [CATALOGUE, *SOURCES]:
-        if name in source:
-            text = source.read(name)
-            if text is not None:
-                return text, source.origin(name)
-    return None
-
-
 def _known_names() -> str:
-    from games.ttt.resolve import CATALOGUE
-
     return ", ".join(CATALOGUE.names())
 
 
@@ -83,7 +70,7 @@ def resolve_extends(raw: Any, source: str, lookup: Lookup | None = None, _chain:
     when the parent is what is wrong)."""
     if not isinstance(raw, Mapping) or "extends" not in raw:
         return raw
-    lookup = lookup or default_lookup
+    lookup = lookup or named_text
     parent_name = raw["extends"]
     if not isinstance(parent_name, str) or not parent_name:
         raise RuleSetError(

@@ -4,43 +4,48 @@ the rule set's fingerprint that records of played games carry.
 Why one function decides: OpenSpiel hands the engine a single string, which is
 either a catalogue name or a path to a file; every caller (the game, the
 command line, tournaments) must read it the same way and get the rules the
-file holds now (``cache`` is keyed by content).
+file holds now (``cache`` is keyed by content). The names are looked for in
+``sources`` (the catalogue, then the attached sources); this module parses what
+it finds there.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from games.ttt import cache
 from games.ttt.ruleset import RuleSet
-from games.ttt.sources import DirectorySource, RuleSetSource, load
-
-PACKAGE_DIR = Path(__file__).resolve().parent
-CATALOGUE_DIR = PACKAGE_DIR / "catalogue"
-EXAMPLES_DIR = PACKAGE_DIR / "examples"
-REPO_ROOT = PACKAGE_DIR.parents[1]
-
-CATALOGUE = DirectorySource(CATALOGUE_DIR)
-EXAMPLES = DirectorySource(EXAMPLES_DIR)
-
-#: Further sources of named rule sets, consulted after the catalogue (the
-#: registry's database adds itself here, so saved names load as ttt(rules=NAME)).
-SOURCES: list[RuleSetSource] = []
+from games.ttt.schema import RuleSetError
+from games.ttt.sources import CATALOGUE, REPO_ROOT, SOURCES, RuleSetSource
 
 
-def add_source(source: RuleSetSource) -> None:
-    """Let ``resolve`` (and so ``ttt(rules=NAME)``) find the names ``source`` holds."""
-    if source not in SOURCES:
-        SOURCES.append(source)
+def load(path: str | Path) -> RuleSet:
+    """The rule set in a file; ``RuleSetError`` if it cannot be read or is invalid."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise RuleSetError([f"(file): cannot read {path}: {e.strerror}"], str(path)) from None
+    except UnicodeDecodeError as e:
+        raise RuleSetError([f"(file): not UTF-8 text: {e.reason}"], str(path)) from None
+    return cache.parsed(text, str(path))
 
 
-def remove_source(source: RuleSetSource) -> None:
-    if source in SOURCES:
-        SOURCES.remove(source)
+def load_from(source: RuleSetSource, name: str) -> RuleSet:
+    """The rule set called ``name`` in ``source``; ``KeyError`` if the source has none,
+    ``RuleSetError`` if the stored text is invalid or names another rule set."""
+    text = source.read(name)
+    if text is None:
+        raise KeyError(name)
+    rs = cache.parsed(text, source.origin(name))
+    if rs.name != name:
+        raise RuleSetError([f"name: {rs.name!r} is stored under the name {name!r}"], source.origin(name))
+    return rs
 
 
 def catalogue() -> dict[str, RuleSet]:
     """Every rule set in games/ttt/catalogue, by name."""
-    return CATALOGUE.load_all()
+    return {name: load_from(CATALOGUE, name) for name in CATALOGUE.names()}
 
 
 def _refuse(rules) -> ValueError:
@@ -60,10 +65,10 @@ def resolve(rules: str | RuleSet) -> RuleSet:
     if not isinstance(rules, str) or not rules:
         raise _refuse(rules)
     if rules in CATALOGUE:
-        return CATALOGUE.load(rules)
+        return load_from(CATALOGUE, rules)
     for source in SOURCES:
         if rules in source:
-            return source.load(rules)
+            return load_from(source, rules)
     if rules.endswith(".json") or "/" in rules:
         path = Path(rules)
         if not path.is_absolute() and not path.exists() and (REPO_ROOT / path).exists():

@@ -8,8 +8,8 @@ toolkit uses, gathered from the modules that each do one job.
 | ``ruleset`` | ``RuleSet``: canonical form, fingerprint, equality ignoring names |
 | ``compiler`` | engine tables (``compile_rules``) and ``outcome_profile`` |
 | ``cache`` | parsed rule sets keyed by their text, so edited files reload |
-| ``sources`` | ``RuleSetSource`` (names, text by name), ``DirectorySource``, ``load`` |
-| ``resolve`` | ``resolve(NAME or path)``, ``fingerprint``, ``catalogue``, ``add_source`` |
+| ``sources`` | ``RuleSetSource`` (names, text by name), ``DirectorySource``, ``CATALOGUE``, ``add_source`` |
+| ``resolve`` | ``resolve(NAME or path)``, ``load``, ``load_from``, ``fingerprint``, ``catalogue`` |
 | ``cli`` | ``python -m games.ttt`` |
 
 Rules as implemented: docs/rules/ttt.md.
@@ -17,19 +17,7 @@ Rules as implemented: docs/rules/ttt.md.
 
 from games.ttt.cli import main
 from games.ttt.compiler import compile_rules, outcome_profile
-from games.ttt.resolve import (
-    CATALOGUE,
-    CATALOGUE_DIR,
-    EXAMPLES,
-    EXAMPLES_DIR,
-    REPO_ROOT,
-    SOURCES,
-    add_source,
-    catalogue,
-    fingerprint,
-    remove_source,
-    resolve,
-)
+from games.ttt.resolve import catalogue, fingerprint, load, load_from, resolve
 from games.ttt.ruleset import RuleSet, canonical_json
 from games.ttt.schema import (
     BOARD_KINDS,
@@ -48,7 +36,18 @@ from games.ttt.schema import (
     parse_check,
     seats_of,
 )
-from games.ttt.sources import DirectorySource, RuleSetSource, load
+from games.ttt.sources import (
+    CATALOGUE,
+    CATALOGUE_DIR,
+    EXAMPLES,
+    EXAMPLES_DIR,
+    REPO_ROOT,
+    SOURCES,
+    DirectorySource,
+    RuleSetSource,
+    add_source,
+    remove_source,
+)
 from games.ttt.validation import parse, parse_text
 
 __all__ = [
@@ -80,6 +79,7 @@ __all__ = [
     "compile_rules",
     "fingerprint",
     "load",
+    "load_from",
     "main",
     "name_problem",
     "outcome_profile",

@@ -1,11 +1,18 @@
 """Where named rule sets come from: a source lists names and hands out the
-text of one rule set; parsing and caching are the same for every source.
+text of one rule set; the catalogue, the examples and the attached sources are
+the places a name is looked for. Parsing and caching are the same for every
+source and happen above this module (``resolve``, ``cache``).
 
-Why an interface this small: today the catalogue and the examples are
-directories of ``NAME.json`` files; the registry (issue 15) will keep saved
-rule sets in SQLite. A source only has to list names and return a rule set's
-JSON text, so the database becomes one more ``RuleSetSource`` and everything
-above (``resolve``, the fingerprint, the command line) stays as it is.
+Why an interface this small: the catalogue and the examples are directories of
+``NAME.json`` files, the registry keeps saved rule sets in SQLite. A source only
+has to list names and return a rule set's JSON text, so the database is one more
+``RuleSetSource`` and everything above (``resolve``, the fingerprint, the command
+line) stays as it is.
+
+Why the texts sit below validation: a rule set that ``extends`` another is merged
+with its parent's text before it is validated (``extends``), and the parent is
+found here by name; parsing a source's rule set needs validation, so it cannot be
+this module's job.
 """
 
 from __future__ import annotations
@@ -13,21 +20,12 @@ from __future__ import annotations
 import abc
 from pathlib import Path
 
-from games.ttt import cache
-from games.ttt.ruleset import RuleSet
 from games.ttt.schema import RuleSetError, name_problem
 
-
-def load(path: str | Path) -> RuleSet:
-    """The rule set in a file; ``RuleSetError`` if it cannot be read or is invalid."""
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise RuleSetError([f"(file): cannot read {path}: {e.strerror}"], str(path)) from None
-    except UnicodeDecodeError as e:
-        raise RuleSetError([f"(file): not UTF-8 text: {e.reason}"], str(path)) from None
-    return cache.parsed(text, str(path))
+PACKAGE_DIR = Path(__file__).resolve().parent
+CATALOGUE_DIR = PACKAGE_DIR / "catalogue"
+EXAMPLES_DIR = PACKAGE_DIR / "examples"
+REPO_ROOT = PACKAGE_DIR.parents[1]
 
 
 class RuleSetSource(abc.ABC):
@@ -47,20 +45,6 @@ class RuleSetSource(abc.ABC):
 
     def __contains__(self, name) -> bool:
         return isinstance(name, str) and name in self.names()
-
-    def load(self, name: str) -> RuleSet:
-        """The rule set called ``name``; ``KeyError`` if the source has none,
-        ``RuleSetError`` if the stored text is invalid or names another rule set."""
-        text = self.read(name)
-        if text is None:
-            raise KeyError(name)
-        rs = cache.parsed(text, self.origin(name))
-        if rs.name != name:
-            raise RuleSetError([f"name: {rs.name!r} is stored under the name {name!r}"], self.origin(name))
-        return rs
-
-    def load_all(self) -> dict[str, RuleSet]:
-        return {name: self.load(name) for name in self.names()}
 
 
 class DirectorySource(RuleSetSource):
@@ -88,3 +72,33 @@ class DirectorySource(RuleSetSource):
 
     def origin(self, name: str) -> str:
         return str(self.path(name))
+
+
+CATALOGUE = DirectorySource(CATALOGUE_DIR)
+EXAMPLES = DirectorySource(EXAMPLES_DIR)
+
+#: Further sources of named rule sets, consulted after the catalogue (the
+#: registry's database adds itself here, so saved names load as ttt(rules=NAME)).
+SOURCES: list[RuleSetSource] = []
+
+
+def add_source(source: RuleSetSource) -> None:
+    """Let ``resolve`` (and so ``ttt(rules=NAME)``) find the names ``source`` holds."""
+    if source not in SOURCES:
+        SOURCES.append(source)
+
+
+def remove_source(source: RuleSetSource) -> None:
+    if source in SOURCES:
+        SOURCES.remove(source)
+
+
+def named_text(name: str) -> tuple[str, str] | None:
+    """The text of the rule set called ``name`` and its origin (for messages): the
+    catalogue's, else the first attached source's that holds it; None if none does."""
+    for source in [CATALOGUE, *SOURCES]:
+        if name in source:
+            text = source.read(name)
+            if text is not None:
+                return text, source.origin(name)
+    return None

@@ -1,12 +1,17 @@
-"""Where a web-app request's time goes, without HTTP or other users (issue 16
-item 7; a benchmark, not a test): one user plays Tic-Tac-Toe against Random
-through Flask's test client on a fresh database.
+"""Where a web-app request's time goes, without HTTP or other users (a
+benchmark, not a test): one user plays Tic-Tac-Toe against Random through
+Flask's test client on a fresh database.
 
-    nice -n 10 python -m experiments.profile_webapp --games 30 [--profile]
+    nice -n 10 python -m webapp.profile_requests --games 30 [--profile]
 
 Prints CPU and wall milliseconds per request (CPU is what a loaded, shared
 machine distorts least); ``--profile`` adds cProfile's top functions by own
 time. Run from a checkout to measure that checkout's code.
+
+Why in webapp/ and not among the experiments: it runs the app inside its own
+process through the test client, so that cProfile sees the app's functions, and
+so it imports the web app, the layer above experiments;
+``experiments/bench_webapp.py`` measures the server from outside, over HTTP.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from webapp.app import create_app
 
 PASSWORD = "profile-password"
 
@@ -54,14 +61,14 @@ def one_game(b: Client, name: str) -> int:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m webapp.profile_requests", description=__doc__.split("\n\n")[0]
+    )
     p.add_argument("--games", type=int, default=30, help="games to time (1..1000, default 30)")
     p.add_argument("--profile", action="store_true", help="print cProfile's top 25 by own time")
     a = p.parse_args(argv)
     if not 1 <= a.games <= 1000:
         p.error("--games must be 1..1000")
-    from webapp import create_app
-
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(Path(tmp) / "r.sqlite3", secret_key=b"k" * 32, testing=True)
         b = Client(app)

@@ -18,12 +18,17 @@ OpenSpiel game ``ttt(rules=NAME)``, never the engine directly, and the study
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
-from itertools import product
+from itertools import permutations, product
 
 import numpy as np
+import pyspiel
 
+import games  # noqa: F401  (registers ttt)
+from games.normal_form import as_fraction, payoff_table
+from solvers.classify import NAMED, classify, classify_investment, classify_named, classify_tree
 from solvers.normal_form import Decision, NormalFormGame
 
 __all__ = ["Reduced", "REDUCED", "reduced", "expected_returns"]
@@ -46,8 +51,6 @@ class Reduced:
 
 
 def _fraction(x) -> Fraction:
-    from games.normal_form import as_fraction
-
     return as_fraction(x)[0]
 
 
@@ -61,16 +64,14 @@ def expected_returns(state, choose) -> tuple:
         for a, prob in state.chance_outcomes():
             v = expected_returns(state.child(a), choose)
             w = _fraction(prob)
-            total = [w * x for x in v] if total is None else [t + w * x for t, x in zip(total, v)]
+            total = (
+                [w * x for x in v] if total is None else [t + w * x for t, x in zip(total, v, strict=True)]
+            )
         return tuple(total)
     return expected_returns(state.child(choose(state)), choose)
 
 
 def _load(name):
-    import pyspiel
-
-    import games  # noqa: F401  (registers ttt)
-
     return pyspiel.load_game(f"ttt(rules={name})")
 
 
@@ -96,11 +97,61 @@ def _table(exact: dict, shape, names, n) -> NormalFormGame:
 # --------------------------------------------------------------------------- "place k, then pass"
 
 
-def _counts(name: str, key: str, family: str) -> Reduced:
-    """Count strategies (games.ttt.dilemmas_doc.count_table): strategy k is
-    "place k pieces, then pass", whatever the player sees."""
-    from games.ttt.dilemmas_doc import count_table
+def count_table(game) -> tuple[list[int], dict]:
+    """Reduced table of a game where each player's decisions are "place one
+    more piece or pass": strategy k of player p is "place k pieces, then pass"
+    (whatever it sees). Returns (strategies per player, {profile: exact
+    expected returns}), Chaos playing its OpenSpiel probabilities. Raises
+    ValueError when a decision offers more than one placement."""
+    n = game.num_players()
+    pass_names = ("pass",)
 
+    def split(state):
+        acts = state.legal_actions()
+        passes = [a for a in acts if state.action_to_string(a) in pass_names]
+        places = [a for a in acts if a not in passes]
+        if len(places) > 1:
+            raise ValueError(f"{game}: a decision offers {len(places)} placements; count strategies need one")
+        return places, passes
+
+    def value(state, counts, placed):
+        if state.is_terminal():
+            return tuple(as_fraction(r)[0] for r in state.returns())
+        if state.is_chance_node():
+            total = [Fraction(0)] * n
+            for a, prob in state.chance_outcomes():
+                child = state.child(a)
+                w = as_fraction(prob)[0]
+                total = [t + w * v for t, v in zip(total, value(child, counts, placed), strict=True)]
+            return tuple(total)
+        p = state.current_player()
+        places, passes = split(state)
+        if places and (placed[p] < counts[p] or not passes):
+            return value(state.child(places[0]), counts, placed[:p] + (placed[p] + 1,) + placed[p + 1 :])
+        return value(state.child(passes[0]), counts, placed)
+
+    start = game.new_initial_state()
+    most = [0] * n
+    state = start.clone()
+    while not state.is_terminal():  # each player's most: place whenever possible
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[0][0])
+            continue
+        p = state.current_player()
+        places, passes = split(state)
+        if places:
+            most[p] += 1
+        state.apply_action(places[0] if places else passes[0])
+    shape = [k + 1 for k in most]
+    table = {}
+    for profile in product(*(range(k) for k in shape)):
+        table[profile] = value(start.clone(), profile, (0,) * n)
+    return shape, table
+
+
+def _counts(name: str, key: str, family: str) -> Reduced:
+    """Count strategies (``count_table``): strategy k is
+    "place k pieces, then pass", whatever the player sees."""
     game = _load(name)
     shape, exact = count_table(game)
     n = game.num_players()
@@ -121,8 +172,8 @@ SHOPPING = (
     "it is outside the family; each row is one such count, so the table shows white's best answer to it."
 )
 BEAUTY = (
-    "Each player's strategy is *how many circles it stacks* (0-9) before passing, whatever it sees: the number "
-    "it names, which is all a beauty-contest player chooses (Nagel 1995). Turns are hidden "
+    "Each player's strategy is *how many circles it stacks* (0-9) before passing, whatever it sees: the "
+    "number it names, which is all a beauty-contest player chooses (Nagel 1995). Turns are hidden "
     "(`cloaking_hides_turns`, the decision above), so a player sees nothing of the earlier heights and "
     "these are all its strategies that matter: the reduced game is the game's own simultaneous contest."
 )
@@ -139,16 +190,82 @@ def beauty(name: str = "KBeauty9") -> Reduced:
 # --------------------------------------------------------------------------- Colonel Blotto
 
 BLOTTO = (
-    "Each player's strategy is an *allocation* of its 13 circles to the three boards, written largest first and "
-    "laid on the boards in a uniformly random order: Blotto's strategies are allocations (Borel 1921), and the "
-    "boards are alike, so the random order is the textbook's symmetrisation (Roberson 2006). Placement order "
-    "within an allocation does not matter (every space is cloaked, each player stacks on its own stacks)."
+    "Each player's strategy is an *allocation* of its 13 circles to the three boards, written largest first "
+    "and laid on the boards in a uniformly random order: Blotto's strategies are allocations (Borel 1921), "
+    "and the boards are alike, so the random order is the textbook's symmetrisation (Roberson 2006). "
+    "Placement order within an allocation does not matter (every space is cloaked, each player stacks on "
+    "its own stacks)."
 )
 
 
-def blotto(name: str = "3Blotto13") -> Reduced:
-    from games.ttt.dilemmas_doc import allocation_table
+_BOARD = re.compile(r"@b(\d+):")
 
+
+def allocation_table(game) -> tuple[list[tuple], dict]:
+    """Colonel Blotto's reduced table: a strategy is an allocation of the
+    player's pieces to the boards, written as a partition (largest first) and
+    laid on the boards in a uniformly random order, independently for each
+    player (the boards are alike). Returns (partitions, {(P, Q): exact
+    expected return of player 0 with P against player 1 with Q}); refuses a
+    game that is not two-player zero-sum or has a decision other than a board."""
+
+    def boards_of(state):
+        out = {}
+        for a in state.legal_actions():
+            m = _BOARD.search(state.action_to_string(a))
+            if m is None:
+                raise ValueError(f"{game}: action {state.action_to_string(a)!r} names no board")
+            out.setdefault(int(m.group(1)) - 1, a)
+        return out
+
+    def play(alloc):
+        state = game.new_initial_state()
+        left = [list(a) for a in alloc]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                raise ValueError(f"{game}: allocation tables are for games without chance")
+            p = state.current_player()
+            options = boards_of(state)
+            b = next((b for b in sorted(options) if left[p][b] > 0), None)
+            if b is None:
+                raise ValueError(f"{game}: player {p} cannot place on the boards it has pieces for")
+            left[p][b] -= 1
+            state.apply_action(options[b])
+        returns = state.returns()
+        if game.num_players() != 2 or returns[0] + returns[1] != 0:
+            raise ValueError(f"{game}: allocation tables are for two-player zero-sum games")
+        return Fraction(returns[0]).limit_denominator(1)
+
+    state = game.new_initial_state()
+    nboards = len(boards_of(state))
+    total = 0
+    while not state.is_terminal():  # pieces per player: play everything on board 1
+        if state.current_player() == 0:
+            total += 1
+        state.apply_action(boards_of(state)[0])
+    parts = sorted(
+        {
+            tuple(sorted(c, reverse=True))
+            for c in product(range(total + 1), repeat=nboards)
+            if sum(c) == total
+        },
+        reverse=True,
+    )
+    cache = {}
+    table = {}
+    for P in parts:
+        for Q in parts:
+            perms = list(permutations(Q))
+            values = []
+            for q in perms:
+                if (P, q) not in cache:
+                    cache[(P, q)] = play((P, q))
+                values.append(cache[(P, q)])
+            table[(P, Q)] = sum(values, Fraction(0)) / len(values)
+    return parts, table
+
+
+def blotto(name: str = "3Blotto13") -> Reduced:
     parts, t = allocation_table(_load(name))
     names = ["-".join(map(str, P)) for P in parts]
     arr = np.zeros((2, len(parts), len(parts)))
@@ -170,10 +287,10 @@ def blotto(name: str = "3Blotto13") -> Reduced:
 
 TRUST = (
     "Black (the investor) *sends k* of its reserve circles onto white's X (which doubles them into white's "
-    "reserve) and keeps the rest on its own stack; white (the trustee), seeing k, *returns j* of the circles it "
-    "then holds onto black's pentagon (which converts them to black) and keeps the rest on the X's stack: the "
-    "investment game's strategies, amounts sent and returned (Berg, Dickhaut & McCabe 1995). Which of the "
-    "pieces go first does not change any value (checked by a test); Chaos then plays at random as always."
+    "reserve) and keeps the rest on its own stack; white (the trustee), seeing k, *returns j* of the circles "
+    "it then holds onto black's pentagon (which converts them to black) and keeps the rest on the X's stack: "
+    "the investment game's strategies, amounts sent and returned (Berg, Dickhaut & McCabe 1995). Which of "
+    "the pieces go first does not change any value (checked by a test); Chaos then plays at random as always."
 )
 
 
@@ -220,16 +337,14 @@ def trust(name: str) -> Reduced:
 VOLUNTEER = (
     "The full table (3 x 3 x 3: each player's piece on its own stack or on stack 5 or 6) is enumerated with "
     "a larger node budget than the doc's (its 280,793 nodes are Chaos's placements), then each player is "
-    "given the volunteer's dilemma's two strategies (Diekmann 1985): *stay* (its own stack: the safe two in a "
-    "row) or *volunteer* (its piece on stack 5 or 6, each with probability 1/2, independently: the two "
+    "given the volunteer's dilemma's two strategies (Diekmann 1985): *stay* (its own stack: the safe two in "
+    "a row) or *volunteer* (its piece on stack 5 or 6, each with probability 1/2, independently: the two "
     "stacks are alike, each starting with a locked space, so neither is singled out). Cells are exact "
     "expectations over the volunteers' stacks and Chaos."
 )
 
 
 def volunteer(name: str = "3P-Volunteer", max_nodes: int = 1_000_000) -> Reduced:
-    from games.normal_form import payoff_table
-
     full = payoff_table(_load(name), max_profiles=1000, max_nodes=max_nodes)
     n = full.num_players
     own = []
@@ -247,7 +362,7 @@ def volunteer(name: str = "3P-Volunteer", max_nodes: int = 1_000_000) -> Reduced
         cells = list(product(*choices))
         total = [Fraction(0)] * n
         for cell in cells:
-            total = [t + _fraction(v) for t, v in zip(total, full.payoffs[cell])]
+            total = [t + _fraction(v) for t, v in zip(total, full.payoffs[cell], strict=True)]
         exact[prof] = tuple(t / len(cells) for t in total)
     names = [["stay", "volunteer"]] * n
     return Reduced(name, VOLUNTEER, table=_table(exact, (2,) * n, names, n), exact=exact)
@@ -296,7 +411,7 @@ def centipede(name: str) -> Reduced:
     return Reduced(name, CENTIPEDE, tree=build(game.new_initial_state(), ()), exact=exact)
 
 
-# --------------------------------------------------------------------------- public goods: every strategy, with what it gives
+# ------------------------------------------------------- public goods: every strategy, with what it gives
 
 PUBLIC_GOODS = (
     "Every strategy (the full table is small): in its one single round a player passes or moves its stack "
@@ -310,10 +425,6 @@ def public_goods(name: str = "3P-PublicGoods") -> Reduced:
     """The full table of 3P-PublicGoods with each strategy's contribution:
     a pass gives 0; "stack(x,1)@h->..." gives the circles from height h up of
     the player's stack at the start (its height - h + 1)."""
-    import re
-
-    from games.normal_form import payoff_table
-
     game = _load(name)
     full = payoff_table(game, max_profiles=1000, max_nodes=100_000)
     n = full.num_players
@@ -374,8 +485,6 @@ def classify_reduced(r: Reduced, encodes: str):
     of the game it is meant to encode: the named classifiers with the family's
     meanings, the investment game for the trusts, the tree classifier for
     other trees, the payoff-order classifier otherwise."""
-    from solvers.classify import NAMED, classify, classify_investment, classify_named, classify_tree
-
     if r.tree is not None:
         return classify_investment(r.tree) if encodes == "trust" else classify_tree(r.tree)
     if encodes in NAMED:

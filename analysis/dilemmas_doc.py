@@ -1,4 +1,4 @@
-"""``python -m games.ttt.dilemmas_doc``: rewrite the computed blocks of
+"""``python -m analysis.dilemmas_doc``: rewrite the computed blocks of
 docs/rules/dilemmas.md (each dilemma's payoff table) from the toolkit.
 
 Why generated: the tables are the evidence for what each rule set encodes, so
@@ -18,17 +18,20 @@ import argparse
 import re
 import sys
 import time
-from itertools import product
 from pathlib import Path
 
 import numpy as np
 import pyspiel
 
 import games  # noqa: F401  (registers ttt)
+from analysis.reduced_games import REDUCED, allocation_table, classify_reduced, count_table, reduced
 from games.normal_form import TooLarge, payoff_table
 from games.payoff_formats import value_text
 from games.ttt.dilemmas import DILEMMAS
-from games.ttt.resolve import CATALOGUE, REPO_ROOT
+from games.ttt.sources import CATALOGUE, REPO_ROOT
+from solvers.classify import reproduces
+from solvers.normal_form import Decision, backward_induction
+from solvers.normal_form import pure_equilibria as pure
 
 DOC = REPO_ROOT / "docs" / "rules" / "dilemmas.md"
 MAX_PROFILES = 100_000
@@ -112,71 +115,15 @@ def markdown(table) -> str:
 COUNT_TABLES = ("Shopping9",)
 
 
-def count_table(game) -> tuple[list[int], dict]:
-    """Reduced table of a game where each player's decisions are "place one
-    more piece or pass": strategy k of player p is "place k pieces, then pass"
-    (whatever it sees). Returns (strategies per player, {profile: exact
-    expected returns}), Chaos playing its OpenSpiel probabilities. Raises
-    ValueError when a decision offers more than one placement."""
-    from fractions import Fraction
-
-    from games.normal_form import as_fraction
-
-    n = game.num_players()
-    pass_names = ("pass",)
-
-    def split(state):
-        acts = state.legal_actions()
-        passes = [a for a in acts if state.action_to_string(a) in pass_names]
-        places = [a for a in acts if a not in passes]
-        if len(places) > 1:
-            raise ValueError(f"{game}: a decision offers {len(places)} placements; count strategies need one")
-        return places, passes
-
-    def value(state, counts, placed):
-        if state.is_terminal():
-            return tuple(as_fraction(r)[0] for r in state.returns())
-        if state.is_chance_node():
-            total = [Fraction(0)] * n
-            for a, prob in state.chance_outcomes():
-                child = state.child(a)
-                w = as_fraction(prob)[0]
-                total = [t + w * v for t, v in zip(total, value(child, counts, placed))]
-            return tuple(total)
-        p = state.current_player()
-        places, passes = split(state)
-        if places and (placed[p] < counts[p] or not passes):
-            return value(state.child(places[0]), counts, placed[:p] + (placed[p] + 1,) + placed[p + 1 :])
-        return value(state.child(passes[0]), counts, placed)
-
-    start = game.new_initial_state()
-    most = [0] * n
-    state = start.clone()
-    while not state.is_terminal():  # each player's most: place whenever possible
-        if state.is_chance_node():
-            state.apply_action(state.chance_outcomes()[0][0])
-            continue
-        p = state.current_player()
-        places, passes = split(state)
-        if places:
-            most[p] += 1
-        state.apply_action(places[0] if places else passes[0])
-    shape = [k + 1 for k in most]
-    table = {}
-    for profile in product(*(range(k) for k in shape)):
-        table[profile] = value(start.clone(), profile, (0,) * n)
-    return shape, table
-
-
 def count_markdown(name: str) -> str:
     shape, table = count_table(pyspiel.load_game(f"ttt(rules={name})"))
     fmt = lambda vs: ", ".join(value_text(v, True) for v in vs)  # noqa: E731
     lines = [
         "",
         "Reduced table (computed, exact, Chaos uniform): each player's strategy is *the number of pieces "
-        "it places before passing*, whatever it sees (a later player who sees the earlier counts could make its "
-        "number depend on them: read that from the rows). Rows: player 0 places k; columns: player 1 places j; "
-        "cell: returns of player 0, player 1.",
+        "it places before passing*, whatever it sees (a later player who sees the earlier counts could make "
+        "its number depend on them: read that from the rows). Rows: player 0 places k; columns: player 1 "
+        "places j; cell: returns of player 0, player 1.",
         "",
     ]
     if len(shape) != 2:
@@ -191,73 +138,6 @@ def count_markdown(name: str) -> str:
 # Two-player dilemmas on several boards where every decision is "one more piece
 # on board b": Colonel Blotto. Reduced by the boards' symmetry to allocations.
 ALLOCATION_TABLES = ("3Blotto13",)
-_BOARD = re.compile(r"@b(\d+):")
-
-
-def allocation_table(game) -> tuple[list[tuple], dict]:
-    """Colonel Blotto's reduced table: a strategy is an allocation of the
-    player's pieces to the boards, written as a partition (largest first) and
-    laid on the boards in a uniformly random order, independently for each
-    player (the boards are alike). Returns (partitions, {(P, Q): exact
-    expected return of player 0 with P against player 1 with Q}); refuses a
-    game that is not two-player zero-sum or has a decision other than a board."""
-    from fractions import Fraction
-    from itertools import permutations
-
-    def boards_of(state):
-        out = {}
-        for a in state.legal_actions():
-            m = _BOARD.search(state.action_to_string(a))
-            if m is None:
-                raise ValueError(f"{game}: action {state.action_to_string(a)!r} names no board")
-            out.setdefault(int(m.group(1)) - 1, a)
-        return out
-
-    def play(alloc):
-        state = game.new_initial_state()
-        left = [list(a) for a in alloc]
-        while not state.is_terminal():
-            if state.is_chance_node():
-                raise ValueError(f"{game}: allocation tables are for games without chance")
-            p = state.current_player()
-            options = boards_of(state)
-            b = next((b for b in sorted(options) if left[p][b] > 0), None)
-            if b is None:
-                raise ValueError(f"{game}: player {p} cannot place on the boards it has pieces for")
-            left[p][b] -= 1
-            state.apply_action(options[b])
-        returns = state.returns()
-        if game.num_players() != 2 or returns[0] + returns[1] != 0:
-            raise ValueError(f"{game}: allocation tables are for two-player zero-sum games")
-        return Fraction(returns[0]).limit_denominator(1)
-
-    state = game.new_initial_state()
-    nboards = len(boards_of(state))
-    total = 0
-    while not state.is_terminal():  # pieces per player: play everything on board 1
-        if state.current_player() == 0:
-            total += 1
-        state.apply_action(boards_of(state)[0])
-    parts = sorted(
-        {
-            tuple(sorted(c, reverse=True))
-            for c in product(range(total + 1), repeat=nboards)
-            if sum(c) == total
-        },
-        reverse=True,
-    )
-    cache = {}
-    table = {}
-    for P in parts:
-        for Q in parts:
-            perms = list(permutations(Q))
-            values = []
-            for q in perms:
-                if (P, q) not in cache:
-                    cache[(P, q)] = play((P, q))
-                values.append(cache[(P, q)])
-            table[(P, Q)] = sum(values, Fraction(0)) / len(values)
-    return parts, table
 
 
 def allocation_markdown(name: str) -> str:
@@ -294,22 +174,16 @@ def allocation_markdown(name: str) -> str:
 
 
 def reduced_markdown(name: str) -> str:
-    """The reduced game of ``games.ttt.reduced`` under a refusal: its family,
+    """The reduced game of ``analysis.reduced_games`` under a refusal: its family,
     its table (or for a tree, its subgame-perfect play), and the verdict of
     the classifier of the game the dilemma encodes."""
-    from games.ttt.dilemmas import DILEMMAS
-    from games.ttt.reduced import classify_reduced, reduced
-    from solvers.classify import reproduces
-    from solvers.normal_form import Decision, backward_induction
-    from solvers.normal_form import pure_equilibria as pure
-
     encodes = next(d.encodes for d in DILEMMAS if d.name == name)
     r = reduced(name)
     fmt = lambda vs: ", ".join(value_text(v, True) for v in vs)  # noqa: E731
     lines = [
         "",
-        f"Reduced game (`games.ttt.reduced`, computed through `ttt(rules={name})`, exact, Chaos uniform). "
-        + r.family,
+        f"Reduced game (`analysis.reduced_games`, computed through `ttt(rules={name})`, exact, "
+        "Chaos uniform). " + r.family,
         "",
     ]
     if r.tree is not None and encodes == "trust":
@@ -348,7 +222,7 @@ def reduced_markdown(name: str) -> str:
                 )
         else:
             lines.append(
-                f"{' x '.join(map(str, t.shape))} profiles (not printed; `games.ttt.reduced.reduced"
+                f"{' x '.join(map(str, t.shape))} profiles (not printed; `analysis.reduced_games.reduced"
                 f"({name!r})` gives them). Pure equilibria of the reduced game: {len(pure(t))}."
             )
     c = classify_reduced(r, encodes)
@@ -369,7 +243,7 @@ def block(name: str) -> str:
         return (
             f"*Not in the catalogue on this branch yet* (`games/ttt/catalogue/{name}.json` is missing: "
             "its rule set needs engine vocabulary that is still being built, see above). "
-            "`python -m games.ttt.dilemmas_doc` fills this in once it is there.\n"
+            "`python -m analysis.dilemmas_doc` fills this in once it is there.\n"
         )
     try:
         table = payoff_table(
@@ -381,8 +255,6 @@ def block(name: str) -> str:
             text += count_markdown(name)
         if name in ALLOCATION_TABLES:
             text += allocation_markdown(name)
-        from games.ttt.reduced import REDUCED
-
         if name in REDUCED:
             text += reduced_markdown(name)
         return text
@@ -415,7 +287,7 @@ def blocks(text: str) -> dict[str, str]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m games.ttt.dilemmas_doc",
+        prog="python -m analysis.dilemmas_doc",
         description="Rewrite the computed payoff tables of docs/rules/dilemmas.md from the catalogue "
         "(every dilemma of games/ttt/dilemmas.py has a marked block there).",
     )
@@ -444,7 +316,7 @@ def main(argv=None) -> int:
     )
     if args.check:
         if changed:
-            print(f"stale blocks in {path}: {', '.join(changed)} (run python -m games.ttt.dilemmas_doc)")
+            print(f"stale blocks in {path}: {', '.join(changed)} (run python -m analysis.dilemmas_doc)")
             return 1
         print(f"{path}: every computed block is fresh")
         return 0

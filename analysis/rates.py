@@ -3,9 +3,9 @@
 Both count the measuring thread's CPU time (``time.thread_time``) so that
 other processes on a busy machine distort a ratio of two rates less.
 
-Why in experiments/: only the benchmarks (benchmark, bench_ttt) use it, to
-time OpenSpiel against our kernels; it is no study (no command line), and it
-is the one experiments module that other experiments import.
+Why in analysis/: the benchmarks (experiments.benchmark, experiments.bench_ttt)
+share it to time OpenSpiel against our kernels, and one experiment does not
+import another.
 """
 
 from __future__ import annotations
