@@ -127,7 +127,8 @@ def test_in_a_round_only_the_person_who_did_not_plan_gets_a_random_plan(app):
     start = live(app, url)
     assert start.in_round() and start.due_seats() == [0, 1]
     plan = start.state.legal_actions(0)[1]
-    cy.post(url + "/move", action=str(plan), at="0")
+    at = re.search(r'name="at" value="([^"]*)"', cy.get(url).text).group(1)  # the seat's mark of the round
+    cy.post(url + "/move", action=str(plan), at=at)
     planned = live(app, url)
     assert planned.plans == {0: plan} and planned.due_seats() == [1]
     assert planned.turn_started == start.turn_started  # the round's clock, not restarted

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import random
+import re
 import secrets
 import time
 
@@ -289,6 +291,49 @@ class LiveGame:
     def waiting_for(self, user: str) -> bool:
         return self.seat_to_move(user) is not None
 
+    # -- what one seat is shown (a function of its information state only)
+    def view_mark(self, seat: int) -> int | str:
+        """The position as ``seat`` knows it: the game page's ``data-moves``,
+        the move form's ``at`` and the status poll's ``moves``.
+
+        With perfect information it is the number of decisions (every seat
+        sees them all). Otherwise it is a digest of the seat's information
+        state: a count of decisions would tell a seat how many turns it did
+        not see (KBeauty9's hidden placements: "at=5" after four hidden
+        circles and a pass, "at=1" after the pass alone, on identical boards),
+        and the page's poll, which reloads when the mark changes, would show
+        each hidden turn as it is taken. The digest changes exactly when what
+        the seat knows changes, so a stale form is still refused and the page
+        reloads when, and only when, there is something new for it."""
+        if self.perfect:
+            return len(self.moves)
+        if self.game.get_type().provides_information_state_string:
+            text = self.state.information_state_string(seat)
+        else:
+            text = self.state.observation_string(seat)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+    def waiting_seats(self, seats) -> list[int]:
+        """Who the page of a person holding ``seats`` waits for (0-based). In a
+        simultaneous round: every other seat of the round, whether or not it
+        has planned yet (who has planned is not part of anyone's information
+        state, and would show when the others decide); else the seat to move."""
+        if self.in_round():
+            return [p for p in self.round_seats() if p not in seats]
+        return [self.state.current_player()]
+
+    def last_move_for(self, seats) -> str | None:
+        """The last-move line a person holding ``seats`` is shown. With perfect
+        information every seat sees it. Otherwise only a timeout is ever named
+        (moves are not), and only to the seats it names: that another seat ran
+        out of time would tell that its turn went by."""
+        if self.perfect or self.last_move is None:
+            return self.last_move
+        named = re.match(r"time ran out for seat ([\d, ]+);", self.last_move)
+        if named and any(str(s + 1) in named.group(1).split(", ") for s in seats):
+            return self.last_move
+        return None
+
     # -- moving (changes this object: call it on a successor)
     def human_move(self, user: str, action: int) -> None:
         """Apply ``user``'s ``action`` if it is legal and this user's turn, then
@@ -343,7 +388,7 @@ class LiveGame:
                     return
                 continue
             if p == pyspiel.PlayerId.CHANCE:
-                actions, probs = zip(*self.state.chance_outcomes())
+                actions, probs = zip(*self.state.chance_outcomes(), strict=True)
                 rng = random.Random(derive_seed(self.seed, "chance", len(self.moves)))
                 self._apply(rng.choices(actions, probs)[0])
             elif self.seats[p].kind == "human":

@@ -184,22 +184,33 @@ def game_page(gid):
     return _game_page(_game_for_user(gid))
 
 
-def _game_page(game: LiveGame):
-    """The game page of ``game`` (never changed in place: no lock needed to draw it)."""
+def _viewer(game: LiveGame) -> tuple[int, bool]:
+    """(the seat the user's page shows, whether that seat must decide now)."""
     seat = game.seat_to_move(user())
-    mine = seat is not None
-    viewer = seat if mine else game.seat_of(user())[0]
+    return (seat, True) if seat is not None else (game.seat_of(user())[0], False)
+
+
+def _remaining(game: LiveGame, mine: bool) -> float | None:
+    """Seconds left for the decision due now, as this user may be told them.
+    With hidden information only the seat that must decide sees its clock:
+    another seat's clock restarts at each of its turns, hidden ones included."""
+    deadline = game.deadline()
+    if deadline is None or not (mine or game.perfect):
+        return None
+    return max(0.0, deadline - time.time())
+
+
+def _game_page(game: LiveGame):
+    """The game page of ``game`` (never changed in place: no lock needed to draw
+    it). Everything on it is drawn from the viewing seat's information state
+    (``LiveGame.view_mark``, ``waiting_seats``, ``last_move_for``)."""
+    viewer, mine = _viewer(game)
+    mine_seats = game.seat_of(user())
     drawing = boards.draw(game.game_string, game.state, mine, viewer, game.version)
     over = game.state.is_terminal()
     returns = game.state.returns() if over else None
     in_round = game.in_round()
     planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
-    waiting = (
-        [p + 1 for p in game.round_seats() if p not in game.plans]
-        if in_round
-        else [game.state.current_player() + 1]
-    )
-    deadline = game.deadline()
     return render_template(
         "game.html",
         game=game,
@@ -208,11 +219,12 @@ def _game_page(game: LiveGame):
         over=over,
         returns=returns,
         seat=viewer,
-        moves=len(game.moves),
+        moves=game.view_mark(viewer),
+        last_move=game.last_move_for(mine_seats),
         in_round=in_round,
         planned=planned,
-        waiting=waiting,
-        remaining=None if deadline is None else max(0.0, deadline - time.time()),
+        waiting=[p + 1 for p in game.waiting_seats(mine_seats)],
+        remaining=_remaining(game, mine),
     )
 
 
@@ -232,7 +244,7 @@ def move(gid):
     game = _game_for_user(gid)
     try:
         at = request.form.get("at")
-        if at is not None and at != str(len(game.moves)):
+        if at is not None and at != str(game.view_mark(_viewer(game)[0])):
             raise MoveError(
                 "the game moved on since this page was drawn: see the position now and move again"
             )
@@ -256,13 +268,14 @@ def move(gid):
 @login_required
 def status(gid):
     game = _game_for_user(gid)
-    # resolved decisions only: a plan stays hidden (the other seat's page
-    # changes when the round resolves, not when a plan comes in)
-    deadline = game.deadline()
+    # what the seat knows only: a plan stays hidden (the other seat's page
+    # changes when the round resolves, not when a plan comes in), and so do
+    # hidden turns (``view_mark``) and another seat's clock (``_remaining``)
+    viewer, mine = _viewer(game)
     return jsonify(
-        moves=len(game.moves),
+        moves=game.view_mark(viewer),
         over=game.state.is_terminal(),
-        your_turn=game.waiting_for(user()),
+        your_turn=mine,
         recorded=game.recorded,
-        remaining=None if deadline is None else max(0.0, deadline - time.time()),
+        remaining=_remaining(game, mine),
     )
