@@ -17,10 +17,11 @@ import time
 import pytest
 from werkzeug.security import generate_password_hash
 
-from registry import Registry, rulesets, users
+from registry import Registry, results, rulesets, users
 from registry.errors import RegistryError
 from test_webapp import PASSWORD, Browser, csrf
 from webapp import accounts, create_app
+from webapp.live import LiveGame, Seat
 
 #: scrypt with a 32nd of the work of werkzeug's default: every hash these tests
 #: count costs the same either way, and the module runs in a few seconds.
@@ -258,3 +259,51 @@ def test_look_alike_names_are_refused_for_users_and_rule_sets(app):
     r = b.post("/users", name="\u0441y", password=PASSWORD, role="creator")  # Cyrillic с
     assert "mixes letters of Cyrillic and Latin" in html.unescape(b.get("/users").text)
     assert r.status_code == 302
+
+
+# -- games in a friend's name
+def test_a_friend_seated_in_a_game_it_never_opened_plays_no_moves_and_is_not_rated(app):
+    """cy starts a 1-second-per-turn game with her friend dee seated and keeps
+    reloading: dee's clock does not run until dee opens the game (no random
+    moves are played in her name), then runs from that moment; a game that
+    ends with a seat whose person never opened it is neither recorded nor
+    rated."""
+    from test_webapp import befriend, live
+
+    account(app, "ada")
+    account(app, "cy")
+    account(app, "dee")
+    record = {"name": "TTT-1s", "reserves": {"black": 5, "white": 4}, "seconds_per_turn": 1}
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        rulesets.save_rule_set(reg, "ada", record)
+    cy, dee = befriend(app, "cy", "dee")
+    url = cy.post("/play/new", game="TTT-1s", universe="Public", seat0="cy", seat1="dee").headers["Location"]
+    cy.post(url + "/move", action="4")
+    store = app.extensions["live_games"]
+    game = live(app, url)
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        far = game.turn_started + 1000
+        assert store.enforce_clock(reg, game, clock=lambda: far).moves == [4]
+    assert game.seats[1].joined is None and game.deadline() is None
+    for _ in range(3):  # the creator's reloads play nothing for dee
+        assert "Waiting for seat 2" in cy.get(url).text
+    assert live(app, url).moves == [4] and cy.get(url + "/status").json["remaining"] is None
+    dee.get(url)  # dee opens the game: her clock starts now
+    game = live(app, url)
+    joined = game.seats[1].joined
+    assert joined >= game.turn_started and game.deadline() == pytest.approx(joined + 1)
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        assert store.enforce_clock(reg, game, clock=lambda: joined + 0.5) is game
+        after = store.enforce_clock(reg, game, clock=lambda: joined + 1.5)
+    assert len(after.moves) == 2 and after.timeouts == [(1, 1)]
+    # a finished game with a seat nobody opened: not recorded, not rated
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        seats = [Seat("cy", "human", "cy", joined=1.0), Seat("dee", "human", "dee")]
+        version = reg.one("SELECT fingerprint FROM rule_sets WHERE name = 'Tic-Tac-Toe'")[0]
+        done = LiveGame(
+            "g1", "ttt(rules=Tic-Tac-Toe)", "Tic-Tac-Toe", "Public", seats, 1, version, [0, 3, 1, 4, 2]
+        )
+        assert done.state.is_terminal()
+        store.create(reg, done)
+        assert done.recorded is None and "seat 2 (dee) never opened this game" in done.record_error
+        assert results.games_of(reg, "Tic-Tac-Toe") == [] and reg.one("SELECT count(*) FROM ratings")[0] == 0

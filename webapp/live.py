@@ -116,6 +116,10 @@ class Seat:
     kind: str  # human / bot / random
     user: str | None  # the user who moves a human seat
     spec: object = None  # agents.BotSpec of a bot seat
+    #: when the person of a human seat first opened the game (epoch seconds);
+    #: None until then: the seat's clock does not run and the game is not
+    #: recorded in its name (``LiveGame.deadline``, ``unjoined``)
+    joined: float | None = None
 
     def to_json(self) -> dict:
         return {
@@ -123,12 +127,15 @@ class Seat:
             "kind": self.kind,
             "user": self.user,
             "spec": self.spec.to_json() if self.spec is not None else None,
+            "joined": self.joined,
         }
 
     @classmethod
     def from_json(cls, data: dict) -> Seat:
         spec = agents.BotSpec.from_json(data["spec"]) if data.get("spec") else None
-        return cls(data["player"], data["kind"], data.get("user"), spec)
+        # a seat stored before joins were kept counts as joined: its game was
+        # played by people who had the page open
+        return cls(data["player"], data["kind"], data.get("user"), spec, data.get("joined", 0.0))
 
 
 class LiveGame:
@@ -239,9 +246,12 @@ class LiveGame:
         finished_at,
         turn_started=None,
         timeouts=(),
+        seats=None,
     ) -> None:
         """Bring a successor up to the stored row: apply the decisions it lacks
         (``moves``, in the record's order) and take the row's other fields."""
+        if seats is not None:
+            self.seats = seats
         self._replay(moves)
         self.turn_started = turn_started
         self.timeouts = [tuple(t) for t in timeouts]
@@ -254,6 +264,7 @@ class LiveGame:
         new.__dict__.update(self.__dict__)
         new.state = self.state.clone()
         new.moves, new.plans, new.timeouts = list(self.moves), dict(self.plans), list(self.timeouts)
+        new.seats = [dataclasses.replace(s) for s in self.seats]
         return new
 
     # -- who may do what
@@ -290,6 +301,22 @@ class LiveGame:
 
     def waiting_for(self, user: str) -> bool:
         return self.seat_to_move(user) is not None
+
+    # -- joining (changes this object: call it on a successor)
+    def joins(self, user: str) -> bool:
+        """Whether ``user`` holds a seat it has not joined yet (opening the
+        game, or moving in it, joins it)."""
+        return any(s.user == user and s.joined is None for s in self.seats)
+
+    def join(self, user: str, now: float) -> None:
+        """``user`` has the game open: its seats' clocks may run from ``now``."""
+        for s in self.seats:
+            if s.user == user and s.joined is None:
+                s.joined = now
+
+    def unjoined(self) -> list[int]:
+        """Human seats whose person never opened the game."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.joined is None]
 
     # -- what one seat is shown (a function of its information state only)
     def view_mark(self, seat: int) -> int | str:
@@ -346,6 +373,7 @@ class LiveGame:
         seat = self.seat_to_move(user)
         if seat is None:
             raise MoveError("it is not your turn")
+        self.join(user, time.time())  # a person who moves has the game open
         if self.in_round():
             if action not in self.state.legal_actions(seat):
                 raise MoveError(f"{action} is not a legal plan here")
@@ -415,14 +443,25 @@ class LiveGame:
         p = self.state.current_player()
         return [p] if 0 <= p < len(self.seats) and self.seats[p].kind == "human" else []
 
-    def deadline(self) -> float | None:
-        """When the due human decisions run out of time (epoch seconds); None
-        without a limit, at the end, or while no person must decide. A round's
-        clock starts with the round: one person's plan does not restart the
-        others' time."""
-        if self.seconds_per_turn is None or self.turn_started is None or not self.due_seats():
+    def _seat_deadline(self, seat: int) -> float | None:
+        """When ``seat``'s due decision runs out of time: its clock starts with
+        the position (a round's with the round), or when its person joined the
+        game if that was later; None while the person has not joined (a friend
+        seated in a game it never opened plays no moves, random or other)."""
+        joined = self.seats[seat].joined
+        if joined is None:
             return None
-        return self.turn_started + self.seconds_per_turn
+        return max(self.turn_started, joined) + self.seconds_per_turn
+
+    def deadline(self) -> float | None:
+        """When the first due human decision runs out of time (epoch seconds);
+        None without a limit, at the end, or while no person who has joined
+        must decide. A round's clock starts with the round: one person's plan
+        does not restart the others' time."""
+        if self.seconds_per_turn is None or self.turn_started is None:
+            return None
+        ends = [d for d in map(self._seat_deadline, self.due_seats()) if d is not None]
+        return min(ends) if ends else None
 
     def overdue(self, now: float) -> bool:
         deadline = self.deadline()
@@ -439,7 +478,7 @@ class LiveGame:
         make of it, and a person who keeps missing turns plays as Random."""
         if not self.overdue(now):
             return
-        seats = self.due_seats()
+        seats = [p for p in self.due_seats() if (self._seat_deadline(p) or now + 1) <= now]
         names = []
         for seat in seats:
             rng = random.Random(derive_seed(self.seed, "timeout", seat, len(self.moves)))

@@ -215,7 +215,7 @@ class LiveStore:
             _rs,
             version,
             _u,
-            _seats,
+            seats,
             _seed,
             moves,
             plans,
@@ -245,6 +245,7 @@ class LiveStore:
             finished,
             turn_started,
             json.loads(timeouts),
+            [Seat.from_json(s) for s in json.loads(seats)],
         )
         self.catch_ups += 1
         return new
@@ -318,6 +319,23 @@ class LiveStore:
                 return new
         raise MoveError("the game changed too often while your move was applied; reload and retry")
 
+    def join(self, reg: Registry, game: LiveGame, user: str, clock=time.time) -> LiveGame:
+        """``game`` with ``user``'s seats joined (stored): called when a seated
+        person opens the game, so its clock may run from now on; ``game`` itself
+        if they were joined already (no write)."""
+        for _ in range(RETRIES):
+            if not game.joins(user):
+                return game
+            new = game.successor()
+            new.join(user, clock())
+            new.changes += 1
+            if self.commit(reg, new, expected=game.changes):
+                return new
+            game = self.get(reg, game.id)
+            if game is None:
+                raise MoveError("no such game")
+        return game
+
     def enforce_clock(self, reg: Registry, game: LiveGame, clock=time.time) -> LiveGame:
         """``game`` with every human decision whose seconds per turn ran out
         played for its seat (``LiveGame.time_out``: a random legal move) and
@@ -348,8 +366,8 @@ class LiveStore:
             self._finish(reg, game)
             reg.db.execute(
                 "UPDATE live_games SET moves = ?, plans = ?, changes = ?, last_move = ?, "
-                "recorded = ?, record_error = ?, finished = ?, turn_started = ?, timeouts = ? "
-                "WHERE id = ? AND changes = ?",
+                "recorded = ?, record_error = ?, finished = ?, turn_started = ?, timeouts = ?, "
+                "seats = ? WHERE id = ? AND changes = ?",
                 (
                     json.dumps(game.moves),
                     json.dumps(game.plans),
@@ -360,6 +378,7 @@ class LiveStore:
                     game.finished_at,
                     game.turn_started,
                     json.dumps(game.timeouts),
+                    json.dumps([s.to_json() for s in game.seats]),
                     game.id,
                     expected,
                 ),
@@ -394,6 +413,11 @@ class LiveStore:
             return
         game.finished_at = time.time()
         players = [s.player for s in game.seats]
+        absent = game.unjoined()
+        if absent:  # nobody plays, or is rated, in the name of a person who never came
+            names = ", ".join(f"seat {p + 1} ({players[p]})" for p in absent)
+            game.record_error = f"not recorded or rated: {names} never opened this game"
+            return
         try:
             if game.rule_set is None:  # a game string: its registry row, made on first use
                 open_games.ensure_game(reg, game.game_string)

@@ -160,6 +160,7 @@ def new_game():
         game = LiveGame.start(
             game_string, rule_set, universe, seats, random.SystemRandom().randrange(2**31), version
         )
+        game.join(user(), time.time())  # the person who starts the game has it open
     except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
         flash(str(e), "error")
         return redirect(url_for("play.home", game=form.get("game", "")))
@@ -173,6 +174,9 @@ def _game_for_user(gid: str) -> LiveGame:
         abort(404, "no such game (finished games are kept for an hour)")
     if user() not in game.users():
         abort(403, "only the players of this game may see it")
+    # a seated person who opens the game has joined it: from now on its clock
+    # may run (a friend seated in a game it never opened plays no moves)
+    game = live_games().join(reg(), game, user())
     # seconds per turn: a decision whose time ran out is played now (a random
     # legal move, LiveGame.time_out), before this page, poll or move sees it
     return live_games().enforce_clock(reg(), game)
