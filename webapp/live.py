@@ -35,6 +35,7 @@ import pyspiel
 import agents
 import games  # noqa: F401  (registers y_game, flipway, ttt, ... with OpenSpiel)
 from analysis.tournament import derive_seed
+from webapp.source import parse_identity
 
 #: Games on the play menu besides every registry rule set (ttt(rules=NAME)).
 OTHER_GAMES = (
@@ -182,7 +183,17 @@ class LiveGame:
         # (move index, seat) of every decision played for a person whose time ran
         # out; recorded with the game, so its record tells chosen moves from these
         self.timeouts: list[tuple[int, int]] = [tuple(t) for t in timeouts]
-        self.seconds_per_turn = seconds_per_turn(rule_set, version)
+        # a saved rule set is played as ttt(rules=*ID-FINGERPRINT) (webapp/source.py), so
+        # a rename cannot change the rules of a game in progress; ``rule_set`` is
+        # its name when the game started (LiveStore.rule_set_name: its name now)
+        self.rules_key = (
+            game_string[len("ttt(rules=") : -1]
+            if rule_set is not None and game_string.startswith("ttt(rules=")
+            else rule_set
+        )
+        identity = parse_identity(self.rules_key)
+        self.rule_set_id = identity[0] if identity else None
+        self.seconds_per_turn = seconds_per_turn(self.rules_key, version)
         self.moves: list[int] = []  # every decision in the core's order (the record)
         self.state = self.game.new_initial_state()
         self._replay(moves)

@@ -1,19 +1,43 @@
-"""Saved rule sets as ``ttt(rules=NAME)`` for every thread of the server.
+"""Saved rule sets as ``ttt(rules=NAME)`` for every thread of the server, and
+as ``ttt(rules=*ID-FINGERPRINT)`` for the games being played.
 
 Why not ``registry.rulesets.attach``: that source reads through one registry's
 connection, which SQLite lets only its own thread use, while the server answers
 each request on its own thread. This source opens a short read-only connection
 for each lookup instead.
+
+Why games in progress name their rule set by identity: an Admin may rename a
+saved rule set, and another rule set may then be saved under the old name. A
+game that named its rules ``ttt(rules=NAME)`` then failed to load (its page a
+500, after a restart every time) or, worse, loaded the other rules in one
+server process while another still had the old ones. ``*ID-FINGERPRINT`` is
+the row's id and its content's fingerprint, neither of which a rename changes;
+``*`` is a character no rule-set name may hold, so no name is ever read as an
+identity (and the web app refuses identities in game strings it is sent).
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
+from games.ttt import cache as ttt_cache
 from games.ttt import rules as ttt_rules
 
 _ATTACHED: dict[str, DatabaseSource] = {}
+_IDENTITY = re.compile(r"^\*(\d+)-([0-9a-f]+)$")
+
+
+def identity_key(rule_set_id: int, fingerprint: str) -> str:
+    """How a game names the saved rule set ``rule_set_id`` of ``fingerprint``."""
+    return f"*{rule_set_id}-{fingerprint}"
+
+
+def parse_identity(key) -> tuple[int, str] | None:
+    """(id, fingerprint) of an identity key; None for anything else (a name)."""
+    m = _IDENTITY.match(key) if isinstance(key, str) else None
+    return (int(m.group(1)), m.group(2)) if m else None
 
 
 class DatabaseSource(ttt_rules.RuleSetSource):
@@ -33,13 +57,28 @@ class DatabaseSource(ttt_rules.RuleSetSource):
         ]
 
     def __contains__(self, name) -> bool:
-        return isinstance(name, str) and bool(
-            self._query("SELECT 1 FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,))
-        )
+        return self.read(name) is not None if isinstance(name, str) else False
 
     def read(self, name: str) -> str | None:
-        rows = self._query("SELECT text FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,))
+        identity = parse_identity(name)
+        if identity is not None:
+            rows = self._query(
+                "SELECT text FROM rule_sets WHERE id = ? AND fingerprint = ? AND game_string IS NULL",
+                identity,
+            )
+        else:
+            rows = self._query("SELECT text FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,))
         return rows[0][0] if rows else None
+
+    def load(self, name: str) -> ttt_rules.RuleSet:
+        """The rule set ``name`` (a name, or an identity key, whose rule set
+        carries its own current name)."""
+        if parse_identity(name) is None:
+            return super().load(name)
+        text = self.read(name)
+        if text is None:
+            raise KeyError(name)
+        return ttt_cache.parsed(text, self.origin(name))
 
     def origin(self, name: str) -> str:
         return f"{self.path}:{name}"

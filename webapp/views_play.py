@@ -20,6 +20,7 @@ from registry.errors import RegistryError
 from registry.store import PUBLIC
 from webapp import boards
 from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
+from webapp.source import identity_key
 from webapp.web import login_required, reg, user
 
 bp = Blueprint("play", __name__)
@@ -49,11 +50,12 @@ def game_string_of(choice: str) -> tuple[str, str | None, str]:
     a ttt rule set and failed with "Expected type: kString, got kGame")."""
     if choice in OTHER_GAMES:
         return choice, None, ""
-    reg().rule_set_id(choice)  # RegistryError if unknown
+    rid = reg().rule_set_id(choice)  # RegistryError if unknown
     if open_games.is_game_string_row(reg(), choice):
         return choice, None, ""
-    version = reg().one("SELECT fingerprint FROM rule_sets WHERE name = ?", (choice,))[0]
-    return f"ttt(rules={choice})", choice, version
+    version = reg().one("SELECT fingerprint FROM rule_sets WHERE id = ?", (rid,))[0]
+    # by identity, not name: a rename cannot touch a game in progress (webapp/source.py)
+    return f"ttt(rules={identity_key(rid, version)})", choice, version
 
 
 def seat_options(universe: str) -> list[dict]:
@@ -223,6 +225,7 @@ def _game_page(game: LiveGame):
         over=over,
         returns=returns,
         seat=viewer,
+        rule_set_name=live_games().rule_set_name(reg(), game),
         moves=game.view_mark(viewer),
         last_move=game.last_move_for(mine_seats),
         in_round=in_round,
