@@ -178,7 +178,7 @@ def record_game(
         ).lastrowid
         before = [current_rating(reg, rid, vid, row[0]) for row in rows]
         after = rating_model.update(before, results, partners, chaos)
-        for seat, (row, result, (mu, sigma)) in enumerate(zip(rows, results, after)):
+        for seat, (row, result, (mu, sigma)) in enumerate(zip(rows, results, after, strict=True)):
             reg.db.execute(
                 "INSERT INTO seats (game_id, seat, player_id, result) VALUES (?, ?, ?, ?)",
                 (gid, seat, row[0], result),

@@ -311,7 +311,7 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     rec: dict = {"name": get("name", "").strip() if get("name") is not None else ""}
     rec["players"] = players
     rec["colours"] = colours
-    size = [_int(get(f"board.size.{a}"), d) for a, d in zip("xyz", (3, 3, 1))]
+    size = [_int(get(f"board.size.{a}"), d) for a, d in zip("xyz", (3, 3, 1), strict=True)]
     rec["board"] = {
         "kind": get("board.kind", "hash"),
         "size": size,
