@@ -20,6 +20,11 @@ from registry.errors import RegistryError
 from registry.store import Registry, now
 from registry.users import CREATOR_QUOTA, quota_left
 
+#: The longest notes a saved rule set may have (they are shown to everyone who
+#: opens it; the catalogue's longest are under 1,000 characters). Checked when a
+#: rule set is saved, not when one is read, so nothing stored becomes unreadable.
+MAX_NOTES = 10_000
+
 
 def parse_rule_set(rules: ttt_rules.RuleSet | Mapping[str, Any] | str) -> ttt_rules.RuleSet:
     """A validated rule set from a ``RuleSet``, a decoded JSON object or JSON text;
@@ -59,6 +64,9 @@ def save_rule_set(reg: Registry, user: str, rules) -> str:
     and notes) is saved, or when a Creator has used the quota."""
     rs = parse_rule_set(rules)
     _check_readable(rs.name)
+    notes = rs.notes or ""
+    if len(notes) > MAX_NOTES:
+        raise RegistryError(f"notes: {len(notes):,} characters (allowed: at most {MAX_NOTES:,})")
     with reg.transaction():
         uid, _ = reg.user_id(user)
         left = quota_left(reg, user)

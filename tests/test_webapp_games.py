@@ -7,7 +7,10 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
+
 from registry import Registry, results, rulesets
+from registry.errors import RegistryError
 from test_webapp import Browser, play_to_end
 from test_webapp_accounts import account, app  # noqa: F401  (app: the fixture)
 from webapp import create_app
@@ -60,3 +63,72 @@ def test_a_renamed_rule_set_keeps_its_games_in_progress(app, tmp_path):  # noqa:
     with Registry(app.config["REGISTRY_DB"]) as reg:
         assert [g["id"] for g in results.games_of(reg, "Other")] == [gid]
         assert results.games_of(reg, "Mine") == []
+
+
+# -- every size bounded
+def factory_post(b: Browser, **fields):
+    fields.setdefault("reserves.black", "5")
+    fields.setdefault("reserves.white", "4")
+    return b.post("/factory", **fields)
+
+
+def options(page: str) -> list[int]:
+    return [int(v) for v in re.findall(r'<option value="(\d+)"', page)]
+
+
+def test_the_factory_draws_no_page_larger_than_the_largest_rule_set(app):  # noqa: F811
+    """Values beyond validation's bounds are brought within them before the
+    page is drawn, each with a problem naming the bound: a form post drew a
+    15 MB page of 400,000 options (reserves.black=200000), and 34.7 MB for a
+    300x300x10 board."""
+    account(app, "ada")
+    b = Browser(app, "ada")
+    r = factory_post(b, op="add_check", **{"reserves.black": "200000"})
+    assert r.status_code == 200 and len(r.data) < 200_000 and max(options(r.text)) <= 512
+    assert 'data-for="reserves.black">200000 is not allowed (allowed: 0..512)' in html.unescape(r.text)
+    for op in ("redraw", "save"):
+        r = factory_post(
+            b, op=op, name="Big", **{"board.kind": "squares", "board.size.x": "300", "board.size.y": "300"}
+        )
+        assert r.status_code == 200 and len(r.data) < 200_000, op
+        assert "300 is not allowed (allowed: 1..19)" in html.unescape(r.text), op
+    checks = {f"turn_checks[{i}]": "first-3-wins" for i in range(2000)}
+    r = factory_post(b, op="add_check", **checks)
+    assert len(r.data) < 200_000 and len(re.findall(r'name="turn_checks\[\d+\]"', r.text)) <= 60
+    assert "2,000 checks" in html.unescape(r.text) or "2000 checks" in html.unescape(r.text)
+    # a long list of problems is cut: 4,000 off-board spaces
+    r = factory_post(b, op="save", name="Locks", **{"board.locked": ";".join(["9,9,1"] * 4000)})
+    text = html.unescape(r.text)
+    assert len(r.data) < 200_000 and re.search(r"\.\.\. and [\d,]+ more", text), text[-3000:]
+    # spaces listed beyond three full boards are left out, with a problem
+    r = factory_post(b, op="redraw", **{"board.locked": ";".join(["1,1,1"] * 20000)})
+    assert "20,000 spaces listed (allowed: at most 1,536" in html.unescape(r.text)
+
+
+def test_notes_are_bounded_when_saved_and_when_shown(app):  # noqa: F811
+    account(app, "ada")
+    long = {"name": "Wordy", "reserves": {"black": 5, "white": 4}, "turn_checks": ["first-3-loses"]}
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        with pytest.raises(RegistryError, match=r"notes: 10,000,000 characters \(allowed: at most 10,000\)"):
+            rulesets.save_rule_set(reg, "ada", dict(long, notes="x" * 10_000_000))
+        rulesets.save_rule_set(reg, "ada", dict(long, notes="x" * 10_000))  # the bound itself is fine
+        # a rule set saved before the bound: its page shows the first 10,000 characters
+        text = reg.one("SELECT text FROM rule_sets WHERE name = 'Wordy'")[0]
+        reg.db.execute(
+            "UPDATE rule_sets SET text = ? WHERE name = 'Wordy'", (text.replace("x" * 10_000, "y" * 200_000),)
+        )
+    page = Browser(app, "ada").get("/rules/Wordy")
+    assert page.status_code == 200 and len(page.data) < 50_000
+    assert "(190,000 more characters)" in html.unescape(page.text)
+
+
+def test_deeply_nested_factory_json_is_refused_with_a_problem(app):  # noqa: F811
+    account(app, "ada")
+    b = Browser(app, "ada")
+    deep = "[" * 100_000 + "]" * 100_000
+    for op in ("redraw", "save"):
+        r = factory_post(b, op=op, name="Deep", **{"board.on_boards": deep})
+        assert r.status_code == 200, op
+        assert 'data-for="board.on_boards">nested more than 32 levels deep' in html.unescape(r.text)
+    r = factory_post(b, op="redraw", **{"board.on_boards": "[1, 2"})
+    assert 'data-for="board.on_boards">not a JSON list' in html.unescape(r.text)
