@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import html
 import re
+from urllib.parse import quote
 
 import pytest
 
-from registry import Registry, results, rulesets
+from registry import Registry, results, rulesets, users
 from registry.errors import RegistryError
 from test_webapp import Browser, play_to_end
 from test_webapp_accounts import account, app  # noqa: F401  (app: the fixture)
@@ -132,3 +133,53 @@ def test_deeply_nested_factory_json_is_refused_with_a_problem(app):  # noqa: F81
         assert 'data-for="board.on_boards">nested more than 32 levels deep' in html.unescape(r.text)
     r = factory_post(b, op="redraw", **{"board.on_boards": "[1, 2"})
     assert 'data-for="board.on_boards">not a JSON list' in html.unescape(r.text)
+
+
+# -- refusals, not 500s
+def test_a_dollar_in_a_player_name_draws_the_evolution_chart(app):  # noqa: F811
+    account(app, "ada")
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        users.add_user(reg, "Eve$^^$")  # a legal name: matplotlib read it as math and failed
+    b = Browser(app, "ada")
+    r = b.get("/rules/Tic-Tac-Toe/evolution.png?players=Random&players=Eve$^^$")
+    assert r.status_code == 200 and r.data[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_game_strings_from_the_web_name_no_files(app, tmp_path, monkeypatch):  # noqa: F811
+    """A Trainer's standard-player form read a .json file of the server's
+    working directory through a nested game string and showed its fields."""
+    account(app, "ada")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "leak.json").write_text(
+        '{"name": "leak", "secret_field": "s3cr3t", "reserves": {"black": 5}}'
+    )
+    b = Browser(app, "ada")
+    for game in (
+        "turn_based_simultaneous_game(game=ttt(rules=leak.json))",
+        "ttt(rules=leak.json)",
+        f"ttt(rules={tmp_path}/leak.json)",
+        "efg_game(filename=/etc/passwd)",
+    ):
+        r = b.post(f"/rules/{quote(game, safe='')}/standard-player", player="Random")
+        page = html.unescape(b.get(r.headers["Location"]).text) if r.status_code == 302 else r.text
+        assert "secret_field" not in page and "s3cr3t" not in page and "root:" not in page, game
+        refused = ("names no catalogue or saved rule set", "names no files", "Not Found")  # a "/" is no route
+        assert any(why in page for why in refused), game
+        with Registry(app.config["REGISTRY_DB"]) as reg:
+            assert reg.one("SELECT 1 FROM rule_sets WHERE name = ?", (game,)) is None
+
+
+def test_a_standard_player_for_any_game_makes_no_page_fail(app):  # noqa: F811
+    """liars_dice describes a seat's view only as its information state (no
+    observation string): its game page was a 500. Naming its standard player
+    gives a game the browser plays to the end and records."""
+    account(app, "ada")
+    b = Browser(app, "ada")
+    r = b.post("/rules/liars_dice/standard-player", player="Random")
+    assert "Random is the standard player of liars_dice" in html.unescape(b.get(r.headers["Location"]).text)
+    assert b.get("/?game=liars_dice&opponent=Random").status_code == 200
+    url = b.post("/play/new", game="liars_dice", universe="Public", seat0="ada", seat1="Random").headers[
+        "Location"
+    ]
+    page = play_to_end(b, url)
+    assert re.search(r"recorded as liars_dice game \d+ and rated", html.unescape(page))

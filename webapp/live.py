@@ -97,12 +97,18 @@ def unplayable(game_string: str, game: pyspiel.Game) -> str | None:
     applies a round as its players' decisions in order, which the registry
     replays; other simultaneous games (OpenSpiel's matrix games) have no such
     record."""
-    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS and not game_string.startswith(
-        "ttt("
-    ):
+    game_type = game.get_type()
+    if game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS and not game_string.startswith("ttt("):
         return (
             f"{game_string} has simultaneous moves; the browser plays the simultaneous "
             "rounds of tic-tac-toe rule sets only"
+        )
+    if game_type.information != pyspiel.GameType.Information.PERFECT_INFORMATION and not (
+        game_type.provides_observation_string or game_type.provides_information_state_string
+    ):
+        return (
+            f"{game_string} hides information and describes no seat's view of it (no observation "
+            "or information-state string), so the browser cannot show a seat its game"
         )
     return None
 

@@ -22,6 +22,8 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pyspiel
+
 from games.ttt import cache as ttt_cache
 from games.ttt import rules as ttt_rules
 
@@ -91,3 +93,43 @@ def attach_database(path: Path) -> DatabaseSource:
         source = _ATTACHED[key] = DatabaseSource(Path(key))
     ttt_rules.add_source(source)
     return source
+
+
+def _is_saved_name(value) -> bool:
+    """Whether ``value`` names a catalogue or saved rule set (not a path, not
+    an identity key)."""
+    if not isinstance(value, str) or parse_identity(value) is not None:
+        return False
+    if ttt_rules.name_problem(value) is not None:
+        return False
+    return value in ttt_rules.CATALOGUE or any(value in source for source in ttt_rules.SOURCES)
+
+
+_PATH_LIKE = re.compile(r"[/\\]|^~|\.[A-Za-z]\w*$")
+
+
+def web_game_string_problem(game_string: str) -> str | None:
+    """Why the web app will not load ``game_string`` (None if it may).
+
+    A game string a request names may name rule sets only by the names of the
+    catalogue and the registry, and no file at all: ``ttt(rules=x.json)``, even
+    nested as ``turn_based_simultaneous_game(game=ttt(rules=x.json))``, made
+    the server read a file of its working directory and show its fields in the
+    refusal; OpenSpiel's ``efg_game(filename=...)`` reads any file it names."""
+    try:
+        params = pyspiel.game_parameters_from_string(game_string)
+    except (pyspiel.SpielError, RuntimeError, ValueError):
+        return f"{game_string!r} is not an OpenSpiel game string"
+    stack = [params]
+    while stack:
+        for key, value in stack.pop().items():
+            if isinstance(value, dict):
+                stack.append(value)
+            elif key == "rules" and not _is_saved_name(value):
+                return (
+                    f"rules={value!r} names no catalogue or saved rule set; a game string sent to "
+                    "the web app names rule sets by their names only, never a file"
+                )
+            elif key != "name" and isinstance(value, str) and _PATH_LIKE.search(value):
+                return f"{key}={value!r} looks like a file; a game string sent to the web app names no files"
+    return None

@@ -20,7 +20,7 @@ from registry.errors import RegistryError
 from registry.store import PUBLIC
 from webapp import boards
 from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
-from webapp.source import identity_key
+from webapp.source import identity_key, web_game_string_problem
 from webapp.web import login_required, reg, user
 
 bp = Blueprint("play", __name__)
@@ -51,6 +51,9 @@ def game_string_of(choice: str) -> tuple[str, str | None, str]:
     if choice in OTHER_GAMES:
         return choice, None, ""
     rid = reg().rule_set_id(choice)  # RegistryError if unknown
+    problem = web_game_string_problem(choice)  # a row made from a game string that names a file
+    if problem:
+        raise RegistryError(problem)
     if open_games.is_game_string_row(reg(), choice):
         return choice, None, ""
     version = reg().one("SELECT fingerprint FROM rule_sets WHERE id = ?", (rid,))[0]
