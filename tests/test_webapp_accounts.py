@@ -166,7 +166,8 @@ def test_logins_are_throttled_per_address(app, hashes, monkeypatch):
     del hashes[:]
     r = login(app.test_client(), "dee", address="10.9.9.9")
     assert r.status_code == 429 and hashes == []
-    assert login(app.test_client(), "dee", address="10.9.9.8").status_code == 302
+    for _ in range(4):  # logins that succeed count against no one
+        assert login(app.test_client(), "dee", address="10.9.9.8").status_code == 302
 
 
 def test_a_login_costs_one_hash_whether_the_name_exists_or_not(app, hashes):

@@ -132,9 +132,10 @@ def _keys(name: str, address: str | None) -> list[tuple[str, int]]:
     return keys
 
 
-def _throttle(reg: Registry, name: str, address: str | None, now: float) -> None:
+def _throttle(reg: Registry, name: str, address: str | None, now: float) -> list[int]:
     """Refuse the attempt if a key has its window full; else count it as a
-    failure now (removed if it succeeds). Inside one write transaction."""
+    failure now (the rows returned, removed if it succeeds). Inside one write
+    transaction."""
     cutoff = now - FAILURE_WINDOW
     reg.db.execute("DELETE FROM webapp_login_failures WHERE at < ?", (cutoff,))
     wait = 0.0
@@ -147,10 +148,10 @@ def _throttle(reg: Registry, name: str, address: str | None, now: float) -> None
             wait = max(wait, rows[-1][0] + FAILURE_WINDOW - now)
     if wait > 0:
         raise Throttled(wait)
-    reg.db.executemany(
-        "INSERT INTO webapp_login_failures (key, at) VALUES (?, ?)",
-        [(key, now) for key, _ in _keys(name, address)],
-    )
+    return [
+        reg.db.execute("INSERT INTO webapp_login_failures (key, at) VALUES (?, ?)", (key, now)).lastrowid
+        for key, _ in _keys(name, address)
+    ]
 
 
 def authenticate(
@@ -163,7 +164,7 @@ def authenticate(
     name = normal_name(name) if isinstance(name, str) else ""
     now = _now()
     with reg.transaction():
-        _throttle(reg, name, address, now)
+        attempt = _throttle(reg, name, address, now)
     row = reg.one(
         "SELECT u.name, u.role, a.password_hash FROM users u JOIN webapp_accounts a "
         "ON a.user_id = u.id WHERE u.name = ?",
@@ -173,7 +174,8 @@ def authenticate(
     ok = check_password_hash(stored, password if isinstance(password, str) else "")
     if not ok or row is None:
         return None
-    with reg.transaction():  # a success forgets the name's failures, not the address's
+    with reg.transaction():  # a success is no failure, and ends the name's (not the address's)
+        reg.db.executemany("DELETE FROM webapp_login_failures WHERE rowid = ?", [(r,) for r in attempt])
         reg.db.execute("DELETE FROM webapp_login_failures WHERE key = ?", (f"name:{name}",))
     return row[0], row[1]
 
