@@ -460,13 +460,16 @@ class LiveGame:
         p = self.state.current_player()
         return [p] if 0 <= p < len(self.seats) and self.seats[p].kind == "human" else []
 
-    def _seat_deadline(self, seat: int) -> float | None:
-        """When ``seat``'s due decision runs out of time: its clock starts with
-        the position (a round's with the round), or when its person joined the
-        game if that was later; None while the person has not joined (a friend
-        seated in a game it never opened plays no moves, random or other)."""
+    def seat_deadline(self, seat: int) -> float | None:
+        """When ``seat``'s decision runs out of time: its clock starts with the
+        position (a round's with the round), or when its person joined the game
+        if that was later; None without a limit, when the seat has no decision
+        due, or while its person has not joined (a friend seated in a game it
+        never opened plays no moves, random or other)."""
         joined = self.seats[seat].joined
-        if joined is None:
+        if self.seconds_per_turn is None or self.turn_started is None or joined is None:
+            return None
+        if seat not in self.due_seats():
             return None
         return max(self.turn_started, joined) + self.seconds_per_turn
 
@@ -475,9 +478,7 @@ class LiveGame:
         None without a limit, at the end, or while no person who has joined
         must decide. A round's clock starts with the round: one person's plan
         does not restart the others' time."""
-        if self.seconds_per_turn is None or self.turn_started is None:
-            return None
-        ends = [d for d in map(self._seat_deadline, self.due_seats()) if d is not None]
+        ends = [d for d in map(self.seat_deadline, self.due_seats()) if d is not None]
         return min(ends) if ends else None
 
     def overdue(self, now: float) -> bool:
@@ -495,7 +496,7 @@ class LiveGame:
         make of it, and a person who keeps missing turns plays as Random."""
         if not self.overdue(now):
             return
-        seats = [p for p in self.due_seats() if (self._seat_deadline(p) or now + 1) <= now]
+        seats = [p for p in self.due_seats() if (self.seat_deadline(p) or now + 1) <= now]
         names = []
         for seat in seats:
             rng = random.Random(derive_seed(self.seed, "timeout", seat, len(self.moves)))

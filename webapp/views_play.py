@@ -199,14 +199,13 @@ def _viewer(game: LiveGame) -> tuple[int, bool]:
     return (seat, True) if seat is not None else (game.seat_of(user())[0], False)
 
 
-def _remaining(game: LiveGame, mine: bool) -> float | None:
-    """Seconds left for the decision due now, as this user may be told them.
-    With hidden information only the seat that must decide sees its clock:
-    another seat's clock restarts at each of its turns, hidden ones included."""
-    deadline = game.deadline()
-    if deadline is None or not (mine or game.perfect):
-        return None
-    return max(0.0, deadline - time.time())
+def _remaining(game: LiveGame, viewer: int, mine: bool) -> float | None:
+    """Seconds left for a decision due now, as this user may be told them: its
+    own seat's when it must decide; with perfect information the first due
+    seat's otherwise; with hidden information nobody else's (another seat's
+    clock restarts at each of its turns, hidden ones included)."""
+    deadline = game.seat_deadline(viewer) if mine else game.deadline() if game.perfect else None
+    return None if deadline is None else max(0.0, deadline - time.time())
 
 
 def _game_page(game: LiveGame):
@@ -234,7 +233,7 @@ def _game_page(game: LiveGame):
         in_round=in_round,
         planned=planned,
         waiting=[p + 1 for p in game.waiting_seats(mine_seats)],
-        remaining=_remaining(game, mine),
+        remaining=_remaining(game, viewer, mine),
     )
 
 
@@ -287,5 +286,5 @@ def status(gid):
         over=game.state.is_terminal(),
         your_turn=mine,
         recorded=game.recorded,
-        remaining=_remaining(game, mine),
+        remaining=_remaining(game, viewer, mine),
     )
