@@ -53,6 +53,10 @@ def wilson_half_width(p: float, trials: int, confidence: float = 0.95) -> float:
     return z * math.sqrt(p * (1.0 - p) / trials + z * z / (4.0 * trials * trials)) / (1.0 + z * z / trials)
 
 
+#: The most games ``games_needed`` answers with (2^62, about 4.6e18).
+MAX_GAMES = 2**62
+
+
 def games_needed(half_width: float, p: float = 0.5, confidence: float = 0.95) -> int:
     """Fewest games whose Wilson interval is at most ``±half_width`` when the rate is ``p``.
 
@@ -67,6 +71,10 @@ def games_needed(half_width: float, p: float = 0.5, confidence: float = 0.95) ->
     hi = 1
     while wilson_half_width(p, hi, confidence) > half_width:
         hi *= 2
+        if hi > MAX_GAMES:  # past this the float arithmetic overflows (1e-300 did)
+            raise ValueError(
+                f"a half-width of {half_width:g} needs more than {MAX_GAMES:.1e} games; ask for a wider one"
+            )
     lo = hi // 2  # fails (or is 0)
     while hi - lo > 1:
         mid = (lo + hi) // 2

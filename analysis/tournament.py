@@ -40,6 +40,7 @@ import math
 import os
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -329,6 +330,37 @@ def play_chunk(tasks: Sequence[GameTask]) -> list[dict]:
     return [play_task(task) for task in tasks]
 
 
+_WATCHED_PARENT: list[int] = []
+
+
+def _play_chunk_in_worker(tasks: Sequence[GameTask]) -> list[dict]:
+    """``play_chunk`` in a joblib worker process, which first makes sure it
+    ends with the process that started it: killed with SIGKILL, a tournament
+    left its workers playing on (loky's workers outlive their parent). Linux
+    kills the worker itself (PR_SET_PDEATHSIG: a bot's search may hold the
+    interpreter for minutes); elsewhere a thread looks every second."""
+    if not _WATCHED_PARENT:
+        parent = os.getppid()
+        _WATCHED_PARENT.append(parent)
+        try:
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(1.0)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+        if os.getppid() != parent:  # the parent died before the watch began
+            os._exit(1)
+    return play_chunk(tasks)
+
+
 #: Fields that differ between two runs of the same game (timings); everything else must match.
 TIMING_FIELDS = ("seconds", "wall_seconds")
 
@@ -359,6 +391,14 @@ def _chunks(tasks: Sequence[GameTask], chunk_size: int) -> list[list[GameTask]]:
 def _auto_chunk(n_tasks: int, workers: int) -> int:
     # About eight chunks per worker balances the load; 32 games bounds what an interruption replays.
     return max(1, min(32, n_tasks // (8 * max(1, workers))))
+
+
+def local_jobs(n_jobs: int, work: int) -> int:
+    """How many local worker processes ``n_jobs`` asks for at most ``work``
+    games: never more than the games, nor than the machine's cores (more
+    only wait for a core, and each costs a process start and its memory;
+    --jobs 100000 started 159 processes for 2 games)."""
+    return max(1, min(n_jobs, work, os.cpu_count() or 1))
 
 
 def run_tasks(
@@ -403,6 +443,8 @@ def run_tasks(
     by_key = store.resume({task.key: task.settings() for task in tasks})
     todo = [t for t in tasks if t.key not in by_key]
     if todo:
+        if backend == "joblib" or (backend == "dask" and client is None and not scheduler):
+            n_jobs = local_jobs(n_jobs, len(todo))  # processes this machine starts
         # With a remote scheduler n_jobs may understate the cluster; pass chunk_size there.
         size = chunk_size or _auto_chunk(len(todo), n_jobs)
         chunks = _chunks(todo, size)
@@ -429,7 +471,7 @@ def _execute(chunks, backend, n_jobs, scheduler, client) -> Iterator[list[dict]]
         from joblib import Parallel, delayed
 
         yield from Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-            delayed(play_chunk)(chunk) for chunk in chunks
+            delayed(_play_chunk_in_worker)(chunk) for chunk in chunks
         )
     elif backend == "dask":
         yield from _execute_dask(chunks, n_jobs, scheduler, client)
@@ -623,9 +665,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(str(error))
         elapsed = time.perf_counter() - start
         played = len(store) - before
+    jobs = args.jobs if args.scheduler else local_jobs(args.jobs, len(tasks))
     print(
         f"{played} new games in {elapsed:.2f} s ({played / elapsed if elapsed > 0 else 0:.1f} games/s) "
-        f"with backend={args.backend} jobs={args.jobs}; {len(records)} games in this tournament."
+        f"with backend={args.backend} jobs={jobs}; {len(records)} games in this tournament."
     )
     print(summary_tables(records))
     return 0

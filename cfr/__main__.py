@@ -33,6 +33,7 @@ import argparse
 import csv
 import json
 import sys
+from pathlib import Path
 
 import pyspiel
 
@@ -106,13 +107,30 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def _output_problem(option: str, path: str | None) -> str | None:
+    """Why ``path`` cannot be written (checked before a solve that may take hours)."""
+    if path is None:
+        return None
+    target = Path(path)
+    if target.is_dir():
+        return f"{option} {path} is a directory; give a file path"
+    if target.parent.exists() and not target.parent.is_dir():
+        return f"{option} {path}: {target.parent} is not a directory"
+    return None
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     import games  # noqa: F401  (registers this toolkit's games)
 
+    for option, path in (("--save", args.save), ("--curve", args.curve)):
+        problem = _output_problem(option, path)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     try:
         game = pyspiel.load_game(args.game)
-    except pyspiel.SpielError as e:
+    except (pyspiel.SpielError, ValueError, RuntimeError) as e:  # ValueError: a rule set's problems
         print(f"error: cannot load game {args.game!r}: {e}", file=sys.stderr)
         return 2
     engines = ALGORITHMS[args.algorithm]
@@ -223,19 +241,23 @@ def main(argv=None) -> int:
             from cfr.dag import KEYS
 
             meta["keys"] = KEYS[tree.dag.mode]
-        save_policy(
-            args.save,
-            game=game,
-            policy=result.policy,
-            turn_based=tb is not game and str(tb) != str(game),
-            algorithm=args.algorithm,
-            engine=summary["engine"],
-            iterations=last["iteration"],
-            seed=args.seed,
-            nash_conv=last["nash_conv"],
-            exploitability=last["exploitability"],
-            **meta,
-        )
+        try:
+            save_policy(
+                args.save,
+                game=game,
+                policy=result.policy,
+                turn_based=tb is not game and str(tb) != str(game),
+                algorithm=args.algorithm,
+                engine=summary["engine"],
+                iterations=last["iteration"],
+                seed=args.seed,
+                nash_conv=last["nash_conv"],
+                exploitability=last["exploitability"],
+                **meta,
+            )
+        except OSError as e:
+            print(f"error: --save {args.save}: {e.strerror}", file=sys.stderr)
+            return 2
         summary["saved"] = args.save
         say(f"average policy saved to {args.save}")
     if args.curve:

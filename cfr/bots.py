@@ -9,7 +9,10 @@ does (``"Current player: p\\n"``) when the policy was solved on the turn-based
 form of a simultaneous game, or the DAG's key (``cfr.dag.state_key``: the
 position, or the player's own observation and the number of moves) when it was
 solved over a DAG of merged histories. An information state the file lacks (a sampled
-solve that never reached it) is played uniformly and counted in ``misses``.
+solve that never reached it) is played uniformly and counted in ``misses``; one
+whose stored actions are not the game's, or none of them legal there, is
+refused (``ValueError``, naming the state), as ``load_policy`` refuses
+probabilities that are not a distribution (NaN among them).
 """
 
 from __future__ import annotations
@@ -44,6 +47,13 @@ class CFRPolicyBot(pyspiel.Bot):
                 f"policy file keys {self._keys!r} unknown; expected "
                 f"information-state or {' or '.join(KEYS.values())}"
             )
+        actions = game.num_distinct_actions()
+        for key, probs in self._table.items():
+            if any(not 0 <= a < actions for a in probs):
+                raise ValueError(
+                    f"policy file gives {key!r} actions {sorted(probs)}, not all of them actions of "
+                    f"{game} (0..{actions - 1})"
+                )
         self._rng = np.random.default_rng(seed)
         self.misses = 0
 
@@ -61,10 +71,18 @@ class CFRPolicyBot(pyspiel.Bot):
 
     def get_policy(self, state):
         legal = state.legal_actions(self._player)
-        probs = self._table.get(self._key(state))
-        if probs is None or not any(probs.get(a, 0.0) > 0 for a in legal):
+        key = self._key(state)
+        probs = self._table.get(key)
+        if probs is None:
             self.misses += 1
             return [(a, 1.0 / len(legal)) for a in legal]
+        if not any(probs.get(a, 0.0) > 0 for a in legal):
+            # a file for another game, or damaged: playing uniformly here would
+            # pass for the solved policy
+            raise ValueError(
+                f"the policy file puts no probability on a legal action at information state "
+                f"{key!r} (its actions {sorted(probs)}, legal {legal}); it was not solved for this game"
+            )
         total = sum(probs.get(a, 0.0) for a in legal)
         return [(a, probs.get(a, 0.0) / total) for a in legal]
 

@@ -67,9 +67,15 @@ def load_policy(path) -> dict:
         raise ValueError(f"{path} lacks its 'game' string or its 'policy' object")
     table = {}
     for key, pairs in doc["policy"].items():
-        probs = {int(a): float(p) for a, p in pairs}
-        if any(p < 0 for p in probs.values()) or abs(sum(probs.values()) - 1) > 1e-6:
-            raise ValueError(f"{path}: probabilities of {key!r} are not a distribution")
+        try:
+            probs = {int(a): float(p) for a, p in pairs}
+        except (TypeError, ValueError):
+            raise ValueError(f"{path}: the entry of {key!r} is not a list of [action, probability]") from None
+        # NaN passes every comparison: the checks are written so that it fails them
+        if not all(0.0 <= p <= 1.0 for p in probs.values()) or not abs(sum(probs.values()) - 1) <= 1e-6:
+            raise ValueError(
+                f"{path}: probabilities of {key!r} are not a distribution: {sorted(probs.items())}"
+            )
         table[key] = probs
     doc["policy"] = table
     return doc

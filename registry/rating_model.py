@@ -64,7 +64,7 @@ def update(
         ranks.append(-chaos)
     new = MODEL.rate(rated, ranks=ranks)
     out: list[tuple[float, float]] = [BEGINNER] * len(ratings)
-    for team, members in zip(teams, new):
-        for seat, r in zip(team, members):
+    for team, members in zip(teams, new[: len(teams)], strict=True):  # Chaos's update, last, is dropped
+        for seat, r in zip(team, members, strict=True):
             out[seat] = (r.mu, r.sigma)
     return out

@@ -15,10 +15,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.ttt import rules as ttt_rules
+from registry import names
 from registry.errors import RegistryError
 from registry.store import Registry, now
 from registry.store import detach as detach  # attach's undoing, which closing a registry does too
 from registry.users import CREATOR_QUOTA, quota_left
+
+#: The longest notes a saved rule set may have (they are shown to everyone who
+#: opens it; the catalogue's longest are under 1,000 characters). Checked when a
+#: rule set is saved, not when one is read, so nothing stored becomes unreadable.
+MAX_NOTES = 10_000
 
 
 def parse_rule_set(rules: ttt_rules.RuleSet | Mapping[str, Any] | str) -> ttt_rules.RuleSet:
@@ -36,6 +42,18 @@ def parse_rule_set(rules: ttt_rules.RuleSet | Mapping[str, Any] | str) -> ttt_ru
     raise RegistryError(f"a rule set must be JSON text or an object, got {type(rules).__name__}")
 
 
+def _check_readable(name: str, field: str = "name") -> None:
+    """A saved name is in NFKC form, with no invisible character nor letters
+    of two scripts (registry/names.py): no rule set can pass for another."""
+    problem = names.name_problem(names.normal_name(name))
+    if problem:
+        raise RegistryError(f"{field}: {problem}")
+    if names.normal_name(name) != name:
+        raise RegistryError(
+            f"{field}: {name!r} is not in Unicode's NFKC form; write it as {names.normal_name(name)!r}"
+        )
+
+
 def _check_name_free(reg: Registry, name: str) -> None:
     if name in ttt_rules.CATALOGUE or reg.one("SELECT 1 FROM rule_sets WHERE name = ?", (name,)):
         raise RegistryError(f"a rule set called {name!r} is already saved; choose another name")
@@ -46,6 +64,10 @@ def save_rule_set(reg: Registry, user: str, rules) -> str:
     when invalid, when the name is taken, when an identical rule set (except name
     and notes) is saved, or when a Creator has used the quota."""
     rs = parse_rule_set(rules)
+    _check_readable(rs.name)
+    notes = rs.notes or ""
+    if len(notes) > MAX_NOTES:
+        raise RegistryError(f"notes: {len(notes):,} characters (allowed: at most {MAX_NOTES:,})")
     with reg.transaction():
         uid, _ = reg.user_id(user)
         left = quota_left(reg, user)
@@ -75,6 +97,7 @@ def rename_rule_set(reg: Registry, user: str, old: str, new: str) -> None:
     problem = ttt_rules.name_problem(new)
     if problem:
         raise RegistryError(f"new name: {problem}")
+    _check_readable(new, "new name")
     with reg.transaction():
         _, role = reg.user_id(user)
         if role != "admin":

@@ -8,6 +8,7 @@ a fresh database may take any role, or no one could ever become Admin.
 from __future__ import annotations
 
 from registry.errors import RegistryError
+from registry.names import name_problem, normal_name
 from registry.store import PUBLIC, Registry, now
 
 ROLES = ("creator", "trainer", "admin")
@@ -16,7 +17,9 @@ CREATOR_QUOTA = 15
 
 
 def check_player_name(name) -> None:
-    """Users and players share one namespace of display names."""
+    """Users and players share one namespace of display names; a name is
+    stored in NFKC form and holds no invisible character nor letters of two
+    scripts (registry/names.py)."""
     if (
         not isinstance(name, str)
         or not name
@@ -27,6 +30,11 @@ def check_player_name(name) -> None:
         raise RegistryError(
             f"name {name!r} is not allowed: 1-64 characters, no whitespace and none of * ( ) , = : / \\"
         )
+    problem = name_problem(normal_name(name))
+    if problem:
+        raise RegistryError(f"name {name!r} is not allowed: {problem}")
+    if normal_name(name) != name:
+        raise RegistryError(f"name {name!r} is not in Unicode's NFKC form; write it as {normal_name(name)!r}")
 
 
 def add_user(reg: Registry, name: str, role: str = "creator", by: str | None = None) -> int:

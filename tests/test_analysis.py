@@ -663,3 +663,72 @@ def test_stats_command_line():
         timeout=60,
     )
     assert result.returncode == 2
+
+
+# ----------------------------------------------------------------------------- refusals of the commands
+
+
+def test_a_precision_too_fine_to_reach_is_refused_with_a_message(capsys):
+    from analysis.stats import MAX_GAMES, main
+
+    with pytest.raises(ValueError, match="needs more than"):
+        games_needed(1e-300)
+    assert games_needed(1e-9) <= MAX_GAMES
+    with pytest.raises(SystemExit) as exit_:
+        main(["--precision", "1e-300"])
+    err = capsys.readouterr().err
+    assert (
+        exit_.value.code == 2 and "a half-width of 1e-300 needs more than" in err and "Traceback" not in err
+    )
+
+
+def test_tournament_jobs_are_capped_at_the_games_and_the_cores(tmp_path, capsys):
+    from analysis.tournament import local_jobs, main
+
+    cores = os.cpu_count() or 1
+    assert local_jobs(100_000, 2) == min(2, cores) and local_jobs(100_000, 10_000) == cores
+    assert local_jobs(3, 1) == 1 and local_jobs(1, 50) == 1
+    out = str(tmp_path / "t.jsonl")
+    argv = ["--game", "tic_tac_toe", "--bot", "random", "--pairs", "self", "--games-per-pair", "1"]
+    assert main([*argv, "--out", out, "--jobs", "100000", "--no-progress"]) == 0
+    assert "jobs=1; 1 games in this tournament" in capsys.readouterr().out  # one game: no worker at all
+
+
+@pytest.mark.slow
+def test_tournament_workers_end_with_their_parent(tmp_path):
+    """A tournament killed with SIGKILL left its joblib workers playing on."""
+    command = [sys.executable, "-m", "analysis.tournament", "--game", "tic_tac_toe", "--bot"]
+    command += ["mcts:simulations=2000000", "--bot", "random", "--games-per-pair", "8", "--jobs", "2"]
+    command += ["--out", str(tmp_path / "t.jsonl"), "--no-progress"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    parent = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        children: list[int] = []
+        for _ in range(600):  # until its workers run
+            path = Path(f"/proc/{parent.pid}/task/{parent.pid}/children")
+            children = [int(p) for p in path.read_text().split()] if path.exists() else []
+            workers = [c for c in children if b"popen_loky" in Path(f"/proc/{c}/cmdline").read_bytes()]
+            if len(workers) == 2:
+                break
+            time.sleep(0.1)
+        assert len(workers) == 2
+
+        def cpu_seconds(pid: int) -> float:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+        for _ in range(1200):  # until both play (past their imports: a few CPU seconds each)
+            if all(cpu_seconds(w) > 5 for w in workers):
+                break
+            time.sleep(0.1)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(timeout=30)
+        for _ in range(300):
+            if not any(Path(f"/proc/{w}").exists() for w in workers):
+                break
+            time.sleep(0.1)
+        assert not any(Path(f"/proc/{w}").exists() for w in workers)
+    finally:
+        parent.kill()

@@ -3,6 +3,7 @@ iteration), textbook values and equilibria, the sampling solvers' seeds, the
 policy file, the ``cfr`` bot kind and the command line."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -232,3 +233,44 @@ def test_cli_help_and_run(tmp_path):
         text=True,
     )
     assert out.returncode == 2
+
+
+def test_cli_refuses_a_directory_to_save_to_and_a_rule_set_that_is_not_one(tmp_path, capsys):
+    from cfr.__main__ import main
+
+    assert main(["--game", "kuhn_poker", "--iterations", "5", "--save", str(tmp_path)]) == 2
+    assert "is a directory; give a file path" in capsys.readouterr().err
+    assert main(["--game", "kuhn_poker", "--iterations", "5", "--curve", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
+    bad = tmp_path / "notes.txt"
+    bad.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    assert main(["--game", f"ttt(rules={bad})", "--iterations", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot load game" in err and "not valid JSON" in err and "Traceback" not in err
+
+
+def test_a_policy_that_is_no_policy_of_the_game_is_refused_naming_the_state(tmp_path):
+    game = pyspiel.load_game("kuhn_poker")
+    policy = run(game, "cfr", iterations=20).policy
+    key = next(iter(policy))
+    nan = tmp_path / "nan.json"
+    save_policy(nan, game=game, policy={**policy, key: [(0, float("nan")), (1, 0.5)]}, turn_based=False)
+    with pytest.raises(ValueError, match=f"probabilities of {re.escape(repr(key))} are not a distribution"):
+        load_policy(nan)
+    outside = tmp_path / "outside.json"
+    save_policy(outside, game=game, policy={**policy, key: [(7, 1.0)]}, turn_based=False)
+    with pytest.raises(ValueError, match=re.escape(repr(key)) + r" actions \[7\], not all of them actions"):
+        make_bot("cfr", game, 0, policy=str(outside))
+    # actions of the game, none of them legal where the state is reached: Leduc's
+    # first mover may not fold before anyone bet; the bot played uniformly there
+    leduc = pyspiel.load_game("leduc_poker")
+    state = leduc.new_initial_state()
+    state.apply_action(0)
+    state.apply_action(1)
+    first = state.information_state_string(0)
+    assert 0 not in state.legal_actions()
+    illegal = tmp_path / "illegal.json"
+    save_policy(illegal, game=leduc, policy={first: [(0, 1.0)]}, turn_based=False)
+    bot = make_bot("cfr", leduc, 0, policy=str(illegal))
+    with pytest.raises(ValueError, match="no probability on a legal action at information state"):
+        bot.step(state)

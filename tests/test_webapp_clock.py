@@ -124,10 +124,12 @@ def test_in_a_round_only_the_person_who_did_not_plan_gets_a_random_plan(app):
     save_timed(app, "Sim-3s", None, 3, path=EXAMPLES / "Sim-Place-Then-Move.json")
     cy, dee = befriend(app, "cy", "dee")
     url = cy.post("/play/new", game="Sim-3s", universe="Public", seat0="cy", seat1="dee").headers["Location"]
+    dee.get(url)  # dee opens the game: its clock runs from now (a seat never opened has none)
     start = live(app, url)
     assert start.in_round() and start.due_seats() == [0, 1]
     plan = start.state.legal_actions(0)[1]
-    cy.post(url + "/move", action=str(plan), at="0")
+    at = re.search(r'name="at" value="([^"]*)"', cy.get(url).text).group(1)  # the seat's mark of the round
+    cy.post(url + "/move", action=str(plan), at=at)
     planned = live(app, url)
     assert planned.plans == {0: plan} and planned.due_seats() == [1]
     assert planned.turn_started == start.turn_started  # the round's clock, not restarted

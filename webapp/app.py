@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import secrets
+import sqlite3
 from pathlib import Path
 
 from flask import Flask, render_template
 
 from registry.db import default_path
+from registry.errors import RegistryError
 from registry.store import Registry
 from webapp import accounts, bench_runs, shapes, web
 from webapp.live_store import LiveStore
@@ -29,6 +31,31 @@ def _secret_key(db_path: Path) -> bytes:
         return key
 
 
+def protect_database(db_path: Path) -> None:
+    """Only the server's user may read the database (mode 0600, like the
+    session key): it holds the accounts' password hashes. SQLite makes its
+    -wal and -shm files with the database file's mode."""
+    for suffix in ("", "-wal", "-shm", ".webapp-lock"):
+        path = Path(str(db_path) + suffix)
+        if path.exists():
+            os.chmod(path, 0o600)
+
+
+def check_database(reg: Registry) -> None:
+    """Refuse a damaged database before serving it (``PRAGMA quick_check``):
+    a file damaged in the middle opens and serves its first pages, and fails
+    only when a page reaches the damaged part (the leaderboard's 500)."""
+    try:
+        rows = [r[0] for r in reg.query("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as e:
+        rows = [str(e)]
+    if rows != ["ok"]:
+        raise RegistryError(
+            f"the database {reg.path} is damaged ({'; '.join(rows)}); restore it from a backup "
+            "(sqlite3's .recover command may save what is left) before serving it"
+        )
+
+
 def resolved_db(db_path: str | os.PathLike | None) -> str:
     """The database file a server uses (``--db`` or the registry's default)."""
     return str(Path(db_path) if db_path is not None else default_path())
@@ -40,12 +67,21 @@ def create_app(
     secret_key: bytes | None = None,
     benchmark_games: int = 100,
     testing: bool = False,
+    check: bool = True,
 ) -> Flask:
-    """The web app over the registry at ``db_path`` (default: the registry's)."""
+    """The web app over the registry at ``db_path`` (default: the registry's).
+    ``check``: refuse a damaged database first (RegistryError; the server's
+    worker processes leave it to their parent, which checked already)."""
     path = Path(db_path) if db_path is not None else default_path()
-    with Registry(path) as reg:  # creates/migrates/seeds the database once
-        accounts.ensure(reg)
-        bench_runs.ensure(reg)
+    try:
+        with Registry(path) as reg:  # creates/migrates/seeds the database once
+            if check:
+                check_database(reg)
+            accounts.ensure(reg)
+            bench_runs.ensure(reg)
+    except sqlite3.DatabaseError as e:
+        raise RegistryError(f"the database {path} cannot be used: {e}") from None
+    protect_database(path)
     app = Flask(__name__)
     app.config.update(
         REGISTRY_DB=str(path),

@@ -120,8 +120,14 @@ def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0, v
         core = core_of(state)
     except ValueError:  # not one of this toolkit's games (OpenSpiel's own)
         core = None
-    if state.get_game().get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
-        text = state.observation_string(viewer_seat)
+    game_type = state.get_game().get_type()
+    if game_type.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        # the seat's observation; a game without one (liars_dice) shows the seat's
+        # information state (live.unplayable refuses a game with neither)
+        if game_type.provides_observation_string:
+            text = state.observation_string(viewer_seat)
+        else:
+            text = state.information_state_string(viewer_seat)
         if core is not None and game_string.startswith("ttt(") and hasattr(core, "player_view"):
             drawing = draw_ttt(
                 game_string,

@@ -8,15 +8,19 @@ WSGI server with a fixed pool of threads (so the registry pool's connections
 are reused), pure Python, no build step. One Python process runs Python on one
 core at a time, which is what held 20 busy users above 100 ms (issue 16 item
 7); games in progress are in the registry (webapp/live_store.py), so every
-process serves every game. Each worker binds the port itself with
-SO_REUSEPORT and the kernel spreads the connections among them: no master
-process in the request path, and no extra dependency (gunicorn would bring its
-own process manager and a pin for a gain we do not need).
+process serves every game. The parent binds the port once (a port another
+program holds is refused with a message before anything starts) and the
+workers it forks inherit the listening socket and accept on it: whichever is
+free takes the next connection, no master process is in the request path, and
+no extra dependency is needed (gunicorn would bring its own process manager
+and a pin for a gain we do not need). The workers end with the parent, even
+when it is killed with SIGKILL.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import getpass
 import multiprocessing
 import multiprocessing.connection
@@ -24,7 +28,11 @@ import os
 import signal
 import socket
 import sys
+import threading
+import time
 from collections.abc import Sequence
+
+from waitress.task import ThreadedTaskDispatcher
 
 from registry.db import default_path
 from registry.errors import RegistryError
@@ -100,58 +108,154 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: --benchmark-games must be positive", file=sys.stderr)
         return 2
     from webapp import accounts
-    from webapp.app import create_app
+    from webapp.app import create_app, protect_database
 
-    try:
-        if args.add_user:
-            from registry.store import Registry
+    if args.add_user:
+        from registry.names import normal_name
+        from registry.store import Registry
 
-            password = os.environ.get(PASSWORD_ENV) or getpass.getpass(f"password for {args.add_user}: ")
+        password = os.environ.get(PASSWORD_ENV) or getpass.getpass(f"password for {args.add_user}: ")
+        try:
             with Registry(args.db) as reg:
+                protect_database(reg.path)
                 accounts.ensure(reg)
-                accounts.create_account(reg, args.add_user, password, args.role, by=args.by)
-            print(f"account {args.add_user} ({args.role}) created")
-            return 0
+                accounts.create_account(reg, normal_name(args.add_user), password, args.role, by=args.by)
+        except RegistryError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(f"account {args.add_user} ({args.role}) created")
+        return 0
+    where = f"http://127.0.0.1:{args.port}/"
+    try:  # the port first: a busy one is refused before anything starts
+        sock = listening_socket(args.port)
+    except OSError as e:
+        print(f"error: {port_problem(args.port, e)}", file=sys.stderr)
+        return 2
+    try:
         app = create_app(args.db, benchmark_games=args.benchmark_games)
     except RegistryError as e:
+        sock.close()
         print(f"error: {e}", file=sys.stderr)
         return 2
-    where = f"http://127.0.0.1:{args.port}/"
     if args.dev_server:
+        from werkzeug.serving import make_server
+
         print(f"serving {app.config['REGISTRY_DB']} on {where} (Ctrl-C stops)", flush=True)
-        app.run(host="127.0.0.1", port=args.port, threaded=True, debug=False, use_reloader=False)
+        make_server("127.0.0.1", args.port, app, threaded=True, fd=sock.fileno()).serve_forever()
         return 0
     if args.workers == 1:
-        from waitress import serve
-
         signal.signal(signal.SIGTERM, lambda *_: (print(cache_line(app), flush=True), os._exit(0)))
         print(f"serving {app.config['REGISTRY_DB']} on {where} (Ctrl-C stops)", flush=True)
-        serve(app, host="127.0.0.1", port=args.port, threads=args.threads, ident="flipgames", _quiet=True)
+        serve(app, sock, args.threads)
         return 0
-    return serve_workers(args, app.config["SECRET_KEY"], where)
+    return serve_workers(args, sock, app.config["SECRET_KEY"], where)
 
 
-def _listening_socket(port: int) -> socket.socket:
-    """A socket on 127.0.0.1:``port`` that other processes may bind too (SO_REUSEPORT)."""
+def listening_socket(port: int) -> socket.socket:
+    """The server's socket on 127.0.0.1:``port``, bound by this process alone
+    (no SO_REUSEPORT: with it, a second server started on a busy port bound it
+    too, and the kernel split the requests between two databases). The worker
+    processes inherit it and all accept on it."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind(("127.0.0.1", port))
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # only TIME_WAIT: not a live listener
+    try:
+        sock.bind(("127.0.0.1", port))
+        sock.listen(1024)
+    except OSError:
+        sock.close()
+        raise
     return sock
 
 
-def _worker(db: str, port: int, threads: int, secret_key: bytes, benchmark_games: int) -> None:
-    """One server process: its own app (registry pool, game cache) on its own socket."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
-    from waitress import serve
+def port_problem(port: int, e: OSError) -> str:
+    if e.errno == errno.EADDRINUSE:
+        return (
+            f"cannot listen on 127.0.0.1:{port}: 127.0.0.1:{port} is in use by another program "
+            "(is a server already running there?); stop it or choose another --port"
+        )
+    return f"cannot listen on 127.0.0.1:{port}: {e.strerror}"
 
+
+class QueueDispatcher(ThreadedTaskDispatcher):
+    """waitress's pool of request threads, saying once when requests start to
+    wait for a thread and once when they no longer do. waitress itself logs
+    "Task queue depth is N" for every request that arrives while all threads
+    are busy: 11,626 lines in 40 s of a load test, which hid everything else."""
+
+    def __init__(self):
+        super().__init__()
+        self.backed_up = False
+        self.deepest = 0
+
+    def add_task(self, task):
+        with self.lock:
+            self.queue.append(task)
+            self.queue_cv.notify()
+            idle = len(self.threads) - self.stop_count - self.active_count
+            depth = len(self.queue) - idle
+            if depth > 0:
+                self.deepest = max(self.deepest, depth)
+            if (depth > 0) != self.backed_up:
+                self.backed_up = depth > 0
+                if self.backed_up:
+                    self.queue_logger.warning(
+                        "requests are waiting for a free thread (%d waiting, %d threads); "
+                        "said again once the queue has drained",
+                        depth,
+                        len(self.threads),
+                    )
+                else:
+                    self.queue_logger.warning(
+                        "no request waits for a thread any more (at most %d waited)", self.deepest
+                    )
+                    self.deepest = 0
+
+
+def serve(app, sock: socket.socket, threads: int) -> None:
+    """waitress on ``sock`` with ``threads`` request threads (QueueDispatcher)."""
+    from waitress import serve as waitress_serve
+
+    dispatcher = QueueDispatcher()
+    dispatcher.set_thread_count(threads)
+    waitress_serve(
+        app, sockets=[sock], threads=threads, ident="flipgames", _quiet=True, _dispatcher=dispatcher
+    )
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when ``parent`` (the process that started it) ends, even
+    by kill -9: the kernel sends SIGTERM (Linux's PR_SET_PDEATHSIG), and a
+    thread checks every second where that is not available."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the watch began
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _worker(
+    parent: int, sock: socket.socket, db: str, threads: int, secret_key: bytes, benchmark_games: int
+) -> None:
+    """One server process: its own app (registry pool, game cache) accepting
+    on the socket it inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops the workers
     from webapp.app import create_app
 
-    sock = _listening_socket(port)
-    sock.listen(1024)
-    app = create_app(db, secret_key=secret_key, benchmark_games=benchmark_games)
+    app = create_app(db, secret_key=secret_key, benchmark_games=benchmark_games, check=False)
     signal.signal(signal.SIGTERM, lambda *_: (print(cache_line(app), flush=True), os._exit(0)))
-    serve(app, sockets=[sock], threads=threads, ident="flipgames", _quiet=True)
+    _die_with(parent)
+    serve(app, sock, threads)
 
 
 def cache_line(app) -> str:
@@ -165,17 +269,10 @@ def cache_line(app) -> str:
     )
 
 
-def serve_workers(args, secret_key: bytes, where: str) -> int:
-    """Start ``args.workers`` processes on the port and wait; stop them all on
-    Ctrl-C or SIGTERM, or when one of them stops (its exit code is returned)."""
-    if not hasattr(socket, "SO_REUSEPORT"):
-        print("error: this system has no SO_REUSEPORT; use --workers 1", file=sys.stderr)
-        return 2
-    try:  # a port another program holds is refused here, before any worker starts
-        probe = _listening_socket(args.port)
-    except OSError as e:
-        print(f"error: cannot listen on 127.0.0.1:{args.port}: {e.strerror}", file=sys.stderr)
-        return 2
+def serve_workers(args, sock: socket.socket, secret_key: bytes, where: str) -> int:
+    """Start ``args.workers`` processes accepting on ``sock`` and wait; stop
+    them all on Ctrl-C or SIGTERM, or when one of them stops (its exit code is
+    returned). They end with this process however it ends (``_die_with``)."""
     from webapp.app import resolved_db
 
     db = resolved_db(args.db)
@@ -185,7 +282,7 @@ def serve_workers(args, secret_key: bytes, where: str) -> int:
             target=_worker,
             daemon=True,
             name=f"flipgames-web-{i}",
-            args=(db, args.port, args.threads, secret_key, args.benchmark_games),
+            args=(os.getpid(), sock, db, args.threads, secret_key, args.benchmark_games),
         )
         for i in range(args.workers)
     ]
@@ -201,7 +298,6 @@ def serve_workers(args, secret_key: bytes, where: str) -> int:
     signal.signal(signal.SIGINT, stop)
     for w in workers:
         w.start()
-    probe.close()  # bound, never listening: it took no connections
     print(
         f"serving {db} on {where} with {args.workers} processes of {args.threads} threads (Ctrl-C stops)",
         flush=True,

@@ -23,6 +23,14 @@ MAX_PHASES = 6
 MAX_SHAPES = len(schema.SHAPES_ALL)
 PIECES_PER_TURN = (1, 2)
 BOARDS_CANDIDATES = (1, 2, 3)
+#: Each turn check at most once (validation refuses a repeat), so no rule set has more.
+MAX_CHECKS = len(schema.TURN_CHECKS) + 1
+#: How deep the carried JSON (``board.on_boards``) may nest (a rule set nests 5 deep).
+MAX_JSON_DEPTH = 32
+#: Problems listed per control; the rest are counted ("... and 699,990 more").
+MAX_PROBLEMS = 10
+#: Spaces one marker may list: every space of three boards (each at most once).
+MAX_MARKS = 3 * schema.MAX_SPACES
 
 
 def _accepted(field: str, value) -> bool:
@@ -205,7 +213,7 @@ def _int(value, default=None):
 
 def _coords(text: str) -> list[list[int]]:
     out = []
-    for part in (text or "").split(";"):
+    for part in (text or "").split(";", MAX_MARKS)[:MAX_MARKS]:
         nums = [_int(v) for v in part.split(",") if v.strip()]
         if len(nums) == 3 and None not in nums:
             out.append(nums)
@@ -230,6 +238,8 @@ BOARD_MARKERS = (
     ("exit_locked", "seats"),
 )
 PHASE_MARKERS = (("cloaked", "spaces"), ("entry_locked", "seats"), ("exit_locked", "seats"))
+#: The form's fields that list spaces (``board.KEY`` and ``phases[k].KEY``).
+_MARKER_FIELDS = {key for key, _ in BOARD_MARKERS + PHASE_MARKERS} | {"locked", "pieces"}
 
 
 def _seat(value: str):
@@ -240,7 +250,7 @@ def _seat(value: str):
 def _groups_of(text: str) -> list[dict]:
     """ "x,y,z@1,2;x,y,z@chaos" as the schema's groups (one per seat set)."""
     by_seats: dict[tuple, list] = {}
-    for part in (text or "").split(";"):
+    for part in (text or "").split(";", MAX_MARKS)[:MAX_MARKS]:
         at, sep, seats = part.partition("@")
         c = _coords(at)
         if not c or not sep:
@@ -278,13 +288,88 @@ def _markers_to_form(section: Mapping, markers) -> dict:
     }
 
 
+def _nesting(text: str) -> int:
+    """How deep the brackets of JSON ``text`` nest (outside its strings)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 def _json_list(text):
-    """A carried JSON list (``board.on_boards``), or None if absent or not a list."""
+    """A carried JSON list (``board.on_boards``), or None if absent, not a
+    list, or nested too deep to be one (``form_problems`` says so)."""
+    if not text or _nesting(text) > MAX_JSON_DEPTH:
+        return None
     try:
-        value = json.loads(text) if text else None
-    except ValueError:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, list) else None
+
+
+def form_problems(form: Mapping[str, str]) -> list[str]:
+    """Problems of the form's own fields that no record can show (validation
+    never sees them): carried JSON that is not JSON, or nests too deep to be
+    read at all (100,000 levels made the page a 500)."""
+    problems = []
+    for key in form:
+        if (key.startswith(("board.", "phases[")) and key.rsplit(".", 1)[-1] in _MARKER_FIELDS) and (
+            marks := (form.get(key) or "").count(";") + 1
+        ) > MAX_MARKS:
+            problems.append(
+                f"{key}: {marks:,} spaces listed (allowed: at most {MAX_MARKS:,}; the rest are left out)"
+            )
+    text = form.get("board.on_boards") or ""
+    if text and _nesting(text) > MAX_JSON_DEPTH:
+        problems.append(
+            f"board.on_boards: nested more than {MAX_JSON_DEPTH} levels deep (a rule set nests at most 5)"
+        )
+    elif text and _json_list(text) is None:
+        problems.append("board.on_boards: not a JSON list")
+    return problems
+
+
+def bound(state: dict) -> list[str]:
+    """Bring every size of the form within what validation accepts, so that no
+    page is larger than the largest rule set's: board sides 1..19 with at most
+    512 spaces, reserve counts 0..512, at most MAX_CHECKS turn checks (phases
+    are 1..6 from ``form_to_record``). One problem for each value changed,
+    naming the bound. Why: the page is drawn from the form's values, and
+    "reserves.black=200000" drew 400,000 options (15 MB), a 300x300x10 board
+    34.7 MB, whatever validation said of them."""
+    problems = []
+    size = [v if isinstance(v, int) else 1 for v in state["size"]]
+    for i, axis in enumerate("xyz"):
+        if not 1 <= size[i] <= schema.MAX_DIM:
+            problems.append(f"board.size.{axis}: {size[i]} is not allowed (allowed: 1..{schema.MAX_DIM})")
+            size[i] = max(1, min(schema.MAX_DIM, size[i]))
+    if math.prod(size) > schema.MAX_SPACES:
+        problems.append(
+            f"board.size: {size} has {math.prod(size)} spaces (allowed: at most {schema.MAX_SPACES})"
+        )
+        size[0] = dim_limit((size[1], size[2]))
+        size[1] = min(size[1], dim_limit((size[0], size[2])))
+    state["size"] = size
+    for key, count in state["reserves"].items():
+        if not isinstance(count, int) or not 0 <= count <= schema.MAX_SPACES:
+            problems.append(f"{key}: {count!r} is not allowed (allowed: 0..{schema.MAX_SPACES})")
+            state["reserves"][key] = max(0, min(schema.MAX_SPACES, count if isinstance(count, int) else 0))
+    if len(state["turn_checks"]) > MAX_CHECKS:
+        problems.append(
+            f"turn_checks: {len(state['turn_checks'])} checks (allowed: at most {MAX_CHECKS}, each once)"
+        )
+        del state["turn_checks"][MAX_CHECKS:]
+    return problems
 
 
 def shapes_in_play(shape_list: str, count: int) -> list[str]:
@@ -311,14 +396,14 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     rec: dict = {"name": get("name", "").strip() if get("name") is not None else ""}
     rec["players"] = players
     rec["colours"] = colours
-    size = [_int(get(f"board.size.{a}"), d) for a, d in zip("xyz", (3, 3, 1))]
+    size = [_int(get(f"board.size.{a}"), d) for a, d in zip("xyz", (3, 3, 1), strict=True)]
     rec["board"] = {
         "kind": get("board.kind", "hash"),
         "size": size,
         "locked": _coords(get("board.locked", "")),
     }
     pieces = []
-    for part in (get("board.pieces", "") or "").split(";"):
+    for part in (get("board.pieces", "") or "").split(";", MAX_MARKS)[:MAX_MARKS]:
         if ":" in part:  # x,y,z:colour or x,y,z:colour:shape
             at, colour = part.split(":", 1)
             colour, _, shape = colour.partition(":")
@@ -510,6 +595,13 @@ def problems_by_field(problems: list[str]) -> dict[str, list[str]]:
         field, _, message = p.partition(": ")
         out.setdefault(field, []).append(message or p)
     return out
+
+
+def capped(messages: list[str]) -> list[str]:
+    """At most MAX_PROBLEMS messages, then how many more there are."""
+    if len(messages) <= MAX_PROBLEMS:
+        return messages
+    return messages[:MAX_PROBLEMS] + [f"... and {len(messages) - MAX_PROBLEMS:,} more"]
 
 
 def validate(record: dict) -> list[str]:

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import random
+import re
 import secrets
 import time
 
@@ -33,6 +35,7 @@ import pyspiel
 import agents
 import games  # noqa: F401  (registers y_game, flipway, ttt, ... with OpenSpiel)
 from analysis.tournament import derive_seed
+from webapp.source import parse_identity
 
 #: Games on the play menu besides every registry rule set (ttt(rules=NAME)).
 OTHER_GAMES = (
@@ -94,12 +97,18 @@ def unplayable(game_string: str, game: pyspiel.Game) -> str | None:
     applies a round as its players' decisions in order, which the registry
     replays; other simultaneous games (OpenSpiel's matrix games) have no such
     record."""
-    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS and not game_string.startswith(
-        "ttt("
-    ):
+    game_type = game.get_type()
+    if game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS and not game_string.startswith("ttt("):
         return (
             f"{game_string} has simultaneous moves; the browser plays the simultaneous "
             "rounds of tic-tac-toe rule sets only"
+        )
+    if game_type.information != pyspiel.GameType.Information.PERFECT_INFORMATION and not (
+        game_type.provides_observation_string or game_type.provides_information_state_string
+    ):
+        return (
+            f"{game_string} hides information and describes no seat's view of it (no observation "
+            "or information-state string), so the browser cannot show a seat its game"
         )
     return None
 
@@ -114,6 +123,10 @@ class Seat:
     kind: str  # human / bot / random
     user: str | None  # the user who moves a human seat
     spec: object = None  # agents.BotSpec of a bot seat
+    #: when the person of a human seat first opened the game (epoch seconds);
+    #: None until then: the seat's clock does not run and the game is not
+    #: recorded in its name (``LiveGame.deadline``, ``unjoined``)
+    joined: float | None = None
 
     def to_json(self) -> dict:
         return {
@@ -121,12 +134,15 @@ class Seat:
             "kind": self.kind,
             "user": self.user,
             "spec": self.spec.to_json() if self.spec is not None else None,
+            "joined": self.joined,
         }
 
     @classmethod
     def from_json(cls, data: dict) -> Seat:
         spec = agents.BotSpec.from_json(data["spec"]) if data.get("spec") else None
-        return cls(data["player"], data["kind"], data.get("user"), spec)
+        # a seat stored before joins were kept counts as joined: its game was
+        # played by people who had the page open
+        return cls(data["player"], data["kind"], data.get("user"), spec, data.get("joined", 0.0))
 
 
 class LiveGame:
@@ -173,7 +189,17 @@ class LiveGame:
         # (move index, seat) of every decision played for a person whose time ran
         # out; recorded with the game, so its record tells chosen moves from these
         self.timeouts: list[tuple[int, int]] = [tuple(t) for t in timeouts]
-        self.seconds_per_turn = seconds_per_turn(rule_set, version)
+        # a saved rule set is played as ttt(rules=*ID-FINGERPRINT) (webapp/source.py), so
+        # a rename cannot change the rules of a game in progress; ``rule_set`` is
+        # its name when the game started (LiveStore.rule_set_name: its name now)
+        self.rules_key = (
+            game_string[len("ttt(rules=") : -1]
+            if rule_set is not None and game_string.startswith("ttt(rules=")
+            else rule_set
+        )
+        identity = parse_identity(self.rules_key)
+        self.rule_set_id = identity[0] if identity else None
+        self.seconds_per_turn = seconds_per_turn(self.rules_key, version)
         self.moves: list[int] = []  # every decision in the core's order (the record)
         self.state = self.game.new_initial_state()
         self._replay(moves)
@@ -237,9 +263,12 @@ class LiveGame:
         finished_at,
         turn_started=None,
         timeouts=(),
+        seats=None,
     ) -> None:
         """Bring a successor up to the stored row: apply the decisions it lacks
         (``moves``, in the record's order) and take the row's other fields."""
+        if seats is not None:
+            self.seats = seats
         self._replay(moves)
         self.turn_started = turn_started
         self.timeouts = [tuple(t) for t in timeouts]
@@ -252,6 +281,7 @@ class LiveGame:
         new.__dict__.update(self.__dict__)
         new.state = self.state.clone()
         new.moves, new.plans, new.timeouts = list(self.moves), dict(self.plans), list(self.timeouts)
+        new.seats = [dataclasses.replace(s) for s in self.seats]
         return new
 
     # -- who may do what
@@ -289,6 +319,65 @@ class LiveGame:
     def waiting_for(self, user: str) -> bool:
         return self.seat_to_move(user) is not None
 
+    # -- joining (changes this object: call it on a successor)
+    def joins(self, user: str) -> bool:
+        """Whether ``user`` holds a seat it has not joined yet (opening the
+        game, or moving in it, joins it)."""
+        return any(s.user == user and s.joined is None for s in self.seats)
+
+    def join(self, user: str, now: float) -> None:
+        """``user`` has the game open: its seats' clocks may run from ``now``."""
+        for s in self.seats:
+            if s.user == user and s.joined is None:
+                s.joined = now
+
+    def unjoined(self) -> list[int]:
+        """Human seats whose person never opened the game."""
+        return [i for i, s in enumerate(self.seats) if s.kind == "human" and s.joined is None]
+
+    # -- what one seat is shown (a function of its information state only)
+    def view_mark(self, seat: int) -> int | str:
+        """The position as ``seat`` knows it: the game page's ``data-moves``,
+        the move form's ``at`` and the status poll's ``moves``.
+
+        With perfect information it is the number of decisions (every seat
+        sees them all). Otherwise it is a digest of the seat's information
+        state: a count of decisions would tell a seat how many turns it did
+        not see (KBeauty9's hidden placements: "at=5" after four hidden
+        circles and a pass, "at=1" after the pass alone, on identical boards),
+        and the page's poll, which reloads when the mark changes, would show
+        each hidden turn as it is taken. The digest changes exactly when what
+        the seat knows changes, so a stale form is still refused and the page
+        reloads when, and only when, there is something new for it."""
+        if self.perfect:
+            return len(self.moves)
+        if self.game.get_type().provides_information_state_string:
+            text = self.state.information_state_string(seat)
+        else:
+            text = self.state.observation_string(seat)
+        return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+    def waiting_seats(self, seats) -> list[int]:
+        """Who the page of a person holding ``seats`` waits for (0-based). In a
+        simultaneous round: every other seat of the round, whether or not it
+        has planned yet (who has planned is not part of anyone's information
+        state, and would show when the others decide); else the seat to move."""
+        if self.in_round():
+            return [p for p in self.round_seats() if p not in seats]
+        return [self.state.current_player()]
+
+    def last_move_for(self, seats) -> str | None:
+        """The last-move line a person holding ``seats`` is shown. With perfect
+        information every seat sees it. Otherwise only a timeout is ever named
+        (moves are not), and only to the seats it names: that another seat ran
+        out of time would tell that its turn went by."""
+        if self.perfect or self.last_move is None:
+            return self.last_move
+        named = re.match(r"time ran out for seat ([\d, ]+);", self.last_move)
+        if named and any(str(s + 1) in named.group(1).split(", ") for s in seats):
+            return self.last_move
+        return None
+
     # -- moving (changes this object: call it on a successor)
     def human_move(self, user: str, action: int) -> None:
         """Apply ``user``'s ``action`` if it is legal and this user's turn, then
@@ -301,6 +390,7 @@ class LiveGame:
         seat = self.seat_to_move(user)
         if seat is None:
             raise MoveError("it is not your turn")
+        self.join(user, time.time())  # a person who moves has the game open
         if self.in_round():
             if action not in self.state.legal_actions(seat):
                 raise MoveError(f"{action} is not a legal plan here")
@@ -343,7 +433,7 @@ class LiveGame:
                     return
                 continue
             if p == pyspiel.PlayerId.CHANCE:
-                actions, probs = zip(*self.state.chance_outcomes())
+                actions, probs = zip(*self.state.chance_outcomes(), strict=True)
                 rng = random.Random(derive_seed(self.seed, "chance", len(self.moves)))
                 self._apply(rng.choices(actions, probs)[0])
             elif self.seats[p].kind == "human":
@@ -370,14 +460,26 @@ class LiveGame:
         p = self.state.current_player()
         return [p] if 0 <= p < len(self.seats) and self.seats[p].kind == "human" else []
 
-    def deadline(self) -> float | None:
-        """When the due human decisions run out of time (epoch seconds); None
-        without a limit, at the end, or while no person must decide. A round's
-        clock starts with the round: one person's plan does not restart the
-        others' time."""
-        if self.seconds_per_turn is None or self.turn_started is None or not self.due_seats():
+    def seat_deadline(self, seat: int) -> float | None:
+        """When ``seat``'s decision runs out of time: its clock starts with the
+        position (a round's with the round), or when its person joined the game
+        if that was later; None without a limit, when the seat has no decision
+        due, or while its person has not joined (a friend seated in a game it
+        never opened plays no moves, random or other)."""
+        joined = self.seats[seat].joined
+        if self.seconds_per_turn is None or self.turn_started is None or joined is None:
             return None
-        return self.turn_started + self.seconds_per_turn
+        if seat not in self.due_seats():
+            return None
+        return max(self.turn_started, joined) + self.seconds_per_turn
+
+    def deadline(self) -> float | None:
+        """When the first due human decision runs out of time (epoch seconds);
+        None without a limit, at the end, or while no person who has joined
+        must decide. A round's clock starts with the round: one person's plan
+        does not restart the others' time."""
+        ends = [d for d in map(self.seat_deadline, self.due_seats()) if d is not None]
+        return min(ends) if ends else None
 
     def overdue(self, now: float) -> bool:
         deadline = self.deadline()
@@ -394,7 +496,7 @@ class LiveGame:
         make of it, and a person who keeps missing turns plays as Random."""
         if not self.overdue(now):
             return
-        seats = self.due_seats()
+        seats = [p for p in self.due_seats() if (self.seat_deadline(p) or now + 1) <= now]
         names = []
         for seat in seats:
             rng = random.Random(derive_seed(self.seed, "timeout", seat, len(self.moves)))

@@ -51,6 +51,7 @@ from registry import open_games, results
 from registry.errors import RegistryError
 from registry.store import Registry, now
 from webapp.live import LiveGame, MoveError, Seat
+from webapp.source import identity_key
 
 FINISHED_KEEP_SECONDS = 3600
 CACHE_SIZE = 256
@@ -162,11 +163,11 @@ class LiveStore:
             return None
         game = self._catch_up(row)
         if game is None:
-            game = self._build(row)
+            game = self._build(reg, row)
         self._remember(game)
         return game
 
-    def _build(self, row) -> LiveGame:
+    def _build(self, reg: Registry, row) -> LiveGame:
         (
             gid,
             game_string,
@@ -186,6 +187,13 @@ class LiveStore:
             timeouts,
         ) = row
         self.replays += 1
+        if rule_set is not None and game_string == f"ttt(rules={rule_set})" and version:
+            # stored by name (before games named their rule set by identity)
+            found = reg.one(
+                "SELECT id FROM rule_sets WHERE fingerprint = ? AND game_string IS NULL", (version,)
+            )
+            if found is not None:
+                game_string = f"ttt(rules={identity_key(found[0], version)})"
         return LiveGame(
             gid,
             game_string,
@@ -215,7 +223,7 @@ class LiveStore:
             _rs,
             version,
             _u,
-            _seats,
+            seats,
             _seed,
             moves,
             plans,
@@ -245,6 +253,7 @@ class LiveStore:
             finished,
             turn_started,
             json.loads(timeouts),
+            [Seat.from_json(s) for s in json.loads(seats)],
         )
         self.catch_ups += 1
         return new
@@ -252,14 +261,15 @@ class LiveStore:
     def unfinished_of(self, reg: Registry, user: str) -> list[dict]:
         """The user's games in progress: id, game string and players by seat."""
         rows = reg.query(
-            "SELECT g.id, g.game_string, g.seats FROM live_games g JOIN "
-            "live_game_users u ON u.game_id = g.id WHERE u.user_name = ? AND "
+            "SELECT g.id, COALESCE(r.name, g.game_string), g.seats FROM live_games g JOIN "
+            "live_game_users u ON u.game_id = g.id LEFT JOIN rule_sets r ON g.rule_set IS NOT NULL "
+            "AND r.fingerprint = g.version AND r.game_string IS NULL WHERE u.user_name = ? AND "
             "g.finished IS NULL ORDER BY g.created",
             (user,),
         )
         return [
-            {"id": gid, "game_string": gs, "players": [s["player"] for s in json.loads(seats)]}
-            for gid, gs, seats in rows
+            {"id": gid, "game_string": name, "players": [s["player"] for s in json.loads(seats)]}
+            for gid, name, seats in rows
         ]
 
     # -- writing
@@ -318,6 +328,23 @@ class LiveStore:
                 return new
         raise MoveError("the game changed too often while your move was applied; reload and retry")
 
+    def join(self, reg: Registry, game: LiveGame, user: str, clock=time.time) -> LiveGame:
+        """``game`` with ``user``'s seats joined (stored): called when a seated
+        person opens the game, so its clock may run from now on; ``game`` itself
+        if they were joined already (no write)."""
+        for _ in range(RETRIES):
+            if not game.joins(user):
+                return game
+            new = game.successor()
+            new.join(user, clock())
+            new.changes += 1
+            if self.commit(reg, new, expected=game.changes):
+                return new
+            game = self.get(reg, game.id)
+            if game is None:
+                raise MoveError("no such game")
+        return game
+
     def enforce_clock(self, reg: Registry, game: LiveGame, clock=time.time) -> LiveGame:
         """``game`` with every human decision whose seconds per turn ran out
         played for its seat (``LiveGame.time_out``: a random legal move) and
@@ -348,8 +375,8 @@ class LiveStore:
             self._finish(reg, game)
             reg.db.execute(
                 "UPDATE live_games SET moves = ?, plans = ?, changes = ?, last_move = ?, "
-                "recorded = ?, record_error = ?, finished = ?, turn_started = ?, timeouts = ? "
-                "WHERE id = ? AND changes = ?",
+                "recorded = ?, record_error = ?, finished = ?, turn_started = ?, timeouts = ?, "
+                "seats = ? WHERE id = ? AND changes = ?",
                 (
                     json.dumps(game.moves),
                     json.dumps(game.plans),
@@ -360,6 +387,7 @@ class LiveStore:
                     game.finished_at,
                     game.turn_started,
                     json.dumps(game.timeouts),
+                    json.dumps([s.to_json() for s in game.seats]),
                     game.id,
                     expected,
                 ),
@@ -385,6 +413,17 @@ class LiveStore:
             sync_wal(reg.path)
 
     @staticmethod
+    def rule_set_name(reg: Registry, game: LiveGame) -> str | None:
+        """The current name of the game's saved rule set (None for a game
+        string): an Admin may have renamed it since the game started."""
+        if game.rule_set_id is None:
+            return game.rule_set
+        row = reg.one(
+            "SELECT name FROM rule_sets WHERE id = ? AND fingerprint = ?", (game.rule_set_id, game.version)
+        )
+        return row[0] if row else game.rule_set
+
+    @staticmethod
     def _finish(reg: Registry, game: LiveGame) -> None:
         """Record a game that has just ended (inside the caller's transaction)
         through the registry's one record path (a rule set's by its name, any
@@ -394,12 +433,17 @@ class LiveStore:
             return
         game.finished_at = time.time()
         players = [s.player for s in game.seats]
+        absent = game.unjoined()
+        if absent:  # nobody plays, or is rated, in the name of a person who never came
+            names = ", ".join(f"seat {p + 1} ({players[p]})" for p in absent)
+            game.record_error = f"not recorded or rated: {names} never opened this game"
+            return
         try:
             if game.rule_set is None:  # a game string: its registry row, made on first use
                 open_games.ensure_game(reg, game.game_string)
             game.recorded = results.record_game(
                 reg,
-                game.rule_set or game.game_string,
+                LiveStore.rule_set_name(reg, game) or game.game_string,
                 players,
                 game.state.returns(),
                 game.moves,

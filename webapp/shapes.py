@@ -41,7 +41,7 @@ def _star() -> list[tuple[float, float]]:
     """Five points, the inner radius of a regular pentagram (sin 18 / sin 54)."""
     inner = math.sin(math.radians(18)) / math.sin(math.radians(54))
     outer, hollow = _regular(5), _regular(5, inner, -90.0 + 36.0)
-    return [p for pair in zip(outer, hollow) for p in pair]
+    return [p for pair in zip(outer, hollow, strict=True) for p in pair]
 
 
 def _plus(arm: float = 0.32) -> list[tuple[float, float]]:

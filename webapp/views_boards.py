@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 
+import pyspiel
 from flask import (
     Blueprint,
     Response,
@@ -36,6 +37,8 @@ from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
 from webapp import bench_runs
+from webapp.live import load_game, unplayable
+from webapp.source import web_game_string_problem
 from webapp.views_auth import safe_next
 from webapp.web import login_required, reg, role, role_required, user
 
@@ -154,6 +157,27 @@ def leaderboard(name):
     )
 
 
+def _check_web_game(name: str) -> None:
+    """Refuse (RegistryError) a game string this request may not load: one
+    that names a file or an unsaved rule set (webapp/source.py), or, when it
+    is not a saved rule set, a game the browser cannot play (it would get a
+    leaderboard with Play links to a page that cannot be drawn)."""
+    problem = web_game_string_problem(name)
+    if problem:
+        raise RegistryError(problem)
+    if reg().one("SELECT 1 FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,)):
+        return  # a saved rule set
+    try:
+        game = load_game(name)
+    except (pyspiel.SpielError, RuntimeError, ValueError) as e:
+        raise RegistryError(
+            f"{name!r} is not a game OpenSpiel can load: {str(e).split('. Available')[0]}"
+        ) from None
+    refusal = unplayable(name, game)
+    if refusal:
+        raise RegistryError(f"{refusal}; name its standard player with `python -m registry set-sp`")
+
+
 @bp.route("/rules/<name>/standard-player", methods=["POST"])
 @role_required("trainer")
 def set_standard_player(name):
@@ -164,6 +188,7 @@ def set_standard_player(name):
     and by the registry again. An empty choice removes the SP."""
     player = request.form.get("player", "") or None
     try:
+        _check_web_game(name)
         reg_players.set_standard_player(reg(), user(), name, player)
         flash(
             f"{player} is the standard player of {name}" if player else f"{name} has no standard player now",
@@ -275,8 +300,6 @@ def evolution(name):
 @bp.route("/rules/<name>/evolution.png")
 @login_required
 def evolution_png(name):
-    import datetime as dt
-
     import matplotlib
 
     matplotlib.use("Agg")
@@ -288,6 +311,15 @@ def evolution_png(name):
         data = reg_evolution.evolution(reg(), name, chosen, universe)
     except RegistryError as e:
         abort(404, str(e))
+    # names are text: a "$" in a player's name ("Eve$^^$") must not start
+    # matplotlib's math notation, whose parse error made this a 500
+    with matplotlib.rc_context({"text.parse_math": False}):
+        return _evolution_png(plt, name, universe, data)
+
+
+def _evolution_png(plt, name, universe, data):
+    import datetime as dt
+
     fig, ax = plt.subplots(figsize=(7, 4))
     for player_name, points in data.items():
         ax.plot(
@@ -314,6 +346,9 @@ def start_benchmark(name):
     universe = request.form.get("universe", PUBLIC)
     games = current_app.config["BENCHMARK_GAMES"]
     try:
+        problem = web_game_string_problem(name)
+        if problem:
+            raise RegistryError(problem)
         played, seats, _ = reg_benchmark.game_of(reg(), name)
         for p in chosen:
             reg_players.bot_spec(reg(), p)  # only bots and Random

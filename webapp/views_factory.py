@@ -18,6 +18,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from games.ttt import rules as ttt_rules
 from registry import rulesets, users
 from registry.errors import RegistryError
+from registry.names import normal_name
 from webapp import factory_form as ff
 from webapp.web import login_required, reg, role_required, user
 
@@ -93,7 +94,7 @@ def attach(problems: list[str], keys: set[str]) -> dict[str, list[str]]:
             )
         for m in messages:
             out.setdefault(key, []).append(m if key == field else f"{field}: {m}")
-    return out
+    return {key: ff.capped(messages) for key, messages in out.items()}
 
 
 def _render(state, problems=None, copy_of=None):
@@ -146,24 +147,28 @@ def new():
         return _render(ff.state_of(NEW_RECORD))
     record = ff.form_to_record(request.form)
     state = ff.state_of(record)
+    # every size within validation's bounds before anything is drawn from it
+    bounded = ff.form_problems(request.form) + ff.bound(state)
     op = request.form.get("op", "redraw")
     if op == "add_check":
-        state["turn_checks"].append(
-            state["turn_checks"][-1] if state["turn_checks"] else ff.schema.DEFAULT_CHECKS[0]
-        )
-        return _render(state)
+        if len(state["turn_checks"]) < ff.MAX_CHECKS:
+            state["turn_checks"].append(
+                state["turn_checks"][-1] if state["turn_checks"] else ff.schema.DEFAULT_CHECKS[0]
+            )
+        return _render(state, bounded)
     if op.startswith("del_check-"):
         i = ff._int(op.split("-", 1)[1], -1)
         if 0 <= i < len(state["turn_checks"]):
             del state["turn_checks"][i]
-        return _render(state)
+        return _render(state, bounded)
     if op != "save":
         ff.adjust(state)
-        return _render(state)
+        return _render(state, bounded)
     problems = ff.validate(record)
-    if problems:
-        return _render(state, problems)
+    if problems or bounded:
+        return _render(state, list(dict.fromkeys(bounded + problems)))
     try:
+        record["name"] = normal_name(record["name"]) if isinstance(record.get("name"), str) else ""
         name = rulesets.save_rule_set(reg(), user(), record)
     except RegistryError as e:
         field = "name" if "called" in str(e) else ""
@@ -183,6 +188,11 @@ def show(name):
         "SELECT u.name FROM rule_sets r LEFT JOIN users u ON u.id = r.creator_id WHERE r.name = ?", (name,)
     )[0]
     state = ff.state_of(record)
+    notes = record.get("notes") or ""
+    if len(notes) > rulesets.MAX_NOTES:  # saved before notes were bounded
+        record["notes"] = (
+            f"{notes[: rulesets.MAX_NOTES]} … ({len(notes) - rulesets.MAX_NOTES:,} more characters)"
+        )
     return render_template(
         "ruleset.html",
         name=name,
@@ -199,7 +209,7 @@ def show(name):
 @bp.route("/rules/<name>/rename", methods=["POST"])
 @role_required("admin")
 def rename(name):
-    new_name = request.form.get("new_name", "")
+    new_name = normal_name(request.form.get("new_name", ""))
     try:
         rulesets.rename_rule_set(reg(), user(), name, new_name)
     except RegistryError as e:

@@ -20,6 +20,7 @@ from registry.errors import RegistryError
 from registry.store import PUBLIC
 from webapp import boards
 from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
+from webapp.source import identity_key, web_game_string_problem
 from webapp.web import login_required, reg, user
 
 bp = Blueprint("play", __name__)
@@ -49,11 +50,15 @@ def game_string_of(choice: str) -> tuple[str, str | None, str]:
     a ttt rule set and failed with "Expected type: kString, got kGame")."""
     if choice in OTHER_GAMES:
         return choice, None, ""
-    reg().rule_set_id(choice)  # RegistryError if unknown
+    rid = reg().rule_set_id(choice)  # RegistryError if unknown
+    problem = web_game_string_problem(choice)  # a row made from a game string that names a file
+    if problem:
+        raise RegistryError(problem)
     if open_games.is_game_string_row(reg(), choice):
         return choice, None, ""
-    version = reg().one("SELECT fingerprint FROM rule_sets WHERE name = ?", (choice,))[0]
-    return f"ttt(rules={choice})", choice, version
+    version = reg().one("SELECT fingerprint FROM rule_sets WHERE id = ?", (rid,))[0]
+    # by identity, not name: a rename cannot touch a game in progress (webapp/source.py)
+    return f"ttt(rules={identity_key(rid, version)})", choice, version
 
 
 def seat_options(universe: str) -> list[dict]:
@@ -160,6 +165,7 @@ def new_game():
         game = LiveGame.start(
             game_string, rule_set, universe, seats, random.SystemRandom().randrange(2**31), version
         )
+        game.join(user(), time.time())  # the person who starts the game has it open
     except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
         flash(str(e), "error")
         return redirect(url_for("play.home", game=form.get("game", "")))
@@ -173,6 +179,9 @@ def _game_for_user(gid: str) -> LiveGame:
         abort(404, "no such game (finished games are kept for an hour)")
     if user() not in game.users():
         abort(403, "only the players of this game may see it")
+    # a seated person who opens the game has joined it: from now on its clock
+    # may run (a friend seated in a game it never opened plays no moves)
+    game = live_games().join(reg(), game, user())
     # seconds per turn: a decision whose time ran out is played now (a random
     # legal move, LiveGame.time_out), before this page, poll or move sees it
     return live_games().enforce_clock(reg(), game)
@@ -184,22 +193,32 @@ def game_page(gid):
     return _game_page(_game_for_user(gid))
 
 
-def _game_page(game: LiveGame):
-    """The game page of ``game`` (never changed in place: no lock needed to draw it)."""
+def _viewer(game: LiveGame) -> tuple[int, bool]:
+    """(the seat the user's page shows, whether that seat must decide now)."""
     seat = game.seat_to_move(user())
-    mine = seat is not None
-    viewer = seat if mine else game.seat_of(user())[0]
+    return (seat, True) if seat is not None else (game.seat_of(user())[0], False)
+
+
+def _remaining(game: LiveGame, viewer: int, mine: bool) -> float | None:
+    """Seconds left for a decision due now, as this user may be told them: its
+    own seat's when it must decide; with perfect information the first due
+    seat's otherwise; with hidden information nobody else's (another seat's
+    clock restarts at each of its turns, hidden ones included)."""
+    deadline = game.seat_deadline(viewer) if mine else game.deadline() if game.perfect else None
+    return None if deadline is None else max(0.0, deadline - time.time())
+
+
+def _game_page(game: LiveGame):
+    """The game page of ``game`` (never changed in place: no lock needed to draw
+    it). Everything on it is drawn from the viewing seat's information state
+    (``LiveGame.view_mark``, ``waiting_seats``, ``last_move_for``)."""
+    viewer, mine = _viewer(game)
+    mine_seats = game.seat_of(user())
     drawing = boards.draw(game.game_string, game.state, mine, viewer, game.version)
     over = game.state.is_terminal()
     returns = game.state.returns() if over else None
     in_round = game.in_round()
     planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
-    waiting = (
-        [p + 1 for p in game.round_seats() if p not in game.plans]
-        if in_round
-        else [game.state.current_player() + 1]
-    )
-    deadline = game.deadline()
     return render_template(
         "game.html",
         game=game,
@@ -208,11 +227,13 @@ def _game_page(game: LiveGame):
         over=over,
         returns=returns,
         seat=viewer,
-        moves=len(game.moves),
+        rule_set_name=live_games().rule_set_name(reg(), game),
+        moves=game.view_mark(viewer),
+        last_move=game.last_move_for(mine_seats),
         in_round=in_round,
         planned=planned,
-        waiting=waiting,
-        remaining=None if deadline is None else max(0.0, deadline - time.time()),
+        waiting=[p + 1 for p in game.waiting_seats(mine_seats)],
+        remaining=_remaining(game, viewer, mine),
     )
 
 
@@ -232,7 +253,7 @@ def move(gid):
     game = _game_for_user(gid)
     try:
         at = request.form.get("at")
-        if at is not None and at != str(len(game.moves)):
+        if at is not None and at != str(game.view_mark(_viewer(game)[0])):
             raise MoveError(
                 "the game moved on since this page was drawn: see the position now and move again"
             )
@@ -256,13 +277,14 @@ def move(gid):
 @login_required
 def status(gid):
     game = _game_for_user(gid)
-    # resolved decisions only: a plan stays hidden (the other seat's page
-    # changes when the round resolves, not when a plan comes in)
-    deadline = game.deadline()
+    # what the seat knows only: a plan stays hidden (the other seat's page
+    # changes when the round resolves, not when a plan comes in), and so do
+    # hidden turns (``view_mark``) and another seat's clock (``_remaining``)
+    viewer, mine = _viewer(game)
     return jsonify(
-        moves=len(game.moves),
+        moves=game.view_mark(viewer),
         over=game.state.is_terminal(),
-        your_turn=game.waiting_for(user()),
+        your_turn=mine,
         recorded=game.recorded,
-        remaining=None if deadline is None else max(0.0, deadline - time.time()),
+        remaining=_remaining(game, viewer, mine),
     )

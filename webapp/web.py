@@ -17,6 +17,7 @@ import threading
 from flask import abort, current_app, g, redirect, request, session, url_for
 
 from registry.store import Registry
+from webapp import accounts
 
 ROLE_ORDER = {"creator": 0, "trainer": 1, "admin": 2}
 
@@ -72,27 +73,46 @@ def close_registry(_exc=None) -> None:
         current_app.extensions["registry_pool"].give_back(r)
 
 
+def _account() -> tuple[str, str] | None:
+    """(name, role) of this request's session as the server holds it now: None
+    without a session, or once it was ended (logout, a password change) or
+    expired, whatever the cookie says (webapp/accounts.py). The role is read
+    on every request, so an Admin's change applies at the next request, not
+    the next login. Asked by the decorators and every template: once a request."""
+    if "account" not in g:
+        sid = session.get("sid")
+        g.account = accounts.session_account(reg(), sid) if sid else None
+    return g.account
+
+
 def user() -> str | None:
-    return session.get("user")
+    account = _account()
+    return account[0] if account else None
 
 
 def role() -> str | None:
-    """The user's role as the registry holds it now (an Admin's change applies
-    at the next request, not the next login)."""
-    name = user()
-    if name is None:
-        return None
-    cached = g.get("role")  # asked by the decorators and by every template: once a request
-    if cached is None or cached[0] != name:
-        row = reg().one("SELECT role FROM users WHERE name = ?", (name,))
-        cached = g.role = (name, row[0] if row else None)
-    return cached[1]
+    account = _account()
+    return account[1] if account else None
+
+
+def log_in(name: str) -> None:
+    """Start a new session of ``name`` in this browser: a fresh cookie (and
+    CSRF token) naming a session the server keeps until logout."""
+    session.clear()
+    session["sid"] = accounts.start_session(reg(), name)
+    g.pop("account", None)
+
+
+def log_out() -> None:
+    accounts.end_session(reg(), session.get("sid"))
+    session.clear()
+    g.pop("account", None)
 
 
 def login_required(view):
     @functools.wraps(view)
     def wrapped(*args, **kwargs):
-        if user() is None or role() is None:
+        if user() is None:
             session.clear()
             return redirect(url_for("auth.login", next=request.path))
         return view(*args, **kwargs)
@@ -133,6 +153,7 @@ def nav() -> dict:
             "friends": url_for("boards.friends"),
             "users": url_for("auth.user_admin"),
             "logout": url_for("auth.logout"),
+            "password": url_for("auth.password"),
         }
     return urls
 

@@ -49,12 +49,16 @@ onReady(function () {
   if (game && location.pathname !== game.dataset.url && window.history.replaceState) {
     window.history.replaceState(null, "", game.dataset.url);
   }
+  // The status poll's "moves" is the seat's own mark of the position (a count
+  // of decisions, or with hidden information a digest of what the seat knows):
+  // the page reloads when the seat has something new to see, never because of
+  // a turn it cannot see.
   if (game && game.dataset.over === "0" && game.dataset.mine === "0") {
     setInterval(function () {
       fetch(game.dataset.status, {headers: {Accept: "application/json"}})
         .then(function (r) { return r.json(); })
         .then(function (s) {
-          if (s.moves !== parseInt(game.dataset.moves, 10) || s.over || s.your_turn) location.reload();
+          if (String(s.moves) !== game.dataset.moves || s.over || s.your_turn) location.reload();
         });
     }, 1500);
   }
