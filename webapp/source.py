@@ -24,7 +24,6 @@ from pathlib import Path
 
 import pyspiel
 
-from games.ttt import cache as ttt_cache
 from games.ttt import rules as ttt_rules
 
 _ATTACHED: dict[str, DatabaseSource] = {}
@@ -72,15 +71,9 @@ class DatabaseSource(ttt_rules.RuleSetSource):
             rows = self._query("SELECT text FROM rule_sets WHERE name = ? AND game_string IS NULL", (name,))
         return rows[0][0] if rows else None
 
-    def load(self, name: str) -> ttt_rules.RuleSet:
-        """The rule set ``name`` (a name, or an identity key, whose rule set
-        carries its own current name)."""
-        if parse_identity(name) is None:
-            return super().load(name)
-        text = self.read(name)
-        if text is None:
-            raise KeyError(name)
-        return ttt_cache.parsed(text, self.origin(name))
+    def expected_name(self, key: str) -> str | None:
+        """An identity key's rule set carries its own current name."""
+        return None if parse_identity(key) is not None else key
 
     def origin(self, name: str) -> str:
         return f"{self.path}:{name}"

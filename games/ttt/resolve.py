@@ -38,7 +38,8 @@ def load_from(source: RuleSetSource, name: str) -> RuleSet:
     if text is None:
         raise KeyError(name)
     rs = cache.parsed(text, source.origin(name))
-    if rs.name != name:
+    expected = source.expected_name(name)
+    if expected is not None and rs.name != expected:
         raise RuleSetError([f"name: {rs.name!r} is stored under the name {name!r}"], source.origin(name))
     return rs
 

@@ -43,6 +43,12 @@ class RuleSetSource(abc.ABC):
         """How error messages refer to the rule set called ``name``."""
         return name
 
+    def expected_name(self, key: str) -> str | None:
+        """The name the rule set read under ``key`` must carry: ``key`` itself where
+        rule sets are addressed by name; None where ``key`` is an identity whose rule
+        set carries its own current name."""
+        return key
+
     def __contains__(self, name) -> bool:
         return isinstance(name, str) and name in self.names()
 
