@@ -143,7 +143,8 @@ def fit_ratings(
 
     Each record needs ``players`` (names by seat, seat 0 moves first) and
     ``returns`` (per seat); all records have the same number of seats. ``anchor``
-    names the player pinned at 0; it must have played. ``anchor=None`` centres the ratings on their mean instead.
+    names the player pinned at 0; it must have played. ``anchor=None`` centres the
+    ratings on their mean instead.
     Intervals come from the curvature of the log posterior at its peak
     (a Laplace approximation), taken for differences from the anchor.
     """

@@ -11,8 +11,9 @@ other OpenSpiel game (C++ ones included) through the pyspiel API, more
 slowly. ``--jobs``/``--backend dask`` split the same search into units on
 worker processes or a Dask cluster, and ``--records`` keeps every solved
 unit so that a killed run resumes (solvers/parallel.py). ``--depth`` instead
-gives a depth-limited heuristic estimate for boards too large to solve. See solvers/exhaustive.py for what "value" means
-with chance and with more than two players.
+gives a depth-limited heuristic estimate for boards too large to solve. See
+solvers/exhaustive.py for what "value" means with chance and with more than two
+players.
 """
 
 from __future__ import annotations

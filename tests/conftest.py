@@ -2,6 +2,8 @@
 plays each sweep at its quick size; ``--full`` runs everything at full size
 (tests/tiers.py)."""
 
+import pytest
+
 import tiers
 
 
@@ -27,3 +29,11 @@ def pytest_collection_modifyitems(config, items):
     if full_only:
         config.hook.pytest_deselected(items=full_only)
         items[:] = kept
+
+
+@pytest.fixture
+def app(tmp_path):
+    """The web app over a new registry (the web app's tests; a module may define its own)."""
+    from webapp import create_app
+
+    return create_app(tmp_path / "r.sqlite3", secret_key=b"k" * 32, benchmark_games=2, testing=True)

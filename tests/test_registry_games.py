@@ -13,7 +13,7 @@ from test_registry_store import snapshot
 
 def rules_for(name, players_field):
     colours = {"2-vs-chaos": 3}.get(players_field, 4)
-    reserves = dict(zip(("black", "white", "pink", "yellow"), [4] * colours))
+    reserves = dict.fromkeys(("black", "white", "pink", "yellow")[:colours], 4)
     return {
         "name": name,
         "players": players_field,
@@ -29,7 +29,7 @@ def random_game(reg, name, seed):
     actions = []
     while not core.terminal():
         if core.player() == -1:
-            outcomes, probs = zip(*core.chance_outcome_list())
+            outcomes, probs = zip(*core.chance_outcome_list(), strict=True)
             action = rng.choices(outcomes, probs)[0]
         else:
             action = rng.choice(core.legal_action_list())

@@ -28,7 +28,7 @@ def random_game(game_string: str, seed: int):
     state = pyspiel.load_game(game_string).new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            actions, probs = zip(*state.chance_outcomes())
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
             state.apply_action(rng.choices(actions, probs)[0])
         else:
             state.apply_action(rng.choice(state.legal_actions()))
@@ -196,14 +196,17 @@ def _schema_4_with_records(path):
     raw.executescript("""
         INSERT INTO universes (name, created) VALUES ('Public', 't');
         INSERT INTO users (name, role, created) VALUES ('old', 'admin', 't');
-        INSERT INTO players (name, kind, user_id, universe_id, created) VALUES ('old', 'human', 1, 1, 't');
-        INSERT INTO players (name, kind, spec, created) VALUES ('Random', 'random', '{"kind": "random"}', 't');
+        INSERT INTO players (name, kind, user_id, universe_id, created)
+            VALUES ('old', 'human', 1, 1, 't');
+        INSERT INTO players (name, kind, spec, created)
+            VALUES ('Random', 'random', '{"kind": "random"}', 't');
         INSERT INTO rule_sets (name, canonical, fingerprint, text, created)
             VALUES ('Mine', '{}', 'f', '{"name": "Mine"}', 't');
         INSERT INTO games (rule_set_id, universe_id, moves, finished) VALUES (1, 1, '[4]', 't0');
         INSERT INTO seats VALUES (1, 0, 1, 1.0), (1, 1, 2, -1.0);
         INSERT INTO ratings VALUES (1, 1, 1, 1, 26.0, 8.0, 't0'), (1, 1, 2, 1, 24.0, 8.0, 't0');
-        INSERT INTO open_games (game_string, created) VALUES ('connect_four', 'c1'), ('y_game(board_size=5)', 'c2');
+        INSERT INTO open_games (game_string, created)
+            VALUES ('connect_four', 'c1'), ('y_game(board_size=5)', 'c2');
         INSERT INTO open_game_records (open_game_id, universe_id, moves, finished)
             VALUES (1, 1, '[0, 1, 0]', 't1'), (2, 1, '[3, 1, 4]', 't2'), (1, 1, '[2, 2]', 't3');
         INSERT INTO open_game_seats VALUES (1, 0, 1, 1.0), (1, 1, 2, -1.0), (2, 0, 2, 1.0),

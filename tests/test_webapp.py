@@ -13,14 +13,8 @@ import pytest
 
 from games.ttt import schema
 from registry import Registry, open_games, results, rulesets
-from webapp import create_app
 
 PASSWORD = "correct-horse"
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(tmp_path / "r.sqlite3", secret_key=b"k" * 32, benchmark_games=2, testing=True)
 
 
 def csrf(page: str) -> str:
@@ -668,7 +662,7 @@ def test_an_ismcts_bot_plans_simultaneous_rounds_from_its_own_information(app):
         game = first.successor()
         game.human_move("cy", plan)
         order = game.state.get_game().new_initial_state().core.simultaneous_player_list()
-        joint = dict(zip(order, game.moves[:2]))
+        joint = dict(zip(order, game.moves[:2], strict=True))
         assert joint[0] == plan
         bot_plans.add(joint[1])
     assert len(mine) >= 4 and len(bot_plans) == 1
@@ -711,7 +705,7 @@ def test_an_sm_mcts_bot_plans_rounds_from_its_own_statistics(app):
     for plan in mine[:4]:  # four different hidden plans of the person
         game = first.successor()
         game.human_move("cy", plan)
-        joint = dict(zip(order, game.moves[:2]))
+        joint = dict(zip(order, game.moves[:2], strict=True))
         assert joint[0] == plan
         bot_plans.add(joint[1])
     assert len(mine) >= 4 and len(bot_plans) == 1

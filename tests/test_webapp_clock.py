@@ -1,9 +1,10 @@
-"""Seconds per turn in the web app (a rule set's ``seconds_per_turn``, seed
-004's "300 seconds/turn"), enforced on the server for human decisions: when a
-person's time runs out a random legal move (a random plan in a round) is played
-for the seat, the same in every process, and a move sent afterwards from the
-old position is refused. Tested with limits of 3 seconds (short enough for the suite, long enough for a loaded machine to make its first checks in time) and with an
-injected clock."""
+"""Seconds per turn in the web app (a rule set's ``seconds_per_turn``, the tic-tac-toe
+variations specification's "300 seconds/turn"), enforced on the server for human
+decisions: when a person's time runs out a random legal move (a random plan in a
+round) is played for the seat, the same in every process, and a move sent afterwards
+from the old position is refused. Tested with limits of 3 seconds (short enough for
+the suite, long enough for a loaded machine to make its first checks in time) and with
+an injected clock."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 from games.ttt import rules as ttt_rules
 from registry import results, rulesets
 from registry.errors import RegistryError
-from test_webapp import EXAMPLES, Browser, app, befriend, db, live, make_users  # noqa: F401
+from test_webapp import EXAMPLES, Browser, befriend, db, live, make_users
 from webapp.live import LiveGame
 from webapp.live_store import LiveStore
 
@@ -88,7 +89,7 @@ def test_the_clock_with_an_injected_time_and_a_game_to_the_end(app):
         t = game.turn_started
         while not game.state.is_terminal():  # nobody moves: time runs out each turn
             t += 301
-            game = store.enforce_clock(reg, game, clock=lambda: t)
+            game = store.enforce_clock(reg, game, clock=lambda t=t: t)
     page = html.unescape(cy.get(url).text)
     assert re.search(r"recorded as game \d+ and rated", page), page  # the record replays
     assert 'id="clock"' not in page  # no clock once it is over
@@ -137,7 +138,7 @@ def test_in_a_round_only_the_person_who_did_not_plan_gets_a_random_plan(app):
     assert "time ran out for seat 2" in html.unescape(dee.get(url).text)
     after = live(app, url)
     order = start.state.core.simultaneous_player_list()
-    joint = dict(zip(order, after.moves[:2]))
+    joint = dict(zip(order, after.moves[:2], strict=True))
     assert joint[0] == plan and joint[1] in start.state.legal_actions(1)
     assert after.plans == {} and len(after.moves) == 2
     # only dee's plan is marked, at the index the core's order gives it

@@ -300,7 +300,7 @@ def start_server(db_path, port, workers=2):
             return proc
         except OSError:
             if proc.poll() is not None:
-                raise AssertionError(proc.stdout.read())
+                raise AssertionError(proc.stdout.read()) from None
             time.sleep(0.1)
     proc.kill()
     raise AssertionError("the server did not start")

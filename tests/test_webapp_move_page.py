@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from test_webapp import Browser, app, live, make_users  # noqa: F401  (app: the fixture)
+from test_webapp import Browser, live, make_users
 
 
 def test_a_move_answers_with_the_page_and_a_stale_form_is_refused(app):  # noqa: F811

@@ -8,7 +8,7 @@ from __future__ import annotations
 import html
 
 from registry import players
-from test_webapp import Browser, app, db, make_users, url_of_leaderboard  # noqa: F401
+from test_webapp import Browser, db, make_users, url_of_leaderboard
 
 SP_FORM = 'id="sp-form"'
 
