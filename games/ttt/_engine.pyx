@@ -100,671 +100,7 @@ cdef inline bint _moves_by_stack(int move) noexcept:
     return move == MOVE_ORTH_BY_STACK or move == MOVE_ORTH_BY_FULL_STACK
 
 
-def _directions3():
-    return [d for d in ((a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1))
-            if d != (0, 0, 0)]
-
-
-def _knight_jumps():
-    out = []
-    for a in range(3):
-        for b in range(3):
-            if a == b:
-                continue
-            for sa in (-2, 2):
-                for sb in (-1, 1):
-                    d = [0, 0, 0]
-                    d[a] = sa
-                    d[b] = sb
-                    out.append(tuple(d))
-    return out
-
-
-cdef class Tables:
-    """Everything about a rule set that never changes during a game."""
-    cdef int X, Y, Z, XY, S, T
-    cdef bint gravity
-    cdef int seats, nplayers, chaos, C, choices, move, ppt, passing, agree_draw
-    cdef int stalemate, move_limit, nsides, nchecks, nsym
-    cdef int seat_mask[MAX_SEATS]
-    cdef int side[MAX_SEATS]
-    cdef int colour_of_seat[MAX_SEATS]     # the colour a 1-choice seat places
-    cdef int reserve0[MAX_COLOURS]
-    cdef int check_k[MAX_CHECKS]
-    cdef int check_effect[MAX_CHECKS]
-    cdef int check_diag[MAX_CHECKS]
-    cdef bint any_axis_check
-    cdef int nphases
-    cdef int ph_pass[MAX_PHASES]
-    cdef int ph_move[MAX_PHASES]           # the phase's move code (0: placement only)
-    cdef int ph_active[MAX_PHASES]         # bit mask of the seats not locked for the phase
-    cdef int ph_fold[MAX_PHASES]
-    cdef uint8_t* ph_lock                  # nphases*S: cells locked for the phase
-    cdef bint ph_has_lock[MAX_PHASES]
-    cdef int nplace, move0, nmove, a_pass, a_offer, a_agree, a_refuse, num_actions
-    cdef int16_t* nbr        # S*26, cell grid
-    cdef int16_t* tnbr       # T*26, target grid (stacks: horizontal only)
-    cdef int16_t* step       # T*26, one-step moves: tnbr, or on the alquerque board its lines only
-    cdef int16_t* knight     # T*24
-    cdef uint8_t* locked     # S
-    cdef uint8_t* is_axis    # 26
-    cdef int nrun                          # ttt-stackjump: the line directions (13..25) some cell has a
-    cdef int run_dir[13]                   # neighbour along, the ones _after_ply's turn checks walk
-    cdef int min_check_k                   # the shortest turn check (0: none)
-    cdef uint8_t* crun                     # S*13: per cell, the run_dir directions whose whole line through
-    cdef uint8_t* ncrun                    # it holds min_check_k cells (a shorter one decides no check); S: how many
-    cdef int init_count[MAX_COLOURS]       # pieces of each colour on the starting board
-    cdef uint64_t* zob       # S*(C+1)
-    cdef int16_t* sym        # nsym*S
-    cdef int16_t* init       # the starting block
-    # cloaking (issue 11 item 3; CLOAK_NONE leaves every field below unused)
-    cdef int cloaking        # CLOAK_* (NONE when no phase cloaks a space)
-    cdef uint8_t* ph_cloak   # nphases*S: cells cloaked for the phase
-    cdef int seen0           # block offset of seen[S]: per cell, bit s = seat s fully saw its piece
-    cdef int log0            # block offset of the event log: count (2 entries), then loglen*3
-    cdef int loglen          # events the log holds (the game's length bound)
-    cdef int rlog0           # ttt-cloakcap2: block offset of loglen reincarnation words, one per event (0: none)
-    cdef bint cc2_obscure    # ttt-cloakcap2: captures under obscurity (legal actions from _cc2_obscured_actions)
-    cdef int cc2_sub         # ttt-cloakcap2: a local shape with a power, standing for a shape the mover does not see
-    cdef int xk_log0         # ttt-cloakstack: block offset of loglen*S words, what a jump or surround took per cell (0: none)
-    cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
-    cdef int block           # int16 entries in a position block
-    # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
-    # locked against entering / leaving it (NULL when no space locks a seat)
-    cdef uint8_t* ph_entry   # nphases*S
-    cdef uint8_t* ph_exit    # nphases*S
-    cdef bint any_seat_lock
-    # boards (issue 11 item 5): boards side by side along x, each bX wide
-    cdef int nboards, bX
-    cdef readonly object colour_names
-    cdef readonly dict params
-    # outcomes of the dilemmas (ttt-outcomes; compiler._outcome_tables)
-    cdef bint general_outcome              # score stalemates with _finish_outcome
-    cdef int st_kind, st_measure, st_k, st_shape, st_most, st_wins
-    cdef bint vs_more_wins, vs_fewer_loses
-    cdef int chaos_more_than[MAX_SHAPES]   # -1: no "Chaos wins if total <shape> > n"
-    cdef bint overachievers
-    cdef int side_colours[MAX_SEATS]       # colour bit mask of each side
-    # ttt-sim: simultaneous and single phases (see "Simultaneous rounds" below)
-    cdef bint sim                          # some phase is simultaneous or single
-    cdef int ph_order[MAX_PHASES]
-    cdef int sim0                          # int16 offset of the round region in a block (even)
-    cdef int hist_cap                      # decisions the history holds
-    cdef int16_t* sstep                    # T*26: each target's one-step targets, packed
-    cdef uint8_t* nsstep                   # T: how many
-    cdef int maxstep                       # the most of them from any target
-    cdef uint64_t maxstep_inv              # 2**32 // maxstep + 1: _slot_of divides by maxstep without idiv
-    cdef uint64_t t_inv                    # 2**32 // T + 1: _div_t divides by T without idiv
-    cdef int max_game_length               # params["max_game_length"], read by every copy (no dict lookup)
-    # ttt-shapes: shapes, per-shape moves and goals (see "Shapes path" below);
-    # every field is unused when ``shaped`` is False (the original path)
-    cdef bint shaped
-    cdef int K                             # shapes in play, in the seed's rank order
-    cdef int shape_global[MAX_SHAPES]      # SHAPES_ALL index of local shape k
-    cdef int shape_local[MAX_SHAPES]       # local index of a SHAPES_ALL index (-1: not in play)
-    cdef int shape_move[MAX_SHAPES]        # MOVE_* of local shape k
-    cdef bint shape_no_back[MAX_SHAPES]    # "cannot move backwards"
-    cdef int R                             # replacement shapes (those that can move backwards)
-    cdef int replacer[MAX_SHAPES]          # their local indices
-    cdef int rep0                          # first replacement-move action id
-    cdef int a_pass_or_end                 # first id after placements and moves
-    cdef int shp0                          # block offset of the shape plane shp[S] (SHAPES_ALL index)
-    cdef int sres0                         # block offset of the per-shape reserves [C*K]
-    cdef int goal_axis[MAX_SEATS]          # 0 x, 1 y, -1 no goal (Chaos)
-    cdef int goal_high[MAX_SEATS]          # goal at the axis' high end
-    cdef bint goal_check                   # "Stalemate if goal is reached"
-    cdef int16_t* knight3                  # T*24 jumps 2x1x1
-    cdef int8_t* dcomp                     # 26*3: the components of each direction
-    cdef uint64_t* szob                    # S*MAX_SHAPES: Zobrist keys of shapes
-    # ttt-stacks: moves "by stack" / "by full stack" (see "Stacks path" below)
-    cdef bint by_stack                     # some shape moves by stack
-    cdef int stk0                          # first by-stack move id: stk0 + (r1*S + c)*T + u
-    cdef int nstk                          # how many ids ((1 + R)*S*T, or 0)
-    # ttt-captures (issue 12 items 3-5): unused when ``powers`` is False
-    cdef bint powers                       # some shape may capture
-    cdef bint any_must                     # some shape must capture
-    cdef int shape_power[MAX_SHAPES]       # POWER_* of local shape k
-    cdef int shape_cond[MAX_SHAPES]        # COND_* of local shape k
-    cdef bint shape_jump_back[MAX_SHAPES]  # ttt-chainback: "Chain Jump (+ back)": its jumps may go backwards
-    cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
-    cdef bint pots                         # a pot may be split among captors (a chance node)
-    cdef int pot0                          # block offset of the pot region (POT_*)
-    # ttt-jumps
-    cdef bint jumps                        # some shape captures by jumping
-    cdef bint chains                       # some shape chain-jumps (continuation decisions)
-    cdef bint surrounds                    # some shape captures by surrounding
-    cdef int chain0                        # block offset of the pending chain: its target + 1, or 0
-    cdef int a_stop                        # "end-chain": declines the continuation (-1: no chains)
-    cdef int chips                         # SHAPES_ALL bits of the powerless shapes (poker's "chips")
-    cdef int pot_len                       # its length (POTQ_LEN with rounds: ttt-rounds)
-
-    def __reduce__(self):
-        return (Tables, (self.params,))
-
-    def __dealloc__(self):
-        free(self.nbr)
-        free(self.tnbr)
-        free(self.step)
-        free(self.knight)
-        free(self.locked)
-        free(self.is_axis)
-        free(self.zob)
-        free(self.sym)
-        free(self.init)
-        free(self.ph_lock)
-        free(self.ph_entry)
-        free(self.ph_exit)
-        free(self.sstep)
-        free(self.nsstep)
-        free(self.crun)
-        free(self.ncrun)
-        free(self.ph_cloak)
-        free(self.knight3)     # ttt-shapes
-        free(self.dcomp)
-        free(self.szob)
-
-    def __init__(self, dict p):
-        cdef int i, d, c, s
-        self.params = p
-        self.max_game_length = p["max_game_length"]     # (the compiler always sets it)
-        self.X, self.Y, self.Z = p["size"]
-        self.XY = self.X * self.Y
-        self.S = self.XY * self.Z
-        self.gravity = p["gravity"]
-        self.T = self.XY if self.gravity else self.S
-        self.t_inv = (<uint64_t>1 << 32) // <uint64_t>self.T + 1
-        self.seats = p["seats"]
-        self.nplayers = p["num_players"]
-        self.chaos = p["chaos"]
-        self.C = p["num_colours"]
-        self.colour_names = list(p["colour_names"])
-        self.choices = p["choices"]
-        self.move = p["move"]
-        self.ppt = p["pieces_per_turn"]
-        self.passing = p["pass"]
-        phases = p["phases"]
-        if len(phases) > MAX_PHASES:
-            raise ValueError("rule set exceeds the engine's limits")
-        self.nphases = len(phases)
-        self.ph_lock = <uint8_t*>malloc(self.nphases * self.S)
-        if not self.ph_lock:
-            raise MemoryError()
-        memset(self.ph_lock, 0, self.nphases * self.S)
-        for i, ph in enumerate(phases):
-            self.ph_pass[i] = ph["pass"]
-            self.ph_move[i] = ph["move"]
-            self.ph_active[i] = ph["active"]
-            self.ph_fold[i] = ph["fold"]
-            self.ph_has_lock[i] = len(ph["locked"]) > 0
-            self.ph_order[i] = ph["order"]     # ttt-sim
-            for c in ph["locked"]:
-                self.ph_lock[i * self.S + c] = 1
-        self.agree_draw = p["agree_draw"]
-        self.stalemate = p["stalemate"]
-        self.move_limit = p["move_limit"]
-        if self.seats > MAX_SEATS or self.C > MAX_COLOURS or len(p["checks"]) > MAX_CHECKS:
-            raise ValueError("rule set exceeds the engine's limits")
-        for s in range(self.seats):
-            self.seat_mask[s] = p["seat_colours"][s]
-            self.side[s] = p["sides"][s]
-            self.colour_of_seat[s] = 0
-            for c in range(self.C):
-                if self.seat_mask[s] & (1 << c):
-                    self.colour_of_seat[s] = c
-                    break
-        self.nsides = max(p["sides"][:self.seats]) + 1
-        for c in range(self.C):
-            self.reserve0[c] = p["reserves"][c]
-        self.nchecks = len(p["checks"])
-        self.any_axis_check = False
-        for i, (k, effect, diag) in enumerate(p["checks"]):
-            self.check_k[i] = k
-            self.check_effect[i] = effect
-            self.check_diag[i] = 1 if diag else 0
-            if not diag:
-                self.any_axis_check = True
-        # action layout
-        self.nplace = self.choices * self.T * p.get("shape_count", 1)    # ttt-shapes: a shape per placement
-        self.move0 = self.nplace
-        self.nmove = self.T * self.T if self.move else 0
-        i = self.move0 + self.nmove
-        i = self._shape_actions(p, i)          # ttt-shapes: replacement moves
-        self.a_pass = self.a_offer = self.a_agree = self.a_refuse = -1
-        if self.passing:
-            self.a_pass = i
-            i += 1
-        if self.agree_draw:
-            self.a_offer = i
-            self.a_agree = i + 1
-            self.a_refuse = i + 2
-            i += 3
-        self.a_stop = -1                       # ttt-jumps: the continuation's "end-chain", last
-        if p.get("chains", False):
-            self.a_stop = i
-            i += 1
-        self.num_actions = i
-        # geometry
-        dirs = _directions3()
-        jumps = _knight_jumps()
-        X, Y, Z = self.X, self.Y, self.Z
-        self.nbr = <int16_t*>malloc(self.S * 26 * sizeof(int16_t))
-        self.tnbr = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
-        self.step = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
-        self.knight = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
-        self.locked = <uint8_t*>malloc(self.S)
-        self.is_axis = <uint8_t*>malloc(26)
-        self.zob = <uint64_t*>malloc(self.S * (self.C + 1) * sizeof(uint64_t))
-        if not (self.nbr and self.tnbr and self.step and self.knight and self.locked and self.is_axis and self.zob):
-            raise MemoryError()
-        for d in range(26):
-            self.is_axis[d] = 1 if sum(abs(v) for v in dirs[d]) == 1 else 0
-        for c in range(self.S):
-            x, y, z = c % X, (c // X) % Y, c // self.XY
-            for d in range(26):
-                dx, dy, dz = dirs[d]
-                nx, ny, nz = x + dx, y + dy, z + dz
-                self.nbr[c * 26 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < Z) else -1
-        self.nrun = 0                    # ttt-stackjump: skip the lines no cell has (9 of 13 on Connect4)
-        for d in range(13, 26):
-            if any(self.nbr[c * 26 + d] >= 0 for c in range(self.S)):
-                self.run_dir[self.nrun] = d
-                self.nrun += 1
-        self._check_lines(p)
-        tz = 1 if self.gravity else Z
-        for t in range(self.T):
-            x, y, z = t % X, (t // X) % Y, t // self.XY
-            for d in range(26):
-                dx, dy, dz = dirs[d]
-                nx, ny, nz = x + dx, y + dy, z + dz
-                self.tnbr[t * 26 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < tz) else -1
-            for d in range(24):
-                dx, dy, dz = jumps[d]
-                nx, ny, nz = x + dx, y + dy, z + dz
-                self.knight[t * 24 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < tz) else -1
-            # The alquerque-pattern board draws its diagonals through the
-            # points with x + y even (on 3x3: the corners and the centre), so a
-            # diagonal step exists only from those points (validation keeps
-            # this move to flat boards, where every step stays in the plane).
-            for d in range(26):
-                if not self.is_axis[d] and (self.move == MOVE_ORTHOGONAL or
-                                            (self.move == MOVE_ALQUERQUE and (x + y) % 2)):
-                    self.step[t * 26 + d] = -1
-                else:
-                    self.step[t * 26 + d] = self.tnbr[t * 26 + d]
-        self._split_boards(p)
-        memset(self.locked, 0, self.S)
-        for c in p["locked"]:
-            self.locked[c] = 1
-        cdef Rng rng
-        rng_seed(&rng, <uint64_t>0x7A11C0DE ^ (<uint64_t>self.S << 20) ^ <uint64_t>self.C)
-        for i in range(self.S * (self.C + 1)):
-            self.zob[i] = rng_next(&rng)
-        syms = p["symmetries"]
-        self.nsym = len(syms)
-        self.sym = <int16_t*>malloc(self.nsym * self.S * sizeof(int16_t))
-        for s in range(self.nsym):
-            for c in range(self.S):
-                self.sym[s * self.S + c] = syms[s][c]
-        # position block: cell[S] top[T] freel[T] fpos[T] reserve[C]
-        self.block = self.S + 3 * self.T + self.C
-        if self.nboards > 1:      # boards: decided mask, then MAX_SEATS results per board
-            self.block += 1 + self.nboards * MAX_SEATS
-        self.block += self._sim_layout(p)     # ttt-sim: round region appended at the end
-        self._shape_layout(p)                  # ttt-shapes: shape plane and per-shape reserves
-        self._cloak_tables(p)
-        self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
-        memset(self.init, 0, self.block * sizeof(int16_t))
-        for c, colour in p["pieces"]:
-            self.init[c] = colour + 1
-        for c in range(self.C):
-            self.init[self.S + 3 * self.T + c] = self.reserve0[c]
-        self._init_outcomes(p)
-        self._init_seat_locks(p.get("seat_locks"))
-        self._shape_init_block(p)              # ttt-shapes
-        if self.sim:
-            self._sim_init_block()             # ttt-sim
-
-    cdef void _check_lines(self, dict p) except *:
-        """ttt-speed11: what a simultaneous round's turn checks may skip
-        (_sim_tail). A run along a line is at most as long as the line, so the
-        lines through a cell shorter than the shortest check cannot make any
-        check hold; and without shapes (no captures or conversions: a piece
-        keeps its colour, and only placements spend a reserve to add one) a
-        colour has at most its starting pieces plus what its reserve spent on
-        the board, so while that is below the shortest check nothing of that
-        colour can hold one either."""
-        cdef int c, d, j, x, n
-        self.min_check_k = 0
-        for i in range(self.nchecks):
-            if self.min_check_k == 0 or self.check_k[i] < self.min_check_k:
-                self.min_check_k = self.check_k[i]
-        for c, colour in p["pieces"]:
-            self.init_count[colour] += 1
-        self.crun = <uint8_t*>malloc(self.S * 13)
-        self.ncrun = <uint8_t*>malloc(self.S)
-        if not (self.crun and self.ncrun):
-            raise MemoryError()
-        for c in range(self.S):
-            self.ncrun[c] = 0
-            for j in range(self.nrun):
-                d = self.run_dir[j]
-                n = 1
-                x = self.nbr[c * 26 + d]
-                while x >= 0:
-                    n += 1
-                    x = self.nbr[x * 26 + d]
-                x = self.nbr[c * 26 + 25 - d]
-                while x >= 0:
-                    n += 1
-                    x = self.nbr[x * 26 + 25 - d]
-                if n >= self.min_check_k:
-                    self.crun[c * 13 + self.ncrun[c]] = d
-                    self.ncrun[c] += 1
-
-    cdef void _init_outcomes(self, dict p):
-        """The outcome fields (ttt-outcomes); absent keys (tables compiled
-        before them) mean the original scoring."""
-        cdef int i, s
-        self.general_outcome = p.get("general_outcome", False)
-        self.st_kind = p.get("st_kind", 0)
-        self.st_measure = p.get("st_measure", 0)
-        self.st_k = p.get("st_k", 0)
-        self.st_shape = p.get("st_shape", 0)
-        self.st_most = p.get("st_most", 1)
-        self.st_wins = p.get("st_wins", 1)
-        self.vs_more_wins = p.get("vs_more_wins", False)
-        self.vs_fewer_loses = p.get("vs_fewer_loses", False)
-        self.overachievers = p.get("overachievers", False)
-        limits = p.get("chaos_more_than", [])
-        for i in range(MAX_SHAPES):
-            self.chaos_more_than[i] = limits[i] if i < len(limits) else -1
-        for s in range(MAX_SEATS):
-            self.side_colours[s] = 0
-        for s in range(self.seats):
-            self.side_colours[self.side[s]] |= self.seat_mask[s]
-
-    cdef void _split_boards(self, dict p) except *:
-        """Boards: with several boards side by side along x, no neighbour,
-        knight jump or step crosses from one board to another, and the
-        alquerque pattern's diagonals follow each board's own x."""
-        cdef int c, d, n, t, lx, y
-        self.nboards = p.get("boards", 1)
-        self.bX = p.get("board_width", self.X)
-        if self.nboards > MAX_BOARDS:
-            raise ValueError("rule set exceeds the engine's limits")
-        if self.nboards == 1:
-            return
-        for c in range(self.S):
-            for d in range(26):
-                n = self.nbr[c * 26 + d]
-                if n >= 0 and (n % self.X) // self.bX != (c % self.X) // self.bX:
-                    self.nbr[c * 26 + d] = -1
-        for t in range(self.T):
-            for d in range(26):
-                n = self.tnbr[t * 26 + d]
-                if n >= 0 and (n % self.X) // self.bX != (t % self.X) // self.bX:
-                    self.tnbr[t * 26 + d] = -1
-            for d in range(24):
-                n = self.knight[t * 24 + d]
-                if n >= 0 and (n % self.X) // self.bX != (t % self.X) // self.bX:
-                    self.knight[t * 24 + d] = -1
-            lx = (t % self.X) % self.bX
-            y = (t // self.X) % self.Y
-            for d in range(26):
-                if not self.is_axis[d] and (self.move == MOVE_ORTHOGONAL or
-                                            (self.move == MOVE_ALQUERQUE and (lx + y) % 2)):
-                    self.step[t * 26 + d] = -1
-                else:
-                    self.step[t * 26 + d] = self.tnbr[t * 26 + d]
-
-    cdef void _init_seat_locks(self, object locks) except *:
-        """Spaces: copy the compiled per-seat entry/exit masks (see
-        games/ttt/spaces.py); rule sets without them keep NULL tables."""
-        cdef int i, c
-        self.any_seat_lock = locks is not None
-        if locks is None:
-            return
-        entries, exits = locks
-        self.ph_entry = <uint8_t*>malloc(self.nphases * self.S)
-        self.ph_exit = <uint8_t*>malloc(self.nphases * self.S)
-        if not (self.ph_entry and self.ph_exit):
-            raise MemoryError()
-        for i in range(self.nphases):
-            for c in range(self.S):
-                self.ph_entry[i * self.S + c] = entries[i][c]
-                self.ph_exit[i * self.S + c] = exits[i][c]
-
-    # -- ttt-sim: the round region of a position block -----------------------
-    # Appended after the reserves, only for rule sets with a simultaneous or
-    # single phase, and read as int32 (it starts at an even int16 offset of a
-    # malloc'd block, so it is aligned): [0] history index at which the open
-    # round began (-1: no round open), [1] decisions recorded, [2..2+MAX_SEATS)
-    # each seat's pending plan (-1: none), then the history of every decision
-    # (seat << 20 | action), which the per-player information states read.
-
-    cdef int _sim_layout(self, dict p):
-        self.sim = p.get("simultaneous", False)
-        if not self.sim:
-            return 0
-        self.hist_cap = p["max_game_length"]
-        self.sstep = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
-        self.nsstep = <uint8_t*>malloc(self.T)
-        if not (self.sstep and self.nsstep):
-            raise MemoryError()
-        cdef int t, d, k
-        for t in range(self.T):
-            k = 0
-            for d in range(26):
-                if self.step[t * 26 + d] >= 0:
-                    self.sstep[t * 26 + k] = self.step[t * 26 + d]
-                    k += 1
-            self.nsstep[t] = k
-            self.maxstep = max(self.maxstep, k)
-        if self.maxstep > 0:
-            self.maxstep_inv = (<uint64_t>1 << 32) // <uint64_t>self.maxstep + 1
-        self.sim0 = self.block                 # after the reserves (and the boards' state)
-        self.sim0 += self.sim0 & 1
-        return (self.sim0 - self.block) + 2 * (2 + MAX_SEATS + self.hist_cap)
-
-    cdef inline int _div_t(self, int a) noexcept:
-        """``a // T`` by a multiply, for decoding a round's plans (exact for
-        0 <= a and a * T < 2**32, as _slot_of says; action ids are far below)."""
-        return <int>((<uint64_t>a * self.t_inv) >> 32)
-
-    cdef inline int _slot_of(self, int r) noexcept:
-        """``r // maxstep`` by a multiply (the playouts' rejection draws
-        divide every try). Exact for 0 <= r and r * maxstep < 2**32: with
-        inv = 2**32 // m + 1 = (2**32 + e) / m, 0 < e <= m, r * inv / 2**32
-        exceeds r / m by r * e / (m * 2**32) < 1 / m, which never reaches the
-        next multiple of 1 / m above r / m. Rejection draws take r below
-        T * maxstep + 1, far inside that range."""
-        return <int>((<uint64_t>r * self.maxstep_inv) >> 32)
-
-    cdef void _sim_init_block(self) noexcept:
-        cdef int32_t* v = <int32_t*>(self.init + self.sim0)
-        cdef int s
-        v[0] = -1
-        v[1] = 0
-        for s in range(MAX_SEATS):
-            v[2 + s] = -1
-
-    def _cloak_tables(self, dict p):
-        """Cloaking: the per-phase cloaked cells, and the block's tail that
-        remembers what each player has seen: seen[S] (a seat bit mask per
-        cell, moving with its piece) and the event log each player's
-        information state is read from (count as two int16, then per event:
-        action, actor | attempt<<3 | 2-bit view class per seat from bit 4,
-        phase after). Without cloaking the block is unchanged."""
-        cdef int i
-        self.cloaking = p.get("cloaking", CLOAK_NONE)
-        self.ph_cloak = NULL
-        if self.cloaking == CLOAK_NONE:
-            return
-        self.ph_cloak = <uint8_t*>malloc(self.nphases * self.S)
-        if not self.ph_cloak:
-            raise MemoryError()
-        memset(self.ph_cloak, 0, self.nphases * self.S)
-        for i, ph in enumerate(p["phases"]):
-            for c in ph["cloaked"]:
-                self.ph_cloak[i * self.S + c] = 1
-        # what each seat has seen is part of the position and is not mapped
-        # by the board's symmetries: claim none (cloaked rule sets are not
-        # searched with transpositions anyway; their searches refuse them)
-        self.nsym = 1
-        self.seen0 = self.block
-        self.log0 = self.seen0 + self.S
-        self.loglen = p["max_game_length"]
-        self.block = self.log0 + 2 + 3 * self.loglen
-        self._cc2_layout()                     # ttt-cloakcap2: reincarnations with cloaked spaces
-        self._xk_layout()                      # ttt-cloakstack: jumps and surrounds with cloaked spaces
-
-    cdef void _xk_layout(self) noexcept:
-        """ttt-cloakstack: with cloaking and a shape that jumps or surrounds
-        (flat boards), one word per logged event and cell after the log: what
-        the event's jump or surround took there (``TTTCore._xk_log``), since
-        each player must read, with the event, the changes of its view it
-        saw (docs/rules/ttt.md, "Jumps and surrounds with cloaked spaces")."""
-        if (self.jumps or self.surrounds) and not self.gravity:
-            self.xk_log0 = self.block
-            self.block += self.loglen * self.S
-
-    cdef void _cc2_layout(self) noexcept:
-        """ttt-cloakcap2: with cloaking and a reincarnating shape, one word
-        per logged event after the log: what a cover put into a reserve
-        (colour + 1 | count << 3 | global shape << 5; 0: nothing), since the
-        reserves are public and the event must say what changed them."""
-        cdef int k
-        if self.powers and self.cloaking == CLOAK_OBSCURES:
-            self.cc2_obscure = True
-            for k in range(self.K):
-                if self.shape_power[k] != POWER_NONE:
-                    self.cc2_sub = k
-        for k in range(self.K):
-            if self.powers and self.shape_result[k] in (RESULT_REINCARNATES, RESULT_REINCARNATES_X2):
-                self.rlog0 = self.block
-                self.block += self.loglen
-                return
-
-
-    # -- ttt-shapes: the shapes path's tables -------------------------------
-    cdef int _shape_actions(self, dict p, int i) except -1:
-        """The shapes path's action layout: placements name a shape (nplace
-        already counts K shapes); after the moves, the replacement moves
-        ``rep0 + (r*T + f)*T + u`` (a move reaching the goal that turns the
-        piece into replacement shape r). Returns the next free action id."""
-        cdef int k
-        self.shaped = p.get("shaped", False)
-        self.K = 1
-        self.R = 0
-        self.rep0 = i
-        for k in range(MAX_SHAPES):
-            self.shape_local[k] = -1
-        self.a_pass_or_end = i
-        if not self.shaped:
-            self.shape_local[0] = 0
-            self.shape_global[0] = 0
-            return i
-        self.K = len(p["shape_global"])
-        for k in range(self.K):
-            self.shape_global[k] = p["shape_global"][k]
-            self.shape_local[self.shape_global[k]] = k
-            self.shape_move[k] = p["shape_moves"][k]
-            self.shape_no_back[k] = p["shape_no_back"][k]
-        self.R = len(p["replacers"])
-        for k in range(self.R):
-            self.replacer[k] = p["replacers"][k]
-        for k in range(MAX_SEATS):
-            self.goal_axis[k] = -1
-            self.goal_high[k] = 0
-        for k, (axis, high) in enumerate(p["goals"]):
-            self.goal_axis[k] = axis
-            self.goal_high[k] = high
-        self.goal_check = p["goal_check"]
-        self.powers = p.get("powers", False)            # ttt-captures
-        self.jumps = p.get("jumps", False)              # ttt-jumps
-        self.chains = p.get("chains", False)
-        self.surrounds = p.get("surrounds", False)
-        self.pots = p.get("pots", False)
-        for k in range(self.K):
-            self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
-            self.shape_cond[k] = p["shape_conditions"][k] if self.powers else 0
-            self.shape_result[k] = p["shape_results"][k] if self.powers else 0
-            self.shape_jump_back[k] = p.get("shape_jump_back", [False] * self.K)[k] if self.powers else False
-            if self.shape_power[k] == POWER_MUST:
-                self.any_must = True
-        self.chips = 0                                   # ttt-jumps: "the lowest possible rank (chips)"
-        for k in range(self.K):
-            if self.shape_power[k] == POWER_NONE:
-                self.chips |= 1 << self.shape_global[k]
-        if self.move:
-            i += self.R * self.T * self.T
-        # ttt-stacks: by-stack moves name the mover's cell (it need not be a top)
-        self.by_stack = False
-        for k in range(self.K):
-            if _moves_by_stack(self.shape_move[k]):
-                self.by_stack = True
-        self.stk0 = i
-        self.nstk = (1 + self.R) * self.S * self.T if (self.by_stack and self.move) else 0
-        i += self.nstk
-        self.a_pass_or_end = i
-        return i
-
-    cdef void _shape_layout(self, dict p) except *:
-        """The shape plane and per-shape reserves at the end of the block
-        (before the cloaking tail, so a player's view copies them), the 3-D
-        knight's jumps, the directions' components, and the shape keys."""
-        cdef int t, d, n, x, y, z, nx, ny, nz, i
-        if not self.shaped:
-            return
-        self.shp0 = self.block
-        self.sres0 = self.shp0 + self.S
-        self.block = self.sres0 + self.C * self.K
-        if self.pots:                             # ttt-captures: a pot waiting for its chance node
-            self.pot0 = self.block
-            self.pot_len = POTQ_LEN if self.sim else POT_LEN      # ttt-rounds: the round's pot queue
-            self.block += self.pot_len
-        if self.chains:                           # ttt-jumps: the pending chain (0: none)
-            self.chain0 = self.block
-            self.block += 1
-        dirs = _directions3()
-        self.dcomp = <int8_t*>malloc(26 * 3)
-        self.knight3 = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
-        self.szob = <uint64_t*>malloc(self.S * MAX_SHAPES * sizeof(uint64_t))
-        if not (self.dcomp and self.knight3 and self.szob):
-            raise MemoryError()
-        for d in range(26):
-            for i in range(3):
-                self.dcomp[d * 3 + i] = dirs[d][i]
-        jumps = [j for j in ((a, b, c) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) for c in (-2, -1, 1, 2))
-                 if sorted(map(abs, j)) == [1, 1, 2]]
-        tz = 1 if self.gravity else self.Z
-        for t in range(self.T):
-            x, y, z = t % self.X, (t // self.X) % self.Y, t // self.XY
-            for d in range(24):
-                nx, ny, nz = x + jumps[d][0], y + jumps[d][1], z + jumps[d][2]
-                n = (nx + self.X * (ny + self.Y * nz)) if (0 <= nx < self.X and 0 <= ny < self.Y
-                                                          and 0 <= nz < tz) else -1
-                if n >= 0 and self.nboards > 1 and nx // self.bX != x // self.bX:
-                    n = -1            # boards: no jump crosses to another board
-                self.knight3[t * 24 + d] = n
-        cdef Rng rng
-        rng_seed(&rng, <uint64_t>0x5A4E5 ^ (<uint64_t>self.S << 16))
-        for i in range(self.S * MAX_SHAPES):
-            self.szob[i] = rng_next(&rng)
-
-    cdef void _shape_init_block(self, dict p) except *:
-        """Pre-placed pieces' shapes and the per-shape reserves of the start."""
-        cdef int c, k
-        if not self.shaped:
-            return
-        for c, shape in p["piece_shapes"]:
-            self.init[self.shp0 + c] = shape
-        for c in range(self.C):
-            for k in range(self.K):
-                self.init[self.sres0 + c * self.K + k] = p["shape_reserves"][c][k]
-        if self.pots:
-            for c in range(self.pot_len):
-                self.init[self.pot0 + c] = 0
+include "_geometry.pxi"      # Tables: everything about a rule set that never changes
 
 
 @cython.final
@@ -933,8 +269,8 @@ cdef class TTTCore(GameCore):
             self._cloak_refresh()
         self.num_free = 0
         for t in range(tab.T):
-            if self._target_free(t):
-                self._free_add(t)
+            if target_free(self, t):
+                free_add(self, t)
         self.passes = 0
         self.left = tab.ppt
         self.offered = False
@@ -1016,45 +352,6 @@ cdef class TTTCore(GameCore):
         o._set_plock()
         return o
 
-    # -- geometry helpers --------------------------------------------------
-
-    cdef inline bint _target_free(self, int t) noexcept:
-        """Whether a piece may enter target t now (its landing cell is empty,
-        not locked, and not locked for this phase)."""
-        if self.tab.nboards > 1 and self._board_closed(t):     # boards: a decided board is locked
-            return False
-        if self.tab.gravity:
-            return self.top[t] < self.tab.Z and (
-                self.plock == NULL or not self.plock[t + self.tab.XY * self.top[t]])
-        return self.cell[t] == 0 and not self.tab.locked[t] and (self.plock == NULL or not self.plock[t])
-
-    cdef inline void _free_remove(self, int t) noexcept:
-        cdef int i = self.fpos[t]
-        cdef int last = self.freel[self.num_free - 1]
-        self.freel[i] = last
-        self.fpos[last] = i
-        self.num_free -= 1
-
-    cdef inline void _free_add(self, int t) noexcept:
-        self.fpos[t] = self.num_free
-        self.freel[self.num_free] = t
-        self.num_free += 1
-
-    cdef inline int _run(self, int c, int d, int piece) noexcept:
-        """Length of the same-piece run through cell c along direction d and its opposite."""
-        cdef int16_t* nbr = self.tab.nbr
-        cdef int16_t* cell = self.cell
-        cdef int n = 1
-        cdef int x = nbr[c * 26 + d]
-        while x >= 0 and cell[x] == piece:
-            n += 1
-            x = nbr[x * 26 + d]
-        x = nbr[c * 26 + 25 - d]
-        while x >= 0 and cell[x] == piece:
-            n += 1
-            x = nbr[x * 26 + 25 - d]
-        return n
-
     # -- whose decision ----------------------------------------------------
 
     cdef int current_player(self) noexcept:
@@ -1107,7 +404,7 @@ cdef class TTTCore(GameCore):
 
     cdef inline bint _dest_ok(self, int f, int u) noexcept:
         # (the mover is always the seat to move; spaces: its entry locks)
-        return u >= 0 and u != f and self._target_free(u) and self._may_enter(self.seat, u)
+        return u >= 0 and u != f and target_free(self, u) and self._may_enter(self.seat, u)
 
     cdef int _destinations(self, int f, uint8_t* mark) noexcept:
         """Mark the targets the piece on f can move to; returns how many."""
@@ -1159,7 +456,7 @@ cdef class TTTCore(GameCore):
             else:
                 # on a line or a knight's jump some free target exists unless
                 # the only free target is f itself (stacks only)
-                if self.num_free > 1 or not self._target_free(f):
+                if self.num_free > 1 or not target_free(self, f):
                     for d in range(26):
                         u = tab.tnbr[f * 26 + d]
                         while u >= 0:
@@ -1212,7 +509,7 @@ cdef class TTTCore(GameCore):
         cdef uint8_t* mark
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
             return self._view_of(seat)._seat_actions(seat, out)
-        if tab.cc2_obscure and self._cloak_judges(seat):
+        if tab.obscured_covers and self._cloak_judges(seat):
             return self._cc2_obscured_actions(seat, out)     # ttt-cloakcap2: captures under obscurity
         if tab.shaped:
             return self._sh_seat_actions(seat, out)     # ttt-shapes
@@ -1221,7 +518,7 @@ cdef class TTTCore(GameCore):
             if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
                 continue
             for t in range(tab.T):
-                if self._target_free(t) and self._may_enter(seat, t):
+                if target_free(self, t) and self._may_enter(seat, t):
                     out[k] = ch * tab.T + t
                     k += 1
         if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
@@ -1279,7 +576,7 @@ cdef class TTTCore(GameCore):
             return self._cj_listed(action)                  # ttt-jumps: the continuation
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
-        if tab.cc2_obscure and self._cloak_judges(self.seat):
+        if tab.obscured_covers and self._cloak_judges(self.seat):
             return self._cp_listed(self.seat, action, True)     # ttt-cloakcap2: the list it may try
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
             return self._cp_listed(self.seat, action)       # ttt-captures: "must capture"
@@ -1290,7 +587,7 @@ cdef class TTTCore(GameCore):
             t = action % tab.T
             colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
             return ((tab.seat_mask[self.seat] >> colour) & 1) and self.reserve[colour] > 0 \
-                and self._target_free(t) and self._may_enter(self.seat, t)
+                and target_free(self, t) and self._may_enter(self.seat, t)
         if action < tab.move0 + tab.nmove:
             f = (action - tab.move0) // tab.T
             u = (action - tab.move0) % tab.T
@@ -1378,55 +675,21 @@ cdef class TTTCore(GameCore):
             self.answerer = -1
             self._finish_draw(END_AGREED_DRAW)
 
-    cdef inline int _land(self, int t, int piece) noexcept:
-        """Put ``piece`` on target t; returns its cell."""
-        cdef Tables tab = self.tab
-        cdef int c
-        if tab.gravity:
-            c = t + tab.XY * self.top[t]
-            self.top[t] += 1
-            if self.top[t] == tab.Z or (self.plock != NULL and self.plock[c + tab.XY]):
-                self._free_remove(t)
-        else:
-            c = t
-            self._free_remove(t)
-        self.cell[c] = piece
-        self.board_hash ^= tab.zob[c * (tab.C + 1) + piece]
-        return c
-
     cdef void _place(self, int t, int colour) noexcept:
         self.reserve[colour] -= 1
-        cdef int c = self._land(t, colour + 1)
+        cdef int c = land(self, t, colour + 1)
         if self.seen != NULL:
             self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
         self.placements += 1
         self._after_ply(c, colour + 1)
 
-    cdef inline int _lift_source(self, int f) noexcept:
-        """The cell the top piece of target f leaves, with target f made free
-        again and its stack lowered; the caller empties the cell. Shared by
-        every move (plain, shaped, and a simultaneous round's)."""
-        cdef Tables tab = self.tab
-        cdef int src
-        if tab.gravity:
-            src = f + tab.XY * (self.top[f] - 1)
-            # f was full, or its landing cell locked for the phase; the cell
-            # the piece leaves is not (its exit would be locked)
-            if self.top[f] == tab.Z or (self.plock != NULL and self.plock[src + tab.XY]):
-                self._free_add(f)
-            self.top[f] -= 1
-        else:
-            src = f
-            self._free_add(f)
-        return src
-
     cdef void _move(self, int f, int u) noexcept:
         cdef Tables tab = self.tab
-        cdef int src = self._lift_source(f), piece
+        cdef int src = lift_source(self, f), piece
         piece = self.cell[src]
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
-        cdef int c = self._land(u, piece)
+        cdef int c = land(self, u, piece)
         if self.seen != NULL:
             self.seen[c] = self.seen[src]      # cloaking: who saw it saw this piece
             self.seen[src] = 0
@@ -1441,7 +704,7 @@ cdef class TTTCore(GameCore):
         if tab.nchecks and c >= 0:      # ttt-captures: c < 0 when the arriving piece did not stay
             for j in range(tab.nrun):   # ttt-stackjump: a line no cell has is a run of 1 (best starts there)
                 d = tab.run_dir[j]
-                run = self._run(c, d, piece)
+                run = run_length(self, c, d, piece)
                 if run > best:
                     best = run
                 if tab.is_axis[d] and run > best_axis:
@@ -1547,19 +810,15 @@ cdef class TTTCore(GameCore):
 
     # -- boards (issue 11 item 5) -------------------------------------------
 
-    cdef inline int _board_of(self, int i) noexcept:
-        """The board of a cell or target (both have x = i % X)."""
-        return (i % self.tab.X) // self.tab.bX
-
     cdef inline bint _board_closed(self, int i) noexcept:
-        return (self.bstate[0] >> self._board_of(i)) & 1
+        return (self.bstate[0] >> board_of(self, i)) & 1
 
     cdef bint _decide_board(self, int c, int effect) noexcept:
         """A turn check held on cell c's board: that board's outcome is the
         one-board outcome of the check, and the board locks for everyone (its
         targets leave the free list). True when that ends the game."""
         cdef Tables tab = self.tab
-        cdef int b = self._board_of(c)
+        cdef int b = board_of(self, c)
         cdef int p, ms = tab.side[self.seat]
         cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
         for p in range(tab.nplayers):
@@ -1688,7 +947,7 @@ cdef class TTTCore(GameCore):
 
     def _board_target_name(self, int t):
         tab = self.tab
-        b = self._board_of(t)
+        b = board_of(self, t)
         x = (t % tab.X) % tab.bX + 1
         y = (t // tab.X) % tab.Y + 1
         if tab.gravity:
@@ -1749,9 +1008,9 @@ cdef class TTTCore(GameCore):
         cdef int t
         self.bstate[0] |= 1 << b
         for t in range(self.tab.T):
-            if (self._board_of(t) == b and self.fpos[t] < self.num_free
+            if (board_of(self, t) == b and self.fpos[t] < self.num_free
                     and self.freel[self.fpos[t]] == t):
-                self._free_remove(t)
+                free_remove(self, t)
 
     cdef bint _sim_decide_boards(self, int* landed, int* best, int* best_axis) noexcept:
         """After a round: each board is decided on its own by the pieces that
@@ -1769,7 +1028,7 @@ cdef class TTTCore(GameCore):
                 mask = 0
                 first = -1
                 for s in range(tab.seats):
-                    if (landed[s] >= 0 and self._board_of(landed[s]) == b and
+                    if (landed[s] >= 0 and board_of(self, landed[s]) == b and
                             (best[s] if tab.check_diag[i] else best_axis[s]) >= tab.check_k[i]):
                         mask |= 1 << tab.side[s]
                         if first < 0:
@@ -1842,7 +1101,7 @@ cdef class TTTCore(GameCore):
             score[c] = 0
         for c in range(tab.S):
             piece = self.cell[c]
-            if piece == 0 or (b >= 0 and self._board_of(c) != b):
+            if piece == 0 or (b >= 0 and board_of(self, c) != b):
                 continue
             if tab.stalemate == ST_MOST_PIECES:
                 score[piece - 1] += 1
@@ -1917,7 +1176,7 @@ cdef class TTTCore(GameCore):
         cdef int c, d, u, top = 0, n = 0
         memset(mark, 0, tab.S)
         for c in range(tab.S):
-            if self.score_board1 and self._board_of(c) != self.score_board1 - 1:
+            if self.score_board1 and board_of(self, c) != self.score_board1 - 1:
                 continue                         # ttt-boards: one board's area (steps never cross boards)
             if self.cell[c] and (colours >> (self.cell[c] - 1)) & 1:
                 mark[c] = 1
@@ -1962,7 +1221,7 @@ cdef class TTTCore(GameCore):
             piece = self.cell[c]
             if piece == 0:
                 continue
-            if self.score_board1 and self._board_of(c) != self.score_board1 - 1:
+            if self.score_board1 and board_of(self, c) != self.score_board1 - 1:
                 continue                         # ttt-boards: one board's pieces and lines
             if tab.st_kind == ST_VS_CHAOS or tab.st_measure == MEASURE_PIECES:
                 colour_score[piece - 1] += 1
@@ -2278,8 +1537,8 @@ cdef class TTTCore(GameCore):
         for c in range(tab.S):
             if self.cell[c] and not self._sees_piece(s, c):
                 v.cell[c] = 0
-                if not tab.gravity and v._target_free(c):
-                    v._free_add(c)     # the true free list plus what looks empty
+                if not tab.gravity and target_free(v, c):
+                    free_add(v, c)     # the true free list plus what looks empty
         if tab.gravity:
             for t in range(tab.T):
                 h = 0
@@ -2290,13 +1549,13 @@ cdef class TTTCore(GameCore):
                 v.top[t] = h
             v.num_free = 0
             for t in range(tab.T):
-                if v._target_free(t):
-                    v._free_add(t)
+                if target_free(v, t):
+                    free_add(v, t)
         return v
 
     cdef bint _cloak_has_move(self, int seat) noexcept:
         """Whether seat has a placement or move in its own view."""
-        if self.tab.cc2_obscure:
+        if self.tab.obscured_covers:
             return self._cp_has_action(seat, True)      # ttt-cloakcap2: covers need no free target
         if self._cloak_flat_view() and (self._can_place(seat) or self._can_move(seat)):
             return True     # ttt-cloaksim: a free target in truth looks free in every view
@@ -2357,7 +1616,7 @@ cdef class TTTCore(GameCore):
             stk = (action - tab.stk0) // tab.T % tab.S
             f = stk % tab.XY
             t = (action - tab.stk0) % tab.T
-        if kind != 2 and (tab.cloaking == CLOAK_HIDES or tab.cc2_obscure) and self._cloak_judges(actor):
+        if kind != 2 and (tab.cloaking == CLOAK_HIDES or tab.obscured_covers) and self._cloak_judges(actor):
             attempt = self._cloak_is_attempt(action, kind, f)     # (ttt-cloakcap2: obscured covers too)
         if attempt:
             # "the result will be only to make the invisible piece or wall
@@ -2366,7 +1625,7 @@ cdef class TTTCore(GameCore):
             self._cloak_reveal(actor, t)
             if kind == 1:
                 self._cloak_reveal(actor, f)
-                if tab.xk_log0 and self._xk_between(actor, f, t) >= 0:
+                if tab.captives_log0 and self._xk_between(actor, f, t) >= 0:
                     self._cloak_reveal(actor, self._xk_between(actor, f, t))    # ttt-cloakstack: what it tried to jump
             self.passes = 0
             self.plies += 1
@@ -2385,7 +1644,7 @@ cdef class TTTCore(GameCore):
                         before |= 1 << s
             if kind != 2 and tab.powers and not tab.gravity and self.cell[t]:
                 self._cloak_cover_begin(t, f if kind == 1 else -1, cover)    # ttt-cloakcap
-            if tab.xk_log0 and kind != 2:
+            if tab.captives_log0 and kind != 2:
                 snap = <int*>malloc((2 * tab.S + 2) * sizeof(int))
                 self._xk_begin(snap)                                         # ttt-cloakstack
                 snap[2 * tab.S] = self._xk_between(actor, f, t) if kind == 1 else -1
@@ -2737,7 +1996,7 @@ cdef class TTTCore(GameCore):
                     if c != CP_PAUSED:
                         self._after_ply(c, colour + 1)
                     return
-            c = self._land(action % tab.T, colour + 1)
+            c = land(self, action % tab.T, colour + 1)
             self._sh_set_shape(c, tab.shape_global[sh])
             if self.seen != NULL:
                 self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
@@ -2750,7 +2009,7 @@ cdef class TTTCore(GameCore):
             self._st_apply(action)                    # ttt-stacks
             return
         self._sh_decode_move(action, &r, &f, &u)
-        src = self._lift_source(f)
+        src = lift_source(self, f)
         piece = self.cell[src]
         shape = self.shp[src]
         self.cell[src] = 0
@@ -2768,7 +2027,7 @@ cdef class TTTCore(GameCore):
                 self.board_hash ^= tab.szob[c * MAX_SHAPES + self.shp[c]]
                 self._sh_set_shape(c, tab.shape_global[tab.replacer[r]])
         if c == -2:
-            c = self._land(u, piece)
+            c = land(self, u, piece)
             if r >= 0:
                 shape = tab.shape_global[tab.replacer[r]]
             self._sh_set_shape(c, shape)
@@ -2839,7 +2098,7 @@ cdef class TTTCore(GameCore):
             seat = player if 0 <= player < tab.seats else self.seat
             k = self._sh_piece_shape(seat, f)
             m = self._jp_jumped(seat, k, f, u) if k >= 0 else -1
-            if k >= 0 and tab.xk_log0 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
+            if k >= 0 and tab.captives_log0 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
                 m = self._xk_view_jumped(seat, k, f, u)     # ttt-cloakstack: only what the seat sees
             if m >= 0:
                 text += f" over {self._target_name(m)}"
@@ -2952,7 +2211,7 @@ cdef class TTTCore(GameCore):
         (as for any move) and so is every cell above it up to n, for ``seat``."""
         cdef Tables tab = self.tab
         cdef int j, cc
-        if not self._target_free(u) or self.top[u] + n > tab.Z:
+        if not target_free(self, u) or self.top[u] + n > tab.Z:
             return False
         for j in range(n):
             cc = u + tab.XY * (self.top[u] + j)
@@ -3028,16 +2287,6 @@ cdef class TTTCore(GameCore):
         free(mark)
         return ok and self._sh_reaches(seat, k, c % tab.XY, u) == (r1 > 0)
 
-    cdef inline void _st_refresh_free(self, int t) noexcept:
-        """Put target t in or out of the free list to match ``_target_free``."""
-        cdef int i = self.fpos[t]
-        cdef bint listed = 0 <= i < self.num_free and self.freel[i] == t
-        cdef bint free_now = self._target_free(t)
-        if listed and not free_now:
-            self._free_remove(t)
-        elif free_now and not listed:
-            self._free_add(t)
-
     cdef void _st_apply(self, int action) noexcept:
         """Lift the mover and every piece above it, land them in order from the
         destination's lowest free height, then the line checks of every
@@ -3071,8 +2320,8 @@ cdef class TTTCore(GameCore):
             if self.seen != NULL:
                 self.seen[dst] = seen[j]
         self.top[u] = base + n
-        self._st_refresh_free(f)
-        self._st_refresh_free(u)
+        refresh_free(self, f)
+        refresh_free(self, u)
         self.moves += 1
         dst = u + tab.XY * base
         if tab.powers:                     # ttt-jumps: a by-stack mover covers the destination's pieces
@@ -3103,7 +2352,7 @@ cdef class TTTCore(GameCore):
             for d in range(13, 26):
                 if axis_only and not tab.is_axis[d]:
                     continue
-                run = self._run(cc, d, self.cell[cc])
+                run = run_length(self, cc, d, self.cell[cc])
                 if run > best:
                     best = run
         return best
@@ -3315,7 +2564,7 @@ cdef class TTTCore(GameCore):
     cdef inline bint _sh_room(self, int seat, int k, int t) noexcept:
         """Whether a piece of local shape k may arrive on target t: it is free,
         or (captures, flat boards) it holds a piece the arrival covers."""
-        if self._target_free(t):
+        if target_free(self, t):
             return True
         return self.tab.powers and not self.tab.gravity and self._cp_cover_ok(seat, k, t)
 
@@ -3368,10 +2617,10 @@ cdef class TTTCore(GameCore):
             m = self._jp_jumped(seat, k, f, t)
         if m >= 0:
             parts = 1
-            c = self._jp_top(m)
+            c = top_cell(self, m)
             old = self.cell[c]
             if conv:
-                self.cell[c] = self.cell[self._jp_top(f)]
+                self.cell[c] = self.cell[top_cell(self, f)]
             else:
                 self.cell[c] = 0
                 if tab.gravity:
@@ -3517,7 +2766,7 @@ cdef class TTTCore(GameCore):
             self._cp_take(defender, dk, k)
             return -1
         self._cp_clear(t)                     # mutual destruction: the space empties
-        self._free_add(t)
+        free_add(self, t)
         return -1
 
     cdef int _cp_restack(self, int t, int base, int* pc, int* ps, int m, int ncap, int k,
@@ -3532,7 +2781,7 @@ cdef class TTTCore(GameCore):
         for i in range(m):
             self._cp_put(t + tab.XY * (base + i), pc[i], ps[i])
         self.top[t] = base + m
-        self._cp_sync_free(t)
+        sync_free_stack(self, t)
         if ncap > 1:
             pot = self.mem + tab.pot0
             pot[POT_PENDING] = 1
@@ -3659,10 +2908,10 @@ cdef class TTTCore(GameCore):
             j = (start + i) % n
             col = pot[POT_PIECE + j] - 1
             res = tab.shape_result[pot[POT_SHAPE + j]]
-            if res == RESULT_CONVERTS and not (tab.gravity and self._target_free(t)):
+            if res == RESULT_CONVERTS and not (tab.gravity and target_free(self, t)):
                 pass                          # ttt-rounds: a round's converted captives filled the stack
             elif res == RESULT_CONVERTS:
-                c = self._land(t, col + 1)
+                c = land(self, t, col + 1)
                 self.shp[c] = tab.shape_global[k]
                 self.board_hash ^= tab.szob[c * MAX_SHAPES + tab.shape_global[k]]
             elif res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
@@ -3700,17 +2949,6 @@ cdef class TTTCore(GameCore):
         return {"target": pot[POT_T], "pieces": pot[POT_UNITS],
                 "shape": tab.params["shape_names"][pot[POT_K]] if pot[POT_K] >= 0 else None,   # ttt-potshow: None, a showdown
                 "captors": [tab.colour_names[pot[POT_PIECE + j] - 1] for j in range(pot[POT_N])]}
-
-    cdef void _cp_sync_free(self, int t) noexcept:
-        """Stacks: target t is in the free list exactly when a piece may land
-        on it (what _land and _lift_source keep for one piece at a time)."""
-        cdef Tables tab = self.tab
-        cdef bint want = self.top[t] < tab.Z and (self.plock == NULL or not self.plock[t + tab.XY * self.top[t]])
-        cdef bint have = self.fpos[t] < self.num_free and self.freel[self.fpos[t]] == t
-        if want and not have:
-            self._free_add(t)
-        elif have and not want:
-            self._free_remove(t)
 
     # -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4) -----------------------
     # docs/rules/ttt.md, "Jumps". A shape whose condition is ``jump`` or
@@ -3755,19 +2993,11 @@ cdef class TTTCore(GameCore):
                 return False
         return True
 
-    cdef inline int _jp_top(self, int m) noexcept:
-        """ttt-stackjump: the cell a jump over target m passes over: m on a
-        flat board, the top of stack m on stacks ("moves are always to the
-        tops of stacks"), or -1 for an empty stack."""
-        if not self.tab.gravity:
-            return m
-        return m + self.tab.XY * (self.top[m] - 1) if self.top[m] else -1
-
     cdef inline bint _jp_jumpable(self, int seat, int m) noexcept:
         """Whether the piece on target m (its top, on stacks) may be jumped by
         ``seat``: a piece of a colour the seat does not own, on a space not
         locked for the phase."""
-        cdef int c = self._jp_top(m), piece
+        cdef int c = top_cell(self, m), piece
         if c < 0:
             return False
         piece = self.cell[c]
@@ -3779,7 +3009,7 @@ cdef class TTTCore(GameCore):
         """Whether the jumper (local shape k, on f) may land on u: free, open
         to the seat, and not away from its goal line if it cannot move backwards."""
         cdef int d0
-        if u < 0 or not self._target_free(u) or not self._may_enter(seat, u):
+        if u < 0 or not target_free(self, u) or not self._may_enter(seat, u):
             return False
         if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0 \
                 and not self.tab.shape_jump_back[k]:            # ttt-chainback: "+ back" jumps backwards too
@@ -3836,7 +3066,7 @@ cdef class TTTCore(GameCore):
         cdef int m = self._jp_jumped(self.seat, k, f, u), res, c
         if m < 0:
             return
-        c = self._jp_top(m)                       # ttt-stackjump: the top of a jumped stack
+        c = top_cell(self, m)                       # ttt-stackjump: the top of a jumped stack
         res = self._cp_take(piece, k, tab.shape_local[self.shp[c]])
         if res == RESULT_CONVERTS:
             self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece]
@@ -3844,10 +3074,10 @@ cdef class TTTCore(GameCore):
         elif tab.gravity:
             self._cp_clear(c)                     # ttt-stackjump: the top leaves; nothing lies above it
             self.top[m] -= 1
-            self._cp_sync_free(m)
+            sync_free_stack(self, m)
         else:
             self._cp_clear(m)
-            self._free_add(m)
+            free_add(self, m)
         if tab.shape_cond[k] == COND_CHAIN_JUMP:
             self.cj_land = u
 
@@ -4048,10 +3278,10 @@ cdef class TTTCore(GameCore):
                 elif tab.gravity:
                     self._cp_clear(m)                 # ttt-stackjump: a stack's top leaves
                     self.top[m % tab.XY] -= 1
-                    self._cp_sync_free(m % tab.XY)
+                    sync_free_stack(self, m % tab.XY)
                 else:
                     self._cp_clear(m)
-                    self._free_add(m)
+                    free_add(self, m)
         free(cells)
         return n
 
@@ -4090,12 +3320,12 @@ cdef class TTTCore(GameCore):
 
     cdef inline int _sus_piece(self, int t) noexcept:
         """The top piece of stack t (0: empty stack or a locked top)."""
-        cdef int c = self._jp_top(t)
+        cdef int c = top_cell(self, t)
         return 0 if c < 0 or self.tab.locked[c] else self.cell[c]
 
     cdef inline bint _sus_open(self, int seat, int t) noexcept:
         """Whether the top of stack t may be a captive of ``seat``."""
-        cdef int c = self._jp_top(t), piece
+        cdef int c = top_cell(self, t), piece
         if c < 0 or self.tab.locked[c]:
             return False
         piece = self.cell[c]
@@ -4115,7 +3345,7 @@ cdef class TTTCore(GameCore):
                 m = 0
                 x = tab.tnbr[u * 26 + d]
                 while x >= 0 and self._sus_open(seat, x):
-                    cells[n + m] = self._jp_top(x)
+                    cells[n + m] = top_cell(self, x)
                     m += 1
                     x = tab.tnbr[x * 26 + d]
                 if m > 0 and x >= 0:
@@ -4146,13 +3376,13 @@ cdef class TTTCore(GameCore):
                     if not tab.is_axis[e]:
                         continue
                     y = tab.tnbr[x * 26 + e]
-                    if y < 0 or (self.top[y] and tab.locked[self._jp_top(y)]):
+                    if y < 0 or (self.top[y] and tab.locked[top_cell(self, y)]):
                         continue                      # the edge, or a wall on top
                     p = self._sus_piece(y)
                     if p == 0:
                         closed = False                # an empty stack: a liberty
                     elif p == colour:
-                        if self.plock != NULL and self.plock[self._jp_top(y)]:
+                        if self.plock != NULL and self.plock[top_cell(self, y)]:
                             closed = False            # a committed piece holds its group
                         elif not seen[y]:
                             seen[y] = 1
@@ -4162,7 +3392,7 @@ cdef class TTTCore(GameCore):
                         closed = False                # another player's piece
             if closed:
                 for i in range(m):
-                    cells[n + i] = self._jp_top(cells[n + i])
+                    cells[n + i] = top_cell(self, cells[n + i])
                 n += m
         free(seen)
         return n
@@ -4174,7 +3404,7 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int piece, src = -1, c, n, old_shape
         if f >= 0:
-            src = self._jp_top(f)
+            src = top_cell(self, f)
             piece = self.cell[src]
             self.cell[src] = 0
             self.top[f] -= 1
@@ -4746,7 +3976,7 @@ cdef class TTTCore(GameCore):
     cdef int _sim_lift(self, int f) noexcept:
         """Take the top piece off target f (as _move does) and return it."""
         cdef Tables tab = self.tab
-        cdef int src = self._lift_source(f), piece
+        cdef int src = lift_source(self, f), piece
         piece = self.cell[src]
         self.cell[src] = 0
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
@@ -4796,15 +4026,15 @@ cdef class TTTCore(GameCore):
         cdef int k = self.rk_shape[s], c, i, o, res
         c = self._cp_arrive(s, t, piece, k) if tab.powers else -2
         if c == -2:
-            c = self._land(t, piece)
+            c = land(self, t, piece)
             self._sh_set_shape(c, tab.shape_global[k])
         for i in range(n):
             o = seats[i]
             if o == s:
                 continue
             res = self._cp_take(piece, k, self.rk_shape[o])
-            if res == RESULT_CONVERTS and tab.gravity and self._target_free(t):
-                self._sh_set_shape(self._land(t, piece), tab.shape_global[self.rk_shape[o]])
+            if res == RESULT_CONVERTS and tab.gravity and target_free(self, t):
+                self._sh_set_shape(land(self, t, piece), tab.shape_global[self.rk_shape[o]])
         return c
 
     cdef void _sim_overdrawn_shapes(self, int* src, int* dst, int* piece) noexcept:
@@ -4962,7 +4192,7 @@ cdef class TTTCore(GameCore):
                         self._sim_queue_pot()          # ttt-rounds: dealt after the joint action
                         landed[o] = -1
                 elif o == winner:
-                    landed[o] = self._land(dst[o], piece[o])
+                    landed[o] = land(self, dst[o], piece[o])
                     if self.seen != NULL:
                         self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloaksim
                 if o != s:
@@ -5014,7 +4244,7 @@ cdef class TTTCore(GameCore):
                     cc = landed[s] + tab.XY * j          # ttt-rounds: every carried piece's lines
                     for i in range(tab.ncrun[cc]):
                         d = tab.crun[cc * 13 + i]
-                        run = self._run(cc, d, self.cell[cc])
+                        run = run_length(self, cc, d, self.cell[cc])
                         if run > best[s]:
                             best[s] = run
                         if tab.is_axis[d] and run > best_axis[s]:
@@ -5200,9 +4430,9 @@ cdef class TTTCore(GameCore):
                 piece[s] = carried[s * CP_MAX_STACK]
             if tab.gravity:
                 self.top[f] = zmax
-                self._st_refresh_free(f)
+                refresh_free(self, f)
             else:
-                self._free_add(f)
+                free_add(self, f)
 
     cdef int _sim_land_carried(self, int s, int u, int* carried, int* cshape) noexcept:
         """Land seat s's lifted stack on target u in order (its mover first,
@@ -5211,7 +4441,7 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int j, c, base = -1, shape
         for j in range(self.sm_n[s]):
-            c = self._land(u, carried[s * CP_MAX_STACK + j])
+            c = land(self, u, carried[s * CP_MAX_STACK + j])
             shape = cshape[s * CP_MAX_STACK + j]
             if j == 0:
                 base = c
@@ -5316,7 +4546,7 @@ cdef class TTTCore(GameCore):
         cdef int mover = carried[s * CP_MAX_STACK]
         cdef bint show
         for j in range(self.sm_n[s]):
-            c = self._land(u, carried[s * CP_MAX_STACK + j])
+            c = land(self, u, carried[s * CP_MAX_STACK + j])
             self._sh_set_shape(c, cshape[s * CP_MAX_STACK + j])
         self.st_hand_t = u
         self.st_below = base
@@ -5346,8 +4576,8 @@ cdef class TTTCore(GameCore):
             if o == s:
                 continue
             res = self._cp_take(mover, k, self.rk_shape[o])
-            if res == RESULT_CONVERTS and self._target_free(u):
-                self._sh_set_shape(self._land(u, mover), self.tab.shape_global[self.rk_shape[o]])
+            if res == RESULT_CONVERTS and target_free(self, u):
+                self._sh_set_shape(land(self, u, mover), self.tab.shape_global[self.rk_shape[o]])
 
     cdef void _sim_surrounds(self, int* landed) noexcept:
         """ttt-rounds3: the round's surrounds (docs/rules/ttt.md, "Surrounds
@@ -5405,10 +4635,10 @@ cdef class TTTCore(GameCore):
             if tab.gravity:
                 self._cp_clear(m)                  # ttt-chainback: a stack's top leaves
                 self.top[m % tab.XY] -= 1
-                self._cp_sync_free(m % tab.XY)
+                sync_free_stack(self, m % tab.XY)
                 continue
             self._cp_clear(m)
-            self._free_add(m)
+            free_add(self, m)
         free(cells)
         free(taker)
 
@@ -5477,7 +4707,7 @@ cdef class TTTCore(GameCore):
                         who = o
             if n == 0:
                 continue
-            c = self._jp_top(m)
+            c = top_cell(self, m)
             res = -1                   # destroyed: no result
             if n == 1:
                 res = self._cp_take(piece[who], self.rk_shape[who], tab.shape_local[self.shp[c]])
@@ -5487,10 +4717,10 @@ cdef class TTTCore(GameCore):
             elif tab.gravity:
                 self._cp_clear(c)
                 self.top[m] -= 1
-                self._cp_sync_free(m)
+                sync_free_stack(self, m)
             else:
                 self._cp_clear(m)
-                self._free_add(m)
+                free_add(self, m)
 
     cdef inline void _sim_replace(self, int c, int k) noexcept:
         """The piece on cell c takes local shape k (a goal's replacement)."""
@@ -5525,7 +4755,7 @@ cdef class TTTCore(GameCore):
                         continue
                     for d in range(tab.nsstep[f]):
                         u = tab.sstep[f * 26 + d]
-                        if self._target_free(u) and self._may_enter(seat, u):
+                        if target_free(self, u) and self._may_enter(seat, u):
                             out[k] = tab.move0 + f * tab.T + u
                             k += 1
                 return self._sim_add_pass(out, k)
@@ -5775,7 +5005,7 @@ cdef class TTTCore(GameCore):
                 if self._cloak_flat_view():
                     # a plan legal in the view differs from the truth only by
                     # hidden pieces on its target (moves go over pieces)
-                    if not self._target_free(t):
+                    if not target_free(self, t):
                         self.cs_attempt |= 1 << s
                     continue
                 self.seat = s                  # the plain rules judge the planner's plan
@@ -6248,7 +5478,7 @@ cdef class TTTCore(GameCore):
         log[4 + 3 * (n - 1)] = w
         if self.tab.rlog0:
             self._cc2_log(actor, kind, n - 1)          # ttt-cloakcap2
-        if self.tab.cc2_obscure:
+        if self.tab.obscured_covers:
             self._cc2_obscure_log(actor, n - 1)        # ttt-cloakcap2
 
     def _event_cover(self, int i):
@@ -6330,7 +5560,7 @@ cdef class TTTCore(GameCore):
     # on the defender's shape. Decided (docs/rules/ttt.md, "Captures with
     # cloaked spaces", "Obscurity"): the mover may try every cover the true
     # rules could allow for some shape of a piece it sees by colour only (its
-    # view gives that piece a shape with a power, ``cc2_sub``); the true
+    # view gives that piece a shape with a power, ``stand_in_shape``); the true
     # position judges it (a cover it allows happens, else an attempt reveals
     # the piece); "must capture" forces only the captures the mover sees: onto
     # a piece it fully sees, or by a shape that captures other than by rank
@@ -6344,7 +5574,7 @@ cdef class TTTCore(GameCore):
         cdef bint must, forced = False
         for c in range(tab.S):
             if v.cell[c] and not self._fully_sees(seat, c):
-                v.shp[c] = tab.shape_global[tab.cc2_sub]
+                v.shp[c] = tab.shape_global[tab.stand_in_shape]
         v.cp_unforced = True
         n = v._sh_seat_actions(seat, out)
         v.cp_unforced = False
@@ -6530,17 +5760,17 @@ cdef class TTTCore(GameCore):
                     self.seen[c] = 0
                 else:
                     self.seen[c] |= 1 << actor
-            self.mem[tab.xk_log0 + (n - 1) * tab.S + c] = w
+            self.mem[tab.captives_log0 + (n - 1) * tab.S + c] = w
 
     def _xk_captives(self, int i):
         """Event i's captives: (target, seats that saw it, converted,
         global shape, reserve gain, captor colour) per cell."""
         tab = self.tab
-        if not tab.xk_log0:
+        if not tab.captives_log0:
             return []
         out = []
         for c in range(tab.S):
-            w = self.mem[tab.xk_log0 + i * tab.S + c]
+            w = self.mem[tab.captives_log0 + i * tab.S + c]
             if w:
                 out.append((c, w & 31, (w >> 5) & 3 == 2, (w >> 7) & 7, (w >> 10) & 3, (w >> 12) & 3))
         return out
@@ -6910,7 +6140,7 @@ cdef class TTTCore(GameCore):
         if tab.powers:
             text += self._cover_text(player, i, action)      # ttt-cloakcap
             text += self._cc2_text(player, i)                  # ttt-cloakcap2
-        if tab.xk_log0:      # ttt-cloakstack: captives told by the event, not read off today's board
+        if tab.captives_log0:      # ttt-cloakstack: captives told by the event, not read off today's board
             text = re.sub(r" over \([^)]*\)", "", text) + self._xk_text(player, i, actor)
         if tab.nphases > 1:
             text += f" [phase {phase + 1}]"
@@ -6926,7 +6156,7 @@ cdef class TTTCore(GameCore):
         width = tab.seats + 3 + tab.num_actions + tab.T + tab.C + tab.nphases
         extra = 3 + 2 * tab.T if tab.powers else 0       # ttt-cloakcap: _cover_row
         extra2 = tab.C + tab.K if tab.rlog0 else 0        # ttt-cloakcap2: _cc2_row
-        extra3 = 2 * tab.T + tab.C + tab.K if tab.xk_log0 else 0     # ttt-cloakstack: _xk_row
+        extra3 = 2 * tab.T + tab.C + tab.K if tab.captives_log0 else 0     # ttt-cloakstack: _xk_row
         width += extra + extra2 + extra3
         out = [0.0] * (width * tab.loglen)
         for i in range(self._log_count()):
