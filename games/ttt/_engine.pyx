@@ -212,80 +212,7 @@ cdef class TTTCore(GameCore):
         self.num_players = tab.nplayers
         self.folded = 0
         self.disq = 0
-        self._enter_phase(0, True)
-
-    cdef void _set_plock(self) noexcept:
-        self.plock = (self.tab.ph_lock + self.phase * self.tab.S
-                      if self.tab.ph_has_lock[self.phase] else NULL)
-        self._set_seat_locks()
-
-    cdef inline void _set_seat_locks(self) noexcept:
-        """Spaces: point at the current phase's per-seat entry/exit masks."""
-        if self.tab.any_seat_lock:
-            self.pentry = self.tab.ph_entry + self.phase * self.tab.S
-            self.pexit = self.tab.ph_exit + self.phase * self.tab.S
-        else:
-            self.pentry = NULL
-            self.pexit = NULL
-
-    cdef inline bint _may_enter(self, int seat, int t) noexcept:
-        """Spaces: whether ``seat``'s entry into target t's landing cell is not
-        locked (sticky/exclusive/per-player locks)."""
-        cdef int c
-        if self.pentry == NULL:
-            return True
-        c = t + self.tab.XY * self.top[t] if self.tab.gravity else t
-        return not ((self.pentry[c] >> seat) & 1)
-
-    cdef bint _can_place_locked(self, int seat) noexcept:
-        """Spaces: ``_can_place`` when entry locks differ per seat: some free
-        target must also be open to this seat."""
-        cdef int c, i
-        cdef bint colour = False
-        for c in range(self.tab.C):
-            if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
-                colour = True
-        if not colour:
-            return False
-        for i in range(self.num_free):
-            if self._may_enter(seat, self.freel[i]):
-                return True
-        return False
-
-    cdef void _enter_phase(self, int k, bint first=False) noexcept:
-        """Start phase k: its locks decide which targets are free; the first
-        seat in turn order that plays in it moves first. ``first``: the game's
-        start, where no phase ends, so nothing is seen before phase k's locks
-        are in force (a refresh there ran with no phase or exit locks set and
-        showed a seat its pre-placed pieces on cloaked spaces that those locks
-        keep it from moving; being sticky, they stayed seen)."""
-        cdef Tables tab = self.tab
-        cdef int t
-        if self.seen != NULL and not first:
-            self._cloak_refresh()       # what was seen in the ending phase stays seen
-        self.phase = k
-        self._set_plock()
-        if self.seen != NULL:
-            self._cloak_refresh()
-        self.num_free = 0
-        for t in range(tab.T):
-            if target_free(self, t):
-                free_add(self, t)
-        self.passes = 0
-        self.left = tab.ppt
-        self.offered = False
-        if tab.ph_order[k] != ORDER_SEQUENTIAL:    # ttt-sim: the phase is played in rounds
-            self._sim_round_start()
-            return
-        self.seat = tab.seats - 1
-        if not self._advance_seat():
-            self._stalemate()
-            return
-        self._turn_start()
-
-    cdef inline bint _plays(self, int s) noexcept:
-        """Whether seat s takes turns in the current phase (not locked, not folded)."""
-        return ((self.tab.ph_active[self.phase] & ~self.folded) >> s) & 1
+        enter_phase(self, 0, True)
 
     cdef bint _advance_seat(self) noexcept:
         """Move ``seat`` to the next seat in turn order that plays in this
@@ -293,16 +220,10 @@ cdef class TTTCore(GameCore):
         cdef int i, s = self.seat
         for i in range(self.tab.seats):
             s = (s + 1) % self.tab.seats
-            if self._plays(s):
+            if plays(self, s):
                 self.seat = s
                 return True
         return False
-
-    cdef int _num_playing(self) noexcept:
-        cdef int s, n = 0
-        for s in range(self.tab.seats):
-            n += self._plays(s)
-        return n
 
     cdef void _setup(self, Tables tab):
         self.tab = tab
@@ -349,7 +270,7 @@ cdef class TTTCore(GameCore):
         o.phase = self.phase
         o.folded = self.folded
         o.disq = self.disq
-        o._set_plock()
+        set_phase_locks(o)
         return o
 
     # -- whose decision ----------------------------------------------------
@@ -375,7 +296,7 @@ cdef class TTTCore(GameCore):
         if self.num_free == 0:
             return False
         if self.pentry != NULL:              # spaces: per-seat entry locks
-            return self._can_place_locked(seat)
+            return can_place_with_entry_locks(self, seat)
         for c in range(self.tab.C):
             if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
                 return True
@@ -404,7 +325,7 @@ cdef class TTTCore(GameCore):
 
     cdef inline bint _dest_ok(self, int f, int u) noexcept:
         # (the mover is always the seat to move; spaces: its entry locks)
-        return u >= 0 and u != f and target_free(self, u) and self._may_enter(self.seat, u)
+        return u >= 0 and u != f and target_free(self, u) and may_enter(self, self.seat, u)
 
     cdef int _destinations(self, int f, uint8_t* mark) noexcept:
         """Mark the targets the piece on f can move to; returns how many."""
@@ -518,7 +439,7 @@ cdef class TTTCore(GameCore):
             if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
                 continue
             for t in range(tab.T):
-                if target_free(self, t) and self._may_enter(seat, t):
+                if target_free(self, t) and may_enter(self, seat, t):
                     out[k] = ch * tab.T + t
                     k += 1
         if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
@@ -587,7 +508,7 @@ cdef class TTTCore(GameCore):
             t = action % tab.T
             colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
             return ((tab.seat_mask[self.seat] >> colour) & 1) and self.reserve[colour] > 0 \
-                and target_free(self, t) and self._may_enter(self.seat, t)
+                and target_free(self, t) and may_enter(self, self.seat, t)
         if action < tab.move0 + tab.nmove:
             f = (action - tab.move0) // tab.T
             u = (action - tab.move0) % tab.T
@@ -724,7 +645,7 @@ cdef class TTTCore(GameCore):
                     break       # overachievers disqualified: play goes on
         if tab.move_limit and self.goal_hit:     # ttt-shapes: "Stalemate if goal is reached" (only
             self.goal_hit = False                 # moves reach goals, and moving rule sets have a limit)
-            self._stalemate()
+            reach_stalemate(self)
             return
         if tab.move_limit and self.plies >= tab.move_limit:
             self._finish_stalemate(END_MOVE_LIMIT)
@@ -740,8 +661,8 @@ cdef class TTTCore(GameCore):
         self.plies += 1
         cdef bint limit = self.tab.move_limit and self.plies >= self.tab.move_limit
         # the move limit ends the game even where the passes would only end a phase
-        if self.passes >= self._num_playing() and not (limit and self.phase + 1 < self.tab.nphases):
-            self._stalemate()
+        if self.passes >= num_playing(self) and not (limit and self.phase + 1 < self.tab.nphases):
+            reach_stalemate(self)
             return
         if limit:
             self._finish_stalemate(END_MOVE_LIMIT)
@@ -757,56 +678,7 @@ cdef class TTTCore(GameCore):
     cdef void _turn_start(self) noexcept:
         """Without a pass option, a seat with no legal move is a stalemate."""
         if not self.tab.ph_pass[self.phase] and not self._has_move(self.seat):
-            self._stalemate()
-
-    cdef void _stalemate(self) noexcept:
-        """The seed: "stalemate advances the phase"; in the last phase the
-        stalemate rule decides. The ending phase's fold rule applies first."""
-        if self.phase + 1 < self.tab.nphases:
-            if self.tab.ph_fold[self.phase] == FOLD_LESS_THAN_MOST:
-                self._fold_less_than_most()
-            self._enter_phase(self.phase + 1, False)
-        else:
-            self._finish_stalemate(END_STALEMATE)
-
-    cdef int _committed(self, int s) noexcept:
-        """Pieces of seat s's colours locked against exit for it (on cells
-        locked for the current phase)."""
-        cdef Tables tab = self.tab
-        cdef int c, n = 0
-        if self.pexit != NULL:               # spaces: sticky/exclusive/exit locks count too
-            return self._committed_seat_locks(s)
-        if self.plock == NULL:
-            return 0
-        for c in range(tab.S):
-            if self.plock[c] and self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1:
-                n += 1
-        return n
-
-    cdef int _committed_seat_locks(self, int s) noexcept:
-        """Spaces: pieces of seat s's colours on cells locked against exit for
-        s in the ending phase: its phase locks, sticky spaces, spaces exclusive
-        to others, and exit locks naming s."""
-        cdef Tables tab = self.tab
-        cdef int c, n = 0
-        for c in range(tab.S):
-            if self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1 and (
-                    (self.plock != NULL and self.plock[c]) or (self.pexit[c] >> s) & 1):
-                n += 1
-        return n
-
-    cdef void _fold_less_than_most(self) noexcept:
-        """"Less-than-most committed pieces folds": of the players (never
-        Chaos), only those with the most committed pieces do not fold."""
-        cdef int s, best = 0
-        cdef int count[MAX_SEATS]
-        for s in range(self.tab.nplayers):
-            count[s] = self._committed(s)
-            if count[s] > best:
-                best = count[s]
-        for s in range(self.tab.nplayers):
-            if count[s] < best:
-                self.folded |= 1 << s
+            reach_stalemate(self)
 
     # -- boards (issue 11 item 5) -------------------------------------------
 
@@ -1436,7 +1308,7 @@ cdef class TTTCore(GameCore):
         not a destination is free (that may hang on hidden pieces)."""
         cdef Tables tab = self.tab
         cdef int piece = self.cell[c]
-        if piece == 0 or tab.ph_move[self.phase] == MOVE_NONE or not self._plays(s):
+        if piece == 0 or tab.ph_move[self.phase] == MOVE_NONE or not plays(self, s):
             return False
         if self.pexit != NULL and (self.pexit[c] >> s) & 1:
             return False                         # ttt-boards: exit locked for s (sticky, exclusive, exit lock)
@@ -1793,7 +1665,7 @@ cdef class TTTCore(GameCore):
     cdef inline bint _sh_dest(self, int seat, int f, int u, int k, bint noback, int d0, uint8_t* mark) noexcept:
         """Whether u is a new destination (marked) for the piece (local shape
         k) on f."""
-        if u < 0 or u == f or not self._sh_room(seat, k, u) or not self._may_enter(seat, u):
+        if u < 0 or u == f or not self._sh_room(seat, k, u) or not may_enter(self, seat, u):
             return False
         if noback and self._sh_goal_dist(seat, u) > d0:
             return False                  # "cannot move [...] away from his/her own goal line"
@@ -1906,7 +1778,7 @@ cdef class TTTCore(GameCore):
                 if not ((tab.seat_mask[seat] >> colour) & 1) or self.sres[colour * tab.K + sh] <= 0:
                     continue
                 for t in range(tab.T):
-                    if self._sh_room(seat, sh, t) and self._may_enter(seat, t):
+                    if self._sh_room(seat, sh, t) and may_enter(self, seat, t):
                         out[n] = (sh * tab.choices + ch) * tab.T + t
                         n += 1
         if tab.ph_move[self.phase] != MOVE_NONE and (self.num_free > 0 or tab.powers):
@@ -1961,7 +1833,7 @@ cdef class TTTCore(GameCore):
             t = action % tab.T
             colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
             return (((tab.seat_mask[seat] >> colour) & 1) and self.sres[colour * tab.K + sh] > 0
-                    and self._sh_room(seat, sh, t) and self._may_enter(seat, t))
+                    and self._sh_room(seat, sh, t) and may_enter(self, seat, t))
         if tab.ph_move[self.phase] == MOVE_NONE or (self.num_free == 0 and not tab.powers):
             return False
         if tab.nstk and action >= tab.stk0:
@@ -3009,7 +2881,7 @@ cdef class TTTCore(GameCore):
         """Whether the jumper (local shape k, on f) may land on u: free, open
         to the seat, and not away from its goal line if it cannot move backwards."""
         cdef int d0
-        if u < 0 or not target_free(self, u) or not self._may_enter(seat, u):
+        if u < 0 or not target_free(self, u) or not may_enter(self, seat, u):
             return False
         if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0 \
                 and not self.tab.shape_jump_back[k]:            # ttt-chainback: "+ back" jumps backwards too
@@ -3931,16 +3803,16 @@ cdef class TTTCore(GameCore):
         cdef int32_t* v = self._simv()
         cdef int s, first = -1
         for s in range(tab.seats):
-            if not self._plays(s):
+            if not plays(self, s):
                 continue
             if first < 0:
                 first = s
             self.seat = s      # ttt-boards fix: _dest_ok judges entry locks for the seat to move
             if not tab.ph_pass[self.phase] and not self._has_move(s):
-                self._stalemate()
+                reach_stalemate(self)
                 return
         if first < 0:
-            self._stalemate()
+            reach_stalemate(self)
             return
         for s in range(MAX_SEATS):
             v[2 + s] = -1
@@ -3961,7 +3833,7 @@ cdef class TTTCore(GameCore):
             return False
         v[2 + self.seat] = action
         for s in range(self.seat + 1, tab.seats):
-            if self._plays(s):
+            if plays(self, s):
                 self.seat = s
                 return True
         self._sim_resolve()
@@ -4280,10 +4152,10 @@ cdef class TTTCore(GameCore):
             self._finish_stalemate(END_MOVE_LIMIT)
             return
         if tab.move_limit and goal:                # ttt-rounds3: a plan's piece reached its goal and stayed
-            self._stalemate()                      # (after the limit: a round past it would pass max_game_length)
+            reach_stalemate(self)                      # (after the limit: a round past it would pass max_game_length)
             return
         if allpass or tab.ph_order[self.phase] == ORDER_SINGLE:
-            self._stalemate()
+            reach_stalemate(self)
             return
         self._sim_round_start()
 
@@ -4740,7 +4612,7 @@ cdef class TTTCore(GameCore):
             if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
                 continue
             for i in range(self.num_free):
-                if self.pentry != NULL and not self._may_enter(seat, self.freel[i]):
+                if self.pentry != NULL and not may_enter(self, seat, self.freel[i]):
                     continue                # spaces: entry locked for this seat
                 out[k] = ch * tab.T + self.freel[i]
                 k += 1
@@ -4755,7 +4627,7 @@ cdef class TTTCore(GameCore):
                         continue
                     for d in range(tab.nsstep[f]):
                         u = tab.sstep[f * 26 + d]
-                        if target_free(self, u) and self._may_enter(seat, u):
+                        if target_free(self, u) and may_enter(self, seat, u):
                             out[k] = tab.move0 + f * tab.T + u
                             k += 1
                 return self._sim_add_pass(out, k)
@@ -4772,7 +4644,7 @@ cdef class TTTCore(GameCore):
                 for d in range(tab.nsstep[f]):
                     u = tab.sstep[f * 26 + d]
                     if (cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u])
-                            and self._may_enter(seat, u)):
+                            and may_enter(self, seat, u)):
                         out[k] = tab.move0 + f * tab.T + u
                         k += 1
         return self._sim_add_pass(out, k)
@@ -4844,7 +4716,7 @@ cdef class TTTCore(GameCore):
         if not self.tab.sim or not self._in_round():
             return 0
         for s in range(self.seat, self.tab.nplayers):
-            if self._plays(s):
+            if plays(self, s):
                 players[k] = s
                 k += 1
         return k
@@ -4853,7 +4725,7 @@ cdef class TTTCore(GameCore):
         cdef int s, k
         if not self.tab.sim or not self._in_round():
             return GameCore.player_legal_actions(self, player, out)
-        if player < self.seat or player >= self.tab.nplayers or not self._plays(player):
+        if player < self.seat or player >= self.tab.nplayers or not plays(self, player):
             return 0
         s = self.seat          # ttt-boards fix: _dest_ok judges entry locks for the seat to move
         self.seat = player
@@ -5154,7 +5026,7 @@ cdef class TTTCore(GameCore):
         if tab.ph_move[self.phase] == MOVE_NONE:
             return
         for s in range(tab.seats):
-            if self._plays(s):
+            if plays(self, s):
                 for col in range(tab.C):
                     if (tab.seat_mask[s] >> col) & 1 and self.reserve[col] == 0:
                         movers[col] |= 1 << s
@@ -5856,12 +5728,8 @@ cdef class TTTCore(GameCore):
     def cells(self):
         """Per cell: 0 empty, colour index + 1 for a piece, -1 locked (for the
         game or this phase) and empty."""
-        return [self.cell[c] if self.cell[c] or not self._locked_now(c) else -1
+        return [self.cell[c] if self.cell[c] or not locked_now(self, c) else -1
                 for c in range(self.tab.S)]
-
-    cdef bint _locked_now(self, int c):
-        return self.tab.locked[c] or (self.plock != NULL and self.plock[c]) or (
-            self.tab.nboards > 1 and self._board_closed(c))       # boards: decided boards are locked
 
     def current_phase(self):
         """The phase being played, 0-based."""
@@ -5979,7 +5847,7 @@ cdef class TTTCore(GameCore):
             v = self.cell[c]
             if v:
                 obs[(v - 1) * S + c] = 1.0
-            elif self._locked_now(c):
+            elif locked_now(self, c):
                 obs[(C + 1) * S + c] = 1.0
             else:
                 obs[C * S + c] = 1.0
@@ -6029,7 +5897,7 @@ cdef class TTTCore(GameCore):
             elif v and self._sees_piece(player, c):
                 out.append(COLOUR_CHARS[v - 1].upper())
             else:
-                out.append("#" if self._locked_now(c) else ".")
+                out.append("#" if locked_now(self, c) else ".")
         return out
 
     def _layout(self, chars):
@@ -6303,7 +6171,11 @@ def _restore(Tables tab, list block, tuple scalars):
     (core.num_free, core.seat, core.left, core.passes, core.plies, core.offer_by, core.answerer,
      core.offered, core.end, result, core.board_hash, core.placements, core.moves, core.phase,
      core.folded, core.disq) = scalars
-    core._set_plock()
+    set_phase_locks(core)
     for i in range(MAX_SEATS):
         core.result[i] = result[i]
     return core
+
+
+# the rule vocabulary, one file per concept (the map in the module docstring)
+include "_phases.pxi"

@@ -335,7 +335,7 @@ cdef class Tables:
         for c in range(self.C):
             self.init[self.S + 3 * self.T + c] = self.reserve0[c]
         self._init_outcomes(p)
-        self._init_seat_locks(p.get("seat_locks"))
+        seat_lock_tables(self, p.get("seat_locks"))
         self._shape_init_block(p)
         if self.sim:
             self._sim_init_block()
@@ -361,23 +361,6 @@ cdef class Tables:
             self.side_colours[s] = 0
         for s in range(self.seats):
             self.side_colours[self.side[s]] |= self.seat_mask[s]
-
-    cdef void _init_seat_locks(self, object locks) except *:
-        """Spaces: copy the compiled per-seat entry/exit masks (see
-        games/ttt/spaces.py); rule sets without them keep NULL tables."""
-        cdef int i, c
-        self.any_seat_lock = locks is not None
-        if locks is None:
-            return
-        entries, exits = locks
-        self.ph_entry = <uint8_t*>malloc(self.nphases * self.S)
-        self.ph_exit = <uint8_t*>malloc(self.nphases * self.S)
-        if not (self.ph_entry and self.ph_exit):
-            raise MemoryError()
-        for i in range(self.nphases):
-            for c in range(self.S):
-                self.ph_entry[i * self.S + c] = entries[i][c]
-                self.ph_exit[i * self.S + c] = exits[i][c]
 
     # -- ttt-sim: the round region of a position block -----------------------
     # Appended after the reserves, only for rule sets with a simultaneous or
