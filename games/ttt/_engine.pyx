@@ -142,12 +142,12 @@ cdef class TTTCore(GameCore):
     cdef bint cloak_busy
     # ttt-shapes: the shape plane and per-shape reserves in the block (NULL on
     # the original path); goal_hit is set by a move that reached its goal and
-    # read by _after_ply in the same apply
+    # read by end_ply in the same apply
     cdef int16_t* shp
     cdef int16_t* sres
     cdef bint goal_hit
     # ttt-stacks: pieces that landed together in the current by-stack move (0
-    # outside one); read by _after_ply's line checks in the same apply
+    # outside one); read by end_ply's line checks in the same apply
     cdef int st_landed
     # ttt-cloaksim: cloaking inside a simultaneous round; scratch of one
     # round's resolution (valid only inside _sim_resolve, not position state):
@@ -167,7 +167,7 @@ cdef class TTTCore(GameCore):
     # "must capture" does not apply (it is judged on what the mover sees)
     cdef bint cp_unforced
     cdef bint xk_phantom      # ttt-cloakstack: a view under invisibility where a jump may be tried over a cloaked empty-looking space
-    cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by _after_ply
+    cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by end_ply
     cdef int st_hand_t        # ttt-jumps: a by-stack cover's destination stack while its verdict is taken (-1: none)
     cdef int st_below         # ttt-jumps: ... and the height its carried pieces start at (defenders lie below)
     cdef int ps_carried       # ttt-potshow: after a showdown dealt at once, the pieces from the mover up (-1: none)
@@ -213,17 +213,6 @@ cdef class TTTCore(GameCore):
         self.folded = 0
         self.disq = 0
         enter_phase(self, 0, True)
-
-    cdef bint _advance_seat(self) noexcept:
-        """Move ``seat`` to the next seat in turn order that plays in this
-        phase (possibly itself); False when nobody plays."""
-        cdef int i, s = self.seat
-        for i in range(self.tab.seats):
-            s = (s + 1) % self.tab.seats
-            if plays(self, s):
-                self.seat = s
-                return True
-        return False
 
     cdef void _setup(self, Tables tab):
         self.tab = tab
@@ -291,175 +280,6 @@ cdef class TTTCore(GameCore):
 
     # -- legal moves ---------------------------------------------------------
 
-    cdef inline bint _can_place(self, int seat) noexcept:
-        cdef int c
-        if self.num_free == 0:
-            return False
-        if self.pentry != NULL:              # spaces: per-seat entry locks
-            return can_place_with_entry_locks(self, seat)
-        for c in range(self.tab.C):
-            if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
-                return True
-        return False
-
-    cdef inline int _movable_piece(self, int seat, int t) noexcept:
-        """The piece code on target t that ``seat`` may move (0 if none): its
-        colour must be one of the seat's and none of that colour left in reserve."""
-        cdef int c, piece
-        if self.tab.nboards > 1 and self._board_closed(t):     # boards: a decided board is locked
-            return 0
-        if self.tab.gravity:
-            if self.top[t] == 0:
-                return 0
-            c = t + self.tab.XY * (self.top[t] - 1)
-        else:
-            c = t
-        piece = self.cell[c]
-        if piece == 0 or (self.plock != NULL and self.plock[c]):
-            return 0
-        if self.pexit != NULL and (self.pexit[c] >> seat) & 1:   # spaces: exit locked for seat
-            return 0
-        if (self.tab.seat_mask[seat] >> (piece - 1)) & 1 and self.reserve[piece - 1] == 0:
-            return piece
-        return 0
-
-    cdef inline bint _dest_ok(self, int f, int u) noexcept:
-        # (the mover is always the seat to move; spaces: its entry locks)
-        return u >= 0 and u != f and target_free(self, u) and may_enter(self, self.seat, u)
-
-    cdef int _destinations(self, int f, uint8_t* mark) noexcept:
-        """Mark the targets the piece on f can move to; returns how many."""
-        cdef Tables tab = self.tab
-        cdef int d, u, n = 0
-        if tab.move != MOVE_LINEAR_KNIGHT:      # one step, along the step table
-            for d in range(26):
-                u = tab.step[f * 26 + d]
-                if self._dest_ok(f, u) and not mark[u]:
-                    mark[u] = 1
-                    n += 1
-        elif tab.move == MOVE_LINEAR_KNIGHT:
-            # linear: any distance along a line, over pieces and locked spaces
-            for d in range(26):
-                u = tab.tnbr[f * 26 + d]
-                while u >= 0:
-                    if self._dest_ok(f, u) and not mark[u]:
-                        mark[u] = 1
-                        n += 1
-                    u = tab.tnbr[u * 26 + d]
-            for d in range(24):
-                u = tab.knight[f * 24 + d]
-                if self._dest_ok(f, u) and not mark[u]:
-                    mark[u] = 1
-                    n += 1
-        return n
-
-    cdef bint _can_move(self, int seat) noexcept:
-        cdef Tables tab = self.tab
-        cdef int f, d, u
-        if tab.shaped:
-            return self._sh_can_move(seat)       # ttt-shapes
-        if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
-            return False
-        if (tab.sstep != NULL and not tab.gravity and tab.nboards == 1 and not tab.any_seat_lock
-                and tab.move != MOVE_LINEAR_KNIGHT):
-            return self._can_step_flat(seat)     # ttt-sim: every round start asks, per seat
-        for f in range(tab.T):
-            if not self._movable_piece(seat, f):
-                continue
-            if tab.move != MOVE_LINEAR_KNIGHT and tab.sstep != NULL:
-                for d in range(tab.nsstep[f]):     # ttt-sim: the packed step table (rounds only)
-                    if self._dest_ok(f, tab.sstep[f * 26 + d]):
-                        return True
-            elif tab.move != MOVE_LINEAR_KNIGHT:    # one step, along the step table
-                for d in range(26):
-                    if self._dest_ok(f, tab.step[f * 26 + d]):
-                        return True
-            else:
-                # on a line or a knight's jump some free target exists unless
-                # the only free target is f itself (stacks only)
-                if self.num_free > 1 or not target_free(self, f):
-                    for d in range(26):
-                        u = tab.tnbr[f * 26 + d]
-                        while u >= 0:
-                            if self._dest_ok(f, u):
-                                return True
-                            u = tab.tnbr[u * 26 + d]
-                    for d in range(24):
-                        if self._dest_ok(f, tab.knight[f * 24 + d]):
-                            return True
-        return False
-
-    cdef bint _can_step_flat(self, int seat) noexcept:
-        """_can_move for one-step moves on one flat board without per-seat
-        locks (the packed step table exists: rule sets with rounds): the
-        same test as _movable_piece and _dest_ok there (a target is its cell;
-        a piece of a colour the seat has none of in reserve, not locked for
-        the phase; an empty, unlocked neighbour), with the colours found once."""
-        cdef Tables tab = self.tab
-        cdef int f, d, u, col, movable = 0
-        cdef int16_t* cell = self.cell
-        cdef uint8_t* locked = tab.locked
-        cdef uint8_t* plock = self.plock
-        for col in range(tab.C):
-            if (tab.seat_mask[seat] >> col) & 1 and self.reserve[col] == 0:
-                movable |= 1 << (col + 1)
-        if movable == 0:
-            return False
-        for f in range(tab.T):
-            if not ((movable >> cell[f]) & 1) or (plock != NULL and plock[f]):
-                continue
-            for d in range(tab.nsstep[f]):
-                u = tab.sstep[f * 26 + d]
-                if u != f and cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u]):
-                    return True
-        return False
-
-    cdef inline bint _has_move(self, int seat) noexcept:
-        if self.seen != NULL and self._cloak_judges(seat):
-            return self._cloak_has_move(seat)
-        if self._can_place(seat):
-            return True
-        if self.tab.powers:
-            return self._cp_has_action(seat)      # ttt-captures: covers need no free target
-        return self._can_move(seat)
-
-    cdef int _seat_actions(self, int seat, int* out) noexcept:
-        """Placements, moves and pass of ``seat``, ascending."""
-        cdef Tables tab = self.tab
-        cdef int k = 0, ch, colour, t, f, u
-        cdef uint8_t* mark
-        if tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
-            return self._view_of(seat)._seat_actions(seat, out)
-        if tab.obscured_covers and self._cloak_judges(seat):
-            return self._cc2_obscured_actions(seat, out)     # ttt-cloakcap2: captures under obscurity
-        if tab.shaped:
-            return self._sh_seat_actions(seat, out)     # ttt-shapes
-        for ch in range(tab.choices):
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
-            if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
-                continue
-            for t in range(tab.T):
-                if target_free(self, t) and may_enter(self, seat, t):
-                    out[k] = ch * tab.T + t
-                    k += 1
-        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
-            mark = <uint8_t*>malloc(tab.T)
-            for f in range(tab.T):
-                if not self._movable_piece(seat, f):
-                    continue
-                memset(mark, 0, tab.T)
-                if self._destinations(f, mark) == 0:
-                    continue
-                for u in range(tab.T):
-                    if mark[u]:
-                        out[k] = tab.move0 + f * tab.T + u
-                        k += 1
-            free(mark)
-        if tab.ph_pass[self.phase]:
-            out[k] = tab.a_pass
-            k += 1
-        return k
-
     cdef int legal_actions(self, int* out) noexcept:
         cdef int k
         if self.end != END_NONE:
@@ -470,17 +290,11 @@ cdef class TTTCore(GameCore):
             out[0] = self.tab.a_agree
             out[1] = self.tab.a_refuse
             return 2
-        k = self._seat_actions(self.seat, out)
-        if self._offer_allowed():
+        k = seat_actions(self, self.seat, out)
+        if offer_allowed(self):
             out[k] = self.tab.a_offer
             k += 1
         return k
-
-    cdef inline bint _offer_allowed(self) noexcept:
-        return (self.tab.agree_draw and not self.offered and self.left == self.tab.ppt
-                and not (self.tab.chains and self.mem[self.tab.chain0])     # ttt-jumps: inside a turn
-                and not (self.tab.chaos and self.seat == self.tab.seats - 1)
-                and not (self.tab.sim and self._in_round()))      # ttt-sim: no offers in a round
 
     cdef bint is_legal(self, int action) noexcept:
         cdef Tables tab = self.tab
@@ -514,18 +328,18 @@ cdef class TTTCore(GameCore):
             u = (action - tab.move0) % tab.T
             if tab.ph_move[self.phase] == MOVE_NONE:
                 return False
-            if not self._movable_piece(self.seat, f) or not self._dest_ok(f, u):
+            if not movable_piece(self, self.seat, f) or not destination_ok(self, f, u):
                 return False
             mark = <uint8_t*>malloc(tab.T)
             memset(mark, 0, tab.T)
-            self._destinations(f, mark)
+            destinations(self, f, mark)
             ok = mark[u] != 0
             free(mark)
             return ok
         if action == tab.a_pass:
             return tab.ph_pass[self.phase]
         if action == tab.a_offer:
-            return self._offer_allowed()
+            return offer_allowed(self)
         return False
 
     cdef int chance_outcomes(self, int* actions, double* probs) noexcept:
@@ -534,7 +348,7 @@ cdef class TTTCore(GameCore):
             return 0
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
             return self._cp_pot_outcomes(actions, probs)
-        n = self._seat_actions(self.seat, actions)
+        n = seat_actions(self, self.seat, actions)
         for i in range(n):
             probs[i] = 1.0 / n
         return n
@@ -555,7 +369,7 @@ cdef class TTTCore(GameCore):
             self._cloak_apply(action)
             return
         if self.offer_by >= 0:
-            self._answer(action == tab.a_agree)
+            answer_offer(self, action == tab.a_agree)
             return
         if tab.chains and self.mem[tab.chain0]:
             self._cj_apply(action)                   # ttt-jumps: the continuation
@@ -567,118 +381,15 @@ cdef class TTTCore(GameCore):
             ch = action // tab.T
             t = action % tab.T
             colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
-            self._place(t, colour)
+            place(self, t, colour)
         elif action < tab.move0 + tab.nmove:
             f = (action - tab.move0) // tab.T
-            self._move(f, (action - tab.move0) % tab.T)
+            move_piece(self, f, (action - tab.move0) % tab.T)
         elif action == tab.a_pass:
-            self._pass()
+            pass_turn(self)
         elif action == tab.a_offer:
             self.offer_by = self.seat
-            self.answerer = self._next_answerer(self.seat)
-
-    cdef int _next_answerer(self, int s) noexcept:
-        """The next non-Chaos seat after s in turn order (wraps to the offerer)."""
-        s = (s + 1) % self.tab.seats
-        if self.tab.chaos and s == self.tab.seats - 1:
-            s = 0
-        return s
-
-    cdef void _answer(self, bint agree) noexcept:
-        if not agree:
-            self.answerer = -1
-            self.offer_by = -1
-            self.offered = True
-            return
-        self.answerer = self._next_answerer(self.answerer)
-        if self.answerer == self.offer_by:
-            self.offer_by = -1
-            self.answerer = -1
-            self._finish_draw(END_AGREED_DRAW)
-
-    cdef void _place(self, int t, int colour) noexcept:
-        self.reserve[colour] -= 1
-        cdef int c = land(self, t, colour + 1)
-        if self.seen != NULL:
-            self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
-        self.placements += 1
-        self._after_ply(c, colour + 1)
-
-    cdef void _move(self, int f, int u) noexcept:
-        cdef Tables tab = self.tab
-        cdef int src = lift_source(self, f), piece
-        piece = self.cell[src]
-        self.cell[src] = 0
-        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
-        cdef int c = land(self, u, piece)
-        if self.seen != NULL:
-            self.seen[c] = self.seen[src]      # cloaking: who saw it saw this piece
-            self.seen[src] = 0
-        self.moves += 1
-        self._after_ply(c, piece)
-
-    cdef void _after_ply(self, int c, int piece) noexcept:
-        cdef Tables tab = self.tab
-        cdef int d, run, best = 1, best_axis = 1, i, j
-        self.passes = 0
-        self.plies += 1
-        if tab.nchecks and c >= 0:      # ttt-captures: c < 0 when the arriving piece did not stay
-            for j in range(tab.nrun):   # ttt-stackjump: a line no cell has is a run of 1 (best starts there)
-                d = tab.run_dir[j]
-                run = run_length(self, c, d, piece)
-                if run > best:
-                    best = run
-                if tab.is_axis[d] and run > best_axis:
-                    best_axis = run
-            if self.st_landed > 1:            # ttt-stacks: a carried stack landed above c
-                best = max(best, self._st_best_run(c, False))
-                best_axis = max(best_axis, self._st_best_run(c, True))
-            for i in range(tab.nchecks):
-                if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
-                    if tab.nboards > 1:      # boards: the check decides this board only
-                        if self._decide_board(c, tab.check_effect[i]):
-                            return
-                        break
-                    self._finish_check(tab.check_effect[i], self.seat)
-                    if self.end != END_NONE:
-                        return
-                    break       # overachievers disqualified: play goes on
-        if tab.move_limit and self.goal_hit:     # ttt-shapes: "Stalemate if goal is reached" (only
-            self.goal_hit = False                 # moves reach goals, and moving rule sets have a limit)
-            reach_stalemate(self)
-            return
-        if tab.move_limit and self.plies >= tab.move_limit:
-            self._finish_stalemate(END_MOVE_LIMIT)
-            return
-        if self.cj_land >= 0 and self._cj_continue():      # ttt-jumps: the chain's extra move
-            return
-        self.left -= 1
-        if self.left == 0 or not self._has_move(self.seat):
-            self._next_seat()
-
-    cdef void _pass(self) noexcept:
-        self.passes += 1
-        self.plies += 1
-        cdef bint limit = self.tab.move_limit and self.plies >= self.tab.move_limit
-        # the move limit ends the game even where the passes would only end a phase
-        if self.passes >= num_playing(self) and not (limit and self.phase + 1 < self.tab.nphases):
-            reach_stalemate(self)
-            return
-        if limit:
-            self._finish_stalemate(END_MOVE_LIMIT)
-            return
-        self._next_seat()
-
-    cdef void _next_seat(self) noexcept:
-        self._advance_seat()
-        self.left = self.tab.ppt
-        self.offered = False
-        self._turn_start()
-
-    cdef void _turn_start(self) noexcept:
-        """Without a pass option, a seat with no legal move is a stalemate."""
-        if not self.tab.ph_pass[self.phase] and not self._has_move(self.seat):
-            reach_stalemate(self)
+            self.answerer = next_answerer(self, self.seat)
 
     # -- boards (issue 11 item 5) -------------------------------------------
 
@@ -1429,14 +1140,14 @@ cdef class TTTCore(GameCore):
         """Whether seat has a placement or move in its own view."""
         if self.tab.obscured_covers:
             return self._cp_has_action(seat, True)      # ttt-cloakcap2: covers need no free target
-        if self._cloak_flat_view() and (self._can_place(seat) or self._can_move(seat)):
+        if self._cloak_flat_view() and (can_place(self, seat) or can_move(self, seat)):
             return True     # ttt-cloaksim: a free target in truth looks free in every view
         if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
                 and self.tab.move != MOVE_LINEAR_KNIGHT and not self.tab.shaped:    # ttt-cloakcap: shapes move their own way
             return self._cloak_view_has_move(seat)
         if self.tab.cloaking == CLOAK_HIDES:
-            return self._view_of(seat)._has_move(seat)
-        return self._can_place(seat) or self._can_move(seat)
+            return has_move(self._view_of(seat), seat)
+        return can_place(self, seat) or can_move(self, seat)
 
     cdef bint _cloak_is_attempt(self, int action, int kind, int f) noexcept:
         """Whether a placement or move legal in the mover's view is not what
@@ -1504,7 +1215,7 @@ cdef class TTTCore(GameCore):
             if tab.move_limit and self.plies >= tab.move_limit:
                 self._finish_stalemate(END_MOVE_LIMIT)
             else:
-                self._next_seat()
+                next_seat(self)
         else:
             if kind == 1:
                 src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
@@ -1866,7 +1577,7 @@ cdef class TTTCore(GameCore):
                 if c != -2:
                     self.placements += 1
                     if c != CP_PAUSED:
-                        self._after_ply(c, colour + 1)
+                        end_ply(self, c, colour + 1)
                     return
             c = land(self, action % tab.T, colour + 1)
             self._sh_set_shape(c, tab.shape_global[sh])
@@ -1875,7 +1586,7 @@ cdef class TTTCore(GameCore):
             if tab.surrounds:
                 self._su_capture(self.seat, c, True)       # ttt-jumps: the arriving piece surrounds
             self.placements += 1
-            self._after_ply(c, colour + 1)
+            end_ply(self, c, colour + 1)
             return
         if tab.nstk and action >= tab.stk0:
             self._st_apply(action)                    # ttt-stacks
@@ -1910,8 +1621,8 @@ cdef class TTTCore(GameCore):
             self._su_capture(self.seat, c, True)           # ttt-jumps: the arriving piece surrounds
         self.moves += 1
         if tab.goal_check and c >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
-            self.goal_hit = True                   # read by _after_ply after the turn checks
-        self._after_ply(c, piece)
+            self.goal_hit = True                   # read by end_ply after the turn checks
+        end_ply(self, c, piece)
 
     cdef uint64_t _sh_reserves_hash(self) noexcept:
         """Per-shape reserves (a replacement changes a piece's shape, so the
@@ -2209,13 +1920,13 @@ cdef class TTTCore(GameCore):
         if self.ps_carried >= 0:           # ttt-potshow: a showdown rearranged the stack
             self.st_landed = self.ps_carried
             self.ps_carried = -1
-        self._after_ply(dst, pieces[0])
+        end_ply(self, dst, pieces[0])
         self.st_landed = 0
 
     cdef int _st_best_run(self, int c, bint axis_only) noexcept:
         """The longest line (along an axis only, or in any direction) through
         the cells above c that a by-stack move filled; c's own runs are
-        _after_ply's. (A return value, not pointers into _after_ply's locals:
+        end_ply's. (A return value, not pointers into end_ply's locals:
         taking their address slowed every game's ply check by a sixth.)"""
         cdef Tables tab = self.tab
         cdef int j, d, run, cc, best = 0
@@ -2570,7 +2281,7 @@ cdef class TTTCore(GameCore):
         return found
 
     cdef bint _cp_has_action(self, int seat, bint obscured=False) noexcept:
-        """_has_move with captures: any placement or move (a cover needs no
+        """has_move with captures: any placement or move (a cover needs no
         free target, so the free-target shortcuts do not apply)."""
         cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
         cdef int i, n = self._cp_actions(seat, buf, obscured)
@@ -2795,7 +2506,7 @@ cdef class TTTCore(GameCore):
         if tab.sim and pot[POTQ_TAIL]:
             self._sim_next_pot()                  # ttt-rounds: the round's next pot, or its end
             return
-        self._after_ply(-1, 0)
+        end_ply(self, -1, 0)
 
     cdef uint64_t _cp_pot_hash(self) noexcept:
         cdef uint64_t h = 0
@@ -2933,7 +2644,7 @@ cdef class TTTCore(GameCore):
         left f; u is still free): the jumped piece is removed, reincarnated
         (one or two of its shape to the jumper's colour's reserve) or
         converted (takes the jumper's colour where it stands). A chain-jumper's
-        landing target is kept for ``_after_ply`` (``cj_land``)."""
+        landing target is kept for ``end_ply`` (``cj_land``)."""
         cdef Tables tab = self.tab
         cdef int m = self._jp_jumped(self.seat, k, f, u), res, c
         if m < 0:
@@ -3016,8 +2727,8 @@ cdef class TTTCore(GameCore):
             self._sh_apply(action)
             return
         self.left -= 1
-        if self.left == 0 or not self._has_move(self.seat):
-            self._next_seat()
+        if self.left == 0 or not has_move(self, self.seat):
+            next_seat(self)
 
     # -- ttt-chainback: "Chain Jump (+ back)" (docs/rules/ttt.md, "Chain Jump (+ back)") --
     # Reading (a), as international draughts' man: a ``chain-jump-back`` shape
@@ -3692,7 +3403,7 @@ cdef class TTTCore(GameCore):
         if self.tab.sim and pot[POTQ_TAIL]:
             self._sim_next_pot()                  # ttt-potrounds: the round's next pot, or its end
             return
-        self._after_ply(-1, 0)
+        end_ply(self, -1, 0)
 
     # -- ttt-pgshow: the showdown when the by-stack mover is the one captured (issues 12, 13) --
     # docs/rules/ttt.md, "The pot showdown of by-stack covers", "A mover captured
@@ -3760,7 +3471,7 @@ cdef class TTTCore(GameCore):
                 # (a one-colour seat holding reserves cannot move: an identical
                 # piece is in reserve)
                 if self.reserve[colour] > 0:
-                    self._place(self.freel[rng_below(rng, self.num_free)], colour)
+                    place(self, self.freel[rng_below(rng, self.num_free)], colour)
                     continue
             if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # ttt-captures: the pot's chance node
                 self._cp_deal(rng_below(rng, self.mem[tab.pot0 + POT_N]))
@@ -3771,7 +3482,7 @@ cdef class TTTCore(GameCore):
                 self.apply(self._sim_random_plan(self.seat, rng, buf))     # ttt-sim
                 continue
             if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
-                n = self._seat_actions(self.seat, buf)
+                n = seat_actions(self, self.seat, buf)
             else:
                 n = self.legal_actions(buf)
             if n == 0:
@@ -3807,8 +3518,8 @@ cdef class TTTCore(GameCore):
                 continue
             if first < 0:
                 first = s
-            self.seat = s      # ttt-boards fix: _dest_ok judges entry locks for the seat to move
-            if not tab.ph_pass[self.phase] and not self._has_move(s):
+            self.seat = s      # ttt-boards fix: destination_ok judges entry locks for the seat to move
+            if not tab.ph_pass[self.phase] and not has_move(self, s):
                 reach_stalemate(self)
                 return
         if first < 0:
@@ -3846,7 +3557,7 @@ cdef class TTTCore(GameCore):
             v[1] += 1
 
     cdef int _sim_lift(self, int f) noexcept:
-        """Take the top piece off target f (as _move does) and return it."""
+        """Take the top piece off target f (as move_piece does) and return it."""
         cdef Tables tab = self.tab
         cdef int src = lift_source(self, f), piece
         piece = self.cell[src]
@@ -4600,7 +4311,7 @@ cdef class TTTCore(GameCore):
         self._sh_set_shape(c, self.tab.shape_global[k])
 
     cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
-        """The plans of ``seat`` in a round, as a set equal to _seat_actions's
+        """The plans of ``seat`` in a round, as a set equal to seat_actions's
         but in another order and without allocating (for random playouts):
         placements straight from the free list, one-step moves along the step
         table (distinct directions give distinct targets). Not for
@@ -4623,7 +4334,7 @@ cdef class TTTCore(GameCore):
         if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
             if tab.gravity or tab.nboards > 1:   # ttt-boards: the board-aware checks
                 for f in range(tab.T):
-                    if not self._movable_piece(seat, f):
+                    if not movable_piece(self, seat, f):
                         continue
                     for d in range(tab.nsstep[f]):
                         u = tab.sstep[f * 26 + d]
@@ -4727,9 +4438,9 @@ cdef class TTTCore(GameCore):
             return GameCore.player_legal_actions(self, player, out)
         if player < self.seat or player >= self.tab.nplayers or not plays(self, player):
             return 0
-        s = self.seat          # ttt-boards fix: _dest_ok judges entry locks for the seat to move
+        s = self.seat          # ttt-boards fix: destination_ok judges entry locks for the seat to move
         self.seat = player
-        k = self._seat_actions(player, out)
+        k = seat_actions(self, player, out)
         self.seat = s
         return k
 
@@ -4931,7 +4642,7 @@ cdef class TTTCore(GameCore):
         if tab.ph_move[self.phase] == MOVE_NONE:
             return False
         for f in range(tab.T):
-            if self._movable_piece(seat, f):
+            if movable_piece(self, seat, f):
                 for d in range(26):             # (the step table: sstep exists only with rounds)
                     t = tab.step[f * 26 + d]
                     if t >= 0 and self._cloak_looks_free(seat, t):
@@ -6179,3 +5890,4 @@ def _restore(Tables tab, list block, tuple scalars):
 
 # the rule vocabulary, one file per concept (the map in the module docstring)
 include "_phases.pxi"
+include "_turns.pxi"

@@ -56,10 +56,10 @@ cdef void enter_phase(TTTCore core, int k, bint first=False) noexcept:
         core._sim_round_start()
         return
     core.seat = tab.seats - 1
-    if not core._advance_seat():
+    if not advance_seat(core):
         reach_stalemate(core)
         return
-    core._turn_start()
+    start_turn(core)
 
 
 cdef void set_phase_locks(TTTCore core) noexcept:
@@ -94,7 +94,7 @@ cdef inline bint may_enter(TTTCore core, int seat, int t) noexcept:
 
 
 cdef bint can_place_with_entry_locks(TTTCore core, int seat) noexcept:
-    """Spaces: ``_can_place`` when entry locks differ per seat: some free
+    """Spaces: ``can_place`` when entry locks differ per seat: some free
     target must also be open to this seat."""
     cdef int c, i
     cdef bint colour = False
