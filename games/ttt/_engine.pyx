@@ -133,7 +133,7 @@ cdef class TTTCore(GameCore):
     cdef uint8_t* pentry      # spaces: seats locked against entry per cell this phase, or NULL
     cdef uint8_t* pexit       # spaces: seats locked against exit per cell this phase, or NULL
     cdef int16_t* bstate      # boards: [decided mask, results per board] at the block's end
-    cdef int score_board1     # ttt-boards: board + 1 that _side_scores/_area count alone (0: every board)
+    cdef int score_board1     # ttt-boards: board + 1 that score_sides/area count alone (0: every board)
     # cloaking: seen points into the block (NULL without cloaking); a view
     # (the tables' scratch core) plays the plain rules on what one player
     # sees; busy is set while apply runs the plain rules under the cloaking hook
@@ -391,132 +391,7 @@ cdef class TTTCore(GameCore):
             self.offer_by = self.seat
             self.answerer = next_answerer(self, self.seat)
 
-    # -- boards (issue 11 item 5) -------------------------------------------
-
-    cdef inline bint _board_closed(self, int i) noexcept:
-        return (self.bstate[0] >> board_of(self, i)) & 1
-
-    cdef bint _decide_board(self, int c, int effect) noexcept:
-        """A turn check held on cell c's board: that board's outcome is the
-        one-board outcome of the check, and the board locks for everyone (its
-        targets leave the free list). True when that ends the game."""
-        cdef Tables tab = self.tab
-        cdef int b = board_of(self, c)
-        cdef int p, ms = tab.side[self.seat]
-        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
-        for p in range(tab.nplayers):
-            if effect == EFFECT_ALL_LOSE:
-                res[p] = -1
-            elif effect == EFFECT_WIN:
-                res[p] = 1 if tab.side[p] == ms else -1
-            else:
-                res[p] = -1 if tab.side[p] == ms else 1
-        self._lock_board(b)          # one copy of the free-list removal (ttt-boards' note)
-        if self.bstate[0] == (1 << tab.nboards) - 1:
-            self._finish_boards(END_CHECK)
-            return True
-        return False
-
-    cdef bint _stalemate_signs(self, int b, int* sign) noexcept:
-        """Per player +1 / -1 by the in-a-row or piece-count stalemate rule on
-        board b (every cell when b < 0); False, signs untouched, on a tie."""
-        cdef Tables tab = self.tab
-        cdef int p, s, c, best, worst
-        cdef int colour_score[MAX_COLOURS]
-        cdef int side_score[MAX_SEATS]
-        cdef int nsides = tab.side[tab.seats - 1] + 1
-        self._colour_scores(b, colour_score)
-        for s in range(nsides):
-            side_score[s] = 0
-        for s in range(tab.seats):
-            for c in range(tab.C):
-                if (tab.seat_mask[s] >> c) & 1 and colour_score[c] > side_score[tab.side[s]]:
-                    side_score[tab.side[s]] = colour_score[c]
-        best = side_score[0]
-        worst = side_score[0]
-        for s in range(1, nsides):
-            if side_score[s] > best:
-                best = side_score[s]
-            if side_score[s] < worst:
-                worst = side_score[s]
-        if best == worst:
-            return False
-        for p in range(tab.nplayers):
-            s = side_score[tab.side[p]]
-            if tab.stalemate == ST_LEAST_ROW:
-                sign[p] = -1 if s == worst else 1
-            else:
-                sign[p] = 1 if s == best else -1
-        return True
-
-    cdef void _score_board(self, int b) noexcept:
-        """An open board at the end of the game: the stalemate rule on that
-        board alone, as ``_finish_stalemate`` scores a one-board game."""
-        cdef Tables tab = self.tab
-        cdef int p
-        cdef int sign[MAX_SEATS]
-        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
-        if tab.general_outcome:      # ttt-boards: the dilemmas' outcomes, per board
-            self._score_board_general(b)
-            return
-        if tab.stalemate == ST_DRAWS or tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
-            for p in range(tab.nplayers):
-                res[p] = 0 if tab.stalemate == ST_DRAWS else (1 if tab.stalemate == ST_ALL_WIN else -1)
-            return
-        if not self._stalemate_signs(b, sign):
-            for p in range(tab.nplayers):
-                sign[p] = 0
-        for p in range(tab.nplayers):
-            res[p] = sign[p]
-
-    cdef void _finish_boards(self, int how) noexcept:
-        """The game ends: open boards are scored by the stalemate rule, then
-        "whomever wins the most boards wins the game" (docs/rules/ttt.md:
-        the players with the most board wins win and the others lose; if all
-        players won equally many boards, every player gets sign(boards won -
-        boards lost) when every board ended alike for all players, else a draw)."""
-        cdef Tables tab = self.tab
-        cdef int b, p, most = -1, fewest = 1 << 20
-        cdef int wins[MAX_SEATS]
-        cdef int losses[MAX_SEATS]
-        cdef bint alike = True
-        cdef int16_t* res
-        for p in range(tab.nplayers):
-            wins[p] = 0
-            losses[p] = 0
-        for b in range(tab.nboards):
-            res = self.bstate + 1 + b * MAX_SEATS
-            if not (self.bstate[0] >> b) & 1:
-                self._score_board(b)
-            for p in range(tab.nplayers):
-                wins[p] += res[p] == 1
-                losses[p] += res[p] == -1
-                if res[p] != res[0]:
-                    alike = False
-        for p in range(tab.nplayers):
-            if wins[p] > most:
-                most = wins[p]
-            if wins[p] < fewest:
-                fewest = wins[p]
-        for p in range(tab.nplayers):
-            if most != fewest:
-                self.result[p] = 1.0 if wins[p] == most else -1.0
-            elif alike:
-                self.result[p] = (1.0 if wins[0] > losses[0] else
-                                  (-1.0 if wins[0] < losses[0] else 0.0))
-            else:
-                self.result[p] = 0.0
-        if tab.general_outcome:      # ttt-boards: "Chaos wins if ..." and overachievers over the boards
-            self._finish_boards_general(how, wins)
-        self.end = how
-
-    cdef uint64_t _boards_hash(self) noexcept:
-        cdef uint64_t v = <uint64_t>self.bstate[0]
-        cdef int b, p
-        for b in range(self.tab.nboards):
-            for p in range(self.tab.nplayers):
-                v = v * 3 + <uint64_t>(self.bstate[1 + b * MAX_SEATS + p] + 1)
-        return mix64(v * <uint64_t>0xD1B54A32D192ED03ULL + 777)
+    # -- outcomes (_outcomes.pxi) ----------------------------------------------
 
     def board_results(self):
         """Per board: the players' results on it (+1, -1, 0) once it is
@@ -537,106 +412,6 @@ cdef class TTTCore(GameCore):
             return f"b{b + 1}:stack({x},{y})"
         return f"b{b + 1}:({x},{y},{t // tab.XY + 1})"
 
-    # -- ttt-boards: several boards with the dilemmas' outcomes and rounds ------
-    # docs/rules/ttt.md, "Several boards with every outcome and with
-    # simultaneous phases": every rule scores each board as a one-board game
-    # of that board's pieces; "total" thresholds and overachievers act on the
-    # game; a round decides each board by the pieces that landed on it.
-
-    cdef void _score_board_general(self, int b) noexcept:
-        """An open board at the game's end under the general scoring: the
-        stalemate rule (ranked, vs Chaos, draws, all-win, all-lose) on board b
-        alone, every side eligible, a tie of every side a drawn board."""
-        cdef Tables tab = self.tab
-        cdef int p
-        cdef int score[MAX_SEATS]
-        cdef int verdict[MAX_SEATS]
-        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
-        self.score_board1 = b + 1
-        self._side_scores(score)
-        self.score_board1 = 0
-        self._verdicts(score, (1 << (tab.side[tab.seats - 1] + 1)) - 1, verdict, True)
-        for p in range(tab.nplayers):
-            res[p] = verdict[tab.side[p]]
-
-    cdef void _finish_boards_general(self, int how, int* wins) noexcept:
-        """The game's outcome over the boards, general scoring: "Chaos wins if
-        total circles > 9" counts the pieces of every board when the game ends
-        in stalemate or by the move limit (a turn check deciding the last open
-        board decides alone, as on one board); "Overachiever(s) disqualified":
-        the players who would win the game (most boards won) are disqualified
-        and the most boards among the rest wins ("second most"); when every
-        player is disqualified or lost, Chaos wins."""
-        cdef Tables tab = self.tab
-        cdef int p, best = -1
-        if how != END_CHECK and self._chaos_threshold_met():
-            for p in range(tab.nplayers):
-                self.result[p] = -1.0
-            return
-        if not tab.overachievers or self.disq:
-            return
-        for p in range(tab.nplayers):
-            if self.result[p] == 1.0:
-                self.disq |= 1 << p
-        if self.disq == 0:
-            return
-        for p in range(tab.nplayers):
-            if not (self.disq >> p) & 1 and wins[p] > best:
-                best = wins[p]
-        for p in range(tab.nplayers):
-            self.result[p] = 1.0 if not (self.disq >> p) & 1 and wins[p] == best else -1.0
-
-    cdef void _lock_board(self, int b) noexcept:
-        """A decided board locks for everyone: its targets leave the free list."""
-        cdef int t
-        self.bstate[0] |= 1 << b
-        for t in range(self.tab.T):
-            if (board_of(self, t) == b and self.fpos[t] < self.num_free
-                    and self.freel[self.fpos[t]] == t):
-                free_remove(self, t)
-
-    cdef bint _sim_decide_boards(self, int* landed, int* best, int* best_axis) noexcept:
-        """After a round: each board is decided on its own by the pieces that
-        landed on it, as one board's round is: the first check (listed order)
-        that holds for one of them decides the board for that piece's side,
-        or draws the board when it holds for pieces of several sides at once
-        (an all-lose check: every player loses it). Every board decided in the
-        round locks at its end. True when no board is left open (the game
-        ends: most boards wins)."""
-        cdef Tables tab = self.tab
-        cdef int b, i, s, p, mask, first, effect, ms
-        cdef int16_t* res
-        for b in range(tab.nboards):
-            for i in range(tab.nchecks):
-                mask = 0
-                first = -1
-                for s in range(tab.seats):
-                    if (landed[s] >= 0 and board_of(self, landed[s]) == b and
-                            (best[s] if tab.check_diag[i] else best_axis[s]) >= tab.check_k[i]):
-                        mask |= 1 << tab.side[s]
-                        if first < 0:
-                            first = s
-                if mask == 0:
-                    continue
-                effect = tab.check_effect[i]
-                ms = tab.side[first]
-                res = self.bstate + 1 + b * MAX_SEATS
-                for p in range(tab.nplayers):
-                    if effect == EFFECT_ALL_LOSE:
-                        res[p] = -1
-                    elif mask & (mask - 1):
-                        res[p] = 0               # several sides at once: nobody was first
-                    elif effect == EFFECT_WIN:
-                        res[p] = 1 if tab.side[p] == ms else -1
-                    else:
-                        res[p] = -1 if tab.side[p] == ms else 1
-                self._lock_board(b)
-                break
-        if self.bstate[0] == (1 << tab.nboards) - 1:
-            self._finish_boards(END_CHECK)
-            return True
-        return False
-
     def board_side_scores(self, int b):
         """Each side's score under the ranked or vs-Chaos stalemate rule on
         board b alone (sides in seat order, Chaos last); [] as side_scores."""
@@ -647,307 +422,14 @@ cdef class TTTCore(GameCore):
         if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
             return []
         self.score_board1 = b + 1
-        self._side_scores(score)
+        score_sides(self, score)
         self.score_board1 = 0
         return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
-
-    # -- outcomes ----------------------------------------------------------
-
-    cdef void _finish_check(self, int effect, int mover) noexcept:
-        cdef Tables tab = self.tab
-        cdef int p
-        cdef int ms = tab.side[mover]
-        if tab.overachievers:
-            self._check_overachievers(effect, mover)
-            return
-        for p in range(tab.nplayers):
-            if effect == EFFECT_ALL_LOSE:
-                self.result[p] = -1.0
-            elif effect == EFFECT_WIN:
-                self.result[p] = 1.0 if tab.side[p] == ms else -1.0
-            else:
-                self.result[p] = -1.0 if tab.side[p] == ms else 1.0
-        self.end = END_CHECK
-
-    cdef void _finish_draw(self, int how) noexcept:
-        cdef int p
-        for p in range(self.tab.nplayers):
-            self.result[p] = 0.0
-        self.end = how
-
-    cdef void _colour_scores(self, int b, int* score) noexcept:
-        """Per colour: the longest run (in-a-row rules) or the piece count, on
-        board b alone (lines never cross boards), or on every cell when b < 0."""
-        cdef Tables tab = self.tab
-        cdef int c, d, piece, prev, run, x, i
-        for c in range(tab.C):
-            score[c] = 0
-        for c in range(tab.S):
-            piece = self.cell[c]
-            if piece == 0 or (b >= 0 and board_of(self, c) != b):
-                continue
-            if tab.stalemate == ST_MOST_PIECES:
-                score[piece - 1] += 1
-                continue
-            if score[piece - 1] < 1:
-                score[piece - 1] = 1   # a piece is a run of 1 along every line (those no cell has are skipped)
-            for i in range(tab.nrun):
-                d = tab.run_dir[i]
-                prev = tab.nbr[c * 26 + 25 - d]
-                if prev >= 0 and self.cell[prev] == piece:
-                    continue           # not the start of this run
-                run = 0
-                x = c
-                while x >= 0 and self.cell[x] == piece:
-                    run += 1
-                    x = tab.nbr[x * 26 + d]
-                if run > score[piece - 1]:
-                    score[piece - 1] = run
-
-    cdef void _finish_stalemate(self, int how) noexcept:
-        cdef Tables tab = self.tab
-        cdef int p
-        cdef int sign[MAX_SEATS]
-        if tab.nboards > 1:          # boards: each open board by the stalemate rule, then most boards
-            self._finish_boards(how)
-            return
-        self.end = how
-        if tab.general_outcome:
-            self._finish_outcome(how)
-            return
-        if tab.stalemate == ST_DRAWS:
-            self._finish_draw(how)
-            return
-        if tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
-            for p in range(tab.nplayers):
-                self.result[p] = 1.0 if tab.stalemate == ST_ALL_WIN else -1.0
-            return
-        if not self._stalemate_signs(-1, sign):
-            self._finish_draw(how)
-            return
-        for p in range(tab.nplayers):
-            self.result[p] = sign[p]
-
-    # -- outcomes of the dilemmas (ttt-outcomes) ----------------------------
 
     cdef inline int _shape_at(self, int c) noexcept:
         """Shape index (SHAPES_ALL) of the piece on cell c: on the original
         path every piece is a circle (0); ttt-shapes keeps the shape plane."""
         return self.shp[c] if self.shp != NULL else 0
-
-    cdef bint _chaos_threshold_met(self) noexcept:
-        """"Chaos wins if total circles > 9": pieces of a shape on the board,
-        every colour counted."""
-        cdef Tables tab = self.tab
-        cdef int c, sh
-        cdef int count[MAX_SHAPES]
-        for sh in range(MAX_SHAPES):
-            count[sh] = 0
-        for c in range(tab.S):
-            if self.cell[c]:
-                count[self._shape_at(c)] += 1
-        for sh in range(MAX_SHAPES):
-            if tab.chaos_more_than[sh] >= 0 and count[sh] > tab.chaos_more_than[sh]:
-                return True
-        return False
-
-    cdef int _area(self, int colours, uint8_t* mark, int* stack) noexcept:
-        """Go-style area of the pieces of ``colours`` (a bit mask): the cells
-        they occupy and the empty cells (locked ones included) reachable from
-        one of them by orthogonal steps through empty cells."""
-        cdef Tables tab = self.tab
-        cdef int c, d, u, top = 0, n = 0
-        memset(mark, 0, tab.S)
-        for c in range(tab.S):
-            if self.score_board1 and board_of(self, c) != self.score_board1 - 1:
-                continue                         # ttt-boards: one board's area (steps never cross boards)
-            if self.cell[c] and (colours >> (self.cell[c] - 1)) & 1:
-                mark[c] = 1
-                stack[top] = c
-                top += 1
-                n += 1
-        while top:
-            top -= 1
-            c = stack[top]
-            for d in range(26):
-                if not tab.is_axis[d]:
-                    continue
-                u = tab.nbr[c * 26 + d]
-                if u >= 0 and not mark[u] and self.cell[u] == 0:
-                    mark[u] = 1
-                    stack[top] = u
-                    top += 1
-                    n += 1
-        return n
-
-    cdef void _side_scores(self, int* score) noexcept:
-        """Each side's score under the ranked or vs-Chaos rule: the longest
-        line (max over its colours), or K-segments, pieces, pieces of a shape
-        (summed over its colours), or its area."""
-        cdef Tables tab = self.tab
-        cdef int c, d, piece, prev, run, x, s, i
-        cdef int nsides = tab.side[tab.seats - 1] + 1
-        cdef int colour_score[MAX_COLOURS]
-        cdef uint8_t* mark
-        cdef int* stack
-        if tab.st_kind == ST_RANKED and tab.st_measure == MEASURE_AREA:
-            mark = <uint8_t*>malloc(tab.S)
-            stack = <int*>malloc(tab.S * sizeof(int))
-            for s in range(nsides):
-                score[s] = self._area(tab.side_colours[s], mark, stack)
-            free(mark)
-            free(stack)
-            return
-        for c in range(tab.C):
-            colour_score[c] = 0
-        for c in range(tab.S):
-            piece = self.cell[c]
-            if piece == 0:
-                continue
-            if self.score_board1 and board_of(self, c) != self.score_board1 - 1:
-                continue                         # ttt-boards: one board's pieces and lines
-            if tab.st_kind == ST_VS_CHAOS or tab.st_measure == MEASURE_PIECES:
-                colour_score[piece - 1] += 1
-            elif tab.st_measure == MEASURE_SHAPE:
-                if self._shape_at(c) == tab.st_shape:
-                    colour_score[piece - 1] += 1
-            elif tab.st_measure == MEASURE_WINDOWS:
-                for d in range(13, 26):
-                    x = c
-                    i = 0
-                    while i < tab.st_k and x >= 0 and self.cell[x] == piece:
-                        i += 1
-                        x = tab.nbr[x * 26 + d]
-                    if i == tab.st_k:
-                        colour_score[piece - 1] += 1
-            else:                               # MEASURE_RUN
-                for d in range(13, 26):
-                    prev = tab.nbr[c * 26 + 25 - d]
-                    if prev >= 0 and self.cell[prev] == piece:
-                        continue
-                    run = 0
-                    x = c
-                    while x >= 0 and self.cell[x] == piece:
-                        run += 1
-                        x = tab.nbr[x * 26 + d]
-                    if run > colour_score[piece - 1]:
-                        colour_score[piece - 1] = run
-        for s in range(nsides):
-            score[s] = 0
-            for c in range(tab.C):
-                if (tab.side_colours[s] >> c) & 1:
-                    if tab.st_kind == ST_RANKED and tab.st_measure == MEASURE_RUN:
-                        if colour_score[c] > score[s]:
-                            score[s] = colour_score[c]
-                    else:
-                        score[s] += colour_score[c]
-
-    cdef int _eligible_sides(self) noexcept:
-        """Bit mask of the sides that can still win: Chaos, and every side
-        with a player not disqualified."""
-        cdef Tables tab = self.tab
-        cdef int s, mask = 0
-        for s in range(tab.seats):
-            if s >= tab.nplayers or not (self.disq >> s) & 1:
-                mask |= 1 << tab.side[s]
-        return mask
-
-    cdef void _verdicts(self, int* score, int eligible, int* verdict, bint tie_draws) noexcept:
-        """Per eligible side: +1 win, -1 lose, 0 draw under the stalemate rule."""
-        cdef Tables tab = self.tab
-        cdef int s, n = 0, best = 0, worst = 0, chaos_side, extreme
-        cdef int nsides = tab.side[tab.seats - 1] + 1
-        for s in range(nsides):
-            verdict[s] = 0
-        if tab.st_kind == ST_ALL_WIN or tab.st_kind == ST_ALL_LOSE:
-            for s in range(nsides):
-                verdict[s] = 1 if tab.st_kind == ST_ALL_WIN else -1
-            return
-        if tab.st_kind == ST_VS_CHAOS:
-            chaos_side = nsides - 1
-            for s in range(chaos_side):
-                if score[s] > score[chaos_side]:
-                    verdict[s] = 1
-                elif score[s] < score[chaos_side]:
-                    verdict[s] = -1
-                elif not (tab.vs_more_wins and tab.vs_fewer_loses):
-                    verdict[s] = -1 if tab.vs_more_wins else 1
-            return
-        if tab.st_kind != ST_RANKED:            # draws
-            return
-        for s in range(nsides):
-            if not (eligible >> s) & 1:
-                continue
-            if n == 0 or score[s] > best:
-                best = score[s]
-            if n == 0 or score[s] < worst:
-                worst = score[s]
-            n += 1
-        if n == 0 or (tie_draws and n >= 2 and best == worst):
-            return
-        for s in range(nsides):
-            if (eligible >> s) & 1:
-                extreme = score[s] == (best if tab.st_most else worst)
-                verdict[s] = (1 if tab.st_wins else -1) if extreme else (-1 if tab.st_wins else 1)
-
-    cdef void _finish_outcome(self, int how) noexcept:
-        """The general stalemate scoring: "Chaos wins if ..." first (every
-        player loses); then the rule among the sides that can still win; with
-        overachievers, the first set of winners is disqualified and the rule
-        decided again among the rest ("Most pieces wins" becomes "Second most
-        pieces wins"). Disqualified players lose."""
-        cdef Tables tab = self.tab
-        cdef int p, winners = 0
-        cdef int score[MAX_SEATS]
-        cdef int verdict[MAX_SEATS]
-        self.end = how
-        if self._chaos_threshold_met():
-            for p in range(tab.nplayers):
-                self.result[p] = -1.0
-            return
-        self._side_scores(score)
-        self._verdicts(score, self._eligible_sides(), verdict, self.disq == 0)
-        if tab.overachievers and self.disq == 0:
-            for p in range(tab.nplayers):
-                if verdict[tab.side[p]] == 1:
-                    winners |= 1 << p
-            if winners:
-                self.disq = winners
-                self._verdicts(score, self._eligible_sides(), verdict, False)
-        for p in range(tab.nplayers):
-            self.result[p] = -1.0 if (self.disq >> p) & 1 else <double>verdict[tab.side[p]]
-
-    cdef void _check_overachievers(self, int effect, int mover) noexcept:
-        """A turn check that holds under "Overachiever(s) disqualified": the
-        first set of winners is disqualified and play goes on; a later set of
-        (not disqualified) winners wins; a disqualified player's own line does
-        not end the game; when every player is disqualified or has lost,
-        Chaos wins (every player -1)."""
-        cdef Tables tab = self.tab
-        cdef int p, winners = 0, losers = 0, everyone = (1 << tab.nplayers) - 1
-        cdef bint chaos_mover = tab.chaos and mover == tab.seats - 1
-        if effect == EFFECT_ALL_LOSE or (effect == EFFECT_WIN and chaos_mover):
-            winners = 0
-            losers = everyone
-        for p in range(tab.nplayers):
-            if effect == EFFECT_WIN and not chaos_mover and tab.side[p] == tab.side[mover]:
-                winners |= 1 << p
-            elif effect == EFFECT_LOSE:
-                if tab.side[p] != tab.side[mover]:
-                    winners |= 1 << p
-                else:
-                    losers |= 1 << p        # the mover's side has lost
-        winners &= ~self.disq
-        if effect == EFFECT_WIN and not chaos_mover and winners == 0:
-            return                               # a disqualified player's line: play on
-        if winners and self.disq == 0:
-            self.disq = winners
-            if (self.disq | losers) != everyone:
-                return                           # play goes on
-            winners = 0
-        for p in range(tab.nplayers):
-            self.result[p] = 1.0 if (winners >> p) & 1 else -1.0
-        self.end = END_CHECK
 
     cdef void returns(self, double* out) noexcept:
         cdef int p
@@ -966,7 +448,7 @@ cdef class TTTCore(GameCore):
         if self.tab.move_limit:
             h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
         if self.tab.nboards > 1:     # boards: which boards are decided and how
-            h ^= self._boards_hash()
+            h ^= boards_hash(self)
         if self.tab.sim:
             h ^= self._sim_hash()                 # ttt-sim: pending plans
         if self.seen != NULL:
@@ -1023,7 +505,7 @@ cdef class TTTCore(GameCore):
             return False
         if self.pexit != NULL and (self.pexit[c] >> s) & 1:
             return False                         # ttt-boards: exit locked for s (sticky, exclusive, exit lock)
-        if tab.nboards > 1 and self._board_closed(c):
+        if tab.nboards > 1 and board_closed(self, c):
             return False                         # ttt-boards: on a decided (locked) board
         if tab.shaped:
             return self._sh_can_move_piece(s, c)       # ttt-shapes: per shape (the merge: after the locks)
@@ -1213,7 +695,7 @@ cdef class TTTCore(GameCore):
             self.passes = 0
             self.plies += 1
             if tab.move_limit and self.plies >= tab.move_limit:
-                self._finish_stalemate(END_MOVE_LIMIT)
+                finish_stalemate(self, END_MOVE_LIMIT)
             else:
                 next_seat(self)
         else:
@@ -1351,7 +833,7 @@ cdef class TTTCore(GameCore):
         and shape) is in reserve, and locks let it leave."""
         cdef Tables tab = self.tab
         cdef int c, piece, k
-        if tab.nboards > 1 and self._board_closed(f):
+        if tab.nboards > 1 and board_closed(self, f):
             return -1
         if tab.gravity:
             if self.top[f] == 0:
@@ -1768,7 +1250,7 @@ cdef class TTTCore(GameCore):
         """The local shape of the by-stack mover ``seat`` may move from cell c, or -1."""
         cdef Tables tab = self.tab
         cdef int t = c % tab.XY, z = c // tab.XY, piece = self.cell[c], k, j, cc
-        if piece == 0 or (tab.nboards > 1 and self._board_closed(t)):
+        if piece == 0 or (tab.nboards > 1 and board_closed(self, t)):
             return -1
         if not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
             return -1
@@ -2136,7 +1618,7 @@ cdef class TTTCore(GameCore):
         cdef int piece = self.cell[t]
         if piece == 0 or tab.locked[t] or (self.plock != NULL and self.plock[t]):
             return False
-        if tab.nboards > 1 and self._board_closed(t):
+        if tab.nboards > 1 and board_closed(self, t):
             return False
         if (tab.seat_mask[seat] >> (piece - 1)) & 1:
             return False
@@ -3833,7 +3315,7 @@ cdef class TTTCore(GameCore):
                         if tab.is_axis[d] and run > best_axis[s]:
                             best_axis[s] = run
             if tab.nboards > 1:
-                decided = self._sim_decide_boards(landed, best, best_axis)
+                decided = decide_boards_after_round(self, landed, best, best_axis)
                 if self.seen != NULL:
                     # the merge: what the round showed, after the boards it
                     # decided locked (as a turn's refresh follows its board's lock)
@@ -3851,16 +3333,16 @@ cdef class TTTCore(GameCore):
                 if mask:
                     effect = tab.check_effect[i]
                     if tab.overachievers:      # ttt-cloaksim: the round's winners are one set
-                        if self._sim_overachievers(effect, mask):
+                        if round_overachievers(self, effect, mask):
                             return
                         break
                     if effect == EFFECT_ALL_LOSE or (mask & (mask - 1)) == 0:
-                        self._finish_check(effect, first)
+                        finish_check(self, effect, first)
                     else:
-                        self._finish_draw(END_CHECK)
+                        finish_draw(self, END_CHECK)
                     return
         if tab.move_limit and self.plies >= tab.move_limit:
-            self._finish_stalemate(END_MOVE_LIMIT)
+            finish_stalemate(self, END_MOVE_LIMIT)
             return
         if tab.move_limit and goal:                # ttt-rounds3: a plan's piece reached its goal and stayed
             reach_stalemate(self)                      # (after the limit: a round past it would pass max_game_length)
@@ -4749,7 +4231,7 @@ cdef class TTTCore(GameCore):
         if not self._cloaked_now(c):
             self.seen[c] = full
         elif (not self.tab.locked[c] and (self.plock == NULL or not self.plock[c])
-                and not (self.tab.nboards > 1 and self._board_closed(c))):
+                and not (self.tab.nboards > 1 and board_closed(self, c))):
             # the merge: as _can_move_piece (ttt-boards), a decided board's
             # pieces and a seat's exit-locked ones are not "pieces it can move"
             self.seen[c] |= movers[piece - 1] & ~(self.pexit[c] if self.pexit != NULL else 0)
@@ -4846,43 +4328,6 @@ cdef class TTTCore(GameCore):
         n += 1
         log[0] = n & 0x7FFF
         log[1] = n >> 15
-
-    cdef bint _sim_overachievers(self, int effect, int mask) noexcept:
-        """"Overachiever(s) disqualified" after a round whose pieces hold a
-        turn check for the sides in ``mask``: the round's winners are one set
-        (every completing side's players for a win check; every player of a
-        side that did not complete for a lose check). The first such set is
-        disqualified and play goes on; a later set (less the disqualified)
-        wins and every other player loses; Chaos completing a win line, or an
-        all-lose check, makes every player lose; when every player is
-        disqualified or has lost, Chaos wins. True when the game ended."""
-        cdef Tables tab = self.tab
-        cdef int p, winners = 0, losers = 0, everyone = (1 << tab.nplayers) - 1
-        cdef bint chaos_won = (effect == EFFECT_WIN and tab.chaos
-                               and (mask >> tab.side[tab.seats - 1]) & 1)
-        if effect == EFFECT_ALL_LOSE or chaos_won:
-            losers = everyone
-        else:
-            for p in range(tab.nplayers):
-                if (mask >> tab.side[p]) & 1:
-                    if effect == EFFECT_WIN:
-                        winners |= 1 << p
-                    else:
-                        losers |= 1 << p
-                elif effect == EFFECT_LOSE:
-                    winners |= 1 << p
-        winners &= ~self.disq
-        if effect == EFFECT_WIN and losers == 0 and winners == 0:
-            return False                       # only disqualified players' lines: play on
-        if winners and self.disq == 0:
-            self.disq = winners
-            if (self.disq | losers) != everyone:
-                return False                   # play goes on
-            winners = 0
-        for p in range(tab.nplayers):
-            self.result[p] = 1.0 if (winners >> p) & 1 else -1.0
-        self.end = END_CHECK
-        return True
 
     def _cloak_sim_own_plan(self, int player):
         """The viewer's own pending plan, for its cloaked views (perfect
@@ -5455,7 +4900,7 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
             return []
-        self._side_scores(score)
+        score_sides(self, score)
         return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
 
     def disqualified_players(self):
@@ -5891,3 +5336,4 @@ def _restore(Tables tab, list block, tuple scalars):
 # the rule vocabulary, one file per concept (the map in the module docstring)
 include "_phases.pxi"
 include "_turns.pxi"
+include "_outcomes.pxi"

@@ -334,33 +334,11 @@ cdef class Tables:
             self.init[c] = colour + 1
         for c in range(self.C):
             self.init[self.S + 3 * self.T + c] = self.reserve0[c]
-        self._init_outcomes(p)
+        outcome_tables(self, p)
         seat_lock_tables(self, p.get("seat_locks"))
         self._shape_init_block(p)
         if self.sim:
             self._sim_init_block()
-
-    cdef void _init_outcomes(self, dict p):
-        """The outcome fields (ttt-outcomes); absent keys (tables compiled
-        before them) mean the original scoring."""
-        cdef int i, s
-        self.general_outcome = p.get("general_outcome", False)
-        self.st_kind = p.get("st_kind", 0)
-        self.st_measure = p.get("st_measure", 0)
-        self.st_k = p.get("st_k", 0)
-        self.st_shape = p.get("st_shape", 0)
-        self.st_most = p.get("st_most", 1)
-        self.st_wins = p.get("st_wins", 1)
-        self.vs_more_wins = p.get("vs_more_wins", False)
-        self.vs_fewer_loses = p.get("vs_fewer_loses", False)
-        self.overachievers = p.get("overachievers", False)
-        limits = p.get("chaos_more_than", [])
-        for i in range(MAX_SHAPES):
-            self.chaos_more_than[i] = limits[i] if i < len(limits) else -1
-        for s in range(MAX_SEATS):
-            self.side_colours[s] = 0
-        for s in range(self.seats):
-            self.side_colours[self.side[s]] |= self.seat_mask[s]
 
     # -- ttt-sim: the round region of a position block -----------------------
     # Appended after the reserves, only for rule sets with a simultaneous or
@@ -675,7 +653,7 @@ cdef inline int board_of(TTTCore core, int i) noexcept:
 cdef inline bint target_free(TTTCore core, int t) noexcept:
     """Whether a piece may enter target t now (its landing cell is empty,
     not locked, and not locked for this phase)."""
-    if core.tab.nboards > 1 and core._board_closed(t):     # boards: a decided board is locked
+    if core.tab.nboards > 1 and board_closed(core, t):     # boards: a decided board is locked
         return False
     if core.tab.gravity:
         return core.top[t] < core.tab.Z and (

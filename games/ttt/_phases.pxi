@@ -80,7 +80,7 @@ cdef inline void set_seat_locks(TTTCore core) noexcept:
 
 cdef bint locked_now(TTTCore core, int c):
     return core.tab.locked[c] or (core.plock != NULL and core.plock[c]) or (
-        core.tab.nboards > 1 and core._board_closed(c))       # boards: decided boards are locked
+        core.tab.nboards > 1 and board_closed(core, c))       # boards: decided boards are locked
 
 
 cdef inline bint may_enter(TTTCore core, int seat, int t) noexcept:
@@ -129,7 +129,7 @@ cdef void reach_stalemate(TTTCore core) noexcept:
             fold_less_than_most(core)
         enter_phase(core, core.phase + 1, False)
     else:
-        core._finish_stalemate(END_STALEMATE)
+        finish_stalemate(core, END_STALEMATE)
 
 
 cdef int committed_pieces(TTTCore core, int s) noexcept:

@@ -48,7 +48,7 @@ cdef inline int movable_piece(TTTCore core, int seat, int t) noexcept:
     """The piece code on target t that ``seat`` may move (0 if none): its
     colour must be one of the seat's and none of that colour left in reserve."""
     cdef int c, piece
-    if core.tab.nboards > 1 and core._board_closed(t):     # boards: a decided board is locked
+    if core.tab.nboards > 1 and board_closed(core, t):     # boards: a decided board is locked
         return 0
     if core.tab.gravity:
         if core.top[t] == 0:
@@ -251,10 +251,10 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
         for i in range(tab.nchecks):
             if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
                 if tab.nboards > 1:      # boards: the check decides this board only
-                    if core._decide_board(c, tab.check_effect[i]):
+                    if decide_board(core, c, tab.check_effect[i]):
                         return
                     break
-                core._finish_check(tab.check_effect[i], core.seat)
+                finish_check(core, tab.check_effect[i], core.seat)
                 if core.end != END_NONE:
                     return
                 break       # overachievers disqualified: play goes on
@@ -263,7 +263,7 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
         reach_stalemate(core)
         return
     if tab.move_limit and core.plies >= tab.move_limit:
-        core._finish_stalemate(END_MOVE_LIMIT)
+        finish_stalemate(core, END_MOVE_LIMIT)
         return
     if core.cj_land >= 0 and core._cj_continue():      # a chain jump's extra move
         return
@@ -281,7 +281,7 @@ cdef void pass_turn(TTTCore core) noexcept:
         reach_stalemate(core)
         return
     if limit:
-        core._finish_stalemate(END_MOVE_LIMIT)
+        finish_stalemate(core, END_MOVE_LIMIT)
         return
     next_seat(core)
 
@@ -311,4 +311,4 @@ cdef void answer_offer(TTTCore core, bint agree) noexcept:
     if core.answerer == core.offer_by:
         core.offer_by = -1
         core.answerer = -1
-        core._finish_draw(END_AGREED_DRAW)
+        finish_draw(core, END_AGREED_DRAW)
