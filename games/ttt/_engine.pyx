@@ -316,7 +316,7 @@ cdef class TTTCore(GameCore):
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
             return self._cp_listed(self.seat, action)       # ttt-captures: "must capture"
         if tab.shaped and action < tab.a_pass_or_end:
-            return self._sh_is_legal(self.seat, action)     # ttt-shapes
+            return shape_is_legal(self, self.seat, action)     # ttt-shapes
         if action < tab.nplace:
             ch = action // tab.T
             t = action % tab.T
@@ -375,7 +375,7 @@ cdef class TTTCore(GameCore):
             self._cj_apply(action)                   # ttt-jumps: the continuation
             return
         if tab.shaped and action < tab.a_pass_or_end:
-            self._sh_apply(action)                   # ttt-shapes
+            apply_shape_action(self, action)                   # ttt-shapes
             return
         if action < tab.nplace:
             ch = action // tab.T
@@ -426,11 +426,6 @@ cdef class TTTCore(GameCore):
         self.score_board1 = 0
         return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
 
-    cdef inline int _shape_at(self, int c) noexcept:
-        """Shape index (SHAPES_ALL) of the piece on cell c: on the original
-        path every piece is a circle (0); ttt-shapes keeps the shape plane."""
-        return self.shp[c] if self.shp != NULL else 0
-
     cdef void returns(self, double* out) noexcept:
         cdef int p
         for p in range(self.tab.nplayers):
@@ -454,7 +449,7 @@ cdef class TTTCore(GameCore):
         if self.seen != NULL:
             h ^= self._cloak_hash()
         if self.tab.R or self.tab.powers:         # ttt-shapes: replacements change shapes;
-            h ^= self._sh_reserves_hash()         # ttt-captures: reincarnation refills reserves
+            h ^= shape_reserves_hash(self)         # ttt-captures: reincarnation refills reserves
         if self.tab.pots:
             h ^= self._cp_pot_hash()
         if self.tab.chains:                       # ttt-jumps: a pending continuation
@@ -508,7 +503,7 @@ cdef class TTTCore(GameCore):
         if tab.nboards > 1 and board_closed(self, c):
             return False                         # ttt-boards: on a decided (locked) board
         if tab.shaped:
-            return self._sh_can_move_piece(s, c)       # ttt-shapes: per shape (the merge: after the locks)
+            return shape_piece_movable(self, s, c)       # ttt-shapes: per shape (the merge: after the locks)
         if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or self.reserve[piece - 1] > 0:
             return False
         if tab.locked[c] or (self.plock != NULL and self.plock[c]):
@@ -672,7 +667,7 @@ cdef class TTTCore(GameCore):
             kind = 1
             f = (action - tab.move0) // tab.T
             t = (action - tab.move0) % tab.T
-        elif self.offer_by < 0 and self._cloak_is_replacement(action):
+        elif self.offer_by < 0 and is_replacement_move(self, action):
             kind = 1                     # ttt-cloakcap: a move reaching the goal, naming its replacement
             f = ((action - tab.rep0) // tab.T) % tab.T
             t = (action - tab.rep0) % tab.T
@@ -754,7 +749,7 @@ cdef class TTTCore(GameCore):
                 cls = 1
             if cls == 1 and kind == 0 and tab.shaped and land >= 0 and not self._fully_sees(s, land):
                 cls = 3      # ttt-shapes: obscurity shows the colour, not the shape
-            elif cls != 0 and kind == 1 and land >= 0 and self._cloak_is_replacement(action) \
+            elif cls != 0 and kind == 1 and land >= 0 and is_replacement_move(self, action) \
                     and not self._fully_sees(s, land):
                 cls = 3      # ttt-cloakcap: the move, not the shape its piece became
             meta |= cls << (4 + 2 * s)
@@ -797,324 +792,6 @@ cdef class TTTCore(GameCore):
         text = self.player_information_state_string(player).encode()
         return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
-    # -- ttt-shapes: the shapes path (issue 12 items 1, 2, 7; issue 11's goal-reached stalemate)
-    # A rule set with a shape other than the circle, a move of the seed's
-    # extension list or goal lines takes this path (``tab.shaped``); the
-    # original path's methods call in here through one test each. A piece
-    # keeps its colour in ``cell`` (colour index + 1, as on the original path,
-    # so every colour rule -- lines, counts, area, locks, cloaking -- reads it
-    # unchanged) and its shape (index in the seed's rank order, SHAPES_ALL) in
-    # the shape plane ``shp`` of the same block, which moves with it; the
-    # per-shape reserves ``sres`` sit beside it and ``reserve`` keeps each
-    # colour's total. Action ids: docs/rules/ttt.md, "Shapes, movement and goals".
-
-    cdef inline void _sh_set_shape(self, int c, int shape) noexcept:
-        self.shp[c] = shape
-        self.board_hash ^= self.tab.szob[c * MAX_SHAPES + shape]
-
-    cdef inline int _sh_goal_dist(self, int seat, int t) noexcept:
-        """Rows from target t to ``seat``'s goal line (-1: the seat has no goal)."""
-        cdef Tables tab = self.tab
-        cdef int axis, v, n
-        if seat >= tab.nplayers or tab.goal_axis[seat] < 0:
-            return -1
-        axis = tab.goal_axis[seat]
-        if axis == 0:
-            v = (t % tab.X) % tab.bX
-            n = tab.bX
-        else:
-            v = (t // tab.X) % tab.Y
-            n = tab.Y
-        return (n - 1 - v) if tab.goal_high[seat] else v
-
-    cdef int _sh_piece_shape(self, int seat, int f) noexcept:
-        """The local shape of the piece ``seat`` may move from target f, or -1:
-        its colour is the seat's, its shape moves, no identical piece (colour
-        and shape) is in reserve, and locks let it leave."""
-        cdef Tables tab = self.tab
-        cdef int c, piece, k
-        if tab.nboards > 1 and board_closed(self, f):
-            return -1
-        if tab.gravity:
-            if self.top[f] == 0:
-                return -1
-            c = f + tab.XY * (self.top[f] - 1)
-        else:
-            c = f
-        piece = self.cell[c]
-        if piece == 0 or (self.plock != NULL and self.plock[c]):
-            return -1
-        if self.pexit != NULL and (self.pexit[c] >> seat) & 1:
-            return -1
-        if not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
-            return -1
-        k = tab.shape_local[self.shp[c]]
-        if tab.shape_move[k] == MOVE_NONE or self.sres[(piece - 1) * tab.K + k] > 0:
-            return -1
-        if _moves_by_stack(tab.shape_move[k]):
-            return -1                     # ttt-stacks: by-stack movers use the stack ids
-        return k
-
-    cdef inline bint _sh_dest(self, int seat, int f, int u, int k, bint noback, int d0, uint8_t* mark) noexcept:
-        """Whether u is a new destination (marked) for the piece (local shape
-        k) on f."""
-        if u < 0 or u == f or not self._sh_room(seat, k, u) or not may_enter(self, seat, u):
-            return False
-        if noback and self._sh_goal_dist(seat, u) > d0:
-            return False                  # "cannot move [...] away from his/her own goal line"
-        if mark != NULL:
-            if mark[u]:
-                return False
-            mark[u] = 1
-        return True
-
-    cdef int _sh_destinations(self, int seat, int f, int k, uint8_t* mark) noexcept:
-        """Targets the piece of local shape k on target f may move to under
-        its shape's move, marked in ``mark``; with ``mark`` NULL, 1 as soon as
-        one exists. Lines go any distance over pieces and locked spaces (as
-        the original linear-or-knight); stacks ignore height."""
-        cdef Tables tab = self.tab
-        cdef int move = tab.shape_move[k], d, u, n = 0, lx, y
-        cdef int axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
-        cdef bint forward = move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG
-        cdef bint noback = tab.shape_no_back[k] and axis >= 0
-        cdef bint linear = (move == MOVE_ORTH_LINE or move == MOVE_DIAG_LINE or move == MOVE_LINEAR
-                            or move == MOVE_LINEAR_KNIGHT)
-        cdef int d0 = self._sh_goal_dist(seat, f) if noback else -1
-        if forward and axis < 0:
-            return 0                      # no goal (Chaos): no forward
-        if move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or move == MOVE_LINEAR_KNIGHT or move == MOVE_ADJ_KNIGHT:
-            for d in range(24):
-                u = tab.knight3[f * 24 + d] if move == MOVE_KNIGHT3 else tab.knight[f * 24 + d]
-                if self._sh_dest(seat, f, u, k, noback, d0, mark):
-                    n += 1
-                    if mark == NULL:
-                        return 1
-            if move != MOVE_LINEAR_KNIGHT and move != MOVE_ADJ_KNIGHT:
-                return n      # (ttt-cloakcap: adjacent-or-knight goes on with the one-step directions)
-        lx = (f % tab.X) % tab.bX
-        y = (f // tab.X) % tab.Y
-        for d in range(26):
-            if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
-                if not tab.is_axis[d]:
-                    continue
-            elif move == MOVE_ADJ_DIAGONAL or move == MOVE_DIAG_LINE or move == MOVE_FORWARD_DIAG:
-                if tab.is_axis[d]:
-                    continue
-            elif move == MOVE_ALQUERQUE:
-                if not tab.is_axis[d] and (lx + y) % 2:
-                    continue
-            if forward and tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
-                continue
-            u = tab.tnbr[f * 26 + d]
-            while u >= 0:
-                if self._sh_dest(seat, f, u, k, noback, d0, mark):
-                    n += 1
-                    if mark == NULL:
-                        return 1
-                if not linear:
-                    break
-                u = tab.tnbr[u * 26 + d]
-        if tab.jumps and (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP) \
-                and tab.shape_power[k] != POWER_NONE:
-            n += self._jp_destinations(seat, f, k, mark)       # ttt-jumps
-        return n
-
-    cdef inline bint _sh_reaches(self, int seat, int k, int f, int u) noexcept:
-        """Whether moving the local-shape-k piece from f to u "reaches the
-        goal" so that the move must name a replacement shape: the shape
-        cannot move backwards, and u is on the mover's goal line, f is not."""
-        return (self.tab.shape_no_back[k] and self.tab.R > 0 and self._sh_goal_dist(seat, f) > 0
-                and self._sh_goal_dist(seat, u) == 0)
-
-    cdef bint _sh_can_move(self, int seat) noexcept:
-        cdef int f, k
-        if self.tab.ph_move[self.phase] == MOVE_NONE or (self.num_free == 0 and not self.tab.powers):
-            return False
-        for f in range(self.tab.T):
-            k = self._sh_piece_shape(seat, f)
-            if k >= 0 and self._sh_destinations(seat, f, k, NULL):
-                return True
-        if self.tab.nstk:
-            return self._st_can_move(seat)          # ttt-stacks
-        return False
-
-    cdef bint _sh_can_move_piece(self, int s, int c) noexcept:
-        """Cloaking's "every piece they can move" on the shapes path (the
-        caller has checked movement and that s plays)."""
-        cdef Tables tab = self.tab
-        cdef int piece = self.cell[c]
-        cdef int k = tab.shape_local[self.shp[c]]
-        if _moves_by_stack(tab.shape_move[k]):
-            return self._st_piece_shape(s, c) >= 0      # ttt-stacks: from any height it may carry from
-        if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or tab.shape_move[k] == MOVE_NONE:
-            return False
-        if self.sres[(piece - 1) * tab.K + k] > 0:
-            return False
-        if tab.locked[c] or (self.plock != NULL and self.plock[c]):
-            return False
-        if tab.gravity and c // tab.XY != self.top[c % tab.XY] - 1:
-            return False
-        return True
-
-    cdef int _sh_seat_actions(self, int seat, int* out) noexcept:
-        """Placements (a shape and, when players choose, a colour), moves,
-        replacement moves and pass of ``seat``, ascending."""
-        cdef Tables tab = self.tab
-        cdef int n = 0, sh, ch, colour, t, f, u, r, k, kind
-        cdef uint8_t* mark
-        if tab.chains and self.mem[tab.chain0]:
-            return self._cj_actions(seat, out)          # ttt-jumps: the continuation only
-        for sh in range(tab.K):
-            for ch in range(tab.choices):
-                colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
-                if not ((tab.seat_mask[seat] >> colour) & 1) or self.sres[colour * tab.K + sh] <= 0:
-                    continue
-                for t in range(tab.T):
-                    if self._sh_room(seat, sh, t) and may_enter(self, seat, t):
-                        out[n] = (sh * tab.choices + ch) * tab.T + t
-                        n += 1
-        if tab.ph_move[self.phase] != MOVE_NONE and (self.num_free > 0 or tab.powers):
-            mark = <uint8_t*>malloc(tab.T)
-            for kind in range(1 + tab.R):      # plain moves, then each replacement shape's
-                for f in range(tab.T):
-                    k = self._sh_piece_shape(seat, f)
-                    if k < 0:
-                        continue
-                    memset(mark, 0, tab.T)
-                    if self._sh_destinations(seat, f, k, mark) == 0:
-                        continue
-                    for u in range(tab.T):
-                        if not mark[u] or self._sh_reaches(seat, k, f, u) != (kind > 0):
-                            continue
-                        if kind == 0:
-                            out[n] = tab.move0 + f * tab.T + u
-                        else:
-                            out[n] = tab.rep0 + ((kind - 1) * tab.T + f) * tab.T + u
-                        n += 1
-            free(mark)
-            if tab.nstk:
-                n = self._st_seat_moves(seat, out, n)     # ttt-stacks
-        if tab.any_must and not self.cp_unforced and self._cp_forced(seat, out, n):
-            return self._cp_only_captures(seat, out, n)     # ttt-captures: no pass either
-        if tab.ph_pass[self.phase]:
-            out[n] = tab.a_pass
-            n += 1
-        return n
-
-    cdef inline void _sh_decode_move(self, int action, int* r, int* f, int* u) noexcept:
-        cdef Tables tab = self.tab
-        cdef int a
-        if action < tab.move0 + tab.nmove:
-            r[0] = -1
-            f[0] = (action - tab.move0) // tab.T
-            u[0] = (action - tab.move0) % tab.T
-        else:
-            a = action - tab.rep0
-            r[0] = a // (tab.T * tab.T)
-            f[0] = (a // tab.T) % tab.T
-            u[0] = a % tab.T
-
-    cdef bint _sh_is_legal(self, int seat, int action) noexcept:
-        cdef Tables tab = self.tab
-        cdef int sh, ch, colour, t, r, f, u, k
-        cdef uint8_t* mark
-        cdef bint ok
-        if action < tab.nplace:
-            sh = (action // tab.T) // tab.choices
-            ch = (action // tab.T) % tab.choices
-            t = action % tab.T
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
-            return (((tab.seat_mask[seat] >> colour) & 1) and self.sres[colour * tab.K + sh] > 0
-                    and self._sh_room(seat, sh, t) and may_enter(self, seat, t))
-        if tab.ph_move[self.phase] == MOVE_NONE or (self.num_free == 0 and not tab.powers):
-            return False
-        if tab.nstk and action >= tab.stk0:
-            return self._st_is_legal(seat, action)       # ttt-stacks
-        self._sh_decode_move(action, &r, &f, &u)
-        k = self._sh_piece_shape(seat, f)
-        if k < 0:
-            return False
-        mark = <uint8_t*>malloc(tab.T)
-        memset(mark, 0, tab.T)
-        self._sh_destinations(seat, f, k, mark)
-        ok = mark[u] != 0
-        free(mark)
-        return ok and self._sh_reaches(seat, k, f, u) == (r >= 0)
-
-    cdef void _sh_apply(self, int action) noexcept:
-        """A placement (of the named shape) or a move (keeping the piece's
-        shape, or turning it into the named replacement shape)."""
-        cdef Tables tab = self.tab
-        cdef int sh, ch, colour, r, f, u, src, piece, shape, c
-        self.goal_hit = False
-        if action < tab.nplace:
-            sh = (action // tab.T) // tab.choices
-            ch = (action // tab.T) % tab.choices
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
-            self.sres[colour * tab.K + sh] -= 1
-            self.reserve[colour] -= 1
-            if tab.powers:                                  # ttt-captures: a cover
-                c = self._cp_arrive(self.seat, action % tab.T, colour + 1, sh)
-                if c != -2:
-                    self.placements += 1
-                    if c != CP_PAUSED:
-                        end_ply(self, c, colour + 1)
-                    return
-            c = land(self, action % tab.T, colour + 1)
-            self._sh_set_shape(c, tab.shape_global[sh])
-            if self.seen != NULL:
-                self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
-            if tab.surrounds:
-                self._su_capture(self.seat, c, True)       # ttt-jumps: the arriving piece surrounds
-            self.placements += 1
-            end_ply(self, c, colour + 1)
-            return
-        if tab.nstk and action >= tab.stk0:
-            self._st_apply(action)                    # ttt-stacks
-            return
-        self._sh_decode_move(action, &r, &f, &u)
-        src = lift_source(self, f)
-        piece = self.cell[src]
-        shape = self.shp[src]
-        self.cell[src] = 0
-        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
-        self.cj_land = -1
-        if tab.jumps:                                       # ttt-jumps: a jump captures what it passes
-            self._jp_apply(piece, tab.shape_local[shape], f, u)
-        c = -2
-        if tab.powers:                                      # ttt-captures: a cover (with the shape that moved)
-            c = self._cp_arrive(self.seat, u, piece, tab.shape_local[shape])
-            if c == CP_PAUSED:
-                self.moves += 1
-                return
-            if c >= 0 and r >= 0:
-                self.board_hash ^= tab.szob[c * MAX_SHAPES + self.shp[c]]
-                self._sh_set_shape(c, tab.shape_global[tab.replacer[r]])
-        if c == -2:
-            c = land(self, u, piece)
-            if r >= 0:
-                shape = tab.shape_global[tab.replacer[r]]
-            self._sh_set_shape(c, shape)
-        if self.seen != NULL and c >= 0:
-            self.seen[c] = self.seen[src]
-            self.seen[src] = 0
-        if tab.surrounds and c >= 0:
-            self._su_capture(self.seat, c, True)           # ttt-jumps: the arriving piece surrounds
-        self.moves += 1
-        if tab.goal_check and c >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
-            self.goal_hit = True                   # read by end_ply after the turn checks
-        end_ply(self, c, piece)
-
-    cdef uint64_t _sh_reserves_hash(self) noexcept:
-        """Per-shape reserves (a replacement changes a piece's shape, so the
-        board no longer tells them)."""
-        cdef uint64_t h = 0
-        cdef int i
-        for i in range(self.tab.C * self.tab.K):
-            h = mix64(h ^ (<uint64_t>(self.sres[i] + 1) * <uint64_t>0x9E3779B97F4A7C15ULL + <uint64_t>i))
-        return h
-
     def shape_names(self):
         """The shapes in play, in the seed's rank order (placement's shape index)."""
         if not self.tab.shaped:
@@ -1124,7 +801,7 @@ cdef class TTTCore(GameCore):
     def shapes(self):
         """Per cell the shape of its piece (a SHAPES_ALL name), or None."""
         from games.ttt.schema import SHAPES_ALL
-        return [SHAPES_ALL[self._shape_at(c)] if self.cell[c] else None for c in range(self.tab.S)]
+        return [SHAPES_ALL[shape_at(self, c)] if self.cell[c] else None for c in range(self.tab.S)]
 
     def shape_reserves(self):
         """{colour: {shape: count}} of the pieces in reserve."""
@@ -1139,7 +816,7 @@ cdef class TTTCore(GameCore):
         """Rows from target t to ``seat``'s goal line (-1: no goal)."""
         if not self.tab.shaped:
             return -1
-        return self._sh_goal_dist(seat, t)
+        return goal_rows(self, seat, t)
 
     def _sh_action_string(self, int player, int action):
         from games.ttt.schema import SHAPES_ALL
@@ -1157,11 +834,11 @@ cdef class TTTCore(GameCore):
         cdef int r, f, u
         if tab.nstk and action >= tab.stk0:
             return self._st_action_string(action)       # ttt-stacks
-        self._sh_decode_move(action, &r, &f, &u)
+        decode_move(self, action, &r, &f, &u)
         text = f"{self._target_name(f)}->{self._target_name(u)}"
         if tab.jumps:                                    # ttt-jumps: name the piece a jump takes
             seat = player if 0 <= player < tab.seats else self.seat
-            k = self._sh_piece_shape(seat, f)
+            k = movable_shape(self, seat, f)
             m = self._jp_jumped(seat, k, f, u) if k >= 0 else -1
             if k >= 0 and tab.captives_log0 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
                 m = self._xk_view_jumped(seat, k, f, u)     # ttt-cloakstack: only what the seat sees
@@ -1170,16 +847,6 @@ cdef class TTTCore(GameCore):
         if r >= 0:
             text += f" becomes {names[tab.replacer[r]]}"
         return text
-
-    def _sh_drop_shape(self, int action):
-        """The action id with its shape dropped (placement of the first shape):
-        what an observer who sees a piece's colour but not its shape learns."""
-        tab = self.tab
-        if action < tab.nplace:
-            return action % (tab.choices * tab.T)
-        if self._cloak_is_replacement(action):       # ttt-cloakcap: the move without its replacement
-            return tab.move0 + (action - tab.rep0) % (tab.T * tab.T)
-        return action
 
     def _sh_letters(self, int player):
         """Per cell the shape letter of a piece ``player`` fully sees (every
@@ -1292,13 +959,13 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int f = c % tab.XY, n = self.top[f] - c // tab.XY, d, u, cnt = 0
         cdef bint noback = tab.shape_no_back[k] and seat < tab.nplayers and tab.goal_axis[seat] >= 0
-        cdef int d0 = self._sh_goal_dist(seat, f) if noback else -1
+        cdef int d0 = goal_rows(self, seat, f) if noback else -1
         for d in range(26):
             if not tab.is_axis[d]:
                 continue
             u = tab.tnbr[f * 26 + d]
             while u >= 0:
-                if self._st_room(seat, u, n) and not (noback and self._sh_goal_dist(seat, u) > d0):
+                if self._st_room(seat, u, n) and not (noback and goal_rows(self, seat, u) > d0):
                     if mark == NULL:
                         return 1
                     if not mark[u]:
@@ -1330,7 +997,7 @@ cdef class TTTCore(GameCore):
                     continue
                 f = c % tab.XY
                 for u in range(tab.T):
-                    if mark[u] and self._sh_reaches(seat, k, f, u) == (r1 > 0):
+                    if mark[u] and reaches_goal(self, seat, k, f, u) == (r1 > 0):
                         out[n] = tab.stk0 + (r1 * tab.S + c) * tab.T + u
                         n += 1
         free(mark)
@@ -1350,7 +1017,7 @@ cdef class TTTCore(GameCore):
         self._st_destinations(seat, c, k, mark)
         ok = mark[u] != 0
         free(mark)
-        return ok and self._sh_reaches(seat, k, c % tab.XY, u) == (r1 > 0)
+        return ok and reaches_goal(self, seat, k, c % tab.XY, u) == (r1 > 0)
 
     cdef void _st_apply(self, int action) noexcept:
         """Lift the mover and every piece above it, land them in order from the
@@ -1381,7 +1048,7 @@ cdef class TTTCore(GameCore):
             dst = u + tab.XY * (base + j)
             self.cell[dst] = pieces[j]
             self.board_hash ^= tab.zob[dst * (tab.C + 1) + pieces[j]]
-            self._sh_set_shape(dst, shapes[j])
+            set_shape(self, dst, shapes[j])
             if self.seen != NULL:
                 self.seen[dst] = seen[j]
         self.top[u] = base + n
@@ -1395,8 +1062,8 @@ cdef class TTTCore(GameCore):
                 return
             if dst >= 0 and r1 > 0:
                 self.board_hash ^= tab.szob[dst * MAX_SHAPES + self.shp[dst]]
-                self._sh_set_shape(dst, tab.shape_global[tab.replacer[r1 - 1]])
-        if tab.goal_check and dst >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
+                set_shape(self, dst, tab.shape_global[tab.replacer[r1 - 1]])
+        if tab.goal_check and dst >= 0 and goal_rows(self, self.seat, f) > 0 and goal_rows(self, self.seat, u) == 0:
             self.goal_hit = True
         self.st_landed = n if dst >= 0 else 0
         if self.ps_carried >= 0:           # ttt-potshow: a showdown rearranged the stack
@@ -1505,9 +1172,9 @@ cdef class TTTCore(GameCore):
             return 1 if ca > cd else -1
         if ca == 2:
             return 1                  # "award conflicts between each other to the attacker"
-        if _outranks(self.tab.shape_global[a], self.tab.shape_global[d]):
+        if outranks(self.tab.shape_global[a], self.tab.shape_global[d]):
             return 1
-        if _outranks(self.tab.shape_global[d], self.tab.shape_global[a]):
+        if outranks(self.tab.shape_global[d], self.tab.shape_global[a]):
             return -1
         return 0                      # "cover of equal rank results in mutual destruction"
 
@@ -1543,11 +1210,11 @@ cdef class TTTCore(GameCore):
 
     cdef inline bint _cp_above(self, int d, int e) noexcept:
         """Whether local shape d ranks strictly above local shape e in a
-        capture (its class, then by-rank's ``_outranks``)."""
+        capture (its class, then by-rank's ``outranks``)."""
         cdef int cd = self._cp_class(d), ce = self._cp_class(e)
         if cd != ce:
             return cd > ce
-        return cd == 1 and _outranks(self.tab.shape_global[d], self.tab.shape_global[e])
+        return cd == 1 and outranks(self.tab.shape_global[d], self.tab.shape_global[e])
 
     cdef inline int _cp_mover_rank(self, int seat, int k, int t) noexcept:
         """The rank a mover brings to a cover on target t, when it is not its
@@ -1650,8 +1317,8 @@ cdef class TTTCore(GameCore):
         elif action < tab.a_pass_or_end:
             if tab.nstk and action >= tab.stk0:
                 return self._st_would_capture(seat, action, must)     # ttt-jumps
-            self._sh_decode_move(action, &r, &f, &t)
-            k = self._sh_piece_shape(seat, f)
+            decode_move(self, action, &r, &f, &t)
+            k = movable_shape(self, seat, f)
             if k < 0:
                 return False
             kl = tab.replacer[r] if r >= 0 else k          # ttt-jumps: the piece surrounds as it lands
@@ -1748,7 +1415,7 @@ cdef class TTTCore(GameCore):
         try under obscurity (_cc2_obscured_actions)."""
         if obscured:
             return self._cc2_obscured_actions(seat, buf)
-        return self._sh_seat_actions(seat, buf)
+        return shape_seat_actions(self, seat, buf)
 
     cdef bint _cp_listed(self, int seat, int action, bint obscured=False) noexcept:
         """is_legal with "must capture": whether ``action`` is in the seat's list."""
@@ -2078,8 +1745,8 @@ cdef class TTTCore(GameCore):
             return False
         if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0 \
                 and not self.tab.shape_jump_back[k]:            # ttt-chainback: "+ back" jumps backwards too
-            d0 = self._sh_goal_dist(seat, f)
-            if self._sh_goal_dist(seat, u) > d0:
+            d0 = goal_rows(self, seat, f)
+            if goal_rows(self, seat, u) > d0:
                 return False
         return True
 
@@ -2154,7 +1821,7 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int t = self.cj_land, k
         self.cj_land = -1
-        k = self._sh_piece_shape(self.seat, t)
+        k = movable_shape(self, self.seat, t)
         if k < 0 or tab.shape_cond[k] != COND_CHAIN_JUMP or tab.shape_power[k] == POWER_NONE:
             return False
         if not self._jp_destinations(self.seat, t, k, NULL):
@@ -2169,14 +1836,14 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         cdef int t = self.mem[tab.chain0] - 1, k, kind, u, n = 0
         cdef uint8_t* mark
-        k = self._sh_piece_shape(seat, t)
+        k = movable_shape(self, seat, t)
         if k >= 0:
             mark = <uint8_t*>malloc(tab.T)
             memset(mark, 0, tab.T)
             self._jp_destinations(seat, t, k, mark)
             for kind in range(1 + tab.R):
                 for u in range(tab.T):
-                    if not mark[u] or self._sh_reaches(seat, k, t, u) != (kind > 0):
+                    if not mark[u] or reaches_goal(self, seat, k, t, u) != (kind > 0):
                         continue
                     if kind == 0:
                         out[n] = tab.move0 + t * tab.T + u
@@ -2206,7 +1873,7 @@ cdef class TTTCore(GameCore):
         ply: nothing moves) and the turn goes on as after the jump."""
         self.mem[self.tab.chain0] = 0
         if action != self.tab.a_stop:
-            self._sh_apply(action)
+            apply_shape_action(self, action)
             return
         self.left -= 1
         if self.left == 0 or not has_move(self, self.seat):
@@ -3092,14 +2759,14 @@ cdef class TTTCore(GameCore):
         c = self._cp_arrive(s, t, piece, k) if tab.powers else -2
         if c == -2:
             c = land(self, t, piece)
-            self._sh_set_shape(c, tab.shape_global[k])
+            set_shape(self, c, tab.shape_global[k])
         for i in range(n):
             o = seats[i]
             if o == s:
                 continue
             res = self._cp_take(piece, k, self.rk_shape[o])
             if res == RESULT_CONVERTS and tab.gravity and target_free(self, t):
-                self._sh_set_shape(land(self, t, piece), tab.shape_global[self.rk_shape[o]])
+                set_shape(self, land(self, t, piece), tab.shape_global[self.rk_shape[o]])
         return c
 
     cdef void _sim_overdrawn_shapes(self, int* src, int* dst, int* piece) noexcept:
@@ -3178,7 +2845,7 @@ cdef class TTTCore(GameCore):
             elif tab.shaped:
                 self._sim_decode_move(s, a, src, dst)      # ttt-rounds: a shape's move
                 self.moves += 1
-                if tab.goal_check and self._sh_goal_dist(s, src[s]) > 0 and self._sh_goal_dist(s, dst[s]) == 0:
+                if tab.goal_check and goal_rows(self, s, src[s]) > 0 and goal_rows(self, s, dst[s]) == 0:
                     goals |= 1 << s                # ttt-rounds3: the plan reaches its goal (if it stays)
             else:
                 src[s] = tab._div_t(a - tab.move0)
@@ -3250,7 +2917,7 @@ cdef class TTTCore(GameCore):
                 elif o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
                     landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
                     if landed[o] >= 0 and self.sm_rep[o] >= 0:
-                        self._sim_replace(landed[o], self.sm_rep[o])   # ttt-rounds: goal reached
+                        replace_shape(self, landed[o], self.sm_rep[o])   # ttt-rounds: goal reached
                     if self.seen != NULL and landed[o] >= 0:
                         self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloakrounds
                     if landed[o] == CP_PAUSED:
@@ -3449,7 +3116,7 @@ cdef class TTTCore(GameCore):
             self.sm_stack[s] = True
             self.sm_z0[s] = c // tab.XY
         else:
-            self._sh_decode_move(a, &r, &f, &u)
+            decode_move(self, a, &r, &f, &u)
             self.sm_stack[s] = False
             self.sm_z0[s] = self.top[f] - 1 if tab.gravity else 0
             c = f + tab.XY * self.sm_z0[s]
@@ -3512,7 +3179,7 @@ cdef class TTTCore(GameCore):
                 base = c
                 if self.sm_rep[s] >= 0:
                     shape = tab.shape_global[self.sm_rep[s]]
-            self._sh_set_shape(c, shape)
+            set_shape(self, c, shape)
         return base
 
     # -- ttt-rounds3: by-stack plans onto pieces that capture (issue 12 in rounds) ------
@@ -3612,7 +3279,7 @@ cdef class TTTCore(GameCore):
         cdef bint show
         for j in range(self.sm_n[s]):
             c = land(self, u, carried[s * CP_MAX_STACK + j])
-            self._sh_set_shape(c, cshape[s * CP_MAX_STACK + j])
+            set_shape(self, c, cshape[s * CP_MAX_STACK + j])
         self.st_hand_t = u
         self.st_below = base
         show = self._ps_applies(s, u, k)          # ttt-potrounds
@@ -3626,7 +3293,7 @@ cdef class TTTCore(GameCore):
             self.sm_n[s] = self.ps_carried        # ttt-potrounds: what the showdown left from the mover up
         self.ps_carried = -1                      # (read by a sequential ply's turn checks otherwise)
         if c >= 0 and self.sm_rep[s] >= 0:
-            self._sim_replace(c, self.sm_rep[s])
+            replace_shape(self, c, self.sm_rep[s])
         if not show:
             self._sim_take_losers(s, u, mover, k, seats, n)
         return c
@@ -3642,7 +3309,7 @@ cdef class TTTCore(GameCore):
                 continue
             res = self._cp_take(mover, k, self.rk_shape[o])
             if res == RESULT_CONVERTS and target_free(self, u):
-                self._sh_set_shape(land(self, u, mover), self.tab.shape_global[self.rk_shape[o]])
+                set_shape(self, land(self, u, mover), self.tab.shape_global[self.rk_shape[o]])
 
     cdef void _sim_surrounds(self, int* landed) noexcept:
         """ttt-rounds3: the round's surrounds (docs/rules/ttt.md, "Surrounds
@@ -3786,11 +3453,6 @@ cdef class TTTCore(GameCore):
             else:
                 self._cp_clear(m)
                 free_add(self, m)
-
-    cdef inline void _sim_replace(self, int c, int k) noexcept:
-        """The piece on cell c takes local shape k (a goal's replacement)."""
-        self.board_hash ^= self.tab.szob[c * MAX_SHAPES + self.shp[c]]
-        self._sh_set_shape(c, self.tab.shape_global[k])
 
     cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
         """The plans of ``seat`` in a round, as a set equal to seat_actions's
@@ -4364,7 +4026,7 @@ cdef class TTTCore(GameCore):
             t[0] = a - tab._div_t(a) * tab.T
             return 0
         if tab.shaped:
-            self._sh_decode_move(a, &r, f, t)
+            decode_move(self, a, &r, f, t)
         else:
             r = a - tab.move0
             f[0] = tab._div_t(r)
@@ -4410,7 +4072,7 @@ cdef class TTTCore(GameCore):
         plan names a shape (a placement's, a replacement's) that s does not
         fully see on the landed piece; for a destroyed piece, on a cloaked
         space (obscurity: its colour showed, its shape did not)."""
-        if kind == 0 or self._cloak_is_replacement(a):
+        if kind == 0 or is_replacement_move(self, a):
             if land >= 0 and not self._fully_sees(s, land):
                 return 3
             if land < 0 and self.cs_land0[actor] >= 0 and self._cloaked_now(self.cs_land0[actor]):
@@ -4432,20 +4094,6 @@ cdef class TTTCore(GameCore):
     # and to everyone when the target is not cloaked), and per seat whether a
     # piece it saw vanished from the target or from the mover's source.
     # docs/rules/ttt.md, "Captures with cloaked spaces".
-
-    cdef inline bint _cloak_is_replacement(self, int action) noexcept:
-        """Whether ``action`` is a move that reaches the mover's goal and
-        names a replacement shape (``rep0 + (r*T + f)*T + u``)."""
-        cdef Tables tab = self.tab
-        return tab.shaped and tab.R > 0 and tab.move != MOVE_NONE and \
-            tab.rep0 <= action < tab.rep0 + tab.R * tab.T * tab.T
-
-    def _move_source(self, int action):
-        """The source target of a move id (a plain or a replacement move)."""
-        tab = self.tab
-        if self._cloak_is_replacement(action):
-            return ((action - tab.rep0) // tab.T) % tab.T
-        return (action - tab.move0) // tab.T
 
     cdef void _cloak_cover_begin(self, int t, int f, int* cover) noexcept:
         """Before a cover on flat target t (from source f, or -1 for a
@@ -4532,7 +4180,7 @@ cdef class TTTCore(GameCore):
             text += f"; the piece player {player} saw on {self._target_name(action % tab.T)} is gone"
         if gone_f[player]:
             text += (f"; the piece player {player} saw on "
-                     f"{self._target_name(self._move_source(action))} moved and is gone")
+                     f"{self._target_name(move_source(self, action))} moved and is gone")
         return text
 
     def _cover_row(self, int player, int i, int action):
@@ -4550,7 +4198,7 @@ cdef class TTTCore(GameCore):
             if gone_t[player]:
                 row[3 + action % tab.T] = 1.0
             if gone_f[player]:
-                row[3 + tab.T + self._move_source(action)] = 1.0
+                row[3 + tab.T + move_source(self, action)] = 1.0
         return row
 
     # -- ttt-cloakcap2: reincarnation with cloaked spaces -------------------------
@@ -4604,7 +4252,7 @@ cdef class TTTCore(GameCore):
             if v.cell[c] and not self._fully_sees(seat, c):
                 v.shp[c] = tab.shape_global[tab.stand_in_shape]
         v.cp_unforced = True
-        n = v._sh_seat_actions(seat, out)
+        n = shape_seat_actions(v, seat, out)
         v.cp_unforced = False
         if not tab.any_must:
             return n
@@ -4636,8 +4284,8 @@ cdef class TTTCore(GameCore):
         if action >= tab.a_pass_or_end:
             return False
         if action >= tab.nplace and not (tab.nstk and action >= tab.stk0):
-            self._sh_decode_move(action, &r, &f, &t)
-            k = self._sh_piece_shape(seat, f)
+            decode_move(self, action, &r, &f, &t)
+            k = movable_shape(self, seat, f)
             if k >= 0 and r >= 0 and tab.surrounds and tab.shape_power[tab.replacer[r]] != POWER_NONE \
                     and tab.shape_cond[tab.replacer[r]] >= COND_SURROUND_LINE:
                 # goalforce: each of the goal move's captures seen by its own capturing shape
@@ -4648,8 +4296,8 @@ cdef class TTTCore(GameCore):
             k = (action // tab.T) // tab.choices
             t = action % tab.T
         else:
-            self._sh_decode_move(action, &r, &f, &t)
-            k = self._sh_piece_shape(seat, f)     # (a surrounding goal replacement returned above)
+            decode_move(self, action, &r, &f, &t)
+            k = movable_shape(self, seat, f)     # (a surrounding goal replacement returned above)
         return self._fully_sees(seat, t) or self._cp_class(k) == 2
 
     cdef void _cc2_obscure_log(self, int actor, int i) noexcept:
@@ -5135,7 +4783,7 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
             return 1                     # ttt-stacks: a by-stack move
-        if self._cloak_is_replacement(action):
+        if is_replacement_move(self, action):
             return 1                     # ttt-cloakcap: a move naming its replacement
         return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
 
@@ -5151,7 +4799,7 @@ cdef class TTTCore(GameCore):
         elif cls[player] == 1:
             text = self.action_string(actor, action)
         elif cls[player] == 3 and kind == 1:     # ttt-cloakcap: the move, not its replacement
-            text = self.action_string(actor, self._sh_drop_shape(action)) + " (shape not seen)"
+            text = self.action_string(actor, without_shape(self, action)) + " (shape not seen)"
         elif cls[player] == 3:       # ttt-shapes: colour and place, not shape
             text = self.action_string(actor, action).rsplit(" ", 1)[0] + " (shape not seen)"
         elif cls[player] == 2:
@@ -5194,7 +4842,7 @@ cdef class TTTCore(GameCore):
             elif cls[player] == 1:
                 out[base + 3 + action] = 1.0
             elif cls[player] == 3:   # ttt-shapes: the placement with its shape dropped
-                out[base + 3 + self._sh_drop_shape(action)] = 1.0
+                out[base + 3 + without_shape(self, action)] = 1.0
             elif cls[player] == 2:
                 out[base + 2] = 1.0
                 out[base + 3 + tab.num_actions + (action - tab.move0) % tab.T] = 1.0
@@ -5294,25 +4942,6 @@ cdef class TTTCore(GameCore):
         return public
 
 
-cdef inline bint _outranks(int a, int b) noexcept:
-    """ttt-shapes: the seed's rank on SHAPES_ALL indices (circle 0 .. pentagon
-    5): "Pentagon outranks star which outranks cross which outranks X which
-    outranks triangle which outranks circle (but circle outranks pentagon and
-    only pentagon)". The one place the engine ranks shapes; by-rank rules
-    (captures, collisions through ``_resolve_collision_by_rank``) arrive with
-    powers (issue 12 items 3-5). Python's copy: ``schema.outranks``."""
-    if a == 0 and b == 5:
-        return True
-    if a == 5 and b == 0:
-        return False
-    return a > b
-
-
-def shape_outranks(int a, int b):
-    """Whether shape a outranks shape b (SHAPES_ALL indices), for tests."""
-    return _outranks(a, b)
-
-
 def make_core(dict compiled):
     """A fresh starting position of a compiled rule set."""
     return TTTCore(Tables(compiled))
@@ -5337,3 +4966,4 @@ def _restore(Tables tab, list block, tuple scalars):
 include "_phases.pxi"
 include "_turns.pxi"
 include "_outcomes.pxi"
+include "_shapes.pxi"

@@ -240,7 +240,7 @@ cdef class Tables:
         self.move0 = self.nplace
         self.nmove = self.T * self.T if self.move else 0
         i = self.move0 + self.nmove
-        i = self._shape_actions(p, i)          # replacement and by-stack moves
+        i = shape_action_layout(self, p, i)          # replacement and by-stack moves
         self.a_pass = self.a_offer = self.a_agree = self.a_refuse = -1
         if self.passing:
             self.a_pass = i
@@ -326,7 +326,7 @@ cdef class Tables:
         if self.nboards > 1:      # boards: decided mask, then MAX_SEATS results per board
             self.block += 1 + self.nboards * MAX_SEATS
         self.block += self._sim_layout(p)     # the round region
-        self._shape_layout(p)                  # shape plane, per-shape reserves, pots, chains
+        shape_block_layout(self, p)                  # shape plane, per-shape reserves, pots, chains
         self._cloak_tables(p)
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
         memset(self.init, 0, self.block * sizeof(int16_t))
@@ -336,7 +336,7 @@ cdef class Tables:
             self.init[self.S + 3 * self.T + c] = self.reserve0[c]
         outcome_tables(self, p)
         seat_lock_tables(self, p.get("seat_locks"))
-        self._shape_init_block(p)
+        shape_init_block(self, p)
         if self.sim:
             self._sim_init_block()
 
@@ -452,124 +452,7 @@ cdef class Tables:
                 return
 
     # -- ttt-shapes: the shapes path's tables -------------------------------
-    cdef int _shape_actions(self, dict p, int i) except -1:
-        """The shapes path's action layout: placements name a shape (nplace
-        already counts K shapes); after the moves, the replacement moves
-        ``rep0 + (r*T + f)*T + u`` (a move reaching the goal that turns the
-        piece into replacement shape r). Returns the next free action id."""
-        cdef int k
-        self.shaped = p.get("shaped", False)
-        self.K = 1
-        self.R = 0
-        self.rep0 = i
-        for k in range(MAX_SHAPES):
-            self.shape_local[k] = -1
-        self.a_pass_or_end = i
-        if not self.shaped:
-            self.shape_local[0] = 0
-            self.shape_global[0] = 0
-            return i
-        self.K = len(p["shape_global"])
-        for k in range(self.K):
-            self.shape_global[k] = p["shape_global"][k]
-            self.shape_local[self.shape_global[k]] = k
-            self.shape_move[k] = p["shape_moves"][k]
-            self.shape_no_back[k] = p["shape_no_back"][k]
-        self.R = len(p["replacers"])
-        for k in range(self.R):
-            self.replacer[k] = p["replacers"][k]
-        for k in range(MAX_SEATS):
-            self.goal_axis[k] = -1
-            self.goal_high[k] = 0
-        for k, (axis, high) in enumerate(p["goals"]):
-            self.goal_axis[k] = axis
-            self.goal_high[k] = high
-        self.goal_check = p["goal_check"]
-        self.powers = p.get("powers", False)            # ttt-captures
-        self.jumps = p.get("jumps", False)              # ttt-jumps
-        self.chains = p.get("chains", False)
-        self.surrounds = p.get("surrounds", False)
-        self.pots = p.get("pots", False)
-        for k in range(self.K):
-            self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
-            self.shape_cond[k] = p["shape_conditions"][k] if self.powers else 0
-            self.shape_result[k] = p["shape_results"][k] if self.powers else 0
-            self.shape_jump_back[k] = p.get("shape_jump_back", [False] * self.K)[k] if self.powers else False
-            if self.shape_power[k] == POWER_MUST:
-                self.any_must = True
-        self.chips = 0                                   # ttt-jumps: "the lowest possible rank (chips)"
-        for k in range(self.K):
-            if self.shape_power[k] == POWER_NONE:
-                self.chips |= 1 << self.shape_global[k]
-        if self.move:
-            i += self.R * self.T * self.T
-        # ttt-stacks: by-stack moves name the mover's cell (it need not be a top)
-        self.by_stack = False
-        for k in range(self.K):
-            if _moves_by_stack(self.shape_move[k]):
-                self.by_stack = True
-        self.stk0 = i
-        self.nstk = (1 + self.R) * self.S * self.T if (self.by_stack and self.move) else 0
-        i += self.nstk
-        self.a_pass_or_end = i
-        return i
 
-    cdef void _shape_layout(self, dict p) except *:
-        """The shape plane and per-shape reserves at the end of the block
-        (before the cloaking tail, so a player's view copies them), the 3-D
-        knight's jumps, the directions' components, and the shape keys."""
-        cdef int t, d, n, x, y, z, nx, ny, nz, i
-        if not self.shaped:
-            return
-        self.shp0 = self.block
-        self.sres0 = self.shp0 + self.S
-        self.block = self.sres0 + self.C * self.K
-        if self.pots:                             # ttt-captures: a pot waiting for its chance node
-            self.pot0 = self.block
-            self.pot_len = POTQ_LEN if self.sim else POT_LEN      # ttt-rounds: the round's pot queue
-            self.block += self.pot_len
-        if self.chains:                           # ttt-jumps: the pending chain (0: none)
-            self.chain0 = self.block
-            self.block += 1
-        dirs = directions_26()
-        self.dcomp = <int8_t*>malloc(26 * 3)
-        self.knight3 = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
-        self.szob = <uint64_t*>malloc(self.S * MAX_SHAPES * sizeof(uint64_t))
-        if not (self.dcomp and self.knight3 and self.szob):
-            raise MemoryError()
-        for d in range(26):
-            for i in range(3):
-                self.dcomp[d * 3 + i] = dirs[d][i]
-        jumps = [j for j in ((a, b, c) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) for c in (-2, -1, 1, 2))
-                 if sorted(map(abs, j)) == [1, 1, 2]]
-        tz = 1 if self.gravity else self.Z
-        for t in range(self.T):
-            x, y, z = t % self.X, (t // self.X) % self.Y, t // self.XY
-            for d in range(24):
-                nx, ny, nz = x + jumps[d][0], y + jumps[d][1], z + jumps[d][2]
-                n = (nx + self.X * (ny + self.Y * nz)) if (0 <= nx < self.X and 0 <= ny < self.Y
-                                                          and 0 <= nz < tz) else -1
-                if n >= 0 and self.nboards > 1 and nx // self.bX != x // self.bX:
-                    n = -1            # boards: no jump crosses to another board
-                self.knight3[t * 24 + d] = n
-        cdef Rng rng
-        rng_seed(&rng, <uint64_t>0x5A4E5 ^ (<uint64_t>self.S << 16))
-        for i in range(self.S * MAX_SHAPES):
-            self.szob[i] = rng_next(&rng)
-
-    cdef void _shape_init_block(self, dict p) except *:
-        """Pre-placed pieces' shapes and the per-shape reserves of the start."""
-        cdef int c, k
-        if not self.shaped:
-            return
-        for c, shape in p["piece_shapes"]:
-            self.init[self.shp0 + c] = shape
-        for c in range(self.C):
-            for k in range(self.K):
-                self.init[self.sres0 + c * self.K + k] = p["shape_reserves"][c][k]
-        if self.pots:
-            for c in range(self.pot_len):
-                self.init[self.pot0 + c] = 0
 
 
 cdef void line_tables(Tables tab, dict p) except *:

@@ -159,7 +159,7 @@ cdef bint chaos_threshold_met(TTTCore core) noexcept:
         count[sh] = 0
     for c in range(tab.S):
         if core.cell[c]:
-            count[core._shape_at(c)] += 1
+            count[shape_at(core, c)] += 1
     for sh in range(MAX_SHAPES):
         if tab.chaos_more_than[sh] >= 0 and count[sh] > tab.chaos_more_than[sh]:
             return True
@@ -225,7 +225,7 @@ cdef void score_sides(TTTCore core, int* score) noexcept:
         if tab.st_kind == ST_VS_CHAOS or tab.st_measure == MEASURE_PIECES:
             colour_score[piece - 1] += 1
         elif tab.st_measure == MEASURE_SHAPE:
-            if core._shape_at(c) == tab.st_shape:
+            if shape_at(core, c) == tab.st_shape:
                 colour_score[piece - 1] += 1
         elif tab.st_measure == MEASURE_WINDOWS:
             for d in range(13, 26):

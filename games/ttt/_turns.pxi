@@ -102,7 +102,7 @@ cdef bint can_move(TTTCore core, int seat) noexcept:
     cdef Tables tab = core.tab
     cdef int f, d, u
     if tab.shaped:
-        return core._sh_can_move(seat)
+        return shape_can_move(core, seat)
     if tab.ph_move[core.phase] == MOVE_NONE or core.num_free == 0:
         return False
     if (tab.sstep != NULL and not tab.gravity and tab.nboards == 1 and not tab.any_seat_lock
@@ -181,7 +181,7 @@ cdef int seat_actions(TTTCore core, int seat, int* out) noexcept:
     if tab.obscured_covers and core._cloak_judges(seat):
         return core._cc2_obscured_actions(seat, out)     # captures under obscurity
     if tab.shaped:
-        return core._sh_seat_actions(seat, out)
+        return shape_seat_actions(core, seat, out)
     for ch in range(tab.choices):
         colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
         if not ((tab.seat_mask[seat] >> colour) & 1) or core.reserve[colour] <= 0:
