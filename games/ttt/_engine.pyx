@@ -95,11 +95,6 @@ cdef enum:
     POT_WHO = 15                          # the history's seat for a pot's chance outcome
 
 
-cdef inline bint _moves_by_stack(int move) noexcept:
-    """ttt-stacks: whether a shape's move carries the pieces above the mover."""
-    return move == MOVE_ORTH_BY_STACK or move == MOVE_ORTH_BY_FULL_STACK
-
-
 include "_geometry.pxi"      # Tables: everything about a rule set that never changes
 
 
@@ -896,199 +891,6 @@ cdef class TTTCore(GameCore):
         return {name: v for c, (name, v) in enumerate(every.items())
                 if self.seen == NULL or (tab.seat_mask[player] >> c) & 1}
 
-    # -- ttt-stacks: moves "by stack" and "by full stack" ---------------------------
-    # docs/rules/ttt.md, "Stacks". A shape whose move is ``orth-by-stack``
-    # moves from any height of its stack and carries every piece above it;
-    # ``orth-by-full-stack`` only from the bottom of its stack (the piece rests
-    # on the floor or a locked cell), carrying the whole stack. Either goes any
-    # distance along an x or y axis (height ignored, as the seed's "orth"),
-    # to a stack with room for every carried piece; the pieces keep their
-    # order and land from the destination's lowest free height up. Decided:
-    # every carried cell must be free to leave (no phase lock, no exit lock,
-    # sticky or exclusive space against the mover) and every landing cell free
-    # to enter for the mover; the reserves rule ("identical piece in reserve")
-    # and "cannot move backwards" (with its replacement) apply to the mover
-    # only, since the carried pieces do not move by their own rule. Ids:
-    # ``stk0 + (r1*S + c)*T + u``, c the mover's cell, r1 = 0 or replacement
-    # shape r + 1. ttt-captures: a by-stack capture ranks the players in the
-    # destination stack after the move with ``_st_hand_rank`` (poker.pxd).
-
-    cdef int _st_piece_shape(self, int seat, int c) noexcept:
-        """The local shape of the by-stack mover ``seat`` may move from cell c, or -1."""
-        cdef Tables tab = self.tab
-        cdef int t = c % tab.XY, z = c // tab.XY, piece = self.cell[c], k, j, cc
-        if piece == 0 or (tab.nboards > 1 and board_closed(self, t)):
-            return -1
-        if not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
-            return -1
-        k = tab.shape_local[self.shp[c]]
-        if not _moves_by_stack(tab.shape_move[k]) or self.sres[(piece - 1) * tab.K + k] > 0:
-            return -1
-        # (a cell with no piece and no lock can only be a hidden piece in a
-        # player's view: it counts as a piece, since its height shows)
-        if tab.shape_move[k] == MOVE_ORTH_BY_FULL_STACK and z > 0 and not tab.locked[c - tab.XY]:
-            return -1                    # "can move only if on the bottom of a stack"
-        for j in range(z, self.top[t]):
-            cc = t + tab.XY * j
-            if tab.locked[cc]:
-                return -1                # a locked cell above: the pieces beyond it stay
-            if self.plock != NULL and self.plock[cc]:
-                return -1
-            if self.pexit != NULL and (self.pexit[cc] >> seat) & 1:
-                return -1
-        return k
-
-    cdef bint _st_room(self, int seat, int u, int n) noexcept:
-        """Whether stack u takes n carried pieces now: its landing cell is free
-        (as for any move) and so is every cell above it up to n, for ``seat``."""
-        cdef Tables tab = self.tab
-        cdef int j, cc
-        if not target_free(self, u) or self.top[u] + n > tab.Z:
-            return False
-        for j in range(n):
-            cc = u + tab.XY * (self.top[u] + j)
-            if self.plock != NULL and self.plock[cc]:
-                return False
-            if self.pentry != NULL and (self.pentry[cc] >> seat) & 1:
-                return False
-        return True
-
-    cdef int _st_destinations(self, int seat, int c, int k, uint8_t* mark) noexcept:
-        """Stacks the mover on cell c (local shape k) may go to, marked; with
-        ``mark`` NULL, 1 as soon as one exists."""
-        cdef Tables tab = self.tab
-        cdef int f = c % tab.XY, n = self.top[f] - c // tab.XY, d, u, cnt = 0
-        cdef bint noback = tab.shape_no_back[k] and seat < tab.nplayers and tab.goal_axis[seat] >= 0
-        cdef int d0 = goal_rows(self, seat, f) if noback else -1
-        for d in range(26):
-            if not tab.is_axis[d]:
-                continue
-            u = tab.tnbr[f * 26 + d]
-            while u >= 0:
-                if self._st_room(seat, u, n) and not (noback and goal_rows(self, seat, u) > d0):
-                    if mark == NULL:
-                        return 1
-                    if not mark[u]:
-                        mark[u] = 1
-                        cnt += 1
-                u = tab.tnbr[u * 26 + d]
-        return cnt
-
-    cdef bint _st_can_move(self, int seat) noexcept:
-        cdef int c, k
-        for c in range(self.tab.S):
-            k = self._st_piece_shape(seat, c)
-            if k >= 0 and self._st_destinations(seat, c, k, NULL):
-                return True
-        return False
-
-    cdef int _st_seat_moves(self, int seat, int* out, int n) noexcept:
-        """Append ``seat``'s by-stack moves to out[n:], ascending; returns the new count."""
-        cdef Tables tab = self.tab
-        cdef int r1, c, k, u, f
-        cdef uint8_t* mark = <uint8_t*>malloc(tab.T)
-        for r1 in range(1 + tab.R):
-            for c in range(tab.S):
-                k = self._st_piece_shape(seat, c)
-                if k < 0:
-                    continue
-                memset(mark, 0, tab.T)
-                if self._st_destinations(seat, c, k, mark) == 0:
-                    continue
-                f = c % tab.XY
-                for u in range(tab.T):
-                    if mark[u] and reaches_goal(self, seat, k, f, u) == (r1 > 0):
-                        out[n] = tab.stk0 + (r1 * tab.S + c) * tab.T + u
-                        n += 1
-        free(mark)
-        return n
-
-    cdef bint _st_is_legal(self, int seat, int action) noexcept:
-        cdef Tables tab = self.tab
-        cdef int a = action - tab.stk0
-        cdef int u = a % tab.T, c = (a // tab.T) % tab.S, r1 = a // (tab.T * tab.S), k
-        cdef uint8_t* mark
-        cdef bint ok
-        k = self._st_piece_shape(seat, c)
-        if k < 0:
-            return False
-        mark = <uint8_t*>malloc(tab.T)
-        memset(mark, 0, tab.T)
-        self._st_destinations(seat, c, k, mark)
-        ok = mark[u] != 0
-        free(mark)
-        return ok and reaches_goal(self, seat, k, c % tab.XY, u) == (r1 > 0)
-
-    cdef void _st_apply(self, int action) noexcept:
-        """Lift the mover and every piece above it, land them in order from the
-        destination's lowest free height, then the line checks of every
-        landed cell (``st_landed``)."""
-        cdef Tables tab = self.tab
-        cdef int a = action - tab.stk0
-        cdef int u = a % tab.T, c = (a // tab.T) % tab.S, r1 = a // (tab.T * tab.S)
-        cdef int f = c % tab.XY, z0 = c // tab.XY, n, j, src, dst, base, piece, shape
-        cdef int pieces[32]
-        cdef int shapes[32]
-        cdef int seen[32]
-        n = self.top[f] - z0
-        for j in range(n):
-            src = c + tab.XY * j
-            pieces[j] = self.cell[src]
-            shapes[j] = self.shp[src]
-            self.board_hash ^= tab.zob[src * (tab.C + 1) + pieces[j]] ^ tab.szob[src * MAX_SHAPES + shapes[j]]
-            self.cell[src] = 0
-            if self.seen != NULL:        # cloaking: who saw a carried piece still sees it
-                seen[j] = self.seen[src]
-                self.seen[src] = 0
-        self.top[f] = z0
-        if r1 > 0 and not tab.powers:      # ttt-jumps: with powers the replacement waits for the cover
-            shapes[0] = tab.shape_global[tab.replacer[r1 - 1]]
-        base = self.top[u]
-        for j in range(n):
-            dst = u + tab.XY * (base + j)
-            self.cell[dst] = pieces[j]
-            self.board_hash ^= tab.zob[dst * (tab.C + 1) + pieces[j]]
-            set_shape(self, dst, shapes[j])
-            if self.seen != NULL:
-                self.seen[dst] = seen[j]
-        self.top[u] = base + n
-        refresh_free(self, f)
-        refresh_free(self, u)
-        self.moves += 1
-        dst = u + tab.XY * base
-        if tab.powers:                     # ttt-jumps: a by-stack mover covers the destination's pieces
-            dst = self._st_cover(self.seat, u, base, pieces[0], tab.shape_local[shapes[0]])
-            if dst == CP_PAUSED:
-                return
-            if dst >= 0 and r1 > 0:
-                self.board_hash ^= tab.szob[dst * MAX_SHAPES + self.shp[dst]]
-                set_shape(self, dst, tab.shape_global[tab.replacer[r1 - 1]])
-        if tab.goal_check and dst >= 0 and goal_rows(self, self.seat, f) > 0 and goal_rows(self, self.seat, u) == 0:
-            self.goal_hit = True
-        self.st_landed = n if dst >= 0 else 0
-        if self.ps_carried >= 0:           # ttt-potshow: a showdown rearranged the stack
-            self.st_landed = self.ps_carried
-            self.ps_carried = -1
-        end_ply(self, dst, pieces[0])
-        self.st_landed = 0
-
-    cdef int _st_best_run(self, int c, bint axis_only) noexcept:
-        """The longest line (along an axis only, or in any direction) through
-        the cells above c that a by-stack move filled; c's own runs are
-        end_ply's. (A return value, not pointers into end_ply's locals:
-        taking their address slowed every game's ply check by a sixth.)"""
-        cdef Tables tab = self.tab
-        cdef int j, d, run, cc, best = 0
-        for j in range(1, self.st_landed):
-            cc = c + tab.XY * j
-            for d in range(13, 26):
-                if axis_only and not tab.is_axis[d]:
-                    continue
-                run = run_length(self, cc, d, self.cell[cc])
-                if run > best:
-                    best = run
-        return best
-
     cdef int _st_hand_rank(self, int seat, int t, int chips) noexcept:
         """The seed's poker-hand rank of ``seat`` in stack t: its own pieces
         and communal ones (a colour no seat owns), leaving out the shapes in
@@ -1713,7 +1515,7 @@ cdef class TTTCore(GameCore):
         elif move == MOVE_ALQUERQUE:
             if not tab.is_axis[d] and ((f % tab.X) % tab.bX + (f // tab.X) % tab.Y) % 2:
                 return False
-        elif move == MOVE_NONE or move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or _moves_by_stack(move):
+        elif move == MOVE_NONE or move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or moves_by_stack(move):
             return False
         if move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG:
             axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
@@ -2286,7 +2088,7 @@ cdef class TTTCore(GameCore):
         cdef int dc[CP_MAX_STACK]
         cdef int ds[CP_MAX_STACK]
         cdef int cells[CP_MAX_STACK]
-        k = self._st_piece_shape(seat, c)
+        k = stack_mover_shape(self, seat, c)
         if k < 0 or (tab.shape_power[k] == POWER_NONE and not tab.pots):   # ttt-pgshow: a powerless mover's
             return False                                                  # seat may take a showdown's share
         n = self.top[f] - z0
@@ -4967,3 +4769,4 @@ include "_phases.pxi"
 include "_turns.pxi"
 include "_outcomes.pxi"
 include "_shapes.pxi"
+include "_stacks.pxi"

@@ -92,7 +92,7 @@ cdef int shape_action_layout(Tables tab, dict p, int i) except -1:
     # by-stack moves name the mover's cell (it need not be a top)
     tab.by_stack = False
     for k in range(tab.K):
-        if _moves_by_stack(tab.shape_move[k]):
+        if moves_by_stack(tab.shape_move[k]):
             tab.by_stack = True
     tab.stk0 = i
     tab.nstk = (1 + tab.R) * tab.S * tab.T if (tab.by_stack and tab.move) else 0
@@ -236,7 +236,7 @@ cdef int movable_shape(TTTCore core, int seat, int f) noexcept:
     k = tab.shape_local[core.shp[c]]
     if tab.shape_move[k] == MOVE_NONE or core.sres[(piece - 1) * tab.K + k] > 0:
         return -1
-    if _moves_by_stack(tab.shape_move[k]):
+    if moves_by_stack(tab.shape_move[k]):
         return -1                     # by-stack movers use the stack ids
     return k
 
@@ -247,8 +247,8 @@ cdef bint shape_piece_movable(TTTCore core, int s, int c) noexcept:
     cdef Tables tab = core.tab
     cdef int piece = core.cell[c]
     cdef int k = tab.shape_local[core.shp[c]]
-    if _moves_by_stack(tab.shape_move[k]):
-        return core._st_piece_shape(s, c) >= 0      # from any height it may carry from
+    if moves_by_stack(tab.shape_move[k]):
+        return stack_mover_shape(core, s, c) >= 0      # from any height it may carry from
     if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or tab.shape_move[k] == MOVE_NONE:
         return False
     if core.sres[(piece - 1) * tab.K + k] > 0:
@@ -337,7 +337,7 @@ cdef bint shape_can_move(TTTCore core, int seat) noexcept:
         if k >= 0 and shape_destinations(core, seat, f, k, NULL):
             return True
     if core.tab.nstk:
-        return core._st_can_move(seat)
+        return stack_can_move(core, seat)
     return False
 
 
@@ -378,7 +378,7 @@ cdef int shape_seat_actions(TTTCore core, int seat, int* out) noexcept:
                     n += 1
         free(mark)
         if tab.nstk:
-            n = core._st_seat_moves(seat, out, n)
+            n = stack_seat_moves(core, seat, out, n)
     if tab.any_must and not core.cp_unforced and core._cp_forced(seat, out, n):
         return core._cp_only_captures(seat, out, n)     # no pass either
     if tab.ph_pass[core.phase]:
@@ -443,7 +443,7 @@ cdef bint shape_is_legal(TTTCore core, int seat, int action) noexcept:
     if tab.ph_move[core.phase] == MOVE_NONE or (core.num_free == 0 and not tab.powers):
         return False
     if tab.nstk and action >= tab.stk0:
-        return core._st_is_legal(seat, action)
+        return stack_is_legal(core, seat, action)
     decode_move(core, action, &r, &f, &u)
     k = movable_shape(core, seat, f)
     if k < 0:
@@ -485,7 +485,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
         end_ply(core, c, colour + 1)
         return
     if tab.nstk and action >= tab.stk0:
-        core._st_apply(action)
+        apply_stack_move(core, action)
         return
     decode_move(core, action, &r, &f, &u)
     src = lift_source(core, f)

@@ -246,8 +246,8 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
             if tab.is_axis[d] and run > best_axis:
                 best_axis = run
         if core.st_landed > 1:            # a carried stack landed above c
-            best = max(best, core._st_best_run(c, False))
-            best_axis = max(best_axis, core._st_best_run(c, True))
+            best = max(best, stack_best_run(core, c, False))
+            best_axis = max(best_axis, stack_best_run(core, c, True))
         for i in range(tab.nchecks):
             if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
                 if tab.nboards > 1:      # boards: the check decides this board only
