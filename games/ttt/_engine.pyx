@@ -63,13 +63,6 @@ cdef enum:
 COLOUR_CHARS = "xopy"
 
 cdef enum:
-    # ttt-captures: the verdict of a cover (TTTCore._cp_verdict)
-    CP_NONE = 0               # no capture: the piece lands as it would on an empty target
-    CP_WIN = 1                # the attacker captures every defender
-    CP_LOSE = 2               # a defender captures the attacker
-    CP_MUTUAL = 3             # equal rank: the attacker and the defenders of its rank are destroyed
-    CP_MAX_STACK = 20         # a stack is at most MAX_DIM (19) high, plus the attacker
-    CP_PAUSED = -3            # _cp_arrive: the ply waits for the pot's chance node
     # the pot region of a block (Tables.pot0): pending, target, attacker's local
     # shape, pieces in the pot, captors, captors' pieces, captors' local shapes
     POT_PENDING = 0
@@ -307,9 +300,9 @@ cdef class TTTCore(GameCore):
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
         if tab.obscured_covers and self._cloak_judges(self.seat):
-            return self._cp_listed(self.seat, action, True)     # ttt-cloakcap2: the list it may try
+            return action_listed(self, self.seat, action, True)     # ttt-cloakcap2: the list it may try
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
-            return self._cp_listed(self.seat, action)       # ttt-captures: "must capture"
+            return action_listed(self, self.seat, action)       # ttt-captures: "must capture"
         if tab.shaped and action < tab.a_pass_or_end:
             return shape_is_legal(self, self.seat, action)     # ttt-shapes
         if action < tab.nplace:
@@ -611,7 +604,7 @@ cdef class TTTCore(GameCore):
     cdef bint _cloak_has_move(self, int seat) noexcept:
         """Whether seat has a placement or move in its own view."""
         if self.tab.obscured_covers:
-            return self._cp_has_action(seat, True)      # ttt-cloakcap2: covers need no free target
+            return has_listed_action(self, seat, True)      # ttt-cloakcap2: covers need no free target
         if self._cloak_flat_view() and (can_place(self, seat) or can_move(self, seat)):
             return True     # ttt-cloaksim: a free target in truth looks free in every view
         if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
@@ -942,437 +935,6 @@ cdef class TTTCore(GameCore):
             text += f" becomes {tab.params['shape_names'][tab.replacer[r1 - 1]]}"
         return text
 
-    # -- ttt-captures: powers, covers and their results (issue 12 items 3-5) ----
-    # A *cover* is a placement or move whose piece (the attacker) arrives on
-    # pieces of colours the mover does not own (the defenders): on a flat
-    # board the piece on the target cell, on stacks every such piece of the
-    # target stack above its highest locked cell, topmost first. Who captures
-    # whom is the seed's rank rule (_cp_duel); the captor's shape says what
-    # happens to the captives. Stacks take a cover wherever a piece may land
-    # (a cover between two pieces without power is plain stacking, as in
-    # Connect Four); a flat board also takes a piece on an opponent's piece
-    # when one of the two can capture. Rules and every decision:
-    # docs/rules/ttt.md, "Captures".
-
-    cdef inline int _cp_class(self, int k) noexcept:
-        """The seed's rank class of local shape k in a capture: 0 cannot
-        capture ("the lowest rank"), 1 cover by rank, 2 captures other than
-        by rank ("highest rank"). Python's copy: ``schema.capture_class``."""
-        if self.tab.shape_power[k] == POWER_NONE:
-            return 0
-        return 1 if self.tab.shape_cond[k] == COND_COVER_RANK else 2
-
-    cdef int _cp_duel(self, int a, int d) noexcept:
-        """Attacker of local shape a covering a defender of local shape d: 1
-        the attacker captures it, -1 the defender captures the attacker, 0
-        mutual destruction, 2 no capture ("cannot cover each other").
-        Python's copy: ``schema.duel``."""
-        cdef int ca = self._cp_class(a), cd = self._cp_class(d)
-        if ca == 0 and cd == 0:
-            return 2
-        if ca != cd:
-            return 1 if ca > cd else -1
-        if ca == 2:
-            return 1                  # "award conflicts between each other to the attacker"
-        if outranks(self.tab.shape_global[a], self.tab.shape_global[d]):
-            return 1
-        if outranks(self.tab.shape_global[d], self.tab.shape_global[a]):
-            return -1
-        return 0                      # "cover of equal rank results in mutual destruction"
-
-    cdef inline int _cp_base(self, int t) noexcept:
-        """Stacks: the lowest height of target t above its highest locked cell
-        (pieces under a locked space are out of reach)."""
-        cdef int z, base = 0
-        for z in range(self.top[t]):
-            if self.tab.locked[t + self.tab.XY * z]:
-                base = z + 1
-        return base
-
-    cdef int _cp_defenders(self, int seat, int t, int* cells) noexcept:
-        """The cells a piece of ``seat`` arriving on target t covers, topmost
-        first; returns how many."""
-        cdef Tables tab = self.tab
-        cdef int n = 0, z, c, piece
-        if tab.gravity:
-            z = (self.st_below if self.st_below >= 0 else self.top[t]) - 1     # ttt-jumps: not the carried pieces
-            while z >= self._cp_base(t):
-                c = t + tab.XY * z
-                piece = self.cell[c]
-                if piece and not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
-                    cells[n] = c
-                    n += 1
-                z -= 1
-            return n
-        piece = self.cell[t]
-        if piece and not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
-            cells[0] = t
-            return 1
-        return 0
-
-    cdef inline bint _cp_above(self, int d, int e) noexcept:
-        """Whether local shape d ranks strictly above local shape e in a
-        capture (its class, then by-rank's ``outranks``)."""
-        cdef int cd = self._cp_class(d), ce = self._cp_class(e)
-        if cd != ce:
-            return cd > ce
-        return cd == 1 and outranks(self.tab.shape_global[d], self.tab.shape_global[e])
-
-    cdef inline int _cp_mover_rank(self, int seat, int k, int t) noexcept:
-        """The rank a mover brings to a cover on target t, when it is not its
-        shape: -1 for placements and moves (they rank by their shape, local
-        shape k); a "by stack" or "by full stack" mover (``st_hand_t`` set by
-        ``_st_cover``) brings its seat's poker hand in the destination stack
-        after the move (ttt-jumps; docs/rules/ttt.md, "Powers of by-stack movers")."""
-        if self.st_hand_t < 0:
-            return -1
-        return self._st_hand_rank(seat, t, self.tab.chips)
-
-    cdef int _cp_verdict(self, int seat, int k, int t, int* cells, int* n) noexcept:
-        """The verdict (CP_*) of a piece of local shape k of ``seat`` arriving
-        on target t; cells[0..n) become the pieces it concerns, topmost
-        first. CP_WIN: every defender (all captives). CP_MUTUAL: the
-        defenders of the attacker's rank. CP_LOSE: the captors, "all players
-        with the highest rank on the stack": the defenders that beat the
-        attacker and that no other such defender outranks (when a cycle of the
-        seed's rank leaves none, the topmost that beats it)."""
-        cdef int i, j, v, m = 0, wins = 0, nb = 0
-        cdef bint top
-        cdef int beat[CP_MAX_STACK]
-        cdef int mr = self._cp_mover_rank(seat, k, t)      # ttt-jumps: -1, or a by-stack mover's hand
-        if self.tab.shape_power[k] != POWER_NONE and self.tab.shape_cond[k] >= COND_JUMP:
-            n[0] = 0                  # ttt-stackjump: a jumper or surrounder never covers (on stacks
-            return CP_NONE            # every arrival lands on a stack's pieces)
-        n[0] = self._cp_defenders(seat, t, cells)
-        for i in range(n[0]):
-            v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
-            if mr >= 0:
-                v = self._st_hand_duel(mr, k, cells[i], t, v)
-            if v == -1:
-                beat[nb] = cells[i]
-                nb += 1
-            elif v == 0:
-                cells[m] = cells[i]
-                m += 1
-            elif v == 1:
-                wins += 1
-        if nb:
-            m = 0
-            for i in range(nb):
-                top = True
-                for j in range(nb):
-                    if (self._st_cells_above(beat[j], beat[i], t) if mr >= 0 else
-                            self._cp_above(self.tab.shape_local[self.shp[beat[j]]],
-                                           self.tab.shape_local[self.shp[beat[i]]])):
-                        top = False
-                        break
-                if top:
-                    cells[m] = beat[i]
-                    m += 1
-            if m == 0:
-                cells[0] = beat[0]
-                m = 1
-            n[0] = m
-            return CP_LOSE
-        if m:
-            n[0] = m
-            return CP_MUTUAL
-        return CP_WIN if wins else CP_NONE
-
-    cdef bint _cp_cover_ok(self, int seat, int k, int t) noexcept:
-        """Flat boards: whether a piece of local shape k of ``seat`` may
-        arrive on the occupied target t (an opponent's or a communal piece on
-        an open space, and one of the two can capture)."""
-        cdef Tables tab = self.tab
-        cdef int piece = self.cell[t]
-        if piece == 0 or tab.locked[t] or (self.plock != NULL and self.plock[t]):
-            return False
-        if tab.nboards > 1 and board_closed(self, t):
-            return False
-        if (tab.seat_mask[seat] >> (piece - 1)) & 1:
-            return False
-        if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
-            return False                  # ttt-jumps: a jumper captures only by jumping, never by a cover
-        return self._cp_duel(k, tab.shape_local[self.shp[t]]) != 2
-
-    cdef inline bint _sh_room(self, int seat, int k, int t) noexcept:
-        """Whether a piece of local shape k may arrive on target t: it is free,
-        or (captures, flat boards) it holds a piece the arrival covers."""
-        if target_free(self, t):
-            return True
-        return self.tab.powers and not self.tab.gravity and self._cp_cover_ok(seat, k, t)
-
-    cdef bint _cp_action_captures(self, int seat, int action, bint* must) noexcept:
-        """Whether ``action`` (legal for ``seat``) captures: its piece beats
-        every piece it covers (CP_WIN); ``must`` tells whether its shape must
-        capture."""
-        cdef Tables tab = self.tab
-        cdef int k, t, r, f, n, kl
-        cdef int cells[CP_MAX_STACK]
-        must[0] = False
-        if action < tab.nplace:
-            k = (action // tab.T) // tab.choices
-            t = action % tab.T
-            if tab.surrounds and tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_SURROUND_LINE:
-                must[0] = tab.shape_power[k] == POWER_MUST       # ttt-jumps: a surround is its capture
-                return self._su_would(seat, action, k, -1, t)
-        elif action < tab.a_pass_or_end:
-            if tab.nstk and action >= tab.stk0:
-                return self._st_would_capture(seat, action, must)     # ttt-jumps
-            decode_move(self, action, &r, &f, &t)
-            k = movable_shape(self, seat, f)
-            if k < 0:
-                return False
-            kl = tab.replacer[r] if r >= 0 else k          # ttt-jumps: the piece surrounds as it lands
-            if tab.surrounds and tab.shape_power[kl] != POWER_NONE and tab.shape_cond[kl] >= COND_SURROUND_LINE:
-                return self._su_move_captures(seat, action, k, kl, f, t, must, False)    # goalforce
-            if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
-                must[0] = tab.shape_power[k] == POWER_MUST      # ttt-jumps: a jump is its capture
-                return self._jp_jumped(seat, k, f, t) >= 0
-        else:
-            return False
-        if self._cp_verdict(seat, k, t, cells, &n) != CP_WIN:
-            return False
-        must[0] = tab.shape_power[k] == POWER_MUST
-        return True
-
-    cdef int _su_move_parts(self, int seat, int action, int k, int kl, int f, int t) noexcept:
-        """goalforce (issue 12 item 3): the captures of a move of local shape
-        k from f to t that lands as the surrounder kl (k itself, or a goal
-        replacement), in apply's order: bit 1 when k's own jump or cover
-        captures, bit 2 when kl's surround where it lands captures (read
-        after the jump's effect; the board is restored). A cover that k
-        loses or ties leaves nothing to land, so no surround."""
-        cdef Tables tab = self.tab
-        cdef int parts = 0, m = -1, c = -1, n = 0, v, old = 0
-        cdef int cells[CP_MAX_STACK]
-        cdef bint sur, conv = tab.shape_result[k] == RESULT_CONVERTS
-        if tab.jumps:
-            m = self._jp_jumped(seat, k, f, t)
-        if m >= 0:
-            parts = 1
-            c = top_cell(self, m)
-            old = self.cell[c]
-            if conv:
-                self.cell[c] = self.cell[top_cell(self, f)]
-            else:
-                self.cell[c] = 0
-                if tab.gravity:
-                    self.top[m] -= 1
-        else:
-            v = self._cp_verdict(seat, k, t, cells, &n)
-            if v == CP_WIN:
-                parts = 1
-            elif v != CP_NONE:
-                return 0
-        sur = self._su_would(seat, action, kl, f, t)
-        if m >= 0:
-            self.cell[c] = old
-            if tab.gravity and not conv:
-                self.top[m] += 1
-        return parts | (2 if sur else 0)
-
-    cdef bint _su_move_captures(self, int seat, int action, int k, int kl, int f, int t,
-                                bint* must, bint seen_only) noexcept:
-        """goalforce: whether a move landing as the surrounder kl captures:
-        k's jump or cover OR kl's surround (_su_move_parts); ``must`` when
-        one of its captures is made by a must-capture shape (the jump or
-        cover by k's power, the surround by kl's; docs/rules/ttt.md, "Must
-        capture"). ``seen_only`` (cloaking under obscurity) keeps the
-        captures the mover sees, each judged by its capturing shape."""
-        cdef Tables tab = self.tab
-        cdef int parts = self._su_move_parts(seat, action, k, kl, f, t)
-        if seen_only:
-            if (parts & 1) and not (self._fully_sees(seat, t) or self._cp_class(k) == 2):
-                parts &= ~1
-            if (parts & 2) and not (self._fully_sees(seat, t) or self._cp_class(kl) == 2):
-                parts &= ~2
-        must[0] = ((parts & 1) != 0 and tab.shape_power[k] == POWER_MUST) or \
-                  ((parts & 2) != 0 and tab.shape_power[kl] == POWER_MUST)
-        return parts != 0
-
-    cdef bint _cp_forced(self, int seat, int* out, int n) noexcept:
-        """The seed: "If a piece “must capture” and at least one opportunity
-        to capture is visible, then no non-capture is legal": whether one of
-        the actions out[0..n) captures with a must-capture shape."""
-        cdef int i
-        cdef bint must
-        for i in range(n):
-            if self._cp_action_captures(seat, out[i], &must) and must:
-                return True
-        return False
-
-    cdef int _cp_only_captures(self, int seat, int* out, int n) noexcept:
-        """Keep the capturing actions of out[0..n) (any shape's), in order."""
-        cdef int i, m = 0
-        cdef bint must
-        for i in range(n):
-            if self._cp_action_captures(seat, out[i], &must):
-                out[m] = out[i]
-                m += 1
-        return m
-
-    cdef inline int _cp_actions(self, int seat, int* buf, bint obscured) noexcept:
-        """The seat's list: the true one, or (ttt-cloakcap2) the one it may
-        try under obscurity (_cc2_obscured_actions)."""
-        if obscured:
-            return self._cc2_obscured_actions(seat, buf)
-        return shape_seat_actions(self, seat, buf)
-
-    cdef bint _cp_listed(self, int seat, int action, bint obscured=False) noexcept:
-        """is_legal with "must capture": whether ``action`` is in the seat's list."""
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._cp_actions(seat, buf, obscured)
-        cdef bint found = False
-        for i in range(n):
-            if buf[i] == action:
-                found = True
-                break
-        free(buf)
-        return found
-
-    cdef bint _cp_has_action(self, int seat, bint obscured=False) noexcept:
-        """has_move with captures: any placement or move (a cover needs no
-        free target, so the free-target shortcuts do not apply)."""
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._cp_actions(seat, buf, obscured)
-        cdef bint found = False
-        for i in range(n):
-            if buf[i] != self.tab.a_pass:
-                found = True
-                break
-        free(buf)
-        return found
-
-    cdef inline void _cp_clear(self, int c) noexcept:
-        self.board_hash ^= self.tab.zob[c * (self.tab.C + 1) + self.cell[c]] ^ self.tab.szob[c * MAX_SHAPES + self.shp[c]]
-        self.cell[c] = 0
-
-    cdef inline void _cp_put(self, int c, int piece, int shape) noexcept:
-        self.cell[c] = piece
-        self.shp[c] = shape
-        self.board_hash ^= self.tab.zob[c * (self.tab.C + 1) + piece] ^ self.tab.szob[c * MAX_SHAPES + shape]
-
-    cdef int _cp_take(self, int captor, int ck, int captive_k) noexcept:
-        """The captor's result for one captive of local shape captive_k, in
-        reserves: "reincarnated (i.e. added to the captor’s reserves)" as the
-        captor's colour (``captor`` is its piece code), one piece, or two for
-        "reincarnate (x2) (double upon capture)". Returns the RESULT_* (the
-        caller places a converted captive and drops a removed one)."""
-        cdef Tables tab = self.tab
-        cdef int res = tab.shape_result[ck], m = 0
-        if res == RESULT_REINCARNATES:
-            m = 1
-        elif res == RESULT_REINCARNATES_X2:
-            m = 2
-        if m:
-            self.reserve[captor - 1] += m
-            self.sres[(captor - 1) * tab.K + captive_k] += m
-        return res
-
-    cdef int _cp_arrive(self, int seat, int t, int piece, int k) noexcept:
-        """A piece (code ``piece``, local shape k, already off its source or
-        reserve) of ``seat`` arriving on target t. Returns -2 when it covers
-        nothing that captures (the caller lands it as usual), else applies
-        the cover and returns the cell where the attacker stays as the
-        mover's piece, or -1 (captured, converted or destroyed: no turn check
-        runs through it)."""
-        cdef int n = 0, verdict
-        cdef int cells[CP_MAX_STACK]
-        verdict = self._cp_verdict(seat, k, t, cells, &n)
-        if verdict == CP_NONE:
-            return -2
-        if self.tab.gravity:
-            return self._cp_stack(t, piece, k, verdict, cells, n)
-        return self._cp_flat(t, piece, k, verdict)
-
-    cdef int _cp_flat(self, int t, int piece, int k, int verdict) noexcept:
-        """A cover on a flat board (results removes or reincarnates only:
-        validation refuses converts there)."""
-        cdef Tables tab = self.tab
-        cdef int defender = self.cell[t], dk = tab.shape_local[self.shp[t]]
-        if verdict == CP_WIN:
-            self._cp_take(piece, k, dk)
-            self._cp_clear(t)
-            self._cp_put(t, piece, tab.shape_global[k])
-            return t
-        if verdict == CP_LOSE:
-            self._cp_take(defender, dk, k)
-            return -1
-        self._cp_clear(t)                     # mutual destruction: the space empties
-        free_add(self, t)
-        return -1
-
-    cdef int _cp_restack(self, int t, int base, int* pc, int* ps, int m, int ncap, int k,
-                         int at) noexcept:
-        """The end of a cover on stack t (a placement's, _cp_stack, or a
-        by-stack move's, _st_cover): the m surviving pieces pc/ps go back from
-        height ``base`` up; with several captors the pot waits for its chance
-        node (CP_PAUSED), else the cell where the attacker stays, or -1."""
-        cdef Tables tab = self.tab
-        cdef int i
-        cdef int16_t* pot
-        for i in range(m):
-            self._cp_put(t + tab.XY * (base + i), pc[i], ps[i])
-        self.top[t] = base + m
-        sync_free_stack(self, t)
-        if ncap > 1:
-            pot = self.mem + tab.pot0
-            pot[POT_PENDING] = 1
-            pot[POT_T] = t
-            pot[POT_K] = k
-            return CP_PAUSED
-        return t + tab.XY * (base + at) if at >= 0 else -1
-
-    cdef int _cp_stack(self, int t, int piece, int k, int verdict, int* cells, int n) noexcept:
-        """A cover on a stack: the captives leave it (removed, or into a
-        reserve) or change colour in place; the pieces above a piece that
-        leaves fall; then the attacker lands on top if it stays (in the
-        captor's colour if converted)."""
-        cdef Tables tab = self.tab
-        cdef int base = self._cp_base(t), top0 = self.top[t], m = 0, i, j, z, c, res
-        cdef int cpiece = 0, ck = 0, at = -1, ncap = 0
-        cdef bint hit
-        cdef int pc[CP_MAX_STACK]
-        cdef int ps[CP_MAX_STACK]
-        if verdict == CP_LOSE:
-            cpiece = self.cell[cells[0]]
-            ck = tab.shape_local[self.shp[cells[0]]]
-            ncap = self._cp_captors(cells, n)
-        for z in range(base, top0):
-            c = t + tab.XY * z
-            hit = False
-            for j in range(n):
-                if cells[j] == c:
-                    hit = True
-            pc[m] = self.cell[c]
-            ps[m] = self.shp[c]
-            if hit and (verdict == CP_WIN or verdict == CP_MUTUAL):
-                if verdict == CP_MUTUAL:
-                    pc[m] = 0
-                else:
-                    res = self._cp_take(piece, k, tab.shape_local[ps[m]])
-                    if res == RESULT_CONVERTS:
-                        pc[m] = piece
-                    else:
-                        pc[m] = 0
-            if pc[m]:
-                m += 1
-            self._cp_clear(c)
-        if verdict == CP_WIN:
-            at = m
-            pc[m] = piece
-            ps[m] = tab.shape_global[k]
-            m += 1
-        elif verdict == CP_LOSE and ncap > 1:
-            pass                                  # the pot waits for its chance node (_cp_deal)
-        elif verdict == CP_LOSE:
-            if self._cp_take(cpiece, ck, k) == RESULT_CONVERTS:
-                pc[m] = cpiece
-                ps[m] = tab.shape_global[k]
-                m += 1
-        return self._cp_restack(t, base, pc, ps, m, ncap, k, at)
-
     # The pot. The seed: "For conversion and reincarnation on cover, all
     # players with the highest rank on the stack split the pot (each captor
     # retains the pieces that make them highest rank; the remaining pieces
@@ -1601,16 +1163,16 @@ cdef class TTTCore(GameCore):
         if m < 0:
             return
         c = top_cell(self, m)                       # ttt-stackjump: the top of a jumped stack
-        res = self._cp_take(piece, k, tab.shape_local[self.shp[c]])
+        res = take_captive(self, piece, k, tab.shape_local[self.shp[c]])
         if res == RESULT_CONVERTS:
             self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece]
             self.cell[c] = piece
         elif tab.gravity:
-            self._cp_clear(c)                     # ttt-stackjump: the top leaves; nothing lies above it
+            clear_cell(self, c)                     # ttt-stackjump: the top leaves; nothing lies above it
             self.top[m] -= 1
             sync_free_stack(self, m)
         else:
-            self._cp_clear(m)
+            clear_cell(self, m)
             free_add(self, m)
         if tab.shape_cond[k] == COND_CHAIN_JUMP:
             self.cj_land = u
@@ -1805,16 +1367,16 @@ cdef class TTTCore(GameCore):
         if apply:
             for i in range(n):
                 m = cells[i]
-                res = self._cp_take(piece, k, tab.shape_local[self.shp[m]])
+                res = take_captive(self, piece, k, tab.shape_local[self.shp[m]])
                 if res == RESULT_CONVERTS:
                     self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
                     self.cell[m] = piece
                 elif tab.gravity:
-                    self._cp_clear(m)                 # ttt-stackjump: a stack's top leaves
+                    clear_cell(self, m)                 # ttt-stackjump: a stack's top leaves
                     self.top[m % tab.XY] -= 1
                     sync_free_stack(self, m % tab.XY)
                 else:
-                    self._cp_clear(m)
+                    clear_cell(self, m)
                     free_add(self, m)
         free(cells)
         return n
@@ -1963,7 +1525,7 @@ cdef class TTTCore(GameCore):
     # by-full-stack mover with a power covers, with its carried pieces riding
     # on it, the pieces of other colours already in the destination stack
     # (above its highest locked cell): the seed's cover, decided as any cover
-    # (_cp_verdict), except that between two by-rank pieces the rank is the
+    # (cover_verdict), except that between two by-rank pieces the rank is the
     # players' poker hands in the destination stack after the move (the
     # mover's seat, and the defender's owner: a seat, or for a communal piece
     # the communal pieces alone), chips (powerless shapes) left out.
@@ -1996,134 +1558,6 @@ cdef class TTTCore(GameCore):
                 return self._st_mask_hand(self.tab.seat_mask[s], t)
         return self._st_mask_hand(0, t)
 
-    cdef int _st_hand_duel(self, int mr, int k, int d, int t, int v) noexcept:
-        """_cp_duel's verdict v for the by-stack mover (hand mr, local shape k)
-        against the defender on cell d: between two by-rank pieces the higher
-        hand wins and equal hands destroy both; otherwise v stands."""
-        cdef int dk = self.tab.shape_local[self.shp[d]], hd
-        if self._cp_class(k) != 1 or self._cp_class(dk) != 1:
-            return v
-        hd = self._st_owner_hand(d, t)
-        if mr > hd:
-            return 1
-        if hd > mr:
-            return -1
-        return 0
-
-    cdef bint _st_cells_above(self, int d, int e, int t) noexcept:
-        """Whether the defender on cell d ranks strictly above the one on e in
-        a by-stack cover: its class, then (by rank) its owner's hand."""
-        cdef int kd = self.tab.shape_local[self.shp[d]], ke = self.tab.shape_local[self.shp[e]]
-        cdef int cd = self._cp_class(kd), ce = self._cp_class(ke)
-        if cd != ce:
-            return cd > ce
-        return cd == 1 and self._st_owner_hand(d, t) > self._st_owner_hand(e, t)
-
-    cdef int _st_cover(self, int seat, int u, int base, int piece, int k) noexcept:
-        """The cover of a by-stack move whose carried pieces have landed on
-        stack u from height ``base`` (the mover, code ``piece``, local shape k,
-        at the bottom of them). Returns the mover's cell if it stays as the
-        seat's piece, -1 if not, CP_PAUSED when its pot waits for the chance
-        node. Captives leave the stack (removed, or to a reserve) or change
-        colour in place, and the pieces above them fall."""
-        cdef Tables tab = self.tab
-        cdef int nc = 0, verdict, cbase, top0, mover = u + tab.XY * base, m = 0, z, c, j, res, i
-        cdef int cpiece = 0, ck = 0, at = -1, ncap = 0
-        cdef bint hit
-        cdef int cells[CP_MAX_STACK]
-        cdef int pc[CP_MAX_STACK]
-        cdef int ps[CP_MAX_STACK]
-        self.st_hand_t = u
-        self.st_below = base
-        if self._ps_applies(seat, u, k):          # ttt-potshow: the whole-stack showdown
-            self.st_hand_t = -1
-            self.st_below = -1
-            return self._ps_showdown(seat, u, base, k)
-        verdict = self._cp_verdict(seat, k, u, cells, &nc)
-        self.st_hand_t = -1
-        self.st_below = -1
-        if verdict == CP_NONE:
-            return mover
-        if verdict == CP_LOSE:
-            cpiece = self.cell[cells[0]]
-            ck = tab.shape_local[self.shp[cells[0]]]
-            ncap = self._cp_captors(cells, nc)
-        cbase = self._cp_base(u)
-        top0 = self.top[u]
-        for z in range(cbase, top0):
-            c = u + tab.XY * z
-            hit = False
-            for j in range(nc):
-                if cells[j] == c:
-                    hit = True
-            pc[m] = self.cell[c]
-            ps[m] = self.shp[c]
-            if c == mover:
-                if verdict == CP_MUTUAL or (verdict == CP_LOSE and ncap > 1):
-                    pc[m] = 0                     # destroyed, or the pot (_cp_deal)
-                elif verdict == CP_LOSE:
-                    res = self._cp_take(cpiece, ck, k)
-                    pc[m] = cpiece if res == RESULT_CONVERTS else 0
-                elif verdict == CP_WIN:
-                    at = m
-            elif hit and verdict == CP_MUTUAL:
-                pc[m] = 0
-            elif hit and verdict == CP_WIN:
-                res = self._cp_take(piece, k, tab.shape_local[ps[m]])
-                pc[m] = piece if res == RESULT_CONVERTS else 0
-            if pc[m]:
-                m += 1
-            self._cp_clear(c)
-        return self._cp_restack(u, cbase, pc, ps, m, ncap, k, at)
-
-    cdef bint _st_would_capture(self, int seat, int action, bint* must) noexcept:
-        """_cp_action_captures for a by-stack move: its verdict taken on the
-        stack as it would be after the move (the board is restored)."""
-        cdef Tables tab = self.tab
-        cdef int a = action - tab.stk0
-        cdef int u = a % tab.T, c = (a // tab.T) % tab.S
-        cdef int f = c % tab.XY, z0 = c // tab.XY, k, n, j, base, top_f, v, nc = 0
-        cdef int pc[CP_MAX_STACK]
-        cdef int ps[CP_MAX_STACK]
-        cdef int dc[CP_MAX_STACK]
-        cdef int ds[CP_MAX_STACK]
-        cdef int cells[CP_MAX_STACK]
-        k = stack_mover_shape(self, seat, c)
-        if k < 0 or (tab.shape_power[k] == POWER_NONE and not tab.pots):   # ttt-pgshow: a powerless mover's
-            return False                                                  # seat may take a showdown's share
-        n = self.top[f] - z0
-        base = self.top[u]
-        top_f = self.top[f]
-        for j in range(n):
-            pc[j] = self.cell[c + tab.XY * j]
-            ps[j] = self.shp[c + tab.XY * j]
-            self.cell[c + tab.XY * j] = 0
-        for j in range(n):
-            dc[j] = self.cell[u + tab.XY * (base + j)]
-            ds[j] = self.shp[u + tab.XY * (base + j)]
-            self.cell[u + tab.XY * (base + j)] = pc[j]
-            self.shp[u + tab.XY * (base + j)] = ps[j]
-        self.top[f] = z0
-        self.top[u] = base + n
-        self.st_hand_t = u
-        self.st_below = base
-        if self._ps_applies(seat, u, k):          # ttt-potshow: it captures when its seat is a captor
-            v = CP_WIN if self._ps_mover_captor(seat, u) else CP_NONE
-        else:
-            v = self._cp_verdict(seat, k, u, cells, &nc)
-        self.st_hand_t = -1
-        self.st_below = -1
-        for j in range(n):
-            self.cell[u + tab.XY * (base + j)] = dc[j]
-            self.shp[u + tab.XY * (base + j)] = ds[j]
-        for j in range(n):
-            self.cell[c + tab.XY * j] = pc[j]
-            self.shp[c + tab.XY * j] = ps[j]
-        self.top[f] = top_f
-        self.top[u] = base
-        must[0] = tab.shape_power[k] == POWER_MUST
-        return v == CP_WIN
-
     # -- ttt-potshow: the whole-stack pot showdown of by-stack covers (issue 12 item 6) --
     # docs/rules/ttt.md, "The pot showdown of by-stack covers". The seed: "For
     # conversion and reincarnation on cover, all players with the highest rank
@@ -2154,7 +1588,7 @@ cdef class TTTCore(GameCore):
             return self._pg_applies(seat, u, k)          # ttt-pgshow: captured by the defenders
         if res != RESULT_CONVERTS and res != RESULT_REINCARNATES and res != RESULT_REINCARNATES_X2:
             return self._pg_applies(seat, u, k)          # ttt-pgshow
-        return self._cp_defenders(seat, u, cells) > 0
+        return defenders(self, seat, u, cells) > 0
 
     cdef int _ps_plan(self, int u, int cbase, int* captors, uint8_t* keep) noexcept:
         """The showdown on stack u: the captors (seats, ascending) are the seats
@@ -2198,7 +1632,7 @@ cdef class TTTCore(GameCore):
         capture": such a by-stack move captures)."""
         cdef int captors[MAX_SEATS]
         cdef uint8_t keep[CP_MAX_STACK]
-        cdef int j, n = self._ps_plan(u, self._cp_base(u), captors, keep)
+        cdef int j, n = self._ps_plan(u, cover_base(self, u), captors, keep)
         for j in range(n):
             if captors[j] == seat:
                 return True
@@ -2258,7 +1692,7 @@ cdef class TTTCore(GameCore):
         before the deal) if it stays as a piece of ``seat`` (the mover's: in
         a round it is not the seat to move, ttt-potrounds), else -1."""
         cdef Tables tab = self.tab
-        cdef int cbase = self._cp_base(u), top0 = self.top[u], npot, i, j, z, c, res, units = 1, m = 0, at = -1
+        cdef int cbase = cover_base(self, u), top0 = self.top[u], npot, i, j, z, c, res, units = 1, m = 0, at = -1
         cdef int d = 0, seat_mask = tab.seat_mask[seat]
         cdef int mz = mover // tab.XY if mover >= 0 else -1
         cdef int captors[MAX_SEATS]
@@ -2297,8 +1731,8 @@ cdef class TTTCore(GameCore):
                 pc[m] = newc[z - cbase]
                 ps[m] = self.shp[c]
                 m += 1
-            self._cp_clear(c)
-        return self._cp_restack(u, cbase, pc, ps, m, 1, 0, at)
+            clear_cell(self, c)
+        return restack(self, u, cbase, pc, ps, m, 1, 0, at)
 
     cdef int _ps_showdown(self, int seat, int u, int base, int k) noexcept:
         """The showdown of the by-stack mover (local shape k) of ``seat`` landed
@@ -2307,7 +1741,7 @@ cdef class TTTCore(GameCore):
         ``ps_carried`` says how many pieces from it up the turn checks read);
         with several the deal waits for the chance node (CP_PAUSED)."""
         cdef Tables tab = self.tab
-        cdef int cbase = self._cp_base(u), n, j, npot, units = 2, got, mover = u + tab.XY * base
+        cdef int cbase = cover_base(self, u), n, j, npot, units = 2, got, mover = u + tab.XY * base
         cdef int captors[MAX_SEATS]
         cdef int cols[MAX_SEATS]
         cdef int ks[MAX_SEATS]
@@ -2382,13 +1816,13 @@ cdef class TTTCore(GameCore):
         cdef uint8_t keep[CP_MAX_STACK]
         if not tab.pots:
             return False
-        if self._cp_verdict(seat, k, u, cells, &nc) != CP_LOSE:
+        if cover_verdict(self, seat, k, u, cells, &nc) != CP_LOSE:
             return False
         for i in range(nc):
             res = tab.shape_result[tab.shape_local[self.shp[cells[i]]]]
             if res == RESULT_CONVERTS or res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
                 takes = True
-        return takes and self._ps_plan(u, self._cp_base(u), captors, keep) > 0
+        return takes and self._ps_plan(u, cover_base(self, u), captors, keep) > 0
 
     def showdown(self, int t):
         """Python face of the showdown on stack t as it stands (tests): {"captors":
@@ -2399,7 +1833,7 @@ cdef class TTTCore(GameCore):
         cdef int n, m, cbase, z
         if not self.tab.gravity or not self.tab.shaped or not 0 <= t < self.tab.T:
             raise ValueError("a showdown needs a stacks board with shapes and a stack 0..T-1")
-        cbase = self._cp_base(t)
+        cbase = cover_base(self, t)
         n = self._ps_plan(t, cbase, captors, keep)
         m = self._ps_order(t, cbase, keep, order)
         return {"captors": [captors[i] for i in range(n)],
@@ -2516,38 +1950,6 @@ cdef class TTTCore(GameCore):
         self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
         return piece
 
-    cdef int _resolve_collision_by_rank(self, int t, int* seats, int n) noexcept:
-        """Issue 12's hook: the seat whose piece a by-rank rule keeps when the
-        plans of ``seats[0..n)`` all send a piece to target t, or -1 when no
-        rule resolves it (every piece sent there is destroyed). The seed: "if
-        multiple players move to the same space and the collision is not
-        resolved naturally via “by rank” rules, then all pieces moved to that
-        space are destroyed". ttt-collide (issue 12 item 4, "Pieces that
-        cannot capture have the lowest rank"): the rank rules apply to every
-        collision, powerless colliders included; the piece that ranks
-        strictly above every other (``_cp_above``: class, then the seed's
-        rank) wins and captures the others: its result reincarnates them into
-        its colour's reserve (converted ones land after it:
-        ``_sim_land_shaped``). A tie at the top is not resolved: two pieces
-        without power "cannot cover each other", two that capture other than
-        by rank have no attacker between them, and equal ranks destroy each
-        other."""
-        cdef Tables tab = self.tab
-        cdef int i, j, w = -1
-        cdef bint top
-        if not tab.powers:
-            return -1                  # every collider is powerless: a tie at the top
-        for i in range(n):
-            top = True
-            for j in range(n):
-                if j != i and not self._cp_above(self.rk_shape[seats[i]], self.rk_shape[seats[j]]):
-                    top = False
-                    break
-            if top:
-                w = seats[i]
-                break
-        return w
-
     cdef int _sim_land_shaped(self, int s, int t, int piece, int* seats, int n) noexcept:
         """ttt-captures: the piece of seat s (shape ``rk_shape[s]``) that a
         round sends to target t lands, as a cover when it arrives on other
@@ -2558,7 +1960,7 @@ cdef class TTTCore(GameCore):
         or -1 (no turn check)."""
         cdef Tables tab = self.tab
         cdef int k = self.rk_shape[s], c, i, o, res
-        c = self._cp_arrive(s, t, piece, k) if tab.powers else -2
+        c = arrive(self, s, t, piece, k) if tab.powers else -2
         if c == -2:
             c = land(self, t, piece)
             set_shape(self, c, tab.shape_global[k])
@@ -2566,7 +1968,7 @@ cdef class TTTCore(GameCore):
             o = seats[i]
             if o == s:
                 continue
-            res = self._cp_take(piece, k, self.rk_shape[o])
+            res = take_captive(self, piece, k, self.rk_shape[o])
             if res == RESULT_CONVERTS and tab.gravity and target_free(self, t):
                 set_shape(self, land(self, t, piece), tab.shape_global[self.rk_shape[o]])
         return c
@@ -2704,9 +2106,9 @@ cdef class TTTCore(GameCore):
             if n == 1:
                 winner = s
             elif tab.nstk and tab.powers:          # ttt-rounds3: by-stack colliders rank by their hands
-                winner = self._sim_stack_collision(dst[s], group, n, piece, carried, cshape)
+                winner = stack_collision_winner(self, dst[s], group, n, piece, carried, cshape)
             else:
-                winner = self._resolve_collision_by_rank(dst[s], group, n)
+                winner = collision_winner(self, dst[s], group, n)
             for i in range(n):
                 o = group[i]
                 if o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o] and tab.powers:
@@ -2823,7 +2225,7 @@ cdef class TTTCore(GameCore):
 
     # -- ttt-rounds: pot splits inside simultaneous and single rounds ----------
     # A round's covers may each leave a pot (captors of several colours, as in
-    # a sequential ply: _cp_stack). The pots wait until every plan of the round
+    # a sequential ply: cover_stack). The pots wait until every plan of the round
     # has landed; then one chance node per pot, in target order, draws the
     # captor that starts its round-robin deal (uniform, 1/n each); after the
     # last deal the round ends as any round does (_sim_tail). docs/rules/ttt.md,
@@ -2958,7 +2360,7 @@ cdef class TTTCore(GameCore):
                 if not n:
                     carried[s * CP_MAX_STACK + z - zmax] = self.cell[c]
                     cshape[s * CP_MAX_STACK + z - zmax] = self.shp[c]
-                self._cp_clear(c)
+                clear_cell(self, c)
             if not n:
                 self.sm_n[s] = top - zmax
                 piece[s] = carried[s * CP_MAX_STACK]
@@ -2987,88 +2389,20 @@ cdef class TTTCore(GameCore):
     # -- ttt-rounds3: by-stack plans onto pieces that capture (issue 12 in rounds) ------
     # docs/rules/ttt.md, "By-stack covers inside rounds". A by-stack plan that
     # alone sends its pieces to a stack lands them in order and then covers
-    # the stack's pieces exactly as a sequential by-stack move does (_st_cover:
+    # the stack's pieces exactly as a sequential by-stack move does (stack_mover_cover:
     # classes, the poker hands of by-rank pieces, the pot); the mover takes its
     # replacement only if it stays. A collision with a by-stack plan in it is
     # resolved by rank (ttt-collide: powerless colliders rank lowest): class first, then,
     # between by-rank colliders, their players' hands in the destination stack
-    # holding every collider's pieces (_sim_stack_collision). The winner lands
+    # holding every collider's pieces (stack_collision_winner). The winner lands
     # and covers as above, then captures the losing movers under its result;
     # the pieces a losing plan carried are destroyed with the collision.
-
-    cdef int _sim_collision_hand(self, int p, int u, int* seats, int n, int* piece, int* carried,
-                                 int* cshape) noexcept:
-        """Seat p's poker hand in stack u holding, besides what is on it,
-        every piece the colliders ``seats[0..n)`` send there (own and communal
-        pieces, chips left out, as ``_st_hand_rank``)."""
-        cdef Tables tab = self.tab
-        cdef int counts[N_SHAPES]
-        cdef int owned = 0, mine = tab.seat_mask[p], i, j, o, z, cc, pc, sh
-        for i in range(tab.seats):
-            owned |= tab.seat_mask[i]
-        for i in range(N_SHAPES):
-            counts[i] = 0
-        for z in range(self.top[u]):
-            cc = u + tab.XY * z
-            pc = self.cell[cc]
-            if pc and not ((tab.chips >> self.shp[cc]) & 1) and (
-                    ((mine >> (pc - 1)) & 1) or not ((owned >> (pc - 1)) & 1)):
-                counts[self.shp[cc]] += 1
-        for i in range(n):
-            o = seats[i]
-            for j in range(self.sm_n[o] if self.sm_stack[o] and self.sm_n[o] else 1):
-                if self.sm_stack[o] and self.sm_n[o]:
-                    pc = carried[o * CP_MAX_STACK + j]
-                    sh = cshape[o * CP_MAX_STACK + j]
-                else:
-                    pc = piece[o]
-                    sh = tab.shape_global[self.rk_shape[o]]
-                if pc and not ((tab.chips >> sh) & 1) and (((mine >> (pc - 1)) & 1) or not ((owned >> (pc - 1)) & 1)):
-                    counts[sh] += 1
-        return hand_rank(counts)
-
-    cdef int _sim_stack_collision(self, int t, int* seats, int n, int* piece, int* carried,
-                                  int* cshape) noexcept:
-        """The winner of a collision on stack t (or -1: all destroyed) when a
-        by-stack plan is among the colliders; without one, the placements'
-        rule (``_resolve_collision_by_rank``). ttt-collide: every collider
-        takes part, powerless ones included; the winner ranks strictly above
-        every other: a higher class ("Pieces that cannot capture have the
-        lowest rank [...]; pieces that capture in ways other than “by rank”
-        have highest rank"), or, two by-rank colliders, a higher hand. Two
-        powerless or two highest-class colliders at the top, and equal hands,
-        are unresolved."""
-        cdef Tables tab = self.tab
-        cdef int i, j, w = -1, ci, cj
-        cdef bint top, stacked = False
-        cdef int hands[MAX_SEATS]
-        for i in range(n):
-            if self.sm_stack[seats[i]] and self.sm_n[seats[i]]:
-                stacked = True
-        if not stacked:
-            return self._resolve_collision_by_rank(t, seats, n)
-        for i in range(n):
-            hands[i] = self._sim_collision_hand(seats[i], t, seats, n, piece, carried, cshape)
-        for i in range(n):
-            top = True
-            ci = self._cp_class(self.rk_shape[seats[i]])
-            for j in range(n):
-                if j == i:
-                    continue
-                cj = self._cp_class(self.rk_shape[seats[j]])
-                if not (ci > cj if ci != cj else (ci == 1 and hands[i] > hands[j])):
-                    top = False
-                    break
-            if top:
-                w = seats[i]
-                break
-        return w
 
     cdef int _sim_stack_cover(self, int s, int u, int* carried, int* cshape, int* seats, int n) noexcept:
         """Seat s's by-stack plan lands on stack u (its mover in the shape it
         moved with) and covers the stack as a sequential by-stack move
-        (``_st_cover``); then the other colliders ``seats[0..n)`` it won are
-        its captives (``_cp_take``: reincarnated, or converted onto the stack
+        (``stack_mover_cover``); then the other colliders ``seats[0..n)`` it won are
+        its captives (``take_captive``: reincarnated, or converted onto the stack
         while it has room). Returns the mover's cell, -1, or CP_PAUSED.
         ttt-potrounds: when the mover goes to the pot showdown (``_ps_applies``)
         its captives are taken first, so the showdown (and a deal a chance
@@ -3090,7 +2424,7 @@ cdef class TTTCore(GameCore):
         if show:
             self._sim_take_losers(s, u, mover, k, seats, n)
         self.ps_carried = -1
-        c = self._st_cover(s, u, base, mover, k)
+        c = stack_mover_cover(self, s, u, base, mover, k)
         if show and self.ps_carried >= 0:
             self.sm_n[s] = self.ps_carried        # ttt-potrounds: what the showdown left from the mover up
         self.ps_carried = -1                      # (read by a sequential ply's turn checks otherwise)
@@ -3109,7 +2443,7 @@ cdef class TTTCore(GameCore):
             o = seats[i]
             if o == s:
                 continue
-            res = self._cp_take(mover, k, self.rk_shape[o])
+            res = take_captive(self, mover, k, self.rk_shape[o])
             if res == RESULT_CONVERTS and target_free(self, u):
                 set_shape(self, land(self, u, mover), self.tab.shape_global[self.rk_shape[o]])
 
@@ -3161,17 +2495,17 @@ cdef class TTTCore(GameCore):
             if tab.gravity:
                 self._cb_stack_captive_landed(m, landed)   # ttt-chainback: a carried stack's captured top
             if o >= 0:
-                res = self._cp_take(cap_piece[o], cap_k[o], tab.shape_local[self.shp[m]])
+                res = take_captive(self, cap_piece[o], cap_k[o], tab.shape_local[self.shp[m]])
                 if res == RESULT_CONVERTS:
                     self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + cap_piece[o]]
                     self.cell[m] = cap_piece[o]
                     continue
             if tab.gravity:
-                self._cp_clear(m)                  # ttt-chainback: a stack's top leaves
+                clear_cell(self, m)                  # ttt-chainback: a stack's top leaves
                 self.top[m % tab.XY] -= 1
                 sync_free_stack(self, m % tab.XY)
                 continue
-            self._cp_clear(m)
+            clear_cell(self, m)
             free_add(self, m)
         free(cells)
         free(taker)
@@ -3244,16 +2578,16 @@ cdef class TTTCore(GameCore):
             c = top_cell(self, m)
             res = -1                   # destroyed: no result
             if n == 1:
-                res = self._cp_take(piece[who], self.rk_shape[who], tab.shape_local[self.shp[c]])
+                res = take_captive(self, piece[who], self.rk_shape[who], tab.shape_local[self.shp[c]])
             if res == RESULT_CONVERTS:
                 self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece[who]]
                 self.cell[c] = piece[who]
             elif tab.gravity:
-                self._cp_clear(c)
+                clear_cell(self, c)
                 self.top[m] -= 1
                 sync_free_stack(self, m)
             else:
-                self._cp_clear(m)
+                clear_cell(self, m)
                 free_add(self, m)
 
     cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
@@ -4074,7 +3408,7 @@ cdef class TTTCore(GameCore):
     cdef bint _cc2_sees_capture(self, int seat, int action, bint* must) noexcept:
         """Whether ``action`` captures in truth and ``seat`` sees it will:
         the target's piece is fully seen, or the capturing shape captures
-        other than by rank (``must`` as ``_cp_action_captures``). The
+        other than by rank (``must`` as ``action_captures``). The
         capturing shape is the one that decides the capture: a cover's is the
         shape that moved (the goal replacement is taken after the cover), a
         surround's the shape that lands, a goal replacement's too
@@ -4091,8 +3425,8 @@ cdef class TTTCore(GameCore):
             if k >= 0 and r >= 0 and tab.surrounds and tab.shape_power[tab.replacer[r]] != POWER_NONE \
                     and tab.shape_cond[tab.replacer[r]] >= COND_SURROUND_LINE:
                 # goalforce: each of the goal move's captures seen by its own capturing shape
-                return self._su_move_captures(seat, action, k, tab.replacer[r], f, t, must, True)
-        if not self._cp_action_captures(seat, action, must):
+                return move_captures(self, seat, action, k, tab.replacer[r], f, t, must, True)
+        if not action_captures(self, seat, action, must):
             return False
         if action < tab.nplace:
             k = (action // tab.T) // tab.choices
@@ -4100,7 +3434,7 @@ cdef class TTTCore(GameCore):
         else:
             decode_move(self, action, &r, &f, &t)
             k = movable_shape(self, seat, f)     # (a surrounding goal replacement returned above)
-        return self._fully_sees(seat, t) or self._cp_class(k) == 2
+        return self._fully_sees(seat, t) or capture_class(self, k) == 2
 
     cdef void _cc2_obscure_log(self, int actor, int i) noexcept:
         """Under obscurity every player sees where a cover was made, by
@@ -4770,3 +4104,4 @@ include "_turns.pxi"
 include "_outcomes.pxi"
 include "_shapes.pxi"
 include "_stacks.pxi"
+include "_captures.pxi"

@@ -71,22 +71,7 @@ cdef int shape_action_layout(Tables tab, dict p, int i) except -1:
         tab.goal_axis[k] = axis
         tab.goal_high[k] = high
     tab.goal_check = p["goal_check"]
-    tab.powers = p.get("powers", False)
-    tab.jumps = p.get("jumps", False)
-    tab.chains = p.get("chains", False)
-    tab.surrounds = p.get("surrounds", False)
-    tab.pots = p.get("pots", False)
-    for k in range(tab.K):
-        tab.shape_power[k] = p["shape_powers"][k] if tab.powers else POWER_NONE
-        tab.shape_cond[k] = p["shape_conditions"][k] if tab.powers else 0
-        tab.shape_result[k] = p["shape_results"][k] if tab.powers else 0
-        tab.shape_jump_back[k] = p.get("shape_jump_back", [False] * tab.K)[k] if tab.powers else False
-        if tab.shape_power[k] == POWER_MUST:
-            tab.any_must = True
-    tab.chips = 0                                   # "the lowest possible rank (chips)"
-    for k in range(tab.K):
-        if tab.shape_power[k] == POWER_NONE:
-            tab.chips |= 1 << tab.shape_global[k]
+    capture_tables(tab, p)                          # powers, jumps, surrounds, pots
     if tab.move:
         i += tab.R * tab.T * tab.T
     # by-stack moves name the mover's cell (it need not be a top)
@@ -264,7 +249,7 @@ cdef inline bint shape_destination(TTTCore core, int seat, int f, int u, int k, 
                                    uint8_t* mark) noexcept:
     """Whether u is a new destination (marked) for the piece (local shape
     k) on f."""
-    if u < 0 or u == f or not core._sh_room(seat, k, u) or not may_enter(core, seat, u):
+    if u < 0 or u == f or not may_arrive(core, seat, k, u) or not may_enter(core, seat, u):
         return False
     if noback and goal_rows(core, seat, u) > d0:
         return False                  # "cannot move [...] away from his/her own goal line"
@@ -355,7 +340,7 @@ cdef int shape_seat_actions(TTTCore core, int seat, int* out) noexcept:
             if not ((tab.seat_mask[seat] >> colour) & 1) or core.sres[colour * tab.K + sh] <= 0:
                 continue
             for t in range(tab.T):
-                if core._sh_room(seat, sh, t) and may_enter(core, seat, t):
+                if may_arrive(core, seat, sh, t) and may_enter(core, seat, t):
                     out[n] = (sh * tab.choices + ch) * tab.T + t
                     n += 1
     if tab.ph_move[core.phase] != MOVE_NONE and (core.num_free > 0 or tab.powers):
@@ -379,8 +364,8 @@ cdef int shape_seat_actions(TTTCore core, int seat, int* out) noexcept:
         free(mark)
         if tab.nstk:
             n = stack_seat_moves(core, seat, out, n)
-    if tab.any_must and not core.cp_unforced and core._cp_forced(seat, out, n):
-        return core._cp_only_captures(seat, out, n)     # no pass either
+    if tab.any_must and not core.cp_unforced and capture_forced(core, seat, out, n):
+        return keep_captures(core, seat, out, n)     # no pass either
     if tab.ph_pass[core.phase]:
         out[n] = tab.a_pass
         n += 1
@@ -439,7 +424,7 @@ cdef bint shape_is_legal(TTTCore core, int seat, int action) noexcept:
         t = action % tab.T
         colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
         return (((tab.seat_mask[seat] >> colour) & 1) and core.sres[colour * tab.K + sh] > 0
-                and core._sh_room(seat, sh, t) and may_enter(core, seat, t))
+                and may_arrive(core, seat, sh, t) and may_enter(core, seat, t))
     if tab.ph_move[core.phase] == MOVE_NONE or (core.num_free == 0 and not tab.powers):
         return False
     if tab.nstk and action >= tab.stk0:
@@ -469,7 +454,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
         core.sres[colour * tab.K + sh] -= 1
         core.reserve[colour] -= 1
         if tab.powers:                                  # a cover
-            c = core._cp_arrive(core.seat, action % tab.T, colour + 1, sh)
+            c = arrive(core, core.seat, action % tab.T, colour + 1, sh)
             if c != -2:
                 core.placements += 1
                 if c != CP_PAUSED:
@@ -498,7 +483,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
         core._jp_apply(piece, tab.shape_local[shape], f, u)
     c = -2
     if tab.powers:                                      # a cover (with the shape that moved)
-        c = core._cp_arrive(core.seat, u, piece, tab.shape_local[shape])
+        c = arrive(core, core.seat, u, piece, tab.shape_local[shape])
         if c == CP_PAUSED:
             core.moves += 1
             return

@@ -176,7 +176,7 @@ cdef void apply_stack_move(TTTCore core, int action) noexcept:
     core.moves += 1
     dst = u + tab.XY * base
     if tab.powers:                     # a by-stack mover covers the destination's pieces
-        dst = core._st_cover(core.seat, u, base, pieces[0], tab.shape_local[shapes[0]])
+        dst = stack_mover_cover(core, core.seat, u, base, pieces[0], tab.shape_local[shapes[0]])
         if dst == CP_PAUSED:
             return
         if dst >= 0 and r1 > 0:

@@ -167,7 +167,7 @@ cdef inline bint has_move(TTTCore core, int seat) noexcept:
     if can_place(core, seat):
         return True
     if core.tab.powers:
-        return core._cp_has_action(seat)      # covers need no free target
+        return has_listed_action(core, seat)      # covers need no free target
     return can_move(core, seat)
 
 
