@@ -246,7 +246,7 @@ cdef bint action_captures(TTTCore core, int seat, int action, bint* must) noexce
             return move_captures(core, seat, action, k, kl, f, t, must, False)
         if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
             must[0] = tab.shape_power[k] == POWER_MUST      # a jump is its capture
-            return core._jp_jumped(seat, k, f, t) >= 0
+            return jumped_target(core, seat, k, f, t) >= 0
     else:
         return False
     if cover_verdict(core, seat, k, t, cells, &n) != CP_WIN:
@@ -267,7 +267,7 @@ cdef int move_capture_parts(TTTCore core, int seat, int action, int k, int kl, i
     cdef int cells[CP_MAX_STACK]
     cdef bint sur, conv = tab.shape_result[k] == RESULT_CONVERTS
     if tab.jumps:
-        m = core._jp_jumped(seat, k, f, t)
+        m = jumped_target(core, seat, k, f, t)
     if m >= 0:
         parts = 1
         c = top_cell(core, m)

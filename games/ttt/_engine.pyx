@@ -296,7 +296,7 @@ cdef class TTTCore(GameCore):
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
         if tab.chains and self.mem[tab.chain0]:
-            return self._cj_listed(action)                  # ttt-jumps: the continuation
+            return chain_action_listed(self, action)                  # ttt-jumps: the continuation
         if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
             return self._view_of(self.seat).is_legal(action)
         if tab.obscured_covers and self._cloak_judges(self.seat):
@@ -360,7 +360,7 @@ cdef class TTTCore(GameCore):
             answer_offer(self, action == tab.a_agree)
             return
         if tab.chains and self.mem[tab.chain0]:
-            self._cj_apply(action)                   # ttt-jumps: the continuation
+            apply_chain_action(self, action)                   # ttt-jumps: the continuation
             return
         if tab.shaped and action < tab.a_pass_or_end:
             apply_shape_action(self, action)                   # ttt-shapes
@@ -827,7 +827,7 @@ cdef class TTTCore(GameCore):
         if tab.jumps:                                    # ttt-jumps: name the piece a jump takes
             seat = player if 0 <= player < tab.seats else self.seat
             k = movable_shape(self, seat, f)
-            m = self._jp_jumped(seat, k, f, u) if k >= 0 else -1
+            m = jumped_target(self, seat, k, f, u) if k >= 0 else -1
             if k >= 0 and tab.captives_log0 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
                 m = self._xk_view_jumped(seat, k, f, u)     # ttt-cloakstack: only what the seat sees
             if m >= 0:
@@ -1046,219 +1046,8 @@ cdef class TTTCore(GameCore):
                 "shape": tab.params["shape_names"][pot[POT_K]] if pot[POT_K] >= 0 else None,   # ttt-potshow: None, a showdown
                 "captors": [tab.colour_names[pot[POT_PIECE + j] - 1] for j in range(pot[POT_N])]}
 
-    # -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4) -----------------------
-    # docs/rules/ttt.md, "Jumps". A shape whose condition is ``jump`` or
-    # ``chain-jump`` captures by moving from f over the adjacent piece on m =
-    # f + d, of a colour its mover does not own, to the empty space u = f + 2d
-    # directly beyond, for every direction d its move steps along (so
-    # "adjacent" jumps in all directions, "forward-diagonal" only forward
-    # diagonally; knights and stationary shapes have none: validation). The
-    # move keeps the plain move's id ``move0 + f*T + u`` (or the replacement
-    # id when u reaches the goal): whenever such a piece passes directly over
-    # an adjacent jumpable piece to the space beyond, it jumps. Flat boards
-    # only (validation). The jumped piece is captured under the jumper's
-    # result whatever its rank: a jumper captures "in ways other than by
-    # rank", so it has the highest rank and "conflicts between [such pieces]"
-    # go to the attacker. After a chain-jumper's jump, when the same piece can
-    # jump again, the same player decides again (the pending chain in the
-    # block, ``chain0``): one of that piece's jumps, or "end-chain" (not with
-    # "must capture", which forbids the non-capture).
-
-    cdef inline bint _jp_dir_ok(self, int seat, int k, int f, int d) noexcept:
-        """Whether direction d is one shape k's move steps along from target f."""
-        cdef Tables tab = self.tab
-        cdef int move = tab.shape_move[k], axis
-        if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
-            if not tab.is_axis[d]:
-                return False
-        elif move == MOVE_ADJ_DIAGONAL or move == MOVE_DIAG_LINE or move == MOVE_FORWARD_DIAG:
-            if tab.is_axis[d]:
-                return False
-        elif move == MOVE_ALQUERQUE:
-            if not tab.is_axis[d] and ((f % tab.X) % tab.bX + (f // tab.X) % tab.Y) % 2:
-                return False
-        elif move == MOVE_NONE or move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or moves_by_stack(move):
-            return False
-        if move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG:
-            axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
-            if axis < 0:
-                return False
-            if tab.shape_jump_back[k]:
-                return self._cb_back_dir_ok(seat, d, axis)      # ttt-chainback
-            if tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
-                return False
-        return True
-
-    cdef inline bint _jp_jumpable(self, int seat, int m) noexcept:
-        """Whether the piece on target m (its top, on stacks) may be jumped by
-        ``seat``: a piece of a colour the seat does not own, on a space not
-        locked for the phase."""
-        cdef int c = top_cell(self, m), piece
-        if c < 0:
-            return False
-        piece = self.cell[c]
-        if piece == 0 or self.tab.locked[c] or (self.plock != NULL and self.plock[c]):
-            return False
-        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
-
-    cdef inline bint _jp_lands(self, int seat, int k, int f, int u) noexcept:
-        """Whether the jumper (local shape k, on f) may land on u: free, open
-        to the seat, and not away from its goal line if it cannot move backwards."""
-        cdef int d0
-        if u < 0 or not target_free(self, u) or not may_enter(self, seat, u):
-            return False
-        if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0 \
-                and not self.tab.shape_jump_back[k]:            # ttt-chainback: "+ back" jumps backwards too
-            d0 = goal_rows(self, seat, f)
-            if goal_rows(self, seat, u) > d0:
-                return False
-        return True
-
-    cdef int _jp_destinations(self, int seat, int f, int k, uint8_t* mark) noexcept:
-        """The jumps of the piece of local shape k on f: their landing targets
-        marked (not counted again when a plain move marked them); with
-        ``mark`` NULL, 1 as soon as one exists."""
-        cdef Tables tab = self.tab
-        cdef int d, m, u, n = 0
-        for d in range(26):
-            m = tab.tnbr[f * 26 + d]
-            if m < 0:
-                continue
-            u = tab.tnbr[m * 26 + d]
-            if u < 0 or not self._jp_dir_ok(seat, k, f, d) or not (self._jp_jumpable(seat, m) or
-                                                                   (self.xk_phantom and self._xk_phantom(m))):
-                continue                          # (ttt-cloakstack: or a jump tried over a space that may hide a piece)
-            if not self._jp_lands(seat, k, f, u):
-                continue
-            if mark == NULL:
-                return 1
-            if not mark[u]:
-                mark[u] = 1
-                n += 1
-        return n
-
-    cdef int _jp_jumped(self, int seat, int k, int f, int u) noexcept:
-        """The cell a move of the jumper (local shape k) from f to u jumps, or -1."""
-        cdef Tables tab = self.tab
-        cdef int d, m
-        if not (tab.shape_power[k] != POWER_NONE and (tab.shape_cond[k] == COND_JUMP
-                                                       or tab.shape_cond[k] == COND_CHAIN_JUMP)):
-            return -1
-        for d in range(26):
-            m = tab.tnbr[f * 26 + d]
-            if m >= 0 and tab.tnbr[m * 26 + d] == u:
-                if self._jp_dir_ok(seat, k, f, d) and self._jp_jumpable(seat, m):
-                    return m
-                return -1
-        return -1
-
-    cdef void _jp_apply(self, int piece, int k, int f, int u) noexcept:
-        """The capture of a move from f to u, if it is a jump (the mover has
-        left f; u is still free): the jumped piece is removed, reincarnated
-        (one or two of its shape to the jumper's colour's reserve) or
-        converted (takes the jumper's colour where it stands). A chain-jumper's
-        landing target is kept for ``end_ply`` (``cj_land``)."""
-        cdef Tables tab = self.tab
-        cdef int m = self._jp_jumped(self.seat, k, f, u), res, c
-        if m < 0:
-            return
-        c = top_cell(self, m)                       # ttt-stackjump: the top of a jumped stack
-        res = take_captive(self, piece, k, tab.shape_local[self.shp[c]])
-        if res == RESULT_CONVERTS:
-            self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece]
-            self.cell[c] = piece
-        elif tab.gravity:
-            clear_cell(self, c)                     # ttt-stackjump: the top leaves; nothing lies above it
-            self.top[m] -= 1
-            sync_free_stack(self, m)
-        else:
-            clear_cell(self, m)
-            free_add(self, m)
-        if tab.shape_cond[k] == COND_CHAIN_JUMP:
-            self.cj_land = u
-
-    cdef bint _cj_continue(self) noexcept:
-        """After a chain-jumper's jump (the ply's checks done, the game going
-        on): when the piece that landed on ``cj_land`` may jump again (it is
-        still a chain-jumper, movable, with a jump), the same player's
-        continuation is pending and the turn waits for it."""
-        cdef Tables tab = self.tab
-        cdef int t = self.cj_land, k
-        self.cj_land = -1
-        k = movable_shape(self, self.seat, t)
-        if k < 0 or tab.shape_cond[k] != COND_CHAIN_JUMP or tab.shape_power[k] == POWER_NONE:
-            return False
-        if not self._jp_destinations(self.seat, t, k, NULL):
-            return False
-        self.mem[tab.chain0] = t + 1
-        return True
-
-    cdef int _cj_actions(self, int seat, int* out) noexcept:
-        """The continuation's actions, ascending: the chained piece's jumps
-        (plain ids, then replacement ids when a jump reaches the goal), then
-        "end-chain" unless the piece must capture."""
-        cdef Tables tab = self.tab
-        cdef int t = self.mem[tab.chain0] - 1, k, kind, u, n = 0
-        cdef uint8_t* mark
-        k = movable_shape(self, seat, t)
-        if k >= 0:
-            mark = <uint8_t*>malloc(tab.T)
-            memset(mark, 0, tab.T)
-            self._jp_destinations(seat, t, k, mark)
-            for kind in range(1 + tab.R):
-                for u in range(tab.T):
-                    if not mark[u] or reaches_goal(self, seat, k, t, u) != (kind > 0):
-                        continue
-                    if kind == 0:
-                        out[n] = tab.move0 + t * tab.T + u
-                    else:
-                        out[n] = tab.rep0 + ((kind - 1) * tab.T + t) * tab.T + u
-                    n += 1
-            free(mark)
-        if k < 0 or n == 0 or tab.shape_power[k] != POWER_MUST:
-            out[n] = tab.a_stop
-            n += 1
-        return n
-
-    cdef bint _cj_listed(self, int action) noexcept:
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._cj_actions(self.seat, buf)
-        cdef bint found = False
-        for i in range(n):
-            if buf[i] == action:
-                found = True
-                break
-        free(buf)
-        return found
-
-    cdef void _cj_apply(self, int action) noexcept:
-        """The continuation: another jump of the chained piece (a ply, which
-        may chain again), or "end-chain", which ends the extra move (not a
-        ply: nothing moves) and the turn goes on as after the jump."""
-        self.mem[self.tab.chain0] = 0
-        if action != self.tab.a_stop:
-            apply_shape_action(self, action)
-            return
-        self.left -= 1
-        if self.left == 0 or not has_move(self, self.seat):
-            next_seat(self)
-
-    # -- ttt-chainback: "Chain Jump (+ back)" (docs/rules/ttt.md, "Chain Jump (+ back)") --
-    # Reading (a), as international draughts' man: a ``chain-jump-back`` shape
-    # chain-jumps as ``chain-jump`` (same COND_CHAIN_JUMP code) but its jumps,
-    # the first and the extra ones, may go backwards although it "cannot move
-    # backwards": ``_jp_lands`` skips the goal-distance test for it, and a
-    # forward mover jumps along the backward mirror of each forward direction
-    # too (``_cb_back_dir_ok``). Its plain moves keep every restriction.
-
-    cdef inline bint _cb_back_dir_ok(self, int seat, int d, int axis) noexcept:
-        """Whether direction d is a forward direction of ``seat`` or the mirror
-        of one (a non-zero step along its goal axis): the jump directions of a
-        forward mover with "+ back" (sideways steps stay excluded)."""
-        return self.tab.dcomp[d * 3 + axis] != 0
-
     def pending_chain(self):
-        """ttt-jumps: the target of the piece whose continuation is pending, or None."""
+        """The target of the piece whose chain jump goes on (pending), or None."""
         if not self.tab.chains or not self.mem[self.tab.chain0]:
             return None
         return self.mem[self.tab.chain0] - 1
@@ -2070,7 +1859,7 @@ cdef class TTTCore(GameCore):
                 self.placements += 1
         # lift every moved piece; one that several plans move is destroyed
         if tab.jumps:
-            self._cb_plan_jumps(src, dst, jumped)      # ttt-chainback: before the lifts clear src
+            plan_round_jumps(self, src, dst, jumped)      # ttt-chainback: before the lifts clear src
         if tab.shaped:
             if self.seen != NULL:
                 self._cr_lift_seen(src)            # ttt-cloakrounds: the moved piece takes its seen mask
@@ -2093,7 +1882,7 @@ cdef class TTTCore(GameCore):
             else:
                 piece[s] = a
         if tab.jumps:
-            self._cb_take_jumped(jumped, piece)        # ttt-chainback: after every lift, before any landing
+            take_round_jumped(self, jumped, piece)        # ttt-chainback: after every lift, before any landing
         # land; collisions destroy unless a by-rank rule resolves them
         for s in range(tab.seats):
             if dst[s] < 0:
@@ -2510,17 +2299,6 @@ cdef class TTTCore(GameCore):
         free(cells)
         free(taker)
 
-    # -- ttt-chainback: jumps and chain jumps inside simultaneous and single rounds ----
-    # docs/rules/ttt.md, "Jumps inside rounds". A jump plan is a move plan (legal
-    # on the round's starting board); the round lifts every moved piece, then
-    # takes the jumped pieces, then lands. A jump captures the piece it passes
-    # over only if that piece is still there after the lifts (its owner did not
-    # move it, nor a contested plan destroy it) and the jumper itself moved
-    # (its lift was not contested); a piece jumped by several plans is
-    # destroyed and no captor's result applies. A chain jump has no extra move
-    # in a round (the round's plan is one move); collisions on the landing
-    # space are the round's (by rank, else all destroyed).
-
     cdef void _cb_stack_captive_landed(self, int m, int* landed) noexcept:
         """Surrounds on stacks in rounds: a captive top (cell m) that a
         by-stack plan carried there ends that plan's landed run below it, so
@@ -2535,60 +2313,6 @@ cdef class TTTCore(GameCore):
                 if landed[s] + tab.XY * j == m:
                     self.sm_n[s] = j
                     break
-
-    cdef void _cb_plan_jumps(self, int* src, int* dst, int* jumped) noexcept:
-        """Before the lifts: for each seat whose move plan is a jump, the
-        target it passes over, when no plan lifts from that target (-1 else)."""
-        cdef Tables tab = self.tab
-        cdef int s, o, m
-        for s in range(tab.seats):
-            jumped[s] = -1
-            if src[s] < 0 or dst[s] < 0 or self.sm_stack[s]:
-                continue
-            m = self._jp_jumped(s, self.rk_shape[s], src[s], dst[s])
-            if m < 0:
-                continue
-            for o in range(tab.seats):
-                if src[o] == m:
-                    m = -1                 # it moves away (or is destroyed by a contested lift)
-                    break
-            jumped[s] = m
-
-    cdef void _cb_take_jumped(self, int* jumped, int* piece) noexcept:
-        """After the lifts: each jumped piece goes under its captor's result
-        (removed, reincarnated into the captor's colour's reserve, or
-        converted in place), or is destroyed when several moved jumpers passed
-        over it. ``piece[s]`` is 0 for a jumper whose lift was contested."""
-        cdef Tables tab = self.tab
-        cdef int s, o, m, c, n, res, who
-        for s in range(tab.seats):
-            m = jumped[s]
-            if m < 0:
-                continue
-            n = 0
-            who = -1
-            for o in range(s, tab.seats):
-                if jumped[o] == m:
-                    jumped[o] = -1
-                    if piece[o]:
-                        n += 1
-                        who = o
-            if n == 0:
-                continue
-            c = top_cell(self, m)
-            res = -1                   # destroyed: no result
-            if n == 1:
-                res = take_captive(self, piece[who], self.rk_shape[who], tab.shape_local[self.shp[c]])
-            if res == RESULT_CONVERTS:
-                self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece[who]]
-                self.cell[c] = piece[who]
-            elif tab.gravity:
-                clear_cell(self, c)
-                self.top[m] -= 1
-                sync_free_stack(self, m)
-            else:
-                clear_cell(self, m)
-                free_add(self, m)
 
     cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
         """The plans of ``seat`` in a round, as a set equal to seat_actions's
@@ -3520,9 +3244,9 @@ cdef class TTTCore(GameCore):
         return -1
 
     cdef int _xk_view_jumped(self, int seat, int k, int f, int u) noexcept:
-        """_jp_jumped in the seat's own view (a jump over a piece it sees)."""
+        """jumped_target in the seat's own view (a jump over a piece it sees)."""
         cdef TTTCore v = self._view_of(seat)
-        return v._jp_jumped(seat, k, f, u)
+        return jumped_target(v, seat, k, f, u)
 
     cdef void _xk_begin(self, int* snap) noexcept:
         """Before a placement or move: per cell its piece (code | global
@@ -4105,3 +3829,4 @@ include "_outcomes.pxi"
 include "_shapes.pxi"
 include "_stacks.pxi"
 include "_captures.pxi"
+include "_jumps.pxi"

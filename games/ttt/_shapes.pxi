@@ -100,9 +100,7 @@ cdef void shape_block_layout(Tables tab, dict p) except *:
         tab.pot0 = tab.block
         tab.pot_len = POTQ_LEN if tab.sim else POT_LEN      # the round's pot queue
         tab.block += tab.pot_len
-    if tab.chains:                           # the pending chain (0: none)
-        tab.chain0 = tab.block
-        tab.block += 1
+    chain_layout(tab)
     dirs = directions_26()
     tab.dcomp = <int8_t*>malloc(26 * 3)
     tab.knight3 = <int16_t*>malloc(tab.T * 24 * sizeof(int16_t))
@@ -309,7 +307,7 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
             u = tab.tnbr[u * 26 + d]
     if tab.jumps and (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP) \
             and tab.shape_power[k] != POWER_NONE:
-        n += core._jp_destinations(seat, f, k, mark)
+        n += jump_destinations(core, seat, f, k, mark)
     return n
 
 
@@ -333,7 +331,7 @@ cdef int shape_seat_actions(TTTCore core, int seat, int* out) noexcept:
     cdef int n = 0, sh, ch, colour, t, f, u, r, k, kind
     cdef uint8_t* mark
     if tab.chains and core.mem[tab.chain0]:
-        return core._cj_actions(seat, out)          # the continuation only
+        return chain_actions(core, seat, out)          # the continuation only
     for sh in range(tab.K):
         for ch in range(tab.choices):
             colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
@@ -480,7 +478,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
     core.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
     core.cj_land = -1
     if tab.jumps:                                       # a jump captures what it passes
-        core._jp_apply(piece, tab.shape_local[shape], f, u)
+        apply_jump(core, piece, tab.shape_local[shape], f, u)
     c = -2
     if tab.powers:                                      # a cover (with the shape that moved)
         c = arrive(core, core.seat, u, piece, tab.shape_local[shape])

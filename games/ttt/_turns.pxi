@@ -265,7 +265,7 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
     if tab.move_limit and core.plies >= tab.move_limit:
         finish_stalemate(core, END_MOVE_LIMIT)
         return
-    if core.cj_land >= 0 and core._cj_continue():      # a chain jump's extra move
+    if core.cj_land >= 0 and chain_continues(core):      # a chain jump's extra move
         return
     core.left -= 1
     if core.left == 0 or not has_move(core, core.seat):
