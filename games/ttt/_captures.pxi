@@ -233,7 +233,7 @@ cdef bint action_captures(TTTCore core, int seat, int action, bint* must) noexce
         t = action % tab.T
         if tab.surrounds and tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_SURROUND_LINE:
             must[0] = tab.shape_power[k] == POWER_MUST       # a surround is its capture
-            return core._su_would(seat, action, k, -1, t)
+            return surround_would_capture(core, seat, action, k, -1, t)
     elif action < tab.a_pass_or_end:
         if tab.nstk and action >= tab.stk0:
             return stack_move_captures(core, seat, action, must)
@@ -284,7 +284,7 @@ cdef int move_capture_parts(TTTCore core, int seat, int action, int k, int kl, i
             parts = 1
         elif v != CP_NONE:
             return 0
-    sur = core._su_would(seat, action, kl, f, t)
+    sur = surround_would_capture(core, seat, action, kl, f, t)
     if m >= 0:
         core.cell[c] = old
         if tab.gravity and not conv:
@@ -511,6 +511,20 @@ cdef int cover_stack(TTTCore core, int t, int piece, int k, int verdict, int* ce
 
 
 # -- covers of by-stack movers ----------------------------------------------
+# A by-stack or by-full-stack mover with a power covers, with its carried
+# pieces riding on it, the pieces of other colours already in the
+# destination stack (above its highest locked cell): the specification's
+# cover, decided as any cover (cover_verdict), except that between two
+# by-rank pieces the rank is the players' poker hands in the destination
+# stack after the move (the mover's seat, and the defender's owner: a seat,
+# or for a communal piece the communal pieces alone), chips (powerless
+# shapes) left out. The carried pieces land first, then cover_verdict
+# decides the cover with two core fields set (``st_hand_t``: the
+# destination, so mover_hand returns the mover's poker hand; ``st_below``:
+# the landing height, so the carried pieces are not defenders); the
+# look-ahead of "must capture" (stack_move_captures) lands the pieces in
+# place, takes the verdict and restores the cells. A mover whose power
+# converts or reincarnates goes to the pot showdown instead (_pots.pxi).
 
 
 cdef int hand_duel(TTTCore core, int mr, int k, int d, int t, int v) noexcept:
