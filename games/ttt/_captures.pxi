@@ -137,7 +137,7 @@ cdef inline int mover_hand(TTTCore core, int seat, int k, int t) noexcept:
     after the move (docs/rules/ttt.md, "Powers of by-stack movers")."""
     if core.st_hand_t < 0:
         return -1
-    return core._st_hand_rank(seat, t, core.tab.chips)
+    return stack_hand_rank(core, seat, t, core.tab.chips)
 
 
 cdef int cover_verdict(TTTCore core, int seat, int k, int t, int* cells, int* n) noexcept:
@@ -474,7 +474,7 @@ cdef int cover_stack(TTTCore core, int t, int piece, int k, int verdict, int* ce
     if verdict == CP_LOSE:
         cpiece = core.cell[cells[0]]
         ck = tab.shape_local[core.shp[cells[0]]]
-        ncap = core._cp_captors(cells, n)
+        ncap = record_captors(core, cells, n)
     for z in range(base, top0):
         c = t + tab.XY * z
         hit = False
@@ -501,7 +501,7 @@ cdef int cover_stack(TTTCore core, int t, int piece, int k, int verdict, int* ce
         ps[m] = tab.shape_global[k]
         m += 1
     elif verdict == CP_LOSE and ncap > 1:
-        pass                                  # the pot waits for its chance node (_cp_deal)
+        pass                                  # the pot waits for its chance node (deal_pot)
     elif verdict == CP_LOSE:
         if take_captive(core, cpiece, ck, k) == RESULT_CONVERTS:
             pc[m] = cpiece
@@ -534,7 +534,7 @@ cdef int hand_duel(TTTCore core, int mr, int k, int d, int t, int v) noexcept:
     cdef int dk = core.tab.shape_local[core.shp[d]], hd
     if capture_class(core, k) != 1 or capture_class(core, dk) != 1:
         return v
-    hd = core._st_owner_hand(d, t)
+    hd = owner_hand(core, d, t)
     if mr > hd:
         return 1
     if hd > mr:
@@ -549,7 +549,7 @@ cdef bint hand_above(TTTCore core, int d, int e, int t) noexcept:
     cdef int cd = capture_class(core, kd), ce = capture_class(core, ke)
     if cd != ce:
         return cd > ce
-    return cd == 1 and core._st_owner_hand(d, t) > core._st_owner_hand(e, t)
+    return cd == 1 and owner_hand(core, d, t) > owner_hand(core, e, t)
 
 
 cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, int k) noexcept:
@@ -568,10 +568,10 @@ cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, i
     cdef int ps[CP_MAX_STACK]
     core.st_hand_t = u
     core.st_below = base
-    if core._ps_applies(seat, u, k):          # the whole-stack showdown
+    if showdown_applies(core, seat, u, k):          # the whole-stack showdown
         core.st_hand_t = -1
         core.st_below = -1
-        return core._ps_showdown(seat, u, base, k)
+        return start_showdown(core, seat, u, base, k)
     verdict = cover_verdict(core, seat, k, u, cells, &nc)
     core.st_hand_t = -1
     core.st_below = -1
@@ -580,7 +580,7 @@ cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, i
     if verdict == CP_LOSE:
         cpiece = core.cell[cells[0]]
         ck = tab.shape_local[core.shp[cells[0]]]
-        ncap = core._cp_captors(cells, nc)
+        ncap = record_captors(core, cells, nc)
     cbase = cover_base(core, u)
     top0 = core.top[u]
     for z in range(cbase, top0):
@@ -593,7 +593,7 @@ cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, i
         ps[m] = core.shp[c]
         if c == mover:
             if verdict == CP_MUTUAL or (verdict == CP_LOSE and ncap > 1):
-                pc[m] = 0                     # destroyed, or the pot (_cp_deal)
+                pc[m] = 0                     # destroyed, or the pot (deal_pot)
             elif verdict == CP_LOSE:
                 res = take_captive(core, cpiece, ck, k)
                 pc[m] = cpiece if res == RESULT_CONVERTS else 0
@@ -641,8 +641,8 @@ cdef bint stack_move_captures(TTTCore core, int seat, int action, bint* must) no
     core.top[u] = base + n
     core.st_hand_t = u
     core.st_below = base
-    if core._ps_applies(seat, u, k):          # it captures when its seat is a captor
-        v = CP_WIN if core._ps_mover_captor(seat, u) else CP_NONE
+    if showdown_applies(core, seat, u, k):          # it captures when its seat is a captor
+        v = CP_WIN if mover_is_captor(core, seat, u) else CP_NONE
     else:
         v = cover_verdict(core, seat, k, u, cells, &nc)
     core.st_hand_t = -1
@@ -737,7 +737,7 @@ cdef int collision_hand(TTTCore core, int p, int u, int* seats, int n, int* piec
                         int* cshape) noexcept:
     """Seat p's poker hand in stack u holding, besides what is on it,
     every piece the colliders ``seats[0..n)`` send there (own and communal
-    pieces, chips left out, as ``_st_hand_rank``)."""
+    pieces, chips left out, as ``stack_hand_rank``)."""
     cdef Tables tab = core.tab
     cdef int counts[N_SHAPES]
     cdef int owned = 0, mine = tab.seat_mask[p], i, j, o, z, cc, pc, sh

@@ -62,32 +62,6 @@ cdef enum:
 
 COLOUR_CHARS = "xopy"
 
-cdef enum:
-    # the pot region of a block (Tables.pot0): pending, target, attacker's local
-    # shape, pieces in the pot, captors, captors' pieces, captors' local shapes
-    POT_PENDING = 0
-    POT_T = 1
-    POT_K = 2                 # ttt-potshow: -1 for a by-stack showdown's pot
-    POT_UNITS = 3
-    POT_N = 4
-    POT_PIECE = 5
-    POT_SHAPE = 5 + MAX_SEATS
-    POT_LEN = 5 + 2 * MAX_SEATS
-    # ttt-rounds: rule sets with rounds append a queue to the pot region: the
-    # pots one round's covers leave (dealt in target order, one chance node
-    # each), and what the round's end still needs once they are dealt
-    POTQ_TAIL = POT_LEN                   # 1: a round waits for its pots
-    POTQ_ALLPASS = POT_LEN + 1
-    POTQ_NPLANS = POT_LEN + 2
-    POTQ_N = POT_LEN + 3                  # pots queued
-    POTQ_HEAD = POT_LEN + 4               # next queued pot to deal
-    POTQ_LANDED = POT_LEN + 5             # the round's landed cell per seat
-    POTQ_SLOTS = POT_LEN + 5 + MAX_SEATS  # queued pots, POT_LEN entries each
-    POTQ_NLAND = POT_LEN + 5 + MAX_SEATS + MAX_SEATS * POT_LEN    # ttt-rounds3: pieces a by-stack plan landed, per seat
-    POTQ_LEN = POT_LEN + 5 + 2 * MAX_SEATS + MAX_SEATS * POT_LEN
-    POT_WHO = 15                          # the history's seat for a pot's chance outcome
-
-
 include "_geometry.pxi"      # Tables: everything about a rule set that never changes
 
 
@@ -273,7 +247,7 @@ cdef class TTTCore(GameCore):
         if self.end != END_NONE:
             return 0
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
-            return self._cp_pot_outcomes(out, NULL)
+            return pot_outcomes(self, out, NULL)
         if self.offer_by >= 0:
             out[0] = self.tab.a_agree
             out[1] = self.tab.a_refuse
@@ -335,7 +309,7 @@ cdef class TTTCore(GameCore):
         if self.end != END_NONE or self.current_player() != PLAYER_CHANCE:
             return 0
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
-            return self._cp_pot_outcomes(actions, probs)
+            return pot_outcomes(self, actions, probs)
         n = seat_actions(self, self.seat, actions)
         for i in range(n):
             probs[i] = 1.0 / n
@@ -349,7 +323,7 @@ cdef class TTTCore(GameCore):
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
             if tab.sim and not self.cloak_busy:
                 self._sim_record(POT_WHO, action)   # ttt-rounds: the deal is in the history too
-            self._cp_deal(action)                  # ttt-captures: the pot's chance node
+            deal_pot(self, action)                  # ttt-captures: the pot's chance node
             return
         if tab.sim and not self.cloak_busy and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
             return
@@ -439,7 +413,7 @@ cdef class TTTCore(GameCore):
         if self.tab.R or self.tab.powers:         # ttt-shapes: replacements change shapes;
             h ^= shape_reserves_hash(self)         # ttt-captures: reincarnation refills reserves
         if self.tab.pots:
-            h ^= self._cp_pot_hash()
+            h ^= pot_hash(self)
         if self.tab.chains:                       # ttt-jumps: a pending continuation
             h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
         return h
@@ -884,34 +858,8 @@ cdef class TTTCore(GameCore):
         return {name: v for c, (name, v) in enumerate(every.items())
                 if self.seen == NULL or (tab.seat_mask[player] >> c) & 1}
 
-    cdef int _st_hand_rank(self, int seat, int t, int chips) noexcept:
-        """The seed's poker-hand rank of ``seat`` in stack t: its own pieces
-        and communal ones (a colour no seat owns), leaving out the shapes in
-        the bit mask ``chips`` (SHAPES_ALL indices: the lowest-rank pieces,
-        which the captures code knows). For the captures code (ttt-captures:
-        call it on the destination stack after a by-stack or by-full-stack
-        move; equal values are equal ranks)."""
-        cdef Tables tab = self.tab
-        cdef int counts[N_SHAPES]
-        cdef int owned = 0, s, z, cc, piece, mine = tab.seat_mask[seat]
-        for s in range(tab.seats):
-            owned |= tab.seat_mask[s]
-        for s in range(N_SHAPES):
-            counts[s] = 0
-        for z in range(self.top[t]):
-            cc = t + tab.XY * z
-            piece = self.cell[cc]
-            if piece == 0:
-                continue
-            if not ((mine >> (piece - 1)) & 1) and ((owned >> (piece - 1)) & 1):
-                continue                 # another player's piece
-            if (chips >> self.shp[cc]) & 1:
-                continue
-            counts[self.shp[cc]] += 1
-        return hand_rank(counts)
-
     def stack_hand(self, int seat, int t, chips=()):
-        """Python face of ``_st_hand_rank``: seat's rank (games.ttt.poker.rank's
+        """Python face of ``stack_hand_rank``: seat's rank (games.ttt.poker.rank's
         scale) in stack t, leaving out the shapes named in ``chips``."""
         from games.ttt.schema import SHAPES_ALL
         tab = self.tab
@@ -924,7 +872,7 @@ cdef class TTTCore(GameCore):
             if name not in SHAPES_ALL:
                 raise ValueError(f"unknown shape {name!r} (allowed: {', '.join(SHAPES_ALL)})")
             mask |= 1 << SHAPES_ALL.index(name)
-        return self._st_hand_rank(seat, t, mask)
+        return stack_hand_rank(self, seat, t, mask)
 
     def _st_action_string(self, int action):
         tab = self.tab
@@ -934,99 +882,6 @@ cdef class TTTCore(GameCore):
         if r1 > 0:
             text += f" becomes {tab.params['shape_names'][tab.replacer[r1 - 1]]}"
         return text
-
-    # The pot. The seed: "For conversion and reincarnation on cover, all
-    # players with the highest rank on the stack split the pot (each captor
-    # retains the pieces that make them highest rank; the remaining pieces
-    # are allocated in descending order of rank round-robin to the captors
-    # starting randomly–i.e. if there are three reincarnate (x2) captors of two
-    # pieces, then one captor gets two and the others each get one)." In a
-    # cover the pot is the attacker; it is split when the highest-ranked
-    # defenders that beat it belong to several colours (the captors, in
-    # colour order). A chance node draws the captor that starts, uniformly.
-
-    cdef int _cp_captors(self, int* cells, int n) noexcept:
-        """Record the captors' colours (the first captor piece of each colour,
-        topmost first) in the pot region; returns how many colours (1: no
-        split). Only rule sets with ``pots`` have a pot region."""
-        cdef Tables tab = self.tab
-        cdef int i, j, col, ncol = 0, all_x2 = 1
-        cdef int colour_k[MAX_COLOURS]
-        cdef int16_t* pot
-        if not tab.pots:
-            return 1
-        for col in range(MAX_COLOURS):
-            colour_k[col] = -1
-        for i in range(n):
-            col = self.cell[cells[i]] - 1
-            if colour_k[col] < 0:
-                colour_k[col] = tab.shape_local[self.shp[cells[i]]]
-                ncol += 1
-        if ncol < 2:
-            return ncol
-        pot = self.mem + tab.pot0
-        j = 0
-        for col in range(MAX_COLOURS):
-            if colour_k[col] >= 0:
-                pot[POT_PIECE + j] = col + 1
-                pot[POT_SHAPE + j] = colour_k[col]
-                if tab.shape_result[colour_k[col]] != RESULT_REINCARNATES_X2:
-                    all_x2 = 0
-                j += 1
-        pot[POT_N] = ncol
-        pot[POT_UNITS] = 2 if all_x2 else 1       # "double upon capture"
-        return ncol
-
-    cdef int _cp_pot_outcomes(self, int* actions, double* probs) noexcept:
-        """The pot's chance outcomes: outcome j starts the deal with captor j."""
-        cdef int j, n = self.mem[self.tab.pot0 + POT_N]
-        for j in range(n):
-            actions[j] = j
-            if probs != NULL:
-                probs[j] = 1.0 / n
-        return n
-
-    cdef void _cp_deal(self, int start) noexcept:
-        """Deal the pot round-robin from captor ``start``: each piece goes to
-        the next captor, which applies its own result to it (converts: the
-        piece lands on the stack in its colour; reincarnates: one to its
-        reserve; reincarnates x2: two, unless the pot was already doubled
-        because every captor doubles); then the ply ends."""
-        cdef Tables tab = self.tab
-        cdef int16_t* pot = self.mem + tab.pot0
-        cdef int i, j, res, col, c
-        cdef int k = pot[POT_K], units = pot[POT_UNITS], n = pot[POT_N], t = pot[POT_T]
-        if k < 0:
-            self._ps_deal_pending(start)          # ttt-potshow: a showdown's pot
-            return
-        pot[POT_PENDING] = 0
-        for i in range(units):
-            j = (start + i) % n
-            col = pot[POT_PIECE + j] - 1
-            res = tab.shape_result[pot[POT_SHAPE + j]]
-            if res == RESULT_CONVERTS and not (tab.gravity and target_free(self, t)):
-                pass                          # ttt-rounds: a round's converted captives filled the stack
-            elif res == RESULT_CONVERTS:
-                c = land(self, t, col + 1)
-                self.shp[c] = tab.shape_global[k]
-                self.board_hash ^= tab.szob[c * MAX_SHAPES + tab.shape_global[k]]
-            elif res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
-                c = 2 if res == RESULT_REINCARNATES_X2 and units == 1 else 1
-                self.reserve[col] += c
-                self.sres[col * tab.K + k] += c
-        for i in range(POT_LEN):
-            pot[i] = 0
-        if tab.sim and pot[POTQ_TAIL]:
-            self._sim_next_pot()                  # ttt-rounds: the round's next pot, or its end
-            return
-        end_ply(self, -1, 0)
-
-    cdef uint64_t _cp_pot_hash(self) noexcept:
-        cdef uint64_t h = 0
-        cdef int i
-        for i in range(self.tab.pot_len):
-            h = mix64(h ^ (<uint64_t>(self.mem[self.tab.pot0 + i] + 7) * <uint64_t>0xC2B2AE3D27D4EB4FULL + <uint64_t>i))
-        return h
 
     def _cp_pot_string(self, int action):
         tab = self.tab
@@ -1052,300 +907,6 @@ cdef class TTTCore(GameCore):
             return None
         return self.mem[self.tab.chain0] - 1
 
-    cdef int _st_mask_hand(self, int mine, int t) noexcept:
-        """The poker hand in stack t of the pieces of the colours in ``mine``
-        and the communal ones, chips left out (mine = 0: communal only)."""
-        cdef Tables tab = self.tab
-        cdef int counts[N_SHAPES]
-        cdef int owned = 0, s, z, cc, piece
-        for s in range(tab.seats):
-            owned |= tab.seat_mask[s]
-        for s in range(N_SHAPES):
-            counts[s] = 0
-        for z in range(self.top[t]):
-            cc = t + tab.XY * z
-            piece = self.cell[cc]
-            if piece == 0 or (tab.chips >> self.shp[cc]) & 1:
-                continue
-            if ((mine >> (piece - 1)) & 1) or not ((owned >> (piece - 1)) & 1):
-                counts[self.shp[cc]] += 1
-        return hand_rank(counts)
-
-    cdef int _st_owner_hand(self, int c, int t) noexcept:
-        """The hand in stack t of the player owning the piece on cell c (the
-        first seat whose colours include it), or of no player (communal)."""
-        cdef int s, piece = self.cell[c]
-        for s in range(self.tab.seats):
-            if (self.tab.seat_mask[s] >> (piece - 1)) & 1:
-                return self._st_mask_hand(self.tab.seat_mask[s], t)
-        return self._st_mask_hand(0, t)
-
-    # -- ttt-potshow: the whole-stack pot showdown of by-stack covers (issue 12 item 6) --
-    # docs/rules/ttt.md, "The pot showdown of by-stack covers". The seed: "For
-    # conversion and reincarnation on cover, all players with the highest rank
-    # on the stack split the pot (each captor retains the pieces that make them
-    # highest rank; the remaining pieces are allocated in descending order of
-    # rank round-robin to the captors starting randomly [...])", and the rank in
-    # a by-stack move is the player's poker hand in the destination stack. So a
-    # by-stack mover whose power converts or reincarnates, landing where it
-    # covers, does not duel: every seat with a non-chip piece of its own in the
-    # stack shows its hand; the seats tied for the highest are the captors; each
-    # keeps its own pieces that make its hand; every other piece of the stack
-    # above its highest lock (the pot) is dealt, highest rank first, chips last,
-    # round-robin from a captor a chance node draws (1/n each; none with one
-    # captor). Each captor applies its own piece's result (its piece: the mover
-    # for the mover's seat, else its topmost own piece with a power). Pieces that
-    # stay (kept, or converted) keep their order in the stack; the others leave
-    # and the pieces above them fall. The pot region holds POT_K = -1 while a
-    # showdown's deal waits (a plain cover's pot holds the attacker's shape).
-
-    cdef bint _ps_applies(self, int seat, int u, int k) noexcept:
-        """Whether the by-stack mover of local shape k, landed on stack u (with
-        ``st_below`` set), goes to the showdown: its power converts or
-        reincarnates and it covers a piece of a colour its seat does not own."""
-        cdef Tables tab = self.tab
-        cdef int res = tab.shape_result[k]
-        cdef int cells[CP_MAX_STACK]
-        if tab.shape_power[k] == POWER_NONE:
-            return self._pg_applies(seat, u, k)          # ttt-pgshow: captured by the defenders
-        if res != RESULT_CONVERTS and res != RESULT_REINCARNATES and res != RESULT_REINCARNATES_X2:
-            return self._pg_applies(seat, u, k)          # ttt-pgshow
-        return defenders(self, seat, u, cells) > 0
-
-    cdef int _ps_plan(self, int u, int cbase, int* captors, uint8_t* keep) noexcept:
-        """The showdown on stack u: the captors (seats, ascending) are the seats
-        with a non-chip piece of their own in the stack whose hand is the
-        highest; keep[z - cbase] = 1 for each piece (height z >= cbase) a captor
-        keeps: its own pieces of the shapes its hand uses, as many as the hand
-        uses, lowest first. Returns how many captors."""
-        cdef Tables tab = self.tab
-        cdef int s, z, c, piece, i, n = 0, best = -1
-        cdef int hands[MAX_SEATS]
-        cdef int used[N_SHAPES]
-        for s in range(tab.seats):
-            hands[s] = -1
-            for z in range(self.top[u]):
-                c = u + tab.XY * z
-                piece = self.cell[c]
-                if piece and (tab.seat_mask[s] >> (piece - 1)) & 1 and not (tab.chips >> self.shp[c]) & 1:
-                    hands[s] = self._st_mask_hand(tab.seat_mask[s], u)
-                    break
-            if hands[s] > best:
-                best = hands[s]
-        for s in range(tab.seats):
-            if best >= 0 and hands[s] == best:
-                captors[n] = s
-                n += 1
-        for z in range(cbase, self.top[u]):
-            keep[z - cbase] = 0
-        for i in range(n):
-            hand_uses(hands[captors[i]], used)
-            for z in range(cbase, self.top[u]):
-                c = u + tab.XY * z
-                piece = self.cell[c]
-                if (piece and not keep[z - cbase] and (tab.seat_mask[captors[i]] >> (piece - 1)) & 1
-                        and used[self.shp[c]] > 0):
-                    keep[z - cbase] = 1
-                    used[self.shp[c]] -= 1
-        return n
-
-    cdef bint _ps_mover_captor(self, int seat, int u) noexcept:
-        """Whether ``seat`` is among the showdown's captors on stack u ("must
-        capture": such a by-stack move captures)."""
-        cdef int captors[MAX_SEATS]
-        cdef uint8_t keep[CP_MAX_STACK]
-        cdef int j, n = self._ps_plan(u, cover_base(self, u), captors, keep)
-        for j in range(n):
-            if captors[j] == seat:
-                return True
-        return False
-
-    cdef int _ps_order(self, int u, int cbase, uint8_t* keep, int* order) noexcept:
-        """The pot of stack u in dealing order (heights): the pieces above the
-        lock that no captor keeps, "in descending order of rank": non-chips
-        before chips, then the shape (pentagon first, the hands' chain), then
-        the topmost first. Returns its size."""
-        cdef Tables tab = self.tab
-        cdef int z, c, i, j, m = 0, tmp
-        cdef int key[CP_MAX_STACK]
-        for z in range(cbase, self.top[u]):
-            c = u + tab.XY * z
-            if self.cell[c] == 0 or keep[z - cbase]:
-                continue
-            order[m] = z
-            key[m] = ((0 if (tab.chips >> self.shp[c]) & 1 else 1) * 8 + self.shp[c]) * 32 + z
-            m += 1
-        for i in range(1, m):                 # insertion sort, highest key first (m <= 20)
-            j = i
-            while j > 0 and key[j - 1] < key[j]:
-                tmp = key[j]; key[j] = key[j - 1]; key[j - 1] = tmp
-                tmp = order[j]; order[j] = order[j - 1]; order[j - 1] = tmp
-                j -= 1
-        return m
-
-    cdef void _ps_captor_piece(self, int s, int u, int cbase, int mover, int* col, int* k) noexcept:
-        """A captor's piece, whose colour a converted piece takes and whose
-        shape's result it applies: the mover (cell ``mover``) for the mover's
-        seat, else its topmost own piece with a power in the stack (above the
-        lock if it has one there)."""
-        cdef Tables tab = self.tab
-        cdef int z, c, piece, lo
-        if (mover >= 0 and (tab.seat_mask[s] >> (self.cell[mover] - 1)) & 1
-                and not (tab.chips >> self.shp[mover]) & 1):        # ttt-pgshow: a powerless mover is no captor's piece
-            col[0] = self.cell[mover]
-            k[0] = tab.shape_local[self.shp[mover]]
-            return
-        for lo in (cbase, 0):
-            for z in range(self.top[u] - 1, lo - 1, -1):
-                c = u + tab.XY * z
-                piece = self.cell[c]
-                if piece and (tab.seat_mask[s] >> (piece - 1)) & 1 and not (tab.chips >> self.shp[c]) & 1:
-                    col[0] = piece
-                    k[0] = tab.shape_local[self.shp[c]]
-                    return
-
-    cdef int _ps_deal(self, int seat, int u, int start, int n, int* cols, int* ks, int mover) noexcept:
-        """Deal stack u's pot round-robin from captor ``start`` (cols/ks: the
-        captors' pieces): converts: the piece stays in place in the captor's
-        colour; reincarnates: it leaves, one of its shape to the captor's
-        reserve (x2: two; when every captor doubles, the pot is doubled
-        instead: each piece is two consecutive deals of one); removes: it
-        leaves. Then the stack closes up. Returns the mover's cell (``mover``
-        before the deal) if it stays as a piece of ``seat`` (the mover's: in
-        a round it is not the seat to move, ttt-potrounds), else -1."""
-        cdef Tables tab = self.tab
-        cdef int cbase = cover_base(self, u), top0 = self.top[u], npot, i, j, z, c, res, units = 1, m = 0, at = -1
-        cdef int d = 0, seat_mask = tab.seat_mask[seat]
-        cdef int mz = mover // tab.XY if mover >= 0 else -1
-        cdef int captors[MAX_SEATS]
-        cdef int order[CP_MAX_STACK]
-        cdef int newc[CP_MAX_STACK]
-        cdef int pc[CP_MAX_STACK]
-        cdef int ps[CP_MAX_STACK]
-        cdef uint8_t keep[CP_MAX_STACK]
-        self._ps_plan(u, cbase, captors, keep)
-        npot = self._ps_order(u, cbase, keep, order)
-        for z in range(cbase, top0):
-            newc[z - cbase] = self.cell[u + tab.XY * z]
-        units = 2
-        for j in range(n):
-            if tab.shape_result[ks[j]] != RESULT_REINCARNATES_X2:
-                units = 1
-        for i in range(npot):
-            z = order[i]
-            c = u + tab.XY * z
-            for d in range(units):
-                j = (start + i * units + d) % n
-                res = tab.shape_result[ks[j]]
-                if res == RESULT_CONVERTS:
-                    newc[z - cbase] = cols[j]
-                    continue
-                newc[z - cbase] = 0
-                if res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
-                    res = 2 if res == RESULT_REINCARNATES_X2 and units == 1 else 1
-                    self.reserve[cols[j] - 1] += res
-                    self.sres[(cols[j] - 1) * tab.K + tab.shape_local[self.shp[c]]] += res
-        for z in range(cbase, top0):
-            c = u + tab.XY * z
-            if newc[z - cbase]:
-                if z == mz and (seat_mask >> (newc[z - cbase] - 1)) & 1:
-                    at = m
-                pc[m] = newc[z - cbase]
-                ps[m] = self.shp[c]
-                m += 1
-            clear_cell(self, c)
-        return restack(self, u, cbase, pc, ps, m, 1, 0, at)
-
-    cdef int _ps_showdown(self, int seat, int u, int base, int k) noexcept:
-        """The showdown of the by-stack mover (local shape k) of ``seat`` landed
-        at height ``base`` of stack u. With one captor the pot is dealt at once
-        (returns the mover's cell if it stays as the seat's piece, else -1;
-        ``ps_carried`` says how many pieces from it up the turn checks read);
-        with several the deal waits for the chance node (CP_PAUSED)."""
-        cdef Tables tab = self.tab
-        cdef int cbase = cover_base(self, u), n, j, npot, units = 2, got, mover = u + tab.XY * base
-        cdef int captors[MAX_SEATS]
-        cdef int cols[MAX_SEATS]
-        cdef int ks[MAX_SEATS]
-        cdef int order[CP_MAX_STACK]
-        cdef uint8_t keep[CP_MAX_STACK]
-        cdef int16_t* pot
-        n = self._ps_plan(u, cbase, captors, keep)
-        for j in range(n):
-            self._ps_captor_piece(captors[j], u, cbase, mover, &cols[j], &ks[j])
-            if tab.shape_result[ks[j]] != RESULT_REINCARNATES_X2:
-                units = 1
-        if n == 1:
-            got = self._ps_deal(seat, u, 0, 1, cols, ks, mover)
-            self.ps_carried = self.top[u] - got // tab.XY if got >= 0 else 0
-            return got
-        npot = self._ps_order(u, cbase, keep, order)
-        pot = self.mem + tab.pot0
-        pot[POT_PENDING] = 1
-        pot[POT_T] = u
-        pot[POT_K] = -1                           # a showdown's deal, not one attacker
-        pot[POT_UNITS] = npot * units
-        pot[POT_N] = n
-        for j in range(n):
-            pot[POT_PIECE + j] = cols[j]
-            pot[POT_SHAPE + j] = ks[j]
-        return CP_PAUSED
-
-    cdef void _ps_deal_pending(self, int start) noexcept:
-        """The chance node of a showdown's pot (``_cp_deal`` with POT_K = -1):
-        deal from captor ``start``; the ply ends with no turn check, as any
-        pot's. Inside a round (ttt-potrounds) the pot came from the round's
-        queue: the next queued pot opens, or the round ends (``_sim_next_pot``),
-        as after a plain pot's deal."""
-        cdef int16_t* pot = self.mem + self.tab.pot0
-        cdef int j, n = pot[POT_N], u = pot[POT_T]
-        cdef int cols[MAX_SEATS]
-        cdef int ks[MAX_SEATS]
-        for j in range(n):
-            cols[j] = pot[POT_PIECE + j]
-            ks[j] = pot[POT_SHAPE + j]
-        for j in range(POT_LEN):
-            pot[j] = 0
-        self._ps_deal(self.seat, u, start, n, cols, ks, -1)
-        if self.tab.sim and pot[POTQ_TAIL]:
-            self._sim_next_pot()                  # ttt-potrounds: the round's next pot, or its end
-            return
-        end_ply(self, -1, 0)
-
-    # -- ttt-pgshow: the showdown when the by-stack mover is the one captured (issues 12, 13) --
-    # docs/rules/ttt.md, "The pot showdown of by-stack covers", "A mover captured
-    # by converting or reincarnating defenders". The seed: "For conversion and
-    # reincarnation on cover, all players with the highest rank on the stack
-    # split the pot": the sentence names the cover's result, not whose power it
-    # is, so a by-stack mover without a converting or reincarnating power (a
-    # powerless one, or one that removes) that the defenders beat (the cover's
-    # verdict CP_LOSE) goes to the showdown too when one of the defenders that
-    # take it converts or reincarnates, provided some seat is "on the stack"
-    # (has a non-chip piece of its own there: otherwise nobody shows a hand and
-    # the cover's duel stands). 3P-PublicGoods's contribution (issue 13, slip 19).
-
-    cdef bint _pg_applies(self, int seat, int u, int k) noexcept:
-        """Whether the by-stack mover of local shape k of ``seat`` (landed on
-        stack u, ``st_below`` and ``st_hand_t`` set), whose own power neither
-        converts nor reincarnates, goes to the showdown: the defenders beat it
-        and one of its captors converts or reincarnates, and a seat is on the
-        stack. Only rule sets with pots (``schema.may_split_pot``) have it."""
-        cdef Tables tab = self.tab
-        cdef int nc = 0, i, res
-        cdef bint takes = False
-        cdef int cells[CP_MAX_STACK]
-        cdef int captors[MAX_SEATS]
-        cdef uint8_t keep[CP_MAX_STACK]
-        if not tab.pots:
-            return False
-        if cover_verdict(self, seat, k, u, cells, &nc) != CP_LOSE:
-            return False
-        for i in range(nc):
-            res = tab.shape_result[tab.shape_local[self.shp[cells[i]]]]
-            if res == RESULT_CONVERTS or res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
-                takes = True
-        return takes and self._ps_plan(u, cover_base(self, u), captors, keep) > 0
-
     def showdown(self, int t):
         """Python face of the showdown on stack t as it stands (tests): {"captors":
         [seats], "kept": [heights], "pot": [heights in dealing order]}."""
@@ -1356,8 +917,8 @@ cdef class TTTCore(GameCore):
         if not self.tab.gravity or not self.tab.shaped or not 0 <= t < self.tab.T:
             raise ValueError("a showdown needs a stacks board with shapes and a stack 0..T-1")
         cbase = cover_base(self, t)
-        n = self._ps_plan(t, cbase, captors, keep)
-        m = self._ps_order(t, cbase, keep, order)
+        n = showdown_plan(self, t, cbase, captors, keep)
+        m = pot_dealing_order(self, t, cbase, keep, order)
         return {"captors": [captors[i] for i in range(n)],
                 "kept": [z for z in range(cbase, self.top[t]) if keep[z - cbase]],
                 "pot": [order[i] for i in range(m)]}
@@ -1381,7 +942,7 @@ cdef class TTTCore(GameCore):
                     place(self, self.freel[rng_below(rng, self.num_free)], colour)
                     continue
             if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # ttt-captures: the pot's chance node
-                self._cp_deal(rng_below(rng, self.mem[tab.pot0 + POT_N]))
+                deal_pot(self, rng_below(rng, self.mem[tab.pot0 + POT_N]))
                 continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
@@ -1636,7 +1197,7 @@ cdef class TTTCore(GameCore):
                 if o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o] and tab.powers:
                     landed[o] = self._sim_stack_cover(o, dst[o], carried, cshape, group, n)   # ttt-rounds3
                     if landed[o] == CP_PAUSED:
-                        self._sim_queue_pot()
+                        queue_round_pot(self)
                         landed[o] = -1
                 elif o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o]:
                     landed[o] = self._sim_land_carried(o, dst[o], carried, cshape)   # ttt-rounds: by stack
@@ -1647,7 +1208,7 @@ cdef class TTTCore(GameCore):
                     if self.seen != NULL and landed[o] >= 0:
                         self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloakrounds
                     if landed[o] == CP_PAUSED:
-                        self._sim_queue_pot()          # ttt-rounds: dealt after the joint action
+                        queue_round_pot(self)          # ttt-rounds: dealt after the joint action
                         landed[o] = -1
                 elif o == winner:
                     landed[o] = land(self, dst[o], piece[o])
@@ -1663,7 +1224,7 @@ cdef class TTTCore(GameCore):
             if (goals >> s) & 1 and landed[s] >= 0:
                 self.goal_hit = True
         if tab.pots and self.mem[tab.pot0 + POTQ_N]:
-            self._sim_pots_pause(landed, allpass, nplans)     # ttt-rounds
+            pause_round_for_pots(self, landed, allpass, nplans)     # ttt-rounds
             return
         self._sim_tail(landed, allpass, nplans, self.sm_n if tab.nstk else NULL)
 
@@ -1744,73 +1305,6 @@ cdef class TTTCore(GameCore):
             reach_stalemate(self)
             return
         self._sim_round_start()
-
-    # -- ttt-rounds: pot splits inside simultaneous and single rounds ----------
-    # A round's covers may each leave a pot (captors of several colours, as in
-    # a sequential ply: cover_stack). The pots wait until every plan of the round
-    # has landed; then one chance node per pot, in target order, draws the
-    # captor that starts its round-robin deal (uniform, 1/n each); after the
-    # last deal the round ends as any round does (_sim_tail). docs/rules/ttt.md,
-    # "Pots inside rounds".
-
-    cdef void _sim_queue_pot(self) noexcept:
-        """Move the pot a round's cover just left (slot 0) into the queue."""
-        cdef int16_t* pot = self.mem + self.tab.pot0
-        cdef int i, q = pot[POTQ_N]
-        for i in range(POT_LEN):
-            pot[POTQ_SLOTS + q * POT_LEN + i] = pot[i]
-            pot[i] = 0
-        pot[POTQ_N] = q + 1
-
-    cdef void _sim_pots_pause(self, int* landed, bint allpass, int nplans) noexcept:
-        """Keep what the round's end needs, order the queued pots by target
-        and open the first one's chance node."""
-        cdef Tables tab = self.tab
-        cdef int16_t* pot = self.mem + tab.pot0
-        cdef int s, i, j, x, n = pot[POTQ_N]
-        cdef int16_t* a
-        cdef int16_t* b
-        pot[POTQ_TAIL] = 1
-        pot[POTQ_ALLPASS] = allpass | (self.goal_hit << 1)     # ttt-rounds3: bit 1, a goal reached
-        self.goal_hit = False
-        pot[POTQ_NPLANS] = nplans
-        for s in range(MAX_SEATS):
-            pot[POTQ_LANDED + s] = landed[s] if s < tab.seats else -1
-            pot[POTQ_NLAND + s] = self.sm_n[s] if s < tab.seats and tab.nstk else 0     # ttt-rounds3
-        for i in range(1, n):                 # insertion sort by target (at most MAX_SEATS pots)
-            j = i
-            while j > 0 and pot[POTQ_SLOTS + (j - 1) * POT_LEN + POT_T] > pot[POTQ_SLOTS + j * POT_LEN + POT_T]:
-                a = pot + POTQ_SLOTS + (j - 1) * POT_LEN
-                b = pot + POTQ_SLOTS + j * POT_LEN
-                for x in range(POT_LEN):
-                    a[x], b[x] = b[x], a[x]
-                j -= 1
-        pot[POTQ_HEAD] = 0
-        self._sim_next_pot()
-
-    cdef void _sim_next_pot(self) noexcept:
-        """Open the next queued pot's chance node, or, all dealt, end the round."""
-        cdef Tables tab = self.tab
-        cdef int16_t* pot = self.mem + tab.pot0
-        cdef int i, h = pot[POTQ_HEAD], nplans
-        cdef bint allpass
-        cdef int landed[MAX_SEATS]
-        cdef int nland[MAX_SEATS]
-        if h < pot[POTQ_N]:
-            for i in range(POT_LEN):
-                pot[i] = pot[POTQ_SLOTS + h * POT_LEN + i]
-            pot[POT_PENDING] = 1
-            pot[POTQ_HEAD] = h + 1
-            return
-        for i in range(MAX_SEATS):
-            landed[i] = pot[POTQ_LANDED + i]
-            nland[i] = pot[POTQ_NLAND + i]       # ttt-rounds3: by-stack plans' pieces, for the turn checks
-        allpass = (pot[POTQ_ALLPASS] & 1) != 0
-        self.goal_hit = (pot[POTQ_ALLPASS] >> 1) & 1        # ttt-rounds3
-        nplans = pot[POTQ_NPLANS]
-        for i in range(POT_LEN, tab.pot_len):
-            pot[i] = 0
-        self._sim_tail(landed, allpass, nplans, nland if tab.nstk else NULL)
 
     # -- ttt-rounds: shapes that move inside simultaneous and single rounds --------
     # A plan names a piece and its move, as a sequential ply's action id does
@@ -1926,7 +1420,7 @@ cdef class TTTCore(GameCore):
         (``stack_mover_cover``); then the other colliders ``seats[0..n)`` it won are
         its captives (``take_captive``: reincarnated, or converted onto the stack
         while it has room). Returns the mover's cell, -1, or CP_PAUSED.
-        ttt-potrounds: when the mover goes to the pot showdown (``_ps_applies``)
+        ttt-potrounds: when the mover goes to the pot showdown (``showdown_applies``)
         its captives are taken first, so the showdown (and a deal a chance
         node makes after the round) sees the stack with them, the one stack
         the collision's hands were taken in; the turn checks read the pieces
@@ -1940,7 +1434,7 @@ cdef class TTTCore(GameCore):
             set_shape(self, c, cshape[s * CP_MAX_STACK + j])
         self.st_hand_t = u
         self.st_below = base
-        show = self._ps_applies(s, u, k)          # ttt-potrounds
+        show = showdown_applies(self, s, u, k)          # ttt-potrounds
         self.st_hand_t = -1
         self.st_below = -1
         if show:
@@ -3486,3 +2980,4 @@ include "_stacks.pxi"
 include "_captures.pxi"
 include "_jumps.pxi"
 include "_surround.pxi"
+include "_pots.pxi"

@@ -88,18 +88,16 @@ cdef int shape_action_layout(Tables tab, dict p, int i) except -1:
 
 cdef void shape_block_layout(Tables tab, dict p) except *:
     """The shape plane and per-shape reserves at the end of the block
-    (before the cloaking tail, so a player's view copies them), the 3-D
-    knight's jumps, the directions' components, and the shape keys."""
+    (before the cloaking tail, so a player's view copies them; then the pot
+    region and the pending chain), the 3-D knight's jumps, the directions'
+    components, and the shape keys."""
     cdef int t, d, n, x, y, z, nx, ny, nz, i
     if not tab.shaped:
         return
     tab.shp0 = tab.block
     tab.sres0 = tab.shp0 + tab.S
     tab.block = tab.sres0 + tab.C * tab.K
-    if tab.pots:                             # a pot waiting for its chance node
-        tab.pot0 = tab.block
-        tab.pot_len = POTQ_LEN if tab.sim else POT_LEN      # the round's pot queue
-        tab.block += tab.pot_len
+    pot_layout(tab)
     chain_layout(tab)
     dirs = directions_26()
     tab.dcomp = <int8_t*>malloc(26 * 3)
