@@ -674,7 +674,7 @@ cdef int collision_winner(TTTCore core, int t, int* seats, int n) noexcept:
     (``ranks_above``: class, then the specification's rank) wins and
     captures the others: its result reincarnates them into
     its colour's reserve (converted ones land after it:
-    ``_sim_land_shaped``). A tie at the top is not resolved: two pieces
+    ``land_round_shape``). A tie at the top is not resolved: two pieces
     without power "cannot cover each other", two that capture other than
     by rank have no attacker between them, and equal ranks destroy each
     other."""

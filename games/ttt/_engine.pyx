@@ -112,7 +112,7 @@ cdef class TTTCore(GameCore):
     # outside one); read by end_ply's line checks in the same apply
     cdef int st_landed
     # ttt-cloaksim: cloaking inside a simultaneous round; scratch of one
-    # round's resolution (valid only inside _sim_resolve, not position state):
+    # round's resolution (valid only inside resolve_round, not position state):
     # the plans, which are attempts, the seen mask each planned piece carries,
     # who saw a moved piece at its source, each target's start-of-round landing cell
     cdef int cs_attempt
@@ -133,7 +133,7 @@ cdef class TTTCore(GameCore):
     cdef int st_hand_t        # ttt-jumps: a by-stack cover's destination stack while its verdict is taken (-1: none)
     cdef int st_below         # ttt-jumps: ... and the height its carried pieces start at (defenders lie below)
     cdef int ps_carried       # ttt-potshow: after a showdown dealt at once, the pieces from the mover up (-1: none)
-    # ttt-rounds: a round's moves of shapes, per seat, alive during one _sim_resolve
+    # ttt-rounds: a round's moves of shapes, per seat, alive during one resolve_round
     cdef int sm_z0[MAX_SEATS]          # lowest height it lifts (0 on flat boards)
     cdef bint sm_stack[MAX_SEATS]      # a by-stack move (carries every piece above)
     cdef int sm_rep[MAX_SEATS]         # replacement local shape (goal reached), or -1
@@ -322,10 +322,10 @@ cdef class TTTCore(GameCore):
         cdef int ch, t, colour, f
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
             if tab.sim and not self.cloak_busy:
-                self._sim_record(POT_WHO, action)   # ttt-rounds: the deal is in the history too
+                record_decision(self, POT_WHO, action)   # ttt-rounds: the deal is in the history too
             deal_pot(self, action)                  # ttt-captures: the pot's chance node
             return
-        if tab.sim and not self.cloak_busy and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
+        if tab.sim and not self.cloak_busy and register_decision(self, action):    # ttt-sim: recorded, and a plan if a round is open
             return
         if self.seen != NULL and not self.cloak_busy and not self.viewing:
             self._cloak_apply(action)
@@ -407,7 +407,7 @@ cdef class TTTCore(GameCore):
         if self.tab.nboards > 1:     # boards: which boards are decided and how
             h ^= boards_hash(self)
         if self.tab.sim:
-            h ^= self._sim_hash()                 # ttt-sim: pending plans
+            h ^= pending_plans_hash(self)                 # ttt-sim: pending plans
         if self.seen != NULL:
             h ^= self._cloak_hash()
         if self.tab.R or self.tab.powers:         # ttt-shapes: replacements change shapes;
@@ -946,8 +946,8 @@ cdef class TTTCore(GameCore):
                 continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
-            if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
-                self.apply(self._sim_random_plan(self.seat, rng, buf))     # ttt-sim
+            if tab.sim and in_round(self) and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
+                self.apply(random_plan(self, self.seat, rng, buf))     # ttt-sim
                 continue
             if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
                 n = seat_actions(self, self.seat, buf)
@@ -958,626 +958,12 @@ cdef class TTTCore(GameCore):
             self.apply(buf[rng_below(rng, n)])
         free(buf)
 
-    # -- ttt-sim: simultaneous rounds --------------------------------------------
-    # A simultaneous (or single) phase is played in rounds. The board stays as
-    # it was at the start of the round while every seat that plays in the
-    # phase registers a plan, one after another in seat order (Chaos last, as
-    # a chance node); each plan is a ply that would be legal if that seat moved
-    # first. After the last plan, _sim_resolve applies them all at once. For
-    # the OpenSpiel face the adapter shows the round as one SIMULTANEOUS node
-    # (simultaneous_players / player_legal_actions); the per-player views hide
-    # every pending plan but the viewer's own.
-
-    cdef inline int32_t* _simv(self) noexcept:
-        return <int32_t*>(self.mem + self.tab.sim0)
-
-    cdef inline bint _in_round(self) noexcept:
-        return self._simv()[0] >= 0 and self.end == END_NONE
-
-    cdef void _sim_round_start(self) noexcept:
-        """Open a round: stalemate (which advances the phase) when nobody
-        plays, or, without the pass option, when a seat that plays has no
-        legal ply (as the seat to move would in a sequential phase)."""
-        cdef Tables tab = self.tab
-        cdef int32_t* v = self._simv()
-        cdef int s, first = -1
-        for s in range(tab.seats):
-            if not plays(self, s):
-                continue
-            if first < 0:
-                first = s
-            self.seat = s      # ttt-boards fix: destination_ok judges entry locks for the seat to move
-            if not tab.ph_pass[self.phase] and not has_move(self, s):
-                reach_stalemate(self)
-                return
-        if first < 0:
-            reach_stalemate(self)
-            return
-        for s in range(MAX_SEATS):
-            v[2 + s] = -1
-        v[0] = v[1]
-        self.seat = first
-        self.left = tab.ppt
-        self.passes = 0
-        self.offered = False
-
-    cdef bint _sim_apply(self, int action) noexcept:
-        """Record the decision in the history; inside a round register it as
-        the deciding seat's plan (True) and resolve after the last one."""
-        cdef Tables tab = self.tab
-        cdef int32_t* v = self._simv()
-        cdef int s, who = self.answerer if self.offer_by >= 0 else self.seat
-        self._sim_record(who, action)
-        if v[0] < 0:
-            return False
-        v[2 + self.seat] = action
-        for s in range(self.seat + 1, tab.seats):
-            if plays(self, s):
-                self.seat = s
-                return True
-        self._sim_resolve()
-        return True
-
-    cdef inline void _sim_record(self, int who, int action) noexcept:
-        cdef int32_t* v = self._simv()
-        if v[1] < self.tab.hist_cap:
-            v[2 + MAX_SEATS + v[1]] = (who << 20) | action
-            v[1] += 1
-
-    cdef int _sim_lift(self, int f) noexcept:
-        """Take the top piece off target f (as move_piece does) and return it."""
-        cdef Tables tab = self.tab
-        cdef int src = lift_source(self, f), piece
-        piece = self.cell[src]
-        self.cell[src] = 0
-        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
-        return piece
-
-    cdef int _sim_land_shaped(self, int s, int t, int piece, int* seats, int n) noexcept:
-        """ttt-captures: the piece of seat s (shape ``rk_shape[s]``) that a
-        round sends to target t lands, as a cover when it arrives on other
-        colours' pieces; then the pieces of the other colliders ``seats[0..n)``
-        it won are its captives: reincarnated into its reserve, or, converted,
-        landing on top in its colour while the stack has room (removed
-        otherwise and when its result removes). Returns the cell of its piece
-        or -1 (no turn check)."""
-        cdef Tables tab = self.tab
-        cdef int k = self.rk_shape[s], c, i, o, res
-        c = arrive(self, s, t, piece, k) if tab.powers else -2
-        if c == -2:
-            c = land(self, t, piece)
-            set_shape(self, c, tab.shape_global[k])
-        for i in range(n):
-            o = seats[i]
-            if o == s:
-                continue
-            res = take_captive(self, piece, k, self.rk_shape[o])
-            if res == RESULT_CONVERTS and tab.gravity and target_free(self, t):
-                set_shape(self, land(self, t, piece), tab.shape_global[self.rk_shape[o]])
-        return c
-
-    cdef void _sim_overdrawn_shapes(self, int* src, int* dst, int* piece) noexcept:
-        """ttt-captures: a shared colour's per-shape reserve that the round's
-        placements overdraw: as for the colour's reserve, the pieces they
-        contest are destroyed (that shape's reserve is emptied) and none of
-        those placements happens."""
-        cdef Tables tab = self.tab
-        cdef int s, o, i
-        for s in range(tab.seats):
-            if not piece[s] or src[s] >= 0 or dst[s] < 0:
-                continue
-            i = (piece[s] - 1) * tab.K + self.rk_shape[s]
-            if self.sres[i] >= 0:
-                continue
-            for o in range(tab.seats):
-                if piece[o] == piece[s] and src[o] < 0 and self.rk_shape[o] == self.rk_shape[s]:
-                    dst[o] = -1
-                    piece[o] = 0
-            self.reserve[piece[s] - 1 if piece[s] else (i // tab.K)] -= self.sres[i]
-            self.sres[i] = 0
-
-    cdef void _sim_resolve(self) noexcept:
-        """Apply every plan at once (docs/rules/ttt.md, Simultaneous play):
-        placements spend their reserve piece; a piece that several plans move
-        is destroyed and none of those moves happens; every moved piece is
-        lifted first; then each target that exactly one plan sends a piece to
-        receives it, and all pieces sent to a target by several plans are
-        destroyed. Turn checks then look at every piece that landed."""
-        cdef Tables tab = self.tab
-        cdef int32_t* v = self._simv()
-        cdef int s, o, a, q, n, i, d, run, winner, mask, first, effect, nplans = 0, goals = 0
-        cdef bint allpass = True, decided
-        cdef int src[MAX_SEATS]
-        cdef int dst[MAX_SEATS]
-        cdef int piece[MAX_SEATS]
-        cdef int landed[MAX_SEATS]
-        cdef int best[MAX_SEATS]
-        cdef int best_axis[MAX_SEATS]
-        cdef int group[MAX_SEATS]
-        cdef int carried[MAX_SEATS * CP_MAX_STACK]     # ttt-rounds: lifted pieces, bottom first
-        cdef int cshape[MAX_SEATS * CP_MAX_STACK]      # and their shapes (locals: cores stay small)
-        cdef int jumped[MAX_SEATS]                     # ttt-chainback: the target each jump plan passes over
-        if self.seen != NULL:
-            self._cloak_sim_begin()        # ttt-cloaksim: attempts only reveal
-        v[0] = -1
-        for s in range(tab.seats):
-            src[s] = -1
-            dst[s] = -1
-            piece[s] = 0
-            landed[s] = -1
-            self.sm_n[s] = 0                       # ttt-rounds: no move of this seat yet
-            self.sm_stack[s] = False
-            self.sm_rep[s] = -1
-            a = v[2 + s]
-            v[2 + s] = -1
-            if a < 0:
-                continue
-            nplans += 1
-            if a == tab.a_pass:
-                continue
-            allpass = False
-            if self.seen != NULL and (self.cs_attempt >> s) & 1:
-                continue                   # ttt-cloaksim: an attempt: a ply, nothing else
-            if a < tab.nplace and tab.shaped:      # ttt-captures: a placement names a shape
-                self.rk_shape[s] = (a // tab.T) // tab.choices
-                piece[s] = (((a // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[s]) + 1
-                self.reserve[piece[s] - 1] -= 1
-                self.sres[(piece[s] - 1) * tab.K + self.rk_shape[s]] -= 1
-                dst[s] = a % tab.T
-            elif a < tab.nplace:
-                q = tab._div_t(a)                  # (a // T: its colour choice)
-                piece[s] = (q if tab.choices > 1 else tab.colour_of_seat[s]) + 1
-                self.reserve[piece[s] - 1] -= 1
-                dst[s] = a - q * tab.T
-            elif tab.shaped:
-                self._sim_decode_move(s, a, src, dst)      # ttt-rounds: a shape's move
-                self.moves += 1
-                if tab.goal_check and goal_rows(self, s, src[s]) > 0 and goal_rows(self, s, dst[s]) == 0:
-                    goals |= 1 << s                # ttt-rounds3: the plan reaches its goal (if it stays)
-            else:
-                src[s] = tab._div_t(a - tab.move0)
-                dst[s] = a - tab.move0 - src[s] * tab.T
-                self.moves += 1
-        # a shared reserve that the plans overdraw: the pieces they contest are
-        # destroyed (the reserve is emptied) and none of those placements happens
-        if tab.shaped:
-            self._sim_overdrawn_shapes(src, dst, piece)     # ttt-captures
-        for s in range(tab.seats):
-            if piece[s] and src[s] < 0 and self.reserve[piece[s] - 1] < 0:
-                for o in range(tab.seats):
-                    if o != s and src[o] < 0 and piece[o] == piece[s]:
-                        dst[o] = -1
-                self.reserve[piece[s] - 1] = 0
-                dst[s] = -1
-            elif piece[s] and src[s] < 0 and dst[s] >= 0:
-                self.placements += 1
-        # lift every moved piece; one that several plans move is destroyed
-        if tab.jumps:
-            plan_round_jumps(self, src, dst, jumped)      # ttt-chainback: before the lifts clear src
-        if tab.shaped:
-            if self.seen != NULL:
-                self._cr_lift_seen(src)            # ttt-cloakrounds: the moved piece takes its seen mask
-            self._sim_lift_shaped(src, dst, piece, carried, cshape)     # ttt-rounds
-        for s in range(tab.seats):
-            if src[s] < 0:
-                continue
-            n = 0
-            for o in range(s + 1, tab.seats):
-                if src[o] == src[s]:
-                    src[o] = -1
-                    dst[o] = -1
-                    n += 1
-            if self.seen != NULL:
-                self._cloak_sim_lift(s, src[s])    # ttt-cloaksim: the piece takes its seen mask along
-            a = self._sim_lift(src[s])
-            src[s] = -1
-            if n:
-                dst[s] = -1
-            else:
-                piece[s] = a
-        if tab.jumps:
-            take_round_jumped(self, jumped, piece)        # ttt-chainback: after every lift, before any landing
-        # land; collisions destroy unless a by-rank rule resolves them
-        for s in range(tab.seats):
-            if dst[s] < 0:
-                continue
-            n = 0
-            for o in range(s, tab.seats):
-                if dst[o] == dst[s]:
-                    group[n] = o
-                    n += 1
-            if n == 1:
-                winner = s
-            elif tab.nstk and tab.powers:          # ttt-rounds3: by-stack colliders rank by their hands
-                winner = stack_collision_winner(self, dst[s], group, n, piece, carried, cshape)
-            else:
-                winner = collision_winner(self, dst[s], group, n)
-            for i in range(n):
-                o = group[i]
-                if o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o] and tab.powers:
-                    landed[o] = self._sim_stack_cover(o, dst[o], carried, cshape, group, n)   # ttt-rounds3
-                    if landed[o] == CP_PAUSED:
-                        queue_round_pot(self)
-                        landed[o] = -1
-                elif o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o]:
-                    landed[o] = self._sim_land_carried(o, dst[o], carried, cshape)   # ttt-rounds: by stack
-                elif o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
-                    landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
-                    if landed[o] >= 0 and self.sm_rep[o] >= 0:
-                        replace_shape(self, landed[o], self.sm_rep[o])   # ttt-rounds: goal reached
-                    if self.seen != NULL and landed[o] >= 0:
-                        self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloakrounds
-                    if landed[o] == CP_PAUSED:
-                        queue_round_pot(self)          # ttt-rounds: dealt after the joint action
-                        landed[o] = -1
-                elif o == winner:
-                    landed[o] = land(self, dst[o], piece[o])
-                    if self.seen != NULL:
-                        self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloaksim
-                if o != s:
-                    dst[o] = -1
-            dst[s] = -1
-        if tab.surrounds:
-            round_surrounds(self, landed)            # ttt-rounds3: judged once every plan has landed
-        self.goal_hit = False
-        for s in range(tab.seats):                 # ttt-rounds3: "Stalemate if goal is reached"
-            if (goals >> s) & 1 and landed[s] >= 0:
-                self.goal_hit = True
-        if tab.pots and self.mem[tab.pot0 + POTQ_N]:
-            pause_round_for_pots(self, landed, allpass, nplans)     # ttt-rounds
-            return
-        self._sim_tail(landed, allpass, nplans, self.sm_n if tab.nstk else NULL)
-
-    cdef void _sim_tail(self, int* landed, bint allpass, int nplans, int* nland) noexcept:
-        """The end of a round once its pieces landed (and its pots were
-        dealt): turn checks over every landed piece, the move limit, then the
-        next round or, after all passes or a single phase's one round, the
-        stalemate that advances the phase. ``nland`` (or NULL): how many
-        pieces each seat's by-stack move landed above its landed cell."""
-        cdef Tables tab = self.tab
-        cdef int s, i, d, run, mask, first, effect, j, cc, col
-        cdef bint decided, goal = self.goal_hit
-        cdef int best[MAX_SEATS]
-        cdef int best_axis[MAX_SEATS]
-        self.goal_hit = False                      # ttt-rounds3: read below, after the turn checks
-        if self.seen != NULL and (tab.nboards == 1 or not tab.nchecks):
-            self._cloak_sim_end(landed)    # ttt-cloaksim: what each player saw of the round
-        self.plies += nplans
-        self.passes = 0
-        # turn checks over every landed piece: the first check that holds for
-        # any of them decides; when it holds for several sides at once no side
-        # was first, and the game is drawn (all-lose checks still make all lose)
-        if tab.nchecks:
-            for s in range(tab.seats):
-                best[s] = 0
-                best_axis[s] = 0
-                if landed[s] < 0:
-                    continue
-                best[s] = 1                  # a landed piece is a run of 1 along every line
-                best_axis[s] = 1             # (the lines too short for any check are skipped: crun)
-                if not tab.shaped and self.cell[landed[s]] > 0:
-                    col = self.cell[landed[s]] - 1     # too few of its colour yet (Tables._check_lines)
-                    if tab.init_count[col] + tab.reserve0[col] - self.reserve[col] < tab.min_check_k:
-                        continue
-                for j in range(nland[s] if nland != NULL and nland[s] > 1 else 1):
-                    cc = landed[s] + tab.XY * j          # ttt-rounds: every carried piece's lines
-                    for i in range(tab.ncrun[cc]):
-                        d = tab.crun[cc * 13 + i]
-                        run = run_length(self, cc, d, self.cell[cc])
-                        if run > best[s]:
-                            best[s] = run
-                        if tab.is_axis[d] and run > best_axis[s]:
-                            best_axis[s] = run
-            if tab.nboards > 1:
-                decided = decide_boards_after_round(self, landed, best, best_axis)
-                if self.seen != NULL:
-                    # the merge: what the round showed, after the boards it
-                    # decided locked (as a turn's refresh follows its board's lock)
-                    self._cloak_sim_end(landed)
-                if decided:
-                    return                       # ttt-boards: every board decided
-            for i in range(tab.nchecks if tab.nboards == 1 else 0):   # ttt-boards: per board above
-                mask = 0
-                first = -1
-                for s in range(tab.seats):
-                    if landed[s] >= 0 and (best[s] if tab.check_diag[i] else best_axis[s]) >= tab.check_k[i]:
-                        mask |= 1 << tab.side[s]
-                        if first < 0:
-                            first = s
-                if mask:
-                    effect = tab.check_effect[i]
-                    if tab.overachievers:      # ttt-cloaksim: the round's winners are one set
-                        if round_overachievers(self, effect, mask):
-                            return
-                        break
-                    if effect == EFFECT_ALL_LOSE or (mask & (mask - 1)) == 0:
-                        finish_check(self, effect, first)
-                    else:
-                        finish_draw(self, END_CHECK)
-                    return
-        if tab.move_limit and self.plies >= tab.move_limit:
-            finish_stalemate(self, END_MOVE_LIMIT)
-            return
-        if tab.move_limit and goal:                # ttt-rounds3: a plan's piece reached its goal and stayed
-            reach_stalemate(self)                      # (after the limit: a round past it would pass max_game_length)
-            return
-        if allpass or tab.ph_order[self.phase] == ORDER_SINGLE:
-            reach_stalemate(self)
-            return
-        self._sim_round_start()
-
-    # -- ttt-rounds: shapes that move inside simultaneous and single rounds --------
-    # A plan names a piece and its move, as a sequential ply's action id does
-    # (plain, with a goal replacement, or by stack), and is legal on the
-    # round's starting board. When the round resolves, every moved piece is
-    # lifted before any lands: a by-stack move lifts its mover and every piece
-    # above it; plans that lift from the same stack all lift its top piece, so
-    # none of them moves and the pieces any two of them would lift are
-    # destroyed (the pieces below stay). Then each target that exactly one plan
-    # sends pieces to receives them (a plain move's piece covers as a placement
-    # does and takes its replacement shape if it stays; a carried stack lands
-    # in order, as a sequential by-stack move: no cover); several plans to one
-    # target collide (by rank, else all pieces sent there destroyed).
-    # docs/rules/ttt.md, "Moving shapes inside rounds".
-
-    cdef void _sim_decode_move(self, int s, int a, int* src, int* dst) noexcept:
-        """Seat s's move plan ``a``: its source target, destination, the lowest
-        height it lifts, the moving piece's shape (``rk_shape``, for covers
-        and collisions) and its replacement."""
-        cdef Tables tab = self.tab
-        cdef int r = -1, f, u, c, a2
-        self.sm_n[s] = 0
-        if tab.nstk and a >= tab.stk0:
-            a2 = a - tab.stk0
-            u = a2 % tab.T
-            c = (a2 // tab.T) % tab.S
-            r = a2 // (tab.T * tab.S) - 1
-            f = c % tab.XY
-            self.sm_stack[s] = True
-            self.sm_z0[s] = c // tab.XY
-        else:
-            decode_move(self, a, &r, &f, &u)
-            self.sm_stack[s] = False
-            self.sm_z0[s] = self.top[f] - 1 if tab.gravity else 0
-            c = f + tab.XY * self.sm_z0[s]
-        self.rk_shape[s] = tab.shape_local[self.shp[c]]
-        self.sm_rep[s] = tab.replacer[r] if r >= 0 else -1
-        src[s] = f
-        dst[s] = u
-
-    cdef void _sim_lift_shaped(self, int* src, int* dst, int* piece, int* carried, int* cshape) noexcept:
-        """Lift every move plan's pieces (bottom first into carried/cshape,
-        CP_MAX_STACK entries per seat);
-        plans lifting from one stack move nothing and the pieces from the
-        highest of their lowest heights up are destroyed. Clears src."""
-        cdef Tables tab = self.tab
-        cdef int s, o, f, z, zmax, n, c, top
-        for s in range(tab.seats):
-            if src[s] < 0:
-                continue
-            f = src[s]
-            zmax = self.sm_z0[s]
-            n = 0
-            for o in range(s + 1, tab.seats):
-                if src[o] == f:
-                    zmax = max(zmax, self.sm_z0[o])
-                    src[o] = -1
-                    dst[o] = -1
-                    n += 1
-            src[s] = -1
-            if n:
-                dst[s] = -1
-                zmax = zmax if tab.gravity else 0
-            else:
-                zmax = self.sm_z0[s]
-            top = self.top[f] if tab.gravity else 1
-            for z in range(zmax, top):
-                c = f + tab.XY * z
-                if not n:
-                    carried[s * CP_MAX_STACK + z - zmax] = self.cell[c]
-                    cshape[s * CP_MAX_STACK + z - zmax] = self.shp[c]
-                clear_cell(self, c)
-            if not n:
-                self.sm_n[s] = top - zmax
-                piece[s] = carried[s * CP_MAX_STACK]
-            if tab.gravity:
-                self.top[f] = zmax
-                refresh_free(self, f)
-            else:
-                free_add(self, f)
-
-    cdef int _sim_land_carried(self, int s, int u, int* carried, int* cshape) noexcept:
-        """Land seat s's lifted stack on target u in order (its mover first,
-        in its replacement shape if it reached its goal); returns the cell of
-        the mover."""
-        cdef Tables tab = self.tab
-        cdef int j, c, base = -1, shape
-        for j in range(self.sm_n[s]):
-            c = land(self, u, carried[s * CP_MAX_STACK + j])
-            shape = cshape[s * CP_MAX_STACK + j]
-            if j == 0:
-                base = c
-                if self.sm_rep[s] >= 0:
-                    shape = tab.shape_global[self.sm_rep[s]]
-            set_shape(self, c, shape)
-        return base
-
-    # -- ttt-rounds3: by-stack plans onto pieces that capture (issue 12 in rounds) ------
-    # docs/rules/ttt.md, "By-stack covers inside rounds". A by-stack plan that
-    # alone sends its pieces to a stack lands them in order and then covers
-    # the stack's pieces exactly as a sequential by-stack move does (stack_mover_cover:
-    # classes, the poker hands of by-rank pieces, the pot); the mover takes its
-    # replacement only if it stays. A collision with a by-stack plan in it is
-    # resolved by rank (ttt-collide: powerless colliders rank lowest): class first, then,
-    # between by-rank colliders, their players' hands in the destination stack
-    # holding every collider's pieces (stack_collision_winner). The winner lands
-    # and covers as above, then captures the losing movers under its result;
-    # the pieces a losing plan carried are destroyed with the collision.
-
-    cdef int _sim_stack_cover(self, int s, int u, int* carried, int* cshape, int* seats, int n) noexcept:
-        """Seat s's by-stack plan lands on stack u (its mover in the shape it
-        moved with) and covers the stack as a sequential by-stack move
-        (``stack_mover_cover``); then the other colliders ``seats[0..n)`` it won are
-        its captives (``take_captive``: reincarnated, or converted onto the stack
-        while it has room). Returns the mover's cell, -1, or CP_PAUSED.
-        ttt-potrounds: when the mover goes to the pot showdown (``showdown_applies``)
-        its captives are taken first, so the showdown (and a deal a chance
-        node makes after the round) sees the stack with them, the one stack
-        the collision's hands were taken in; the turn checks read the pieces
-        from the mover up that the showdown left (``ps_carried``)."""
-        cdef Tables tab = self.tab
-        cdef int j, c, i, o, res, base = self.top[u], k = self.rk_shape[s]
-        cdef int mover = carried[s * CP_MAX_STACK]
-        cdef bint show
-        for j in range(self.sm_n[s]):
-            c = land(self, u, carried[s * CP_MAX_STACK + j])
-            set_shape(self, c, cshape[s * CP_MAX_STACK + j])
-        self.st_hand_t = u
-        self.st_below = base
-        show = showdown_applies(self, s, u, k)          # ttt-potrounds
-        self.st_hand_t = -1
-        self.st_below = -1
-        if show:
-            self._sim_take_losers(s, u, mover, k, seats, n)
-        self.ps_carried = -1
-        c = stack_mover_cover(self, s, u, base, mover, k)
-        if show and self.ps_carried >= 0:
-            self.sm_n[s] = self.ps_carried        # ttt-potrounds: what the showdown left from the mover up
-        self.ps_carried = -1                      # (read by a sequential ply's turn checks otherwise)
-        if c >= 0 and self.sm_rep[s] >= 0:
-            replace_shape(self, c, self.sm_rep[s])
-        if not show:
-            self._sim_take_losers(s, u, mover, k, seats, n)
-        return c
-
-    cdef void _sim_take_losers(self, int s, int u, int mover, int k, int* seats, int n) noexcept:
-        """The winner s (its mover's code and local shape k) captures the other
-        colliders ``seats[0..n)`` by its result: reincarnated, or converted
-        onto stack u while it has room."""
-        cdef int i, o, res
-        for i in range(n):
-            o = seats[i]
-            if o == s:
-                continue
-            res = take_captive(self, mover, k, self.rk_shape[o])
-            if res == RESULT_CONVERTS and target_free(self, u):
-                set_shape(self, land(self, u, mover), self.tab.shape_global[self.rk_shape[o]])
-
-    cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
-        """The plans of ``seat`` in a round, as a set equal to seat_actions's
-        but in another order and without allocating (for random playouts):
-        placements straight from the free list, one-step moves along the step
-        table (distinct directions give distinct targets). Not for
-        linear-or-knight moves, whose lines need de-duplication."""
-        cdef Tables tab = self.tab
-        cdef int k = 0, ch, colour, i, f, d, u
-        for ch in range(tab.choices):
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
-            if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
-                continue
-            for i in range(self.num_free):
-                if self.pentry != NULL and not may_enter(self, seat, self.freel[i]):
-                    continue                # spaces: entry locked for this seat
-                out[k] = ch * tab.T + self.freel[i]
-                k += 1
-        cdef int movable = 0, piece
-        cdef int16_t* cell = self.cell
-        cdef uint8_t* locked = tab.locked
-        cdef uint8_t* plock = self.plock
-        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
-            if tab.gravity or tab.nboards > 1:   # ttt-boards: the board-aware checks
-                for f in range(tab.T):
-                    if not movable_piece(self, seat, f):
-                        continue
-                    for d in range(tab.nsstep[f]):
-                        u = tab.sstep[f * 26 + d]
-                        if target_free(self, u) and may_enter(self, seat, u):
-                            out[k] = tab.move0 + f * tab.T + u
-                            k += 1
-                return self._sim_add_pass(out, k)
-            # flat boards: a target is its cell; the colours this seat may move
-            for colour in range(tab.C):
-                if (tab.seat_mask[seat] >> colour) & 1 and self.reserve[colour] == 0:
-                    movable |= 1 << (colour + 1)
-            for f in range(tab.T):
-                piece = cell[f]
-                if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
-                    continue
-                if self.pexit != NULL and (self.pexit[f] >> seat) & 1:
-                    continue                # spaces: exit locked for this seat
-                for d in range(tab.nsstep[f]):
-                    u = tab.sstep[f * 26 + d]
-                    if (cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u])
-                            and may_enter(self, seat, u)):
-                        out[k] = tab.move0 + f * tab.T + u
-                        k += 1
-        return self._sim_add_pass(out, k)
-
-    cdef int _sim_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
-        """A uniformly random plan of ``seat`` in a round, for playouts.
-        Placements come straight from the free list; moves on flat boards by
-        rejection sampling over (target, step slot) pairs, which is uniform
-        over the legal moves; after 32 rejections (few legal moves) it draws
-        from the full list instead, which is uniform too, so the mixture is.
-        Anything else (colour choice, stacks) draws from the full list."""
-        cdef Tables tab = self.tab
-        cdef int colour, movable = 0, places = 0, n, r, f, d, u, piece, tries
-        cdef int passing = tab.ph_pass[self.phase]
-        cdef uint8_t* plock = self.plock
-        if self.seen != NULL and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
-            return self._cloak_random_plan(seat, rng, buf)    # ttt-cloaksim: from its view
-        if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock and tab.nboards == 1:
-            colour = tab.colour_of_seat[seat]
-            if self.reserve[colour] > 0:
-                places = self.num_free
-            for d in range(tab.C):
-                if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
-                    movable |= 1 << (d + 1)
-            if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
-                movable = 0
-            if movable == 0:
-                n = places + passing
-                r = rng_below(rng, n)
-                return tab.a_pass if r == places else self.freel[r]
-            if places == 0 and tab.maxstep > 0:
-                n = tab.T * tab.maxstep
-                for tries in range(32):
-                    r = rng_below(rng, n + passing)
-                    if r == n:
-                        return tab.a_pass
-                    f = tab._slot_of(r)
-                    d = r - f * tab.maxstep
-                    if d >= tab.nsstep[f]:
-                        continue
-                    piece = self.cell[f]
-                    if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
-                        continue
-                    u = tab.sstep[f * 26 + d]
-                    if self.cell[u] == 0 and not tab.locked[u] and (plock == NULL or not plock[u]):
-                        return tab.move0 + f * tab.T + u
-        n = self._sim_fast_plans(seat, buf)
-        return buf[rng_below(rng, n)]
-
-    cdef inline int _sim_add_pass(self, int* out, int k) noexcept:
-        if self.tab.ph_pass[self.phase]:
-            out[k] = self.tab.a_pass
-            k += 1
-        return k
-
-    cdef uint64_t _sim_hash(self) noexcept:
-        cdef int32_t* v = self._simv()
-        cdef uint64_t h = 0
-        cdef int s
-        for s in range(self.tab.seats):
-            if v[2 + s] >= 0:
-                h ^= mix64(<uint64_t>0x51A1 + <uint64_t>(s + 1) * <uint64_t>0x100000001B3ULL
-                           + <uint64_t>v[2 + s] * <uint64_t>0x9E3779B97F4A7C15ULL)
-        return h
+    # -- rounds (_rounds.pxi) ----------------------------------------------------
 
     cdef int simultaneous_players(self, int* players) noexcept:
         """The non-Chaos seats still to plan in the open round, current first."""
         cdef int s, k = 0
-        if not self.tab.sim or not self._in_round():
+        if not self.tab.sim or not in_round(self):
             return 0
         for s in range(self.seat, self.tab.nplayers):
             if plays(self, s):
@@ -1587,7 +973,7 @@ cdef class TTTCore(GameCore):
 
     cdef int player_legal_actions(self, int player, int* out) noexcept:
         cdef int s, k
-        if not self.tab.sim or not self._in_round():
+        if not self.tab.sim or not in_round(self):
             return GameCore.player_legal_actions(self, player, out)
         if player < self.seat or player >= self.tab.nplayers or not plays(self, player):
             return 0
@@ -1600,25 +986,16 @@ cdef class TTTCore(GameCore):
     # per-player views (only rule sets with a simultaneous phase declare hidden
     # information; the others keep the whole-state defaults)
 
-    cdef int _visible(self, int player, int i) noexcept:
-        """History entry i as ``player`` sees it: the action, or -1 when it is
-        another seat's plan in the round still open."""
-        cdef int32_t* v = self._simv()
-        cdef int e = v[2 + MAX_SEATS + i]
-        if v[0] >= 0 and i >= v[0] and (e >> 20) != player:
-            return -1
-        return e & 0xFFFFF
-
     cdef uint64_t _sim_information_state_key(self, int player) except? 0:
         cdef int32_t* v
         cdef uint64_t h
         cdef int i
         if not self.tab.sim:
             return GameCore.information_state_key(self, player)
-        v = self._simv()
+        v = round_region(self)
         h = mix64(<uint64_t>0x7EA1 + <uint64_t>player)
         for i in range(v[1]):
-            h = mix64(h ^ (<uint64_t>(self._visible(player, i) + 2) * <uint64_t>0x9E3779B97F4A7C15ULL))
+            h = mix64(h ^ (<uint64_t>(visible_decision(self, player, i) + 2) * <uint64_t>0x9E3779B97F4A7C15ULL))
         return h | 1
 
     cdef object _sim_player_observation_string(self, int player):
@@ -1634,32 +1011,32 @@ cdef class TTTCore(GameCore):
     cdef object _sim_player_observation_tensor(self, int player):
         if not self.tab.sim:
             return GameCore.player_observation_tensor(self, player)
-        cdef int32_t* v = self._simv()
-        own = v[2 + player] if self._in_round() else -1
+        cdef int32_t* v = round_region(self)
+        own = v[2 + player] if in_round(self) else -1
         return self.observation() + [1.0 if own >= 0 else 0.0, float(own + 1)]
 
     cdef object _sim_player_information_state_tensor(self, int player):
         if not self.tab.sim:
             return GameCore.player_information_state_tensor(self, player)
-        cdef int32_t* v = self._simv()
+        cdef int32_t* v = round_region(self)
         cdef int i
         hist = [0.0] * self.tab.hist_cap
         for i in range(v[1]):
-            hist[i] = float(self._visible(player, i) + 1)     # 0: hidden plan, -1 below
+            hist[i] = float(visible_decision(self, player, i) + 1)     # 0: hidden plan, -1 below
             if hist[i] == 0.0:
                 hist[i] = -1.0
         return self._sim_player_observation_tensor(player) + hist
 
     cdef object _sim_view(self, int player, bint recall):
-        cdef int32_t* v = self._simv()
+        cdef int32_t* v = round_region(self)
         cdef int i, e
         text = f"player {player} sees:\n" + self.to_string()
-        if self._in_round() and v[2 + player] >= 0:
+        if in_round(self) and v[2 + player] >= 0:
             text += f"\nown plan: {self.action_string(player, v[2 + player])}"
         if recall:
             seen = []
             for i in range(v[1]):
-                e = self._visible(player, i)
+                e = visible_decision(self, player, i)
                 who = (v[2 + MAX_SEATS + i] >> 20)
                 if who == POT_WHO:              # ttt-rounds: a pot's chance outcome (its first captor)
                     seen.append(f"pot:{e}")
@@ -1669,7 +1046,7 @@ cdef class TTTCore(GameCore):
         return text
 
     def _sim_status(self):
-        cdef int32_t* v = self._simv()
+        cdef int32_t* v = round_region(self)
         done = [s for s in range(self.tab.seats) if v[2 + s] >= 0]
         who = "Chaos" if self.tab.chaos and self.seat == self.tab.seats - 1 else f"player {self.seat}"
         return (f"simultaneous round: {who} to plan, plans registered by "
@@ -1677,10 +1054,10 @@ cdef class TTTCore(GameCore):
 
     def _fast_plan_list(self):
         """The playout's plan set (for tests: it must equal the legal plans)."""
-        if not self.tab.sim or not self._in_round():
+        if not self.tab.sim or not in_round(self):
             return []
         cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int n = self._sim_fast_plans(self.seat, buf)
+        cdef int n = fast_plans(self, self.seat, buf)
         out = sorted(buf[i] for i in range(n))
         free(buf)
         return out
@@ -1688,9 +1065,9 @@ cdef class TTTCore(GameCore):
     def pending_plans(self):
         """The plans registered in the open round, {seat: action string}
         (an onlooker's view: every player's own views hide the others')."""
-        if not self.tab.sim or not self._in_round():
+        if not self.tab.sim or not in_round(self):
             return {}
-        cdef int32_t* v = self._simv()
+        cdef int32_t* v = round_region(self)
         return {s: self.action_string(s, v[2 + s]) for s in range(self.tab.seats) if v[2 + s] >= 0}
 
     def history(self):
@@ -1699,7 +1076,7 @@ cdef class TTTCore(GameCore):
         chance outcome is recorded with seat 15, ttt-rounds)."""
         if not self.tab.sim:
             raise ValueError("only rule sets with a simultaneous or single phase keep a history")
-        cdef int32_t* v = self._simv()
+        cdef int32_t* v = round_region(self)
         return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
 
     # -- ttt-cloaksim: cloaking inside simultaneous rounds, overachievers -----
@@ -1717,7 +1094,7 @@ cdef class TTTCore(GameCore):
         reveal what made them illegal), then who sees each moved piece at its
         source, and each target's start-of-round landing cell."""
         cdef Tables tab = self.tab
-        cdef int32_t* v = self._simv()
+        cdef int32_t* v = round_region(self)
         cdef int s, o, a, f, t, src, kind, saved = self.seat
         self.cs_attempt = 0
         self.cs_zero = 0
@@ -1815,7 +1192,7 @@ cdef class TTTCore(GameCore):
         cdef int passing = tab.ph_pass[self.phase]
         if (not self._cloak_flat_view() or tab.choices != 1 or tab.nboards > 1
                 or tab.move == MOVE_LINEAR_KNIGHT or tab.shaped):     # (ttt-cloakrounds: shapes)
-            return self._view_of(seat)._sim_random_plan(seat, rng, buf)
+            return random_plan(self._view_of(seat), seat, rng, buf)
         colour = tab.colour_of_seat[seat]
         if self.reserve[colour] > 0:          # an identical piece in reserve: placements only
             for tries in range(64):            # rejection over the targets and the pass
@@ -1829,7 +1206,7 @@ cdef class TTTCore(GameCore):
                     buf[n] = t
                     n += 1
             if n + passing == 0:
-                return self._view_of(seat)._sim_random_plan(seat, rng, buf)
+                return random_plan(self._view_of(seat), seat, rng, buf)
             r = rng_below(rng, n + passing)
             return tab.a_pass if r == n else buf[r]
         if tab.ph_move[self.phase] != MOVE_NONE and tab.maxstep > 0:
@@ -1852,7 +1229,7 @@ cdef class TTTCore(GameCore):
                 r = rng_below(rng, n + passing)
                 if r == n:
                     return tab.a_pass
-                f = tab._slot_of(r)
+                f = step_slot(tab, r)
                 d = r - f * tab.maxstep
                 f = buf[f]
                 if d >= tab.nsstep[f]:
@@ -1860,7 +1237,7 @@ cdef class TTTCore(GameCore):
                 u = tab.sstep[f * 26 + d]
                 if self._cloak_looks_free(seat, u):
                     return tab.move0 + f * tab.T + u
-        return self._view_of(seat)._sim_random_plan(seat, rng, buf)
+        return random_plan(self._view_of(seat), seat, rng, buf)
 
     cdef void _cloak_sim_lift(self, int s, int f) noexcept:
         """Seat s's planned move lifts the top piece of target f: keep its
@@ -2003,15 +1380,15 @@ cdef class TTTCore(GameCore):
     def _cloak_sim_own_plan(self, int player):
         """The viewer's own pending plan, for its cloaked views (perfect
         recall inside a round); "" outside rounds and without simultaneous phases."""
-        if not self.tab.sim or not self._in_round() or self._simv()[2 + player] < 0:
+        if not self.tab.sim or not in_round(self) or round_region(self)[2 + player] < 0:
             return ""
-        return f"\nown plan: {self.action_string(player, self._simv()[2 + player])}"
+        return f"\nown plan: {self.action_string(player, round_region(self)[2 + player])}"
 
     def _cloak_sim_plan_tensor(self, int player):
         """[has a pending plan, plan id + 1] when the rule set has simultaneous phases."""
         if not self.tab.sim:
             return []
-        own = self._simv()[2 + player] if self._in_round() else -1
+        own = round_region(self)[2 + player] if in_round(self) else -1
         return [1.0 if own >= 0 else 0.0, float(own + 1)]
 
     # -- ttt-cloakrounds: shapes and moving shapes in cloaked rounds ----------
@@ -2032,13 +1409,13 @@ cdef class TTTCore(GameCore):
         if a < 0 or a == tab.a_pass:
             return 2
         if a < tab.nplace:
-            t[0] = a - tab._div_t(a) * tab.T
+            t[0] = a - div_targets(tab, a) * tab.T
             return 0
         if tab.shaped:
             decode_move(self, a, &r, f, t)
         else:
             r = a - tab.move0
-            f[0] = tab._div_t(r)
+            f[0] = div_targets(tab, r)
             t[0] = r - f[0] * tab.T
         return 1
 
@@ -2636,7 +2013,7 @@ cdef class TTTCore(GameCore):
         else:
             who = "Chaos" if tab.chaos and self.seat == tab.seats - 1 else f"player {self.seat}"
             status = f"{who} to move, {self.left} piece(s) left this turn"
-        if tab.sim and self._in_round():
+        if tab.sim and in_round(self):
             status = self._sim_status()            # ttt-sim
         if tab.nphases > 1:
             status += f"; phase {self.phase + 1} of {tab.nphases}"
@@ -2981,3 +2358,4 @@ include "_captures.pxi"
 include "_jumps.pxi"
 include "_surround.pxi"
 include "_pots.pxi"
+include "_rounds.pxi"

@@ -325,7 +325,7 @@ cdef class Tables:
         self.block = self.S + 3 * self.T + self.C
         if self.nboards > 1:      # boards: decided mask, then MAX_SEATS results per board
             self.block += 1 + self.nboards * MAX_SEATS
-        self.block += self._sim_layout(p)     # the round region
+        self.block += round_layout(self, p)     # the round region
         shape_block_layout(self, p)                  # shape plane, per-shape reserves, pots, chains
         self._cloak_tables(p)
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
@@ -338,61 +338,7 @@ cdef class Tables:
         seat_lock_tables(self, p.get("seat_locks"))
         shape_init_block(self, p)
         if self.sim:
-            self._sim_init_block()
-
-    # -- ttt-sim: the round region of a position block -----------------------
-    # Appended after the reserves, only for rule sets with a simultaneous or
-    # single phase, and read as int32 (it starts at an even int16 offset of a
-    # malloc'd block, so it is aligned): [0] history index at which the open
-    # round began (-1: no round open), [1] decisions recorded, [2..2+MAX_SEATS)
-    # each seat's pending plan (-1: none), then the history of every decision
-    # (seat << 20 | action), which the per-player information states read.
-
-    cdef int _sim_layout(self, dict p):
-        self.sim = p.get("simultaneous", False)
-        if not self.sim:
-            return 0
-        self.hist_cap = p["max_game_length"]
-        self.sstep = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
-        self.nsstep = <uint8_t*>malloc(self.T)
-        if not (self.sstep and self.nsstep):
-            raise MemoryError()
-        cdef int t, d, k
-        for t in range(self.T):
-            k = 0
-            for d in range(26):
-                if self.step[t * 26 + d] >= 0:
-                    self.sstep[t * 26 + k] = self.step[t * 26 + d]
-                    k += 1
-            self.nsstep[t] = k
-            self.maxstep = max(self.maxstep, k)
-        if self.maxstep > 0:
-            self.maxstep_inv = (<uint64_t>1 << 32) // <uint64_t>self.maxstep + 1
-        self.sim0 = self.block                 # after the reserves (and the boards' state)
-        self.sim0 += self.sim0 & 1
-        return (self.sim0 - self.block) + 2 * (2 + MAX_SEATS + self.hist_cap)
-
-    cdef inline int _div_t(self, int a) noexcept:
-        """``a // T`` by a multiply, for decoding a round's plans (exact for
-        0 <= a and a * T < 2**32, as _slot_of says; action ids are far below)."""
-        return <int>((<uint64_t>a * self.t_inv) >> 32)
-
-    cdef inline int _slot_of(self, int r) noexcept:
-        """``r // maxstep`` by a multiply (the playouts' rejection draws
-        divide every try). Exact for 0 <= r and r * maxstep < 2**32: with
-        inv = 2**32 // m + 1 = (2**32 + e) / m, 0 < e <= m, r * inv / 2**32
-        exceeds r / m by r * e / (m * 2**32) < 1 / m, which never reaches the
-        next multiple of 1 / m above r / m. Rejection draws take r below
-        T * maxstep + 1, far inside that range."""
-        return <int>((<uint64_t>r * self.maxstep_inv) >> 32)
-
-    cdef void _sim_init_block(self) noexcept:
-        cdef int32_t* v = <int32_t*>(self.init + self.sim0)
-        cdef int s
-        v[0] = -1
-        v[1] = 0
-        for s in range(MAX_SEATS):
-            v[2 + s] = -1
+            round_init_block(self)
 
     def _cloak_tables(self, dict p):
         """Cloaking: the per-phase cloaked cells, and the block's tail that
@@ -450,9 +396,6 @@ cdef class Tables:
                 self.rlog0 = self.block
                 self.block += self.loglen
                 return
-
-    # -- ttt-shapes: the shapes path's tables -------------------------------
-
 
 
 cdef void line_tables(Tables tab, dict p) except *:

@@ -53,7 +53,7 @@ cdef void enter_phase(TTTCore core, int k, bint first=False) noexcept:
     core.left = tab.ppt
     core.offered = False
     if tab.ph_order[k] != ORDER_SEQUENTIAL:    # the phase is played in rounds
-        core._sim_round_start()
+        start_round(core)
         return
     core.seat = tab.seats - 1
     if not advance_seat(core):

@@ -560,4 +560,4 @@ cdef void open_next_round_pot(TTTCore core) noexcept:
     nplans = pot[POTQ_NPLANS]
     for i in range(POT_LEN, tab.pot_len):
         pot[i] = 0
-    core._sim_tail(landed, allpass, nplans, nland if tab.nstk else NULL)
+    end_round(core, landed, allpass, nplans, nland if tab.nstk else NULL)

@@ -290,7 +290,7 @@ cdef inline bint offer_allowed(TTTCore core) noexcept:
     return (core.tab.agree_draw and not core.offered and core.left == core.tab.ppt
             and not (core.tab.chains and core.mem[core.tab.chain0])     # a chain jump goes on
             and not (core.tab.chaos and core.seat == core.tab.seats - 1)
-            and not (core.tab.sim and core._in_round()))      # no offers in a round
+            and not (core.tab.sim and in_round(core)))      # no offers in a round
 
 
 cdef int next_answerer(TTTCore core, int s) noexcept:
