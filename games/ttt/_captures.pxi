@@ -303,9 +303,9 @@ cdef bint move_captures(TTTCore core, int seat, int action, int k, int kl, int f
     cdef Tables tab = core.tab
     cdef int parts = move_capture_parts(core, seat, action, k, kl, f, t)
     if seen_only:
-        if (parts & 1) and not (core._fully_sees(seat, t) or capture_class(core, k) == 2):
+        if (parts & 1) and not (fully_sees(core, seat, t) or capture_class(core, k) == 2):
             parts &= ~1
-        if (parts & 2) and not (core._fully_sees(seat, t) or capture_class(core, kl) == 2):
+        if (parts & 2) and not (fully_sees(core, seat, t) or capture_class(core, kl) == 2):
             parts &= ~2
     must[0] = ((parts & 1) != 0 and tab.shape_power[k] == POWER_MUST) or \
               ((parts & 2) != 0 and tab.shape_power[kl] == POWER_MUST)
@@ -337,9 +337,9 @@ cdef int keep_captures(TTTCore core, int seat, int* out, int n) noexcept:
 
 cdef inline int listed_actions(TTTCore core, int seat, int* buf, bint obscured) noexcept:
     """The seat's list: the true one, or the one it may
-    try under obscurity (_cc2_obscured_actions)."""
+    try under obscurity (obscured_actions)."""
     if obscured:
-        return core._cc2_obscured_actions(seat, buf)
+        return obscured_actions(core, seat, buf)
     return shape_seat_actions(core, seat, buf)
 
 

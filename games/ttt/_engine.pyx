@@ -271,9 +271,9 @@ cdef class TTTCore(GameCore):
             return action == tab.a_agree or action == tab.a_refuse
         if tab.chains and self.mem[tab.chain0]:
             return chain_action_listed(self, action)                  # ttt-jumps: the continuation
-        if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
-            return self._view_of(self.seat).is_legal(action)
-        if tab.obscured_covers and self._cloak_judges(self.seat):
+        if tab.cloaking == CLOAK_HIDES and judges_own_view(self, self.seat):
+            return view_of(self, self.seat).is_legal(action)
+        if tab.obscured_covers and judges_own_view(self, self.seat):
             return action_listed(self, self.seat, action, True)     # ttt-cloakcap2: the list it may try
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
             return action_listed(self, self.seat, action)       # ttt-captures: "must capture"
@@ -328,7 +328,7 @@ cdef class TTTCore(GameCore):
         if tab.sim and not self.cloak_busy and register_decision(self, action):    # ttt-sim: recorded, and a plan if a round is open
             return
         if self.seen != NULL and not self.cloak_busy and not self.viewing:
-            self._cloak_apply(action)
+            apply_cloaked(self, action)
             return
         if self.offer_by >= 0:
             answer_offer(self, action == tab.a_agree)
@@ -409,7 +409,7 @@ cdef class TTTCore(GameCore):
         if self.tab.sim:
             h ^= pending_plans_hash(self)                 # ttt-sim: pending plans
         if self.seen != NULL:
-            h ^= self._cloak_hash()
+            h ^= seen_hash(self)
         if self.tab.R or self.tab.powers:         # ttt-shapes: replacements change shapes;
             h ^= shape_reserves_hash(self)         # ttt-captures: reincarnation refills reserves
         if self.tab.pots:
@@ -436,255 +436,7 @@ cdef class TTTCore(GameCore):
                 h ^= tab.zob[m[c] * (tab.C + 1) + self.cell[c]]
         return h ^ self._extras()
 
-    # -- cloaking (issue 11 item 3) ----------------------------------------
-    # The seed: "Players can fully see every piece they placed, every piece
-    # they can move [...], every piece occupying a non-cloaked space, every
-    # piece they have previously fully seen, and every piece they have
-    # attempted to cover." ``seen`` makes the fourth clause permanent; the
-    # others are read off the position. Interpretations: docs/rules/ttt.md.
-
-    cdef inline bint _cloak_judges(self, int seat) noexcept:
-        """Whether ``seat`` chooses from its own view: a player (Chaos plays
-        the true position) in a real position (a view plays the plain rules)."""
-        return not self.viewing and not (self.tab.chaos and seat == self.tab.seats - 1)
-
-    cdef inline bint _cloaked_now(self, int c) noexcept:
-        return self.tab.ph_cloak[self.phase * self.tab.S + c] != 0
-
-    cdef bint _can_move_piece(self, int s, int c) noexcept:
-        """"Every piece they can move": the piece on c is one seat s may move
-        in this phase (its colour, none of that colour in reserve, movement
-        allowed, s takes turns, c not locked, top of its stack), whether or
-        not a destination is free (that may hang on hidden pieces)."""
-        cdef Tables tab = self.tab
-        cdef int piece = self.cell[c]
-        if piece == 0 or tab.ph_move[self.phase] == MOVE_NONE or not plays(self, s):
-            return False
-        if self.pexit != NULL and (self.pexit[c] >> s) & 1:
-            return False                         # ttt-boards: exit locked for s (sticky, exclusive, exit lock)
-        if tab.nboards > 1 and board_closed(self, c):
-            return False                         # ttt-boards: on a decided (locked) board
-        if tab.shaped:
-            return shape_piece_movable(self, s, c)       # ttt-shapes: per shape (the merge: after the locks)
-        if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or self.reserve[piece - 1] > 0:
-            return False
-        if tab.locked[c] or (self.plock != NULL and self.plock[c]):
-            return False
-        if tab.gravity and c // tab.XY != self.top[c % tab.XY] - 1:
-            return False
-        return True
-
-    cdef bint _fully_sees(self, int s, int c) noexcept:
-        """Whether seat s fully sees (colour and shape) the piece on c."""
-        cdef int piece = self.cell[c]
-        if piece == 0:
-            return False
-        if (self.seen[c] >> s) & 1 or not self._cloaked_now(c):
-            return True
-        if self.tab.cloaking == CLOAK_OBSCURES and (self.tab.seat_mask[s] >> (piece - 1)) & 1:
-            return True        # "all pieces of their assigned color(s)"
-        return self._can_move_piece(s, c)
-
-    cdef inline bint _sees_piece(self, int s, int c) noexcept:
-        """Whether seat s sees that c holds a piece: fully, or under obscurity
-        "the color–but not shape–of all other placed pieces"."""
-        return self.cell[c] != 0 and (self.tab.cloaking == CLOAK_OBSCURES or self._fully_sees(s, c))
-
-    cdef uint64_t _cloak_hash(self) noexcept:
-        """What each seat has seen decides its legal actions, so it is part of
-        the position's hash (the event log is not: it decides views only)."""
-        cdef uint64_t h = 0
-        cdef int c
-        for c in range(self.tab.S):
-            if self.seen[c]:
-                h ^= mix64(<uint64_t>(c * 64 + self.seen[c]) + <uint64_t>0x5EE115EE11)
-        return h
-
-    cdef void _cloak_refresh(self) noexcept:
-        """Record every piece each seat fully sees now ("every piece they have
-        previously fully seen" stays seen when its space is cloaked later):
-        pieces on open spaces for everyone, pieces a seat can move for it.
-        (Obscurity's own-colour clause needs no record: colours never change
-        hands.)"""
-        cdef Tables tab = self.tab
-        cdef int c, s
-        cdef int full = (1 << tab.seats) - 1
-        cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
-        if not tab.gravity and not tab.shaped:
-            self._cloak_refresh_flat()      # ttt-cloaksim: the same clauses, faster
-            return
-        # cloak-shape-seen: with shapes "can move" is per shape (stationary
-        # shapes never, an identical piece in reserve), which the flat path's
-        # per-colour movers cannot say: _can_move_piece decides per piece
-        for c in range(tab.S):
-            if self.cell[c] and self.seen[c] != full:
-                if not self._cloaked_now(c):
-                    self.seen[c] = full
-                elif moving:
-                    for s in range(tab.seats):
-                        if self._can_move_piece(s, c):
-                            self.seen[c] |= 1 << s
-
-    cdef TTTCore _view_of(self, int s):
-        """The position as seat s sees it, to play the plain rules on: pieces
-        it does not see are taken off (a hidden piece looks like an empty
-        space), a stack's height is that of what it sees. The view lives in
-        the tables' scratch core (no allocation per call), so it is valid
-        until the next view is made; callers use it at once."""
-        cdef Tables tab = self.tab
-        cdef TTTCore v
-        cdef int c, t, z, h
-        if tab.scratch is None:
-            v = TTTCore.__new__(TTTCore)
-            v._setup(tab)
-            v.viewing = True
-            v.xk_phantom = tab.cloaking == CLOAK_HIDES and tab.jumps and not tab.gravity     # ttt-cloakstack
-            tab.scratch = v
-        v = <TTTCore>tab.scratch
-        memcpy(v.mem, self.mem, tab.log0 * sizeof(int16_t))     # all but the event log
-        v.seat = self.seat
-        v.left = self.left
-        v.passes = self.passes
-        v.plies = self.plies
-        v.offer_by = self.offer_by
-        v.answerer = self.answerer
-        v.offered = self.offered
-        v.end = self.end
-        v.phase = self.phase
-        v.folded = self.folded
-        v.plock = self.plock
-        v.pentry = self.pentry                   # ttt-boards fix: a view keeps the seats' space locks
-        v.pexit = self.pexit
-        v.num_free = self.num_free
-        for c in range(tab.S):
-            if self.cell[c] and not self._sees_piece(s, c):
-                v.cell[c] = 0
-                if not tab.gravity and target_free(v, c):
-                    free_add(v, c)     # the true free list plus what looks empty
-        if tab.gravity:
-            for t in range(tab.T):
-                h = 0
-                for z in range(tab.Z):
-                    c = t + tab.XY * z
-                    if v.cell[c] or tab.locked[c]:
-                        h = z + 1
-                v.top[t] = h
-            v.num_free = 0
-            for t in range(tab.T):
-                if target_free(v, t):
-                    free_add(v, t)
-        return v
-
-    cdef bint _cloak_has_move(self, int seat) noexcept:
-        """Whether seat has a placement or move in its own view."""
-        if self.tab.obscured_covers:
-            return has_listed_action(self, seat, True)      # ttt-cloakcap2: covers need no free target
-        if self._cloak_flat_view() and (can_place(self, seat) or can_move(self, seat)):
-            return True     # ttt-cloaksim: a free target in truth looks free in every view
-        if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
-                and self.tab.move != MOVE_LINEAR_KNIGHT and not self.tab.shaped:    # ttt-cloakcap: shapes move their own way
-            return self._cloak_view_has_move(seat)
-        if self.tab.cloaking == CLOAK_HIDES:
-            return has_move(self._view_of(seat), seat)
-        return can_place(self, seat) or can_move(self, seat)
-
-    cdef bint _cloak_is_attempt(self, int action, int kind, int f) noexcept:
-        """Whether a placement or move legal in the mover's view is not what
-        it seems: illegal in truth, or (stacks) a move whose true top piece is
-        one the mover does not see."""
-        cdef bint legal
-        self.viewing = True            # the plain rules on the true position
-        self.cp_unforced = True        # ttt-cloakcap: "must capture" is judged on the mover's view
-        legal = self.is_legal(action)
-        self.cp_unforced = False
-        self.viewing = False
-        if not legal:
-            return True
-        return kind == 1 and self.tab.gravity and self._view_of(self.seat).top[f] != self.top[f]
-
-    cdef void _cloak_reveal(self, int s, int t) noexcept:
-        """Show seat s every piece on target t (the whole stack on stacks)."""
-        cdef Tables tab = self.tab
-        cdef int z, c
-        for z in range(tab.Z if tab.gravity else 1):
-            c = t + tab.XY * z if tab.gravity else t
-            if self.cell[c]:
-                self.seen[c] |= 1 << s
-
-    cdef void _cloak_apply(self, int action) noexcept:
-        """apply() of a cloaked rule set: an attempt that only reveals, or the
-        plain rules; then the event is logged and what is seen remembered."""
-        cdef Tables tab = self.tab
-        cdef int actor = self.answerer if self.offer_by >= 0 else self.seat
-        cdef int kind = 2, f = -1, t = -1, src, land = -1, s, stk = -1
-        cdef int before = 0
-        cdef int cover[5]              # ttt-cloakcap: target, who saw its piece, open target, source, verdict
-        cdef int* snap = NULL          # ttt-cloakstack: each cell's piece and who saw it, before a jump or surround
-        cdef bint attempt = False
-        cover[0] = -1
-        if self.offer_by < 0 and action < tab.nplace:
-            kind = 0
-            t = action % tab.T
-        elif self.offer_by < 0 and action < tab.move0 + tab.nmove:
-            kind = 1
-            f = (action - tab.move0) // tab.T
-            t = (action - tab.move0) % tab.T
-        elif self.offer_by < 0 and is_replacement_move(self, action):
-            kind = 1                     # ttt-cloakcap: a move reaching the goal, naming its replacement
-            f = ((action - tab.rep0) // tab.T) % tab.T
-            t = (action - tab.rep0) % tab.T
-        elif self.offer_by < 0 and tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
-            kind = 1                     # ttt-stacks: a by-stack move (its mover's cell, not f's top)
-            stk = (action - tab.stk0) // tab.T % tab.S
-            f = stk % tab.XY
-            t = (action - tab.stk0) % tab.T
-        if kind != 2 and (tab.cloaking == CLOAK_HIDES or tab.obscured_covers) and self._cloak_judges(actor):
-            attempt = self._cloak_is_attempt(action, kind, f)     # (ttt-cloakcap2: obscured covers too)
-        if attempt:
-            # "the result will be only to make the invisible piece or wall
-            # visible to the player (i.e. the turn ends without any piece
-            # actually moving)"
-            self._cloak_reveal(actor, t)
-            if kind == 1:
-                self._cloak_reveal(actor, f)
-                if tab.captives_log0 and self._xk_between(actor, f, t) >= 0:
-                    self._cloak_reveal(actor, self._xk_between(actor, f, t))    # ttt-cloakstack: what it tried to jump
-            self.passes = 0
-            self.plies += 1
-            if tab.move_limit and self.plies >= tab.move_limit:
-                finish_stalemate(self, END_MOVE_LIMIT)
-            else:
-                next_seat(self)
-        else:
-            if kind == 1:
-                src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
-                if stk >= 0:
-                    src = stk            # ttt-stacks: the mover, not the top piece
-                    land = t + tab.XY * self.top[t]
-                for s in range(tab.seats):
-                    if self._sees_piece(s, src):
-                        before |= 1 << s
-            if kind != 2 and tab.powers and not tab.gravity and self.cell[t]:
-                self._cloak_cover_begin(t, f if kind == 1 else -1, cover)    # ttt-cloakcap
-            if tab.captives_log0 and kind != 2:
-                snap = <int*>malloc((2 * tab.S + 2) * sizeof(int))
-                self._xk_begin(snap)                                         # ttt-cloakstack
-                snap[2 * tab.S] = self._xk_between(actor, f, t) if kind == 1 else -1
-                snap[2 * tab.S + 1] = tab.shape_local[self.shp[f]] if kind == 1 and self.cell[f] else -1
-            self.cloak_busy = True
-            self.apply(action)
-            self.cloak_busy = False
-            if kind != 2 and stk < 0:
-                land = t + tab.XY * (self.top[t] - 1) if tab.gravity else t
-            if cover[0] >= 0:
-                land = self._cloak_cover_end(actor, kind, cover)             # ttt-cloakcap
-        self._cloak_log(action, actor, attempt, kind, land, before)
-        if cover[0] >= 0:
-            self._cloak_cover_log(actor, kind, before, cover)                # ttt-cloakcap
-        if snap != NULL:
-            self._xk_log(actor, f if kind == 1 else -1, t, snap)            # ttt-cloakstack
-            free(snap)
-        self._cloak_refresh()
+    # -- cloaking (_cloaking.pxi) and per-player views (_views.pxi) -------------
 
     cdef void _cloak_log(self, int action, int actor, bint attempt, int kind, int land,
                          int before) noexcept:
@@ -704,15 +456,15 @@ cdef class TTTCore(GameCore):
             elif attempt:
                 cls = 0
             elif kind == 0:
-                cls = 1 if land >= 0 and self._sees_piece(s, land) else 0     # (ttt-cloakcap: -1, no piece landed)
+                cls = 1 if land >= 0 and sees_piece(self, s, land) else 0     # (ttt-cloakcap: -1, no piece landed)
             elif kind == 1:
-                cls = (1 if (before >> s) & 1 else 2) if land >= 0 and self._sees_piece(s, land) else 0
+                cls = (1 if (before >> s) & 1 else 2) if land >= 0 and sees_piece(self, s, land) else 0
             else:
                 cls = 1
-            if cls == 1 and kind == 0 and tab.shaped and land >= 0 and not self._fully_sees(s, land):
+            if cls == 1 and kind == 0 and tab.shaped and land >= 0 and not fully_sees(self, s, land):
                 cls = 3      # ttt-shapes: obscurity shows the colour, not the shape
             elif cls != 0 and kind == 1 and land >= 0 and is_replacement_move(self, action) \
-                    and not self._fully_sees(s, land):
+                    and not fully_sees(self, s, land):
                 cls = 3      # ttt-cloakcap: the move, not the shape its piece became
             meta |= cls << (4 + 2 * s)
         log[2 + 3 * n] = action
@@ -802,8 +554,8 @@ cdef class TTTCore(GameCore):
             seat = player if 0 <= player < tab.seats else self.seat
             k = movable_shape(self, seat, f)
             m = jumped_target(self, seat, k, f, u) if k >= 0 else -1
-            if k >= 0 and tab.captives_log0 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
-                m = self._xk_view_jumped(seat, k, f, u)     # ttt-cloakstack: only what the seat sees
+            if k >= 0 and tab.captives_log0 and tab.cloaking == CLOAK_HIDES and judges_own_view(self, seat):
+                m = jumped_in_view(self, seat, k, f, u)     # ttt-cloakstack: only what the seat sees
             if m >= 0:
                 text += f" over {self._target_name(m)}"
         if r >= 0:
@@ -819,9 +571,9 @@ cdef class TTTCore(GameCore):
         for c in range(self.tab.S):
             if not self.cell[c]:
                 out.append(".")
-            elif player < 0 or self.seen == NULL or self._fully_sees(player, c):
+            elif player < 0 or self.seen == NULL or fully_sees(self, player, c):
                 out.append(SHAPE_LETTERS[SHAPES_ALL[self.shp[c]]])
-            elif self._sees_piece(player, c):
+            elif sees_piece(self, player, c):
                 out.append("?")
             else:
                 out.append(".")
@@ -1089,254 +841,6 @@ cdef class TTTCore(GameCore):
     # they move; each plan is logged when the round resolves, with what each
     # player saw of it (the pending plans were never shown).
 
-    cdef void _cloak_sim_begin(self) noexcept:
-        """Before any plan of the round is applied: find the attempts (and
-        reveal what made them illegal), then who sees each moved piece at its
-        source, and each target's start-of-round landing cell."""
-        cdef Tables tab = self.tab
-        cdef int32_t* v = round_region(self)
-        cdef int s, o, a, f, t, src, kind, saved = self.seat
-        self.cs_attempt = 0
-        self.cs_zero = 0
-        for s in range(tab.C):
-            if self.reserve[s] == 0:
-                self.cs_zero |= 1 << s          # colours with no reserve left
-        for s in range(tab.seats):
-            a = v[2 + s]
-            self.cs_plan[s] = a
-            self.cs_seen[s] = 1 << s            # a placed piece: "every piece they placed"
-            self.cs_before[s] = 0
-            self.cs_land0[s] = -1
-            if a < 0 or a == tab.a_pass:
-                continue
-            kind = self._cr_plan_ft(a, &f, &t)      # ttt-cloakrounds: replacement moves too
-            if not tab.gravity:
-                self.cs_land0[s] = t
-            elif self.top[t] < tab.Z:
-                self.cs_land0[s] = t + tab.XY * self.top[t]
-            if tab.cloaking == CLOAK_HIDES and self._cloak_judges(s):
-                if self._cloak_flat_view():
-                    # a plan legal in the view differs from the truth only by
-                    # hidden pieces on its target (moves go over pieces)
-                    if not target_free(self, t):
-                        self.cs_attempt |= 1 << s
-                    continue
-                self.seat = s                  # the plain rules judge the planner's plan
-                if self._cloak_is_attempt(a, kind, f):
-                    self.cs_attempt |= 1 << s
-        self.seat = saved
-        for s in range(tab.seats):             # reveal after judging all: the same start board
-            if (self.cs_attempt >> s) & 1:
-                kind = self._cr_plan_ft(self.cs_plan[s], &f, &t)     # ttt-cloakrounds
-                self._cloak_reveal(s, t)
-                if kind == 1:
-                    self._cloak_reveal(s, f)
-        for s in range(tab.seats):
-            a = self.cs_plan[s]
-            if a < 0 or self._cr_plan_ft(a, &f, &t) != 1 or (self.cs_attempt >> s) & 1:
-                continue                       # (ttt-cloakrounds: a replacement move is a move)
-            src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
-            for o in range(tab.seats):
-                if self._sees_piece(o, src):
-                    self.cs_before[s] |= 1 << o
-
-    cdef inline bint _cloak_flat_view(self) noexcept:
-        """Whether a view differs from the truth only by pieces taken off
-        (flat boards without per-player locks): then a target free in truth
-        is free in every view, and the same pieces are movable."""
-        return not self.tab.gravity and not self.tab.any_seat_lock
-
-    cdef inline bint _cloak_looks_free(self, int seat, int t) noexcept:
-        """Flat boards: target t is free in seat's view (empty, or holding a
-        piece it does not see; not locked)."""
-        if self.tab.locked[t] or (self.plock != NULL and self.plock[t]):
-            return False
-        if self.cell[t] == 0:
-            return True
-        if (self.seen[t] >> seat) & 1 or not self._cloaked_now(t):
-            return False             # seen before, or on an open space (_fully_sees's first clauses)
-        return not self._fully_sees(seat, t)
-
-    cdef bint _cloak_view_has_move(self, int seat) noexcept:
-        """Flat boards, one-step moves: whether seat has a placement or move
-        in its view, without building it (a target looks free when empty or
-        holding a piece it does not see; its movable pieces it sees)."""
-        cdef Tables tab = self.tab
-        cdef int t, f, d, col
-        for col in range(tab.C):
-            if (tab.seat_mask[seat] >> col) & 1 and self.reserve[col] > 0:
-                for t in range(tab.T):
-                    if self._cloak_looks_free(seat, t):
-                        return True
-                break
-        if tab.ph_move[self.phase] == MOVE_NONE:
-            return False
-        for f in range(tab.T):
-            if movable_piece(self, seat, f):
-                for d in range(26):             # (the step table: sstep exists only with rounds)
-                    t = tab.step[f * 26 + d]
-                    if t >= 0 and self._cloak_looks_free(seat, t):
-                        return True
-        return False
-
-    cdef int _cloak_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
-        """A uniformly random plan of ``seat`` from its view (invisibility),
-        for playouts, without building the view on flat boards with one
-        colour per seat, by rejection sampling (uniform over the plans, the
-        pass included): placements over the targets and the pass, step moves
-        over (movable piece, step slot) pairs and the pass; anything else
-        (stacks, colour choice, locks, linear moves, too many rejections)
-        draws from the built view, which is uniform too."""
-        cdef Tables tab = self.tab
-        cdef int colour, n = 0, t, r, f, d, u, tries, movable = 0
-        cdef int passing = tab.ph_pass[self.phase]
-        if (not self._cloak_flat_view() or tab.choices != 1 or tab.nboards > 1
-                or tab.move == MOVE_LINEAR_KNIGHT or tab.shaped):     # (ttt-cloakrounds: shapes)
-            return random_plan(self._view_of(seat), seat, rng, buf)
-        colour = tab.colour_of_seat[seat]
-        if self.reserve[colour] > 0:          # an identical piece in reserve: placements only
-            for tries in range(64):            # rejection over the targets and the pass
-                r = rng_below(rng, tab.T + passing)
-                if r == tab.T:
-                    return tab.a_pass
-                if self._cloak_looks_free(seat, r):
-                    return r
-            for t in range(tab.T):
-                if self._cloak_looks_free(seat, t):
-                    buf[n] = t
-                    n += 1
-            if n + passing == 0:
-                return random_plan(self._view_of(seat), seat, rng, buf)
-            r = rng_below(rng, n + passing)
-            return tab.a_pass if r == n else buf[r]
-        if tab.ph_move[self.phase] != MOVE_NONE and tab.maxstep > 0:
-            for d in range(tab.C):
-                if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
-                    movable |= 1 << (d + 1)
-            if self.plock == NULL:             # its movable pieces (it sees them all), branch-free
-                for f in range(tab.T):
-                    buf[n] = f
-                    n += (movable >> self.cell[f]) & 1
-            else:
-                for f in range(tab.T):
-                    if (movable >> self.cell[f]) & 1 and not self.plock[f]:
-                        buf[n] = f
-                        n += 1
-            if n == 0 and passing:
-                return tab.a_pass
-            n *= tab.maxstep                   # (piece, step slot) pairs, then the pass
-            for tries in range(32):
-                r = rng_below(rng, n + passing)
-                if r == n:
-                    return tab.a_pass
-                f = step_slot(tab, r)
-                d = r - f * tab.maxstep
-                f = buf[f]
-                if d >= tab.nsstep[f]:
-                    continue
-                u = tab.sstep[f * 26 + d]
-                if self._cloak_looks_free(seat, u):
-                    return tab.move0 + f * tab.T + u
-        return random_plan(self._view_of(seat), seat, rng, buf)
-
-    cdef void _cloak_sim_lift(self, int s, int f) noexcept:
-        """Seat s's planned move lifts the top piece of target f: keep its
-        seen mask for where it lands (a destroyed piece's is dropped)."""
-        cdef int c = f + self.tab.XY * (self.top[f] - 1) if self.tab.gravity else f
-        self.cs_seen[s] = self.seen[c]
-        self.seen[c] = 0
-
-    cdef void _cloak_sim_end(self, int* landed) noexcept:
-        """After the round's pieces landed: remember what is seen now, and log
-        every plan in seat order with what each seat saw of it."""
-        cdef int s
-        self._cloak_refresh_round(landed)
-        for s in range(self.tab.seats):
-            if self.cs_plan[s] >= 0:
-                self._cloak_sim_log(s, landed[s])
-
-    cdef void _cloak_movers(self, int* movers) noexcept:
-        """Per colour, the seats that can move its pieces now ("every piece
-        they can move", flat boards: it plays in this phase, the phase moves,
-        the colour is its own and none of it is in reserve). Unshaped rule
-        sets only: with shapes "can move" is per shape (cloak-shape-seen)."""
-        cdef Tables tab = self.tab
-        cdef int s, col
-        for col in range(tab.C):
-            movers[col] = 0
-        if tab.ph_move[self.phase] == MOVE_NONE:
-            return
-        for s in range(tab.seats):
-            if plays(self, s):
-                for col in range(tab.C):
-                    if (tab.seat_mask[s] >> col) & 1 and self.reserve[col] == 0:
-                        movers[col] |= 1 << s
-
-    cdef inline void _cloak_refresh_cell(self, int c, int* movers, int full) noexcept:
-        cdef int piece = self.cell[c]
-        if piece == 0 or self.seen[c] == full:
-            return
-        if not self._cloaked_now(c):
-            self.seen[c] = full
-        elif (not self.tab.locked[c] and (self.plock == NULL or not self.plock[c])
-                and not (self.tab.nboards > 1 and board_closed(self, c))):
-            # the merge: as _can_move_piece (ttt-boards), a decided board's
-            # pieces and a seat's exit-locked ones are not "pieces it can move"
-            self.seen[c] |= movers[piece - 1] & ~(self.pexit[c] if self.pexit != NULL else 0)
-
-    cdef void _cloak_refresh_flat(self) noexcept:
-        """_cloak_refresh on flat boards, with the movers of each colour found
-        once: the same clauses ("every piece occupying a non-cloaked space",
-        "every piece they can move"). On one board without per-seat locks,
-        without a branch per cell: a cell's mask only gains bits (a seen
-        mask and the movers are subsets of ``full``), so _cloak_refresh_cell's
-        early exits change nothing and each cell is one OR."""
-        cdef Tables tab = self.tab
-        cdef int c, piece, open_, movable
-        cdef int full = (1 << tab.seats) - 1
-        cdef int movers[MAX_COLOURS + 1]       # by piece code: [0] an empty cell gains nothing
-        cdef uint8_t* cloak
-        cdef uint8_t* lock
-        self._cloak_movers(movers + 1)
-        if tab.nboards > 1 or self.pexit != NULL:
-            for c in range(tab.S):
-                self._cloak_refresh_cell(c, movers + 1, full)
-            return
-        movers[0] = 0
-        cloak = tab.ph_cloak + self.phase * tab.S
-        lock = self.plock if self.plock != NULL else tab.locked     # (no phase locks: locked twice)
-        for c in range(tab.S):
-            piece = self.cell[c]
-            open_ = (cloak[c] == 0) & (piece != 0)
-            movable = (tab.locked[c] == 0) & (lock[c] == 0)
-            self.seen[c] |= (full & -open_) | (movers[piece] & -movable)
-
-    cdef void _cloak_refresh_round(self, int* landed) noexcept:
-        """_cloak_refresh after a round. On flat boards a round changes who
-        can move a colour only when one of its reserves runs out (the phase,
-        locks and folds stay), and moves nothing but the planned pieces, so
-        unless a reserve ran out in a phase with movement only the landed
-        pieces need a look."""
-        cdef Tables tab = self.tab
-        cdef int s, col, zero = 0
-        cdef int movers[MAX_COLOURS]
-        if tab.shaped:
-            self._cr_refresh_shaped()          # ttt-cloakrounds: "can move" is per shape
-            return
-        if tab.gravity:
-            self._cloak_refresh()
-            return
-        for col in range(tab.C):
-            if self.reserve[col] == 0:
-                zero |= 1 << col
-        if zero != self.cs_zero and tab.ph_move[self.phase] != MOVE_NONE:
-            self._cloak_refresh_flat()      # (placement only: nobody can move anything)
-            return
-        self._cloak_movers(movers)
-        for s in range(tab.seats):
-            if landed[s] >= 0:
-                self._cloak_refresh_cell(landed[s], movers, (1 << tab.seats) - 1)
-
     cdef void _cloak_sim_log(self, int actor, int land) noexcept:
         """Log seat ``actor``'s plan (the event format of _cloak_log). Each
         other seat sees: a pass; that an attempt was made (not where); a piece
@@ -1350,7 +854,7 @@ cdef class TTTCore(GameCore):
         cdef int n = log[0] + (log[1] << 15)
         cdef int s, cls, meta, a = self.cs_plan[actor]
         cdef int attempt = (self.cs_attempt >> actor) & 1
-        cdef int f, t, kind = self._cr_plan_ft(a, &f, &t)     # ttt-cloakrounds: replacements too
+        cdef int f, t, kind = plan_source_target(self, a, &f, &t)     # ttt-cloakrounds: replacements too
         cdef bint shown
         if n >= tab.loglen:
             return
@@ -1362,10 +866,10 @@ cdef class TTTCore(GameCore):
                 cls = 0
             else:
                 if land >= 0:
-                    shown = self._sees_piece(s, land)
+                    shown = sees_piece(self, s, land)
                 else:
                     shown = tab.cloaking == CLOAK_OBSCURES or (
-                        self.cs_land0[actor] >= 0 and not self._cloaked_now(self.cs_land0[actor]))
+                        self.cs_land0[actor] >= 0 and not cloaked_now(self, self.cs_land0[actor]))
                 cls = (1 if kind == 0 or (self.cs_before[actor] >> s) & 1 else 2) if shown else 0
                 if cls and tab.shaped:
                     cls = self._cr_shape_class(s, actor, a, kind, land, cls)    # ttt-cloakrounds
@@ -1399,59 +903,6 @@ cdef class TTTCore(GameCore):
     # piece they can move" is per shape, and an event on a piece a seat sees
     # by colour only drops the shape, as a sequential turn's does.
 
-    cdef inline int _cr_plan_ft(self, int a, int* f, int* t) noexcept:
-        """A round plan's kind (0 placement, 1 move, 2 pass or none), its
-        source target ``f`` (-1 for a placement) and its target ``t``."""
-        cdef Tables tab = self.tab
-        cdef int r
-        f[0] = -1
-        t[0] = -1
-        if a < 0 or a == tab.a_pass:
-            return 2
-        if a < tab.nplace:
-            t[0] = a - div_targets(tab, a) * tab.T
-            return 0
-        if tab.shaped:
-            decode_move(self, a, &r, f, t)
-        else:
-            r = a - tab.move0
-            f[0] = div_targets(tab, r)
-            t[0] = r - f[0] * tab.T
-        return 1
-
-    cdef void _cr_lift_seen(self, int* src) noexcept:
-        """Before the shapes path lifts the round's moved pieces (each the
-        top piece of its source: by-stack moves are refused with cloaked
-        spaces): keep each one's seen mask for where it lands; a piece that
-        several plans move is destroyed, and what was seen of it with it."""
-        cdef Tables tab = self.tab
-        cdef int s, c
-        for s in range(tab.seats):
-            if src[s] >= 0:
-                c = src[s] + tab.XY * self.sm_z0[s] if tab.gravity else src[s]
-                self.cs_seen[s] = self.seen[c]
-        for s in range(tab.seats):
-            if src[s] >= 0:
-                self.seen[src[s] + tab.XY * self.sm_z0[s] if tab.gravity else src[s]] = 0
-
-    cdef void _cr_refresh_shaped(self) noexcept:
-        """_cloak_refresh on the shapes path after a round: pieces on open
-        spaces for everyone, and each piece for the seats that can move it
-        by its shape ("cannot move a placed piece if [...] an identical piece
-        in reserve"; stationary shapes never)."""
-        cdef Tables tab = self.tab
-        cdef int c, s
-        cdef int full = (1 << tab.seats) - 1
-        cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
-        for c in range(tab.S):
-            if self.cell[c] and self.seen[c] != full:
-                if not self._cloaked_now(c):
-                    self.seen[c] = full
-                elif moving:
-                    for s in range(tab.seats):
-                        if self._can_move_piece(s, c):
-                            self.seen[c] |= 1 << s
-
     cdef int _cr_shape_class(self, int s, int actor, int a, int kind, int land, int cls) noexcept:
         """What seat s saw of another's plan that it saw land (or be
         destroyed), with shapes: 3 (colour and place, not shape) when the
@@ -1459,9 +910,9 @@ cdef class TTTCore(GameCore):
         fully see on the landed piece; for a destroyed piece, on a cloaked
         space (obscurity: its colour showed, its shape did not)."""
         if kind == 0 or is_replacement_move(self, a):
-            if land >= 0 and not self._fully_sees(s, land):
+            if land >= 0 and not fully_sees(self, s, land):
                 return 3
-            if land < 0 and self.cs_land0[actor] >= 0 and self._cloaked_now(self.cs_land0[actor]):
+            if land < 0 and self.cs_land0[actor] >= 0 and cloaked_now(self, self.cs_land0[actor]):
                 return 3
         return cls
 
@@ -1480,42 +931,6 @@ cdef class TTTCore(GameCore):
     # and to everyone when the target is not cloaked), and per seat whether a
     # piece it saw vanished from the target or from the mover's source.
     # docs/rules/ttt.md, "Captures with cloaked spaces".
-
-    cdef void _cloak_cover_begin(self, int t, int f, int* cover) noexcept:
-        """Before a cover on flat target t (from source f, or -1 for a
-        placement): who sees the piece on t, and whether t is open."""
-        cdef int s
-        cover[0] = t
-        cover[1] = 0
-        for s in range(self.tab.seats):
-            if self._sees_piece(s, t):
-                cover[1] |= 1 << s
-        cover[2] = 0 if self._cloaked_now(t) else 1
-        cover[3] = f
-        cover[4] = 0
-        if self.tab.rlog0:
-            memcpy(self.cc2_sres, self.sres, self.tab.C * self.tab.K * sizeof(int16_t))    # ttt-cloakcap2
-
-    cdef int _cloak_cover_end(self, int actor, int kind, int* cover) noexcept:
-        """After the cover: its verdict (1 the attacker stays and captured, 2
-        it was captured, 3 both destroyed) into cover[4], the seen masks (the
-        mover fully sees what it attempted to cover; a piece that left or
-        died takes its mask with it); returns the cell where the attacker
-        stays, or -1."""
-        cdef int t = cover[0], f = cover[3], piece = self.cell[t]
-        if piece == 0:
-            cover[4] = 3
-            self.seen[t] = 0
-        elif (self.tab.seat_mask[actor] >> (piece - 1)) & 1:
-            cover[4] = 1
-            if kind == 0:
-                self.seen[t] = 1 << actor       # "every piece they placed"
-        else:
-            cover[4] = 2
-            self.seen[t] |= 1 << actor          # "every piece they have attempted to cover"
-        if f >= 0 and cover[4] != 1:
-            self.seen[f] = 0
-        return t if cover[4] == 1 else -1
 
     cdef void _cloak_cover_log(self, int actor, int kind, int before, int* cover) noexcept:
         """Amend the cover's event (the last one logged): verdict, open
@@ -1628,64 +1043,6 @@ cdef class TTTCore(GameCore):
     # a piece it fully sees, or by a shape that captures other than by rank
     # (it beats every shape).
 
-    cdef int _cc2_obscured_actions(self, int seat, int* out) noexcept:
-        """The legal actions of ``seat`` under obscurity with captures."""
-        cdef Tables tab = self.tab
-        cdef TTTCore v = self._view_of(seat)        # every piece kept: all colours are seen
-        cdef int c, i, n, m
-        cdef bint must, forced = False
-        for c in range(tab.S):
-            if v.cell[c] and not self._fully_sees(seat, c):
-                v.shp[c] = tab.shape_global[tab.stand_in_shape]
-        v.cp_unforced = True
-        n = shape_seat_actions(v, seat, out)
-        v.cp_unforced = False
-        if not tab.any_must:
-            return n
-        for i in range(n):
-            if self._cc2_sees_capture(seat, out[i], &must) and must:
-                forced = True
-                break
-        if not forced:
-            return n
-        m = 0
-        for i in range(n):
-            if self._cc2_sees_capture(seat, out[i], &must):
-                out[m] = out[i]
-                m += 1
-        return m
-
-    cdef bint _cc2_sees_capture(self, int seat, int action, bint* must) noexcept:
-        """Whether ``action`` captures in truth and ``seat`` sees it will:
-        the target's piece is fully seen, or the capturing shape captures
-        other than by rank (``must`` as ``action_captures``). The
-        capturing shape is the one that decides the capture: a cover's is the
-        shape that moved (the goal replacement is taken after the cover), a
-        surround's the shape that lands, a goal replacement's too
-        (cloak-shape-seen: it was the moving shape, so a surround the mover
-        sees was not forced; docs/rules/ttt.md, "Captures with cloaked spaces")."""
-        cdef Tables tab = self.tab
-        cdef int k, r, f, t
-        must[0] = False
-        if action >= tab.a_pass_or_end:
-            return False
-        if action >= tab.nplace and not (tab.nstk and action >= tab.stk0):
-            decode_move(self, action, &r, &f, &t)
-            k = movable_shape(self, seat, f)
-            if k >= 0 and r >= 0 and tab.surrounds and tab.shape_power[tab.replacer[r]] != POWER_NONE \
-                    and tab.shape_cond[tab.replacer[r]] >= COND_SURROUND_LINE:
-                # goalforce: each of the goal move's captures seen by its own capturing shape
-                return move_captures(self, seat, action, k, tab.replacer[r], f, t, must, True)
-        if not action_captures(self, seat, action, must):
-            return False
-        if action < tab.nplace:
-            k = (action // tab.T) // tab.choices
-            t = action % tab.T
-        else:
-            decode_move(self, action, &r, &f, &t)
-            k = movable_shape(self, seat, f)     # (a surrounding goal replacement returned above)
-        return self._fully_sees(seat, t) or capture_class(self, k) == 2
-
     cdef void _cc2_obscure_log(self, int actor, int i) noexcept:
         """Under obscurity every player sees where a cover was made, by
         which colour, and what colour stays (so its verdict), but not the
@@ -1745,50 +1102,6 @@ cdef class TTTCore(GameCore):
     # player reads the captives it saw (everyone's on open spaces; all of
     # them for the mover): gone, or converted; reincarnations change public
     # reserves, so everyone reads the count, the captor's colour the shapes.
-
-    cdef inline bint _xk_phantom(self, int m) noexcept:
-        """Whether target m (flat) may hide a piece from the viewer: cloaked
-        now, looking empty, not locked (a piece on a locked space stays)."""
-        return (self.cell[m] == 0 and self.tab.ph_cloak[self.phase * self.tab.S + m] != 0
-                and not self.tab.locked[m] and not (self.plock != NULL and self.plock[m]))
-
-    cdef int _xk_between(self, int seat, int f, int t) noexcept:
-        """The space a move of the jumping piece on f to t passes over when t
-        is two steps away along a line (the space it would jump), or -1."""
-        cdef Tables tab = self.tab
-        cdef int d, m, k
-        if not tab.jumps or tab.gravity or f < 0 or self.cell[f] == 0:
-            return -1
-        k = tab.shape_local[self.shp[f]]
-        if k < 0 or tab.shape_power[k] == POWER_NONE or \
-                not (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP):
-            return -1
-        for d in range(26):
-            m = tab.tnbr[f * 26 + d]
-            if m >= 0 and tab.tnbr[m * 26 + d] == t:
-                return m
-        return -1
-
-    cdef int _xk_view_jumped(self, int seat, int k, int f, int u) noexcept:
-        """jumped_target in the seat's own view (a jump over a piece it sees)."""
-        cdef TTTCore v = self._view_of(seat)
-        return jumped_target(v, seat, k, f, u)
-
-    cdef void _xk_begin(self, int* snap) noexcept:
-        """Before a placement or move: per cell its piece (code | global
-        shape << 8) and the seats that see it (snap[S + c])."""
-        cdef Tables tab = self.tab
-        cdef int c, s, m
-        for c in range(tab.S):
-            snap[c] = 0
-            snap[tab.S + c] = 0
-            if self.cell[c]:
-                snap[c] = self.cell[c] | (self.shp[c] << 8)
-                m = 0
-                for s in range(tab.seats):
-                    if self._sees_piece(s, c):
-                        m |= 1 << s
-                snap[tab.S + c] = m
 
     cdef void _xk_log(self, int actor, int f, int t, int* snap) noexcept:
         """After it (logged as the last event): every cell other than the
@@ -2070,7 +1383,7 @@ cdef class TTTCore(GameCore):
         """Cells cloaked in the current phase."""
         if self.seen == NULL:
             return []
-        return [c for c in range(self.tab.S) if self._cloaked_now(c)]
+        return [c for c in range(self.tab.S) if cloaked_now(self, c)]
 
     def player_view(self, int player):
         """Per cell what ``player`` sees: a colour letter (``COLOUR_CHARS``)
@@ -2082,9 +1395,9 @@ cdef class TTTCore(GameCore):
         out = []
         for c in range(self.tab.S):
             v = self.cell[c]
-            if v and (self.seen == NULL or self._fully_sees(player, c)):
+            if v and (self.seen == NULL or fully_sees(self, player, c)):
                 out.append(COLOUR_CHARS[v - 1])
-            elif v and self._sees_piece(player, c):
+            elif v and sees_piece(self, player, c):
                 out.append(COLOUR_CHARS[v - 1].upper())
             else:
                 out.append("#" if locked_now(self, c) else ".")
@@ -2359,3 +1672,4 @@ include "_jumps.pxi"
 include "_surround.pxi"
 include "_pots.pxi"
 include "_rounds.pxi"
+include "_cloaking.pxi"

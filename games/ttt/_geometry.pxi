@@ -327,7 +327,7 @@ cdef class Tables:
             self.block += 1 + self.nboards * MAX_SEATS
         self.block += round_layout(self, p)     # the round region
         shape_block_layout(self, p)                  # shape plane, per-shape reserves, pots, chains
-        self._cloak_tables(p)
+        cloak_layout(self, p)
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
         memset(self.init, 0, self.block * sizeof(int16_t))
         for c, colour in p["pieces"]:
@@ -340,36 +340,6 @@ cdef class Tables:
         if self.sim:
             round_init_block(self)
 
-    def _cloak_tables(self, dict p):
-        """Cloaking: the per-phase cloaked cells, and the block's tail that
-        remembers what each player has seen: seen[S] (a seat bit mask per
-        cell, moving with its piece) and the event log each player's
-        information state is read from (count as two int16, then per event:
-        action, actor | attempt<<3 | 2-bit view class per seat from bit 4,
-        phase after). Without cloaking the block is unchanged."""
-        cdef int i
-        self.cloaking = p.get("cloaking", CLOAK_NONE)
-        self.ph_cloak = NULL
-        if self.cloaking == CLOAK_NONE:
-            return
-        self.ph_cloak = <uint8_t*>malloc(self.nphases * self.S)
-        if not self.ph_cloak:
-            raise MemoryError()
-        memset(self.ph_cloak, 0, self.nphases * self.S)
-        for i, ph in enumerate(p["phases"]):
-            for c in ph["cloaked"]:
-                self.ph_cloak[i * self.S + c] = 1
-        # what each seat has seen is part of the position and is not mapped
-        # by the board's symmetries: claim none (cloaked rule sets are not
-        # searched with transpositions anyway; their searches refuse them)
-        self.nsym = 1
-        self.seen0 = self.block
-        self.log0 = self.seen0 + self.S
-        self.loglen = p["max_game_length"]
-        self.block = self.log0 + 2 + 3 * self.loglen
-        self._cc2_layout()                     # ttt-cloakcap2: reincarnations with cloaked spaces
-        self._xk_layout()                      # ttt-cloakstack: jumps and surrounds with cloaked spaces
-
     cdef void _xk_layout(self) noexcept:
         """ttt-cloakstack: with cloaking and a shape that jumps or surrounds
         (flat boards), one word per logged event and cell after the log: what
@@ -381,16 +351,11 @@ cdef class Tables:
             self.block += self.loglen * self.S
 
     cdef void _cc2_layout(self) noexcept:
-        """ttt-cloakcap2: with cloaking and a reincarnating shape, one word
-        per logged event after the log: what a cover put into a reserve
-        (colour + 1 | count << 3 | global shape << 5; 0: nothing), since the
-        reserves are public and the event must say what changed them."""
+        """With cloaking and a reincarnating shape, one word per logged event
+        after the log: what a cover put into a reserve (colour + 1 | count <<
+        3 | global shape << 5; 0: nothing), since the reserves are public and
+        the event must say what changed them."""
         cdef int k
-        if self.powers and self.cloaking == CLOAK_OBSCURES:
-            self.obscured_covers = True
-            for k in range(self.K):
-                if self.shape_power[k] != POWER_NONE:
-                    self.stand_in_shape = k
         for k in range(self.K):
             if self.powers and self.shape_result[k] in (RESULT_REINCARNATES, RESULT_REINCARNATES_X2):
                 self.rlog0 = self.block

@@ -109,7 +109,7 @@ cdef int jump_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark) 
             continue
         u = tab.tnbr[m * 26 + d]
         if u < 0 or not jump_direction_ok(core, seat, k, f, d) or not (
-                jumpable(core, seat, m) or (core.xk_phantom and core._xk_phantom(m))):
+                jumpable(core, seat, m) or (core.xk_phantom and may_hide_piece(core, m))):
             continue                          # (or a jump tried over a space that may hide a piece)
         if not jump_lands(core, seat, k, f, u):
             continue

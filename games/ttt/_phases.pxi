@@ -40,11 +40,11 @@ cdef void enter_phase(TTTCore core, int k, bint first=False) noexcept:
     cdef Tables tab = core.tab
     cdef int t
     if core.seen != NULL and not first:
-        core._cloak_refresh()       # what was seen in the ending phase stays seen
+        refresh_seen(core)       # what was seen in the ending phase stays seen
     core.phase = k
     set_phase_locks(core)
     if core.seen != NULL:
-        core._cloak_refresh()
+        refresh_seen(core)
     core.num_free = 0
     for t in range(tab.T):
         if target_free(core, t):

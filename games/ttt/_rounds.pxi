@@ -181,7 +181,7 @@ cdef void resolve_round(TTTCore core) noexcept:
     cdef int cshape[MAX_SEATS * CP_MAX_STACK]      # and their shapes (locals: cores stay small)
     cdef int jumped[MAX_SEATS]                     # the target each jump plan passes over
     if core.seen != NULL:
-        core._cloak_sim_begin()        # attempts only reveal
+        begin_cloaked_round(core)        # attempts only reveal
     v[0] = -1
     for s in range(tab.seats):
         src[s] = -1
@@ -239,7 +239,7 @@ cdef void resolve_round(TTTCore core) noexcept:
         plan_round_jumps(core, src, dst, jumped)      # before the lifts clear src
     if tab.shaped:
         if core.seen != NULL:
-            core._cr_lift_seen(src)            # the moved piece takes its seen mask
+            lift_round_seen_shaped(core, src)            # the moved piece takes its seen mask
         lift_round_shapes(core, src, dst, piece, carried, cshape)
     for s in range(tab.seats):
         if src[s] < 0:
@@ -251,7 +251,7 @@ cdef void resolve_round(TTTCore core) noexcept:
                 dst[o] = -1
                 n += 1
         if core.seen != NULL:
-            core._cloak_sim_lift(s, src[s])    # the piece takes its seen mask along
+            lift_round_seen(core, s, src[s])    # the piece takes its seen mask along
         a = lift_top_piece(core, src[s])
         src[s] = -1
         if n:
@@ -325,7 +325,7 @@ cdef void end_round(TTTCore core, int* landed, bint allpass, int nplans, int* nl
     cdef int best_axis[MAX_SEATS]
     core.goal_hit = False                      # read below, after the turn checks
     if core.seen != NULL and (tab.nboards == 1 or not tab.nchecks):
-        core._cloak_sim_end(landed)    # what each player saw of the round
+        end_cloaked_round(core, landed)    # what each player saw of the round
     core.plies += nplans
     core.passes = 0
     # turn checks over every landed piece: the first check that holds for
@@ -357,7 +357,7 @@ cdef void end_round(TTTCore core, int* landed, bint allpass, int nplans, int* nl
             if core.seen != NULL:
                 # the merge: what the round showed, after the boards it
                 # decided locked (as a turn's refresh follows its board's lock)
-                core._cloak_sim_end(landed)
+                end_cloaked_round(core, landed)
             if decided:
                 return                       # every board decided
         for i in range(tab.nchecks if tab.nboards == 1 else 0):   # per board above
@@ -679,8 +679,8 @@ cdef int random_plan(TTTCore core, int seat, Rng* rng, int* buf) noexcept:
     cdef int colour, movable = 0, places = 0, n, r, f, d, u, piece, tries
     cdef int passing = tab.ph_pass[core.phase]
     cdef uint8_t* plock = core.plock
-    if core.seen != NULL and tab.cloaking == CLOAK_HIDES and core._cloak_judges(seat):
-        return core._cloak_random_plan(seat, rng, buf)    # from its view
+    if core.seen != NULL and tab.cloaking == CLOAK_HIDES and judges_own_view(core, seat):
+        return random_plan_in_view(core, seat, rng, buf)    # from its view
     if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock and tab.nboards == 1:
         colour = tab.colour_of_seat[seat]
         if core.reserve[colour] > 0:

@@ -162,8 +162,8 @@ cdef bint can_step_flat(TTTCore core, int seat) noexcept:
 
 
 cdef inline bint has_move(TTTCore core, int seat) noexcept:
-    if core.seen != NULL and core._cloak_judges(seat):
-        return core._cloak_has_move(seat)
+    if core.seen != NULL and judges_own_view(core, seat):
+        return has_move_in_view(core, seat)
     if can_place(core, seat):
         return True
     if core.tab.powers:
@@ -176,10 +176,10 @@ cdef int seat_actions(TTTCore core, int seat, int* out) noexcept:
     cdef Tables tab = core.tab
     cdef int k = 0, ch, colour, t, f, u
     cdef uint8_t* mark
-    if tab.cloaking == CLOAK_HIDES and core._cloak_judges(seat):
-        return seat_actions(core._view_of(seat), seat, out)
-    if tab.obscured_covers and core._cloak_judges(seat):
-        return core._cc2_obscured_actions(seat, out)     # captures under obscurity
+    if tab.cloaking == CLOAK_HIDES and judges_own_view(core, seat):
+        return seat_actions(view_of(core, seat), seat, out)
+    if tab.obscured_covers and judges_own_view(core, seat):
+        return obscured_actions(core, seat, out)     # captures under obscurity
     if tab.shaped:
         return shape_seat_actions(core, seat, out)
     for ch in range(tab.choices):
