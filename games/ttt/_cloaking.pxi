@@ -49,8 +49,8 @@ cdef void cloak_layout(Tables tab, dict p) except *:
     tab.loglen = p["max_game_length"]
     tab.block = tab.log0 + 2 + 3 * tab.loglen
     obscured_cover_tables(tab)
-    tab._cc2_layout()
-    tab._xk_layout()
+    reincarnation_log_layout(tab)
+    captives_log_layout(tab)
 
 
 cdef void obscured_cover_tables(Tables tab) noexcept:
@@ -431,11 +431,11 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
             land = t + tab.XY * (core.top[t] - 1) if tab.gravity else t
         if cover[0] >= 0:
             land = end_cloaked_cover(core, actor, kind, cover)
-    core._cloak_log(action, actor, attempt, kind, land, before)
+    log_event(core, action, actor, attempt, kind, land, before)
     if cover[0] >= 0:
-        core._cloak_cover_log(actor, kind, before, cover)
+        log_cover(core, actor, kind, before, cover)
     if snap != NULL:
-        core._xk_log(actor, f if kind == 1 else -1, t, snap)
+        log_captives(core, actor, f if kind == 1 else -1, t, snap)
         free(snap)
     refresh_seen(core)
 
@@ -742,7 +742,7 @@ cdef void end_cloaked_round(TTTCore core, int* landed) noexcept:
     refresh_seen_after_round(core, landed)
     for s in range(core.tab.seats):
         if core.cs_plan[s] >= 0:
-            core._cloak_sim_log(s, landed[s])
+            log_round_plan(core, s, landed[s])
 
 
 cdef void refresh_seen_after_round(TTTCore core, int* landed) noexcept:

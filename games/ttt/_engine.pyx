@@ -438,42 +438,6 @@ cdef class TTTCore(GameCore):
 
     # -- cloaking (_cloaking.pxi) and per-player views (_views.pxi) -------------
 
-    cdef void _cloak_log(self, int action, int actor, bint attempt, int kind, int land,
-                         int before) noexcept:
-        """Append the event with what each seat saw of it: 1 all of it, 0
-        only that ``actor`` placed (its colour: reserves are public), moved or
-        attempted, 2 a piece it had not seen arriving on a space it sees."""
-        cdef Tables tab = self.tab
-        cdef int16_t* log = self.mem + tab.log0
-        cdef int n = log[0] + (log[1] << 15)
-        cdef int s, cls, meta
-        if n >= tab.loglen:
-            return
-        meta = actor | (attempt << 3)
-        for s in range(tab.seats):
-            if s == actor:
-                cls = 1
-            elif attempt:
-                cls = 0
-            elif kind == 0:
-                cls = 1 if land >= 0 and sees_piece(self, s, land) else 0     # (ttt-cloakcap: -1, no piece landed)
-            elif kind == 1:
-                cls = (1 if (before >> s) & 1 else 2) if land >= 0 and sees_piece(self, s, land) else 0
-            else:
-                cls = 1
-            if cls == 1 and kind == 0 and tab.shaped and land >= 0 and not fully_sees(self, s, land):
-                cls = 3      # ttt-shapes: obscurity shows the colour, not the shape
-            elif cls != 0 and kind == 1 and land >= 0 and is_replacement_move(self, action) \
-                    and not fully_sees(self, s, land):
-                cls = 3      # ttt-cloakcap: the move, not the shape its piece became
-            meta |= cls << (4 + 2 * s)
-        log[2 + 3 * n] = action
-        log[3 + 3 * n] = meta
-        log[4 + 3 * n] = self.phase
-        n += 1
-        log[0] = n & 0x7FFF
-        log[1] = n >> 15
-
     # per-player views (games/core.pxd): cloaked rule sets here; the others
     # go to ttt-sim's views (pending plans hidden), which keep the
     # protocol's whole-position defaults without simultaneous phases
@@ -492,13 +456,13 @@ cdef class TTTCore(GameCore):
         if self.seen == NULL:
             return self._sim_player_information_state_string(player)     # ttt-sim's views (whole position without sim)
         lines = [f"information state of player {player}"]
-        lines += self._ht_event_lines(player)     # kbeauty: without the turns it did not see
+        lines += shown_event_lines(self, player)     # kbeauty: without the turns it did not see
         return "\n".join(lines) + "\n" + self._view_string(player) + self._cloak_sim_own_plan(player)
 
     cdef object player_information_state_tensor(self, int player):
         if self.seen == NULL:
             return self._sim_player_information_state_tensor(player)     # ttt-sim's views (whole position without sim)
-        return self._ht_event_tensor(player) + self._view_tensor(player) + self._cloak_sim_plan_tensor(player)
+        return shown_event_rows(self, player) + self._view_tensor(player) + self._cloak_sim_plan_tensor(player)
 
     cdef uint64_t information_state_key(self, int player) except? 0:
         if self.seen == NULL:
@@ -831,56 +795,6 @@ cdef class TTTCore(GameCore):
         cdef int32_t* v = round_region(self)
         return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
 
-    # -- ttt-cloaksim: cloaking inside simultaneous rounds, overachievers -----
-    # docs/rules/ttt.md, "Cloaking in simultaneous rounds". Every plan is
-    # judged on the true board of the round's start ("a plan based on what
-    # moves would be legal if that player were first to move"): a plan legal
-    # in its planner's view but not in truth is an attempt, whose "only" effect
-    # is to reveal the pieces on its target (and source) to the planner; the
-    # other plans resolve as in any round. Pieces carry their seen masks as
-    # they move; each plan is logged when the round resolves, with what each
-    # player saw of it (the pending plans were never shown).
-
-    cdef void _cloak_sim_log(self, int actor, int land) noexcept:
-        """Log seat ``actor``'s plan (the event format of _cloak_log). Each
-        other seat sees: a pass; that an attempt was made (not where); a piece
-        that landed where it sees it (the whole plan if it saw the piece leave
-        its source or placed it, else that a piece it had not seen arrived);
-        a piece destroyed on arrival (a collision) where its start-of-round
-        landing cell was not cloaked, or always under obscurity; otherwise
-        only that the actor placed (its colour) or moved."""
-        cdef Tables tab = self.tab
-        cdef int16_t* log = self.mem + tab.log0
-        cdef int n = log[0] + (log[1] << 15)
-        cdef int s, cls, meta, a = self.cs_plan[actor]
-        cdef int attempt = (self.cs_attempt >> actor) & 1
-        cdef int f, t, kind = plan_source_target(self, a, &f, &t)     # ttt-cloakrounds: replacements too
-        cdef bint shown
-        if n >= tab.loglen:
-            return
-        meta = actor | (attempt << 3)
-        for s in range(tab.seats):
-            if s == actor or kind == 2:
-                cls = 1
-            elif attempt:
-                cls = 0
-            else:
-                if land >= 0:
-                    shown = sees_piece(self, s, land)
-                else:
-                    shown = tab.cloaking == CLOAK_OBSCURES or (
-                        self.cs_land0[actor] >= 0 and not cloaked_now(self, self.cs_land0[actor]))
-                cls = (1 if kind == 0 or (self.cs_before[actor] >> s) & 1 else 2) if shown else 0
-                if cls and tab.shaped:
-                    cls = self._cr_shape_class(s, actor, a, kind, land, cls)    # ttt-cloakrounds
-            meta |= cls << (4 + 2 * s)
-        log[2 + 3 * n] = a
-        log[3 + 3 * n] = meta
-        log[4 + 3 * n] = self.phase
-        n += 1
-        log[0] = n & 0x7FFF
-        log[1] = n >> 15
-
     def _cloak_sim_own_plan(self, int player):
         """The viewer's own pending plan, for its cloaked views (perfect
         recall inside a round); "" outside rounds and without simultaneous phases."""
@@ -894,297 +808,6 @@ cdef class TTTCore(GameCore):
             return []
         own = round_region(self)[2 + player] if in_round(self) else -1
         return [1.0 if own >= 0 else 0.0, float(own + 1)]
-
-    # -- ttt-cloakrounds: shapes and moving shapes in cloaked rounds ----------
-    # docs/rules/ttt.md, "Shapes and moving shapes in cloaked rounds". The
-    # cloaked round (ttt-cloaksim) with the shapes path's plans: a plan's
-    # source and target are read with the shapes layout (a move reaching its
-    # goal names a replacement), a moved piece carries who saw it, "every
-    # piece they can move" is per shape, and an event on a piece a seat sees
-    # by colour only drops the shape, as a sequential turn's does.
-
-    cdef int _cr_shape_class(self, int s, int actor, int a, int kind, int land, int cls) noexcept:
-        """What seat s saw of another's plan that it saw land (or be
-        destroyed), with shapes: 3 (colour and place, not shape) when the
-        plan names a shape (a placement's, a replacement's) that s does not
-        fully see on the landed piece; for a destroyed piece, on a cloaked
-        space (obscurity: its colour showed, its shape did not)."""
-        if kind == 0 or is_replacement_move(self, a):
-            if land >= 0 and not fully_sees(self, s, land):
-                return 3
-            if land < 0 and self.cs_land0[actor] >= 0 and cloaked_now(self, self.cs_land0[actor]):
-                return 3
-        return cls
-
-    # -- ttt-cloakcap: captures with cloaked spaces (invisibility, flat boards) --
-    # The seed: "If what makes a move illegal is a wall or piece that is
-    # invisible to the player, then the player can attempt the move [...]";
-    # "every piece they have attempted to cover"; "If a piece “must capture”
-    # and at least one opportunity to capture is visible, then no non-capture
-    # is legal." A placement or move legal in the mover's view whose target
-    # holds a piece it does not see is judged on the true position: a cover
-    # the true rules allow happens (the attacker captures, is captured, or
-    # both are destroyed), one they refuse is an attempt. Must-capture forces
-    # only the captures the mover's view shows (``cp_unforced`` lets the
-    # attempt test ignore the true position's forcing). What each seat learns
-    # is logged in the event's phase word: the verdict (shown to the mover,
-    # and to everyone when the target is not cloaked), and per seat whether a
-    # piece it saw vanished from the target or from the mover's source.
-    # docs/rules/ttt.md, "Captures with cloaked spaces".
-
-    cdef void _cloak_cover_log(self, int actor, int kind, int before, int* cover) noexcept:
-        """Amend the cover's event (the last one logged): verdict, open
-        target (then every seat saw all of it), and per seat the pieces it saw
-        vanish (bit 7 + 2s: from the target, 8 + 2s: the mover from its source)."""
-        cdef int16_t* log = self.mem + self.tab.log0
-        cdef int n = log[0] + (log[1] << 15), s, w, meta
-        if n == 0:
-            return
-        w = log[4 + 3 * (n - 1)] | (cover[4] << 4) | (cover[2] << 6)
-        meta = log[3 + 3 * (n - 1)]
-        for s in range(self.tab.seats):
-            if s == actor:
-                continue
-            if cover[2]:
-                meta = (meta & ~(3 << (4 + 2 * s))) | (1 << (4 + 2 * s))
-            if (cover[1] >> s) & 1 and cover[4] != 2:
-                w |= 1 << (7 + 2 * s)
-            if kind == 1 and (before >> s) & 1 and cover[4] != 1:
-                w |= 1 << (8 + 2 * s)
-        log[3 + 3 * (n - 1)] = meta
-        log[4 + 3 * (n - 1)] = w
-        if self.tab.rlog0:
-            self._cc2_log(actor, kind, n - 1)          # ttt-cloakcap2
-        if self.tab.obscured_covers:
-            self._cc2_obscure_log(actor, n - 1)        # ttt-cloakcap2
-
-    def _event_cover(self, int i):
-        """(verdict, open target, per seat: saw the target's piece vanish, saw
-        the mover vanish from its source) of event i; verdict 0: no cover."""
-        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
-        w = log[2]
-        return ((w >> 4) & 3, (w >> 6) & 1, [(w >> (7 + 2 * s)) & 1 for s in range(self.tab.seats)],
-                [(w >> (8 + 2 * s)) & 1 for s in range(self.tab.seats)])
-
-    def _cover_text(self, int player, int i, int action):
-        """What ``player`` learns of event i's cover, as text ('' if nothing)."""
-        verdict, opened, gone_t, gone_f = self._event_cover(i)
-        if verdict == 0:
-            return ""
-        tab = self.tab
-        actor = self._event(i)[1]
-        if player == actor or opened:
-            return ("", ", capturing the piece there", ", and was captured there",
-                    ", and both pieces were destroyed")[verdict]
-        text = ""
-        if gone_t[player]:
-            text += f"; the piece player {player} saw on {self._target_name(action % tab.T)} is gone"
-        if gone_f[player]:
-            text += (f"; the piece player {player} saw on "
-                     f"{self._target_name(move_source(self, action))} moved and is gone")
-        return text
-
-    def _cover_row(self, int player, int i, int action):
-        """The cover's part of event i's tensor row: verdict one-hot (3) when
-        ``player`` saw it, then the target and the source of a vanished
-        piece, one-hot over the targets each."""
-        tab = self.tab
-        row = [0.0] * (3 + 2 * tab.T)
-        verdict, opened, gone_t, gone_f = self._event_cover(i)
-        if verdict == 0:
-            return row
-        if player == self._event(i)[1] or opened:
-            row[verdict - 1] = 1.0
-        else:
-            if gone_t[player]:
-                row[3 + action % tab.T] = 1.0
-            if gone_f[player]:
-                row[3 + tab.T + move_source(self, action)] = 1.0
-        return row
-
-    # -- ttt-cloakcap2: reincarnation with cloaked spaces -------------------------
-    # The seed cloaks spaces ("which spaces are “cloaked”"; "every piece
-    # occupying a non-cloaked space"), not reserves, which sit beside the
-    # board: a captive "reincarnated (i.e. added to the captor’s reserves)"
-    # changes a public reserve. So every player learns, with the cover's
-    # event, that the captor's colour gained one piece (two for "reincarnate
-    # (x2)"), and the players of that colour, who know their per-shape
-    # reserves, also learn its shape; nobody learns where (docs/rules/ttt.md,
-    # "Captures with cloaked spaces", "Reincarnation").
-
-    cdef void _cc2_log(self, int actor, int kind, int i) noexcept:
-        """Write event i's reincarnation word: the per-shape reserves now
-        against those before the cover (``cc2_sres``), with the placed
-        piece put back, give the one colour and shape that gained."""
-        cdef Tables tab = self.tab
-        cdef int16_t* log = self.mem + tab.log0 + 2 + 3 * i
-        cdef int action = log[0], sh, ch, c, k, d, word = 0
-        if kind == 0:
-            sh = (action // tab.T) // tab.choices
-            ch = (action % (tab.choices * tab.T)) // tab.T if tab.choices > 1 else tab.colour_of_seat[actor]
-            self.cc2_sres[ch * tab.K + sh] -= 1        # the placement's own spend
-        for c in range(tab.C):
-            for k in range(tab.K):
-                d = self.sres[c * tab.K + k] - self.cc2_sres[c * tab.K + k]
-                if d > 0:
-                    word = (c + 1) | (d << 3) | (tab.shape_global[k] << 5)
-        self.mem[tab.rlog0 + i] = word
-
-    # -- ttt-cloakcap2: captures under obscurity ----------------------------------
-    # The seed: "If the Cloaking Type is Obscurity then players can fully see
-    # all pieces of their assigned color(s) and can see the color–but not
-    # shape–of all other placed pieces." A cover's legality and verdict hang
-    # on the defender's shape. Decided (docs/rules/ttt.md, "Captures with
-    # cloaked spaces", "Obscurity"): the mover may try every cover the true
-    # rules could allow for some shape of a piece it sees by colour only (its
-    # view gives that piece a shape with a power, ``stand_in_shape``); the true
-    # position judges it (a cover it allows happens, else an attempt reveals
-    # the piece); "must capture" forces only the captures the mover sees: onto
-    # a piece it fully sees, or by a shape that captures other than by rank
-    # (it beats every shape).
-
-    cdef void _cc2_obscure_log(self, int actor, int i) noexcept:
-        """Under obscurity every player sees where a cover was made, by
-        which colour, and what colour stays (so its verdict), but not the
-        shapes it does not fully see: event i's verdict is public (the "open"
-        bit) and a seat that would see the event as hidden sees it with the
-        shape dropped (class 3)."""
-        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
-        cdef int meta = log[1], s
-        for s in range(self.tab.seats):
-            if s != actor and ((meta >> (4 + 2 * s)) & 3) == 0:
-                meta |= 3 << (4 + 2 * s)
-        log[1] = meta
-        log[2] = log[2] | (1 << 6)
-
-    def _event_reinc(self, int i):
-        """(colour index, count, global shape) a cover of event i put into a
-        reserve, or None."""
-        if not self.tab.rlog0 or not self.mem[self.tab.rlog0 + i]:
-            return None
-        w = self.mem[self.tab.rlog0 + i]
-        return ((w & 7) - 1, (w >> 3) & 3, w >> 5)
-
-    def _cc2_text(self, int player, int i):
-        """What ``player`` reads of event i's reincarnation: the colour and
-        count for everyone, the shape for the players of that colour."""
-        from games.ttt.schema import SHAPES_ALL
-        got = self._event_reinc(i)
-        if got is None:
-            return ""
-        c, m, g = got
-        shape = f" {SHAPES_ALL[g]}" if (self.tab.seat_mask[player] >> c) & 1 else ""
-        return f"; {self.tab.colour_names[c]}'s reserve gains {m}{shape} (reincarnated)"
-
-    def _cc2_row(self, int player, int i):
-        """Event i's reincarnation in a tensor row: the count at the
-        colour's entry (C), then the shape one-hot (K) for its players."""
-        tab = self.tab
-        row = [0.0] * (tab.C + tab.K)
-        got = self._event_reinc(i)
-        if got is not None:
-            c, m, g = got
-            row[c] = float(m)
-            if (tab.seat_mask[player] >> c) & 1:
-                row[tab.C + tab.shape_local[g]] = 1.0
-        return row
-
-    # -- ttt-cloakstack: jumps and surrounds with cloaked spaces -------------------
-    # docs/rules/ttt.md, "Jumps and surrounds with cloaked spaces". Decided as
-    # the cloaked cover was: a player chooses from the position as it sees it,
-    # and under invisibility a jumping shape may also try a jump over a
-    # cloaked space that looks empty (the unseen position could hold a piece
-    # there: ``xk_phantom`` in its view); the true position judges: a jump or
-    # surround it allows happens with its true captives, anything else is an
-    # attempt that only reveals what is on the source, the target and the
-    # space jumped over. "Must capture" forces only the captures the mover
-    # sees (the view's own, without the tried jumps). With the event every
-    # player reads the captives it saw (everyone's on open spaces; all of
-    # them for the mover): gone, or converted; reincarnations change public
-    # reserves, so everyone reads the count, the captor's colour the shapes.
-
-    cdef void _xk_log(self, int actor, int f, int t, int* snap) noexcept:
-        """After it (logged as the last event): every cell other than the
-        source and the target whose piece vanished or changed colour held a
-        captive. Its word: the seats that saw it (bits 0-4), 1 gone / 2
-        converted (bits 5-6), its global shape (7-9), the pieces its capture
-        put into the captor's reserve (10-11), the captor's colour (12-13):
-        the jumped space's (snap[2S]) by the result of the shape that jumped
-        (snap[2S + 1]), the others' by the shape that landed and surrounded.
-        The seen masks follow: a piece gone takes its mask; the mover fully
-        sees a piece it converted (it captured it)."""
-        cdef Tables tab = self.tab
-        cdef int16_t* log = self.mem + tab.log0
-        cdef int n = log[0] + (log[1] << 15), c, res, captor = 0, k, w
-        if n == 0:
-            return
-        if self.cell[t]:
-            captor = self.cell[t] - 1
-        for c in range(tab.S):
-            w = 0
-            if snap[c] and c != f and c != t and self.cell[c] != (snap[c] & 255):
-                res = 1 if self.cell[c] == 0 else 2
-                w = snap[tab.S + c] | (res << 5) | ((snap[c] >> 8) << 7) | (captor << 12)
-                if res == 1:
-                    k = snap[2 * tab.S + 1] if c == snap[2 * tab.S] else \
-                        (tab.shape_local[self.shp[t]] if self.cell[t] else -1)
-                    if k >= 0 and tab.shape_result[k] == RESULT_REINCARNATES:
-                        w |= 1 << 10
-                    elif k >= 0 and tab.shape_result[k] == RESULT_REINCARNATES_X2:
-                        w |= 2 << 10
-                    self.seen[c] = 0
-                else:
-                    self.seen[c] |= 1 << actor
-            self.mem[tab.captives_log0 + (n - 1) * tab.S + c] = w
-
-    def _xk_captives(self, int i):
-        """Event i's captives: (target, seats that saw it, converted,
-        global shape, reserve gain, captor colour) per cell."""
-        tab = self.tab
-        if not tab.captives_log0:
-            return []
-        out = []
-        for c in range(tab.S):
-            w = self.mem[tab.captives_log0 + i * tab.S + c]
-            if w:
-                out.append((c, w & 31, (w >> 5) & 3 == 2, (w >> 7) & 7, (w >> 10) & 3, (w >> 12) & 3))
-        return out
-
-    def _xk_text(self, int player, int i, int actor):
-        """What ``player`` reads of event i's jump or surround: the captives
-        it saw (all of them for the mover), then any reincarnation (the count
-        for everyone, the shapes for the captor's colour's players)."""
-        from games.ttt.schema import SHAPES_ALL
-        tab = self.tab
-        text, gains, captor = "", [], None
-        for c, saw, converted, g, gain, col in self._xk_captives(i):
-            if player == actor or (saw >> player) & 1:
-                text += (f"; the piece on {self._target_name(c)} was captured" +
-                         (f" and became {tab.colour_names[col]}" if converted else ""))
-            if gain:
-                gains += [SHAPES_ALL[g]] * gain
-                captor = col
-        if gains:
-            shapes = f" ({', '.join(sorted(gains))})" if (tab.seat_mask[player] >> captor) & 1 else ""
-            text += f"; {tab.colour_names[captor]}'s reserve gains {len(gains)}{shapes} (reincarnated)"
-        return text
-
-    def _xk_row(self, int player, int i, int actor):
-        """Event i's captives in a tensor row: per target, captured (T) and
-        converted (T) where ``player`` saw them; then the reincarnated count
-        at the captor's colour (C) and, for its players, per shape (K)."""
-        tab = self.tab
-        row = [0.0] * (2 * tab.T + tab.C + tab.K)
-        for c, saw, converted, g, gain, col in self._xk_captives(i):
-            if player == actor or (saw >> player) & 1:
-                row[c] = 1.0
-                if converted:
-                    row[tab.T + c] = 1.0
-            if gain:
-                row[2 * tab.T + col] += gain
-                if (tab.seat_mask[player] >> col) & 1:
-                    row[2 * tab.T + tab.C + tab.shape_local[g]] += gain
-        return row
 
     # -- Python face ---------------------------------------------------------
 
@@ -1423,7 +1046,7 @@ cdef class TTTCore(GameCore):
 
     def _view_string(self, int player):
         status = self.to_string().rsplit("\n", 1)[1]     # public: whose turn, phase, ending
-        reserves = ", ".join(f"{k} {v}" for k, v in self._ht_reserves(player).items())   # kbeauty
+        reserves = ", ".join(f"{k} {v}" for k, v in shown_reserves(self, player).items())   # kbeauty
         if self.tab.shaped:      # ttt-shapes: the shapes it sees ("?" colour only), the reserves it may know
             known = self._sh_known_reserves(player)
             reserves = ", ".join(f"{k} {known[k] if k in known else v}" for k, v in self.reserves().items())
@@ -1454,191 +1077,87 @@ cdef class TTTCore(GameCore):
         me[player] = 1.0
         if tab.shaped:           # ttt-shapes: the shapes it fully sees, the reserves it may know
             me += self._sh_planes(player)
-        return planes + self._ht_public(player, self.observation()[(C + 2) * S:]) + me     # kbeauty
+        return planes + shown_public(self, player, self.observation()[(C + 2) * S:]) + me     # kbeauty
 
-    def _log_count(self):
-        cdef int16_t* log = self.mem + self.tab.log0
-        return log[0] + (log[1] << 15)
+    # -- events of cloaked rule sets (_cloaked_events.pxi) ---------------------
 
-    def _event(self, int i):
-        """(action, actor, attempt, per-seat view class, phase after) of event i."""
-        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
-        meta = log[1]
-        return (log[0], meta & 7, (meta >> 3) & 1, [(meta >> (4 + 2 * s)) & 3 for s in range(self.tab.seats)],
-                log[2] & 15)     # ttt-cloakcap: the word's higher bits are a cover's (_event_cover)
+    def event_count(self):
+        """How many events the log of a cloaked rule set holds (0 without cloaking)."""
+        return logged_event_count(self) if self.seen != NULL else 0
+
+    def _logged(self, i):
+        """``i`` after checking it names a logged event."""
+        if not isinstance(i, int) or not 0 <= i < self.event_count():
+            raise IndexError(f"event must be in 0..{self.event_count() - 1}, got {i!r}")
+        return i
+
+    def event(self, i):
+        """Logged event i as (action, actor seat, 1 if it was an attempt that
+        only revealed, per seat the view class of what it saw: 0 hidden, 1 all
+        of it, 2 a piece it had not seen arriving, 3 colour and place but not
+        shape, phase after it)."""
+        return logged_event(self, self._logged(i))
+
+    def event_cover(self, i):
+        """What logged event i's cover showed: (verdict: 0 no cover, 1 the
+        attacker captured, 2 it was captured, 3 both destroyed; 1 if its target
+        was open; per seat 1 if it saw the target's piece vanish; per seat 1 if
+        it saw the mover vanish from its source)."""
+        return logged_cover(self, self._logged(i))
+
+    def event_reincarnation(self, i):
+        """(colour index, count, SHAPES_ALL index) of what logged event i's
+        capture put into a reserve, or None."""
+        return logged_reincarnation(self, self._logged(i))
+
+    def reincarnation_text(self, int player, i):
+        """What ``player`` reads of logged event i's reincarnation ("" if none):
+        the colour and count for everyone, the shape for that colour's players."""
+        return reincarnation_line(self, self._player(player), self._logged(i))
+
+    def event_captives(self, i):
+        """The captives of logged event i's jump or surround: per captured cell
+        (cell, seats that saw it as a bit mask, converted, SHAPES_ALL index,
+        pieces its capture put into the captor's reserve, captor's colour)."""
+        return logged_captives(self, self._logged(i))
+
+    def captives_text(self, int player, i, int actor):
+        """What ``player`` reads of the captives of logged event i, made by
+        seat ``actor``: the captives it saw (all of them for the actor), then
+        any reincarnation."""
+        return captives_line(self, self._player(player), self._logged(i), actor)
 
     def last_event(self):
         """The last logged event of a cloaked rule set (None before any):
         action, actor seat, whether it was an attempt that only revealed,
         what each seat saw of it ("all", "hidden", "arrived") and the phase
         after it."""
-        if self.seen == NULL or self._log_count() == 0:
+        if self.seen == NULL or logged_event_count(self) == 0:
             return None
-        action, actor, attempt, cls, phase = self._event(self._log_count() - 1)
+        action, actor, attempt, cls, phase = logged_event(self, logged_event_count(self) - 1)
         return {"action": action, "actor": actor, "attempt": bool(attempt), "phase": phase,
                 "seen": [("hidden", "all", "arrived", "colour")[k] for k in cls]}    # colour: ttt-shapes
 
-    def _kind(self, int action):
-        tab = self.tab
-        if tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
-            return 1                     # ttt-stacks: a by-stack move
-        if is_replacement_move(self, action):
-            return 1                     # ttt-cloakcap: a move naming its replacement
-        return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
-
     def _event_string(self, int player, int i):
-        tab = self.tab
-        action, actor, attempt, cls, phase = self._event(i)
-        who = "Chaos" if tab.chaos and actor == tab.seats - 1 else f"player {actor}"
-        kind = self._kind(action)
-        if attempt and actor == player:
-            text = f"attempted {self.action_string(actor, action)}, which only revealed what is there"
-        elif attempt:
-            text = "attempted a move, which only revealed a hidden piece to it"
-        elif cls[player] == 1:
-            text = self.action_string(actor, action)
-        elif cls[player] == 3 and kind == 1:     # ttt-cloakcap: the move, not its replacement
-            text = self.action_string(actor, without_shape(self, action)) + " (shape not seen)"
-        elif cls[player] == 3:       # ttt-shapes: colour and place, not shape
-            text = self.action_string(actor, action).rsplit(" ", 1)[0] + " (shape not seen)"
-        elif cls[player] == 2:
-            text = f"moved a piece not seen before to {self._target_name((action - tab.move0) % tab.T)}"
-        elif kind == 0:
-            colour = self.action_string(actor, action).split("@")[0]
-            text = f"placed {colour} on a space hidden from player {player}"
-        else:
-            text = f"moved a piece hidden from player {player}"
-        if tab.powers:
-            text += self._cover_text(player, i, action)      # ttt-cloakcap
-            text += self._cc2_text(player, i)                  # ttt-cloakcap2
-        if tab.captives_log0:      # ttt-cloakstack: captives told by the event, not read off today's board
-            text = re.sub(r" over \([^)]*\)", "", text) + self._xk_text(player, i, actor)
-        if tab.nphases > 1:
-            text += f" [phase {phase + 1}]"
-        return f"{i + 1}. {who}: {text}"
+        """Logged event i as ``player`` reads it (a line of its information state)."""
+        return event_line(self, player, i)
 
-    def _event_tensor(self, int player):
-        """Per logged event (up to the game's length bound; later rows 0):
-        the actor (one-hot over seats), flags (attempt, hidden, arrived),
-        the action (one-hot) when the player saw all of it, the arrival
-        target of an unseen piece, the colour of a hidden placement, and the
-        phase after the event (one-hot)."""
-        tab = self.tab
-        width = tab.seats + 3 + tab.num_actions + tab.T + tab.C + tab.nphases
-        extra = 3 + 2 * tab.T if tab.powers else 0       # ttt-cloakcap: _cover_row
-        extra2 = tab.C + tab.K if tab.rlog0 else 0        # ttt-cloakcap2: _cc2_row
-        extra3 = 2 * tab.T + tab.C + tab.K if tab.captives_log0 else 0     # ttt-cloakstack: _xk_row
-        width += extra + extra2 + extra3
-        out = [0.0] * (width * tab.loglen)
-        for i in range(self._log_count()):
-            action, actor, attempt, cls, phase = self._event(i)
-            row = i * width
-            out[row + actor] = 1.0
-            base = row + tab.seats
-            out[base] = float(attempt)
-            if attempt and actor != player:
-                pass
-            elif cls[player] == 1:
-                out[base + 3 + action] = 1.0
-            elif cls[player] == 3:   # ttt-shapes: the placement with its shape dropped
-                out[base + 3 + without_shape(self, action)] = 1.0
-            elif cls[player] == 2:
-                out[base + 2] = 1.0
-                out[base + 3 + tab.num_actions + (action - tab.move0) % tab.T] = 1.0
-            else:
-                out[base + 1] = 1.0
-                if self._kind(action) == 0:
-                    ch = action // tab.T
-                    colour = ch if tab.choices > 1 else tab.colour_of_seat[actor]
-                    out[base + 3 + tab.num_actions + tab.T + colour] = 1.0
-            out[base + 3 + tab.num_actions + tab.T + tab.C + phase] = 1.0
-            if extra:
-                out[row + width - extra - extra2 - extra3:row + width - extra2 - extra3] = \
-                    self._cover_row(player, i, action)
-            if extra2:
-                out[row + width - extra2 - extra3:row + width - extra3] = self._cc2_row(player, i)
-            if extra3:
-                out[row + width - extra3:row + width] = self._xk_row(player, i, actor)     # ttt-cloakstack
-        return out
+    def _ht_events(self, int player):
+        """The logged events ``player``'s information state shows (hidden turns)."""
+        return shown_events(self, player)
 
-    # -- kbeauty: hidden turns (``cloaking_hides_turns``; docs/rules/ttt.md, "Hidden turns")
-    # Why: with the flag a seat's turn that another player sees nothing of (a
-    # placement or an attempt whose piece it does not see) leaves no line in
-    # that player's information state, and other colours' reserves are not
-    # shown, so histories that differ only in how many hidden turns the others
-    # took are one information state (KBeauty9's guesses are then
-    # simultaneous, as a beauty contest's are). Without the flag every function
-    # here returns what the views returned before. The log itself is unchanged
-    # (it is the truth every seat's view is read from).
+    def _ht_event_count(self, int player):
+        """How many event lines ``player``'s information state has."""
+        return shown_event_count(self, player)
+
+    def _ht_event_lines(self, int player, int start=0):
+        """``player``'s event lines from its ``start``-th on."""
+        return shown_event_lines(self, player, start)
 
     def hides_turns(self):
         """Whether the rule set hides the turns a player sees nothing of."""
         return bool(self.tab.params.get("hidden_turns", False))
 
-    def _ht_events(self, int player):
-        """Log indices of the events ``player``'s information state shows:
-        every event, or with hidden turns those it acted in or saw something
-        of (passes, draw offers and answers are seen by all)."""
-        n = self._log_count()
-        if not self.tab.params.get("hidden_turns", False):
-            return list(range(n))
-        out = []
-        for i in range(n):
-            _, actor, _, cls, _ = self._event(i)
-            if actor == player or cls[player] != 0:
-                out.append(i)
-        return out
-
-    def _ht_event_count(self, int player):
-        """How many event lines ``player``'s information state has."""
-        if not self.tab.params.get("hidden_turns", False):
-            return self._log_count()
-        return len(self._ht_events(player))
-
-    def _ht_event_lines(self, int player, int start=0):
-        """``player``'s event lines from its ``start``-th on, numbered in its
-        own order (1, 2, ... over the events it has)."""
-        if not self.tab.params.get("hidden_turns", False):
-            return [self._event_string(player, i) for i in range(start, self._log_count())]
-        out = []
-        for k, i in enumerate(self._ht_events(player)):
-            if k >= start:
-                out.append(f"{k + 1}. " + self._event_string(player, i).split(". ", 1)[1])
-        return out
-
-    def _ht_event_tensor(self, int player):
-        """``_event_tensor``'s rows of the events ``player`` has, in its order,
-        then zero rows up to the game's length bound."""
-        full = self._event_tensor(player)
-        if not self.tab.params.get("hidden_turns", False):
-            return full
-        width = len(full) // self.tab.loglen
-        out = [0.0] * len(full)
-        for k, i in enumerate(self._ht_events(player)):
-            out[k * width:(k + 1) * width] = full[i * width:(i + 1) * width]
-        return out
-
-    def _ht_reserves(self, int player):
-        """The reserves ``player`` is shown (colour name -> count): all, or with
-        hidden turns its own colours' and "?" for the others."""
-        cdef Tables tab = self.tab
-        cdef int c
-        if not tab.params.get("hidden_turns", False):
-            return self.reserves()
-        return {tab.colour_names[c]: (self.reserve[c] if (tab.seat_mask[player] >> c) & 1 else "?")
-                for c in range(tab.C)}
-
-    def _ht_public(self, int player, list public):
-        """``observation()``'s public part as ``player`` is shown it: with
-        hidden turns another colour's reserve reads 0 (never shown, so it
-        tells nothing)."""
-        cdef Tables tab = self.tab
-        cdef int c
-        if tab.params.get("hidden_turns", False):
-            for c in range(tab.C):
-                if not (tab.seat_mask[player] >> c) & 1:
-                    public[tab.seats + 2 + c] = 0.0
-        return public
 
 
 def make_core(dict compiled):
@@ -1673,3 +1192,4 @@ include "_surround.pxi"
 include "_pots.pxi"
 include "_rounds.pxi"
 include "_cloaking.pxi"
+include "_cloaked_events.pxi"

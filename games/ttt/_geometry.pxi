@@ -340,27 +340,7 @@ cdef class Tables:
         if self.sim:
             round_init_block(self)
 
-    cdef void _xk_layout(self) noexcept:
-        """ttt-cloakstack: with cloaking and a shape that jumps or surrounds
-        (flat boards), one word per logged event and cell after the log: what
-        the event's jump or surround took there (``TTTCore._xk_log``), since
-        each player must read, with the event, the changes of its view it
-        saw (docs/rules/ttt.md, "Jumps and surrounds with cloaked spaces")."""
-        if (self.jumps or self.surrounds) and not self.gravity:
-            self.captives_log0 = self.block
-            self.block += self.loglen * self.S
 
-    cdef void _cc2_layout(self) noexcept:
-        """With cloaking and a reincarnating shape, one word per logged event
-        after the log: what a cover put into a reserve (colour + 1 | count <<
-        3 | global shape << 5; 0: nothing), since the reserves are public and
-        the event must say what changed them."""
-        cdef int k
-        for k in range(self.K):
-            if self.powers and self.shape_result[k] in (RESULT_REINCARNATES, RESULT_REINCARNATES_X2):
-                self.rlog0 = self.block
-                self.block += self.loglen
-                return
 
 
 cdef void line_tables(Tables tab, dict p) except *:
