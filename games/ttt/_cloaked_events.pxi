@@ -108,19 +108,19 @@ cdef object event_line(TTTCore core, int player, int i):
     who = "Chaos" if tab.chaos and actor == tab.seats - 1 else f"player {actor}"
     kind = action_kind(core, action)
     if attempt and actor == player:
-        text = f"attempted {core.action_string(actor, action)}, which only revealed what is there"
+        text = f"attempted {action_text(core, actor, action)}, which only revealed what is there"
     elif attempt:
         text = "attempted a move, which only revealed a hidden piece to it"
     elif cls[player] == 1:
-        text = core.action_string(actor, action)
+        text = action_text(core, actor, action)
     elif cls[player] == 3 and kind == 1:     # the move, not its replacement
-        text = core.action_string(actor, without_shape(core, action)) + " (shape not seen)"
+        text = action_text(core, actor, without_shape(core, action)) + " (shape not seen)"
     elif cls[player] == 3:       # colour and place, not shape
-        text = core.action_string(actor, action).rsplit(" ", 1)[0] + " (shape not seen)"
+        text = action_text(core, actor, action).rsplit(" ", 1)[0] + " (shape not seen)"
     elif cls[player] == 2:
-        text = f"moved a piece not seen before to {core._target_name((action - tab.move0) % tab.T)}"
+        text = f"moved a piece not seen before to {target_name(core, (action - tab.move0) % tab.T)}"
     elif kind == 0:
-        colour = core.action_string(actor, action).split("@")[0]
+        colour = action_text(core, actor, action).split("@")[0]
         text = f"placed {colour} on a space hidden from player {player}"
     else:
         text = f"moved a piece hidden from player {player}"
@@ -235,10 +235,10 @@ cdef object cover_line(TTTCore core, int player, int i, int action):
                 ", and both pieces were destroyed")[verdict]
     text = ""
     if gone_t[player]:
-        text += f"; the piece player {player} saw on {core._target_name(action % tab.T)} is gone"
+        text += f"; the piece player {player} saw on {target_name(core, action % tab.T)} is gone"
     if gone_f[player]:
         text += (f"; the piece player {player} saw on "
-                 f"{core._target_name(move_source(core, action))} moved and is gone")
+                 f"{target_name(core, move_source(core, action))} moved and is gone")
     return text
 
 
@@ -405,7 +405,7 @@ cdef object captives_line(TTTCore core, int player, int i, int actor):
     text, gains, captor = "", [], None
     for c, saw, converted, g, gain, col in logged_captives(core, i):
         if player == actor or (saw >> player) & 1:
-            text += (f"; the piece on {core._target_name(c)} was captured" +
+            text += (f"; the piece on {target_name(core, c)} was captured" +
                      (f" and became {tab.colour_names[col]}" if converted else ""))
         if gain:
             gains += [SHAPES_ALL[g]] * gain

@@ -365,15 +365,6 @@ cdef class TTTCore(GameCore):
                 if (self.bstate[0] >> b) & 1 or self.end in (END_STALEMATE, END_MOVE_LIMIT) else None
                 for b in range(self.tab.nboards)]
 
-    def _board_target_name(self, int t):
-        tab = self.tab
-        b = board_of(self, t)
-        x = (t % tab.X) % tab.bX + 1
-        y = (t // tab.X) % tab.Y + 1
-        if tab.gravity:
-            return f"b{b + 1}:stack({x},{y})"
-        return f"b{b + 1}:({x},{y},{t // tab.XY + 1})"
-
     def board_side_scores(self, int b):
         """Each side's score under the ranked or vs-Chaos stalemate rule on
         board b alone (sides in seat order, Chaos last); [] as side_scores."""
@@ -444,29 +435,29 @@ cdef class TTTCore(GameCore):
 
     cdef object player_observation_string(self, int player):
         if self.seen == NULL:
-            return self._sim_player_observation_string(player)     # ttt-sim's views (whole position without sim)
-        return self._view_string(player) + self._cloak_sim_own_plan(player)     # ttt-cloaksim
+            return round_observation_string(self, player)     # ttt-sim's views (whole position without sim)
+        return view_text(self, player) + own_plan_text(self, player)     # ttt-cloaksim
 
     cdef object player_observation_tensor(self, int player):
         if self.seen == NULL:
-            return self._sim_player_observation_tensor(player)     # ttt-sim's views (whole position without sim)
-        return self._view_tensor(player) + self._cloak_sim_plan_tensor(player)     # ttt-cloaksim
+            return round_observation_tensor(self, player)     # ttt-sim's views (whole position without sim)
+        return view_tensor(self, player) + own_plan_tensor(self, player)     # ttt-cloaksim
 
     cdef object player_information_state_string(self, int player):
         if self.seen == NULL:
-            return self._sim_player_information_state_string(player)     # ttt-sim's views (whole position without sim)
+            return round_information_state_string(self, player)     # ttt-sim's views (whole position without sim)
         lines = [f"information state of player {player}"]
         lines += shown_event_lines(self, player)     # kbeauty: without the turns it did not see
-        return "\n".join(lines) + "\n" + self._view_string(player) + self._cloak_sim_own_plan(player)
+        return "\n".join(lines) + "\n" + view_text(self, player) + own_plan_text(self, player)
 
     cdef object player_information_state_tensor(self, int player):
         if self.seen == NULL:
-            return self._sim_player_information_state_tensor(player)     # ttt-sim's views (whole position without sim)
-        return shown_event_rows(self, player) + self._view_tensor(player) + self._cloak_sim_plan_tensor(player)
+            return round_information_state_tensor(self, player)     # ttt-sim's views (whole position without sim)
+        return shown_event_rows(self, player) + view_tensor(self, player) + own_plan_tensor(self, player)
 
     cdef uint64_t information_state_key(self, int player) except? 0:
         if self.seen == NULL:
-            return self._sim_information_state_key(player)     # ttt-sim's views (whole position without sim)
+            return round_information_state_key(self, player)     # ttt-sim's views (whole position without sim)
         text = self.player_information_state_string(player).encode()
         return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
@@ -496,83 +487,10 @@ cdef class TTTCore(GameCore):
             return -1
         return goal_rows(self, seat, t)
 
-    def _sh_action_string(self, int player, int action):
-        from games.ttt.schema import SHAPES_ALL
-        tab = self.tab
-        names = tab.params["shape_names"]
-        if action < tab.nplace:
-            sh, rest = (action // tab.T) // tab.choices, action % (tab.choices * tab.T)
-            ch, t = rest // tab.T, rest % tab.T
-            if tab.choices > 1:
-                colour = ch
-            else:
-                seat = player if 0 <= player < tab.seats else self.seat
-                colour = tab.colour_of_seat[seat]
-            return f"{tab.colour_names[colour]}@{self._target_name(t)} {names[sh]}"
-        cdef int r, f, u
-        if tab.nstk and action >= tab.stk0:
-            return self._st_action_string(action)       # ttt-stacks
-        decode_move(self, action, &r, &f, &u)
-        text = f"{self._target_name(f)}->{self._target_name(u)}"
-        if tab.jumps:                                    # ttt-jumps: name the piece a jump takes
-            seat = player if 0 <= player < tab.seats else self.seat
-            k = movable_shape(self, seat, f)
-            m = jumped_target(self, seat, k, f, u) if k >= 0 else -1
-            if k >= 0 and tab.captives_log0 and tab.cloaking == CLOAK_HIDES and judges_own_view(self, seat):
-                m = jumped_in_view(self, seat, k, f, u)     # ttt-cloakstack: only what the seat sees
-            if m >= 0:
-                text += f" over {self._target_name(m)}"
-        if r >= 0:
-            text += f" becomes {names[tab.replacer[r]]}"
-        return text
-
-    def _sh_letters(self, int player):
-        """Per cell the shape letter of a piece ``player`` fully sees (every
-        piece when player < 0 or without cloaking), "?" for a piece whose
-        colour only it sees, "." otherwise."""
-        from games.ttt.schema import SHAPE_LETTERS, SHAPES_ALL
-        out = []
-        for c in range(self.tab.S):
-            if not self.cell[c]:
-                out.append(".")
-            elif player < 0 or self.seen == NULL or fully_sees(self, player, c):
-                out.append(SHAPE_LETTERS[SHAPES_ALL[self.shp[c]]])
-            elif sees_piece(self, player, c):
-                out.append("?")
-            else:
-                out.append(".")
-        return out
-
     def player_shape_view(self, int player):
-        """Per cell the shape ``player`` sees (see ``_sh_letters``)."""
+        """Per cell the shape ``player`` sees (see ``shape_letters``)."""
         self._player(player)
-        return self._sh_letters(player)
-
-    def _sh_planes(self, int player):
-        """Per local shape, per cell: 1.0 where ``player`` sees a piece of that
-        shape fully (player < 0: the whole position); then the per-shape
-        reserves (public), colour by colour."""
-        from games.ttt.schema import SHAPE_LETTERS, SHAPES_ALL
-        tab = self.tab
-        S = tab.S
-        planes = [0.0] * (tab.K * S)
-        letters = self._sh_letters(player)
-        for c in range(S):
-            if letters[c] not in (".", "?"):
-                planes[tab.shape_local[self.shp[c]] * S + c] = 1.0
-        return planes + [float(self.sres[c * tab.K + k]) if (player < 0 or self.seen == NULL
-                                                             or (tab.seat_mask[player] >> c) & 1) else -1.0
-                         for c in range(tab.C) for k in range(tab.K)]
-
-    def _sh_known_reserves(self, int player):
-        """The per-shape reserves ``player`` knows: all of them without
-        cloaking; with cloaking only its own colours' (another colour's
-        per-shape counts would tell the shape of a piece it sees by colour
-        only, or not at all: docs/rules/ttt.md, "Cloaking with shapes")."""
-        tab = self.tab
-        every = self.shape_reserves()
-        return {name: v for c, (name, v) in enumerate(every.items())
-                if self.seen == NULL or (tab.seat_mask[player] >> c) & 1}
+        return shape_letters(self, player)
 
     def stack_hand(self, int seat, int t, chips=()):
         """Python face of ``stack_hand_rank``: seat's rank (games.ttt.poker.rank's
@@ -589,22 +507,6 @@ cdef class TTTCore(GameCore):
                 raise ValueError(f"unknown shape {name!r} (allowed: {', '.join(SHAPES_ALL)})")
             mask |= 1 << SHAPES_ALL.index(name)
         return stack_hand_rank(self, seat, t, mask)
-
-    def _st_action_string(self, int action):
-        tab = self.tab
-        a = action - tab.stk0
-        u, c, r1 = a % tab.T, (a // tab.T) % tab.S, a // (tab.T * tab.S)
-        text = f"{self._target_name(c % tab.XY)}@{c // tab.XY + 1}->{self._target_name(u)}"
-        if r1 > 0:
-            text += f" becomes {tab.params['shape_names'][tab.replacer[r1 - 1]]}"
-        return text
-
-    def _cp_pot_string(self, int action):
-        tab = self.tab
-        n = self.mem[tab.pot0 + POT_N]
-        if action >= n:
-            return f"<invalid action {action}>"
-        return f"pot dealt from {tab.colour_names[self.mem[tab.pot0 + POT_PIECE + action] - 1]}"
 
     def pending_pot(self):
         """The pot waiting for its chance node: {"target", "shape", "pieces",
@@ -702,72 +604,6 @@ cdef class TTTCore(GameCore):
     # per-player views (only rule sets with a simultaneous phase declare hidden
     # information; the others keep the whole-state defaults)
 
-    cdef uint64_t _sim_information_state_key(self, int player) except? 0:
-        cdef int32_t* v
-        cdef uint64_t h
-        cdef int i
-        if not self.tab.sim:
-            return GameCore.information_state_key(self, player)
-        v = round_region(self)
-        h = mix64(<uint64_t>0x7EA1 + <uint64_t>player)
-        for i in range(v[1]):
-            h = mix64(h ^ (<uint64_t>(visible_decision(self, player, i) + 2) * <uint64_t>0x9E3779B97F4A7C15ULL))
-        return h | 1
-
-    cdef object _sim_player_observation_string(self, int player):
-        if not self.tab.sim:
-            return GameCore.player_observation_string(self, player)
-        return self._sim_view(player, False)
-
-    cdef object _sim_player_information_state_string(self, int player):
-        if not self.tab.sim:
-            return GameCore.player_information_state_string(self, player)
-        return self._sim_view(player, True)
-
-    cdef object _sim_player_observation_tensor(self, int player):
-        if not self.tab.sim:
-            return GameCore.player_observation_tensor(self, player)
-        cdef int32_t* v = round_region(self)
-        own = v[2 + player] if in_round(self) else -1
-        return self.observation() + [1.0 if own >= 0 else 0.0, float(own + 1)]
-
-    cdef object _sim_player_information_state_tensor(self, int player):
-        if not self.tab.sim:
-            return GameCore.player_information_state_tensor(self, player)
-        cdef int32_t* v = round_region(self)
-        cdef int i
-        hist = [0.0] * self.tab.hist_cap
-        for i in range(v[1]):
-            hist[i] = float(visible_decision(self, player, i) + 1)     # 0: hidden plan, -1 below
-            if hist[i] == 0.0:
-                hist[i] = -1.0
-        return self._sim_player_observation_tensor(player) + hist
-
-    cdef object _sim_view(self, int player, bint recall):
-        cdef int32_t* v = round_region(self)
-        cdef int i, e
-        text = f"player {player} sees:\n" + self.to_string()
-        if in_round(self) and v[2 + player] >= 0:
-            text += f"\nown plan: {self.action_string(player, v[2 + player])}"
-        if recall:
-            seen = []
-            for i in range(v[1]):
-                e = visible_decision(self, player, i)
-                who = (v[2 + MAX_SEATS + i] >> 20)
-                if who == POT_WHO:              # ttt-rounds: a pot's chance outcome (its first captor)
-                    seen.append(f"pot:{e}")
-                    continue
-                seen.append(f"{who}:" + ("?" if e < 0 else self.action_string(who, e)))
-            text += "\nhistory: " + " ".join(seen)
-        return text
-
-    def _sim_status(self):
-        cdef int32_t* v = round_region(self)
-        done = [s for s in range(self.tab.seats) if v[2 + s] >= 0]
-        who = "Chaos" if self.tab.chaos and self.seat == self.tab.seats - 1 else f"player {self.seat}"
-        return (f"simultaneous round: {who} to plan, plans registered by "
-                f"{done if done else 'nobody'} (hidden until the round resolves)")
-
     def _fast_plan_list(self):
         """The playout's plan set (for tests: it must equal the legal plans)."""
         if not self.tab.sim or not in_round(self):
@@ -784,7 +620,7 @@ cdef class TTTCore(GameCore):
         if not self.tab.sim or not in_round(self):
             return {}
         cdef int32_t* v = round_region(self)
-        return {s: self.action_string(s, v[2 + s]) for s in range(self.tab.seats) if v[2 + s] >= 0}
+        return {s: action_text(self, s, v[2 + s]) for s in range(self.tab.seats) if v[2 + s] >= 0}
 
     def history(self):
         """Every decision so far as (seat, action) (rule sets with a
@@ -795,20 +631,6 @@ cdef class TTTCore(GameCore):
         cdef int32_t* v = round_region(self)
         return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
 
-    def _cloak_sim_own_plan(self, int player):
-        """The viewer's own pending plan, for its cloaked views (perfect
-        recall inside a round); "" outside rounds and without simultaneous phases."""
-        if not self.tab.sim or not in_round(self) or round_region(self)[2 + player] < 0:
-            return ""
-        return f"\nown plan: {self.action_string(player, round_region(self)[2 + player])}"
-
-    def _cloak_sim_plan_tensor(self, int player):
-        """[has a pending plan, plan id + 1] when the rule set has simultaneous phases."""
-        if not self.tab.sim:
-            return []
-        own = round_region(self)[2 + player] if in_round(self) else -1
-        return [1.0 if own >= 0 else 0.0, float(own + 1)]
-
     # -- Python face ---------------------------------------------------------
 
     def coords(self, int c):
@@ -816,40 +638,21 @@ cdef class TTTCore(GameCore):
         X, XY = self.tab.X, self.tab.XY
         return (c % X + 1, (c // X) % self.tab.Y + 1, c // XY + 1)
 
-    def _target_name(self, int t):
-        if self.tab.nboards > 1:     # boards: "b2:(1,3,1)", in the board's own coordinates
-            return self._board_target_name(t)
-        if self.tab.gravity:
-            return f"stack({t % self.tab.X + 1},{t // self.tab.X + 1})"
-        x, y, z = self.coords(t)
-        return f"({x},{y},{z})"
-
     def describe_action(self, int action):
-        return self.action_string(self.current_player(), action)
+        return action_text(self, self.current_player(), action)
 
     def action_string(self, int player, int action):
-        tab = self.tab
-        if action < 0 or action >= tab.num_actions:
-            return f"<invalid action {action}>"
-        if tab.pots and self.mem[tab.pot0 + POT_PENDING]:     # ttt-captures
-            return self._cp_pot_string(action)
-        if tab.shaped and action < tab.a_pass_or_end:
-            return self._sh_action_string(player, action)      # ttt-shapes
-        if action < tab.nplace:
-            ch, t = divmod(action, tab.T)
-            if tab.choices > 1:
-                colour = ch
-            else:
-                seat = player if 0 <= player < tab.seats else self.seat
-                colour = tab.colour_of_seat[seat]
-            return f"{tab.colour_names[colour]}@{self._target_name(t)}"
-        if action < tab.move0 + tab.nmove:
-            f, u = divmod(action - tab.move0, tab.T)
-            return f"{self._target_name(f)}->{self._target_name(u)}"
-        if action == tab.a_stop:
-            return "end-chain"                               # ttt-jumps
-        return {tab.a_pass: "pass", tab.a_offer: "offer-draw", tab.a_agree: "agree-draw",
-                tab.a_refuse: "refuse-draw"}[action]
+        """The name of ``action`` as ``player`` would play it (_views.pxi)."""
+        return action_text(self, player, action)
+
+    def to_string(self):
+        """The position as text: the board (and shapes), then who is to move,
+        the phase and the outcome (_views.pxi)."""
+        return position_text(self)
+
+    def observation(self):
+        """The whole position as planes (_views.pxi, observation_planes)."""
+        return observation_planes(self)
 
     def cells(self):
         """Per cell: 0 empty, colour index + 1 for a piece, -1 locked (for the
@@ -922,79 +725,6 @@ cdef class TTTCore(GameCore):
         block = [self.mem[i] for i in range(self.tab.block)]
         return (_restore, (self.tab, block, scalars))
 
-    def to_string(self):
-        tab = self.tab
-        X, Y, Z = tab.X, tab.Y, tab.Z
-        cells = self.cells()
-        ch = lambda v: "#" if v < 0 else ("." if v == 0 else COLOUR_CHARS[v - 1])
-        rows = []
-        if tab.gravity:
-            for y in range(Y):
-                if Y > 1:
-                    rows.append(f"stacks y={y + 1}:")
-                for z in reversed(range(Z)):
-                    rows.append("".join(ch(cells[x + X * (y + Y * z)]) for x in range(X)))
-        else:
-            for z in range(Z):
-                if Z > 1:
-                    rows.append(f"z={z + 1}:")
-                for y in reversed(range(Y)):
-                    rows.append("".join(ch(cells[x + X * (y + Y * z)]) for x in range(X)))
-        if tab.shaped:               # ttt-shapes: the shapes, laid out as the board
-            rows += ["shapes:", self._layout(self._sh_letters(-1))]
-        if self.end != END_NONE:
-            status = f"game over ({self.ending()}): returns {self.returns_list()}"
-        elif self.offer_by >= 0:
-            status = f"player {self.answerer} to answer player {self.offer_by}'s draw offer"
-        else:
-            who = "Chaos" if tab.chaos and self.seat == tab.seats - 1 else f"player {self.seat}"
-            status = f"{who} to move, {self.left} piece(s) left this turn"
-        if tab.sim and in_round(self):
-            status = self._sim_status()            # ttt-sim
-        if tab.nphases > 1:
-            status += f"; phase {self.phase + 1} of {tab.nphases}"
-            if self.folded:
-                status += f", folded: {self.folded_players()}"
-        if self.disq:
-            status += f"; disqualified: {self.disqualified_players()}"
-        if tab.nboards > 1:          # boards
-            status += f"; board results: {self.board_results()}"
-        return "\n".join(rows) + "\n" + status
-
-    def observation(self):
-        """Per cell one plane per colour, then empty, then locked; then one-hot
-        seat to move, pieces left this turn, reserves per colour, draw-answer
-        flag; with several phases, then the phase (one-hot) and who folded."""
-        tab = self.tab
-        S, C = tab.S, tab.C
-        multi = tab.nphases > 1
-        obs = [0.0] * ((C + 2) * S + tab.seats + 2 + C + (tab.nphases + tab.nplayers if multi else 0))
-        for c in range(S):
-            v = self.cell[c]
-            if v:
-                obs[(v - 1) * S + c] = 1.0
-            elif locked_now(self, c):
-                obs[(C + 1) * S + c] = 1.0
-            else:
-                obs[C * S + c] = 1.0
-        base = (C + 2) * S
-        if self.end == END_NONE:
-            obs[base + self.seat] = 1.0
-            obs[base + tab.seats] = self.left
-            obs[base + tab.seats + 1] = 1.0 if self.offer_by >= 0 else 0.0
-        for c in range(C):
-            obs[base + tab.seats + 2 + c] = self.reserve[c]
-        if multi:
-            base += tab.seats + 2 + C
-            obs[base + self.phase] = 1.0
-            for p in self.folded_players():
-                obs[base + tab.nphases + p] = 1.0
-        if tab.overachievers:       # then who is disqualified (ttt-outcomes)
-            obs.extend(1.0 if (self.disq >> p) & 1 else 0.0 for p in range(tab.nplayers))
-        if tab.shaped and self.seen == NULL:     # ttt-shapes: shape planes, per-shape reserves
-            obs.extend(self._sh_planes(-1))      # (cloaked: in each player's view only)
-        return obs
-
     # -- cloaking: what one player sees (Python face) ------------------------
 
     @property
@@ -1025,59 +755,6 @@ cdef class TTTCore(GameCore):
             else:
                 out.append("#" if locked_now(self, c) else ".")
         return out
-
-    def _layout(self, chars):
-        tab = self.tab
-        X, Y, Z = tab.X, tab.Y, tab.Z
-        rows = []
-        if tab.gravity:
-            for y in range(Y):
-                if Y > 1:
-                    rows.append(f"stacks y={y + 1}:")
-                for z in reversed(range(Z)):
-                    rows.append("".join(chars[x + X * (y + Y * z)] for x in range(X)))
-        else:
-            for z in range(Z):
-                if Z > 1:
-                    rows.append(f"z={z + 1}:")
-                for y in reversed(range(Y)):
-                    rows.append("".join(chars[x + X * (y + Y * z)] for x in range(X)))
-        return "\n".join(rows)
-
-    def _view_string(self, int player):
-        status = self.to_string().rsplit("\n", 1)[1]     # public: whose turn, phase, ending
-        reserves = ", ".join(f"{k} {v}" for k, v in shown_reserves(self, player).items())   # kbeauty
-        if self.tab.shaped:      # ttt-shapes: the shapes it sees ("?" colour only), the reserves it may know
-            known = self._sh_known_reserves(player)
-            reserves = ", ".join(f"{k} {known[k] if k in known else v}" for k, v in self.reserves().items())
-            return (f"player {player} sees:\n{self._layout(self.player_view(player))}\nshapes:\n"
-                    f"{self._layout(self.player_shape_view(player))}\n{status}\nreserves: {reserves}")
-        return (f"player {player} sees:\n{self._layout(self.player_view(player))}\n{status}\n"
-                f"reserves: {reserves}")
-
-    def _view_tensor(self, int player):
-        """Per cell: C planes "fully seen, this colour", C planes "colour seen,
-        shape not", looks empty, locked and looks empty; then the public part
-        of ``observation()`` (seat to move, pieces left, draw answer,
-        reserves, phase, folded); then the observer, one-hot."""
-        tab = self.tab
-        S, C = tab.S, tab.C
-        chars = self.player_view(player)
-        planes = [0.0] * ((2 * C + 2) * S)
-        for c, ch in enumerate(chars):
-            if ch == ".":
-                planes[2 * C * S + c] = 1.0
-            elif ch == "#":
-                planes[(2 * C + 1) * S + c] = 1.0
-            elif ch.islower():
-                planes[COLOUR_CHARS.index(ch) * S + c] = 1.0
-            else:
-                planes[(C + COLOUR_CHARS.index(ch.lower())) * S + c] = 1.0
-        me = [0.0] * tab.nplayers
-        me[player] = 1.0
-        if tab.shaped:           # ttt-shapes: the shapes it fully sees, the reserves it may know
-            me += self._sh_planes(player)
-        return planes + shown_public(self, player, self.observation()[(C + 2) * S:]) + me     # kbeauty
 
     # -- events of cloaked rule sets (_cloaked_events.pxi) ---------------------
 
@@ -1193,3 +870,4 @@ include "_pots.pxi"
 include "_rounds.pxi"
 include "_cloaking.pxi"
 include "_cloaked_events.pxi"
+include "_views.pxi"
