@@ -190,7 +190,7 @@ def play_rounds_against_reference(
                 for p in range(core.num_players):
                     assert core.player_view(p) == ref.view(p), (p,) + where
                     if shape_views:
-                        assert core._sh_letters(p) == ref.shape_view(p), (p,) + where
+                        assert core.player_shape_view(p) == ref.shape_view(p), (p,) + where
                 assert logged_attempts(core) == ref.attempts, where
             if player == -4:
                 assert core.returns_list() == ref.returns(), where

@@ -27,6 +27,13 @@
 # powers pay one flag test in ``has_move``, ``is_legal`` (``any_must``) and
 # ``end_ply`` (``c >= 0``).
 
+from libc.stdlib cimport malloc, free
+from libc.stdint cimport int16_t
+from games.ttt.codes cimport (
+    POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES, RESULT_REINCARNATES_X2,
+    COND_JUMP, COND_SURROUND_LINE)
+from games.ttt.poker cimport hand_rank, N_SHAPES
+
 
 cdef enum:
     # the verdict of a cover (cover_verdict)
@@ -113,7 +120,7 @@ cdef int defenders(TTTCore core, int seat, int t, int* cells) noexcept:
     cdef Tables tab = core.tab
     cdef int n = 0, z, c, piece
     if tab.gravity:
-        z = (core.st_below if core.st_below >= 0 else core.top[t]) - 1     # not the carried pieces
+        z = (core.hand_below if core.hand_below >= 0 else core.top[t]) - 1     # not the carried pieces
         while z >= cover_base(core, t):
             c = t + tab.XY * z
             piece = core.cell[c]
@@ -132,10 +139,10 @@ cdef int defenders(TTTCore core, int seat, int t, int* cells) noexcept:
 cdef inline int mover_hand(TTTCore core, int seat, int k, int t) noexcept:
     """The rank a mover brings to a cover on target t, when it is not its
     shape: -1 for placements and moves (they rank by their shape, local
-    shape k); a "by stack" or "by full stack" mover (``st_hand_t`` set by
+    shape k); a "by stack" or "by full stack" mover (``hand_stack`` set by
     ``stack_mover_cover``) brings its seat's poker hand in the destination stack
     after the move (docs/rules/ttt.md, "Powers of by-stack movers")."""
-    if core.st_hand_t < 0:
+    if core.hand_stack < 0:
         return -1
     return stack_hand_rank(core, seat, t, core.tab.chips)
 
@@ -519,8 +526,8 @@ cdef int cover_stack(TTTCore core, int t, int piece, int k, int verdict, int* ce
 # stack after the move (the mover's seat, and the defender's owner: a seat,
 # or for a communal piece the communal pieces alone), chips (powerless
 # shapes) left out. The carried pieces land first, then cover_verdict
-# decides the cover with two core fields set (``st_hand_t``: the
-# destination, so mover_hand returns the mover's poker hand; ``st_below``:
+# decides the cover with two core fields set (``hand_stack``: the
+# destination, so mover_hand returns the mover's poker hand; ``hand_below``:
 # the landing height, so the carried pieces are not defenders); the
 # look-ahead of "must capture" (stack_move_captures) lands the pieces in
 # place, takes the verdict and restores the cells. A mover whose power
@@ -566,15 +573,15 @@ cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, i
     cdef int cells[CP_MAX_STACK]
     cdef int pc[CP_MAX_STACK]
     cdef int ps[CP_MAX_STACK]
-    core.st_hand_t = u
-    core.st_below = base
+    core.hand_stack = u
+    core.hand_below = base
     if showdown_applies(core, seat, u, k):          # the whole-stack showdown
-        core.st_hand_t = -1
-        core.st_below = -1
+        core.hand_stack = -1
+        core.hand_below = -1
         return start_showdown(core, seat, u, base, k)
     verdict = cover_verdict(core, seat, k, u, cells, &nc)
-    core.st_hand_t = -1
-    core.st_below = -1
+    core.hand_stack = -1
+    core.hand_below = -1
     if verdict == CP_NONE:
         return mover
     if verdict == CP_LOSE:
@@ -639,14 +646,14 @@ cdef bint stack_move_captures(TTTCore core, int seat, int action, bint* must) no
         core.shp[u + tab.XY * (base + j)] = ps[j]
     core.top[f] = z0
     core.top[u] = base + n
-    core.st_hand_t = u
-    core.st_below = base
+    core.hand_stack = u
+    core.hand_below = base
     if showdown_applies(core, seat, u, k):          # it captures when its seat is a captor
         v = CP_WIN if mover_is_captor(core, seat, u) else CP_NONE
     else:
         v = cover_verdict(core, seat, k, u, cells, &nc)
-    core.st_hand_t = -1
-    core.st_below = -1
+    core.hand_stack = -1
+    core.hand_below = -1
     for j in range(n):
         core.cell[u + tab.XY * (base + j)] = dc[j]
         core.shp[u + tab.XY * (base + j)] = ds[j]
@@ -686,7 +693,7 @@ cdef int collision_winner(TTTCore core, int t, int* seats, int n) noexcept:
     for i in range(n):
         top = True
         for j in range(n):
-            if j != i and not ranks_above(core, core.rk_shape[seats[i]], core.rk_shape[seats[j]]):
+            if j != i and not ranks_above(core, core.plan_shape[seats[i]], core.plan_shape[seats[j]]):
                 top = False
                 break
         if top:
@@ -711,7 +718,7 @@ cdef int stack_collision_winner(TTTCore core, int t, int* seats, int n, int* pie
     cdef bint top, stacked = False
     cdef int hands[MAX_SEATS]
     for i in range(n):
-        if core.sm_stack[seats[i]] and core.sm_n[seats[i]]:
+        if core.plan_by_stack[seats[i]] and core.plan_lifted[seats[i]]:
             stacked = True
     if not stacked:
         return collision_winner(core, t, seats, n)
@@ -719,11 +726,11 @@ cdef int stack_collision_winner(TTTCore core, int t, int* seats, int n, int* pie
         hands[i] = collision_hand(core, seats[i], t, seats, n, piece, carried, cshape)
     for i in range(n):
         top = True
-        ci = capture_class(core, core.rk_shape[seats[i]])
+        ci = capture_class(core, core.plan_shape[seats[i]])
         for j in range(n):
             if j == i:
                 continue
-            cj = capture_class(core, core.rk_shape[seats[j]])
+            cj = capture_class(core, core.plan_shape[seats[j]])
             if not (ci > cj if ci != cj else (ci == 1 and hands[i] > hands[j])):
                 top = False
                 break
@@ -753,13 +760,13 @@ cdef int collision_hand(TTTCore core, int p, int u, int* seats, int n, int* piec
             counts[core.shp[cc]] += 1
     for i in range(n):
         o = seats[i]
-        for j in range(core.sm_n[o] if core.sm_stack[o] and core.sm_n[o] else 1):
-            if core.sm_stack[o] and core.sm_n[o]:
+        for j in range(core.plan_lifted[o] if core.plan_by_stack[o] and core.plan_lifted[o] else 1):
+            if core.plan_by_stack[o] and core.plan_lifted[o]:
                 pc = carried[o * CP_MAX_STACK + j]
                 sh = cshape[o * CP_MAX_STACK + j]
             else:
                 pc = piece[o]
-                sh = tab.shape_global[core.rk_shape[o]]
+                sh = tab.shape_global[core.plan_shape[o]]
             if pc and not ((tab.chips >> sh) & 1) and (
                     ((mine >> (pc - 1)) & 1) or not ((owned >> (pc - 1)) & 1)):
                 counts[sh] += 1

@@ -18,6 +18,10 @@
 # (``rlog0``) and, with jumps or surrounds, one captives word per event and
 # cell (``captives_log0``).
 
+import re
+from libc.stdint cimport int16_t
+from games.ttt.codes cimport CLOAK_OBSCURES, RESULT_REINCARNATES, RESULT_REINCARNATES_X2
+
 
 cdef void reincarnation_log_layout(Tables tab) noexcept:
     """With cloaking and a reincarnating shape, one word per logged event
@@ -288,7 +292,7 @@ cdef void log_obscured_cover(TTTCore core, int actor, int i) noexcept:
 
 cdef void log_reincarnation(TTTCore core, int actor, int kind, int i) noexcept:
     """Write event i's reincarnation word: the per-shape reserves now
-    against those before the cover (``cc2_sres``), with the placed
+    against those before the cover (``sres_before_cover``), with the placed
     piece put back, give the one colour and shape that gained."""
     cdef Tables tab = core.tab
     cdef int16_t* log = core.mem + tab.log0 + 2 + 3 * i
@@ -296,10 +300,10 @@ cdef void log_reincarnation(TTTCore core, int actor, int kind, int i) noexcept:
     if kind == 0:
         sh = (action // tab.T) // tab.choices
         ch = (action % (tab.choices * tab.T)) // tab.T if tab.choices > 1 else tab.colour_of_seat[actor]
-        core.cc2_sres[ch * tab.K + sh] -= 1        # the placement's own spend
+        core.sres_before_cover[ch * tab.K + sh] -= 1        # the placement's own spend
     for c in range(tab.C):
         for k in range(tab.K):
-            d = core.sres[c * tab.K + k] - core.cc2_sres[c * tab.K + k]
+            d = core.sres[c * tab.K + k] - core.sres_before_cover[c * tab.K + k]
             if d > 0:
                 word = (c + 1) | (d << 3) | (tab.shape_global[k] << 5)
     core.mem[tab.rlog0 + i] = word
@@ -451,8 +455,8 @@ cdef void log_round_plan(TTTCore core, int actor, int land) noexcept:
     cdef Tables tab = core.tab
     cdef int16_t* log = core.mem + tab.log0
     cdef int n = log[0] + (log[1] << 15)
-    cdef int s, cls, meta, a = core.cs_plan[actor]
-    cdef int attempt = (core.cs_attempt >> actor) & 1
+    cdef int s, cls, meta, a = core.round_plan[actor]
+    cdef int attempt = (core.round_attempts >> actor) & 1
     cdef int f, t, kind = plan_source_target(core, a, &f, &t)     # replacements too
     cdef bint shown
     if n >= tab.loglen:
@@ -468,8 +472,8 @@ cdef void log_round_plan(TTTCore core, int actor, int land) noexcept:
                 shown = sees_piece(core, s, land)
             else:
                 shown = tab.cloaking == CLOAK_OBSCURES or (
-                    core.cs_land0[actor] >= 0 and not cloaked_now(core, core.cs_land0[actor]))
-            cls = (1 if kind == 0 or (core.cs_before[actor] >> s) & 1 else 2) if shown else 0
+                    core.round_landing[actor] >= 0 and not cloaked_now(core, core.round_landing[actor]))
+            cls = (1 if kind == 0 or (core.round_seen_before[actor] >> s) & 1 else 2) if shown else 0
             if cls and tab.shaped:
                 cls = round_shape_class(core, s, actor, a, kind, land, cls)
         meta |= cls << (4 + 2 * s)
@@ -490,7 +494,7 @@ cdef int round_shape_class(TTTCore core, int s, int actor, int a, int kind, int 
     if kind == 0 or is_replacement_move(core, a):
         if land >= 0 and not fully_sees(core, s, land):
             return 3
-        if land < 0 and core.cs_land0[actor] >= 0 and cloaked_now(core, core.cs_land0[actor]):
+        if land < 0 and core.round_landing[actor] >= 0 and cloaked_now(core, core.round_landing[actor]):
             return 3
     return cls
 

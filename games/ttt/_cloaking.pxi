@@ -20,6 +20,14 @@
 # its view (view_of: the position with the pieces it does not see taken
 # off, played by the plain rules in the tables' scratch core).
 
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+from games.rng cimport Rng, mix64, rng_below
+from games.ttt.codes cimport (
+    MOVE_NONE, MOVE_LINEAR_KNIGHT, END_MOVE_LIMIT, CLOAK_NONE, CLOAK_HIDES, CLOAK_OBSCURES, POWER_NONE,
+    COND_JUMP, COND_CHAIN_JUMP, COND_SURROUND_LINE)
+
 
 cdef void cloak_layout(Tables tab, dict p) except *:
     """Cloaking: the per-phase cloaked cells, and the block's tail that
@@ -245,7 +253,7 @@ cdef TTTCore view_of(TTTCore core, int s):
         v = TTTCore.__new__(TTTCore)
         v._setup(tab)
         v.viewing = True
-        v.xk_phantom = tab.cloaking == CLOAK_HIDES and tab.jumps and not tab.gravity
+        v.tries_hidden_jumps = tab.cloaking == CLOAK_HIDES and tab.jumps and not tab.gravity
         tab.scratch = v
     v = <TTTCore>tab.scratch
     memcpy(v.mem, core.mem, tab.log0 * sizeof(int16_t))     # all but the event log
@@ -345,9 +353,9 @@ cdef bint is_attempt(TTTCore core, int action, int kind, int f) noexcept:
     one the mover does not see."""
     cdef bint legal
     core.viewing = True            # the plain rules on the true position
-    core.cp_unforced = True        # "must capture" is judged on the mover's view
+    core.captures_unforced = True        # "must capture" is judged on the mover's view
     legal = core.is_legal(action)
-    core.cp_unforced = False
+    core.captures_unforced = False
     core.viewing = False
     if not legal:
         return True
@@ -447,7 +455,7 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
 # at least one opportunity to capture is visible, then no non-capture is
 # legal." The mover chooses on its view (so "must capture" forces only
 # visible captures), the plain rules judge the action on the true position
-# (``cp_unforced`` lets that test ignore the true position's forcing): a
+# (``captures_unforced`` lets that test ignore the true position's forcing): a
 # cover the true rules allow happens (the attacker captures, is captured, or
 # both are destroyed), one they refuse is an attempt. The event gets what
 # each player saw of the cover (_cloaked_events.pxi).
@@ -477,7 +485,7 @@ cdef void begin_cloaked_cover(TTTCore core, int t, int f, int* cover) noexcept:
     cover[3] = f
     cover[4] = 0
     if core.tab.rlog0:
-        memcpy(core.cc2_sres, core.sres, core.tab.C * core.tab.K * sizeof(int16_t))
+        memcpy(core.sres_before_cover, core.sres, core.tab.C * core.tab.K * sizeof(int16_t))
 
 
 cdef int end_cloaked_cover(TTTCore core, int actor, int kind, int* cover) noexcept:
@@ -511,9 +519,9 @@ cdef int obscured_actions(TTTCore core, int seat, int* out) noexcept:
     for c in range(tab.S):
         if v.cell[c] and not fully_sees(core, seat, c):
             v.shp[c] = tab.shape_global[tab.stand_in_shape]
-    v.cp_unforced = True
+    v.captures_unforced = True
     n = shape_seat_actions(v, seat, out)
-    v.cp_unforced = False
+    v.captures_unforced = False
     if not tab.any_must:
         return n
     for i in range(n):
@@ -566,7 +574,7 @@ cdef bint sees_capture(TTTCore core, int seat, int action, bint* must) noexcept:
 # Decided as the cloaked cover was: a player chooses from the position as it
 # sees it, and under invisibility a jumping shape may also try a jump over a
 # cloaked space that looks empty (the unseen position could hold a piece
-# there: ``xk_phantom`` in its view); the true position judges: a jump or
+# there: ``tries_hidden_jumps`` in its view); the true position judges: a jump or
 # surround it allows happens with its true captives, anything else is an
 # attempt that only reveals what is on the source, the target and the space
 # jumped over. "Must capture" forces only the captures the mover sees (the
@@ -645,49 +653,49 @@ cdef void begin_cloaked_round(TTTCore core) noexcept:
     cdef Tables tab = core.tab
     cdef int32_t* v = round_region(core)
     cdef int s, o, a, f, t, src, kind, saved = core.seat
-    core.cs_attempt = 0
-    core.cs_zero = 0
+    core.round_attempts = 0
+    core.round_empty_reserves = 0
     for s in range(tab.C):
         if core.reserve[s] == 0:
-            core.cs_zero |= 1 << s          # colours with no reserve left
+            core.round_empty_reserves |= 1 << s          # colours with no reserve left
     for s in range(tab.seats):
         a = v[2 + s]
-        core.cs_plan[s] = a
-        core.cs_seen[s] = 1 << s            # a placed piece: "every piece they placed"
-        core.cs_before[s] = 0
-        core.cs_land0[s] = -1
+        core.round_plan[s] = a
+        core.round_seen[s] = 1 << s            # a placed piece: "every piece they placed"
+        core.round_seen_before[s] = 0
+        core.round_landing[s] = -1
         if a < 0 or a == tab.a_pass:
             continue
         kind = plan_source_target(core, a, &f, &t)      # replacement moves too
         if not tab.gravity:
-            core.cs_land0[s] = t
+            core.round_landing[s] = t
         elif core.top[t] < tab.Z:
-            core.cs_land0[s] = t + tab.XY * core.top[t]
+            core.round_landing[s] = t + tab.XY * core.top[t]
         if tab.cloaking == CLOAK_HIDES and judges_own_view(core, s):
             if view_hides_pieces_only(core):
                 # a plan legal in the view differs from the truth only by
                 # hidden pieces on its target (moves go over pieces)
                 if not target_free(core, t):
-                    core.cs_attempt |= 1 << s
+                    core.round_attempts |= 1 << s
                 continue
             core.seat = s                  # the plain rules judge the planner's plan
             if is_attempt(core, a, kind, f):
-                core.cs_attempt |= 1 << s
+                core.round_attempts |= 1 << s
     core.seat = saved
     for s in range(tab.seats):             # reveal after judging all: the same start board
-        if (core.cs_attempt >> s) & 1:
-            kind = plan_source_target(core, core.cs_plan[s], &f, &t)
+        if (core.round_attempts >> s) & 1:
+            kind = plan_source_target(core, core.round_plan[s], &f, &t)
             reveal(core, s, t)
             if kind == 1:
                 reveal(core, s, f)
     for s in range(tab.seats):
-        a = core.cs_plan[s]
-        if a < 0 or plan_source_target(core, a, &f, &t) != 1 or (core.cs_attempt >> s) & 1:
+        a = core.round_plan[s]
+        if a < 0 or plan_source_target(core, a, &f, &t) != 1 or (core.round_attempts >> s) & 1:
             continue                       # (a replacement move is a move)
         src = f + tab.XY * (core.top[f] - 1) if tab.gravity else f
         for o in range(tab.seats):
             if sees_piece(core, o, src):
-                core.cs_before[s] |= 1 << o
+                core.round_seen_before[s] |= 1 << o
 
 
 cdef inline int plan_source_target(TTTCore core, int a, int* f, int* t) noexcept:
@@ -715,7 +723,7 @@ cdef void lift_round_seen(TTTCore core, int s, int f) noexcept:
     """Seat s's planned move lifts the top piece of target f: keep its
     seen mask for where it lands (a destroyed piece's is dropped)."""
     cdef int c = f + core.tab.XY * (core.top[f] - 1) if core.tab.gravity else f
-    core.cs_seen[s] = core.seen[c]
+    core.round_seen[s] = core.seen[c]
     core.seen[c] = 0
 
 
@@ -728,11 +736,11 @@ cdef void lift_round_seen_shaped(TTTCore core, int* src) noexcept:
     cdef int s, c
     for s in range(tab.seats):
         if src[s] >= 0:
-            c = src[s] + tab.XY * core.sm_z0[s] if tab.gravity else src[s]
-            core.cs_seen[s] = core.seen[c]
+            c = src[s] + tab.XY * core.plan_z0[s] if tab.gravity else src[s]
+            core.round_seen[s] = core.seen[c]
     for s in range(tab.seats):
         if src[s] >= 0:
-            core.seen[src[s] + tab.XY * core.sm_z0[s] if tab.gravity else src[s]] = 0
+            core.seen[src[s] + tab.XY * core.plan_z0[s] if tab.gravity else src[s]] = 0
 
 
 cdef void end_cloaked_round(TTTCore core, int* landed) noexcept:
@@ -741,7 +749,7 @@ cdef void end_cloaked_round(TTTCore core, int* landed) noexcept:
     cdef int s
     refresh_seen_after_round(core, landed)
     for s in range(core.tab.seats):
-        if core.cs_plan[s] >= 0:
+        if core.round_plan[s] >= 0:
             log_round_plan(core, s, landed[s])
 
 
@@ -763,7 +771,7 @@ cdef void refresh_seen_after_round(TTTCore core, int* landed) noexcept:
     for col in range(tab.C):
         if core.reserve[col] == 0:
             zero |= 1 << col
-    if zero != core.cs_zero and tab.ph_move[core.phase] != MOVE_NONE:
+    if zero != core.round_empty_reserves and tab.ph_move[core.phase] != MOVE_NONE:
         refresh_seen_flat(core)      # (placement only: nobody can move anything)
         return
     movers_by_colour(core, movers)

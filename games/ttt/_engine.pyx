@@ -2,55 +2,86 @@
 """C engine of the tic-tac-toe variations: one ``TTTCore`` plays every rule set
 that ``games.ttt.compiler`` compiles (placement, gravity, movement, turn checks,
 stalemate rules, passes, agreed draws, Chaos, phases with locked players and
-spaces and the fold rule, and simultaneous or single phases: see "ttt-sim:
-simultaneous rounds" below; every other rule set is sequential and
-perfect-information and pays nothing for them).
+spaces and the fold rule, shapes, stacks, captures, jumps, surrounds, pots,
+simultaneous and single rounds, cloaking). A rule set pays only for the rules
+it plays: each one is reached through one flag test (a sequential,
+perfect-information rule set of circles pays nothing for rounds, cloaking or
+shapes). Rules as implemented, with every reading of the tic-tac-toe
+variations specification: docs/rules/ttt.md.
 
-Phases: the per-phase tables live in ``Tables``; a position keeps its phase,
-who folded, and ``plock``, the current phase's locked cells (NULL when it has
-none, so rule sets without phase locks pay one pointer test). The list of free
-targets always means "free in this phase" and is rebuilt when a phase starts.
+This file holds ``TTTCore``: its fields, the GameCore protocol (games/core.pxd)
+and its Python faces, each a few lines that hand over to the rule it asks. The
+rules themselves are module-level functions that take the core (or the tables)
+first, one file per concept of the rule vocabulary, included below (Cython
+allows no ``include`` inside a class body; in one compilation unit a call to a
+module-level ``cdef`` function costs what a call to a method of a final class
+costs). The map, in the order a reader of the specification meets the
+concepts (docs: the sections of docs/rules/ttt.md; tests: files in tests/):
 
-Rules as implemented, with every interpretation of the seed: docs/rules/ttt.md.
+  tables and geometry      _geometry.pxi         test_ttt_boards.py
+      docs: "The rules as implemented"
+  setup and phases         _phases.pxi           test_ttt_phases.py
+      docs: "The rules as implemented"; "Spaces, boards and 1 vs Chaos"
+  turns and legal moves    _turns.pxi            test_ttt_turns.py
+      docs: "The rules as implemented"; "Checks"
+  boards and outcomes      _outcomes.pxi         test_ttt_outcomes.py
+      docs: "Outcomes of the dilemmas"; "Several boards with every outcome and
+      with simultaneous phases"
+  shapes and their moves   _shapes.pxi           test_ttt_shapes.py
+      docs: "Shapes, movement and goals"
+  stacks                   _stacks.pxi           test_ttt_stacks.py
+      docs: "Stacks: moves by stack and by full stack, poker-hand ranks"
+  captures                 _captures.pxi         test_ttt_captures.py
+      docs: "Captures"; "Powers of by-stack movers"
+  jumps                    _jumps.pxi            test_ttt_jumps.py
+      docs: "Jumps and chain jumps"; "Chain Jump (+ back)"; "Jumps inside
+      rounds"
+  surrounds                _surround.pxi         test_ttt_surround.py
+      docs: "Surrounds"; "Surrounds inside rounds"
+  pots and poker ranks     _pots.pxi             test_ttt_pots.py
+      docs: "Captures" (the pot); "The pot showdown of by-stack covers"; "The
+      pot showdown inside rounds"
+  simultaneous and single  _rounds.pxi           test_ttt_rounds.py
+  rounds
+      docs: "Simultaneous play"; "Moving shapes inside rounds"; "By-stack
+      covers inside rounds"; "Goals reached inside rounds"
+  cloaking                 _cloaking.pxi         test_ttt_cloaking.py
+                           (what a seat sees),
+                           _cloaked_events.pxi
+                           (what it sees of events)
+      docs: "Cloaking (hidden pieces)"; "Hidden turns"; "Cloaking and
+      overachievers in simultaneous rounds"; "Captures with cloaked spaces";
+      "Jumps and surrounds with cloaked spaces"; "Shapes and moving shapes in
+      cloaked rounds"
+  per-player views         _views.pxi            test_ttt_views.py
+      docs: "OpenSpiel face"
 
-Geometry: cells are ``x + X*(y + Y*z)`` (0-based). A *target* is what a
-placement or move names: the cell itself, or on stacks the stack ``x + X*y``
-(the piece falls to the lowest free height). Static tables (neighbours in the
-26 lexicographically ordered directions, so the opposite of direction d is
-25-d; knight jumps; Zobrist keys; symmetries) live in one shared ``Tables``
-object; a position is one malloc'd block of int16, so a copy is one memcpy.
+A position is one malloc'd block of int16 (cells, tops of stacks, the free
+list, reserves, then each concept's region: boards, the round, shapes, the
+pot, the pending chain, what each seat has seen and the event log), so a
+copy is one memcpy and a pickle one list; the tables (``Tables``) are shared.
 
-Action ids (documented in docs/rules/ttt.md):
+Action ids (documented in docs/rules/ttt.md, "OpenSpiel face", and with
+shapes and stacks in their sections):
   choice*T + t                 place on target t (choice = colour index when
-                               players choose colours, else 0 = own colour)
-  P*T + f*T + u                move the piece on target f to target u
+                               players choose colours, else 0 = own colour;
+                               with shapes, (shape*choices + choice)*T + t)
+  move0 + f*T + u              move the piece on target f to target u
                                (only in rule sets whose pieces move)
-  then, when allowed: pass, draw offer, agree, refuse (in this order).
+  rep0 + (r*T + f)*T + u       a move reaching its goal, becoming shape r
+  stk0 + (r1*S + c)*T + u      a by-stack move of the piece on cell c
+  then, when allowed: pass, draw offer, agree, refuse, end-chain (in this order).
 """
-from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 import hashlib
-import re
 cimport cython
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
-from games.rng cimport Rng, mix64, rng_seed, rng_below, rng_next
+from games.rng cimport Rng, mix64, rng_below
 from games.ttt.codes cimport (
-    EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_LINEAR_KNIGHT,
-    MOVE_ALQUERQUE, MOVE_ORTHOGONAL, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
-    END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT, FOLD_LESS_THAN_MOST,
-    ORDER_SEQUENTIAL, ORDER_SINGLE, CLOAK_NONE, CLOAK_HIDES, CLOAK_OBSCURES)
-from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
-                              MEASURE_SHAPE, MEASURE_AREA)
-from games.ttt.codes cimport (MOVE_ADJACENT, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, MOVE_DIAG_LINE, MOVE_LINEAR,
-                              MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3)   # ttt-shapes
-from games.ttt.codes cimport MOVE_ORTH_BY_STACK, MOVE_ORTH_BY_FULL_STACK      # ttt-stacks
-from games.ttt.codes cimport MOVE_ADJ_KNIGHT                                  # ttt-cloakcap
-from games.ttt.poker cimport hand_rank, N_SHAPES                              # ttt-stacks
-from games.ttt.poker cimport hand_uses                                        # ttt-potshow
-from games.ttt.codes cimport (POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES,
-                              RESULT_REINCARNATES_X2)   # ttt-captures
-from games.ttt.codes cimport COND_JUMP, COND_CHAIN_JUMP, COND_SURROUND_LINE, COND_SURROUND_ORTH   # ttt-jumps
+    MOVE_LINEAR_KNIGHT, END_NONE, END_STALEMATE, END_MOVE_LIMIT, CLOAK_NONE, CLOAK_HIDES, ST_RANKED,
+    ST_VS_CHAOS)
 
 cdef enum:
     MAX_SEATS = 5
@@ -62,19 +93,19 @@ cdef enum:
 
 COLOUR_CHARS = "xopy"
 
-include "_geometry.pxi"      # Tables: everything about a rule set that never changes
+include "_geometry.pxi"      # Tables (before the class, whose fields name it)
 
 
 @cython.final
 cdef class TTTCore(GameCore):
     """A position of one rule set (see the module docstring)."""
     cdef readonly Tables tab
-    cdef int16_t* mem
-    cdef int16_t* cell
-    cdef int16_t* top
-    cdef int16_t* freel
-    cdef int16_t* fpos
-    cdef int16_t* reserve
+    cdef int16_t* mem         # the position block; the pointers below point into it
+    cdef int16_t* cell        # per cell: 0 empty, colour index + 1
+    cdef int16_t* top         # per stack: its height (stacks only)
+    cdef int16_t* freel       # the targets a piece may enter in this phase ...
+    cdef int16_t* fpos        # ... and each target's place in that list
+    cdef int16_t* reserve     # per colour
     cdef int num_free
     cdef int seat
     cdef int left
@@ -91,53 +122,56 @@ cdef class TTTCore(GameCore):
     cdef int phase
     cdef int folded           # bit mask of the seats that folded
     cdef uint8_t* plock       # cells locked for the current phase, or NULL if none
-    cdef int disq             # overachievers: bit mask of the seats disqualified from winning (ttt-outcomes)
+    cdef int disq             # overachievers: bit mask of the seats disqualified from winning
     cdef uint8_t* pentry      # spaces: seats locked against entry per cell this phase, or NULL
     cdef uint8_t* pexit       # spaces: seats locked against exit per cell this phase, or NULL
-    cdef int16_t* bstate      # boards: [decided mask, results per board] at the block's end
-    cdef int score_board1     # ttt-boards: board + 1 that score_sides/area count alone (0: every board)
+    cdef int16_t* bstate      # several boards: [decided mask, results per board] at the block's end
+    cdef int score_board1     # board + 1 that score_sides and area count alone (0: every board)
     # cloaking: seen points into the block (NULL without cloaking); a view
     # (the tables' scratch core) plays the plain rules on what one player
-    # sees; busy is set while apply runs the plain rules under the cloaking hook
+    # sees; cloak_busy is set while apply runs the plain rules under the
+    # cloaked apply
     cdef int16_t* seen
     cdef bint viewing
     cdef bint cloak_busy
-    # ttt-shapes: the shape plane and per-shape reserves in the block (NULL on
-    # the original path); goal_hit is set by a move that reached its goal and
+    # shapes: the shape plane and per-shape reserves in the block (NULL on the
+    # circles-only path); goal_hit is set by a move that reached its goal and
     # read by end_ply in the same apply
     cdef int16_t* shp
     cdef int16_t* sres
     cdef bint goal_hit
-    # ttt-stacks: pieces that landed together in the current by-stack move (0
+    # stacks: pieces that landed together in the current by-stack move (0
     # outside one); read by end_ply's line checks in the same apply
-    cdef int st_landed
-    # ttt-cloaksim: cloaking inside a simultaneous round; scratch of one
-    # round's resolution (valid only inside resolve_round, not position state):
-    # the plans, which are attempts, the seen mask each planned piece carries,
-    # who saw a moved piece at its source, each target's start-of-round landing cell
-    cdef int cs_attempt
-    cdef int cs_zero
-    cdef int cs_plan[MAX_SEATS]
-    cdef int cs_seen[MAX_SEATS]
-    cdef int cs_before[MAX_SEATS]
-    cdef int cs_land0[MAX_SEATS]
-    # ttt-captures: a round's planned shapes (local), read while it resolves
-    cdef int rk_shape[MAX_SEATS]
-    # ttt-cloakcap2: the per-shape reserves before a cloaked cover (read when its event is logged)
-    cdef int16_t cc2_sres[MAX_COLOURS * MAX_SHAPES]
-    # ttt-cloakcap: set while an attempt is judged on the true position, where
-    # "must capture" does not apply (it is judged on what the mover sees)
-    cdef bint cp_unforced
-    cdef bint xk_phantom      # ttt-cloakstack: a view under invisibility where a jump may be tried over a cloaked empty-looking space
-    cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by end_ply
-    cdef int st_hand_t        # ttt-jumps: a by-stack cover's destination stack while its verdict is taken (-1: none)
-    cdef int st_below         # ttt-jumps: ... and the height its carried pieces start at (defenders lie below)
-    cdef int ps_carried       # ttt-potshow: after a showdown dealt at once, the pieces from the mover up (-1: none)
-    # ttt-rounds: a round's moves of shapes, per seat, alive during one resolve_round
-    cdef int sm_z0[MAX_SEATS]          # lowest height it lifts (0 on flat boards)
-    cdef bint sm_stack[MAX_SEATS]      # a by-stack move (carries every piece above)
-    cdef int sm_rep[MAX_SEATS]         # replacement local shape (goal reached), or -1
-    cdef int sm_n[MAX_SEATS]           # pieces it lifted (0: none / contested)
+    cdef int stack_landed
+    # cloaking inside a round; scratch of one round's resolution (valid only
+    # inside resolve_round, not position state): the plans, which are
+    # attempts, the seen mask each planned piece carries, who saw a moved
+    # piece at its source, each target's start-of-round landing cell
+    cdef int round_attempts
+    cdef int round_empty_reserves
+    cdef int round_plan[MAX_SEATS]
+    cdef int round_seen[MAX_SEATS]
+    cdef int round_seen_before[MAX_SEATS]
+    cdef int round_landing[MAX_SEATS]
+    # a round's planned shapes (local), read while it resolves
+    cdef int plan_shape[MAX_SEATS]
+    # the per-shape reserves before a cloaked cover (read when its event is logged)
+    cdef int16_t sres_before_cover[MAX_COLOURS * MAX_SHAPES]
+    # set while an attempt is judged on the true position, where "must
+    # capture" does not apply (it is judged on what the mover sees)
+    cdef bint captures_unforced
+    # a view under invisibility, where a jump may be tried over a cloaked
+    # space that looks empty
+    cdef bint tries_hidden_jumps
+    cdef int chain_land            # target a chain-jumper just jumped to (-1: none), read by end_ply
+    cdef int hand_stack            # a by-stack cover's destination stack while its verdict is taken
+    cdef int hand_below            # ... and the height its carried pieces start at (-1 both: none)
+    cdef int showdown_carried      # after a showdown dealt at once, the pieces from the mover up (-1: none)
+    # a round's moves of shapes, per seat, alive during one resolve_round
+    cdef int plan_z0[MAX_SEATS]            # lowest height it lifts (0 on flat boards)
+    cdef bint plan_by_stack[MAX_SEATS]     # a by-stack move (carries every piece above)
+    cdef int plan_replacement[MAX_SEATS]   # replacement local shape (goal reached), or -1
+    cdef int plan_lifted[MAX_SEATS]        # pieces it lifted (0: none / contested)
 
     def __cinit__(self):
         self.mem = NULL
@@ -155,7 +189,7 @@ cdef class TTTCore(GameCore):
         for c in range(tab.S):
             if self.cell[c]:
                 self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]]
-                if tab.shaped:         # ttt-shapes
+                if tab.shaped:
                     self.board_hash ^= tab.szob[c * MAX_SHAPES + self.shp[c]]
         for t in range(tab.T):
             if tab.gravity:
@@ -181,9 +215,9 @@ cdef class TTTCore(GameCore):
         self.num_players = tab.nplayers
         self.num_actions = tab.num_actions
         self.max_game_length = tab.max_game_length
-        self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots else 0   # ttt-captures: pots
+        self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots else 0   # Chaos, or a pot's deal
         self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
-        self.simultaneous_moves = self.imperfect_information = tab.sim     # ttt-sim
+        self.simultaneous_moves = self.imperfect_information = tab.sim
         if self.mem == NULL:
             raise MemoryError()
         self.cell = self.mem
@@ -193,13 +227,13 @@ cdef class TTTCore(GameCore):
         self.reserve = self.fpos + tab.T
         self.bstate = self.reserve + tab.C      # boards (only read when nboards > 1)
         self.seen = self.mem + tab.seen0 if tab.cloaking != CLOAK_NONE else NULL
-        self.shp = self.mem + tab.shp0 if tab.shaped else NULL       # ttt-shapes
+        self.shp = self.mem + tab.shp0 if tab.shaped else NULL
         self.sres = self.mem + tab.sres0 if tab.shaped else NULL
-        self.cj_land = -1                                            # ttt-jumps
-        self.st_hand_t = -1
-        self.st_below = -1
-        self.ps_carried = -1                                         # ttt-potshow
-        self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # ttt-sim or cloaking
+        self.chain_land = -1
+        self.hand_stack = -1
+        self.hand_below = -1
+        self.showdown_carried = -1
+        self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # rounds or cloaking
 
     cdef GameCore copy(self):
         cdef TTTCore o = TTTCore.__new__(TTTCore)
@@ -224,13 +258,13 @@ cdef class TTTCore(GameCore):
         set_phase_locks(o)
         return o
 
-    # -- whose decision ----------------------------------------------------
+    # -- the GameCore protocol (games/core.pxd) ----------------------------------
 
     cdef int current_player(self) noexcept:
         if self.end != END_NONE:
             return PLAYER_TERMINAL
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
-            return PLAYER_CHANCE                  # ttt-captures: the pot's random start
+            return PLAYER_CHANCE                  # the pot's random start
         if self.offer_by >= 0:
             return self.answerer
         if self.tab.chaos and self.seat == self.tab.seats - 1:
@@ -239,8 +273,6 @@ cdef class TTTCore(GameCore):
 
     cdef bint is_terminal(self) noexcept:
         return self.end != END_NONE
-
-    # -- legal moves ---------------------------------------------------------
 
     cdef int legal_actions(self, int* out) noexcept:
         cdef int k
@@ -260,9 +292,6 @@ cdef class TTTCore(GameCore):
 
     cdef bint is_legal(self, int action) noexcept:
         cdef Tables tab = self.tab
-        cdef int ch, t, colour, f, u, piece
-        cdef uint8_t* mark
-        cdef bint ok
         if self.end != END_NONE or action < 0 or action >= tab.num_actions:
             return False
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
@@ -270,39 +299,16 @@ cdef class TTTCore(GameCore):
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
         if tab.chains and self.mem[tab.chain0]:
-            return chain_action_listed(self, action)                  # ttt-jumps: the continuation
+            return chain_action_listed(self, action)                  # a chain jump's continuation
         if tab.cloaking == CLOAK_HIDES and judges_own_view(self, self.seat):
             return view_of(self, self.seat).is_legal(action)
         if tab.obscured_covers and judges_own_view(self, self.seat):
-            return action_listed(self, self.seat, action, True)     # ttt-cloakcap2: the list it may try
+            return action_listed(self, self.seat, action, True)     # obscurity: the list it may try
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
-            return action_listed(self, self.seat, action)       # ttt-captures: "must capture"
+            return action_listed(self, self.seat, action)       # "must capture"
         if tab.shaped and action < tab.a_pass_or_end:
-            return shape_is_legal(self, self.seat, action)     # ttt-shapes
-        if action < tab.nplace:
-            ch = action // tab.T
-            t = action % tab.T
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
-            return ((tab.seat_mask[self.seat] >> colour) & 1) and self.reserve[colour] > 0 \
-                and target_free(self, t) and may_enter(self, self.seat, t)
-        if action < tab.move0 + tab.nmove:
-            f = (action - tab.move0) // tab.T
-            u = (action - tab.move0) % tab.T
-            if tab.ph_move[self.phase] == MOVE_NONE:
-                return False
-            if not movable_piece(self, self.seat, f) or not destination_ok(self, f, u):
-                return False
-            mark = <uint8_t*>malloc(tab.T)
-            memset(mark, 0, tab.T)
-            destinations(self, f, mark)
-            ok = mark[u] != 0
-            free(mark)
-            return ok
-        if action == tab.a_pass:
-            return tab.ph_pass[self.phase]
-        if action == tab.a_offer:
-            return offer_allowed(self)
-        return False
+            return shape_is_legal(self, self.seat, action)     # the shapes path
+        return plain_is_legal(self, action)
 
     cdef int chance_outcomes(self, int* actions, double* probs) noexcept:
         cdef int i, n
@@ -315,17 +321,14 @@ cdef class TTTCore(GameCore):
             probs[i] = 1.0 / n
         return n
 
-    # -- applying actions ----------------------------------------------------
-
     cdef void apply(self, int action) noexcept:
         cdef Tables tab = self.tab
-        cdef int ch, t, colour, f
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
             if tab.sim and not self.cloak_busy:
-                record_decision(self, POT_WHO, action)   # ttt-rounds: the deal is in the history too
-            deal_pot(self, action)                  # ttt-captures: the pot's chance node
+                record_decision(self, POT_WHO, action)   # the deal is in the history too
+            deal_pot(self, action)                  # the pot's chance node
             return
-        if tab.sim and not self.cloak_busy and register_decision(self, action):    # ttt-sim: recorded, and a plan if a round is open
+        if tab.sim and not self.cloak_busy and register_decision(self, action):    # a plan of the open round
             return
         if self.seen != NULL and not self.cloak_busy and not self.viewing:
             apply_cloaked(self, action)
@@ -334,26 +337,210 @@ cdef class TTTCore(GameCore):
             answer_offer(self, action == tab.a_agree)
             return
         if tab.chains and self.mem[tab.chain0]:
-            apply_chain_action(self, action)                   # ttt-jumps: the continuation
+            apply_chain_action(self, action)                   # a chain jump's continuation
             return
         if tab.shaped and action < tab.a_pass_or_end:
-            apply_shape_action(self, action)                   # ttt-shapes
+            apply_shape_action(self, action)                   # the shapes path
             return
-        if action < tab.nplace:
-            ch = action // tab.T
-            t = action % tab.T
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
-            place(self, t, colour)
-        elif action < tab.move0 + tab.nmove:
-            f = (action - tab.move0) // tab.T
-            move_piece(self, f, (action - tab.move0) % tab.T)
-        elif action == tab.a_pass:
-            pass_turn(self)
-        elif action == tab.a_offer:
-            self.offer_by = self.seat
-            self.answerer = next_answerer(self, self.seat)
+        apply_plain(self, action)
 
-    # -- outcomes (_outcomes.pxi) ----------------------------------------------
+    cdef void returns(self, double* out) noexcept:
+        cdef int p
+        for p in range(self.tab.nplayers):
+            out[p] = self.result[p] if self.end != END_NONE else 0.0
+
+    cdef inline uint64_t _state_hash(self) noexcept:
+        """The hash of everything but the board's pieces: turn, phase, outcome
+        and each concept's state (boards, plans, seen masks, reserves, pots,
+        a pending chain)."""
+        cdef uint64_t h = mix64(<uint64_t>(self.seat + 8 * self.left + 64 * self.passes
+                                           + 1024 * (self.offer_by + 1) + 16384 * (self.answerer + 1)
+                                           + 131072 * self.offered + 262144 * self.end
+                                           + 2097152 * self.phase + 16777216 * self.folded))
+        if self.tab.overachievers:
+            h ^= mix64(<uint64_t>self.disq * <uint64_t>0xD1B54A32D192ED03ULL + 777)
+        if self.tab.move_limit:
+            h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
+        if self.tab.nboards > 1:     # boards: which boards are decided and how
+            h ^= boards_hash(self)
+        if self.tab.sim:
+            h ^= pending_plans_hash(self)
+        if self.seen != NULL:
+            h ^= seen_hash(self)
+        if self.tab.R or self.tab.powers:         # replacements change shapes, and
+            h ^= shape_reserves_hash(self)         # reincarnation refills reserves
+        if self.tab.pots:
+            h ^= pot_hash(self)
+        if self.tab.chains:                       # a chain jump's pending continuation
+            h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
+        return h
+
+    cdef uint64_t hash(self) noexcept:
+        return self.board_hash ^ self._state_hash()
+
+    cdef int num_symmetries(self) noexcept:
+        return self.tab.nsym
+
+    cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
+        cdef Tables tab = self.tab
+        cdef uint64_t h = 0
+        cdef int c
+        cdef int16_t* m = tab.sym + symmetry * tab.S
+        if symmetry == 0:
+            return self.hash()
+        for c in range(tab.S):
+            if self.cell[c]:
+                h ^= tab.zob[m[c] * (tab.C + 1) + self.cell[c]]
+        return h ^ self._state_hash()
+
+    cdef void playout(self, Rng* rng) noexcept:
+        cdef Tables tab = self.tab
+        cdef int* buf = NULL
+        cdef int n, colour
+        cdef bint simple = (not tab.passing and not tab.agree_draw and tab.choices == 1
+                            and not tab.any_seat_lock and not tab.sim and tab.cloaking == CLOAK_NONE
+                            and not tab.shaped)         # (with shapes a placement names a shape)
+        while self.end == END_NONE:
+            if simple:
+                colour = tab.colour_of_seat[self.seat]
+                # only placements are legal: uniform over the free targets
+                # (a one-colour seat holding reserves cannot move: an identical
+                # piece is in reserve)
+                if self.reserve[colour] > 0:
+                    place(self, self.freel[rng_below(rng, self.num_free)], colour)
+                    continue
+            if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # the pot's chance node
+                deal_pot(self, rng_below(rng, self.mem[tab.pot0 + POT_N]))
+                continue
+            if buf == NULL:
+                buf = <int*>malloc(tab.num_actions * sizeof(int))
+            if tab.sim and in_round(self) and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
+                self.apply(random_plan(self, self.seat, rng, buf))     # a round's fast draw
+                continue
+            if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
+                n = seat_actions(self, self.seat, buf)
+            else:
+                n = self.legal_actions(buf)
+            if n == 0:
+                break
+            self.apply(buf[rng_below(rng, n)])
+        free(buf)
+
+    cdef int simultaneous_players(self, int* players) noexcept:
+        """The non-Chaos seats still to plan in the open round, current first."""
+        cdef int s, k = 0
+        if not self.tab.sim or not in_round(self):
+            return 0
+        for s in range(self.seat, self.tab.nplayers):
+            if plays(self, s):
+                players[k] = s
+                k += 1
+        return k
+
+    cdef int player_legal_actions(self, int player, int* out) noexcept:
+        cdef int s, k
+        if not self.tab.sim or not in_round(self):
+            return GameCore.player_legal_actions(self, player, out)
+        if player < self.seat or player >= self.tab.nplayers or not plays(self, player):
+            return 0
+        s = self.seat          # destination_ok judges entry locks for the seat to move
+        self.seat = player
+        k = seat_actions(self, player, out)
+        self.seat = s
+        return k
+
+    cdef object player_observation_string(self, int player):
+        if self.seen == NULL:
+            return round_observation_string(self, player)
+        return view_text(self, player) + own_plan_text(self, player)
+
+    cdef object player_observation_tensor(self, int player):
+        if self.seen == NULL:
+            return round_observation_tensor(self, player)
+        return view_tensor(self, player) + own_plan_tensor(self, player)
+
+    cdef object player_information_state_string(self, int player):
+        if self.seen == NULL:
+            return round_information_state_string(self, player)
+        lines = [f"information state of player {player}"]
+        lines += shown_event_lines(self, player)     # (with hidden turns, not the ones it saw nothing of)
+        return "\n".join(lines) + "\n" + view_text(self, player) + own_plan_text(self, player)
+
+    cdef object player_information_state_tensor(self, int player):
+        if self.seen == NULL:
+            return round_information_state_tensor(self, player)
+        return shown_event_rows(self, player) + view_tensor(self, player) + own_plan_tensor(self, player)
+
+    cdef uint64_t information_state_key(self, int player) except? 0:
+        if self.seen == NULL:
+            return round_information_state_key(self, player)
+        text = self.player_information_state_string(player).encode()
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
+    # -- Python faces: the position ----------------------------------------------
+
+    def coords(self, int c):
+        """1-based (x, y, z) of cell c."""
+        X, XY = self.tab.X, self.tab.XY
+        return (c % X + 1, (c // X) % self.tab.Y + 1, c // XY + 1)
+
+    def cells(self):
+        """Per cell: 0 empty, colour index + 1 for a piece, -1 locked (for the
+        game or this phase) and empty."""
+        return [self.cell[c] if self.cell[c] or not locked_now(self, c) else -1
+                for c in range(self.tab.S)]
+
+    def reserves(self):
+        return {self.tab.colour_names[c]: self.reserve[c] for c in range(self.tab.C)}
+
+    def current_phase(self):
+        """The phase being played, 0-based."""
+        return self.phase
+
+    def seat_to_move(self):
+        """The seat whose turn it is (Chaos is the last seat)."""
+        return self.seat
+
+    def pieces_left_in_turn(self):
+        return self.left
+
+    def folded_players(self):
+        """Players who folded (they take no more turns but can still win)."""
+        return [s for s in range(self.tab.nplayers) if (self.folded >> s) & 1]
+
+    def ending(self):
+        return ("playing", "turn check", "stalemate", "agreed draw", "move limit")[self.end]
+
+    def playout_stats(self):
+        return {"placements": self.placements, "moves": self.moves, "plies": self.plies,
+                "ending": self.ending(), "returns": self.returns_list()}
+
+    def describe_action(self, int action):
+        return action_text(self, self.current_player(), action)
+
+    def action_string(self, int player, int action):
+        """The name of ``action`` as ``player`` would play it (_views.pxi)."""
+        return action_text(self, player, action)
+
+    def to_string(self):
+        """The position as text: the board (and shapes), then who is to move,
+        the phase and the outcome (_views.pxi)."""
+        return position_text(self)
+
+    def observation(self):
+        """The whole position as planes (_views.pxi, observation_planes)."""
+        return observation_planes(self)
+
+    def __reduce__(self):
+        # OpenSpiel serialises Python states with pickle.
+        scalars = (self.num_free, self.seat, self.left, self.passes, self.plies, self.offer_by,
+                   self.answerer, self.offered, self.end,
+                   [self.result[p] for p in range(MAX_SEATS)], self.board_hash,
+                   self.placements, self.moves, self.phase, self.folded, self.disq)
+        block = [self.mem[i] for i in range(self.tab.block)]
+        return (_restore, (self.tab, block, scalars))
+
+    # -- outcomes (_outcomes.pxi) --------------------------------------------------
 
     def board_results(self):
         """Per board: the players' results on it (+1, -1, 0) once it is
@@ -379,296 +566,11 @@ cdef class TTTCore(GameCore):
         self.score_board1 = 0
         return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
 
-    cdef void returns(self, double* out) noexcept:
-        cdef int p
-        for p in range(self.tab.nplayers):
-            out[p] = self.result[p] if self.end != END_NONE else 0.0
-
-    # -- hashing -----------------------------------------------------------
-
-    cdef inline uint64_t _extras(self) noexcept:
-        cdef uint64_t h = mix64(<uint64_t>(self.seat + 8 * self.left + 64 * self.passes
-                                          + 1024 * (self.offer_by + 1) + 16384 * (self.answerer + 1)
-                                          + 131072 * self.offered + 262144 * self.end
-                                          + 2097152 * self.phase + 16777216 * self.folded))
-        if self.tab.overachievers:
-            h ^= mix64(<uint64_t>self.disq * <uint64_t>0xD1B54A32D192ED03ULL + 777)
-        if self.tab.move_limit:
-            h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
-        if self.tab.nboards > 1:     # boards: which boards are decided and how
-            h ^= boards_hash(self)
-        if self.tab.sim:
-            h ^= pending_plans_hash(self)                 # ttt-sim: pending plans
-        if self.seen != NULL:
-            h ^= seen_hash(self)
-        if self.tab.R or self.tab.powers:         # ttt-shapes: replacements change shapes;
-            h ^= shape_reserves_hash(self)         # ttt-captures: reincarnation refills reserves
-        if self.tab.pots:
-            h ^= pot_hash(self)
-        if self.tab.chains:                       # ttt-jumps: a pending continuation
-            h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
-        return h
-
-    cdef uint64_t hash(self) noexcept:
-        return self.board_hash ^ self._extras()
-
-    cdef int num_symmetries(self) noexcept:
-        return self.tab.nsym
-
-    cdef uint64_t symmetric_hash(self, int symmetry) noexcept:
-        cdef Tables tab = self.tab
-        cdef uint64_t h = 0
-        cdef int c
-        cdef int16_t* m = tab.sym + symmetry * tab.S
-        if symmetry == 0:
-            return self.hash()
-        for c in range(tab.S):
-            if self.cell[c]:
-                h ^= tab.zob[m[c] * (tab.C + 1) + self.cell[c]]
-        return h ^ self._extras()
-
-    # -- cloaking (_cloaking.pxi) and per-player views (_views.pxi) -------------
-
-    # per-player views (games/core.pxd): cloaked rule sets here; the others
-    # go to ttt-sim's views (pending plans hidden), which keep the
-    # protocol's whole-position defaults without simultaneous phases
-
-    cdef object player_observation_string(self, int player):
-        if self.seen == NULL:
-            return round_observation_string(self, player)     # ttt-sim's views (whole position without sim)
-        return view_text(self, player) + own_plan_text(self, player)     # ttt-cloaksim
-
-    cdef object player_observation_tensor(self, int player):
-        if self.seen == NULL:
-            return round_observation_tensor(self, player)     # ttt-sim's views (whole position without sim)
-        return view_tensor(self, player) + own_plan_tensor(self, player)     # ttt-cloaksim
-
-    cdef object player_information_state_string(self, int player):
-        if self.seen == NULL:
-            return round_information_state_string(self, player)     # ttt-sim's views (whole position without sim)
-        lines = [f"information state of player {player}"]
-        lines += shown_event_lines(self, player)     # kbeauty: without the turns it did not see
-        return "\n".join(lines) + "\n" + view_text(self, player) + own_plan_text(self, player)
-
-    cdef object player_information_state_tensor(self, int player):
-        if self.seen == NULL:
-            return round_information_state_tensor(self, player)     # ttt-sim's views (whole position without sim)
-        return shown_event_rows(self, player) + view_tensor(self, player) + own_plan_tensor(self, player)
-
-    cdef uint64_t information_state_key(self, int player) except? 0:
-        if self.seen == NULL:
-            return round_information_state_key(self, player)     # ttt-sim's views (whole position without sim)
-        text = self.player_information_state_string(player).encode()
-        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
-
-    def shape_names(self):
-        """The shapes in play, in the seed's rank order (placement's shape index)."""
-        if not self.tab.shaped:
-            return ["circle"]
-        return list(self.tab.params["shape_names"])
-
-    def shapes(self):
-        """Per cell the shape of its piece (a SHAPES_ALL name), or None."""
-        from games.ttt.schema import SHAPES_ALL
-        return [SHAPES_ALL[shape_at(self, c)] if self.cell[c] else None for c in range(self.tab.S)]
-
-    def shape_reserves(self):
-        """{colour: {shape: count}} of the pieces in reserve."""
-        tab = self.tab
-        if not tab.shaped:
-            return {tab.colour_names[c]: {"circle": self.reserve[c]} for c in range(tab.C)}
-        return {tab.colour_names[c]: {name: self.sres[c * tab.K + k]
-                                      for k, name in enumerate(tab.params["shape_names"])}
-                for c in range(tab.C)}
-
-    def goal_distance(self, int seat, int t):
-        """Rows from target t to ``seat``'s goal line (-1: no goal)."""
-        if not self.tab.shaped:
-            return -1
-        return goal_rows(self, seat, t)
-
-    def player_shape_view(self, int player):
-        """Per cell the shape ``player`` sees (see ``shape_letters``)."""
-        self._player(player)
-        return shape_letters(self, player)
-
-    def stack_hand(self, int seat, int t, chips=()):
-        """Python face of ``stack_hand_rank``: seat's rank (games.ttt.poker.rank's
-        scale) in stack t, leaving out the shapes named in ``chips``."""
-        from games.ttt.schema import SHAPES_ALL
-        tab = self.tab
-        if not tab.gravity or not tab.shaped:
-            raise ValueError("stack hands exist on a stacks board with shapes (the shapes path)")
-        if not 0 <= seat < tab.seats or not 0 <= t < tab.T:
-            raise ValueError(f"seat 0..{tab.seats - 1} and stack 0..{tab.T - 1} (got {seat}, {t})")
-        mask = 0
-        for name in chips:
-            if name not in SHAPES_ALL:
-                raise ValueError(f"unknown shape {name!r} (allowed: {', '.join(SHAPES_ALL)})")
-            mask |= 1 << SHAPES_ALL.index(name)
-        return stack_hand_rank(self, seat, t, mask)
-
-    def pending_pot(self):
-        """The pot waiting for its chance node: {"target", "shape", "pieces",
-        "captors"} (captor colours in dealing order), or None."""
-        tab = self.tab
-        if not tab.pots or not self.mem[tab.pot0 + POT_PENDING]:
-            return None
-        pot = [self.mem[tab.pot0 + i] for i in range(POT_LEN)]
-        return {"target": pot[POT_T], "pieces": pot[POT_UNITS],
-                "shape": tab.params["shape_names"][pot[POT_K]] if pot[POT_K] >= 0 else None,   # ttt-potshow: None, a showdown
-                "captors": [tab.colour_names[pot[POT_PIECE + j] - 1] for j in range(pot[POT_N])]}
-
-    def pending_chain(self):
-        """The target of the piece whose chain jump goes on (pending), or None."""
-        if not self.tab.chains or not self.mem[self.tab.chain0]:
-            return None
-        return self.mem[self.tab.chain0] - 1
-
-    def showdown(self, int t):
-        """Python face of the showdown on stack t as it stands (tests): {"captors":
-        [seats], "kept": [heights], "pot": [heights in dealing order]}."""
-        cdef int captors[MAX_SEATS]
-        cdef uint8_t keep[CP_MAX_STACK]
-        cdef int order[CP_MAX_STACK]
-        cdef int n, m, cbase, z
-        if not self.tab.gravity or not self.tab.shaped or not 0 <= t < self.tab.T:
-            raise ValueError("a showdown needs a stacks board with shapes and a stack 0..T-1")
-        cbase = cover_base(self, t)
-        n = showdown_plan(self, t, cbase, captors, keep)
-        m = pot_dealing_order(self, t, cbase, keep, order)
-        return {"captors": [captors[i] for i in range(n)],
-                "kept": [z for z in range(cbase, self.top[t]) if keep[z - cbase]],
-                "pot": [order[i] for i in range(m)]}
-
-    # -- random play ---------------------------------------------------------
-
-    cdef void playout(self, Rng* rng) noexcept:
-        cdef Tables tab = self.tab
-        cdef int* buf = NULL
-        cdef int n, colour
-        cdef bint simple = (not tab.passing and not tab.agree_draw and tab.choices == 1
-                            and not tab.any_seat_lock and not tab.sim and tab.cloaking == CLOAK_NONE
-                            and not tab.shaped)         # ttt-shapes: a placement names a shape
-        while self.end == END_NONE:
-            if simple:
-                colour = tab.colour_of_seat[self.seat]
-                # only placements are legal: uniform over the free targets
-                # (a one-colour seat holding reserves cannot move: an identical
-                # piece is in reserve)
-                if self.reserve[colour] > 0:
-                    place(self, self.freel[rng_below(rng, self.num_free)], colour)
-                    continue
-            if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # ttt-captures: the pot's chance node
-                deal_pot(self, rng_below(rng, self.mem[tab.pot0 + POT_N]))
-                continue
-            if buf == NULL:
-                buf = <int*>malloc(tab.num_actions * sizeof(int))
-            if tab.sim and in_round(self) and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
-                self.apply(random_plan(self, self.seat, rng, buf))     # ttt-sim
-                continue
-            if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
-                n = seat_actions(self, self.seat, buf)
-            else:
-                n = self.legal_actions(buf)
-            if n == 0:
-                break
-            self.apply(buf[rng_below(rng, n)])
-        free(buf)
-
-    # -- rounds (_rounds.pxi) ----------------------------------------------------
-
-    cdef int simultaneous_players(self, int* players) noexcept:
-        """The non-Chaos seats still to plan in the open round, current first."""
-        cdef int s, k = 0
-        if not self.tab.sim or not in_round(self):
-            return 0
-        for s in range(self.seat, self.tab.nplayers):
-            if plays(self, s):
-                players[k] = s
-                k += 1
-        return k
-
-    cdef int player_legal_actions(self, int player, int* out) noexcept:
-        cdef int s, k
-        if not self.tab.sim or not in_round(self):
-            return GameCore.player_legal_actions(self, player, out)
-        if player < self.seat or player >= self.tab.nplayers or not plays(self, player):
-            return 0
-        s = self.seat          # ttt-boards fix: destination_ok judges entry locks for the seat to move
-        self.seat = player
-        k = seat_actions(self, player, out)
-        self.seat = s
-        return k
-
-    # per-player views (only rule sets with a simultaneous phase declare hidden
-    # information; the others keep the whole-state defaults)
-
-    def _fast_plan_list(self):
-        """The playout's plan set (for tests: it must equal the legal plans)."""
-        if not self.tab.sim or not in_round(self):
-            return []
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int n = fast_plans(self, self.seat, buf)
-        out = sorted(buf[i] for i in range(n))
-        free(buf)
-        return out
-
-    def pending_plans(self):
-        """The plans registered in the open round, {seat: action string}
-        (an onlooker's view: every player's own views hide the others')."""
-        if not self.tab.sim or not in_round(self):
-            return {}
-        cdef int32_t* v = round_region(self)
-        return {s: action_text(self, s, v[2 + s]) for s in range(self.tab.seats) if v[2 + s] >= 0}
-
-    def history(self):
-        """Every decision so far as (seat, action) (rule sets with a
-        simultaneous phase keep it for the information states; a pot's
-        chance outcome is recorded with seat 15, ttt-rounds)."""
-        if not self.tab.sim:
-            raise ValueError("only rule sets with a simultaneous or single phase keep a history")
-        cdef int32_t* v = round_region(self)
-        return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
-
-    # -- Python face ---------------------------------------------------------
-
-    def coords(self, int c):
-        """1-based (x, y, z) of cell c."""
-        X, XY = self.tab.X, self.tab.XY
-        return (c % X + 1, (c // X) % self.tab.Y + 1, c // XY + 1)
-
-    def describe_action(self, int action):
-        return action_text(self, self.current_player(), action)
-
-    def action_string(self, int player, int action):
-        """The name of ``action`` as ``player`` would play it (_views.pxi)."""
-        return action_text(self, player, action)
-
-    def to_string(self):
-        """The position as text: the board (and shapes), then who is to move,
-        the phase and the outcome (_views.pxi)."""
-        return position_text(self)
-
-    def observation(self):
-        """The whole position as planes (_views.pxi, observation_planes)."""
-        return observation_planes(self)
-
-    def cells(self):
-        """Per cell: 0 empty, colour index + 1 for a piece, -1 locked (for the
-        game or this phase) and empty."""
-        return [self.cell[c] if self.cell[c] or not locked_now(self, c) else -1
-                for c in range(self.tab.S)]
-
-    def current_phase(self):
-        """The phase being played, 0-based."""
-        return self.phase
-
     def side_scores(self):
         """Each side's score under the rule set's ranked or vs-Chaos stalemate
         rule on the current board (sides in seat order, Chaos last), e.g. the
         areas under "most-area-wins"; [] for draws/all-win/all-lose or a rule
-        set on the original scoring path (ttt-outcomes)."""
+        set on the plain scoring path."""
         cdef int score[MAX_SEATS]
         tab = self.tab
         if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
@@ -695,37 +597,116 @@ cdef class TTTCore(GameCore):
             return -1.0
         return 0.0
 
-    def folded_players(self):
-        """Players who folded (they take no more turns but can still win)."""
-        return [s for s in range(self.tab.nplayers) if (self.folded >> s) & 1]
+    # -- shapes, stacks, pots and jumps ---------------------------------------------
 
-    def reserves(self):
-        return {self.tab.colour_names[c]: self.reserve[c] for c in range(self.tab.C)}
+    def shape_names(self):
+        """The shapes in play, in the specification's rank order (placement's shape index)."""
+        if not self.tab.shaped:
+            return ["circle"]
+        return list(self.tab.params["shape_names"])
 
-    def seat_to_move(self):
-        """The seat whose turn it is (Chaos is the last seat)."""
-        return self.seat
+    def shapes(self):
+        """Per cell the shape of its piece (a SHAPES_ALL name), or None."""
+        from games.ttt.schema import SHAPES_ALL
+        return [SHAPES_ALL[shape_at(self, c)] if self.cell[c] else None for c in range(self.tab.S)]
 
-    def pieces_left_in_turn(self):
-        return self.left
+    def shape_reserves(self):
+        """{colour: {shape: count}} of the pieces in reserve."""
+        tab = self.tab
+        if not tab.shaped:
+            return {tab.colour_names[c]: {"circle": self.reserve[c]} for c in range(tab.C)}
+        return {tab.colour_names[c]: {name: self.sres[c * tab.K + k]
+                                      for k, name in enumerate(tab.params["shape_names"])}
+                for c in range(tab.C)}
 
-    def ending(self):
-        return ("playing", "turn check", "stalemate", "agreed draw", "move limit")[self.end]
+    def goal_distance(self, int seat, int t):
+        """Rows from target t to ``seat``'s goal line (-1: no goal)."""
+        if not self.tab.shaped:
+            return -1
+        return goal_rows(self, seat, t)
 
-    def playout_stats(self):
-        return {"placements": self.placements, "moves": self.moves, "plies": self.plies,
-                "ending": self.ending(), "returns": self.returns_list()}
+    def stack_hand(self, int seat, int t, chips=()):
+        """Python face of ``stack_hand_rank``: seat's rank (games.ttt.poker.rank's
+        scale) in stack t, leaving out the shapes named in ``chips``."""
+        from games.ttt.schema import SHAPES_ALL
+        tab = self.tab
+        if not tab.gravity or not tab.shaped:
+            raise ValueError("stack hands exist on a stacks board with shapes (the shapes path)")
+        if not 0 <= seat < tab.seats or not 0 <= t < tab.T:
+            raise ValueError(f"seat 0..{tab.seats - 1} and stack 0..{tab.T - 1} (got {seat}, {t})")
+        mask = 0
+        for name in chips:
+            if name not in SHAPES_ALL:
+                raise ValueError(f"unknown shape {name!r} (allowed: {', '.join(SHAPES_ALL)})")
+            mask |= 1 << SHAPES_ALL.index(name)
+        return stack_hand_rank(self, seat, t, mask)
 
-    def __reduce__(self):
-        # OpenSpiel serialises Python states with pickle.
-        scalars = (self.num_free, self.seat, self.left, self.passes, self.plies, self.offer_by,
-                   self.answerer, self.offered, self.end,
-                   [self.result[p] for p in range(MAX_SEATS)], self.board_hash,
-                   self.placements, self.moves, self.phase, self.folded, self.disq)
-        block = [self.mem[i] for i in range(self.tab.block)]
-        return (_restore, (self.tab, block, scalars))
+    def pending_pot(self):
+        """The pot waiting for its chance node: {"target", "shape", "pieces",
+        "captors"} (captor colours in dealing order), or None."""
+        tab = self.tab
+        if not tab.pots or not self.mem[tab.pot0 + POT_PENDING]:
+            return None
+        pot = [self.mem[tab.pot0 + i] for i in range(POT_LEN)]
+        return {"target": pot[POT_T], "pieces": pot[POT_UNITS],
+                "shape": (tab.params["shape_names"][pot[POT_K]] if pot[POT_K] >= 0
+                          else None),                          # None: a showdown's pot
+                "captors": [tab.colour_names[pot[POT_PIECE + j] - 1] for j in range(pot[POT_N])]}
 
-    # -- cloaking: what one player sees (Python face) ------------------------
+    def showdown(self, int t):
+        """Python face of the showdown on stack t as it stands (tests): {"captors":
+        [seats], "kept": [heights], "pot": [heights in dealing order]}."""
+        cdef int captors[MAX_SEATS]
+        cdef uint8_t keep[CP_MAX_STACK]
+        cdef int order[CP_MAX_STACK]
+        cdef int n, m, cbase, z
+        if not self.tab.gravity or not self.tab.shaped or not 0 <= t < self.tab.T:
+            raise ValueError("a showdown needs a stacks board with shapes and a stack 0..T-1")
+        cbase = cover_base(self, t)
+        n = showdown_plan(self, t, cbase, captors, keep)
+        m = pot_dealing_order(self, t, cbase, keep, order)
+        return {"captors": [captors[i] for i in range(n)],
+                "kept": [z for z in range(cbase, self.top[t]) if keep[z - cbase]],
+                "pot": [order[i] for i in range(m)]}
+
+    def pending_chain(self):
+        """The target of the piece whose chain jump goes on (pending), or None."""
+        if not self.tab.chains or not self.mem[self.tab.chain0]:
+            return None
+        return self.mem[self.tab.chain0] - 1
+
+    # -- rounds (_rounds.pxi) --------------------------------------------------------
+
+    def pending_plans(self):
+        """The plans registered in the open round, {seat: action string}
+        (an onlooker's view: every player's own views hide the others')."""
+        if not self.tab.sim or not in_round(self):
+            return {}
+        cdef int32_t* v = round_region(self)
+        return {s: action_text(self, s, v[2 + s]) for s in range(self.tab.seats) if v[2 + s] >= 0}
+
+    def history(self):
+        """Every decision so far as (seat, action) (rule sets with a
+        simultaneous phase keep it for the information states; a pot's
+        chance outcome is recorded with seat 15)."""
+        if not self.tab.sim:
+            raise ValueError("only rule sets with a simultaneous or single phase keep a history")
+        cdef int32_t* v = round_region(self)
+        return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
+
+    def playout_plans(self):
+        """The plans random playouts draw from for the seat to plan in the open
+        round, sorted ([] outside rounds): the fast draw's set, which equals
+        the seat's legal plans."""
+        if not self.tab.sim or not in_round(self):
+            return []
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int n = fast_plans(self, self.seat, buf)
+        out = sorted(buf[i] for i in range(n))
+        free(buf)
+        return out
+
+    # -- cloaking (_cloaking.pxi) ----------------------------------------------------
 
     @property
     def cloaking(self):
@@ -756,7 +737,12 @@ cdef class TTTCore(GameCore):
                 out.append("#" if locked_now(self, c) else ".")
         return out
 
-    # -- events of cloaked rule sets (_cloaked_events.pxi) ---------------------
+    def player_shape_view(self, int player):
+        """Per cell the shape ``player`` sees (see ``shape_letters``)."""
+        self._player(player)
+        return shape_letters(self, player)
+
+    # -- events of cloaked rule sets (_cloaked_events.pxi) ------------------------
 
     def event_count(self):
         """How many events the log of a cloaked rule set holds (0 without cloaking)."""
@@ -813,7 +799,11 @@ cdef class TTTCore(GameCore):
             return None
         action, actor, attempt, cls, phase = logged_event(self, logged_event_count(self) - 1)
         return {"action": action, "actor": actor, "attempt": bool(attempt), "phase": phase,
-                "seen": [("hidden", "all", "arrived", "colour")[k] for k in cls]}    # colour: ttt-shapes
+                "seen": [("hidden", "all", "arrived", "colour")[k] for k in cls]}    # colour: shapes unseen
+
+    def hides_turns(self):
+        """Whether the rule set hides the turns a player sees nothing of."""
+        return bool(self.tab.params.get("hidden_turns", False))
 
     def _event_string(self, int player, int i):
         """Logged event i as ``player`` reads it (a line of its information state)."""
@@ -830,11 +820,6 @@ cdef class TTTCore(GameCore):
     def _ht_event_lines(self, int player, int start=0):
         """``player``'s event lines from its ``start``-th on."""
         return shown_event_lines(self, player, start)
-
-    def hides_turns(self):
-        """Whether the rule set hides the turns a player sees nothing of."""
-        return bool(self.tab.params.get("hidden_turns", False))
-
 
 
 def make_core(dict compiled):

@@ -9,6 +9,12 @@
 # falls to the lowest free height). The 26 directions are ordered
 # lexicographically, so the opposite of direction d is 25 - d.
 
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
+from games.rng cimport Rng, rng_seed, rng_next
+from games.ttt.codes cimport MOVE_ALQUERQUE, MOVE_ORTHOGONAL
+
 
 def directions_26():
     """The 26 steps (dx, dy, dz) to a cell's neighbours, in lexicographic order."""
@@ -339,8 +345,6 @@ cdef class Tables:
         shape_init_block(self, p)
         if self.sim:
             round_init_block(self)
-
-
 
 
 cdef void line_tables(Tables tab, dict p) except *:

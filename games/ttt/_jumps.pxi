@@ -26,8 +26,16 @@
 # with "must capture", which forbids the non-capture). While it is set the
 # shapes path's actions, is_legal and apply hand over to chain_actions,
 # chain_action_listed and apply_chain_action; end_ply tests one core field
-# (``cj_land``, set only by a chain-jumper's jump) before ending the ply, so
+# (``chain_land``, set only by a chain-jumper's jump) before ending the ply, so
 # other rule sets pay one comparison.
+
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint8_t
+from games.ttt.codes cimport (
+    MOVE_NONE, MOVE_ALQUERQUE, MOVE_ORTHOGONAL, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, MOVE_DIAG_LINE,
+    MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3, POWER_NONE, POWER_MUST,
+    RESULT_CONVERTS, COND_JUMP, COND_CHAIN_JUMP)
 
 
 cdef inline void chain_layout(Tables tab) noexcept:
@@ -109,7 +117,7 @@ cdef int jump_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark) 
             continue
         u = tab.tnbr[m * 26 + d]
         if u < 0 or not jump_direction_ok(core, seat, k, f, d) or not (
-                jumpable(core, seat, m) or (core.xk_phantom and may_hide_piece(core, m))):
+                jumpable(core, seat, m) or (core.tries_hidden_jumps and may_hide_piece(core, m))):
             continue                          # (or a jump tried over a space that may hide a piece)
         if not jump_lands(core, seat, k, f, u):
             continue
@@ -142,7 +150,7 @@ cdef void apply_jump(TTTCore core, int piece, int k, int f, int u) noexcept:
     left f; u is still free): the jumped piece is removed, reincarnated
     (one or two of its shape to the jumper's colour's reserve) or
     converted (takes the jumper's colour where it stands). A chain-jumper's
-    landing target is kept for ``end_ply`` (``cj_land``)."""
+    landing target is kept for ``end_ply`` (``chain_land``)."""
     cdef Tables tab = core.tab
     cdef int m = jumped_target(core, core.seat, k, f, u), res, c
     if m < 0:
@@ -160,7 +168,7 @@ cdef void apply_jump(TTTCore core, int piece, int k, int f, int u) noexcept:
         clear_cell(core, m)
         free_add(core, m)
     if tab.shape_cond[k] == COND_CHAIN_JUMP:
-        core.cj_land = u
+        core.chain_land = u
 
 
 # -- chain jumps --------------------------------------------------------------
@@ -175,12 +183,12 @@ cdef void apply_jump(TTTCore core, int piece, int k, int f, int u) noexcept:
 
 cdef bint chain_continues(TTTCore core) noexcept:
     """After a chain-jumper's jump (the ply's checks done, the game going
-    on): when the piece that landed on ``cj_land`` may jump again (it is
+    on): when the piece that landed on ``chain_land`` may jump again (it is
     still a chain-jumper, movable, with a jump), the same player's
     continuation is pending and the turn waits for it."""
     cdef Tables tab = core.tab
-    cdef int t = core.cj_land, k
-    core.cj_land = -1
+    cdef int t = core.chain_land, k
+    core.chain_land = -1
     k = movable_shape(core, core.seat, t)
     if k < 0 or tab.shape_cond[k] != COND_CHAIN_JUMP or tab.shape_power[k] == POWER_NONE:
         return False
@@ -264,9 +272,9 @@ cdef void plan_round_jumps(TTTCore core, int* src, int* dst, int* jumped) noexce
     cdef int s, o, m
     for s in range(tab.seats):
         jumped[s] = -1
-        if src[s] < 0 or dst[s] < 0 or core.sm_stack[s]:
+        if src[s] < 0 or dst[s] < 0 or core.plan_by_stack[s]:
             continue
-        m = jumped_target(core, s, core.rk_shape[s], src[s], dst[s])
+        m = jumped_target(core, s, core.plan_shape[s], src[s], dst[s])
         if m < 0:
             continue
         for o in range(tab.seats):
@@ -300,7 +308,7 @@ cdef void take_round_jumped(TTTCore core, int* jumped, int* piece) noexcept:
         c = top_cell(core, m)
         res = -1                   # destroyed: no result
         if n == 1:
-            res = take_captive(core, piece[who], core.rk_shape[who], tab.shape_local[core.shp[c]])
+            res = take_captive(core, piece[who], core.plan_shape[who], tab.shape_local[core.shp[c]])
         if res == RESULT_CONVERTS:
             core.board_hash ^= tab.zob[c * (tab.C + 1) + core.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece[who]]
             core.cell[c] = piece[who]

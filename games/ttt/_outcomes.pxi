@@ -7,6 +7,15 @@
 # dilemmas" and "Several boards with every outcome and with simultaneous
 # phases".
 
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport int16_t, uint8_t, uint64_t
+from games.rng cimport mix64
+from games.ttt.codes cimport (
+    EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW,
+    ST_MOST_PIECES, END_CHECK, ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
+    MEASURE_SHAPE, MEASURE_AREA)
+
 
 cdef void outcome_tables(Tables tab, dict p):
     """The outcome fields (compiler._outcome_tables); an absent key means

@@ -11,6 +11,10 @@
 # free targets always means "free in this phase" and is rebuilt when a phase
 # starts.
 
+from libc.stdlib cimport malloc
+from libc.stdint cimport uint8_t
+from games.ttt.codes cimport END_STALEMATE, FOLD_LESS_THAN_MOST, ORDER_SEQUENTIAL
+
 
 cdef void seat_lock_tables(Tables tab, object locks) except *:
     """Spaces: copy the compiled per-seat entry/exit masks (see

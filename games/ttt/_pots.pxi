@@ -21,6 +21,11 @@
 # and serialised with the position. Rule sets without pots pay one flag
 # test in current_player, apply, legal_actions and the playout loop.
 
+from libc.stdint cimport int16_t, uint8_t, uint64_t
+from games.rng cimport mix64
+from games.ttt.codes cimport POWER_NONE, RESULT_CONVERTS, RESULT_REINCARNATES, RESULT_REINCARNATES_X2
+from games.ttt.poker cimport hand_rank, hand_uses, N_SHAPES
+
 
 cdef enum:
     # the pot region of a block (Tables.pot0): pending, target, attacker's local
@@ -240,7 +245,7 @@ cdef int owner_hand(TTTCore core, int c, int t) noexcept:
 
 cdef bint showdown_applies(TTTCore core, int seat, int u, int k) noexcept:
     """Whether the by-stack mover of local shape k, landed on stack u (with
-    ``st_below`` set), goes to the showdown: its power converts or
+    ``hand_below`` set), goes to the showdown: its power converts or
     reincarnates and it covers a piece of a colour its seat does not own."""
     cdef Tables tab = core.tab
     cdef int res = tab.shape_result[k]
@@ -254,7 +259,7 @@ cdef bint showdown_applies(TTTCore core, int seat, int u, int k) noexcept:
 
 cdef bint captured_mover_showdown(TTTCore core, int seat, int u, int k) noexcept:
     """Whether the by-stack mover of local shape k of ``seat`` (landed on
-    stack u, ``st_below`` and ``st_hand_t`` set), whose own power neither
+    stack u, ``hand_below`` and ``hand_stack`` set), whose own power neither
     converts nor reincarnates, goes to the showdown: the defenders beat it
     and one of its captors converts or reincarnates, and a seat is on the
     stack. Only rule sets with pots (``schema.may_split_pot``) have it."""
@@ -434,7 +439,7 @@ cdef int start_showdown(TTTCore core, int seat, int u, int base, int k) noexcept
     """The showdown of the by-stack mover (local shape k) of ``seat`` landed
     at height ``base`` of stack u. With one captor the pot is dealt at once
     (returns the mover's cell if it stays as the seat's piece, else -1;
-    ``ps_carried`` says how many pieces from it up the turn checks read);
+    ``showdown_carried`` says how many pieces from it up the turn checks read);
     with several the deal waits for the chance node (CP_PAUSED)."""
     cdef Tables tab = core.tab
     cdef int cbase = cover_base(core, u), n, j, npot, units = 2, got, mover = u + tab.XY * base
@@ -451,7 +456,7 @@ cdef int start_showdown(TTTCore core, int seat, int u, int base, int k) noexcept
             units = 1
     if n == 1:
         got = deal_showdown(core, seat, u, 0, 1, cols, ks, mover)
-        core.ps_carried = core.top[u] - got // tab.XY if got >= 0 else 0
+        core.showdown_carried = core.top[u] - got // tab.XY if got >= 0 else 0
         return got
     npot = pot_dealing_order(core, u, cbase, keep, order)
     pot = core.mem + tab.pot0
@@ -525,7 +530,7 @@ cdef void pause_round_for_pots(TTTCore core, int* landed, bint allpass, int npla
     pot[POTQ_NPLANS] = nplans
     for s in range(MAX_SEATS):
         pot[POTQ_LANDED + s] = landed[s] if s < tab.seats else -1
-        pot[POTQ_NLAND + s] = core.sm_n[s] if s < tab.seats and tab.nstk else 0
+        pot[POTQ_NLAND + s] = core.plan_lifted[s] if s < tab.seats and tab.nstk else 0
     for i in range(1, n):                 # insertion sort by target (at most MAX_SEATS pots)
         j = i
         while j > 0 and pot[POTQ_SLOTS + (j - 1) * POT_LEN + POT_T] > pot[POTQ_SLOTS + j * POT_LEN + POT_T]:

@@ -23,6 +23,13 @@
 # then the history of every decision (seat << 20 | action), which the
 # per-player information states read.
 
+from libc.stdlib cimport malloc
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
+from games.rng cimport Rng, mix64, rng_below
+from games.ttt.codes cimport (
+    EFFECT_ALL_LOSE, MOVE_NONE, END_NONE, END_CHECK, END_MOVE_LIMIT, ORDER_SINGLE, CLOAK_HIDES,
+    RESULT_CONVERTS)
+
 
 cdef int round_layout(Tables tab, dict p):
     tab.sim = p.get("simultaneous", False)
@@ -188,9 +195,9 @@ cdef void resolve_round(TTTCore core) noexcept:
         dst[s] = -1
         piece[s] = 0
         landed[s] = -1
-        core.sm_n[s] = 0                       # no move of this seat yet
-        core.sm_stack[s] = False
-        core.sm_rep[s] = -1
+        core.plan_lifted[s] = 0                       # no move of this seat yet
+        core.plan_by_stack[s] = False
+        core.plan_replacement[s] = -1
         a = v[2 + s]
         v[2 + s] = -1
         if a < 0:
@@ -199,13 +206,13 @@ cdef void resolve_round(TTTCore core) noexcept:
         if a == tab.a_pass:
             continue
         allpass = False
-        if core.seen != NULL and (core.cs_attempt >> s) & 1:
+        if core.seen != NULL and (core.round_attempts >> s) & 1:
             continue                   # an attempt: a ply, nothing else
         if a < tab.nplace and tab.shaped:      # a placement names a shape
-            core.rk_shape[s] = (a // tab.T) // tab.choices
+            core.plan_shape[s] = (a // tab.T) // tab.choices
             piece[s] = (((a // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[s]) + 1
             core.reserve[piece[s] - 1] -= 1
-            core.sres[(piece[s] - 1) * tab.K + core.rk_shape[s]] -= 1
+            core.sres[(piece[s] - 1) * tab.K + core.plan_shape[s]] -= 1
             dst[s] = a % tab.T
         elif a < tab.nplace:
             q = div_targets(tab, a)                  # (a // T: its colour choice)
@@ -277,26 +284,26 @@ cdef void resolve_round(TTTCore core) noexcept:
             winner = collision_winner(core, dst[s], group, n)
         for i in range(n):
             o = group[i]
-            if o == winner and tab.shaped and core.sm_stack[o] and core.sm_n[o] and tab.powers:
+            if o == winner and tab.shaped and core.plan_by_stack[o] and core.plan_lifted[o] and tab.powers:
                 landed[o] = round_stack_cover(core, o, dst[o], carried, cshape, group, n)
                 if landed[o] == CP_PAUSED:
                     queue_round_pot(core)
                     landed[o] = -1
-            elif o == winner and tab.shaped and core.sm_stack[o] and core.sm_n[o]:
+            elif o == winner and tab.shaped and core.plan_by_stack[o] and core.plan_lifted[o]:
                 landed[o] = land_carried(core, o, dst[o], carried, cshape)   # by stack
             elif o == winner and tab.shaped:     # shapes, covers, won captives
                 landed[o] = land_round_shape(core, o, dst[o], piece[o], group, n)
-                if landed[o] >= 0 and core.sm_rep[o] >= 0:
-                    replace_shape(core, landed[o], core.sm_rep[o])   # goal reached
+                if landed[o] >= 0 and core.plan_replacement[o] >= 0:
+                    replace_shape(core, landed[o], core.plan_replacement[o])   # goal reached
                 if core.seen != NULL and landed[o] >= 0:
-                    core.seen[landed[o]] = core.cs_seen[o]
+                    core.seen[landed[o]] = core.round_seen[o]
                 if landed[o] == CP_PAUSED:
                     queue_round_pot(core)          # dealt after the joint action
                     landed[o] = -1
             elif o == winner:
                 landed[o] = land(core, dst[o], piece[o])
                 if core.seen != NULL:
-                    core.seen[landed[o]] = core.cs_seen[o]
+                    core.seen[landed[o]] = core.round_seen[o]
             if o != s:
                 dst[o] = -1
         dst[s] = -1
@@ -309,7 +316,7 @@ cdef void resolve_round(TTTCore core) noexcept:
     if tab.pots and core.mem[tab.pot0 + POTQ_N]:
         pause_round_for_pots(core, landed, allpass, nplans)
         return
-    end_round(core, landed, allpass, nplans, core.sm_n if tab.nstk else NULL)
+    end_round(core, landed, allpass, nplans, core.plan_lifted if tab.nstk else NULL)
 
 
 cdef void end_round(TTTCore core, int* landed, bint allpass, int nplans, int* nland) noexcept:
@@ -355,7 +362,7 @@ cdef void end_round(TTTCore core, int* landed, bint allpass, int nplans, int* nl
         if tab.nboards > 1:
             decided = decide_boards_after_round(core, landed, best, best_axis)
             if core.seen != NULL:
-                # the merge: what the round showed, after the boards it
+                # what the round showed, after the boards it
                 # decided locked (as a turn's refresh follows its board's lock)
                 end_cloaked_round(core, landed)
             if decided:
@@ -411,11 +418,11 @@ cdef void void_overdrawn_shapes(TTTCore core, int* src, int* dst, int* piece) no
     for s in range(tab.seats):
         if not piece[s] or src[s] >= 0 or dst[s] < 0:
             continue
-        i = (piece[s] - 1) * tab.K + core.rk_shape[s]
+        i = (piece[s] - 1) * tab.K + core.plan_shape[s]
         if core.sres[i] >= 0:
             continue
         for o in range(tab.seats):
-            if piece[o] == piece[s] and src[o] < 0 and core.rk_shape[o] == core.rk_shape[s]:
+            if piece[o] == piece[s] and src[o] < 0 and core.plan_shape[o] == core.plan_shape[s]:
                 dst[o] = -1
                 piece[o] = 0
         core.reserve[piece[s] - 1 if piece[s] else (i // tab.K)] -= core.sres[i]
@@ -423,7 +430,7 @@ cdef void void_overdrawn_shapes(TTTCore core, int* src, int* dst, int* piece) no
 
 
 cdef int land_round_shape(TTTCore core, int s, int t, int piece, int* seats, int n) noexcept:
-    """The piece of seat s (shape ``rk_shape[s]``) that a
+    """The piece of seat s (shape ``plan_shape[s]``) that a
     round sends to target t lands, as a cover when it arrives on other
     colours' pieces; then the pieces of the other colliders ``seats[0..n)``
     it won are its captives: reincarnated into its reserve, or, converted,
@@ -431,7 +438,7 @@ cdef int land_round_shape(TTTCore core, int s, int t, int piece, int* seats, int
     otherwise and when its result removes). Returns the cell of its piece
     or -1 (no turn check)."""
     cdef Tables tab = core.tab
-    cdef int k = core.rk_shape[s], c, i, o, res
+    cdef int k = core.plan_shape[s], c, i, o, res
     c = arrive(core, s, t, piece, k) if tab.powers else -2
     if c == -2:
         c = land(core, t, piece)
@@ -440,9 +447,9 @@ cdef int land_round_shape(TTTCore core, int s, int t, int piece, int* seats, int
         o = seats[i]
         if o == s:
             continue
-        res = take_captive(core, piece, k, core.rk_shape[o])
+        res = take_captive(core, piece, k, core.plan_shape[o])
         if res == RESULT_CONVERTS and tab.gravity and target_free(core, t):
-            set_shape(core, land(core, t, piece), tab.shape_global[core.rk_shape[o]])
+            set_shape(core, land(core, t, piece), tab.shape_global[core.plan_shape[o]])
     return c
 
 
@@ -464,26 +471,26 @@ cdef int land_round_shape(TTTCore core, int s, int t, int piece, int* seats, int
 
 cdef void decode_round_move(TTTCore core, int s, int a, int* src, int* dst) noexcept:
     """Seat s's move plan ``a``: its source target, destination, the lowest
-    height it lifts, the moving piece's shape (``rk_shape``, for covers
+    height it lifts, the moving piece's shape (``plan_shape``, for covers
     and collisions) and its replacement."""
     cdef Tables tab = core.tab
     cdef int r = -1, f, u, c, a2
-    core.sm_n[s] = 0
+    core.plan_lifted[s] = 0
     if tab.nstk and a >= tab.stk0:
         a2 = a - tab.stk0
         u = a2 % tab.T
         c = (a2 // tab.T) % tab.S
         r = a2 // (tab.T * tab.S) - 1
         f = c % tab.XY
-        core.sm_stack[s] = True
-        core.sm_z0[s] = c // tab.XY
+        core.plan_by_stack[s] = True
+        core.plan_z0[s] = c // tab.XY
     else:
         decode_move(core, a, &r, &f, &u)
-        core.sm_stack[s] = False
-        core.sm_z0[s] = core.top[f] - 1 if tab.gravity else 0
-        c = f + tab.XY * core.sm_z0[s]
-    core.rk_shape[s] = tab.shape_local[core.shp[c]]
-    core.sm_rep[s] = tab.replacer[r] if r >= 0 else -1
+        core.plan_by_stack[s] = False
+        core.plan_z0[s] = core.top[f] - 1 if tab.gravity else 0
+        c = f + tab.XY * core.plan_z0[s]
+    core.plan_shape[s] = tab.shape_local[core.shp[c]]
+    core.plan_replacement[s] = tab.replacer[r] if r >= 0 else -1
     src[s] = f
     dst[s] = u
 
@@ -499,11 +506,11 @@ cdef void lift_round_shapes(TTTCore core, int* src, int* dst, int* piece, int* c
         if src[s] < 0:
             continue
         f = src[s]
-        zmax = core.sm_z0[s]
+        zmax = core.plan_z0[s]
         n = 0
         for o in range(s + 1, tab.seats):
             if src[o] == f:
-                zmax = max(zmax, core.sm_z0[o])
+                zmax = max(zmax, core.plan_z0[o])
                 src[o] = -1
                 dst[o] = -1
                 n += 1
@@ -512,7 +519,7 @@ cdef void lift_round_shapes(TTTCore core, int* src, int* dst, int* piece, int* c
             dst[s] = -1
             zmax = zmax if tab.gravity else 0
         else:
-            zmax = core.sm_z0[s]
+            zmax = core.plan_z0[s]
         top = core.top[f] if tab.gravity else 1
         for z in range(zmax, top):
             c = f + tab.XY * z
@@ -521,7 +528,7 @@ cdef void lift_round_shapes(TTTCore core, int* src, int* dst, int* piece, int* c
                 cshape[s * CP_MAX_STACK + z - zmax] = core.shp[c]
             clear_cell(core, c)
         if not n:
-            core.sm_n[s] = top - zmax
+            core.plan_lifted[s] = top - zmax
             piece[s] = carried[s * CP_MAX_STACK]
         if tab.gravity:
             core.top[f] = zmax
@@ -536,13 +543,13 @@ cdef int land_carried(TTTCore core, int s, int u, int* carried, int* cshape) noe
     the mover."""
     cdef Tables tab = core.tab
     cdef int j, c, base = -1, shape
-    for j in range(core.sm_n[s]):
+    for j in range(core.plan_lifted[s]):
         c = land(core, u, carried[s * CP_MAX_STACK + j])
         shape = cshape[s * CP_MAX_STACK + j]
         if j == 0:
             base = c
-            if core.sm_rep[s] >= 0:
-                shape = tab.shape_global[core.sm_rep[s]]
+            if core.plan_replacement[s] >= 0:
+                shape = tab.shape_global[core.plan_replacement[s]]
         set_shape(core, c, shape)
     return base
 
@@ -573,28 +580,28 @@ cdef int round_stack_cover(TTTCore core, int s, int u, int* carried, int* cshape
     its captives are taken first, so the showdown (and a deal a chance
     node makes after the round) sees the stack with them, the one stack
     the collision's hands were taken in; the turn checks read the pieces
-    from the mover up that the showdown left (``ps_carried``)."""
+    from the mover up that the showdown left (``showdown_carried``)."""
     cdef Tables tab = core.tab
-    cdef int j, c, i, o, res, base = core.top[u], k = core.rk_shape[s]
+    cdef int j, c, i, o, res, base = core.top[u], k = core.plan_shape[s]
     cdef int mover = carried[s * CP_MAX_STACK]
     cdef bint show
-    for j in range(core.sm_n[s]):
+    for j in range(core.plan_lifted[s]):
         c = land(core, u, carried[s * CP_MAX_STACK + j])
         set_shape(core, c, cshape[s * CP_MAX_STACK + j])
-    core.st_hand_t = u
-    core.st_below = base
+    core.hand_stack = u
+    core.hand_below = base
     show = showdown_applies(core, s, u, k)
-    core.st_hand_t = -1
-    core.st_below = -1
+    core.hand_stack = -1
+    core.hand_below = -1
     if show:
         take_collision_losers(core, s, u, mover, k, seats, n)
-    core.ps_carried = -1
+    core.showdown_carried = -1
     c = stack_mover_cover(core, s, u, base, mover, k)
-    if show and core.ps_carried >= 0:
-        core.sm_n[s] = core.ps_carried        # what the showdown left from the mover up
-    core.ps_carried = -1                      # (read by a sequential ply's turn checks otherwise)
-    if c >= 0 and core.sm_rep[s] >= 0:
-        replace_shape(core, c, core.sm_rep[s])
+    if show and core.showdown_carried >= 0:
+        core.plan_lifted[s] = core.showdown_carried        # what the showdown left from the mover up
+    core.showdown_carried = -1                      # (read by a sequential ply's turn checks otherwise)
+    if c >= 0 and core.plan_replacement[s] >= 0:
+        replace_shape(core, c, core.plan_replacement[s])
     if not show:
         take_collision_losers(core, s, u, mover, k, seats, n)
     return c
@@ -609,9 +616,9 @@ cdef void take_collision_losers(TTTCore core, int s, int u, int mover, int k, in
         o = seats[i]
         if o == s:
             continue
-        res = take_captive(core, mover, k, core.rk_shape[o])
+        res = take_captive(core, mover, k, core.plan_shape[o])
         if res == RESULT_CONVERTS and target_free(core, u):
-            set_shape(core, land(core, u, mover), core.tab.shape_global[core.rk_shape[o]])
+            set_shape(core, land(core, u, mover), core.tab.shape_global[core.plan_shape[o]])
 
 
 # -- plans of random playouts ---------------------------------------------------

@@ -17,6 +17,15 @@
 # ``move0 + f*T + u``; a move reaching the goal ``rep0 + (r*T + f)*T + u``
 # (r the replacement shape).
 
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport int8_t, int16_t, uint8_t, uint64_t
+from games.rng cimport Rng, mix64, rng_seed, rng_next
+from games.ttt.codes cimport (
+    MOVE_NONE, MOVE_LINEAR_KNIGHT, MOVE_ALQUERQUE, MOVE_ORTHOGONAL, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE,
+    MOVE_DIAG_LINE, MOVE_LINEAR, MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3,
+    MOVE_ADJ_KNIGHT, POWER_NONE, COND_JUMP, COND_CHAIN_JUMP)
+
 
 cdef inline bint outranks(int a, int b) noexcept:
     """The specification's rank on SHAPES_ALL indices (circle 0 .. pentagon
@@ -161,7 +170,7 @@ cdef inline void replace_shape(TTTCore core, int c, int k) noexcept:
 
 cdef uint64_t shape_reserves_hash(TTTCore core) noexcept:
     """Per-shape reserves (a replacement changes a piece's shape, so the
-    board no longer tells them)."""
+    board does not tell them)."""
     cdef uint64_t h = 0
     cdef int i
     for i in range(core.tab.C * core.tab.K):
@@ -360,7 +369,7 @@ cdef int shape_seat_actions(TTTCore core, int seat, int* out) noexcept:
         free(mark)
         if tab.nstk:
             n = stack_seat_moves(core, seat, out, n)
-    if tab.any_must and not core.cp_unforced and capture_forced(core, seat, out, n):
+    if tab.any_must and not core.captures_unforced and capture_forced(core, seat, out, n):
         return keep_captures(core, seat, out, n)     # no pass either
     if tab.ph_pass[core.phase]:
         out[n] = tab.a_pass
@@ -474,7 +483,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
     shape = core.shp[src]
     core.cell[src] = 0
     core.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
-    core.cj_land = -1
+    core.chain_land = -1
     if tab.jumps:                                       # a jump captures what it passes
         apply_jump(core, piece, tab.shape_local[shape], f, u)
     c = -2

@@ -20,6 +20,11 @@
 # destination's pieces (stack_mover_cover, _captures.pxi), ranked by the
 # players' poker hands in the destination stack (_pots.pxi).
 
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint8_t
+from games.ttt.codes cimport MOVE_ORTH_BY_STACK, MOVE_ORTH_BY_FULL_STACK
+
 
 cdef inline bint moves_by_stack(int move) noexcept:
     """Whether a shape's move carries the pieces above the mover."""
@@ -141,7 +146,7 @@ cdef bint stack_is_legal(TTTCore core, int seat, int action) noexcept:
 cdef void apply_stack_move(TTTCore core, int action) noexcept:
     """Lift the mover and every piece above it, land them in order from the
     destination's lowest free height, then the line checks of every
-    landed cell (``st_landed``)."""
+    landed cell (``stack_landed``)."""
     cdef Tables tab = core.tab
     cdef int a = action - tab.stk0
     cdef int u = a % tab.T, c = (a // tab.T) % tab.S, r1 = a // (tab.T * tab.S)
@@ -185,12 +190,12 @@ cdef void apply_stack_move(TTTCore core, int action) noexcept:
     if (tab.goal_check and dst >= 0 and goal_rows(core, core.seat, f) > 0
             and goal_rows(core, core.seat, u) == 0):
         core.goal_hit = True
-    core.st_landed = n if dst >= 0 else 0
-    if core.ps_carried >= 0:           # a showdown rearranged the stack
-        core.st_landed = core.ps_carried
-        core.ps_carried = -1
+    core.stack_landed = n if dst >= 0 else 0
+    if core.showdown_carried >= 0:           # a showdown rearranged the stack
+        core.stack_landed = core.showdown_carried
+        core.showdown_carried = -1
     end_ply(core, dst, pieces[0])
-    core.st_landed = 0
+    core.stack_landed = 0
 
 
 cdef int stack_best_run(TTTCore core, int c, bint axis_only) noexcept:
@@ -200,7 +205,7 @@ cdef int stack_best_run(TTTCore core, int c, bint axis_only) noexcept:
     taking their address makes every game's ply check a sixth slower.)"""
     cdef Tables tab = core.tab
     cdef int j, d, run, cc, best = 0
-    for j in range(1, core.st_landed):
+    for j in range(1, core.stack_landed):
         cc = c + tab.XY * j
         for d in range(13, 26):
             if axis_only and not tab.is_axis[d]:

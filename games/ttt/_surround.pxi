@@ -29,6 +29,11 @@
 # (surround_would_capture) puts the piece where it would land, counts the
 # captives and restores the board.
 
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport uint8_t
+from games.ttt.codes cimport POWER_NONE, RESULT_CONVERTS, COND_SURROUND_LINE, COND_SURROUND_ORTH
+
 
 cdef inline int surround_piece(TTTCore core, int t) noexcept:
     """The piece a surround reads on target t: the piece on cell t (flat
@@ -270,9 +275,9 @@ cdef void trim_carried_run(TTTCore core, int m, int* landed) noexcept:
     cdef Tables tab = core.tab
     cdef int s, j
     for s in range(tab.seats):
-        if landed[s] < 0 or core.sm_n[s] < 2:
+        if landed[s] < 0 or core.plan_lifted[s] < 2:
             continue
-        for j in range(1, core.sm_n[s]):
+        for j in range(1, core.plan_lifted[s]):
             if landed[s] + tab.XY * j == m:
-                core.sm_n[s] = j
+                core.plan_lifted[s] = j
                 break

@@ -6,6 +6,12 @@
 # _engine.pyx; functions take the core first. Rules: docs/rules/ttt.md,
 # "The rules as implemented" and "Checks".
 
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+from libc.stdint cimport int16_t, uint8_t
+from games.ttt.codes cimport (
+    MOVE_NONE, MOVE_LINEAR_KNIGHT, END_NONE, END_AGREED_DRAW, END_MOVE_LIMIT, CLOAK_HIDES)
+
 
 cdef bint advance_seat(TTTCore core) noexcept:
     """Move ``seat`` to the next seat in turn order that plays in this
@@ -209,6 +215,59 @@ cdef int seat_actions(TTTCore core, int seat, int* out) noexcept:
     return k
 
 
+cdef bint plain_is_legal(TTTCore core, int action) noexcept:
+    """is_legal of a placement, plain move, pass or draw offer of the seat to
+    move, circles-only path (is_legal has handled everything else)."""
+    cdef Tables tab = core.tab
+    cdef int ch, t, colour, f, u
+    cdef uint8_t* mark
+    cdef bint ok
+    if action < tab.nplace:
+        ch = action // tab.T
+        t = action % tab.T
+        colour = ch if tab.choices > 1 else tab.colour_of_seat[core.seat]
+        return ((tab.seat_mask[core.seat] >> colour) & 1) and core.reserve[colour] > 0 \
+            and target_free(core, t) and may_enter(core, core.seat, t)
+    if action < tab.move0 + tab.nmove:
+        f = (action - tab.move0) // tab.T
+        u = (action - tab.move0) % tab.T
+        if tab.ph_move[core.phase] == MOVE_NONE:
+            return False
+        if not movable_piece(core, core.seat, f) or not destination_ok(core, f, u):
+            return False
+        mark = <uint8_t*>malloc(tab.T)
+        memset(mark, 0, tab.T)
+        destinations(core, f, mark)
+        ok = mark[u] != 0
+        free(mark)
+        return ok
+    if action == tab.a_pass:
+        return tab.ph_pass[core.phase]
+    if action == tab.a_offer:
+        return offer_allowed(core)
+    return False
+
+
+cdef void apply_plain(TTTCore core, int action) noexcept:
+    """apply of a placement, plain move, pass or draw offer of the seat to
+    move, circles-only path (apply has handled everything else)."""
+    cdef Tables tab = core.tab
+    cdef int ch, t, colour, f
+    if action < tab.nplace:
+        ch = action // tab.T
+        t = action % tab.T
+        colour = ch if tab.choices > 1 else tab.colour_of_seat[core.seat]
+        place(core, t, colour)
+    elif action < tab.move0 + tab.nmove:
+        f = (action - tab.move0) // tab.T
+        move_piece(core, f, (action - tab.move0) % tab.T)
+    elif action == tab.a_pass:
+        pass_turn(core)
+    elif action == tab.a_offer:
+        core.offer_by = core.seat
+        core.answerer = next_answerer(core, core.seat)
+
+
 cdef void place(TTTCore core, int t, int colour) noexcept:
     core.reserve[colour] -= 1
     cdef int c = land(core, t, colour + 1)
@@ -245,7 +304,7 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
                 best = run
             if tab.is_axis[d] and run > best_axis:
                 best_axis = run
-        if core.st_landed > 1:            # a carried stack landed above c
+        if core.stack_landed > 1:            # a carried stack landed above c
             best = max(best, stack_best_run(core, c, False))
             best_axis = max(best_axis, stack_best_run(core, c, True))
         for i in range(tab.nchecks):
@@ -265,7 +324,7 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
     if tab.move_limit and core.plies >= tab.move_limit:
         finish_stalemate(core, END_MOVE_LIMIT)
         return
-    if core.cj_land >= 0 and chain_continues(core):      # a chain jump's extra move
+    if core.chain_land >= 0 and chain_continues(core):      # a chain jump's extra move
         return
     core.left -= 1
     if core.left == 0 or not has_move(core, core.seat):

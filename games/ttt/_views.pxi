@@ -13,6 +13,11 @@
 # its own pending plan in a round, and the information state adds the event
 # lines it read (_cloaked_events.pxi).
 
+from libc.stdint cimport int32_t, uint64_t
+from games.core cimport GameCore
+from games.rng cimport mix64
+from games.ttt.codes cimport END_NONE, CLOAK_HIDES
+
 
 # -- the position as text and planes --------------------------------------------
 

@@ -384,11 +384,11 @@ SHAPE_LETTERS = {"circle": "c", "triangle": "t", "x": "x", "cross": "+", "star":
 
 
 def outranks(a: str, b: str) -> bool:
-    """The seed: "Pentagon outranks star which outranks cross which outranks X
-    which outranks triangle which outranks circle (but circle outranks
-    pentagon and only pentagon)." Not a total order (it has a cycle), so it is
-    a comparison of two shapes, never a sort key. The engine's copy is
-    ``_engine.shape_outranks``; tests check the two agree."""
+    """The specification: "Pentagon outranks star which outranks cross which
+    outranks X which outranks triangle which outranks circle (but circle
+    outranks pentagon and only pentagon)." Not a total order (it has a cycle),
+    so it is a comparison of two shapes, never a sort key. The engine's copy is
+    ``games.ttt.shape_outranks``; tests check the two agree."""
     if {a, b} == {"circle", "pentagon"}:
         return a == "circle"
     return SHAPES_ALL.index(a) > SHAPES_ALL.index(b)
