@@ -449,6 +449,10 @@ cdef class TTTCore(GameCore):
         self.seat = s
         return k
 
+    # the per-player views (_views.pxi): with cloaking what the viewer sees,
+    # else the round's views (the whole position, other seats' pending plans
+    # hidden), which are the protocol's whole-position defaults without rounds
+
     cdef object player_observation_string(self, int player):
         if self.seen == NULL:
             return round_observation_string(self, player)
