@@ -20,7 +20,7 @@ cpdef enum Move:
     MOVE_LINEAR_KNIGHT = 2    # any distance along a line, or a knight's jump
     MOVE_ALQUERQUE = 3        # one step along the lines of the alquerque-pattern board
     MOVE_ORTHOGONAL = 4       # one step along an axis
-    # the seed's extension list (the shapes path only)
+    # the specification's extension list (the shapes path only)
     MOVE_ADJ_DIAGONAL = 5     # one step along a diagonal (not an axis)
     MOVE_ORTH_LINE = 6        # any distance along an axis
     MOVE_DIAG_LINE = 7        # any distance along a diagonal
@@ -33,7 +33,7 @@ cpdef enum Move:
     # pieces above the mover; the full-stack one only from a stack's bottom
     MOVE_ORTH_BY_STACK = 13
     MOVE_ORTH_BY_FULL_STACK = 14
-    # the seed's "Moves adjacent or knight" (3P-9X-HideSeek's
+    # the specification's "Moves adjacent or knight" (3P-9X-HideSeek's
     # circle): one step to any neighbour, or a knight's jump 2x1x0
     MOVE_ADJ_KNIGHT = 15
 

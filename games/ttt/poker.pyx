@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Poker-hand ranks of stacks. The seed: "A player's rank
+"""Poker-hand ranks of stacks. The specification: "A player's rank
 in a move “by stack” or “by full stack” is determined from the full set of
 pieces in the destination stack (after the move) owned by that player or by
 no player (“communal pieces”), ignoring any pieces of the lowest possible

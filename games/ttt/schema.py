@@ -29,7 +29,7 @@ MOVES_ALL = (
     "orth-by-stack",
 )
 MOVES_NOW = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque", "linear-or-knight")
-# the seed's extension list of moves, played by the shapes path
+# the specification's extension list of moves, played by the shapes path
 MOVES_EXTENDED = (
     "adjacent-diagonal",
     "orthogonal",
@@ -48,7 +48,7 @@ MOVES_NOW = MOVES_NOW + MOVES_EXTENDED
 MOVES_BY_STACK = ("orth-by-stack", "orth-by-full-stack")
 MOVES_ALL = MOVES_ALL + ("orth-by-full-stack",)
 MOVES_NOW = MOVES_NOW + MOVES_BY_STACK
-# the seed's "Moves adjacent or knight" (3P-9X-HideSeek's circle),
+# the specification's "Moves adjacent or knight" (3P-9X-HideSeek's circle),
 # the union of "adjacent" and "knight-2x1x0" (docs/rules/ttt.md, "Shapes")
 MOVES_ALL = MOVES_ALL + ("adjacent-or-knight",)
 MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
@@ -59,7 +59,7 @@ POWERS_NOW = POWERS_ALL
 CONDITIONS_ALL = ("cover", "cover-by-rank", "jump", "chain-jump", "surround-line", "surround-orthogonal")
 CONDITIONS_NOW = CONDITIONS_ALL  # the jumps and the surrounds
 CONDITIONS_JUMP = ("jump", "chain-jump")
-# the seed's "Chain Jump (+ back)", read as international
+# the specification's "Chain Jump (+ back)", read as international
 # draughts' man (docs/rules/ttt.md, "Chain Jump (+ back)"): a chain jump whose
 # jumps may go backwards although the shape cannot move backwards
 CONDITIONS_ALL = CONDITIONS_ALL + ("chain-jump-back",)
@@ -77,7 +77,7 @@ STALEMATES = (
     "least-in-a-row-loses",
     "most-pieces-wins",
 )
-# Outcomes of the seed's dilemmas (see the block at the end).
+# Outcomes of the specification's dilemmas (see the block at the end).
 SHAPE_PLURALS = {
     "circle": "circles",
     "triangle": "triangles",
@@ -203,7 +203,7 @@ MOVE_CODES = {
     "adjacent-orthogonal": int(Move.MOVE_ORTHOGONAL),
     "adjacent-alquerque": int(Move.MOVE_ALQUERQUE),
     "linear-or-knight": int(Move.MOVE_LINEAR_KNIGHT),
-    # the seed's extension list
+    # the specification's extension list
     "adjacent-diagonal": int(Move.MOVE_ADJ_DIAGONAL),
     "orthogonal": int(Move.MOVE_ORTH_LINE),
     "diagonal": int(Move.MOVE_DIAG_LINE),
@@ -254,7 +254,7 @@ ORDER_CODES = {
     "simultaneous": int(Order.ORDER_SIMULTANEOUS),
     "single": int(Order.ORDER_SINGLE),
 }
-# cloaking: the seed's "No cloaking", "Cloaking hides", "Cloaking obscures"
+# cloaking: the specification's "No cloaking", "Cloaking hides", "Cloaking obscures"
 CLOAK_CODES = {
     "none": int(Cloak.CLOAK_NONE),
     "hides": int(Cloak.CLOAK_HIDES),

@@ -630,7 +630,7 @@ def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True) -> dict[s
 
 
 def _check_simultaneous(rec, p: _Problems):
-    """Simultaneous and single phases: a plan is one ply. The seed
+    """Simultaneous and single phases: a plan is one ply. The specification
     defines a plan by "what moves would be legal if that player were first to
     move", which names one move; two plies a turn would need an order inside
     the plan that the seed does not give (docs/rules/ttt.md, Simultaneous play)."""
@@ -646,7 +646,7 @@ def _check_simultaneous(rec, p: _Problems):
 
 
 def _shape_backwards(p: _Problems, shape, props, out):
-    """The seed's "If a shape “cannot move backwards”" as the
+    """The specification's "If a shape “cannot move backwards”" as the
     shape's field ``cannot_move_backwards`` (a bool, written into the record
     only when true so older fingerprints stay)."""
     flag = props.get("cannot_move_backwards", False) if isinstance(props, Mapping) else False
