@@ -807,7 +807,7 @@ def test_playout_plans_on_several_boards_are_the_legal_plans():
         c = make_core(rs)
         while not c.terminal():
             if c.player() >= 0 and c.simultaneous_player_list():
-                assert c._fast_plan_list() == sorted(c.legal_action_list())
+                assert c.playout_plans() == sorted(c.legal_action_list())
                 checked += 1
             legal = [a for a, _ in c.chance_outcome_list()] if c.player() == -1 else c.legal_action_list()
             c.apply_action(rng.choice(legal))

@@ -120,9 +120,9 @@ def _check(core, ref):
         assert core.player_view(p) == ref.view(p), (p, core.to_string())
         assert core.player_shape_view(p) == ref.shape_view(p), (p, core.to_string())
     assert core.shape_reserves() == {ref.colours[c]: d for c, d in enumerate(ref.sres)}, core.to_string()
-    n = core._log_count()
+    n = core.event_count()
     for p in range(core.num_players):
-        assert (core._cc2_text(p, n - 1) if n else "") == ref.gain_text(p), (p, core.to_string())
+        assert (core.reincarnation_text(p, n - 1) if n else "") == ref.gain_text(p), (p, core.to_string())
 
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
@@ -151,7 +151,7 @@ def test_reincarnations_happen_in_the_cases():
                     else core.legal_action_list()
                 )
                 core.apply_action(rng.choice(acts))
-                got = core._event_reinc(core._log_count() - 1)
+                got = core.event_reincarnation(core.event_count() - 1)
                 if got is not None:
                     counts.add(got[1])
     assert counts == {1, 2}
@@ -381,9 +381,9 @@ def test_obscurity_cases_reach_every_verdict_and_attempts():
                     else core.legal_action_list()
                 )
                 core.apply_action(rng.choice(acts))
-                n = core._log_count()
-                seen.add(core._event_cover(n - 1)[0])
-                seen.add("attempt" if core._event(n - 1)[2] else "")
+                n = core.event_count()
+                seen.add(core.event_cover(n - 1)[0])
+                seen.add("attempt" if core.event(n - 1)[2] else "")
     assert {1, 2, 3, "attempt"} <= seen
 
 

@@ -324,7 +324,7 @@ def test_a_hidden_placement_shows_neither_its_shape_nor_its_space_to_the_other()
     b = _cores(HAND, [TRIANGLE + 1, CIRCLE + 4])
     assert _views(a, 1) == _views(b, 1)
     assert_all_differ(_views(a, 0), _views(b, 0))
-    assert a._sh_letters(1)[0] == "." and a._sh_letters(0)[0] != "."
+    assert a.player_shape_view(1)[0] == "." and a.player_shape_view(0)[0] != "."
 
 
 def test_another_players_pending_shaped_plan_changes_nothing_for_a_player():
@@ -338,12 +338,12 @@ def test_another_players_pending_shaped_plan_changes_nothing_for_a_player():
 
 def test_a_shaped_plan_onto_a_hidden_piece_is_an_attempt_that_reveals_it():
     core = _cores(HAND, [CIRCLE + 0, TRIANGLE + 4])
-    assert core._sh_letters(0)[4] == "."  # white's triangle is hidden from black
+    assert core.player_shape_view(0)[4] == "."  # white's triangle is hidden from black
     assert TRIANGLE + 4 in core.player_legal_action_list(0)
     before = core.shape_reserves()
     core.apply_joint_action([TRIANGLE + 4, CIRCLE + 8])
     assert logged_attempts(core) == [0]
-    assert core._sh_letters(0)[4] != "."  # now black fully sees it
+    assert core.player_shape_view(0)[4] != "."  # now black fully sees it
     assert core.player_view(1)[8] != "."  # white's plan resolved as usual
     after = core.shape_reserves()  # the attempt spent no reserve piece; white's placement did
     assert after["black"] == before["black"] and after["white"] != before["white"]
@@ -378,7 +378,7 @@ def test_a_replacement_seen_by_colour_only_drops_the_replacement_shape():
         core.apply_joint_action([move[0], _pass(core, 1)])
         assert core.last_event() is not None
         assert "(shape not seen)" in core.information_state_string(1)
-        assert core._sh_letters(1)[4] == "?" and core._sh_letters(0)[4] == rep[0]
+        assert core.player_shape_view(1)[4] == "?" and core.player_shape_view(0)[4] == rep[0]
         outs.append(core)
     assert _views(outs[0], 1) == _views(outs[1], 1)
     assert_all_differ(_views(outs[0], 0), _views(outs[1], 0))

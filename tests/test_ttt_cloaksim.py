@@ -248,7 +248,7 @@ def test_a_piece_revealed_by_an_attempt_stays_seen_where_it_moves_in_that_round(
     assert core.player_view(0)[2] == "o" and core.player_view(0)[1] == "."
     # white saw black's piece? no: black's plan was an attempt, white learns only that
     assert core.player_view(1)[0] == "."
-    events = [core._event(i) for i in range(core._log_count())]
+    events = [core.event(i) for i in range(core.event_count())]
     assert events[-2][3][1] == 0 and events[-1][3][0] == 1  # white sees an attempt; black all of white's move
 
 
@@ -384,12 +384,12 @@ def test_playout_plans_are_drawn_uniformly_from_the_planners_view():
     checked = 0
     for target_phase in (0, 1):
         core = make_core(rs)
-        while core.current_phase() < target_phase or (target_phase == 0 and core._log_count() < 4):
+        while core.current_phase() < target_phase or (target_phase == 0 and core.event_count() < 4):
             core.apply_action(rng.choice(core.legal_action_list()))
         if core.terminal():
             continue
         legal = core.legal_action_list()
-        start = core._log_count()
+        start = core.event_count()
         counts = dict.fromkeys(legal, 0)
         draws = 150 * len(legal)
         for seed in range(draws):

@@ -146,11 +146,11 @@ def _check(core, ref):
         assert core.player_view(p) == ref.view(p), (p, core.to_string())
         assert core.player_shape_view(p) == ref.shape_view(p), (p, core.to_string())
     assert core.shape_reserves() == {ref.colours[c]: d for c, d in enumerate(ref.sres)}, core.to_string()
-    n = core._log_count()
+    n = core.event_count()
     if n:
-        actor = core._event(n - 1)[1]
+        actor = core.event(n - 1)[1]
         for p in range(core.num_players):
-            assert core._xk_text(p, n - 1, actor) == ref.capture_text(p), (p, core.to_string())
+            assert core.captives_text(p, n - 1, actor) == ref.capture_text(p), (p, core.to_string())
 
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
@@ -186,13 +186,13 @@ def test_the_cases_reach_captures_attempts_and_tried_jumps():
                     else core.legal_action_list()
                 )
                 core.apply_action(rng.choice(acts))
-                n = core._log_count()
+                n = core.event_count()
                 if not n:
                     continue
                 event = core.last_event()
                 if event["attempt"]:
                     seen.add("attempt")
-                for c, saw, converted, g, gain, col in core._xk_captives(n - 1):
+                for c, saw, converted, g, gain, col in core.event_captives(n - 1):
                     seen.add("converted" if converted else "gone")
                     if gain:
                         seen.add(f"gain{gain}")

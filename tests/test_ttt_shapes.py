@@ -334,7 +334,7 @@ def test_obscured_view_hides_shape_but_not_colour():
 def test_rank_order():
     """The seed: pentagon > star > cross > X > triangle > circle, except that
     circle outranks pentagon (and only pentagon); the engine's copy agrees."""
-    from games.ttt._engine import shape_outranks
+    from games.ttt import shape_outranks
 
     ladder = ["circle", "triangle", "x", "cross", "star", "pentagon"]
     for i, a in enumerate(ladder):

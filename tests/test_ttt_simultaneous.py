@@ -603,7 +603,7 @@ def test_playout_plans_are_the_legal_plans_drawn_uniformly():
         while not core.terminal():
             legal = core.legal_action_list() or [a for a, _ in core.chance_outcome_list()]
             if "simultaneous round" in core.to_string():
-                assert core._fast_plan_list() == sorted(legal), rs.name
+                assert core.playout_plans() == sorted(legal), rs.name
             core.apply_action(rng.choice(legal))
     rs = rules.load(BENCH)
     core = make_core(rs)

@@ -146,7 +146,7 @@ def assert_is_legal_agrees_with_legal_actions(rs, games: int, seed: int = 3) -> 
 
 def logged_attempts(core):
     """The seats of every logged attempt, in order (a round logs its plans in seat order)."""
-    return [core._event(i)[1] for i in range(core._log_count()) if core._event(i)[2]]
+    return [core.event(i)[1] for i in range(core.event_count()) if core.event(i)[2]]
 
 
 def play_rounds_against_reference(
@@ -190,7 +190,7 @@ def play_rounds_against_reference(
                 for p in range(core.num_players):
                     assert core.player_view(p) == ref.view(p), (p,) + where
                     if shape_views:
-                        assert core._sh_letters(p) == ref.shape_view(p), (p,) + where
+                        assert core.player_shape_view(p) == ref.shape_view(p), (p,) + where
                 assert logged_attempts(core) == ref.attempts, where
             if player == -4:
                 assert core.returns_list() == ref.returns(), where

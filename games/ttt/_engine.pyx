@@ -2,55 +2,86 @@
 """C engine of the tic-tac-toe variations: one ``TTTCore`` plays every rule set
 that ``games.ttt.compiler`` compiles (placement, gravity, movement, turn checks,
 stalemate rules, passes, agreed draws, Chaos, phases with locked players and
-spaces and the fold rule, and simultaneous or single phases: see "ttt-sim:
-simultaneous rounds" below; every other rule set is sequential and
-perfect-information and pays nothing for them).
+spaces and the fold rule, shapes, stacks, captures, jumps, surrounds, pots,
+simultaneous and single rounds, cloaking). A rule set pays only for the rules
+it plays: each one is reached through one flag test (a sequential,
+perfect-information rule set of circles pays nothing for rounds, cloaking or
+shapes). Rules as implemented, with every reading of the tic-tac-toe
+variations specification: docs/rules/ttt.md.
 
-Phases: the per-phase tables live in ``Tables``; a position keeps its phase,
-who folded, and ``plock``, the current phase's locked cells (NULL when it has
-none, so rule sets without phase locks pay one pointer test). The list of free
-targets always means "free in this phase" and is rebuilt when a phase starts.
+This file holds ``TTTCore``: its fields, the GameCore protocol (games/core.pxd)
+and its Python faces, each a few lines that hand over to the rule it asks. The
+rules themselves are module-level functions that take the core (or the tables)
+first, one file per concept of the rule vocabulary, included below (Cython
+allows no ``include`` inside a class body; in one compilation unit a call to a
+module-level ``cdef`` function costs what a call to a method of a final class
+costs). The map, in the order a reader of the specification meets the
+concepts (docs: the sections of docs/rules/ttt.md; tests: files in tests/):
 
-Rules as implemented, with every interpretation of the seed: docs/rules/ttt.md.
+  tables and geometry      _geometry.pxi         test_ttt_boards.py
+      docs: "The rules as implemented"
+  setup and phases         _phases.pxi           test_ttt_phases.py
+      docs: "The rules as implemented"; "Spaces, boards and 1 vs Chaos"
+  turns and legal moves    _turns.pxi            test_ttt_turns.py
+      docs: "The rules as implemented"; "Checks"
+  boards and outcomes      _outcomes.pxi         test_ttt_outcomes.py
+      docs: "Outcomes of the dilemmas"; "Several boards with every outcome and
+      with simultaneous phases"
+  shapes and their moves   _shapes.pxi           test_ttt_shapes.py
+      docs: "Shapes, movement and goals"
+  stacks                   _stacks.pxi           test_ttt_stacks.py
+      docs: "Stacks: moves by stack and by full stack, poker-hand ranks"
+  captures                 _captures.pxi         test_ttt_captures.py
+      docs: "Captures"; "Powers of by-stack movers"
+  jumps                    _jumps.pxi            test_ttt_jumps.py
+      docs: "Jumps and chain jumps"; "Chain Jump (+ back)"; "Jumps inside
+      rounds"
+  surrounds                _surround.pxi         test_ttt_surround.py
+      docs: "Surrounds"; "Surrounds inside rounds"
+  pots and poker ranks     _pots.pxi             test_ttt_pots.py
+      docs: "Captures" (the pot); "The pot showdown of by-stack covers"; "The
+      pot showdown inside rounds"
+  simultaneous and single  _rounds.pxi           test_ttt_rounds.py
+  rounds
+      docs: "Simultaneous play"; "Moving shapes inside rounds"; "By-stack
+      covers inside rounds"; "Goals reached inside rounds"
+  cloaking                 _cloaking.pxi         test_ttt_cloaking.py
+                           (what a seat sees),
+                           _cloaked_events.pxi
+                           (what it sees of events)
+      docs: "Cloaking (hidden pieces)"; "Hidden turns"; "Cloaking and
+      overachievers in simultaneous rounds"; "Captures with cloaked spaces";
+      "Jumps and surrounds with cloaked spaces"; "Shapes and moving shapes in
+      cloaked rounds"
+  per-player views         _views.pxi            test_ttt_views.py
+      docs: "OpenSpiel face"
 
-Geometry: cells are ``x + X*(y + Y*z)`` (0-based). A *target* is what a
-placement or move names: the cell itself, or on stacks the stack ``x + X*y``
-(the piece falls to the lowest free height). Static tables (neighbours in the
-26 lexicographically ordered directions, so the opposite of direction d is
-25-d; knight jumps; Zobrist keys; symmetries) live in one shared ``Tables``
-object; a position is one malloc'd block of int16, so a copy is one memcpy.
+A position is one malloc'd block of int16 (cells, tops of stacks, the free
+list, reserves, then each concept's region: boards, the round, shapes, the
+pot, the pending chain, what each seat has seen and the event log), so a
+copy is one memcpy and a pickle one list; the tables (``Tables``) are shared.
 
-Action ids (documented in docs/rules/ttt.md):
+Action ids (documented in docs/rules/ttt.md, "OpenSpiel face", and with
+shapes and stacks in their sections):
   choice*T + t                 place on target t (choice = colour index when
-                               players choose colours, else 0 = own colour)
-  P*T + f*T + u                move the piece on target f to target u
+                               players choose colours, else 0 = own colour;
+                               with shapes, (shape*choices + choice)*T + t)
+  move0 + f*T + u              move the piece on target f to target u
                                (only in rule sets whose pieces move)
-  then, when allowed: pass, draw offer, agree, refuse (in this order).
+  rep0 + (r*T + f)*T + u       a move reaching its goal, becoming shape r
+  stk0 + (r1*S + c)*T + u      a by-stack move of the piece on cell c
+  then, when allowed: pass, draw offer, agree, refuse, end-chain (in this order).
 """
-from libc.stdlib cimport malloc, free
-from libc.string cimport memcpy, memset
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 import hashlib
-import re
 cimport cython
+from libc.stdlib cimport malloc, free
+from libc.string cimport memcpy
+from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
 from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
-from games.rng cimport Rng, mix64, rng_seed, rng_below, rng_next
+from games.rng cimport Rng, mix64, rng_below
 from games.ttt.codes cimport (
-    EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, MOVE_NONE, MOVE_LINEAR_KNIGHT,
-    MOVE_ALQUERQUE, MOVE_ORTHOGONAL, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW, ST_MOST_PIECES, END_NONE,
-    END_CHECK, END_STALEMATE, END_AGREED_DRAW, END_MOVE_LIMIT, FOLD_LESS_THAN_MOST,
-    ORDER_SEQUENTIAL, ORDER_SINGLE, CLOAK_NONE, CLOAK_HIDES, CLOAK_OBSCURES)
-from games.ttt.codes cimport (ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
-                              MEASURE_SHAPE, MEASURE_AREA)
-from games.ttt.codes cimport (MOVE_ADJACENT, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, MOVE_DIAG_LINE, MOVE_LINEAR,
-                              MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3)   # ttt-shapes
-from games.ttt.codes cimport MOVE_ORTH_BY_STACK, MOVE_ORTH_BY_FULL_STACK      # ttt-stacks
-from games.ttt.codes cimport MOVE_ADJ_KNIGHT                                  # ttt-cloakcap
-from games.ttt.poker cimport hand_rank, N_SHAPES                              # ttt-stacks
-from games.ttt.poker cimport hand_uses                                        # ttt-potshow
-from games.ttt.codes cimport (POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES,
-                              RESULT_REINCARNATES_X2)   # ttt-captures
-from games.ttt.codes cimport COND_JUMP, COND_CHAIN_JUMP, COND_SURROUND_LINE, COND_SURROUND_ORTH   # ttt-jumps
+    MOVE_LINEAR_KNIGHT, END_NONE, END_STALEMATE, END_MOVE_LIMIT, CLOAK_NONE, CLOAK_HIDES, ST_RANKED,
+    ST_VS_CHAOS)
 
 cdef enum:
     MAX_SEATS = 5
@@ -62,721 +93,19 @@ cdef enum:
 
 COLOUR_CHARS = "xopy"
 
-cdef enum:
-    # ttt-captures: the verdict of a cover (TTTCore._cp_verdict)
-    CP_NONE = 0               # no capture: the piece lands as it would on an empty target
-    CP_WIN = 1                # the attacker captures every defender
-    CP_LOSE = 2               # a defender captures the attacker
-    CP_MUTUAL = 3             # equal rank: the attacker and the defenders of its rank are destroyed
-    CP_MAX_STACK = 20         # a stack is at most MAX_DIM (19) high, plus the attacker
-    CP_PAUSED = -3            # _cp_arrive: the ply waits for the pot's chance node
-    # the pot region of a block (Tables.pot0): pending, target, attacker's local
-    # shape, pieces in the pot, captors, captors' pieces, captors' local shapes
-    POT_PENDING = 0
-    POT_T = 1
-    POT_K = 2                 # ttt-potshow: -1 for a by-stack showdown's pot
-    POT_UNITS = 3
-    POT_N = 4
-    POT_PIECE = 5
-    POT_SHAPE = 5 + MAX_SEATS
-    POT_LEN = 5 + 2 * MAX_SEATS
-    # ttt-rounds: rule sets with rounds append a queue to the pot region: the
-    # pots one round's covers leave (dealt in target order, one chance node
-    # each), and what the round's end still needs once they are dealt
-    POTQ_TAIL = POT_LEN                   # 1: a round waits for its pots
-    POTQ_ALLPASS = POT_LEN + 1
-    POTQ_NPLANS = POT_LEN + 2
-    POTQ_N = POT_LEN + 3                  # pots queued
-    POTQ_HEAD = POT_LEN + 4               # next queued pot to deal
-    POTQ_LANDED = POT_LEN + 5             # the round's landed cell per seat
-    POTQ_SLOTS = POT_LEN + 5 + MAX_SEATS  # queued pots, POT_LEN entries each
-    POTQ_NLAND = POT_LEN + 5 + MAX_SEATS + MAX_SEATS * POT_LEN    # ttt-rounds3: pieces a by-stack plan landed, per seat
-    POTQ_LEN = POT_LEN + 5 + 2 * MAX_SEATS + MAX_SEATS * POT_LEN
-    POT_WHO = 15                          # the history's seat for a pot's chance outcome
-
-
-cdef inline bint _moves_by_stack(int move) noexcept:
-    """ttt-stacks: whether a shape's move carries the pieces above the mover."""
-    return move == MOVE_ORTH_BY_STACK or move == MOVE_ORTH_BY_FULL_STACK
-
-
-def _directions3():
-    return [d for d in ((a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1))
-            if d != (0, 0, 0)]
-
-
-def _knight_jumps():
-    out = []
-    for a in range(3):
-        for b in range(3):
-            if a == b:
-                continue
-            for sa in (-2, 2):
-                for sb in (-1, 1):
-                    d = [0, 0, 0]
-                    d[a] = sa
-                    d[b] = sb
-                    out.append(tuple(d))
-    return out
-
-
-cdef class Tables:
-    """Everything about a rule set that never changes during a game."""
-    cdef int X, Y, Z, XY, S, T
-    cdef bint gravity
-    cdef int seats, nplayers, chaos, C, choices, move, ppt, passing, agree_draw
-    cdef int stalemate, move_limit, nsides, nchecks, nsym
-    cdef int seat_mask[MAX_SEATS]
-    cdef int side[MAX_SEATS]
-    cdef int colour_of_seat[MAX_SEATS]     # the colour a 1-choice seat places
-    cdef int reserve0[MAX_COLOURS]
-    cdef int check_k[MAX_CHECKS]
-    cdef int check_effect[MAX_CHECKS]
-    cdef int check_diag[MAX_CHECKS]
-    cdef bint any_axis_check
-    cdef int nphases
-    cdef int ph_pass[MAX_PHASES]
-    cdef int ph_move[MAX_PHASES]           # the phase's move code (0: placement only)
-    cdef int ph_active[MAX_PHASES]         # bit mask of the seats not locked for the phase
-    cdef int ph_fold[MAX_PHASES]
-    cdef uint8_t* ph_lock                  # nphases*S: cells locked for the phase
-    cdef bint ph_has_lock[MAX_PHASES]
-    cdef int nplace, move0, nmove, a_pass, a_offer, a_agree, a_refuse, num_actions
-    cdef int16_t* nbr        # S*26, cell grid
-    cdef int16_t* tnbr       # T*26, target grid (stacks: horizontal only)
-    cdef int16_t* step       # T*26, one-step moves: tnbr, or on the alquerque board its lines only
-    cdef int16_t* knight     # T*24
-    cdef uint8_t* locked     # S
-    cdef uint8_t* is_axis    # 26
-    cdef int nrun                          # ttt-stackjump: the line directions (13..25) some cell has a
-    cdef int run_dir[13]                   # neighbour along, the ones _after_ply's turn checks walk
-    cdef int min_check_k                   # the shortest turn check (0: none)
-    cdef uint8_t* crun                     # S*13: per cell, the run_dir directions whose whole line through
-    cdef uint8_t* ncrun                    # it holds min_check_k cells (a shorter one decides no check); S: how many
-    cdef int init_count[MAX_COLOURS]       # pieces of each colour on the starting board
-    cdef uint64_t* zob       # S*(C+1)
-    cdef int16_t* sym        # nsym*S
-    cdef int16_t* init       # the starting block
-    # cloaking (issue 11 item 3; CLOAK_NONE leaves every field below unused)
-    cdef int cloaking        # CLOAK_* (NONE when no phase cloaks a space)
-    cdef uint8_t* ph_cloak   # nphases*S: cells cloaked for the phase
-    cdef int seen0           # block offset of seen[S]: per cell, bit s = seat s fully saw its piece
-    cdef int log0            # block offset of the event log: count (2 entries), then loglen*3
-    cdef int loglen          # events the log holds (the game's length bound)
-    cdef int rlog0           # ttt-cloakcap2: block offset of loglen reincarnation words, one per event (0: none)
-    cdef bint cc2_obscure    # ttt-cloakcap2: captures under obscurity (legal actions from _cc2_obscured_actions)
-    cdef int cc2_sub         # ttt-cloakcap2: a local shape with a power, standing for a shape the mover does not see
-    cdef int xk_log0         # ttt-cloakstack: block offset of loglen*S words, what a jump or surround took per cell (0: none)
-    cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
-    cdef int block           # int16 entries in a position block
-    # spaces (issue 11 item 4): per phase and cell, bit masks of the seats
-    # locked against entering / leaving it (NULL when no space locks a seat)
-    cdef uint8_t* ph_entry   # nphases*S
-    cdef uint8_t* ph_exit    # nphases*S
-    cdef bint any_seat_lock
-    # boards (issue 11 item 5): boards side by side along x, each bX wide
-    cdef int nboards, bX
-    cdef readonly object colour_names
-    cdef readonly dict params
-    # outcomes of the dilemmas (ttt-outcomes; compiler._outcome_tables)
-    cdef bint general_outcome              # score stalemates with _finish_outcome
-    cdef int st_kind, st_measure, st_k, st_shape, st_most, st_wins
-    cdef bint vs_more_wins, vs_fewer_loses
-    cdef int chaos_more_than[MAX_SHAPES]   # -1: no "Chaos wins if total <shape> > n"
-    cdef bint overachievers
-    cdef int side_colours[MAX_SEATS]       # colour bit mask of each side
-    # ttt-sim: simultaneous and single phases (see "Simultaneous rounds" below)
-    cdef bint sim                          # some phase is simultaneous or single
-    cdef int ph_order[MAX_PHASES]
-    cdef int sim0                          # int16 offset of the round region in a block (even)
-    cdef int hist_cap                      # decisions the history holds
-    cdef int16_t* sstep                    # T*26: each target's one-step targets, packed
-    cdef uint8_t* nsstep                   # T: how many
-    cdef int maxstep                       # the most of them from any target
-    cdef uint64_t maxstep_inv              # 2**32 // maxstep + 1: _slot_of divides by maxstep without idiv
-    cdef uint64_t t_inv                    # 2**32 // T + 1: _div_t divides by T without idiv
-    cdef int max_game_length               # params["max_game_length"], read by every copy (no dict lookup)
-    # ttt-shapes: shapes, per-shape moves and goals (see "Shapes path" below);
-    # every field is unused when ``shaped`` is False (the original path)
-    cdef bint shaped
-    cdef int K                             # shapes in play, in the seed's rank order
-    cdef int shape_global[MAX_SHAPES]      # SHAPES_ALL index of local shape k
-    cdef int shape_local[MAX_SHAPES]       # local index of a SHAPES_ALL index (-1: not in play)
-    cdef int shape_move[MAX_SHAPES]        # MOVE_* of local shape k
-    cdef bint shape_no_back[MAX_SHAPES]    # "cannot move backwards"
-    cdef int R                             # replacement shapes (those that can move backwards)
-    cdef int replacer[MAX_SHAPES]          # their local indices
-    cdef int rep0                          # first replacement-move action id
-    cdef int a_pass_or_end                 # first id after placements and moves
-    cdef int shp0                          # block offset of the shape plane shp[S] (SHAPES_ALL index)
-    cdef int sres0                         # block offset of the per-shape reserves [C*K]
-    cdef int goal_axis[MAX_SEATS]          # 0 x, 1 y, -1 no goal (Chaos)
-    cdef int goal_high[MAX_SEATS]          # goal at the axis' high end
-    cdef bint goal_check                   # "Stalemate if goal is reached"
-    cdef int16_t* knight3                  # T*24 jumps 2x1x1
-    cdef int8_t* dcomp                     # 26*3: the components of each direction
-    cdef uint64_t* szob                    # S*MAX_SHAPES: Zobrist keys of shapes
-    # ttt-stacks: moves "by stack" / "by full stack" (see "Stacks path" below)
-    cdef bint by_stack                     # some shape moves by stack
-    cdef int stk0                          # first by-stack move id: stk0 + (r1*S + c)*T + u
-    cdef int nstk                          # how many ids ((1 + R)*S*T, or 0)
-    # ttt-captures (issue 12 items 3-5): unused when ``powers`` is False
-    cdef bint powers                       # some shape may capture
-    cdef bint any_must                     # some shape must capture
-    cdef int shape_power[MAX_SHAPES]       # POWER_* of local shape k
-    cdef int shape_cond[MAX_SHAPES]        # COND_* of local shape k
-    cdef bint shape_jump_back[MAX_SHAPES]  # ttt-chainback: "Chain Jump (+ back)": its jumps may go backwards
-    cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
-    cdef bint pots                         # a pot may be split among captors (a chance node)
-    cdef int pot0                          # block offset of the pot region (POT_*)
-    # ttt-jumps
-    cdef bint jumps                        # some shape captures by jumping
-    cdef bint chains                       # some shape chain-jumps (continuation decisions)
-    cdef bint surrounds                    # some shape captures by surrounding
-    cdef int chain0                        # block offset of the pending chain: its target + 1, or 0
-    cdef int a_stop                        # "end-chain": declines the continuation (-1: no chains)
-    cdef int chips                         # SHAPES_ALL bits of the powerless shapes (poker's "chips")
-    cdef int pot_len                       # its length (POTQ_LEN with rounds: ttt-rounds)
-
-    def __reduce__(self):
-        return (Tables, (self.params,))
-
-    def __dealloc__(self):
-        free(self.nbr)
-        free(self.tnbr)
-        free(self.step)
-        free(self.knight)
-        free(self.locked)
-        free(self.is_axis)
-        free(self.zob)
-        free(self.sym)
-        free(self.init)
-        free(self.ph_lock)
-        free(self.ph_entry)
-        free(self.ph_exit)
-        free(self.sstep)
-        free(self.nsstep)
-        free(self.crun)
-        free(self.ncrun)
-        free(self.ph_cloak)
-        free(self.knight3)     # ttt-shapes
-        free(self.dcomp)
-        free(self.szob)
-
-    def __init__(self, dict p):
-        cdef int i, d, c, s
-        self.params = p
-        self.max_game_length = p["max_game_length"]     # (the compiler always sets it)
-        self.X, self.Y, self.Z = p["size"]
-        self.XY = self.X * self.Y
-        self.S = self.XY * self.Z
-        self.gravity = p["gravity"]
-        self.T = self.XY if self.gravity else self.S
-        self.t_inv = (<uint64_t>1 << 32) // <uint64_t>self.T + 1
-        self.seats = p["seats"]
-        self.nplayers = p["num_players"]
-        self.chaos = p["chaos"]
-        self.C = p["num_colours"]
-        self.colour_names = list(p["colour_names"])
-        self.choices = p["choices"]
-        self.move = p["move"]
-        self.ppt = p["pieces_per_turn"]
-        self.passing = p["pass"]
-        phases = p["phases"]
-        if len(phases) > MAX_PHASES:
-            raise ValueError("rule set exceeds the engine's limits")
-        self.nphases = len(phases)
-        self.ph_lock = <uint8_t*>malloc(self.nphases * self.S)
-        if not self.ph_lock:
-            raise MemoryError()
-        memset(self.ph_lock, 0, self.nphases * self.S)
-        for i, ph in enumerate(phases):
-            self.ph_pass[i] = ph["pass"]
-            self.ph_move[i] = ph["move"]
-            self.ph_active[i] = ph["active"]
-            self.ph_fold[i] = ph["fold"]
-            self.ph_has_lock[i] = len(ph["locked"]) > 0
-            self.ph_order[i] = ph["order"]     # ttt-sim
-            for c in ph["locked"]:
-                self.ph_lock[i * self.S + c] = 1
-        self.agree_draw = p["agree_draw"]
-        self.stalemate = p["stalemate"]
-        self.move_limit = p["move_limit"]
-        if self.seats > MAX_SEATS or self.C > MAX_COLOURS or len(p["checks"]) > MAX_CHECKS:
-            raise ValueError("rule set exceeds the engine's limits")
-        for s in range(self.seats):
-            self.seat_mask[s] = p["seat_colours"][s]
-            self.side[s] = p["sides"][s]
-            self.colour_of_seat[s] = 0
-            for c in range(self.C):
-                if self.seat_mask[s] & (1 << c):
-                    self.colour_of_seat[s] = c
-                    break
-        self.nsides = max(p["sides"][:self.seats]) + 1
-        for c in range(self.C):
-            self.reserve0[c] = p["reserves"][c]
-        self.nchecks = len(p["checks"])
-        self.any_axis_check = False
-        for i, (k, effect, diag) in enumerate(p["checks"]):
-            self.check_k[i] = k
-            self.check_effect[i] = effect
-            self.check_diag[i] = 1 if diag else 0
-            if not diag:
-                self.any_axis_check = True
-        # action layout
-        self.nplace = self.choices * self.T * p.get("shape_count", 1)    # ttt-shapes: a shape per placement
-        self.move0 = self.nplace
-        self.nmove = self.T * self.T if self.move else 0
-        i = self.move0 + self.nmove
-        i = self._shape_actions(p, i)          # ttt-shapes: replacement moves
-        self.a_pass = self.a_offer = self.a_agree = self.a_refuse = -1
-        if self.passing:
-            self.a_pass = i
-            i += 1
-        if self.agree_draw:
-            self.a_offer = i
-            self.a_agree = i + 1
-            self.a_refuse = i + 2
-            i += 3
-        self.a_stop = -1                       # ttt-jumps: the continuation's "end-chain", last
-        if p.get("chains", False):
-            self.a_stop = i
-            i += 1
-        self.num_actions = i
-        # geometry
-        dirs = _directions3()
-        jumps = _knight_jumps()
-        X, Y, Z = self.X, self.Y, self.Z
-        self.nbr = <int16_t*>malloc(self.S * 26 * sizeof(int16_t))
-        self.tnbr = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
-        self.step = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
-        self.knight = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
-        self.locked = <uint8_t*>malloc(self.S)
-        self.is_axis = <uint8_t*>malloc(26)
-        self.zob = <uint64_t*>malloc(self.S * (self.C + 1) * sizeof(uint64_t))
-        if not (self.nbr and self.tnbr and self.step and self.knight and self.locked and self.is_axis and self.zob):
-            raise MemoryError()
-        for d in range(26):
-            self.is_axis[d] = 1 if sum(abs(v) for v in dirs[d]) == 1 else 0
-        for c in range(self.S):
-            x, y, z = c % X, (c // X) % Y, c // self.XY
-            for d in range(26):
-                dx, dy, dz = dirs[d]
-                nx, ny, nz = x + dx, y + dy, z + dz
-                self.nbr[c * 26 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < Z) else -1
-        self.nrun = 0                    # ttt-stackjump: skip the lines no cell has (9 of 13 on Connect4)
-        for d in range(13, 26):
-            if any(self.nbr[c * 26 + d] >= 0 for c in range(self.S)):
-                self.run_dir[self.nrun] = d
-                self.nrun += 1
-        self._check_lines(p)
-        tz = 1 if self.gravity else Z
-        for t in range(self.T):
-            x, y, z = t % X, (t // X) % Y, t // self.XY
-            for d in range(26):
-                dx, dy, dz = dirs[d]
-                nx, ny, nz = x + dx, y + dy, z + dz
-                self.tnbr[t * 26 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < tz) else -1
-            for d in range(24):
-                dx, dy, dz = jumps[d]
-                nx, ny, nz = x + dx, y + dy, z + dz
-                self.knight[t * 24 + d] = (nx + X * (ny + Y * nz)) if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < tz) else -1
-            # The alquerque-pattern board draws its diagonals through the
-            # points with x + y even (on 3x3: the corners and the centre), so a
-            # diagonal step exists only from those points (validation keeps
-            # this move to flat boards, where every step stays in the plane).
-            for d in range(26):
-                if not self.is_axis[d] and (self.move == MOVE_ORTHOGONAL or
-                                            (self.move == MOVE_ALQUERQUE and (x + y) % 2)):
-                    self.step[t * 26 + d] = -1
-                else:
-                    self.step[t * 26 + d] = self.tnbr[t * 26 + d]
-        self._split_boards(p)
-        memset(self.locked, 0, self.S)
-        for c in p["locked"]:
-            self.locked[c] = 1
-        cdef Rng rng
-        rng_seed(&rng, <uint64_t>0x7A11C0DE ^ (<uint64_t>self.S << 20) ^ <uint64_t>self.C)
-        for i in range(self.S * (self.C + 1)):
-            self.zob[i] = rng_next(&rng)
-        syms = p["symmetries"]
-        self.nsym = len(syms)
-        self.sym = <int16_t*>malloc(self.nsym * self.S * sizeof(int16_t))
-        for s in range(self.nsym):
-            for c in range(self.S):
-                self.sym[s * self.S + c] = syms[s][c]
-        # position block: cell[S] top[T] freel[T] fpos[T] reserve[C]
-        self.block = self.S + 3 * self.T + self.C
-        if self.nboards > 1:      # boards: decided mask, then MAX_SEATS results per board
-            self.block += 1 + self.nboards * MAX_SEATS
-        self.block += self._sim_layout(p)     # ttt-sim: round region appended at the end
-        self._shape_layout(p)                  # ttt-shapes: shape plane and per-shape reserves
-        self._cloak_tables(p)
-        self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
-        memset(self.init, 0, self.block * sizeof(int16_t))
-        for c, colour in p["pieces"]:
-            self.init[c] = colour + 1
-        for c in range(self.C):
-            self.init[self.S + 3 * self.T + c] = self.reserve0[c]
-        self._init_outcomes(p)
-        self._init_seat_locks(p.get("seat_locks"))
-        self._shape_init_block(p)              # ttt-shapes
-        if self.sim:
-            self._sim_init_block()             # ttt-sim
-
-    cdef void _check_lines(self, dict p) except *:
-        """ttt-speed11: what a simultaneous round's turn checks may skip
-        (_sim_tail). A run along a line is at most as long as the line, so the
-        lines through a cell shorter than the shortest check cannot make any
-        check hold; and without shapes (no captures or conversions: a piece
-        keeps its colour, and only placements spend a reserve to add one) a
-        colour has at most its starting pieces plus what its reserve spent on
-        the board, so while that is below the shortest check nothing of that
-        colour can hold one either."""
-        cdef int c, d, j, x, n
-        self.min_check_k = 0
-        for i in range(self.nchecks):
-            if self.min_check_k == 0 or self.check_k[i] < self.min_check_k:
-                self.min_check_k = self.check_k[i]
-        for c, colour in p["pieces"]:
-            self.init_count[colour] += 1
-        self.crun = <uint8_t*>malloc(self.S * 13)
-        self.ncrun = <uint8_t*>malloc(self.S)
-        if not (self.crun and self.ncrun):
-            raise MemoryError()
-        for c in range(self.S):
-            self.ncrun[c] = 0
-            for j in range(self.nrun):
-                d = self.run_dir[j]
-                n = 1
-                x = self.nbr[c * 26 + d]
-                while x >= 0:
-                    n += 1
-                    x = self.nbr[x * 26 + d]
-                x = self.nbr[c * 26 + 25 - d]
-                while x >= 0:
-                    n += 1
-                    x = self.nbr[x * 26 + 25 - d]
-                if n >= self.min_check_k:
-                    self.crun[c * 13 + self.ncrun[c]] = d
-                    self.ncrun[c] += 1
-
-    cdef void _init_outcomes(self, dict p):
-        """The outcome fields (ttt-outcomes); absent keys (tables compiled
-        before them) mean the original scoring."""
-        cdef int i, s
-        self.general_outcome = p.get("general_outcome", False)
-        self.st_kind = p.get("st_kind", 0)
-        self.st_measure = p.get("st_measure", 0)
-        self.st_k = p.get("st_k", 0)
-        self.st_shape = p.get("st_shape", 0)
-        self.st_most = p.get("st_most", 1)
-        self.st_wins = p.get("st_wins", 1)
-        self.vs_more_wins = p.get("vs_more_wins", False)
-        self.vs_fewer_loses = p.get("vs_fewer_loses", False)
-        self.overachievers = p.get("overachievers", False)
-        limits = p.get("chaos_more_than", [])
-        for i in range(MAX_SHAPES):
-            self.chaos_more_than[i] = limits[i] if i < len(limits) else -1
-        for s in range(MAX_SEATS):
-            self.side_colours[s] = 0
-        for s in range(self.seats):
-            self.side_colours[self.side[s]] |= self.seat_mask[s]
-
-    cdef void _split_boards(self, dict p) except *:
-        """Boards: with several boards side by side along x, no neighbour,
-        knight jump or step crosses from one board to another, and the
-        alquerque pattern's diagonals follow each board's own x."""
-        cdef int c, d, n, t, lx, y
-        self.nboards = p.get("boards", 1)
-        self.bX = p.get("board_width", self.X)
-        if self.nboards > MAX_BOARDS:
-            raise ValueError("rule set exceeds the engine's limits")
-        if self.nboards == 1:
-            return
-        for c in range(self.S):
-            for d in range(26):
-                n = self.nbr[c * 26 + d]
-                if n >= 0 and (n % self.X) // self.bX != (c % self.X) // self.bX:
-                    self.nbr[c * 26 + d] = -1
-        for t in range(self.T):
-            for d in range(26):
-                n = self.tnbr[t * 26 + d]
-                if n >= 0 and (n % self.X) // self.bX != (t % self.X) // self.bX:
-                    self.tnbr[t * 26 + d] = -1
-            for d in range(24):
-                n = self.knight[t * 24 + d]
-                if n >= 0 and (n % self.X) // self.bX != (t % self.X) // self.bX:
-                    self.knight[t * 24 + d] = -1
-            lx = (t % self.X) % self.bX
-            y = (t // self.X) % self.Y
-            for d in range(26):
-                if not self.is_axis[d] and (self.move == MOVE_ORTHOGONAL or
-                                            (self.move == MOVE_ALQUERQUE and (lx + y) % 2)):
-                    self.step[t * 26 + d] = -1
-                else:
-                    self.step[t * 26 + d] = self.tnbr[t * 26 + d]
-
-    cdef void _init_seat_locks(self, object locks) except *:
-        """Spaces: copy the compiled per-seat entry/exit masks (see
-        games/ttt/spaces.py); rule sets without them keep NULL tables."""
-        cdef int i, c
-        self.any_seat_lock = locks is not None
-        if locks is None:
-            return
-        entries, exits = locks
-        self.ph_entry = <uint8_t*>malloc(self.nphases * self.S)
-        self.ph_exit = <uint8_t*>malloc(self.nphases * self.S)
-        if not (self.ph_entry and self.ph_exit):
-            raise MemoryError()
-        for i in range(self.nphases):
-            for c in range(self.S):
-                self.ph_entry[i * self.S + c] = entries[i][c]
-                self.ph_exit[i * self.S + c] = exits[i][c]
-
-    # -- ttt-sim: the round region of a position block -----------------------
-    # Appended after the reserves, only for rule sets with a simultaneous or
-    # single phase, and read as int32 (it starts at an even int16 offset of a
-    # malloc'd block, so it is aligned): [0] history index at which the open
-    # round began (-1: no round open), [1] decisions recorded, [2..2+MAX_SEATS)
-    # each seat's pending plan (-1: none), then the history of every decision
-    # (seat << 20 | action), which the per-player information states read.
-
-    cdef int _sim_layout(self, dict p):
-        self.sim = p.get("simultaneous", False)
-        if not self.sim:
-            return 0
-        self.hist_cap = p["max_game_length"]
-        self.sstep = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
-        self.nsstep = <uint8_t*>malloc(self.T)
-        if not (self.sstep and self.nsstep):
-            raise MemoryError()
-        cdef int t, d, k
-        for t in range(self.T):
-            k = 0
-            for d in range(26):
-                if self.step[t * 26 + d] >= 0:
-                    self.sstep[t * 26 + k] = self.step[t * 26 + d]
-                    k += 1
-            self.nsstep[t] = k
-            self.maxstep = max(self.maxstep, k)
-        if self.maxstep > 0:
-            self.maxstep_inv = (<uint64_t>1 << 32) // <uint64_t>self.maxstep + 1
-        self.sim0 = self.block                 # after the reserves (and the boards' state)
-        self.sim0 += self.sim0 & 1
-        return (self.sim0 - self.block) + 2 * (2 + MAX_SEATS + self.hist_cap)
-
-    cdef inline int _div_t(self, int a) noexcept:
-        """``a // T`` by a multiply, for decoding a round's plans (exact for
-        0 <= a and a * T < 2**32, as _slot_of says; action ids are far below)."""
-        return <int>((<uint64_t>a * self.t_inv) >> 32)
-
-    cdef inline int _slot_of(self, int r) noexcept:
-        """``r // maxstep`` by a multiply (the playouts' rejection draws
-        divide every try). Exact for 0 <= r and r * maxstep < 2**32: with
-        inv = 2**32 // m + 1 = (2**32 + e) / m, 0 < e <= m, r * inv / 2**32
-        exceeds r / m by r * e / (m * 2**32) < 1 / m, which never reaches the
-        next multiple of 1 / m above r / m. Rejection draws take r below
-        T * maxstep + 1, far inside that range."""
-        return <int>((<uint64_t>r * self.maxstep_inv) >> 32)
-
-    cdef void _sim_init_block(self) noexcept:
-        cdef int32_t* v = <int32_t*>(self.init + self.sim0)
-        cdef int s
-        v[0] = -1
-        v[1] = 0
-        for s in range(MAX_SEATS):
-            v[2 + s] = -1
-
-    def _cloak_tables(self, dict p):
-        """Cloaking: the per-phase cloaked cells, and the block's tail that
-        remembers what each player has seen: seen[S] (a seat bit mask per
-        cell, moving with its piece) and the event log each player's
-        information state is read from (count as two int16, then per event:
-        action, actor | attempt<<3 | 2-bit view class per seat from bit 4,
-        phase after). Without cloaking the block is unchanged."""
-        cdef int i
-        self.cloaking = p.get("cloaking", CLOAK_NONE)
-        self.ph_cloak = NULL
-        if self.cloaking == CLOAK_NONE:
-            return
-        self.ph_cloak = <uint8_t*>malloc(self.nphases * self.S)
-        if not self.ph_cloak:
-            raise MemoryError()
-        memset(self.ph_cloak, 0, self.nphases * self.S)
-        for i, ph in enumerate(p["phases"]):
-            for c in ph["cloaked"]:
-                self.ph_cloak[i * self.S + c] = 1
-        # what each seat has seen is part of the position and is not mapped
-        # by the board's symmetries: claim none (cloaked rule sets are not
-        # searched with transpositions anyway; their searches refuse them)
-        self.nsym = 1
-        self.seen0 = self.block
-        self.log0 = self.seen0 + self.S
-        self.loglen = p["max_game_length"]
-        self.block = self.log0 + 2 + 3 * self.loglen
-        self._cc2_layout()                     # ttt-cloakcap2: reincarnations with cloaked spaces
-        self._xk_layout()                      # ttt-cloakstack: jumps and surrounds with cloaked spaces
-
-    cdef void _xk_layout(self) noexcept:
-        """ttt-cloakstack: with cloaking and a shape that jumps or surrounds
-        (flat boards), one word per logged event and cell after the log: what
-        the event's jump or surround took there (``TTTCore._xk_log``), since
-        each player must read, with the event, the changes of its view it
-        saw (docs/rules/ttt.md, "Jumps and surrounds with cloaked spaces")."""
-        if (self.jumps or self.surrounds) and not self.gravity:
-            self.xk_log0 = self.block
-            self.block += self.loglen * self.S
-
-    cdef void _cc2_layout(self) noexcept:
-        """ttt-cloakcap2: with cloaking and a reincarnating shape, one word
-        per logged event after the log: what a cover put into a reserve
-        (colour + 1 | count << 3 | global shape << 5; 0: nothing), since the
-        reserves are public and the event must say what changed them."""
-        cdef int k
-        if self.powers and self.cloaking == CLOAK_OBSCURES:
-            self.cc2_obscure = True
-            for k in range(self.K):
-                if self.shape_power[k] != POWER_NONE:
-                    self.cc2_sub = k
-        for k in range(self.K):
-            if self.powers and self.shape_result[k] in (RESULT_REINCARNATES, RESULT_REINCARNATES_X2):
-                self.rlog0 = self.block
-                self.block += self.loglen
-                return
-
-
-    # -- ttt-shapes: the shapes path's tables -------------------------------
-    cdef int _shape_actions(self, dict p, int i) except -1:
-        """The shapes path's action layout: placements name a shape (nplace
-        already counts K shapes); after the moves, the replacement moves
-        ``rep0 + (r*T + f)*T + u`` (a move reaching the goal that turns the
-        piece into replacement shape r). Returns the next free action id."""
-        cdef int k
-        self.shaped = p.get("shaped", False)
-        self.K = 1
-        self.R = 0
-        self.rep0 = i
-        for k in range(MAX_SHAPES):
-            self.shape_local[k] = -1
-        self.a_pass_or_end = i
-        if not self.shaped:
-            self.shape_local[0] = 0
-            self.shape_global[0] = 0
-            return i
-        self.K = len(p["shape_global"])
-        for k in range(self.K):
-            self.shape_global[k] = p["shape_global"][k]
-            self.shape_local[self.shape_global[k]] = k
-            self.shape_move[k] = p["shape_moves"][k]
-            self.shape_no_back[k] = p["shape_no_back"][k]
-        self.R = len(p["replacers"])
-        for k in range(self.R):
-            self.replacer[k] = p["replacers"][k]
-        for k in range(MAX_SEATS):
-            self.goal_axis[k] = -1
-            self.goal_high[k] = 0
-        for k, (axis, high) in enumerate(p["goals"]):
-            self.goal_axis[k] = axis
-            self.goal_high[k] = high
-        self.goal_check = p["goal_check"]
-        self.powers = p.get("powers", False)            # ttt-captures
-        self.jumps = p.get("jumps", False)              # ttt-jumps
-        self.chains = p.get("chains", False)
-        self.surrounds = p.get("surrounds", False)
-        self.pots = p.get("pots", False)
-        for k in range(self.K):
-            self.shape_power[k] = p["shape_powers"][k] if self.powers else POWER_NONE
-            self.shape_cond[k] = p["shape_conditions"][k] if self.powers else 0
-            self.shape_result[k] = p["shape_results"][k] if self.powers else 0
-            self.shape_jump_back[k] = p.get("shape_jump_back", [False] * self.K)[k] if self.powers else False
-            if self.shape_power[k] == POWER_MUST:
-                self.any_must = True
-        self.chips = 0                                   # ttt-jumps: "the lowest possible rank (chips)"
-        for k in range(self.K):
-            if self.shape_power[k] == POWER_NONE:
-                self.chips |= 1 << self.shape_global[k]
-        if self.move:
-            i += self.R * self.T * self.T
-        # ttt-stacks: by-stack moves name the mover's cell (it need not be a top)
-        self.by_stack = False
-        for k in range(self.K):
-            if _moves_by_stack(self.shape_move[k]):
-                self.by_stack = True
-        self.stk0 = i
-        self.nstk = (1 + self.R) * self.S * self.T if (self.by_stack and self.move) else 0
-        i += self.nstk
-        self.a_pass_or_end = i
-        return i
-
-    cdef void _shape_layout(self, dict p) except *:
-        """The shape plane and per-shape reserves at the end of the block
-        (before the cloaking tail, so a player's view copies them), the 3-D
-        knight's jumps, the directions' components, and the shape keys."""
-        cdef int t, d, n, x, y, z, nx, ny, nz, i
-        if not self.shaped:
-            return
-        self.shp0 = self.block
-        self.sres0 = self.shp0 + self.S
-        self.block = self.sres0 + self.C * self.K
-        if self.pots:                             # ttt-captures: a pot waiting for its chance node
-            self.pot0 = self.block
-            self.pot_len = POTQ_LEN if self.sim else POT_LEN      # ttt-rounds: the round's pot queue
-            self.block += self.pot_len
-        if self.chains:                           # ttt-jumps: the pending chain (0: none)
-            self.chain0 = self.block
-            self.block += 1
-        dirs = _directions3()
-        self.dcomp = <int8_t*>malloc(26 * 3)
-        self.knight3 = <int16_t*>malloc(self.T * 24 * sizeof(int16_t))
-        self.szob = <uint64_t*>malloc(self.S * MAX_SHAPES * sizeof(uint64_t))
-        if not (self.dcomp and self.knight3 and self.szob):
-            raise MemoryError()
-        for d in range(26):
-            for i in range(3):
-                self.dcomp[d * 3 + i] = dirs[d][i]
-        jumps = [j for j in ((a, b, c) for a in (-2, -1, 1, 2) for b in (-2, -1, 1, 2) for c in (-2, -1, 1, 2))
-                 if sorted(map(abs, j)) == [1, 1, 2]]
-        tz = 1 if self.gravity else self.Z
-        for t in range(self.T):
-            x, y, z = t % self.X, (t // self.X) % self.Y, t // self.XY
-            for d in range(24):
-                nx, ny, nz = x + jumps[d][0], y + jumps[d][1], z + jumps[d][2]
-                n = (nx + self.X * (ny + self.Y * nz)) if (0 <= nx < self.X and 0 <= ny < self.Y
-                                                          and 0 <= nz < tz) else -1
-                if n >= 0 and self.nboards > 1 and nx // self.bX != x // self.bX:
-                    n = -1            # boards: no jump crosses to another board
-                self.knight3[t * 24 + d] = n
-        cdef Rng rng
-        rng_seed(&rng, <uint64_t>0x5A4E5 ^ (<uint64_t>self.S << 16))
-        for i in range(self.S * MAX_SHAPES):
-            self.szob[i] = rng_next(&rng)
-
-    cdef void _shape_init_block(self, dict p) except *:
-        """Pre-placed pieces' shapes and the per-shape reserves of the start."""
-        cdef int c, k
-        if not self.shaped:
-            return
-        for c, shape in p["piece_shapes"]:
-            self.init[self.shp0 + c] = shape
-        for c in range(self.C):
-            for k in range(self.K):
-                self.init[self.sres0 + c * self.K + k] = p["shape_reserves"][c][k]
-        if self.pots:
-            for c in range(self.pot_len):
-                self.init[self.pot0 + c] = 0
+include "_geometry.pxi"      # Tables (before the class, whose fields name it)
 
 
 @cython.final
 cdef class TTTCore(GameCore):
     """A position of one rule set (see the module docstring)."""
     cdef readonly Tables tab
-    cdef int16_t* mem
-    cdef int16_t* cell
-    cdef int16_t* top
-    cdef int16_t* freel
-    cdef int16_t* fpos
-    cdef int16_t* reserve
+    cdef int16_t* mem         # the position block; the pointers below point into it
+    cdef int16_t* cell        # per cell: 0 empty, colour index + 1
+    cdef int16_t* top         # per stack: its height (stacks only)
+    cdef int16_t* freel       # the targets a piece may enter in this phase ...
+    cdef int16_t* fpos        # ... and each target's place in that list
+    cdef int16_t* reserve     # per colour
     cdef int num_free
     cdef int seat
     cdef int left
@@ -793,53 +122,56 @@ cdef class TTTCore(GameCore):
     cdef int phase
     cdef int folded           # bit mask of the seats that folded
     cdef uint8_t* plock       # cells locked for the current phase, or NULL if none
-    cdef int disq             # overachievers: bit mask of the seats disqualified from winning (ttt-outcomes)
+    cdef int disq             # overachievers: bit mask of the seats disqualified from winning
     cdef uint8_t* pentry      # spaces: seats locked against entry per cell this phase, or NULL
     cdef uint8_t* pexit       # spaces: seats locked against exit per cell this phase, or NULL
-    cdef int16_t* bstate      # boards: [decided mask, results per board] at the block's end
-    cdef int score_board1     # ttt-boards: board + 1 that _side_scores/_area count alone (0: every board)
+    cdef int16_t* bstate      # several boards: [decided mask, results per board] at the block's end
+    cdef int score_board1     # board + 1 that score_sides and area count alone (0: every board)
     # cloaking: seen points into the block (NULL without cloaking); a view
     # (the tables' scratch core) plays the plain rules on what one player
-    # sees; busy is set while apply runs the plain rules under the cloaking hook
+    # sees; cloak_busy is set while apply runs the plain rules under the
+    # cloaked apply
     cdef int16_t* seen
     cdef bint viewing
     cdef bint cloak_busy
-    # ttt-shapes: the shape plane and per-shape reserves in the block (NULL on
-    # the original path); goal_hit is set by a move that reached its goal and
-    # read by _after_ply in the same apply
+    # shapes: the shape plane and per-shape reserves in the block (NULL on the
+    # circles-only path); goal_hit is set by a move that reached its goal and
+    # read by end_ply in the same apply
     cdef int16_t* shp
     cdef int16_t* sres
     cdef bint goal_hit
-    # ttt-stacks: pieces that landed together in the current by-stack move (0
-    # outside one); read by _after_ply's line checks in the same apply
-    cdef int st_landed
-    # ttt-cloaksim: cloaking inside a simultaneous round; scratch of one
-    # round's resolution (valid only inside _sim_resolve, not position state):
-    # the plans, which are attempts, the seen mask each planned piece carries,
-    # who saw a moved piece at its source, each target's start-of-round landing cell
-    cdef int cs_attempt
-    cdef int cs_zero
-    cdef int cs_plan[MAX_SEATS]
-    cdef int cs_seen[MAX_SEATS]
-    cdef int cs_before[MAX_SEATS]
-    cdef int cs_land0[MAX_SEATS]
-    # ttt-captures: a round's planned shapes (local), read while it resolves
-    cdef int rk_shape[MAX_SEATS]
-    # ttt-cloakcap2: the per-shape reserves before a cloaked cover (read when its event is logged)
-    cdef int16_t cc2_sres[MAX_COLOURS * MAX_SHAPES]
-    # ttt-cloakcap: set while an attempt is judged on the true position, where
-    # "must capture" does not apply (it is judged on what the mover sees)
-    cdef bint cp_unforced
-    cdef bint xk_phantom      # ttt-cloakstack: a view under invisibility where a jump may be tried over a cloaked empty-looking space
-    cdef int cj_land          # ttt-jumps: target a chain-jumper just jumped to (-1: none), read by _after_ply
-    cdef int st_hand_t        # ttt-jumps: a by-stack cover's destination stack while its verdict is taken (-1: none)
-    cdef int st_below         # ttt-jumps: ... and the height its carried pieces start at (defenders lie below)
-    cdef int ps_carried       # ttt-potshow: after a showdown dealt at once, the pieces from the mover up (-1: none)
-    # ttt-rounds: a round's moves of shapes, per seat, alive during one _sim_resolve
-    cdef int sm_z0[MAX_SEATS]          # lowest height it lifts (0 on flat boards)
-    cdef bint sm_stack[MAX_SEATS]      # a by-stack move (carries every piece above)
-    cdef int sm_rep[MAX_SEATS]         # replacement local shape (goal reached), or -1
-    cdef int sm_n[MAX_SEATS]           # pieces it lifted (0: none / contested)
+    # stacks: pieces that landed together in the current by-stack move (0
+    # outside one); read by end_ply's line checks in the same apply
+    cdef int stack_landed
+    # cloaking inside a round; scratch of one round's resolution (valid only
+    # inside resolve_round, not position state): the plans, which are
+    # attempts, the seen mask each planned piece carries, who saw a moved
+    # piece at its source, each target's start-of-round landing cell
+    cdef int round_attempts
+    cdef int round_empty_reserves
+    cdef int round_plan[MAX_SEATS]
+    cdef int round_seen[MAX_SEATS]
+    cdef int round_seen_before[MAX_SEATS]
+    cdef int round_landing[MAX_SEATS]
+    # a round's planned shapes (local), read while it resolves
+    cdef int plan_shape[MAX_SEATS]
+    # the per-shape reserves before a cloaked cover (read when its event is logged)
+    cdef int16_t sres_before_cover[MAX_COLOURS * MAX_SHAPES]
+    # set while an attempt is judged on the true position, where "must
+    # capture" does not apply (it is judged on what the mover sees)
+    cdef bint captures_unforced
+    # a view under invisibility, where a jump may be tried over a cloaked
+    # space that looks empty
+    cdef bint tries_hidden_jumps
+    cdef int chain_land            # target a chain-jumper just jumped to (-1: none), read by end_ply
+    cdef int hand_stack            # a by-stack cover's destination stack while its verdict is taken
+    cdef int hand_below            # ... and the height its carried pieces start at (-1 both: none)
+    cdef int showdown_carried      # after a showdown dealt at once, the pieces from the mover up (-1: none)
+    # a round's moves of shapes, per seat, alive during one resolve_round
+    cdef int plan_z0[MAX_SEATS]            # lowest height it lifts (0 on flat boards)
+    cdef bint plan_by_stack[MAX_SEATS]     # a by-stack move (carries every piece above)
+    cdef int plan_replacement[MAX_SEATS]   # replacement local shape (goal reached), or -1
+    cdef int plan_lifted[MAX_SEATS]        # pieces it lifted (0: none / contested)
 
     def __cinit__(self):
         self.mem = NULL
@@ -857,7 +189,7 @@ cdef class TTTCore(GameCore):
         for c in range(tab.S):
             if self.cell[c]:
                 self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]]
-                if tab.shaped:         # ttt-shapes
+                if tab.shaped:
                     self.board_hash ^= tab.szob[c * MAX_SHAPES + self.shp[c]]
         for t in range(tab.T):
             if tab.gravity:
@@ -876,106 +208,16 @@ cdef class TTTCore(GameCore):
         self.num_players = tab.nplayers
         self.folded = 0
         self.disq = 0
-        self._enter_phase(0, True)
-
-    cdef void _set_plock(self) noexcept:
-        self.plock = (self.tab.ph_lock + self.phase * self.tab.S
-                      if self.tab.ph_has_lock[self.phase] else NULL)
-        self._set_seat_locks()
-
-    cdef inline void _set_seat_locks(self) noexcept:
-        """Spaces: point at the current phase's per-seat entry/exit masks."""
-        if self.tab.any_seat_lock:
-            self.pentry = self.tab.ph_entry + self.phase * self.tab.S
-            self.pexit = self.tab.ph_exit + self.phase * self.tab.S
-        else:
-            self.pentry = NULL
-            self.pexit = NULL
-
-    cdef inline bint _may_enter(self, int seat, int t) noexcept:
-        """Spaces: whether ``seat``'s entry into target t's landing cell is not
-        locked (sticky/exclusive/per-player locks)."""
-        cdef int c
-        if self.pentry == NULL:
-            return True
-        c = t + self.tab.XY * self.top[t] if self.tab.gravity else t
-        return not ((self.pentry[c] >> seat) & 1)
-
-    cdef bint _can_place_locked(self, int seat) noexcept:
-        """Spaces: ``_can_place`` when entry locks differ per seat: some free
-        target must also be open to this seat."""
-        cdef int c, i
-        cdef bint colour = False
-        for c in range(self.tab.C):
-            if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
-                colour = True
-        if not colour:
-            return False
-        for i in range(self.num_free):
-            if self._may_enter(seat, self.freel[i]):
-                return True
-        return False
-
-    cdef void _enter_phase(self, int k, bint first=False) noexcept:
-        """Start phase k: its locks decide which targets are free; the first
-        seat in turn order that plays in it moves first. ``first``: the game's
-        start, where no phase ends, so nothing is seen before phase k's locks
-        are in force (a refresh there ran with no phase or exit locks set and
-        showed a seat its pre-placed pieces on cloaked spaces that those locks
-        keep it from moving; being sticky, they stayed seen)."""
-        cdef Tables tab = self.tab
-        cdef int t
-        if self.seen != NULL and not first:
-            self._cloak_refresh()       # what was seen in the ending phase stays seen
-        self.phase = k
-        self._set_plock()
-        if self.seen != NULL:
-            self._cloak_refresh()
-        self.num_free = 0
-        for t in range(tab.T):
-            if self._target_free(t):
-                self._free_add(t)
-        self.passes = 0
-        self.left = tab.ppt
-        self.offered = False
-        if tab.ph_order[k] != ORDER_SEQUENTIAL:    # ttt-sim: the phase is played in rounds
-            self._sim_round_start()
-            return
-        self.seat = tab.seats - 1
-        if not self._advance_seat():
-            self._stalemate()
-            return
-        self._turn_start()
-
-    cdef inline bint _plays(self, int s) noexcept:
-        """Whether seat s takes turns in the current phase (not locked, not folded)."""
-        return ((self.tab.ph_active[self.phase] & ~self.folded) >> s) & 1
-
-    cdef bint _advance_seat(self) noexcept:
-        """Move ``seat`` to the next seat in turn order that plays in this
-        phase (possibly itself); False when nobody plays."""
-        cdef int i, s = self.seat
-        for i in range(self.tab.seats):
-            s = (s + 1) % self.tab.seats
-            if self._plays(s):
-                self.seat = s
-                return True
-        return False
-
-    cdef int _num_playing(self) noexcept:
-        cdef int s, n = 0
-        for s in range(self.tab.seats):
-            n += self._plays(s)
-        return n
+        enter_phase(self, 0, True)
 
     cdef void _setup(self, Tables tab):
         self.tab = tab
         self.num_players = tab.nplayers
         self.num_actions = tab.num_actions
         self.max_game_length = tab.max_game_length
-        self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots else 0   # ttt-captures: pots
+        self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots else 0   # Chaos, or a pot's deal
         self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
-        self.simultaneous_moves = self.imperfect_information = tab.sim     # ttt-sim
+        self.simultaneous_moves = self.imperfect_information = tab.sim
         if self.mem == NULL:
             raise MemoryError()
         self.cell = self.mem
@@ -985,13 +227,13 @@ cdef class TTTCore(GameCore):
         self.reserve = self.fpos + tab.T
         self.bstate = self.reserve + tab.C      # boards (only read when nboards > 1)
         self.seen = self.mem + tab.seen0 if tab.cloaking != CLOAK_NONE else NULL
-        self.shp = self.mem + tab.shp0 if tab.shaped else NULL       # ttt-shapes
+        self.shp = self.mem + tab.shp0 if tab.shaped else NULL
         self.sres = self.mem + tab.sres0 if tab.shaped else NULL
-        self.cj_land = -1                                            # ttt-jumps
-        self.st_hand_t = -1
-        self.st_below = -1
-        self.ps_carried = -1                                         # ttt-potshow
-        self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # ttt-sim or cloaking
+        self.chain_land = -1
+        self.hand_stack = -1
+        self.hand_below = -1
+        self.showdown_carried = -1
+        self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # rounds or cloaking
 
     cdef GameCore copy(self):
         cdef TTTCore o = TTTCore.__new__(TTTCore)
@@ -1013,55 +255,16 @@ cdef class TTTCore(GameCore):
         o.phase = self.phase
         o.folded = self.folded
         o.disq = self.disq
-        o._set_plock()
+        set_phase_locks(o)
         return o
 
-    # -- geometry helpers --------------------------------------------------
-
-    cdef inline bint _target_free(self, int t) noexcept:
-        """Whether a piece may enter target t now (its landing cell is empty,
-        not locked, and not locked for this phase)."""
-        if self.tab.nboards > 1 and self._board_closed(t):     # boards: a decided board is locked
-            return False
-        if self.tab.gravity:
-            return self.top[t] < self.tab.Z and (
-                self.plock == NULL or not self.plock[t + self.tab.XY * self.top[t]])
-        return self.cell[t] == 0 and not self.tab.locked[t] and (self.plock == NULL or not self.plock[t])
-
-    cdef inline void _free_remove(self, int t) noexcept:
-        cdef int i = self.fpos[t]
-        cdef int last = self.freel[self.num_free - 1]
-        self.freel[i] = last
-        self.fpos[last] = i
-        self.num_free -= 1
-
-    cdef inline void _free_add(self, int t) noexcept:
-        self.fpos[t] = self.num_free
-        self.freel[self.num_free] = t
-        self.num_free += 1
-
-    cdef inline int _run(self, int c, int d, int piece) noexcept:
-        """Length of the same-piece run through cell c along direction d and its opposite."""
-        cdef int16_t* nbr = self.tab.nbr
-        cdef int16_t* cell = self.cell
-        cdef int n = 1
-        cdef int x = nbr[c * 26 + d]
-        while x >= 0 and cell[x] == piece:
-            n += 1
-            x = nbr[x * 26 + d]
-        x = nbr[c * 26 + 25 - d]
-        while x >= 0 and cell[x] == piece:
-            n += 1
-            x = nbr[x * 26 + 25 - d]
-        return n
-
-    # -- whose decision ----------------------------------------------------
+    # -- the GameCore protocol (games/core.pxd) ----------------------------------
 
     cdef int current_player(self) noexcept:
         if self.end != END_NONE:
             return PLAYER_TERMINAL
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
-            return PLAYER_CHANCE                  # ttt-captures: the pot's random start
+            return PLAYER_CHANCE                  # the pot's random start
         if self.offer_by >= 0:
             return self.answerer
         if self.tab.chaos and self.seat == self.tab.seats - 1:
@@ -1071,204 +274,24 @@ cdef class TTTCore(GameCore):
     cdef bint is_terminal(self) noexcept:
         return self.end != END_NONE
 
-    # -- legal moves ---------------------------------------------------------
-
-    cdef inline bint _can_place(self, int seat) noexcept:
-        cdef int c
-        if self.num_free == 0:
-            return False
-        if self.pentry != NULL:              # spaces: per-seat entry locks
-            return self._can_place_locked(seat)
-        for c in range(self.tab.C):
-            if (self.tab.seat_mask[seat] >> c) & 1 and self.reserve[c] > 0:
-                return True
-        return False
-
-    cdef inline int _movable_piece(self, int seat, int t) noexcept:
-        """The piece code on target t that ``seat`` may move (0 if none): its
-        colour must be one of the seat's and none of that colour left in reserve."""
-        cdef int c, piece
-        if self.tab.nboards > 1 and self._board_closed(t):     # boards: a decided board is locked
-            return 0
-        if self.tab.gravity:
-            if self.top[t] == 0:
-                return 0
-            c = t + self.tab.XY * (self.top[t] - 1)
-        else:
-            c = t
-        piece = self.cell[c]
-        if piece == 0 or (self.plock != NULL and self.plock[c]):
-            return 0
-        if self.pexit != NULL and (self.pexit[c] >> seat) & 1:   # spaces: exit locked for seat
-            return 0
-        if (self.tab.seat_mask[seat] >> (piece - 1)) & 1 and self.reserve[piece - 1] == 0:
-            return piece
-        return 0
-
-    cdef inline bint _dest_ok(self, int f, int u) noexcept:
-        # (the mover is always the seat to move; spaces: its entry locks)
-        return u >= 0 and u != f and self._target_free(u) and self._may_enter(self.seat, u)
-
-    cdef int _destinations(self, int f, uint8_t* mark) noexcept:
-        """Mark the targets the piece on f can move to; returns how many."""
-        cdef Tables tab = self.tab
-        cdef int d, u, n = 0
-        if tab.move != MOVE_LINEAR_KNIGHT:      # one step, along the step table
-            for d in range(26):
-                u = tab.step[f * 26 + d]
-                if self._dest_ok(f, u) and not mark[u]:
-                    mark[u] = 1
-                    n += 1
-        elif tab.move == MOVE_LINEAR_KNIGHT:
-            # linear: any distance along a line, over pieces and locked spaces
-            for d in range(26):
-                u = tab.tnbr[f * 26 + d]
-                while u >= 0:
-                    if self._dest_ok(f, u) and not mark[u]:
-                        mark[u] = 1
-                        n += 1
-                    u = tab.tnbr[u * 26 + d]
-            for d in range(24):
-                u = tab.knight[f * 24 + d]
-                if self._dest_ok(f, u) and not mark[u]:
-                    mark[u] = 1
-                    n += 1
-        return n
-
-    cdef bint _can_move(self, int seat) noexcept:
-        cdef Tables tab = self.tab
-        cdef int f, d, u
-        if tab.shaped:
-            return self._sh_can_move(seat)       # ttt-shapes
-        if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
-            return False
-        if (tab.sstep != NULL and not tab.gravity and tab.nboards == 1 and not tab.any_seat_lock
-                and tab.move != MOVE_LINEAR_KNIGHT):
-            return self._can_step_flat(seat)     # ttt-sim: every round start asks, per seat
-        for f in range(tab.T):
-            if not self._movable_piece(seat, f):
-                continue
-            if tab.move != MOVE_LINEAR_KNIGHT and tab.sstep != NULL:
-                for d in range(tab.nsstep[f]):     # ttt-sim: the packed step table (rounds only)
-                    if self._dest_ok(f, tab.sstep[f * 26 + d]):
-                        return True
-            elif tab.move != MOVE_LINEAR_KNIGHT:    # one step, along the step table
-                for d in range(26):
-                    if self._dest_ok(f, tab.step[f * 26 + d]):
-                        return True
-            else:
-                # on a line or a knight's jump some free target exists unless
-                # the only free target is f itself (stacks only)
-                if self.num_free > 1 or not self._target_free(f):
-                    for d in range(26):
-                        u = tab.tnbr[f * 26 + d]
-                        while u >= 0:
-                            if self._dest_ok(f, u):
-                                return True
-                            u = tab.tnbr[u * 26 + d]
-                    for d in range(24):
-                        if self._dest_ok(f, tab.knight[f * 24 + d]):
-                            return True
-        return False
-
-    cdef bint _can_step_flat(self, int seat) noexcept:
-        """_can_move for one-step moves on one flat board without per-seat
-        locks (the packed step table exists: rule sets with rounds): the
-        same test as _movable_piece and _dest_ok there (a target is its cell;
-        a piece of a colour the seat has none of in reserve, not locked for
-        the phase; an empty, unlocked neighbour), with the colours found once."""
-        cdef Tables tab = self.tab
-        cdef int f, d, u, col, movable = 0
-        cdef int16_t* cell = self.cell
-        cdef uint8_t* locked = tab.locked
-        cdef uint8_t* plock = self.plock
-        for col in range(tab.C):
-            if (tab.seat_mask[seat] >> col) & 1 and self.reserve[col] == 0:
-                movable |= 1 << (col + 1)
-        if movable == 0:
-            return False
-        for f in range(tab.T):
-            if not ((movable >> cell[f]) & 1) or (plock != NULL and plock[f]):
-                continue
-            for d in range(tab.nsstep[f]):
-                u = tab.sstep[f * 26 + d]
-                if u != f and cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u]):
-                    return True
-        return False
-
-    cdef inline bint _has_move(self, int seat) noexcept:
-        if self.seen != NULL and self._cloak_judges(seat):
-            return self._cloak_has_move(seat)
-        if self._can_place(seat):
-            return True
-        if self.tab.powers:
-            return self._cp_has_action(seat)      # ttt-captures: covers need no free target
-        return self._can_move(seat)
-
-    cdef int _seat_actions(self, int seat, int* out) noexcept:
-        """Placements, moves and pass of ``seat``, ascending."""
-        cdef Tables tab = self.tab
-        cdef int k = 0, ch, colour, t, f, u
-        cdef uint8_t* mark
-        if tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
-            return self._view_of(seat)._seat_actions(seat, out)
-        if tab.cc2_obscure and self._cloak_judges(seat):
-            return self._cc2_obscured_actions(seat, out)     # ttt-cloakcap2: captures under obscurity
-        if tab.shaped:
-            return self._sh_seat_actions(seat, out)     # ttt-shapes
-        for ch in range(tab.choices):
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
-            if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
-                continue
-            for t in range(tab.T):
-                if self._target_free(t) and self._may_enter(seat, t):
-                    out[k] = ch * tab.T + t
-                    k += 1
-        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
-            mark = <uint8_t*>malloc(tab.T)
-            for f in range(tab.T):
-                if not self._movable_piece(seat, f):
-                    continue
-                memset(mark, 0, tab.T)
-                if self._destinations(f, mark) == 0:
-                    continue
-                for u in range(tab.T):
-                    if mark[u]:
-                        out[k] = tab.move0 + f * tab.T + u
-                        k += 1
-            free(mark)
-        if tab.ph_pass[self.phase]:
-            out[k] = tab.a_pass
-            k += 1
-        return k
-
     cdef int legal_actions(self, int* out) noexcept:
         cdef int k
         if self.end != END_NONE:
             return 0
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
-            return self._cp_pot_outcomes(out, NULL)
+            return pot_outcomes(self, out, NULL)
         if self.offer_by >= 0:
             out[0] = self.tab.a_agree
             out[1] = self.tab.a_refuse
             return 2
-        k = self._seat_actions(self.seat, out)
-        if self._offer_allowed():
+        k = seat_actions(self, self.seat, out)
+        if offer_allowed(self):
             out[k] = self.tab.a_offer
             k += 1
         return k
 
-    cdef inline bint _offer_allowed(self) noexcept:
-        return (self.tab.agree_draw and not self.offered and self.left == self.tab.ppt
-                and not (self.tab.chains and self.mem[self.tab.chain0])     # ttt-jumps: inside a turn
-                and not (self.tab.chaos and self.seat == self.tab.seats - 1)
-                and not (self.tab.sim and self._in_round()))      # ttt-sim: no offers in a round
-
     cdef bint is_legal(self, int action) noexcept:
         cdef Tables tab = self.tab
-        cdef int ch, t, colour, f, u, piece
-        cdef uint8_t* mark
-        cdef bint ok
         if self.end != END_NONE or action < 0 or action >= tab.num_actions:
             return False
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
@@ -1276,869 +299,84 @@ cdef class TTTCore(GameCore):
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
         if tab.chains and self.mem[tab.chain0]:
-            return self._cj_listed(action)                  # ttt-jumps: the continuation
-        if tab.cloaking == CLOAK_HIDES and self._cloak_judges(self.seat):
-            return self._view_of(self.seat).is_legal(action)
-        if tab.cc2_obscure and self._cloak_judges(self.seat):
-            return self._cp_listed(self.seat, action, True)     # ttt-cloakcap2: the list it may try
+            return chain_action_listed(self, action)                  # a chain jump's continuation
+        if tab.cloaking == CLOAK_HIDES and judges_own_view(self, self.seat):
+            return view_of(self, self.seat).is_legal(action)
+        if tab.obscured_covers and judges_own_view(self, self.seat):
+            return action_listed(self, self.seat, action, True)     # obscurity: the list it may try
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):
-            return self._cp_listed(self.seat, action)       # ttt-captures: "must capture"
+            return action_listed(self, self.seat, action)       # "must capture"
         if tab.shaped and action < tab.a_pass_or_end:
-            return self._sh_is_legal(self.seat, action)     # ttt-shapes
-        if action < tab.nplace:
-            ch = action // tab.T
-            t = action % tab.T
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
-            return ((tab.seat_mask[self.seat] >> colour) & 1) and self.reserve[colour] > 0 \
-                and self._target_free(t) and self._may_enter(self.seat, t)
-        if action < tab.move0 + tab.nmove:
-            f = (action - tab.move0) // tab.T
-            u = (action - tab.move0) % tab.T
-            if tab.ph_move[self.phase] == MOVE_NONE:
-                return False
-            if not self._movable_piece(self.seat, f) or not self._dest_ok(f, u):
-                return False
-            mark = <uint8_t*>malloc(tab.T)
-            memset(mark, 0, tab.T)
-            self._destinations(f, mark)
-            ok = mark[u] != 0
-            free(mark)
-            return ok
-        if action == tab.a_pass:
-            return tab.ph_pass[self.phase]
-        if action == tab.a_offer:
-            return self._offer_allowed()
-        return False
+            return shape_is_legal(self, self.seat, action)     # the shapes path
+        return plain_is_legal(self, action)
 
     cdef int chance_outcomes(self, int* actions, double* probs) noexcept:
         cdef int i, n
         if self.end != END_NONE or self.current_player() != PLAYER_CHANCE:
             return 0
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
-            return self._cp_pot_outcomes(actions, probs)
-        n = self._seat_actions(self.seat, actions)
+            return pot_outcomes(self, actions, probs)
+        n = seat_actions(self, self.seat, actions)
         for i in range(n):
             probs[i] = 1.0 / n
         return n
 
-    # -- applying actions ----------------------------------------------------
-
     cdef void apply(self, int action) noexcept:
         cdef Tables tab = self.tab
-        cdef int ch, t, colour, f
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
             if tab.sim and not self.cloak_busy:
-                self._sim_record(POT_WHO, action)   # ttt-rounds: the deal is in the history too
-            self._cp_deal(action)                  # ttt-captures: the pot's chance node
+                record_decision(self, POT_WHO, action)   # the deal is in the history too
+            deal_pot(self, action)                  # the pot's chance node
             return
-        if tab.sim and not self.cloak_busy and self._sim_apply(action):    # ttt-sim: recorded, and a plan if a round is open
+        if tab.sim and not self.cloak_busy and register_decision(self, action):    # a plan of the open round
             return
         if self.seen != NULL and not self.cloak_busy and not self.viewing:
-            self._cloak_apply(action)
+            apply_cloaked(self, action)
             return
         if self.offer_by >= 0:
-            self._answer(action == tab.a_agree)
+            answer_offer(self, action == tab.a_agree)
             return
         if tab.chains and self.mem[tab.chain0]:
-            self._cj_apply(action)                   # ttt-jumps: the continuation
+            apply_chain_action(self, action)                   # a chain jump's continuation
             return
         if tab.shaped and action < tab.a_pass_or_end:
-            self._sh_apply(action)                   # ttt-shapes
+            apply_shape_action(self, action)                   # the shapes path
             return
-        if action < tab.nplace:
-            ch = action // tab.T
-            t = action % tab.T
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
-            self._place(t, colour)
-        elif action < tab.move0 + tab.nmove:
-            f = (action - tab.move0) // tab.T
-            self._move(f, (action - tab.move0) % tab.T)
-        elif action == tab.a_pass:
-            self._pass()
-        elif action == tab.a_offer:
-            self.offer_by = self.seat
-            self.answerer = self._next_answerer(self.seat)
-
-    cdef int _next_answerer(self, int s) noexcept:
-        """The next non-Chaos seat after s in turn order (wraps to the offerer)."""
-        s = (s + 1) % self.tab.seats
-        if self.tab.chaos and s == self.tab.seats - 1:
-            s = 0
-        return s
-
-    cdef void _answer(self, bint agree) noexcept:
-        if not agree:
-            self.answerer = -1
-            self.offer_by = -1
-            self.offered = True
-            return
-        self.answerer = self._next_answerer(self.answerer)
-        if self.answerer == self.offer_by:
-            self.offer_by = -1
-            self.answerer = -1
-            self._finish_draw(END_AGREED_DRAW)
-
-    cdef inline int _land(self, int t, int piece) noexcept:
-        """Put ``piece`` on target t; returns its cell."""
-        cdef Tables tab = self.tab
-        cdef int c
-        if tab.gravity:
-            c = t + tab.XY * self.top[t]
-            self.top[t] += 1
-            if self.top[t] == tab.Z or (self.plock != NULL and self.plock[c + tab.XY]):
-                self._free_remove(t)
-        else:
-            c = t
-            self._free_remove(t)
-        self.cell[c] = piece
-        self.board_hash ^= tab.zob[c * (tab.C + 1) + piece]
-        return c
-
-    cdef void _place(self, int t, int colour) noexcept:
-        self.reserve[colour] -= 1
-        cdef int c = self._land(t, colour + 1)
-        if self.seen != NULL:
-            self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
-        self.placements += 1
-        self._after_ply(c, colour + 1)
-
-    cdef inline int _lift_source(self, int f) noexcept:
-        """The cell the top piece of target f leaves, with target f made free
-        again and its stack lowered; the caller empties the cell. Shared by
-        every move (plain, shaped, and a simultaneous round's)."""
-        cdef Tables tab = self.tab
-        cdef int src
-        if tab.gravity:
-            src = f + tab.XY * (self.top[f] - 1)
-            # f was full, or its landing cell locked for the phase; the cell
-            # the piece leaves is not (its exit would be locked)
-            if self.top[f] == tab.Z or (self.plock != NULL and self.plock[src + tab.XY]):
-                self._free_add(f)
-            self.top[f] -= 1
-        else:
-            src = f
-            self._free_add(f)
-        return src
-
-    cdef void _move(self, int f, int u) noexcept:
-        cdef Tables tab = self.tab
-        cdef int src = self._lift_source(f), piece
-        piece = self.cell[src]
-        self.cell[src] = 0
-        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
-        cdef int c = self._land(u, piece)
-        if self.seen != NULL:
-            self.seen[c] = self.seen[src]      # cloaking: who saw it saw this piece
-            self.seen[src] = 0
-        self.moves += 1
-        self._after_ply(c, piece)
-
-    cdef void _after_ply(self, int c, int piece) noexcept:
-        cdef Tables tab = self.tab
-        cdef int d, run, best = 1, best_axis = 1, i, j
-        self.passes = 0
-        self.plies += 1
-        if tab.nchecks and c >= 0:      # ttt-captures: c < 0 when the arriving piece did not stay
-            for j in range(tab.nrun):   # ttt-stackjump: a line no cell has is a run of 1 (best starts there)
-                d = tab.run_dir[j]
-                run = self._run(c, d, piece)
-                if run > best:
-                    best = run
-                if tab.is_axis[d] and run > best_axis:
-                    best_axis = run
-            if self.st_landed > 1:            # ttt-stacks: a carried stack landed above c
-                best = max(best, self._st_best_run(c, False))
-                best_axis = max(best_axis, self._st_best_run(c, True))
-            for i in range(tab.nchecks):
-                if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
-                    if tab.nboards > 1:      # boards: the check decides this board only
-                        if self._decide_board(c, tab.check_effect[i]):
-                            return
-                        break
-                    self._finish_check(tab.check_effect[i], self.seat)
-                    if self.end != END_NONE:
-                        return
-                    break       # overachievers disqualified: play goes on
-        if tab.move_limit and self.goal_hit:     # ttt-shapes: "Stalemate if goal is reached" (only
-            self.goal_hit = False                 # moves reach goals, and moving rule sets have a limit)
-            self._stalemate()
-            return
-        if tab.move_limit and self.plies >= tab.move_limit:
-            self._finish_stalemate(END_MOVE_LIMIT)
-            return
-        if self.cj_land >= 0 and self._cj_continue():      # ttt-jumps: the chain's extra move
-            return
-        self.left -= 1
-        if self.left == 0 or not self._has_move(self.seat):
-            self._next_seat()
-
-    cdef void _pass(self) noexcept:
-        self.passes += 1
-        self.plies += 1
-        cdef bint limit = self.tab.move_limit and self.plies >= self.tab.move_limit
-        # the move limit ends the game even where the passes would only end a phase
-        if self.passes >= self._num_playing() and not (limit and self.phase + 1 < self.tab.nphases):
-            self._stalemate()
-            return
-        if limit:
-            self._finish_stalemate(END_MOVE_LIMIT)
-            return
-        self._next_seat()
-
-    cdef void _next_seat(self) noexcept:
-        self._advance_seat()
-        self.left = self.tab.ppt
-        self.offered = False
-        self._turn_start()
-
-    cdef void _turn_start(self) noexcept:
-        """Without a pass option, a seat with no legal move is a stalemate."""
-        if not self.tab.ph_pass[self.phase] and not self._has_move(self.seat):
-            self._stalemate()
-
-    cdef void _stalemate(self) noexcept:
-        """The seed: "stalemate advances the phase"; in the last phase the
-        stalemate rule decides. The ending phase's fold rule applies first."""
-        if self.phase + 1 < self.tab.nphases:
-            if self.tab.ph_fold[self.phase] == FOLD_LESS_THAN_MOST:
-                self._fold_less_than_most()
-            self._enter_phase(self.phase + 1, False)
-        else:
-            self._finish_stalemate(END_STALEMATE)
-
-    cdef int _committed(self, int s) noexcept:
-        """Pieces of seat s's colours locked against exit for it (on cells
-        locked for the current phase)."""
-        cdef Tables tab = self.tab
-        cdef int c, n = 0
-        if self.pexit != NULL:               # spaces: sticky/exclusive/exit locks count too
-            return self._committed_seat_locks(s)
-        if self.plock == NULL:
-            return 0
-        for c in range(tab.S):
-            if self.plock[c] and self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1:
-                n += 1
-        return n
-
-    cdef int _committed_seat_locks(self, int s) noexcept:
-        """Spaces: pieces of seat s's colours on cells locked against exit for
-        s in the ending phase: its phase locks, sticky spaces, spaces exclusive
-        to others, and exit locks naming s."""
-        cdef Tables tab = self.tab
-        cdef int c, n = 0
-        for c in range(tab.S):
-            if self.cell[c] and (tab.seat_mask[s] >> (self.cell[c] - 1)) & 1 and (
-                    (self.plock != NULL and self.plock[c]) or (self.pexit[c] >> s) & 1):
-                n += 1
-        return n
-
-    cdef void _fold_less_than_most(self) noexcept:
-        """"Less-than-most committed pieces folds": of the players (never
-        Chaos), only those with the most committed pieces do not fold."""
-        cdef int s, best = 0
-        cdef int count[MAX_SEATS]
-        for s in range(self.tab.nplayers):
-            count[s] = self._committed(s)
-            if count[s] > best:
-                best = count[s]
-        for s in range(self.tab.nplayers):
-            if count[s] < best:
-                self.folded |= 1 << s
-
-    # -- boards (issue 11 item 5) -------------------------------------------
-
-    cdef inline int _board_of(self, int i) noexcept:
-        """The board of a cell or target (both have x = i % X)."""
-        return (i % self.tab.X) // self.tab.bX
-
-    cdef inline bint _board_closed(self, int i) noexcept:
-        return (self.bstate[0] >> self._board_of(i)) & 1
-
-    cdef bint _decide_board(self, int c, int effect) noexcept:
-        """A turn check held on cell c's board: that board's outcome is the
-        one-board outcome of the check, and the board locks for everyone (its
-        targets leave the free list). True when that ends the game."""
-        cdef Tables tab = self.tab
-        cdef int b = self._board_of(c)
-        cdef int p, ms = tab.side[self.seat]
-        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
-        for p in range(tab.nplayers):
-            if effect == EFFECT_ALL_LOSE:
-                res[p] = -1
-            elif effect == EFFECT_WIN:
-                res[p] = 1 if tab.side[p] == ms else -1
-            else:
-                res[p] = -1 if tab.side[p] == ms else 1
-        self._lock_board(b)          # one copy of the free-list removal (ttt-boards' note)
-        if self.bstate[0] == (1 << tab.nboards) - 1:
-            self._finish_boards(END_CHECK)
-            return True
-        return False
-
-    cdef bint _stalemate_signs(self, int b, int* sign) noexcept:
-        """Per player +1 / -1 by the in-a-row or piece-count stalemate rule on
-        board b (every cell when b < 0); False, signs untouched, on a tie."""
-        cdef Tables tab = self.tab
-        cdef int p, s, c, best, worst
-        cdef int colour_score[MAX_COLOURS]
-        cdef int side_score[MAX_SEATS]
-        cdef int nsides = tab.side[tab.seats - 1] + 1
-        self._colour_scores(b, colour_score)
-        for s in range(nsides):
-            side_score[s] = 0
-        for s in range(tab.seats):
-            for c in range(tab.C):
-                if (tab.seat_mask[s] >> c) & 1 and colour_score[c] > side_score[tab.side[s]]:
-                    side_score[tab.side[s]] = colour_score[c]
-        best = side_score[0]
-        worst = side_score[0]
-        for s in range(1, nsides):
-            if side_score[s] > best:
-                best = side_score[s]
-            if side_score[s] < worst:
-                worst = side_score[s]
-        if best == worst:
-            return False
-        for p in range(tab.nplayers):
-            s = side_score[tab.side[p]]
-            if tab.stalemate == ST_LEAST_ROW:
-                sign[p] = -1 if s == worst else 1
-            else:
-                sign[p] = 1 if s == best else -1
-        return True
-
-    cdef void _score_board(self, int b) noexcept:
-        """An open board at the end of the game: the stalemate rule on that
-        board alone, as ``_finish_stalemate`` scores a one-board game."""
-        cdef Tables tab = self.tab
-        cdef int p
-        cdef int sign[MAX_SEATS]
-        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
-        if tab.general_outcome:      # ttt-boards: the dilemmas' outcomes, per board
-            self._score_board_general(b)
-            return
-        if tab.stalemate == ST_DRAWS or tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
-            for p in range(tab.nplayers):
-                res[p] = 0 if tab.stalemate == ST_DRAWS else (1 if tab.stalemate == ST_ALL_WIN else -1)
-            return
-        if not self._stalemate_signs(b, sign):
-            for p in range(tab.nplayers):
-                sign[p] = 0
-        for p in range(tab.nplayers):
-            res[p] = sign[p]
-
-    cdef void _finish_boards(self, int how) noexcept:
-        """The game ends: open boards are scored by the stalemate rule, then
-        "whomever wins the most boards wins the game" (docs/rules/ttt.md:
-        the players with the most board wins win and the others lose; if all
-        players won equally many boards, every player gets sign(boards won -
-        boards lost) when every board ended alike for all players, else a draw)."""
-        cdef Tables tab = self.tab
-        cdef int b, p, most = -1, fewest = 1 << 20
-        cdef int wins[MAX_SEATS]
-        cdef int losses[MAX_SEATS]
-        cdef bint alike = True
-        cdef int16_t* res
-        for p in range(tab.nplayers):
-            wins[p] = 0
-            losses[p] = 0
-        for b in range(tab.nboards):
-            res = self.bstate + 1 + b * MAX_SEATS
-            if not (self.bstate[0] >> b) & 1:
-                self._score_board(b)
-            for p in range(tab.nplayers):
-                wins[p] += res[p] == 1
-                losses[p] += res[p] == -1
-                if res[p] != res[0]:
-                    alike = False
-        for p in range(tab.nplayers):
-            if wins[p] > most:
-                most = wins[p]
-            if wins[p] < fewest:
-                fewest = wins[p]
-        for p in range(tab.nplayers):
-            if most != fewest:
-                self.result[p] = 1.0 if wins[p] == most else -1.0
-            elif alike:
-                self.result[p] = (1.0 if wins[0] > losses[0] else
-                                  (-1.0 if wins[0] < losses[0] else 0.0))
-            else:
-                self.result[p] = 0.0
-        if tab.general_outcome:      # ttt-boards: "Chaos wins if ..." and overachievers over the boards
-            self._finish_boards_general(how, wins)
-        self.end = how
-
-    cdef uint64_t _boards_hash(self) noexcept:
-        cdef uint64_t v = <uint64_t>self.bstate[0]
-        cdef int b, p
-        for b in range(self.tab.nboards):
-            for p in range(self.tab.nplayers):
-                v = v * 3 + <uint64_t>(self.bstate[1 + b * MAX_SEATS + p] + 1)
-        return mix64(v * <uint64_t>0xD1B54A32D192ED03ULL + 777)
-
-    def board_results(self):
-        """Per board: the players' results on it (+1, -1, 0) once it is
-        decided (by a turn check, or by the stalemate rule at the game's end),
-        else None. A one-board game has no per-board state: []."""
-        if self.tab.nboards == 1:
-            return []
-        return [[self.bstate[1 + b * MAX_SEATS + p] for p in range(self.tab.nplayers)]
-                if (self.bstate[0] >> b) & 1 or self.end in (END_STALEMATE, END_MOVE_LIMIT) else None
-                for b in range(self.tab.nboards)]
-
-    def _board_target_name(self, int t):
-        tab = self.tab
-        b = self._board_of(t)
-        x = (t % tab.X) % tab.bX + 1
-        y = (t // tab.X) % tab.Y + 1
-        if tab.gravity:
-            return f"b{b + 1}:stack({x},{y})"
-        return f"b{b + 1}:({x},{y},{t // tab.XY + 1})"
-
-    # -- ttt-boards: several boards with the dilemmas' outcomes and rounds ------
-    # docs/rules/ttt.md, "Several boards with every outcome and with
-    # simultaneous phases": every rule scores each board as a one-board game
-    # of that board's pieces; "total" thresholds and overachievers act on the
-    # game; a round decides each board by the pieces that landed on it.
-
-    cdef void _score_board_general(self, int b) noexcept:
-        """An open board at the game's end under the general scoring: the
-        stalemate rule (ranked, vs Chaos, draws, all-win, all-lose) on board b
-        alone, every side eligible, a tie of every side a drawn board."""
-        cdef Tables tab = self.tab
-        cdef int p
-        cdef int score[MAX_SEATS]
-        cdef int verdict[MAX_SEATS]
-        cdef int16_t* res = self.bstate + 1 + b * MAX_SEATS
-        self.score_board1 = b + 1
-        self._side_scores(score)
-        self.score_board1 = 0
-        self._verdicts(score, (1 << (tab.side[tab.seats - 1] + 1)) - 1, verdict, True)
-        for p in range(tab.nplayers):
-            res[p] = verdict[tab.side[p]]
-
-    cdef void _finish_boards_general(self, int how, int* wins) noexcept:
-        """The game's outcome over the boards, general scoring: "Chaos wins if
-        total circles > 9" counts the pieces of every board when the game ends
-        in stalemate or by the move limit (a turn check deciding the last open
-        board decides alone, as on one board); "Overachiever(s) disqualified":
-        the players who would win the game (most boards won) are disqualified
-        and the most boards among the rest wins ("second most"); when every
-        player is disqualified or lost, Chaos wins."""
-        cdef Tables tab = self.tab
-        cdef int p, best = -1
-        if how != END_CHECK and self._chaos_threshold_met():
-            for p in range(tab.nplayers):
-                self.result[p] = -1.0
-            return
-        if not tab.overachievers or self.disq:
-            return
-        for p in range(tab.nplayers):
-            if self.result[p] == 1.0:
-                self.disq |= 1 << p
-        if self.disq == 0:
-            return
-        for p in range(tab.nplayers):
-            if not (self.disq >> p) & 1 and wins[p] > best:
-                best = wins[p]
-        for p in range(tab.nplayers):
-            self.result[p] = 1.0 if not (self.disq >> p) & 1 and wins[p] == best else -1.0
-
-    cdef void _lock_board(self, int b) noexcept:
-        """A decided board locks for everyone: its targets leave the free list."""
-        cdef int t
-        self.bstate[0] |= 1 << b
-        for t in range(self.tab.T):
-            if (self._board_of(t) == b and self.fpos[t] < self.num_free
-                    and self.freel[self.fpos[t]] == t):
-                self._free_remove(t)
-
-    cdef bint _sim_decide_boards(self, int* landed, int* best, int* best_axis) noexcept:
-        """After a round: each board is decided on its own by the pieces that
-        landed on it, as one board's round is: the first check (listed order)
-        that holds for one of them decides the board for that piece's side,
-        or draws the board when it holds for pieces of several sides at once
-        (an all-lose check: every player loses it). Every board decided in the
-        round locks at its end. True when no board is left open (the game
-        ends: most boards wins)."""
-        cdef Tables tab = self.tab
-        cdef int b, i, s, p, mask, first, effect, ms
-        cdef int16_t* res
-        for b in range(tab.nboards):
-            for i in range(tab.nchecks):
-                mask = 0
-                first = -1
-                for s in range(tab.seats):
-                    if (landed[s] >= 0 and self._board_of(landed[s]) == b and
-                            (best[s] if tab.check_diag[i] else best_axis[s]) >= tab.check_k[i]):
-                        mask |= 1 << tab.side[s]
-                        if first < 0:
-                            first = s
-                if mask == 0:
-                    continue
-                effect = tab.check_effect[i]
-                ms = tab.side[first]
-                res = self.bstate + 1 + b * MAX_SEATS
-                for p in range(tab.nplayers):
-                    if effect == EFFECT_ALL_LOSE:
-                        res[p] = -1
-                    elif mask & (mask - 1):
-                        res[p] = 0               # several sides at once: nobody was first
-                    elif effect == EFFECT_WIN:
-                        res[p] = 1 if tab.side[p] == ms else -1
-                    else:
-                        res[p] = -1 if tab.side[p] == ms else 1
-                self._lock_board(b)
-                break
-        if self.bstate[0] == (1 << tab.nboards) - 1:
-            self._finish_boards(END_CHECK)
-            return True
-        return False
-
-    def board_side_scores(self, int b):
-        """Each side's score under the ranked or vs-Chaos stalemate rule on
-        board b alone (sides in seat order, Chaos last); [] as side_scores."""
-        cdef int score[MAX_SEATS]
-        tab = self.tab
-        if not 0 <= b < tab.nboards:
-            raise ValueError(f"board {b} does not exist (boards: 0..{tab.nboards - 1})")
-        if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
-            return []
-        self.score_board1 = b + 1
-        self._side_scores(score)
-        self.score_board1 = 0
-        return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
-
-    # -- outcomes ----------------------------------------------------------
-
-    cdef void _finish_check(self, int effect, int mover) noexcept:
-        cdef Tables tab = self.tab
-        cdef int p
-        cdef int ms = tab.side[mover]
-        if tab.overachievers:
-            self._check_overachievers(effect, mover)
-            return
-        for p in range(tab.nplayers):
-            if effect == EFFECT_ALL_LOSE:
-                self.result[p] = -1.0
-            elif effect == EFFECT_WIN:
-                self.result[p] = 1.0 if tab.side[p] == ms else -1.0
-            else:
-                self.result[p] = -1.0 if tab.side[p] == ms else 1.0
-        self.end = END_CHECK
-
-    cdef void _finish_draw(self, int how) noexcept:
-        cdef int p
-        for p in range(self.tab.nplayers):
-            self.result[p] = 0.0
-        self.end = how
-
-    cdef void _colour_scores(self, int b, int* score) noexcept:
-        """Per colour: the longest run (in-a-row rules) or the piece count, on
-        board b alone (lines never cross boards), or on every cell when b < 0."""
-        cdef Tables tab = self.tab
-        cdef int c, d, piece, prev, run, x, i
-        for c in range(tab.C):
-            score[c] = 0
-        for c in range(tab.S):
-            piece = self.cell[c]
-            if piece == 0 or (b >= 0 and self._board_of(c) != b):
-                continue
-            if tab.stalemate == ST_MOST_PIECES:
-                score[piece - 1] += 1
-                continue
-            if score[piece - 1] < 1:
-                score[piece - 1] = 1   # a piece is a run of 1 along every line (those no cell has are skipped)
-            for i in range(tab.nrun):
-                d = tab.run_dir[i]
-                prev = tab.nbr[c * 26 + 25 - d]
-                if prev >= 0 and self.cell[prev] == piece:
-                    continue           # not the start of this run
-                run = 0
-                x = c
-                while x >= 0 and self.cell[x] == piece:
-                    run += 1
-                    x = tab.nbr[x * 26 + d]
-                if run > score[piece - 1]:
-                    score[piece - 1] = run
-
-    cdef void _finish_stalemate(self, int how) noexcept:
-        cdef Tables tab = self.tab
-        cdef int p
-        cdef int sign[MAX_SEATS]
-        if tab.nboards > 1:          # boards: each open board by the stalemate rule, then most boards
-            self._finish_boards(how)
-            return
-        self.end = how
-        if tab.general_outcome:
-            self._finish_outcome(how)
-            return
-        if tab.stalemate == ST_DRAWS:
-            self._finish_draw(how)
-            return
-        if tab.stalemate == ST_ALL_WIN or tab.stalemate == ST_ALL_LOSE:
-            for p in range(tab.nplayers):
-                self.result[p] = 1.0 if tab.stalemate == ST_ALL_WIN else -1.0
-            return
-        if not self._stalemate_signs(-1, sign):
-            self._finish_draw(how)
-            return
-        for p in range(tab.nplayers):
-            self.result[p] = sign[p]
-
-    # -- outcomes of the dilemmas (ttt-outcomes) ----------------------------
-
-    cdef inline int _shape_at(self, int c) noexcept:
-        """Shape index (SHAPES_ALL) of the piece on cell c: on the original
-        path every piece is a circle (0); ttt-shapes keeps the shape plane."""
-        return self.shp[c] if self.shp != NULL else 0
-
-    cdef bint _chaos_threshold_met(self) noexcept:
-        """"Chaos wins if total circles > 9": pieces of a shape on the board,
-        every colour counted."""
-        cdef Tables tab = self.tab
-        cdef int c, sh
-        cdef int count[MAX_SHAPES]
-        for sh in range(MAX_SHAPES):
-            count[sh] = 0
-        for c in range(tab.S):
-            if self.cell[c]:
-                count[self._shape_at(c)] += 1
-        for sh in range(MAX_SHAPES):
-            if tab.chaos_more_than[sh] >= 0 and count[sh] > tab.chaos_more_than[sh]:
-                return True
-        return False
-
-    cdef int _area(self, int colours, uint8_t* mark, int* stack) noexcept:
-        """Go-style area of the pieces of ``colours`` (a bit mask): the cells
-        they occupy and the empty cells (locked ones included) reachable from
-        one of them by orthogonal steps through empty cells."""
-        cdef Tables tab = self.tab
-        cdef int c, d, u, top = 0, n = 0
-        memset(mark, 0, tab.S)
-        for c in range(tab.S):
-            if self.score_board1 and self._board_of(c) != self.score_board1 - 1:
-                continue                         # ttt-boards: one board's area (steps never cross boards)
-            if self.cell[c] and (colours >> (self.cell[c] - 1)) & 1:
-                mark[c] = 1
-                stack[top] = c
-                top += 1
-                n += 1
-        while top:
-            top -= 1
-            c = stack[top]
-            for d in range(26):
-                if not tab.is_axis[d]:
-                    continue
-                u = tab.nbr[c * 26 + d]
-                if u >= 0 and not mark[u] and self.cell[u] == 0:
-                    mark[u] = 1
-                    stack[top] = u
-                    top += 1
-                    n += 1
-        return n
-
-    cdef void _side_scores(self, int* score) noexcept:
-        """Each side's score under the ranked or vs-Chaos rule: the longest
-        line (max over its colours), or K-segments, pieces, pieces of a shape
-        (summed over its colours), or its area."""
-        cdef Tables tab = self.tab
-        cdef int c, d, piece, prev, run, x, s, i
-        cdef int nsides = tab.side[tab.seats - 1] + 1
-        cdef int colour_score[MAX_COLOURS]
-        cdef uint8_t* mark
-        cdef int* stack
-        if tab.st_kind == ST_RANKED and tab.st_measure == MEASURE_AREA:
-            mark = <uint8_t*>malloc(tab.S)
-            stack = <int*>malloc(tab.S * sizeof(int))
-            for s in range(nsides):
-                score[s] = self._area(tab.side_colours[s], mark, stack)
-            free(mark)
-            free(stack)
-            return
-        for c in range(tab.C):
-            colour_score[c] = 0
-        for c in range(tab.S):
-            piece = self.cell[c]
-            if piece == 0:
-                continue
-            if self.score_board1 and self._board_of(c) != self.score_board1 - 1:
-                continue                         # ttt-boards: one board's pieces and lines
-            if tab.st_kind == ST_VS_CHAOS or tab.st_measure == MEASURE_PIECES:
-                colour_score[piece - 1] += 1
-            elif tab.st_measure == MEASURE_SHAPE:
-                if self._shape_at(c) == tab.st_shape:
-                    colour_score[piece - 1] += 1
-            elif tab.st_measure == MEASURE_WINDOWS:
-                for d in range(13, 26):
-                    x = c
-                    i = 0
-                    while i < tab.st_k and x >= 0 and self.cell[x] == piece:
-                        i += 1
-                        x = tab.nbr[x * 26 + d]
-                    if i == tab.st_k:
-                        colour_score[piece - 1] += 1
-            else:                               # MEASURE_RUN
-                for d in range(13, 26):
-                    prev = tab.nbr[c * 26 + 25 - d]
-                    if prev >= 0 and self.cell[prev] == piece:
-                        continue
-                    run = 0
-                    x = c
-                    while x >= 0 and self.cell[x] == piece:
-                        run += 1
-                        x = tab.nbr[x * 26 + d]
-                    if run > colour_score[piece - 1]:
-                        colour_score[piece - 1] = run
-        for s in range(nsides):
-            score[s] = 0
-            for c in range(tab.C):
-                if (tab.side_colours[s] >> c) & 1:
-                    if tab.st_kind == ST_RANKED and tab.st_measure == MEASURE_RUN:
-                        if colour_score[c] > score[s]:
-                            score[s] = colour_score[c]
-                    else:
-                        score[s] += colour_score[c]
-
-    cdef int _eligible_sides(self) noexcept:
-        """Bit mask of the sides that can still win: Chaos, and every side
-        with a player not disqualified."""
-        cdef Tables tab = self.tab
-        cdef int s, mask = 0
-        for s in range(tab.seats):
-            if s >= tab.nplayers or not (self.disq >> s) & 1:
-                mask |= 1 << tab.side[s]
-        return mask
-
-    cdef void _verdicts(self, int* score, int eligible, int* verdict, bint tie_draws) noexcept:
-        """Per eligible side: +1 win, -1 lose, 0 draw under the stalemate rule."""
-        cdef Tables tab = self.tab
-        cdef int s, n = 0, best = 0, worst = 0, chaos_side, extreme
-        cdef int nsides = tab.side[tab.seats - 1] + 1
-        for s in range(nsides):
-            verdict[s] = 0
-        if tab.st_kind == ST_ALL_WIN or tab.st_kind == ST_ALL_LOSE:
-            for s in range(nsides):
-                verdict[s] = 1 if tab.st_kind == ST_ALL_WIN else -1
-            return
-        if tab.st_kind == ST_VS_CHAOS:
-            chaos_side = nsides - 1
-            for s in range(chaos_side):
-                if score[s] > score[chaos_side]:
-                    verdict[s] = 1
-                elif score[s] < score[chaos_side]:
-                    verdict[s] = -1
-                elif not (tab.vs_more_wins and tab.vs_fewer_loses):
-                    verdict[s] = -1 if tab.vs_more_wins else 1
-            return
-        if tab.st_kind != ST_RANKED:            # draws
-            return
-        for s in range(nsides):
-            if not (eligible >> s) & 1:
-                continue
-            if n == 0 or score[s] > best:
-                best = score[s]
-            if n == 0 or score[s] < worst:
-                worst = score[s]
-            n += 1
-        if n == 0 or (tie_draws and n >= 2 and best == worst):
-            return
-        for s in range(nsides):
-            if (eligible >> s) & 1:
-                extreme = score[s] == (best if tab.st_most else worst)
-                verdict[s] = (1 if tab.st_wins else -1) if extreme else (-1 if tab.st_wins else 1)
-
-    cdef void _finish_outcome(self, int how) noexcept:
-        """The general stalemate scoring: "Chaos wins if ..." first (every
-        player loses); then the rule among the sides that can still win; with
-        overachievers, the first set of winners is disqualified and the rule
-        decided again among the rest ("Most pieces wins" becomes "Second most
-        pieces wins"). Disqualified players lose."""
-        cdef Tables tab = self.tab
-        cdef int p, winners = 0
-        cdef int score[MAX_SEATS]
-        cdef int verdict[MAX_SEATS]
-        self.end = how
-        if self._chaos_threshold_met():
-            for p in range(tab.nplayers):
-                self.result[p] = -1.0
-            return
-        self._side_scores(score)
-        self._verdicts(score, self._eligible_sides(), verdict, self.disq == 0)
-        if tab.overachievers and self.disq == 0:
-            for p in range(tab.nplayers):
-                if verdict[tab.side[p]] == 1:
-                    winners |= 1 << p
-            if winners:
-                self.disq = winners
-                self._verdicts(score, self._eligible_sides(), verdict, False)
-        for p in range(tab.nplayers):
-            self.result[p] = -1.0 if (self.disq >> p) & 1 else <double>verdict[tab.side[p]]
-
-    cdef void _check_overachievers(self, int effect, int mover) noexcept:
-        """A turn check that holds under "Overachiever(s) disqualified": the
-        first set of winners is disqualified and play goes on; a later set of
-        (not disqualified) winners wins; a disqualified player's own line does
-        not end the game; when every player is disqualified or has lost,
-        Chaos wins (every player -1)."""
-        cdef Tables tab = self.tab
-        cdef int p, winners = 0, losers = 0, everyone = (1 << tab.nplayers) - 1
-        cdef bint chaos_mover = tab.chaos and mover == tab.seats - 1
-        if effect == EFFECT_ALL_LOSE or (effect == EFFECT_WIN and chaos_mover):
-            winners = 0
-            losers = everyone
-        for p in range(tab.nplayers):
-            if effect == EFFECT_WIN and not chaos_mover and tab.side[p] == tab.side[mover]:
-                winners |= 1 << p
-            elif effect == EFFECT_LOSE:
-                if tab.side[p] != tab.side[mover]:
-                    winners |= 1 << p
-                else:
-                    losers |= 1 << p        # the mover's side has lost
-        winners &= ~self.disq
-        if effect == EFFECT_WIN and not chaos_mover and winners == 0:
-            return                               # a disqualified player's line: play on
-        if winners and self.disq == 0:
-            self.disq = winners
-            if (self.disq | losers) != everyone:
-                return                           # play goes on
-            winners = 0
-        for p in range(tab.nplayers):
-            self.result[p] = 1.0 if (winners >> p) & 1 else -1.0
-        self.end = END_CHECK
+        apply_plain(self, action)
 
     cdef void returns(self, double* out) noexcept:
         cdef int p
         for p in range(self.tab.nplayers):
             out[p] = self.result[p] if self.end != END_NONE else 0.0
 
-    # -- hashing -----------------------------------------------------------
-
-    cdef inline uint64_t _extras(self) noexcept:
+    cdef inline uint64_t _state_hash(self) noexcept:
+        """The hash of everything but the board's pieces: turn, phase, outcome
+        and each concept's state (boards, plans, seen masks, reserves, pots,
+        a pending chain)."""
         cdef uint64_t h = mix64(<uint64_t>(self.seat + 8 * self.left + 64 * self.passes
-                                          + 1024 * (self.offer_by + 1) + 16384 * (self.answerer + 1)
-                                          + 131072 * self.offered + 262144 * self.end
-                                          + 2097152 * self.phase + 16777216 * self.folded))
+                                           + 1024 * (self.offer_by + 1) + 16384 * (self.answerer + 1)
+                                           + 131072 * self.offered + 262144 * self.end
+                                           + 2097152 * self.phase + 16777216 * self.folded))
         if self.tab.overachievers:
             h ^= mix64(<uint64_t>self.disq * <uint64_t>0xD1B54A32D192ED03ULL + 777)
         if self.tab.move_limit:
             h ^= mix64(<uint64_t>self.plies * <uint64_t>0x9E3779B97F4A7C15ULL + 12345)
         if self.tab.nboards > 1:     # boards: which boards are decided and how
-            h ^= self._boards_hash()
+            h ^= boards_hash(self)
         if self.tab.sim:
-            h ^= self._sim_hash()                 # ttt-sim: pending plans
+            h ^= pending_plans_hash(self)
         if self.seen != NULL:
-            h ^= self._cloak_hash()
-        if self.tab.R or self.tab.powers:         # ttt-shapes: replacements change shapes;
-            h ^= self._sh_reserves_hash()         # ttt-captures: reincarnation refills reserves
+            h ^= seen_hash(self)
+        if self.tab.R or self.tab.powers:         # replacements change shapes, and
+            h ^= shape_reserves_hash(self)         # reincarnation refills reserves
         if self.tab.pots:
-            h ^= self._cp_pot_hash()
-        if self.tab.chains:                       # ttt-jumps: a pending continuation
+            h ^= pot_hash(self)
+        if self.tab.chains:                       # a chain jump's pending continuation
             h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
         return h
 
     cdef uint64_t hash(self) noexcept:
-        return self.board_hash ^ self._extras()
+        return self.board_hash ^ self._state_hash()
 
     cdef int num_symmetries(self) noexcept:
         return self.tab.nsym
@@ -2153,2496 +391,7 @@ cdef class TTTCore(GameCore):
         for c in range(tab.S):
             if self.cell[c]:
                 h ^= tab.zob[m[c] * (tab.C + 1) + self.cell[c]]
-        return h ^ self._extras()
-
-    # -- cloaking (issue 11 item 3) ----------------------------------------
-    # The seed: "Players can fully see every piece they placed, every piece
-    # they can move [...], every piece occupying a non-cloaked space, every
-    # piece they have previously fully seen, and every piece they have
-    # attempted to cover." ``seen`` makes the fourth clause permanent; the
-    # others are read off the position. Interpretations: docs/rules/ttt.md.
-
-    cdef inline bint _cloak_judges(self, int seat) noexcept:
-        """Whether ``seat`` chooses from its own view: a player (Chaos plays
-        the true position) in a real position (a view plays the plain rules)."""
-        return not self.viewing and not (self.tab.chaos and seat == self.tab.seats - 1)
-
-    cdef inline bint _cloaked_now(self, int c) noexcept:
-        return self.tab.ph_cloak[self.phase * self.tab.S + c] != 0
-
-    cdef bint _can_move_piece(self, int s, int c) noexcept:
-        """"Every piece they can move": the piece on c is one seat s may move
-        in this phase (its colour, none of that colour in reserve, movement
-        allowed, s takes turns, c not locked, top of its stack), whether or
-        not a destination is free (that may hang on hidden pieces)."""
-        cdef Tables tab = self.tab
-        cdef int piece = self.cell[c]
-        if piece == 0 or tab.ph_move[self.phase] == MOVE_NONE or not self._plays(s):
-            return False
-        if self.pexit != NULL and (self.pexit[c] >> s) & 1:
-            return False                         # ttt-boards: exit locked for s (sticky, exclusive, exit lock)
-        if tab.nboards > 1 and self._board_closed(c):
-            return False                         # ttt-boards: on a decided (locked) board
-        if tab.shaped:
-            return self._sh_can_move_piece(s, c)       # ttt-shapes: per shape (the merge: after the locks)
-        if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or self.reserve[piece - 1] > 0:
-            return False
-        if tab.locked[c] or (self.plock != NULL and self.plock[c]):
-            return False
-        if tab.gravity and c // tab.XY != self.top[c % tab.XY] - 1:
-            return False
-        return True
-
-    cdef bint _fully_sees(self, int s, int c) noexcept:
-        """Whether seat s fully sees (colour and shape) the piece on c."""
-        cdef int piece = self.cell[c]
-        if piece == 0:
-            return False
-        if (self.seen[c] >> s) & 1 or not self._cloaked_now(c):
-            return True
-        if self.tab.cloaking == CLOAK_OBSCURES and (self.tab.seat_mask[s] >> (piece - 1)) & 1:
-            return True        # "all pieces of their assigned color(s)"
-        return self._can_move_piece(s, c)
-
-    cdef inline bint _sees_piece(self, int s, int c) noexcept:
-        """Whether seat s sees that c holds a piece: fully, or under obscurity
-        "the color–but not shape–of all other placed pieces"."""
-        return self.cell[c] != 0 and (self.tab.cloaking == CLOAK_OBSCURES or self._fully_sees(s, c))
-
-    cdef uint64_t _cloak_hash(self) noexcept:
-        """What each seat has seen decides its legal actions, so it is part of
-        the position's hash (the event log is not: it decides views only)."""
-        cdef uint64_t h = 0
-        cdef int c
-        for c in range(self.tab.S):
-            if self.seen[c]:
-                h ^= mix64(<uint64_t>(c * 64 + self.seen[c]) + <uint64_t>0x5EE115EE11)
-        return h
-
-    cdef void _cloak_refresh(self) noexcept:
-        """Record every piece each seat fully sees now ("every piece they have
-        previously fully seen" stays seen when its space is cloaked later):
-        pieces on open spaces for everyone, pieces a seat can move for it.
-        (Obscurity's own-colour clause needs no record: colours never change
-        hands.)"""
-        cdef Tables tab = self.tab
-        cdef int c, s
-        cdef int full = (1 << tab.seats) - 1
-        cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
-        if not tab.gravity and not tab.shaped:
-            self._cloak_refresh_flat()      # ttt-cloaksim: the same clauses, faster
-            return
-        # cloak-shape-seen: with shapes "can move" is per shape (stationary
-        # shapes never, an identical piece in reserve), which the flat path's
-        # per-colour movers cannot say: _can_move_piece decides per piece
-        for c in range(tab.S):
-            if self.cell[c] and self.seen[c] != full:
-                if not self._cloaked_now(c):
-                    self.seen[c] = full
-                elif moving:
-                    for s in range(tab.seats):
-                        if self._can_move_piece(s, c):
-                            self.seen[c] |= 1 << s
-
-    cdef TTTCore _view_of(self, int s):
-        """The position as seat s sees it, to play the plain rules on: pieces
-        it does not see are taken off (a hidden piece looks like an empty
-        space), a stack's height is that of what it sees. The view lives in
-        the tables' scratch core (no allocation per call), so it is valid
-        until the next view is made; callers use it at once."""
-        cdef Tables tab = self.tab
-        cdef TTTCore v
-        cdef int c, t, z, h
-        if tab.scratch is None:
-            v = TTTCore.__new__(TTTCore)
-            v._setup(tab)
-            v.viewing = True
-            v.xk_phantom = tab.cloaking == CLOAK_HIDES and tab.jumps and not tab.gravity     # ttt-cloakstack
-            tab.scratch = v
-        v = <TTTCore>tab.scratch
-        memcpy(v.mem, self.mem, tab.log0 * sizeof(int16_t))     # all but the event log
-        v.seat = self.seat
-        v.left = self.left
-        v.passes = self.passes
-        v.plies = self.plies
-        v.offer_by = self.offer_by
-        v.answerer = self.answerer
-        v.offered = self.offered
-        v.end = self.end
-        v.phase = self.phase
-        v.folded = self.folded
-        v.plock = self.plock
-        v.pentry = self.pentry                   # ttt-boards fix: a view keeps the seats' space locks
-        v.pexit = self.pexit
-        v.num_free = self.num_free
-        for c in range(tab.S):
-            if self.cell[c] and not self._sees_piece(s, c):
-                v.cell[c] = 0
-                if not tab.gravity and v._target_free(c):
-                    v._free_add(c)     # the true free list plus what looks empty
-        if tab.gravity:
-            for t in range(tab.T):
-                h = 0
-                for z in range(tab.Z):
-                    c = t + tab.XY * z
-                    if v.cell[c] or tab.locked[c]:
-                        h = z + 1
-                v.top[t] = h
-            v.num_free = 0
-            for t in range(tab.T):
-                if v._target_free(t):
-                    v._free_add(t)
-        return v
-
-    cdef bint _cloak_has_move(self, int seat) noexcept:
-        """Whether seat has a placement or move in its own view."""
-        if self.tab.cc2_obscure:
-            return self._cp_has_action(seat, True)      # ttt-cloakcap2: covers need no free target
-        if self._cloak_flat_view() and (self._can_place(seat) or self._can_move(seat)):
-            return True     # ttt-cloaksim: a free target in truth looks free in every view
-        if self._cloak_flat_view() and self.tab.cloaking == CLOAK_HIDES and self.tab.nboards == 1 \
-                and self.tab.move != MOVE_LINEAR_KNIGHT and not self.tab.shaped:    # ttt-cloakcap: shapes move their own way
-            return self._cloak_view_has_move(seat)
-        if self.tab.cloaking == CLOAK_HIDES:
-            return self._view_of(seat)._has_move(seat)
-        return self._can_place(seat) or self._can_move(seat)
-
-    cdef bint _cloak_is_attempt(self, int action, int kind, int f) noexcept:
-        """Whether a placement or move legal in the mover's view is not what
-        it seems: illegal in truth, or (stacks) a move whose true top piece is
-        one the mover does not see."""
-        cdef bint legal
-        self.viewing = True            # the plain rules on the true position
-        self.cp_unforced = True        # ttt-cloakcap: "must capture" is judged on the mover's view
-        legal = self.is_legal(action)
-        self.cp_unforced = False
-        self.viewing = False
-        if not legal:
-            return True
-        return kind == 1 and self.tab.gravity and self._view_of(self.seat).top[f] != self.top[f]
-
-    cdef void _cloak_reveal(self, int s, int t) noexcept:
-        """Show seat s every piece on target t (the whole stack on stacks)."""
-        cdef Tables tab = self.tab
-        cdef int z, c
-        for z in range(tab.Z if tab.gravity else 1):
-            c = t + tab.XY * z if tab.gravity else t
-            if self.cell[c]:
-                self.seen[c] |= 1 << s
-
-    cdef void _cloak_apply(self, int action) noexcept:
-        """apply() of a cloaked rule set: an attempt that only reveals, or the
-        plain rules; then the event is logged and what is seen remembered."""
-        cdef Tables tab = self.tab
-        cdef int actor = self.answerer if self.offer_by >= 0 else self.seat
-        cdef int kind = 2, f = -1, t = -1, src, land = -1, s, stk = -1
-        cdef int before = 0
-        cdef int cover[5]              # ttt-cloakcap: target, who saw its piece, open target, source, verdict
-        cdef int* snap = NULL          # ttt-cloakstack: each cell's piece and who saw it, before a jump or surround
-        cdef bint attempt = False
-        cover[0] = -1
-        if self.offer_by < 0 and action < tab.nplace:
-            kind = 0
-            t = action % tab.T
-        elif self.offer_by < 0 and action < tab.move0 + tab.nmove:
-            kind = 1
-            f = (action - tab.move0) // tab.T
-            t = (action - tab.move0) % tab.T
-        elif self.offer_by < 0 and self._cloak_is_replacement(action):
-            kind = 1                     # ttt-cloakcap: a move reaching the goal, naming its replacement
-            f = ((action - tab.rep0) // tab.T) % tab.T
-            t = (action - tab.rep0) % tab.T
-        elif self.offer_by < 0 and tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
-            kind = 1                     # ttt-stacks: a by-stack move (its mover's cell, not f's top)
-            stk = (action - tab.stk0) // tab.T % tab.S
-            f = stk % tab.XY
-            t = (action - tab.stk0) % tab.T
-        if kind != 2 and (tab.cloaking == CLOAK_HIDES or tab.cc2_obscure) and self._cloak_judges(actor):
-            attempt = self._cloak_is_attempt(action, kind, f)     # (ttt-cloakcap2: obscured covers too)
-        if attempt:
-            # "the result will be only to make the invisible piece or wall
-            # visible to the player (i.e. the turn ends without any piece
-            # actually moving)"
-            self._cloak_reveal(actor, t)
-            if kind == 1:
-                self._cloak_reveal(actor, f)
-                if tab.xk_log0 and self._xk_between(actor, f, t) >= 0:
-                    self._cloak_reveal(actor, self._xk_between(actor, f, t))    # ttt-cloakstack: what it tried to jump
-            self.passes = 0
-            self.plies += 1
-            if tab.move_limit and self.plies >= tab.move_limit:
-                self._finish_stalemate(END_MOVE_LIMIT)
-            else:
-                self._next_seat()
-        else:
-            if kind == 1:
-                src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
-                if stk >= 0:
-                    src = stk            # ttt-stacks: the mover, not the top piece
-                    land = t + tab.XY * self.top[t]
-                for s in range(tab.seats):
-                    if self._sees_piece(s, src):
-                        before |= 1 << s
-            if kind != 2 and tab.powers and not tab.gravity and self.cell[t]:
-                self._cloak_cover_begin(t, f if kind == 1 else -1, cover)    # ttt-cloakcap
-            if tab.xk_log0 and kind != 2:
-                snap = <int*>malloc((2 * tab.S + 2) * sizeof(int))
-                self._xk_begin(snap)                                         # ttt-cloakstack
-                snap[2 * tab.S] = self._xk_between(actor, f, t) if kind == 1 else -1
-                snap[2 * tab.S + 1] = tab.shape_local[self.shp[f]] if kind == 1 and self.cell[f] else -1
-            self.cloak_busy = True
-            self.apply(action)
-            self.cloak_busy = False
-            if kind != 2 and stk < 0:
-                land = t + tab.XY * (self.top[t] - 1) if tab.gravity else t
-            if cover[0] >= 0:
-                land = self._cloak_cover_end(actor, kind, cover)             # ttt-cloakcap
-        self._cloak_log(action, actor, attempt, kind, land, before)
-        if cover[0] >= 0:
-            self._cloak_cover_log(actor, kind, before, cover)                # ttt-cloakcap
-        if snap != NULL:
-            self._xk_log(actor, f if kind == 1 else -1, t, snap)            # ttt-cloakstack
-            free(snap)
-        self._cloak_refresh()
-
-    cdef void _cloak_log(self, int action, int actor, bint attempt, int kind, int land,
-                         int before) noexcept:
-        """Append the event with what each seat saw of it: 1 all of it, 0
-        only that ``actor`` placed (its colour: reserves are public), moved or
-        attempted, 2 a piece it had not seen arriving on a space it sees."""
-        cdef Tables tab = self.tab
-        cdef int16_t* log = self.mem + tab.log0
-        cdef int n = log[0] + (log[1] << 15)
-        cdef int s, cls, meta
-        if n >= tab.loglen:
-            return
-        meta = actor | (attempt << 3)
-        for s in range(tab.seats):
-            if s == actor:
-                cls = 1
-            elif attempt:
-                cls = 0
-            elif kind == 0:
-                cls = 1 if land >= 0 and self._sees_piece(s, land) else 0     # (ttt-cloakcap: -1, no piece landed)
-            elif kind == 1:
-                cls = (1 if (before >> s) & 1 else 2) if land >= 0 and self._sees_piece(s, land) else 0
-            else:
-                cls = 1
-            if cls == 1 and kind == 0 and tab.shaped and land >= 0 and not self._fully_sees(s, land):
-                cls = 3      # ttt-shapes: obscurity shows the colour, not the shape
-            elif cls != 0 and kind == 1 and land >= 0 and self._cloak_is_replacement(action) \
-                    and not self._fully_sees(s, land):
-                cls = 3      # ttt-cloakcap: the move, not the shape its piece became
-            meta |= cls << (4 + 2 * s)
-        log[2 + 3 * n] = action
-        log[3 + 3 * n] = meta
-        log[4 + 3 * n] = self.phase
-        n += 1
-        log[0] = n & 0x7FFF
-        log[1] = n >> 15
-
-    # per-player views (games/core.pxd): cloaked rule sets here; the others
-    # go to ttt-sim's views (pending plans hidden), which keep the
-    # protocol's whole-position defaults without simultaneous phases
-
-    cdef object player_observation_string(self, int player):
-        if self.seen == NULL:
-            return self._sim_player_observation_string(player)     # ttt-sim's views (whole position without sim)
-        return self._view_string(player) + self._cloak_sim_own_plan(player)     # ttt-cloaksim
-
-    cdef object player_observation_tensor(self, int player):
-        if self.seen == NULL:
-            return self._sim_player_observation_tensor(player)     # ttt-sim's views (whole position without sim)
-        return self._view_tensor(player) + self._cloak_sim_plan_tensor(player)     # ttt-cloaksim
-
-    cdef object player_information_state_string(self, int player):
-        if self.seen == NULL:
-            return self._sim_player_information_state_string(player)     # ttt-sim's views (whole position without sim)
-        lines = [f"information state of player {player}"]
-        lines += self._ht_event_lines(player)     # kbeauty: without the turns it did not see
-        return "\n".join(lines) + "\n" + self._view_string(player) + self._cloak_sim_own_plan(player)
-
-    cdef object player_information_state_tensor(self, int player):
-        if self.seen == NULL:
-            return self._sim_player_information_state_tensor(player)     # ttt-sim's views (whole position without sim)
-        return self._ht_event_tensor(player) + self._view_tensor(player) + self._cloak_sim_plan_tensor(player)
-
-    cdef uint64_t information_state_key(self, int player) except? 0:
-        if self.seen == NULL:
-            return self._sim_information_state_key(player)     # ttt-sim's views (whole position without sim)
-        text = self.player_information_state_string(player).encode()
-        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
-
-    # -- ttt-shapes: the shapes path (issue 12 items 1, 2, 7; issue 11's goal-reached stalemate)
-    # A rule set with a shape other than the circle, a move of the seed's
-    # extension list or goal lines takes this path (``tab.shaped``); the
-    # original path's methods call in here through one test each. A piece
-    # keeps its colour in ``cell`` (colour index + 1, as on the original path,
-    # so every colour rule -- lines, counts, area, locks, cloaking -- reads it
-    # unchanged) and its shape (index in the seed's rank order, SHAPES_ALL) in
-    # the shape plane ``shp`` of the same block, which moves with it; the
-    # per-shape reserves ``sres`` sit beside it and ``reserve`` keeps each
-    # colour's total. Action ids: docs/rules/ttt.md, "Shapes, movement and goals".
-
-    cdef inline void _sh_set_shape(self, int c, int shape) noexcept:
-        self.shp[c] = shape
-        self.board_hash ^= self.tab.szob[c * MAX_SHAPES + shape]
-
-    cdef inline int _sh_goal_dist(self, int seat, int t) noexcept:
-        """Rows from target t to ``seat``'s goal line (-1: the seat has no goal)."""
-        cdef Tables tab = self.tab
-        cdef int axis, v, n
-        if seat >= tab.nplayers or tab.goal_axis[seat] < 0:
-            return -1
-        axis = tab.goal_axis[seat]
-        if axis == 0:
-            v = (t % tab.X) % tab.bX
-            n = tab.bX
-        else:
-            v = (t // tab.X) % tab.Y
-            n = tab.Y
-        return (n - 1 - v) if tab.goal_high[seat] else v
-
-    cdef int _sh_piece_shape(self, int seat, int f) noexcept:
-        """The local shape of the piece ``seat`` may move from target f, or -1:
-        its colour is the seat's, its shape moves, no identical piece (colour
-        and shape) is in reserve, and locks let it leave."""
-        cdef Tables tab = self.tab
-        cdef int c, piece, k
-        if tab.nboards > 1 and self._board_closed(f):
-            return -1
-        if tab.gravity:
-            if self.top[f] == 0:
-                return -1
-            c = f + tab.XY * (self.top[f] - 1)
-        else:
-            c = f
-        piece = self.cell[c]
-        if piece == 0 or (self.plock != NULL and self.plock[c]):
-            return -1
-        if self.pexit != NULL and (self.pexit[c] >> seat) & 1:
-            return -1
-        if not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
-            return -1
-        k = tab.shape_local[self.shp[c]]
-        if tab.shape_move[k] == MOVE_NONE or self.sres[(piece - 1) * tab.K + k] > 0:
-            return -1
-        if _moves_by_stack(tab.shape_move[k]):
-            return -1                     # ttt-stacks: by-stack movers use the stack ids
-        return k
-
-    cdef inline bint _sh_dest(self, int seat, int f, int u, int k, bint noback, int d0, uint8_t* mark) noexcept:
-        """Whether u is a new destination (marked) for the piece (local shape
-        k) on f."""
-        if u < 0 or u == f or not self._sh_room(seat, k, u) or not self._may_enter(seat, u):
-            return False
-        if noback and self._sh_goal_dist(seat, u) > d0:
-            return False                  # "cannot move [...] away from his/her own goal line"
-        if mark != NULL:
-            if mark[u]:
-                return False
-            mark[u] = 1
-        return True
-
-    cdef int _sh_destinations(self, int seat, int f, int k, uint8_t* mark) noexcept:
-        """Targets the piece of local shape k on target f may move to under
-        its shape's move, marked in ``mark``; with ``mark`` NULL, 1 as soon as
-        one exists. Lines go any distance over pieces and locked spaces (as
-        the original linear-or-knight); stacks ignore height."""
-        cdef Tables tab = self.tab
-        cdef int move = tab.shape_move[k], d, u, n = 0, lx, y
-        cdef int axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
-        cdef bint forward = move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG
-        cdef bint noback = tab.shape_no_back[k] and axis >= 0
-        cdef bint linear = (move == MOVE_ORTH_LINE or move == MOVE_DIAG_LINE or move == MOVE_LINEAR
-                            or move == MOVE_LINEAR_KNIGHT)
-        cdef int d0 = self._sh_goal_dist(seat, f) if noback else -1
-        if forward and axis < 0:
-            return 0                      # no goal (Chaos): no forward
-        if move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or move == MOVE_LINEAR_KNIGHT or move == MOVE_ADJ_KNIGHT:
-            for d in range(24):
-                u = tab.knight3[f * 24 + d] if move == MOVE_KNIGHT3 else tab.knight[f * 24 + d]
-                if self._sh_dest(seat, f, u, k, noback, d0, mark):
-                    n += 1
-                    if mark == NULL:
-                        return 1
-            if move != MOVE_LINEAR_KNIGHT and move != MOVE_ADJ_KNIGHT:
-                return n      # (ttt-cloakcap: adjacent-or-knight goes on with the one-step directions)
-        lx = (f % tab.X) % tab.bX
-        y = (f // tab.X) % tab.Y
-        for d in range(26):
-            if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
-                if not tab.is_axis[d]:
-                    continue
-            elif move == MOVE_ADJ_DIAGONAL or move == MOVE_DIAG_LINE or move == MOVE_FORWARD_DIAG:
-                if tab.is_axis[d]:
-                    continue
-            elif move == MOVE_ALQUERQUE:
-                if not tab.is_axis[d] and (lx + y) % 2:
-                    continue
-            if forward and tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
-                continue
-            u = tab.tnbr[f * 26 + d]
-            while u >= 0:
-                if self._sh_dest(seat, f, u, k, noback, d0, mark):
-                    n += 1
-                    if mark == NULL:
-                        return 1
-                if not linear:
-                    break
-                u = tab.tnbr[u * 26 + d]
-        if tab.jumps and (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP) \
-                and tab.shape_power[k] != POWER_NONE:
-            n += self._jp_destinations(seat, f, k, mark)       # ttt-jumps
-        return n
-
-    cdef inline bint _sh_reaches(self, int seat, int k, int f, int u) noexcept:
-        """Whether moving the local-shape-k piece from f to u "reaches the
-        goal" so that the move must name a replacement shape: the shape
-        cannot move backwards, and u is on the mover's goal line, f is not."""
-        return (self.tab.shape_no_back[k] and self.tab.R > 0 and self._sh_goal_dist(seat, f) > 0
-                and self._sh_goal_dist(seat, u) == 0)
-
-    cdef bint _sh_can_move(self, int seat) noexcept:
-        cdef int f, k
-        if self.tab.ph_move[self.phase] == MOVE_NONE or (self.num_free == 0 and not self.tab.powers):
-            return False
-        for f in range(self.tab.T):
-            k = self._sh_piece_shape(seat, f)
-            if k >= 0 and self._sh_destinations(seat, f, k, NULL):
-                return True
-        if self.tab.nstk:
-            return self._st_can_move(seat)          # ttt-stacks
-        return False
-
-    cdef bint _sh_can_move_piece(self, int s, int c) noexcept:
-        """Cloaking's "every piece they can move" on the shapes path (the
-        caller has checked movement and that s plays)."""
-        cdef Tables tab = self.tab
-        cdef int piece = self.cell[c]
-        cdef int k = tab.shape_local[self.shp[c]]
-        if _moves_by_stack(tab.shape_move[k]):
-            return self._st_piece_shape(s, c) >= 0      # ttt-stacks: from any height it may carry from
-        if not ((tab.seat_mask[s] >> (piece - 1)) & 1) or tab.shape_move[k] == MOVE_NONE:
-            return False
-        if self.sres[(piece - 1) * tab.K + k] > 0:
-            return False
-        if tab.locked[c] or (self.plock != NULL and self.plock[c]):
-            return False
-        if tab.gravity and c // tab.XY != self.top[c % tab.XY] - 1:
-            return False
-        return True
-
-    cdef int _sh_seat_actions(self, int seat, int* out) noexcept:
-        """Placements (a shape and, when players choose, a colour), moves,
-        replacement moves and pass of ``seat``, ascending."""
-        cdef Tables tab = self.tab
-        cdef int n = 0, sh, ch, colour, t, f, u, r, k, kind
-        cdef uint8_t* mark
-        if tab.chains and self.mem[tab.chain0]:
-            return self._cj_actions(seat, out)          # ttt-jumps: the continuation only
-        for sh in range(tab.K):
-            for ch in range(tab.choices):
-                colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
-                if not ((tab.seat_mask[seat] >> colour) & 1) or self.sres[colour * tab.K + sh] <= 0:
-                    continue
-                for t in range(tab.T):
-                    if self._sh_room(seat, sh, t) and self._may_enter(seat, t):
-                        out[n] = (sh * tab.choices + ch) * tab.T + t
-                        n += 1
-        if tab.ph_move[self.phase] != MOVE_NONE and (self.num_free > 0 or tab.powers):
-            mark = <uint8_t*>malloc(tab.T)
-            for kind in range(1 + tab.R):      # plain moves, then each replacement shape's
-                for f in range(tab.T):
-                    k = self._sh_piece_shape(seat, f)
-                    if k < 0:
-                        continue
-                    memset(mark, 0, tab.T)
-                    if self._sh_destinations(seat, f, k, mark) == 0:
-                        continue
-                    for u in range(tab.T):
-                        if not mark[u] or self._sh_reaches(seat, k, f, u) != (kind > 0):
-                            continue
-                        if kind == 0:
-                            out[n] = tab.move0 + f * tab.T + u
-                        else:
-                            out[n] = tab.rep0 + ((kind - 1) * tab.T + f) * tab.T + u
-                        n += 1
-            free(mark)
-            if tab.nstk:
-                n = self._st_seat_moves(seat, out, n)     # ttt-stacks
-        if tab.any_must and not self.cp_unforced and self._cp_forced(seat, out, n):
-            return self._cp_only_captures(seat, out, n)     # ttt-captures: no pass either
-        if tab.ph_pass[self.phase]:
-            out[n] = tab.a_pass
-            n += 1
-        return n
-
-    cdef inline void _sh_decode_move(self, int action, int* r, int* f, int* u) noexcept:
-        cdef Tables tab = self.tab
-        cdef int a
-        if action < tab.move0 + tab.nmove:
-            r[0] = -1
-            f[0] = (action - tab.move0) // tab.T
-            u[0] = (action - tab.move0) % tab.T
-        else:
-            a = action - tab.rep0
-            r[0] = a // (tab.T * tab.T)
-            f[0] = (a // tab.T) % tab.T
-            u[0] = a % tab.T
-
-    cdef bint _sh_is_legal(self, int seat, int action) noexcept:
-        cdef Tables tab = self.tab
-        cdef int sh, ch, colour, t, r, f, u, k
-        cdef uint8_t* mark
-        cdef bint ok
-        if action < tab.nplace:
-            sh = (action // tab.T) // tab.choices
-            ch = (action // tab.T) % tab.choices
-            t = action % tab.T
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
-            return (((tab.seat_mask[seat] >> colour) & 1) and self.sres[colour * tab.K + sh] > 0
-                    and self._sh_room(seat, sh, t) and self._may_enter(seat, t))
-        if tab.ph_move[self.phase] == MOVE_NONE or (self.num_free == 0 and not tab.powers):
-            return False
-        if tab.nstk and action >= tab.stk0:
-            return self._st_is_legal(seat, action)       # ttt-stacks
-        self._sh_decode_move(action, &r, &f, &u)
-        k = self._sh_piece_shape(seat, f)
-        if k < 0:
-            return False
-        mark = <uint8_t*>malloc(tab.T)
-        memset(mark, 0, tab.T)
-        self._sh_destinations(seat, f, k, mark)
-        ok = mark[u] != 0
-        free(mark)
-        return ok and self._sh_reaches(seat, k, f, u) == (r >= 0)
-
-    cdef void _sh_apply(self, int action) noexcept:
-        """A placement (of the named shape) or a move (keeping the piece's
-        shape, or turning it into the named replacement shape)."""
-        cdef Tables tab = self.tab
-        cdef int sh, ch, colour, r, f, u, src, piece, shape, c
-        self.goal_hit = False
-        if action < tab.nplace:
-            sh = (action // tab.T) // tab.choices
-            ch = (action // tab.T) % tab.choices
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[self.seat]
-            self.sres[colour * tab.K + sh] -= 1
-            self.reserve[colour] -= 1
-            if tab.powers:                                  # ttt-captures: a cover
-                c = self._cp_arrive(self.seat, action % tab.T, colour + 1, sh)
-                if c != -2:
-                    self.placements += 1
-                    if c != CP_PAUSED:
-                        self._after_ply(c, colour + 1)
-                    return
-            c = self._land(action % tab.T, colour + 1)
-            self._sh_set_shape(c, tab.shape_global[sh])
-            if self.seen != NULL:
-                self.seen[c] = 1 << self.seat      # cloaking: "every piece they placed"
-            if tab.surrounds:
-                self._su_capture(self.seat, c, True)       # ttt-jumps: the arriving piece surrounds
-            self.placements += 1
-            self._after_ply(c, colour + 1)
-            return
-        if tab.nstk and action >= tab.stk0:
-            self._st_apply(action)                    # ttt-stacks
-            return
-        self._sh_decode_move(action, &r, &f, &u)
-        src = self._lift_source(f)
-        piece = self.cell[src]
-        shape = self.shp[src]
-        self.cell[src] = 0
-        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
-        self.cj_land = -1
-        if tab.jumps:                                       # ttt-jumps: a jump captures what it passes
-            self._jp_apply(piece, tab.shape_local[shape], f, u)
-        c = -2
-        if tab.powers:                                      # ttt-captures: a cover (with the shape that moved)
-            c = self._cp_arrive(self.seat, u, piece, tab.shape_local[shape])
-            if c == CP_PAUSED:
-                self.moves += 1
-                return
-            if c >= 0 and r >= 0:
-                self.board_hash ^= tab.szob[c * MAX_SHAPES + self.shp[c]]
-                self._sh_set_shape(c, tab.shape_global[tab.replacer[r]])
-        if c == -2:
-            c = self._land(u, piece)
-            if r >= 0:
-                shape = tab.shape_global[tab.replacer[r]]
-            self._sh_set_shape(c, shape)
-        if self.seen != NULL and c >= 0:
-            self.seen[c] = self.seen[src]
-            self.seen[src] = 0
-        if tab.surrounds and c >= 0:
-            self._su_capture(self.seat, c, True)           # ttt-jumps: the arriving piece surrounds
-        self.moves += 1
-        if tab.goal_check and c >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
-            self.goal_hit = True                   # read by _after_ply after the turn checks
-        self._after_ply(c, piece)
-
-    cdef uint64_t _sh_reserves_hash(self) noexcept:
-        """Per-shape reserves (a replacement changes a piece's shape, so the
-        board no longer tells them)."""
-        cdef uint64_t h = 0
-        cdef int i
-        for i in range(self.tab.C * self.tab.K):
-            h = mix64(h ^ (<uint64_t>(self.sres[i] + 1) * <uint64_t>0x9E3779B97F4A7C15ULL + <uint64_t>i))
-        return h
-
-    def shape_names(self):
-        """The shapes in play, in the seed's rank order (placement's shape index)."""
-        if not self.tab.shaped:
-            return ["circle"]
-        return list(self.tab.params["shape_names"])
-
-    def shapes(self):
-        """Per cell the shape of its piece (a SHAPES_ALL name), or None."""
-        from games.ttt.schema import SHAPES_ALL
-        return [SHAPES_ALL[self._shape_at(c)] if self.cell[c] else None for c in range(self.tab.S)]
-
-    def shape_reserves(self):
-        """{colour: {shape: count}} of the pieces in reserve."""
-        tab = self.tab
-        if not tab.shaped:
-            return {tab.colour_names[c]: {"circle": self.reserve[c]} for c in range(tab.C)}
-        return {tab.colour_names[c]: {name: self.sres[c * tab.K + k]
-                                      for k, name in enumerate(tab.params["shape_names"])}
-                for c in range(tab.C)}
-
-    def goal_distance(self, int seat, int t):
-        """Rows from target t to ``seat``'s goal line (-1: no goal)."""
-        if not self.tab.shaped:
-            return -1
-        return self._sh_goal_dist(seat, t)
-
-    def _sh_action_string(self, int player, int action):
-        from games.ttt.schema import SHAPES_ALL
-        tab = self.tab
-        names = tab.params["shape_names"]
-        if action < tab.nplace:
-            sh, rest = (action // tab.T) // tab.choices, action % (tab.choices * tab.T)
-            ch, t = rest // tab.T, rest % tab.T
-            if tab.choices > 1:
-                colour = ch
-            else:
-                seat = player if 0 <= player < tab.seats else self.seat
-                colour = tab.colour_of_seat[seat]
-            return f"{tab.colour_names[colour]}@{self._target_name(t)} {names[sh]}"
-        cdef int r, f, u
-        if tab.nstk and action >= tab.stk0:
-            return self._st_action_string(action)       # ttt-stacks
-        self._sh_decode_move(action, &r, &f, &u)
-        text = f"{self._target_name(f)}->{self._target_name(u)}"
-        if tab.jumps:                                    # ttt-jumps: name the piece a jump takes
-            seat = player if 0 <= player < tab.seats else self.seat
-            k = self._sh_piece_shape(seat, f)
-            m = self._jp_jumped(seat, k, f, u) if k >= 0 else -1
-            if k >= 0 and tab.xk_log0 and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
-                m = self._xk_view_jumped(seat, k, f, u)     # ttt-cloakstack: only what the seat sees
-            if m >= 0:
-                text += f" over {self._target_name(m)}"
-        if r >= 0:
-            text += f" becomes {names[tab.replacer[r]]}"
-        return text
-
-    def _sh_drop_shape(self, int action):
-        """The action id with its shape dropped (placement of the first shape):
-        what an observer who sees a piece's colour but not its shape learns."""
-        tab = self.tab
-        if action < tab.nplace:
-            return action % (tab.choices * tab.T)
-        if self._cloak_is_replacement(action):       # ttt-cloakcap: the move without its replacement
-            return tab.move0 + (action - tab.rep0) % (tab.T * tab.T)
-        return action
-
-    def _sh_letters(self, int player):
-        """Per cell the shape letter of a piece ``player`` fully sees (every
-        piece when player < 0 or without cloaking), "?" for a piece whose
-        colour only it sees, "." otherwise."""
-        from games.ttt.schema import SHAPE_LETTERS, SHAPES_ALL
-        out = []
-        for c in range(self.tab.S):
-            if not self.cell[c]:
-                out.append(".")
-            elif player < 0 or self.seen == NULL or self._fully_sees(player, c):
-                out.append(SHAPE_LETTERS[SHAPES_ALL[self.shp[c]]])
-            elif self._sees_piece(player, c):
-                out.append("?")
-            else:
-                out.append(".")
-        return out
-
-    def player_shape_view(self, int player):
-        """Per cell the shape ``player`` sees (see ``_sh_letters``)."""
-        self._player(player)
-        return self._sh_letters(player)
-
-    def _sh_planes(self, int player):
-        """Per local shape, per cell: 1.0 where ``player`` sees a piece of that
-        shape fully (player < 0: the whole position); then the per-shape
-        reserves (public), colour by colour."""
-        from games.ttt.schema import SHAPE_LETTERS, SHAPES_ALL
-        tab = self.tab
-        S = tab.S
-        planes = [0.0] * (tab.K * S)
-        letters = self._sh_letters(player)
-        for c in range(S):
-            if letters[c] not in (".", "?"):
-                planes[tab.shape_local[self.shp[c]] * S + c] = 1.0
-        return planes + [float(self.sres[c * tab.K + k]) if (player < 0 or self.seen == NULL
-                                                             or (tab.seat_mask[player] >> c) & 1) else -1.0
-                         for c in range(tab.C) for k in range(tab.K)]
-
-    def _sh_known_reserves(self, int player):
-        """The per-shape reserves ``player`` knows: all of them without
-        cloaking; with cloaking only its own colours' (another colour's
-        per-shape counts would tell the shape of a piece it sees by colour
-        only, or not at all: docs/rules/ttt.md, "Cloaking with shapes")."""
-        tab = self.tab
-        every = self.shape_reserves()
-        return {name: v for c, (name, v) in enumerate(every.items())
-                if self.seen == NULL or (tab.seat_mask[player] >> c) & 1}
-
-    # -- ttt-stacks: moves "by stack" and "by full stack" ---------------------------
-    # docs/rules/ttt.md, "Stacks". A shape whose move is ``orth-by-stack``
-    # moves from any height of its stack and carries every piece above it;
-    # ``orth-by-full-stack`` only from the bottom of its stack (the piece rests
-    # on the floor or a locked cell), carrying the whole stack. Either goes any
-    # distance along an x or y axis (height ignored, as the seed's "orth"),
-    # to a stack with room for every carried piece; the pieces keep their
-    # order and land from the destination's lowest free height up. Decided:
-    # every carried cell must be free to leave (no phase lock, no exit lock,
-    # sticky or exclusive space against the mover) and every landing cell free
-    # to enter for the mover; the reserves rule ("identical piece in reserve")
-    # and "cannot move backwards" (with its replacement) apply to the mover
-    # only, since the carried pieces do not move by their own rule. Ids:
-    # ``stk0 + (r1*S + c)*T + u``, c the mover's cell, r1 = 0 or replacement
-    # shape r + 1. ttt-captures: a by-stack capture ranks the players in the
-    # destination stack after the move with ``_st_hand_rank`` (poker.pxd).
-
-    cdef int _st_piece_shape(self, int seat, int c) noexcept:
-        """The local shape of the by-stack mover ``seat`` may move from cell c, or -1."""
-        cdef Tables tab = self.tab
-        cdef int t = c % tab.XY, z = c // tab.XY, piece = self.cell[c], k, j, cc
-        if piece == 0 or (tab.nboards > 1 and self._board_closed(t)):
-            return -1
-        if not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
-            return -1
-        k = tab.shape_local[self.shp[c]]
-        if not _moves_by_stack(tab.shape_move[k]) or self.sres[(piece - 1) * tab.K + k] > 0:
-            return -1
-        # (a cell with no piece and no lock can only be a hidden piece in a
-        # player's view: it counts as a piece, since its height shows)
-        if tab.shape_move[k] == MOVE_ORTH_BY_FULL_STACK and z > 0 and not tab.locked[c - tab.XY]:
-            return -1                    # "can move only if on the bottom of a stack"
-        for j in range(z, self.top[t]):
-            cc = t + tab.XY * j
-            if tab.locked[cc]:
-                return -1                # a locked cell above: the pieces beyond it stay
-            if self.plock != NULL and self.plock[cc]:
-                return -1
-            if self.pexit != NULL and (self.pexit[cc] >> seat) & 1:
-                return -1
-        return k
-
-    cdef bint _st_room(self, int seat, int u, int n) noexcept:
-        """Whether stack u takes n carried pieces now: its landing cell is free
-        (as for any move) and so is every cell above it up to n, for ``seat``."""
-        cdef Tables tab = self.tab
-        cdef int j, cc
-        if not self._target_free(u) or self.top[u] + n > tab.Z:
-            return False
-        for j in range(n):
-            cc = u + tab.XY * (self.top[u] + j)
-            if self.plock != NULL and self.plock[cc]:
-                return False
-            if self.pentry != NULL and (self.pentry[cc] >> seat) & 1:
-                return False
-        return True
-
-    cdef int _st_destinations(self, int seat, int c, int k, uint8_t* mark) noexcept:
-        """Stacks the mover on cell c (local shape k) may go to, marked; with
-        ``mark`` NULL, 1 as soon as one exists."""
-        cdef Tables tab = self.tab
-        cdef int f = c % tab.XY, n = self.top[f] - c // tab.XY, d, u, cnt = 0
-        cdef bint noback = tab.shape_no_back[k] and seat < tab.nplayers and tab.goal_axis[seat] >= 0
-        cdef int d0 = self._sh_goal_dist(seat, f) if noback else -1
-        for d in range(26):
-            if not tab.is_axis[d]:
-                continue
-            u = tab.tnbr[f * 26 + d]
-            while u >= 0:
-                if self._st_room(seat, u, n) and not (noback and self._sh_goal_dist(seat, u) > d0):
-                    if mark == NULL:
-                        return 1
-                    if not mark[u]:
-                        mark[u] = 1
-                        cnt += 1
-                u = tab.tnbr[u * 26 + d]
-        return cnt
-
-    cdef bint _st_can_move(self, int seat) noexcept:
-        cdef int c, k
-        for c in range(self.tab.S):
-            k = self._st_piece_shape(seat, c)
-            if k >= 0 and self._st_destinations(seat, c, k, NULL):
-                return True
-        return False
-
-    cdef int _st_seat_moves(self, int seat, int* out, int n) noexcept:
-        """Append ``seat``'s by-stack moves to out[n:], ascending; returns the new count."""
-        cdef Tables tab = self.tab
-        cdef int r1, c, k, u, f
-        cdef uint8_t* mark = <uint8_t*>malloc(tab.T)
-        for r1 in range(1 + tab.R):
-            for c in range(tab.S):
-                k = self._st_piece_shape(seat, c)
-                if k < 0:
-                    continue
-                memset(mark, 0, tab.T)
-                if self._st_destinations(seat, c, k, mark) == 0:
-                    continue
-                f = c % tab.XY
-                for u in range(tab.T):
-                    if mark[u] and self._sh_reaches(seat, k, f, u) == (r1 > 0):
-                        out[n] = tab.stk0 + (r1 * tab.S + c) * tab.T + u
-                        n += 1
-        free(mark)
-        return n
-
-    cdef bint _st_is_legal(self, int seat, int action) noexcept:
-        cdef Tables tab = self.tab
-        cdef int a = action - tab.stk0
-        cdef int u = a % tab.T, c = (a // tab.T) % tab.S, r1 = a // (tab.T * tab.S), k
-        cdef uint8_t* mark
-        cdef bint ok
-        k = self._st_piece_shape(seat, c)
-        if k < 0:
-            return False
-        mark = <uint8_t*>malloc(tab.T)
-        memset(mark, 0, tab.T)
-        self._st_destinations(seat, c, k, mark)
-        ok = mark[u] != 0
-        free(mark)
-        return ok and self._sh_reaches(seat, k, c % tab.XY, u) == (r1 > 0)
-
-    cdef inline void _st_refresh_free(self, int t) noexcept:
-        """Put target t in or out of the free list to match ``_target_free``."""
-        cdef int i = self.fpos[t]
-        cdef bint listed = 0 <= i < self.num_free and self.freel[i] == t
-        cdef bint free_now = self._target_free(t)
-        if listed and not free_now:
-            self._free_remove(t)
-        elif free_now and not listed:
-            self._free_add(t)
-
-    cdef void _st_apply(self, int action) noexcept:
-        """Lift the mover and every piece above it, land them in order from the
-        destination's lowest free height, then the line checks of every
-        landed cell (``st_landed``)."""
-        cdef Tables tab = self.tab
-        cdef int a = action - tab.stk0
-        cdef int u = a % tab.T, c = (a // tab.T) % tab.S, r1 = a // (tab.T * tab.S)
-        cdef int f = c % tab.XY, z0 = c // tab.XY, n, j, src, dst, base, piece, shape
-        cdef int pieces[32]
-        cdef int shapes[32]
-        cdef int seen[32]
-        n = self.top[f] - z0
-        for j in range(n):
-            src = c + tab.XY * j
-            pieces[j] = self.cell[src]
-            shapes[j] = self.shp[src]
-            self.board_hash ^= tab.zob[src * (tab.C + 1) + pieces[j]] ^ tab.szob[src * MAX_SHAPES + shapes[j]]
-            self.cell[src] = 0
-            if self.seen != NULL:        # cloaking: who saw a carried piece still sees it
-                seen[j] = self.seen[src]
-                self.seen[src] = 0
-        self.top[f] = z0
-        if r1 > 0 and not tab.powers:      # ttt-jumps: with powers the replacement waits for the cover
-            shapes[0] = tab.shape_global[tab.replacer[r1 - 1]]
-        base = self.top[u]
-        for j in range(n):
-            dst = u + tab.XY * (base + j)
-            self.cell[dst] = pieces[j]
-            self.board_hash ^= tab.zob[dst * (tab.C + 1) + pieces[j]]
-            self._sh_set_shape(dst, shapes[j])
-            if self.seen != NULL:
-                self.seen[dst] = seen[j]
-        self.top[u] = base + n
-        self._st_refresh_free(f)
-        self._st_refresh_free(u)
-        self.moves += 1
-        dst = u + tab.XY * base
-        if tab.powers:                     # ttt-jumps: a by-stack mover covers the destination's pieces
-            dst = self._st_cover(self.seat, u, base, pieces[0], tab.shape_local[shapes[0]])
-            if dst == CP_PAUSED:
-                return
-            if dst >= 0 and r1 > 0:
-                self.board_hash ^= tab.szob[dst * MAX_SHAPES + self.shp[dst]]
-                self._sh_set_shape(dst, tab.shape_global[tab.replacer[r1 - 1]])
-        if tab.goal_check and dst >= 0 and self._sh_goal_dist(self.seat, f) > 0 and self._sh_goal_dist(self.seat, u) == 0:
-            self.goal_hit = True
-        self.st_landed = n if dst >= 0 else 0
-        if self.ps_carried >= 0:           # ttt-potshow: a showdown rearranged the stack
-            self.st_landed = self.ps_carried
-            self.ps_carried = -1
-        self._after_ply(dst, pieces[0])
-        self.st_landed = 0
-
-    cdef int _st_best_run(self, int c, bint axis_only) noexcept:
-        """The longest line (along an axis only, or in any direction) through
-        the cells above c that a by-stack move filled; c's own runs are
-        _after_ply's. (A return value, not pointers into _after_ply's locals:
-        taking their address slowed every game's ply check by a sixth.)"""
-        cdef Tables tab = self.tab
-        cdef int j, d, run, cc, best = 0
-        for j in range(1, self.st_landed):
-            cc = c + tab.XY * j
-            for d in range(13, 26):
-                if axis_only and not tab.is_axis[d]:
-                    continue
-                run = self._run(cc, d, self.cell[cc])
-                if run > best:
-                    best = run
-        return best
-
-    cdef int _st_hand_rank(self, int seat, int t, int chips) noexcept:
-        """The seed's poker-hand rank of ``seat`` in stack t: its own pieces
-        and communal ones (a colour no seat owns), leaving out the shapes in
-        the bit mask ``chips`` (SHAPES_ALL indices: the lowest-rank pieces,
-        which the captures code knows). For the captures code (ttt-captures:
-        call it on the destination stack after a by-stack or by-full-stack
-        move; equal values are equal ranks)."""
-        cdef Tables tab = self.tab
-        cdef int counts[N_SHAPES]
-        cdef int owned = 0, s, z, cc, piece, mine = tab.seat_mask[seat]
-        for s in range(tab.seats):
-            owned |= tab.seat_mask[s]
-        for s in range(N_SHAPES):
-            counts[s] = 0
-        for z in range(self.top[t]):
-            cc = t + tab.XY * z
-            piece = self.cell[cc]
-            if piece == 0:
-                continue
-            if not ((mine >> (piece - 1)) & 1) and ((owned >> (piece - 1)) & 1):
-                continue                 # another player's piece
-            if (chips >> self.shp[cc]) & 1:
-                continue
-            counts[self.shp[cc]] += 1
-        return hand_rank(counts)
-
-    def stack_hand(self, int seat, int t, chips=()):
-        """Python face of ``_st_hand_rank``: seat's rank (games.ttt.poker.rank's
-        scale) in stack t, leaving out the shapes named in ``chips``."""
-        from games.ttt.schema import SHAPES_ALL
-        tab = self.tab
-        if not tab.gravity or not tab.shaped:
-            raise ValueError("stack hands exist on a stacks board with shapes (the shapes path)")
-        if not 0 <= seat < tab.seats or not 0 <= t < tab.T:
-            raise ValueError(f"seat 0..{tab.seats - 1} and stack 0..{tab.T - 1} (got {seat}, {t})")
-        mask = 0
-        for name in chips:
-            if name not in SHAPES_ALL:
-                raise ValueError(f"unknown shape {name!r} (allowed: {', '.join(SHAPES_ALL)})")
-            mask |= 1 << SHAPES_ALL.index(name)
-        return self._st_hand_rank(seat, t, mask)
-
-    def _st_action_string(self, int action):
-        tab = self.tab
-        a = action - tab.stk0
-        u, c, r1 = a % tab.T, (a // tab.T) % tab.S, a // (tab.T * tab.S)
-        text = f"{self._target_name(c % tab.XY)}@{c // tab.XY + 1}->{self._target_name(u)}"
-        if r1 > 0:
-            text += f" becomes {tab.params['shape_names'][tab.replacer[r1 - 1]]}"
-        return text
-
-    # -- ttt-captures: powers, covers and their results (issue 12 items 3-5) ----
-    # A *cover* is a placement or move whose piece (the attacker) arrives on
-    # pieces of colours the mover does not own (the defenders): on a flat
-    # board the piece on the target cell, on stacks every such piece of the
-    # target stack above its highest locked cell, topmost first. Who captures
-    # whom is the seed's rank rule (_cp_duel); the captor's shape says what
-    # happens to the captives. Stacks take a cover wherever a piece may land
-    # (a cover between two pieces without power is plain stacking, as in
-    # Connect Four); a flat board also takes a piece on an opponent's piece
-    # when one of the two can capture. Rules and every decision:
-    # docs/rules/ttt.md, "Captures".
-
-    cdef inline int _cp_class(self, int k) noexcept:
-        """The seed's rank class of local shape k in a capture: 0 cannot
-        capture ("the lowest rank"), 1 cover by rank, 2 captures other than
-        by rank ("highest rank"). Python's copy: ``schema.capture_class``."""
-        if self.tab.shape_power[k] == POWER_NONE:
-            return 0
-        return 1 if self.tab.shape_cond[k] == COND_COVER_RANK else 2
-
-    cdef int _cp_duel(self, int a, int d) noexcept:
-        """Attacker of local shape a covering a defender of local shape d: 1
-        the attacker captures it, -1 the defender captures the attacker, 0
-        mutual destruction, 2 no capture ("cannot cover each other").
-        Python's copy: ``schema.duel``."""
-        cdef int ca = self._cp_class(a), cd = self._cp_class(d)
-        if ca == 0 and cd == 0:
-            return 2
-        if ca != cd:
-            return 1 if ca > cd else -1
-        if ca == 2:
-            return 1                  # "award conflicts between each other to the attacker"
-        if _outranks(self.tab.shape_global[a], self.tab.shape_global[d]):
-            return 1
-        if _outranks(self.tab.shape_global[d], self.tab.shape_global[a]):
-            return -1
-        return 0                      # "cover of equal rank results in mutual destruction"
-
-    cdef inline int _cp_base(self, int t) noexcept:
-        """Stacks: the lowest height of target t above its highest locked cell
-        (pieces under a locked space are out of reach)."""
-        cdef int z, base = 0
-        for z in range(self.top[t]):
-            if self.tab.locked[t + self.tab.XY * z]:
-                base = z + 1
-        return base
-
-    cdef int _cp_defenders(self, int seat, int t, int* cells) noexcept:
-        """The cells a piece of ``seat`` arriving on target t covers, topmost
-        first; returns how many."""
-        cdef Tables tab = self.tab
-        cdef int n = 0, z, c, piece
-        if tab.gravity:
-            z = (self.st_below if self.st_below >= 0 else self.top[t]) - 1     # ttt-jumps: not the carried pieces
-            while z >= self._cp_base(t):
-                c = t + tab.XY * z
-                piece = self.cell[c]
-                if piece and not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
-                    cells[n] = c
-                    n += 1
-                z -= 1
-            return n
-        piece = self.cell[t]
-        if piece and not ((tab.seat_mask[seat] >> (piece - 1)) & 1):
-            cells[0] = t
-            return 1
-        return 0
-
-    cdef inline bint _cp_above(self, int d, int e) noexcept:
-        """Whether local shape d ranks strictly above local shape e in a
-        capture (its class, then by-rank's ``_outranks``)."""
-        cdef int cd = self._cp_class(d), ce = self._cp_class(e)
-        if cd != ce:
-            return cd > ce
-        return cd == 1 and _outranks(self.tab.shape_global[d], self.tab.shape_global[e])
-
-    cdef inline int _cp_mover_rank(self, int seat, int k, int t) noexcept:
-        """The rank a mover brings to a cover on target t, when it is not its
-        shape: -1 for placements and moves (they rank by their shape, local
-        shape k); a "by stack" or "by full stack" mover (``st_hand_t`` set by
-        ``_st_cover``) brings its seat's poker hand in the destination stack
-        after the move (ttt-jumps; docs/rules/ttt.md, "Powers of by-stack movers")."""
-        if self.st_hand_t < 0:
-            return -1
-        return self._st_hand_rank(seat, t, self.tab.chips)
-
-    cdef int _cp_verdict(self, int seat, int k, int t, int* cells, int* n) noexcept:
-        """The verdict (CP_*) of a piece of local shape k of ``seat`` arriving
-        on target t; cells[0..n) become the pieces it concerns, topmost
-        first. CP_WIN: every defender (all captives). CP_MUTUAL: the
-        defenders of the attacker's rank. CP_LOSE: the captors, "all players
-        with the highest rank on the stack": the defenders that beat the
-        attacker and that no other such defender outranks (when a cycle of the
-        seed's rank leaves none, the topmost that beats it)."""
-        cdef int i, j, v, m = 0, wins = 0, nb = 0
-        cdef bint top
-        cdef int beat[CP_MAX_STACK]
-        cdef int mr = self._cp_mover_rank(seat, k, t)      # ttt-jumps: -1, or a by-stack mover's hand
-        if self.tab.shape_power[k] != POWER_NONE and self.tab.shape_cond[k] >= COND_JUMP:
-            n[0] = 0                  # ttt-stackjump: a jumper or surrounder never covers (on stacks
-            return CP_NONE            # every arrival lands on a stack's pieces)
-        n[0] = self._cp_defenders(seat, t, cells)
-        for i in range(n[0]):
-            v = self._cp_duel(k, self.tab.shape_local[self.shp[cells[i]]])
-            if mr >= 0:
-                v = self._st_hand_duel(mr, k, cells[i], t, v)
-            if v == -1:
-                beat[nb] = cells[i]
-                nb += 1
-            elif v == 0:
-                cells[m] = cells[i]
-                m += 1
-            elif v == 1:
-                wins += 1
-        if nb:
-            m = 0
-            for i in range(nb):
-                top = True
-                for j in range(nb):
-                    if (self._st_cells_above(beat[j], beat[i], t) if mr >= 0 else
-                            self._cp_above(self.tab.shape_local[self.shp[beat[j]]],
-                                           self.tab.shape_local[self.shp[beat[i]]])):
-                        top = False
-                        break
-                if top:
-                    cells[m] = beat[i]
-                    m += 1
-            if m == 0:
-                cells[0] = beat[0]
-                m = 1
-            n[0] = m
-            return CP_LOSE
-        if m:
-            n[0] = m
-            return CP_MUTUAL
-        return CP_WIN if wins else CP_NONE
-
-    cdef bint _cp_cover_ok(self, int seat, int k, int t) noexcept:
-        """Flat boards: whether a piece of local shape k of ``seat`` may
-        arrive on the occupied target t (an opponent's or a communal piece on
-        an open space, and one of the two can capture)."""
-        cdef Tables tab = self.tab
-        cdef int piece = self.cell[t]
-        if piece == 0 or tab.locked[t] or (self.plock != NULL and self.plock[t]):
-            return False
-        if tab.nboards > 1 and self._board_closed(t):
-            return False
-        if (tab.seat_mask[seat] >> (piece - 1)) & 1:
-            return False
-        if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
-            return False                  # ttt-jumps: a jumper captures only by jumping, never by a cover
-        return self._cp_duel(k, tab.shape_local[self.shp[t]]) != 2
-
-    cdef inline bint _sh_room(self, int seat, int k, int t) noexcept:
-        """Whether a piece of local shape k may arrive on target t: it is free,
-        or (captures, flat boards) it holds a piece the arrival covers."""
-        if self._target_free(t):
-            return True
-        return self.tab.powers and not self.tab.gravity and self._cp_cover_ok(seat, k, t)
-
-    cdef bint _cp_action_captures(self, int seat, int action, bint* must) noexcept:
-        """Whether ``action`` (legal for ``seat``) captures: its piece beats
-        every piece it covers (CP_WIN); ``must`` tells whether its shape must
-        capture."""
-        cdef Tables tab = self.tab
-        cdef int k, t, r, f, n, kl
-        cdef int cells[CP_MAX_STACK]
-        must[0] = False
-        if action < tab.nplace:
-            k = (action // tab.T) // tab.choices
-            t = action % tab.T
-            if tab.surrounds and tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_SURROUND_LINE:
-                must[0] = tab.shape_power[k] == POWER_MUST       # ttt-jumps: a surround is its capture
-                return self._su_would(seat, action, k, -1, t)
-        elif action < tab.a_pass_or_end:
-            if tab.nstk and action >= tab.stk0:
-                return self._st_would_capture(seat, action, must)     # ttt-jumps
-            self._sh_decode_move(action, &r, &f, &t)
-            k = self._sh_piece_shape(seat, f)
-            if k < 0:
-                return False
-            kl = tab.replacer[r] if r >= 0 else k          # ttt-jumps: the piece surrounds as it lands
-            if tab.surrounds and tab.shape_power[kl] != POWER_NONE and tab.shape_cond[kl] >= COND_SURROUND_LINE:
-                return self._su_move_captures(seat, action, k, kl, f, t, must, False)    # goalforce
-            if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
-                must[0] = tab.shape_power[k] == POWER_MUST      # ttt-jumps: a jump is its capture
-                return self._jp_jumped(seat, k, f, t) >= 0
-        else:
-            return False
-        if self._cp_verdict(seat, k, t, cells, &n) != CP_WIN:
-            return False
-        must[0] = tab.shape_power[k] == POWER_MUST
-        return True
-
-    cdef int _su_move_parts(self, int seat, int action, int k, int kl, int f, int t) noexcept:
-        """goalforce (issue 12 item 3): the captures of a move of local shape
-        k from f to t that lands as the surrounder kl (k itself, or a goal
-        replacement), in apply's order: bit 1 when k's own jump or cover
-        captures, bit 2 when kl's surround where it lands captures (read
-        after the jump's effect; the board is restored). A cover that k
-        loses or ties leaves nothing to land, so no surround."""
-        cdef Tables tab = self.tab
-        cdef int parts = 0, m = -1, c = -1, n = 0, v, old = 0
-        cdef int cells[CP_MAX_STACK]
-        cdef bint sur, conv = tab.shape_result[k] == RESULT_CONVERTS
-        if tab.jumps:
-            m = self._jp_jumped(seat, k, f, t)
-        if m >= 0:
-            parts = 1
-            c = self._jp_top(m)
-            old = self.cell[c]
-            if conv:
-                self.cell[c] = self.cell[self._jp_top(f)]
-            else:
-                self.cell[c] = 0
-                if tab.gravity:
-                    self.top[m] -= 1
-        else:
-            v = self._cp_verdict(seat, k, t, cells, &n)
-            if v == CP_WIN:
-                parts = 1
-            elif v != CP_NONE:
-                return 0
-        sur = self._su_would(seat, action, kl, f, t)
-        if m >= 0:
-            self.cell[c] = old
-            if tab.gravity and not conv:
-                self.top[m] += 1
-        return parts | (2 if sur else 0)
-
-    cdef bint _su_move_captures(self, int seat, int action, int k, int kl, int f, int t,
-                                bint* must, bint seen_only) noexcept:
-        """goalforce: whether a move landing as the surrounder kl captures:
-        k's jump or cover OR kl's surround (_su_move_parts); ``must`` when
-        one of its captures is made by a must-capture shape (the jump or
-        cover by k's power, the surround by kl's; docs/rules/ttt.md, "Must
-        capture"). ``seen_only`` (cloaking under obscurity) keeps the
-        captures the mover sees, each judged by its capturing shape."""
-        cdef Tables tab = self.tab
-        cdef int parts = self._su_move_parts(seat, action, k, kl, f, t)
-        if seen_only:
-            if (parts & 1) and not (self._fully_sees(seat, t) or self._cp_class(k) == 2):
-                parts &= ~1
-            if (parts & 2) and not (self._fully_sees(seat, t) or self._cp_class(kl) == 2):
-                parts &= ~2
-        must[0] = ((parts & 1) != 0 and tab.shape_power[k] == POWER_MUST) or \
-                  ((parts & 2) != 0 and tab.shape_power[kl] == POWER_MUST)
-        return parts != 0
-
-    cdef bint _cp_forced(self, int seat, int* out, int n) noexcept:
-        """The seed: "If a piece “must capture” and at least one opportunity
-        to capture is visible, then no non-capture is legal": whether one of
-        the actions out[0..n) captures with a must-capture shape."""
-        cdef int i
-        cdef bint must
-        for i in range(n):
-            if self._cp_action_captures(seat, out[i], &must) and must:
-                return True
-        return False
-
-    cdef int _cp_only_captures(self, int seat, int* out, int n) noexcept:
-        """Keep the capturing actions of out[0..n) (any shape's), in order."""
-        cdef int i, m = 0
-        cdef bint must
-        for i in range(n):
-            if self._cp_action_captures(seat, out[i], &must):
-                out[m] = out[i]
-                m += 1
-        return m
-
-    cdef inline int _cp_actions(self, int seat, int* buf, bint obscured) noexcept:
-        """The seat's list: the true one, or (ttt-cloakcap2) the one it may
-        try under obscurity (_cc2_obscured_actions)."""
-        if obscured:
-            return self._cc2_obscured_actions(seat, buf)
-        return self._sh_seat_actions(seat, buf)
-
-    cdef bint _cp_listed(self, int seat, int action, bint obscured=False) noexcept:
-        """is_legal with "must capture": whether ``action`` is in the seat's list."""
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._cp_actions(seat, buf, obscured)
-        cdef bint found = False
-        for i in range(n):
-            if buf[i] == action:
-                found = True
-                break
-        free(buf)
-        return found
-
-    cdef bint _cp_has_action(self, int seat, bint obscured=False) noexcept:
-        """_has_move with captures: any placement or move (a cover needs no
-        free target, so the free-target shortcuts do not apply)."""
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._cp_actions(seat, buf, obscured)
-        cdef bint found = False
-        for i in range(n):
-            if buf[i] != self.tab.a_pass:
-                found = True
-                break
-        free(buf)
-        return found
-
-    cdef inline void _cp_clear(self, int c) noexcept:
-        self.board_hash ^= self.tab.zob[c * (self.tab.C + 1) + self.cell[c]] ^ self.tab.szob[c * MAX_SHAPES + self.shp[c]]
-        self.cell[c] = 0
-
-    cdef inline void _cp_put(self, int c, int piece, int shape) noexcept:
-        self.cell[c] = piece
-        self.shp[c] = shape
-        self.board_hash ^= self.tab.zob[c * (self.tab.C + 1) + piece] ^ self.tab.szob[c * MAX_SHAPES + shape]
-
-    cdef int _cp_take(self, int captor, int ck, int captive_k) noexcept:
-        """The captor's result for one captive of local shape captive_k, in
-        reserves: "reincarnated (i.e. added to the captor’s reserves)" as the
-        captor's colour (``captor`` is its piece code), one piece, or two for
-        "reincarnate (x2) (double upon capture)". Returns the RESULT_* (the
-        caller places a converted captive and drops a removed one)."""
-        cdef Tables tab = self.tab
-        cdef int res = tab.shape_result[ck], m = 0
-        if res == RESULT_REINCARNATES:
-            m = 1
-        elif res == RESULT_REINCARNATES_X2:
-            m = 2
-        if m:
-            self.reserve[captor - 1] += m
-            self.sres[(captor - 1) * tab.K + captive_k] += m
-        return res
-
-    cdef int _cp_arrive(self, int seat, int t, int piece, int k) noexcept:
-        """A piece (code ``piece``, local shape k, already off its source or
-        reserve) of ``seat`` arriving on target t. Returns -2 when it covers
-        nothing that captures (the caller lands it as usual), else applies
-        the cover and returns the cell where the attacker stays as the
-        mover's piece, or -1 (captured, converted or destroyed: no turn check
-        runs through it)."""
-        cdef int n = 0, verdict
-        cdef int cells[CP_MAX_STACK]
-        verdict = self._cp_verdict(seat, k, t, cells, &n)
-        if verdict == CP_NONE:
-            return -2
-        if self.tab.gravity:
-            return self._cp_stack(t, piece, k, verdict, cells, n)
-        return self._cp_flat(t, piece, k, verdict)
-
-    cdef int _cp_flat(self, int t, int piece, int k, int verdict) noexcept:
-        """A cover on a flat board (results removes or reincarnates only:
-        validation refuses converts there)."""
-        cdef Tables tab = self.tab
-        cdef int defender = self.cell[t], dk = tab.shape_local[self.shp[t]]
-        if verdict == CP_WIN:
-            self._cp_take(piece, k, dk)
-            self._cp_clear(t)
-            self._cp_put(t, piece, tab.shape_global[k])
-            return t
-        if verdict == CP_LOSE:
-            self._cp_take(defender, dk, k)
-            return -1
-        self._cp_clear(t)                     # mutual destruction: the space empties
-        self._free_add(t)
-        return -1
-
-    cdef int _cp_restack(self, int t, int base, int* pc, int* ps, int m, int ncap, int k,
-                         int at) noexcept:
-        """The end of a cover on stack t (a placement's, _cp_stack, or a
-        by-stack move's, _st_cover): the m surviving pieces pc/ps go back from
-        height ``base`` up; with several captors the pot waits for its chance
-        node (CP_PAUSED), else the cell where the attacker stays, or -1."""
-        cdef Tables tab = self.tab
-        cdef int i
-        cdef int16_t* pot
-        for i in range(m):
-            self._cp_put(t + tab.XY * (base + i), pc[i], ps[i])
-        self.top[t] = base + m
-        self._cp_sync_free(t)
-        if ncap > 1:
-            pot = self.mem + tab.pot0
-            pot[POT_PENDING] = 1
-            pot[POT_T] = t
-            pot[POT_K] = k
-            return CP_PAUSED
-        return t + tab.XY * (base + at) if at >= 0 else -1
-
-    cdef int _cp_stack(self, int t, int piece, int k, int verdict, int* cells, int n) noexcept:
-        """A cover on a stack: the captives leave it (removed, or into a
-        reserve) or change colour in place; the pieces above a piece that
-        leaves fall; then the attacker lands on top if it stays (in the
-        captor's colour if converted)."""
-        cdef Tables tab = self.tab
-        cdef int base = self._cp_base(t), top0 = self.top[t], m = 0, i, j, z, c, res
-        cdef int cpiece = 0, ck = 0, at = -1, ncap = 0
-        cdef bint hit
-        cdef int pc[CP_MAX_STACK]
-        cdef int ps[CP_MAX_STACK]
-        if verdict == CP_LOSE:
-            cpiece = self.cell[cells[0]]
-            ck = tab.shape_local[self.shp[cells[0]]]
-            ncap = self._cp_captors(cells, n)
-        for z in range(base, top0):
-            c = t + tab.XY * z
-            hit = False
-            for j in range(n):
-                if cells[j] == c:
-                    hit = True
-            pc[m] = self.cell[c]
-            ps[m] = self.shp[c]
-            if hit and (verdict == CP_WIN or verdict == CP_MUTUAL):
-                if verdict == CP_MUTUAL:
-                    pc[m] = 0
-                else:
-                    res = self._cp_take(piece, k, tab.shape_local[ps[m]])
-                    if res == RESULT_CONVERTS:
-                        pc[m] = piece
-                    else:
-                        pc[m] = 0
-            if pc[m]:
-                m += 1
-            self._cp_clear(c)
-        if verdict == CP_WIN:
-            at = m
-            pc[m] = piece
-            ps[m] = tab.shape_global[k]
-            m += 1
-        elif verdict == CP_LOSE and ncap > 1:
-            pass                                  # the pot waits for its chance node (_cp_deal)
-        elif verdict == CP_LOSE:
-            if self._cp_take(cpiece, ck, k) == RESULT_CONVERTS:
-                pc[m] = cpiece
-                ps[m] = tab.shape_global[k]
-                m += 1
-        return self._cp_restack(t, base, pc, ps, m, ncap, k, at)
-
-    # The pot. The seed: "For conversion and reincarnation on cover, all
-    # players with the highest rank on the stack split the pot (each captor
-    # retains the pieces that make them highest rank; the remaining pieces
-    # are allocated in descending order of rank round-robin to the captors
-    # starting randomly–i.e. if there are three reincarnate (x2) captors of two
-    # pieces, then one captor gets two and the others each get one)." In a
-    # cover the pot is the attacker; it is split when the highest-ranked
-    # defenders that beat it belong to several colours (the captors, in
-    # colour order). A chance node draws the captor that starts, uniformly.
-
-    cdef int _cp_captors(self, int* cells, int n) noexcept:
-        """Record the captors' colours (the first captor piece of each colour,
-        topmost first) in the pot region; returns how many colours (1: no
-        split). Only rule sets with ``pots`` have a pot region."""
-        cdef Tables tab = self.tab
-        cdef int i, j, col, ncol = 0, all_x2 = 1
-        cdef int colour_k[MAX_COLOURS]
-        cdef int16_t* pot
-        if not tab.pots:
-            return 1
-        for col in range(MAX_COLOURS):
-            colour_k[col] = -1
-        for i in range(n):
-            col = self.cell[cells[i]] - 1
-            if colour_k[col] < 0:
-                colour_k[col] = tab.shape_local[self.shp[cells[i]]]
-                ncol += 1
-        if ncol < 2:
-            return ncol
-        pot = self.mem + tab.pot0
-        j = 0
-        for col in range(MAX_COLOURS):
-            if colour_k[col] >= 0:
-                pot[POT_PIECE + j] = col + 1
-                pot[POT_SHAPE + j] = colour_k[col]
-                if tab.shape_result[colour_k[col]] != RESULT_REINCARNATES_X2:
-                    all_x2 = 0
-                j += 1
-        pot[POT_N] = ncol
-        pot[POT_UNITS] = 2 if all_x2 else 1       # "double upon capture"
-        return ncol
-
-    cdef int _cp_pot_outcomes(self, int* actions, double* probs) noexcept:
-        """The pot's chance outcomes: outcome j starts the deal with captor j."""
-        cdef int j, n = self.mem[self.tab.pot0 + POT_N]
-        for j in range(n):
-            actions[j] = j
-            if probs != NULL:
-                probs[j] = 1.0 / n
-        return n
-
-    cdef void _cp_deal(self, int start) noexcept:
-        """Deal the pot round-robin from captor ``start``: each piece goes to
-        the next captor, which applies its own result to it (converts: the
-        piece lands on the stack in its colour; reincarnates: one to its
-        reserve; reincarnates x2: two, unless the pot was already doubled
-        because every captor doubles); then the ply ends."""
-        cdef Tables tab = self.tab
-        cdef int16_t* pot = self.mem + tab.pot0
-        cdef int i, j, res, col, c
-        cdef int k = pot[POT_K], units = pot[POT_UNITS], n = pot[POT_N], t = pot[POT_T]
-        if k < 0:
-            self._ps_deal_pending(start)          # ttt-potshow: a showdown's pot
-            return
-        pot[POT_PENDING] = 0
-        for i in range(units):
-            j = (start + i) % n
-            col = pot[POT_PIECE + j] - 1
-            res = tab.shape_result[pot[POT_SHAPE + j]]
-            if res == RESULT_CONVERTS and not (tab.gravity and self._target_free(t)):
-                pass                          # ttt-rounds: a round's converted captives filled the stack
-            elif res == RESULT_CONVERTS:
-                c = self._land(t, col + 1)
-                self.shp[c] = tab.shape_global[k]
-                self.board_hash ^= tab.szob[c * MAX_SHAPES + tab.shape_global[k]]
-            elif res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
-                c = 2 if res == RESULT_REINCARNATES_X2 and units == 1 else 1
-                self.reserve[col] += c
-                self.sres[col * tab.K + k] += c
-        for i in range(POT_LEN):
-            pot[i] = 0
-        if tab.sim and pot[POTQ_TAIL]:
-            self._sim_next_pot()                  # ttt-rounds: the round's next pot, or its end
-            return
-        self._after_ply(-1, 0)
-
-    cdef uint64_t _cp_pot_hash(self) noexcept:
-        cdef uint64_t h = 0
-        cdef int i
-        for i in range(self.tab.pot_len):
-            h = mix64(h ^ (<uint64_t>(self.mem[self.tab.pot0 + i] + 7) * <uint64_t>0xC2B2AE3D27D4EB4FULL + <uint64_t>i))
-        return h
-
-    def _cp_pot_string(self, int action):
-        tab = self.tab
-        n = self.mem[tab.pot0 + POT_N]
-        if action >= n:
-            return f"<invalid action {action}>"
-        return f"pot dealt from {tab.colour_names[self.mem[tab.pot0 + POT_PIECE + action] - 1]}"
-
-    def pending_pot(self):
-        """The pot waiting for its chance node: {"target", "shape", "pieces",
-        "captors"} (captor colours in dealing order), or None."""
-        tab = self.tab
-        if not tab.pots or not self.mem[tab.pot0 + POT_PENDING]:
-            return None
-        pot = [self.mem[tab.pot0 + i] for i in range(POT_LEN)]
-        return {"target": pot[POT_T], "pieces": pot[POT_UNITS],
-                "shape": tab.params["shape_names"][pot[POT_K]] if pot[POT_K] >= 0 else None,   # ttt-potshow: None, a showdown
-                "captors": [tab.colour_names[pot[POT_PIECE + j] - 1] for j in range(pot[POT_N])]}
-
-    cdef void _cp_sync_free(self, int t) noexcept:
-        """Stacks: target t is in the free list exactly when a piece may land
-        on it (what _land and _lift_source keep for one piece at a time)."""
-        cdef Tables tab = self.tab
-        cdef bint want = self.top[t] < tab.Z and (self.plock == NULL or not self.plock[t + tab.XY * self.top[t]])
-        cdef bint have = self.fpos[t] < self.num_free and self.freel[self.fpos[t]] == t
-        if want and not have:
-            self._free_add(t)
-        elif have and not want:
-            self._free_remove(t)
-
-    # -- ttt-jumps: "Jump" and "Chain Jump" (issue 12 item 4) -----------------------
-    # docs/rules/ttt.md, "Jumps". A shape whose condition is ``jump`` or
-    # ``chain-jump`` captures by moving from f over the adjacent piece on m =
-    # f + d, of a colour its mover does not own, to the empty space u = f + 2d
-    # directly beyond, for every direction d its move steps along (so
-    # "adjacent" jumps in all directions, "forward-diagonal" only forward
-    # diagonally; knights and stationary shapes have none: validation). The
-    # move keeps the plain move's id ``move0 + f*T + u`` (or the replacement
-    # id when u reaches the goal): whenever such a piece passes directly over
-    # an adjacent jumpable piece to the space beyond, it jumps. Flat boards
-    # only (validation). The jumped piece is captured under the jumper's
-    # result whatever its rank: a jumper captures "in ways other than by
-    # rank", so it has the highest rank and "conflicts between [such pieces]"
-    # go to the attacker. After a chain-jumper's jump, when the same piece can
-    # jump again, the same player decides again (the pending chain in the
-    # block, ``chain0``): one of that piece's jumps, or "end-chain" (not with
-    # "must capture", which forbids the non-capture).
-
-    cdef inline bint _jp_dir_ok(self, int seat, int k, int f, int d) noexcept:
-        """Whether direction d is one shape k's move steps along from target f."""
-        cdef Tables tab = self.tab
-        cdef int move = tab.shape_move[k], axis
-        if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
-            if not tab.is_axis[d]:
-                return False
-        elif move == MOVE_ADJ_DIAGONAL or move == MOVE_DIAG_LINE or move == MOVE_FORWARD_DIAG:
-            if tab.is_axis[d]:
-                return False
-        elif move == MOVE_ALQUERQUE:
-            if not tab.is_axis[d] and ((f % tab.X) % tab.bX + (f // tab.X) % tab.Y) % 2:
-                return False
-        elif move == MOVE_NONE or move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or _moves_by_stack(move):
-            return False
-        if move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG:
-            axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
-            if axis < 0:
-                return False
-            if tab.shape_jump_back[k]:
-                return self._cb_back_dir_ok(seat, d, axis)      # ttt-chainback
-            if tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
-                return False
-        return True
-
-    cdef inline int _jp_top(self, int m) noexcept:
-        """ttt-stackjump: the cell a jump over target m passes over: m on a
-        flat board, the top of stack m on stacks ("moves are always to the
-        tops of stacks"), or -1 for an empty stack."""
-        if not self.tab.gravity:
-            return m
-        return m + self.tab.XY * (self.top[m] - 1) if self.top[m] else -1
-
-    cdef inline bint _jp_jumpable(self, int seat, int m) noexcept:
-        """Whether the piece on target m (its top, on stacks) may be jumped by
-        ``seat``: a piece of a colour the seat does not own, on a space not
-        locked for the phase."""
-        cdef int c = self._jp_top(m), piece
-        if c < 0:
-            return False
-        piece = self.cell[c]
-        if piece == 0 or self.tab.locked[c] or (self.plock != NULL and self.plock[c]):
-            return False
-        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
-
-    cdef inline bint _jp_lands(self, int seat, int k, int f, int u) noexcept:
-        """Whether the jumper (local shape k, on f) may land on u: free, open
-        to the seat, and not away from its goal line if it cannot move backwards."""
-        cdef int d0
-        if u < 0 or not self._target_free(u) or not self._may_enter(seat, u):
-            return False
-        if self.tab.shape_no_back[k] and seat < self.tab.nplayers and self.tab.goal_axis[seat] >= 0 \
-                and not self.tab.shape_jump_back[k]:            # ttt-chainback: "+ back" jumps backwards too
-            d0 = self._sh_goal_dist(seat, f)
-            if self._sh_goal_dist(seat, u) > d0:
-                return False
-        return True
-
-    cdef int _jp_destinations(self, int seat, int f, int k, uint8_t* mark) noexcept:
-        """The jumps of the piece of local shape k on f: their landing targets
-        marked (not counted again when a plain move marked them); with
-        ``mark`` NULL, 1 as soon as one exists."""
-        cdef Tables tab = self.tab
-        cdef int d, m, u, n = 0
-        for d in range(26):
-            m = tab.tnbr[f * 26 + d]
-            if m < 0:
-                continue
-            u = tab.tnbr[m * 26 + d]
-            if u < 0 or not self._jp_dir_ok(seat, k, f, d) or not (self._jp_jumpable(seat, m) or
-                                                                   (self.xk_phantom and self._xk_phantom(m))):
-                continue                          # (ttt-cloakstack: or a jump tried over a space that may hide a piece)
-            if not self._jp_lands(seat, k, f, u):
-                continue
-            if mark == NULL:
-                return 1
-            if not mark[u]:
-                mark[u] = 1
-                n += 1
-        return n
-
-    cdef int _jp_jumped(self, int seat, int k, int f, int u) noexcept:
-        """The cell a move of the jumper (local shape k) from f to u jumps, or -1."""
-        cdef Tables tab = self.tab
-        cdef int d, m
-        if not (tab.shape_power[k] != POWER_NONE and (tab.shape_cond[k] == COND_JUMP
-                                                       or tab.shape_cond[k] == COND_CHAIN_JUMP)):
-            return -1
-        for d in range(26):
-            m = tab.tnbr[f * 26 + d]
-            if m >= 0 and tab.tnbr[m * 26 + d] == u:
-                if self._jp_dir_ok(seat, k, f, d) and self._jp_jumpable(seat, m):
-                    return m
-                return -1
-        return -1
-
-    cdef void _jp_apply(self, int piece, int k, int f, int u) noexcept:
-        """The capture of a move from f to u, if it is a jump (the mover has
-        left f; u is still free): the jumped piece is removed, reincarnated
-        (one or two of its shape to the jumper's colour's reserve) or
-        converted (takes the jumper's colour where it stands). A chain-jumper's
-        landing target is kept for ``_after_ply`` (``cj_land``)."""
-        cdef Tables tab = self.tab
-        cdef int m = self._jp_jumped(self.seat, k, f, u), res, c
-        if m < 0:
-            return
-        c = self._jp_top(m)                       # ttt-stackjump: the top of a jumped stack
-        res = self._cp_take(piece, k, tab.shape_local[self.shp[c]])
-        if res == RESULT_CONVERTS:
-            self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece]
-            self.cell[c] = piece
-        elif tab.gravity:
-            self._cp_clear(c)                     # ttt-stackjump: the top leaves; nothing lies above it
-            self.top[m] -= 1
-            self._cp_sync_free(m)
-        else:
-            self._cp_clear(m)
-            self._free_add(m)
-        if tab.shape_cond[k] == COND_CHAIN_JUMP:
-            self.cj_land = u
-
-    cdef bint _cj_continue(self) noexcept:
-        """After a chain-jumper's jump (the ply's checks done, the game going
-        on): when the piece that landed on ``cj_land`` may jump again (it is
-        still a chain-jumper, movable, with a jump), the same player's
-        continuation is pending and the turn waits for it."""
-        cdef Tables tab = self.tab
-        cdef int t = self.cj_land, k
-        self.cj_land = -1
-        k = self._sh_piece_shape(self.seat, t)
-        if k < 0 or tab.shape_cond[k] != COND_CHAIN_JUMP or tab.shape_power[k] == POWER_NONE:
-            return False
-        if not self._jp_destinations(self.seat, t, k, NULL):
-            return False
-        self.mem[tab.chain0] = t + 1
-        return True
-
-    cdef int _cj_actions(self, int seat, int* out) noexcept:
-        """The continuation's actions, ascending: the chained piece's jumps
-        (plain ids, then replacement ids when a jump reaches the goal), then
-        "end-chain" unless the piece must capture."""
-        cdef Tables tab = self.tab
-        cdef int t = self.mem[tab.chain0] - 1, k, kind, u, n = 0
-        cdef uint8_t* mark
-        k = self._sh_piece_shape(seat, t)
-        if k >= 0:
-            mark = <uint8_t*>malloc(tab.T)
-            memset(mark, 0, tab.T)
-            self._jp_destinations(seat, t, k, mark)
-            for kind in range(1 + tab.R):
-                for u in range(tab.T):
-                    if not mark[u] or self._sh_reaches(seat, k, t, u) != (kind > 0):
-                        continue
-                    if kind == 0:
-                        out[n] = tab.move0 + t * tab.T + u
-                    else:
-                        out[n] = tab.rep0 + ((kind - 1) * tab.T + t) * tab.T + u
-                    n += 1
-            free(mark)
-        if k < 0 or n == 0 or tab.shape_power[k] != POWER_MUST:
-            out[n] = tab.a_stop
-            n += 1
-        return n
-
-    cdef bint _cj_listed(self, int action) noexcept:
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int i, n = self._cj_actions(self.seat, buf)
-        cdef bint found = False
-        for i in range(n):
-            if buf[i] == action:
-                found = True
-                break
-        free(buf)
-        return found
-
-    cdef void _cj_apply(self, int action) noexcept:
-        """The continuation: another jump of the chained piece (a ply, which
-        may chain again), or "end-chain", which ends the extra move (not a
-        ply: nothing moves) and the turn goes on as after the jump."""
-        self.mem[self.tab.chain0] = 0
-        if action != self.tab.a_stop:
-            self._sh_apply(action)
-            return
-        self.left -= 1
-        if self.left == 0 or not self._has_move(self.seat):
-            self._next_seat()
-
-    # -- ttt-chainback: "Chain Jump (+ back)" (docs/rules/ttt.md, "Chain Jump (+ back)") --
-    # Reading (a), as international draughts' man: a ``chain-jump-back`` shape
-    # chain-jumps as ``chain-jump`` (same COND_CHAIN_JUMP code) but its jumps,
-    # the first and the extra ones, may go backwards although it "cannot move
-    # backwards": ``_jp_lands`` skips the goal-distance test for it, and a
-    # forward mover jumps along the backward mirror of each forward direction
-    # too (``_cb_back_dir_ok``). Its plain moves keep every restriction.
-
-    cdef inline bint _cb_back_dir_ok(self, int seat, int d, int axis) noexcept:
-        """Whether direction d is a forward direction of ``seat`` or the mirror
-        of one (a non-zero step along its goal axis): the jump directions of a
-        forward mover with "+ back" (sideways steps stay excluded)."""
-        return self.tab.dcomp[d * 3 + axis] != 0
-
-    def pending_chain(self):
-        """ttt-jumps: the target of the piece whose continuation is pending, or None."""
-        if not self.tab.chains or not self.mem[self.tab.chain0]:
-            return None
-        return self.mem[self.tab.chain0] - 1
-
-    # -- ttt-jumps: "Surround line" and "Surround orthogonal" (issue 12 item 4) --------
-    # docs/rules/ttt.md, "Surrounds". Flat boards only (validation). When a
-    # piece of a surrounding shape arrives (placed, or moved) on cell c:
-    # - surround-line: along each of the 26 directions (8 on a flat board), a
-    #   run of one or more pieces of colours the mover does not own, starting
-    #   next to c and closed by a piece of the mover's colours, is captured
-    #   (reversi: the arriving piece is one end);
-    # - surround-orthogonal: each group (orthogonally connected pieces of one
-    #   colour the mover does not own) orthogonally next to c whose every
-    #   orthogonal neighbour is the mover's piece, a locked space or the board's
-    #   edge is captured (Go: no liberty left).
-    # A run or group holding a piece on a space locked for the phase stays.
-    # Every captive gets the captor's result; a surrounder never covers.
-
-    cdef inline bint _su_open(self, int seat, int x) noexcept:
-        """Whether the piece on cell x may be a captive of ``seat``."""
-        cdef int piece = self.cell[x]
-        if piece == 0 or (self.plock != NULL and self.plock[x]):
-            return False
-        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
-
-    cdef int _su_line(self, int seat, int c, int* cells) noexcept:
-        """The captives of a surround-line piece of ``seat`` on cell c."""
-        cdef Tables tab = self.tab
-        cdef int d, x, n = 0, m
-        for d in range(26):
-            m = 0
-            x = tab.tnbr[c * 26 + d]
-            while x >= 0 and self._su_open(seat, x):
-                cells[n + m] = x
-                m += 1
-                x = tab.tnbr[x * 26 + d]
-            if m > 0 and x >= 0 and self.cell[x] and (tab.seat_mask[seat] >> (self.cell[x] - 1)) & 1:
-                n += m
-        return n
-
-    cdef int _su_orth(self, int seat, int c, int* cells) noexcept:
-        """The captives of a surround-orthogonal piece of ``seat`` on cell c."""
-        cdef Tables tab = self.tab
-        cdef int d, e, g, x, y, i, n = 0, m, colour
-        cdef bint closed
-        cdef uint8_t* seen = <uint8_t*>malloc(tab.S)
-        memset(seen, 0, tab.S)
-        for d in range(26):
-            if not tab.is_axis[d]:
-                continue
-            g = tab.tnbr[c * 26 + d]
-            if g < 0 or seen[g] or not self._su_open(seat, g):
-                continue
-            colour = self.cell[g]
-            m = 0
-            cells[n] = g
-            seen[g] = 1
-            m = 1
-            closed = True
-            i = 0
-            while i < m:
-                x = cells[n + i]
-                i += 1
-                for e in range(26):
-                    if not tab.is_axis[e]:
-                        continue
-                    y = tab.tnbr[x * 26 + e]
-                    if y < 0 or tab.locked[y]:
-                        continue                      # the edge, or a wall
-                    if self.cell[y] == 0:
-                        closed = False
-                    elif self.cell[y] == colour:
-                        if self.plock != NULL and self.plock[y]:
-                            closed = False            # a committed piece holds its group
-                        elif not seen[y]:
-                            seen[y] = 1
-                            cells[n + m] = y
-                            m += 1
-                    elif not ((tab.seat_mask[seat] >> (self.cell[y] - 1)) & 1):
-                        closed = False                # another player's piece
-            if closed:
-                n += m
-        free(seen)
-        return n
-
-    cdef int _su_captives(self, int seat, int c, int* cells) noexcept:
-        cdef int k = self.tab.shape_local[self.shp[c]]
-        if self.tab.shape_power[k] == POWER_NONE:
-            return 0
-        if self.tab.gravity:
-            return self._sus_captives(seat, k, c % self.tab.XY, cells)     # ttt-stackjump
-        if self.tab.shape_cond[k] == COND_SURROUND_LINE:
-            return self._su_line(seat, c, cells)
-        if self.tab.shape_cond[k] == COND_SURROUND_ORTH:
-            return self._su_orth(seat, c, cells)
-        return 0
-
-    cdef int _su_capture(self, int seat, int c, bint apply) noexcept:
-        """The surround of the piece that arrived on cell c: every captive gets
-        the captor's result (removed, reincarnated to the captor's colour's
-        reserve, or converted in place). Returns how many."""
-        cdef Tables tab = self.tab
-        cdef int* cells = <int*>malloc(tab.S * sizeof(int))
-        cdef int n = self._su_captives(seat, c, cells), i, m, res
-        cdef int piece = self.cell[c], k = tab.shape_local[self.shp[c]]
-        if apply:
-            for i in range(n):
-                m = cells[i]
-                res = self._cp_take(piece, k, tab.shape_local[self.shp[m]])
-                if res == RESULT_CONVERTS:
-                    self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
-                    self.cell[m] = piece
-                elif tab.gravity:
-                    self._cp_clear(m)                 # ttt-stackjump: a stack's top leaves
-                    self.top[m % tab.XY] -= 1
-                    self._cp_sync_free(m % tab.XY)
-                else:
-                    self._cp_clear(m)
-                    self._free_add(m)
-        free(cells)
-        return n
-
-    cdef bint _su_would(self, int seat, int action, int k, int f, int t) noexcept:
-        """Whether the placement (f < 0) or move from f of a piece landing as
-        the surrounder of local shape k (a replacement's, for a move reaching
-        its goal) on the free target t would capture (the board is restored)."""
-        cdef Tables tab = self.tab
-        cdef int piece, shape, n
-        shape = tab.shape_global[k]
-        if tab.gravity:
-            return self._sus_would(seat, action, k, f, t)      # ttt-stackjump
-        if f >= 0:
-            piece = self.cell[f]
-            self.cell[f] = 0
-        else:
-            piece = (((action // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[seat]) + 1
-        cdef int old_shape = self.shp[t], old_piece = self.cell[t]   # ttt-stackjump: t may hold a covered piece
-        self.cell[t] = piece
-        self.shp[t] = shape
-        n = self._su_capture(seat, t, False)
-        self.cell[t] = old_piece
-        self.shp[t] = old_shape
-        if f >= 0:
-            self.cell[f] = piece
-        return n > 0
-
-    # -- ttt-stackjump: surrounds on stacks (issue 12 item 4 with item 6) --------------
-    # docs/rules/ttt.md, "Surrounds", "On stacks". "Moves are always to the tops
-    # of stacks (so height is ignored [...])": a surround is read on the board
-    # of the stacks' tops, a flat grid of targets, as the jumps are. Each stack
-    # counts as its top cell: a piece (its colour), a locked space (a wall, as
-    # the edge), or nothing (an empty stack: a liberty, and it ends a line).
-    # Captives are tops, at most one per stack: removed ones uncover the piece
-    # under them, converted ones change colour in place.
-
-    cdef inline int _sus_piece(self, int t) noexcept:
-        """The top piece of stack t (0: empty stack or a locked top)."""
-        cdef int c = self._jp_top(t)
-        return 0 if c < 0 or self.tab.locked[c] else self.cell[c]
-
-    cdef inline bint _sus_open(self, int seat, int t) noexcept:
-        """Whether the top of stack t may be a captive of ``seat``."""
-        cdef int c = self._jp_top(t), piece
-        if c < 0 or self.tab.locked[c]:
-            return False
-        piece = self.cell[c]
-        if piece == 0 or (self.plock != NULL and self.plock[c]):
-            return False
-        return not ((self.tab.seat_mask[seat] >> (piece - 1)) & 1)
-
-    cdef int _sus_captives(self, int seat, int k, int u, int* cells) noexcept:
-        """The captive cells (tops) of a surrounder of local shape k of
-        ``seat`` on top of stack u."""
-        cdef Tables tab = self.tab
-        cdef int d, e, x, y, i, n = 0, m, colour, p
-        cdef bint closed
-        cdef uint8_t* seen
-        if tab.shape_cond[k] == COND_SURROUND_LINE:
-            for d in range(26):
-                m = 0
-                x = tab.tnbr[u * 26 + d]
-                while x >= 0 and self._sus_open(seat, x):
-                    cells[n + m] = self._jp_top(x)
-                    m += 1
-                    x = tab.tnbr[x * 26 + d]
-                if m > 0 and x >= 0:
-                    p = self._sus_piece(x)
-                    if p and (tab.seat_mask[seat] >> (p - 1)) & 1:
-                        n += m
-            return n
-        if tab.shape_cond[k] != COND_SURROUND_ORTH:
-            return 0
-        seen = <uint8_t*>malloc(tab.T)
-        memset(seen, 0, tab.T)
-        for d in range(26):
-            if not tab.is_axis[d]:
-                continue
-            x = tab.tnbr[u * 26 + d]
-            if x < 0 or seen[x] or not self._sus_open(seat, x):
-                continue
-            colour = self._sus_piece(x)
-            cells[n] = x                              # targets while the group grows
-            seen[x] = 1
-            m = 1
-            closed = True
-            i = 0
-            while i < m:
-                x = cells[n + i]
-                i += 1
-                for e in range(26):
-                    if not tab.is_axis[e]:
-                        continue
-                    y = tab.tnbr[x * 26 + e]
-                    if y < 0 or (self.top[y] and tab.locked[self._jp_top(y)]):
-                        continue                      # the edge, or a wall on top
-                    p = self._sus_piece(y)
-                    if p == 0:
-                        closed = False                # an empty stack: a liberty
-                    elif p == colour:
-                        if self.plock != NULL and self.plock[self._jp_top(y)]:
-                            closed = False            # a committed piece holds its group
-                        elif not seen[y]:
-                            seen[y] = 1
-                            cells[n + m] = y
-                            m += 1
-                    elif not ((tab.seat_mask[seat] >> (p - 1)) & 1):
-                        closed = False                # another player's piece
-            if closed:
-                for i in range(m):
-                    cells[n + i] = self._jp_top(cells[n + i])
-                n += m
-        free(seen)
-        return n
-
-    cdef bint _sus_would(self, int seat, int action, int k, int f, int t) noexcept:
-        """_su_would on stacks: the mover lifted off the top of stack f (or
-        placed), landing as local shape k on the lowest free cell of stack t;
-        the board is restored."""
-        cdef Tables tab = self.tab
-        cdef int piece, src = -1, c, n, old_shape
-        if f >= 0:
-            src = self._jp_top(f)
-            piece = self.cell[src]
-            self.cell[src] = 0
-            self.top[f] -= 1
-        else:
-            piece = (((action // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[seat]) + 1
-        c = t + tab.XY * self.top[t]
-        old_shape = self.shp[c]
-        self.cell[c] = piece
-        self.shp[c] = tab.shape_global[k]
-        self.top[t] += 1
-        n = self._su_capture(seat, c, False)
-        self.top[t] -= 1
-        self.cell[c] = 0
-        self.shp[c] = old_shape
-        if f >= 0:
-            self.top[f] += 1
-            self.cell[src] = piece
-        return n > 0
-
-    # -- ttt-jumps: powers of by-stack movers (issue 12 items 4, 6) -------------------
-    # docs/rules/ttt.md, "Powers of by-stack movers". A by-stack or
-    # by-full-stack mover with a power covers, with its carried pieces riding
-    # on it, the pieces of other colours already in the destination stack
-    # (above its highest locked cell): the seed's cover, decided as any cover
-    # (_cp_verdict), except that between two by-rank pieces the rank is the
-    # players' poker hands in the destination stack after the move (the
-    # mover's seat, and the defender's owner: a seat, or for a communal piece
-    # the communal pieces alone), chips (powerless shapes) left out.
-
-    cdef int _st_mask_hand(self, int mine, int t) noexcept:
-        """The poker hand in stack t of the pieces of the colours in ``mine``
-        and the communal ones, chips left out (mine = 0: communal only)."""
-        cdef Tables tab = self.tab
-        cdef int counts[N_SHAPES]
-        cdef int owned = 0, s, z, cc, piece
-        for s in range(tab.seats):
-            owned |= tab.seat_mask[s]
-        for s in range(N_SHAPES):
-            counts[s] = 0
-        for z in range(self.top[t]):
-            cc = t + tab.XY * z
-            piece = self.cell[cc]
-            if piece == 0 or (tab.chips >> self.shp[cc]) & 1:
-                continue
-            if ((mine >> (piece - 1)) & 1) or not ((owned >> (piece - 1)) & 1):
-                counts[self.shp[cc]] += 1
-        return hand_rank(counts)
-
-    cdef int _st_owner_hand(self, int c, int t) noexcept:
-        """The hand in stack t of the player owning the piece on cell c (the
-        first seat whose colours include it), or of no player (communal)."""
-        cdef int s, piece = self.cell[c]
-        for s in range(self.tab.seats):
-            if (self.tab.seat_mask[s] >> (piece - 1)) & 1:
-                return self._st_mask_hand(self.tab.seat_mask[s], t)
-        return self._st_mask_hand(0, t)
-
-    cdef int _st_hand_duel(self, int mr, int k, int d, int t, int v) noexcept:
-        """_cp_duel's verdict v for the by-stack mover (hand mr, local shape k)
-        against the defender on cell d: between two by-rank pieces the higher
-        hand wins and equal hands destroy both; otherwise v stands."""
-        cdef int dk = self.tab.shape_local[self.shp[d]], hd
-        if self._cp_class(k) != 1 or self._cp_class(dk) != 1:
-            return v
-        hd = self._st_owner_hand(d, t)
-        if mr > hd:
-            return 1
-        if hd > mr:
-            return -1
-        return 0
-
-    cdef bint _st_cells_above(self, int d, int e, int t) noexcept:
-        """Whether the defender on cell d ranks strictly above the one on e in
-        a by-stack cover: its class, then (by rank) its owner's hand."""
-        cdef int kd = self.tab.shape_local[self.shp[d]], ke = self.tab.shape_local[self.shp[e]]
-        cdef int cd = self._cp_class(kd), ce = self._cp_class(ke)
-        if cd != ce:
-            return cd > ce
-        return cd == 1 and self._st_owner_hand(d, t) > self._st_owner_hand(e, t)
-
-    cdef int _st_cover(self, int seat, int u, int base, int piece, int k) noexcept:
-        """The cover of a by-stack move whose carried pieces have landed on
-        stack u from height ``base`` (the mover, code ``piece``, local shape k,
-        at the bottom of them). Returns the mover's cell if it stays as the
-        seat's piece, -1 if not, CP_PAUSED when its pot waits for the chance
-        node. Captives leave the stack (removed, or to a reserve) or change
-        colour in place, and the pieces above them fall."""
-        cdef Tables tab = self.tab
-        cdef int nc = 0, verdict, cbase, top0, mover = u + tab.XY * base, m = 0, z, c, j, res, i
-        cdef int cpiece = 0, ck = 0, at = -1, ncap = 0
-        cdef bint hit
-        cdef int cells[CP_MAX_STACK]
-        cdef int pc[CP_MAX_STACK]
-        cdef int ps[CP_MAX_STACK]
-        self.st_hand_t = u
-        self.st_below = base
-        if self._ps_applies(seat, u, k):          # ttt-potshow: the whole-stack showdown
-            self.st_hand_t = -1
-            self.st_below = -1
-            return self._ps_showdown(seat, u, base, k)
-        verdict = self._cp_verdict(seat, k, u, cells, &nc)
-        self.st_hand_t = -1
-        self.st_below = -1
-        if verdict == CP_NONE:
-            return mover
-        if verdict == CP_LOSE:
-            cpiece = self.cell[cells[0]]
-            ck = tab.shape_local[self.shp[cells[0]]]
-            ncap = self._cp_captors(cells, nc)
-        cbase = self._cp_base(u)
-        top0 = self.top[u]
-        for z in range(cbase, top0):
-            c = u + tab.XY * z
-            hit = False
-            for j in range(nc):
-                if cells[j] == c:
-                    hit = True
-            pc[m] = self.cell[c]
-            ps[m] = self.shp[c]
-            if c == mover:
-                if verdict == CP_MUTUAL or (verdict == CP_LOSE and ncap > 1):
-                    pc[m] = 0                     # destroyed, or the pot (_cp_deal)
-                elif verdict == CP_LOSE:
-                    res = self._cp_take(cpiece, ck, k)
-                    pc[m] = cpiece if res == RESULT_CONVERTS else 0
-                elif verdict == CP_WIN:
-                    at = m
-            elif hit and verdict == CP_MUTUAL:
-                pc[m] = 0
-            elif hit and verdict == CP_WIN:
-                res = self._cp_take(piece, k, tab.shape_local[ps[m]])
-                pc[m] = piece if res == RESULT_CONVERTS else 0
-            if pc[m]:
-                m += 1
-            self._cp_clear(c)
-        return self._cp_restack(u, cbase, pc, ps, m, ncap, k, at)
-
-    cdef bint _st_would_capture(self, int seat, int action, bint* must) noexcept:
-        """_cp_action_captures for a by-stack move: its verdict taken on the
-        stack as it would be after the move (the board is restored)."""
-        cdef Tables tab = self.tab
-        cdef int a = action - tab.stk0
-        cdef int u = a % tab.T, c = (a // tab.T) % tab.S
-        cdef int f = c % tab.XY, z0 = c // tab.XY, k, n, j, base, top_f, v, nc = 0
-        cdef int pc[CP_MAX_STACK]
-        cdef int ps[CP_MAX_STACK]
-        cdef int dc[CP_MAX_STACK]
-        cdef int ds[CP_MAX_STACK]
-        cdef int cells[CP_MAX_STACK]
-        k = self._st_piece_shape(seat, c)
-        if k < 0 or (tab.shape_power[k] == POWER_NONE and not tab.pots):   # ttt-pgshow: a powerless mover's
-            return False                                                  # seat may take a showdown's share
-        n = self.top[f] - z0
-        base = self.top[u]
-        top_f = self.top[f]
-        for j in range(n):
-            pc[j] = self.cell[c + tab.XY * j]
-            ps[j] = self.shp[c + tab.XY * j]
-            self.cell[c + tab.XY * j] = 0
-        for j in range(n):
-            dc[j] = self.cell[u + tab.XY * (base + j)]
-            ds[j] = self.shp[u + tab.XY * (base + j)]
-            self.cell[u + tab.XY * (base + j)] = pc[j]
-            self.shp[u + tab.XY * (base + j)] = ps[j]
-        self.top[f] = z0
-        self.top[u] = base + n
-        self.st_hand_t = u
-        self.st_below = base
-        if self._ps_applies(seat, u, k):          # ttt-potshow: it captures when its seat is a captor
-            v = CP_WIN if self._ps_mover_captor(seat, u) else CP_NONE
-        else:
-            v = self._cp_verdict(seat, k, u, cells, &nc)
-        self.st_hand_t = -1
-        self.st_below = -1
-        for j in range(n):
-            self.cell[u + tab.XY * (base + j)] = dc[j]
-            self.shp[u + tab.XY * (base + j)] = ds[j]
-        for j in range(n):
-            self.cell[c + tab.XY * j] = pc[j]
-            self.shp[c + tab.XY * j] = ps[j]
-        self.top[f] = top_f
-        self.top[u] = base
-        must[0] = tab.shape_power[k] == POWER_MUST
-        return v == CP_WIN
-
-    # -- ttt-potshow: the whole-stack pot showdown of by-stack covers (issue 12 item 6) --
-    # docs/rules/ttt.md, "The pot showdown of by-stack covers". The seed: "For
-    # conversion and reincarnation on cover, all players with the highest rank
-    # on the stack split the pot (each captor retains the pieces that make them
-    # highest rank; the remaining pieces are allocated in descending order of
-    # rank round-robin to the captors starting randomly [...])", and the rank in
-    # a by-stack move is the player's poker hand in the destination stack. So a
-    # by-stack mover whose power converts or reincarnates, landing where it
-    # covers, does not duel: every seat with a non-chip piece of its own in the
-    # stack shows its hand; the seats tied for the highest are the captors; each
-    # keeps its own pieces that make its hand; every other piece of the stack
-    # above its highest lock (the pot) is dealt, highest rank first, chips last,
-    # round-robin from a captor a chance node draws (1/n each; none with one
-    # captor). Each captor applies its own piece's result (its piece: the mover
-    # for the mover's seat, else its topmost own piece with a power). Pieces that
-    # stay (kept, or converted) keep their order in the stack; the others leave
-    # and the pieces above them fall. The pot region holds POT_K = -1 while a
-    # showdown's deal waits (a plain cover's pot holds the attacker's shape).
-
-    cdef bint _ps_applies(self, int seat, int u, int k) noexcept:
-        """Whether the by-stack mover of local shape k, landed on stack u (with
-        ``st_below`` set), goes to the showdown: its power converts or
-        reincarnates and it covers a piece of a colour its seat does not own."""
-        cdef Tables tab = self.tab
-        cdef int res = tab.shape_result[k]
-        cdef int cells[CP_MAX_STACK]
-        if tab.shape_power[k] == POWER_NONE:
-            return self._pg_applies(seat, u, k)          # ttt-pgshow: captured by the defenders
-        if res != RESULT_CONVERTS and res != RESULT_REINCARNATES and res != RESULT_REINCARNATES_X2:
-            return self._pg_applies(seat, u, k)          # ttt-pgshow
-        return self._cp_defenders(seat, u, cells) > 0
-
-    cdef int _ps_plan(self, int u, int cbase, int* captors, uint8_t* keep) noexcept:
-        """The showdown on stack u: the captors (seats, ascending) are the seats
-        with a non-chip piece of their own in the stack whose hand is the
-        highest; keep[z - cbase] = 1 for each piece (height z >= cbase) a captor
-        keeps: its own pieces of the shapes its hand uses, as many as the hand
-        uses, lowest first. Returns how many captors."""
-        cdef Tables tab = self.tab
-        cdef int s, z, c, piece, i, n = 0, best = -1
-        cdef int hands[MAX_SEATS]
-        cdef int used[N_SHAPES]
-        for s in range(tab.seats):
-            hands[s] = -1
-            for z in range(self.top[u]):
-                c = u + tab.XY * z
-                piece = self.cell[c]
-                if piece and (tab.seat_mask[s] >> (piece - 1)) & 1 and not (tab.chips >> self.shp[c]) & 1:
-                    hands[s] = self._st_mask_hand(tab.seat_mask[s], u)
-                    break
-            if hands[s] > best:
-                best = hands[s]
-        for s in range(tab.seats):
-            if best >= 0 and hands[s] == best:
-                captors[n] = s
-                n += 1
-        for z in range(cbase, self.top[u]):
-            keep[z - cbase] = 0
-        for i in range(n):
-            hand_uses(hands[captors[i]], used)
-            for z in range(cbase, self.top[u]):
-                c = u + tab.XY * z
-                piece = self.cell[c]
-                if (piece and not keep[z - cbase] and (tab.seat_mask[captors[i]] >> (piece - 1)) & 1
-                        and used[self.shp[c]] > 0):
-                    keep[z - cbase] = 1
-                    used[self.shp[c]] -= 1
-        return n
-
-    cdef bint _ps_mover_captor(self, int seat, int u) noexcept:
-        """Whether ``seat`` is among the showdown's captors on stack u ("must
-        capture": such a by-stack move captures)."""
-        cdef int captors[MAX_SEATS]
-        cdef uint8_t keep[CP_MAX_STACK]
-        cdef int j, n = self._ps_plan(u, self._cp_base(u), captors, keep)
-        for j in range(n):
-            if captors[j] == seat:
-                return True
-        return False
-
-    cdef int _ps_order(self, int u, int cbase, uint8_t* keep, int* order) noexcept:
-        """The pot of stack u in dealing order (heights): the pieces above the
-        lock that no captor keeps, "in descending order of rank": non-chips
-        before chips, then the shape (pentagon first, the hands' chain), then
-        the topmost first. Returns its size."""
-        cdef Tables tab = self.tab
-        cdef int z, c, i, j, m = 0, tmp
-        cdef int key[CP_MAX_STACK]
-        for z in range(cbase, self.top[u]):
-            c = u + tab.XY * z
-            if self.cell[c] == 0 or keep[z - cbase]:
-                continue
-            order[m] = z
-            key[m] = ((0 if (tab.chips >> self.shp[c]) & 1 else 1) * 8 + self.shp[c]) * 32 + z
-            m += 1
-        for i in range(1, m):                 # insertion sort, highest key first (m <= 20)
-            j = i
-            while j > 0 and key[j - 1] < key[j]:
-                tmp = key[j]; key[j] = key[j - 1]; key[j - 1] = tmp
-                tmp = order[j]; order[j] = order[j - 1]; order[j - 1] = tmp
-                j -= 1
-        return m
-
-    cdef void _ps_captor_piece(self, int s, int u, int cbase, int mover, int* col, int* k) noexcept:
-        """A captor's piece, whose colour a converted piece takes and whose
-        shape's result it applies: the mover (cell ``mover``) for the mover's
-        seat, else its topmost own piece with a power in the stack (above the
-        lock if it has one there)."""
-        cdef Tables tab = self.tab
-        cdef int z, c, piece, lo
-        if (mover >= 0 and (tab.seat_mask[s] >> (self.cell[mover] - 1)) & 1
-                and not (tab.chips >> self.shp[mover]) & 1):        # ttt-pgshow: a powerless mover is no captor's piece
-            col[0] = self.cell[mover]
-            k[0] = tab.shape_local[self.shp[mover]]
-            return
-        for lo in (cbase, 0):
-            for z in range(self.top[u] - 1, lo - 1, -1):
-                c = u + tab.XY * z
-                piece = self.cell[c]
-                if piece and (tab.seat_mask[s] >> (piece - 1)) & 1 and not (tab.chips >> self.shp[c]) & 1:
-                    col[0] = piece
-                    k[0] = tab.shape_local[self.shp[c]]
-                    return
-
-    cdef int _ps_deal(self, int seat, int u, int start, int n, int* cols, int* ks, int mover) noexcept:
-        """Deal stack u's pot round-robin from captor ``start`` (cols/ks: the
-        captors' pieces): converts: the piece stays in place in the captor's
-        colour; reincarnates: it leaves, one of its shape to the captor's
-        reserve (x2: two; when every captor doubles, the pot is doubled
-        instead: each piece is two consecutive deals of one); removes: it
-        leaves. Then the stack closes up. Returns the mover's cell (``mover``
-        before the deal) if it stays as a piece of ``seat`` (the mover's: in
-        a round it is not the seat to move, ttt-potrounds), else -1."""
-        cdef Tables tab = self.tab
-        cdef int cbase = self._cp_base(u), top0 = self.top[u], npot, i, j, z, c, res, units = 1, m = 0, at = -1
-        cdef int d = 0, seat_mask = tab.seat_mask[seat]
-        cdef int mz = mover // tab.XY if mover >= 0 else -1
-        cdef int captors[MAX_SEATS]
-        cdef int order[CP_MAX_STACK]
-        cdef int newc[CP_MAX_STACK]
-        cdef int pc[CP_MAX_STACK]
-        cdef int ps[CP_MAX_STACK]
-        cdef uint8_t keep[CP_MAX_STACK]
-        self._ps_plan(u, cbase, captors, keep)
-        npot = self._ps_order(u, cbase, keep, order)
-        for z in range(cbase, top0):
-            newc[z - cbase] = self.cell[u + tab.XY * z]
-        units = 2
-        for j in range(n):
-            if tab.shape_result[ks[j]] != RESULT_REINCARNATES_X2:
-                units = 1
-        for i in range(npot):
-            z = order[i]
-            c = u + tab.XY * z
-            for d in range(units):
-                j = (start + i * units + d) % n
-                res = tab.shape_result[ks[j]]
-                if res == RESULT_CONVERTS:
-                    newc[z - cbase] = cols[j]
-                    continue
-                newc[z - cbase] = 0
-                if res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
-                    res = 2 if res == RESULT_REINCARNATES_X2 and units == 1 else 1
-                    self.reserve[cols[j] - 1] += res
-                    self.sres[(cols[j] - 1) * tab.K + tab.shape_local[self.shp[c]]] += res
-        for z in range(cbase, top0):
-            c = u + tab.XY * z
-            if newc[z - cbase]:
-                if z == mz and (seat_mask >> (newc[z - cbase] - 1)) & 1:
-                    at = m
-                pc[m] = newc[z - cbase]
-                ps[m] = self.shp[c]
-                m += 1
-            self._cp_clear(c)
-        return self._cp_restack(u, cbase, pc, ps, m, 1, 0, at)
-
-    cdef int _ps_showdown(self, int seat, int u, int base, int k) noexcept:
-        """The showdown of the by-stack mover (local shape k) of ``seat`` landed
-        at height ``base`` of stack u. With one captor the pot is dealt at once
-        (returns the mover's cell if it stays as the seat's piece, else -1;
-        ``ps_carried`` says how many pieces from it up the turn checks read);
-        with several the deal waits for the chance node (CP_PAUSED)."""
-        cdef Tables tab = self.tab
-        cdef int cbase = self._cp_base(u), n, j, npot, units = 2, got, mover = u + tab.XY * base
-        cdef int captors[MAX_SEATS]
-        cdef int cols[MAX_SEATS]
-        cdef int ks[MAX_SEATS]
-        cdef int order[CP_MAX_STACK]
-        cdef uint8_t keep[CP_MAX_STACK]
-        cdef int16_t* pot
-        n = self._ps_plan(u, cbase, captors, keep)
-        for j in range(n):
-            self._ps_captor_piece(captors[j], u, cbase, mover, &cols[j], &ks[j])
-            if tab.shape_result[ks[j]] != RESULT_REINCARNATES_X2:
-                units = 1
-        if n == 1:
-            got = self._ps_deal(seat, u, 0, 1, cols, ks, mover)
-            self.ps_carried = self.top[u] - got // tab.XY if got >= 0 else 0
-            return got
-        npot = self._ps_order(u, cbase, keep, order)
-        pot = self.mem + tab.pot0
-        pot[POT_PENDING] = 1
-        pot[POT_T] = u
-        pot[POT_K] = -1                           # a showdown's deal, not one attacker
-        pot[POT_UNITS] = npot * units
-        pot[POT_N] = n
-        for j in range(n):
-            pot[POT_PIECE + j] = cols[j]
-            pot[POT_SHAPE + j] = ks[j]
-        return CP_PAUSED
-
-    cdef void _ps_deal_pending(self, int start) noexcept:
-        """The chance node of a showdown's pot (``_cp_deal`` with POT_K = -1):
-        deal from captor ``start``; the ply ends with no turn check, as any
-        pot's. Inside a round (ttt-potrounds) the pot came from the round's
-        queue: the next queued pot opens, or the round ends (``_sim_next_pot``),
-        as after a plain pot's deal."""
-        cdef int16_t* pot = self.mem + self.tab.pot0
-        cdef int j, n = pot[POT_N], u = pot[POT_T]
-        cdef int cols[MAX_SEATS]
-        cdef int ks[MAX_SEATS]
-        for j in range(n):
-            cols[j] = pot[POT_PIECE + j]
-            ks[j] = pot[POT_SHAPE + j]
-        for j in range(POT_LEN):
-            pot[j] = 0
-        self._ps_deal(self.seat, u, start, n, cols, ks, -1)
-        if self.tab.sim and pot[POTQ_TAIL]:
-            self._sim_next_pot()                  # ttt-potrounds: the round's next pot, or its end
-            return
-        self._after_ply(-1, 0)
-
-    # -- ttt-pgshow: the showdown when the by-stack mover is the one captured (issues 12, 13) --
-    # docs/rules/ttt.md, "The pot showdown of by-stack covers", "A mover captured
-    # by converting or reincarnating defenders". The seed: "For conversion and
-    # reincarnation on cover, all players with the highest rank on the stack
-    # split the pot": the sentence names the cover's result, not whose power it
-    # is, so a by-stack mover without a converting or reincarnating power (a
-    # powerless one, or one that removes) that the defenders beat (the cover's
-    # verdict CP_LOSE) goes to the showdown too when one of the defenders that
-    # take it converts or reincarnates, provided some seat is "on the stack"
-    # (has a non-chip piece of its own there: otherwise nobody shows a hand and
-    # the cover's duel stands). 3P-PublicGoods's contribution (issue 13, slip 19).
-
-    cdef bint _pg_applies(self, int seat, int u, int k) noexcept:
-        """Whether the by-stack mover of local shape k of ``seat`` (landed on
-        stack u, ``st_below`` and ``st_hand_t`` set), whose own power neither
-        converts nor reincarnates, goes to the showdown: the defenders beat it
-        and one of its captors converts or reincarnates, and a seat is on the
-        stack. Only rule sets with pots (``schema.may_split_pot``) have it."""
-        cdef Tables tab = self.tab
-        cdef int nc = 0, i, res
-        cdef bint takes = False
-        cdef int cells[CP_MAX_STACK]
-        cdef int captors[MAX_SEATS]
-        cdef uint8_t keep[CP_MAX_STACK]
-        if not tab.pots:
-            return False
-        if self._cp_verdict(seat, k, u, cells, &nc) != CP_LOSE:
-            return False
-        for i in range(nc):
-            res = tab.shape_result[tab.shape_local[self.shp[cells[i]]]]
-            if res == RESULT_CONVERTS or res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
-                takes = True
-        return takes and self._ps_plan(u, self._cp_base(u), captors, keep) > 0
-
-    def showdown(self, int t):
-        """Python face of the showdown on stack t as it stands (tests): {"captors":
-        [seats], "kept": [heights], "pot": [heights in dealing order]}."""
-        cdef int captors[MAX_SEATS]
-        cdef uint8_t keep[CP_MAX_STACK]
-        cdef int order[CP_MAX_STACK]
-        cdef int n, m, cbase, z
-        if not self.tab.gravity or not self.tab.shaped or not 0 <= t < self.tab.T:
-            raise ValueError("a showdown needs a stacks board with shapes and a stack 0..T-1")
-        cbase = self._cp_base(t)
-        n = self._ps_plan(t, cbase, captors, keep)
-        m = self._ps_order(t, cbase, keep, order)
-        return {"captors": [captors[i] for i in range(n)],
-                "kept": [z for z in range(cbase, self.top[t]) if keep[z - cbase]],
-                "pot": [order[i] for i in range(m)]}
-
-    # -- random play ---------------------------------------------------------
+        return h ^ self._state_hash()
 
     cdef void playout(self, Rng* rng) noexcept:
         cdef Tables tab = self.tab
@@ -4650,7 +399,7 @@ cdef class TTTCore(GameCore):
         cdef int n, colour
         cdef bint simple = (not tab.passing and not tab.agree_draw and tab.choices == 1
                             and not tab.any_seat_lock and not tab.sim and tab.cloaking == CLOAK_NONE
-                            and not tab.shaped)         # ttt-shapes: a placement names a shape
+                            and not tab.shaped)         # (with shapes a placement names a shape)
         while self.end == END_NONE:
             if simple:
                 colour = tab.colour_of_seat[self.seat]
@@ -4658,18 +407,18 @@ cdef class TTTCore(GameCore):
                 # (a one-colour seat holding reserves cannot move: an identical
                 # piece is in reserve)
                 if self.reserve[colour] > 0:
-                    self._place(self.freel[rng_below(rng, self.num_free)], colour)
+                    place(self, self.freel[rng_below(rng, self.num_free)], colour)
                     continue
-            if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # ttt-captures: the pot's chance node
-                self._cp_deal(rng_below(rng, self.mem[tab.pot0 + POT_N]))
+            if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # the pot's chance node
+                deal_pot(self, rng_below(rng, self.mem[tab.pot0 + POT_N]))
                 continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
-            if tab.sim and self._in_round() and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
-                self.apply(self._sim_random_plan(self.seat, rng, buf))     # ttt-sim
+            if tab.sim and in_round(self) and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
+                self.apply(random_plan(self, self.seat, rng, buf))     # a round's fast draw
                 continue
             if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
-                n = self._seat_actions(self.seat, buf)
+                n = seat_actions(self, self.seat, buf)
             else:
                 n = self.legal_actions(buf)
             if n == 0:
@@ -4677,1976 +426,160 @@ cdef class TTTCore(GameCore):
             self.apply(buf[rng_below(rng, n)])
         free(buf)
 
-    # -- ttt-sim: simultaneous rounds --------------------------------------------
-    # A simultaneous (or single) phase is played in rounds. The board stays as
-    # it was at the start of the round while every seat that plays in the
-    # phase registers a plan, one after another in seat order (Chaos last, as
-    # a chance node); each plan is a ply that would be legal if that seat moved
-    # first. After the last plan, _sim_resolve applies them all at once. For
-    # the OpenSpiel face the adapter shows the round as one SIMULTANEOUS node
-    # (simultaneous_players / player_legal_actions); the per-player views hide
-    # every pending plan but the viewer's own.
-
-    cdef inline int32_t* _simv(self) noexcept:
-        return <int32_t*>(self.mem + self.tab.sim0)
-
-    cdef inline bint _in_round(self) noexcept:
-        return self._simv()[0] >= 0 and self.end == END_NONE
-
-    cdef void _sim_round_start(self) noexcept:
-        """Open a round: stalemate (which advances the phase) when nobody
-        plays, or, without the pass option, when a seat that plays has no
-        legal ply (as the seat to move would in a sequential phase)."""
-        cdef Tables tab = self.tab
-        cdef int32_t* v = self._simv()
-        cdef int s, first = -1
-        for s in range(tab.seats):
-            if not self._plays(s):
-                continue
-            if first < 0:
-                first = s
-            self.seat = s      # ttt-boards fix: _dest_ok judges entry locks for the seat to move
-            if not tab.ph_pass[self.phase] and not self._has_move(s):
-                self._stalemate()
-                return
-        if first < 0:
-            self._stalemate()
-            return
-        for s in range(MAX_SEATS):
-            v[2 + s] = -1
-        v[0] = v[1]
-        self.seat = first
-        self.left = tab.ppt
-        self.passes = 0
-        self.offered = False
-
-    cdef bint _sim_apply(self, int action) noexcept:
-        """Record the decision in the history; inside a round register it as
-        the deciding seat's plan (True) and resolve after the last one."""
-        cdef Tables tab = self.tab
-        cdef int32_t* v = self._simv()
-        cdef int s, who = self.answerer if self.offer_by >= 0 else self.seat
-        self._sim_record(who, action)
-        if v[0] < 0:
-            return False
-        v[2 + self.seat] = action
-        for s in range(self.seat + 1, tab.seats):
-            if self._plays(s):
-                self.seat = s
-                return True
-        self._sim_resolve()
-        return True
-
-    cdef inline void _sim_record(self, int who, int action) noexcept:
-        cdef int32_t* v = self._simv()
-        if v[1] < self.tab.hist_cap:
-            v[2 + MAX_SEATS + v[1]] = (who << 20) | action
-            v[1] += 1
-
-    cdef int _sim_lift(self, int f) noexcept:
-        """Take the top piece off target f (as _move does) and return it."""
-        cdef Tables tab = self.tab
-        cdef int src = self._lift_source(f), piece
-        piece = self.cell[src]
-        self.cell[src] = 0
-        self.board_hash ^= tab.zob[src * (tab.C + 1) + piece]
-        return piece
-
-    cdef int _resolve_collision_by_rank(self, int t, int* seats, int n) noexcept:
-        """Issue 12's hook: the seat whose piece a by-rank rule keeps when the
-        plans of ``seats[0..n)`` all send a piece to target t, or -1 when no
-        rule resolves it (every piece sent there is destroyed). The seed: "if
-        multiple players move to the same space and the collision is not
-        resolved naturally via “by rank” rules, then all pieces moved to that
-        space are destroyed". ttt-collide (issue 12 item 4, "Pieces that
-        cannot capture have the lowest rank"): the rank rules apply to every
-        collision, powerless colliders included; the piece that ranks
-        strictly above every other (``_cp_above``: class, then the seed's
-        rank) wins and captures the others: its result reincarnates them into
-        its colour's reserve (converted ones land after it:
-        ``_sim_land_shaped``). A tie at the top is not resolved: two pieces
-        without power "cannot cover each other", two that capture other than
-        by rank have no attacker between them, and equal ranks destroy each
-        other."""
-        cdef Tables tab = self.tab
-        cdef int i, j, w = -1
-        cdef bint top
-        if not tab.powers:
-            return -1                  # every collider is powerless: a tie at the top
-        for i in range(n):
-            top = True
-            for j in range(n):
-                if j != i and not self._cp_above(self.rk_shape[seats[i]], self.rk_shape[seats[j]]):
-                    top = False
-                    break
-            if top:
-                w = seats[i]
-                break
-        return w
-
-    cdef int _sim_land_shaped(self, int s, int t, int piece, int* seats, int n) noexcept:
-        """ttt-captures: the piece of seat s (shape ``rk_shape[s]``) that a
-        round sends to target t lands, as a cover when it arrives on other
-        colours' pieces; then the pieces of the other colliders ``seats[0..n)``
-        it won are its captives: reincarnated into its reserve, or, converted,
-        landing on top in its colour while the stack has room (removed
-        otherwise and when its result removes). Returns the cell of its piece
-        or -1 (no turn check)."""
-        cdef Tables tab = self.tab
-        cdef int k = self.rk_shape[s], c, i, o, res
-        c = self._cp_arrive(s, t, piece, k) if tab.powers else -2
-        if c == -2:
-            c = self._land(t, piece)
-            self._sh_set_shape(c, tab.shape_global[k])
-        for i in range(n):
-            o = seats[i]
-            if o == s:
-                continue
-            res = self._cp_take(piece, k, self.rk_shape[o])
-            if res == RESULT_CONVERTS and tab.gravity and self._target_free(t):
-                self._sh_set_shape(self._land(t, piece), tab.shape_global[self.rk_shape[o]])
-        return c
-
-    cdef void _sim_overdrawn_shapes(self, int* src, int* dst, int* piece) noexcept:
-        """ttt-captures: a shared colour's per-shape reserve that the round's
-        placements overdraw: as for the colour's reserve, the pieces they
-        contest are destroyed (that shape's reserve is emptied) and none of
-        those placements happens."""
-        cdef Tables tab = self.tab
-        cdef int s, o, i
-        for s in range(tab.seats):
-            if not piece[s] or src[s] >= 0 or dst[s] < 0:
-                continue
-            i = (piece[s] - 1) * tab.K + self.rk_shape[s]
-            if self.sres[i] >= 0:
-                continue
-            for o in range(tab.seats):
-                if piece[o] == piece[s] and src[o] < 0 and self.rk_shape[o] == self.rk_shape[s]:
-                    dst[o] = -1
-                    piece[o] = 0
-            self.reserve[piece[s] - 1 if piece[s] else (i // tab.K)] -= self.sres[i]
-            self.sres[i] = 0
-
-    cdef void _sim_resolve(self) noexcept:
-        """Apply every plan at once (docs/rules/ttt.md, Simultaneous play):
-        placements spend their reserve piece; a piece that several plans move
-        is destroyed and none of those moves happens; every moved piece is
-        lifted first; then each target that exactly one plan sends a piece to
-        receives it, and all pieces sent to a target by several plans are
-        destroyed. Turn checks then look at every piece that landed."""
-        cdef Tables tab = self.tab
-        cdef int32_t* v = self._simv()
-        cdef int s, o, a, q, n, i, d, run, winner, mask, first, effect, nplans = 0, goals = 0
-        cdef bint allpass = True, decided
-        cdef int src[MAX_SEATS]
-        cdef int dst[MAX_SEATS]
-        cdef int piece[MAX_SEATS]
-        cdef int landed[MAX_SEATS]
-        cdef int best[MAX_SEATS]
-        cdef int best_axis[MAX_SEATS]
-        cdef int group[MAX_SEATS]
-        cdef int carried[MAX_SEATS * CP_MAX_STACK]     # ttt-rounds: lifted pieces, bottom first
-        cdef int cshape[MAX_SEATS * CP_MAX_STACK]      # and their shapes (locals: cores stay small)
-        cdef int jumped[MAX_SEATS]                     # ttt-chainback: the target each jump plan passes over
-        if self.seen != NULL:
-            self._cloak_sim_begin()        # ttt-cloaksim: attempts only reveal
-        v[0] = -1
-        for s in range(tab.seats):
-            src[s] = -1
-            dst[s] = -1
-            piece[s] = 0
-            landed[s] = -1
-            self.sm_n[s] = 0                       # ttt-rounds: no move of this seat yet
-            self.sm_stack[s] = False
-            self.sm_rep[s] = -1
-            a = v[2 + s]
-            v[2 + s] = -1
-            if a < 0:
-                continue
-            nplans += 1
-            if a == tab.a_pass:
-                continue
-            allpass = False
-            if self.seen != NULL and (self.cs_attempt >> s) & 1:
-                continue                   # ttt-cloaksim: an attempt: a ply, nothing else
-            if a < tab.nplace and tab.shaped:      # ttt-captures: a placement names a shape
-                self.rk_shape[s] = (a // tab.T) // tab.choices
-                piece[s] = (((a // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[s]) + 1
-                self.reserve[piece[s] - 1] -= 1
-                self.sres[(piece[s] - 1) * tab.K + self.rk_shape[s]] -= 1
-                dst[s] = a % tab.T
-            elif a < tab.nplace:
-                q = tab._div_t(a)                  # (a // T: its colour choice)
-                piece[s] = (q if tab.choices > 1 else tab.colour_of_seat[s]) + 1
-                self.reserve[piece[s] - 1] -= 1
-                dst[s] = a - q * tab.T
-            elif tab.shaped:
-                self._sim_decode_move(s, a, src, dst)      # ttt-rounds: a shape's move
-                self.moves += 1
-                if tab.goal_check and self._sh_goal_dist(s, src[s]) > 0 and self._sh_goal_dist(s, dst[s]) == 0:
-                    goals |= 1 << s                # ttt-rounds3: the plan reaches its goal (if it stays)
-            else:
-                src[s] = tab._div_t(a - tab.move0)
-                dst[s] = a - tab.move0 - src[s] * tab.T
-                self.moves += 1
-        # a shared reserve that the plans overdraw: the pieces they contest are
-        # destroyed (the reserve is emptied) and none of those placements happens
-        if tab.shaped:
-            self._sim_overdrawn_shapes(src, dst, piece)     # ttt-captures
-        for s in range(tab.seats):
-            if piece[s] and src[s] < 0 and self.reserve[piece[s] - 1] < 0:
-                for o in range(tab.seats):
-                    if o != s and src[o] < 0 and piece[o] == piece[s]:
-                        dst[o] = -1
-                self.reserve[piece[s] - 1] = 0
-                dst[s] = -1
-            elif piece[s] and src[s] < 0 and dst[s] >= 0:
-                self.placements += 1
-        # lift every moved piece; one that several plans move is destroyed
-        if tab.jumps:
-            self._cb_plan_jumps(src, dst, jumped)      # ttt-chainback: before the lifts clear src
-        if tab.shaped:
-            if self.seen != NULL:
-                self._cr_lift_seen(src)            # ttt-cloakrounds: the moved piece takes its seen mask
-            self._sim_lift_shaped(src, dst, piece, carried, cshape)     # ttt-rounds
-        for s in range(tab.seats):
-            if src[s] < 0:
-                continue
-            n = 0
-            for o in range(s + 1, tab.seats):
-                if src[o] == src[s]:
-                    src[o] = -1
-                    dst[o] = -1
-                    n += 1
-            if self.seen != NULL:
-                self._cloak_sim_lift(s, src[s])    # ttt-cloaksim: the piece takes its seen mask along
-            a = self._sim_lift(src[s])
-            src[s] = -1
-            if n:
-                dst[s] = -1
-            else:
-                piece[s] = a
-        if tab.jumps:
-            self._cb_take_jumped(jumped, piece)        # ttt-chainback: after every lift, before any landing
-        # land; collisions destroy unless a by-rank rule resolves them
-        for s in range(tab.seats):
-            if dst[s] < 0:
-                continue
-            n = 0
-            for o in range(s, tab.seats):
-                if dst[o] == dst[s]:
-                    group[n] = o
-                    n += 1
-            if n == 1:
-                winner = s
-            elif tab.nstk and tab.powers:          # ttt-rounds3: by-stack colliders rank by their hands
-                winner = self._sim_stack_collision(dst[s], group, n, piece, carried, cshape)
-            else:
-                winner = self._resolve_collision_by_rank(dst[s], group, n)
-            for i in range(n):
-                o = group[i]
-                if o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o] and tab.powers:
-                    landed[o] = self._sim_stack_cover(o, dst[o], carried, cshape, group, n)   # ttt-rounds3
-                    if landed[o] == CP_PAUSED:
-                        self._sim_queue_pot()
-                        landed[o] = -1
-                elif o == winner and tab.shaped and self.sm_stack[o] and self.sm_n[o]:
-                    landed[o] = self._sim_land_carried(o, dst[o], carried, cshape)   # ttt-rounds: by stack
-                elif o == winner and tab.shaped:     # ttt-captures: shapes, covers, won captives
-                    landed[o] = self._sim_land_shaped(o, dst[o], piece[o], group, n)
-                    if landed[o] >= 0 and self.sm_rep[o] >= 0:
-                        self._sim_replace(landed[o], self.sm_rep[o])   # ttt-rounds: goal reached
-                    if self.seen != NULL and landed[o] >= 0:
-                        self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloakrounds
-                    if landed[o] == CP_PAUSED:
-                        self._sim_queue_pot()          # ttt-rounds: dealt after the joint action
-                        landed[o] = -1
-                elif o == winner:
-                    landed[o] = self._land(dst[o], piece[o])
-                    if self.seen != NULL:
-                        self.seen[landed[o]] = self.cs_seen[o]     # ttt-cloaksim
-                if o != s:
-                    dst[o] = -1
-            dst[s] = -1
-        if tab.surrounds:
-            self._sim_surrounds(landed)            # ttt-rounds3: judged once every plan has landed
-        self.goal_hit = False
-        for s in range(tab.seats):                 # ttt-rounds3: "Stalemate if goal is reached"
-            if (goals >> s) & 1 and landed[s] >= 0:
-                self.goal_hit = True
-        if tab.pots and self.mem[tab.pot0 + POTQ_N]:
-            self._sim_pots_pause(landed, allpass, nplans)     # ttt-rounds
-            return
-        self._sim_tail(landed, allpass, nplans, self.sm_n if tab.nstk else NULL)
-
-    cdef void _sim_tail(self, int* landed, bint allpass, int nplans, int* nland) noexcept:
-        """The end of a round once its pieces landed (and its pots were
-        dealt): turn checks over every landed piece, the move limit, then the
-        next round or, after all passes or a single phase's one round, the
-        stalemate that advances the phase. ``nland`` (or NULL): how many
-        pieces each seat's by-stack move landed above its landed cell."""
-        cdef Tables tab = self.tab
-        cdef int s, i, d, run, mask, first, effect, j, cc, col
-        cdef bint decided, goal = self.goal_hit
-        cdef int best[MAX_SEATS]
-        cdef int best_axis[MAX_SEATS]
-        self.goal_hit = False                      # ttt-rounds3: read below, after the turn checks
-        if self.seen != NULL and (tab.nboards == 1 or not tab.nchecks):
-            self._cloak_sim_end(landed)    # ttt-cloaksim: what each player saw of the round
-        self.plies += nplans
-        self.passes = 0
-        # turn checks over every landed piece: the first check that holds for
-        # any of them decides; when it holds for several sides at once no side
-        # was first, and the game is drawn (all-lose checks still make all lose)
-        if tab.nchecks:
-            for s in range(tab.seats):
-                best[s] = 0
-                best_axis[s] = 0
-                if landed[s] < 0:
-                    continue
-                best[s] = 1                  # a landed piece is a run of 1 along every line
-                best_axis[s] = 1             # (the lines too short for any check are skipped: crun)
-                if not tab.shaped and self.cell[landed[s]] > 0:
-                    col = self.cell[landed[s]] - 1     # too few of its colour yet (Tables._check_lines)
-                    if tab.init_count[col] + tab.reserve0[col] - self.reserve[col] < tab.min_check_k:
-                        continue
-                for j in range(nland[s] if nland != NULL and nland[s] > 1 else 1):
-                    cc = landed[s] + tab.XY * j          # ttt-rounds: every carried piece's lines
-                    for i in range(tab.ncrun[cc]):
-                        d = tab.crun[cc * 13 + i]
-                        run = self._run(cc, d, self.cell[cc])
-                        if run > best[s]:
-                            best[s] = run
-                        if tab.is_axis[d] and run > best_axis[s]:
-                            best_axis[s] = run
-            if tab.nboards > 1:
-                decided = self._sim_decide_boards(landed, best, best_axis)
-                if self.seen != NULL:
-                    # the merge: what the round showed, after the boards it
-                    # decided locked (as a turn's refresh follows its board's lock)
-                    self._cloak_sim_end(landed)
-                if decided:
-                    return                       # ttt-boards: every board decided
-            for i in range(tab.nchecks if tab.nboards == 1 else 0):   # ttt-boards: per board above
-                mask = 0
-                first = -1
-                for s in range(tab.seats):
-                    if landed[s] >= 0 and (best[s] if tab.check_diag[i] else best_axis[s]) >= tab.check_k[i]:
-                        mask |= 1 << tab.side[s]
-                        if first < 0:
-                            first = s
-                if mask:
-                    effect = tab.check_effect[i]
-                    if tab.overachievers:      # ttt-cloaksim: the round's winners are one set
-                        if self._sim_overachievers(effect, mask):
-                            return
-                        break
-                    if effect == EFFECT_ALL_LOSE or (mask & (mask - 1)) == 0:
-                        self._finish_check(effect, first)
-                    else:
-                        self._finish_draw(END_CHECK)
-                    return
-        if tab.move_limit and self.plies >= tab.move_limit:
-            self._finish_stalemate(END_MOVE_LIMIT)
-            return
-        if tab.move_limit and goal:                # ttt-rounds3: a plan's piece reached its goal and stayed
-            self._stalemate()                      # (after the limit: a round past it would pass max_game_length)
-            return
-        if allpass or tab.ph_order[self.phase] == ORDER_SINGLE:
-            self._stalemate()
-            return
-        self._sim_round_start()
-
-    # -- ttt-rounds: pot splits inside simultaneous and single rounds ----------
-    # A round's covers may each leave a pot (captors of several colours, as in
-    # a sequential ply: _cp_stack). The pots wait until every plan of the round
-    # has landed; then one chance node per pot, in target order, draws the
-    # captor that starts its round-robin deal (uniform, 1/n each); after the
-    # last deal the round ends as any round does (_sim_tail). docs/rules/ttt.md,
-    # "Pots inside rounds".
-
-    cdef void _sim_queue_pot(self) noexcept:
-        """Move the pot a round's cover just left (slot 0) into the queue."""
-        cdef int16_t* pot = self.mem + self.tab.pot0
-        cdef int i, q = pot[POTQ_N]
-        for i in range(POT_LEN):
-            pot[POTQ_SLOTS + q * POT_LEN + i] = pot[i]
-            pot[i] = 0
-        pot[POTQ_N] = q + 1
-
-    cdef void _sim_pots_pause(self, int* landed, bint allpass, int nplans) noexcept:
-        """Keep what the round's end needs, order the queued pots by target
-        and open the first one's chance node."""
-        cdef Tables tab = self.tab
-        cdef int16_t* pot = self.mem + tab.pot0
-        cdef int s, i, j, x, n = pot[POTQ_N]
-        cdef int16_t* a
-        cdef int16_t* b
-        pot[POTQ_TAIL] = 1
-        pot[POTQ_ALLPASS] = allpass | (self.goal_hit << 1)     # ttt-rounds3: bit 1, a goal reached
-        self.goal_hit = False
-        pot[POTQ_NPLANS] = nplans
-        for s in range(MAX_SEATS):
-            pot[POTQ_LANDED + s] = landed[s] if s < tab.seats else -1
-            pot[POTQ_NLAND + s] = self.sm_n[s] if s < tab.seats and tab.nstk else 0     # ttt-rounds3
-        for i in range(1, n):                 # insertion sort by target (at most MAX_SEATS pots)
-            j = i
-            while j > 0 and pot[POTQ_SLOTS + (j - 1) * POT_LEN + POT_T] > pot[POTQ_SLOTS + j * POT_LEN + POT_T]:
-                a = pot + POTQ_SLOTS + (j - 1) * POT_LEN
-                b = pot + POTQ_SLOTS + j * POT_LEN
-                for x in range(POT_LEN):
-                    a[x], b[x] = b[x], a[x]
-                j -= 1
-        pot[POTQ_HEAD] = 0
-        self._sim_next_pot()
-
-    cdef void _sim_next_pot(self) noexcept:
-        """Open the next queued pot's chance node, or, all dealt, end the round."""
-        cdef Tables tab = self.tab
-        cdef int16_t* pot = self.mem + tab.pot0
-        cdef int i, h = pot[POTQ_HEAD], nplans
-        cdef bint allpass
-        cdef int landed[MAX_SEATS]
-        cdef int nland[MAX_SEATS]
-        if h < pot[POTQ_N]:
-            for i in range(POT_LEN):
-                pot[i] = pot[POTQ_SLOTS + h * POT_LEN + i]
-            pot[POT_PENDING] = 1
-            pot[POTQ_HEAD] = h + 1
-            return
-        for i in range(MAX_SEATS):
-            landed[i] = pot[POTQ_LANDED + i]
-            nland[i] = pot[POTQ_NLAND + i]       # ttt-rounds3: by-stack plans' pieces, for the turn checks
-        allpass = (pot[POTQ_ALLPASS] & 1) != 0
-        self.goal_hit = (pot[POTQ_ALLPASS] >> 1) & 1        # ttt-rounds3
-        nplans = pot[POTQ_NPLANS]
-        for i in range(POT_LEN, tab.pot_len):
-            pot[i] = 0
-        self._sim_tail(landed, allpass, nplans, nland if tab.nstk else NULL)
-
-    # -- ttt-rounds: shapes that move inside simultaneous and single rounds --------
-    # A plan names a piece and its move, as a sequential ply's action id does
-    # (plain, with a goal replacement, or by stack), and is legal on the
-    # round's starting board. When the round resolves, every moved piece is
-    # lifted before any lands: a by-stack move lifts its mover and every piece
-    # above it; plans that lift from the same stack all lift its top piece, so
-    # none of them moves and the pieces any two of them would lift are
-    # destroyed (the pieces below stay). Then each target that exactly one plan
-    # sends pieces to receives them (a plain move's piece covers as a placement
-    # does and takes its replacement shape if it stays; a carried stack lands
-    # in order, as a sequential by-stack move: no cover); several plans to one
-    # target collide (by rank, else all pieces sent there destroyed).
-    # docs/rules/ttt.md, "Moving shapes inside rounds".
-
-    cdef void _sim_decode_move(self, int s, int a, int* src, int* dst) noexcept:
-        """Seat s's move plan ``a``: its source target, destination, the lowest
-        height it lifts, the moving piece's shape (``rk_shape``, for covers
-        and collisions) and its replacement."""
-        cdef Tables tab = self.tab
-        cdef int r = -1, f, u, c, a2
-        self.sm_n[s] = 0
-        if tab.nstk and a >= tab.stk0:
-            a2 = a - tab.stk0
-            u = a2 % tab.T
-            c = (a2 // tab.T) % tab.S
-            r = a2 // (tab.T * tab.S) - 1
-            f = c % tab.XY
-            self.sm_stack[s] = True
-            self.sm_z0[s] = c // tab.XY
-        else:
-            self._sh_decode_move(a, &r, &f, &u)
-            self.sm_stack[s] = False
-            self.sm_z0[s] = self.top[f] - 1 if tab.gravity else 0
-            c = f + tab.XY * self.sm_z0[s]
-        self.rk_shape[s] = tab.shape_local[self.shp[c]]
-        self.sm_rep[s] = tab.replacer[r] if r >= 0 else -1
-        src[s] = f
-        dst[s] = u
-
-    cdef void _sim_lift_shaped(self, int* src, int* dst, int* piece, int* carried, int* cshape) noexcept:
-        """Lift every move plan's pieces (bottom first into carried/cshape,
-        CP_MAX_STACK entries per seat);
-        plans lifting from one stack move nothing and the pieces from the
-        highest of their lowest heights up are destroyed. Clears src."""
-        cdef Tables tab = self.tab
-        cdef int s, o, f, z, zmax, n, c, top
-        for s in range(tab.seats):
-            if src[s] < 0:
-                continue
-            f = src[s]
-            zmax = self.sm_z0[s]
-            n = 0
-            for o in range(s + 1, tab.seats):
-                if src[o] == f:
-                    zmax = max(zmax, self.sm_z0[o])
-                    src[o] = -1
-                    dst[o] = -1
-                    n += 1
-            src[s] = -1
-            if n:
-                dst[s] = -1
-                zmax = zmax if tab.gravity else 0
-            else:
-                zmax = self.sm_z0[s]
-            top = self.top[f] if tab.gravity else 1
-            for z in range(zmax, top):
-                c = f + tab.XY * z
-                if not n:
-                    carried[s * CP_MAX_STACK + z - zmax] = self.cell[c]
-                    cshape[s * CP_MAX_STACK + z - zmax] = self.shp[c]
-                self._cp_clear(c)
-            if not n:
-                self.sm_n[s] = top - zmax
-                piece[s] = carried[s * CP_MAX_STACK]
-            if tab.gravity:
-                self.top[f] = zmax
-                self._st_refresh_free(f)
-            else:
-                self._free_add(f)
-
-    cdef int _sim_land_carried(self, int s, int u, int* carried, int* cshape) noexcept:
-        """Land seat s's lifted stack on target u in order (its mover first,
-        in its replacement shape if it reached its goal); returns the cell of
-        the mover."""
-        cdef Tables tab = self.tab
-        cdef int j, c, base = -1, shape
-        for j in range(self.sm_n[s]):
-            c = self._land(u, carried[s * CP_MAX_STACK + j])
-            shape = cshape[s * CP_MAX_STACK + j]
-            if j == 0:
-                base = c
-                if self.sm_rep[s] >= 0:
-                    shape = tab.shape_global[self.sm_rep[s]]
-            self._sh_set_shape(c, shape)
-        return base
-
-    # -- ttt-rounds3: by-stack plans onto pieces that capture (issue 12 in rounds) ------
-    # docs/rules/ttt.md, "By-stack covers inside rounds". A by-stack plan that
-    # alone sends its pieces to a stack lands them in order and then covers
-    # the stack's pieces exactly as a sequential by-stack move does (_st_cover:
-    # classes, the poker hands of by-rank pieces, the pot); the mover takes its
-    # replacement only if it stays. A collision with a by-stack plan in it is
-    # resolved by rank (ttt-collide: powerless colliders rank lowest): class first, then,
-    # between by-rank colliders, their players' hands in the destination stack
-    # holding every collider's pieces (_sim_stack_collision). The winner lands
-    # and covers as above, then captures the losing movers under its result;
-    # the pieces a losing plan carried are destroyed with the collision.
-
-    cdef int _sim_collision_hand(self, int p, int u, int* seats, int n, int* piece, int* carried,
-                                 int* cshape) noexcept:
-        """Seat p's poker hand in stack u holding, besides what is on it,
-        every piece the colliders ``seats[0..n)`` send there (own and communal
-        pieces, chips left out, as ``_st_hand_rank``)."""
-        cdef Tables tab = self.tab
-        cdef int counts[N_SHAPES]
-        cdef int owned = 0, mine = tab.seat_mask[p], i, j, o, z, cc, pc, sh
-        for i in range(tab.seats):
-            owned |= tab.seat_mask[i]
-        for i in range(N_SHAPES):
-            counts[i] = 0
-        for z in range(self.top[u]):
-            cc = u + tab.XY * z
-            pc = self.cell[cc]
-            if pc and not ((tab.chips >> self.shp[cc]) & 1) and (
-                    ((mine >> (pc - 1)) & 1) or not ((owned >> (pc - 1)) & 1)):
-                counts[self.shp[cc]] += 1
-        for i in range(n):
-            o = seats[i]
-            for j in range(self.sm_n[o] if self.sm_stack[o] and self.sm_n[o] else 1):
-                if self.sm_stack[o] and self.sm_n[o]:
-                    pc = carried[o * CP_MAX_STACK + j]
-                    sh = cshape[o * CP_MAX_STACK + j]
-                else:
-                    pc = piece[o]
-                    sh = tab.shape_global[self.rk_shape[o]]
-                if pc and not ((tab.chips >> sh) & 1) and (((mine >> (pc - 1)) & 1) or not ((owned >> (pc - 1)) & 1)):
-                    counts[sh] += 1
-        return hand_rank(counts)
-
-    cdef int _sim_stack_collision(self, int t, int* seats, int n, int* piece, int* carried,
-                                  int* cshape) noexcept:
-        """The winner of a collision on stack t (or -1: all destroyed) when a
-        by-stack plan is among the colliders; without one, the placements'
-        rule (``_resolve_collision_by_rank``). ttt-collide: every collider
-        takes part, powerless ones included; the winner ranks strictly above
-        every other: a higher class ("Pieces that cannot capture have the
-        lowest rank [...]; pieces that capture in ways other than “by rank”
-        have highest rank"), or, two by-rank colliders, a higher hand. Two
-        powerless or two highest-class colliders at the top, and equal hands,
-        are unresolved."""
-        cdef Tables tab = self.tab
-        cdef int i, j, w = -1, ci, cj
-        cdef bint top, stacked = False
-        cdef int hands[MAX_SEATS]
-        for i in range(n):
-            if self.sm_stack[seats[i]] and self.sm_n[seats[i]]:
-                stacked = True
-        if not stacked:
-            return self._resolve_collision_by_rank(t, seats, n)
-        for i in range(n):
-            hands[i] = self._sim_collision_hand(seats[i], t, seats, n, piece, carried, cshape)
-        for i in range(n):
-            top = True
-            ci = self._cp_class(self.rk_shape[seats[i]])
-            for j in range(n):
-                if j == i:
-                    continue
-                cj = self._cp_class(self.rk_shape[seats[j]])
-                if not (ci > cj if ci != cj else (ci == 1 and hands[i] > hands[j])):
-                    top = False
-                    break
-            if top:
-                w = seats[i]
-                break
-        return w
-
-    cdef int _sim_stack_cover(self, int s, int u, int* carried, int* cshape, int* seats, int n) noexcept:
-        """Seat s's by-stack plan lands on stack u (its mover in the shape it
-        moved with) and covers the stack as a sequential by-stack move
-        (``_st_cover``); then the other colliders ``seats[0..n)`` it won are
-        its captives (``_cp_take``: reincarnated, or converted onto the stack
-        while it has room). Returns the mover's cell, -1, or CP_PAUSED.
-        ttt-potrounds: when the mover goes to the pot showdown (``_ps_applies``)
-        its captives are taken first, so the showdown (and a deal a chance
-        node makes after the round) sees the stack with them, the one stack
-        the collision's hands were taken in; the turn checks read the pieces
-        from the mover up that the showdown left (``ps_carried``)."""
-        cdef Tables tab = self.tab
-        cdef int j, c, i, o, res, base = self.top[u], k = self.rk_shape[s]
-        cdef int mover = carried[s * CP_MAX_STACK]
-        cdef bint show
-        for j in range(self.sm_n[s]):
-            c = self._land(u, carried[s * CP_MAX_STACK + j])
-            self._sh_set_shape(c, cshape[s * CP_MAX_STACK + j])
-        self.st_hand_t = u
-        self.st_below = base
-        show = self._ps_applies(s, u, k)          # ttt-potrounds
-        self.st_hand_t = -1
-        self.st_below = -1
-        if show:
-            self._sim_take_losers(s, u, mover, k, seats, n)
-        self.ps_carried = -1
-        c = self._st_cover(s, u, base, mover, k)
-        if show and self.ps_carried >= 0:
-            self.sm_n[s] = self.ps_carried        # ttt-potrounds: what the showdown left from the mover up
-        self.ps_carried = -1                      # (read by a sequential ply's turn checks otherwise)
-        if c >= 0 and self.sm_rep[s] >= 0:
-            self._sim_replace(c, self.sm_rep[s])
-        if not show:
-            self._sim_take_losers(s, u, mover, k, seats, n)
-        return c
-
-    cdef void _sim_take_losers(self, int s, int u, int mover, int k, int* seats, int n) noexcept:
-        """The winner s (its mover's code and local shape k) captures the other
-        colliders ``seats[0..n)`` by its result: reincarnated, or converted
-        onto stack u while it has room."""
-        cdef int i, o, res
-        for i in range(n):
-            o = seats[i]
-            if o == s:
-                continue
-            res = self._cp_take(mover, k, self.rk_shape[o])
-            if res == RESULT_CONVERTS and self._target_free(u):
-                self._sh_set_shape(self._land(u, mover), self.tab.shape_global[self.rk_shape[o]])
-
-    cdef void _sim_surrounds(self, int* landed) noexcept:
-        """ttt-rounds3: the round's surrounds (docs/rules/ttt.md, "Surrounds
-        inside rounds"). Every surrounding piece a plan landed finds its
-        captives on the board with every plan landed, all before any is
-        taken; a captive taken by surrounders of one colour gets the result of
-        the lowest seat's surrounder (read before any capture); one taken by
-        surrounders of several colours is destroyed. A landed piece that is
-        captured or converted starts no turn check."""
-        cdef Tables tab = self.tab
-        cdef int s, o, i, m, n, res, piece, k
-        cdef int cnt[MAX_SEATS]
-        cdef int cap_piece[MAX_SEATS]
-        cdef int cap_k[MAX_SEATS]
-        cdef int* cells = <int*>malloc(MAX_SEATS * tab.S * sizeof(int))
-        cdef int* taker = <int*>malloc(tab.S * sizeof(int))       # -1 none, seat, or -2 several colours
-        if cells == NULL or taker == NULL:
-            free(cells)
-            free(taker)
-            return
-        for m in range(tab.S):
-            taker[m] = -1
-        for s in range(tab.seats):
-            cnt[s] = 0
-            if landed[s] < 0 or not self.cell[landed[s]]:
-                continue
-            cap_piece[s] = self.cell[landed[s]]
-            cap_k[s] = tab.shape_local[self.shp[landed[s]]]
-            if tab.shape_power[cap_k[s]] == POWER_NONE or tab.shape_cond[cap_k[s]] < COND_SURROUND_LINE:
-                continue
-            cnt[s] = self._su_captives(s, landed[s], cells + s * tab.S)
-        for s in range(tab.seats):
-            for i in range(cnt[s]):
-                m = cells[s * tab.S + i]
-                o = taker[m]
-                if o == -1:
-                    taker[m] = s
-                elif o >= 0 and cap_piece[o] != cap_piece[s]:
-                    taker[m] = -2
-        for m in range(tab.S):
-            o = taker[m]
-            if o == -1 or not self.cell[m]:
-                continue
-            for s in range(tab.seats):
-                if landed[s] == m:
-                    landed[s] = -1                 # captured: no turn check through it
-            if tab.gravity:
-                self._cb_stack_captive_landed(m, landed)   # ttt-chainback: a carried stack's captured top
-            if o >= 0:
-                res = self._cp_take(cap_piece[o], cap_k[o], tab.shape_local[self.shp[m]])
-                if res == RESULT_CONVERTS:
-                    self.board_hash ^= tab.zob[m * (tab.C + 1) + self.cell[m]] ^ tab.zob[m * (tab.C + 1) + cap_piece[o]]
-                    self.cell[m] = cap_piece[o]
-                    continue
-            if tab.gravity:
-                self._cp_clear(m)                  # ttt-chainback: a stack's top leaves
-                self.top[m % tab.XY] -= 1
-                self._cp_sync_free(m % tab.XY)
-                continue
-            self._cp_clear(m)
-            self._free_add(m)
-        free(cells)
-        free(taker)
-
-    # -- ttt-chainback: jumps and chain jumps inside simultaneous and single rounds ----
-    # docs/rules/ttt.md, "Jumps inside rounds". A jump plan is a move plan (legal
-    # on the round's starting board); the round lifts every moved piece, then
-    # takes the jumped pieces, then lands. A jump captures the piece it passes
-    # over only if that piece is still there after the lifts (its owner did not
-    # move it, nor a contested plan destroy it) and the jumper itself moved
-    # (its lift was not contested); a piece jumped by several plans is
-    # destroyed and no captor's result applies. A chain jump has no extra move
-    # in a round (the round's plan is one move); collisions on the landing
-    # space are the round's (by rank, else all destroyed).
-
-    cdef void _cb_stack_captive_landed(self, int m, int* landed) noexcept:
-        """Surrounds on stacks in rounds: a captive top (cell m) that a
-        by-stack plan carried there ends that plan's landed run below it, so
-        the round's turn checks do not look through it (as a captured landed
-        piece starts none)."""
-        cdef Tables tab = self.tab
-        cdef int s, j
-        for s in range(tab.seats):
-            if landed[s] < 0 or self.sm_n[s] < 2:
-                continue
-            for j in range(1, self.sm_n[s]):
-                if landed[s] + tab.XY * j == m:
-                    self.sm_n[s] = j
-                    break
-
-    cdef void _cb_plan_jumps(self, int* src, int* dst, int* jumped) noexcept:
-        """Before the lifts: for each seat whose move plan is a jump, the
-        target it passes over, when no plan lifts from that target (-1 else)."""
-        cdef Tables tab = self.tab
-        cdef int s, o, m
-        for s in range(tab.seats):
-            jumped[s] = -1
-            if src[s] < 0 or dst[s] < 0 or self.sm_stack[s]:
-                continue
-            m = self._jp_jumped(s, self.rk_shape[s], src[s], dst[s])
-            if m < 0:
-                continue
-            for o in range(tab.seats):
-                if src[o] == m:
-                    m = -1                 # it moves away (or is destroyed by a contested lift)
-                    break
-            jumped[s] = m
-
-    cdef void _cb_take_jumped(self, int* jumped, int* piece) noexcept:
-        """After the lifts: each jumped piece goes under its captor's result
-        (removed, reincarnated into the captor's colour's reserve, or
-        converted in place), or is destroyed when several moved jumpers passed
-        over it. ``piece[s]`` is 0 for a jumper whose lift was contested."""
-        cdef Tables tab = self.tab
-        cdef int s, o, m, c, n, res, who
-        for s in range(tab.seats):
-            m = jumped[s]
-            if m < 0:
-                continue
-            n = 0
-            who = -1
-            for o in range(s, tab.seats):
-                if jumped[o] == m:
-                    jumped[o] = -1
-                    if piece[o]:
-                        n += 1
-                        who = o
-            if n == 0:
-                continue
-            c = self._jp_top(m)
-            res = -1                   # destroyed: no result
-            if n == 1:
-                res = self._cp_take(piece[who], self.rk_shape[who], tab.shape_local[self.shp[c]])
-            if res == RESULT_CONVERTS:
-                self.board_hash ^= tab.zob[c * (tab.C + 1) + self.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece[who]]
-                self.cell[c] = piece[who]
-            elif tab.gravity:
-                self._cp_clear(c)
-                self.top[m] -= 1
-                self._cp_sync_free(m)
-            else:
-                self._cp_clear(m)
-                self._free_add(m)
-
-    cdef inline void _sim_replace(self, int c, int k) noexcept:
-        """The piece on cell c takes local shape k (a goal's replacement)."""
-        self.board_hash ^= self.tab.szob[c * MAX_SHAPES + self.shp[c]]
-        self._sh_set_shape(c, self.tab.shape_global[k])
-
-    cdef int _sim_fast_plans(self, int seat, int* out) noexcept:
-        """The plans of ``seat`` in a round, as a set equal to _seat_actions's
-        but in another order and without allocating (for random playouts):
-        placements straight from the free list, one-step moves along the step
-        table (distinct directions give distinct targets). Not for
-        linear-or-knight moves, whose lines need de-duplication."""
-        cdef Tables tab = self.tab
-        cdef int k = 0, ch, colour, i, f, d, u
-        for ch in range(tab.choices):
-            colour = ch if tab.choices > 1 else tab.colour_of_seat[seat]
-            if not ((tab.seat_mask[seat] >> colour) & 1) or self.reserve[colour] <= 0:
-                continue
-            for i in range(self.num_free):
-                if self.pentry != NULL and not self._may_enter(seat, self.freel[i]):
-                    continue                # spaces: entry locked for this seat
-                out[k] = ch * tab.T + self.freel[i]
-                k += 1
-        cdef int movable = 0, piece
-        cdef int16_t* cell = self.cell
-        cdef uint8_t* locked = tab.locked
-        cdef uint8_t* plock = self.plock
-        if tab.ph_move[self.phase] != MOVE_NONE and self.num_free > 0:
-            if tab.gravity or tab.nboards > 1:   # ttt-boards: the board-aware checks
-                for f in range(tab.T):
-                    if not self._movable_piece(seat, f):
-                        continue
-                    for d in range(tab.nsstep[f]):
-                        u = tab.sstep[f * 26 + d]
-                        if self._target_free(u) and self._may_enter(seat, u):
-                            out[k] = tab.move0 + f * tab.T + u
-                            k += 1
-                return self._sim_add_pass(out, k)
-            # flat boards: a target is its cell; the colours this seat may move
-            for colour in range(tab.C):
-                if (tab.seat_mask[seat] >> colour) & 1 and self.reserve[colour] == 0:
-                    movable |= 1 << (colour + 1)
-            for f in range(tab.T):
-                piece = cell[f]
-                if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
-                    continue
-                if self.pexit != NULL and (self.pexit[f] >> seat) & 1:
-                    continue                # spaces: exit locked for this seat
-                for d in range(tab.nsstep[f]):
-                    u = tab.sstep[f * 26 + d]
-                    if (cell[u] == 0 and not locked[u] and (plock == NULL or not plock[u])
-                            and self._may_enter(seat, u)):
-                        out[k] = tab.move0 + f * tab.T + u
-                        k += 1
-        return self._sim_add_pass(out, k)
-
-    cdef int _sim_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
-        """A uniformly random plan of ``seat`` in a round, for playouts.
-        Placements come straight from the free list; moves on flat boards by
-        rejection sampling over (target, step slot) pairs, which is uniform
-        over the legal moves; after 32 rejections (few legal moves) it draws
-        from the full list instead, which is uniform too, so the mixture is.
-        Anything else (colour choice, stacks) draws from the full list."""
-        cdef Tables tab = self.tab
-        cdef int colour, movable = 0, places = 0, n, r, f, d, u, piece, tries
-        cdef int passing = tab.ph_pass[self.phase]
-        cdef uint8_t* plock = self.plock
-        if self.seen != NULL and tab.cloaking == CLOAK_HIDES and self._cloak_judges(seat):
-            return self._cloak_random_plan(seat, rng, buf)    # ttt-cloaksim: from its view
-        if tab.choices == 1 and not tab.gravity and not tab.any_seat_lock and tab.nboards == 1:
-            colour = tab.colour_of_seat[seat]
-            if self.reserve[colour] > 0:
-                places = self.num_free
-            for d in range(tab.C):
-                if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
-                    movable |= 1 << (d + 1)
-            if tab.ph_move[self.phase] == MOVE_NONE or self.num_free == 0:
-                movable = 0
-            if movable == 0:
-                n = places + passing
-                r = rng_below(rng, n)
-                return tab.a_pass if r == places else self.freel[r]
-            if places == 0 and tab.maxstep > 0:
-                n = tab.T * tab.maxstep
-                for tries in range(32):
-                    r = rng_below(rng, n + passing)
-                    if r == n:
-                        return tab.a_pass
-                    f = tab._slot_of(r)
-                    d = r - f * tab.maxstep
-                    if d >= tab.nsstep[f]:
-                        continue
-                    piece = self.cell[f]
-                    if not ((movable >> piece) & 1) or (plock != NULL and plock[f]):
-                        continue
-                    u = tab.sstep[f * 26 + d]
-                    if self.cell[u] == 0 and not tab.locked[u] and (plock == NULL or not plock[u]):
-                        return tab.move0 + f * tab.T + u
-        n = self._sim_fast_plans(seat, buf)
-        return buf[rng_below(rng, n)]
-
-    cdef inline int _sim_add_pass(self, int* out, int k) noexcept:
-        if self.tab.ph_pass[self.phase]:
-            out[k] = self.tab.a_pass
-            k += 1
-        return k
-
-    cdef uint64_t _sim_hash(self) noexcept:
-        cdef int32_t* v = self._simv()
-        cdef uint64_t h = 0
-        cdef int s
-        for s in range(self.tab.seats):
-            if v[2 + s] >= 0:
-                h ^= mix64(<uint64_t>0x51A1 + <uint64_t>(s + 1) * <uint64_t>0x100000001B3ULL
-                           + <uint64_t>v[2 + s] * <uint64_t>0x9E3779B97F4A7C15ULL)
-        return h
-
     cdef int simultaneous_players(self, int* players) noexcept:
         """The non-Chaos seats still to plan in the open round, current first."""
         cdef int s, k = 0
-        if not self.tab.sim or not self._in_round():
+        if not self.tab.sim or not in_round(self):
             return 0
         for s in range(self.seat, self.tab.nplayers):
-            if self._plays(s):
+            if plays(self, s):
                 players[k] = s
                 k += 1
         return k
 
     cdef int player_legal_actions(self, int player, int* out) noexcept:
         cdef int s, k
-        if not self.tab.sim or not self._in_round():
+        if not self.tab.sim or not in_round(self):
             return GameCore.player_legal_actions(self, player, out)
-        if player < self.seat or player >= self.tab.nplayers or not self._plays(player):
+        if player < self.seat or player >= self.tab.nplayers or not plays(self, player):
             return 0
-        s = self.seat          # ttt-boards fix: _dest_ok judges entry locks for the seat to move
+        s = self.seat          # destination_ok judges entry locks for the seat to move
         self.seat = player
-        k = self._seat_actions(player, out)
+        k = seat_actions(self, player, out)
         self.seat = s
         return k
 
-    # per-player views (only rule sets with a simultaneous phase declare hidden
-    # information; the others keep the whole-state defaults)
+    # the per-player views (_views.pxi): with cloaking what the viewer sees,
+    # else the round's views (the whole position, other seats' pending plans
+    # hidden), which are the protocol's whole-position defaults without rounds
 
-    cdef int _visible(self, int player, int i) noexcept:
-        """History entry i as ``player`` sees it: the action, or -1 when it is
-        another seat's plan in the round still open."""
-        cdef int32_t* v = self._simv()
-        cdef int e = v[2 + MAX_SEATS + i]
-        if v[0] >= 0 and i >= v[0] and (e >> 20) != player:
-            return -1
-        return e & 0xFFFFF
+    cdef object player_observation_string(self, int player):
+        if self.seen == NULL:
+            return round_observation_string(self, player)
+        return view_text(self, player) + own_plan_text(self, player)
 
-    cdef uint64_t _sim_information_state_key(self, int player) except? 0:
-        cdef int32_t* v
-        cdef uint64_t h
-        cdef int i
-        if not self.tab.sim:
-            return GameCore.information_state_key(self, player)
-        v = self._simv()
-        h = mix64(<uint64_t>0x7EA1 + <uint64_t>player)
-        for i in range(v[1]):
-            h = mix64(h ^ (<uint64_t>(self._visible(player, i) + 2) * <uint64_t>0x9E3779B97F4A7C15ULL))
-        return h | 1
+    cdef object player_observation_tensor(self, int player):
+        if self.seen == NULL:
+            return round_observation_tensor(self, player)
+        return view_tensor(self, player) + own_plan_tensor(self, player)
 
-    cdef object _sim_player_observation_string(self, int player):
-        if not self.tab.sim:
-            return GameCore.player_observation_string(self, player)
-        return self._sim_view(player, False)
+    cdef object player_information_state_string(self, int player):
+        if self.seen == NULL:
+            return round_information_state_string(self, player)
+        lines = [f"information state of player {player}"]
+        lines += shown_event_lines(self, player)     # (with hidden turns, not the ones it saw nothing of)
+        return "\n".join(lines) + "\n" + view_text(self, player) + own_plan_text(self, player)
 
-    cdef object _sim_player_information_state_string(self, int player):
-        if not self.tab.sim:
-            return GameCore.player_information_state_string(self, player)
-        return self._sim_view(player, True)
+    cdef object player_information_state_tensor(self, int player):
+        if self.seen == NULL:
+            return round_information_state_tensor(self, player)
+        return shown_event_rows(self, player) + view_tensor(self, player) + own_plan_tensor(self, player)
 
-    cdef object _sim_player_observation_tensor(self, int player):
-        if not self.tab.sim:
-            return GameCore.player_observation_tensor(self, player)
-        cdef int32_t* v = self._simv()
-        own = v[2 + player] if self._in_round() else -1
-        return self.observation() + [1.0 if own >= 0 else 0.0, float(own + 1)]
+    cdef uint64_t information_state_key(self, int player) except? 0:
+        if self.seen == NULL:
+            return round_information_state_key(self, player)
+        text = self.player_information_state_string(player).encode()
+        return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
-    cdef object _sim_player_information_state_tensor(self, int player):
-        if not self.tab.sim:
-            return GameCore.player_information_state_tensor(self, player)
-        cdef int32_t* v = self._simv()
-        cdef int i
-        hist = [0.0] * self.tab.hist_cap
-        for i in range(v[1]):
-            hist[i] = float(self._visible(player, i) + 1)     # 0: hidden plan, -1 below
-            if hist[i] == 0.0:
-                hist[i] = -1.0
-        return self._sim_player_observation_tensor(player) + hist
-
-    cdef object _sim_view(self, int player, bint recall):
-        cdef int32_t* v = self._simv()
-        cdef int i, e
-        text = f"player {player} sees:\n" + self.to_string()
-        if self._in_round() and v[2 + player] >= 0:
-            text += f"\nown plan: {self.action_string(player, v[2 + player])}"
-        if recall:
-            seen = []
-            for i in range(v[1]):
-                e = self._visible(player, i)
-                who = (v[2 + MAX_SEATS + i] >> 20)
-                if who == POT_WHO:              # ttt-rounds: a pot's chance outcome (its first captor)
-                    seen.append(f"pot:{e}")
-                    continue
-                seen.append(f"{who}:" + ("?" if e < 0 else self.action_string(who, e)))
-            text += "\nhistory: " + " ".join(seen)
-        return text
-
-    def _sim_status(self):
-        cdef int32_t* v = self._simv()
-        done = [s for s in range(self.tab.seats) if v[2 + s] >= 0]
-        who = "Chaos" if self.tab.chaos and self.seat == self.tab.seats - 1 else f"player {self.seat}"
-        return (f"simultaneous round: {who} to plan, plans registered by "
-                f"{done if done else 'nobody'} (hidden until the round resolves)")
-
-    def _fast_plan_list(self):
-        """The playout's plan set (for tests: it must equal the legal plans)."""
-        if not self.tab.sim or not self._in_round():
-            return []
-        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
-        cdef int n = self._sim_fast_plans(self.seat, buf)
-        out = sorted(buf[i] for i in range(n))
-        free(buf)
-        return out
-
-    def pending_plans(self):
-        """The plans registered in the open round, {seat: action string}
-        (an onlooker's view: every player's own views hide the others')."""
-        if not self.tab.sim or not self._in_round():
-            return {}
-        cdef int32_t* v = self._simv()
-        return {s: self.action_string(s, v[2 + s]) for s in range(self.tab.seats) if v[2 + s] >= 0}
-
-    def history(self):
-        """Every decision so far as (seat, action) (rule sets with a
-        simultaneous phase keep it for the information states; a pot's
-        chance outcome is recorded with seat 15, ttt-rounds)."""
-        if not self.tab.sim:
-            raise ValueError("only rule sets with a simultaneous or single phase keep a history")
-        cdef int32_t* v = self._simv()
-        return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
-
-    # -- ttt-cloaksim: cloaking inside simultaneous rounds, overachievers -----
-    # docs/rules/ttt.md, "Cloaking in simultaneous rounds". Every plan is
-    # judged on the true board of the round's start ("a plan based on what
-    # moves would be legal if that player were first to move"): a plan legal
-    # in its planner's view but not in truth is an attempt, whose "only" effect
-    # is to reveal the pieces on its target (and source) to the planner; the
-    # other plans resolve as in any round. Pieces carry their seen masks as
-    # they move; each plan is logged when the round resolves, with what each
-    # player saw of it (the pending plans were never shown).
-
-    cdef void _cloak_sim_begin(self) noexcept:
-        """Before any plan of the round is applied: find the attempts (and
-        reveal what made them illegal), then who sees each moved piece at its
-        source, and each target's start-of-round landing cell."""
-        cdef Tables tab = self.tab
-        cdef int32_t* v = self._simv()
-        cdef int s, o, a, f, t, src, kind, saved = self.seat
-        self.cs_attempt = 0
-        self.cs_zero = 0
-        for s in range(tab.C):
-            if self.reserve[s] == 0:
-                self.cs_zero |= 1 << s          # colours with no reserve left
-        for s in range(tab.seats):
-            a = v[2 + s]
-            self.cs_plan[s] = a
-            self.cs_seen[s] = 1 << s            # a placed piece: "every piece they placed"
-            self.cs_before[s] = 0
-            self.cs_land0[s] = -1
-            if a < 0 or a == tab.a_pass:
-                continue
-            kind = self._cr_plan_ft(a, &f, &t)      # ttt-cloakrounds: replacement moves too
-            if not tab.gravity:
-                self.cs_land0[s] = t
-            elif self.top[t] < tab.Z:
-                self.cs_land0[s] = t + tab.XY * self.top[t]
-            if tab.cloaking == CLOAK_HIDES and self._cloak_judges(s):
-                if self._cloak_flat_view():
-                    # a plan legal in the view differs from the truth only by
-                    # hidden pieces on its target (moves go over pieces)
-                    if not self._target_free(t):
-                        self.cs_attempt |= 1 << s
-                    continue
-                self.seat = s                  # the plain rules judge the planner's plan
-                if self._cloak_is_attempt(a, kind, f):
-                    self.cs_attempt |= 1 << s
-        self.seat = saved
-        for s in range(tab.seats):             # reveal after judging all: the same start board
-            if (self.cs_attempt >> s) & 1:
-                kind = self._cr_plan_ft(self.cs_plan[s], &f, &t)     # ttt-cloakrounds
-                self._cloak_reveal(s, t)
-                if kind == 1:
-                    self._cloak_reveal(s, f)
-        for s in range(tab.seats):
-            a = self.cs_plan[s]
-            if a < 0 or self._cr_plan_ft(a, &f, &t) != 1 or (self.cs_attempt >> s) & 1:
-                continue                       # (ttt-cloakrounds: a replacement move is a move)
-            src = f + tab.XY * (self.top[f] - 1) if tab.gravity else f
-            for o in range(tab.seats):
-                if self._sees_piece(o, src):
-                    self.cs_before[s] |= 1 << o
-
-    cdef inline bint _cloak_flat_view(self) noexcept:
-        """Whether a view differs from the truth only by pieces taken off
-        (flat boards without per-player locks): then a target free in truth
-        is free in every view, and the same pieces are movable."""
-        return not self.tab.gravity and not self.tab.any_seat_lock
-
-    cdef inline bint _cloak_looks_free(self, int seat, int t) noexcept:
-        """Flat boards: target t is free in seat's view (empty, or holding a
-        piece it does not see; not locked)."""
-        if self.tab.locked[t] or (self.plock != NULL and self.plock[t]):
-            return False
-        if self.cell[t] == 0:
-            return True
-        if (self.seen[t] >> seat) & 1 or not self._cloaked_now(t):
-            return False             # seen before, or on an open space (_fully_sees's first clauses)
-        return not self._fully_sees(seat, t)
-
-    cdef bint _cloak_view_has_move(self, int seat) noexcept:
-        """Flat boards, one-step moves: whether seat has a placement or move
-        in its view, without building it (a target looks free when empty or
-        holding a piece it does not see; its movable pieces it sees)."""
-        cdef Tables tab = self.tab
-        cdef int t, f, d, col
-        for col in range(tab.C):
-            if (tab.seat_mask[seat] >> col) & 1 and self.reserve[col] > 0:
-                for t in range(tab.T):
-                    if self._cloak_looks_free(seat, t):
-                        return True
-                break
-        if tab.ph_move[self.phase] == MOVE_NONE:
-            return False
-        for f in range(tab.T):
-            if self._movable_piece(seat, f):
-                for d in range(26):             # (the step table: sstep exists only with rounds)
-                    t = tab.step[f * 26 + d]
-                    if t >= 0 and self._cloak_looks_free(seat, t):
-                        return True
-        return False
-
-    cdef int _cloak_random_plan(self, int seat, Rng* rng, int* buf) noexcept:
-        """A uniformly random plan of ``seat`` from its view (invisibility),
-        for playouts, without building the view on flat boards with one
-        colour per seat, by rejection sampling (uniform over the plans, the
-        pass included): placements over the targets and the pass, step moves
-        over (movable piece, step slot) pairs and the pass; anything else
-        (stacks, colour choice, locks, linear moves, too many rejections)
-        draws from the built view, which is uniform too."""
-        cdef Tables tab = self.tab
-        cdef int colour, n = 0, t, r, f, d, u, tries, movable = 0
-        cdef int passing = tab.ph_pass[self.phase]
-        if (not self._cloak_flat_view() or tab.choices != 1 or tab.nboards > 1
-                or tab.move == MOVE_LINEAR_KNIGHT or tab.shaped):     # (ttt-cloakrounds: shapes)
-            return self._view_of(seat)._sim_random_plan(seat, rng, buf)
-        colour = tab.colour_of_seat[seat]
-        if self.reserve[colour] > 0:          # an identical piece in reserve: placements only
-            for tries in range(64):            # rejection over the targets and the pass
-                r = rng_below(rng, tab.T + passing)
-                if r == tab.T:
-                    return tab.a_pass
-                if self._cloak_looks_free(seat, r):
-                    return r
-            for t in range(tab.T):
-                if self._cloak_looks_free(seat, t):
-                    buf[n] = t
-                    n += 1
-            if n + passing == 0:
-                return self._view_of(seat)._sim_random_plan(seat, rng, buf)
-            r = rng_below(rng, n + passing)
-            return tab.a_pass if r == n else buf[r]
-        if tab.ph_move[self.phase] != MOVE_NONE and tab.maxstep > 0:
-            for d in range(tab.C):
-                if (tab.seat_mask[seat] >> d) & 1 and self.reserve[d] == 0:
-                    movable |= 1 << (d + 1)
-            if self.plock == NULL:             # its movable pieces (it sees them all), branch-free
-                for f in range(tab.T):
-                    buf[n] = f
-                    n += (movable >> self.cell[f]) & 1
-            else:
-                for f in range(tab.T):
-                    if (movable >> self.cell[f]) & 1 and not self.plock[f]:
-                        buf[n] = f
-                        n += 1
-            if n == 0 and passing:
-                return tab.a_pass
-            n *= tab.maxstep                   # (piece, step slot) pairs, then the pass
-            for tries in range(32):
-                r = rng_below(rng, n + passing)
-                if r == n:
-                    return tab.a_pass
-                f = tab._slot_of(r)
-                d = r - f * tab.maxstep
-                f = buf[f]
-                if d >= tab.nsstep[f]:
-                    continue
-                u = tab.sstep[f * 26 + d]
-                if self._cloak_looks_free(seat, u):
-                    return tab.move0 + f * tab.T + u
-        return self._view_of(seat)._sim_random_plan(seat, rng, buf)
-
-    cdef void _cloak_sim_lift(self, int s, int f) noexcept:
-        """Seat s's planned move lifts the top piece of target f: keep its
-        seen mask for where it lands (a destroyed piece's is dropped)."""
-        cdef int c = f + self.tab.XY * (self.top[f] - 1) if self.tab.gravity else f
-        self.cs_seen[s] = self.seen[c]
-        self.seen[c] = 0
-
-    cdef void _cloak_sim_end(self, int* landed) noexcept:
-        """After the round's pieces landed: remember what is seen now, and log
-        every plan in seat order with what each seat saw of it."""
-        cdef int s
-        self._cloak_refresh_round(landed)
-        for s in range(self.tab.seats):
-            if self.cs_plan[s] >= 0:
-                self._cloak_sim_log(s, landed[s])
-
-    cdef void _cloak_movers(self, int* movers) noexcept:
-        """Per colour, the seats that can move its pieces now ("every piece
-        they can move", flat boards: it plays in this phase, the phase moves,
-        the colour is its own and none of it is in reserve). Unshaped rule
-        sets only: with shapes "can move" is per shape (cloak-shape-seen)."""
-        cdef Tables tab = self.tab
-        cdef int s, col
-        for col in range(tab.C):
-            movers[col] = 0
-        if tab.ph_move[self.phase] == MOVE_NONE:
-            return
-        for s in range(tab.seats):
-            if self._plays(s):
-                for col in range(tab.C):
-                    if (tab.seat_mask[s] >> col) & 1 and self.reserve[col] == 0:
-                        movers[col] |= 1 << s
-
-    cdef inline void _cloak_refresh_cell(self, int c, int* movers, int full) noexcept:
-        cdef int piece = self.cell[c]
-        if piece == 0 or self.seen[c] == full:
-            return
-        if not self._cloaked_now(c):
-            self.seen[c] = full
-        elif (not self.tab.locked[c] and (self.plock == NULL or not self.plock[c])
-                and not (self.tab.nboards > 1 and self._board_closed(c))):
-            # the merge: as _can_move_piece (ttt-boards), a decided board's
-            # pieces and a seat's exit-locked ones are not "pieces it can move"
-            self.seen[c] |= movers[piece - 1] & ~(self.pexit[c] if self.pexit != NULL else 0)
-
-    cdef void _cloak_refresh_flat(self) noexcept:
-        """_cloak_refresh on flat boards, with the movers of each colour found
-        once: the same clauses ("every piece occupying a non-cloaked space",
-        "every piece they can move"). On one board without per-seat locks,
-        without a branch per cell: a cell's mask only gains bits (a seen
-        mask and the movers are subsets of ``full``), so _cloak_refresh_cell's
-        early exits change nothing and each cell is one OR."""
-        cdef Tables tab = self.tab
-        cdef int c, piece, open_, movable
-        cdef int full = (1 << tab.seats) - 1
-        cdef int movers[MAX_COLOURS + 1]       # by piece code: [0] an empty cell gains nothing
-        cdef uint8_t* cloak
-        cdef uint8_t* lock
-        self._cloak_movers(movers + 1)
-        if tab.nboards > 1 or self.pexit != NULL:
-            for c in range(tab.S):
-                self._cloak_refresh_cell(c, movers + 1, full)
-            return
-        movers[0] = 0
-        cloak = tab.ph_cloak + self.phase * tab.S
-        lock = self.plock if self.plock != NULL else tab.locked     # (no phase locks: locked twice)
-        for c in range(tab.S):
-            piece = self.cell[c]
-            open_ = (cloak[c] == 0) & (piece != 0)
-            movable = (tab.locked[c] == 0) & (lock[c] == 0)
-            self.seen[c] |= (full & -open_) | (movers[piece] & -movable)
-
-    cdef void _cloak_refresh_round(self, int* landed) noexcept:
-        """_cloak_refresh after a round. On flat boards a round changes who
-        can move a colour only when one of its reserves runs out (the phase,
-        locks and folds stay), and moves nothing but the planned pieces, so
-        unless a reserve ran out in a phase with movement only the landed
-        pieces need a look."""
-        cdef Tables tab = self.tab
-        cdef int s, col, zero = 0
-        cdef int movers[MAX_COLOURS]
-        if tab.shaped:
-            self._cr_refresh_shaped()          # ttt-cloakrounds: "can move" is per shape
-            return
-        if tab.gravity:
-            self._cloak_refresh()
-            return
-        for col in range(tab.C):
-            if self.reserve[col] == 0:
-                zero |= 1 << col
-        if zero != self.cs_zero and tab.ph_move[self.phase] != MOVE_NONE:
-            self._cloak_refresh_flat()      # (placement only: nobody can move anything)
-            return
-        self._cloak_movers(movers)
-        for s in range(tab.seats):
-            if landed[s] >= 0:
-                self._cloak_refresh_cell(landed[s], movers, (1 << tab.seats) - 1)
-
-    cdef void _cloak_sim_log(self, int actor, int land) noexcept:
-        """Log seat ``actor``'s plan (the event format of _cloak_log). Each
-        other seat sees: a pass; that an attempt was made (not where); a piece
-        that landed where it sees it (the whole plan if it saw the piece leave
-        its source or placed it, else that a piece it had not seen arrived);
-        a piece destroyed on arrival (a collision) where its start-of-round
-        landing cell was not cloaked, or always under obscurity; otherwise
-        only that the actor placed (its colour) or moved."""
-        cdef Tables tab = self.tab
-        cdef int16_t* log = self.mem + tab.log0
-        cdef int n = log[0] + (log[1] << 15)
-        cdef int s, cls, meta, a = self.cs_plan[actor]
-        cdef int attempt = (self.cs_attempt >> actor) & 1
-        cdef int f, t, kind = self._cr_plan_ft(a, &f, &t)     # ttt-cloakrounds: replacements too
-        cdef bint shown
-        if n >= tab.loglen:
-            return
-        meta = actor | (attempt << 3)
-        for s in range(tab.seats):
-            if s == actor or kind == 2:
-                cls = 1
-            elif attempt:
-                cls = 0
-            else:
-                if land >= 0:
-                    shown = self._sees_piece(s, land)
-                else:
-                    shown = tab.cloaking == CLOAK_OBSCURES or (
-                        self.cs_land0[actor] >= 0 and not self._cloaked_now(self.cs_land0[actor]))
-                cls = (1 if kind == 0 or (self.cs_before[actor] >> s) & 1 else 2) if shown else 0
-                if cls and tab.shaped:
-                    cls = self._cr_shape_class(s, actor, a, kind, land, cls)    # ttt-cloakrounds
-            meta |= cls << (4 + 2 * s)
-        log[2 + 3 * n] = a
-        log[3 + 3 * n] = meta
-        log[4 + 3 * n] = self.phase
-        n += 1
-        log[0] = n & 0x7FFF
-        log[1] = n >> 15
-
-    cdef bint _sim_overachievers(self, int effect, int mask) noexcept:
-        """"Overachiever(s) disqualified" after a round whose pieces hold a
-        turn check for the sides in ``mask``: the round's winners are one set
-        (every completing side's players for a win check; every player of a
-        side that did not complete for a lose check). The first such set is
-        disqualified and play goes on; a later set (less the disqualified)
-        wins and every other player loses; Chaos completing a win line, or an
-        all-lose check, makes every player lose; when every player is
-        disqualified or has lost, Chaos wins. True when the game ended."""
-        cdef Tables tab = self.tab
-        cdef int p, winners = 0, losers = 0, everyone = (1 << tab.nplayers) - 1
-        cdef bint chaos_won = (effect == EFFECT_WIN and tab.chaos
-                               and (mask >> tab.side[tab.seats - 1]) & 1)
-        if effect == EFFECT_ALL_LOSE or chaos_won:
-            losers = everyone
-        else:
-            for p in range(tab.nplayers):
-                if (mask >> tab.side[p]) & 1:
-                    if effect == EFFECT_WIN:
-                        winners |= 1 << p
-                    else:
-                        losers |= 1 << p
-                elif effect == EFFECT_LOSE:
-                    winners |= 1 << p
-        winners &= ~self.disq
-        if effect == EFFECT_WIN and losers == 0 and winners == 0:
-            return False                       # only disqualified players' lines: play on
-        if winners and self.disq == 0:
-            self.disq = winners
-            if (self.disq | losers) != everyone:
-                return False                   # play goes on
-            winners = 0
-        for p in range(tab.nplayers):
-            self.result[p] = 1.0 if (winners >> p) & 1 else -1.0
-        self.end = END_CHECK
-        return True
-
-    def _cloak_sim_own_plan(self, int player):
-        """The viewer's own pending plan, for its cloaked views (perfect
-        recall inside a round); "" outside rounds and without simultaneous phases."""
-        if not self.tab.sim or not self._in_round() or self._simv()[2 + player] < 0:
-            return ""
-        return f"\nown plan: {self.action_string(player, self._simv()[2 + player])}"
-
-    def _cloak_sim_plan_tensor(self, int player):
-        """[has a pending plan, plan id + 1] when the rule set has simultaneous phases."""
-        if not self.tab.sim:
-            return []
-        own = self._simv()[2 + player] if self._in_round() else -1
-        return [1.0 if own >= 0 else 0.0, float(own + 1)]
-
-    # -- ttt-cloakrounds: shapes and moving shapes in cloaked rounds ----------
-    # docs/rules/ttt.md, "Shapes and moving shapes in cloaked rounds". The
-    # cloaked round (ttt-cloaksim) with the shapes path's plans: a plan's
-    # source and target are read with the shapes layout (a move reaching its
-    # goal names a replacement), a moved piece carries who saw it, "every
-    # piece they can move" is per shape, and an event on a piece a seat sees
-    # by colour only drops the shape, as a sequential turn's does.
-
-    cdef inline int _cr_plan_ft(self, int a, int* f, int* t) noexcept:
-        """A round plan's kind (0 placement, 1 move, 2 pass or none), its
-        source target ``f`` (-1 for a placement) and its target ``t``."""
-        cdef Tables tab = self.tab
-        cdef int r
-        f[0] = -1
-        t[0] = -1
-        if a < 0 or a == tab.a_pass:
-            return 2
-        if a < tab.nplace:
-            t[0] = a - tab._div_t(a) * tab.T
-            return 0
-        if tab.shaped:
-            self._sh_decode_move(a, &r, f, t)
-        else:
-            r = a - tab.move0
-            f[0] = tab._div_t(r)
-            t[0] = r - f[0] * tab.T
-        return 1
-
-    cdef void _cr_lift_seen(self, int* src) noexcept:
-        """Before the shapes path lifts the round's moved pieces (each the
-        top piece of its source: by-stack moves are refused with cloaked
-        spaces): keep each one's seen mask for where it lands; a piece that
-        several plans move is destroyed, and what was seen of it with it."""
-        cdef Tables tab = self.tab
-        cdef int s, c
-        for s in range(tab.seats):
-            if src[s] >= 0:
-                c = src[s] + tab.XY * self.sm_z0[s] if tab.gravity else src[s]
-                self.cs_seen[s] = self.seen[c]
-        for s in range(tab.seats):
-            if src[s] >= 0:
-                self.seen[src[s] + tab.XY * self.sm_z0[s] if tab.gravity else src[s]] = 0
-
-    cdef void _cr_refresh_shaped(self) noexcept:
-        """_cloak_refresh on the shapes path after a round: pieces on open
-        spaces for everyone, and each piece for the seats that can move it
-        by its shape ("cannot move a placed piece if [...] an identical piece
-        in reserve"; stationary shapes never)."""
-        cdef Tables tab = self.tab
-        cdef int c, s
-        cdef int full = (1 << tab.seats) - 1
-        cdef bint moving = tab.ph_move[self.phase] != MOVE_NONE
-        for c in range(tab.S):
-            if self.cell[c] and self.seen[c] != full:
-                if not self._cloaked_now(c):
-                    self.seen[c] = full
-                elif moving:
-                    for s in range(tab.seats):
-                        if self._can_move_piece(s, c):
-                            self.seen[c] |= 1 << s
-
-    cdef int _cr_shape_class(self, int s, int actor, int a, int kind, int land, int cls) noexcept:
-        """What seat s saw of another's plan that it saw land (or be
-        destroyed), with shapes: 3 (colour and place, not shape) when the
-        plan names a shape (a placement's, a replacement's) that s does not
-        fully see on the landed piece; for a destroyed piece, on a cloaked
-        space (obscurity: its colour showed, its shape did not)."""
-        if kind == 0 or self._cloak_is_replacement(a):
-            if land >= 0 and not self._fully_sees(s, land):
-                return 3
-            if land < 0 and self.cs_land0[actor] >= 0 and self._cloaked_now(self.cs_land0[actor]):
-                return 3
-        return cls
-
-    # -- ttt-cloakcap: captures with cloaked spaces (invisibility, flat boards) --
-    # The seed: "If what makes a move illegal is a wall or piece that is
-    # invisible to the player, then the player can attempt the move [...]";
-    # "every piece they have attempted to cover"; "If a piece “must capture”
-    # and at least one opportunity to capture is visible, then no non-capture
-    # is legal." A placement or move legal in the mover's view whose target
-    # holds a piece it does not see is judged on the true position: a cover
-    # the true rules allow happens (the attacker captures, is captured, or
-    # both are destroyed), one they refuse is an attempt. Must-capture forces
-    # only the captures the mover's view shows (``cp_unforced`` lets the
-    # attempt test ignore the true position's forcing). What each seat learns
-    # is logged in the event's phase word: the verdict (shown to the mover,
-    # and to everyone when the target is not cloaked), and per seat whether a
-    # piece it saw vanished from the target or from the mover's source.
-    # docs/rules/ttt.md, "Captures with cloaked spaces".
-
-    cdef inline bint _cloak_is_replacement(self, int action) noexcept:
-        """Whether ``action`` is a move that reaches the mover's goal and
-        names a replacement shape (``rep0 + (r*T + f)*T + u``)."""
-        cdef Tables tab = self.tab
-        return tab.shaped and tab.R > 0 and tab.move != MOVE_NONE and \
-            tab.rep0 <= action < tab.rep0 + tab.R * tab.T * tab.T
-
-    def _move_source(self, int action):
-        """The source target of a move id (a plain or a replacement move)."""
-        tab = self.tab
-        if self._cloak_is_replacement(action):
-            return ((action - tab.rep0) // tab.T) % tab.T
-        return (action - tab.move0) // tab.T
-
-    cdef void _cloak_cover_begin(self, int t, int f, int* cover) noexcept:
-        """Before a cover on flat target t (from source f, or -1 for a
-        placement): who sees the piece on t, and whether t is open."""
-        cdef int s
-        cover[0] = t
-        cover[1] = 0
-        for s in range(self.tab.seats):
-            if self._sees_piece(s, t):
-                cover[1] |= 1 << s
-        cover[2] = 0 if self._cloaked_now(t) else 1
-        cover[3] = f
-        cover[4] = 0
-        if self.tab.rlog0:
-            memcpy(self.cc2_sres, self.sres, self.tab.C * self.tab.K * sizeof(int16_t))    # ttt-cloakcap2
-
-    cdef int _cloak_cover_end(self, int actor, int kind, int* cover) noexcept:
-        """After the cover: its verdict (1 the attacker stays and captured, 2
-        it was captured, 3 both destroyed) into cover[4], the seen masks (the
-        mover fully sees what it attempted to cover; a piece that left or
-        died takes its mask with it); returns the cell where the attacker
-        stays, or -1."""
-        cdef int t = cover[0], f = cover[3], piece = self.cell[t]
-        if piece == 0:
-            cover[4] = 3
-            self.seen[t] = 0
-        elif (self.tab.seat_mask[actor] >> (piece - 1)) & 1:
-            cover[4] = 1
-            if kind == 0:
-                self.seen[t] = 1 << actor       # "every piece they placed"
-        else:
-            cover[4] = 2
-            self.seen[t] |= 1 << actor          # "every piece they have attempted to cover"
-        if f >= 0 and cover[4] != 1:
-            self.seen[f] = 0
-        return t if cover[4] == 1 else -1
-
-    cdef void _cloak_cover_log(self, int actor, int kind, int before, int* cover) noexcept:
-        """Amend the cover's event (the last one logged): verdict, open
-        target (then every seat saw all of it), and per seat the pieces it saw
-        vanish (bit 7 + 2s: from the target, 8 + 2s: the mover from its source)."""
-        cdef int16_t* log = self.mem + self.tab.log0
-        cdef int n = log[0] + (log[1] << 15), s, w, meta
-        if n == 0:
-            return
-        w = log[4 + 3 * (n - 1)] | (cover[4] << 4) | (cover[2] << 6)
-        meta = log[3 + 3 * (n - 1)]
-        for s in range(self.tab.seats):
-            if s == actor:
-                continue
-            if cover[2]:
-                meta = (meta & ~(3 << (4 + 2 * s))) | (1 << (4 + 2 * s))
-            if (cover[1] >> s) & 1 and cover[4] != 2:
-                w |= 1 << (7 + 2 * s)
-            if kind == 1 and (before >> s) & 1 and cover[4] != 1:
-                w |= 1 << (8 + 2 * s)
-        log[3 + 3 * (n - 1)] = meta
-        log[4 + 3 * (n - 1)] = w
-        if self.tab.rlog0:
-            self._cc2_log(actor, kind, n - 1)          # ttt-cloakcap2
-        if self.tab.cc2_obscure:
-            self._cc2_obscure_log(actor, n - 1)        # ttt-cloakcap2
-
-    def _event_cover(self, int i):
-        """(verdict, open target, per seat: saw the target's piece vanish, saw
-        the mover vanish from its source) of event i; verdict 0: no cover."""
-        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
-        w = log[2]
-        return ((w >> 4) & 3, (w >> 6) & 1, [(w >> (7 + 2 * s)) & 1 for s in range(self.tab.seats)],
-                [(w >> (8 + 2 * s)) & 1 for s in range(self.tab.seats)])
-
-    def _cover_text(self, int player, int i, int action):
-        """What ``player`` learns of event i's cover, as text ('' if nothing)."""
-        verdict, opened, gone_t, gone_f = self._event_cover(i)
-        if verdict == 0:
-            return ""
-        tab = self.tab
-        actor = self._event(i)[1]
-        if player == actor or opened:
-            return ("", ", capturing the piece there", ", and was captured there",
-                    ", and both pieces were destroyed")[verdict]
-        text = ""
-        if gone_t[player]:
-            text += f"; the piece player {player} saw on {self._target_name(action % tab.T)} is gone"
-        if gone_f[player]:
-            text += (f"; the piece player {player} saw on "
-                     f"{self._target_name(self._move_source(action))} moved and is gone")
-        return text
-
-    def _cover_row(self, int player, int i, int action):
-        """The cover's part of event i's tensor row: verdict one-hot (3) when
-        ``player`` saw it, then the target and the source of a vanished
-        piece, one-hot over the targets each."""
-        tab = self.tab
-        row = [0.0] * (3 + 2 * tab.T)
-        verdict, opened, gone_t, gone_f = self._event_cover(i)
-        if verdict == 0:
-            return row
-        if player == self._event(i)[1] or opened:
-            row[verdict - 1] = 1.0
-        else:
-            if gone_t[player]:
-                row[3 + action % tab.T] = 1.0
-            if gone_f[player]:
-                row[3 + tab.T + self._move_source(action)] = 1.0
-        return row
-
-    # -- ttt-cloakcap2: reincarnation with cloaked spaces -------------------------
-    # The seed cloaks spaces ("which spaces are “cloaked”"; "every piece
-    # occupying a non-cloaked space"), not reserves, which sit beside the
-    # board: a captive "reincarnated (i.e. added to the captor’s reserves)"
-    # changes a public reserve. So every player learns, with the cover's
-    # event, that the captor's colour gained one piece (two for "reincarnate
-    # (x2)"), and the players of that colour, who know their per-shape
-    # reserves, also learn its shape; nobody learns where (docs/rules/ttt.md,
-    # "Captures with cloaked spaces", "Reincarnation").
-
-    cdef void _cc2_log(self, int actor, int kind, int i) noexcept:
-        """Write event i's reincarnation word: the per-shape reserves now
-        against those before the cover (``cc2_sres``), with the placed
-        piece put back, give the one colour and shape that gained."""
-        cdef Tables tab = self.tab
-        cdef int16_t* log = self.mem + tab.log0 + 2 + 3 * i
-        cdef int action = log[0], sh, ch, c, k, d, word = 0
-        if kind == 0:
-            sh = (action // tab.T) // tab.choices
-            ch = (action % (tab.choices * tab.T)) // tab.T if tab.choices > 1 else tab.colour_of_seat[actor]
-            self.cc2_sres[ch * tab.K + sh] -= 1        # the placement's own spend
-        for c in range(tab.C):
-            for k in range(tab.K):
-                d = self.sres[c * tab.K + k] - self.cc2_sres[c * tab.K + k]
-                if d > 0:
-                    word = (c + 1) | (d << 3) | (tab.shape_global[k] << 5)
-        self.mem[tab.rlog0 + i] = word
-
-    # -- ttt-cloakcap2: captures under obscurity ----------------------------------
-    # The seed: "If the Cloaking Type is Obscurity then players can fully see
-    # all pieces of their assigned color(s) and can see the color–but not
-    # shape–of all other placed pieces." A cover's legality and verdict hang
-    # on the defender's shape. Decided (docs/rules/ttt.md, "Captures with
-    # cloaked spaces", "Obscurity"): the mover may try every cover the true
-    # rules could allow for some shape of a piece it sees by colour only (its
-    # view gives that piece a shape with a power, ``cc2_sub``); the true
-    # position judges it (a cover it allows happens, else an attempt reveals
-    # the piece); "must capture" forces only the captures the mover sees: onto
-    # a piece it fully sees, or by a shape that captures other than by rank
-    # (it beats every shape).
-
-    cdef int _cc2_obscured_actions(self, int seat, int* out) noexcept:
-        """The legal actions of ``seat`` under obscurity with captures."""
-        cdef Tables tab = self.tab
-        cdef TTTCore v = self._view_of(seat)        # every piece kept: all colours are seen
-        cdef int c, i, n, m
-        cdef bint must, forced = False
-        for c in range(tab.S):
-            if v.cell[c] and not self._fully_sees(seat, c):
-                v.shp[c] = tab.shape_global[tab.cc2_sub]
-        v.cp_unforced = True
-        n = v._sh_seat_actions(seat, out)
-        v.cp_unforced = False
-        if not tab.any_must:
-            return n
-        for i in range(n):
-            if self._cc2_sees_capture(seat, out[i], &must) and must:
-                forced = True
-                break
-        if not forced:
-            return n
-        m = 0
-        for i in range(n):
-            if self._cc2_sees_capture(seat, out[i], &must):
-                out[m] = out[i]
-                m += 1
-        return m
-
-    cdef bint _cc2_sees_capture(self, int seat, int action, bint* must) noexcept:
-        """Whether ``action`` captures in truth and ``seat`` sees it will:
-        the target's piece is fully seen, or the capturing shape captures
-        other than by rank (``must`` as ``_cp_action_captures``). The
-        capturing shape is the one that decides the capture: a cover's is the
-        shape that moved (the goal replacement is taken after the cover), a
-        surround's the shape that lands, a goal replacement's too
-        (cloak-shape-seen: it was the moving shape, so a surround the mover
-        sees was not forced; docs/rules/ttt.md, "Captures with cloaked spaces")."""
-        cdef Tables tab = self.tab
-        cdef int k, r, f, t
-        must[0] = False
-        if action >= tab.a_pass_or_end:
-            return False
-        if action >= tab.nplace and not (tab.nstk and action >= tab.stk0):
-            self._sh_decode_move(action, &r, &f, &t)
-            k = self._sh_piece_shape(seat, f)
-            if k >= 0 and r >= 0 and tab.surrounds and tab.shape_power[tab.replacer[r]] != POWER_NONE \
-                    and tab.shape_cond[tab.replacer[r]] >= COND_SURROUND_LINE:
-                # goalforce: each of the goal move's captures seen by its own capturing shape
-                return self._su_move_captures(seat, action, k, tab.replacer[r], f, t, must, True)
-        if not self._cp_action_captures(seat, action, must):
-            return False
-        if action < tab.nplace:
-            k = (action // tab.T) // tab.choices
-            t = action % tab.T
-        else:
-            self._sh_decode_move(action, &r, &f, &t)
-            k = self._sh_piece_shape(seat, f)     # (a surrounding goal replacement returned above)
-        return self._fully_sees(seat, t) or self._cp_class(k) == 2
-
-    cdef void _cc2_obscure_log(self, int actor, int i) noexcept:
-        """Under obscurity every player sees where a cover was made, by
-        which colour, and what colour stays (so its verdict), but not the
-        shapes it does not fully see: event i's verdict is public (the "open"
-        bit) and a seat that would see the event as hidden sees it with the
-        shape dropped (class 3)."""
-        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
-        cdef int meta = log[1], s
-        for s in range(self.tab.seats):
-            if s != actor and ((meta >> (4 + 2 * s)) & 3) == 0:
-                meta |= 3 << (4 + 2 * s)
-        log[1] = meta
-        log[2] = log[2] | (1 << 6)
-
-    def _event_reinc(self, int i):
-        """(colour index, count, global shape) a cover of event i put into a
-        reserve, or None."""
-        if not self.tab.rlog0 or not self.mem[self.tab.rlog0 + i]:
-            return None
-        w = self.mem[self.tab.rlog0 + i]
-        return ((w & 7) - 1, (w >> 3) & 3, w >> 5)
-
-    def _cc2_text(self, int player, int i):
-        """What ``player`` reads of event i's reincarnation: the colour and
-        count for everyone, the shape for the players of that colour."""
-        from games.ttt.schema import SHAPES_ALL
-        got = self._event_reinc(i)
-        if got is None:
-            return ""
-        c, m, g = got
-        shape = f" {SHAPES_ALL[g]}" if (self.tab.seat_mask[player] >> c) & 1 else ""
-        return f"; {self.tab.colour_names[c]}'s reserve gains {m}{shape} (reincarnated)"
-
-    def _cc2_row(self, int player, int i):
-        """Event i's reincarnation in a tensor row: the count at the
-        colour's entry (C), then the shape one-hot (K) for its players."""
-        tab = self.tab
-        row = [0.0] * (tab.C + tab.K)
-        got = self._event_reinc(i)
-        if got is not None:
-            c, m, g = got
-            row[c] = float(m)
-            if (tab.seat_mask[player] >> c) & 1:
-                row[tab.C + tab.shape_local[g]] = 1.0
-        return row
-
-    # -- ttt-cloakstack: jumps and surrounds with cloaked spaces -------------------
-    # docs/rules/ttt.md, "Jumps and surrounds with cloaked spaces". Decided as
-    # the cloaked cover was: a player chooses from the position as it sees it,
-    # and under invisibility a jumping shape may also try a jump over a
-    # cloaked space that looks empty (the unseen position could hold a piece
-    # there: ``xk_phantom`` in its view); the true position judges: a jump or
-    # surround it allows happens with its true captives, anything else is an
-    # attempt that only reveals what is on the source, the target and the
-    # space jumped over. "Must capture" forces only the captures the mover
-    # sees (the view's own, without the tried jumps). With the event every
-    # player reads the captives it saw (everyone's on open spaces; all of
-    # them for the mover): gone, or converted; reincarnations change public
-    # reserves, so everyone reads the count, the captor's colour the shapes.
-
-    cdef inline bint _xk_phantom(self, int m) noexcept:
-        """Whether target m (flat) may hide a piece from the viewer: cloaked
-        now, looking empty, not locked (a piece on a locked space stays)."""
-        return (self.cell[m] == 0 and self.tab.ph_cloak[self.phase * self.tab.S + m] != 0
-                and not self.tab.locked[m] and not (self.plock != NULL and self.plock[m]))
-
-    cdef int _xk_between(self, int seat, int f, int t) noexcept:
-        """The space a move of the jumping piece on f to t passes over when t
-        is two steps away along a line (the space it would jump), or -1."""
-        cdef Tables tab = self.tab
-        cdef int d, m, k
-        if not tab.jumps or tab.gravity or f < 0 or self.cell[f] == 0:
-            return -1
-        k = tab.shape_local[self.shp[f]]
-        if k < 0 or tab.shape_power[k] == POWER_NONE or \
-                not (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP):
-            return -1
-        for d in range(26):
-            m = tab.tnbr[f * 26 + d]
-            if m >= 0 and tab.tnbr[m * 26 + d] == t:
-                return m
-        return -1
-
-    cdef int _xk_view_jumped(self, int seat, int k, int f, int u) noexcept:
-        """_jp_jumped in the seat's own view (a jump over a piece it sees)."""
-        cdef TTTCore v = self._view_of(seat)
-        return v._jp_jumped(seat, k, f, u)
-
-    cdef void _xk_begin(self, int* snap) noexcept:
-        """Before a placement or move: per cell its piece (code | global
-        shape << 8) and the seats that see it (snap[S + c])."""
-        cdef Tables tab = self.tab
-        cdef int c, s, m
-        for c in range(tab.S):
-            snap[c] = 0
-            snap[tab.S + c] = 0
-            if self.cell[c]:
-                snap[c] = self.cell[c] | (self.shp[c] << 8)
-                m = 0
-                for s in range(tab.seats):
-                    if self._sees_piece(s, c):
-                        m |= 1 << s
-                snap[tab.S + c] = m
-
-    cdef void _xk_log(self, int actor, int f, int t, int* snap) noexcept:
-        """After it (logged as the last event): every cell other than the
-        source and the target whose piece vanished or changed colour held a
-        captive. Its word: the seats that saw it (bits 0-4), 1 gone / 2
-        converted (bits 5-6), its global shape (7-9), the pieces its capture
-        put into the captor's reserve (10-11), the captor's colour (12-13):
-        the jumped space's (snap[2S]) by the result of the shape that jumped
-        (snap[2S + 1]), the others' by the shape that landed and surrounded.
-        The seen masks follow: a piece gone takes its mask; the mover fully
-        sees a piece it converted (it captured it)."""
-        cdef Tables tab = self.tab
-        cdef int16_t* log = self.mem + tab.log0
-        cdef int n = log[0] + (log[1] << 15), c, res, captor = 0, k, w
-        if n == 0:
-            return
-        if self.cell[t]:
-            captor = self.cell[t] - 1
-        for c in range(tab.S):
-            w = 0
-            if snap[c] and c != f and c != t and self.cell[c] != (snap[c] & 255):
-                res = 1 if self.cell[c] == 0 else 2
-                w = snap[tab.S + c] | (res << 5) | ((snap[c] >> 8) << 7) | (captor << 12)
-                if res == 1:
-                    k = snap[2 * tab.S + 1] if c == snap[2 * tab.S] else \
-                        (tab.shape_local[self.shp[t]] if self.cell[t] else -1)
-                    if k >= 0 and tab.shape_result[k] == RESULT_REINCARNATES:
-                        w |= 1 << 10
-                    elif k >= 0 and tab.shape_result[k] == RESULT_REINCARNATES_X2:
-                        w |= 2 << 10
-                    self.seen[c] = 0
-                else:
-                    self.seen[c] |= 1 << actor
-            self.mem[tab.xk_log0 + (n - 1) * tab.S + c] = w
-
-    def _xk_captives(self, int i):
-        """Event i's captives: (target, seats that saw it, converted,
-        global shape, reserve gain, captor colour) per cell."""
-        tab = self.tab
-        if not tab.xk_log0:
-            return []
-        out = []
-        for c in range(tab.S):
-            w = self.mem[tab.xk_log0 + i * tab.S + c]
-            if w:
-                out.append((c, w & 31, (w >> 5) & 3 == 2, (w >> 7) & 7, (w >> 10) & 3, (w >> 12) & 3))
-        return out
-
-    def _xk_text(self, int player, int i, int actor):
-        """What ``player`` reads of event i's jump or surround: the captives
-        it saw (all of them for the mover), then any reincarnation (the count
-        for everyone, the shapes for the captor's colour's players)."""
-        from games.ttt.schema import SHAPES_ALL
-        tab = self.tab
-        text, gains, captor = "", [], None
-        for c, saw, converted, g, gain, col in self._xk_captives(i):
-            if player == actor or (saw >> player) & 1:
-                text += (f"; the piece on {self._target_name(c)} was captured" +
-                         (f" and became {tab.colour_names[col]}" if converted else ""))
-            if gain:
-                gains += [SHAPES_ALL[g]] * gain
-                captor = col
-        if gains:
-            shapes = f" ({', '.join(sorted(gains))})" if (tab.seat_mask[player] >> captor) & 1 else ""
-            text += f"; {tab.colour_names[captor]}'s reserve gains {len(gains)}{shapes} (reincarnated)"
-        return text
-
-    def _xk_row(self, int player, int i, int actor):
-        """Event i's captives in a tensor row: per target, captured (T) and
-        converted (T) where ``player`` saw them; then the reincarnated count
-        at the captor's colour (C) and, for its players, per shape (K)."""
-        tab = self.tab
-        row = [0.0] * (2 * tab.T + tab.C + tab.K)
-        for c, saw, converted, g, gain, col in self._xk_captives(i):
-            if player == actor or (saw >> player) & 1:
-                row[c] = 1.0
-                if converted:
-                    row[tab.T + c] = 1.0
-            if gain:
-                row[2 * tab.T + col] += gain
-                if (tab.seat_mask[player] >> col) & 1:
-                    row[2 * tab.T + tab.C + tab.shape_local[g]] += gain
-        return row
-
-    # -- Python face ---------------------------------------------------------
+    # -- Python faces: the position ----------------------------------------------
 
     def coords(self, int c):
         """1-based (x, y, z) of cell c."""
         X, XY = self.tab.X, self.tab.XY
         return (c % X + 1, (c // X) % self.tab.Y + 1, c // XY + 1)
 
-    def _target_name(self, int t):
-        if self.tab.nboards > 1:     # boards: "b2:(1,3,1)", in the board's own coordinates
-            return self._board_target_name(t)
-        if self.tab.gravity:
-            return f"stack({t % self.tab.X + 1},{t // self.tab.X + 1})"
-        x, y, z = self.coords(t)
-        return f"({x},{y},{z})"
-
-    def describe_action(self, int action):
-        return self.action_string(self.current_player(), action)
-
-    def action_string(self, int player, int action):
-        tab = self.tab
-        if action < 0 or action >= tab.num_actions:
-            return f"<invalid action {action}>"
-        if tab.pots and self.mem[tab.pot0 + POT_PENDING]:     # ttt-captures
-            return self._cp_pot_string(action)
-        if tab.shaped and action < tab.a_pass_or_end:
-            return self._sh_action_string(player, action)      # ttt-shapes
-        if action < tab.nplace:
-            ch, t = divmod(action, tab.T)
-            if tab.choices > 1:
-                colour = ch
-            else:
-                seat = player if 0 <= player < tab.seats else self.seat
-                colour = tab.colour_of_seat[seat]
-            return f"{tab.colour_names[colour]}@{self._target_name(t)}"
-        if action < tab.move0 + tab.nmove:
-            f, u = divmod(action - tab.move0, tab.T)
-            return f"{self._target_name(f)}->{self._target_name(u)}"
-        if action == tab.a_stop:
-            return "end-chain"                               # ttt-jumps
-        return {tab.a_pass: "pass", tab.a_offer: "offer-draw", tab.a_agree: "agree-draw",
-                tab.a_refuse: "refuse-draw"}[action]
-
     def cells(self):
         """Per cell: 0 empty, colour index + 1 for a piece, -1 locked (for the
         game or this phase) and empty."""
-        return [self.cell[c] if self.cell[c] or not self._locked_now(c) else -1
+        return [self.cell[c] if self.cell[c] or not locked_now(self, c) else -1
                 for c in range(self.tab.S)]
 
-    cdef bint _locked_now(self, int c):
-        return self.tab.locked[c] or (self.plock != NULL and self.plock[c]) or (
-            self.tab.nboards > 1 and self._board_closed(c))       # boards: decided boards are locked
+    def reserves(self):
+        return {self.tab.colour_names[c]: self.reserve[c] for c in range(self.tab.C)}
 
     def current_phase(self):
         """The phase being played, 0-based."""
         return self.phase
 
+    def seat_to_move(self):
+        """The seat whose turn it is (Chaos is the last seat)."""
+        return self.seat
+
+    def pieces_left_in_turn(self):
+        return self.left
+
+    def folded_players(self):
+        """Players who folded (they take no more turns but can still win)."""
+        return [s for s in range(self.tab.nplayers) if (self.folded >> s) & 1]
+
+    def ending(self):
+        return ("playing", "turn check", "stalemate", "agreed draw", "move limit")[self.end]
+
+    def playout_stats(self):
+        return {"placements": self.placements, "moves": self.moves, "plies": self.plies,
+                "ending": self.ending(), "returns": self.returns_list()}
+
+    def describe_action(self, int action):
+        return action_text(self, self.current_player(), action)
+
+    def action_string(self, int player, int action):
+        """The name of ``action`` as ``player`` would play it (_views.pxi)."""
+        return action_text(self, player, action)
+
+    def to_string(self):
+        """The position as text: the board (and shapes), then who is to move,
+        the phase and the outcome (_views.pxi)."""
+        return position_text(self)
+
+    def observation(self):
+        """The whole position as planes (_views.pxi, observation_planes)."""
+        return observation_planes(self)
+
+    def __reduce__(self):
+        # OpenSpiel serialises Python states with pickle.
+        scalars = (self.num_free, self.seat, self.left, self.passes, self.plies, self.offer_by,
+                   self.answerer, self.offered, self.end,
+                   [self.result[p] for p in range(MAX_SEATS)], self.board_hash,
+                   self.placements, self.moves, self.phase, self.folded, self.disq)
+        block = [self.mem[i] for i in range(self.tab.block)]
+        return (_restore, (self.tab, block, scalars))
+
+    # -- outcomes (_outcomes.pxi) --------------------------------------------------
+
+    def board_results(self):
+        """Per board: the players' results on it (+1, -1, 0) once it is
+        decided (by a turn check, or by the stalemate rule at the game's end),
+        else None. A one-board game has no per-board state: []."""
+        if self.tab.nboards == 1:
+            return []
+        return [[self.bstate[1 + b * MAX_SEATS + p] for p in range(self.tab.nplayers)]
+                if (self.bstate[0] >> b) & 1 or self.end in (END_STALEMATE, END_MOVE_LIMIT) else None
+                for b in range(self.tab.nboards)]
+
+    def board_side_scores(self, int b):
+        """Each side's score under the ranked or vs-Chaos stalemate rule on
+        board b alone (sides in seat order, Chaos last); [] as side_scores."""
+        cdef int score[MAX_SEATS]
+        tab = self.tab
+        if not 0 <= b < tab.nboards:
+            raise ValueError(f"board {b} does not exist (boards: 0..{tab.nboards - 1})")
+        if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
+            return []
+        self.score_board1 = b + 1
+        score_sides(self, score)
+        self.score_board1 = 0
+        return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
+
     def side_scores(self):
         """Each side's score under the rule set's ranked or vs-Chaos stalemate
         rule on the current board (sides in seat order, Chaos last), e.g. the
         areas under "most-area-wins"; [] for draws/all-win/all-lose or a rule
-        set on the original scoring path (ttt-outcomes)."""
+        set on the plain scoring path."""
         cdef int score[MAX_SEATS]
         tab = self.tab
         if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
             return []
-        self._side_scores(score)
+        score_sides(self, score)
         return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
 
     def disqualified_players(self):
@@ -6668,110 +601,116 @@ cdef class TTTCore(GameCore):
             return -1.0
         return 0.0
 
-    def folded_players(self):
-        """Players who folded (they take no more turns but can still win)."""
-        return [s for s in range(self.tab.nplayers) if (self.folded >> s) & 1]
+    # -- shapes, stacks, pots and jumps ---------------------------------------------
 
-    def reserves(self):
-        return {self.tab.colour_names[c]: self.reserve[c] for c in range(self.tab.C)}
+    def shape_names(self):
+        """The shapes in play, in the specification's rank order (placement's shape index)."""
+        if not self.tab.shaped:
+            return ["circle"]
+        return list(self.tab.params["shape_names"])
 
-    def seat_to_move(self):
-        """The seat whose turn it is (Chaos is the last seat)."""
-        return self.seat
+    def shapes(self):
+        """Per cell the shape of its piece (a SHAPES_ALL name), or None."""
+        from games.ttt.schema import SHAPES_ALL
+        return [SHAPES_ALL[shape_at(self, c)] if self.cell[c] else None for c in range(self.tab.S)]
 
-    def pieces_left_in_turn(self):
-        return self.left
-
-    def ending(self):
-        return ("playing", "turn check", "stalemate", "agreed draw", "move limit")[self.end]
-
-    def playout_stats(self):
-        return {"placements": self.placements, "moves": self.moves, "plies": self.plies,
-                "ending": self.ending(), "returns": self.returns_list()}
-
-    def __reduce__(self):
-        # OpenSpiel serialises Python states with pickle.
-        scalars = (self.num_free, self.seat, self.left, self.passes, self.plies, self.offer_by,
-                   self.answerer, self.offered, self.end,
-                   [self.result[p] for p in range(MAX_SEATS)], self.board_hash,
-                   self.placements, self.moves, self.phase, self.folded, self.disq)
-        block = [self.mem[i] for i in range(self.tab.block)]
-        return (_restore, (self.tab, block, scalars))
-
-    def to_string(self):
+    def shape_reserves(self):
+        """{colour: {shape: count}} of the pieces in reserve."""
         tab = self.tab
-        X, Y, Z = tab.X, tab.Y, tab.Z
-        cells = self.cells()
-        ch = lambda v: "#" if v < 0 else ("." if v == 0 else COLOUR_CHARS[v - 1])
-        rows = []
-        if tab.gravity:
-            for y in range(Y):
-                if Y > 1:
-                    rows.append(f"stacks y={y + 1}:")
-                for z in reversed(range(Z)):
-                    rows.append("".join(ch(cells[x + X * (y + Y * z)]) for x in range(X)))
-        else:
-            for z in range(Z):
-                if Z > 1:
-                    rows.append(f"z={z + 1}:")
-                for y in reversed(range(Y)):
-                    rows.append("".join(ch(cells[x + X * (y + Y * z)]) for x in range(X)))
-        if tab.shaped:               # ttt-shapes: the shapes, laid out as the board
-            rows += ["shapes:", self._layout(self._sh_letters(-1))]
-        if self.end != END_NONE:
-            status = f"game over ({self.ending()}): returns {self.returns_list()}"
-        elif self.offer_by >= 0:
-            status = f"player {self.answerer} to answer player {self.offer_by}'s draw offer"
-        else:
-            who = "Chaos" if tab.chaos and self.seat == tab.seats - 1 else f"player {self.seat}"
-            status = f"{who} to move, {self.left} piece(s) left this turn"
-        if tab.sim and self._in_round():
-            status = self._sim_status()            # ttt-sim
-        if tab.nphases > 1:
-            status += f"; phase {self.phase + 1} of {tab.nphases}"
-            if self.folded:
-                status += f", folded: {self.folded_players()}"
-        if self.disq:
-            status += f"; disqualified: {self.disqualified_players()}"
-        if tab.nboards > 1:          # boards
-            status += f"; board results: {self.board_results()}"
-        return "\n".join(rows) + "\n" + status
+        if not tab.shaped:
+            return {tab.colour_names[c]: {"circle": self.reserve[c]} for c in range(tab.C)}
+        return {tab.colour_names[c]: {name: self.sres[c * tab.K + k]
+                                      for k, name in enumerate(tab.params["shape_names"])}
+                for c in range(tab.C)}
 
-    def observation(self):
-        """Per cell one plane per colour, then empty, then locked; then one-hot
-        seat to move, pieces left this turn, reserves per colour, draw-answer
-        flag; with several phases, then the phase (one-hot) and who folded."""
+    def goal_distance(self, int seat, int t):
+        """Rows from target t to ``seat``'s goal line (-1: no goal)."""
+        if not self.tab.shaped:
+            return -1
+        return goal_rows(self, seat, t)
+
+    def stack_hand(self, int seat, int t, chips=()):
+        """Python face of ``stack_hand_rank``: seat's rank (games.ttt.poker.rank's
+        scale) in stack t, leaving out the shapes named in ``chips``."""
+        from games.ttt.schema import SHAPES_ALL
         tab = self.tab
-        S, C = tab.S, tab.C
-        multi = tab.nphases > 1
-        obs = [0.0] * ((C + 2) * S + tab.seats + 2 + C + (tab.nphases + tab.nplayers if multi else 0))
-        for c in range(S):
-            v = self.cell[c]
-            if v:
-                obs[(v - 1) * S + c] = 1.0
-            elif self._locked_now(c):
-                obs[(C + 1) * S + c] = 1.0
-            else:
-                obs[C * S + c] = 1.0
-        base = (C + 2) * S
-        if self.end == END_NONE:
-            obs[base + self.seat] = 1.0
-            obs[base + tab.seats] = self.left
-            obs[base + tab.seats + 1] = 1.0 if self.offer_by >= 0 else 0.0
-        for c in range(C):
-            obs[base + tab.seats + 2 + c] = self.reserve[c]
-        if multi:
-            base += tab.seats + 2 + C
-            obs[base + self.phase] = 1.0
-            for p in self.folded_players():
-                obs[base + tab.nphases + p] = 1.0
-        if tab.overachievers:       # then who is disqualified (ttt-outcomes)
-            obs.extend(1.0 if (self.disq >> p) & 1 else 0.0 for p in range(tab.nplayers))
-        if tab.shaped and self.seen == NULL:     # ttt-shapes: shape planes, per-shape reserves
-            obs.extend(self._sh_planes(-1))      # (cloaked: in each player's view only)
-        return obs
+        if not tab.gravity or not tab.shaped:
+            raise ValueError("stack hands exist on a stacks board with shapes (the shapes path)")
+        if not 0 <= seat < tab.seats or not 0 <= t < tab.T:
+            raise ValueError(f"seat 0..{tab.seats - 1} and stack 0..{tab.T - 1} (got {seat}, {t})")
+        mask = 0
+        for name in chips:
+            if name not in SHAPES_ALL:
+                raise ValueError(f"unknown shape {name!r} (allowed: {', '.join(SHAPES_ALL)})")
+            mask |= 1 << SHAPES_ALL.index(name)
+        return stack_hand_rank(self, seat, t, mask)
 
-    # -- cloaking: what one player sees (Python face) ------------------------
+    def pending_pot(self):
+        """The pot waiting for its chance node: {"target", "shape", "pieces",
+        "captors"} (captor colours in dealing order), or None."""
+        tab = self.tab
+        if not tab.pots or not self.mem[tab.pot0 + POT_PENDING]:
+            return None
+        pot = [self.mem[tab.pot0 + i] for i in range(POT_LEN)]
+        return {"target": pot[POT_T], "pieces": pot[POT_UNITS],
+                "shape": (tab.params["shape_names"][pot[POT_K]] if pot[POT_K] >= 0
+                          else None),                          # None: a showdown's pot
+                "captors": [tab.colour_names[pot[POT_PIECE + j] - 1] for j in range(pot[POT_N])]}
+
+    def showdown(self, int t):
+        """Python face of the showdown on stack t as it stands (tests): {"captors":
+        [seats], "kept": [heights], "pot": [heights in dealing order]}."""
+        cdef int captors[MAX_SEATS]
+        cdef uint8_t keep[CP_MAX_STACK]
+        cdef int order[CP_MAX_STACK]
+        cdef int n, m, cbase, z
+        if not self.tab.gravity or not self.tab.shaped or not 0 <= t < self.tab.T:
+            raise ValueError("a showdown needs a stacks board with shapes and a stack 0..T-1")
+        cbase = cover_base(self, t)
+        n = showdown_plan(self, t, cbase, captors, keep)
+        m = pot_dealing_order(self, t, cbase, keep, order)
+        return {"captors": [captors[i] for i in range(n)],
+                "kept": [z for z in range(cbase, self.top[t]) if keep[z - cbase]],
+                "pot": [order[i] for i in range(m)]}
+
+    def pending_chain(self):
+        """The target of the piece whose chain jump goes on (pending), or None."""
+        if not self.tab.chains or not self.mem[self.tab.chain0]:
+            return None
+        return self.mem[self.tab.chain0] - 1
+
+    # -- rounds (_rounds.pxi) --------------------------------------------------------
+
+    def pending_plans(self):
+        """The plans registered in the open round, {seat: action string}
+        (an onlooker's view: every player's own views hide the others')."""
+        if not self.tab.sim or not in_round(self):
+            return {}
+        cdef int32_t* v = round_region(self)
+        return {s: action_text(self, s, v[2 + s]) for s in range(self.tab.seats) if v[2 + s] >= 0}
+
+    def history(self):
+        """Every decision so far as (seat, action) (rule sets with a
+        simultaneous phase keep it for the information states; a pot's
+        chance outcome is recorded with seat 15)."""
+        if not self.tab.sim:
+            raise ValueError("only rule sets with a simultaneous or single phase keep a history")
+        cdef int32_t* v = round_region(self)
+        return [(v[2 + MAX_SEATS + i] >> 20, v[2 + MAX_SEATS + i] & 0xFFFFF) for i in range(v[1])]
+
+    def playout_plans(self):
+        """The plans random playouts draw from for the seat to plan in the open
+        round, sorted ([] outside rounds): the fast draw's set, which equals
+        the seat's legal plans."""
+        if not self.tab.sim or not in_round(self):
+            return []
+        cdef int* buf = <int*>malloc(self.tab.num_actions * sizeof(int))
+        cdef int n = fast_plans(self, self.seat, buf)
+        out = sorted(buf[i] for i in range(n))
+        free(buf)
+        return out
+
+    # -- cloaking (_cloaking.pxi) ----------------------------------------------------
 
     @property
     def cloaking(self):
@@ -6782,7 +721,7 @@ cdef class TTTCore(GameCore):
         """Cells cloaked in the current phase."""
         if self.seen == NULL:
             return []
-        return [c for c in range(self.tab.S) if self._cloaked_now(c)]
+        return [c for c in range(self.tab.S) if cloaked_now(self, c)]
 
     def player_view(self, int player):
         """Per cell what ``player`` sees: a colour letter (``COLOUR_CHARS``)
@@ -6794,269 +733,97 @@ cdef class TTTCore(GameCore):
         out = []
         for c in range(self.tab.S):
             v = self.cell[c]
-            if v and (self.seen == NULL or self._fully_sees(player, c)):
+            if v and (self.seen == NULL or fully_sees(self, player, c)):
                 out.append(COLOUR_CHARS[v - 1])
-            elif v and self._sees_piece(player, c):
+            elif v and sees_piece(self, player, c):
                 out.append(COLOUR_CHARS[v - 1].upper())
             else:
-                out.append("#" if self._locked_now(c) else ".")
+                out.append("#" if locked_now(self, c) else ".")
         return out
 
-    def _layout(self, chars):
-        tab = self.tab
-        X, Y, Z = tab.X, tab.Y, tab.Z
-        rows = []
-        if tab.gravity:
-            for y in range(Y):
-                if Y > 1:
-                    rows.append(f"stacks y={y + 1}:")
-                for z in reversed(range(Z)):
-                    rows.append("".join(chars[x + X * (y + Y * z)] for x in range(X)))
-        else:
-            for z in range(Z):
-                if Z > 1:
-                    rows.append(f"z={z + 1}:")
-                for y in reversed(range(Y)):
-                    rows.append("".join(chars[x + X * (y + Y * z)] for x in range(X)))
-        return "\n".join(rows)
+    def player_shape_view(self, int player):
+        """Per cell the shape ``player`` sees (see ``shape_letters``)."""
+        self._player(player)
+        return shape_letters(self, player)
 
-    def _view_string(self, int player):
-        status = self.to_string().rsplit("\n", 1)[1]     # public: whose turn, phase, ending
-        reserves = ", ".join(f"{k} {v}" for k, v in self._ht_reserves(player).items())   # kbeauty
-        if self.tab.shaped:      # ttt-shapes: the shapes it sees ("?" colour only), the reserves it may know
-            known = self._sh_known_reserves(player)
-            reserves = ", ".join(f"{k} {known[k] if k in known else v}" for k, v in self.reserves().items())
-            return (f"player {player} sees:\n{self._layout(self.player_view(player))}\nshapes:\n"
-                    f"{self._layout(self.player_shape_view(player))}\n{status}\nreserves: {reserves}")
-        return (f"player {player} sees:\n{self._layout(self.player_view(player))}\n{status}\n"
-                f"reserves: {reserves}")
+    # -- events of cloaked rule sets (_cloaked_events.pxi) ------------------------
 
-    def _view_tensor(self, int player):
-        """Per cell: C planes "fully seen, this colour", C planes "colour seen,
-        shape not", looks empty, locked and looks empty; then the public part
-        of ``observation()`` (seat to move, pieces left, draw answer,
-        reserves, phase, folded); then the observer, one-hot."""
-        tab = self.tab
-        S, C = tab.S, tab.C
-        chars = self.player_view(player)
-        planes = [0.0] * ((2 * C + 2) * S)
-        for c, ch in enumerate(chars):
-            if ch == ".":
-                planes[2 * C * S + c] = 1.0
-            elif ch == "#":
-                planes[(2 * C + 1) * S + c] = 1.0
-            elif ch.islower():
-                planes[COLOUR_CHARS.index(ch) * S + c] = 1.0
-            else:
-                planes[(C + COLOUR_CHARS.index(ch.lower())) * S + c] = 1.0
-        me = [0.0] * tab.nplayers
-        me[player] = 1.0
-        if tab.shaped:           # ttt-shapes: the shapes it fully sees, the reserves it may know
-            me += self._sh_planes(player)
-        return planes + self._ht_public(player, self.observation()[(C + 2) * S:]) + me     # kbeauty
+    def event_count(self):
+        """How many events the log of a cloaked rule set holds (0 without cloaking)."""
+        return logged_event_count(self) if self.seen != NULL else 0
 
-    def _log_count(self):
-        cdef int16_t* log = self.mem + self.tab.log0
-        return log[0] + (log[1] << 15)
+    def _logged(self, i):
+        """``i`` after checking it names a logged event."""
+        if not isinstance(i, int) or not 0 <= i < self.event_count():
+            raise IndexError(f"event must be in 0..{self.event_count() - 1}, got {i!r}")
+        return i
 
-    def _event(self, int i):
-        """(action, actor, attempt, per-seat view class, phase after) of event i."""
-        cdef int16_t* log = self.mem + self.tab.log0 + 2 + 3 * i
-        meta = log[1]
-        return (log[0], meta & 7, (meta >> 3) & 1, [(meta >> (4 + 2 * s)) & 3 for s in range(self.tab.seats)],
-                log[2] & 15)     # ttt-cloakcap: the word's higher bits are a cover's (_event_cover)
+    def event(self, i):
+        """Logged event i as (action, actor seat, 1 if it was an attempt that
+        only revealed, per seat the view class of what it saw: 0 hidden, 1 all
+        of it, 2 a piece it had not seen arriving, 3 colour and place but not
+        shape, phase after it)."""
+        return logged_event(self, self._logged(i))
+
+    def event_cover(self, i):
+        """What logged event i's cover showed: (verdict: 0 no cover, 1 the
+        attacker captured, 2 it was captured, 3 both destroyed; 1 if its target
+        was open; per seat 1 if it saw the target's piece vanish; per seat 1 if
+        it saw the mover vanish from its source)."""
+        return logged_cover(self, self._logged(i))
+
+    def event_reincarnation(self, i):
+        """(colour index, count, SHAPES_ALL index) of what logged event i's
+        capture put into a reserve, or None."""
+        return logged_reincarnation(self, self._logged(i))
+
+    def reincarnation_text(self, int player, i):
+        """What ``player`` reads of logged event i's reincarnation ("" if none):
+        the colour and count for everyone, the shape for that colour's players."""
+        return reincarnation_line(self, self._player(player), self._logged(i))
+
+    def event_captives(self, i):
+        """The captives of logged event i's jump or surround: per captured cell
+        (cell, seats that saw it as a bit mask, converted, SHAPES_ALL index,
+        pieces its capture put into the captor's reserve, captor's colour)."""
+        return logged_captives(self, self._logged(i))
+
+    def captives_text(self, int player, i, int actor):
+        """What ``player`` reads of the captives of logged event i, made by
+        seat ``actor``: the captives it saw (all of them for the actor), then
+        any reincarnation."""
+        return captives_line(self, self._player(player), self._logged(i), actor)
 
     def last_event(self):
         """The last logged event of a cloaked rule set (None before any):
         action, actor seat, whether it was an attempt that only revealed,
         what each seat saw of it ("all", "hidden", "arrived") and the phase
         after it."""
-        if self.seen == NULL or self._log_count() == 0:
+        if self.seen == NULL or logged_event_count(self) == 0:
             return None
-        action, actor, attempt, cls, phase = self._event(self._log_count() - 1)
+        action, actor, attempt, cls, phase = logged_event(self, logged_event_count(self) - 1)
         return {"action": action, "actor": actor, "attempt": bool(attempt), "phase": phase,
-                "seen": [("hidden", "all", "arrived", "colour")[k] for k in cls]}    # colour: ttt-shapes
-
-    def _kind(self, int action):
-        tab = self.tab
-        if tab.nstk and tab.stk0 <= action < tab.stk0 + tab.nstk:
-            return 1                     # ttt-stacks: a by-stack move
-        if self._cloak_is_replacement(action):
-            return 1                     # ttt-cloakcap: a move naming its replacement
-        return 0 if action < tab.nplace else (1 if action < tab.move0 + tab.nmove else 2)
-
-    def _event_string(self, int player, int i):
-        tab = self.tab
-        action, actor, attempt, cls, phase = self._event(i)
-        who = "Chaos" if tab.chaos and actor == tab.seats - 1 else f"player {actor}"
-        kind = self._kind(action)
-        if attempt and actor == player:
-            text = f"attempted {self.action_string(actor, action)}, which only revealed what is there"
-        elif attempt:
-            text = "attempted a move, which only revealed a hidden piece to it"
-        elif cls[player] == 1:
-            text = self.action_string(actor, action)
-        elif cls[player] == 3 and kind == 1:     # ttt-cloakcap: the move, not its replacement
-            text = self.action_string(actor, self._sh_drop_shape(action)) + " (shape not seen)"
-        elif cls[player] == 3:       # ttt-shapes: colour and place, not shape
-            text = self.action_string(actor, action).rsplit(" ", 1)[0] + " (shape not seen)"
-        elif cls[player] == 2:
-            text = f"moved a piece not seen before to {self._target_name((action - tab.move0) % tab.T)}"
-        elif kind == 0:
-            colour = self.action_string(actor, action).split("@")[0]
-            text = f"placed {colour} on a space hidden from player {player}"
-        else:
-            text = f"moved a piece hidden from player {player}"
-        if tab.powers:
-            text += self._cover_text(player, i, action)      # ttt-cloakcap
-            text += self._cc2_text(player, i)                  # ttt-cloakcap2
-        if tab.xk_log0:      # ttt-cloakstack: captives told by the event, not read off today's board
-            text = re.sub(r" over \([^)]*\)", "", text) + self._xk_text(player, i, actor)
-        if tab.nphases > 1:
-            text += f" [phase {phase + 1}]"
-        return f"{i + 1}. {who}: {text}"
-
-    def _event_tensor(self, int player):
-        """Per logged event (up to the game's length bound; later rows 0):
-        the actor (one-hot over seats), flags (attempt, hidden, arrived),
-        the action (one-hot) when the player saw all of it, the arrival
-        target of an unseen piece, the colour of a hidden placement, and the
-        phase after the event (one-hot)."""
-        tab = self.tab
-        width = tab.seats + 3 + tab.num_actions + tab.T + tab.C + tab.nphases
-        extra = 3 + 2 * tab.T if tab.powers else 0       # ttt-cloakcap: _cover_row
-        extra2 = tab.C + tab.K if tab.rlog0 else 0        # ttt-cloakcap2: _cc2_row
-        extra3 = 2 * tab.T + tab.C + tab.K if tab.xk_log0 else 0     # ttt-cloakstack: _xk_row
-        width += extra + extra2 + extra3
-        out = [0.0] * (width * tab.loglen)
-        for i in range(self._log_count()):
-            action, actor, attempt, cls, phase = self._event(i)
-            row = i * width
-            out[row + actor] = 1.0
-            base = row + tab.seats
-            out[base] = float(attempt)
-            if attempt and actor != player:
-                pass
-            elif cls[player] == 1:
-                out[base + 3 + action] = 1.0
-            elif cls[player] == 3:   # ttt-shapes: the placement with its shape dropped
-                out[base + 3 + self._sh_drop_shape(action)] = 1.0
-            elif cls[player] == 2:
-                out[base + 2] = 1.0
-                out[base + 3 + tab.num_actions + (action - tab.move0) % tab.T] = 1.0
-            else:
-                out[base + 1] = 1.0
-                if self._kind(action) == 0:
-                    ch = action // tab.T
-                    colour = ch if tab.choices > 1 else tab.colour_of_seat[actor]
-                    out[base + 3 + tab.num_actions + tab.T + colour] = 1.0
-            out[base + 3 + tab.num_actions + tab.T + tab.C + phase] = 1.0
-            if extra:
-                out[row + width - extra - extra2 - extra3:row + width - extra2 - extra3] = \
-                    self._cover_row(player, i, action)
-            if extra2:
-                out[row + width - extra2 - extra3:row + width - extra3] = self._cc2_row(player, i)
-            if extra3:
-                out[row + width - extra3:row + width] = self._xk_row(player, i, actor)     # ttt-cloakstack
-        return out
-
-    # -- kbeauty: hidden turns (``cloaking_hides_turns``; docs/rules/ttt.md, "Hidden turns")
-    # Why: with the flag a seat's turn that another player sees nothing of (a
-    # placement or an attempt whose piece it does not see) leaves no line in
-    # that player's information state, and other colours' reserves are not
-    # shown, so histories that differ only in how many hidden turns the others
-    # took are one information state (KBeauty9's guesses are then
-    # simultaneous, as a beauty contest's are). Without the flag every function
-    # here returns what the views returned before. The log itself is unchanged
-    # (it is the truth every seat's view is read from).
+                "seen": [("hidden", "all", "arrived", "colour")[k] for k in cls]}    # colour: shapes unseen
 
     def hides_turns(self):
         """Whether the rule set hides the turns a player sees nothing of."""
         return bool(self.tab.params.get("hidden_turns", False))
 
+    def _event_string(self, int player, int i):
+        """Logged event i as ``player`` reads it (a line of its information state)."""
+        return event_line(self, player, i)
+
     def _ht_events(self, int player):
-        """Log indices of the events ``player``'s information state shows:
-        every event, or with hidden turns those it acted in or saw something
-        of (passes, draw offers and answers are seen by all)."""
-        n = self._log_count()
-        if not self.tab.params.get("hidden_turns", False):
-            return list(range(n))
-        out = []
-        for i in range(n):
-            _, actor, _, cls, _ = self._event(i)
-            if actor == player or cls[player] != 0:
-                out.append(i)
-        return out
+        """The logged events ``player``'s information state shows (hidden turns)."""
+        return shown_events(self, player)
 
     def _ht_event_count(self, int player):
         """How many event lines ``player``'s information state has."""
-        if not self.tab.params.get("hidden_turns", False):
-            return self._log_count()
-        return len(self._ht_events(player))
+        return shown_event_count(self, player)
 
     def _ht_event_lines(self, int player, int start=0):
-        """``player``'s event lines from its ``start``-th on, numbered in its
-        own order (1, 2, ... over the events it has)."""
-        if not self.tab.params.get("hidden_turns", False):
-            return [self._event_string(player, i) for i in range(start, self._log_count())]
-        out = []
-        for k, i in enumerate(self._ht_events(player)):
-            if k >= start:
-                out.append(f"{k + 1}. " + self._event_string(player, i).split(". ", 1)[1])
-        return out
-
-    def _ht_event_tensor(self, int player):
-        """``_event_tensor``'s rows of the events ``player`` has, in its order,
-        then zero rows up to the game's length bound."""
-        full = self._event_tensor(player)
-        if not self.tab.params.get("hidden_turns", False):
-            return full
-        width = len(full) // self.tab.loglen
-        out = [0.0] * len(full)
-        for k, i in enumerate(self._ht_events(player)):
-            out[k * width:(k + 1) * width] = full[i * width:(i + 1) * width]
-        return out
-
-    def _ht_reserves(self, int player):
-        """The reserves ``player`` is shown (colour name -> count): all, or with
-        hidden turns its own colours' and "?" for the others."""
-        cdef Tables tab = self.tab
-        cdef int c
-        if not tab.params.get("hidden_turns", False):
-            return self.reserves()
-        return {tab.colour_names[c]: (self.reserve[c] if (tab.seat_mask[player] >> c) & 1 else "?")
-                for c in range(tab.C)}
-
-    def _ht_public(self, int player, list public):
-        """``observation()``'s public part as ``player`` is shown it: with
-        hidden turns another colour's reserve reads 0 (never shown, so it
-        tells nothing)."""
-        cdef Tables tab = self.tab
-        cdef int c
-        if tab.params.get("hidden_turns", False):
-            for c in range(tab.C):
-                if not (tab.seat_mask[player] >> c) & 1:
-                    public[tab.seats + 2 + c] = 0.0
-        return public
-
-
-cdef inline bint _outranks(int a, int b) noexcept:
-    """ttt-shapes: the seed's rank on SHAPES_ALL indices (circle 0 .. pentagon
-    5): "Pentagon outranks star which outranks cross which outranks X which
-    outranks triangle which outranks circle (but circle outranks pentagon and
-    only pentagon)". The one place the engine ranks shapes; by-rank rules
-    (captures, collisions through ``_resolve_collision_by_rank``) arrive with
-    powers (issue 12 items 3-5). Python's copy: ``schema.outranks``."""
-    if a == 0 and b == 5:
-        return True
-    if a == 5 and b == 0:
-        return False
-    return a > b
-
-
-def shape_outranks(int a, int b):
-    """Whether shape a outranks shape b (SHAPES_ALL indices), for tests."""
-    return _outranks(a, b)
+        """``player``'s event lines from its ``start``-th on."""
+        return shown_event_lines(self, player, start)
 
 
 def make_core(dict compiled):
@@ -7073,7 +840,23 @@ def _restore(Tables tab, list block, tuple scalars):
     (core.num_free, core.seat, core.left, core.passes, core.plies, core.offer_by, core.answerer,
      core.offered, core.end, result, core.board_hash, core.placements, core.moves, core.phase,
      core.folded, core.disq) = scalars
-    core._set_plock()
+    set_phase_locks(core)
     for i in range(MAX_SEATS):
         core.result[i] = result[i]
     return core
+
+
+# the rule vocabulary, one file per concept (the map in the module docstring)
+include "_phases.pxi"
+include "_turns.pxi"
+include "_outcomes.pxi"
+include "_shapes.pxi"
+include "_stacks.pxi"
+include "_captures.pxi"
+include "_jumps.pxi"
+include "_surround.pxi"
+include "_pots.pxi"
+include "_rounds.pxi"
+include "_cloaking.pxi"
+include "_cloaked_events.pxi"
+include "_views.pxi"

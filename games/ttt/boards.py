@@ -1,4 +1,4 @@
-"""Several boards in one game (issue 11 item 5): the compiled tables of one
+"""Several boards in one game: the compiled tables of one
 board, laid out side by side along x.
 
 Why side by side along x: every formula of the engine (cells ``x + X*(y +
@@ -37,10 +37,10 @@ def widen(out: dict, boards: int) -> dict:
     out["pieces"] = sorted((w, colour) for c, colour in out["pieces"] for w in cells(c))
     for ph in out["phases"]:
         ph["locked"] = sorted(w for c in ph["locked"] for w in cells(c))
-        # ttt-boards: cloaked spaces repeat on every board like the locks
+        # cloaked spaces repeat on every board like the locks
         # (3Blotto13: "Played on 3 boards ...; All spaces cloaked")
         ph["cloaked"] = sorted(w for c in ph.get("cloaked", []) for w in cells(c))
-    per_board = out.pop("on_boards", None)  # per-board spaces (issue 13)
+    per_board = out.pop("on_boards", None)  # per-board spaces
     if per_board is not None:
         out["locked"] = sorted(
             set(out["locked"])

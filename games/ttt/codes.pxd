@@ -20,7 +20,7 @@ cpdef enum Move:
     MOVE_LINEAR_KNIGHT = 2    # any distance along a line, or a knight's jump
     MOVE_ALQUERQUE = 3        # one step along the lines of the alquerque-pattern board
     MOVE_ORTHOGONAL = 4       # one step along an axis
-    # ttt-shapes: the seed's extension list (the shapes path only)
+    # the specification's extension list (the shapes path only)
     MOVE_ADJ_DIAGONAL = 5     # one step along a diagonal (not an axis)
     MOVE_ORTH_LINE = 6        # any distance along an axis
     MOVE_DIAG_LINE = 7        # any distance along a diagonal
@@ -29,11 +29,11 @@ cpdef enum Move:
     MOVE_FORWARD_DIAG = 10    # one step along a diagonal towards the mover's goal
     MOVE_KNIGHT = 11          # a knight's jump, 2x1x0
     MOVE_KNIGHT3 = 12         # a 3-D knight's jump, 2x1x1
-    # ttt-stacks: any distance along an axis (height ignored), carrying the
+    # any distance along an axis (height ignored), carrying the
     # pieces above the mover; the full-stack one only from a stack's bottom
     MOVE_ORTH_BY_STACK = 13
     MOVE_ORTH_BY_FULL_STACK = 14
-    # ttt-cloakcap: the seed's "Moves adjacent or knight" (3P-9X-HideSeek's
+    # the specification's "Moves adjacent or knight" (3P-9X-HideSeek's
     # circle): one step to any neighbour, or a knight's jump 2x1x0
     MOVE_ADJ_KNIGHT = 15
 
@@ -46,7 +46,7 @@ cpdef enum Stalemate:
     ST_MOST_ROW = 3
     ST_LEAST_ROW = 4
     ST_MOST_PIECES = 5
-    # ttt-outcomes: the general scoring path (Tables.general_outcome)
+    # the general scoring path (Tables.general_outcome)
     ST_RANKED = 6             # most/least <measure> wins/loses
     ST_VS_CHAOS = 7           # each player's pieces against Chaos's
 
@@ -74,7 +74,7 @@ cpdef enum Fold:
 
 
 cpdef enum Measure:
-    # ttt-outcomes: what a ranked stalemate rule counts, per side
+    # what a ranked stalemate rule counts, per side
     MEASURE_RUN = 0           # longest same-colour line (13 directions)
     MEASURE_WINDOWS = 1       # K-same-colour-in-a-row: K-long same-colour segments of lines
     MEASURE_PIECES = 2        # pieces on the board
@@ -83,31 +83,31 @@ cpdef enum Measure:
 
 
 cpdef enum Cloak:
-    # the cloaking type (issue 11 item 3): what a piece on a cloaked space shows
+    # the cloaking type: what a piece on a cloaked space shows
     CLOAK_NONE = 0
     CLOAK_HIDES = 1           # "Invisibility": a piece not fully seen looks like an empty space
     CLOAK_OBSCURES = 2        # "Obscurity": its colour shows, its shape does not
 
 
 cpdef enum Power:
-    # ttt-captures: a shape's power (issue 12 item 3)
+    # a shape's power
     POWER_NONE = 0
     POWER_MUST = 1            # "Must capture": a visible capture makes every non-capture illegal
     POWER_CAN = 2             # "Can capture"
 
 
 cpdef enum Condition:
-    # ttt-captures: how a shape captures (issue 12 item 4; the engine plays the covers)
+    # how a shape captures
     COND_COVER = 0            # "Cover": captures other than by rank (highest rank)
     COND_COVER_RANK = 1       # "Cover by rank": the highest-ranked of attacker and defenders captures
-    COND_JUMP = 2             # ttt-jumps: "Jump": over an adjacent opponent piece to the empty space beyond
-    COND_CHAIN_JUMP = 3       # ttt-jumps: "Chain Jump": a jump, then the same piece may jump again or pass
+    COND_JUMP = 2             # "Jump": over an adjacent opponent piece to the empty space beyond
+    COND_CHAIN_JUMP = 3       # "Chain Jump": a jump, then the same piece may jump again or pass
     COND_SURROUND_LINE = 4    # "Surround line": runs closed by the arriving piece and another own piece
-    COND_SURROUND_ORTH = 5    # ttt-jumps: "Surround orthogonal": groups with no free orthogonal neighbour
+    COND_SURROUND_ORTH = 5    # "Surround orthogonal": groups with no free orthogonal neighbour
 
 
 cpdef enum Result:
-    # ttt-captures: what happens to the captives (issue 12 item 5)
+    # what happens to the captives
     RESULT_REMOVES = 0        # "Removes captive(s)" / "Destroys captive(s)"
     RESULT_CONVERTS = 1       # the captive takes the captor's colour and stays
     RESULT_REINCARNATES = 2   # the captive goes to the captor's reserve, in the captor's colour

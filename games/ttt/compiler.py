@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 from games.ttt.boards import _wide, widen
 from games.ttt.codes import Measure, Stalemate
-from games.ttt.schema import (  # ttt-jumps
+from games.ttt.schema import (
     CLOAK_CODES,
     CONDITION_CODES,
     EFFECT_ALL_LOSE,
@@ -42,7 +42,7 @@ from games.ttt.schema import (  # ttt-jumps
     seat_index,
     seats_of,
     shaped,
-)  # ttt-shapes  # ttt-captures
+)
 from games.ttt.spaces import lock_sets, on_board_groups, seat_lock_masks
 
 
@@ -110,7 +110,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
     else:
         used = set(r["reserves"]) | {q["colour"] for q in r["board"]["pieces"]}
         colours = [c for c in PALETTE if c in used]
-    if mode != "players-choose":  # ttt-shapes: communal colours (owned by no seat) of pre-placed pieces
+    if mode != "players-choose":  # communal colours (owned by no seat) of pre-placed pieces
         colours += [
             c for c in PALETTE if c not in colours and any(q["colour"] == c for q in r["board"]["pieces"])
         ]
@@ -127,14 +127,14 @@ def compile_rules(rs: RuleSetLike) -> dict:
     num_sides = max(sides) + 1
     if chaos:
         sides.append(num_sides)
-    reserves = [sum(r["reserves"].get(c, {}).values()) for c in colours]  # every shape (ttt-shapes)
+    reserves = [sum(r["reserves"].get(c, {}).values()) for c in colours]  # every shape
     cell = lambda at: (at[0] - 1) + X * ((at[1] - 1) + Y * (at[2] - 1))
     locked = [cell(a) for a in r["board"]["locked"]]
     pieces = [(cell(q["at"]), colours.index(q["colour"])) for q in r["board"]["pieces"]]
-    shape_move = _shape_move_code(r)  # ttt-shapes
+    shape_move = _shape_move_code(r)
     phases = [_phase_table(ph, shape_move, seats, r["players"], cell) for ph in r["phases"]]
     move = shape_move if any(ph["move"] for ph in phases) else 0
-    checks = [parse_check(c) for c in r["turn_checks"] if c != GOAL_CHECK]  # ttt-shapes: goal check apart
+    checks = [parse_check(c) for c in r["turn_checks"] if c != GOAL_CHECK]  # goal check apart
     zero_based = lambda coords: {(a[0] - 1, a[1] - 1, a[2] - 1) for a in coords}
     sym_locked = [zero_based(r["board"]["locked"])] + [zero_based(ph["locked"]) for ph in r["phases"]]
     sym_locked += [zero_based(ph["cloaked"]) for ph in r["phases"]]  # cloaking
@@ -145,9 +145,9 @@ def compile_rules(rs: RuleSetLike) -> dict:
     syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
     if r["board"].get("on_boards"):
         syms = syms[:1]  # per-board spaces: the boards differ, so no symmetry of one board is one of all
-    simultaneous = any(ph["order"] != "sequential" for ph in r["phases"])  # ttt-sim
+    simultaneous = any(ph["order"] != "sequential" for ph in r["phases"])
     if simultaneous or shaped(r):
-        # ttt-shapes: the symmetries' hashes see colours only, not shapes;
+        # the symmetries' hashes see colours only, not shapes;
         # pending plans are action ids, which a board symmetry would have to
         # map too; search over symmetries is for perfect-information games
         syms = syms[:1]
@@ -161,7 +161,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
     # most ``seats`` of them.
     capacity = S - len(locked) - len(pieces)
     if has_powers(r):
-        # ttt-captures: a cover lands on an occupied space, so the board's
+        # a cover lands on an occupied space, so the board's
         # room does not bound the placements; the reserves do (reincarnation
         # refills them, and validation then requires a move limit)
         capacity = sum(reserves)
@@ -181,7 +181,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
     if boards > 1:  # boards: every board gives the same plies, reserves are shared
         capacity = boards * capacity
         placements = min(capacity, sum(reserves))
-        if cloaking == CLOAK_CODES["hides"]:  # ttt-boards: attempts on every board, as above
+        if cloaking == CLOAK_CODES["hides"]:  # attempts on every board, as above
             placements += n * (placements + boards * len(pieces))
         plies = placements if not passing else (placements + len(phases)) * seats
         if move:
@@ -189,16 +189,16 @@ def compile_rules(rs: RuleSetLike) -> dict:
         elif r["move_limit"] is not None:
             plies = min(plies, r["move_limit"])
     if simultaneous:
-        plies = _simultaneous_plies(r, phases, seats, move, reserves)  # ttt-sim
-        plies += _cloaked_round_plies(r, cloaking, seats, move, reserves, pieces)  # ttt-cloaksim
+        plies = _simultaneous_plies(r, phases, seats, move, reserves)
+        plies += _cloaked_round_plies(r, cloaking, seats, move, reserves, pieces)
     if any(p.get("result") in ("reincarnates", "reincarnates-x2") for p in r["shapes"].values()):
-        # ttt-captures: reincarnation refills reserves (validation requires the
+        # reincarnation refills reserves (validation requires the
         # limit); a round checks it after all its plans, overshooting by seats - 1
         plies = r["move_limit"] + (seats - 1 if simultaneous else 0)
     if may_split_pot(r):
-        plies *= 2  # ttt-captures: at most one pot's chance node per ply
+        plies *= 2  # at most one pot's chance node per ply
     if has_chains(r):
-        plies *= 2  # ttt-jumps: at most one "end-chain" decision per jump (a ply)
+        plies *= 2  # at most one "end-chain" decision per jump (a ply)
     length = plies
     if r["agree_draw"]:
         length += plies * n  # one offer and up to n-1 answers per turn
@@ -227,7 +227,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
         "max_game_length": max(1, length),
         "targets": T,
         "phases": phases,
-        # spaces (issue 11 item 4): per phase, per cell, the seats locked out
+        # spaces: per phase, per cell, the seats locked out
         # of entering / leaving it; None when no space locks any seat
         "seat_locks": seat_lock_masks(r, cell, X * Y * Z),
         "simultaneous": simultaneous,
@@ -240,11 +240,11 @@ def compile_rules(rs: RuleSetLike) -> dict:
             "locked": [[cell(a) for a in on_board_groups(r, b, "locked")] for b in range(1, boards + 1)],
             "seat_locks": [seat_lock_masks(r, cell, X * Y * Z, b) for b in range(1, boards + 1)],
         }
-    tables.update(_shape_tables(r, colours, cell, boards))  # ttt-shapes
+    tables.update(_shape_tables(r, colours, cell, boards))
     return widen(tables, boards)  # boards: several boards side by side (games/ttt/boards.py)
 
 
-# The general scoring path (ttt-outcomes): the stalemate rules the engine's
+# The general scoring path: the stalemate rules the engine's
 # original path scores, read as (kind, measure, most, wins).
 _RANKED = {
     "in-a-row": int(Measure.MEASURE_RUN),
@@ -306,7 +306,7 @@ def _outcome_tables(r) -> dict:
 
 def _simultaneous_plies(r, phases, seats: int, move: int, reserves) -> int:
     """Bound on the plies (every decision of a plan or a turn, passes
-    included) of a rule set with a simultaneous or single phase (ttt-sim).
+    included) of a rule set with a simultaneous or single phase.
     Collisions destroy pieces, so the board never fills up for sure; but
     every round that is not all passes spends at least one reserve piece
     (destroyed pieces stay spent), an all-pass round or a single phase's
@@ -319,14 +319,14 @@ def _simultaneous_plies(r, phases, seats: int, move: int, reserves) -> int:
 
 
 def _cloaked_round_plies(r, cloaking: int, seats: int, move: int, reserves, pieces) -> int:
-    """Extra plies a cloaked rule set with simultaneous phases may need
-    (ttt-cloaksim): a round whose only non-pass plans are attempts spends no
+    """Extra plies a cloaked rule set with simultaneous phases may need: a
+    round whose only non-pass plans are attempts spends no
     reserve piece, but each attempt shows its planner at least one piece it
     did not see (a piece, once seen, stays seen until destroyed), so there
     are at most n attempts per piece ever on the board, each in a round of at
     most ``seats`` plans. With movement the move limit bounds plies already.
     Pre-placed pieces repeat on every board (games/ttt/boards.py), so several
-    boards hold ``boards`` copies of them (the merge of ttt-boards)."""
+    boards hold ``boards`` copies of them."""
     if cloaking != CLOAK_CODES["hides"] or move:
         return 0
     n = seats_of(r["players"])[0]
@@ -367,7 +367,7 @@ def outcome_profile(rs: RuleSetLike) -> dict:
     together = r["stalemate"] in ("all-win", "all-lose") or any(
         parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"] if c != GOAL_CHECK
     )
-    # ttt-outcomes: "Chaos wins if ..." makes every player lose together
+    # "Chaos wins if ..." makes every player lose together
     together = together or bool(r["chaos_wins_if_more_than"]) or r["stalemate"] in VS_CHAOS_STALEMATES
     zero_sum = two_sides and not chaos and not together
     return {
@@ -377,10 +377,10 @@ def outcome_profile(rs: RuleSetLike) -> dict:
         "max_utility": 1.0,
         "num_players": n,
         "chance": bool(chaos) or may_split_pot(r),
-    }  # ttt-captures: the pot's chance node
+    }  # the pot's chance node
 
 
-# -- shapes, ranks, movement and goals (ttt-shapes, issue 12) -----------------
+# -- shapes, ranks, movement and goals ------------------------------------------
 
 
 def _shape_move_code(r) -> int:
@@ -422,15 +422,15 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "piece_shapes": sorted(pieces.items()),
         "goals": goals,
         "goal_check": GOAL_CHECK in r["turn_checks"],
-        # ttt-captures: per shape its power, condition and result codes
+        # per shape its power, condition and result codes
         "powers": has_powers(r),
         "pots": may_split_pot(r),
         "shape_powers": [POWER_CODES[p["power"]] for p in props],
         "shape_conditions": [CONDITION_CODES[p.get("condition", "cover")] for p in props],
         "shape_results": [RESULT_CODES[p.get("result", "removes")] for p in props],
-        "jumps": has_jumps(r),  # ttt-jumps
+        "jumps": has_jumps(r),
         "chains": has_chains(r),
-        # ttt-chainback: "Chain Jump (+ back)": the shape's jumps may go backwards
+        # "Chain Jump (+ back)": the shape's jumps may go backwards
         "shape_jump_back": [
             p.get("power", "none") != "none" and p.get("condition") == "chain-jump-back" for p in props
         ],

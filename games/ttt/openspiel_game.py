@@ -91,7 +91,7 @@ class TTTGame(CoreGame):
 
 
 class TTTState(CoreState):
-    """``CoreState`` that also reports Chaos's outcome (ttt-outcomes)."""
+    """``CoreState`` that also reports Chaos's outcome."""
 
     def chaos_outcome(self) -> float:
         """Chaos's outcome for leaderboards: +1 when every player lost, -1 when

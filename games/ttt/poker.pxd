@@ -26,6 +26,6 @@ cdef enum:
 # value is a higher rank and equal values are equal ranks.
 cdef int hand_rank(const int* counts) noexcept nogil
 
-# ttt-potshow: used[N_SHAPES] receives how many pieces of each shape make the
+# used[N_SHAPES] receives how many pieces of each shape make the
 # hand of rank ``code`` (hand_rank's value): the pieces a pot's captor keeps.
 cdef void hand_uses(int code, int* used) noexcept nogil

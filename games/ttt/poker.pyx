@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Poker-hand ranks of stacks (issue 12 item 6). The seed: "A player's rank
+"""Poker-hand ranks of stacks. The specification: "A player's rank
 in a move “by stack” or “by full stack” is determined from the full set of
 pieces in the destination stack (after the move) owned by that player or by
 no player (“communal pieces”), ignoring any pieces of the lowest possible
@@ -109,7 +109,7 @@ cdef int hand_rank(const int* n) noexcept nogil:
 
 
 cdef void hand_uses(int code, int* used) noexcept nogil:
-    """How many pieces of each shape make the hand ``code`` (ttt-potshow: "each
+    """How many pieces of each shape make the hand ``code`` (the showdown: "each
     captor retains the pieces that make them highest rank"): n of a shape
     uses n of it, a full house 3 + 2, two pair 2 + 2, a straight one of each
     shape of its run, a singleton one piece."""

@@ -19,7 +19,7 @@ PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")
 COLOUR_MODES = ("assigned", "shared", "partners-share", "players-choose")
 PALETTE = ("black", "white", "pink", "yellow")
 SHAPES_ALL = ("circle", "triangle", "x", "cross", "star", "pentagon")
-SHAPES_NOW = SHAPES_ALL  # ttt-shapes: all six (issue 12 item 1)
+SHAPES_NOW = SHAPES_ALL  # all six
 MOVES_ALL = (
     "stationary",
     "adjacent",
@@ -29,7 +29,7 @@ MOVES_ALL = (
     "orth-by-stack",
 )
 MOVES_NOW = ("stationary", "adjacent", "adjacent-orthogonal", "adjacent-alquerque", "linear-or-knight")
-# ttt-shapes: the seed's extension list of moves (issue 12 item 2), played by the shapes path
+# the specification's extension list of moves, played by the shapes path
 MOVES_EXTENDED = (
     "adjacent-diagonal",
     "orthogonal",
@@ -42,24 +42,24 @@ MOVES_EXTENDED = (
 )
 MOVES_ALL = MOVES_ALL + MOVES_EXTENDED
 MOVES_NOW = MOVES_NOW + MOVES_EXTENDED
-# ttt-stacks: moves that carry the pieces above the mover (stacks boards only;
+# moves that carry the pieces above the mover (stacks boards only;
 # docs/rules/ttt.md, "Stacks"): "orth-by-stack" (the seed's "Moves orth by
 # stack") and "orth-by-full-stack" (its "by full stack", e.g. poker hands)
 MOVES_BY_STACK = ("orth-by-stack", "orth-by-full-stack")
 MOVES_ALL = MOVES_ALL + ("orth-by-full-stack",)
 MOVES_NOW = MOVES_NOW + MOVES_BY_STACK
-# ttt-cloakcap: the seed's "Moves adjacent or knight" (3P-9X-HideSeek's circle),
+# the specification's "Moves adjacent or knight" (3P-9X-HideSeek's circle),
 # the union of "adjacent" and "knight-2x1x0" (docs/rules/ttt.md, "Shapes")
 MOVES_ALL = MOVES_ALL + ("adjacent-or-knight",)
 MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
-# ttt-captures (issue 12 items 3-5): the words fixed for every branch; the
-# block "captures" at the end says which the engine plays now
+# captures: the words of the specification; the block "captures" at the
+# end says which the engine plays
 POWERS_ALL = ("none", "must-capture", "can-capture")
 POWERS_NOW = POWERS_ALL
 CONDITIONS_ALL = ("cover", "cover-by-rank", "jump", "chain-jump", "surround-line", "surround-orthogonal")
-CONDITIONS_NOW = CONDITIONS_ALL  # ttt-jumps: the jumps and the surrounds
+CONDITIONS_NOW = CONDITIONS_ALL  # the jumps and the surrounds
 CONDITIONS_JUMP = ("jump", "chain-jump")
-# ttt-chainback: the seed's "Chain Jump (+ back)", read as international
+# the specification's "Chain Jump (+ back)", read as international
 # draughts' man (docs/rules/ttt.md, "Chain Jump (+ back)"): a chain jump whose
 # jumps may go backwards although the shape cannot move backwards
 CONDITIONS_ALL = CONDITIONS_ALL + ("chain-jump-back",)
@@ -77,7 +77,7 @@ STALEMATES = (
     "least-in-a-row-loses",
     "most-pieces-wins",
 )
-# Outcomes of the seed's dilemmas (ttt-outcomes; see the block at the end).
+# Outcomes of the specification's dilemmas (see the block at the end).
 SHAPE_PLURALS = {
     "circle": "circles",
     "triangle": "triangles",
@@ -126,7 +126,7 @@ TURN_CHECKS = tuple(
 )
 # Named by the seed, not played until the goal lines of issue 12 exist.
 TURN_CHECKS_LATER = ()
-# ttt-shapes: played since the goal lines exist (see the block at the end)
+# played since the goal lines exist (see the block at the end)
 GOAL_CHECK = "goal-reached-stalemate"
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
@@ -203,7 +203,7 @@ MOVE_CODES = {
     "adjacent-orthogonal": int(Move.MOVE_ORTHOGONAL),
     "adjacent-alquerque": int(Move.MOVE_ALQUERQUE),
     "linear-or-knight": int(Move.MOVE_LINEAR_KNIGHT),
-    # ttt-shapes: the seed's extension list
+    # the specification's extension list
     "adjacent-diagonal": int(Move.MOVE_ADJ_DIAGONAL),
     "orthogonal": int(Move.MOVE_ORTH_LINE),
     "diagonal": int(Move.MOVE_DIAG_LINE),
@@ -212,10 +212,9 @@ MOVE_CODES = {
     "forward-diagonal": int(Move.MOVE_FORWARD_DIAG),
     "knight-2x1x0": int(Move.MOVE_KNIGHT),
     "knight-2x1x1": int(Move.MOVE_KNIGHT3),
-    # ttt-stacks
+    # moves that carry the pieces above the mover
     "orth-by-stack": int(Move.MOVE_ORTH_BY_STACK),
     "orth-by-full-stack": int(Move.MOVE_ORTH_BY_FULL_STACK),
-    # ttt-cloakcap
     "adjacent-or-knight": int(Move.MOVE_ADJ_KNIGHT),
 }
 STALEMATE_CODES = {
@@ -227,7 +226,7 @@ STALEMATE_CODES = {
     "most-pieces-wins": int(Stalemate.ST_MOST_PIECES),
 }
 
-# ttt-captures
+# captures: powers, conditions and results
 POWER_CODES = {
     "none": int(Power.POWER_NONE),
     "must-capture": int(Power.POWER_MUST),
@@ -240,7 +239,7 @@ CONDITION_CODES = {
     "chain-jump": int(Condition.COND_CHAIN_JUMP),
     "surround-line": int(Condition.COND_SURROUND_LINE),
     "surround-orthogonal": int(Condition.COND_SURROUND_ORTH),
-    # ttt-chainback: a chain jump to the engine, with its own "+ back" flag
+    # a chain jump to the engine, with its own "+ back" flag
     "chain-jump-back": int(Condition.COND_CHAIN_JUMP),
 }
 RESULT_CODES = {
@@ -255,7 +254,7 @@ ORDER_CODES = {
     "simultaneous": int(Order.ORDER_SIMULTANEOUS),
     "single": int(Order.ORDER_SINGLE),
 }
-# cloaking (issue 11 item 3): the seed's "No cloaking", "Cloaking hides", "Cloaking obscures"
+# cloaking: the specification's "No cloaking", "Cloaking hides", "Cloaking obscures"
 CLOAK_CODES = {
     "none": int(Cloak.CLOAK_NONE),
     "hides": int(Cloak.CLOAK_HIDES),
@@ -326,7 +325,7 @@ def seat_index(name, players: str) -> int:
 
 def parse_check(check: str) -> tuple[int, int, bool]:
     """(k, effect, diagonals count) of a turn-check name."""
-    if check.startswith("any-piece-"):  # a line of one: every arriving piece (ttt-outcomes)
+    if check.startswith("any-piece-"):  # a line of one: every arriving piece
         return 1, EFFECT_WIN if check.endswith("wins") else EFFECT_LOSE, True
     if check.startswith("all-lose-if-any-"):
         return int(check.rsplit("-", 1)[1]), EFFECT_ALL_LOSE, True
@@ -336,7 +335,7 @@ def parse_check(check: str) -> tuple[int, int, bool]:
     return k, effect, not check.endswith("no-diagonal")
 
 
-# -- outcomes of the dilemmas (ttt-outcomes) ------------------------------------
+# -- outcomes of the dilemmas ------------------------------------
 
 
 def parse_stalemate(name: str) -> tuple[str, str, str]:
@@ -361,7 +360,7 @@ def measure_shape(measure: str) -> str | None:
     return None
 
 
-# Spaces (issue 11 item 4): per-player locks. ``entry_locked``/``exit_locked``
+# Spaces: per-player locks. ``entry_locked``/``exit_locked``
 # (on the board for the whole game, or on a phase for that phase) and
 # ``exclusive`` are lists of {"at": [spaces], "players": [seats]}; a space is
 # [x, y, z], or [x, y] for every height of that column (a whole stack).
@@ -370,7 +369,7 @@ SPACE_GROUP_FIELDS = ("at", "players")
 MAX_BOARDS = 3
 
 
-# -- shapes, ranks, movement and goals (ttt-shapes, issue 12) -----------------
+# -- shapes, ranks, movement and goals ------------------------------------------
 
 # The moves the engine's original path plays for a one-circle rule set (the 16
 # catalogue games); any other shape, move or goal rule takes the shapes path.
@@ -384,11 +383,11 @@ SHAPE_LETTERS = {"circle": "c", "triangle": "t", "x": "x", "cross": "+", "star":
 
 
 def outranks(a: str, b: str) -> bool:
-    """The seed: "Pentagon outranks star which outranks cross which outranks X
-    which outranks triangle which outranks circle (but circle outranks
-    pentagon and only pentagon)." Not a total order (it has a cycle), so it is
-    a comparison of two shapes, never a sort key. The engine's copy is
-    ``_engine.shape_outranks``; tests check the two agree."""
+    """The specification: "Pentagon outranks star which outranks cross which
+    outranks X which outranks triangle which outranks circle (but circle
+    outranks pentagon and only pentagon)." Not a total order (it has a cycle),
+    so it is a comparison of two shapes, never a sort key. The engine's copy is
+    ``games.ttt.shape_outranks``; tests check the two agree."""
     if {a, b} == {"circle", "pentagon"}:
         return a == "circle"
     return SHAPES_ALL.index(a) > SHAPES_ALL.index(b)
@@ -445,7 +444,7 @@ def shaped(record) -> bool:
     )
 
 
-# -- captures (ttt-captures, issue 12 items 3-5) -------------------------------
+# -- captures -------------------------------------------------------------------
 
 
 def has_powers(record) -> bool:
@@ -455,7 +454,7 @@ def has_powers(record) -> bool:
 
 
 def has_jumps(record) -> bool:
-    """ttt-jumps: whether some shape captures by jumping ("Jump" or "Chain Jump")."""
+    """Whether some shape captures by jumping ("Jump" or "Chain Jump")."""
     return any(
         props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_JUMP
         for props in record["shapes"].values()
@@ -463,7 +462,7 @@ def has_jumps(record) -> bool:
 
 
 def has_surrounds(record) -> bool:
-    """ttt-jumps: whether some shape captures by surrounding."""
+    """Whether some shape captures by surrounding."""
     return any(
         props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_SURROUND
         for props in record["shapes"].values()
@@ -471,7 +470,7 @@ def has_surrounds(record) -> bool:
 
 
 def has_chains(record) -> bool:
-    """ttt-jumps: whether some shape chain-jumps, so a jump may be followed by
+    """Whether some shape chain-jumps, so a jump may be followed by
     the same player's continuation decision (jump again with that piece, or
     end the chain): such rule sets have one more action id, "end-chain"."""
     return any(
@@ -484,8 +483,8 @@ def may_split_pot(record) -> bool:
     """Whether a cover may have captors of several colours, whose pot a chance
     node splits (docs/rules/ttt.md, "Captures"): captures on stacks whose
     result converts or reincarnates, with three or more colours in play; or
-    (ttt-potshow) a by-stack mover whose power converts or reincarnates,
-    whose showdown may tie between two seats; or (ttt-pgshow) any by-stack
+    a by-stack mover whose power converts or reincarnates,
+    whose showdown may tie between two seats; or any by-stack
     mover where a shape with a power converts or reincarnates: the defenders
     that take it send it to the showdown too."""
     if record["board"]["kind"] != "stacks" or not has_powers(record):
@@ -500,7 +499,7 @@ def may_split_pot(record) -> bool:
         and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
         for p in record["shapes"].values()
     ):
-        return True  # ttt-potshow: two seats may tie in a by-stack showdown
+        return True  # two seats may tie in a by-stack showdown
     if any(
         p.get("move") in ("orth-by-stack", "orth-by-full-stack") for p in record["shapes"].values()
     ) and any(
@@ -508,7 +507,7 @@ def may_split_pot(record) -> bool:
         and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
         for p in record["shapes"].values()
     ):
-        return True  # ttt-pgshow: a by-stack mover the defenders take goes to the showdown too
+        return True  # a by-stack mover the defenders take goes to the showdown too
     n, chaos = seats_of(record["players"])
     colours = set(record["reserves"]) | {q["colour"] for q in record["board"]["pieces"]}
     if record["colours"] == "assigned":

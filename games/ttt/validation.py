@@ -20,7 +20,7 @@ from typing import Any
 
 from games.ttt.extends import resolve_extends
 from games.ttt.ruleset import RuleSet
-from games.ttt.schema import (  # ttt-shapes  # ttt-jumps
+from games.ttt.schema import (
     BOARD_FIELDS,
     BOARD_KINDS,
     CLOAKING_NOW,
@@ -71,7 +71,7 @@ from games.ttt.schema import (  # ttt-shapes  # ttt-jumps
     parse_stalemate,
     seats_of,
     shaped,
-)  # ttt-captures
+)
 from games.ttt.spaces import board_spaces, on_boards, phase_spaces
 
 # The deepest a valid rule set nests is 5 (board.pieces[i].at[k]); anything
@@ -274,8 +274,8 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
                 "(allowed with board.kind hash, squares or vertices and size z = 1)",
             )
         shapes[shape] = {"move": move, "power": power}
-        _shape_power(p, shape, props, shapes[shape], kind)  # ttt-captures
-        _shape_backwards(p, shape, props, shapes[shape])  # ttt-shapes
+        _shape_power(p, shape, props, shapes[shape], kind)
+        _shape_backwards(p, shape, props, shapes[shape])
     rec["shapes"] = shapes
 
     # -- reserves ---------------------------------------------------------------
@@ -338,7 +338,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         colour = piece.get("colour")
         shape = piece.get("shape", "circle")
         ok = at is not None
-        palette_ok = PALETTE  # ttt-shapes: any colour; one that no seat owns is communal
+        palette_ok = PALETTE  # any colour; one that no seat owns is communal
         if colour not in palette_ok:
             p.add(f"{field}.colour", f"{colour!r} is not allowed (allowed: {_allowed(palette_ok)})")
             ok = False
@@ -370,10 +370,10 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     ):
         p.add("reserves", "every count is 0: nothing can ever be played")
 
-    # spaces (issue 11 item 4): sticky, exclusive, per-player entry/exit locks;
+    # spaces: sticky, exclusive, per-player entry/exit locks;
     # written into the canonical form only when set, so older fingerprints stay
     rec["board"].update({k: v for k, v in board_spaces(p, board, players, size, set(locked)).items() if v})
-    # per-board spaces (issue 13): written only when set, so older fingerprints stay
+    # per-board spaces: written only when set, so older fingerprints stay
     fields, per_board = on_boards(p, board, players, size, raw.get("boards", 1), rec["board"])
     if fields:
         rec["board"].update({k: v for k, v in fields.items() if v or k == "locked"})
@@ -405,14 +405,14 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         checks = []
     seen = []
     for i, c in enumerate(checks):
-        if c in TURN_CHECKS_LATER:  # ttt-outcomes
+        if c in TURN_CHECKS_LATER:
             p.add(
                 f"turn_checks[{i}]",
                 f"{c!r} is not supported by this engine yet: it needs the players' "
                 "goal lines, which arrive with shapes and moves (issue 12) "
                 f"(supported now: {_allowed(TURN_CHECKS)})",
             )
-        elif c == GOAL_CHECK and c not in seen:  # ttt-shapes: with the goal lines
+        elif c == GOAL_CHECK and c not in seen:  # with the goal lines
             seen.append(c)
         elif c not in TURN_CHECKS:
             p.add(f"turn_checks[{i}]", f"{c!r} is not allowed (allowed: {_allowed(TURN_CHECKS)})")
@@ -422,7 +422,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             seen.append(c)
     rec["turn_checks"] = seen
     stalemate = raw.get("stalemate", "draws")
-    if stalemate in STALEMATES_LATER:  # ttt-outcomes: shapes other than circle
+    if stalemate in STALEMATES_LATER:  # shapes other than circle
         p.add(
             "stalemate",
             f"{stalemate!r} is not supported by this engine yet (it counts a shape that "
@@ -434,7 +434,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
 
     rec["phases"] = _phases(raw.get("phases", [{}]), p, players, size, locked, raw.get("cloaking", "none"))
 
-    _outcomes(raw, rec, p, players, shapes)  # ttt-outcomes
+    _outcomes(raw, rec, p, players, shapes)
     for field, default, allowed in (("cloaking", "none", CLOAKING_NOW), ("boards", 1, (1, 2, 3))):
         value = raw.get(field, default)
         if value not in allowed or isinstance(value, bool) != isinstance(default, bool):
@@ -473,11 +473,11 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("seconds_per_turn", f"{secs!r} is not allowed (allowed: 1..86400 or null for no limit)")
     rec["seconds_per_turn"] = secs
 
-    _check_simultaneous(rec, p)  # ttt-sim
-    _check_shapes(rec, p)  # ttt-shapes
-    _check_stacks(rec, p)  # ttt-stacks
-    _check_captures(rec, p)  # ttt-captures
-    _check_jumps(rec, p)  # ttt-jumps
+    _check_simultaneous(rec, p)
+    _check_shapes(rec, p)
+    _check_stacks(rec, p)
+    _check_captures(rec, p)
+    _check_jumps(rec, p)
     _check_hidden_turns(raw, rec, p)  # kbeauty
     if p.items:
         return None
@@ -568,7 +568,7 @@ def _phase(ph, i: int, count: int, p: _Problems, players, size, board_locked, cl
         "cloaked": spaces["cloaked"],
         "fold": fold,
     }
-    # spaces (issue 11 item 4): the phase's per-player locks, only when set
+    # spaces: the phase's per-player locks, only when set
     out.update({k: v for k, v in phase_spaces(p, field, ph, players, size, set(board_locked)).items() if v})
     return out
 
@@ -630,7 +630,7 @@ def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True) -> dict[s
 
 
 def _check_simultaneous(rec, p: _Problems):
-    """Simultaneous and single phases (ttt-sim): a plan is one ply. The seed
+    """Simultaneous and single phases: a plan is one ply. The specification
     defines a plan by "what moves would be legal if that player were first to
     move", which names one move; two plies a turn would need an order inside
     the plan that the seed does not give (docs/rules/ttt.md, Simultaneous play)."""
@@ -646,7 +646,7 @@ def _check_simultaneous(rec, p: _Problems):
 
 
 def _shape_backwards(p: _Problems, shape, props, out):
-    """ttt-shapes: the seed's "If a shape “cannot move backwards”" as the
+    """The specification's "If a shape “cannot move backwards”" as the
     shape's field ``cannot_move_backwards`` (a bool, written into the record
     only when true so older fingerprints stay)."""
     flag = props.get("cannot_move_backwards", False) if isinstance(props, Mapping) else False
@@ -662,7 +662,7 @@ def _shape_backwards(p: _Problems, shape, props, out):
 
 
 def _check_shapes(rec, p: _Problems):
-    """ttt-shapes: combinations of shapes, moves and goals that the engine
+    """Combinations of shapes, moves and goals that the engine
     plays, and the ones it refuses rather than guesses (docs/rules/ttt.md,
     "Shapes, movement and goals")."""
     shapes, players, size = rec.get("shapes") or {}, rec.get("players"), rec.get("board", {}).get("size")
@@ -670,7 +670,7 @@ def _check_shapes(rec, p: _Problems):
         return
     phases = rec.get("phases") or []
     if shaped(rec) and any(ph.get("order") in ("simultaneous", "single") for ph in phases):
-        _check_shaped_rounds(rec, p, shapes, phases)  # ttt-captures
+        _check_shaped_rounds(rec, p, shapes, phases)
     if needs_goals(rec):
         n, _ = seats_of(players)
         if size[1] == 1 and n > 2:
@@ -696,7 +696,7 @@ def _check_shapes(rec, p: _Problems):
 
 
 def _check_stacks(rec, p: _Problems):
-    """ttt-stacks: moves "by stack" and "by full stack" carry the pieces above
+    """Moves "by stack" and "by full stack" carry the pieces above
     the mover, so they need a stacks board (docs/rules/ttt.md, "Stacks")."""
     shapes = rec.get("shapes") or {}
     kind = (rec.get("board") or {}).get("kind")
@@ -712,12 +712,12 @@ def _check_stacks(rec, p: _Problems):
                 f"all pieces above them along for the ride') (allowed with board.kind "
                 f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})",
             )
-        # ttt-jumps: a power is played (the cover of the destination stack,
+        # a power is played (the cover of the destination stack,
         # ranked by poker hands between by-rank pieces); jumps and surrounds
         # are refused on stacks by _check_jumps
 
 
-# -- captures (ttt-captures, issue 12 items 3-5) ----------------------------------
+# -- captures ----------------------------------------------------------------------
 
 
 def _shape_power(p: _Problems, shape, props, out, kind):
@@ -763,22 +763,21 @@ def _shape_power(p: _Problems, shape, props, out, kind):
 
 
 def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
-    """Shapes in simultaneous or single phases (ttt-captures): a plan names
-    its shape, and collisions resolve by rank. Since ttt-rounds shapes move
-    in rounds too (a plan is a move's action id: plain, with a goal
-    replacement, or by stack). Refused rather than guessed: by-stack moves
-    with cloaked spaces (ttt-cloakrounds plays every other shape and move
-    with them), and a pot split inside a round with cloaked spaces.
-    (By-stack moves with shapes that capture, and "Stalemate if goal is
-    reached", are played since ttt-rounds3.)"""
-    # ttt-rounds3: "Stalemate if goal is reached" is played in rounds (after
+    """Shapes in simultaneous or single phases: a plan names its shape, and
+    collisions resolve by rank; shapes move in rounds too (a plan is a
+    move's action id: plain, with a goal replacement, or by stack), by-stack
+    moves with shapes that capture and "Stalemate if goal is reached"
+    included. Refused rather than guessed: by-stack moves with cloaked
+    spaces (every other shape and move is played with them), and a pot
+    split inside a round with cloaked spaces."""
+    # "Stalemate if goal is reached" is played in rounds (after
     # the round's turn checks, when a plan's piece reached its goal and stayed):
     # docs/rules/ttt.md, "Goals reached inside rounds"
-    # ttt-rounds3: by-stack moves with shapes that capture are played in
+    # by-stack moves with shapes that capture are played in
     # rounds (a lone by-stack plan covers as a sequential by-stack move does;
     # collisions rank by class, then the players' hands): docs/rules/ttt.md,
     # "By-stack covers inside rounds"
-    # ttt-cloakrounds: every shape, and shapes that move (goal replacements
+    # every shape, and shapes that move (goal replacements
     # included), are played with cloaked spaces in rounds (docs/rules/ttt.md,
     # "Shapes and moving shapes in cloaked rounds"); moves by stack are not
     # (what a carried stack shows each seat on landing is not built yet)
@@ -793,7 +792,7 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
             "with cloaked spaces in a simultaneous or single phase yet (allowed with such a "
             "phase and cloaked spaces: any shape with any other move)",
         )
-    # ttt-rounds: pot splits inside rounds are played (a chance node per pot
+    # pot splits inside rounds are played (a chance node per pot
     # after the joint action); only with cloaked spaces, whose views of a
     # round the deal would have to extend, are they still refused
     if (
@@ -818,7 +817,7 @@ def _check_captures(rec, p: _Problems):
         return
     phases = rec.get("phases") or []
     if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases):
-        _check_cloaked_captures(rec, p, shapes, phases)  # ttt-cloakcap
+        _check_cloaked_captures(rec, p, shapes, phases)
     refills = any(props.get("result") in ("reincarnates", "reincarnates-x2") for props in shapes.values())
     if refills and rec.get("move_limit") is None:
         p.add(
@@ -829,12 +828,11 @@ def _check_captures(rec, p: _Problems):
 
 
 def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
-    """ttt-cloakcap: captures with cloaked spaces are played on flat boards,
-    with captives removed or reincarnated (ttt-cloakcap2: the reserve a
-    reincarnation fills is public, and the cover's event says so), under
-    invisibility and (ttt-cloakcap2) obscurity, in sequential phases
-    (docs/rules/ttt.md, "Captures with cloaked spaces"); ttt-cloakstack:
-    jumps and surrounds too ("Jumps and surrounds with cloaked spaces").
+    """Captures with cloaked spaces are played on flat boards,
+    with captives removed or reincarnated (the reserve a reincarnation fills
+    is public, and the cover's event says so), under invisibility and
+    obscurity, in sequential phases (docs/rules/ttt.md, "Captures with
+    cloaked spaces"); jumps and surrounds too ("Jumps and surrounds with cloaked spaces").
     Refused rather than guessed: stacks (a cover's defenders are the whole
     stack, partly hidden), chain jumps (the continuation's offer would hang
     on hidden pieces) and captures inside a simultaneous or single phase (a
@@ -849,7 +847,7 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
         )
     for shape, props in shapes.items():
         if props.get("power", "none") != "none" and props.get("condition") == "chain-jump":
-            # ttt-cloakstack: jumps and surrounds are played with cloaked
+            # jumps and surrounds are played with cloaked
             # spaces; a chain's continuation is not (whether it is offered
             # would hang on pieces the mover does not see)
             p.add(
@@ -906,13 +904,12 @@ def _check_hidden_turns(raw, rec, p: _Problems):
 
 
 def _check_jumps(rec, p: _Problems):
-    """ttt-jumps: "Jump" and "Chain Jump" need a shape that moves along
-    directions (a jump goes over the adjacent piece along one of its move's
-    directions), not by stack (ttt-stackjump: on stacks a jump goes over the
-    top of the adjacent stack), and (ttt-chainback) a rule set whose phases
-    are all sequential or all rounds; the surrounds need, on stacks, a shape
-    that moves from the top (in rounds on flat boards since ttt-rounds3, on
-    stacks since ttt-chainback) (docs/rules/ttt.md, "Jumps and chain jumps",
+    """Jumps ("Jump", "Chain Jump") need a shape that moves along directions (a
+    jump goes over the adjacent piece along one of its move's directions),
+    not by stack (on stacks a jump goes over the top of the adjacent stack),
+    and a rule set whose phases are all sequential or all rounds; the
+    surrounds need, on stacks, a shape that moves from the top (in rounds
+    too, on flat boards and on stacks) (docs/rules/ttt.md, "Jumps and chain jumps",
     "Jumps inside rounds", "Surrounds", "Surrounds inside rounds")."""
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
@@ -931,7 +928,7 @@ def _check_jumps(rec, p: _Problems):
                 f"{cond!r} jumps over the adjacent piece along one of the move's directions, and "
                 f"{move!r} has none (allowed with {move!r}: cover, cover-by-rank)",
             )
-        elif move in ("orth-by-stack", "orth-by-full-stack"):  # ttt-stackjump
+        elif move in ("orth-by-stack", "orth-by-full-stack"):
             p.add(
                 field,
                 f"{cond!r} with move {move!r} is not defined: a by-stack mover carries the pieces "
@@ -939,7 +936,7 @@ def _check_jumps(rec, p: _Problems):
                 "a stack (jumps on stacks are by pieces that move from the top; allowed with "
                 f"{move!r}: cover, cover-by-rank)",
             )
-        # ttt-chainback: jumps in rounds are played when every phase is a
+        # jumps in rounds are played when every phase is a
         # round (docs/rules/ttt.md, "Jumps inside rounds"); a rule set mixing
         # sequential phases with rounds is not built for jumps yet
         orders = {
@@ -958,23 +955,23 @@ def _check_jumps(rec, p: _Problems):
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
         field = f"shapes.{shape}.condition"
-        if props.get("move") in ("orth-by-stack", "orth-by-full-stack"):  # ttt-stackjump
+        if props.get("move") in ("orth-by-stack", "orth-by-full-stack"):
             p.add(
                 field,
                 f"{props['condition']!r} with move {props['move']!r} is not defined: a by-stack mover "
                 "lands a whole stack and covers the one it lands on, and the surrounds are read on the "
                 "stacks' tops (allowed with a by-stack move: cover, cover-by-rank)",
             )
-        # ttt-rounds3: surrounds in simultaneous and single phases are played on
+        # surrounds in simultaneous and single phases are played on
         # flat boards (judged once every plan has landed): docs/rules/ttt.md,
-        # "Surrounds inside rounds"; ttt-chainback: on stacks too (read on the
+        # "Surrounds inside rounds"; on stacks too (read on the
         # stacks' tops once every plan has landed)
 
 
 def _check_start_position(rec, p: _Problems):
     occupied = {tuple(q["at"]): q["colour"] for q in rec["board"]["pieces"]}
     for check in rec["turn_checks"]:
-        if check == GOAL_CHECK:  # ttt-shapes: no line to check
+        if check == GOAL_CHECK:  # no line to check
             continue
         k, _, diag = parse_check(check)
         if k < 2:
@@ -985,7 +982,7 @@ def _check_start_position(rec, p: _Problems):
 
 
 def _outcomes(raw, rec, p: _Problems, players, shapes):
-    """The dilemmas' outcome fields (ttt-outcomes): the stalemate rule's needs,
+    """The dilemmas' outcome fields: the stalemate rule's needs,
     ``chaos_wins_if_more_than`` and ``overachievers_disqualified``.
 
     The seed: "Chaos wins if total circles > 9" (Shopping9) is written
