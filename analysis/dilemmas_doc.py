@@ -165,14 +165,15 @@ def _fmt(values, exact: bool = True) -> str:
     return ", ".join(value_text(v, exact) for v in values)
 
 
-def _inline(lines: list[str]) -> list[str]:
-    """``lines`` (a markdown table) when it is small enough for the page, else nothing."""
+def _inline(lines: list[str], caption: str = "") -> list[str]:
+    """``lines`` (a markdown table: header, rule, rows) and its caption when
+    the table is small enough for the page, else nothing."""
     if (
         len(lines) - 2 <= INLINE_MAX_ROWS
         and sum(len(x) + 1 for x in lines) <= INLINE_MAX_CHARS
         and max(len(x) for x in lines) <= INLINE_MAX_LINE
     ):
-        return ["", *lines]
+        return ["", *lines] + (["", caption] if caption else [])
     return []
 
 
@@ -278,7 +279,7 @@ def _reduced_product(name: str, r: Reduced) -> tuple[DataTable, list[str]]:
             if zero_sum
             else "cell: returns of player 0, player 1"
         )
-        shown = _inline([*md, "", f"Rows: player 0's strategies; columns: player 1's; {cell}."])
+        shown = _inline(md, f"Rows: player 0's strategies; columns: player 1's; {cell}.")
     else:
         shown = _inline(profiles_markdown(labels, r.exact, shape))
     lines = [*shown, "", equilibria_text(labels, r.exact, eq, of="Pure equilibria of the reduced game")]
@@ -310,7 +311,7 @@ def _reduced_trust(r: Reduced) -> tuple[DataTable, list[str]]:
             + " | ".join(_fmt(r.exact[(k, j)]) if (k, j) in r.exact else "" for j in range(most + 1))
             + " |"
         )
-    return data, [*_inline([*md, "", "Cell: returns of black (investor), white (trustee)."])]
+    return data, _inline(md, "Cell: returns of black (investor), white (trustee).")
 
 
 def _leaves(node, path=()):
@@ -380,11 +381,6 @@ def compute(name: str) -> Computed:
     return full_table(name, table)
 
 
-def block(name: str) -> str:
-    """The computed text of one dilemma's block."""
-    return compute(name).block
-
-
 # --------------------------------------------------------------------------- data files
 
 
@@ -405,12 +401,6 @@ def read_data(path: Path) -> str | None:
 def write_data(path: Path, text: str) -> None:
     data = text.encode()
     path.write_bytes(gzip.compress(data, compresslevel=9, mtime=0) if path.suffix == ".gz" else data)
-
-
-def table_text(name: str) -> str | None:
-    """One dilemma's table as its data file holds it (None: it has no table)."""
-    table = compute(name).table
-    return None if table is None else table.text
 
 
 @dataclasses.dataclass
@@ -504,7 +494,7 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--check",
         action="store_true",
-        help="write nothing; exit 1 naming each dilemma whose block or file is stale",
+        help="write nothing; exit 1 naming each dilemma whose block or file is stale or missing",
     )
     parser.add_argument(
         "--print",
@@ -518,11 +508,11 @@ def main(argv=None) -> int:
         if name not in known:
             parser.error(f"{name!r} is not a dilemma (allowed: {', '.join(sorted(known))})")
     if args.show:
-        text = table_text(args.show)
-        if text is None:
-            print(f"error: {args.show} has no table ({block(args.show).strip()})", file=sys.stderr)
+        done = compute(args.show)
+        if done.table is None:
+            print(f"error: {args.show} has no table. {done.block.strip()}", file=sys.stderr)
             return 1
-        sys.stdout.write(text)
+        sys.stdout.write(done.table.text)
         return 0
     path = Path(args.doc)
     folder = Path(args.data) if args.data else data_dir(path)
