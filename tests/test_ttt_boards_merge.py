@@ -1,7 +1,7 @@
 """The merge of ttt-boards with ttt-cloaksim and ttt-shapes: hidden pieces
 (cloaking) inside simultaneous rounds on several boards, overachievers with
 rounds on several boards, and the shape measures scored per board, each
-played move by move against the reference model (tests/ttt_reference.py,
+played move by move against the reference model (tests/ttt_reference/,
 written from docs/rules/ttt.md, not from the engine), plus OpenSpiel's
 random_sim_test with serialisation.
 
@@ -21,7 +21,7 @@ import pytest
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from ttt_checks import play_rounds_against_reference
-from ttt_reference import CloakedSimRefState, ShapeRefState
+from ttt_reference import ReferenceState
 
 SQ2 = {"kind": "squares", "size": [2, 2, 1]}
 SQ3 = {"kind": "squares", "size": [3, 3, 1]}
@@ -202,7 +202,7 @@ def test_overachievers_in_rounds_on_several_boards_act_on_the_whole_game():
         phases=[dict(SIM, **{"pass": True})],
     )
     core = make_core(rs)
-    ref = CloakedSimRefState(rs)
+    ref = ReferenceState(rs)
     # targets: board 1 is x = 0, 1; board 2 is x = 2, 3 (side by side)
     pass_id = max(core.player_legal_action_list(0))  # the pass is the highest plan id
     assert pass_id == ref.a_pass
@@ -222,7 +222,7 @@ def test_overachievers_in_rounds_on_several_boards_act_on_the_whole_game():
 def test_a_shape_measure_is_scored_per_board_against_the_shapes_reference():
     """most-triangles-wins on two 2x2 boards: each board goes to the side with
     more triangles on it, then most boards wins (games played at random
-    against ShapeRefState, which scores shapes from its own shape map)."""
+    against ReferenceState, which scores shapes from its own shape map)."""
     shapes = {"circle": {"move": "stationary"}, "triangle": {"move": "stationary"}}
     rs = rules.parse(
         {
@@ -239,7 +239,7 @@ def test_a_shape_measure_is_scored_per_board_against_the_shapes_reference():
     outcomes = set()
     for g in range(60):
         core = make_core(rs)
-        ref = ShapeRefState(rs)
+        ref = ReferenceState(rs)
         while core.player() != -4:
             legal = core.legal_action_list()
             assert legal == ref.legal_actions(), (g, core.to_string())

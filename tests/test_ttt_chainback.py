@@ -4,7 +4,7 @@ man: it moves forwards only but its jumps, the first and a chain's extra ones,
 may go backwards; a plain move still may not.
 
 The engine is compared move by move with the reference models
-(``SurroundRefState`` on flat boards, ``StackJumpRefState`` on stacks, whose
+(``ReferenceState`` on flat boards, ``ReferenceState`` on stacks, whose
 ``jumps_back`` reading is written apart from the engine's); small positions
 check the decision by hand; a shape that may move backwards anyway plays
 exactly as ``chain-jump``; Hypothesis draws rule sets with "+ back" jumpers;
@@ -26,7 +26,7 @@ from ttt_checks import (
     parsed_or_rejected,
     random_sim_test_of,
 )
-from ttt_reference import JumpSimRefState, StackJumpRefState, SurroundRefState, SurroundStackSimRefState
+from ttt_reference import ReferenceState
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -212,18 +212,18 @@ def _case(name):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference(rs):
-    play(rs, games=50, seed=sum(map(ord, rs.name)), ref_class=SurroundRefState, check=_same_pieces)
+    play(rs, games=50, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", stack_cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference_on_stacks(rs):
-    play(rs, games=50, seed=sum(map(ord, rs.name)), ref_class=StackJumpRefState, check=_same_pieces)
+    play(rs, games=50, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", cases() + stack_cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference_long(rs):
-    ref = StackJumpRefState if rs in stack_cases() else SurroundRefState
+    ref = ReferenceState if rs in stack_cases() else ReferenceState
     play(rs, games=600, seed=11, ref_class=ref)
 
 
@@ -255,7 +255,7 @@ def test_backward_jumps_are_played_in_the_checks():
                     seen.append(u[1] < f[1] if core.player() == 0 else u[1] > f[1])
 
     for name in ("back-draughts", "back-no-back-adjacent", "back-chaos-two-per-turn"):
-        play(_case(name), games=20, seed=7, ref_class=SurroundRefState, check=count)
+        play(_case(name), games=20, seed=7, ref_class=ReferenceState, check=count)
     assert any(seen) and not all(seen)
 
 
@@ -533,7 +533,7 @@ def test_random_back_rule_sets_match_reference(rec, seed):
     the piece count by its result (removes -1, x2 +1, converts and
     reincarnates 0)."""
     rs = parsed_or_rejected(rec)
-    ref_class = StackJumpRefState if rs.record["board"]["kind"] == "stacks" else SurroundRefState
+    ref_class = ReferenceState if rs.record["board"]["kind"] == "stacks" else ReferenceState
     props = list(rs.record["shapes"].values())
     results = {p.get("result") for p in props}
     # a powerless piece covering a jumper is captured by it (on a flat board a
@@ -544,7 +544,7 @@ def test_random_back_rule_sets_match_reference(rec, seed):
 
 
 # -- jumps and chain jumps inside simultaneous and single rounds -------------------------
-# docs/rules/ttt.md, "Jumps inside rounds"; the reference is JumpSimRefState.
+# docs/rules/ttt.md, "Jumps inside rounds"; the reference is ReferenceState.
 SIM = {"order": "simultaneous", "pass": True}
 
 
@@ -678,13 +678,13 @@ def _round_case(name):
 @pytest.mark.parametrize("rs", round_cases(), ids=lambda rs: rs.name)
 def test_jumps_in_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=JumpSimRefState, check=_same_pieces)
+    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", round_cases(), ids=lambda rs: rs.name)
 def test_jumps_in_rounds_match_reference_long(rs):
-    play(rs, games=600, seed=5, ref_class=JumpSimRefState, check=_same_pieces)
+    play(rs, games=600, seed=5, ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", round_cases(), ids=lambda rs: rs.name)
@@ -858,11 +858,11 @@ def jump_round_records(draw):
 def test_random_jump_rounds_match_reference(rec, seed):
     """Move by move the reference's, positions and reserves included."""
     rs = parsed_or_rejected(rec)
-    play(rs, games=3, seed=seed, ref_class=JumpSimRefState, check=_same_pieces)
+    play(rs, games=3, seed=seed, ref_class=ReferenceState, check=_same_pieces)
 
 
 # -- surrounds on stacks inside rounds ----------------------------------------------------
-# docs/rules/ttt.md, "Surrounds inside rounds" (stacks); the reference is SurroundStackSimRefState.
+# docs/rules/ttt.md, "Surrounds inside rounds" (stacks); the reference is ReferenceState.
 
 
 def stack_surround_cases():
@@ -930,13 +930,13 @@ def stack_surround_cases():
 @pytest.mark.parametrize("rs", stack_surround_cases(), ids=lambda rs: rs.name)
 def test_stack_surrounds_in_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=SurroundStackSimRefState, check=_same_pieces)
+    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", stack_surround_cases(), ids=lambda rs: rs.name)
 def test_stack_surrounds_in_rounds_match_reference_long(rs):
-    play(rs, games=600, seed=5, ref_class=SurroundStackSimRefState, check=_same_pieces)
+    play(rs, games=600, seed=5, ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", stack_surround_cases(), ids=lambda rs: rs.name)
@@ -1027,4 +1027,4 @@ def stack_surround_round_records(draw):
 @given(stack_surround_round_records(), st.integers(0, 10**6))
 def test_random_stack_surround_rounds_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
-    play(rs, games=3, seed=seed, ref_class=SurroundStackSimRefState, check=_same_pieces)
+    play(rs, games=3, seed=seed, ref_class=ReferenceState, check=_same_pieces)

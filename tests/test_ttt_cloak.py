@@ -1,5 +1,5 @@
 """Cloaking (issue 11 item 3): small cloaked rule sets played by the engine
-and by the reference model (tests/ttt_reference.py) move by move, comparing
+and by the reference model (tests/ttt_reference/) move by move, comparing
 the player to move, the legal actions (computed from the mover's view), the
 chance outcomes, what every player sees and the returns; attempts that only
 reveal; the decisions docs/rules/ttt.md takes where the seed is ambiguous;
@@ -16,7 +16,7 @@ import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
-from ttt_reference import CloakedRefState
+from ttt_reference import ReferenceState
 
 BASE = {
     "board": {"kind": "squares", "size": [3, 3, 1]},
@@ -123,7 +123,7 @@ def play_against_reference(rs, games, seed):
     attempts = 0
     for g in range(games):
         core = make_core(rs)
-        ref = CloakedRefState(rs)
+        ref = ReferenceState(rs)
         steps = 0
         while True:
             where = (rs.name, g, steps, core.to_string())

@@ -9,7 +9,7 @@ colour that it did not place, on a cloaked space, became seen by it, and
 stayed seen. These tests pin what each seat must and must not see, check that
 two histories a seat cannot tell apart look identical to it, and play small
 rule sets with pre-placed pieces and per-shape reserves against the reference
-model ``CloakedShapeRefState`` (tests/ttt_reference.py), which judges "can
+model ``ReferenceState`` (tests/ttt_reference/), which judges "can
 move" per shape in its own code.
 Cells are x + X*(y + Y*z) from 0; on a 3x3 board a piece of shape index k
 placed on cell c is action 9*k + c."""
@@ -20,7 +20,7 @@ import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
 from games.ttt import make_core
 from ttt_checks import cloaked_rule_set, play_against_reference, state_after, views
-from ttt_reference import CloakedShapeRefState
+from ttt_reference import ReferenceState
 
 ALL9 = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
 
@@ -213,14 +213,14 @@ def _views(core, ref):
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
 def test_preplaced_and_per_shape_reserves_match_reference(rs):
-    played = play_against_reference(rs, 25, sum(map(ord, rs.name)), CloakedShapeRefState, _views)
+    played = play_against_reference(rs, 25, sum(map(ord, rs.name)), ReferenceState, _views)
     assert len(played) > 25  # the games went past their first move
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
 def test_preplaced_and_per_shape_reserves_match_reference_long(rs):
-    play_against_reference(rs, 400, 17, CloakedShapeRefState, _views)
+    play_against_reference(rs, 400, 17, ReferenceState, _views)
 
 
 # -- "visible" in must capture under obscurity: the capturing shape ----------------------
@@ -267,12 +267,12 @@ def test_a_surround_by_a_goal_replacement_that_the_mover_sees_forces(cloaking):
     lands: the replacement's power forces it, under both cloaking types (it
     was judged by the moving triangle's class under obscurity, so nothing
     forced there)."""
-    from ttt_reference import CloakedJumpObscureRefState, CloakedJumpRefState
+    from ttt_reference import ReferenceState
 
     rs = _goal_surround(cloaking)
     core = make_core(rs)
     assert [core.action_string(0, a) for a in core.legal_action_list()] == ["(2,2,1)->(2,3,1) becomes circle"]
-    ref = (CloakedJumpObscureRefState if cloaking == "obscures" else CloakedJumpRefState)(rs)
+    ref = (ReferenceState if cloaking == "obscures" else ReferenceState)(rs)
     assert ref.legal_actions() == core.legal_action_list()
 
 
@@ -363,14 +363,14 @@ def test_an_exit_locked_piece_is_not_one_its_seat_can_move(cloaking):
 
     for locked, seen in ((True, False), (False, True)):
         rs = rule_set(locked)
-        core, ref = make_core(rs), CloakedShapeRefState(rs)
+        core, ref = make_core(rs), ReferenceState(rs)
         assert (core.player_view(0)[0] == "x") == (seen or cloaking == "obscures")
         assert core.player_view(0) == ref.view(0) and core.player_shape_view(0) == ref.shape_view(0)
         play_against_reference(
             rs,
             games=20,
             seed=3,
-            ref_class=CloakedShapeRefState,
+            ref_class=ReferenceState,
             check=lambda c, r: [
                 c.player_view(p) == r.view(p) or pytest.fail(f"seat {p}: {c.player_view(p)} != {r.view(p)}")
                 for p in range(2)

@@ -2,8 +2,8 @@
 issue 11 item 3's attempts and views, with issue 12's covers), the move
 "adjacent-or-knight", and 3P-9X-HideSeek. docs/rules/ttt.md, "Captures with
 cloaked spaces", decides what the seed leaves open; every decision is tested
-here: against the reference model (tests/ttt_reference.py,
-CloakedCaptureRefState) move by move, and on hand-played histories that a
+here: against the reference model (tests/ttt_reference/,
+ReferenceState) move by move, and on hand-played histories that a
 player cannot, or can, tell apart.
 
 Cells are x + X*(y + Y*z) from 0. Placement ids are (k*P + c)*T + t with k
@@ -27,7 +27,7 @@ from ttt_checks import (
     cloaked_rule_set as _rs,
 )
 from ttt_checks import state_after as state
-from ttt_reference import CloakedCaptureRefState, ShapeRefState
+from ttt_reference import ReferenceState
 
 MUST = {"power": "must-capture", "condition": "cover", "result": "removes"}
 CAN = {"power": "can-capture", "condition": "cover", "result": "removes"}
@@ -123,13 +123,13 @@ def _views_match(core, ref):
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
 def test_engine_matches_reference(rs):
-    play_against_reference(rs, games=25, seed=7, ref_class=CloakedCaptureRefState, check=_views_match)
+    play_against_reference(rs, games=25, seed=7, ref_class=ReferenceState, check=_views_match)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
 def test_engine_matches_reference_long(rs):
-    play_against_reference(rs, games=300, seed=11, ref_class=CloakedCaptureRefState, check=_views_match)
+    play_against_reference(rs, games=300, seed=11, ref_class=ReferenceState, check=_views_match)
 
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
@@ -326,7 +326,7 @@ def test_adjacent_or_knight_is_the_union_of_the_two_moves():
 
 
 def test_adjacent_or_knight_matches_reference():
-    play_against_reference(KNIGHTS, games=20, seed=3, ref_class=ShapeRefState)
+    play_against_reference(KNIGHTS, games=20, seed=3, ref_class=ReferenceState)
 
 
 def test_the_factory_offers_the_move():
@@ -344,13 +344,13 @@ def hide_seek():
 
 
 def test_hide_seek_matches_reference():
-    play_against_reference(hide_seek(), games=6, seed=5, ref_class=CloakedCaptureRefState, check=_views_match)
+    play_against_reference(hide_seek(), games=6, seed=5, ref_class=ReferenceState, check=_views_match)
 
 
 @pytest.mark.slow
 def test_hide_seek_matches_reference_long():
     play_against_reference(
-        hide_seek(), games=60, seed=9, ref_class=CloakedCaptureRefState, check=_views_match
+        hide_seek(), games=60, seed=9, ref_class=ReferenceState, check=_views_match
     )
 
 
@@ -455,7 +455,7 @@ GOAL_CASES = goal_cases()
 @pytest.mark.parametrize("rs", GOAL_CASES, ids=lambda r: r.name)
 def test_replacements_match_reference(rs):
     played = play_against_reference(
-        rs, games=40, seed=13, ref_class=CloakedCaptureRefState, check=_views_match
+        rs, games=40, seed=13, ref_class=ReferenceState, check=_views_match
     )
     core = make_core(rs)
     assert any("becomes" in core.action_string(0, a) for a in played)  # replacements were played

@@ -6,8 +6,8 @@ reserve a reincarnation fills stays public and the cover's event tells every
 player which colour gained how many pieces (its shape only to that colour's
 players); under obscurity a mover may try every cover the hidden shape could
 allow, and "must capture" forces only the captures it sees. Tested against
-the reference models (tests/ttt_reference.py, CloakedReincRefState and
-CloakedObscureRefState) move by move, with OpenSpiel's random_sim_test, and
+the reference models (tests/ttt_reference/, ReferenceState and
+ReferenceState) move by move, with OpenSpiel's random_sim_test, and
 on histories a player cannot, or can, tell apart.
 
 Cells are x + X*(y + Y*z) from 0. Placement ids are (k*P + c)*T + t with k
@@ -30,7 +30,7 @@ from ttt_checks import (
 from ttt_checks import (
     cloaked_rule_set as _rs,
 )
-from ttt_reference import CloakedObscureRefState, CloakedReincRefState
+from ttt_reference import ReferenceState
 
 MUST_R = {"power": "must-capture", "condition": "cover", "result": "reincarnates"}
 CAN_R2 = {"power": "can-capture", "condition": "cover", "result": "reincarnates-x2"}
@@ -127,14 +127,14 @@ def _check(core, ref):
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
 def test_engine_matches_reference(rs):
-    played = play_against_reference(rs, games=30, seed=7, ref_class=CloakedReincRefState, check=_check)
+    played = play_against_reference(rs, games=30, seed=7, ref_class=ReferenceState, check=_check)
     assert played
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
 def test_engine_matches_reference_long(rs):
-    play_against_reference(rs, games=300, seed=11, ref_class=CloakedReincRefState, check=_check)
+    play_against_reference(rs, games=300, seed=11, ref_class=ReferenceState, check=_check)
 
 
 def test_reincarnations_happen_in_the_cases():
@@ -346,13 +346,13 @@ OBSCURE = obscure_cases()
 
 @pytest.mark.parametrize("rs", OBSCURE, ids=lambda r: r.name)
 def test_obscurity_matches_reference(rs):
-    play_against_reference(rs, games=30, seed=7, ref_class=CloakedObscureRefState, check=_check)
+    play_against_reference(rs, games=30, seed=7, ref_class=ReferenceState, check=_check)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", OBSCURE, ids=lambda r: r.name)
 def test_obscurity_matches_reference_long(rs):
-    play_against_reference(rs, games=300, seed=11, ref_class=CloakedObscureRefState, check=_check)
+    play_against_reference(rs, games=300, seed=11, ref_class=ReferenceState, check=_check)
 
 
 @pytest.mark.parametrize("rs", OBSCURE, ids=lambda r: r.name)

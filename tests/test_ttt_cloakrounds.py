@@ -1,7 +1,7 @@
 """Shapes and moving shapes inside cloaked simultaneous and single rounds
 (issue 12 item 1 in issue 11's cloaked rounds; docs/rules/ttt.md, "Shapes and
 moving shapes in cloaked rounds"): small rule sets played by the engine and by
-the reference model (tests/ttt_reference.py, ``CloakedMoveSimRefState``) move
+the reference model (tests/ttt_reference/, ``ReferenceState``) move
 by move, comparing the player to decide, the seats still to plan, every
 planner's legal plans (from its view of the round's start), what every player
 sees (colours and shapes), which plans were attempts, and the returns; then
@@ -25,7 +25,7 @@ from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from ttt_checks import logged_attempts, parsed_or_rejected, play_rounds_against_reference, random_sim_test_of
-from ttt_reference import CloakedMoveSimRefState
+from ttt_reference import ReferenceState
 
 SQ3 = {"kind": "squares", "size": [3, 3, 1]}
 ALL9 = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
@@ -129,12 +129,12 @@ CASES = cases()
 
 
 def play_against_reference(rs, games_, seed):
-    """Random games on the engine and ``CloakedMoveSimRefState`` side by side,
+    """Random games on the engine and ``ReferenceState`` side by side,
     views and (for shaped rule sets) shape views compared at every decision;
     returns the attempts played (so a rule set that never attempts is noticed)."""
     shaped = rs.compile().get("shaped", False)  # (one stationary circle keeps the original path)
     attempts, _ = play_rounds_against_reference(
-        rs, games_, seed, views=True, ref_class=CloakedMoveSimRefState, shape_views=shaped
+        rs, games_, seed, views=True, ref_class=ReferenceState, shape_views=shaped
     )
     return attempts
 

@@ -1,7 +1,7 @@
 """Cloaking inside simultaneous rounds and "overachievers disqualified" with
 simultaneous phases (issue 11 items 2, 3, 6; docs/rules/ttt.md, "Cloaking and
 overachievers in simultaneous rounds"): small rule sets played by the engine
-and by the reference model (tests/ttt_reference.py, ``CloakedSimRefState``)
+and by the reference model (tests/ttt_reference/, ``ReferenceState``)
 move by move, comparing the player to decide, the seats still to plan, the
 legal plans (from each planner's view of the round's start), what every
 player sees, which plans were attempts that only revealed, who is

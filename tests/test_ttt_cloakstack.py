@@ -7,8 +7,8 @@ or surround it allows happens with its true captives, anything else is an
 attempt that only reveals what stands on the source, the target and the space
 jumped over); "must capture" forces only captures the mover sees; each player
 reads the captives it saw, the mover all of them, and the public reserves'
-gains. Tested against the reference model (tests/ttt_reference.py,
-CloakedJumpRefState and CloakedJumpObscureRefState) move by move, with
+gains. Tested against the reference model (tests/ttt_reference/,
+ReferenceState and ReferenceState) move by move, with
 OpenSpiel's random_sim_test, and on histories a player cannot, or can, tell
 apart.
 
@@ -37,7 +37,7 @@ from ttt_checks import (
 )
 from ttt_checks import saved_rule_set as _saved
 from ttt_checks import state_after as state
-from ttt_reference import CloakedJumpObscureRefState, CloakedJumpRefState
+from ttt_reference import ReferenceState
 
 JUMP = {"power": "can-capture", "condition": "jump", "result": "removes"}
 JUMP_MUST_R = {"power": "must-capture", "condition": "jump", "result": "reincarnates"}
@@ -155,18 +155,18 @@ def _check(core, ref):
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
 def test_engine_matches_reference(rs):
-    assert play_against_reference(rs, games=30, seed=7, ref_class=CloakedJumpRefState, check=_check)
+    assert play_against_reference(rs, games=30, seed=7, ref_class=ReferenceState, check=_check)
 
 
 @pytest.mark.parametrize("rs", OBSCURE_CASES, ids=lambda r: r.name)
 def test_obscurity_matches_reference(rs):
-    assert play_against_reference(rs, games=30, seed=7, ref_class=CloakedJumpObscureRefState, check=_check)
+    assert play_against_reference(rs, games=30, seed=7, ref_class=ReferenceState, check=_check)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", CASES + OBSCURE_CASES, ids=lambda r: r.name)
 def test_engine_matches_reference_long(rs):
-    ref = CloakedJumpObscureRefState if rs.name.endswith("-obscured") else CloakedJumpRefState
+    ref = ReferenceState if rs.name.endswith("-obscured") else ReferenceState
     play_against_reference(rs, games=300, seed=11, ref_class=ref, check=_check)
 
 

@@ -10,7 +10,7 @@ replacement, then the landed piece's surround. So it captures if either
 capture happens, and it forces when a capture it makes is by a must-capture
 shape (the jump or cover by the mover's power, the surround by the
 replacement's). The engine once asked only the replacement's surround; the
-reference model ``SurroundRefState`` (tests/ttt_reference.py) mirrored it.
+reference model ``ReferenceState`` (tests/ttt_reference/) mirrored it.
 
 Positions by hand pin the forced legal sets against that reading; random rule
 sets built around such goal moves (forward covers and jumps, surrounding
@@ -24,12 +24,7 @@ from hypothesis import strategies as st
 from games.ttt import make_core, rules
 from test_ttt_shapes import _same_pieces
 from ttt_checks import parsed_or_rejected, play_against_reference
-from ttt_reference import (
-    CloakedJumpObscureRefState,
-    StackJumpRefState,
-    SurroundRefState,
-    SurroundStackSimRefState,
-)
+from ttt_reference import ReferenceState
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -101,7 +96,7 @@ def test_a_must_capture_cover_onto_the_goal_forces_though_the_replacement_surrou
     rs = _cover_then_surround(MUST, CAN)
     core = make_core(rs)
     assert _strings(core) == ["(2,2,1)->(2,3,1) becomes x"]
-    assert _ref_strings(core, SurroundRefState(rs)) == _strings(core)
+    assert _ref_strings(core, ReferenceState(rs)) == _strings(core)
     core.apply_action(core.legal_action_list()[0])
     assert core.cells()[1 + 4 * 2] == 1 and core.shapes()[1 + 4 * 2] == "x"  # the cover took the circle
 
@@ -110,7 +105,7 @@ def test_a_can_capture_cover_with_a_can_capture_replacement_does_not_force():
     rs = _cover_then_surround(CAN, CAN)
     core = make_core(rs)
     assert _strings(core) == ["(4,1,1)->(3,2,1)", "(2,2,1)->(2,3,1) becomes x", "pass"]
-    assert _ref_strings(core, SurroundRefState(rs)) == _strings(core)
+    assert _ref_strings(core, ReferenceState(rs)) == _strings(core)
 
 
 def test_a_must_capture_replacement_does_not_make_the_movers_can_capture_cover_force():
@@ -120,7 +115,7 @@ def test_a_must_capture_replacement_does_not_make_the_movers_can_capture_cover_f
     rs = _cover_then_surround(CAN, MUST)
     core = make_core(rs)
     assert _strings(core) == ["(4,1,1)->(3,2,1)", "(2,2,1)->(2,3,1) becomes x", "pass"]
-    assert _ref_strings(core, SurroundRefState(rs)) == _strings(core)
+    assert _ref_strings(core, ReferenceState(rs)) == _strings(core)
 
 
 def test_a_can_capture_cover_stays_legal_when_another_must_capture_forces():
@@ -157,7 +152,7 @@ def test_a_can_capture_cover_stays_legal_when_another_must_capture_forces():
     core = make_core(rs)
     got = _strings(core)
     assert got == ["(4,1,1)->(4,2,1)", "(2,1,1)->(2,2,1) becomes x"]
-    assert _ref_strings(core, SurroundRefState(rs)) == got
+    assert _ref_strings(core, ReferenceState(rs)) == got
 
 
 def test_a_cover_the_mover_loses_lands_nothing_so_its_replacement_does_not_surround():
@@ -187,7 +182,7 @@ def test_a_cover_the_mover_loses_lands_nothing_so_its_replacement_does_not_surro
     core = make_core(rs)
     got = _strings(core)
     assert "pass" in got and "(4,1,1)->(3,2,1)" in got and "(2,2,1)->(2,3,1) becomes x" in got
-    assert _ref_strings(core, SurroundRefState(rs)) == got
+    assert _ref_strings(core, ReferenceState(rs)) == got
     core.apply_action(core.legal_action_list()[got.index("(2,2,1)->(2,3,1) becomes x")])
     assert core.shapes()[2 + 4 * 2] == "circle"  # white's circle was not surrounded
 
@@ -217,7 +212,7 @@ def test_a_must_capture_jump_onto_the_goal_forces_though_the_replacement_surroun
     )
     core = make_core(rs)
     assert _strings(core) == ["(2,1,1)->(2,3,1) over (2,2,1) becomes x"]
-    assert _ref_strings(core, SurroundRefState(rs)) == _strings(core)
+    assert _ref_strings(core, ReferenceState(rs)) == _strings(core)
 
 
 def test_under_obscurity_a_must_capture_cover_onto_a_colour_only_piece_by_rank_does_not_force():
@@ -256,7 +251,7 @@ def test_under_obscurity_a_must_capture_cover_onto_a_colour_only_piece_by_rank_d
     core = make_core(hidden)
     got = _strings(core)
     assert "(2,2,1)->(2,3,1) becomes x" in got and "pass" in got
-    assert _ref_strings(core, CloakedJumpObscureRefState(hidden)) == got
+    assert _ref_strings(core, ReferenceState(hidden)) == got
     seen = cloaked_rule_set(
         "goal-cover-seen",
         cloaking="obscures",
@@ -268,7 +263,7 @@ def test_under_obscurity_a_must_capture_cover_onto_a_colour_only_piece_by_rank_d
     )
     core = make_core(seen)
     assert _strings(core) == ["(2,2,1)->(2,3,1) becomes x"]
-    assert _ref_strings(core, CloakedJumpObscureRefState(seen)) == _strings(core)
+    assert _ref_strings(core, ReferenceState(seen)) == _strings(core)
 
 
 # -- random rule sets built around goal moves ------------------------------------------
@@ -348,14 +343,14 @@ def goal_records(draw, kind="squares", rounds=False):
 def test_random_goal_rule_sets_match_reference(rec, seed):
     """Move by move the reference model's legal actions and pieces."""
     rs = parsed_or_rejected(rec)
-    play_against_reference(rs, 4, seed, SurroundRefState, _same_pieces)
+    play_against_reference(rs, 4, seed, ReferenceState, _same_pieces)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
 @given(goal_records(kind="stacks"), st.integers(0, 10**6))
 def test_random_goal_rule_sets_on_stacks_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
-    play_against_reference(rs, 3, seed, StackJumpRefState, _same_pieces)
+    play_against_reference(rs, 3, seed, ReferenceState, _same_pieces)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
@@ -364,7 +359,7 @@ def test_random_goal_rule_sets_in_rounds_match_reference(rec, seed):
     """Inside simultaneous rounds each plan's "must capture" is judged on the
     round's starting board with the same per-capture reading."""
     rs = parsed_or_rejected(rec)
-    play_against_reference(rs, 3, seed, SurroundStackSimRefState, _same_pieces)
+    play_against_reference(rs, 3, seed, ReferenceState, _same_pieces)
 
 
 def test_the_random_goal_rule_sets_reach_goals_that_capture_both_ways():
@@ -390,7 +385,7 @@ def _goal_capture_both(rec):
         rs = rules.parse(rec)
     except rules.RuleSetError:
         return False
-    ref = SurroundRefState(rs)
+    ref = ReferenceState(rs)
     if ref.result is not None or ref.current_player() < 0:
         return False
     s = ref.current_player()

@@ -8,7 +8,7 @@ information-state strings, tensors, keys, observations and legal actions; the
 player's own moves and the public passes stay in its information state; the
 worlds ISMCTS searches come from the player's knowledge only. The partition of
 histories into information states is checked against an independent model
-built on the reference's views (tests/ttt_reference.py, ``hidden_turns_key``).
+built on the reference's views (tests/ttt_reference/, ``hidden_turns_key``).
 """
 
 import json
@@ -25,7 +25,7 @@ from games.ttt import rules
 from games.ttt.resolve import REPO_ROOT
 from mcts.worlds import WorldSampler, enumerate_worlds, first_world, knowledge_of
 from test_ttt_cloak import ALL9, ROW1, _saved, rule_set
-from ttt_reference import CloakedRefState, hidden_turns_key, hidden_turns_step
+from ttt_reference import ReferenceState, hidden_turns_key, hidden_turns_step
 
 KB = "ttt(rules=KBeauty9)"
 KB_FILE = REPO_ROOT / "games" / "ttt" / "catalogue" / "KBeauty9.json"
@@ -197,7 +197,7 @@ def test_information_partition_matches_the_reference(name, rs):
     rng = random.Random(7)
     pairs, histories = set(), {}
     for _ in range(60 if name == "KBeauty9" else 150):
-        s, ref, trace = game.new_initial_state(), CloakedRefState(rs), []
+        s, ref, trace = game.new_initial_state(), ReferenceState(rs), []
         while not s.is_terminal():
             for p in range(game.num_players()):
                 text = s.information_state_string(p)

@@ -1,8 +1,8 @@
 """Jumps and chain jumps (issue 12 item 4: "Jump; Chain Jump (the extra move may
 only jump with the same piece or pass)"; docs/rules/ttt.md, "Jumps").
 
-The engine is compared move by move with the reference model ``JumpRefState``
-(tests/ttt_reference.py), which has its own direction lists and its own
+The engine is compared move by move with the reference model ``ReferenceState``
+(tests/ttt_reference/), which has its own direction lists and its own
 reading of the continuation; small positions check each decision by hand
 against the seed's sentences; Hypothesis draws rule sets with jumpers; every
 test rule set goes through ``pyspiel.random_sim_test`` with serialisation."""
@@ -19,7 +19,7 @@ from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_shapes import _same_pieces, play
 from ttt_checks import assert_is_legal_agrees_with_legal_actions, parsed_or_rejected, random_sim_test_of
-from ttt_reference import JumpRefState, SurroundRefState
+from ttt_reference import ReferenceState
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -279,13 +279,13 @@ def _case(name):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference(rs):
-    play(rs, games=50, seed=sum(map(ord, rs.name)), ref_class=SurroundRefState, check=_same_pieces)
+    play(rs, games=50, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference_long(rs):
-    play(rs, games=600, seed=11, ref_class=SurroundRefState, check=_same_pieces)
+    play(rs, games=600, seed=11, ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
@@ -314,7 +314,7 @@ def test_chains_are_played_in_the_checks():
     stops = 0
     for name in ("chain-can", "pieces-per-turn-2", "agree-draw"):
         rs = _case(name)
-        stops += play(rs, games=10, seed=5, ref_class=JumpRefState).count(JumpRefState(rs).a_stop)
+        stops += play(rs, games=10, seed=5, ref_class=ReferenceState).count(ReferenceState(rs).a_stop)
     assert stops > 0
 
 
@@ -632,7 +632,7 @@ def test_random_jump_rule_sets_match_reference(rec, seed):
         if core.player() == -4:
             last.clear()
 
-    play(rs, games=3, seed=seed, ref_class=SurroundRefState, check=conserved)
+    play(rs, games=3, seed=seed, ref_class=ReferenceState, check=conserved)
 
 
 # -- surrounds, position by position ------------------------------------------------------

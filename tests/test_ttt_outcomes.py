@@ -4,7 +4,7 @@ Chaos, any piece wins/loses, "Chaos wins if total circles > 9",
 "Overachiever(s) disqualified" and Chaos's own outcome.
 
 Hand-built positions with hand-computed answers, hand-played games, the
-engine against the reference model (tests/ttt_reference.py) move by move and
+engine against the reference model (tests/ttt_reference/) move by move and
 ending by ending, the GameType's zero-sum claim against every terminal seen,
 validation listing every problem, and ``pyspiel.random_sim_test`` with
 serialisation on each test rule set."""
@@ -19,7 +19,7 @@ import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from test_ttt_reference import play_against_reference
 from ttt_checks import parsed_or_rejected
-from ttt_reference import RefState
+from ttt_reference import ReferenceState
 
 
 def parse(**kw):
@@ -86,7 +86,7 @@ def test_area_of_a_hand_built_position():
     rs = parse(board=AREA_BOARD, reserves={"black": 1}, stalemate="most-area-wins")
     core = make_core(rs)
     assert core.side_scores() == [9, 10]
-    ref = RefState(rs)
+    ref = ReferenceState(rs)
     assert [ref.side_score(s, "area") for s in (0, 1)] == [9, 10]
 
 
@@ -453,7 +453,7 @@ def _ending_counts(rs, games, seed):
     seen = {}
     for _ in range(games):
         core = make_core(rs)
-        ref = RefState(rs)
+        ref = ReferenceState(rs)
         while not core.terminal():
             if core.player() == -1:
                 a = rng.choice([a for a, _ in core.chance_outcome_list()])

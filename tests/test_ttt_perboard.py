@@ -1,5 +1,5 @@
 """Per-board space properties (``board.on_boards``, issue 13): validation and
-canonical form, and the engine against the reference model (tests/ttt_reference.py,
+canonical form, and the engine against the reference model (tests/ttt_reference/,
 which reads the record's on_boards itself) on BoS, 3P-BoS and rule sets made
 for the combinations (sequential, simultaneous, cloaked, stacks)."""
 
@@ -9,7 +9,7 @@ from games.ttt import make_core, rules
 from games.ttt.schema import RuleSetError
 from test_ttt_boards_outcomes import play_both
 from ttt_checks import play_rounds_against_reference
-from ttt_reference import CloakedRefState, RefState, SimRefState
+from ttt_reference import ReferenceState
 
 
 def parse(**fields):
@@ -136,7 +136,7 @@ def test_refusals(fields, words):
 def test_bos_spaces_differ_between_boards():
     """BoS: '(2,1) of 1 and (2,2) of 2 exclusive to chaos, and remainin spaces are locked'."""
     core = make_core("BoS")
-    ref = SimRefState(rules.parse(dict(rules.resolve("BoS").to_json())))
+    ref = ReferenceState(rules.parse(dict(rules.resolve("BoS").to_json())))
     assert ref.locked == {(1, 1, 0), (3, 0, 0)}  # board 1's (2,2), board 2's (2,1)
     assert ref.exclusive[(1, 0, 0)] == {2} and ref.exclusive[(3, 1, 0)] == {2}  # chaos is seat 2
     assert "#" in core.to_string()
@@ -199,7 +199,7 @@ CASES = {
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_sequential_games_agree_with_the_reference(name):
-    play_both(parse(**CASES[name]), RefState, games=40, seed=5)
+    play_both(parse(**CASES[name]), ReferenceState, games=40, seed=5)
 
 
 def test_cloaked_games_agree_with_the_reference():
@@ -208,7 +208,7 @@ def test_cloaked_games_agree_with_the_reference():
         cloaking="hides",
         phases=[{"cloaked": [[x, 1, z] for x in (1, 2) for z in (1, 2, 3)]}],
     )
-    play_both(parse(**fields), CloakedRefState, games=40, seed=6)
+    play_both(parse(**fields), ReferenceState, games=40, seed=6)
 
 
 @pytest.mark.parametrize("name", ["BoS", "3P-BoS"])

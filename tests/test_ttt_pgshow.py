@@ -11,8 +11,7 @@ defenders that convert or reincarnate goes to the whole-stack showdown too,
 in sequential turns and inside rounds.
 
 Worked examples by hand (the chance outcomes with their probabilities), the
-engine move by move against the reference models ``PotShowdownRefState`` and
-``StackCoverSimRefState`` (tests/ttt_reference.py, section "ttt-pgshow"),
+engine move by move against the reference model (tests/ttt_reference/),
 Hypothesis properties (the reference's moves, piece conservation) and
 ``pyspiel.random_sim_test`` with serialisation."""
 
@@ -26,7 +25,7 @@ from games.ttt import make_core
 from test_ttt_potshow import CAN, MUST, _move, _piece, _rs, power
 from test_ttt_stacks import same_pieces
 from ttt_checks import parsed_or_rejected, play_against_reference, random_sim_test_of
-from ttt_reference import PotShowdownRefState, StackCoverSimRefState
+from ttt_reference import ReferenceState
 
 CIRCLE = {"move": "orth-by-stack"}  # powerless: a chip, "the lowest possible rank"
 
@@ -333,13 +332,13 @@ def round_cases():
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference(rs):
     same_pieces.start = None
-    assert play_against_reference(rs, 40, sum(map(ord, rs.name)), PotShowdownRefState, same_pieces)
+    assert play_against_reference(rs, 40, sum(map(ord, rs.name)), ReferenceState, same_pieces)
 
 
 @pytest.mark.parametrize("rs", round_cases(), ids=lambda rs: rs.name)
 def test_rounds_match_reference(rs):
     same_pieces.start = None
-    assert play_against_reference(rs, 40, sum(map(ord, rs.name)), StackCoverSimRefState, same_pieces)
+    assert play_against_reference(rs, 40, sum(map(ord, rs.name)), ReferenceState, same_pieces)
 
 
 def _showdowns_of_captured_movers(rs, games=30, seed=5):
@@ -371,7 +370,7 @@ def test_the_reference_games_reach_showdowns_of_captured_movers():
 @pytest.mark.parametrize("rs", cases() + round_cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference_long(rs):
     same_pieces.start = None
-    ref = StackCoverSimRefState if rs.compile()["simultaneous"] else PotShowdownRefState
+    ref = ReferenceState if rs.compile()["simultaneous"] else ReferenceState
     play_against_reference(rs, 400, 11, ref, same_pieces)
 
 
@@ -468,7 +467,7 @@ def test_random_captured_mover_rule_sets_match_reference_and_conserve_pieces(rec
     same_pieces.start = None
     by_rank = any(p.get("condition") == "cover-by-rank" for p in rs.record["shapes"].values())
     check = same_pieces if by_rank else _conserving_check(rs)
-    play_against_reference(rs, 3, seed, PotShowdownRefState, check)
+    play_against_reference(rs, 3, seed, ReferenceState, check)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
@@ -477,4 +476,4 @@ def test_random_captured_mover_rounds_match_reference(rec, seed):
     """Inside simultaneous and single rounds, move by move the reference's."""
     rs = parsed_or_rejected(rec)
     same_pieces.start = None
-    play_against_reference(rs, 3, seed, StackCoverSimRefState, same_pieces)
+    play_against_reference(rs, 3, seed, ReferenceState, same_pieces)

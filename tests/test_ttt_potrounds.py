@@ -8,16 +8,12 @@ ended a sequential ply (``_after_ply``) instead of going back to the round's
 pot queue (``_sim_next_pot``): the round's later pots, its turn checks and its
 end were skipped and the queue was left marked busy; the one-captor deal
 judged "the mover stays" with the seat to move, not the mover's seat. Now one
-chance node per pot after the joint action, as for plain pots. The merge of
-ttt-rounds3 had also interleaved tests/ttt_reference.py (StackCoverSimRefState
-held PotShowdownRefState's methods), so test_ttt_potshow and test_ttt_rounds3
-failed on main; the file is restored here.
+chance node per pot after the joint action, as for plain pots.
 
 Checked by hand (the chance outcomes and their probabilities, the stacks
 after each deal, the round going on), and move by move against the reference
-model ``StackCoverSimRefState`` (tests/ttt_reference.py), which borrows
-``PotShowdownRefState``'s showdown (kept pieces from a brute-force search over
-the brute-force poker evaluator) and ``PotSimRefState``'s round-end queue."""
+model (tests/ttt_reference/: the showdown's kept pieces from a brute-force
+search over the brute-force poker evaluator, and the round-end queue)."""
 
 import pyspiel
 import pytest
@@ -25,7 +21,7 @@ import pytest
 from games.ttt import make_core, rules
 from test_ttt_shapes import _same_pieces, play
 from ttt_checks import random_sim_test_of
-from ttt_reference import StackCoverSimRefState
+from ttt_reference import ReferenceState
 
 CAN = "can-capture"
 SIM = {"order": "simultaneous", "pass": True}
@@ -203,7 +199,7 @@ def test_collision_winner_takes_its_captive_before_the_showdown():
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: f"{rs.name}-{len(rs.compile()['phases'])}")
 def test_showdowns_in_rounds_match_reference(rs):
-    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=StackCoverSimRefState, check=_same_pieces)
+    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: f"{rs.name}-{len(rs.compile()['phases'])}")

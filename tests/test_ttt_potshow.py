@@ -6,8 +6,8 @@ rank round-robin to the captors starting randomly [...])"; docs/rules/ttt.md,
 "The pot showdown of by-stack covers").
 
 Worked examples by hand (with the chance outcomes' probabilities), one test
-per decision, the engine compared move by move with ``PotShowdownRefState``
-(tests/ttt_reference.py, whose kept pieces come from a brute-force search over
+per decision, the engine compared move by move with ``ReferenceState``
+(tests/ttt_reference/, whose kept pieces come from a brute-force search over
 the brute-force poker evaluator, not from the engine's table), a Hypothesis
 property on piece counts, ``pyspiel.random_sim_test`` with serialisation, and
 information states that tell the deals apart."""
@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from games.ttt import make_core, poker, rules
 from test_ttt_stacks import same_pieces
 from ttt_checks import parsed_or_rejected, play_against_reference, random_sim_test_of
-from ttt_reference import PotShowdownRefState, hand_pieces
+from ttt_reference import ReferenceState, hand_pieces
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -482,7 +482,7 @@ def cases():
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference(rs):
     same_pieces.start = None
-    played = play_against_reference(rs, 40, sum(map(ord, rs.name)), PotShowdownRefState, same_pieces)
+    played = play_against_reference(rs, 40, sum(map(ord, rs.name)), ReferenceState, same_pieces)
     assert played
 
 
@@ -511,7 +511,7 @@ def test_the_reference_games_reach_showdown_deals():
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference_long(rs):
     same_pieces.start = None
-    play_against_reference(rs, 400, 11, PotShowdownRefState, same_pieces)
+    play_against_reference(rs, 400, 11, ReferenceState, same_pieces)
 
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
@@ -583,7 +583,7 @@ def test_random_showdown_rule_sets_match_reference_and_conserve_pieces(rec, seed
         if core.player() == -4:
             last.clear()
 
-    play_against_reference(rs, 3, seed, PotShowdownRefState, check)
+    play_against_reference(rs, 3, seed, ReferenceState, check)
 
 
 # -- "noticed last stop": a powerless by-stack mover onto capturing pieces ---------------------

@@ -1,4 +1,4 @@
-"""The Cython engine against the direct Python model (tests/ttt_reference.py),
+"""The Cython engine against the direct Python model (tests/ttt_reference/),
 move by move over random games: same player to move, same legal actions (or
 chance outcomes), same returns. Covers the rules no OpenSpiel game has:
 movement, gravity with movement, Chaos, partners, passes, agreed draws,
@@ -9,7 +9,7 @@ import pytest
 from games.ttt import rules
 from ttt_checks import assert_is_legal_agrees_with_legal_actions, parsed_or_rejected
 from ttt_checks import play_against_reference as shared_play
-from ttt_reference import RefState
+from ttt_reference import ReferenceState
 
 SMALL_CATALOGUE = [
     "Tic-Tac-Toe",
@@ -208,7 +208,7 @@ def _cases():
 
 
 def play_against_reference(rs, games, seed):
-    shared_play(rs, games, seed, RefState)
+    shared_play(rs, games, seed, ReferenceState)
 
 
 @pytest.mark.parametrize("rs", _cases(), ids=lambda rs: rs.name)

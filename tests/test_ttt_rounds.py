@@ -5,7 +5,7 @@ goal replacements and by-stack moves included (docs/rules/ttt.md, "Moving
 shapes inside rounds").
 
 The engine is compared move by move with the reference model
-``PotSimRefState`` (tests/ttt_reference.py), which deals a round's pots in
+``ReferenceState`` (tests/ttt_reference/), which deals a round's pots in
 its own code; small positions check the seed's sentence by hand; every test
 rule set goes through ``pyspiel.random_sim_test`` with serialisation, and
 through ``pyspiel.convert_to_turn_based``."""
@@ -22,7 +22,7 @@ from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_shapes import _same_pieces, play
 from ttt_checks import parsed_or_rejected, random_sim_test_of
-from ttt_reference import MoveSimRefState, PotSimRefState
+from ttt_reference import ReferenceState
 
 CAN = "can-capture"
 X2 = {"move": "stationary", "power": CAN, "condition": "cover", "result": "reincarnates-x2"}
@@ -156,13 +156,13 @@ def _case(name):
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_rounds_with_pots_match_reference(rs):
     assert rs.compile()["pots"] and rs.compile()["simultaneous"]
-    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=PotSimRefState, check=_same_pieces)
+    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_rounds_with_pots_match_reference_long(rs):
-    play(rs, games=800, seed=5, ref_class=PotSimRefState, check=_same_pieces)
+    play(rs, games=800, seed=5, ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
@@ -309,7 +309,7 @@ def pot_round_records(draw):
 @given(pot_round_records(), st.integers(0, 10**6))
 def test_random_rounds_with_pots_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
-    play(rs, games=3, seed=seed, ref_class=PotSimRefState, check=_same_pieces)
+    play(rs, games=3, seed=seed, ref_class=ReferenceState, check=_same_pieces)
 
 
 # -- shapes that move inside rounds ------------------------------------------------
@@ -454,13 +454,13 @@ def _move_case(name):
 @pytest.mark.parametrize("rs", move_cases(), ids=lambda rs: rs.name)
 def test_moving_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=MoveSimRefState, check=_same_pieces)
+    play(rs, games=60, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", move_cases(), ids=lambda rs: rs.name)
 def test_moving_rounds_match_reference_long(rs):
-    play(rs, games=600, seed=9, ref_class=MoveSimRefState, check=_same_pieces)
+    play(rs, games=600, seed=9, ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", move_cases(), ids=lambda rs: rs.name)
@@ -692,4 +692,4 @@ def move_round_records(draw):
 @given(move_round_records(), st.integers(0, 10**6))
 def test_random_moving_rounds_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
-    play(rs, games=3, seed=seed, ref_class=MoveSimRefState, check=_same_pieces)
+    play(rs, games=3, seed=seed, ref_class=ReferenceState, check=_same_pieces)

@@ -3,7 +3,7 @@ rounds (branch ttt-rounds3; docs/rules/ttt.md, "By-stack covers inside
 rounds"), and 3P-PublicGoods, the catalogue game made of them.
 
 The engine is compared move by move with the reference model
-``StackCoverSimRefState`` (tests/ttt_reference.py), whose hands come from the
+``ReferenceState`` (tests/ttt_reference/), whose hands come from the
 brute-force poker evaluator of tests/test_ttt_poker.py; small positions check
 each decision by hand; every test rule set goes through
 ``pyspiel.random_sim_test`` with serialisation and through
@@ -18,7 +18,7 @@ from games.ttt import make_core, rules
 from games.ttt.schema import SHAPES_ALL
 from test_ttt_shapes import _same_pieces, play
 from ttt_checks import parsed_or_rejected, random_sim_test_of
-from ttt_reference import StackCoverSimRefState, SurroundSimRefState
+from ttt_reference import ReferenceState
 
 CAN = "can-capture"
 SIM = {"order": "simultaneous", "pass": True}
@@ -180,13 +180,13 @@ def _case(name):
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_by_stack_covers_in_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=StackCoverSimRefState, check=_same_pieces)
+    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_by_stack_covers_in_rounds_match_reference_long(rs):
-    play(rs, games=800, seed=7, ref_class=StackCoverSimRefState, check=_same_pieces)
+    play(rs, games=800, seed=7, ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
@@ -306,7 +306,7 @@ def stack_cover_round_records(draw):
 @given(stack_cover_round_records(), st.integers(0, 10**6))
 def test_random_by_stack_cover_rounds_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
-    play(rs, games=3, seed=seed, ref_class=StackCoverSimRefState, check=_same_pieces)
+    play(rs, games=3, seed=seed, ref_class=ReferenceState, check=_same_pieces)
 
 
 def _goal_position():
@@ -404,13 +404,13 @@ def _sur_case(name):
 @pytest.mark.parametrize("rs", surround_cases(), ids=lambda rs: rs.name)
 def test_surrounds_in_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=SurroundSimRefState, check=_same_pieces)
+    play(rs, games=80, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", surround_cases(), ids=lambda rs: rs.name)
 def test_surrounds_in_rounds_match_reference_long(rs):
-    play(rs, games=800, seed=3, ref_class=SurroundSimRefState, check=_same_pieces)
+    play(rs, games=800, seed=3, ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", surround_cases(), ids=lambda rs: rs.name)
@@ -517,4 +517,4 @@ def surround_round_records(draw):
 @given(surround_round_records(), st.integers(0, 10**6))
 def test_random_surround_rounds_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
-    play(rs, games=3, seed=seed, ref_class=SurroundSimRefState, check=_same_pieces)
+    play(rs, games=3, seed=seed, ref_class=ReferenceState, check=_same_pieces)

@@ -3,7 +3,7 @@ pieces of any shape and colour, and the goal-reached stalemate (issue 12
 items 1, 2, 7 and the shape side of 8; issue 11's goal-reached stalemate).
 
 The engine is compared move by move with the slow reference model
-(tests/ttt_reference.py, ShapeRefState) on small rule sets written for each
+(tests/ttt_reference/, ReferenceState) on small rule sets written for each
 rule, and on Hypothesis-drawn rule sets; every test rule set also goes through
 ``pyspiel.random_sim_test`` with serialisation. The 16 catalogue games stay
 on the original path (their tests, and test_catalogue_stays_on_original_path)."""
@@ -23,7 +23,7 @@ from ttt_checks import (
     play_against_reference,
     random_sim_test_of,
 )
-from ttt_reference import CloakedShapeRefState, ShapeRefState
+from ttt_reference import ReferenceState
 
 
 def _rs(name, **kw):
@@ -263,7 +263,7 @@ CLOAKED = [
 ]
 
 
-def play(rs, games, seed, ref_class=ShapeRefState, check=None):
+def play(rs, games, seed, ref_class=ReferenceState, check=None):
     return play_against_reference(rs, games, seed, ref_class, check)
 
 
@@ -289,7 +289,7 @@ def test_engine_matches_reference(rs):
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", cases() + CLOAKED, ids=lambda rs: rs.name)
 def test_engine_matches_reference_long(rs):
-    ref = CloakedShapeRefState if rs in CLOAKED else ShapeRefState
+    ref = ReferenceState if rs in CLOAKED else ReferenceState
     play(rs, games=600, seed=11, ref_class=ref)
 
 
@@ -300,7 +300,7 @@ def test_cloaked_shapes_match_reference_and_hide_shapes(rs):
             assert core.player_view(p) == ref.view(p)
             assert core.player_shape_view(p) == ref.shape_view(p)
 
-    play(rs, games=30, seed=5, ref_class=CloakedShapeRefState, check=views)
+    play(rs, games=30, seed=5, ref_class=ReferenceState, check=views)
 
 
 def test_obscured_view_hides_shape_but_not_colour():

@@ -1,7 +1,7 @@
 """Simultaneous and single phases of the tic-tac-toe engine (issue 11 item 2).
 
-- the engine against the slow reference model (tests/ttt_reference.py,
-  ``SimRefState``) move by move on small rule sets written for these tests and
+- the engine against the slow reference model (tests/ttt_reference/,
+  ``ReferenceState``) move by move on small rule sets written for these tests and
   on random rule sets with random phase orders: same player to decide, same
   legal plans, same seats still to decide, same returns;
 - hand-played rounds for each rule of docs/rules/ttt.md "Simultaneous play":
@@ -27,7 +27,7 @@ import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from ttt_checks import parsed_or_rejected
-from ttt_reference import SimRefState
+from ttt_reference import ReferenceState
 
 GT = pyspiel.GameType
 EXAMPLES = Path(games.__file__).parent / "ttt" / "examples"
@@ -188,7 +188,7 @@ def play_against_reference(rs, games_, seed):
     rng = random.Random(seed)
     for g in range(games_):
         core = make_core(rs)
-        ref = SimRefState(rs)
+        ref = ReferenceState(rs)
         steps = 0
         while True:
             player = core.player()

@@ -14,7 +14,7 @@ import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from test_ttt_reference import play_against_reference
 from ttt_checks import random_sim_test_of
-from ttt_reference import RefState
+from ttt_reference import ReferenceState
 
 
 def solo_rule_sets():
@@ -157,7 +157,7 @@ def test_solver_value_equals_an_independent_expectimax(tmp_path):
 
     result = solve(f"ttt(rules={path})", tt_log2=16)
     assert result["complete"]
-    assert abs(result["value"] - _expectimax(RefState(rs))) < 1e-9
+    assert abs(result["value"] - _expectimax(ReferenceState(rs))) < 1e-9
 
 
 def test_uct_runs_on_a_solo_rule_set():

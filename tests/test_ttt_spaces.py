@@ -3,7 +3,7 @@
 except for the players they are exclusive to), on the board for the whole
 game or per phase; and the fold rule counting pieces on spaces locked against
 exit. Hand-played games check the rules page's sentences; small rule sets are
-compared move by move with the slow reference model (tests/ttt_reference.py)
+compared move by move with the slow reference model (tests/ttt_reference/)
 and run through pyspiel.random_sim_test with serialisation; the solver and UCT
 run on them. Cells are x + X*(y + Y*z) from 0."""
 

@@ -7,7 +7,7 @@ stacks (so height is ignored when determining whether the move qualifies as
 a jumper (a top piece) jumps along the stacks' grid over the top piece of the
 adjacent stack to the stack directly beyond, and falls there; only the top
 piece it passes over is captured. The engine is compared move by move with
-``StackJumpRefState`` (tests/ttt_reference.py, its own jump geometry over
+``ReferenceState`` (tests/ttt_reference/, its own jump geometry over
 the reference's cells), small positions check each decision by hand,
 Hypothesis draws stacks rule sets with jumpers, and every test rule set goes
 through ``pyspiel.random_sim_test`` with serialisation."""
@@ -26,7 +26,7 @@ from ttt_checks import (
     parsed_or_rejected,
     random_sim_test_of,
 )
-from ttt_reference import StackJumpRefState
+from ttt_reference import ReferenceState
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -236,13 +236,13 @@ def _case(name):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference(rs):
-    play(rs, games=50, seed=sum(map(ord, rs.name)), ref_class=StackJumpRefState, check=_same_pieces)
+    play(rs, games=50, seed=sum(map(ord, rs.name)), ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_engine_matches_reference_long(rs):
-    play(rs, games=600, seed=11, ref_class=StackJumpRefState, check=_same_pieces)
+    play(rs, games=600, seed=11, ref_class=ReferenceState, check=_same_pieces)
 
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
@@ -268,8 +268,8 @@ def test_jumps_and_chains_are_played_in_the_checks():
     """The comparisons above do jump on stacks, and reach end-chains."""
     jumps = stops = 0
     for rs in cases():
-        ref = StackJumpRefState(rs)
-        for a in play(rs, games=10, seed=5, ref_class=StackJumpRefState):
+        ref = ReferenceState(rs)
+        for a in play(rs, games=10, seed=5, ref_class=ReferenceState):
             stops += a == ref.a_stop
         core = make_core(rs)
         jumps += sum(
@@ -522,7 +522,7 @@ def test_random_stack_jump_rule_sets_match_reference(rec, seed):
         rs,
         games=3,
         seed=seed,
-        ref_class=StackJumpRefState,
+        ref_class=ReferenceState,
         check=jump_count_check(results, covers or surrounds, _same_pieces),
     )
 

@@ -3,8 +3,8 @@ stack” or “by full stack” is determined from the full set of pieces in the
 destination stack (after the move)", wired into the covers of items 3-5;
 docs/rules/ttt.md, "Powers of by-stack movers").
 
-The engine is compared move by move with ``StackCaptureRefState``
-(tests/ttt_reference.py), whose hands come from the brute-force poker
+The engine is compared move by move with ``ReferenceState``
+(tests/ttt_reference/), whose hands come from the brute-force poker
 evaluator of tests/test_ttt_poker.py; small positions check the decisions by
 hand; every rule set goes through ``pyspiel.random_sim_test``."""
 
@@ -22,9 +22,7 @@ from ttt_checks import (
     play_against_reference,
     random_sim_test_of,
 )
-from ttt_reference import (
-    PotShowdownRefState as StackCaptureRefState,
-)  # ttt-potshow: the showdown for converting and reincarnating movers
+from ttt_reference import ReferenceState
 
 CAN = "can-capture"
 MUST = "must-capture"
@@ -125,8 +123,8 @@ def _case(name):
 
 
 def play(rs, games, seed, check=same_pieces):
-    ref = StackCaptureRefState(rs)
-    played = play_against_reference(rs, games, seed, StackCaptureRefState, check)
+    ref = ReferenceState(rs)
+    played = play_against_reference(rs, games, seed, ReferenceState, check)
     return sum(ref.nstk > 0 and ref.stk0 <= a < ref.stk0 + ref.nstk for a in played)
 
 
@@ -339,4 +337,4 @@ def test_random_by_stack_power_rule_sets_match_reference(rec, seed):
         if core.player() == -4:
             last.clear()
 
-    play_against_reference(rs, 3, seed, StackCaptureRefState, check)
+    play_against_reference(rs, 3, seed, ReferenceState, check)

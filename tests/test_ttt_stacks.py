@@ -3,7 +3,7 @@ above it) and "by full stack" (only from the bottom, carrying the whole
 stack), on the rules page's "Stacks" section.
 
 The engine is compared move by move with the reference model
-(tests/ttt_reference.py, ``StackRefState``, written from the rules text) on
+(tests/ttt_reference/, ``ReferenceState``, written from the rules text) on
 small rule sets, one per rule and interaction, and on Hypothesis-drawn stack
 rule sets (piece counts conserved, no piece floats, no stack over its
 height); every test rule set also goes through ``pyspiel.random_sim_test``
@@ -23,7 +23,7 @@ from ttt_checks import (
     play_against_reference,
     random_sim_test_of,
 )
-from ttt_reference import CloakedStackRefState, StackRefState
+from ttt_reference import ReferenceState
 
 
 def _rs(name, size, **kw):
@@ -160,7 +160,7 @@ def cases():
     return out
 
 
-def play(rs, games, seed, check=None, ref_class=StackRefState):
+def play(rs, games, seed, check=None, ref_class=ReferenceState):
     """``play_against_reference``; returns how many by-stack moves were played."""
     ref = ref_class(rs)
     played = play_against_reference(rs, games, seed, ref_class, check)
@@ -251,14 +251,14 @@ def test_cloaked_stacks_match_reference_and_views(rs):
             assert core.player_shape_view(p) == ref.shape_view(p)
 
     same_pieces.start = None
-    moved = play(rs, games=30, seed=sum(map(ord, rs.name)), check=views, ref_class=CloakedStackRefState)
+    moved = play(rs, games=30, seed=sum(map(ord, rs.name)), check=views, ref_class=ReferenceState)
     assert moved > 0
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", cloaked_cases(), ids=lambda rs: rs.name)
 def test_cloaked_stacks_match_reference_long(rs):
-    play(rs, games=300, seed=5, check=same_pieces, ref_class=CloakedStackRefState)
+    play(rs, games=300, seed=5, check=same_pieces, ref_class=ReferenceState)
 
 
 @pytest.mark.parametrize("rs", cases() + cloaked_cases(), ids=lambda rs: rs.name)
@@ -432,7 +432,7 @@ def test_a_carried_piece_completes_a_line_for_the_mover():
         move_limit=9,
         turn_checks=["first-3-wins"],
     )
-    core, ref = make_core(rs), StackRefState(rs)
+    core, ref = make_core(rs), ReferenceState(rs)
     a = _moves(core)["stack(4,1)@1->stack(3,1)"]
     core.apply_action(a)
     ref.apply(a)

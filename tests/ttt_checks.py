@@ -160,18 +160,18 @@ def play_rounds_against_reference(
     shape_views: bool = False,
 ):
     """Random games of a rule set with simultaneous rounds on the engine and
-    ``CloakedSimRefState`` side by side: the player to decide, the seats still
+    ``ReferenceState`` side by side: the player to decide, the seats still
     to plan and their legal plans, disqualifications, every player's view and
     the attempts (``views``: default, when the rule set cloaks a space), and
     the ending (with ``boards``, each board's result too). ``ref_class`` is
-    the reference model (default ``CloakedSimRefState``); with ``shape_views``
+    the reference model (default ``ReferenceState``); with ``shape_views``
     every player's view of the shapes is compared as well.
 
     Returns (attempts played, games in which a round decided a board while the
     game went on)."""
-    from ttt_reference import CloakedSimRefState
+    from ttt_reference import ReferenceState
 
-    ref_class = ref_class or CloakedSimRefState
+    ref_class = ref_class or ReferenceState
     if views is None:
         views = rs.record["cloaking"] != "none" and any(ph["cloaked"] for ph in rs.record["phases"])
     rng = random.Random(seed)
