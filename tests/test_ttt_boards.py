@@ -13,7 +13,7 @@ import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
-from test_ttt_reference import play_against_reference
+from ttt_checks import play_against_reference
 from ttt_checks import random_sim_test_of
 
 SQ = {"kind": "squares", "size": [3, 3, 1]}

@@ -844,7 +844,7 @@ def test_cloaked_spaces_and_the_game_length_bound_cover_every_board():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st
 
-from test_ttt_reference import rule_records  # noqa: E402
+from ttt_records import rule_records  # noqa: E402
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))

@@ -17,7 +17,7 @@ import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
-from test_ttt_reference import play_against_reference
+from ttt_checks import play_against_reference
 from ttt_checks import parsed_or_rejected
 from ttt_reference import ReferenceState
 
@@ -616,7 +616,7 @@ def test_catalogue_stays_on_the_original_scoring_path():
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st
 
-from test_ttt_reference import rule_records  # noqa: E402
+from ttt_records import rule_records  # noqa: E402
 
 
 @st.composite

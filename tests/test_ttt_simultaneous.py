@@ -228,7 +228,7 @@ def test_engine_matches_reference_long(rs):
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st
 
-from test_ttt_reference import rule_records  # noqa: E402
+from ttt_records import rule_records  # noqa: E402
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
