@@ -645,3 +645,25 @@ def test_is_legal_agrees_with_the_legal_plans_and_mid_round_states_pickle():
             for p in range(core.num_players):
                 assert _views(copy, p) == _views(core, p)
             core.apply_action(rng.choice(legal))
+
+
+def test_a_round_starts_when_a_seats_only_move_enters_a_space_only_it_may_enter():
+    """Whether a seat has a move at the start of a round is judged with its
+    own entry locks: black, whose only move enters a space exclusive to
+    black, is not stalemated."""
+    from ttt_checks import play, rule_set
+
+    rs = rule_set(
+        "MB",
+        turn_checks=[],
+        board={"kind": "squares", "size": [4, 1, 1], "exclusive": [{"at": [[1, 1, 1]], "players": [1]}]},
+        reserves={"black": 1, "white": 1},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=10,
+        phases=[{"order": "simultaneous"}],
+    )
+    c = play(make_core(rs), [1, 2])  # the first round: black (2,1), white (3,1)
+    assert not c.terminal()
+    move = lambda f, u: 4 + 4 * f + u
+    assert c.player_legal_action_list(0) == [move(1, 0)]  # (2,1)->(1,1), exclusive to black
+    assert c.player_legal_action_list(1) == [move(2, 3)]  # (3,1)->(4,1)
