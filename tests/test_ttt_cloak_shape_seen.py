@@ -19,7 +19,15 @@ import pytest
 import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
 from games.ttt import make_core
-from ttt_checks import cloaked_rule_set, play_against_reference, state_after, views
+from tiers import sweep
+from ttt_checks import (
+    cloaked_rule_set,
+    play_against_reference,
+    random_sim_test_of,
+    rule_set,
+    state_after,
+    views,
+)
 from ttt_reference import ReferenceState
 
 ALL9 = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
@@ -111,7 +119,7 @@ def test_where_the_other_seat_put_a_stationary_piece_of_a_shared_colour_looks_th
     assert left.legal_actions() == right.legal_actions()
     assert core_of(left).player_view(0)[0] == core_of(right).player_view(0)[2] == "."
     # white placed it: white tells the two apart
-    for x, y in zip(views(left, 1), views(right, 1)):
+    for x, y in zip(views(left, 1), views(right, 1), strict=True):
         assert x != y
 
 
@@ -376,3 +384,72 @@ def test_an_exit_locked_piece_is_not_one_its_seat_can_move(cloaking):
                 for p in range(2)
             ],
         )
+
+
+# -- shapes with cloaked spaces ---------------------------------------------------------------
+
+
+CLOAKED_SHAPES = [
+    rule_set(
+        "obscured-shapes",
+        cloaking="obscures",
+        board={"kind": "squares", "size": [3, 3, 1]},
+        reserves={"black": {"circle": 2, "pentagon": 1}, "white": {"circle": 2, "x": 1}},
+        shapes={"circle": {"move": "adjacent"}, "pentagon": {}, "x": {"move": "diagonal"}},
+        move_limit=20,
+        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2)]}],
+    ),
+    rule_set(
+        "hidden-shapes",
+        cloaking="hides",
+        board={"kind": "squares", "size": [3, 3, 1]},
+        reserves={"black": {"circle": 2, "star": 1}, "white": {"circle": 2, "star": 1}},
+        shapes={"circle": {"move": "adjacent"}, "star": {"move": "linear"}},
+        move_limit=20,
+        phases=[{"cloaked": [[2, 2, 1], [1, 1, 1], [3, 3, 1]]}],
+    ),
+]
+
+
+@pytest.mark.parametrize("rs", CLOAKED_SHAPES, ids=lambda rs: rs.name)
+def test_cloaked_shapes_match_reference_and_hide_shapes(rs):
+    play_against_reference(rs, games=sweep(full=30, quick=8), seed=5, shape_views=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", CLOAKED_SHAPES, ids=lambda rs: rs.name)
+def test_cloaked_shapes_match_reference_long(rs):
+    play_against_reference(rs, games=600, seed=11)
+
+
+@pytest.mark.parametrize("rs", CLOAKED_SHAPES, ids=lambda rs: rs.name)
+def test_random_sim_test_on_cloaked_shapes(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path, num_sims=8)
+
+
+def test_obscured_view_hides_shape_but_not_colour():
+    """Under obscurity a piece of another colour on a cloaked space shows its
+    colour and "?" for its shape, in strings, tensors and the event log."""
+    rs = CLOAKED_SHAPES[0]
+    core = make_core(rs)
+    names = core.shape_names()
+    T = 9
+    # black places its pentagon on the cloaked (1,1,1)
+    a = names.index("pentagon") * T + 0
+    core.apply_action(a)
+    assert core.player_view(1)[0] == "X" and core.player_shape_view(1)[0] == "?"
+    assert core.player_view(0)[0] == "x" and core.player_shape_view(0)[0] == "p"
+    assert "(shape not seen)" in core.information_state_string(1)
+    assert "black@(1,1,1) pentagon" in core.information_state_string(0)
+    # a circle in the same place: player 1 cannot tell the two apart
+    other = make_core(rs)
+    other.apply_action(names.index("circle") * T + 0)
+    for view in (
+        "observation_string",
+        "information_state_string",
+        "observation_tensor",
+        "information_state_tensor",
+    ):
+        assert getattr(core, view)(1) == getattr(other, view)(1), view
+        assert getattr(core, view)(0) != getattr(other, view)(0), view
+    assert core.last_event()["seen"] == ["all", "colour"]

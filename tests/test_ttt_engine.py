@@ -23,23 +23,6 @@ def play(c, actions):
     return c
 
 
-def test_traditional_board_steps_diagonally_only_along_its_drawn_diagonals():
-    # Black 3, 8, 2; White 4, 0, 6; empty 1, 5, 7. Cell 3 is the edge midpoint
-    # (1,2,1): on the hash board (king steps) it reaches 1 and 7 diagonally,
-    # on the traditional board no diagonal line passes through it.
-    opening = [3, 4, 8, 0, 2, 6]
-    king = play(core("Tapatan"), opening)
-    lines = play(make_core(rules.load(rules.EXAMPLES_DIR / "Tapatan-Traditional.json")), opening)
-    step = lambda f, u: 9 + f * 9 + u
-    assert king.legal_action_list() == sorted(
-        [step(3, 1), step(3, 7), step(8, 5), step(8, 7), step(2, 1), step(2, 5)]
-    )
-    assert lines.legal_action_list() == sorted([step(8, 5), step(8, 7), step(2, 1), step(2, 5)])
-    # the centre does step diagonally: White's centre piece to each free corner
-    c = play(
-        make_core(rules.load(rules.EXAMPLES_DIR / "Tapatan-Traditional.json")), [1, 4, 3, 0, 8, 5, step(8, 7)]
-    )
-    assert {step(4, 2), step(4, 6), step(4, 8)} <= set(c.legal_action_list())
 
 
 def test_stacks_fall_and_fill():
