@@ -7,6 +7,7 @@ Action ids line up without translation: OpenSpiel numbers a cell
 column and y as the row maps lines onto lines, and Connect Four's actions are
 columns in both."""
 
+import pickle
 import random
 
 import pyspiel
@@ -19,13 +20,13 @@ CATALOGUE = sorted(rules.catalogue())
 BIG = {"5on15sq": 2, "Connect6-19x19": 1, "Qubic-4": 5, "4on7sq": 10}
 
 
-def differential(our_name, theirs, games, seed):
+def differential(our_name, theirs, n, seed):
     rng = random.Random(seed)
     proto = make_core(rules.catalogue()[our_name])
     game = pyspiel.load_game(theirs)
     assert proto.num_actions == game.num_distinct_actions()
     outcomes = {}
-    for _ in range(games):
+    for _ in range(n):
         ours, state = proto.clone(), game.new_initial_state()
         while not state.is_terminal():
             legal = state.legal_actions()
@@ -151,3 +152,21 @@ def test_seconds_per_turn_is_metadata_for_bots():
     assert seconds_per_turn(pyspiel.load_game("ttt(rules=5on15sq)")) == 300
     assert seconds_per_turn("Connect6-19x19") == 300
     assert seconds_per_turn("Tic-Tac-Toe", default=5.0) == 5.0
+
+
+@pytest.mark.parametrize("name", CATALOGUE)
+def test_clone_and_pickle_are_independent_copies(name):
+    rng = random.Random(1)
+    c = make_core(name)
+    for _ in range(3):
+        if c.terminal():
+            break
+        legal = c.legal_action_list() or [a for a, _ in c.chance_outcome_list()]
+        c.apply_action(rng.choice(legal))
+    d = pickle.loads(pickle.dumps(c))
+    e = c.clone()
+    assert d.to_string() == c.to_string() and d.position_hash() == c.position_hash()
+    assert d.legal_action_list() == c.legal_action_list()
+    e.random_playout(3)
+    d.random_playout(3)
+    assert e.terminal() and d.terminal() and e.to_string() == d.to_string()

@@ -165,6 +165,42 @@ def assert_info_differs(a, b):
     assert a[0] != b[0] and a[1] != b[1] and a[4] != b[4]
 
 
+# -- positions and actions by name ----------------------------------------------------------------
+
+
+def action_strings(core, player=None):
+    """The legal actions' strings, as ``player`` (default: the one to move) reads them."""
+    player = core.player() if player is None else player
+    return [core.action_string(player, a) for a in core.legal_action_list()]
+
+
+def legal_by_string(core, player=None):
+    """{action string: action} of the legal actions."""
+    return dict(zip(action_strings(core, player), core.legal_action_list(), strict=True))
+
+
+def play_named(core, text, player=None):
+    """Apply the legal action whose string is ``text``."""
+    named = legal_by_string(core, player)
+    assert text in named, (text, sorted(named))
+    core.apply_action(named[text])
+
+
+def stack_column(core, x, y=1):
+    """The pieces of stack (x, y) (1-based), bottom up, as (colour name, shape)."""
+    X, Y, Z = core.tab.params["size"]
+    shapes, cells, names = core.shapes(), core.cells(), core.tab.params["colour_names"]
+    cs = [x - 1 + X * (y - 1 + Y * z) for z in range(Z)]
+    return [(names[cells[c] - 1], shapes[c]) for c in cs if shapes[c]]
+
+
+def stack_codes(core, x, y=1):
+    """The colour codes of stack (x, y) (1-based) per height, bottom first (0: empty)."""
+    X, Y, Z = core.tab.params["size"]
+    cells = core.cells()
+    return [cells[(x - 1) + X * ((y - 1) + Y * z)] for z in range(Z)]
+
+
 # -- engine internals the tests read --------------------------------------------------------------
 # The engine logs every action of a cloaked rule set; these read that log
 # and what each player is told of an event. They are the only lines of the
@@ -326,6 +362,14 @@ def same_pieces(core, ref):
             if ref.gravity and xyz[2] > 0:
                 assert cells[c - X * Y] != 0, f"piece on {xyz} floats"
     assert core.shape_reserves() == {ref.colours[i]: ref.sres[i] for i in range(len(ref.colours))}
+
+
+def by_stack_moves(rs, played):
+    """How many of the actions ``played`` (``play_against_reference``'s) are by-stack moves."""
+    from ttt_reference import ReferenceState
+
+    ref = ReferenceState(rs)
+    return sum(ref.is_stack_id(a) for a in played)
 
 
 def colour_totals(core):

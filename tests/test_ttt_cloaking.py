@@ -21,10 +21,15 @@ from games.openspiel import core_of
 from games.ttt import make_core
 from tiers import sweep
 from ttt_checks import (
+    by_stack_moves,
     cloaked_rule_set,
+    legal_by_string,
+    piece,
     play_against_reference,
     random_sim_test_of,
     rule_set,
+    same_pieces,
+    stack_column,
     state_after,
     views,
 )
@@ -453,3 +458,111 @@ def test_obscured_view_hides_shape_but_not_colour():
         assert getattr(core, view)(1) == getattr(other, view)(1), view
         assert getattr(core, view)(0) != getattr(other, view)(0), view
     assert core.last_event()["seen"] == ["all", "colour"]
+
+
+# -- stacks with cloaked spaces: "appear" is the mover's view ----------------------------
+
+
+def cloaked_stack_cases():
+    out = []
+    add = lambda name, size, **kw: out.append(rule_set(name, kind="stacks", size=size, **kw))
+    add(
+        "hides-3x1x4",
+        [3, 1, 4],
+        cloaking="hides",
+        reserves={"black": {"x": 3, "circle": 1}, "white": {"x": 3, "circle": 1}},
+        shapes={"x": {"move": "orth-by-stack"}, "circle": {"move": "orth-by-full-stack"}},
+        move_limit=30,
+        turn_checks=["first-4-wins"],
+        phases=[{"cloaked": [[2, 1, 1], [2, 1, 2], [3, 1, 2], [1, 1, 3]]}],
+    )
+    add(
+        "hides-2x2x3",
+        [2, 2, 3],
+        cloaking="hides",
+        reserves={"black": {"star": 3}, "white": {"star": 2, "x": 1}},
+        pieces=[piece([1, 1, 1], "yellow", "x")],
+        shapes={"star": {"move": "orth-by-stack"}, "x": {}},
+        move_limit=30,
+        turn_checks=["first-3-wins"],
+        phases=[{"cloaked": [[1, 1, 2], [2, 2, 1], [2, 2, 2], [1, 2, 1]], "pass": True}],
+    )
+    add(
+        "obscures-3x1x3",
+        [3, 1, 3],
+        cloaking="obscures",
+        reserves={"black": {"x": 2, "pentagon": 1}, "white": {"x": 2, "pentagon": 1}},
+        shapes={"x": {"move": "orth-by-stack"}, "pentagon": {"move": "orth-by-full-stack"}},
+        move_limit=30,
+        turn_checks=["first-3-wins"],
+        phases=[{"cloaked": [[1, 1, 1], [2, 1, 2], [3, 1, 1]]}],
+    )
+    return out
+
+
+@pytest.mark.parametrize("rs", cloaked_stack_cases(), ids=lambda rs: rs.name)
+def test_cloaked_stacks_match_reference_and_views(rs):
+    played = play_against_reference(
+        rs, games=sweep(full=30, quick=8), seed=sum(map(ord, rs.name)), check=same_pieces, shape_views=True
+    )
+    assert by_stack_moves(rs, played) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", cloaked_stack_cases(), ids=lambda rs: rs.name)
+def test_cloaked_stacks_match_reference_long(rs):
+    play_against_reference(rs, games=300, seed=5, check=same_pieces)
+
+
+@pytest.mark.parametrize("rs", cloaked_stack_cases(), ids=lambda rs: rs.name)
+def test_random_sim_test_on_cloaked_stacks(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path, num_sims=8)
+
+
+def test_hidden_pieces_on_top_make_a_by_stack_move_an_attempt():
+    """The mover sees its x alone, but a hidden white piece lies on it: the
+    move would carry a piece it does not know of, so it only reveals it."""
+    rs = rule_set(
+        "attempt",
+        kind="stacks",
+        size=[2, 1, 4],
+        cloaking="hides",
+        reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+        pieces=[piece([1, 1, 1], "black", "x"), piece([1, 1, 2], "white", "circle")],
+        shapes={"x": {"move": "orth-by-stack"}, "circle": {}},
+        move_limit=9,
+        turn_checks=[],
+        phases=[{"cloaked": [[1, 1, 2]]}],
+    )
+    core = make_core(rs)
+    assert core.player_view(0)[2] == "."  # cell (1,1,2) looks empty to black
+    before = core.cells()
+    core.apply_action(legal_by_string(core)["stack(1,1)@1->stack(2,1)"])
+    assert core.cells() == before and core.player() == 1
+    assert core.player_view(0)[2] == "o"  # the attempt revealed it
+
+
+def test_a_carried_hidden_piece_stays_hidden():
+    """A hidden piece between the mover and a visible one counts by its height
+    and travels; who had not seen it still does not."""
+    rs = rule_set(
+        "carry-hidden",
+        kind="stacks",
+        size=[2, 1, 4],
+        cloaking="hides",
+        reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+        pieces=[
+            piece([1, 1, 1], "black", "x"),
+            piece([1, 1, 2], "white", "circle"),
+            piece([1, 1, 3], "white", "circle"),
+        ],
+        shapes={"x": {"move": "orth-by-stack"}, "circle": {}},
+        move_limit=9,
+        turn_checks=[],
+        phases=[{"cloaked": [[1, 1, 2], [2, 1, 2]]}],
+    )
+    core = make_core(rs)
+    assert core.player_view(0)[:8:2] == ["x", ".", "o", "."]  # stack (1,1) bottom-up, as black sees it
+    core.apply_action(legal_by_string(core)["stack(1,1)@1->stack(2,1)"])
+    assert stack_column(core, 2) == [("black", "x"), ("white", "circle"), ("white", "circle")]
+    assert core.player_view(0)[1:8:2] == ["x", ".", "o", "."]  # stack (2,1): the carried piece still hidden
