@@ -1,0 +1,226 @@
+"""Pots and poker ranks: the poker-hand rank of a stack (games/ttt/poker.pyx)
+against a brute-force evaluator written from the hierarchy of the
+tic-tac-toe variations specification (every sub-multiset of at most five
+pieces matched against the shape of each named hand, the best (class,
+naming shapes) wins; tests/ttt_reference/pots.py); and the pot a cover
+leaves when several captors of the highest rank capture the mover, split
+round-robin from a chance-drawn captor (docs/rules/ttt.md, "Captures").
+The whole-stack showdown of by-stack covers is test_ttt_showdowns.py's."""
+
+import json
+
+import pyspiel
+import pytest
+
+import games  # noqa: F401  (registers ttt)
+from games.ttt import make_core, poker
+from tiers import sweep
+from ttt_checks import play_against_reference, power, random_sim_test_of, rule_set, same_pieces
+from ttt_reference import brute_force, multisets
+from ttt_reference.pots import CLASSES
+from ttt_reference.shapes import RANK
+
+
+def engine_key(counts):
+    name, shapes = poker.describe(poker.rank(list(counts)))
+    return CLASSES.index(name), tuple(RANK.index(s) for s in shapes)
+
+
+# -- poker hands ---------------------------------------------------------------------------------
+
+
+def test_every_multiset_of_up_to_nine_pieces_matches_brute_force():
+    all_sets = list(multisets(9))
+    assert len(all_sets) == 5005
+    keys = {}
+    for counts in all_sets:
+        key = brute_force(counts)
+        assert engine_key(counts) == key, (counts, engine_key(counts), key)
+        keys[counts] = key
+    # the int ranks order hands exactly as the brute-force keys do
+    by_rank = sorted(all_sets, key=lambda c: poker.rank(list(c)))
+    for a, b in zip(by_rank, by_rank[1:], strict=False):  # each hand and the next
+        ra, rb = poker.rank(list(a)), poker.rank(list(b))
+        assert (ra < rb) == (keys[a] < keys[b]) and (ra == rb) == (keys[a] == keys[b])
+
+
+@pytest.mark.parametrize(
+    "pieces, name, shapes",
+    [
+        ({"circle": 5}, "5-of-a-shape", ["circle"]),
+        ({"circle": 6}, "5-of-a-shape", ["circle"]),
+        (["circle", "triangle", "x", "cross", "star"], "5-straight", ["star"]),
+        (["triangle", "x", "cross", "star", "pentagon"], "5-straight", ["pentagon"]),
+        # no wrap: pentagon-circle-triangle-x-cross is not a 5-straight, it holds a 4-straight
+        (["pentagon", "circle", "triangle", "x", "cross"], "4-straight", ["cross"]),
+        (["pentagon", "circle"], "singleton", ["pentagon"]),
+        ({"pentagon": 3, "circle": 2}, "full-house", ["pentagon", "circle"]),
+        ({"circle": 3, "pentagon": 2}, "full-house", ["circle", "pentagon"]),
+        ({"star": 2, "x": 2, "circle": 1}, "2-pair", ["star", "x"]),
+        ({"x": 2, "cross": 1, "star": 1}, "3-straight", ["star"]),
+        ({}, "none", []),
+    ],
+)
+def test_named_hands(pieces, name, shapes):
+    assert poker.describe(poker.rank(pieces)) == (name, shapes)
+
+
+def test_the_hierarchy_in_order():
+    # one hand of each class, every class beating the one below, even with lower shapes
+    ladder = [
+        {"pentagon": 1},
+        {"circle": 1, "triangle": 1},
+        {"circle": 2},
+        ["circle", "triangle", "x"],
+        {"circle": 2, "triangle": 2},
+        {"circle": 3},
+        ["circle", "triangle", "x", "cross"],
+        {"circle": 3, "triangle": 2},
+        ["circle", "triangle", "x", "cross", "star"],
+        {"circle": 4},
+        {"circle": 5},
+    ]
+    ranks = [poker.rank(h) for h in ladder]
+    assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)
+    assert poker.rank({"pentagon": 1}) > poker.rank({"circle": 1})  # no circle-over-pentagon exception
+
+
+def test_bad_input_is_refused_clearly():
+    with pytest.raises(ValueError, match="unknown shape"):
+        poker.rank({"hexagon": 1})
+    with pytest.raises(ValueError, match="negative"):
+        poker.rank([0, 0, -1, 0, 0, 0])
+
+
+# -- pots of covers ----------------------------------------------------------------------------
+
+
+def pot_cases():
+    """Covers on stacks whose captors of the highest rank split the captive."""
+    out = []
+    add = lambda name, **kw: out.append(rule_set(name, **kw))
+    add(
+        "pot-4p",
+        players="4",
+        board={
+            "kind": "stacks",
+            "size": [2, 1, 6],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "white", "shape": "x"},
+                {"at": [1, 1, 2], "colour": "pink", "shape": "star"},
+                {"at": [1, 1, 3], "colour": "yellow", "shape": "pentagon"},
+            ],
+        },
+        reserves={c: {"circle": 2} for c in ("black", "white", "pink", "yellow")},
+        move_limit=30,
+        shapes={
+            "circle": {},
+            "x": power("cover", "reincarnates-x2"),
+            "star": power("cover", "reincarnates-x2"),
+            "pentagon": power("cover", "reincarnates-x2"),
+        },
+    )
+    add(
+        "pot-mixed",
+        players="3",
+        board={
+            "kind": "stacks",
+            "size": [2, 1, 5],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "white", "shape": "x"},
+                {"at": [1, 1, 2], "colour": "pink", "shape": "pentagon"},
+            ],
+        },
+        reserves={
+            "black": {"circle": 3, "x": 1},
+            "white": {"circle": 2},
+            "pink": {"circle": 2, "pentagon": 1},
+        },
+        move_limit=30,
+        phases=[{"pass": True}],
+        shapes={"circle": {}, "x": power("cover", "reincarnates-x2"), "pentagon": power("cover", "converts")},
+    )
+    return out
+
+
+POT_CASES = pot_cases()
+
+
+def _case(name):
+    return next(r for r in POT_CASES if r.name == name)
+
+
+@pytest.mark.parametrize("rs", POT_CASES, ids=lambda rs: rs.name)
+def test_pot_rule_sets_match_reference(rs):
+    play_against_reference(rs, games=sweep(full=60, quick=12), seed=sum(map(ord, rs.name)), check=same_pieces)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", POT_CASES, ids=lambda rs: rs.name)
+def test_pot_rule_sets_match_reference_long(rs):
+    play_against_reference(rs, games=800, seed=7, check=same_pieces)
+
+
+@pytest.mark.parametrize("rs", POT_CASES, ids=lambda rs: rs.name)
+def test_random_sim_test_on_pot_rule_sets(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path, num_sims=8)
+
+
+def test_pot_is_split_round_robin_from_a_random_start():
+    """ "all players with the highest rank on the stack split the pot [...]
+    allocated [...] round-robin to the captors starting randomly": a black
+    circle covering the white X, pink star and yellow pentagon (three captors
+    that capture other than by rank: all of the highest rank), each
+    reincarnating x2, makes a pot of two circles; a chance node picks the
+    first captor uniformly (1/3 each), which gets one, the next captor the
+    other."""
+    rs = _case("pot-4p")
+    assert rs.compile()["pots"]
+    for start, winners in ((0, ("white", "pink")), (1, ("pink", "yellow")), (2, ("yellow", "white"))):
+        core = make_core(rs)
+        core.apply_action(0)  # black circle on stack 1
+        assert core.player() == -1
+        assert core.pending_pot() == {
+            "target": 0,
+            "shape": "circle",
+            "pieces": 2,
+            "captors": ["white", "pink", "yellow"],
+        }
+        outcomes = core.chance_outcome_list()
+        assert [a for a, _ in outcomes] == [0, 1, 2]
+        assert all(abs(p - 1 / 3) < 1e-12 for _, p in outcomes)
+        core.apply_action(start)
+        assert core.player() == 1 and core.pending_pot() is None
+        res = core.shape_reserves()
+        assert res["black"]["circle"] == 1
+        for colour in ("white", "pink", "yellow"):
+            assert res[colour]["circle"] == 2 + (1 if colour in winners else 0), (start, colour)
+        assert sum(1 for v in core.cells() if v > 0) == 3  # the attacker did not stay
+
+
+def test_pot_with_mixed_results():
+    """Captors with different results: the pot is the one attacker (doubled
+    only when every captor doubles); a converting captor that gets it keeps
+    it on the stack in its colour, a reincarnating x2 captor gets two."""
+    rs = _case("pot-mixed")
+    X = 2
+    core = make_core(rs)
+    core.apply_action(0)  # black circle on stack 1: white X and pink pentagon capture
+    assert core.pending_pot()["captors"] == ["white", "pink"] and core.pending_pot()["pieces"] == 1
+    other = core.clone()
+    core.apply_action(0)  # white first: two circles to white's reserve
+    assert core.shape_reserves()["white"]["circle"] == 4 and core.cells()[0 + 2 * X] == 0
+    other.apply_action(1)  # pink first: the circle turns pink on top of the stack
+    assert other.cells()[0 + 2 * X] == 3 and other.shapes()[0 + 2 * X] == "circle"
+    assert other.shape_reserves()["white"]["circle"] == 2
+
+
+def test_pot_rule_sets_are_stochastic_for_openspiel(tmp_path):
+    rs = _case("pot-4p")
+    path = tmp_path / "pot.json"
+    path.write_text(json.dumps(rs.to_json()))
+    game = pyspiel.load_game(f"ttt(rules={path})")
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    state = game.new_initial_state()
+    state.apply_action(0)
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 3
