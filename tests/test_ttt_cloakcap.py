@@ -349,9 +349,7 @@ def test_hide_seek_matches_reference():
 
 @pytest.mark.slow
 def test_hide_seek_matches_reference_long():
-    play_against_reference(
-        hide_seek(), games=60, seed=9, ref_class=ReferenceState, check=_views_match
-    )
+    play_against_reference(hide_seek(), games=60, seed=9, ref_class=ReferenceState, check=_views_match)
 
 
 def test_hide_seek_random_sim_test():
@@ -454,9 +452,7 @@ GOAL_CASES = goal_cases()
 
 @pytest.mark.parametrize("rs", GOAL_CASES, ids=lambda r: r.name)
 def test_replacements_match_reference(rs):
-    played = play_against_reference(
-        rs, games=40, seed=13, ref_class=ReferenceState, check=_views_match
-    )
+    played = play_against_reference(rs, games=40, seed=13, ref_class=ReferenceState, check=_views_match)
     core = make_core(rs)
     assert any("becomes" in core.action_string(0, a) for a in played)  # replacements were played
 

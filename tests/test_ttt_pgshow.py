@@ -23,8 +23,7 @@ from hypothesis import strategies as st
 
 from games.ttt import make_core
 from test_ttt_potshow import CAN, MUST, _move, _piece, _rs, power
-from test_ttt_stacks import same_pieces
-from ttt_checks import parsed_or_rejected, play_against_reference, random_sim_test_of
+from ttt_checks import parsed_or_rejected, play_against_reference, random_sim_test_of, same_pieces
 from ttt_reference import ReferenceState
 
 CIRCLE = {"move": "orth-by-stack"}  # powerless: a chip, "the lowest possible rank"

@@ -19,8 +19,9 @@ import pyspiel
 import pytest
 
 from games.ttt import make_core, rules
-from test_ttt_shapes import _same_pieces, play
+from ttt_checks import play_against_reference as play
 from ttt_checks import random_sim_test_of
+from ttt_checks import same_pieces as _same_pieces
 from ttt_reference import ReferenceState
 
 CAN = "can-capture"

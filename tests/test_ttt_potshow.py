@@ -17,8 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.ttt import make_core, poker, rules
-from test_ttt_stacks import same_pieces
-from ttt_checks import parsed_or_rejected, play_against_reference, random_sim_test_of
+from ttt_checks import parsed_or_rejected, play_against_reference, random_sim_test_of, same_pieces
 from ttt_reference import ReferenceState, hand_pieces
 
 CAN = "can-capture"
@@ -352,7 +351,7 @@ def test_chips_are_dealt_last_and_communal_pieces_are_not_kept():
 def test_hand_uses_matches_the_smallest_subset_of_equal_rank():
     """The engine's table of the pieces that make a hand against the reference's
     brute-force search, over every multiset of up to seven pieces."""
-    from test_ttt_poker import multisets
+    from ttt_reference import multisets
 
     for counts in multisets(7):
         want = hand_pieces(tuple(counts))

@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL
-from test_ttt_shapes import _same_pieces, play
 from ttt_checks import parsed_or_rejected, random_sim_test_of
+from ttt_checks import play_against_reference as play
+from ttt_checks import same_pieces as _same_pieces
 from ttt_reference import ReferenceState
 
 CAN = "can-capture"

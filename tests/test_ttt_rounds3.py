@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from games.ttt import make_core, rules
 from games.ttt.schema import SHAPES_ALL
-from test_ttt_shapes import _same_pieces, play
 from ttt_checks import parsed_or_rejected, random_sim_test_of
+from ttt_checks import play_against_reference as play
+from ttt_checks import same_pieces as _same_pieces
 from ttt_reference import ReferenceState
 
 CAN = "can-capture"
@@ -37,97 +38,6 @@ def _p(x, z, colour, shape, y=1):
 def cases():
     out = []
     add = lambda name, **kw: out.append(_rs(name, **kw))
-    # by-rank by-stack movers: the hands decide covers and collisions
-    add(
-        "sim-by-stack-by-rank",
-        players="3",
-        board={
-            "kind": "stacks",
-            "size": [3, 1, 6],
-            "pieces": [
-                _p(1, 1, "black", "x"),
-                _p(1, 2, "black", "circle"),
-                _p(2, 1, "white", "x"),
-                _p(2, 2, "pink", "star"),
-                _p(3, 1, "pink", "x"),
-                _p(3, 2, "white", "circle"),
-            ],
-        },
-        reserves={c: {"circle": 1} for c in ("black", "white", "pink")},
-        shapes={
-            "x": {"move": "orth-by-stack", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
-            "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "removes"},
-            "circle": {"move": "stationary"},
-        },
-        move_limit=12,
-        turn_checks=["first-3-wins"],
-        phases=[SIM],
-    )
-    # highest-class movers and captors, reincarnating: pots inside the round
-    add(
-        "single-by-stack-pots",
-        players="3-vs-chaos",
-        board={
-            "kind": "stacks",
-            "size": [4, 1, 6],
-            "pieces": [
-                _p(1, 1, "black", "circle"),
-                _p(2, 1, "white", "circle"),
-                _p(2, 2, "white", "circle"),
-                _p(3, 1, "pink", "circle"),
-                _p(4, 1, "black", "pentagon"),
-                _p(4, 2, "white", "pentagon"),
-                _p(4, 3, "pink", "pentagon"),
-            ],
-        },
-        reserves={"yellow": {"circle": 2}},
-        shapes={
-            "circle": {"move": "orth-by-stack"},
-            "pentagon": {
-                "move": "stationary",
-                "power": CAN,
-                "condition": "cover",
-                "result": "reincarnates-x2",
-            },
-        },
-        stalemate="most-pieces-wins",
-        turn_checks=[],
-        move_limit=12,
-        phases=[
-            {"order": "single", "pass": True, "locked_players": ["chaos"]},
-            {"pass": True, "locked_players": ["chaos"]},
-            {"pass": True, "locked_players": [1, 2, 3]},
-        ],
-    )
-    # movers that capture by cover against stationary by-rank pieces, with full-stack movers
-    add(
-        "sim-by-stack-cover-mixed",
-        players="2",
-        board={
-            "kind": "stacks",
-            "size": [3, 2, 4],
-            "pieces": [
-                _p(1, 1, "black", "triangle"),
-                _p(3, 1, "white", "triangle"),
-                _p(2, 1, "white", "star", y=2),
-                _p(2, 1, "black", "star"),
-            ],
-        },
-        reserves={"black": {"triangle": 1, "circle": 1}, "white": {"triangle": 1, "circle": 1}},
-        shapes={
-            "triangle": {
-                "move": "orth-by-full-stack",
-                "power": "must-capture",
-                "condition": "cover",
-                "result": "reincarnates",
-            },
-            "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
-            "circle": {"move": "orth-by-stack"},
-        },
-        move_limit=14,
-        turn_checks=["first-3-wins"],
-        phases=[SIM],
-    )
     # "Stalemate if goal is reached" in rounds (ttt-rounds3)
     add(
         "sim-goal-stalemate",
@@ -201,112 +111,6 @@ def _plan(core, player, text):
     texts = {core.action_string(player, a): a for a in core.legal_action_list()}
     assert text in texts, (text, sorted(texts))
     core.apply_action(texts[text])
-
-
-def _duel(stack2):
-    """Black's X (stack 1) and white's X (stack 3) both move by stack onto
-    stack 2, which holds ``stack2``: two by-rank colliders."""
-    return _rs(
-        "duel",
-        board={
-            "kind": "stacks",
-            "size": [3, 1, 5],
-            "pieces": [_p(1, 1, "black", "x"), _p(3, 1, "white", "x")] + stack2,
-        },
-        reserves={"black": {"star": 1}, "white": {"star": 1}},
-        move_limit=6,
-        turn_checks=[],
-        shapes={
-            "x": {"move": "orth-by-stack", "power": CAN, "condition": "cover-by-rank", "result": "converts"},
-            "star": {"move": "stationary", "power": CAN, "condition": "cover-by-rank", "result": "removes"},
-        },
-        phases=[SIM],
-    )
-
-
-def test_by_stack_collision_is_won_by_the_higher_hand():
-    """The seed: a by-stack player's rank "is determined from the full set of
-    pieces in the destination stack (after the move) owned by that player or
-    by no player". Decided: in a collision, the stack holding every
-    collider's pieces. Stack 2 holds a black star: black's hand is a
-    singleton star (x and star are not adjacent: cross lies between), white's
-    a singleton X, so black's X wins, lands on the star, and converts white's
-    X, which lands on top in black."""
-    core = make_core(_duel([_p(2, 1, "black", "star")]))
-    _plan(core, 0, "stack(1,1)@1->stack(2,1)")
-    _plan(core, 1, "stack(3,1)@1->stack(2,1)")
-    X = 3
-    assert core.cells()[1::X][:3] == [1, 1, 1] and core.shapes()[1::X][:3] == ["star", "x", "x"]
-    assert core.cells()[0] == 0 and core.cells()[2] == 0
-
-
-def test_by_stack_collision_of_equal_hands_destroys_both():
-    """On an empty stack both hands are a singleton X: equal ranks, "cover of
-    equal rank results in mutual destruction", so the collision is not
-    resolved and every piece sent there is destroyed."""
-    core = make_core(_duel([]))
-    _plan(core, 0, "stack(1,1)@1->stack(2,1)")
-    _plan(core, 1, "stack(3,1)@1->stack(2,1)")
-    assert not any(core.cells())
-
-
-def test_lone_by_stack_plan_covers_like_a_sequential_move():
-    """A by-stack plan alone on its target covers the stack as a sequential
-    by-stack move does (``_st_cover``): black's X moves onto stack 2's white
-    star while white passes. Black's hand in the stack (a singleton X) is
-    below white's (a singleton star), so the star captures the X and, its
-    result being "removes", the X leaves the board."""
-    core = make_core(_duel([_p(2, 1, "white", "star")]))
-    _plan(core, 0, "stack(1,1)@1->stack(2,1)")
-    _plan(core, 1, "pass")
-    X = 3
-    assert core.cells()[1::X][:2] == [2, 0] and core.shapes()[1] == "star"
-    assert core.shape_reserves()["white"]["x"] == 0  # removes: nothing to the reserve
-
-
-@st.composite
-def stack_cover_round_records(draw):
-    dims = [draw(st.integers(2, 3)), draw(st.integers(1, 2)), draw(st.integers(2, 4))]
-    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
-    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
-    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=2, max_size=3, unique=True))
-    moves = ["orth-by-stack", "orth-by-full-stack", "stationary", "adjacent"]
-    shapes = {s: {"move": draw(st.sampled_from(moves))} for s in names}
-    shapes[names[0]]["move"] = draw(st.sampled_from(["orth-by-stack", "orth-by-full-stack"]))
-    for s in names:
-        if draw(st.booleans()):
-            shapes[s].update(
-                power=draw(st.sampled_from([CAN, "must-capture"])),
-                condition=draw(st.sampled_from(["cover", "cover-by-rank"])),
-                result=draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2", "converts"])),
-            )
-    order = draw(st.sampled_from(["simultaneous", "single"]))
-    first = draw(
-        st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}])
-    )
-    return {
-        "name": "SC",
-        "board": {"kind": "stacks", "size": dims},
-        "players": players,
-        "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
-        "shapes": shapes,
-        "move_limit": draw(st.integers(2, 16)),
-        "turn_checks": draw(
-            st.lists(
-                st.sampled_from(["first-2-wins", "first-3-wins", "goal-reached-stalemate"]),
-                max_size=2,
-                unique=True,
-            )
-        ),
-        "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}],
-    }
-
-
-@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
-@given(stack_cover_round_records(), st.integers(0, 10**6))
-def test_random_by_stack_cover_rounds_match_reference(rec, seed):
-    rs = parsed_or_rejected(rec)
-    play(rs, games=3, seed=seed, ref_class=ReferenceState, check=_same_pieces)
 
 
 def _goal_position():
