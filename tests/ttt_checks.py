@@ -81,6 +81,17 @@ def piece(at, colour, shape="circle"):
     return {"at": list(at), "colour": colour, "shape": shape}
 
 
+#: a hand-made position: only the pre-placed pieces, empty reserves, passes allowed
+POSITION = {"reserves": {"black": {}, "white": {}}, "move_limit": 20, "phases": [{"pass": True}]}
+
+
+def position(pieces, shapes, size, kind="squares", **fields):
+    """The rule set of a hand-made position: ``pieces`` on a board of
+    ``kind`` and ``size``, ``shapes`` their records (``POSITION`` and
+    ``fields`` for the rest)."""
+    return rule_set("pos", POSITION, kind=kind, size=size, pieces=list(pieces), shapes=shapes, **fields)
+
+
 def cells(X, Y):
     """Every space of an X x Y flat board, as a phase's ``cloaked`` list."""
     return [[x, y, 1] for x in range(1, X + 1) for y in range(1, Y + 1)]
