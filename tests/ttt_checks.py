@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections import namedtuple
 
 import pytest
 
@@ -151,12 +152,24 @@ def state_after(rs, *history):
     return s
 
 
+#: the views a player has of a state, in the order ``Views`` lists them
+VIEW_NAMES = (
+    "information_state_string",
+    "information_state_tensor",
+    "observation_string",
+    "observation_tensor",
+    "info_state_key",
+)
+Views = namedtuple("Views", VIEW_NAMES)
+PlanViews = namedtuple("PlanViews", VIEW_NAMES + ("legal_plans",))
+
+
 def views(s, player):
-    """Every view one player has of a state, in comparable form (information
-    state and observation, string and tensor, and the core's key)."""
+    """Every view one player has of an OpenSpiel state, in comparable form
+    (information state and observation, string and tensor, and the core's key)."""
     from games.openspiel import core_of
 
-    return (
+    return Views(
         s.information_state_string(player),
         tuple(s.information_state_tensor(player)),
         s.observation_string(player),
@@ -165,15 +178,27 @@ def views(s, player):
     )
 
 
+def core_views(core, player, plans=False):
+    """Every view the core gives ``player`` (with ``plans``, also its legal
+    plans while it is to plan in a round)."""
+    got = [getattr(core, name)(player) for name in VIEW_NAMES]
+    got = [tuple(v) if isinstance(v, list) else v for v in got]
+    if not plans:
+        return Views(*got)
+    legal = core.player_legal_action_list(player) if player in core.simultaneous_player_list() else None
+    return PlanViews(*got, legal)
+
+
 def assert_all_differ(a, b):
-    """Two players' ``views`` differ in every form."""
-    for x, y in zip(a, b, strict=True):
-        assert x != y
+    """Two histories' views (``views``, ``core_views``) differ in every form."""
+    for name in VIEW_NAMES:
+        assert getattr(a, name) != getattr(b, name), name
 
 
 def assert_info_differs(a, b):
     """Information states (string, tensor, key) differ; the observation may not."""
-    assert a[0] != b[0] and a[1] != b[1] and a[4] != b[4]
+    for name in ("information_state_string", "information_state_tensor", "info_state_key"):
+        assert getattr(a, name) != getattr(b, name), name
 
 
 # -- positions and actions by name ----------------------------------------------------------------
