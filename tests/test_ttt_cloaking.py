@@ -1,26 +1,43 @@
-"""Cloaking with shapes: "every piece they can move" is per shape on every
-refresh path (docs/rules/ttt.md, **Cloaking**, and "Cloaking with shapes").
+"""Cloaking: what each seat sees (docs/rules/ttt.md, "Cloaking"): a player
+fully sees every piece it placed, every piece it can move (per shape), every
+piece on a non-cloaked space and every piece it has fully seen before; under
+obscurity also every piece of its own colours and the colour of every other
+piece. Its legal actions are those of the position as it sees it; an action
+legal there but not in truth only reveals and ends the turn (an attempt);
+Chaos plays the true position. With shapes, stacks ("appear" is the mover's
+view of a stack), pre-placed pieces and per-shape reserves; hidden turns
+(``cloaking_hides_turns``, KBeauty9: another seat's unseen turn leaves no
+trace). Captures, jumps and rounds with cloaked spaces are
+test_ttt_cloaking_captures.py's, test_ttt_cloaking_jumps.py's and
+test_ttt_cloaking_rounds.py's.
 
-The seed: "imobile pieces aren't necessarily visible to the players who own
-them"; "A player cannot move a placed piece while it has an identical piece
-in reserve". Sequential turns on a flat board once judged "can move" by
-colour (a colour with none in reserve), so a stationary piece of a seat's
-colour that it did not place, on a cloaked space, became seen by it, and
-stayed seen. These tests pin what each seat must and must not see, check that
-two histories a seat cannot tell apart look identical to it, and play small
-rule sets with pre-placed pieces and per-shape reserves against the reference
-model ``ReferenceState`` (tests/ttt_reference/), which judges "can
-move" per shape in its own code.
-Cells are x + X*(y + Y*z) from 0; on a 3x3 board a piece of shape index k
-placed on cell c is action 9*k + c."""
+Small cloaked rule sets are played by the engine and by the reference model
+(tests/ttt_reference/) move by move, comparing the player to move, the
+legal actions, the chance outcomes, what every player sees, the attempts and
+the returns; hand-played histories pin what each seat must and must not see
+and that two histories a seat cannot tell apart look identical to it. Cells
+are x + X*(y + Y*z) from 0; on a 3x3 board a piece of shape index k placed
+on cell c is action 9*k + c."""
 
+import json
+import random
+from itertools import product
+
+import numpy as np
+import pyspiel
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
-from games.ttt import make_core
+from games.ttt import make_core, rules
+from games.ttt.resolve import REPO_ROOT
+from mcts.worlds import WorldSampler, enumerate_worlds, first_world, knowledge_of
 from tiers import sweep
 from ttt_checks import (
+    assert_all_differ,
+    assert_views_partition_histories,
     by_stack_moves,
     cloaked_rule_set,
     legal_by_string,
@@ -29,17 +46,299 @@ from ttt_checks import (
     random_sim_test_of,
     rule_set,
     same_pieces,
+    saved_rule_set,
     stack_column,
     state_after,
     views,
 )
-from ttt_reference import ReferenceState
+from ttt_reference import ReferenceState, hidden_turns_key, hidden_turns_step
 
+GT = pyspiel.GameType
+HIDES = {
+    "board": {"kind": "squares", "size": [3, 3, 1]},
+    "reserves": {"black": 5, "white": 4},
+    "cloaking": "hides",
+}
+ROW1 = [[1, 1, 1], [2, 1, 1], [3, 1, 1]]
 ALL9 = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
 
 
+def hides(name, **fields):
+    return rule_set(name, HIDES, **fields)
+
+
+# -- small cloaked rule sets against the reference model --------------------------------------
+
+
+def cloaked_sets():
+    """Small rule sets, each exercising one part of cloaking."""
+    return [
+        hides("hides-row", phases=[{"cloaked": ROW1}]),
+        hides(
+            "hides-all-pass-then-open",
+            turn_checks=[],
+            stalemate="most-in-a-row-wins",
+            reserves={"black": 3, "white": 3},
+            phases=[{"pass": True, "cloaked": ALL9}, {"pass": True, "cloaked": ROW1}, {"pass": True}],
+        ),
+        hides(
+            "hides-move",
+            reserves={"black": 3, "white": 3},
+            shapes={"circle": {"move": "adjacent"}},
+            move_limit=30,
+            phases=[{"cloaked": ALL9}],
+        ),
+        hides(
+            "hides-shared-move",
+            colours="shared",
+            reserves={"black": 5},
+            shapes={"circle": {"move": "adjacent"}},
+            move_limit=24,
+            turn_checks=["first-3-loses"],
+            phases=[{"pass": True, "cloaked": ALL9}],
+        ),
+        hides(
+            "hides-chaos",
+            players="2-vs-chaos",
+            reserves={"black": 3, "white": 3, "pink": 3},
+            phases=[{"cloaked": ALL9[:6]}],
+        ),
+        hides(
+            "hides-preplaced-knight",
+            board={"kind": "squares", "size": [3, 3, 1], "pieces": [{"at": [2, 2, 1], "colour": "white"}]},
+            reserves={"black": 2, "white": 2},
+            shapes={"circle": {"move": "linear-or-knight"}},
+            move_limit=20,
+            phases=[
+                {"movement": "placement-only", "cloaked": ALL9},
+                {"cloaked": ALL9, "locked": [[1, 1, 1]]},
+            ],
+        ),
+        hides(
+            "hides-stacks",
+            board={"kind": "stacks", "size": [3, 1, 3]},
+            reserves={"black": 4, "white": 4},
+            shapes={"circle": {"move": "adjacent"}},
+            move_limit=25,
+            turn_checks=["first-3-wins-no-diagonal"],
+            phases=[{"cloaked": [[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)]}],
+        ),
+        hides(
+            "hides-stacks-pass",
+            board={"kind": "stacks", "size": [2, 1, 4]},
+            reserves={"black": 4, "white": 4},
+            turn_checks=[],
+            stalemate="most-pieces-wins",
+            phases=[{"pass": True, "cloaked": [[x, 1, z] for x in (1, 2) for z in (1, 2, 3, 4)]}],
+        ),
+        hides(
+            "hides-choose-two",
+            colours="players-choose",
+            reserves={"black": 4, "pink": 4},
+            pieces_per_turn=2,
+            agree_draw=True,
+            phases=[{"cloaked": ALL9}],
+        ),
+        hides(
+            "obscures-row",
+            cloaking="obscures",
+            shapes={"circle": {"move": "adjacent"}},
+            move_limit=20,
+            reserves={"black": 3, "white": 3},
+            phases=[{"cloaked": ROW1}],
+        ),
+    ]
+
+
+CLOAKED_SETS = cloaked_sets()
+
+
+@pytest.mark.parametrize("rs", CLOAKED_SETS, ids=lambda rs: rs.name)
+def test_cloaked_rule_sets_match_reference(rs):
+    attempts = play_against_reference(rs, games=sweep(full=40, quick=10), seed=len(rs.name)).attempts
+    if rs.record["cloaking"] == "hides":
+        assert attempts > 0, "no attempt that only reveals was played"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", CLOAKED_SETS, ids=lambda rs: rs.name)
+def test_cloaked_rule_sets_match_reference_long(rs):
+    play_against_reference(rs, games=800, seed=11)
+
+
+@pytest.mark.parametrize("rs", CLOAKED_SETS, ids=lambda rs: rs.name)
+def test_random_sim_with_serialisation(rs):
+    path = rs.name
+    game = pyspiel.load_game("ttt", {"rules": saved_rule_set(rs)})
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION, path
+    pyspiel.random_sim_test(game, num_sims=15, serialize=True, verbose=False)
+
+
+def test_example_rule_set_loads_by_path_and_plays():
+    path = "games/ttt/examples/Phantom-TTT-Corners.json"
+    game = pyspiel.load_game(f"ttt(rules={path})")
+    assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+    play_against_reference(rules.resolve(path), games=20, seed=5)
+
+
+def test_cloaking_is_part_of_the_canonical_form_and_validated():
+    a = hides("A", phases=[{"cloaked": ROW1}])
+    b = hides("B", phases=[{"cloaked": list(reversed(ROW1))}])
+    assert a == b and a.fingerprint == b.fingerprint
+    assert a != hides("A", cloaking="obscures", phases=[{"cloaked": ROW1}])
+    assert a != hides("A", phases=[{"cloaked": ROW1[:2]}])
+    with pytest.raises(rules.RuleSetError) as info:
+        hides("bad", cloaking="invisible", phases=[{"cloaked": [[4, 1, 1], [1, 1, 1], [1, 1, 1]]}])
+    msgs = info.value.problems
+    assert any(m.startswith("cloaking: 'invisible'") and "none, hides, obscures" in m for m in msgs)
+    assert any(m.startswith("phases[0].cloaked[0]") for m in msgs)
+    assert any(m.startswith("phases[0].cloaked[2]") and "listed twice" in m for m in msgs)
+
+
+# -- what each player knows: histories it cannot, or can, tell apart ----------------------------
+
+
+HIDES_ROW = hides("views-hides-row", phases=[{"cloaked": ROW1}])
+
+OBSCURES_ROW = hides("views-obscures-row", cloaking="obscures", phases=[{"cloaked": ROW1}])
+
+
+def test_opponent_on_one_of_two_cloaked_spaces_looks_the_same():
+    left, right = state_after(HIDES_ROW, 0, 4), state_after(HIDES_ROW, 2, 4)
+    assert views(left, 1) == views(right, 1)  # white cannot tell cell 0 from cell 2
+    assert_all_differ(views(left, 0), views(right, 0))  # black placed them: it can
+    left.apply_action(8)
+    right.apply_action(8)  # black on 8 (open): white to move
+    assert views(left, 1) == views(right, 1)
+    assert left.legal_actions() == right.legal_actions() == [0, 1, 2, 3, 5, 6, 7]
+
+
+def test_cloaked_and_open_placements_are_told_apart():
+    hidden, open_ = state_after(HIDES_ROW, 0), state_after(HIDES_ROW, 3)
+    assert_all_differ(views(hidden, 1), views(open_, 1))
+    assert "x" not in "".join(core_of(hidden).player_view(1))
+    assert core_of(open_).player_view(1)[3] == "x"
+
+
+def test_obscurity_shows_where_so_the_two_placements_differ():
+    left, right = state_after(OBSCURES_ROW, 0, 4), state_after(OBSCURES_ROW, 2, 4)
+    assert_all_differ(views(left, 1), views(right, 1))
+    assert core_of(left).player_view(1)[0] == "X"  # colour, not shape
+    assert core_of(left).player_view(0)[0] == "x"  # its own colour: fully
+
+
+def test_an_attempt_is_remembered_and_reveals_only_to_its_player():
+    # black hides on 0; white tries 0: only reveals, nothing moves, black to move
+    s = state_after(HIDES_ROW, 0, 4, 1)
+    assert 0 in s.legal_actions()  # white does not see the piece
+    s.apply_action(0)
+    c = core_of(s)
+    assert c.last_event()["attempt"] and c.cells()[0] == 1 and c.reserves()["white"] == 3
+    assert s.current_player() == 0
+    assert c.player_view(1)[0] == "x" and c.player_view(1)[1] == "."  # 1 stays hidden
+    # black learns that white attempted something, not where: same views as an attempt on 1
+    other = state_after(HIDES_ROW, 0, 4, 1, 1)
+    assert core_of(other).last_event()["attempt"]
+    assert views(s, 0) == views(other, 0)
+    assert_all_differ(views(s, 1), views(other, 1))
+    # white remembers it: it no longer may place on 0
+    assert 0 not in s.clone().child(8).legal_actions()
+
+
+@settings(max_examples=sweep(full=12, quick=4), deadline=None)
+@given(
+    case=st.sampled_from(range(len(cloaked_sets()))),
+    seeds=st.lists(st.integers(0, 10**6), min_size=4, max_size=8),
+)
+def test_views_partition_histories_consistently(case, seeds):
+    """Within each player's information sets: one tensor, one key, one
+    observation, the same legal actions when it moves and the same own past
+    (its earlier information states and actions: perfect recall); across
+    them, different tensors and keys."""
+    assert_views_partition_histories(cloaked_sets()[case], seeds)
+
+
+def test_previously_seen_stays_seen_when_its_space_is_cloaked_later():
+    rs = hides(
+        "views-open-then-cloaked",
+        turn_checks=[],
+        reserves={"black": 2, "white": 2},
+        phases=[{"pass": True}, {"pass": True, "cloaked": ALL9}],
+    )
+    c = make_core(rs)
+    for a in (0, 9, 9):  # black on 0 in the open phase; both pass: phase 2
+        c.apply_action(a)
+    assert c.current_phase() == 1
+    c.apply_action(4)  # black hides on 4
+    assert c.player_view(1)[0] == "x" and c.player_view(1)[4] == "."
+
+
+def test_a_piece_its_player_can_move_is_seen_even_if_someone_else_placed_it():
+    # shared colour: white placed on 1 unseen by black; once black's reserve is
+    # empty it can move every black piece, so it sees this one
+    rs = hides(
+        "views-shared",
+        colours="shared",
+        reserves={"black": 3},
+        turn_checks=[],
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=10,
+        phases=[{"cloaked": ALL9}],
+    )
+    c = make_core(rs)
+    c.apply_action(0)  # black
+    c.apply_action(1)  # white
+    assert c.player_view(0)[1] == "."
+    c.apply_action(5)  # black: the last piece in reserve is gone
+    assert c.reserves()["black"] == 0 and c.player_view(0)[1] == "x" and c.player_view(1)[0] == "x"
+
+
+def test_chaos_plays_the_true_position_and_players_do_not_see_its_hidden_pieces():
+    rs = hides(
+        "views-chaos",
+        players="2-vs-chaos",
+        reserves={"black": 3, "white": 3, "pink": 3},
+        phases=[{"cloaked": ALL9}],
+    )
+    s = state_after(rs, 0, 1)  # black on 0, white on 1: Chaos to place
+    assert s.is_chance_node()
+    assert [a for a, _ in s.chance_outcomes()] == [2, 3, 4, 5, 6, 7, 8]  # never an attempt
+    s.apply_action(5)
+    c = core_of(s)
+    assert c.player_view(0)[5] == "." and c.player_view(1)[5] == "."
+    assert views(s, 0) == views(state_after(rs, 0, 1, 6), 0)
+
+
+def test_stacks_a_hidden_full_stack_is_an_attempt_and_a_landing_on_hidden_pieces_is_real():
+    rs = hides(
+        "views-stacks",
+        board={"kind": "stacks", "size": [2, 1, 2]},
+        turn_checks=[],
+        reserves={"black": 3, "white": 3},
+        phases=[{"pass": True, "cloaked": [[1, 1, 1], [1, 1, 2], [2, 1, 1], [2, 1, 2]]}],
+    )
+    c = make_core(rs)
+    c.apply_action(0)  # black on stack 0 (hidden from white)
+    c.apply_action(0)  # white lands on it: a real placement
+    assert not c.last_event()["attempt"] and c.cells()[:4] == [1, 0, 2, 0]
+    assert c.player_view(1) == [".", ".", "o", "."]  # white sees its own piece, not the one below
+    c.apply_action(1)  # black on stack 1
+    c.apply_action(1)  # white on stack 1: lands on top (real)
+    c.apply_action(2)  # black passes
+    # white, one piece left, sees only its own pieces, but they sit on top:
+    # both stacks look full
+    assert c.reserves()["white"] == 1 and c.legal_action_list() == [2]
+    c2 = make_core(rs)
+    for a in (0, 1, 0):  # black 0, white 1, black 0: stack 0 full, white saw nothing
+        c2.apply_action(a)
+    assert 0 in c2.legal_action_list()
+    c2.apply_action(0)
+    assert c2.last_event()["attempt"] and c2.player_view(1)[0] == "x" and c2.player_view(1)[2] == "x"
+
+
 def _preplaced(move, cloaking="hides"):
-    """The lead's repro: black (seat 0) has nothing in reserve, and a black
+    """Black (seat 0) has nothing in reserve, and a black
     circle of movement ``move`` stands pre-placed on the cloaked (1,1,1);
     nobody placed it."""
     return cloaked_rule_set(
@@ -566,3 +865,251 @@ def test_a_carried_hidden_piece_stays_hidden():
     core.apply_action(legal_by_string(core)["stack(1,1)@1->stack(2,1)"])
     assert stack_column(core, 2) == [("black", "x"), ("white", "circle"), ("white", "circle")]
     assert core.player_view(0)[1:8:2] == ["x", ".", "o", "."]  # stack (2,1): the carried piece still hidden
+
+
+# -- hidden turns: another seat's unseen turn leaves no trace (KBeauty9) --------------------------
+# Two histories a player cannot tell apart (the earlier players stacked
+# different heights, out of its sight) give it identical information-state
+# strings, tensors, keys, observations and legal actions; the player's own
+# moves and the public passes stay in its information state; the worlds
+# ISMCTS searches come from the player's knowledge only. The partition of
+# histories into information states is checked against an independent model
+# built on the reference's views (``hidden_turns_key``).
+
+
+KB = "ttt(rules=KBeauty9)"
+
+KB_FILE = REPO_ROOT / "games" / "ttt" / "catalogue" / "KBeauty9.json"
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return pyspiel.load_game(KB)
+
+
+def stacked(game, heights):
+    """The seats in turn order stack ``heights[i]`` circles each and pass; the
+    state after the last of them passed (the next seat to decide)."""
+    s = game.new_initial_state()
+    for h in heights:
+        for _ in range(h):
+            s.apply_action(_named(s, "@"))
+        s.apply_action(_named(s, "pass"))
+    return s
+
+
+def _named(s, text):
+    acts = [a for a in s.legal_actions() if text in s.action_to_string(a)]
+    assert len(acts) == 1, [s.action_to_string(a) for a in s.legal_actions()]
+    return acts[0]
+
+
+def views_and_legal(s, player):
+    """Everything ``player`` is given of ``s``, comparable."""
+    out = (
+        s.information_state_string(player),
+        tuple(s.information_state_tensor(player)),
+        s.observation_string(player),
+        tuple(s.observation_tensor(player)),
+        core_of(s).info_state_key(player),
+    )
+    if s.current_player() == player:
+        out += (tuple(s.legal_actions(player)),)
+    return out
+
+
+def test_catalogue_kbeauty9_hides_turns():
+    rec = json.loads(KB_FILE.read_text())
+    assert rec["cloaking_hides_turns"] is True
+    assert core_of(pyspiel.load_game(KB).new_initial_state()).hides_turns()
+    assert not core_of(pyspiel.load_game("ttt(rules=3Blotto13)").new_initial_state()).hides_turns()
+
+
+@pytest.mark.parametrize(
+    "seat, a, b",
+    [
+        (1, (0,), (9,)),
+        (2, (4, 4), (0, 9)),
+        (3, (3, 5, 7), (0, 9, 1)),
+        (3, (9, 9, 9), (0, 0, 0)),
+    ],
+)
+def test_later_player_cannot_tell_the_earlier_heights(kb, seat, a, b):
+    sa, sb = stacked(kb, a), stacked(kb, b)
+    assert sa.current_player() == sb.current_player() == seat
+    assert sa.to_string() != sb.to_string()  # the truth differs ...
+    assert views_and_legal(sa, seat) == views_and_legal(sb, seat)  # ... what the seat is given does not
+    text = sa.information_state_string(seat)
+    assert "placed" not in text and "?" in text.split("reserves:")[1]
+    assert text.count("pass") == seat  # the public passes stay
+
+
+def test_own_placements_and_reserve_stay_known(kb):
+    sa, sb = stacked(kb, (2, 8)), stacked(kb, (6, 1))
+    for s in (sa, sb):
+        for _ in range(3):
+            s.apply_action(_named(s, "@"))
+    assert views_and_legal(sa, 2) == views_and_legal(sb, 2)
+    text = sa.information_state_string(2)
+    assert text.count("pink@stack(3,1)") == 3
+    assert "pink 6" in text
+    # the earlier players still tell their own heights apart (perfect recall)
+    assert sa.information_state_string(0) != sb.information_state_string(0)
+    assert sa.information_state_string(1) != sb.information_state_string(1)
+
+
+def test_indistinguishable_histories_share_knowledge_and_worlds(kb):
+    sa, sb = stacked(kb, (3, 5, 7)), stacked(kb, (0, 9, 1))
+    ka, kb_ = knowledge_of(sa, 3), knowledge_of(sb, 3)
+    assert ka == kb_  # the sampler's whole input
+    wa = WorldSampler(kb, ka).sample(np.random.default_rng(5))
+    wb = WorldSampler(kb, kb_).sample(np.random.default_rng(5))
+    assert wa.to_string() == wb.to_string() and _heights(wa) == _heights(wb)
+
+
+def _heights(world):
+    """(black, white, pink) heights of a world at yellow's first decision."""
+    return tuple(world.reserves()[c] for c in ("black", "white", "pink"))
+
+
+def test_worlds_are_every_combination_of_hidden_heights(kb):
+    worlds = enumerate_worlds(kb, knowledge_of(stacked(kb, (3, 5, 7)), 3), max_worlds=1000)
+    assert sorted(tuple(9 - h for h in _heights(w)) for w, _ in worlds) == list(product(range(10), repeat=3))
+    assert all(weight == 1.0 for _, weight in worlds)
+    assert len(enumerate_worlds(kb, knowledge_of(stacked(kb, (4,)), 1))) == 10
+    # the one-world baseline's guess: the canonical walk's lowest actions, every
+    # earlier seat stacking its whole reserve
+    assert _heights(first_world(kb, knowledge_of(stacked(kb, (3, 5, 7)), 3))) == (0, 0, 0)
+
+
+def test_without_the_flag_turns_stay_public():
+    rec = json.loads(KB_FILE.read_text())
+    rec.pop("cloaking_hides_turns")
+    rec["name"] = "KBeauty9-public-turns"
+    game = pyspiel.load_game("ttt", {"rules": saved_rule_set(rules.parse(rec))})
+    sa, sb = stacked(game, (0,)), stacked(game, (9,))
+    assert sa.information_state_string(1) != sb.information_state_string(1)
+    assert "black 9" in sa.observation_string(1) and "black 0" in sb.observation_string(1)
+
+
+BASE2 = dict(turn_checks=[], stalemate="most-in-a-row-wins", reserves={"black": 3, "white": 3})
+
+
+@pytest.mark.parametrize(
+    "rec",
+    [
+        dict(cloaking_hides_turns=1, phases=[{"cloaked": ALL9}]),
+        dict(cloaking_hides_turns=True, phases=[{}]),
+        dict(cloaking_hides_turns=True, cloaking="obscures", phases=[{"cloaked": ALL9}]),
+        dict(cloaking_hides_turns=True, phases=[{"cloaked": ALL9, "order": "simultaneous"}]),
+        dict(cloaking_hides_turns=True, pieces_per_turn=2, phases=[{"cloaked": ALL9}]),
+        dict(
+            cloaking_hides_turns=True,
+            move_limit=20,
+            shapes={"circle": {"move": "adjacent"}},
+            phases=[{"cloaked": ALL9}],
+        ),
+    ],
+)
+def test_refused_where_not_built(rec):
+    with pytest.raises(rules.RuleSetError, match="cloaking_hides_turns"):
+        hides("hidden-turns-refused", **rec)
+
+
+def test_flag_false_leaves_the_record_unchanged():
+    plain = hides("hides-all", phases=[{"cloaked": ALL9}])
+    off = hides("hides-all", cloaking_hides_turns=False, phases=[{"cloaked": ALL9}])
+    assert plain.record == off.record and "cloaking_hides_turns" not in plain.record
+
+
+HIDDEN_SETS = [
+    ("KBeauty9", None),
+    # two seats in one phase on a fully cloaked board, then part of it, then open: attempts
+    # on hidden pieces, passes, and pieces that become visible later
+    (
+        "hidden-turns-two-seats",
+        hides(
+            "hidden-turns-two-seats",
+            cloaking_hides_turns=True,
+            **BASE2,
+            phases=[{"pass": True, "cloaked": ALL9}, {"pass": True, "cloaked": ROW1}, {"pass": True}],
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("name, rs", HIDDEN_SETS)
+def test_information_partition_matches_the_reference(name, rs):
+    """Random histories grouped by each player's information-state string are grouped
+    the same way by the reference's independent key (what the player did, saw placed,
+    and the public passes, then what it sees now): neither splits what the other joins."""
+    rs = rs or rules.resolve("KBeauty9")
+    game = (
+        pyspiel.load_game(KB)
+        if name == "KBeauty9"
+        else pyspiel.load_game("ttt", {"rules": saved_rule_set(rs)})
+    )
+    rng = random.Random(7)
+    pairs, histories = set(), {}
+    for _ in range(60 if name == "KBeauty9" else 150):
+        s, ref, trace = game.new_initial_state(), ReferenceState(rs), []
+        while not s.is_terminal():
+            for p in range(game.num_players()):
+                text = s.information_state_string(p)
+                pairs.add((p, text, hidden_turns_key(ref, trace, p)))
+                histories.setdefault((p, text), set()).add(tuple(s.history()))
+            legal = s.legal_actions()
+            assert legal == ref.legal_actions()
+            # KBeauty9: stop early often, so short and long stacks both occur
+            a = legal[-1] if name == "KBeauty9" and rng.random() < 0.3 else rng.choice(legal)
+            s.apply_action(a)
+            trace.append(hidden_turns_step(ref, a))
+    by_engine, by_ref = {}, {}
+    for p, text, key in pairs:
+        by_engine.setdefault((p, text), set()).add(key)
+        by_ref.setdefault((p, key), set()).add(text)
+    assert all(len(v) == 1 for v in by_engine.values())
+    assert all(len(v) == 1 for v in by_ref.values())
+    # information states do join several histories; in KBeauty9 of different lengths (what
+    # the flag is for: with two seats taking turns in a phase, the turns still alternate)
+    assert any(len(hs) > 1 for hs in histories.values())
+    if name == "KBeauty9":
+        assert any(len({len(h) for h in hs}) > 1 for hs in histories.values())
+
+
+def test_belief_random_weighs_hidden_heights_as_coin_flips(kb):
+    """mcts.worlds.BELIEFS: ``histories`` gives every hidden height 1/10, ``random`` (the
+    others play uniformly at random, as the playouts do) 2^-(k+1), 2^-9 for nine: what
+    Random's place-or-pass coin flips stack (docs/studies.md, the KBeauty9 check)."""
+    k = knowledge_of(stacked(kb, (6,)), 1)
+    for belief, expect in (
+        ("histories", [0.1] * 10),
+        ("random", [2.0 ** -(h + 1) for h in range(9)] + [2.0**-9]),
+    ):
+        listed = enumerate_worlds(kb, k, belief=belief)
+        total = sum(w for _, w in listed)
+        got = {9 - w.reserves()["black"]: weight / total for w, weight in listed}
+        assert got == pytest.approx(dict(enumerate(expect)))
+    with pytest.raises(ValueError, match="belief must be one of histories, random"):
+        enumerate_worlds(kb, k, belief="uniform")
+
+
+def test_belief_option_of_the_bot(kb):
+    from agents import make_bot
+
+    s = stacked(kb, (2, 3, 4))
+    out = make_bot("ismcts:simulations=30,belief=random", kb, 3, seed=1).search(s)
+    assert (out["world_mode"], out["worlds"]) == ("exact", 1000)
+    with pytest.raises(ValueError, match="belief must be one of"):
+        make_bot("ismcts:belief=nobody", kb, 3)
+
+
+def test_belief_experiment_runs_and_refuses_bad_input(capsys):
+    from experiments import ismcts_belief
+
+    assert ismcts_belief.main(["--games", "2", "--simulations", "10", "--only", "modelled"]) == 0
+    out = capsys.readouterr().out
+    assert "| modelled belief vs baseline | " in out and "| uniform belief vs baseline" not in out
+    assert "weight of the heaviest world" in out
+    with pytest.raises(SystemExit):
+        ismcts_belief.main(["--games", "0"])

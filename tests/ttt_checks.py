@@ -201,6 +201,83 @@ def assert_info_differs(a, b):
         assert getattr(a, name) != getattr(b, name), name
 
 
+def random_nodes(rs, seeds, face="state"):
+    """Every node of one random game of ``rs`` per seed, as (history, node):
+    an OpenSpiel state (``face`` "state") or a core ("core")."""
+    out = []
+    for seed in seeds:
+        rng, history = random.Random(seed), []
+        node = state_after(rs) if face == "state" else make_core(rs)
+        while True:
+            out.append((tuple(history), node.clone()))
+            if face == "state":
+                if node.is_terminal():
+                    break
+                legal = (
+                    [a for a, _ in node.chance_outcomes()] if node.is_chance_node() else node.legal_actions()
+                )
+            else:
+                if node.terminal():
+                    break
+                legal = node.legal_action_list() or [a for a, _ in node.chance_outcome_list()]
+            a = rng.choice(legal)
+            history.append(a)
+            node.apply_action(a)
+    return out
+
+
+def _own_past(rs, history, p):
+    """Everything p observed along ``history`` (its observation after every
+    event), with its information states at its decisions and its actions."""
+    s = state_after(rs)
+    past = []
+    for a in history:
+        past.append(s.observation_string(p))
+        if s.current_player() == p:
+            past.append((s.information_state_string(p), a))
+        s.apply_action(a)
+    return tuple(past)
+
+
+def assert_views_partition_histories(rs, seeds, face="state"):
+    """Within each player's information sets (by information-state string)
+    over random games: one information-state tensor, one key, one
+    observation, the same legal actions (and their names) when it moves or
+    plans, and, on the OpenSpiel face, the same own past (perfect recall);
+    across them, different tensors and keys. ``face`` "core" reads the core
+    directly, one decision per call (a round's plans)."""
+    from games.openspiel import core_of
+
+    nodes = random_nodes(rs, seeds, face)
+    players = nodes[0][1].num_players() if face == "state" else nodes[0][1].num_players
+    for p in range(players):
+        groups = {}
+        for history, node in nodes:
+            if face == "state":
+                legal = tuple(node.legal_actions()) if node.current_player() == p else None
+                named = tuple(node.action_to_string(p, a) for a in legal) if legal else None
+                core, extra = core_of(node), (_own_past(rs, history, p),)
+            else:
+                core = node
+                planning = p in core.simultaneous_player_list() or core.player() == p
+                legal = tuple(core.player_legal_action_list(p)) if planning else None
+                named = tuple(core.action_string(p, a) for a in legal) if legal else None
+                extra = (tuple(core.observation_tensor(p)),)
+            view = (
+                tuple(node.information_state_tensor(p)),
+                core.info_state_key(p),
+                node.observation_string(p),
+                legal,
+                named,
+            ) + extra
+            groups.setdefault(node.information_state_string(p), set()).add(view)
+        for info, members in groups.items():
+            assert len(members) == 1, (rs.name, p, info)
+        tensors = [next(iter(m))[0] for m in groups.values()]
+        keys = [next(iter(m))[1] for m in groups.values()]
+        assert len(set(tensors)) == len(tensors) and len(set(keys)) == len(keys), rs.name
+
+
 # -- positions and actions by name ----------------------------------------------------------------
 
 
