@@ -438,6 +438,48 @@ def test_canonical_form_keeps_old_fingerprints():
     )
 
 
+# -- the move "adjacent-or-knight" ------------------------------------------------
+
+KNIGHTS = rule_set(
+    "aok-5x5",
+    {"board": {"kind": "squares", "size": [5, 5, 1]}, "stalemate": "most-pieces-wins"},
+    reserves={"black": {"circle": 2}, "white": {"circle": 2}},
+    shapes={"circle": {"move": "adjacent-or-knight"}},
+    move_limit=30,
+    turn_checks=["first-3-wins"],
+)
+
+def test_adjacent_or_knight_is_the_union_of_the_two_moves():
+    from games.ttt.schema import MOVES_NOW
+
+    assert "adjacent-or-knight" in MOVES_NOW
+    core = make_core(KNIGHTS)
+    T = 25
+    core.apply_action(12)  # black on the centre
+    core.apply_action(0)  # white in a corner
+    core.apply_action(24)
+    core.apply_action(4)  # both have no circle left: moves
+    moves = {a - T for a in core.legal_action_list() if T <= a < T + T * T}  # one shape: moves from T
+    centre = sorted(u for f, u in (divmod(m, T) for m in moves) if f == 12)
+    around = {12 + dx + 5 * dy for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)}
+    jumps = {
+        12 + dx + 5 * dy
+        for dx, dy in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+    }
+    assert centre == sorted(around | jumps)  # 8 steps and 8 jumps, all free
+    corner = sorted(u for f, u in (divmod(m, T) for m in moves) if f == 24)
+    assert corner == sorted({18, 19, 23} | {13, 17})  # from (5,5): 3 steps, 2 jumps (none occupied)
+
+def test_adjacent_or_knight_matches_reference():
+    play_against_reference(KNIGHTS, games=sweep(full=20, quick=6), seed=3)
+
+def test_the_factory_offers_adjacent_or_knight():
+    from webapp.factory_form import choices, option_label
+
+    assert "adjacent-or-knight" in choices()["moves"]
+    assert option_label("move", "adjacent-or-knight") == "Moves adjacent or knight"
+
+
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
     random_sim_test_of(rs, tmp_path, num_sims=8)

@@ -226,17 +226,21 @@ def random_nodes(rs, seeds, face="state"):
     return out
 
 
-def _own_past(rs, history, p):
-    """Everything p observed along ``history`` (its observation after every
-    event), with its information states at its decisions and its actions."""
-    s = state_after(rs)
-    past = []
-    for a in history:
-        past.append(s.observation_string(p))
-        if s.current_player() == p:
-            past.append((s.information_state_string(p), a))
-        s.apply_action(a)
-    return tuple(past)
+def _own_pasts(nodes, p):
+    """Everything p observed before each node of ``nodes`` (random_nodes'
+    OpenSpiel states, one game after another): its observation after every
+    event, with its information states at its decisions and its actions."""
+    out, past, before = [], (), None
+    for history, node in nodes:
+        if not history:  # a new game
+            past = ()
+        else:  # ``before`` is the node this one's last action was applied to
+            past += (before.observation_string(p),)
+            if before.current_player() == p:
+                past += ((before.information_state_string(p), history[-1]),)
+        out.append(past)
+        before = node
+    return out
 
 
 def assert_views_partition_histories(rs, seeds, face="state"):
@@ -252,11 +256,12 @@ def assert_views_partition_histories(rs, seeds, face="state"):
     players = nodes[0][1].num_players() if face == "state" else nodes[0][1].num_players
     for p in range(players):
         groups = {}
-        for history, node in nodes:
+        pasts = _own_pasts(nodes, p) if face == "state" else None
+        for i, (_, node) in enumerate(nodes):
             if face == "state":
                 legal = tuple(node.legal_actions()) if node.current_player() == p else None
                 named = tuple(node.action_to_string(p, a) for a in legal) if legal else None
-                core, extra = core_of(node), (_own_past(rs, history, p),)
+                core, extra = core_of(node), (pasts[i],)
             else:
                 core = node
                 planning = p in core.simultaneous_player_list() or core.player() == p
