@@ -325,10 +325,20 @@ def stack_codes(core, x, y=1):
 # tests that name the engine's private methods.
 
 
+def event_count(core):
+    """How many events the core has logged."""
+    return core._log_count()
+
+
+def event(core, i):
+    """Logged event i: (action, actor seat, attempt?, what each seat saw of
+    it as a class number, phase after)."""
+    return core._event(i)
+
+
 def event_log(core):
-    """Every logged event: (action, actor seat, attempt?, what each seat saw
-    of it as a class number, phase after)."""
-    return [core._event(i) for i in range(core._log_count())]
+    """Every logged event (``event``), in order."""
+    return [event(core, i) for i in range(event_count(core))]
 
 
 def event_cover(core, i):
