@@ -12,14 +12,16 @@ start, then all plans resolve together.
   lines completed by several sides at once draw, a single phase lasts one
   round, all-pass rounds advance the phase; moving shapes (swaps, moves onto
   a space another piece leaves, by-stack plans, goal replacements) and "stalemate
-  if goal is reached" after the round;
+  if goal is reached" after the round; "overachievers disqualified" with
+  simultaneous phases (a round's winners are one set, disqualified together);
 - the OpenSpiel face: SIMULTANEOUS / IMPERFECT_INFORMATION per rule set, the
   registered ``ttt`` type as the weakest claim, ``random_sim_test`` with
   serialisation, ``convert_to_turn_based``, and CFR on the rock-paper-scissors
   rule set reaching its textbook equilibrium.
 
 Captures, pots, showdowns, surrounds, jumps and cloaking inside rounds are
-their own files' (test_ttt_captures.py, test_ttt_pots.py, ...); what each
+their own files' (test_ttt_captures.py, test_ttt_pots.py, ...,
+test_ttt_cloaking_rounds.py); what each
 player sees of a pending plan is test_ttt_views.py's.
 """
 
@@ -38,6 +40,7 @@ from games.ttt.rules import RuleSetError
 from tiers import sweep
 from ttt_checks import (
     CAN,
+    cloaks,
     core_views,
     parsed_or_rejected,
     piece,
@@ -49,10 +52,12 @@ from ttt_checks import (
     random_sim_test_of,
     rule_set,
     same_pieces,
+    saved_rule_set,
 )
 from ttt_records import move_round_records, rule_records
 
 GT = pyspiel.GameType
+SQ3 = {"kind": "squares", "size": [3, 3, 1]}
 
 EXAMPLES = Path(games.__file__).parent / "ttt" / "examples"
 
@@ -1005,3 +1010,131 @@ def test_goal_reached_stalemate_is_accepted_in_rounds():
     rec = _goal_case("sim-goal-stalemate").to_json()
     assert "goal-reached-stalemate" in rec["turn_checks"]
     assert rules.parse(rec).compile()["simultaneous"]
+
+
+# -- overachievers disqualified in rounds (docs/rules/ttt.md, "Cloaking and overachievers in
+# simultaneous rounds"): a round's winners are one set, disqualified together ----------------
+
+
+def hides_on_3x3(name, **fields):
+    """A hidden 3x3 rule set with four pieces each, ``fields`` over it."""
+    return rule_set(name, {"board": SQ3, "reserves": {"black": 4, "white": 4}, "cloaking": "hides"}, **fields)
+
+
+def overachiever_sets():
+    """4-player rule sets with simultaneous phases and the overachievers rule."""
+    board = {"kind": "squares", "size": [4, 4, 1]}
+    res = {"black": 4, "white": 4, "pink": 4, "yellow": 4}
+    return [
+        hides_on_3x3(
+            "oa-sim-first-3",
+            players="4",
+            board=board,
+            reserves=res,
+            cloaking="none",
+            overachievers_disqualified=True,
+            phases=[{"order": "simultaneous"}],
+        ),
+        hides_on_3x3(
+            "oa-sim-most-pieces",
+            players="4",
+            board=board,
+            reserves=res,
+            cloaking="none",
+            overachievers_disqualified=True,
+            turn_checks=["first-3-loses"],
+            stalemate="most-pieces-wins",
+            phases=[{"order": "simultaneous", "pass": True}],
+        ),
+        hides_on_3x3(
+            "oa-sim-cloaked-2-phases",
+            players="4",
+            board=board,
+            reserves=res,
+            overachievers_disqualified=True,
+            stalemate="most-in-a-row-wins",
+            phases=[
+                {"order": "single", "cloaked": [[x, y, 1] for x in (1, 2) for y in (1, 2, 3, 4)]},
+                {"order": "simultaneous", "cloaked": [[1, 1, 1]]},
+            ],
+        ),
+    ]
+
+
+OVERACHIEVER_SETS = overachiever_sets()
+
+
+@pytest.mark.parametrize("rs", OVERACHIEVER_SETS, ids=lambda rs: rs.name)
+def test_overachievers_in_rounds_match_reference(rs):
+    attempts = play_against_reference(rs, games=sweep(full=40, quick=10), seed=len(rs.name)).attempts
+    if rs.record["cloaking"] == "hides" and cloaks(rs):
+        assert attempts > 0, "no attempt that only reveals was played"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rs", OVERACHIEVER_SETS, ids=lambda rs: rs.name)
+def test_overachievers_in_rounds_match_reference_long(rs):
+    play_against_reference(rs, games=600, seed=7)
+
+
+@pytest.mark.parametrize("rs", OVERACHIEVER_SETS, ids=lambda rs: rs.name)
+def test_openspiel_type_and_random_sim_test_of_overachievers_in_rounds(rs):
+    game = pyspiel.load_game("ttt", {"rules": saved_rule_set(rs)})
+    t = game.get_type()
+    assert t.dynamics == GT.Dynamics.SIMULTANEOUS
+    assert t.information == GT.Information.IMPERFECT_INFORMATION
+    pyspiel.random_sim_test(game, num_sims=sweep(full=6, quick=2), serialize=True, verbose=False)
+    turn_based = pyspiel.convert_to_turn_based(game)
+    pyspiel.random_sim_test(turn_based, num_sims=sweep(full=3, quick=1), serialize=True, verbose=False)
+
+
+def test_a_rounds_winners_are_one_set_disqualified_together_then_the_next_set_wins():
+    for cloaked in (False, True):
+        extra = {"cloaked": [[1, 4, 1]]} if cloaked else {}
+        rs = hides_on_3x3(
+            f"oa-hand-{cloaked}",
+            players="4",
+            board={"kind": "squares", "size": [4, 4, 1]},
+            reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4},
+            cloaking="hides" if cloaked else "none",
+            overachievers_disqualified=True,
+            phases=[dict({"order": "simultaneous"}, **extra)],
+        )
+        core = make_core(rs)
+        core.apply_joint_action([0, 4, 8, 12])
+        core.apply_joint_action([1, 5, 9, 3])
+        core.apply_joint_action([2, 6, 14, 15])  # black and white complete rows at once
+        assert not core.terminal() and core.disqualified_players() == [0, 1]
+        core.apply_joint_action([11, 7, 10, 13])  # pink completes; white's longer row counts for nothing
+        assert core.terminal() and core.returns_list() == [-1.0, -1.0, 1.0, -1.0]
+    # without the rule the same round is a draw (nobody was first)
+    rs = hides_on_3x3(
+        "oa-hand-off",
+        players="4",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4},
+        cloaking="none",
+        phases=[{"order": "simultaneous"}],
+    )
+    core = make_core(rs)
+    for joint in ([0, 4, 8, 12], [1, 5, 9, 3], [2, 6, 14, 15]):
+        core.apply_joint_action(joint)
+    assert core.terminal() and core.returns_list() == [0.0] * 4
+
+
+def test_a_lose_line_in_a_round_disqualifies_every_other_player_and_chaos_wins():
+    rs = hides_on_3x3(
+        "oa-lose",
+        players="4",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": 4, "white": 4, "pink": 4, "yellow": 4},
+        cloaking="none",
+        overachievers_disqualified=True,
+        turn_checks=["first-3-loses"],
+        phases=[{"order": "simultaneous"}],
+    )
+    core = make_core(rs)
+    for joint in ([0, 4, 8, 12], [1, 5, 9, 3], [2, 7, 14, 15]):
+        core.apply_joint_action(joint)  # only black completes: it loses, the rest win
+    assert core.terminal() and core.returns_list() == [-1.0] * 4 and core.chaos_outcome() == 1.0
+    assert core.disqualified_players() == [1, 2, 3]
