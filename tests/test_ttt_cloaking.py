@@ -517,22 +517,17 @@ def _cases():
 CASES = _cases()
 
 
-def _views(core, ref):
-    for p in range(ref.n):
-        assert core.player_view(p) == ref.view(p), p
-        assert core.player_shape_view(p) == ref.shape_view(p), p
-
-
 @pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
 def test_preplaced_and_per_shape_reserves_match_reference(rs):
-    played = play_against_reference(rs, 25, sum(map(ord, rs.name)), ReferenceState, _views)
-    assert len(played) > 25  # the games went past their first move
+    count = sweep(full=25, quick=8)
+    played = play_against_reference(rs, count, sum(map(ord, rs.name)), views=True, shape_views=True)
+    assert len(played) > count  # the games went past their first move
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
 def test_preplaced_and_per_shape_reserves_match_reference_long(rs):
-    play_against_reference(rs, 400, 17, ReferenceState, _views)
+    play_against_reference(rs, 400, 17, views=True, shape_views=True)
 
 
 # -- "visible" in must capture under obscurity: the capturing shape ----------------------
@@ -584,7 +579,7 @@ def test_a_surround_by_a_goal_replacement_that_the_mover_sees_forces(cloaking):
     rs = _goal_surround(cloaking)
     core = make_core(rs)
     assert [core.action_string(0, a) for a in core.legal_action_list()] == ["(2,2,1)->(2,3,1) becomes circle"]
-    ref = (ReferenceState if cloaking == "obscures" else ReferenceState)(rs)
+    ref = ReferenceState(rs)
     assert ref.legal_actions() == core.legal_action_list()
 
 
@@ -680,9 +675,8 @@ def test_an_exit_locked_piece_is_not_one_its_seat_can_move(cloaking):
         assert core.player_view(0) == ref.view(0) and core.player_shape_view(0) == ref.shape_view(0)
         play_against_reference(
             rs,
-            games=20,
+            games=sweep(full=20, quick=6),
             seed=3,
-            ref_class=ReferenceState,
             check=lambda c, r: [
                 c.player_view(p) == r.view(p) or pytest.fail(f"seat {p}: {c.player_view(p)} != {r.view(p)}")
                 for p in range(2)

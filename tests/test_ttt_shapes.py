@@ -449,6 +449,7 @@ KNIGHTS = rule_set(
     turn_checks=["first-3-wins"],
 )
 
+
 def test_adjacent_or_knight_is_the_union_of_the_two_moves():
     from games.ttt.schema import MOVES_NOW
 
@@ -470,8 +471,10 @@ def test_adjacent_or_knight_is_the_union_of_the_two_moves():
     corner = sorted(u for f, u in (divmod(m, T) for m in moves) if f == 24)
     assert corner == sorted({18, 19, 23} | {13, 17})  # from (5,5): 3 steps, 2 jumps (none occupied)
 
+
 def test_adjacent_or_knight_matches_reference():
     play_against_reference(KNIGHTS, games=sweep(full=20, quick=6), seed=3)
+
 
 def test_the_factory_offers_adjacent_or_knight():
     from webapp.factory_form import choices, option_label

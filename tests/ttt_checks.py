@@ -832,34 +832,3 @@ def entry_check(rs):
         )
 
     return check
-
-
-# -- TRANSITION (removed once every test file uses the names above) -------------------------------
-_play = play_against_reference
-
-
-def play_against_reference(rs, games, seed, *args, check=None, ref_class=None, views=None, shape_views=False):  # noqa: F811
-    args = [a for a in args if not isinstance(a, type)]
-    if args:
-        check = args[0]
-    return _play(rs, games, seed, check, views=views, shape_views=shape_views)
-
-
-def play_rounds_against_reference(
-    rs, games, seed, *, views=None, boards=False, ref_class=None, shape_views=False
-):
-    played = _play(rs, games, seed, views=views, shape_views=shape_views)
-    return played.attempts, played.decided_in_round
-
-
-_jump_count_check = jump_count_check
-
-
-def jump_count_check(results, covers, same=None):  # noqa: F811
-    return _jump_count_check(results, covers)
-
-
-def draw_forbidden_spaces(draw, rec):
-    from ttt_records import draw_forbidden_spaces as drawn
-
-    return drawn(draw, rec)
