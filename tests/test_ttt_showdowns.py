@@ -119,7 +119,7 @@ def _three_x2():
     yellow circle, pink's x and a yellow circle: three singleton x (the
     communal circles are chips), so three captors, each keeps its x, and the
     pot of two circles is doubled (every captor doubles): four circles to
-    deal, the seed's "one captor gets two and the others each get one"."""
+    deal, the specification's "one captor gets two and the others each get one"."""
     pieces = [
         piece((2, 1, 1), "white", "x"),
         piece((2, 1, 2), "yellow", "circle"),
@@ -504,7 +504,7 @@ def test_random_sim_test_on_showdown_rule_sets(rs, tmp_path):
 @given(showdown_records(), st.integers(0, 10**6))
 def test_random_showdown_rule_sets_match_reference_and_conserve_pieces(rec, seed):
     """Move by move the reference's; with "cover" powers that convert or
-    reincarnate no piece is destroyed (the seed's cover: the attacker wins
+    reincarnate no piece is destroyed (the specification's cover: the attacker wins
     between two highest-class pieces, a powerless piece covering a powered one
     is captured), so board plus reserves never shrink, and they grow only by
     the x2 rule ("double upon capture")."""
