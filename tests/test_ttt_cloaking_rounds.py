@@ -39,6 +39,7 @@ from ttt_checks import (
     core_views,
     event_count,
     event_log,
+    hides_four_each,
     logged_attempts,
     parsed_or_rejected,
     play_against_reference,
@@ -64,11 +65,6 @@ def game_of(rs):
     return pyspiel.load_game("ttt", {"rules": saved_rule_set(rs)})
 
 
-def hides_on_3x3(name, **fields):
-    """A hidden 3x3 rule set with four pieces each, ``fields`` over it."""
-    return rule_set(name, {"board": SQ3, "reserves": {"black": 4, "white": 4}, "cloaking": "hides"}, **fields)
-
-
 # -- cloaked rounds against the reference ----------------------------------------------
 
 
@@ -77,8 +73,8 @@ def cloaked_round_sets():
     sim, single = {"order": "simultaneous"}, {"order": "single"}
     adj = {"circle": {"move": "adjacent"}}
     return [
-        hides_on_3x3("cs-place-all", phases=[dict(sim, cloaked=ALL9)]),
-        hides_on_3x3(
+        hides_four_each("cs-place-all", phases=[dict(sim, cloaked=ALL9)]),
+        hides_four_each(
             "cs-place-row-pass-3p",
             players="3",
             board={"kind": "squares", "size": [4, 3, 1]},
@@ -87,17 +83,17 @@ def cloaked_round_sets():
             stalemate="most-in-a-row-wins",
             phases=[dict(sim, cloaked=[[x, 1, 1] for x in (1, 2, 3, 4)], **{"pass": True})],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "cs-single-then-seq",
             reserves={"black": 5, "white": 4},
             phases=[dict(single, cloaked=ALL9), {"cloaked": ROW1}],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "cs-seq-then-sim",
             reserves={"black": 5, "white": 5},
             phases=[{"cloaked": ALL9, "pass": True}, dict(sim, cloaked=ROW1)],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "cs-place-then-move-recloak",
             reserves={"black": 3, "white": 3},
             shapes=adj,
@@ -107,13 +103,13 @@ def cloaked_round_sets():
                 dict(sim, cloaked=[[2, y, 1] for y in (1, 2, 3)]),
             ],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "cs-chaos",
             players="2-vs-chaos",
             reserves={"black": 3, "white": 3, "pink": 3},
             phases=[dict(sim, cloaked=ALL9[:6])],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "cs-shared-move",
             colours="shared",
             reserves={"black": 4},
@@ -122,7 +118,7 @@ def cloaked_round_sets():
             turn_checks=["first-3-loses"],
             phases=[dict(sim, cloaked=ALL9, **{"pass": True})],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "cs-stacks",
             board={"kind": "stacks", "size": [3, 1, 3]},
             reserves={"black": 4, "white": 4},
@@ -131,7 +127,7 @@ def cloaked_round_sets():
             turn_checks=["first-3-wins-no-diagonal"],
             phases=[dict(sim, cloaked=[[x, 1, z] for x in (1, 2, 3) for z in (1, 2, 3)])],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "cs-choose-linear",
             colours="players-choose",
             reserves={"black": 3, "pink": 3},
@@ -139,7 +135,7 @@ def cloaked_round_sets():
             move_limit=16,
             phases=[dict(sim, cloaked=ALL9)],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "cs-obscures-move",
             cloaking="obscures",
             reserves={"black": 3, "white": 3},
@@ -148,7 +144,7 @@ def cloaked_round_sets():
             phases=[dict(sim, cloaked=ROW1)],
         ),
         # sequential, crowded: a seat with no move in truth may still have one in its view
-        hides_on_3x3("cs-seq-move-crowded", shapes=adj, move_limit=18, phases=[{"cloaked": ALL9}]),
+        hides_four_each("cs-seq-move-crowded", shapes=adj, move_limit=18, phases=[{"cloaked": ALL9}]),
         rules.load(str(BENCH)),
     ]
 
@@ -189,7 +185,7 @@ def test_random_cloaked_rule_sets_match_reference(seed):
     moving = rng.random() < 0.5
     players = rng.choice(["2", "2", "3"])
     reserves = {"black": 3, "white": 3, "pink": 3} if players == "3" else {"black": 4, "white": 4}
-    rs = hides_on_3x3(
+    rs = hides_four_each(
         f"random-{seed}",
         cloaking=rng.choice(["hides", "hides", "obscures"]),
         players=players,
@@ -203,7 +199,7 @@ def test_random_cloaked_rule_sets_match_reference(seed):
 
 # -- the decisions, played by hand ------------------------------------------------
 
-SIM_ALL = hides_on_3x3("hand-all", phases=[{"order": "simultaneous", "cloaked": ALL9}])
+SIM_ALL = hides_four_each("hand-all", phases=[{"order": "simultaneous", "cloaked": ALL9}])
 
 
 def test_an_attempt_in_a_round_only_reveals_and_the_other_plans_resolve():
@@ -221,7 +217,7 @@ def test_an_attempt_in_a_round_only_reveals_and_the_other_plans_resolve():
 
 
 def test_a_piece_revealed_by_an_attempt_stays_seen_where_it_moves_in_that_round():
-    rs = hides_on_3x3(
+    rs = hides_four_each(
         "hand-move",
         reserves={"black": 1, "white": 1},
         shapes={"circle": {"move": "adjacent"}},
@@ -242,7 +238,7 @@ def test_a_piece_revealed_by_an_attempt_stays_seen_where_it_moves_in_that_round(
 
 
 def test_a_collision_on_a_cloaked_space_is_not_seen_by_a_third_player():
-    rs = hides_on_3x3(
+    rs = hides_four_each(
         "hand-3p",
         players="3",
         board={"kind": "squares", "size": [4, 3, 1]},
@@ -337,8 +333,8 @@ def test_playout_plans_are_drawn_uniformly_from_the_planners_view():
 
 def test_cloaking_and_overachievers_are_accepted_with_simultaneous_phases_on_any_boards():
     """With several boards too (played move by move below)."""
-    hides_on_3x3("ok", phases=[{"order": "single", "cloaked": ALL9}])
-    hides_on_3x3(
+    hides_four_each("ok", phases=[{"order": "single", "cloaked": ALL9}])
+    hides_four_each(
         "ok4",
         players="4",
         reserves={"black": 2, "white": 2, "pink": 2, "yellow": 2},
@@ -347,7 +343,7 @@ def test_cloaking_and_overachievers_are_accepted_with_simultaneous_phases_on_any
         phases=[{"order": "simultaneous", "cloaked": ALL9}],
     )
     assert (
-        hides_on_3x3("two", boards=2, phases=[{"order": "simultaneous", "cloaked": ALL9}]).record["boards"]
+        hides_four_each("two", boards=2, phases=[{"order": "simultaneous", "cloaked": ALL9}]).record["boards"]
         == 2
     )
 

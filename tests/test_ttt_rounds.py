@@ -42,6 +42,7 @@ from ttt_checks import (
     CAN,
     cloaks,
     core_views,
+    hides_four_each,
     parsed_or_rejected,
     piece,
     play,
@@ -57,7 +58,6 @@ from ttt_checks import (
 from ttt_records import move_round_records, rule_records
 
 GT = pyspiel.GameType
-SQ3 = {"kind": "squares", "size": [3, 3, 1]}
 
 EXAMPLES = Path(games.__file__).parent / "ttt" / "examples"
 
@@ -245,12 +245,12 @@ ROUND = {
 }
 
 
-def parse(**fields):
+def round_set(**fields):
     return rule_set("T", ROUND, **fields)
 
 
 def test_a_round_shows_the_board_of_its_start_until_every_plan_is_in():
-    core = make_core(parse())
+    core = make_core(round_set())
     assert core.player() == 0 and core.simultaneous_player_list() == [0, 1]
     core.apply_action(0)  # black plans (1,1,1)
     assert core.cells()[0] == 0 and core.pending_plans() == {0: "black@(1,1,1)"}
@@ -262,7 +262,7 @@ def test_a_round_shows_the_board_of_its_start_until_every_plan_is_in():
 
 
 def test_placements_to_one_space_are_all_destroyed_and_stay_spent():
-    core = make_core(parse())
+    core = make_core(round_set())
     core.apply_joint_action([4, 4])
     assert core.cells()[4] == 0 and core.reserves() == {"black": 3, "white": 3}
     assert 4 in core.legal_action_list()  # the space is free again
@@ -270,7 +270,7 @@ def test_placements_to_one_space_are_all_destroyed_and_stay_spent():
 
 
 def test_moves_to_one_space_are_all_destroyed():
-    rs = parse(
+    rs = round_set(
         board={
             "kind": "squares",
             "size": [3, 3, 1],
@@ -289,7 +289,7 @@ def test_moves_to_one_space_are_all_destroyed():
 
 
 def test_a_piece_that_two_plans_move_is_destroyed_and_neither_move_happens():
-    rs = parse(
+    rs = round_set(
         board={"kind": "squares", "size": [3, 3, 1], "pieces": [{"at": [2, 2, 1], "colour": "black"}]},
         colours="shared",
         reserves={"black": 0},
@@ -303,14 +303,14 @@ def test_a_piece_that_two_plans_move_is_destroyed_and_neither_move_happens():
 
 
 def test_collision_on_a_stack_destroys_both_and_a_lifted_stack_takes_the_other_piece():
-    rs = parse(
+    rs = round_set(
         board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 1], "colour": "black"}]},
         reserves={"black": 2, "white": 2},
     )
     core = make_core(rs)
     core.apply_joint_action([1, 1])  # both into stack 2: same landing cell
     assert core.cells()[1] == 0 and core.reserves() == {"black": 1, "white": 1}
-    rs = parse(
+    rs = round_set(
         board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 1], "colour": "black"}]},
         reserves={"black": 0, "white": 1},
         shapes={"circle": {"move": "adjacent"}},
@@ -331,7 +331,7 @@ def test_lines_completed_by_several_sides_at_once_draw_and_by_one_side_win():
         {"at": [1, 3, 1], "colour": "white"},
         {"at": [2, 3, 1], "colour": "white"},
     ]
-    rs = parse(board={"kind": "squares", "size": [3, 3, 1], "pieces": pieces})
+    rs = round_set(board={"kind": "squares", "size": [3, 3, 1], "pieces": pieces})
     both = make_core(rs)
     both.apply_joint_action([2, 8])  # (3,1,1) completes black's row, (3,3,1) white's
     assert both.terminal() and both.returns_list() == [0.0, 0.0] and both.ending() == "turn check"
@@ -342,7 +342,7 @@ def test_lines_completed_by_several_sides_at_once_draw_and_by_one_side_win():
     blocked.apply_joint_action([2, 2])  # collision on the winning space: nothing lands
     assert not blocked.terminal()
     # all-lose-if-any: everyone loses whoever completes
-    rs = parse(
+    rs = round_set(
         board={"kind": "squares", "size": [3, 3, 1], "pieces": pieces}, turn_checks=["all-lose-if-any-3"]
     )
     core = make_core(rs)
@@ -351,7 +351,7 @@ def test_lines_completed_by_several_sides_at_once_draw_and_by_one_side_win():
 
 
 def test_single_phase_lasts_one_round_and_all_pass_rounds_advance_the_phase():
-    rs = parse(
+    rs = round_set(
         phases=[{"order": "single"}, {"order": "simultaneous", "pass": True}, {}],
         turn_checks=[],
         stalemate="most-pieces-wins",
@@ -369,15 +369,15 @@ def test_single_phase_lasts_one_round_and_all_pass_rounds_advance_the_phase():
 
 def test_pieces_per_turn_two_is_refused_with_a_simultaneous_phase_with_every_problem():
     with pytest.raises(RuleSetError) as e:
-        parse(pieces_per_turn=2, phases=[{}, {"order": "single"}], agree_draw="yes")
+        round_set(pieces_per_turn=2, phases=[{}, {"order": "single"}], agree_draw="yes")
     msgs = e.value.problems
     assert any(m.startswith("pieces_per_turn") and "simultaneous" in m for m in msgs)
     assert any(m.startswith("agree_draw") for m in msgs)
-    parse(pieces_per_turn=2, phases=[{"order": "sequential"}])
+    round_set(pieces_per_turn=2, phases=[{"order": "sequential"}])
 
 
 def test_no_draw_offer_inside_a_round():
-    core = make_core(parse(agree_draw=True))
+    core = make_core(round_set(agree_draw=True))
     assert core.num_actions == 9 + 3
     assert max(core.legal_action_list()) < 9
 
@@ -1016,17 +1016,12 @@ def test_goal_reached_stalemate_is_accepted_in_rounds():
 # simultaneous rounds"): a round's winners are one set, disqualified together ----------------
 
 
-def hides_on_3x3(name, **fields):
-    """A hidden 3x3 rule set with four pieces each, ``fields`` over it."""
-    return rule_set(name, {"board": SQ3, "reserves": {"black": 4, "white": 4}, "cloaking": "hides"}, **fields)
-
-
 def overachiever_sets():
     """4-player rule sets with simultaneous phases and the overachievers rule."""
     board = {"kind": "squares", "size": [4, 4, 1]}
     res = {"black": 4, "white": 4, "pink": 4, "yellow": 4}
     return [
-        hides_on_3x3(
+        hides_four_each(
             "oa-sim-first-3",
             players="4",
             board=board,
@@ -1035,7 +1030,7 @@ def overachiever_sets():
             overachievers_disqualified=True,
             phases=[{"order": "simultaneous"}],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "oa-sim-most-pieces",
             players="4",
             board=board,
@@ -1046,7 +1041,7 @@ def overachiever_sets():
             stalemate="most-pieces-wins",
             phases=[{"order": "simultaneous", "pass": True}],
         ),
-        hides_on_3x3(
+        hides_four_each(
             "oa-sim-cloaked-2-phases",
             players="4",
             board=board,
@@ -1091,7 +1086,7 @@ def test_openspiel_type_and_random_sim_test_of_overachievers_in_rounds(rs):
 def test_a_rounds_winners_are_one_set_disqualified_together_then_the_next_set_wins():
     for cloaked in (False, True):
         extra = {"cloaked": [[1, 4, 1]]} if cloaked else {}
-        rs = hides_on_3x3(
+        rs = hides_four_each(
             f"oa-hand-{cloaked}",
             players="4",
             board={"kind": "squares", "size": [4, 4, 1]},
@@ -1108,7 +1103,7 @@ def test_a_rounds_winners_are_one_set_disqualified_together_then_the_next_set_wi
         core.apply_joint_action([11, 7, 10, 13])  # pink completes; white's longer row counts for nothing
         assert core.terminal() and core.returns_list() == [-1.0, -1.0, 1.0, -1.0]
     # without the rule the same round is a draw (nobody was first)
-    rs = hides_on_3x3(
+    rs = hides_four_each(
         "oa-hand-off",
         players="4",
         board={"kind": "squares", "size": [4, 4, 1]},
@@ -1123,7 +1118,7 @@ def test_a_rounds_winners_are_one_set_disqualified_together_then_the_next_set_wi
 
 
 def test_a_lose_line_in_a_round_disqualifies_every_other_player_and_chaos_wins():
-    rs = hides_on_3x3(
+    rs = hides_four_each(
         "oa-lose",
         players="4",
         board={"kind": "squares", "size": [4, 4, 1]},

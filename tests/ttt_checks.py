@@ -109,6 +109,12 @@ def cloaked_rule_set(name, **fields):
     return rule_set(name, base, **fields)
 
 
+def hides_four_each(name, **fields):
+    """A hidden (``cloaking: hides``) 3x3 rule set with four pieces each, ``fields`` over it."""
+    base = {"board": {"kind": "squares", "size": [3, 3, 1]}, "reserves": {"black": 4, "white": 4}}
+    return rule_set(name, dict(base, cloaking="hides"), **fields)
+
+
 def saved_rule_set(rs, _dir=[]):  # noqa: B006 (one temporary directory per test process)
     """A rule-set file for ``rs`` (OpenSpiel loads ttt by name or path)."""
     import json
