@@ -267,7 +267,7 @@ def test_canonical_form_and_symmetries():
 
 @pytest.mark.parametrize("rs", BOARDS, ids=lambda rs: rs.name)
 def test_several_boards_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=60, quick=12), seed=9)
+    play_against_reference(rs, games=sweep(full=60, quick=6), seed=9)
 
 
 @pytest.mark.slow
@@ -278,7 +278,7 @@ def test_several_boards_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", BOARDS, ids=lambda rs: rs.name)
 def test_random_sim_test_on_several_boards(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=20)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=20, quick=1))
 
 
 def test_solver_and_uct_run_on_several_boards(tmp_path):

@@ -123,7 +123,7 @@ def _case(name):
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_by_stack_powers_match_reference(rs):
     played = play_against_reference(
-        rs, games=sweep(full=40, quick=10), seed=sum(map(ord, rs.name)), check=same_pieces
+        rs, games=sweep(full=40, quick=5), seed=sum(map(ord, rs.name)), check=same_pieces
     )
     assert by_stack_moves(rs, played) > 0
 
@@ -136,12 +136,12 @@ def test_by_stack_powers_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 @pytest.mark.parametrize("name", ["by-stack-must", "full-stack-pot"])
 def test_is_legal_agrees_with_legal_actions(name):
-    assert_is_legal_agrees_with_legal_actions(_case(name), games=4, seed=3)
+    assert_is_legal_agrees_with_legal_actions(_case(name), games=sweep(full=4, quick=2), seed=3)
 
 
 # -- the decisions, position by position ----------------------------------------------
@@ -258,7 +258,7 @@ def test_validation_now_allows_covers_for_by_stack_movers():
 # -- random rule sets ----------------------------------------------------------------
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(stack_power_records(), st.integers(0, 10**6))
 def test_random_by_stack_power_rule_sets_match_reference(rec, seed):
     """Move by move the reference's; with results that neither remove nor
@@ -389,7 +389,7 @@ BY_STACK_ROUND_CASES = by_stack_round_cases()
 @pytest.mark.parametrize("rs", BY_STACK_ROUND_CASES, ids=lambda rs: rs.name)
 def test_by_stack_covers_in_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play_against_reference(rs, games=sweep(full=80, quick=16), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=80, quick=8), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -400,10 +400,12 @@ def test_by_stack_covers_in_rounds_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", BY_STACK_ROUND_CASES, ids=lambda rs: rs.name)
 def test_random_sim_test_on_by_stack_covers_in_rounds(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
     path = tmp_path / f"{rs.name}.json"
     game = pyspiel.load_game(f"ttt(rules={path})")
-    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=4, serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.convert_to_turn_based(game), num_sims=sweep(full=4, quick=1), serialize=False, verbose=False
+    )
 
 
 def _duel(stack2):
@@ -467,7 +469,7 @@ def test_lone_by_stack_plan_covers_like_a_sequential_move():
     assert core.shape_reserves()["white"]["x"] == 0  # removes: nothing to the reserve
 
 
-@settings(max_examples=sweep(full=80, quick=20), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=80, quick=10), deadline=None, suppress_health_check=list(HealthCheck))
 @given(stack_cover_round_records(), st.integers(0, 10**6))
 def test_random_by_stack_cover_rounds_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)

@@ -210,7 +210,7 @@ def cases():
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_capture_rule_sets_match_reference(rs):
     assert shaped(rs.record)
-    play_against_reference(rs, games=sweep(full=60, quick=12), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=60, quick=6), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -221,13 +221,13 @@ def test_capture_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 @pytest.mark.parametrize("name", ["flat-must", "flat-mixed-classes", "stack-moves", "chaos-captures"])
 def test_is_legal_agrees_with_legal_actions(name):
     rs = [r for r in cases() if r.name == name][0]
-    assert_is_legal_agrees_with_legal_actions(rs, games=5, seed=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=5, quick=2), seed=3)
 
 
 # -- the rules, position by position ------------------------------------------------
@@ -479,7 +479,7 @@ def sim_cases():
 
 @pytest.mark.parametrize("rs", sim_cases(), ids=lambda rs: rs.name)
 def test_captures_in_rounds_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=80, quick=16), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=80, quick=8), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.parametrize("rs", sim_cases(), ids=lambda rs: rs.name)
@@ -487,8 +487,10 @@ def test_captures_in_rounds_random_sim_test(rs, tmp_path):
     path = tmp_path / f"{rs.name}.json"
     path.write_text(json.dumps(rs.to_json()))
     game = pyspiel.load_game(f"ttt(rules={path})")
-    pyspiel.random_sim_test(game, num_sims=8, serialize=True, verbose=False)
-    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=4, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=8, quick=1), serialize=True, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.convert_to_turn_based(game), num_sims=sweep(full=4, quick=1), serialize=False, verbose=False
+    )
 
 
 def _rps_round(black, white):
@@ -624,7 +626,7 @@ def test_catalogue_stays_on_original_path():
 # -- random rule sets with powers ----------------------------------------------------
 
 
-@settings(max_examples=sweep(full=80, quick=20), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=80, quick=10), deadline=None, suppress_health_check=list(HealthCheck))
 @given(capture_records(), st.integers(0, 10**6))
 def test_random_capture_rule_sets_match_reference(rec, seed):
     """Move by move the reference's; and the pieces are conserved except by
@@ -657,7 +659,7 @@ def test_random_capture_rule_sets_match_reference(rec, seed):
     )
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(capture_round_records(), st.integers(0, 10**6))
 def test_random_rounds_with_captures_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
@@ -897,7 +899,7 @@ def test_under_obscurity_a_must_capture_cover_onto_a_colour_only_piece_by_rank_d
     assert _reference_strings(core, ReferenceState(seen)) == action_strings(core)
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(goal_records(), st.integers(0, 10**6))
 def test_random_goal_rule_sets_match_reference(rec, seed):
     """Move by move the reference model's legal actions and pieces."""
@@ -905,14 +907,14 @@ def test_random_goal_rule_sets_match_reference(rec, seed):
     play_against_reference(rs, 4, seed, same_pieces)
 
 
-@settings(max_examples=sweep(full=30, quick=8), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=30, quick=4), deadline=None, suppress_health_check=list(HealthCheck))
 @given(goal_records(kind="stacks"), st.integers(0, 10**6))
 def test_random_goal_rule_sets_on_stacks_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
     play_against_reference(rs, 3, seed, same_pieces)
 
 
-@settings(max_examples=sweep(full=30, quick=8), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=30, quick=4), deadline=None, suppress_health_check=list(HealthCheck))
 @given(goal_records(rounds=True), st.integers(0, 10**6))
 def test_random_goal_rule_sets_in_rounds_match_reference(rec, seed):
     """Inside simultaneous rounds each plan's "must capture" is judged on the
@@ -922,17 +924,23 @@ def test_random_goal_rule_sets_in_rounds_match_reference(rec, seed):
 
 
 def test_the_random_goal_rule_sets_reach_goals_that_capture_both_ways():
-    """The generator does produce the combination (a seeded search): a goal
-    move whose mover covers or jumps while its replacement surrounds."""
+    """The generator does produce the combination (a seeded search, which
+    finds it after about 400 records): a goal move whose mover covers or
+    jumps while its replacement surrounds. Only its existence matters, so
+    the record found is not shrunk."""
     import random
 
-    from hypothesis import find
+    from hypothesis import Phase, find
 
     rec = find(
         goal_records(),
         _goal_capture_both,
         settings=settings(  # seeded: reproducible
-            max_examples=3000, database=None, deadline=None, suppress_health_check=list(HealthCheck)
+            max_examples=3000,
+            database=None,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            phases=[Phase.generate],
         ),
         random=random.Random(0),
     )

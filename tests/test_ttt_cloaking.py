@@ -155,7 +155,7 @@ CLOAKED_SETS = cloaked_sets()
 
 @pytest.mark.parametrize("rs", CLOAKED_SETS, ids=lambda rs: rs.name)
 def test_cloaked_rule_sets_match_reference(rs):
-    attempts = play_against_reference(rs, games=sweep(full=40, quick=10), seed=len(rs.name)).attempts
+    attempts = play_against_reference(rs, games=sweep(full=40, quick=5), seed=len(rs.name)).attempts
     if rs.record["cloaking"] == "hides":
         assert attempts > 0, "no attempt that only reveals was played"
 
@@ -171,14 +171,14 @@ def test_random_sim_with_serialisation(rs):
     path = rs.name
     game = pyspiel.load_game("ttt", {"rules": saved_rule_set(rs)})
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION, path
-    pyspiel.random_sim_test(game, num_sims=15, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=15, quick=1), serialize=True, verbose=False)
 
 
 def test_example_rule_set_loads_by_path_and_plays():
     path = "games/ttt/examples/Phantom-TTT-Corners.json"
     game = pyspiel.load_game(f"ttt(rules={path})")
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=10, quick=1), serialize=True, verbose=False)
     play_against_reference(rules.resolve(path), games=20, seed=5)
 
 
@@ -246,7 +246,7 @@ def test_an_attempt_is_remembered_and_reveals_only_to_its_player():
     assert 0 not in s.clone().child(8).legal_actions()
 
 
-@settings(max_examples=sweep(full=12, quick=4), deadline=None)
+@settings(max_examples=sweep(full=12, quick=2), deadline=None)
 @given(
     case=st.sampled_from(range(len(cloaked_sets()))),
     seeds=st.lists(st.integers(0, 10**6), min_size=4, max_size=8),
@@ -519,7 +519,7 @@ CASES = _cases()
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
 def test_preplaced_and_per_shape_reserves_match_reference(rs):
-    count = sweep(full=25, quick=8)
+    count = sweep(full=25, quick=4)
     played = play_against_reference(rs, count, sum(map(ord, rs.name)), views=True, shape_views=True)
     assert len(played) > count  # the games went past their first move
 
@@ -675,7 +675,7 @@ def test_an_exit_locked_piece_is_not_one_its_seat_can_move(cloaking):
         assert core.player_view(0) == ref.view(0) and core.player_shape_view(0) == ref.shape_view(0)
         play_against_reference(
             rs,
-            games=sweep(full=20, quick=6),
+            games=sweep(full=20, quick=3),
             seed=3,
             check=lambda c, r: [
                 c.player_view(p) == r.view(p) or pytest.fail(f"seat {p}: {c.player_view(p)} != {r.view(p)}")
@@ -711,7 +711,7 @@ CLOAKED_SHAPES = [
 
 @pytest.mark.parametrize("rs", CLOAKED_SHAPES, ids=lambda rs: rs.name)
 def test_cloaked_shapes_match_reference_and_hide_shapes(rs):
-    play_against_reference(rs, games=sweep(full=30, quick=8), seed=5, shape_views=True)
+    play_against_reference(rs, games=sweep(full=30, quick=4), seed=5, shape_views=True)
 
 
 @pytest.mark.slow
@@ -722,7 +722,7 @@ def test_cloaked_shapes_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", CLOAKED_SHAPES, ids=lambda rs: rs.name)
 def test_random_sim_test_on_cloaked_shapes(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 def test_obscured_view_hides_shape_but_not_colour():
@@ -796,7 +796,7 @@ def cloaked_stack_cases():
 @pytest.mark.parametrize("rs", cloaked_stack_cases(), ids=lambda rs: rs.name)
 def test_cloaked_stacks_match_reference_and_views(rs):
     played = play_against_reference(
-        rs, games=sweep(full=30, quick=8), seed=sum(map(ord, rs.name)), check=same_pieces, shape_views=True
+        rs, games=sweep(full=30, quick=4), seed=sum(map(ord, rs.name)), check=same_pieces, shape_views=True
     )
     assert by_stack_moves(rs, played) > 0
 
@@ -809,7 +809,7 @@ def test_cloaked_stacks_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", cloaked_stack_cases(), ids=lambda rs: rs.name)
 def test_random_sim_test_on_cloaked_stacks(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 def test_hidden_pieces_on_top_make_a_by_stack_move_an_attempt():

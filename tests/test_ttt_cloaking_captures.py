@@ -56,7 +56,7 @@ RANK_R2 = {"power": "can-capture", "condition": "cover-by-rank", "result": "rein
 RANK_RM = {"power": "can-capture", "condition": "cover-by-rank", "result": "removes"}
 
 #: histories replayed per rule set when checking the partition into information sets
-PARTITION_GAMES = sweep(full=12, quick=4)
+PARTITION_GAMES = sweep(full=12, quick=2)
 
 
 # -- covers that remove -------------------------------------------------------------------------
@@ -145,7 +145,7 @@ CAPTURE_CASES = capture_cases()
 
 @pytest.mark.parametrize("rs", CAPTURE_CASES, ids=lambda r: r.name)
 def test_cloaked_captures_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=25, quick=6), seed=7, shape_views=True)
+    play_against_reference(rs, games=sweep(full=25, quick=3), seed=7, shape_views=True)
 
 
 @pytest.mark.slow
@@ -161,7 +161,7 @@ def test_random_sim_test_on_cloaked_captures(rs, tmp_path):
 
 @pytest.mark.parametrize("rs", CAPTURE_CASES[:3], ids=lambda r: r.name)
 def test_is_legal_agrees_with_legal_actions_on_cloaked_captures(rs):
-    assert_is_legal_agrees_with_legal_actions(rs, games=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=3, quick=2))
 
 
 # -- what each player knows: histories it cannot, or can, tell apart ------------
@@ -295,7 +295,7 @@ GOAL_CASES = goal_cases()
 
 @pytest.mark.parametrize("rs", GOAL_CASES, ids=lambda r: r.name)
 def test_replacements_match_reference(rs):
-    played = play_against_reference(rs, games=sweep(full=40, quick=10), seed=13, shape_views=True)
+    played = play_against_reference(rs, games=sweep(full=40, quick=5), seed=13, shape_views=True)
     core = make_core(rs)
     assert any("becomes" in core.action_string(0, a) for a in played)  # replacements were played
 
@@ -413,7 +413,7 @@ def same_reserves_and_gains(core, ref):
 @pytest.mark.parametrize("rs", REINCARNATION_CASES, ids=lambda r: r.name)
 def test_cloaked_reincarnations_match_reference(rs):
     played = play_against_reference(
-        rs, games=sweep(full=30, quick=8), seed=7, check=same_reserves_and_gains, shape_views=True
+        rs, games=sweep(full=30, quick=4), seed=7, check=same_reserves_and_gains, shape_views=True
     )
     assert played
 
@@ -451,7 +451,7 @@ def test_random_sim_test_on_cloaked_reincarnations(rs, tmp_path):
 
 @pytest.mark.parametrize("rs", REINCARNATION_CASES[:2], ids=lambda r: r.name)
 def test_is_legal_agrees_with_legal_actions_on_cloaked_reincarnations(rs):
-    assert_is_legal_agrees_with_legal_actions(rs, games=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=3, quick=2))
 
 
 # -- reincarnation: what each player learns of a hidden capture ---------------------
@@ -613,7 +613,7 @@ OBSCURE = obscure_cases()
 @pytest.mark.parametrize("rs", OBSCURE, ids=lambda r: r.name)
 def test_obscurity_matches_reference(rs):
     play_against_reference(
-        rs, games=sweep(full=30, quick=8), seed=7, check=same_reserves_and_gains, shape_views=True
+        rs, games=sweep(full=30, quick=4), seed=7, check=same_reserves_and_gains, shape_views=True
     )
 
 
@@ -634,7 +634,7 @@ def test_obscurity_views_partition_histories_consistently(rs):
 
 
 def test_obscurity_is_legal_agrees_with_legal_actions():
-    assert_is_legal_agrees_with_legal_actions(OBSCURE[2], games=3)
+    assert_is_legal_agrees_with_legal_actions(OBSCURE[2], games=sweep(full=3, quick=2))
 
 
 def test_obscurity_cases_reach_every_verdict_and_attempts():

@@ -142,7 +142,7 @@ OBSCURE_CASES = obscure_cases()
 
 
 #: histories replayed per rule set when checking the partition into information sets
-PARTITION_GAMES = sweep(full=12, quick=4)
+PARTITION_GAMES = sweep(full=12, quick=2)
 
 
 def same_reserves_and_captives(core, ref):
@@ -166,12 +166,12 @@ def play_cloaked(rs, count, seed):
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
 def test_cloaked_jumps_and_surrounds_match_reference(rs):
-    assert play_cloaked(rs, sweep(full=30, quick=8), seed=7)
+    assert play_cloaked(rs, sweep(full=30, quick=4), seed=7)
 
 
 @pytest.mark.parametrize("rs", OBSCURE_CASES, ids=lambda r: r.name)
 def test_obscurity_matches_reference(rs):
-    assert play_cloaked(rs, sweep(full=30, quick=8), seed=7)
+    assert play_cloaked(rs, sweep(full=30, quick=4), seed=7)
 
 
 @pytest.mark.slow
@@ -218,7 +218,7 @@ def test_random_sim_test_on_cloaked_jumps_and_surrounds(rs, tmp_path):
 
 @pytest.mark.parametrize("rs", CASES + OBSCURE_CASES, ids=lambda r: r.name)
 def test_is_legal_agrees_with_legal_actions_on_cloaked_jumps_and_surrounds(rs):
-    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=10, quick=3), seed=5)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=10, quick=2), seed=5)
 
 
 # -- histories a player can and cannot tell apart ---------------------------------

@@ -165,7 +165,7 @@ def test_cloaked_rounds_match_reference_long(rs):
     play_against_reference(rs, games=600, seed=7)
 
 
-@settings(max_examples=sweep(full=30, quick=8), deadline=None)
+@settings(max_examples=sweep(full=30, quick=4), deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_random_cloaked_rule_sets_match_reference(seed):
     """Random small cloaked rule sets with a random order per phase, cloaked
@@ -290,7 +290,7 @@ def test_another_players_pending_or_hidden_plan_changes_nothing_for_a_player():
     assert_all_differ(core_views(f, 0), core_views(g, 0))
 
 
-@settings(max_examples=sweep(full=10, quick=4), deadline=None)
+@settings(max_examples=sweep(full=10, quick=2), deadline=None)
 @given(
     case=st.sampled_from(range(len(ROUND_SETS))),
     seeds=st.lists(st.integers(0, 10**6), min_size=4, max_size=8),
@@ -355,7 +355,7 @@ def test_openspiel_type_and_random_sim_test_with_serialisation(rs):
     sim = any(ph["order"] != "sequential" for ph in rs.record["phases"])
     assert t.dynamics == (GT.Dynamics.SIMULTANEOUS if sim else GT.Dynamics.SEQUENTIAL)
     assert t.information == GT.Information.IMPERFECT_INFORMATION
-    pyspiel.random_sim_test(game, num_sims=sweep(full=6, quick=2), serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=6, quick=1), serialize=True, verbose=False)
     if sim:
         pyspiel.random_sim_test(
             pyspiel.convert_to_turn_based(game),
@@ -473,7 +473,7 @@ def play_shaped(rs, count, seed):
 
 @pytest.mark.parametrize("rs", SHAPED_ROUND_SETS, ids=lambda rs: rs.name)
 def test_shapes_in_cloaked_rounds_match_reference(rs):
-    attempts = play_shaped(rs, sweep(full=40, quick=10), sum(map(ord, rs.name)))
+    attempts = play_shaped(rs, sweep(full=40, quick=5), sum(map(ord, rs.name)))
     if rs.record["cloaking"] == "hides":
         assert attempts > 0  # the attempt path was exercised
 
@@ -484,14 +484,14 @@ def test_shapes_in_cloaked_rounds_match_reference_long(rs):
     play_shaped(rs, 400, 7)
 
 
-@settings(max_examples=sweep(full=25, quick=6), deadline=None)
+@settings(max_examples=sweep(full=25, quick=3), deadline=None)
 @given(rec=cloaked_round_records(), seed=st.integers(0, 1000))
 def test_random_cloaked_shaped_rule_sets_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
     play_shaped(rs, 4, seed)
 
 
-@settings(max_examples=sweep(full=25, quick=6), deadline=None)
+@settings(max_examples=sweep(full=25, quick=3), deadline=None)
 @given(rec=cloaked_round_records(preplaced=True), seed=st.integers(0, 1000))
 def test_random_cloaked_shaped_rule_sets_with_preplaced_pieces_match_reference(rec, seed):
     """A stationary piece of a seat's colour that nobody
@@ -628,7 +628,7 @@ def _pass(core, seat):
     return legal[-1]
 
 
-@settings(max_examples=sweep(full=8, quick=3), deadline=None)
+@settings(max_examples=sweep(full=8, quick=2), deadline=None)
 @given(
     case=st.sampled_from(range(len(SHAPED_ROUND_SETS))),
     seeds=st.lists(st.integers(0, 10**6), min_size=4, max_size=8),
@@ -666,7 +666,7 @@ def test_openspiel_face_of_shapes_in_cloaked_rounds(rs, tmp_path):
     gt = game.get_type()
     assert gt.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert gt.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
-    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=6, quick=2))
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=6, quick=1))
     turn_based = pyspiel.convert_to_turn_based(game)
     pyspiel.random_sim_test(turn_based, num_sims=sweep(full=3, quick=1), serialize=False, verbose=False)
 
@@ -815,6 +815,6 @@ def test_cloaked_rounds_on_several_boards_match_reference_long(rs):
 def test_random_sim_test_on_cloaked_rounds_on_several_boards(rs):
     game = game_of(rs)
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
-    pyspiel.random_sim_test(game, num_sims=sweep(full=5, quick=2), serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=5, quick=1), serialize=True, verbose=False)
     turn_based = pyspiel.convert_to_turn_based(game)
     pyspiel.random_sim_test(turn_based, num_sims=sweep(full=3, quick=1), serialize=True, verbose=False)

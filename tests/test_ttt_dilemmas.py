@@ -154,8 +154,19 @@ def test_the_trust_games_move_limit_never_binds(name, longest):
 
 
 # Blocks whose computation walks tens of thousands of tree nodes (the refusal's
-# count) and, for Blotto, plays 2,000 allocations: checked by the slow test.
-SLOW_BLOCKS = {"3Blotto13", "KBeauty9", "NeedyUltimatum", "RichUltimatum", "3P-Volunteer"}
+# count) and, for Blotto, plays 2,000 allocations, or takes seconds (the
+# centipedes' cover-or-pass trees, HideSeek's strategy count): checked by the
+# slow test, the full tier's.
+SLOW_BLOCKS = {
+    "3Blotto13",
+    "KBeauty9",
+    "NeedyUltimatum",
+    "RichUltimatum",
+    "3P-Volunteer",
+    "Centipede9",
+    "NeedyCentipede4",
+    "3P-9X-HideSeek",
+}
 
 
 def _stale(names):
@@ -819,7 +830,7 @@ def test_hide_seek_finding_pink_always_has_most_circles():
     assert sum(1 for q in r["board"]["pieces"] if q["colour"] == "pink" and q["shape"] == "circle") == 18
     assert r["move_limit"] == 30
     rng = random.Random(4)
-    for _ in range(sweep(full=40, quick=10)):
+    for _ in range(sweep(full=40, quick=5)):
         core = make_core(rs)
         while not core.terminal():
             acts = (

@@ -231,7 +231,7 @@ def _case(name):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_jump_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=50, quick=8), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=50, quick=4), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -242,12 +242,12 @@ def test_jump_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 @pytest.mark.parametrize("name", ["jump-must", "chain-can", "chain-must", "draughts-like", "agree-draw"])
 def test_is_legal_agrees_with_legal_actions(name):
-    assert_is_legal_agrees_with_legal_actions(_case(name), games=5, seed=3)
+    assert_is_legal_agrees_with_legal_actions(_case(name), games=sweep(full=5, quick=2), seed=3)
 
 
 def test_chains_are_played_in_the_checks():
@@ -255,7 +255,9 @@ def test_chains_are_played_in_the_checks():
     stops = 0
     for name in ("chain-can", "pieces-per-turn-2", "agree-draw"):
         rs = _case(name)
-        stops += play_against_reference(rs, games=10, seed=5).count(ReferenceState(rs).a_stop)
+        stops += play_against_reference(rs, games=sweep(full=10, quick=3), seed=5).count(
+            ReferenceState(rs).a_stop
+        )
     assert stops > 0
 
 
@@ -455,7 +457,7 @@ def test_max_game_length_counts_end_chains():
     assert make_core(_case("chain-can")).num_actions == make_core(rules.parse(plain)).num_actions + 1
 
 
-@settings(max_examples=sweep(full=80, quick=20), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=80, quick=10), deadline=None, suppress_health_check=list(HealthCheck))
 @given(jump_records(), st.integers(0, 10**6))
 def test_random_jump_rule_sets_match_reference(rec, seed):
     """Move by move the reference's; pieces are conserved except by the stated
@@ -643,7 +645,7 @@ def stack_cases():
 
 @pytest.mark.parametrize("rs", stack_cases(), ids=lambda rs: rs.name)
 def test_stack_jump_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=50, quick=8), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=50, quick=4), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -654,7 +656,7 @@ def test_stack_jump_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", stack_cases(), ids=lambda rs: rs.name)
 def test_random_sim_test_on_stack_jumps(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 @pytest.mark.parametrize(
@@ -677,7 +679,7 @@ def test_jumps_and_chains_are_played_in_the_checks():
     jumps = stops = 0
     for rs in stack_cases():
         ref = ReferenceState(rs)
-        for a in play_against_reference(rs, games=10, seed=5):
+        for a in play_against_reference(rs, games=sweep(full=10, quick=3), seed=5):
             stops += a == ref.a_stop
         core = make_core(rs)
         jumps += sum(
@@ -821,7 +823,7 @@ def test_validation_refuses_jumps_by_stack_movers_only():
     assert "shapes.x" not in text
 
 
-@settings(max_examples=sweep(full=80, quick=20), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=80, quick=10), deadline=None, suppress_health_check=list(HealthCheck))
 @given(stack_jump_records(), st.integers(0, 10**6))
 def test_random_stack_jump_rule_sets_match_reference(rec, seed):
     """Move by move the reference's; pieces are conserved except by the stated

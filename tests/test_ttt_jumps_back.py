@@ -204,12 +204,12 @@ def _case(name):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_back_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=50, quick=8), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=50, quick=4), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.parametrize("rs", stack_cases(), ids=lambda rs: rs.name)
 def test_back_rule_sets_on_stacks_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=50, quick=8), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=50, quick=4), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -220,12 +220,12 @@ def test_back_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", cases() + stack_cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 @pytest.mark.parametrize("name", ["back-draughts", "back-no-back-reincarnates-must", "back-stacks-draughts"])
 def test_is_legal_agrees_with_legal_actions(name):
-    assert_is_legal_agrees_with_legal_actions(_case(name), games=5, seed=3)
+    assert_is_legal_agrees_with_legal_actions(_case(name), games=sweep(full=5, quick=2), seed=3)
 
 
 def test_backward_jumps_are_played_in_the_checks():
@@ -246,7 +246,7 @@ def test_backward_jumps_are_played_in_the_checks():
                     seen.append(u[1] < f[1] if core.player() == 0 else u[1] > f[1])
 
     for name in ("back-draughts", "back-no-back-adjacent", "back-chaos-two-per-turn"):
-        play_against_reference(_case(name), games=20, seed=7, check=count)
+        play_against_reference(_case(name), games=sweep(full=20, quick=4), seed=7, check=count)
     assert any(seen) and not all(seen)
 
 
@@ -435,7 +435,7 @@ def test_factory_lists_the_condition():
     assert _WORDS["condition"]["chain-jump-back"] == "Chain Jump (+ back)"
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(back_records(), st.integers(0, 10**6))
 def test_random_back_rule_sets_match_reference(rec, seed):
     """Move by move the reference's (every legal action of the engine is the

@@ -165,7 +165,7 @@ def _round_case(name):
 @pytest.mark.parametrize("rs", round_cases(), ids=lambda rs: rs.name)
 def test_jumps_in_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play_against_reference(rs, games=sweep(full=60, quick=10), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=60, quick=5), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -176,7 +176,7 @@ def test_jumps_in_rounds_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", round_cases(), ids=lambda rs: rs.name)
 def test_jumps_in_rounds_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 def _duel(**kw):
@@ -268,7 +268,7 @@ def test_jumps_mixed_with_sequential_phases_are_refused():
     assert "'jump' is not supported in a rule set that mixes sequential phases" in str(e.value)
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(jump_round_records(), st.integers(0, 10**6))
 def test_random_jump_rounds_match_reference(rec, seed):
     """Move by move the reference's, positions and reserves included."""

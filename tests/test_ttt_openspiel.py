@@ -15,6 +15,7 @@ import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
+from tiers import sweep
 
 CATALOGUE = sorted(rules.catalogue())
 BIG = {"5on15sq": 2, "Connect6-19x19": 1, "Qubic-4": 5, "4on7sq": 10}
@@ -101,10 +102,22 @@ def test_openspiel_face_matches_core():
         assert s.is_terminal() and s.returns() == t.returns()
 
 
-@pytest.mark.parametrize("name", CATALOGUE)
+#: played in the full tier only: 3P-9X-HideSeek's 30 plays take minutes; the
+#: default tier plays it in test_ttt_dilemmas.py (test_hide_seek_random_sim_test)
+FULL_TIER_ONLY = {"3P-9X-HideSeek"}
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in FULL_TIER_ONLY else n for n in CATALOGUE]
+)
 def test_random_sim_test(name):
+    """30 plays per rule set in the full tier (fewer for the large boards, BIG),
+    at most 3 in the default tier."""
     game = pyspiel.load_game(f"ttt(rules={name})")
-    pyspiel.random_sim_test(game, num_sims=BIG.get(name, 30), serialize=True, verbose=False)
+    plays = BIG.get(name, 30)
+    pyspiel.random_sim_test(
+        game, num_sims=sweep(full=plays, quick=min(plays, 3)), serialize=True, verbose=False
+    )
 
 
 def test_game_type_is_truthful_per_rule_set():
@@ -138,7 +151,7 @@ def test_chaos_rule_set_is_explicit_stochastic(tmp_path):
     outcomes = state.chance_outcomes()
     assert [a for a, _ in outcomes] == list(range(2, 9))
     assert all(abs(p - 1 / 7) < 1e-12 for _, p in outcomes)
-    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=30, quick=3), serialize=True, verbose=False)
 
 
 def test_unknown_rules_name_lists_the_catalogue():

@@ -553,12 +553,12 @@ def _ending_counts(rs, n, seed):
 
 @pytest.mark.parametrize("rs", OUTCOME_SETS, ids=lambda rs: rs.name)
 def test_outcome_rule_sets_match_reference_move_by_move(rs):
-    play_against_reference(rs, games=sweep(full=60, quick=12), seed=sum(map(ord, rs.name)))
+    play_against_reference(rs, games=sweep(full=60, quick=6), seed=sum(map(ord, rs.name)))
 
 
 @pytest.mark.parametrize("rs", OUTCOME_SETS, ids=lambda rs: rs.name)
 def test_outcome_rule_sets_match_reference_ending_by_ending(rs):
-    seen = _ending_counts(rs, n=sweep(full=150, quick=30), seed=11)
+    seen = _ending_counts(rs, n=sweep(full=150, quick=15), seed=11)
     # the random games reach more than one ending, so the comparison is not vacuous
     assert len(seen) >= 2, (rs.name, seen)
 
@@ -578,7 +578,7 @@ def _load(rs, tmp_path):
 @pytest.mark.parametrize("rs", OUTCOME_SETS, ids=lambda rs: rs.name)
 def test_random_sim_test_and_type_claims(rs, tmp_path):
     game = _load(rs, tmp_path)
-    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=20, quick=1), serialize=True, verbose=False)
     gtype, zero_sum = game.get_type(), game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
     rng = random.Random(2)
     for _ in range(100):
@@ -692,7 +692,7 @@ def test_catalogue_stays_on_the_original_scoring_path():
         assert make_core(rs).side_scores() == []
 
 
-@settings(max_examples=sweep(full=80, quick=20), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=80, quick=10), deadline=None, suppress_health_check=list(HealthCheck))
 @given(outcome_records(), st.integers(0, 10**6))
 def test_random_outcome_rule_sets_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)

@@ -314,7 +314,7 @@ PHASE_RULE_SETS = phase_rule_sets()
 
 @pytest.mark.parametrize("rs", PHASE_RULE_SETS, ids=lambda rs: rs.name)
 def test_phase_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=60, quick=12), seed=hash(rs.name) % 1000)
+    play_against_reference(rs, games=sweep(full=60, quick=6), seed=hash(rs.name) % 1000)
 
 
 @pytest.mark.slow
@@ -325,12 +325,12 @@ def test_phase_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", PHASE_RULE_SETS, ids=lambda rs: rs.name)
 def test_phase_rule_sets_is_legal_agrees_with_legal_actions(rs):
-    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=20, quick=5), seed=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=20, quick=2), seed=3)
 
 
 @pytest.mark.parametrize("rs", PHASE_RULE_SETS, ids=lambda rs: rs.name)
 def test_random_sim_test_on_phase_rule_sets(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=20)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=20, quick=1))
 
 
 # -- spaces some seats may not enter or leave ------------------------------------------------
@@ -656,7 +656,7 @@ def test_symmetries_keep_the_locks_in_place():
 
 @pytest.mark.parametrize("rs", SPACES, ids=lambda rs: rs.name)
 def test_space_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=80, quick=15), seed=5)
+    play_against_reference(rs, games=sweep(full=80, quick=7), seed=5)
 
 
 @pytest.mark.slow
@@ -667,7 +667,7 @@ def test_space_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", SPACES, ids=lambda rs: rs.name)
 def test_random_sim_test_on_space_rule_sets(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=20)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=20, quick=1))
 
 
 @pytest.mark.parametrize("rs", SPACES[:3], ids=lambda rs: rs.name)
@@ -875,7 +875,7 @@ PER_BOARD_CASES = {
 @pytest.mark.parametrize("name", sorted(PER_BOARD_CASES))
 def test_sequential_games_agree_with_the_reference(name):
     play_against_reference(
-        rule_set("T", TWO_BOARDS, **PER_BOARD_CASES[name]), games=sweep(full=40, quick=10), seed=5
+        rule_set("T", TWO_BOARDS, **PER_BOARD_CASES[name]), games=sweep(full=40, quick=5), seed=5
     )
 
 
@@ -885,12 +885,12 @@ def test_cloaked_games_agree_with_the_reference():
         cloaking="hides",
         phases=[{"cloaked": [[x, 1, z] for x in (1, 2) for z in (1, 2, 3)]}],
     )
-    play_against_reference(rule_set("T", TWO_BOARDS, **fields), games=sweep(full=40, quick=10), seed=6)
+    play_against_reference(rule_set("T", TWO_BOARDS, **fields), games=sweep(full=40, quick=5), seed=6)
 
 
 @pytest.mark.parametrize("name", ["BoS", "3P-BoS"])
 def test_bos_games_agree_with_the_reference(name):
-    play_against_reference(rules.resolve(name), games=sweep(full=60, quick=15), seed=7)
+    play_against_reference(rules.resolve(name), games=sweep(full=60, quick=7), seed=7)
 
 
 def test_simultaneous_rounds_agree_with_the_reference():
@@ -898,7 +898,7 @@ def test_simultaneous_rounds_agree_with_the_reference():
         PER_BOARD_CASES["chaos"],
         phases=[{"order": "simultaneous", "locked_players": ["chaos"]}, {"locked_players": [1, 2]}],
     )
-    play_against_reference(rule_set("T", TWO_BOARDS, **fields), games=sweep(full=60, quick=15), seed=8)
+    play_against_reference(rule_set("T", TWO_BOARDS, **fields), games=sweep(full=60, quick=7), seed=8)
 
 
 # -- the move limit --------------------------------------------------------------------------

@@ -166,7 +166,7 @@ def _case(name):
 
 @pytest.mark.parametrize("rs", POT_CASES, ids=lambda rs: rs.name)
 def test_pot_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=60, quick=12), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=60, quick=6), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -177,7 +177,7 @@ def test_pot_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", POT_CASES, ids=lambda rs: rs.name)
 def test_random_sim_test_on_pot_rule_sets(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 def test_pot_is_split_round_robin_from_a_random_start():
@@ -367,7 +367,7 @@ def _round_case(name):
 @pytest.mark.parametrize("rs", ROUND_POT_CASES, ids=lambda rs: rs.name)
 def test_pots_in_rounds_match_reference(rs):
     assert rs.compile()["pots"] and rs.compile()["simultaneous"]
-    play_against_reference(rs, games=sweep(full=80, quick=13), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=80, quick=6), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -378,10 +378,12 @@ def test_pots_in_rounds_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", ROUND_POT_CASES, ids=lambda rs: rs.name)
 def test_random_sim_test_on_pots_in_rounds(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
     path = tmp_path / f"{rs.name}.json"
     game = pyspiel.load_game(f"ttt(rules={path})")
-    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=4, serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.convert_to_turn_based(game), num_sims=sweep(full=4, quick=1), serialize=False, verbose=False
+    )
 
 
 def test_game_type_of_pots_in_rounds_is_truthful(tmp_path):
@@ -479,7 +481,7 @@ def test_validation_still_refuses_pots_in_cloaked_rounds():
     assert "pot split among captors" in str(e.value) and "cloaked spaces" in str(e.value)
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(pot_round_records(), st.integers(0, 10**6))
 def test_random_rounds_with_pots_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)

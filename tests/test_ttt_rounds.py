@@ -215,7 +215,7 @@ def sim_rule_sets():
 
 @pytest.mark.parametrize("rs", sim_rule_sets(), ids=lambda rs: rs.name)
 def test_round_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=80, quick=12), seed=sum(map(ord, rs.name)))
+    play_against_reference(rs, games=sweep(full=80, quick=6), seed=sum(map(ord, rs.name)))
 
 
 @pytest.mark.slow
@@ -224,7 +224,7 @@ def test_round_rule_sets_match_reference_long(rs):
     play_against_reference(rs, games=2000, seed=11)
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     rule_records(),
     st.lists(st.sampled_from(["sequential", "simultaneous", "single"]), min_size=3, max_size=3),
@@ -418,9 +418,12 @@ def test_game_types_tell_the_truth(written):
 def test_random_sim_test_with_serialisation(written):
     for path in written.values():
         game = pyspiel.load_game(f"ttt(rules={path})")
-        pyspiel.random_sim_test(game, num_sims=4, serialize=True, verbose=False)
+        pyspiel.random_sim_test(game, num_sims=sweep(full=4, quick=1), serialize=True, verbose=False)
         pyspiel.random_sim_test(
-            pyspiel.convert_to_turn_based(game), num_sims=3, serialize=False, verbose=False
+            pyspiel.convert_to_turn_based(game),
+            num_sims=sweep(full=3, quick=1),
+            serialize=False,
+            verbose=False,
         )
 
 
@@ -706,7 +709,7 @@ def _move_case(name):
 @pytest.mark.parametrize("rs", move_cases(), ids=lambda rs: rs.name)
 def test_moving_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play_against_reference(rs, games=sweep(full=60, quick=10), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=60, quick=5), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -717,10 +720,12 @@ def test_moving_rounds_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", move_cases(), ids=lambda rs: rs.name)
 def test_moving_rounds_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=6)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=6, quick=1))
     game = pyspiel.load_game(f"ttt(rules={tmp_path / (rs.name + '.json')})")
     assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
-    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.convert_to_turn_based(game), num_sims=sweep(full=3, quick=1), serialize=False, verbose=False
+    )
 
 
 def _flat_pair():
@@ -889,7 +894,7 @@ def test_goal_reached_stalemate_is_accepted_with_goal_replacements_in_rounds():
     assert rules.parse(rec).compile()["simultaneous"]
 
 
-@settings(max_examples=sweep(full=80, quick=20), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=80, quick=10), deadline=None, suppress_health_check=list(HealthCheck))
 @given(move_round_records(), st.integers(0, 10**6))
 def test_random_moving_rounds_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
@@ -954,7 +959,7 @@ def _goal_case(name):
 @pytest.mark.parametrize("rs", goal_round_cases(), ids=lambda rs: rs.name)
 def test_goals_in_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play_against_reference(rs, games=sweep(full=80, quick=13), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=80, quick=6), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -965,10 +970,12 @@ def test_goals_in_rounds_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", goal_round_cases(), ids=lambda rs: rs.name)
 def test_random_sim_test_on_goals_in_rounds(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
     path = tmp_path / f"{rs.name}.json"
     game = pyspiel.load_game(f"ttt(rules={path})")
-    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=4, serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.convert_to_turn_based(game), num_sims=sweep(full=4, quick=1), serialize=False, verbose=False
+    )
 
 
 def _goal_position():
@@ -1061,7 +1068,7 @@ OVERACHIEVER_SETS = overachiever_sets()
 
 @pytest.mark.parametrize("rs", OVERACHIEVER_SETS, ids=lambda rs: rs.name)
 def test_overachievers_in_rounds_match_reference(rs):
-    attempts = play_against_reference(rs, games=sweep(full=40, quick=10), seed=len(rs.name)).attempts
+    attempts = play_against_reference(rs, games=sweep(full=40, quick=5), seed=len(rs.name)).attempts
     if rs.record["cloaking"] == "hides" and cloaks(rs):
         assert attempts > 0, "no attempt that only reveals was played"
 
@@ -1078,7 +1085,7 @@ def test_openspiel_type_and_random_sim_test_of_overachievers_in_rounds(rs):
     t = game.get_type()
     assert t.dynamics == GT.Dynamics.SIMULTANEOUS
     assert t.information == GT.Information.IMPERFECT_INFORMATION
-    pyspiel.random_sim_test(game, num_sims=sweep(full=6, quick=2), serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=6, quick=1), serialize=True, verbose=False)
     turn_based = pyspiel.convert_to_turn_based(game)
     pyspiel.random_sim_test(turn_based, num_sims=sweep(full=3, quick=1), serialize=True, verbose=False)
 

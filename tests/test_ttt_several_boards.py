@@ -727,10 +727,13 @@ def test_random_sim_test_with_serialisation(rs, tmp_path):
     path = tmp_path / f"{rs.name}.json"
     path.write_text(json.dumps(RAW[rs.name]))
     game = pyspiel.load_game(f"ttt(rules={path})")
-    pyspiel.random_sim_test(game, num_sims=15, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=15, quick=1), serialize=True, verbose=False)
     if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
         pyspiel.random_sim_test(
-            pyspiel.convert_to_turn_based(game), num_sims=5, serialize=False, verbose=False
+            pyspiel.convert_to_turn_based(game),
+            num_sims=sweep(full=5, quick=1),
+            serialize=False,
+            verbose=False,
         )
 
 
@@ -780,7 +783,7 @@ def test_cloaked_spaces_and_the_game_length_bound_cover_every_board():
     assert make_core(two).max_game_length == 4 + 2 * 4
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     rule_records(),
     st.integers(2, 3),

@@ -247,7 +247,7 @@ def cases():
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_shape_rule_sets_match_reference(rs):
     assert shaped(rs.record)
-    play_against_reference(rs, games=sweep(full=40, quick=10), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=40, quick=5), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -473,7 +473,7 @@ def test_adjacent_or_knight_is_the_union_of_the_two_moves():
 
 
 def test_adjacent_or_knight_matches_reference():
-    play_against_reference(KNIGHTS, games=sweep(full=20, quick=6), seed=3)
+    play_against_reference(KNIGHTS, games=sweep(full=20, quick=3), seed=3)
 
 
 def test_the_factory_offers_adjacent_or_knight():
@@ -485,13 +485,13 @@ def test_the_factory_offers_adjacent_or_knight():
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 # -- random shaped rule sets ------------------------------------------------------------
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(shaped_records_with_spaces(), st.integers(0, 10**6))
 def test_random_shaped_rule_sets_match_reference(rec, seed):
     """Move by move the reference model's; counts conserved; every arrival is
@@ -510,7 +510,7 @@ def test_random_shaped_rule_sets_match_reference(rec, seed):
 @pytest.mark.parametrize("name", ["two-shapes", "forward-2p", "stacks-shapes", "choose-shapes", "row-goals"])
 def test_is_legal_agrees_with_legal_actions(name):
     rs = [r for r in cases() if r.name == name][0]
-    assert_is_legal_agrees_with_legal_actions(rs, games=5, seed=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=5, quick=2), seed=3)
 
 
 def test_communal_circles_on_the_original_path():
@@ -532,7 +532,7 @@ def test_communal_circles_on_the_original_path():
     )
     assert not shaped(rs.record)
     assert rs.compile()["colour_names"] == ["black", "white", "pink", "yellow"]
-    play_against_reference(rs, games=sweep(full=30, quick=8), seed=2)
+    play_against_reference(rs, games=sweep(full=30, quick=4), seed=2)
 
 
 def test_traditional_board_steps_diagonally_only_along_its_drawn_diagonals():

@@ -466,7 +466,7 @@ def cases():
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_showdown_rule_sets_match_reference(rs):
-    played = play_against_reference(rs, sweep(full=40, quick=6), sum(map(ord, rs.name)), same_pieces)
+    played = play_against_reference(rs, sweep(full=40, quick=3), sum(map(ord, rs.name)), same_pieces)
     assert played
 
 
@@ -497,10 +497,10 @@ def test_showdown_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_random_sim_test_on_showdown_rule_sets(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
-@settings(max_examples=sweep(full=50, quick=12), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=50, quick=6), deadline=None, suppress_health_check=list(HealthCheck))
 @given(showdown_records(), st.integers(0, 10**6))
 def test_random_showdown_rule_sets_match_reference_and_conserve_pieces(rec, seed):
     """Move by move the reference's; with "cover" powers that convert or
@@ -853,12 +853,12 @@ def captured_mover_round_cases():
 
 @pytest.mark.parametrize("rs", captured_mover_cases(), ids=lambda rs: rs.name)
 def test_captured_mover_rule_sets_match_reference(rs):
-    assert play_against_reference(rs, sweep(full=40, quick=6), sum(map(ord, rs.name)), same_pieces)
+    assert play_against_reference(rs, sweep(full=40, quick=3), sum(map(ord, rs.name)), same_pieces)
 
 
 @pytest.mark.parametrize("rs", captured_mover_round_cases(), ids=lambda rs: rs.name)
 def test_captured_movers_in_rounds_match_reference(rs):
-    assert play_against_reference(rs, sweep(full=40, quick=6), sum(map(ord, rs.name)), same_pieces)
+    assert play_against_reference(rs, sweep(full=40, quick=3), sum(map(ord, rs.name)), same_pieces)
 
 
 def _showdowns_of_captured_movers(rs, games=30, seed=5):
@@ -894,7 +894,7 @@ def test_captured_mover_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", captured_mover_cases() + captured_mover_round_cases(), ids=lambda rs: rs.name)
 def test_random_sim_test_on_captured_mover_rule_sets(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 def _conserving_check(rs):
@@ -920,7 +920,7 @@ def _conserving_check(rs):
     return check
 
 
-@settings(max_examples=sweep(full=50, quick=12), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=50, quick=6), deadline=None, suppress_health_check=list(HealthCheck))
 @given(captured_mover_records(), st.integers(0, 10**6))
 def test_random_captured_mover_rule_sets_match_reference_and_conserve_pieces(rec, seed):
     """Move by move the reference's; and where no shape ranks "by rank" (two
@@ -933,7 +933,7 @@ def test_random_captured_mover_rule_sets_match_reference_and_conserve_pieces(rec
     play_against_reference(rs, 3, seed, check)
 
 
-@settings(max_examples=sweep(full=40, quick=10), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=40, quick=5), deadline=None, suppress_health_check=list(HealthCheck))
 @given(captured_mover_records(rounds=True), st.integers(0, 10**6))
 def test_random_captured_mover_rounds_match_reference(rec, seed):
     """Inside simultaneous and single rounds, move by move the reference's."""
@@ -1090,14 +1090,16 @@ def test_collision_winner_takes_its_captive_before_the_showdown():
     "rs", round_showdown_cases(), ids=lambda rs: f"{rs.name}-{len(rs.compile()['phases'])}"
 )
 def test_showdowns_in_rounds_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=60, quick=10), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=60, quick=5), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.parametrize(
     "rs", round_showdown_cases(), ids=lambda rs: f"{rs.name}-{len(rs.compile()['phases'])}"
 )
 def test_random_sim_test_on_showdowns_in_rounds(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
     path = tmp_path / f"{rs.name}.json"
     game = pyspiel.load_game(f"ttt(rules={path})")
-    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=4, serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.convert_to_turn_based(game), num_sims=sweep(full=4, quick=1), serialize=False, verbose=False
+    )

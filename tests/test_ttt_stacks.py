@@ -171,13 +171,13 @@ def test_stack_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
 def test_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 @pytest.mark.parametrize("name", ["carry-3x1x4", "full-stack-3x1x4", "locks-3x2x3", "no-back-3x3x3"])
 def test_is_legal_agrees_with_legal_actions(name):
     rs = [r for r in cases() if r.name == name][0]
-    assert_is_legal_agrees_with_legal_actions(rs, games=3, seed=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=3, quick=2), seed=3)
 
 
 # -- the rules one by one, on hand-made positions ------------------------------------
@@ -429,7 +429,7 @@ def test_validation_lists_every_by_stack_problem():
 # -- random stack rule sets ------------------------------------------------------------
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(stack_records(), st.integers(0, 10**6))
 def test_random_stack_rule_sets_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)

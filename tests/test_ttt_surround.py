@@ -183,7 +183,7 @@ SURROUND_CASES = surround_cases() + stack_surround_cases()
 
 @pytest.mark.parametrize("rs", SURROUND_CASES, ids=lambda rs: rs.name)
 def test_surround_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=50, quick=8), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=50, quick=4), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -194,13 +194,13 @@ def test_surround_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", SURROUND_CASES, ids=lambda rs: rs.name)
 def test_random_sim_test_on_surround_rule_sets(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 @pytest.mark.parametrize("name", ["reversi-like", "surround-and-jump-must", "stack-reversi-like"])
 def test_surrounds_is_legal_agrees_with_legal_actions(name):
     rs = next(r for r in SURROUND_CASES if r.name == name)
-    assert_is_legal_agrees_with_legal_actions(rs, games=5, seed=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=5, quick=2), seed=3)
 
 
 def test_surround_line_converts_the_runs_the_arriving_piece_closes():
@@ -449,7 +449,7 @@ def round_surround_cases():
 @pytest.mark.parametrize("rs", round_surround_cases(), ids=lambda rs: rs.name)
 def test_surrounds_in_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play_against_reference(rs, games=sweep(full=80, quick=13), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=80, quick=6), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -460,10 +460,12 @@ def test_surrounds_in_rounds_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", round_surround_cases(), ids=lambda rs: rs.name)
 def test_surround_rounds_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
     path = tmp_path / f"{rs.name}.json"
     game = pyspiel.load_game(f"ttt(rules={path})")
-    pyspiel.random_sim_test(pyspiel.convert_to_turn_based(game), num_sims=4, serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.convert_to_turn_based(game), num_sims=sweep(full=4, quick=1), serialize=False, verbose=False
+    )
 
 
 def test_surrounds_are_judged_after_every_plan_landed():
@@ -521,7 +523,7 @@ def test_a_captive_of_two_colours_is_destroyed():
     assert core.cells()[1] == 2 and core.cells()[7] == 2
 
 
-@settings(max_examples=sweep(full=80, quick=20), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=80, quick=10), deadline=None, suppress_health_check=list(HealthCheck))
 @given(surround_round_records(), st.integers(0, 10**6))
 def test_random_surround_rounds_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
@@ -596,7 +598,7 @@ def stack_round_surround_cases():
 @pytest.mark.parametrize("rs", stack_round_surround_cases(), ids=lambda rs: rs.name)
 def test_stack_surrounds_in_rounds_match_reference(rs):
     assert rs.compile()["simultaneous"]
-    play_against_reference(rs, games=sweep(full=60, quick=10), seed=sum(map(ord, rs.name)), check=same_pieces)
+    play_against_reference(rs, games=sweep(full=60, quick=5), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
@@ -607,7 +609,7 @@ def test_stack_surrounds_in_rounds_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", stack_round_surround_cases(), ids=lambda rs: rs.name)
 def test_stack_surrounds_in_rounds_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
 
 
 def test_stack_surrounds_in_one_round_read_the_tops_after_every_landing():
@@ -641,7 +643,7 @@ def test_stack_surrounds_in_one_round_read_the_tops_after_every_landing():
     assert core.shape_reserves() == {"black": {"circle": 1}, "white": {"circle": 1}}
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(stack_surround_round_records(), st.integers(0, 10**6))
 def test_random_stack_surround_rounds_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)

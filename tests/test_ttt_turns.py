@@ -291,7 +291,7 @@ def _cases():
 
 @pytest.mark.parametrize("rs", _cases(), ids=lambda rs: rs.name)
 def test_turn_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=60, quick=12), seed=hash(rs.name) % 1000)
+    play_against_reference(rs, games=sweep(full=60, quick=6), seed=hash(rs.name) % 1000)
 
 
 @pytest.mark.slow
@@ -302,13 +302,13 @@ def test_turn_rule_sets_match_reference_long(rs):
 
 @pytest.mark.parametrize("rs", _cases(), ids=lambda rs: rs.name)
 def test_turn_rule_sets_is_legal_agrees_with_legal_actions(rs):
-    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=20, quick=5), seed=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=20, quick=2), seed=3)
 
 
 # -- random rule sets ---------------------------------------------------------------------
 
 
-@settings(max_examples=sweep(full=60, quick=15), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(rule_records(), st.integers(0, 10**6))
 def test_random_rule_sets_match_reference(rec, seed):
     rs = parsed_or_rejected(rec)
@@ -415,12 +415,12 @@ def test_canonical_form_of_one_player_against_chaos_ignores_the_name():
 
 @pytest.mark.parametrize("rs", SOLO, ids=lambda rs: rs.name)
 def test_solo_rule_sets_match_reference(rs):
-    play_against_reference(rs, games=sweep(full=80, quick=16), seed=11)
+    play_against_reference(rs, games=sweep(full=80, quick=8), seed=11)
 
 
 @pytest.mark.parametrize("rs", SOLO, ids=lambda rs: rs.name)
 def test_random_sim_test_on_solo_rule_sets(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=20)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=20, quick=1))
 
 
 def _expectimax(ref):

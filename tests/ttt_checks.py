@@ -469,7 +469,7 @@ def play_against_reference(rs, games, seed, check=None, *, views=None, shape_vie
             a = rng.choice(legal)
             played.append(a)
             core.apply_action(a)
-            ref.apply(a)
+            ref.play(a)  # legal: one of the reference's own legal actions, compared above
             if views and not in_round and player != -1:
                 attempt = core.last_event()["attempt"]
                 assert attempt == ref.last_attempt, where
@@ -585,12 +585,18 @@ def assert_is_legal_agrees_with_legal_actions(rs, games: int, seed: int = 3) -> 
             core.apply_action(rng.choice(sorted(legal)))
 
 
-def random_sim_test_of(rs, tmp_path, num_sims: int = 8) -> None:
+def random_sim_test_of(rs, tmp_path, num_sims: int | None = None) -> None:
     """OpenSpiel's ``random_sim_test`` with serialisation on ``ttt(rules=FILE)``
-    of ``rs`` written to a file (rule sets made in tests have no catalogue name)."""
+    of ``rs`` written to a file (rule sets made in tests have no catalogue name);
+    ``num_sims`` plays, by default 8 in the full tier and 1 in the default tier."""
     import json
 
     import pyspiel
+
+    from tiers import sweep
+
+    if num_sims is None:
+        num_sims = sweep(full=8, quick=1)
 
     path = tmp_path / f"{rs.name}.json"
     path.write_text(json.dumps(rs.to_json()))

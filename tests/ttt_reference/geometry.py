@@ -25,7 +25,7 @@ KNIGHT3 = [d for d in itertools.product((-2, -1, 0, 1, 2), repeat=3) if sorted(m
 
 def step(c, d, k=1):
     """The cell ``k`` steps from ``c`` along direction ``d``."""
-    return tuple(a + k * b for a, b in zip(c, d, strict=True))
+    return (c[0] + k * d[0], c[1] + k * d[1], c[2] + k * d[2])
 
 
 class GeometryMixin:
