@@ -180,12 +180,11 @@ def main(argv=None) -> int:
         help="print the records already in --out as a markdown table and exit",
     )
     ap.add_argument(
-        "--write-doc",
+        "--write-records",
         default=None,
         metavar="PATH",
-        help="with --markdown: put the table into PATH between the lines "
-        "'<!-- results:begin -->' and '<!-- results:end -->', and write the "
-        "records used next to it as PATH with .md replaced by _records.jsonl",
+        help="with --markdown: also write the records tabulated (the latest of each game) to PATH "
+        "as JSON lines, as docs/solved_records.jsonl holds the records behind docs/solved.md",
     )
     args = ap.parse_args(argv)
     if args.max_size < 2 or args.time_limit <= 0:
@@ -206,17 +205,8 @@ def main(argv=None) -> int:
         if args.only:
             recs = [r for r in recs if args.only in r["family"]]
         table = markdown(recs)
-        if args.write_doc:
-            with open(args.write_doc) as f:
-                doc = f.read()
-            begin, end = "<!-- results:begin -->", "<!-- results:end -->"
-            if begin not in doc or end not in doc:
-                ap.error(f"{args.write_doc} has no {begin} ... {end} block")
-            head, rest = doc.split(begin, 1)
-            tail = rest.split(end, 1)[1]
-            with open(args.write_doc, "w") as f:
-                f.write(head + begin + "\n" + table + "\n" + end + tail)
-            with open(args.write_doc.replace(".md", "_records.jsonl"), "w") as f:
+        if args.write_records:
+            with open(args.write_records, "w") as f:
                 for r in recs:
                     f.write(json.dumps(r) + "\n")
         print(table)

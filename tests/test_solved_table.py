@@ -3,7 +3,9 @@ record store, so a rerun resumes, a second writer is refused and damage is repor
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -35,8 +37,10 @@ def test_solved_table_resumes_and_tabulates(tmp_path):
     again = solved_table("--max-size", "3", "--only", "y_game", "--out", out)
     assert again.returncode == 0 and "solving" not in again.stderr
     assert read_records(out, key="game_string") == records
-    table = solved_table("--markdown", "--out", out)
+    kept = str(tmp_path / "kept.jsonl")
+    table = solved_table("--markdown", "--out", out, "--write-records", kept)
     assert table.returncode == 0 and table.stdout.count("| `y_game(board_size=") == 2
+    assert [json.loads(line) for line in Path(kept).read_text().splitlines()] == records
 
 
 def test_solved_table_refuses_a_held_or_damaged_store(tmp_path):
@@ -74,3 +78,19 @@ def test_a_root_only_solve_does_not_claim_its_found_class_is_every_winning_openi
     assert "| a1 b1 |" in every
     lost = markdown([dict(base, value=-1.0, winning_first_moves=[], opening_values={})])
     assert "| none |" in lost
+
+
+def test_the_solved_pages_values_are_those_of_its_records():
+    """Every row of docs/solved.md whose game has a record in docs/solved_records.jsonl
+    states that record's value (the page's tables are grouped by family from the records)."""
+    records = {
+        r["game_string"]: r for r in read_records(ROOT / "docs" / "solved_records.jsonl", key="game_string")
+    }
+    rows = re.findall(r"^\| `([^`]+)` \| ([^|]*) \|", (ROOT / "docs" / "solved.md").read_text(), re.M)
+    checked = 0
+    for game, value in rows:
+        if game in records and records[game]["complete"]:
+            expected = {1.0: "+1", -1.0: "-1", 0.0: "0"}[records[game]["value"]]
+            assert value.strip().startswith(expected), (game, value, records[game]["value"])
+            checked += 1
+    assert checked >= 20
