@@ -43,13 +43,13 @@ Two ways to get worlds from it:
 
 Pruning, both ways: at an own decision the whole information state must match.
 For this toolkit's cloaked rule sets the information state also logs every event
-as the player saw it (``TTTCore._event_string``, append-only), so a child whose
+as the player saw it (``TTTCore.event_line``, append-only), so a child whose
 new event lines differ from the present information state's lines at the same
 places is cut at once instead of at the player's next decision; this cuts no
 consistent history (a consistent history's log is a prefix of the present one)
 and keeps sampling linear in the game's length there. Under hidden turns
 (``cloaking_hides_turns``, KBeauty9) the lines compared are the player's own
-(``TTTCore._ht_event_lines``): another seat's hidden turn adds none, so worlds
+(``TTTCore.shown_event_lines``): another seat's hidden turn adds none, so worlds
 of different lengths share an information state. Other games are checked at
 the player's decisions only.
 """
@@ -255,7 +255,7 @@ class _Checker:
         self.k = knowledge
         # the log is read through the core's own methods; other worlds are checked
         # at the player's decisions only
-        self.events = knowledge.event_lines() if hasattr(root, "_event_string") else None
+        self.events = knowledge.event_lines() if hasattr(root, "event_line") else None
         self.views = self._views() if self.events is not None else None
 
     def _views(self):
@@ -281,17 +281,17 @@ class _Checker:
         if self.events is None:
             return True
         p = self.k.player
-        after = world._ht_event_count(p)
+        after = world.shown_event_count(p)
         if after > len(self.events):
             return False
         if after == before:
             return True
-        return tuple(world._ht_event_lines(p, before)) == self.events[before:after]
+        return tuple(world.shown_event_lines(p, before)) == self.events[before:after]
 
     def log_count(self, world) -> int:
         """The number of event lines the player has in ``world`` (with hidden turns,
-        fewer than the log's events: ``TTTCore._ht_events``)."""
-        return world._ht_event_count(self.k.player) if self.events is not None else 0
+        fewer than the log's events: ``TTTCore.shown_events``)."""
+        return world.shown_event_count(self.k.player) if self.events is not None else 0
 
     def own(self, world, k: int):
         """At an own decision with ``k`` past decisions replayed: "done" (the present

@@ -450,9 +450,9 @@ cdef class YSolver:
         cells &= cells - 1
         return a | (cells & (~cells + 1))
 
-    cdef bint _side_link(self, uint64_t stones, uint64_t free, int s, uint64_t* out) noexcept nogil:
+    cdef bint _side_link(self, uint64_t stones, uint64_t open_cells, int s, uint64_t* out) noexcept nogil:
         """A full connection of the group ``stones`` to side ``s`` inside
-        ``free`` (empty cells no other carrier uses), its carrier in ``out``.
+        ``open_cells`` (empty cells no other carrier uses), its carrier in ``out``.
 
         Step 3's edge link, built like H-search's OR rule from one-move
         (semi) connections, each a key cell and a carrier holding the key:
@@ -469,7 +469,7 @@ cdef class YSolver:
         cdef uint64_t semis[MAXC]
         cdef uint64_t side = self.side_cells[s], adj, bit, cand, e, pq, best = 0, u, inter
         cdef int m = 0, a, b, y, bestpop = 99
-        adj = self._around(stones) & free
+        adj = self._around(stones) & open_cells
         bit = adj & side
         if __builtin_popcountll(bit) >= 2:
             out[0] = self._two(bit)
@@ -482,11 +482,11 @@ cdef class YSolver:
         while bit:
             y = __builtin_ctzll(bit)
             bit &= bit - 1
-            e = self.nbr[y] & side & free
+            e = self.nbr[y] & side & open_cells
             if __builtin_popcountll(e) >= 2:
                 semis[m] = _bit(y) | self._two(e)
                 m += 1
-        cand = self._around(adj) & free & ~adj
+        cand = self._around(adj) & open_cells & ~adj
         while cand:
             y = __builtin_ctzll(cand)
             cand &= cand - 1
@@ -498,7 +498,7 @@ cdef class YSolver:
                 semis[m] = _bit(y) | pq
                 m += 1
                 continue
-            e = self.nbr[y] & side & free & ~pq
+            e = self.nbr[y] & side & open_cells & ~pq
             if __builtin_popcountll(e) >= 2:
                 semis[m] = _bit(y) | pq | self._two(e)
                 m += 1
@@ -795,7 +795,7 @@ cdef class YSolver:
         cdef uint64_t* l0
         cdef uint64_t* l1
         cdef uint64_t* l2
-        cdef int k, nn, i, j, u, v, s, q, n0, n1, n2, i0, i1, i2, semi_side, found = 0
+        cdef int k, nn, i, u, v, s, q, n0, n1, n2, i0, i1, i2, semi_side, found = 0
         k = self._groups(stones, groups)
         nn = 0
         for i in range(k):
@@ -837,7 +837,8 @@ cdef class YSolver:
                 self._h_and_side(u, v, c0)
         # read off the wins and one-move wins
         for u in range(nn):
-            if self.hlinked_side[u] != 7 and not (self.hgroup[u] and __builtin_popcountll(self.hlinked_side[u]) == 2):
+            if self.hlinked_side[u] != 7 and not (
+                    self.hgroup[u] and __builtin_popcountll(self.hlinked_side[u]) == 2):
                 continue
             for semi_side in range(-1, 3):
                 if semi_side >= 0 and not self.hgroup[u]:
@@ -1041,7 +1042,9 @@ cdef class YSolver:
                 self._store(key, R_WIN, c, sym, empties)
                 return R_WIN
             order[nm] = c
-            score[nm] = (<uint64_t>reach[c] << 40) | self.history[p][c] if self.use_semi else self.history[p][c]
+            score[nm] = self.history[p][c]
+            if self.use_semi:
+                score[nm] |= <uint64_t>reach[c] << 40
             nm += 1
         # insertion sort by score, descending
         for i in range(1, nm):

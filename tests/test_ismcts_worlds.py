@@ -176,7 +176,7 @@ def test_kbeauty9_hides_the_earlier_heights():
     """docs/rules/dilemmas.md, KBeauty9: turns are hidden (``cloaking_hides_turns``), so a
     later seat's information state holds one history per height each earlier seat could
     have stacked (0-9): 10 worlds for white, 1,000 for yellow, all listed by ISMCTS; the
-    one-world baseline keeps one (tests/test_ttt_hidden_turns.py has the views)."""
+    one-world baseline keeps one (tests/test_ttt_cloaking.py has the views)."""
     game = pyspiel.load_game("ttt(rules=KBeauty9)")
     rng = np.random.default_rng(3)
     s = game.new_initial_state()

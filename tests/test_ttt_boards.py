@@ -1,11 +1,13 @@
-"""Several boards (issue 11 item 5): 1-3 copies of the board in one game,
-side by side along x (board b's cell (x, y, z) is ``x-1 + b*X + B*X*(y-1 +
-Y*(z-1))``); a board whose outcome is decided locks for everyone; the players
-who win the most boards win. Hand-played games check docs/rules/ttt.md's
-decisions (ties, draws, stalemate per board, moves never crossing boards);
-small rule sets are compared move by move with the slow reference model and
-run through pyspiel.random_sim_test with serialisation; the solver and UCT run
-on them."""
+"""Tables and geometry: the boards and their symmetries, and several boards
+(1-3 copies of the board in one game, side by side along x: board b's cell
+(x, y, z) is ``x-1 + b*X + B*X*(y-1 + Y*(z-1))``; a board whose outcome is
+decided locks for everyone; the players who win the most boards win).
+Hand-played games check docs/rules/ttt.md's decisions (ties, draws,
+stalemate per board, moves never crossing boards); small rule sets are
+compared move by move with the reference model (tests/ttt_reference/) and
+run through ``pyspiel.random_sim_test`` with serialisation; the solver and
+UCT run on them. Outcome rules and rounds on several boards are
+test_ttt_several_boards.py's."""
 
 import json
 
@@ -13,35 +15,46 @@ import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
-from test_ttt_reference import play_against_reference
-from ttt_checks import random_sim_test_of
+from tiers import sweep
+from ttt_checks import new_core, play, play_against_reference, problems, random_sim_test_of, rule_set
 
 SQ = {"kind": "squares", "size": [3, 3, 1]}
+ON_3X3 = {"board": SQ}
 
 
-def parse(**fields):
-    rec = {"name": "B", "board": dict(SQ)}
-    rec.update(fields)
-    return rules.parse(rec)
+# -- symmetries ---------------------------------------------------------------------------------
 
 
-def core(**fields):
-    return make_core(parse(**fields))
+def test_symmetric_hashes_identify_mirror_images():
+    a, b = play(make_core("Tic-Tac-Toe"), [0]), play(make_core("Tic-Tac-Toe"), [8])
+    assert a.symmetry_count() == 8 and a.position_hash() != b.position_hash()
+    assert a.position_hash_under(0) == a.position_hash()
+    assert min(a.position_hash_under(s) for s in range(8)) == min(b.position_hash_under(s) for s in range(8))
+    c4a, c4b = play(make_core("Connect4"), [0, 1]), play(make_core("Connect4"), [6, 5])
+    assert c4a.symmetry_count() == 2
+    assert {c4a.position_hash_under(s) for s in range(2)} == {c4b.position_hash_under(s) for s in range(2)}
+    assert make_core("Wild-TTT-6sq3143").symmetry_count() == 1  # the locks break every symmetry
 
 
-def play(c, actions):
-    for a in actions:
-        c.apply_action(a)
-    return c
+def test_hash_follows_the_position_not_the_path():
+    assert (
+        play(make_core("Tic-Tac-Toe"), [0, 4, 8]).position_hash()
+        == play(make_core("Tic-Tac-Toe"), [8, 4, 0]).position_hash()
+    )
+    assert (
+        play(make_core("Tic-Tac-Toe"), [0, 4]).position_hash()
+        != play(make_core("Tic-Tac-Toe"), [4, 0]).position_hash()
+    )
+
+
+# -- several boards ---------------------------------------------------------------------------
 
 
 def board_rule_sets():
     out = []
 
     def add(name, **kw):
-        rec = {"name": name, "board": dict(SQ)}
-        rec.update(kw)
-        out.append(rules.parse(rec))
+        out.append(rule_set(name, ON_3X3, **kw))
 
     add("boards2-ttt", boards=2, reserves={"black": 9, "white": 9})
     add(
@@ -119,14 +132,14 @@ BOARDS = board_rule_sets()
 
 
 def test_one_board_rule_sets_keep_their_action_ids_and_tables():
-    one = parse(reserves={"black": 5, "white": 4})
+    one = rule_set("B", ON_3X3, reserves={"black": 5, "white": 4})
     assert one.record["boards"] == 1
     assert make_core(one).num_actions == 9
     assert rules.catalogue()["Connect4"].compile()["boards"] == 1
 
 
 def test_a_decided_board_locks_and_the_game_goes_on():
-    c = core(boards=2, reserves={"black": 9, "white": 9})
+    c = new_core("B", ON_3X3, boards=2, reserves={"black": 9, "white": 9})
     assert c.num_actions == 18
     # board 1 (cells x = 0..2 of rows 6 wide): black completes its bottom row
     play(c, [0, 3, 1, 4, 2])
@@ -143,7 +156,9 @@ def test_a_decided_board_locks_and_the_game_goes_on():
 def test_most_boards_wins_and_open_boards_follow_the_stalemate_rule():
     # 3 boards of 1x1: each player places on one board, the third stays with
     # one black piece: "most pieces" on each board.
-    c = core(
+    c = new_core(
+        "B",
+        ON_3X3,
         boards=3,
         board={"kind": "squares", "size": [1, 1, 1]},
         turn_checks=[],
@@ -157,7 +172,9 @@ def test_most_boards_wins_and_open_boards_follow_the_stalemate_rule():
 
 def test_boards_that_end_alike_give_everyone_that_result():
     for stalemate, value in (("all-lose", -1.0), ("all-win", 1.0), ("draws", 0.0)):
-        c = core(
+        c = new_core(
+            "B",
+            ON_3X3,
             boards=2,
             board={"kind": "squares", "size": [1, 1, 1]},
             turn_checks=[],
@@ -169,7 +186,9 @@ def test_boards_that_end_alike_give_everyone_that_result():
 
 
 def test_chaos_winning_a_board_makes_every_player_lose_it():
-    c = core(
+    c = new_core(
+        "B",
+        ON_3X3,
         boards=2,
         players="1-vs-chaos",
         board={"kind": "squares", "size": [2, 1, 1]},
@@ -184,7 +203,9 @@ def test_chaos_winning_a_board_makes_every_player_lose_it():
 
 
 def test_moves_never_cross_from_one_board_to_another():
-    c = core(
+    c = new_core(
+        "B",
+        ON_3X3,
         boards=2,
         board={"kind": "squares", "size": [2, 1, 1]},
         turn_checks=[],
@@ -200,59 +221,66 @@ def test_moves_never_cross_from_one_board_to_another():
 
 
 def test_validation_of_boards():
-    def problems(**fields):
-        with pytest.raises(rules.RuleSetError) as info:
-            parse(**fields)
-        return info.value.problems
-
     assert any(
         p.startswith("boards: 4 is not supported")
-        for p in problems(boards=4, reserves={"black": 2, "white": 2})
+        for p in problems("B", ON_3X3, boards=4, reserves={"black": 2, "white": 2})
     )
-    assert any(p.startswith("boards: True") for p in problems(boards=True, reserves={"black": 2, "white": 2}))
-    big = problems(boards=3, board={"kind": "squares", "size": [19, 9, 1]}, reserves={"black": 2, "zz": 1})
+    assert any(
+        p.startswith("boards: True")
+        for p in problems("B", ON_3X3, boards=True, reserves={"black": 2, "white": 2})
+    )
+    big = problems(
+        "B", ON_3X3, boards=3, board={"kind": "squares", "size": [19, 9, 1]}, reserves={"black": 2, "zz": 1}
+    )
     assert any(p.startswith("boards: 3 boards of [19, 9, 1] have 513 spaces") for p in big)
     assert any(p.startswith("reserves.zz") for p in big)
     # reserves are shared: up to the spaces of all boards
-    assert parse(boards=2, reserves={"black": 18}).record["reserves"] == {"black": {"circle": 18}}
-    assert any(p.startswith("reserves.black: 19") for p in problems(boards=2, reserves={"black": 19}))
+    assert rule_set("B", ON_3X3, boards=2, reserves={"black": 18}).record["reserves"] == {
+        "black": {"circle": 18}
+    }
+    assert any(
+        p.startswith("reserves.black: 19") for p in problems("B", ON_3X3, boards=2, reserves={"black": 19})
+    )
 
 
 def test_canonical_form_and_symmetries():
-    a = parse(boards=2, reserves={"black": 5, "white": 4})
+    a = rule_set("B", ON_3X3, boards=2, reserves={"black": 5, "white": 4})
     b = rules.parse({"name": "Other", "boards": 2, "board": dict(SQ), "reserves": {"white": 4, "black": 5}})
-    assert a == b and a != parse(reserves={"black": 5, "white": 4})
+    assert a == b and a != rule_set("B", ON_3X3, reserves={"black": 5, "white": 4})
     assert make_core(a).symmetry_count() == 8
     assert (
         make_core(
-            parse(boards=2, board=dict(SQ, locked=[[1, 1, 1]]), reserves={"black": 4, "white": 4})
+            rule_set(
+                "B", ON_3X3, boards=2, board=dict(SQ, locked=[[1, 1, 1]]), reserves={"black": 4, "white": 4}
+            )
         ).symmetry_count()
         == 2
     )
 
 
 @pytest.mark.parametrize("rs", BOARDS, ids=lambda rs: rs.name)
-def test_engine_matches_reference(rs):
-    play_against_reference(rs, games=60, seed=9)
+def test_several_boards_match_reference(rs):
+    play_against_reference(rs, games=sweep(full=60, quick=6), seed=9)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", BOARDS, ids=lambda rs: rs.name)
-def test_engine_matches_reference_long(rs):
+def test_several_boards_match_reference_long(rs):
     play_against_reference(rs, games=1000, seed=10)
 
 
 @pytest.mark.parametrize("rs", BOARDS, ids=lambda rs: rs.name)
-def test_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=20)
+def test_random_sim_test_on_several_boards(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=20, quick=1))
 
 
-def test_solver_and_uct_run(tmp_path):
+def test_solver_and_uct_run_on_several_boards(tmp_path):
     from solvers.exhaustive import solve
 
     uct = pytest.importorskip("mcts.uct")
-    rs = parse(
-        name="B",
+    rs = rule_set(
+        "B",
+        ON_3X3,
         boards=2,
         board={"kind": "squares", "size": [3, 1, 1]},
         turn_checks=["first-2-wins"],

@@ -7,6 +7,7 @@ Action ids line up without translation: OpenSpiel numbers a cell
 column and y as the row maps lines onto lines, and Connect Four's actions are
 columns in both."""
 
+import pickle
 import random
 
 import pyspiel
@@ -14,18 +15,19 @@ import pytest
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
+from tiers import sweep
 
 CATALOGUE = sorted(rules.catalogue())
 BIG = {"5on15sq": 2, "Connect6-19x19": 1, "Qubic-4": 5, "4on7sq": 10}
 
 
-def differential(our_name, theirs, games, seed):
+def differential(our_name, theirs, n, seed):
     rng = random.Random(seed)
     proto = make_core(rules.catalogue()[our_name])
     game = pyspiel.load_game(theirs)
     assert proto.num_actions == game.num_distinct_actions()
     outcomes = {}
-    for _ in range(games):
+    for _ in range(n):
         ours, state = proto.clone(), game.new_initial_state()
         while not state.is_terminal():
             legal = state.legal_actions()
@@ -100,10 +102,22 @@ def test_openspiel_face_matches_core():
         assert s.is_terminal() and s.returns() == t.returns()
 
 
-@pytest.mark.parametrize("name", CATALOGUE)
+#: played in the full tier only: 3P-9X-HideSeek's 30 plays take minutes; the
+#: default tier plays it in test_ttt_dilemmas.py (test_hide_seek_random_sim_test)
+FULL_TIER_ONLY = {"3P-9X-HideSeek"}
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=pytest.mark.slow) if n in FULL_TIER_ONLY else n for n in CATALOGUE]
+)
 def test_random_sim_test(name):
+    """30 plays per rule set in the full tier (fewer for the large boards, BIG),
+    at most 3 in the default tier."""
     game = pyspiel.load_game(f"ttt(rules={name})")
-    pyspiel.random_sim_test(game, num_sims=BIG.get(name, 30), serialize=True, verbose=False)
+    plays = BIG.get(name, 30)
+    pyspiel.random_sim_test(
+        game, num_sims=sweep(full=plays, quick=min(plays, 3)), serialize=True, verbose=False
+    )
 
 
 def test_game_type_is_truthful_per_rule_set():
@@ -137,7 +151,7 @@ def test_chaos_rule_set_is_explicit_stochastic(tmp_path):
     outcomes = state.chance_outcomes()
     assert [a for a, _ in outcomes] == list(range(2, 9))
     assert all(abs(p - 1 / 7) < 1e-12 for _, p in outcomes)
-    pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=30, quick=3), serialize=True, verbose=False)
 
 
 def test_unknown_rules_name_lists_the_catalogue():
@@ -151,3 +165,21 @@ def test_seconds_per_turn_is_metadata_for_bots():
     assert seconds_per_turn(pyspiel.load_game("ttt(rules=5on15sq)")) == 300
     assert seconds_per_turn("Connect6-19x19") == 300
     assert seconds_per_turn("Tic-Tac-Toe", default=5.0) == 5.0
+
+
+@pytest.mark.parametrize("name", CATALOGUE)
+def test_clone_and_pickle_are_independent_copies(name):
+    rng = random.Random(1)
+    c = make_core(name)
+    for _ in range(3):
+        if c.terminal():
+            break
+        legal = c.legal_action_list() or [a for a, _ in c.chance_outcome_list()]
+        c.apply_action(rng.choice(legal))
+    d = pickle.loads(pickle.dumps(c))
+    e = c.clone()
+    assert d.to_string() == c.to_string() and d.position_hash() == c.position_hash()
+    assert d.legal_action_list() == c.legal_action_list()
+    e.random_playout(3)
+    d.random_playout(3)
+    assert e.terminal() and d.terminal() and e.to_string() == d.to_string()

@@ -1,13 +1,20 @@
 """Rule sets as data: the catalogue loads, validation reports every problem
-with its field and the allowed values, and the canonical form ignores names."""
+with its field and the allowed values, the canonical form ignores names,
+names survive a game string, the cache follows a file's content, and
+``extends`` merges a child over its parent before validation."""
 
 import json
 
 import pytest
 
-from games.ttt import rules
+from games.ttt import rules, sources
+from games.ttt.extends import merge, resolve_extends
+from games.ttt.rules import parse, parse_text
+from games.ttt.schema import RuleSetError
+from games.ttt.sources import DirectorySource
+from ttt_checks import problems
 
-SEED_GAMES = [
+SPECIFICATION_GAMES = [
     "Tic-Tac-Toe",
     "3on15line",
     "Treblecross15",
@@ -29,22 +36,14 @@ SEED_GAMES = [
 BASE = {"name": "T", "reserves": {"black": 5, "white": 4}}
 
 
-def problems(**fields):
-    rec = dict(BASE)
-    rec.update(fields)
-    with pytest.raises(rules.RuleSetError) as info:
-        rules.parse(rec)
-    return info.value.problems
-
-
-def test_catalogue_holds_every_seed_game_and_nothing_else():
+def test_catalogue_holds_every_specification_game_and_nothing_else():
     """The 16 sequential games and, of the 26 dilemmas (games/ttt/dilemmas.py),
     those the engine plays (the rest wait for captures and stacks)."""
     from games.ttt.dilemmas import DILEMMAS
 
     cat = rules.catalogue()
     dilemmas = {d.name for d in DILEMMAS}
-    assert set(SEED_GAMES) <= set(cat) and set(cat) - set(SEED_GAMES) <= dilemmas
+    assert set(SPECIFICATION_GAMES) <= set(cat) and set(cat) - set(SPECIFICATION_GAMES) <= dilemmas
     assert {
         "4P-TrendSetter",
         "4P-AnyPieceLoses",
@@ -65,12 +64,14 @@ def test_catalogue_games_are_pairwise_different():
 
 @pytest.mark.parametrize("name", ["a b", "x*y", "f(x)", "g)", "tab\tname", ""])
 def test_names_reject_whitespace_star_and_parentheses(name):
-    msgs = problems(name=name)
+    msgs = problems(name, BASE)
     assert len(msgs) == 1 and msgs[0].startswith("name:")
 
 
 def test_every_problem_is_reported_with_field_and_allowed_values():
     msgs = problems(
+        "T",
+        BASE,
         board={"kind": "hexagons", "size": [3, 3, 1]},
         players="5",
         colours="rainbow",
@@ -96,15 +97,17 @@ def test_every_problem_is_reported_with_field_and_allowed_values():
 
 
 def test_board_dimensions():
-    assert problems(board={"kind": "squares", "size": [20, 1, 1]})[0].startswith("board.size.x")
-    assert "513 spaces" in problems(board={"kind": "squares", "size": [19, 9, 3]})[0]
-    assert "allowed: [3, 3, 1]" in problems(board={"kind": "hash", "size": [4, 4, 1]})[0]
-    assert problems(board={"kind": "stacks", "size": [7, 6, 1]})[0].startswith("board.size.z")
+    assert problems("T", BASE, board={"kind": "squares", "size": [20, 1, 1]})[0].startswith("board.size.x")
+    assert "513 spaces" in problems("T", BASE, board={"kind": "squares", "size": [19, 9, 3]})[0]
+    assert "allowed: [3, 3, 1]" in problems("T", BASE, board={"kind": "hash", "size": [4, 4, 1]})[0]
+    assert problems("T", BASE, board={"kind": "stacks", "size": [7, 6, 1]})[0].startswith("board.size.z")
     rules.parse(dict(BASE, board={"kind": "squares", "size": [8, 8, 8]}))  # 512 is allowed
 
 
 def test_pieces_and_locks_are_checked_against_the_board():
     msgs = problems(
+        "T",
+        BASE,
         board={
             "kind": "squares",
             "size": [3, 3, 1],
@@ -114,8 +117,8 @@ def test_pieces_and_locks_are_checked_against_the_board():
                 {"at": [2, 2, 1], "colour": "green"},
                 {"at": [3, 3, 1], "colour": "pink"},
             ],
-        }
-    )  # pink: communal (issue 12)
+        },
+    )  # pink: communal
     assert any(m.startswith("board.locked[0]") and "1..3" in m for m in msgs)
     assert any(m.startswith("board.locked[2]") and "twice" in m for m in msgs)
     assert any(m.startswith("board.pieces[0].at") and "locked" in m for m in msgs)
@@ -127,35 +130,41 @@ def test_pieces_and_locks_are_checked_against_the_board():
 
 def test_floating_piece_on_stacks_is_refused():
     msgs = problems(
-        board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 2], "colour": "black"}]}
+        "T",
+        BASE,
+        board={"kind": "stacks", "size": [3, 1, 3], "pieces": [{"at": [1, 1, 2], "colour": "black"}]},
     )
     assert any("floats" in m for m in msgs)
 
 
 def test_start_position_must_not_satisfy_a_check():
     pieces = [{"at": [x, 1, 1], "colour": "black"} for x in (1, 2, 3)]
-    msgs = problems(board={"kind": "squares", "size": [3, 3, 1], "pieces": pieces})
+    msgs = problems("T", BASE, board={"kind": "squares", "size": [3, 3, 1], "pieces": pieces})
     assert msgs == ["board.pieces: the starting position already satisfies turn check 'first-3-wins'"]
 
 
 def test_reserve_colours_follow_players_and_colour_mode():
-    assert problems(reserves={"black": 5, "pink": 4})[0].startswith("reserves.pink")
-    assert problems(colours="shared", reserves={"black": 5, "white": 4})[0].startswith("reserves.white")
-    assert problems(colours="partners-share")[0].startswith("colours")
-    assert "0..9" in problems(reserves={"black": 10})[0]
+    assert problems("T", BASE, reserves={"black": 5, "pink": 4})[0].startswith("reserves.pink")
+    assert problems("T", BASE, colours="shared", reserves={"black": 5, "white": 4})[0].startswith(
+        "reserves.white"
+    )
+    assert problems("T", BASE, colours="partners-share")[0].startswith("colours")
+    assert "0..9" in problems("T", BASE, reserves={"black": 10})[0]
     rules.parse(dict(BASE, players="2-vs-chaos", reserves={"black": 3, "white": 3, "pink": 3}))
 
 
-def test_later_issue_values_are_named_as_not_supported_yet():
-    msgs = problems(cloaking="invisibility", boards=4, shapes={"pentagon": {"move": "orth-by-stack"}})
+def test_values_not_played_yet_are_named_as_not_supported_yet():
+    msgs = problems(
+        "T", BASE, cloaking="invisibility", boards=4, shapes={"pentagon": {"move": "orth-by-stack"}}
+    )
     assert any(m.startswith("cloaking") for m in msgs)
     assert any(m.startswith("boards") for m in msgs)
-    # ttt-stacks: "orth-by-stack" is played now, on stacks boards only
+    # "orth-by-stack" is played, on stacks boards only
     assert any(m.startswith("shapes.pentagon.move") and "needs a stacks board" in m for m in msgs)
 
 
 def test_movement_needs_a_move_limit():
-    msgs = problems(shapes={"circle": {"move": "adjacent"}})
+    msgs = problems("T", BASE, shapes={"circle": {"move": "adjacent"}})
     assert msgs[0].startswith("move_limit")
     rules.parse(dict(BASE, shapes={"circle": {"move": "adjacent"}}, move_limit=50))
 
@@ -263,12 +272,12 @@ def test_command_line_validator(tmp_path, capsys):
     assert "identical to Tic-Tac-Toe except for the name" in capsys.readouterr().out
 
 
-# -- names that survive a game string, hostile nesting (issue 10 item 9) ------
+# -- names that survive a game string, hostile nesting --------------------------
 
 
 @pytest.mark.parametrize("name", ["a,b", "a=b", "x/y", "12", "-3", "1.5", "5-", "+", "True", "false"])
 def test_names_the_game_string_parser_would_split_or_retype_are_refused(name):
-    msgs = problems(name=name)
+    msgs = problems(name, BASE)
     assert len(msgs) == 1 and msgs[0].startswith("name:")
 
 
@@ -301,6 +310,8 @@ def test_a_deeply_nested_file_is_a_clear_error_not_a_recursion_error(tmp_path):
 
 def test_alquerque_steps_need_a_flat_board():
     msgs = problems(
+        "T",
+        BASE,
         board={"kind": "stacks", "size": [3, 1, 3]},
         shapes={"circle": {"move": "adjacent-alquerque"}},
         move_limit=20,
@@ -309,7 +320,7 @@ def test_alquerque_steps_need_a_flat_board():
     rules.parse(dict(BASE, shapes={"circle": {"move": "adjacent-alquerque"}}, move_limit=20))
 
 
-# -- the cache follows the file's content; the fingerprint (issue 10 item 4) --
+# -- the cache follows the file's content; the fingerprint ------------------------
 
 
 def test_an_edited_file_is_reloaded(tmp_path):
@@ -364,11 +375,10 @@ def test_a_directory_source_lists_and_loads_by_file_name(tmp_path):
 
 
 def test_merged_combinations_are_defined_and_parse():
-    """Integration of ttt-outcomes, ttt-spaces, ttt-sim, ttt-cloaksim and
-    ttt-boards: every combination of several boards, the dilemmas' outcomes,
-    simultaneous rounds, cloaking and overachievers is defined now (several
-    boards: tests/test_ttt_boards_outcomes.py; rounds: tests/test_ttt_cloaksim.py),
-    so these parse; shapes with rounds: tests/test_ttt_rounds.py."""
+    """Every combination of several boards, the dilemmas' outcomes,
+    simultaneous rounds, cloaking and overachievers is defined (played in
+    test_ttt_several_boards.py, test_ttt_rounds.py and
+    test_ttt_cloaking_rounds.py), so these parse."""
     four = {"black": 3, "white": 3, "pink": 3, "yellow": 3}
     rules.parse(dict(BASE, boards=2, stalemate="most-area-wins"))
     rules.parse(dict(BASE, boards=2, phases=[{"order": "simultaneous"}]))
@@ -387,3 +397,97 @@ def test_merged_combinations_are_defined_and_parse():
         )
     )
     rules.parse(dict(BASE, boards=2, stalemate="most-pieces-wins"))
+
+
+# -- ``extends`` (games/ttt/extends.py): merge semantics, refusals, and that the resolved
+# rule set is what is validated, fingerprinted and played ---------------------------------
+
+
+def test_objects_merge_lists_replace_null_removes():
+    parent = {
+        "name": "P",
+        "notes": "p",
+        "reserves": {"black": {"circle": 2, "x": 1}, "white": 3},
+        "board": {"kind": "stacks", "pieces": [{"at": [1, 1, 1], "colour": "black"}]},
+        "phases": [{"pass": True}, {"pass": False}],
+    }
+    child = {
+        "reserves": {"black": {"x": None, "circle": 4}},
+        "board": {"pieces": None},
+        "phases": [{"order": "single"}],
+        "agree_draw": True,
+    }
+    got = merge(parent, child)
+    assert got["reserves"] == {"black": {"circle": 4}, "white": 3}
+    assert got["board"] == {"kind": "stacks"}
+    assert got["phases"] == [{"order": "single"}]
+    assert got["agree_draw"] is True
+    assert parent["reserves"]["black"] == {"circle": 2, "x": 1}  # inputs unchanged
+
+
+def _lookup(texts):
+    return lambda name: (json.dumps(texts[name]), f"<{name}>") if name in texts else None
+
+
+def test_name_and_notes_are_not_inherited_and_chains_resolve():
+    texts = {
+        "A": {"name": "A", "notes": "a", "reserves": {"black": 5, "white": 4}},
+        "B": {"name": "B", "extends": "A", "agree_draw": True},
+    }
+    got = resolve_extends({"name": "C", "extends": "B", "stalemate": "all-win"}, "c.json", _lookup(texts))
+    assert got == {
+        "name": "C",
+        "reserves": {"black": 5, "white": 4},
+        "agree_draw": True,
+        "stalemate": "all-win",
+    }
+
+
+@pytest.mark.parametrize(
+    "texts, child, words",
+    [
+        (
+            {"A": {"name": "A", "extends": "B"}, "B": {"name": "B", "extends": "A"}},
+            {"name": "C", "extends": "A"},
+            "cycle C -> A -> B -> A",
+        ),
+        ({}, {"name": "C", "extends": "C"}, "cycle C -> C"),
+        ({}, {"name": "C", "extends": "Missing"}, "'Missing' is not a catalogue rule set"),
+        ({}, {"name": "C", "extends": 3}, "3 is not a rule-set name"),
+        ({"A": {"name": "Other"}}, {"name": "C", "extends": "A"}, "holds 'Other', not 'A'"),
+    ],
+)
+def test_refusals_name_the_file(texts, child, words):
+    with pytest.raises(RuleSetError) as e:
+        resolve_extends(child, "child.json", _lookup(texts))
+    assert "child.json" in str(e.value) and words in str(e.value)
+
+
+def test_resolved_rule_set_equals_the_written_out_one():
+    """The canonical form and fingerprint are the resolved rules': a child that
+    only adds the draw option equals the parent written out with it."""
+    child = parse({"name": "TTT-Draw", "extends": "Tic-Tac-Toe", "agree_draw": True})
+    full = json.loads((sources.CATALOGUE_DIR / "Tic-Tac-Toe.json").read_text())
+    full.update(name="Other", agree_draw=True)
+    assert child == parse(full) and child.fingerprint == parse(full).fingerprint
+    assert "extends" not in child.canonical
+    same = parse({"name": "Copy", "extends": "Tic-Tac-Toe"})
+    assert same == parse_text((sources.CATALOGUE_DIR / "Tic-Tac-Toe.json").read_text())
+
+
+def test_a_child_in_a_directory_rereads_an_edited_parent(tmp_path, monkeypatch):
+    """Rule sets that extend are not cached by their own text: editing the
+    parent's file changes the child."""
+    src = DirectorySource(tmp_path)
+    (tmp_path / "P.json").write_text(json.dumps({"name": "P", "reserves": {"black": 5, "white": 4}}))
+    (tmp_path / "K.json").write_text(json.dumps({"name": "K", "extends": "P", "agree_draw": True}))
+    monkeypatch.setattr(sources, "SOURCES", [src])
+    assert rules.load_from(src, "K").record["reserves"] == {"black": {"circle": 5}, "white": {"circle": 4}}
+    (tmp_path / "P.json").write_text(json.dumps({"name": "P", "reserves": {"black": 3, "white": 3}}))
+    assert rules.load_from(src, "K").record["reserves"] == {"black": {"circle": 3}, "white": {"circle": 3}}
+
+
+def test_validation_problems_of_the_merge_name_the_child():
+    with pytest.raises(RuleSetError) as e:
+        parse({"name": "Bad", "extends": "Tic-Tac-Toe", "reserves": {"black": {"circle": 99}}}, "bad.json")
+    assert "bad.json" in str(e.value) and "reserves.black.circle" in str(e.value)

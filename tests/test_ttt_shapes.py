@@ -1,41 +1,43 @@
-"""Shapes, ranks, per-shape reserves and movement, goal lines, pre-placed
-pieces of any shape and colour, and the goal-reached stalemate (issue 12
-items 1, 2, 7 and the shape side of 8; issue 11's goal-reached stalemate).
+"""Shapes and their moves: ranks, per-shape reserves and movement, goal
+lines, "cannot move backwards" and the replacement named on reaching the
+goal, pre-placed pieces of any shape and colour, and the goal-reached
+stalemate (docs/rules/ttt.md, "Shapes, movement and goals").
 
-The engine is compared move by move with the slow reference model
-(tests/ttt_reference.py, ShapeRefState) on small rule sets written for each
-rule, and on Hypothesis-drawn rule sets; every test rule set also goes through
+The engine is compared move by move with the reference model
+(tests/ttt_reference/) on small rule sets written for each rule, and on
+Hypothesis-drawn rule sets; every test rule set also goes through
 ``pyspiel.random_sim_test`` with serialisation. The 16 catalogue games stay
-on the original path (their tests, and test_catalogue_stays_on_original_path)."""
+on the original path (test_catalogue_stays_on_original_path). Shapes with
+cloaked spaces are test_ttt_cloaking.py's."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.ttt import make_core, rules
+from games.ttt import make_core, rules, shape_outranks
 from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, goal_sides, outranks, shaped
+from tiers import sweep
 from ttt_checks import (
     assert_is_legal_agrees_with_legal_actions,
-    draw_forbidden_spaces,
     entry_check,
     parsed_or_rejected,
+    play,
     play_against_reference,
     random_sim_test_of,
+    rule_set,
+    same_pieces,
+    same_pieces_conserved,
 )
-from ttt_reference import CloakedShapeRefState, ShapeRefState
+from ttt_records import shaped_records_with_spaces
 
-
-def _rs(name, **kw):
-    rec = {"name": name, "board": {"kind": "squares", "size": [4, 4, 1]}}
-    rec.update(kw)
-    return rules.parse(rec)
+SQUARES_4X4 = {"board": {"kind": "squares", "size": [4, 4, 1]}}
 
 
 def cases():
     """One small rule set per rule."""
     out = []
-    add = lambda name, **kw: out.append(_rs(name, **kw))
+    add = lambda name, **kw: out.append(rule_set(name, SQUARES_4X4, **kw))
     # shapes: per-shape per-colour reserves, placement names a shape, moves per shape
     add(
         "two-shapes",
@@ -241,101 +243,21 @@ def cases():
     return out
 
 
-CLOAKED = [
-    _rs(
-        "obscured-shapes",
-        cloaking="obscures",
-        board={"kind": "squares", "size": [3, 3, 1]},
-        reserves={"black": {"circle": 2, "pentagon": 1}, "white": {"circle": 2, "x": 1}},
-        shapes={"circle": {"move": "adjacent"}, "pentagon": {}, "x": {"move": "diagonal"}},
-        move_limit=20,
-        phases=[{"cloaked": [[x, y, 1] for x in (1, 2, 3) for y in (1, 2)]}],
-    ),
-    _rs(
-        "hidden-shapes",
-        cloaking="hides",
-        board={"kind": "squares", "size": [3, 3, 1]},
-        reserves={"black": {"circle": 2, "star": 1}, "white": {"circle": 2, "star": 1}},
-        shapes={"circle": {"move": "adjacent"}, "star": {"move": "linear"}},
-        move_limit=20,
-        phases=[{"cloaked": [[2, 2, 1], [1, 1, 1], [3, 3, 1]]}],
-    ),
-]
-
-
-def play(rs, games, seed, ref_class=ShapeRefState, check=None):
-    return play_against_reference(rs, games, seed, ref_class, check)
-
-
-def _same_pieces(core, ref):
-    """The engine's shapes and colours per cell are the reference's."""
-    shapes = core.shapes()
-    cells = core.cells()
-    X, Y, _ = core.tab.params["size"]
-    for c, shape in enumerate(shapes):
-        xyz = (c % X, (c // X) % Y, c // (X * Y))
-        assert shape == ref.shape.get(xyz), (c, shape, ref.shape.get(xyz))
-        if shape is not None:
-            assert cells[c] == ref.board[xyz] + 1
-    assert core.shape_reserves() == {ref.colours[i]: ref.sres[i] for i in range(len(ref.colours))}
-
-
 @pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
-def test_engine_matches_reference(rs):
+def test_shape_rule_sets_match_reference(rs):
     assert shaped(rs.record)
-    play(rs, games=40, seed=sum(map(ord, rs.name)), check=_same_pieces)
+    play_against_reference(rs, games=sweep(full=40, quick=5), seed=sum(map(ord, rs.name)), check=same_pieces)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("rs", cases() + CLOAKED, ids=lambda rs: rs.name)
-def test_engine_matches_reference_long(rs):
-    ref = CloakedShapeRefState if rs in CLOAKED else ShapeRefState
-    play(rs, games=600, seed=11, ref_class=ref)
-
-
-@pytest.mark.parametrize("rs", CLOAKED, ids=lambda rs: rs.name)
-def test_cloaked_shapes_match_reference_and_hide_shapes(rs):
-    def views(core, ref):
-        for p in range(ref.n):
-            assert core.player_view(p) == ref.view(p)
-            assert core.player_shape_view(p) == ref.shape_view(p)
-
-    play(rs, games=30, seed=5, ref_class=CloakedShapeRefState, check=views)
-
-
-def test_obscured_view_hides_shape_but_not_colour():
-    """Under obscurity a piece of another colour on a cloaked space shows its
-    colour and "?" for its shape, in strings, tensors and the event log."""
-    rs = CLOAKED[0]
-    core = make_core(rs)
-    names = core.shape_names()
-    T = 9
-    # black places its pentagon on the cloaked (1,1,1)
-    a = names.index("pentagon") * T + 0
-    core.apply_action(a)
-    assert core.player_view(1)[0] == "X" and core.player_shape_view(1)[0] == "?"
-    assert core.player_view(0)[0] == "x" and core.player_shape_view(0)[0] == "p"
-    assert "(shape not seen)" in core.information_state_string(1)
-    assert "black@(1,1,1) pentagon" in core.information_state_string(0)
-    # a circle in the same place: player 1 cannot tell the two apart
-    other = make_core(rs)
-    other.apply_action(names.index("circle") * T + 0)
-    for view in (
-        "observation_string",
-        "information_state_string",
-        "observation_tensor",
-        "information_state_tensor",
-    ):
-        assert getattr(core, view)(1) == getattr(other, view)(1), view
-        assert getattr(core, view)(0) != getattr(other, view)(0), view
-    assert core.last_event()["seen"] == ["all", "colour"]
+@pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
+def test_shape_rule_sets_match_reference_long(rs):
+    play_against_reference(rs, games=600, seed=11)
 
 
 def test_rank_order():
-    """The seed: pentagon > star > cross > X > triangle > circle, except that
-    circle outranks pentagon (and only pentagon); the engine's copy agrees."""
-    from games.ttt import shape_outranks
-
+    """pentagon > star > cross > X > triangle > circle, except that circle
+    outranks pentagon (and only pentagon); the engine's copy agrees."""
     ladder = ["circle", "triangle", "x", "cross", "star", "pentagon"]
     for i, a in enumerate(ladder):
         for j, b in enumerate(ladder):
@@ -378,7 +300,7 @@ def test_placement_names_shape_and_identical_piece_rule():
     assert core.action_string(0, 2 * T + 3) == "black@(4,1,1) pentagon"
 
 
-def test_goal_lines_follow_the_seed():
+def test_goal_lines_follow_the_specification():
     """Player 1 at y=max (x=1 when max y is 1), player 2 opposite, more players
     counter-clockwise (player 2 at x=1); Chaos has none."""
     assert goal_sides("2", [3, 4, 1]) == [(1, 1), (1, 0)]
@@ -448,7 +370,7 @@ def test_validation_lists_every_shape_problem():
     assert "shapes.star.cannot_move_backwards: a stationary shape never moves" in text
     assert "goal lines on a board one row deep" in text
     assert "no shape can, so a piece reaching its goal has no replacement" in text
-    # ttt-stacks: "orth-by-stack" is played on stacks (tests/test_ttt_stacks.py)
+    # "orth-by-stack" is played on stacks (tests/test_ttt_stacks.py)
     assert shaped(
         rules.parse(
             {
@@ -460,8 +382,7 @@ def test_validation_lists_every_shape_problem():
             }
         ).record
     )
-    # ttt-rounds: moving shapes play in rounds (tests/test_ttt_rounds.py); the
-    # goal-reached stalemate too since ttt-rounds3 (tests/test_ttt_rounds3.py)
+    # moving shapes play in rounds, the goal-reached stalemate too (tests/test_ttt_rounds.py)
     rules.parse(
         {
             "name": "sim",
@@ -495,160 +416,109 @@ def test_validation_lists_every_shape_problem():
 def test_canonical_form_keeps_old_fingerprints():
     """cannot_move_backwards is written only when true; a rule set that differs
     only by it is a different rule set."""
-    a = _rs(
+    a = rule_set(
         "a",
+        SQUARES_4X4,
         reserves={"black": {"x": 2}, "white": {"x": 2}},
         shapes={"x": {"move": "adjacent"}, "circle": {"move": "adjacent"}},
         move_limit=9,
     )
-    b = _rs(
+    b = rule_set(
         "b",
+        SQUARES_4X4,
         reserves={"black": {"x": 2}, "white": {"x": 2}},
         shapes={"x": {"move": "adjacent", "cannot_move_backwards": True}, "circle": {"move": "adjacent"}},
         move_limit=9,
     )
     assert "cannot_move_backwards" not in a.canonical and a != b
     assert (
-        _rs("c", reserves={"black": 2, "white": 2}).canonical
-        == _rs("d", reserves={"black": {"circle": 2}, "white": {"circle": 2}}).canonical
+        rule_set("c", SQUARES_4X4, reserves={"black": 2, "white": 2}).canonical
+        == rule_set("d", SQUARES_4X4, reserves={"black": {"circle": 2}, "white": {"circle": 2}}).canonical
     )
 
 
-@pytest.mark.parametrize("rs", cases() + CLOAKED, ids=lambda rs: rs.name)
-def test_random_sim_test(rs, tmp_path):
-    random_sim_test_of(rs, tmp_path, num_sims=8)
+# -- the move "adjacent-or-knight" ------------------------------------------------
+
+KNIGHTS = rule_set(
+    "aok-5x5",
+    {"board": {"kind": "squares", "size": [5, 5, 1]}, "stalemate": "most-pieces-wins"},
+    reserves={"black": {"circle": 2}, "white": {"circle": 2}},
+    shapes={"circle": {"move": "adjacent-or-knight"}},
+    move_limit=30,
+    turn_checks=["first-3-wins"],
+)
 
 
-# -- Hypothesis: random shaped rule sets ----------------------------------------------
-MOVES = [
-    "stationary",
-    "adjacent",
-    "adjacent-orthogonal",
-    "adjacent-diagonal",
-    "orthogonal",
-    "diagonal",
-    "linear",
-    "linear-or-knight",
-    "forward-orthogonal",
-    "forward-diagonal",
-    "knight-2x1x0",
-    "knight-2x1x1",
-]
+def test_adjacent_or_knight_is_the_union_of_the_two_moves():
+    from games.ttt.schema import MOVES_NOW
 
-
-@st.composite
-def shaped_records(draw):
-    kind = draw(st.sampled_from(["squares", "stacks"]))
-    dims = [draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 2))]
-    if kind == "stacks":
-        dims[2] = draw(st.integers(2, 3))
-    players = draw(st.sampled_from(["2", "3", "2-vs-chaos", "4"]))
-    n = {"2": 2, "3": 3, "2-vs-chaos": 3, "4": 4}[players]
-    colours = ["black", "white", "pink", "yellow"][:n]
-    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
-    shapes = {}
-    for s in names:
-        move = draw(st.sampled_from(MOVES))
-        shapes[s] = {"move": move}
-        if move != "stationary" and draw(st.booleans()):
-            shapes[s]["cannot_move_backwards"] = True
-    if draw(st.booleans()):
-        shapes.setdefault("pentagon", {"move": "adjacent"})
-    reserves = {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours}
-    cells = [
-        [x, y, z]
-        for x in range(1, dims[0] + 1)
-        for y in range(1, dims[1] + 1)
-        for z in range(1, (1 if kind == "stacks" else dims[2]) + 1)
-    ]
-    at = draw(st.lists(st.sampled_from(cells), max_size=2, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(["black", "white", "pink", "yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
-    checks = draw(
-        st.lists(
-            st.sampled_from(["first-3-wins", "goal-reached-stalemate", "first-2-loses"]),
-            max_size=2,
-            unique=True,
-        )
-    )
-    return {
-        "name": "H",
-        "board": {"kind": kind, "size": dims, "pieces": pieces},
-        "players": players,
-        "reserves": reserves,
-        "shapes": shapes,
-        "turn_checks": checks,
-        "move_limit": draw(st.integers(1, 30)),
-        "stalemate": draw(
-            st.sampled_from(
-                ["draws", "most-pieces-wins"] + [f"most-{p}-wins" for p in ("circles", "stars", "pentagons")]
-            )
-        ),
-        "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]])),
+    assert "adjacent-or-knight" in MOVES_NOW
+    core = make_core(KNIGHTS)
+    T = 25
+    core.apply_action(12)  # black on the centre
+    core.apply_action(0)  # white in a corner
+    core.apply_action(24)
+    core.apply_action(4)  # both have no circle left: moves
+    moves = {a - T for a in core.legal_action_list() if T <= a < T + T * T}  # one shape: moves from T
+    centre = sorted(u for f, u in (divmod(m, T) for m in moves) if f == 12)
+    around = {12 + dx + 5 * dy for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)}
+    jumps = {
+        12 + dx + 5 * dy
+        for dx, dy in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
     }
+    assert centre == sorted(around | jumps)  # 8 steps and 8 jumps, all free
+    corner = sorted(u for f, u in (divmod(m, T) for m in moves) if f == 24)
+    assert corner == sorted({18, 19, 23} | {13, 17})  # from (5,5): 3 steps, 2 jumps (none occupied)
 
 
-@st.composite
-def shaped_records_with_spaces(draw):
-    """shaped_records with locked, exclusive, sticky and entry/exit-locked
-    spaces (ttt_checks.draw_forbidden_spaces): without them the check that no
-    piece stands where it may not could not fail."""
-    return draw_forbidden_spaces(draw, draw(shaped_records()))
+def test_adjacent_or_knight_matches_reference():
+    play_against_reference(KNIGHTS, games=sweep(full=20, quick=3), seed=3)
 
 
-def _conserved(core, ref):
-    """Piece counts are conserved (no captures yet): on the board plus in
-    reserve, per colour, always the start's."""
-    start = _conserved.start
-    counts = {}
-    for v in core.cells():
-        if v > 0:
-            counts[v - 1] = counts.get(v - 1, 0) + 1
-    reserves = list(core.reserves().values())
-    assert [counts.get(c, 0) + reserves[c] for c in range(len(reserves))] == start
+def test_the_factory_offers_adjacent_or_knight():
+    from webapp.factory_form import choices, option_label
+
+    assert "adjacent-or-knight" in choices()["moves"]
+    assert option_label("move", "adjacent-or-knight") == "Moves adjacent or knight"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@pytest.mark.parametrize("rs", cases(), ids=lambda rs: rs.name)
+def test_random_sim_test(rs, tmp_path):
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=8, quick=1))
+
+
+# -- random shaped rule sets ------------------------------------------------------------
+
+
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(shaped_records_with_spaces(), st.integers(0, 10**6))
 def test_random_shaped_rule_sets_match_reference(rec, seed):
     """Move by move the reference model's; counts conserved; every arrival is
     one its mover may make (ttt_checks.entry_check: no piece on a space locked
     for the game or phase, exclusive to others or entry-locked for the mover;
-    tests/test_ttt_forbidden.py shows that check failing on a broken engine)."""
+    test_ttt_phases.py shows that check failing on a broken engine)."""
     rs = parsed_or_rejected(rec)
     if not shaped(rs.record):
         return
-    core = make_core(rs)
-    cells = core.cells()
-    res = list(core.reserves().values())
-    _conserved.start = [sum(1 for v in cells if v == c + 1) + res[c] for c in range(len(res))]
-    entries = entry_check(rs)
-    play(
-        rs,
-        games=3,
-        seed=seed,
-        check=lambda core, ref: (_conserved(core, ref), entries(core, ref), _same_pieces(core, ref)),
+    conserved, entries = same_pieces_conserved(rs), entry_check(rs)
+    play_against_reference(
+        rs, games=3, seed=seed, check=lambda core, ref: (conserved(core, ref), entries(core, ref))
     )
 
 
 @pytest.mark.parametrize("name", ["two-shapes", "forward-2p", "stacks-shapes", "choose-shapes", "row-goals"])
 def test_is_legal_agrees_with_legal_actions(name):
     rs = [r for r in cases() if r.name == name][0]
-    assert_is_legal_agrees_with_legal_actions(rs, games=5, seed=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=5, quick=2), seed=3)
 
 
 def test_communal_circles_on_the_original_path():
     """A one-circle rule set with communal pre-placed pieces keeps the original
     path (and its action ids); the shapes reference model, which covers the
     one-circle case too, agrees with it move by move."""
-    rs = _rs(
+    rs = rule_set(
         "communal-circle",
+        SQUARES_4X4,
         board={
             "kind": "squares",
             "size": [4, 4, 1],
@@ -661,4 +531,23 @@ def test_communal_circles_on_the_original_path():
     )
     assert not shaped(rs.record)
     assert rs.compile()["colour_names"] == ["black", "white", "pink", "yellow"]
-    play(rs, games=30, seed=2)
+    play_against_reference(rs, games=sweep(full=30, quick=4), seed=2)
+
+
+def test_traditional_board_steps_diagonally_only_along_its_drawn_diagonals():
+    # Black 3, 8, 2; White 4, 0, 6; empty 1, 5, 7. Cell 3 is the edge midpoint
+    # (1,2,1): on the hash board (king steps) it reaches 1 and 7 diagonally,
+    # on the traditional board no diagonal line passes through it.
+    opening = [3, 4, 8, 0, 2, 6]
+    king = play(make_core("Tapatan"), opening)
+    lines = play(make_core(rules.load(rules.EXAMPLES_DIR / "Tapatan-Traditional.json")), opening)
+    step = lambda f, u: 9 + f * 9 + u
+    assert king.legal_action_list() == sorted(
+        [step(3, 1), step(3, 7), step(8, 5), step(8, 7), step(2, 1), step(2, 5)]
+    )
+    assert lines.legal_action_list() == sorted([step(8, 5), step(8, 7), step(2, 1), step(2, 5)])
+    # the centre does step diagonally: White's centre piece to each free corner
+    c = play(
+        make_core(rules.load(rules.EXAMPLES_DIR / "Tapatan-Traditional.json")), [1, 4, 3, 0, 8, 5, step(8, 7)]
+    )
+    assert {step(4, 2), step(4, 6), step(4, 8)} <= set(c.legal_action_list())

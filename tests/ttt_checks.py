@@ -1,13 +1,96 @@
-"""Engine-only checks shared by the tic-tac-toe test files (the reference
-model itself lives in ttt_reference.py)."""
+"""What the tic-tac-toe tests share: the builders of rule sets, pieces and
+powers; the OpenSpiel state after a history and every view a player has of
+it; the engine played against the reference model (tests/ttt_reference/);
+engine-only checks; and, in one place, the few engine internals the tests
+read (the event log and what it tells each player)."""
 
 from __future__ import annotations
 
+import copy
 import random
+from collections import namedtuple
 
 import pytest
 
 from games.ttt import make_core
+
+CAN, MUST = "can-capture", "must-capture"
+
+# -- rule sets ---------------------------------------------------------------------------------
+
+#: the fields of a record's ``board`` that ``rule_set`` takes as keywords
+BOARD_FIELDS = ("kind", "size", "pieces", "locked", "sticky", "exclusive", "entry_locked", "exit_locked")
+
+
+def rule_set(name, base=None, **fields):
+    """The validated rule set named ``name`` of the record ``base`` (copied)
+    with ``fields`` over it. A whole ``board`` replaces the base's; a board
+    field given alone (``kind``, ``size``, ``pieces``, ``locked``, ...) goes
+    into the board."""
+    from games.ttt import rules
+
+    rec = copy.deepcopy(base or {})
+    rec["name"] = name
+    if "board" in fields:
+        rec["board"] = fields.pop("board")
+    for key in BOARD_FIELDS:
+        if key in fields:
+            value = fields.pop(key)
+            rec.setdefault("board", {"kind": "squares"})[key] = list(value) if key == "size" else value
+    rec.update(fields)
+    return rules.parse(rec)
+
+
+def problems(name, base=None, **fields):
+    """What validation lists against the record ``rule_set`` builds (it must refuse it)."""
+    from games.ttt import rules
+
+    with pytest.raises(rules.RuleSetError) as info:
+        rule_set(name, base, **fields)
+    return info.value.problems
+
+
+def new_core(name, base=None, **fields):
+    """The starting position of the rule set ``rule_set`` builds."""
+    return make_core(rule_set(name, base, **fields))
+
+
+def play(core, actions):
+    """Apply ``actions`` to ``core``; returns it."""
+    for a in actions:
+        core.apply_action(a)
+    return core
+
+
+def movers(core, actions):
+    """Apply ``actions`` to ``core``; returns who was to move at each."""
+    out = []
+    for a in actions:
+        out.append(core.player())
+        core.apply_action(a)
+    return out
+
+
+def power(cond, result, move="stationary", how=CAN, **extra):
+    """A shape's record with a power: ``how`` (can or must capture) under
+    condition ``cond`` with ``result``, moving by ``move``."""
+    return {"move": move, "power": how, "condition": cond, "result": result, **extra}
+
+
+def piece(at, colour, shape="circle"):
+    """A pre-placed piece on 1-based ``at`` (x, y, z)."""
+    return {"at": list(at), "colour": colour, "shape": shape}
+
+
+#: a hand-made position: only the pre-placed pieces, empty reserves, passes allowed
+POSITION = {"reserves": {"black": {}, "white": {}}, "move_limit": 20, "phases": [{"pass": True}]}
+
+
+def position(pieces, shapes, size, kind="squares", **fields):
+    """The rule set of a hand-made position: ``pieces`` on a board of
+    ``kind`` and ``size``, ``shapes`` their records (``POSITION`` and
+    ``fields`` for the rest)."""
+    return rule_set("pos", POSITION, kind=kind, size=size, pieces=list(pieces), shapes=shapes, **fields)
 
 
 def cells(X, Y):
@@ -15,25 +98,25 @@ def cells(X, Y):
     return [[x, y, 1] for x in range(1, X + 1) for y in range(1, Y + 1)]
 
 
-def cloaked_rule_set(name, **kw):
-    """A small hidden (``cloaking: hides``) 3x3 rule set for the cloaked-capture
-    tests, ``kw`` overriding any field."""
-    from games.ttt import rules
-
-    rec = {
-        "name": name,
+def cloaked_rule_set(name, **fields):
+    """A small hidden (``cloaking: hides``) 3x3 rule set, ``fields`` over it."""
+    base = {
         "board": {"kind": "squares", "size": [3, 3, 1]},
         "turn_checks": [],
         "stalemate": "most-pieces-wins",
         "cloaking": "hides",
     }
-    rec.update(kw)
-    return rules.parse(rec)
+    return rule_set(name, base, **fields)
 
 
-def saved_rule_set(rs, _dir=[]):
-    """A rule-set file for ``rs`` (OpenSpiel loads ttt by name or path), one
-    temporary directory per test process."""
+def hides_four_each(name, **fields):
+    """A hidden (``cloaking: hides``) 3x3 rule set with four pieces each, ``fields`` over it."""
+    base = {"board": {"kind": "squares", "size": [3, 3, 1]}, "reserves": {"black": 4, "white": 4}}
+    return rule_set(name, dict(base, cloaking="hides"), **fields)
+
+
+def saved_rule_set(rs, _dir=[]):  # noqa: B006 (one temporary directory per test process)
+    """A rule-set file for ``rs`` (OpenSpiel loads ttt by name or path)."""
     import json
     import tempfile
     from pathlib import Path
@@ -46,6 +129,25 @@ def saved_rule_set(rs, _dir=[]):
     return str(path)
 
 
+def parsed_or_rejected(rec):
+    """The rule set of a generated record, or Hypothesis's rejection of the
+    example when validation refuses it (a lock under a stack, a count too
+    large: validation's job, tested elsewhere). Rejected rather than passed,
+    so a generator that only ever makes refused records fails as
+    Unsatisfiable instead of passing without playing a game."""
+    from hypothesis import assume
+
+    from games.ttt import rules
+
+    try:
+        return rules.parse(rec)
+    except rules.RuleSetError:
+        assume(False)
+
+
+# -- the OpenSpiel face ---------------------------------------------------------------------------
+
+
 def state_after(rs, *history):
     """The OpenSpiel state of ``rs`` after ``history``."""
     import pyspiel
@@ -56,12 +158,24 @@ def state_after(rs, *history):
     return s
 
 
+#: the views a player has of a state, in the order ``Views`` lists them
+VIEW_NAMES = (
+    "information_state_string",
+    "information_state_tensor",
+    "observation_string",
+    "observation_tensor",
+    "info_state_key",
+)
+Views = namedtuple("Views", VIEW_NAMES)
+PlanViews = namedtuple("PlanViews", VIEW_NAMES + ("legal_plans",))
+
+
 def views(s, player):
-    """Every view one player has of a state, in comparable form (information
-    state and observation, string and tensor, and the core's key)."""
+    """Every view one player has of an OpenSpiel state, in comparable form
+    (information state and observation, string and tensor, and the core's key)."""
     from games.openspiel import core_of
 
-    return (
+    return Views(
         s.information_state_string(player),
         tuple(s.information_state_tensor(player)),
         s.observation_string(player),
@@ -70,20 +184,307 @@ def views(s, player):
     )
 
 
+def core_views(core, player, plans=False):
+    """Every view the core gives ``player`` (with ``plans``, also its legal
+    plans while it is to plan in a round)."""
+    got = [getattr(core, name)(player) for name in VIEW_NAMES]
+    got = [tuple(v) if isinstance(v, list) else v for v in got]
+    if not plans:
+        return Views(*got)
+    legal = core.player_legal_action_list(player) if player in core.simultaneous_player_list() else None
+    return PlanViews(*got, legal)
+
+
+def assert_all_differ(a, b):
+    """Two histories' views (``views``, ``core_views``) differ in every form."""
+    for name in VIEW_NAMES:
+        assert getattr(a, name) != getattr(b, name), name
+
+
+def assert_info_differs(a, b):
+    """Information states (string, tensor, key) differ; the observation may not."""
+    for name in ("information_state_string", "information_state_tensor", "info_state_key"):
+        assert getattr(a, name) != getattr(b, name), name
+
+
+def random_nodes(rs, seeds, face="state"):
+    """Every node of one random game of ``rs`` per seed, as (history, node):
+    an OpenSpiel state (``face`` "state") or a core ("core")."""
+    out = []
+    for seed in seeds:
+        rng, history = random.Random(seed), []
+        node = state_after(rs) if face == "state" else make_core(rs)
+        while True:
+            out.append((tuple(history), node.clone()))
+            if face == "state":
+                if node.is_terminal():
+                    break
+                legal = (
+                    [a for a, _ in node.chance_outcomes()] if node.is_chance_node() else node.legal_actions()
+                )
+            else:
+                if node.terminal():
+                    break
+                legal = node.legal_action_list() or [a for a, _ in node.chance_outcome_list()]
+            a = rng.choice(legal)
+            history.append(a)
+            node.apply_action(a)
+    return out
+
+
+def _own_pasts(nodes, p):
+    """Everything p observed before each node of ``nodes`` (random_nodes'
+    OpenSpiel states, one game after another): its observation after every
+    event, with its information states at its decisions and its actions."""
+    out, past, before = [], (), None
+    for history, node in nodes:
+        if not history:  # a new game
+            past = ()
+        else:  # ``before`` is the node this one's last action was applied to
+            past += (before.observation_string(p),)
+            if before.current_player() == p:
+                past += ((before.information_state_string(p), history[-1]),)
+        out.append(past)
+        before = node
+    return out
+
+
+def assert_views_partition_histories(rs, seeds, face="state"):
+    """Within each player's information sets (by information-state string)
+    over random games: one information-state tensor, one key, one
+    observation, the same legal actions (and their names) when it moves or
+    plans, and, on the OpenSpiel face, the same own past (perfect recall);
+    across them, different tensors and keys. ``face`` "core" reads the core
+    directly, one decision per call (a round's plans)."""
+    from games.openspiel import core_of
+
+    nodes = random_nodes(rs, seeds, face)
+    players = nodes[0][1].num_players() if face == "state" else nodes[0][1].num_players
+    for p in range(players):
+        groups = {}
+        pasts = _own_pasts(nodes, p) if face == "state" else None
+        for i, (_, node) in enumerate(nodes):
+            if face == "state":
+                legal = tuple(node.legal_actions()) if node.current_player() == p else None
+                named = tuple(node.action_to_string(p, a) for a in legal) if legal else None
+                core, extra = core_of(node), (pasts[i],)
+            else:
+                core = node
+                planning = p in core.simultaneous_player_list() or core.player() == p
+                legal = tuple(core.player_legal_action_list(p)) if planning else None
+                named = tuple(core.action_string(p, a) for a in legal) if legal else None
+                extra = (tuple(core.observation_tensor(p)),)
+            view = (
+                tuple(node.information_state_tensor(p)),
+                core.info_state_key(p),
+                node.observation_string(p),
+                legal,
+                named,
+            ) + extra
+            groups.setdefault(node.information_state_string(p), set()).add(view)
+        for info, members in groups.items():
+            assert len(members) == 1, (rs.name, p, info)
+        tensors = [next(iter(m))[0] for m in groups.values()]
+        keys = [next(iter(m))[1] for m in groups.values()]
+        assert len(set(tensors)) == len(tensors) and len(set(keys)) == len(keys), rs.name
+
+
+# -- positions and actions by name ----------------------------------------------------------------
+
+
+def action_strings(core, player=None):
+    """The legal actions' strings, as ``player`` (default: the one to move) reads them."""
+    player = core.player() if player is None else player
+    return [core.action_string(player, a) for a in core.legal_action_list()]
+
+
+def legal_by_string(core, player=None):
+    """{action string: action} of the legal actions."""
+    return dict(zip(action_strings(core, player), core.legal_action_list(), strict=True))
+
+
+def play_named(core, text, player=None):
+    """Apply the legal action whose string is ``text``."""
+    named = legal_by_string(core, player)
+    assert text in named, (text, sorted(named))
+    core.apply_action(named[text])
+
+
+def stack_column(core, x, y=1):
+    """The pieces of stack (x, y) (1-based), bottom up, as (colour name, shape)."""
+    X, Y, Z = core.tab.params["size"]
+    shapes, cells, names = core.shapes(), core.cells(), core.tab.params["colour_names"]
+    cs = [x - 1 + X * (y - 1 + Y * z) for z in range(Z)]
+    return [(names[cells[c] - 1], shapes[c]) for c in cs if shapes[c]]
+
+
+def stack_codes(core, x, y=1):
+    """The colour codes of stack (x, y) (1-based) per height, bottom first (0: empty)."""
+    X, Y, Z = core.tab.params["size"]
+    cells = core.cells()
+    return [cells[(x - 1) + X * ((y - 1) + Y * z)] for z in range(Z)]
+
+
+# -- the engine's event log ---------------------------------------------------------------------
+
+
+def event_log(core):
+    """Every logged event (``event``), in order."""
+    return [core.event(i) for i in range(core.event_count())]
+
+
+def logged_attempts(core):
+    """The seats of every logged attempt, in order (a round logs its plans in seat order)."""
+    return [actor for _, actor, attempt, _, _ in event_log(core) if attempt]
+
+
+# -- the engine against the reference model ---------------------------------------------------------
+
+
+class Played(list):
+    """What ``play_against_reference`` played: every action, in order; with
+    ``attempts``, the attempts that only revealed, and ``decided_in_round``,
+    the rounds that decided a board while the game went on."""
+
+    attempts = 0
+    decided_in_round = 0
+
+
+def cloaks(rs):
+    """Whether the rule set cloaks some space in some phase."""
+    return rs.record["cloaking"] != "none" and any(ph["cloaked"] for ph in rs.record["phases"])
+
+
+def play_against_reference(rs, games, seed, check=None, *, views=None, shape_views=False):
+    """Random games of ``rs`` on the engine and on the reference model side
+    by side. Before every decision: the same player to decide, the same
+    seats still to plan in a round (each with the same legal plans), the same
+    disqualified players, ``check(core, ref)``, and with ``views`` (by
+    default when the rule set cloaks a space) every player's view (with
+    ``shape_views`` its view of the shapes too) and every attempt logged so
+    far; the same legal actions, or the same chance outcomes drawn
+    uniformly. After each sequential action with ``views``: the same
+    attempt flag, and an attempt moves no piece. At the end: the same
+    returns, Chaos's outcome and each board's result."""
+    from ttt_reference import ReferenceState
+
+    if views is None:
+        views = cloaks(rs)
+    rng = random.Random(seed)
+    played = Played()
+    for g in range(games):
+        core = make_core(rs)
+        ref = ReferenceState(rs)
+        assert core.num_actions == ref.num_actions
+        steps = 0
+        while True:
+            where = (rs.name, g, steps, core.to_string())
+            player = core.player()
+            assert player == ref.current_player(), where
+            assert core.simultaneous_player_list() == ref.simultaneous_players(), where
+            assert core.disqualified_players() == sorted(ref.disqualified), where
+            if check is not None:
+                check(core, ref)
+            if views:
+                for p in range(core.num_players):
+                    assert core.player_view(p) == ref.view(p), (p,) + where
+                    if shape_views:
+                        assert core.player_shape_view(p) == ref.shape_view(p), (p,) + where
+                assert logged_attempts(core) == ref.attempts, where
+            if player == -4:
+                assert core.returns_list() == ref.returns(), where
+                assert core.chaos_outcome() == ref.chaos_outcome(), where
+                if ref.B > 1:
+                    expect = [
+                        None if b not in ref.decided else [float(v) for v in ref.decided[b]]
+                        for b in range(ref.B)
+                    ]
+                    got = [None if r is None else [float(v) for v in r] for r in core.board_results()]
+                    assert got == expect, where
+                break
+            if player == -1:  # Chaos and a pot's start: uniform
+                outcomes = core.chance_outcome_list()
+                legal = ref.seat_actions(ref.seat)
+                assert [a for a, _ in outcomes] == legal, where
+                assert all(abs(p - 1.0 / len(legal)) < 1e-12 for _, p in outcomes), where
+            else:
+                legal = core.legal_action_list()
+                assert legal == ref.legal_actions(), where
+                for p in core.simultaneous_player_list():
+                    assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
+            decided, in_round, board = len(ref.decided), ref.plans is not None, dict(ref.board)
+            a = rng.choice(legal)
+            played.append(a)
+            core.apply_action(a)
+            ref.play(a)  # legal: one of the reference's own legal actions, compared above
+            if views and not in_round and player != -1:
+                attempt = core.last_event()["attempt"]
+                assert attempt == ref.last_attempt, where
+                if attempt:
+                    assert ref.board == board, where  # nothing moved
+            if in_round and ref.result is None and len(ref.decided) > decided:
+                played.decided_in_round += 1
+            steps += 1
+            assert steps <= core.max_game_length, where
+        played.attempts += len(ref.attempts)
+    return played
+
+
+def same_pieces(core, ref):
+    """The engine's colour and shape on every cell are the reference's, and
+    so are the per-shape reserves; on stacks no piece floats."""
+    X, Y, _ = core.tab.params["size"]
+    shapes, cells = core.shapes(), core.cells()
+    for c, shape in enumerate(shapes):
+        xyz = (c % X, (c // X) % Y, c // (X * Y))
+        assert shape == ref.shape.get(xyz), (c, shape, ref.shape.get(xyz))
+        if shape is not None:
+            assert cells[c] == ref.board[xyz] + 1
+            if ref.gravity and xyz[2] > 0:
+                assert cells[c - X * Y] != 0, f"piece on {xyz} floats"
+    assert core.shape_reserves() == {ref.colours[i]: ref.sres[i] for i in range(len(ref.colours))}
+
+
+def by_stack_moves(rs, played):
+    """How many of the actions ``played`` (``play_against_reference``'s) are by-stack moves."""
+    from ttt_reference import ReferenceState
+
+    ref = ReferenceState(rs)
+    return sum(ref.is_stack_id(a) for a in played)
+
+
+def colour_totals(core):
+    """Per colour, its pieces on the board and in reserve."""
+    cells, reserves = core.cells(), list(core.reserves().values())
+    return [sum(1 for v in cells if v == c + 1) + r for c, r in enumerate(reserves)]
+
+
+def same_pieces_conserved(rs):
+    """A check: ``same_pieces``, and per colour the pieces on the board and
+    in reserve stay those of the start (a rule set without captures)."""
+    start = colour_totals(make_core(rs))
+
+    def check(core, ref):
+        same_pieces(core, ref)
+        assert colour_totals(core) == start
+
+    return check
+
+
 def piece_count(core):
     """Pieces on the board and in every reserve."""
     return sum(1 for v in core.cells() if v > 0) + sum(core.reserves().values())
 
 
-def jump_count_check(results, covers, same_pieces):
-    """A ``check`` for play_against_reference: positions agree (``same_pieces``)
-    and the piece count moves only as the captures' ``results`` allow. With
-    ``covers`` (a piece may be captured by covering: fights, communal captors)
-    only its direction is checked; otherwise each ply removes at most one
-    (removes) or adds at most one (x2). Chance nodes (a pot's deal pending, its
-    captive in nobody's hands; or Chaos to move) are counted, and the plies up
-    to the next decision are checked together: Chaos's jump and its chain's
-    extra jump may each remove a piece."""
+def jump_count_check(results, covers):
+    """A ``check`` for play_against_reference: positions agree
+    (``same_pieces``) and the piece count moves only as the captures'
+    ``results`` allow. With ``covers`` (a piece may be captured by covering:
+    fights, communal captors) only its direction is checked; otherwise each
+    ply removes at most one (removes) or adds at most one (x2). Chance nodes
+    (a pot's deal pending, its captive in nobody's hands; or Chaos to move)
+    are counted, and the plies up to the next decision are checked together:
+    Chaos's jump and its chain's extra jump may each remove a piece."""
     last = {}
 
     def check(core, ref):
@@ -108,20 +509,7 @@ def jump_count_check(results, covers, same_pieces):
     return check
 
 
-def parsed_or_rejected(rec):
-    """The rule set of a generated record, or Hypothesis's rejection of the
-    example when validation refuses it (a lock under a stack, a count too
-    large: validation's job, tested elsewhere). Rejected rather than passed,
-    so a generator that only ever makes refused records fails as
-    Unsatisfiable instead of passing without playing a game."""
-    from hypothesis import assume
-
-    from games.ttt import rules
-
-    try:
-        return rules.parse(rec)
-    except rules.RuleSetError:
-        assume(False)
+# -- engine-only checks ---------------------------------------------------------------------------
 
 
 def assert_is_legal_agrees_with_legal_actions(rs, games: int, seed: int = 3) -> None:
@@ -144,129 +532,18 @@ def assert_is_legal_agrees_with_legal_actions(rs, games: int, seed: int = 3) -> 
             core.apply_action(rng.choice(sorted(legal)))
 
 
-def logged_attempts(core):
-    """The seats of every logged attempt, in order (a round logs its plans in seat order)."""
-    return [core.event(i)[1] for i in range(core.event_count()) if core.event(i)[2]]
-
-
-def play_rounds_against_reference(
-    rs,
-    games: int,
-    seed: int,
-    *,
-    views: bool | None = None,
-    boards: bool = False,
-    ref_class=None,
-    shape_views: bool = False,
-):
-    """Random games of a rule set with simultaneous rounds on the engine and
-    ``CloakedSimRefState`` side by side: the player to decide, the seats still
-    to plan and their legal plans, disqualifications, every player's view and
-    the attempts (``views``: default, when the rule set cloaks a space), and
-    the ending (with ``boards``, each board's result too). ``ref_class`` is
-    the reference model (default ``CloakedSimRefState``); with ``shape_views``
-    every player's view of the shapes is compared as well.
-
-    Returns (attempts played, games in which a round decided a board while the
-    game went on)."""
-    from ttt_reference import CloakedSimRefState
-
-    ref_class = ref_class or CloakedSimRefState
-    if views is None:
-        views = rs.record["cloaking"] != "none" and any(ph["cloaked"] for ph in rs.record["phases"])
-    rng = random.Random(seed)
-    attempts = decided_in_round = 0
-    for g in range(games):
-        core = make_core(rs)
-        ref = ref_class(rs)
-        steps = 0
-        while True:
-            where = (rs.name, g, steps, core.to_string())
-            player = core.player()
-            assert player == ref.current_player(), where
-            assert core.simultaneous_player_list() == ref.simultaneous_players(), where
-            assert core.disqualified_players() == sorted(ref.disqualified), where
-            if views:
-                for p in range(core.num_players):
-                    assert core.player_view(p) == ref.view(p), (p,) + where
-                    if shape_views:
-                        assert core.player_shape_view(p) == ref.shape_view(p), (p,) + where
-                assert logged_attempts(core) == ref.attempts, where
-            if player == -4:
-                assert core.returns_list() == ref.returns(), where
-                assert core.chaos_outcome() == ref.chaos_outcome(), where
-                if boards:
-                    expect = [
-                        None if b not in ref.decided else [float(v) for v in ref.decided[b]]
-                        for b in range(ref.B)
-                    ]
-                    got = [None if r is None else [float(v) for v in r] for r in core.board_results()]
-                    assert got == expect, where
-                break
-            if player == -1:
-                legal = ref.seat_actions(ref.seat)
-                assert [a for a, _ in core.chance_outcome_list()] == legal, where
-            else:
-                legal = core.legal_action_list()
-                assert legal == ref.legal_actions(), where
-                for p in core.simultaneous_player_list():
-                    assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
-            before = len(ref.decided) if boards else 0
-            in_round = ref.plans is not None
-            a = rng.choice(legal)
-            core.apply_action(a)
-            ref.apply(a)
-            if boards and in_round and ref.result is None and len(ref.decided) > before:
-                decided_in_round += 1
-            steps += 1
-            assert steps <= core.max_game_length, where
-        attempts += len(ref.attempts)
-    return attempts, decided_in_round
-
-
-def play_against_reference(rs, games: int, seed: int, ref_class, check=None) -> list[int]:
-    """Random games of ``rs`` on the engine and on ``ref_class`` (a reference
-    model of tests/ttt_reference.py) side by side: same player, same legal
-    actions (chance outcomes included), same returns, and ``check(core, ref)``
-    before every decision; returns every action played, in order."""
-    rng = random.Random(seed)
-    played = []
-    for g in range(games):
-        core = make_core(rs)
-        ref = ref_class(rs)
-        assert core.num_actions == ref.num_actions
-        steps = 0
-        while True:
-            player = core.player()
-            assert player == ref.current_player(), (rs.name, g, steps, core.to_string())
-            if check is not None:
-                check(core, ref)
-            if player == -4:
-                assert core.returns_list() == ref.returns(), (rs.name, g, core.to_string())
-                break
-            if player == -1:  # Chaos and the pot's start: uniform
-                outcomes = core.chance_outcome_list()
-                legal = ref.seat_actions(ref.seat)
-                assert [a for a, _ in outcomes] == legal, (rs.name, g, steps, core.to_string())
-                assert all(abs(p - 1.0 / len(legal)) < 1e-12 for _, p in outcomes)
-            else:
-                legal = core.legal_action_list()
-                assert legal == ref.legal_actions(), (rs.name, g, steps, core.to_string())
-            a = rng.choice(legal)
-            played.append(a)
-            core.apply_action(a)
-            ref.apply(a)
-            steps += 1
-            assert steps <= core.max_game_length
-    return played
-
-
-def random_sim_test_of(rs, tmp_path, num_sims: int = 8) -> None:
+def random_sim_test_of(rs, tmp_path, num_sims: int | None = None) -> None:
     """OpenSpiel's ``random_sim_test`` with serialisation on ``ttt(rules=FILE)``
-    of ``rs`` written to a file (rule sets made in tests have no catalogue name)."""
+    of ``rs`` written to a file (rule sets made in tests have no catalogue name);
+    ``num_sims`` plays, by default 8 in the full tier and 1 in the default tier."""
     import json
 
     import pyspiel
+
+    from tiers import sweep
+
+    if num_sims is None:
+        num_sims = sweep(full=8, quick=1)
 
     path = tmp_path / f"{rs.name}.json"
     path.write_text(json.dumps(rs.to_json()))
@@ -275,10 +552,25 @@ def random_sim_test_of(rs, tmp_path, num_sims: int = 8) -> None:
     )
 
 
-# -- "No move leaves a piece on a space it may not enter" (issue 12 checks) ----------
+def walk_endings(game) -> list:
+    """Every terminal's ending and ply count (the core's ``playout_stats``),
+    walking the whole tree of ``game`` (an OpenSpiel game of ours)."""
+    out, stack = [], [game.new_initial_state()]
+    while stack:
+        s = stack.pop()
+        if s.is_terminal():
+            stats = s.core.playout_stats()
+            out.append((stats["ending"], stats["plies"]))
+            continue
+        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
+        stack.extend(s.child(a) for a in acts)
+    return out
+
+
+# -- no move leaves a piece on a space it may not enter ------------------------------------------
 # The rule set's own words, read again here from its record (never from the
-# engine's compiled Tables.ph_entry/locked), so that a wrong table or a wrong
-# test of it in the engine shows up as a piece where the record forbids it.
+# engine's compiled tables), so that a wrong table or a wrong test of it in
+# the engine shows up as a piece where the record forbids it.
 
 
 class EntryRules:
@@ -366,7 +658,7 @@ class EntryRules:
         ply), or a function of (board, cell, colour) giving them (a round).
         Returns a list of (board, cell, colour, seats) for the message."""
         bad = []
-        for c, (was, now) in enumerate(zip(before, after)):
+        for c, (was, now) in enumerate(zip(before, after, strict=True)):
             if was > 0 or now <= 0:
                 continue
             b, w = self.place(c)
@@ -421,7 +713,7 @@ def assert_no_forbidden_entries(rs, games: int, seed: int, entry_rules=None) -> 
         core = make_core(rs)
         plans = {}  # seat -> space its latest plan named (rounds)
 
-        def planners(b, w, colour):
+        def planners(b, w, colour, plans=plans):  # this game's plans
             named = {
                 s
                 for s, t in plans.items()
@@ -461,85 +753,11 @@ def assert_no_forbidden_entries(rs, games: int, seed: int, entry_rules=None) -> 
                 bad,
                 core.to_string(),
             )
-            stats["arrivals"] += sum(1 for x, y in zip(before, after) if x <= 0 < y)
+            stats["arrivals"] += sum(1 for x, y in zip(before, after, strict=True) if x <= 0 < y)
             stats["plies"] += 1
             if after != before or core.current_phase() != phase:
                 plans.clear()
     return stats
-
-
-def draw_forbidden_spaces(draw, rec):
-    """A copy of a generated record with spaces some seat may not enter or
-    leave added (the generators of issue 12 drew none, so the property above
-    passed without testing anything): one to three groups, each one or two
-    free spaces, of ``board.locked``, ``board.exclusive`` (to one seat, to
-    Chaos when it plays, or to all seats but one), ``board.sticky``,
-    ``board.entry_locked``/``exit_locked`` for one seat, and a phase's
-    ``locked`` or ``entry_locked``. Spaces under pre-placed pieces are left
-    alone (validation refuses most such locks); the few records validation
-    still refuses are filtered by ``parsed_or_rejected``."""
-    import copy
-
-    from hypothesis import strategies as st
-
-    from games.ttt.rules import seats_of
-
-    rec = copy.deepcopy(rec)
-    board = rec["board"]
-    X, Y, Z = board["size"]
-    n, chaos = seats_of(rec.get("players", "2"))
-    seats = list(range(1, n + 1)) + (["chaos"] if chaos else [])
-    taken = {
-        tuple(p["at"][:2]) if board["kind"] == "stacks" else tuple(p["at"]) for p in board.get("pieces", [])
-    }
-    free = [
-        [x, y, z]
-        for x in range(1, X + 1)
-        for y in range(1, Y + 1)
-        for z in range(1, Z + 1)
-        if ((x, y) if board["kind"] == "stacks" else (x, y, z)) not in taken
-    ]
-    kinds = draw(
-        st.lists(
-            st.sampled_from(
-                ["locked", "exclusive", "exclusive", "sticky", "entry", "exit", "phase-locked", "phase-entry"]
-            ),
-            min_size=1,
-            max_size=3,
-        )
-    )
-    used = set()
-    for kind in kinds:
-        spaces = (
-            [
-                a
-                for a in draw(st.lists(st.sampled_from(free), min_size=1, max_size=2, unique_by=tuple))
-                if tuple(a) not in used
-            ]
-            if free
-            else []
-        )
-        if not spaces:
-            continue
-        used.update(tuple(a) for a in spaces)
-        one = draw(st.sampled_from(seats))
-        if kind == "locked":
-            board.setdefault("locked", []).extend(spaces)
-        elif kind == "exclusive":
-            whom = draw(st.sampled_from([[one], [s for s in seats if s != one]]))
-            board.setdefault("exclusive", []).append({"at": spaces, "players": whom})
-        elif kind == "sticky":
-            board.setdefault("sticky", []).extend(spaces)
-        elif kind in ("entry", "exit"):
-            board.setdefault(f"{kind}_locked", []).append({"at": spaces, "players": [one]})
-        else:
-            phases = rec.setdefault("phases", [{}])
-            ph = phases[draw(st.integers(0, len(phases) - 1))]
-            if kind == "phase-locked":
-                ph.setdefault("locked", []).extend(spaces)
-            else:
-                ph.setdefault("entry_locked", []).append({"at": spaces, "players": [one]})
-    return rec
 
 
 def has_entry_limits(rs) -> bool:
@@ -573,19 +791,3 @@ def entry_check(rs):
         )
 
     return check
-
-
-def walk_endings(game) -> list:
-    """Every terminal's ending and ply count (the core's ``playout_stats``), walking the
-    whole tree of ``game`` (an OpenSpiel game of ours): how the move-limit readings of
-    docs/rules/dilemmas.md (slips 17 and 18) are shown never to bind, or to bind."""
-    out, stack = [], [game.new_initial_state()]
-    while stack:
-        s = stack.pop()
-        if s.is_terminal():
-            stats = s.core.playout_stats()
-            out.append((stats["ending"], stats["plies"]))
-            continue
-        acts = [a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions()
-        stack.extend(s.child(a) for a in acts)
-    return out

@@ -809,19 +809,19 @@ cdef class TTTCore(GameCore):
         """Whether the rule set hides the turns a player sees nothing of."""
         return bool(self.tab.params.get("hidden_turns", False))
 
-    def _event_string(self, int player, int i):
+    def event_line(self, int player, int i):
         """Logged event i as ``player`` reads it (a line of its information state)."""
         return event_line(self, player, i)
 
-    def _ht_events(self, int player):
+    def shown_events(self, int player):
         """The logged events ``player``'s information state shows (hidden turns)."""
         return shown_events(self, player)
 
-    def _ht_event_count(self, int player):
+    def shown_event_count(self, int player):
         """How many event lines ``player``'s information state has."""
         return shown_event_count(self, player)
 
-    def _ht_event_lines(self, int player, int start=0):
+    def shown_event_lines(self, int player, int start=0):
         """``player``'s event lines from its ``start``-th on."""
         return shown_event_lines(self, player, start)
 

@@ -1,20 +1,18 @@
-"""Jumps and surrounds with cloaked spaces, ttt-cloakstack (issue 12 item 4
-with issue 11 item 3). docs/rules/ttt.md, "Jumps and surrounds with cloaked
-spaces", decides them as the cloaked cover was decided: a player chooses from
-the position as it sees it (under invisibility a jumping shape may also try a
-jump over a cloaked space that looks empty); the true position judges (a jump
-or surround it allows happens with its true captives, anything else is an
-attempt that only reveals what stands on the source, the target and the space
-jumped over); "must capture" forces only captures the mover sees; each player
-reads the captives it saw, the mover all of them, and the public reserves'
-gains. Tested against the reference model (tests/ttt_reference.py,
-CloakedJumpRefState and CloakedJumpObscureRefState) move by move, with
-OpenSpiel's random_sim_test, and on histories a player cannot, or can, tell
-apart.
+"""Jumps and surrounds with cloaked spaces (docs/rules/ttt.md, "Jumps and
+surrounds with cloaked spaces"), decided as the cloaked cover is: a player
+chooses from the position as it sees it (under invisibility a jumping shape
+may also try a jump over a cloaked space that looks empty); the true
+position judges (a jump or surround it allows happens with its true
+captives, anything else is an attempt that only reveals what stands on the
+source, the target and the space jumped over); "must capture" forces only
+captures the mover sees; each player reads the captives it saw, the mover
+all of them, and the public reserves' gains. Tested against the reference
+model (tests/ttt_reference/) move by move, with OpenSpiel's
+random_sim_test, and on histories a player cannot, or can, tell apart.
 
 Cells are x + X*(y + Y*z) from 0. Placement ids are (k*P + c)*T + t with k
-the shape's index in the seed's rank order among the shapes in play; moves
-are move0 + f*T + u."""
+the shape's index in the rank order among the shapes in play; moves are
+move0 + f*T + u."""
 
 import random
 
@@ -25,19 +23,19 @@ import games  # noqa: F401  (registers ttt)
 from games.openspiel import core_of
 from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
+from tiers import sweep
 from ttt_checks import (
+    assert_info_differs,
     assert_is_legal_agrees_with_legal_actions,
+    assert_views_partition_histories,
     cells,
     play_against_reference,
     random_sim_test_of,
     views,
 )
-from ttt_checks import (
-    cloaked_rule_set as _rs,
-)
+from ttt_checks import cloaked_rule_set as _rs
 from ttt_checks import saved_rule_set as _saved
 from ttt_checks import state_after as state
-from ttt_reference import CloakedJumpObscureRefState, CloakedJumpRefState
 
 JUMP = {"power": "can-capture", "condition": "jump", "result": "removes"}
 JUMP_MUST_R = {"power": "must-capture", "condition": "jump", "result": "reincarnates"}
@@ -139,35 +137,43 @@ def obscure_cases():
 OBSCURE_CASES = obscure_cases()
 
 
-def _check(core, ref):
-    """Views, per-shape reserves and what every player reads of the last
+#: histories replayed per rule set when checking the partition into information sets
+PARTITION_GAMES = sweep(full=12, quick=2)
+
+
+def same_reserves_and_captives(core, ref):
+    """The per-shape reserves, and what every player reads of the last
     event's captives, engine against reference."""
-    for p in range(core.num_players):
-        assert core.player_view(p) == ref.view(p), (p, core.to_string())
-        assert core.player_shape_view(p) == ref.shape_view(p), (p, core.to_string())
     assert core.shape_reserves() == {ref.colours[c]: d for c, d in enumerate(ref.sres)}, core.to_string()
     n = core.event_count()
     if n:
         actor = core.event(n - 1)[1]
         for p in range(core.num_players):
-            assert core.captives_text(p, n - 1, actor) == ref.capture_text(p), (p, core.to_string())
+            got = core.captives_text(p, n - 1, actor)
+            assert got == ref.capture_text(p), (p, core.to_string())
+
+
+def play_cloaked(rs, count, seed):
+    """``count`` games of ``rs`` against the reference, with every view of
+    the pieces and their shapes, the reserves and the captives each player
+    reads."""
+    return play_against_reference(rs, count, seed, check=same_reserves_and_captives, shape_views=True)
 
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)
-def test_engine_matches_reference(rs):
-    assert play_against_reference(rs, games=30, seed=7, ref_class=CloakedJumpRefState, check=_check)
+def test_cloaked_jumps_and_surrounds_match_reference(rs):
+    assert play_cloaked(rs, sweep(full=30, quick=4), seed=7)
 
 
 @pytest.mark.parametrize("rs", OBSCURE_CASES, ids=lambda r: r.name)
 def test_obscurity_matches_reference(rs):
-    assert play_against_reference(rs, games=30, seed=7, ref_class=CloakedJumpObscureRefState, check=_check)
+    assert play_cloaked(rs, sweep(full=30, quick=4), seed=7)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rs", CASES + OBSCURE_CASES, ids=lambda r: r.name)
-def test_engine_matches_reference_long(rs):
-    ref = CloakedJumpObscureRefState if rs.name.endswith("-obscured") else CloakedJumpRefState
-    play_against_reference(rs, games=300, seed=11, ref_class=ref, check=_check)
+def test_cloaked_jumps_and_surrounds_match_reference_long(rs):
+    play_cloaked(rs, 300, seed=11)
 
 
 def test_the_cases_reach_captures_attempts_and_tried_jumps():
@@ -177,7 +183,7 @@ def test_the_cases_reach_captures_attempts_and_tried_jumps():
     seen = set()
     for rs in CASES:
         rng = random.Random(3)
-        for _ in range(30):
+        for _ in range(30):  # every tier: the games must reach every kind of capture
             core = make_core(rs)
             while not core.terminal():
                 acts = (
@@ -189,76 +195,34 @@ def test_the_cases_reach_captures_attempts_and_tried_jumps():
                 n = core.event_count()
                 if not n:
                     continue
-                event = core.last_event()
-                if event["attempt"]:
+                last = core.last_event()
+                if last["attempt"]:
                     seen.add("attempt")
-                for c, saw, converted, g, gain, col in core.event_captives(n - 1):
+                for _target, saw, converted, _shape, gain, _captor in core.event_captives(n - 1):
                     seen.add("converted" if converted else "gone")
                     if gain:
                         seen.add(f"gain{gain}")
-                    if any(not saw >> p & 1 for p in range(core.num_players) if p != event["actor"]):
+                    if any(not saw >> p & 1 for p in range(core.num_players) if p != last["actor"]):
                         seen.add("hidden-capture")  # a captive some other player did not see
     assert {"attempt", "converted", "gone", "gain1", "gain2", "hidden-capture"} <= seen, seen
 
 
 @pytest.mark.parametrize("rs", CASES + OBSCURE_CASES, ids=lambda r: r.name)
-def test_random_sim_test(rs, tmp_path):
+def test_random_sim_test_on_cloaked_jumps_and_surrounds(rs, tmp_path):
     random_sim_test_of(rs, tmp_path)
 
 
 @pytest.mark.parametrize("rs", CASES + OBSCURE_CASES, ids=lambda r: r.name)
-def test_is_legal_agrees_with_legal_actions(rs):
-    assert_is_legal_agrees_with_legal_actions(rs, games=10, seed=5)
+def test_is_legal_agrees_with_legal_actions_on_cloaked_jumps_and_surrounds(rs):
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=10, quick=2), seed=5)
 
 
 # -- histories a player can and cannot tell apart ---------------------------------
 
 
-def assert_info_differs(a, b):
-    """Information states (string, tensor, key) differ; the observation may not."""
-    assert a[0] != b[0] and a[1] != b[1] and a[4] != b[4]
-
-
 @pytest.mark.parametrize("rs", CASES + OBSCURE_CASES, ids=lambda r: r.name)
-def test_views_partition_histories_consistently(rs):
-    """Within each player's information sets: one tensor, one key, one
-    observation, the same legal actions when it moves, and the same past (its
-    observation after every event: perfect recall); across them, different
-    tensors and keys."""
-    nodes = []
-    for seed in range(12):
-        rng, s, history = random.Random(seed), state(rs), []
-        while True:
-            nodes.append((tuple(history), s.clone()))
-            if s.is_terminal():
-                break
-            a = rng.choice([a for a, _ in s.chance_outcomes()] if s.is_chance_node() else s.legal_actions())
-            history.append(a)
-            s.apply_action(a)
-    for p in range(nodes[0][1].num_players()):
-        groups = {}
-        for history, s in nodes:
-            legal = tuple(s.legal_actions()) if s.current_player() == p else None
-            strings = tuple(s.action_to_string(p, a) for a in legal) if legal else None
-            t = state(rs)
-            past = []
-            for a in history:
-                past.append(t.observation_string(p))
-                t.apply_action(a)
-            groups.setdefault(s.information_state_string(p), set()).add(
-                (
-                    tuple(s.information_state_tensor(p)),
-                    core_of(s).info_state_key(p),
-                    s.observation_string(p),
-                    legal,
-                    strings,
-                    tuple(past),
-                )
-            )
-        for info, members in groups.items():
-            assert len(members) == 1, (rs.name, p, info)
-        tensors = [next(iter(m))[0] for m in groups.values()]
-        assert len(set(tensors)) == len(tensors)
+def test_views_partition_histories_with_cloaked_jumps_and_surrounds(rs):
+    assert_views_partition_histories(rs, range(PARTITION_GAMES))
 
 
 # -- by hand ---------------------------------------------------------------------

@@ -1,15 +1,14 @@
 """Several boards with every outcome rule and with simultaneous phases, and
-the cross-combinations of cloaking, boards, space locks and outcomes
-(issue 11 items 5 and 6, ttt-boards; docs/rules/ttt.md, "Several boards with
-every outcome and with simultaneous phases").
+the combinations of cloaking, boards, space locks and outcomes
+(docs/rules/ttt.md, "Several boards with every outcome and with
+simultaneous phases").
 
 Hand-played games with hand-computed answers check each decision (a board is
 scored as a one-board game of its own pieces; "Chaos wins if total ..."
 counts every board; overachievers make "most boards" "second most boards";
 a round decides each board by the pieces that landed on it and the boards it
 decides lock together). Small rule sets for each combination are compared
-move by move with the slow reference model (tests/ttt_reference.py: the
-plain, simultaneous or cloaked model as the rule set needs), including the
+move by move with the reference model (tests/ttt_reference/), including the
 ending, Chaos's outcome, every board's result and who is disqualified, and
 run through ``pyspiel.random_sim_test`` with serialisation."""
 
@@ -18,29 +17,20 @@ import random
 
 import pyspiel
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core, rules
 from games.ttt.schema import SHAPE_PLURALS
-from ttt_checks import parsed_or_rejected
-from ttt_reference import CloakedRefState, RefState, SimRefState
+from tiers import sweep
+from ttt_checks import cloaks, parsed_or_rejected, play, play_against_reference, rule_set
+from ttt_records import rule_records
+from ttt_reference import ReferenceState
 
 SQ3x1 = {"kind": "squares", "size": [3, 1, 1]}
-
-
-def parse(**fields):
-    rec = {"name": "MB", "board": dict(SQ3x1), "turn_checks": []}
-    rec.update(fields)
-    return rules.parse(rec)
-
-
-def play(core, actions):
-    for a in actions:
-        core.apply_action(a)
-    return core
-
-
-# -- validation: the refusals are lifted, the others stay ---------------------
+BASE = {"board": SQ3x1, "turn_checks": []}
+SIM = {"order": "simultaneous"}
 
 
 def test_several_boards_accept_every_outcome_rule_and_simultaneous_phases():
@@ -49,14 +39,18 @@ def test_several_boards_accept_every_outcome_rule_and_simultaneous_phases():
         reserves = {"black": 2, "white": 2, "pink": 2} if players != "2" else {"black": 2, "white": 2}
         extra = {}
         counted = [sh for sh, plural in SHAPE_PLURALS.items() if plural in stalemate and sh != "circle"]
-        if counted:  # the merge with ttt-shapes: a shape measure needs its shape in play
+        if counted:  # a shape measure needs its shape in play
             extra["shapes"] = {"circle": {"move": "stationary"}, counted[0]: {"move": "stationary"}}
             reserves = {col: {"circle": 1, counted[0]: 1} for col in reserves}
         assert (
-            parse(boards=2, stalemate=stalemate, players=players, reserves=reserves, **extra).record["boards"]
+            rule_set(
+                "MB", BASE, boards=2, stalemate=stalemate, players=players, reserves=reserves, **extra
+            ).record["boards"]
             == 2
         )
-    parse(
+    rule_set(
+        "MB",
+        BASE,
         boards=3,
         players="4",
         overachievers_disqualified=True,
@@ -64,23 +58,27 @@ def test_several_boards_accept_every_outcome_rule_and_simultaneous_phases():
         board={"kind": "squares", "size": [2, 2, 1]},
         reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
     )
-    parse(boards=2, chaos_wins_if_more_than={"circle": 3}, reserves={"black": 2, "white": 2})
-    parse(
+    rule_set("MB", BASE, boards=2, chaos_wins_if_more_than={"circle": 3}, reserves={"black": 2, "white": 2})
+    rule_set(
+        "MB",
+        BASE,
         boards=2,
         players="partners",
         stalemate="most-pieces-wins",
         reserves={"black": 1, "white": 1, "pink": 1, "yellow": 1},
     )
-    parse(boards=2, phases=[{"order": "simultaneous"}], reserves={"black": 2, "white": 2})
-    parse(boards=3, phases=[{"order": "single"}, {}], reserves={"black": 2, "white": 2})
+    rule_set("MB", BASE, boards=2, phases=[{"order": "simultaneous"}], reserves={"black": 2, "white": 2})
+    rule_set("MB", BASE, boards=3, phases=[{"order": "single"}, {}], reserves={"black": 2, "white": 2})
 
 
 def test_refusals_that_are_not_about_boards_stay_listed_together():
-    """The merge with ttt-cloaksim: overachievers with rounds are played (on
+    """Overachievers with rounds are played (on
     several boards they act on the whole game), so only the vs-Chaos refusal
     is left of this rule set's problems, and nothing names the boards."""
     with pytest.raises(rules.RuleSetError) as info:
-        parse(
+        rule_set(
+            "MB",
+            BASE,
             boards=2,
             players="4",
             overachievers_disqualified=True,
@@ -95,14 +93,18 @@ def test_refusals_that_are_not_about_boards_stay_listed_together():
         for p in problems
     )
     assert not any(p.startswith("boards") for p in problems)
-    # ttt-captures: stationary shapes play in rounds (on several boards too); ttt-rounds: moving ones too
-    parse(
+    # shapes play in rounds on several boards too, stationary and moving
+    rule_set(
+        "MB",
+        BASE,
         boards=2,
         phases=[{"order": "simultaneous"}],
         shapes={"circle": {"move": "stationary"}, "triangle": {"move": "stationary"}},
         reserves={"black": {"circle": 1, "triangle": 1}, "white": {"circle": 1, "triangle": 1}},
     )
-    parse(
+    rule_set(
+        "MB",
+        BASE,
         boards=2,
         phases=[{"order": "simultaneous"}],
         move_limit=9,
@@ -111,15 +113,12 @@ def test_refusals_that_are_not_about_boards_stay_listed_together():
     )
 
 
-# -- several boards x outcome rules: hand-computed ----------------------------
-# Two boards of 3x1x1 lie side by side: board 1 is targets 0..2, board 2 is
-# targets 3..5 (docs/rules/ttt.md, "Boards").
-
-
 def test_area_is_counted_per_board_then_most_boards_wins():
     # board 1: B . W  -> the empty middle touches both: black 2, white 2 (a drawn board)
     # board 2: B W .  -> black 1 (its only neighbour is white), white 2: white wins it
-    c = make_core(parse(boards=2, stalemate="most-area-wins", reserves={"black": 2, "white": 2}))
+    c = make_core(
+        rule_set("MB", BASE, boards=2, stalemate="most-area-wins", reserves={"black": 2, "white": 2})
+    )
     play(c, [0, 2, 3, 4])
     assert c.terminal() and c.ending() == "stalemate"
     assert [c.board_side_scores(0), c.board_side_scores(1)] == [[2, 2], [1, 2]]
@@ -134,7 +133,9 @@ def test_least_area_wins_per_board_gives_an_absent_side_the_board():
     # A board scored alone is a one-board game of its pieces: a side with no
     # piece on it has area 0 and holds the least area there.
     # board 1: B . .  (black 3, white 0: white wins it); board 2: W . . (black wins it)
-    c = make_core(parse(boards=2, stalemate="least-area-wins", reserves={"black": 1, "white": 1}))
+    c = make_core(
+        rule_set("MB", BASE, boards=2, stalemate="least-area-wins", reserves={"black": 1, "white": 1})
+    )
     play(c, [0, 3])
     assert c.board_results() == [[-1, 1], [1, -1]]
     assert c.returns_list() == [0.0, 0.0]
@@ -142,7 +143,9 @@ def test_least_area_wins_per_board_gives_an_absent_side_the_board():
 
 def test_k_in_a_row_counts_per_board():
     # board 1: B B B -> black 2 lines of 2; board 2: W W . -> white 1, black 0
-    c = make_core(parse(boards=2, stalemate="most-2-in-a-row-wins", reserves={"black": 3, "white": 2}))
+    c = make_core(
+        rule_set("MB", BASE, boards=2, stalemate="most-2-in-a-row-wins", reserves={"black": 3, "white": 2})
+    )
     play(c, [0, 3, 1, 4, 2])
     assert c.terminal()
     assert [c.board_side_scores(0), c.board_side_scores(1)] == [[2, 0], [0, 1]]
@@ -153,7 +156,9 @@ def test_pieces_against_chaos_per_board():
     # 2 boards of 2x1: board 1 targets 0, 1; board 2 targets 2, 3.
     # black b1, white b2, Chaos (pink) b1, black b2: board 1 black 1 = Chaos 1
     # (equal: a draw), white 0 < 1 (loses); board 2 black 1 > 0, white 1 > 0.
-    rs = parse(
+    rs = rule_set(
+        "MB",
+        BASE,
         boards=2,
         players="2-vs-chaos",
         board={"kind": "squares", "size": [2, 1, 1]},
@@ -171,7 +176,9 @@ def test_pieces_against_chaos_per_board():
 
 
 def test_every_player_losing_every_board_to_chaos_is_a_chaos_win():
-    rs = parse(
+    rs = rule_set(
+        "MB",
+        BASE,
         boards=2,
         players="2-vs-chaos",
         board={"kind": "squares", "size": [1, 1, 1]},
@@ -193,7 +200,9 @@ def test_chaos_threshold_counts_the_pieces_of_every_board():
     board = {"kind": "squares", "size": [2, 1, 1]}
     for limit, returns, chaos in ((3, [-1.0, -1.0], 1.0), (4, [0.0, 0.0], 0.0)):
         c = make_core(
-            parse(
+            rule_set(
+                "MB",
+                BASE,
                 boards=2,
                 board=board,
                 stalemate="most-pieces-wins",
@@ -209,7 +218,9 @@ def test_chaos_threshold_counts_the_pieces_of_every_board():
 
 def test_a_turn_check_deciding_the_last_board_decides_alone():
     c = make_core(
-        parse(
+        rule_set(
+            "MB",
+            BASE,
             boards=2,
             board={"kind": "squares", "size": [2, 1, 1]},
             turn_checks=["first-2-wins"],
@@ -226,7 +237,9 @@ def test_overachievers_make_most_boards_second_most_boards():
     # 4 players, 3 boards of 1x1: black, white and pink each win a board
     # (most pieces), yellow none: the three are disqualified and yellow, with
     # the most boards among the rest, wins.
-    rs = parse(
+    rs = rule_set(
+        "MB",
+        BASE,
         boards=3,
         players="4",
         overachievers_disqualified=True,
@@ -242,7 +255,9 @@ def test_overachievers_make_most_boards_second_most_boards():
 
 
 def test_overachievers_when_everyone_wins_every_board_chaos_wins():
-    rs = parse(
+    rs = rule_set(
+        "MB",
+        BASE,
         boards=2,
         players="4",
         overachievers_disqualified=True,
@@ -260,7 +275,9 @@ def test_partners_with_assigned_colours_count_both_colours_per_board():
     # 2 boards of 1x2: board 1 targets 0 (y=1) and 2 (y=2), board 2 targets 1 and 3.
     # black b1, white b2, pink (black's partner) b1, yellow b2 -> board 1: 2-0 for
     # black+pink, board 2: 2-0 for white+yellow: one board each, a draw.
-    rs = parse(
+    rs = rule_set(
+        "MB",
+        BASE,
         boards=2,
         players="partners",
         stalemate="most-pieces-wins",
@@ -272,35 +289,36 @@ def test_partners_with_assigned_colours_count_both_colours_per_board():
     assert c.returns_list() == [0.0] * 4
 
 
-# -- several boards x simultaneous phases: hand-played rounds ------------------
-
-
 def test_one_round_decides_two_boards_at_once():
     c = make_core(
-        parse(
+        rule_set(
+            "MB",
+            BASE,
             boards=2,
             turn_checks=["first-2-wins"],
             reserves={"black": 3, "white": 3},
             phases=[{"order": "simultaneous"}],
         )
     )
-    play(c, [0, 3])  # round 1: black on board 1, white on board 2
+    play(c, [0, 3])  # the first round: black on board 1, white on board 2
     assert c.board_results() == [None, None]
-    play(c, [1, 4])  # round 2: each completes two on its own board
+    play(c, [1, 4])  # the second round: each completes two on its own board
     assert c.terminal() and c.ending() == "turn check"
     assert c.board_results() == [[1, -1], [-1, 1]] and c.returns_list() == [0.0, 0.0]
 
 
 def test_a_collision_on_one_board_while_another_is_decided():
-    rs = parse(
+    rs = rule_set(
+        "MB",
+        BASE,
         boards=2,
         players="3",
         turn_checks=["first-2-wins"],
         reserves={"black": 3, "white": 3, "pink": 3},
         phases=[{"order": "simultaneous"}],
     )
-    c = play(make_core(rs), [0, 3, 5])  # round 1
-    play(c, [1, 4, 4])  # round 2: black completes board 1; white and pink collide
+    c = play(make_core(rs), [0, 3, 5])  # the first round
+    play(c, [1, 4, 4])  # the second: black completes board 1; white and pink collide
     assert not c.terminal()
     assert c.board_results() == [[1, -1, -1], None]
     assert c.cells()[:3] == [1, 1, -1]  # board 1 locked: its empty space shows locked
@@ -314,7 +332,9 @@ def test_a_collision_on_one_board_while_another_is_decided():
 
 
 def test_lines_of_several_sides_on_one_board_in_one_round_draw_that_board_only():
-    rs = parse(
+    rs = rule_set(
+        "MB",
+        BASE,
         boards=2,
         board={"kind": "squares", "size": [4, 1, 1]},
         turn_checks=["first-2-wins"],
@@ -330,7 +350,9 @@ def test_lines_of_several_sides_on_one_board_in_one_round_draw_that_board_only()
 def test_a_board_decided_in_a_round_locks_at_its_end_and_the_round_lands_everywhere():
     # Plans are made on the board of the round's start: a piece sent to a
     # board that the same round decides still lands there.
-    rs = parse(
+    rs = rule_set(
+        "MB",
+        BASE,
         boards=2,
         turn_checks=["first-2-wins"],
         reserves={"black": 3, "white": 3},
@@ -343,20 +365,18 @@ def test_a_board_decided_in_a_round_locks_at_its_end_and_the_round_lands_everywh
     assert sorted(c.legal_action_list()) == [3, 4]
 
 
-# -- cross-combinations against the reference model -----------------------------
-
 RAW = {}
 
 
-def _add(out, name, ref, **fields):
+def _add(out, name, **fields):
     rec = {"name": name, "board": dict(SQ3x1), "turn_checks": []}
     rec.update(fields)
     RAW[name] = rec
-    out.append((rules.parse(rec), ref))
+    out.append(rules.parse(rec))
 
 
 def combination_sets():
-    """(rule set, reference class) for each combination."""
+    """A rule set for each combination."""
     out = []
     sq2 = {"kind": "squares", "size": [2, 2, 1]}
     sq3 = {"kind": "squares", "size": [3, 3, 1]}
@@ -364,7 +384,6 @@ def combination_sets():
     _add(
         out,
         "b2-least-area-chaos-exclusive",
-        RefState,
         boards=2,
         players="2-vs-chaos",
         board=dict(
@@ -382,7 +401,6 @@ def combination_sets():
     _add(
         out,
         "b2-most-area-move",
-        RefState,
         boards=2,
         board=sq3,
         reserves={"black": 3, "white": 3},
@@ -394,7 +412,6 @@ def combination_sets():
     _add(
         out,
         "b3-2-in-a-row-3p",
-        RefState,
         boards=3,
         players="3",
         board={"kind": "squares", "size": [2, 2, 1]},
@@ -404,7 +421,6 @@ def combination_sets():
     _add(
         out,
         "b2-least-circles-loses-stacks",
-        RefState,
         boards=2,
         board={"kind": "stacks", "size": [2, 1, 3]},
         reserves={"black": 5, "white": 5},
@@ -414,7 +430,6 @@ def combination_sets():
     _add(
         out,
         "b2-vs-chaos-move",
-        RefState,
         boards=2,
         players="2-vs-chaos",
         board=sq2,
@@ -427,7 +442,6 @@ def combination_sets():
     _add(
         out,
         "b3-fewer-than-chaos-3p",
-        RefState,
         boards=3,
         players="3-vs-chaos",
         board={"kind": "squares", "size": [2, 1, 1]},
@@ -438,7 +452,6 @@ def combination_sets():
     _add(
         out,
         "b2-chaos-threshold",
-        RefState,
         boards=2,
         board=sq2,
         reserves={"black": 4, "white": 4},
@@ -450,7 +463,6 @@ def combination_sets():
     _add(
         out,
         "b3-overachievers-4p",
-        RefState,
         boards=3,
         players="4",
         overachievers_disqualified=True,
@@ -463,7 +475,6 @@ def combination_sets():
     _add(
         out,
         "b2-overachievers-least-row",
-        RefState,
         boards=2,
         players="4",
         overachievers_disqualified=True,
@@ -474,7 +485,6 @@ def combination_sets():
     _add(
         out,
         "b2-partners-assigned-pieces",
-        RefState,
         boards=2,
         players="partners",
         board=sq2,
@@ -486,7 +496,6 @@ def combination_sets():
     _add(
         out,
         "b2-sim-place",
-        SimRefState,
         boards=2,
         reserves={"black": 3, "white": 3},
         turn_checks=["first-2-wins"],
@@ -496,7 +505,6 @@ def combination_sets():
     _add(
         out,
         "b3-sim-3p-pass-collide",
-        SimRefState,
         boards=3,
         players="3",
         board={"kind": "squares", "size": [2, 1, 1]},
@@ -507,7 +515,6 @@ def combination_sets():
     _add(
         out,
         "b2-single-then-sim-move",
-        SimRefState,
         boards=2,
         board=sq2,
         reserves={"black": 2, "white": 2},
@@ -524,7 +531,6 @@ def combination_sets():
     _add(
         out,
         "b2-sim-stacks-chaos",
-        SimRefState,
         boards=2,
         players="2-vs-chaos",
         board={"kind": "stacks", "size": [2, 1, 2]},
@@ -536,7 +542,6 @@ def combination_sets():
     _add(
         out,
         "b2-sim-shared-move-loses",
-        SimRefState,
         boards=2,
         colours="shared",
         board=sq2,
@@ -549,7 +554,6 @@ def combination_sets():
     _add(
         out,
         "b2-sim-locks-threshold",
-        SimRefState,
         boards=2,
         board=dict(sq3, sticky=[[2, 2, 1]], exclusive=[{"at": [[1, 1, 1]], "players": [1]}]),
         reserves={"black": 3, "white": 3},
@@ -563,7 +567,6 @@ def combination_sets():
     _add(
         out,
         "cloak-b2-hides",
-        CloakedRefState,
         boards=2,
         board=sq2,
         cloaking="hides",
@@ -574,7 +577,6 @@ def combination_sets():
     _add(
         out,
         "cloak-b3-blotto-stacks",
-        CloakedRefState,
         boards=3,
         cloaking="hides",
         board={
@@ -589,7 +591,6 @@ def combination_sets():
     _add(
         out,
         "cloak-b2-move-obscures",
-        CloakedRefState,
         boards=2,
         board=sq2,
         cloaking="obscures",
@@ -602,7 +603,6 @@ def combination_sets():
     _add(
         out,
         "cloak-b2-hides-move",
-        CloakedRefState,
         boards=2,
         board=sq2,
         cloaking="hides",
@@ -617,7 +617,6 @@ def combination_sets():
     _add(
         out,
         "cloak-locks-move",
-        CloakedRefState,
         cloaking="hides",
         board=dict(
             sq3,
@@ -641,7 +640,6 @@ def combination_sets():
     _add(
         out,
         "cloak-locks-stacks-exclusive",
-        CloakedRefState,
         cloaking="hides",
         board={
             "kind": "stacks",
@@ -658,7 +656,6 @@ def combination_sets():
     _add(
         out,
         "cloak-area",
-        CloakedRefState,
         cloaking="hides",
         board=sq3,
         reserves={"black": 3, "white": 3},
@@ -668,7 +665,6 @@ def combination_sets():
     _add(
         out,
         "cloak-vs-chaos",
-        CloakedRefState,
         cloaking="hides",
         players="2-vs-chaos",
         board=sq3,
@@ -682,7 +678,6 @@ def combination_sets():
     _add(
         out,
         "b2-locks-move",
-        RefState,
         boards=2,
         board=dict(
             sq3,
@@ -710,97 +705,41 @@ def combination_sets():
 CASES = combination_sets()
 
 
-def _check_ending(core, ref, where):
-    assert core.returns_list() == ref.returns(), where
-    assert core.chaos_outcome() == ref.chaos_outcome(), where
-    assert core.disqualified_players() == sorted(ref.disqualified), where
-    if ref.B > 1:
-        expect = [None if b not in ref.decided else [float(v) for v in ref.decided[b]] for b in range(ref.B)]
-        got = [None if r is None else [float(v) for v in r] for r in core.board_results()]
-        assert got == expect, where
-
-
-def play_both(rs, ref_cls, games, seed):
-    """Random games on the engine and the reference model side by side: the
-    player to decide, the seats still to plan, what each player sees (cloaked
-    rule sets), the legal actions or chance outcomes, attempts that only
-    reveal, and the whole ending. Returns how many attempts occurred."""
-    rng = random.Random(seed)
-    attempts = 0
-    for g in range(games):
-        core = make_core(rs)
-        ref = ref_cls(rs)
-        assert core.num_actions == ref.num_actions
-        steps = 0
-        while True:
-            where = (rs.name, g, steps, core.to_string())
-            player = core.player()
-            assert player == ref.current_player(), where
-            if ref_cls is SimRefState:
-                assert core.simultaneous_player_list() == ref.simultaneous_players(), where
-                for p in ref.simultaneous_players():  # the OpenSpiel face's joint-action sets
-                    assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
-            if ref_cls is CloakedRefState:
-                for p in range(core.num_players):
-                    assert core.player_view(p) == ref.view(p), (p,) + where
-            if player == -4:
-                _check_ending(core, ref, where)
-                break
-            if player == -1:
-                outcomes = core.chance_outcome_list()
-                legal = ref.seat_actions(ref.seat)
-                assert [a for a, _ in outcomes] == legal, where
-            else:
-                legal = core.legal_action_list()
-                assert legal == ref.legal_actions(), where
-            a = rng.choice(legal)
-            core.apply_action(a)
-            ref.apply(a)
-            if ref_cls is CloakedRefState:
-                assert core.last_event()["attempt"] == ref.last_attempt, where
-                attempts += ref.last_attempt
-            steps += 1
-            assert steps <= core.max_game_length, where
-    return attempts
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].name)
-def test_engine_matches_reference(case):
-    rs, ref_cls = case
-    attempts = play_both(rs, ref_cls, games=50, seed=sum(map(ord, rs.name)))
+@pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
+def test_combinations_on_several_boards_match_reference(rs):
+    attempts = play_against_reference(
+        rs, games=sweep(full=50, quick=12), seed=sum(map(ord, rs.name))
+    ).attempts
     # (in cloak-b3-blotto-stacks each seat places only on its own exclusive
     # stacks, whose pieces it placed itself: nothing there can be attempted)
-    if (
-        ref_cls is CloakedRefState
-        and rs.record["cloaking"] == "hides"
-        and rs.name != "cloak-b3-blotto-stacks"
-    ):
+    if cloaks(rs) and rs.record["cloaking"] == "hides" and rs.name != "cloak-b3-blotto-stacks":
         assert attempts > 0, "no attempt that only reveals was played"
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].name)
-def test_engine_matches_reference_long(case):
-    rs, ref_cls = case
-    play_both(rs, ref_cls, games=800, seed=12)
+@pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
+def test_combinations_on_several_boards_match_reference_long(rs):
+    play_against_reference(rs, games=800, seed=12)
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].name)
-def test_random_sim_test_with_serialisation(case, tmp_path):
-    rs, _ = case
+@pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
+def test_random_sim_test_with_serialisation(rs, tmp_path):
     path = tmp_path / f"{rs.name}.json"
     path.write_text(json.dumps(RAW[rs.name]))
     game = pyspiel.load_game(f"ttt(rules={path})")
-    pyspiel.random_sim_test(game, num_sims=15, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sweep(full=15, quick=1), serialize=True, verbose=False)
     if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
         pyspiel.random_sim_test(
-            pyspiel.convert_to_turn_based(game), num_sims=5, serialize=False, verbose=False
+            pyspiel.convert_to_turn_based(game),
+            num_sims=sweep(full=5, quick=1),
+            serialize=False,
+            verbose=False,
         )
 
 
 def test_playout_plans_on_several_boards_are_the_legal_plans():
-    """The random playout's fast plan lists (ttt-sim) skip decided boards."""
-    rs, _ = next(case for case in CASES if case[0].name == "b2-single-then-sim-move")
+    """The random playout's fast plan lists skip decided boards."""
+    rs = next(rs for rs in CASES if rs.name == "b2-single-then-sim-move")
     rng = random.Random(5)
     checked = 0
     for _ in range(60):
@@ -819,13 +758,17 @@ def test_playout_plans_on_several_boards_are_the_legal_plans():
 
 
 def test_cloaked_spaces_and_the_game_length_bound_cover_every_board():
-    one = parse(
+    one = rule_set(
+        "MB",
+        BASE,
         board={"kind": "squares", "size": [2, 1, 1]},
         cloaking="hides",
         reserves={"black": 2, "white": 2},
         phases=[{"cloaked": [[1, 1, 1]]}],
     )
-    two = parse(
+    two = rule_set(
+        "MB",
+        BASE,
         boards=2,
         board={"kind": "squares", "size": [2, 1, 1]},
         cloaking="hides",
@@ -840,14 +783,7 @@ def test_cloaked_spaces_and_the_game_length_bound_cover_every_board():
     assert make_core(two).max_game_length == 4 + 2 * 4
 
 
-# -- random rule sets with several boards --------------------------------------
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st
-
-from test_ttt_reference import rule_records  # noqa: E402
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     rule_records(),
     st.integers(2, 3),
@@ -860,60 +796,20 @@ def test_random_rule_sets_on_several_boards_match_reference(rec, boards, orders,
     rec["boards"] = boards
     if "simultaneous" in orders or "single" in orders:
         rec["pieces_per_turn"] = 1
-    for ph, order in zip(rec["phases"], orders):
+    for ph, order in zip(rec["phases"], orders, strict=False):  # up to 3 phases, 3 orders
         ph["order"] = order
     if limit is not None:
         rec["chaos_wins_if_more_than"] = {"circle": limit}
     if rec["players"] == "4" and all(ph["order"] == "sequential" for ph in rec["phases"]):
         rec["overachievers_disqualified"] = overachievers
     rs = parsed_or_rejected(rec)
-    play_both(rs, SimRefState, games=3, seed=seed)
+    play_against_reference(rs, games=3, seed=seed)
 
 
-BLOTTO13 = {
-    "name": "3Blotto13-test",
-    "notes": "Played on 3 boards of 2x1x13 stacks: first stack exclusive to black, second stack exclusive to "
-    "white; Most pieces wins, Cloaking hides; Circle: 13 black and 13 white start in reserve; "
-    "All spaces cloaked",
-    "boards": 3,
-    "board": {
-        "kind": "stacks",
-        "size": [2, 1, 13],
-        "exclusive": [{"at": [[1, 1]], "players": [1]}, {"at": [[2, 1]], "players": [2]}],
-    },
-    "reserves": {"black": 13, "white": 13},
-    "turn_checks": [],
-    "stalemate": "most-pieces-wins",
-    "cloaking": "hides",
-    "phases": [{"cloaked": [[x, 1, z] for x in (1, 2) for z in range(1, 14)]}],
-}
-
-
-def test_the_seeds_3blotto13_plays_colonel_blotto_against_the_reference():
-    """3Blotto13 as the seed words it: each player spreads 13 hidden pieces
-    over its own stack on three boards; each board goes to the larger force
-    ("Most pieces wins" per board) and the most boards win. Every cell of
-    every board is cloaked, so neither player sees the other's allocation."""
-    rs = rules.parse(BLOTTO13)
-    c = make_core(rs)
-    assert len(c.cloaked_cells()) == 3 * 2 * 13
-    play_both(rs, CloakedRefState, games=4, seed=13)
-    # black 7-3-3 against white 5-5-3: black wins board 1, white board 2,
-    # board 3 is drawn; one board each is a draw
-    plan_black, plan_white = [0] * 7 + [2] * 3 + [4] * 3, [1] * 5 + [3] * 5 + [5] * 3
-    c = make_core(rs)
-    for b, w in zip(plan_black, plan_white):
-        play(c, [b, w])
-    assert c.terminal() and c.board_results() == [[1, -1], [-1, 1], [0, 0]]
-    assert c.returns_list() == [0.0, 0.0]
-    assert c.player_view(1)[:2] == [".", "o"]  # white never saw black's pieces
-
-
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case[0].name)
-def test_zero_sum_claims_hold_on_every_ending(case, tmp_path):
+@pytest.mark.parametrize("rs", CASES, ids=lambda rs: rs.name)
+def test_zero_sum_claims_hold_on_every_ending(rs, tmp_path):
     """The GameType claims zero-sum only where every ending sums to 0 (two
     sides, no Chaos, no rule that makes every player win or lose together)."""
-    rs, _ = case
     path = tmp_path / f"{rs.name}.json"
     path.write_text(json.dumps(RAW[rs.name]))
     game = pyspiel.load_game(f"ttt(rules={path})")
@@ -925,19 +821,80 @@ def test_zero_sum_claims_hold_on_every_ending(case, tmp_path):
             assert sum(c.returns_list()) == 0.0, (rs.name, seed)
 
 
-def test_a_round_starts_when_a_seats_only_move_enters_a_space_only_it_may_enter():
-    """Fix found by the cross-checks: whether a seat had a move at the start
-    of a round was judged with the previous seat's entry locks, so black,
-    whose only move enters a space exclusive to black, was stalemated."""
-    rs = parse(
-        board={"kind": "squares", "size": [4, 1, 1], "exclusive": [{"at": [[1, 1, 1]], "players": [1]}]},
-        reserves={"black": 1, "white": 1},
-        shapes={"circle": {"move": "adjacent"}},
-        move_limit=10,
-        phases=[{"order": "simultaneous"}],
+# -- overachievers and shape measures with rounds on several boards ---------------------------
+
+
+def test_overachievers_in_rounds_on_several_boards_act_on_the_whole_game():
+    """Two 2x1 boards, 4 players, first-2-wins, one round: black completes a
+    line on board 1 and white on board 2 in the same round. On one board the
+    round's winners would be disqualified at once; here a round decides
+    boards, so both boards are decided (black's, white's), the game
+    ends with black and white on one board each, and as the game's winners
+    they are disqualified: pink and yellow (no board) win together."""
+    rs = rule_set(
+        "oa-rounds",
+        boards=2,
+        players="4",
+        overachievers_disqualified=True,
+        board={"kind": "squares", "size": [2, 1, 1]},
+        turn_checks=["first-2-wins"],
+        reserves={"black": 2, "white": 2, "pink": 1, "yellow": 1},
+        stalemate="most-pieces-wins",
+        phases=[dict(SIM, **{"pass": True})],
     )
-    c = play(make_core(rs), [1, 2])  # round 1: black (2,1), white (3,1)
-    assert not c.terminal()
-    move = lambda f, u: 4 + 4 * f + u
-    assert c.player_legal_action_list(0) == [move(1, 0)]  # (2,1)->(1,1), exclusive to black
-    assert c.player_legal_action_list(1) == [move(2, 3)]  # (3,1)->(4,1)
+    core = make_core(rs)
+    ref = ReferenceState(rs)
+    # targets: board 1 is x = 0, 1; board 2 is x = 2, 3 (side by side)
+    pass_id = max(core.player_legal_action_list(0))  # the pass is the highest plan id
+    assert pass_id == ref.a_pass
+    for plans in ([0, 2, pass_id, pass_id], [1, 3, pass_id, pass_id]):
+        for a in plans:
+            core.apply_action(a)
+            ref.apply(a)
+    assert core.player() == -4 and ref.result is not None
+    assert [list(map(float, r)) for r in core.board_results()] == [[1, -1, -1, -1], [-1, 1, -1, -1]]
+    assert core.disqualified_players() == [0, 1] == sorted(ref.disqualified)
+    assert core.returns_list() == ref.returns() == [-1.0, -1.0, 1.0, 1.0]
+
+
+def test_a_shape_measure_is_scored_per_board_against_the_shapes_reference():
+    """most-triangles-wins on two 2x2 boards: each board goes to the side with
+    more triangles on it, then most boards wins (games played at random
+    against ReferenceState, which scores shapes from its own shape map)."""
+    shapes = {"circle": {"move": "stationary"}, "triangle": {"move": "stationary"}}
+    rs = rule_set(
+        "tri-boards",
+        board={"kind": "squares", "size": [2, 2, 1]},
+        boards=2,
+        turn_checks=[],
+        stalemate="most-triangles-wins",
+        shapes=shapes,
+        reserves={"black": {"circle": 1, "triangle": 3}, "white": {"circle": 3, "triangle": 1}},
+    )
+    rng = random.Random(5)
+    outcomes = set()
+    for g in range(60):
+        core = make_core(rs)
+        ref = ReferenceState(rs)
+        while core.player() != -4:
+            legal = core.legal_action_list()
+            assert legal == ref.legal_actions(), (g, core.to_string())
+            a = rng.choice(legal)
+            core.apply_action(a)
+            ref.apply(a)
+        assert core.returns_list() == ref.returns(), (g, core.to_string())
+        got = [[float(v) for v in r] for r in core.board_results()]
+        assert got == [[float(v) for v in ref.decided[b]] for b in range(2)], (g, core.to_string())
+        for b in range(2):
+            assert core.board_side_scores(b) == [
+                sum(
+                    1
+                    for c, col in ref.board.items()
+                    if ref.board_of(c) == b and col == side and ref.shape[c] == "triangle"
+                )
+                for side in (0, 1)
+            ], (g, b, core.to_string())
+        outcomes.add(tuple(core.returns_list()))
+    # black's 3 triangles against white's 1: black wins both boards, or each
+    # side one (a draw); both are reached, so the per-board score decides
+    assert outcomes >= {(1.0, -1.0), (0.0, 0.0)}, outcomes

@@ -1,0 +1,124 @@
+"""Tables and geometry: cells, boards side by side, directions, targets and
+where a piece sent to a target lands.
+
+A cell is a 0-based (x, y, z) tuple. Several boards (``boards`` in the
+record) sit side by side along x, so x runs over every board and
+``board_of`` tells which one a cell is on. An action names a *target*: on
+stacks a column (x + X*y), elsewhere a cell (x + X*(y + Y*z)).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+#: one direction of every line through a cell (the other is its negation)
+LINE_DIRS = [d for d in itertools.product((-1, 0, 1), repeat=3) if d > (0, 0, 0)]
+#: every step to a neighbouring cell
+ALL_DIRS = [d for d in itertools.product((-1, 0, 1), repeat=3) if d != (0, 0, 0)]
+ORTH = [d for d in ALL_DIRS if sum(map(abs, d)) == 1]
+DIAG = [d for d in ALL_DIRS if sum(map(abs, d)) > 1]
+#: knight's leaps: two along one axis and one along another (knight-2x1x0) ...
+KNIGHT = [d for d in itertools.product((-2, -1, 0, 1, 2), repeat=3) if sorted(map(abs, d)) == [0, 1, 2]]
+#: ... and two along one axis, one along each of the others (knight-2x1x1)
+KNIGHT3 = [d for d in itertools.product((-2, -1, 0, 1, 2), repeat=3) if sorted(map(abs, d)) == [1, 1, 2]]
+
+
+def step(c, d, k=1):
+    """The cell ``k`` steps from ``c`` along direction ``d``."""
+    return (c[0] + k * d[0], c[1] + k * d[1], c[2] + k * d[2])
+
+
+class GeometryMixin:
+    """Sizes, coordinates and the board's fixed spaces; the rest of the model
+    keeps ``board`` (cell -> colour index), ``locked`` (cells locked for the
+    game), ``decided`` (boards decided in play) and ``phase_locked()``."""
+
+    def _init_geometry(self, r):
+        self.X, self.Y, self.Z = r["board"]["size"]
+        self.B, self.bX = r.get("boards", 1), self.X  # B copies of the board along x, each bX wide
+        self.X *= self.B
+        self.gravity = r["board"]["kind"] == "stacks"
+        self.T = self.X * self.Y if self.gravity else self.X * self.Y * self.Z  # action targets
+        self.S = self.X * self.Y * self.Z  # cells
+
+    def copies(self, at, boards=None):
+        """Every board's copy of a 1-based [x, y, z] (0-based, x along all
+        boards); with ``boards`` (1-based numbers), those boards' copies only."""
+        return [
+            (at[0] - 1 + b * self.bX, at[1] - 1, at[2] - 1)
+            for b in range(self.B)
+            if boards is None or b + 1 in boards
+        ]
+
+    def board_of(self, c):
+        return c[0] // self.bX
+
+    def target_xyz(self, t):
+        return (t % self.X, (t // self.X) % self.Y, t // (self.X * self.Y))
+
+    def xyz_target(self, x, y, z):
+        return x + self.X * (y + self.Y * z)
+
+    def target_of(self, c):
+        """The target that names cell c (its column on stacks)."""
+        return self.xyz_target(c[0], c[1], 0 if self.gravity else c[2])
+
+    def cell_index(self, c):
+        return c[0] + self.X * (c[1] + self.Y * c[2])
+
+    def cell_at(self, i):
+        return (i % self.X, (i // self.X) % self.Y, i // (self.X * self.Y))
+
+    def on_board(self, x, y, z):
+        return 0 <= x < self.X and 0 <= y < self.Y and 0 <= z < (1 if self.gravity else self.Z)
+
+    # stacks: pieces fall to the lowest empty space ------------------------------------
+    def height(self, t):
+        """The number of cells of target t's stack holding a piece or locked, up to the highest."""
+        x, y, _ = self.target_xyz(t)
+        h = 0
+        for z in range(self.Z):
+            if (x, y, z) in self.board or (x, y, z) in self.locked:
+                h = z + 1
+        return h
+
+    def landing(self, t):
+        """Cell a piece sent to target t ends on, or None if t is full, the
+        cell is taken or locked (for the game or the phase), or its board is
+        decided."""
+        if self.gravity:
+            h = self.height(t)
+            x, y, _ = self.target_xyz(t)
+            c = (x, y, h) if h < self.Z else None
+        else:
+            c = self.target_xyz(t)
+            c = None if c in self.board or c in self.locked else c
+        if c is not None and self.board_of(c) in self.decided:
+            return None
+        return None if c in self.phase_locked() else c
+
+    def top_cell(self, t):
+        """The cell of target t's top piece (stacks; None for an empty stack), or t's cell."""
+        if self.gravity:
+            h = self.height(t)
+            x, y, _ = self.target_xyz(t)
+            return (x, y, h - 1) if h else None
+        return self.target_xyz(t)
+
+    def top_in(self, board, x, y):
+        """The top cell of stack (x, y) in ``board`` (a piece or a locked space), or None."""
+        zs = [z for z in range(self.Z) if (x, y, z) in board or (x, y, z) in self.locked]
+        return (x, y, max(zs)) if zs else None
+
+    def base(self, x, y):
+        """The lowest height of stack (x, y) above its highest locked cell."""
+        return max([z + 1 for z in range(self.Z) if (x, y, z) in self.locked], default=0)
+
+    def stack_cells(self, t):
+        """The cells of target t above its highest locked cell, bottom first."""
+        x, y, _ = self.target_xyz(t)
+        return [(x, y, z) for z in range(self.base(x, y), self.Z)]
+
+    def column(self, x, y):
+        """The occupied cells of stack (x, y), bottom first."""
+        return [(x, y, z) for z in range(self.Z) if (x, y, z) in self.board]

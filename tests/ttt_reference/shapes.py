@@ -1,0 +1,144 @@
+"""Shapes and their moves: each shape's moves, goal lines, "cannot move
+backwards" and the replacement shape named on reaching the goal, and the
+shapes' rank order, from docs/rules/ttt.md "Shapes, movement and goals".
+"""
+
+from __future__ import annotations
+
+from games.ttt.schema import goal_sides, needs_goals
+
+from .geometry import ALL_DIRS, KNIGHT, KNIGHT3, step
+
+FORWARD_MOVES = ("forward-orthogonal", "forward-diagonal")
+
+#: the shapes' rank, lowest first, as the tic-tac-toe variations specification lists them
+RANK = ["circle", "triangle", "x", "cross", "star", "pentagon"]
+
+
+def outranks(a, b):
+    """ "Pentagon outranks star which outranks cross which outranks X which
+    outranks triangle which outranks circle (but circle outranks pentagon and
+    only pentagon)"."""
+    if (a, b) == ("circle", "pentagon"):
+        return True
+    if (a, b) == ("pentagon", "circle"):
+        return False
+    return RANK.index(a) > RANK.index(b)
+
+
+class ShapesMixin:
+    def _init_shapes(self, r):
+        self.goals = goal_sides(r["players"], r["board"]["size"]) if needs_goals(r) else []
+        self.replacers = [s for s in self.names if self.backwards(s)] if self.goals else []
+        self.any_move = any(p["move"] != "stationary" for p in self.props.values()) and any(
+            ph["movement"] == "allowed" for ph in self.phases
+        )
+
+    def backwards(self, name):
+        """A shape that moves, not only forward, and is not marked otherwise."""
+        p = self.props[name]
+        return (
+            p["move"] != "stationary"
+            and p["move"] not in FORWARD_MOVES
+            and not p.get("cannot_move_backwards", False)
+        )
+
+    def no_back(self, name):
+        """A shape held to its goal distance: a forward mover, or one that cannot move backwards."""
+        return self.props[name]["move"] in FORWARD_MOVES or bool(
+            self.props[name].get("cannot_move_backwards")
+        )
+
+    def goal_dist(self, s, t):
+        """Rows from target t to seat s's goal line, or None (Chaos, no goals)."""
+        if s >= self.n or s >= len(self.goals):
+            return None
+        axis, high = self.goals[s]
+        x, y, _ = self.target_xyz(t)
+        v, size = (x % self.bX, self.bX) if axis == 0 else (y, self.Y)
+        return size - 1 - v if high else v
+
+    def reaches_goal(self, s, f, u):
+        """ "Stalemate if goal is reached": a move of seat s from f onto its goal line from off it."""
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        return self.goal_check and d0 is not None and d0 > 0 and d1 == 0
+
+    def reaches(self, s, name, f, u):
+        """A move that must name a replacement: the shape cannot move
+        backwards and the piece arrives on the mover's goal line from off it."""
+        if self.backwards(name) or self.props[name]["move"] == "stationary" or not self.replacers:
+            return False
+        d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
+        return d0 is not None and d0 > 0 and d1 == 0
+
+    def movable_shape(self, s, f):
+        """The shape of the top piece of target f that seat s may move, or None:
+        unlocked, free to leave, on an undecided board, its own, and "cannot
+        move a placed piece if [...] an identical piece in reserve"."""
+        src = self.top_cell(f)
+        if src is None or src not in self.board or src in self.phase_locked():
+            return None
+        if not self.may_exit(s, src) or self.board_of(src) in self.decided:
+            return None
+        col, name = self.board[src], self.shape[src]
+        if col not in self.owned[s] or self.sres[col][name] > 0:
+            return None
+        return name
+
+    def destinations(self, s, f, name):
+        """The targets seat s's ``name`` on target f steps, slides or leaps to
+        (on its board, whatever stands there)."""
+        move = self.props[name]["move"]
+        fx, fy, fz = self.target_xyz(f)
+        goal = self.goals[s] if s < len(self.goals) else None
+        if move in FORWARD_MOVES and goal is None:
+            return set()
+        dirs = [d for d in ALL_DIRS if not (self.gravity and d[2])]
+        orth = [d for d in dirs if sum(map(abs, d)) == 1]
+        diag = [d for d in dirs if sum(map(abs, d)) > 1]
+        slide, leaps = False, []
+        if move == "adjacent":
+            steps = dirs
+        elif move == "adjacent-orthogonal":
+            steps = orth
+        elif move == "adjacent-diagonal":
+            steps = diag
+        elif move == "adjacent-alquerque":  # diagonals are drawn through every other point only
+            steps = orth + (diag if (fx % self.bX + fy) % 2 == 0 else [])
+        elif move in ("orthogonal", "diagonal", "linear", "linear-or-knight"):
+            steps = {"orthogonal": orth, "diagonal": diag}.get(move, dirs)
+            slide = True
+            leaps = KNIGHT if move == "linear-or-knight" else []
+        elif move in FORWARD_MOVES:
+            toward = 1 if goal[1] else -1
+            steps = [d for d in (orth if move == "forward-orthogonal" else diag) if d[goal[0]] == toward]
+        elif move == "knight-2x1x0":
+            steps, leaps = [], KNIGHT
+        elif move == "knight-2x1x1":
+            steps, leaps = [], KNIGHT3
+        elif move == "adjacent-or-knight":  # the union of the two
+            steps, leaps = dirs, KNIGHT
+        else:
+            steps = []
+        out = set()
+        here = (fx, fy, fz)
+        for d in steps:
+            k = 1
+            while True:
+                p = step(here, d, k)
+                if not self.on_board(*p) or self.board_of(p) != self.board_of(here):
+                    break
+                out.add(self.xyz_target(*p))
+                if not slide:
+                    break
+                k += 1
+        for d in leaps:
+            if self.gravity and d[2]:
+                continue
+            p = step(here, d)
+            if self.on_board(*p) and self.board_of(p) == self.board_of(here):
+                out.add(self.xyz_target(*p))
+        out.discard(f)
+        if self.no_back(name) and goal is not None:
+            out = {u for u in out if self.goal_dist(s, u) <= self.goal_dist(s, f)}
+        return out

@@ -1,0 +1,246 @@
+"""Surrounds: "Surround line" and "Surround orthogonal", from
+docs/rules/ttt.md "Surrounds".
+
+When a piece of a surrounding shape (with a power) arrives, by placement or
+move, the runs it closes along any line with another piece of its seat's
+colours (surround-line), or the one-colour orthogonal groups next to it left
+with no empty orthogonal neighbour and none of a third player's
+(surround-orthogonal; edges and locked spaces close a group), are captured
+under its result, before the ply's turn checks. Pieces on spaces locked for
+the phase are never taken (a group holding one stays). On stacks the
+surround is read on the board of the stacks' tops: each stack is its top
+piece, a wall (a locked top) or empty (a liberty); the captives are tops. A
+surrounder never covers. A move that reaches its goal surrounds with the
+replacement it lands as.
+"""
+
+from __future__ import annotations
+
+from .captures import GAINS
+from .geometry import ALL_DIRS, ORTH, step
+
+SURROUND_CONDITIONS = ("surround-line", "surround-orthogonal")
+
+
+class SurroundMixin:
+    def _init_surround(self):
+        self.any_surrounder = any(self.surrounder(n) for n in self.names)
+
+    def surrounder(self, name):
+        p = self.props[name]
+        return p.get("power", "none") != "none" and p.get("condition") in SURROUND_CONDITIONS
+
+    def flat_cover_ok(self, s, name, t):
+        return not self.surrounder(name) and super().flat_cover_ok(s, name, t)
+
+    def outcome(self, s, name, t):
+        if self.surrounder(name):
+            return "none", []  # a surrounder never covers, on stacks too
+        return super().outcome(s, name, t)
+
+    def takeable(self, s, c, board):
+        return c in board and board[c] not in self.owned[s] and c not in self.phase_locked()
+
+    def surrounded(self, s, c, board, shape):
+        """The cells the surrounder of seat s on c (in ``board``/``shape``) captures."""
+        if self.gravity:
+            return self._surrounded_tops(s, c, board, shape)
+        out = []
+        if self.props[shape[c]]["condition"] == "surround-line":
+            for d in ALL_DIRS:
+                run, p = [], step(c, d)
+                while (
+                    self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board)
+                ):
+                    run.append(p)
+                    p = step(p, d)
+                if (
+                    run
+                    and self.on_board(*p)
+                    and self.board_of(p) == self.board_of(c)
+                    and p in board
+                    and board[p] in self.owned[s]
+                ):
+                    out += run
+            return out
+        done = set()
+        for d in ORTH:
+            g = step(c, d)
+            if not self.on_board(*g) or self.board_of(g) != self.board_of(c) or g in done:
+                continue
+            if not self.takeable(s, g, board):
+                continue
+            group, todo, free = {g}, [g], False
+            while todo:
+                x = todo.pop()
+                for e in ORTH:
+                    y = step(x, e)
+                    if not self.on_board(*y) or self.board_of(y) != self.board_of(x) or y in self.locked:
+                        continue
+                    if y not in board:
+                        free = True
+                    elif board[y] == board[g]:
+                        if y in self.phase_locked():
+                            free = True
+                        elif y not in group:
+                            group.add(y)
+                            todo.append(y)
+                    elif board[y] not in self.owned[s]:
+                        free = True
+            done |= group
+            if not free:
+                out += sorted(group)
+        return out
+
+    def _surrounded_tops(self, s, c, board, shape):
+        """``surrounded`` on stacks: read on the board of the stacks' tops."""
+        x0, y0 = c[0], c[1]
+        home = self.board_of(c)
+
+        def stack(x, y):
+            """'edge', 'wall', 'empty' or the top cell of stack (x, y)."""
+            if not (0 <= x < self.X and 0 <= y < self.Y) or self.board_of((x, y, 0)) != home:
+                return "edge"
+            top = self.top_in(board, x, y)
+            if top is None:
+                return "empty"
+            return "wall" if top in self.locked else top
+
+        out = []
+        flat = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
+        if self.props[shape[c]]["condition"] == "surround-line":
+            for dx, dy in flat:
+                run, x, y = [], x0 + dx, y0 + dy
+                while isinstance(stack(x, y), tuple) and self.takeable(s, stack(x, y), board):
+                    run.append(stack(x, y))
+                    x, y = x + dx, y + dy
+                end = stack(x, y)
+                if run and isinstance(end, tuple) and board[end] in self.owned[s]:
+                    out += run
+            return out
+        orth = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        done = set()
+        for dx, dy in orth:
+            g = (x0 + dx, y0 + dy)
+            top = stack(*g)
+            if g in done or not isinstance(top, tuple) or not self.takeable(s, top, board):
+                continue
+            colour = board[top]
+            group, todo, free = {g}, [g], False
+            while todo:
+                x, y = todo.pop()
+                for ex, ey in orth:
+                    n = (x + ex, y + ey)
+                    v = stack(*n)
+                    if v in ("edge", "wall"):
+                        continue
+                    if v == "empty":
+                        free = True
+                    elif board[v] == colour:
+                        if v in self.phase_locked():
+                            free = True
+                        elif n not in group:
+                            group.add(n)
+                            todo.append(n)
+                    elif board[v] not in self.owned[s]:
+                        free = True
+            done |= group
+            if not free:
+                out += sorted(stack(*n) for n in group)
+        return out
+
+    def arrival(self, s, a, name, board, shape):
+        """Where the piece ``name`` that piece action ``a`` of seat s brings
+        lands, in copies ``board``/``shape`` after its own lift from its
+        source (no capture applied): its cell."""
+        if a < self.move0:
+            _, col, t = self.placement_parts(a, s)
+        else:
+            f, t, _ = self.move_parts(a)
+            src = self.top_cell(f)
+            col = board.pop(src)
+            shape.pop(src)
+        if self.gravity:
+            x, y, _ = self.target_xyz(t)
+            top = self.top_in(board, x, y)
+            c = (x, y, 0 if top is None else top[2] + 1)
+        else:
+            c = self.target_xyz(t)
+        board[c], shape[c] = col, name
+        return c
+
+    def surrounds_on_arrival(self, s, a, name):
+        """Whether the piece ``name`` that action ``a`` brings surrounds anything where it lands."""
+        board, shape = dict(self.board), dict(self.shape)
+        c = self.arrival(s, a, name, board, shape)
+        return bool(self.surrounded(s, c, board, shape))
+
+    def hits(self, s, a):
+        name = self.piece_of(s, a)[0]
+        parts = self.move_parts(a)
+        lands = parts[2] if parts is not None and parts[2] else name  # it surrounds as it lands
+        if self.surrounder(lands):
+            return self.surrounds_on_arrival(s, a, lands)
+        return super().hits(s, a)
+
+    def forcing_shape(self, s, a):
+        """A move that reaches its goal surrounds with the replacement it
+        lands as ("the shape it lands with"), so a surrounding replacement's
+        power decides whether that capture forces."""
+        parts = self.move_parts(a)
+        if parts is not None and parts[2] is not None and self.surrounder(parts[2]):
+            return parts[2]
+        return super().forcing_shape(s, a)
+
+    def goal_parts(self, s, a):
+        """For a move reaching its goal whose replacement surrounds,
+        [(moving shape, its jump or cover captures), (replacement, its
+        surround where it lands captures)] in the order the move applies
+        them (the surround read after the jump; a cover the mover loses or
+        ties lands nothing); None for other actions."""
+        parts = self.move_parts(a)
+        if parts is None or parts[2] is None or not self.surrounder(parts[2]):
+            return None
+        f, t, rep = parts
+        name = self.piece_of(s, a)[0]
+        m = self.jumped(s, a)
+        verdict = None
+        if m is None:
+            verdict = self.outcome(s, name, t)[0]
+            if verdict in ("lose", "mutual"):
+                return [(name, False), (rep, False)]
+        board, shape = dict(self.board), dict(self.shape)
+        if m is not None:
+            if self.props[name]["result"] == "converts":
+                board[m] = self.board[self.top_cell(f)]
+            else:
+                del board[m], shape[m]
+        c = self.arrival(s, a, rep, board, shape)
+        return [(name, m is not None or verdict == "win"), (rep, bool(self.surrounded(s, c, board, shape)))]
+
+    def capture_parts(self, s, a):
+        if self.powers and self.is_piece_action(a):
+            parts = self.goal_parts(s, a)
+            if parts is not None:
+                return parts
+        return super().capture_parts(s, a)
+
+    def surround_landing(self, stays, col):
+        """The captives of the surrounding piece (of colour ``col``) that
+        arrived on ``stays`` take its result."""
+        name = self.shape[stays]
+        if not self.surrounder(name):
+            return
+        result = self.props[name]["result"]
+        for c in self.surrounded(self.seat, stays, self.board, self.shape):
+            if result == "converts":
+                self.board[c] = col
+                continue
+            captive = self.shape.pop(c)
+            del self.board[c]
+            self.gain(col, captive, GAINS.get(result, 0))
+
+    def end_ply(self, stays, col, goal_reached):
+        if stays is not None:
+            self.surround_landing(stays, col)
+        return super().end_ply(stays, col, goal_reached)
