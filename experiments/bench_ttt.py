@@ -98,7 +98,7 @@ def connect4_playouts_vs_openspiel(
 # of about goofspiel's length (13 rounds: 6 of simultaneous placements with
 # the central 3x3 hidden, then simultaneous moves up to a 26-ply limit with
 # the two middle rows hidden), so plans are drawn from each player's view and
-# attempts on hidden pieces only reveal them (docs/rules/ttt.md).
+# attempts on hidden pieces only reveal them (docs/rules/ttt/cloaking.md).
 SIM_RULES = "games/ttt/examples/Sim-Cloaked-Place-Then-Move.json"
 SIM_BASELINE = "goofspiel"
 SIM_TARGET = 3.0

@@ -19,6 +19,7 @@ DOCS = [
     ROOT / "README.md",
     *sorted((ROOT / "docs").glob("*.md")),
     *sorted((ROOT / "docs" / "rules").glob("*.md")),
+    *sorted((ROOT / "docs" / "rules" / "ttt").glob("*.md")),
 ]
 PACKAGES = (
     "agents",

@@ -58,7 +58,7 @@ HAND_CHAOS = {
 
 # Black and white (one piece each) and Chaos (one pink) plan one simultaneous
 # round on the same row of three cells; plans on one cell collide and destroy
-# each other (docs/rules/ttt.md, "Simultaneous play"); then most pieces wins.
+# each other (docs/rules/ttt/rounds.md); then most pieces wins.
 # By hand: black and white on one cell lose both pieces; Chaos's pink (uniform
 # over the three cells) survives unless it joins them (1/3: nobody has a piece,
 # a draw), so each player expects 2/3 x -1 = -2/3. On different cells, Chaos
@@ -75,7 +75,7 @@ HAND_SIM_CHAOS = {
 }
 
 # Two players on a row of three cells, every cell cloaked (hidden): a sequential
-# imperfect-information rule set (docs/rules/ttt.md, "Cloaking").
+# imperfect-information rule set (docs/rules/ttt/cloaking.md).
 CLOAKED_ROW = {
     "name": "cloaked-row",
     "board": {"kind": "squares", "size": [3, 1, 1]},

@@ -2,7 +2,7 @@
 (1-3 copies of the board in one game, side by side along x: board b's cell
 (x, y, z) is ``x-1 + b*X + B*X*(y-1 + Y*(z-1))``; a board whose outcome is
 decided locks for everyone; the players who win the most boards win).
-Hand-played games check docs/rules/ttt.md's decisions (ties, draws,
+Hand-played games check docs/rules/ttt/boards.md's decisions (ties, draws,
 stalemate per board, moves never crossing boards); small rule sets are
 compared move by move with the reference model (tests/ttt_reference/) and
 run through ``pyspiel.random_sim_test`` with serialisation; the solver and

@@ -1,6 +1,6 @@
 """Powers of by-stack movers: "A player's rank in a move “by stack” or “by
 full stack” is determined from the full set of pieces in the destination
-stack (after the move)", wired into the covers (docs/rules/ttt.md, "Powers
+stack (after the move)", wired into the covers (docs/rules/ttt/captures.md, "Powers
 of by-stack movers"), in sequential plies and inside simultaneous and
 single rounds ("By-stack covers inside rounds": a by-stack plan alone on
 its target covers as a sequential move does; in a collision the stack

@@ -2,7 +2,7 @@
 and "Cover by rank"), and captives removed, converted, reincarnated or
 reincarnated x2, on flat boards and on stacks; "must capture" with goal
 moves whose replacement captures too; collisions in rounds resolved by rank
-(docs/rules/ttt.md, "Captures", "Surrounds" ("A goal move's two captures")).
+(docs/rules/ttt/captures.md, with "A goal move's two captures").
 By-stack movers' covers are test_ttt_by_stack_captures.py's, pots
 test_ttt_pots.py's.
 

@@ -1,4 +1,4 @@
-"""Cloaking: what each seat sees (docs/rules/ttt.md, "Cloaking"): a player
+"""Cloaking: what each seat sees (docs/rules/ttt/cloaking.md): a player
 fully sees every piece it placed, every piece it can move (per shape), every
 piece on a non-cloaked space and every piece it has fully seen before; under
 obscurity also every piece of its own colours and the colour of every other

@@ -1,5 +1,5 @@
-"""Captures with cloaked spaces (docs/rules/ttt.md, "Captures with cloaked
-spaces"): a cover the mover cannot see does not force; moving onto a hidden
+"""Captures with cloaked spaces (docs/rules/ttt/cloaking.md, "Captures with
+cloaked spaces"): a cover the mover cannot see does not force; moving onto a hidden
 piece that can be covered captures it; a piece without power covering a
 hidden higher-ranked piece is captured and sees it; a third player cannot
 tell a hidden capture from a hidden move; a move reaching its goal names the

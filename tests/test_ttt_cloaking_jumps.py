@@ -1,5 +1,5 @@
-"""Jumps and surrounds with cloaked spaces (docs/rules/ttt.md, "Jumps and
-surrounds with cloaked spaces"), decided as the cloaked cover is: a player
+"""Jumps and surrounds with cloaked spaces (docs/rules/ttt/cloaking.md, "Jumps
+and surrounds with cloaked spaces"), decided as the cloaked cover is: a player
 chooses from the position as it sees it (under invisibility a jumping shape
 may also try a jump over a cloaked space that looks empty); the true
 position judges (a jump or surround it allows happens with its true

@@ -1,5 +1,5 @@
-"""Cloaking inside simultaneous and single rounds (docs/rules/ttt.md,
-"Cloaking and overachievers in simultaneous rounds", "Shapes and moving
+"""Cloaking inside simultaneous and single rounds (docs/rules/ttt/cloaking.md,
+"Cloaking in rounds", "Shapes and moving
 shapes in cloaked rounds"): each planner's legal plans come from its view of
 the round's start; a plan legal there but not in truth is an attempt that
 only reveals; with shapes, moving shapes, goal replacements, stacks,

@@ -481,8 +481,8 @@ def test_reading_public_goods_pot_is_shared_by_all_three():
     ties white and pink on the shared stack (a singleton pentagon each under
     the poker rank; the circles are chips), so all three split black's
     contribution, as a public goods game shares it with every player, the
-    contributor too. As played (ttt.md "The pot showdown of by-stack
-    covers", "A mover captured by converting or reincarnating defenders"):
+    contributor too. As played (docs/rules/ttt/pots.md, "A mover
+    captured by converting or reincarnating defenders"):
     black's powerless circle is taken by the pentagons that
     reincarnate x2, so the whole-stack showdown is held; its captors are the
     three seats, each keeps its pentagon, and the circle, doubled, is dealt

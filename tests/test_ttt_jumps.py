@@ -1,5 +1,5 @@
 """Jumps and chain jumps: "Jump; Chain Jump (the extra move may only jump
-with the same piece or pass)" (docs/rules/ttt.md, "Jumps"), on flat boards
+with the same piece or pass)" (docs/rules/ttt/jumps.md), on flat boards
 and on stacks ("moves are always to the tops of stacks (so height is
 ignored [...]), but fall to the lowest empty space": a jumper jumps over the
 top piece of the adjacent stack). "+ back" is test_ttt_jumps_back.py's,
@@ -467,7 +467,7 @@ def test_random_jump_rule_sets_match_reference(rec, seed):
     results = {p.get("result") for p in rs.record["shapes"].values()}
     props = rs.record["shapes"].values()
     # a piece covering a converting jumper on a flat board has no space to
-    # stay in and leaves the board (docs/rules/ttt.md, "Jumps")
+    # stay in and leaves the board (docs/rules/ttt/jumps.md, "Whom it captures")
     removing = (
         "removes" in results
         or any(p.get("condition") == "cover-by-rank" for p in props)

@@ -1,5 +1,5 @@
-"""Chain Jump (+ back) (condition ``chain-jump-back``; docs/rules/ttt.md,
-"Chain Jump (+ back)"), read as international draughts' man: it moves
+"""Chain Jump (+ back) (condition ``chain-jump-back``; docs/rules/ttt/jumps.md,
+"Chain jump (+ back)"), read as international draughts' man: it moves
 forwards only but its jumps, the first and a chain's extra ones, may go
 backwards; a plain move still may not.
 

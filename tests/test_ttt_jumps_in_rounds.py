@@ -1,5 +1,5 @@
 """Jumps and chain jumps inside simultaneous and single rounds
-(docs/rules/ttt.md, "Jumps inside rounds"): a jump is a move plan legal on
+(docs/rules/ttt/rounds.md, "Jumps inside rounds"): a jump is a move plan legal on
 the round's starting board; when the round resolves, a jumped piece is
 taken only if it did not move away and the jumper moved; several plans over
 one piece destroy it without a result; a chain-jumper jumps once.

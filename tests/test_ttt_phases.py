@@ -1,5 +1,5 @@
 """Setup and phases: each short game below is fully specified and checks
-what docs/rules/ttt.md says about phases (locked players skip their turns,
+what docs/rules/ttt/phases.md says about phases (locked players skip their turns,
 stalemate advances the phase, phase locks close spaces for entry and exit,
 placement-only phases, the fold rule), about spaces some seats may not enter
 or leave (per-player entry and exit locks, sticky and exclusive spaces, for

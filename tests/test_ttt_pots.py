@@ -4,7 +4,7 @@ tic-tac-toe variations specification (every sub-multiset of at most five
 pieces matched against the shape of each named hand, the best (class,
 naming shapes) wins; tests/ttt_reference/pots.py); and the pot a cover
 leaves when several captors of the highest rank capture the mover, split
-round-robin from a chance-drawn captor (docs/rules/ttt.md, "Captures"),
+round-robin from a chance-drawn captor (docs/rules/ttt/pots.md),
 after a sequential cover or after a round's joint action (one chance node
 per pot, in target order; "Pots inside rounds").
 The whole-stack showdown of by-stack covers is test_ttt_showdowns.py's."""

@@ -1,5 +1,5 @@
-"""Simultaneous and single rounds (docs/rules/ttt.md, "Simultaneous play",
-"Moving shapes inside rounds", "Goals reached inside rounds"): each round
+"""Simultaneous and single rounds (docs/rules/ttt/rounds.md,
+"Readings of a round", "Moving shapes inside rounds", "Goals reached inside rounds"): each round
 every seat that plays registers a plan legal on the board of the round's
 start, then all plans resolve together.
 
@@ -1018,8 +1018,8 @@ def test_goal_reached_stalemate_is_accepted_in_rounds():
     assert rules.parse(rec).compile()["simultaneous"]
 
 
-# -- overachievers disqualified in rounds (docs/rules/ttt.md, "Cloaking and overachievers in
-# simultaneous rounds"): a round's winners are one set, disqualified together ----------------
+# -- overachievers disqualified in rounds (docs/rules/ttt/outcomes.md, "Overachievers in
+# rounds"): a round's winners are one set, disqualified together ----------------
 
 
 def overachiever_sets():

@@ -1,7 +1,7 @@
 """Several boards with every outcome rule and with simultaneous phases, and
 the combinations of cloaking, boards, space locks and outcomes
-(docs/rules/ttt.md, "Several boards with every outcome and with
-simultaneous phases").
+(docs/rules/ttt/outcomes.md, "Several boards, each decided on its
+own").
 
 Hand-played games with hand-computed answers check each decision (a board is
 scored as a one-board game of its own pieces; "Chaos wins if total ..."

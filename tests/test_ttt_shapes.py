@@ -1,7 +1,7 @@
 """Shapes and their moves: ranks, per-shape reserves and movement, goal
 lines, "cannot move backwards" and the replacement named on reaching the
 goal, pre-placed pieces of any shape and colour, and the goal-reached
-stalemate (docs/rules/ttt.md, "Shapes, movement and goals").
+stalemate (docs/rules/ttt/shapes.md).
 
 The engine is compared move by move with the reference model
 (tests/ttt_reference/) on small rule sets written for each rule, and on

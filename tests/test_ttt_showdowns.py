@@ -2,7 +2,7 @@
 reincarnation on cover, all players with the highest rank on the stack
 split the pot (each captor retains the pieces that make them highest rank;
 the remaining pieces are allocated in descending order of rank round-robin
-to the captors starting randomly [...])"; docs/rules/ttt.md, "The pot
+to the captors starting randomly [...])"; docs/rules/ttt/pots.md, "The pot
 showdown of by-stack covers"): movers that convert or reincarnate, movers
 captured by converting or reincarnating defenders ("A mover captured by
 converting or reincarnating defenders", 3P-PublicGoods), in sequential

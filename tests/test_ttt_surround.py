@@ -1,5 +1,5 @@
-"""Surrounds: "Surround line" and "Surround orthogonal" (docs/rules/ttt.md,
-"Surrounds"): when a piece of a surrounding shape arrives, the runs it
+"""Surrounds: "Surround line" and "Surround orthogonal" (docs/rules/ttt/surround.md):
+when a piece of a surrounding shape arrives, the runs it
 closes along a line with another piece of its colours, or the one-colour
 orthogonal groups next to it left without liberties, are captured under its
 result. On flat boards and on stacks (read on the board of the stacks'

@@ -1,7 +1,7 @@
 """Turns and legal moves: who moves (seats, partners, Chaos as the chance
 player, one player against Chaos), placements and colour choice, pieces per
 turn, moves and the reserves rule, passes and agreed draws. Hand-played
-games check what docs/rules/ttt.md says; the catalogue's small games and
+games check what docs/rules/ttt/turns.md says; the catalogue's small games and
 rule sets made for the combinations no catalogue game covers are compared
 move by move with the reference model (tests/ttt_reference/): same player to
 move, same legal actions (or chance outcomes), same returns; so are random

@@ -579,7 +579,7 @@ class EntryRules:
     (``phases[i].locked``), not one exclusive to other seats, not one whose
     entry is locked for the seat (board's or the phase's ``entry_locked``);
     on stacks a piece also lands only on the floor or on a piece or locked
-    cell (docs/rules/ttt.md, "Spaces" and "Stacks"). Several boards repeat
+    cell (docs/rules/ttt/phases.md, "Space locks", and docs/rules/ttt/stacks.md). Several boards repeat
     the board's spaces (``board.on_boards`` is not read: refused)."""
 
     def __init__(self, rs):

@@ -442,7 +442,7 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     rec["turn_checks"] = checks
     rec["stalemate"] = get("stalemate", "draws")
     rec["cloaking"] = get("cloaking", "none")
-    # written only when true (docs/rules/ttt.md "Hidden turns"): a record
+    # written only when true (docs/rules/ttt/cloaking.md "Hidden turns"): a record
     # without it is the same rule set as one with false
     if get("cloaking_hides_turns") == "1":
         rec["cloaking_hides_turns"] = True

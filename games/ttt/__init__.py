@@ -1,7 +1,8 @@
 """Tic-tac-toe variations: rule sets as data (``rules`` gathers the modules),
 a catalogue of the specification's named games (``catalogue/*.json``), one Cython
 engine for all of them (``_engine``) and their OpenSpiel face
-``ttt(rules=NAME)`` (``openspiel_game``). Rules as implemented: docs/rules/ttt.md.
+``ttt(rules=NAME)`` (``openspiel_game``). Rules as implemented: docs/rules/ttt.md
+(the index of docs/rules/ttt/).
 
 ``make_core`` is the engine's public face: a fresh ``GameCore`` of any rule
 set, including one that is not a file (``rules.parse({...})``), for mcts/,

@@ -5,7 +5,7 @@
 # rank. Jumps (_jumps.pxi) and surrounds (_surround.pxi) are the other
 # conditions; pots split among several captors (_pots.pxi). Included by
 # _engine.pyx; functions take the core (or the tables) first. Rules:
-# docs/rules/ttt.md, "Captures" and "Powers of by-stack movers".
+# docs/rules/ttt/captures.md (with "Powers of by-stack movers").
 #
 # A *cover* is a placement or move whose piece (the attacker) arrives on
 # pieces of colours the mover does not own (the defenders): on a flat board
@@ -141,7 +141,7 @@ cdef inline int mover_hand(TTTCore core, int seat, int k, int t) noexcept:
     shape: -1 for placements and moves (they rank by their shape, local
     shape k); a "by stack" or "by full stack" mover (``hand_stack`` set by
     ``stack_mover_cover``) brings its seat's poker hand in the destination stack
-    after the move (docs/rules/ttt.md, "Powers of by-stack movers")."""
+    after the move (docs/rules/ttt/captures.md, "Powers of by-stack movers")."""
     if core.hand_stack < 0:
         return -1
     return stack_hand_rank(core, seat, t, core.tab.chips)
@@ -304,8 +304,8 @@ cdef bint move_captures(TTTCore core, int seat, int action, int k, int kl, int f
     """Whether a move landing as the surrounder kl captures:
     k's jump or cover OR kl's surround (move_capture_parts); ``must`` when
     one of its captures is made by a must-capture shape (the jump or
-    cover by k's power, the surround by kl's; docs/rules/ttt.md, "Must
-    capture"). ``seen_only`` (cloaking under obscurity) keeps the
+    cover by k's power, the surround by kl's; docs/rules/ttt/captures.md,
+    "A goal move's two captures"). ``seen_only`` (cloaking under obscurity) keeps the
     captures the mover sees, each judged by its capturing shape."""
     cdef Tables tab = core.tab
     cdef int parts = move_capture_parts(core, seat, action, k, kl, f, t)

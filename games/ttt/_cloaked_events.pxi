@@ -5,8 +5,8 @@
 # a seat's information state leaves out the turns it saw nothing of. What
 # each seat sees of the position is _cloaking.pxi. Included by
 # _engine.pyx; functions take the core (or the tables) first. Rules:
-# docs/rules/ttt.md, "Cloaking (hidden pieces)", "Captures with cloaked
-# spaces", "Jumps and surrounds with cloaked spaces" and "Hidden turns".
+# docs/rules/ttt/cloaking.md ("Readings of what is seen", "Captures with
+# cloaked spaces", "Jumps and surrounds with cloaked spaces", "Hidden turns").
 #
 # The log (``Tables.log0``): the count as two int16, then per event three
 # words: the action; actor | attempt << 3 | a 2-bit view class per seat from
@@ -41,7 +41,7 @@ cdef void captives_log_layout(Tables tab) noexcept:
     (flat boards), one word per logged event and cell after the log: what
     the event's jump or surround took there (``log_captives``), since
     each player must read, with the event, the changes of its view it
-    saw (docs/rules/ttt.md, "Jumps and surrounds with cloaked spaces")."""
+    saw (docs/rules/ttt/cloaking.md, "Jumps and surrounds with cloaked spaces")."""
     if (tab.jumps or tab.surrounds) and not tab.gravity:
         tab.captives_log0 = tab.block
         tab.block += tab.loglen * tab.S

@@ -3,10 +3,10 @@
 # position as it sees it, the true position judges, and an illegal try is an
 # attempt that only reveals. What each seat sees of events is
 # _cloaked_events.pxi. Included by _engine.pyx; functions take the core (or
-# the tables) first. Rules: docs/rules/ttt.md, "Cloaking (hidden pieces)",
-# "Cloaking and overachievers in simultaneous rounds", "Captures with
-# cloaked spaces", "Jumps and surrounds with cloaked spaces" and "Shapes and
-# moving shapes in cloaked rounds".
+# the tables) first. Rules: docs/rules/ttt/cloaking.md ("What a player fully
+# sees", "Cloaking in rounds", "Captures with cloaked spaces", "Jumps and
+# surrounds with cloaked spaces", "Shapes and moving shapes in cloaked
+# rounds").
 #
 # The specification: "Players can fully see every piece they placed, every
 # piece they can move [...], every piece occupying a non-cloaked space,
@@ -546,7 +546,7 @@ cdef bint sees_capture(TTTCore core, int seat, int action, bint* must) noexcept:
     shape that moved (the goal replacement is taken after the cover), a
     surround's the shape that lands, a goal replacement's too
     (it was the moving shape, so a surround the mover
-    sees was not forced; docs/rules/ttt.md, "Captures with cloaked spaces")."""
+    sees was not forced; docs/rules/ttt/cloaking.md, "Captures with cloaked spaces")."""
     cdef Tables tab = core.tab
     cdef int k, r, f, t
     must[0] = False

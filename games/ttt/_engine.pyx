@@ -7,7 +7,7 @@ simultaneous and single rounds, cloaking). A rule set pays only for the rules
 it plays: each one is reached through one flag test (a sequential,
 perfect-information rule set of circles pays nothing for rounds, cloaking or
 shapes). Rules as implemented, with every reading of the tic-tac-toe
-variations specification: docs/rules/ttt.md.
+variations specification: docs/rules/ttt.md and its pages docs/rules/ttt/.
 
 This file holds ``TTTCore``: its fields, the GameCore protocol (games/core.pxd)
 and its Python faces, each a few lines that hand over to the rule it asks. The
@@ -16,53 +16,58 @@ first, one file per concept of the rule vocabulary, included below (Cython
 allows no ``include`` inside a class body; in one compilation unit a call to a
 module-level ``cdef`` function costs what a call to a method of a final class
 costs). The map, in the order a reader of the specification meets the
-concepts (docs: the sections of docs/rules/ttt.md; tests: files in tests/):
+concepts (docs: pages of docs/rules/ttt/; tests: files in tests/):
 
   tables and geometry      _geometry.pxi         test_ttt_boards.py
-      docs: "The rules as implemented"
+      docs: boards.md
   setup and phases         _phases.pxi           test_ttt_phases.py
-      docs: "The rules as implemented"; "Spaces, boards and 1 vs Chaos"
+      docs: phases.md
   turns and legal moves    _turns.pxi            test_ttt_turns.py
-      docs: "The rules as implemented"; "Checks"
-  boards and outcomes      _outcomes.pxi         test_ttt_outcomes.py
-      docs: "Outcomes of the dilemmas"; "Several boards with every outcome and
-      with simultaneous phases"
+      docs: turns.md
+  boards and outcomes      _outcomes.pxi         test_ttt_outcomes.py,
+                                                 test_ttt_several_boards.py
+      docs: outcomes.md
   shapes and their moves   _shapes.pxi           test_ttt_shapes.py
-      docs: "Shapes, movement and goals"
+      docs: shapes.md
   stacks                   _stacks.pxi           test_ttt_stacks.py
-      docs: "Stacks: moves by stack and by full stack, poker-hand ranks"
-  captures                 _captures.pxi         test_ttt_captures.py
-      docs: "Captures"; "Powers of by-stack movers"
-  jumps                    _jumps.pxi            test_ttt_jumps.py
-      docs: "Jumps and chain jumps"; "Chain Jump (+ back)"; "Jumps inside
-      rounds"
+      docs: stacks.md
+  captures                 _captures.pxi         test_ttt_captures.py,
+                                                 test_ttt_by_stack_captures.py
+      docs: captures.md
+  jumps                    _jumps.pxi            test_ttt_jumps.py,
+                                                 test_ttt_jumps_back.py,
+                                                 test_ttt_jumps_in_rounds.py
+      docs: jumps.md; rounds.md "Jumps inside rounds"
   surrounds                _surround.pxi         test_ttt_surround.py
-      docs: "Surrounds"; "Surrounds inside rounds"
-  pots and poker ranks     _pots.pxi             test_ttt_pots.py
-      docs: "Captures" (the pot); "The pot showdown of by-stack covers"; "The
-      pot showdown inside rounds"
+      docs: surround.md; rounds.md "Surrounds inside rounds"
+  pots and poker ranks     _pots.pxi             test_ttt_pots.py,
+                                                 test_ttt_showdowns.py
+      docs: pots.md; rounds.md "Pots inside rounds", "The pot showdown
+      inside rounds"
   simultaneous and single  _rounds.pxi           test_ttt_rounds.py
   rounds
-      docs: "Simultaneous play"; "Moving shapes inside rounds"; "By-stack
-      covers inside rounds"; "Goals reached inside rounds"
-  cloaking                 _cloaking.pxi         test_ttt_cloaking.py
-                           (what a seat sees),
-                           _cloaked_events.pxi
-                           (what it sees of events)
-      docs: "Cloaking (hidden pieces)"; "Hidden turns"; "Cloaking and
-      overachievers in simultaneous rounds"; "Captures with cloaked spaces";
-      "Jumps and surrounds with cloaked spaces"; "Shapes and moving shapes in
-      cloaked rounds"
-  per-player views         _views.pxi            test_ttt_views.py
-      docs: "OpenSpiel face"
+      docs: rounds.md
+  cloaking                 _cloaking.pxi         test_ttt_cloaking.py,
+                           (what a seat sees),   test_ttt_cloaking_captures.py,
+                           _cloaked_events.pxi   test_ttt_cloaking_jumps.py,
+                           (what it sees of      test_ttt_cloaking_rounds.py
+                           events)
+      docs: cloaking.md
+  per-player views         _views.pxi            test_ttt_views.py,
+                                                 test_ttt_openspiel.py
+      docs: views.md
+
+The whole rule set (schema.md), the catalogue (catalogue.md), what validation
+refuses (refused.md) and how the engine is checked (checks.md) have their own
+pages; docs/rules/ttt.md is the index, with a table of what plays with what.
 
 A position is one malloc'd block of int16 (cells, tops of stacks, the free
 list, reserves, then each concept's region: boards, the round, shapes, the
 pot, the pending chain, what each seat has seen and the event log), so a
 copy is one memcpy and a pickle one list; the tables (``Tables``) are shared.
 
-Action ids (documented in docs/rules/ttt.md, "OpenSpiel face", and with
-shapes and stacks in their sections):
+Action ids (documented in docs/rules/ttt/views.md, and with shapes and
+stacks in shapes.md and stacks.md):
   choice*T + t                 place on target t (choice = colour index when
                                players choose colours, else 0 = own colour;
                                with shapes, (shape*choices + choice)*T + t)

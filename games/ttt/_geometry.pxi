@@ -2,7 +2,7 @@
 # knight jumps and symmetries of a rule set, the free list of targets, and the
 # position block's layout (``Tables``: everything about a rule set that never
 # changes during a game). Included by _engine.pyx; functions take the core
-# (or the tables) first. Rules: docs/rules/ttt.md, "The rules as implemented".
+# (or the tables) first. Rules: docs/rules/ttt/boards.md.
 #
 # Cells are ``x + X*(y + Y*z)`` (0-based). A target is what a placement or
 # move names: the cell itself, or on stacks the stack ``x + X*y`` (the piece

@@ -1,7 +1,7 @@
 # Jumps: "Jump", "Chain Jump" and "Chain Jump (+ back)", in turns and in
 # rounds. Included by _engine.pyx; functions take the core (or the tables)
-# first. Rules: docs/rules/ttt.md, "Jumps and chain jumps", "Chain Jump
-# (+ back)" and "Jumps inside rounds".
+# first. Rules: docs/rules/ttt/jumps.md and docs/rules/ttt/rounds.md,
+# "Jumps inside rounds".
 #
 # A shape whose condition is ``jump`` or ``chain-jump`` captures by moving
 # from f over the adjacent piece on m = f + d, of a colour its mover does not

@@ -3,9 +3,7 @@
 # counts, ranked and vs-Chaos measures, area), "Chaos wins if ...",
 # overachievers, and several boards side by side, each decided on its own.
 # Included by _engine.pyx; functions take the core (or the tables) first.
-# Rules: docs/rules/ttt.md, "The rules as implemented", "Outcomes of the
-# dilemmas" and "Several boards with every outcome and with simultaneous
-# phases".
+# Rules: docs/rules/ttt/outcomes.md.
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
@@ -485,7 +483,7 @@ cdef void score_board(TTTCore core, int b) noexcept:
 
 cdef void finish_boards(TTTCore core, int how) noexcept:
     """The game ends: open boards are scored by the stalemate rule, then
-    "whomever wins the most boards wins the game" (docs/rules/ttt.md:
+    "whomever wins the most boards wins the game" (docs/rules/ttt/outcomes.md:
     the players with the most board wins win and the others lose; if all
     players won equally many boards, every player gets sign(boards won -
     boards lost) when every board ended alike for all players, else a draw)."""

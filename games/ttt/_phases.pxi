@@ -2,8 +2,8 @@
 # (_geometry.pxi); here are the phases, who plays in each, the locks (locked
 # cells of a phase, and the spaces' per-seat entry and exit locks), the fold
 # rule, and the stalemate that advances the phase. Included by _engine.pyx;
-# functions take the core (or the tables) first. Rules: docs/rules/ttt.md,
-# "The rules as implemented" and "Spaces, boards and 1 vs Chaos".
+# functions take the core (or the tables) first. Rules:
+# docs/rules/ttt/phases.md.
 #
 # The per-phase tables live in ``Tables``; a position keeps its phase, who
 # folded, and ``plock``, the current phase's locked cells (NULL when it has

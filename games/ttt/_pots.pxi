@@ -3,8 +3,8 @@
 # hands of a stack (poker.pxd's hand_rank), the whole-stack pot showdown of
 # by-stack covers, and the pots a round's covers leave. Included by
 # _engine.pyx; functions take the core (or the tables) first. Rules:
-# docs/rules/ttt.md, "Captures" (the pot), "The pot showdown of by-stack
-# covers" and "The pot showdown inside rounds".
+# docs/rules/ttt/pots.md and docs/rules/ttt/rounds.md ("Pots inside rounds",
+# "The pot showdown inside rounds").
 #
 # The specification: "For conversion and reincarnation on cover, all
 # players with the highest rank on the stack split the pot (each captor

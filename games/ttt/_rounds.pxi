@@ -1,8 +1,8 @@
 # Simultaneous and single rounds: plans, their resolution, collisions, and
 # the fast plan draws of random playouts. Included by _engine.pyx;
-# functions take the core (or the tables) first. Rules: docs/rules/ttt.md,
-# "Simultaneous play", "Moving shapes inside rounds", "By-stack covers
-# inside rounds" and "Goals reached inside rounds" (captures, jumps,
+# functions take the core (or the tables) first. Rules:
+# docs/rules/ttt/rounds.md ("Readings of a round", "Moving shapes inside
+# rounds", "By-stack covers inside rounds", "Goals reached inside rounds") (captures, jumps,
 # surrounds, pots and cloaking inside rounds live with their concepts).
 #
 # A simultaneous (or single) phase is played in rounds. The board stays as
@@ -167,7 +167,7 @@ cdef int visible_decision(TTTCore core, int player, int i) noexcept:
 
 
 cdef void resolve_round(TTTCore core) noexcept:
-    """Apply every plan at once (docs/rules/ttt.md, Simultaneous play):
+    """Apply every plan at once (docs/rules/ttt/rounds.md, "Readings of a round"):
     placements spend their reserve piece; a piece that several plans move
     is destroyed and none of those moves happens; every moved piece is
     lifted first; then each target that exactly one plan sends a piece to

@@ -2,7 +2,7 @@
 # reserves, per-shape moves (adjacent, lines, knights, forward...), goal
 # lines, "cannot move backwards" and the replacement a move reaching its
 # goal names. Included by _engine.pyx; functions take the core (or the
-# tables) first. Rules: docs/rules/ttt.md, "Shapes, movement and goals".
+# tables) first. Rules: docs/rules/ttt/shapes.md.
 #
 # A rule set with a shape other than the circle, a move of the
 # specification's extension list or goal lines takes the shapes path

@@ -1,7 +1,7 @@
 # Stacks: moves "by stack" and "by full stack", which carry the pieces
 # above the mover, and the heights they land at. Included by _engine.pyx;
-# functions take the core first. Rules: docs/rules/ttt.md, "Stacks: moves
-# by stack and by full stack, poker-hand ranks".
+# functions take the core first. Rules: docs/rules/ttt/stacks.md
+# (the poker-hand ranks: docs/rules/ttt/pots.md).
 #
 # A shape whose move is ``orth-by-stack`` moves from any height of its stack
 # and carries every piece above it; ``orth-by-full-stack`` only from the

@@ -1,7 +1,7 @@
 # Surrounds: "Surround line" and "Surround orthogonal", on flat boards and
 # on stacks, in turns and in rounds. Included by _engine.pyx; functions take
-# the core first. Rules: docs/rules/ttt.md, "Surrounds" and "Surrounds
-# inside rounds".
+# the core first. Rules: docs/rules/ttt/surround.md and
+# docs/rules/ttt/rounds.md, "Surrounds inside rounds".
 #
 # When a piece of a surrounding shape arrives (placed, or moved) on cell c:
 # - surround-line: along each of the 26 directions (8 on a flat board), a

@@ -3,8 +3,8 @@
 # and the turn checks that end each ply. The shapes path (_shapes.pxi),
 # stacks (_stacks.pxi), captures (_captures.pxi) and cloaking
 # (_cloaking.pxi) hand over from here through one test each. Included by
-# _engine.pyx; functions take the core first. Rules: docs/rules/ttt.md,
-# "The rules as implemented" and "Checks".
+# _engine.pyx; functions take the core first. Rules:
+# docs/rules/ttt/turns.md.
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset

@@ -1,8 +1,9 @@
 # Per-player views: the observation and information-state strings and
 # tensors of games/core.pxd, the position as text and as planes, and the
 # names of targets and actions they are written with. Included by
-# _engine.pyx; functions take the core first. Rules: docs/rules/ttt.md,
-# "OpenSpiel face", "Cloaking (hidden pieces)" and "Simultaneous play".
+# _engine.pyx; functions take the core first. Rules:
+# docs/rules/ttt/views.md, docs/rules/ttt/cloaking.md ("Views") and
+# docs/rules/ttt/rounds.md ("Who sees what").
 #
 # Who sees what: a rule set without cloaking or rounds is perfect
 # information and keeps the protocol's whole-position defaults. With a
@@ -374,7 +375,7 @@ cdef object known_shape_reserves(TTTCore core, int player):
     """The per-shape reserves ``player`` knows: all of them without
     cloaking; with cloaking only its own colours' (another colour's
     per-shape counts would tell the shape of a piece it sees by colour
-    only, or not at all: docs/rules/ttt.md, "Cloaking with shapes")."""
+    only, or not at all: docs/rules/ttt/cloaking.md, "Cloaking with shapes")."""
     tab = core.tab
     every = core.shape_reserves()
     return {name: v for c, (name, v) in enumerate(every.items())

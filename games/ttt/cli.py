@@ -21,7 +21,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m games.ttt",
         description="Validate tic-tac-toe rule sets (catalogue names or .json paths): print every "
-        "problem, or the canonical form and fingerprint. Rules: docs/rules/ttt.md.",
+        "problem, or the canonical form and fingerprint. Rules: docs/rules/ttt/schema.md.",
     )
     parser.add_argument("rules", nargs="*", help="catalogue names or paths to rule-set files")
     parser.add_argument("--list", action="store_true", help="list the catalogue with fingerprints")

@@ -79,7 +79,7 @@ cpdef enum Measure:
     MEASURE_WINDOWS = 1       # K-same-colour-in-a-row: K-long same-colour segments of lines
     MEASURE_PIECES = 2        # pieces on the board
     MEASURE_SHAPE = 3         # pieces of one shape on the board
-    MEASURE_AREA = 4          # Go-style area (docs/rules/ttt.md, Outcomes)
+    MEASURE_AREA = 4          # Go-style area (docs/rules/ttt/outcomes.md)
 
 
 cpdef enum Cloak:

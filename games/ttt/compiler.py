@@ -395,8 +395,8 @@ def _shape_move_code(r) -> int:
 def _shape_tables(r, colours, cell, boards: int) -> dict:
     """The shapes path's tables (``shaped`` False: the original path, nothing
     else). Shapes in play are listed in the seed's rank order (``SHAPES_ALL``);
-    a placement names the shape's index in that list (docs/rules/ttt.md,
-    "Shapes, movement and goals"). Pieces on the board carry the shape's index
+    a placement names the shape's index in that list (docs/rules/ttt/shapes.md,
+    "Action ids on the shapes path"). Pieces on the board carry the shape's index
     in ``SHAPES_ALL``. Goals: per non-Chaos seat (axis, high end), or none."""
     if not shaped(r):
         return {"shaped": False}

@@ -9,7 +9,7 @@ form and the fingerprint are those of the resolved rules (a child that
 changes nothing is a duplicate of its parent except for the name), and the
 engine never sees ``extends``.
 
-Merge semantics (docs/rules/ttt.md, "Extends"), child over parent:
+Merge semantics (docs/rules/ttt/schema.md, "Extends"), child over parent:
 - objects merge key by key, recursively (``{"reserves": {"black": {"circle": 4}}}``
   changes one count and keeps the parent's other colours and shapes);
 - any other value, lists included, replaces the parent's value whole (a

@@ -11,8 +11,8 @@ highest-2-pair which outranks highest-3-straight which outranks
 highest-pair which outranks highest-2-straight which outranks
 highest-singleton."
 
-Decisions (docs/rules/ttt.md, "Stacks"), each tested against a brute-force
-evaluator in tests/test_ttt_poker.py:
+Decisions (docs/rules/ttt/pots.md, "Poker-hand rank of a stack"), each tested
+against a brute-force evaluator in tests/test_ttt_pots.py:
 - "highest" inside a class compares the shapes that name the hand in the
   seed's rank chain circle < triangle < x < cross < star < pentagon, with no
   exception for circle over pentagon: that exception is a cycle, so it cannot
@@ -186,7 +186,7 @@ def describe(int code):
 
 def uses(int code):
     """{shape: count} of the pieces that make the hand ``code`` (a value of
-    ``rank``): what a pot's captor keeps (docs/rules/ttt.md, "The pot
+    ``rank``): what a pot's captor keeps (docs/rules/ttt/pots.md, "The pot
     showdown of by-stack covers")."""
     cdef int used[N_SHAPES]
     hand_uses(code, used)

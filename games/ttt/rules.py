@@ -12,7 +12,7 @@ toolkit uses, gathered from the modules that each do one job.
 | ``resolve`` | ``resolve(NAME or path)``, ``load``, ``load_from``, ``fingerprint``, ``catalogue`` |
 | ``cli`` | ``python -m games.ttt`` |
 
-Rules as implemented: docs/rules/ttt.md.
+Rules as implemented: docs/rules/ttt.md (the index of docs/rules/ttt/).
 """
 
 from games.ttt.cli import main

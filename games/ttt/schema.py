@@ -43,13 +43,13 @@ MOVES_EXTENDED = (
 MOVES_ALL = MOVES_ALL + MOVES_EXTENDED
 MOVES_NOW = MOVES_NOW + MOVES_EXTENDED
 # moves that carry the pieces above the mover (stacks boards only;
-# docs/rules/ttt.md, "Stacks"): "orth-by-stack" (the seed's "Moves orth by
+# docs/rules/ttt/stacks.md): "orth-by-stack" (the specification's "Moves orth by
 # stack") and "orth-by-full-stack" (its "by full stack", e.g. poker hands)
 MOVES_BY_STACK = ("orth-by-stack", "orth-by-full-stack")
 MOVES_ALL = MOVES_ALL + ("orth-by-full-stack",)
 MOVES_NOW = MOVES_NOW + MOVES_BY_STACK
 # the specification's "Moves adjacent or knight" (3P-9X-HideSeek's circle),
-# the union of "adjacent" and "knight-2x1x0" (docs/rules/ttt.md, "Shapes")
+# the union of "adjacent" and "knight-2x1x0" (docs/rules/ttt/shapes.md, "Moves")
 MOVES_ALL = MOVES_ALL + ("adjacent-or-knight",)
 MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
 # captures: the words of the specification; the block "captures" at the
@@ -60,7 +60,7 @@ CONDITIONS_ALL = ("cover", "cover-by-rank", "jump", "chain-jump", "surround-line
 CONDITIONS_NOW = CONDITIONS_ALL  # the jumps and the surrounds
 CONDITIONS_JUMP = ("jump", "chain-jump")
 # the specification's "Chain Jump (+ back)", read as international
-# draughts' man (docs/rules/ttt.md, "Chain Jump (+ back)"): a chain jump whose
+# draughts' man (docs/rules/ttt/jumps.md, "Chain jump (+ back)"): a chain jump whose
 # jumps may go backwards although the shape cannot move backwards
 CONDITIONS_ALL = CONDITIONS_ALL + ("chain-jump-back",)
 CONDITIONS_NOW = CONDITIONS_NOW + ("chain-jump-back",)
@@ -156,7 +156,7 @@ TOP_FIELDS = (
     "move_limit",
     "seconds_per_turn",
     "chaos_wins_if_more_than",
-    "cloaking_hides_turns",  # kbeauty: docs/rules/ttt.md, "Hidden turns"
+    "cloaking_hides_turns",  # docs/rules/ttt/cloaking.md, "Hidden turns"
     "extends",
 )  # extends: merged away before validation (games/ttt/extends.py)
 BOARD_FIELDS = (
@@ -481,7 +481,7 @@ def has_chains(record) -> bool:
 
 def may_split_pot(record) -> bool:
     """Whether a cover may have captors of several colours, whose pot a chance
-    node splits (docs/rules/ttt.md, "Captures"): captures on stacks whose
+    node splits (docs/rules/ttt/pots.md, "The pot of a cover"): captures on stacks whose
     result converts or reincarnates, with three or more colours in play; or
     a by-stack mover whose power converts or reincarnates,
     whose showdown may tie between two seats; or any by-stack
@@ -529,7 +529,7 @@ def duel(attacker: str, a_props, defender: str, d_props) -> int:
     """One attacker covering one defender: 1 the attacker captures it, -1 the
     defender captures the attacker, 0 mutual destruction, 2 no capture (two
     pieces that cannot capture "cannot cover each other"). Docs:
-    docs/rules/ttt.md, "Captures"."""
+    docs/rules/ttt/captures.md, "Who captures whom"."""
     ca, cd = capture_class(a_props), capture_class(d_props)
     if ca == 0 and cd == 0:
         return 2

@@ -633,7 +633,7 @@ def _check_simultaneous(rec, p: _Problems):
     """Simultaneous and single phases: a plan is one ply. The specification
     defines a plan by "what moves would be legal if that player were first to
     move", which names one move; two plies a turn would need an order inside
-    the plan that the seed does not give (docs/rules/ttt.md, Simultaneous play)."""
+    the plan that the specification does not give (docs/rules/ttt/rounds.md)."""
     phases = rec.get("phases") or []
     if rec.get("pieces_per_turn") == 2 and any(
         isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases
@@ -663,8 +663,8 @@ def _shape_backwards(p: _Problems, shape, props, out):
 
 def _check_shapes(rec, p: _Problems):
     """Combinations of shapes, moves and goals that the engine
-    plays, and the ones it refuses rather than guesses (docs/rules/ttt.md,
-    "Shapes, movement and goals")."""
+    plays, and the ones it refuses rather than guesses (docs/rules/ttt/shapes.md,
+    docs/rules/ttt/refused.md)."""
     shapes, players, size = rec.get("shapes") or {}, rec.get("players"), rec.get("board", {}).get("size")
     if not shapes or players is None or not isinstance(size, list) or not all(_is_int(v) for v in size):
         return
@@ -697,7 +697,7 @@ def _check_shapes(rec, p: _Problems):
 
 def _check_stacks(rec, p: _Problems):
     """Moves "by stack" and "by full stack" carry the pieces above
-    the mover, so they need a stacks board (docs/rules/ttt.md, "Stacks")."""
+    the mover, so they need a stacks board (docs/rules/ttt/stacks.md)."""
     shapes = rec.get("shapes") or {}
     kind = (rec.get("board") or {}).get("kind")
     for shape, props in shapes.items():
@@ -772,13 +772,13 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
     split inside a round with cloaked spaces."""
     # "Stalemate if goal is reached" is played in rounds (after
     # the round's turn checks, when a plan's piece reached its goal and stayed):
-    # docs/rules/ttt.md, "Goals reached inside rounds"
+    # docs/rules/ttt/rounds.md, "Goals reached inside rounds"
     # by-stack moves with shapes that capture are played in
     # rounds (a lone by-stack plan covers as a sequential by-stack move does;
-    # collisions rank by class, then the players' hands): docs/rules/ttt.md,
+    # collisions rank by class, then the players' hands): docs/rules/ttt/rounds.md,
     # "By-stack covers inside rounds"
     # every shape, and shapes that move (goal replacements
-    # included), are played with cloaked spaces in rounds (docs/rules/ttt.md,
+    # included), are played with cloaked spaces in rounds (docs/rules/ttt/cloaking.md,
     # "Shapes and moving shapes in cloaked rounds"); moves by stack are not
     # (what a carried stack shows each seat on landing is not built yet)
     if (
@@ -811,7 +811,7 @@ def _check_shaped_rounds(rec, p: _Problems, shapes, phases):
 
 def _check_captures(rec, p: _Problems):
     """Combinations with captures the engine refuses rather than guesses
-    (docs/rules/ttt.md, "Captures")."""
+    (docs/rules/ttt/refused.md)."""
     shapes = rec.get("shapes") or {}
     if not shapes or not has_powers(rec):
         return
@@ -831,8 +831,8 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
     """Captures with cloaked spaces are played on flat boards,
     with captives removed or reincarnated (the reserve a reincarnation fills
     is public, and the cover's event says so), under invisibility and
-    obscurity, in sequential phases (docs/rules/ttt.md, "Captures with
-    cloaked spaces"); jumps and surrounds too ("Jumps and surrounds with cloaked spaces").
+    obscurity, in sequential phases (docs/rules/ttt/cloaking.md, "Captures
+    with cloaked spaces"); jumps and surrounds too ("Jumps and surrounds with cloaked spaces").
     Refused rather than guessed: stacks (a cover's defenders are the whole
     stack, partly hidden), chain jumps (the continuation's offer would hang
     on hidden pieces) and captures inside a simultaneous or single phase (a
@@ -868,7 +868,7 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
 
 
 def _check_hidden_turns(raw, rec, p: _Problems):
-    """kbeauty: ``cloaking_hides_turns`` (docs/rules/ttt.md, "Hidden turns"):
+    """``cloaking_hides_turns`` (docs/rules/ttt/cloaking.md, "Hidden turns"):
     another seat's turn that a player sees nothing of leaves no trace in its
     information state, and other colours' reserves are not shown. Put in the
     record only when true, so every other rule set's record is unchanged.
@@ -909,8 +909,8 @@ def _check_jumps(rec, p: _Problems):
     not by stack (on stacks a jump goes over the top of the adjacent stack),
     and a rule set whose phases are all sequential or all rounds; the
     surrounds need, on stacks, a shape that moves from the top (in rounds
-    too, on flat boards and on stacks) (docs/rules/ttt.md, "Jumps and chain jumps",
-    "Jumps inside rounds", "Surrounds", "Surrounds inside rounds")."""
+    too, on flat boards and on stacks) (docs/rules/ttt/jumps.md,
+    docs/rules/ttt/surround.md, docs/rules/ttt/rounds.md)."""
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
             continue
@@ -937,7 +937,7 @@ def _check_jumps(rec, p: _Problems):
                 f"{move!r}: cover, cover-by-rank)",
             )
         # jumps in rounds are played when every phase is a
-        # round (docs/rules/ttt.md, "Jumps inside rounds"); a rule set mixing
+        # round (docs/rules/ttt/rounds.md, "Jumps inside rounds"); a rule set mixing
         # sequential phases with rounds is not built for jumps yet
         orders = {
             ph.get("order", "sequential") if isinstance(ph, Mapping) else "sequential"
@@ -963,7 +963,7 @@ def _check_jumps(rec, p: _Problems):
                 "stacks' tops (allowed with a by-stack move: cover, cover-by-rank)",
             )
         # surrounds in simultaneous and single phases are played on
-        # flat boards (judged once every plan has landed): docs/rules/ttt.md,
+        # flat boards (judged once every plan has landed): docs/rules/ttt/rounds.md,
         # "Surrounds inside rounds"; on stacks too (read on the
         # stacks' tops once every plan has landed)
 

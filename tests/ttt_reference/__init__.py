@@ -1,4 +1,4 @@
-"""A slow, direct Python model of the tic-tac-toe rules (docs/rules/ttt.md),
+"""A slow, direct Python model of the tic-tac-toe rules (docs/rules/ttt/),
 written from the rules text rather than from the engine, so that tests can
 compare the Cython engine with it move by move.
 

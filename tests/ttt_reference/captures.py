@@ -1,6 +1,6 @@
 """Captures: powers, covers and their results, "must capture", and the
-cover of a by-stack mover, from docs/rules/ttt.md "Captures" and "Powers of
-by-stack movers" (its own rank table and its own reading of who is covered
+cover of a by-stack mover, from docs/rules/ttt/captures.md (with "Powers
+of by-stack movers") (its own rank table and its own reading of who is covered
 and of what each result does, not the engine's).
 
 A piece arriving on pieces of colours its mover does not own (a flat

@@ -1,6 +1,6 @@
 """Cloaking: what each seat sees, what it learns of events, obscurity and
-hidden turns, from docs/rules/ttt.md "Cloaking" and the sections on
-cloaking with shapes, stacks, captures, jumps and rounds.
+hidden turns, from docs/rules/ttt/cloaking.md (with its sections
+on shapes, stacks, captures, jumps and rounds).
 
 A player fully sees every piece it placed, every piece it can move, every
 piece on a non-cloaked space, every piece it has fully seen before and

@@ -1,5 +1,5 @@
 """Jumps: "Jump", "Chain Jump" and "Chain Jump (+ back)", from
-docs/rules/ttt.md "Jumps" -- its own direction lists and its own reading of
+docs/rules/ttt/jumps.md -- its own direction lists and its own reading of
 the continuation.
 
 A jumper (condition ``jump``, ``chain-jump`` or ``chain-jump-back``, with a

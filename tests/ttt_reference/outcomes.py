@@ -1,6 +1,6 @@
 """Boards and outcomes: lines, the turn checks, the stalemate rules, several
 boards, and the dilemmas' outcomes (overachievers disqualified, Chaos wins
-above a count), from docs/rules/ttt.md "Outcomes" and "Several boards".
+above a count), from docs/rules/ttt/outcomes.md.
 """
 
 from __future__ import annotations

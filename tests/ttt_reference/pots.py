@@ -1,8 +1,8 @@
 """Pots and poker ranks: the poker-hand rank of a stack by brute force, the
 pot a split capture leaves (a chance node draws the captor the round-robin
 deal starts from), and the pot showdown of by-stack covers, from
-docs/rules/ttt.md "Pots", "Stacks: ... poker-hand ranks" and "The pot
-showdown of by-stack covers".
+docs/rules/ttt/pots.md and docs/rules/ttt/rounds.md ("Pots inside
+rounds").
 
 The showdown: when a by-stack mover's power converts or reincarnates (or it
 is captured by a defender whose power does), every seat with a powered

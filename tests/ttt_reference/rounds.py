@@ -1,6 +1,6 @@
-"""Simultaneous and single rounds, from docs/rules/ttt.md "Simultaneous
-play" and the sections on captures, pots, moving shapes, by-stack covers,
-surrounds, jumps and goals inside rounds.
+"""Simultaneous and single rounds, from docs/rules/ttt/rounds.md
+(its readings of a round and its sections on captures, pots, moving shapes, by-stack covers,
+surrounds, jumps and goals inside rounds).
 
 In a simultaneous or single phase each round every seat that plays
 registers a plan (a ply legal on the board as it was at the start of the
@@ -345,8 +345,8 @@ class RoundsMixin:
         self._open_round()
 
     def _round_overachievers(self, effect, sides):
-        """ "Overachiever(s) disqualified" after a round (docs/rules/ttt.md,
-        "Cloaking and overachievers in simultaneous rounds"): the pieces of
+        """ "Overachiever(s) disqualified" after a round (docs/rules/ttt/outcomes.md,
+        "Overachievers in rounds"): the pieces of
         ``sides`` completed the check together, so their winners are one set.
         True when the game ended."""
         players = set(range(self.n))

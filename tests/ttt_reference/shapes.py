@@ -1,6 +1,6 @@
 """Shapes and their moves: each shape's moves, goal lines, "cannot move
 backwards" and the replacement shape named on reaching the goal, and the
-shapes' rank order, from docs/rules/ttt.md "Shapes, movement and goals".
+shapes' rank order, from docs/rules/ttt/shapes.md.
 """
 
 from __future__ import annotations

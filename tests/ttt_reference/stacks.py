@@ -1,5 +1,5 @@
-"""Stacks: moves "by stack" and "by full stack", from docs/rules/ttt.md
-"Stacks".
+"""Stacks: moves "by stack" and "by full stack", from
+docs/rules/ttt/stacks.md.
 
 An ``orth-by-stack`` piece moves from any height and takes every piece
 above it along; an ``orth-by-full-stack`` piece moves only from the bottom

@@ -1,5 +1,5 @@
 """Surrounds: "Surround line" and "Surround orthogonal", from
-docs/rules/ttt.md "Surrounds".
+docs/rules/ttt/surround.md.
 
 When a piece of a surrounding shape (with a power) arrives, by placement or
 move, the runs it closes along any line with another piece of its seat's
