@@ -26,6 +26,7 @@ from games.ttt.schema import (
     CLOAKING_NOW,
     COLOUR_MODES,
     CONDITIONS_ALL,
+    CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
     CONDITIONS_NOW,
     CONDITIONS_SURROUND,
@@ -846,13 +847,14 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
             "power and cloaked spaces: squares, vertices, hash)",
         )
     for shape, props in shapes.items():
-        if props.get("power", "none") != "none" and props.get("condition") == "chain-jump":
+        condition = props.get("condition")
+        if props.get("power", "none") != "none" and condition in CONDITIONS_CHAIN:
             # jumps and surrounds are played with cloaked
             # spaces; a chain's continuation is not (whether it is offered
             # would hang on pieces the mover does not see)
             p.add(
                 f"shapes.{shape}.condition",
-                "'chain-jump' with cloaked spaces is not supported yet "
+                f"{condition!r} with cloaked spaces is not supported yet "
                 "(whether the chain's continuation is offered would tell the "
                 "mover about pieces it does not see; allowed with cloaked "
                 "spaces: cover, cover-by-rank, jump, surround-line, "
