@@ -23,8 +23,8 @@ evaluator in tests/test_ttt_poker.py:
   pieces meeting, not an order);
 - a full house compares its three-of-a-shape, then its pair; two pair the
   higher pair, then the lower; a straight its top shape;
-- no kickers: the seed names each class by its own shapes only
-  ("highest-pair"), so two hands of one class and the same naming shapes tie
+- no kickers: the tic-tac-toe variations specification names each class
+  by its own shapes only ("highest-pair"), so two hands of one class and the same naming shapes tie
   (and the pot-split rule shares a tie);
 - a hand is the best class any subset of the pieces makes (six circles are
   five of a shape).
