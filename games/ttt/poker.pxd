@@ -1,8 +1,8 @@
 # cython: language_level=3
 """The poker-hand rank of a player in a move "by stack" or "by full stack"
-(seed 004; docs/rules/ttt.md, "Stacks"), declared here so every Cython
-module (the engine's stacks section, and the captures code that splits a pot
-by rank) calls the one pure C function. ``poker.pyx`` is its Python face."""
+(the tic-tac-toe variations specification; docs/rules/ttt.md, "Stacks"),
+declared here so every Cython module (the engine's stacks section, and the
+captures code that splits a pot by rank) calls the one pure C function. ``poker.pyx`` is its Python face."""
 
 cdef enum:
     N_SHAPES = 6          # SHAPES_ALL: circle, triangle, x, cross, star, pentagon

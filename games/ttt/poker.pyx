@@ -14,7 +14,7 @@ highest-singleton."
 Decisions (docs/rules/ttt.md, "Stacks"), each tested against a brute-force
 evaluator in tests/test_ttt_poker.py:
 - "highest" inside a class compares the shapes that name the hand in the
-  seed's rank chain circle < triangle < x < cross < star < pentagon, with no
+  specification's rank chain circle < triangle < x < cross < star < pentagon, with no
   exception for circle over pentagon: that exception is a cycle, so it cannot
   pick "all players with the highest rank" among three hands (circles beat
   pentagons beat stars beat circles);
