@@ -399,8 +399,8 @@ def test_validation_lists_every_by_stack_problem():
                 "move_limit": 9,
             }
         )
-    # ttt-rounds: by-stack moves play in rounds (tests/test_ttt_rounds.py), with
-    # powers too since ttt-rounds3 (tests/test_ttt_rounds3.py)
+    # by-stack moves play in rounds (tests/test_ttt_rounds.py), with powers too
+    # (tests/test_ttt_by_stack_captures.py)
     rules.parse(
         {
             "name": "s",
