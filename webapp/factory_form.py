@@ -160,7 +160,7 @@ def option_label(control: str, value) -> str:
 
 def _shape_rule(get, shape: str) -> dict:
     """One shape's move and power; condition and result only with a power (the
-    seed: "If “No power” is selected, then the associated power_condition and
+    specification: "If “No power” is selected, then the associated power_condition and
     power_result dropdowns are cleared and disabled")."""
     rule = {"move": get(f"shapes.{shape}.move", "stationary"), "power": get(f"shapes.{shape}.power", "none")}
     if get(f"shapes.{shape}.cannot_move_backwards") == "1":  # the specification's "cannot move backwards"
@@ -203,7 +203,7 @@ def seat_names(players: str) -> list:
 
 
 def dim_limit(others: tuple[int, int]) -> int:
-    """Seed: each dimension offers 1..floor(512 / product of the other two), at most 19."""
+    """The specification: each dimension offers 1..floor(512 / product of the other two), at most 19."""
     return max(1, min(schema.MAX_DIM, schema.MAX_SPACES // max(1, math.prod(others))))
 
 
@@ -509,7 +509,7 @@ def adjust(state: dict) -> None:
 
 
 def reserve_max(state: dict) -> int:
-    """Seed: 0 up to the number that can be played, the spaces over the colours
+    """The specification: 0 up to the number that can be played, the spaces over the colours
     (rounded up, so 15 spaces offer 8 and 7 as 3on15line needs); at least the
     largest count the rule set already has (a copied dilemma's six pink circles
     for Chaos on six spaces), so a Copy keeps its counts."""

@@ -1,7 +1,8 @@
-"""Rule-set list, leaderboards (the tic-tac-toe variations specification's buttons), player stats, friends,
-the Evolution plot and Benchmark Selected Bots with its progress.
+"""Rule-set list, leaderboards (the tic-tac-toe variations specification's
+buttons), player stats, friends, the Evolution plot and Benchmark Selected
+Bots with its progress.
 
-Seed rules kept here: the player combobox lists those who played this game in
+Rules of the specification kept here: the player combobox lists those who played this game in
 the selected universe; "Play New Game" shows for non-human players, friends and
 the user's own personas, "Add to Friends" whenever it does not (and the user has a
 persona in the universe to send it from); checkboxes for

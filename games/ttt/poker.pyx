@@ -12,7 +12,7 @@ highest-pair which outranks highest-2-straight which outranks
 highest-singleton."
 
 Decisions (docs/rules/ttt.md, "Stacks"), each tested against a brute-force
-evaluator in tests/test_ttt_poker.py:
+evaluator in tests/test_ttt_pots.py:
 - "highest" inside a class compares the shapes that name the hand in the
   specification's rank chain circle < triangle < x < cross < star < pentagon, with no
   exception for circle over pentagon: that exception is a cycle, so it cannot
