@@ -72,7 +72,7 @@ def random_playouts(name: str, game, root, n: int, seed: int, progress: bool = F
         raise ValueError(f"the number of games must be positive, got {n}")
     if not 0 <= seed <= MAX_SEED - (n - 1):
         raise ValueError(
-            f"the seed must be in 0..{MAX_SEED - (n - 1)} (game i uses seed+i, an unsigned "
+            f"seed must be in 0..{MAX_SEED - (n - 1)} (game i uses seed+i, an unsigned "
             f"64-bit integer), got {seed}"
         )
     params = game.get_parameters()

@@ -1,6 +1,7 @@
-"""Reduced payoff tables of the seed's dilemmas whose full normal form is too
-large: each player restricted to a stated strategy family, the one the named
-textbook game is about, and every cell an exact expectation over Chaos.
+"""Reduced payoff tables of the tic-tac-toe variations specification's
+dilemmas whose full normal form is too large: each player restricted to a
+stated strategy family, the one the named textbook game is about, and every
+cell an exact expectation over Chaos.
 
 Why: a full table counts every way of placing every piece after every thing
 seen (NeedyTrust: 16,777,216 profiles; Centipede9: beyond 10^800), while the

@@ -11,7 +11,7 @@ need the same run information (code version, configuration), and analysis/
 is the highest layer they may import from.
 
 Why the configuration and the code version: a table without the command,
-the seed and the commit that produced it cannot be reproduced or trusted
+the random seed and the commit that produced it cannot be reproduced or trusted
 later. A study directory is also where it resumes, so a rerun with a
 different configuration into the same directory is refused rather than
 silently mixed with the old records.

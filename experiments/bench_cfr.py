@@ -14,10 +14,11 @@ through ``convert_to_turn_based``, and again on ``convert_to_cached_tree`` of it
 (OpenSpiel's own remedy for slow games). Both sides run vanilla CFR with
 alternating updates (the tests check they compute the same policies iteration by
 iteration). Times are the thread's CPU time; the two alternate within each round
-and the ratio is the median over rounds. Issue 14's targets: within 2x of
-OpenSpiel on kuhn_poker, ahead of it on our games.
+and the ratio is the median over rounds. The targets: within 2x of
+OpenSpiel on kuhn_poker (its C++ game), ahead of it on our games (where
+OpenSpiel walks our Python game).
 
-The second table is the issue's other target: exploitability below 1e-3 on
+The second table is the other target: exploitability below 1e-3 on
 every two-player dilemma within 60 s. For each two-player game of
 ``experiments.economic_dilemmas --full`` (its references and every available
 dilemma), CFR+ (ours) runs until the average policy's exploitability (NashConv

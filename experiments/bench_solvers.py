@@ -155,15 +155,15 @@ def solver_speed(
     return {"experiment": "solver_speed", "rows": rows}
 
 
-# the Y solver without issue 17 item 2's main steps (no must-play from one-move
+# the Y solver without its two main pruning steps (no must-play from one-move
 # virtual wins, no side links): greedy virtual wins of bridges and two-cell edge
 # templates, dead cells; it keeps the cheap later steps (an opponent's virtual
 # win loses at once, captured-cell fill-in), so it is close to, not equal to,
 # the solver of commit c2051e7
 Y_BASELINE = dict(semi_mustplay=False, side_links=False)
-# the Y solver before issue 17's side-8 work, i.e. the one that first solved
-# side 7 (commit 505af73): no H-search (step 6 of solvers/_ysolver.pyx), no
-# centrality prior; only the widened dead cells (step 5) cannot be switched back
+# the Y solver of commit 505af73, the first that solved side 7: no H-search
+# (step 6 of solvers/_ysolver.pyx), no centrality prior; only the widened dead
+# cells (step 5) cannot be switched back
 Y_PRE_HSEARCH = dict(hsearch=False, centrality=0)
 # H-search's list bounds as "VCs/SCs/queue": the first is the solver of the
 # first side-8 runs (commit f17a4a4), the second today's default
@@ -284,8 +284,8 @@ def y_solver_comparison(
 ) -> dict:
     """Plain Y (every opening class, as ``solvers.exhaustive.solve`` does)
     solved in one run by the Y solver, by the same solver without H-search
-    and the centrality prior (``Y_PRE_HSEARCH``, the solver before issue 17's
-    side-8 work), by the
+    and the centrality prior (``Y_PRE_HSEARCH``, the solver of commit
+    505af73), by the
     solver without must-play from one-move wins and side links
     (``Y_BASELINE``; ``baseline=False`` skips it) and by the general
     alpha-beta kernel (``alphabeta=False`` skips it): same values? Times,

@@ -12,7 +12,7 @@ played natively through ``pyspiel.evaluate_bots`` with two
 ``pyspiel.make_uniform_random_bot`` bots, in the same process. The two
 alternate within each round; times are the measuring thread's CPU time
 (``time.thread_time``) so a busy shared machine distorts the ratio less; the
-reported ratio is the median over rounds. Issue 11's targets: at least 7x on
+reported ratio is the median over rounds. The targets: at least 7x on
 Connect Four (``TARGET``: the engine's extensions must not slow the plain
 games down) and at least 3x on the simultaneous cloaked rule set
 (``SIM_TARGET``).
@@ -33,7 +33,7 @@ from analysis import performance_page as page
 from analysis.rates import kernel_rate, openspiel_rate
 from analysis.study import non_negative_int, positive_float, positive_int
 
-TARGET = 7.0  # issue 11: the engine's extensions must keep Connect4 this fast
+TARGET = 7.0  # the target: the engine's extensions must keep Connect4 this many times OpenSpiel's rate
 
 
 def _ours(seconds: float, seed: int) -> float:
@@ -94,7 +94,7 @@ def connect4_playouts_vs_openspiel(
     }
 
 
-# The simultaneous row (issue 11): a two-phase simultaneous cloaked rule set
+# The simultaneous row: a two-phase simultaneous cloaked rule set
 # of about goofspiel's length (13 rounds: 6 of simultaneous placements with
 # the central 3x3 hidden, then simultaneous moves up to a 26-ply limit with
 # the two middle rows hidden), so plans are drawn from each player's view and

@@ -1,4 +1,4 @@
-"""Load benchmark of the web app (issue 16 item 7; not a test): simulated users
+"""Load benchmark of the web app (not a test; docs/webapp.md, Load): simulated users
 play Tic-Tac-Toe against Random through HTTP on 127.0.0.1, and every finished
 game must be in the registry afterwards.
 

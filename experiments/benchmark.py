@@ -43,7 +43,7 @@ PLAYOUT_GAMES = {
     "defector_y(board_size=11,protocol=122)": None,
     "double_o_y(board_shape=hex,board_size=4)": None,
     "flipway(board_size=9)": None,
-    "caeth_y(board_size=9)": None,  # the seed's board: 108 edges
+    "caeth_y(board_size=9)": None,  # the board of Caeth Y's rules: 108 edges
 }
 
 

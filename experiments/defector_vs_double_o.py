@@ -2,7 +2,7 @@
 
     python -m experiments.defector_vs_double_o --board-size 8 --n 2000 --seed 3
 
-The 00-Y seed claims that with two placements a turn the two games "should be
+Dale W. Walton's 00-Y rules claim that with two placements a turn the two games "should be
 equivalent". Each random game is played in Defector Y and, action for action,
 in 00-Y; the report counts games whose legal actions differ at some point
 before Defector Y ends, and games that 00-Y (continued at random where Defector

@@ -1,5 +1,5 @@
-"""The economic-dilemmas study (issue 14): does each dilemma rule set of seed
-004 have the structure of the economic game it is named after, what are its
+"""The economic-dilemmas study: does each dilemma rule set of the tic-tac-toe
+variations specification have the structure of the economic game it is named after, what are its
 equilibria, where does CFR go, and how do the bots fare on it?
 
     python -m experiments.economic_dilemmas                    # quick (minutes, 2 cores)
@@ -57,7 +57,7 @@ finished analyses and games are read back, not repeated; records made with
 other settings or another version of a rule set are refused (an analysis is
 made again), and ``--redo GAME`` drops a game's records (kept in
 records/dropped-TIME/) so they are computed again. The summary is a
-function of the seed and settings only (no timings), so two runs agree; the
+function of the random seed and settings only (no timings), so two runs agree; the
 progress output (stderr) gives each game's analysis time and its tournament's
 and ISMCTS check's play time.
 """
@@ -101,14 +101,14 @@ QUICK = dict(
     check_games_by_game={},
     max_profiles=100_000,
 )
-# FULL's cuts (econ-full2, docs/studies.md "The full run"): 3P-9X-HideSeek's tournament at 50
-# simulations, not 1,000: its 30-move rounds of three seats made a game 26 s at the load measured
-# in stop 23 (3,100 s of the 5,100 s of play left) and still 34 s at 200 under stop 24's load,
-# and pink wins every game whatever is played (docs/rules/dilemmas.md), so every figure of its
-# tournament is the same at any budget. The
-# ISMCTS check at the settings measured to pass in stop 23 (100 games per pair, 300
+# FULL's cuts (docs/studies/economic_dilemmas.md, "The full run"): 3P-9X-HideSeek's tournament
+# at 50 simulations, not 1,000: its 30-move rounds of three seats make a game take 26 s under the
+# measured load (3,100 s of the 5,100 s of play left in that run) and still 34 s at 200, and pink wins
+# every game whatever is played (docs/rules/dilemmas.md), so every figure of its tournament is the
+# same at any budget. The ISMCTS check at the settings measured to pass (100 games per pair, 300
 # simulations, KBeauty9 with belief=random: with the default belief Random beats it there,
-# docs/studies.md), not 200 games at 500 (an estimated 2,000 s, nearly all 3Blotto13).
+# docs/studies/economic_dilemmas.md, "The ISMCTS check"), not 200 games at 500 (an estimated
+# 2,000 s, nearly all 3Blotto13).
 FULL = dict(
     cfr_iterations=20000,
     dag_iterations=1000,
@@ -123,22 +123,22 @@ FULL = dict(
     check_games_by_game={"KBeauty9": 500},
     max_profiles=100_000,
 )
-# (check_games_by_game, lead stop 24: at 100-112 games a pair KBeauty9's check against the
-# one-world baseline straddled 50% (57-16-39, decisive 59.4% [49.4, 68.7]); its games take
-# 0.05 s, so 500 a pair cost about a minute and gave 284-69-151, decisive 65.3% [60.7, 69.6].
+# (check_games_by_game: at 100-112 games a pair KBeauty9's check against the one-world
+# baseline straddles 50% (57-16-39, decisive 59.4% [49.4, 68.7]); its games take 0.05 s, so
+# 500 a pair cost about a minute and give 284-69-151, decisive 65.3% [60.7, 69.6].
 # 3Blotto13's take 1-2 s and pass at 100.)
-# (max_profiles, econ-full2: max_strategies bounds each player, so four players of 512
-# strategies each passed it, and KBeauty9 with hidden turns began a table of 512^4 = 6.9e10
-# profiles, 8 GB in ten minutes and growing. The largest table the study computes is the
+# (max_profiles: max_strategies bounds each player, so four players of 512 strategies each
+# pass it, and KBeauty9 with hidden turns would start a table of 512^4 = 6.9e10 profiles,
+# 8 GB in ten minutes and growing. The largest table the study computes is the
 # Ultimatum games' 128 x 256 = 32,768; 100,000 is the payoffs tool's own limit.)
 ALGORITHM_NAMES = {"cfr+": "CFR+", "dcfr": "DCFR"}
 # (dag_iterations: a game past cfr_max_histories is solved over its DAG of merged histories
 # where that is exact (cfr.dag: 3Blotto13, Centipede9, NeedyCentipede4) with cfr.dag.ALGORITHM
 # (DCFR), at about 0.1 s an iteration on a centipede's 1.3 million nodes after a 17 s walk;
-# 200 iterations bring the centipedes' NashConv to 3.0e-5 and 1.9e-4 (the quick run of stop 27)
+# 200 iterations bring the centipedes' NashConv to 3.0e-5 and 1.9e-4 (the quick run)
 # and 3Blotto13's exploitability to 3.3e-3, 1,000 the latter's to 3.1e-4.)
 # (cfr_max_histories: tabular CFR enumerates the whole tree; Centipede9's
-# 3.4M positions took over 5 GB and most of the quick run before this cap.
+# 3.4M positions take over 5 GB and most of the quick run without this cap.
 # Games past it are refused on a count made without building (cfr/count.py).)
 #: enummixed lists every extreme equilibrium, but on large degenerate tables it runs for
 #: many minutes (Kuhn poker's 64x64: > 10); beyond this many strategies a player (after merging
@@ -697,9 +697,9 @@ def main(argv=None) -> int:
         "--games",
         nargs="+",
         metavar="NAME",
-        help="only these games: references (" + ", ".join(REFERENCES) + ") or dilemma "
-        "names of seed 004 that the catalogue holds (default: the quick references "
-        "and every available dilemma; --full: every reference too)",
+        help="only these games: references (" + ", ".join(REFERENCES) + ") or the names of "
+        "the tic-tac-toe variations specification's dilemmas that the catalogue holds "
+        "(default: the quick references and every available dilemma; --full: every reference too)",
     )
     parser.add_argument("--cfr-iterations", type=positive_int, help="CFR+ iterations per game")
     parser.add_argument(
@@ -872,8 +872,8 @@ def main(argv=None) -> int:
             list(by_name),
             out / "records" / "analysis.jsonl",
             args.jobs,
-            # a record made before analyses carried their rule set's fingerprint is reused (stop 24's
-            # copy of stop 23's run; --redo the games whose rule set changed since)
+            # a record without a game_fingerprint (the field is optional) is reused; --redo drops
+            # the games whose rule set has changed
             reusable=lambda r: (
                 _same_settings(r, settings_key)
                 and r.get("game_fingerprint", fingerprints[r["game"]]) == fingerprints[r["game"]]
@@ -1387,7 +1387,7 @@ def write_outputs(out: Path, rows, checks, checks_missing, cfg, unplayed=()) -> 
         lines.append("")
     lines += ["## ISMCTS against Random and the one-world baseline (cloaked games)", ""]
     if checks_missing:
-        lines.append(f"Not run on {', '.join(checks_missing)}: not in the catalogue yet (issue 13).")
+        lines.append(f"Not run on {', '.join(checks_missing)}: not in the catalogue.")
         lines.append("")
     if checks:
         own_games = "".join(

@@ -1,8 +1,9 @@
 """``python -m experiments.ismcts_belief``: is ISMCTS's uniform belief why it does not
-beat the one-world baseline on Phantom-TTT-Corners? (issue 14 item 5; docs/studies.md)
+beat the one-world baseline on Phantom-TTT-Corners? (docs/studies.md, ismcts_belief)
 
-docs/studies.md measured ISMCTS level with ``ismcts:worlds=first`` there (47.0% wins,
-[37.5, 56.7]) while a bot told the true world beats both, and blamed the belief: every
+The quick run of the economic-dilemmas study measures ISMCTS level with
+``ismcts:worlds=first`` there (47.0% wins, [37.5, 56.7]; docs/studies/economic_dilemmas.md,
+"The ISMCTS check") while a bot told the true world beats both, and blames the belief: every
 consistent world weighs the same although the opponent places its hidden pieces where
 its own search wants them. This script tests that explanation by giving ISMCTS the
 *true* belief about an opponent whose policy it knows: the opponent is the baseline

@@ -3,8 +3,8 @@ serial search's nodes below the same moves.
 
     python -m experiments.split_nodes --game "double_o_y(board_size=5,flip=friends,protocol=1,win=turn_end)"
 
-Why this exists (issue 17, docs/solved.md "Why split solving searched more"):
-the 2-ply units of ``solvers/parallel.py`` searched 3.4-3.9x the serial
+Why this exists (docs/solved/parallel.md, "Why a split unit searches more than the
+serial solve"): the 2-ply units of ``solvers/parallel.py`` search 3.4-3.9x the serial
 solver's nodes on a side-6 flip game, and node counts, unlike times, do not
 depend on the machine's load. So every count here is deterministic, from
 alpha-beta searches in this one process:

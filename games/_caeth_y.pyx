@@ -350,7 +350,7 @@ cdef class CaethCore(GameCore):
         return (_restore, (self.board.size, self.swap_rule, self.mem[:self.nbytes_mem], self.s))
 
     def to_string(self):
-        """The board as the seed draws it: vertices ``*`` (``X``/``O`` once
+        """The board as Caeth Y's rules draw it: vertices ``*`` (``X``/``O`` once
         Black/White controls them), edges ``-`` ``/`` ``\\`` while free and
         ``x``/``o`` once captured; then who is to move or who won."""
         n = self.board.size

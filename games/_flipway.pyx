@@ -87,7 +87,7 @@ cpdef enum Phase:
     PHASE_NORMAL = 2
 
 cpdef enum Repetition:
-    REP_ALLOWED = 0            # the seed's rules: positions may recur, play goes on
+    REP_ALLOWED = 0            # Bolaños Mures's rules: positions may recur, play goes on
     REP_DRAW = 1               # the game ends in a draw when a position recurs
 
 # Masks of the seven area-only stone sets, in id order.

@@ -8,7 +8,8 @@ corner, two for a side vertex, three for an interior one); a connected chain
 of controlled vertices touching all three sides wins. ``swap`` lets the
 second player take over the first player's opening edge.
 
-The default side is 9, the board the seed draws.
+The default side is 9, the board Caeth Y's rules draw (the Caeth Y page that
+docs/rules/caeth_y.md quotes, after Titus and Schensted's Y).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Flipway as an OpenSpiel game (Luis Bolanos Mures, 2020).
 
-Rules (full text, every interpretation and the seed lines they rest on:
-docs/rules/flipway.md):
+Rules (full text, every interpretation and the lines of Luis Bolaños Mures's
+rules they rest on: docs/rules/flipway.md):
 - A square board of ``board_size`` x ``board_size`` points (3..19, default 9);
   the top and bottom edges are Black's, the left and right edges White's.
 - Black (player 0) opens by placing one stone on an empty point; then, starting
@@ -21,7 +21,7 @@ docs/rules/flipway.md):
   a checkerboard whose top-left point is black / white, or in 2x2 blocks whose
   top-left block is black. Black opens by turning any white stone black, or with
   pie one or two white stones of a single crosscut.
-- ``repetition=allowed`` (default) keeps the seed's rules; ``repetition=draw``
+- ``repetition=allowed`` (default) keeps Luis Bolaños Mures's rules; ``repetition=draw``
   ends the game in a draw when a position recurs or the flip budget is spent,
   so that every game, and every search, ends (docs/rules/flipway.md explains
   why the default needs nothing more and what ``max_game_length`` means).

@@ -2,10 +2,11 @@
 and the expected return of every player for every profile of them, with
 chance playing its own probabilities, by exhaustive enumeration.
 
-Why a table of pure strategies and not a solver: the seed's dilemmas are
-named after normal-form games (Prisoner's Dilemma, Stag Hunt, ...), and a
-rule set encodes one only if its table has that game's structure; the table
-is also what normal-form equilibrium tools (Gambit's ``.nfg``) take.
+Why a table of pure strategies and not a solver: the dilemmas of the
+tic-tac-toe variations specification are named after normal-form games
+(Prisoner's Dilemma, Stag Hunt, ...), and a rule set encodes one only if its
+table has that game's structure; the table is also what normal-form
+equilibrium tools (Gambit's ``.nfg``) take.
 
 Definitions, as docs/payoffs.md states them:
 - an information state of player p is what p knows when it decides: the

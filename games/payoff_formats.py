@@ -1,7 +1,7 @@
 """A ``PayoffTable`` (games/normal_form.py) as text, JSON and Gambit's ``.nfg``.
 
 Why three: people read the text, programs (the dilemmas' docs and tests, the
-equilibrium step of issue 14) read the JSON, and Gambit (pygambit's
+equilibria of experiments/economic_dilemmas.py) read the JSON, and Gambit (pygambit's
 ``read_nfg``) reads the outcome form of ``.nfg``, which is the one that keeps
 strategy labels. Exact values are written as fractions (``1/3``) in all
 three; Gambit reads those as exact rationals.

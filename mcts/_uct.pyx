@@ -90,7 +90,7 @@ cdef class UCTSearch:
     The node pool is kept between searches (reset, not freed), so a bot that
     searches every move allocates only while its tree outgrows earlier ones.
     Successive searches continue one random stream, so a sequence of searches
-    is reproducible from the seed when only the simulation budget limits them.
+    is reproducible from its seed when only the simulation budget limits them.
     """
     cdef readonly double uct_c
     cdef readonly long max_simulations

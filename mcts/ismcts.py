@@ -20,9 +20,10 @@ player knows.
    ``belief=`` weighs listed worlds: ``histories`` (default) every consistent
    history alike, ``random`` as if the others played uniformly at random, the
    model the playouts use (``mcts.worlds.BELIEFS``; KBeauty9 is where they part,
-   docs/studies.md). Sampled worlds follow the sampler's own distribution.
-   Neither way reads the true history: two indistinguishable histories give the
-   same worlds, and the same draws for the same seed.
+   docs/studies/economic_dilemmas.md, "KBeauty9: the belief is an opponent
+   model"). Sampled worlds follow the sampler's own distribution. Neither way
+   reads the true history: two indistinguishable histories give the same worlds,
+   and the same draws for the same seed.
 2. **Search.** Each iteration samples one world (a determinisation) and runs
    UCT on a tree of action sequences shared by all worlds; a child's UCB uses
    its *availability* count (how often its action was legal when its parent
@@ -32,7 +33,8 @@ player knows.
    ``tree="infosets"`` keys each mover's statistics by its own information state
    in the world instead of the action sequence, so an opponent in the tree cannot
    act on the searcher's hidden moves (SO-ISMCTS lets it, since the sequence names
-   them); measured no stronger on the cloaked examples (docs/studies.md), so not
+   them); measured no stronger on the cloaked examples
+   (docs/studies/economic_dilemmas.md, "The ISMCTS check"), so not
    the default.
 The final move is the most visited root child; the root's actions are the
 player's legal actions, the same in every world.
@@ -50,9 +52,10 @@ without a core (OpenSpiel's matrix games) are searched on
 states (about 15x slower per simulation on a small ttt game). A game passed in
 its turn-based form already is played as it is.
 
-``worlds="first"`` is the baseline of issue 14's check, which the issue calls
-"determinisation-free"; it is not: it is the one-world (single fixed
-determinisation) baseline, the same search on one fixed world, the first history of the canonical walk that is
+``worlds="first"`` is the baseline of the economic-dilemmas study's ISMCTS
+check (docs/studies/economic_dilemmas.md, "The ISMCTS check"): the one-world
+(single fixed determinisation) baseline, not a determinisation-free one: the
+same search on one fixed world, the first history of the canonical walk that is
 consistent with what the player knows (for a cloaked game: the others' lowest
 moves where it could not see them; found by the walk, never by listing). It
 ignores that the hidden state could be otherwise, which is what sampling worlds

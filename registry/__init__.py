@@ -1,7 +1,8 @@
-"""The saved rule-set registry of seed 004 on one SQLite database: users and
+"""The saved rule-set registry of the tic-tac-toe variations specification on one SQLite database: users and
 roles, saved rule sets, players and universes, recorded games, ratings and
 leaderboards. Above analysis/ (tournaments for benchmarks), below experiments/
-and the web app. Decisions, each with the seed's words: docs/registry.md.
+and the web app. Decisions, each with the words of the tic-tac-toe variations
+specification: docs/registry.md.
 
     from registry import Registry, rulesets
     with Registry("my.sqlite3") as reg:

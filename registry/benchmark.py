@@ -1,4 +1,5 @@
-"""Seed 004's "Benchmark Selected Bots" and its "Benchmark" tournament condition.
+"""The "Benchmark Selected Bots" button and "Benchmark" tournament condition
+of the tic-tac-toe variations specification.
 
 Why through analysis.tournament: it already plays every combination of bots
 with rotated seats, seeds each game from its key, runs on joblib or Dask and
@@ -65,7 +66,7 @@ def favoured_by(reg: Registry, rule_set: str, universe: str, player: str) -> str
 
 
 def qualifies(reg: Registry, rule_set: str, universe: str, players: Sequence[str]) -> bool:
-    """Seed 004: the players include the top player, the player it is most
+    """The tic-tac-toe variations specification: the players include the top player, the player it is most
     favoured by, Random and at least one other player."""
     board = [e for e in leaderboard(reg, rule_set, universe) if e.games > 0]
     if not board:

@@ -113,14 +113,14 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX ratings_board ON ratings (rule_set_id, universe_id, player_id, game_id);
     """,
-    # 1 -> 2: seed 004's universe combobox "Defaults to the Universe most recently
-    # selected by the user" (NULL: never selected one, so Public).
+    # 1 -> 2: the tic-tac-toe variations specification's universe combobox
+    # "Defaults to the Universe most recently selected by the user" (NULL: never selected one, so Public).
     """
     ALTER TABLE users ADD COLUMN selected_universe_id INTEGER REFERENCES universes(id);
     """,
     # 2 -> 3: games other than tic-tac-toe rule sets (the Y family, Flipway, Caeth Y,
     # OpenSpiel's games), named by their OpenSpiel game string, recorded and rated
-    # beside the rule sets' games (registry/open_games.py; issue 16 item 3).
+    # beside the rule sets' games (registry/open_games.py).
     """
     CREATE TABLE open_games (
         id INTEGER PRIMARY KEY,
@@ -154,7 +154,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     """,
     # 3 -> 4: games in progress in the web app (webapp/live.py), so that several
-    # server processes share them and a restart keeps them (issue 16 item 7). A
+    # server processes share them and a restart keeps them. A
     # game's position is its moves replayed; ``changes`` counts accepted
     # submissions, and a write names the count it started from, so two
     # processes cannot both apply a move to the same position.
@@ -183,7 +183,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX live_game_users_user ON live_game_users (user_name);
     """,
-    # 4 -> 5: one record path (issue 16). A game named by its OpenSpiel game string
+    # 4 -> 5: one record path for every game. A game named by its OpenSpiel game string
     # (y_game(board_size=5), connect_four, ...) becomes a row of ``rule_sets`` with
     # that string in ``game_string`` (its name; no text, no fingerprint), so its
     # games, seats and ratings are rows of ``games``, ``seats`` and ``ratings``
@@ -217,9 +217,10 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE migration_5;
     """,
     # 5 -> 6: seconds per turn in the web app (a rule set's ``seconds_per_turn``,
-    # seed 004's "300 seconds/turn"): when the current human decision of a game
-    # in progress became due, so any server process can tell that its time ran
-    # out (webapp/live.py, ``LiveGame.deadline``). NULL: no decision timed yet.
+    # the tic-tac-toe variations specification's "300 seconds/turn"): when the
+    # current human decision of a game in progress became due, so any server
+    # process can tell that its time ran out (webapp/live.py,
+    # ``LiveGame.deadline``). NULL: no decision timed yet.
     """
     ALTER TABLE live_games ADD COLUMN turn_started REAL;
     """,

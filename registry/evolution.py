@@ -1,5 +1,6 @@
-"""Seed 004's Evolution page as data and a plot: the skill of chosen players on
-one rule set's board after each of their games, over time."""
+"""The Evolution page of the tic-tac-toe variations specification as data and
+a plot: the skill of chosen players on one rule set's board after each of
+their games, over time."""
 
 from __future__ import annotations
 

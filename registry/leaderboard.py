@@ -1,6 +1,6 @@
 """The leaderboard of a rule set in a universe, with Top-Burst, and rating histories.
 
-Seed 004: "Sort descending by skill rating + Top-Burst. In parentheses, show
+The tic-tac-toe variations specification: "Sort descending by skill rating + Top-Burst. In parentheses, show
 how long that level has been held. The top ten players are ranked. Display up
 to ten players [...] including ranked players, the user (if played), random
 (in all universes), and the standard player (SP)".
@@ -115,10 +115,10 @@ def leaderboard(
 ) -> list[Entry]:
     """The rows of the board: the top ten ranked, then Random, the rule set's SP,
     ``user``'s player in this universe (if it played) and the ``extra`` players
-    (the seed's "Add Player", whose combobox offers only players who played this
-    game in this universe: any other is refused) as far as room is left among
-    ten rows, sorted by level. Random and the SP are always shown, replacing the
-    lowest ranked rows."""
+    (the tic-tac-toe variations specification's "Add Player", whose combobox
+    offers only players who played this game in this universe: any other is
+    refused) as far as room is left among ten rows, sorted by level. Random and
+    the SP are always shown, replacing the lowest ranked rows."""
     until = until or now()
     rid, vid = reg.rule_set_id(rule_set), reg.universe_id(universe)
     rows = reg.query(

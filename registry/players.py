@@ -1,4 +1,4 @@
-"""Players, universes and friends (seed 004), at the data level.
+"""Players, universes and friends (the tic-tac-toe variations specification), at the data level.
 
 Who is a player: every user's human player (same name) in the Public
 universe and the personas a user makes in other universes; bots (a validated
@@ -131,7 +131,7 @@ def add_persona(reg: Registry, user: str, universe: str, name: str) -> int:
 
 
 def universes_of(reg: Registry, user: str) -> list[str]:
-    """Public and every universe where ``user`` has a persona (the seed's Universe combobox)."""
+    """Public and every universe where ``user`` has a persona (the specification's Universe combobox)."""
     uid, _ = reg.user_id(user)
     return [
         r[0]
@@ -167,8 +167,9 @@ def _human(reg: Registry, name: str):
 
 
 def request_friend(reg: Registry, sender: str, receiver: str) -> None:
-    """Send a friend request (seed 004's "Add to Friends"); both players are human
-    and in the same universe; a request already answered or pending is refused."""
+    """Send a friend request (the tic-tac-toe variations specification's "Add to
+    Friends"); both players are human and in the same universe; a request already
+    answered or pending is refused."""
     with reg.transaction():
         a, b = _human(reg, sender), _human(reg, receiver)
         if a[0] == b[0]:

@@ -1,6 +1,6 @@
 """The multi-player rating model: openskill's Plackett-Luce (Weng-Lin 2011).
 
-Why this model and library: seed 004 rates 2-, 3- and 4-player games,
+Why this model and library: the tic-tac-toe variations specification rates 2-, 3- and 4-player games,
 "Partners" (two teams of two) and games against Chaos; analysis/ratings.py
 fits pairwise Bradley-Terry to a finished tournament, but a leaderboard must
 update after every game, one game at a time, and rank teams. Weng-Lin's
@@ -10,7 +10,7 @@ Bayesian approximation does exactly that (a skill ``mu`` and an uncertainty
 setup.py). The Plackett-Luce variant is the one its authors recommend for
 more than two teams.
 
-Chaos: seed 004 says "where Chaos needs a skill-level rating (e.g. for
+Chaos: the tic-tac-toe variations specification says "where Chaos needs a skill-level rating (e.g. for
 purposes of updating ratings), use the constant assigned to beginning
 players": Chaos enters every update as a team of its own with the beginners'
 rating (mu 25, sigma 25/3) and its update is thrown away.
@@ -33,7 +33,7 @@ def skill(mu: float, sigma: float) -> float:
 
 
 def chaos_result(returns: Sequence[float]) -> float:
-    """Chaos's outcome (seed 004): it loses when every player wins, wins when
+    """Chaos's outcome (the tic-tac-toe variations specification): it loses when every player wins, wins when
     every player loses, and otherwise sits between the players who did better
     and those who did worse (0, the value of a draw)."""
     if all(r > 0 for r in returns):

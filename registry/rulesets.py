@@ -1,7 +1,7 @@
 """Saved rule sets: save, copy, admin-only rename, list, "show all creations",
 and the database as a ``RuleSetSource`` so saved names load as ``ttt(rules=NAME)``.
 
-Why uniqueness is the canonical form and not the text: seed 004 refuses "a new
+Why uniqueness is the canonical form and not the text: the tic-tac-toe variations specification refuses "a new
 rule set [...] if another identical rule set (except name) has already been
 saved"; two JSON texts can differ in key order, defaults and notes and still be
 the same game. ``games.ttt``'s ``RuleSet.canonical`` is that form; the table
@@ -92,8 +92,9 @@ def save_rule_set(reg: Registry, user: str, rules) -> str:
 
 
 def rename_rule_set(reg: Registry, user: str, old: str, new: str) -> None:
-    """Rename a saved rule set (seed 004: only the name can change, only by an Admin).
-    Catalogue rule sets keep their names: they are also files of games/ttt/catalogue."""
+    """Rename a saved rule set (the tic-tac-toe variations specification: only the name
+    can change, only by an Admin). Catalogue rule sets keep their names: they are also
+    files of games/ttt/catalogue."""
     problem = ttt_rules.name_problem(new)
     if problem:
         raise RegistryError(f"new name: {problem}")
@@ -132,8 +133,9 @@ def rule_set_json(reg: Registry, name: str) -> dict:
 
 
 def copy_rule_set(reg: Registry, user: str, name: str, new_name: str | None = None) -> dict:
-    """A new, unsaved rule set prefilled from the saved ``name`` (seed 004's "Copy";
-    offered to a Creator only while the quota lasts). Name: ``new_name`` or NAME-copy."""
+    """A new, unsaved rule set prefilled from the saved ``name`` (the tic-tac-toe
+    variations specification's "Copy"; offered to a Creator only while the quota
+    lasts). Name: ``new_name`` or NAME-copy."""
     if quota_left(reg, user) == 0:
         raise RegistryError(f"{user} has used the Creator quota ({CREATOR_QUOTA}); a copy could not be saved")
     record = rule_set_json(reg, name)
@@ -159,7 +161,7 @@ def list_rule_sets(reg: Registry, creator: str | None = None) -> list[dict]:
 
 
 def creations(reg: Registry, creator: str) -> list[dict]:
-    """Seed 004's "Show All Creations": the rule sets ``creator`` saved."""
+    """The tic-tac-toe variations specification's "Show All Creations": the rule sets ``creator`` saved."""
     return list_rule_sets(reg, creator)
 
 

@@ -5,8 +5,8 @@ transaction are the only state; users, rule sets, players, games and
 leaderboards are each their own module of functions taking the registry, so
 each stays small and the command line and the web app call the same ones.
 
-Why the catalogue is copied in on opening: the seed's games must be on the
-leaderboards and refused as duplicates like any saved rule set, so the
+Why the catalogue is copied in on opening: the games of the tic-tac-toe
+variations specification must be on the leaderboards and refused as duplicates like any saved rule set, so the
 database holds them too (without a creator); a rule set added to
 games/ttt/catalogue later is copied in the next time a registry opens.
 """

@@ -1,4 +1,4 @@
-"""Users and their roles (seed 004: Creator, Trainer, Admin).
+"""Users and their roles (the tic-tac-toe variations specification: Creator, Trainer, Admin).
 
 Why anyone may create a Creator but only an Admin may grant Trainer or Admin:
 the roles are permissions (quota, benchmarks, renames); the very first user of
@@ -12,7 +12,7 @@ from registry.names import name_problem, normal_name
 from registry.store import PUBLIC, Registry, now
 
 ROLES = ("creator", "trainer", "admin")
-#: Rule sets a Creator may save (seed 004: "up to fifteen new games").
+#: Rule sets a Creator may save (the tic-tac-toe variations specification: "up to fifteen new games").
 CREATOR_QUOTA = 15
 
 

@@ -38,10 +38,10 @@ two players or a deterministic game:
   side's best possible return ends a node (and is stored exact), and a window
   wholly outside the possible values is answered unsearched. ``value()`` opens
   with the window (lo-1, hi+1) so that its answer is exact; without these
-  cutoffs a proven win's siblings were then still searched, each with a window
-  (hi, hi+1) that only a full proof tree could close, which made 2-ply units
-  of the split solver search 2.3x the nodes (docs/solved.md, "Why split
-  solving searched more").
+  cutoffs a proven win's siblings would still be searched, each with a window
+  (hi, hi+1) that only a full proof tree could close, which makes 2-ply units
+  of the split solver search 2.3x the nodes (docs/solved/parallel.md, "Why a
+  split unit searches more than the serial solve").
 - **Ordering.** Table move first, then two killer moves per ply, then the rest
   by a history score (actions are small ints, so it is one array).
 - **A shared table.** With ``shared=`` the table lives in a buffer that other
@@ -274,7 +274,8 @@ cdef class Searcher:
         self.symmetry_plies = 1000000
         # A value at the side's best possible return ends the node (and a
         # window outside the possible values ends it unsearched); off only to
-        # measure what it saves (docs/solved.md, "Why split solving searched more").
+        # measure what it saves (docs/solved/parallel.md, "Why a split unit
+        # searches more than the serial solve").
         self.range_cutoffs = True
 
     # ------------------------------------------------------------------

@@ -1,10 +1,10 @@
 """Normal-form games: equilibria, social optimum, price of anarchy; and the
 subgame-perfect equilibria of small sequential perfect-information games.
 
-Why here: the dilemmas of seed 004 are one-shot (Prisoner's Dilemma, Stag Hunt,
-Battle of the Sexes, ...) or short sequential games (Ultimatum, Centipede,
-Trust); their textbook analysis is a payoff table and its equilibria, which
-CFR's average policies are checked against.
+Why here: the dilemmas of the tic-tac-toe variations specification are one-shot
+(Prisoner's Dilemma, Stag Hunt, Battle of the Sexes, ...) or short sequential
+games (Ultimatum, Centipede, Trust); their textbook analysis is a payoff table
+and its equilibria, which CFR's average policies are checked against.
 
 - ``NormalFormGame``: payoffs as an array of shape ``(players, n_0, ..., n_{k-1})``.
   ``from_profiles(table, counts)`` takes the plain ``(players x profiles)`` form

@@ -25,9 +25,9 @@ is resolved finish anyway (their values are kept as records); their time is the
 price of splitting below a node whose value was not yet known.
 A unit is one search from ``Searcher.value``'s exact window; the kernel's range
 cutoffs (a proven win ends a node) are what keep it from costing more than the
-serial search below the same moves (before them, 2-ply units searched 3.4-3.9x
-the serial nodes on a side-6 flip game; docs/solved.md, "Why split solving
-searched more").
+serial search below the same moves (without them, 2-ply units search
+3.4-3.9x the serial nodes on a side-6 flip game; docs/solved/parallel.md,
+"Why a split unit searches more than the serial solve").
 To find refutations early, the moves of each position above the units are
 ordered by a 2-ply search with the random-playout heuristic (``order_plies``),
 and units go out likeliest-best-line first.

@@ -3,8 +3,8 @@ of a parallel solve on one machine (``solvers/parallel.py``).
 
 Why: with a private table per worker, positions that two units share are
 searched twice, and on the flip games that cost two workers 40-43% more nodes
-than one serial table (docs/solved.md, "Parallel solving"); each worker also
-zeroed its own 512 MiB. Here the parent creates one POSIX shared-memory
+than one serial table (docs/solved/parallel.md, "Speed-up, 1 against 2
+workers"); each worker would also zero its own 512 MiB. Here the parent creates one POSIX shared-memory
 segment (``multiprocessing.shared_memory``) of ``2**tt_log2`` entries before
 the units go out, and every worker maps it by name and hands it to its
 ``Searcher(shared=...)``; the kernel reads and writes it without locks (each

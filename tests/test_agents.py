@@ -352,7 +352,8 @@ def test_cli_lists_the_kinds(capsys):
 
 
 def test_tournament_refuses_a_bad_bot_before_any_game(tmp_path, capsys):
-    """Issue 10 item 7: a typo used to surface as a traceback once the first game started."""
+    """A typo in a bot option is refused before the first game starts: exit code 2, a
+    "did you mean" hint, and no output file."""
     from analysis.tournament import main
 
     out = tmp_path / "t.jsonl"

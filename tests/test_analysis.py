@@ -321,7 +321,7 @@ def test_n_player_tables_play_every_seating_equally_often(tmp_path):
 
 
 def test_three_player_command_line_tournament(tmp_path):
-    # The command of issue 10 item 6, which crashed with an IndexError.
+    # A three-player tournament from the command line plays and records its games.
     out = tmp_path / "o.jsonl"
     result = subprocess.run(
         [

@@ -55,7 +55,7 @@ def test_every_move_agrees_with_the_reference_model(size, swap):
             ref.apply(action)
 
 
-def test_thresholds_are_the_seeds_one_two_three():
+def test_vertex_thresholds_are_one_two_three_edges():
     """One edge into a corner, two into a side vertex, three into an interior one."""
     geometry = games.caeth_y.geometry(5)
     board = geometry.board
@@ -217,7 +217,7 @@ def test_illegal_action_raises_and_leaves_the_state_alone():
     assert (str(state), state.legal_actions(), state.core.position_hash()) == before
 
 
-def test_the_board_is_drawn_as_the_seed_draws_it():
+def test_the_board_is_drawn_as_caeth_ys_rules_draw_it():
     state = load(3).new_initial_state()
     state.apply_action(_edge(pyspiel.load_game("caeth_y(board_size=3)"), "a3-b2"))
     assert str(state) == "\n".join(["    X", "   / x", "  *-.-*", " / \\ / \\", "*-.-*-.-*", "White to move"])

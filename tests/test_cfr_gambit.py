@@ -1,5 +1,5 @@
-"""CFR's average policy against pygambit's equilibria on our catalogue games
-(issue 14 item 5): RockPaperScissors, PrisonerDilemma, StagHunt and BoS.
+"""CFR's average policy against pygambit's equilibria on our catalogue games:
+RockPaperScissors, PrisonerDilemma, StagHunt and BoS.
 
 The reference is pygambit (not our code): its linear program (``lp_solve``) for
 the zero-sum RockPaperScissors, its ``enummixed`` (every extreme equilibrium) for

@@ -55,15 +55,15 @@ def test_without_contributions_it_is_not_checkable():
 
 
 def test_three_player_public_goods_rule_set_verdict():
-    """3P-PublicGoods on this branch (docs/rules/dilemmas.md, its section):
+    """3P-PublicGoods (docs/rules/dilemmas.md, its section):
     not a public goods game. Two contributions in the single round collide on
     the shared stack and are destroyed (powerless circles: no rank resolves
-    it), so another's contribution can cost a player. Since ttt-pgshow (slip
-    19's reading played) a lone contribution is shared by all three: black's
-    costs black and leaves white better off than everyone passing (under the
-    duel white was no better off), and pink's whole stack costs pink and pays
-    the other two (under the old move limit of 12 it was cut short and made
-    everyone win: slip 17)."""
+    it), so another's contribution can cost a player. A lone contribution is
+    shared by all three (the whole-stack showdown, docs/rules/dilemmas.md,
+    reading 19): black's costs black and leaves white better off than everyone
+    passing, and pink's whole stack costs pink and pays the other two (the
+    move limit of 20 lets it play out; 12 would cut it short and make everyone
+    win)."""
     from fractions import Fraction as F
 
     from analysis.reduced_games import classify_reduced, reduced

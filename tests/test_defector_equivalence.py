@@ -1,4 +1,4 @@
-"""The 00-Y seed's claim: with turns 122 and flips "opponents into friends",
+"""The claim of Dale W. Walton's 00-Y rules: with turns 122 and flips "opponents into friends",
 Double-'0' Y "should be equivalent" to Defector Y 122*. What holds
 (docs/rules/double_o_y.md): move for move the same game when 00-Y checks the
 win at the end of the mover's turn; not under 00-Y's default win timing."""

@@ -1,7 +1,7 @@
 """experiments.economic_dilemmas: the textbook answers on games whose answers
 are known (Prisoner's Dilemma: unique equilibrium mutual defection, price of
 anarchy 5 on OpenSpiel's table; hide and seek: 50/50, value -1/2 for the
-hider), reproducible from the seed, and resumable after an interruption."""
+hider), reproducible from its random seed, and resumable after an interruption."""
 
 import csv
 import json

@@ -196,7 +196,7 @@ def test_strength_plots_tiny(tmp_path):
     [
         ("experiments.random_playouts", ["--seed", "-1"], "--seed: must be a non-negative integer, got '-1'"),
         ("experiments.random_playouts", ["--n", "0"], "--n: must be a positive integer, got '0'"),
-        ("experiments.random_playouts", ["--n", "2", "--seed", str(2**64 - 1)], "the seed must be in 0.."),
+        ("experiments.random_playouts", ["--n", "2", "--seed", str(2**64 - 1)], "seed must be in 0.."),
         ("analysis.stats", ["--wins", "0", "--games", "0"], "--games: must be a positive integer, got '0'"),
         ("analysis.stats", ["--wins", "3", "--games", "2"], "--wins must be at most --games (2), got 3"),
         ("analysis.stats", ["--wins", "-1", "--games", "2"], "--wins: must be a non-negative integer"),

@@ -176,8 +176,8 @@ def test_one_world_baseline_searches_one_world(game):
 # worlds where the baseline has one. With every history alike (the default belief) it
 # beats the baseline but not Random, whose coin-flip heights (mean 1) that belief puts at
 # 4.5 on average; with belief=random (the others play uniformly at random, as in the
-# playouts) it beats both (docs/studies.md).
-ISSUE_CHECK = [
+# playouts) it beats both (docs/studies/economic_dilemmas.md, "The ISMCTS check").
+ISMCTS_CHECK = [
     ("3Blotto13", "histories", ("random", "baseline")),
     ("KBeauty9", "histories", ("baseline",)),
     ("KBeauty9", "random", ("random", "baseline")),
@@ -185,13 +185,13 @@ ISSUE_CHECK = [
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, belief, beaten", ISSUE_CHECK)
-def test_issue_14_ismcts_beats_random_and_the_baseline(name, belief, beaten):
-    """Issue 14 item 5: ISMCTS (worlds listed up to 1,000, sampled above) beats Random and
-    the one-world baseline (one fixed determinisation; the issue calls it
-    "determinisation-free") on 3Blotto13, and on KBeauty9 the baseline, and with
-    belief=random both, with the interval shown (docs/studies.md has
-    the figures and why the default belief loses to Random on KBeauty9)."""
+@pytest.mark.parametrize("name, belief, beaten", ISMCTS_CHECK)
+def test_ismcts_beats_random_and_the_one_world_baseline(name, belief, beaten):
+    """ISMCTS (worlds listed up to 1,000, sampled above) beats Random and the one-world
+    baseline (one fixed determinisation) on 3Blotto13, and on KBeauty9 the baseline, and
+    with belief=random both, with the interval shown (docs/studies/economic_dilemmas.md,
+    "The ISMCTS check", has the figures and why the default belief loses to Random on
+    KBeauty9)."""
     import tempfile
     from pathlib import Path
 

@@ -1,7 +1,7 @@
 """solvers/normal_form.py: tables read from OpenSpiel against its own utilities,
 textbook equilibria (pure by enumeration, all by pygambit), social optimum and
 price of anarchy, backward induction on textbook sequential games, and CFR's
-average policies agreeing with pygambit's equilibria (issue 14 item 5)."""
+average policies agreeing with pygambit's equilibria."""
 
 import itertools
 import json
@@ -385,7 +385,7 @@ def test_a_gnm_crash_is_an_error_not_the_end_of_the_caller(monkeypatch):
     except SolverCrashed as e:
         assert "3x3x3x3" in str(e)
     else:
-        # no crash this time (it depends on the run: a fresh-clone CI at stop 27 got none):
+        # no crash in this run (whether gnm crashes depends on the run):
         # gnm returns what its path finds that passes the regret check, possibly nothing,
         # and whatever it returns must be an equilibrium
         from solvers.normal_form import expected_payoffs

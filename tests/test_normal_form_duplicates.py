@@ -1,5 +1,5 @@
 """solvers.normal_form.equilibria: duplicates merged before enummixed, and an
-approximation said to be one (issue 14 item 2)."""
+approximation said to be one."""
 
 import numpy as np
 import pyspiel

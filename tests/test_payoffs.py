@@ -1,5 +1,5 @@
 """Payoff tables (games/normal_form.py, games/payoff_formats.py,
-``python -m games.ttt.payoffs``; issue 13 item 3), against references nobody
+``python -m games.ttt.payoffs``), against references nobody
 here wrote:
 
 - OpenSpiel's matrix games: the table is ``game_payoffs_array`` exactly, with

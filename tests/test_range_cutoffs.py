@@ -1,10 +1,10 @@
-"""The alpha-beta kernel's range cutoffs (solvers/_alphabeta.pyx, branch
-solve-split): a value at the side's best possible return ends a node, and a
-window outside [lo, hi] ends it unsearched. They may change node counts, never
-values: checked against the kernel without them, against brute force on the
-synthetic chance and three-player trees, and on the split solver's 2-ply units,
-whose excess nodes they were found to cause (docs/solved.md, "Why split solving
-searched more")."""
+"""The alpha-beta kernel's range cutoffs (solvers/_alphabeta.pyx): a value at
+the side's best possible return ends a node, and a window outside [lo, hi] ends
+it unsearched. They may change node counts, never values: checked against the
+kernel without them, against brute force on the synthetic chance and
+three-player trees, and on the split solver's 2-ply units, whose excess nodes
+without them are what the cutoffs remove (docs/solved/parallel.md, "Why a split
+unit searches more than the serial solve")."""
 
 import json
 

@@ -118,8 +118,8 @@ def test_blotto_is_colonel_blotto():
 
 
 def test_four_player_trolley_is_a_trolley_dilemma_and_three_player_is_not():
-    """Merged verdicts (ttt-rounds brought the rule sets, dilemma-analysis the
-    classifier): in 4P black alone chooses whom the loss falls on, one player
+    """The catalogue's trolley rule sets through the classifier of
+    analysis/reduced_games.py: in 4P black alone chooses whom the loss falls on, one player
     or two; in 3P both choices harm one player each."""
     four = classify_named("trolley", induced_normal_form("ttt(rules=4P-TrolleyDilemma)").game)
     assert four.label == "trolley"

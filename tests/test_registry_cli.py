@@ -144,8 +144,9 @@ def test_killed_benchmark_resumes_without_losing_or_repeating(tmp_path):
 
 
 def test_leaderboard_add_player(tmp_path, capsys, monkeypatch):
-    """Seed 004's "Add Player": `leaderboard --add P` (repeatable) shows P even when
-    the ten rows (here three) are full; a player who has not played is refused."""
+    """The tic-tac-toe variations specification's "Add Player": `leaderboard --add
+    P` (repeatable) shows P even when the ten rows (here three) are full; a player
+    who has not played is refused."""
     from registry import leaderboard as lb
     from test_registry_games import random_game
 

@@ -1,4 +1,4 @@
-"""A game string's standard player (seed 004: the leaderboard shows "the
+"""A game string's standard player (the tic-tac-toe variations specification: the leaderboard shows "the
 standard player (SP) for the rule set if there is one (in all universes)"):
 game strings are rows of the registry's rule sets (registry/open_games.py),
 so a Trainer or Admin names their SP as a rule set's, before or after any

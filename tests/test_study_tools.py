@@ -113,8 +113,8 @@ def test_random_playouts_refuse_counts_and_seeds_the_kernel_cannot_take(n, seed,
 
 
 def test_a_second_run_into_the_same_output_is_refused(tmp_path):
-    """Issue 10 item 1: two studies writing one directory would overwrite each other's
-    config and summaries; the second is refused while the first is alive."""
+    """Two studies writing one directory would overwrite each other's config and
+    summaries, so the second is refused while the first is alive."""
     import subprocess
     import sys
     import time

@@ -1,4 +1,4 @@
-"""Every catalogue game through analysis.tournament (issue 13 item 5), and CFR
+"""Every catalogue game through analysis.tournament, and CFR
 policies that play either form of a simultaneous game.
 
 Why every game and not a sample: the failures this guards against (a

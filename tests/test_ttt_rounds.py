@@ -770,11 +770,11 @@ def test_moving_onto_a_space_another_piece_leaves():
 
 
 def test_two_moves_to_one_space_collide():
-    """Black's X and white's circle both move to b2: a circle cannot capture,
-    so it has the lowest rank (issue 12 item 4) and the X ("Cover, Removes")
-    keeps b2, removing the circle (ttt-collide; before it both were
-    destroyed). Two circles moving to one space destroy each other (they
-    "cannot cover each other"), as do two X's (no attacker between them)."""
+    """Black's X and white's circle both move to b2: a circle cannot capture, so
+    it has the lowest rank ("Pieces that cannot capture have the lowest rank")
+    and the X ("Cover, Removes") keeps b2, removing the circle. Two circles
+    moving to one space destroy each other (they "cannot cover each other"), as
+    do two X's (no attacker between them)."""
     rs = rule_set(
         "collide",
         board={"kind": "squares", "size": [3, 3, 1]},

@@ -184,7 +184,7 @@ def cases():
         move_limit=30,
         stalemate="most-pieces-wins",
     )
-    # goal-reached stalemate (issue 11 item 6) with phases and with a last phase
+    # goal-reached stalemate with phases and with a last phase
     add(
         "goal-stalemate",
         players="3-vs-chaos",

@@ -978,7 +978,7 @@ def _round_tie_of_pairs(phases):
 
 
 def _round_three_x2():
-    """test_ttt_potshow's three reincarnating-x2 singletons, in a single
+    """_three_x2's three reincarnating-x2 singletons, in a single
     phase then rounds: black's x onto white's x, a yellow circle, pink's x
     and a yellow circle; three captors, each keeps its x; the pot of two
     circles is doubled (four deals)."""

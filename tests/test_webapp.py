@@ -200,7 +200,7 @@ def test_seats_are_the_user_a_friend_or_a_bot(app):
     assert "cannot take a seat" in cy.get("/").text
 
 
-def test_leaderboard_buttons_follow_the_seed_and_friends_can_play(app):
+def test_leaderboard_buttons_follow_the_specification_and_friends_can_play(app):
     make_users(app)
     cy, dee = Browser(app, "cy"), Browser(app, "dee")
     for b, me in ((cy, "cy"), (dee, "dee")):
@@ -400,7 +400,8 @@ def test_factory_space_markers_and_outcomes_reach_the_record(app):
 
 
 def test_factory_power_condition_and_result_reach_the_record(app):
-    """The seed's power, power_condition and power_result dropdowns: a power
+    """The tic-tac-toe variations specification's power, power_condition and
+    power_result dropdowns: a power
     with its condition and result saves a rule set the engine plays (a cover
     on a stack); no power drops them; a missing or disallowed one is shown
     next to its control."""
@@ -512,7 +513,7 @@ def test_factory_choices_follow_the_schema(app, monkeypatch):
     page = cy.get("/factory").text
     for move in schema.MOVES_NOW:
         assert f'<option value="{move}"' in page
-    assert "Moves orth by stack" in page and "Moves orth by full stack" in page  # ttt-stacks
+    assert "Moves orth by stack" in page and "Moves orth by full stack" in page  # stacks moves
     assert '"pawn-forward-center"' not in page
     monkeypatch.setattr(schema, "MOVES_NOW", schema.MOVES_NOW + ("pawn-forward-center",))
     assert '<option value="pawn-forward-center"' in cy.get("/factory").text

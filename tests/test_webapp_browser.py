@@ -303,7 +303,7 @@ def test_benchmark_progress_and_evolution(browser, server, accounts):
     follow(page, "#bench-back")  # back to the leaderboard it came from
     assert page.url.endswith("/rules/Tic-Tac-Toe/leaderboard")
     assert page.locator("#evolution").count() == 1
-    # the Evolution page's #metric: the seed's one metric, "Rating", selected; choosing
+    # the Evolution page's #metric: the specification's one metric, "Rating", selected; choosing
     # it keeps the plot of the checked players
     page.check("input.pick[value='Random']")
     follow(page, "#evolution")
@@ -468,9 +468,9 @@ FACTORY_CASES = [
     ),
     ("chaos_wins_if_more_than.circle", "is not allowed", [("fill", "#chaos_wins-circle", "-1")]),
     ("overachievers_disqualified", "4-player games", [("check", "#overachievers_disqualified")]),
-    # (the refusals of several boards with the dilemmas' outcomes or with
-    # simultaneous phases, and of overachievers or cloaked spaces with such
-    # phases, are gone: ttt-boards and ttt-cloaksim define those combinations)
+    # (several boards with the dilemmas' outcomes or with simultaneous phases,
+    # and overachievers or cloaked spaces with such phases, are rule sets the
+    # engine plays, so nothing here refuses them)
     (
         "board.sticky",
         "locked for the whole game already",
@@ -618,7 +618,7 @@ def test_decline_a_friend_request_and_the_universe_combobox(browser, server, acc
     with cy.expect_navigation():
         cy.select_option("#universe", "Dream")  # autosubmits
     assert cy.input_value("#universe") == "Dream"
-    cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")  # remembered (the seed's default)
+    cy.goto(server + "/rules/Tic-Tac-Toe/leaderboard")  # remembered (the specification's default)
     assert cy.input_value("#universe") == "Dream"
     with cy.expect_navigation():
         cy.select_option("#universe", "Public")
@@ -747,7 +747,7 @@ def test_a_game_survives_a_restart_of_a_multi_process_server(browser, tmp_path):
         stop_server(proc)
 
 
-def test_power_dropdowns_enable_and_clear_as_the_seed_says(browser, server, accounts):
+def test_power_dropdowns_enable_and_clear_as_the_specification_says(browser, server, accounts):
     """ "If “No power” is selected, then the associated power_condition and
     power_result dropdowns are cleared and disabled"; "If a “Cover” condition
     is selected on non-stacks, then clear all results except Remove and
@@ -1137,8 +1137,7 @@ def test_factory_redraw_pass_locked_players_and_hidden_turns(browser, server, ac
 
 def test_every_nav_link_tab_and_link_leads_where_it_says(browser, server, accounts):
     """The nav links, the stats/creations tabs, the rule-set, leaderboard,
-    ratings and game pages' links, each clicked and its page checked (issue 16
-    review: none of these was clicked by a browser test)."""
+    ratings and game pages' links, each clicked and its page checked."""
     import json
 
     from registry import Registry, rulesets

@@ -1,6 +1,6 @@
 """Every clickable element of every page is exercised by the browser tests
-(issue 16 item 6; an outside review found nav links, ``#redraw``, ``#again``,
-tabs and selects that no browser test touched, while the docs said all were).
+(nav links, ``#redraw``, ``#again``, tabs and selects included), so the docs'
+claim that every control is tested stays true.
 
 How: each template's links, buttons, selects and checkboxes are collected with
 their id (or, for repeated elements, their class); each must be named as a CSS

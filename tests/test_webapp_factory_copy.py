@@ -1,7 +1,7 @@
 """Player Factory: Copy keeps everything a saved rule set means (``extends``
 resolved, per-board spaces, shaped starting pieces), and the controls for a
 shape's "cannot move backwards" and the goal-reached stalemate check reach
-the record (issue 16, remaining Factory items).
+the record.
 
 The strongest check of a Copy: the copied page, submitted unchanged under a
 new name, is refused as a duplicate of the original (the registry compares
@@ -136,7 +136,7 @@ def test_cannot_move_backwards_and_the_goal_check_reach_the_record(app):
 
 
 def test_no_shape_to_replace_one_that_cannot_move_backwards_is_shown_next_to_shapes(app):
-    """Validation's rule (the seed: a piece reaching its goal must be replaced
+    """Validation's rule (the tic-tac-toe variations specification: a piece reaching its goal must be replaced
     by a shape that can move backwards) reaches the page."""
     make_users(app)
     cy = Browser(app, "cy")

@@ -1,5 +1,5 @@
-"""A move is answered with the game page itself (no redirect; issue 16 item
-7), and a move sent from a page drawn at another position (a reload sending
+"""A move is answered with the game page itself (no redirect: a move's round
+trip is what a person waits for), and a move sent from a page drawn at another position (a reload sending
 the form again, a stale tab) is refused, not applied to a position the
 person did not see."""
 

@@ -1,6 +1,6 @@
-"""The outside review's gaps in the web app (issue 16): game strings recorded
+"""Web app behaviours at the edges of the play menu and leaderboards: game strings recorded
 outside the play menu are played as themselves (not as a ttt rule set of that
-name), a user's own persona gets Play New Game on a leaderboard (seed 004),
+name), a user's own persona gets Play New Game on a leaderboard (the tic-tac-toe variations specification),
 and a Hash board's dimensions are shown fixed at 3x3x1."""
 
 from __future__ import annotations
@@ -69,9 +69,9 @@ def test_a_choice_the_browser_cannot_play_is_refused_not_replaced(app):
 
 
 def test_own_persona_gets_play_new_game_and_no_add_to_friends(app):
-    """Seed 004: Play New Game "displays only for non-human players, friends, and
-    personas created by the user"; Add to Friends "whenever no Play New Game
-    button displays"."""
+    """The tic-tac-toe variations specification: Play New Game "displays only for
+    non-human players, friends, and personas created by the user"; Add to Friends
+    "whenever no Play New Game button displays"."""
     make_users(app)
     cy = Browser(app, "cy")
     r = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="cy", seat1="Random")

@@ -1,4 +1,4 @@
-"""Seed 004's six shapes drawn as themselves (webapp/shapes.py): on the game
+"""The tic-tac-toe variations specification's six shapes drawn as themselves (webapp/shapes.py): on the game
 page for every board kind and view (squares, vertices, hash, stacks; a row, a
 plane, 3D layers), and for hidden information only as the viewing seat sees
 it (cloaking hides: nothing; obscures: the neutral mark of its colour).
@@ -182,12 +182,12 @@ def test_a_click_places_the_shape_picked(app):
     )
 
 
-def test_more_shapes_keep_and_copy_the_reserves_as_the_seed_says(app):
-    """Seed: changing the shapes adds reserve selects, "default the values in
-    added integer selects to those in the highest-numbered existing shape".
-    From one shape to three the circle keeps its counts (its select was
-    named per colour only) and the new shapes start with them; back to one,
-    the circle's counts stay."""
+def test_more_shapes_keep_and_copy_the_reserves_as_the_specification_says(app):
+    """The tic-tac-toe variations specification: changing the shapes adds
+    reserve selects, "default the values in added integer selects to those in
+    the highest-numbered existing shape". From one shape to three the circle
+    keeps its counts (its select was named per colour only) and the new shapes
+    start with them; back to one, the circle's counts stay."""
     from test_webapp import factory_form
 
     make_users(app)

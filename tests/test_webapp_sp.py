@@ -1,4 +1,4 @@
-"""Naming a Standard Player on the web (seed 004: leaderboards show "the
+"""Naming a Standard Player on the web (the tic-tac-toe variations specification: leaderboards show "the
 standard player (SP) for the rule set if there is one (in all universes)";
 docs/registry.md: Trainers and Admins name it, for a rule set or a game
 string). Creators neither see the control nor get through with a POST."""

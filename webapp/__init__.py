@@ -1,4 +1,5 @@
-"""A local web app over the registry (issue 16, seed 004): log in with the
+"""A local web app over the registry, as the tic-tac-toe variations
+specification describes it: log in with the
 registry's roles, play any registered game in the browser against a bot or a
 person, leaderboards with their buttons, and the Player Factory.
 

@@ -7,7 +7,7 @@ piece there; every other legal action (a step from one space to another, a
 flip, pass, a draw offer, a colour choice) is a labelled button, so no move is
 ever out of reach and the page never invents one.
 
-Layouts (seed 004): a row when two dimensions are 1, a plane when one is,
+Layouts (the tic-tac-toe variations specification): a row when two dimensions are 1, a plane when one is,
 stacked planes (z = 1 at the bottom) for 3D boards; stacks are drawn as
 columns showing two rows above the tallest stack, the maximum height in the
 upper left corner; Y-family boards as hexagons, Flipway as stones on square

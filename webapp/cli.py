@@ -6,8 +6,8 @@ accounts keep people's roles apart, but it is not hardened for a network.
 Why waitress, and several processes (``--workers``): waitress is a production
 WSGI server with a fixed pool of threads (so the registry pool's connections
 are reused), pure Python, no build step. One Python process runs Python on one
-core at a time, which is what held 20 busy users above 100 ms (issue 16 item
-7); games in progress are in the registry (webapp/live_store.py), so every
+core at a time, which is what held 20 busy users above 100 ms (docs/webapp.md,
+Load); games in progress are in the registry (webapp/live_store.py), so every
 process serves every game. The parent binds the port once (a port another
 program holds is refused with a message before anything starts) and the
 workers it forks inherit the listening socket and accept on it: whichever is
@@ -76,7 +76,8 @@ def _parser() -> argparse.ArgumentParser:
         "--benchmark-games",
         type=int,
         default=100,
-        help="games per combination of Benchmark Selected Bots (seed: 100)",
+        help="games per combination of Benchmark Selected Bots (100, as the tic-tac-toe "
+        "variations specification says)",
     )
     return p
 

@@ -2,8 +2,8 @@
 form's fields to a rule-set record and back, and validation problems by control.
 
 Why the choices come from ``games.ttt.schema``'s ``*_NOW`` tuples and from
-probing validation: other engineers are extending the engine; a value they add
-to ``MOVES_NOW`` (or a number of boards that validation starts accepting)
+probing validation: the engine's vocabulary grows; a value added to
+``MOVES_NOW`` (or a number of boards that validation starts accepting)
 appears in the dropdowns without an edit here. Why the form's field names are
 validation's field paths (``board.size.x``, ``shapes.circle.move``,
 ``turn_checks[1]``, ``phases[0].order``): each problem validation reports
@@ -55,7 +55,8 @@ def choices() -> dict:
         "boards": tuple(b for b in BOARDS_CANDIDATES if _accepted("boards", b)),
         "phases": tuple(range(1, MAX_PHASES + 1)),
         "board_kinds": schema.BOARD_KINDS,
-        # the goal check (the seed's "Stalemate if goal is reached") with the others
+        # the goal check (the tic-tac-toe variations specification's "Stalemate if
+        # goal is reached") with the others
         "turn_checks": schema.TURN_CHECKS + (schema.GOAL_CHECK,),
         "stalemates": schema.STALEMATES,
         "moves": schema.MOVES_NOW,
@@ -132,8 +133,9 @@ _COUNTS = {
 
 
 def option_label(control: str, value) -> str:
-    """The seed's wording of a dropdown option (``control`` is the select's name);
-    a value the seed does not word yet is shown as the schema spells it."""
+    """The tic-tac-toe variations specification's wording of a dropdown option
+    (``control`` is the select's name); a value the specification does not word
+    is shown as the schema spells it."""
     last = control.rsplit(".", 1)[-1]
     if control in _COUNTS:
         one, many = _COUNTS[control]
@@ -158,10 +160,10 @@ def option_label(control: str, value) -> str:
 
 def _shape_rule(get, shape: str) -> dict:
     """One shape's move and power; condition and result only with a power (the
-    seed: "If “No power” is selected, then the associated power_condition and
+    specification: "If “No power” is selected, then the associated power_condition and
     power_result dropdowns are cleared and disabled")."""
     rule = {"move": get(f"shapes.{shape}.move", "stationary"), "power": get(f"shapes.{shape}.power", "none")}
-    if get(f"shapes.{shape}.cannot_move_backwards") == "1":  # the seed's "cannot move backwards"
+    if get(f"shapes.{shape}.cannot_move_backwards") == "1":  # the specification's "cannot move backwards"
         rule["cannot_move_backwards"] = True
     if rule["power"] != "none":
         for key in ("condition", "result"):
@@ -188,7 +190,8 @@ def reserve_colours(players: str, colours: str, present=()) -> list[str]:
     other colours a copied or saved rule set gives a reserve (a dilemma's pink
     pieces for Chaos), carried in the form's ``extra_colours`` so that a Copy
     keeps them. A colour that came into play with a players change and left
-    with the next one is not among them: its select goes, as the seed says."""
+    with the next one is not among them: its select goes, as the tic-tac-toe variations
+    specification says."""
     out = list(colours_in_play(players, colours))
     return out + [c for c in schema.PALETTE if c in present and c not in out]
 
@@ -200,7 +203,7 @@ def seat_names(players: str) -> list:
 
 
 def dim_limit(others: tuple[int, int]) -> int:
-    """Seed: each dimension offers 1..floor(512 / product of the other two), at most 19."""
+    """The specification: each dimension offers 1..floor(512 / product of the other two), at most 19."""
     return max(1, min(schema.MAX_DIM, schema.MAX_SPACES // max(1, math.prod(others))))
 
 
@@ -483,7 +486,7 @@ def form_to_record(form: Mapping[str, str]) -> dict:
 
 
 def adjust(state: dict) -> None:
-    """Seed 004's redraw rules: a hash board is 3x3x1, stacks are at least 2
+    """The tic-tac-toe variations specification's redraw rules: a hash board is 3x3x1, stacks are at least 2
     high, and each dimension stays within floor(512 / the other two), at most 19;
     colours newly in play start with the highest-numbered existing colour's reserve."""
     x, y, z = (max(1, min(schema.MAX_DIM, v if isinstance(v, int) else 1)) for v in state["size"])
@@ -506,7 +509,7 @@ def adjust(state: dict) -> None:
 
 
 def reserve_max(state: dict) -> int:
-    """Seed: 0 up to the number that can be played, the spaces over the colours
+    """The specification: 0 up to the number that can be played, the spaces over the colours
     (rounded up, so 15 spaces offer 8 and 7 as 3on15line needs); at least the
     largest count the rule set already has (a copied dilemma's six pink circles
     for Chaos on six spaces), so a Copy keeps its counts."""

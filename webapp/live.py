@@ -449,7 +449,8 @@ class LiveGame:
         self.moves.append(action)
         self.turn_started = time.time()
 
-    # -- seconds per turn (a rule set's ``seconds_per_turn``, seed 004's "300 seconds/turn")
+    # -- seconds per turn (a rule set's ``seconds_per_turn``; the tic-tac-toe
+    # variations specification's "300 seconds/turn")
     def due_seats(self) -> list[int]:
         """Human seats whose decision is due now: the person to move, or in a
         simultaneous round every person in it who has not planned yet."""
@@ -486,7 +487,8 @@ class LiveGame:
         return deadline is not None and now >= deadline
 
     def time_out(self, now: float) -> None:
-        """What happens when a person's time runs out (the seed does not say):
+        """What happens when a person's time runs out (the tic-tac-toe
+        variations specification does not say):
         a random legal move is played for each overdue seat, drawn with
         ``derive_seed(seed, "timeout", seat, move number)`` so every process
         plays the same one; then the bots move as after any move. Why not a

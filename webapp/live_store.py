@@ -3,15 +3,15 @@ several server processes share them and a restart keeps them.
 
 Why the registry and not one process's memory: with the games in one process,
 the web app could run only one process, and one Python process (one core at a
-time) was what kept 20 busy users above 100 ms (issue 16 item 7); a restart
-also lost every game in progress.
+time) is what keeps 20 busy users above 100 ms (docs/webapp.md, Load); a
+restart would also lose every game in progress.
 
 What is stored is what cannot be recomputed: the game string (and the rule
-set's fingerprint), the seats, the seed, the moves and the open round's hidden
-plans; the position is those moves replayed. Each process keeps a small cache
-of rebuilt games keyed by game id and ``changes`` (the count of accepted
-submissions): a page whose game has not changed since this process last saw
-it costs one indexed row read, not a replay.
+set's fingerprint), the seats, the random seed, the moves and the open round's
+hidden plans; the position is those moves replayed. Each process keeps a small
+cache of rebuilt games keyed by game id and ``changes`` (the count of accepted
+submissions): a page whose game has not changed since this process last saw it
+costs one indexed row read, not a replay.
 
 Why a move cannot be applied twice: the next position is computed outside any
 transaction (a bot may think for a while), then written by ``BEGIN

@@ -1,4 +1,4 @@
-"""The six piece shapes of seed 004 as SVG, one geometry for the game page
+"""The six piece shapes of the tic-tac-toe variations specification as SVG, one geometry for the game page
 and the Player Factory.
 
 Why one table of unit outlines (radius 1, centred on 0, y down as in SVG):
@@ -45,7 +45,7 @@ def _star() -> list[tuple[float, float]]:
 
 
 def _plus(arm: float = 0.32) -> list[tuple[float, float]]:
-    """A plus sign (the seed's "cross"), its arms ``arm`` wide on each side of
+    """A plus sign (the tic-tac-toe variations specification's "cross"), its arms ``arm`` wide on each side of
     the centre and as long as keeps their outer corners on the unit circle."""
     a, e = arm, math.sqrt(1.0 - arm * arm)
     return [

@@ -1,7 +1,8 @@
-"""Rule-set list, leaderboards (seed 004's buttons), player stats, friends,
-the Evolution plot and Benchmark Selected Bots with its progress.
+"""Rule-set list, leaderboards (the tic-tac-toe variations specification's
+buttons), player stats, friends, the Evolution plot and Benchmark Selected
+Bots with its progress.
 
-Seed rules kept here: the player combobox lists those who played this game in
+Rules of the specification kept here: the player combobox lists those who played this game in
 the selected universe; "Play New Game" shows for non-human players, friends and
 the user's own personas, "Add to Friends" whenever it does not (and the user has a
 persona in the universe to send it from); checkboxes for
@@ -75,7 +76,7 @@ def _universe_choice() -> tuple[list[str], str]:
     universes = reg_players.universes_of(reg(), user()) or [PUBLIC]
     wanted = request.values.get("universe")
     if wanted in universes:
-        users.select_universe(reg(), user(), wanted)  # the seed's "most recently selected"
+        users.select_universe(reg(), user(), wanted)  # the specification's "most recently selected"
         return universes, wanted
     current = users.selected_universe(reg(), user())
     return universes, current if current in universes else PUBLIC
@@ -97,8 +98,8 @@ def row_buttons(name: str, kind: str, universe: str) -> dict:
     uid, _ = reg().user_id(user())
     owner = reg().one("SELECT user_id FROM players WHERE name = ?", (name,))[0]
     if owner == uid:
-        # seed 004: Play New Game "displays only for non-human players, friends,
-        # and personas created by the user" (the home page then seats the user
+        # the tic-tac-toe variations specification: Play New Game "displays only
+        # for non-human players, friends, and personas created by the user" (the home page then seats the user
         # second, the persona's prefilled slot); Add to Friends never shows here
         return {"play": True, "friend": False}
     mine = reg().one(
@@ -181,7 +182,7 @@ def _check_web_game(name: str) -> None:
 @bp.route("/rules/<name>/standard-player", methods=["POST"])
 @role_required("trainer")
 def set_standard_player(name):
-    """Name the Standard Player of a rule set or a game string (seed 004: the
+    """Name the Standard Player of a rule set or a game string (the tic-tac-toe variations specification: the
     leaderboard shows "the standard player (SP) for the rule set if there is one
     (in all universes)"). Who may: Trainers and Admins, as the registry's
     ``set-sp`` (docs/registry.md); a Creator's POST is refused here with 403
@@ -250,7 +251,7 @@ def player(name):
     except RegistryError as e:
         abort(404, str(e))
     if row[2] == "chaos":
-        abort(404, "Chaos has no stats (seed 004)")
+        abort(404, "Chaos has no stats")
     games = results.games_of(reg(), player=name)  # rule sets' and game strings' alike
     for game in games:
         game["open"] = game["game_string"] is not None

@@ -1,11 +1,11 @@
 """The Player Factory (new, Copy, Save), a saved rule set's page and the
 Admin-only rename.
 
-Server-side rules (seed 004 via the registry): Save validates and refuses a
-Creator over quota and a duplicate of a saved rule set; Copy is offered (and
-served) only while the user's quota lasts; rename is for Admins, whatever the
-page showed. "Add Check"/"Delete Check" work as form submissions too, so the
-page needs no JavaScript to be complete.
+Server-side rules (the tic-tac-toe variations specification, through the
+registry): Save validates and refuses a Creator over quota and a duplicate of a
+saved rule set; Copy is offered (and served) only while the user's quota lasts;
+rename is for Admins, whatever the page showed. "Add Check"/"Delete Check" work
+as form submissions too, so the page needs no JavaScript to be complete.
 """
 
 from __future__ import annotations

@@ -46,8 +46,8 @@ def game_string_of(choice: str) -> tuple[str, str | None, str]:
     Why the game-string check: the registry's ``rule_sets`` table also holds
     game strings recorded by the CLI, ``set-sp`` or ``ensure_game`` (e.g.
     ``flipway(board_size=4)``); those rows are played as their own string,
-    not as ``ttt(rules=NAME)`` (issue 16 review: that loaded a game string as
-    a ttt rule set and failed with "Expected type: kString, got kGame")."""
+    not as ``ttt(rules=NAME)`` (which would load a game string as a ttt rule
+    set and fail with "Expected type: kString, got kGame")."""
     if choice in OTHER_GAMES:
         return choice, None, ""
     rid = reg().rule_set_id(choice)  # RegistryError if unknown
@@ -95,13 +95,13 @@ def home():
         n = game.num_players()
     except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
         # no silent fallback to another game: the page says why this one
-        # cannot be played and offers no seats for it (issue 16 review)
+        # cannot be played and offers no seats for it
         flash(f"{choice} cannot be played here: {e}", "error")
         n = 0
     me = my_player(universe)
     opponent = request.args.get("opponent", "Random")
     # the leaderboard's Play New Game prefills its row's player in the second
-    # seat (seed 004); for the user's own persona the first seat is Random
+    # seat (the tic-tac-toe variations specification); for the user's own persona the first seat is Random
     defaults = ([me] if opponent != me else ["Random"]) + [opponent] + ["Random"] * (n - 2)
     mine = live_games().unfinished_of(reg(), user())
     listed = [r["name"] for r in rulesets.list_rule_sets(reg())]
@@ -242,9 +242,9 @@ def _game_page(game: LiveGame):
 def move(gid):
     """Apply the move and answer with the game page itself.
 
-    Why not a redirect to it (post/redirect/get): the redirect made every
-    move two requests, the second only drawing what this one just computed
-    (issue 16 item 7: a move's round trip is what a person waits for). What
+    Why not a redirect to it (post/redirect/get): a redirect would make every
+    move two requests, the second only drawing what this one just computed,
+    and a move's round trip is what a person waits for. What
     the redirect guarded against is guarded here: the form carries ``at``,
     the number of decisions of the position it was drawn from, and a move
     sent from any other position (a reload that sends the form again, a

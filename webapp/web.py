@@ -25,11 +25,11 @@ ROLE_ORDER = {"creator": 0, "trainer": 1, "admin": 2}
 class RegistryPool:
     """Open registries lent to one request at a time.
 
-    Why a pool: opening a connection ran the migration check (a write
+    Why a pool: opening a connection runs the migration check (a write
     transaction, so a commit and a lock every request) and closing the last one
-    checkpointed the WAL; together they were about 5 ms of each request and
-    serialized all requests on the write lock (profiled for issue 16 item 7).
-    create_app seeded the database once, so pooled registries skip the
+    checkpoints the WAL; together they cost about 5 ms of each request and
+    serialize all requests on the write lock (profiled under 20 simulated
+    users, experiments/bench_webapp.py). create_app seeds the database once, so pooled registries skip the
     catalogue check. At most ``keep`` idle registries are kept; more are closed."""
 
     def __init__(self, path: str, keep: int = 16):
@@ -138,8 +138,8 @@ def role_required(minimum: str):
 
 def nav() -> dict:
     """The URLs of every page's header (the same for every request of this
-    app): built once, since nine ``url_for`` calls were a tenth of a page's
-    CPU (profiled under 20 users, issue 16 item 7)."""
+    app): built once, since nine ``url_for`` calls are a tenth of a page's
+    CPU (profiled under 20 simulated users, experiments/bench_webapp.py)."""
     urls = current_app.extensions.get("nav_urls")
     if urls is None:
         from flask import url_for

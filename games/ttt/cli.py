@@ -3,7 +3,8 @@
 Why a command line: authors of rule-set files (and reviewers of the
 catalogue) need the same answer the game would give, every problem at once or
 the fingerprint, without writing Python; duplicates except for the name are
-reported because the seed's registry refuses them.
+reported because the registry (as the tic-tac-toe variations specification
+defines it) refuses them.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Compilation: a validated rule set into the flat integer tables the engine
 (``_engine.pyx``) reads, and what OpenSpiel may truthfully claim about it.
 
-Why a separate step: validation speaks the seed's words, the engine only
+Why a separate step: validation speaks the words of the tic-tac-toe
+variations specification, the engine only
 integers (the codes in ``codes.pxd``); keeping the translation here means the
 engine never sees a string and validation never sees a cell index.
 """
@@ -394,7 +395,7 @@ def _shape_move_code(r) -> int:
 
 def _shape_tables(r, colours, cell, boards: int) -> dict:
     """The shapes path's tables (``shaped`` False: the original path, nothing
-    else). Shapes in play are listed in the seed's rank order (``SHAPES_ALL``);
+    else). Shapes in play are listed in the specification's rank order (``SHAPES_ALL``);
     a placement names the shape's index in that list (docs/rules/ttt/shapes.md,
     "Action ids on the shapes path"). Pieces on the board carry the shape's index
     in ``SHAPES_ALL``. Goals: per non-Chaos seat (axis, high end), or none."""

@@ -1,13 +1,13 @@
-"""Seed 004's economic dilemmas: which catalogue rule set encodes which
+"""The economic dilemmas of the tic-tac-toe variations specification: which catalogue rule set encodes which
 textbook game.
 
 Why a list apart from the rule sets: the study (``experiments.economic_dilemmas``)
 and the docs (``docs/rules/dilemmas.md``) both need to know what a rule set is
 meant to encode, to check that its computed payoff table really has that
 game's structure; the rule-set schema has no field for intent, and should not.
-Names are the seed's (one the seed leaves unnamed is ``4P-AnyPieceLoses``).
-``available()`` lists those the catalogue holds today: the others need engine
-vocabulary (captures, stacks) that may not exist yet.
+Names are the specification's (one it leaves unnamed is ``4P-AnyPieceLoses``).
+``available()`` lists those the catalogue holds: a dilemma without a catalogue
+rule set is left out of the study rather than failing it.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from games.ttt.sources import CATALOGUE
 
-# The economic games the seed's dilemmas encode (labels used by DILEMMAS).
+# The economic games the specification's dilemmas encode (labels used by DILEMMAS).
 ECONOMIC_GAMES = {
     "rock-paper-scissors": "Rock-paper-scissors",
     "hide-and-seek": "Hide and seek",
@@ -40,7 +40,7 @@ ECONOMIC_GAMES = {
 
 @dataclass(frozen=True)
 class Dilemma:
-    """One of the seed's dilemma games: its catalogue name and the economic
+    """One of the specification's dilemma games: its catalogue name and the economic
     game it encodes (a key of ``ECONOMIC_GAMES``)."""
 
     name: str
@@ -81,6 +81,6 @@ DILEMMAS = tuple(
 
 
 def available() -> list[Dilemma]:
-    """The dilemmas whose rule set is in the catalogue, in the seed's order."""
+    """The dilemmas whose rule set is in the catalogue, in the specification's order."""
     have = set(CATALOGUE.names())
     return [d for d in DILEMMAS if d.name in have]

@@ -1,7 +1,8 @@
 """``extends``: a rule set written as another named rule set plus what differs.
 
-Why: the seed writes several dilemmas as "Like NeedyTrust, but ..." or "Same
-as PrisonerDilemma, but with Option to Agree Draw"; copying the parent would
+Why: the tic-tac-toe variations specification writes several dilemmas as
+"Like NeedyTrust, but ..." or "Same as PrisonerDilemma, but with Option to
+Agree Draw"; copying the parent would
 let the two drift apart when the parent is corrected. So a rule set may say
 ``"extends": "NeedyTrust"`` and give only the fields that differ. The result
 is resolved *before* validation into one ordinary rule set: the canonical

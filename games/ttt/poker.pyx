@@ -14,7 +14,7 @@ highest-singleton."
 Decisions (docs/rules/ttt/pots.md, "Poker-hand rank of a stack"), each tested
 against a brute-force evaluator in tests/test_ttt_pots.py:
 - "highest" inside a class compares the shapes that name the hand in the
-  seed's rank chain circle < triangle < x < cross < star < pentagon, with no
+  specification's rank chain circle < triangle < x < cross < star < pentagon, with no
   exception for circle over pentagon: that exception is a cycle, so it cannot
   pick "all players with the highest rank" among three hands (circles beat
   pentagons beat stars beat circles);
@@ -23,8 +23,8 @@ against a brute-force evaluator in tests/test_ttt_pots.py:
   pieces meeting, not an order);
 - a full house compares its three-of-a-shape, then its pair; two pair the
   higher pair, then the lower; a straight its top shape;
-- no kickers: the seed names each class by its own shapes only
-  ("highest-pair"), so two hands of one class and the same naming shapes tie
+- no kickers: the tic-tac-toe variations specification names each class
+  by its own shapes only ("highest-pair"), so two hands of one class and the same naming shapes tie
   (and the pot-split rule shares a tie);
 - a hand is the best class any subset of the pieces makes (six circles are
   five of a shape).

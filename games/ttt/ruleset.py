@@ -1,6 +1,7 @@
 """``RuleSet``: a validated rule set, compared by its canonical form.
 
-Why equality ignores the name: the seed's registry refuses a rule set that is
+Why equality ignores the name: the registry of the tic-tac-toe variations
+specification refuses a rule set that is
 identical to a saved one except for its name, and records of played games
 must say exactly which rules were played. Both need one text per game, the
 canonical form (every default filled in, name and notes removed, lists

@@ -2,10 +2,10 @@
 readings of values (seats of a players mode, parts of a turn-check name) that
 validation, compilation and the engine's reference model share.
 
-Why the values are spelled out here, apart from validation: the seed's later
-rules (other shapes and moves, phases, cloaking, several boards) already have
-their names in the ``*_ALL`` tuples, so the schema grows by values, and the
-``*_NOW`` tuples say what this engine plays; error messages quote both.
+Why the values are spelled out here, apart from validation: every value the
+tic-tac-toe variations specification names has its name in the ``*_ALL``
+tuples, the ``*_NOW`` tuples say what this engine plays, and error messages
+quote both.
 """
 
 from __future__ import annotations
@@ -124,9 +124,7 @@ TURN_CHECKS = tuple(
     + [f"all-lose-if-any-{k}" for k in CHECK_KS]
     + ["any-piece-wins", "any-piece-loses"]
 )
-# Named by the seed, not played until the goal lines of issue 12 exist.
-TURN_CHECKS_LATER = ()
-# played since the goal lines exist (see the block at the end)
+# The goal check: a stalemate once a player's piece reaches its goal line (goal_sides below).
 GOAL_CHECK = "goal-reached-stalemate"
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
@@ -183,8 +181,8 @@ PHASE_FIELDS = (
     "entry_locked",
     "exit_locked",
 )
-# Space properties set once for the whole game: the seed lets only cloak and
-# lock properties change after phase 1 (see validation).
+# Space properties set once for the whole game: the specification lets only
+# cloak and lock properties change after phase 1 (see validation).
 FIXED_SPACE_FIELDS = ("pieces", "sticky", "exclusive", "dealt", "reserves", "shapes")
 FOLDS = ("none", "less-than-most-committed")
 SEAT_NAMES = (1, 2, 3, 4, "chaos")
@@ -266,7 +264,7 @@ FOLD_CODES = {"none": int(Fold.FOLD_NONE), "less-than-most-committed": int(Fold.
 # value of ``ttt(rules=NAME)``. The parser splits parameters at ``,`` and
 # ``=`` and nests at ``(``/``)``; it types a value made only of digits, signs
 # and dots as a number (or fails on one such as ``5-``), and True/true/
-# False/false as a bool. The seed itself forbids whitespace and ``*``; a path
+# False/false as a bool. The specification itself forbids whitespace and ``*``; a path
 # separator would make the name read as a file path.
 NAME_FORBIDDEN = re.compile(r"[\s*(),=/\\]")
 NAME_NUMERIC = re.compile(r"[0-9+\-.]+")
@@ -313,7 +311,7 @@ def seats_of(players: str) -> tuple[int, bool]:
         "2-vs-chaos": (2, True),
         "3-vs-chaos": (3, True),
         "1-vs-chaos": (1, True),
-    }[players]  # 1-vs-chaos: the seed's "(can extend to … “1 vs chaos”)"
+    }[players]  # 1-vs-chaos: the specification's "(can extend to … “1 vs chaos”)"
 
 
 def seat_index(name, players: str) -> int:
@@ -415,12 +413,12 @@ def needs_goals(record) -> bool:
 
 def goal_sides(players: str, size) -> list[tuple[int, int]]:
     """Each non-Chaos player's goal as (axis, 0 for the low end / 1 for the
-    high end), from the seed: "Player1 Goal is always at y=max (or x=1, if the
+    high end), from the tic-tac-toe variations specification: "Player1 Goal is always at y=max (or x=1, if the
     max y is 1). For two-player games, Player 2 goal is opposite (e.g. y=1).
     For games with more players, the goals proceed around the board
     counter-clockwise (e.g. Player 2 Goal at x=1)." Counter-clockwise from
-    y=max: x=1, y=1, x=max. Chaos has no goal (it "has no stats"; the seed
-    gives goals to players). A board one row deep (max y = 1) has two ends
+    y=max: x=1, y=1, x=max. Chaos has no goal (it "has no stats"; the
+    specification gives goals to players). A board one row deep (max y = 1) has two ends
     only, so validation allows goals there for at most two players."""
     n, _ = seats_of(players)
     if size[1] == 1:
@@ -516,7 +514,7 @@ def may_split_pot(record) -> bool:
 
 
 def capture_class(props) -> int:
-    """The seed's rank classes of a shape in a capture: "Pieces that cannot
+    """The specification's rank classes of a shape in a capture: "Pieces that cannot
     capture have the lowest rank" (0); "cover by rank" pieces compare by
     ``outranks`` (1); "pieces that capture in ways other than “by rank” have
     highest rank" (2). The engine's copy is ``TTTCore._cp_class``."""

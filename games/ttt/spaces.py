@@ -1,13 +1,13 @@
-"""Validation and compilation of the per-player space locks (issue 11 item 4):
+"""Validation and compilation of the per-player space locks:
 sticky and exclusive spaces, and entry/exit locks for specific players.
 
-Why one representation for all of them: the seed defines each in terms of the
-other ("“Sticky” spaces are locked against exit; “exclusive” spaces are
-locked against entry or exit (except by player(s) to whom they are
-exclusive)"), and the only thing play needs is, per phase and space, which
-seats may not enter it and which may not leave it. So validation keeps the
-author's words in the canonical form (grouped, sorted, cells expanded) and the
-compiler folds them into two seat bit masks per cell and phase.
+Why one representation for all of them: the tic-tac-toe variations
+specification defines each in terms of the other ("“Sticky” spaces are
+locked against exit; “exclusive” spaces are locked against entry or exit
+(except by player(s) to whom they are exclusive)"), and the only thing play
+needs is, per phase and space, which seats may not enter it and which may
+not leave it. So validation keeps the author's words in the canonical form
+(grouped, sorted, cells expanded) and the compiler folds them into two seat bit masks per cell and phase.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def _is_int(v) -> bool:
 
 def space_cells(p, field: str, value, size) -> list[tuple] | None:
     """The cells a space names: [x, y, z] is one cell, [x, y] every height of
-    that column (a whole stack, as the seed's "first stack exclusive to black").
+    that column (a whole stack, as the specification's "first stack exclusive to black").
     None (with a problem added) when it is not a space on the board."""
     if not (isinstance(value, (list, tuple)) and len(value) in (2, 3) and all(_is_int(v) for v in value)):
         p.add(
@@ -226,11 +226,11 @@ def lock_sets(record: Mapping) -> list[set]:
     return [s for s in sets if s]
 
 
-# -- per-board space properties (issue 13: BoS, 3P-BoS) ------------------------
+# -- per-board space properties (BoS, 3P-BoS) -----------------------------------
 #
 # ``board.on_boards``: a list of {"boards": [b, ...], FIELD: ...} with FIELD one
 # of ON_BOARDS_FIELDS, written exactly as the board's own field of that name;
-# an entry adds its spaces on the listed boards (1-based) only. The seed's BoS:
+# an entry adds its spaces on the listed boards (1-based) only. The specification's BoS:
 # "(2,1) of 1 and (2,2) of 2 exclusive to chaos, and remaining spaces are
 # locked". The board's own fields still apply to every board. Canonical form:
 # what ends up the same on every board is written in the board's own fields,

@@ -1,11 +1,11 @@
 """Validation: a decoded rule set in, every problem or the full record out.
 
-Why everything is checked before anything is built: the seed's system shows a
-rule set back to its author with every problem at once, and nothing
-half-valid may reach the engine. So ``parse`` either returns a ``RuleSet``
-whose every field was checked (defaults filled in) or raises
-``RuleSetError`` listing each problem as ``field: problem (allowed: ...)``.
-Input comes from files and, later, from users of a web app, so its shape is
+Why everything is checked before anything is built: the system of the
+tic-tac-toe variations specification shows a rule set back to its author
+with every problem at once, and nothing half-valid may reach the engine.
+So ``parse`` either returns a ``RuleSet`` whose every field was checked
+(defaults filled in) or raises ``RuleSetError`` listing each problem as ``field: problem (allowed: ...)``.
+Input comes from files and from users of the web app, so its shape is
 not trusted either: ``parse_text`` refuses JSON nested deeper than any rule
 set needs before Python's recursion limit could turn it into a traceback.
 """
@@ -59,7 +59,6 @@ from games.ttt.schema import (
     STALEMATES_LATER,
     TOP_FIELDS,
     TURN_CHECKS,
-    TURN_CHECKS_LATER,
     VS_CHAOS_STALEMATES,
     RuleSetError,
     can_move_backwards,
@@ -89,7 +88,7 @@ def _is_int(v) -> bool:
 
 
 def _supported(p: _Problems, field: str, value, allowed, now) -> bool:
-    """Check ``value`` against the seed's vocabulary (``allowed``) and what this
+    """Check ``value`` against the specification's vocabulary (``allowed``) and what this
     engine plays (``now``), naming whichever list it misses."""
     if value not in allowed:
         p.add(field, f"{value!r} is not allowed (allowed: {_allowed(allowed)})")
@@ -406,14 +405,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         checks = []
     seen = []
     for i, c in enumerate(checks):
-        if c in TURN_CHECKS_LATER:
-            p.add(
-                f"turn_checks[{i}]",
-                f"{c!r} is not supported by this engine yet: it needs the players' "
-                "goal lines, which arrive with shapes and moves (issue 12) "
-                f"(supported now: {_allowed(TURN_CHECKS)})",
-            )
-        elif c == GOAL_CHECK and c not in seen:  # with the goal lines
+        if c == GOAL_CHECK and c not in seen:  # with the goal lines
             seen.append(c)
         elif c not in TURN_CHECKS:
             p.add(f"turn_checks[{i}]", f"{c!r} is not allowed (allowed: {_allowed(TURN_CHECKS)})")
@@ -463,8 +455,8 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         if moves:
             p.add(
                 "move_limit",
-                "required when pieces can move (the seed gives games of movement "
-                f"no end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})",
+                "required when pieces can move (the specification gives games of "
+                f"movement no end; OpenSpiel needs a finite game) (allowed: 1..{MAX_MOVE_LIMIT})",
             )
     elif not _is_int(limit) or not 1 <= limit <= MAX_MOVE_LIMIT:
         p.add("move_limit", f"{limit!r} is not allowed (allowed: 1..{MAX_MOVE_LIMIT} or null)")
@@ -488,7 +480,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
 
 
 def _phases(raw_phases, p: _Problems, players, size, board_locked, cloaking) -> list[dict]:
-    """Check the 1-6 phases. The seed: "Each game has from 1 to 6 phases"; each
+    """Check the 1-6 phases. The specification: "Each game has from 1 to 6 phases"; each
     phase defines its pass option, locked players, placement only or not, the
     spaces locked and cloaked for it, its order and (all but the last) a fold
     rule; "The cloak and lock properties are the only ones that can be changed
@@ -557,7 +549,7 @@ def _phase(ph, i: int, count: int, p: _Problems, players, size, board_locked, cl
     elif fold != "none" and i == count - 1:
         p.add(
             f"{field}.fold",
-            "the last phase has no fold rule (the seed: 'Each phase other than "
+            "the last phase has no fold rule (the specification: 'Each phase other than "
             "the last may have a fold rule') (allowed here: none)",
         )
     out = {
@@ -678,7 +670,7 @@ def _check_shapes(rec, p: _Problems):
             p.add(
                 "players",
                 f"goal lines on a board one row deep (size y = 1) exist for two players only "
-                f"(the seed's x=1 and its opposite; allowed with goals and players={players!r}: "
+                f"(the specification's x=1 and its opposite; allowed with goals and players={players!r}: "
                 "a board with size y > 1)",
             )
         forward_only = [
@@ -690,7 +682,7 @@ def _check_shapes(rec, p: _Problems):
             p.add(
                 "shapes",
                 "a shape cannot move backwards, but no shape can, so a piece reaching its goal "
-                "has no replacement (the seed: 'any move that reaches the goal requires the "
+                "has no replacement (the specification: 'any move that reaches the goal requires the "
                 "player to also select a replacing shape that can move backwards'; allowed: add a "
                 "shape that moves and may move backwards)",
             )
@@ -709,7 +701,7 @@ def _check_stacks(rec, p: _Problems):
             p.add(
                 f"shapes.{shape}.move",
                 f"{move!r} carries the pieces above the mover, so it needs a stacks "
-                f"board (the seed: 'If the board is “stacks”, [...] the others bring "
+                f"board (the specification: 'If the board is “stacks”, [...] the others bring "
                 f"all pieces above them along for the ride') (allowed with board.kind "
                 f"{kind!r}: any move but {_allowed(MOVES_BY_STACK)})",
             )
@@ -722,8 +714,9 @@ def _check_stacks(rec, p: _Problems):
 
 
 def _shape_power(p: _Problems, shape, props, out, kind):
-    """A shape's ``power``, ``condition`` and ``result`` (the seed's power,
-    power_condition and power_result dropdowns). The seed: "If “No power” is
+    """A shape's ``power``, ``condition`` and ``result`` (the
+    specification's power, power_condition and power_result dropdowns). The
+    specification: "If “No power” is
     selected, then the associated power_condition and power_result dropdowns
     are cleared and disabled"; "If a “Cover” condition is selected on
     non-stacks, then clear all results except Remove and Reincarnate";
@@ -741,7 +734,7 @@ def _shape_power(p: _Problems, shape, props, out, kind):
             if value is not None:
                 p.add(
                     f"{field}.{key}",
-                    f"set while power is 'none' (the seed clears and disables it with "
+                    f"set while power is 'none' (the specification clears and disables it with "
                     f"“No power”; allowed with power 'none': no {key})",
                 )
         return
@@ -756,7 +749,7 @@ def _shape_power(p: _Problems, shape, props, out, kind):
     if kind != "stacks" and result == "converts" and cond in ("cover", "cover-by-rank"):
         p.add(
             f"{field}.result",
-            f"'converts' with condition {cond!r} is for stacks only (the seed: "
+            f"'converts' with condition {cond!r} is for stacks only (the specification: "
             "“If a “Cover” condition is selected on non-stacks, then clear all results "
             "except Remove and Reincarnate”; allowed with board.kind "
             f"{kind!r}: removes, reincarnates, reincarnates-x2)",
@@ -934,7 +927,7 @@ def _check_jumps(rec, p: _Problems):
             p.add(
                 field,
                 f"{cond!r} with move {move!r} is not defined: a by-stack mover carries the pieces "
-                "above it and covers the stack it lands on, and the seed gives no jump that carries "
+                "above it and covers the stack it lands on, and the specification gives no jump that carries "
                 "a stack (jumps on stacks are by pieces that move from the top; allowed with "
                 f"{move!r}: cover, cover-by-rank)",
             )
@@ -987,7 +980,7 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
     """The dilemmas' outcome fields: the stalemate rule's needs,
     ``chaos_wins_if_more_than`` and ``overachievers_disqualified``.
 
-    The seed: "Chaos wins if total circles > 9" (Shopping9) is written
+    The specification's "Chaos wins if total circles > 9" (Shopping9) is written
     ``{"circle": 9}``: Chaos wins when the pieces of that shape on the board,
     of every colour, number more than 9. "An “Overachiever(s) disqualified”
     rule may be added to 4-player games."
@@ -1014,7 +1007,7 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
         p.add(
             "chaos_wins_if_more_than",
             'must be an object {shape: count} (e.g. {"circle": 9} for '
-            'the seed\'s "Chaos wins if total circles > 9")',
+            'the specification\'s "Chaos wins if total circles > 9")',
         )
         raw_cw = {}
     for key, count in raw_cw.items():
@@ -1035,7 +1028,7 @@ def _outcomes(raw, rec, p: _Problems, players, shapes):
     elif od and players is not None and players != "4":
         p.add(
             "overachievers_disqualified",
-            f"the seed adds it to 4-player games (allowed with "
+            f"the specification adds it to 4-player games only (allowed with "
             f"players={players!r}: false; with players '4': true, false)",
         )
     rec["overachievers_disqualified"] = od

@@ -36,7 +36,7 @@ window.factorySetup = function () {
           if (none) dep.value = "";
           dep.disabled = none;
         });
-        // Seed: "If a “Cover” condition is selected on non-stacks, then clear
+        // The specification: "If a “Cover” condition is selected on non-stacks, then clear
         // all results except Remove and Reincarnate".
         if (condition && result) {
           var cover = /^cover/.test(condition.value) && kind && kind.value !== "stacks";
@@ -51,7 +51,7 @@ window.factorySetup = function () {
       if (condition) condition.addEventListener("change", sync);
       sync();
     });
-    // Seed: when every reserve select of a shape is at its maximum, that
+    // The specification: when every reserve select of a shape is at its maximum, that
     // shape's move dropdown is cleared and disabled (nothing is left to move).
     form.querySelectorAll("fieldset.shape").forEach(function (fs) {
       var move = fs.querySelector("select[name$='.move']");
@@ -198,7 +198,7 @@ window.factorySetup = function () {
       }
     }
 
-    // Seed: Player 1's goal is at y = max (x = 1 when the board is one row);
+    // The specification: Player 1's goal is at y = max (x = 1 when the board is one row);
     // Player 2's is opposite in two-player games, else the goals go round the
     // board counter-clockwise (Player 2 at x = 1).
     function goals(svg, ox, oy, w, h, row) {
