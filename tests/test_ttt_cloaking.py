@@ -58,6 +58,7 @@ HIDES = {
     "board": {"kind": "squares", "size": [3, 3, 1]},
     "reserves": {"black": 5, "white": 4},
     "cloaking": "hides",
+    "line_moves": "over-pieces",  # blocking is refused with cloaked spaces
 }
 ROW1 = [[1, 1, 1], [2, 1, 1], [3, 1, 1]]
 ALL9 = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
@@ -690,6 +691,7 @@ def test_an_exit_locked_piece_is_not_one_its_seat_can_move(cloaking):
 CLOAKED_SHAPES = [
     rule_set(
         "obscured-shapes",
+        line_moves="over-pieces",  # blocking is refused with cloaked spaces
         cloaking="obscures",
         board={"kind": "squares", "size": [3, 3, 1]},
         reserves={"black": {"circle": 2, "pentagon": 1}, "white": {"circle": 2, "x": 1}},
@@ -699,6 +701,7 @@ CLOAKED_SHAPES = [
     ),
     rule_set(
         "hidden-shapes",
+        line_moves="over-pieces",  # blocking is refused with cloaked spaces
         cloaking="hides",
         board={"kind": "squares", "size": [3, 3, 1]},
         reserves={"black": {"circle": 2, "star": 1}, "white": {"circle": 2, "star": 1}},

@@ -131,6 +131,7 @@ def cloaked_round_sets():
             colours="players-choose",
             reserves={"black": 3, "pink": 3},
             shapes={"circle": {"move": "linear-or-knight"}},
+            line_moves="over-pieces",  # blocking is refused with cloaked spaces
             move_limit=16,
             phases=[dict(sim, cloaked=ALL9)],
         ),
@@ -388,6 +389,7 @@ def shaped_round_sets():
             "cr-move-shapes-pass",
             reserves={"black": two, "white": two},
             shapes={"circle": {"move": "adjacent"}, "triangle": {"move": "orthogonal"}},
+            line_moves="over-pieces",  # blocking is refused with cloaked spaces
             move_limit=20,
             phases=[dict(SIM, cloaked=ALL9, **{"pass": True})],
         ),
@@ -419,6 +421,7 @@ def shaped_round_sets():
                 "circle": {"move": "adjacent"},
                 "x": {"move": "orthogonal"},
             },
+            line_moves="over-pieces",  # blocking is refused with cloaked spaces
             move_limit=16,
             turn_checks=[],
             stalemate="most-pieces-wins",
@@ -449,6 +452,7 @@ def shaped_round_sets():
             "cr-seq-single-seq",
             reserves={"black": {"circle": 2, "x": 2}, "white": {"circle": 2, "x": 2}},
             shapes={"circle": {"move": "adjacent"}, "x": {"move": "diagonal"}},
+            line_moves="over-pieces",  # blocking is refused with cloaked spaces
             move_limit=18,
             phases=[
                 {"cloaked": ALL9[:3], "movement": "placement-only"},
@@ -529,6 +533,7 @@ REPLACE = shaped_hides(
         "circle": {"move": "adjacent"},
         "x": {"move": "orthogonal"},
     },
+    line_moves="over-pieces",  # blocking is refused with cloaked spaces
     move_limit=8,
     turn_checks=[],
     stalemate="draws",

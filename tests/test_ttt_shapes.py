@@ -19,11 +19,15 @@ from games.ttt.rules import RuleSetError
 from games.ttt.schema import SHAPES_ALL, goal_sides, outranks, shaped
 from tiers import sweep
 from ttt_checks import (
+    action_strings,
     assert_is_legal_agrees_with_legal_actions,
     entry_check,
     parsed_or_rejected,
+    piece,
     play,
     play_against_reference,
+    position,
+    power,
     random_sim_test_of,
     rule_set,
     same_pieces,
@@ -551,3 +555,144 @@ def test_traditional_board_steps_diagonally_only_along_its_drawn_diagonals():
         make_core(rules.load(rules.EXAMPLES_DIR / "Tapatan-Traditional.json")), [1, 4, 3, 0, 8, 5, step(8, 7)]
     )
     assert {step(4, 2), step(4, 6), step(4, 8)} <= set(c.legal_action_list())
+
+
+# -- pieces in the way of line moves ----------------------------------------------------
+
+
+def _line_moves(value):
+    """The ``line_moves`` field, or nothing for the default."""
+    return {} if value is None else {"line_moves": value}
+
+
+def _rook(value, cross, whites):
+    """Black's orthogonal cross on (1,1,1) of a 4x4 board, white circles on ``whites``."""
+    pieces = [piece((1, 1, 1), "black", "cross")] + [piece(at, "white") for at in whites]
+    return position(pieces, {"cross": cross, "circle": {}}, size=(4, 4, 1), **_line_moves(value))
+
+
+def _along_x(core):
+    return sorted(a for a in action_strings(core) if a.startswith("(1,1,1)->") and a.endswith(",1,1)"))
+
+
+@pytest.mark.parametrize("value", [None, "blocked-by-pieces"])
+def test_a_piece_in_the_way_stops_a_line_move_by_default(value):
+    """The specification lets moves pass "over/through" locked spaces only: a
+    piece on the line ends the move there (no power: it may not land on it)."""
+    core = make_core(_rook(value, {"move": "orthogonal"}, [(2, 1, 1)]))
+    assert _along_x(core) == []
+    assert {"(1,1,1)->(1,2,1)", "(1,1,1)->(1,4,1)"} <= set(action_strings(core))
+
+
+def test_over_pieces_slides_past_a_piece_in_the_way():
+    core = make_core(_rook("over-pieces", {"move": "orthogonal"}, [(2, 1, 1)]))
+    assert _along_x(core) == ["(1,1,1)->(3,1,1)", "(1,1,1)->(4,1,1)"]
+
+
+def test_a_sliding_cover_lands_on_the_first_piece_only_when_pieces_block():
+    cover = power("cover", "removes", "orthogonal")
+    blocked = make_core(_rook(None, cover, [(2, 1, 1), (4, 1, 1)]))
+    over = make_core(_rook("over-pieces", cover, [(2, 1, 1), (4, 1, 1)]))
+    assert _along_x(blocked) == ["(1,1,1)->(2,1,1)"]
+    assert _along_x(over) == ["(1,1,1)->(2,1,1)", "(1,1,1)->(3,1,1)", "(1,1,1)->(4,1,1)"]
+
+
+def test_a_stack_holding_a_piece_stops_a_line_move_on_its_top():
+    def core(value):
+        pieces = [piece((1, 1, 1), "black"), piece((2, 1, 1), "white")]
+        shapes = {"circle": {"move": "linear"}}
+        return make_core(position(pieces, shapes, size=(4, 1, 2), kind="stacks", **_line_moves(value)))
+
+    moves = lambda value: [a for a in action_strings(core(value)) if a != "pass"]
+    assert moves(None) == ["stack(1,1)->stack(2,1)"]
+    assert moves("over-pieces") == [
+        "stack(1,1)->stack(2,1)",
+        "stack(1,1)->stack(3,1)",
+        "stack(1,1)->stack(4,1)",
+    ]
+
+
+def test_nine_holes_keeps_moving_to_any_vacant_point():
+    """On the original path (one circle, linear-or-knight) the default stops at
+    a piece; 9-Holes says "over-pieces", Nine Holes' "move to any vacant point"."""
+    assert rules.resolve("9-Holes").record["line_moves"] == "over-pieces"
+    pieces = [piece((1, 1, 1), "black"), piece((2, 1, 1), "white")]
+    shapes = {"circle": {"move": "linear-or-knight"}}
+    blocked = position(pieces, shapes, size=(3, 3, 1))
+    over = position(pieces, shapes, size=(3, 3, 1), line_moves="over-pieces")
+    assert not shaped(blocked.record)
+    assert "(1,1,1)->(3,1,1)" not in action_strings(make_core(blocked))
+    assert "(1,1,1)->(3,1,1)" in action_strings(make_core(over))
+
+
+def test_line_moves_is_validated_and_written_only_when_it_matters():
+    base = dict(SQUARES_4X4, reserves={"black": 2, "white": 2}, move_limit=9)
+    with pytest.raises(RuleSetError) as info:
+        rule_set("bad", base, shapes={"circle": {"move": "linear"}}, line_moves="jumps")
+    assert "line_moves: 'jumps' is not allowed (allowed: blocked-by-pieces, over-pieces)" in str(info.value)
+    slide = {"circle": {"move": "linear"}}
+    default, explicit = (
+        rule_set("d", base, shapes=slide),
+        rule_set("e", base, shapes=slide, **_line_moves("blocked-by-pieces")),
+    )
+    over = rule_set("o", base, shapes=slide, line_moves="over-pieces")
+    assert "line_moves" not in default.canonical and default == explicit != over
+    step = {"circle": {"move": "adjacent"}}
+    assert rule_set("s", base, shapes=step, line_moves="over-pieces") == rule_set("t", base, shapes=step)
+    cloaked = dict(base, cloaking="hides", phases=[{"cloaked": [[1, 1, 1]]}])
+    with pytest.raises(RuleSetError, match="line_moves: 'blocked-by-pieces' with cloaked spaces"):
+        rule_set("c", cloaked, shapes=slide)
+    assert (
+        rule_set("c", cloaked, shapes=slide, line_moves="over-pieces").record["line_moves"] == "over-pieces"
+    )
+
+
+def line_move_cases():
+    """Every line move, with covers, on squares and stacks, under both readings."""
+    out = []
+    for value in ("blocked-by-pieces", "over-pieces"):
+        out.append(
+            rule_set(
+                f"lines-{value}",
+                {"board": {"kind": "squares", "size": [4, 4, 1]}, "stalemate": "most-pieces-wins"},
+                reserves={"black": {"cross": 1, "x": 1, "circle": 2}, "white": {"pentagon": 1, "circle": 3}},
+                shapes={
+                    "circle": {"move": "adjacent"},
+                    "x": {"move": "diagonal"},
+                    "cross": power("cover", "removes", "orthogonal"),
+                    "pentagon": power("cover", "reincarnates", "linear-or-knight"),
+                },
+                move_limit=30,
+                turn_checks=[],
+                line_moves=value,
+            )
+        )
+        out.append(
+            rule_set(
+                f"stack-lines-{value}",
+                {"board": {"kind": "stacks", "size": [3, 3, 2]}, "stalemate": "most-pieces-wins"},
+                reserves={"black": {"circle": 3, "star": 1}, "white": {"circle": 3, "star": 1}},
+                shapes={"circle": {"move": "linear"}, "star": {"move": "orthogonal"}},
+                move_limit=30,
+                turn_checks=[],
+                line_moves=value,
+            )
+        )
+        out.append(
+            rule_set(
+                f"circles-{value}",
+                {"board": {"kind": "squares", "size": [4, 4, 1]}, "stalemate": "most-pieces-wins"},
+                reserves={"black": 4, "white": 4},
+                shapes={"circle": {"move": "linear-or-knight"}},
+                move_limit=30,
+                turn_checks=[],
+                line_moves=value,
+            )
+        )
+    return out
+
+
+@pytest.mark.parametrize("rs", line_move_cases(), ids=lambda rs: rs.name)
+def test_line_move_readings_match_reference(rs):
+    play_against_reference(rs, games=sweep(full=25, quick=3), seed=11)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=5, quick=1), seed=5)

@@ -154,3 +154,19 @@ def test_no_shape_to_replace_one_that_cannot_move_backwards_is_shown_next_to_sha
         ).text
     )
     assert any("no shape can" in m for m in problems(page).get("shapes", [])), problems(page)
+
+
+def test_the_line_moves_select_keeps_nine_holes_passing_over_pieces(app):
+    """9-Holes says ``"line_moves": "over-pieces"`` (docs/rules/ttt/shapes.md,
+    "Pieces in the way"): its Copy shows it selected and saves as 9-Holes
+    itself; the same copy with pieces blocking is a new rule set."""
+    make_users(app)
+    ada = Browser(app, "ada")
+    page = ada.get("/factory?copy=9-Holes").text
+    assert '<option value="over-pieces" selected>Line moves pass over pieces</option>' in page
+    answer = html.unescape(ada.c.post("/factory", data=submitted(page, op="save")).text)
+    assert "identical to the saved '9-Holes'" in answer, problems(answer)
+    blocked = ada.c.post("/factory", data=submitted(page, op="save", line_moves="blocked-by-pieces"))
+    assert blocked.status_code == 302, problems(html.unescape(blocked.text))
+    with db(app) as reg:
+        assert "line_moves" not in rulesets.rule_set_json(reg, "9-Holes-copy")

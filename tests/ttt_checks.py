@@ -99,12 +99,14 @@ def cells(X, Y):
 
 
 def cloaked_rule_set(name, **fields):
-    """A small hidden (``cloaking: hides``) 3x3 rule set, ``fields`` over it."""
+    """A small hidden (``cloaking: hides``) 3x3 rule set, ``fields`` over it; line
+    moves pass over pieces (blocking is refused with cloaked spaces)."""
     base = {
         "board": {"kind": "squares", "size": [3, 3, 1]},
         "turn_checks": [],
         "stalemate": "most-pieces-wins",
         "cloaking": "hides",
+        "line_moves": "over-pieces",
     }
     return rule_set(name, base, **fields)
 

@@ -10,10 +10,19 @@ import copy
 from hypothesis import strategies as st
 
 from games.ttt.rules import PALETTE, STALEMATES, TURN_CHECKS, seats_of
-from games.ttt.schema import SHAPES_ALL
+from games.ttt.schema import LINE_READINGS, SHAPES_ALL, slides
 from ttt_checks import CAN, MUST, power
 
 BACK = "chain-jump-back"
+
+
+def draw_line_moves(draw, rec):
+    """``rec`` with either reading of pieces in the way of line moves
+    (``line_moves``) when one of its shapes moves along lines."""
+    if slides(rec):
+        rec["line_moves"] = draw(st.sampled_from(LINE_READINGS))
+    return rec
+
 
 # -- turns, phases, outcomes ------------------------------------------------------------------
 
@@ -76,7 +85,7 @@ def rule_records(draw):
     rec["phases"][-1]["fold"] = "none"
     if move != "stationary":
         rec["move_limit"] = draw(st.integers(1, 30))
-    return rec
+    return draw_line_moves(draw, rec)
 
 
 @st.composite
@@ -239,7 +248,7 @@ def shaped_records(draw):
             unique=True,
         )
     )
-    return {
+    rec = {
         "name": "H",
         "board": {"kind": kind, "size": dims, "pieces": pieces},
         "players": players,
@@ -254,6 +263,7 @@ def shaped_records(draw):
         ),
         "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]])),
     }
+    return draw_line_moves(draw, rec)
 
 
 @st.composite
@@ -360,7 +370,7 @@ def capture_records(draw):
         }
         for a in at
     ]
-    return {
+    rec = {
         "name": "H",
         "board": {"kind": kind, "size": dims, "pieces": pieces},
         "players": players,
@@ -371,6 +381,7 @@ def capture_records(draw):
         "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
         "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]])),
     }
+    return draw_line_moves(draw, rec)
 
 
 @st.composite
@@ -1190,4 +1201,6 @@ def cloaked_round_records(draw, preplaced=False):
         "turn_checks": draw(st.sampled_from([[], ["first-3-wins"], ["first-2-loses"]])),
         "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
     }
+    if slides(rec):  # blocking by pieces is refused with cloaked spaces
+        rec["line_moves"] = "over-pieces"
     return rec

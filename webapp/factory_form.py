@@ -60,6 +60,7 @@ def choices() -> dict:
         "turn_checks": schema.TURN_CHECKS + (schema.GOAL_CHECK,),
         "stalemates": schema.STALEMATES,
         "moves": schema.MOVES_NOW,
+        "line_moves": schema.LINE_READINGS,
         "powers": schema.POWERS_NOW,
         "conditions": schema.CONDITIONS_NOW,
         "results": schema.RESULTS_NOW,
@@ -104,6 +105,10 @@ _WORDS = {
         "orth-by-stack": "Moves orth by stack",
         "orth-by-full-stack": "Moves orth by full stack",
         "adjacent-or-knight": "Moves adjacent or knight",
+    },
+    "line_moves": {
+        "blocked-by-pieces": "Pieces block line moves",
+        "over-pieces": "Line moves pass over pieces",
     },
     "power": {"none": "No power", "must-capture": "Must capture", "can-capture": "Can capture"},
     "condition": {
@@ -437,6 +442,9 @@ def form_to_record(form: Mapping[str, str]) -> dict:
                 reserves[colour] = count
     rec["reserves"] = reserves
     rec["pieces_per_turn"] = _int(get("pieces_per_turn"), 1)
+    # docs/rules/ttt/shapes.md "Pieces in the way": validation keeps it only
+    # when a shape moves along lines and it is not the default
+    rec["line_moves"] = get("line_moves", schema.LINE_READING_DEFAULT)
     rec["agree_draw"] = get("agree_draw") == "1"
     checks, i = [], 0
     while f"turn_checks[{i}]" in form:
@@ -566,6 +574,7 @@ def state_of(record: Mapping) -> dict:
         "on_boards": json.dumps(board["on_boards"]) if board.get("on_boards") else "",
         "reserves": reserves,
         "pieces_per_turn": record.get("pieces_per_turn", 1),
+        "line_moves": record.get("line_moves", schema.LINE_READING_DEFAULT),
         "agree_draw": bool(record.get("agree_draw")),
         "turn_checks": list(record.get("turn_checks", schema.DEFAULT_CHECKS)),
         "stalemate": record.get("stalemate", "draws"),

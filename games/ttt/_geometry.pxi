@@ -43,6 +43,7 @@ cdef class Tables:
     cdef int X, Y, Z, XY, S, T
     cdef bint gravity
     cdef int seats, nplayers, chaos, C, choices, move, ppt, passing, agree_draw
+    cdef bint line_blocked                 # pieces stop line moves (holds_piece, _turns.pxi)
     cdef int stalemate, move_limit, nsides, nchecks, nsym
     cdef int seat_mask[MAX_SEATS]
     cdef int side[MAX_SEATS]
@@ -198,6 +199,7 @@ cdef class Tables:
         self.colour_names = list(p["colour_names"])
         self.choices = p["choices"]
         self.move = p["move"]
+        self.line_blocked = p.get("line_blocked", False)
         self.ppt = p["pieces_per_turn"]
         self.passing = p["pass"]
         phases = p["phases"]

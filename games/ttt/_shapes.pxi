@@ -268,8 +268,10 @@ cdef inline bint shape_destination(TTTCore core, int seat, int f, int u, int k, 
 cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark) noexcept:
     """Targets the piece of local shape k on target f may move to under
     its shape's move, marked in ``mark``; with ``mark`` NULL, 1 as soon as
-    one exists. Lines go any distance over pieces and locked spaces (as
-    the circles-only linear-or-knight); stacks ignore height."""
+    one exists. Lines go any distance over locked spaces, and stop at the
+    first piece when pieces block them (its target may still be the
+    destination: a cover where a power allows it, or a stack's top), as the
+    circles-only linear-or-knight does; stacks ignore height."""
     cdef Tables tab = core.tab
     cdef int move = tab.shape_move[k], d, u, n = 0, lx, y
     cdef int axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
@@ -309,7 +311,7 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
                 n += 1
                 if mark == NULL:
                     return 1
-            if not linear:
+            if not linear or (tab.line_blocked and holds_piece(core, u)):
                 break
             u = tab.tnbr[u * 26 + d]
     if tab.jumps and (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP) \

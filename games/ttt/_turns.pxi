@@ -77,6 +77,20 @@ cdef inline bint destination_ok(TTTCore core, int f, int u) noexcept:
     return u >= 0 and u != f and target_free(core, u) and may_enter(core, core.seat, u)
 
 
+cdef inline bint holds_piece(TTTCore core, int t) noexcept:
+    """Whether a piece stands on target t (on stacks: anywhere in its stack),
+    so that it stops a line move when pieces block them (``line_moves``
+    "blocked-by-pieces"; docs/rules/ttt/shapes.md, "Pieces in the way").
+    Locked spaces without a piece never do: moves pass "over/through" them."""
+    cdef int z
+    if not core.tab.gravity:
+        return core.cell[t] != 0
+    for z in range(core.top[t]):
+        if core.cell[t + core.tab.XY * z] != 0:
+            return True
+    return False
+
+
 cdef int destinations(TTTCore core, int f, uint8_t* mark) noexcept:
     """Mark the targets the piece on f can move to; returns how many."""
     cdef Tables tab = core.tab
@@ -88,13 +102,16 @@ cdef int destinations(TTTCore core, int f, uint8_t* mark) noexcept:
                 mark[u] = 1
                 n += 1
     elif tab.move == MOVE_LINEAR_KNIGHT:
-        # linear: any distance along a line, over pieces and locked spaces
+        # linear: any distance along a line, over locked spaces (and over
+        # pieces unless they block)
         for d in range(26):
             u = tab.tnbr[f * 26 + d]
             while u >= 0:
                 if destination_ok(core, f, u) and not mark[u]:
                     mark[u] = 1
                     n += 1
+                if tab.line_blocked and holds_piece(core, u):
+                    break
                 u = tab.tnbr[u * 26 + d]
         for d in range(24):
             u = tab.knight[f * 24 + d]
@@ -134,6 +151,8 @@ cdef bint can_move(TTTCore core, int seat) noexcept:
                     while u >= 0:
                         if destination_ok(core, f, u):
                             return True
+                        if tab.line_blocked and holds_piece(core, u):
+                            break
                         u = tab.tnbr[u * 26 + d]
                 for d in range(24):
                     if destination_ok(core, f, tab.knight[f * 24 + d]):

@@ -35,6 +35,7 @@ from games.ttt.schema import (
     has_jumps,
     has_powers,
     has_surrounds,
+    line_moves_blocked,
     may_split_pot,
     measure_shape,
     needs_goals,
@@ -43,6 +44,7 @@ from games.ttt.schema import (
     seat_index,
     seats_of,
     shaped,
+    slides,
 )
 from games.ttt.spaces import lock_sets, on_board_groups, seat_lock_masks
 
@@ -218,6 +220,8 @@ def compile_rules(rs: RuleSetLike) -> dict:
         "pieces": pieces,
         "choices": choices,
         "move": move,
+        # pieces stop line moves (docs/rules/ttt/shapes.md, "Pieces in the way")
+        "line_blocked": slides(r) and line_moves_blocked(r),
         "pieces_per_turn": r["pieces_per_turn"],
         "pass": passing,
         "agree_draw": r["agree_draw"],

@@ -52,6 +52,13 @@ MOVES_NOW = MOVES_NOW + MOVES_BY_STACK
 # the union of "adjacent" and "knight-2x1x0" (docs/rules/ttt/shapes.md, "Moves")
 MOVES_ALL = MOVES_ALL + ("adjacent-or-knight",)
 MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
+# line moves: any distance along a line (docs/rules/ttt/shapes.md, "Pieces in the
+# way"). ``line_moves`` says what a piece on the line does to them: it stops the
+# move ("blocked-by-pieces", the default: the specification lets moves pass
+# "over/through" locked spaces only) or is passed over ("over-pieces").
+LINE_MOVES = ("orthogonal", "diagonal", "linear", "linear-or-knight")
+LINE_READINGS = ("blocked-by-pieces", "over-pieces")
+LINE_READING_DEFAULT = "blocked-by-pieces"
 # captures: the words of the specification; the block "captures" at the
 # end says which the engine plays
 POWERS_ALL = ("none", "must-capture", "can-capture")
@@ -155,6 +162,7 @@ TOP_FIELDS = (
     "seconds_per_turn",
     "chaos_wins_if_more_than",
     "cloaking_hides_turns",  # docs/rules/ttt/cloaking.md, "Hidden turns"
+    "line_moves",  # docs/rules/ttt/shapes.md, "Pieces in the way"
     "extends",
 )  # extends: merged away before validation (games/ttt/extends.py)
 BOARD_FIELDS = (
@@ -389,6 +397,17 @@ def outranks(a: str, b: str) -> bool:
     if {a, b} == {"circle", "pentagon"}:
         return a == "circle"
     return SHAPES_ALL.index(a) > SHAPES_ALL.index(b)
+
+
+def slides(record) -> bool:
+    """Whether a shape of the rule set moves along lines (``LINE_MOVES``)."""
+    return any(props.get("move") in LINE_MOVES for props in (record.get("shapes") or {}).values())
+
+
+def line_moves_blocked(record) -> bool:
+    """Whether pieces stop the rule set's line moves (``line_moves``; a
+    validated record holds the field only when it is not the default)."""
+    return record.get("line_moves", LINE_READING_DEFAULT) == "blocked-by-pieces"
 
 
 def can_move_backwards(props) -> bool:

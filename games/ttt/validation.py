@@ -34,6 +34,8 @@ from games.ttt.schema import (
     FIXED_SPACE_FIELDS,
     FOLDS,
     GOAL_CHECK,
+    LINE_READING_DEFAULT,
+    LINE_READINGS,
     MAX_DIM,
     MAX_MOVE_LIMIT,
     MAX_SPACES,
@@ -63,6 +65,7 @@ from games.ttt.schema import (
     RuleSetError,
     can_move_backwards,
     has_powers,
+    line_moves_blocked,
     may_split_pot,
     measure_shape,
     name_problem,
@@ -71,6 +74,7 @@ from games.ttt.schema import (
     parse_stalemate,
     seats_of,
     shaped,
+    slides,
 )
 from games.ttt.spaces import board_spaces, on_boards, phase_spaces
 
@@ -472,6 +476,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     _check_captures(rec, p)
     _check_jumps(rec, p)
     _check_hidden_turns(raw, rec, p)  # kbeauty
+    _check_line_moves(raw, rec, p)
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -859,6 +864,34 @@ def _check_cloaked_captures(rec, p: _Problems, shapes, phases):
             "captures with cloaked spaces are not supported with a simultaneous or single "
             "phase yet (allowed with a shape that has a power and cloaked spaces: sequential "
             "phases)",
+        )
+
+
+def _check_line_moves(raw, rec, p: _Problems):
+    """``line_moves`` (docs/rules/ttt/shapes.md, "Pieces in the way"): whether a
+    piece on the line stops a line move or is passed over. Put in the record
+    only when a shape moves along lines and the value is not the default, so
+    every other rule set's record (and fingerprint) is unchanged. Blocking
+    with cloaked spaces is refused: a move stopped by a piece the mover does
+    not see is an attempt that reveals it, and attempts reveal only what is on
+    a move's source and target."""
+    value = raw.get("line_moves", LINE_READING_DEFAULT)
+    if value not in LINE_READINGS:
+        p.add("line_moves", f"{value!r} is not allowed (allowed: {_allowed(LINE_READINGS)})")
+        return
+    if not slides(rec):
+        return
+    if value != LINE_READING_DEFAULT:
+        rec["line_moves"] = value
+    cloaked = rec.get("cloaking", "none") != "none" and any(
+        ph.get("cloaked") for ph in rec.get("phases") or []
+    )
+    if line_moves_blocked(rec) and cloaked:
+        p.add(
+            "line_moves",
+            "'blocked-by-pieces' with cloaked spaces is not supported by this engine yet (a line "
+            "move stopped by a piece the mover does not see would be an attempt revealing it) "
+            "(allowed with cloaked spaces and a shape moving along lines: 'over-pieces')",
         )
 
 

@@ -33,6 +33,9 @@ class ShapesMixin:
         self.any_move = any(p["move"] != "stationary" for p in self.props.values()) and any(
             ph["movement"] == "allowed" for ph in self.phases
         )
+        # "Pieces in the way": a line move stops at the first piece unless the
+        # rule set says "over-pieces" (the record omits the default)
+        self.over_pieces = r.get("line_moves") == "over-pieces"
 
     def backwards(self, name):
         """A shape that moves, not only forward, and is not marked otherwise."""
@@ -85,9 +88,17 @@ class ShapesMixin:
             return None
         return name
 
+    def in_the_way(self, t):
+        """Whether a piece stands on target t (on stacks: anywhere in its stack)."""
+        x, y, z = self.target_xyz(t)
+        if self.gravity:
+            return any((x, y, h) in self.board for h in range(self.Z))
+        return (x, y, z) in self.board
+
     def destinations(self, s, f, name):
         """The targets seat s's ``name`` on target f steps, slides or leaps to
-        (on its board, whatever stands there)."""
+        (on its board, whatever stands there; a slide ends on the first piece
+        in its way unless it passes over pieces)."""
         move = self.props[name]["move"]
         fx, fy, fz = self.target_xyz(f)
         goal = self.goals[s] if s < len(self.goals) else None
@@ -129,7 +140,7 @@ class ShapesMixin:
                 if not self.on_board(*p) or self.board_of(p) != self.board_of(here):
                     break
                 out.add(self.xyz_target(*p))
-                if not slide:
+                if not slide or (not self.over_pieces and self.in_the_way(self.xyz_target(*p))):
                     break
                 k += 1
         for d in leaps:
