@@ -272,7 +272,16 @@ def test_a_jump_takes_the_adjacent_piece_and_lands_beyond():
     assert core.shapes()[:3] == [None, None, "x"] and core.player() == 1
 
 
-def test_no_jump_over_own_piece_or_onto_a_piece_or_from_afar():
+@pytest.mark.parametrize(
+    "line_moves, expected",
+    [
+        # blocked by its own piece on (2,1,1), the x has no move and nothing to jump
+        ("blocked-by-pieces", ["pass"]),
+        # the line move passes over pieces: (3,1,1) is a plain move (over its own piece), not a jump
+        ("over-pieces", ["(1,1,1)->(3,1,1)", "pass"]),
+    ],
+)
+def test_no_jump_over_own_piece_or_onto_a_piece_or_from_afar(line_moves, expected):
     rs = line(
         [
             piece((1, 1, 1), "black", "x"),
@@ -281,11 +290,10 @@ def test_no_jump_over_own_piece_or_onto_a_piece_or_from_afar():
             piece((5, 1, 1), "white", "circle"),
         ],
         {"x": power("jump", "removes", "orthogonal"), "circle": {}},
+        line_moves=line_moves,
     )
-    core = make_core(rs)
-    # the orthogonal line move passes over pieces: (3,1,1) is a plain move (over its own piece), not a jump;
     # (4,1,1) is not free, (5,1,1) neither; nothing is adjacent to jump from (1,1,1) onto an empty space
-    assert action_strings(core) == ["(1,1,1)->(3,1,1)", "pass"]
+    assert action_strings(make_core(rs)) == expected
 
 
 def test_a_jumper_never_covers_and_a_by_rank_piece_covering_it_is_captured():

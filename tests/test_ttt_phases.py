@@ -435,6 +435,8 @@ def test_exclusive_spaces_take_only_their_players_pieces():
 
 
 def test_sticky_pieces_cannot_leave_but_pieces_may_enter_and_pass_over():
+    """A sticky space holds its piece but not a line move over it: with line moves
+    over pieces, black passes over the sticky space and white's piece."""
     line = {"kind": "squares", "size": [4, 1, 1]}
     knight = {"circle": {"move": "linear-or-knight"}}
     T = 4
@@ -445,6 +447,7 @@ def test_sticky_pieces_cannot_leave_but_pieces_may_enter_and_pass_over():
         reserves={"black": 1, "white": 1},
         shapes=knight,
         move_limit=10,
+        line_moves="over-pieces",
     )
     c.apply_action(0)  # black onto the sticky (1,1,1)
     c.apply_action(3)  # white onto (4,1,1)
@@ -456,6 +459,7 @@ def test_sticky_pieces_cannot_leave_but_pieces_may_enter_and_pass_over():
         reserves={"black": 1, "white": 1},
         shapes=knight,
         move_limit=10,
+        line_moves="over-pieces",
     )
     c.apply_action(0)  # black (1,1,1)
     c.apply_action(2)  # white (3,1,1)
