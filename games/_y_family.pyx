@@ -641,9 +641,10 @@ cdef class FlipCore(GameCore):
     # Which stones a conversion phase examines (docs/rules/defector_y.md,
     # "Conversion: board or local"): with ``local_conversion``, the cells at
     # and around the last placement, grown by the neighbours of each
-    # conversion since; without it, every cell (all bits set, so the test
-    # costs one AND and no branch). It bears on the game only in a flip
-    # phase, so only then does it enter the hash.
+    # conversion since; without it, every cell (all bits set, so the
+    # qualifying test costs the board-wide games one AND and no branch). It
+    # bears on the game only in a flip phase, so only then does it enter the
+    # hash. The fast playout loop does not keep it (see ``playout``).
     cdef bint local_conversion
     cdef uint64_t zone[MAX_WORDS]
 
@@ -772,7 +773,7 @@ cdef class FlipCore(GameCore):
         self.crowded[0] = (self.crowded[0] & ~adj.around[c][0]) | set0
         self.crowded[1] = (self.crowded[1] & ~adj.around[c][1]) | set1
 
-    cdef inline void _examine_around(self, int c, bint restart) noexcept:
+    cdef void _examine_around(self, int c, bint restart) noexcept:
         """Local conversion: add c and its neighbours to the examined cells
         (``zone``), which a placement (``restart``) first empties."""
         cdef _NeighbourBits adj = self.adj
@@ -811,8 +812,6 @@ cdef class FlipCore(GameCore):
         key[c] += <uint8_t>(16 * (k + 1))
         self.own[k][c >> 6] |= bit
         self.fresh[k][c >> 6] |= bit
-        if self.local_conversion:
-            self._examine_around(c, True)
         if self.W <= 2:
             self._refresh_around(key, c, step)
         else:
@@ -838,8 +837,6 @@ cdef class FlipCore(GameCore):
         self.own[k][c >> 6] &= ~bit
         self.own[1 - k][c >> 6] |= bit
         self.fresh[1 - k][c >> 6] |= bit
-        if self.local_conversion:
-            self._examine_around(c, False)
         if self.W <= 2:
             self._refresh_around(key, c, step)
         else:
@@ -859,6 +856,8 @@ cdef class FlipCore(GameCore):
             for d in range(board.num_syms):
                 self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
         self.s.board_hash ^= self._put_stone(self.color, self.key, c, k)
+        if self.local_conversion:
+            self._examine_around(c, True)
         last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
@@ -873,6 +872,8 @@ cdef class FlipCore(GameCore):
                 nb = board.sym[d][c]
                 self.sym_cache[d] ^= board.zobrist[nb][0] ^ board.zobrist[nb][1]
         self.s.board_hash ^= self._flip_stone(self.color, self.key, c)
+        if self.local_conversion:
+            self._examine_around(c, False)
 
     cdef bint _has_y128(self, int k) noexcept:
         """``_has_y`` on a board of at most 128 cells, written over the two
@@ -1138,9 +1139,12 @@ cdef class FlipCore(GameCore):
         return h ^ self._turn_hash(symmetry)
 
     cdef void playout(self, Rng* rng) noexcept:
-        if self.sym_cache_valid:
+        if self.sym_cache_valid or self.local_conversion:
             # a solver's position keeps its symmetric hashes current on every
-            # move; the fast loop does not, so such a position plays by apply
+            # move, and local conversion its examined cells; the fast loop
+            # does neither (a test of the option at every move cost the
+            # board-wide games about 3% of the loop's instructions), so these
+            # play by apply
             self._playout_by_apply(rng, NULL)
         else:
             self._fast_playout(rng, NULL)
@@ -1304,8 +1308,9 @@ cdef class FlipCore(GameCore):
 
     def playout_trace(self, unsigned long long seed, bint fast=True):
         """``random_playout(seed)`` in place, returning the actions played:
-        by the fast playout loop, or (``fast=False``) one ``apply`` at a
-        time from the same random stream. Tests compare the two."""
+        by the fast playout loop, or (``fast=False``, and always under local
+        conversion) one ``apply`` at a time from the same random stream.
+        Tests compare the two."""
         cdef Rng rng
         cdef int steps
         cdef int* trace = <int*>malloc((self.max_game_length + 1) * sizeof(int))
@@ -1313,7 +1318,7 @@ cdef class FlipCore(GameCore):
             raise MemoryError()
         rng_seed(&rng, seed)
         try:
-            if fast:
+            if fast and not self.local_conversion:
                 steps = self._fast_playout(&rng, trace)
             else:
                 steps = self._playout_by_apply(&rng, trace)

@@ -236,7 +236,8 @@ def test_a_bad_conversion_value_names_the_allowed_ones():
 
 @pytest.mark.parametrize("protocol", (1, 122))
 def test_fast_playout_follows_the_reference(protocol):
-    """The random playout loop MCTS runs plays local conversion by the same rule."""
+    """The random playouts MCTS runs (through ``apply`` under local conversion: the
+    fast loop keeps no examined cells) play by the same rule."""
     game = pyspiel.load_game(f"defector_y(board_size=6,protocol={protocol},conversion=local)")
     board = make_board("triangle", 6)
     for seed in range(sweep(full=100, quick=15)):

@@ -66,9 +66,7 @@ def position_bytes(core):
     return args
 
 
-@pytest.mark.parametrize(
-    "variant", VARIANTS + [f"defector_y(protocol={p},conversion=local)" for p in (1, 122)]
-)
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("shape,size", BOARDS)
 def test_fast_playout_plays_the_game_apply_plays(variant, shape, size):
     game = pyspiel.load_game(game_string(variant, shape, size))
