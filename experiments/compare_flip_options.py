@@ -4,8 +4,9 @@
     python -m experiments.compare_flip_options --full --out results/flip_options_full
 
 Variants: 00-Y with flip = all / opponents / friends x protocol = 1 / 122 x
-win = turn_start / turn_end (12), with Defector Y (protocol 1 and 122) and
-plain Y as baselines, all on one triangle side (``--board-size``).
+win = turn_start / turn_end (12), with Defector Y (protocol 1 and 122, and
+protocol 1 with Walton's local conversion) and plain Y as baselines, all on
+one triangle side (``--board-size``).
 
 Four measurements per variant, each answering a designer's question:
 (a) first-player win rate in MCTS self-play, Wilson 95% interval, exact
@@ -103,6 +104,13 @@ def variants(size: int) -> list[dict]:
                 "game": f"defector_y(board_size={size},protocol={protocol})",
             }
         )
+    out.append(
+        {
+            "label": "Defector Y p1, local",
+            "family": "baselines",
+            "game": f"defector_y(board_size={size},protocol=1,conversion=local)",
+        }
+    )
     out.append({"label": "Y", "family": "baselines", "game": f"y_game(board_size={size})"})
     return out
 

@@ -85,6 +85,11 @@ cdef enum:
     PHASE_PLACE = 0
     PHASE_FLIP = 1
 
+# Per-cell hash keys of the cells a local conversion examines, derived from a
+# cell's stone keys through mix64 with this odd constant (the golden ratio's
+# 64 bits), so that they are unrelated to the stone keys.
+cdef uint64_t ZONE_SALT = 0x9E3779B97F4A7C15ULL
+
 
 cdef inline int _stones_in_turn(int seq, int turn) noexcept nogil:
     if turn == 0 or seq == SEQ_ALTERNATE:
@@ -633,6 +638,15 @@ cdef class FlipCore(GameCore):
     cdef int flip_point
     cdef int win_rule
     cdef int later_placements
+    # Which stones a conversion phase examines (docs/rules/defector_y.md,
+    # "Conversion: board or local"): with ``local_conversion``, the cells at
+    # and around the last placement, grown by the neighbours of each
+    # conversion since; without it, every cell (all bits set, so the
+    # qualifying test costs the board-wide games one AND and no branch). It
+    # bears on the game only in a flip phase, so only then does it enter the
+    # hash. The fast playout loop does not keep it (see ``playout``).
+    cdef bint local_conversion
+    cdef uint64_t zone[MAX_WORDS]
 
     def __cinit__(self):
         self.mem = NULL
@@ -642,13 +656,17 @@ cdef class FlipCore(GameCore):
 
     def __init__(self, LatticeBoard board=None, int flip_kinds=FLIP_OPPONENTS,
                  int flip_point=FLIP_BEFORE_LAST_PLACEMENT, int win_rule=WIN_EVERY_MOVE,
-                 int later_placements=1):
+                 int later_placements=1, bint local_conversion=False):
         if board is None:       # bare instance made by copy()
             return
         if flip_kinds not in (1, 2, 3) or flip_point not in (0, 1) or win_rule not in (0, 1, 2) \
                 or later_placements not in (1, 2):
             raise ValueError("invalid flip-game configuration")
-        self._setup(board, flip_kinds, flip_point, win_rule, later_placements)
+        if local_conversion and (flip_kinds != FLIP_OPPONENTS
+                                 or flip_point != FLIP_BEFORE_LAST_PLACEMENT):
+            raise ValueError("local conversion is a rule of Defector Y only "
+                             "(opponent stones, before the last placement)")
+        self._setup(board, flip_kinds, flip_point, win_rule, later_placements, local_conversion)
         memset(self.mem, 0, 4 * self.n + 2)
         cdef int i
         for i in range(self.n):
@@ -658,6 +676,8 @@ cdef class FlipCore(GameCore):
         memset(self.own, 0, sizeof(self.own))
         memset(self.crowded, 0, sizeof(self.crowded))
         memset(self.fresh, 0, sizeof(self.fresh))
+        # local: nothing placed yet, nothing examined; board: every cell
+        memset(self.zone, 0 if local_conversion else 0xFF, sizeof(self.zone))
         self.adj = _neighbour_bits(board)
         self.s.player = 0
         self.s.winner = -1
@@ -665,8 +685,9 @@ cdef class FlipCore(GameCore):
         self._begin_turn()
 
     cdef void _setup(self, LatticeBoard board, int flip_kinds, int flip_point, int win_rule,
-                     int later_placements):
+                     int later_placements, bint local_conversion):
         self.board = board
+        self.local_conversion = local_conversion
         self.n = board.num_cells
         self.W = board.num_words
         self.flip_kinds = flip_kinds
@@ -691,11 +712,12 @@ cdef class FlipCore(GameCore):
     cdef GameCore copy(self):
         cdef FlipCore other = FlipCore.__new__(FlipCore)
         other._setup(self.board, self.flip_kinds, self.flip_point, self.win_rule,
-                     self.later_placements)
+                     self.later_placements, self.local_conversion)
         memcpy(other.mem, self.mem, 4 * self.n + 2)
         memcpy(other.own, self.own, sizeof(self.own))
         memcpy(other.crowded, self.crowded, sizeof(self.crowded))
         memcpy(other.fresh, self.fresh, sizeof(self.fresh))
+        memcpy(other.zone, self.zone, sizeof(self.zone))
         other.adj = self.adj
         other.s = self.s
         other.sym_cache_valid = self.sym_cache_valid
@@ -707,7 +729,7 @@ cdef class FlipCore(GameCore):
 
     cdef inline uint64_t _qualifying_word_of(self, int p, int w) noexcept:
         """Stones player p would have to flip now, word w of the bitset."""
-        cdef uint64_t q = self.crowded[w]
+        cdef uint64_t q = self.crowded[w] & self.zone[w]
         if self.flip_kinds == FLIP_OPPONENTS:
             q &= self.own[1 - p][w]
         elif self.flip_kinds == FLIP_FRIENDS:
@@ -750,6 +772,26 @@ cdef class FlipCore(GameCore):
         set1 |= adj.slot_bit[c][6][1] & m
         self.crowded[0] = (self.crowded[0] & ~adj.around[c][0]) | set0
         self.crowded[1] = (self.crowded[1] & ~adj.around[c][1]) | set1
+
+    cdef void _examine_around(self, int c, bint restart) noexcept:
+        """Local conversion: add c and its neighbours to the examined cells
+        (``zone``), which a placement (``restart``) first empties."""
+        cdef _NeighbourBits adj = self.adj
+        cdef int w
+        if self.W <= 2:
+            if restart:
+                self.zone[0] = adj.around[c][0]
+                self.zone[1] = adj.around[c][1]
+            else:
+                self.zone[0] |= adj.around[c][0]
+                self.zone[1] |= adj.around[c][1]
+            return
+        for w in range(self.W):
+            if restart:
+                self.zone[w] = adj.bits[c][w]
+            else:
+                self.zone[w] |= adj.bits[c][w]
+        self.zone[c >> 6] |= (<uint64_t>1) << (c & 63)
 
     cdef inline uint64_t _put_stone(self, uint8_t* color, uint8_t* key, int c, int k) noexcept:
         """The cell kernel of a placement: a stone of colour k (0 Black, 1
@@ -814,6 +856,8 @@ cdef class FlipCore(GameCore):
             for d in range(board.num_syms):
                 self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
         self.s.board_hash ^= self._put_stone(self.color, self.key, c, k)
+        if self.local_conversion:
+            self._examine_around(c, True)
         last = self.empties[self.s.num_empty - 1]
         self.empties[self.pos[c]] = last
         self.pos[last] = self.pos[c]
@@ -828,6 +872,8 @@ cdef class FlipCore(GameCore):
                 nb = board.sym[d][c]
                 self.sym_cache[d] ^= board.zobrist[nb][0] ^ board.zobrist[nb][1]
         self.s.board_hash ^= self._flip_stone(self.color, self.key, c)
+        if self.local_conversion:
+            self._examine_around(c, False)
 
     cdef bint _has_y128(self, int k) noexcept:
         """``_has_y`` on a board of at most 128 cells, written over the two
@@ -1050,9 +1096,21 @@ cdef class FlipCore(GameCore):
             out[self.s.winner] = 1.0
             out[1 - self.s.winner] = -1.0
 
+    cdef inline uint64_t _turn_hash(self, int symmetry) noexcept:
+        """Everything of the hash but the stones, with the examined cells
+        (local conversion, in a flip phase: they decide what may flip next)
+        seen through ``symmetry``."""
+        cdef uint64_t h = mix64(<uint64_t>(self.s.player + 2 * self.s.phase + 4 * self.s.left
+                                           + 16 * (self.s.winner + 1)))
+        cdef int c
+        if self.local_conversion and self.s.phase == PHASE_FLIP and self.s.winner < 0:
+            for c in range(self.n):
+                if (self.zone[c >> 6] >> (c & 63)) & 1:
+                    h ^= mix64(self.board.zobrist[self.board.sym[symmetry][c]][0] + ZONE_SALT)
+        return h
+
     cdef uint64_t hash(self) noexcept:
-        return self.s.board_hash ^ mix64(<uint64_t>(self.s.player + 2 * self.s.phase + 4 * self.s.left
-                                                    + 16 * (self.s.winner + 1)))
+        return self.s.board_hash ^ self._turn_hash(0)
 
     cdef int num_symmetries(self) noexcept:
         return self.board.num_syms
@@ -1068,7 +1126,7 @@ cdef class FlipCore(GameCore):
                     for d in range(board.num_syms):
                         self.sym_cache[d] ^= board.zobrist[board.sym[d][c]][k]
             self.sym_cache_valid = True
-        return self.sym_cache[symmetry] ^ (self.hash() ^ self.s.board_hash)
+        return self.sym_cache[symmetry] ^ self._turn_hash(symmetry)
 
     def symmetric_hash_by_scan(self, int symmetry):
         """``symmetric_hash`` recomputed from the cells alone (for tests)."""
@@ -1078,12 +1136,15 @@ cdef class FlipCore(GameCore):
         for c in range(self.n):
             if self.color[c]:
                 h ^= board.zobrist[board.sym[symmetry][c]][self.color[c] - 1]
-        return h ^ (self.hash() ^ self.s.board_hash)
+        return h ^ self._turn_hash(symmetry)
 
     cdef void playout(self, Rng* rng) noexcept:
-        if self.sym_cache_valid:
+        if self.sym_cache_valid or self.local_conversion:
             # a solver's position keeps its symmetric hashes current on every
-            # move; the fast loop does not, so such a position plays by apply
+            # move, and local conversion its examined cells; the fast loop
+            # does neither (a test of the option at every move cost the
+            # board-wide games about 3% of the loop's instructions), so these
+            # play by apply
             self._playout_by_apply(rng, NULL)
         else:
             self._fast_playout(rng, NULL)
@@ -1247,8 +1308,9 @@ cdef class FlipCore(GameCore):
 
     def playout_trace(self, unsigned long long seed, bint fast=True):
         """``random_playout(seed)`` in place, returning the actions played:
-        by the fast playout loop, or (``fast=False``) one ``apply`` at a
-        time from the same random stream. Tests compare the two."""
+        by the fast playout loop, or (``fast=False``, and always under local
+        conversion) one ``apply`` at a time from the same random stream.
+        Tests compare the two."""
         cdef Rng rng
         cdef int steps
         cdef int* trace = <int*>malloc((self.max_game_length + 1) * sizeof(int))
@@ -1256,7 +1318,7 @@ cdef class FlipCore(GameCore):
             raise MemoryError()
         rng_seed(&rng, seed)
         try:
-            if fast:
+            if fast and not self.local_conversion:
                 steps = self._fast_playout(&rng, trace)
             else:
                 steps = self._playout_by_apply(&rng, trace)
@@ -1267,6 +1329,12 @@ cdef class FlipCore(GameCore):
     def cell_colours(self):
         """Per cell: 0 empty, 1 Black (player 0), 2 White (player 1)."""
         return [self.color[i] for i in range(self.n)]
+
+    def examined_cells(self):
+        """The cells whose opponent stones a flip phase may convert: with
+        local conversion, those at and around the last placement and around
+        each conversion since; otherwise every cell."""
+        return [c for c in range(self.n) if (self.zone[c >> 6] >> (c & 63)) & 1]
 
     def in_flip_phase(self):
         return self.s.phase == PHASE_FLIP and self.s.winner < 0
@@ -1306,7 +1374,8 @@ cdef class FlipCore(GameCore):
                 + [self.crowded[w] & self.own[k][w] for k in range(2) for w in range(MAX_WORDS)])
         return (_restore_flip, (self.board.shape, self.board.size, self.flip_kinds,
                                 self.flip_point, self.win_rule, self.later_placements,
-                                self.mem[:4 * self.n + 2], self.s, bits))
+                                self.mem[:4 * self.n + 2], self.s, bits, self.local_conversion,
+                                [self.zone[w] for w in range(MAX_WORDS)]))
 
     def to_string(self):
         if self.s.winner >= 0:
@@ -1315,12 +1384,15 @@ cdef class FlipCore(GameCore):
             who = "Black" if self.s.player == 0 else "White"
             what = "must flip" if self.s.phase == PHASE_FLIP else f"places ({self.s.left} left this turn)"
             status = f"{who} {what}"
+            if self.local_conversion and self.s.phase == PHASE_FLIP:
+                status += "; examined: " + " ".join(self.board.names[c] for c in self.examined_cells())
         return _render(self.board, self.cell_colours()) + "\n" + status
 
     def observation(self):
         """Planes Black/White/empty per cell, then: Black to move, White to
-        move, flip phase, placements left this turn, swap available (0)."""
-        obs = [0.0] * (3 * self.n + 5)
+        move, flip phase, placements left this turn, swap available (0); with
+        local conversion, then a plane of the examined cells in a flip phase."""
+        obs = [0.0] * ((4 if self.local_conversion else 3) * self.n + 5)
         for i in range(self.n):
             plane = self.color[i] - 1 if self.color[i] else 2
             obs[plane * self.n + i] = 1.0
@@ -1328,6 +1400,9 @@ cdef class FlipCore(GameCore):
             obs[3 * self.n + self.s.player] = 1.0
             obs[3 * self.n + 2] = 1.0 if self.s.phase == PHASE_FLIP else 0.0
             obs[3 * self.n + 3] = self.s.left
+            if self.local_conversion and self.s.phase == PHASE_FLIP:
+                for i in self.examined_cells():
+                    obs[3 * self.n + 5 + i] = 1.0
         return obs
 
 
@@ -1341,10 +1416,10 @@ def _restore_y(shape, size, seq, swap, distinct_groups, bytes mem, YPosition pos
 
 
 def _restore_flip(shape, size, flip_kinds, flip_point, win_rule, later, bytes mem,
-                  FlipPosition position, bits):
+                  FlipPosition position, bits, bint local_conversion=False, zone=None):
     from games.boards import make_board
     cdef FlipCore core = FlipCore.__new__(FlipCore)
-    core._setup(make_board(shape, size), flip_kinds, flip_point, win_rule, later)
+    core._setup(make_board(shape, size), flip_kinds, flip_point, win_rule, later, local_conversion)
     cdef int k, w
     if len(mem) != 4 * core.n + 2:
         raise ValueError(f"a pickled flip-game position of {len(mem)} bytes does not fit "
@@ -1357,5 +1432,8 @@ def _restore_flip(shape, size, flip_kinds, flip_point, win_rule, later, bytes me
             core.own[k][w] = bits[k * MAX_WORDS + w]
             core.crowded[w] |= bits[2 * MAX_WORDS + k * MAX_WORDS + w]
             core.fresh[k][w] = core.own[k][w]      # no check known: every stone is fresh
+    for w in range(MAX_WORDS):
+        # a position pickled without examined cells converts board-wide
+        core.zone[w] = <uint64_t>0xFFFFFFFFFFFFFFFFULL if zone is None else zone[w]
     core.adj = _neighbour_bits(core.board)
     return core

@@ -14,7 +14,10 @@ double_o_y.md):
   overcrowded opponent stones (more opponent than mover neighbours), one at a
   time; wins are checked after every action. ``protocol`` 1 alternates single
   placements, 122 plays placement, conversions, placement after a single
-  first placement.
+  first placement. ``conversion=board`` (the default, as Ludii's encoding of
+  Walton's rules, which the project's cross-checks follow) converts on the
+  whole board; ``local`` only at and around the last placement and, as
+  conversions go on, around each converted stone (Walton's wording).
 - ``double_o_y``: after every placement the mover must flip overcrowded stones
   (``flip=all`` both colours, ``opponents`` only the opponent's, ``friends``
   only its own) one at a time; the win is checked when a turn ends, for the
@@ -38,6 +41,7 @@ TURN_SEQUENCES = {
     122344: int(kernel.TurnSequence.SEQ_SLOW),
 }
 PROTOCOLS = (1, 122)
+CONVERSIONS = ("board", "local")
 FLIP_OPTIONS = {
     "all": int(kernel.FlipKinds.FLIP_OPPONENTS) | int(kernel.FlipKinds.FLIP_FRIENDS),
     "opponents": int(kernel.FlipKinds.FLIP_OPPONENTS),
@@ -62,12 +66,14 @@ def _make_y(params):
 
 def _make_defector(params):
     protocol = check_choice(params, "protocol", PROTOCOLS)
+    conversion = check_choice(params, "conversion", CONVERSIONS)
     return kernel.FlipCore(
         _board(params),
         int(kernel.FlipKinds.FLIP_OPPONENTS),
         int(kernel.FlipPoint.FLIP_BEFORE_LAST_PLACEMENT),
         int(kernel.WinRule.WIN_EVERY_MOVE),
         2 if protocol == 122 else 1,
+        conversion == "local",
     )
 
 
@@ -95,7 +101,9 @@ Y_GAME = GameSpec(
 
 DEFECTOR_Y = GameSpec(
     game_type=game_type(
-        "defector_y", "Defector Y", {"board_size": 8, "board_shape": "triangle", "protocol": 1}
+        "defector_y",
+        "Defector Y",
+        {"board_size": 8, "board_shape": "triangle", "protocol": 1, "conversion": "board"},
     ),
     make_core=_make_defector,
 )

@@ -95,9 +95,10 @@ def test_compare_flip_options_tiny(tmp_path):
     assert "Conclusions" in result.stdout
     with open(tmp_path / "summary.csv") as handle:
         rows = list(csv.DictReader(handle))
-    assert len(rows) == 15  # 12 option sets of 00-Y, two Defector Y protocols, plain Y
+    assert len(rows) == 16  # 12 option sets of 00-Y, three Defector Y variants, plain Y
+    assert "defector_y(board_size=5,protocol=1,conversion=local)" in {row["game"] for row in rows}
     selfplay = load_records(tmp_path / "records" / "selfplay.jsonl")
-    assert len(selfplay) == 15 * 4
+    assert len(selfplay) == 16 * 4
     for row in rows:
         own = [r for r in selfplay if r["game"] == row["game"]]
         assert float(row["p1_win_rate"]) == pytest.approx(
@@ -121,7 +122,7 @@ def test_compare_flip_options_tiny(tmp_path):
     before = (tmp_path / "summary.csv").read_text()
     again = run("experiments.compare_flip_options", *args)
     assert again.returncode == 0, again.stderr
-    assert len(load_records(tmp_path / "records" / "selfplay.jsonl")) == 15 * 4
+    assert len(load_records(tmp_path / "records" / "selfplay.jsonl")) == 16 * 4
     assert (tmp_path / "summary.csv").read_text() == before
     # Changing what decides the games is refused rather than mixed into the same directory.
     other = run("experiments.compare_flip_options", *[a if a != "3" else "4" for a in args])

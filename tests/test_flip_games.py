@@ -72,9 +72,10 @@ ALL_VARIANTS = (
         for d in ("false", "true")
     ]
     + [
-        f"defector_y(board_shape={sh},board_size={sz},protocol={p})"
+        f"defector_y(board_shape={sh},board_size={sz},protocol={p},conversion={c})"
         for (sh, sz) in (("triangle", 5), ("hex", 2))
         for p in (1, 122)
+        for c in ("board", "local")
     ]
     + [
         f"double_o_y(board_shape={sh},board_size={sz},flip={f},protocol={p},win={w})"
@@ -96,6 +97,7 @@ def test_flip_games_reject_bad_parameters():
         ("double_o_y(protocol=2)", "1, 122"),
         ("double_o_y(win=never)", "turn_start, turn_end"),
         ("defector_y(protocol=123)", "1, 122"),
+        ("defector_y(conversion=near)", "board, local"),
         ("defector_y(board_shape=hex,board_size=12)", "2..9"),
     ]:
         with pytest.raises(Exception, match=allowed):

@@ -25,7 +25,7 @@ from games.boards import make_board
 
 import games  # noqa: F401
 
-VARIANTS = [f"defector_y(protocol={p})" for p in (1, 122)] + [
+VARIANTS = [f"defector_y(protocol={p},conversion={c})" for p in (1, 122) for c in ("board", "local")] + [
     f"double_o_y(flip={f},protocol={p},win={w})"
     for f, p, w in itertools.product(("all", "opponents", "friends"), (1, 122), ("turn_start", "turn_end"))
 ]

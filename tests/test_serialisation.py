@@ -37,9 +37,10 @@ Y_FAMILY = (
         for d in ("false", "true")
     ]
     + [
-        f"defector_y(board_shape={sh},board_size={sz},protocol={p})"
+        f"defector_y(board_shape={sh},board_size={sz},protocol={p},conversion={c})"
         for sh, sz in (("triangle", 5), ("hex", 2))
         for p in (1, 122)
+        for c in ("board", "local")
     ]
     + [
         f"double_o_y(board_size=5,flip={f},protocol={p},win={w})"

@@ -19,6 +19,8 @@ VARIANTS = [
     "defector_y(board_size=5)",
     "defector_y(board_size=5,protocol=122)",
     "defector_y(board_shape=hex,board_size=3)",
+    "defector_y(board_size=5,conversion=local)",
+    "defector_y(board_size=6,protocol=122,conversion=local)",
     "double_o_y(board_size=5)",
     "double_o_y(board_size=5,flip=opponents,protocol=1)",
     "double_o_y(board_size=5,flip=friends,win=turn_end)",
