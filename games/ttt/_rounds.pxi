@@ -347,7 +347,7 @@ cdef void end_round(TTTCore core, int* landed, bint allpass, int nplans, int* nl
             best[s] = 1                  # a landed piece is a run of 1 along every line
             best_axis[s] = 1             # (the lines too short for any check are skipped: crun)
             if not tab.shaped and core.cell[landed[s]] > 0:
-                col = core.cell[landed[s]] - 1     # too few of its colour yet (Tables._check_lines)
+                col = core.cell[landed[s]] - 1     # too few of its colour yet (line_tables)
                 if tab.init_count[col] + tab.reserve0[col] - core.reserve[col] < tab.min_check_k:
                     continue
             for j in range(nland[s] if nland != NULL and nland[s] > 1 else 1):
