@@ -204,3 +204,19 @@ def test_walls_are_never_hidden():
     assert 0 not in c.legal_action_list()
     c.apply_action(1)
     assert 0 not in c.legal_action_list() and 1 in c.legal_action_list()  # white: 1 looks empty
+
+
+EXAMPLES = Path(games.__file__).parent / "ttt" / "examples"
+
+
+@pytest.mark.parametrize("name", ["Tic-Tac-Toe", str(EXAMPLES / "Phantom-TTT-Corners.json")])
+def test_the_shape_view_of_a_rule_set_without_shapes_shows_circles(name):
+    """Without shapes every piece is a circle, in the whole view and in each player's."""
+    core = make_core(rules.resolve(name))
+    core.apply_action(core.legal_action_list()[0])
+    placed = [c for c, colour in enumerate(core.cells()) if colour]
+    assert len(placed) == 1
+    views = [core.player_shape_view(p) for p in range(core.num_players)]
+    assert views[0][placed[0]] == "c"  # the mover sees its own piece
+    for view in views:
+        assert set(view) <= {".", "c", "?"}

@@ -134,7 +134,7 @@ cdef object shape_letters(TTTCore core, int player):
         if not core.cell[c]:
             out.append(".")
         elif player < 0 or core.seen == NULL or fully_sees(core, player, c):
-            out.append(SHAPE_LETTERS[SHAPES_ALL[core.shp[c]]])
+            out.append(SHAPE_LETTERS[SHAPES_ALL[shape_at(core, c)]])
         elif sees_piece(core, player, c):
             out.append("?")
         else:
