@@ -36,7 +36,8 @@ from ttt_checks import (
     same_pieces,
     stack_column,
 )
-from ttt_records import stack_cover_round_records, stack_power_records
+from ttt_records import stack_power_records
+from ttt_round_records import stack_cover_round_records
 
 STACKS = {"board": {"kind": "stacks"}, "move_limit": 30}
 SIM = {"order": "simultaneous", "pass": True}

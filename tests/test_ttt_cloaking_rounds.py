@@ -46,7 +46,7 @@ from ttt_checks import (
     rule_set,
     saved_rule_set,
 )
-from ttt_records import cloaked_round_records
+from ttt_round_records import cloaked_round_records
 
 GT = pyspiel.GameType
 EXAMPLES = Path(__file__).resolve().parent.parent / "games" / "ttt" / "examples"

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers ttt)
 import ttt_records
+import ttt_round_records
 from games.ttt import make_core, rules
 from games.ttt.schema import RuleSetError
 from tiers import sweep
@@ -934,7 +935,7 @@ GENERATORS = {
     "chain-back": (ttt_records.back_records, 15),
     "jump-rounds": (ttt_records.jump_round_records, 15),
     "potshow": (ttt_records.showdown_records, 15),
-    "move-rounds": (ttt_records.move_round_records, 15),
+    "move-rounds": (ttt_round_records.move_round_records, 15),
 }
 
 

@@ -54,7 +54,8 @@ from ttt_checks import (
     same_pieces,
     saved_rule_set,
 )
-from ttt_records import move_round_records, rule_records
+from ttt_records import rule_records
+from ttt_round_records import move_round_records
 
 GT = pyspiel.GameType
 
