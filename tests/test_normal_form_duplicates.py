@@ -107,7 +107,7 @@ def test_pygambit_takes_any_strategy_names():
 
 
 def test_the_study_summary_marks_counts_that_are_not_every_equilibrium():
-    from experiments.economic_dilemmas import _eq_cell, equilibria_complete
+    from analysis.dilemmas_summary import _eq_cell, equilibria_complete
 
     assert equilibria_complete({"equilibria_complete": False, "equilibrium_method": "enummixed"}) is False
     # records written before the flag: enummixed on two players was complete, logit never
