@@ -49,7 +49,7 @@ setup(
     "variations, fast search and solvers, all as OpenSpiel games",
     packages=find_packages(include=[f"{p}*" for p in PACKAGES]),
     package_data={
-        **{p: ["*.pxd", "*.pyx", "**/*.json"] for p in PACKAGES},
+        **{p: ["*.pxd", "*.pyx", "**/*.pxi", "**/*.json"] for p in PACKAGES},
         "webapp": ["templates/*.html", "static/*"],
     },
     ext_modules=extensions(),
