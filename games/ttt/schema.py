@@ -290,6 +290,16 @@ class RuleSetError(ValueError):
         )
 
 
+def allowed_text(values) -> str:
+    """The values of a vocabulary as a problem message lists them after "allowed:"."""
+    return ", ".join(str(v) for v in values)
+
+
+def is_int(v) -> bool:
+    """Whether a decoded JSON value is an integer (``true`` is not)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def name_problem(name) -> str | None:
     """Why ``name`` cannot name a rule set, or None when it can."""
     if not isinstance(name, str) or not name:

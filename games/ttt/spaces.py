@@ -14,11 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from games.ttt.schema import SEAT_LOCK_FIELDS, SPACE_GROUP_FIELDS, seat_index, seats_of
-
-
-def _allowed(values) -> str:
-    return ", ".join(str(v) for v in values)
+from games.ttt.schema import SEAT_LOCK_FIELDS, SPACE_GROUP_FIELDS, allowed_text, is_int, seat_index, seats_of
 
 
 def seat_names(players) -> list:
@@ -27,15 +23,11 @@ def seat_names(players) -> list:
     return list(range(1, n + 1)) + (["chaos"] if chaos else [])
 
 
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 def space_cells(p, field: str, value, size) -> list[tuple] | None:
     """The cells a space names: [x, y, z] is one cell, [x, y] every height of
     that column (a whole stack, as the specification's "first stack exclusive to black").
     None (with a problem added) when it is not a space on the board."""
-    if not (isinstance(value, (list, tuple)) and len(value) in (2, 3) and all(_is_int(v) for v in value)):
+    if not (isinstance(value, (list, tuple)) and len(value) in (2, 3) and all(is_int(v) for v in value)):
         p.add(
             field,
             f"{value!r} is not a space; write [x, y, z], or [x, y] for a whole stack/column, "
@@ -65,7 +57,7 @@ def _seats(p, field: str, raw, players) -> list:
         if isinstance(seat, bool) or seat not in allowed:
             p.add(
                 f"{field}[{j}]",
-                f"{seat!r} is not a seat of players={players!r} (allowed: {_allowed(allowed)})",
+                f"{seat!r} is not a seat of players={players!r} (allowed: {allowed_text(allowed)})",
             )
         elif seat in out:
             p.add(f"{field}[{j}]", f"{seat!r} is listed twice")
@@ -88,7 +80,7 @@ def _groups(p, field: str, raw, players, size, board_locked) -> dict[tuple, list
             continue
         for key in group:
             if key not in SPACE_GROUP_FIELDS:
-                p.add(f"{gfield}.{key}", f"unknown field (allowed: {_allowed(SPACE_GROUP_FIELDS)})")
+                p.add(f"{gfield}.{key}", f"unknown field (allowed: {allowed_text(SPACE_GROUP_FIELDS)})")
         seats = _seats(p, f"{gfield}.players", group.get("players"), players)
         at = group.get("at")
         if not isinstance(at, list) or not at:
@@ -148,7 +140,7 @@ def board_spaces(p, board: Mapping, players, size, board_locked) -> dict:
                 p.add(
                     "board.exclusive",
                     f"{list(cell)} is exclusive to every seat, which locks nothing "
-                    f"(allowed: a proper subset of {_allowed(everyone)})",
+                    f"(allowed: a proper subset of {allowed_text(everyone)})",
                 )
                 break
     out["exclusive"] = canonical_groups(exclusive, players)
@@ -289,9 +281,9 @@ def on_boards(p, board: Mapping, players, size, boards, common: Mapping) -> tupl
             continue
         for key in entry:
             if key != "boards" and key not in ON_BOARDS_FIELDS:
-                p.add(f"{field}.{key}", f"unknown field (allowed: boards, {_allowed(ON_BOARDS_FIELDS)})")
+                p.add(f"{field}.{key}", f"unknown field (allowed: boards, {allowed_text(ON_BOARDS_FIELDS)})")
         which = entry.get("boards")
-        if not (isinstance(which, list) and which and all(_is_int(b) for b in which)):
+        if not (isinstance(which, list) and which and all(is_int(b) for b in which)):
             p.add(
                 f"{field}.boards", f"must be a non-empty list of board numbers (allowed items: 1..{boards})"
             )
