@@ -21,6 +21,7 @@ from games.ttt.schema import (
     LINE_READINGS,
     MAX_MOVE_LIMIT,
     MOVES_BY_STACK,
+    REINCARNATING,
     allowed_text,
     can_move_backwards,
     has_powers,
@@ -162,7 +163,7 @@ def check_captures(rec, p):
     phases = rec.get("phases") or []
     if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases):
         check_cloaked_captures(rec, p, shapes, phases)
-    refills = any(props.get("result") in ("reincarnates", "reincarnates-x2") for props in shapes.values())
+    refills = any(props.get("result") in REINCARNATING for props in shapes.values())
     if refills and rec.get("move_limit") is None:
         p.add(
             "move_limit",
