@@ -101,7 +101,7 @@ def cells(X, Y):
 
 def cloaked_rule_set(name, **fields):
     """A small hidden (``cloaking: hides``) 3x3 rule set, ``fields`` over it; line
-    moves pass over pieces (blocking is refused with cloaked spaces)."""
+    moves pass over pieces unless ``fields`` says ``line_moves``."""
     base = {
         "board": {"kind": "squares", "size": [3, 3, 1]},
         "turn_checks": [],
