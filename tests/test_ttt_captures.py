@@ -71,6 +71,16 @@ def cases():
         move_limit=30,
     )
     add(
+        "flat-cover-reincarnates-x3",
+        reserves={"black": {"pentagon": 2, "circle": 2}, "white": {"circle": 3, "x": 1}},
+        shapes={
+            "pentagon": power("cover", "reincarnates-x3", "adjacent"),
+            "circle": {"move": "adjacent"},
+            "x": power("cover", "reincarnates", "linear"),
+        },
+        move_limit=30,
+    )
+    add(
         "flat-by-rank",
         board={"kind": "squares", "size": [3, 3, 1]},
         reserves={
@@ -303,6 +313,45 @@ def test_flat_reincarnation_counts():
     after = core.shape_reserves()
     assert after["white"]["pentagon"] == before["white"]["pentagon"] + 2
     assert core.cells()[4] == 2 and core.shapes()[4] == "x"
+
+
+def test_reincarnates_x3_adds_three_per_captive():
+    """ "To “Reincarnate” captives means to convert, remove, triple, and add
+    them to one’s own reserves" (``reincarnates-x3``; docs/rules/ttt/captures.md,
+    "Reincarnate: one or three"): the captive leaves the board and three of its
+    shape join the captor's reserve, where the plain result adds one."""
+    rs = _case("flat-cover-reincarnates-x3")
+    core = make_core(rs)
+    names = core.shape_names()
+    T = 9
+    core.apply_action(names.index("pentagon") * T + 4)  # black pentagon centre
+    core.apply_action(names.index("circle") * T + 0)  # white circle (1,1,1)
+    before = core.shape_reserves()
+    core.apply_action(names.index("pentagon") * T + 0)  # black pentagon covers the circle: x3
+    after = core.shape_reserves()
+    assert after["black"]["circle"] == before["black"]["circle"] + 3
+    assert core.cells()[0] == 1 and core.shapes()[0] == "pentagon"
+    before = after
+    core.apply_action(names.index("x") * T + 0)  # white x covers that pentagon: x1
+    assert core.shape_reserves()["white"]["pentagon"] == before["white"]["pentagon"] + 1
+
+
+def test_reincarnates_x3_is_written_only_when_chosen():
+    """The new result is a value of its own: the records (and fingerprints) of
+    rule sets that reincarnate once or twice are what they were, and x3 is a
+    different rule set that validation names among the allowed results."""
+    once = _case("flat-cover-reincarnates")
+    assert once.record["shapes"]["pentagon"]["result"] == "reincarnates"
+    rec = json.loads(json.dumps(once.to_json()))
+    rec["shapes"]["pentagon"]["result"] = "reincarnates-x3"
+    assert rules.parse(rec) != once
+    rec["shapes"]["pentagon"]["result"] = "reincarnates-x4"
+    with pytest.raises(RuleSetError) as info:
+        rules.parse(rec)
+    assert "reincarnates-x2, reincarnates-x3" in str(info.value)
+    from webapp.factory_form import option_label
+
+    assert option_label("result", "reincarnates-x3").startswith("Reincarnates captive(s) x3")
 
 
 def test_must_capture_allows_only_captures():
@@ -631,7 +680,7 @@ def test_catalogue_stays_on_original_path():
 def test_random_capture_rule_sets_match_reference(rec, seed):
     """Move by move the reference's; and the pieces are conserved except by
     the stated captures: without removes, mutual destruction (by rank) and
-    x2, the total never changes; without x2 it never grows."""
+    x2 or x3, the total never changes; without x2 or x3 it never grows."""
     rs = parsed_or_rejected(rec)
     results = {p.get("result") for p in rs.record["shapes"].values()}
     by_rank = any(p.get("condition") == "cover-by-rank" for p in rs.record["shapes"].values())
@@ -641,10 +690,11 @@ def test_random_capture_rule_sets_match_reference(rec, seed):
     def conserved(core, ref):
         same_pieces(core, ref)
         total = piece_count(core)
+        grows = results & {"reincarnates-x2", "reincarnates-x3"}
         if "prev" in last:
-            if "reincarnates-x2" not in results:
+            if not grows:
                 assert total <= last["prev"]
-            if not can_remove and "reincarnates-x2" not in results:
+            if not can_remove and not grows:
                 assert total == last["prev"]
         last["prev"] = total
 

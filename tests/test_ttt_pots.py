@@ -154,6 +154,39 @@ def pot_cases():
         phases=[{"pass": True}],
         shapes={"circle": {}, "x": power("cover", "reincarnates-x2"), "pentagon": power("cover", "converts")},
     )
+    x3 = power("cover", "reincarnates-x3")
+    add(
+        "pot-x3",
+        players="3",
+        board={
+            "kind": "stacks",
+            "size": [2, 1, 5],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "white", "shape": "x"},
+                {"at": [1, 1, 2], "colour": "pink", "shape": "star"},
+            ],
+        },
+        reserves={c: {"circle": 2} for c in ("black", "white", "pink")},
+        move_limit=20,
+        phases=[{"pass": True}],
+        shapes={"circle": {}, "x": x3, "star": x3},
+    )
+    add(
+        "pot-x3-with-x2",
+        players="3",
+        board={
+            "kind": "stacks",
+            "size": [2, 1, 5],
+            "pieces": [
+                {"at": [1, 1, 1], "colour": "white", "shape": "x"},
+                {"at": [1, 1, 2], "colour": "pink", "shape": "star"},
+            ],
+        },
+        reserves={c: {"circle": 2} for c in ("black", "white", "pink")},
+        move_limit=20,
+        phases=[{"pass": True}],
+        shapes={"circle": {}, "x": x3, "star": power("cover", "reincarnates-x2")},
+    )
     return out
 
 
@@ -227,6 +260,30 @@ def test_pot_with_mixed_results():
     other.apply_action(1)  # pink first: the circle turns pink on top of the stack
     assert other.cells()[0 + 2 * X] == 3 and other.shapes()[0 + 2 * X] == "circle"
     assert other.shape_reserves()["white"]["circle"] == 2
+
+
+def test_a_pot_of_tripling_captors_is_tripled():
+    """ "if there are three reincarnate (x2) captors of two pieces, then one
+    captor gets two and the others each get one", read for captors that all
+    reincarnate x3 (docs/rules/ttt/captures.md, "Reincarnate: one or
+    three"): a black circle covering white's X and pink's star makes a pot
+    of three circles, dealt round-robin from the captor the chance node
+    picks (two to it, one to the other); with an x2 captor beside the x3 one
+    the pot is the one circle, and its captor takes its own count."""
+    for start, got in ((0, {"white": 2, "pink": 1}), (1, {"white": 1, "pink": 2})):
+        core = make_core(_case("pot-x3"))
+        core.apply_action(0)  # black circle on stack 1
+        assert core.pending_pot()["pieces"] == 3
+        core.apply_action(start)
+        res = core.shape_reserves()
+        assert {c: res[c]["circle"] - 2 for c in ("white", "pink")} == got
+    for start, got in ((0, {"white": 3, "pink": 0}), (1, {"white": 0, "pink": 2})):
+        core = make_core(_case("pot-x3-with-x2"))
+        core.apply_action(0)
+        assert core.pending_pot()["pieces"] == 1
+        core.apply_action(start)
+        res = core.shape_reserves()
+        assert {c: res[c]["circle"] - 2 for c in ("white", "pink")} == got
 
 
 def test_pot_rule_sets_are_stochastic_for_openspiel(tmp_path):

@@ -507,9 +507,9 @@ def test_random_showdown_rule_sets_match_reference_and_conserve_pieces(rec, seed
     reincarnate no piece is destroyed (the specification's cover: the attacker wins
     between two highest-class pieces, a powerless piece covering a powered one
     is captured), so board plus reserves never shrink, and they grow only by
-    the x2 rule ("double upon capture")."""
+    the x2 and x3 rules ("double upon capture"; the triple)."""
     rs = parsed_or_rejected(rec)
-    x2 = any(p.get("result") == "reincarnates-x2" for p in rs.record["shapes"].values())
+    x2 = any(p.get("result") in ("reincarnates-x2", "reincarnates-x3") for p in rs.record["shapes"].values())
     last = {}
 
     def check(core, ref):
@@ -899,10 +899,10 @@ def test_random_sim_test_on_captured_mover_rule_sets(rs, tmp_path):
 
 def _conserving_check(rs):
     """same_pieces, and (no removing shape) board plus reserves never shrink
-    and grow only by the x2 rule; not while a pot's deal is pending (its
+    and grow only by the x2 and x3 rules; not while a pot's deal is pending (its
     captive is in nobody's hands yet) or a round's plans are lifted."""
     props = rs.record["shapes"].values()
-    x2 = any(p.get("result") == "reincarnates-x2" for p in props)
+    x2 = any(p.get("result") in ("reincarnates-x2", "reincarnates-x3") for p in props)
     removes = any(p.get("result") == "removes" for p in props)
     last = {}
 

@@ -13,6 +13,7 @@ from collections import namedtuple
 import pytest
 
 from games.ttt import make_core
+from games.ttt.schema import REINCARNATING
 
 CAN, MUST = "can-capture", "must-capture"
 
@@ -100,7 +101,7 @@ def cells(X, Y):
 
 def cloaked_rule_set(name, **fields):
     """A small hidden (``cloaking: hides``) 3x3 rule set, ``fields`` over it; line
-    moves pass over pieces (blocking is refused with cloaked spaces)."""
+    moves pass over pieces unless ``fields`` says ``line_moves``."""
     base = {
         "board": {"kind": "squares", "size": [3, 3, 1]},
         "turn_checks": [],
@@ -483,7 +484,7 @@ def jump_count_check(results, covers):
     (``same_pieces``) and the piece count moves only as the captures'
     ``results`` allow. With ``covers`` (a piece may be captured by covering:
     fights, communal captors) only its direction is checked; otherwise each
-    ply removes at most one (removes) or adds at most one (x2). Chance nodes
+    ply removes at most one (removes) or adds at most one (x2; two for x3). Chance nodes
     (a pot's deal pending, its captive in nobody's hands; or Chaos to move)
     are counted, and the plies up to the next decision are checked together:
     Chaos's jump and its chain's extra jump may each remove a piece."""
@@ -498,11 +499,12 @@ def jump_count_check(results, covers):
         plies = last.pop("plies", 1)
         if "prev" in last and core.player() != -4:
             delta = total - last["prev"]
+            gain = max([REINCARNATING.get(r, 0) for r in results] + [1]) - 1
             if covers:
-                assert delta <= 0 or "reincarnates-x2" in results
+                assert delta <= 0 or gain
             else:
                 low = -plies if "removes" in results else 0
-                high = plies if "reincarnates-x2" in results else 0
+                high = plies * gain
                 assert low <= delta <= high, (delta, plies)
         last["prev"] = total
         if core.player() == -4:

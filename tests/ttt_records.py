@@ -333,7 +333,7 @@ def stack_records(draw):
 CAPTURE_MOVES = ["stationary", "adjacent", "orthogonal", "diagonal", "knight-2x1x0", "forward-orthogonal"]
 
 
-RESULTS = ["removes", "converts", "reincarnates", "reincarnates-x2"]
+RESULTS = ["removes", "converts", "reincarnates", "reincarnates-x2", "reincarnates-x3"]
 
 
 @st.composite
@@ -353,7 +353,9 @@ def capture_records(draw):
         if how != "none":
             result = draw(
                 st.sampled_from(
-                    RESULTS if kind == "stacks" else ["removes", "reincarnates", "reincarnates-x2"]
+                    RESULTS
+                    if kind == "stacks"
+                    else ["removes", "reincarnates", "reincarnates-x2", "reincarnates-x3"]
                 )
             )
             shapes[s].update(
@@ -484,7 +486,7 @@ def goal_records(draw, kind="squares", rounds=False):
         cond = draw(st.sampled_from(["cover", "cover-by-rank", "jump"]))
         result = draw(
             st.sampled_from(
-                ["removes", "reincarnates", "reincarnates-x2"]
+                ["removes", "reincarnates", "reincarnates-x2", "reincarnates-x3"]
                 + (["converts"] if cond == "jump" or kind == "stacks" else [])
             )
         )
@@ -575,7 +577,7 @@ def jump_records(draw):
                 condition=cond,
                 result=draw(
                     st.sampled_from(
-                        ["removes", "reincarnates", "reincarnates-x2"]
+                        ["removes", "reincarnates", "reincarnates-x2", "reincarnates-x3"]
                         + (["converts"] if cond != "cover" else [])
                     )
                 ),
@@ -650,7 +652,11 @@ def stack_jump_records(draw):
             shapes[s].update(
                 power=how,
                 condition=cond,
-                result=draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2", "converts"])),
+                result=draw(
+                    st.sampled_from(
+                        ["removes", "reincarnates", "reincarnates-x2", "reincarnates-x3", "converts"]
+                    )
+                ),
             )
     columns = [[x, y] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
     pieces = []
@@ -718,7 +724,11 @@ def back_records(draw):
             shapes[s].update(
                 power=how,
                 condition=cond,
-                result=draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2", "converts"])),
+                result=draw(
+                    st.sampled_from(
+                        ["removes", "reincarnates", "reincarnates-x2", "reincarnates-x3", "converts"]
+                    )
+                ),
             )
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
     at = draw(st.lists(st.sampled_from(cells), max_size=6, unique_by=tuple))
@@ -770,7 +780,7 @@ def jump_round_records(draw):
                     ["jump", "chain-jump", BACK] if i == 0 else ["jump", "cover", "cover-by-rank"]
                 )
             )
-            results = ["removes", "reincarnates", "reincarnates-x2"]
+            results = ["removes", "reincarnates", "reincarnates-x2", "reincarnates-x3"]
             if cond not in ("cover", "cover-by-rank") or kind == "stacks":
                 results.append("converts")
             shapes[s].update(power=how, condition=cond, result=draw(st.sampled_from(results)))
@@ -910,7 +920,9 @@ def showdown_records(draw):
             shapes[s].update(
                 power=draw(st.sampled_from([CAN, CAN, MUST])),
                 condition="cover",
-                result=draw(st.sampled_from(["converts", "reincarnates", "reincarnates-x2"])),
+                result=draw(
+                    st.sampled_from(["converts", "reincarnates", "reincarnates-x2", "reincarnates-x3"])
+                ),
             )
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
     at = draw(st.lists(st.sampled_from(cells), max_size=3, unique_by=tuple))
@@ -933,7 +945,7 @@ def showdown_records(draw):
     }
 
 
-TAKES = ["converts", "reincarnates", "reincarnates-x2"]
+TAKES = ["converts", "reincarnates", "reincarnates-x2", "reincarnates-x3"]
 
 
 @st.composite
@@ -998,7 +1010,11 @@ def pot_round_records(draw):
         if draw(st.booleans()):
             shapes[s] = power(
                 draw(st.sampled_from(["cover", "cover-by-rank"])),
-                draw(st.sampled_from(["converts", "reincarnates", "reincarnates-x2", "removes"])),
+                draw(
+                    st.sampled_from(
+                        ["converts", "reincarnates", "reincarnates-x2", "reincarnates-x3", "removes"]
+                    )
+                ),
             )
     cells = [[x, 1, z] for x in range(1, dims[0] + 1) for z in (1, 2)]
     at = sorted(

@@ -74,7 +74,11 @@ def stack_cover_round_records(draw):
             shapes[s].update(
                 power=draw(st.sampled_from([CAN, "must-capture"])),
                 condition=draw(st.sampled_from(["cover", "cover-by-rank"])),
-                result=draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2", "converts"])),
+                result=draw(
+                    st.sampled_from(
+                        ["removes", "reincarnates", "reincarnates-x2", "reincarnates-x3", "converts"]
+                    )
+                ),
             )
     order = draw(st.sampled_from(["simultaneous", "single"]))
     first = draw(

@@ -31,7 +31,7 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport int16_t
 from games.ttt.codes cimport (
     POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES, RESULT_REINCARNATES_X2,
-    COND_JUMP, COND_SURROUND_LINE)
+    RESULT_REINCARNATES_X3, COND_JUMP, COND_SURROUND_LINE)
 from games.ttt.poker cimport hand_rank, N_SHAPES
 
 
@@ -392,18 +392,29 @@ cdef inline void put_piece(TTTCore core, int c, int piece, int shape) noexcept:
     core.board_hash ^= core.tab.zob[c * (core.tab.C + 1) + piece] ^ core.tab.szob[c * MAX_SHAPES + shape]
 
 
+cdef inline int reincarnated_count(int res) noexcept:
+    """How many reserve pieces one captive gives under result ``res``:
+    "reincarnated (i.e. added to the captor’s reserves)" one, "reincarnate
+    (x2) (double upon capture)" two, the Factory's "convert, remove, triple,
+    and add them to one’s own reserves" (``reincarnates-x3``) three; 0 for
+    results that keep nothing in reserve."""
+    if res == RESULT_REINCARNATES:
+        return 1
+    if res == RESULT_REINCARNATES_X2:
+        return 2
+    if res == RESULT_REINCARNATES_X3:
+        return 3
+    return 0
+
+
 cdef int take_captive(TTTCore core, int captor, int ck, int captive_k) noexcept:
     """The captor's result for one captive of local shape captive_k, in
     reserves: "reincarnated (i.e. added to the captor’s reserves)" as the
-    captor's colour (``captor`` is its piece code), one piece, or two for
-    "reincarnate (x2) (double upon capture)". Returns the RESULT_* (the
+    captor's colour (``captor`` is its piece code), ``reincarnated_count``
+    pieces (one, two for x2, three for x3). Returns the RESULT_* (the
     caller places a converted captive and drops a removed one)."""
     cdef Tables tab = core.tab
-    cdef int res = tab.shape_result[ck], m = 0
-    if res == RESULT_REINCARNATES:
-        m = 1
-    elif res == RESULT_REINCARNATES_X2:
-        m = 2
+    cdef int res = tab.shape_result[ck], m = reincarnated_count(res)
     if m:
         core.reserve[captor - 1] += m
         core.sres[(captor - 1) * tab.K + captive_k] += m

@@ -20,7 +20,7 @@
 
 import re
 from libc.stdint cimport int16_t
-from games.ttt.codes cimport CLOAK_OBSCURES, RESULT_REINCARNATES, RESULT_REINCARNATES_X2
+from games.ttt.codes cimport CLOAK_OBSCURES
 
 
 cdef void reincarnation_log_layout(Tables tab) noexcept:
@@ -30,7 +30,7 @@ cdef void reincarnation_log_layout(Tables tab) noexcept:
     the event must say what changed them."""
     cdef int k
     for k in range(tab.K):
-        if tab.powers and tab.shape_result[k] in (RESULT_REINCARNATES, RESULT_REINCARNATES_X2):
+        if tab.powers and reincarnated_count(tab.shape_result[k]):
             tab.rlog0 = tab.block
             tab.block += tab.loglen
             return
@@ -285,7 +285,7 @@ cdef void log_obscured_cover(TTTCore core, int actor, int i) noexcept:
 # piece occupying a non-cloaked space"), not reserves, which sit beside the
 # board: a captive "reincarnated (i.e. added to the captor’s reserves)"
 # changes a public reserve. So every player learns, with the cover's event,
-# that the captor's colour gained one piece (two for "reincarnate (x2)"),
+# that the captor's colour gained one piece (two for "reincarnate (x2)", three for x3),
 # and the players of that colour, who know their per-shape reserves, also
 # learn its shape; nobody learns where.
 
@@ -376,10 +376,8 @@ cdef void log_captives(TTTCore core, int actor, int f, int t, int* snap) noexcep
             if res == 1:
                 k = snap[2 * tab.S + 1] if c == snap[2 * tab.S] else \
                     (tab.shape_local[core.shp[t]] if core.cell[t] else -1)
-                if k >= 0 and tab.shape_result[k] == RESULT_REINCARNATES:
-                    w |= 1 << 10
-                elif k >= 0 and tab.shape_result[k] == RESULT_REINCARNATES_X2:
-                    w |= 2 << 10
+                if k >= 0:
+                    w |= reincarnated_count(tab.shape_result[k]) << 10     # 0..3: two bits
                 core.seen[c] = 0
             else:
                 core.seen[c] |= 1 << actor

@@ -372,6 +372,32 @@ cdef void reveal(TTTCore core, int s, int t) noexcept:
             core.seen[c] |= 1 << s
 
 
+cdef void reveal_line(TTTCore core, int s, int f, int t) noexcept:
+    """When pieces block line moves (``line_moves`` "blocked-by-pieces"),
+    show seat s every piece on the targets strictly between f and t along
+    the line that joins them (whole stacks on stacks); nothing for a step,
+    a knight's leap or a placement. "If what makes a move illegal is a wall
+    or piece that is invisible to the player, then [...] the result will be
+    only to make the invisible piece or wall visible": each piece in the
+    way makes the move illegal by itself (docs/rules/ttt/cloaking.md,
+    "Line moves blocked by hidden pieces")."""
+    cdef Tables tab = core.tab
+    cdef int d, u
+    if not tab.line_blocked or f < 0 or t < 0:
+        return
+    for d in range(26):
+        u = tab.tnbr[f * 26 + d]
+        while u >= 0 and u != t:
+            u = tab.tnbr[u * 26 + d]
+        if u != t:
+            continue
+        u = tab.tnbr[f * 26 + d]
+        while u != t:
+            reveal(core, s, u)
+            u = tab.tnbr[u * 26 + d]
+        return
+
+
 cdef void apply_cloaked(TTTCore core, int action) noexcept:
     """apply() of a cloaked rule set: an attempt that only reveals, or the
     plain rules; then the event is logged and what is seen remembered."""
@@ -408,8 +434,11 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
         reveal(core, actor, t)
         if kind == 1:
             reveal(core, actor, f)
+            reveal_line(core, actor, f, t)              # the pieces in its way
             if tab.captives_log0 and jumped_space(core, actor, f, t) >= 0:
                 reveal(core, actor, jumped_space(core, actor, f, t))    # what it tried to jump
+        if tab.chains:
+            core.mem[tab.chain0] = 0     # a chain's failed extra jump ends the chain with the turn
         core.passes = 0
         core.plies += 1
         if tab.move_limit and core.plies >= tab.move_limit:
@@ -672,7 +701,7 @@ cdef void begin_cloaked_round(TTTCore core) noexcept:
         elif core.top[t] < tab.Z:
             core.round_landing[s] = t + tab.XY * core.top[t]
         if tab.cloaking == CLOAK_HIDES and judges_own_view(core, s):
-            if view_hides_pieces_only(core):
+            if view_hides_pieces_only(core) and not tab.line_blocked:
                 # a plan legal in the view differs from the truth only by
                 # hidden pieces on its target (moves go over pieces)
                 if not target_free(core, t):
@@ -688,6 +717,7 @@ cdef void begin_cloaked_round(TTTCore core) noexcept:
             reveal(core, s, t)
             if kind == 1:
                 reveal(core, s, f)
+                reveal_line(core, s, f, t)
     for s in range(tab.seats):
         a = core.round_plan[s]
         if a < 0 or plan_source_target(core, a, &f, &t) != 1 or (core.round_attempts >> s) & 1:

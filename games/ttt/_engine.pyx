@@ -303,10 +303,10 @@ cdef class TTTCore(GameCore):
             return action < self.mem[tab.pot0 + POT_N]
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
+        if tab.cloaking == CLOAK_HIDES and judges_own_view(self, self.seat):
+            return view_of(self, self.seat).is_legal(action)       # (a chain's continuation too)
         if tab.chains and self.mem[tab.chain0]:
             return chain_action_listed(self, action)                  # a chain jump's continuation
-        if tab.cloaking == CLOAK_HIDES and judges_own_view(self, self.seat):
-            return view_of(self, self.seat).is_legal(action)
         if tab.obscured_covers and judges_own_view(self, self.seat):
             return action_listed(self, self.seat, action, True)     # obscurity: the list it may try
         if tab.any_must and (action < tab.a_pass_or_end or action == tab.a_pass):

@@ -160,6 +160,8 @@ cdef void apply_jump(TTTCore core, int piece, int k, int f, int u) noexcept:
     if res == RESULT_CONVERTS:
         core.board_hash ^= tab.zob[c * (tab.C + 1) + core.cell[c]] ^ tab.zob[c * (tab.C + 1) + piece]
         core.cell[c] = piece
+        if core.seen != NULL:
+            core.seen[c] |= 1 << core.seat     # the captor saw what it captured (before its chain goes on)
     elif tab.gravity:
         clear_cell(core, c)                     # the top leaves; nothing lies above it
         core.top[m] -= 1
@@ -185,14 +187,20 @@ cdef bint chain_continues(TTTCore core) noexcept:
     """After a chain-jumper's jump (the ply's checks done, the game going
     on): when the piece that landed on ``chain_land`` may jump again (it is
     still a chain-jumper, movable, with a jump), the same player's
-    continuation is pending and the turn waits for it."""
+    continuation is pending and the turn waits for it. Under invisibility
+    the jump is looked for in the mover's view, tried jumps included
+    (docs/rules/ttt/cloaking.md, "Chain jumps with cloaked spaces"), so
+    the offer tells the mover nothing it does not see."""
     cdef Tables tab = core.tab
     cdef int t = core.chain_land, k
+    cdef TTTCore judge = core
     core.chain_land = -1
     k = movable_shape(core, core.seat, t)
     if k < 0 or tab.shape_cond[k] != COND_CHAIN_JUMP or tab.shape_power[k] == POWER_NONE:
         return False
-    if not jump_destinations(core, core.seat, t, k, NULL):
+    if tab.cloaking == CLOAK_HIDES and not core.viewing and judges_own_view(core, core.seat):
+        judge = view_of(core, core.seat)
+    if not jump_destinations(judge, core.seat, t, k, NULL):
         return False
     core.mem[tab.chain0] = t + 1
     return True
@@ -220,10 +228,25 @@ cdef int chain_actions(TTTCore core, int seat, int* out) noexcept:
                     out[n] = tab.rep0 + ((kind - 1) * tab.T + t) * tab.T + u
                 n += 1
         free(mark)
-    if k < 0 or n == 0 or tab.shape_power[k] != POWER_MUST:
+    if k < 0 or n == 0 or tab.shape_power[k] != POWER_MUST or not visible_jump(core, seat, t, k):
         out[n] = tab.a_stop
         n += 1
     return n
+
+
+cdef bint visible_jump(TTTCore core, int seat, int t, int k) noexcept:
+    """Whether the chained piece on t has a jump over a piece (in a view:
+    one its player sees): "If a piece “must capture” and at least one
+    opportunity to capture is visible, then no non-capture is legal", so a
+    jump tried over a space that only looks empty does not forbid
+    "end-chain"."""
+    cdef bint found
+    if not core.tries_hidden_jumps:
+        return True
+    core.tries_hidden_jumps = False
+    found = jump_destinations(core, seat, t, k, NULL) > 0
+    core.tries_hidden_jumps = True
+    return found
 
 
 cdef bint chain_action_listed(TTTCore core, int action) noexcept:

@@ -23,7 +23,7 @@
 
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 from games.rng cimport mix64
-from games.ttt.codes cimport POWER_NONE, RESULT_CONVERTS, RESULT_REINCARNATES, RESULT_REINCARNATES_X2
+from games.ttt.codes cimport POWER_NONE, RESULT_CONVERTS
 from games.ttt.poker cimport hand_rank, hand_uses, N_SHAPES
 
 
@@ -62,13 +62,29 @@ cdef inline void pot_layout(Tables tab) noexcept:
         tab.block += tab.pot_len
 
 
+cdef int pot_multiple(Tables tab, int* ks, int n) noexcept:
+    """How many times each pot piece is dealt: the count of reserve pieces
+    (``reincarnated_count``) when every captor's result (local shapes
+    ``ks[0..n)``) gives the same count above one, else 1. "if there are
+    three reincarnate (x2) captors of two pieces, then one captor gets two
+    and the others each get one": a pot of x2 captors is doubled, so one of
+    x3 captors (``reincarnates-x3``) is tripled; captors of mixed counts
+    deal the pot once, each captor taking its own count per piece."""
+    cdef int j, m = reincarnated_count(tab.shape_result[ks[0]]) if n > 0 else 1
+    for j in range(1, n):
+        if reincarnated_count(tab.shape_result[ks[j]]) != m:
+            return 1
+    return m if m > 1 else 1
+
+
 cdef int record_captors(TTTCore core, int* cells, int n) noexcept:
     """Record the captors' colours (the first captor piece of each colour,
     topmost first) in the pot region; returns how many colours (1: no
     split). Only rule sets with ``pots`` have a pot region."""
     cdef Tables tab = core.tab
-    cdef int i, j, col, ncol = 0, all_x2 = 1
+    cdef int i, j, col, ncol = 0
     cdef int colour_k[MAX_COLOURS]
+    cdef int ks[MAX_COLOURS]
     cdef int16_t* pot
     if not tab.pots:
         return 1
@@ -87,11 +103,10 @@ cdef int record_captors(TTTCore core, int* cells, int n) noexcept:
         if colour_k[col] >= 0:
             pot[POT_PIECE + j] = col + 1
             pot[POT_SHAPE + j] = colour_k[col]
-            if tab.shape_result[colour_k[col]] != RESULT_REINCARNATES_X2:
-                all_x2 = 0
+            ks[j] = colour_k[col]
             j += 1
     pot[POT_N] = ncol
-    pot[POT_UNITS] = 2 if all_x2 else 1       # "double upon capture"
+    pot[POT_UNITS] = pot_multiple(tab, ks, ncol)      # "double upon capture"
     return ncol
 
 
@@ -109,8 +124,9 @@ cdef void deal_pot(TTTCore core, int start) noexcept:
     """Deal the pot round-robin from captor ``start``: each piece goes to
     the next captor, which applies its own result to it (converts: the
     piece lands on the stack in its colour; reincarnates: one to its
-    reserve; reincarnates x2: two, unless the pot was already doubled
-    because every captor doubles); then the ply ends."""
+    reserve; reincarnates x2 or x3: two or three, unless the pot was
+    already multiplied because every captor has that count); then the ply
+    ends."""
     cdef Tables tab = core.tab
     cdef int16_t* pot = core.mem + tab.pot0
     cdef int i, j, res, col, c
@@ -129,8 +145,8 @@ cdef void deal_pot(TTTCore core, int start) noexcept:
             c = land(core, t, col + 1)
             core.shp[c] = tab.shape_global[k]
             core.board_hash ^= tab.szob[c * MAX_SHAPES + tab.shape_global[k]]
-        elif res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
-            c = 2 if res == RESULT_REINCARNATES_X2 and units == 1 else 1
+        elif reincarnated_count(res):
+            c = reincarnated_count(res) if units == 1 else 1
             core.reserve[col] += c
             core.sres[col * tab.K + k] += c
     for i in range(POT_LEN):
@@ -252,7 +268,7 @@ cdef bint showdown_applies(TTTCore core, int seat, int u, int k) noexcept:
     cdef int cells[CP_MAX_STACK]
     if tab.shape_power[k] == POWER_NONE:
         return captured_mover_showdown(core, seat, u, k)          # captured by the defenders
-    if res != RESULT_CONVERTS and res != RESULT_REINCARNATES and res != RESULT_REINCARNATES_X2:
+    if res != RESULT_CONVERTS and not reincarnated_count(res):
         return captured_mover_showdown(core, seat, u, k)
     return defenders(core, seat, u, cells) > 0
 
@@ -275,7 +291,7 @@ cdef bint captured_mover_showdown(TTTCore core, int seat, int u, int k) noexcept
         return False
     for i in range(nc):
         res = tab.shape_result[tab.shape_local[core.shp[cells[i]]]]
-        if res == RESULT_CONVERTS or res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
+        if res == RESULT_CONVERTS or reincarnated_count(res):
             takes = True
     return takes and showdown_plan(core, u, cover_base(core, u), captors, keep) > 0
 
@@ -405,10 +421,7 @@ cdef int deal_showdown(TTTCore core, int seat, int u, int start, int n, int* col
     npot = pot_dealing_order(core, u, cbase, keep, order)
     for z in range(cbase, top0):
         newc[z - cbase] = core.cell[u + tab.XY * z]
-    units = 2
-    for j in range(n):
-        if tab.shape_result[ks[j]] != RESULT_REINCARNATES_X2:
-            units = 1
+    units = pot_multiple(tab, ks, n)
     for i in range(npot):
         z = order[i]
         c = u + tab.XY * z
@@ -419,8 +432,8 @@ cdef int deal_showdown(TTTCore core, int seat, int u, int start, int n, int* col
                 newc[z - cbase] = cols[j]
                 continue
             newc[z - cbase] = 0
-            if res == RESULT_REINCARNATES or res == RESULT_REINCARNATES_X2:
-                res = 2 if res == RESULT_REINCARNATES_X2 and units == 1 else 1
+            if reincarnated_count(res):
+                res = reincarnated_count(res) if units == 1 else 1
                 core.reserve[cols[j] - 1] += res
                 core.sres[(cols[j] - 1) * tab.K + tab.shape_local[core.shp[c]]] += res
     for z in range(cbase, top0):
@@ -442,7 +455,7 @@ cdef int start_showdown(TTTCore core, int seat, int u, int base, int k) noexcept
     ``showdown_carried`` says how many pieces from it up the turn checks read);
     with several the deal waits for the chance node (CP_PAUSED)."""
     cdef Tables tab = core.tab
-    cdef int cbase = cover_base(core, u), n, j, npot, units = 2, got, mover = u + tab.XY * base
+    cdef int cbase = cover_base(core, u), n, j, npot, units, got, mover = u + tab.XY * base
     cdef int captors[MAX_SEATS]
     cdef int cols[MAX_SEATS]
     cdef int ks[MAX_SEATS]
@@ -452,8 +465,7 @@ cdef int start_showdown(TTTCore core, int seat, int u, int base, int k) noexcept
     n = showdown_plan(core, u, cbase, captors, keep)
     for j in range(n):
         captor_piece(core, captors[j], u, cbase, mover, &cols[j], &ks[j])
-        if tab.shape_result[ks[j]] != RESULT_REINCARNATES_X2:
-            units = 1
+    units = pot_multiple(tab, ks, n)
     if n == 1:
         got = deal_showdown(core, seat, u, 0, 1, cols, ks, mover)
         core.showdown_carried = core.top[u] - got // tab.XY if got >= 0 else 0

@@ -112,3 +112,4 @@ cpdef enum Result:
     RESULT_CONVERTS = 1       # the captive takes the captor's colour and stays
     RESULT_REINCARNATES = 2   # the captive goes to the captor's reserve, in the captor's colour
     RESULT_REINCARNATES_X2 = 3   # "reincarnate (x2) (double upon capture)": two per captive
+    RESULT_REINCARNATES_X3 = 4   # "convert, remove, triple, and add them to one's own reserves": three

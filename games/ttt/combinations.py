@@ -14,18 +14,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.ttt.schema import (
-    CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
     CONDITIONS_SURROUND,
     LINE_READING_DEFAULT,
     LINE_READINGS,
     MAX_MOVE_LIMIT,
     MOVES_BY_STACK,
+    REINCARNATING,
     allowed_text,
     can_move_backwards,
     has_powers,
     is_int,
-    line_moves_blocked,
     may_split_pot,
     needs_goals,
     seats_of,
@@ -162,7 +161,7 @@ def check_captures(rec, p):
     phases = rec.get("phases") or []
     if rec.get("cloaking") in ("hides", "obscures") and any(ph.get("cloaked") for ph in phases):
         check_cloaked_captures(rec, p, shapes, phases)
-    refills = any(props.get("result") in ("reincarnates", "reincarnates-x2") for props in shapes.values())
+    refills = any(props.get("result") in REINCARNATING for props in shapes.values())
     if refills and rec.get("move_limit") is None:
         p.add(
             "move_limit",
@@ -178,9 +177,8 @@ def check_cloaked_captures(rec, p, shapes, phases):
     obscurity, in sequential phases (docs/rules/ttt/cloaking.md, "Captures
     with cloaked spaces"); jumps and surrounds too ("Jumps and surrounds with cloaked spaces").
     Refused rather than guessed: stacks (a cover's defenders are the whole
-    stack, partly hidden), chain jumps (the continuation's offer would hang
-    on hidden pieces) and captures inside a simultaneous or single phase (a
-    round would judge covers on hidden pieces in another order)."""
+    stack, partly hidden) and captures inside a simultaneous or single phase
+    (a round would judge covers on hidden pieces in another order)."""
     kind = (rec.get("board") or {}).get("kind")
     if kind == "stacks":
         p.add(
@@ -189,20 +187,8 @@ def check_cloaked_captures(rec, p, shapes, phases):
             "defenders are the whole stack, partly hidden; allowed with a shape that has a "
             "power and cloaked spaces: squares, vertices, hash)",
         )
-    for shape, props in shapes.items():
-        condition = props.get("condition")
-        if props.get("power", "none") != "none" and condition in CONDITIONS_CHAIN:
-            # jumps and surrounds are played with cloaked
-            # spaces; a chain's continuation is not (whether it is offered
-            # would hang on pieces the mover does not see)
-            p.add(
-                f"shapes.{shape}.condition",
-                f"{condition!r} with cloaked spaces is not supported yet "
-                "(whether the chain's continuation is offered would tell the "
-                "mover about pieces it does not see; allowed with cloaked "
-                "spaces: cover, cover-by-rank, jump, surround-line, "
-                "surround-orthogonal)",
-            )
+    # chain jumps are played too: the continuation is offered by the mover's
+    # view ("Chain jumps with cloaked spaces", docs/rules/ttt/cloaking.md)
     if any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
         p.add(
             "cloaking",
@@ -217,9 +203,9 @@ def check_line_moves(raw, rec, p):
     piece on the line stops a line move or is passed over. Put in the record
     only when a shape moves along lines and the value is not the default, so
     every other rule set's record (and fingerprint) is unchanged. Blocking
-    with cloaked spaces is refused: a move stopped by a piece the mover does
-    not see is an attempt that reveals it, and attempts reveal only what is on
-    a move's source and target."""
+    is played with cloaked spaces: a move stopped by a piece the mover does
+    not see is an attempt that reveals every piece in its way
+    (docs/rules/ttt/cloaking.md, "Line moves blocked by hidden pieces")."""
     value = raw.get("line_moves", LINE_READING_DEFAULT)
     if value not in LINE_READINGS:
         p.add("line_moves", f"{value!r} is not allowed (allowed: {allowed_text(LINE_READINGS)})")
@@ -228,16 +214,6 @@ def check_line_moves(raw, rec, p):
         return
     if value != LINE_READING_DEFAULT:
         rec["line_moves"] = value
-    cloaked = rec.get("cloaking", "none") != "none" and any(
-        ph.get("cloaked") for ph in rec.get("phases") or []
-    )
-    if line_moves_blocked(rec) and cloaked:
-        p.add(
-            "line_moves",
-            "'blocked-by-pieces' with cloaked spaces is not supported by this engine yet (a line "
-            "move stopped by a piece the mover does not see would be an attempt revealing it) "
-            "(allowed with cloaked spaces and a shape moving along lines: 'over-pieces')",
-        )
 
 
 def check_hidden_turns(raw, rec, p):

@@ -25,6 +25,7 @@ from games.ttt.schema import (
     ORDER_CODES,
     PALETTE,
     POWER_CODES,
+    REINCARNATING,
     RESULT_CODES,
     SHAPES_ALL,
     STALEMATE_CODES,
@@ -194,7 +195,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
     if simultaneous:
         plies = _simultaneous_plies(r, phases, seats, move, reserves)
         plies += _cloaked_round_plies(r, cloaking, seats, move, reserves, pieces)
-    if any(p.get("result") in ("reincarnates", "reincarnates-x2") for p in r["shapes"].values()):
+    if any(p.get("result") in REINCARNATING for p in r["shapes"].values()):
         # reincarnation refills reserves (validation requires the
         # limit); a round checks it after all its plans, overshooting by seats - 1
         plies = r["move_limit"] + (seats - 1 if simultaneous else 0)

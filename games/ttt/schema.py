@@ -75,7 +75,13 @@ CONDITIONS_JUMP = CONDITIONS_JUMP + ("chain-jump-back",)
 CONDITIONS_CHAIN = ("chain-jump", "chain-jump-back")
 CONDITIONS_SURROUND = ("surround-line", "surround-orthogonal")
 RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
+# the Factory's "To “Reincarnate” captives means to convert, remove,
+# triple, and add them to one’s own reserves": three per captive
+# (docs/rules/ttt/captures.md, "Reincarnate: one or three")
+RESULTS_ALL = RESULTS_ALL + ("reincarnates-x3",)
 RESULTS_NOW = RESULTS_ALL
+# the results that put captives into the captor's reserve, and how many each
+REINCARNATING = {"reincarnates": 1, "reincarnates-x2": 2, "reincarnates-x3": 3}
 STALEMATES = (
     "draws",
     "all-win",
@@ -253,6 +259,7 @@ RESULT_CODES = {
     "converts": int(Result.RESULT_CONVERTS),
     "reincarnates": int(Result.RESULT_REINCARNATES),
     "reincarnates-x2": int(Result.RESULT_REINCARNATES_X2),
+    "reincarnates-x3": int(Result.RESULT_REINCARNATES_X3),
 }
 
 ORDER_CODES = {
@@ -516,22 +523,19 @@ def may_split_pot(record) -> bool:
     that take it send it to the showdown too."""
     if record["board"]["kind"] != "stacks" or not has_powers(record):
         return False
-    if not any(
-        p.get("result") in ("converts", "reincarnates", "reincarnates-x2") for p in record["shapes"].values()
-    ):
+    if not any(p.get("result") in ("converts", *REINCARNATING) for p in record["shapes"].values()):
         return False
     if any(
         p.get("move") in ("orth-by-stack", "orth-by-full-stack")
         and p.get("power", "none") != "none"
-        and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+        and p.get("result") in ("converts", *REINCARNATING)
         for p in record["shapes"].values()
     ):
         return True  # two seats may tie in a by-stack showdown
     if any(
         p.get("move") in ("orth-by-stack", "orth-by-full-stack") for p in record["shapes"].values()
     ) and any(
-        p.get("power", "none") != "none"
-        and p.get("result") in ("converts", "reincarnates", "reincarnates-x2")
+        p.get("power", "none") != "none" and p.get("result") in ("converts", *REINCARNATING)
         for p in record["shapes"].values()
     ):
         return True  # a by-stack mover the defenders take goes to the showdown too

@@ -678,7 +678,7 @@ def _shape_power(p: _Problems, shape, props, out, kind):
             f"'converts' with condition {cond!r} is for stacks only (the specification: "
             "“If a “Cover” condition is selected on non-stacks, then clear all results "
             "except Remove and Reincarnate”; allowed with board.kind "
-            f"{kind!r}: removes, reincarnates, reincarnates-x2)",
+            f"{kind!r}: removes, reincarnates, reincarnates-x2, reincarnates-x3)",
         )
 
 

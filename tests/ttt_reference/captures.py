@@ -18,10 +18,26 @@ from __future__ import annotations
 
 from .shapes import outranks
 
-#: a result's reincarnated pieces per captive
-GAINS = {"reincarnates": 1, "reincarnates-x2": 2}
+#: a result's reincarnated pieces per captive ("reincarnates-x3": the Factory's
+#: "convert, remove, triple, and add them to one's own reserves")
+GAINS = {"reincarnates": 1, "reincarnates-x2": 2, "reincarnates-x3": 3}
 #: the results that give the captive to the captor
-SPLITTING = ("converts", "reincarnates", "reincarnates-x2")
+SPLITTING = ("converts", "reincarnates", "reincarnates-x2", "reincarnates-x3")
+
+
+def pot_multiple(results):
+    """How many times a pot's pieces are dealt: "three reincarnate (x2)
+    captors of two pieces, then one captor gets two and the others each get
+    one" doubles a pot of x2 captors; a pot of x3 captors is tripled the same
+    way. Captors whose gains differ (or that convert or remove) deal it once."""
+    gains = {GAINS.get(r, 0) for r in results}
+    return gains.pop() if len(gains) == 1 and min(gains) > 1 else 1
+
+
+def pot_gain(result, multiple):
+    """The reserve pieces a captor of ``result`` takes per dealt piece: its
+    own gain when the pot was dealt once, else one (the pot was multiplied)."""
+    return GAINS.get(result, 0) if multiple == 1 else 1
 
 
 class CapturesMixin:
@@ -260,8 +276,8 @@ class CapturesMixin:
         if len(firsts) < 2 or not self.splits:
             return False
         captors = sorted(firsts.items())
-        doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in captors)
-        self.add_pot({"t": t, "name": name, "captors": captors, "pieces": 2 if doubled else 1})
+        multiple = pot_multiple([self.props[sh]["result"] for _, sh in captors])
+        self.add_pot({"t": t, "name": name, "captors": captors, "pieces": multiple})
         return True
 
     # the cover of a by-stack mover -------------------------------------------------------------

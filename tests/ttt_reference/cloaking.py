@@ -134,6 +134,17 @@ class CloakingMixin:
         v.shape_hidden = frozenset(c for c in self.board if not self.fully_sees(s, c))
         return v.seat_actions(s)
 
+    def converted_by_jump(self, m):
+        if not self.plain and self.cloak != "none":
+            self.seen.setdefault(m, set()).add(self.seat)  # the captor saw what it captured
+
+    def chain_offered(self, u, name):
+        """Under invisibility a chain goes on when its mover's view has a jump,
+        tried ones included: the offer tells it nothing it does not see."""
+        if self.plain or self.cloak != "hides" or self.is_chaos(self.seat):
+            return super().chain_offered(u, name)
+        return bool(self.plain_copy(viewer=self.seat).jumps(self.seat, u, name))
+
     def flat_cover_ok(self, s, name, t):
         c = self.target_xyz(t)
         if (
@@ -198,14 +209,30 @@ class CloakingMixin:
         return parts is not None and truth.top_cell(parts[0]) != looks.top_cell(parts[0])
 
     def attempt_targets(self, a):
-        """The targets an attempted action reveals: its target and its source."""
+        """The targets an attempted action reveals: its target, its source and,
+        when pieces block line moves, every target between them on their line
+        (each piece in the way makes the move illegal by itself)."""
         if self.is_stack_id(a):
             _, f, u, _ = self.stack_move_parts(a)
             return {u, f}
         parts = self.move_parts(a)
         if parts is None:
             return {a % self.T}
-        return {parts[0], parts[1]}
+        return {parts[0], parts[1]} | self.in_the_line(parts[0], parts[1])
+
+    def in_the_line(self, f, t):
+        """The targets strictly between f and t when they are two or more
+        steps apart on one line and pieces block line moves; else none."""
+        sliding = ("orthogonal", "diagonal", "linear", "linear-or-knight")
+        if self.over_pieces or not any(p.get("move") in sliding for p in self.props.values()):
+            return set()
+        here, there = self.target_xyz(f), self.target_xyz(t)
+        d = [b - a for a, b in zip(here, there, strict=True)]
+        k = max(abs(x) for x in d)
+        if k < 2 or any(x not in (-k, 0, k) for x in d):
+            return set()
+        unit = [x // k for x in d]
+        return {self.xyz_target(*(a + i * u for a, u in zip(here, unit, strict=True))) for i in range(1, k)}
 
     def between(self, a):
         """The space a move two steps along a line passes over (a jumper's
@@ -223,7 +250,9 @@ class CloakingMixin:
         return None
 
     def attempt(self, actor, a):
-        """The action only reveals the pieces on its target and source, and ends the turn."""
+        """The action only reveals the pieces on its target and source, and ends
+        the turn (a chain's extra jump that fails ends the chain with it)."""
+        self.chain = None
         self.last_attempt = True
         self.attempts.append(actor)
         targets = self.attempt_targets(a)

@@ -156,17 +156,25 @@ class JumpsMixin:
             return self.jumped(s, a) is not None
         return super().hits(s, a)
 
+    def converted_by_jump(self, m):
+        """A hook for cloaking (cloaking.py): the captive on m was converted."""
+
     # the chain -----------------------------------------------------------------------------------
     def continuation(self, s):
         t = self.chain
         name = self.movable_shape(s, t)
-        out = []
+        out, seen = [], False
         if name is not None:
-            for u in sorted(self.jumps(s, t, name)):
+            for u, m in sorted(self.jumps(s, t, name).items()):
                 out += self.move_ids(s, name, t, u)
-        if not out or name is None or self.power(name) != "must-capture":
+                seen |= m not in self.phantoms  # a jump tried over a space that looks empty is not seen
+        if not seen or self.power(name) != "must-capture":
             out.append(self.a_stop)
         return sorted(out)
+
+    def chain_offered(self, u, name):
+        """Whether the piece ``name`` that landed on u may jump again."""
+        return bool(self.jumps(self.seat, u, name))
 
     def seat_actions(self, s):
         if self.chain is not None:
@@ -175,7 +183,7 @@ class JumpsMixin:
 
     def legal_actions(self):
         if self.chain is not None and self.result is None:
-            return self.continuation(self.seat)
+            return self.seat_actions(self.seat)
         return super().legal_actions()
 
     def play(self, a):
@@ -197,6 +205,7 @@ class JumpsMixin:
         result = self.props[name]["result"]
         if result == "converts":
             self.board[m] = col
+            self.converted_by_jump(m)
         else:  # on stacks the top piece leaves: nothing lies above it
             captive = self.shape.pop(m)
             del self.board[m]
@@ -219,7 +228,7 @@ class JumpsMixin:
                 and self.props[lands].get("condition") in CHAIN_CONDITIONS
                 and self.props[lands].get("power", "none") != "none"
                 and self.movable_shape(self.seat, u) is not None
-                and self.jumps(self.seat, u, lands)
+                and self.chain_offered(u, lands)
             ):
                 self.chain = u
                 return

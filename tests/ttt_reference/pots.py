@@ -22,7 +22,7 @@ import functools
 import itertools
 from collections import Counter
 
-from .captures import GAINS, SPLITTING
+from .captures import GAINS, SPLITTING, pot_gain, pot_multiple
 from .shapes import RANK
 
 #: the hands' classes, lowest first, as the tic-tac-toe variations specification orders them
@@ -162,7 +162,7 @@ class PotsMixin:
                 if cell is not None:
                     self.board[cell], self.shape[cell] = col, pot["name"]
             elif result in GAINS:
-                self.gain(col, pot["name"], 2 if result == "reincarnates-x2" and pot["pieces"] == 1 else 1)
+                self.gain(col, pot["name"], pot_gain(result, pot["pieces"]))
 
     # poker hands --------------------------------------------------------------------------------
     def hand(self, cols, board, shape, x, y, extra=()):
@@ -268,7 +268,7 @@ class PotsMixin:
         _, _, pot = self.plan(x, y)
         n = len(pieces)
         results = [self.props[sh]["result"] for _, sh in pieces]
-        units = 2 if all(r == "reincarnates-x2" for r in results) else 1
+        units = pot_multiple(results)
         colour = {c: self.board[c] for c in self.column(x, y)}
         for i, c in enumerate(pot):
             for d in range(units):
@@ -279,7 +279,7 @@ class PotsMixin:
                     continue
                 colour[c] = None
                 if result in GAINS:
-                    self.gain(col, self.shape[c], 2 if result == "reincarnates-x2" and units == 1 else 1)
+                    self.gain(col, self.shape[c], pot_gain(result, units))
         base = self.base(x, y)
         survivors = [(colour[c], self.shape[c], c == mover) for c in self.column(x, y) if c[2] >= base]
         for c in self.column(x, y):
@@ -311,10 +311,8 @@ class PotsMixin:
         captors, _, pot = self.plan(x, y)
         pieces = [self.captor_piece(c, mover, x, y) for c in captors]
         if len(captors) > 1:
-            doubled = all(self.props[sh]["result"] == "reincarnates-x2" for _, sh in pieces)
-            self.add_pot(
-                {"showdown": (x, y), "t": u, "captors": pieces, "pieces": len(pot) * (2 if doubled else 1)}
-            )
+            multiple = pot_multiple([self.props[sh]["result"] for _, sh in pieces])
+            self.add_pot({"showdown": (x, y), "t": u, "captors": pieces, "pieces": len(pot) * multiple})
             return []
         stays = self.deal_showdown(x, y, 0, pieces, mover, s)
         return [] if stays is None else [c for c in self.column(x, y) if c[2] >= stays[2]]
