@@ -150,14 +150,14 @@ def test_learning_curve_png_served_with_two_budgets_and_a_message_without(app):
     assert "Not enough data for a learning curve" in text(ada.get(f"/rules/{TTT}/learning-curve"))
     with db(app) as reg:
         players.add_bot(reg, "m100", "mcts:simulations=100")
-        players.add_bot(reg, "ab2", "alphabeta:depth=2")
+        players.add_bot(reg, "ab$^^$", "alphabeta:depth=2")  # a "$" in a name is text
         wins(reg, "m100", "Random", 8)
         wins(reg, "m100", "m10", 3)
-        wins(reg, "ab2", "Random", 3)
+        wins(reg, "ab$^^$", "Random", 3)
         curve = strength.learning_curve(reg, TTT, "Public")
     assert [p[0] for p in curve.series["mcts"]] == [10, 100]
     assert curve.series["mcts"][1][1] > curve.series["mcts"][0][1]  # more search, higher rating
-    assert list(curve.bands) == ["ab2 (alphabeta depth 2)"]
+    assert list(curve.bands) == ["ab$^^$ (alphabeta depth 2)"]
     page = ada.get(f"/rules/{TTT}/learning-curve")
     assert 'id="learning-curve-plot"' in page.text and "Not enough data" not in page.text
     png = ada.get(f"/rules/{TTT}/learning-curve.png?universe=Public")

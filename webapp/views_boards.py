@@ -349,8 +349,6 @@ def learning_curve_png(name):
     import tempfile
     from pathlib import Path
 
-    import matplotlib
-
     from analysis.plots import plot_rating_vs_compute
 
     universe = request.args.get("universe", PUBLIC)
@@ -360,14 +358,16 @@ def learning_curve_png(name):
         abort(404, str(e))
     if curve is None:
         abort(404, NO_CURVE)
-    # names are text, as in the evolution plot: no math notation from a "$"
-    with tempfile.TemporaryDirectory() as out, matplotlib.rc_context({"text.parse_math": False}):
+    # names are text: a "$" in them must not start math notation (the log axis's
+    # tick labels need it, so it stays on)
+    shown = f"{name} ({universe}, {curve.games} games)".replace("$", r"\$")
+    with tempfile.TemporaryDirectory() as out:
         paths = plot_rating_vs_compute(
             curve.series,
             Path(out) / "curve",
-            title=f"Learning curve: {name} ({universe}, {curve.games} games)",
+            title=f"Learning curve: {shown}",
             xlabel="search budget: simulations per move (log scale)",
-            flat=curve.bands,
+            flat={label.replace("$", r"\$"): band for label, band in curve.bands.items()},
         )
         return Response(paths[0].read_bytes(), mimetype="image/png")
 
