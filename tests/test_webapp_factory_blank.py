@@ -223,3 +223,10 @@ def test_a_shape_picked_takes_the_place_and_settings_of_the_one_it_replaces():
     assert list(record["shapes"]) == ["triangle", "circle"]
     assert record["shapes"]["circle"]["move"] == "adjacent" and record["reserves"]["black"]["circle"] == 3
     assert record["shapes"]["triangle"]["power"] == "can-capture"
+
+
+def test_a_saved_rule_set_page_lists_each_boards_own_spaces(ada):
+    page = html.unescape(ada.get("/rules/BoS").text)
+    assert re.search(r"Board 1 only: locked spaces</dt><dd[^>]*>2,2,1<", page)
+    assert re.search(r"Board 2 only: exclusive spaces \(space@seats\)</dt><dd[^>]*>2,2,1@chaos<", page)
+    assert "Board 3 only" not in page

@@ -206,6 +206,7 @@ def show(name):
         quota=users.quota_left(reg(), user()),
         size_json=json.dumps(state["size"]),
         board_markers=ff.BOARD_MARKERS,
+        on_board_markers=ff.ON_BOARD_MARKERS,
         phase_markers=ff.PHASE_MARKERS,
     )
 
