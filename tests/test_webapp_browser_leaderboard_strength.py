@@ -45,7 +45,7 @@ def test_difficulty_related_games_and_the_learning_curve(browser, server, accoun
     assert page.inner_text("#difficulty-label") in ("easy", "moderate", "hard", "very hard")
     assert "the best-rated bot m100" in page.inner_text("#difficulty")
     shot(page, "leaderboard-difficulty-related")
-    follow(page, "#related a:has-text('3P-Notakto')")
+    follow(page, ".related-link:has-text('3P-Notakto')")
     assert page.url.endswith("/rules/3P-Notakto/leaderboard?universe=Public")
     assert "Tic-Tac-Toe" in page.inner_text("#related")  # related both ways
     page.goto(server + "/rules/Tic-Tac-Toe/leaderboard")
@@ -55,4 +55,6 @@ def test_difficulty_related_games_and_the_learning_curve(browser, server, accoun
         "document.getElementById('learning-curve-plot').naturalWidth > 0"
     )
     shot(page, "learning-curve")
+    follow(page, "#curve-leaderboard")  # back to the leaderboard it came from
+    assert page.url.endswith("/rules/Tic-Tac-Toe/leaderboard?universe=Public")
     page.close()

@@ -70,7 +70,7 @@ def difficulty_on_page(b: Browser) -> float:
 def test_related_games_are_nearest_rule_sets_first_with_links(app):
     page = app.ada.get(f"/rules/{TTT}/leaderboard").text
     related = re.search(r'<div id="related">(.*?)</div>', page, re.S).group(1)
-    names = re.findall(r'<li class="related-game"><a href="/rules/([^/]+)/leaderboard', related)
+    names = re.findall(r'<a href="/rules/([^/]+)/leaderboard[^"]*" class="related-link"', related)
     assert len(names) == 5 and TTT not in names
     # 3P-Misere-Notakto differs in 4 fields (players, colours, two reserves);
     # 3P-Notakto and Connect4 in 5 each, the one on Tic-Tac-Toe's board first
