@@ -245,9 +245,9 @@ def test_factory_markers_checks_problems_and_save(browser, server, accounts):
     assert page.locator("select[name='turn_checks[1]']").count() == 1
     follow(page, ".del-check >> nth=1")
     assert page.locator("select[name='turn_checks[1]']").count() == 0
-    # every reserve at its maximum: the move dropdown is cleared and disabled
-    page.select_option("#reserves-black", "8")
-    page.select_option("#reserves-white", "8")
+    # every reserve at its maximum (one colour on all 16 spaces): the move dropdown is cleared and disabled
+    page.select_option("#reserves-black", "16")
+    page.select_option("#reserves-white", "16")
     assert page.is_disabled("#shapes-circle-move")
     page.select_option("#reserves-white", "7")
     assert not page.is_disabled("#shapes-circle-move")

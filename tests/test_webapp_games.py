@@ -123,16 +123,15 @@ def test_notes_are_bounded_when_saved_and_when_shown(app):  # noqa: F811
     assert "(190,000 more characters)" in html.unescape(page.text)
 
 
-def test_deeply_nested_factory_json_is_refused_with_a_problem(app):  # noqa: F811
+def test_one_boards_spaces_are_bounded_like_every_marker(app):  # noqa: F811
     account(app, "ada")
     b = Browser(app, "ada")
-    deep = "[" * 5_000 + "]" * 5_000  # deeper than the JSON decoder's recursion limit
+    two = {"boards": "2", "board.on_boards[1].locked": ";".join(["1,1,1"] * 20000)}
     for op in ("redraw", "save"):
-        r = factory_post(b, op=op, name="Deep", **{"board.on_boards": deep})
+        r = factory_post(b, op=op, name="Many", **two)
         assert r.status_code == 200, op
-        assert 'data-for="board.on_boards">nested more than 32 levels deep' in html.unescape(r.text)
-    r = factory_post(b, op="redraw", **{"board.on_boards": "[1, 2"})
-    assert 'data-for="board.on_boards">not a JSON list' in html.unescape(r.text)
+        shown = 'data-for="board.on_boards[1].locked">20,000 spaces listed (allowed: at most 1,536'
+        assert shown in html.unescape(r.text)
 
 
 # -- refusals, not 500s

@@ -12,7 +12,6 @@ validation's field paths (``board.size.x``, ``shapes.circle.move``,
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 
@@ -25,8 +24,6 @@ PIECES_PER_TURN = (1, 2)
 BOARDS_CANDIDATES = (1, 2, 3)
 #: Each turn check at most once (validation refuses a repeat), so no rule set has more.
 MAX_CHECKS = len(schema.TURN_CHECKS) + 1
-#: How deep the carried JSON (``board.on_boards``) may nest (a rule set nests 5 deep).
-MAX_JSON_DEPTH = 32
 #: Problems listed per control; the rest are counted ("... and 699,990 more").
 MAX_PROBLEMS = 10
 #: Spaces one marker may list: every space of three boards (each at most once).
@@ -247,7 +244,13 @@ BOARD_MARKERS = (
     ("exit_locked", "seats"),
 )
 PHASE_MARKERS = (("cloaked", "spaces"), ("entry_locked", "seats"), ("exit_locked", "seats"))
-#: The form's fields that list spaces (``board.KEY`` and ``phases[k].KEY``).
+#: Markers for one board of several (``board.on_boards``, games/ttt/spaces.py:
+#: BoS's "(2,1) of 1 and (2,2) of 2 exclusive to chaos"), kept in the form as
+#: ``board.on_boards[i].KEY`` for board i + 1; the board's own markers apply to
+#: every board.
+ON_BOARD_MARKERS = (("locked", "spaces"),) + BOARD_MARKERS
+#: The form's fields that list spaces (``board.KEY``, ``board.on_boards[i].KEY``
+#: and ``phases[k].KEY``).
 _MARKER_FIELDS = {key for key, _ in BOARD_MARKERS + PHASE_MARKERS} | {"locked", "pieces"}
 
 
@@ -297,39 +300,9 @@ def _markers_to_form(section: Mapping, markers) -> dict:
     }
 
 
-def _nesting(text: str) -> int:
-    """How deep the brackets of JSON ``text`` nest (outside its strings)."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def _json_list(text):
-    """A carried JSON list (``board.on_boards``), or None if absent, not a
-    list, or nested too deep to be one (``form_problems`` says so)."""
-    if not text or _nesting(text) > MAX_JSON_DEPTH:
-        return None
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, list) else None
-
-
 def form_problems(form: Mapping[str, str]) -> list[str]:
     """Problems of the form's own fields that no record can show (validation
-    never sees them): carried JSON that is not JSON, or nests too deep to be
-    read at all (100,000 levels made the page a 500)."""
+    never sees them): more spaces listed than three boards have."""
     problems = []
     for key in form:
         if (key.startswith(("board.", "phases[")) and key.rsplit(".", 1)[-1] in _MARKER_FIELDS) and (
@@ -338,13 +311,6 @@ def form_problems(form: Mapping[str, str]) -> list[str]:
             problems.append(
                 f"{key}: {marks:,} spaces listed (allowed: at most {MAX_MARKS:,}; the rest are left out)"
             )
-    text = form.get("board.on_boards") or ""
-    if text and _nesting(text) > MAX_JSON_DEPTH:
-        problems.append(
-            f"board.on_boards: nested more than {MAX_JSON_DEPTH} levels deep (a rule set nests at most 5)"
-        )
-    elif text and _json_list(text) is None:
-        problems.append("board.on_boards: not a JSON list")
     return problems
 
 
@@ -395,13 +361,52 @@ def shapes_in_play(shape_list: str, count: int) -> list[str]:
     return shapes
 
 
+def picked_shapes(form: Mapping[str, str], count: int) -> tuple[list[str], dict[str, str]]:
+    """The shapes in play after the person's picks in the per-shape ``shape[i]``
+    selects (RockPaperScissors plays circle, pentagon and x), and for each
+    shape new to play the shape whose place, and settings, it took. A pick of
+    a shape already in play swaps the two (each keeps its own settings); only
+    the selects that differ from the carried ``shape_list`` count as picks, so
+    a page with several changes still gives each shape one place."""
+    carried = shapes_in_play(form.get("shape_list", ""), count)
+    shapes = list(carried)
+    for i, was in enumerate(carried):
+        pick = form.get(f"shape[{i}]")
+        if pick in schema.SHAPES_NOW and pick != was and pick != shapes[i]:
+            if pick in shapes:
+                shapes[shapes.index(pick)] = shapes[i]
+            shapes[i] = pick
+    settings_of = {s: old for s, old in zip(shapes, carried, strict=True) if s not in carried}
+    return shapes, settings_of
+
+
+def _shape_settings(form: Mapping[str, str], settings_of: Mapping[str, str]):
+    """``form.get`` reading a picked shape's fields (move, power, reserves,
+    Chaos's threshold) from the shape whose place it took."""
+
+    def get(key, default=None):
+        parts = key.split(".")
+        at = {"shapes": 1, "chaos_wins_if_more_than": 1, "reserves": 2}.get(parts[0])
+        if at is not None and len(parts) > at and parts[at] in settings_of:
+            parts[at] = settings_of[parts[at]]
+        return form.get(".".join(parts), default)
+
+    return get
+
+
+def _boards_of(value) -> int:
+    """The form's number of boards, within the choices (1 when it is none)."""
+    n = _int(value, 1)
+    return n if n in BOARDS_CANDIDATES else 1
+
+
 def form_to_record(form: Mapping[str, str]) -> dict:
     """The rule-set record a submitted factory form describes (not yet validated)."""
-    get = form.get
+    count = max(1, min(len(schema.SHAPES_NOW), _int(form.get("shape_count"), 1)))
+    shapes, settings_of = picked_shapes(form, count)
+    get = _shape_settings(form, settings_of)
     players = get("players", "2")
     colours = get("colours", "assigned")
-    count = max(1, min(len(schema.SHAPES_NOW), _int(get("shape_count"), 1)))
-    shapes = shapes_in_play(get("shape_list", ""), count)
     rec: dict = {"name": get("name", "").strip() if get("name") is not None else ""}
     rec["players"] = players
     rec["colours"] = colours
@@ -422,9 +427,10 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     if pieces:
         rec["board"]["pieces"] = pieces
     rec["board"].update(_markers_from_form(get, "board", BOARD_MARKERS))
-    on_boards = _json_list(get("board.on_boards"))
-    if on_boards:
-        rec["board"]["on_boards"] = on_boards
+    boards = _boards_of(get("boards"))
+    per_board = [_markers_from_form(get, f"board.on_boards[{i}]", ON_BOARD_MARKERS) for i in range(boards)]
+    if boards > 1 and any(per_board):  # one entry per board, so entry i is board i + 1
+        rec["board"]["on_boards"] = [{"boards": [i + 1], **m} for i, m in enumerate(per_board)]
     rec["shapes"] = {s: _shape_rule(get, s) for s in shapes}
     reserves: dict = {}
     extra = [c for c in (get("extra_colours", "") or "").split(",") if c in schema.PALETTE]
@@ -518,14 +524,36 @@ def adjust(state: dict) -> None:
 
 
 def reserve_max(state: dict) -> int:
-    """The specification: 0 up to the number that can be played, the spaces over the colours
-    (rounded up, so 15 spaces offer 8 and 7 as 3on15line needs); at least the
-    largest count the rule set already has (a copied dilemma's six pink circles
-    for Chaos on six spaces), so a Copy keeps its counts."""
-    n = len(colours_in_play(state["players"], state["colours"])) or 1
-    limit = -(-math.prod(state["size"]) // n) if all(isinstance(v, int) for v in state["size"]) else 0
+    """The specification: 0 up to "the maximum number that can be played": one
+    colour is played at most once on each space of the boards (at most 512).
+    The specification's example, the spaces over the colours, is less than the
+    catalogue needs: Wild-TTT-6sq3143 has 18 black and 18 white on 36 spaces
+    with four colours to choose from, the dilemmas' Chaos six pink circles on
+    12 spaces shared by three colours. At least the largest count the rule set
+    already has, so a Copy keeps its counts."""
+    sized = all(isinstance(v, int) for v in state["size"])
+    boards = _boards_of(state.get("boards"))
+    limit = min(schema.MAX_SPACES, math.prod(state["size"]) * boards) if sized else 0
     counts = [v for v in state["reserves"].values() if isinstance(v, int)]
     return max([limit] + counts)
+
+
+def _on_boards_to_form(board: Mapping, boards) -> list[dict]:
+    """Each board's own markers (board 1 first) from ``board.on_boards``, whose
+    entries may name several boards; none with one board."""
+    n = _boards_of(boards)
+    if n == 1:
+        return []
+    per: list[dict] = [{} for _ in range(n)]
+    for entry in board.get("on_boards") or []:
+        if not isinstance(entry, Mapping):
+            continue
+        for b in entry.get("boards") or []:
+            if isinstance(b, int) and 1 <= b <= n:
+                for key, _ in ON_BOARD_MARKERS:
+                    if isinstance(entry.get(key), list):
+                        per[b - 1].setdefault(key, []).extend(entry[key])
+    return [_markers_to_form(section, ON_BOARD_MARKERS) for section in per]
 
 
 def state_of(record: Mapping) -> dict:
@@ -570,9 +598,7 @@ def state_of(record: Mapping) -> dict:
             for p in board.get("pieces", [])
         ),
         "markers": _markers_to_form(board, BOARD_MARKERS),
-        # per-board spaces (games/ttt/spaces.py) have no controls yet: carried as
-        # JSON in a hidden field, so a Copy keeps them
-        "on_boards": json.dumps(board["on_boards"]) if board.get("on_boards") else "",
+        "on_boards": _on_boards_to_form(board, record.get("boards", 1)),
         "reserves": reserves,
         "pieces_per_turn": record.get("pieces_per_turn", 1),
         "line_moves": record.get("line_moves", schema.LINE_READING_DEFAULT),

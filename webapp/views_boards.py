@@ -1,6 +1,7 @@
 """Rule-set list, leaderboards (the tic-tac-toe variations specification's
-buttons), player stats, friends, the Evolution plot and Benchmark Selected
-Bots with its progress.
+buttons, Difficulty level and Related games), player stats, friends, the
+Evolution and Learning-curve plots and Benchmark Selected Bots with its
+progress.
 
 Rules of the specification kept here: the player combobox lists those who played this game in
 the selected universe; "Play New Game" shows for non-human players, friends and
@@ -33,7 +34,7 @@ from analysis.tournament import make_tasks
 from registry import benchmark as reg_benchmark
 from registry import evolution as reg_evolution
 from registry import leaderboard as reg_leaderboard
-from registry import open_games, results, rulesets, users
+from registry import open_games, related_games, results, rulesets, strength, users
 from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
@@ -44,6 +45,11 @@ from webapp.views_auth import safe_next
 from webapp.web import login_required, reg, role, role_required, user
 
 bp = Blueprint("boards", __name__)
+
+NO_CURVE = (
+    "Not enough data for a learning curve: it needs finished games of Random and of bots of one kind "
+    "at two or more search budgets (simulations); Benchmark Selected Bots plays them."
+)
 
 
 @bp.route("/rules")
@@ -134,6 +140,7 @@ def leaderboard(name):
         extra = []
         board = reg_leaderboard.leaderboard(reg(), name, universe, user())
     rows = [(e, row_buttons(e.player, e.kind, universe)) for e in board]
+    sp = reg_players.standard_player(reg(), name)
     may_set_sp = role() in ("trainer", "admin")
     sp_choices = (
         [p["name"] for p in reg_players.list_players(reg()) if p["kind"] in ("bot", "random")]
@@ -145,7 +152,9 @@ def leaderboard(name):
         name=name,
         rows=rows,
         universes=universes,
-        sp=reg_players.standard_player(reg(), name),
+        sp=sp,
+        difficulty=strength.difficulty(reg(), name, universe, sp),
+        related=related_games.related_games(reg(), name),
         may_set_sp=may_set_sp,
         sp_choices=sp_choices,
         universe=universe,
@@ -316,6 +325,51 @@ def evolution_png(name):
     # matplotlib's math notation, whose parse error made this a 500
     with matplotlib.rc_context({"text.parse_math": False}):
         return _evolution_png(plt, name, universe, data)
+
+
+@bp.route("/rules/<name>/learning-curve")
+@login_required
+def learning_curve(name):
+    """The leaderboard's "Show Learning-curve": rating against search budget
+    (registry/strength.py), or why there is none yet."""
+    try:
+        reg().rule_set_id(name)
+    except RegistryError as e:
+        abort(404, str(e))
+    universe = request.args.get("universe", PUBLIC)
+    curve = strength.learning_curve(reg(), name, universe)
+    return render_template(
+        "learning_curve.html", name=name, universe=universe, curve=curve, no_curve=NO_CURVE
+    )
+
+
+@bp.route("/rules/<name>/learning-curve.png")
+@login_required
+def learning_curve_png(name):
+    import tempfile
+    from pathlib import Path
+
+    from analysis.plots import plot_rating_vs_compute
+
+    universe = request.args.get("universe", PUBLIC)
+    try:
+        curve = strength.learning_curve(reg(), name, universe)
+    except RegistryError as e:
+        abort(404, str(e))
+    if curve is None:
+        abort(404, NO_CURVE)
+    # names are text: a "$" in them must not start math notation (the log axis's
+    # tick labels need it, so it stays on)
+    shown = f"{name} ({universe}, {curve.games} games)".replace("$", r"\$")
+    with tempfile.TemporaryDirectory() as out:
+        paths = plot_rating_vs_compute(
+            curve.series,
+            Path(out) / "curve",
+            title=f"Learning curve: {shown}",
+            xlabel="search budget: simulations per move (log scale)",
+            flat={label.replace("$", r"\$"): band for label, band in curve.bands.items()},
+        )
+        return Response(paths[0].read_bytes(), mimetype="image/png")
 
 
 def _evolution_png(plt, name, universe, data):

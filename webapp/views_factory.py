@@ -58,6 +58,8 @@ def controls(state: dict) -> set[str]:
         "line_moves",
     }
     keys |= {f"board.{key}" for key, _ in ff.BOARD_MARKERS}
+    for i in range(len(state["on_boards"])):
+        keys |= {f"board.on_boards[{i}]"} | {f"board.on_boards[{i}].{key}" for key, _ in ff.ON_BOARD_MARKERS}
     for s in state["shapes"]:
         keys |= {
             f"shapes.{s}",
@@ -115,6 +117,7 @@ def _render(state, problems=None, copy_of=None):
         size_json=json.dumps(state["size"]),
         seat_names=ff.seat_names(state["players"]),
         board_markers=ff.BOARD_MARKERS,
+        on_board_markers=ff.ON_BOARD_MARKERS,
         phase_markers=ff.PHASE_MARKERS,
     )
 
@@ -203,6 +206,7 @@ def show(name):
         quota=users.quota_left(reg(), user()),
         size_json=json.dumps(state["size"]),
         board_markers=ff.BOARD_MARKERS,
+        on_board_markers=ff.ON_BOARD_MARKERS,
         phase_markers=ff.PHASE_MARKERS,
     )
 

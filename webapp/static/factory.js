@@ -90,15 +90,24 @@ window.factorySetup = function () {
   }
   function setList(input, items) { input.value = items.join(";"); }
   function phaseInput(cls) { return document.querySelectorAll("." + (cls || "phase-locked"))[phase]; }
+  // With several boards, the whole game's markers go to every board or to the
+  // board chosen in #marker-board (its own "board.on_boards[i].KEY" inputs).
+  var boardSelect = document.getElementById("marker-board");
+  function onBoard(key) {
+    var b = boardSelect ? boardSelect.value : "";
+    return b ? document.querySelector("input.on-board-" + key.replace(/_/g, "-") + "[data-board='" + b + "']") : null;
+  }
+  function boardInput(key) { return onBoard(key) || document.getElementById("board-" + key.replace(/_/g, "-")); }
+  if (boardSelect) boardSelect.addEventListener("change", function () { draw(); });
   // Where each marker is kept: a list of spaces "x,y,z;..." or, for the seat
   // markers, spaces with their seats "x,y,z@1,2;..." (webapp/factory_form.py).
-  var SPACE_LISTS = {"locked": function () { return document.getElementById("board-locked"); },
-                     "sticky": function () { return document.getElementById("board-sticky"); },
+  var SPACE_LISTS = {"locked": function () { return boardInput("locked"); },
+                     "sticky": function () { return boardInput("sticky"); },
                      "phase-locked": function () { return phaseInput("phase-locked"); },
                      "phase-cloaked": function () { return phaseInput("phase-cloaked"); }};
-  var SEAT_LISTS = {"exclusive": function () { return document.getElementById("board-exclusive"); },
-                    "entry_locked": function () { return document.getElementById("board-entry-locked"); },
-                    "exit_locked": function () { return document.getElementById("board-exit-locked"); },
+  var SEAT_LISTS = {"exclusive": function () { return boardInput("exclusive"); },
+                    "entry_locked": function () { return boardInput("entry_locked"); },
+                    "exit_locked": function () { return boardInput("exit_locked"); },
                     "phase-entry_locked": function () { return phaseInput("phase-entry-locked"); },
                     "phase-exit_locked": function () { return phaseInput("phase-exit-locked"); }};
   function seatsAt(input) {          // {"x,y,z": ["1", "2"]}
@@ -152,20 +161,24 @@ window.factorySetup = function () {
   function draw() {
     var size = JSON.parse(preview.dataset.size), kind = preview.dataset.kind;
     var X = size[0], Y = size[1], Z = size[2], C = 30, pad = 22, gap = 26;
-    var locked = list(document.getElementById("board-locked"));
+    // the board chosen in #marker-board shows its own markers with the common ones
+    var locked = list(document.getElementById("board-locked")).concat(list(onBoard("locked")));
     var plocked = list(phaseInput());
-    var sticky = list(document.getElementById("board-sticky"));
+    var sticky = list(document.getElementById("board-sticky")).concat(list(onBoard("sticky")));
     var cloaked = list(phaseInput("phase-cloaked"));
     // per space, the short labels of its seat markers: E1 exclusive to seat 1,
     // in2 / out2 entry / exit locked for seat 2 (whole game or this phase)
     var notes = {};
     [["exclusive", "E"], ["entry_locked", "in"], ["exit_locked", "out"],
      ["phase-entry_locked", "in"], ["phase-exit_locked", "out"]].forEach(function (pair) {
-      var input = SEAT_LISTS[pair[0]]();
-      if (!input) return;
-      var at = seatsAt(input);
-      Object.keys(at).forEach(function (c) {
-        (notes[c] = notes[c] || []).push(pair[1] + at[c].join(","));
+      var inputs = [SEAT_LISTS[pair[0]]()];
+      if (pair[0].indexOf("phase-") !== 0 && onBoard(pair[0])) inputs.push(document.getElementById("board-" + pair[0].replace(/_/g, "-")));
+      inputs.forEach(function (input) {
+        if (!input) return;
+        var at = seatsAt(input);
+        Object.keys(at).forEach(function (c) {
+          (notes[c] = notes[c] || []).push(pair[1] + at[c].join(","));
+        });
       });
     });
     var pieces = {};
