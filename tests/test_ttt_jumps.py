@@ -502,20 +502,20 @@ def test_random_jump_rule_sets_match_reference(rec, seed):
     play_against_reference(rs, games=3, seed=seed, check=conserved)
 
 
-def test_validation_refuses_jumps_in_rounds_on_flat_boards_too():
-    """Jumps are played in rounds when every phase is one
-    (test_ttt_jumps_in_rounds.py); a mix with sequential phases is refused."""
-    with pytest.raises(RuleSetError) as e:
-        rules.parse(
-            {
-                "name": "j",
-                "board": {"kind": "squares", "size": [3, 3, 1]},
-                "phases": [{"order": "simultaneous", "movement": "allowed"}, {}],
-                "reserves": {"black": {"x": 1}, "white": {"x": 1}},
-                "shapes": {"x": power("jump", "removes", "adjacent")},
-            }
-        )
-    assert "'jump' is not supported in a rule set that mixes sequential phases" in str(e.value)
+def test_validation_accepts_jumps_mixing_rounds_and_sequential_phases_on_flat_boards():
+    """Jumps are played in every mix of phases (test_ttt_jumps_in_rounds.py):
+    each phase plays its own order."""
+    rs = rules.parse(
+        {
+            "name": "j",
+            "board": {"kind": "squares", "size": [3, 3, 1]},
+            "phases": [{"order": "simultaneous", "movement": "allowed"}, {}],
+            "reserves": {"black": {"x": 1}, "white": {"x": 1}},
+            "move_limit": 10,
+            "shapes": {"x": power("jump", "removes", "adjacent")},
+        }
+    )
+    assert [ph.get("order", "sequential") for ph in rs.record["phases"]] == ["simultaneous", "sequential"]
 
 
 # -- on stacks -------------------------------------------------------------------------------
@@ -858,17 +858,17 @@ def test_random_stack_jump_rule_sets_match_reference(rec, seed):
     )
 
 
-def test_validation_refuses_jumps_on_stacks_in_rounds():
-    """Jumps on stacks are played in rounds when every phase is one
-    (test_ttt_jumps_in_rounds.py); a mix with sequential phases is refused."""
-    with pytest.raises(RuleSetError, match="'jump' is not supported in a rule set that mixes sequential"):
-        rules.parse(
-            {
-                "name": "r",
-                "board": {"kind": "stacks", "size": [4, 4, 3]},
-                "phases": [{"order": "single"}, {}],
-                "reserves": {"black": {"x": 2}, "white": {"x": 2}},
-                "move_limit": 10,
-                "shapes": {"x": power("jump", "removes", "adjacent")},
-            }
-        )
+def test_validation_accepts_jumps_on_stacks_mixing_rounds_and_sequential_phases():
+    """Jumps on stacks are played in every mix of phases
+    (test_ttt_jumps_in_rounds.py)."""
+    rs = rules.parse(
+        {
+            "name": "r",
+            "board": {"kind": "stacks", "size": [4, 4, 3]},
+            "phases": [{"order": "single"}, {}],
+            "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+            "move_limit": 10,
+            "shapes": {"x": power("jump", "removes", "adjacent")},
+        }
+    )
+    assert make_core(rs).current_phase() == 0

@@ -791,6 +791,10 @@ def jump_round_records(draw):
                 [{"order": "simultaneous", "pass": True}],
                 [{"order": order, "movement": "placement-only"}, {"order": "simultaneous", "pass": True}],
                 [{"order": "simultaneous"}],
+                # sequential phases mixed in: their jumps and chains are sequential ones
+                [{"order": order, "movement": "placement-only"}, {}],
+                [{}, {"order": order, "pass": True}],
+                [{"order": "simultaneous"}, {"pass": True}, {"order": "single"}],
             ]
         )
     )

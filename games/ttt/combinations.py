@@ -279,8 +279,8 @@ def check_hidden_turns(raw, rec, p):
 def check_jumps(rec, p):
     """Jumps ("Jump", "Chain Jump") need a shape that moves along directions (a
     jump goes over the adjacent piece along one of its move's directions),
-    not by stack (on stacks a jump goes over the top of the adjacent stack),
-    and a rule set whose phases are all sequential or all rounds; the
+    not by stack (on stacks a jump goes over the top of the adjacent stack);
+    they are played in every mix of sequential phases and rounds; the
     surrounds need, on stacks, a shape that moves from the top (in rounds
     too, on flat boards and on stacks) (docs/rules/ttt/jumps.md,
     docs/rules/ttt/surround.md, docs/rules/ttt/rounds.md)."""
@@ -309,21 +309,9 @@ def check_jumps(rec, p):
                 "a stack (jumps on stacks are by pieces that move from the top; allowed with "
                 f"{move!r}: cover, cover-by-rank)",
             )
-        # jumps in rounds are played when every phase is a
-        # round (docs/rules/ttt/rounds.md, "Jumps inside rounds"); a rule set mixing
-        # sequential phases with rounds is not built for jumps yet
-        orders = {
-            ph.get("order", "sequential") if isinstance(ph, Mapping) else "sequential"
-            for ph in rec.get("phases") or [{}]
-        }
-        if orders & {"simultaneous", "single"} and "sequential" in orders:
-            p.add(
-                field,
-                f"{cond!r} is not supported in a rule set that mixes sequential phases with "
-                "simultaneous or single ones yet (jumps are played when every phase is sequential, "
-                "or every phase is simultaneous or single; allowed in such a mix: cover, "
-                "cover-by-rank)",
-            )
+        # jumps are played in every mix of phases: a sequential
+        # phase's jumps and chains as in docs/rules/ttt/jumps.md, a round's as
+        # in docs/rules/ttt/rounds.md, "Jumps inside rounds"
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
