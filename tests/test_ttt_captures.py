@@ -570,7 +570,7 @@ def test_validation_lists_every_capture_problem():
                 "shapes": {
                     "x": {"power": "none", "condition": "cover"},
                     "circle": {"power": MUST},
-                    "star": {"power": CAN, "condition": "approach", "result": "removes"},
+                    "star": {"power": CAN, "condition": "withdraw", "result": "removes"},
                     "cross": {"power": CAN, "condition": "cover", "result": "converts"},
                     "pentagon": {"power": CAN, "condition": "cover-by-rank", "result": "reincarnates"},
                     "triangle": {"power": "sometimes"},
@@ -581,7 +581,7 @@ def test_validation_lists_every_capture_problem():
     assert "shapes.x.condition: set while power is 'none'" in text
     assert "shapes.circle.condition: required with power 'must-capture'" in text
     assert "shapes.circle.result: required with power 'must-capture'" in text
-    assert "shapes.star.condition: 'approach' is not allowed" in text
+    assert "shapes.star.condition: 'withdraw' is not allowed" in text
     assert "shapes.cross.result: 'converts' with condition 'cover' is for stacks only" in text
     assert "shapes.triangle.power: 'sometimes' is not allowed" in text
     assert "move_limit: required when captives reincarnate" in text

@@ -14,6 +14,7 @@ from games.ttt.schema import LINE_READINGS, SHAPES_ALL, slides
 from ttt_checks import CAN, MUST, power
 
 BACK = "chain-jump-back"
+ADJ, ADJ_ORTH = "adjacent", "adjacent-orthogonal"  # the conditions, not the moves
 
 
 def draw_line_moves(draw, rec):
@@ -565,9 +566,17 @@ def jump_records(draw):
         if how != "none":
             cond = draw(
                 st.sampled_from(
-                    ["jump", "chain-jump", "chain-jump", "surround-line", "surround-orthogonal"]
+                    [
+                        "jump",
+                        "chain-jump",
+                        "chain-jump",
+                        "surround-line",
+                        "surround-orthogonal",
+                        ADJ,
+                        "approach",
+                    ]
                     if move != "stationary"
-                    else ["cover", "surround-line", "surround-orthogonal"]
+                    else ["cover", "surround-line", "surround-orthogonal", ADJ_ORTH]
                 )
             )
             shapes[s].update(
@@ -617,6 +626,8 @@ STACK_JUMP_MOVES = [
     "forward-orthogonal",
     "forward-diagonal",
     "stationary",
+    "orth-by-stack",  # jumps and surrounds carrying the riders
+    "orth-by-full-stack",
 ]
 
 
@@ -642,9 +653,11 @@ def stack_jump_records(draw):
                         "cover-by-rank",
                         "surround-line",
                         "surround-orthogonal",
+                        ADJ,
+                        "approach",
                     ]
                     if move != "stationary"
-                    else ["cover", "cover-by-rank", "surround-line", "surround-orthogonal"]
+                    else ["cover", "cover-by-rank", "surround-line", "surround-orthogonal", ADJ_ORTH]
                 )
             )
             shapes[s].update(
@@ -822,7 +835,7 @@ def stack_surround_round_records(draw):
     shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
     shapes[names[0]].update(
         power=draw(st.sampled_from([CAN, MUST])),
-        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
+        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal", ADJ, ADJ_ORTH])),
         result=draw(st.sampled_from(["removes", "reincarnates", "converts"])),
     )
     for s in names[1:]:
@@ -870,7 +883,7 @@ def surround_round_records(draw):
     shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
     shapes[names[0]].update(
         power=draw(st.sampled_from([CAN, "must-capture"])),
-        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
+        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal", ADJ, ADJ_ORTH, "approach"])),
         result=draw(st.sampled_from(["removes", "reincarnates", "converts"])),
     )
     for s in names[1:]:

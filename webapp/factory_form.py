@@ -119,6 +119,9 @@ _WORDS = {
         "surround-line": "Surround line",
         "surround-orthogonal": "Surround orthogonal",
         "chain-jump-back": "Chain Jump (+ back)",
+        "adjacent": "Adjacent",
+        "adjacent-orthogonal": "Adjacent (orthogonal)",
+        "approach": "Approach",
     },
     "result": {
         "removes": "Removes captive(s)",

@@ -573,6 +573,8 @@ cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, i
     cdef int cells[CP_MAX_STACK]
     cdef int pc[CP_MAX_STACK]
     cdef int ps[CP_MAX_STACK]
+    if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
+        return mover                  # a jumper or surrounder lands without a cover
     core.hand_stack = u
     core.hand_below = base
     if showdown_applies(core, seat, u, k):          # the whole-stack showdown
@@ -617,6 +619,41 @@ cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, i
     return restack(core, u, cbase, pc, ps, m, ncap, k, at)
 
 
+cdef bint stack_jump_or_surround_captures(TTTCore core, int seat, int k, int c, int u) noexcept:
+    """Whether the by-stack move of the jumper or surrounder (local shape
+    k) on cell c to stack u captures: it jumps a top, or, landed with its
+    riders, surrounds (the board is restored)."""
+    cdef Tables tab = core.tab
+    cdef int f = c % tab.XY, z0 = c // tab.XY, n = core.top[f] - z0, base = core.top[u], j, hit
+    cdef int pc[CP_MAX_STACK]
+    cdef int ps[CP_MAX_STACK]
+    cdef int dc[CP_MAX_STACK]
+    cdef int ds[CP_MAX_STACK]
+    if tab.shape_cond[k] < COND_SURROUND_LINE:
+        return jumped_target(core, seat, k, f, u) >= 0
+    for j in range(n):
+        pc[j] = core.cell[c + tab.XY * j]
+        ps[j] = core.shp[c + tab.XY * j]
+        core.cell[c + tab.XY * j] = 0
+    for j in range(n):
+        dc[j] = core.cell[u + tab.XY * (base + j)]
+        ds[j] = core.shp[u + tab.XY * (base + j)]
+        core.cell[u + tab.XY * (base + j)] = pc[j]
+        core.shp[u + tab.XY * (base + j)] = ps[j]
+    core.top[f] = z0
+    core.top[u] = base + n
+    hit = surround_capture(core, seat, u + tab.XY * base, f, False)
+    for j in range(n):
+        core.cell[u + tab.XY * (base + j)] = dc[j]
+        core.shp[u + tab.XY * (base + j)] = ds[j]
+    for j in range(n):
+        core.cell[c + tab.XY * j] = pc[j]
+        core.shp[c + tab.XY * j] = ps[j]
+    core.top[f] = z0 + n
+    core.top[u] = base
+    return hit > 0
+
+
 cdef bint stack_move_captures(TTTCore core, int seat, int action, bint* must) noexcept:
     """action_captures for a by-stack move: its verdict taken on the
     stack as it would be after the move (the board is restored)."""
@@ -632,6 +669,9 @@ cdef bint stack_move_captures(TTTCore core, int seat, int action, bint* must) no
     k = stack_mover_shape(core, seat, c)
     if k < 0 or (tab.shape_power[k] == POWER_NONE and not tab.pots):   # a powerless mover's
         return False                                                  # seat may take a showdown's share
+    if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
+        must[0] = tab.shape_power[k] == POWER_MUST
+        return stack_jump_or_surround_captures(core, seat, k, c, u)
     n = core.top[f] - z0
     base = core.top[u]
     top_f = core.top[f]

@@ -472,7 +472,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
         if core.seen != NULL:
             core.seen[c] = 1 << core.seat      # cloaking: "every piece they placed"
         if tab.surrounds:
-            surround_capture(core, core.seat, c, True)       # the arriving piece surrounds
+            surround_capture(core, core.seat, c, -1, True)   # the arriving piece surrounds
         core.placements += 1
         end_ply(core, c, colour + 1)
         return
@@ -506,7 +506,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
         core.seen[c] = core.seen[src]
         core.seen[src] = 0
     if tab.surrounds and c >= 0:
-        surround_capture(core, core.seat, c, True)           # the arriving piece surrounds
+        surround_capture(core, core.seat, c, f, True)        # the arriving piece surrounds
     core.moves += 1
     if tab.goal_check and c >= 0 and goal_rows(core, core.seat, f) > 0 and goal_rows(core, core.seat, u) == 0:
         core.goal_hit = True                   # read by end_ply after the turn checks
