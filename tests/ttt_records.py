@@ -386,6 +386,52 @@ def capture_records(draw):
 
 
 @st.composite
+def triagonal_records(draw):
+    """Shapes that capture by "Move on triagonal" on 3-D boards, with covers and goals."""
+    dims = [draw(st.integers(2, 3)), draw(st.integers(2, 3)), draw(st.integers(2, 3))]
+    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
+    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
+    shapes = {}
+    for i, s in enumerate(names):
+        move = draw(st.sampled_from(["adjacent", "adjacent-orthogonal", "linear", "forward-orthogonal"]))
+        shapes[s] = {"move": move}
+        if draw(st.booleans()):
+            shapes[s]["cannot_move_backwards"] = True
+        how = draw(st.sampled_from([CAN, MUST] if i == 0 else ["none", CAN]))
+        if how != "none":
+            cond = "move-on-triagonal" if i == 0 else draw(st.sampled_from(["cover", "cover-by-rank", ADJ]))
+            result = draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2"]))
+            shapes[s].update(power=how, condition=cond, result=result)
+    cells = [
+        [x, y, z] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1) for z in range(1, dims[2] + 1)
+    ]
+    at = draw(st.lists(st.sampled_from(cells), max_size=5, unique_by=tuple))
+    pieces = [
+        {
+            "at": a,
+            "colour": draw(st.sampled_from(colours + ["yellow"])),
+            "shape": draw(st.sampled_from(sorted(shapes))),
+        }
+        for a in at
+    ]
+    rec = {
+        "name": "HT",
+        "board": {"kind": "squares", "size": dims, "pieces": pieces},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(2, 24)),
+        "turn_checks": draw(
+            st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]), max_size=1)
+        ),
+        "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
+        "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]])),
+    }
+    return draw_line_moves(draw, rec)
+
+
+@st.composite
 def capture_round_records(draw):
     """Stationary shapes with powers in simultaneous or single phases."""
     kind = draw(st.sampled_from(["squares", "stacks"]))

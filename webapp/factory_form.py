@@ -122,6 +122,7 @@ _WORDS = {
         "adjacent": "Adjacent",
         "adjacent-orthogonal": "Adjacent (orthogonal)",
         "approach": "Approach",
+        "move-on-triagonal": "Move on triagonal",
     },
     "result": {
         "removes": "Removes captive(s)",

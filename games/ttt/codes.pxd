@@ -107,6 +107,7 @@ cpdef enum Condition:
     COND_ADJACENT = 6         # "Adjacent": every opponent piece next to the arriving piece
     COND_ADJACENT_ORTH = 7    # "Adjacent", orthogonal reading: the orthogonal neighbours only
     COND_APPROACH = 8         # "Approach": a move captures the run of opponent pieces it approaches
+    COND_TRIAGONAL = 9        # "Move on triagonal": captures by one step along a 3-D triagonal onto the piece
 
 
 cpdef enum Result:

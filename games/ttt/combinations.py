@@ -220,6 +220,36 @@ def check_cloaked_captures(rec, p, shapes, phases):
         )
 
 
+def check_triagonal(rec, p):
+    """ "Move on triagonal" (docs/rules/ttt/captures.md, "Move on triagonal"):
+    one step along a 3-D triagonal onto the captive, so it needs a flat
+    board with more than one layer (on stacks height is ignored) and a shape
+    that moves; the captor takes the captive's space, so, as a cover on a
+    flat board, its result removes or reincarnates. Not built yet: in rounds
+    and with cloaked spaces."""
+    board = rec.get("board") or {}
+    size = board.get("size")
+    for shape, props in (rec.get("shapes") or {}).items():
+        if props.get("power", "none") == "none" or props.get("condition") != "move-on-triagonal":
+            continue
+        field = f"shapes.{shape}.condition"
+        why = []
+        if board.get("kind") == "stacks" or (isinstance(size, list) and len(size) == 3 and size[2] == 1):
+            why.append("a board that is not stacks with size z > 1 (a triagonal steps along x, y and z)")
+        if props.get("move") == "stationary":
+            why.append("a shape that moves (a stationary shape never steps onto a captive)")
+        if props.get("result") == "converts":
+            why.append(
+                "result removes, reincarnates or reincarnates-x2 (the captor takes the captive's space)"
+            )
+        if in_rounds(rec):
+            why.append("sequential phases only (not built in rounds yet)")
+        if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
+            why.append("no cloaked spaces (not built with them yet)")
+        if why:
+            p.add(field, "'move-on-triagonal' needs " + "; ".join(why))
+
+
 def check_line_moves(raw, rec, p):
     """``line_moves`` (docs/rules/ttt/shapes.md, "Pieces in the way"): whether a
     piece on the line stops a line move or is passed over. Put in the record

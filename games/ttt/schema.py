@@ -89,6 +89,11 @@ CONDITIONS_APPROACH = ("approach",)
 CONDITIONS_ALL = CONDITIONS_ALL + CONDITIONS_APPROACH
 CONDITIONS_NOW = CONDITIONS_NOW + CONDITIONS_APPROACH
 CONDITIONS_SURROUND = CONDITIONS_SURROUND + CONDITIONS_APPROACH
+# "Move on triagonal" (the same list): a capture by one step along a 3-D
+# triagonal onto the captive, the shape's other moves going to free spaces
+# only (docs/rules/ttt/captures.md, "Move on triagonal")
+CONDITIONS_ALL = CONDITIONS_ALL + ("move-on-triagonal",)
+CONDITIONS_NOW = CONDITIONS_NOW + ("move-on-triagonal",)
 RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
 RESULTS_NOW = RESULTS_ALL
 STALEMATES = (
@@ -263,6 +268,7 @@ CONDITION_CODES = {
     "adjacent": int(Condition.COND_ADJACENT),
     "adjacent-orthogonal": int(Condition.COND_ADJACENT_ORTH),
     "approach": int(Condition.COND_APPROACH),
+    "move-on-triagonal": int(Condition.COND_TRIAGONAL),
     # a chain jump to the engine, with its own "+ back" flag
     "chain-jump-back": int(Condition.COND_CHAIN_JUMP),
 }
