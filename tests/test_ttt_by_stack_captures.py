@@ -244,12 +244,13 @@ def test_validation_now_allows_covers_for_by_stack_movers():
             "shapes": {"x": power("cover-by-rank", "converts", "orth-by-stack")},
         }
     )
-    with pytest.raises(RuleSetError, match="'jump' with move 'orth-by-stack' is not defined"):
+    with pytest.raises(RuleSetError, match="'jump' with move 'orth-by-stack' in a simultaneous or single"):
         rules.parse(
             {
                 "name": "no",
                 "board": {"kind": "stacks", "size": [2, 1, 3]},
                 "move_limit": 9,
+                "phases": [{"order": "simultaneous"}],
                 "reserves": {"black": {"x": 1}, "white": {"x": 1}},
                 "shapes": {"x": power("jump", "removes", "orth-by-stack")},
             }

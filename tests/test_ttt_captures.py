@@ -39,7 +39,7 @@ from ttt_checks import (
     rule_set,
     same_pieces,
 )
-from ttt_records import capture_records, capture_round_records, goal_records
+from ttt_records import capture_records, capture_round_records, goal_records, triagonal_records
 from ttt_reference import ReferenceState
 from ttt_reference import outranks as reference_outranks
 
@@ -619,7 +619,7 @@ def test_validation_lists_every_capture_problem():
                 "shapes": {
                     "x": {"power": "none", "condition": "cover"},
                     "circle": {"power": MUST},
-                    "star": {"power": CAN, "condition": "approach", "result": "removes"},
+                    "star": {"power": CAN, "condition": "withdraw", "result": "removes"},
                     "cross": {"power": CAN, "condition": "cover", "result": "converts"},
                     "pentagon": {"power": CAN, "condition": "cover-by-rank", "result": "reincarnates"},
                     "triangle": {"power": "sometimes"},
@@ -630,7 +630,7 @@ def test_validation_lists_every_capture_problem():
     assert "shapes.x.condition: set while power is 'none'" in text
     assert "shapes.circle.condition: required with power 'must-capture'" in text
     assert "shapes.circle.result: required with power 'must-capture'" in text
-    assert "shapes.star.condition: 'approach' is not allowed" in text
+    assert "shapes.star.condition: 'withdraw' is not allowed" in text
     assert "shapes.cross.result: 'converts' with condition 'cover' is for stacks only" in text
     assert "shapes.triangle.power: 'sometimes' is not allowed" in text
     assert "move_limit: required when captives reincarnate" in text
@@ -1011,3 +1011,100 @@ def _goal_capture_both(rec):
         if parts is not None and parts[0][1] and parts[1][1]:
             return True
     return False
+
+
+# -- "Move on triagonal" ----------------------------------------------------------------------
+
+
+def triagonal_cases():
+    out = []
+    add = lambda name, **kw: out.append(rule_set(name, **kw))
+    add(
+        "triagonal-removes",
+        board={"kind": "squares", "size": [3, 3, 3]},
+        reserves={"black": {"x": 3, "circle": 3}, "white": {"x": 3, "circle": 3}},
+        shapes={
+            "x": power("move-on-triagonal", "removes", "adjacent-orthogonal"),
+            "circle": {"move": "adjacent"},
+        },
+        move_limit=30,
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+    )
+    add(
+        "triagonal-must-x2-with-covers",
+        players="3",
+        board={"kind": "squares", "size": [3, 2, 2]},
+        reserves={c: {"star": 2, "cross": 1} for c in ("black", "white", "pink")},
+        shapes={
+            "star": power("move-on-triagonal", "reincarnates-x2", "linear", MUST),
+            "cross": power("cover", "removes", "adjacent"),
+        },
+        move_limit=30,
+        phases=[{"movement": "placement-only"}, {"pass": True}],
+    )
+    return out
+
+
+@pytest.mark.parametrize("rs", triagonal_cases(), ids=lambda rs: rs.name)
+def test_triagonal_rule_sets_match_reference(rs):
+    play_against_reference(rs, games=sweep(full=40, quick=4), seed=sum(map(ord, rs.name)), check=same_pieces)
+
+
+@settings(max_examples=sweep(full=40, quick=5), deadline=None, suppress_health_check=list(HealthCheck))
+@given(triagonal_records(), st.integers(0, 10**6))
+def test_random_triagonal_rule_sets_match_reference(rec, seed):
+    play_against_reference(parsed_or_rejected(rec), games=2, seed=seed, check=same_pieces)
+
+
+def test_a_triagonal_capturer_takes_only_along_a_triagonal():
+    """Black's x on (1,1,1) takes white's circle on (2,2,2) (one step along
+    x, y and z), not the one on (2,1,1) next to it, and moves to free
+    spaces otherwise."""
+    rs = rule_set(
+        "tri",
+        board={
+            "kind": "squares",
+            "size": [3, 3, 2],
+            "pieces": [
+                piece((1, 1, 1), "black", "x"),
+                piece((2, 2, 2), "white", "circle"),
+                piece((2, 1, 1), "white", "circle"),
+            ],
+        },
+        reserves={"black": {}, "white": {}},
+        shapes={"x": power("move-on-triagonal", "reincarnates", "adjacent"), "circle": {}},
+        move_limit=10,
+        phases=[{"pass": True}],
+    )
+    core = make_core(rs)
+    moves = action_strings(core)
+    assert "(1,1,1)->(2,2,2)" in moves and "(1,1,1)->(2,1,1)" not in moves
+    assert "(1,1,1)->(1,2,1)" in moves
+    core.apply_action(core.legal_action_list()[moves.index("(1,1,1)->(2,2,2)")])
+    assert core.shapes()[4 + 9] == "x" and core.shapes()[1] == "circle"
+    assert core.shape_reserves()["black"]["circle"] == 1
+
+
+def test_validation_says_what_move_on_triagonal_needs():
+    rec = {
+        "name": "bad",
+        "board": {"kind": "squares", "size": [3, 3, 1]},
+        "move_limit": 10,
+        "phases": [{"order": "simultaneous"}],
+        "reserves": {"black": {"x": 1, "star": 1}, "white": {"x": 1, "star": 1}},
+        "shapes": {
+            "x": power("move-on-triagonal", "converts", "stationary"),
+            "star": power("move-on-triagonal", "removes", "adjacent"),
+        },
+    }
+    with pytest.raises(RuleSetError) as e:
+        rules.parse(rec)
+    text = str(e.value)
+    assert "shapes.x.condition: 'move-on-triagonal' needs a board that is not stacks with size z > 1" in text
+    assert "a shape that moves" in text and "result removes, reincarnates or reincarnates-x2" in text
+    assert "sequential phases only" in text
+    rec.update(board={"kind": "squares", "size": [3, 3, 2]}, phases=[{}])
+    rec["shapes"] = {"star": power("move-on-triagonal", "removes", "adjacent")}
+    rec["reserves"] = {"black": {"star": 1}, "white": {"star": 1}}
+    assert rules.parse(rec).record["shapes"]["star"]["condition"] == "move-on-triagonal"

@@ -124,6 +124,34 @@ def cases():
         move_limit=20,
         phases=[{"pass": True, "cloaked": [[x, y, 1] for x in (2, 3) for y in (2, 3)]}],
     )
+    # adjacent captures (a surround of one step): stationary placers that remove
+    # every neighbour, movers that convert their orthogonal neighbours; approachers
+    add(
+        "xk-adjacent",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={
+            "black": {"x": 2, "star": 1, "circle": 1, "cross": 1},
+            "white": {"x": 2, "star": 1, "circle": 1, "cross": 1},
+        },
+        shapes={
+            "x": {"power": "can-capture", "condition": "adjacent", "result": "removes", "move": "stationary"},
+            "star": {
+                "power": "must-capture",
+                "condition": "adjacent-orthogonal",
+                "result": "converts",
+                "move": "adjacent",
+            },
+            "cross": {
+                "power": "can-capture",
+                "condition": "approach",
+                "result": "reincarnates",
+                "move": "linear",
+            },
+            "circle": {"move": "adjacent"},
+        },
+        move_limit=20,
+        phases=[{"pass": True, "cloaked": [c for c in cells(4, 3) if c[0] >= 3]}],
+    )
     return out
 
 

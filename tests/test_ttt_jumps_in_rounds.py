@@ -14,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.ttt import make_core, rules
-from games.ttt.rules import RuleSetError
 from tiers import sweep
 from ttt_checks import (
     MUST,
@@ -155,6 +154,32 @@ def round_cases():
         move_limit=30,
         phases=[SIM],
     )
+    add(
+        "single-placement-then-sequential-chains",
+        board={
+            "kind": "squares",
+            "size": [5, 5, 1],
+            "pieces": [
+                piece((2, 2, 1), "white", "circle"),
+                piece((4, 2, 1), "black", "circle"),
+                piece((2, 4, 1), "black", "circle"),
+                piece((4, 4, 1), "white", "circle"),
+                piece((3, 3, 1), "yellow", "circle"),
+            ],
+        },
+        reserves={"black": {"x": 2}, "white": {"x": 2}},
+        shapes={"x": power("chain-jump", "reincarnates", "adjacent", MUST), "circle": {"move": "stationary"}},
+        move_limit=30,
+        phases=[{"order": "single", "movement": "placement-only"}, {}],
+    )
+    add(
+        "sequential-then-sim-back-stacks",
+        board={"kind": "stacks", "size": [4, 3, 2]},
+        reserves={"black": {"circle": 3, "x": 1}, "white": {"circle": 3, "x": 1}},
+        shapes={"circle": power(BACK, "converts", "adjacent"), "x": {"move": "adjacent"}},
+        move_limit=30,
+        phases=[{"movement": "placement-only"}, {}, {"order": "simultaneous", "pass": True}],
+    )
     return out
 
 
@@ -254,18 +279,32 @@ def test_a_piece_two_plans_jump_is_destroyed_without_a_result():
     assert core.shape_reserves()["black"]["circle"] == 0 and core.shape_reserves()["white"]["circle"] == 0
 
 
-def test_jumps_mixed_with_sequential_phases_are_refused():
-    with pytest.raises(RuleSetError) as e:
-        rules.parse(
-            {
-                "name": "mix",
-                "board": {"kind": "squares", "size": [3, 3, 1]},
-                "phases": [SIM, {"pass": True}],
-                "reserves": {"black": {"x": 1}, "white": {"x": 1}},
-                "shapes": {"x": power("jump", "removes", "adjacent")},
-            }
-        )
-    assert "'jump' is not supported in a rule set that mixes sequential phases" in str(e.value)
+def test_a_rule_set_mixing_phases_chains_in_its_sequential_phase():
+    """Phases: a sequential one, then a simultaneous one. In the sequential
+    phase black's chain-jumper takes two circles in one turn (the chain's
+    extra move), as in a rule set with sequential phases only."""
+    rec = {
+        "name": "mix",
+        "board": {
+            "kind": "squares",
+            "size": [5, 2, 1],
+            "pieces": [
+                piece((1, 1, 1), "black", "x"),
+                piece((2, 1, 1), "white", "circle"),
+                piece((4, 1, 1), "white", "circle"),
+            ],
+        },
+        "reserves": {"black": {}, "white": {}},
+        "move_limit": 10,
+        "phases": [{}, SIM],
+        "shapes": {"x": power("chain-jump", "removes", "adjacent"), "circle": {"move": "adjacent"}},
+    }
+    core = make_core(rules.parse(rec))
+    assert core.current_phase() == 0
+    play_named(core, player=0, text="(1,1,1)->(3,1,1) over (2,1,1)")
+    assert core.pending_chain() is not None and core.player() == 0
+    play_named(core, player=0, text="(3,1,1)->(5,1,1) over (4,1,1)")
+    assert core.shapes()[:5] == [None, None, None, None, "x"]
 
 
 @settings(max_examples=sweep(full=60, quick=7), deadline=None, suppress_health_check=list(HealthCheck))

@@ -119,6 +119,37 @@ def surround_cases():
         shapes={"x": power("surround-line", "removes", "stationary")},
         move_limit=20,
     )
+    add(
+        "adjacent-captures",
+        players="3",
+        board={"kind": "squares", "size": [4, 4, 1], "locked": [[4, 4, 1]]},
+        reserves={"black": {"x": 2, "star": 2}, "white": {"x": 2, "star": 2}, "pink": {"x": 1, "star": 3}},
+        shapes={
+            "x": power("adjacent", "reincarnates", "adjacent", MUST),
+            "star": power("adjacent-orthogonal", "converts", "stationary"),
+        },
+        move_limit=30,
+    )
+    add(
+        "approach-alquerque",
+        board={"kind": "squares", "size": [5, 3, 1]},
+        reserves={"black": {"circle": 5}, "white": {"circle": 5}},
+        shapes={"circle": power("approach", "removes", "adjacent-alquerque", MUST)},
+        move_limit=40,
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+    )
+    add(
+        "approach-lines-or-knights",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": {"star": 2, "x": 2}, "white": {"star": 2, "x": 2}},
+        shapes={
+            "star": power("approach", "converts", "linear-or-knight"),
+            "x": power("approach", "reincarnates-x2", "orthogonal"),
+        },
+        move_limit=30,
+        line_moves="over-pieces",
+    )
     return out
 
 
@@ -174,6 +205,39 @@ def stack_surround_cases():
         },
         move_limit=40,
         phases=[{"pass": True, "locked": [[1, 1, 2]]}],
+    )
+    add(
+        "stack-adjacent-captures",
+        size=(3, 3, 3),
+        reserves={"black": {"x": 3, "circle": 3}, "white": {"x": 3, "circle": 3}},
+        shapes={
+            "x": power("adjacent-orthogonal", "reincarnates-x2", "adjacent"),
+            "circle": power("adjacent", "removes", "stationary", MUST),
+        },
+        move_limit=30,
+    )
+    add(
+        "stack-by-stack-surrounders",
+        size=(4, 3, 3),
+        reserves={"black": {"x": 2, "star": 2, "circle": 2}, "white": {"x": 2, "star": 2, "circle": 2}},
+        shapes={
+            "x": power("surround-orthogonal", "reincarnates", "orth-by-stack"),
+            "star": power("surround-line", "converts", "orth-by-full-stack", MUST),
+            "circle": power("adjacent", "removes", "orth-by-stack"),
+        },
+        move_limit=40,
+        phases=[{"pass": True}],
+    )
+    add(
+        "stack-approach",
+        size=(4, 3, 3),
+        reserves={"black": {"x": 2, "star": 2}, "white": {"x": 2, "star": 2}},
+        shapes={
+            "x": power("approach", "removes", "adjacent", MUST),
+            "star": power("approach", "reincarnates", "orth-by-stack"),
+        },
+        move_limit=40,
+        phases=[{"pass": True}],
     )
     return out
 
@@ -288,7 +352,7 @@ def test_validation_refuses_surrounds_on_stacks_in_rounds():
                 "shapes": {"x": power("surround-line", "removes", "orth-by-stack")},
             }
         )
-    assert "'surround-line' with move 'orth-by-stack' is not defined" in str(e.value)
+    assert "'surround-line' with move 'orth-by-stack' in a simultaneous or single phase" in str(e.value)
     for kind, size, phases in (
         ("stacks", [3, 1, 3], [{}]),
         ("squares", [3, 3, 1], [{"order": "simultaneous"}]),
@@ -359,7 +423,145 @@ def test_surround_orthogonal_on_stacks_counts_empty_stacks_as_liberties():
     assert stack_codes(core, 2) == [2, 0, 0]  # stack (3,1) is empty: a liberty
 
 
-def test_validation_refuses_surrounds_by_stack_movers_only():
+def test_adjacent_takes_every_opponent_neighbour_and_the_orthogonal_reading_only_the_orthogonal_ones():
+    """Black places on (2,2) next to white pieces on (1,1) (diagonal), (2,1)
+    (orthogonal) and (3,3) (diagonal): ``adjacent`` removes all three,
+    ``adjacent-orthogonal`` only (2,1); black's own (3,2) stays."""
+    pieces = [
+        piece((1, 1, 1), "white", "circle"),
+        piece((2, 1, 1), "white", "circle"),
+        piece((3, 3, 1), "white", "circle"),
+        piece((3, 2, 1), "black", "circle"),
+    ]
+    for cond, left in (("adjacent", []), ("adjacent-orthogonal", [0, 10])):
+        rs = line(
+            pieces,
+            {"circle": power(cond, "removes", "stationary")},
+            size=(4, 4, 1),
+            reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+        )
+        core = make_core(rs)
+        play_named(core, "black@(2,2,1) circle")
+        cells = core.cells()
+        assert [c for c in (0, 1, 10) if cells[c]] == left, cond
+        assert cells[5] == 1 and cells[6] == 1
+
+
+def test_adjacent_on_stacks_takes_the_neighbouring_tops():
+    """On a row of stacks black's piece lands on stack 2, next to stacks 1
+    and 3 whose tops are white: both tops leave, uncovering black's pieces."""
+    rs = row(
+        [
+            piece((1, 1, 1), "black", "circle"),
+            piece((1, 1, 2), "white", "circle"),
+            piece((3, 1, 1), "black", "circle"),
+            piece((3, 1, 2), "white", "circle"),
+        ],
+        {"circle": power("adjacent", "removes", "stationary")},
+        reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+    )
+    core = make_core(rs)
+    play_named(core, "black@stack(2,1) circle")
+    assert stack_codes(core, 1) == [1, 0, 0] and stack_codes(core, 3) == [1, 0, 0]
+    assert stack_codes(core, 2) == [1, 0, 0]
+
+
+def test_validation_names_the_adjacent_conditions_and_refuses_them_for_by_stack_movers_in_rounds():
+    rec = {
+        "name": "bad",
+        "board": {"kind": "stacks", "size": [3, 1, 3]},
+        "phases": [SIM],
+        "move_limit": 10,
+        "reserves": {"black": {"x": 1}, "white": {"x": 1}},
+        "shapes": {"x": power("adjacent", "removes", "orth-by-stack"), "circle": power("next-to", "removes")},
+    }
+    with pytest.raises(RuleSetError) as e:
+        rules.parse(rec)
+    text = str(e.value)
+    assert (
+        "shapes.x.condition: 'adjacent' with move 'orth-by-stack' in a simultaneous or single phase "
+        "is not supported yet" in text
+    )
+    assert "'next-to'" in text and "adjacent, adjacent-orthogonal" in text
+    rec["shapes"] = {"x": power("adjacent-orthogonal", "converts", "stationary")}
+    assert rules.parse(rec).record["shapes"]["x"]["condition"] == "adjacent-orthogonal"
+    rec["shapes"] = {"x": power("adjacent", "removes", "orth-by-stack")}
+    rec["phases"] = [{}]
+    assert rules.parse(rec).record["shapes"]["x"]["move"] == "orth-by-stack"
+
+
+def test_a_by_stack_surrounder_surrounds_from_its_landed_stack_whatever_rides_on_it():
+    """Black's by-stack x at the bottom of stack 1 carries white's rider to
+    stack 3: its surround-line takes stack 4's white top, closed by black's
+    top on stack 5, although white's rider tops the mover's stack (the
+    arrival counts as the mover's); stack 2's white top stays, since stack 1
+    is empty after the move and closes nothing."""
+    rs = row(
+        [
+            piece((1, 1, 1), "black", "x"),
+            piece((1, 1, 2), "white", "circle"),
+            piece((2, 1, 1), "white", "circle"),
+            piece((4, 1, 1), "white", "circle"),
+            piece((5, 1, 1), "black", "circle"),
+        ],
+        {"x": power("surround-line", "removes", "orth-by-stack"), "circle": {}},
+    )
+    core = make_core(rs)
+    play_named(core, "stack(1,1)@1->stack(3,1)")
+    assert stack_codes(core, 3) == [1, 2, 0]
+    assert stack_codes(core, 4) == [0, 0, 0]  # closed between the arrival and black's (5,1)
+    assert stack_codes(core, 2) == [2, 0, 0]  # stack 1 is empty: nothing closes it
+
+
+def test_approach_takes_the_run_ahead_of_a_move_along_its_line():
+    """Black's circle slides from (1,1) to (2,1) toward white's (3,1) and
+    (4,1), then black's (5,1): the run of two white pieces goes; the same
+    piece placed on (2,1) approaches nothing."""
+    pieces = [
+        piece((1, 1, 1), "black", "circle"),
+        piece((3, 1, 1), "white", "circle"),
+        piece((4, 1, 1), "white", "circle"),
+        piece((5, 1, 1), "black", "circle"),
+        piece((2, 3, 1), "white", "circle"),
+    ]
+    rs = line(pieces, {"circle": power("approach", "removes", "orthogonal")}, size=(5, 3, 1))
+    core = make_core(rs)
+    play_named(core, "(1,1,1)->(2,1,1)")
+    assert core.cells()[:5] == [0, 1, 0, 0, 1]
+    assert core.cells()[11] == 2  # (2,3): not on the move's line ahead
+    rs = line(
+        pieces[1:],
+        {"circle": power("approach", "removes", "orthogonal")},
+        size=(5, 3, 1),
+        reserves={"black": {"circle": 1}, "white": {"circle": 1}},
+    )
+    core = make_core(rs)
+    play_named(core, "black@(2,1,1) circle")
+    assert core.cells()[2:4] == [2, 2]
+
+
+def test_validation_refuses_approach_without_a_line_of_movement():
+    rec = {
+        "name": "bad",
+        "board": {"kind": "squares", "size": [3, 3, 1]},
+        "move_limit": 10,
+        "reserves": {"black": {"x": 1, "star": 1}, "white": {"x": 1, "star": 1}},
+        "shapes": {
+            "x": power("approach", "removes", "stationary"),
+            "star": power("approach", "removes", "knight-2x1x0"),
+        },
+    }
+    with pytest.raises(RuleSetError) as e:
+        rules.parse(rec)
+    text = str(e.value)
+    assert "shapes.x.condition: 'approach' captures by moving along a line" in text
+    assert "move 'knight-2x1x0' has none" in text
+    rec["shapes"] = {"x": power("approach", "removes", "adjacent-or-knight")}
+    rec["reserves"] = {"black": {"x": 1}, "white": {"x": 1}}
+    assert rules.parse(rec).record["shapes"]["x"]["condition"] == "approach"
+
+
+def test_validation_accepts_surrounds_by_stack_movers_in_sequential_phases():
     rec = {
         "name": "bad",
         "board": {"kind": "stacks", "size": [3, 1, 3]},
@@ -370,11 +572,7 @@ def test_validation_refuses_surrounds_by_stack_movers_only():
             "circle": power("surround-orthogonal", "removes", "orth-by-stack"),
         },
     }
-    with pytest.raises(RuleSetError) as e:
-        rules.parse(rec)
-    text = str(e.value)
-    assert "shapes.circle.condition: 'surround-orthogonal' with move 'orth-by-stack' is not defined" in text
-    assert "shapes.x" not in text
+    assert rules.parse(rec).record["shapes"]["circle"]["move"] == "orth-by-stack"
 
 
 def test_a_surrounders_look_ahead_keeps_the_covered_piece():
@@ -442,6 +640,19 @@ def round_surround_cases():
         turn_checks=["first-3-wins"],
         stalemate="most-pieces-wins",
         phases=[SIM, {"pass": True, "locked_players": ["chaos"]}],
+    )
+    add(
+        "sim-approach-and-adjacent",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": {"circle": 3, "x": 1}, "white": {"circle": 3, "x": 1}},
+        shapes={
+            "circle": power("approach", "reincarnates", move="linear"),
+            "x": power("adjacent", "converts", move="adjacent"),
+        },
+        move_limit=20,
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+        phases=[{"order": "single", "movement": "placement-only"}, SIM],
     )
     return out
 

@@ -399,6 +399,36 @@ def test_factory_space_markers_and_outcomes_reach_the_record(app):
         assert list(found) == [control] and message in " ".join(found[control]), (control, found)
 
 
+def test_factory_offers_the_arrival_captures_and_saves_them(app):
+    """The conditions the specification's list "can extend to" that are
+    played (Adjacent, its orthogonal reading, Approach) are dropdown values
+    of the Factory, and a shape that approaches reaches the saved record."""
+    make_users(app)
+    cy = Browser(app, "cy")
+    page = html.unescape(cy.get("/factory").text)
+    for value, word in (
+        ("adjacent", "Adjacent"),
+        ("adjacent-orthogonal", "Adjacent (orthogonal)"),
+        ("approach", "Approach"),
+    ):
+        assert re.search(rf'<option value="{value}"\s*>{re.escape(word)}</option>', page), value
+    form = factory_form(
+        name="Approaches",
+        move_limit="20",
+        **{
+            "shapes.circle.move": "adjacent",
+            "shapes.circle.power": "can-capture",
+            "shapes.circle.condition": "approach",
+            "shapes.circle.result": "removes",
+        },
+    )
+    r = cy.post("/factory", **form)
+    assert r.status_code == 302, problems(r.text)
+    with db(app) as reg:
+        rec = rulesets.rule_set_json(reg, "Approaches")
+    assert rec["shapes"]["circle"]["condition"] == "approach"
+
+
 def test_factory_power_condition_and_result_reach_the_record(app):
     """The tic-tac-toe variations specification's power, power_condition and
     power_result dropdowns: a power

@@ -14,6 +14,7 @@ from games.ttt.schema import LINE_READINGS, SHAPES_ALL, slides
 from ttt_checks import CAN, MUST, power
 
 BACK = "chain-jump-back"
+ADJ, ADJ_ORTH = "adjacent", "adjacent-orthogonal"  # the conditions, not the moves
 
 
 def draw_line_moves(draw, rec):
@@ -387,6 +388,52 @@ def capture_records(draw):
 
 
 @st.composite
+def triagonal_records(draw):
+    """Shapes that capture by "Move on triagonal" on 3-D boards, with covers and goals."""
+    dims = [draw(st.integers(2, 3)), draw(st.integers(2, 3)), draw(st.integers(2, 3))]
+    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
+    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
+    shapes = {}
+    for i, s in enumerate(names):
+        move = draw(st.sampled_from(["adjacent", "adjacent-orthogonal", "linear", "forward-orthogonal"]))
+        shapes[s] = {"move": move}
+        if draw(st.booleans()):
+            shapes[s]["cannot_move_backwards"] = True
+        how = draw(st.sampled_from([CAN, MUST] if i == 0 else ["none", CAN]))
+        if how != "none":
+            cond = "move-on-triagonal" if i == 0 else draw(st.sampled_from(["cover", "cover-by-rank", ADJ]))
+            result = draw(st.sampled_from(["removes", "reincarnates", "reincarnates-x2"]))
+            shapes[s].update(power=how, condition=cond, result=result)
+    cells = [
+        [x, y, z] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1) for z in range(1, dims[2] + 1)
+    ]
+    at = draw(st.lists(st.sampled_from(cells), max_size=5, unique_by=tuple))
+    pieces = [
+        {
+            "at": a,
+            "colour": draw(st.sampled_from(colours + ["yellow"])),
+            "shape": draw(st.sampled_from(sorted(shapes))),
+        }
+        for a in at
+    ]
+    rec = {
+        "name": "HT",
+        "board": {"kind": "squares", "size": dims, "pieces": pieces},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(2, 24)),
+        "turn_checks": draw(
+            st.lists(st.sampled_from(["first-3-wins", "goal-reached-stalemate"]), max_size=1)
+        ),
+        "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
+        "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]])),
+    }
+    return draw_line_moves(draw, rec)
+
+
+@st.composite
 def capture_round_records(draw):
     """Stationary shapes with powers in simultaneous or single phases."""
     kind = draw(st.sampled_from(["squares", "stacks"]))
@@ -567,9 +614,17 @@ def jump_records(draw):
         if how != "none":
             cond = draw(
                 st.sampled_from(
-                    ["jump", "chain-jump", "chain-jump", "surround-line", "surround-orthogonal"]
+                    [
+                        "jump",
+                        "chain-jump",
+                        "chain-jump",
+                        "surround-line",
+                        "surround-orthogonal",
+                        ADJ,
+                        "approach",
+                    ]
                     if move != "stationary"
-                    else ["cover", "surround-line", "surround-orthogonal"]
+                    else ["cover", "surround-line", "surround-orthogonal", ADJ_ORTH]
                 )
             )
             shapes[s].update(
@@ -619,6 +674,8 @@ STACK_JUMP_MOVES = [
     "forward-orthogonal",
     "forward-diagonal",
     "stationary",
+    "orth-by-stack",  # jumps and surrounds carrying the riders
+    "orth-by-full-stack",
 ]
 
 
@@ -644,9 +701,11 @@ def stack_jump_records(draw):
                         "cover-by-rank",
                         "surround-line",
                         "surround-orthogonal",
+                        ADJ,
+                        "approach",
                     ]
                     if move != "stationary"
-                    else ["cover", "cover-by-rank", "surround-line", "surround-orthogonal"]
+                    else ["cover", "cover-by-rank", "surround-line", "surround-orthogonal", ADJ_ORTH]
                 )
             )
             shapes[s].update(
@@ -801,6 +860,10 @@ def jump_round_records(draw):
                 [{"order": "simultaneous", "pass": True}],
                 [{"order": order, "movement": "placement-only"}, {"order": "simultaneous", "pass": True}],
                 [{"order": "simultaneous"}],
+                # sequential phases mixed in: their jumps and chains are sequential ones
+                [{"order": order, "movement": "placement-only"}, {}],
+                [{}, {"order": order, "pass": True}],
+                [{"order": "simultaneous"}, {"pass": True}, {"order": "single"}],
             ]
         )
     )
@@ -828,7 +891,7 @@ def stack_surround_round_records(draw):
     shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
     shapes[names[0]].update(
         power=draw(st.sampled_from([CAN, MUST])),
-        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
+        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal", ADJ, ADJ_ORTH])),
         result=draw(st.sampled_from(["removes", "reincarnates", "converts"])),
     )
     for s in names[1:]:
@@ -876,7 +939,7 @@ def surround_round_records(draw):
     shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
     shapes[names[0]].update(
         power=draw(st.sampled_from([CAN, "must-capture"])),
-        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal"])),
+        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal", ADJ, ADJ_ORTH, "approach"])),
         result=draw(st.sampled_from(["removes", "reincarnates", "converts"])),
     )
     for s in names[1:]:

@@ -116,6 +116,10 @@ _WORDS = {
         "surround-line": "Surround line",
         "surround-orthogonal": "Surround orthogonal",
         "chain-jump-back": "Chain Jump (+ back)",
+        "adjacent": "Adjacent",
+        "adjacent-orthogonal": "Adjacent (orthogonal)",
+        "approach": "Approach",
+        "move-on-triagonal": "Move on triagonal",
     },
     "result": {
         "removes": "Removes captive(s)",

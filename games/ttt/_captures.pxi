@@ -28,10 +28,10 @@
 # ``end_ply`` (``c >= 0``).
 
 from libc.stdlib cimport malloc, free
-from libc.stdint cimport int16_t
+from libc.stdint cimport int16_t, uint8_t
 from games.ttt.codes cimport (
     POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES, RESULT_REINCARNATES_X2,
-    RESULT_REINCARNATES_X3, COND_JUMP, COND_SURROUND_LINE)
+    RESULT_REINCARNATES_X3, COND_JUMP, COND_SURROUND_LINE, COND_TRIAGONAL)
 from games.ttt.poker cimport hand_rank, N_SHAPES
 
 
@@ -159,7 +159,8 @@ cdef int cover_verdict(TTTCore core, int seat, int k, int t, int* cells, int* n)
     cdef bint top
     cdef int beat[CP_MAX_STACK]
     cdef int mr = mover_hand(core, seat, k, t)      # -1, or a by-stack mover's hand
-    if core.tab.shape_power[k] != POWER_NONE and core.tab.shape_cond[k] >= COND_JUMP:
+    if core.tab.shape_power[k] != POWER_NONE and core.tab.shape_cond[k] >= COND_JUMP \
+            and core.tab.shape_cond[k] != COND_TRIAGONAL:   # (a triagonal capture is a cover)
         n[0] = 0                  # a jumper or surrounder never covers (on stacks
         return CP_NONE            # every arrival lands on a stack's pieces)
     n[0] = defenders(core, seat, t, cells)
@@ -216,6 +217,39 @@ cdef bint cover_allowed(TTTCore core, int seat, int k, int t) noexcept:
     return duel(core, k, tab.shape_local[core.shp[t]]) != 2
 
 
+cdef int triagonal_captures(TTTCore core, int seat, int f, int k, bint noback, int d0,
+                            uint8_t* mark) noexcept:
+    """"Move on triagonal": the targets the piece of local shape k on f
+    captures by one step along a 3-D triagonal (every component of the
+    direction non-zero) onto a piece of a colour its seat does not own, on
+    an open space it may enter (and not away from its goal line when it
+    cannot move backwards), marked; with ``mark`` NULL, 1 as soon as one
+    exists. Its other moves go to free spaces only (``cover_allowed``)."""
+    cdef Tables tab = core.tab
+    cdef int d, u, piece, n = 0
+    for d in range(26):
+        if not (tab.dcomp[d * 3] and tab.dcomp[d * 3 + 1] and tab.dcomp[d * 3 + 2]):
+            continue
+        u = tab.tnbr[f * 26 + d]
+        if u < 0:
+            continue
+        piece = core.cell[u]
+        if piece == 0 or tab.locked[u] or (core.plock != NULL and core.plock[u]):
+            continue
+        if (tab.seat_mask[seat] >> (piece - 1)) & 1 or not may_enter(core, seat, u):
+            continue
+        if tab.nboards > 1 and board_closed(core, u):
+            continue
+        if noback and goal_rows(core, seat, u) > d0:
+            continue
+        if mark == NULL:
+            return 1
+        if not mark[u]:
+            mark[u] = 1
+            n += 1
+    return n
+
+
 cdef inline bint may_arrive(TTTCore core, int seat, int k, int t) noexcept:
     """Whether a piece of local shape k may arrive on target t: it is free,
     or (captures, flat boards) it holds a piece the arrival covers."""
@@ -251,7 +285,8 @@ cdef bint action_captures(TTTCore core, int seat, int action, bint* must) noexce
         kl = tab.replacer[r] if r >= 0 else k          # the piece surrounds as it lands
         if tab.surrounds and tab.shape_power[kl] != POWER_NONE and tab.shape_cond[kl] >= COND_SURROUND_LINE:
             return move_captures(core, seat, action, k, kl, f, t, must, False)
-        if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_power[k] != POWER_NONE:
+        if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_cond[k] != COND_TRIAGONAL \
+                and tab.shape_power[k] != POWER_NONE:
             must[0] = tab.shape_power[k] == POWER_MUST      # a jump is its capture
             return jumped_target(core, seat, k, f, t) >= 0
     else:
@@ -584,6 +619,8 @@ cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, i
     cdef int cells[CP_MAX_STACK]
     cdef int pc[CP_MAX_STACK]
     cdef int ps[CP_MAX_STACK]
+    if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
+        return mover                  # a jumper or surrounder lands without a cover
     core.hand_stack = u
     core.hand_below = base
     if showdown_applies(core, seat, u, k):          # the whole-stack showdown
@@ -628,6 +665,41 @@ cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, i
     return restack(core, u, cbase, pc, ps, m, ncap, k, at)
 
 
+cdef bint stack_jump_or_surround_captures(TTTCore core, int seat, int k, int c, int u) noexcept:
+    """Whether the by-stack move of the jumper or surrounder (local shape
+    k) on cell c to stack u captures: it jumps a top, or, landed with its
+    riders, surrounds (the board is restored)."""
+    cdef Tables tab = core.tab
+    cdef int f = c % tab.XY, z0 = c // tab.XY, n = core.top[f] - z0, base = core.top[u], j, hit
+    cdef int pc[CP_MAX_STACK]
+    cdef int ps[CP_MAX_STACK]
+    cdef int dc[CP_MAX_STACK]
+    cdef int ds[CP_MAX_STACK]
+    if tab.shape_cond[k] < COND_SURROUND_LINE:
+        return jumped_target(core, seat, k, f, u) >= 0
+    for j in range(n):
+        pc[j] = core.cell[c + tab.XY * j]
+        ps[j] = core.shp[c + tab.XY * j]
+        core.cell[c + tab.XY * j] = 0
+    for j in range(n):
+        dc[j] = core.cell[u + tab.XY * (base + j)]
+        ds[j] = core.shp[u + tab.XY * (base + j)]
+        core.cell[u + tab.XY * (base + j)] = pc[j]
+        core.shp[u + tab.XY * (base + j)] = ps[j]
+    core.top[f] = z0
+    core.top[u] = base + n
+    hit = surround_capture(core, seat, u + tab.XY * base, f, False)
+    for j in range(n):
+        core.cell[u + tab.XY * (base + j)] = dc[j]
+        core.shp[u + tab.XY * (base + j)] = ds[j]
+    for j in range(n):
+        core.cell[c + tab.XY * j] = pc[j]
+        core.shp[c + tab.XY * j] = ps[j]
+    core.top[f] = z0 + n
+    core.top[u] = base
+    return hit > 0
+
+
 cdef bint stack_move_captures(TTTCore core, int seat, int action, bint* must) noexcept:
     """action_captures for a by-stack move: its verdict taken on the
     stack as it would be after the move (the board is restored)."""
@@ -643,6 +715,9 @@ cdef bint stack_move_captures(TTTCore core, int seat, int action, bint* must) no
     k = stack_mover_shape(core, seat, c)
     if k < 0 or (tab.shape_power[k] == POWER_NONE and not tab.pots):   # a powerless mover's
         return False                                                  # seat may take a showdown's share
+    if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
+        must[0] = tab.shape_power[k] == POWER_MUST
+        return stack_jump_or_surround_captures(core, seat, k, c, u)
     n = core.top[f] - z0
     base = core.top[u]
     top_f = core.top[f]

@@ -8,7 +8,9 @@
 # own, to the empty space u = f + 2d directly beyond, for every direction d
 # its move steps along (so "adjacent" jumps in all directions,
 # "forward-diagonal" only forward diagonally; knights and stationary shapes
-# have none: validation). A jump is a move: it keeps the plain move's id
+# have none: validation; a by-stack mover jumps along x and y, carrying the
+# pieces above it: apply_stack_move calls apply_jump after the lift, and its
+# landing is the by-stack landing). A jump is a move: it keeps the plain move's id
 # ``move0 + f*T + u`` (or the replacement id when u reaches the goal), is
 # found where the move's destinations are (shape_destinations asks
 # jump_destinations for a jumping shape) and applied where the move is
@@ -49,6 +51,8 @@ cdef inline bint jump_direction_ok(TTTCore core, int seat, int k, int f, int d) 
     """Whether direction d is one shape k's move steps along from target f."""
     cdef Tables tab = core.tab
     cdef int move = tab.shape_move[k], axis
+    if moves_by_stack(move):
+        return tab.is_axis[d]     # a by-stack mover jumps along its axes, carrying its riders
     if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
         if not tab.is_axis[d]:
             return False
@@ -58,7 +62,7 @@ cdef inline bint jump_direction_ok(TTTCore core, int seat, int k, int f, int d) 
     elif move == MOVE_ALQUERQUE:
         if not tab.is_axis[d] and ((f % tab.X) % tab.bX + (f // tab.X) % tab.Y) % 2:
             return False
-    elif move == MOVE_NONE or move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or moves_by_stack(move):
+    elif move == MOVE_NONE or move == MOVE_KNIGHT or move == MOVE_KNIGHT3:
         return False
     if move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG:
         axis = tab.goal_axis[seat] if seat < tab.nplayers else -1

@@ -187,6 +187,7 @@ cdef void resolve_round(TTTCore core) noexcept:
     cdef int carried[MAX_SEATS * CP_MAX_STACK]     # lifted pieces, bottom first
     cdef int cshape[MAX_SEATS * CP_MAX_STACK]      # and their shapes (locals: cores stay small)
     cdef int jumped[MAX_SEATS]                     # the target each jump plan passes over
+    cdef int source[MAX_SEATS]                     # each move plan's source target (approaches)
     if core.seen != NULL:
         begin_cloaked_round(core)        # attempts only reveal
     v[0] = -1
@@ -228,6 +229,8 @@ cdef void resolve_round(TTTCore core) noexcept:
             src[s] = div_targets(tab, a - tab.move0)
             dst[s] = a - tab.move0 - src[s] * tab.T
             core.moves += 1
+    for s in range(tab.seats):
+        source[s] = src[s]
     # a shared reserve that the plans overdraw: the pieces they contest are
     # destroyed (the reserve is emptied) and none of those placements happens
     if tab.shaped:
@@ -308,7 +311,7 @@ cdef void resolve_round(TTTCore core) noexcept:
                 dst[o] = -1
         dst[s] = -1
     if tab.surrounds:
-        round_surrounds(core, landed)            # judged once every plan has landed
+        round_surrounds(core, landed, source)    # judged once every plan has landed
     core.goal_hit = False
     for s in range(tab.seats):                 # "Stalemate if goal is reached"
         if (goals >> s) & 1 and landed[s] >= 0:

@@ -24,7 +24,7 @@ from games.rng cimport Rng, mix64, rng_seed, rng_next
 from games.ttt.codes cimport (
     MOVE_NONE, MOVE_LINEAR_KNIGHT, MOVE_ALQUERQUE, MOVE_ORTHOGONAL, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE,
     MOVE_DIAG_LINE, MOVE_LINEAR, MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3,
-    MOVE_ADJ_KNIGHT, POWER_NONE, COND_JUMP, COND_CHAIN_JUMP)
+    MOVE_ADJ_KNIGHT, POWER_NONE, COND_JUMP, COND_CHAIN_JUMP, COND_TRIAGONAL)
 
 
 cdef inline bint outranks(int a, int b) noexcept:
@@ -280,8 +280,12 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
     cdef bint linear = (move == MOVE_ORTH_LINE or move == MOVE_DIAG_LINE or move == MOVE_LINEAR
                         or move == MOVE_LINEAR_KNIGHT)
     cdef int d0 = goal_rows(core, seat, f) if noback else -1
+    if tab.powers and tab.shape_cond[k] == COND_TRIAGONAL and tab.shape_power[k] != POWER_NONE:
+        n = triagonal_captures(core, seat, f, k, noback, d0, mark)      # "Move on triagonal"
+        if n and mark == NULL:
+            return 1
     if forward and axis < 0:
-        return 0                      # no goal (Chaos): no forward
+        return n                      # no goal (Chaos): no forward
     if move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or move == MOVE_LINEAR_KNIGHT or move == MOVE_ADJ_KNIGHT:
         for d in range(24):
             u = tab.knight3[f * 24 + d] if move == MOVE_KNIGHT3 else tab.knight[f * 24 + d]
@@ -472,7 +476,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
         if core.seen != NULL:
             core.seen[c] = 1 << core.seat      # cloaking: "every piece they placed"
         if tab.surrounds:
-            surround_capture(core, core.seat, c, True)       # the arriving piece surrounds
+            surround_capture(core, core.seat, c, -1, True)   # the arriving piece surrounds
         core.placements += 1
         end_ply(core, c, colour + 1)
         return
@@ -506,7 +510,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
         core.seen[c] = core.seen[src]
         core.seen[src] = 0
     if tab.surrounds and c >= 0:
-        surround_capture(core, core.seat, c, True)           # the arriving piece surrounds
+        surround_capture(core, core.seat, c, f, True)        # the arriving piece surrounds
     core.moves += 1
     if tab.goal_check and c >= 0 and goal_rows(core, core.seat, f) > 0 and goal_rows(core, core.seat, u) == 0:
         core.goal_hit = True                   # read by end_ply after the turn checks

@@ -18,7 +18,10 @@
 # mover's cell, r1 = 0 or replacement shape r + 1; the shapes path hands
 # over through one test each. A by-stack mover with a power covers the
 # destination's pieces (stack_mover_cover, _captures.pxi), ranked by the
-# players' poker hands in the destination stack (_pots.pxi).
+# players' poker hands in the destination stack (_pots.pxi); one that jumps
+# or surrounds never covers: it jumps the top of the stack it passes over
+# (apply_jump) or surrounds from the stack it lands on (surround_capture),
+# its riders along for the ride.
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
@@ -165,6 +168,8 @@ cdef void apply_stack_move(TTTCore core, int action) noexcept:
             seen[j] = core.seen[src]
             core.seen[src] = 0
     core.top[f] = z0
+    if tab.jumps:                      # a by-stack jump takes the top it passes over
+        apply_jump(core, pieces[0], tab.shape_local[shapes[0]], f, u)
     if r1 > 0 and not tab.powers:      # with powers the replacement waits for the cover
         shapes[0] = tab.shape_global[tab.replacer[r1 - 1]]
     base = core.top[u]
@@ -184,6 +189,8 @@ cdef void apply_stack_move(TTTCore core, int action) noexcept:
         dst = stack_mover_cover(core, core.seat, u, base, pieces[0], tab.shape_local[shapes[0]])
         if dst == CP_PAUSED:
             return
+        if tab.surrounds and dst >= 0:     # the landed mover surrounds, as the shape that moved
+            surround_capture(core, core.seat, dst, f, True)
         if dst >= 0 and r1 > 0:
             core.board_hash ^= tab.szob[dst * MAX_SHAPES + core.shp[dst]]
             set_shape(core, dst, tab.shape_global[tab.replacer[r1 - 1]])

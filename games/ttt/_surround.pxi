@@ -11,7 +11,15 @@
 # - surround-orthogonal: each group (orthogonally connected pieces of one
 #   colour the mover does not own) orthogonally next to c whose every
 #   orthogonal neighbour is the mover's piece, a locked space or the board's
-#   edge is captured (Go: no liberty left).
+#   edge is captured (Go: no liberty left);
+# - adjacent (adjacent-orthogonal): every piece of a colour the mover does
+#   not own next to c along any of the 26 directions (8 on a flat board;
+#   the orthogonal ones only) is captured;
+# - approach (Fanorona): a move from target f that arrives along direction
+#   d captures the unbroken run of pieces of colours the mover does not
+#   own starting next to its landing along d (a placement, or a move along
+#   no line, such as a knight's, approaches nothing).
+# Each function takes f, the arrival's source target (-1: a placement).
 # A run or group holding a piece on a space locked for the phase stays.
 # Every captive gets the captor's result; a surrounder never covers.
 #
@@ -32,7 +40,9 @@
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t
-from games.ttt.codes cimport POWER_NONE, RESULT_CONVERTS, COND_SURROUND_LINE, COND_SURROUND_ORTH
+from games.ttt.codes cimport (
+    POWER_NONE, RESULT_CONVERTS, COND_SURROUND_LINE, COND_SURROUND_ORTH, COND_ADJACENT, COND_ADJACENT_ORTH,
+    COND_APPROACH)
 
 
 cdef inline int surround_piece(TTTCore core, int t) noexcept:
@@ -56,7 +66,22 @@ cdef inline bint surround_open(TTTCore core, int seat, int t) noexcept:
     return not ((core.tab.seat_mask[seat] >> (piece - 1)) & 1)
 
 
-cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int* cells) noexcept:
+cdef int approach_direction(Tables tab, int f, int u) noexcept:
+    """The direction along which a move from target f reaches u in a
+    straight line, or -1 (a placement, or a move along no line)."""
+    cdef int d, x
+    if f < 0 or f == u:
+        return -1
+    for d in range(26):
+        x = tab.tnbr[f * 26 + d]
+        while x >= 0 and x != u:
+            x = tab.tnbr[x * 26 + d]
+        if x == u:
+            return d
+    return -1
+
+
+cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int f, int* cells) noexcept:
     """The captive cells of a surrounder of local shape k of ``seat`` that
     arrived on target u, in the order the capture takes them: the runs of
     surround-line, or the groups of surround-orthogonal (one flood fill,
@@ -78,6 +103,25 @@ cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int* cells) 
                 p = surround_piece(core, x)
                 if p and (tab.seat_mask[seat] >> (p - 1)) & 1:
                     n += m
+        return n
+    if tab.shape_cond[k] == COND_APPROACH:
+        d = approach_direction(tab, f, u)
+        if d < 0:
+            return 0
+        x = tab.tnbr[u * 26 + d]
+        while x >= 0 and surround_open(core, seat, x):
+            cells[n] = top_cell(core, x)
+            n += 1
+            x = tab.tnbr[x * 26 + d]
+        return n
+    if tab.shape_cond[k] == COND_ADJACENT or tab.shape_cond[k] == COND_ADJACENT_ORTH:
+        for d in range(26):
+            if tab.shape_cond[k] == COND_ADJACENT_ORTH and not tab.is_axis[d]:
+                continue
+            x = tab.tnbr[u * 26 + d]
+            if x >= 0 and surround_open(core, seat, x):
+                cells[n] = top_cell(core, x)
+                n += 1
         return n
     if tab.shape_cond[k] != COND_SURROUND_ORTH:
         return 0
@@ -102,8 +146,8 @@ cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int* cells) 
                 if not tab.is_axis[e]:
                     continue
                 y = tab.tnbr[x * 26 + e]
-                if y < 0:
-                    continue                      # the edge
+                if y < 0 or y == u:
+                    continue                      # the edge, or the arrival (the mover's)
                 c = top_cell(core, y)
                 if c >= 0 and tab.locked[c]:
                     continue                      # a wall (on stacks: a locked top)
@@ -127,23 +171,23 @@ cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int* cells) 
     return n
 
 
-cdef int surround_captives(TTTCore core, int seat, int c, int* cells) noexcept:
+cdef int surround_captives(TTTCore core, int seat, int c, int f, int* cells) noexcept:
     """The captive cells of the surrounder of ``seat`` on cell c (none for
     a shape without a power)."""
     cdef Tables tab = core.tab
     cdef int k = tab.shape_local[core.shp[c]]
     if tab.shape_power[k] == POWER_NONE:
         return 0
-    return surround_captives_at(core, seat, k, c % tab.XY if tab.gravity else c, cells)
+    return surround_captives_at(core, seat, k, c % tab.XY if tab.gravity else c, f, cells)
 
 
-cdef int surround_capture(TTTCore core, int seat, int c, bint apply) noexcept:
+cdef int surround_capture(TTTCore core, int seat, int c, int f, bint apply) noexcept:
     """The surround of the piece that arrived on cell c: every captive gets
     the captor's result (removed, reincarnated to the captor's colour's
     reserve, or converted in place). Returns how many."""
     cdef Tables tab = core.tab
     cdef int* cells = <int*>malloc(tab.S * sizeof(int))
-    cdef int n = surround_captives(core, seat, c, cells), i, m, res
+    cdef int n = surround_captives(core, seat, c, f, cells), i, m, res
     cdef int piece = core.cell[c], k = tab.shape_local[core.shp[c]]
     if apply:
         for i in range(n):
@@ -187,7 +231,7 @@ cdef bint surround_would_capture(TTTCore core, int seat, int action, int k, int 
     core.shp[c] = tab.shape_global[k]
     if tab.gravity:
         core.top[t] += 1
-    n = surround_capture(core, seat, c, False)
+    n = surround_capture(core, seat, c, f, False)
     if tab.gravity:
         core.top[t] -= 1
     core.cell[c] = old_piece
@@ -202,14 +246,15 @@ cdef bint surround_would_capture(TTTCore core, int seat, int action, int k, int 
 # -- surrounds inside rounds -----------------------------------------------------
 
 
-cdef void round_surrounds(TTTCore core, int* landed) noexcept:
+cdef void round_surrounds(TTTCore core, int* landed, int* source) noexcept:
     """The round's surrounds, judged once every plan has landed, so no
     order of the plans is needed. Every surrounding piece a plan landed finds its
     captives on the board with every plan landed, all before any is
     taken; a captive taken by surrounders of one colour gets the result of
     the lowest seat's surrounder (read before any capture); one taken by
     surrounders of several colours is destroyed. A landed piece that is
-    captured or converted starts no turn check."""
+    captured or converted starts no turn check. ``source``: each plan's
+    source target (-1: a placement), for the approaches."""
     cdef Tables tab = core.tab
     cdef int s, o, i, m, n, res, piece, k
     cdef int cnt[MAX_SEATS]
@@ -231,7 +276,7 @@ cdef void round_surrounds(TTTCore core, int* landed) noexcept:
         cap_k[s] = tab.shape_local[core.shp[landed[s]]]
         if tab.shape_power[cap_k[s]] == POWER_NONE or tab.shape_cond[cap_k[s]] < COND_SURROUND_LINE:
             continue
-        cnt[s] = surround_captives(core, s, landed[s], cells + s * tab.S)
+        cnt[s] = surround_captives(core, s, landed[s], source[s], cells + s * tab.S)
     for s in range(tab.seats):
         for i in range(cnt[s]):
             m = cells[s * tab.S + i]

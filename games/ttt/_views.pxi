@@ -242,6 +242,10 @@ cdef object stack_action_text(TTTCore core, int action):
     a = action - tab.stk0
     u, c, r1 = a % tab.T, (a // tab.T) % tab.S, a // (tab.T * tab.S)
     text = f"{target_name(core, c % tab.XY)}@{c // tab.XY + 1}->{target_name(core, u)}"
+    if tab.jumps and core.cell[c]:                   # name the top a by-stack jump takes
+        m = jumped_target(core, core.seat, tab.shape_local[core.shp[c]], c % tab.XY, u)
+        if m >= 0:
+            text += f" over {target_name(core, m)}"
     if r1 > 0:
         text += f" becomes {tab.params['shape_names'][tab.replacer[r1 - 1]]}"
     return text

@@ -104,6 +104,10 @@ cpdef enum Condition:
     COND_CHAIN_JUMP = 3       # "Chain Jump": a jump, then the same piece may jump again or pass
     COND_SURROUND_LINE = 4    # "Surround line": runs closed by the arriving piece and another own piece
     COND_SURROUND_ORTH = 5    # "Surround orthogonal": groups with no free orthogonal neighbour
+    COND_ADJACENT = 6         # "Adjacent": every opponent piece next to the arriving piece
+    COND_ADJACENT_ORTH = 7    # "Adjacent", orthogonal reading: the orthogonal neighbours only
+    COND_APPROACH = 8         # "Approach": a move captures the run of opponent pieces it approaches
+    COND_TRIAGONAL = 9        # "Move on triagonal": captures by one step along a 3-D triagonal onto the piece
 
 
 cpdef enum Result:

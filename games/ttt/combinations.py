@@ -33,6 +33,14 @@ from games.ttt.schema import (
 )
 
 
+def in_rounds(rec):
+    """Whether a phase of the rule set is simultaneous or single."""
+    return any(
+        isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single")
+        for ph in rec.get("phases") or []
+    )
+
+
 def check_simultaneous(rec, p):
     """Simultaneous and single phases: a plan is one ply. The specification
     defines a plan by "what moves would be legal if that player were first to
@@ -102,7 +110,7 @@ def check_stacks(rec, p):
             )
         # a power is played (the cover of the destination stack,
         # ranked by poker hands between by-rank pieces); jumps and surrounds
-        # are refused on stacks by check_jumps
+        # too, in sequential phases (check_jumps)
 
 
 def check_shaped_rounds(rec, p, shapes, phases):
@@ -198,6 +206,36 @@ def check_cloaked_captures(rec, p, shapes, phases):
         )
 
 
+def check_triagonal(rec, p):
+    """ "Move on triagonal" (docs/rules/ttt/captures.md, "Move on triagonal"):
+    one step along a 3-D triagonal onto the captive, so it needs a flat
+    board with more than one layer (on stacks height is ignored) and a shape
+    that moves; the captor takes the captive's space, so, as a cover on a
+    flat board, its result removes or reincarnates. Not built yet: in rounds
+    and with cloaked spaces."""
+    board = rec.get("board") or {}
+    size = board.get("size")
+    for shape, props in (rec.get("shapes") or {}).items():
+        if props.get("power", "none") == "none" or props.get("condition") != "move-on-triagonal":
+            continue
+        field = f"shapes.{shape}.condition"
+        why = []
+        if board.get("kind") == "stacks" or (isinstance(size, list) and len(size) == 3 and size[2] == 1):
+            why.append("a board that is not stacks with size z > 1 (a triagonal steps along x, y and z)")
+        if props.get("move") == "stationary":
+            why.append("a shape that moves (a stationary shape never steps onto a captive)")
+        if props.get("result") == "converts":
+            why.append(
+                "result removes, reincarnates or reincarnates-x2 (the captor takes the captive's space)"
+            )
+        if in_rounds(rec):
+            why.append("sequential phases only (not built in rounds yet)")
+        if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
+            why.append("no cloaked spaces (not built with them yet)")
+        if why:
+            p.add(field, "'move-on-triagonal' needs " + "; ".join(why))
+
+
 def check_line_moves(raw, rec, p):
     """``line_moves`` (docs/rules/ttt/shapes.md, "Pieces in the way"): whether a
     piece on the line stops a line move or is passed over. Put in the record
@@ -254,12 +292,12 @@ def check_hidden_turns(raw, rec, p):
 
 def check_jumps(rec, p):
     """Jumps ("Jump", "Chain Jump") need a shape that moves along directions (a
-    jump goes over the adjacent piece along one of its move's directions),
-    not by stack (on stacks a jump goes over the top of the adjacent stack),
-    and a rule set whose phases are all sequential or all rounds; the
-    surrounds need, on stacks, a shape that moves from the top (in rounds
-    too, on flat boards and on stacks) (docs/rules/ttt/jumps.md,
-    docs/rules/ttt/surround.md, docs/rules/ttt/rounds.md)."""
+    jump goes over the adjacent piece along one of its move's directions);
+    a by-stack mover jumps and surrounds, carrying its riders, in sequential
+    phases (its chains and its captures in rounds are not built); jumps are
+    played in every mix of sequential phases and rounds
+    (docs/rules/ttt/jumps.md, docs/rules/ttt/surround.md,
+    docs/rules/ttt/rounds.md)."""
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_JUMP:
             continue
@@ -277,39 +315,41 @@ def check_jumps(rec, p):
                 f"{cond!r} jumps over the adjacent piece along one of the move's directions, and "
                 f"{move!r} has none (allowed with {move!r}: cover, cover-by-rank)",
             )
-        elif move in ("orth-by-stack", "orth-by-full-stack"):
+        elif move in MOVES_BY_STACK and cond in CONDITIONS_CHAIN:
             p.add(
                 field,
-                f"{cond!r} with move {move!r} is not defined: a by-stack mover carries the pieces "
-                "above it and covers the stack it lands on, and the specification gives no jump that carries "
-                "a stack (jumps on stacks are by pieces that move from the top; allowed with "
-                f"{move!r}: cover, cover-by-rank)",
+                f"{cond!r} with move {move!r} is not supported yet: a by-stack mover jumps once a "
+                "move (its riders along), and a chain's continuation by a mover under other pieces is "
+                f"not built (allowed with {move!r}: jump, cover, cover-by-rank, the surrounds)",
             )
-        # jumps in rounds are played when every phase is a
-        # round (docs/rules/ttt/rounds.md, "Jumps inside rounds"); a rule set mixing
-        # sequential phases with rounds is not built for jumps yet
-        orders = {
-            ph.get("order", "sequential") if isinstance(ph, Mapping) else "sequential"
-            for ph in rec.get("phases") or [{}]
-        }
-        if orders & {"simultaneous", "single"} and "sequential" in orders:
+        elif move in MOVES_BY_STACK and in_rounds(rec):
             p.add(
                 field,
-                f"{cond!r} is not supported in a rule set that mixes sequential phases with "
-                "simultaneous or single ones yet (jumps are played when every phase is sequential, "
-                "or every phase is simultaneous or single; allowed in such a mix: cover, "
-                "cover-by-rank)",
+                f"{cond!r} with move {move!r} in a simultaneous or single phase is not supported yet "
+                "(a by-stack jump is played in sequential phases; allowed with a by-stack move in "
+                "rounds: cover, cover-by-rank)",
             )
+        # jumps are played in every mix of phases: a sequential
+        # phase's jumps and chains as in docs/rules/ttt/jumps.md, a round's as
+        # in docs/rules/ttt/rounds.md, "Jumps inside rounds"
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("condition") not in CONDITIONS_SURROUND:
             continue
         field = f"shapes.{shape}.condition"
-        if props.get("move") in ("orth-by-stack", "orth-by-full-stack"):
+        lineless = ("stationary", "knight-2x1x0", "knight-2x1x1")
+        if props["condition"] == "approach" and props.get("move") in lineless:
             p.add(
                 field,
-                f"{props['condition']!r} with move {props['move']!r} is not defined: a by-stack mover "
-                "lands a whole stack and covers the one it lands on, and the surrounds are read on the "
-                "stacks' tops (allowed with a by-stack move: cover, cover-by-rank)",
+                f"'approach' captures by moving along a line toward the captives, and move "
+                f"{props['move']!r} has none (allowed with {props['move']!r}: cover, cover-by-rank, "
+                "the surrounds, adjacent, adjacent-orthogonal)",
+            )
+        if props.get("move") in MOVES_BY_STACK and in_rounds(rec):
+            p.add(
+                field,
+                f"{props['condition']!r} with move {props['move']!r} in a simultaneous or single phase "
+                "is not supported yet (a by-stack surround is played in sequential phases; allowed with "
+                "a by-stack move in rounds: cover, cover-by-rank)",
             )
         # surrounds in simultaneous and single phases are played on
         # flat boards (judged once every plan has landed): docs/rules/ttt/rounds.md,

@@ -74,6 +74,26 @@ CONDITIONS_NOW = CONDITIONS_NOW + ("chain-jump-back",)
 CONDITIONS_JUMP = CONDITIONS_JUMP + ("chain-jump-back",)
 CONDITIONS_CHAIN = ("chain-jump", "chain-jump-back")
 CONDITIONS_SURROUND = ("surround-line", "surround-orthogonal")
+# "Adjacent" (the specification's "can extend to" list): an arriving piece
+# captures every opponent piece next to it; read as a surround of one step
+# (docs/rules/ttt/surround.md, "Adjacent"), the orthogonal reading an option
+CONDITIONS_ADJACENT = ("adjacent", "adjacent-orthogonal")
+CONDITIONS_ALL = CONDITIONS_ALL + CONDITIONS_ADJACENT
+CONDITIONS_NOW = CONDITIONS_NOW + CONDITIONS_ADJACENT
+CONDITIONS_SURROUND = CONDITIONS_SURROUND + CONDITIONS_ADJACENT
+# "Approach" (the same list), as in Fanorona: a move toward the opponent's
+# pieces along its line captures the unbroken run of them it approaches
+# (docs/rules/ttt/surround.md, "Approach"); judged where the mover lands,
+# as the surrounds are, so it is one of them to the engine
+CONDITIONS_APPROACH = ("approach",)
+CONDITIONS_ALL = CONDITIONS_ALL + CONDITIONS_APPROACH
+CONDITIONS_NOW = CONDITIONS_NOW + CONDITIONS_APPROACH
+CONDITIONS_SURROUND = CONDITIONS_SURROUND + CONDITIONS_APPROACH
+# "Move on triagonal" (the same list): a capture by one step along a 3-D
+# triagonal onto the captive, the shape's other moves going to free spaces
+# only (docs/rules/ttt/captures.md, "Move on triagonal")
+CONDITIONS_ALL = CONDITIONS_ALL + ("move-on-triagonal",)
+CONDITIONS_NOW = CONDITIONS_NOW + ("move-on-triagonal",)
 RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
 # the Factory's "To “Reincarnate” captives means to convert, remove,
 # triple, and add them to one’s own reserves": three per captive
@@ -251,6 +271,10 @@ CONDITION_CODES = {
     "chain-jump": int(Condition.COND_CHAIN_JUMP),
     "surround-line": int(Condition.COND_SURROUND_LINE),
     "surround-orthogonal": int(Condition.COND_SURROUND_ORTH),
+    "adjacent": int(Condition.COND_ADJACENT),
+    "adjacent-orthogonal": int(Condition.COND_ADJACENT_ORTH),
+    "approach": int(Condition.COND_APPROACH),
+    "move-on-triagonal": int(Condition.COND_TRIAGONAL),
     # a chain jump to the engine, with its own "+ back" flag
     "chain-jump-back": int(Condition.COND_CHAIN_JUMP),
 }

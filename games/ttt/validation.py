@@ -26,6 +26,7 @@ from games.ttt.combinations import (
     check_shapes,
     check_simultaneous,
     check_stacks,
+    check_triagonal,
 )
 from games.ttt.extends import resolve_extends
 from games.ttt.ruleset import RuleSet
@@ -466,6 +467,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_stacks(rec, p)
     check_captures(rec, p)
     check_jumps(rec, p)
+    check_triagonal(rec, p)
     check_hidden_turns(raw, rec, p)
     check_line_moves(raw, rec, p)
     if p.items:

@@ -16,7 +16,10 @@ then compare their players' poker hands in the stack.
 
 from __future__ import annotations
 
+from .geometry import ALL_DIRS, step
 from .shapes import outranks
+
+TRIAGONALS = [d for d in ALL_DIRS if all(d)]
 
 #: a result's reincarnated pieces per captive ("reincarnates-x3": the Factory's
 #: "convert, remove, triple, and add them to one's own reserves")
@@ -110,8 +113,41 @@ class CapturesMixin:
         wins = [c for c, f in fights if f == "attacker"]
         return ("win", wins) if wins else ("none", [])
 
+    def triagonal(self, name):
+        p = self.props[name]
+        return p.get("power", "none") != "none" and p.get("condition") == "move-on-triagonal"
+
+    def triagonal_targets(self, s, f, name):
+        """ "Move on triagonal": the targets seat s's ``name`` on target f
+        captures by one step along a 3-D triagonal onto an opponent's piece
+        on an open space it may enter (not away from its goal line if it
+        cannot move backwards)."""
+        if not self.triagonal(name):
+            return []
+        here, out = self.target_xyz(f), []
+        for d in TRIAGONALS:
+            c = step(here, d)
+            if (
+                not self.on_board(*c)
+                or self.board_of(c) != self.board_of(here)
+                or self.board_of(c) in self.decided
+            ):
+                continue
+            if c not in self.board or self.board[c] in self.owned[s] or c in self.phase_locked():
+                continue
+            if not self.may_enter(s, c):
+                continue
+            u = self.xyz_target(*c)
+            if self.no_back(name) and s < len(self.goals) and self.goal_dist(s, u) > self.goal_dist(s, f):
+                continue
+            out.append(u)
+        return out
+
     def flat_cover_ok(self, s, name, t):
-        """Seat s may bring its ``name`` onto target t's piece of a flat board as a cover."""
+        """Seat s may bring its ``name`` onto target t's piece of a flat board
+        as a cover (a triagonal capturer only along a triagonal)."""
+        if self.triagonal(name):
+            return False
         c = self.target_xyz(t)
         if (
             self.gravity
@@ -193,6 +229,8 @@ class CapturesMixin:
                     for u in self.destinations(s, f, name):
                         if self.flat_cover_ok(s, name, u):
                             out |= set(self.move_ids(s, name, f, u))
+                    for u in self.triagonal_targets(s, f, name):
+                        out |= set(self.move_ids(s, name, f, u))
         out = sorted(out)
         if self.musts and any(self.forces(s, a) for a in out):
             out = [a for a in out if self.captures(s, a)]  # "no non-capture is legal" (a pass is one)

@@ -14,7 +14,9 @@ a chain-jumper) can jump again, chooses one of its jumps or "end-chain"
 (the last action id; not offered to a piece that must capture). "+ back"
 reads international draughts' man: it moves forwards only but captures
 backwards too (the mirror of each forward direction, never sideways), and
-its landing is not held to its goal distance.
+its landing is not held to its goal distance. A by-stack mover jumps along
+x and y: its by-stack move to the second stack beyond it, over a top of
+another colour, takes that top; its riders come along.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 from .captures import GAINS
 from .geometry import ALL_DIRS, DIAG, ORTH, step
 from .shapes import FORWARD_MOVES
+from .stacks import BY_STACK
 
 JUMP_CONDITIONS = ("jump", "chain-jump", "chain-jump-back")
 CHAIN_CONDITIONS = ("chain-jump", "chain-jump-back")
@@ -37,6 +40,7 @@ class JumpsMixin:
     def _layout_end_chain(self):
         self.chain = None  # the chained piece's target while its continuation is pending
         self.chain_next = None  # (target, moving shape, landed shape) of the jump being applied
+        self.stack_jump = None  # (top cell, captor's colour, result) of the by-stack jump being applied
         self.jumpers = any(self.jumper(n) for n in self.names)
         self.chains = any(
             p.get("power", "none") != "none" and p.get("condition") in CHAIN_CONDITIONS
@@ -53,6 +57,8 @@ class JumpsMixin:
     def jump_dirs(self, s, f, name):
         move = self.props[name]["move"]
         fx, fy, _ = self.target_xyz(f)
+        if move in BY_STACK:
+            return [d for d in ORTH if d[2] == 0]
         if move in ("adjacent", "linear", "linear-or-knight"):
             return ALL_DIRS
         if move in ("adjacent-orthogonal", "orthogonal"):
@@ -126,7 +132,7 @@ class JumpsMixin:
 
     def destinations(self, s, f, name):
         out = super().destinations(s, f, name)
-        if self.jumper(name):
+        if self.jumper(name) and not self.is_by_stack(name):  # a by-stack jump is a by-stack move
             out |= set(self.jumps(s, f, name))
         return out
 
@@ -149,6 +155,43 @@ class JumpsMixin:
             return None
         m = self.jumps(s, f, self.shape[src]).get(u)
         return m if m in self.board else None  # a tried jump over an empty space captures nothing
+
+    def stack_jumped(self, s, a):
+        """The top cell the by-stack move ``a`` of seat s jumps, or None."""
+        c, f, u, _ = self.stack_move_parts(a)
+        if c not in self.board or not self.jumper(self.shape[c]):
+            return None
+        (fx, fy, _), (ux, uy, _) = self.target_xyz(f), self.target_xyz(u)
+        if sorted((abs(ux - fx), abs(uy - fy))) != [0, 2]:
+            return None
+        m = self.top_cell(self.xyz_target((fx + ux) // 2, (fy + uy) // 2, 0))
+        if m is None or m not in self.board or self.board[m] in self.owned[s] or m in self.phase_locked():
+            return None
+        return m
+
+    def land_carried(self, s, u, lifted, replace):
+        """A by-stack jump's top goes once the mover and its riders are
+        lifted (so a reincarnated captive does not hold the mover back)."""
+        jump, self.stack_jump = self.stack_jump, None
+        if jump is not None:
+            m, col, result = jump
+            if result == "converts":
+                self.board[m] = col
+            else:
+                captive = self.shape.pop(m)
+                del self.board[m]
+                self.gain(col, captive, GAINS.get(result, 0))
+        return super().land_carried(s, u, lifted, replace)
+
+    def stack_outcome(self, s, name, board, shape, x, y, h):
+        if self.jumper(name):
+            return "none", []  # a by-stack jumper never covers
+        return super().stack_outcome(s, name, board, shape, x, y, h)
+
+    def stack_captures(self, s, a):
+        if self.jumper(self.piece_of(s, a)[0]):
+            return self.stack_jumped(s, a) is not None
+        return super().stack_captures(s, a)
 
     def hits(self, s, a):
         name = self.piece_of(s, a)[0]
@@ -192,6 +235,12 @@ class JumpsMixin:
             if a == self.a_stop:  # the extra jump declined: the turn goes on as after the jump
                 return self._ply_done()
             return self.jump(a)
+        if self.offer_by is None and self.is_stack_id(a):
+            m = self.stack_jumped(self.seat, a)
+            if m is not None:  # taken after the lift, before the landing (land_carried)
+                c = self.stack_move_parts(a)[0]
+                self.stack_jump = (m, self.board[c], self.props[self.shape[c]]["result"])
+            return super().play(a)
         if self.offer_by is None and self.jumped(self.seat, a) is not None:
             return self.jump(a)
         return super().play(a)

@@ -180,8 +180,11 @@ class PotsMixin:
     # the showdown -------------------------------------------------------------------------------
     def showdown_applies(self, s, name, board, x, y, h, shape):
         """Seat s's by-stack mover ``name``, landed at height h of stack (x, y)
-        in ``board``/``shape``, goes to the showdown."""
+        in ``board``/``shape``, goes to the showdown (never a jumper or a
+        surrounder: it does not cover)."""
         p = self.props[name]
+        if self.jumper(name) or self.surrounder(name):
+            return False
         if p["power"] == "none" or p["result"] not in SPLITTING:
             return self.captured_mover_showdown(s, name, board, shape, x, y, h)
         return any(

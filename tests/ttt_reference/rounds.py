@@ -275,7 +275,7 @@ class RoundsMixin:
         for col, captive, got in self.jump_reserve:
             self.gain(col, captive, got)
         self.jump_reserve = []
-        landed = self._round_surrounds(landed)
+        landed = self._round_surrounds(landed, plans)
         pots = sorted(self.round_pots, key=lambda pot: pot["t"])
         self.round_pots = []
         if pots:
@@ -283,7 +283,7 @@ class RoundsMixin:
             return
         self._round_checks(plans, landed)
 
-    def _round_surrounds(self, landed):
+    def _round_surrounds(self, landed, plans):
         """Every landed surrounder (a plan's own piece: a carried stack's
         mover, the lowest) finds its captives, all before any is taken; the
         landed pieces still standing."""
@@ -293,7 +293,7 @@ class RoundsMixin:
         for s, w, _ in landed:
             if w == own[s] and w in self.board and self.surrounder(self.shape[w]):
                 captors[s] = (self.board[w], self.shape[w])
-                for c in self.surrounded(s, w, self.board, self.shape):
+                for c in self.surrounded(s, w, self.board, self.shape, self.move_source(plans.get(s))):
                     takers.setdefault(c, []).append(s)
         for c, seats in sorted(takers.items()):
             if len({captors[s][0] for s in seats}) == 1:

@@ -1,5 +1,5 @@
-"""Surrounds: "Surround line" and "Surround orthogonal", from
-docs/rules/ttt/surround.md.
+"""Surrounds: "Surround line" and "Surround orthogonal", and "Adjacent"
+(a surround of one step), from docs/rules/ttt/surround.md.
 
 When a piece of a surrounding shape (with a power) arrives, by placement or
 move, the runs it closes along any line with another piece of its seat's
@@ -11,7 +11,14 @@ the phase are never taken (a group holding one stays). On stacks the
 surround is read on the board of the stacks' tops: each stack is its top
 piece, a wall (a locked top) or empty (a liberty); the captives are tops. A
 surrounder never covers. A move that reaches its goal surrounds with the
-replacement it lands as.
+replacement it lands as. An adjacent capturer (adjacent, adjacent-orthogonal)
+takes every opponent piece next to where it arrives, along any line (the
+orthogonal ones only); on stacks the tops of the stacks next to it. An
+approacher (Fanorona) that moves along a straight line takes the unbroken
+run of opponent pieces that starts next to its landing along that line. A
+by-stack mover surrounds from the stack it lands on, as the shape that
+moved, after it lands with its riders (it never covers); its own stack
+counts as the mover's.
 """
 
 from __future__ import annotations
@@ -19,12 +26,13 @@ from __future__ import annotations
 from .captures import GAINS
 from .geometry import ALL_DIRS, ORTH, step
 
-SURROUND_CONDITIONS = ("surround-line", "surround-orthogonal")
+SURROUND_CONDITIONS = ("surround-line", "surround-orthogonal", "adjacent", "adjacent-orthogonal", "approach")
 
 
 class SurroundMixin:
     def _init_surround(self):
         self.any_surrounder = any(self.surrounder(n) for n in self.names)
+        self.arrive_src = None  # the source target of the move being played (approach)
 
     def surrounder(self, name):
         p = self.props[name]
@@ -41,12 +49,62 @@ class SurroundMixin:
     def takeable(self, s, c, board):
         return c in board and board[c] not in self.owned[s] and c not in self.phase_locked()
 
-    def surrounded(self, s, c, board, shape):
-        """The cells the surrounder of seat s on c (in ``board``/``shape``) captures."""
+    def move_source(self, a):
+        """The source target of the move (or by-stack move) ``a``; None for
+        anything else (a placement approaches nothing)."""
+        if a is None or self.offer_by is not None:
+            return None
+        if self.is_stack_id(a):
+            return self.stack_move_parts(a)[1]
+        if self.is_piece_action(a) and a >= self.move0:
+            return self.move_parts(a)[0]
+        return None
+
+    def play(self, a):
+        self.arrive_src = self.move_source(a)
+        return super().play(a)
+
+    def approach_step(self, c, src):
+        """The unit (dx, dy, dz) of the straight move from target ``src``
+        that brought the approacher on c, or None."""
+        if src is None:
+            return None
+        fx, fy, fz = self.target_xyz(src)
+        ux, uy, uz = self.target_xyz(self.target_of(c))
+        delta = (ux - fx, uy - fy, uz - fz)
+        k = max(map(abs, delta))
+        if k == 0 or any(v not in (0, k, -k) for v in delta):
+            return None
+        return tuple(v // k for v in delta)
+
+    def surrounded(self, s, c, board, shape, src=None):
+        """The cells the surrounder of seat s on c (in ``board``/``shape``)
+        captures; an approacher's move came from target ``src``."""
+        if self.props[shape[c]]["condition"] == "approach":
+            d = self.approach_step(c, src)
+            out = []
+            if d is None:
+                return out
+            p = step(self.target_xyz(self.target_of(c)), d)  # on stacks the grid of the stacks
+            while self.on_board(*p) and self.board_of(p) == self.board_of(c):
+                cell = self.top_in(board, p[0], p[1]) if self.gravity else p
+                if cell is None or cell in self.locked or not self.takeable(s, cell, board):
+                    break
+                out.append(cell)
+                p = step(p, d)
+            return out
         if self.gravity:
             return self._surrounded_tops(s, c, board, shape)
         out = []
-        if self.props[shape[c]]["condition"] == "surround-line":
+        cond = self.props[shape[c]]["condition"]
+        if cond in ("adjacent", "adjacent-orthogonal"):
+            dirs = ORTH if cond == "adjacent-orthogonal" else ALL_DIRS
+            for d in dirs:
+                p = step(c, d)
+                if self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board):
+                    out.append(p)
+            return out
+        if cond == "surround-line":
             for d in ALL_DIRS:
                 run, p = [], step(c, d)
                 while (
@@ -101,6 +159,8 @@ class SurroundMixin:
             """'edge', 'wall', 'empty' or the top cell of stack (x, y)."""
             if not (0 <= x < self.X and 0 <= y < self.Y) or self.board_of((x, y, 0)) != home:
                 return "edge"
+            if (x, y) == (x0, y0):
+                return c  # the arrival's stack: the mover's (a by-stack mover's riders above it)
             top = self.top_in(board, x, y)
             if top is None:
                 return "empty"
@@ -108,7 +168,15 @@ class SurroundMixin:
 
         out = []
         flat = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
-        if self.props[shape[c]]["condition"] == "surround-line":
+        orth = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+        cond = self.props[shape[c]]["condition"]
+        if cond in ("adjacent", "adjacent-orthogonal"):
+            for dx, dy in orth if cond == "adjacent-orthogonal" else flat:
+                top = stack(x0 + dx, y0 + dy)
+                if isinstance(top, tuple) and self.takeable(s, top, board):
+                    out.append(top)
+            return out
+        if cond == "surround-line":
             for dx, dy in flat:
                 run, x, y = [], x0 + dx, y0 + dy
                 while isinstance(stack(x, y), tuple) and self.takeable(s, stack(x, y), board):
@@ -118,7 +186,6 @@ class SurroundMixin:
                 if run and isinstance(end, tuple) and board[end] in self.owned[s]:
                     out += run
             return out
-        orth = [(1, 0), (-1, 0), (0, 1), (0, -1)]
         done = set()
         for dx, dy in orth:
             g = (x0 + dx, y0 + dy)
@@ -169,11 +236,29 @@ class SurroundMixin:
         board[c], shape[c] = col, name
         return c
 
+    def stack_outcome(self, s, name, board, shape, x, y, h):
+        if self.surrounder(name):
+            return "none", []  # a by-stack surrounder never covers
+        return super().stack_outcome(s, name, board, shape, x, y, h)
+
+    def stack_captures(self, s, a):
+        if self.surrounder(self.piece_of(s, a)[0]):
+            board, shape, mover, _ = self.after_stack_move(s, a)
+            return bool(self.surrounded(s, mover, board, shape, self.move_source(a)))
+        return super().stack_captures(s, a)
+
+    def cover_by_stack(self, s, u, mover, n):
+        name = self.shape[mover]
+        landed = super().cover_by_stack(s, u, mover, n)
+        if landed and self.surrounder(name):
+            self.surround_landing(mover, self.board[mover])
+        return landed
+
     def surrounds_on_arrival(self, s, a, name):
         """Whether the piece ``name`` that action ``a`` brings surrounds anything where it lands."""
         board, shape = dict(self.board), dict(self.shape)
         c = self.arrival(s, a, name, board, shape)
-        return bool(self.surrounded(s, c, board, shape))
+        return bool(self.surrounded(s, c, board, shape, self.move_source(a)))
 
     def hits(self, s, a):
         name = self.piece_of(s, a)[0]
@@ -216,7 +301,8 @@ class SurroundMixin:
             else:
                 del board[m], shape[m]
         c = self.arrival(s, a, rep, board, shape)
-        return [(name, m is not None or verdict == "win"), (rep, bool(self.surrounded(s, c, board, shape)))]
+        surrounds = bool(self.surrounded(s, c, board, shape, f))
+        return [(name, m is not None or verdict == "win"), (rep, surrounds)]
 
     def capture_parts(self, s, a):
         if self.powers and self.is_piece_action(a):
@@ -232,7 +318,7 @@ class SurroundMixin:
         if not self.surrounder(name):
             return
         result = self.props[name]["result"]
-        for c in self.surrounded(self.seat, stays, self.board, self.shape):
+        for c in self.surrounded(self.seat, stays, self.board, self.shape, self.arrive_src):
             if result == "converts":
                 self.board[c] = col
                 continue
