@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.ttt.schema import (
+    CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
     CONDITIONS_SURROUND,
     LINE_READING_DEFAULT,
