@@ -721,9 +721,10 @@ def test_obscurity_a_capture_by_a_shape_that_beats_every_shape_forces():
 # -- validation: what stays refused, every problem at once ------------------------
 
 
-def test_validation_refuses_cloaked_captures_only_on_stacks_and_in_rounds():
+def test_validation_refuses_cloaked_captures_in_rounds():
     """Reincarnation and obscurity with cloaked captures are played (the rule
-    sets above parse); stacks and simultaneous or single phases stay refused."""
+    sets above parse), on stacks too (tests/test_ttt_cloaking_stack_captures.py);
+    simultaneous or single phases stay refused."""
     for rs in CAPTURE_CASES + REINCARNATION_CASES:
         assert rs.record["cloaking"] == "hides"
     for rs in OBSCURE:
@@ -743,5 +744,5 @@ def test_validation_refuses_cloaked_captures_only_on_stacks_and_in_rounds():
     text = str(e.value)
     assert "cloaking 'obscures'" not in text
     assert "'reincarnates' with cloaked spaces" not in text
-    assert "board.kind: captures with cloaked spaces are not supported on stacks yet" in text
+    assert "board.kind" not in text  # covers on stacks are played with cloaked spaces
     assert "captures with cloaked spaces are not supported with a simultaneous or single phase yet" in text

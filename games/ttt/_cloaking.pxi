@@ -59,6 +59,7 @@ cdef void cloak_layout(Tables tab, dict p) except *:
     obscured_cover_tables(tab)
     reincarnation_log_layout(tab)
     captives_log_layout(tab)
+    stack_cover_log_layout(tab)
 
 
 cdef void obscured_cover_tables(Tables tab) noexcept:
@@ -382,6 +383,8 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
     cdef int cover[5]              # target, who saw its piece, open target, source, verdict
     cdef int* snap = NULL          # each cell's piece and who saw it, before a jump or surround
     cdef bint attempt = False
+    cdef int16_t* columns = NULL   # a stacks event's columns (covers on stacks: _cloaked_stack_covers.pxi)
+    cdef int logged = 0
     cover[0] = -1
     if core.offer_by < 0 and action < tab.nplace:
         kind = 0
@@ -399,6 +402,9 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
         stk = (action - tab.stk0) // tab.T % tab.S
         f = stk % tab.XY
         t = (action - tab.stk0) % tab.T
+    if tab.stack_log0 and kind != 2:
+        columns = <int16_t*>malloc(4 * tab.Z * sizeof(int16_t))
+        begin_stack_event(core, actor, kind, t, f, columns)
     if kind != 2 and (tab.cloaking == CLOAK_HIDES or tab.obscured_covers) and judges_own_view(core, actor):
         attempt = is_attempt(core, action, kind, f)     # (obscured covers too)
     if attempt:
@@ -439,6 +445,11 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
             land = t + tab.XY * (core.top[t] - 1) if tab.gravity else t
         if cover[0] >= 0:
             land = end_cloaked_cover(core, actor, kind, cover)
+        if columns != NULL and core.cover_landed != -2:
+            land = core.cover_landed             # a cover on a stack: where the attacker ends
+            if kind == 1 and core.cell[src] == 0:
+                core.seen[src] = 0
+    logged = logged_event_count(core)
     log_event(core, action, actor, attempt, kind, land, before)
     if cover[0] >= 0:
         log_cover(core, actor, kind, before, cover)
@@ -446,6 +457,10 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
         log_captives(core, actor, f if kind == 1 else -1, t, snap)
         free(snap)
     refresh_seen(core)
+    if columns != NULL:
+        if logged_event_count(core) > logged:
+            log_stack_event(core, action, kind, t, f, columns)
+        free(columns)
 
 
 # -- captures with cloaked spaces ---------------------------------------------------
@@ -567,7 +582,11 @@ cdef bint sees_capture(TTTCore core, int seat, int action, bint* must) noexcept:
     else:
         decode_move(core, action, &r, &f, &t)
         k = movable_shape(core, seat, f)     # (a surrounding goal replacement returned above)
-    return fully_sees(core, seat, t) or capture_class(core, k) == 2
+    if capture_class(core, k) == 2:
+        return True
+    if tab.gravity:
+        return sees_every_defender(core, seat, t)
+    return fully_sees(core, seat, t)
 
 
 # -- jumps and surrounds with cloaked spaces ---------------------------------------

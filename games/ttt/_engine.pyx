@@ -162,6 +162,11 @@ cdef class TTTCore(GameCore):
     cdef int plan_shape[MAX_SEATS]
     # the per-shape reserves before a cloaked cover (read when its event is logged)
     cdef int16_t sres_before_cover[MAX_COLOURS * MAX_SHAPES]
+    # a cloaked cover on a stack, while it resolves: the arriving piece's
+    # seen mask (set before the plain rules run), then the cell where that
+    # piece ends (-1 gone, -2 no cover on a stack)
+    cdef int cover_seen
+    cdef int cover_landed
     # set while an attempt is judged on the true position, where "must
     # capture" does not apply (it is judged on what the mover sees)
     cdef bint captures_unforced
@@ -864,4 +869,5 @@ include "_pots.pxi"
 include "_rounds.pxi"
 include "_cloaking.pxi"
 include "_cloaked_events.pxi"
+include "_cloaked_stack_covers.pxi"
 include "_views.pxi"
