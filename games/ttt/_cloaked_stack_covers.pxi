@@ -104,23 +104,23 @@ cdef void log_stack_event(TTTCore core, int action, int kind, int t, int f, int1
                 out[4 * tab.Z + 1 + k] = d
 
 
+cdef object seen_word(TTTCore core, int player, int w):
+    """A logged cell word as ``player`` saw it: (colour, global shape, or
+    -1 when it saw the colour only), or None where it saw no piece."""
+    code, shape, m = w & 7, (w >> 3) & 7, (w >> 6) & 31
+    if code == 0:
+        return None
+    if (m >> player) & 1:
+        return (code - 1, shape)
+    if core.tab.cloaking == CLOAK_OBSCURES:
+        return (code - 1, -1)
+    return None
+
+
 cdef object seen_column(TTTCore core, int player, int16_t* words):
-    """A column of logged words as ``player`` saw it, bottom up: (colour,
-    global shape or -1) per height, None where it saw no piece."""
-    tab = core.tab
-    out = []
-    for z in range(tab.Z):
-        w = words[z]
-        code, shape, m = w & 7, (w >> 3) & 7, (w >> 6) & 31
-        if code == 0:
-            out.append(None)
-        elif (m >> player) & 1:
-            out.append((code - 1, shape))
-        elif tab.cloaking == CLOAK_OBSCURES:
-            out.append((code - 1, -1))
-        else:
-            out.append(None)
-    return out
+    """A column of logged words as ``player`` saw it, bottom up (seen_word
+    per height)."""
+    return [seen_word(core, player, words[z]) for z in range(core.tab.Z)]
 
 
 cdef object stack_changes(TTTCore core, int player, int i):

@@ -60,6 +60,7 @@ cdef void cloak_layout(Tables tab, dict p) except *:
     reincarnation_log_layout(tab)
     captives_log_layout(tab)
     stack_cover_log_layout(tab)
+    round_cover_log_layout(tab)
 
 
 cdef void obscured_cover_tables(Tables tab) noexcept:
@@ -690,8 +691,8 @@ cdef void begin_cloaked_round(TTTCore core) noexcept:
             core.round_landing[s] = t
         elif core.top[t] < tab.Z:
             core.round_landing[s] = t + tab.XY * core.top[t]
-        if tab.cloaking == CLOAK_HIDES and judges_own_view(core, s):
-            if view_hides_pieces_only(core):
+        if (tab.cloaking == CLOAK_HIDES or tab.obscured_covers) and judges_own_view(core, s):
+            if view_hides_pieces_only(core) and not tab.powers:
                 # a plan legal in the view differs from the truth only by
                 # hidden pieces on its target (moves go over pieces)
                 if not target_free(core, t):
@@ -765,11 +766,13 @@ cdef void lift_round_seen_shaped(TTTCore core, int* src) noexcept:
 cdef void end_cloaked_round(TTTCore core, int* landed) noexcept:
     """After the round's pieces landed: remember what is seen now, and log
     every plan in seat order with what each seat saw of it."""
-    cdef int s
+    cdef int s, first = logged_event_count(core)
     refresh_seen_after_round(core, landed)
     for s in range(core.tab.seats):
         if core.round_plan[s] >= 0:
             log_round_plan(core, s, landed[s])
+    if core.tab.round_log0:
+        end_round_covers(core, first)        # what the round changed for each seat
 
 
 cdef void refresh_seen_after_round(TTTCore core, int* landed) noexcept:

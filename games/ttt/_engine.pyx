@@ -167,6 +167,8 @@ cdef class TTTCore(GameCore):
     # piece ends (-1 gone, -2 no cover on a stack)
     cdef int cover_seen
     cdef int cover_landed
+    # the plans of the resolving cloaked round that covered (a seat bit mask)
+    cdef int round_covered
     # set while an attempt is judged on the true position, where "must
     # capture" does not apply (it is judged on what the mover sees)
     cdef bint captures_unforced
@@ -870,4 +872,5 @@ include "_rounds.pxi"
 include "_cloaking.pxi"
 include "_cloaked_events.pxi"
 include "_cloaked_stack_covers.pxi"
+include "_cloaked_round_covers.pxi"
 include "_views.pxi"

@@ -348,7 +348,7 @@ class CloakingMixin:
             return super()._resolve()
         self.round_attempts = set()
         self.carried_seen = {}
-        if self.cloak == "hides":
+        if self.cloak == "hides" or self.powers:  # under obscurity a cover may be an attempt
             for s, a in self.plans.items():
                 if a == self.a_pass or self.is_chaos(s):
                     continue
@@ -366,6 +366,32 @@ class CloakingMixin:
         self.attempts += sorted(self.round_attempts)
         super()._resolve()
         self.refresh()
+
+    def arrive(self, s, name, col, t):
+        """A round's piece arrives (a cover when it covers): on stacks
+        cover_land keeps the seen masks; on a flat board a defender that
+        stays is seen by the planner ("attempted to cover"), an emptied
+        space forgets."""
+        if self.plain or self.cloak == "none":
+            return super().arrive(s, name, col, t)
+        self.arriving_seen = set(self.carried_seen.get(s, {s}))
+        covering = self.outcome(s, name, t)[0] != "none"
+        c = self.target_xyz(t)
+        stays = super().arrive(s, name, col, t)
+        if covering and not self.gravity and stays is None:
+            if c in self.board:
+                self.seen.setdefault(c, set()).add(s)
+            else:
+                self.seen.pop(c, None)
+        return stays
+
+    def take_collided(self, senders, sending, winner, col, name, t):
+        """A collider converted onto the stack is seen by the winner's planner."""
+        before = set(self.board)
+        super().take_collided(senders, sending, winner, col, name, t)
+        if not self.plain and self.cloak != "none":
+            for c in set(self.board) - before:
+                self.seen[c] = {winner}
 
     def _round_lift(self, movers, cells):
         if self.cloak == "none":
