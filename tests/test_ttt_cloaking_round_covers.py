@@ -17,6 +17,8 @@ cannot, or can, tell apart. Placement ids are k*T + t with k the shape's index
 in the rank order among the shapes in play."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers ttt)
 from games.ttt import make_core
@@ -27,10 +29,12 @@ from ttt_checks import (
     cells,
     core_views,
     logged_attempts,
+    parsed_or_rejected,
     play_against_reference,
     random_sim_test_of,
 )
 from ttt_checks import cloaked_rule_set as _rs
+from ttt_round_records import cloaked_round_records
 
 CAN = {"power": "can-capture", "condition": "cover", "result": "removes"}
 MUST = {"power": "must-capture", "condition": "cover", "result": "removes"}
@@ -131,6 +135,15 @@ def test_random_sim_test_on_covers_in_cloaked_rounds(rs, tmp_path):
 @pytest.mark.parametrize("rs", ROUND_CASES, ids=lambda r: r.name)
 def test_views_partition_histories_with_covers_in_cloaked_rounds(rs):
     assert_views_partition_histories(rs, range(sweep(full=12, quick=3)), face="core")
+
+
+@settings(max_examples=sweep(full=40, quick=4), deadline=None)
+@given(rec=cloaked_round_records(covers=True), seed=st.integers(0, 1000))
+def test_random_cloaked_rule_sets_with_covers_match_reference(rec, seed):
+    """Random shapes on squares or stacks, cloaked spaces in rounds (and
+    sequential phases), both cloaking types, some shapes covering."""
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=3, seed=seed, shape_views=True)
 
 
 # -- rounds played by hand: what each seat can tell apart -----------------------------
