@@ -298,3 +298,35 @@ def test_validation_plays_stack_covers_and_refuses_the_rest_with_cloaked_spaces(
             rules.parse(dict(base, **fields))
         assert message in str(e.value)
         assert "not supported on stacks yet" not in str(e.value)
+
+
+def obscured_forcing(cloaked):
+    """Obscurity on two stacks: black's x must capture by rank; white's piece
+    on stack 0 is a circle (the x takes it) or a pentagon (it takes the x)."""
+    return _rs(
+        f"csc-obscured-forcing-{len(cloaked)}",
+        cloaking="obscures",
+        board=stacks(2, 1, 3),
+        reserves={"black": {"circle": 1, "x": 1}, "white": {"circle": 1, "pentagon": 1}},
+        shapes={
+            "circle": {},
+            "x": {"power": "must-capture", "condition": "cover-by-rank", "result": "removes"},
+            "pentagon": dict(RANK),
+        },
+        phases=[{"cloaked": cloaked, "pass": True}],
+    )
+
+
+def test_obscurity_a_stack_cover_forces_only_when_every_defender_is_seen():
+    # placements k*2 + t (circle 0, x 1, pentagon 2); black's circle on stack 1 first
+    hidden = obscured_forcing(every_cell(2, 1))
+    by_circle, by_pentagon = state(hidden, 1, 0), state(hidden, 1, 4)
+    # black sees a white piece on stack 0, not its shape: its x would take a circle, not a
+    # pentagon, so the capture is not one it sees; nothing forces, and it cannot tell them apart
+    assert views(by_circle, 0) == views(by_pentagon, 0)
+    assert by_circle.legal_actions() == by_pentagon.legal_actions()
+    assert {2, 3} <= set(by_circle.legal_actions())
+    # with stack 0's bottom cell open black sees the circle: the capture forces
+    opened = obscured_forcing([c for c in every_cell(2, 1) if c != [1, 1, 1]])
+    assert state(opened, 1, 0).legal_actions() == [2]
+    assert 3 in state(opened, 1, 4).legal_actions()  # x onto a pentagon captures nothing

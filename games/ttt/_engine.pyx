@@ -49,9 +49,13 @@ concepts (docs: pages of docs/rules/ttt/; tests: files in tests/):
       docs: rounds.md
   cloaking                 _cloaking.pxi         test_ttt_cloaking.py,
                            (what a seat sees),   test_ttt_cloaking_captures.py,
-                           _cloaked_events.pxi   test_ttt_cloaking_jumps.py,
-                           (what it sees of      test_ttt_cloaking_rounds.py
-                           events)
+                           _cloaked_events.pxi   test_ttt_cloaking_stack_captures.py,
+                           (what it sees of      test_ttt_cloaking_round_covers.py,
+                           events),              test_ttt_cloaking_jumps.py,
+                           _cloaked_stack_covers test_ttt_cloaking_rounds.py
+                           .pxi, _cloaked_round_
+                           covers.pxi (of covers
+                           on stacks, in rounds)
       docs: cloaking.md
   per-player views         _views.pxi            test_ttt_views.py,
                                                  test_ttt_openspiel.py
