@@ -721,27 +721,29 @@ def test_obscurity_a_capture_by_a_shape_that_beats_every_shape_forces():
 # -- validation: what stays refused, every problem at once ------------------------
 
 
-def test_validation_refuses_cloaked_captures_only_on_stacks_and_in_rounds():
+def test_validation_plays_cloaked_covers_on_stacks_and_in_rounds():
     """Reincarnation and obscurity with cloaked captures are played (the rule
-    sets above parse); stacks and simultaneous or single phases stay refused."""
+    sets above parse), on stacks and in simultaneous or single phases too
+    (tests/test_ttt_cloaking_stack_captures.py, tests/test_ttt_cloaking_round_covers.py);
+    jumps and surrounds in such rounds stay refused."""
     for rs in CAPTURE_CASES + REINCARNATION_CASES:
         assert rs.record["cloaking"] == "hides"
     for rs in OBSCURE:
         assert rs.record["cloaking"] == "obscures"
+    record = {
+        "name": "ok",
+        "board": {"kind": "stacks", "size": [3, 1, 3]},
+        "cloaking": "obscures",
+        "reserves": {"black": {"x": 2}, "white": {"x": 2}},
+        "move_limit": 10,
+        "shapes": {"x": {"power": "can-capture", "condition": "cover", "result": "reincarnates"}},
+        "phases": [{"cloaked": [[1, 1, 1]], "order": "simultaneous"}],
+    }
+    assert rules.parse(record).record["cloaking"] == "obscures"
+    jumping = dict(record, board={"kind": "squares", "size": [3, 3, 1]})
+    jumping["shapes"] = {
+        "x": {"power": "can-capture", "condition": "jump", "result": "removes", "move": "adjacent"}
+    }
     with pytest.raises(RuleSetError) as e:
-        rules.parse(
-            {
-                "name": "bad",
-                "board": {"kind": "stacks", "size": [3, 1, 3]},
-                "cloaking": "obscures",
-                "reserves": {"black": {"x": 2}, "white": {"x": 2}},
-                "move_limit": 10,
-                "shapes": {"x": {"power": "can-capture", "condition": "cover", "result": "reincarnates"}},
-                "phases": [{"cloaked": [[1, 1, 1]], "order": "simultaneous"}],
-            }
-        )
-    text = str(e.value)
-    assert "cloaking 'obscures'" not in text
-    assert "'reincarnates' with cloaked spaces" not in text
-    assert "board.kind: captures with cloaked spaces are not supported on stacks yet" in text
-    assert "captures with cloaked spaces are not supported with a simultaneous or single phase yet" in text
+        rules.parse(jumping)
+    assert "'jump' with cloaked spaces is not supported in a simultaneous or single phase yet" in str(e.value)

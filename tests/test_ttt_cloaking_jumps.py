@@ -333,7 +333,8 @@ def test_validation_lifts_the_jump_and_surround_refusals_only():
     text = str(e.value)
     assert "'chain-jump' with cloaked spaces" not in text  # (tests/test_ttt_cloaking_attempts.py)
     assert "'surround-line' with cloaked spaces" not in text
-    assert "board.kind: captures with cloaked spaces are not supported on stacks yet" in text
+    # on stacks with cloaked spaces covers are played, jumps and surrounds are not
+    assert "'surround-line' on stacks with cloaked spaces is not supported yet" in text
 
 
 def test_a_third_player_that_saw_neither_piece_cannot_tell_a_hidden_capture_from_a_hidden_move():

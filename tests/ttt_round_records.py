@@ -106,12 +106,13 @@ def stack_cover_round_records(draw):
 
 
 @st.composite
-def cloaked_round_records(draw, preplaced=False):
+def cloaked_round_records(draw, preplaced=False, covers=False):
     """Shapes (some moving, some not, forward movers with goals) on squares or
     stacks, cloaked spaces in simultaneous or single phases, both cloaking
     types; with ``preplaced`` (cloak-shape-seen) also a stationary shape and
     pieces pre-placed on cloaked spaces, some of colours with nothing in
-    reserve."""
+    reserve; with ``covers`` some shapes capture by covering (cover or cover
+    by rank; removing, reincarnating, on stacks converting; no pot split)."""
     stacks = draw(st.booleans())
     size = [
         draw(st.integers(2, 3)),
@@ -176,6 +177,17 @@ def cloaked_round_records(draw, preplaced=False):
     for _, colour, _ in pieces:
         if draw(st.booleans()):
             reserves[colour] = {s: 0 for s in reserves[colour]}
+    if covers:
+        results = ["removes", "reincarnates"] + (["converts"] if stacks else [])
+        if stacks and len(colours) > 2:
+            results = ["removes"]  # (a pot split among captors of several colours is refused)
+        for name in draw(st.lists(st.sampled_from(sorted(shapes)), min_size=1, unique=True)):
+            shapes[name] = dict(
+                shapes[name],
+                power=draw(st.sampled_from(["can-capture", "must-capture"])),
+                condition=draw(st.sampled_from(["cover", "cover-by-rank"])),
+                result=draw(st.sampled_from(results)),
+            )
     rec = {
         "name": "cr-random",
         "players": players,

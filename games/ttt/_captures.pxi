@@ -469,7 +469,7 @@ cdef int arrive(TTTCore core, int seat, int t, int piece, int k) noexcept:
     if verdict == CP_NONE:
         return -2
     if core.tab.gravity:
-        return cover_stack(core, t, piece, k, verdict, cells, n)
+        return cover_stack(core, seat, t, piece, k, verdict, cells, n)
     return cover_flat(core, t, piece, k, verdict)
 
 
@@ -513,17 +513,22 @@ cdef int restack(TTTCore core, int t, int base, int* pc, int* ps, int m, int nca
     return t + tab.XY * (base + at) if at >= 0 else -1
 
 
-cdef int cover_stack(TTTCore core, int t, int piece, int k, int verdict, int* cells, int n) noexcept:
+cdef int cover_stack(TTTCore core, int seat, int t, int piece, int k, int verdict, int* cells,
+                     int n) noexcept:
     """A cover on a stack: the captives leave it (removed, or into a
     reserve) or change colour in place; the pieces above a piece that
     leaves fall; then the attacker lands on top if it stays (in the
-    captor's colour if converted)."""
+    captor's colour if converted). With cloaking each piece that stays
+    keeps who saw it, and ``seat`` sees every piece left from the cover's
+    base up ("every piece they have attempted to cover"); ``cover_landed``
+    becomes the attacker's cell, or -1."""
     cdef Tables tab = core.tab
-    cdef int base = cover_base(core, t), top0 = core.top[t], m = 0, i, j, z, c, res
+    cdef int base = cover_base(core, t), top0 = core.top[t], m = 0, i, j, z, c, res, out
     cdef int cpiece = 0, ck = 0, at = -1, ncap = 0
     cdef bint hit
     cdef int pc[CP_MAX_STACK]
     cdef int ps[CP_MAX_STACK]
+    cdef int sm[CP_MAX_STACK]          # who saw each piece that stays (cloaking)
     if verdict == CP_LOSE:
         cpiece = core.cell[cells[0]]
         ck = tab.shape_local[core.shp[cells[0]]]
@@ -536,6 +541,7 @@ cdef int cover_stack(TTTCore core, int t, int piece, int k, int verdict, int* ce
                 hit = True
         pc[m] = core.cell[c]
         ps[m] = core.shp[c]
+        sm[m] = core.seen[c] if core.seen != NULL else 0
         if hit and (verdict == CP_WIN or verdict == CP_MUTUAL):
             if verdict == CP_MUTUAL:
                 pc[m] = 0
@@ -548,19 +554,29 @@ cdef int cover_stack(TTTCore core, int t, int piece, int k, int verdict, int* ce
         if pc[m]:
             m += 1
         clear_cell(core, c)
+    core.cover_landed = -1
     if verdict == CP_WIN:
         at = m
         pc[m] = piece
         ps[m] = tab.shape_global[k]
+        sm[m] = core.cover_seen
         m += 1
+        core.cover_landed = t + tab.XY * (base + at)
     elif verdict == CP_LOSE and ncap > 1:
         pass                                  # the pot waits for its chance node (deal_pot)
     elif verdict == CP_LOSE:
         if take_captive(core, cpiece, ck, k) == RESULT_CONVERTS:
             pc[m] = cpiece
             ps[m] = tab.shape_global[k]
+            sm[m] = core.cover_seen
             m += 1
-    return restack(core, t, base, pc, ps, m, ncap, k, at)
+            core.cover_landed = t + tab.XY * (base + m - 1)
+    out = restack(core, t, base, pc, ps, m, ncap, k, at)
+    if core.seen != NULL:
+        for z in range(base, top0 + 1):
+            if z < tab.Z:
+                core.seen[t + tab.XY * z] = (sm[z - base] | (1 << seat)) if z - base < m else 0
+    return out
 
 
 # -- covers of by-stack movers ----------------------------------------------

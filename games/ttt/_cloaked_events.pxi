@@ -133,6 +133,10 @@ cdef object event_line(TTTCore core, int player, int i):
         text += reincarnation_line(core, player, i)
     if tab.captives_log0:      # captives told by the event, not read off today's board
         text = re.sub(r" over \([^)]*\)", "", text) + captives_line(core, player, i, actor)
+    if tab.stack_log0:
+        text += stack_line(core, player, i)
+    if tab.round_log0:
+        text += round_line(core, player, i)
     if tab.nphases > 1:
         text += f" [phase {phase + 1}]"
     return f"{i + 1}. {who}: {text}"
@@ -150,10 +154,11 @@ cdef object event_rows(TTTCore core, int player):
     extra2 = tab.C + tab.K if tab.rlog0 else 0        # reincarnation_row
     extra3 = 2 * tab.T + tab.C + tab.K if tab.captives_log0 else 0     # captives_row
     width += extra + extra2 + extra3
-    out = [0.0] * (width * tab.loglen)
+    extra4 = stack_row_width(tab) + round_row_width(tab)     # stack_row, round_row: after the rest
+    out = [0.0] * ((width + extra4) * tab.loglen)
     for i in range(logged_event_count(core)):
         action, actor, attempt, cls, phase = logged_event(core, i)
-        row = i * width
+        row = i * (width + extra4)
         out[row + actor] = 1.0
         base = row + tab.seats
         out[base] = float(attempt)
@@ -180,6 +185,10 @@ cdef object event_rows(TTTCore core, int player):
             out[row + width - extra2 - extra3:row + width - extra3] = reincarnation_row(core, player, i)
         if extra3:
             out[row + width - extra3:row + width] = captives_row(core, player, i, actor)
+        if extra4:
+            out[row + width:row + width + extra4] = \
+                (stack_row(core, player, i) if tab.stack_log0 else []) + \
+                (round_row(core, player, i) if tab.round_log0 else [])
     return out
 
 

@@ -59,6 +59,8 @@ cdef void cloak_layout(Tables tab, dict p) except *:
     obscured_cover_tables(tab)
     reincarnation_log_layout(tab)
     captives_log_layout(tab)
+    stack_cover_log_layout(tab)
+    round_cover_log_layout(tab)
 
 
 cdef void obscured_cover_tables(Tables tab) noexcept:
@@ -408,6 +410,8 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
     cdef int cover[5]              # target, who saw its piece, open target, source, verdict
     cdef int* snap = NULL          # each cell's piece and who saw it, before a jump or surround
     cdef bint attempt = False
+    cdef int16_t* columns = NULL   # a stacks event's columns (covers on stacks: _cloaked_stack_covers.pxi)
+    cdef int logged = 0
     cover[0] = -1
     if core.offer_by < 0 and action < tab.nplace:
         kind = 0
@@ -425,6 +429,9 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
         stk = (action - tab.stk0) // tab.T % tab.S
         f = stk % tab.XY
         t = (action - tab.stk0) % tab.T
+    if tab.stack_log0 and kind != 2:
+        columns = <int16_t*>malloc(4 * tab.Z * sizeof(int16_t))
+        begin_stack_event(core, actor, kind, t, f, columns)
     if kind != 2 and (tab.cloaking == CLOAK_HIDES or tab.obscured_covers) and judges_own_view(core, actor):
         attempt = is_attempt(core, action, kind, f)     # (obscured covers too)
     if attempt:
@@ -468,6 +475,11 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
             land = t + tab.XY * (core.top[t] - 1) if tab.gravity else t
         if cover[0] >= 0:
             land = end_cloaked_cover(core, actor, kind, cover)
+        if columns != NULL and core.cover_landed != -2:
+            land = core.cover_landed             # a cover on a stack: where the attacker ends
+            if kind == 1 and core.cell[src] == 0:
+                core.seen[src] = 0
+    logged = logged_event_count(core)
     log_event(core, action, actor, attempt, kind, land, before)
     if cover[0] >= 0:
         log_cover(core, actor, kind, before, cover)
@@ -475,6 +487,10 @@ cdef void apply_cloaked(TTTCore core, int action) noexcept:
         log_captives(core, actor, f if kind == 1 else -1, t, snap)
         free(snap)
     refresh_seen(core)
+    if columns != NULL:
+        if logged_event_count(core) > logged:
+            log_stack_event(core, action, kind, t, f, columns)
+        free(columns)
 
 
 # -- captures with cloaked spaces ---------------------------------------------------
@@ -596,7 +612,11 @@ cdef bint sees_capture(TTTCore core, int seat, int action, bint* must) noexcept:
     else:
         decode_move(core, action, &r, &f, &t)
         k = movable_shape(core, seat, f)     # (a surrounding goal replacement returned above)
-    return fully_sees(core, seat, t) or capture_class(core, k) == 2
+    if capture_class(core, k) == 2:
+        return True
+    if tab.gravity:
+        return sees_every_defender(core, seat, t)
+    return fully_sees(core, seat, t)
 
 
 # -- jumps and surrounds with cloaked spaces ---------------------------------------
@@ -700,8 +720,8 @@ cdef void begin_cloaked_round(TTTCore core) noexcept:
             core.round_landing[s] = t
         elif core.top[t] < tab.Z:
             core.round_landing[s] = t + tab.XY * core.top[t]
-        if tab.cloaking == CLOAK_HIDES and judges_own_view(core, s):
-            if view_hides_pieces_only(core) and not tab.line_blocked:
+        if (tab.cloaking == CLOAK_HIDES or tab.obscured_covers) and judges_own_view(core, s):
+            if view_hides_pieces_only(core) and not tab.powers and not tab.line_blocked:
                 # a plan legal in the view differs from the truth only by
                 # hidden pieces on its target (moves go over pieces)
                 if not target_free(core, t):
@@ -776,11 +796,13 @@ cdef void lift_round_seen_shaped(TTTCore core, int* src) noexcept:
 cdef void end_cloaked_round(TTTCore core, int* landed) noexcept:
     """After the round's pieces landed: remember what is seen now, and log
     every plan in seat order with what each seat saw of it."""
-    cdef int s
+    cdef int s, first = logged_event_count(core)
     refresh_seen_after_round(core, landed)
     for s in range(core.tab.seats):
         if core.round_plan[s] >= 0:
             log_round_plan(core, s, landed[s])
+    if core.tab.round_log0:
+        end_round_covers(core, first)        # what the round changed for each seat
 
 
 cdef void refresh_seen_after_round(TTTCore core, int* landed) noexcept:

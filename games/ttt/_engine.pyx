@@ -49,9 +49,13 @@ concepts (docs: pages of docs/rules/ttt/; tests: files in tests/):
       docs: rounds.md
   cloaking                 _cloaking.pxi         test_ttt_cloaking.py,
                            (what a seat sees),   test_ttt_cloaking_captures.py,
-                           _cloaked_events.pxi   test_ttt_cloaking_jumps.py,
-                           (what it sees of      test_ttt_cloaking_rounds.py
-                           events)
+                           _cloaked_events.pxi   test_ttt_cloaking_stack_captures.py,
+                           (what it sees of      test_ttt_cloaking_round_covers.py,
+                           events),              test_ttt_cloaking_jumps.py,
+                           _cloaked_stack_covers test_ttt_cloaking_rounds.py
+                           .pxi, _cloaked_round_
+                           covers.pxi (of covers
+                           on stacks, in rounds)
       docs: cloaking.md
   per-player views         _views.pxi            test_ttt_views.py,
                                                  test_ttt_openspiel.py
@@ -162,6 +166,13 @@ cdef class TTTCore(GameCore):
     cdef int plan_shape[MAX_SEATS]
     # the per-shape reserves before a cloaked cover (read when its event is logged)
     cdef int16_t sres_before_cover[MAX_COLOURS * MAX_SHAPES]
+    # a cloaked cover on a stack, while it resolves: the arriving piece's
+    # seen mask (set before the plain rules run), then the cell where that
+    # piece ends (-1 gone, -2 no cover on a stack)
+    cdef int cover_seen
+    cdef int cover_landed
+    # the plans of the resolving cloaked round that covered (a seat bit mask)
+    cdef int round_covered
     # set while an attempt is judged on the true position, where "must
     # capture" does not apply (it is judged on what the mover sees)
     cdef bint captures_unforced
@@ -864,4 +875,6 @@ include "_pots.pxi"
 include "_rounds.pxi"
 include "_cloaking.pxi"
 include "_cloaked_events.pxi"
+include "_cloaked_stack_covers.pxi"
+include "_cloaked_round_covers.pxi"
 include "_views.pxi"

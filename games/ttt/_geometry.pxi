@@ -86,6 +86,10 @@ cdef class Tables:
     cdef bint obscured_covers    # captures under obscurity (legal actions from obscured_actions)
     cdef int stand_in_shape  # a local shape with a power, standing for a shape the mover does not see
     cdef int captives_log0   # block offset of loglen*S words, what a jump or surround took per cell (0: none)
+    cdef int stack_log0      # block offset of loglen*stack_log_width words, each seat's view of a
+    cdef int stack_log_width  # stacks event's columns around it and its reserve gains (0: none)
+    cdef int round_log0      # block offset of loglen*round_log_width words, each seat's view of the
+    cdef int round_log_width  # cells and reserves before and after a round with covers (0: none)
     cdef object scratch      # a TTTCore reused for views (one view is alive at a time)
     cdef int block           # int16 entries in a position block
     # spaces (_phases.pxi): per phase and cell, bit masks of the seats

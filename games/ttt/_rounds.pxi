@@ -188,6 +188,8 @@ cdef void resolve_round(TTTCore core) noexcept:
     cdef int cshape[MAX_SEATS * CP_MAX_STACK]      # and their shapes (locals: cores stay small)
     cdef int jumped[MAX_SEATS]                     # the target each jump plan passes over
     cdef int source[MAX_SEATS]                     # each move plan's source target (approaches)
+    if core.seen != NULL and tab.round_log0:
+        begin_round_covers(core)         # each seat's view before the round (covers)
     if core.seen != NULL:
         begin_cloaked_round(core)        # attempts only reveal
     v[0] = -1
@@ -441,18 +443,25 @@ cdef int land_round_shape(TTTCore core, int s, int t, int piece, int* seats, int
     otherwise and when its result removes). Returns the cell of its piece
     or -1 (no turn check)."""
     cdef Tables tab = core.tab
-    cdef int k = core.plan_shape[s], c, i, o, res
+    cdef int k = core.plan_shape[s], c, i, o, res, cc
+    if core.seen != NULL:
+        core.cover_seen = core.round_seen[s]     # cloaking: the piece's seen mask (cover_stack)
     c = arrive(core, s, t, piece, k) if tab.powers else -2
     if c == -2:
         c = land(core, t, piece)
         set_shape(core, c, tab.shape_global[k])
+    elif core.seen != NULL:
+        round_cover_seen(core, s, t, c)          # a cloaked cover (_cloaked_round_covers.pxi)
     for i in range(n):
         o = seats[i]
         if o == s:
             continue
         res = take_captive(core, piece, k, core.plan_shape[o])
         if res == RESULT_CONVERTS and tab.gravity and target_free(core, t):
-            set_shape(core, land(core, t, piece), tab.shape_global[core.plan_shape[o]])
+            cc = land(core, t, piece)
+            set_shape(core, cc, tab.shape_global[core.plan_shape[o]])
+            if core.seen != NULL:
+                core.seen[cc] = 1 << s           # cloaking: its captor's planner saw it converted
     return c
 
 

@@ -184,26 +184,60 @@ def check_cloaked_captures(rec, p, shapes, phases):
     with captives removed or reincarnated (the reserve a reincarnation fills
     is public, and the cover's event says so), under invisibility and
     obscurity, in sequential phases (docs/rules/ttt/cloaking.md, "Captures
-    with cloaked spaces"); jumps and surrounds too ("Jumps and surrounds with cloaked spaces").
-    Refused rather than guessed: stacks (a cover's defenders are the whole
-    stack, partly hidden) and captures inside a simultaneous or single phase
-    (a round would judge covers on hidden pieces in another order)."""
-    kind = (rec.get("board") or {}).get("kind")
-    if kind == "stacks":
-        p.add(
-            "board.kind",
-            "captures with cloaked spaces are not supported on stacks yet (a cover's "
-            "defenders are the whole stack, partly hidden; allowed with a shape that has a "
-            "power and cloaked spaces: squares, vertices, hash)",
-        )
-    # chain jumps are played too: the continuation is offered by the mover's
-    # view ("Chain jumps with cloaked spaces", docs/rules/ttt/cloaking.md)
+    with cloaked spaces"); jumps and surrounds too ("Jumps and surrounds with
+    cloaked spaces"); covers on stacks too ("Captures on stacks with cloaked
+    spaces": the true stack judges, each seat reads how the columns it sees
+    changed); covers in simultaneous and single phases too ("Covers in
+    cloaked rounds": judged on the true board of the round's start, each seat
+    reads how the round changed what it sees). Refused rather than guessed:
+    on stacks, jumps and surrounds, by-stack moves and pot splits (their
+    views are not built); jumps and surrounds inside a simultaneous or single
+    phase. Chain jumps are played where jumps are: the continuation is offered
+    by the mover's view ("Chain jumps with cloaked spaces")."""
+    if (rec.get("board") or {}).get("kind") == "stacks":
+        check_cloaked_stack_captures(rec, p, shapes)
     if any(isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases):
+        # covers are played in cloaked rounds (docs/rules/ttt/cloaking.md, "Covers in
+        # cloaked rounds"); jumps and surrounds there are not
+        for shape, props in shapes.items():
+            condition = props.get("condition")
+            if props.get("power", "none") != "none" and condition in CONDITIONS_JUMP + CONDITIONS_SURROUND:
+                p.add(
+                    f"shapes.{shape}.condition",
+                    f"{condition!r} with cloaked spaces is not supported in a simultaneous or "
+                    "single phase yet (what each seat sees of a jump or surround judged in a "
+                    "round is not built; allowed there with cloaked spaces: cover, cover-by-rank)",
+                )
+
+
+def check_cloaked_stack_captures(rec, p, shapes):
+    """Captures on stacks with cloaked spaces: covers are played (docs/rules/ttt/cloaking.md,
+    "Captures on stacks with cloaked spaces"); jumps and surrounds on stacks,
+    by-stack moves and pot splits among captors of several colours are not
+    built with cloaked spaces."""
+    for shape, props in shapes.items():
+        condition = props.get("condition")
+        if props.get("power", "none") != "none" and condition not in ("cover", "cover-by-rank"):
+            p.add(
+                f"shapes.{shape}.condition",
+                f"{condition!r} on stacks with cloaked spaces is not supported yet (what each seat "
+                "sees of a jump or surround on a partly hidden stack is not built; allowed on stacks "
+                "with cloaked spaces: cover, cover-by-rank)",
+            )
+        if props.get("move") in MOVES_BY_STACK:
+            p.add(
+                f"shapes.{shape}.move",
+                f"{props['move']!r} with captures and cloaked spaces is not supported yet (a by-stack "
+                "cover's poker hands would be judged on pieces the mover does not see; allowed with "
+                f"captures on stacks and cloaked spaces: any move but {allowed_text(MOVES_BY_STACK)})",
+            )
+    if may_split_pot(rec):
         p.add(
-            "cloaking",
-            "captures with cloaked spaces are not supported with a simultaneous or single "
-            "phase yet (allowed with a shape that has a power and cloaked spaces: sequential "
-            "phases)",
+            "shapes",
+            "a pot split among captors of several colours (stacks, a converting or reincarnating "
+            "shape, three or more colours) is not supported with cloaked spaces yet (what each seat "
+            "sees of the deal is not built; allowed with captures on stacks and cloaked spaces: "
+            "results that remove, or two colours)",
         )
 
 

@@ -164,7 +164,11 @@ class CloakingMixin:
         (a cover's the one that moves, a surround's the one that lands) will
         capture: onto a piece it fully sees, or by a shape that beats every shape."""
         t = self.piece_of(s, a)[1]
-        return self.target_xyz(t) not in self.shape_hidden or self.level(name) == 2
+        if self.level(name) == 2:
+            return True
+        if self.gravity:  # every piece the cover would take is one it fully sees
+            return not any(c in self.shape_hidden for c in self.covered(s, t))
+        return self.target_xyz(t) not in self.shape_hidden
 
     def captors(self, s, a):
         out = super().captors(s, a)
@@ -289,6 +293,7 @@ class CloakingMixin:
         dest = self.landing(t)
         if dest is not None:
             self.seen[dest] = mover  # before the move: the next turn's views read it
+        self.arriving_seen = set(mover)  # a cover on a stack gives it to the attacker (cover_land)
         before = None
         if self.jumpers or self.any_surrounder:
             before = {
@@ -324,6 +329,31 @@ class CloakingMixin:
                 self.seen.pop(c, None)
         self.last_captives.sort(key=lambda e: self.cell_index(e[0]))
 
+    def cover_land(self, s, name, col, t, replace=None):
+        """A cover on a stack with cloaked spaces: the true stack judges it;
+        every piece that stays keeps who saw it (the attacker: its placer, or
+        who saw it at its source), and the mover fully sees every piece left
+        from the cover's base up ("every piece they have attempted to
+        cover"); captives that leave are forgotten."""
+        if self.plain or self.cloak == "none" or not self.gravity:
+            return super().cover_land(s, name, col, t, replace)
+        verdict, cells = self.outcome(s, name, t)
+        converts = lambda shape: self.props[shape].get("result") == "converts"  # noqa: E731
+        column = [c for c in self.stack_cells(t) if c in self.board]
+        kept = []
+        for c in column:
+            if c in cells and (verdict == "mutual" or (verdict == "win" and not converts(name))):
+                continue
+            kept.append(set(self.seen.get(c, set())))
+        if verdict == "win" or (verdict == "lose" and converts(self.shape[cells[0]])):
+            kept.append(set(self.arriving_seen))
+        stays = super().cover_land(s, name, col, t, replace)
+        for c in self.stack_cells(t):
+            self.seen.pop(c, None)
+        for c, who in zip(self.stack_cells(t), kept, strict=False):  # the cells from the base up
+            self.seen[c] = who | {s}
+        return stays
+
     def play_by_stack_seen(self, actor, a):
         """A real by-stack move: every carried piece keeps who saw it."""
         c, _, u, _ = self.stack_move_parts(a)
@@ -347,7 +377,7 @@ class CloakingMixin:
             return super()._resolve()
         self.round_attempts = set()
         self.carried_seen = {}
-        if self.cloak == "hides":
+        if self.cloak == "hides" or self.powers:  # under obscurity a cover may be an attempt
             for s, a in self.plans.items():
                 if a == self.a_pass or self.is_chaos(s):
                     continue
@@ -365,6 +395,32 @@ class CloakingMixin:
         self.attempts += sorted(self.round_attempts)
         super()._resolve()
         self.refresh()
+
+    def arrive(self, s, name, col, t):
+        """A round's piece arrives (a cover when it covers): on stacks
+        cover_land keeps the seen masks; on a flat board a defender that
+        stays is seen by the planner ("attempted to cover"), an emptied
+        space forgets."""
+        if self.plain or self.cloak == "none":
+            return super().arrive(s, name, col, t)
+        self.arriving_seen = set(self.carried_seen.get(s, {s}))
+        covering = self.outcome(s, name, t)[0] != "none"
+        c = self.target_xyz(t)
+        stays = super().arrive(s, name, col, t)
+        if covering and not self.gravity and stays is None:
+            if c in self.board:
+                self.seen.setdefault(c, set()).add(s)
+            else:
+                self.seen.pop(c, None)
+        return stays
+
+    def take_collided(self, senders, sending, winner, col, name, t):
+        """A collider converted onto the stack is seen by the winner's planner."""
+        before = set(self.board)
+        super().take_collided(senders, sending, winner, col, name, t)
+        if not self.plain and self.cloak != "none":
+            for c in set(self.board) - before:
+                self.seen[c] = {winner}
 
     def _round_lift(self, movers, cells):
         if self.cloak == "none":
