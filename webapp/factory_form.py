@@ -95,6 +95,9 @@ _WORDS = {
         "most-in-a-row-wins": "Most same-color-in-a-row wins",
         "least-in-a-row-loses": "Least same-color-in-a-row loses",
         "most-pieces-wins": "Most pieces wins",
+        **{f"any-{k}-in-a-row-wins": f"Any {k}-same-color-in-a-row wins" for k in range(2, 7)},
+        "stalemate-loses": "Stalemate loses",
+        "stalemate-wins": "Stalemate wins",
     },
     "move": {
         "stationary": "Stationary",
@@ -105,6 +108,10 @@ _WORDS = {
         "orth-by-stack": "Moves orth by stack",
         "orth-by-full-stack": "Moves orth by full stack",
         "adjacent-or-knight": "Moves adjacent or knight",
+        "adjacent-no-back": "Moves adjacent (no back)",
+        "adjacent-no-back-side": "Moves adjacent (no back/side)",
+        "orthogonal-no-back": "Moves orth (no back)",
+        "pawn-forward-center": "Pawn move forward/center",
     },
     "line_moves": {
         "blocked-by-pieces": "Pieces block line moves",

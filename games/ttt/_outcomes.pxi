@@ -11,8 +11,8 @@ from libc.stdint cimport int16_t, uint8_t, uint64_t
 from games.rng cimport mix64
 from games.ttt.codes cimport (
     EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW,
-    ST_MOST_PIECES, END_CHECK, ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
-    MEASURE_SHAPE, MEASURE_AREA)
+    ST_MOST_PIECES, END_CHECK, ST_RANKED, ST_VS_CHAOS, ST_ANY_ROW, ST_STUCK, MEASURE_RUN, MEASURE_WINDOWS,
+    MEASURE_PIECES, MEASURE_SHAPE, MEASURE_AREA)
 
 
 cdef void outcome_tables(Tables tab, dict p):
@@ -298,6 +298,9 @@ cdef void side_verdicts(TTTCore core, int* score, int eligible, int* verdict, bi
             elif not (tab.vs_more_wins and tab.vs_fewer_loses):
                 verdict[s] = -1 if tab.vs_more_wins else 1
         return
+    if tab.st_kind == ST_ANY_ROW or tab.st_kind == ST_STUCK:
+        any_verdicts(core, score, eligible, verdict)
+        return
     if tab.st_kind != ST_RANKED:            # draws
         return
     for s in range(nsides):
@@ -314,6 +317,34 @@ cdef void side_verdicts(TTTCore core, int* score, int eligible, int* verdict, bi
         if (eligible >> s) & 1:
             extreme = score[s] == (best if tab.st_most else worst)
             verdict[s] = (1 if tab.st_wins else -1) if extreme else (-1 if tab.st_wins else 1)
+
+
+cdef void any_verdicts(TTTCore core, int* score, int eligible, int* verdict) noexcept:
+    """"Any K-same-color-in-a-row wins": every eligible side with a K-line
+    (a score above 0) wins and every other loses; none with one, a draw.
+    "Stalemate loses" ("wins"): the side of the seat left without a move
+    (``core.stuck``) loses (wins) and every other eligible side wins
+    (loses); a stalemate no seat is stuck in (passes, a goal reached, a
+    round, the move limit) draws (docs/rules/ttt/outcomes.md)."""
+    cdef Tables tab = core.tab
+    cdef int s, mine = -1, n = 0
+    cdef int nsides = tab.side[tab.seats - 1] + 1
+    if tab.st_kind == ST_STUCK:
+        if core.stuck == 0:
+            return
+        mine = tab.side[core.stuck - 1]
+    for s in range(nsides):
+        if (eligible >> s) & 1 and (s == mine or (mine < 0 and score[s] > 0)):
+            n += 1
+    if n == 0 and mine < 0:
+        return
+    for s in range(nsides):
+        if not (eligible >> s) & 1:
+            continue
+        if mine >= 0:
+            verdict[s] = (1 if tab.st_wins else -1) * (1 if s == mine else -1)
+        else:
+            verdict[s] = 1 if score[s] > 0 else -1
 
 
 cdef void finish_outcome(TTTCore core, int how) noexcept:

@@ -33,9 +33,12 @@ cdef void next_seat(TTTCore core) noexcept:
 
 
 cdef void start_turn(TTTCore core) noexcept:
-    """Without a pass option, a seat with no legal move is a stalemate."""
+    """Without a pass option, a seat with no legal move is a stalemate
+    (the seat "Stalemate loses" and "Stalemate wins" score: ``core.stuck``)."""
     if not core.tab.ph_pass[core.phase] and not has_move(core, core.seat):
+        core.stuck = core.seat + 1
         reach_stalemate(core)
+        core.stuck = 0
 
 
 cdef inline bint can_place(TTTCore core, int seat) noexcept:

@@ -27,6 +27,7 @@ from games.ttt.schema import (
     is_int,
     line_moves_blocked,
     may_split_pot,
+    names_replacement,
     needs_goals,
     seats_of,
     shaped,
@@ -69,11 +70,7 @@ def check_shapes(rec, p):
                 f"(the specification's x=1 and its opposite; allowed with goals and players={players!r}: "
                 "a board with size y > 1)",
             )
-        forward_only = [
-            s
-            for s, props in shapes.items()
-            if props["move"] != "stationary" and not can_move_backwards(props)
-        ]
+        forward_only = [s for s, props in shapes.items() if names_replacement(props)]
         if forward_only and not any(can_move_backwards(props) for props in shapes.values()):
             p.add(
                 "shapes",

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from games.ttt.boards import _wide, widen
 from games.ttt.codes import Measure, Stalemate
 from games.ttt.schema import (
+    ANY_ROW_STALEMATES,
     CLOAK_CODES,
     CONDITION_CODES,
     EFFECT_ALL_LOSE,
@@ -28,6 +29,7 @@ from games.ttt.schema import (
     RESULT_CODES,
     SHAPES_ALL,
     STALEMATE_CODES,
+    STUCK_STALEMATES,
     VS_CHAOS_STALEMATES,
     can_move_backwards,
     goal_sides,
@@ -38,6 +40,7 @@ from games.ttt.schema import (
     line_moves_blocked,
     may_split_pot,
     measure_shape,
+    names_replacement,
     needs_goals,
     parse_check,
     parse_stalemate,
@@ -287,7 +290,14 @@ def _outcome_tables(r) -> dict:
         "chaos_more_than": [-1] * len(SHAPES_ALL),
         "overachievers": r["overachievers_disqualified"],
     }
-    if extreme == "vs-chaos":
+    if name in ANY_ROW_STALEMATES:
+        out["st_kind"] = int(Stalemate.ST_ANY_ROW)
+        out["st_measure"] = int(Measure.MEASURE_WINDOWS)
+        out["st_k"] = int(name.split("-")[1])
+    elif name in STUCK_STALEMATES:
+        out["st_kind"] = int(Stalemate.ST_STUCK)
+        out["st_wins"] = name == "stalemate-wins"
+    elif extreme == "vs-chaos":
         out["st_kind"] = int(Stalemate.ST_VS_CHAOS)
         out["vs_more_wins"] = name != "fewer-pieces-than-chaos-loses"
         out["vs_fewer_loses"] = name != "more-pieces-than-chaos-wins"
@@ -369,7 +379,7 @@ def outcome_profile(rs: RuleSetLike) -> dict:
     r = rs.record
     n, chaos = seats_of(r["players"])
     two_sides = n == 2 or r["players"] == "partners"
-    together = r["stalemate"] in ("all-win", "all-lose") or any(
+    together = r["stalemate"] in ("all-win", "all-lose") + ANY_ROW_STALEMATES or any(
         parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"] if c != GOAL_CHECK
     )
     # "Chaos wins if ..." makes every player lose together
@@ -420,8 +430,9 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "shape_names": names,
         "shape_global": [SHAPES_ALL.index(s) for s in names],
         "shape_moves": [MOVE_CODES[p["move"]] for p in props],
-        # "cannot move backwards": marked so, or a forward-only move
-        "shape_no_back": [p["move"] != "stationary" and not can_move_backwards(p) for p in props],
+        # "cannot move backwards": marked so, or a forward-only move (the
+        # "no back" moves hold their directions alone: _shapes.pxi)
+        "shape_no_back": [names_replacement(p) for p in props],
         "replacers": [k for k, p in enumerate(props) if can_move_backwards(p)] if goals else [],
         "shape_reserves": [[r["reserves"].get(c, {}).get(s, 0) for s in names] for c in colours],
         "piece_shapes": sorted(pieces.items()),

@@ -6,7 +6,13 @@ above a count), from docs/rules/ttt/outcomes.md.
 from __future__ import annotations
 
 from games.ttt.rules import STALEMATES, parse_check
-from games.ttt.schema import GOAL_CHECK, measure_shape, parse_stalemate
+from games.ttt.schema import (
+    ANY_ROW_STALEMATES,
+    GOAL_CHECK,
+    STUCK_STALEMATES,
+    measure_shape,
+    parse_stalemate,
+)
 
 from .geometry import LINE_DIRS, step
 
@@ -28,6 +34,9 @@ class OutcomesMixin:
             or r["stalemate"] == "most-pieces-wins"
         )
         self.disqualified = set()
+        # "Stalemate loses/wins": the seat to move that has no legal move and
+        # no pass, while the stalemate it makes is scored (else None)
+        self.stuck = None
         self.decided = {}  # board -> players' results on it
         self.closed = None  # at the end: the boards decided in play (shown locked)
         self.result = None
@@ -212,6 +221,17 @@ class OutcomesMixin:
         sides = sorted(set(self.side))
         if st in ("draws", "all-win", "all-lose"):
             return {s: {"draws": 0.0, "all-win": 1.0, "all-lose": -1.0}[st] for s in sides}
+        if st in ANY_ROW_STALEMATES:  # every side with a K-line wins, if any has one
+            has = {s: self.side_score(s, f"{st.split('-')[1]}-in-a-row") > 0 for s in sides}
+            if not any(has[s] for s in eligible):
+                return {s: 0.0 for s in sides}
+            return {s: (1.0 if has[s] else -1.0) if s in eligible else 0.0 for s in sides}
+        if st in STUCK_STALEMATES:  # the seat with no move left loses (wins); none: a draw
+            if self.stuck is None:
+                return {s: 0.0 for s in sides}
+            win = 1.0 if st == "stalemate-wins" else -1.0
+            mine = self.side[self.stuck]
+            return {s: (win if s == mine else -win) if s in eligible else 0.0 for s in sides}
         extreme, measure, verdict = parse_stalemate(st)
         score = {s: self.side_score(s, measure) for s in sides}
         if extreme == "vs-chaos":

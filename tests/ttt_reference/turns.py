@@ -204,4 +204,6 @@ class TurnsMixin:
 
     def _turn_start(self):
         if not self.phases[self.phase]["pass"] and not self.has_move(self.seat):
+            self.stuck = self.seat  # "Stalemate loses/wins" score this seat
             self._stalemate_or_next_phase()
+            self.stuck = None
