@@ -24,7 +24,7 @@ MAX_SHAPES = len(schema.SHAPES_ALL)
 PIECES_PER_TURN = (1, 2)
 BOARDS_CANDIDATES = (1, 2, 3)
 #: Each turn check at most once (validation refuses a repeat), so no rule set has more.
-MAX_CHECKS = len(schema.TURN_CHECKS) + 1
+MAX_CHECKS = len(schema.TURN_CHECKS) + len(schema.SHAPE_CHECKS)
 #: How deep the carried JSON (``board.on_boards``) may nest (a rule set nests 5 deep).
 MAX_JSON_DEPTH = 32
 #: Problems listed per control; the rest are counted ("... and 699,990 more").
@@ -57,7 +57,7 @@ def choices() -> dict:
         "board_kinds": schema.BOARD_KINDS,
         # the goal check (the tic-tac-toe variations specification's "Stalemate if
         # goal is reached") with the others
-        "turn_checks": schema.TURN_CHECKS + (schema.GOAL_CHECK,),
+        "turn_checks": schema.TURN_CHECKS + schema.SHAPE_CHECKS,
         "stalemates": schema.STALEMATES,
         "moves": schema.MOVES_NOW,
         "line_moves": schema.LINE_READINGS,
@@ -156,6 +156,8 @@ def option_label(control: str, value) -> str:
         text = str(value)
         if text == schema.GOAL_CHECK:  # 3P-9X-HideSeek: "Statemate if goal is reached"
             return "Stalemate if goal is reached"
+        if text == schema.LAST_PENTAGON_CHECK:
+            return "Last pentagon wins"
         if text.startswith("all-lose-if-any-"):
             return f"All players lose if any {text.rsplit('-', 1)[1]}-same-color-in-a-row"
         parts = text.split("-")

@@ -132,6 +132,7 @@ cdef class Tables:
     cdef int goal_axis[MAX_SEATS]          # 0 x, 1 y, -1 no goal (Chaos)
     cdef int goal_high[MAX_SEATS]          # goal at the axis' high end
     cdef bint goal_check                   # "Stalemate if goal is reached"
+    cdef bint last_pentagon                # "Last pentagon wins"
     cdef int16_t* knight3                  # T*24 jumps 2x1x1
     cdef int8_t* dcomp                     # 26*3: the components of each direction
     cdef uint64_t* szob                    # S*MAX_SHAPES: Zobrist keys of shapes

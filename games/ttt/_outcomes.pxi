@@ -11,8 +11,8 @@ from libc.stdint cimport int16_t, uint8_t, uint64_t
 from games.rng cimport mix64
 from games.ttt.codes cimport (
     EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW,
-    ST_MOST_PIECES, END_CHECK, ST_RANKED, ST_VS_CHAOS, ST_ANY_ROW, ST_STUCK, MEASURE_RUN, MEASURE_WINDOWS,
-    MEASURE_PIECES, MEASURE_SHAPE, MEASURE_AREA)
+    ST_MOST_PIECES, END_NONE, END_CHECK, ST_RANKED, ST_VS_CHAOS, ST_ANY_ROW, ST_STUCK, MEASURE_RUN,
+    MEASURE_WINDOWS, MEASURE_PIECES, MEASURE_SHAPE, MEASURE_AREA)
 
 
 cdef void outcome_tables(Tables tab, dict p):
@@ -56,6 +56,34 @@ cdef void finish_check(TTTCore core, int effect, int mover) noexcept:
         else:
             core.result[p] = -1.0 if tab.side[p] == ms else 1.0
     core.end = END_CHECK
+
+
+cdef bint last_pentagon_check(TTTCore core) noexcept:
+    """"Last pentagon wins" after a ply: when the pentagons left (on the
+    board and in reserves, of colours some seat owns) all belong to one
+    side, that side wins as a met win check of one of its seats would make
+    it (Chaos's: every player loses; overachievers: docs/rules/ttt/outcomes.md).
+    True when the game ended (docs/rules/ttt/turns.md, "Last pentagon wins")."""
+    cdef Tables tab = core.tab
+    cdef int c, s, colours = 0, side = -1, seat = -1
+    cdef int k = tab.shape_local[5]
+    for c in range(tab.S):
+        if core.cell[c] and core.shp[c] == 5:
+            colours |= 1 << (core.cell[c] - 1)
+    for c in range(tab.C):
+        if core.sres[c * tab.K + k] > 0:
+            colours |= 1 << c
+    for s in range(tab.seats):
+        if tab.seat_mask[s] & colours:
+            if side >= 0 and tab.side[s] != side:
+                return False
+            if side < 0:
+                side = tab.side[s]
+                seat = s
+    if seat < 0:
+        return False
+    finish_check(core, EFFECT_WIN, seat)
+    return core.end != END_NONE
 
 
 cdef void finish_draw(TTTCore core, int how) noexcept:

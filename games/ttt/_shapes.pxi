@@ -81,6 +81,7 @@ cdef int shape_action_layout(Tables tab, dict p, int i) except -1:
         tab.goal_axis[k] = axis
         tab.goal_high[k] = high
     tab.goal_check = p["goal_check"]
+    tab.last_pentagon = p.get("last_pentagon", False)
     capture_tables(tab, p)                          # powers, jumps, surrounds, pots
     if tab.move:
         i += tab.R * tab.T * tab.T

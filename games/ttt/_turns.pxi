@@ -339,6 +339,8 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
                 if core.end != END_NONE:
                     return
                 break       # overachievers disqualified: play goes on
+    if tab.last_pentagon and last_pentagon_check(core):
+        return
     if tab.move_limit and core.goal_hit:     # "Stalemate if goal is reached" (only
         core.goal_hit = False                 # moves reach goals, and moving rule sets have a limit)
         reach_stalemate(core)

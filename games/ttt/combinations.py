@@ -17,6 +17,7 @@ from games.ttt.schema import (
     CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
     CONDITIONS_SURROUND,
+    LAST_PENTAGON_CHECK,
     LINE_READING_DEFAULT,
     LINE_READINGS,
     MAX_MOVE_LIMIT,
@@ -336,3 +337,45 @@ def check_jumps(rec, p):
         # flat boards (judged once every plan has landed): docs/rules/ttt/rounds.md,
         # "Surrounds inside rounds"; on stacks too (read on the
         # stacks' tops once every plan has landed)
+
+
+def check_last_pentagon(rec, p):
+    """ "Last pentagon wins" (docs/rules/ttt/turns.md, "Last pentagon wins")
+    needs pentagons of two colours or more at the start (else it would hold
+    at once, or never). Refused rather than guessed: several boards (a turn
+    check decides one board, but pentagons in reserve belong to none) and
+    simultaneous or single phases (not built: a round's captures and the
+    check's order in it)."""
+    if LAST_PENTAGON_CHECK not in (rec.get("turn_checks") or []):
+        return
+    shapes = rec.get("shapes") or {}
+    pieces = (rec.get("board") or {}).get("pieces") or []
+    if "pentagon" not in shapes:
+        p.add(
+            "turn_checks",
+            f"{LAST_PENTAGON_CHECK!r} needs the pentagon among the shapes (allowed: a 'pentagon' "
+            "entry in shapes, with pentagons of two colours or more)",
+        )
+        return
+    colours = {
+        c for c, r in (rec.get("reserves") or {}).items() if isinstance(r, Mapping) and r.get("pentagon")
+    }
+    colours |= {q.get("colour") for q in pieces if isinstance(q, Mapping) and q.get("shape") == "pentagon"}
+    if len(colours) < 2:
+        p.add(
+            "turn_checks",
+            f"{LAST_PENTAGON_CHECK!r} needs pentagons of two colours or more at the start, in reserves "
+            f"or on the board (it has {len(colours)}: the check would hold at once or never)",
+        )
+    if rec.get("boards", 1) not in (1, None):
+        p.add(
+            "turn_checks",
+            f"{LAST_PENTAGON_CHECK!r} with several boards is not supported by this engine (a turn check "
+            "decides one board, and pentagons in reserve belong to none) (allowed: boards 1)",
+        )
+    if any(ph.get("order", "sequential") != "sequential" for ph in rec.get("phases") or []):
+        p.add(
+            "turn_checks",
+            f"{LAST_PENTAGON_CHECK!r} with a simultaneous or single phase is not supported by this "
+            "engine yet (allowed: sequential phases)",
+        )

@@ -22,11 +22,13 @@ from games.ttt.schema import (
     EFFECT_ALL_LOSE,
     FOLD_CODES,
     GOAL_CHECK,
+    LAST_PENTAGON_CHECK,
     MOVE_CODES,
     ORDER_CODES,
     PALETTE,
     POWER_CODES,
     RESULT_CODES,
+    SHAPE_CHECKS,
     SHAPES_ALL,
     STALEMATE_CODES,
     STUCK_STALEMATES,
@@ -140,7 +142,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
     shape_move = _shape_move_code(r)
     phases = [_phase_table(ph, shape_move, seats, r["players"], cell) for ph in r["phases"]]
     move = shape_move if any(ph["move"] for ph in phases) else 0
-    checks = [parse_check(c) for c in r["turn_checks"] if c != GOAL_CHECK]  # goal check apart
+    checks = [parse_check(c) for c in r["turn_checks"] if c not in SHAPE_CHECKS]  # goal, pentagons apart
     zero_based = lambda coords: {(a[0] - 1, a[1] - 1, a[2] - 1) for a in coords}
     sym_locked = [zero_based(r["board"]["locked"])] + [zero_based(ph["locked"]) for ph in r["phases"]]
     sym_locked += [zero_based(ph["cloaked"]) for ph in r["phases"]]  # cloaking
@@ -380,7 +382,7 @@ def outcome_profile(rs: RuleSetLike) -> dict:
     n, chaos = seats_of(r["players"])
     two_sides = n == 2 or r["players"] == "partners"
     together = r["stalemate"] in ("all-win", "all-lose") + ANY_ROW_STALEMATES or any(
-        parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"] if c != GOAL_CHECK
+        parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"] if c not in SHAPE_CHECKS
     )
     # "Chaos wins if ..." makes every player lose together
     together = together or bool(r["chaos_wins_if_more_than"]) or r["stalemate"] in VS_CHAOS_STALEMATES
@@ -438,6 +440,7 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "piece_shapes": sorted(pieces.items()),
         "goals": goals,
         "goal_check": GOAL_CHECK in r["turn_checks"],
+        "last_pentagon": LAST_PENTAGON_CHECK in r["turn_checks"],
         # per shape its power, condition and result codes
         "powers": has_powers(r),
         "pots": may_split_pot(r),

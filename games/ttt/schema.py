@@ -149,6 +149,11 @@ TURN_CHECKS = tuple(
 )
 # The goal check: a stalemate once a player's piece reaches its goal line (goal_sides below).
 GOAL_CHECK = "goal-reached-stalemate"
+# The specification's "Last pentagon wins" (docs/rules/ttt/turns.md, "Last pentagon
+# wins"): after a ply, the one side still owning pentagons wins. Like the goal check it
+# counts no line, so it stays out of TURN_CHECKS and parse_check.
+LAST_PENTAGON_CHECK = "last-pentagon-wins"
+SHAPE_CHECKS = (GOAL_CHECK, LAST_PENTAGON_CHECK)
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")

@@ -9,6 +9,8 @@ from games.ttt.rules import STALEMATES, parse_check
 from games.ttt.schema import (
     ANY_ROW_STALEMATES,
     GOAL_CHECK,
+    LAST_PENTAGON_CHECK,
+    SHAPE_CHECKS,
     STUCK_STALEMATES,
     measure_shape,
     parse_stalemate,
@@ -19,8 +21,9 @@ from .geometry import LINE_DIRS, step
 
 class OutcomesMixin:
     def _init_outcomes(self, r):
-        self.checks = [parse_check(c) for c in r["turn_checks"] if c != GOAL_CHECK]
+        self.checks = [parse_check(c) for c in r["turn_checks"] if c not in SHAPE_CHECKS]
         self.goal_check = GOAL_CHECK in r["turn_checks"]
+        self.last_pentagon = LAST_PENTAGON_CHECK in r["turn_checks"]
         self.stalemate = r["stalemate"]
         self.overachievers = r["overachievers_disqualified"]
         self.chaos_limits = dict(r["chaos_wins_if_more_than"])
@@ -112,6 +115,27 @@ class OutcomesMixin:
             self.result = self._check_result(effect)
             return True
         return False
+
+    def pentagon_check(self):
+        """ "Last pentagon wins" after a ply: when the pentagons left (on the
+        board, in reserves; of colours a seat owns) are all one side's, that
+        side wins as its first seat's met win check would make it. True when
+        the game ended."""
+        if not self.last_pentagon:
+            return False
+        colours = {col for c, col in self.board.items() if self.shape[c] == "pentagon"}
+        colours |= {col for col in range(len(self.colours)) if self.sres[col].get("pentagon", 0) > 0}
+        owners = [s for s in range(self.seats) if self.owned[s] & colours]
+        if not owners or len({self.side[s] for s in owners}) != 1:
+            return False
+        mover, self.seat = self.seat, owners[0]
+        try:
+            if self.overachievers:
+                return bool(self._overachiever_check(0))
+            self.result = self._check_result(0)
+            return True
+        finally:
+            self.seat = mover
 
     def _overachiever_check(self, effect):
         """ "Overachiever(s) disqualified" on a met check: True when the game

@@ -178,6 +178,8 @@ class TurnsMixin:
         self.plies += 1
         if landed and self.line_checks(landed):
             return
+        if self.pentagon_check():
+            return
         if goal_reached:
             return self._stalemate_or_next_phase()
         if self.limit and self.plies >= self.limit:
