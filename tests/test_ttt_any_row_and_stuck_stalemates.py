@@ -155,7 +155,8 @@ def test_an_earlier_phase_stalemate_only_advances_the_phase():
         phases=[{"locked_players": [1]}, {}],
     )
     core = make_core(rs)
-    assert core.current_phase() == 1 and not core.terminal()  # black was stuck in phase 1
+    # black is locked in phase 1 and white has no move: the phase advances
+    assert core.current_phase() == 1 and not core.terminal()
     core.apply_action(core.legal_action_list()[0])  # black places in phase 2
     assert core.terminal()
     assert core.returns_list() == [1.0, -1.0, 1.0]  # then white had no move
@@ -209,5 +210,23 @@ def test_random_rule_sets_match_reference(rec, stalemate, seed):
 def test_random_rule_sets_on_several_boards_match_reference(rec, stalemate, boards, seed):
     rec["stalemate"] = stalemate
     rec["boards"] = boards
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=3, seed=seed)
+
+
+@settings(max_examples=sweep(full=40, quick=5), deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    rule_records(),
+    st.sampled_from(ANY_ROW_STALEMATES + STUCK_STALEMATES),
+    st.lists(st.sampled_from(["sequential", "simultaneous", "single"]), min_size=3, max_size=3),
+    st.integers(0, 10**6),
+)
+def test_random_rule_sets_with_rounds_match_reference(rec, stalemate, orders, seed):
+    """In simultaneous and single phases too (a round's stalemate leaves no
+    seat stuck, so "Stalemate loses/wins" draw it)."""
+    rec["stalemate"] = stalemate
+    rec["pieces_per_turn"] = 1
+    for ph, order in zip(rec["phases"], orders, strict=False):
+        ph["order"] = order
     rs = parsed_or_rejected(rec)
     play_against_reference(rs, games=3, seed=seed)
