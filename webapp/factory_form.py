@@ -96,6 +96,7 @@ _WORDS = {
         "least-in-a-row-loses": "Least same-color-in-a-row loses",
         "most-pieces-wins": "Most pieces wins",
         **{f"any-{k}-in-a-row-wins": f"Any {k}-same-color-in-a-row wins" for k in range(2, 7)},
+        **{f"last-{k}-in-a-row-wins": f"Last {k}-same-color-in-a-row wins" for k in range(2, 7)},
         "stalemate-loses": "Stalemate loses",
         "stalemate-wins": "Stalemate wins",
     },

@@ -377,6 +377,8 @@ cdef class TTTCore(GameCore):
             h ^= shape_reserves_hash(self)         # reincarnation refills reserves
         if self.tab.pots:
             h ^= pot_hash(self)
+        if self.tab.last_row_k:                   # "Last K-in-a-row wins": who made the last line
+            h ^= mix64(<uint64_t>(self.mem[self.tab.last_row0] + 5) * <uint64_t>0xBF58476D1CE4E5B9ULL + 99)
         if self.tab.chains:                       # a chain jump's pending continuation
             h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
         return h

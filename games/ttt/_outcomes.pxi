@@ -11,8 +11,8 @@ from libc.stdint cimport int16_t, uint8_t, uint64_t
 from games.rng cimport mix64
 from games.ttt.codes cimport (
     EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW,
-    ST_MOST_PIECES, END_NONE, END_CHECK, ST_RANKED, ST_VS_CHAOS, ST_ANY_ROW, ST_STUCK, MEASURE_RUN,
-    MEASURE_WINDOWS, MEASURE_PIECES, MEASURE_SHAPE, MEASURE_AREA)
+    ST_MOST_PIECES, END_NONE, END_CHECK, ST_RANKED, ST_VS_CHAOS, ST_ANY_ROW, ST_STUCK, ST_LAST_ROW,
+    MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES, MEASURE_SHAPE, MEASURE_AREA)
 
 
 cdef void outcome_tables(Tables tab, dict p):
@@ -56,6 +56,16 @@ cdef void finish_check(TTTCore core, int effect, int mover) noexcept:
         else:
             core.result[p] = -1.0 if tab.side[p] == ms else 1.0
     core.end = END_CHECK
+
+
+cdef void last_row_layout(Tables tab, dict p) except *:
+    """"Last K-in-a-row wins": one int16 at the block's end, the side + 1
+    whose ply last made a K-same-colour line through a piece it placed or
+    moved (0: none yet); other rule sets keep their layout."""
+    tab.last_row_k = p.get("last_row_k", 0)
+    if tab.last_row_k:
+        tab.last_row0 = tab.block
+        tab.block += 1
 
 
 cdef bint last_pentagon_check(TTTCore core) noexcept:
@@ -326,7 +336,7 @@ cdef void side_verdicts(TTTCore core, int* score, int eligible, int* verdict, bi
             elif not (tab.vs_more_wins and tab.vs_fewer_loses):
                 verdict[s] = -1 if tab.vs_more_wins else 1
         return
-    if tab.st_kind == ST_ANY_ROW or tab.st_kind == ST_STUCK:
+    if tab.st_kind == ST_ANY_ROW or tab.st_kind == ST_STUCK or tab.st_kind == ST_LAST_ROW:
         any_verdicts(core, score, eligible, verdict)
         return
     if tab.st_kind != ST_RANKED:            # draws
@@ -353,7 +363,9 @@ cdef void any_verdicts(TTTCore core, int* score, int eligible, int* verdict) noe
     "Stalemate loses" ("wins"): the side of the seat left without a move
     (``core.stuck``) loses (wins) and every other eligible side wins
     (loses); a stalemate no seat is stuck in (passes, a goal reached, a
-    round, the move limit) draws (docs/rules/ttt/outcomes.md)."""
+    round, the move limit) draws. "Last K-in-a-row wins": as "Stalemate
+    wins" for the side that made the last K-line (none: a draw)
+    (docs/rules/ttt/outcomes.md)."""
     cdef Tables tab = core.tab
     cdef int s, mine = -1, n = 0
     cdef int nsides = tab.side[tab.seats - 1] + 1
@@ -361,6 +373,10 @@ cdef void any_verdicts(TTTCore core, int* score, int eligible, int* verdict) noe
         if core.stuck == 0:
             return
         mine = tab.side[core.stuck - 1]
+    elif tab.st_kind == ST_LAST_ROW:             # the side that made the last K-line wins
+        if core.mem[tab.last_row0] == 0:
+            return
+        mine = core.mem[tab.last_row0] - 1
     for s in range(nsides):
         if (eligible >> s) & 1 and (s == mine or (mine < 0 and score[s] > 0)):
             n += 1

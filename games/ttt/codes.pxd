@@ -57,6 +57,7 @@ cpdef enum Stalemate:
     ST_VS_CHAOS = 7           # each player's pieces against Chaos's
     ST_ANY_ROW = 8            # "Any K-same-color-in-a-row wins": every side with a K-line
     ST_STUCK = 9              # "Stalemate loses" / "Stalemate wins": the seat left without a move
+    ST_LAST_ROW = 10          # "Last K-same-color-in-a-row wins": the side that made the last K-line
 
 
 cpdef enum End:

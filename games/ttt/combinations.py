@@ -18,6 +18,7 @@ from games.ttt.schema import (
     CONDITIONS_JUMP,
     CONDITIONS_SURROUND,
     LAST_PENTAGON_CHECK,
+    LAST_ROW_STALEMATES,
     LINE_READING_DEFAULT,
     LINE_READINGS,
     MAX_MOVE_LIMIT,
@@ -378,4 +379,19 @@ def check_last_pentagon(rec, p):
             "turn_checks",
             f"{LAST_PENTAGON_CHECK!r} with a simultaneous or single phase is not supported by this "
             "engine yet (allowed: sequential phases)",
+        )
+
+
+def check_last_row(rec, p):
+    """ "Last K-same-color-in-a-row wins" (docs/rules/ttt/outcomes.md, "Last
+    K-in-a-row wins") remembers the side whose ply made the last K-line;
+    refused rather than guessed with simultaneous or single phases (not built:
+    lines made in one round by several sides have no last one)."""
+    if rec.get("stalemate") not in LAST_ROW_STALEMATES:
+        return
+    if any(ph.get("order", "sequential") != "sequential" for ph in rec.get("phases") or []):
+        p.add(
+            "stalemate",
+            f"{rec['stalemate']!r} with a simultaneous or single phase is not supported by this engine "
+            "yet (lines made in one round by several sides have no last one) (allowed: sequential phases)",
         )

@@ -23,6 +23,7 @@ from games.ttt.schema import (
     FOLD_CODES,
     GOAL_CHECK,
     LAST_PENTAGON_CHECK,
+    LAST_ROW_STALEMATES,
     MOVE_CODES,
     ORDER_CODES,
     PALETTE,
@@ -299,6 +300,10 @@ def _outcome_tables(r) -> dict:
     elif name in STUCK_STALEMATES:
         out["st_kind"] = int(Stalemate.ST_STUCK)
         out["st_wins"] = name == "stalemate-wins"
+    elif name in LAST_ROW_STALEMATES:
+        out["st_kind"] = int(Stalemate.ST_LAST_ROW)
+        out["st_k"] = int(name.split("-")[1])
+        out["last_row_k"] = out["st_k"]
     elif extreme == "vs-chaos":
         out["st_kind"] = int(Stalemate.ST_VS_CHAOS)
         out["vs_more_wins"] = name != "fewer-pieces-than-chaos-loses"

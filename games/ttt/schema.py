@@ -99,7 +99,10 @@ STALEMATES = (
 # a K-same-colour line wins; the player with no move left loses or wins
 ANY_ROW_STALEMATES = tuple(f"any-{k}-in-a-row-wins" for k in range(2, 7))
 STUCK_STALEMATES = ("stalemate-loses", "stalemate-wins")
-STALEMATES = STALEMATES + ANY_ROW_STALEMATES + STUCK_STALEMATES
+# and its "Last 3-same-color-in-a-row wins" (docs/rules/ttt/outcomes.md, "Last
+# K-in-a-row wins"): the side whose ply last made a K-line wins
+LAST_ROW_STALEMATES = tuple(f"last-{k}-in-a-row-wins" for k in range(2, 7))
+STALEMATES = STALEMATES + ANY_ROW_STALEMATES + STUCK_STALEMATES + LAST_ROW_STALEMATES
 # Outcomes of the specification's dilemmas (see the block at the end).
 SHAPE_PLURALS = {
     "circle": "circles",

@@ -23,6 +23,7 @@ from games.ttt.combinations import (
     check_hidden_turns,
     check_jumps,
     check_last_pentagon,
+    check_last_row,
     check_line_moves,
     check_shapes,
     check_simultaneous,
@@ -473,6 +474,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_hidden_turns(raw, rec, p)
     check_line_moves(raw, rec, p)
     check_last_pentagon(rec, p)
+    check_last_row(rec, p)
     if p.items:
         return None
     # Whole-record checks that need every field valid.

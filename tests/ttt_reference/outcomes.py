@@ -10,6 +10,7 @@ from games.ttt.schema import (
     ANY_ROW_STALEMATES,
     GOAL_CHECK,
     LAST_PENTAGON_CHECK,
+    LAST_ROW_STALEMATES,
     SHAPE_CHECKS,
     STUCK_STALEMATES,
     measure_shape,
@@ -40,6 +41,9 @@ class OutcomesMixin:
         # "Stalemate loses/wins": the seat to move that has no legal move and
         # no pass, while the stalemate it makes is scored (else None)
         self.stuck = None
+        # "Last K-in-a-row wins": K, and the side whose ply last made a K-line (None: none yet)
+        self.last_row_k = int(r["stalemate"].split("-")[1]) if r["stalemate"] in LAST_ROW_STALEMATES else 0
+        self.last_row = None
         self.decided = {}  # board -> players' results on it
         self.closed = None  # at the end: the boards decided in play (shown locked)
         self.result = None
@@ -115,6 +119,13 @@ class OutcomesMixin:
             self.result = self._check_result(effect)
             return True
         return False
+
+    def note_last_row(self, cells):
+        """ "Last K-in-a-row wins": the mover's side made a K-line through a
+        piece that arrived (any colour, as the turn checks read lines)."""
+        k = self.last_row_k
+        if k and any(self.run_through(w, self.board[w], True) >= k for w in cells):
+            self.last_row = self.side[self.seat]
 
     def pentagon_check(self):
         """ "Last pentagon wins" after a ply: when the pentagons left (on the
@@ -250,11 +261,14 @@ class OutcomesMixin:
             if not any(has[s] for s in eligible):
                 return {s: 0.0 for s in sides}
             return {s: (1.0 if has[s] else -1.0) if s in eligible else 0.0 for s in sides}
-        if st in STUCK_STALEMATES:  # the seat with no move left loses (wins); none: a draw
-            if self.stuck is None:
+        if st in STUCK_STALEMATES + LAST_ROW_STALEMATES:
+            # the seat with no move left loses (wins), the side of the last K-line wins; none: a draw
+            mine = self.side[self.stuck] if st in STUCK_STALEMATES and self.stuck is not None else None
+            if st in LAST_ROW_STALEMATES:
+                mine = self.last_row
+            if mine is None:
                 return {s: 0.0 for s in sides}
-            win = 1.0 if st == "stalemate-wins" else -1.0
-            mine = self.side[self.stuck]
+            win = -1.0 if st == "stalemate-loses" else 1.0
             return {s: (win if s == mine else -win) if s in eligible else 0.0 for s in sides}
         extreme, measure, verdict = parse_stalemate(st)
         score = {s: self.side_score(s, measure) for s in sides}

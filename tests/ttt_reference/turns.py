@@ -176,6 +176,8 @@ class TurnsMixin:
         by-stack move carries several; any of them may make a line)."""
         self.passes = 0
         self.plies += 1
+        if landed:
+            self.note_last_row(landed)
         if landed and self.line_checks(landed):
             return
         if self.pentagon_check():
