@@ -205,6 +205,9 @@ SHAPE_MOVES = [
     "forward-diagonal",
     "knight-2x1x0",
     "knight-2x1x1",
+    "adjacent-no-back",
+    "adjacent-no-back-side",
+    "orthogonal-no-back",
 ]
 
 
@@ -597,6 +600,9 @@ JUMP_MOVES = [
     "forward-diagonal",
     "adjacent-alquerque",
     "stationary",
+    "adjacent-no-back",
+    "adjacent-no-back-side",
+    "orthogonal-no-back",
 ]
 
 

@@ -20,6 +20,8 @@ ROUND_MOVES = [
     "knight-2x1x0",
     "forward-orthogonal",
     "adjacent-diagonal",
+    "adjacent-no-back",
+    "orthogonal-no-back",
 ]
 
 

@@ -23,7 +23,7 @@ MAX_SHAPES = len(schema.SHAPES_ALL)
 PIECES_PER_TURN = (1, 2)
 BOARDS_CANDIDATES = (1, 2, 3)
 #: Each turn check at most once (validation refuses a repeat), so no rule set has more.
-MAX_CHECKS = len(schema.TURN_CHECKS) + 1
+MAX_CHECKS = len(schema.TURN_CHECKS) + len(schema.SHAPE_CHECKS)
 #: Problems listed per control; the rest are counted ("... and 699,990 more").
 MAX_PROBLEMS = 10
 #: Spaces one marker may list: every space of three boards (each at most once).
@@ -54,7 +54,7 @@ def choices() -> dict:
         "board_kinds": schema.BOARD_KINDS,
         # the goal check (the tic-tac-toe variations specification's "Stalemate if
         # goal is reached") with the others
-        "turn_checks": schema.TURN_CHECKS + (schema.GOAL_CHECK,),
+        "turn_checks": schema.TURN_CHECKS + schema.SHAPE_CHECKS,
         "stalemates": schema.STALEMATES,
         "moves": schema.MOVES_NOW,
         "line_moves": schema.LINE_READINGS,
@@ -92,6 +92,10 @@ _WORDS = {
         "most-in-a-row-wins": "Most same-color-in-a-row wins",
         "least-in-a-row-loses": "Least same-color-in-a-row loses",
         "most-pieces-wins": "Most pieces wins",
+        **{f"any-{k}-in-a-row-wins": f"Any {k}-same-color-in-a-row wins" for k in range(2, 7)},
+        **{f"last-{k}-in-a-row-wins": f"Last {k}-same-color-in-a-row wins" for k in range(2, 7)},
+        "stalemate-loses": "Stalemate loses",
+        "stalemate-wins": "Stalemate wins",
     },
     "move": {
         "stationary": "Stationary",
@@ -102,6 +106,10 @@ _WORDS = {
         "orth-by-stack": "Moves orth by stack",
         "orth-by-full-stack": "Moves orth by full stack",
         "adjacent-or-knight": "Moves adjacent or knight",
+        "adjacent-no-back": "Moves adjacent (no back)",
+        "adjacent-no-back-side": "Moves adjacent (no back/side)",
+        "orthogonal-no-back": "Moves orth (no back)",
+        "pawn-forward-center": "Pawn move forward/center",
     },
     "line_moves": {
         "blocked-by-pieces": "Pieces block line moves",
@@ -151,6 +159,8 @@ def option_label(control: str, value) -> str:
         text = str(value)
         if text == schema.GOAL_CHECK:  # 3P-9X-HideSeek: "Statemate if goal is reached"
             return "Stalemate if goal is reached"
+        if text == schema.LAST_PENTAGON_CHECK:
+            return "Last pentagon wins"
         if text.startswith("all-lose-if-any-"):
             return f"All players lose if any {text.rsplit('-', 1)[1]}-same-color-in-a-row"
         parts = text.split("-")

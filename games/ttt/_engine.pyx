@@ -90,7 +90,7 @@ from games.core cimport GameCore, PLAYER_CHANCE, PLAYER_TERMINAL
 from games.rng cimport Rng, mix64, rng_below
 from games.ttt.codes cimport (
     MOVE_LINEAR_KNIGHT, END_NONE, END_STALEMATE, END_MOVE_LIMIT, CLOAK_NONE, CLOAK_HIDES, ST_RANKED,
-    ST_VS_CHAOS)
+    ST_VS_CHAOS, ST_ANY_ROW)
 
 cdef enum:
     MAX_SEATS = 5
@@ -136,6 +136,7 @@ cdef class TTTCore(GameCore):
     cdef uint8_t* pexit       # spaces: seats locked against exit per cell this phase, or NULL
     cdef int16_t* bstate      # several boards: [decided mask, results per board] at the block's end
     cdef int score_board1     # board + 1 that score_sides and area count alone (0: every board)
+    cdef int stuck            # seat + 1 left without a move while its stalemate is scored (0: none)
     # cloaking: seen points into the block (NULL without cloaking); a view
     # (the tables' scratch core) plays the plain rules on what one player
     # sees; cloak_busy is set while apply runs the plain rules under the
@@ -387,6 +388,8 @@ cdef class TTTCore(GameCore):
             h ^= shape_reserves_hash(self)         # reincarnation refills reserves
         if self.tab.pots:
             h ^= pot_hash(self)
+        if self.tab.last_row_k:                   # "Last K-in-a-row wins": who made the last line
+            h ^= mix64(<uint64_t>(self.mem[self.tab.last_row0] + 5) * <uint64_t>0xBF58476D1CE4E5B9ULL + 99)
         if self.tab.chains:                       # a chain jump's pending continuation
             h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
         return h
@@ -579,7 +582,7 @@ cdef class TTTCore(GameCore):
         tab = self.tab
         if not 0 <= b < tab.nboards:
             raise ValueError(f"board {b} does not exist (boards: 0..{tab.nboards - 1})")
-        if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
+        if not tab.general_outcome or tab.st_kind not in (ST_RANKED, ST_VS_CHAOS, ST_ANY_ROW):
             return []
         self.score_board1 = b + 1
         score_sides(self, score)
@@ -587,13 +590,13 @@ cdef class TTTCore(GameCore):
         return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]
 
     def side_scores(self):
-        """Each side's score under the rule set's ranked or vs-Chaos stalemate
-        rule on the current board (sides in seat order, Chaos last), e.g. the
-        areas under "most-area-wins"; [] for draws/all-win/all-lose or a rule
-        set on the plain scoring path."""
+        """Each side's score under the rule set's ranked, vs-Chaos or any-K
+        stalemate rule on the current board (sides in seat order, Chaos last),
+        e.g. the areas under "most-area-wins"; [] for draws/all-win/all-lose,
+        stalemate-loses/wins or a rule set on the plain scoring path."""
         cdef int score[MAX_SEATS]
         tab = self.tab
-        if not tab.general_outcome or (tab.st_kind != ST_RANKED and tab.st_kind != ST_VS_CHAOS):
+        if not tab.general_outcome or tab.st_kind not in (ST_RANKED, ST_VS_CHAOS, ST_ANY_ROW):
             return []
         score_sides(self, score)
         return [score[s] for s in range(tab.side[tab.seats - 1] + 1)]

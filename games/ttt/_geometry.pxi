@@ -136,6 +136,9 @@ cdef class Tables:
     cdef int goal_axis[MAX_SEATS]          # 0 x, 1 y, -1 no goal (Chaos)
     cdef int goal_high[MAX_SEATS]          # goal at the axis' high end
     cdef bint goal_check                   # "Stalemate if goal is reached"
+    cdef bint last_pentagon                # "Last pentagon wins"
+    cdef int last_row_k                    # "Last K-in-a-row wins": K (0: not the rule)
+    cdef int last_row0                     # its block slot: side + 1 whose ply made the last K-line
     cdef int16_t* knight3                  # T*24 jumps 2x1x1
     cdef int8_t* dcomp                     # 26*3: the components of each direction
     cdef uint64_t* szob                    # S*MAX_SHAPES: Zobrist keys of shapes
@@ -340,6 +343,7 @@ cdef class Tables:
         self.block += round_layout(self, p)     # the round region
         shape_block_layout(self, p)                  # shape plane, per-shape reserves, pots, chains
         cloak_layout(self, p)
+        last_row_layout(self, p)
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
         memset(self.init, 0, self.block * sizeof(int16_t))
         for c, colour in p["pieces"]:

@@ -36,7 +36,8 @@ from libc.string cimport memset
 from libc.stdint cimport uint8_t
 from games.ttt.codes cimport (
     MOVE_NONE, MOVE_ALQUERQUE, MOVE_ORTHOGONAL, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, MOVE_DIAG_LINE,
-    MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3, POWER_NONE, POWER_MUST,
+    MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3, MOVE_ORTH_NO_BACK, MOVE_PAWN,
+    POWER_NONE, POWER_MUST,
     RESULT_CONVERTS, COND_JUMP, COND_CHAIN_JUMP)
 
 
@@ -53,7 +54,8 @@ cdef inline bint jump_direction_ok(TTTCore core, int seat, int k, int f, int d) 
     cdef int move = tab.shape_move[k], axis
     if moves_by_stack(move):
         return tab.is_axis[d]     # a by-stack mover jumps along its axes, carrying its riders
-    if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
+    if (move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH
+            or move == MOVE_ORTH_NO_BACK or move == MOVE_PAWN):
         if not tab.is_axis[d]:
             return False
     elif move == MOVE_ADJ_DIAGONAL or move == MOVE_DIAG_LINE or move == MOVE_FORWARD_DIAG:
@@ -64,13 +66,14 @@ cdef inline bint jump_direction_ok(TTTCore core, int seat, int k, int f, int d) 
             return False
     elif move == MOVE_NONE or move == MOVE_KNIGHT or move == MOVE_KNIGHT3:
         return False
-    if move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG:
+    if goal_bound(move):
         axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
         if axis < 0:
             return False
         if tab.shape_jump_back[k]:
-            return jump_back_direction_ok(core, seat, d, axis)
-        if tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
+            return (jump_back_direction_ok(core, seat, d, axis)
+                    or goal_direction_ok(tab, seat, move, d, axis, f))
+        if not goal_direction_ok(tab, seat, move, d, axis, f):
             return False
     return True
 

@@ -11,8 +11,8 @@ from libc.stdint cimport int16_t, uint8_t, uint64_t
 from games.rng cimport mix64
 from games.ttt.codes cimport (
     EFFECT_WIN, EFFECT_LOSE, EFFECT_ALL_LOSE, ST_DRAWS, ST_ALL_WIN, ST_ALL_LOSE, ST_LEAST_ROW,
-    ST_MOST_PIECES, END_CHECK, ST_RANKED, ST_VS_CHAOS, MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES,
-    MEASURE_SHAPE, MEASURE_AREA)
+    ST_MOST_PIECES, END_NONE, END_CHECK, ST_RANKED, ST_VS_CHAOS, ST_ANY_ROW, ST_STUCK, ST_LAST_ROW,
+    MEASURE_RUN, MEASURE_WINDOWS, MEASURE_PIECES, MEASURE_SHAPE, MEASURE_AREA)
 
 
 cdef void outcome_tables(Tables tab, dict p):
@@ -56,6 +56,44 @@ cdef void finish_check(TTTCore core, int effect, int mover) noexcept:
         else:
             core.result[p] = -1.0 if tab.side[p] == ms else 1.0
     core.end = END_CHECK
+
+
+cdef void last_row_layout(Tables tab, dict p) except *:
+    """"Last K-in-a-row wins": one int16 at the block's end, the side + 1
+    whose ply last made a K-same-colour line through a piece it placed or
+    moved (0: none yet); other rule sets keep their layout."""
+    tab.last_row_k = p.get("last_row_k", 0)
+    if tab.last_row_k:
+        tab.last_row0 = tab.block
+        tab.block += 1
+
+
+cdef bint last_pentagon_check(TTTCore core) noexcept:
+    """"Last pentagon wins" after a ply: when the pentagons left (on the
+    board and in reserves, of colours some seat owns) all belong to one
+    side, that side wins as a met win check of one of its seats would make
+    it (Chaos's: every player loses; overachievers: docs/rules/ttt/outcomes.md).
+    True when the game ended (docs/rules/ttt/turns.md, "Last pentagon wins")."""
+    cdef Tables tab = core.tab
+    cdef int c, s, colours = 0, side = -1, seat = -1
+    cdef int k = tab.shape_local[5]
+    for c in range(tab.S):
+        if core.cell[c] and core.shp[c] == 5:
+            colours |= 1 << (core.cell[c] - 1)
+    for c in range(tab.C):
+        if core.sres[c * tab.K + k] > 0:
+            colours |= 1 << c
+    for s in range(tab.seats):
+        if tab.seat_mask[s] & colours:
+            if side >= 0 and tab.side[s] != side:
+                return False
+            if side < 0:
+                side = tab.side[s]
+                seat = s
+    if seat < 0:
+        return False
+    finish_check(core, EFFECT_WIN, seat)
+    return core.end != END_NONE
 
 
 cdef void finish_draw(TTTCore core, int how) noexcept:
@@ -298,6 +336,9 @@ cdef void side_verdicts(TTTCore core, int* score, int eligible, int* verdict, bi
             elif not (tab.vs_more_wins and tab.vs_fewer_loses):
                 verdict[s] = -1 if tab.vs_more_wins else 1
         return
+    if tab.st_kind == ST_ANY_ROW or tab.st_kind == ST_STUCK or tab.st_kind == ST_LAST_ROW:
+        any_verdicts(core, score, eligible, verdict)
+        return
     if tab.st_kind != ST_RANKED:            # draws
         return
     for s in range(nsides):
@@ -314,6 +355,40 @@ cdef void side_verdicts(TTTCore core, int* score, int eligible, int* verdict, bi
         if (eligible >> s) & 1:
             extreme = score[s] == (best if tab.st_most else worst)
             verdict[s] = (1 if tab.st_wins else -1) if extreme else (-1 if tab.st_wins else 1)
+
+
+cdef void any_verdicts(TTTCore core, int* score, int eligible, int* verdict) noexcept:
+    """"Any K-same-color-in-a-row wins": every eligible side with a K-line
+    (a score above 0) wins and every other loses; none with one, a draw.
+    "Stalemate loses" ("wins"): the side of the seat left without a move
+    (``core.stuck``) loses (wins) and every other eligible side wins
+    (loses); a stalemate no seat is stuck in (passes, a goal reached, a
+    round, the move limit) draws. "Last K-in-a-row wins": as "Stalemate
+    wins" for the side that made the last K-line (none: a draw)
+    (docs/rules/ttt/outcomes.md)."""
+    cdef Tables tab = core.tab
+    cdef int s, mine = -1, n = 0
+    cdef int nsides = tab.side[tab.seats - 1] + 1
+    if tab.st_kind == ST_STUCK:
+        if core.stuck == 0:
+            return
+        mine = tab.side[core.stuck - 1]
+    elif tab.st_kind == ST_LAST_ROW:             # the side that made the last K-line wins
+        if core.mem[tab.last_row0] == 0:
+            return
+        mine = core.mem[tab.last_row0] - 1
+    for s in range(nsides):
+        if (eligible >> s) & 1 and (s == mine or (mine < 0 and score[s] > 0)):
+            n += 1
+    if n == 0 and mine < 0:
+        return
+    for s in range(nsides):
+        if not (eligible >> s) & 1:
+            continue
+        if mine >= 0:
+            verdict[s] = (1 if tab.st_wins else -1) * (1 if s == mine else -1)
+        else:
+            verdict[s] = 1 if score[s] > 0 else -1
 
 
 cdef void finish_outcome(TTTCore core, int how) noexcept:

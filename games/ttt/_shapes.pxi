@@ -24,7 +24,8 @@ from games.rng cimport Rng, mix64, rng_seed, rng_next
 from games.ttt.codes cimport (
     MOVE_NONE, MOVE_LINEAR_KNIGHT, MOVE_ALQUERQUE, MOVE_ORTHOGONAL, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE,
     MOVE_DIAG_LINE, MOVE_LINEAR, MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3,
-    MOVE_ADJ_KNIGHT, POWER_NONE, COND_JUMP, COND_CHAIN_JUMP, COND_TRIAGONAL)
+    MOVE_ADJ_KNIGHT, MOVE_ADJ_NO_BACK, MOVE_ADJ_NO_BACK_SIDE, MOVE_ORTH_NO_BACK, MOVE_PAWN, POWER_NONE,
+    COND_JUMP, COND_CHAIN_JUMP, COND_TRIAGONAL)
 
 
 cdef inline bint outranks(int a, int b) noexcept:
@@ -80,6 +81,7 @@ cdef int shape_action_layout(Tables tab, dict p, int i) except -1:
         tab.goal_axis[k] = axis
         tab.goal_high[k] = high
     tab.goal_check = p["goal_check"]
+    tab.last_pentagon = p.get("last_pentagon", False)
     capture_tables(tab, p)                          # powers, jumps, surrounds, pots
     if tab.move:
         i += tab.R * tab.T * tab.T
@@ -250,6 +252,45 @@ cdef bint shape_piece_movable(TTTCore core, int s, int c) noexcept:
     return True
 
 
+cdef inline bint goal_bound(int move) noexcept:
+    """Whether a move's directions depend on the mover's goal line: the
+    forward moves and the "no back" moves (a seat without a goal, Chaos,
+    has none of their directions)."""
+    return (move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG or move == MOVE_ADJ_NO_BACK
+            or move == MOVE_ADJ_NO_BACK_SIDE or move == MOVE_ORTH_NO_BACK or move == MOVE_PAWN)
+
+
+cdef inline bint goal_direction_ok(Tables tab, int seat, int move, int d, int axis, int f) noexcept:
+    """For a goal-bound move from target f, whether direction d (a step
+    with component +1 towards the goal, 0 sideways, -1 backwards on the
+    goal's axis) is one of its directions: forward ones need the +1; "no
+    back" forbids the -1; "no back/side" needs the +1; the pawn takes the
+    axis step forward, or an axis step sideways towards the board's centre."""
+    cdef int toward = tab.dcomp[d * 3 + axis] * (1 if tab.goal_high[seat] else -1)
+    if move == MOVE_ADJ_NO_BACK or move == MOVE_ORTH_NO_BACK:
+        return toward >= 0
+    if move == MOVE_PAWN:
+        return tab.is_axis[d] and (toward == 1 or (toward == 0 and towards_centre(tab, f, d)))
+    return toward == 1
+
+
+cdef inline bint towards_centre(Tables tab, int f, int d) noexcept:
+    """Whether the axis step d from target f ends nearer the centre of the
+    board (of its own board, with several) along that axis."""
+    cdef int a, v, n, s
+    for a in range(3):
+        s = tab.dcomp[d * 3 + a]
+        if s != 0:
+            break
+    if a == 0:
+        v, n = (f % tab.X) % tab.bX, tab.bX
+    elif a == 1:
+        v, n = (f // tab.X) % tab.Y, tab.Y
+    else:
+        v, n = f // tab.XY, tab.Z
+    return abs(2 * (v + s) - (n - 1)) < abs(2 * v - (n - 1))
+
+
 cdef inline bint shape_destination(TTTCore core, int seat, int f, int u, int k, bint noback, int d0,
                                    uint8_t* mark) noexcept:
     """Whether u is a new destination (marked) for the piece (local shape
@@ -275,10 +316,10 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
     cdef Tables tab = core.tab
     cdef int move = tab.shape_move[k], d, u, n = 0, lx, y
     cdef int axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
-    cdef bint forward = move == MOVE_FORWARD_ORTH or move == MOVE_FORWARD_DIAG
+    cdef bint forward = goal_bound(move)
     cdef bint noback = tab.shape_no_back[k] and axis >= 0
     cdef bint linear = (move == MOVE_ORTH_LINE or move == MOVE_DIAG_LINE or move == MOVE_LINEAR
-                        or move == MOVE_LINEAR_KNIGHT)
+                        or move == MOVE_LINEAR_KNIGHT or move == MOVE_ORTH_NO_BACK)
     cdef int d0 = goal_rows(core, seat, f) if noback else -1
     if tab.powers and tab.shape_cond[k] == COND_TRIAGONAL and tab.shape_power[k] != POWER_NONE:
         n = triagonal_captures(core, seat, f, k, noback, d0, mark)      # "Move on triagonal"
@@ -298,7 +339,8 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
     lx = (f % tab.X) % tab.bX
     y = (f // tab.X) % tab.Y
     for d in range(26):
-        if move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH:
+        if (move == MOVE_ORTHOGONAL or move == MOVE_ORTH_LINE or move == MOVE_FORWARD_ORTH
+                or move == MOVE_ORTH_NO_BACK or move == MOVE_PAWN):
             if not tab.is_axis[d]:
                 continue
         elif move == MOVE_ADJ_DIAGONAL or move == MOVE_DIAG_LINE or move == MOVE_FORWARD_DIAG:
@@ -307,7 +349,7 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
         elif move == MOVE_ALQUERQUE:
             if not tab.is_axis[d] and (lx + y) % 2:
                 continue
-        if forward and tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
+        if forward and not goal_direction_ok(tab, seat, move, d, axis, f):
             continue
         u = tab.tnbr[f * 26 + d]
         while u >= 0:

@@ -33,9 +33,12 @@ cdef void next_seat(TTTCore core) noexcept:
 
 
 cdef void start_turn(TTTCore core) noexcept:
-    """Without a pass option, a seat with no legal move is a stalemate."""
+    """Without a pass option, a seat with no legal move is a stalemate
+    (the seat "Stalemate loses" and "Stalemate wins" score: ``core.stuck``)."""
     if not core.tab.ph_pass[core.phase] and not has_move(core, core.seat):
+        core.stuck = core.seat + 1
         reach_stalemate(core)
+        core.stuck = 0
 
 
 cdef inline bint can_place(TTTCore core, int seat) noexcept:
@@ -315,7 +318,7 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
     cdef int d, run, best = 1, best_axis = 1, i, j
     core.passes = 0
     core.plies += 1
-    if tab.nchecks and c >= 0:      # c < 0: the arriving piece did not stay (a capture)
+    if (tab.nchecks or tab.last_row_k) and c >= 0:      # c < 0: the arriving piece did not stay
         for j in range(tab.nrun):   # a line no cell has is a run of 1 (best starts there)
             d = tab.run_dir[j]
             run = run_length(core, c, d, piece)
@@ -326,6 +329,8 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
         if core.stack_landed > 1:            # a carried stack landed above c
             best = max(best, stack_best_run(core, c, False))
             best_axis = max(best_axis, stack_best_run(core, c, True))
+        if tab.last_row_k and best >= tab.last_row_k:       # "Last K-in-a-row wins"
+            core.mem[tab.last_row0] = tab.side[core.seat] + 1
         for i in range(tab.nchecks):
             if (best if tab.check_diag[i] else best_axis) >= tab.check_k[i]:
                 if tab.nboards > 1:      # boards: the check decides this board only
@@ -336,6 +341,8 @@ cdef void end_ply(TTTCore core, int c, int piece) noexcept:
                 if core.end != END_NONE:
                     return
                 break       # overachievers disqualified: play goes on
+    if tab.last_pentagon and last_pentagon_check(core):
+        return
     if tab.move_limit and core.goal_hit:     # "Stalemate if goal is reached" (only
         core.goal_hit = False                 # moves reach goals, and moving rule sets have a limit)
         reach_stalemate(core)

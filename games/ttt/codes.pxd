@@ -36,6 +36,12 @@ cpdef enum Move:
     # the specification's "Moves adjacent or knight" (3P-9X-HideSeek's
     # circle): one step to any neighbour, or a knight's jump 2x1x0
     MOVE_ADJ_KNIGHT = 15
+    # the specification's "no back" moves: never a step towards the mover's
+    # own side, and no replacement on reaching the goal
+    MOVE_ADJ_NO_BACK = 16     # "Moves adjacent (no back)": one step, forward or sideways
+    MOVE_ADJ_NO_BACK_SIDE = 17   # "Moves adjacent (no back/side)": one step with a forward part
+    MOVE_ORTH_NO_BACK = 18    # "Moves orth (no back)": any distance along an axis, not backwards
+    MOVE_PAWN = 19            # "Pawn move forward/center": one step forward, or sideways towards the centre
 
 
 cpdef enum Stalemate:
@@ -49,6 +55,9 @@ cpdef enum Stalemate:
     # the general scoring path (Tables.general_outcome)
     ST_RANKED = 6             # most/least <measure> wins/loses
     ST_VS_CHAOS = 7           # each player's pieces against Chaos's
+    ST_ANY_ROW = 8            # "Any K-same-color-in-a-row wins": every side with a K-line
+    ST_STUCK = 9              # "Stalemate loses" / "Stalemate wins": the seat left without a move
+    ST_LAST_ROW = 10          # "Last K-same-color-in-a-row wins": the side that made the last K-line
 
 
 cpdef enum End:

@@ -17,6 +17,8 @@ from games.ttt.schema import (
     CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
     CONDITIONS_SURROUND,
+    LAST_PENTAGON_CHECK,
+    LAST_ROW_STALEMATES,
     LINE_READING_DEFAULT,
     LINE_READINGS,
     MAX_MOVE_LIMIT,
@@ -27,6 +29,7 @@ from games.ttt.schema import (
     has_powers,
     is_int,
     may_split_pot,
+    names_replacement,
     needs_goals,
     seats_of,
     shaped,
@@ -77,11 +80,7 @@ def check_shapes(rec, p):
                 f"(the specification's x=1 and its opposite; allowed with goals and players={players!r}: "
                 "a board with size y > 1)",
             )
-        forward_only = [
-            s
-            for s, props in shapes.items()
-            if props["move"] != "stationary" and not can_move_backwards(props)
-        ]
+        forward_only = [s for s, props in shapes.items() if names_replacement(props)]
         if forward_only and not any(can_move_backwards(props) for props in shapes.values()):
             p.add(
                 "shapes",
@@ -390,3 +389,60 @@ def check_jumps(rec, p):
         # flat boards (judged once every plan has landed): docs/rules/ttt/rounds.md,
         # "Surrounds inside rounds"; on stacks too (read on the
         # stacks' tops once every plan has landed)
+
+
+def check_last_pentagon(rec, p):
+    """ "Last pentagon wins" (docs/rules/ttt/turns.md, "Last pentagon wins")
+    needs pentagons of two colours or more at the start (else it would hold
+    at once, or never). Refused rather than guessed: several boards (a turn
+    check decides one board, but pentagons in reserve belong to none) and
+    simultaneous or single phases (not built: a round's captures and the
+    check's order in it)."""
+    if LAST_PENTAGON_CHECK not in (rec.get("turn_checks") or []):
+        return
+    shapes = rec.get("shapes") or {}
+    pieces = (rec.get("board") or {}).get("pieces") or []
+    if "pentagon" not in shapes:
+        p.add(
+            "turn_checks",
+            f"{LAST_PENTAGON_CHECK!r} needs the pentagon among the shapes (allowed: a 'pentagon' "
+            "entry in shapes, with pentagons of two colours or more)",
+        )
+        return
+    colours = {
+        c for c, r in (rec.get("reserves") or {}).items() if isinstance(r, Mapping) and r.get("pentagon")
+    }
+    colours |= {q.get("colour") for q in pieces if isinstance(q, Mapping) and q.get("shape") == "pentagon"}
+    if len(colours) < 2:
+        p.add(
+            "turn_checks",
+            f"{LAST_PENTAGON_CHECK!r} needs pentagons of two colours or more at the start, in reserves "
+            f"or on the board (it has {len(colours)}: the check would hold at once or never)",
+        )
+    if rec.get("boards", 1) not in (1, None):
+        p.add(
+            "turn_checks",
+            f"{LAST_PENTAGON_CHECK!r} with several boards is not supported by this engine (a turn check "
+            "decides one board, and pentagons in reserve belong to none) (allowed: boards 1)",
+        )
+    if any(ph.get("order", "sequential") != "sequential" for ph in rec.get("phases") or []):
+        p.add(
+            "turn_checks",
+            f"{LAST_PENTAGON_CHECK!r} with a simultaneous or single phase is not supported by this "
+            "engine yet (allowed: sequential phases)",
+        )
+
+
+def check_last_row(rec, p):
+    """ "Last K-same-color-in-a-row wins" (docs/rules/ttt/outcomes.md, "Last
+    K-in-a-row wins") remembers the side whose ply made the last K-line;
+    refused rather than guessed with simultaneous or single phases (not built:
+    lines made in one round by several sides have no last one)."""
+    if rec.get("stalemate") not in LAST_ROW_STALEMATES:
+        return
+    if any(ph.get("order", "sequential") != "sequential" for ph in rec.get("phases") or []):
+        p.add(
+            "stalemate",
+            f"{rec['stalemate']!r} with a simultaneous or single phase is not supported by this engine "
+            "yet (lines made in one round by several sides have no last one) (allowed: sequential phases)",
+        )

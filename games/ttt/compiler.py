@@ -16,19 +16,24 @@ from typing import Any, Protocol
 from games.ttt.boards import _wide, widen
 from games.ttt.codes import Measure, Stalemate
 from games.ttt.schema import (
+    ANY_ROW_STALEMATES,
     CLOAK_CODES,
     CONDITION_CODES,
     EFFECT_ALL_LOSE,
     FOLD_CODES,
     GOAL_CHECK,
+    LAST_PENTAGON_CHECK,
+    LAST_ROW_STALEMATES,
     MOVE_CODES,
     ORDER_CODES,
     PALETTE,
     POWER_CODES,
     REINCARNATING,
     RESULT_CODES,
+    SHAPE_CHECKS,
     SHAPES_ALL,
     STALEMATE_CODES,
+    STUCK_STALEMATES,
     VS_CHAOS_STALEMATES,
     can_move_backwards,
     goal_sides,
@@ -39,6 +44,7 @@ from games.ttt.schema import (
     line_moves_blocked,
     may_split_pot,
     measure_shape,
+    names_replacement,
     needs_goals,
     parse_check,
     parse_stalemate,
@@ -138,7 +144,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
     shape_move = _shape_move_code(r)
     phases = [_phase_table(ph, shape_move, seats, r["players"], cell) for ph in r["phases"]]
     move = shape_move if any(ph["move"] for ph in phases) else 0
-    checks = [parse_check(c) for c in r["turn_checks"] if c != GOAL_CHECK]  # goal check apart
+    checks = [parse_check(c) for c in r["turn_checks"] if c not in SHAPE_CHECKS]  # goal, pentagons apart
     zero_based = lambda coords: {(a[0] - 1, a[1] - 1, a[2] - 1) for a in coords}
     sym_locked = [zero_based(r["board"]["locked"])] + [zero_based(ph["locked"]) for ph in r["phases"]]
     sym_locked += [zero_based(ph["cloaked"]) for ph in r["phases"]]  # cloaking
@@ -288,7 +294,18 @@ def _outcome_tables(r) -> dict:
         "chaos_more_than": [-1] * len(SHAPES_ALL),
         "overachievers": r["overachievers_disqualified"],
     }
-    if extreme == "vs-chaos":
+    if name in ANY_ROW_STALEMATES:
+        out["st_kind"] = int(Stalemate.ST_ANY_ROW)
+        out["st_measure"] = int(Measure.MEASURE_WINDOWS)
+        out["st_k"] = int(name.split("-")[1])
+    elif name in STUCK_STALEMATES:
+        out["st_kind"] = int(Stalemate.ST_STUCK)
+        out["st_wins"] = name == "stalemate-wins"
+    elif name in LAST_ROW_STALEMATES:
+        out["st_kind"] = int(Stalemate.ST_LAST_ROW)
+        out["st_k"] = int(name.split("-")[1])
+        out["last_row_k"] = out["st_k"]
+    elif extreme == "vs-chaos":
         out["st_kind"] = int(Stalemate.ST_VS_CHAOS)
         out["vs_more_wins"] = name != "fewer-pieces-than-chaos-loses"
         out["vs_fewer_loses"] = name != "more-pieces-than-chaos-wins"
@@ -370,8 +387,8 @@ def outcome_profile(rs: RuleSetLike) -> dict:
     r = rs.record
     n, chaos = seats_of(r["players"])
     two_sides = n == 2 or r["players"] == "partners"
-    together = r["stalemate"] in ("all-win", "all-lose") or any(
-        parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"] if c != GOAL_CHECK
+    together = r["stalemate"] in ("all-win", "all-lose") + ANY_ROW_STALEMATES or any(
+        parse_check(c)[1] == EFFECT_ALL_LOSE for c in r["turn_checks"] if c not in SHAPE_CHECKS
     )
     # "Chaos wins if ..." makes every player lose together
     together = together or bool(r["chaos_wins_if_more_than"]) or r["stalemate"] in VS_CHAOS_STALEMATES
@@ -421,13 +438,15 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "shape_names": names,
         "shape_global": [SHAPES_ALL.index(s) for s in names],
         "shape_moves": [MOVE_CODES[p["move"]] for p in props],
-        # "cannot move backwards": marked so, or a forward-only move
-        "shape_no_back": [p["move"] != "stationary" and not can_move_backwards(p) for p in props],
+        # "cannot move backwards": marked so, or a forward-only move (the
+        # "no back" moves hold their directions alone: _shapes.pxi)
+        "shape_no_back": [names_replacement(p) for p in props],
         "replacers": [k for k, p in enumerate(props) if can_move_backwards(p)] if goals else [],
         "shape_reserves": [[r["reserves"].get(c, {}).get(s, 0) for s in names] for c in colours],
         "piece_shapes": sorted(pieces.items()),
         "goals": goals,
         "goal_check": GOAL_CHECK in r["turn_checks"],
+        "last_pentagon": LAST_PENTAGON_CHECK in r["turn_checks"],
         # per shape its power, condition and result codes
         "powers": has_powers(r),
         "pots": may_split_pot(r),

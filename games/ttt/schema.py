@@ -52,11 +52,20 @@ MOVES_NOW = MOVES_NOW + MOVES_BY_STACK
 # the union of "adjacent" and "knight-2x1x0" (docs/rules/ttt/shapes.md, "Moves")
 MOVES_ALL = MOVES_ALL + ("adjacent-or-knight",)
 MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
+# the specification's "Moves adjacent (no back)", "Moves adjacent (no
+# back/side)" and "Moves orth (no back)": moves whose directions never step
+# towards the mover's own side (docs/rules/ttt/shapes.md, "Moves without
+# back"); unlike "cannot move backwards" they name no replacement at the goal
+# and "Pawn move forward/center": one step forward, or sideways towards the
+# board's centre (docs/rules/ttt/shapes.md, "Pawn move forward/center")
+MOVES_NO_BACK = ("adjacent-no-back", "adjacent-no-back-side", "orthogonal-no-back", "pawn-forward-center")
+MOVES_ALL = MOVES_ALL + MOVES_NO_BACK
+MOVES_NOW = MOVES_NOW + MOVES_NO_BACK
 # line moves: any distance along a line (docs/rules/ttt/shapes.md, "Pieces in the
 # way"). ``line_moves`` says what a piece on the line does to them: it stops the
 # move ("blocked-by-pieces", the default: the specification lets moves pass
 # "over/through" locked spaces only) or is passed over ("over-pieces").
-LINE_MOVES = ("orthogonal", "diagonal", "linear", "linear-or-knight")
+LINE_MOVES = ("orthogonal", "diagonal", "linear", "linear-or-knight", "orthogonal-no-back")
 LINE_READINGS = ("blocked-by-pieces", "over-pieces")
 LINE_READING_DEFAULT = "blocked-by-pieces"
 # captures: the words of the specification; the block "captures" at the
@@ -110,6 +119,16 @@ STALEMATES = (
     "least-in-a-row-loses",
     "most-pieces-wins",
 )
+# the specification's "(can extend to [...] “Any 3-same-color-in-a-row wins”,
+# [...] “Stalemate loses”, “Stalemate wins”, etc.)" (docs/rules/ttt/outcomes.md,
+# "Any K-in-a-row wins" and "Stalemate loses, stalemate wins"): every side with
+# a K-same-colour line wins; the player with no move left loses or wins
+ANY_ROW_STALEMATES = tuple(f"any-{k}-in-a-row-wins" for k in range(2, 7))
+STUCK_STALEMATES = ("stalemate-loses", "stalemate-wins")
+# and its "Last 3-same-color-in-a-row wins" (docs/rules/ttt/outcomes.md, "Last
+# K-in-a-row wins"): the side whose ply last made a K-line wins
+LAST_ROW_STALEMATES = tuple(f"last-{k}-in-a-row-wins" for k in range(2, 7))
+STALEMATES = STALEMATES + ANY_ROW_STALEMATES + STUCK_STALEMATES + LAST_ROW_STALEMATES
 # Outcomes of the specification's dilemmas (see the block at the end).
 SHAPE_PLURALS = {
     "circle": "circles",
@@ -159,6 +178,11 @@ TURN_CHECKS = tuple(
 )
 # The goal check: a stalemate once a player's piece reaches its goal line (goal_sides below).
 GOAL_CHECK = "goal-reached-stalemate"
+# The specification's "Last pentagon wins" (docs/rules/ttt/turns.md, "Last pentagon
+# wins"): after a ply, the one side still owning pentagons wins. Like the goal check it
+# counts no line, so it stays out of TURN_CHECKS and parse_check.
+LAST_PENTAGON_CHECK = "last-pentagon-wins"
+SHAPE_CHECKS = (GOAL_CHECK, LAST_PENTAGON_CHECK)
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")
@@ -248,6 +272,10 @@ MOVE_CODES = {
     "orth-by-stack": int(Move.MOVE_ORTH_BY_STACK),
     "orth-by-full-stack": int(Move.MOVE_ORTH_BY_FULL_STACK),
     "adjacent-or-knight": int(Move.MOVE_ADJ_KNIGHT),
+    "adjacent-no-back": int(Move.MOVE_ADJ_NO_BACK),
+    "adjacent-no-back-side": int(Move.MOVE_ADJ_NO_BACK_SIDE),
+    "orthogonal-no-back": int(Move.MOVE_ORTH_NO_BACK),
+    "pawn-forward-center": int(Move.MOVE_PAWN),
 }
 STALEMATE_CODES = {
     "draws": int(Stalemate.ST_DRAWS),
@@ -453,20 +481,33 @@ def line_moves_blocked(record) -> bool:
 
 def can_move_backwards(props) -> bool:
     """Whether a shape's pieces may step away from the mover's goal: it moves,
-    not only forward, and is not marked "cannot move backwards"."""
+    not only forward, without a "no back" move, and is not marked "cannot
+    move backwards"."""
     return (
         props["move"] != "stationary"
         and props["move"] not in MOVES_FORWARD
+        and props["move"] not in MOVES_NO_BACK
         and not props.get("cannot_move_backwards", False)
+    )
+
+
+def names_replacement(props) -> bool:
+    """Whether a shape "cannot move backwards" in the specification's sense, so
+    a move reaching the goal names a replacement: a forward move, or a moving
+    shape marked so. The "no back" moves keep their shape on the goal."""
+    return props["move"] != "stationary" and (
+        props["move"] in MOVES_FORWARD or bool(props.get("cannot_move_backwards", False))
     )
 
 
 def needs_goals(record) -> bool:
     """Whether a rule set uses the players' goal lines: a shape that cannot
-    move backwards (explicitly or by moving forward only) or the goal-reached
-    stalemate."""
+    move backwards (explicitly, by moving forward only or by a "no back"
+    move) or the goal-reached stalemate."""
     return GOAL_CHECK in record["turn_checks"] or any(
-        props.get("cannot_move_backwards", False) or props["move"] in MOVES_FORWARD
+        props.get("cannot_move_backwards", False)
+        or props["move"] in MOVES_FORWARD
+        or props["move"] in MOVES_NO_BACK
         for props in record["shapes"].values()
     )
 

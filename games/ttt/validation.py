@@ -22,6 +22,8 @@ from games.ttt.combinations import (
     check_captures,
     check_hidden_turns,
     check_jumps,
+    check_last_pentagon,
+    check_last_row,
     check_line_moves,
     check_shapes,
     check_simultaneous,
@@ -40,7 +42,6 @@ from games.ttt.schema import (
     DEFAULT_CHECKS,
     FIXED_SPACE_FIELDS,
     FOLDS,
-    GOAL_CHECK,
     MAX_DIM,
     MAX_MOVE_LIMIT,
     MAX_SPACES,
@@ -57,6 +58,7 @@ from games.ttt.schema import (
     RESULTS_ALL,
     RESULTS_NOW,
     SEAT_NAMES,
+    SHAPE_CHECKS,
     SHAPE_FIELDS,
     SHAPE_PLURALS,
     SHAPES_ALL,
@@ -400,10 +402,13 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         checks = []
     seen = []
     for i, c in enumerate(checks):
-        if c == GOAL_CHECK and c not in seen:  # with the goal lines
+        if c in SHAPE_CHECKS and c not in seen:  # with the goal lines, or the pentagons
             seen.append(c)
         elif c not in TURN_CHECKS:
-            p.add(f"turn_checks[{i}]", f"{c!r} is not allowed (allowed: {allowed_text(TURN_CHECKS)})")
+            p.add(
+                f"turn_checks[{i}]",
+                f"{c!r} is not allowed (allowed: {allowed_text(TURN_CHECKS + SHAPE_CHECKS)})",
+            )
         elif c in seen:
             p.add(f"turn_checks[{i}]", f"{c!r} is listed twice")
         else:
@@ -470,6 +475,8 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_triagonal(rec, p)
     check_hidden_turns(raw, rec, p)
     check_line_moves(raw, rec, p)
+    check_last_pentagon(rec, p)
+    check_last_row(rec, p)
     if p.items:
         return None
     # Whole-record checks that need every field valid.
@@ -687,7 +694,7 @@ def _shape_power(p: _Problems, shape, props, out, kind):
 def _check_start_position(rec, p: _Problems):
     occupied = {tuple(q["at"]): q["colour"] for q in rec["board"]["pieces"]}
     for check in rec["turn_checks"]:
-        if check == GOAL_CHECK:  # no line to check
+        if check in SHAPE_CHECKS:  # no line to check
             continue
         k, _, diag = parse_check(check)
         if k < 2:

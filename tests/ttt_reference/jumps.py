@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .captures import GAINS
 from .geometry import ALL_DIRS, DIAG, ORTH, step
-from .shapes import FORWARD_MOVES
+from .shapes import FORWARD_MOVES, NO_BACK_MOVES
 from .stacks import BY_STACK
 
 JUMP_CONDITIONS = ("jump", "chain-jump", "chain-jump-back")
@@ -75,6 +75,28 @@ class JumpsMixin:
             if jumps_back(self.props[name]):  # the mirror of each forward direction too
                 return [d for d in dirs if d[axis] != 0]
             return [d for d in dirs if d[axis] == (1 if high else -1)]
+        if move == "pawn-forward-center":
+            if s >= len(self.goals):
+                return []
+            axis, high = self.goals[s]
+            toward = 1 if high else -1
+            back = jumps_back(self.props[name])
+            return [
+                d
+                for d in ORTH
+                if d[axis] == toward or (d[axis] == 0 and self.centreward(f, d)) or (back and d[axis])
+            ]
+        if move in NO_BACK_MOVES:
+            if s >= len(self.goals):
+                return []
+            axis, high = self.goals[s]
+            toward = 1 if high else -1
+            dirs = ORTH if move == "orthogonal-no-back" else ALL_DIRS
+            lowest = 1 if move == "adjacent-no-back-side" else 0
+            # "+ back": the mirror of each of its directions too
+            return [
+                d for d in dirs if d[axis] * toward >= lowest or (jumps_back(self.props[name]) and d[axis])
+            ]
         return []
 
     def jump_lands(self, s, f, name, t):

@@ -6,15 +6,25 @@ above a count), from docs/rules/ttt/outcomes.md.
 from __future__ import annotations
 
 from games.ttt.rules import STALEMATES, parse_check
-from games.ttt.schema import GOAL_CHECK, measure_shape, parse_stalemate
+from games.ttt.schema import (
+    ANY_ROW_STALEMATES,
+    GOAL_CHECK,
+    LAST_PENTAGON_CHECK,
+    LAST_ROW_STALEMATES,
+    SHAPE_CHECKS,
+    STUCK_STALEMATES,
+    measure_shape,
+    parse_stalemate,
+)
 
 from .geometry import LINE_DIRS, step
 
 
 class OutcomesMixin:
     def _init_outcomes(self, r):
-        self.checks = [parse_check(c) for c in r["turn_checks"] if c != GOAL_CHECK]
+        self.checks = [parse_check(c) for c in r["turn_checks"] if c not in SHAPE_CHECKS]
         self.goal_check = GOAL_CHECK in r["turn_checks"]
+        self.last_pentagon = LAST_PENTAGON_CHECK in r["turn_checks"]
         self.stalemate = r["stalemate"]
         self.overachievers = r["overachievers_disqualified"]
         self.chaos_limits = dict(r["chaos_wins_if_more_than"])
@@ -28,6 +38,12 @@ class OutcomesMixin:
             or r["stalemate"] == "most-pieces-wins"
         )
         self.disqualified = set()
+        # "Stalemate loses/wins": the seat to move that has no legal move and
+        # no pass, while the stalemate it makes is scored (else None)
+        self.stuck = None
+        # "Last K-in-a-row wins": K, and the side whose ply last made a K-line (None: none yet)
+        self.last_row_k = int(r["stalemate"].split("-")[1]) if r["stalemate"] in LAST_ROW_STALEMATES else 0
+        self.last_row = None
         self.decided = {}  # board -> players' results on it
         self.closed = None  # at the end: the boards decided in play (shown locked)
         self.result = None
@@ -103,6 +119,34 @@ class OutcomesMixin:
             self.result = self._check_result(effect)
             return True
         return False
+
+    def note_last_row(self, cells):
+        """ "Last K-in-a-row wins": the mover's side made a K-line through a
+        piece that arrived (any colour, as the turn checks read lines)."""
+        k = self.last_row_k
+        if k and any(self.run_through(w, self.board[w], True) >= k for w in cells):
+            self.last_row = self.side[self.seat]
+
+    def pentagon_check(self):
+        """ "Last pentagon wins" after a ply: when the pentagons left (on the
+        board, in reserves; of colours a seat owns) are all one side's, that
+        side wins as its first seat's met win check would make it. True when
+        the game ended."""
+        if not self.last_pentagon:
+            return False
+        colours = {col for c, col in self.board.items() if self.shape[c] == "pentagon"}
+        colours |= {col for col in range(len(self.colours)) if self.sres[col].get("pentagon", 0) > 0}
+        owners = [s for s in range(self.seats) if self.owned[s] & colours]
+        if not owners or len({self.side[s] for s in owners}) != 1:
+            return False
+        mover, self.seat = self.seat, owners[0]
+        try:
+            if self.overachievers:
+                return bool(self._overachiever_check(0))
+            self.result = self._check_result(0)
+            return True
+        finally:
+            self.seat = mover
 
     def _overachiever_check(self, effect):
         """ "Overachiever(s) disqualified" on a met check: True when the game
@@ -212,6 +256,20 @@ class OutcomesMixin:
         sides = sorted(set(self.side))
         if st in ("draws", "all-win", "all-lose"):
             return {s: {"draws": 0.0, "all-win": 1.0, "all-lose": -1.0}[st] for s in sides}
+        if st in ANY_ROW_STALEMATES:  # every side with a K-line wins, if any has one
+            has = {s: self.side_score(s, f"{st.split('-')[1]}-in-a-row") > 0 for s in sides}
+            if not any(has[s] for s in eligible):
+                return {s: 0.0 for s in sides}
+            return {s: (1.0 if has[s] else -1.0) if s in eligible else 0.0 for s in sides}
+        if st in STUCK_STALEMATES + LAST_ROW_STALEMATES:
+            # the seat with no move left loses (wins), the side of the last K-line wins; none: a draw
+            mine = self.side[self.stuck] if st in STUCK_STALEMATES and self.stuck is not None else None
+            if st in LAST_ROW_STALEMATES:
+                mine = self.last_row
+            if mine is None:
+                return {s: 0.0 for s in sides}
+            win = -1.0 if st == "stalemate-loses" else 1.0
+            return {s: (win if s == mine else -win) if s in eligible else 0.0 for s in sides}
         extreme, measure, verdict = parse_stalemate(st)
         score = {s: self.side_score(s, measure) for s in sides}
         if extreme == "vs-chaos":

@@ -10,6 +10,11 @@ from games.ttt.schema import goal_sides, needs_goals
 from .geometry import ALL_DIRS, KNIGHT, KNIGHT3, step
 
 FORWARD_MOVES = ("forward-orthogonal", "forward-diagonal")
+#: "Moves adjacent (no back)", "Moves adjacent (no back/side)", "Moves orth (no
+#: back)": steps with no part towards the mover's own side (no back), or with a
+#: part towards its goal (no back/side); no replacement on reaching the goal
+NO_BACK_MOVES = ("adjacent-no-back", "adjacent-no-back-side", "orthogonal-no-back", "pawn-forward-center")
+GOAL_MOVES = FORWARD_MOVES + NO_BACK_MOVES
 
 #: the shapes' rank, lowest first, as the tic-tac-toe variations specification lists them
 RANK = ["circle", "triangle", "x", "cross", "star", "pentagon"]
@@ -42,7 +47,7 @@ class ShapesMixin:
         p = self.props[name]
         return (
             p["move"] != "stationary"
-            and p["move"] not in FORWARD_MOVES
+            and p["move"] not in GOAL_MOVES
             and not p.get("cannot_move_backwards", False)
         )
 
@@ -69,7 +74,7 @@ class ShapesMixin:
     def reaches(self, s, name, f, u):
         """A move that must name a replacement: the shape cannot move
         backwards and the piece arrives on the mover's goal line from off it."""
-        if self.backwards(name) or self.props[name]["move"] == "stationary" or not self.replacers:
+        if not self.no_back(name) or self.props[name]["move"] == "stationary" or not self.replacers:
             return False
         d0, d1 = self.goal_dist(s, f), self.goal_dist(s, u)
         return d0 is not None and d0 > 0 and d1 == 0
@@ -95,6 +100,13 @@ class ShapesMixin:
             return any((x, y, h) in self.board for h in range(self.Z))
         return (x, y, z) in self.board
 
+    def centreward(self, f, d):
+        """Whether the axis step d from target f ends nearer the centre of its board along that axis."""
+        x, y, z = self.target_xyz(f)
+        v, size = [(x % self.bX, self.bX), (y, self.Y), (z, self.Z)][next(a for a in range(3) if d[a])]
+        s = d[next(a for a in range(3) if d[a])]
+        return abs(2 * (v + s) - (size - 1)) < abs(2 * v - (size - 1))
+
     def destinations(self, s, f, name):
         """The targets seat s's ``name`` on target f steps, slides or leaps to
         (on its board, whatever stands there; a slide ends on the first piece
@@ -102,7 +114,7 @@ class ShapesMixin:
         move = self.props[name]["move"]
         fx, fy, fz = self.target_xyz(f)
         goal = self.goals[s] if s < len(self.goals) else None
-        if move in FORWARD_MOVES and goal is None:
+        if move in GOAL_MOVES and goal is None:
             return set()
         dirs = [d for d in ALL_DIRS if not (self.gravity and d[2])]
         orth = [d for d in dirs if sum(map(abs, d)) == 1]
@@ -123,6 +135,15 @@ class ShapesMixin:
         elif move in FORWARD_MOVES:
             toward = 1 if goal[1] else -1
             steps = [d for d in (orth if move == "forward-orthogonal" else diag) if d[goal[0]] == toward]
+        elif move == "pawn-forward-center":  # forward, or sideways nearer the centre
+            toward = 1 if goal[1] else -1
+            steps = [d for d in orth if d[goal[0]] == toward or (d[goal[0]] == 0 and self.centreward(f, d))]
+        elif move in NO_BACK_MOVES:
+            toward = 1 if goal[1] else -1
+            base = orth if move == "orthogonal-no-back" else dirs
+            lowest = 1 if move == "adjacent-no-back-side" else 0
+            steps = [d for d in base if d[goal[0]] * toward >= lowest]
+            slide = move == "orthogonal-no-back"
         elif move == "knight-2x1x0":
             steps, leaps = [], KNIGHT
         elif move == "knight-2x1x1":

@@ -176,7 +176,11 @@ class TurnsMixin:
         by-stack move carries several; any of them may make a line)."""
         self.passes = 0
         self.plies += 1
+        if landed:
+            self.note_last_row(landed)
         if landed and self.line_checks(landed):
+            return
+        if self.pentagon_check():
             return
         if goal_reached:
             return self._stalemate_or_next_phase()
@@ -204,4 +208,6 @@ class TurnsMixin:
 
     def _turn_start(self):
         if not self.phases[self.phase]["pass"] and not self.has_move(self.seat):
+            self.stuck = self.seat  # "Stalemate loses/wins" score this seat
             self._stalemate_or_next_phase()
+            self.stuck = None

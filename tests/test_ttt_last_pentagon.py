@@ -1,0 +1,157 @@
+"""The turn check "Last pentagon wins" (docs/rules/ttt/turns.md, "Last pentagon
+wins"): hand-played captures of the last pentagon (removed, reincarnated), a
+pentagon in reserve keeping the game on, Chaos's, validation and the Factory,
+the example, hidden information with cloaked spaces, and agreement with the
+reference model on random rule sets with captures."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.ttt import make_core, rules
+from games.ttt.schema import LAST_PENTAGON_CHECK
+from tiers import sweep
+from ttt_checks import (
+    action_strings,
+    assert_views_partition_histories,
+    parsed_or_rejected,
+    piece,
+    play_against_reference,
+    play_named,
+    position,
+    power,
+    problems,
+    random_sim_test_of,
+    rule_set,
+)
+from ttt_records import capture_records
+
+CHECK = [LAST_PENTAGON_CHECK]
+
+
+def duel(result="removes", white_reserve=None, players="2"):
+    """Black's capturing pentagon on (1,1) next to white's on (2,2) (a 3x3
+    board), black to move; passes allowed."""
+    rs = position(
+        [piece((1, 1, 1), "black", "pentagon"), piece((2, 2, 1), "white", "pentagon")],
+        {"pentagon": power("cover", result, "adjacent"), "circle": {"move": "adjacent"}},
+        [3, 3, 1],
+        turn_checks=CHECK,
+        players=players,
+        reserves={"black": {}, "white": white_reserve or {}, **({"pink": {}} if players != "2" else {})},
+    )
+    return make_core(rs)
+
+
+def test_capturing_the_last_pentagon_wins():
+    core = duel()
+    play_named(core, "(1,1,1)->(2,2,1)")
+    assert core.terminal() and core.returns_list() == [1.0, -1.0]
+
+
+def test_a_reincarnated_last_pentagon_is_the_captors():
+    core = duel("reincarnates")
+    play_named(core, "(1,1,1)->(2,2,1)")
+    assert core.shape_reserves()["black"]["pentagon"] == 1
+    assert core.terminal() and core.returns_list() == [1.0, -1.0]
+
+
+def test_a_pentagon_in_reserve_keeps_the_game_on():
+    core = duel(white_reserve={"pentagon": 1})
+    play_named(core, "(1,1,1)->(2,2,1)")
+    assert not core.terminal()
+    assert any("pentagon" in text for text in action_strings(core))  # white may place its last one
+
+
+def test_the_check_waits_for_a_capture():
+    """Placing or moving without capturing leaves both sides their pentagons."""
+    core = duel()
+    play_named(core, "(1,1,1)->(1,2,1)")
+    assert not core.terminal()
+
+
+def test_a_third_player_still_in_keeps_the_game_on():
+    rs = position(
+        [
+            piece((1, 1, 1), "black", "pentagon"),
+            piece((2, 2, 1), "white", "pentagon"),
+            piece((3, 3, 1), "pink", "pentagon"),
+        ],
+        {"pentagon": power("cover", "removes", "adjacent")},
+        [3, 3, 1],
+        turn_checks=CHECK,
+        players="3",
+        reserves={"black": {}, "white": {}, "pink": {}},
+    )
+    core = make_core(rs)
+    play_named(core, "(1,1,1)->(2,2,1)")
+    assert not core.terminal()
+    play_named(core, "pass")
+    play_named(core, "(3,3,1)->(2,2,1)")  # pink takes black's: pink's is the last
+    assert core.terminal() and core.returns_list() == [-1.0, -1.0, 1.0]
+
+
+def test_validation_names_what_the_check_needs():
+    base = {"board": {"kind": "squares", "size": [3, 3, 1]}, "turn_checks": CHECK, "move_limit": 10}
+    found = problems("no-pentagon", base, reserves={"black": 1, "white": 1})
+    assert any("needs the pentagon among the shapes" in p for p in found)
+    found = problems(
+        "one-colour",
+        base,
+        reserves={"black": {"pentagon": 1}, "white": {"circle": 1}},
+        shapes={"pentagon": {"move": "adjacent"}, "circle": {}},
+    )
+    assert any("two colours or more" in p for p in found)
+    two = dict(
+        base,
+        reserves={"black": {"pentagon": 1}, "white": {"pentagon": 1}},
+        shapes={"pentagon": {"move": "adjacent"}},
+    )
+    assert rule_set("fine", two).record["turn_checks"] == CHECK
+    assert any("several boards" in p for p in problems("boards", two, boards=2))
+    assert any(
+        "simultaneous or single" in p for p in problems("rounds", two, phases=[{"order": "simultaneous"}])
+    )
+    found = problems("bad", two, turn_checks=["last-star-wins"])
+    assert any("last-pentagon-wins" in p and "goal-reached-stalemate" in p for p in found)
+
+
+def test_the_factory_offers_the_check():
+    from webapp.factory_form import choices, option_label
+
+    assert LAST_PENTAGON_CHECK in choices()["turn_checks"]
+    assert option_label("turn_checks.0", LAST_PENTAGON_CHECK) == "Last pentagon wins"
+
+
+def test_example_plays_as_the_reference(tmp_path):
+    rs = rules.resolve("games/ttt/examples/Last-Pentagon-Standing.json")
+    assert rs.record["turn_checks"] == CHECK
+    play_against_reference(rs, games=sweep(full=20, quick=4), seed=7)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=5, quick=1))
+
+
+def test_cloaked_views_follow_what_each_seat_may_know():
+    rs = rule_set(
+        "cloaked-pentagons",
+        board={"kind": "squares", "size": [3, 3, 1]},
+        cloaking="hides",
+        reserves={"black": {"pentagon": 1, "circle": 1}, "white": {"pentagon": 1, "circle": 1}},
+        shapes={"pentagon": power("cover", "removes", "adjacent"), "circle": {"move": "adjacent"}},
+        turn_checks=CHECK,
+        move_limit=10,
+        phases=[{"cloaked": [[2, 1, 1], [2, 2, 1], [2, 3, 1]]}],
+    )
+    assert_views_partition_histories(rs, seeds=range(sweep(full=40, quick=8)))
+    play_against_reference(rs, games=sweep(full=20, quick=4), seed=3)
+
+
+@settings(max_examples=sweep(full=60, quick=8), deadline=None, suppress_health_check=list(HealthCheck))
+@given(capture_records(), st.integers(0, 10**6))
+def test_random_capture_rule_sets_match_reference(rec, seed):
+    """Random capture rule sets with pentagons of every colour in reserve and
+    the check: move by move and ending by ending the reference model's."""
+    rec["shapes"].setdefault("pentagon", {"move": "adjacent", "power": "can-capture", "condition": "cover"})
+    for reserve in rec["reserves"].values():
+        reserve["pentagon"] = 1
+    rec["turn_checks"] = rec["turn_checks"] + CHECK
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=3, seed=seed)
