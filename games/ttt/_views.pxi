@@ -59,6 +59,8 @@ cdef object position_text(TTTCore core):
         status = f"{who} to move, {core.left} piece(s) left this turn"
     if tab.sim and in_round(core):
         status = round_status(core)
+    if tab.deck and dealing(core):                   # a deck (_deal.pxi)
+        status = f"dealing: {deck_region(core)[0]} of {tab.ndeals} pieces dealt"
     if tab.nphases > 1:
         status += f"; phase {core.phase + 1} of {tab.nphases}"
         if core.folded:
