@@ -241,6 +241,7 @@ def _coords_text(items) -> str:
 #: can be changed after phase 1").
 BOARD_MARKERS = (
     ("sticky", "spaces"),
+    ("dealt", "spaces"),  # "dealt common" (docs/rules/ttt/deal.md)
     ("exclusive", "seats"),
     ("entry_locked", "seats"),
     ("exit_locked", "seats"),
@@ -441,6 +442,9 @@ def form_to_record(form: Mapping[str, str]) -> dict:
             else:
                 reserves[colour] = count
     rec["reserves"] = reserves
+    deck = _deck_from_form(get, shapes)
+    if deck is not None:  # a deck (docs/rules/ttt/deal.md): only when some count is set
+        rec["deck"] = deck
     rec["pieces_per_turn"] = _int(get("pieces_per_turn"), 1)
     # docs/rules/ttt/shapes.md "Pieces in the way": validation keeps it only
     # when a shape moves along lines and it is not the default
@@ -491,6 +495,15 @@ def form_to_record(form: Mapping[str, str]) -> dict:
         value = get(key, "")
         rec[key] = _int(value, value) if str(value).strip() else None
     return rec
+
+
+def _deck_from_form(get, shapes) -> dict | None:
+    """The deck of the form's "deck.SHAPE" counts and "deck.hand" (None when all are 0 or blank)."""
+    counts = {s: _int(get(f"deck.{s}"), 0) for s in shapes}
+    hand = _int(get("deck.hand"), 0)
+    if not any(counts.values()) and not hand:
+        return None
+    return {"pieces": counts, "hand": hand}
 
 
 def adjust(state: dict) -> None:
@@ -573,6 +586,10 @@ def state_of(record: Mapping) -> dict:
         # JSON in a hidden field, so a Copy keeps them
         "on_boards": json.dumps(board["on_boards"]) if board.get("on_boards") else "",
         "reserves": reserves,
+        "deck": {
+            "hand": (record.get("deck") or {}).get("hand", 0),
+            **{s: (record.get("deck") or {}).get("pieces", {}).get(s, 0) for s in shapes},
+        },
         "pieces_per_turn": record.get("pieces_per_turn", 1),
         "line_moves": record.get("line_moves", schema.LINE_READING_DEFAULT),
         "agree_draw": bool(record.get("agree_draw")),
