@@ -65,6 +65,17 @@ cdef inline bint dealing(TTTCore core) noexcept:
     return deck_region(core)[0] < core.tab.ndeals
 
 
+cdef bint awaits_deal(TTTCore core, int c) noexcept:
+    """Whether cell c is a dealt common space whose piece is not dealt yet
+    (its communal piece stands there with a stand-in shape until then)."""
+    cdef Tables tab = core.tab
+    cdef int j
+    for j in range(deck_region(core)[0] - tab.nplayers * tab.hand, tab.ndeals - tab.nplayers * tab.hand):
+        if j >= 0 and tab.deck_cells[j] == c:
+            return True
+    return False
+
+
 cdef int deck_left(TTTCore core) noexcept:
     cdef int32_t* v = deck_region(core)
     cdef int k, n = 0
