@@ -265,32 +265,27 @@ def test_random_rule_sets_with_a_deck_keep_information_sets_apart(rec, seed):
 
 def test_cfr_solves_the_duel_to_its_value():
     """Dealt-Cover-Duel's value for the first player is 0 (docs/rules/ttt/deal.md,
-    "Solved by CFR"): our CFR+ and OpenSpiel's CFR both reach it, and their
-    exploitability falls."""
-    from open_spiel.python.algorithms import cfr as os_cfr
-    from open_spiel.python.algorithms import expected_game_score
-    from open_spiel.python.algorithms import exploitability as os_expl
-
+    "Solved by CFR"): our CFR+ and OpenSpiel's C++ CFR both reach it, their
+    exploitability falls, and our CFR matches OpenSpiel's at every checkpoint."""
     from cfr import evaluate
     from cfr.solve import run
 
     game = pyspiel.load_game(f"ttt(rules={EXAMPLE})")
-    result = run(game, "cfr+", iterations=200)
-    curve = [row["exploitability"] for row in result.curve]
-    assert curve[-1] < 1e-3 and curve[-1] < curve[0]
-    ours = evaluate.as_pyspiel_policy(result.policy)
-    value = pyspiel.expected_returns(game.new_initial_state(), ours, -1, True)
+    plus = run(game, "cfr+", iterations=200)
+    curve = [row["exploitability"] for row in plus.curve]
+    assert curve[-1] < 1e-3 < curve[0]
+    value = pyspiel.expected_returns(
+        game.new_initial_state(), evaluate.as_pyspiel_policy(plus.policy), -1, True
+    )
     assert value[0] == pytest.approx(0.0, abs=1e-3)
-    solver = os_cfr.CFRSolver(game)
-    first = None
-    for i in range(200):
-        solver.evaluate_and_update_policy()
-        if i == 0:
-            first = os_expl.exploitability(game, solver.average_policy())
-    last = os_expl.exploitability(game, solver.average_policy())
-    assert last < 0.01 and last < first
-    average = solver.average_policy()
-    value = expected_game_score.policy_value(game.new_initial_state(), [average, average])
+    ours, theirs = run(game, "cfr", iterations=200), run(game, "cfr", engine="openspiel", iterations=200)
+    assert [r["exploitability"] for r in ours.curve] == pytest.approx(
+        [r["exploitability"] for r in theirs.curve]
+    )
+    assert theirs.curve[-1]["exploitability"] < 0.01 < theirs.curve[0]["exploitability"]
+    value = pyspiel.expected_returns(
+        game.new_initial_state(), evaluate.as_pyspiel_policy(theirs.policy), -1, True
+    )
     assert value[0] == pytest.approx(0.0, abs=0.01)
 
 
@@ -315,4 +310,3 @@ def test_the_duels_value_is_exactly_zero():
     assert list(expected_game_score.policy_value(game.new_initial_state(), [pure, pure])) == [0.0, 0.0]
     passive = os_policy.tabular_policy_from_callable(game, lambda state: {PASS: 1.0})
     assert exploitability.nash_conv(game, passive) > 0.5  # always passing is no equilibrium
-
