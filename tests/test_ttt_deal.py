@@ -310,3 +310,47 @@ def test_the_duels_value_is_exactly_zero():
     assert list(expected_game_score.policy_value(game.new_initial_state(), [pure, pure])) == [0.0, 0.0]
     passive = os_policy.tabular_policy_from_callable(game, lambda state: {PASS: 1.0})
     assert exploitability.nash_conv(game, passive) > 0.5  # always passing is no equilibrium
+
+
+# -- the game page ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def app(tmp_path):
+    from webapp import create_app
+
+    return create_app(tmp_path / "r.sqlite3", secret_key=b"k" * 32, testing=True)
+
+
+def test_the_game_page_shows_each_player_its_own_dealt_piece_only(app):
+    """Dealt-Cover-Duel played by cy and dee on the web app: each page shows
+    its player's own dealt piece and only the count of the other's, the game
+    ends, and the registry replays it to the same returns."""
+    import re
+
+    from registry import results
+    from test_webapp import befriend, db, live, make_users, save_example
+
+    make_users(app)
+    save_example(app, "Dealt-Cover-Duel")
+    cy, dee = befriend(app, "cy", "dee")
+    url = cy.post("/play/new", game="Dealt-Cover-Duel", universe="Public", seat0="cy", seat1="dee").headers[
+        "Location"
+    ]
+    assert not live(app, url).state.is_chance_node()  # the deal is drawn when the game starts
+    hands = {b: re.search(r"reserves: ([^\n<]*)", b.get(url).text).group(1) for b in (cy, dee)}
+    assert re.fullmatch(r"black (triangle|x|cross):1; white 1 piece\(s\)", hands[cy]), hands[cy]
+    assert re.fullmatch(r"black 1 piece\(s\); white (triangle|x|cross):1", hands[dee]), hands[dee]
+    for _ in range(6):
+        if live(app, url).state.is_terminal():
+            break
+        mover = cy if live(app, url).state.current_player() == 0 else dee
+        page = mover.get(url).text
+        actions = re.findall(r'data-action="(\d+)"', page) or re.findall(r'name="action" value="(\d+)"', page)
+        mover.post(url + "/move", action=actions[-1])  # the pass comes last
+    state = live(app, url).state
+    assert state.is_terminal()
+    with db(app) as reg:
+        [stored] = results.games_of(reg, "Dealt-Cover-Duel")
+        rs = results.rule_set_of(reg, "Dealt-Cover-Duel")
+        assert results.replay(rs, stored["moves"]) == stored["returns"] == state.returns()

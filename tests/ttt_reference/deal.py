@@ -1,7 +1,6 @@
 """A deck and dealt pieces (docs/rules/ttt/deal.md): the deal's chance
 nodes before the first phase, each player's hand joining its reserve, the
-dealt common spaces face up in a colour no seat owns, and what each player
-knows of the deal.
+dealt common spaces face up in a colour no seat owns.
 """
 
 from __future__ import annotations
@@ -74,15 +73,3 @@ class DealMixin:
         self.dealt_log.append((seat, name))
         if not self.dealing():
             self._start_phase(0)
-
-    # what each player knows ------------------------------------------------------------------------
-    def known_reserves(self, p):
-        """The per-shape reserves of p's own colours; of the others only the count."""
-        return [
-            dict(self.sres[c]) if c in self.owned[p] else sum(self.sres[c].values())
-            for c in range(len(self.colours))
-        ]
-
-    def known_deal(self, p):
-        """The deal as p knows it: its own pieces and the common ones by shape, the others' as None."""
-        return [(seat, name if seat is None or seat == p else None) for seat, name in self.dealt_log]
