@@ -16,11 +16,13 @@ from hypothesis import strategies as st
 from games.ttt import make_core, rules
 from tiers import sweep
 from ttt_checks import (
+    assert_is_legal_agrees_with_legal_actions,
     assert_views_partition_histories,
     new_core,
     parsed_or_rejected,
     play_against_reference,
     problems,
+    random_sim_test_of,
     rule_set,
     same_pieces,
     state_after,
@@ -71,6 +73,27 @@ def test_each_deal_is_a_chance_node_with_the_decks_shares():
         "black": {"triangle": 1, "x": 0, "cross": 0},
         "white": {"triangle": 0, "x": 0, "cross": 1},
     }
+
+
+def test_only_a_shape_left_in_the_deck_can_be_dealt():
+    core = new_core("Deal", DUEL)
+    for bad in (-1, 3, 5):
+        with pytest.raises(ValueError):
+            core.clone().apply_action(bad)
+    core.apply_action(X)
+    with pytest.raises(ValueError):
+        core.clone().apply_action(X)  # the deck's one x is dealt
+
+
+def test_openspiels_random_simulations_with_serialisation(tmp_path):
+    random_sim_test_of(rules.resolve(EXAMPLE), tmp_path)
+    common = rule_set(
+        "Common",
+        DUEL,
+        board={"kind": "stacks", "size": [2, 1, 3], "dealt": [[1, 1, 1], [1, 1, 2]]},
+        deck={"pieces": {"triangle": 2, "x": 2, "cross": 2}, "hand": 2},
+    )
+    random_sim_test_of(common, tmp_path)
 
 
 def test_hands_are_dealt_in_turn_and_common_spaces_face_up_after_them():
@@ -251,6 +274,7 @@ def _same_pieces_once_dealt(core, ref):
 def test_random_rule_sets_with_a_deck_agree_with_the_reference(rec, seed):
     rs = parsed_or_rejected(rec)
     play_against_reference(rs, 2, seed, check=_same_pieces_once_dealt)
+    assert_is_legal_agrees_with_legal_actions(rs, 1, seed)
 
 
 @settings(max_examples=sweep(full=20, quick=3), deadline=None, suppress_health_check=list(HealthCheck))
