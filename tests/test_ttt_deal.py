@@ -119,6 +119,32 @@ def test_hands_are_dealt_in_turn_and_common_spaces_face_up_after_them():
         assert "common:cross common:x" in core.information_state_string(p)
 
 
+def test_a_deck_dealing_each_turn_deals_the_player_whose_turn_starts():
+    """``per_turn``: before each of its turns a player is dealt its pieces while
+    the deck lasts, and only then is its turn judged (here: it can place)."""
+    core = new_core(
+        "Turns",
+        DUEL,
+        board={"kind": "squares", "size": [3, 1, 1]},
+        deck={"pieces": {"triangle": 1, "x": 1, "cross": 1}, "hand": 0, "per_turn": 1},
+    )
+    assert core.player() == -1 and core.deals_left() == 1 and core.seat_to_move() == 0
+    core.apply_action(X)  # to black, whose turn it is
+    assert core.player() == 0 and core.shape_reserves()["black"]["x"] == 1
+    core.apply_action(X * 3)  # x on (1,1,1); white's turn starts with its deal
+    assert core.player() == -1 and core.seat_to_move() == 1
+    core.apply_action(CROSS)
+    assert core.player() == 1 and core.shape_reserves()["white"]["cross"] == 1
+    assert "deal>1:?" in core.information_state_string(0) and "deal>1:cross" in core.information_state_string(
+        1
+    )
+    core.apply_action(CROSS * 3 + 1)  # cross on (2,1,1); black is dealt the last piece
+    core.apply_action(TRIANGLE)
+    assert core.player() == 0 and core.deck_pieces() == {"triangle": 0, "x": 0, "cross": 0}
+    core.apply_action(TRIANGLE * 3 + 2)  # then the deck is out: white's turn starts without a deal
+    assert core.player() == 1
+
+
 def test_the_game_type_says_explicit_chance_and_imperfect_information():
     game = pyspiel.load_game(f"ttt(rules={EXAMPLE})")
     gt = game.get_type()
@@ -184,7 +210,8 @@ def test_the_example_loads_plays_and_serialises():
         ({"deck": {"pieces": {"x": 1}, "hand": 1}}, "deck.pieces", "holds 1 pieces but deals 2"),
         ({"deck": {"pieces": {"x": 2}, "hand": 0}}, "deck.hand", "deals nothing"),
         ({"deck": {"pieces": {"x": 2}, "hand": -1}}, "deck.hand", "-1 is not allowed"),
-        ({"deck": {"pieces": {"x": 2}, "hand": 1, "per_turn": 1}}, "deck.per_turn", "unknown field"),
+        ({"deck": {"pieces": {"x": 2}, "hand": 1, "per_turn": -1}}, "deck.per_turn", "-1 is not allowed"),
+        ({"deck": {"pieces": {"x": 2}, "hand": 1, "each_turn": 1}}, "deck.each_turn", "unknown field"),
         ({"deck": [1]}, "deck", "must be an object"),
         ({"colours": "shared", "reserves": {"black": 0}}, "deck", "needs assigned colours"),
         ({"phases": [{"order": "simultaneous"}]}, "deck", "sequential phases only"),
@@ -254,11 +281,12 @@ def deck_records(draw):
     taken = {tuple(q["at"]) for q in rec["board"]["pieces"]}
     free = [[x, y, 1] for x in range(1, X + 1) for y in range(1, Y + 1) if (x, y, 1) not in taken]
     rec["board"]["dealt"] = draw(st.lists(st.sampled_from(free), max_size=2, unique_by=tuple)) if free else []
-    hand = draw(st.integers(0 if rec["board"]["dealt"] else 1, 2))
+    per_turn = draw(st.sampled_from([0, 0, 1, 2]))
+    hand = draw(st.integers(0 if rec["board"]["dealt"] or per_turn else 1, 2))
     pieces = {s: draw(st.integers(0, 3)) for s in sorted(rec["shapes"])}
     first = next(iter(pieces))
     pieces[first] += max(0, 2 * hand + len(rec["board"]["dealt"]) - sum(pieces.values()))  # enough to deal
-    rec["deck"] = {"pieces": pieces, "hand": hand}
+    rec["deck"] = {"pieces": pieces, "hand": hand, "per_turn": per_turn}
     if any(ph.get("order") for ph in rec["phases"]):
         rec["phases"] = [{}]
     return rec

@@ -11,15 +11,19 @@
 # colour): the others see only that the reserve grew. A piece dealt onto a
 # dealt common space sets the shape of the communal piece standing there
 # (the compiler puts one on each, games/ttt/deal.py), face up for everyone.
-# The first phase starts after the last deal.
+# The first phase starts after the last deal. A deck that deals each turn
+# deals the player whose turn starts its pieces (while the deck lasts)
+# before start_turn's check that it can move (_turns.pxi).
 #
 # The deck region of a position block, read as int32 (it starts at an even
-# int16 offset of a malloc'd block, so it is aligned): [0] deals done, [1]
-# entries logged, [2..2+MAX_SHAPES) the deck's pieces left per local shape,
-# then the log of every deal and decision (who << 20 | action), which the
-# information states read: who is the seat, DEAL_WHO + s for a deal to seat
-# s (its shape hidden from the others), COMMON_WHO for a dealt common
-# space, CHANCE_WHO for Chaos's or a pot's outcome.
+# int16 offset of a malloc'd block, so it is aligned): [0] deals of the
+# start done, [1] entries logged, [2] pieces of this turn's deal still to
+# come, [3] 1 when this turn's deal is done, [DECK_K0..) the deck's pieces
+# left per local shape, then from DECK_LOG0 the log of every deal and
+# decision (who << 20 | action), which the information states read: who is
+# the seat, DEAL_WHO + s for a deal to seat s (its shape hidden from the
+# others), COMMON_WHO for a dealt common space, CHANCE_WHO for Chaos's or a
+# pot's outcome.
 
 from libc.stdint cimport int16_t, int32_t, uint64_t
 from games.rng cimport Rng, mix64, rng_below
@@ -28,6 +32,8 @@ cdef enum:
     DEAL_WHO = 8
     COMMON_WHO = 14
     CHANCE_WHO = 15
+    DECK_K0 = 4
+    DECK_LOG0 = 4 + MAX_SHAPES
 
 
 cdef void deck_layout(Tables tab, dict p) except *:
@@ -39,21 +45,22 @@ cdef void deck_layout(Tables tab, dict p) except *:
     if len(d["cells"]) > MAX_SPACES_DEALT or len(d["counts"]) > MAX_SHAPES:
         raise ValueError("rule set exceeds the engine's limits")
     tab.hand = d["hand"]
+    tab.per_turn = d.get("per_turn", 0)
     tab.ndeals = tab.nplayers * tab.hand + len(d["cells"])
     for i, c in enumerate(d["cells"]):
         tab.deck_cells[i] = c
     tab.deck_cap = p["max_game_length"]          # the deal's nodes are counted in it
     tab.deck0 = tab.block + (tab.block & 1)
-    tab.block = tab.deck0 + 2 * (2 + MAX_SHAPES + tab.deck_cap)
+    tab.block = tab.deck0 + 2 * (DECK_LOG0 + tab.deck_cap)
 
 
 cdef void deck_init_block(Tables tab, dict p) except *:
     cdef int32_t* v = <int32_t*>(tab.init + tab.deck0)
     cdef int k
-    v[0] = 0
-    v[1] = 0
+    for k in range(DECK_K0):
+        v[k] = 0
     for k in range(MAX_SHAPES):
-        v[2 + k] = p["deck"]["counts"][k] if k < tab.K else 0
+        v[DECK_K0 + k] = p["deck"]["counts"][k] if k < tab.K else 0
 
 
 cdef inline int32_t* deck_region(TTTCore core) noexcept:
@@ -61,8 +68,9 @@ cdef inline int32_t* deck_region(TTTCore core) noexcept:
 
 
 cdef inline bint dealing(TTTCore core) noexcept:
-    """Whether the deal is still on (the position is a chance node)."""
-    return deck_region(core)[0] < core.tab.ndeals
+    """Whether a deal is on (the position is a chance node): the start's, or a turn's."""
+    cdef int32_t* v = deck_region(core)
+    return v[0] < core.tab.ndeals or v[2] > 0
 
 
 cdef bint awaits_deal(TTTCore core, int c) noexcept:
@@ -80,7 +88,7 @@ cdef int deck_left(TTTCore core) noexcept:
     cdef int32_t* v = deck_region(core)
     cdef int k, n = 0
     for k in range(core.tab.K):
-        n += v[2 + k]
+        n += v[DECK_K0 + k]
     return n
 
 
@@ -91,10 +99,10 @@ cdef int deal_outcomes(TTTCore core, int* out, double* probs) noexcept:
     cdef int k, n = 0
     cdef double total = deck_left(core)
     for k in range(core.tab.K):
-        if v[2 + k] > 0:
+        if v[DECK_K0 + k] > 0:
             out[n] = k
             if probs != NULL:
-                probs[n] = v[2 + k] / total
+                probs[n] = v[DECK_K0 + k] / total
             n += 1
     return n
 
@@ -102,30 +110,67 @@ cdef int deal_outcomes(TTTCore core, int* out, double* probs) noexcept:
 cdef inline void log_entry(TTTCore core, int who, int action) noexcept:
     cdef int32_t* v = deck_region(core)
     if v[1] < core.tab.deck_cap:
-        v[2 + MAX_SHAPES + v[1]] = (who << 20) | action
+        v[DECK_LOG0 + v[1]] = (who << 20) | action
         v[1] += 1
 
 
 cdef void deal_piece(TTTCore core, int k) noexcept:
     """Deal a piece of local shape k: to the next player's reserve, or face
     up onto the next dealt common space; the first phase starts after the
-    last one."""
+    last one. Then a turn's deal: to the player whose turn it is, whose turn
+    then starts."""
     cdef Tables tab = core.tab
     cdef int32_t* v = deck_region(core)
-    cdef int i = v[0], s, colour
-    v[2 + k] -= 1
+    cdef int i = v[0]
+    v[DECK_K0 + k] -= 1
+    if i >= tab.ndeals:                              # a turn's deal
+        give_piece(core, core.seat, k)
+        v[2] -= 1
+        if v[2] == 0:
+            v[3] = 1
+            start_turn(core)
+        return
     if i < tab.nplayers * tab.hand:
-        s = i % tab.nplayers
-        colour = tab.colour_of_seat[s]
-        core.sres[colour * tab.K + k] += 1
-        core.reserve[colour] += 1
-        log_entry(core, DEAL_WHO + s, k)
+        give_piece(core, i % tab.nplayers, k)
     else:
         replace_shape(core, tab.deck_cells[i - tab.nplayers * tab.hand], k)
         log_entry(core, COMMON_WHO, k)
     v[0] = i + 1
     if v[0] == tab.ndeals:
         enter_phase(core, 0, True)
+
+
+cdef void give_piece(TTTCore core, int s, int k) noexcept:
+    """A piece of local shape k into seat s's reserve (its own colour)."""
+    cdef Tables tab = core.tab
+    cdef int colour = tab.colour_of_seat[s]
+    core.sres[colour * tab.K + k] += 1
+    core.reserve[colour] += 1
+    log_entry(core, DEAL_WHO + s, k)
+
+
+cdef bint deal_for_turn(TTTCore core) noexcept:
+    """At the start of a turn (start_turn): open the turn's deal, unless it
+    is done (then start_turn goes on), the seat is Chaos or the deck is out."""
+    cdef int32_t* v = deck_region(core)
+    cdef int left
+    if v[3]:
+        v[3] = 0
+        return False
+    if core.tab.chaos and core.seat == core.tab.seats - 1:
+        return False
+    left = deck_left(core)
+    if left == 0:
+        return False
+    v[2] = core.tab.per_turn if core.tab.per_turn < left else left
+    return True
+
+
+cdef object deal_status(TTTCore core):
+    cdef int32_t* v = deck_region(core)
+    if v[0] < core.tab.ndeals:
+        return f"dealing: {v[0]} of {core.tab.ndeals} pieces dealt"
+    return f"dealing to player {core.seat}: {v[2]} piece(s) to come"
 
 
 cdef bint deck_apply(TTTCore core, int action) noexcept:
@@ -143,8 +188,8 @@ cdef void deal_at_random(TTTCore core, Rng* rng) noexcept:
     """A random playout's deal: a piece drawn uniformly from the deck."""
     cdef int32_t* v = deck_region(core)
     cdef int r = rng_below(rng, deck_left(core)), k = 0
-    while r >= v[2 + k]:
-        r -= v[2 + k]
+    while r >= v[DECK_K0 + k]:
+        r -= v[DECK_K0 + k]
         k += 1
     core.apply(k)
 
@@ -152,10 +197,11 @@ cdef void deal_at_random(TTTCore core, Rng* rng) noexcept:
 cdef uint64_t deck_hash(TTTCore core) noexcept:
     """The deal so far: deals done, the deck's pieces left, the per-shape reserves."""
     cdef int32_t* v = deck_region(core)
-    cdef uint64_t h = mix64(<uint64_t>(v[0] + 1) * <uint64_t>0xC2B2AE3D27D4EB4FULL + 5151)
+    cdef uint64_t h = mix64(<uint64_t>(v[0] + 1 + 4096 * v[2] + 1048576 * v[3])
+                            * <uint64_t>0xC2B2AE3D27D4EB4FULL + 5151)
     cdef int k
     for k in range(core.tab.K):
-        h ^= mix64(<uint64_t>(v[2 + k] + 1) * <uint64_t>0x165667B19E3779F9ULL + <uint64_t>k)
+        h ^= mix64(<uint64_t>(v[DECK_K0 + k] + 1) * <uint64_t>0x165667B19E3779F9ULL + <uint64_t>k)
     return h ^ shape_reserves_hash(core)
 
 
@@ -202,7 +248,7 @@ cdef object deck_view_tensor(TTTCore core, int player):
 cdef int seen_entry(TTTCore core, int player, int i, int* who) noexcept:
     """Log entry i as ``player`` sees it: its action, or -1 for another
     seat's dealt piece; ``who`` gets the entry's who."""
-    cdef int32_t e = deck_region(core)[2 + MAX_SHAPES + i]
+    cdef int32_t e = deck_region(core)[DECK_LOG0 + i]
     who[0] = e >> 20
     if DEAL_WHO <= who[0] < COMMON_WHO and who[0] - DEAL_WHO != player:
         return -1

@@ -216,9 +216,9 @@ cdef class TTTCore(GameCore):
         self.num_players = tab.nplayers
         self.folded = 0
         self.disq = 0
-        if not tab.deck:
+        if not tab.deck or tab.ndeals == 0:
             enter_phase(self, 0, True)
-        # (a deck: the first phase starts after the deal, _deal.pxi)
+        # (a deck dealing at the start: the first phase starts after the deal, _deal.pxi)
 
     cdef void _setup(self, Tables tab):
         self.tab = tab
@@ -311,7 +311,7 @@ cdef class TTTCore(GameCore):
         if self.end != END_NONE or action < 0 or action >= tab.num_actions:
             return False
         if tab.deck and dealing(self):
-            return action < tab.K and deck_region(self)[2 + action] > 0
+            return action < tab.K and deck_region(self)[DECK_K0 + action] > 0
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
             return action < self.mem[tab.pot0 + POT_N]
         if self.offer_by >= 0:
@@ -721,11 +721,15 @@ cdef class TTTCore(GameCore):
         if not self.tab.deck:
             return {}
         cdef int32_t* v = deck_region(self)
-        return {name: v[2 + k] for k, name in enumerate(self.shape_names())}
+        return {name: v[DECK_K0 + k] for k, name in enumerate(self.shape_names())}
 
     def deals_left(self):
-        """How many pieces the deal still gives (0 once play starts or without a deck)."""
-        return self.tab.ndeals - deck_region(self)[0] if self.tab.deck else 0
+        """How many pieces the deal in progress still gives: the start's, or
+        this turn's (0 between deals or without a deck)."""
+        if not self.tab.deck:
+            return 0
+        cdef int32_t* v = deck_region(self)
+        return self.tab.ndeals - v[0] if v[0] < self.tab.ndeals else v[2]
 
     # -- rounds (_rounds.pxi) --------------------------------------------------------
 

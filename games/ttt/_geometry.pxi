@@ -159,6 +159,7 @@ cdef class Tables:
     # a deck and dealt pieces (_deal.pxi): unused when ``deck`` is False
     cdef bint deck
     cdef int hand                          # pieces dealt to each player at the start
+    cdef int per_turn                      # pieces dealt to a player at the start of each of its turns
     cdef int ndeals                        # the deal's chance nodes (hands, then dealt common spaces)
     cdef int deck0                         # int16 offset of the deck region in a block (even)
     cdef int deck_cap                      # entries its log holds

@@ -33,7 +33,10 @@ cdef void next_seat(TTTCore core) noexcept:
 
 
 cdef void start_turn(TTTCore core) noexcept:
-    """Without a pass option, a seat with no legal move is a stalemate."""
+    """Without a pass option, a seat with no legal move is a stalemate (with
+    a deck dealing each turn, once the turn's pieces are dealt: _deal.pxi)."""
+    if core.tab.per_turn and deal_for_turn(core):
+        return
     if not core.tab.ph_pass[core.phase] and not has_move(core, core.seat):
         reach_stalemate(core)
 

@@ -60,7 +60,7 @@ cdef object position_text(TTTCore core):
     if tab.sim and in_round(core):
         status = round_status(core)
     if tab.deck and dealing(core):                   # a deck (_deal.pxi)
-        status = f"dealing: {deck_region(core)[0]} of {tab.ndeals} pieces dealt"
+        status = deal_status(core)
     if tab.nphases > 1:
         status += f"; phase {core.phase + 1} of {tab.nphases}"
         if core.folded:

@@ -2,11 +2,13 @@
 the "dealt common" spaces (``board.dealt``), checked, written into the
 canonical record, and turned into the engine's tables.
 
-``deck`` is ``{"pieces": {shape: count}, "hand": n}``: the shapes in the
-deck and how many of each, and how many pieces each player is dealt at the
-start. Each dealt piece is a chance node (its shape drawn from what is left
-in the deck, each piece equally likely); a piece dealt to a player joins
-that player's reserve in its own colour, and the others see only that its
+``deck`` is ``{"pieces": {shape: count}, "hand": n, "per_turn": m}``: the
+shapes in the deck and how many of each, how many pieces each player is
+dealt at the start, and how many at the start of each of its turns while
+the deck lasts (``per_turn``, written only when not 0). Each dealt piece is
+a chance node (its shape drawn from what is left in the deck, each piece
+equally likely); a piece dealt to a player joins that player's reserve in
+its own colour, and the others see only that its
 reserve grew until it is played. ``board.dealt`` lists the "dealt common"
 spaces: after the hands, one piece of the deck is dealt face up onto each,
 in a colour no seat owns (a communal piece, the specification's pieces
@@ -22,7 +24,7 @@ from collections.abc import Mapping
 
 from games.ttt.schema import PALETTE, SHAPES_ALL, allowed_text, is_int, seats_of
 
-DECK_FIELDS = ("pieces", "hand")
+DECK_FIELDS = ("pieces", "hand", "per_turn")
 MAX_DECK = 512  # pieces in a deck (the most spaces a board has)
 
 
@@ -63,6 +65,10 @@ def check_deck(raw, rec, p, coord) -> None:
     if not is_int(hand) or not 0 <= hand <= MAX_DECK:
         p.add("deck.hand", f"{hand!r} is not allowed (allowed: 0..{MAX_DECK})")
         hand = 0
+    per_turn = deck.get("per_turn", 0)
+    if not is_int(per_turn) or not 0 <= per_turn <= MAX_DECK:
+        p.add("deck.per_turn", f"{per_turn!r} is not allowed (allowed: 0..{MAX_DECK})")
+        per_turn = 0
     dealt = []
     if not isinstance(raw_dealt, list):
         p.add("board.dealt", "must be a list of [x, y, z] coordinates")
@@ -92,8 +98,12 @@ def check_deck(raw, rec, p, coord) -> None:
     n = seats_of(players)[0] if players else 1
     deals = hand * n + len(dealt)
     total = sum(counts.values())
-    if pieces and deals == 0:
-        p.add("deck.hand", "the deck deals nothing (allowed: a hand of 1 or more, or dealt common spaces)")
+    if pieces and (total == 0 or (deals == 0 and not per_turn)):
+        p.add(
+            "deck.hand",
+            "the deck deals nothing (allowed: a hand of 1 or more, a per_turn of 1 or more, "
+            "or dealt common spaces)",
+        )
     elif deals > total:
         p.add(
             "deck.pieces",
@@ -101,6 +111,8 @@ def check_deck(raw, rec, p, coord) -> None:
             f"{len(dealt)} dealt common spaces) (allowed: at least as many pieces as it deals)",
         )
     rec["deck"] = {"pieces": {s: counts[s] for s in SHAPES_ALL if s in counts}, "hand": hand}
+    if per_turn:
+        rec["deck"]["per_turn"] = per_turn
     if dealt:
         rec["board"]["dealt"] = sorted(dealt)
     _check_combinations(rec, p, dealt)
@@ -179,16 +191,19 @@ def deal_tables(r: dict, cell) -> dict:
         "deck": {
             "counts": [r["deck"]["pieces"].get(s, 0) for s in names],
             "hand": r["deck"]["hand"],
+            "per_turn": r["deck"].get("per_turn", 0),
             "cells": sorted(cell(at) for at in r["board"].get("dealt") or []),
         }
     }
 
 
 def deals(r: dict) -> int:
-    """How many chance nodes the deal takes (each player's hand, then the dealt common spaces)."""
+    """The most chance nodes the deals take: each player's hand, then the
+    dealt common spaces; with a deal each turn, every piece of the deck."""
     if "deck" not in r:
         return 0
-    return r["deck"]["hand"] * seats_of(r["players"])[0] + len(r["board"].get("dealt") or [])
+    start = r["deck"]["hand"] * seats_of(r["players"])[0] + len(r["board"].get("dealt") or [])
+    return sum(r["deck"]["pieces"].values()) if r["deck"].get("per_turn") else start
 
 
 def dealt_to_hands(r: dict) -> int:

@@ -1,6 +1,7 @@
 """A deck and dealt pieces (docs/rules/ttt/deal.md): the deal's chance
 nodes before the first phase, each player's hand joining its reserve, the
-dealt common spaces face up in a colour no seat owns.
+dealt common spaces face up in a colour no seat owns, and the pieces dealt
+to a player as its turn starts.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ class DealMixin:
         self.deck = dict(r["deck"]["pieces"]) if "deck" in r else None
         self.deals = []  # (seat or None for a common space, cell) in dealing order
         self.dealt_log = []  # (seat or None, shape) of every deal so far
+        self.per_turn = r["deck"].get("per_turn", 0) if self.deck is not None else 0
+        self.turn_deal = 0  # pieces of the turn's deal still to come
+        self.turn_dealt = False  # the turn's deal is done: its start goes on
         if self.deck is None:
             return
         hand = r["deck"]["hand"]
@@ -39,7 +43,7 @@ class DealMixin:
             self.communal = self.colours.index(colour)
 
     def dealing(self):
-        return self.deck is not None and len(self.dealt_log) < len(self.deals)
+        return self.deck is not None and (len(self.dealt_log) < len(self.deals) or self.turn_deal > 0)
 
     def deal_outcomes(self):
         """(shape index among the shapes in play, probability) of the next deal."""
@@ -62,6 +66,16 @@ class DealMixin:
             return super().play(a)
         name = self.names[a]
         self.deck[name] -= 1
+        if len(self.dealt_log) >= len(self.deals):  # the turn's deal: to the seat to move
+            col = min(self.owned[self.seat])
+            self.sres[col][name] += 1
+            self.reserve[col] += 1
+            self.dealt_log.append((self.seat, name))
+            self.turn_deal -= 1
+            if self.turn_deal == 0:
+                self.turn_dealt = True
+                self._turn_start()
+            return
         seat, cell = self.deals[len(self.dealt_log)]
         if seat is not None:
             col = min(self.owned[seat])  # assigned colours: the seat's own
@@ -73,3 +87,13 @@ class DealMixin:
         self.dealt_log.append((seat, name))
         if not self.dealing():
             self._start_phase(0)
+
+    def _turn_start(self):
+        """A deck dealing each turn deals the player (not Chaos) whose turn
+        starts, while the deck lasts; then the turn starts as without a deck."""
+        if self.turn_dealt:
+            self.turn_dealt = False
+        elif self.per_turn and sum(self.deck.values()) and not self.is_chaos(self.seat):
+            self.turn_deal = min(self.per_turn, sum(self.deck.values()))
+            return
+        super()._turn_start()
