@@ -186,10 +186,12 @@ def test_the_deck_controls_and_the_dealt_common_marker_reach_the_record(app):
     assert 'id="deck-cross" value="1"' in page
     answer = html.unescape(ada.c.post("/factory", data=submitted(page, op="save")).text)
     assert "identical to the saved 'Dealt-Cover-Duel'" in answer, problems(answer)
-    form = submitted(page, op="save", **{"board.size.x": "2", "board.dealt": "2,1,1", "deck.x": "2"})
+    form = submitted(
+        page, op="save", **{"board.size.x": "2", "board.dealt": "2,1,1", "deck.x": "2", "deck.per_turn": "1"}
+    )
     saved = ada.c.post("/factory", data=form)
     assert saved.status_code == 302, problems(html.unescape(saved.text))
     with db(app) as reg:
         record = rulesets.rule_set_json(reg, "Dealt-Cover-Duel-copy")
     assert record["board"]["dealt"] == [[2, 1, 1]]
-    assert record["deck"] == {"pieces": {"triangle": 1, "x": 2, "cross": 1}, "hand": 1}
+    assert record["deck"] == {"pieces": {"triangle": 1, "x": 2, "cross": 1}, "hand": 1, "per_turn": 1}

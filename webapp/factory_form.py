@@ -498,12 +498,13 @@ def form_to_record(form: Mapping[str, str]) -> dict:
 
 
 def _deck_from_form(get, shapes) -> dict | None:
-    """The deck of the form's "deck.SHAPE" counts and "deck.hand" (None when all are 0 or blank)."""
+    """The deck of the form's "deck.SHAPE" counts, "deck.hand" and
+    "deck.per_turn" (None when all are 0 or blank)."""
     counts = {s: _int(get(f"deck.{s}"), 0) for s in shapes}
-    hand = _int(get("deck.hand"), 0)
-    if not any(counts.values()) and not hand:
+    hand, per_turn = _int(get("deck.hand"), 0), _int(get("deck.per_turn"), 0)
+    if not any(counts.values()) and not hand and not per_turn:
         return None
-    return {"pieces": counts, "hand": hand}
+    return {"pieces": counts, "hand": hand, "per_turn": per_turn}
 
 
 def adjust(state: dict) -> None:
@@ -588,6 +589,7 @@ def state_of(record: Mapping) -> dict:
         "reserves": reserves,
         "deck": {
             "hand": (record.get("deck") or {}).get("hand", 0),
+            "per_turn": (record.get("deck") or {}).get("per_turn", 0),
             **{s: (record.get("deck") or {}).get("pieces", {}).get(s, 0) for s in shapes},
         },
         "pieces_per_turn": record.get("pieces_per_turn", 1),

@@ -58,6 +58,7 @@ def controls(state: dict) -> set[str]:
         "line_moves",
         "deck",
         "deck.hand",
+        "deck.per_turn",
         "deck.pieces",
     }
     keys |= {f"board.{key}" for key, _ in ff.BOARD_MARKERS}
