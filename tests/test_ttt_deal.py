@@ -305,6 +305,19 @@ def test_random_rule_sets_with_a_deck_agree_with_the_reference(rec, seed):
     assert_is_legal_agrees_with_legal_actions(rs, 1, seed)
 
 
+def test_hands_and_turn_deals_on_several_boards_agree_with_the_reference():
+    rs = rule_set(
+        "Boards",
+        DUEL,
+        board={"kind": "squares", "size": [2, 1, 1]},
+        boards=2,
+        turn_checks=["first-2-wins"],
+        deck={"pieces": {"triangle": 3, "x": 3, "cross": 3}, "hand": 2, "per_turn": 1},
+    )
+    play_against_reference(rs, sweep(full=40, quick=5), 5, check=_same_pieces_once_dealt)
+    assert_views_partition_histories(rs, range(sweep(full=10, quick=2)))
+
+
 @settings(max_examples=sweep(full=20, quick=3), deadline=None, suppress_health_check=list(HealthCheck))
 @given(deck_records(), st.integers(0, 10**6))
 def test_random_rule_sets_with_a_deck_keep_information_sets_apart(rec, seed):
