@@ -170,3 +170,28 @@ def test_the_line_moves_select_keeps_nine_holes_passing_over_pieces(app):
     assert blocked.status_code == 302, problems(html.unescape(blocked.text))
     with db(app) as reg:
         assert "line_moves" not in rulesets.rule_set_json(reg, "9-Holes-copy")
+
+
+def test_the_deck_controls_and_the_dealt_common_marker_reach_the_record(app):
+    """Dealt-Cover-Duel's Copy shows its deck (each shape's count, the hand)
+    and saves as the duel itself; the same page with a second space marked
+    "dealt common" and a larger deck saves those (docs/rules/ttt/deal.md)."""
+    from test_webapp import save_example
+
+    make_users(app)
+    save_example(app, "Dealt-Cover-Duel")
+    ada = Browser(app, "ada")
+    page = ada.get("/factory?copy=Dealt-Cover-Duel").text
+    assert 'id="marker-dealt"' in page and 'id="deck-hand" value="1"' in page
+    assert 'id="deck-cross" value="1"' in page
+    answer = html.unescape(ada.c.post("/factory", data=submitted(page, op="save")).text)
+    assert "identical to the saved 'Dealt-Cover-Duel'" in answer, problems(answer)
+    form = submitted(
+        page, op="save", **{"board.size.x": "2", "board.dealt": "2,1,1", "deck.x": "2", "deck.per_turn": "1"}
+    )
+    saved = ada.c.post("/factory", data=form)
+    assert saved.status_code == 302, problems(html.unescape(saved.text))
+    with db(app) as reg:
+        record = rulesets.rule_set_json(reg, "Dealt-Cover-Duel-copy")
+    assert record["board"]["dealt"] == [[2, 1, 1]]
+    assert record["deck"] == {"pieces": {"triangle": 1, "x": 2, "cross": 1}, "hand": 1, "per_turn": 1}

@@ -405,7 +405,12 @@ def play_against_reference(rs, games, seed, check=None, *, views=None, shape_vie
                     got = [None if r is None else [float(v) for v in r] for r in core.board_results()]
                     assert got == expect, where
                 break
-            if player == -1:  # Chaos and a pot's start: uniform
+            if player == -1 and ref.dealing():  # a deck's deal: the deck's shares
+                outcomes, expect = core.chance_outcome_list(), ref.deal_outcomes()
+                assert [a for a, _ in outcomes] == [a for a, _ in expect], where
+                assert all(abs(p - q) < 1e-12 for (_, p), (_, q) in zip(outcomes, expect, strict=True)), where
+                legal = [a for a, _ in outcomes]
+            elif player == -1:  # Chaos and a pot's start: uniform
                 outcomes = core.chance_outcome_list()
                 legal = ref.seat_actions(ref.seat)
                 assert [a for a, _ in outcomes] == legal, where

@@ -253,6 +253,7 @@ def _coords_text(items) -> str:
 #: can be changed after phase 1").
 BOARD_MARKERS = (
     ("sticky", "spaces"),
+    ("dealt", "spaces"),  # "dealt common" (docs/rules/ttt/deal.md)
     ("exclusive", "seats"),
     ("entry_locked", "seats"),
     ("exit_locked", "seats"),
@@ -462,6 +463,9 @@ def form_to_record(form: Mapping[str, str]) -> dict:
             else:
                 reserves[colour] = count
     rec["reserves"] = reserves
+    deck = _deck_from_form(get, shapes)
+    if deck is not None:  # a deck (docs/rules/ttt/deal.md): only when some count is set
+        rec["deck"] = deck
     rec["pieces_per_turn"] = _int(get("pieces_per_turn"), 1)
     # docs/rules/ttt/shapes.md "Pieces in the way": validation keeps it only
     # when a shape moves along lines and it is not the default
@@ -512,6 +516,16 @@ def form_to_record(form: Mapping[str, str]) -> dict:
         value = get(key, "")
         rec[key] = _int(value, value) if str(value).strip() else None
     return rec
+
+
+def _deck_from_form(get, shapes) -> dict | None:
+    """The deck of the form's "deck.SHAPE" counts, "deck.hand" and
+    "deck.per_turn" (None when all are 0 or blank)."""
+    counts = {s: _int(get(f"deck.{s}"), 0) for s in shapes}
+    hand, per_turn = _int(get("deck.hand"), 0), _int(get("deck.per_turn"), 0)
+    if not any(counts.values()) and not hand and not per_turn:
+        return None
+    return {"pieces": counts, "hand": hand, "per_turn": per_turn}
 
 
 def adjust(state: dict) -> None:
@@ -614,6 +628,11 @@ def state_of(record: Mapping) -> dict:
         "markers": _markers_to_form(board, BOARD_MARKERS),
         "on_boards": _on_boards_to_form(board, record.get("boards", 1)),
         "reserves": reserves,
+        "deck": {
+            "hand": (record.get("deck") or {}).get("hand", 0),
+            "per_turn": (record.get("deck") or {}).get("per_turn", 0),
+            **{s: (record.get("deck") or {}).get("pieces", {}).get(s, 0) for s in shapes},
+        },
         "pieces_per_turn": record.get("pieces_per_turn", 1),
         "line_moves": record.get("line_moves", schema.LINE_READING_DEFAULT),
         "agree_draw": bool(record.get("agree_draw")),

@@ -56,6 +56,10 @@ def controls(state: dict) -> set[str]:
         "chaos_wins_if_more_than",
         "cloaking_hides_turns",
         "line_moves",
+        "deck",
+        "deck.hand",
+        "deck.per_turn",
+        "deck.pieces",
     }
     keys |= {f"board.{key}" for key, _ in ff.BOARD_MARKERS}
     for i in range(len(state["on_boards"])):
@@ -69,6 +73,7 @@ def controls(state: dict) -> set[str]:
             f"shapes.{s}.result",
             f"shapes.{s}.cannot_move_backwards",
             f"chaos_wins_if_more_than.{s}",
+            f"deck.pieces.{s}",
         }
     for colour in ff.schema.PALETTE:
         keys.add(f"reserves.{colour}")

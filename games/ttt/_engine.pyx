@@ -3,7 +3,7 @@
 that ``games.ttt.compiler`` compiles (placement, gravity, movement, turn checks,
 stalemate rules, passes, agreed draws, Chaos, phases with locked players and
 spaces and the fold rule, shapes, stacks, captures, jumps, surrounds, pots,
-simultaneous and single rounds, cloaking). A rule set pays only for the rules
+simultaneous and single rounds, cloaking, a deck). A rule set pays only for the rules
 it plays: each one is reached through one flag test (a sequential,
 perfect-information rule set of circles pays nothing for rounds, cloaking or
 shapes). Rules as implemented, with every reading of the tic-tac-toe
@@ -60,6 +60,8 @@ concepts (docs: pages of docs/rules/ttt/; tests: files in tests/):
   per-player views         _views.pxi            test_ttt_views.py,
                                                  test_ttt_openspiel.py
       docs: views.md
+  a deck and dealt pieces  _deal.pxi             test_ttt_deal.py
+      docs: deal.md
 
 The whole rule set (schema.md), the catalogue (catalogue.md), what validation
 refuses (refused.md) and how the engine is checked (checks.md) have their own
@@ -99,6 +101,7 @@ cdef enum:
     MAX_PHASES = 6
     MAX_SHAPES = 6
     MAX_BOARDS = 3
+    MAX_SPACES_DEALT = 512
 
 COLOUR_CHARS = "xopy"
 
@@ -225,14 +228,17 @@ cdef class TTTCore(GameCore):
         self.num_players = tab.nplayers
         self.folded = 0
         self.disq = 0
-        enter_phase(self, 0, True)
+        if not tab.deck or tab.ndeals == 0:
+            enter_phase(self, 0, True)
+        # (a deck dealing at the start: the first phase starts after the deal, _deal.pxi)
 
     cdef void _setup(self, Tables tab):
         self.tab = tab
         self.num_players = tab.nplayers
         self.num_actions = tab.num_actions
         self.max_game_length = tab.max_game_length
-        self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots else 0   # Chaos, or a pot's deal
+        # Chaos, a pot's deal, or a deck's
+        self.max_chance_outcomes = tab.num_actions if tab.chaos or tab.pots or tab.deck else 0
         self.mem = <int16_t*>malloc(tab.block * sizeof(int16_t))
         self.simultaneous_moves = self.imperfect_information = tab.sim
         if self.mem == NULL:
@@ -250,7 +256,8 @@ cdef class TTTCore(GameCore):
         self.hand_stack = -1
         self.hand_below = -1
         self.showdown_carried = -1
-        self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE   # rounds or cloaking
+        # rounds, cloaking, a deck
+        self.imperfect_information = tab.sim or tab.cloaking != CLOAK_NONE or tab.deck
 
     cdef GameCore copy(self):
         cdef TTTCore o = TTTCore.__new__(TTTCore)
@@ -280,6 +287,8 @@ cdef class TTTCore(GameCore):
     cdef int current_player(self) noexcept:
         if self.end != END_NONE:
             return PLAYER_TERMINAL
+        if self.tab.deck and dealing(self):
+            return PLAYER_CHANCE                  # the deal
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
             return PLAYER_CHANCE                  # the pot's random start
         if self.offer_by >= 0:
@@ -295,6 +304,8 @@ cdef class TTTCore(GameCore):
         cdef int k
         if self.end != END_NONE:
             return 0
+        if self.tab.deck and dealing(self):
+            return deal_outcomes(self, out, NULL)
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
             return pot_outcomes(self, out, NULL)
         if self.offer_by >= 0:
@@ -311,6 +322,8 @@ cdef class TTTCore(GameCore):
         cdef Tables tab = self.tab
         if self.end != END_NONE or action < 0 or action >= tab.num_actions:
             return False
+        if tab.deck and dealing(self):
+            return action < tab.K and deck_region(self)[DECK_K0 + action] > 0
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
             return action < self.mem[tab.pot0 + POT_N]
         if self.offer_by >= 0:
@@ -331,6 +344,8 @@ cdef class TTTCore(GameCore):
         cdef int i, n
         if self.end != END_NONE or self.current_player() != PLAYER_CHANCE:
             return 0
+        if self.tab.deck and dealing(self):
+            return deal_outcomes(self, actions, probs)
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
             return pot_outcomes(self, actions, probs)
         n = seat_actions(self, self.seat, actions)
@@ -340,6 +355,8 @@ cdef class TTTCore(GameCore):
 
     cdef void apply(self, int action) noexcept:
         cdef Tables tab = self.tab
+        if tab.deck and deck_apply(self, action):     # the deal (else the decision is logged)
+            return
         if tab.pots and self.mem[tab.pot0 + POT_PENDING]:
             if tab.sim and not self.cloak_busy:
                 record_decision(self, POT_WHO, action)   # the deal is in the history too
@@ -390,6 +407,8 @@ cdef class TTTCore(GameCore):
             h ^= pot_hash(self)
         if self.tab.last_row_k:                   # "Last K-in-a-row wins": who made the last line
             h ^= mix64(<uint64_t>(self.mem[self.tab.last_row0] + 5) * <uint64_t>0xBF58476D1CE4E5B9ULL + 99)
+        if self.tab.deck:                         # the deal, the deck left
+            h ^= deck_hash(self)
         if self.tab.chains:                       # a chain jump's pending continuation
             h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
         return h
@@ -428,6 +447,9 @@ cdef class TTTCore(GameCore):
                 if self.reserve[colour] > 0:
                     place(self, self.freel[rng_below(rng, self.num_free)], colour)
                     continue
+            if tab.deck and dealing(self):                      # the deal's chance nodes
+                deal_at_random(self, rng)
+                continue
             if tab.pots and self.mem[tab.pot0 + POT_PENDING]:      # the pot's chance node
                 deal_pot(self, rng_below(rng, self.mem[tab.pot0 + POT_N]))
                 continue
@@ -473,16 +495,22 @@ cdef class TTTCore(GameCore):
     # hidden), which are the protocol's whole-position defaults without rounds
 
     cdef object player_observation_string(self, int player):
+        if self.tab.deck:                             # a deck (_deal.pxi)
+            return deck_view_text(self, player)
         if self.seen == NULL:
             return round_observation_string(self, player)
         return view_text(self, player) + own_plan_text(self, player)
 
     cdef object player_observation_tensor(self, int player):
+        if self.tab.deck:
+            return deck_view_tensor(self, player)
         if self.seen == NULL:
             return round_observation_tensor(self, player)
         return view_tensor(self, player) + own_plan_tensor(self, player)
 
     cdef object player_information_state_string(self, int player):
+        if self.tab.deck:
+            return deck_information_state_text(self, player)
         if self.seen == NULL:
             return round_information_state_string(self, player)
         lines = [f"information state of player {player}"]
@@ -490,12 +518,14 @@ cdef class TTTCore(GameCore):
         return "\n".join(lines) + "\n" + view_text(self, player) + own_plan_text(self, player)
 
     cdef object player_information_state_tensor(self, int player):
+        if self.tab.deck:
+            return deck_information_state_tensor(self, player)
         if self.seen == NULL:
             return round_information_state_tensor(self, player)
         return shown_event_rows(self, player) + view_tensor(self, player) + own_plan_tensor(self, player)
 
     cdef uint64_t information_state_key(self, int player) except? 0:
-        if self.seen == NULL:
+        if self.seen == NULL and not self.tab.deck:
             return round_information_state_key(self, player)
         text = self.player_information_state_string(player).encode()
         return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
@@ -698,6 +728,23 @@ cdef class TTTCore(GameCore):
             return None
         return self.mem[self.tab.chain0] - 1
 
+    # -- a deck (_deal.pxi) ----------------------------------------------------------
+
+    def deck_pieces(self):
+        """{shape: count} of the pieces the deck still holds ({} without a deck)."""
+        if not self.tab.deck:
+            return {}
+        cdef int32_t* v = deck_region(self)
+        return {name: v[DECK_K0 + k] for k, name in enumerate(self.shape_names())}
+
+    def deals_left(self):
+        """How many pieces the deal in progress still gives: the start's, or
+        this turn's (0 between deals or without a deck)."""
+        if not self.tab.deck:
+            return 0
+        cdef int32_t* v = deck_region(self)
+        return self.tab.ndeals - v[0] if v[0] < self.tab.ndeals else v[2]
+
     # -- rounds (_rounds.pxi) --------------------------------------------------------
 
     def pending_plans(self):
@@ -881,3 +928,4 @@ include "_cloaked_events.pxi"
 include "_cloaked_stack_covers.pxi"
 include "_cloaked_round_covers.pxi"
 include "_views.pxi"
+include "_deal.pxi"

@@ -163,6 +163,14 @@ cdef class Tables:
     cdef int a_stop                        # "end-chain": declines the continuation (-1: no chains)
     cdef int chips                         # SHAPES_ALL bits of the powerless shapes (poker's "chips")
     cdef int pot_len                       # the pot region's length (POTQ_LEN with rounds)
+    # a deck and dealt pieces (_deal.pxi): unused when ``deck`` is False
+    cdef bint deck
+    cdef int hand                          # pieces dealt to each player at the start
+    cdef int per_turn                      # pieces dealt to a player at the start of each of its turns
+    cdef int ndeals                        # the deal's chance nodes (hands, then dealt common spaces)
+    cdef int deck0                         # int16 offset of the deck region in a block (even)
+    cdef int deck_cap                      # entries its log holds
+    cdef int deck_cells[MAX_SPACES_DEALT]  # the dealt common spaces' cells, in dealing order
 
     def __reduce__(self):
         return (Tables, (self.params,))
@@ -344,6 +352,7 @@ cdef class Tables:
         shape_block_layout(self, p)                  # shape plane, per-shape reserves, pots, chains
         cloak_layout(self, p)
         last_row_layout(self, p)
+        deck_layout(self, p)                         # the deck region (a deck only)
         self.init = <int16_t*>malloc(self.block * sizeof(int16_t))
         memset(self.init, 0, self.block * sizeof(int16_t))
         for c, colour in p["pieces"]:
@@ -355,6 +364,8 @@ cdef class Tables:
         shape_init_block(self, p)
         if self.sim:
             round_init_block(self)
+        if self.deck:
+            deck_init_block(self, p)
 
 
 cdef void line_tables(Tables tab, dict p) except *:

@@ -34,7 +34,10 @@ cdef void next_seat(TTTCore core) noexcept:
 
 cdef void start_turn(TTTCore core) noexcept:
     """Without a pass option, a seat with no legal move is a stalemate
-    (the seat "Stalemate loses" and "Stalemate wins" score: ``core.stuck``)."""
+    (the seat "Stalemate loses" and "Stalemate wins" score: ``core.stuck``;
+    with a deck dealing each turn, once the turn's pieces are dealt: _deal.pxi)."""
+    if core.tab.per_turn and deal_for_turn(core):
+        return
     if not core.tab.ph_pass[core.phase] and not has_move(core, core.seat):
         core.stuck = core.seat + 1
         reach_stalemate(core)

@@ -59,6 +59,8 @@ cdef object position_text(TTTCore core):
         status = f"{who} to move, {core.left} piece(s) left this turn"
     if tab.sim and in_round(core):
         status = round_status(core)
+    if tab.deck and dealing(core):                   # a deck (_deal.pxi)
+        status = deal_status(core)
     if tab.nphases > 1:
         status += f"; phase {core.phase + 1} of {tab.nphases}"
         if core.folded:
@@ -127,12 +129,15 @@ cdef object board_layout(TTTCore core, chars):
 cdef object shape_letters(TTTCore core, int player):
     """Per cell the shape letter of a piece ``player`` fully sees (every
     piece when player < 0 or without cloaking), "?" for a piece whose
-    colour only it sees, "." otherwise."""
+    colour only it sees (and, with a deck, for a dealt common space whose
+    piece is not dealt yet), "." otherwise."""
     from games.ttt.schema import SHAPE_LETTERS, SHAPES_ALL
     out = []
     for c in range(core.tab.S):
         if not core.cell[c]:
             out.append(".")
+        elif core.tab.deck and awaits_deal(core, c):
+            out.append("?")
         elif player < 0 or core.seen == NULL or fully_sees(core, player, c):
             out.append(SHAPE_LETTERS[SHAPES_ALL[shape_at(core, c)]])
         elif sees_piece(core, player, c):

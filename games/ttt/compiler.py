@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from games.ttt.boards import _wide, widen
 from games.ttt.codes import Measure, Stalemate
+from games.ttt.deal import deal_tables, deals, dealt_to_hands, with_dealt_common
 from games.ttt.schema import (
     ANY_ROW_STALEMATES,
     CLOAK_CODES,
@@ -105,7 +106,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
     """Flat integer tables for the engine. Coordinates become 0-based cell
     indices ``x + X*(y + Y*z)``; on stacks a placement target is the stack
     ``x + X*y`` and z is the height."""
-    r = rs.record
+    r = with_dealt_common(rs.record)  # dealt common spaces: communal pieces dealt their shapes
     X, Y, Z = r["board"]["size"]
     gravity = r["board"]["kind"] == "stacks"
     n, chaos = seats_of(r["players"])
@@ -174,8 +175,8 @@ def compile_rules(rs: RuleSetLike) -> dict:
         # a cover lands on an occupied space, so the board's
         # room does not bound the placements; the reserves do (reincarnation
         # refills them, and validation then requires a move limit)
-        capacity = sum(reserves)
-    placements = min(capacity, sum(reserves))
+        capacity = sum(reserves) + dealt_to_hands(r)
+    placements = min(capacity, sum(reserves) + dealt_to_hands(r))  # a deck: the dealt pieces too
     cloaking = _cloaking_code(r)
     if cloaking == CLOAK_CODES["hides"]:
         # cloaking: each attempt that only reveals shows its player at least
@@ -190,7 +191,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
     boards = r.get("boards", 1)
     if boards > 1:  # boards: every board gives the same plies, reserves are shared
         capacity = boards * capacity
-        placements = min(capacity, sum(reserves))
+        placements = min(capacity, sum(reserves) + dealt_to_hands(r))
         if cloaking == CLOAK_CODES["hides"]:  # attempts on every board, as above
             placements += n * (placements + boards * len(pieces))
         plies = placements if not passing else (placements + len(phases)) * seats
@@ -212,6 +213,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
     length = plies
     if r["agree_draw"]:
         length += plies * n  # one offer and up to n-1 answers per turn
+    length += deals(r)  # a deck: one chance node per dealt piece
     tables = {
         "size": [X, Y, Z],
         "gravity": gravity,
@@ -253,6 +255,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
             "seat_locks": [seat_lock_masks(r, cell, X * Y * Z, b) for b in range(1, boards + 1)],
         }
     tables.update(_shape_tables(r, colours, cell, boards))
+    tables.update(deal_tables(r, cell))  # a deck (docs/rules/ttt/deal.md)
     return widen(tables, boards)  # boards: several boards side by side (games/ttt/boards.py)
 
 
@@ -399,8 +402,8 @@ def outcome_profile(rs: RuleSetLike) -> dict:
         "min_utility": -1.0,
         "max_utility": 1.0,
         "num_players": n,
-        "chance": bool(chaos) or may_split_pot(r),
-    }  # the pot's chance node
+        "chance": bool(chaos) or may_split_pot(r) or "deck" in r,
+    }  # the pot's chance node; a deck's deal
 
 
 # -- shapes, ranks, movement and goals ------------------------------------------

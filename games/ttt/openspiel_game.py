@@ -18,8 +18,9 @@ single, DETERMINISTIC unless Chaos plays, ZERO_SUM only when two sides play
 without Chaos and without all-win/all-lose rules (otherwise GENERAL_SUM with no
 utility sum), PERFECT_INFORMATION unless some phase cloaks a space (cloaking
 hides or obscures pieces: IMPERFECT_INFORMATION, with every player's
-observation and information state from the engine), so algorithms that check
-these fields see the truth.
+observation and information state from the engine) or a deck deals pieces
+(EXPLICIT_STOCHASTIC and IMPERFECT_INFORMATION: docs/rules/ttt/deal.md), so
+algorithms that check these fields see the truth.
 
 Returns: +1 to every winner, -1 to every loser, 0 to everyone on a draw
 (partners share their side's value; Chaos, being OpenSpiel's chance player,

@@ -213,6 +213,7 @@ TOP_FIELDS = (
     "chaos_wins_if_more_than",
     "cloaking_hides_turns",  # docs/rules/ttt/cloaking.md, "Hidden turns"
     "line_moves",  # docs/rules/ttt/shapes.md, "Pieces in the way"
+    "deck",  # docs/rules/ttt/deal.md
     "extends",
 )  # extends: merged away before validation (games/ttt/extends.py)
 BOARD_FIELDS = (
@@ -225,7 +226,8 @@ BOARD_FIELDS = (
     "entry_locked",
     "exit_locked",
     "on_boards",
-)  # on_boards: per-board spaces (games/ttt/spaces.py)
+    "dealt",
+)  # on_boards: per-board spaces (games/ttt/spaces.py); dealt: "dealt common" spaces (games/ttt/deal.py)
 PIECE_FIELDS = ("at", "colour", "shape")
 SHAPE_FIELDS = ("move", "power", "condition", "result", "cannot_move_backwards")
 PHASE_FIELDS = (
@@ -540,6 +542,7 @@ def shaped(record) -> bool:
         or shapes["circle"]["move"] not in MOVES_ORIGINAL
         or needs_goals(record)
         or has_powers(record)
+        or "deck" in record  # dealt pieces are named by shape (docs/rules/ttt/deal.md)
     )
 
 

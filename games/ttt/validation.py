@@ -30,6 +30,7 @@ from games.ttt.combinations import (
     check_stacks,
     check_triagonal,
 )
+from games.ttt.deal import check_deck
 from games.ttt.extends import resolve_extends
 from games.ttt.ruleset import RuleSet
 from games.ttt.schema import (
@@ -363,6 +364,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         reserves == {}
         and not pieces
         and isinstance(raw.get("reserves"), Mapping)
+        and "deck" not in raw  # a deck deals what is played (games/ttt/deal.py)
         and len(p.items) == problems_before_reserves
     ):
         p.add("reserves", "every count is 0: nothing can ever be played")
@@ -477,6 +479,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_line_moves(raw, rec, p)
     check_last_pentagon(rec, p)
     check_last_row(rec, p)
+    check_deck(raw, rec, p, lambda field, c: _check_coord(p, field, c, rec["board"]["size"]))
     if p.items:
         return None
     # Whole-record checks that need every field valid.

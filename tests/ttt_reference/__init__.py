@@ -26,6 +26,7 @@ pots.py         pots, showdowns, poker hands
 rounds.py       simultaneous and single rounds
 cloaking.py     what each seat sees, attempts, obscurity, hidden turns
 views.py        per-player views of the board
+deal.py         a deck: the deal's chance nodes, hands, dealt common spaces
 ==============  ===========================================================
 
 Later concepts refine earlier ones: ``ReferenceState``'s bases run from the
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 from .captures import CapturesMixin
 from .cloaking import CloakingMixin, hidden_turns_key, hidden_turns_step
+from .deal import DealMixin
 from .geometry import GeometryMixin
 from .jumps import JumpsMixin
 from .outcomes import OutcomesMixin
@@ -64,6 +66,7 @@ __all__ = [
 
 
 class ReferenceState(
+    DealMixin,
     ViewsMixin,
     CloakingMixin,
     RoundsMixin,
@@ -96,5 +99,7 @@ class ReferenceState(
         self._init_pots()
         self._init_rounds()
         self._init_cloaking(r)
-        self._start_phase(0)
+        self._init_deal(r)
+        if not self.dealing():  # a deck: the first phase starts after the deal
+            self._start_phase(0)
         self.refresh()

@@ -103,6 +103,7 @@ window.factorySetup = function () {
   // markers, spaces with their seats "x,y,z@1,2;..." (webapp/factory_form.py).
   var SPACE_LISTS = {"locked": function () { return boardInput("locked"); },
                      "sticky": function () { return boardInput("sticky"); },
+                     "dealt": function () { return document.getElementById("board-dealt"); },
                      "phase-locked": function () { return phaseInput("phase-locked"); },
                      "phase-cloaked": function () { return phaseInput("phase-cloaked"); }};
   var SEAT_LISTS = {"exclusive": function () { return boardInput("exclusive"); },
@@ -165,6 +166,7 @@ window.factorySetup = function () {
     var locked = list(document.getElementById("board-locked")).concat(list(onBoard("locked")));
     var plocked = list(phaseInput());
     var sticky = list(document.getElementById("board-sticky")).concat(list(onBoard("sticky")));
+    var dealt = list(document.getElementById("board-dealt"));    // dealt common: a piece of the deck face up
     var cloaked = list(phaseInput("phase-cloaked"));
     // per space, the short labels of its seat markers: E1 exclusive to seat 1,
     // in2 / out2 entry / exit locked for seat 2 (whole game or this phase)
@@ -252,9 +254,10 @@ window.factorySetup = function () {
                   stroke: isSticky ? "#c0392b" : "#555", "stroke-width": isSticky ? 3 : 1,
                   class: (isSticky ? "sticky " : "") + (isCloaked ? "cloaked" : "")}, g);
       if (pieces[key]) piece(g, pieces[key], sx + C / 2, sy + C / 2, C * 0.36);
+      if (dealt.indexOf(key) >= 0) el("text", {x: sx + C / 2 - 4, y: sy + C / 2 + 4, "font-size": 11, class: "dealt-note"}, g).textContent = "D";
       if (notes[key]) el("text", {x: sx + 2, y: sy + C - 3, "font-size": 8, class: "seat-note"}, g).textContent = notes[key].join(" ");
       el("title", {}, g).textContent = "(" + key + ")" + (pieces[key] ? " " + pieces[key].colour + " " + pieces[key].shape : "") + (isLocked ? " locked" : "") + (isPhase ? " locked this phase" : "") +
-        (isSticky ? " sticky" : "") + (isCloaked ? " cloaked this phase" : "") + (notes[key] ? " " + notes[key].join(" ") : "");
+        (isSticky ? " sticky" : "") + (dealt.indexOf(key) >= 0 ? " dealt common" : "") + (isCloaked ? " cloaked this phase" : "") + (notes[key] ? " " + notes[key].join(" ") : "");
       g.addEventListener("click", function () { toggle(key); });
     }
   }
