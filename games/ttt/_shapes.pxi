@@ -306,7 +306,7 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
         if forward and tab.dcomp[d * 3 + axis] != (1 if tab.goal_high[seat] else -1):
             continue
         u = tab.tnbr[f * 26 + d]
-        while u >= 0:
+        while u >= 0 and u != f:     # (a toroid's line comes back to f)
             if shape_destination(core, seat, f, u, k, noback, d0, mark):
                 n += 1
                 if mark == NULL:

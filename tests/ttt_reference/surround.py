@@ -17,7 +17,6 @@ replacement it lands as.
 from __future__ import annotations
 
 from .captures import GAINS
-from .geometry import ALL_DIRS, ORTH, step
 
 SURROUND_CONDITIONS = ("surround-line", "surround-orthogonal")
 
@@ -47,13 +46,15 @@ class SurroundMixin:
             return self._surrounded_tops(s, c, board, shape)
         out = []
         if self.props[shape[c]]["condition"] == "surround-line":
-            for d in ALL_DIRS:
-                run, p = [], step(c, d)
+            for d in self.neighbour_dirs():
+                run, p = [], self.go(c, d)
                 while (
                     self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board)
                 ):
                     run.append(p)
-                    p = step(p, d)
+                    p = self.go(p, d)
+                if p == c and d < (0, 0, 0):
+                    continue  # a toroid's whole line back to c: taken once, along its positive direction
                 if (
                     run
                     and self.on_board(*p)
@@ -64,8 +65,8 @@ class SurroundMixin:
                     out += run
             return out
         done = set()
-        for d in ORTH:
-            g = step(c, d)
+        for d in self.orth_dirs():
+            g = self.go(c, d)
             if not self.on_board(*g) or self.board_of(g) != self.board_of(c) or g in done:
                 continue
             if not self.takeable(s, g, board):
@@ -73,8 +74,8 @@ class SurroundMixin:
             group, todo, free = {g}, [g], False
             while todo:
                 x = todo.pop()
-                for e in ORTH:
-                    y = step(x, e)
+                for e in self.orth_dirs():
+                    y = self.go(x, e)
                     if not self.on_board(*y) or self.board_of(y) != self.board_of(x) or y in self.locked:
                         continue
                     if y not in board:
