@@ -23,6 +23,8 @@ from games.ttt import make_core, rules
 from games.ttt.schema import HEX_REFUSED_MOVES
 from tiers import sweep
 from ttt_checks import (
+    assert_views_partition_histories,
+    cloaked_rule_set,
     new_core,
     parsed_or_rejected,
     play,
@@ -521,3 +523,52 @@ def test_random_rule_sets_on_the_toroid_and_hexagons_match_reference(name, kind)
 
     run()
     assert played
+
+
+@pytest.mark.parametrize("kind,size", [("hexagons", (3, 3)), ("hexagons", (4, 3)), ("toroid", (4, 4))])
+def test_claimed_symmetries_map_games_onto_games(kind, size):
+    """Each symmetry the compiler claims maps every random game onto a game
+    that ends at the same ply with the same returns, through positions whose
+    symmetric hashes (the least over the symmetries) are the original's."""
+    import random
+
+    rs = _plane(kind, size, turn_checks=["first-3-wins"])
+    syms = rs.compile()["symmetries"]
+    rng = random.Random(4)
+    for _ in range(sweep(full=40, quick=8)):
+        c = make_core(rs)
+        mapped = [make_core(rs) for _ in syms]
+        while not c.terminal():
+            a = rng.choice(c.legal_action_list())
+            c.apply_action(a)
+            least = min(c.position_hash_under(s) for s in range(len(syms)))
+            for m, other in zip(syms, mapped, strict=True):
+                other.apply_action(m[a])  # a placement names its cell
+                assert other.terminal() == c.terminal() and other.returns_list() == c.returns_list()
+                assert min(other.position_hash_under(s) for s in range(len(syms))) == least
+
+
+@pytest.mark.parametrize("name", ["Toroidal-TTT", "Hexagons-3-In-A-Row"])
+def test_random_sim_test_on_the_toroid_and_hexagons_examples(name, tmp_path):
+    rs = rules.parse(json.loads(open(f"games/ttt/examples/{name}.json").read()))
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=20, quick=2))
+    play_against_reference(rs, games=sweep(full=40, quick=4), seed=2)
+
+
+@pytest.mark.parametrize("kind", ["toroid", "hexagons"])
+def test_cloaked_lines_on_the_toroid_and_hexagons(kind):
+    """Hidden pieces (cloaking hides every space) with wrapping or hex lines and
+    moving shapes: every seat's view is the reference's, and histories a seat
+    cannot tell apart give it identical information states and tensors."""
+    every = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
+    rs = cloaked_rule_set(
+        f"cloaked-{kind}",
+        board={"kind": kind, "size": [3, 3, 1]},
+        turn_checks=["first-3-wins"],
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "linear"}},
+        move_limit=12,
+        phases=[{"cloaked": every}],
+    )
+    play_against_reference(rs, games=sweep(full=30, quick=4), seed=6, views=True)
+    assert_views_partition_histories(rs, list(range(sweep(full=12, quick=4))))
