@@ -141,6 +141,23 @@ def board_rule_sets():
         agree_draw=True,
         stalemate="all-lose",
     )
+    add(  # each board wraps on itself; slides go round at most once
+        "boards2-toroid-slides",
+        boards=2,
+        board={"kind": "toroid", "size": [3, 3, 1]},
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "linear"}},
+        line_moves="over-pieces",
+        move_limit=30,
+    )
+    add(
+        "boards2-hexagons-steps",
+        boards=2,
+        board={"kind": "hexagons", "size": [3, 3, 1]},
+        reserves={"black": 3, "white": 3},
+        shapes={"circle": {"move": "adjacent"}},
+        move_limit=30,
+    )
     return out
 
 
