@@ -523,10 +523,13 @@ def on_kind(rec, kind):
 def test_random_rule_sets_on_the_toroid_and_hexagons_match_reference(name, kind):
     if (name, kind) == ("goals", "toroid"):
         pytest.skip("goals are refused on a toroid (test_validation_of_the_toroid_and_the_hexagons)")
+    if (name, kind) == ("chain-back", "toroid") and sweep(full=False, quick=True):
+        # most of its records have goals (refused on a toroid), so finding two costs seconds
+        pytest.skip("the full tier's (chain jumps on a toroid: the jumps generator, both tiers)")
     played = []
 
     @settings(
-        max_examples=sweep(full=40, quick=3),
+        max_examples=sweep(full=40, quick=2),
         deadline=None,
         database=None,
         derandomize=True,
@@ -535,7 +538,7 @@ def test_random_rule_sets_on_the_toroid_and_hexagons_match_reference(name, kind)
     @given(KIND_GENERATORS[name]().map(lambda rec: on_kind(rec, kind)), st.integers(0, 10**6))
     def run(rec, seed):
         rs = parsed_or_rejected(rec)
-        play_against_reference(rs, games=2, seed=seed)
+        play_against_reference(rs, games=sweep(full=2, quick=1), seed=seed)
         played.append(rs.name)
 
     run()
