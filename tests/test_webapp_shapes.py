@@ -7,6 +7,7 @@ is in tests/test_webapp_browser.py."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -122,6 +123,16 @@ def test_toroid_and_hexagons_drawn_as_grids_of_clickable_cells(app, kind, mark):
     labels = set(re.findall(r'data-cell="\((\d),(\d),1\)"', page))
     assert labels == {(str(x), str(y)) for x in range(1, 5) for y in range(1, 4)}
     assert ("toroid-edge" in page) == (kind == "toroid")
+    if kind == "hexagons":  # drawn touching exactly when they are neighbours
+        centre = {}
+        for x, y, points in re.findall(r'data-cell="\((\d),(\d),1\)"[^>]*><polygon points="([^"]+)"', page):
+            xy = [tuple(map(float, p.split(","))) for p in points.split()]
+            centre[int(x), int(y)] = (sum(p[0] for p in xy) / 6, sum(p[1] for p in xy) / 6)
+        step = min(math.dist(a, b) for a in centre.values() for b in centre.values() if a != b)
+        for (x, y), a in centre.items():
+            touching = {c for c, b in centre.items() if b != a and math.dist(a, b) < step * 1.1}
+            steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+            assert touching == {(x + dx, y + dy) for dx, dy in steps} & set(centre), (x, y)
 
 
 def cloaked_record(name: str, cloaking: str) -> dict:

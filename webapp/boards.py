@@ -360,7 +360,7 @@ def plane_svg(kind, X, Y, Z, content, by_label) -> str:
 
 def hexagons_svg(X, Y, content, by_label) -> str:
     """Hexagons (docs/rules/ttt/boards.md): the rhombus of axial coordinates as
-    Hex draws it, y = max at the top and each row half a hexagon left of the
+    Hex draws it, y = max at the top and each row half a hexagon right of the
     one below, so (x, y) touches (x+-1, y), (x, y+-1), (x+1, y-1) and (x-1, y+1).
     Several boards lie side by side along x like the other kinds' cells."""
     pad, r = 24, CELL * 0.55
@@ -369,7 +369,7 @@ def hexagons_svg(X, Y, content, by_label) -> str:
     body = []
     for x in range(1, X + 1):
         for y in range(1, Y + 1):
-            cx = pad + (x - 0.5) * w + (Y - y) * w / 2
+            cx = pad + (x - 0.5) * w + (y - 1) * w / 2
             cy = pad + r + (Y - y) * h
             attrs = _cell_attrs(label_text((x, y, 1)), labels)
             body.append(

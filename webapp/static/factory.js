@@ -188,7 +188,7 @@ window.factorySetup = function () {
     }
     // a row (two dimensions 1), a plane (one), or layers z = 1..Z side by side (3D)
     var layers = Z;
-    // hexagons: each row half a hexagon left of the row below (the rhombus of Hex)
+    // hexagons: each row half a hexagon right of the row below (the rhombus of Hex)
     var shift = kind === "hexagons" ? C / 2 : 0;
     svg = el("svg", {width: 2 * pad + layers * X * C + (layers - 1) * gap + (Y - 1) * shift, height: 2 * pad + Y * C, class: "board"}, preview);
     for (var z = 1; z <= Z; z++) {
@@ -196,7 +196,7 @@ window.factorySetup = function () {
       if (Z > 1) el("text", {x: ox, y: pad - 5}, svg).textContent = "z=" + z;
       goals(svg, ox, pad, X * C, Y * C, Y === 1);
       for (var x = 1; x <= X; x++) for (var y = 1; y <= Y; y++) {
-        space(svg, ox + (x - 1) * C + (Y - y) * shift, pad + (Y - y) * C, [x, y, z]);
+        space(svg, ox + (x - 1) * C + (y - 1) * shift, pad + (Y - y) * C, [x, y, z]);
       }
     }
 
