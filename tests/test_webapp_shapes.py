@@ -1,12 +1,13 @@
 """The tic-tac-toe variations specification's six shapes drawn as themselves (webapp/shapes.py): on the game
-page for every board kind and view (squares, vertices, hash, stacks; a row, a
-plane, 3D layers), and for hidden information only as the viewing seat sees
+page for every board kind and view (squares, vertices, hash, stacks, toroid,
+hexagons; a row, a plane, 3D layers), and for hidden information only as the viewing seat sees
 it (cloaking hides: nothing; obscures: the neutral mark of its colour).
 The browser half (the Factory placing shaped starting pieces, screenshots)
 is in tests/test_webapp_browser.py."""
 
 from __future__ import annotations
 
+import math
 import re
 
 import pytest
@@ -28,6 +29,8 @@ LAYOUTS = [
     ("Shapes-Stacks", "stacks", [3, 2, 4], lambda i: [1 + i % 3, 1 + i // 3, 1]),
     ("Shapes-Row", "squares", [8, 1, 1], lambda i: [1 + i, 1, 1]),
     ("Shapes-3D", "squares", [3, 3, 2], lambda i: [1 + i % 3, 1 + (i // 3) % 3, 1 + i // 3]),
+    ("Shapes-Toroid", "toroid", [4, 4, 1], lambda i: [1 + i % 4, 1 + i // 4, 1]),
+    ("Shapes-Hexagons", "hexagons", [4, 4, 1], lambda i: [1 + i % 4, 1 + i // 4, 1]),
 ]
 
 
@@ -95,6 +98,41 @@ def test_every_shape_drawn_on_every_board_kind(app, name, kind, size, at):
         if corners:
             element = re.search(rf'<polygon points="([^"]+)"[^>]*shape-{shape}"', page).group(1)
             assert len(element.split()) == corners
+
+
+@pytest.mark.parametrize("kind,mark", [("hexagons", 'class="hit hexagon"'), ("toroid", 'class="hit"')])
+def test_toroid_and_hexagons_drawn_as_grids_of_clickable_cells(app, kind, mark):
+    """Every empty cell of a 4 by 3 board is one clickable legal cell, drawn as a
+    hexagon on hexagons (rows half a hexagon apart) and as a square on a toroid,
+    whose dashed frame says its edges are joined."""
+    make_users(app)
+    name = f"Grid-{kind}"
+    record = {
+        "name": name,
+        "board": {"kind": kind, "size": [4, 3, 1]},
+        "reserves": {"black": 6, "white": 6},
+        "turn_checks": ["first-3-wins"],
+    }
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        rulesets.save_rule_set(reg, "ada", record)
+    cy = Browser(app, "cy")
+    url = cy.post("/play/new", game=name, universe="Public", seat0="cy", seat1="Random").headers["Location"]
+    page = cy.get(url).text
+    assert len(re.findall(r'class="cell legal"', page)) == 12
+    assert page.count(mark) == 12
+    labels = set(re.findall(r'data-cell="\((\d),(\d),1\)"', page))
+    assert labels == {(str(x), str(y)) for x in range(1, 5) for y in range(1, 4)}
+    assert ("toroid-edge" in page) == (kind == "toroid")
+    if kind == "hexagons":  # drawn touching exactly when they are neighbours
+        centre = {}
+        for x, y, points in re.findall(r'data-cell="\((\d),(\d),1\)"[^>]*><polygon points="([^"]+)"', page):
+            xy = [tuple(map(float, p.split(","))) for p in points.split()]
+            centre[int(x), int(y)] = (sum(p[0] for p in xy) / 6, sum(p[1] for p in xy) / 6)
+        step = min(math.dist(a, b) for a in centre.values() for b in centre.values() if a != b)
+        for (x, y), a in centre.items():
+            touching = {c for c, b in centre.items() if b != a and math.dist(a, b) < step * 1.1}
+            steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+            assert touching == {(x + dx, y + dy) for dx, dy in steps} & set(centre), (x, y)
 
 
 def cloaked_record(name: str, cloaking: str) -> dict:

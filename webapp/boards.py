@@ -277,6 +277,8 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "", viewer
             )
     if kind == "stacks":
         svg = _stacks_svg(X, Y, Z, content, by_label)
+    elif kind == "hexagons":
+        svg = hexagons_svg(X, Y, content, by_label)
     else:
         svg = plane_svg(kind, X, Y, Z, content, by_label)
     return Drawing(svg, clicks, buttons, shape_picker=picker)
@@ -298,7 +300,8 @@ def _piece(cx, cy, content, r=CELL * 0.36) -> str:
 
 
 def plane_svg(kind, X, Y, Z, content, by_label) -> str:
-    """Layers z = 1..Z side by side (a row or a plane when Z = 1), y = max at the top."""
+    """Layers z = 1..Z side by side (a row or a plane when Z = 1), y = max at the top;
+    a toroid is drawn as squares inside a dashed frame (its edges are joined)."""
     pad, gap = 24, 30
     W = X * CELL
     H = Y * CELL
@@ -331,12 +334,18 @@ def plane_svg(kind, X, Y, Z, content, by_label) -> str:
                     f'<line x1="{ox + CELL / 2}" y1="{oy + (j + 0.5) * CELL}" '
                     f'x2="{ox + W - CELL / 2}" y2="{oy + (j + 0.5) * CELL}" stroke="#333"/>'
                 )
+        if kind == "toroid":  # the opposite edges are joined: dashed, with a title saying so
+            body.append(
+                f'<rect x="{ox - 4}" y="{oy - 4}" width="{W + 8}" height="{H + 8}" fill="none" '
+                f'stroke="#2a55b8" stroke-dasharray="6 4" class="toroid-edge">'
+                "<title>Squares on Toroid: the opposite edges are joined</title></rect>"
+            )
         for x in range(1, X + 1):
             for y in range(1, Y + 1):
                 cx, cy = ox + (x - 0.5) * CELL, oy + (Y - y + 0.5) * CELL
                 label = (x, y, z)
                 attrs = _cell_attrs(label_text(label), labels)
-                if kind == "squares":
+                if kind in ("squares", "toroid"):
                     body.append(
                         f'<rect x="{cx - CELL / 2}" y="{cy - CELL / 2}" width="{CELL}" '
                         f'height="{CELL}" fill="#e8dcc0" stroke="#333"/>'
@@ -347,6 +356,27 @@ def plane_svg(kind, X, Y, Z, content, by_label) -> str:
                     f"{_piece(cx, cy, content.get(label))}</g>"
                 )
     return _svg(2 * pad + Z * W + (Z - 1) * gap, 2 * pad + H, body)
+
+
+def hexagons_svg(X, Y, content, by_label) -> str:
+    """Hexagons (docs/rules/ttt/boards.md): the rhombus of axial coordinates as
+    Hex draws it, y = max at the top and each row half a hexagon right of the
+    one below, so (x, y) touches (x+-1, y), (x, y+-1), (x+1, y-1) and (x-1, y+1).
+    Several boards lie side by side along x like the other kinds' cells."""
+    pad, r = 24, CELL * 0.55
+    w, h = r * math.sqrt(3), r * 1.5
+    labels = _labels(by_label)
+    body = []
+    for x in range(1, X + 1):
+        for y in range(1, Y + 1):
+            cx = pad + (x - 0.5) * w + (y - 1) * w / 2
+            cy = pad + r + (Y - y) * h
+            attrs = _cell_attrs(label_text((x, y, 1)), labels)
+            body.append(
+                f'<g {attrs}><polygon points="{_hexagon(cx, cy, r)}" fill="#e8dcc0" stroke="#333" '
+                f'class="hit hexagon"/>{_piece(cx, cy, content.get((x, y, 1)))}</g>'
+            )
+    return _svg(2 * pad + (X + (Y - 1) / 2) * w, 2 * pad + 2 * r + (Y - 1) * h, body)
 
 
 def label_text(t) -> str:

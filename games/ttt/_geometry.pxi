@@ -8,6 +8,12 @@
 # move names: the cell itself, or on stacks the stack ``x + X*y`` (the piece
 # falls to the lowest free height). The 26 directions are ordered
 # lexicographically, so the opposite of direction d is 25 - d.
+#
+# The board kinds other than the box change only these tables: on a toroid
+# (``wrap``) every step wraps around x (within its board) and y, so a walk
+# along a line stops when it comes back to its first cell; on hexagons
+# (``hexes``, a rhombus of axial coordinates) the diagonal (1, 1) is no
+# neighbour, and (1, -1) is a third axis (docs/rules/ttt/boards.md).
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
@@ -42,6 +48,8 @@ cdef class Tables:
     """Everything about a rule set that never changes during a game."""
     cdef int X, Y, Z, XY, S, T
     cdef bint gravity
+    cdef bint wrap                         # a toroid: steps wrap around x (per board) and y
+    cdef bint hexes                        # hexagons: six neighbours, three axes
     cdef int seats, nplayers, chaos, C, choices, move, ppt, passing, agree_draw
     cdef bint line_blocked                 # pieces stop line moves (holds_piece, _turns.pxi)
     cdef int stalemate, move_limit, nsides, nchecks, nsym
@@ -282,6 +290,10 @@ cdef class Tables:
         dirs = directions_26()
         jumps = knight_steps()
         X, Y, Z = self.X, self.Y, self.Z
+        kind = p.get("board_kind", "box")
+        self.wrap = kind == "toroid"
+        self.hexes = kind == "hexagons"
+        bX = p.get("board_width", X)
         self.nbr = <int16_t*>malloc(self.S * 26 * sizeof(int16_t))
         self.tnbr = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
         self.step = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
@@ -294,13 +306,12 @@ cdef class Tables:
             raise MemoryError()
         for d in range(26):
             self.is_axis[d] = 1 if sum(abs(v) for v in dirs[d]) == 1 else 0
+            if self.hexes and dirs[d][0] + dirs[d][1] == 0 and dirs[d][2] == 0:
+                self.is_axis[d] = 1       # hexagons: (1, -1) is an axis like x and y
         for c in range(self.S):
             x, y, z = c % X, (c // X) % Y, c // self.XY
             for d in range(26):
-                dx, dy, dz = dirs[d]
-                nx, ny, nz = x + dx, y + dy, z + dz
-                self.nbr[c * 26 + d] = ((nx + X * (ny + Y * nz))
-                                        if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < Z) else -1)
+                self.nbr[c * 26 + d] = kind_step(self, x, y, z, dirs[d], Z, bX)
         self.nrun = 0                    # skip the lines no cell has (9 of 13 on Connect4)
         for d in range(13, 26):
             if any(self.nbr[c * 26 + d] >= 0 for c in range(self.S)):
@@ -311,15 +322,9 @@ cdef class Tables:
         for t in range(self.T):
             x, y, z = t % X, (t // X) % Y, t // self.XY
             for d in range(26):
-                dx, dy, dz = dirs[d]
-                nx, ny, nz = x + dx, y + dy, z + dz
-                self.tnbr[t * 26 + d] = ((nx + X * (ny + Y * nz))
-                                         if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < tz) else -1)
+                self.tnbr[t * 26 + d] = kind_step(self, x, y, z, dirs[d], tz, bX)
             for d in range(24):
-                dx, dy, dz = jumps[d]
-                nx, ny, nz = x + dx, y + dy, z + dz
-                self.knight[t * 24 + d] = ((nx + X * (ny + Y * nz))
-                                           if (0 <= nx < X and 0 <= ny < Y and 0 <= nz < tz) else -1)
+                self.knight[t * 24 + d] = kind_step(self, x, y, z, jumps[d], tz, bX)
             # The alquerque-pattern board draws its diagonals through the
             # points with x + y even (on 3x3: the corners and the centre), so a
             # diagonal step exists only from those points (validation keeps
@@ -368,6 +373,21 @@ cdef class Tables:
             deck_init_block(self, p)
 
 
+def kind_step(Tables tab, int x, int y, int z, tuple d, int depth, int bX):
+    """The cell (or target, with ``depth`` 1 on stacks) one step ``d`` from
+    (x, y, z), or -1 off the board: a toroid wraps x around its board and
+    y; hexagons have no (1, 1) diagonal (docs/rules/ttt/boards.md)."""
+    cdef int nx = x + d[0], ny = y + d[1], nz = z + d[2]
+    if tab.hexes and d[0] == d[1] != 0:
+        return -1                     # hexagons: (1, 1) and (-1, -1) touch at a corner only
+    if tab.wrap:                      # (+ bX, + Y: C's % keeps the sign of a negative step)
+        nx = (x // bX) * bX + (x % bX + d[0] + bX) % bX
+        ny = (ny + tab.Y) % tab.Y
+    if 0 <= nx < tab.X and 0 <= ny < tab.Y and 0 <= nz < depth:
+        return nx + tab.X * (ny + tab.Y * nz)
+    return -1
+
+
 cdef void line_tables(Tables tab, dict p) except *:
     """What a simultaneous round's turn checks may skip (end_round).
     A run along a line is at most as long as the line, so the
@@ -394,11 +414,11 @@ cdef void line_tables(Tables tab, dict p) except *:
             d = tab.run_dir[j]
             n = 1
             x = tab.nbr[c * 26 + d]
-            while x >= 0:
+            while x >= 0 and x != c:        # a toroid's line comes back to c
                 n += 1
                 x = tab.nbr[x * 26 + d]
-            x = tab.nbr[c * 26 + 25 - d]
-            while x >= 0:
+            x = tab.nbr[c * 26 + 25 - d] if x < 0 else -1
+            while x >= 0 and x != c:
                 n += 1
                 x = tab.nbr[x * 26 + 25 - d]
             if n >= tab.min_check_k:
@@ -546,6 +566,8 @@ cdef inline int run_length(TTTCore core, int c, int d, int piece) noexcept:
     cdef int n = 1
     cdef int x = nbr[c * 26 + d]
     while x >= 0 and cell[x] == piece:
+        if x == c:
+            return n      # a toroid's whole line: each cell counts once
         n += 1
         x = nbr[x * 26 + d]
     x = nbr[c * 26 + 25 - d]

@@ -180,11 +180,11 @@ cdef void colour_scores(TTTCore core, int b, int* score) noexcept:
         for i in range(tab.nrun):
             d = tab.run_dir[i]
             prev = tab.nbr[c * 26 + 25 - d]
-            if prev >= 0 and core.cell[prev] == piece:
-                continue           # not the start of this run
+            if prev >= 0 and core.cell[prev] == piece and not tab.wrap:
+                continue           # not the start of this run (a toroid's run may have none)
             run = 0
             x = c
-            while x >= 0 and core.cell[x] == piece:
+            while x >= 0 and core.cell[x] == piece and (run == 0 or x != c):
                 run += 1
                 x = tab.nbr[x * 26 + d]
             if run > score[piece - 1]:
@@ -276,7 +276,7 @@ cdef void score_sides(TTTCore core, int* score) noexcept:
             for d in range(13, 26):
                 x = c
                 i = 0
-                while i < tab.st_k and x >= 0 and core.cell[x] == piece:
+                while i < tab.st_k and x >= 0 and core.cell[x] == piece and (i == 0 or x != c):
                     i += 1
                     x = tab.nbr[x * 26 + d]
                 if i == tab.st_k:
@@ -284,11 +284,11 @@ cdef void score_sides(TTTCore core, int* score) noexcept:
         else:                               # MEASURE_RUN
             for d in range(13, 26):
                 prev = tab.nbr[c * 26 + 25 - d]
-                if prev >= 0 and core.cell[prev] == piece:
+                if prev >= 0 and core.cell[prev] == piece and not tab.wrap:
                     continue
                 run = 0
                 x = c
-                while x >= 0 and core.cell[x] == piece:
+                while x >= 0 and core.cell[x] == piece and (run == 0 or x != c):
                     run += 1
                     x = tab.nbr[x * 26 + d]
                 if run > colour_score[piece - 1]:

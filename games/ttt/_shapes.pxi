@@ -352,7 +352,7 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
         if forward and not goal_direction_ok(tab, seat, move, d, axis, f):
             continue
         u = tab.tnbr[f * 26 + d]
-        while u >= 0:
+        while u >= 0 and u != f:     # (a toroid's line comes back to f)
             if shape_destination(core, seat, f, u, k, noback, d0, mark):
                 n += 1
                 if mark == NULL:

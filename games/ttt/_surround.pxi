@@ -99,7 +99,7 @@ cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int f, int* 
                 cells[n + m] = top_cell(core, x)
                 m += 1
                 x = tab.tnbr[x * 26 + d]
-            if m > 0 and x >= 0:
+            if m > 0 and x >= 0 and (x != u or d >= 13):   # (a toroid's whole line: once)
                 p = surround_piece(core, x)
                 if p and (tab.seat_mask[seat] >> (p - 1)) & 1:
                     n += m

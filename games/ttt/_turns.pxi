@@ -112,7 +112,7 @@ cdef int destinations(TTTCore core, int f, uint8_t* mark) noexcept:
         # pieces unless they block)
         for d in range(26):
             u = tab.tnbr[f * 26 + d]
-            while u >= 0:
+            while u >= 0 and u != f:     # (a toroid's line comes back to f)
                 if destination_ok(core, f, u) and not mark[u]:
                     mark[u] = 1
                     n += 1
@@ -154,7 +154,7 @@ cdef bint can_move(TTTCore core, int seat) noexcept:
             if core.num_free > 1 or not target_free(core, f):
                 for d in range(26):
                     u = tab.tnbr[f * 26 + d]
-                    while u >= 0:
+                    while u >= 0 and u != f:
                         if destination_ok(core, f, u):
                             return True
                         if tab.line_blocked and holds_piece(core, u):

@@ -17,12 +17,15 @@ from games.ttt.schema import (
     CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
     CONDITIONS_SURROUND,
+    HEX_REFUSED_MOVES,
     LAST_PENTAGON_CHECK,
     LAST_ROW_STALEMATES,
+    LEAP_MOVES,
     LINE_READING_DEFAULT,
     LINE_READINGS,
     MAX_MOVE_LIMIT,
     MOVES_BY_STACK,
+    MOVES_NO_BACK,
     REINCARNATING,
     allowed_text,
     can_move_backwards,
@@ -111,6 +114,61 @@ def check_stacks(rec, p):
         # a power is played (the cover of the destination stack,
         # ranked by poker hands between by-rank pieces); jumps and surrounds
         # too, in sequential phases (check_jumps)
+
+
+def check_board_kind(rec, p):
+    """What the toroid and the hexagons do not define (docs/rules/ttt/boards.md,
+    docs/rules/ttt/refused.md): goals on a toroid (its edges are joined, so
+    no row is at an end), on hexagons the moves along diagonals or by a
+    knight's leap (every neighbour shares an edge: there are no diagonals),
+    and on a toroid smaller than 5 the leaps of two (a jump or a knight's
+    leap would wrap onto another leap's space)."""
+    board = rec.get("board") or {}
+    kind, size = board.get("kind"), board.get("size")
+    shapes = rec.get("shapes") or {}
+    if kind == "toroid" and shapes and rec.get("players") is not None and needs_goals(rec):
+        p.add(
+            "board.kind",
+            "goals are not defined on a toroid: the specification's goals are edges ('Player1 Goal "
+            "is always at y=max'), and a toroid joins y=max to y=1, so no move is forward and no row "
+            "is an end (allowed with board.kind 'toroid': shapes that may move backwards, no "
+            "'goal-reached' check)",
+        )
+    for shape, props in shapes.items():
+        move = props.get("move")
+        jumps = props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_JUMP
+        if kind == "hexagons" and move in HEX_REFUSED_MOVES:
+            p.add(
+                f"shapes.{shape}.move",
+                f"{move!r} is not defined on hexagons: every one of a hexagon's six neighbours shares "
+                "an edge with it, so there are no diagonals and no knight's leap "
+                "of 2 and 1 along two axes (allowed with board.kind 'hexagons': stationary, adjacent, "
+                "adjacent-orthogonal, orthogonal, linear, forward-orthogonal)",
+            )
+        if kind == "hexagons" and move in MOVES_NO_BACK:
+            p.add(
+                f"shapes.{shape}.move",
+                f"{move!r} is not defined on hexagons: its back, sides and centre are read along the "
+                "square grid's axes and diagonals, which a hex grid does not have (allowed with "
+                "board.kind 'hexagons': stationary, adjacent, adjacent-orthogonal, orthogonal, linear, "
+                "forward-orthogonal)",
+            )
+        if kind == "toroid" and props.get("power", "none") != "none" and props.get("condition") == "approach":
+            p.add(
+                f"shapes.{shape}.condition",
+                "'approach' is not defined on a toroid: it captures along the line of the move away "
+                "from where the move started, and a wrapping line comes back to that start (allowed "
+                "with board.kind 'toroid': any other condition)",
+            )
+        small = isinstance(size, list) and all(is_int(v) for v in size) and min(size[:2]) < 5
+        if kind == "toroid" and small and (move in LEAP_MOVES or jumps):
+            what = f"condition {props['condition']!r}" if jumps else f"move {move!r}"
+            p.add(
+                f"shapes.{shape}.condition" if jumps else f"shapes.{shape}.move",
+                f"{what} leaps two spaces, which on a toroid of size {size[0]} by {size[1]} wraps onto "
+                "a space one step away or onto another leap's space, so two leaps would be one action "
+                "(allowed: a toroid with x and y at least 5, or a move that does not leap)",
+            )
 
 
 def check_shaped_rounds(rec, p, shapes, phases):

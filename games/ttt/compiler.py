@@ -64,12 +64,15 @@ class RuleSetLike(Protocol):
     record: Mapping[str, Any]
 
 
-def _symmetries(size, gravity, locked_sets, pieces):
+def _symmetries(size, gravity, locked_sets, pieces, kind="squares"):
     """Index permutations of the cells under the box's symmetries (axis
     permutations and reflections that map the board onto itself; with gravity
     the height axis stays put) that also fix each set of locked spaces (the
     board's, each phase's) and the pre-placed pieces. Identity first,
-    duplicates (from size-1 axes) dropped."""
+    duplicates (from size-1 axes) dropped. On hexagons only those that keep
+    every cell's six neighbours its neighbours (the half turn, and with
+    x = y the two mirrors along the rhombus' diagonals); the box's
+    symmetries keep a toroid's wrapping neighbours too."""
     X, Y, Z = size
     cells = [(x, y, z) for z in range(Z) for y in range(Y) for x in range(X)]
     index = {c: i for i, c in enumerate(cells)}
@@ -94,12 +97,32 @@ def _symmetries(size, gravity, locked_sets, pieces):
                 continue
             if any({mapping[index[c]] for c in ls} != {index[c] for c in ls} for ls in locked_sets):
                 continue
+            if kind == "hexagons" and not _keeps_hexagons(mapping, cells, index):
+                continue
             if any(piece_map.get(cells[mapping[index[c]]]) != col for c, col in piece_map.items()):
                 continue
             seen.add(key)
             perms.append(list(key))
     perms.sort(key=lambda m: m != list(range(len(cells))))
     return perms
+
+
+#: the steps to a hexagon's six neighbours (axial x, y; docs/rules/ttt/boards.md)
+HEX_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+
+
+def _keeps_hexagons(mapping, cells, index) -> bool:
+    """Whether a cell permutation maps every pair of neighbouring hexagons
+    onto neighbouring hexagons."""
+    for c in cells:
+        for dx, dy in HEX_STEPS:
+            n = index.get((c[0] + dx, c[1] + dy, c[2]))
+            if n is None:
+                continue
+            a, b = cells[mapping[index[c]]], cells[mapping[n]]
+            if (b[0] - a[0], b[1] - a[1]) not in HEX_STEPS:
+                return False
+    return True
 
 
 def compile_rules(rs: RuleSetLike) -> dict:
@@ -153,7 +176,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
         ((q["at"][0] - 1, q["at"][1] - 1, q["at"][2] - 1), q["colour"]) for q in r["board"]["pieces"]
     ]
     sym_locked += lock_sets(r)  # spaces: per-player locks stay in place
-    syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces)
+    syms = _symmetries((X, Y, Z), gravity, sym_locked, sym_pieces, r["board"]["kind"])
     if r["board"].get("on_boards"):
         syms = syms[:1]  # per-board spaces: the boards differ, so no symmetry of one board is one of all
     simultaneous = any(ph["order"] != "sequential" for ph in r["phases"])
@@ -217,6 +240,8 @@ def compile_rules(rs: RuleSetLike) -> dict:
     tables = {
         "size": [X, Y, Z],
         "gravity": gravity,
+        # the neighbour tables' kind: "toroid" wraps, "hexagons" has six neighbours
+        "board_kind": r["board"]["kind"] if r["board"]["kind"] in ("toroid", "hexagons") else "box",
         "seats": seats,
         "num_players": n,
         "chaos": chaos,

@@ -14,7 +14,22 @@ import re
 
 from games.ttt.codes import Cloak, Condition, Effect, Fold, Move, Order, Power, Result, Stalemate
 
-BOARD_KINDS = ("hash", "squares", "vertices", "stacks")
+BOARD_KINDS = ("hash", "squares", "vertices", "stacks", "toroid", "hexagons")
+# the board kinds beyond the box (docs/rules/ttt/boards.md): "toroid" is the
+# specification's "Squares on Toroid", "hexagons" its "Hexagons"; both are planes (z = 1)
+PLANE_KINDS = ("toroid", "hexagons")
+#: the moves whose leaps or diagonals hexagons do not have (docs/rules/ttt/refused.md)
+HEX_REFUSED_MOVES = (
+    "adjacent-diagonal",
+    "diagonal",
+    "forward-diagonal",
+    "knight-2x1x0",
+    "knight-2x1x1",
+    "linear-or-knight",
+    "adjacent-or-knight",
+)
+#: the moves that leap two spaces (a toroid needs x, y >= 5 for them)
+LEAP_MOVES = ("knight-2x1x0", "knight-2x1x1", "linear-or-knight", "adjacent-or-knight")
 PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")
 COLOUR_MODES = ("assigned", "shared", "partners-share", "players-choose")
 PALETTE = ("black", "white", "pink", "yellow")

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.ttt.combinations import (
+    check_board_kind,
     check_captures,
     check_hidden_turns,
     check_jumps,
@@ -54,6 +55,7 @@ from games.ttt.schema import (
     PHASE_FIELDS,
     PHASE_MOVEMENT,
     PIECE_FIELDS,
+    PLANE_KINDS,
     PLAYERS,
     POWERS_ALL,
     RESULTS_ALL,
@@ -189,6 +191,19 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         if ok and kind == "hash" and list(raw_size) != [3, 3, 1]:
             p.add("board.size", f"{raw_size} is not allowed for a hash board (allowed: [3, 3, 1])")
             ok = False
+        if ok and kind in PLANE_KINDS and raw_size[2] != 1:
+            p.add(
+                "board.size.z",
+                f"{raw_size[2]} is not allowed for {kind} (allowed: 1; a {kind} board is a plane)",
+            )
+            ok = False
+        if ok and kind == "toroid" and min(raw_size[:2]) < 3:
+            p.add(
+                "board.size",
+                f"{raw_size} is not allowed for a toroid (allowed: x and y 3..{MAX_DIM}; with fewer "
+                "than 3 a space's neighbours along a wrapping row would be itself or the same space twice)",
+            )
+            ok = False
         if ok and kind == "stacks" and raw_size[2] < 2:
             p.add(
                 "board.size.z",
@@ -265,7 +280,9 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         move = props.get("move", "stationary")
         _supported(p, f"shapes.{shape}.move", move, MOVES_ALL, MOVES_NOW)
         power = props.get("power", "none")
-        if move == "adjacent-alquerque" and (kind == "stacks" or (size is not None and size[2] != 1)):
+        if move == "adjacent-alquerque" and (
+            kind in ("stacks",) + PLANE_KINDS or (size is not None and size[2] != 1)
+        ):
             p.add(
                 f"shapes.{shape}.move",
                 "'adjacent-alquerque' follows the lines of a flat board "
@@ -472,6 +489,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_simultaneous(rec, p)
     check_shapes(rec, p)
     check_stacks(rec, p)
+    check_board_kind(rec, p)
     check_captures(rec, p)
     check_jumps(rec, p)
     check_triagonal(rec, p)
@@ -615,17 +633,23 @@ def _directions(diagonals: bool):
     return out
 
 
-def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True) -> dict[str, int]:
+def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True, kind="squares") -> dict[str, int]:
+    """Each colour's longest run; on hexagons along the three hex axes (the
+    (1, 1) diagonal is no line, (1, -1) is an axis), on a toroid wrapping
+    around x and y with each space counted once (docs/rules/ttt/boards.md)."""
     best: dict[str, int] = {}
+    dirs = _directions(diagonals) if kind != "hexagons" else [(1, 0, 0), (0, 1, 0), (1, -1, 0)]
+    wrap = (
+        (lambda c: ((c[0] - 1) % size[0] + 1, (c[1] - 1) % size[1] + 1, c[2])) if kind == "toroid" else None
+    )
     for at, colour in occupied.items():
-        for d in _directions(diagonals):
-            prev = tuple(a - b for a, b in zip(at, d, strict=True))
-            if occupied.get(prev) == colour:
-                continue
-            n, cur = 0, at
-            while occupied.get(cur) == colour:
+        for d in dirs:
+            n, cur, seen = 0, at, set()
+            while occupied.get(cur) == colour and cur not in seen:
+                seen.add(cur)
                 n += 1
                 cur = tuple(a + b for a, b in zip(cur, d, strict=True))
+                cur = wrap(cur) if wrap else cur
             best[colour] = max(best.get(colour, 0), n)
     return best
 
@@ -702,7 +726,7 @@ def _check_start_position(rec, p: _Problems):
         k, _, diag = parse_check(check)
         if k < 2:
             continue  # any-piece-*: holds for an arriving piece, not for pre-placed ones
-        runs = _longest_runs(rec["board"]["size"], occupied, diag)
+        runs = _longest_runs(rec["board"]["size"], occupied, diag, rec["board"]["kind"])
         if runs and max(runs.values()) >= k:
             p.add("board.pieces", f"the starting position already satisfies turn check {check!r}")
 

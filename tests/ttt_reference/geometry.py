@@ -28,6 +28,11 @@ def step(c, d, k=1):
     return (c[0] + k * d[0], c[1] + k * d[1], c[2] + k * d[2])
 
 
+#: a hexagon's six neighbours in axial coordinates (the rhombus of Hex);
+#: (1, 1) touches at a corner only and is no neighbour
+HEX_DIRS = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (1, -1, 0), (-1, 1, 0)]
+
+
 class GeometryMixin:
     """Sizes, coordinates and the board's fixed spaces; the rest of the model
     keeps ``board`` (cell -> colour index), ``locked`` (cells locked for the
@@ -38,6 +43,7 @@ class GeometryMixin:
         self.B, self.bX = r.get("boards", 1), self.X  # B copies of the board along x, each bX wide
         self.X *= self.B
         self.gravity = r["board"]["kind"] == "stacks"
+        self.kind = r["board"]["kind"]
         self.T = self.X * self.Y if self.gravity else self.X * self.Y * self.Z  # action targets
         self.S = self.X * self.Y * self.Z  # cells
 
@@ -49,6 +55,46 @@ class GeometryMixin:
             for b in range(self.B)
             if boards is None or b + 1 in boards
         ]
+
+    # board kinds: which steps are neighbours, and the toroid's wrap -------------------
+    def neighbour_dirs(self):
+        """The steps to a cell's neighbours: the 26 of the box, or a hexagon's six."""
+        return HEX_DIRS if self.kind == "hexagons" else ALL_DIRS
+
+    def line_dirs(self):
+        """One direction of each line: the box's 13, or the three hex axes."""
+        return [d for d in self.neighbour_dirs() if d > (0, 0, 0)]
+
+    def orth_dirs(self):
+        return [d for d in self.neighbour_dirs() if self.orthogonal(d)]
+
+    def diag_dirs(self):
+        return [d for d in self.neighbour_dirs() if not self.orthogonal(d)]
+
+    def orthogonal(self, d):
+        """A step to a neighbour sharing a side: one axis of the box, or any of a hexagon's six."""
+        return self.kind == "hexagons" or sum(map(abs, d)) == 1
+
+    def go(self, c, d, k=1):
+        """The cell ``k`` steps from c along d; on a toroid x wraps within
+        c's board and y wraps (off-board cells are returned as they are)."""
+        p = step(c, d, k)
+        if self.kind == "toroid":
+            b = self.board_of(c)
+            p = (b * self.bX + (p[0] - b * self.bX) % self.bX, p[1] % self.Y, p[2])
+        return p
+
+    def line_cells(self, c, d, same):
+        """The cells through c along d (both ways) for which ``same`` holds,
+        each at most once (a toroid's line comes back to c), c first."""
+        cells, seen = [c], {c}
+        for sign in (1, -1):
+            p = self.go(c, d, sign)
+            while p not in seen and self.board_of(p) == self.board_of(c) and same(p):
+                cells.append(p)
+                seen.add(p)
+                p = self.go(p, d, sign)
+        return cells
 
     def board_of(self, c):
         return c[0] // self.bX

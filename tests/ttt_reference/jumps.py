@@ -22,7 +22,7 @@ another colour, takes that top; its riders come along.
 from __future__ import annotations
 
 from .captures import GAINS
-from .geometry import ALL_DIRS, DIAG, ORTH, step
+from .geometry import ALL_DIRS, ORTH
 from .shapes import FORWARD_MOVES, NO_BACK_MOVES
 from .stacks import BY_STACK
 
@@ -60,18 +60,18 @@ class JumpsMixin:
         if move in BY_STACK:
             return [d for d in ORTH if d[2] == 0]
         if move in ("adjacent", "linear", "linear-or-knight"):
-            return ALL_DIRS
+            return self.neighbour_dirs()
         if move in ("adjacent-orthogonal", "orthogonal"):
-            return ORTH
+            return self.orth_dirs()
         if move in ("adjacent-diagonal", "diagonal"):
-            return DIAG
+            return self.diag_dirs()
         if move == "adjacent-alquerque":
-            return ORTH + (DIAG if (fx % self.bX + fy) % 2 == 0 else [])
+            return self.orth_dirs() + (self.diag_dirs() if (fx % self.bX + fy) % 2 == 0 else [])
         if move in FORWARD_MOVES:
             if s >= len(self.goals):
                 return []
             axis, high = self.goals[s]
-            dirs = ORTH if move == "forward-orthogonal" else DIAG
+            dirs = self.orth_dirs() if move == "forward-orthogonal" else self.diag_dirs()
             if jumps_back(self.props[name]):  # the mirror of each forward direction too
                 return [d for d in dirs if d[axis] != 0]
             return [d for d in dirs if d[axis] == (1 if high else -1)]
@@ -134,7 +134,7 @@ class JumpsMixin:
             return out
         here = self.target_xyz(f)
         for d in self.jump_dirs(s, f, name):
-            m, u = step(here, d), step(here, d, 2)
+            m, u = self.go(here, d), self.go(here, d, 2)
             if not (self.on_board(*m) and self.on_board(*u)):
                 continue
             if self.board_of(m) != self.board_of(here) or self.board_of(u) != self.board_of(here):

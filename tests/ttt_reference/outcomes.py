@@ -17,8 +17,6 @@ from games.ttt.schema import (
     parse_stalemate,
 )
 
-from .geometry import LINE_DIRS, step
-
 
 class OutcomesMixin:
     def _init_outcomes(self, r):
@@ -64,30 +62,28 @@ class OutcomesMixin:
     def run_through(self, c, col, diag):
         """The longest run of colour col through cell c (orthogonal lines only unless diag)."""
         best = 0
-        for d in LINE_DIRS:
-            if not diag and sum(map(abs, d)) != 1:
+        for d in self.line_dirs():
+            if not diag and not self.orthogonal(d):
                 continue
-            n = 1
-            for sign in (1, -1):
-                p = step(c, d, sign)
-                while self.board.get(p) == col and self.board_of(p) == self.board_of(c):
-                    n += 1
-                    p = step(p, d, sign)
-            best = max(best, n)
+            best = max(best, len(self.line_cells(c, d, lambda p: self.board.get(p) == col)))
         return best
 
     def lines(self):
-        """Every maximal same-colour line as (colour, length, cells)."""
+        """Every maximal same-colour line as (colour, length, cells, whether it
+        is a toroid's whole wrapping line)."""
         out = []
         for c, col in self.board.items():
-            for d in LINE_DIRS:
-                if self.board.get(step(c, d, -1)) == col:
-                    continue
-                cells = [c]
-                while self.board.get(step(cells[-1], d)) == col:
-                    cells.append(step(cells[-1], d))
-                out.append((col, len(cells), cells))
+            for d in self.line_dirs():
+                cells = self.line_cells(c, d, lambda p, col=col: self.board.get(p) == col)
+                back = self.go(c, d, -1)
+                if back in cells and (min(cells) != c or not self.whole_line(c, d, cells)):
+                    continue  # not the run's first cell (a toroid's whole line: its least cell)
+                out.append((col, len(cells), cells, self.whole_line(c, d, cells)))
         return out
+
+    def whole_line(self, c, d, cells):
+        """Whether ``cells`` is a toroid's whole wrapping line through c along d."""
+        return self.kind == "toroid" and self.go(c, d, len(cells)) == c and len(cells) > 1
 
     # turn checks ------------------------------------------------------------------------
     def _check_result(self, effect):
@@ -220,19 +216,18 @@ class OutcomesMixin:
         todo = list(seen)
         while todo:
             c = todo.pop()
-            for axis in range(3):
-                for sign in (1, -1):
-                    n = list(c)
-                    n[axis] += sign
-                    n = tuple(n)
-                    if (
-                        n in every
-                        and n not in seen
-                        and n not in self.board
-                        and self.board_of(n) == self.board_of(c)
-                    ):
-                        seen.add(n)
-                        todo.append(n)
+            for d in self.neighbour_dirs():
+                if not self.orthogonal(d):
+                    continue
+                n = self.go(c, d)
+                if (
+                    n in every
+                    and n not in seen
+                    and n not in self.board
+                    and self.board_of(n) == self.board_of(c)
+                ):
+                    seen.add(n)
+                    todo.append(n)
         return len(seen)
 
     def side_score(self, side, measure):
@@ -240,10 +235,16 @@ class OutcomesMixin:
         if measure == "area":
             return self.area(colours)
         if measure == "in-a-row":
-            return max([n for col, n, _ in self.lines() if col in colours], default=0)
+            return max([n for col, n, _, _ in self.lines() if col in colours], default=0)
         if measure.endswith("-in-a-row"):
             k = int(measure.split("-")[0])
-            return sum(max(0, n - k + 1) for col, n, _ in self.lines() if col in colours)
+            # K-long segments, each counted by its first space; every space of a
+            # toroid's whole wrapping line starts one
+            return sum(
+                (n if whole and n >= k else max(0, n - k + 1))
+                for col, n, _, whole in self.lines()
+                if col in colours
+            )
         shape = measure_shape(measure)
         return sum(
             1 for c, col in self.board.items() if col in colours and (shape is None or self.shape[c] == shape)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from games.ttt.schema import goal_sides, needs_goals
 
-from .geometry import ALL_DIRS, KNIGHT, KNIGHT3, step
+from .geometry import KNIGHT, KNIGHT3
 
 FORWARD_MOVES = ("forward-orthogonal", "forward-diagonal")
 #: "Moves adjacent (no back)", "Moves adjacent (no back/side)", "Moves orth (no
@@ -116,9 +116,9 @@ class ShapesMixin:
         goal = self.goals[s] if s < len(self.goals) else None
         if move in GOAL_MOVES and goal is None:
             return set()
-        dirs = [d for d in ALL_DIRS if not (self.gravity and d[2])]
-        orth = [d for d in dirs if sum(map(abs, d)) == 1]
-        diag = [d for d in dirs if sum(map(abs, d)) > 1]
+        dirs = [d for d in self.neighbour_dirs() if not (self.gravity and d[2])]
+        orth = [d for d in dirs if self.orthogonal(d)]
+        diag = [d for d in dirs if not self.orthogonal(d)]
         slide, leaps = False, []
         if move == "adjacent":
             steps = dirs
@@ -157,8 +157,8 @@ class ShapesMixin:
         for d in steps:
             k = 1
             while True:
-                p = step(here, d, k)
-                if not self.on_board(*p) or self.board_of(p) != self.board_of(here):
+                p = self.go(here, d, k)
+                if not self.on_board(*p) or self.board_of(p) != self.board_of(here) or p == here:
                     break
                 out.add(self.xyz_target(*p))
                 if not slide or (not self.over_pieces and self.in_the_way(self.xyz_target(*p))):
@@ -167,7 +167,7 @@ class ShapesMixin:
         for d in leaps:
             if self.gravity and d[2]:
                 continue
-            p = step(here, d)
+            p = self.go(here, d)
             if self.on_board(*p) and self.board_of(p) == self.board_of(here):
                 out.add(self.xyz_target(*p))
         out.discard(f)

@@ -24,7 +24,6 @@ counts as the mover's.
 from __future__ import annotations
 
 from .captures import GAINS
-from .geometry import ALL_DIRS, ORTH, step
 
 SURROUND_CONDITIONS = ("surround-line", "surround-orthogonal", "adjacent", "adjacent-orthogonal", "approach")
 
@@ -85,33 +84,35 @@ class SurroundMixin:
             out = []
             if d is None:
                 return out
-            p = step(self.target_xyz(self.target_of(c)), d)  # on stacks the grid of the stacks
+            p = self.go(self.target_xyz(self.target_of(c)), d)  # on stacks the grid of the stacks
             while self.on_board(*p) and self.board_of(p) == self.board_of(c):
                 cell = self.top_in(board, p[0], p[1]) if self.gravity else p
                 if cell is None or cell in self.locked or not self.takeable(s, cell, board):
                     break
                 out.append(cell)
-                p = step(p, d)
+                p = self.go(p, d)
             return out
         if self.gravity:
             return self._surrounded_tops(s, c, board, shape)
         out = []
         cond = self.props[shape[c]]["condition"]
         if cond in ("adjacent", "adjacent-orthogonal"):
-            dirs = ORTH if cond == "adjacent-orthogonal" else ALL_DIRS
+            dirs = self.orth_dirs() if cond == "adjacent-orthogonal" else self.neighbour_dirs()
             for d in dirs:
-                p = step(c, d)
+                p = self.go(c, d)
                 if self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board):
                     out.append(p)
             return out
         if cond == "surround-line":
-            for d in ALL_DIRS:
-                run, p = [], step(c, d)
+            for d in self.neighbour_dirs():
+                run, p = [], self.go(c, d)
                 while (
                     self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board)
                 ):
                     run.append(p)
-                    p = step(p, d)
+                    p = self.go(p, d)
+                if p == c and d < (0, 0, 0):
+                    continue  # a toroid's whole line back to c: taken once, along its positive direction
                 if (
                     run
                     and self.on_board(*p)
@@ -122,8 +123,8 @@ class SurroundMixin:
                     out += run
             return out
         done = set()
-        for d in ORTH:
-            g = step(c, d)
+        for d in self.orth_dirs():
+            g = self.go(c, d)
             if not self.on_board(*g) or self.board_of(g) != self.board_of(c) or g in done:
                 continue
             if not self.takeable(s, g, board):
@@ -131,8 +132,8 @@ class SurroundMixin:
             group, todo, free = {g}, [g], False
             while todo:
                 x = todo.pop()
-                for e in ORTH:
-                    y = step(x, e)
+                for e in self.orth_dirs():
+                    y = self.go(x, e)
                     if not self.on_board(*y) or self.board_of(y) != self.board_of(x) or y in self.locked:
                         continue
                     if y not in board:

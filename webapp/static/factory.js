@@ -154,7 +154,7 @@ window.factorySetup = function () {
 
   function el(name, attrs, parent) {
     var e = document.createElementNS(NS, name);
-    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+    Object.keys(attrs).forEach(function (k) { if (attrs[k] !== null) e.setAttribute(k, attrs[k]); });
     if (parent) parent.appendChild(e);
     return e;
   }
@@ -203,13 +203,15 @@ window.factorySetup = function () {
     }
     // a row (two dimensions 1), a plane (one), or layers z = 1..Z side by side (3D)
     var layers = Z;
-    svg = el("svg", {width: 2 * pad + layers * X * C + (layers - 1) * gap, height: 2 * pad + Y * C, class: "board"}, preview);
+    // hexagons: each row half a hexagon right of the row below (the rhombus of Hex)
+    var shift = kind === "hexagons" ? C / 2 : 0;
+    svg = el("svg", {width: 2 * pad + layers * X * C + (layers - 1) * gap + (Y - 1) * shift, height: 2 * pad + Y * C, class: "board"}, preview);
     for (var z = 1; z <= Z; z++) {
       var ox = pad + (z - 1) * (X * C + gap);
       if (Z > 1) el("text", {x: ox, y: pad - 5}, svg).textContent = "z=" + z;
       goals(svg, ox, pad, X * C, Y * C, Y === 1);
       for (var x = 1; x <= X; x++) for (var y = 1; y <= Y; y++) {
-        space(svg, ox + (x - 1) * C, pad + (Y - y) * C, [x, y, z]);
+        space(svg, ox + (x - 1) * C + (y - 1) * shift, pad + (Y - y) * C, [x, y, z]);
       }
     }
 
@@ -245,12 +247,23 @@ window.factorySetup = function () {
       return el("polygon", attrs, g);
     }
 
+    // a hexagon filling the C by C square at (sx, sy) (unused by the other kinds' rectangles)
+    function hexPoints(sx, sy) {
+      if (kind !== "hexagons") return null;
+      var pts = [];
+      for (var k = 0; k < 6; k++) {
+        var a = Math.PI / 180 * (60 * k + 30);
+        pts.push((sx + C / 2 + C / 2 * Math.cos(a)).toFixed(1) + "," + (sy + C / 2 + C / 2 * Math.sin(a)).toFixed(1));
+      }
+      return pts.join(" ");
+    }
+
     function space(svg, sx, sy, at) {
       var key = at.join(",");
       var g = el("g", {class: "space", "data-at": key}, svg);
       var isLocked = locked.indexOf(key) >= 0, isPhase = plocked.indexOf(key) >= 0;
       var isSticky = sticky.indexOf(key) >= 0, isCloaked = cloaked.indexOf(key) >= 0;
-      el("rect", {x: sx, y: sy, width: C, height: C, fill: isLocked ? "#999" : isPhase ? "#c9b8e8" : isCloaked ? "#7a8799" : (kind === "stacks" ? "#dfe6f5" : "#e8dcc0"),
+      el(kind === "hexagons" ? "polygon" : "rect", {x: sx, y: sy, width: C, height: C, points: hexPoints(sx, sy), fill: isLocked ? "#999" : isPhase ? "#c9b8e8" : isCloaked ? "#7a8799" : (kind === "stacks" ? "#dfe6f5" : "#e8dcc0"),
                   stroke: isSticky ? "#c0392b" : "#555", "stroke-width": isSticky ? 3 : 1,
                   class: (isSticky ? "sticky " : "") + (isCloaked ? "cloaked" : "")}, g);
       if (pieces[key]) piece(g, pieces[key], sx + C / 2, sy + C / 2, C * 0.36);
