@@ -9,8 +9,10 @@ definitions are ordinal), so a table scaled or shifted (the same way for
 every player) gets the same name; each player's strategies are relabelled
 freely (a "cooperate" strategy is found, not assumed to be listed first).
 
-Definitions used (two players, two strategies, symmetric after relabelling;
-R reward for mutual cooperation, S sucker, T temptation, P punishment):
+Definitions used (two players, two strategies, each player's own payoffs
+ordered so after relabelling the strategies as cooperate and defect; the two
+players' numbers need not be equal; R reward for mutual cooperation, S sucker,
+T temptation, P punishment):
 - prisoners-dilemma: T > R > P > S (defection strictly dominant, mutual
   cooperation better for both than mutual defection);
 - stag-hunt: R > T >= P > S (two pure equilibria, the cooperative one
@@ -99,6 +101,7 @@ __all__ = [
     "classify_hide_and_seek",
     "classify_trend_setting",
     "classify_investment",
+    "classify_dictator",
 ]
 
 TOL = 1e-9
@@ -267,23 +270,9 @@ def _classify2(g: NormalFormGame, eqs) -> Classification:
             )
         return Classification("other", f"constant-sum {rows}x{cols} with {len(eqs)} pure equilibria")
     if (rows, cols) == (2, 2):
-        for perm0, perm1 in itertools.product(((0, 1), (1, 0)), repeat=2):
-            pa = a[np.ix_(perm0, perm1)]
-            pb = b[np.ix_(perm0, perm1)]
-            if not _symmetric2(pa, pb):
-                continue
-            r, s, t, p = pa[0, 0], pa[0, 1], pa[1, 0], pa[1, 1]
-            if r < p:  # "cooperate" is the strategy whose mutual payoff is higher
-                continue
-            facts = f"R={_fmt(r)}, S={_fmt(s)}, T={_fmt(t)}, P={_fmt(p)}"
-            if t > r > p > s:
-                return Classification(
-                    "prisoners-dilemma", f"symmetric, T > R > P > S ({facts}): defection dominant"
-                )
-            if r > t >= p > s:
-                return Classification("stag-hunt", f"symmetric, R > T >= P > S ({facts})")
-            if t > r > s > p:
-                return Classification("chicken", f"symmetric, T > R > S > P ({facts})")
+        found = _ordinal_2x2(a, b)
+        if found is not None:
+            return found
         if len(eqs) == 2:
             (e1, e2) = eqs
             u1, u2 = g.payoffs[(slice(None),) + e1], g.payoffs[(slice(None),) + e2]
@@ -297,6 +286,51 @@ def _classify2(g: NormalFormGame, eqs) -> Classification:
                     "every other profile is worse for both",
                 )
     return Classification("other", f"{rows}x{cols}, {len(eqs)} pure equilibria, no textbook ordering")
+
+
+#: The 2x2 games named by each player's own payoff order (R reward for mutual
+#: cooperation, S sucker, T temptation, P punishment), most specific first.
+_ORDERS = (
+    ("prisoners-dilemma", "T > R > P > S", "defection strictly dominant", lambda r, s, t, p: t > r > p > s),
+    ("stag-hunt", "R > T >= P > S", "", lambda r, s, t, p: r > t >= p > s),
+    ("chicken", "T > R > S > P", "", lambda r, s, t, p: t > r > s > p),
+)
+
+
+def _ordinal_2x2(a: np.ndarray, b: np.ndarray) -> Classification | None:
+    """The prisoner's dilemma, stag hunt or chicken of a 2x2 table, by each player's
+    own payoff order under one labelling of both players' strategies as cooperate
+    and defect, or None. The textbook definitions are ordinal and per player
+    (Osborne & Rubinstein 1994, A Course in Game Theory, Example 16.2: the
+    Prisoner's Dilemma is any game in which each player's preferences over the four
+    outcomes are ordered T > R > P > S; Fudenberg & Tirole 1991, Game Theory,
+    section 1.1.1; Skyrms 2004, The Stag Hunt, ch. 1, for R > T >= P > S): the two
+    players' payoffs need not be equal, only ordered alike, so a table that is not
+    symmetric can be one (Rapoport & Guyer's 2x2 taxonomy, 1966, names the 78
+    ordinal games the same way). "Cooperate" is the strategy whose mutual payoff is
+    higher for both players."""
+    symmetric = False
+    for perm0, perm1 in itertools.product(((0, 1), (1, 0)), repeat=2):
+        pa = a[np.ix_(perm0, perm1)]
+        pb = b[np.ix_(perm0, perm1)]
+        # player 0: R = (C,C), S = (C,D), T = (D,C), P = (D,D); player 1 the same from its side
+        mine = (pa[0, 0], pa[0, 1], pa[1, 0], pa[1, 1])
+        theirs = (pb[0, 0], pb[1, 0], pb[0, 1], pb[1, 1])
+        if mine[0] < mine[3] or theirs[0] < theirs[3]:
+            continue
+        symmetric = _symmetric2(pa, pb)
+        for label, order, gloss, holds in _ORDERS:
+            if holds(*mine) and holds(*theirs):
+                facts = (
+                    f"R={_fmt(mine[0])}, S={_fmt(mine[1])}, T={_fmt(mine[2])}, P={_fmt(mine[3])}"
+                    if symmetric
+                    else "player 0 R={}, S={}, T={}, P={}; player 1 R={}, S={}, T={}, P={}".format(
+                        *(_fmt(x) for x in mine + theirs)
+                    )
+                )
+                kind = "symmetric" if symmetric else "each player's own payoffs"
+                return Classification(label, f"{kind}, {order} ({facts})" + (f": {gloss}" if gloss else ""))
+    return None
 
 
 def _is_cycle(a: np.ndarray) -> bool:
@@ -1030,6 +1064,44 @@ def classify_public_goods(g: NormalFormGame, contributions) -> Classification:
     )
 
 
+def classify_dictator(g: NormalFormGame) -> Classification:
+    """The dictator game as a table (Camerer 2003, Behavioral Game Theory, section
+    2.1, after Kahneman, Knetsch & Thaler 1986 and Forsythe, Horowitz, Savin & Sefton
+    1994, "Fairness in simple bargaining experiments", GEB 6): one player (the
+    dictator) divides an amount and the other (the recipient) has no choice. The
+    textbook's money is a constant total, so giving more to the recipient costs the
+    dictator the same; in a game scored by win, draw and loss only the order is left.
+    Checked: two players, the recipient with a single strategy, and among the
+    dictator's outcomes that are not worse for both than another of its outcomes
+    (the splits; options that waste for both are not the question) at least two
+    differ: the dictator can give the recipient more, at a cost to itself. The
+    sequential form (a tree with one move) is ``classify_tree``'s "dictator"."""
+    if g.num_players != 2:
+        return Classification("other", f"{g.num_players} players; the dictator game has two")
+    if g.shape[1] != 1:
+        return Classification(
+            "other", f"the second player has {g.shape[1]} strategies: a recipient has no choice"
+        )
+    outcomes = {tuple(np.round(g.payoffs[:, i, 0], 12)) for i in range(g.shape[0])}
+    frontier = sorted(
+        o for o in outcomes if not any(q != o and q[0] >= o[0] and q[1] >= o[1] for q in outcomes)
+    )
+    if len(frontier) < 2:
+        (best,) = frontier
+        return Classification(
+            "other",
+            f"no split to make: one outcome ({_fmt(best[0])}, {_fmt(best[1])}) is at least as good as every "
+            f"other for both players (of {len(outcomes)} outcomes), so giving costs the dictator nothing "
+            "or gives the recipient nothing",
+        )
+    return Classification(
+        "dictator",
+        f"the recipient has no choice; the dictator's {len(frontier)} undominated outcomes trade its payoff "
+        f"({_fmt(frontier[-1][0])} down to {_fmt(frontier[0][0])}) against the recipient's "
+        f"({_fmt(frontier[-1][1])} up to {_fmt(frontier[0][1])})",
+    )
+
+
 #: The economic games of games/ttt/dilemmas.py whose definitions need more than
 #: the payoff order, and what each classifier needs beyond the table.
 NAMED = {
@@ -1040,6 +1112,7 @@ NAMED = {
     "hide-and-seek": (),
     "trend-setting": (),
     "public-goods": ("contributions",),
+    "dictator": (),
 }
 
 
@@ -1064,6 +1137,8 @@ def classify_named(encodes: str, g: NormalFormGame, **meaning) -> Classification
         return classify_hide_and_seek(g)
     if encodes == "public-goods":
         return classify_public_goods(g, meaning.get("contributions"))
+    if encodes == "dictator":
+        return classify_dictator(g)
     return classify_trend_setting(g)
 
 
