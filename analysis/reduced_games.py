@@ -463,6 +463,7 @@ def public_goods(name: str = "3P-PublicGoods") -> Reduced:
 #: dilemma -> builder of its reduced game
 REDUCED = {
     "Shopping9": shopping,
+    "Shopping9-Cloaked": shopping,
     "3Blotto13": blotto,
     "KBeauty9": beauty,
     "NeedyTrust": trust,
