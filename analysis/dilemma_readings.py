@@ -345,12 +345,32 @@ _STALEMATES = (
 )
 
 
+def _canonical(rec: dict) -> str:
+    """A rule set's text with the order of its exclusive and locked lists ignored (they are sets)."""
+    rec = copy.deepcopy(rec)
+    board = rec["board"]
+    board["exclusive"] = sorted(board.get("exclusive", []), key=json.dumps)
+    board["locked"] = sorted(board.get("locked", []))
+    return json.dumps(rec, sort_keys=True)
+
+
 def edits(rec: dict):
+    """Every single edit that changes the rule set, as (description, record), each once."""
+    base, seen = _canonical(rec), set()
+    for desc, edited in _edits(rec):
+        text = _canonical(edited)
+        if text != base and text not in seen:
+            seen.add(text)
+            yield desc, edited
+
+
+def _edits(rec: dict):
     """Every single edit of a rule set tried by the fix search, as (description,
     record): a stack's owners (open, one or two seats, with or without Chaos, or
     locked), a reserve count one up or down, another outcome rule, a pre-placed piece
-    removed, a capturing shape's condition or result changed. Board-wide edits only on
-    stacks boards (the dilemmas the search runs on)."""
+    removed or of another shape, a seat's reserve of another shape, a phase's pass added
+    or taken away, a capturing shape's condition or result changed. Stack edits only on
+    boards of one row of stacks (the dilemmas the search runs on)."""
     board = rec["board"]
     if board.get("kind") == "stacks" and board["size"][1] == 1:
         for x in range(1, board["size"][0] + 1):
@@ -375,6 +395,25 @@ def edits(rec: dict):
         r = copy.deepcopy(rec)
         del r["board"]["pieces"][i]
         yield f"no {piece['colour']} {piece['shape']} at {tuple(piece['at'])}", r
+    shapes = sorted(rec.get("shapes", {}))
+    for i, piece in enumerate(board.get("pieces", [])):
+        for shape in shapes:
+            if shape != piece["shape"]:
+                r = copy.deepcopy(rec)
+                r["board"]["pieces"][i]["shape"] = shape
+                yield f"{piece['colour']} {piece['shape']} at {tuple(piece['at'])} a {shape}", r
+    for colour, counts in rec.get("reserves", {}).items():
+        if isinstance(counts, dict) and len(counts) == 1:
+            ((held, n),) = counts.items()
+            for shape in shapes:
+                if shape != held:
+                    r = copy.deepcopy(rec)
+                    r["reserves"][colour] = {shape: n}
+                    yield f"{colour}'s reserve {held}s -> {shape}s", r
+    for k, phase in enumerate(rec.get("phases", [])):
+        r = copy.deepcopy(rec)
+        r["phases"][k]["pass"] = not phase.get("pass", False)
+        yield f"phase {k + 1} {'without' if phase.get('pass') else 'with'} a pass", r
     for shape, spec in rec.get("shapes", {}).items():
         for key, values in (
             ("condition", ("cover", "cover-by-rank")),
