@@ -551,8 +551,8 @@ TESTS = {
         "Osborne & Rubinstein 1994, Example 16.1 (a coordination game: the players' preferences agree)",
     ),
     "ultimatum": (
-        "extensive form: offers, then accept or reject, judged by subgame-perfect play (`classify_tree`); "
-        "the study has only the full table here, whose payoff order has no ultimatum label",
+        "extensive form: `classify_ultimatum` on the offer-k, accept-or-reject tree (one disagreement "
+        "outcome, accepted offers trading the proposer's payoff against the responder's)",
         "Osborne & Rubinstein 1994, section 6.1 and Definition 97.2 (subgame-perfect equilibrium); "
         "Camerer 2003, section 2.2 (Güth, Schmittberger & Schwarze 1982)",
     ),

@@ -102,6 +102,7 @@ __all__ = [
     "classify_trend_setting",
     "classify_investment",
     "classify_dictator",
+    "classify_ultimatum",
 ]
 
 TOL = 1e-9
@@ -1061,6 +1062,71 @@ def classify_public_goods(g: NormalFormGame, contributions) -> Classification:
         "public-goods",
         f"{n} players: giving more always costs the giver and always helps the "
         "others, and all giving their most beats none giving for everyone",
+    )
+
+
+def classify_ultimatum(tree) -> Classification:
+    """The ultimatum game by its extensive form (Güth, Schmittberger & Schwarze 1982;
+    Osborne & Rubinstein 1994, A Course in Game Theory, section 6.1, whose
+    subgame-perfect equilibrium, Definition 97.2, is the game's prediction; Camerer
+    2003, Behavioral Game Theory, section 2.2): the proposer (player 0) chooses one of
+    several offers; the responder (player 1), seeing it, accepts it or rejects it;
+    rejecting gives both the disagreement outcome, the same after every offer.
+    ``tree``: ``Decision(0, {offer: Decision(1, {"accept": payoffs, "reject":
+    payoffs})})``, offers in increasing order of what they give the responder.
+    Ordinal conditions checked, per player (no comparison of one player's payoff with
+    the other's, which a game's utilities do not allow): (1) rejection gives the same
+    outcome after every offer; (2) accepted offers trade the proposer's payoff against
+    the responder's: along the offers the responder's accepted payoff never falls and
+    the proposer's never rises, and some offer moves both strictly; (3) the responder
+    weakly prefers accepting every offer to rejecting it, and strictly some; (4) the
+    proposer strictly prefers its best accepted offer to the disagreement. Then
+    subgame-perfect play has the responder accept and the proposer make the offer
+    best for itself: the textbook's prediction. The test on the tree, not the table,
+    is the textbook's: the table's payoff order is that of a game of threats (every
+    response function of the responder's is a strategy)."""
+    if not isinstance(tree, Decision) or tree.player != 0 or len(tree.moves) < 2:
+        return Classification("other", "not a proposer's decision among two or more offers")
+    offers = list(tree.moves.items())
+    accepted, rejected = [], []
+    for offer, node in offers:
+        if not (isinstance(node, Decision) and node.player == 1 and set(node.moves) == {"accept", "reject"}):
+            return Classification("other", f"after {offer!r} the responder does not accept or reject")
+        accepted.append(_leaf(node.moves["accept"]))
+        rejected.append(_leaf(node.moves["reject"]))
+    spread = np.ptp(np.stack(rejected), axis=0)
+    if np.any(spread > TOL):
+        return Classification(
+            "other",
+            "rejecting does not give one disagreement outcome: after the offers it gives "
+            + ", ".join(f"{offers[i][0]} {np.round(r, 4).tolist()}" for i, r in enumerate(rejected)),
+        )
+    d = rejected[0]
+    for (oa, a), (ob, b) in itertools.pairwise(zip([o for o, _ in offers], accepted, strict=True)):
+        if b[1] < a[1] - TOL or b[0] > a[0] + TOL:
+            return Classification(
+                "other",
+                f"accepted offers do not trade the proposer's payoff against the responder's "
+                f"({oa} {np.round(a, 4).tolist()} -> {ob} {np.round(b, 4).tolist()})",
+            )
+    if not any(b[1] > a[1] + TOL and b[0] < a[0] - TOL for a, b in itertools.combinations(accepted, 2)):
+        return Classification(
+            "other", "no offer gives the responder more at the proposer's cost: nothing to divide"
+        )
+    if any(a[1] < d[1] - TOL for a in accepted) or not any(a[1] > d[1] + TOL for a in accepted):
+        return Classification(
+            "other",
+            f"the responder does not prefer accepting to the disagreement {d.tolist()} after every offer",
+        )
+    if not max(a[0] for a in accepted) > d[0] + TOL:
+        return Classification(
+            "other", f"no accepted offer beats the disagreement {d.tolist()} for the proposer"
+        )
+    return Classification(
+        "ultimatum",
+        f"{len(offers)} offers, each accepted or rejected; rejection gives {np.round(d, 4).tolist()} "
+        "after every offer; accepted offers trade the proposer's payoff against the responder's, and "
+        "the responder prefers accepting",
     )
 
 

@@ -246,3 +246,41 @@ def test_a_recipient_with_a_choice_is_no_dictator_game():
 
     ultimatum_like = NormalFormGame(np.zeros((2, 3, 2)))
     assert classify_dictator(ultimatum_like).label == "other"
+
+
+def ultimatum_tree(accepted, rejected):
+    """Offers 0.. in order, each accepted (its payoffs) or rejected (its payoffs)."""
+    return Decision(
+        0,
+        {
+            f"offer {k}": Decision(1, {"accept": a, "reject": r})
+            for k, (a, r) in enumerate(zip(accepted, rejected))
+        },
+    )
+
+
+def test_ultimatum_trees_by_their_extensive_form():
+    from solvers.classify import classify_ultimatum
+
+    # Guth et al.'s pie of 10, whole units: the responder's share k
+    textbook = ultimatum_tree([(10 - k, k) for k in range(11)], [(0, 0)] * 11)
+    assert classify_ultimatum(textbook).label == "ultimatum"
+    # only the order matters, per player: win/draw/loss returns, the responder ahead of the proposer
+    scored = ultimatum_tree([(1, -0.5), (1, 0.25), (0.875, 0.625)], [(-1, -1)] * 3)
+    assert classify_ultimatum(scored).label == "ultimatum"
+
+
+@pytest.mark.parametrize(
+    "accepted, rejected",
+    [
+        ([(10, 0), (9, 1), (8, 2)], [(0, 0), (0, 0), (0, 1)]),  # a rejection worth more after one offer
+        ([(10, -1), (9, 1), (8, 2)], [(0, 0)] * 3),  # the responder prefers rejecting the least offer
+        ([(10, 0), (10, 0), (10, 0)], [(0, 0)] * 3),  # nothing to divide
+        ([(10, 0), (9, 1), (9.5, 2)], [(0, 0)] * 3),  # giving more helps the proposer too
+        ([(-1, 1), (-2, 2)], [(0, 0)] * 2),  # the proposer prefers the disagreement to every offer
+    ],
+)
+def test_ultimatum_near_misses_are_not_named(accepted, rejected):
+    from solvers.classify import classify_ultimatum
+
+    assert classify_ultimatum(ultimatum_tree(accepted, rejected)).label == "other"
