@@ -278,6 +278,66 @@ READINGS: dict[str, tuple[Reading, ...]] = {
 }
 
 
+def _without(*cells) -> Callable[[dict], dict]:
+    """The rule set without the pre-placed pieces at ``cells``."""
+
+    def patch(rec):
+        rec = copy.deepcopy(rec)
+        rec["board"]["pieces"] = [p for p in rec["board"]["pieces"] if tuple(p["at"]) not in cells]
+        return rec
+
+    return patch
+
+
+def _reserve(colour: str, **counts) -> Callable[[dict], dict]:
+    def patch(rec):
+        rec = copy.deepcopy(rec)
+        rec["reserves"][colour] = dict(counts)
+        return rec
+
+    return patch
+
+
+#: dilemma -> changes to try where no reading reproduces and the table is too large for the
+#: fix search (a reduced game), each a ``Reading`` whose quote is the text it changes
+CANDIDATES: dict[str, tuple[Reading, ...]] = {
+    "NeedyTrust": (
+        Reading(
+            "chaos-three",
+            "fourth stack exclusive to chaos and starts with 4 yellow circles",
+            "Chaos starts with 3 circles, as in RichTrust",
+            _without((4, 1, 4)),
+        ),
+        Reading(
+            "black-four",
+            "2 black and 2 yellow start in reserve",
+            "black has 4 circles in reserve, as in RichTrust (its stack keeps its 2)",
+            _reserve("black", circle=4),
+        ),
+        Reading(
+            "black-circles-in-reserve",
+            "first stack ... starts with 2 black circles",
+            "black's 2 circles start in its reserve (4 in all), its stack empty, as in RichTrust",
+            lambda r: _reserve("black", circle=4)(_without((1, 1, 1), (1, 1, 2))(r)),
+        ),
+    ),
+    "KBeauty9": (
+        Reading(
+            "least-wins",
+            "Most-in-a-row wins, Overachiever(s) disqualified",
+            "'Least-in-a-row wins', nobody disqualified: the lowest stack wins",
+            _set(stalemate="least-in-a-row-wins", overachievers_disqualified=False),
+        ),
+        Reading(
+            "least-wins-disqualified",
+            "Most-in-a-row wins",
+            "'Least-in-a-row wins', the lowest disqualified: the second lowest wins",
+            _set(stalemate="least-in-a-row-wins"),
+        ),
+    ),
+}
+
+
 # --------------------------------------------------------------------------- verdicts
 
 
@@ -480,6 +540,12 @@ def study(names, max_pairs: int, seed: int, say=None) -> dict:
             results.append(dict(reading=reading.label, quote=reading.quote, says=reading.says, **v))
         entry = dict(encodes=encodes[name], readings=results)
         if not any(r["reproduces"] == "yes" for r in results):
+            tried = []
+            for change in CANDIDATES.get(name, ()):
+                v = verdict(name, encodes[name], change.patch(rec), f"{name}-change-{change.label}")
+                tried.append(dict(change=change.label, quote=change.quote, says=change.says, **v))
+            if tried:
+                entry["candidates"] = tried
             profiles = results[0].get("profiles", SEARCH_MAX_PROFILES + 1)
             if profiles <= SEARCH_MAX_PROFILES:
                 entry["search"] = search_fixes(
@@ -624,8 +690,11 @@ def markdown(path: Path = OUT) -> str:
         test = TESTS.get(entry["encodes"], ("", ""))[0].split(":")[0]
         yes = [r["reading"] for r in readings if r["reproduces"] == "yes"]
         search = entry.get("search")
-        if search is None:
-            fix = "not searched (table too large)" if not yes else "-"
+        changes = [c["change"] for c in entry.get("candidates", ()) if c["reproduces"] == "yes"]
+        if changes:
+            fix = "; ".join(changes) + " (changes tried by hand: the table is a reduced game's)"
+        elif search is None:
+            fix = "not searched (no full table of at most 256 profiles)" if not yes else "-"
         elif search["fixes"]:
             fix = "; ".join(f["edit"] for f in search["fixes"][:3]) + (
                 f" (and {len(search['fixes']) - 3} more)" if len(search["fixes"]) > 3 else ""
@@ -641,7 +710,7 @@ def markdown(path: Path = OUT) -> str:
             f"| {', '.join(yes) or 'none'} | {_cell(fix)} | {variants or '-'} |"
         )
         details.append(f"**{name}** ({entry['encodes']}):")
-        for r in readings:
+        for r in readings + [dict(c, reading="change: " + c["change"]) for c in entry.get("candidates", ())]:
             details.append(
                 f"- *{r['reading']}*"
                 + (f' ("{_cell(r["quote"])}")' if r["quote"] else "")

@@ -511,6 +511,7 @@ REDUCED = {
     "Shopping9-Cloaked": shopping,
     "3Blotto13": blotto,
     "KBeauty9": beauty,
+    "KBeauty9-LeastWins": beauty,
     "NeedyTrust": trust,
     "NeedyUltimatum": ultimatum,
     "RichUltimatum": ultimatum,

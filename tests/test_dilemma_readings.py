@@ -77,7 +77,9 @@ def test_shopping9_cloaked_hides_the_pieces_but_not_the_counts():
     assert shopping("Shopping9-Cloaked").exact == shopping("Shopping9").exact
 
 
-@pytest.mark.parametrize("name", ["StagHunt-LongestLine"])
+@pytest.mark.parametrize(
+    "name", ["StagHunt-LongestLine", pytest.param("KBeauty9-LeastWins", marks=pytest.mark.slow)]
+)
 def test_shipped_reading_variants_reproduce(name):
     v = next(x for x in VARIANTS if x.name == name)
     got = dr.verdict(v.variant_of, v.encodes, dr.record(name), f"{name}-test")

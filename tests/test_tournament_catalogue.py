@@ -42,8 +42,8 @@ def test_catalogue_is_the_specifications_42_games_and_the_dilemma_variants():
     assert variants <= set(CATALOGUE)
 
 
-# the two longest (3P-9X-HideSeek, KBeauty9: about 10 s each) play in the full tier
-LONG_TOURNAMENTS = {"3P-9X-HideSeek", "KBeauty9"}
+# the longest (3P-9X-HideSeek, KBeauty9 and its variant: about 10 s each) play in the full tier
+LONG_TOURNAMENTS = {"3P-9X-HideSeek", "KBeauty9", "KBeauty9-LeastWins"}
 
 
 @pytest.mark.parametrize(

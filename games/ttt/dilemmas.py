@@ -97,6 +97,12 @@ VARIANTS = tuple(
             "every space cloaked ('Cloaking hides' as 3Blotto13 writes it); turns and reserves stay seen",
         ),
         (
+            "KBeauty9-LeastWins",
+            "beauty-contest",
+            "KBeauty9",
+            "'Most-in-a-row wins, Overachiever(s) disqualified' becomes 'Least-in-a-row wins'",
+        ),
+        (
             "StagHunt-LongestLine",
             "stag-hunt",
             "StagHunt",
