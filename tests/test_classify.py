@@ -254,7 +254,7 @@ def ultimatum_tree(accepted, rejected):
         0,
         {
             f"offer {k}": Decision(1, {"accept": a, "reject": r})
-            for k, (a, r) in enumerate(zip(accepted, rejected))
+            for k, (a, r) in enumerate(zip(accepted, rejected, strict=True))
         },
     )
 
