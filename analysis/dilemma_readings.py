@@ -600,12 +600,12 @@ TESTS = {
         "strategic form: `classify` on the full table (weakly dominated strategies removed first), each "
         "player's own order T > R > P > S",
         "Osborne & Rubinstein 1994, *A Course in Game Theory*, Example 16.2; Fudenberg & Tirole 1991, "
-        "*Game Theory*, section 1.1.1",
+        "*Game Theory*, chapter 1",
     ),
     "stag-hunt": (
         "strategic form: `classify`, each player's own order R > T >= P > S",
         "Skyrms 2004, *The Stag Hunt and the Evolution of Social Structure*, ch. 1; Camerer 2003, "
-        "*Behavioral Game Theory*, section 7.1",
+        "*Behavioral Game Theory*, chapter 7",
     ),
     "battle-of-the-sexes": (
         "strategic form: `classify`, two pure equilibria ranked oppositely, every other profile worse "
@@ -619,22 +619,22 @@ TESTS = {
     "ultimatum": (
         "extensive form: `classify_ultimatum` on the offer-k, accept-or-reject tree (one disagreement "
         "outcome, accepted offers trading the proposer's payoff against the responder's)",
-        "Osborne & Rubinstein 1994, section 6.1 and Definition 97.2 (subgame-perfect equilibrium); "
-        "Camerer 2003, section 2.2 (Güth, Schmittberger & Schwarze 1982)",
+        "Osborne & Rubinstein 1994, chapter 6 and Definition 97.2 (subgame-perfect equilibrium); "
+        "Camerer 2003, chapter 2 (Güth, Schmittberger & Schwarze 1982)",
     ),
     "dictator": (
         "one mover, the recipient without a choice: `classify_dictator` on the full table (the dictator's "
         "undominated outcomes trade its payoff against the recipient's)",
-        "Camerer 2003, section 2.1 (Kahneman, Knetsch & Thaler 1986; Forsythe et al. 1994)",
+        "Camerer 2003, chapter 2 (Kahneman, Knetsch & Thaler 1986; Forsythe et al. 1994)",
     ),
     "trust": (
         "extensive form: `classify_investment` on the send-k, return-j tree",
-        "Berg, Dickhaut & McCabe 1995; Camerer 2003, section 2.3",
+        "Berg, Dickhaut & McCabe 1995; Camerer 2003, chapter 2",
     ),
     "centipede": (
         "extensive form: `classify_tree` on the cover-or-pass tree (alternating take-or-pass, a growing "
         "total, each mover better off taking than letting the next take)",
-        "Rosenthal 1981; Osborne & Rubinstein 1994, Example 106.3; McKelvey & Palfrey 1992",
+        "Rosenthal 1981; Osborne & Rubinstein 1994, chapter 6; McKelvey & Palfrey 1992",
     ),
     "volunteers-dilemma": (
         "strategic form: `classify` on the stay/volunteer table (bystander > volunteer > nobody volunteers)",

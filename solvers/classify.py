@@ -305,7 +305,7 @@ def _ordinal_2x2(a: np.ndarray, b: np.ndarray) -> Classification | None:
     (Osborne & Rubinstein 1994, A Course in Game Theory, Example 16.2: the
     Prisoner's Dilemma is any game in which each player's preferences over the four
     outcomes are ordered T > R > P > S; Fudenberg & Tirole 1991, Game Theory,
-    section 1.1.1; Skyrms 2004, The Stag Hunt, ch. 1, for R > T >= P > S): the two
+    chapter 1; Skyrms 2004, The Stag Hunt, ch. 1, for R > T >= P > S): the two
     players' payoffs need not be equal, only ordered alike, so a table that is not
     symmetric can be one (Rapoport & Guyer's 2x2 taxonomy, 1966, names the 78
     ordinal games the same way). "Cooperate" is the strategy whose mutual payoff is
@@ -1067,9 +1067,9 @@ def classify_public_goods(g: NormalFormGame, contributions) -> Classification:
 
 def classify_ultimatum(tree) -> Classification:
     """The ultimatum game by its extensive form (Güth, Schmittberger & Schwarze 1982;
-    Osborne & Rubinstein 1994, A Course in Game Theory, section 6.1, whose
+    Osborne & Rubinstein 1994, A Course in Game Theory, chapter 6, whose
     subgame-perfect equilibrium, Definition 97.2, is the game's prediction; Camerer
-    2003, Behavioral Game Theory, section 2.2): the proposer (player 0) chooses one of
+    2003, Behavioral Game Theory, chapter 2): the proposer (player 0) chooses one of
     several offers; the responder (player 1), seeing it, accepts it or rejects it;
     rejecting gives both the disagreement outcome, the same after every offer.
     ``tree``: ``Decision(0, {offer: Decision(1, {"accept": payoffs, "reject":
@@ -1131,8 +1131,8 @@ def classify_ultimatum(tree) -> Classification:
 
 
 def classify_dictator(g: NormalFormGame) -> Classification:
-    """The dictator game as a table (Camerer 2003, Behavioral Game Theory, section
-    2.1, after Kahneman, Knetsch & Thaler 1986 and Forsythe, Horowitz, Savin & Sefton
+    """The dictator game as a table (Camerer 2003, Behavioral Game Theory,
+    chapter 2, after Kahneman, Knetsch & Thaler 1986 and Forsythe, Horowitz, Savin & Sefton
     1994, "Fairness in simple bargaining experiments", GEB 6): one player (the
     dictator) divides an amount and the other (the recipient) has no choice. The
     textbook's money is a constant total, so giving more to the recipient costs the
