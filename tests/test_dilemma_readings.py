@@ -78,7 +78,12 @@ def test_shopping9_cloaked_hides_the_pieces_but_not_the_counts():
 
 
 @pytest.mark.parametrize(
-    "name", ["StagHunt-LongestLine", pytest.param("KBeauty9-LeastWins", marks=pytest.mark.slow)]
+    "name",
+    [
+        "StagHunt-LongestLine",
+        "RichDictator-OpenFirstStack",
+        pytest.param("KBeauty9-LeastWins", marks=pytest.mark.slow),
+    ],
 )
 def test_shipped_reading_variants_reproduce(name):
     v = next(x for x in VARIANTS if x.name == name)

@@ -103,6 +103,12 @@ VARIANTS = tuple(
             "'Most-in-a-row wins, Overachiever(s) disqualified' becomes 'Least-in-a-row wins'",
         ),
         (
+            "RichDictator-OpenFirstStack",
+            "dictator",
+            "RichDictator",
+            "the first stack open to every seat, Chaos included, instead of exclusive to black",
+        ),
+        (
             "StagHunt-LongestLine",
             "stag-hunt",
             "StagHunt",
