@@ -54,8 +54,10 @@ MAX_NODES = 400_000
 #: and pairs of edits on those of at most ``PAIRS_MAX_PROFILES``
 SEARCH_MAX_PROFILES = 256
 PAIRS_MAX_PROFILES = 16
-#: and the variants it tries are refused past this many tree nodes (the dilemmas' own are below 1,000)
+#: and the variants it tries are refused past this many tree nodes or profiles (the dilemmas' own
+#: trees have at most 2,239 nodes, their tables at most 128 profiles where the search runs)
 SEARCH_MAX_NODES = 20_000
+SEARCH_MAX_TABLE = 4_096
 
 
 class VariantSource(RuleSetSource):
@@ -223,7 +225,7 @@ READINGS: dict[str, tuple[Reading, ...]] = {
             "pink is a third player: `3-vs-chaos`, Chaos yellow with one circle",
         ),
         Reading(
-            "least-area-most",
+            "most-area",
             "Least area wins",
             "three players, and the most area wins",
             _set(stalemate="most-area-wins"),
@@ -352,7 +354,13 @@ def _profiles_of(table) -> list:
 
 
 def verdict(
-    base: str, encodes: str, rec: dict, name: str, keep_table: int = 64, max_nodes: int = MAX_NODES
+    base: str,
+    encodes: str,
+    rec: dict,
+    name: str,
+    keep_table: int = 64,
+    max_nodes: int = MAX_NODES,
+    max_profiles: int = MAX_PROFILES,
 ) -> dict:
     """The study's verdict on the rule set ``rec``, a variant of dilemma ``base``: its
     full table classified (``classify``, or ``classify_named`` where the economic game
@@ -373,7 +381,7 @@ def verdict(
     else:
         game = pyspiel.load_game(f"ttt(rules={name})")
         try:
-            t = payoff_table(game, max_profiles=MAX_PROFILES, max_nodes=max_nodes)
+            t = payoff_table(game, max_profiles=max_profiles, max_nodes=max_nodes)
         except TooLarge as e:
             refused = "not checkable"
             return dict(checked_on="refused", label=refused, reason=str(e), reproduces=refused)
@@ -498,15 +506,25 @@ def search_fixes(
         nonlocal tried
         tried += 1
         try:
-            v = verdict(base, encodes, r, f"{base}-fix{tried}", keep_table=16, max_nodes=SEARCH_MAX_NODES)
+            v = verdict(
+                base,
+                encodes,
+                r,
+                f"{base}-fix{tried}",
+                keep_table=16,
+                max_nodes=SEARCH_MAX_NODES,
+                max_profiles=SEARCH_MAX_TABLE,
+            )
         except (ValueError, pyspiel.SpielError) as e:  # an edit the engine refuses
             return dict(edit=desc, error=str(e).splitlines()[0][:200])
         if v["reproduces"] == "yes":
             found.append(dict(edit=desc, **v))
         return v
 
-    for desc, r in singles:
+    for k, (desc, r) in enumerate(singles):
         attempt(desc, r)
+        if say and k % 25 == 24:
+            say(f"  {base}: {k + 1}/{len(singles)} single edits, {len(found)} fixes")
     depth = 1
     if not found and max_pairs and pairs:
         depth = 2

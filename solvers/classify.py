@@ -23,7 +23,9 @@ T temptation, P punishment):
   oppositely, and every other profile is worse for both players than either
   equilibrium (coordination with conflict; need not be symmetric);
 - coordination: at least two pure equilibria and the players' payoffs are
-  identical in every profile (pure common interest);
+  identical in every profile (pure common interest), and not the same in every
+  profile (Osborne & Rubinstein 1994, Example 16.1: the players prefer some
+  outcomes to others; a table where nothing matters coordinates nothing);
 - matching-pennies: two-player zero-sum (constant-sum), two strategies each,
   no pure equilibrium;
 - rock-paper-scissors: two-player symmetric zero-sum, three strategies, each
@@ -253,7 +255,7 @@ def reduce_dominated(g: NormalFormGame, skip=()):
 def _classify2(g: NormalFormGame, eqs) -> Classification:
     a, b = g.payoffs[0], g.payoffs[1]
     rows, cols = a.shape
-    if np.allclose(a, b, atol=TOL) and len(eqs) >= 2:
+    if np.allclose(a, b, atol=TOL) and len(eqs) >= 2 and np.ptp(a) > TOL:
         return Classification(
             "coordination", f"identical payoffs for both players, {len(eqs)} pure equilibria"
         )
@@ -370,7 +372,11 @@ def _symmetric_counts(g: NormalFormGame):
 
 def _classify_n(g: NormalFormGame, eqs) -> Classification:
     n = g.num_players
-    if all(np.allclose(g.payoffs[0], g.payoffs[p], atol=TOL) for p in range(n)) and len(eqs) >= 2:
+    if (
+        all(np.allclose(g.payoffs[0], g.payoffs[p], atol=TOL) for p in range(n))
+        and len(eqs) >= 2
+        and np.ptp(g.payoffs[0]) > TOL
+    ):
         return Classification(
             "coordination", f"identical payoffs for all {n} players, {len(eqs)} pure equilibria"
         )

@@ -284,3 +284,12 @@ def test_ultimatum_near_misses_are_not_named(accepted, rejected):
     from solvers.classify import classify_ultimatum
 
     assert classify_ultimatum(ultimatum_tree(accepted, rejected)).label == "other"
+
+
+def test_a_table_where_nothing_matters_is_no_coordination_game():
+    assert classify(NormalFormGame(np.zeros((2, 2, 2)))).label == "other"
+    assert classify(NormalFormGame(np.zeros((3, 2, 2, 2)))).label == "other"
+    # three players with one common payoff, 1 when all choose alike: a coordination game
+    alike = np.zeros((2, 2, 2))
+    alike[0, 0, 0] = alike[1, 1, 1] = 1
+    assert classify(NormalFormGame(np.stack([alike] * 3))).label == "coordination"
