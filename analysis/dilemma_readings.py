@@ -711,6 +711,8 @@ def markdown(path: Path = OUT) -> str:
         changes = [c["change"] for c in entry.get("candidates", ()) if c["reproduces"] == "yes"]
         if changes:
             fix = "; ".join(changes) + " (changes tried by hand: the table is a reduced game's)"
+        elif entry.get("candidates"):
+            fix = f"none of {len(entry['candidates'])} changes tried by hand (the table is a reduced game's)"
         elif search is None:
             fix = "not searched (no full table of at most 256 profiles)" if not yes else "-"
         elif search["fixes"]:
