@@ -9,7 +9,7 @@ and one experiment does not import another.
 
 from __future__ import annotations
 
-from games.ttt.dilemmas import DILEMMAS, available
+from games.ttt.dilemmas import DILEMMAS, VARIANTS, available
 
 EXAMPLES = "games/ttt/examples"
 
@@ -48,7 +48,7 @@ def catalogue_entries(names=None) -> list[dict]:
     """The games named (by default the quick run's references and every dilemma the catalogue
     holds), in order, each a dict: name, game string, kind (reference or dilemma), what it
     encodes and the label a reference that encodes nothing must get."""
-    dilemmas = {d.name: d for d in DILEMMAS}
+    dilemmas = {d.name: d for d in DILEMMAS + VARIANTS}
     have = {d.name for d in available()}
     entries = []
     chosen = list(names) if names else list(QUICK_REFERENCES) + [d.name for d in available()]

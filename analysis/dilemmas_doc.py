@@ -50,7 +50,7 @@ from analysis.reduced_games import (  # noqa: F401  (count_table, allocation_tab
 )
 from games.normal_form import PayoffTable, TooLarge, payoff_table
 from games.payoff_formats import value_text
-from games.ttt.dilemmas import DILEMMAS
+from games.ttt.dilemmas import DILEMMAS, VARIANTS
 from games.ttt.sources import CATALOGUE, REPO_ROOT
 from solvers.classify import reproduces
 from solvers.normal_form import Decision, backward_induction
@@ -67,6 +67,10 @@ GZIP_OVER = 100_000
 #: pure equilibria are listed one by one when the list has at most this many characters, else
 #: counted by their returns
 LIST_EQUILIBRIA_CHARS = 1_000
+#: the dilemmas and the catalogue's variants of them, each with a computed block
+ALL = DILEMMAS + VARIANTS
+#: the block of the readings search (analysis/dilemma_readings.py), rendered from its JSON
+READINGS_BLOCK = "readings"
 BLOCK = re.compile(
     r"(<!-- BEGIN computed: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- END computed: (?P=name) -->)", re.S
 )
@@ -349,7 +353,7 @@ def too_large(name: str, refusal: TooLarge) -> Computed:
     text = f"Too large for a full table (the payoffs tool's refusal): {refusal}"
     if name not in REDUCED:
         return Computed(text + "\n\nNo reduced game is defined for it, so it has no data file.\n", None)
-    encodes = next(d.encodes for d in DILEMMAS if d.name == name)
+    encodes = next(d.encodes for d in ALL if d.name == name)
     r = reduced(name)
     if r.tree is not None and encodes == "trust":
         data, lines = _reduced_trust(r)
@@ -366,7 +370,11 @@ def too_large(name: str, refusal: TooLarge) -> Computed:
 
 
 def compute(name: str) -> Computed:
-    """The computed block and the data table of one dilemma."""
+    """The computed block and the data table of one dilemma (or the readings block)."""
+    if name == READINGS_BLOCK:
+        from analysis.dilemma_readings import markdown
+
+        return Computed(markdown(), None)
     if name not in CATALOGUE:
         return Computed(
             f"*Not in the catalogue* (`games/ttt/catalogue/{name}.json` is missing), so there is no table.\n",
@@ -468,7 +476,7 @@ def blocks(text: str) -> dict[str, str]:
 
 def unexpected_files(folder: Path) -> list[str]:
     """Files in the data folder that are no dilemma's data file."""
-    known = {f"{d.name}{ext}" for d in DILEMMAS for ext in (".csv", ".csv.gz")}
+    known = {f"{d.name}{ext}" for d in ALL for ext in (".csv", ".csv.gz")}
     return sorted(p.name for p in folder.iterdir() if p.name not in known) if folder.is_dir() else []
 
 
@@ -503,7 +511,7 @@ def main(argv=None) -> int:
         help="print this dilemma's table (the text of its data file) and exit",
     )
     args = parser.parse_args(argv)
-    known = {d.name for d in DILEMMAS}
+    known = {d.name for d in ALL} | {READINGS_BLOCK}
     for name in (args.only or []) + ([args.show] if args.show else []):
         if name not in known:
             parser.error(f"{name!r} is not a dilemma (allowed: {', '.join(sorted(known))})")

@@ -29,7 +29,14 @@ import pyspiel
 
 import games  # noqa: F401  (registers ttt)
 from games.normal_form import as_fraction, payoff_table
-from solvers.classify import NAMED, classify, classify_investment, classify_named, classify_tree
+from solvers.classify import (
+    NAMED,
+    classify,
+    classify_investment,
+    classify_named,
+    classify_tree,
+    classify_ultimatum,
+)
 from solvers.normal_form import Decision, NormalFormGame
 
 __all__ = ["Reduced", "REDUCED", "reduced", "expected_returns"]
@@ -333,6 +340,44 @@ def trust(name: str) -> Reduced:
     return Reduced(name, TRUST, tree=Decision(0, moves), exact=exact)
 
 
+# ------------------------------------------------------------------ ultimatum: offer k, accept or reject
+
+ULTIMATUM = (
+    "Black (the proposer) *offers k* of its 3 circles: it places k on its own stack, on the white pentagon "
+    "(which converts the first to white), and keeps the rest on the shared stack; white (the responder), "
+    "seeing k, *accepts* (its X on its own stack, removing one of Chaos's circles there) or *rejects* (its X "
+    "on the shared stack, removing the top circle black kept): the ultimatum game's offers and answers "
+    "(Güth, Schmittberger & Schwarze 1982). Offers are placed first on black's stack, then on the shared "
+    "one; Chaos then plays at random as always."
+)
+
+
+def ultimatum(name: str) -> Reduced:
+    """The ultimatum tree: Decision(0, {offer k: Decision(1, {accept, reject}: returns)})."""
+    game = _load(name)
+    start = game.new_initial_state()
+    reserve, probe = 0, start.clone()
+    while not probe.is_terminal() and probe.current_player() == 0:
+        reserve += 1
+        probe.apply_action(_place(probe, "black", 2))
+
+    def no_choice(s):
+        raise ValueError(f"{name}: a player's decision after white's answer")
+
+    moves, exact = {}, {}
+    for k in range(reserve + 1):
+        state = start.clone()
+        for i in range(reserve):
+            state.apply_action(_place(state, "black", 1 if i < k else 2))
+        answers = {}
+        for answer, stack in (("accept", 3), ("reject", 2)):
+            v = expected_returns(state.child(_place(state, "white", stack, "x")), no_choice)
+            exact[(k, answer)] = v
+            answers[answer] = tuple(float(x) for x in v)
+        moves[f"offer {k}"] = Decision(1, answers)
+    return Reduced(name, ULTIMATUM, tree=Decision(0, moves), exact=exact)
+
+
 # --------------------------------------------------------------------------- volunteer: stay or volunteer
 
 VOLUNTEER = (
@@ -463,9 +508,13 @@ def public_goods(name: str = "3P-PublicGoods") -> Reduced:
 #: dilemma -> builder of its reduced game
 REDUCED = {
     "Shopping9": shopping,
+    "Shopping9-Cloaked": shopping,
     "3Blotto13": blotto,
     "KBeauty9": beauty,
+    "KBeauty9-LeastWins": beauty,
     "NeedyTrust": trust,
+    "NeedyUltimatum": ultimatum,
+    "RichUltimatum": ultimatum,
     "RichTrust": trust,
     "3P-Volunteer": volunteer,
     "Centipede9": centipede,
@@ -487,6 +536,8 @@ def classify_reduced(r: Reduced, encodes: str):
     meanings, the investment game for the trusts, the tree classifier for
     other trees, the payoff-order classifier otherwise."""
     if r.tree is not None:
+        if encodes == "ultimatum":
+            return classify_ultimatum(r.tree)
         return classify_investment(r.tree) if encodes == "trust" else classify_tree(r.tree)
     if encodes in NAMED:
         return classify_named(encodes, r.table, **r.meaning)

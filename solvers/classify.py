@@ -9,8 +9,10 @@ definitions are ordinal), so a table scaled or shifted (the same way for
 every player) gets the same name; each player's strategies are relabelled
 freely (a "cooperate" strategy is found, not assumed to be listed first).
 
-Definitions used (two players, two strategies, symmetric after relabelling;
-R reward for mutual cooperation, S sucker, T temptation, P punishment):
+Definitions used (two players, two strategies, each player's own payoffs
+ordered so after relabelling the strategies as cooperate and defect; the two
+players' numbers need not be equal; R reward for mutual cooperation, S sucker,
+T temptation, P punishment):
 - prisoners-dilemma: T > R > P > S (defection strictly dominant, mutual
   cooperation better for both than mutual defection);
 - stag-hunt: R > T >= P > S (two pure equilibria, the cooperative one
@@ -21,7 +23,9 @@ R reward for mutual cooperation, S sucker, T temptation, P punishment):
   oppositely, and every other profile is worse for both players than either
   equilibrium (coordination with conflict; need not be symmetric);
 - coordination: at least two pure equilibria and the players' payoffs are
-  identical in every profile (pure common interest);
+  identical in every profile (pure common interest), and not the same in every
+  profile (Osborne & Rubinstein 1994, Example 16.1: the players prefer some
+  outcomes to others; a table where nothing matters coordinates nothing);
 - matching-pennies: two-player zero-sum (constant-sum), two strategies each,
   no pure equilibrium;
 - rock-paper-scissors: two-player symmetric zero-sum, three strategies, each
@@ -76,10 +80,14 @@ where a definition needs what the table does not hold the answer is
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.classify_basics import TOL, Classification
+from solvers.classify_basics import fmt as _fmt
+from solvers.classify_basics import is_leaf as _is_leaf
+from solvers.classify_basics import leaf as _leaf
+from solvers.classify_giving import classify_dictator, classify_investment, classify_ultimatum
 from solvers.normal_form import Decision, NormalFormGame, pure_equilibria
 
 __all__ = [
@@ -99,15 +107,9 @@ __all__ = [
     "classify_hide_and_seek",
     "classify_trend_setting",
     "classify_investment",
+    "classify_dictator",
+    "classify_ultimatum",
 ]
-
-TOL = 1e-9
-
-
-@dataclass(frozen=True)
-class Classification:
-    label: str  # one of the names in this module's docstring, or "other"
-    reason: str  # the ordinal facts that decided it
 
 
 #: For each economic game of games/ttt/dilemmas.py, the labels whose structure
@@ -183,10 +185,6 @@ def _symmetric2(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape[0] == a.shape[1] and bool(np.allclose(a, b.T, atol=TOL))
 
 
-def _fmt(x: float) -> str:
-    return f"{x:g}"
-
-
 def classify(g: NormalFormGame) -> Classification:
     """The textbook name of a one-shot game's table (module docstring).
 
@@ -249,7 +247,7 @@ def reduce_dominated(g: NormalFormGame, skip=()):
 def _classify2(g: NormalFormGame, eqs) -> Classification:
     a, b = g.payoffs[0], g.payoffs[1]
     rows, cols = a.shape
-    if np.allclose(a, b, atol=TOL) and len(eqs) >= 2:
+    if np.allclose(a, b, atol=TOL) and len(eqs) >= 2 and np.ptp(a) > TOL:
         return Classification(
             "coordination", f"identical payoffs for both players, {len(eqs)} pure equilibria"
         )
@@ -267,23 +265,9 @@ def _classify2(g: NormalFormGame, eqs) -> Classification:
             )
         return Classification("other", f"constant-sum {rows}x{cols} with {len(eqs)} pure equilibria")
     if (rows, cols) == (2, 2):
-        for perm0, perm1 in itertools.product(((0, 1), (1, 0)), repeat=2):
-            pa = a[np.ix_(perm0, perm1)]
-            pb = b[np.ix_(perm0, perm1)]
-            if not _symmetric2(pa, pb):
-                continue
-            r, s, t, p = pa[0, 0], pa[0, 1], pa[1, 0], pa[1, 1]
-            if r < p:  # "cooperate" is the strategy whose mutual payoff is higher
-                continue
-            facts = f"R={_fmt(r)}, S={_fmt(s)}, T={_fmt(t)}, P={_fmt(p)}"
-            if t > r > p > s:
-                return Classification(
-                    "prisoners-dilemma", f"symmetric, T > R > P > S ({facts}): defection dominant"
-                )
-            if r > t >= p > s:
-                return Classification("stag-hunt", f"symmetric, R > T >= P > S ({facts})")
-            if t > r > s > p:
-                return Classification("chicken", f"symmetric, T > R > S > P ({facts})")
+        found = _ordinal_2x2(a, b)
+        if found is not None:
+            return found
         if len(eqs) == 2:
             (e1, e2) = eqs
             u1, u2 = g.payoffs[(slice(None),) + e1], g.payoffs[(slice(None),) + e2]
@@ -297,6 +281,51 @@ def _classify2(g: NormalFormGame, eqs) -> Classification:
                     "every other profile is worse for both",
                 )
     return Classification("other", f"{rows}x{cols}, {len(eqs)} pure equilibria, no textbook ordering")
+
+
+#: The 2x2 games named by each player's own payoff order (R reward for mutual
+#: cooperation, S sucker, T temptation, P punishment), most specific first.
+_ORDERS = (
+    ("prisoners-dilemma", "T > R > P > S", "defection strictly dominant", lambda r, s, t, p: t > r > p > s),
+    ("stag-hunt", "R > T >= P > S", "", lambda r, s, t, p: r > t >= p > s),
+    ("chicken", "T > R > S > P", "", lambda r, s, t, p: t > r > s > p),
+)
+
+
+def _ordinal_2x2(a: np.ndarray, b: np.ndarray) -> Classification | None:
+    """The prisoner's dilemma, stag hunt or chicken of a 2x2 table, by each player's
+    own payoff order under one labelling of both players' strategies as cooperate
+    and defect, or None. The textbook definitions are ordinal and per player
+    (Osborne & Rubinstein 1994, A Course in Game Theory, Example 16.2: the
+    Prisoner's Dilemma is any game in which each player's preferences over the four
+    outcomes are ordered T > R > P > S; Fudenberg & Tirole 1991, Game Theory,
+    chapter 1; Skyrms 2004, The Stag Hunt, ch. 1, for R > T >= P > S): the two
+    players' payoffs need not be equal, only ordered alike, so a table that is not
+    symmetric can be one (Rapoport & Guyer's 2x2 taxonomy, 1966, names the 78
+    ordinal games the same way). "Cooperate" is the strategy whose mutual payoff is
+    higher for both players."""
+    symmetric = False
+    for perm0, perm1 in itertools.product(((0, 1), (1, 0)), repeat=2):
+        pa = a[np.ix_(perm0, perm1)]
+        pb = b[np.ix_(perm0, perm1)]
+        # player 0: R = (C,C), S = (C,D), T = (D,C), P = (D,D); player 1 the same from its side
+        mine = (pa[0, 0], pa[0, 1], pa[1, 0], pa[1, 1])
+        theirs = (pb[0, 0], pb[1, 0], pb[0, 1], pb[1, 1])
+        if mine[0] < mine[3] or theirs[0] < theirs[3]:
+            continue
+        symmetric = _symmetric2(pa, pb)
+        for label, order, gloss, holds in _ORDERS:
+            if holds(*mine) and holds(*theirs):
+                facts = (
+                    f"R={_fmt(mine[0])}, S={_fmt(mine[1])}, T={_fmt(mine[2])}, P={_fmt(mine[3])}"
+                    if symmetric
+                    else "player 0 R={}, S={}, T={}, P={}; player 1 R={}, S={}, T={}, P={}".format(
+                        *(_fmt(x) for x in mine + theirs)
+                    )
+                )
+                kind = "symmetric" if symmetric else "each player's own payoffs"
+                return Classification(label, f"{kind}, {order} ({facts})" + (f": {gloss}" if gloss else ""))
+    return None
 
 
 def _is_cycle(a: np.ndarray) -> bool:
@@ -335,7 +364,11 @@ def _symmetric_counts(g: NormalFormGame):
 
 def _classify_n(g: NormalFormGame, eqs) -> Classification:
     n = g.num_players
-    if all(np.allclose(g.payoffs[0], g.payoffs[p], atol=TOL) for p in range(n)) and len(eqs) >= 2:
+    if (
+        all(np.allclose(g.payoffs[0], g.payoffs[p], atol=TOL) for p in range(n))
+        and len(eqs) >= 2
+        and np.ptp(g.payoffs[0]) > TOL
+    ):
         return Classification(
             "coordination", f"identical payoffs for all {n} players, {len(eqs)} pure equilibria"
         )
@@ -379,14 +412,6 @@ def _classify_n(g: NormalFormGame, eqs) -> Classification:
 
 
 # --------------------------------------------------------------------------- sequential games
-
-
-def _is_leaf(node) -> bool:
-    return isinstance(node, (tuple, list, np.ndarray))
-
-
-def _leaf(node) -> np.ndarray:
-    return np.asarray(node, dtype=float)
 
 
 def classify_tree(tree) -> Classification:
@@ -1040,6 +1065,7 @@ NAMED = {
     "hide-and-seek": (),
     "trend-setting": (),
     "public-goods": ("contributions",),
+    "dictator": (),
 }
 
 
@@ -1064,81 +1090,6 @@ def classify_named(encodes: str, g: NormalFormGame, **meaning) -> Classification
         return classify_hide_and_seek(g)
     if encodes == "public-goods":
         return classify_public_goods(g, meaning.get("contributions"))
+    if encodes == "dictator":
+        return classify_dictator(g)
     return classify_trend_setting(g)
-
-
-def classify_investment(tree) -> Classification:
-    """The trust game with amounts, the investment game (Berg, Dickhaut &
-    McCabe 1995, "Trust, reciprocity, and social history", GEB 10): the
-    investor (player 0) sends some of its endowment, which grows on the way;
-    the trustee (player 1), seeing the amount, returns some of what it holds.
-    ``tree``: ``Decision(0, {send: Decision(1, {return: payoffs}) or payoffs})``
-    with the sends and returns in increasing order (sending nothing may be a
-    leaf). Ordinal conditions checked: (1) after every send a larger return
-    never raises the trustee's payoff nor lowers the investor's, and after
-    each send some larger return strictly moves both; (2) unreturned sending
-    costs the investor: its payoff with nothing returned never rises as it
-    sends more and is below sending nothing; (3) trust can pay: after the
-    largest send some return leaves both strictly better off than no send.
-    Then backward induction returns nothing and sends nothing, while sending
-    and returning would be better for both: the trust dilemma. The textbook's
-    money is linear, so its inequalities are strict; (1) and (2) are weak
-    because a game scored by win, draw and loss is bounded (a trustee already
-    losing loses no more by returning more), strict where it matters. Kreps's
-    binary trust game is the case of one send and two returns
-    (``classify_tree``)."""
-    if not isinstance(tree, Decision) or tree.player != 0 or len(tree.moves) < 2:
-        return Classification("other", "not an investor's decision among two or more sends")
-    sends = list(tree.moves.values())
-    first = sends[0]
-    base = _leaf(first) if _is_leaf(first) else None
-    if base is None:
-        if not (isinstance(first, Decision) and first.player == 1):
-            return Classification("other", "sending nothing is neither an outcome nor the trustee's decision")
-        outs = [_leaf(v) for v in first.moves.values()]
-        if any(np.ptp(np.stack(outs), axis=0) > TOL):
-            return Classification("other", "after sending nothing the trustee still changes the outcome")
-        base = outs[0]
-    unreturned = []
-    for k, node in enumerate(sends[1:], start=1):
-        if not (
-            isinstance(node, Decision) and node.player == 1 and all(_is_leaf(v) for v in node.moves.values())
-        ):
-            return Classification("other", f"send #{k} is not followed by the trustee's choice of a return")
-        outs = [_leaf(v) for v in node.moves.values()]
-        if len(outs) < 2:
-            return Classification("other", f"after send #{k} the trustee has no choice")
-        for a, b in itertools.pairwise(outs):
-            if b[1] > a[1] + TOL or b[0] < a[0] - TOL:
-                return Classification(
-                    "other",
-                    f"after send #{k} a larger return does not move payoff from the "
-                    f"trustee to the investor ({a.tolist()} -> {b.tolist()})",
-                )
-        if not any(b[1] < a[1] - TOL and b[0] > a[0] + TOL for a, b in itertools.combinations(outs, 2)):
-            return Classification(
-                "other", f"after send #{k} no return moves payoff from the trustee to the investor"
-            )
-        unreturned.append(outs[0])
-    line = [base] + unreturned
-    if any(b[0] > a[0] + TOL for a, b in itertools.pairwise(line)) or any(
-        v[0] >= base[0] - TOL for v in unreturned
-    ):
-        return Classification(
-            "other",
-            "sending without a return does not cost the investor more the more it "
-            f"sends (investor's payoffs {[round(float(v[0]), 6) for v in line]})",
-        )
-    last = [_leaf(v) for v in sends[-1].moves.values()]
-    if not any(o[0] > base[0] + TOL and o[1] > base[1] + TOL for o in last):
-        return Classification(
-            "other",
-            f"no return after the largest send beats sending nothing ({base.tolist()}) "
-            "for both: trust cannot pay",
-        )
-    return Classification(
-        "trust",
-        f"{len(sends)} sends; each return moves payoff from trustee to investor, "
-        "unreturned sending costs the investor, and some return after the largest "
-        f"send beats no send ({base.tolist()}) for both",
-    )

@@ -52,6 +52,45 @@ def test_textbook_2x2_under_every_relabelling_and_rescaling(label):
         assert classify(scaled).label == label
 
 
+def asym2(mine, theirs):
+    """A 2x2 game with strategies (C, D) for both players, each player's own (R, S, T, P)."""
+    r0, s0, t0, p0 = mine
+    r1, s1, t1, p1 = theirs
+    return NormalFormGame([[[r0, s0], [t0, p0]], [[r1, t1], [s1, p1]]])
+
+
+@pytest.mark.parametrize(
+    "label, mine, theirs",
+    [
+        # Osborne & Rubinstein's Example 16.2 asks only that each player order the outcomes T > R > P > S
+        ("prisoners-dilemma", (3, 0, 5, 1), (2, -1, 4, 1)),
+        ("prisoners-dilemma", (8 / 27, -1, 1, -179 / 729), (0.5, -1, 0.9, 0)),
+        ("stag-hunt", (4, 0, 3, 3), (5, 1, 2, 2)),
+        ("chicken", (3, 1, 4, 0), (2, 1, 9, -3)),
+    ],
+)
+def test_asymmetric_tables_ordered_alike_are_named(label, mine, theirs):
+    g = asym2(mine, theirs)
+    for perms in itertools.product(itertools.permutations(range(2)), repeat=2):
+        got = classify(relabelled(g, perms))
+        assert got.label == label, (perms, got)
+        assert "each player's own payoffs" in got.reason
+
+
+@pytest.mark.parametrize(
+    "mine, theirs, not_label",
+    [
+        ((3, 0, 5, 1), (3, 0, 2, 1), "prisoners-dilemma"),  # player 1: R > T, cooperation is not dominated
+        ((3, 0, 5, 1), (3, 1, 5, 3), "prisoners-dilemma"),  # player 1: P = R
+        ((4, 0, 3, 3), (4, 0, 5, 3), "stag-hunt"),  # player 1: T > R, hunting the stag is not a best reply
+        ((3, 1, 4, 0), (3, 0, 4, 1), "chicken"),  # player 1: P > S
+    ],
+)
+def test_asymmetric_near_misses_are_not_named(mine, theirs, not_label):
+    g = asym2(mine, theirs)
+    assert classify(g).label != not_label, classify(g)
+
+
 def test_rock_paper_scissors_and_its_relabellings():
     a = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], dtype=float)
     g = NormalFormGame(np.stack([a, -a]))
@@ -170,3 +209,87 @@ def test_verdicts():
     assert reproduces("public-goods", "prisoners-dilemma", players=2) == "not checkable"
     assert reproduces("coordination", "other", players=4) == "no"
     assert isinstance(classify(TEXTBOOK["chicken"]), Classification)
+
+
+def recipient(*outcomes):
+    """A dictator's table: one row per option, (dictator's payoff, recipient's payoff)."""
+    return NormalFormGame(np.array(outcomes, dtype=float).T.reshape(2, len(outcomes), 1))
+
+
+def test_dictator_tables_by_camerers_definition():
+    from solvers.classify import classify_dictator, classify_named
+
+    # Camerer's dictator: 10 to split in whole units
+    splits = recipient(*[(10 - k, k) for k in range(11)])
+    assert classify_dictator(splits).label == "dictator"
+    assert classify_named("dictator", splits).label == "dictator"
+    # win/draw/loss can keep only the order, and options that waste for both do not matter
+    assert classify_dictator(recipient((1, -1), (0, 0), (-1, 1), (-1, -1))).label == "dictator"
+
+
+@pytest.mark.parametrize(
+    "outcomes",
+    [
+        [(1, -1), (1, 0), (1, 1)],  # giving costs the dictator nothing: no trade-off
+        [(1, -1), (0, -1), (-1, -1)],  # the recipient gets the same whatever is given
+        [(0, 0)],  # nothing to choose
+    ],
+)
+def test_dictator_near_misses_are_not_named(outcomes):
+    from solvers.classify import classify_dictator
+
+    assert classify_dictator(recipient(*outcomes)).label == "other"
+
+
+def test_a_recipient_with_a_choice_is_no_dictator_game():
+    from solvers.classify import classify_dictator
+
+    ultimatum_like = NormalFormGame(np.zeros((2, 3, 2)))
+    assert classify_dictator(ultimatum_like).label == "other"
+
+
+def ultimatum_tree(accepted, rejected):
+    """Offers 0.. in order, each accepted (its payoffs) or rejected (its payoffs)."""
+    return Decision(
+        0,
+        {
+            f"offer {k}": Decision(1, {"accept": a, "reject": r})
+            for k, (a, r) in enumerate(zip(accepted, rejected, strict=True))
+        },
+    )
+
+
+def test_ultimatum_trees_by_their_extensive_form():
+    from solvers.classify import classify_ultimatum
+
+    # Guth et al.'s pie of 10, whole units: the responder's share k
+    textbook = ultimatum_tree([(10 - k, k) for k in range(11)], [(0, 0)] * 11)
+    assert classify_ultimatum(textbook).label == "ultimatum"
+    # only the order matters, per player: win/draw/loss returns, the responder ahead of the proposer
+    scored = ultimatum_tree([(1, -0.5), (1, 0.25), (0.875, 0.625)], [(-1, -1)] * 3)
+    assert classify_ultimatum(scored).label == "ultimatum"
+
+
+@pytest.mark.parametrize(
+    "accepted, rejected",
+    [
+        ([(10, 0), (9, 1), (8, 2)], [(0, 0), (0, 0), (0, 1)]),  # a rejection worth more after one offer
+        ([(10, -1), (9, 1), (8, 2)], [(0, 0)] * 3),  # the responder prefers rejecting the least offer
+        ([(10, 0), (10, 0), (10, 0)], [(0, 0)] * 3),  # nothing to divide
+        ([(10, 0), (9, 1), (9.5, 2)], [(0, 0)] * 3),  # giving more helps the proposer too
+        ([(-1, 1), (-2, 2)], [(0, 0)] * 2),  # the proposer prefers the disagreement to every offer
+    ],
+)
+def test_ultimatum_near_misses_are_not_named(accepted, rejected):
+    from solvers.classify import classify_ultimatum
+
+    assert classify_ultimatum(ultimatum_tree(accepted, rejected)).label == "other"
+
+
+def test_a_table_where_nothing_matters_is_no_coordination_game():
+    assert classify(NormalFormGame(np.zeros((2, 2, 2)))).label == "other"
+    assert classify(NormalFormGame(np.zeros((3, 2, 2, 2)))).label == "other"
+    # three players with one common payoff, 1 when all choose alike: a coordination game
+    alike = np.zeros((2, 2, 2))
+    alike[0, 0, 0] = alike[1, 1, 1] = 1
+    assert classify(NormalFormGame(np.stack([alike] * 3))).label == "coordination"

@@ -190,3 +190,57 @@ def test_the_study_classifies_the_volunteer_on_stay_or_volunteer():
     rec = {"classified": "other"}
     named_verdict({"kind": "dilemma", "name": "3P-Volunteer", "encodes": "volunteers-dilemma"}, rec, g)
     assert rec["classified"] == "public-goods" and rec["payoff_order"] == "other"
+
+
+def test_the_ultimatums_by_their_offers_and_answers():
+    """The extensive-form test (solvers.classify.classify_ultimatum) on the offer-k,
+    accept-or-reject tree: RichUltimatum is an ultimatum game although its full table's
+    payoff order names none; NeedyUltimatum is not, because rejecting is worth more to
+    white after the larger offers (its X can then only remove a circle black kept)."""
+    rich, c = verdict("RichUltimatum", "ultimatum")
+    assert c.label == "ultimatum" and reproduces("ultimatum", c.label) == "yes"
+    assert {rich.exact[(k, "reject")] for k in range(4)} == {(F(-1), F(-1))}
+    assert [rich.exact[(k, "accept")] for k in range(4)] == [
+        (F(1), F(-1, 2)),
+        (F(1), F(1, 4)),
+        (F(7, 8), F(5, 8)),
+        (F(5, 8), F(7, 8)),
+    ]
+    spe = backward_induction_tree(rich.tree)
+    assert spe[1] == "accept"  # white accepts the offer black makes
+    needy, c = verdict("NeedyUltimatum", "ultimatum")
+    assert c.label == "other" and "one disagreement outcome" in c.reason
+    assert needy.exact[(3, "reject")] == (F(-1), F(1, 4))
+
+
+def backward_induction_tree(tree):
+    """The subgame-perfect path of an offer/answer tree: (offer, answer), first on ties."""
+    best = None
+    for offer, node in tree.moves.items():
+        answer = max(node.moves, key=lambda a: node.moves[a][1])
+        value = node.moves[answer]
+        if best is None or value[0] > best[0][0]:
+            best = (value, offer, answer)
+    return best[1], best[2]
+
+
+def test_ultimatum_order_of_placements_does_not_matter():
+    """The family names the offer only: offering first or keeping first gives the same
+    exact value for every offer and answer."""
+    game = _load("RichUltimatum")
+    for k in range(4):
+        for stack in (3, 2):
+            values = set()
+            for offer_first in (True, False):
+                count = [0]
+
+                def choose(s, k=k, stack=stack, offer_first=offer_first, count=count):
+                    if s.current_player() == 1:
+                        return _by_name(s, f"white@stack({stack},1) x")
+                    i = count[0]
+                    count[0] += 1
+                    offer = i < k if offer_first else i >= 3 - k
+                    return _by_name(s, f"black@stack({1 if offer else 2},1) circle")
+
+                values.add(expected_returns(game.new_initial_state(), choose))
+            assert len(values) == 1, (k, stack, values)

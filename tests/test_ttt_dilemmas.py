@@ -58,9 +58,11 @@ def test_every_dilemma_names_a_known_economic_game_once():
 def test_available_are_catalogue_rule_sets_in_the_specification_order():
     from games.ttt.resolve import CATALOGUE
 
-    got = [d.name for d in dilemmas.available()]
+    got = [d.name for d in dilemmas.available(variants=False)]
     assert all(name in CATALOGUE for name in got)
     assert got == [d.name for d in dilemmas.DILEMMAS if d.name in got]
+    with_variants = [d.name for d in dilemmas.available()]
+    assert with_variants == got + [v.name for v in dilemmas.VARIANTS if v.name in CATALOGUE]
 
 
 def test_the_names_are_the_specifications():
@@ -160,8 +162,9 @@ def test_the_doc_has_a_section_and_a_computed_block_for_every_dilemma():
     """The tables' freshness is tests/test_dilemmas_doc.py's concern; here every
     dilemma the engine knows has its place on the page."""
     text = dilemmas_doc.DOC.read_text()
-    assert set(dilemmas_doc.blocks(text)) == {d.name for d in DILEMMAS}
-    for d in DILEMMAS:
+    named = dilemmas.DILEMMAS + dilemmas.VARIANTS
+    assert set(dilemmas_doc.blocks(text)) == {d.name for d in named} | {dilemmas_doc.READINGS_BLOCK}
+    for d in named:
         assert f"\n## {d.name}\n" in text
 
 

@@ -682,9 +682,9 @@ def test_outcome_fields_in_the_canonical_form():
 
 def test_catalogue_stays_on_the_original_scoring_path():
     """The 16 sequential games; the dilemmas' outcomes are what the general path is for."""
-    from games.ttt.dilemmas import DILEMMAS
+    from games.ttt.dilemmas import DILEMMAS, VARIANTS
 
-    dilemmas = {d.name for d in DILEMMAS}
+    dilemmas = {d.name for d in DILEMMAS + VARIANTS}
     for name, rs in rules.catalogue().items():
         if name in dilemmas:
             continue

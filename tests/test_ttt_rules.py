@@ -37,12 +37,12 @@ BASE = {"name": "T", "reserves": {"black": 5, "white": 4}}
 
 
 def test_catalogue_holds_every_specification_game_and_nothing_else():
-    """The 16 sequential games and, of the 26 dilemmas (games/ttt/dilemmas.py),
-    those the engine plays (the rest wait for captures and stacks)."""
-    from games.ttt.dilemmas import DILEMMAS
+    """The 16 sequential games and the 26 dilemmas (games/ttt/dilemmas.py), and the
+    catalogue's variants of dilemmas."""
+    from games.ttt.dilemmas import DILEMMAS, VARIANTS
 
     cat = rules.catalogue()
-    dilemmas = {d.name for d in DILEMMAS}
+    dilemmas = {d.name for d in DILEMMAS + VARIANTS}
     assert set(SPECIFICATION_GAMES) <= set(cat) and set(cat) - set(SPECIFICATION_GAMES) <= dilemmas
     assert {
         "4P-TrendSetter",

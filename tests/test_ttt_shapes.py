@@ -273,9 +273,9 @@ def test_rank_order():
 
 def test_catalogue_stays_on_original_path():
     """The 16 sequential games (the dilemmas use pentagons and other shapes)."""
-    from games.ttt.dilemmas import DILEMMAS
+    from games.ttt.dilemmas import DILEMMAS, VARIANTS
 
-    dilemmas = {d.name for d in DILEMMAS}
+    dilemmas = {d.name for d in DILEMMAS + VARIANTS}
     for rs in rules.catalogue().values():
         if rs.name in dilemmas:
             continue

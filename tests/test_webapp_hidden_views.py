@@ -52,9 +52,10 @@ CATALOGUE_HIDDEN = [n for n in ttt_rules.CATALOGUE.names() if _hidden(f"ttt(rule
 EXAMPLES_HIDDEN = sorted(p.stem for p in EXAMPLES.glob("*.json") if _hidden(f"ttt(rules={p})"))
 HIDDEN = CATALOGUE_HIDDEN + EXAMPLES_HIDDEN + [FACTORY_MADE]
 #: Hidden-information rule sets where the web app has nothing any seat cannot
-#: tell apart: their single phases are decided by one seat each, whose plan
-#: resolves its round at once and is then seen by all.
-NOTHING_HIDDEN = ("3P-TrolleyDilemma", "4P-TrolleyDilemma")
+#: tell apart: the trolley dilemmas' single phases are decided by one seat each, whose
+#: plan resolves its round at once and is then seen by all; in Shopping9-Cloaked each
+#: seat places only on its own stack and every turn is seen, so the count tells all.
+NOTHING_HIDDEN = ("3P-TrolleyDilemma", "4P-TrolleyDilemma", "Shopping9-Cloaked")
 
 
 @pytest.fixture(scope="module")

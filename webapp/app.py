@@ -50,10 +50,15 @@ def check_database(reg: Registry) -> None:
     except sqlite3.DatabaseError as e:
         rows = [str(e)]
     if rows != ["ok"]:
-        raise RegistryError(
-            f"the database {reg.path} is damaged ({'; '.join(rows)}); restore it from a backup "
-            "(sqlite3's .recover command may save what is left) before serving it"
-        )
+        raise damaged(reg.path, "; ".join(rows))
+
+
+def damaged(path, why: str) -> RegistryError:
+    """The refusal of a damaged database, whichever step found the damage."""
+    return RegistryError(
+        f"the database {path} is damaged ({why}); restore it from a backup "
+        "(sqlite3's .recover command may save what is left) before serving it"
+    )
 
 
 def resolved_db(db_path: str | os.PathLike | None) -> str:
@@ -80,6 +85,9 @@ def create_app(
             accounts.ensure(reg)
             bench_runs.ensure(reg)
     except sqlite3.DatabaseError as e:
+        # a damaged page can be met while the database is opened and migrated, before the check
+        if "malformed" in str(e):
+            raise damaged(path, str(e)) from None
         raise RegistryError(f"the database {path} cannot be used: {e}") from None
     protect_database(path)
     app = Flask(__name__)

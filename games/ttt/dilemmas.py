@@ -41,10 +41,13 @@ ECONOMIC_GAMES = {
 @dataclass(frozen=True)
 class Dilemma:
     """One of the specification's dilemma games: its catalogue name and the economic
-    game it encodes (a key of ``ECONOMIC_GAMES``)."""
+    game it encodes (a key of ``ECONOMIC_GAMES``); for a catalogue variant, the
+    dilemma it varies (``variant_of``) and what it changes, in one line (``change``)."""
 
     name: str
     encodes: str
+    variant_of: str | None = None
+    change: str = ""
 
 
 DILEMMAS = tuple(
@@ -80,7 +83,43 @@ DILEMMAS = tuple(
 )
 
 
-def available() -> list[Dilemma]:
-    """The dilemmas whose rule set is in the catalogue, in the specification's order."""
+#: Catalogue variants of dilemmas, not of the specification: another reading of a
+#: paragraph, or the smallest change under which the rule set has its namesake's
+#: structure (found by ``analysis.dilemma_readings``; docs/rules/dilemmas.md gives the
+#: reasons). The specification names 42 games; these are extra.
+VARIANTS = tuple(
+    Dilemma(n, e, base, change)
+    for n, e, base, change in (
+        (
+            "Shopping9-Cloaked",
+            "common-pool-resource",
+            "Shopping9",
+            "every space cloaked ('Cloaking hides' as 3Blotto13 writes it); turns and reserves stay seen",
+        ),
+        (
+            "KBeauty9-LeastWins",
+            "beauty-contest",
+            "KBeauty9",
+            "'Most-in-a-row wins, Overachiever(s) disqualified' becomes 'Least-in-a-row wins'",
+        ),
+        (
+            "RichDictator-OpenFirstStack",
+            "dictator",
+            "RichDictator",
+            "the first stack open to every seat, Chaos included, instead of exclusive to black",
+        ),
+        (
+            "StagHunt-LongestLine",
+            "stag-hunt",
+            "StagHunt",
+            "'Most 2-same-color-in-a-row wins' read as the longest same-colour line wins",
+        ),
+    )
+)
+
+
+def available(variants: bool = True) -> list[Dilemma]:
+    """The dilemmas whose rule set is in the catalogue, in the specification's order,
+    then (with ``variants``) the catalogue's variants of them."""
     have = set(CATALOGUE.names())
-    return [d for d in DILEMMAS if d.name in have]
+    return [d for d in DILEMMAS + (VARIANTS if variants else ()) if d.name in have]
