@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.ttt.schema import (
+    CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
     CONDITIONS_SURROUND,
     LINE_READING_DEFAULT,
@@ -21,6 +22,9 @@ from games.ttt.schema import (
     MAX_MOVE_LIMIT,
     MOVES_BY_STACK,
     REINCARNATING,
+    ROUND_PLIES_ALL,
+    ROUND_PLIES_DEFAULT,
+    ROUND_PLIES_NOW,
     allowed_text,
     can_move_backwards,
     has_powers,
@@ -41,20 +45,40 @@ def in_rounds(rec):
     )
 
 
-def check_simultaneous(rec, p):
-    """Simultaneous and single phases: a plan is one ply. The specification
+def check_simultaneous(raw, rec, p):
+    """Simultaneous and single phases with two pieces a turn
+    (docs/rules/ttt/rounds.md, "Two pieces a turn"). The specification
     defines a plan by "what moves would be legal if that player were first to
-    move", which names one move; two plies a turn would need an order inside
-    the plan that the specification does not give (docs/rules/ttt/rounds.md)."""
-    phases = rec.get("phases") or []
-    if rec.get("pieces_per_turn") == 2 and any(
-        isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases
-    ):
+    move"; ``round_plies`` says how a two-piece turn is planned.
+    "round-by-round" (a turn is two rounds, each seat planning one ply a
+    round) is played; "planned-together" (the default reading: a plan of two
+    plies, the second judged on the board as the seat's own first ply left
+    it) is refused, since the specification does not say what becomes of a
+    planned second ply that the first round makes impossible. Put in the
+    record only when not the default, so every other rule set's record is
+    unchanged; "round-by-round" where it means nothing is refused."""
+    value = raw.get("round_plies", ROUND_PLIES_DEFAULT)
+    if value not in ROUND_PLIES_ALL:
+        p.add("round_plies", f"{value!r} is not allowed (allowed: {allowed_text(ROUND_PLIES_ALL)})")
+        return
+    rounds = in_rounds(rec)
+    if value != ROUND_PLIES_DEFAULT and not (rec.get("pieces_per_turn") == 2 and rounds):
         p.add(
-            "pieces_per_turn",
-            "2 pieces a turn cannot be combined with a simultaneous or single "
-            "phase (a plan is one move) (allowed with such a phase: 1)",
+            "round_plies",
+            "says how a two-piece turn is played in rounds; it needs pieces_per_turn 2 and a "
+            "simultaneous or single phase (allowed otherwise: leave it out)",
         )
+        return
+    if rec.get("pieces_per_turn") == 2 and rounds and value not in ROUND_PLIES_NOW:
+        p.add(
+            "round_plies",
+            f"{value!r} (the default with 2 pieces a turn and a simultaneous or single phase) is "
+            "refused: the specification does not say what becomes of a planned second ply that the "
+            f"first round makes impossible (allowed: {allowed_text(ROUND_PLIES_NOW)})",
+        )
+        return
+    if value != ROUND_PLIES_DEFAULT:
+        rec["round_plies"] = value
 
 
 def check_shapes(rec, p):
