@@ -494,9 +494,9 @@ def form_to_record(form: Mapping[str, str]) -> dict:
             }
         )
     rec["phases"] = phases
-    # docs/rules/ttt/rounds.md "Two pieces a turn": only where two pieces meet rounds
-    if rec["pieces_per_turn"] == 2 and any(ph["order"] != "sequential" for ph in phases):
-        rec["round_plies"] = get("round_plies", schema.ROUND_PLIES_DEFAULT)
+    # docs/rules/ttt/rounds.md "Two pieces a turn": validation keeps it only where
+    # two pieces a turn meet a simultaneous or single phase and it is not the default
+    rec["round_plies"] = get("round_plies", schema.ROUND_PLIES_DEFAULT)
     if get("overachievers_disqualified") == "1":
         rec["overachievers_disqualified"] = True
     chaos_wins = {}

@@ -56,20 +56,14 @@ def check_simultaneous(raw, rec, p):
     it) is refused, since the specification does not say what becomes of a
     planned second ply that the first round makes impossible. Put in the
     record only when not the default, so every other rule set's record is
-    unchanged; "round-by-round" where it means nothing is refused."""
+    unchanged, and without two pieces a turn in rounds it is left out."""
     value = raw.get("round_plies", ROUND_PLIES_DEFAULT)
     if value not in ROUND_PLIES_ALL:
         p.add("round_plies", f"{value!r} is not allowed (allowed: {allowed_text(ROUND_PLIES_ALL)})")
         return
-    rounds = in_rounds(rec)
-    if value != ROUND_PLIES_DEFAULT and not (rec.get("pieces_per_turn") == 2 and rounds):
-        p.add(
-            "round_plies",
-            "says how a two-piece turn is played in rounds; it needs pieces_per_turn 2 and a "
-            "simultaneous or single phase (allowed otherwise: leave it out)",
-        )
-        return
-    if rec.get("pieces_per_turn") == 2 and rounds and value not in ROUND_PLIES_NOW:
+    if not (rec.get("pieces_per_turn") == 2 and in_rounds(rec)):
+        return  # nothing to say how: kept out of the record (as line_moves without a line move)
+    if value not in ROUND_PLIES_NOW:
         p.add(
             "round_plies",
             f"{value!r} (the default with 2 pieces a turn and a simultaneous or single phase) is "
