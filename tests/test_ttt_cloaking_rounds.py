@@ -143,6 +143,12 @@ def cloaked_round_sets():
             move_limit=20,
             phases=[dict(sim, cloaked=ROW1)],
         ),
+        hides_four_each(
+            "cs-two-pieces-single",
+            pieces_per_turn=2,
+            round_plies="round-by-round",  # a turn of two pieces: two rounds
+            phases=[dict(SINGLE, cloaked=ALL9), dict(sim, cloaked=ALL9, **{"pass": True})],
+        ),
         # sequential, crowded: a seat with no move in truth may still have one in its view
         hides_four_each("cs-seq-move-crowded", shapes=adj, move_limit=18, phases=[{"cloaked": ALL9}]),
         rules.load(str(BENCH)),
@@ -288,6 +294,35 @@ def test_another_players_pending_or_hidden_plan_changes_nothing_for_a_player():
     assert logged_attempts(f) == logged_attempts(g) == [0]
     assert core_views(f, 1) == core_views(g, 1)
     assert_all_differ(core_views(f, 0), core_views(g, 0))
+
+
+SINGLE_TWO_PIECES = hides_four_each(
+    "hand-two-pieces",
+    pieces_per_turn=2,
+    round_plies="round-by-round",
+    phases=[dict(SINGLE, cloaked=ALL9), dict(SIM, cloaked=ALL9, **{"pass": True})],
+)
+
+
+def test_two_pieces_a_turn_hidden_first_round_and_pending_second_plan_change_nothing_for_the_other():
+    """A turn of two pieces in a single phase is two rounds: white cannot tell
+    where black's hidden first piece went, nor black's pending second plan,
+    and black can; the information states and tensors show it byte for byte."""
+    a, b = make_core(SINGLE_TWO_PIECES), make_core(SINGLE_TWO_PIECES)
+    a.apply_joint_action([0, 4])
+    b.apply_joint_action([2, 4])
+    assert a.current_phase() == b.current_phase() == 0 and a.pieces_left_in_turn() == 1
+    assert core_views(a, 1) == core_views(b, 1)
+    assert_all_differ(core_views(a, 0), core_views(b, 0))
+    c = a.clone()
+    a.apply_action(6)  # black's second plan, pending
+    c.apply_action(8)
+    assert core_views(a, 1) == core_views(c, 1)
+    assert_all_differ(core_views(a, 0), core_views(c, 0))
+    a.apply_action(5)
+    c.apply_action(5)
+    assert a.current_phase() == c.current_phase() == 1  # the single phase lasted one turn: two rounds
+    assert core_views(a, 1) == core_views(c, 1)  # both second pieces hidden from white
 
 
 @settings(max_examples=sweep(full=10, quick=2), deadline=None)

@@ -68,6 +68,8 @@ ROCK_PAPER_SCISSORS = ("(3,1,1)->(3,2,1)", "(4,3,1)->(3,3,1)", "(2,3,1)->(2,2,1)
 
 BENCH = EXAMPLES / "Sim-Place-Then-Move.json"
 
+TWO_PIECES = EXAMPLES / "Two-Piece-Rounds.json"  # a turn of two pieces: two rounds
+
 RAW = {}  # name -> the record each test rule set was parsed from
 
 
@@ -208,8 +210,18 @@ def sim_rule_sets():
         chaos_wins_if_more_than={"circle": 6},
         turn_checks=["first-3-wins", "any-piece-loses"][:1],
     )
+    add(
+        "single-two-pieces-3p",
+        players="3",
+        board={"kind": "squares", "size": [4, 3, 1]},
+        reserves={"black": 3, "white": 3, "pink": 3},
+        pieces_per_turn=2,
+        round_plies="round-by-round",
+        phases=[{"order": "single"}, {"order": "simultaneous", "pass": True}, {}],
+    )
     out.append(rules.load(RPS))
     out.append(rules.load(BENCH))
+    out.append(rules.load(TWO_PIECES))
     return out
 
 
@@ -231,9 +243,10 @@ def test_round_rule_sets_match_reference_long(rs):
     st.integers(0, 10**6),
 )
 def test_random_rule_sets_with_simultaneous_phases_match_reference(rec, orders, seed):
-    rec["pieces_per_turn"] = 1
     for ph, order in zip(rec["phases"], orders, strict=False):  # up to 3 phases, 3 orders
         ph["order"] = order
+    if rec.get("pieces_per_turn") == 2 and any(ph["order"] != "sequential" for ph in rec["phases"]):
+        rec["round_plies"] = "round-by-round"  # a turn of two pieces: two rounds
     rs = parsed_or_rejected(rec)
     play_against_reference(rs, games=3, seed=seed)
 
@@ -367,13 +380,54 @@ def test_single_phase_lasts_one_round_and_all_pass_rounds_advance_the_phase():
     assert core.player() == 0
 
 
-def test_pieces_per_turn_two_is_refused_with_a_simultaneous_phase_with_every_problem():
+def test_two_pieces_a_turn_planned_together_is_refused_and_round_plies_stays_out_elsewhere():
     with pytest.raises(RuleSetError) as e:
         round_set(pieces_per_turn=2, phases=[{}, {"order": "single"}], agree_draw="yes")
     msgs = e.value.problems
-    assert any(m.startswith("pieces_per_turn") and "simultaneous" in m for m in msgs)
+    assert any(
+        m.startswith("round_plies") and "planned-together" in m and "round-by-round" in m for m in msgs
+    )
     assert any(m.startswith("agree_draw") for m in msgs)
-    round_set(pieces_per_turn=2, phases=[{"order": "sequential"}])
+    with pytest.raises(RuleSetError) as e:
+        round_set(pieces_per_turn=2, round_plies="planned-together")
+    assert any("first round makes impossible" in m for m in e.value.problems)
+    with pytest.raises(RuleSetError) as e:
+        round_set(pieces_per_turn=2, round_plies="both")
+    assert any(
+        m.startswith("round_plies") and "planned-together, round-by-round" in m for m in e.value.problems
+    )
+    for fields in (  # where it means nothing it stays out of the record
+        {"round_plies": "round-by-round"},
+        {"pieces_per_turn": 2, "phases": [{}], "round_plies": "round-by-round"},
+    ):
+        assert "round_plies" not in round_set(**fields).record
+    assert "round_plies" not in round_set(pieces_per_turn=2, phases=[{"order": "sequential"}]).record
+    assert (
+        round_set(pieces_per_turn=2, round_plies="round-by-round").record["round_plies"] == "round-by-round"
+    )
+
+
+def test_two_pieces_a_turn_single_phase_is_two_rounds_the_second_planned_on_the_firsts_result():
+    rs = round_set(
+        pieces_per_turn=2,
+        round_plies="round-by-round",
+        phases=[{"order": "single"}, {"order": "simultaneous", "pass": True}],
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+    )
+    core = make_core(rs)
+    assert core.pieces_left_in_turn() == 2
+    core.apply_joint_action([0, 0])  # both to (1,1,1): destroyed, the single phase goes on
+    assert core.current_phase() == 0 and core.pieces_left_in_turn() == 1
+    assert 0 in core.player_legal_action_list(0)  # the space is free again for the second plan
+    core.apply_joint_action([0, 1])
+    assert core.current_phase() == 1 and core.pieces_left_in_turn() == 2  # one turn: two rounds
+    assert core.reserves() == {"black": 2, "white": 2}
+    pas = core.num_actions - 1
+    core.apply_joint_action([2, pas])
+    assert core.current_phase() == 1 and core.pieces_left_in_turn() == 1
+    core.apply_joint_action([pas, pas])  # an all-pass round ends the phase whichever round it is
+    assert core.terminal()
 
 
 def test_no_draw_offer_inside_a_round():

@@ -228,10 +228,12 @@ def test_factory_markers_checks_problems_and_save(browser, server, accounts):
         "Player 2 goal",
     ]
     page.select_option("#line_moves", "over-pieces")  # the traditional slide over pieces
+    page.select_option("#round_plies", "round-by-round")  # two pieces a turn in rounds
     with page.expect_navigation():
         page.select_option("#players", "3")  # a third goal and a third reserve
     assert page.locator("#preview .goal").count() == 3
     assert page.input_value("#line_moves") == "over-pieces"  # a redraw keeps every choice
+    assert page.input_value("#round_plies") == "round-by-round"
     assert page.input_value("#reserves-pink") == page.input_value("#reserves-white")
     with page.expect_navigation():
         page.select_option("#players", "2")

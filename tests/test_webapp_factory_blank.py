@@ -230,3 +230,19 @@ def test_a_saved_rule_set_page_lists_each_boards_own_spaces(ada):
     assert re.search(r"Board 1 only: locked spaces</dt><dd[^>]*>2,2,1<", page)
     assert re.search(r"Board 2 only: exclusive spaces \(space@seats\)</dt><dd[^>]*>2,2,1@chaos<", page)
     assert "Board 3 only" not in page
+
+
+def test_two_pieces_in_rounds_take_the_pages_round_plies_and_nothing_else_does(ada):
+    """docs/rules/ttt/rounds.md "Two pieces a turn": the page offers both
+    readings; the rule set says round_plies only where two pieces meet rounds."""
+    page = ada.get("/factory").text
+    assert re.search(r'<select name="round_plies"[^>]*>.*value="round-by-round"', page, re.S)
+    form = {"name": "x", "reserves.black": "3", "reserves.white": "3"}
+    form.update(pieces_per_turn="2", round_plies="round-by-round", phases="1")
+
+    def parsed(**fields):
+        return ttt_rules.parse(factory_form.form_to_record({**form, **fields}), "x").record
+
+    assert parsed(**{"phases[0].order": "single"})["round_plies"] == "round-by-round"
+    assert "round_plies" not in parsed(**{"phases[0].order": "sequential"})
+    assert "round_plies" not in parsed(**{"phases[0].order": "single", "pieces_per_turn": "1"})

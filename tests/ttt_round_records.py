@@ -50,7 +50,7 @@ def move_round_records(draw):
     first = draw(
         st.sampled_from([{"order": order, "movement": "placement-only"}, {"order": order, "pass": True}])
     )
-    return {
+    rec = {
         "name": "HM",
         "board": {"kind": kind, "size": dims},
         "players": players,
@@ -60,6 +60,9 @@ def move_round_records(draw):
         "turn_checks": draw(st.lists(st.sampled_from(["first-2-wins", "first-3-wins"]), max_size=1)),
         "phases": [first, {"order": "simultaneous", "pass": True}, {"pass": True}],
     }
+    if draw(st.booleans()):  # a turn of two pieces: two rounds
+        rec.update(pieces_per_turn=2, round_plies="round-by-round")
+    return rec
 
 
 @st.composite

@@ -58,6 +58,7 @@ def choices() -> dict:
         "stalemates": schema.STALEMATES,
         "moves": schema.MOVES_NOW,
         "line_moves": schema.LINE_READINGS,
+        "round_plies": schema.ROUND_PLIES_ALL,
         "powers": schema.POWERS_NOW,
         "conditions": schema.CONDITIONS_NOW,
         "results": schema.RESULTS_NOW,
@@ -117,6 +118,10 @@ _WORDS = {
     "line_moves": {
         "blocked-by-pieces": "Pieces block line moves",
         "over-pieces": "Line moves pass over pieces",
+    },
+    "round_plies": {
+        "planned-together": "Two plies planned together",
+        "round-by-round": "Two plies in two rounds",
     },
     "power": {"none": "No power", "must-capture": "Must capture", "can-capture": "Can capture"},
     "condition": {
@@ -506,6 +511,9 @@ def form_to_record(form: Mapping[str, str]) -> dict:
             }
         )
     rec["phases"] = phases
+    # docs/rules/ttt/rounds.md "Two pieces a turn": validation keeps it only where
+    # two pieces a turn meet a simultaneous or single phase and it is not the default
+    rec["round_plies"] = get("round_plies", schema.ROUND_PLIES_DEFAULT)
     if get("overachievers_disqualified") == "1":
         rec["overachievers_disqualified"] = True
     chaos_wins = {}
@@ -643,6 +651,7 @@ def state_of(record: Mapping) -> dict:
         },
         "pieces_per_turn": record.get("pieces_per_turn", 1),
         "line_moves": record.get("line_moves", schema.LINE_READING_DEFAULT),
+        "round_plies": record.get("round_plies", schema.ROUND_PLIES_DEFAULT),
         "agree_draw": bool(record.get("agree_draw")),
         "turn_checks": list(record.get("turn_checks", schema.DEFAULT_CHECKS)),
         "stalemate": record.get("stalemate", "draws"),

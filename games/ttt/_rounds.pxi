@@ -92,7 +92,10 @@ cdef inline bint in_round(TTTCore core) noexcept:
 cdef void start_round(TTTCore core) noexcept:
     """Open a round: stalemate (which advances the phase) when nobody
     plays, or, without the pass option, when a seat that plays has no
-    legal ply (as the seat to move would in a sequential phase)."""
+    legal ply (as the seat to move would in a sequential phase). ``left``
+    (set by the phase or the round before) counts the rounds left in the
+    turn: with two pieces a turn, a turn is two rounds (docs/rules/ttt/rounds.md,
+    "Two pieces a turn")."""
     cdef Tables tab = core.tab
     cdef int32_t* v = round_region(core)
     cdef int s, first = -1
@@ -112,7 +115,6 @@ cdef void start_round(TTTCore core) noexcept:
         v[2 + s] = -1
     v[0] = v[1]
     core.seat = first
-    core.left = tab.ppt
     core.passes = 0
     core.offered = False
 
@@ -397,9 +399,10 @@ cdef void end_round(TTTCore core, int* landed, bint allpass, int nplans, int* nl
     if tab.move_limit and goal:                # a plan's piece reached its goal and stayed (after
         reach_stalemate(core)                      # the limit: a round past it would pass max_game_length)
         return
-    if allpass or tab.ph_order[core.phase] == ORDER_SINGLE:
+    if allpass or (tab.ph_order[core.phase] == ORDER_SINGLE and core.left <= 1):
         reach_stalemate(core)
         return
+    core.left = core.left - 1 if core.left > 1 else tab.ppt    # a turn of two pieces: two rounds
     start_round(core)
 
 

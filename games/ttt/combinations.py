@@ -27,6 +27,9 @@ from games.ttt.schema import (
     MOVES_BY_STACK,
     MOVES_NO_BACK,
     REINCARNATING,
+    ROUND_PLIES_ALL,
+    ROUND_PLIES_DEFAULT,
+    ROUND_PLIES_NOW,
     allowed_text,
     can_move_backwards,
     has_powers,
@@ -48,20 +51,34 @@ def in_rounds(rec):
     )
 
 
-def check_simultaneous(rec, p):
-    """Simultaneous and single phases: a plan is one ply. The specification
+def check_simultaneous(raw, rec, p):
+    """Simultaneous and single phases with two pieces a turn
+    (docs/rules/ttt/rounds.md, "Two pieces a turn"). The specification
     defines a plan by "what moves would be legal if that player were first to
-    move", which names one move; two plies a turn would need an order inside
-    the plan that the specification does not give (docs/rules/ttt/rounds.md)."""
-    phases = rec.get("phases") or []
-    if rec.get("pieces_per_turn") == 2 and any(
-        isinstance(ph, Mapping) and ph.get("order") in ("simultaneous", "single") for ph in phases
-    ):
+    move"; ``round_plies`` says how a two-piece turn is planned.
+    "round-by-round" (a turn is two rounds, each seat planning one ply a
+    round) is played; "planned-together" (the default reading: a plan of two
+    plies, the second judged on the board as the seat's own first ply left
+    it) is refused, since the specification does not say what becomes of a
+    planned second ply that the first round makes impossible. Put in the
+    record only when not the default, so every other rule set's record is
+    unchanged, and without two pieces a turn in rounds it is left out."""
+    value = raw.get("round_plies", ROUND_PLIES_DEFAULT)
+    if value not in ROUND_PLIES_ALL:
+        p.add("round_plies", f"{value!r} is not allowed (allowed: {allowed_text(ROUND_PLIES_ALL)})")
+        return
+    if not (rec.get("pieces_per_turn") == 2 and in_rounds(rec)):
+        return  # nothing to say how: kept out of the record (as line_moves without a line move)
+    if value not in ROUND_PLIES_NOW:
         p.add(
-            "pieces_per_turn",
-            "2 pieces a turn cannot be combined with a simultaneous or single "
-            "phase (a plan is one move) (allowed with such a phase: 1)",
+            "round_plies",
+            f"{value!r} (the default with 2 pieces a turn and a simultaneous or single phase) is "
+            "refused: the specification does not say what becomes of a planned second ply that the "
+            f"first round makes impossible (allowed: {allowed_text(ROUND_PLIES_NOW)})",
         )
+        return
+    if value != ROUND_PLIES_DEFAULT:
+        rec["round_plies"] = value
 
 
 def check_shapes(rec, p):

@@ -83,6 +83,13 @@ MOVES_NOW = MOVES_NOW + MOVES_NO_BACK
 LINE_MOVES = ("orthogonal", "diagonal", "linear", "linear-or-knight", "orthogonal-no-back")
 LINE_READINGS = ("blocked-by-pieces", "over-pieces")
 LINE_READING_DEFAULT = "blocked-by-pieces"
+# two pieces a turn in simultaneous and single phases (docs/rules/ttt/rounds.md, "Two
+# pieces a turn"): a plan of two plies resolved as two rounds ("planned-together", the
+# default: the first mover of a two-piece turn makes two moves), or two rounds a turn
+# with each ply planned on the board the round before left ("round-by-round")
+ROUND_PLIES_ALL = ("planned-together", "round-by-round")
+ROUND_PLIES_NOW = ("round-by-round",)
+ROUND_PLIES_DEFAULT = "planned-together"
 # captures: the words of the specification; the block "captures" at the
 # end says which the engine plays
 POWERS_ALL = ("none", "must-capture", "can-capture")
@@ -229,6 +236,7 @@ TOP_FIELDS = (
     "cloaking_hides_turns",  # docs/rules/ttt/cloaking.md, "Hidden turns"
     "line_moves",  # docs/rules/ttt/shapes.md, "Pieces in the way"
     "deck",  # docs/rules/ttt/deal.md
+    "round_plies",  # docs/rules/ttt/rounds.md, "Two pieces a turn"
     "extends",
 )  # extends: merged away before validation (games/ttt/extends.py)
 BOARD_FIELDS = (

@@ -486,7 +486,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
         p.add("seconds_per_turn", f"{secs!r} is not allowed (allowed: 1..86400 or null for no limit)")
     rec["seconds_per_turn"] = secs
 
-    check_simultaneous(rec, p)
+    check_simultaneous(raw, rec, p)
     check_shapes(rec, p)
     check_stacks(rec, p)
     check_board_kind(rec, p)

@@ -32,7 +32,9 @@ round, Chaos last by chance), then all plans resolve together:
   the turn checks over the landed pieces still standing (several sides at
   once draw; each board by its own pieces on several boards), the move
   limit, and "stalemate if goal is reached" for a plan whose piece reached
-  its goal and stayed.
+  its goal and stayed;
+- with two pieces a turn (``round_plies: round-by-round``) a turn is two
+  rounds: a single phase lasts both.
 """
 
 from __future__ import annotations
@@ -337,11 +339,17 @@ class RoundsMixin:
         self._next_round(plans)
 
     def _next_round(self, plans):
-        if all(a == self.a_pass for a in plans.values()) or self.phases[self.phase]["order"] == "single":
+        # with two pieces a turn a turn is two rounds ("Two pieces a turn"): a single
+        # phase ends after the turn's last round; ``left`` counts the turn's rounds left
+        turn_over = self.left <= 1
+        if all(a == self.a_pass for a in plans.values()) or (
+            self.phases[self.phase]["order"] == "single" and turn_over
+        ):
             return self._stalemate_or_next_phase()
         if self.round_goal:  # "stalemate if goal is reached", after the checks and the limit
             self.round_goal = False
             return self._stalemate_or_next_phase()
+        self.left = self.ppt if turn_over else self.left - 1
         self._open_round()
 
     def _round_overachievers(self, effect, sides):
