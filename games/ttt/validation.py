@@ -21,6 +21,7 @@ from typing import Any
 from games.ttt.combinations import (
     check_captures,
     check_hidden_turns,
+    check_hidden_walls,
     check_jumps,
     check_line_moves,
     check_shapes,
@@ -467,6 +468,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_captures(rec, p)
     check_jumps(rec, p)
     check_hidden_turns(raw, rec, p)
+    check_hidden_walls(raw, rec, p)
     check_line_moves(raw, rec, p)
     if p.items:
         return None
