@@ -938,13 +938,18 @@ def test_factory_redraw_pass_locked_players_and_hidden_turns(browser, server, ac
         page.select_option("#cloaking", "hides")  # a redraw select: the box appears
     page.select_option("#pieces_per_turn", "1")
     page.check("#cloaking_hides_turns")
+    page.check("#cloaking_hides_walls")
     follow(page, "#save")
     problem = page.locator("label:has(#cloaking_hides_turns) .problem")
     assert "cloaked space" in problem.inner_text()  # no cloaked space: refused, said beside it
     assert page.is_checked("#cloaking_hides_turns")
+    walls = page.locator("label:has(#cloaking_hides_walls) .problem")
+    assert "a locked space" in walls.inner_text()  # no cloaked locked space: refused likewise
+    assert page.is_checked("#cloaking_hides_walls")
     with page.expect_navigation():
         page.select_option("#cloaking", "none")
     assert page.locator("#cloaking_hides_turns").count() == 0
+    assert page.locator("#cloaking_hides_walls").count() == 0
     page.close()
 
 

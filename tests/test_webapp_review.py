@@ -134,3 +134,25 @@ def test_cloaking_hides_turns_has_a_control_shown_only_with_hiding_cloaking(app)
     # cloaking "none": the box is gone after a redraw, and nothing carries it
     none = cy.post("/factory", **factory_form(name="Hid", op="redraw", cloaking="none")).text
     assert 'id="cloaking_hides_turns"' not in none
+
+
+def test_cloaking_hides_walls_has_a_control_shown_only_with_hiding_cloaking(app):
+    """``cloaking_hides_walls`` (docs/rules/ttt/cloaking.md, "Invisible walls"):
+    the box shows with cloaking "hides" only, reaches the record, and its
+    validation errors are shown next to it."""
+    from test_webapp import factory_form, problems
+
+    make_users(app)
+    cy = Browser(app, "cy")
+    assert 'id="cloaking_hides_walls"' not in cy.get("/factory").text
+    # no cloaked locked space: validation refuses hidden walls, and says so beside the box
+    page = html.unescape(
+        cy.post("/factory", **factory_form(name="Walls", cloaking="hides", cloaking_hides_walls="1")).text
+    )
+    assert "Cloaking hides walls" in page
+    assert 'id="cloaking_hides_walls" checked' in page
+    assert "a locked space" in " ".join(problems(page).get("cloaking_hides_walls", [])), problems(page)
+    box = page.index('id="cloaking_hides_walls"')
+    assert page.index('data-for="cloaking_hides_walls"') - box < 200
+    none = cy.post("/factory", **factory_form(name="Walls", op="redraw", cloaking="none")).text
+    assert 'id="cloaking_hides_walls"' not in none

@@ -490,6 +490,8 @@ def form_to_record(form: Mapping[str, str]) -> dict:
     # without it is the same rule set as one with false
     if get("cloaking_hides_turns") == "1":
         rec["cloaking_hides_turns"] = True
+    if get("cloaking_hides_walls") == "1":  # "Invisible walls", likewise
+        rec["cloaking_hides_walls"] = True
     rec["boards"] = _int(get("boards"), 1)
     n = max(1, min(MAX_PHASES, _int(get("phases"), 1)))
     phases = []
@@ -657,6 +659,7 @@ def state_of(record: Mapping) -> dict:
         "stalemate": record.get("stalemate", "draws"),
         "cloaking": record.get("cloaking", "none"),
         "cloaking_hides_turns": bool(record.get("cloaking_hides_turns")),
+        "cloaking_hides_walls": bool(record.get("cloaking_hides_walls")),
         "boards": record.get("boards", 1),
         "phases": [
             {

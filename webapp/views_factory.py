@@ -55,6 +55,7 @@ def controls(state: dict) -> set[str]:
         "overachievers_disqualified",
         "chaos_wins_if_more_than",
         "cloaking_hides_turns",
+        "cloaking_hides_walls",
         "line_moves",
         "deck",
         "deck.hand",

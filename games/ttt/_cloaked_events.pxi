@@ -114,7 +114,8 @@ cdef object event_line(TTTCore core, int player, int i):
     if attempt and actor == player:
         text = f"attempted {action_text(core, actor, action)}, which only revealed what is there"
     elif attempt:
-        text = "attempted a move, which only revealed a hidden piece to it"
+        text = ("attempted a move, which only revealed a hidden piece"
+                + (" or wall" if tab.walls0 else "") + " to it")     # (walls: "Invisible walls")
     elif cls[player] == 1:
         text = action_text(core, actor, action)
     elif cls[player] == 3 and kind == 1:     # the move, not its replacement

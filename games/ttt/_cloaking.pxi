@@ -54,6 +54,10 @@ cdef void cloak_layout(Tables tab, dict p) except *:
     tab.nsym = 1
     tab.seen0 = tab.block
     tab.log0 = tab.seen0 + tab.S
+    if p.get("hidden_walls", False):
+        tab.walls0 = tab.log0            # what each seat saw of the walls, then a view's locks
+        tab.vlock0 = tab.walls0 + tab.S
+        tab.log0 = tab.vlock0 + (tab.S + 1) // 2
     tab.loglen = p["max_game_length"]
     tab.block = tab.log0 + 2 + 3 * tab.loglen
     obscured_cover_tables(tab)
@@ -83,6 +87,56 @@ cdef inline bint judges_own_view(TTTCore core, int seat) noexcept:
 
 cdef inline bint cloaked_now(TTTCore core, int c) noexcept:
     return core.tab.ph_cloak[core.phase * core.tab.S + c] != 0
+
+
+# -- invisible walls ----------------------------------------------------------------
+# "If what makes a move illegal is a wall or piece that is invisible to the
+# player, then the player can attempt the move, but the result will be only
+# to make the invisible piece or wall visible." With ``cloaking_hides_walls``
+# (invisibility) a space locked for every player (the board's locked spaces,
+# compiled into every phase's, and the phase's own) and cloaked in the
+# current phase is a wall a seat sees only once it has: ``walls`` (a seat
+# bit mask per cell, in the block) records the walls on open spaces at each
+# refresh and the walls an attempt ran into (``reveal``); a space unlocked
+# in a phase forgets its wall. A seat's view (view_of) gets its own locked
+# cells without the walls it does not see. Rules: docs/rules/ttt/cloaking.md,
+# "Invisible walls".
+
+
+cdef inline bint hides_wall(TTTCore core, int s, int c) noexcept:
+    """Whether the space c holds a wall that seat s does not see."""
+    return (core.tab.walls0 != 0 and core.plock != NULL and core.plock[c] != 0 and cloaked_now(core, c)
+            and not (core.mem[core.tab.walls0 + c] >> s) & 1)
+
+
+cdef void refresh_walls(TTTCore core) noexcept:
+    """Every seat sees the walls on open spaces, and remembers them; a
+    space not locked in this phase has no wall to remember."""
+    cdef Tables tab = core.tab
+    cdef int c
+    cdef int full = (1 << tab.seats) - 1
+    for c in range(tab.S):
+        if core.plock == NULL or not core.plock[c]:
+            core.mem[tab.walls0 + c] = 0
+        elif not cloaked_now(core, c):
+            core.mem[tab.walls0 + c] = full
+
+
+cdef void view_walls(TTTCore core, TTTCore v, int s) noexcept:
+    """Give the view of seat s its own locked cells: the true ones but the
+    walls it does not see, which look like empty spaces (free targets)."""
+    cdef Tables tab = core.tab
+    cdef uint8_t* lock = <uint8_t*>(v.mem + tab.vlock0)
+    cdef int c
+    if core.plock == NULL:
+        return
+    memcpy(lock, core.plock, tab.S)
+    v.plock = lock
+    for c in range(tab.S):
+        if hides_wall(core, s, c):
+            lock[c] = 0
+            if v.cell[c] == 0 and target_free(v, c):
+                free_add(v, c)
 
 
 cdef bint can_move_piece(TTTCore core, int s, int c) noexcept:
@@ -135,6 +189,8 @@ cdef uint64_t seen_hash(TTTCore core) noexcept:
     for c in range(core.tab.S):
         if core.seen[c]:
             h ^= mix64(<uint64_t>(c * 64 + core.seen[c]) + <uint64_t>0x5EE115EE11)
+        if core.tab.walls0 and core.mem[core.tab.walls0 + c]:       # the walls each seat saw
+            h ^= mix64(<uint64_t>(c * 64 + core.mem[core.tab.walls0 + c]) + <uint64_t>0xA11A11A11)
     return h
 
 
@@ -148,6 +204,8 @@ cdef void refresh_seen(TTTCore core) noexcept:
     cdef int c, s
     cdef int full = (1 << tab.seats) - 1
     cdef bint moving = tab.ph_move[core.phase] != MOVE_NONE
+    if tab.walls0:
+        refresh_walls(core)
     if not tab.gravity and not tab.shaped:
         refresh_seen_flat(core)      # the same clauses, faster
         return
@@ -273,6 +331,8 @@ cdef TTTCore view_of(TTTCore core, int s):
     v.pentry = core.pentry                   # a view keeps the seats' space locks
     v.pexit = core.pexit
     v.num_free = core.num_free
+    if tab.walls0:
+        view_walls(core, v, s)       # (before the pieces: a hidden piece may stand on a hidden wall)
     for c in range(tab.S):
         if core.cell[c] and not sees_piece(core, s, c):
             v.cell[c] = 0
@@ -295,9 +355,9 @@ cdef TTTCore view_of(TTTCore core, int s):
 
 cdef inline bint view_hides_pieces_only(TTTCore core) noexcept:
     """Whether a view differs from the truth only by pieces taken off
-    (flat boards without per-player locks): then a target free in truth
-    is free in every view, and the same pieces are movable."""
-    return not core.tab.gravity and not core.tab.any_seat_lock
+    (flat boards without per-player locks or hidden walls): then a target
+    free in truth is free in every view, and the same pieces are movable."""
+    return not core.tab.gravity and not core.tab.any_seat_lock and not core.tab.walls0
 
 
 cdef inline bint looks_free(TTTCore core, int seat, int t) noexcept:
@@ -365,9 +425,12 @@ cdef bint is_attempt(TTTCore core, int action, int kind, int f) noexcept:
 
 
 cdef void reveal(TTTCore core, int s, int t) noexcept:
-    """Show seat s every piece on target t (the whole stack on stacks)."""
+    """Show seat s every piece on target t (the whole stack on stacks),
+    and its wall when walls may be hidden."""
     cdef Tables tab = core.tab
     cdef int z, c
+    if tab.walls0 and core.plock != NULL and core.plock[t]:
+        core.mem[tab.walls0 + t] |= 1 << s
     for z in range(tab.Z if tab.gravity else 1):
         c = t + tab.XY * z if tab.gravity else t
         if core.cell[c]:

@@ -793,8 +793,8 @@ cdef class TTTCore(GameCore):
         """Per cell what ``player`` sees: a colour letter (``COLOUR_CHARS``)
         for a piece it fully sees, the capital letter for a piece whose colour
         but not shape it sees (obscurity), "." for what looks like an empty
-        space (under invisibility, a hidden piece) and "#" for a locked space
-        that looks empty."""
+        space (under invisibility, a hidden piece or a wall it does not see)
+        and "#" for a locked space that looks empty."""
         self._player(player)
         out = []
         for c in range(self.tab.S):
@@ -804,7 +804,7 @@ cdef class TTTCore(GameCore):
             elif v and sees_piece(self, player, c):
                 out.append(COLOUR_CHARS[v - 1].upper())
             else:
-                out.append("#" if locked_now(self, c) else ".")
+                out.append("#" if locked_now(self, c) and not hides_wall(self, player, c) else ".")
         return out
 
     def player_shape_view(self, int player):

@@ -88,6 +88,8 @@ cdef class Tables:
     cdef int cloaking        # CLOAK_* (NONE when no phase cloaks a space)
     cdef uint8_t* ph_cloak   # nphases*S: cells cloaked for the phase
     cdef int seen0           # block offset of seen[S]: per cell, bit s = seat s fully saw its piece
+    cdef int walls0          # block offset of walls[S] (0: walls never hidden): bit s = seat s saw its wall
+    cdef int vlock0          # block offset of a view's own locked cells (S bytes), with hidden walls
     cdef int log0            # block offset of the event log: count (2 entries), then loglen*3
     cdef int loglen          # events the log holds (the game's length bound)
     cdef int rlog0           # block offset of loglen reincarnation words, one per event (0: none)

@@ -399,6 +399,59 @@ def check_hidden_turns(raw, rec, p):
         )
 
 
+def check_hidden_walls(raw, rec, p):
+    """``cloaking_hides_walls`` (docs/rules/ttt/cloaking.md, "Invisible
+    walls"): "If what makes a move illegal is a wall or piece that is
+    invisible to the player, then the player can attempt the move, but the
+    result will be only to make the invisible piece or wall visible." A
+    space locked for every player (the board's or a phase's locked spaces)
+    and cloaked is a wall a player sees only once it has. Put in the record
+    only when true, so every other rule set's record is unchanged. Needs
+    invisibility ("Cloaking hides"; obscurity hides only shapes) and a
+    locked space cloaked in some phase. Allowed where its views are built and
+    tested: flat boards, one board, sequential phases, no surrounds (a
+    surround reads the board's locked spaces as walls apart from the
+    phase's); refused elsewhere rather than guessed."""
+    value = raw.get("cloaking_hides_walls", False)
+    if not isinstance(value, bool):
+        p.add("cloaking_hides_walls", f"{value!r} is not allowed (allowed: true, false)")
+        return
+    if not value:
+        return
+    rec["cloaking_hides_walls"] = True
+    phases = rec.get("phases") or []
+    board = rec.get("board") or {}
+    board_locked = [tuple(a) for a in board.get("locked") or []]
+    why = []
+    if rec.get("cloaking") != "hides":
+        why.append("cloaking 'hides' (obscurity hides shapes, never walls)")
+    if not any(
+        {tuple(a) for a in ph.get("cloaked") or []}
+        & ({tuple(a) for a in ph.get("locked") or []} | set(board_locked))
+        for ph in phases
+    ):
+        why.append(
+            "a locked space (board or phase) that is cloaked in the same phase (else no wall is hidden)"
+        )
+    if board.get("kind") == "stacks":
+        why.append("flat boards (a wall in a stack would hide its height)")
+    if rec.get("boards", 1) != 1:
+        why.append("one board")
+    if any(ph.get("order", "sequential") != "sequential" for ph in phases):
+        why.append("sequential phases only")
+    shapes = rec.get("shapes") or {}
+    if any(
+        props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_SURROUND
+        for props in shapes.values()
+    ):
+        why.append("no surrounds (a surround reads the board's locked spaces apart)")
+    if why:
+        p.add(
+            "cloaking_hides_walls",
+            "not supported with this rule set (allowed with: " + "; ".join(why) + ")",
+        )
+
+
 def check_jumps(rec, p):
     """Jumps ("Jump", "Chain Jump") need a shape that moves along directions (a
     jump goes over the adjacent piece along one of its move's directions);

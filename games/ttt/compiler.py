@@ -206,6 +206,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
         # one piece it did not see, so at most n per piece ever on the board;
         # counted like placements (a turn that resets the passes)
         placements += n * (placements + len(pieces))
+        placements += n * len(hidden_walls(r, phases, locked))  # an attempt may reveal a wall
     plies = placements if not passing else (placements + len(phases)) * seats
     if move:
         plies = r["move_limit"]
@@ -272,7 +273,16 @@ def compile_rules(rs: RuleSetLike) -> dict:
         "simultaneous": simultaneous,
         "cloaking": cloaking,
         "hidden_turns": bool(r.get("cloaking_hides_turns", False)),  # kbeauty
+        "hidden_walls": bool(r.get("cloaking_hides_walls", False)),
     }
+    if tables["hidden_walls"]:
+        # cloaking hides walls: the board's locked spaces are locked in every
+        # phase, so every wall is one of the phase's locked cells, which each
+        # view may hide (_cloaking.pxi, "Invisible walls"); surrounds, which
+        # read the board's locks apart, are refused with hidden walls
+        tables["locked"] = []
+        for ph in phases:
+            ph["locked"] = sorted(set(ph["locked"]) | set(locked))
     tables.update(_outcome_tables(r))
     if r["board"].get("on_boards"):  # per-board spaces (games/ttt/spaces.py), laid out by widen
         tables["on_boards"] = {
@@ -391,6 +401,20 @@ def _cloaking_code(r) -> int:
     if not any(ph["cloaked"] for ph in r["phases"]):
         return CLOAK_CODES["none"]
     return CLOAK_CODES[r["cloaking"]]
+
+
+def hidden_walls(r, phases, locked) -> list:
+    """With ``cloaking_hides_walls``: per phase, the walls a seat may not
+    see (spaces locked for every player, board or phase, and cloaked in
+    that phase), as (phase, cell) pairs; empty otherwise."""
+    if not r.get("cloaking_hides_walls", False):
+        return []
+    return [
+        (i, c)
+        for i, ph in enumerate(phases)
+        for c in sorted(set(ph["locked"]) | set(locked))
+        if c in ph["cloaked"]
+    ]
 
 
 def _phase_table(ph, shape_move: int, seats: int, players: str, cell) -> dict:

@@ -234,6 +234,7 @@ TOP_FIELDS = (
     "seconds_per_turn",
     "chaos_wins_if_more_than",
     "cloaking_hides_turns",  # docs/rules/ttt/cloaking.md, "Hidden turns"
+    "cloaking_hides_walls",  # docs/rules/ttt/cloaking.md, "Invisible walls"
     "line_moves",  # docs/rules/ttt/shapes.md, "Pieces in the way"
     "deck",  # docs/rules/ttt/deal.md
     "round_plies",  # docs/rules/ttt/rounds.md, "Two pieces a turn"

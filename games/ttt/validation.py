@@ -22,6 +22,7 @@ from games.ttt.combinations import (
     check_board_kind,
     check_captures,
     check_hidden_turns,
+    check_hidden_walls,
     check_jumps,
     check_last_pentagon,
     check_last_row,
@@ -494,6 +495,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_jumps(rec, p)
     check_triagonal(rec, p)
     check_hidden_turns(raw, rec, p)
+    check_hidden_walls(raw, rec, p)
     check_line_moves(raw, rec, p)
     check_last_pentagon(rec, p)
     check_last_row(rec, p)

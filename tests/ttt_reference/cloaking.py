@@ -29,6 +29,13 @@ judged on the true start of the round when it resolves: one illegal there
 (or, on stacks, a move whose true top piece its planner does not see) is an
 attempt that reveals the pieces on its target and source; the others
 resolve as the round does (rounds.py).
+
+With ``cloaking_hides_walls`` a locked space (the board's or the phase's)
+that is cloaked in the current phase is a wall a seat sees only once it has
+seen it: on an open space (remembered while the space stays locked), or by
+an attempt whose target, source or jumped space it is ("the result will be
+only to make the invisible piece or wall visible"). A seat's view leaves
+the walls it does not see out of its locked spaces.
 """
 
 from __future__ import annotations
@@ -43,6 +50,7 @@ class CloakingMixin:
     unforced = False  # the truth an attempt is judged on: "must capture" forces nothing
     shape_hidden = frozenset()  # in an obscured view: cells whose shape the seat does not see
     phantoms = frozenset()  # in a hidden view: cloaked spaces that look empty (a jump may try them)
+    unseen_walls = frozenset()  # in a hidden view: the walls its viewer does not see
 
     def _init_cloaking(self, r):
         self.cloak = r["cloaking"] if any(ph["cloaked"] for ph in r["phases"]) else "none"
@@ -54,6 +62,32 @@ class CloakingMixin:
         self.gain_seen = None  # (colour index, count, shape) a cover put into a reserve, or None
         self.ply_gains = []  # what the action being applied put into reserves
         self.last_captives, self.last_actor = [], None
+        self.hides_walls = bool(r.get("cloaking_hides_walls", False))
+        self.wall_seen = {}  # cell -> the seats that saw its wall
+
+    # invisible walls ------------------------------------------------------------------------------
+    def phase_locked(self):
+        return super().phase_locked() - self.unseen_walls
+
+    def walls(self):
+        """The spaces locked for every player now (for the game or the phase)."""
+        return set(self.locked) | super().phase_locked()
+
+    def hides_wall(self, p, c):
+        """Whether c holds a wall that seat p does not see."""
+        return (
+            self.hides_walls
+            and c in self.walls()
+            and c in self.cloaked[self.phase]
+            and p not in self.wall_seen.get(c, set())
+        )
+
+    def refresh_walls(self):
+        """Walls on open spaces are seen by everyone; an unlocked space has no wall."""
+        walls = self.walls()
+        self.wall_seen = {c: who for c, who in self.wall_seen.items() if c in walls}
+        for c in walls - self.cloaked[self.phase]:
+            self.wall_seen[c] = set(range(self.seats))
 
     # who sees what --------------------------------------------------------------------------------
     def can_move(self, p, c):
@@ -92,6 +126,8 @@ class CloakingMixin:
     def refresh(self):
         if self.cloak == "none":
             return
+        if self.hides_walls:
+            self.refresh_walls()
         for c in self.board:
             for p in range(self.seats):
                 if self.fully_sees(p, c):
@@ -108,12 +144,14 @@ class CloakingMixin:
         v.unforced = viewer is None
         v.phantoms = frozenset()
         if viewer is not None:
+            v.unseen_walls = frozenset(c for c in self.walls() if self.hides_wall(viewer, c))
+            v.locked = set(self.locked) - v.unseen_walls
             v.board = {c: col for c, col in self.board.items() if self.sees_piece(viewer, c)}
             if self.cloak == "hides" and not self.gravity:
                 v.phantoms = frozenset(
                     c
                     for c in self.cloaked[self.phase]
-                    if c not in v.board and c not in self.locked and c not in self.phase_locked()
+                    if c not in v.board and c not in v.locked and c not in v.phase_locked()
                 )
         return v
 
@@ -266,6 +304,10 @@ class CloakingMixin:
         mid = self.between(a)
         if mid is not None and mid in self.board:
             self.seen.setdefault(mid, set()).add(actor)
+        if self.hides_walls:  # the walls it ran into
+            for c in self.walls():
+                if self.target_of(c) in targets or c == mid:
+                    self.wall_seen.setdefault(c, set()).add(actor)
         self.passes = 0
         self.plies += 1
         if self.limit and self.plies >= self.limit:

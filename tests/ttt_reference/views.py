@@ -14,14 +14,14 @@ class ViewsMixin:
     def view(self, p):
         """Per cell what p sees: its colour's letter (upper case when p sees
         the colour only), '#' a locked space (or a board decided in play),
-        '.' a space that looks empty."""
+        '.' a space that looks empty (a wall p does not see too)."""
         out = []
         for c in self.cells_in_order():
             if self.fully_sees(p, c):
                 out.append("xopy"[self.board[c]])
             elif self.sees_piece(p, c):
                 out.append("XOPY"[self.board[c]])
-            elif (
+            elif not self.hides_wall(p, c) and (
                 c in self.locked
                 or c in self.phase_locked()
                 or self.board_of(c) in (self.decided if self.closed is None else self.closed)
