@@ -622,6 +622,7 @@ def jump_records(draw):
                         "surround-orthogonal",
                         ADJ,
                         "approach",
+                        "approach-one",
                     ]
                     if move != "stationary"
                     else ["cover", "surround-line", "surround-orthogonal", ADJ_ORTH]
@@ -703,6 +704,7 @@ def stack_jump_records(draw):
                         "surround-orthogonal",
                         ADJ,
                         "approach",
+                        "approach-one",
                     ]
                     if move != "stationary"
                     else ["cover", "cover-by-rank", "surround-line", "surround-orthogonal", ADJ_ORTH]
@@ -939,7 +941,11 @@ def surround_round_records(draw):
     shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
     shapes[names[0]].update(
         power=draw(st.sampled_from([CAN, "must-capture"])),
-        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal", ADJ, ADJ_ORTH, "approach"])),
+        condition=draw(
+            st.sampled_from(
+                ["surround-line", "surround-orthogonal", ADJ, ADJ_ORTH, "approach", "approach-one"]
+            )
+        ),
         result=draw(st.sampled_from(["removes", "reincarnates", "converts"])),
     )
     for s in names[1:]:

@@ -119,6 +119,7 @@ _WORDS = {
         "adjacent": "Adjacent",
         "adjacent-orthogonal": "Adjacent (orthogonal)",
         "approach": "Approach",
+        "approach-one": "Approach (adjacent piece only)",
         "move-on-triagonal": "Move on triagonal",
     },
     "result": {

@@ -59,6 +59,7 @@ cdef void capture_tables(Tables tab, dict p) except *:
         tab.shape_cond[k] = p["shape_conditions"][k] if tab.powers else 0
         tab.shape_result[k] = p["shape_results"][k] if tab.powers else 0
         tab.shape_jump_back[k] = p.get("shape_jump_back", [False] * tab.K)[k] if tab.powers else False
+        tab.shape_approach_one[k] = p.get("shape_approach_one", [False] * tab.K)[k] if tab.powers else False
         if tab.shape_power[k] == POWER_MUST:
             tab.any_must = True
     tab.chips = 0                                   # "the lowest possible rank (chips)"

@@ -18,7 +18,8 @@
 # - approach (Fanorona): a move from target f that arrives along direction
 #   d captures the unbroken run of pieces of colours the mover does not
 #   own starting next to its landing along d (a placement, or a move along
-#   no line, such as a knight's, approaches nothing).
+#   no line, such as a knight's, approaches nothing); approach-one (a flag
+#   of the shape, COND_APPROACH to the engine) takes the first of that run.
 # Each function takes f, the arrival's source target (-1: a placement).
 # A run or group holding a piece on a space locked for the phase stays.
 # Every captive gets the captor's result; a surrounder never covers.
@@ -112,6 +113,8 @@ cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int f, int* 
         while x >= 0 and surround_open(core, seat, x):
             cells[n] = top_cell(core, x)
             n += 1
+            if tab.shape_approach_one[k]:   # approach-one: the adjacent piece only
+                break
             x = tab.tnbr[x * 26 + d]
         return n
     if tab.shape_cond[k] == COND_ADJACENT or tab.shape_cond[k] == COND_ADJACENT_ORTH:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.ttt.schema import (
+    CONDITIONS_APPROACH,
+    CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
     CONDITIONS_SURROUND,
     LINE_READING_DEFAULT,
@@ -337,10 +339,10 @@ def check_jumps(rec, p):
             continue
         field = f"shapes.{shape}.condition"
         lineless = ("stationary", "knight-2x1x0", "knight-2x1x1")
-        if props["condition"] == "approach" and props.get("move") in lineless:
+        if props["condition"] in CONDITIONS_APPROACH and props.get("move") in lineless:
             p.add(
                 field,
-                f"'approach' captures by moving along a line toward the captives, and move "
+                f"{props['condition']!r} captures by moving along a line toward the captives, and move "
                 f"{props['move']!r} has none (allowed with {props['move']!r}: cover, cover-by-rank, "
                 "the surrounds, adjacent, adjacent-orthogonal)",
             )

@@ -85,7 +85,9 @@ CONDITIONS_SURROUND = CONDITIONS_SURROUND + CONDITIONS_ADJACENT
 # pieces along its line captures the unbroken run of them it approaches
 # (docs/rules/ttt/surround.md, "Approach"); judged where the mover lands,
 # as the surrounds are, so it is one of them to the engine
-CONDITIONS_APPROACH = ("approach",)
+# approach-one: the approach that takes only the piece next to the landing
+# (docs/rules/ttt/surround.md, "Approach"); the engine's approach with a flag
+CONDITIONS_APPROACH = ("approach", "approach-one")
 CONDITIONS_ALL = CONDITIONS_ALL + CONDITIONS_APPROACH
 CONDITIONS_NOW = CONDITIONS_NOW + CONDITIONS_APPROACH
 CONDITIONS_SURROUND = CONDITIONS_SURROUND + CONDITIONS_APPROACH
@@ -274,6 +276,8 @@ CONDITION_CODES = {
     "adjacent": int(Condition.COND_ADJACENT),
     "adjacent-orthogonal": int(Condition.COND_ADJACENT_ORTH),
     "approach": int(Condition.COND_APPROACH),
+    # an approach to the engine, with its own "adjacent piece only" flag
+    "approach-one": int(Condition.COND_APPROACH),
     "move-on-triagonal": int(Condition.COND_TRIAGONAL),
     # a chain jump to the engine, with its own "+ back" flag
     "chain-jump-back": int(Condition.COND_CHAIN_JUMP),

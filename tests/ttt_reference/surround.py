@@ -15,7 +15,8 @@ replacement it lands as. An adjacent capturer (adjacent, adjacent-orthogonal)
 takes every opponent piece next to where it arrives, along any line (the
 orthogonal ones only); on stacks the tops of the stacks next to it. An
 approacher (Fanorona) that moves along a straight line takes the unbroken
-run of opponent pieces that starts next to its landing along that line. A
+run of opponent pieces that starts next to its landing along that line
+(approach-one: the first piece of that run only). A
 by-stack mover surrounds from the stack it lands on, as the shape that
 moved, after it lands with its riders (it never covers); its own stack
 counts as the mover's.
@@ -26,7 +27,14 @@ from __future__ import annotations
 from .captures import GAINS
 from .geometry import ALL_DIRS, ORTH, step
 
-SURROUND_CONDITIONS = ("surround-line", "surround-orthogonal", "adjacent", "adjacent-orthogonal", "approach")
+SURROUND_CONDITIONS = (
+    "surround-line",
+    "surround-orthogonal",
+    "adjacent",
+    "adjacent-orthogonal",
+    "approach",
+    "approach-one",
+)
 
 
 class SurroundMixin:
@@ -80,7 +88,7 @@ class SurroundMixin:
     def surrounded(self, s, c, board, shape, src=None):
         """The cells the surrounder of seat s on c (in ``board``/``shape``)
         captures; an approacher's move came from target ``src``."""
-        if self.props[shape[c]]["condition"] == "approach":
+        if self.props[shape[c]]["condition"] in ("approach", "approach-one"):
             d = self.approach_step(c, src)
             out = []
             if d is None:
@@ -91,6 +99,8 @@ class SurroundMixin:
                 if cell is None or cell in self.locked or not self.takeable(s, cell, board):
                     break
                 out.append(cell)
+                if self.props[shape[c]]["condition"] == "approach-one":
+                    break  # the piece next to the landing only
                 p = step(p, d)
             return out
         if self.gravity:
