@@ -445,4 +445,6 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
             p.get("power", "none") != "none" and p.get("condition") == "approach-one" for p in props
         ],
         "surrounds": has_surrounds(r),
+        # "Paralyzes captive(s)": the position keeps a paralysed flag per cell
+        "paralyzes": any(p.get("power", "none") != "none" and p.get("result") == "paralyzes" for p in props),
     }

@@ -101,7 +101,21 @@ RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
 # triple, and add them to one’s own reserves": three per captive
 # (docs/rules/ttt/captures.md, "Reincarnate: one or three")
 RESULTS_ALL = RESULTS_ALL + ("reincarnates-x3",)
+# the result dropdown "can extend to “Paralyzes captive(s)”": the captive
+# stays where it is, in its colour, and never moves again
+# (docs/rules/ttt/captures.md, "Paralyzes captive(s)")
+RESULTS_ALL = RESULTS_ALL + ("paralyzes",)
 RESULTS_NOW = RESULTS_ALL
+# the conditions a paralyzer plays: the captor lands next to its captives
+# (a cover would share the captive's space; jumps with it are not built)
+CONDITIONS_PARALYZING = (
+    "surround-line",
+    "surround-orthogonal",
+    "adjacent",
+    "adjacent-orthogonal",
+    "approach",
+    "approach-one",
+)
 # the results that put captives into the captor's reserve, and how many each
 REINCARNATING = {"reincarnates": 1, "reincarnates-x2": 2, "reincarnates-x3": 3}
 STALEMATES = (
@@ -288,6 +302,7 @@ RESULT_CODES = {
     "reincarnates": int(Result.RESULT_REINCARNATES),
     "reincarnates-x2": int(Result.RESULT_REINCARNATES_X2),
     "reincarnates-x3": int(Result.RESULT_REINCARNATES_X3),
+    "paralyzes": int(Result.RESULT_PARALYZES),
 }
 
 ORDER_CODES = {

@@ -41,6 +41,13 @@ class SurroundMixin:
     def _init_surround(self):
         self.any_surrounder = any(self.surrounder(n) for n in self.names)
         self.arrive_src = None  # the source target of the move being played (approach)
+        self.paralysed = set()  # cells of pieces a "Paralyzes captive(s)" captor took
+
+    def movable_shape(self, s, f):
+        """A paralysed piece never moves again."""
+        if self.top_cell(f) in self.paralysed:
+            return None
+        return super().movable_shape(s, f)
 
     def surrounder(self, name):
         p = self.props[name]
@@ -87,7 +94,14 @@ class SurroundMixin:
 
     def surrounded(self, s, c, board, shape, src=None):
         """The cells the surrounder of seat s on c (in ``board``/``shape``)
-        captures; an approacher's move came from target ``src``."""
+        captures; an approacher's move came from target ``src``. A paralyzer
+        takes only pieces not paralysed already (re-paralysing changes nothing)."""
+        out = self._surrounded(s, c, board, shape, src)
+        if self.props[shape[c]].get("result") == "paralyzes":
+            out = [w for w in out if w not in self.paralysed]
+        return out
+
+    def _surrounded(self, s, c, board, shape, src=None):
         if self.props[shape[c]]["condition"] in ("approach", "approach-one"):
             d = self.approach_step(c, src)
             out = []
@@ -330,8 +344,12 @@ class SurroundMixin:
         result = self.props[name]["result"]
         for c in self.surrounded(self.seat, stays, self.board, self.shape, self.arrive_src):
             if result == "converts":
-                self.board[c] = col
+                self.board[c] = col  # a paralysed piece converted stays paralysed
                 continue
+            if result == "paralyzes":
+                self.paralysed.add(c)  # it stays, in its colour, and never moves again
+                continue
+            self.paralysed.discard(c)
             captive = self.shape.pop(c)
             del self.board[c]
             self.gain(col, captive, GAINS.get(result, 0))
