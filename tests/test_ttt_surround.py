@@ -150,6 +150,18 @@ def surround_cases():
         move_limit=30,
         line_moves="over-pieces",
     )
+    add(
+        "approach-one-or-the-run",
+        board={"kind": "squares", "size": [4, 4, 1]},
+        reserves={"black": {"x": 2, "star": 2}, "white": {"x": 2, "star": 2}},
+        shapes={
+            "x": power("approach-one", "converts", "linear", MUST),
+            "star": power("approach", "removes", "adjacent"),
+        },
+        move_limit=30,
+        turn_checks=[],
+        stalemate="most-pieces-wins",
+    )
     return out
 
 
@@ -540,6 +552,22 @@ def test_approach_takes_the_run_ahead_of_a_move_along_its_line():
     assert core.cells()[2:4] == [2, 2]
 
 
+def test_approach_one_takes_only_the_adjacent_piece():
+    """The same slide with ``approach-one``: white's (3,1) next to the
+    landing goes, white's (4,1) behind it stays; the record keeps the word."""
+    pieces = [
+        piece((1, 1, 1), "black", "circle"),
+        piece((3, 1, 1), "white", "circle"),
+        piece((4, 1, 1), "white", "circle"),
+        piece((5, 1, 1), "black", "circle"),
+    ]
+    rs = line(pieces, {"circle": power("approach-one", "removes", "orthogonal")}, size=(5, 3, 1))
+    assert rs.record["shapes"]["circle"]["condition"] == "approach-one"
+    core = make_core(rs)
+    play_named(core, "(1,1,1)->(2,1,1)")
+    assert core.cells()[:5] == [0, 1, 0, 2, 1]
+
+
 def test_validation_refuses_approach_without_a_line_of_movement():
     rec = {
         "name": "bad",
@@ -559,6 +587,12 @@ def test_validation_refuses_approach_without_a_line_of_movement():
     rec["shapes"] = {"x": power("approach", "removes", "adjacent-or-knight")}
     rec["reserves"] = {"black": {"x": 1}, "white": {"x": 1}}
     assert rules.parse(rec).record["shapes"]["x"]["condition"] == "approach"
+    rec["shapes"] = {"x": power("approach-one", "removes", "knight-2x1x1")}
+    with pytest.raises(RuleSetError) as e:
+        rules.parse(rec)
+    assert "shapes.x.condition: 'approach-one' captures by moving along a line" in str(e.value)
+    rec["shapes"] = {"x": power("approach-one", "removes", "adjacent-or-knight")}
+    assert rules.parse(rec).record["shapes"]["x"]["condition"] == "approach-one"
 
 
 def test_validation_accepts_surrounds_by_stack_movers_in_sequential_phases():

@@ -410,6 +410,7 @@ def test_factory_offers_the_arrival_captures_and_saves_them(app):
         ("adjacent", "Adjacent"),
         ("adjacent-orthogonal", "Adjacent (orthogonal)"),
         ("approach", "Approach"),
+        ("approach-one", "Approach (adjacent piece only)"),
     ):
         assert re.search(rf'<option value="{value}"\s*>{re.escape(word)}</option>', page), value
     form = factory_form(
@@ -427,6 +428,13 @@ def test_factory_offers_the_arrival_captures_and_saves_them(app):
     with db(app) as reg:
         rec = rulesets.rule_set_json(reg, "Approaches")
     assert rec["shapes"]["circle"]["condition"] == "approach"
+    form["shapes.circle.condition"] = "approach-one"
+    form["name"] = "Approaches-One"
+    r = cy.post("/factory", **form)
+    assert r.status_code == 302, problems(r.text)
+    with db(app) as reg:
+        rec = rulesets.rule_set_json(reg, "Approaches-One")
+    assert rec["shapes"]["circle"]["condition"] == "approach-one"
 
 
 def test_factory_power_condition_and_result_reach_the_record(app):

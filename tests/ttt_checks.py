@@ -450,6 +450,8 @@ def same_pieces(core, ref):
             assert cells[c] == ref.board[xyz] + 1
             if ref.gravity and xyz[2] > 0:
                 assert cells[c - X * Y] != 0, f"piece on {xyz} floats"
+    paralysed = {(c % X, (c // X) % Y, c // (X * Y)) for c in core.paralysed()}
+    assert paralysed == getattr(ref, "paralysed", set()), (paralysed, ref.paralysed)
     assert core.shape_reserves() == {ref.colours[i]: ref.sres[i] for i in range(len(ref.colours))}
 
 

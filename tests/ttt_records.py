@@ -436,6 +436,47 @@ def triagonal_records(draw):
     return draw_line_moves(draw, rec)
 
 
+PARALYZING = ["surround-line", "surround-orthogonal", ADJ, ADJ_ORTH, "approach", "approach-one"]
+
+
+@st.composite
+def paralyze_records(draw):
+    """A shape that paralyzes its captives (by a surround, adjacency or an
+    approach) on a flat board, beside shapes without power or capturing the
+    same ways with any result."""
+    dims = [draw(st.integers(2, 5)), draw(st.integers(2, 4)), 1]
+    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
+    colours = ["black", "white", "pink"][: {"2": 2, "3": 3, "2-vs-chaos": 3}[players]]
+    names = draw(st.lists(st.sampled_from(SHAPES_ALL), min_size=1, max_size=3, unique=True))
+    shapes = {}
+    for i, s in enumerate(names):
+        move = draw(st.sampled_from(["stationary", "adjacent", "orthogonal", "linear"]))
+        shapes[s] = {"move": move}
+        how = draw(st.sampled_from([CAN, MUST] if i == 0 else ["none", CAN]))
+        if how != "none":
+            conds = PARALYZING if move != "stationary" else PARALYZING[:4]
+            result = "paralyzes" if i == 0 else draw(st.sampled_from(["paralyzes", "removes", "converts"]))
+            shapes[s].update(power=how, condition=draw(st.sampled_from(conds)), result=result)
+    cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
+    at = draw(st.lists(st.sampled_from(cells), max_size=5, unique_by=tuple))
+    pieces = [
+        {"at": a, "colour": draw(st.sampled_from(colours)), "shape": draw(st.sampled_from(sorted(shapes)))}
+        for a in at
+    ]
+    rec = {
+        "name": "PZ",
+        "board": {"kind": "squares", "size": dims, "pieces": pieces},
+        "players": players,
+        "reserves": {c: {s: draw(st.integers(0, 3)) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "move_limit": draw(st.integers(4, 30)),
+        "turn_checks": draw(st.lists(st.sampled_from(["first-3-wins"]), max_size=1)),
+        "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
+        "phases": draw(st.sampled_from([[{}], [{"pass": True}], [{"movement": "placement-only"}, {}]])),
+    }
+    return draw_line_moves(draw, rec)
+
+
 @st.composite
 def capture_round_records(draw):
     """Stationary shapes with powers in simultaneous or single phases."""
@@ -628,6 +669,7 @@ def jump_records(draw):
                         "surround-orthogonal",
                         ADJ,
                         "approach",
+                        "approach-one",
                     ]
                     if move != "stationary"
                     else ["cover", "surround-line", "surround-orthogonal", ADJ_ORTH]
@@ -709,6 +751,7 @@ def stack_jump_records(draw):
                         "surround-orthogonal",
                         ADJ,
                         "approach",
+                        "approach-one",
                     ]
                     if move != "stationary"
                     else ["cover", "cover-by-rank", "surround-line", "surround-orthogonal", ADJ_ORTH]
@@ -945,7 +988,11 @@ def surround_round_records(draw):
     shapes = {s: {"move": draw(st.sampled_from(["stationary", "adjacent", "orthogonal"]))} for s in names}
     shapes[names[0]].update(
         power=draw(st.sampled_from([CAN, "must-capture"])),
-        condition=draw(st.sampled_from(["surround-line", "surround-orthogonal", ADJ, ADJ_ORTH, "approach"])),
+        condition=draw(
+            st.sampled_from(
+                ["surround-line", "surround-orthogonal", ADJ, ADJ_ORTH, "approach", "approach-one"]
+            )
+        ),
         result=draw(st.sampled_from(["removes", "reincarnates", "converts"])),
     )
     for s in names[1:]:

@@ -135,6 +135,7 @@ _WORDS = {
         "adjacent": "Adjacent",
         "adjacent-orthogonal": "Adjacent (orthogonal)",
         "approach": "Approach",
+        "approach-one": "Approach (adjacent piece only)",
         "move-on-triagonal": "Move on triagonal",
     },
     "result": {
@@ -143,6 +144,7 @@ _WORDS = {
         "reincarnates": "Reincarnates captive(s)",
         "reincarnates-x2": "Reincarnates captive(s) x2",
         "reincarnates-x3": "Reincarnates captive(s) x3 (convert, remove, triple, add)",
+        "paralyzes": "Paralyzes captive(s)",
     },
     "movement": {"allowed": "Movement allowed", "placement-only": "Placement only"},
     "fold": {"none": "No fold", "less-than-most-committed": "Less-than-most committed pieces folds"},

@@ -59,6 +59,7 @@ cdef void capture_tables(Tables tab, dict p) except *:
         tab.shape_cond[k] = p["shape_conditions"][k] if tab.powers else 0
         tab.shape_result[k] = p["shape_results"][k] if tab.powers else 0
         tab.shape_jump_back[k] = p.get("shape_jump_back", [False] * tab.K)[k] if tab.powers else False
+        tab.shape_approach_one[k] = p.get("shape_approach_one", [False] * tab.K)[k] if tab.powers else False
         if tab.shape_power[k] == POWER_MUST:
             tab.any_must = True
     tab.chips = 0                                   # "the lowest possible rank (chips)"
@@ -419,6 +420,24 @@ cdef inline void clear_cell(TTTCore core, int c) noexcept:
     core.board_hash ^= (core.tab.zob[c * (core.tab.C + 1) + core.cell[c]]
                         ^ core.tab.szob[c * MAX_SHAPES + core.shp[c]])
     core.cell[c] = 0
+    if core.tab.paralyzes:
+        core.mem[core.tab.para0 + c] = 0    # a paralysed piece that leaves is no longer there
+
+
+cdef inline bint is_paralysed(TTTCore core, int c) noexcept:
+    """Whether the piece on cell c is paralysed ("Paralyzes captive(s)")."""
+    return core.tab.paralyzes and core.cell[c] != 0 and core.mem[core.tab.para0 + c] != 0
+
+
+cdef uint64_t paralysed_hash(TTTCore core, int16_t* m) noexcept:
+    """The paralysed cells, for the state's hash (each cell c read as m[c]
+    under a symmetry's map m; NULL: as it is)."""
+    cdef uint64_t h = 0
+    cdef int c
+    for c in range(core.tab.S):
+        if core.mem[core.tab.para0 + c]:
+            h ^= mix64(<uint64_t>((m[c] if m != NULL else c) + 1) * <uint64_t>0xC2B2AE3D27D4EB4FULL + 9191)
+    return h
 
 
 cdef inline void put_piece(TTTCore core, int c, int piece, int shape) noexcept:

@@ -411,6 +411,8 @@ cdef class TTTCore(GameCore):
             h ^= deck_hash(self)
         if self.tab.chains:                       # a chain jump's pending continuation
             h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
+        if self.tab.paralyzes:                    # the paralysed pieces
+            h ^= paralysed_hash(self, NULL)
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -429,6 +431,8 @@ cdef class TTTCore(GameCore):
         for c in range(tab.S):
             if self.cell[c]:
                 h ^= tab.zob[m[c] * (tab.C + 1) + self.cell[c]]
+        if tab.paralyzes:                 # the paralysed cells, mapped by the symmetry
+            h ^= paralysed_hash(self, NULL) ^ paralysed_hash(self, m)
         return h ^ self._state_hash()
 
     cdef void playout(self, Rng* rng) noexcept:
@@ -662,6 +666,10 @@ cdef class TTTCore(GameCore):
         """Per cell the shape of its piece (a SHAPES_ALL name), or None."""
         from games.ttt.schema import SHAPES_ALL
         return [SHAPES_ALL[shape_at(self, c)] if self.cell[c] else None for c in range(self.tab.S)]
+
+    def paralysed(self):
+        """The cells whose pieces are paralysed ("Paralyzes captive(s)"), in order."""
+        return [c for c in range(self.tab.S) if is_paralysed(self, c)]
 
     def shape_reserves(self):
         """{colour: {shape: count}} of the pieces in reserve."""

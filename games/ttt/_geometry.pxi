@@ -162,7 +162,10 @@ cdef class Tables:
     cdef int shape_power[MAX_SHAPES]       # POWER_* of local shape k
     cdef int shape_cond[MAX_SHAPES]        # COND_* of local shape k
     cdef bint shape_jump_back[MAX_SHAPES]  # "Chain Jump (+ back)": its jumps may go backwards
+    cdef bint shape_approach_one[MAX_SHAPES]  # approach-one: an approach takes the adjacent piece only
     cdef int shape_result[MAX_SHAPES]      # RESULT_* of local shape k
+    cdef bint paralyzes                    # some shape paralyzes its captives (the plane at para0)
+    cdef int para0                         # block offset of the paralysed plane para[S] (1: paralysed)
     cdef bint pots                         # a pot may be split among captors (a chance node)
     cdef int pot0                          # block offset of the pot region (POT_*)
     # jumps (_jumps.pxi) and surrounds (_surround.pxi)

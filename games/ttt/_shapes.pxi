@@ -108,6 +108,10 @@ cdef void shape_block_layout(Tables tab, dict p) except *:
     tab.shp0 = tab.block
     tab.sres0 = tab.shp0 + tab.S
     tab.block = tab.sres0 + tab.C * tab.K
+    tab.paralyzes = p.get("paralyzes", False)
+    if tab.paralyzes:                 # "Paralyzes captive(s)": one flag per cell
+        tab.para0 = tab.block
+        tab.block += tab.S
     pot_layout(tab)
     chain_layout(tab)
     dirs = directions_26()
@@ -228,6 +232,8 @@ cdef int movable_shape(TTTCore core, int seat, int f) noexcept:
     k = tab.shape_local[core.shp[c]]
     if tab.shape_move[k] == MOVE_NONE or core.sres[(piece - 1) * tab.K + k] > 0:
         return -1
+    if tab.paralyzes and core.mem[tab.para0 + c]:
+        return -1                     # a paralysed piece never moves again
     if moves_by_stack(tab.shape_move[k]):
         return -1                     # by-stack movers use the stack ids
     return k

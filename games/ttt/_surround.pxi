@@ -18,7 +18,8 @@
 # - approach (Fanorona): a move from target f that arrives along direction
 #   d captures the unbroken run of pieces of colours the mover does not
 #   own starting next to its landing along d (a placement, or a move along
-#   no line, such as a knight's, approaches nothing).
+#   no line, such as a knight's, approaches nothing); approach-one (a flag
+#   of the shape, COND_APPROACH to the engine) takes the first of that run.
 # Each function takes f, the arrival's source target (-1: a placement).
 # A run or group holding a piece on a space locked for the phase stays.
 # Every captive gets the captor's result; a surrounder never covers.
@@ -41,7 +42,8 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 from libc.stdint cimport uint8_t
 from games.ttt.codes cimport (
-    POWER_NONE, RESULT_CONVERTS, COND_SURROUND_LINE, COND_SURROUND_ORTH, COND_ADJACENT, COND_ADJACENT_ORTH,
+    POWER_NONE, RESULT_CONVERTS, RESULT_PARALYZES,
+    COND_SURROUND_LINE, COND_SURROUND_ORTH, COND_ADJACENT, COND_ADJACENT_ORTH,
     COND_APPROACH)
 
 
@@ -112,6 +114,8 @@ cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int f, int* 
         while x >= 0 and surround_open(core, seat, x):
             cells[n] = top_cell(core, x)
             n += 1
+            if tab.shape_approach_one[k]:   # approach-one: the adjacent piece only
+                break
             x = tab.tnbr[x * 26 + d]
         return n
     if tab.shape_cond[k] == COND_ADJACENT or tab.shape_cond[k] == COND_ADJACENT_ORTH:
@@ -173,12 +177,20 @@ cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int f, int* 
 
 cdef int surround_captives(TTTCore core, int seat, int c, int f, int* cells) noexcept:
     """The captive cells of the surrounder of ``seat`` on cell c (none for
-    a shape without a power)."""
+    a shape without a power; a paralyzer's captives are the pieces not
+    paralysed already: re-paralysing one changes nothing)."""
     cdef Tables tab = core.tab
-    cdef int k = tab.shape_local[core.shp[c]]
+    cdef int k = tab.shape_local[core.shp[c]], n, i, m = 0
     if tab.shape_power[k] == POWER_NONE:
         return 0
-    return surround_captives_at(core, seat, k, c % tab.XY if tab.gravity else c, f, cells)
+    n = surround_captives_at(core, seat, k, c % tab.XY if tab.gravity else c, f, cells)
+    if tab.shape_result[k] != RESULT_PARALYZES:
+        return n
+    for i in range(n):
+        if not is_paralysed(core, cells[i]):
+            cells[m] = cells[i]
+            m += 1
+    return m
 
 
 cdef int surround_capture(TTTCore core, int seat, int c, int f, bint apply) noexcept:
@@ -196,6 +208,8 @@ cdef int surround_capture(TTTCore core, int seat, int c, int f, bint apply) noex
             if res == RESULT_CONVERTS:
                 core.board_hash ^= tab.zob[m * (tab.C + 1) + core.cell[m]] ^ tab.zob[m * (tab.C + 1) + piece]
                 core.cell[m] = piece
+            elif res == RESULT_PARALYZES:       # it stays, in its colour, and never moves again
+                core.mem[tab.para0 + m] = 1
             elif tab.gravity:
                 clear_cell(core, m)                 # a stack's top leaves
                 core.top[m % tab.XY] -= 1

@@ -50,6 +50,8 @@ cdef object position_text(TTTCore core):
                 rows.append("".join(cell_char(cells[x + X * (y + Y * z)]) for x in range(X)))
     if tab.shaped:               # the shapes, laid out as the board
         rows += ["shapes:", board_layout(core, shape_letters(core, -1))]
+    if tab.paralyzes:            # the paralysed pieces ("!"), laid out as the board
+        rows += ["paralysed:", board_layout(core, paralysed_marks(core, -1))]
     if core.end != END_NONE:
         status = f"game over ({core.ending()}): returns {core.returns_list()}"
     elif core.offer_by >= 0:
@@ -104,6 +106,8 @@ cdef object observation_planes(TTTCore core):
         obs.extend(1.0 if (core.disq >> p) & 1 else 0.0 for p in range(tab.nplayers))
     if tab.shaped and core.seen == NULL:     # shape planes, per-shape reserves
         obs.extend(shape_planes(core, -1))      # (cloaked: in each player's view only)
+    if tab.paralyzes and core.seen == NULL:  # the paralysed pieces
+        obs.extend(1.0 if is_paralysed(core, c) else 0.0 for c in range(S))
     return obs
 
 
@@ -145,6 +149,13 @@ cdef object shape_letters(TTTCore core, int player):
         else:
             out.append(".")
     return out
+
+
+cdef object paralysed_marks(TTTCore core, int player):
+    """Per cell "!" for a paralysed piece ``player`` sees (every piece when
+    player < 0), "." otherwise."""
+    return ["!" if is_paralysed(core, c) and (player < 0 or core.seen == NULL or sees_piece(core, player, c))
+            else "." for c in range(core.tab.S)]
 
 
 cdef object shape_planes(TTTCore core, int player):
@@ -349,8 +360,10 @@ cdef object view_text(TTTCore core, int player):
     if core.tab.shaped:      # the shapes it sees ("?" colour only), the reserves it may know
         known = known_shape_reserves(core, player)
         reserves = ", ".join(f"{k} {known[k] if k in known else v}" for k, v in core.reserves().items())
+        para = (f"paralysed:\n{board_layout(core, paralysed_marks(core, player))}\n"
+                if core.tab.paralyzes else "")
         return (f"player {player} sees:\n{board_layout(core, core.player_view(player))}\nshapes:\n"
-                f"{board_layout(core, core.player_shape_view(player))}\n{status}\nreserves: {reserves}")
+                f"{board_layout(core, core.player_shape_view(player))}\n{para}{status}\nreserves: {reserves}")
     return (f"player {player} sees:\n{board_layout(core, core.player_view(player))}\n{status}\n"
             f"reserves: {reserves}")
 
@@ -377,6 +390,8 @@ cdef object view_tensor(TTTCore core, int player):
     me[player] = 1.0
     if tab.shaped:           # the shapes it fully sees, the reserves it may know
         me += shape_planes(core, player)
+    if tab.paralyzes:        # the paralysed pieces it sees
+        me += [1.0 if m == "!" else 0.0 for m in paralysed_marks(core, player)]
     return planes + shown_public(core, player, observation_planes(core)[(C + 2) * S:]) + me
 
 

@@ -126,3 +126,4 @@ cpdef enum Result:
     RESULT_REINCARNATES = 2   # the captive goes to the captor's reserve, in the captor's colour
     RESULT_REINCARNATES_X2 = 3   # "reincarnate (x2) (double upon capture)": two per captive
     RESULT_REINCARNATES_X3 = 4   # "convert, remove, triple, and add them to one's own reserves": three
+    RESULT_PARALYZES = 5      # "Paralyzes captive(s)": the captive stays, in its colour, never to move

@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.ttt.schema import (
+    CONDITIONS_APPROACH,
     CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
+    CONDITIONS_PARALYZING,
     CONDITIONS_SURROUND,
     HEX_REFUSED_MOVES,
     LAST_PENTAGON_CHECK,
@@ -170,10 +172,14 @@ def check_board_kind(rec, p):
                 "board.kind 'hexagons': stationary, adjacent, adjacent-orthogonal, orthogonal, linear, "
                 "forward-orthogonal)",
             )
-        if kind == "toroid" and props.get("power", "none") != "none" and props.get("condition") == "approach":
+        if (
+            kind == "toroid"
+            and props.get("power", "none") != "none"
+            and props.get("condition") in CONDITIONS_APPROACH
+        ):
             p.add(
                 f"shapes.{shape}.condition",
-                "'approach' is not defined on a toroid: it captures along the line of the move away "
+                f"{props['condition']!r} is not defined on a toroid: it captures along the line of the move away "
                 "from where the move started, and a wrapping line comes back to that start (allowed "
                 "with board.kind 'toroid': any other condition)",
             )
@@ -345,6 +351,51 @@ def check_triagonal(rec, p):
             p.add(field, "'move-on-triagonal' needs " + "; ".join(why))
 
 
+def check_paralyzes(rec, p):
+    """ "Paralyzes captive(s)" (docs/rules/ttt/captures.md, "Paralyzes
+    captive(s)"): the captive stays on its space in its colour, so a captor
+    that takes the captive's space (a cover, cover by rank, a triagonal
+    step) cannot paralyze on a flat board, as the specification clears every
+    result but Remove and Reincarnate for a cover on non-stacks. Not built
+    yet: jumps, stacks, simultaneous or single phases, cloaked spaces."""
+    for shape, props in (rec.get("shapes") or {}).items():
+        if props.get("power", "none") == "none" or props.get("result") != "paralyzes":
+            continue
+        why = []
+        cond = props.get("condition")
+        if cond in ("cover", "cover-by-rank", "move-on-triagonal"):
+            why.append(
+                f"a captor that lands next to its captives ({cond!r} takes the captive's space, and "
+                "the specification: “If a “Cover” condition is selected on non-stacks, then clear "
+                "all results except Remove and Reincarnate”)"
+            )
+        elif cond not in CONDITIONS_PARALYZING:
+            why.append(f"a condition other than {cond!r} (paralyzing jumps are not built yet)")
+        others = sorted(
+            name
+            for name, q in (rec.get("shapes") or {}).items()
+            if q.get("power", "none") != "none" and q.get("condition") not in CONDITIONS_PARALYZING
+        )
+        if others and cond in CONDITIONS_PARALYZING:
+            why.append(
+                f"no other shape capturing by cover, jump or triagonal step ({', '.join(others)}: "
+                "capturing a paralysed piece so is not built yet)"
+            )
+        if (rec.get("board") or {}).get("kind") == "stacks":
+            why.append("a board that is not stacks (not built on stacks yet)")
+        if in_rounds(rec):
+            why.append("sequential phases only (not built in rounds yet)")
+        if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
+            why.append("no cloaked spaces (not built with them yet)")
+        if why:
+            p.add(
+                f"shapes.{shape}.result",
+                "'paralyzes' needs "
+                + "; ".join(why)
+                + f" (allowed with it: {', '.join(CONDITIONS_PARALYZING)})",
+            )
+
+
 def check_line_moves(raw, rec, p):
     """``line_moves`` (docs/rules/ttt/shapes.md, "Pieces in the way"): whether a
     piece on the line stops a line move or is passed over. Put in the record
@@ -499,10 +550,10 @@ def check_jumps(rec, p):
             continue
         field = f"shapes.{shape}.condition"
         lineless = ("stationary", "knight-2x1x0", "knight-2x1x1")
-        if props["condition"] == "approach" and props.get("move") in lineless:
+        if props["condition"] in CONDITIONS_APPROACH and props.get("move") in lineless:
             p.add(
                 field,
-                f"'approach' captures by moving along a line toward the captives, and move "
+                f"{props['condition']!r} captures by moving along a line toward the captives, and move "
                 f"{props['move']!r} has none (allowed with {props['move']!r}: cover, cover-by-rank, "
                 "the surrounds, adjacent, adjacent-orthogonal)",
             )

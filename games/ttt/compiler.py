@@ -511,5 +511,11 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "shape_jump_back": [
             p.get("power", "none") != "none" and p.get("condition") == "chain-jump-back" for p in props
         ],
+        # approach-one: the shape's approach takes the adjacent piece only
+        "shape_approach_one": [
+            p.get("power", "none") != "none" and p.get("condition") == "approach-one" for p in props
+        ],
         "surrounds": has_surrounds(r),
+        # "Paralyzes captive(s)": the position keeps a paralysed flag per cell
+        "paralyzes": any(p.get("power", "none") != "none" and p.get("result") == "paralyzes" for p in props),
     }

@@ -116,7 +116,9 @@ CONDITIONS_SURROUND = CONDITIONS_SURROUND + CONDITIONS_ADJACENT
 # pieces along its line captures the unbroken run of them it approaches
 # (docs/rules/ttt/surround.md, "Approach"); judged where the mover lands,
 # as the surrounds are, so it is one of them to the engine
-CONDITIONS_APPROACH = ("approach",)
+# approach-one: the approach that takes only the piece next to the landing
+# (docs/rules/ttt/surround.md, "Approach"); the engine's approach with a flag
+CONDITIONS_APPROACH = ("approach", "approach-one")
 CONDITIONS_ALL = CONDITIONS_ALL + CONDITIONS_APPROACH
 CONDITIONS_NOW = CONDITIONS_NOW + CONDITIONS_APPROACH
 CONDITIONS_SURROUND = CONDITIONS_SURROUND + CONDITIONS_APPROACH
@@ -130,7 +132,21 @@ RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
 # triple, and add them to one’s own reserves": three per captive
 # (docs/rules/ttt/captures.md, "Reincarnate: one or three")
 RESULTS_ALL = RESULTS_ALL + ("reincarnates-x3",)
+# the result dropdown "can extend to “Paralyzes captive(s)”": the captive
+# stays where it is, in its colour, and never moves again
+# (docs/rules/ttt/captures.md, "Paralyzes captive(s)")
+RESULTS_ALL = RESULTS_ALL + ("paralyzes",)
 RESULTS_NOW = RESULTS_ALL
+# the conditions a paralyzer plays: the captor lands next to its captives
+# (a cover would share the captive's space; jumps with it are not built)
+CONDITIONS_PARALYZING = (
+    "surround-line",
+    "surround-orthogonal",
+    "adjacent",
+    "adjacent-orthogonal",
+    "approach",
+    "approach-one",
+)
 # the results that put captives into the captor's reserve, and how many each
 REINCARNATING = {"reincarnates": 1, "reincarnates-x2": 2, "reincarnates-x3": 3}
 STALEMATES = (
@@ -328,6 +344,8 @@ CONDITION_CODES = {
     "adjacent": int(Condition.COND_ADJACENT),
     "adjacent-orthogonal": int(Condition.COND_ADJACENT_ORTH),
     "approach": int(Condition.COND_APPROACH),
+    # an approach to the engine, with its own "adjacent piece only" flag
+    "approach-one": int(Condition.COND_APPROACH),
     "move-on-triagonal": int(Condition.COND_TRIAGONAL),
     # a chain jump to the engine, with its own "+ back" flag
     "chain-jump-back": int(Condition.COND_CHAIN_JUMP),
@@ -338,6 +356,7 @@ RESULT_CODES = {
     "reincarnates": int(Result.RESULT_REINCARNATES),
     "reincarnates-x2": int(Result.RESULT_REINCARNATES_X2),
     "reincarnates-x3": int(Result.RESULT_REINCARNATES_X3),
+    "paralyzes": int(Result.RESULT_PARALYZES),
 }
 
 ORDER_CODES = {

@@ -27,6 +27,7 @@ from games.ttt.combinations import (
     check_last_pentagon,
     check_last_row,
     check_line_moves,
+    check_paralyzes,
     check_shapes,
     check_simultaneous,
     check_stacks,
@@ -494,6 +495,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_captures(rec, p)
     check_jumps(rec, p)
     check_triagonal(rec, p)
+    check_paralyzes(rec, p)
     check_hidden_turns(raw, rec, p)
     check_hidden_walls(raw, rec, p)
     check_line_moves(raw, rec, p)

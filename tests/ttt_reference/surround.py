@@ -15,7 +15,8 @@ replacement it lands as. An adjacent capturer (adjacent, adjacent-orthogonal)
 takes every opponent piece next to where it arrives, along any line (the
 orthogonal ones only); on stacks the tops of the stacks next to it. An
 approacher (Fanorona) that moves along a straight line takes the unbroken
-run of opponent pieces that starts next to its landing along that line. A
+run of opponent pieces that starts next to its landing along that line
+(approach-one: the first piece of that run only). A
 by-stack mover surrounds from the stack it lands on, as the shape that
 moved, after it lands with its riders (it never covers); its own stack
 counts as the mover's.
@@ -25,13 +26,27 @@ from __future__ import annotations
 
 from .captures import GAINS
 
-SURROUND_CONDITIONS = ("surround-line", "surround-orthogonal", "adjacent", "adjacent-orthogonal", "approach")
+SURROUND_CONDITIONS = (
+    "surround-line",
+    "surround-orthogonal",
+    "adjacent",
+    "adjacent-orthogonal",
+    "approach",
+    "approach-one",
+)
 
 
 class SurroundMixin:
     def _init_surround(self):
         self.any_surrounder = any(self.surrounder(n) for n in self.names)
         self.arrive_src = None  # the source target of the move being played (approach)
+        self.paralysed = set()  # cells of pieces a "Paralyzes captive(s)" captor took
+
+    def movable_shape(self, s, f):
+        """A paralysed piece never moves again."""
+        if self.top_cell(f) in self.paralysed:
+            return None
+        return super().movable_shape(s, f)
 
     def surrounder(self, name):
         p = self.props[name]
@@ -78,8 +93,15 @@ class SurroundMixin:
 
     def surrounded(self, s, c, board, shape, src=None):
         """The cells the surrounder of seat s on c (in ``board``/``shape``)
-        captures; an approacher's move came from target ``src``."""
-        if self.props[shape[c]]["condition"] == "approach":
+        captures; an approacher's move came from target ``src``. A paralyzer
+        takes only pieces not paralysed already (re-paralysing changes nothing)."""
+        out = self._surrounded(s, c, board, shape, src)
+        if self.props[shape[c]].get("result") == "paralyzes":
+            out = [w for w in out if w not in self.paralysed]
+        return out
+
+    def _surrounded(self, s, c, board, shape, src=None):
+        if self.props[shape[c]]["condition"] in ("approach", "approach-one"):
             d = self.approach_step(c, src)
             out = []
             if d is None:
@@ -90,6 +112,8 @@ class SurroundMixin:
                 if cell is None or cell in self.locked or not self.takeable(s, cell, board):
                     break
                 out.append(cell)
+                if self.props[shape[c]]["condition"] == "approach-one":
+                    break  # the piece next to the landing only
                 p = self.go(p, d)
             return out
         if self.gravity:
@@ -321,8 +345,12 @@ class SurroundMixin:
         result = self.props[name]["result"]
         for c in self.surrounded(self.seat, stays, self.board, self.shape, self.arrive_src):
             if result == "converts":
-                self.board[c] = col
+                self.board[c] = col  # a paralysed piece converted stays paralysed
                 continue
+            if result == "paralyzes":
+                self.paralysed.add(c)  # it stays, in its colour, and never moves again
+                continue
+            self.paralysed.discard(c)
             captive = self.shape.pop(c)
             del self.board[c]
             self.gain(col, captive, GAINS.get(result, 0))

@@ -40,11 +40,13 @@ window.factorySetup = function () {
         // all results except Remove and Reincarnate".
         if (condition && result) {
           var cover = /^cover/.test(condition.value) && kind && kind.value !== "stacks";
-          var converts = result.querySelector("option[value='converts']");
-          if (converts) {
-            if (cover && result.value === "converts") result.value = "";
-            converts.disabled = cover;
-          }
+          ["converts", "paralyzes"].forEach(function (value) {
+            var option = result.querySelector("option[value='" + value + "']");
+            if (option) {
+              if (cover && result.value === value) result.value = "";
+              option.disabled = cover;
+            }
+          });
         }
       }
       power.addEventListener("change", sync);
