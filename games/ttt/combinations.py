@@ -180,8 +180,8 @@ def check_board_kind(rec, p):
             p.add(
                 f"shapes.{shape}.condition",
                 f"{props['condition']!r} is not defined on a toroid: it captures along the line of the "
-                "move away from where the move started, and a wrapping line comes back to that start (allowed "
-                "with board.kind 'toroid': any other condition)",
+                "move away from where the move started, and a wrapping line comes back to that start "
+                "(allowed with board.kind 'toroid': any other condition)",
             )
         small = isinstance(size, list) and all(is_int(v) for v in size) and min(size[:2]) < 5
         if kind == "toroid" and small and (move in LEAP_MOVES or jumps):
