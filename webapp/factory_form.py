@@ -110,6 +110,7 @@ _WORDS = {
         "adjacent-no-back-side": "Moves adjacent (no back/side)",
         "orthogonal-no-back": "Moves orth (no back)",
         "pawn-forward-center": "Pawn move forward/center",
+        "rook-orthogonal-castle": "Rook move orth/castle",
     },
     "line_moves": {
         "blocked-by-pieces": "Pieces block line moves",

@@ -61,11 +61,23 @@ MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
 MOVES_NO_BACK = ("adjacent-no-back", "adjacent-no-back-side", "orthogonal-no-back", "pawn-forward-center")
 MOVES_ALL = MOVES_ALL + MOVES_NO_BACK
 MOVES_NOW = MOVES_NOW + MOVES_NO_BACK
+# the specification's "Rook move orth/castle" (docs/rules/ttt/shapes.md, "Rook
+# move orth/castle"): any distance along an axis, as "orthogonal"; its castling
+# belongs to the turn check "Castle", which this engine does not play yet
+MOVES_ALL = MOVES_ALL + ("rook-orthogonal-castle",)
+MOVES_NOW = MOVES_NOW + ("rook-orthogonal-castle",)
 # line moves: any distance along a line (docs/rules/ttt/shapes.md, "Pieces in the
 # way"). ``line_moves`` says what a piece on the line does to them: it stops the
 # move ("blocked-by-pieces", the default: the specification lets moves pass
 # "over/through" locked spaces only) or is passed over ("over-pieces").
-LINE_MOVES = ("orthogonal", "diagonal", "linear", "linear-or-knight", "orthogonal-no-back")
+LINE_MOVES = (
+    "orthogonal",
+    "diagonal",
+    "linear",
+    "linear-or-knight",
+    "orthogonal-no-back",
+    "rook-orthogonal-castle",
+)
 LINE_READINGS = ("blocked-by-pieces", "over-pieces")
 LINE_READING_DEFAULT = "blocked-by-pieces"
 # captures: the words of the specification; the block "captures" at the
@@ -278,6 +290,8 @@ MOVE_CODES = {
     "adjacent-no-back-side": int(Move.MOVE_ADJ_NO_BACK_SIDE),
     "orthogonal-no-back": int(Move.MOVE_ORTH_NO_BACK),
     "pawn-forward-center": int(Move.MOVE_PAWN),
+    # the rook's slide is the orthogonal line move (its castling is not played yet)
+    "rook-orthogonal-castle": int(Move.MOVE_ORTH_LINE),
 }
 STALEMATE_CODES = {
     "draws": int(Stalemate.ST_DRAWS),

@@ -128,8 +128,8 @@ class ShapesMixin:
             steps = diag
         elif move == "adjacent-alquerque":  # diagonals are drawn through every other point only
             steps = orth + (diag if (fx % self.bX + fy) % 2 == 0 else [])
-        elif move in ("orthogonal", "diagonal", "linear", "linear-or-knight"):
-            steps = {"orthogonal": orth, "diagonal": diag}.get(move, dirs)
+        elif move in ("orthogonal", "rook-orthogonal-castle", "diagonal", "linear", "linear-or-knight"):
+            steps = {"orthogonal": orth, "rook-orthogonal-castle": orth, "diagonal": diag}.get(move, dirs)
             slide = True
             leaps = KNIGHT if move == "linear-or-knight" else []
         elif move in FORWARD_MOVES:
