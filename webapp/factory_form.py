@@ -129,6 +129,7 @@ _WORDS = {
         "adjacent-orthogonal": "Adjacent (orthogonal)",
         "approach": "Approach",
         "move-on-triagonal": "Move on triagonal",
+        "move-on-diagonal-en-passant": "Move on diag + en passe",
     },
     "result": {
         "removes": "Removes captive(s)",
@@ -162,6 +163,8 @@ def option_label(control: str, value) -> str:
             return "Stalemate if goal is reached"
         if text == schema.LAST_PENTAGON_CHECK:
             return "Last pentagon wins"
+        if text == schema.EN_PASSANT_CHECK:
+            return "En passant"
         if text.startswith("all-lose-if-any-"):
             return f"All players lose if any {text.rsplit('-', 1)[1]}-same-color-in-a-row"
         parts = text.split("-")

@@ -115,6 +115,12 @@ CONDITIONS_SURROUND = CONDITIONS_SURROUND + CONDITIONS_APPROACH
 # only (docs/rules/ttt/captures.md, "Move on triagonal")
 CONDITIONS_ALL = CONDITIONS_ALL + ("move-on-triagonal",)
 CONDITIONS_NOW = CONDITIONS_NOW + ("move-on-triagonal",)
+# "Move on diag + en passe" (the same list): the chess pawn's capture, one step
+# diagonally forward onto the captive, and en passant when the turn check "En
+# passant" is on (docs/rules/ttt/captures.md, "Move on diag + en passe")
+DIAGONAL_EN_PASSANT = "move-on-diagonal-en-passant"
+CONDITIONS_ALL = CONDITIONS_ALL + (DIAGONAL_EN_PASSANT,)
+CONDITIONS_NOW = CONDITIONS_NOW + (DIAGONAL_EN_PASSANT,)
 RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
 # the Factory's "To “Reincarnate” captives means to convert, remove,
 # triple, and add them to one’s own reserves": three per captive
@@ -194,7 +200,11 @@ GOAL_CHECK = "goal-reached-stalemate"
 # wins"): after a ply, the one side still owning pentagons wins. Like the goal check it
 # counts no line, so it stays out of TURN_CHECKS and parse_check.
 LAST_PENTAGON_CHECK = "last-pentagon-wins"
-SHAPE_CHECKS = (GOAL_CHECK, LAST_PENTAGON_CHECK)
+# The specification's "En passant" (docs/rules/ttt/turns.md, "En passant"): a
+# pawn's (pawn-forward-center) double first step, which the next ply may take
+# en passant; a rule of the turn that counts no line, as the two above
+EN_PASSANT_CHECK = "en-passant"
+SHAPE_CHECKS = (GOAL_CHECK, LAST_PENTAGON_CHECK, EN_PASSANT_CHECK)
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")
@@ -319,6 +329,7 @@ CONDITION_CODES = {
     "adjacent-orthogonal": int(Condition.COND_ADJACENT_ORTH),
     "approach": int(Condition.COND_APPROACH),
     "move-on-triagonal": int(Condition.COND_TRIAGONAL),
+    DIAGONAL_EN_PASSANT: int(Condition.COND_DIAG_EN_PASSANT),
     # a chain jump to the engine, with its own "+ back" flag
     "chain-jump-back": int(Condition.COND_CHAIN_JUMP),
 }
@@ -524,6 +535,7 @@ def needs_goals(record) -> bool:
         props.get("cannot_move_backwards", False)
         or props["move"] in MOVES_FORWARD
         or props["move"] in MOVES_NO_BACK
+        or (props.get("power", "none") != "none" and props.get("condition") == DIAGONAL_EN_PASSANT)
         for props in record["shapes"].values()
     )
 

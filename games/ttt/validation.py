@@ -20,6 +20,7 @@ from typing import Any
 
 from games.ttt.combinations import (
     check_captures,
+    check_en_passant,
     check_hidden_turns,
     check_jumps,
     check_last_pentagon,
@@ -475,6 +476,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_captures(rec, p)
     check_jumps(rec, p)
     check_triagonal(rec, p)
+    check_en_passant(rec, p)
     check_hidden_turns(raw, rec, p)
     check_line_moves(raw, rec, p)
     check_last_pentagon(rec, p)
