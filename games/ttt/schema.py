@@ -205,6 +205,9 @@ LAST_PENTAGON_CHECK = "last-pentagon-wins"
 # en passant; a rule of the turn that counts no line, as the two above
 EN_PASSANT_CHECK = "en-passant"
 SHAPE_CHECKS = (GOAL_CHECK, LAST_PENTAGON_CHECK, EN_PASSANT_CHECK)
+# The specification's "Castle" (docs/rules/ttt/turns.md, "Castle"): a word of its
+# turn checks this engine does not play yet (it needs whether a piece has moved)
+CHECKS_LATER = ("castle",)
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")

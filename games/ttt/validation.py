@@ -37,6 +37,7 @@ from games.ttt.ruleset import RuleSet
 from games.ttt.schema import (
     BOARD_FIELDS,
     BOARD_KINDS,
+    CHECKS_LATER,
     CLOAKING_NOW,
     COLOUR_MODES,
     CONDITIONS_ALL,
@@ -407,6 +408,12 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     for i, c in enumerate(checks):
         if c in SHAPE_CHECKS and c not in seen:  # with the goal lines, or the pentagons
             seen.append(c)
+        elif c in CHECKS_LATER:
+            p.add(
+                f"turn_checks[{i}]",
+                f"{c!r} is not supported by this engine yet "
+                f"(supported now: {allowed_text(TURN_CHECKS + SHAPE_CHECKS)})",
+            )
         elif c not in TURN_CHECKS:
             p.add(
                 f"turn_checks[{i}]",
