@@ -28,12 +28,13 @@ from ttt_checks import (
     play_against_reference,
     position,
     power,
+    problems,
     random_sim_test_of,
     rule_set,
     same_pieces,
     same_pieces_conserved,
 )
-from ttt_records import shaped_records_with_spaces
+from ttt_records import shaped_records, shaped_records_with_spaces
 
 SQUARES_4X4 = {"board": {"kind": "squares", "size": [4, 4, 1]}}
 
@@ -695,3 +696,67 @@ def line_move_cases():
 def test_line_move_readings_match_reference(rs):
     play_against_reference(rs, games=sweep(full=25, quick=3), seed=11)
     assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=5, quick=1), seed=5)
+
+
+# -- the rook's move -----------------------------------------------------------------------
+
+
+ROOK = "rook-orthogonal-castle"
+
+
+def test_the_rook_slides_along_axes_as_orthogonal_does():
+    """ "Rook move orth/castle" (docs/rules/ttt/shapes.md, "Rook move orth/castle"):
+    any distance along an axis, stopped by the first piece, a cover on it
+    where the power allows; the same destinations as ``orthogonal``."""
+    for value in (None, "over-pieces"):
+        for whites in ([(2, 1, 1)], [(3, 1, 1), (1, 3, 1)]):
+            rook = make_core(_rook(value, {"move": ROOK}, whites))
+            orth = make_core(_rook(value, {"move": "orthogonal"}, whites))
+            assert action_strings(rook) == action_strings(orth)
+    core = make_core(_rook(None, {"move": ROOK}, [(3, 1, 1)]))
+    assert _along_x(core) == ["(1,1,1)->(2,1,1)"]
+    assert "(1,1,1)->(2,2,1)" not in action_strings(core)  # never along a diagonal
+    cover = make_core(_rook(None, power("cover", "removes", ROOK), [(3, 1, 1)]))
+    assert _along_x(cover) == ["(1,1,1)->(2,1,1)", "(1,1,1)->(3,1,1)"]
+
+
+def test_the_rook_move_is_validated_and_offered_by_the_factory():
+    from webapp.factory_form import choices, option_label
+
+    found = problems(
+        "bad-rook",
+        board={"kind": "squares", "size": [3, 3, 1]},
+        reserves={"black": {"x": 1}, "white": {"x": 1}},
+        shapes={"x": {"move": "rook-orthogonal"}},
+    )
+    assert any("'rook-orthogonal' is not allowed" in p and ROOK in p for p in found)
+    assert ROOK in choices()["moves"]
+    assert option_label("move", ROOK) == "Rook move orth/castle"
+    slide = {"x": {"move": ROOK}}
+    over = rule_set(
+        "over",
+        SQUARES_4X4,
+        reserves={"black": {"x": 1}, "white": {"x": 1}},
+        shapes=slide,
+        line_moves="over-pieces",
+        move_limit=10,
+    )
+    assert over.record["line_moves"] == "over-pieces"  # a line move: the field is written
+
+
+def test_the_rook_example_plays_against_the_reference(tmp_path):
+    rs = rules.resolve("games/ttt/examples/Rook-Race.json")
+    assert rs.record["shapes"]["x"]["move"] == ROOK
+    play_against_reference(rs, games=sweep(full=10, quick=2), seed=3)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))
+
+
+@settings(max_examples=sweep(full=40, quick=4), deadline=None, suppress_health_check=list(HealthCheck))
+@given(shaped_records(), st.integers(0, 10**6))
+def test_random_rule_sets_with_rooks_match_reference(rec, seed):
+    """Random shaped rule sets with one shape's move replaced by the rook's:
+    move by move the reference model's, pieces conserved."""
+    rec["shapes"][sorted(rec["shapes"])[0]]["move"] = ROOK
+    rs = parsed_or_rejected(rec)
+    conserved = same_pieces_conserved(rs)
+    play_against_reference(rs, games=2, seed=seed, check=lambda core, ref: conserved(core, ref))

@@ -552,9 +552,9 @@ def test_factory_choices_follow_the_schema(app, monkeypatch):
     for move in schema.MOVES_NOW:
         assert f'<option value="{move}"' in page
     assert "Moves orth by stack" in page and "Moves orth by full stack" in page  # stacks moves
-    assert '"rook-orthogonal-castle"' not in page
-    monkeypatch.setattr(schema, "MOVES_NOW", schema.MOVES_NOW + ("rook-orthogonal-castle",))
-    assert '<option value="rook-orthogonal-castle"' in cy.get("/factory").text
+    assert '"queen-move"' not in page
+    monkeypatch.setattr(schema, "MOVES_NOW", schema.MOVES_NOW + ("queen-move",))
+    assert '<option value="queen-move"' in cy.get("/factory").text
 
 
 def test_boards_are_drawn_with_clickable_legal_cells(app):

@@ -114,6 +114,7 @@ _WORDS = {
         "adjacent-no-back-side": "Moves adjacent (no back/side)",
         "orthogonal-no-back": "Moves orth (no back)",
         "pawn-forward-center": "Pawn move forward/center",
+        "rook-orthogonal-castle": "Rook move orth/castle",
     },
     "line_moves": {
         "blocked-by-pieces": "Pieces block line moves",
@@ -137,6 +138,7 @@ _WORDS = {
         "approach": "Approach",
         "approach-one": "Approach (adjacent piece only)",
         "move-on-triagonal": "Move on triagonal",
+        "move-on-diagonal-en-passant": "Move on diag + en passe",
     },
     "result": {
         "removes": "Removes captive(s)",
@@ -171,6 +173,8 @@ def option_label(control: str, value) -> str:
             return "Stalemate if goal is reached"
         if text == schema.LAST_PENTAGON_CHECK:
             return "Last pentagon wins"
+        if text == schema.EN_PASSANT_CHECK:
+            return "En passant"
         if text.startswith("all-lose-if-any-"):
             return f"All players lose if any {text.rsplit('-', 1)[1]}-same-color-in-a-row"
         parts = text.split("-")

@@ -31,7 +31,7 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport int16_t, uint8_t
 from games.ttt.codes cimport (
     POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES, RESULT_REINCARNATES_X2,
-    RESULT_REINCARNATES_X3, COND_JUMP, COND_SURROUND_LINE, COND_TRIAGONAL)
+    RESULT_REINCARNATES_X3, COND_JUMP, COND_SURROUND_LINE, COND_TRIAGONAL, COND_DIAG_EN_PASSANT)
 from games.ttt.poker cimport hand_rank, N_SHAPES
 
 
@@ -161,7 +161,7 @@ cdef int cover_verdict(TTTCore core, int seat, int k, int t, int* cells, int* n)
     cdef int beat[CP_MAX_STACK]
     cdef int mr = mover_hand(core, seat, k, t)      # -1, or a by-stack mover's hand
     if core.tab.shape_power[k] != POWER_NONE and core.tab.shape_cond[k] >= COND_JUMP \
-            and core.tab.shape_cond[k] != COND_TRIAGONAL:   # (a triagonal capture is a cover)
+            and not step_captor(core.tab.shape_cond[k]):   # (a triagonal or diagonal capture is a cover)
         n[0] = 0                  # a jumper or surrounder never covers (on stacks
         return CP_NONE            # every arrival lands on a stack's pieces)
     n[0] = defenders(core, seat, t, cells)
@@ -218,6 +218,71 @@ cdef bint cover_allowed(TTTCore core, int seat, int k, int t) noexcept:
     return duel(core, k, tab.shape_local[core.shp[t]]) != 2
 
 
+cdef inline bint step_captor(int cond) noexcept:
+    """Whether a condition captures by one step onto the captive, a cover
+    along its own directions ("Move on triagonal", "Move on diag + en
+    passe"), the shape's other moves going to free spaces only."""
+    return cond == COND_TRIAGONAL or cond == COND_DIAG_EN_PASSANT
+
+
+cdef inline bint forward_diagonal(Tables tab, int seat, int d) noexcept:
+    """Whether direction d is a diagonal step forward for ``seat``: two
+    components non-zero, the one on its goal's axis towards its goal line."""
+    cdef int axis = tab.goal_axis[seat] if seat < tab.nplayers else -1
+    if axis < 0 or (tab.dcomp[d * 3] != 0) + (tab.dcomp[d * 3 + 1] != 0) + (tab.dcomp[d * 3 + 2] != 0) != 2:
+        return False
+    return tab.dcomp[d * 3 + axis] * (1 if tab.goal_high[seat] else -1) == 1
+
+
+cdef int diagonal_captures(TTTCore core, int seat, int f, int k, uint8_t* mark) noexcept:
+    """"Move on diag + en passe": the targets the piece of local shape k on
+    f captures by one step diagonally forward (``forward_diagonal``) onto a
+    piece of a colour its seat does not own, on an open space it may enter,
+    and with "En passant" onto the empty space the last ply's double step
+    passed over (``en_passant_victim``), marked; with ``mark`` NULL, 1 as
+    soon as one exists."""
+    cdef Tables tab = core.tab
+    cdef int d, u, piece, n = 0
+    for d in range(26):
+        if not forward_diagonal(tab, seat, d):
+            continue
+        u = tab.tnbr[f * 26 + d]
+        if u < 0 or tab.locked[u] or (core.plock != NULL and core.plock[u]) or not may_enter(core, seat, u):
+            continue
+        piece = core.cell[u]
+        if piece == 0:
+            if not tab.en_passant or en_passant_victim(core, seat, k, f, u, core.mem[tab.ep0] - 1,
+                                                       core.mem[tab.ep0 + 1] - 1) < 0:
+                continue
+        elif (tab.seat_mask[seat] >> (piece - 1)) & 1:
+            continue
+        if mark == NULL:
+            return 1
+        if not mark[u]:
+            mark[u] = 1
+            n += 1
+    return n
+
+
+cdef int en_passant_victim(TTTCore core, int seat, int k, int f, int u, int space, int pawn) noexcept:
+    """En passant: the cell of the pawn that a move of the local-shape-k
+    piece of ``seat`` from f to the empty target u takes, when u is the
+    space ``space`` the pawn on ``pawn`` passed over in the last ply, the
+    step is diagonally forward, the shape captures by "Move on diag + en
+    passe" and the pawn's colour is not the seat's (-1: none)."""
+    cdef Tables tab = core.tab
+    cdef int d
+    if (not tab.en_passant or space < 0 or space != u or pawn < 0 or core.cell[u] != 0
+            or tab.shape_cond[k] != COND_DIAG_EN_PASSANT or tab.shape_power[k] == POWER_NONE):
+        return -1
+    if core.cell[pawn] == 0 or (tab.seat_mask[seat] >> (core.cell[pawn] - 1)) & 1:
+        return -1
+    for d in range(26):
+        if tab.tnbr[f * 26 + d] == u and forward_diagonal(tab, seat, d):
+            return pawn
+    return -1
+
+
 cdef int triagonal_captures(TTTCore core, int seat, int f, int k, bint noback, int d0,
                             uint8_t* mark) noexcept:
     """"Move on triagonal": the targets the piece of local shape k on f
@@ -267,7 +332,7 @@ cdef bint action_captures(TTTCore core, int seat, int action, bint* must) noexce
     every piece it covers (CP_WIN); ``must`` tells whether its shape must
     capture."""
     cdef Tables tab = core.tab
-    cdef int k, t, r, f, n, kl
+    cdef int k, t, r, f, n, kl, pawn = -1, verdict, piece, shape
     cdef int cells[CP_MAX_STACK]
     must[0] = False
     if action < tab.nplace:
@@ -286,13 +351,22 @@ cdef bint action_captures(TTTCore core, int seat, int action, bint* must) noexce
         kl = tab.replacer[r] if r >= 0 else k          # the piece surrounds as it lands
         if tab.surrounds and tab.shape_power[kl] != POWER_NONE and tab.shape_cond[kl] >= COND_SURROUND_LINE:
             return move_captures(core, seat, action, k, kl, f, t, must, False)
-        if tab.jumps and tab.shape_cond[k] >= COND_JUMP and tab.shape_cond[k] != COND_TRIAGONAL \
+        if tab.jumps and tab.shape_cond[k] >= COND_JUMP and not step_captor(tab.shape_cond[k]) \
                 and tab.shape_power[k] != POWER_NONE:
             must[0] = tab.shape_power[k] == POWER_MUST      # a jump is its capture
             return jumped_target(core, seat, k, f, t) >= 0
+        if tab.en_passant:
+            pawn = en_passant_victim(core, seat, k, f, t, core.mem[tab.ep0] - 1, core.mem[tab.ep0 + 1] - 1)
     else:
         return False
-    if cover_verdict(core, seat, k, t, cells, &n) != CP_WIN:
+    if pawn >= 0:               # en passant: judged as if the pawn had made one step (the board is restored)
+        piece, shape, kl = core.cell[pawn], core.shp[pawn], core.shp[t]
+        core.cell[t], core.shp[t], core.cell[pawn] = piece, shape, 0
+        verdict = cover_verdict(core, seat, k, t, cells, &n)
+        core.cell[t], core.shp[t], core.cell[pawn] = 0, kl, piece
+        if verdict != CP_WIN:
+            return False
+    elif cover_verdict(core, seat, k, t, cells, &n) != CP_WIN:
         return False
     must[0] = tab.shape_power[k] == POWER_MUST
     return True

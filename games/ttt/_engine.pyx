@@ -140,6 +140,10 @@ cdef class TTTCore(GameCore):
     cdef int16_t* bstate      # several boards: [decided mask, results per board] at the block's end
     cdef int score_board1     # board + 1 that score_sides and area count alone (0: every board)
     cdef int stuck            # seat + 1 left without a move while its stalemate is scored (0: none)
+    # "En passant": the space the last ply's double step passed over and the
+    # pawn that made it (-1: none), read by the ply being applied
+    cdef int ep_space
+    cdef int ep_pawn
     # cloaking: seen points into the block (NULL without cloaking); a view
     # (the tables' scratch core) plays the plain rules on what one player
     # sees; cloak_busy is set while apply runs the plain rules under the
@@ -253,6 +257,8 @@ cdef class TTTCore(GameCore):
         self.shp = self.mem + tab.shp0 if tab.shaped else NULL
         self.sres = self.mem + tab.sres0 if tab.shaped else NULL
         self.chain_land = -1
+        self.ep_space = -1
+        self.ep_pawn = -1
         self.hand_stack = -1
         self.hand_below = -1
         self.showdown_carried = -1
@@ -370,6 +376,11 @@ cdef class TTTCore(GameCore):
         if self.offer_by >= 0:
             answer_offer(self, action == tab.a_agree)
             return
+        if tab.en_passant and action != tab.a_offer:       # it lasts one ply: this one may take it
+            self.ep_space = self.mem[tab.ep0] - 1
+            self.ep_pawn = self.mem[tab.ep0 + 1] - 1
+            self.mem[tab.ep0] = 0
+            self.mem[tab.ep0 + 1] = 0
         if tab.chains and self.mem[tab.chain0]:
             apply_chain_action(self, action)                   # a chain jump's continuation
             return
@@ -413,6 +424,9 @@ cdef class TTTCore(GameCore):
             h ^= mix64(<uint64_t>(self.mem[self.tab.chain0] + 3) * <uint64_t>0xA24BAED4963EE407ULL + 4242)
         if self.tab.paralyzes:                    # the paralysed pieces
             h ^= paralysed_hash(self, NULL)
+        if self.tab.en_passant:                   # the space a double step just passed over
+            h ^= mix64(<uint64_t>(self.mem[self.tab.ep0] + 1024 * self.mem[self.tab.ep0 + 1] + 7)
+                       * <uint64_t>0x94D049BB133111EBULL + 5151)
         return h
 
     cdef uint64_t hash(self) noexcept:

@@ -147,6 +147,8 @@ cdef class Tables:
     cdef int goal_high[MAX_SEATS]          # goal at the axis' high end
     cdef bint goal_check                   # "Stalemate if goal is reached"
     cdef bint last_pentagon                # "Last pentagon wins"
+    cdef bint en_passant                   # "En passant": pawns' double first step, taken en passant
+    cdef int ep0                           # block slots: the space passed over + 1 (0: none), the pawn + 1
     cdef int last_row_k                    # "Last K-in-a-row wins": K (0: not the rule)
     cdef int last_row0                     # its block slot: side + 1 whose ply made the last K-line
     cdef int16_t* knight3                  # T*24 jumps 2x1x1

@@ -25,7 +25,7 @@ from games.ttt.codes cimport (
     MOVE_NONE, MOVE_LINEAR_KNIGHT, MOVE_ALQUERQUE, MOVE_ORTHOGONAL, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE,
     MOVE_DIAG_LINE, MOVE_LINEAR, MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3,
     MOVE_ADJ_KNIGHT, MOVE_ADJ_NO_BACK, MOVE_ADJ_NO_BACK_SIDE, MOVE_ORTH_NO_BACK, MOVE_PAWN, POWER_NONE,
-    COND_JUMP, COND_CHAIN_JUMP, COND_TRIAGONAL)
+    COND_JUMP, COND_CHAIN_JUMP, COND_TRIAGONAL, COND_DIAG_EN_PASSANT)
 
 
 cdef inline bint outranks(int a, int b) noexcept:
@@ -82,6 +82,7 @@ cdef int shape_action_layout(Tables tab, dict p, int i) except -1:
         tab.goal_high[k] = high
     tab.goal_check = p["goal_check"]
     tab.last_pentagon = p.get("last_pentagon", False)
+    tab.en_passant = p.get("en_passant", False)
     capture_tables(tab, p)                          # powers, jumps, surrounds, pots
     if tab.move:
         i += tab.R * tab.T * tab.T
@@ -114,6 +115,9 @@ cdef void shape_block_layout(Tables tab, dict p) except *:
         tab.block += tab.S
     pot_layout(tab)
     chain_layout(tab)
+    if tab.en_passant:                  # the space a pawn's double step just passed over, and the pawn
+        tab.ep0 = tab.block
+        tab.block += 2
     dirs = directions_26()
     tab.dcomp = <int8_t*>malloc(26 * 3)
     tab.knight3 = <int16_t*>malloc(tab.T * 24 * sizeof(int16_t))
@@ -331,6 +335,10 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
         n = triagonal_captures(core, seat, f, k, noback, d0, mark)      # "Move on triagonal"
         if n and mark == NULL:
             return 1
+    if tab.powers and tab.shape_cond[k] == COND_DIAG_EN_PASSANT and tab.shape_power[k] != POWER_NONE:
+        n = diagonal_captures(core, seat, f, k, mark)                   # "Move on diag + en passe"
+        if n and mark == NULL:
+            return 1
     if forward and axis < 0:
         return n                      # no goal (Chaos): no forward
     if move == MOVE_KNIGHT or move == MOVE_KNIGHT3 or move == MOVE_LINEAR_KNIGHT or move == MOVE_ADJ_KNIGHT:
@@ -369,7 +377,28 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
     if tab.jumps and (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP) \
             and tab.shape_power[k] != POWER_NONE:
         n += jump_destinations(core, seat, f, k, mark)
+    if move == MOVE_PAWN and tab.en_passant:
+        u = double_step(core, seat, f)
+        if u >= 0 and shape_destination(core, seat, f, u, k, noback, d0, mark):
+            n += 1
     return n
+
+
+cdef int double_step(TTTCore core, int seat, int f) noexcept:
+    """With "En passant", a pawn's double first step: from the row farthest
+    from its seat's goal line, two steps forward along the goal's axis over
+    a space holding no piece; the target it reaches (-1: none)."""
+    cdef Tables tab = core.tab
+    cdef int axis = tab.goal_axis[seat] if seat < tab.nplayers else -1, d, u
+    if axis < 0 or goal_rows(core, seat, f) != (tab.bX if axis == 0 else tab.Y) - 1:
+        return -1
+    for d in range(26):
+        if tab.is_axis[d] and tab.dcomp[d * 3 + axis] * (1 if tab.goal_high[seat] else -1) == 1:
+            u = tab.tnbr[f * 26 + d]
+            if u < 0 or holds_piece(core, u):
+                return -1
+            return tab.tnbr[u * 26 + d]
+    return -1
 
 
 cdef bint shape_can_move(TTTCore core, int seat) noexcept:
@@ -504,7 +533,7 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
     """A placement (of the named shape) or a move (keeping the piece's
     shape, or turning it into the named replacement shape)."""
     cdef Tables tab = core.tab
-    cdef int sh, ch, colour, r, f, u, src, piece, shape, c
+    cdef int sh, ch, colour, r, f, u, src, piece, shape, c, mk, victim, vpiece, vshape
     core.goal_hit = False
     if action < tab.nplace:
         sh = (action // tab.T) // tab.choices
@@ -535,9 +564,17 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
     src = lift_source(core, f)
     piece = core.cell[src]
     shape = core.shp[src]
+    mk = tab.shape_local[shape]
     core.cell[src] = 0
     core.board_hash ^= tab.zob[src * (tab.C + 1) + piece] ^ tab.szob[src * MAX_SHAPES + shape]
     core.chain_land = -1
+    if tab.en_passant:
+        victim = en_passant_victim(core, core.seat, mk, f, u, core.ep_space, core.ep_pawn)
+        if victim >= 0:             # en passant: the pawn is taken as if it had made one step
+            vpiece, vshape = core.cell[victim], core.shp[victim]
+            lift_source(core, victim)
+            clear_cell(core, victim)
+            set_shape(core, land(core, u, vpiece), vshape)
     if tab.jumps:                                       # a jump captures what it passes
         apply_jump(core, piece, tab.shape_local[shape], f, u)
     c = -2
@@ -562,4 +599,8 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
     core.moves += 1
     if tab.goal_check and c >= 0 and goal_rows(core, core.seat, f) > 0 and goal_rows(core, core.seat, u) == 0:
         core.goal_hit = True                   # read by end_ply after the turn checks
+    if tab.en_passant and c >= 0 and tab.shape_move[mk] == MOVE_PAWN \
+            and abs(goal_rows(core, core.seat, f) - goal_rows(core, core.seat, u)) == 2:
+        core.mem[tab.ep0] = (f + u) // 2 + 1     # a double step: the space it passed over, for one ply
+        core.mem[tab.ep0 + 1] = c + 1
     end_ply(core, c, piece)

@@ -71,6 +71,8 @@ cdef object position_text(TTTCore core):
         status += f"; disqualified: {core.disqualified_players()}"
     if tab.nboards > 1:          # boards
         status += f"; board results: {core.board_results()}"
+    if tab.en_passant and core.mem[tab.ep0]:      # "En passant": the space a double step passed over
+        status += f"; en passant {target_name(core, core.mem[tab.ep0] - 1)}"
     return "\n".join(rows) + "\n" + status
 
 

@@ -117,6 +117,7 @@ cpdef enum Condition:
     COND_ADJACENT_ORTH = 7    # "Adjacent", orthogonal reading: the orthogonal neighbours only
     COND_APPROACH = 8         # "Approach": a move captures the run of opponent pieces it approaches
     COND_TRIAGONAL = 9        # "Move on triagonal": captures by one step along a 3-D triagonal onto the piece
+    COND_DIAG_EN_PASSANT = 10   # "Move on diag + en passe": a diagonal step forward onto it, or en passant
 
 
 cpdef enum Result:

@@ -19,6 +19,8 @@ from games.ttt.schema import (
     CONDITIONS_JUMP,
     CONDITIONS_PARALYZING,
     CONDITIONS_SURROUND,
+    DIAGONAL_EN_PASSANT,
+    EN_PASSANT_CHECK,
     HEX_REFUSED_MOVES,
     LAST_PENTAGON_CHECK,
     LAST_ROW_STALEMATES,
@@ -394,6 +396,57 @@ def check_paralyzes(rec, p):
                 + "; ".join(why)
                 + f" (allowed with it: {', '.join(CONDITIONS_PARALYZING)})",
             )
+
+
+def _en_passant_not_built(rec) -> list[str]:
+    """What the pawn's diagonal capture and en passant are not built with yet:
+    stacks (height is ignored there), several boards, rounds, cloaked spaces."""
+    why = []
+    if (rec.get("board") or {}).get("kind") == "stacks":
+        why.append("a flat board (not built on stacks yet)")
+    if rec.get("boards", 1) not in (1, None):
+        why.append("boards 1 (not built on several boards yet)")
+    if in_rounds(rec):
+        why.append("sequential phases only (not built in rounds yet)")
+    if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
+        why.append("no cloaked spaces (not built with them yet)")
+    return why
+
+
+def check_en_passant(rec, p):
+    """ "Move on diag + en passe" (docs/rules/ttt/captures.md) and the turn
+    check "En passant" (docs/rules/ttt/turns.md): the diagonal capture needs
+    a shape that moves, and, the captor taking the captive's space, a result
+    that removes or reincarnates; en passant needs a pawn
+    (``pawn-forward-center``) to make the double step. Neither is built yet
+    on stacks, on several boards, in rounds or with cloaked spaces, nor the
+    capture beside the surrounding conditions."""
+    shapes = rec.get("shapes") or {}
+    for shape, props in shapes.items():
+        if props.get("power", "none") == "none" or props.get("condition") != DIAGONAL_EN_PASSANT:
+            continue
+        why = _en_passant_not_built(rec)
+        if props.get("move") == "stationary":
+            why.append("a shape that moves (a stationary shape never steps onto a captive)")
+        if props.get("result") == "converts":
+            why.append(
+                "result removes, reincarnates or reincarnates-x2 (the captor takes the captive's space)"
+            )
+        surrounders = [q for q in shapes.values() if q.get("condition") in CONDITIONS_SURROUND]
+        if any(q.get("power", "none") != "none" for q in surrounders):
+            why.append("no shape capturing by surrounding, adjacency or approach (not built together yet)")
+        if why:
+            p.add(f"shapes.{shape}.condition", f"{DIAGONAL_EN_PASSANT!r} needs " + "; ".join(why))
+    if EN_PASSANT_CHECK not in (rec.get("turn_checks") or []):
+        return
+    why = _en_passant_not_built(rec)
+    pawns = [props for props in shapes.values() if props.get("move") == "pawn-forward-center"]
+    if not pawns:
+        why.append("a shape with the move 'pawn-forward-center' (the pawn whose double step is taken)")
+    if any(q.get("power", "none") != "none" and q.get("condition") in CONDITIONS_JUMP for q in pawns):
+        why.append("pawns that do not jump (a jump of two rows and the double step would be one action)")
+    if why:
+        p.add("turn_checks", f"{EN_PASSANT_CHECK!r} needs " + "; ".join(why))
 
 
 def check_line_moves(raw, rec, p):

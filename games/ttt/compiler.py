@@ -21,6 +21,7 @@ from games.ttt.schema import (
     CLOAK_CODES,
     CONDITION_CODES,
     EFFECT_ALL_LOSE,
+    EN_PASSANT_CHECK,
     FOLD_CODES,
     GOAL_CHECK,
     LAST_PENTAGON_CHECK,
@@ -499,6 +500,7 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "goals": goals,
         "goal_check": GOAL_CHECK in r["turn_checks"],
         "last_pentagon": LAST_PENTAGON_CHECK in r["turn_checks"],
+        "en_passant": EN_PASSANT_CHECK in r["turn_checks"],
         # per shape its power, condition and result codes
         "powers": has_powers(r),
         "pots": may_split_pot(r),

@@ -76,11 +76,23 @@ MOVES_NOW = MOVES_NOW + ("adjacent-or-knight",)
 MOVES_NO_BACK = ("adjacent-no-back", "adjacent-no-back-side", "orthogonal-no-back", "pawn-forward-center")
 MOVES_ALL = MOVES_ALL + MOVES_NO_BACK
 MOVES_NOW = MOVES_NOW + MOVES_NO_BACK
+# the specification's "Rook move orth/castle" (docs/rules/ttt/shapes.md, "Rook
+# move orth/castle"): any distance along an axis, as "orthogonal"; its castling
+# belongs to the turn check "Castle", which this engine does not play yet
+MOVES_ALL = MOVES_ALL + ("rook-orthogonal-castle",)
+MOVES_NOW = MOVES_NOW + ("rook-orthogonal-castle",)
 # line moves: any distance along a line (docs/rules/ttt/shapes.md, "Pieces in the
 # way"). ``line_moves`` says what a piece on the line does to them: it stops the
 # move ("blocked-by-pieces", the default: the specification lets moves pass
 # "over/through" locked spaces only) or is passed over ("over-pieces").
-LINE_MOVES = ("orthogonal", "diagonal", "linear", "linear-or-knight", "orthogonal-no-back")
+LINE_MOVES = (
+    "orthogonal",
+    "diagonal",
+    "linear",
+    "linear-or-knight",
+    "orthogonal-no-back",
+    "rook-orthogonal-castle",
+)
 LINE_READINGS = ("blocked-by-pieces", "over-pieces")
 LINE_READING_DEFAULT = "blocked-by-pieces"
 # two pieces a turn in simultaneous and single phases (docs/rules/ttt/rounds.md, "Two
@@ -127,6 +139,12 @@ CONDITIONS_SURROUND = CONDITIONS_SURROUND + CONDITIONS_APPROACH
 # only (docs/rules/ttt/captures.md, "Move on triagonal")
 CONDITIONS_ALL = CONDITIONS_ALL + ("move-on-triagonal",)
 CONDITIONS_NOW = CONDITIONS_NOW + ("move-on-triagonal",)
+# "Move on diag + en passe" (the same list): the chess pawn's capture, one step
+# diagonally forward onto the captive, and en passant when the turn check "En
+# passant" is on (docs/rules/ttt/captures.md, "Move on diag + en passe")
+DIAGONAL_EN_PASSANT = "move-on-diagonal-en-passant"
+CONDITIONS_ALL = CONDITIONS_ALL + (DIAGONAL_EN_PASSANT,)
+CONDITIONS_NOW = CONDITIONS_NOW + (DIAGONAL_EN_PASSANT,)
 RESULTS_ALL = ("removes", "converts", "reincarnates", "reincarnates-x2")
 # the Factory's "To “Reincarnate” captives means to convert, remove,
 # triple, and add them to one’s own reserves": three per captive
@@ -220,7 +238,14 @@ GOAL_CHECK = "goal-reached-stalemate"
 # wins"): after a ply, the one side still owning pentagons wins. Like the goal check it
 # counts no line, so it stays out of TURN_CHECKS and parse_check.
 LAST_PENTAGON_CHECK = "last-pentagon-wins"
-SHAPE_CHECKS = (GOAL_CHECK, LAST_PENTAGON_CHECK)
+# The specification's "En passant" (docs/rules/ttt/turns.md, "En passant"): a
+# pawn's (pawn-forward-center) double first step, which the next ply may take
+# en passant; a rule of the turn that counts no line, as the two above
+EN_PASSANT_CHECK = "en-passant"
+SHAPE_CHECKS = (GOAL_CHECK, LAST_PENTAGON_CHECK, EN_PASSANT_CHECK)
+# The specification's "Castle" (docs/rules/ttt/turns.md, "Castle"): a word of its
+# turn checks this engine does not play yet (it needs whether a piece has moved)
+CHECKS_LATER = ("castle",)
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")
@@ -318,6 +343,8 @@ MOVE_CODES = {
     "adjacent-no-back-side": int(Move.MOVE_ADJ_NO_BACK_SIDE),
     "orthogonal-no-back": int(Move.MOVE_ORTH_NO_BACK),
     "pawn-forward-center": int(Move.MOVE_PAWN),
+    # the rook's slide is the orthogonal line move (its castling is not played yet)
+    "rook-orthogonal-castle": int(Move.MOVE_ORTH_LINE),
 }
 STALEMATE_CODES = {
     "draws": int(Stalemate.ST_DRAWS),
@@ -347,6 +374,7 @@ CONDITION_CODES = {
     # an approach to the engine, with its own "adjacent piece only" flag
     "approach-one": int(Condition.COND_APPROACH),
     "move-on-triagonal": int(Condition.COND_TRIAGONAL),
+    DIAGONAL_EN_PASSANT: int(Condition.COND_DIAG_EN_PASSANT),
     # a chain jump to the engine, with its own "+ back" flag
     "chain-jump-back": int(Condition.COND_CHAIN_JUMP),
 }
@@ -553,6 +581,7 @@ def needs_goals(record) -> bool:
         props.get("cannot_move_backwards", False)
         or props["move"] in MOVES_FORWARD
         or props["move"] in MOVES_NO_BACK
+        or (props.get("power", "none") != "none" and props.get("condition") == DIAGONAL_EN_PASSANT)
         for props in record["shapes"].values()
     )
 

@@ -21,6 +21,7 @@ from typing import Any
 from games.ttt.combinations import (
     check_board_kind,
     check_captures,
+    check_en_passant,
     check_hidden_turns,
     check_hidden_walls,
     check_jumps,
@@ -39,6 +40,7 @@ from games.ttt.ruleset import RuleSet
 from games.ttt.schema import (
     BOARD_FIELDS,
     BOARD_KINDS,
+    CHECKS_LATER,
     CLOAKING_NOW,
     COLOUR_MODES,
     CONDITIONS_ALL,
@@ -425,6 +427,12 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     for i, c in enumerate(checks):
         if c in SHAPE_CHECKS and c not in seen:  # with the goal lines, or the pentagons
             seen.append(c)
+        elif c in CHECKS_LATER:
+            p.add(
+                f"turn_checks[{i}]",
+                f"{c!r} is not supported by this engine yet "
+                f"(supported now: {allowed_text(TURN_CHECKS + SHAPE_CHECKS)})",
+            )
         elif c not in TURN_CHECKS:
             p.add(
                 f"turn_checks[{i}]",
@@ -496,6 +504,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_jumps(rec, p)
     check_triagonal(rec, p)
     check_paralyzes(rec, p)
+    check_en_passant(rec, p)
     check_hidden_turns(raw, rec, p)
     check_hidden_walls(raw, rec, p)
     check_line_moves(raw, rec, p)

@@ -38,7 +38,7 @@ that ``a`` is legal, then ``play(a)`` applies it.
 
 from __future__ import annotations
 
-from .captures import CapturesMixin
+from .captures import CapturesMixin, EnPassantMixin
 from .cloaking import CloakingMixin, hidden_turns_key, hidden_turns_step
 from .deal import DealMixin
 from .geometry import GeometryMixin
@@ -66,6 +66,7 @@ __all__ = [
 
 
 class ReferenceState(
+    EnPassantMixin,
     DealMixin,
     ViewsMixin,
     CloakingMixin,

@@ -143,10 +143,57 @@ class CapturesMixin:
             out.append(u)
         return out
 
+    def diagonal(self, name):
+        p = self.props[name]
+        return p.get("power", "none") != "none" and p.get("condition") == "move-on-diagonal-en-passant"
+
+    def forward_diagonals(self, s):
+        """The diagonal steps forward of seat s: two components non-zero, the
+        one on its goal's axis towards its goal line (none without a goal)."""
+        if s >= self.n or s >= len(self.goals):
+            return []
+        axis, high = self.goals[s]
+        return [d for d in ALL_DIRS if sum(map(bool, d)) == 2 and d[axis] == (1 if high else -1)]
+
+    def diagonal_targets(self, s, f, name):
+        """ "Move on diag + en passe": the targets seat s's ``name`` on target f
+        captures by one step diagonally forward onto an opponent's piece on an
+        open space it may enter, or onto the space a pawn's double step just
+        passed over (en passant)."""
+        if not self.diagonal(name):
+            return []
+        here, out = self.target_xyz(f), []
+        for d in self.forward_diagonals(s):
+            c = step(here, d)
+            if not self.on_board(*c) or self.board_of(c) != self.board_of(here):
+                continue
+            u = self.xyz_target(*c)
+            if c in self.phase_locked() or not self.may_enter(s, u):
+                continue
+            if c in self.board and self.board[c] not in self.owned[s]:
+                out.append(u)
+            elif c not in self.board and self.en_passant_victim(s, f, u, name) is not None:
+                out.append(u)
+        return out
+
+    def en_passant_victim(self, s, f, u, name, ep=False):
+        """The cell of the pawn that seat s's ``name`` moving from f to the
+        empty target u takes en passant (``ep``: the space passed over and the
+        pawn, by default the current one), or None."""
+        ep = self.ep if ep is False else ep
+        if ep is None or ep[0] != u or not self.diagonal(name) or self.target_xyz(u) in self.board:
+            return None
+        if ep[1] not in self.board or self.board[ep[1]] in self.owned[s]:
+            return None
+        here, there = self.target_xyz(f), self.target_xyz(u)
+        if tuple(b - a for a, b in zip(here, there, strict=True)) not in self.forward_diagonals(s):
+            return None
+        return ep[1]
+
     def flat_cover_ok(self, s, name, t):
         """Seat s may bring its ``name`` onto target t's piece of a flat board
-        as a cover (a triagonal capturer only along a triagonal)."""
-        if self.triagonal(name):
+        as a cover (a triagonal or diagonal capturer only along its steps)."""
+        if self.triagonal(name) or self.diagonal(name):
             return False
         c = self.target_xyz(t)
         if (
@@ -192,9 +239,19 @@ class CapturesMixin:
         return self.piece_of(s, a)[0]
 
     def hits(self, s, a):
-        """Whether the piece action ``a`` captures: here, its cover wins."""
+        """Whether the piece action ``a`` captures: here, its cover wins (en
+        passant: the cover of the pawn as if it had made one step)."""
         name, t = self.piece_of(s, a)
-        return self.outcome(s, name, t)[0] == "win"
+        victim = None
+        if self.en_passant and a >= self.move0:
+            victim = self.en_passant_victim(s, self.move_parts(a)[0], t, name)
+        if victim is None:
+            return self.outcome(s, name, t)[0] == "win"
+        c = self.target_xyz(t)
+        self.board[c], self.shape[c] = self.board.pop(victim), self.shape.pop(victim)
+        won = self.outcome(s, name, t)[0] == "win"
+        self.board[victim], self.shape[victim] = self.board.pop(c), self.shape.pop(c)
+        return won
 
     def captors(self, s, a):
         """The capturing shapes of the captures action ``a`` makes ([] when it captures nothing)."""
@@ -229,7 +286,7 @@ class CapturesMixin:
                     for u in self.destinations(s, f, name):
                         if self.flat_cover_ok(s, name, u):
                             out |= set(self.move_ids(s, name, f, u))
-                    for u in self.triagonal_targets(s, f, name):
+                    for u in self.triagonal_targets(s, f, name) + self.diagonal_targets(s, f, name):
                         out |= set(self.move_ids(s, name, f, u))
         out = sorted(out)
         if self.musts and any(self.forces(s, a) for a in out):
@@ -416,3 +473,31 @@ class CapturesMixin:
         if at is None:
             return []
         return [(up[at][0], up[at][1], up[at][2] + j) for j in range(n)]
+
+
+class EnPassantMixin:
+    """ "En passant" (docs/rules/ttt/turns.md, "En passant"): the space a
+    pawn's double step passed over lasts one ply (a draw offer and its
+    answers are no ply); a diagonal capture onto it takes that pawn as if it
+    had made one step."""
+
+    def play(self, a):
+        if not self.en_passant or self.offer_by is not None or a == self.a_offer:
+            return super().play(a)
+        s, ep, self.ep = self.seat, self.ep, None
+        if self.is_piece_action(a) and a >= self.move0 and not self.is_stack_id(a):
+            f, u, _ = self.move_parts(a)
+            name = self.shape[self.top_cell(f)]
+            victim = self.en_passant_victim(s, f, u, name, ep)
+            if victim is not None:  # taken as if it had made one step
+                c = self.target_xyz(u)
+                self.board[c], self.shape[c] = self.board.pop(victim), self.shape.pop(victim)
+            double = self.props[name]["move"] == "pawn-forward-center" and (
+                abs(self.goal_dist(s, f) - self.goal_dist(s, u)) == 2
+            )
+            if double and self.outcome(s, name, u)[0] in ("none", "win"):
+                # a double step whose pawn stays: the space it passes over for the
+                # next ply, set before this ply ends (which may ask for moves)
+                c, here = self.target_xyz(u), self.target_xyz(f)
+                self.ep = (self.xyz_target(*((x + y) // 2 for x, y in zip(here, c, strict=True))), c)
+        super().play(a)

@@ -265,7 +265,7 @@ class CloakingMixin:
     def in_the_line(self, f, t):
         """The targets strictly between f and t when they are two or more
         steps apart on one line and pieces block line moves; else none."""
-        sliding = ("orthogonal", "diagonal", "linear", "linear-or-knight")
+        sliding = ("orthogonal", "rook-orthogonal-castle", "diagonal", "linear", "linear-or-knight")
         if self.over_pieces or not any(p.get("move") in sliding for p in self.props.values()):
             return set()
         here, there = self.target_xyz(f), self.target_xyz(t)

@@ -61,7 +61,7 @@ class JumpsMixin:
             return [d for d in ORTH if d[2] == 0]
         if move in ("adjacent", "linear", "linear-or-knight"):
             return self.neighbour_dirs()
-        if move in ("adjacent-orthogonal", "orthogonal"):
+        if move in ("adjacent-orthogonal", "orthogonal", "rook-orthogonal-castle"):
             return self.orth_dirs()
         if move in ("adjacent-diagonal", "diagonal"):
             return self.diag_dirs()

@@ -5,7 +5,7 @@ shapes' rank order, from docs/rules/ttt/shapes.md.
 
 from __future__ import annotations
 
-from games.ttt.schema import goal_sides, needs_goals
+from games.ttt.schema import EN_PASSANT_CHECK, goal_sides, needs_goals
 
 from .geometry import KNIGHT, KNIGHT3
 
@@ -41,6 +41,10 @@ class ShapesMixin:
         # "Pieces in the way": a line move stops at the first piece unless the
         # rule set says "over-pieces" (the record omits the default)
         self.over_pieces = r.get("line_moves") == "over-pieces"
+        # "En passant" (docs/rules/ttt/turns.md): a pawn's double first step;
+        # ep is (the space it passed over, the pawn's cell) for the next ply
+        self.en_passant = EN_PASSANT_CHECK in r["turn_checks"]
+        self.ep = None
 
     def backwards(self, name):
         """A shape that moves, not only forward, and is not marked otherwise."""
@@ -107,6 +111,22 @@ class ShapesMixin:
         s = d[next(a for a in range(3) if d[a])]
         return abs(2 * (v + s) - (size - 1)) < abs(2 * v - (size - 1))
 
+    def double_step(self, s, f):
+        """ "En passant"'s double first step: from the row farthest from seat
+        s's goal line, two steps forward over a space holding no piece."""
+        axis, high = self.goals[s]
+        size = self.bX if axis == 0 else self.Y
+        if self.goal_dist(s, f) != size - 1:
+            return set()
+        d = tuple((1 if high else -1) if i == axis else 0 for i in range(3))
+        here = self.target_xyz(f)
+        over, there = self.go(here, d), self.go(here, d, 2)
+        if not self.on_board(*there) or self.board_of(there) != self.board_of(here):
+            return set()
+        if self.in_the_way(self.xyz_target(*over)):
+            return set()
+        return {self.xyz_target(*there)}
+
     def destinations(self, s, f, name):
         """The targets seat s's ``name`` on target f steps, slides or leaps to
         (on its board, whatever stands there; a slide ends on the first piece
@@ -128,8 +148,8 @@ class ShapesMixin:
             steps = diag
         elif move == "adjacent-alquerque":  # diagonals are drawn through every other point only
             steps = orth + (diag if (fx % self.bX + fy) % 2 == 0 else [])
-        elif move in ("orthogonal", "diagonal", "linear", "linear-or-knight"):
-            steps = {"orthogonal": orth, "diagonal": diag}.get(move, dirs)
+        elif move in ("orthogonal", "rook-orthogonal-castle", "diagonal", "linear", "linear-or-knight"):
+            steps = {"orthogonal": orth, "rook-orthogonal-castle": orth, "diagonal": diag}.get(move, dirs)
             slide = True
             leaps = KNIGHT if move == "linear-or-knight" else []
         elif move in FORWARD_MOVES:
@@ -170,6 +190,8 @@ class ShapesMixin:
             p = self.go(here, d)
             if self.on_board(*p) and self.board_of(p) == self.board_of(here):
                 out.add(self.xyz_target(*p))
+        if move == "pawn-forward-center" and self.en_passant:
+            out |= self.double_step(s, f)
         out.discard(f)
         if self.no_back(name) and goal is not None:
             out = {u for u in out if self.goal_dist(s, u) <= self.goal_dist(s, f)}
