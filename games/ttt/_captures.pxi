@@ -31,7 +31,8 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport int16_t, uint8_t
 from games.ttt.codes cimport (
     POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES, RESULT_REINCARNATES_X2,
-    RESULT_REINCARNATES_X3, COND_JUMP, COND_SURROUND_LINE, COND_TRIAGONAL, COND_DIAG_EN_PASSANT)
+    RESULT_REINCARNATES_X3, COND_JUMP, COND_SURROUND_LINE, COND_APPROACH, COND_TRIAGONAL,
+    COND_DIAG_EN_PASSANT)
 from games.ttt.poker cimport hand_rank, N_SHAPES
 
 
@@ -225,6 +226,13 @@ cdef inline bint step_captor(int cond) noexcept:
     return cond == COND_TRIAGONAL or cond == COND_DIAG_EN_PASSANT
 
 
+cdef inline bint surround_captor(int cond) noexcept:
+    """Whether a condition captures what the arriving piece closes in or
+    meets (the surrounds, "Adjacent", "Approach"), read by surround.pxi's
+    flood fill rather than by a cover or a jump."""
+    return COND_SURROUND_LINE <= cond <= COND_APPROACH
+
+
 cdef inline bint forward_diagonal(Tables tab, int seat, int d) noexcept:
     """Whether direction d is a diagonal step forward for ``seat``: two
     components non-zero, the one on its goal's axis towards its goal line."""
@@ -338,7 +346,7 @@ cdef bint action_captures(TTTCore core, int seat, int action, bint* must) noexce
     if action < tab.nplace:
         k = (action // tab.T) // tab.choices
         t = action % tab.T
-        if tab.surrounds and tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_SURROUND_LINE:
+        if tab.surrounds and tab.shape_power[k] != POWER_NONE and surround_captor(tab.shape_cond[k]):
             must[0] = tab.shape_power[k] == POWER_MUST       # a surround is its capture
             return surround_would_capture(core, seat, action, k, -1, t)
     elif action < tab.a_pass_or_end:
@@ -349,7 +357,7 @@ cdef bint action_captures(TTTCore core, int seat, int action, bint* must) noexce
         if k < 0:
             return False
         kl = tab.replacer[r] if r >= 0 else k          # the piece surrounds as it lands
-        if tab.surrounds and tab.shape_power[kl] != POWER_NONE and tab.shape_cond[kl] >= COND_SURROUND_LINE:
+        if tab.surrounds and tab.shape_power[kl] != POWER_NONE and surround_captor(tab.shape_cond[kl]):
             return move_captures(core, seat, action, k, kl, f, t, must, False)
         if tab.jumps and tab.shape_cond[k] >= COND_JUMP and not step_captor(tab.shape_cond[k]) \
                 and tab.shape_power[k] != POWER_NONE:
@@ -784,7 +792,7 @@ cdef bint stack_jump_or_surround_captures(TTTCore core, int seat, int k, int c, 
     cdef int ps[CP_MAX_STACK]
     cdef int dc[CP_MAX_STACK]
     cdef int ds[CP_MAX_STACK]
-    if tab.shape_cond[k] < COND_SURROUND_LINE:
+    if not surround_captor(tab.shape_cond[k]):
         return jumped_target(core, seat, k, f, u) >= 0
     for j in range(n):
         pc[j] = core.cell[c + tab.XY * j]

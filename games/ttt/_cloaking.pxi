@@ -26,7 +26,7 @@ from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
 from games.rng cimport Rng, mix64, rng_below
 from games.ttt.codes cimport (
     MOVE_NONE, MOVE_LINEAR_KNIGHT, END_MOVE_LIMIT, CLOAK_NONE, CLOAK_HIDES, CLOAK_OBSCURES, POWER_NONE,
-    COND_JUMP, COND_CHAIN_JUMP, COND_SURROUND_LINE)
+    COND_JUMP, COND_CHAIN_JUMP)
 
 
 cdef void cloak_layout(Tables tab, dict p) except *:
@@ -664,7 +664,7 @@ cdef bint sees_capture(TTTCore core, int seat, int action, bint* must) noexcept:
         decode_move(core, action, &r, &f, &t)
         k = movable_shape(core, seat, f)
         if k >= 0 and r >= 0 and tab.surrounds and tab.shape_power[tab.replacer[r]] != POWER_NONE \
-                and tab.shape_cond[tab.replacer[r]] >= COND_SURROUND_LINE:
+                and surround_captor(tab.shape_cond[tab.replacer[r]]):
             # each of the goal move's captures, seen by its own capturing shape
             return move_captures(core, seat, action, k, tab.replacer[r], f, t, must, True)
     if not action_captures(core, seat, action, must):

@@ -288,7 +288,7 @@ cdef void round_surrounds(TTTCore core, int* landed, int* source) noexcept:
             continue
         cap_piece[s] = core.cell[landed[s]]
         cap_k[s] = tab.shape_local[core.shp[landed[s]]]
-        if tab.shape_power[cap_k[s]] == POWER_NONE or tab.shape_cond[cap_k[s]] < COND_SURROUND_LINE:
+        if tab.shape_power[cap_k[s]] == POWER_NONE or not surround_captor(tab.shape_cond[cap_k[s]]):
             continue
         cnt[s] = surround_captives(core, s, landed[s], source[s], cells + s * tab.S)
     for s in range(tab.seats):
