@@ -259,9 +259,16 @@ READINGS: dict[str, tuple[Reading, ...]] = {
         Reading(
             "every-space-cloaked",
             "Cloaking hides",
-            "every space cloaked in every phase, as 3Blotto13 writes 'All spaces cloaked' (the catalogue's "
-            "Shopping9-Cloaked); the engine still shows each turn taken and the reserves left",
+            "every space cloaked in every phase, as 3Blotto13 writes 'All spaces cloaked'; each turn taken "
+            "and the reserves left stay seen",
             _cloak_all(turns=False),
+        ),
+        Reading(
+            "purchases-hidden",
+            "Cloaking hides",
+            "every space cloaked and turns hidden, as in 3Blotto13 and KBeauty9 (the catalogue's "
+            "Shopping9-Cloaked): no seat sees what the others bought",
+            _cloak_all(turns=True),
         ),
     ),
     "3P-Volunteer": (

@@ -29,6 +29,7 @@ import pyspiel
 
 import games  # noqa: F401  (registers ttt)
 from games.normal_form import as_fraction, payoff_table
+from games.openspiel import core_of
 from solvers.classify import (
     NAMED,
     classify,
@@ -187,8 +188,19 @@ BEAUTY = (
 )
 
 
+SHOPPING_HIDDEN = (
+    "Each player's strategy is *how many circles it buys* (places before passing), 0 to its most, whatever "
+    "it sees: the quantity taken from the pool, which is what a common-pool resource's appropriators "
+    "choose (Ostrom, Gardner & Walker 1994). Turns are hidden (`cloaking_hides_turns`), so a player sees "
+    "nothing of the others' purchases and these are all its strategies that matter: the reduced game is "
+    "the game's own simultaneous appropriation."
+)
+
+
 def shopping(name: str = "Shopping9") -> Reduced:
-    return _counts(name, "quantities", SHOPPING)
+    """The count table; its text says whether a player sees the others' purchases."""
+    hidden = core_of(_load(name).new_initial_state()).hides_turns()
+    return _counts(name, "quantities", SHOPPING_HIDDEN if hidden else SHOPPING)
 
 
 def beauty(name: str = "KBeauty9") -> Reduced:

@@ -67,14 +67,26 @@ def test_variants_name_a_dilemma_and_the_game_it_encodes():
         assert v.variant_of in names and v.encodes == names[v.variant_of].encodes and v.change
 
 
-def test_shopping9_cloaked_hides_the_pieces_but_not_the_counts():
+def test_shopping9_cloaked_hides_the_purchases():
     game = pyspiel.load_game("ttt(rules=Shopping9-Cloaked)")
     assert game.get_type().information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert pyspiel.load_game("ttt(rules=Shopping9)").get_type().information == (
         pyspiel.GameType.Information.PERFECT_INFORMATION
     )
-    # the count table (buy k, whatever is seen) is the same: turns and reserves stay seen
-    assert shopping("Shopping9-Cloaked").exact == shopping("Shopping9").exact
+    # white, to buy, sees the same whatever black bought: black's count is hidden
+    seen = set()
+    for bought in (0, 3, 9):
+        s = game.new_initial_state()
+        for _ in range(bought):
+            s.apply_action(s.legal_actions()[0])
+        s.apply_action(s.legal_actions()[-1])  # black passes
+        assert s.current_player() == 1
+        seen.add((s.information_state_string(1), tuple(s.information_state_tensor(1))))
+    assert len(seen) == 1
+    # the count table (buy k, whatever is seen) is Shopping9's: hiding changes what a
+    # player may condition on, not what a count of purchases pays
+    hidden, public = shopping("Shopping9-Cloaked"), shopping("Shopping9")
+    assert hidden.exact == public.exact and "Turns are hidden" in hidden.family
 
 
 @pytest.mark.parametrize(

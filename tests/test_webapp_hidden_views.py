@@ -53,9 +53,8 @@ EXAMPLES_HIDDEN = sorted(p.stem for p in EXAMPLES.glob("*.json") if _hidden(f"tt
 HIDDEN = CATALOGUE_HIDDEN + EXAMPLES_HIDDEN + [FACTORY_MADE]
 #: Hidden-information rule sets where the web app has nothing any seat cannot
 #: tell apart: the trolley dilemmas' single phases are decided by one seat each, whose
-#: plan resolves its round at once and is then seen by all; in Shopping9-Cloaked each
-#: seat places only on its own stack and every turn is seen, so the count tells all.
-NOTHING_HIDDEN = ("3P-TrolleyDilemma", "4P-TrolleyDilemma", "Shopping9-Cloaked")
+#: plan resolves its round at once and is then seen by all.
+NOTHING_HIDDEN = ("3P-TrolleyDilemma", "4P-TrolleyDilemma")
 
 
 @pytest.fixture(scope="module")

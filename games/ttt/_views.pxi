@@ -358,10 +358,11 @@ cdef object round_status(TTTCore core):
 
 cdef object view_text(TTTCore core, int player):
     status = position_text(core).rsplit("\n", 1)[1]     # public: whose turn, phase, ending
-    reserves = ", ".join(f"{k} {v}" for k, v in shown_reserves(core, player).items())   # hidden turns
+    shown = shown_reserves(core, player)     # hidden turns: "?" for other colours
+    reserves = ", ".join(f"{k} {v}" for k, v in shown.items())
     if core.tab.shaped:      # the shapes it sees ("?" colour only), the reserves it may know
         known = known_shape_reserves(core, player)
-        reserves = ", ".join(f"{k} {known[k] if k in known else v}" for k, v in core.reserves().items())
+        reserves = ", ".join(f"{k} {known[k] if k in known else v}" for k, v in shown.items())
         para = (f"paralysed:\n{board_layout(core, paralysed_marks(core, player))}\n"
                 if core.tab.paralyzes else "")
         return (f"player {player} sees:\n{board_layout(core, core.player_view(player))}\nshapes:\n"

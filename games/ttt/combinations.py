@@ -473,9 +473,11 @@ def check_hidden_turns(raw, rec, p):
     information state, and other colours' reserves are not shown. Put in the
     record only when true, so every other rule set's record is unchanged.
     Allowed where its views are built and tested: invisibility with a cloaked
-    space, sequential phases, one piece per turn, stationary circles; refused
-    elsewhere rather than guessed (a round's plans, a turn's second piece, a
-    moved or shaped piece would each need their own trace rule)."""
+    space, sequential phases, one piece per turn, stationary shapes without
+    powers (a hidden placement's shape is hidden with its piece, and other
+    colours' per-shape reserves are not shown); refused elsewhere rather than
+    guessed (a round's plans, a turn's second piece, a moved piece or a
+    capture would each need their own trace rule)."""
     value = raw.get("cloaking_hides_turns", False)
     if not isinstance(value, bool):
         p.add("cloaking_hides_turns", f"{value!r} is not allowed (allowed: true, false)")
@@ -492,10 +494,11 @@ def check_hidden_turns(raw, rec, p):
     if rec.get("pieces_per_turn", 1) != 1:
         why.append("one piece per turn (the pieces left in a turn would count the hidden ones)")
     shapes = rec.get("shapes") or {}
-    if set(shapes) - {"circle"} or any(
-        props.get("move", "stationary") != "stationary" for props in shapes.values()
+    if any(
+        props.get("move", "stationary") != "stationary" or props.get("power", "none") != "none"
+        for props in shapes.values()
     ):
-        why.append("stationary circles only (hidden moves and shapes have no trace rule yet)")
+        why.append("stationary shapes without powers (hidden moves and captures have no trace rule yet)")
     if why:
         p.add(
             "cloaking_hides_turns",

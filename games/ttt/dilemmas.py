@@ -94,7 +94,8 @@ VARIANTS = tuple(
             "Shopping9-Cloaked",
             "common-pool-resource",
             "Shopping9",
-            "every space cloaked ('Cloaking hides' as 3Blotto13 writes it); turns and reserves stay seen",
+            "every space cloaked and turns hidden ('Cloaking hides' as 3Blotto13 and KBeauty9 read it): "
+            "the purchases are hidden",
         ),
         (
             "KBeauty9-LeastWins",

@@ -517,7 +517,8 @@ class CloakingMixin:
 # on the engine's event log: a player knows its own actions (and whether each
 # only revealed), the actions of others whose placed piece it saw land, every
 # action that is not a placement (passes, offers: public), the phase after
-# each of these, and what it sees now with its own reserves.
+# each of these, and what it sees now (colours and shapes) with its own
+# reserves, per shape.
 
 
 def hidden_turns_step(ref, a):
@@ -547,5 +548,5 @@ def hidden_turns_key(ref, trace, p):
             known.append(("public", actor, a, phase))
         elif p in saw:
             known.append(("seen", actor, a, phase))
-    mine = tuple(ref.reserve[c] for c in sorted(ref.owned[p]))
-    return tuple(known), tuple(ref.view(p)), ref.current_player(), ref.phase, mine
+    mine = tuple((ref.reserve[c], tuple(sorted(ref.sres[c].items()))) for c in sorted(ref.owned[p]))
+    return tuple(known), tuple(ref.view(p)), tuple(ref.shape_view(p)), ref.current_player(), ref.phase, mine
