@@ -517,6 +517,27 @@ def test_tetrakis_four_in_a_row_on_two_by_two_is_a_draw():
     assert solve("ttt(rules=games/ttt/examples/Tetrakis-TTT.json)", tt_log2=16)["value"] == 0.0
 
 
+@pytest.mark.parametrize("condition", ["adjacent", "surround-line"])
+@pytest.mark.parametrize("result", ["removes", "reincarnates", "converts"])
+def test_tetrakis_captive_reached_along_two_lines_is_taken_once(condition, result):
+    """The upper and the lower row both step from E of square (1, 1) to W of
+    (2, 1), so a piece arriving on E1 reaches white's W2 twice (between black's
+    N2 and S2 for surround-line); it is captured once, as the reference model
+    takes it."""
+    pieces = [{"at": [2, 1, 4], "colour": "white"}] + [{"at": [2, 1, t], "colour": "black"} for t in (1, 3)]
+    rs = rule_set(
+        "T",
+        board={"kind": "tetrakis", "size": [2, 1, 4], "pieces": pieces},
+        reserves={"black": 4, "white": 4},
+        turn_checks=["first-4-wins"],
+        move_limit=20,
+        shapes={
+            "circle": {"move": "stationary", "power": "can-capture", "condition": condition, "result": result}
+        },
+    )
+    play_against_reference(rs, games=sweep(full=40, quick=6), seed=3)
+
+
 def test_validation_of_tetrakis_squares():
     def refused(size=(3, 3, 4), **fields):
         fields.setdefault("reserves", {"black": 4, "white": 4})
@@ -653,15 +674,16 @@ def test_random_sim_test_on_the_toroid_and_hexagons_examples(name, tmp_path):
     play_against_reference(rs, games=sweep(full=40, quick=4), seed=2)
 
 
-@pytest.mark.parametrize("kind", ["toroid", "hexagons"])
+@pytest.mark.parametrize("kind", ["toroid", "hexagons", "tetrakis"])
 def test_cloaked_lines_on_the_toroid_and_hexagons(kind):
-    """Hidden pieces (cloaking hides every space) with wrapping or hex lines and
-    moving shapes: every seat's view is the reference's, and histories a seat
-    cannot tell apart give it identical information states and tensors."""
-    every = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
+    """Hidden pieces (cloaking hides every space) with wrapping, hex or tetrakis
+    lines and moving shapes: every seat's view is the reference's, and histories
+    a seat cannot tell apart give it identical information states and tensors."""
+    z = 4 if kind == "tetrakis" else 1
+    every = [[x, y, t] for x in (1, 2, 3) for y in (1, 2, 3) for t in range(1, z + 1)]
     rs = cloaked_rule_set(
         f"cloaked-{kind}",
-        board={"kind": kind, "size": [3, 3, 1]},
+        board={"kind": kind, "size": [3, 3, z]},
         turn_checks=["first-3-wins"],
         reserves={"black": 3, "white": 3},
         shapes={"circle": {"move": "linear"}},
