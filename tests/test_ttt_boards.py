@@ -345,8 +345,9 @@ def _minimax(c):
 
 
 def _plane(kind, size, **fields):
-    fields.setdefault("reserves", {"black": size[0] * size[1], "white": size[0] * size[1]})
-    return rule_set("K", board={"kind": kind, "size": [size[0], size[1], 1]}, **fields)
+    z = 4 if kind == "tetrakis" else 1  # tetrakis: z is a square's triangle
+    fields.setdefault("reserves", {"black": size[0] * size[1] * z, "white": size[0] * size[1] * z})
+    return rule_set("K", board={"kind": kind, "size": [size[0], size[1], z]}, **fields)
 
 
 def _winner(rs, black, white):
@@ -484,6 +485,91 @@ def test_validation_of_the_toroid_and_the_hexagons():
     assert _plane("hexagons", (4, 4), shapes={"circle": {"move": "orthogonal"}}, move_limit=20).record
 
 
+# -- tetrakis squares ------------------------------------------------------------------------------
+# docs/rules/ttt/boards.md, "Tetrakis squares": on 2 by 2 squares, triangle t (1 N, 2 E, 3 S, 4 W)
+# of square (x, y) is target x-1 + 2*(y-1 + 2*(t-1)): N1 = 0, E1 = 4, S1 = 8, W1 = 12 for square
+# (1, 1); N, E, S, W of (2, 1) are 1, 5, 9, 13; N, E of (1, 2) are 2, 6; N of (2, 2) is 3.
+
+
+def test_tetrakis_triangles_touch_the_three_sharing_a_side():
+    two = _plane("tetrakis", (2, 2), turn_checks=["first-2-wins"])
+    wins = {t for t in range(16) if t != 0 and _winner(two, [0, t], [15 if t != 15 else 7]) == [1.0, -1.0]}
+    assert wins == {4, 12, 10}  # N1 touches E1, W1 and S of (1, 2); S1 only at the centre
+    assert make_core(two).symmetry_count() == 8  # the square grid's, each triangle with its side
+    assert make_core(_plane("tetrakis", (3, 2))).symmetry_count() == 4
+
+
+def test_tetrakis_lines_are_the_triangles_a_straight_line_crosses():
+    four = _plane("tetrakis", (2, 2), turn_checks=["first-4-wins"])
+    # the upper row of squares (1, 1), (2, 1): W1 N1 E1 W2
+    assert _winner(four, [12, 0, 4, 13], [2, 3, 6]) == [1.0, -1.0]
+    # the column just right of (1, 1)'s centre going up: S1 E1 N1, then S of (1, 2)
+    assert _winner(four, [8, 4, 0, 10], [3, 7, 11]) == [1.0, -1.0]
+    # round the centre N1 E1 S1 W1 is no line (it turns at every triangle)
+    assert _winner(four, [0, 4, 8, 12], [2, 3, 6]) is None
+
+
+def test_tetrakis_four_in_a_row_on_two_by_two_is_a_draw():
+    """Four in a row on 2 by 2 tetrakis squares (the example Tetrakis-TTT): every
+    triangle lies on three lines, yet neither player forces one of four."""
+    from solvers.exhaustive import solve
+
+    assert solve("ttt(rules=games/ttt/examples/Tetrakis-TTT.json)", tt_log2=16)["value"] == 0.0
+
+
+@pytest.mark.parametrize("condition", ["adjacent", "surround-line"])
+@pytest.mark.parametrize("result", ["removes", "reincarnates", "converts"])
+def test_tetrakis_captive_reached_along_two_lines_is_taken_once(condition, result):
+    """The upper and the lower row both step from E of square (1, 1) to W of
+    (2, 1), so a piece arriving on E1 reaches white's W2 twice (between black's
+    N2 and S2 for surround-line); it is captured once, as the reference model
+    takes it."""
+    pieces = [{"at": [2, 1, 4], "colour": "white"}] + [{"at": [2, 1, t], "colour": "black"} for t in (1, 3)]
+    rs = rule_set(
+        "T",
+        board={"kind": "tetrakis", "size": [2, 1, 4], "pieces": pieces},
+        reserves={"black": 4, "white": 4},
+        turn_checks=["first-4-wins"],
+        move_limit=20,
+        shapes={
+            "circle": {"move": "stationary", "power": "can-capture", "condition": condition, "result": result}
+        },
+    )
+    play_against_reference(rs, games=sweep(full=40, quick=6), seed=3)
+
+
+def test_validation_of_tetrakis_squares():
+    def refused(size=(3, 3, 4), **fields):
+        fields.setdefault("reserves", {"black": 4, "white": 4})
+        return problems("K", board={"kind": "tetrakis", "size": list(size)}, **fields)
+
+    assert any(
+        p.startswith("board.size.z: 1 is not allowed for tetrakis (allowed: 4") for p in refused((3, 3, 1))
+    )
+    for move in ("adjacent-diagonal", "knight-2x1x0", "diagonal"):
+        assert any(
+            p.startswith(f"shapes.circle.move: {move!r} is not defined on tetrakis squares")
+            for p in refused(shapes={"circle": {"move": move}}, move_limit=20)
+        )
+    goal = refused(shapes={"circle": {"move": "forward-orthogonal"}}, move_limit=20)
+    assert any(p.startswith("board.kind: goals are not defined on tetrakis squares") for p in goal)
+    approach = {"move": "linear", "power": "can-capture", "condition": "approach", "result": "removes"}
+    assert any(
+        p.startswith("shapes.circle.condition: 'approach' is not defined on tetrakis squares")
+        for p in refused(shapes={"circle": approach}, move_limit=20)
+    )
+    jump = {"move": "adjacent", "power": "can-capture", "condition": "jump", "result": "removes"}
+    assert any(
+        p.startswith("shapes.circle.condition: condition 'jump' is not defined on tetrakis squares")
+        for p in refused(shapes={"circle": jump}, move_limit=20)
+    )
+    # accepted: slides along the lines, several boards
+    assert _plane("tetrakis", (3, 3), shapes={"circle": {"move": "linear"}}, move_limit=20).record
+    assert rule_set(
+        "K", board={"kind": "tetrakis", "size": [2, 2, 4]}, boards=2, reserves={"black": 9}
+    ).record
+
+
 # -- the other concepts' random rule sets on a toroid and on hexagons -----------------------------
 # Each generator's flat records are moved onto the kind (a toroid grown to at least 3 by 3;
 # on hexagons a move they do not define becomes "adjacent"); the ones validation refuses
@@ -512,17 +598,21 @@ def on_kind(rec, kind):
     if kind == "toroid":
         board["size"] = [max(3, board["size"][0]), max(3, board["size"][1]), 1]
     else:
+        if kind == "tetrakis":
+            board["size"] = [board["size"][0], board["size"][1], 4]
         for props in rec.get("shapes", {}).values():
             if props.get("move") in HEX_REFUSED_MOVES + ("adjacent-alquerque",):
                 props["move"] = "adjacent"
     return rec
 
 
-@pytest.mark.parametrize("kind", ["toroid", "hexagons"])
+@pytest.mark.parametrize("kind", ["toroid", "hexagons", "tetrakis"])
 @pytest.mark.parametrize("name", sorted(KIND_GENERATORS))
 def test_random_rule_sets_on_the_toroid_and_hexagons_match_reference(name, kind):
-    if (name, kind) == ("goals", "toroid"):
-        pytest.skip("goals are refused on a toroid (test_validation_of_the_toroid_and_the_hexagons)")
+    if (name, kind) in (("goals", "toroid"), ("goals", "tetrakis")):
+        pytest.skip("goals are refused there (test_validation_of_the_toroid_and_the_hexagons)")
+    if kind == "tetrakis" and name in ("jumps", "chain-back"):
+        pytest.skip("jumps are refused on tetrakis squares (test_validation_of_tetrakis_squares)")
     if (name, kind) == ("chain-back", "toroid") and sweep(full=False, quick=True):
         # most of its records have goals (refused on a toroid), so finding two costs seconds
         pytest.skip("the full tier's (chain jumps on a toroid: the jumps generator, both tiers)")
@@ -545,7 +635,16 @@ def test_random_rule_sets_on_the_toroid_and_hexagons_match_reference(name, kind)
     assert played
 
 
-@pytest.mark.parametrize("kind,size", [("hexagons", (3, 3)), ("hexagons", (4, 3)), ("toroid", (4, 4))])
+@pytest.mark.parametrize(
+    "kind,size",
+    [
+        ("hexagons", (3, 3)),
+        ("hexagons", (4, 3)),
+        ("toroid", (4, 4)),
+        ("tetrakis", (2, 2)),
+        ("tetrakis", (3, 2)),
+    ],
+)
 def test_claimed_symmetries_map_games_onto_games(kind, size):
     """Each symmetry the compiler claims maps every random game onto a game
     that ends at the same ply with the same returns, through positions whose
@@ -568,22 +667,23 @@ def test_claimed_symmetries_map_games_onto_games(kind, size):
                 assert min(other.position_hash_under(s) for s in range(len(syms))) == least
 
 
-@pytest.mark.parametrize("name", ["Toroidal-TTT", "Hexagons-3-In-A-Row"])
+@pytest.mark.parametrize("name", ["Toroidal-TTT", "Hexagons-3-In-A-Row", "Tetrakis-TTT"])
 def test_random_sim_test_on_the_toroid_and_hexagons_examples(name, tmp_path):
     rs = rules.parse(json.loads(open(f"games/ttt/examples/{name}.json").read()))
     random_sim_test_of(rs, tmp_path, num_sims=sweep(full=20, quick=2))
     play_against_reference(rs, games=sweep(full=40, quick=4), seed=2)
 
 
-@pytest.mark.parametrize("kind", ["toroid", "hexagons"])
+@pytest.mark.parametrize("kind", ["toroid", "hexagons", "tetrakis"])
 def test_cloaked_lines_on_the_toroid_and_hexagons(kind):
-    """Hidden pieces (cloaking hides every space) with wrapping or hex lines and
-    moving shapes: every seat's view is the reference's, and histories a seat
-    cannot tell apart give it identical information states and tensors."""
-    every = [[x, y, 1] for x in (1, 2, 3) for y in (1, 2, 3)]
+    """Hidden pieces (cloaking hides every space) with wrapping, hex or tetrakis
+    lines and moving shapes: every seat's view is the reference's, and histories
+    a seat cannot tell apart give it identical information states and tensors."""
+    z = 4 if kind == "tetrakis" else 1
+    every = [[x, y, t] for x in (1, 2, 3) for y in (1, 2, 3) for t in range(1, z + 1)]
     rs = cloaked_rule_set(
         f"cloaked-{kind}",
-        board={"kind": kind, "size": [3, 3, 1]},
+        board={"kind": kind, "size": [3, 3, z]},
         turn_checks=["first-3-wins"],
         reserves={"black": 3, "white": 3},
         shapes={"circle": {"move": "linear"}},

@@ -72,7 +72,7 @@ def test_every_problem_is_reported_with_field_and_allowed_values():
     msgs = problems(
         "T",
         BASE,
-        board={"kind": "tetrakis", "size": [3, 3, 1]},
+        board={"kind": "octagons", "size": [3, 3, 1]},
         players="5",
         colours="rainbow",
         pieces_per_turn=3,
@@ -90,7 +90,7 @@ def test_every_problem_is_reported_with_field_and_allowed_values():
         "turn_checks[0]",
         "stalemate",
     ]
-    assert "allowed: hash, squares, vertices, stacks, toroid, hexagons" in msgs[1]
+    assert "allowed: hash, squares, vertices, stacks, toroid, hexagons, tetrakis" in msgs[1]
     assert "allowed: 2, 3, 4, partners, 2-vs-chaos, 3-vs-chaos" in msgs[2]
     assert "first-6-wins" in msgs[5] and "all-lose-if-any-3" in msgs[5]
     assert "most-pieces-wins" in msgs[6]

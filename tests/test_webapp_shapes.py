@@ -31,6 +31,7 @@ LAYOUTS = [
     ("Shapes-3D", "squares", [3, 3, 2], lambda i: [1 + i % 3, 1 + (i // 3) % 3, 1 + i // 3]),
     ("Shapes-Toroid", "toroid", [4, 4, 1], lambda i: [1 + i % 4, 1 + i // 4, 1]),
     ("Shapes-Hexagons", "hexagons", [4, 4, 1], lambda i: [1 + i % 4, 1 + i // 4, 1]),
+    ("Shapes-Tetrakis", "tetrakis", [2, 2, 4], lambda i: [1 + i % 2, 1 + (i // 2) % 2, 1 + i // 4]),
 ]
 
 
@@ -133,6 +134,40 @@ def test_toroid_and_hexagons_drawn_as_grids_of_clickable_cells(app, kind, mark):
             touching = {c for c, b in centre.items() if b != a and math.dist(a, b) < step * 1.1}
             steps = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
             assert touching == {(x + dx, y + dy) for dx, dy in steps} & set(centre), (x, y)
+
+
+def test_tetrakis_squares_drawn_as_clickable_triangles(app):
+    """Every triangle of 3 by 2 tetrakis squares is one clickable legal cell,
+    and two triangles drawn sharing a side (two corners) are the neighbours of
+    docs/rules/ttt/boards.md: the two of its square across its diagonals and
+    the one across its square's side."""
+    make_users(app)
+    record = {
+        "name": "Grid-tetrakis",
+        "board": {"kind": "tetrakis", "size": [3, 2, 4]},
+        "reserves": {"black": 12, "white": 12},
+        "turn_checks": ["first-4-wins"],
+    }
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        rulesets.save_rule_set(reg, "ada", record)
+    cy = Browser(app, "cy")
+    url = cy.post("/play/new", game=record["name"], universe="Public", seat0="cy", seat1="Random")
+    page = cy.get(url.headers["Location"]).text
+    assert len(re.findall(r'class="cell legal"', page)) == 24
+    assert page.count('class="hit triangle"') == 24
+    corners = {
+        (int(x), int(y), int(t)): set(points.split())
+        for x, y, t, points in re.findall(
+            r'data-cell="\((\d),(\d),(\d)\)"[^>]*><polygon points="([^"]+)"', page
+        )
+    }
+    assert len(corners) == 24
+    across = {1: (0, 1, 3), 2: (1, 0, 4), 3: (0, -1, 1), 4: (-1, 0, 2)}  # N E S W: the side's neighbour
+    for (x, y, t), pts in corners.items():
+        touching = {c for c, other in corners.items() if c != (x, y, t) and len(pts & other) == 2}
+        dx, dy, u = across[t]
+        expected = {(x, y, t % 4 + 1), (x, y, (t - 2) % 4 + 1)} | ({(x + dx, y + dy, u)} & set(corners))
+        assert touching == expected, (x, y, t)
 
 
 def cloaked_record(name: str, cloaking: str) -> dict:

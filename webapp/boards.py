@@ -279,6 +279,8 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "", viewer
         svg = _stacks_svg(X, Y, Z, content, by_label)
     elif kind == "hexagons":
         svg = hexagons_svg(X, Y, content, by_label)
+    elif kind == "tetrakis":
+        svg = tetrakis_svg(X, Y, content, by_label)
     else:
         svg = plane_svg(kind, X, Y, Z, content, by_label)
     return Drawing(svg, clicks, buttons, shape_picker=picker)
@@ -377,6 +379,30 @@ def hexagons_svg(X, Y, content, by_label) -> str:
                 f'class="hit hexagon"/>{_piece(cx, cy, content.get((x, y, 1)))}</g>'
             )
     return _svg(2 * pad + (X + (Y - 1) / 2) * w, 2 * pad + 2 * r + (Y - 1) * h, body)
+
+
+def tetrakis_svg(X, Y, content, by_label) -> str:
+    """Tetrakis squares (docs/rules/ttt/boards.md): x by y squares, y = max at
+    the top, each cut by its diagonals into triangles t = 1 N (top), 2 E, 3 S,
+    4 W, each a clickable polygon with its piece at its centroid."""
+    pad = 24
+    labels = _labels(by_label)
+    body = []
+    for x in range(1, X + 1):
+        for y in range(1, Y + 1):
+            left, top = pad + (x - 1) * CELL, pad + (Y - y) * CELL
+            right, bottom, centre = left + CELL, top + CELL, (left + CELL / 2, top + CELL / 2)
+            sides = (((left, top), (right, top)), ((right, top), (right, bottom)))
+            sides += (((right, bottom), (left, bottom)), ((left, bottom), (left, top)))
+            for t, (a, b) in enumerate(sides, start=1):
+                points = " ".join(f"{px:.1f},{py:.1f}" for px, py in (a, b, centre))
+                cx, cy = (a[0] + b[0] + centre[0]) / 3, (a[1] + b[1] + centre[1]) / 3
+                attrs = _cell_attrs(label_text((x, y, t)), labels)
+                body.append(
+                    f'<g {attrs}><polygon points="{points}" fill="#e8dcc0" stroke="#333" '
+                    f'class="hit triangle"/>{_piece(cx, cy, content.get((x, y, t)), CELL * 0.14)}</g>'
+                )
+    return _svg(2 * pad + X * CELL, 2 * pad + Y * CELL, body)
 
 
 def label_text(t) -> str:

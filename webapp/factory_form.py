@@ -72,7 +72,7 @@ def choices() -> dict:
 _WORDS = {
     # the board kinds the specification adds ("can extend to “Tetrakis squares”,
     # “Squares on Toroid”, “Hexagons”, etc."); the others are capitalised
-    "kind": {"toroid": "Squares on Toroid", "hexagons": "Hexagons"},
+    "kind": {"toroid": "Squares on Toroid", "hexagons": "Hexagons", "tetrakis": "Tetrakis squares"},
     "players": {
         "2": "2 Player",
         "3": "3 Player",
@@ -549,7 +549,8 @@ def _deck_from_form(get, shapes) -> dict | None:
 
 def adjust(state: dict) -> None:
     """The tic-tac-toe variations specification's redraw rules: a hash board is 3x3x1, stacks are at least 2
-    high, a toroid or hexagons one layer (a toroid at least 3 by 3), and each dimension stays
+    high, a toroid or hexagons one layer (a toroid at least 3 by 3), tetrakis squares z = 4 (the
+    triangle), and each dimension stays
     within floor(512 / the other two), at most 19;
     colours newly in play start with the highest-numbered existing colour's reserve."""
     x, y, z = (max(1, min(schema.MAX_DIM, v if isinstance(v, int) else 1)) for v in state["size"])
@@ -559,6 +560,8 @@ def adjust(state: dict) -> None:
         z = 2
     if state["board_kind"] in schema.PLANE_KINDS:  # a toroid and hexagons are planes
         z = 1
+    if state["board_kind"] == "tetrakis":  # z is a square's triangle
+        z = 4
     if state["board_kind"] == "toroid":  # a wrapping row needs 3 spaces
         x, y = max(3, x), max(3, y)
     x = min(x, dim_limit((y, z)))

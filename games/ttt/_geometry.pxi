@@ -13,7 +13,10 @@
 # (``wrap``) every step wraps around x (within its board) and y, so a walk
 # along a line stops when it comes back to its first cell; on hexagons
 # (``hexes``, a rhombus of axial coordinates) the diagonal (1, 1) is no
-# neighbour, and (1, -1) is a third axis (docs/rules/ttt/boards.md).
+# neighbour, and (1, -1) is a third axis (docs/rules/ttt/boards.md). On
+# tetrakis squares (``tetra``) z is a square's triangle (0 N, 1 E, 2 S, 3 W)
+# and four step pairs follow the straight lines across the triangles
+# (tetrakis_step).
 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
@@ -50,6 +53,7 @@ cdef class Tables:
     cdef bint gravity
     cdef bint wrap                         # a toroid: steps wrap around x (per board) and y
     cdef bint hexes                        # hexagons: six neighbours, three axes
+    cdef bint tetra                        # tetrakis squares: z is a square's triangle
     cdef int seats, nplayers, chaos, C, choices, move, ppt, passing, agree_draw
     cdef bint line_blocked                 # pieces stop line moves (holds_piece, _turns.pxi)
     cdef int stalemate, move_limit, nsides, nchecks, nsym
@@ -300,6 +304,7 @@ cdef class Tables:
         kind = p.get("board_kind", "box")
         self.wrap = kind == "toroid"
         self.hexes = kind == "hexagons"
+        self.tetra = kind == "tetrakis"
         bX = p.get("board_width", X)
         self.nbr = <int16_t*>malloc(self.S * 26 * sizeof(int16_t))
         self.tnbr = <int16_t*>malloc(self.T * 26 * sizeof(int16_t))
@@ -315,6 +320,9 @@ cdef class Tables:
             self.is_axis[d] = 1 if sum(abs(v) for v in dirs[d]) == 1 else 0
             if self.hexes and dirs[d][0] + dirs[d][1] == 0 and dirs[d][2] == 0:
                 self.is_axis[d] = 1       # hexagons: (1, -1) is an axis like x and y
+            if self.tetra and (dirs[d] in TETRAKIS_LINES or (-dirs[d][0], -dirs[d][1], -dirs[d][2])
+                               in TETRAKIS_LINES):
+                self.is_axis[d] = 1       # tetrakis: every step crosses a side
         for c in range(self.S):
             x, y, z = c % X, (c // X) % Y, c // self.XY
             for d in range(26):
@@ -385,6 +393,8 @@ def kind_step(Tables tab, int x, int y, int z, tuple d, int depth, int bX):
     (x, y, z), or -1 off the board: a toroid wraps x around its board and
     y; hexagons have no (1, 1) diagonal (docs/rules/ttt/boards.md)."""
     cdef int nx = x + d[0], ny = y + d[1], nz = z + d[2]
+    if tab.tetra:
+        return tetrakis_step(tab, x, y, z, d)
     if tab.hexes and d[0] == d[1] != 0:
         return -1                     # hexagons: (1, 1) and (-1, -1) touch at a corner only
     if tab.wrap:                      # (+ bX, + Y: C's % keeps the sign of a negative step)
@@ -392,6 +402,39 @@ def kind_step(Tables tab, int x, int y, int z, tuple d, int depth, int bX):
         ny = (ny + tab.Y) % tab.Y
     if 0 <= nx < tab.X and 0 <= ny < tab.Y and 0 <= nz < depth:
         return nx + tab.X * (ny + tab.Y * nz)
+    return -1
+
+
+#: tetrakis squares: each line's step (dx, dy, dz) -> {triangle: (its next
+#: triangle, the square's x, y step)}; triangles 0 N, 1 E, 2 S, 3 W. A line
+#: enters a triangle by one side and leaves by another: the rows above and
+#: below a square's centre (W N E, W S E) and the columns right and left of
+#: it (S E N, S W N) (docs/rules/ttt/boards.md).
+TETRAKIS_LINES = {
+    (1, 0, 0): {3: (0, 0, 0), 0: (1, 0, 0), 1: (3, 1, 0)},
+    (1, 0, 1): {3: (2, 0, 0), 2: (1, 0, 0), 1: (3, 1, 0)},
+    (0, 1, 0): {2: (1, 0, 0), 1: (0, 0, 0), 0: (2, 0, 1)},
+    (0, 1, 1): {2: (3, 0, 0), 3: (0, 0, 0), 0: (2, 0, 1)},
+}
+
+
+def tetrakis_step(Tables tab, int x, int y, int z, tuple d):
+    """The triangle one step ``d`` from triangle z of square (x, y) along a
+    tetrakis line (a step back is the step forward read backwards), or -1."""
+    forward = TETRAKIS_LINES.get(d)
+    if forward is None:
+        back = TETRAKIS_LINES.get((-d[0], -d[1], -d[2]))
+        if back is None:
+            return -1                 # no line, and no knight's leap, on tetrakis squares
+        for t, (u, sx, sy) in back.items():
+            if u == z and 0 <= x - sx < tab.X and 0 <= y - sy < tab.Y:
+                return x - sx + tab.X * (y - sy + tab.Y * t)
+        return -1
+    if z not in forward:
+        return -1
+    u, sx, sy = forward[z]
+    if 0 <= x + sx < tab.X and 0 <= y + sy < tab.Y:
+        return x + sx + tab.X * (y + sy + tab.Y * u)
     return -1
 
 

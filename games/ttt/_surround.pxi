@@ -83,6 +83,21 @@ cdef int approach_direction(Tables tab, int f, int u) noexcept:
     return -1
 
 
+cdef int once_each(int* cells, int n) noexcept:
+    """Tetrakis squares: two lines share the step from E of one square to W
+    of the next, so two directions may reach one captive; it is taken once
+    (the first time). The count of distinct cells, kept in order."""
+    cdef int i, j, m = 0
+    for i in range(n):
+        for j in range(m):
+            if cells[j] == cells[i]:
+                break
+        else:
+            cells[m] = cells[i]
+            m += 1
+    return m
+
+
 cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int f, int* cells) noexcept:
     """The captive cells of a surrounder of local shape k of ``seat`` that
     arrived on target u, in the order the capture takes them: the runs of
@@ -105,7 +120,7 @@ cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int f, int* 
                 p = surround_piece(core, x)
                 if p and (tab.seat_mask[seat] >> (p - 1)) & 1:
                     n += m
-        return n
+        return once_each(cells, n) if tab.tetra else n
     if tab.shape_cond[k] == COND_APPROACH:
         d = approach_direction(tab, f, u)
         if d < 0:
@@ -126,7 +141,7 @@ cdef int surround_captives_at(TTTCore core, int seat, int k, int u, int f, int* 
             if x >= 0 and surround_open(core, seat, x):
                 cells[n] = top_cell(core, x)
                 n += 1
-        return n
+        return once_each(cells, n) if tab.tetra else n
     if tab.shape_cond[k] != COND_SURROUND_ORTH:
         return 0
     seen = <uint8_t*>malloc(tab.T)

@@ -143,7 +143,9 @@ def check_board_kind(rec, p):
     no row is at an end), on hexagons the moves along diagonals or by a
     knight's leap (every neighbour shares an edge: there are no diagonals),
     and on a toroid smaller than 5 the leaps of two (a jump or a knight's
-    leap would wrap onto another leap's space)."""
+    leap would wrap onto another leap's space); on tetrakis squares goals,
+    diagonals and knight's leaps (a triangle's neighbours share a side),
+    jumps (two jumps share their start and landing) and approach."""
     board = rec.get("board") or {}
     kind, size = board.get("kind"), board.get("size")
     shapes = rec.get("shapes") or {}
@@ -155,9 +157,24 @@ def check_board_kind(rec, p):
             "is an end (allowed with board.kind 'toroid': shapes that may move backwards, no "
             "'goal-reached' check)",
         )
+    if kind == "tetrakis" and shapes and rec.get("players") is not None and needs_goals(rec):
+        p.add(
+            "board.kind",
+            "goals are not defined on tetrakis squares: a goal is an edge of the box and forward a step "
+            "along y, and a step along a tetrakis line moves between a square's triangles as often as "
+            "across squares (allowed with board.kind 'tetrakis': shapes that may move backwards, no "
+            "'goal-reached' check)",
+        )
     for shape, props in shapes.items():
         move = props.get("move")
         jumps = props.get("power", "none") != "none" and props.get("condition") in CONDITIONS_JUMP
+        if kind == "tetrakis" and move in HEX_REFUSED_MOVES:
+            p.add(
+                f"shapes.{shape}.move",
+                f"{move!r} is not defined on tetrakis squares: a triangle's neighbours are the three "
+                "sharing a side with it, so there are no diagonals and no knight's leap (allowed with "
+                "board.kind 'tetrakis': stationary, adjacent, adjacent-orthogonal, orthogonal, linear)",
+            )
         if kind == "hexagons" and move in HEX_REFUSED_MOVES:
             p.add(
                 f"shapes.{shape}.move",
@@ -184,6 +201,25 @@ def check_board_kind(rec, p):
                 f"{props['condition']!r} is not defined on a toroid: it captures along the line of the "
                 "move away from where the move started, and a wrapping line comes back to that start "
                 "(allowed with board.kind 'toroid': any other condition)",
+            )
+        if kind == "tetrakis" and jumps:
+            p.add(
+                f"shapes.{shape}.condition",
+                f"condition {props['condition']!r} is not defined on tetrakis squares: a jump from a "
+                "square's W triangle over N lands on its E triangle, and so does the jump over S, so "
+                "two jumps would be one action (allowed with board.kind 'tetrakis': any condition "
+                "but jumps)",
+            )
+        if (
+            kind == "tetrakis"
+            and props.get("power", "none") != "none"
+            and props.get("condition") == "approach"
+        ):
+            p.add(
+                f"shapes.{shape}.condition",
+                "'approach' is not defined on tetrakis squares: it captures along the line of the move, "
+                "and a step from one triangle to the next lies on two tetrakis lines, so the move "
+                "does not name one (allowed with board.kind 'tetrakis': any other condition)",
             )
         small = isinstance(size, list) and all(is_int(v) for v in size) and min(size[:2]) < 5
         if kind == "toroid" and small and (move in LEAP_MOVES or jumps):
@@ -337,8 +373,13 @@ def check_triagonal(rec, p):
             continue
         field = f"shapes.{shape}.condition"
         why = []
-        if board.get("kind") == "stacks" or (isinstance(size, list) and len(size) == 3 and size[2] == 1):
-            why.append("a board that is not stacks with size z > 1 (a triagonal steps along x, y and z)")
+        if board.get("kind") in ("stacks", "tetrakis") or (
+            isinstance(size, list) and len(size) == 3 and size[2] == 1
+        ):
+            why.append(
+                "a board that is not stacks with size z > 1 (a triagonal steps along x, y and z; "
+                "tetrakis squares are a plane, their z a square's triangle)"
+            )
         if props.get("move") == "stationary":
             why.append("a shape that moves (a stationary shape never steps onto a captive)")
         if props.get("result") == "converts":

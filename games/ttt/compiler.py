@@ -73,7 +73,8 @@ def _symmetries(size, gravity, locked_sets, pieces, kind="squares"):
     duplicates (from size-1 axes) dropped. On hexagons only those that keep
     every cell's six neighbours its neighbours (the half turn, and with
     x = y the two mirrors along the rhombus' diagonals); the box's
-    symmetries keep a toroid's wrapping neighbours too."""
+    symmetries keep a toroid's wrapping neighbours too. On tetrakis squares
+    the square grid's symmetries, each triangle going with its side."""
     X, Y, Z = size
     cells = [(x, y, z) for z in range(Z) for y in range(Y) for x in range(X)]
     index = {c: i for i, c in enumerate(cells)}
@@ -100,12 +101,46 @@ def _symmetries(size, gravity, locked_sets, pieces, kind="squares"):
                 continue
             if kind == "hexagons" and not _keeps_hexagons(mapping, cells, index):
                 continue
+            if kind == "tetrakis":
+                continue  # the box's maps move triangles about; _tetrakis_maps gives the tiling's
+            if any(piece_map.get(cells[mapping[index[c]]]) != col for c, col in piece_map.items()):
+                continue
+            seen.add(key)
+            perms.append(list(key))
+    if kind == "tetrakis":
+        for mapping in _tetrakis_maps(size, cells, index):
+            key = tuple(mapping)
+            if key in seen:
+                continue
+            if any({mapping[index[c]] for c in ls} != {index[c] for c in ls} for ls in locked_sets):
+                continue
             if any(piece_map.get(cells[mapping[index[c]]]) != col for c, col in piece_map.items()):
                 continue
             seen.add(key)
             perms.append(list(key))
     perms.sort(key=lambda m: m != list(range(len(cells))))
     return perms
+
+
+#: a tetrakis square's triangles (z = 0 N, 1 E, 2 S, 3 W) by the side they lie on
+TETRAKIS_SIDES = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+def _tetrakis_maps(size, cells, index):
+    """The square grid's mirrors and turns (x = y for the quarter turns and
+    the diagonal mirrors) as maps of the triangles: a square goes where the
+    grid's map sends it, and each triangle to the side its own side goes to."""
+    X, Y, _ = size
+    for swap in (False, True) if X == Y else (False,):
+        for fx, fy in itertools.product((False, True), repeat=2):
+            mapping = []
+            for x, y, z in cells:
+                (nx, ny), (sx, sy) = (X - 1 - x if fx else x, Y - 1 - y if fy else y), TETRAKIS_SIDES[z]
+                side = (-sx if fx else sx, -sy if fy else sy)
+                if swap:
+                    nx, ny, side = ny, nx, (side[1], side[0])
+                mapping.append(index[(nx, ny, TETRAKIS_SIDES.index(side))])
+            yield mapping
 
 
 #: the steps to a hexagon's six neighbours (axial x, y; docs/rules/ttt/boards.md)
@@ -243,7 +278,9 @@ def compile_rules(rs: RuleSetLike) -> dict:
         "size": [X, Y, Z],
         "gravity": gravity,
         # the neighbour tables' kind: "toroid" wraps, "hexagons" has six neighbours
-        "board_kind": r["board"]["kind"] if r["board"]["kind"] in ("toroid", "hexagons") else "box",
+        "board_kind": r["board"]["kind"]
+        if r["board"]["kind"] in ("toroid", "hexagons", "tetrakis")
+        else "box",
         "seats": seats,
         "num_players": n,
         "chaos": chaos,

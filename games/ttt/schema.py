@@ -14,7 +14,7 @@ import re
 
 from games.ttt.codes import Cloak, Condition, Effect, Fold, Move, Order, Power, Result, Stalemate
 
-BOARD_KINDS = ("hash", "squares", "vertices", "stacks", "toroid", "hexagons")
+BOARD_KINDS = ("hash", "squares", "vertices", "stacks", "toroid", "hexagons", "tetrakis")
 # the board kinds beyond the box (docs/rules/ttt/boards.md): "toroid" is the
 # specification's "Squares on Toroid", "hexagons" its "Hexagons"; both are planes (z = 1)
 PLANE_KINDS = ("toroid", "hexagons")
@@ -28,6 +28,15 @@ HEX_REFUSED_MOVES = (
     "linear-or-knight",
     "adjacent-or-knight",
 )
+#: tetrakis squares: a line's step -> {triangle: (next triangle, square's x, y
+#: step)}, triangles 1 N, 2 E, 3 S, 4 W (the rows above and below a square's
+#: centre, W N E and W S E; the columns right and left of it, S E N and S W N)
+TETRAKIS_LINES = {
+    (1, 0, 0): {4: (1, 0, 0), 1: (2, 0, 0), 2: (4, 1, 0)},
+    (1, 0, 1): {4: (3, 0, 0), 3: (2, 0, 0), 2: (4, 1, 0)},
+    (0, 1, 0): {3: (2, 0, 0), 2: (1, 0, 0), 1: (3, 0, 1)},
+    (0, 1, 1): {3: (4, 0, 0), 4: (1, 0, 0), 1: (3, 0, 1)},
+}
 #: the moves that leap two spaces (a toroid needs x, y >= 5 for them)
 LEAP_MOVES = ("knight-2x1x0", "knight-2x1x1", "linear-or-knight", "adjacent-or-knight")
 PLAYERS = ("2", "3", "4", "partners", "2-vs-chaos", "3-vs-chaos", "1-vs-chaos")

@@ -72,6 +72,7 @@ from games.ttt.schema import (
     SHAPES_NOW,
     STALEMATES,
     STALEMATES_LATER,
+    TETRAKIS_LINES,
     TOP_FIELDS,
     TURN_CHECKS,
     VS_CHAOS_STALEMATES,
@@ -199,6 +200,13 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
             p.add(
                 "board.size.z",
                 f"{raw_size[2]} is not allowed for {kind} (allowed: 1; a {kind} board is a plane)",
+            )
+            ok = False
+        if ok and kind == "tetrakis" and raw_size[2] != 4:
+            p.add(
+                "board.size.z",
+                f"{raw_size[2]} is not allowed for tetrakis (allowed: 4; z is a square's triangle, "
+                "1 N, 2 E, 3 S, 4 W)",
             )
             ok = False
         if ok and kind == "toroid" and min(raw_size[:2]) < 3:
@@ -655,8 +663,18 @@ def _longest_runs(size, occupied: Mapping[tuple, str], diagonals=True, kind="squ
     wrap = (
         (lambda c: ((c[0] - 1) % size[0] + 1, (c[1] - 1) % size[1] + 1, c[2])) if kind == "toroid" else None
     )
+    if kind == "tetrakis":
+        dirs = list(TETRAKIS_LINES)
     for at, colour in occupied.items():
         for d in dirs:
+            if kind == "tetrakis":
+                n, cur = 0, at
+                while occupied.get(cur) == colour:
+                    n += 1
+                    u, sx, sy = TETRAKIS_LINES[d].get(cur[2], (None, 0, 0))
+                    cur = (cur[0] + sx, cur[1] + sy, u)
+                best[colour] = max(best.get(colour, 0), n)
+                continue
             n, cur, seen = 0, at, set()
             while occupied.get(cur) == colour and cur not in seen:
                 seen.add(cur)

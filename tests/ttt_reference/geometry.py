@@ -32,6 +32,31 @@ def step(c, d, k=1):
 #: (1, 1) touches at a corner only and is no neighbour
 HEX_DIRS = [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (1, -1, 0), (-1, 1, 0)]
 
+#: tetrakis squares (z = a square's triangle, 0 N, 1 E, 2 S, 3 W): each line's
+#: step and the order in which it crosses one square's triangles before the
+#: next square's first (the rows just above and below the centre, the columns
+#: just right and left of it); the opposite step reads the same order backwards
+TETRAKIS_ORDERS = {
+    (1, 0, 0): ("WNE", (1, 0)),
+    (1, 0, 1): ("WSE", (1, 0)),
+    (0, 1, 0): ("SEN", (0, 1)),
+    (0, 1, 1): ("SWN", (0, 1)),
+}
+TETRAKIS_DIRS = [d for base in TETRAKIS_ORDERS for d in (base, tuple(-v for v in base))]
+
+
+def tetrakis_go(c, d):
+    """One step from triangle c along tetrakis line d (off the line: None)."""
+    sign = 1 if d in TETRAKIS_ORDERS else -1
+    order, (sx, sy) = TETRAKIS_ORDERS[d if sign == 1 else tuple(-v for v in d)]
+    side = "NESW"[c[2]]
+    if side not in order:
+        return None
+    i = order.index(side) + sign
+    if 0 <= i < 3:
+        return (c[0], c[1], "NESW".index(order[i]))
+    return (c[0] + sign * sx, c[1] + sign * sy, "NESW".index(order[i % 3]))
+
 
 class GeometryMixin:
     """Sizes, coordinates and the board's fixed spaces; the rest of the model
@@ -59,6 +84,8 @@ class GeometryMixin:
     # board kinds: which steps are neighbours, and the toroid's wrap -------------------
     def neighbour_dirs(self):
         """The steps to a cell's neighbours: the 26 of the box, or a hexagon's six."""
+        if self.kind == "tetrakis":
+            return TETRAKIS_DIRS
         return HEX_DIRS if self.kind == "hexagons" else ALL_DIRS
 
     def line_dirs(self):
@@ -73,11 +100,16 @@ class GeometryMixin:
 
     def orthogonal(self, d):
         """A step to a neighbour sharing a side: one axis of the box, or any of a hexagon's six."""
-        return self.kind == "hexagons" or sum(map(abs, d)) == 1
+        return self.kind in ("hexagons", "tetrakis") or sum(map(abs, d)) == 1
 
     def go(self, c, d, k=1):
         """The cell ``k`` steps from c along d; on a toroid x wraps within
         c's board and y wraps (off-board cells are returned as they are)."""
+        if self.kind == "tetrakis":
+            p, d = c, (d if k > 0 else tuple(-v for v in d))
+            for _ in range(abs(k)):
+                p = tetrakis_go(p, d) if p is not None else None
+            return p if p is not None else (-1, -1, -1)  # off the line: off the board
         p = step(c, d, k)
         if self.kind == "toroid":
             b = self.board_of(c)

@@ -126,7 +126,7 @@ class SurroundMixin:
                 p = self.go(c, d)
                 if self.on_board(*p) and self.board_of(p) == self.board_of(c) and self.takeable(s, p, board):
                     out.append(p)
-            return out
+            return list(dict.fromkeys(out))  # a captive two steps reach (tetrakis) is taken once
         if cond == "surround-line":
             for d in self.neighbour_dirs():
                 run, p = [], self.go(c, d)
@@ -145,7 +145,7 @@ class SurroundMixin:
                     and board[p] in self.owned[s]
                 ):
                     out += run
-            return out
+            return list(dict.fromkeys(out))  # a captive two lines reach (tetrakis) is taken once
         done = set()
         for d in self.orth_dirs():
             g = self.go(c, d)

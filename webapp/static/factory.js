@@ -203,6 +203,16 @@ window.factorySetup = function () {
       }
       return;
     }
+    if (kind === "tetrakis") {
+      // tetrakis squares: each square (x, y) cut by its diagonals into triangles
+      // t = 1 N (top), 2 E, 3 S, 4 W; z is the triangle
+      svg = el("svg", {width: 2 * pad + X * C, height: 2 * pad + Y * C, class: "board"}, preview);
+      goals(svg, pad, pad, X * C, Y * C, Y === 1);
+      for (var tx = 1; tx <= X; tx++) for (var ty = 1; ty <= Y; ty++) for (var tt = 1; tt <= 4; tt++) {
+        space(svg, pad + (tx - 1) * C, pad + (Y - ty) * C, [tx, ty, tt]);
+      }
+      return;
+    }
     // a row (two dimensions 1), a plane (one), or layers z = 1..Z side by side (3D)
     var layers = Z;
     // hexagons: each row half a hexagon right of the row below (the rhombus of Hex)
@@ -260,15 +270,24 @@ window.factorySetup = function () {
       return pts.join(" ");
     }
 
+    // tetrakis: triangle t of the C by C square at (sx, sy), and its centroid
+    function triangle(sx, sy, t) {
+      var corners = [[sx, sy], [sx + C, sy], [sx + C, sy + C], [sx, sy + C]];
+      var a = corners[t - 1], b = corners[t % 4], m = [sx + C / 2, sy + C / 2];
+      return {points: [a, b, m].map(function (q) { return q[0].toFixed(1) + "," + q[1].toFixed(1); }).join(" "),
+              cx: (a[0] + b[0] + m[0]) / 3, cy: (a[1] + b[1] + m[1]) / 3};
+    }
+
     function space(svg, sx, sy, at) {
       var key = at.join(",");
       var g = el("g", {class: "space", "data-at": key}, svg);
       var isLocked = locked.indexOf(key) >= 0, isPhase = plocked.indexOf(key) >= 0;
       var isSticky = sticky.indexOf(key) >= 0, isCloaked = cloaked.indexOf(key) >= 0;
-      el(kind === "hexagons" ? "polygon" : "rect", {x: sx, y: sy, width: C, height: C, points: hexPoints(sx, sy), fill: isLocked ? "#999" : isPhase ? "#c9b8e8" : isCloaked ? "#7a8799" : (kind === "stacks" ? "#dfe6f5" : "#e8dcc0"),
+      var tri = kind === "tetrakis" ? triangle(sx, sy, at[2]) : null;
+      el(kind === "hexagons" || tri ? "polygon" : "rect", {x: sx, y: sy, width: C, height: C, points: tri ? tri.points : hexPoints(sx, sy), fill: isLocked ? "#999" : isPhase ? "#c9b8e8" : isCloaked ? "#7a8799" : (kind === "stacks" ? "#dfe6f5" : "#e8dcc0"),
                   stroke: isSticky ? "#c0392b" : "#555", "stroke-width": isSticky ? 3 : 1,
                   class: (isSticky ? "sticky " : "") + (isCloaked ? "cloaked" : "")}, g);
-      if (pieces[key]) piece(g, pieces[key], sx + C / 2, sy + C / 2, C * 0.36);
+      if (pieces[key]) piece(g, pieces[key], tri ? tri.cx : sx + C / 2, tri ? tri.cy : sy + C / 2, tri ? C * 0.14 : C * 0.36);
       if (dealt.indexOf(key) >= 0) el("text", {x: sx + C / 2 - 4, y: sy + C / 2 + 4, "font-size": 11, class: "dealt-note"}, g).textContent = "D";
       if (notes[key]) el("text", {x: sx + 2, y: sy + C - 3, "font-size": 8, class: "seat-note"}, g).textContent = notes[key].join(" ");
       el("title", {}, g).textContent = "(" + key + ")" + (pieces[key] ? " " + pieces[key].colour + " " + pieces[key].shape : "") + (isLocked ? " locked" : "") + (isPhase ? " locked this phase" : "") +
