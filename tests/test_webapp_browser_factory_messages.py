@@ -113,8 +113,8 @@ FACTORY_CASES = [
         ],
     ),
     (
-        "pieces_per_turn",
-        "cannot be combined",
+        "round_plies",
+        "does not say what becomes of a planned second ply",
         [("select", "#pieces_per_turn", "2"), ("select", "#phases-0-order", "simultaneous")],
     ),
     (

@@ -472,7 +472,7 @@ def form_to_record(form: Mapping[str, str]) -> dict:
             if value is None:  # a colour or shape newly in play: adjust() gives it a count
                 continue
             count = _int(value, 0)  # zeros kept: "every count is 0" is validation's to say
-            if len(shapes) > 1:
+            if len(shapes) > 1 or s != "circle":  # a bare count means circles
                 reserves.setdefault(colour, {})[s] = count
             else:
                 reserves[colour] = count

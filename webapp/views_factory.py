@@ -57,6 +57,7 @@ def controls(state: dict) -> set[str]:
         "cloaking_hides_turns",
         "cloaking_hides_walls",
         "line_moves",
+        "round_plies",
         "deck",
         "deck.hand",
         "deck.per_turn",
