@@ -30,9 +30,9 @@
 from libc.stdlib cimport malloc, free
 from libc.stdint cimport int16_t, uint8_t
 from games.ttt.codes cimport (
-    POWER_NONE, POWER_MUST, COND_COVER_RANK, RESULT_CONVERTS, RESULT_REINCARNATES, RESULT_REINCARNATES_X2,
-    RESULT_REINCARNATES_X3, COND_JUMP, COND_SURROUND_LINE, COND_APPROACH, COND_TRIAGONAL,
-    COND_DIAG_EN_PASSANT)
+    POWER_NONE, POWER_MUST, COND_COVER, COND_COVER_RANK, COND_JUMP, COND_CHAIN_JUMP, RESULT_CONVERTS,
+    RESULT_REINCARNATES, RESULT_REINCARNATES_X2, RESULT_REINCARNATES_X3, COND_SURROUND_LINE, COND_APPROACH,
+    COND_TRIAGONAL, COND_DIAG_EN_PASSANT)
 from games.ttt.poker cimport hand_rank, N_SHAPES
 
 
@@ -161,8 +161,8 @@ cdef int cover_verdict(TTTCore core, int seat, int k, int t, int* cells, int* n)
     cdef bint top
     cdef int beat[CP_MAX_STACK]
     cdef int mr = mover_hand(core, seat, k, t)      # -1, or a by-stack mover's hand
-    if core.tab.shape_power[k] != POWER_NONE and core.tab.shape_cond[k] >= COND_JUMP \
-            and not step_captor(core.tab.shape_cond[k]):   # (a triagonal or diagonal capture is a cover)
+    if core.tab.shape_power[k] != POWER_NONE and (jump_captor(core.tab.shape_cond[k])
+                                                  or surround_captor(core.tab.shape_cond[k])):
         n[0] = 0                  # a jumper or surrounder never covers (on stacks
         return CP_NONE            # every arrival lands on a stack's pieces)
     n[0] = defenders(core, seat, t, cells)
@@ -214,8 +214,8 @@ cdef bint cover_allowed(TTTCore core, int seat, int k, int t) noexcept:
         return False
     if (tab.seat_mask[seat] >> (piece - 1)) & 1:
         return False
-    if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
-        return False                  # a jumper captures only by jumping, never by a cover
+    if tab.shape_power[k] != POWER_NONE and not cover_captor(tab.shape_cond[k]):
+        return False                  # it captures only its own way, never by a cover
     return duel(core, k, tab.shape_local[core.shp[t]]) != 2
 
 
@@ -224,6 +224,20 @@ cdef inline bint step_captor(int cond) noexcept:
     along its own directions ("Move on triagonal", "Move on diag + en
     passe"), the shape's other moves going to free spaces only."""
     return cond == COND_TRIAGONAL or cond == COND_DIAG_EN_PASSANT
+
+
+cdef inline bint cover_captor(int cond) noexcept:
+    """Whether a condition captures by a cover ("Cover", "Cover by rank"):
+    any of the shape's moves may arrive on the captive. Every other
+    condition captures only its own way (a jump, a surround, a step along
+    its own directions), never by a cover."""
+    return cond == COND_COVER or cond == COND_COVER_RANK
+
+
+cdef inline bint jump_captor(int cond) noexcept:
+    """Whether a condition captures by jumping over the captive ("Jump",
+    "Chain Jump")."""
+    return cond == COND_JUMP or cond == COND_CHAIN_JUMP
 
 
 cdef inline bint surround_captor(int cond) noexcept:
@@ -359,7 +373,7 @@ cdef bint action_captures(TTTCore core, int seat, int action, bint* must) noexce
         kl = tab.replacer[r] if r >= 0 else k          # the piece surrounds as it lands
         if tab.surrounds and tab.shape_power[kl] != POWER_NONE and surround_captor(tab.shape_cond[kl]):
             return move_captures(core, seat, action, k, kl, f, t, must, False)
-        if tab.jumps and tab.shape_cond[k] >= COND_JUMP and not step_captor(tab.shape_cond[k]) \
+        if tab.jumps and (jump_captor(tab.shape_cond[k]) or surround_captor(tab.shape_cond[k])) \
                 and tab.shape_power[k] != POWER_NONE:
             must[0] = tab.shape_power[k] == POWER_MUST      # a jump is its capture
             return jumped_target(core, seat, k, f, t) >= 0
@@ -736,7 +750,7 @@ cdef int stack_mover_cover(TTTCore core, int seat, int u, int base, int piece, i
     cdef int cells[CP_MAX_STACK]
     cdef int pc[CP_MAX_STACK]
     cdef int ps[CP_MAX_STACK]
-    if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
+    if tab.shape_power[k] != POWER_NONE and not cover_captor(tab.shape_cond[k]):
         return mover                  # a jumper or surrounder lands without a cover
     core.hand_stack = u
     core.hand_below = base
@@ -832,7 +846,7 @@ cdef bint stack_move_captures(TTTCore core, int seat, int action, bint* must) no
     k = stack_mover_shape(core, seat, c)
     if k < 0 or (tab.shape_power[k] == POWER_NONE and not tab.pots):   # a powerless mover's
         return False                                                  # seat may take a showdown's share
-    if tab.shape_power[k] != POWER_NONE and tab.shape_cond[k] >= COND_JUMP:
+    if tab.shape_power[k] != POWER_NONE and not cover_captor(tab.shape_cond[k]):
         must[0] = tab.shape_power[k] == POWER_MUST
         return stack_jump_or_surround_captures(core, seat, k, c, u)
     n = core.top[f] - z0

@@ -25,8 +25,7 @@ from libc.string cimport memcpy, memset
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
 from games.rng cimport Rng, mix64, rng_below
 from games.ttt.codes cimport (
-    MOVE_NONE, MOVE_LINEAR_KNIGHT, END_MOVE_LIMIT, CLOAK_NONE, CLOAK_HIDES, CLOAK_OBSCURES, POWER_NONE,
-    COND_JUMP, COND_CHAIN_JUMP)
+    MOVE_NONE, MOVE_LINEAR_KNIGHT, END_MOVE_LIMIT, CLOAK_NONE, CLOAK_HIDES, CLOAK_OBSCURES, POWER_NONE)
 
 
 cdef void cloak_layout(Tables tab, dict p) except *:
@@ -712,7 +711,7 @@ cdef int jumped_space(TTTCore core, int seat, int f, int t) noexcept:
         return -1
     k = tab.shape_local[core.shp[f]]
     if k < 0 or tab.shape_power[k] == POWER_NONE or \
-            not (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP):
+            not jump_captor(tab.shape_cond[k]):
         return -1
     for d in range(26):
         m = tab.tnbr[f * 26 + d]

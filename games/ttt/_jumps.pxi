@@ -38,7 +38,7 @@ from games.ttt.codes cimport (
     MOVE_NONE, MOVE_ALQUERQUE, MOVE_ORTHOGONAL, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE, MOVE_DIAG_LINE,
     MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3, MOVE_ORTH_NO_BACK, MOVE_PAWN,
     POWER_NONE, POWER_MUST,
-    RESULT_CONVERTS, COND_JUMP, COND_CHAIN_JUMP)
+    RESULT_CONVERTS, COND_CHAIN_JUMP)
 
 
 cdef inline void chain_layout(Tables tab) noexcept:
@@ -141,7 +141,7 @@ cdef int jumped_target(TTTCore core, int seat, int k, int f, int u) noexcept:
     cdef Tables tab = core.tab
     cdef int d, m
     if not (tab.shape_power[k] != POWER_NONE
-            and (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP)):
+            and jump_captor(tab.shape_cond[k])):
         return -1
     for d in range(26):
         m = tab.tnbr[f * 26 + d]

@@ -25,7 +25,7 @@ from games.ttt.codes cimport (
     MOVE_NONE, MOVE_LINEAR_KNIGHT, MOVE_ALQUERQUE, MOVE_ORTHOGONAL, MOVE_ADJ_DIAGONAL, MOVE_ORTH_LINE,
     MOVE_DIAG_LINE, MOVE_LINEAR, MOVE_FORWARD_ORTH, MOVE_FORWARD_DIAG, MOVE_KNIGHT, MOVE_KNIGHT3,
     MOVE_ADJ_KNIGHT, MOVE_ADJ_NO_BACK, MOVE_ADJ_NO_BACK_SIDE, MOVE_ORTH_NO_BACK, MOVE_PAWN, POWER_NONE,
-    COND_JUMP, COND_CHAIN_JUMP, COND_TRIAGONAL, COND_DIAG_EN_PASSANT)
+    COND_TRIAGONAL, COND_DIAG_EN_PASSANT)
 
 
 cdef inline bint outranks(int a, int b) noexcept:
@@ -374,7 +374,7 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
             if not linear or (tab.line_blocked and holds_piece(core, u)):
                 break
             u = tab.tnbr[u * 26 + d]
-    if tab.jumps and (tab.shape_cond[k] == COND_JUMP or tab.shape_cond[k] == COND_CHAIN_JUMP) \
+    if tab.jumps and jump_captor(tab.shape_cond[k]) \
             and tab.shape_power[k] != POWER_NONE:
         n += jump_destinations(core, seat, f, k, mark)
     if move == MOVE_PAWN and tab.en_passant:
