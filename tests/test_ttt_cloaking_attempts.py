@@ -26,6 +26,7 @@ from ttt_checks import (
     assert_is_legal_agrees_with_legal_actions,
     assert_views_partition_histories,
     cells,
+    count_attempts,
     play_against_reference,
     random_sim_test_of,
     views,
@@ -103,26 +104,20 @@ def line_attempts(rs, count, seed):
     """How many attempts of random games of ``rs`` were line moves with a piece
     in their way (on the true board before the move)."""
     X, Y, _ = rs.record["board"]["size"]
-    n, rng = 0, random.Random(seed)
-    for _ in range(count):
-        core = make_core(rs)
-        while not core.terminal():
-            if core.player() == -1:
-                core.apply_action(rng.choice([a for a, _ in core.chance_outcome_list()]))
-                continue
-            a = rng.choice(core.legal_action_list())
-            text, before = core.describe_action(a), core.cells()
-            core.apply_action(a)
-            ends = re.findall(r"\((\d+),(\d+)(?:,\d+)?\)", text)
-            if not core.last_event()["attempt"] or "->" not in text or len(ends) != 2:
-                continue
-            (fx, fy), (ux, uy) = ((int(x), int(y)) for x, y in ends)
-            dx, dy = ux - fx, uy - fy
-            k = max(abs(dx), abs(dy))
-            if k >= 2 and dx in (-k, 0, k) and dy in (-k, 0, k):
-                way = [(fx - 1 + i * dx // k) + X * (fy - 1 + i * dy // k) for i in range(1, k)]
-                n += any(before[t + X * Y * z] for t in way for z in range(len(before) // (X * Y)))
-    return n
+
+    def blocked(core, before):
+        ends = re.findall(r"\((\d+),(\d+)(?:,\d+)?\)", before.text)
+        if "->" not in before.text or len(ends) != 2:
+            return False
+        (fx, fy), (ux, uy) = ((int(x), int(y)) for x, y in ends)
+        dx, dy = ux - fx, uy - fy
+        k = max(abs(dx), abs(dy))
+        if k < 2 or dx not in (-k, 0, k) or dy not in (-k, 0, k):
+            return False
+        way = [(fx - 1 + i * dx // k) + X * (fy - 1 + i * dy // k) for i in range(1, k)]
+        return any(before.cells[t + X * Y * z] for t in way for z in range(len(before.cells) // (X * Y)))
+
+    return count_attempts(rs, count, seed, blocked)
 
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)

@@ -12,7 +12,6 @@ OpenSpiel's random_sim_test, and on histories a player cannot, or can, tell
 apart. Cells are x + X*(y + Y*z) from 0."""
 
 import json
-import random
 from pathlib import Path
 
 import pytest
@@ -26,6 +25,7 @@ from ttt_checks import (
     assert_is_legal_agrees_with_legal_actions,
     assert_views_partition_histories,
     cells,
+    count_attempts,
     play_against_reference,
     random_sim_test_of,
     views,
@@ -99,19 +99,12 @@ def wall_attempts(rs, count, seed):
     X, Y, _ = rs.record["board"]["size"]
     spots = rs.record["board"]["locked"] + [a for ph in rs.record["phases"] for a in ph["locked"]]
     walls = {(x - 1) + X * (y - 1) + X * Y * (z - 1) for x, y, z in spots}
-    n, rng = 0, random.Random(seed)
-    for _ in range(count):
-        core = make_core(rs)
-        while not core.terminal():
-            if core.player() == -1:
-                core.apply_action(rng.choice([a for a, _ in core.chance_outcome_list()]))
-                continue
-            p = core.player()
-            before = core.player_view(p)
-            core.apply_action(rng.choice(core.legal_action_list()))
-            after = core.player_view(p)
-            n += core.last_event()["attempt"] and any(before[c] == "." != after[c] for c in walls)
-    return n
+
+    def shown(core, before):
+        after = core.player_view(before.player)
+        return any(before.view[c] == "." != after[c] for c in walls)
+
+    return count_attempts(rs, count, seed, shown)
 
 
 @pytest.mark.parametrize("rs", CASES, ids=lambda r: r.name)

@@ -353,6 +353,31 @@ class Played(list):
     decided_in_round = 0
 
 
+def count_attempts(rs, games, seed, counts):
+    """How many plies of ``games`` random games of ``rs`` (chance uniform,
+    seeded) were attempts for which ``counts(core, before)`` holds, ``core``
+    read after the ply and ``before`` the ply as it was about to be played:
+    its action's text, the true cells and the mover's view."""
+    n, rng = 0, random.Random(seed)
+    for _ in range(games):
+        core = make_core(rs)
+        while not core.terminal():
+            if core.player() == -1:
+                core.apply_action(rng.choice([a for a, _ in core.chance_outcome_list()]))
+                continue
+            a = rng.choice(core.legal_action_list())
+            before = Ply(
+                core.describe_action(a), core.cells(), core.player_view(core.player()), core.player()
+            )
+            core.apply_action(a)
+            n += bool(core.last_event()["attempt"] and counts(core, before))
+    return n
+
+
+#: a ply about to be played, as ``count_attempts`` hands it to its test
+Ply = namedtuple("Ply", "text cells view player")
+
+
 def cloaks(rs):
     """Whether the rule set cloaks some space in some phase."""
     return rs.record["cloaking"] != "none" and any(ph["cloaked"] for ph in rs.record["phases"])

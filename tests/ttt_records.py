@@ -28,6 +28,16 @@ def draw_line_moves(draw, rec):
 # -- turns, phases, outcomes ------------------------------------------------------------------
 
 
+def draw_pieces(draw, cells, colours, shapes, most):
+    """Up to ``most`` pre-placed pieces on distinct cells, each of a colour
+    and a shape drawn from ``colours`` and ``shapes``."""
+    at = draw(st.lists(st.sampled_from(cells), max_size=most, unique_by=tuple))
+    return [
+        {"at": a, "colour": draw(st.sampled_from(colours)), "shape": draw(st.sampled_from(sorted(shapes)))}
+        for a in at
+    ]
+
+
 @st.composite
 def phase_records(draw, cells, n, chaos):
     seats = list(range(1, n + 1)) + (["chaos"] if chaos else [])
@@ -236,15 +246,7 @@ def shaped_records(draw):
         for y in range(1, dims[1] + 1)
         for z in range(1, (1 if kind == "stacks" else dims[2]) + 1)
     ]
-    at = draw(st.lists(st.sampled_from(cells), max_size=2, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(["black", "white", "pink", "yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, ["black", "white", "pink", "yellow"], shapes, most=2)
     checks = draw(
         st.lists(
             st.sampled_from(["first-3-wins", "goal-reached-stalemate", "first-2-loses"]),
@@ -367,15 +369,7 @@ def capture_records(draw):
             )
     reserves = {c: {s: draw(st.integers(0, 2)) for s in shapes} for c in colours}
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
-    at = draw(st.lists(st.sampled_from(cells), max_size=2, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(["black", "white", "pink", "yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, ["black", "white", "pink", "yellow"], shapes, most=2)
     rec = {
         "name": "H",
         "board": {"kind": kind, "size": dims, "pieces": pieces},
@@ -411,15 +405,7 @@ def triagonal_records(draw):
     cells = [
         [x, y, z] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1) for z in range(1, dims[2] + 1)
     ]
-    at = draw(st.lists(st.sampled_from(cells), max_size=5, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(colours + ["yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, colours + ["yellow"], shapes, most=5)
     rec = {
         "name": "HT",
         "board": {"kind": "squares", "size": dims, "pieces": pieces},
@@ -458,11 +444,7 @@ def paralyze_records(draw):
             result = "paralyzes" if i == 0 else draw(st.sampled_from(["paralyzes", "removes", "converts"]))
             shapes[s].update(power=how, condition=draw(st.sampled_from(conds)), result=result)
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
-    at = draw(st.lists(st.sampled_from(cells), max_size=5, unique_by=tuple))
-    pieces = [
-        {"at": a, "colour": draw(st.sampled_from(colours)), "shape": draw(st.sampled_from(sorted(shapes)))}
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, colours, shapes, most=5)
     rec = {
         "name": "PZ",
         "board": {"kind": "squares", "size": dims, "pieces": pieces},
@@ -533,15 +515,7 @@ def stack_power_records(draw):
                 result=draw(st.sampled_from(RESULTS)),
             )
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
-    at = draw(st.lists(st.sampled_from(cells), max_size=2, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(colours + ["yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, colours + ["yellow"], shapes, most=2)
     return {
         "name": "HS",
         "board": {"kind": "stacks", "size": dims, "pieces": pieces},
@@ -688,15 +662,7 @@ def jump_records(draw):
     cells = [
         [x, y, z] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1) for z in range(1, dims[2] + 1)
     ]
-    at = draw(st.lists(st.sampled_from(cells), max_size=5, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(colours + ["yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, colours + ["yellow"], shapes, most=5)
     return {
         "name": "HJ",
         "board": {"kind": "squares", "size": dims, "pieces": pieces},
@@ -839,15 +805,7 @@ def back_records(draw):
                 ),
             )
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
-    at = draw(st.lists(st.sampled_from(cells), max_size=6, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(colours + ["yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, colours + ["yellow"], shapes, most=6)
     return {
         "name": "HB",
         "board": {"kind": kind, "size": dims, "pieces": pieces},
@@ -893,15 +851,7 @@ def jump_round_records(draw):
                 results.append("converts")
             shapes[s].update(power=how, condition=cond, result=draw(st.sampled_from(results)))
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
-    at = draw(st.lists(st.sampled_from(cells), max_size=5, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(colours + ["yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, colours + ["yellow"], shapes, most=5)
     order = draw(st.sampled_from(["simultaneous", "single"]))
     phases = draw(
         st.sampled_from(
@@ -1041,15 +991,7 @@ def showdown_records(draw):
                 ),
             )
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
-    at = draw(st.lists(st.sampled_from(cells), max_size=3, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(colours + ["yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, colours + ["yellow"], shapes, most=3)
     return {
         "name": "PS",
         "board": {"kind": "stacks", "size": dims, "pieces": pieces},
@@ -1087,15 +1029,7 @@ def captured_mover_records(draw, rounds=False):
                 result=draw(st.sampled_from(TAKES + ["removes"])),
             )
     cells = [[x, y, 1] for x in range(1, dims[0] + 1) for y in range(1, dims[1] + 1)]
-    at = draw(st.lists(st.sampled_from(cells), max_size=3, unique_by=tuple))
-    pieces = [
-        {
-            "at": a,
-            "colour": draw(st.sampled_from(colours + ["yellow"])),
-            "shape": draw(st.sampled_from(sorted(shapes))),
-        }
-        for a in at
-    ]
+    pieces = draw_pieces(draw, cells, colours + ["yellow"], shapes, most=3)
     phases = [[{}], [{"pass": True}]]
     if rounds:
         phases = [
