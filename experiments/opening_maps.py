@@ -56,13 +56,14 @@ GAMES = {
     "flipway": ("square", "Flipway"),
 }
 
-#: How each outcome is drawn: legend text, fill colour, hatch (a hatch marks the first player's wins).
+#: How each outcome is drawn: legend text, fill colour, hatch (a hatch marks the openings that win for
+#: the first player, and those the second player swaps, since they would).
 OUTCOMES = {
     "win": ("first player wins", "#e66101", "///"),
     "loss": ("second player wins", "#c6dbef", ""),
     "draw": ("draw", "#d9d9d9", "..."),
-    "swap": ("second player swaps and wins", "#e66101", "///"),
-    "play on": ("second player plays on and wins", "#c6dbef", ""),
+    "swap": ("second player swaps and wins", "#b2182b", "\\\\\\"),
+    "play on": ("second player plays on and wins", "#e5f5e0", ""),
 }
 VALUE_OUTCOME = {1.0: "win", -1.0: "loss", 0.0: "draw"}
 
