@@ -308,6 +308,7 @@ def available_maps(
             m = from_replies(rec)
             m.family = f"{m.name} swap"
             maps.append(m)
+    maps.sort(key=lambda m: (order.get(m.family.removesuffix(" swap"), 99), m.with_swap, m.size))
     return maps, skipped
 
 
@@ -386,7 +387,7 @@ def _draw_triangle(m: OpeningMap):
         ax.add_patch(hexagon)
         ax.text(
             x, y, name, ha="center", va="center", fontsize=9 if n <= 6 else 8, weight="bold",
-            bbox=dict(boxstyle="round,pad=0.1", facecolor="white", edgecolor="none", alpha=0.85),
+            bbox=dict(boxstyle="square,pad=0.1", facecolor="white", edgecolor="none", alpha=0.85),
         )  # fmt: skip
     xs = [x for x, _ in cells.values()]
     ys = [y for _, y in cells.values()]
@@ -464,11 +465,12 @@ def _draw_square(m: OpeningMap):
                 ax.add_patch(square)
                 ax.text(
                     x, y, name, ha="center", va="center", fontsize=8 if n <= 6 else 7, weight="bold",
-                    bbox=dict(boxstyle="round,pad=0.1", facecolor="white", edgecolor="none", alpha=0.85),
+                    bbox=dict(boxstyle="square,pad=0.1", facecolor="white", edgecolor="none", alpha=0.85),
                 )  # fmt: skip
-            else:
-                ax.add_patch(Rectangle((x - 0.5, y - 0.5), 1, 1, facecolor="white", edgecolor="#999", lw=0.5))
         if not single:
+            edges = [k - 0.5 for k in range(n + 1)]
+            ax.vlines(edges, -n + 0.5, 0.5, colors="#999", lw=0.5)
+            ax.hlines([-e for e in edges], -0.5, n - 0.5, colors="#999", lw=0.5)
             for opening in groups[k]:
                 _, colour, hatch = OUTCOMES[m.outcomes[opening]]
                 glyph = Polygon(_glyph([cells[c] for c in opening.split("+")]), closed=True, zorder=3)
@@ -493,12 +495,14 @@ def _draw_square(m: OpeningMap):
 def draw(m: OpeningMap, stem: Path, dpi: int = 90) -> dict[str, str]:
     """Draw ``m`` to ``stem``.svg and ``stem``.png; return each opening's outcome as drawn."""
     check_game(m.game_string)
-    fig, _ = (_draw_triangle if GAMES[m.name][0] == "triangle" else _draw_square)(m)
-    fig.suptitle(m.title, fontsize=10)
-    used = [o for o in OUTCOMES if o in m.outcomes.values()]
-    _legend(fig, used, m.source)
-    stem.parent.mkdir(parents=True, exist_ok=True)
-    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "opening-maps"}):
+    # one font named, text kept as text: small SVG files whose labels can be searched
+    style = {"svg.fonttype": "none", "svg.hashsalt": "opening-maps", "font.sans-serif": ["DejaVu Sans"]}
+    with plt.rc_context(style):
+        fig, _ = (_draw_triangle if GAMES[m.name][0] == "triangle" else _draw_square)(m)
+        fig.suptitle(m.title, fontsize=10)
+        used = [o for o in OUTCOMES if o in m.outcomes.values()]
+        _legend(fig, used, m.source)
+        stem.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(stem.with_suffix(".svg"), metadata={"Date": None})
         png = io.BytesIO()
         fig.savefig(png, format="png", dpi=dpi, metadata={"Software": None})
