@@ -155,6 +155,28 @@ def test_unknown_games_and_sides_without_a_record_fail_clearly(game, message, ca
     assert message in err and "usage:" in err
 
 
+def test_record_replies_appends_a_record_and_a_rerun_reads_it_back(tmp_path, capsys):
+    replies, out = tmp_path / "replies.jsonl", tmp_path / "maps"
+    args = ["--record-replies", "--game", "y_game(board_size=3,swap=True)", "--replies", str(replies)]
+    assert opening_maps.main([*args, "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "solving the replies of y_game(board_size=3,swap=True)" in err
+    assert "swap after 3 of 6 openings" in err
+    (record,) = map(json.loads, replies.read_text().splitlines())
+    assert record["replies"] == {
+        "a2": "swap",
+        "b2": "swap",
+        "b1": "swap",
+        "a3": "play on",
+        "a1": "play on",
+        "c1": "play on",
+    }
+    assert drawn_outcomes(out / "y_game-swap-true-3.svg") == record["replies"]
+    assert opening_maps.main([*args, "--out", str(out)]) == 0
+    assert "solving" not in capsys.readouterr().err
+    assert len(replies.read_text().splitlines()) == 1
+
+
 def test_map_error_names_the_games_that_have_maps():
     with pytest.raises(MapError, match="y_game, defector_y, double_o_y, flipway"):
         find_map("caeth_y(board_size=3)")
