@@ -2,7 +2,7 @@
 
     python -m experiments.opening_maps [--only TEXT] [--game GAME ...] [--out docs/solved/maps]
     python -m experiments.opening_maps --game "y_game(board_size=5)" --solve
-    python -m experiments.opening_maps --record-replies --only "flipway pie"
+    python -m experiments.opening_maps --record-replies --game "flipway(board_size=6,pie=True)"
 
 One map per solved side of the Y family (a triangle of hexagons) and of Flipway
 (a square of cells), as SVG and PNG. Without swap or pie each opening is marked
@@ -531,11 +531,13 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--only", default=None, help="only games whose family (e.g. 'double_o_y all') contains this"
     )
+    ap.add_argument("--out", type=Path, default=OUT, help="directory of the maps (default: docs/solved/maps)")
     ap.add_argument(
-        "--out", default=str(OUT.relative_to(ROOT)), help="directory of the maps (default: %(default)s)"
+        "--records", type=Path, default=RECORDS, help="solve records (default: docs/solved_records.jsonl)"
     )
-    ap.add_argument("--records", default=str(RECORDS.relative_to(ROOT)), help="solve records (%(default)s)")
-    ap.add_argument("--replies", default=str(REPLIES.relative_to(ROOT)), help="reply records (%(default)s)")
+    ap.add_argument(
+        "--replies", type=Path, default=REPLIES, help="reply records (default: docs/solved_replies.jsonl)"
+    )
     ap.add_argument(
         "--solve", action="store_true", help="run the exact solver for each --game instead of reading records"
     )
@@ -543,27 +545,30 @@ def main(argv=None) -> int:
         "--record-replies",
         action="store_true",
         help="solve the winning reply after each opening of the swap and pie games (each --game, or every "
-        "pie record without one) and append them to --replies, then draw",
+        "pie record without one: 6x6 Flipway with pie takes about a minute, 7x7 hours) and append them "
+        "to --replies, then draw",
     )
-    ap.add_argument("--time-limit", type=float, default=0.0, help="with --solve: seconds per game (0: none)")
+    ap.add_argument(
+        "--time-limit", type=float, default=0.0, help="with --solve: seconds per solve of values (0: none)"
+    )
     ap.add_argument("--tt-log2", type=int, default=22, help="solver transposition table of 2**N entries")
     ap.add_argument("--dpi", type=int, default=90, help="PNG resolution (default %(default)s)")
     ap.add_argument("--list", action="store_true", help="list the maps the records allow and exit")
     args = ap.parse_args(argv)
     say = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
-    records, replies = Path(args.records), Path(args.replies)
+    records, replies = args.records, args.replies
     try:
         for gs in args.game:
             check_game(gs)
         if args.solve and not args.game:
             ap.error("--solve needs --game")
         if args.record_replies:
-            todo = args.game or [
-                gs for gs, r in _latest(records).items() if "pie=True" in gs and r.get("complete")
-            ]
+            todo = {gs: gs for gs in args.game} or {
+                gs: r["family"] for gs, r in _latest(records).items() if r.get("complete")
+            }
             done = _latest(replies)
-            for gs in todo:
-                if args.only and args.only not in gs:
+            for gs, family in todo.items():
+                if args.only and args.only not in family:
                     continue
                 if OpeningMap(gs, {}, "").with_swap and gs not in done:
                     record_replies(gs, replies, args.tt_log2, say)
@@ -583,7 +588,7 @@ def main(argv=None) -> int:
             for m in maps:
                 print(f"{m.stem}\t{m.game_string}\t{m.source}")
             return 0
-        out = Path(args.out)
+        out = args.out
         for k, m in enumerate(maps, 1):
             draw(m, out / m.stem, args.dpi)
             counts = {o: sum(v == o for v in m.outcomes.values()) for o in OUTCOMES}
