@@ -599,12 +599,16 @@ def needs_goals(record) -> bool:
     move backwards (explicitly, by moving forward only or by a "no back"
     move), the goal-reached stalemate, or "Castle" (its row lies across the
     goal's axis)."""
-    return GOAL_CHECK in record["turn_checks"] or CASTLE_CHECK in record["turn_checks"] or any(
-        props.get("cannot_move_backwards", False)
-        or props["move"] in MOVES_FORWARD
-        or props["move"] in MOVES_NO_BACK
-        or (props.get("power", "none") != "none" and props.get("condition") == DIAGONAL_EN_PASSANT)
-        for props in record["shapes"].values()
+    return (
+        GOAL_CHECK in record["turn_checks"]
+        or CASTLE_CHECK in record["turn_checks"]
+        or any(
+            props.get("cannot_move_backwards", False)
+            or props["move"] in MOVES_FORWARD
+            or props["move"] in MOVES_NO_BACK
+            or (props.get("power", "none") != "none" and props.get("condition") == DIAGONAL_EN_PASSANT)
+            for props in record["shapes"].values()
+        )
     )
 
 
