@@ -87,6 +87,14 @@ def test_no_castle_after_the_king_or_the_rook_has_moved_even_back():
     assert not {"(4,1,1)->(2,1,1)", "(4,1,1)->(6,1,1)"} & set(king_moves(king_moved))
 
 
+def test_a_king_placed_from_the_reserve_has_not_moved_and_castles():
+    rs = board([((1, 1, 1), "black", "x"), ((4, 3, 1), "white", "star")], reserves={"black": {"star": 1}})
+    core = make_core(rs)
+    play_named(core, "black@(4,1,1) star")
+    play_named(core, "pass")
+    assert core.moved() == [] and "(4,1,1)->(2,1,1)" in king_moves(core)
+
+
 def test_a_castle_moves_king_and_rook_and_marks_both_moved():
     core = make_core(board(HOME))
     play_named(core, "(4,1,1)->(6,1,1)")
@@ -143,7 +151,7 @@ def test_validation_names_what_castle_needs():
         "a board of kind 'squares'": {"board": {"kind": "stacks", "size": [5, 3, 2]}},
         "boards 1": {"boards": 2},
         "sequential phases only": {"phases": [{"order": "simultaneous"}]},
-        "cloaking 'none'": {"cloaking": "hides", "phases": [{"cloaked": [[1, 1, 1]]}]},
+        "no cloaked spaces": {"cloaking": "hides", "phases": [{"cloaked": [[1, 1, 1]]}]},
     }
     for words, fields in refused.items():
         found = problems(words, **{**base, **fields}, shapes={"star": KING, "x": ROOK})

@@ -498,8 +498,8 @@ def check_castle(rec, p):
     shape whose move is ``rook-orthogonal-castle``) and a king (the
     highest-ranked shape whose move is ``adjacent``) that does not jump (its
     jump of two spaces and the castle would be one action). Not built yet on
-    boards other than squares, on several boards, in rounds, with cloaking,
-    with a deck, nor beside the surrounding captures."""
+    boards other than squares, on several boards, in rounds, with cloaked
+    spaces, with a deck, nor beside the surrounding captures."""
     if CASTLE_CHECK not in (rec.get("turn_checks") or []):
         return
     shapes = rec.get("shapes") or {}
@@ -510,8 +510,8 @@ def check_castle(rec, p):
         why.append("boards 1 (not built on several boards yet)")
     if in_rounds(rec):
         why.append("sequential phases only (not built in rounds yet)")
-    if rec.get("cloaking", "none") != "none":
-        why.append("cloaking 'none' (what a seat may know of the pieces that moved is not built yet)")
+    if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
+        why.append("no cloaked spaces (what a seat may know of the pieces that moved is not built yet)")
     if "deck" in rec:
         why.append("no deck (not built with dealt pieces yet)")
     if not any(props.get("move") == ROOK_MOVE for props in shapes.values()):
