@@ -81,7 +81,9 @@ cdef object position_text(TTTCore core):
 cdef object observation_planes(TTTCore core):
     """Per cell one plane per colour, then empty, then locked; then one-hot
     seat to move, pieces left this turn, reserves per colour, draw-answer
-    flag; with several phases, then the phase (one-hot) and who folded."""
+    flag; with several phases, then the phase (one-hot) and who folded;
+    then, as the rule set has them, the disqualified players, the shape
+    planes, the paralysed pieces and the pieces that have moved ("Castle")."""
     tab = core.tab
     S, C = tab.S, tab.C
     multi = tab.nphases > 1
