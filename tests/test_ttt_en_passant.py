@@ -157,20 +157,6 @@ def test_validation_names_what_en_passant_needs():
     assert any("no cloaked spaces" in p for p in cloaked)
 
 
-def test_castle_is_refused_as_not_built_and_named():
-    """The turn check "Castle" needs whether a piece has moved, which the
-    engine does not keep: validation says so and names what it plays."""
-    found = problems(
-        "castle",
-        board={"kind": "squares", "size": [4, 4, 1]},
-        reserves={"black": {"x": 1}, "white": {"x": 1}},
-        shapes={"x": {"move": "rook-orthogonal-castle"}},
-        turn_checks=["castle"],
-        move_limit=10,
-    )
-    assert any("'castle' is not supported by this engine yet" in p and EN_PASSANT_CHECK in p for p in found)
-
-
 def test_the_factory_offers_the_words():
     from webapp.factory_form import choices, option_label
 

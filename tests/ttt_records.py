@@ -10,7 +10,7 @@ import copy
 from hypothesis import strategies as st
 
 from games.ttt.rules import PALETTE, STALEMATES, TURN_CHECKS, seats_of
-from games.ttt.schema import LINE_READINGS, SHAPES_ALL, slides
+from games.ttt.schema import CASTLE_CHECK, GOAL_CHECK, LINE_READINGS, ROOK_MOVE, SHAPES_ALL, slides
 from ttt_checks import CAN, MUST, power
 
 BACK = "chain-jump-back"
@@ -277,6 +277,76 @@ def shaped_records_with_spaces(draw):
     """shaped_records with locked, exclusive, sticky and entry/exit-locked
     spaces (``draw_forbidden_spaces``)."""
     return draw_forbidden_spaces(draw, draw(shaped_records()))
+
+
+#: the reserve counts castle_records draws from, per shape
+SPARE = {"circle": [0, 0, 1, 2], "x": [0, 0, 0, 1], "star": [0, 0, 0, 1]}
+
+
+@st.composite
+def castle_records(draw):
+    """Random castle rule sets: a flat board, two or three players, kings and
+    rooks pre-placed or in reserve (a piece placed from a reserve has not
+    moved), covers, other shapes moving any way; one layer or two. Most
+    have a home row each with a king and a rook, so random play castles."""
+    dims = [draw(st.integers(4, 7)), draw(st.integers(2, 5)), draw(st.sampled_from([1, 1, 2]))]
+    players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
+    colours = ["black", "white", "pink"][: 2 if players == "2" else 3]
+    king = dict(draw(st.sampled_from([{"move": "adjacent"}, power("cover", "removes", "adjacent")])))
+    rook = draw(st.sampled_from([{"move": ROOK_MOVE}, power("cover", "reincarnates", ROOK_MOVE, how=MUST)]))
+    other = draw(st.sampled_from(["stationary", "stationary", "adjacent", "knight-2x1x0", "orthogonal"]))
+    shapes = {"circle": {"move": other}, "x": rook, "star": king}
+    X, Y, Z = dims
+    # often a home row each: a rook on x = 1 and the king three spaces on (a
+    # second rook on x = X when the row is long enough), as a castle needs
+    homes = []
+    if draw(st.sampled_from([True, True, True, False])):
+        for colour, y in (("black", 1), ("white", Y)):
+            homes += [([1, y, 1], colour, "x"), ([4, y, 1], colour, "star")]
+            homes += [([X, y, 1], colour, "x")] if X >= 7 else []
+    taken = {tuple(a) for a, _, _ in homes}
+    cells = [
+        [x, y, z]
+        for x in range(1, X + 1)
+        for y in range(1, Y + 1)
+        for z in range(1, Z + 1)
+        if (x, y, z) not in taken
+    ]
+    at = draw(
+        st.lists(
+            st.sampled_from(cells), min_size=0 if homes else 2, max_size=4 if homes else 8, unique_by=tuple
+        )
+    )
+    pieces = [{"at": a, "colour": colour, "shape": shape} for a, colour, shape in homes] + [
+        {
+            "at": c,
+            "colour": draw(st.sampled_from(colours[:2])),
+            "shape": draw(st.sampled_from(["circle", "x", "x", "star"])),
+        }
+        for c in at
+    ]
+    record = {
+        "name": "random-castle",
+        "players": players,
+        "board": {"kind": "squares", "size": dims, "pieces": pieces},
+        # (a king or rook in reserve keeps the ones on the board from moving)
+        "reserves": {c: {s: draw(st.sampled_from(SPARE[s])) for s in shapes} for c in colours},
+        "shapes": shapes,
+        "turn_checks": [CASTLE_CHECK] + draw(st.sampled_from([[], ["first-3-wins"], [GOAL_CHECK]])),
+        "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
+        "phases": [{"pass": draw(st.booleans())}],
+        "move_limit": draw(st.integers(8, 30)),
+    }
+    if draw(st.booleans()):
+        record["line_moves"] = "over-pieces"
+    return record
+
+
+@st.composite
+def castle_records_with_spaces(draw):
+    """castle_records with locked, exclusive, sticky and entry/exit-locked
+    spaces (``draw_forbidden_spaces``)."""
+    return draw_forbidden_spaces(draw, draw(castle_records()))
 
 
 # -- Hypothesis: random stack rule sets ------------------------------------------------

@@ -175,6 +175,8 @@ def option_label(control: str, value) -> str:
             return "Last pentagon wins"
         if text == schema.EN_PASSANT_CHECK:
             return "En passant"
+        if text == schema.CASTLE_CHECK:
+            return "Castle"
         if text.startswith("all-lose-if-any-"):
             return f"All players lose if any {text.rsplit('-', 1)[1]}-same-color-in-a-row"
         parts = text.split("-")

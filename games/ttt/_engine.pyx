@@ -144,6 +144,8 @@ cdef class TTTCore(GameCore):
     # pawn that made it (-1: none), read by the ply being applied
     cdef int ep_space
     cdef int ep_pawn
+    # "Castle": the cell its rook landed on, read by the ply's end (-1: none)
+    cdef int castled
     # cloaking: seen points into the block (NULL without cloaking); a view
     # (the tables' scratch core) plays the plain rules on what one player
     # sees; cloak_busy is set while apply runs the plain rules under the
@@ -259,6 +261,7 @@ cdef class TTTCore(GameCore):
         self.chain_land = -1
         self.ep_space = -1
         self.ep_pawn = -1
+        self.castled = -1
         self.hand_stack = -1
         self.hand_below = -1
         self.showdown_carried = -1
@@ -427,6 +430,8 @@ cdef class TTTCore(GameCore):
         if self.tab.en_passant:                   # the space a double step just passed over
             h ^= mix64(<uint64_t>(self.mem[self.tab.ep0] + 1024 * self.mem[self.tab.ep0 + 1] + 7)
                        * <uint64_t>0x94D049BB133111EBULL + 5151)
+        if self.tab.castle:                       # the pieces that have moved
+            h ^= moved_hash(self, NULL)
         return h
 
     cdef uint64_t hash(self) noexcept:
@@ -447,6 +452,8 @@ cdef class TTTCore(GameCore):
                 h ^= tab.zob[m[c] * (tab.C + 1) + self.cell[c]]
         if tab.paralyzes:                 # the paralysed cells, mapped by the symmetry
             h ^= paralysed_hash(self, NULL) ^ paralysed_hash(self, m)
+        if tab.castle:                    # the moved pieces, mapped by the symmetry
+            h ^= moved_hash(self, NULL) ^ moved_hash(self, m)
         return h ^ self._state_hash()
 
     cdef void playout(self, Rng* rng) noexcept:
@@ -684,6 +691,11 @@ cdef class TTTCore(GameCore):
     def paralysed(self):
         """The cells whose pieces are paralysed ("Paralyzes captive(s)"), in order."""
         return [c for c in range(self.tab.S) if is_paralysed(self, c)]
+
+    def moved(self):
+        """The cells whose pieces have moved since they came onto the board
+        ("Castle" keeps the record; without it, none), in order."""
+        return [c for c in range(self.tab.S) if self.tab.castle and has_moved(self, c)]
 
     def shape_reserves(self):
         """{colour: {shape: count}} of the pieces in reserve."""

@@ -153,6 +153,10 @@ cdef class Tables:
     cdef bint last_pentagon                # "Last pentagon wins"
     cdef bint en_passant                   # "En passant": pawns' double first step, taken en passant
     cdef int ep0                           # block slots: the space passed over + 1 (0: none), the pawn + 1
+    cdef bint castle                       # "Castle": an unmoved king and rook castle as one move
+    cdef int king_k                        # the king's local shape (-1: none)
+    cdef bint shape_rook[MAX_SHAPES]       # the shape moves "rook-orthogonal-castle" (a rook)
+    cdef int moved0                        # block offset of the plane moved[S] (1: the piece there moved)
     cdef int last_row_k                    # "Last K-in-a-row wins": K (0: not the rule)
     cdef int last_row0                     # its block slot: side + 1 whose ply made the last K-line
     cdef int16_t* knight3                  # T*24 jumps 2x1x1

@@ -71,6 +71,7 @@ cdef int shape_action_layout(Tables tab, dict p, int i) except -1:
         tab.shape_local[tab.shape_global[k]] = k
         tab.shape_move[k] = p["shape_moves"][k]
         tab.shape_no_back[k] = p["shape_no_back"][k]
+        tab.shape_rook[k] = p.get("shape_rook", [False] * tab.K)[k]
     tab.R = len(p["replacers"])
     for k in range(tab.R):
         tab.replacer[k] = p["replacers"][k]
@@ -83,6 +84,8 @@ cdef int shape_action_layout(Tables tab, dict p, int i) except -1:
     tab.goal_check = p["goal_check"]
     tab.last_pentagon = p.get("last_pentagon", False)
     tab.en_passant = p.get("en_passant", False)
+    tab.castle = p.get("castle", False)
+    tab.king_k = p.get("king", -1)
     capture_tables(tab, p)                          # powers, jumps, surrounds, pots
     if tab.move:
         i += tab.R * tab.T * tab.T
@@ -118,6 +121,9 @@ cdef void shape_block_layout(Tables tab, dict p) except *:
     if tab.en_passant:                  # the space a pawn's double step just passed over, and the pawn
         tab.ep0 = tab.block
         tab.block += 2
+    if tab.castle:                      # "Castle": per cell, whether the piece there has moved
+        tab.moved0 = tab.block
+        tab.block += tab.S
     dirs = directions_26()
     tab.dcomp = <int8_t*>malloc(26 * 3)
     tab.knight3 = <int16_t*>malloc(tab.T * 24 * sizeof(int16_t))
@@ -381,7 +387,108 @@ cdef int shape_destinations(TTTCore core, int seat, int f, int k, uint8_t* mark)
         u = double_step(core, seat, f)
         if u >= 0 and shape_destination(core, seat, f, u, k, noback, d0, mark):
             n += 1
+    if tab.castle and k == tab.king_k:
+        for d in range(26):
+            if castle_rook(core, seat, f, d) >= 0:      # the king's two-space step
+                u = tab.tnbr[tab.tnbr[f * 26 + d] * 26 + d]
+                if shape_destination(core, seat, f, u, k, noback, d0, mark):
+                    n += 1
+                    if mark == NULL:
+                        return 1
     return n
+
+
+# -- "Castle" (docs/rules/ttt/turns.md, "Castle") ----------------------------------
+
+
+cdef inline bint has_moved(TTTCore core, int c) noexcept:
+    """Whether the piece on cell c has moved since it came onto the board
+    (pre-placed or placed from a reserve); an empty cell's flag is stale."""
+    return core.cell[c] != 0 and core.mem[core.tab.moved0 + c] != 0
+
+
+cdef int castle_rook(TTTCore core, int seat, int f, int d) noexcept:
+    """The cell of the rook that ``seat``'s king on target f castles with
+    along direction d, or -1: d is an axis across the seat's goal axis, the
+    king has not moved, the two spaces it steps over and onto are open to
+    it, only empty spaces lie between it and the first piece along d, and
+    that piece is a rook of the king's colour that has not moved and that
+    the seat may move."""
+    cdef Tables tab = core.tab
+    cdef int axis = tab.goal_axis[seat] if seat < tab.nplayers else -1, u1, u2, r, k
+    if axis < 0 or not tab.is_axis[d] or tab.dcomp[d * 3 + axis] != 0 or has_moved(core, f):
+        return -1
+    u1 = tab.tnbr[f * 26 + d]
+    if u1 < 0 or not target_free(core, u1) or not may_enter(core, seat, u1):
+        return -1
+    u2 = tab.tnbr[u1 * 26 + d]
+    if u2 < 0 or not target_free(core, u2) or not may_enter(core, seat, u2):
+        return -1
+    r = tab.tnbr[u2 * 26 + d]
+    while r >= 0 and r != f and not holds_piece(core, r):
+        r = tab.tnbr[r * 26 + d]
+    if r < 0 or r == f or core.cell[r] != core.cell[f] or has_moved(core, r):
+        return -1
+    k = movable_shape(core, seat, r)
+    return r if k >= 0 and tab.shape_rook[k] else -1
+
+
+cdef int castle_of(TTTCore core, int seat, int f, int u) noexcept:
+    """The rook's cell when ``seat``'s move from f to u is a castle (-1: not one)."""
+    cdef Tables tab = core.tab
+    cdef int d, u1
+    if not tab.castle or core.cell[f] == 0 or tab.shape_local[core.shp[f]] != tab.king_k:
+        return -1
+    for d in range(26):
+        u1 = tab.tnbr[f * 26 + d]
+        if u1 >= 0 and tab.tnbr[u1 * 26 + d] == u:
+            return castle_rook(core, seat, f, d)
+    return -1
+
+
+cdef void apply_castle(TTTCore core, int f, int u, int rook) noexcept:
+    """The king steps from f two spaces to u and the rook lands on the
+    space it passed over; both have moved. The ply's end looks for lines
+    through both."""
+    cdef Tables tab = core.tab
+    cdef int piece = core.cell[f], king = core.shp[f], shape = core.shp[rook], c, cr
+    cdef int mid = tab.tnbr[f * 26 + castle_direction(core, f, u)]
+    lift_source(core, f)
+    clear_cell(core, f)
+    lift_source(core, rook)
+    clear_cell(core, rook)
+    c = land(core, u, piece)
+    set_shape(core, c, king)
+    cr = land(core, mid, piece)
+    set_shape(core, cr, shape)
+    core.mem[tab.moved0 + f] = 0
+    core.mem[tab.moved0 + rook] = 0
+    core.mem[tab.moved0 + c] = 1
+    core.mem[tab.moved0 + cr] = 1
+    core.chain_land = -1
+    core.moves += 1
+    core.castled = cr
+    end_ply(core, c, piece)
+
+
+cdef inline int castle_direction(TTTCore core, int f, int u) noexcept:
+    cdef int d, u1
+    for d in range(26):
+        u1 = core.tab.tnbr[f * 26 + d]
+        if u1 >= 0 and core.tab.tnbr[u1 * 26 + d] == u:
+            return d
+    return -1
+
+
+cdef uint64_t moved_hash(TTTCore core, int16_t* m) noexcept:
+    """The pieces that have moved, for the state's hash (each cell c read
+    as m[c] under a symmetry's map m; NULL: as it is)."""
+    cdef uint64_t h = 0
+    cdef int c
+    for c in range(core.tab.S):
+        if has_moved(core, c):
+            h ^= mix64(<uint64_t>((m[c] if m != NULL else c) + 1) * <uint64_t>0x8CB92BA72F3D8DD7ULL + 6262)
+    return h
 
 
 cdef int double_step(TTTCore core, int seat, int f) noexcept:
@@ -543,6 +650,8 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
         core.reserve[colour] -= 1
         if tab.powers:                                  # a cover
             c = arrive(core, core.seat, action % tab.T, colour + 1, sh)
+            if tab.castle and c >= 0:
+                core.mem[tab.moved0 + c] = 0            # a piece from the reserve has not moved
             if c != -2:
                 core.placements += 1
                 if c != CP_PAUSED:
@@ -550,6 +659,8 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
                 return
         c = land(core, action % tab.T, colour + 1)
         set_shape(core, c, tab.shape_global[sh])
+        if tab.castle:
+            core.mem[tab.moved0 + c] = 0                # a piece from the reserve has not moved
         if core.seen != NULL:
             core.seen[c] = 1 << core.seat      # cloaking: "every piece they placed"
         if tab.surrounds:
@@ -561,6 +672,11 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
         apply_stack_move(core, action)
         return
     decode_move(core, action, &r, &f, &u)
+    if tab.castle:
+        c = castle_of(core, core.seat, f, u)
+        if c >= 0:                  # "Castle": the king's two-space step brings the rook
+            apply_castle(core, f, u, c)
+            return
     src = lift_source(core, f)
     piece = core.cell[src]
     shape = core.shp[src]
@@ -603,4 +719,8 @@ cdef void apply_shape_action(TTTCore core, int action) noexcept:
             and abs(goal_rows(core, core.seat, f) - goal_rows(core, core.seat, u)) == 2:
         core.mem[tab.ep0] = (f + u) // 2 + 1     # a double step: the space it passed over, for one ply
         core.mem[tab.ep0 + 1] = c + 1
+    if tab.castle:                  # the piece that stays has moved
+        core.mem[tab.moved0 + src] = 0
+        if c >= 0:
+            core.mem[tab.moved0 + c] = 1
     end_ply(core, c, piece)

@@ -318,13 +318,16 @@ cdef void move_piece(TTTCore core, int f, int u) noexcept:
 
 cdef void end_ply(TTTCore core, int c, int piece) noexcept:
     cdef Tables tab = core.tab
-    cdef int d, run, best = 1, best_axis = 1, i, j
+    cdef int d, run, best = 1, best_axis = 1, i, j, rook = core.castled
+    core.castled = -1
     core.passes = 0
     core.plies += 1
     if (tab.nchecks or tab.last_row_k) and c >= 0:      # c < 0: the arriving piece did not stay
         for j in range(tab.nrun):   # a line no cell has is a run of 1 (best starts there)
             d = tab.run_dir[j]
             run = run_length(core, c, d, piece)
+            if rook >= 0:           # "Castle": the rook landed too
+                run = max(run, run_length(core, rook, d, piece))
             if run > best:
                 best = run
             if tab.is_axis[d] and run > best_axis:

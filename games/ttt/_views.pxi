@@ -52,6 +52,8 @@ cdef object position_text(TTTCore core):
         rows += ["shapes:", board_layout(core, shape_letters(core, -1))]
     if tab.paralyzes:            # the paralysed pieces ("!"), laid out as the board
         rows += ["paralysed:", board_layout(core, paralysed_marks(core, -1))]
+    if tab.castle:               # "Castle": the pieces that have moved ("m"), laid out as the board
+        rows += ["moved:", board_layout(core, ["m" if has_moved(core, c) else "." for c in range(tab.S)])]
     if core.end != END_NONE:
         status = f"game over ({core.ending()}): returns {core.returns_list()}"
     elif core.offer_by >= 0:
@@ -79,7 +81,9 @@ cdef object position_text(TTTCore core):
 cdef object observation_planes(TTTCore core):
     """Per cell one plane per colour, then empty, then locked; then one-hot
     seat to move, pieces left this turn, reserves per colour, draw-answer
-    flag; with several phases, then the phase (one-hot) and who folded."""
+    flag; with several phases, then the phase (one-hot) and who folded;
+    then, as the rule set has them, the disqualified players, the shape
+    planes, the paralysed pieces and the pieces that have moved ("Castle")."""
     tab = core.tab
     S, C = tab.S, tab.C
     multi = tab.nphases > 1
@@ -110,6 +114,8 @@ cdef object observation_planes(TTTCore core):
         obs.extend(shape_planes(core, -1))      # (cloaked: in each player's view only)
     if tab.paralyzes and core.seen == NULL:  # the paralysed pieces
         obs.extend(1.0 if is_paralysed(core, c) else 0.0 for c in range(S))
+    if tab.castle:               # "Castle": the pieces that have moved (perfect information only)
+        obs.extend(1.0 if has_moved(core, c) else 0.0 for c in range(S))
     return obs
 
 

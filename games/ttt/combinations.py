@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.ttt.schema import (
+    CASTLE_CHECK,
     CONDITIONS_APPROACH,
     CONDITIONS_CHAIN,
     CONDITIONS_JUMP,
@@ -31,11 +32,13 @@ from games.ttt.schema import (
     MOVES_BY_STACK,
     MOVES_NO_BACK,
     REINCARNATING,
+    ROOK_MOVE,
     ROUND_PLIES_ALL,
     ROUND_PLIES_DEFAULT,
     ROUND_PLIES_NOW,
     allowed_text,
     can_move_backwards,
+    castle_king,
     has_powers,
     is_int,
     may_split_pot,
@@ -488,6 +491,43 @@ def check_en_passant(rec, p):
         why.append("pawns that do not jump (a jump of two rows and the double step would be one action)")
     if why:
         p.add("turn_checks", f"{EN_PASSANT_CHECK!r} needs " + "; ".join(why))
+
+
+def check_castle(rec, p):
+    """ "Castle" (docs/rules/ttt/turns.md, "Castle"): it needs a rook (a
+    shape whose move is ``rook-orthogonal-castle``) and a king (the
+    highest-ranked shape whose move is ``adjacent``) that does not jump (its
+    jump of two spaces and the castle would be one action). Not built yet on
+    boards other than squares, on several boards, in rounds, with cloaked
+    spaces, with a deck, nor beside the surrounding captures."""
+    if CASTLE_CHECK not in (rec.get("turn_checks") or []):
+        return
+    shapes = rec.get("shapes") or {}
+    why = []
+    if (rec.get("board") or {}).get("kind") != "squares":
+        why.append("a board of kind 'squares' (not built on other boards yet)")
+    if rec.get("boards", 1) not in (1, None):
+        why.append("boards 1 (not built on several boards yet)")
+    if in_rounds(rec):
+        why.append("sequential phases only (not built in rounds yet)")
+    if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
+        why.append("no cloaked spaces (what a seat may know of the pieces that moved is not built yet)")
+    if "deck" in rec:
+        why.append("no deck (not built with dealt pieces yet)")
+    if not any(props.get("move") == ROOK_MOVE for props in shapes.values()):
+        why.append(f"a shape with the move {ROOK_MOVE!r} (the rook)")
+    king = castle_king({"shapes": shapes})
+    if king is None:
+        why.append("a shape with the move 'adjacent' (the king: the highest-ranked such shape)")
+    elif shapes[king].get("power", "none") != "none" and shapes[king].get("condition") in CONDITIONS_JUMP:
+        why.append(
+            f"a king ({king}) that does not jump (its jump of two spaces and the castle would be one action)"
+        )
+    powers = [q for q in shapes.values() if q.get("power", "none") != "none"]
+    if any(q.get("condition") in CONDITIONS_SURROUND for q in powers):
+        why.append("no shape capturing by surrounding, adjacency or approach (not built together yet)")
+    if why:
+        p.add("turn_checks", f"{CASTLE_CHECK!r} needs " + "; ".join(why))
 
 
 def check_line_moves(raw, rec, p):

@@ -18,6 +18,7 @@ from games.ttt.codes import Measure, Stalemate
 from games.ttt.deal import deal_tables, deals, dealt_to_hands, with_dealt_common
 from games.ttt.schema import (
     ANY_ROW_STALEMATES,
+    CASTLE_CHECK,
     CLOAK_CODES,
     CONDITION_CODES,
     EFFECT_ALL_LOSE,
@@ -32,12 +33,14 @@ from games.ttt.schema import (
     POWER_CODES,
     REINCARNATING,
     RESULT_CODES,
+    ROOK_MOVE,
     SHAPE_CHECKS,
     SHAPES_ALL,
     STALEMATE_CODES,
     STUCK_STALEMATES,
     VS_CHAOS_STALEMATES,
     can_move_backwards,
+    castle_king,
     goal_sides,
     has_chains,
     has_jumps,
@@ -538,6 +541,10 @@ def _shape_tables(r, colours, cell, boards: int) -> dict:
         "goal_check": GOAL_CHECK in r["turn_checks"],
         "last_pentagon": LAST_PENTAGON_CHECK in r["turn_checks"],
         "en_passant": EN_PASSANT_CHECK in r["turn_checks"],
+        # "Castle": the king's local shape and which shapes are rooks
+        "castle": CASTLE_CHECK in r["turn_checks"],
+        "king": names.index(castle_king(r)) if CASTLE_CHECK in r["turn_checks"] else -1,
+        "shape_rook": [p["move"] == ROOK_MOVE for p in props],
         # per shape its power, condition and result codes
         "powers": has_powers(r),
         "pots": may_split_pot(r),

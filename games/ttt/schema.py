@@ -251,10 +251,15 @@ LAST_PENTAGON_CHECK = "last-pentagon-wins"
 # pawn's (pawn-forward-center) double first step, which the next ply may take
 # en passant; a rule of the turn that counts no line, as the two above
 EN_PASSANT_CHECK = "en-passant"
-SHAPE_CHECKS = (GOAL_CHECK, LAST_PENTAGON_CHECK, EN_PASSANT_CHECK)
-# The specification's "Castle" (docs/rules/ttt/turns.md, "Castle"): a word of its
-# turn checks this engine does not play yet (it needs whether a piece has moved)
-CHECKS_LATER = ("castle",)
+# The specification's "Castle" (docs/rules/ttt/turns.md, "Castle"): a king (the
+# highest-ranked shape that moves "adjacent") and a rook (a shape that moves
+# "rook-orthogonal-castle") that have not moved castle as one move; a rule of the
+# turn that counts no line, as the three above
+CASTLE_CHECK = "castle"
+ROOK_MOVE = "rook-orthogonal-castle"
+SHAPE_CHECKS = (GOAL_CHECK, LAST_PENTAGON_CHECK, EN_PASSANT_CHECK, CASTLE_CHECK)
+# words of the specification's turn checks this engine does not play yet
+CHECKS_LATER: tuple[str, ...] = ()
 ORDERS_ALL = ("sequential", "simultaneous", "single")
 ORDERS_NOW = ("sequential", "simultaneous", "single")
 PHASE_MOVEMENT = ("allowed", "placement-only")
@@ -582,16 +587,28 @@ def names_replacement(props) -> bool:
     )
 
 
+def castle_king(record) -> str | None:
+    """ "Castle"'s king (docs/rules/ttt/turns.md, "Castle"): the highest-ranked
+    shape (in the specification's list order) whose move is "adjacent", or None."""
+    kings = [s for s in SHAPES_ALL if s in record["shapes"] and record["shapes"][s].get("move") == "adjacent"]
+    return kings[-1] if kings else None
+
+
 def needs_goals(record) -> bool:
     """Whether a rule set uses the players' goal lines: a shape that cannot
     move backwards (explicitly, by moving forward only or by a "no back"
-    move) or the goal-reached stalemate."""
-    return GOAL_CHECK in record["turn_checks"] or any(
-        props.get("cannot_move_backwards", False)
-        or props["move"] in MOVES_FORWARD
-        or props["move"] in MOVES_NO_BACK
-        or (props.get("power", "none") != "none" and props.get("condition") == DIAGONAL_EN_PASSANT)
-        for props in record["shapes"].values()
+    move), the goal-reached stalemate, or "Castle" (its row lies across the
+    goal's axis)."""
+    return (
+        GOAL_CHECK in record["turn_checks"]
+        or CASTLE_CHECK in record["turn_checks"]
+        or any(
+            props.get("cannot_move_backwards", False)
+            or props["move"] in MOVES_FORWARD
+            or props["move"] in MOVES_NO_BACK
+            or (props.get("power", "none") != "none" and props.get("condition") == DIAGONAL_EN_PASSANT)
+            for props in record["shapes"].values()
+        )
     )
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from games.ttt.combinations import (
     check_board_kind,
     check_captures,
+    check_castle,
     check_en_passant,
     check_hidden_turns,
     check_hidden_walls,
@@ -511,6 +512,7 @@ def _normalise(raw: Mapping[str, Any], p: _Problems) -> dict | None:
     check_captures(rec, p)
     check_jumps(rec, p)
     check_triagonal(rec, p)
+    check_castle(rec, p)
     check_paralyzes(rec, p)
     check_en_passant(rec, p)
     check_hidden_turns(raw, rec, p)

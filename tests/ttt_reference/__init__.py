@@ -17,7 +17,8 @@ turns.py        action ids, who moves, placements, moves, passes, offers,
                 the end of a ply
 outcomes.py     lines, turn checks, stalemate rules, several boards, the
                 dilemmas' outcomes
-shapes.py       per-shape moves, goals, replacements, the shapes' rank
+shapes.py       per-shape moves, goals, replacements, the shapes' rank,
+                castling
 stacks.py       moves by stack and by full stack
 captures.py     powers, covers, results, must capture, by-stack covers
 jumps.py        jumps, chain jumps, + back
@@ -47,7 +48,7 @@ from .outcomes import OutcomesMixin
 from .phases import PhasesMixin
 from .pots import PotsMixin, brute_force, hand_pieces, multisets
 from .rounds import RoundsMixin
-from .shapes import RANK, ShapesMixin, outranks
+from .shapes import RANK, CastleMixin, ShapesMixin, outranks
 from .stacks import StacksMixin
 from .surround import SurroundMixin
 from .turns import TurnsMixin
@@ -67,6 +68,7 @@ __all__ = [
 
 class ReferenceState(
     EnPassantMixin,
+    CastleMixin,
     DealMixin,
     ViewsMixin,
     CloakingMixin,

@@ -5,7 +5,7 @@ shapes' rank order, from docs/rules/ttt/shapes.md.
 
 from __future__ import annotations
 
-from games.ttt.schema import EN_PASSANT_CHECK, goal_sides, needs_goals
+from games.ttt.schema import CASTLE_CHECK, EN_PASSANT_CHECK, ROOK_MOVE, castle_king, goal_sides, needs_goals
 
 from .geometry import KNIGHT, KNIGHT3
 
@@ -45,6 +45,11 @@ class ShapesMixin:
         # ep is (the space it passed over, the pawn's cell) for the next ply
         self.en_passant = EN_PASSANT_CHECK in r["turn_checks"]
         self.ep = None
+        # "Castle" (docs/rules/ttt/turns.md): the king, and the cells whose
+        # piece has moved since it came onto the board (read only where a piece stands)
+        self.castle = CASTLE_CHECK in r["turn_checks"]
+        self.king = castle_king(r) if self.castle else None
+        self.moved = set()
 
     def backwards(self, name):
         """A shape that moves, not only forward, and is not marked otherwise."""
@@ -196,3 +201,81 @@ class ShapesMixin:
         if self.no_back(name) and goal is not None:
             out = {u for u in out if self.goal_dist(s, u) <= self.goal_dist(s, f)}
         return out
+
+
+class CastleMixin:
+    """ "Castle" (docs/rules/ttt/turns.md, "Castle"): a king (the
+    highest-ranked shape that moves "adjacent") and a rook (a shape that
+    moves "rook-orthogonal-castle") of one colour, neither having moved, on a
+    row across the mover's goal axis with only empty spaces between them:
+    the king steps two spaces towards the rook, which lands on the space the
+    king passed over. A piece placed from a reserve has not moved."""
+
+    def has_moved(self, c):
+        return c in self.board and c in self.moved
+
+    def castle_rook(self, s, f, d):
+        """The cell of the rook seat s's king on target f castles with along d, or None."""
+        goal = self.goals[s] if s < len(self.goals) else None
+        here = self.target_xyz(f)
+        if goal is None or d[goal[0]] != 0 or self.has_moved(here):
+            return None
+        for k in (1, 2):
+            p = self.go(here, d, k)
+            if not self.on_board(*p) or self.landing(self.xyz_target(*p)) is None or not self.may_enter(s, p):
+                return None
+        k = 3
+        while True:
+            p = self.go(here, d, k)
+            if not self.on_board(*p):
+                return None
+            if p in self.board:
+                break
+            k += 1
+        if self.board[p] != self.board[here] or self.has_moved(p):
+            return None
+        name = self.movable_shape(s, self.xyz_target(*p))
+        return p if name is not None and self.props[name]["move"] == ROOK_MOVE else None
+
+    def castles(self, s, f):
+        """{the king's destination: the rook's cell} of seat s's king on target f."""
+        out = {}
+        here = self.target_xyz(f)
+        for d in self.neighbour_dirs():
+            if sum(map(abs, d)) == 1:
+                rook = self.castle_rook(s, f, d)
+                if rook is not None:
+                    out[self.xyz_target(*self.go(here, d, 2))] = rook
+        return out
+
+    def destinations(self, s, f, name):
+        out = super().destinations(s, f, name)
+        if self.castle and name == self.king:
+            out |= set(self.castles(s, f))
+        return out
+
+    def play(self, a):
+        if not self.castle or self.offer_by is not None or not self.is_piece_action(a):
+            return super().play(a)
+        s = self.seat
+        got = self.piece_of(s, a)
+        stays = not self.powers or self.outcome(s, *got)[0] in ("none", "win")
+        if a < self.move0:
+            if stays:  # a piece from the reserve has not moved
+                self.moved.discard(self.target_xyz(got[1]))
+            return super().play(a)
+        f, u, _ = self.move_parts(a)
+        here = self.target_xyz(f)
+        rook = self.castles(s, f).get(u) if got[0] == self.king else None
+        if rook is None:
+            self.moved.discard(here)
+            if stays:
+                self.moved.add(self.target_xyz(u))
+            return super().play(a)
+        there = self.target_xyz(u)
+        over = tuple((a0 + b0) // 2 for a0, b0 in zip(here, there, strict=True))
+        self.board[there], self.shape[there] = self.board.pop(here), self.shape.pop(here)
+        self.board[over], self.shape[over] = self.board.pop(rook), self.shape.pop(rook)
+        self.moved -= {here, rook}
+        self.moved |= {there, over}
+        self.end_carry([there, over], False)
