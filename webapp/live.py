@@ -35,6 +35,7 @@ import pyspiel
 import agents
 import games  # noqa: F401  (registers y_game, flipway, ttt, ... with OpenSpiel)
 from analysis.tournament import derive_seed
+from webapp import bots_for_game
 from webapp.source import parse_identity
 
 #: Games on the play menu besides every registry rule set (ttt(rules=NAME)).
@@ -50,18 +51,6 @@ OTHER_GAMES = (
     "connect_four",
     "tic_tac_toe",
 )
-
-
-#: Bot kinds that may plan in a simultaneous round: ISMCTS searches worlds drawn
-#: from its seat's information state (mcts/ismcts.py), and the state it is given
-#: is the round's start (the plans already made are kept apart, in
-#: ``LiveGame.plans``, until the round resolves); SM-MCTS (mcts/smmcts.py) searches
-#: that start, where it is common knowledge (no cloaking: it refuses cloaked rule
-#: sets itself, when the game is started), each seat choosing from its own
-#: statistics; Random reads nothing. Others (this toolkit's UCT, alpha-beta)
-#: search the whole position and refuse games with hidden information,
-#: simultaneous rounds included.
-SIMULTANEOUS_BOTS = ("random", "ismcts", "sm_mcts")
 
 
 @functools.lru_cache(maxsize=64)
@@ -219,16 +208,11 @@ class LiveGame:
         refusal = unplayable(game_string, game)
         if refusal:
             raise ValueError(refusal)
-        if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-            for seat in seats:
-                if seat.kind == "bot" and seat.spec.kind not in SIMULTANEOUS_BOTS:
-                    raise ValueError(
-                        f"{seat.player} ({seat.spec.kind}) searches the whole position, which in "
-                        "a simultaneous round would read the others' plans; a rule set with "
-                        "simultaneous rounds is played by people, Random, ISMCTS bots "
-                        "(which search only what their seat knows) and, without cloaking, "
-                        "SM-MCTS bots (sm_mcts: each seat chooses from its own statistics)"
-                    )
+        for seat in seats:  # only a bot that can play this game takes a seat (webapp/bots_for_game.py)
+            if seat.kind == "bot":
+                reason = bots_for_game.refusal(seat.spec, game_string, game)
+                if reason:
+                    raise ValueError(reason)
         for i, seat in enumerate(seats):  # a bad spec is refused now, not at its first move
             if seat.kind != "human":
                 agents.make_bot(seat.spec, game, i, 0)
@@ -408,6 +392,18 @@ class LiveGame:
             self.seats[seat].spec, self.game, seat, derive_seed(self.seed, "seat", seat, len(self.moves))
         )
 
+    def _bot_step(self, seat: int) -> int:
+        """The bot of ``seat``'s move; its refusal is a ``MoveError`` naming it
+        (a game started before its bot was refused for such games cannot go on:
+        nothing is played, and Resign or Abandon ends it)."""
+        try:
+            return self._bot(seat).step(self.state)
+        except (ValueError, RuntimeError, pyspiel.SpielError) as e:
+            raise MoveError(
+                f"{self.seats[seat].player} (seat {seat + 1}) cannot move: {e}; nothing was played "
+                "(resign or abandon this game)"
+            ) from None
+
     def _resolve_round(self) -> bool:
         """Resolve the open round if every person in it has planned (the bots
         plan now, from the state their seat may see); False if a person has not."""
@@ -416,7 +412,7 @@ class LiveGame:
             return False
         joint = [-1] * len(self.seats)
         for p in deciding:
-            joint[p] = self.plans[p] if p in self.plans else self._bot(p).step(self.state)
+            joint[p] = self.plans[p] if p in self.plans else self._bot_step(p)
         order = self.state.core.simultaneous_player_list()  # the core applies in this order
         self.state.apply_actions(joint)
         self.moves.extend(joint[p] for p in order)
@@ -439,7 +435,7 @@ class LiveGame:
             elif self.seats[p].kind == "human":
                 return
             else:
-                self._apply(self._bot(p).step(self.state))
+                self._apply(self._bot_step(p))
 
     def _apply(self, action: int) -> None:
         p = self.state.current_player()
