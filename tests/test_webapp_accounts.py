@@ -308,3 +308,26 @@ def test_a_friend_seated_in_a_game_it_never_opened_plays_no_moves_and_is_not_rat
         store.create(reg, done)
         assert done.recorded is None and "seat 2 (dee) never opened this game" in done.record_error
         assert results.games_of(reg, "Tic-Tac-Toe") == [] and reg.one("SELECT count(*) FROM ratings")[0] == 0
+
+
+def test_an_admin_makes_an_existing_user_a_trainer_on_the_users_page(app):
+    """The Users page changes an existing account's role (it only created
+    accounts: "the name 'pat' is taken"); only an Admin may, and the last Admin
+    keeps the role."""
+    from test_webapp import make_users
+
+    ada = make_users(app)  # ada Admin, tom Trainer, cy and dee Creators
+    cy = Browser(app, "cy")
+    assert cy.post("/users/role", name="dee", role="trainer").status_code == 403
+    assert cy.post("/rules/Tic-Tac-Toe/standard-player", player="Random").status_code == 403
+    r = ada.post("/users/role", name="cy", role="trainer")
+    assert r.status_code == 302
+    assert "cy was Creator and is Trainer now" in html.unescape(ada.get("/users").text)
+    # the role is read on every request: cy's session may now do what a Trainer does
+    assert cy.post("/rules/Tic-Tac-Toe/standard-player", player="Random").status_code == 302
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        assert reg.user_id("cy")[1] == "trainer"
+    ada.post("/users/role", name="ada", role="creator")
+    assert "ada is the last Admin" in html.unescape(ada.get("/users").text)
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        assert reg.user_id("ada")[1] == "admin"

@@ -119,3 +119,17 @@ def user_admin():
             flash(str(e), "error")
         return redirect(url_for("auth.user_admin"))
     return render_template("users.html", users=users.list_users(reg()), roles=users.ROLES)
+
+
+@bp.route("/users/role", methods=["POST"])
+@role_required("admin")
+def change_role():
+    """An Admin changes an existing user's role (``registry.users.set_role``:
+    Admins only, and the last Admin keeps the role)."""
+    name, role = request.form.get("name", ""), request.form.get("role", "")
+    try:
+        old = users.set_role(reg(), name, role, by=user())
+        flash(f"{name} was {old.title()} and is {role.title()} now", "ok")
+    except RegistryError as e:
+        flash(str(e), "error")
+    return redirect(url_for("auth.user_admin"))
