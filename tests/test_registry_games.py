@@ -8,6 +8,7 @@ import pytest
 from games.ttt import make_core
 from registry import Registry, RegistryError, play, players, rating_model, results, rulesets, users
 from registry import leaderboard as lb
+from registry.store import STARTING_BOTS
 from test_registry_store import snapshot
 
 
@@ -67,6 +68,7 @@ def test_players_and_bad_bots(reg):
         "cy": "human",
         "m20": "bot",
         "ab": "bot",
+        **{name: "bot" for name, _ in STARTING_BOTS},
     }
     assert players.bot_spec(reg, "m20").settings["max_simulations"] == 20
     before = snapshot(reg)
@@ -101,7 +103,7 @@ def test_universes_and_personas(reg):
     assert players.universes_of(reg, "ann") == ["Public", "Moon"]
     assert players.universes_of(reg, "ben") == ["Public"]
     moon = {p["name"] for p in players.list_players(reg, "Moon")}
-    assert moon == {"Random", "Chaos", "m20", "ab", "ann-moon"}
+    assert moon == {"Random", "Chaos", "m20", "ab", "ann-moon", *(name for name, _ in STARTING_BOTS)}
     before = snapshot(reg)
     with pytest.raises(RegistryError, match="already has a persona"):
         players.add_persona(reg, "ann", "Moon", "ann-moon2")

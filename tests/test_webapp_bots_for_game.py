@@ -166,3 +166,47 @@ def test_a_bot_that_cannot_move_says_why(app):
     assert "Uct (seat 2) cannot move" in answer and "a move is an action number" not in answer
     assert live(app, url).moves == game.moves  # nothing was played
     assert "a move is an action number" in html.unescape(cy.post(url + "/move", action="x").text)
+
+
+def test_a_new_registry_offers_its_starting_bots_and_benchmarks_them(app):
+    """A new install is not left with Random alone: the starting bots
+    (registry.store.STARTING_BOTS) are on the home page's seat lists of the games
+    they can play, and a Trainer's benchmark plays them."""
+    from registry import benchmark, results
+    from registry.store import STARTING_BOTS
+
+    make_users(app)
+    cy = Browser(app, "cy")
+    names = [name for name, _ in STARTING_BOTS]
+    seat_list = re.search(r'<select name="seat1".*?</select>', cy.get("/?game=Tic-Tac-Toe").text, re.S).group(
+        0
+    )
+    assert all(f">{name} (" in seat_list for name in names)
+    rounds = re.search(
+        r'<select name="seat1".*?</select>', cy.get("/?game=RockPaperScissors").text, re.S
+    ).group(0)
+    assert ">ISMCTS (" in rounds and ">SM-MCTS (" in rounds and ">MCTS-Quick (" not in rounds
+    with db(app) as reg:
+        done = benchmark.benchmark(
+            reg, "tom", "Tic-Tac-Toe", ["MCTS-Quick", "AlphaBeta-4", "Random"], games=2
+        )
+        assert done["games"] == 6
+        assert {p for g in results.games_of(reg, "Tic-Tac-Toe") for p in g["players"]} == {
+            "MCTS-Quick",
+            "AlphaBeta-4",
+            "Random",
+        }
+
+
+def test_an_admin_adds_a_bot_from_the_users_page(app):
+    ada = make_users(app)
+    cy = Browser(app, "cy")
+    assert cy.post("/bots", name="Mine", spec="mcts:simulations=50").status_code == 403
+    ada.post("/bots", name="Deep", spec="mcts:simulatons=50")
+    assert "bot spec 'mcts:simulatons=50'" in html.unescape(ada.get("/users").text)
+    ada.post("/bots", name="Deep", spec="mcts:simulations=50")
+    page = html.unescape(ada.get("/users").text)
+    assert "bot Deep (mcts:simulations=50) added" in page and "mcts:simulations=50" in page
+    with db(app) as reg:
+        assert players.bot_spec(reg, "Deep").settings["max_simulations"] == 50
+    assert ">Deep (" in cy.get("/?game=Tic-Tac-Toe").text

@@ -1,0 +1,91 @@
+"""In a real browser: the bots a cloaked rule set offers and a game against one
+played by clicking, an Admin changing a user's role and adding a bot on the
+Users page (the browser fixtures are tests/test_webapp_browser.py's)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from test_webapp_browser import (  # noqa: F401  (accounts, browser, server: the fixtures)
+    CHROMIUM,
+    PASSWORD,
+    accounts,
+    browser,
+    follow,
+    login,
+    server,
+    shot,
+    shutil,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
+    ),
+]
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
+
+
+def test_a_cloaked_rule_set_offers_only_bots_that_can_play_it(browser, server, accounts):  # noqa: F811
+    """Phantom-TTT-Corners (cloaked spaces): the seat list names the starting
+    ISMCTS bot and Random but no UCT or alpha-beta bot; a game against ISMCTS
+    moves at each click."""
+    from registry import Registry, rulesets
+
+    with Registry(server.db) as reg:
+        if "Phantom-TTT-Corners" not in [r["name"] for r in rulesets.list_rule_sets(reg)]:
+            rulesets.save_rule_set(
+                reg, "ada", json.loads((EXAMPLES / "Phantom-TTT-Corners.json").read_text())
+            )
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Phantom-TTT-Corners")
+    offered = [c.split(" (")[0] for c in page.locator("#seat1 option").all_inner_texts()]
+    assert "ISMCTS" in offered and "Random" in offered
+    assert not {"mcts50", "MCTS-Quick", "MCTS-Strong", "AlphaBeta-4", "SM-MCTS"} & set(offered)
+    page.select_option("#seat1", "ISMCTS")
+    follow(page, "#start")
+    for _ in range(3):
+        if page.query_selector("#result"):
+            break
+        before = page.locator("[data-moves]").first.get_attribute("data-moves")
+        follow(page, page.locator(".cell.legal").first)
+        assert "a move is an action number" not in page.inner_text("main")
+        assert page.locator("[data-moves]").first.get_attribute("data-moves") != before
+    shot(page, "cloaked-against-ismcts")
+    page.close()
+
+
+def test_an_admin_changes_a_role_and_adds_a_bot(browser, server, accounts):  # noqa: F811
+    page = login(browser, server, "ada")
+    page.goto(server + "/users")
+    page.fill("#new-name", "pat")
+    page.fill("#new-password", PASSWORD)
+    follow(page, "#create-user")
+    row = page.locator("tr", has=page.locator(".change-role[data-user='pat']"))
+    row.locator(".role-select").select_option("trainer")
+    follow(page, row.locator(".change-role"))
+    assert "pat was Creator and is Trainer now" in page.inner_text("main")
+    row = page.locator("tr", has=page.locator(".change-role[data-user='ada']"))
+    row.locator(".role-select").select_option("creator")
+    follow(page, row.locator(".change-role"))
+    assert "ada is the last Admin" in page.inner_text("main")
+    page.fill("#bot-name", "Deep")
+    page.fill("#bot-spec", "mcts:simulations=300")
+    follow(page, "#add-bot")
+    assert "bot Deep (mcts:simulations=300) added" in page.inner_text("main")
+    assert re.search(r"Deep\s+mcts:simulations=300", page.inner_text("#bot-list"))
+    shot(page, "users-roles-bots")
+    follow(page, page.locator(".bot-stats", has_text="Deep"))  # the bot's player page
+    assert page.url.endswith("/player/Deep") and "Deep" in page.inner_text("h1")
+    page.close()
+    pat = login(browser, server, "pat")
+    assert "pat (Trainer)" in pat.inner_text("nav .who")
+    pat.close()
