@@ -45,6 +45,11 @@ def test_a_cloaked_rule_set_offers_only_bots_that_can_play_it(browser, server, a
             )
     page = login(browser, server, "cy")
     page.goto(server + "/")
+    # the other games are recorded and rated like the rule sets, and their group says so
+    assert (
+        page.locator("#other-games").get_attribute("label")
+        == "Other games (recorded and rated per game string)"
+    )
     with page.expect_navigation():
         page.select_option("#game", "Phantom-TTT-Corners")
     offered = [c.split(" (")[0] for c in page.locator("#seat1 option").all_inner_texts()]
