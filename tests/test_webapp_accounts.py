@@ -331,3 +331,24 @@ def test_an_admin_makes_an_existing_user_a_trainer_on_the_users_page(app):
     assert "ada is the last Admin" in html.unescape(ada.get("/users").text)
     with Registry(app.config["REGISTRY_DB"]) as reg:
         assert reg.user_id("ada")[1] == "admin"
+
+
+def test_friends_page_sends_by_name_confirms_and_lists(app):
+    from test_webapp import make_users
+
+    make_users(app)
+    cy, dee = Browser(app, "cy"), Browser(app, "dee")
+    r = cy.post("/friends/request", player="dee", universe="Public", back="/friends")
+    assert r.headers["Location"].endswith("/friends")
+    page = html.unescape(cy.get("/friends").text)
+    assert "friend request sent to dee" in page and "Sent, waiting for an answer: dee" in page
+    dee.post("/friends", sender="cy", receiver="dee", accept="1")
+    page = html.unescape(dee.get("/friends").text)
+    assert "cy and dee are friends now" in page
+    assert re.search(r'data-player="dee">.*?href="/player/cy" class="friend-link">cy<', page, re.S)
+    assert 'class="friend-link">dee<' in cy.get("/friends").text
+    cy.post("/friends/request", player="tom", universe="Public")
+    tom = Browser(app, "tom")
+    tom.post("/friends", sender="cy", receiver="tom", accept="0")
+    page = html.unescape(tom.get("/friends").text)
+    assert "cy's request to tom declined" in page and 'class="friend-link"' not in page

@@ -94,3 +94,39 @@ def test_an_admin_changes_a_role_and_adds_a_bot(browser, server, accounts):  # n
     pat = login(browser, server, "pat")
     assert "pat (Trainer)" in pat.inner_text("nav .who")
     pat.close()
+
+
+def test_a_friend_request_sent_by_name_accepted_and_listed(browser, server, accounts):  # noqa: F811
+    """The Friends page sends a request by name (not only from a leaderboard
+    row), says that an accepted request made two friends, and lists each of the
+    user's players' friends and the requests still waiting."""
+    from registry import Registry, players
+
+    with Registry(server.db) as reg:
+        if "Moon" not in players.universes_of(reg, "cy"):
+            players.add_universe(reg, "cy", "Moon")
+            players.add_persona(reg, "cy", "Moon", "cy-moon")
+    cy = login(browser, server, "cy")
+    cy.goto(server + "/friends")
+    cy.select_option("#friend-universe", "Public")  # cy's player of Public sends it
+    cy.fill("#friend-name", "tom")
+    follow(cy, "#send-friend-request")
+    assert "friend request sent to tom" in cy.inner_text("main")
+    assert "Sent, waiting for an answer: tom" in cy.inner_text(".friend-list[data-player='cy']")
+    cy.fill("#friend-name", "nobody-here")
+    follow(cy, "#send-friend-request")
+    assert "unknown player 'nobody-here'" in cy.inner_text("main")
+    tom = login(browser, server, "tom")
+    tom.goto(server + "/friends")
+    follow(
+        tom, tom.locator("form.card", has=tom.locator("input[name='sender'][value='cy']")).locator(".accept")
+    )
+    assert "cy and tom are friends now" in tom.inner_text("main")
+    shot(tom, "friends-accepted")
+    follow(tom, tom.locator(".friend-list[data-player='tom'] .friend-link", has_text="cy"))
+    assert tom.url.endswith("/player/cy")
+    tom.close()
+    cy.goto(server + "/friends")
+    assert "tom" in cy.inner_text(".friend-list[data-player='cy'] ul")
+    assert "No friends yet." in cy.inner_text(".friend-list[data-player='cy-moon']")
+    cy.close()

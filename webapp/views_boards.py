@@ -259,7 +259,14 @@ def friends():
         try:
             if reg().player(receiver)[0] not in mine:
                 abort(403, "you can answer only requests sent to your own players")
-            reg_players.answer_friend(reg(), receiver, sender, request.form.get("accept") == "1")
+            accept = request.form.get("accept") == "1"
+            reg_players.answer_friend(reg(), receiver, sender, accept)
+            flash(
+                f"{sender} and {receiver} are friends now"
+                if accept
+                else f"{sender}'s request to {receiver} declined",
+                "ok",
+            )
         except RegistryError as e:
             flash(str(e), "error")
         return redirect(url_for("boards.friends"))
@@ -269,7 +276,15 @@ def friends():
         f"JOIN players b ON b.id = f.to_id WHERE f.status = 'pending' AND f.to_id IN ({marks})",
         mine,
     )
-    return render_template("friends.html", pending=pending)
+    # each of the user's players (one per universe) with its friends and the
+    # requests it sent that wait for an answer
+    personas = reg().query(
+        "SELECT p.name, v.name FROM players p JOIN universes v ON v.id = p.universe_id "
+        "WHERE p.user_id = ? ORDER BY p.id",
+        (uid,),
+    )
+    lists = [(name, universe, reg_players.friends(reg(), name)) for name, universe in personas]
+    return render_template("friends.html", pending=pending, lists=lists)
 
 
 @bp.route("/player/<name>")
