@@ -210,3 +210,77 @@ def test_an_admin_adds_a_bot_from_the_users_page(app):
     with db(app) as reg:
         assert players.bot_spec(reg, "Deep").settings["max_simulations"] == 50
     assert ">Deep (" in cy.get("/?game=Tic-Tac-Toe").text
+
+
+def _stuck_game(app, cy):
+    """A Phantom-TTT-Corners game of cy against a UCT bot stored as an earlier
+    version stored it (no refusal at Start then): nobody can finish it."""
+    with db(app) as reg:
+        if "Uct" not in [p["name"] for p in players.list_players(reg)]:
+            players.add_bot(reg, "Uct", "mcts:simulations=10")
+        spec = players.bot_spec(reg, "Uct")
+    url = cy.post(
+        "/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Random"
+    ).headers["Location"]
+    game = live(app, url)
+    game.seats[1] = Seat("Uct", "bot", None, spec)
+    with db(app) as reg, reg.transaction():
+        reg.db.execute(
+            "UPDATE live_games SET seats = ?, changes = changes + 1 WHERE id = ?",
+            (json.dumps([s.to_json() for s in game.seats]), game.id),
+        )
+    return url
+
+
+def test_abandon_ends_a_game_nobody_can_finish_unrecorded(app):
+    from registry import results
+
+    make_users(app)
+    save_example(app, "Phantom-TTT-Corners")
+    cy = Browser(app, "cy")
+    fine = cy.post(
+        "/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Random"
+    ).headers["Location"]
+    assert 'id="abandon"' not in cy.get(fine).text  # a game that can be finished
+    cy.post(fine + "/abandon")
+    assert "this game can be finished" in html.unescape(cy.get(fine).text)
+    assert not live(app, fine).over()
+    url = _stuck_game(app, cy)
+    page = html.unescape(cy.get(url).text)
+    assert 'id="abandon"' in page and "the bot of seat 2 cannot play this game" in page
+    assert Browser(app, "dee").post(url + "/abandon").status_code == 403  # not seated
+    cy.post(url + "/abandon")
+    page = html.unescape(cy.get(url).text)
+    assert 'Game over <span id="ended">(abandoned)</span>' in page
+    assert "abandoned: not recorded or rated" in page and 'id="resign"' not in page
+    with db(app) as reg:
+        assert results.games_of(reg, "Phantom-TTT-Corners") == []
+    assert "the game is over" in html.unescape(cy.post(url + "/move", action="0").text)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_resign_loses_and_is_recorded_and_rated(app, seat):
+    """The resigning seat loses: the record keeps the seat and the returns a
+    resignation gives, the ratings move as for a loss, and the game is over."""
+    from registry import leaderboard, results
+
+    make_users(app)
+    cy = Browser(app, "cy")
+    seats = {"seat0": "cy", "seat1": "Random"} if seat == 0 else {"seat0": "Random", "seat1": "cy"}
+    url = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", **seats).headers["Location"]
+    page = cy.get(url).text
+    cy.post(url + "/move", action=re.findall(r'data-action="(\d+)"', page)[0])
+    cy.post(url + "/resign")
+    page = html.unescape(cy.get(url).text)
+    assert f"(seat {seat + 1}, cy, resigned)" in page
+    gid = int(re.search(r"recorded as game (\d+) and rated", page).group(1))
+    with db(app) as reg:
+        [stored] = results.games_of(reg, "Tic-Tac-Toe")
+        assert stored["id"] == gid and stored["resigned"] == seat
+        assert stored["returns"] == ([-1.0, 1.0] if seat == 0 else [1.0, -1.0])
+        board = {e.player: e for e in leaderboard.leaderboard(reg, "Tic-Tac-Toe", "Public", "cy")}
+        assert board["Random"].skill > board["cy"].skill
+    cy.post(url + "/resign")  # once only
+    assert "the game is over" in html.unescape(cy.get(url).text)
+    with db(app) as reg:
+        assert len(results.games_of(reg, "Tic-Tac-Toe")) == 1

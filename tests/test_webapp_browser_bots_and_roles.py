@@ -32,17 +32,22 @@ pytestmark = [
 EXAMPLES = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
 
 
-def test_a_cloaked_rule_set_offers_only_bots_that_can_play_it(browser, server, accounts):  # noqa: F811
-    """Phantom-TTT-Corners (cloaked spaces): the seat list names the starting
-    ISMCTS bot and Random but no UCT or alpha-beta bot; a game against ISMCTS
-    moves at each click."""
+def save_phantom(site) -> None:
+    """Save the cloaked example Phantom-TTT-Corners once per server."""
     from registry import Registry, rulesets
 
-    with Registry(server.db) as reg:
+    with Registry(site.db) as reg:
         if "Phantom-TTT-Corners" not in [r["name"] for r in rulesets.list_rule_sets(reg)]:
             rulesets.save_rule_set(
                 reg, "ada", json.loads((EXAMPLES / "Phantom-TTT-Corners.json").read_text())
             )
+
+
+def test_a_cloaked_rule_set_offers_only_bots_that_can_play_it(browser, server, accounts):  # noqa: F811
+    """Phantom-TTT-Corners (cloaked spaces): the seat list names the starting
+    ISMCTS bot and Random but no UCT or alpha-beta bot; a game against ISMCTS
+    moves at each click."""
+    save_phantom(server)
     page = login(browser, server, "cy")
     page.goto(server + "/")
     # the other games are recorded and rated like the rule sets, and their group says so
@@ -130,3 +135,52 @@ def test_a_friend_request_sent_by_name_accepted_and_listed(browser, server, acco
     assert "tom" in cy.inner_text(".friend-list[data-player='cy'] ul")
     assert "No friends yet." in cy.inner_text(".friend-list[data-player='cy-moon']")
     cy.close()
+
+
+def test_resign_and_abandon_in_the_browser(browser, server, accounts):  # noqa: F811
+    """Resign: the game ends with the resigning seat named, recorded and rated.
+    Abandon: offered only where a seat's bot cannot play (a game stored before
+    such pairings were refused), then the game ends unrecorded."""
+    from registry import Registry, players
+
+    save_phantom(server)
+    page = login(browser, server, "cy")
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Tic-Tac-Toe")
+    page.select_option("#seat1", "Random")
+    follow(page, "#start")
+    assert page.locator("#abandon").count() == 0  # this game can be finished
+    follow(page, "#resign")
+    assert re.search(r"\(seat 1, cy, resigned\).*recorded as game \d+ and rated", page.inner_text("#result"))
+    assert page.locator("#resign").count() == 0
+    shot(page, "resigned")
+    # a cloaked game whose second seat is a UCT bot, stored as an earlier version stored it
+    page.goto(server + "/")
+    with page.expect_navigation():
+        page.select_option("#game", "Phantom-TTT-Corners")
+    page.select_option("#seat1", "Random")
+    follow(page, "#start")
+    gid = page.url.rsplit("/", 1)[1]
+    with Registry(server.db) as reg, reg.transaction():
+        seats = json.loads(reg.one("SELECT seats FROM live_games WHERE id = ?", (gid,))[0])
+        spec = players.bot_spec(reg, "MCTS-Quick")
+        seats[1] = {
+            "player": "MCTS-Quick",
+            "kind": "bot",
+            "user": None,
+            "spec": spec.to_json(),
+            "joined": None,
+        }
+        reg.db.execute(
+            "UPDATE live_games SET seats = ?, changes = changes + 1 WHERE id = ?", (json.dumps(seats), gid)
+        )
+    page.reload()
+    follow(page, page.locator(".cell.legal").first)
+    assert "MCTS-Quick (seat 2) cannot move" in page.inner_text("main")
+    assert "the bot of seat 2 cannot play this game" in page.inner_text("#end-game")
+    follow(page, "#abandon")
+    assert "(abandoned)" in page.inner_text("#result")
+    assert "abandoned: not recorded or rated" in page.inner_text("#result")
+    shot(page, "abandoned")
+    page.close()

@@ -35,6 +35,7 @@ import pyspiel
 import agents
 import games  # noqa: F401  (registers y_game, flipway, ttt, ... with OpenSpiel)
 from analysis.tournament import derive_seed
+from registry.results import resignation_returns
 from webapp import bots_for_game
 from webapp.source import parse_identity
 
@@ -68,6 +69,13 @@ def _rule_set_seconds(rule_set: str, version: str) -> int | None:
     from games.ttt import rules as ttt_rules
 
     return ttt_rules.resolve(rule_set).record.get("seconds_per_turn")
+
+
+@functools.lru_cache(maxsize=256)
+def _partners(rule_set: str, version: str) -> bool:
+    from games.ttt import rules as ttt_rules
+
+    return ttt_rules.resolve(rule_set).record.get("players") == "partners"
 
 
 def seconds_per_turn(rule_set: str | None, version: str = "") -> int | None:
@@ -160,8 +168,12 @@ class LiveGame:
         finished_at: float | None = None,
         turn_started: float | None = None,
         timeouts=(),
+        ended: str | None = None,
     ):
         self.id = gid
+        #: how a person ended the game before its rules did: "resigned SEAT"
+        #: (0-based) or "abandoned"; None while it is played or when its rules ended it
+        self.ended = ended
         self.game_string, self.rule_set, self.universe = game_string, rule_set, universe
         self.version = version
         self.game = load_game(game_string, version)
@@ -189,6 +201,8 @@ class LiveGame:
         identity = parse_identity(self.rules_key)
         self.rule_set_id = identity[0] if identity else None
         self.seconds_per_turn = seconds_per_turn(self.rules_key, version)
+        # two teams of partners (seats 1 and 3, 2 and 4) lose a resignation together
+        self.partners = rule_set is not None and _partners(self.rules_key, version)
         self.moves: list[int] = []  # every decision in the core's order (the record)
         self.state = self.game.new_initial_state()
         self._replay(moves)
@@ -248,6 +262,7 @@ class LiveGame:
         turn_started=None,
         timeouts=(),
         seats=None,
+        ended=None,
     ) -> None:
         """Bring a successor up to the stored row: apply the decisions it lacks
         (``moves``, in the record's order) and take the row's other fields."""
@@ -258,6 +273,7 @@ class LiveGame:
         self.timeouts = [tuple(t) for t in timeouts]
         self.plans, self.changes, self.last_move = dict(plans), changes, last_move
         self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
+        self.ended = ended
 
     def successor(self) -> LiveGame:
         """A copy to change (the state cloned, the lists copied)."""
@@ -290,7 +306,7 @@ class LiveGame:
     def seat_to_move(self, user: str) -> int | None:
         """The seat of ``user`` that must decide now: the player to move, or in
         a simultaneous round a seat of this user with a choice and no plan yet."""
-        if self.state.is_terminal():
+        if self.over():
             return None
         if self.in_round():
             for p in self.round_seats():
@@ -362,6 +378,59 @@ class LiveGame:
             return self.last_move
         return None
 
+    # -- ending before the rules do (changes this object: call it on a successor)
+    def over(self) -> bool:
+        """Whether the game has ended: by its rules, a resignation or abandoning."""
+        return self.state.is_terminal() or self.ended is not None
+
+    def returns(self) -> list[float] | None:
+        """The seats' returns: the rules' at the end, a resignation's
+        (``registry.results.resignation_returns``), None otherwise."""
+        if self.state.is_terminal():
+            return list(self.state.returns())
+        seat = self.resigned_seat()
+        if seat is None:
+            return None
+        return resignation_returns(len(self.seats), seat, self.partners)
+
+    def resigned_seat(self) -> int | None:
+        return int(self.ended.split()[1]) if self.ended and self.ended.startswith("resigned") else None
+
+    def stuck_bots(self) -> list[int]:
+        """Bot seats whose bot cannot play this game (webapp/bots_for_game.py):
+        a game stored before such pairings were refused, which nobody can finish."""
+        return [
+            p
+            for p, seat in enumerate(self.seats)
+            if seat.kind == "bot" and bots_for_game.refusal(seat.spec, self.game_string, self.game)
+        ]
+
+    def resign(self, user: str) -> None:
+        """``user``'s seat resigns: it loses, and the game is recorded so
+        (``registry.results.resignation_returns``). With several seats of one
+        user, the first seat of that user resigns."""
+        if self.over():
+            raise MoveError("the game is over")
+        mine = self.seat_of(user)
+        if not mine:
+            raise MoveError("only a seated person may resign")
+        self.ended, self.plans = f"resigned {mine[0]}", {}
+        self.changes += 1
+
+    def abandon(self, user: str) -> None:
+        """End a game nobody can finish (a seat's bot cannot play it); it is
+        neither recorded nor rated. A game that can be finished is resigned."""
+        if self.over():
+            raise MoveError("the game is over")
+        if not self.seat_of(user):
+            raise MoveError("only a seated person may abandon a game")
+        if not self.stuck_bots():
+            raise MoveError(
+                "this game can be finished: play on or resign (a resignation is recorded and rated)"
+            )
+        self.ended, self.plans = "abandoned", {}
+        self.changes += 1
+
     # -- moving (changes this object: call it on a successor)
     def human_move(self, user: str, action: int) -> None:
         """Apply ``user``'s ``action`` if it is legal and this user's turn, then
@@ -369,7 +438,7 @@ class LiveGame:
         simultaneous round the action is the user's plan: kept hidden until
         every person in the round has planned, then the bots plan and the
         round resolves at once."""
-        if self.state.is_terminal():
+        if self.over():
             raise MoveError("the game is over")
         seat = self.seat_to_move(user)
         if seat is None:
@@ -450,7 +519,7 @@ class LiveGame:
     def due_seats(self) -> list[int]:
         """Human seats whose decision is due now: the person to move, or in a
         simultaneous round every person in it who has not planned yet."""
-        if self.state.is_terminal():
+        if self.over():
             return []
         if self.in_round():
             return [p for p in self.round_seats() if self.seats[p].kind == "human" and p not in self.plans]

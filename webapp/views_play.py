@@ -216,8 +216,8 @@ def _game_page(game: LiveGame):
     viewer, mine = _viewer(game)
     mine_seats = game.seat_of(user())
     drawing = boards.draw(game.game_string, game.state, mine, viewer, game.version)
-    over = game.state.is_terminal()
-    returns = game.state.returns() if over else None
+    over = game.over()  # by its rules, or resigned or abandoned (webapp/views_end.py)
+    returns = game.returns() if over else None
     in_round = game.in_round()
     planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
     return render_template(
@@ -285,7 +285,7 @@ def status(gid):
     viewer, mine = _viewer(game)
     return jsonify(
         moves=game.view_mark(viewer),
-        over=game.state.is_terminal(),
+        over=game.over(),
         your_turn=mine,
         recorded=game.recorded,
         remaining=_remaining(game, viewer, mine),
