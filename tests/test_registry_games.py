@@ -267,3 +267,21 @@ def test_play_records_a_game_with_a_human_and_a_bot(reg):
             play.terminal_ask(read=lambda prompt: (_ for _ in ()).throw(EOFError), write=lines.append),
         )
     assert snapshot(reg) == before
+
+
+def test_a_resigned_game_is_recorded_as_a_loss_of_the_resigning_side(reg):
+    actions, returns = random_game(reg, "Tic-Tac-Toe", 3)
+    before = snapshot(reg)
+    with pytest.raises(RegistryError, match="nobody can resign it"):
+        results.record_game(reg, "Tic-Tac-Toe", ["ann", "ben"], [-1.0, 1.0], actions, resigned=0)
+    with pytest.raises(RegistryError, match="not what the moves give"):
+        results.record_game(reg, "Tic-Tac-Toe", ["ann", "ben"], [1.0, -1.0], actions[:3], resigned=0)
+    with pytest.raises(RegistryError, match="cannot resign"):
+        results.record_game(reg, "Tic-Tac-Toe", ["ann", "ben"], [-1.0, 1.0], actions[:3], resigned=2)
+    assert snapshot(reg) == before
+    gid = results.record_game(reg, "Tic-Tac-Toe", ["ann", "ben"], [-1.0, 1.0], actions[:3], resigned=0)
+    [stored] = [g for g in results.games_of(reg, "Tic-Tac-Toe") if g["id"] == gid]
+    assert stored["resigned"] == 0 and stored["returns"] == [-1.0, 1.0]
+    assert results.resignation_returns(4, 2, partners=True) == [-1.0, 1.0, -1.0, 1.0]
+    assert results.resignation_returns(3, 1) == [1.0, -1.0, 1.0]
+    assert results.resignation_returns(1, 0) == [-1.0]  # alone against Chaos: Chaos wins
