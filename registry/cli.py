@@ -27,6 +27,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("name")
     c.add_argument("--role", default="creator", choices=users.ROLES)
     c.add_argument("--as", dest="by", help="acting Admin (needed for trainer/admin)")
+    c = cmd("user-role", "change an existing user's role (Admins only; the last Admin keeps the role)")
+    c.add_argument("name")
+    c.add_argument("role", choices=users.ROLES)
+    c.add_argument("--as", dest="by", required=True, help="acting Admin")
     cmd("user-list", "list users with their roles and saved rule sets")
     c = cmd("save", "save a rule set from a JSON file (- for stdin)")
     c.add_argument("file")
@@ -115,6 +119,9 @@ def _run(reg: Registry, a) -> object:
     if c == "user-add":
         users.add_user(reg, a.name, a.role, by=a.by)
         return f"user {a.name} ({a.role}) created"
+    if c == "user-role":
+        old = users.set_role(reg, a.name, a.role, by=a.by)
+        return f"user {a.name}: {old} -> {a.role}"
     if c == "user-list":
         return users.list_users(reg)
     if c == "save":

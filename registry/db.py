@@ -233,6 +233,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE live_games ADD COLUMN timeouts TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE games ADD COLUMN timeouts TEXT;
     """,
+    # 7 -> 8: games ended before their rules end them. ``games.resigned`` is the
+    # seat that resigned (NULL: the rules ended the game), so a record tells a
+    # resignation's returns from the returns the rules give; ``live_games.ended``
+    # is how a game in progress was ended in the web app ("resigned SEAT" or
+    # "abandoned"; NULL while it is played or when its rules ended it).
+    """
+    ALTER TABLE games ADD COLUMN resigned INTEGER;
+    ALTER TABLE live_games ADD COLUMN ended TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 

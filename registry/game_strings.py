@@ -41,9 +41,10 @@ def load(game_string: str) -> pyspiel.Game:
     return game
 
 
-def replay(game_string: str, actions: Sequence[int]) -> list[float]:
+def replay(game_string: str, actions: Sequence[int], finished: bool = True) -> list[float]:
     """The returns of playing ``actions`` from the start (chance outcomes
-    included); a ``RegistryError`` unless they are legal and end the game."""
+    included); a ``RegistryError`` unless they are legal and end the game (with
+    ``finished=False``: leave it unfinished, a resigned game; returns [])."""
     state = load(game_string).new_initial_state()
     for i, action in enumerate(actions):
         if state.is_terminal():
@@ -54,9 +55,13 @@ def replay(game_string: str, actions: Sequence[int]) -> list[float]:
         elif action not in state.legal_actions():
             raise RegistryError(f"move {i}: action {action} is illegal for seat {state.current_player()}")
         state.apply_action(action)
-    if not state.is_terminal():
-        raise RegistryError(f"the moves ({len(actions)}) do not finish the game")
-    return [float(r) for r in state.returns()]
+    if state.is_terminal() != finished:
+        raise RegistryError(
+            f"the moves ({len(actions)}) do not finish the game"
+            if finished
+            else f"the moves ({len(actions)}) finish the game: nobody can resign it"
+        )
+    return [float(r) for r in state.returns()] if finished else []
 
 
 def seat_players(reg: Registry, game_string: str, players: Sequence[str], universe_id: int):

@@ -49,6 +49,12 @@ def _name_free(reg: Registry, name: str) -> None:
         raise RegistryError(f"the name {name!r} is taken")
 
 
+def is_bot(reg: Registry, player: str) -> bool:
+    """Whether ``player`` is a bot or Random (False for people, Chaos and unknown names)."""
+    row = reg.one("SELECT kind FROM players WHERE name = ?", (player,))
+    return bool(row) and row[0] in ("bot", "random")
+
+
 def bot_spec(reg: Registry, player: str) -> BotSpec:
     """The spec a non-human player plays as (its label is the player's name)."""
     row = reg.player(player)

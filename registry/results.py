@@ -85,9 +85,11 @@ def seat_players(reg: Registry, rs: ttt_rules.RuleSet, players: Sequence[str], u
     return rows
 
 
-def replay(rs: ttt_rules.RuleSet, actions: Sequence[int]) -> list[float]:
+def replay(rs: ttt_rules.RuleSet, actions: Sequence[int], finished: bool = True) -> list[float]:
     """The returns of playing ``actions`` (chance outcomes included, as tournaments
-    record them) from the start; a ``RegistryError`` unless they are legal and end the game."""
+    record them) from the start; a ``RegistryError`` unless they are legal and end
+    the game (with ``finished=False``: unless they are legal and leave it unfinished,
+    a resigned game; the returns are then [])."""
     core = _start(rs)
     for i, action in enumerate(actions):
         if core.terminal():
@@ -98,9 +100,22 @@ def replay(rs: ttt_rules.RuleSet, actions: Sequence[int]) -> list[float]:
         elif action not in core.legal_action_list():
             raise RegistryError(f"move {i}: action {action} is illegal for seat {core.player()}")
         core.apply_action(action)
-    if not core.terminal():
-        raise RegistryError(f"the moves ({len(actions)}) do not finish the game")
-    return core.returns_list()
+    if core.terminal() != finished:
+        raise RegistryError(
+            f"the moves ({len(actions)}) do not finish the game"
+            if finished
+            else f"the moves ({len(actions)}) finish the game: nobody can resign it"
+        )
+    return core.returns_list() if finished else []
+
+
+def resignation_returns(num_seats: int, seat: int, partners: bool = False) -> list[float]:
+    """The returns a game resigned by ``seat`` is recorded with: -1 for that seat
+    (and its partner), 1 for every other seat. So the ratings count a
+    resignation as a loss of the resigning side to each other seat, the others
+    tied among themselves; alone against Chaos (one seat), Chaos wins."""
+    losers = {s for team in rating_model.teams_of(num_seats, partners) if seat in team for s in team}
+    return [-1.0 if s in losers else 1.0 for s in range(num_seats)]
 
 
 def current_rating(reg: Registry, rule_set_id: int, universe_id: int, player_id: int):
@@ -122,6 +137,7 @@ def record_game(
     benchmark_id: int | None = None,
     task_key: str | None = None,
     timeouts: Sequence[Sequence[int]] = (),
+    resigned: int | None = None,
 ) -> int | None:
     """Store a finished game (players by seat, their returns, every action) and
     update the seats' ratings; the game's id. The moves are replayed: illegal
@@ -130,7 +146,9 @@ def record_game(
     again and None is returned. ``timeouts`` lists the ``(move index, seat)``
     of every move that was played for a seat whose time ran out (the web
     app's seconds per turn), so the record tells a person's choices from the
-    random moves made for them."""
+    random moves made for them. ``resigned`` is the seat that resigned an
+    unfinished game: its moves must leave the game unfinished and its returns
+    be ``resignation_returns`` (the record keeps the seat)."""
     try:
         results = [float(r) for r in returns]
         actions = [int(a) for a in moves]
@@ -159,14 +177,22 @@ def record_game(
             with_chaos, partners = False, False
         if len(results) != len(rows):
             raise RegistryError(f"{len(rows)} seats need {len(rows)} returns, got {len(results)}")
-        replayed = replay(rs, actions) if game_string is None else replay_game_string(game_string, actions)
+        finished = resigned is None
+        if game_string is None:
+            replayed = replay(rs, actions, finished)
+        else:
+            replayed = replay_game_string(game_string, actions, finished)
+        if not finished:
+            if not (isinstance(resigned, int) and 0 <= resigned < len(rows)):
+                raise RegistryError(f"seat {resigned!r} cannot resign: seats are 0..{len(rows) - 1}")
+            replayed = resignation_returns(len(rows), resigned, partners)
         if replayed != results:
             raise RegistryError(f"returns {results} are not what the moves give ({replayed})")
         chaos = rating_model.chaos_result(results) if with_chaos else None
         stamp = now()
         gid = reg.db.execute(
             "INSERT INTO games (rule_set_id, universe_id, moves, chaos_result, finished, "
-            "benchmark_id, task_key, timeouts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "benchmark_id, task_key, timeouts, resigned) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 rid,
                 vid,
@@ -176,6 +202,7 @@ def record_game(
                 benchmark_id,
                 task_key,
                 json.dumps([list(t) for t in timed]) if timed else None,
+                resigned,
             ),
         ).lastrowid
         before = [current_rating(reg, rid, vid, row[0]) for row in rows]
@@ -199,8 +226,8 @@ def games_of(reg: Registry, rule_set: str | None = None, player: str | None = No
     ``game_string`` (None for a rule set's)."""
     sql = (
         "SELECT g.id, r.name, v.name, g.moves, g.chaos_result, g.finished, g.benchmark_id, "
-        "g.task_key, r.game_string, g.timeouts FROM games g JOIN rule_sets r ON r.id = g.rule_set_id "
-        "JOIN universes v ON v.id = g.universe_id WHERE 1"
+        "g.task_key, r.game_string, g.timeouts, g.resigned FROM games g "
+        "JOIN rule_sets r ON r.id = g.rule_set_id JOIN universes v ON v.id = g.universe_id WHERE 1"
     )
     args: list = []
     if rule_set is not None:
@@ -210,7 +237,7 @@ def games_of(reg: Registry, rule_set: str | None = None, player: str | None = No
         sql += " AND g.id IN (SELECT game_id FROM seats WHERE player_id = ?)"
         args.append(reg.player(player)[0])
     out = []
-    for gid, rname, vname, moves, chaos, finished, bench, key, game_string, timeouts in reg.query(
+    for gid, rname, vname, moves, chaos, finished, bench, key, game_string, timeouts, resigned in reg.query(
         sql + " ORDER BY g.id", args
     ):
         seats = reg.query(
@@ -232,6 +259,7 @@ def games_of(reg: Registry, rule_set: str | None = None, player: str | None = No
                 "task_key": key,
                 "game_string": game_string,
                 "timeouts": [tuple(t) for t in json.loads(timeouts or "[]")],
+                "resigned": resigned,  # the seat that resigned; None: the rules ended it
             }
         )
     return out

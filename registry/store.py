@@ -14,10 +14,12 @@ games/ttt/catalogue later is copied in the next time a registry opens.
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
 import sqlite3
 from pathlib import Path
 
+from agents import BotSpec
 from games.ttt import rules as ttt_rules
 from registry import db as _db
 from registry.errors import RegistryError
@@ -26,6 +28,18 @@ PUBLIC = "Public"
 RANDOM = "Random"
 CHAOS = "Chaos"
 RANDOM_SPEC = '{"kind": "random"}'
+#: The bots a new registry starts with (name, spec), so a new user can play a
+#: bot and run a benchmark at once: a quick and a strong UCT (mcts), information-
+#: set MCTS for hidden information, SM-MCTS for simultaneous rounds, alpha-beta.
+#: Budgets are simulations and depths, never seconds, so a decision is the same
+#: in every process (webapp/live.py seeds each one). Admins add more.
+STARTING_BOTS = (
+    ("MCTS-Quick", "mcts:simulations=200"),
+    ("MCTS-Strong", "mcts:simulations=5000"),
+    ("ISMCTS", "ismcts:simulations=500"),
+    ("SM-MCTS", "sm_mcts:simulations=500"),
+    ("AlphaBeta-4", "alphabeta:depth=4"),
+)
 
 
 def now() -> str:
@@ -106,6 +120,13 @@ class Registry:
         return ", ".join(names) if names else "(none yet)"
 
     # -- first use
+    def _seed_bots(self, stamp: str) -> None:
+        for name, spec in STARTING_BOTS:
+            self.db.execute(
+                "INSERT OR IGNORE INTO players (name, kind, spec, created) VALUES (?, 'bot', ?, ?)",
+                (name, json.dumps(BotSpec.parse(spec).to_json()), stamp),
+            )
+
     def _seed(self) -> None:
         self.db.row_factory = None
         catalogue = ttt_rules.catalogue()
@@ -123,6 +144,8 @@ class Registry:
             self.db.execute(
                 "INSERT OR IGNORE INTO players (name, kind, created) VALUES (?, 'chaos', ?)", (CHAOS, stamp)
             )
+            if not public:  # a new registry: its starting bots (an older one keeps the bots it has)
+                self._seed_bots(stamp)
             for name, rs in sorted(catalogue.items()):
                 self.db.execute(
                     "INSERT OR IGNORE INTO rule_sets (name, canonical, fingerprint, text, created) "

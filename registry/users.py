@@ -66,6 +66,31 @@ def add_user(reg: Registry, name: str, role: str = "creator", by: str | None = N
     return user
 
 
+def set_role(reg: Registry, name: str, role: str, by: str | None) -> str:
+    """Give the existing user ``name`` the role ``role``; only an Admin (``by``)
+    may. The role the user had is returned.
+
+    Why the database keeps an Admin: with none, nobody could grant a role or
+    rename a rule set again (only the first user of an empty database takes a
+    role by itself). So the last Admin cannot give up the role, to anyone's
+    order; another Admin must be made first."""
+    if role not in ROLES:
+        raise RegistryError(f"role {role!r} is not allowed; choose one of {', '.join(ROLES)}")
+    with reg.transaction():
+        if by is None or reg.user_id(by)[1] != "admin":
+            raise RegistryError(
+                f"only an Admin may change a role (acting user: {by or 'none'}; give --as ADMIN)"
+            )
+        uid, old = reg.user_id(name)
+        if old == "admin" and role != "admin":
+            if reg.one("SELECT count(*) FROM users WHERE role = 'admin'")[0] == 1:
+                raise RegistryError(
+                    f"{name} is the last Admin: make another user an Admin before {name} gives up the role"
+                )
+        reg.db.execute("UPDATE users SET role = ? WHERE id = ?", (role, uid))
+    return old
+
+
 def list_users(reg: Registry) -> list[dict]:
     rows = reg.query(
         "SELECT u.name, u.role, (SELECT count(*) FROM rule_sets r WHERE "

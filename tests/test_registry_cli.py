@@ -219,3 +219,20 @@ def test_joblib_workers_follow_the_database_of_each_benchmark(tmp_path):
             players.add_bot(reg, "m5", "mcts:simulations=5")
             out = benchmark.benchmark(reg, "root", name, ["m5", "Random"], games=2, n_jobs=2)
             assert out["games"] == 2 and len(results.games_of(reg, name)) == 2
+
+
+def test_an_admin_changes_a_users_role_and_the_last_admin_keeps_it(tmp_path, capsys):
+    db = tmp_path / "r.sqlite3"
+    run(db, "user-add", "root", "--role", "admin")
+    run(db, "user-add", "pat")
+    capsys.readouterr()
+    assert run(db, "user-role", "pat", "trainer", "--as", "pat") == 2  # a Creator may not
+    assert "only an Admin may change a role" in capsys.readouterr().err
+    assert run(db, "user-role", "pat", "trainer", "--as", "root") == 0
+    assert "pat: creator -> trainer" in capsys.readouterr().out
+    assert run(db, "user-role", "root", "creator", "--as", "root") == 2
+    assert "root is the last Admin" in capsys.readouterr().err
+    assert run(db, "user-role", "pat", "admin", "--as", "root") == 0
+    assert run(db, "user-role", "root", "creator", "--as", "root") == 0  # pat is an Admin now
+    with Registry(db) as reg:
+        assert {u["name"]: u["role"] for u in users.list_users(reg)} == {"pat": "admin", "root": "creator"}

@@ -8,6 +8,7 @@ import pytest
 from games.ttt import make_core
 from registry import Registry, RegistryError, play, players, rating_model, results, rulesets, users
 from registry import leaderboard as lb
+from registry.store import STARTING_BOTS
 from test_registry_store import snapshot
 
 
@@ -67,6 +68,7 @@ def test_players_and_bad_bots(reg):
         "cy": "human",
         "m20": "bot",
         "ab": "bot",
+        **{name: "bot" for name, _ in STARTING_BOTS},
     }
     assert players.bot_spec(reg, "m20").settings["max_simulations"] == 20
     before = snapshot(reg)
@@ -101,7 +103,7 @@ def test_universes_and_personas(reg):
     assert players.universes_of(reg, "ann") == ["Public", "Moon"]
     assert players.universes_of(reg, "ben") == ["Public"]
     moon = {p["name"] for p in players.list_players(reg, "Moon")}
-    assert moon == {"Random", "Chaos", "m20", "ab", "ann-moon"}
+    assert moon == {"Random", "Chaos", "m20", "ab", "ann-moon", *(name for name, _ in STARTING_BOTS)}
     before = snapshot(reg)
     with pytest.raises(RegistryError, match="already has a persona"):
         players.add_persona(reg, "ann", "Moon", "ann-moon2")
@@ -265,3 +267,21 @@ def test_play_records_a_game_with_a_human_and_a_bot(reg):
             play.terminal_ask(read=lambda prompt: (_ for _ in ()).throw(EOFError), write=lines.append),
         )
     assert snapshot(reg) == before
+
+
+def test_a_resigned_game_is_recorded_as_a_loss_of_the_resigning_side(reg):
+    actions, returns = random_game(reg, "Tic-Tac-Toe", 3)
+    before = snapshot(reg)
+    with pytest.raises(RegistryError, match="nobody can resign it"):
+        results.record_game(reg, "Tic-Tac-Toe", ["ann", "ben"], [-1.0, 1.0], actions, resigned=0)
+    with pytest.raises(RegistryError, match="not what the moves give"):
+        results.record_game(reg, "Tic-Tac-Toe", ["ann", "ben"], [1.0, -1.0], actions[:3], resigned=0)
+    with pytest.raises(RegistryError, match="cannot resign"):
+        results.record_game(reg, "Tic-Tac-Toe", ["ann", "ben"], [-1.0, 1.0], actions[:3], resigned=2)
+    assert snapshot(reg) == before
+    gid = results.record_game(reg, "Tic-Tac-Toe", ["ann", "ben"], [-1.0, 1.0], actions[:3], resigned=0)
+    [stored] = [g for g in results.games_of(reg, "Tic-Tac-Toe") if g["id"] == gid]
+    assert stored["resigned"] == 0 and stored["returns"] == [-1.0, 1.0]
+    assert results.resignation_returns(4, 2, partners=True) == [-1.0, 1.0, -1.0, 1.0]
+    assert results.resignation_returns(3, 1) == [1.0, -1.0, 1.0]
+    assert results.resignation_returns(1, 0) == [-1.0]  # alone against Chaos: Chaos wins

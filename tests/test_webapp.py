@@ -158,10 +158,17 @@ def test_a_game_against_a_bot_is_validated_recorded_and_rated(app):
     assert r.status_code == 409 and r.json["error"] == "the game is over"
 
 
-@pytest.mark.parametrize("game", ["y_game(board_size=5)", "flipway(board_size=5)", "caeth_y(board_size=4)"])
+@pytest.mark.parametrize(
+    "game",
+    ["y_game(board_size=5)", "flipway(board_size=5)", "caeth_y(board_size=4)", "double_o_y(board_size=5)"],
+)
 def test_other_games_are_recorded_and_rated_by_game_string(app, game):
     make_users(app)
     cy = Browser(app, "cy")
+    # the home page's group says what happens to its games: recorded and rated
+    group = re.search(r'<optgroup label="([^"]*)" id="other-games">(.*?)</optgroup>', cy.get("/").text, re.S)
+    assert group.group(1) == "Other games (recorded and rated per game string)"
+    assert f'value="{game}"' in group.group(2)
     url = cy.post("/play/new", game=game, universe="Public", seat0="cy", seat1="Random").headers["Location"]
     page = play_to_end(cy, url)
     gid = int(re.search(r"recorded as \S+ game (\d+) and rated", html.unescape(page)).group(1))

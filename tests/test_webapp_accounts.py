@@ -308,3 +308,47 @@ def test_a_friend_seated_in_a_game_it_never_opened_plays_no_moves_and_is_not_rat
         store.create(reg, done)
         assert done.recorded is None and "seat 2 (dee) never opened this game" in done.record_error
         assert results.games_of(reg, "Tic-Tac-Toe") == [] and reg.one("SELECT count(*) FROM ratings")[0] == 0
+
+
+def test_an_admin_makes_an_existing_user_a_trainer_on_the_users_page(app):
+    """The Users page changes an existing account's role (it only created
+    accounts: "the name 'pat' is taken"); only an Admin may, and the last Admin
+    keeps the role."""
+    from test_webapp import make_users
+
+    ada = make_users(app)  # ada Admin, tom Trainer, cy and dee Creators
+    cy = Browser(app, "cy")
+    assert cy.post("/users/role", name="dee", role="trainer").status_code == 403
+    assert cy.post("/rules/Tic-Tac-Toe/standard-player", player="Random").status_code == 403
+    r = ada.post("/users/role", name="cy", role="trainer")
+    assert r.status_code == 302
+    assert "cy was Creator and is Trainer now" in html.unescape(ada.get("/users").text)
+    # the role is read on every request: cy's session may now do what a Trainer does
+    assert cy.post("/rules/Tic-Tac-Toe/standard-player", player="Random").status_code == 302
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        assert reg.user_id("cy")[1] == "trainer"
+    ada.post("/users/role", name="ada", role="creator")
+    assert "ada is the last Admin" in html.unescape(ada.get("/users").text)
+    with Registry(app.config["REGISTRY_DB"]) as reg:
+        assert reg.user_id("ada")[1] == "admin"
+
+
+def test_friends_page_sends_by_name_confirms_and_lists(app):
+    from test_webapp import make_users
+
+    make_users(app)
+    cy, dee = Browser(app, "cy"), Browser(app, "dee")
+    r = cy.post("/friends/request", player="dee", universe="Public", back="/friends")
+    assert r.headers["Location"].endswith("/friends")
+    page = html.unescape(cy.get("/friends").text)
+    assert "friend request sent to dee" in page and "Sent, waiting for an answer: dee" in page
+    dee.post("/friends", sender="cy", receiver="dee", accept="1")
+    page = html.unescape(dee.get("/friends").text)
+    assert "cy and dee are friends now" in page
+    assert re.search(r'data-player="dee">.*?href="/player/cy" class="friend-link">cy<', page, re.S)
+    assert 'class="friend-link">dee<' in cy.get("/friends").text
+    cy.post("/friends/request", player="tom", universe="Public")
+    tom = Browser(app, "tom")
+    tom.post("/friends", sender="cy", receiver="tom", accept="0")
+    page = html.unescape(tom.get("/friends").text)
+    assert "cy's request to tom declined" in page and 'class="friend-link"' not in page

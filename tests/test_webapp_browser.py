@@ -666,8 +666,8 @@ def test_a_game_strings_leaderboard_is_the_rule_sets(browser, server, accounts):
 def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server, accounts):
     """Bots other than Random in simultaneous rounds: an ISMCTS bot plans each
     round of Sim-Place-Then-Move and plays the cloaked Phantom-TTT-Corners,
-    both to the end by clicking; an MCTS bot is refused for the simultaneous
-    rule set with the reason on the page."""
+    both to the end by clicking; an MCTS bot is not offered for the simultaneous
+    rule set (tests/test_webapp_bots_for_game.py: refused at Start with the reason)."""
     import json
 
     from registry import Registry, players, rulesets
@@ -684,9 +684,10 @@ def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server
     page.goto(server + "/")
     with page.expect_navigation():
         page.select_option("#game", "Sim-Place-Then-Move")
-    page.select_option("#seat1", "mcts50")
-    follow(page, "#start")
-    assert "ISMCTS bots" in page.inner_text("main")
+    # a bot that would read the others' plans is not offered (webapp/bots_for_game.py)
+    seat_choices = page.locator("#seat1 option").all_inner_texts()
+    assert not any(c.startswith("mcts50 ") for c in seat_choices)
+    assert any(c.startswith("ismcts30 ") for c in seat_choices)
     for game in ("Sim-Place-Then-Move", "Phantom-TTT-Corners"):
         result = play_against_random(page, server, game, opponent="ismcts30")
         assert re.search(r"recorded as game \d+ and rated", result), result
@@ -697,8 +698,8 @@ def test_an_ismcts_bot_in_simultaneous_rounds_and_a_cloaked_game(browser, server
 def test_an_sm_mcts_bot_in_simultaneous_rounds(browser, server, accounts):
     """SM-MCTS (mcts/smmcts.py) offered in rounds: an sm_mcts bot plans each
     round of Sim-Place-Then-Move and of the catalogue's RockPaperScissors, both
-    to the end by clicking; the cloaked Sim-Cloaked-Place-Then-Move is refused
-    with it, the reason (use ISMCTS) on the page."""
+    to the end by clicking; it is not offered for the cloaked
+    Sim-Cloaked-Place-Then-Move (tests/test_webapp.py: refused at Start, "use an ismcts bot")."""
     import json
 
     from registry import Registry, players, rulesets
@@ -715,9 +716,8 @@ def test_an_sm_mcts_bot_in_simultaneous_rounds(browser, server, accounts):
     page.goto(server + "/")
     with page.expect_navigation():
         page.select_option("#game", "Sim-Cloaked-Place-Then-Move")
-    page.select_option("#seat1", "smmcts40")
-    follow(page, "#start")
-    assert "use an ismcts bot" in page.inner_text("main")
+    # SM-MCTS refuses cloaking, so it is not offered there (webapp/bots_for_game.py)
+    assert not any(c.startswith("smmcts40 ") for c in page.locator("#seat1 option").all_inner_texts())
     for game in ("Sim-Place-Then-Move", "RockPaperScissors"):
         result = play_against_random(page, server, game, opponent="smmcts40")
         assert re.search(r"recorded as game \d+ and rated", result), result

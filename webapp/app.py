@@ -114,9 +114,9 @@ def create_app(
         shape_outlines=shapes.outlines_json,
     )
 
-    from webapp import views_auth, views_boards, views_factory, views_play
+    from webapp import views_auth, views_boards, views_end, views_factory, views_play
 
-    for module in (views_auth, views_play, views_boards, views_factory):
+    for module in (views_auth, views_play, views_end, views_boards, views_factory):
         app.register_blueprint(module.bp)
 
     @app.errorhandler(400)

@@ -35,6 +35,8 @@ import pyspiel
 import agents
 import games  # noqa: F401  (registers y_game, flipway, ttt, ... with OpenSpiel)
 from analysis.tournament import derive_seed
+from registry.results import resignation_returns
+from webapp import bots_for_game
 from webapp.source import parse_identity
 
 #: Games on the play menu besides every registry rule set (ttt(rules=NAME)).
@@ -52,18 +54,6 @@ OTHER_GAMES = (
 )
 
 
-#: Bot kinds that may plan in a simultaneous round: ISMCTS searches worlds drawn
-#: from its seat's information state (mcts/ismcts.py), and the state it is given
-#: is the round's start (the plans already made are kept apart, in
-#: ``LiveGame.plans``, until the round resolves); SM-MCTS (mcts/smmcts.py) searches
-#: that start, where it is common knowledge (no cloaking: it refuses cloaked rule
-#: sets itself, when the game is started), each seat choosing from its own
-#: statistics; Random reads nothing. Others (this toolkit's UCT, alpha-beta)
-#: search the whole position and refuse games with hidden information,
-#: simultaneous rounds included.
-SIMULTANEOUS_BOTS = ("random", "ismcts", "sm_mcts")
-
-
 @functools.lru_cache(maxsize=64)
 def load_game(game_string: str, version: str = "") -> pyspiel.Game:
     """``pyspiel.load_game`` once per game string: loading a rule set compiles
@@ -79,6 +69,13 @@ def _rule_set_seconds(rule_set: str, version: str) -> int | None:
     from games.ttt import rules as ttt_rules
 
     return ttt_rules.resolve(rule_set).record.get("seconds_per_turn")
+
+
+@functools.lru_cache(maxsize=256)
+def _partners(rule_set: str, version: str) -> bool:
+    from games.ttt import rules as ttt_rules
+
+    return ttt_rules.resolve(rule_set).record.get("players") == "partners"
 
 
 def seconds_per_turn(rule_set: str | None, version: str = "") -> int | None:
@@ -171,8 +168,12 @@ class LiveGame:
         finished_at: float | None = None,
         turn_started: float | None = None,
         timeouts=(),
+        ended: str | None = None,
     ):
         self.id = gid
+        #: how a person ended the game before its rules did: "resigned SEAT"
+        #: (0-based) or "abandoned"; None while it is played or when its rules ended it
+        self.ended = ended
         self.game_string, self.rule_set, self.universe = game_string, rule_set, universe
         self.version = version
         self.game = load_game(game_string, version)
@@ -200,6 +201,8 @@ class LiveGame:
         identity = parse_identity(self.rules_key)
         self.rule_set_id = identity[0] if identity else None
         self.seconds_per_turn = seconds_per_turn(self.rules_key, version)
+        # two teams of partners (seats 1 and 3, 2 and 4) lose a resignation together
+        self.partners = rule_set is not None and _partners(self.rules_key, version)
         self.moves: list[int] = []  # every decision in the core's order (the record)
         self.state = self.game.new_initial_state()
         self._replay(moves)
@@ -219,16 +222,11 @@ class LiveGame:
         refusal = unplayable(game_string, game)
         if refusal:
             raise ValueError(refusal)
-        if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-            for seat in seats:
-                if seat.kind == "bot" and seat.spec.kind not in SIMULTANEOUS_BOTS:
-                    raise ValueError(
-                        f"{seat.player} ({seat.spec.kind}) searches the whole position, which in "
-                        "a simultaneous round would read the others' plans; a rule set with "
-                        "simultaneous rounds is played by people, Random, ISMCTS bots "
-                        "(which search only what their seat knows) and, without cloaking, "
-                        "SM-MCTS bots (sm_mcts: each seat chooses from its own statistics)"
-                    )
+        for seat in seats:  # only a bot that can play this game takes a seat (webapp/bots_for_game.py)
+            if seat.kind == "bot":
+                reason = bots_for_game.refusal(seat.spec, game_string, game)
+                if reason:
+                    raise ValueError(reason)
         for i, seat in enumerate(seats):  # a bad spec is refused now, not at its first move
             if seat.kind != "human":
                 agents.make_bot(seat.spec, game, i, 0)
@@ -264,6 +262,7 @@ class LiveGame:
         turn_started=None,
         timeouts=(),
         seats=None,
+        ended=None,
     ) -> None:
         """Bring a successor up to the stored row: apply the decisions it lacks
         (``moves``, in the record's order) and take the row's other fields."""
@@ -274,6 +273,7 @@ class LiveGame:
         self.timeouts = [tuple(t) for t in timeouts]
         self.plans, self.changes, self.last_move = dict(plans), changes, last_move
         self.recorded, self.record_error, self.finished_at = recorded, record_error, finished_at
+        self.ended = ended
 
     def successor(self) -> LiveGame:
         """A copy to change (the state cloned, the lists copied)."""
@@ -306,7 +306,7 @@ class LiveGame:
     def seat_to_move(self, user: str) -> int | None:
         """The seat of ``user`` that must decide now: the player to move, or in
         a simultaneous round a seat of this user with a choice and no plan yet."""
-        if self.state.is_terminal():
+        if self.over():
             return None
         if self.in_round():
             for p in self.round_seats():
@@ -378,6 +378,59 @@ class LiveGame:
             return self.last_move
         return None
 
+    # -- ending before the rules do (changes this object: call it on a successor)
+    def over(self) -> bool:
+        """Whether the game has ended: by its rules, a resignation or abandoning."""
+        return self.state.is_terminal() or self.ended is not None
+
+    def returns(self) -> list[float] | None:
+        """The seats' returns: the rules' at the end, a resignation's
+        (``registry.results.resignation_returns``), None otherwise."""
+        if self.state.is_terminal():
+            return list(self.state.returns())
+        seat = self.resigned_seat()
+        if seat is None:
+            return None
+        return resignation_returns(len(self.seats), seat, self.partners)
+
+    def resigned_seat(self) -> int | None:
+        return int(self.ended.split()[1]) if self.ended and self.ended.startswith("resigned") else None
+
+    def stuck_bots(self) -> list[int]:
+        """Bot seats whose bot cannot play this game (webapp/bots_for_game.py):
+        a game stored before such pairings were refused, which nobody can finish."""
+        return [
+            p
+            for p, seat in enumerate(self.seats)
+            if seat.kind == "bot" and bots_for_game.refusal(seat.spec, self.game_string, self.game)
+        ]
+
+    def resign(self, user: str) -> None:
+        """``user``'s seat resigns: it loses, and the game is recorded so
+        (``registry.results.resignation_returns``). With several seats of one
+        user, the first seat of that user resigns."""
+        if self.over():
+            raise MoveError("the game is over")
+        mine = self.seat_of(user)
+        if not mine:
+            raise MoveError("only a seated person may resign")
+        self.ended, self.plans = f"resigned {mine[0]}", {}
+        self.changes += 1
+
+    def abandon(self, user: str) -> None:
+        """End a game nobody can finish (a seat's bot cannot play it); it is
+        neither recorded nor rated. A game that can be finished is resigned."""
+        if self.over():
+            raise MoveError("the game is over")
+        if not self.seat_of(user):
+            raise MoveError("only a seated person may abandon a game")
+        if not self.stuck_bots():
+            raise MoveError(
+                "this game can be finished: play on or resign (a resignation is recorded and rated)"
+            )
+        self.ended, self.plans = "abandoned", {}
+        self.changes += 1
+
     # -- moving (changes this object: call it on a successor)
     def human_move(self, user: str, action: int) -> None:
         """Apply ``user``'s ``action`` if it is legal and this user's turn, then
@@ -385,7 +438,7 @@ class LiveGame:
         simultaneous round the action is the user's plan: kept hidden until
         every person in the round has planned, then the bots plan and the
         round resolves at once."""
-        if self.state.is_terminal():
+        if self.over():
             raise MoveError("the game is over")
         seat = self.seat_to_move(user)
         if seat is None:
@@ -408,6 +461,18 @@ class LiveGame:
             self.seats[seat].spec, self.game, seat, derive_seed(self.seed, "seat", seat, len(self.moves))
         )
 
+    def _bot_step(self, seat: int) -> int:
+        """The bot of ``seat``'s move; its refusal is a ``MoveError`` naming it
+        (a game started before its bot was refused for such games cannot go on:
+        nothing is played, and Resign or Abandon ends it)."""
+        try:
+            return self._bot(seat).step(self.state)
+        except (ValueError, RuntimeError, pyspiel.SpielError) as e:
+            raise MoveError(
+                f"{self.seats[seat].player} (seat {seat + 1}) cannot move: {e}; nothing was played "
+                "(resign or abandon this game)"
+            ) from None
+
     def _resolve_round(self) -> bool:
         """Resolve the open round if every person in it has planned (the bots
         plan now, from the state their seat may see); False if a person has not."""
@@ -416,7 +481,7 @@ class LiveGame:
             return False
         joint = [-1] * len(self.seats)
         for p in deciding:
-            joint[p] = self.plans[p] if p in self.plans else self._bot(p).step(self.state)
+            joint[p] = self.plans[p] if p in self.plans else self._bot_step(p)
         order = self.state.core.simultaneous_player_list()  # the core applies in this order
         self.state.apply_actions(joint)
         self.moves.extend(joint[p] for p in order)
@@ -439,7 +504,7 @@ class LiveGame:
             elif self.seats[p].kind == "human":
                 return
             else:
-                self._apply(self._bot(p).step(self.state))
+                self._apply(self._bot_step(p))
 
     def _apply(self, action: int) -> None:
         p = self.state.current_player()
@@ -454,7 +519,7 @@ class LiveGame:
     def due_seats(self) -> list[int]:
         """Human seats whose decision is due now: the person to move, or in a
         simultaneous round every person in it who has not planned yet."""
-        if self.state.is_terminal():
+        if self.over():
             return []
         if self.in_round():
             return [p for p in self.round_seats() if self.seats[p].kind == "human" and p not in self.plans]

@@ -59,7 +59,7 @@ RETRIES = 8
 
 _COLUMNS = (
     "id, game_string, rule_set, version, universe, seats, seed, moves, plans, changes, "
-    "last_move, recorded, record_error, finished, turn_started, timeouts"
+    "last_move, recorded, record_error, finished, turn_started, timeouts, ended"
 )
 
 
@@ -185,6 +185,7 @@ class LiveStore:
             finished,
             turn_started,
             timeouts,
+            ended,
         ) = row
         self.replays += 1
         if rule_set is not None and game_string == f"ttt(rules={rule_set})" and version:
@@ -211,6 +212,7 @@ class LiveStore:
             finished,
             turn_started,
             json.loads(timeouts),
+            ended,
         )
 
     def _catch_up(self, row) -> LiveGame | None:
@@ -234,6 +236,7 @@ class LiveStore:
             finished,
             turn_started,
             timeouts,
+            ended,
         ) = row
         with self._lock:
             old = self._cache.get(gid)
@@ -254,6 +257,7 @@ class LiveStore:
             turn_started,
             json.loads(timeouts),
             [Seat.from_json(s) for s in json.loads(seats)],
+            ended,
         )
         self.catch_ups += 1
         return new
@@ -287,7 +291,7 @@ class LiveStore:
             self._finish(reg, game)
             reg.db.execute(
                 f"INSERT INTO live_games ({_COLUMNS}, created) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     game.game_string,
@@ -305,6 +309,7 @@ class LiveStore:
                     game.finished_at,
                     game.turn_started,
                     json.dumps(game.timeouts),
+                    game.ended,
                     now(),
                 ),
             )
@@ -314,6 +319,19 @@ class LiveStore:
             )
         self._remember(game)
         return game
+
+    def end(self, reg: Registry, gid: str, user: str, how: str) -> LiveGame:
+        """``user`` resigns (``how="resign"``) or abandons the stored game; the
+        result is recorded as the finishing move's is (``_finish``)."""
+        for _ in range(RETRIES):
+            game = self.get(reg, gid)
+            if game is None:
+                raise MoveError("no such game")
+            new = game.successor()
+            new.resign(user) if how == "resign" else new.abandon(user)  # MoveError: nothing is written
+            if self.commit(reg, new, expected=game.changes):
+                return new
+        raise MoveError("the game changed too often while it was ended; reload and retry")
 
     def move(self, reg: Registry, gid: str, user: str, action: int) -> LiveGame:
         """Apply ``user``'s ``action`` to the stored game and store the result;
@@ -376,7 +394,7 @@ class LiveStore:
             reg.db.execute(
                 "UPDATE live_games SET moves = ?, plans = ?, changes = ?, last_move = ?, "
                 "recorded = ?, record_error = ?, finished = ?, turn_started = ?, timeouts = ?, "
-                "seats = ? WHERE id = ? AND changes = ?",
+                "seats = ?, ended = ? WHERE id = ? AND changes = ?",
                 (
                     json.dumps(game.moves),
                     json.dumps(game.plans),
@@ -388,6 +406,7 @@ class LiveStore:
                     game.turn_started,
                     json.dumps(game.timeouts),
                     json.dumps([s.to_json() for s in game.seats]),
+                    game.ended,
                     game.id,
                     expected,
                 ),
@@ -400,7 +419,7 @@ class LiveStore:
         """The gate, then one transaction committed without fsync; a
         transaction that records a finished game is then made durable by
         fsyncing the WAL file after the gate is released (``sync_wal``)."""
-        durable = game.state.is_terminal()
+        durable = game.over()
         before = reg.db.total_changes
         with self.gate():
             reg.db.execute("PRAGMA synchronous = NORMAL")
@@ -429,9 +448,12 @@ class LiveStore:
         through the registry's one record path (a rule set's by its name, any
         other game by its game string, registry/open_games.py); a refused
         record is kept as the game's ``record_error`` and shown on its page."""
-        if not game.state.is_terminal() or game.finished_at is not None:
+        if not game.over() or game.finished_at is not None:
             return
         game.finished_at = time.time()
+        if game.ended == "abandoned":  # a game nobody could finish: no result to rate
+            game.record_error = "abandoned: not recorded or rated"
+            return
         players = [s.player for s in game.seats]
         absent = game.unjoined()
         if absent:  # nobody plays, or is rated, in the name of a person who never came
@@ -445,10 +467,11 @@ class LiveStore:
                 reg,
                 LiveStore.rule_set_name(reg, game) or game.game_string,
                 players,
-                game.state.returns(),
+                game.returns(),
                 game.moves,
                 universe=game.universe,
                 timeouts=game.timeouts,
+                resigned=game.resigned_seat(),
             )
         except RegistryError as e:
             game.record_error = str(e)

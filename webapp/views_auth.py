@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
+from registry import players as reg_players
 from registry import users
 from registry.errors import RegistryError
 from registry.names import normal_name
@@ -118,4 +119,33 @@ def user_admin():
         except RegistryError as e:
             flash(str(e), "error")
         return redirect(url_for("auth.user_admin"))
-    return render_template("users.html", users=users.list_users(reg()), roles=users.ROLES)
+    bots = [p for p in reg_players.list_players(reg()) if p["kind"] == "bot"]
+    return render_template("users.html", users=users.list_users(reg()), roles=users.ROLES, bots=bots)
+
+
+@bp.route("/bots", methods=["POST"])
+@role_required("admin")
+def add_bot():
+    """An Admin adds a bot player from a spec (``registry.players.add_bot``:
+    the spec is validated against its kind's options, ``python -m agents``)."""
+    name, spec = normal_name(request.form.get("name", "")), request.form.get("spec", "").strip()
+    try:
+        reg_players.add_bot(reg(), name, spec)
+        flash(f"bot {name} ({spec}) added", "ok")
+    except RegistryError as e:
+        flash(str(e), "error")
+    return redirect(url_for("auth.user_admin"))
+
+
+@bp.route("/users/role", methods=["POST"])
+@role_required("admin")
+def change_role():
+    """An Admin changes an existing user's role (``registry.users.set_role``:
+    Admins only, and the last Admin keeps the role)."""
+    name, role = request.form.get("name", ""), request.form.get("role", "")
+    try:
+        old = users.set_role(reg(), name, role, by=user())
+        flash(f"{name} was {old.title()} and is {role.title()} now", "ok")
+    except RegistryError as e:
+        flash(str(e), "error")
+    return redirect(url_for("auth.user_admin"))

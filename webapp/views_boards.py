@@ -38,9 +38,9 @@ from registry import open_games, related_games, results, rulesets, strength, use
 from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
-from webapp import bench_runs
+from webapp import bench_runs, bots_for_game
 from webapp.live import load_game, unplayable
-from webapp.source import web_game_string_problem
+from webapp.source import identity_key, web_game_string_problem
 from webapp.views_auth import safe_next
 from webapp.web import login_required, reg, role, role_required, user
 
@@ -142,11 +142,7 @@ def leaderboard(name):
     rows = [(e, row_buttons(e.player, e.kind, universe)) for e in board]
     sp = reg_players.standard_player(reg(), name)
     may_set_sp = role() in ("trainer", "admin")
-    sp_choices = (
-        [p["name"] for p in reg_players.list_players(reg()) if p["kind"] in ("bot", "random")]
-        if may_set_sp
-        else []
-    )
+    sp_choices = [p["name"] for p in _bots_that_play(name)] if may_set_sp else []
     return render_template(
         "leaderboard.html",
         name=name,
@@ -165,6 +161,23 @@ def leaderboard(name):
         game_string=game_string,
         creator=_creator(name),
     )
+
+
+def _bots_that_play(name: str) -> list[dict]:
+    """The bots and Random that can play the rule set or game string ``name``
+    (webapp/bots_for_game.py): the Standard Player is chosen from these."""
+    bots = [p for p in reg_players.list_players(reg()) if p["kind"] in ("bot", "random")]
+    try:
+        if open_games.is_game_string_row(reg(), name):
+            game_string, version = name, ""
+        else:
+            rid = reg().rule_set_id(name)
+            version = reg().one("SELECT fingerprint FROM rule_sets WHERE id = ?", (rid,))[0]
+            game_string = f"ttt(rules={identity_key(rid, version)})"
+        game = load_game(game_string, version)
+    except (RegistryError, pyspiel.SpielError, RuntimeError, ValueError):
+        return bots  # a game the browser cannot load: _check_web_game says why
+    return bots_for_game.offered(bots, game_string, game)
 
 
 def _check_web_game(name: str) -> None:
@@ -199,6 +212,13 @@ def set_standard_player(name):
     player = request.form.get("player", "") or None
     try:
         _check_web_game(name)
+        bots = _bots_that_play(name)
+        if (
+            player is not None
+            and player not in [p["name"] for p in bots]
+            and reg_players.is_bot(reg(), player)
+        ):
+            raise RegistryError(f"{player} cannot play {name}: choose one of the bots offered")
         reg_players.set_standard_player(reg(), user(), name, player)
         flash(
             f"{player} is the standard player of {name}" if player else f"{name} has no standard player now",
@@ -239,7 +259,14 @@ def friends():
         try:
             if reg().player(receiver)[0] not in mine:
                 abort(403, "you can answer only requests sent to your own players")
-            reg_players.answer_friend(reg(), receiver, sender, request.form.get("accept") == "1")
+            accept = request.form.get("accept") == "1"
+            reg_players.answer_friend(reg(), receiver, sender, accept)
+            flash(
+                f"{sender} and {receiver} are friends now"
+                if accept
+                else f"{sender}'s request to {receiver} declined",
+                "ok",
+            )
         except RegistryError as e:
             flash(str(e), "error")
         return redirect(url_for("boards.friends"))
@@ -249,7 +276,15 @@ def friends():
         f"JOIN players b ON b.id = f.to_id WHERE f.status = 'pending' AND f.to_id IN ({marks})",
         mine,
     )
-    return render_template("friends.html", pending=pending)
+    # each of the user's players (one per universe) with its friends and the
+    # requests it sent that wait for an answer
+    personas = reg().query(
+        "SELECT p.name, v.name FROM players p JOIN universes v ON v.id = p.universe_id "
+        "WHERE p.user_id = ? ORDER BY p.id",
+        (uid,),
+    )
+    lists = [(name, universe, reg_players.friends(reg(), name)) for name, universe in personas]
+    return render_template("friends.html", pending=pending, lists=lists)
 
 
 @bp.route("/player/<name>")

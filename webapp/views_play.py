@@ -18,7 +18,7 @@ from registry import open_games, rulesets, users
 from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
-from webapp import boards
+from webapp import boards, bots_for_game
 from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
 from webapp.source import identity_key, web_game_string_problem
 from webapp.web import login_required, reg, user
@@ -93,11 +93,12 @@ def home():
         if refusal:
             raise ValueError(refusal)
         n = game.num_players()
+        options = bots_for_game.offered(seat_options(universe), game_string, game)
     except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
         # no silent fallback to another game: the page says why this one
         # cannot be played and offers no seats for it
         flash(f"{choice} cannot be played here: {e}", "error")
-        n = 0
+        n, options = 0, []
     me = my_player(universe)
     opponent = request.args.get("opponent", "Random")
     # the leaderboard's Play New Game prefills its row's player in the second
@@ -119,7 +120,7 @@ def home():
         choice=choice,
         seats=n,
         defaults=defaults,
-        options=seat_options(universe),
+        options=options,
         universes=universes,
         universe=universe,
         mine=mine,
@@ -215,8 +216,8 @@ def _game_page(game: LiveGame):
     viewer, mine = _viewer(game)
     mine_seats = game.seat_of(user())
     drawing = boards.draw(game.game_string, game.state, mine, viewer, game.version)
-    over = game.state.is_terminal()
-    returns = game.state.returns() if over else None
+    over = game.over()  # by its rules, or resigned or abandoned (webapp/views_end.py)
+    returns = game.returns() if over else None
     in_round = game.in_round()
     planned = sorted(p + 1 for p in game.plans if game.seats[p].user == user())
     return render_template(
@@ -260,10 +261,11 @@ def move(gid):
         # The form's hidden "action" (set by a cell click) comes first and is
         # empty when a move button, which sends its own "action", was pressed.
         sent = [v for v in request.form.getlist("action") if v]
-        action = int(sent[-1] if sent else "")
-        game = live_games().move(reg(), gid, user(), action)
-    except (ValueError, MoveError) as e:
-        msg = str(e) if isinstance(e, MoveError) else "a move is an action number"
+        if not (sent and sent[-1].lstrip("-").isdigit()):
+            raise MoveError("a move is an action number")
+        game = live_games().move(reg(), gid, user(), int(sent[-1]))
+    except MoveError as e:
+        msg = str(e)  # a bot's refusal too (LiveGame._bot_step), never hidden behind another
         if request.accept_mimetypes.best == "application/json":
             return jsonify(ok=False, error=msg), 409
         flash(msg, "error")
@@ -283,7 +285,7 @@ def status(gid):
     viewer, mine = _viewer(game)
     return jsonify(
         moves=game.view_mark(viewer),
-        over=game.state.is_terminal(),
+        over=game.over(),
         your_turn=mine,
         recorded=game.recorded,
         remaining=_remaining(game, viewer, mine),
