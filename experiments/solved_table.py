@@ -1,4 +1,4 @@
-"""Solve the Y family (and Flipway, once it exists) on growing boards.
+"""Solve the Y family and Flipway on growing boards.
 
     python -m experiments.solved_table [--max-size 6] [--time-limit 1800] [--out results/solved.jsonl]
 
@@ -19,40 +19,10 @@ import os
 import sys
 import time
 
+from analysis.solved_families import KEY, families
 from analysis.study import git_commit
 from records import RecordStore, RecordStoreError, read_records
 from solvers.exhaustive import solve
-
-#: The record field that names a solve: one game string, one record (a later one replaces).
-KEY = "game_string"
-
-FLIPS = ("all", "opponents", "friends")
-
-
-def families(include_flipway: bool = True) -> list[tuple[str, str, int]]:
-    """(family name, game-string template with {n}, smallest side)."""
-    out = [("y_game", "y_game(board_size={n})", 2)]
-    for protocol in (1, 122):
-        out.append((f"defector_y p{protocol}", f"defector_y(board_size={{n}},protocol={protocol})", 4))
-    for flip in FLIPS:
-        for protocol in (1, 122):
-            for win in ("turn_start", "turn_end"):
-                out.append(
-                    (
-                        f"double_o_y {flip} p{protocol} {win}",
-                        f"double_o_y(board_size={{n}},flip={flip},protocol={protocol},win={win})",
-                        4,
-                    )
-                )
-    if include_flipway:
-        try:
-            import games.flipway  # noqa: F401
-
-            out.append(("flipway", "flipway(board_size={n})", 4))
-            out.append(("flipway pie", "flipway(board_size={n},pie=True)", 4))
-        except ImportError:
-            pass
-    return out
 
 
 def run(
