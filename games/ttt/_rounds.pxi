@@ -595,6 +595,8 @@ cdef void end_round(TTTCore core, int* landed, bint allpass, int nplans, int* nl
                 else:
                     finish_draw(core, END_CHECK)
                 return
+    if tab.last_pentagon and tab.nboards == 1 and last_pentagon_check(core):
+        return                       # "Last pentagon wins": once, after the round resolved
     if tab.move_limit and core.plies >= tab.move_limit:
         finish_stalemate(core, END_MOVE_LIMIT)
         return

@@ -406,6 +406,8 @@ class RoundsMixin:
             else:
                 self.result = [-1.0 if self.side[p] == mover else 1.0 for p in range(self.n)]
             return
+        if self.pentagon_check():  # "Last pentagon wins": once, after the round resolved
+            return
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
         self._next_round(plans)
