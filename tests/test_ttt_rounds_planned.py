@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import games  # noqa: F401  (registers ttt)
-from games.ttt import make_core
+from games.ttt import make_core, rules
 from games.ttt.rules import RuleSetError
 from tiers import sweep
-from ttt_checks import parsed_or_rejected, play_against_reference, rule_set, same_pieces
+from ttt_checks import parsed_or_rejected, play_against_reference, random_sim_test_of, rule_set, same_pieces
 from ttt_records import rule_records
 from ttt_round_records import move_round_records
 
@@ -65,6 +65,13 @@ def test_random_moving_rounds_with_two_plies_planned_together_match_reference(re
     rec.pop("round_plies", None)
     rs = parsed_or_rejected(rec)
     play_against_reference(rs, games=3, seed=seed, check=same_pieces)
+
+
+def test_the_example_plays_as_the_reference_and_passes_openspiels_random_sim_test(tmp_path):
+    rs = rules.resolve("games/ttt/examples/Two-Piece-Plans.json")
+    assert "round_plies" not in rs.record and make_core(rs).num_actions == 17  # one ply an action
+    play_against_reference(rs, games=sweep(full=40, quick=4), seed=2)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=5, quick=1))
 
 
 @pytest.mark.slow
