@@ -24,6 +24,7 @@ from ttt_checks import (
     rule_set,
 )
 from ttt_records import capture_records
+from ttt_round_records import move_round_records
 
 CHECK = [LAST_PENTAGON_CHECK]
 
@@ -108,9 +109,10 @@ def test_validation_names_what_the_check_needs():
     )
     assert rule_set("fine", two).record["turn_checks"] == CHECK
     assert any("several boards" in p for p in problems("boards", two, boards=2))
-    assert any(
-        "simultaneous or single" in p for p in problems("rounds", two, phases=[{"order": "simultaneous"}])
-    )
+    assert rule_set("rounds", two, phases=[{"order": "simultaneous"}]).record["turn_checks"] == CHECK
+    four = dict(two, players="4", reserves={c: {"pentagon": 1} for c in ("black", "white", "pink", "yellow")})
+    found = problems("rounds-4", four, phases=[{"order": "simultaneous"}], overachievers_disqualified=True)
+    assert any("simultaneous or single" in p and "overachievers_disqualified" in p for p in found)
     found = problems("bad", two, turn_checks=["last-star-wins"])
     assert any("last-pentagon-wins" in p and "goal-reached-stalemate" in p for p in found)
 
@@ -149,6 +151,63 @@ def test_cloaked_views_follow_what_each_seat_may_know():
 def test_random_capture_rule_sets_match_reference(rec, seed):
     """Random capture rule sets with pentagons of every colour in reserve and
     the check: move by move and ending by ending the reference model's."""
+    rec["shapes"].setdefault("pentagon", {"move": "adjacent", "power": "can-capture", "condition": "cover"})
+    for reserve in rec["reserves"].values():
+        reserve["pentagon"] = 1
+    rec["turn_checks"] = rec["turn_checks"] + CHECK
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=3, seed=seed)
+
+
+# -- in rounds: the check runs once, after the round resolved ----------------------------
+
+
+def round_duel():
+    """Black's pentagon on (1,1) and white's on (3,1) of a 3x1 board, both
+    capturing by covering, in simultaneous rounds with passes."""
+    rs = position(
+        [piece((1, 1, 1), "black", "pentagon"), piece((3, 1, 1), "white", "pentagon")],
+        {"pentagon": power("cover", "removes", "adjacent")},
+        [3, 1, 1],
+        turn_checks=CHECK,
+        phases=[{"order": "simultaneous", "pass": True}],
+    )
+    return make_core(rs)
+
+
+def move_id(core, player, text):
+    return next(a for a in core.player_legal_action_list(player) if core.action_string(player, a) == text)
+
+
+def test_a_round_collision_that_leaves_one_sides_pentagons_ends_the_game_after_the_round():
+    """Both pentagons move to (2,1) in one round: equal ranks, so both are
+    destroyed and no side holds a pentagon (the game goes on); a pentagon
+    covering the other while that one passes captures it, and its side wins."""
+    core = round_duel()
+    black = move_id(core, 0, "(1,1,1)->(2,1,1)")
+    white = move_id(core, 1, "(3,1,1)->(2,1,1)")
+    core.apply_joint_action([black, white])
+    assert not core.terminal() and not any(core.cells())
+    core = round_duel()
+    pas = core.num_actions - 1
+    core.apply_joint_action([move_id(core, 0, "(1,1,1)->(2,1,1)"), pas])
+    assert not core.terminal()
+    core.apply_joint_action([move_id(core, 0, "(2,1,1)->(3,1,1)"), pas])
+    assert core.terminal() and core.returns_list() == [1.0, -1.0]
+
+
+def test_round_example_plays_as_the_reference(tmp_path):
+    rs = rules.resolve("games/ttt/examples/Last-Pentagon-Rounds.json")
+    assert rs.record["turn_checks"] == CHECK and rs.compile()["simultaneous"]
+    play_against_reference(rs, games=sweep(full=20, quick=3), seed=5)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=5, quick=1))
+
+
+@settings(max_examples=sweep(full=60, quick=6), deadline=None, suppress_health_check=list(HealthCheck))
+@given(move_round_records(), st.integers(0, 10**6))
+def test_random_moving_rounds_with_the_check_match_reference(rec, seed):
+    """Random rule sets in simultaneous and single rounds (collisions, covers,
+    by-stack moves) with pentagons of every colour in reserve and the check."""
     rec["shapes"].setdefault("pentagon", {"move": "adjacent", "power": "can-capture", "condition": "cover"})
     for reserve in rec["reserves"].values():
         reserve["pentagon"] = 1

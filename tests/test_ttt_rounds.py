@@ -380,17 +380,9 @@ def test_single_phase_lasts_one_round_and_all_pass_rounds_advance_the_phase():
     assert core.player() == 0
 
 
-def test_two_pieces_a_turn_planned_together_is_refused_and_round_plies_stays_out_elsewhere():
-    with pytest.raises(RuleSetError) as e:
-        round_set(pieces_per_turn=2, phases=[{}, {"order": "single"}], agree_draw="yes")
-    msgs = e.value.problems
-    assert any(
-        m.startswith("round_plies") and "planned-together" in m and "round-by-round" in m for m in msgs
-    )
-    assert any(m.startswith("agree_draw") for m in msgs)
-    with pytest.raises(RuleSetError) as e:
-        round_set(pieces_per_turn=2, round_plies="planned-together")
-    assert any("first round makes impossible" in m for m in e.value.problems)
+def test_two_pieces_a_turn_plays_planned_together_by_default_and_round_plies_stays_out_elsewhere():
+    assert "round_plies" not in round_set(pieces_per_turn=2, phases=[{}, {"order": "single"}]).record
+    assert "round_plies" not in round_set(pieces_per_turn=2, round_plies="planned-together").record
     with pytest.raises(RuleSetError) as e:
         round_set(pieces_per_turn=2, round_plies="both")
     assert any(

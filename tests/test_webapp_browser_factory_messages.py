@@ -114,8 +114,14 @@ FACTORY_CASES = [
     ),
     (
         "round_plies",
-        "does not say what becomes of a planned second ply",
-        [("select", "#pieces_per_turn", "2"), ("select", "#phases-0-order", "simultaneous")],
+        "is not built with cloaked spaces",
+        [
+            ("redraw", "#cloaking", "hides"),
+            ("select", "#pieces_per_turn", "2"),
+            ("select", "#phases-0-order", "simultaneous"),
+            ("click", "#marker-phase-cloaked"),
+            ("click", SPACE.format("2,2,1")),
+        ],
     ),
     (
         "stalemate",

@@ -437,14 +437,14 @@ def play_against_reference(rs, games, seed, check=None, *, views=None, shape_vie
                 legal = [a for a, _ in outcomes]
             elif player == -1:  # Chaos and a pot's start: uniform
                 outcomes = core.chance_outcome_list()
-                legal = ref.seat_actions(ref.seat)
+                legal = ref.round_plans(ref.seat)
                 assert [a for a, _ in outcomes] == legal, where
                 assert all(abs(p - 1.0 / len(legal)) < 1e-12 for _, p in outcomes), where
             else:
                 legal = core.legal_action_list()
                 assert legal == ref.legal_actions(), where
                 for p in core.simultaneous_player_list():
-                    assert core.player_legal_action_list(p) == ref.seat_actions(p), (p,) + where
+                    assert core.player_legal_action_list(p) == ref.round_plans(p), (p,) + where
             decided, in_round, board = len(ref.decided), ref.plans is not None, dict(ref.board)
             a = rng.choice(legal)
             played.append(a)

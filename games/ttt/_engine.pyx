@@ -198,6 +198,7 @@ cdef class TTTCore(GameCore):
     cdef bint plan_by_stack[MAX_SEATS]     # a by-stack move (carries every piece above)
     cdef int plan_replacement[MAX_SEATS]   # replacement local shape (goal reached), or -1
     cdef int plan_lifted[MAX_SEATS]        # pieces it lifted (0: none / contested)
+    cdef bint solo                         # a scratch copy resolving one seat's first ply alone
 
     def __cinit__(self):
         self.mem = NULL
@@ -321,7 +322,7 @@ cdef class TTTCore(GameCore):
             out[0] = self.tab.a_agree
             out[1] = self.tab.a_refuse
             return 2
-        k = seat_actions(self, self.seat, out)
+        k = round_seat_actions(self, self.seat, out)       # (a second ply planned together)
         if offer_allowed(self):
             out[k] = self.tab.a_offer
             k += 1
@@ -337,6 +338,8 @@ cdef class TTTCore(GameCore):
             return action < self.mem[tab.pot0 + POT_N]
         if self.offer_by >= 0:
             return action == tab.a_agree or action == tab.a_refuse
+        if second_plies_open(self):
+            return round_plan_listed(self, self.seat, action)     # on the board its first ply leaves
         if tab.cloaking == CLOAK_HIDES and judges_own_view(self, self.seat):
             return view_of(self, self.seat).is_legal(action)       # (a chain's continuation too)
         if tab.chains and self.mem[tab.chain0]:
@@ -357,7 +360,7 @@ cdef class TTTCore(GameCore):
             return deal_outcomes(self, actions, probs)
         if self.tab.pots and self.mem[self.tab.pot0 + POT_PENDING]:
             return pot_outcomes(self, actions, probs)
-        n = seat_actions(self, self.seat, actions)
+        n = round_seat_actions(self, self.seat, actions)
         for i in range(n):
             probs[i] = 1.0 / n
         return n
@@ -480,11 +483,12 @@ cdef class TTTCore(GameCore):
                 continue
             if buf == NULL:
                 buf = <int*>malloc(tab.num_actions * sizeof(int))
-            if tab.sim and in_round(self) and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped:
+            if (tab.sim and in_round(self) and tab.move != MOVE_LINEAR_KNIGHT and not tab.shaped
+                    and not second_plies_open(self)):
                 self.apply(random_plan(self, self.seat, rng, buf))     # a round's fast draw
                 continue
             if self.offer_by < 0 and self.current_player() == PLAYER_CHANCE:
-                n = seat_actions(self, self.seat, buf)
+                n = round_seat_actions(self, self.seat, buf)
             else:
                 n = self.legal_actions(buf)
             if n == 0:
@@ -498,7 +502,7 @@ cdef class TTTCore(GameCore):
         if not self.tab.sim or not in_round(self):
             return 0
         for s in range(self.seat, self.tab.nplayers):
-            if plays(self, s):
+            if plans_now(self, s):
                 players[k] = s
                 k += 1
         return k
@@ -507,11 +511,11 @@ cdef class TTTCore(GameCore):
         cdef int s, k
         if not self.tab.sim or not in_round(self):
             return GameCore.player_legal_actions(self, player, out)
-        if player < self.seat or player >= self.tab.nplayers or not plays(self, player):
+        if player < self.seat or player >= self.tab.nplayers or not plans_now(self, player):
             return 0
         s = self.seat          # destination_ok judges entry locks for the seat to move
         self.seat = player
-        k = seat_actions(self, player, out)
+        k = round_seat_actions(self, player, out)
         self.seat = s
         return k
 

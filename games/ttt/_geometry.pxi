@@ -127,6 +127,8 @@ cdef class Tables:
     cdef int ph_order[MAX_PHASES]
     cdef int sim0                          # int16 offset of the round region in a block (even)
     cdef int hist_cap                      # decisions the history holds
+    cdef bint planned                      # two pieces a turn planned together (round_plies)
+    cdef int pair0                         # int32 index of the planned pair's region in the round region
     cdef int16_t* sstep                    # T*26: each target's one-step targets, packed
     cdef uint8_t* nsstep                   # T: how many
     cdef int maxstep                       # the most of them from any target

@@ -21,9 +21,14 @@
 # [0] history index at which the open round began (-1: no round open), [1]
 # decisions recorded, [2..2+MAX_SEATS) each seat's pending plan (-1: none),
 # then the history of every decision (seat << 20 | action), which the
-# per-player information states read.
+# per-player information states read. With two pieces a turn planned
+# together (docs/rules/ttt/rounds.md, "Two pieces a turn") the planned pair's
+# region follows (int32 from tab.pair0): each seat's first ply (-1: none),
+# the stage (PAIR_*), the seats that plan a second ply, the second plies
+# lost to the first round, and each seat's second ply while the pair
+# resolves.
 
-from libc.stdlib cimport malloc
+from libc.stdlib cimport malloc, free
 from libc.stdint cimport int16_t, int32_t, uint8_t, uint64_t
 from games.rng cimport Rng, mix64, rng_below
 from games.ttt.codes cimport (
@@ -31,11 +36,25 @@ from games.ttt.codes cimport (
     RESULT_CONVERTS)
 
 
+cdef enum:
+    PAIR_FIRST = 0        # the stage: no pair open, or its first plies being planned
+    PAIR_SECOND = 1       # the second plies being planned
+    PAIR_ROUND1 = 2       # the first plies resolving (the second plies due)
+    PAIR_ROUND2 = 3       # the second plies resolving
+    PAIR_STAGE = MAX_SEATS            # offsets from tab.pair0
+    PAIR_MASK = MAX_SEATS + 1
+    PAIR_LOST = MAX_SEATS + 2
+    PAIR_SECONDS = MAX_SEATS + 3
+    PAIR_SIZE = 2 * MAX_SEATS + 3
+
+
 cdef int round_layout(Tables tab, dict p):
     tab.sim = p.get("simultaneous", False)
     if not tab.sim:
         return 0
     tab.hist_cap = p["max_game_length"]
+    tab.planned = p.get("round_plies_planned", False)
+    tab.pair0 = 2 + MAX_SEATS + tab.hist_cap
     tab.sstep = <int16_t*>malloc(tab.T * 26 * sizeof(int16_t))
     tab.nsstep = <uint8_t*>malloc(tab.T)
     if not (tab.sstep and tab.nsstep):
@@ -53,7 +72,7 @@ cdef int round_layout(Tables tab, dict p):
         tab.maxstep_inv = (<uint64_t>1 << 32) // <uint64_t>tab.maxstep + 1
     tab.sim0 = tab.block                 # after the reserves (and the boards' state)
     tab.sim0 += tab.sim0 & 1
-    return (tab.sim0 - tab.block) + 2 * (2 + MAX_SEATS + tab.hist_cap)
+    return (tab.sim0 - tab.block) + 2 * (2 + MAX_SEATS + tab.hist_cap + (PAIR_SIZE if tab.planned else 0))
 
 
 cdef void round_init_block(Tables tab) noexcept:
@@ -63,6 +82,12 @@ cdef void round_init_block(Tables tab) noexcept:
     v[1] = 0
     for s in range(MAX_SEATS):
         v[2 + s] = -1
+    if tab.planned:
+        for s in range(PAIR_SIZE):
+            v[tab.pair0 + s] = -1
+        v[tab.pair0 + PAIR_STAGE] = PAIR_FIRST
+        v[tab.pair0 + PAIR_MASK] = 0
+        v[tab.pair0 + PAIR_LOST] = 0
 
 
 cdef inline int div_targets(Tables tab, int a) noexcept:
@@ -130,9 +155,173 @@ cdef bint register_decision(TTTCore core, int action) noexcept:
         return False
     v[2 + core.seat] = action
     for s in range(core.seat + 1, tab.seats):
-        if plays(core, s):
+        if plans_now(core, s):
             core.seat = s
             return True
+    if tab.planned and v[tab.pair0 + PAIR_STAGE] == PAIR_FIRST:
+        open_second_plies(core)
+    elif tab.planned:
+        resolve_planned_pair(core)
+    else:
+        resolve_round(core)
+    return True
+
+
+# -- two pieces a turn planned together ----------------------------------------------
+# (docs/rules/ttt/rounds.md, "Two pieces a turn"). A turn opens as a round:
+# every seat that plays picks its first ply on the round's starting board;
+# then every seat that has one picks its second ply, legal on the starting
+# board as its own first ply alone leaves it (second_ply_actions: a scratch
+# copy resolves that ply alone); nobody sees another seat's plies until the
+# pair resolves (the round stays open: visible_decision). Then the first
+# plies resolve as one round and the second plies as another; a second ply
+# no longer legal for its seat on the board the first round left is lost
+# (a ply that moves nothing). No second plies are planned when the first
+# plies reach the move limit.
+
+
+cdef inline bint second_plies_open(TTTCore core) noexcept:
+    return (core.tab.planned and in_round(core)
+            and round_region(core)[core.tab.pair0 + PAIR_STAGE] == PAIR_SECOND)
+
+
+cdef inline bint plans_now(TTTCore core, int s) noexcept:
+    """Whether seat s plans in the open round's current decisions."""
+    if not plays(core, s):
+        return False
+    if not second_plies_open(core):
+        return True
+    return (round_region(core)[core.tab.pair0 + PAIR_MASK] >> s) & 1
+
+
+cdef int second_ply_actions(TTTCore core, int s, int* out) noexcept:
+    """Seat s's legal second plies: its legal plies on the round's starting
+    board as its own first ply, resolved alone, leaves it."""
+    cdef TTTCore w = <TTTCore>core.copy()
+    cdef int32_t* v = round_region(w)
+    cdef int o
+    for o in range(MAX_SEATS):
+        v[2 + o] = -1
+    v[2 + s] = v[w.tab.pair0 + s]
+    w.solo = True
+    resolve_round(w)
+    w.seat = s            # destination_ok judges entry locks for the seat to move
+    return seat_actions(w, s, out)
+
+
+cdef int round_seat_actions(TTTCore core, int s, int* out) noexcept:
+    """Seat s's legal plans in the open round (its second plies while they are planned)."""
+    if second_plies_open(core):
+        return second_ply_actions(core, s, out)
+    return seat_actions(core, s, out)
+
+
+cdef bint round_plan_listed(TTTCore core, int s, int action) noexcept:
+    cdef int* buf = <int*>malloc(core.tab.num_actions * sizeof(int))
+    cdef int i, n
+    cdef bint found = False
+    if buf == NULL:
+        return False
+    n = round_seat_actions(core, s, buf)
+    for i in range(n):
+        if buf[i] == action:
+            found = True
+            break
+    free(buf)
+    return found
+
+
+cdef void open_second_plies(TTTCore core) noexcept:
+    """Every first ply is in: keep them, and open the second plies of the
+    seats that have one (none when the first plies reach the move limit)."""
+    cdef Tables tab = core.tab
+    cdef int32_t* v = round_region(core)
+    cdef int s, n1 = 0, mask = 0, first = -1
+    cdef int* buf = <int*>malloc(tab.num_actions * sizeof(int))
+    for s in range(MAX_SEATS):
+        v[tab.pair0 + s] = v[2 + s]
+        if v[2 + s] >= 0:
+            n1 += 1
+        v[2 + s] = -1
+    v[tab.pair0 + PAIR_STAGE] = PAIR_SECOND
+    core.left = 1
+    if buf != NULL and not (tab.move_limit and core.plies + n1 >= tab.move_limit):
+        for s in range(tab.seats):
+            if v[tab.pair0 + s] >= 0 and second_ply_actions(core, s, buf) > 0:
+                mask |= 1 << s
+                if first < 0:
+                    first = s
+    free(buf)
+    v[tab.pair0 + PAIR_MASK] = mask
+    if first < 0:
+        resolve_planned_pair(core)
+        return
+    core.seat = first
+
+
+cdef void resolve_planned_pair(TTTCore core) noexcept:
+    """Both plies of every plan are in: the first plies resolve as a round
+    (end_round then resolves the second plies, resolve_second_plies)."""
+    cdef Tables tab = core.tab
+    cdef int32_t* v = round_region(core)
+    cdef int s
+    for s in range(MAX_SEATS):
+        v[tab.pair0 + PAIR_SECONDS + s] = v[2 + s]
+        v[2 + s] = v[tab.pair0 + s]
+        v[tab.pair0 + s] = -1
+    v[tab.pair0 + PAIR_MASK] = 0
+    v[tab.pair0 + PAIR_STAGE] = PAIR_ROUND1
+    resolve_round(core)
+
+
+cdef bint second_plies_pass(TTTCore core) noexcept:
+    """Whether every planned second ply is a pass (or there is none)."""
+    cdef int32_t* v = round_region(core)
+    cdef int s, a
+    for s in range(core.tab.seats):
+        a = v[core.tab.pair0 + PAIR_SECONDS + s]
+        if a >= 0 and a != core.tab.a_pass:
+            return False
+    return True
+
+
+cdef bint drop_second_plies(TTTCore core) noexcept:
+    """The turn ends after its first plies: the second plies are not played,
+    and count as plies (every ply of a plan is one); when they reach the
+    move limit it ends the game (True), as passes reaching it do."""
+    cdef int32_t* v = round_region(core)
+    cdef int s
+    for s in range(core.tab.seats):
+        if v[core.tab.pair0 + PAIR_SECONDS + s] >= 0:
+            core.plies += 1
+        v[core.tab.pair0 + PAIR_SECONDS + s] = -1
+    if core.tab.move_limit and core.plies >= core.tab.move_limit:
+        finish_stalemate(core, END_MOVE_LIMIT)
+        return True
+    return False
+
+
+cdef bint resolve_second_plies(TTTCore core) noexcept:
+    """The second plies resolve as a round; a second ply no longer legal for
+    its seat on the board the first round left is lost (it counts as a ply and
+    moves nothing). False when there is none."""
+    cdef Tables tab = core.tab
+    cdef int32_t* v = round_region(core)
+    cdef int s, a, lost = 0, n = 0
+    for s in range(tab.seats):
+        a = v[tab.pair0 + PAIR_SECONDS + s]
+        v[tab.pair0 + PAIR_SECONDS + s] = -1
+        v[2 + s] = a
+        if a < 0:
+            continue
+        n += 1
+        core.seat = s
+        if a != tab.a_pass and not round_plan_listed(core, s, a):
+            lost |= 1 << s
+    if not n:
+        return False
+    v[tab.pair0 + PAIR_LOST] = lost
+    v[tab.pair0 + PAIR_STAGE] = PAIR_ROUND2
     resolve_round(core)
     return True
 
@@ -152,6 +341,9 @@ cdef uint64_t pending_plans_hash(TTTCore core) noexcept:
         if v[2 + s] >= 0:
             h ^= mix64(<uint64_t>0x51A1 + <uint64_t>(s + 1) * <uint64_t>0x100000001B3ULL
                        + <uint64_t>v[2 + s] * <uint64_t>0x9E3779B97F4A7C15ULL)
+        if core.tab.planned and v[core.tab.pair0 + s] >= 0:         # a first ply kept
+            h ^= mix64(<uint64_t>0x9A17 + <uint64_t>(s + 1) * <uint64_t>0x100000001B3ULL
+                       + <uint64_t>v[core.tab.pair0 + s] * <uint64_t>0x9E3779B97F4A7C15ULL)
     return h
 
 
@@ -213,6 +405,8 @@ cdef void resolve_round(TTTCore core) noexcept:
         allpass = False
         if core.seen != NULL and (core.round_attempts >> s) & 1:
             continue                   # an attempt: a ply, nothing else
+        if tab.planned and (v[tab.pair0 + PAIR_LOST] >> s) & 1:
+            continue                   # a second ply the first round made impossible
         if a < tab.nplace and tab.shaped:      # a placement names a shape
             core.plan_shape[s] = (a // tab.T) // tab.choices
             piece[s] = (((a // tab.T) % tab.choices) if tab.choices > 1 else tab.colour_of_seat[s]) + 1
@@ -233,6 +427,8 @@ cdef void resolve_round(TTTCore core) noexcept:
             src[s] = div_targets(tab, a - tab.move0)
             dst[s] = a - tab.move0 - src[s] * tab.T
             core.moves += 1
+    if tab.planned:
+        v[tab.pair0 + PAIR_LOST] = 0
     for s in range(tab.seats):
         source[s] = src[s]
     # a shared reserve that the plans overdraw: the pieces they contest are
@@ -316,6 +512,8 @@ cdef void resolve_round(TTTCore core) noexcept:
         dst[s] = -1
     if tab.surrounds:
         round_surrounds(core, landed, source)    # judged once every plan has landed
+    if core.solo:
+        return                                   # a first ply alone: the board its second ply sees
     core.goal_hit = False
     for s in range(tab.seats):                 # "Stalemate if goal is reached"
         if (goals >> s) & 1 and landed[s] >= 0:
@@ -337,6 +535,10 @@ cdef void end_round(TTTCore core, int* landed, bint allpass, int nplans, int* nl
     cdef bint decided, goal = core.goal_hit
     cdef int best[MAX_SEATS]
     cdef int best_axis[MAX_SEATS]
+    cdef int32_t* v = round_region(core)
+    cdef int stage = v[tab.pair0 + PAIR_STAGE] if tab.planned else PAIR_FIRST
+    if tab.planned:
+        v[tab.pair0 + PAIR_STAGE] = PAIR_FIRST
     core.goal_hit = False                      # read below, after the turn checks
     if core.seen != NULL and (tab.nboards == 1 or not tab.nchecks):
         end_cloaked_round(core, landed)    # what each player saw of the round
@@ -393,12 +595,26 @@ cdef void end_round(TTTCore core, int* landed, bint allpass, int nplans, int* nl
                 else:
                     finish_draw(core, END_CHECK)
                 return
+    if tab.last_pentagon and tab.nboards == 1 and last_pentagon_check(core):
+        return                       # "Last pentagon wins": once, after the round resolved
     if tab.move_limit and core.plies >= tab.move_limit:
         finish_stalemate(core, END_MOVE_LIMIT)
         return
     if tab.move_limit and goal:                # a plan's piece reached its goal and stayed (after
-        reach_stalemate(core)                      # the limit: a round past it would pass max_game_length)
+        if stage == PAIR_ROUND1 and drop_second_plies(core):   # the limit: a round past it would
+            return                                                # pass max_game_length)
+        reach_stalemate(core)
         return
+    if stage == PAIR_ROUND1:      # planned together: the turn passes only if every ply passes
+        if allpass and second_plies_pass(core):
+            if not drop_second_plies(core):
+                reach_stalemate(core)
+            return
+        if resolve_second_plies(core):
+            return
+        allpass = False
+    elif stage == PAIR_ROUND2:
+        allpass = False
     if allpass or (tab.ph_order[core.phase] == ORDER_SINGLE and core.left <= 1):
         reach_stalemate(core)
         return

@@ -303,7 +303,16 @@ cdef object round_observation_tensor(TTTCore core, int player):
         return GameCore.player_observation_tensor(core, player)
     cdef int32_t* v = round_region(core)
     own = v[2 + player] if in_round(core) else -1
-    return observation_planes(core) + [1.0 if own >= 0 else 0.0, float(own + 1)]
+    extra = [float(own_first_ply(core, player) + 1)] if core.tab.planned else []
+    return observation_planes(core) + [1.0 if own >= 0 else 0.0, float(own + 1)] + extra
+
+
+cdef int own_first_ply(TTTCore core, int player) noexcept:
+    """The viewer's own first ply while the second plies of a turn planned
+    together are planned (-1 otherwise): the board it plans its second on."""
+    if not second_plies_open(core):
+        return -1
+    return round_region(core)[core.tab.pair0 + player]
 
 
 cdef object round_information_state_tensor(TTTCore core, int player):
@@ -336,6 +345,8 @@ cdef object round_view_text(TTTCore core, int player, bint recall):
     cdef int32_t* v = round_region(core)
     cdef int i, e
     text = f"player {player} sees:\n" + position_text(core)
+    if own_first_ply(core, player) >= 0:
+        text += f"\nown first ply: {action_text(core, player, own_first_ply(core, player))}"
     if in_round(core) and v[2 + player] >= 0:
         text += f"\nown plan: {action_text(core, player, v[2 + player])}"
     if recall:
@@ -355,7 +366,8 @@ cdef object round_status(TTTCore core):
     cdef int32_t* v = round_region(core)
     done = [s for s in range(core.tab.seats) if v[2 + s] >= 0]
     who = "Chaos" if core.tab.chaos and core.seat == core.tab.seats - 1 else f"player {core.seat}"
-    return (f"simultaneous round: {who} to plan, plans registered by "
+    what = "second plies" if second_plies_open(core) else "plans"
+    return (f"simultaneous round: {who} to plan, {what} registered by "
             f"{done if done else 'nobody'} (hidden until the round resolves)")
 
 

@@ -35,7 +35,6 @@ from games.ttt.schema import (
     ROOK_MOVE,
     ROUND_PLIES_ALL,
     ROUND_PLIES_DEFAULT,
-    ROUND_PLIES_NOW,
     allowed_text,
     can_move_backwards,
     castle_king,
@@ -62,30 +61,47 @@ def check_simultaneous(raw, rec, p):
     """Simultaneous and single phases with two pieces a turn
     (docs/rules/ttt/rounds.md, "Two pieces a turn"). The specification
     defines a plan by "what moves would be legal if that player were first to
-    move"; ``round_plies`` says how a two-piece turn is planned.
-    "round-by-round" (a turn is two rounds, each seat planning one ply a
-    round) is played; "planned-together" (the default reading: a plan of two
-    plies, the second judged on the board as the seat's own first ply left
-    it) is refused, since the specification does not say what becomes of a
-    planned second ply that the first round makes impossible. Put in the
-    record only when not the default, so every other rule set's record is
-    unchanged, and without two pieces a turn in rounds it is left out."""
+    move"; ``round_plies`` says how a two-piece turn is planned:
+    "planned-together" (the default: a plan of two plies, the second legal on
+    the board as the seat's own first ply leaves it; the first plies resolve
+    as a round, then the second plies, a second ply the first round made
+    impossible moving nothing) or "round-by-round" (a turn is two rounds, each
+    seat planning one ply a round). Planned together is not built with cloaked
+    spaces (what a seat sees of its own first ply's attempt) nor with pots (a
+    pot dealt between the two rounds). Put in the record only when not the
+    default, so every other rule set's record is unchanged, and without two
+    pieces a turn in rounds it is left out."""
     value = raw.get("round_plies", ROUND_PLIES_DEFAULT)
     if value not in ROUND_PLIES_ALL:
         p.add("round_plies", f"{value!r} is not allowed (allowed: {allowed_text(ROUND_PLIES_ALL)})")
         return
     if not (rec.get("pieces_per_turn") == 2 and in_rounds(rec)):
         return  # nothing to say how: kept out of the record (as line_moves without a line move)
-    if value not in ROUND_PLIES_NOW:
-        p.add(
-            "round_plies",
-            f"{value!r} (the default with 2 pieces a turn and a simultaneous or single phase) is "
-            "refused: the specification does not say what becomes of a planned second ply that the "
-            f"first round makes impossible (allowed: {allowed_text(ROUND_PLIES_NOW)})",
-        )
-        return
+    if value == "planned-together":
+        hard = planned_pair_not_built(raw, rec)
+        if hard:
+            p.add(
+                "round_plies",
+                f"'planned-together' (the default with 2 pieces a turn and a simultaneous or single "
+                f"phase) is not built with {hard} (allowed here: round-by-round)",
+            )
+            return
     if value != ROUND_PLIES_DEFAULT:
         rec["round_plies"] = value
+
+
+def planned_pair_not_built(raw, rec):
+    """What a rule set has that two plies planned together are not built
+    with, or "": cloaked spaces (a first ply's attempt would have to be
+    shown to its planner before its second ply) and pots (dealt between
+    the two rounds)."""
+    if any(isinstance(ph, Mapping) and ph.get("cloaked") for ph in rec.get("phases") or []):
+        return "cloaked spaces"
+    try:
+        pots = may_split_pot({**rec, "shapes": raw.get("shapes") or {}, "board": raw.get("board") or {}})
+    except (KeyError, TypeError, AttributeError):
+        pots = False
+    return "pots (a cover's pot would be dealt between the two rounds)" if pots else ""
 
 
 def check_shapes(rec, p):
@@ -710,10 +726,11 @@ def check_jumps(rec, p):
 def check_last_pentagon(rec, p):
     """ "Last pentagon wins" (docs/rules/ttt/turns.md, "Last pentagon wins")
     needs pentagons of two colours or more at the start (else it would hold
-    at once, or never). Refused rather than guessed: several boards (a turn
-    check decides one board, but pentagons in reserve belong to none) and
-    simultaneous or single phases (not built: a round's captures and the
-    check's order in it)."""
+    at once, or never). In rounds the check runs once, after the round
+    resolved. Refused rather than guessed: several boards (a turn check
+    decides one board, but pentagons in reserve belong to none), and rounds
+    with overachievers disqualified (not built: a round's winners are one
+    set)."""
     if LAST_PENTAGON_CHECK not in (rec.get("turn_checks") or []):
         return
     shapes = rec.get("shapes") or {}
@@ -741,11 +758,12 @@ def check_last_pentagon(rec, p):
             f"{LAST_PENTAGON_CHECK!r} with several boards is not supported by this engine (a turn check "
             "decides one board, and pentagons in reserve belong to none) (allowed: boards 1)",
         )
-    if any(ph.get("order", "sequential") != "sequential" for ph in rec.get("phases") or []):
+    rounds = any(ph.get("order", "sequential") != "sequential" for ph in rec.get("phases") or [])
+    if rounds and rec.get("overachievers_disqualified"):
         p.add(
             "turn_checks",
-            f"{LAST_PENTAGON_CHECK!r} with a simultaneous or single phase is not supported by this "
-            "engine yet (allowed: sequential phases)",
+            f"{LAST_PENTAGON_CHECK!r} with a simultaneous or single phase and overachievers_disqualified "
+            "is not supported by this engine (allowed: one of them)",
         )
 
 

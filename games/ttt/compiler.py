@@ -34,6 +34,7 @@ from games.ttt.schema import (
     REINCARNATING,
     RESULT_CODES,
     ROOK_MOVE,
+    ROUND_PLIES_DEFAULT,
     SHAPE_CHECKS,
     SHAPES_ALL,
     STALEMATE_CODES,
@@ -312,6 +313,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
         # of entering / leaving it; None when no space locks any seat
         "seat_locks": seat_lock_masks(r, cell, X * Y * Z),
         "simultaneous": simultaneous,
+        "round_plies_planned": planned_together(r),
         "cloaking": cloaking,
         "hidden_turns": bool(r.get("cloaking_hides_turns", False)),  # kbeauty
         "hidden_walls": bool(r.get("cloaking_hides_walls", False)),
@@ -417,7 +419,19 @@ def _simultaneous_plies(r, phases, seats: int, move: int, reserves) -> int:
     each round, which may overshoot it by at most ``seats - 1`` plies."""
     if move:
         return r["move_limit"] + seats - 1
+    if planned_together(r):  # a turn of two plies planned together spends one piece at least
+        return (sum(reserves) + len(phases)) * seats * 2
     return (sum(reserves) + len(phases)) * seats
+
+
+def planned_together(r) -> bool:
+    """Whether a turn of two pieces in a simultaneous or single phase is
+    planned together (docs/rules/ttt/rounds.md, "Two pieces a turn")."""
+    return (
+        r["pieces_per_turn"] == 2
+        and any(ph["order"] != "sequential" for ph in r["phases"])
+        and r.get("round_plies", ROUND_PLIES_DEFAULT) == "planned-together"
+    )
 
 
 def _cloaked_round_plies(r, cloaking: int, seats: int, move: int, reserves, pieces) -> int:

@@ -109,7 +109,7 @@ LINE_READING_DEFAULT = "blocked-by-pieces"
 # default: the first mover of a two-piece turn makes two moves), or two rounds a turn
 # with each ply planned on the board the round before left ("round-by-round")
 ROUND_PLIES_ALL = ("planned-together", "round-by-round")
-ROUND_PLIES_NOW = ("round-by-round",)
+ROUND_PLIES_NOW = ("planned-together", "round-by-round")
 ROUND_PLIES_DEFAULT = "planned-together"
 # captures: the words of the specification; the block "captures" at the
 # end says which the engine plays

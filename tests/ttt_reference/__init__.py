@@ -100,7 +100,7 @@ class ReferenceState(
         self._init_captures()
         self._init_surround()
         self._init_pots()
-        self._init_rounds()
+        self._init_rounds(r)
         self._init_cloaking(r)
         self._init_deal(r)
         if not self.dealing():  # a deck: the first phase starts after the deal

@@ -34,17 +34,38 @@ round, Chaos last by chance), then all plans resolve together:
   limit, and "stalemate if goal is reached" for a plan whose piece reached
   its goal and stayed;
 - with two pieces a turn (``round_plies: round-by-round``) a turn is two
-  rounds: a single phase lasts both.
+  rounds: a single phase lasts both;
+- with two pieces a turn planned together (``round_plies: planned-together``,
+  the default) every seat that plays picks its first ply, then every seat
+  with one its second, legal on the starting board as its own first ply
+  alone leaves it; the first plies resolve as a round, then the second plies
+  (a second ply not legal for its seat on the board the first round left is
+  lost: a ply that moves nothing); a turn passes only if every ply is a
+  pass; no second plies are planned when the first plies reach the move
+  limit.
 """
 
 from __future__ import annotations
+
+import copy
 
 from .captures import GAINS
 
 
 class RoundsMixin:
-    def _init_rounds(self):
+    def _init_rounds(self, r):
         self.plans = None  # {seat: action} while a round is open
+        self.planned = (
+            self.ppt == 2
+            and any(ph["order"] != "sequential" for ph in r["phases"])
+            and r.get("round_plies", "planned-together") == "planned-together"
+        )
+        self.pair_stage = None  # "second", "round1", "round2" while a planned pair is open
+        self.firsts = None  # {seat: first ply} while the second plies are planned
+        self.seconds = {}  # {seat: second ply} while the first plies resolve
+        self.second_seats = set()  # the seats that plan a second ply
+        self.lost = set()  # second plies the first round made impossible
+        self.solo = False  # a copy resolving one first ply alone
         self.round_goal = False
         self.goal_seats = set()
         self.jump_reserve = []  # (colour, captive, count) reincarnated by the round's jumps
@@ -73,22 +94,71 @@ class RoundsMixin:
 
     def legal_actions(self):
         if self.result is None and self.plans is not None:
-            return self.seat_actions(self.seat)  # no draw offers inside a round
+            return self.round_plans(self.seat)  # no draw offers inside a round
         return super().legal_actions()
+
+    def round_plans(self, s):
+        """Seat s's legal plans in the open round (its second plies while they are planned)."""
+        if self.pair_stage == "second" and self.plans is not None:
+            return self._second_actions(s)
+        return self.seat_actions(s)
+
+    def _planners(self):
+        if self.pair_stage == "second":
+            return [s for s in self.playing() if s in self.second_seats]
+        return self.playing()
 
     def simultaneous_players(self):
         if self.result is not None or self.plans is None:
             return []
-        return [s for s in self.playing() if s >= self.seat and s < self.n]
+        return [s for s in self._planners() if s >= self.seat and s < self.n]
 
     def play(self, a):
         if self.result is not None or self.plans is None:
             return super().play(a)
         self.plans[self.seat] = a
-        later = [s for s in self.playing() if s > self.seat]
+        later = [s for s in self._planners() if s > self.seat]
         if later:
             self.seat = later[0]
             return
+        if self.planned and self.pair_stage is None:
+            return self._open_seconds()
+        if self.planned:
+            return self._resolve_pair()
+        self._resolve()
+
+    # two pieces a turn planned together -----------------------------------------------------
+    def _second_actions(self, s):
+        """Seat s's second plies: legal on the starting board as its first ply alone leaves it."""
+        alone = copy.deepcopy(self)
+        alone.plans, alone.solo, alone.pair_stage = {s: self.firsts[s]}, True, None
+        alone._resolve()
+        alone.seat = s
+        return alone.seat_actions(s)
+
+    def _open_seconds(self):
+        self.firsts, self.plans = self.plans, {}
+        self.pair_stage, self.left = "second", 1
+        self.second_seats = set()
+        if not (self.limit and self.plies + len(self.firsts) >= self.limit):
+            self.second_seats = {s for s in self.firsts if self._second_actions(s)}
+        if not self.second_seats:
+            return self._resolve_pair()
+        self.seat = min(self.second_seats)
+
+    def _resolve_pair(self):
+        self.seconds, self.plans, self.firsts = self.plans, self.firsts, None
+        self.pair_stage, self.second_seats = "round1", set()
+        self._resolve()
+
+    def _resolve_seconds(self):
+        seconds, self.seconds = self.seconds, {}
+        self.lost = set()
+        for s, a in sorted(seconds.items()):
+            self.seat = s
+            if a != self.a_pass and a not in self.seat_actions(s):
+                self.lost.add(s)
+        self.plans, self.pair_stage = seconds, "round2"
         self._resolve()
 
     # resolution ---------------------------------------------------------------------------------
@@ -146,7 +216,7 @@ class RoundsMixin:
         sending = {}  # seat -> [target, colour, shape, carried pieces or None, replacement]
         lifts = {}  # seat -> (source target, lowest height)
         for s, a in sorted(plans.items()):
-            if a == self.a_pass or s in self.round_attempts:
+            if a == self.a_pass or s in self.round_attempts or s in self.lost:
                 continue
             if a < self.move0:
                 name, col, t = self.placement_parts(a, s)
@@ -278,6 +348,8 @@ class RoundsMixin:
             self.gain(col, captive, got)
         self.jump_reserve = []
         landed = self._round_surrounds(landed, plans)
+        if self.solo:
+            return  # a first ply alone: the board its second ply sees
         pots = sorted(self.round_pots, key=lambda pot: pot["t"])
         self.round_pots = []
         if pots:
@@ -334,6 +406,8 @@ class RoundsMixin:
             else:
                 self.result = [-1.0 if self.side[p] == mover else 1.0 for p in range(self.n)]
             return
+        if self.pentagon_check():  # "Last pentagon wins": once, after the round resolved
+            return
         if self.limit and self.plies >= self.limit:
             return self._stalemate()
         self._next_round(plans)
@@ -342,9 +416,21 @@ class RoundsMixin:
         # with two pieces a turn a turn is two rounds ("Two pieces a turn"): a single
         # phase ends after the turn's last round; ``left`` counts the turn's rounds left
         turn_over = self.left <= 1
-        if all(a == self.a_pass for a in plans.values()) or (
-            self.phases[self.phase]["order"] == "single" and turn_over
-        ):
+        stage, self.pair_stage, self.lost = self.pair_stage, None, set()
+        allpass = all(a == self.a_pass for a in plans.values())
+        if stage == "round1":  # planned together: the goal, then every ply passing, then the seconds
+            if self.round_goal or (allpass and all(a == self.a_pass for a in self.seconds.values())):
+                self.round_goal = False
+                self.plies += len(self.seconds)  # unplayed second plies count as plies
+                self.seconds = {}
+                if self.limit and self.plies >= self.limit:
+                    return self._stalemate()
+                return self._stalemate_or_next_phase()
+            if self.seconds:
+                return self._resolve_seconds()
+        if stage in ("round1", "round2"):
+            allpass = False
+        if allpass or (self.phases[self.phase]["order"] == "single" and turn_over):
             return self._stalemate_or_next_phase()
         if self.round_goal:  # "stalemate if goal is reached", after the checks and the limit
             self.round_goal = False
