@@ -562,7 +562,7 @@ def test_boards_are_drawn_with_clickable_legal_cells(app):
     cy = Browser(app, "cy")
     for game, cells, shape in (
         ("y_game(board_size=5)", 15, "<polygon"),
-        ("Connect4", 7, "max height 6"),
+        ("Connect4", 7, 'fill="#0f2350" class="hole"'),
         ("Qubic-4", 64, "z=4"),
     ):
         url = cy.post("/play/new", game=game, universe="Public", seat0="cy", seat1="Random").headers[
@@ -570,6 +570,8 @@ def test_boards_are_drawn_with_clickable_legal_cells(app):
         ]
         page = cy.get(url).text
         assert len(re.findall(r'class="cell legal"', page)) == cells and shape in page
+        if game == "Connect4":  # the whole 7x6 frame, not two rows above the tallest stack
+            assert page.count('class="hole"') == 42 and "max height" not in page
 
 
 def test_hidden_information_shows_only_the_viewers_observation():

@@ -18,7 +18,7 @@ from registry import open_games, rulesets, users
 from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
-from webapp import boards
+from webapp import boards, game_story
 from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
 from webapp.source import identity_key, web_game_string_problem
 from webapp.web import login_required, reg, user
@@ -190,7 +190,7 @@ def _game_for_user(gid: str) -> LiveGame:
 @bp.route("/game/<gid>")
 @login_required
 def game_page(gid):
-    return _game_page(_game_for_user(gid))
+    return _game_page(_game_for_user(gid), request.args.get("ply", type=int))
 
 
 def _viewer(game: LiveGame) -> tuple[int, bool]:
@@ -208,13 +208,18 @@ def _remaining(game: LiveGame, viewer: int, mine: bool) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.time())
 
 
-def _game_page(game: LiveGame):
+def _game_page(game: LiveGame, ply: int | None = None):
     """The game page of ``game`` (never changed in place: no lock needed to draw
     it). Everything on it is drawn from the viewing seat's information state
-    (``LiveGame.view_mark``, ``waiting_seats``, ``last_move_for``)."""
+    (``LiveGame.view_mark``, ``waiting_seats``, ``last_move_for``). ``ply``:
+    the replay's position after that many decisions (perfect information)."""
     viewer, mine = _viewer(game)
     mine_seats = game.seat_of(user())
-    drawing = boards.draw(game.game_string, game.state, mine, viewer, game.version)
+    story = _story(game, viewer, mine_seats, ply)
+    if story["ply"] is not None:
+        mine = False  # a replayed position is looked at, not played
+    drawing = boards.draw(game.game_string, story["state"], mine, viewer, game.version)
+    boards.mark(drawing, game_story.cell_of(story["last"]), "last")
     over = game.state.is_terminal()
     returns = game.state.returns() if over else None
     in_round = game.in_round()
@@ -233,8 +238,29 @@ def _game_page(game: LiveGame):
         in_round=in_round,
         planned=planned,
         waiting=[p + 1 for p in game.waiting_seats(mine_seats)],
+        waiting_names=game_story.names(game, game.waiting_seats(mine_seats)),
         remaining=_remaining(game, viewer, mine),
+        story=story,
     )
+
+
+def _story(game: LiveGame, viewer: int, seats: list[int], ply: int | None) -> dict:
+    """The page's words about the game (webapp/game_story.py) and the position
+    it draws: the game's own, or with ``ply`` (perfect information only) the
+    replay's position after that many decisions."""
+    moves = game_story.move_names(game)
+    if ply is not None and (not game.perfect or not 0 <= ply < len(moves)):
+        ply = None  # the position now (also what a hidden-information game always shows)
+    shown = moves if ply is None else moves[:ply]
+    return {
+        "you": game_story.identity(game, seats),
+        "sides": [game_story.seat_words(game, s) for s in range(len(game.seats))],
+        "result": game_story.result(game, seats) if game.state.is_terminal() else None,
+        "moves": moves,
+        "ply": ply,
+        "state": game.state if ply is None else game_story.position_after(game, ply),
+        "last": shown[-1] if shown else None,
+    }
 
 
 @bp.route("/game/<gid>/move", methods=["POST"])

@@ -1,0 +1,202 @@
+"""The game page tells the story of a game, in a real browser (Playwright and
+Debian's chromium, as tests/test_webapp_browser.py): who you are and whom the
+page waits for by name, coordinates named as the moves are, the last move
+marked, the result in words, the move list and its replay; Connect4's whole
+frame in contrasting colours; a phone's 375-px-wide screen. The screenshots
+(tests/output/screenshots/page-*.png) are the ones docs/webapp.md shows."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from test_webapp_browser import (  # noqa: F401  (browser, server: the fixtures)
+    CHROMIUM,
+    PASSWORD,
+    SHOTS,
+    browser,
+    follow,
+    server,
+    shot,
+    shutil,
+)
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
+    ),
+]
+PHONE = {"width": 375, "height": 740}
+
+
+@pytest.fixture(scope="module")
+def people(browser, server):  # noqa: F811
+    """ada signs up (the Admin); dana is a person of the registry (no login
+    needed: her seat simply waits)."""
+    from registry import Registry, users
+
+    page = browser.new_page()
+    page.goto(server + "/register")
+    page.fill("#name", "ada")
+    page.fill("#password", PASSWORD)
+    page.fill("#password2", PASSWORD)
+    follow(page, "#signup")
+    page.close()
+    with Registry(server.db) as reg:
+        users.add_user(reg, "dana")
+
+
+def start(server, game_string, rule_set, seats, version=""):  # noqa: F811
+    """A game stored as the home page's Start stores it; seats are
+    (player, kind) with people's users named as their players."""
+    from registry import Registry, players
+    from webapp.live import LiveGame, Seat
+    from webapp.live_store import LiveStore
+
+    with Registry(server.db) as reg:
+        made = [
+            Seat(name, kind, name) if kind == "human" else Seat(name, kind, None, players.bot_spec(reg, name))
+            for name, kind in seats
+        ]
+        if rule_set and not version:
+            version = reg.one("SELECT fingerprint FROM rule_sets WHERE name = ?", (rule_set,))[0]
+        game = LiveGame.start(game_string, rule_set, "Public", made, 5, version)
+        return LiveStore(server.db).create(reg, game)
+
+
+def page_for(browser, server, name, viewport=None):  # noqa: F811
+    context = browser.new_context(viewport=viewport) if viewport else browser.new_context()
+    page = context.new_page()
+    page.goto(server + "/login")
+    page.fill("#name", name)
+    page.fill("#password", PASSWORD)
+    follow(page, "#login")
+    return page
+
+
+def luminance(hex_colour: str) -> float:
+    """WCAG's relative luminance of #rrggbb or #rgb."""
+    if len(hex_colour) == 4:
+        hex_colour = "#" + "".join(c * 2 for c in hex_colour[1:])
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_connect4_says_who_you_are_waits_for_a_name_and_marks_the_last_move(browser, server, people):  # noqa: F811
+    game = start(server, "ttt(rules=Connect4)", "Connect4", [("ada", "human"), ("dana", "human")])
+    page = page_for(browser, server, "ada")
+    page.goto(f"{server}/game/{game.id}")
+    assert page.inner_text("#you") == "You are Black (seat 1)."
+    assert page.inner_text("#turn").startswith("Your move (Black (seat 1))")
+    # the whole 7x6 frame from the first move on, its columns numbered as moves name them
+    assert page.locator("svg.board circle.hole").count() == 42
+    assert page.locator("svg.board text.coord").all_text_contents() == [str(x) for x in range(1, 8)]
+    assert page.locator("svg.board .maxheight").count() == 0
+    follow(page, "svg.board g[data-cell='stack(4,1)']")
+    assert page.inner_text("#waiting") == "Waiting for dana…"
+    assert page.locator("svg.board circle.hole").count() == 41
+    assert page.locator("svg.board g[data-mark='last']").get_attribute("data-cell") == "stack(4,1)"
+    assert page.locator("svg.board g[data-mark='last'] .top .piece.black").count() == 1  # the disc itself
+    assert page.locator("#moves li").all_inner_texts() == ["Black: black@stack(4,1)"]
+    # contrast: each disc against the frame, a white disc against an empty hole,
+    # and a black disc's rim against an empty hole (WCAG's 3:1 for graphics)
+    from webapp.boards import STACK_BOARD, STACK_HOLE, STACK_RIM
+    from webapp.shapes import FILL
+
+    assert page.locator("svg.board circle.hole").first.get_attribute("fill") == STACK_HOLE
+    for disc in (FILL["black"], FILL["white"]):
+        assert contrast(disc, STACK_BOARD) >= 3
+    assert contrast(FILL["white"], STACK_HOLE) >= 3 and contrast(STACK_RIM, STACK_HOLE) >= 3
+    shot(page, "page-connect4-desktop")
+    with playwright_viewport(page, PHONE):
+        shot(page, "page-connect4-phone")
+    page.context.close()
+
+
+class playwright_viewport:
+    """The page drawn at another viewport size for a while."""
+
+    def __init__(self, page, size):
+        self.page, self.size = page, size
+
+    def __enter__(self):
+        self.before = self.page.viewport_size
+        self.page.set_viewport_size(self.size)
+        self.page.reload()
+        return self.page
+
+    def __exit__(self, *exc):
+        self.page.set_viewport_size(self.before)
+
+
+def test_a_finished_y_game_states_its_result_in_words_and_replays_its_moves(browser, server, people):  # noqa: F811
+    page = page_for(browser, server, "ada")
+    game = start(server, "y_game(board_size=5)", None, [("ada", "human"), ("Random", "random")])
+    page.goto(f"{server}/game/{game.id}")
+    assert page.inner_text("#you") == "You are Black (seat 1)."
+    # every empty cell shows its name, the names the moves are given in
+    assert sorted(page.locator("svg.board text.coord").all_text_contents()) == sorted(
+        page.locator("svg.board g[data-cell]").evaluate_all("gs => gs.map(g => g.dataset.cell)")
+    )
+    for _ in range(20):
+        if page.query_selector("#result"):
+            break
+        follow(page, page.locator("svg.board .cell.legal").first)
+    result = page.inner_text("#result")
+    assert re.match(r"Game over\. (You won|You lost: Random won): Y connected\.", result), result
+    assert "returns" not in result
+    moves = page.locator("#moves li").all_inner_texts()
+    stones = page.locator("svg.board polygon.stone").count()
+    assert len(moves) == stones and moves[0].startswith("Black: ") and moves[1].startswith("White: ")
+    last = moves[-1].split(": ")[1]
+    assert page.locator("svg.board g[data-mark='last']").get_attribute("data-cell") == last
+    shot(page, "page-y-desktop")
+    with playwright_viewport(page, PHONE):
+        shot(page, "page-y-phone")
+    # the replay, from the start, one move at a time, and back to the end
+    follow(page, "#replay-first")
+    assert page.inner_text("#replaying").startswith(f"Replay: the position after move 0 of {len(moves)}")
+    assert page.locator("svg.board polygon.stone").count() == 0
+    assert page.locator("svg.board .cell.legal").count() == 0  # a replay is looked at, not played
+    follow(page, "#replay-forward")
+    assert page.locator("svg.board polygon.stone").count() == 1
+    first = moves[0].split(": ")[1]
+    assert page.locator("svg.board g[data-mark='last']").get_attribute("data-cell") == first
+    follow(page, "#replay-forward")
+    follow(page, "#replay-back")
+    assert page.inner_text("#replaying").startswith("Replay: the position after move 1 ")
+    follow(page, page.locator("#moves a.replay-move").nth(2))
+    assert page.locator("svg.board polygon.stone").count() == 3
+    follow(page, "#replay-last")
+    assert page.query_selector("#result") and page.locator("svg.board polygon.stone").count() == stones
+    page.context.close()
+
+
+def test_a_phone_lays_the_game_out_at_its_width_with_cells_a_finger_can_hit(browser, server, people):  # noqa: F811
+    """375 px wide: the viewport meta tag keeps the page at the screen's width
+    (without it a phone lays it out 980 px wide and shrinks it to 0.38), text
+    is read at its size and the board's cells are at least 40 px."""
+    page = page_for(browser, server, "ada", PHONE)
+    for game_string, rule_set in (("ttt(rules=Connect4)", "Connect4"), ("y_game(board_size=5)", None)):
+        game = start(server, game_string, rule_set, [("ada", "human"), ("Random", "random")])
+        page.goto(f"{server}/game/{game.id}")
+        wide = page.evaluate(
+            "[...document.querySelectorAll('*')]"
+            ".filter(e => e.scrollWidth > 376 || e.getBoundingClientRect().right > 376)"
+            ".map(e => e.tagName + '#' + e.id + ' ' + e.scrollWidth + ' ' + e.getBoundingClientRect().right)"
+        )
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], wide
+        assert page.evaluate("window.visualViewport.scale") == 1
+        size = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#you')).fontSize)")
+        assert size >= 16
+        box = page.locator("svg.board .cell.legal").first.bounding_box()
+        assert box["width"] >= 40 and box["height"] >= 40, (game_string, box)
+    page.context.close()

@@ -1,0 +1,140 @@
+"""What the game page says about a game in words: who the viewer is, whom it
+waits for, how the game ended, and the moves so far with a replay of them.
+
+Why apart from the views: these are read from the game and the viewing
+seats only, so the same answers serve the page, its replay and the tests;
+and everything here that names a move is given only for games with perfect
+information (with hidden information the page shows the seat's own view,
+``boards.draw``, and names no move of another seat).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pyspiel
+
+from games.openspiel import core_of
+from webapp.live import LiveGame
+
+# Y-family boards, Flipway and Caeth Y: the first seat plays black stones
+STONE_SIDES = ("Black", "White")
+STONE_GAMES = ("y_game", "defector_y", "double_o_y", "caeth_y", "flipway")
+MARK_SIDES = {"connect_four": ("x", "o"), "tic_tac_toe": ("x", "o")}
+# why a game of the Y family ended, when it ended with a winner
+WIN_REASON = {"y_game": "Y connected"}
+# a tic-tac-toe rule set's end (core.ending()) in words
+TTT_ENDING = {
+    "turn check": "",
+    "stalemate": "stalemate",
+    "agreed draw": "draw agreed",
+    "move limit": "move limit reached",
+}
+_CELL_NAME = re.compile(r"(?:stack)?\([\d,]+\)|\b[a-z]\d+\b")
+
+
+def sides(game: LiveGame) -> list[str | None]:
+    """The side each seat plays ("Black", "White", "x"), or None where the
+    game gives seats no fixed side (a rule set whose players choose colours)."""
+    base = game.game_string.split("(")[0]
+    n = len(game.seats)
+    if base in STONE_GAMES and n == 2:
+        return list(STONE_SIDES)
+    if base in MARK_SIDES and n == 2:
+        return list(MARK_SIDES[base])
+    if base == "ttt":
+        state = game.game.new_initial_state()
+        colours = list(core_of(state).reserves())
+        p = state.current_player()
+        if len(colours) == n and 0 <= p < n:
+            # each seat places its own colour (reserves in seat order), unless
+            # the first to move may place another one (colours chosen by players)
+            placed = {state.action_to_string(p, a).split("@")[0] for a in state.legal_actions()}
+            if placed <= {colours[p]}:
+                return [c.capitalize() for c in colours]
+    return [None] * n
+
+
+def seat_words(game: LiveGame, seat: int) -> str:
+    """A seat as the page names it: "Black (seat 1)" or "seat 1"."""
+    side = sides(game)[seat]
+    return f"{side} (seat {seat + 1})" if side else f"seat {seat + 1}"
+
+
+def identity(game: LiveGame, seats: list[int]) -> str:
+    """ "You are Black (seat 1)"; a person in several seats is told them all."""
+    return "You are " + " and ".join(seat_words(game, s) for s in seats)
+
+
+def names(game: LiveGame, seats: list[int]) -> str:
+    """The players of ``seats`` by name: "dana", "dana and Random"."""
+    who = [game.seats[s].player for s in seats if 0 <= s < len(game.seats)]
+    return ", ".join(who[:-1]) + (" and " if len(who) > 1 else "") + who[-1] if who else ""
+
+
+def result(game: LiveGame, seats: list[int]) -> str:
+    """How the game ended, for a person holding ``seats``: "You won: Y
+    connected", "You lost: dana won", "Draw", or with more players who won."""
+    returns = game.state.returns()
+    reason = _reason(game, returns)
+    best = max(returns)
+    if all(r == best for r in returns):
+        return "Draw" + (f": {reason}" if reason else "")
+    winners = [p for p, r in enumerate(returns) if r == best]
+    others = [p for p in winners if p not in seats]
+    if any(p in seats for p in winners):
+        words = "You won" + (f" with {names(game, others)}" if others else "")
+    elif seats:
+        words = f"You lost: {names(game, winners)} won"
+    else:
+        words = f"{names(game, winners)} won"
+    return words + (f": {reason}" if reason else "")
+
+
+def _reason(game: LiveGame, returns) -> str:
+    base = game.game_string.split("(")[0]
+    if base == "ttt":
+        try:
+            return TTT_ENDING.get(core_of(game.state).ending(), "")
+        except (ValueError, AttributeError):
+            return ""
+    if len(set(returns)) > 1:
+        return WIN_REASON.get(base, "")
+    return ""
+
+
+def move_names(game: LiveGame) -> list[str]:
+    """Every decision so far in words ("Black: d1", "Chaos: ..."), for a game
+    with perfect information only (otherwise [], since another seat's moves
+    are not named on the page)."""
+    if not game.perfect:
+        return []
+    sides_of = sides(game)
+    state = game.game.new_initial_state()
+    out = []
+    for action in game.moves:
+        p = state.current_player()
+        who = "Chaos" if p == pyspiel.PlayerId.CHANCE else sides_of[p] or game.seats[p].player
+        out.append(f"{who}: {state.action_to_string(p, action)}")
+        state.apply_action(action)
+    return out
+
+
+def position_after(game: LiveGame, ply: int):
+    """The state after the first ``ply`` decisions (a replay; perfect
+    information only: a replay of hidden moves would show them)."""
+    if not game.perfect:
+        raise ValueError("a game with hidden information is not replayed move by move")
+    state = game.game.new_initial_state()
+    for action in game.moves[:ply]:
+        state.apply_action(action)
+    return state
+
+
+def cell_of(move: str | None) -> str | None:
+    """The board cell a move's name ends on ("Black: black@(2,1,1)" ->
+    "(2,1,1)", "White: flip a3" -> "a3"), as the drawing names its cells."""
+    if not move:
+        return None
+    found = _CELL_NAME.findall(move.split(": ", 1)[-1])
+    return found[-1] if found else None
