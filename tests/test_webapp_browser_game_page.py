@@ -200,3 +200,79 @@ def test_a_phone_lays_the_game_out_at_its_width_with_cells_a_finger_can_hit(brow
         box = page.locator("svg.board .cell.legal").first.bounding_box()
         assert box["width"] >= 40 and box["height"] >= 40, (game_string, box)
     page.context.close()
+
+
+def stored(server, game_string, rule_set, seats, moves, plans=None):  # noqa: F811
+    """A game in progress (or finished) at a given history, as the hidden-views
+    tests store one (tests/test_webapp_hidden_views.py)."""
+    from registry import Registry, players
+    from webapp.live import LiveGame, Seat
+    from webapp.live_store import LiveStore
+
+    with Registry(server.db) as reg:
+        version = reg.one("SELECT fingerprint FROM rule_sets WHERE name = ?", (rule_set,))[0]
+        made = [
+            Seat(name, kind, name) if kind == "human" else Seat(name, kind, None, players.bot_spec(reg, name))
+            for name, kind in seats
+        ]
+        gid = LiveGame.start(game_string, rule_set, "Public", made, 5, version).id
+        game = LiveGame(gid, game_string, rule_set, "Public", made, 5, version, moves=moves, plans=plans)
+        return LiveStore(server.db).create(reg, game)
+
+
+def test_a_move_onto_a_hidden_piece_says_what_happened(browser, server, people):  # noqa: F811
+    """3P-9X-HideSeek: black (dana) has placed a hidden circle on (3,5,1); ada
+    (white) places there, which only shows her that piece and ends her turn."""
+    seats = [("dana", "human"), ("ada", "human"), ("Random", "random")]
+    game = stored(server, "ttt(rules=3P-9X-HideSeek)", "3P-9X-HideSeek", seats, [22])
+    page = page_for(browser, server, "ada")
+    page.goto(f"{server}/game/{game.id}")
+    assert page.locator("#hidden-hit").count() == 0
+    assert page.locator("svg.board g[data-cell='(3,5,1)'] .piece").count() == 0  # hidden from her
+    follow(page, "svg.board g[data-cell='(3,5,1)']")
+    assert page.inner_text("#hidden-hit") == (
+        "Your move white@(3,5,1) circle found a hidden piece there: it is now shown, and your turn was over."
+    )
+    assert page.locator("svg.board g[data-cell='(3,5,1)'] .piece.black").count() == 1  # now shown
+    assert page.inner_text("#waiting") == "Waiting for dana…"
+    seen = page.locator("#seen-moves li").all_inner_texts()
+    assert seen == [
+        "seat 1: placed black on a space hidden from seat 2 [phase 1]",
+        "seat 2: attempted white@(3,5,1) circle, which only revealed what is there [phase 1]",
+        "seat 3: placed pink on a space hidden from seat 2 [phase 2]",
+    ]
+    # the observation is a "What you see" panel numbering seats as the page does
+    assert page.inner_text("#seen h2") == "What you see"
+    assert "player 1" not in page.inner_text("#seen") and "seat 2 sees" in page.inner_text("#seen")
+    page.context.close()
+
+
+def test_a_finished_hidden_game_shows_its_whole_board(browser, server, people):  # noqa: F811
+    moves = [17, 24, 49, 688, 933, 3745, 1082, 889, 933, 573, 1221, 3745, 893, 539, 1185, 3745]
+    moves += [3745, 3745, 1145, 3745, 717, 578, 966, 3745, 678, 714, 832, 3745, 544, 573]
+    seats = [("dana", "human"), ("ada", "human"), ("Random", "random")]
+    game = stored(server, "ttt(rules=3P-9X-HideSeek)", "3P-9X-HideSeek", seats, moves)
+    page = page_for(browser, server, "ada")
+    page.goto(f"{server}/game/{game.id}")
+    assert page.inner_text("#result").startswith("Game over. You lost: Random won")
+    # her own view still lacks the piece she never saw; the whole board has all 15
+    assert page.locator(".boardwrap").first.locator(".piece").count() == 14
+    assert page.locator("#revealed .piece").count() == 15
+    assert "seat 2 sees" in page.inner_text("#seen")
+    shot(page, "page-hidden-end-desktop")
+    with playwright_viewport(page, PHONE):
+        shot(page, "page-hidden-end-phone")
+    page.context.close()
+
+
+def test_a_simultaneous_round_waits_for_the_others_by_name(browser, server, people):  # noqa: F811
+    seats = [("ada", "human"), ("dana", "human")]
+    game = stored(server, "ttt(rules=RockPaperScissors)", "RockPaperScissors", seats, [], plans={0: 1})
+    page = page_for(browser, server, "ada")
+    page.goto(f"{server}/game/{game.id}")
+    assert page.inner_text("#you") == "You are Black (seat 1)."
+    assert page.inner_text("#waiting") == "Your plan is in (seat 1). Waiting for dana…"
+    shot(page, "page-round-desktop")
+    with playwright_viewport(page, PHONE):
+        shot(page, "page-round-phone")
+    page.context.close()

@@ -172,6 +172,9 @@ def answers(b: Browser, gid: str) -> dict[str, str]:
         "stale form": b.post(url + "/move", action="-1", at=at + "x").text,
     }
     for key, text in out.items():
+        # a finished game shows its whole board (nothing is hidden any more):
+        # only that block may tell the histories apart
+        text = re.sub(r'<div id="revealed">.*?</svg></div></div>', "REVEALED", text, flags=re.S)
         text = re.sub(r"recorded as (\S+ )?game \d+", "recorded as game N", text.replace(gid, "GID"))
         out[key] = re.sub(r'"recorded":\d+', '"recorded":N', text)
     return out

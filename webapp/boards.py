@@ -629,3 +629,16 @@ def mark(drawing: Drawing, cell: str | None, what: str) -> Drawing:
         target = f'data-cell="{html.escape(cell)}"'
         drawing.svg = drawing.svg.replace(target, f'{target} data-mark="{what}"', 1)
     return drawing
+
+
+def revealed(game_string: str, state, version: str = "") -> str:
+    """The whole board of a finished tic-tac-toe rule set with hidden
+    information, hidden pieces included (the game is over: nothing is
+    hidden any more); "" for other games."""
+    if not state.is_terminal() or not game_string.startswith("ttt("):
+        return ""
+    try:
+        core = core_of(state)
+    except ValueError:
+        return ""
+    return draw_ttt(game_string, core, [], version=version).svg

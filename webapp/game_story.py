@@ -46,12 +46,18 @@ def sides(game: LiveGame) -> list[str | None]:
         state = game.game.new_initial_state()
         colours = list(core_of(state).reserves())
         p = state.current_player()
-        if len(colours) == n and 0 <= p < n:
-            # each seat places its own colour (reserves in seat order), unless
-            # the first to move may place another one (colours chosen by players)
-            placed = {state.action_to_string(p, a).split("@")[0] for a in state.legal_actions()}
-            if placed <= {colours[p]}:
-                return [c.capitalize() for c in colours]
+        deciding = [p] if 0 <= p < n else list(range(n)) if p == pyspiel.PlayerId.SIMULTANEOUS else []
+        # each seat places its own colour (reserves in seat order), unless a
+        # first decision may place another one (colours chosen by the players)
+        if (
+            len(colours) == n
+            and deciding
+            and all(
+                {state.action_to_string(q, a).split("@")[0] for a in state.legal_actions(q)} <= {colours[q]}
+                for q in deciding
+            )
+        ):
+            return [c.capitalize() for c in colours]
     return [None] * n
 
 
@@ -138,3 +144,39 @@ def cell_of(move: str | None) -> str | None:
         return None
     found = _CELL_NAME.findall(move.split(": ", 1)[-1])
     return found[-1] if found else None
+
+
+_SEAT = re.compile(r"\bplayer (\d+)\b")
+_LINE = re.compile(r"^(\d+)\. (.*)$")
+
+
+def seats_numbered(text: str) -> str:
+    """The core's texts number players from 0 ("player 0 sees"); the page
+    numbers seats from 1 ("seat 1")."""
+    return _SEAT.sub(lambda m: f"seat {int(m.group(1)) + 1}", text)
+
+
+def seen_moves(game: LiveGame, seat: int) -> list[str]:
+    """The moves as ``seat`` saw them, for a game with hidden information:
+    the numbered lines of its information state string (its own moves in
+    full, the others' as much as it saw: "seat 2: placed white on a space
+    hidden from seat 1"), so the list follows from its information state
+    only. [] for a game whose information state has no such lines."""
+    if game.perfect or not game.game.get_type().provides_information_state_string:
+        return []
+    lines = game.state.information_state_string(seat).splitlines()
+    return [seats_numbered(m.group(2)) for m in map(_LINE.match, lines) if m]
+
+
+def hidden_hit(game: LiveGame, seat: int) -> str | None:
+    """When ``seat``'s last move only revealed a hidden piece (an attempt of a
+    cloaked rule set), the page says so; read from the seat's own
+    information state, where the attempt is written ("attempted
+    white@(3,5,1) circle, which only revealed what is there")."""
+    own = [line for line in seen_moves(game, seat) if line.startswith(f"seat {seat + 1}: ")]
+    if not own:
+        return None
+    m = re.match(r"seat \d+: attempted (.+?), which only revealed", own[-1])
+    if not m:
+        return None
+    return f"Your move {m.group(1)} found a hidden piece there: it is now shown, and your turn was over"

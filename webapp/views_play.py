@@ -220,6 +220,8 @@ def _game_page(game: LiveGame, ply: int | None = None):
         mine = False  # a replayed position is looked at, not played
     drawing = boards.draw(game.game_string, story["state"], mine, viewer, game.version)
     boards.mark(drawing, game_story.cell_of(story["last"]), "last")
+    # the seat's observation, its seats numbered as the page numbers them
+    story["seen_text"] = game_story.seats_numbered(drawing.text or "") if not game.perfect else ""
     over = game.state.is_terminal()
     returns = game.state.returns() if over else None
     in_round = game.in_round()
@@ -260,6 +262,11 @@ def _story(game: LiveGame, viewer: int, seats: list[int], ply: int | None) -> di
         "ply": ply,
         "state": game.state if ply is None else game_story.position_after(game, ply),
         "last": shown[-1] if shown else None,
+        # hidden information: the moves as the seat saw them, what its last move
+        # found, and the whole board once the game is over
+        "seen": game_story.seen_moves(game, viewer),
+        "hit": game_story.hidden_hit(game, viewer),
+        "revealed": "" if game.perfect else boards.revealed(game.game_string, game.state, game.version),
     }
 
 
