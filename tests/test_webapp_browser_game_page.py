@@ -131,6 +131,8 @@ class playwright_viewport:
         self.before = self.page.viewport_size
         self.page.set_viewport_size(self.size)
         self.page.reload()
+        # nothing wider than the screen (a long line of text would make the page scroll sideways)
+        assert self.page.evaluate("document.documentElement.scrollWidth") <= self.size["width"]
         return self.page
 
     def __exit__(self, *exc):
