@@ -103,8 +103,8 @@ def test_connect4_says_who_you_are_waits_for_a_name_and_marks_the_last_move(brow
     follow(page, "svg.board g[data-cell='stack(4,1)']")
     assert page.inner_text("#waiting") == "Waiting for dana…"
     assert page.locator("svg.board circle.hole").count() == 41
-    assert page.locator("svg.board g[data-mark='last']").get_attribute("data-cell") == "stack(4,1)"
-    assert page.locator("svg.board g[data-mark='last'] .top .piece.black").count() == 1  # the disc itself
+    assert page.locator("svg.board g[data-mark~='last']").get_attribute("data-cell") == "stack(4,1)"
+    assert page.locator("svg.board g[data-mark~='last'] .top .piece.black").count() == 1  # the disc itself
     assert page.locator("#moves li").all_inner_texts() == ["Black: black@stack(4,1)"]
     # contrast: each disc against the frame, a white disc against an empty hole,
     # and a black disc's rim against an empty hole (WCAG's 3:1 for graphics)
@@ -159,7 +159,9 @@ def test_a_finished_y_game_states_its_result_in_words_and_replays_its_moves(brow
     stones = page.locator("svg.board polygon.stone").count()
     assert len(moves) == stones and moves[0].startswith("Black: ") and moves[1].startswith("White: ")
     last = moves[-1].split(": ")[1]
-    assert page.locator("svg.board g[data-mark='last']").get_attribute("data-cell") == last
+    assert page.locator("svg.board g[data-mark~='last']").get_attribute("data-cell") == last
+    # the Y that won: a group touching all three sides (at least 5 cells on this board)
+    assert page.locator("svg.board g[data-mark~='win']").count() >= 5
     shot(page, "page-y-desktop")
     with playwright_viewport(page, PHONE):
         shot(page, "page-y-phone")
@@ -171,7 +173,7 @@ def test_a_finished_y_game_states_its_result_in_words_and_replays_its_moves(brow
     follow(page, "#replay-forward")
     assert page.locator("svg.board polygon.stone").count() == 1
     first = moves[0].split(": ")[1]
-    assert page.locator("svg.board g[data-mark='last']").get_attribute("data-cell") == first
+    assert page.locator("svg.board g[data-mark~='last']").get_attribute("data-cell") == first
     follow(page, "#replay-forward")
     follow(page, "#replay-back")
     assert page.inner_text("#replaying").startswith("Replay: the position after move 1 ")
@@ -277,4 +279,28 @@ def test_a_simultaneous_round_waits_for_the_others_by_name(browser, server, peop
     shot(page, "page-round-desktop")
     with playwright_viewport(page, PHONE):
         shot(page, "page-round-phone")
+    page.context.close()
+
+
+def test_a_won_tic_tac_toe_marks_its_line_and_says_how_it_was_won(browser, server, people):  # noqa: F811
+    seats = [("ada", "human"), ("dana", "human")]
+    game = stored(server, "ttt(rules=Tic-Tac-Toe)", "Tic-Tac-Toe", seats, [0, 3, 1, 4, 2])
+    page = page_for(browser, server, "ada")
+    page.goto(f"{server}/game/{game.id}")
+    assert page.inner_text("#result").startswith("Game over. You won: 3 in a row.")
+    marked = page.locator("svg.board g[data-mark~='win']")
+    assert sorted(marked.evaluate_all("gs => gs.map(g => g.dataset.cell)")) == [
+        "(1,1,1)",
+        "(2,1,1)",
+        "(3,1,1)",
+    ]
+    assert page.locator("svg.board text.coord").all_text_contents() == ["1", "2", "3"] * 2
+    page.context.close()
+    # Connect4: the four discs of the winning column, each marked in its stack
+    game = stored(server, "ttt(rules=Connect4)", "Connect4", seats, [0, 1, 0, 1, 0, 1, 0])
+    page = page_for(browser, server, "ada")
+    page.goto(f"{server}/game/{game.id}")
+    assert page.inner_text("#result").startswith("Game over. You won: 4 in a row.")
+    marked = page.locator("svg.board g[data-mark~='win']")
+    assert sorted(marked.evaluate_all("gs => gs.map(g => g.dataset.at)")) == [f"(1,1,{z})" for z in range(1, 5)]
     page.context.close()

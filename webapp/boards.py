@@ -456,9 +456,12 @@ def _stacks_svg(X, Y, Z, content, by_label) -> str:
                 cx, cy = ox + (x - 0.5) * CELL, oy + (shown - z + 0.5) * CELL
                 v = content.get((x, y, z))
                 piece = _piece(cx, cy, v, CELL * 0.33)
+                where = f'data-at="({x},{y},{z})"' + (
+                    ' class="top"' if z == top else ""
+                )  # a move lands on top
                 col.append(
                     f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.38:.1f}" fill="{STACK_RIM}" class="rim"/>'
-                    + (f'<g class="top">{piece}</g>' if z == top else piece)  # where a move lands
+                    + f"<g {where}>{piece}</g>"
                     if v
                     else f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.36}" fill="{STACK_HOLE}" class="hole"/>'
                 )
@@ -622,12 +625,22 @@ def draw_caeth(core, legal) -> Drawing:
 
 
 def mark(drawing: Drawing, cell: str | None, what: str) -> Drawing:
-    """Mark the drawn cell named ``cell`` (``data-cell``) as ``what`` ("last":
-    the last move's cell, highlighted by style.css); nothing if no cell has
-    that name."""
+    """Mark the drawn cell named ``cell`` (its ``data-cell``, or a stacked
+    piece's ``data-at``) as ``what``: "win" (a winning line's or group's cell)
+    or "last" (the last move's), highlighted by style.css; a
+    cell may have both ("win last"); nothing if no cell has that name."""
     if cell and drawing.svg:
-        target = f'data-cell="{html.escape(cell)}"'
-        drawing.svg = drawing.svg.replace(target, f'{target} data-mark="{what}"', 1)
+        for attr in ("data-cell", "data-at"):
+            target = f'{attr}="{html.escape(cell)}"'
+            if target in drawing.svg:
+                marked = re.search(re.escape(target) + r' data-mark="([^"]*)"', drawing.svg)
+                if marked:
+                    drawing.svg = drawing.svg.replace(
+                        marked.group(0), f'{target} data-mark="{marked.group(1)} {what}"', 1
+                    )
+                else:
+                    drawing.svg = drawing.svg.replace(target, f'{target} data-mark="{what}"', 1)
+                break
     return drawing
 
 

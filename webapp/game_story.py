@@ -101,9 +101,16 @@ def _reason(game: LiveGame, returns) -> str:
     base = game.game_string.split("(")[0]
     if base == "ttt":
         try:
-            return TTT_ENDING.get(core_of(game.state).ending(), "")
+            ending = core_of(game.state).ending()
         except (ValueError, AttributeError):
             return ""
+        if ending == "turn check" and len(set(returns)) > 1:
+            from games.ttt import rules as ttt_rules
+
+            checks = ttt_rules.resolve(game.rules_key).record.get("turn_checks", [])
+            found = [m for m in map(_FIRST_WINS.match, checks) if m]
+            return f"{found[0].group(1)} in a row" if found else ""
+        return TTT_ENDING.get(ending, "")
     if len(set(returns)) > 1:
         return WIN_REASON.get(base, "")
     return ""
@@ -180,3 +187,79 @@ def hidden_hit(game: LiveGame, seat: int) -> str | None:
     if not m:
         return None
     return f"Your move {m.group(1)} found a hidden piece there: it is now shown, and your turn was over"
+
+
+_FIRST_WINS = re.compile(r"^first-(\d+)-wins(-no-diagonal)?$")
+LINE_KINDS = ("squares", "hash", "vertices", "stacks")  # boards whose lines are straight in (x, y, z)
+
+
+def winning_cells(game: LiveGame) -> list[str]:
+    """The cells that won a finished game with one winner, as the drawing
+    names them: a Y game's group touching all three sides, or a tic-tac-toe
+    rule set's line of N ("first-N-wins") on a board whose lines are straight
+    in its coordinates. [] otherwise (hidden information, a draw, several
+    winners, other games and board kinds)."""
+    if not game.perfect or not game.state.is_terminal():
+        return []
+    returns = game.state.returns()
+    winners = [p for p, r in enumerate(returns) if r == max(returns)]
+    if len(winners) != 1 or len(set(returns)) == 1:
+        return []
+    base = game.game_string.split("(")[0]
+    core = core_of(game.state)
+    if base == "y_game":
+        return _y_group(core, winners[0] + 1)
+    if base == "ttt":
+        return _ttt_line(game, core, winners[0])
+    return []
+
+
+def _y_group(core, colour: int) -> list[str]:
+    board, colours = core.board, core.cell_colours()
+    seen: set[int] = set()
+    for start in range(len(colours)):
+        if colours[start] != colour or start in seen:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            for n in board.neighbours(todo.pop()):
+                if colours[n] == colour and n not in group:
+                    group.add(n)
+                    todo.append(n)
+        seen |= group
+        if {side for c in group for side in board.sides_of(c)} >= {0, 1, 2}:
+            return sorted(board.names[c] for c in group)
+    return []
+
+
+def _ttt_line(game: LiveGame, core, winner: int) -> list[str]:
+    from games.ttt import rules as ttt_rules
+
+    record = ttt_rules.resolve(game.rules_key).record
+    checks = [m for m in map(_FIRST_WINS.match, record.get("turn_checks", [])) if m]
+    side = sides(game)[winner]
+    if not checks or record["board"]["kind"] not in LINE_KINDS or side is None:
+        return []
+    n, straight_only = int(checks[0].group(1)), bool(checks[0].group(2))
+    colour = list(core.reserves()).index(side.lower()) + 1
+    at = {tuple(core.coords(c)): v for c, v in enumerate(core.cells())}
+    steps = [
+        (dx, dy, dz)
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+        for dz in (-1, 0, 1)
+        if (dx, dy, dz) > (0, 0, 0) and not (straight_only and abs(dx) + abs(dy) + abs(dz) > 1)
+    ]
+    won: set[tuple] = set()
+    for cell, v in at.items():
+        if v != colour:
+            continue
+        for d in steps:
+            if at.get(tuple(a - b for a, b in zip(cell, d, strict=True))) == colour:
+                continue  # not the start of its run
+            run = [cell]
+            while at.get(nxt := tuple(a + b for a, b in zip(run[-1], d, strict=True))) == colour:
+                run.append(nxt)
+            if len(run) >= n:
+                won.update(run)
+    return sorted("(" + ",".join(str(v) for v in c) + ")" for c in won)

@@ -219,6 +219,9 @@ def _game_page(game: LiveGame, ply: int | None = None):
     if story["ply"] is not None:
         mine = False  # a replayed position is looked at, not played
     drawing = boards.draw(game.game_string, story["state"], mine, viewer, game.version)
+    if story["ply"] is None:
+        for cell in game_story.winning_cells(game):
+            boards.mark(drawing, cell, "win")
     boards.mark(drawing, game_story.cell_of(story["last"]), "last")
     # the seat's observation, its seats numbered as the page numbers them
     story["seen_text"] = game_story.seats_numbered(drawing.text or "") if not game.perfect else ""
