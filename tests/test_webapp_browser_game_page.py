@@ -302,5 +302,48 @@ def test_a_won_tic_tac_toe_marks_its_line_and_says_how_it_was_won(browser, serve
     page.goto(f"{server}/game/{game.id}")
     assert page.inner_text("#result").startswith("Game over. You won: 4 in a row.")
     marked = page.locator("svg.board g[data-mark~='win']")
-    assert sorted(marked.evaluate_all("gs => gs.map(g => g.dataset.at)")) == [f"(1,1,{z})" for z in range(1, 5)]
+    assert sorted(marked.evaluate_all("gs => gs.map(g => g.dataset.at)")) == [
+        f"(1,1,{z})" for z in range(1, 5)
+    ]
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "ttt(rules=Qubic-4)",
+        "ttt(rules=Hexagons-3-In-A-Row)",
+        "ttt(rules=Tetrakis-TTT)",
+        "ttt(rules=Toroidal-TTT)",
+        "flipway(board_size=5)",
+        "y_game(board_shape=hex,board_size=4)",
+    ],
+)
+def test_every_board_kind_shows_its_coordinates_as_moves_name_them(browser, server, people, game_string):  # noqa: F811
+    """The numbers and letters written beside (or, on a Y board, in) the cells
+    are those of the cells' names, the names moves are given in."""
+    from pathlib import Path
+
+    from registry import Registry, rulesets
+
+    rule_set = game_string[len("ttt(rules=") : -1] if game_string.startswith("ttt(") else None
+    example = Path(__file__).parent.parent / "games" / "ttt" / "examples" / f"{rule_set}.json"
+    if rule_set and example.exists():
+        with Registry(server.db) as reg:
+            if not reg.one("SELECT 1 FROM rule_sets WHERE name = ?", (rule_set,)):
+                rulesets.save_rule_set(reg, "ada", example.read_text())
+    game = start(server, game_string, rule_set, [("ada", "human"), ("dana", "human")])
+    page = page_for(browser, server, "ada")
+    page.goto(f"{server}/game/{game.id}")
+    written = page.locator("svg.board text.coord").all_text_contents()
+    cells = page.locator("svg.board g.cell.legal").evaluate_all("gs => gs.map(g => g.dataset.cell)")
+    assert cells and written
+    if rule_set:  # "(x,y,z)" or "(x,y,t)": x and y are written along the sides
+        xs = {c.strip("()").split(",")[0] for c in cells}
+        ys = {c.strip("()").split(",")[1] for c in cells}
+        assert xs | ys <= set(written) and set(written) <= xs | ys | {f"y={y}" for y in ys}
+    elif game_string.startswith("flipway"):  # "d1": letters along the foot, numbers up the side
+        assert {c[0] for c in cells} | {c[1:] for c in cells} == set(written)
+    else:  # a Y board writes each empty cell's name in it
+        assert sorted(written) == sorted(cells)
     page.context.close()
