@@ -163,6 +163,9 @@ def answers(b: Browser, gid: str) -> dict[str, str]:
     out = {
         "page": page,
         "status": b.get(url + "/status").text,
+        # a replay is asked for by the position's number of decisions, which a
+        # seat does not know with hidden turns: the page now, whatever is asked
+        "replay": b.get(url + "?ply=1").text,
         "refused move": b.post(url + "/move", action="-1", at=at).text,
         "refused move (JSON)": b.c.post(
             url + "/move",
