@@ -95,7 +95,7 @@ def test_connect4_says_who_you_are_waits_for_a_name_and_marks_the_last_move(brow
     page = page_for(browser, server, "ada")
     page.goto(f"{server}/game/{game.id}")
     assert page.inner_text("#you") == "You are Black (seat 1)."
-    assert page.inner_text("#turn").startswith("Your move (Black (seat 1))")
+    assert page.inner_text("#turn").startswith("Your move (Black, seat 1)")
     # the whole 7x6 frame from the first move on, its columns numbered as moves name them
     assert page.locator("svg.board circle.hole").count() == 42
     assert page.locator("svg.board text.coord").all_text_contents() == [str(x) for x in range(1, 8)]
@@ -346,4 +346,24 @@ def test_every_board_kind_shows_its_coordinates_as_moves_name_them(browser, serv
         assert {c[0] for c in cells} | {c[1:] for c in cells} == set(written)
     else:  # a Y board writes each empty cell's name in it
         assert sorted(written) == sorted(cells)
+    page.context.close()
+
+
+def test_openspiels_own_games_say_who_you_are_and_how_it_ended(browser, server, people):  # noqa: F811
+    """OpenSpiel's tic_tac_toe (not this toolkit's core: no board drawing, no
+    winning line) still names the sides, the result and the moves."""
+    from registry import Registry
+    from webapp.live import LiveGame, Seat
+    from webapp.live_store import LiveStore
+
+    seats = [Seat("ada", "human", "ada"), Seat("dana", "human", "dana")]
+    with Registry(server.db) as reg:
+        gid = LiveGame.start("tic_tac_toe", None, "Public", seats, 5).id
+        game = LiveGame(gid, "tic_tac_toe", None, "Public", seats, 5, moves=[0, 3, 1, 4, 2])
+        LiveStore(server.db).create(reg, game)
+    page = page_for(browser, server, "ada")
+    page.goto(f"{server}/game/{gid}")
+    assert page.inner_text("#you") == "You are x (seat 1)."
+    assert page.inner_text("#result").startswith("Game over. You won.")
+    assert page.locator("#moves li").all_inner_texts()[:2] == ["x: x(0,0)", "o: o(1,0)"]
     page.context.close()

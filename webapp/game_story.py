@@ -10,12 +10,13 @@ information (with hidden information the page shows the seat's own view,
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pyspiel
 
 from games.openspiel import core_of
-from webapp.live import LiveGame
+from webapp.live import LiveGame, load_game
 
 # Y-family boards, Flipway and Caeth Y: the first seat plays black stones
 STONE_SIDES = ("Black", "White")
@@ -36,14 +37,25 @@ _CELL_NAME = re.compile(r"(?:stack)?\([\d,]+\)|\b[a-z]\d+\b")
 def sides(game: LiveGame) -> list[str | None]:
     """The side each seat plays ("Black", "White", "x"), or None where the
     game gives seats no fixed side (a rule set whose players choose colours)."""
-    base = game.game_string.split("(")[0]
-    n = len(game.seats)
+    if game.game_string.startswith("ttt(") and not game.version:  # a name may be given to other rules
+        return list(_sides.__wrapped__(game.game_string, game.version, len(game.seats)))
+    return list(_sides(game.game_string, game.version, len(game.seats)))
+
+
+@functools.lru_cache(maxsize=256)
+def _sides(game_string: str, version: str, n: int) -> tuple[str | None, ...]:
+    """``sides`` once per game string and version (a page asks for every seat's)."""
+    return tuple(_sides_of(load_game(game_string, version), game_string, n))
+
+
+def _sides_of(game, game_string: str, n: int) -> list[str | None]:
+    base = game_string.split("(")[0]
     if base in STONE_GAMES and n == 2:
         return list(STONE_SIDES)
     if base in MARK_SIDES and n == 2:
         return list(MARK_SIDES[base])
     if base == "ttt":
-        state = game.game.new_initial_state()
+        state = game.new_initial_state()
         colours = list(core_of(state).reserves())
         p = state.current_player()
         deciding = [p] if 0 <= p < n else list(range(n)) if p == pyspiel.PlayerId.SIMULTANEOUS else []
@@ -65,6 +77,12 @@ def seat_words(game: LiveGame, seat: int) -> str:
     """A seat as the page names it: "Black (seat 1)" or "seat 1"."""
     side = sides(game)[seat]
     return f"{side} (seat {seat + 1})" if side else f"seat {seat + 1}"
+
+
+def turn_words(game: LiveGame, seat: int) -> str:
+    """A seat in the turn line: "Black, seat 1" or "seat 1"."""
+    side = sides(game)[seat]
+    return f"{side}, seat {seat + 1}" if side else f"seat {seat + 1}"
 
 
 def identity(game: LiveGame, seats: list[int]) -> str:
@@ -206,12 +224,11 @@ def winning_cells(game: LiveGame) -> list[str]:
     if len(winners) != 1 or len(set(returns)) == 1:
         return []
     base = game.game_string.split("(")[0]
-    core = core_of(game.state)
     if base == "y_game":
-        return _y_group(core, winners[0] + 1)
+        return _y_group(core_of(game.state), winners[0] + 1)
     if base == "ttt":
-        return _ttt_line(game, core, winners[0])
-    return []
+        return _ttt_line(game, core_of(game.state), winners[0])
+    return []  # other games (OpenSpiel's own have no core to read)
 
 
 def _y_group(core, colour: int) -> list[str]:

@@ -260,6 +260,7 @@ def _story(game: LiveGame, viewer: int, seats: list[int], ply: int | None) -> di
     return {
         "you": game_story.identity(game, seats),
         "sides": [game_story.seat_words(game, s) for s in range(len(game.seats))],
+        "turn": game_story.turn_words(game, viewer),
         "result": game_story.result(game, seats) if game.state.is_terminal() else None,
         "moves": moves,
         "ply": ply,
