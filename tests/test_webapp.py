@@ -756,6 +756,8 @@ def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
     """Phantom-TTT-Corners hides the corners: Random's pieces there are not in
     cy's drawing, which is exactly cy's own view (player_view), while the full
     position has them."""
+    from webapp.game_story import seats_numbered
+
     make_users(app)
     save_example(app, "Phantom-TTT-Corners")
     cy = Browser(app, "cy")
@@ -769,7 +771,8 @@ def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
             view = game.state.core.player_view(0)
             drawn = len(re.findall(r'class="piece ', page))
             assert drawn == sum(ch not in ".#" for ch in view)
-            assert html.escape(game.state.observation_string(0)) in page
+            # the observation, its players numbered as the page numbers seats ("seat 1 sees")
+            assert html.escape(seats_numbered(game.state.observation_string(0))) in page
             if drawn < sum(v > 0 for v in game.state.core.cells()):
                 hidden_seen = True
             actions = re.findall(r'data-action="(\d+)"', page) or re.findall(
