@@ -569,7 +569,7 @@ def test_boards_are_drawn_with_clickable_legal_cells(app):
     cy = Browser(app, "cy")
     for game, cells, shape in (
         ("y_game(board_size=5)", 15, "<polygon"),
-        ("Connect4", 7, "max height 6"),
+        ("Connect4", 7, 'fill="#0f2350" class="hole"'),
         ("Qubic-4", 64, "z=4"),
     ):
         url = cy.post("/play/new", game=game, universe="Public", seat0="cy", seat1="Random").headers[
@@ -577,6 +577,8 @@ def test_boards_are_drawn_with_clickable_legal_cells(app):
         ]
         page = cy.get(url).text
         assert len(re.findall(r'class="cell legal"', page)) == cells and shape in page
+        if game == "Connect4":  # the whole 7x6 frame, not two rows above the tallest stack
+            assert page.count('class="hole"') == 42 and "max height" not in page
 
 
 def test_hidden_information_shows_only_the_viewers_observation():
@@ -761,6 +763,8 @@ def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
     """Phantom-TTT-Corners hides the corners: Random's pieces there are not in
     cy's drawing, which is exactly cy's own view (player_view), while the full
     position has them."""
+    from webapp.game_story import seats_numbered
+
     make_users(app)
     save_example(app, "Phantom-TTT-Corners")
     cy = Browser(app, "cy")
@@ -774,7 +778,8 @@ def test_cloaked_spaces_are_drawn_as_the_viewers_observation(app):
             view = game.state.core.player_view(0)
             drawn = len(re.findall(r'class="piece ', page))
             assert drawn == sum(ch not in ".#" for ch in view)
-            assert html.escape(game.state.observation_string(0)) in page
+            # the observation, its players numbered as the page numbers seats ("seat 1 sees")
+            assert html.escape(seats_numbered(game.state.observation_string(0))) in page
             if drawn < sum(v > 0 for v in game.state.core.cells()):
                 hidden_seen = True
             actions = re.findall(r'data-action="(\d+)"', page) or re.findall(

@@ -287,7 +287,7 @@ def test_a_friend_seated_in_a_game_it_never_opened_plays_no_moves_and_is_not_rat
         assert store.enforce_clock(reg, game, clock=lambda: far).moves == [4]
     assert game.seats[1].joined is None and game.deadline() is None
     for _ in range(3):  # the creator's reloads play nothing for dee
-        assert "Waiting for seat 2" in cy.get(url).text
+        assert "Waiting for dee…" in cy.get(url).text
     assert live(app, url).moves == [4] and cy.get(url + "/status").json["remaining"] is None
     dee.get(url)  # dee opens the game: her clock starts now
     game = live(app, url)

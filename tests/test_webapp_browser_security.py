@@ -87,7 +87,7 @@ def test_hidden_turns_do_not_reload_a_waiting_page(browser, server, people):  # 
         )
     page = login(browser, server, "ada")
     page.goto(f"{server}/game/{game.id}")
-    assert "Waiting for seat 1" in page.inner_text("#waiting")
+    assert "Waiting for p2…" in page.inner_text("#waiting")
     page.evaluate("window.notReloaded = true")
     with Registry(server.db) as reg:
         for _ in range(4):

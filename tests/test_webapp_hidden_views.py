@@ -163,6 +163,9 @@ def answers(b: Browser, gid: str) -> dict[str, str]:
     out = {
         "page": page,
         "status": b.get(url + "/status").text,
+        # a replay is asked for by the position's number of decisions, which a
+        # seat does not know with hidden turns: the page now, whatever is asked
+        "replay": b.get(url + "?ply=1").text,
         "refused move": b.post(url + "/move", action="-1", at=at).text,
         "refused move (JSON)": b.c.post(
             url + "/move",
@@ -172,6 +175,9 @@ def answers(b: Browser, gid: str) -> dict[str, str]:
         "stale form": b.post(url + "/move", action="-1", at=at + "x").text,
     }
     for key, text in out.items():
+        # a finished game shows its whole board (nothing is hidden any more):
+        # only that block may tell the histories apart
+        text = re.sub(r'<div id="revealed">.*?</svg></div></div>', "REVEALED", text, flags=re.S)
         text = re.sub(r"recorded as (\S+ )?game \d+", "recorded as game N", text.replace(gid, "GID"))
         out[key] = re.sub(r'"recorded":\d+', '"recorded":N', text)
     return out

@@ -336,6 +336,8 @@ def plane_svg(kind, X, Y, Z, content, by_label) -> str:
                     f'<line x1="{ox + CELL / 2}" y1="{oy + (j + 0.5) * CELL}" '
                     f'x2="{ox + W - CELL / 2}" y2="{oy + (j + 0.5) * CELL}" stroke="#333"/>'
                 )
+        body.extend(_coord(ox + (x - 0.5) * CELL, oy + H + 16, x) for x in range(1, X + 1))
+        body.extend(_coord(ox - 6, oy + (Y - y + 0.5) * CELL + 4, y, "end") for y in range(1, Y + 1))
         if kind == "toroid":  # the opposite edges are joined: dashed, with a title saying so
             body.append(
                 f'<rect x="{ox - 4}" y="{oy - 4}" width="{W + 8}" height="{H + 8}" fill="none" '
@@ -378,7 +380,11 @@ def hexagons_svg(X, Y, content, by_label) -> str:
                 f'<g {attrs}><polygon points="{_hexagon(cx, cy, r)}" fill="#e8dcc0" stroke="#333" '
                 f'class="hit hexagon"/>{_piece(cx, cy, content.get((x, y, 1)))}</g>'
             )
-    return _svg(2 * pad + (X + (Y - 1) / 2) * w, 2 * pad + 2 * r + (Y - 1) * h, body)
+            if y == 1:
+                body.append(_coord(cx, cy + r + 14, x))
+            if x == 1:
+                body.append(_coord(cx - w / 2 - 4, cy + 4, y, "end"))
+    return _svg(2 * pad + (X + (Y - 1) / 2) * w, 2 * pad + 2 * r + (Y - 1) * h + 8, body)
 
 
 def tetrakis_svg(X, Y, content, by_label) -> str:
@@ -402,6 +408,8 @@ def tetrakis_svg(X, Y, content, by_label) -> str:
                     f'<g {attrs}><polygon points="{points}" fill="#e8dcc0" stroke="#333" '
                     f'class="hit triangle"/>{_piece(cx, cy, content.get((x, y, t)), CELL * 0.14)}</g>'
                 )
+    body.extend(_coord(pad + (x - 0.5) * CELL, pad + Y * CELL + 16, x) for x in range(1, X + 1))
+    body.extend(_coord(pad - 6, pad + (Y - y + 0.5) * CELL + 4, y, "end") for y in range(1, Y + 1))
     return _svg(2 * pad + X * CELL, 2 * pad + Y * CELL, body)
 
 
@@ -415,33 +423,56 @@ def _labels(by_label):
     return {label_text(k): v for k, v in by_label.items()}
 
 
+STACK_BOARD, STACK_HOLE, STACK_RIM = "#4a78d0", "#0f2350", "#fafafa"
+FULL_STACKS = 8  # stacks at most this tall are drawn whole (Connect4's 6)
+
+
 def _stacks_svg(X, Y, Z, content, by_label) -> str:
-    """Columns per post (x, y); rows y side by side; only two rows above the
-    tallest stack are shown, the maximum height in the upper left corner."""
+    """Columns per post (x, y); rows y side by side, each under its "y=" label
+    when there are several. Stacks at most ``FULL_STACKS`` high are drawn
+    whole, as a Connect4 frame is seen; taller ones show two rows above the
+    tallest stack (the tic-tac-toe variations specification), the maximum
+    height in the upper left corner. Colours contrast: a mid-blue frame, dark
+    empty holes, a light rim around every piece (a black disc is told from an
+    empty hole, a white one from the frame)."""
     tallest = max([z for (x, y, z), v in content.items() if v and v != "locked"] or [0])
-    shown = min(Z, tallest + 2)
+    shown = Z if Z <= FULL_STACKS else min(Z, tallest + 2)
     pad, gap = 24, 30
     W, H = X * CELL, shown * CELL
     labels = _labels(by_label)
-    body = [f'<text x="4" y="14" class="maxheight">max height {Z}</text>']
+    body = [] if shown == Z else [f'<text x="4" y="14" class="maxheight">max height {Z}</text>']
     for y in range(1, Y + 1):
         ox, oy = pad + (y - 1) * (W + gap), pad
+        if Y > 1:
+            body.append(f'<text x="{ox}" y="{oy - 6}" class="coord">y={y}</text>')
         for x in range(1, X + 1):
             label = label_text(("stack", x, y))
             col = [
                 f'<rect x="{ox + (x - 1) * CELL}" y="{oy}" width="{CELL}" height="{H}" '
-                f'fill="#2a55b8" stroke="#123" class="hit"/>'
+                f'fill="{STACK_BOARD}" stroke="#123" class="hit"/>'
             ]
+            top = max([z for z in range(1, shown + 1) if content.get((x, y, z))] or [0])
             for z in range(1, shown + 1):
                 cx, cy = ox + (x - 0.5) * CELL, oy + (shown - z + 0.5) * CELL
                 v = content.get((x, y, z))
+                piece = _piece(cx, cy, v, CELL * 0.33)
+                where = f'data-at="({x},{y},{z})"' + (
+                    ' class="top"' if z == top else ""
+                )  # a move lands on top
                 col.append(
-                    _piece(cx, cy, v)
+                    f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.38:.1f}" fill="{STACK_RIM}" class="rim"/>'
+                    + f"<g {where}>{piece}</g>"
                     if v
-                    else f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.36}" fill="#dfe6f5"/>'
+                    else f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.36}" fill="{STACK_HOLE}" class="hole"/>'
                 )
             body.append(f"<g {_cell_attrs(label, labels)}>{''.join(col)}</g>")
+            body.append(_coord(ox + (x - 0.5) * CELL, oy + H + 16, x))
     return _svg(2 * pad + Y * W + (Y - 1) * gap, 2 * pad + H, body)
+
+
+def _coord(x, y, text, anchor="middle") -> str:
+    """A coordinate written beside a board (the names moves are given in)."""
+    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" class="coord">{text}</text>'
 
 
 # -- Y family --------------------------------------------------------------------------
@@ -467,19 +498,22 @@ def draw_y(core, legal) -> Drawing:
     widest = max(rows.values())
     R = CELL * 0.55
     dx, dy = R * math.sqrt(3), R * 1.5
+    margin = R * 1.2
     body = []
     for i, (r, c) in enumerate(board.coords):
-        cx = R * 2 + (c + (widest - rows[r]) / 2) * dx
-        cy = R * 2 + r * dy
+        cx = margin + dx / 2 + (c + (widest - rows[r]) / 2) * dx
+        cy = margin + R + r * dy
         v = colours[i]
         fill = Y_FILL.get(v, "#e8dcc0")
+        # an empty cell shows its name (the names moves are given in: "last move: d1")
+        name = "" if v else _coord(cx, cy + 4, names[i])
         body.append(
             f'<g {_cell_attrs(names[i], by_label)}><polygon points="{_hexagon(cx, cy, R)}" '
             f'fill="{fill}" stroke="#555" class="hit{" stone" if v else ""}"/>'
-            f"<title>{names[i]}</title></g>"
+            f"{name}<title>{names[i]}</title></g>"
         )
-    width = R * 4 + widest * dx
-    height = R * 4 + (len(rows) - 1) * dy
+    width = 2 * margin + widest * dx
+    height = 2 * margin + 2 * R + (len(rows) - 1) * dy
     return Drawing(_svg(width, height, body), clicks, buttons)
 
 
@@ -506,11 +540,14 @@ def draw_flipway(core, legal) -> Drawing:
         cx, cy = pad + (i % n) * CELL, pad + (i // n) * CELL
         fill = Y_FILL.get(v)
         stone = (
-            f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.4}" fill="{fill}" stroke="#000"/>'
+            f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.4}" fill="{fill}" stroke="#000" class="stone"/>'
             if fill
             else f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.4}" fill="transparent" class="hit"/>'
         )
         body.append(f"<g {_cell_attrs(names[i], by_label)}>{stone}<title>{names[i]}</title></g>")
+    for i in range(n):  # letters along the foot, numbers down the side: "d1", "flip a3"
+        body.append(_coord(pad + i * CELL, pad + (n - 1) * CELL + 28, chr(ord("a") + i)))
+        body.append(_coord(pad - 24, pad + i * CELL + 4, n - i, "end"))
     return Drawing(_svg(2 * pad + (n - 1) * CELL, 2 * pad + (n - 1) * CELL, body), clicks, buttons)
 
 
@@ -585,3 +622,36 @@ def draw_caeth(core, legal) -> Drawing:
     width = 2 * pad + (n - 1) * D
     height = 2 * pad + (n - 1) * D * math.sqrt(3) / 2
     return Drawing(_svg(width, height, body), clicks, buttons)
+
+
+def mark(drawing: Drawing, cell: str | None, what: str) -> Drawing:
+    """Mark the drawn cell named ``cell`` (its ``data-cell``, or a stacked
+    piece's ``data-at``) as ``what``: "win" (a winning line's or group's cell)
+    or "last" (the last move's), highlighted by style.css; a
+    cell may have both ("win last"); nothing if no cell has that name."""
+    if cell and drawing.svg:
+        for attr in ("data-cell", "data-at"):
+            target = f'{attr}="{html.escape(cell)}"'
+            if target in drawing.svg:
+                marked = re.search(re.escape(target) + r' data-mark="([^"]*)"', drawing.svg)
+                if marked:
+                    drawing.svg = drawing.svg.replace(
+                        marked.group(0), f'{target} data-mark="{marked.group(1)} {what}"', 1
+                    )
+                else:
+                    drawing.svg = drawing.svg.replace(target, f'{target} data-mark="{what}"', 1)
+                break
+    return drawing
+
+
+def revealed(game_string: str, state, version: str = "") -> str:
+    """The whole board of a finished tic-tac-toe rule set with hidden
+    information, hidden pieces included (the game is over: nothing is
+    hidden any more); "" for other games."""
+    if not state.is_terminal() or not game_string.startswith("ttt("):
+        return ""
+    try:
+        core = core_of(state)
+    except ValueError:
+        return ""
+    return draw_ttt(game_string, core, [], version=version).svg

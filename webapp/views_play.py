@@ -18,7 +18,7 @@ from registry import open_games, rulesets, users
 from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
-from webapp import boards, bots_for_game
+from webapp import boards, bots_for_game, game_story
 from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
 from webapp.source import identity_key, web_game_string_problem
 from webapp.web import login_required, reg, user
@@ -191,7 +191,7 @@ def _game_for_user(gid: str) -> LiveGame:
 @bp.route("/game/<gid>")
 @login_required
 def game_page(gid):
-    return _game_page(_game_for_user(gid))
+    return _game_page(_game_for_user(gid), request.args.get("ply", type=int))
 
 
 def _viewer(game: LiveGame) -> tuple[int, bool]:
@@ -209,13 +209,23 @@ def _remaining(game: LiveGame, viewer: int, mine: bool) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.time())
 
 
-def _game_page(game: LiveGame):
+def _game_page(game: LiveGame, ply: int | None = None):
     """The game page of ``game`` (never changed in place: no lock needed to draw
     it). Everything on it is drawn from the viewing seat's information state
-    (``LiveGame.view_mark``, ``waiting_seats``, ``last_move_for``)."""
+    (``LiveGame.view_mark``, ``waiting_seats``, ``last_move_for``). ``ply``:
+    the replay's position after that many decisions (perfect information)."""
     viewer, mine = _viewer(game)
     mine_seats = game.seat_of(user())
-    drawing = boards.draw(game.game_string, game.state, mine, viewer, game.version)
+    story = _story(game, viewer, mine_seats, ply)
+    if story["ply"] is not None:
+        mine = False  # a replayed position is looked at, not played
+    drawing = boards.draw(game.game_string, story["state"], mine, viewer, game.version)
+    if story["ply"] is None:
+        for cell in game_story.winning_cells(game):
+            boards.mark(drawing, cell, "win")
+    boards.mark(drawing, game_story.cell_of(story["last"]), "last")
+    # the seat's observation, its seats numbered as the page numbers them
+    story["seen_text"] = game_story.seats_numbered(drawing.text or "") if not game.perfect else ""
     over = game.over()  # by its rules, or resigned or abandoned (webapp/views_end.py)
     returns = game.returns() if over else None
     in_round = game.in_round()
@@ -234,8 +244,35 @@ def _game_page(game: LiveGame):
         in_round=in_round,
         planned=planned,
         waiting=[p + 1 for p in game.waiting_seats(mine_seats)],
+        waiting_names=game_story.names(game, game.waiting_seats(mine_seats)),
         remaining=_remaining(game, viewer, mine),
+        story=story,
     )
+
+
+def _story(game: LiveGame, viewer: int, seats: list[int], ply: int | None) -> dict:
+    """The page's words about the game (webapp/game_story.py) and the position
+    it draws: the game's own, or with ``ply`` (perfect information only) the
+    replay's position after that many decisions."""
+    moves = game_story.move_names(game)
+    if ply is not None and (not game.perfect or not 0 <= ply < len(moves)):
+        ply = None  # the position now (also what a hidden-information game always shows)
+    shown = moves if ply is None else moves[:ply]
+    return {
+        "you": game_story.identity(game, seats),
+        "sides": [game_story.seat_words(game, s) for s in range(len(game.seats))],
+        "turn": game_story.turn_words(game, viewer),
+        "result": game_story.result(game, seats) if game.over() else None,
+        "moves": moves,
+        "ply": ply,
+        "state": game.state if ply is None else game_story.position_after(game, ply),
+        "last": shown[-1] if shown else None,
+        # hidden information: the moves as the seat saw them, what its last move
+        # found, and the whole board once the game is over
+        "seen": game_story.seen_moves(game, viewer),
+        "hit": game_story.hidden_hit(game, viewer),
+        "revealed": "" if game.perfect else boards.revealed(game.game_string, game.state, game.version),
+    }
 
 
 @bp.route("/game/<gid>/move", methods=["POST"])
