@@ -110,6 +110,13 @@ VARIANTS = tuple(
             "the first stack open to every seat, Chaos included, instead of exclusive to black",
         ),
         (
+            "NeedyDictator-Most6Wins",
+            "dictator",
+            "NeedyDictator",
+            "'More pieces than chaos wins, Less pieces than chaos loses' becomes 'Most 6-same-color-in-a-row "
+            "wins': two circles given make white's line of six",
+        ),
+        (
             "StagHunt-LongestLine",
             "stag-hunt",
             "StagHunt",
