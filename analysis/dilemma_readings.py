@@ -331,6 +331,14 @@ CANDIDATES: dict[str, tuple[Reading, ...]] = {
             lambda r: _reserve("black", circle=4)(_without((1, 1, 1), (1, 1, 2))(r)),
         ),
     ),
+    "NeedyUltimatum": (
+        Reading(
+            "most-circles-wins",
+            "More pieces than chaos wins, Less pieces than chaos loses",
+            "'Most circles wins' (the single edit the fix search's edits find, tried on the reduced tree)",
+            _set(stalemate="most-circles-wins"),
+        ),
+    ),
     "KBeauty9": (
         Reading(
             "least-wins",

@@ -97,6 +97,7 @@ def test_shopping9_cloaked_hides_the_purchases():
         "StagHunt-LongestLine",
         "RichDictator-OpenFirstStack",
         "NeedyDictator-Most6Wins",
+        "NeedyUltimatum-MostCirclesWins",
         pytest.param("KBeauty9-LeastWins", marks=pytest.mark.slow),
     ],
 )
@@ -133,3 +134,15 @@ def test_needydictator_most6wins_black_loses_by_giving_two_circles():
             state.apply_action(labels["black@stack(1,1) circle" if gives else "black@stack(2,1) circle"])
         want = (-1.0, 1.0) if sum(given) >= 2 else (0.0, 0.0)
         assert _outcomes(state) == {want}, given
+
+
+def test_needyultimatum_mostcircleswins_rejecting_is_one_disagreement_outcome():
+    from fractions import Fraction as F
+
+    from analysis.reduced_games import reduced
+
+    tree = reduced("NeedyUltimatum-MostCirclesWins").exact
+    assert {k for k, _ in tree} == {0, 1, 2, 3}
+    assert all(tree[k, "reject"] == (-1, -1) for k in range(4))
+    accepted = [tree[k, "accept"] for k in range(4)]
+    assert accepted == [(F(1, 4), F(1, 4)), (-1, F(3, 4)), (-1, 1), (-1, 1)]

@@ -104,6 +104,12 @@ VARIANTS = tuple(
             "'Most-in-a-row wins, Overachiever(s) disqualified' becomes 'Least-in-a-row wins'",
         ),
         (
+            "NeedyUltimatum-MostCirclesWins",
+            "ultimatum",
+            "NeedyUltimatum",
+            "'More pieces than chaos wins, Less pieces than chaos loses' becomes 'Most circles wins'",
+        ),
+        (
             "RichDictator-OpenFirstStack",
             "dictator",
             "RichDictator",
