@@ -42,6 +42,7 @@ from analysis.reduced_games import REDUCED, classify_reduced
 from games.normal_form import TooLarge, payoff_table
 from games.ttt import rules as rules_mod
 from games.ttt.dilemmas import DILEMMAS, VARIANTS
+from games.ttt.schema import STALEMATES
 from games.ttt.sources import REPO_ROOT, RuleSetSource, add_source
 from solvers.classify import NAMED, classify, classify_named, reproduces
 from solvers.normal_form import NormalFormGame
@@ -330,6 +331,14 @@ CANDIDATES: dict[str, tuple[Reading, ...]] = {
             lambda r: _reserve("black", circle=4)(_without((1, 1, 1), (1, 1, 2))(r)),
         ),
     ),
+    "NeedyUltimatum": (
+        Reading(
+            "most-circles-wins",
+            "More pieces than chaos wins, Less pieces than chaos loses",
+            "'Most circles wins' (the single edit the fix search's edits find, tried on the reduced tree)",
+            _set(stalemate="most-circles-wins"),
+        ),
+    ),
     "KBeauty9": (
         Reading(
             "least-wins",
@@ -410,14 +419,10 @@ def verdict(
 # --------------------------------------------------------------------------- the fix search
 
 _OWNERS = ([], [1], [2], [1, 2], ["chaos"], [1, "chaos"], [2, "chaos"])
-_STALEMATES = (
-    "most-in-a-row-wins",
-    "most-pieces-wins",
-    "most-2-in-a-row-wins",
-    "least-2-in-a-row-loses",
-    "most-area-wins",
-    "least-area-wins",
-)
+#: the shapes a pre-placed piece or a reserve may be of, in the search
+_SHAPES = ("circle", "x", "pentagon", "triangle", "star", "cross")
+#: the seats a phase may lock (none, either player, Chaos, two of them)
+_LOCKS = ([], [1], [2], ["chaos"], [1, 2], [1, "chaos"], [2, "chaos"])
 
 
 def _canonical(rec: dict) -> str:
@@ -442,28 +447,23 @@ def edits(rec: dict):
 def _edits(rec: dict):
     """Every single edit of a rule set tried by the fix search, as (description,
     record): a stack's owners (open, one or two seats, with or without Chaos, or
-    locked), a reserve count one up or down, another outcome rule, a pre-placed piece
-    removed or of another shape, a seat's reserve of another shape, a phase's pass added
-    or taken away, a capturing shape's condition or result changed. Stack edits only on
-    boards of one row of stacks (the dilemmas the search runs on)."""
+    locked), a reserve count one, two or three up or down, every outcome rule of the
+    schema, a pre-placed piece removed or of another shape, a piece of any seat and
+    shape pre-placed at the foot of an empty stack, a seat's reserve of another shape,
+    the board one stack shorter, one stack longer, one stack fewer or one more, a
+    phase's pass added or taken away, its order simultaneous or in turn, its locked
+    seats, a phase removed, the option to agree a draw, a shape's power, condition or
+    result changed. Stack edits only on boards of one row of stacks (the dilemmas the
+    search runs on)."""
     board = rec["board"]
-    if board.get("kind") == "stacks" and board["size"][1] == 1:
+    stacks = board.get("kind") == "stacks" and board["size"][1] == 1
+    if stacks:
         for x in range(1, board["size"][0] + 1):
             for owners in _OWNERS:
                 yield f"stack {x} exclusive to {owners or 'nobody'}", _stacks(rec, {x: owners})
             yield f"stack {x} locked", _stacks(rec, {x: []}, locked=(x,))
-    for colour, shapes in rec.get("reserves", {}).items():
-        counts = shapes if isinstance(shapes, dict) else {"circle": shapes}
-        for shape, n in counts.items():
-            for d in (-1, 1):
-                if n + d >= 0:
-                    r = copy.deepcopy(rec)
-                    if isinstance(shapes, dict):
-                        r["reserves"][colour][shape] = n + d
-                    else:
-                        r["reserves"][colour] = n + d
-                    yield f"{colour} {shape} reserve {n} -> {n + d}", r
-    for s in _STALEMATES:
+    yield from _reserve_edits(rec)
+    for s in STALEMATES:
         if s != rec.get("stalemate"):
             yield f"outcome {rec.get('stalemate')} -> {s}", _set(stalemate=s)(rec)
     for i, piece in enumerate(board.get("pieces", [])):
@@ -485,21 +485,114 @@ def _edits(rec: dict):
                     r = copy.deepcopy(rec)
                     r["reserves"][colour] = {shape: n}
                     yield f"{colour}'s reserve {held}s -> {shape}s", r
-    for k, phase in enumerate(rec.get("phases", [])):
-        r = copy.deepcopy(rec)
-        r["phases"][k]["pass"] = not phase.get("pass", False)
-        yield f"phase {k + 1} {'without' if phase.get('pass') else 'with'} a pass", r
+    if stacks:
+        yield from _board_edits(rec)
+    yield from _phase_edits(rec)
+    r = copy.deepcopy(rec)
+    r["agree_draw"] = not rec.get("agree_draw", False)
+    yield f"{'with' if r['agree_draw'] else 'without'} the option to agree a draw", r
     for shape, spec in rec.get("shapes", {}).items():
         for key, values in (
+            ("power", ("can-capture", None)),
             ("condition", ("cover", "cover-by-rank")),
             ("result", ("removes", "converts", "reincarnates", "reincarnates-x2")),
         ):
-            if key in spec:
+            if key == "power" or key in spec:
                 for v in values:
-                    if v != spec[key]:
+                    if v != spec.get(key):
                         r = copy.deepcopy(rec)
-                        r["shapes"][shape][key] = v
-                        yield f"{shape} {key} {spec[key]} -> {v}", r
+                        if v is None:
+                            for k in ("power", "condition", "result"):
+                                r["shapes"][shape].pop(k, None)
+                        else:
+                            r["shapes"][shape][key] = v
+                            if key == "power":
+                                r["shapes"][shape].setdefault("condition", "cover")
+                                r["shapes"][shape].setdefault("result", "removes")
+                        yield f"{shape} {key} {spec.get(key)} -> {v}", r
+
+
+def _reserve_edits(rec: dict):
+    for colour, shapes in rec.get("reserves", {}).items():
+        counts = shapes if isinstance(shapes, dict) else {"circle": shapes}
+        for shape, n in counts.items():
+            for d in (-3, -2, -1, 1, 2, 3):
+                if n + d >= 0:
+                    r = copy.deepcopy(rec)
+                    if isinstance(shapes, dict):
+                        r["reserves"][colour][shape] = n + d
+                    else:
+                        r["reserves"][colour] = n + d
+                    yield f"{colour} {shape} reserve {n} -> {n + d}", r
+
+
+def _board_edits(rec: dict):
+    """A board of one row of stacks made one shorter or taller (a locked stack stays
+    locked to its top), one stack fewer (the last, with what it holds) or one more
+    (open to every seat), and a piece pre-placed at the foot of an empty stack."""
+    board = rec["board"]
+    x, _, z = board["size"]
+    for height in (z - 1, z + 1):
+        if height >= 1:
+            r = copy.deepcopy(rec)
+            b = r["board"]
+            b["size"][2] = height
+            if b.get("locked"):
+                columns = sorted({(c[0], c[1]) for c in b["locked"]})
+                b["locked"] = [[i, j, k] for i, j in columns for k in range(1, height + 1)]
+            b["pieces"] = [p for p in b.get("pieces", []) if p["at"][2] <= height]
+            yield f"stacks {z} -> {height} high", r
+    r = copy.deepcopy(rec)
+    r["board"]["size"][0] = x + 1
+    yield f"{x + 1} stacks, the last open", r
+    if x > 1:
+        r = copy.deepcopy(rec)
+        b = r["board"]
+        b["size"][0] = x - 1
+        b["exclusive"] = [e for e in b.get("exclusive", []) if e["at"][0][0] < x]
+        b["locked"] = [c for c in b.get("locked", []) if c[0] < x]
+        if not b["locked"]:
+            b.pop("locked")
+        b["pieces"] = [p for p in b.get("pieces", []) if p["at"][0] < x]
+        yield f"{x - 1} stacks, the last removed", r
+    occupied = {p["at"][0] for p in board.get("pieces", [])}
+    colours = sorted(rec.get("reserves", {}))
+    for sx in range(1, x + 1):
+        if sx not in occupied:
+            for colour in colours:
+                for shape in _SHAPES:
+                    r = copy.deepcopy(rec)
+                    r["board"].setdefault("pieces", []).append(
+                        {"at": [sx, 1, 1], "colour": colour, "shape": shape}
+                    )
+                    yield f"a {colour} {shape} pre-placed on stack {sx}", r
+
+
+def _phase_edits(rec: dict):
+    """Each phase with or without a pass, simultaneous or in turn, with other seats
+    locked, or removed (when there are several)."""
+    phases = rec.get("phases", [])
+    for k, phase in enumerate(phases):
+        r = copy.deepcopy(rec)
+        r["phases"][k]["pass"] = not phase.get("pass", False)
+        yield f"phase {k + 1} {'without' if phase.get('pass') else 'with'} a pass", r
+        r = copy.deepcopy(rec)
+        if phase.get("order") == "simultaneous":
+            r["phases"][k].pop("order")
+        else:
+            r["phases"][k]["order"] = "simultaneous"
+        yield f"phase {k + 1} {'in turn' if phase.get('order') == 'simultaneous' else 'simultaneous'}", r
+        for locks in _LOCKS:
+            if locks != phase.get("locked_players", []):
+                r = copy.deepcopy(rec)
+                r["phases"][k]["locked_players"] = locks
+                if not locks:
+                    r["phases"][k].pop("locked_players")
+                yield f"phase {k + 1} locking {locks or 'nobody'}", r
+        if len(phases) > 1:
+            r = copy.deepcopy(rec)
+            del r["phases"][k]
+            yield f"phase {k + 1} removed", r
 
 
 def search_fixes(

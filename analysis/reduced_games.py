@@ -526,6 +526,7 @@ REDUCED = {
     "KBeauty9-LeastWins": beauty,
     "NeedyTrust": trust,
     "NeedyUltimatum": ultimatum,
+    "NeedyUltimatum-MostCirclesWins": ultimatum,
     "RichUltimatum": ultimatum,
     "RichTrust": trust,
     "3P-Volunteer": volunteer,

@@ -3,6 +3,8 @@ rule-set variant that loads and is classified as the study classifies, the fix s
 finds an edit that gives a game its namesake's structure, and the catalogue's dilemma
 variants are what docs/rules/dilemmas.md says they are."""
 
+import itertools
+
 import pyspiel
 import pytest
 
@@ -94,6 +96,8 @@ def test_shopping9_cloaked_hides_the_purchases():
     [
         "StagHunt-LongestLine",
         "RichDictator-OpenFirstStack",
+        "NeedyDictator-Most6Wins",
+        "NeedyUltimatum-MostCirclesWins",
         pytest.param("KBeauty9-LeastWins", marks=pytest.mark.slow),
     ],
 )
@@ -108,3 +112,37 @@ def test_the_page_shows_the_readings_file():
     assert block == dr.markdown()
     for name in dr.NOT_REPRODUCED:
         assert f"[{name}](#" in block
+
+
+def _outcomes(state) -> set:
+    """Every terminal return reachable from ``state`` through Chaos's moves."""
+    if state.is_terminal():
+        return {tuple(state.returns())}
+    if state.is_chance_node():
+        return set().union(*(_outcomes(state.child(a)) for a, _ in state.chance_outcomes()))
+    raise AssertionError("a player's move where only Chaos moves")
+
+
+def test_needydictator_most6wins_black_loses_by_giving_two_circles():
+    # black's three circles each go to the first stack (white's pile, whose pentagon converts
+    # what covers it) or keep to the second: giving two makes white's line of six
+    game = pyspiel.load_game("ttt(rules=NeedyDictator-Most6Wins)")
+    for given in itertools.product((True, False), repeat=3):
+        state = game.new_initial_state()
+        for gives in given:
+            labels = {state.action_to_string(0, a): a for a in state.legal_actions()}
+            state.apply_action(labels["black@stack(1,1) circle" if gives else "black@stack(2,1) circle"])
+        want = (-1.0, 1.0) if sum(given) >= 2 else (0.0, 0.0)
+        assert _outcomes(state) == {want}, given
+
+
+def test_needyultimatum_mostcircleswins_rejecting_is_one_disagreement_outcome():
+    from fractions import Fraction as F
+
+    from analysis.reduced_games import reduced
+
+    tree = reduced("NeedyUltimatum-MostCirclesWins").exact
+    assert {k for k, _ in tree} == {0, 1, 2, 3}
+    assert all(tree[k, "reject"] == (-1, -1) for k in range(4))
+    accepted = [tree[k, "accept"] for k in range(4)]
+    assert accepted == [(F(1, 4), F(1, 4)), (-1, F(3, 4)), (-1, 1), (-1, 1)]

@@ -104,10 +104,23 @@ VARIANTS = tuple(
             "'Most-in-a-row wins, Overachiever(s) disqualified' becomes 'Least-in-a-row wins'",
         ),
         (
+            "NeedyUltimatum-MostCirclesWins",
+            "ultimatum",
+            "NeedyUltimatum",
+            "'More pieces than chaos wins, Less pieces than chaos loses' becomes 'Most circles wins'",
+        ),
+        (
             "RichDictator-OpenFirstStack",
             "dictator",
             "RichDictator",
             "the first stack open to every seat, Chaos included, instead of exclusive to black",
+        ),
+        (
+            "NeedyDictator-Most6Wins",
+            "dictator",
+            "NeedyDictator",
+            "'More pieces than chaos wins, Less pieces than chaos loses' becomes 'Most 6-same-color-in-a-row "
+            "wins': two circles given make white's line of six",
         ),
         (
             "StagHunt-LongestLine",
