@@ -81,6 +81,8 @@ class Value:
 
 def _rate(count: int, n: int) -> Value:
     low, high = wilson_interval(count, n)
+    # Wilson's bounds at 0/n and n/n are exact in theory; keep float noise out of them.
+    low, high = (0.0 if count == 0 else low), (1.0 if count == n else high)
     return Value(count / n if n else math.nan, low, high)
 
 
