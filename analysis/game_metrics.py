@@ -100,9 +100,10 @@ def _need(traces: Sequence[Trace]) -> None:
 
 
 def advantage_p1(traces: Sequence[Trace]) -> Value:
-    """Share of all games the first player wins (draws and timeouts count as not won)."""
+    """The first player's score per game: a win counts 1, a game without a winner
+    (a draw or a timeout) counts 1/2, a loss 0."""
     _need(traces)
-    return _rate(sum(t.winner == 0 for t in traces), len(traces))
+    return _rate(sum(1.0 if t.winner == 0 else 0.5 if t.winner is None else 0.0 for t in traces), len(traces))
 
 
 def win_rates(traces: Sequence[Trace], players: int) -> list[float]:
@@ -177,9 +178,14 @@ def branching_factor_mean(traces: Sequence[Trace]) -> Value:
     return _per_game(traces, statistics.fmean)
 
 
+def _upper_median(values: Sequence[int]) -> float:
+    """The middle value, the upper of the two for an even count (as Ludii takes it)."""
+    return float(sorted(values)[len(values) // 2])
+
+
 def branching_factor_median(traces: Sequence[Trace]) -> Value:
-    """Mean over games of each game's median number of legal moves."""
-    return _per_game(traces, statistics.median)
+    """Mean over games of each game's median number of legal moves (the upper median)."""
+    return _per_game(traces, _upper_median)
 
 
 def branching_factor_max(traces: Sequence[Trace]) -> Value:

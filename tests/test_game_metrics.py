@@ -52,7 +52,9 @@ GAMES = [A, B, C, D]
 
 
 def test_outcome_metrics_count_wins_draws_and_timeouts_over_all_games():
-    assert gm.advantage_p1(GAMES).value == pytest.approx(1 / 4)
+    # A win, a loss, a draw and a timeout: (1 + 0 + 1/2 + 1/2) / 4.
+    assert gm.advantage_p1(GAMES).value == pytest.approx(2 / 4)
+    assert gm.advantage_p1([A, A, B]).value == pytest.approx(2 / 3)
     # P1 wins 1/4, P2 wins 1/4: balance 1 - 0.
     assert gm.balance(GAMES, 2).value == pytest.approx(1.0)
     # Of A, A, B: P1 wins 2/3, P2 1/3 -> 1 - 1/3.
@@ -65,12 +67,13 @@ def test_outcome_metrics_count_wins_draws_and_timeouts_over_all_games():
 def test_a_timeout_is_never_a_win_even_with_unequal_returns():
     capped = Trace(returns=(1.0, 0.0), movers=(0,), branching=(2,), timeout=True)
     assert capped.winner is None
-    assert gm.advantage_p1([capped]).value == 0.0
+    assert gm.advantage_p1([capped]).value == 0.5
+    assert gm.completion([capped]).value == 0.0
 
 
 def test_rates_carry_a_wilson_interval_around_the_value():
-    v = gm.advantage_p1(GAMES)
-    assert 0.0 < v.low < 0.25 < v.high < 1.0
+    v = gm.completion(GAMES)
+    assert 0.0 < v.low < 0.5 < v.high < 1.0
 
 
 def test_turns_merge_consecutive_moves_of_one_player():
@@ -89,8 +92,8 @@ def test_turns_merge_consecutive_moves_of_one_player():
 def test_branching_factor_is_reduced_per_game_then_averaged():
     # per-game means: A 2, B 11/4, C 2, D 5
     assert gm.branching_factor_mean(GAMES).value == pytest.approx((2 + 2.75 + 2 + 5) / 4)
-    # per-game medians: A 2, B 3, C 2, D 5
-    assert gm.branching_factor_median(GAMES).value == pytest.approx((2 + 3 + 2 + 5) / 4)
+    # per-game upper medians: A 2 of 1,2,3; B 4 of 1,2,4,4; C 2; D 5
+    assert gm.branching_factor_median(GAMES).value == pytest.approx((2 + 4 + 2 + 5) / 4)
     # per-game maxima: 3, 4, 2, 5
     assert gm.branching_factor_max(GAMES).value == pytest.approx(14 / 4)
     # per-game population variances: A 2/3, B (1.5625*2+0.5625+3.0625)/4 = 1.6875, C 0, D 0
