@@ -1,4 +1,4 @@
-"""python -m experiments.game_metrics end to end: outputs, reproducibility from the seed, resuming."""
+"""python -m experiments.game_metrics end to end: outputs, reproducibility from --seed, resuming."""
 
 from __future__ import annotations
 
