@@ -34,6 +34,8 @@ class Trace:
     with the player to move. ``sites_covered`` of ``sites`` board sites
     changed at some point of the game (``None`` when the game has no board
     tensor). ``timeout``: the game was stopped by the move cap, not by its rules.
+    ``evaluations[i]``, when recorded, holds each player's evaluation (expected
+    score in [0, 1]) of the position before move ``i``.
     """
 
     returns: tuple[float, ...]
@@ -44,12 +46,15 @@ class Trace:
     sites_covered: int | None = None
     sites: int | None = None
     timeout: bool = False
+    evaluations: tuple[tuple[float, ...], ...] = ()
 
     def __post_init__(self):
         if len(self.movers) != len(self.branching):
             raise ValueError(f"{len(self.movers)} movers but {len(self.branching)} branching factors")
         if any(b < 1 for b in self.branching):
             raise ValueError("every move is chosen among at least one legal move")
+        if self.evaluations and len(self.evaluations) != len(self.movers):
+            raise ValueError(f"{len(self.evaluations)} evaluations for {len(self.movers)} moves")
 
     @property
     def winner(self) -> int | None:
@@ -243,6 +248,64 @@ def situational_repetition(traces: Sequence[Trace]) -> Value:
     return _mean([_repetition(t.situations) for t in traces])
 
 
+# --------------------------------------------------------------------------- state evaluation
+
+
+def _evaluated(traces: Sequence[Trace], per_game) -> Value:
+    _need(traces)
+    return _mean([per_game(t) if t.evaluations else math.nan for t in traces])
+
+
+def _leaders(values: Sequence[float]) -> frozenset[int]:
+    best = max(values)
+    return frozenset(p for p, v in enumerate(values) if v == best)
+
+
+def lead_change(traces: Sequence[Trace]) -> Value:
+    """Mean over games of (positions whose set of leaders differs from the previous position's) / moves;
+    the first position counts as a change, as in Ludii."""
+
+    def per_game(t: Trace) -> float:
+        previous, changes = frozenset(), 0
+        for values in t.evaluations:
+            leaders = _leaders(values)
+            changes += leaders != previous
+            previous = leaders
+        return changes / len(t.evaluations)
+
+    return _evaluated(traces, per_game)
+
+
+def stability(traces: Sequence[Trace]) -> Value:
+    """Mean over games of the sum over players of the population variance of the player's evaluations."""
+    return _evaluated(
+        traces, lambda t: sum(statistics.pvariance(col) for col in zip(*t.evaluations, strict=True))
+    )
+
+
+def decisiveness_threshold(traces: Sequence[Trace]) -> Value:
+    """Mean over decided games of the highest evaluation any player other than the winner reached."""
+
+    def per_game(t: Trace) -> float:
+        if t.winner is None:
+            return math.nan
+        return max(v for values in t.evaluations for p, v in enumerate(values) if p != t.winner)
+
+    return _evaluated(traces, per_game)
+
+
+def drama(traces: Sequence[Trace]) -> Value:
+    """Mean over decided games of the mean, over positions, of how far the eventual winner's
+    evaluation is below the best evaluation."""
+
+    def per_game(t: Trace) -> float:
+        if t.winner is None:
+            return math.nan
+        return statistics.fmean(max(values) - values[t.winner] for values in t.evaluations)
+
+    return _evaluated(traces, per_game)
+
+
 # --------------------------------------------------------------------------- all of them
 
 #: Metric name, its group and the function computing it from traces (``players``
@@ -267,6 +330,10 @@ METRICS: tuple[tuple[str, str, object], ...] = (
     ("BoardCoverageDefault", "board", board_coverage),
     ("PositionalRepetition", "repetition", positional_repetition),
     ("SituationalRepetition", "repetition", situational_repetition),
+    ("LeadChange", "evaluation", lead_change),
+    ("Stability", "evaluation", stability),
+    ("DecisivenessThreshold", "evaluation", decisiveness_threshold),
+    ("DramaAverage", "evaluation", drama),
 )
 
 
@@ -303,4 +370,5 @@ def trace_from_record(d: dict) -> Trace:
         sites_covered=d["sites_covered"],
         sites=d["sites"],
         timeout=d["timeout"],
+        evaluations=tuple(tuple(v) for v in d.get("evaluations", ())),
     )

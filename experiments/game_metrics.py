@@ -70,8 +70,29 @@ def _position(state, cells) -> object:
     return tuple(cells) if cells is not None else str(state)
 
 
-def play_trace(game, spec: BotSpec, seed: int, index: int, max_moves: int) -> Trace:
-    """Play game ``index`` of the run with every seat taken by ``spec``."""
+def playout_evaluation(state, playouts: int, rng, max_moves: int) -> tuple[float, ...]:
+    """Each player's expected score in [0, 1] at ``state``, estimated from ``playouts``
+    uniformly random games from it (the value a Monte Carlo tree search starts from)."""
+    game = state.get_game()
+    low, high = game.min_utility(), game.max_utility()
+    totals = np.zeros(game.num_players())
+    for _ in range(playouts):
+        s, moves = state.clone(), 0
+        while not s.is_terminal() and moves < max_moves:
+            if s.is_chance_node():
+                outcomes, probs = zip(*s.chance_outcomes(), strict=True)
+                s.apply_action(int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))]))
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.integers(len(legal))])
+                moves += 1
+        totals += (np.asarray(s.returns()) - low) / (high - low) if s.is_terminal() else 0.5
+    return tuple(float(x) for x in totals / playouts)
+
+
+def play_trace(game, spec: BotSpec, seed: int, index: int, max_moves: int, playouts: int = 0) -> Trace:
+    """Play game ``index`` of the run with every seat taken by ``spec``; with ``playouts``,
+    evaluate every position before a move from that many random games."""
     from agents.build import make_bot
 
     players = game.num_players()
@@ -86,6 +107,8 @@ def play_trace(game, spec: BotSpec, seed: int, index: int, max_moves: int) -> Tr
     cells = _cells(state)
     start = cells
     changed = set()
+    evaluations = []
+    eval_rng = np.random.default_rng(np.random.SeedSequence([seed, index, 1]))
     positions = [_position(state, cells)]
     situations = [(positions[0], state.current_player())]
     while not state.is_terminal() and len(movers) < max_moves:
@@ -97,6 +120,8 @@ def play_trace(game, spec: BotSpec, seed: int, index: int, max_moves: int) -> Tr
         else:
             player = state.current_player()
             legal = state.legal_actions()
+            if playouts:
+                evaluations.append(playout_evaluation(state, playouts, eval_rng, max_moves))
             movers.append(player)
             branching.append(len(legal))
             if fast_random:
@@ -122,17 +147,21 @@ def play_trace(game, spec: BotSpec, seed: int, index: int, max_moves: int) -> Tr
         sites_covered=len(changed) if start is not None else None,
         sites=len(start) if start is not None else None,
         timeout=timeout,
+        evaluations=tuple(evaluations),
     )
 
 
-def play_chunk(game_string: str, agent: str, seed: int, first: int, count: int, max_moves: int) -> dict:
+def play_chunk(
+    game_string: str, agent: str, seed: int, first: int, count: int, max_moves: int, playouts: int = 0
+) -> dict:
     """Games ``first``..``first+count-1`` as one record of traces."""
     import games  # noqa: F401  (registers this toolkit's games in the worker)
 
     game = pyspiel.load_game(game_string)
     spec = BotSpec.parse(agent)
     traces = [
-        trace_to_record(play_trace(game, spec, seed, i, max_moves)) for i in range(first, first + count)
+        trace_to_record(play_trace(game, spec, seed, i, max_moves, playouts))
+        for i in range(first, first + count)
     ]
     return {"chunk": first, "count": count, "traces": traces}
 
@@ -156,7 +185,10 @@ def collect(args, out: Path, progress: bool) -> list[Trace]:
             if progress:
                 say(f"{args.game}: {args.games - played} games to play ({played} kept from an earlier run)")
             jobs = Parallel(n_jobs=args.jobs, return_as="generator_unordered")(
-                delayed(play_chunk)(args.game, args.agent, args.seed, f, n, args.max_moves) for f, n in todo
+                delayed(play_chunk)(
+                    args.game, args.agent, args.seed, f, n, args.max_moves, args.eval_playouts
+                )
+                for f, n in todo
             )
             for record in jobs:
                 store.append(record)
@@ -203,7 +235,8 @@ def measure(game_string: str, agent: str, games: int, seed: int = 0, **options) 
     game = pyspiel.load_game(game_string)
     spec = BotSpec.parse(agent)
     max_moves = options.get("max_moves", DEFAULT_MAX_MOVES)
-    traces = [play_trace(game, spec, seed, i, max_moves) for i in range(games)]
+    playouts = options.get("eval_playouts", 0)
+    traces = [play_trace(game, spec, seed, i, max_moves, playouts) for i in range(games)]
     return all_metrics(traces, game.num_players())
 
 
@@ -220,6 +253,13 @@ def main(argv=None) -> int:
         type=positive_int,
         default=DEFAULT_MAX_MOVES,
         help="moves after which a game counts as a timeout (default %(default)s, as Ludii)",
+    )
+    parser.add_argument(
+        "--eval-playouts",
+        type=non_negative_int,
+        default=0,
+        help="evaluate every position from this many random games, for the state-evaluation metrics "
+        "(LeadChange, Stability, DecisivenessThreshold, DramaAverage); 0 leaves them out (default)",
     )
     parser.add_argument("--chunk", type=positive_int, default=50, help="games per stored record (default 50)")
     parser.add_argument(
@@ -245,8 +285,11 @@ def main(argv=None) -> int:
         "seed": args.seed,
         "max_moves": args.max_moves,
         "chunk": args.chunk,
+        "eval_playouts": args.eval_playouts,
     }
-    prepare_out(out, STUDY, config, resume_keys=("game", "agent", "seed", "max_moves", "chunk"))
+    prepare_out(
+        out, STUDY, config, resume_keys=("game", "agent", "seed", "max_moves", "chunk", "eval_playouts")
+    )
     started = time.monotonic()
     traces = collect(args, out, progress=not args.no_progress)
     values = all_metrics(traces, game.num_players())

@@ -151,3 +151,39 @@ def test_a_trace_refuses_mismatched_moves_and_empty_choices():
         Trace(returns=(0.0, 0.0), movers=(0,), branching=(0,))
     with pytest.raises(ValueError):
         gm.advantage_p1([])
+
+
+# E: P1 wins; before each of its three moves each player's evaluation is recorded.
+E = Trace(
+    returns=(1.0, -1.0),
+    movers=(0, 1, 0),
+    branching=(3, 2, 1),
+    evaluations=((0.5, 0.5), (0.4, 0.6), (0.7, 0.3)),
+)
+# F: a draw whose two positions are both even.
+F = Trace(returns=(0.0, 0.0), movers=(0, 1), branching=(2, 2), evaluations=((0.5, 0.5), (0.5, 0.5)))
+
+
+def test_lead_change_counts_positions_whose_leaders_differ_from_the_previous_ones():
+    # E: leaders {0,1}, {1}, {0}: three changes (the first position counts) in 3 moves.
+    # F: {0,1}, {0,1}: one change in 2 moves.
+    assert gm.lead_change([E, F]).value == pytest.approx((1.0 + 0.5) / 2)
+
+
+def test_stability_sums_each_players_evaluation_variance():
+    # E: each player's values deviate by 1/30, 4/30, 5/30 from their mean: variance 42/900/3.
+    per_player = (1 + 16 + 25) / 900 / 3
+    assert gm.stability([E, F]).value == pytest.approx((2 * per_player + 0.0) / 2)
+
+
+def test_decisiveness_threshold_and_drama_follow_the_eventual_winner_and_skip_draws():
+    # E: the loser's best evaluation is 0.6; the winner trails the best by 0, 0.2, 0.
+    assert gm.decisiveness_threshold([E, F]).value == pytest.approx(0.6)
+    assert gm.drama([E, F]).value == pytest.approx(0.2 / 3)
+
+
+def test_evaluation_metrics_are_left_out_without_evaluations():
+    for fn in (gm.lead_change, gm.stability, gm.decisiveness_threshold, gm.drama):
+        assert math.isnan(fn(GAMES).value)
+    with pytest.raises(ValueError):
+        Trace(returns=(0.0, 0.0), movers=(0,), branching=(1,), evaluations=((0.5, 0.5), (0.5, 0.5)))

@@ -81,3 +81,13 @@ def test_a_bad_game_or_agent_is_a_usage_error(tmp_path):
         cmd.main(["--game", "no_such_game", "--out", str(tmp_path / "x")])
     with pytest.raises(SystemExit):
         cmd.main(["--game", "tic_tac_toe", "--agent", "nosuchbot", "--out", str(tmp_path / "y")])
+
+
+def test_random_playout_evaluations_give_the_state_evaluation_metrics(tmp_path):
+    doc = run(tmp_path / "e", "--eval-playouts", "5", games=6)
+    m = doc["metrics"]
+    assert 0.0 < m["LeadChange"]["value"] <= 1.0
+    assert m["Stability"]["value"] >= 0.0
+    plain = run(tmp_path / "p", games=6)["metrics"]
+    assert plain["LeadChange"]["value"] is None  # not evaluated, not guessed
+    assert plain["DurationMoves"] == m["DurationMoves"]  # evaluating does not change the games
