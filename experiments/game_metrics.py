@@ -8,7 +8,8 @@ games included) with every seat taken by ``--agent`` (an agent spec as the
 tournaments take it: ``random``, ``mcts:simulations=300``, ``alphabeta:depth=3``,
 ...), records a trace of each game and prints the metrics of
 ``analysis.game_metrics`` (outcome, duration, complexity, board coverage,
-repetition) with 95% intervals where a metric is a rate or a mean. The
+repetition; with ``--eval-playouts`` state evaluation too) with 95% intervals
+where a metric is a rate or a mean. The
 meaning and formula of each metric, and the Ludii metric it matches, are in
 docs/metrics.md.
 
@@ -174,11 +175,16 @@ def collect(args, out: Path, progress: bool) -> list[Trace]:
     """Every game's trace, played now or read back from ``out``."""
     from joblib import Parallel, delayed
 
-    from records import RecordStore
+    from records import RecordStore, SettingsMismatch
 
     chunks = [(f, min(args.chunk, args.games - f)) for f in range(0, args.games, args.chunk)]
     with RecordStore(out / "traces.jsonl", key="chunk") as store:
-        done = store.resume({f: {"count": n} for f, n in chunks})
+        try:
+            done = store.resume({f: {"count": n} for f, n in chunks})
+        except SettingsMismatch as err:  # a last chunk cut at another --games
+            raise SystemExit(
+                f"{err}; run with a --games that is a multiple of --chunk, or another --out"
+            ) from None
         todo = [(f, n) for f, n in chunks if f not in done]
         if todo:
             played, started = args.games - sum(n for _, n in todo), time.monotonic()

@@ -91,3 +91,16 @@ def test_random_playout_evaluations_give_the_state_evaluation_metrics(tmp_path):
     plain = run(tmp_path / "p", games=6)["metrics"]
     assert plain["LeadChange"]["value"] is None  # not evaluated, not guessed
     assert plain["DurationMoves"] == m["DurationMoves"]  # evaluating does not change the games
+
+
+def test_more_games_into_the_same_output_play_only_the_new_ones(tmp_path, capsys):
+    out = tmp_path / "grow"
+    run(out, games=8)
+    capsys.readouterr()
+    assert (
+        cmd.main(["--game", "tic_tac_toe", "--games", "12", "--seed", "3", "--out", str(out), "--chunk", "4"])
+        == 0
+    )
+    assert "4 games to play (8 kept" in capsys.readouterr().err
+    grown = json.loads((out / "metrics.json").read_text())["metrics"]
+    assert grown == run(tmp_path / "fresh", games=12)["metrics"]
