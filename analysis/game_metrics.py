@@ -1,0 +1,374 @@
+"""Game-quality metrics over recorded playouts, defined as Ludii's ``Evaluation`` metrics are.
+
+A ``Trace`` is what one played game leaves behind: the final returns, who
+chose each move and among how many legal moves, a key for every position
+passed through, how many board sites were ever changed and whether the game
+was cut off by a move cap. The metrics are pure functions of a list of traces,
+so a test can check them on traces written by hand; ``experiments.game_metrics``
+plays the games and records the traces.
+
+Aggregation follows Ludii: a per-game quantity (a game's mean branching
+factor, its share of decision moves, its repetition rate) is reduced within
+each game first and then averaged over games, so every game weighs the same
+however long it lasts. Each metric's meaning, formula and the Ludii metric it
+matches are listed in docs/metrics.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import statistics
+from collections.abc import Hashable, Sequence
+
+from analysis.stats import mean_and_ci, returns_to_winner, wilson_interval
+
+
+@dataclasses.dataclass(frozen=True)
+class Trace:
+    """One game as the metrics see it.
+
+    ``movers[i]`` chose move ``i`` among ``branching[i]`` legal moves (chance
+    events are not moves). ``positions`` has one key per position, the start
+    included (``len(movers) + 1`` keys); ``situations`` the same keys joined
+    with the player to move. ``sites_covered`` of ``sites`` board sites
+    changed at some point of the game (``None`` when the game has no board
+    tensor). ``timeout``: the game was stopped by the move cap, not by its rules.
+    ``evaluations[i]``, when recorded, holds each player's evaluation (expected
+    score in [0, 1]) of the position before move ``i``.
+    """
+
+    returns: tuple[float, ...]
+    movers: tuple[int, ...]
+    branching: tuple[int, ...]
+    positions: tuple[Hashable, ...] = ()
+    situations: tuple[Hashable, ...] = ()
+    sites_covered: int | None = None
+    sites: int | None = None
+    timeout: bool = False
+    evaluations: tuple[tuple[float, ...], ...] = ()
+
+    def __post_init__(self):
+        if len(self.movers) != len(self.branching):
+            raise ValueError(f"{len(self.movers)} movers but {len(self.branching)} branching factors")
+        if any(b < 1 for b in self.branching):
+            raise ValueError("every move is chosen among at least one legal move")
+        if self.evaluations and len(self.evaluations) != len(self.movers):
+            raise ValueError(f"{len(self.evaluations)} evaluations for {len(self.movers)} moves")
+
+    @property
+    def winner(self) -> int | None:
+        """The player with the strictly highest return; ``None`` for a draw or a timeout."""
+        return None if self.timeout else returns_to_winner(self.returns)
+
+    @property
+    def moves(self) -> int:
+        return len(self.movers)
+
+    @property
+    def turns(self) -> int:
+        """Runs of consecutive moves by one player (a player moving twice in a row takes one turn)."""
+        return sum(1 for i, p in enumerate(self.movers) if i == 0 or self.movers[i - 1] != p)
+
+
+@dataclasses.dataclass(frozen=True)
+class Value:
+    """A metric's value over the games, with a 95% interval where it is a rate or a mean
+    (``low``/``high`` are NaN where no interval applies)."""
+
+    value: float
+    low: float = math.nan
+    high: float = math.nan
+
+    def as_dict(self) -> dict:
+        return {"value": self.value, "low": self.low, "high": self.high}
+
+
+def _rate(count: int, n: int) -> Value:
+    low, high = wilson_interval(count, n)
+    # Wilson's bounds at 0/n and n/n are exact in theory; keep float noise out of them.
+    low, high = (0.0 if count == 0 else low), (1.0 if count == n else high)
+    return Value(count / n if n else math.nan, low, high)
+
+
+def _mean(values: Sequence[float]) -> Value:
+    values = [v for v in values if not math.isnan(v)]
+    return Value(*mean_and_ci(values)) if values else Value(math.nan)
+
+
+def _need(traces: Sequence[Trace]) -> None:
+    if not traces:
+        raise ValueError("the metrics need at least one game")
+
+
+# --------------------------------------------------------------------------- outcome
+
+
+def advantage_p1(traces: Sequence[Trace]) -> Value:
+    """The first player's score per game: a win counts 1, a game without a winner
+    (a draw or a timeout) counts 1/2, a loss 0."""
+    _need(traces)
+    return _rate(sum(1.0 if t.winner == 0 else 0.5 if t.winner is None else 0.0 for t in traces), len(traces))
+
+
+def win_rates(traces: Sequence[Trace], players: int) -> list[float]:
+    """Share of all games each player wins."""
+    _need(traces)
+    return [sum(t.winner == p for t in traces) / len(traces) for p in range(players)]
+
+
+def balance(traces: Sequence[Trace], players: int) -> Value:
+    """1 minus the largest difference between two players' win rates."""
+    rates = win_rates(traces, players)
+    return Value(1.0 - max((abs(a - b) for i, a in enumerate(rates) for b in rates[i + 1 :]), default=0.0))
+
+
+def completion(traces: Sequence[Trace]) -> Value:
+    """Share of games with a winner (neither a draw nor a timeout)."""
+    _need(traces)
+    return _rate(sum(t.winner is not None for t in traces), len(traces))
+
+
+def drawishness(traces: Sequence[Trace]) -> Value:
+    """Share of games the rules end without a winner (timeouts excluded)."""
+    _need(traces)
+    return _rate(sum(t.winner is None and not t.timeout for t in traces), len(traces))
+
+
+def timeouts(traces: Sequence[Trace]) -> Value:
+    """Share of games stopped by the move cap."""
+    _need(traces)
+    return _rate(sum(t.timeout for t in traces), len(traces))
+
+
+# --------------------------------------------------------------------------- duration
+
+
+def duration_turns(traces: Sequence[Trace]) -> Value:
+    """Mean number of turns per game."""
+    _need(traces)
+    return _mean([t.turns for t in traces])
+
+
+def duration_moves(traces: Sequence[Trace]) -> Value:
+    """Mean number of moves per game."""
+    _need(traces)
+    return _mean([t.moves for t in traces])
+
+
+def _spread(values: Sequence[float]) -> Value:
+    return Value(statistics.pstdev(values) if values else math.nan)
+
+
+def duration_turns_sd(traces: Sequence[Trace]) -> Value:
+    """Population standard deviation of the turns per game."""
+    return _spread([t.turns for t in traces])
+
+
+def duration_moves_sd(traces: Sequence[Trace]) -> Value:
+    """Population standard deviation of the moves per game."""
+    return _spread([t.moves for t in traces])
+
+
+# --------------------------------------------------------------------------- complexity
+
+
+def _per_game(traces: Sequence[Trace], reduce) -> Value:
+    _need(traces)
+    return _mean([reduce(t.branching) if t.branching else math.nan for t in traces])
+
+
+def branching_factor_mean(traces: Sequence[Trace]) -> Value:
+    """Mean over games of each game's mean number of legal moves."""
+    return _per_game(traces, statistics.fmean)
+
+
+def _upper_median(values: Sequence[int]) -> float:
+    """The middle value, the upper of the two for an even count (as Ludii takes it)."""
+    return float(sorted(values)[len(values) // 2])
+
+
+def branching_factor_median(traces: Sequence[Trace]) -> Value:
+    """Mean over games of each game's median number of legal moves (the upper median)."""
+    return _per_game(traces, _upper_median)
+
+
+def branching_factor_max(traces: Sequence[Trace]) -> Value:
+    """Mean over games of each game's largest number of legal moves."""
+    return _per_game(traces, max)
+
+
+def branching_factor_variance(traces: Sequence[Trace]) -> Value:
+    """Mean over games of the population variance of each game's numbers of legal moves."""
+    return _per_game(traces, statistics.pvariance)
+
+
+def decision_moves(traces: Sequence[Trace]) -> Value:
+    """Mean over games of the share of moves chosen among more than one legal move."""
+    return _per_game(traces, lambda b: sum(x > 1 for x in b) / len(b))
+
+
+def decision_factor(traces: Sequence[Trace]) -> Value:
+    """Mean over games of the mean number of legal moves at the decision moves (more than one)."""
+
+    def mean_of_decisions(b):
+        decisions = [x for x in b if x > 1]
+        return statistics.fmean(decisions) if decisions else math.nan
+
+    return _per_game(traces, mean_of_decisions)
+
+
+def game_tree_complexity(traces: Sequence[Trace]) -> Value:
+    """Mean over games of ``moves * log10(mean branching factor of the game)``."""
+    return _per_game(traces, lambda b: len(b) * math.log10(statistics.fmean(b)))
+
+
+# --------------------------------------------------------------------------- board and repetition
+
+
+def board_coverage(traces: Sequence[Trace]) -> Value:
+    """Mean over games of the share of board sites changed at some point."""
+    _need(traces)
+    return _mean([t.sites_covered / t.sites if t.sites else math.nan for t in traces])
+
+
+def _repetition(keys: Sequence[Hashable]) -> float:
+    return 1.0 - len(set(keys)) / len(keys) if keys else math.nan
+
+
+def positional_repetition(traces: Sequence[Trace]) -> Value:
+    """Mean over games of ``1 - distinct positions / positions passed through`` (the start included)."""
+    _need(traces)
+    return _mean([_repetition(t.positions) for t in traces])
+
+
+def situational_repetition(traces: Sequence[Trace]) -> Value:
+    """As positional repetition, with the player to move part of the position."""
+    _need(traces)
+    return _mean([_repetition(t.situations) for t in traces])
+
+
+# --------------------------------------------------------------------------- state evaluation
+
+
+def _evaluated(traces: Sequence[Trace], per_game) -> Value:
+    _need(traces)
+    return _mean([per_game(t) if t.evaluations else math.nan for t in traces])
+
+
+def _leaders(values: Sequence[float]) -> frozenset[int]:
+    best = max(values)
+    return frozenset(p for p, v in enumerate(values) if v == best)
+
+
+def lead_change(traces: Sequence[Trace]) -> Value:
+    """Mean over games of (positions whose set of leaders differs from the previous position's) / moves;
+    the first position counts as a change, as in Ludii."""
+
+    def per_game(t: Trace) -> float:
+        previous, changes = frozenset(), 0
+        for values in t.evaluations:
+            leaders = _leaders(values)
+            changes += leaders != previous
+            previous = leaders
+        return changes / len(t.evaluations)
+
+    return _evaluated(traces, per_game)
+
+
+def stability(traces: Sequence[Trace]) -> Value:
+    """Mean over games of the sum over players of the population variance of the player's evaluations."""
+    return _evaluated(
+        traces, lambda t: sum(statistics.pvariance(col) for col in zip(*t.evaluations, strict=True))
+    )
+
+
+def decisiveness_threshold(traces: Sequence[Trace]) -> Value:
+    """Mean over decided games of the highest evaluation any player other than the winner reached."""
+
+    def per_game(t: Trace) -> float:
+        if t.winner is None:
+            return math.nan
+        return max(v for values in t.evaluations for p, v in enumerate(values) if p != t.winner)
+
+    return _evaluated(traces, per_game)
+
+
+def drama(traces: Sequence[Trace]) -> Value:
+    """Mean over decided games of the mean, over positions, of how far the eventual winner's
+    evaluation is below the best evaluation."""
+
+    def per_game(t: Trace) -> float:
+        if t.winner is None:
+            return math.nan
+        return statistics.fmean(max(values) - values[t.winner] for values in t.evaluations)
+
+    return _evaluated(traces, per_game)
+
+
+# --------------------------------------------------------------------------- all of them
+
+#: Metric name, its group and the function computing it from traces (``players``
+#: is passed to the functions that need it).
+METRICS: tuple[tuple[str, str, object], ...] = (
+    ("AdvantageP1", "outcome", advantage_p1),
+    ("Balance", "outcome", balance),
+    ("Completion", "outcome", completion),
+    ("Drawishness", "outcome", drawishness),
+    ("Timeouts", "outcome", timeouts),
+    ("DurationTurns", "duration", duration_turns),
+    ("DurationTurnsStdDev", "duration", duration_turns_sd),
+    ("DurationMoves", "duration", duration_moves),
+    ("DurationMovesStdDev", "duration", duration_moves_sd),
+    ("BranchingFactorAverage", "complexity", branching_factor_mean),
+    ("BranchingFactorMedian", "complexity", branching_factor_median),
+    ("BranchingFactorMaximum", "complexity", branching_factor_max),
+    ("BranchingFactorVariance", "complexity", branching_factor_variance),
+    ("DecisionMoves", "complexity", decision_moves),
+    ("DecisionFactorAverage", "complexity", decision_factor),
+    ("GameTreeComplexity", "complexity", game_tree_complexity),
+    ("BoardCoverageDefault", "board", board_coverage),
+    ("PositionalRepetition", "repetition", positional_repetition),
+    ("SituationalRepetition", "repetition", situational_repetition),
+    ("LeadChange", "evaluation", lead_change),
+    ("Stability", "evaluation", stability),
+    ("DecisivenessThreshold", "evaluation", decisiveness_threshold),
+    ("DramaAverage", "evaluation", drama),
+)
+
+
+def all_metrics(traces: Sequence[Trace], players: int) -> dict[str, Value]:
+    """Every metric of ``METRICS`` over ``traces``, by name, in the table's order."""
+    _need(traces)
+    out = {}
+    for name, _group, fn in METRICS:
+        out[name] = fn(traces, players) if fn is balance else fn(traces)
+    return out
+
+
+def trace_to_record(trace: Trace) -> dict:
+    """A JSON-ready form of ``trace``; position keys become first-seen indices
+    (0, 1, 2, ...), which keeps every repetition and nothing else."""
+
+    def relabel(keys):
+        seen: dict = {}
+        return [seen.setdefault(k, len(seen)) for k in keys]
+
+    d = dataclasses.asdict(trace)
+    d["positions"] = relabel(trace.positions)
+    d["situations"] = relabel(trace.situations)
+    return d
+
+
+def trace_from_record(d: dict) -> Trace:
+    return Trace(
+        returns=tuple(d["returns"]),
+        movers=tuple(d["movers"]),
+        branching=tuple(d["branching"]),
+        positions=tuple(d["positions"]),
+        situations=tuple(d["situations"]),
+        sites_covered=d["sites_covered"],
+        sites=d["sites"],
+        timeout=d["timeout"],
+        evaluations=tuple(tuple(v) for v in d.get("evaluations", ())),
+    )
