@@ -166,8 +166,10 @@ def test_other_games_are_recorded_and_rated_by_game_string(app, game):
     make_users(app)
     cy = Browser(app, "cy")
     # the home page's group says what happens to its games: recorded and rated
-    group = re.search(r'<optgroup label="([^"]*)" id="other-games">(.*?)</optgroup>', cy.get("/").text, re.S)
-    assert group.group(1) == "Other games (recorded and rated per game string)"
+    group = re.search(
+        r'<optgroup label="([^"]*)" id="group-connection">(.*?)</optgroup>', cy.get("/").text, re.S
+    )
+    assert group.group(1) == "Connection games with flipping (recorded and rated per game string)"
     assert f'value="{game}"' in group.group(2)
     url = cy.post("/play/new", game=game, universe="Public", seat0="cy", seat1="Random").headers["Location"]
     page = play_to_end(cy, url)
