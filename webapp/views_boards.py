@@ -336,9 +336,18 @@ def player(name):
 @login_required
 def evolution(name):
     """The leaderboard's "Show Evolution" posts its checked players here (a
-    POST, so the form's CSRF token never lands in a URL); a GET link works too."""
-    chosen = request.values.getlist("players") or ["Random"]
+    POST, so the form's CSRF token never lands in a URL); a GET link works too.
+    With no player checked it goes back to the leaderboard and says what to
+    check, rather than plotting a player nobody chose."""
+    chosen = [p for p in request.values.getlist("players") if p]
     universe = request.values.get("universe", PUBLIC)
+    if not chosen:
+        flash(
+            "Show Evolution: check at least one player (the boxes beside Random and the bots) "
+            "to see how their skill changed",
+            "error",
+        )
+        return redirect(url_for("boards.leaderboard", name=name, universe=universe))
     return render_template("evolution.html", name=name, players=chosen, universe=universe, metric="Rating")
 
 
@@ -350,8 +359,10 @@ def evolution_png(name):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    chosen = request.args.getlist("players") or ["Random"]
+    chosen = [p for p in request.args.getlist("players") if p]
     universe = request.args.get("universe", PUBLIC)
+    if not chosen:
+        abort(400, "name at least one player (players=NAME) to plot")
     try:
         data = reg_evolution.evolution(reg(), name, chosen, universe)
     except RegistryError as e:
