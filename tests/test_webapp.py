@@ -266,6 +266,13 @@ def test_benchmark_runs_with_progress_and_evolution_plots(app):
             break
         time.sleep(0.1)
     assert status["error"] is None and status["done"] == status["total"] == 2
+    # the finished run's page shows its results: each player's games, won, drawn, lost
+    page = tom.get(url).text
+    rows = dict(re.findall(r'<tr data-player="([^"]+)">((?:<td>[^<]*</td>)+)</tr>', page))
+    assert set(rows) == {"Random", "mcts50"}
+    counts = {p: [int(c) for c in re.findall(r"<td>(\d+)</td>", cells)] for p, cells in rows.items()}
+    assert all(c[0] == 2 and c[1] + c[2] + c[3] == 2 for c in counts.values())
+    assert counts["Random"][1] == counts["mcts50"][3] and counts["Random"][2] == counts["mcts50"][2]
     with db(app) as reg:
         assert len(results.games_of(reg, "Tic-Tac-Toe")) == 2
     png = tom.get("/rules/Tic-Tac-Toe/evolution.png?players=Random&players=mcts50")

@@ -478,7 +478,9 @@ def _job(jid) -> bench_runs.BenchmarkRun:
 @role_required("trainer")
 def benchmark_page(jid):
     job = _job(jid)
-    return render_template("benchmark.html", job=job, done=job.progress(reg()))
+    return render_template(
+        "benchmark.html", job=job, done=job.progress(reg()), standings=job.standings(reg())
+    )
 
 
 @bp.route("/benchmark/<jid>/status")
