@@ -23,3 +23,21 @@ def test_show_evolution_with_nobody_checked_asks_for_a_player(app):
     shown = cy.post("/rules/Tic-Tac-Toe/evolution", universe="Public", players=["Random"]).text
     assert 'id="evolution-plot"' in shown and "players=Random" in shown
     assert cy.get("/rules/Tic-Tac-Toe/evolution.png").status_code == 400
+
+
+def test_not_found_pages_say_where_the_app_lists_the_names(app):
+    make_users(app)
+    cy = Browser(app, "cy")
+    for url in ("/rules/Nope", "/rules/Nope/leaderboard", "/rules/Nope/learning-curve"):
+        r = cy.get(url)
+        page = html.unescape(r.text)
+        assert r.status_code == 404, url
+        assert "There is no rule set called 'Nope' here. The Rule sets page (in the menu above)" in page, url
+        assert "python -m" not in page, url
+    page = html.unescape(cy.get("/player/Nobody").text)
+    assert "There is no player called 'Nobody' here. A game's leaderboard lists its players" in page
+    assert "python -m" not in page
+    # the home page's refusal of an unknown choice says the same
+    home = html.unescape(cy.get("/?game=Nope").text)
+    assert "Nope cannot be played here: There is no rule set called 'Nope' here." in home
+    assert "python -m" not in home

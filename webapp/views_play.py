@@ -21,7 +21,7 @@ from registry.store import PUBLIC
 from webapp import boards, bots_for_game, game_menu, game_story
 from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
 from webapp.source import identity_key, web_game_string_problem
-from webapp.web import login_required, reg, user
+from webapp.web import browser_words, login_required, reg, user
 
 bp = Blueprint("play", __name__)
 
@@ -97,7 +97,8 @@ def home():
     except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
         # no silent fallback to another game: the page says why this one
         # cannot be played and offers no seats for it
-        flash(f"{choice} cannot be played here: {e}", "error")
+        why = browser_words(e) if isinstance(e, RegistryError) else e
+        flash(f"{choice} cannot be played here: {why}", "error")
         n, options = 0, []
     me = my_player(universe)
     opponent = request.args.get("opponent", "Random")
