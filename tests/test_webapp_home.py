@@ -97,3 +97,8 @@ def test_games_in_progress_name_the_rule_set_and_whose_turn(app):
     cy.post(url + "/move", action=action)
     assert entry(cy) == "Connect4: cy vs dee (waiting for dee)"
     assert entry(dee) == "Connect4: cy vs dee (your turn)"
+    # one of the other games by its readable name, not its game string
+    y = cy.post("/play/new", game="y_game(board_size=5)", universe="Public", seat0="cy", seat1="Random")
+    ygid = y.headers["Location"].rsplit("/", 1)[1]
+    line = re.search(rf'<a href="/game/{ygid}" class="resume">([^<]*)</a>', cy.get("/").text).group(1)
+    assert line == "Y, triangle of side 5: cy vs Random"

@@ -143,6 +143,12 @@ def menu(reg: Registry, user: str, recorded: list[str]) -> list[dict]:
     return [{"key": key, "label": label, "games": games[key]} for key, label in GROUPS if games[key]]
 
 
+def label_of(game: str) -> str:
+    """How the page names ``game`` (a rule set's name, a game string's stored
+    name, or one of the other games' readable names)."""
+    return OTHER_GAME_INFO[game][0] if game in OTHER_GAME_INFO else game
+
+
 def find(groups: list[dict], name: str) -> dict | None:
     """The entry of ``name`` in ``menu``'s groups (None if it is in none)."""
     return next((g for group in groups for g in group["games"] if g["name"] == name), None)

@@ -142,7 +142,7 @@ def in_progress(name: str) -> list[dict]:
             turn = "your turn"
         else:
             turn = "waiting for " + game_story.names(game, game.waiting_seats(seats))
-        out.append({**row, "turn": turn})
+        out.append({**row, "name": game_menu.label_of(row["game_string"]), "turn": turn})
     return out
 
 
