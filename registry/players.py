@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from agents import BotSpec
-from registry.errors import RegistryError
+from registry.errors import RegistryError, UnknownName
 from registry.store import Registry, now
 from registry.users import check_player_name
 
@@ -95,9 +95,10 @@ def _game_row(reg: Registry, name: str) -> int:
     try:
         return open_games.ensure_game(reg, name)
     except RegistryError as e:
-        raise RegistryError(
-            f"unknown rule set {name!r} (list them with `python -m registry "
-            f"list`), and not a game string either: {e}"
+        raise UnknownName(
+            "rule set",
+            name,
+            f" (list them with `python -m registry list`), and not a game string either: {e}",
         ) from None
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from agents import BotSpec
 from games.ttt import rules as ttt_rules
 from registry import db as _db
-from registry.errors import RegistryError
+from registry.errors import RegistryError, UnknownName
 
 PUBLIC = "Public"
 RANDOM = "Random"
@@ -97,7 +97,7 @@ class Registry:
     def rule_set_id(self, name: str) -> int:
         row = self.one("SELECT id FROM rule_sets WHERE name = ?", (name,))
         if row is None:
-            raise RegistryError(f"unknown rule set {name!r}; list them with `python -m registry list`")
+            raise UnknownName("rule set", name, "; list them with `python -m registry list`")
         return row[0]
 
     def universe_id(self, name: str) -> int:
@@ -112,7 +112,7 @@ class Registry:
             "SELECT id, name, kind, user_id, universe_id, spec FROM players WHERE name = ?", (name,)
         )
         if row is None:
-            raise RegistryError(f"unknown player {name!r}; list them with `python -m registry players`")
+            raise UnknownName("player", name, "; list them with `python -m registry players`")
         return row
 
     def _names(self, table: str) -> str:

@@ -166,8 +166,10 @@ def test_other_games_are_recorded_and_rated_by_game_string(app, game):
     make_users(app)
     cy = Browser(app, "cy")
     # the home page's group says what happens to its games: recorded and rated
-    group = re.search(r'<optgroup label="([^"]*)" id="other-games">(.*?)</optgroup>', cy.get("/").text, re.S)
-    assert group.group(1) == "Other games (recorded and rated per game string)"
+    group = re.search(
+        r'<optgroup label="([^"]*)" id="group-connection">(.*?)</optgroup>', cy.get("/").text, re.S
+    )
+    assert group.group(1) == "Connection games with flipping (recorded and rated per game string)"
     assert f'value="{game}"' in group.group(2)
     url = cy.post("/play/new", game=game, universe="Public", seat0="cy", seat1="Random").headers["Location"]
     page = play_to_end(cy, url)
@@ -264,6 +266,13 @@ def test_benchmark_runs_with_progress_and_evolution_plots(app):
             break
         time.sleep(0.1)
     assert status["error"] is None and status["done"] == status["total"] == 2
+    # the finished run's page shows its results: each player's games, won, drawn, lost
+    page = tom.get(url).text
+    rows = dict(re.findall(r'<tr data-player="([^"]+)">((?:<td>[^<]*</td>)+)</tr>', page))
+    assert set(rows) == {"Random", "mcts50"}
+    counts = {p: [int(c) for c in re.findall(r"<td>(\d+)</td>", cells)] for p, cells in rows.items()}
+    assert all(c[0] == 2 and c[1] + c[2] + c[3] == 2 for c in counts.values())
+    assert counts["Random"][1] == counts["mcts50"][3] and counts["Random"][2] == counts["mcts50"][2]
     with db(app) as reg:
         assert len(results.games_of(reg, "Tic-Tac-Toe")) == 2
     png = tom.get("/rules/Tic-Tac-Toe/evolution.png?players=Random&players=mcts50")

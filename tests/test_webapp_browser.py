@@ -300,10 +300,12 @@ def test_benchmark_progress_and_evolution(browser, server, accounts):
     page.check("input.pick[value='Random']")
     page.check("input.pick[value='mcts50']")
     follow(page, "#benchmark")
-    page.wait_for_function(
-        "document.getElementById('bench-result').textContent.includes('Finished')", timeout=60000
-    )
+    # when it finishes the page shows the run's results (it reloads: the server draws them)
+    page.wait_for_selector("#bench-standings", timeout=60000)
+    assert page.inner_text("#bench-result").startswith("Finished: 2 games")
     assert page.inner_text("#bench-count") == "2 / 2 games"
+    players = page.locator("#bench-standings tr[data-player]")
+    assert sorted(players.evaluate_all("rows => rows.map(r => r.dataset.player)")) == ["Random", "mcts50"]
     shot(page, "benchmark")
     follow(page, "#bench-back")  # back to the leaderboard it came from
     assert page.url.endswith("/rules/Tic-Tac-Toe/leaderboard")

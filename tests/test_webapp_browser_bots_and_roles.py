@@ -52,8 +52,8 @@ def test_a_cloaked_rule_set_offers_only_bots_that_can_play_it(browser, server, a
     page.goto(server + "/")
     # the other games are recorded and rated like the rule sets, and their group says so
     assert (
-        page.locator("#other-games").get_attribute("label")
-        == "Other games (recorded and rated per game string)"
+        page.locator("#group-connection").get_attribute("label")
+        == "Connection games with flipping (recorded and rated per game string)"
     )
     with page.expect_navigation():
         page.select_option("#game", "Phantom-TTT-Corners")

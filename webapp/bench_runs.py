@@ -52,6 +52,35 @@ class BenchmarkRun:
         self.finished = bool(finished)
         self.result = json.loads(result) if result else None
 
+    def standings(self, r: Registry) -> list[dict]:
+        """The finished run's games per player, best first: games, how many it
+        finished ahead of every other seat, level with the best of them, and
+        behind, and its score (1 ahead, 1/2 level, 0 behind, as
+        ``registry.benchmark`` ranks a favourite), as a percentage of its games.
+        [] until the run has a result."""
+        if not self.result or self.result.get("id") is None:
+            return []
+        rows = r.query(
+            "SELECT p.name, COUNT(*), SUM(s.result > o.best), SUM(s.result = o.best) FROM seats s "
+            "JOIN games g ON g.id = s.game_id JOIN players p ON p.id = s.player_id "
+            "JOIN (SELECT a.game_id, a.seat, MAX(b.result) AS best FROM seats a JOIN seats b "
+            "ON b.game_id = a.game_id AND b.seat != a.seat GROUP BY a.game_id, a.seat) o "
+            "ON o.game_id = s.game_id AND o.seat = s.seat WHERE g.benchmark_id = ? GROUP BY p.name",
+            (self.result["id"],),
+        )
+        out = [
+            {
+                "player": name,
+                "games": n,
+                "ahead": ahead,
+                "level": level,
+                "behind": n - ahead - level,
+                "score": 100 * (ahead + level / 2) / n,
+            }
+            for name, n, ahead, level in rows
+        ]
+        return sorted(out, key=lambda e: (-e["score"], e["player"]))
+
     def progress(self, r: Registry) -> int:
         """Games of this run in the database (its registry benchmark: the latest
         with these players on this rule set)."""

@@ -42,7 +42,7 @@ from webapp import bench_runs, bots_for_game
 from webapp.live import load_game, unplayable
 from webapp.source import identity_key, web_game_string_problem
 from webapp.views_auth import safe_next
-from webapp.web import login_required, reg, role, role_required, user
+from webapp.web import browser_words, login_required, reg, role, role_required, user
 
 bp = Blueprint("boards", __name__)
 
@@ -129,7 +129,7 @@ def leaderboard(name):
     try:
         reg().rule_set_id(name)
     except RegistryError as e:
-        abort(404, str(e))
+        abort(404, browser_words(e))
     game_string = open_games.is_game_string_row(reg(), name)
     universes, universe = _universe_choice()
     extra = [p for p in request.args.getlist("add") if p]
@@ -293,7 +293,7 @@ def player(name):
     try:
         row = reg().player(name)
     except RegistryError as e:
-        abort(404, str(e))
+        abort(404, browser_words(e))
     if row[2] == "chaos":
         abort(404, "Chaos has no stats")
     games = results.games_of(reg(), player=name)  # rule sets' and game strings' alike
@@ -336,9 +336,18 @@ def player(name):
 @login_required
 def evolution(name):
     """The leaderboard's "Show Evolution" posts its checked players here (a
-    POST, so the form's CSRF token never lands in a URL); a GET link works too."""
-    chosen = request.values.getlist("players") or ["Random"]
+    POST, so the form's CSRF token never lands in a URL); a GET link works too.
+    With no player checked it goes back to the leaderboard and says what to
+    check, rather than plotting a player nobody chose."""
+    chosen = [p for p in request.values.getlist("players") if p]
     universe = request.values.get("universe", PUBLIC)
+    if not chosen:
+        flash(
+            "Show Evolution: check at least one player (the boxes beside Random and the bots) "
+            "to see how their skill changed",
+            "error",
+        )
+        return redirect(url_for("boards.leaderboard", name=name, universe=universe))
     return render_template("evolution.html", name=name, players=chosen, universe=universe, metric="Rating")
 
 
@@ -350,12 +359,14 @@ def evolution_png(name):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    chosen = request.args.getlist("players") or ["Random"]
+    chosen = [p for p in request.args.getlist("players") if p]
     universe = request.args.get("universe", PUBLIC)
+    if not chosen:
+        abort(400, "name at least one player (players=NAME) to plot")
     try:
         data = reg_evolution.evolution(reg(), name, chosen, universe)
     except RegistryError as e:
-        abort(404, str(e))
+        abort(404, browser_words(e))
     # names are text: a "$" in a player's name ("Eve$^^$") must not start
     # matplotlib's math notation, whose parse error made this a 500
     with matplotlib.rc_context({"text.parse_math": False}):
@@ -370,7 +381,7 @@ def learning_curve(name):
     try:
         reg().rule_set_id(name)
     except RegistryError as e:
-        abort(404, str(e))
+        abort(404, browser_words(e))
     universe = request.args.get("universe", PUBLIC)
     curve = strength.learning_curve(reg(), name, universe)
     return render_template(
@@ -390,7 +401,7 @@ def learning_curve_png(name):
     try:
         curve = strength.learning_curve(reg(), name, universe)
     except RegistryError as e:
-        abort(404, str(e))
+        abort(404, browser_words(e))
     if curve is None:
         abort(404, NO_CURVE)
     # names are text: a "$" in them must not start math notation (the log axis's
@@ -467,7 +478,9 @@ def _job(jid) -> bench_runs.BenchmarkRun:
 @role_required("trainer")
 def benchmark_page(jid):
     job = _job(jid)
-    return render_template("benchmark.html", job=job, done=job.progress(reg()))
+    return render_template(
+        "benchmark.html", job=job, done=job.progress(reg()), standings=job.standings(reg())
+    )
 
 
 @bp.route("/benchmark/<jid>/status")

@@ -20,7 +20,7 @@ from registry import rulesets, users
 from registry.errors import RegistryError
 from registry.names import normal_name
 from webapp import factory_form as ff
-from webapp.web import login_required, reg, role_required, user
+from webapp.web import browser_words, login_required, reg, role_required, user
 
 bp = Blueprint("factory", __name__)
 
@@ -194,7 +194,7 @@ def show(name):
     try:
         record = rulesets.rule_set_json(reg(), name)
     except RegistryError as e:
-        abort(404, str(e))
+        abort(404, browser_words(e))
     creator = reg().one(
         "SELECT u.name FROM rule_sets r LEFT JOIN users u ON u.id = r.creator_id WHERE r.name = ?", (name,)
     )[0]

@@ -18,10 +18,10 @@ from registry import open_games, rulesets, users
 from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
-from webapp import boards, bots_for_game, game_story
+from webapp import boards, bots_for_game, game_menu, game_story
 from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
 from webapp.source import identity_key, web_game_string_problem
-from webapp.web import login_required, reg, user
+from webapp.web import browser_words, login_required, reg, user
 
 bp = Blueprint("play", __name__)
 
@@ -97,14 +97,15 @@ def home():
     except (RegistryError, ValueError, pyspiel.SpielError, RuntimeError) as e:
         # no silent fallback to another game: the page says why this one
         # cannot be played and offers no seats for it
-        flash(f"{choice} cannot be played here: {e}", "error")
+        why = browser_words(e) if isinstance(e, RegistryError) else e
+        flash(f"{choice} cannot be played here: {why}", "error")
         n, options = 0, []
     me = my_player(universe)
     opponent = request.args.get("opponent", "Random")
     # the leaderboard's Play New Game prefills its row's player in the second
     # seat (the tic-tac-toe variations specification); for the user's own persona the first seat is Random
     defaults = ([me] if opponent != me else ["Random"]) + [opponent] + ["Random"] * (n - 2)
-    mine = live_games().unfinished_of(reg(), user())
+    mine = in_progress(user())
     listed = [r["name"] for r in rulesets.list_rule_sets(reg())]
     # game strings with stored games (recorded by the CLI or the browser), and
     # the choice itself when it is none of these and playable (a string a link
@@ -112,11 +113,11 @@ def home():
     recorded = [g for g in open_games.open_game_strings(reg()) if g not in OTHER_GAMES]
     if n and choice not in listed and choice not in OTHER_GAMES and choice not in recorded:
         recorded.append(choice)
+    groups = game_menu.menu(reg(), user(), recorded)
     return render_template(
         "home.html",
-        rule_sets=listed,
-        other_games=OTHER_GAMES,
-        recorded_games=recorded,
+        groups=groups,
+        chosen=game_menu.find(groups, choice),
         choice=choice,
         seats=n,
         defaults=defaults,
@@ -125,6 +126,24 @@ def home():
         universe=universe,
         mine=mine,
     )
+
+
+def in_progress(name: str) -> list[dict]:
+    """The user's games in progress as the home page lists them: the rule
+    set's name (or the game string), the players, and whose turn it is by
+    name ("your turn", or the players the user waits for)."""
+    out = []
+    for row in live_games().unfinished_of(reg(), name):
+        game = live_games().get(reg(), row["id"])
+        if game is None:
+            continue
+        seats = game.seat_of(name)
+        if game.waiting_for(name):
+            turn = "your turn"
+        else:
+            turn = "waiting for " + game_story.names(game, game.waiting_seats(seats))
+        out.append({**row, "name": game_menu.label_of(row["game_string"]), "turn": turn})
+    return out
 
 
 @bp.route("/play/new", methods=["POST"])

@@ -16,6 +16,7 @@ import threading
 
 from flask import abort, current_app, g, redirect, request, session, url_for
 
+from registry.errors import RegistryError, UnknownName
 from registry.store import Registry
 from webapp import accounts
 
@@ -173,3 +174,20 @@ def check_csrf() -> None:
     token = session.get("csrf")
     if not token or not hmac.compare_digest(sent, token):
         abort(400, "the form's security token is missing or stale; reload the page and retry")
+
+
+#: Where the app lists the names of each kind, for a name it does not hold.
+_WHERE_LISTED = {
+    "rule set": "The Rule sets page (in the menu above) lists every rule set and recorded game string, "
+    "and Play offers each one.",
+    "player": "A game's leaderboard lists its players (Rule sets, then its Leaderboard); My stats is yours.",
+}
+
+
+def browser_words(e: RegistryError) -> str:
+    """A registry refusal as a person in the browser reads it: an unknown name
+    says where this app lists the names, not the terminal command the
+    registry's message names (a web user has no terminal on the server)."""
+    if isinstance(e, UnknownName) and e.kind in _WHERE_LISTED:
+        return f"There is no {e.kind} called {e.name!r} here. {_WHERE_LISTED[e.kind]}"
+    return str(e)

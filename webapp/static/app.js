@@ -80,7 +80,7 @@ onReady(function () {
 
   // Benchmark page: progress until the run ends.
   var bench = document.getElementById("bench");
-  if (bench) {
+  if (bench && bench.dataset.finished !== "1") {
     var timer = setInterval(function () {
       fetch(bench.dataset.status, {headers: {Accept: "application/json"}})
         .then(function (r) { return r.json(); })
@@ -91,10 +91,9 @@ onReady(function () {
           document.getElementById("bench-count").textContent =
             s.done + (s.total ? " / " + s.total : "") + " games";
           if (s.finished) {
+            // the server draws the finished run: its result and each player's games
             clearInterval(timer);
-            var out = document.getElementById("bench-result");
-            out.textContent = s.error ? "error: " + s.error :
-              "Finished: " + s.result.games + " games" + (s.result.qualifies ? ", a \u201cBenchmark\u201d tournament." : ".");
+            window.location.reload();
           }
         });
     }, 1000);
