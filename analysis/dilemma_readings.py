@@ -826,7 +826,8 @@ def markdown(path: Path = OUT) -> str:
             for v in shipped.get(name, [])
         )
         lines.append(
-            f"| [{name}](#{name.lower()}) | {_cell(test)} | {readings[0]['reproduces']} | {len(readings)} "
+            f"| [{name}](dilemmas_by_game.md#{name.lower()}) | {_cell(test)} "
+            f"| {readings[0]['reproduces']} | {len(readings)} "
             f"| {', '.join(yes) or 'none'} | {_cell(fix)} | {variants or '-'} |"
         )
         details.append(f"**{name}** ({entry['encodes']}):")

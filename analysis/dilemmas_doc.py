@@ -1,5 +1,7 @@
 """``python -m analysis.dilemmas_doc``: the computed parts of
-docs/rules/dilemmas.md and its data files, one payoff table per dilemma in
+docs/rules/dilemmas.md (the index: the verdicts and the readings search),
+docs/rules/dilemmas_by_game.md beside it (each dilemma's section) and their data
+files, one payoff table per dilemma in
 docs/rules/dilemmas/NAME.csv (NAME.csv.gz when the text exceeds ``GZIP_OVER``).
 
 Why generated: the tables are the evidence for what each rule set encodes, so
@@ -56,6 +58,9 @@ from solvers.classify import reproduces
 from solvers.normal_form import Decision, backward_induction
 
 DOC = REPO_ROOT / "docs" / "rules" / "dilemmas.md"
+#: each dilemma's own section is on this page beside the index, so neither page grows past
+#: a reader's length; the data files serve both (the links are ``dilemmas/NAME.csv`` on each)
+BY_GAME = "dilemmas_by_game.md"
 MAX_PROFILES = 100_000
 MAX_NODES = 200_000
 #: a table is printed on the page when it has at most this many rows, characters and characters a line
@@ -74,6 +79,11 @@ READINGS_BLOCK = "readings"
 BLOCK = re.compile(
     r"(<!-- BEGIN computed: (?P<name>[\w-]+) -->\n)(?P<body>.*?)(<!-- END computed: (?P=name) -->)", re.S
 )
+
+
+def pages(doc: Path) -> list[Path]:
+    """The index page ``doc`` and the page of each dilemma's section beside it."""
+    return [Path(doc), Path(doc).with_name(BY_GAME)]
 
 
 def data_dir(doc: Path) -> Path:
@@ -483,11 +493,16 @@ def unexpected_files(folder: Path) -> list[str]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m analysis.dilemmas_doc",
-        description="Rewrite the computed blocks of docs/rules/dilemmas.md and its data files "
+        description="Rewrite the computed blocks of docs/rules/dilemmas.md, of "
+        f"docs/rules/{BY_GAME} beside it, and their data files "
         "(docs/rules/dilemmas/NAME.csv or .csv.gz, one payoff table per dilemma of games/ttt/dilemmas.py) "
         "from the catalogue.",
     )
-    parser.add_argument("--doc", default=str(DOC), help="the page to rewrite (default %(default)s)")
+    parser.add_argument(
+        "--doc",
+        default=str(DOC),
+        help=f"the index page to rewrite, with {BY_GAME} beside it (default %(default)s)",
+    )
     parser.add_argument(
         "--data",
         help="the folder of its data files (default: beside the page, named after it: the page's path "
@@ -524,20 +539,34 @@ def main(argv=None) -> int:
         return 0
     path = Path(args.doc)
     folder = Path(args.data) if args.data else data_dir(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        print(f"error: cannot read {path}: {e.strerror}", file=sys.stderr)
-        return 2
-    missing = known - set(blocks(text))
+    texts = {}
+    for page in pages(path):
+        try:
+            texts[page] = page.read_text()
+        except OSError as e:
+            print(f"error: cannot read {page}: {e.strerror}", file=sys.stderr)
+            return 2
+    missing = known - {name for text in texts.values() for name in blocks(text)}
     if missing:
-        print(f"error: {path} has no computed block for {', '.join(sorted(missing))}", file=sys.stderr)
+        print(
+            f"error: {path} and {BY_GAME} have no computed block for {', '.join(sorted(missing))}",
+            file=sys.stderr,
+        )
         return 2
-    r = refresh(
-        text,
-        set(args.only) if args.only else None,
-        folder,
-        progress=lambda m: print(m, file=sys.stderr, flush=True),
+    refreshed = {
+        page: refresh(
+            text,
+            set(args.only) if args.only else None,
+            folder,
+            progress=lambda m: print(m, file=sys.stderr, flush=True),
+        )
+        for page, text in texts.items()
+    }
+    r = Refresh(
+        "",
+        {k: v for one in refreshed.values() for k, v in one.files.items()},
+        [name for one in refreshed.values() for name in one.remove],
+        {k: v for one in refreshed.values() for k, v in one.stale.items()},
     )
     extra = [] if args.only else unexpected_files(folder)
     if args.check:
@@ -550,8 +579,9 @@ def main(argv=None) -> int:
             return 1
         print(f"{path}: every computed block and data file is fresh")
         return 0
-    if r.text != text:
-        path.write_text(r.text)
+    for page, one in refreshed.items():
+        if one.text != texts[page]:
+            page.write_text(one.text)
     folder.mkdir(parents=True, exist_ok=True)
     for name, content in r.files.items():
         if read_data(folder / name) != content:

@@ -12,7 +12,7 @@ textbook's strategies, is it the textbook's game? It cannot show that a
 strategy outside the family does better (a "no" on a reduced table is a
 finding about the family's game; a "yes" says the encoding offers the named
 game's choices with its incentives). The families and the reasons for them are
-in docs/rules/dilemmas.md under each game; the tables are played through the
+in docs/rules/dilemmas_by_game.md under each game; the tables are played through the
 OpenSpiel game ``ttt(rules=NAME)``, never the engine directly, and the study
 (experiments/economic_dilemmas.py) classifies them with solvers/classify.py.
 """

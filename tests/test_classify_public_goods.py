@@ -55,7 +55,7 @@ def test_without_contributions_it_is_not_checkable():
 
 
 def test_three_player_public_goods_rule_set_verdict():
-    """3P-PublicGoods (docs/rules/dilemmas.md, its section):
+    """3P-PublicGoods (docs/rules/dilemmas_by_game.md, its section):
     not a public goods game. Two contributions in the single round collide on
     the shared stack and are destroyed (powerless circles: no rank resolves
     it), so another's contribution can cost a player. A lone contribution is

@@ -54,9 +54,10 @@ def brute_force_equilibria(table):
 
 @pytest.fixture
 def copy(tmp_path):
-    """The page and its data files copied to a temporary folder."""
+    """The pages and their data files copied to a temporary folder."""
     doc = tmp_path / "dilemmas.md"
-    shutil.copy(dilemmas_doc.DOC, doc)
+    for page in dilemmas_doc.pages(dilemmas_doc.DOC):
+        shutil.copy(page, tmp_path / page.name)
     shutil.copytree(DATA, tmp_path / "dilemmas")
     return doc
 
@@ -142,7 +143,7 @@ def test_print_writes_one_games_table_as_its_data_file_holds_it(capsys):
 
 
 def test_the_page_links_each_data_file_and_every_data_file_is_a_dilemmas():
-    text = dilemmas_doc.DOC.read_text()
+    text = "".join(page.read_text() for page in dilemmas_doc.pages(dilemmas_doc.DOC))
     linked = set(re.findall(r"\]\(dilemmas/([^)]+)\)", text))
     files = {p.name for p in DATA.iterdir()}
     assert linked == files

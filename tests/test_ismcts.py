@@ -172,7 +172,7 @@ def test_one_world_baseline_searches_one_world(game):
     assert first.last_search["worlds"] == 1  # the baseline's single fixed guess
 
 
-# KBeauty9 hides its turns (docs/rules/dilemmas.md, KBeauty9), so ISMCTS has 10-1,000
+# KBeauty9 hides its turns (docs/rules/dilemmas_by_game.md, KBeauty9), so ISMCTS has 10-1,000
 # worlds where the baseline has one. With every history alike (the default belief) it
 # beats the baseline but not Random, whose coin-flip heights (mean 1) that belief puts at
 # 4.5 on average; with belief=random (the others play uniformly at random, as in the

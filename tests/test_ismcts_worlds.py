@@ -173,7 +173,7 @@ def test_sampler_budget_is_a_clear_error(blotto):
 
 
 def test_kbeauty9_hides_the_earlier_heights():
-    """docs/rules/dilemmas.md, KBeauty9: turns are hidden (``cloaking_hides_turns``), so a
+    """docs/rules/dilemmas_by_game.md, KBeauty9: turns are hidden (``cloaking_hides_turns``), so a
     later seat's information state holds one history per height each earlier seat could
     have stacked (0-9): 10 worlds for white, 1,000 for yellow, all listed by ISMCTS; the
     one-world baseline keeps one (tests/test_ttt_cloaking.py has the views)."""

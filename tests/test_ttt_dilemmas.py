@@ -160,8 +160,8 @@ def test_the_trust_games_move_limit_never_binds(name, longest):
 # slow test, the full tier's.
 def test_the_doc_has_a_section_and_a_computed_block_for_every_dilemma():
     """The tables' freshness is tests/test_dilemmas_doc.py's concern; here every
-    dilemma the engine knows has its place on the page."""
-    text = dilemmas_doc.DOC.read_text()
+    dilemma the engine knows has its place on the pages."""
+    text = "".join(page.read_text() for page in dilemmas_doc.pages(dilemmas_doc.DOC))
     named = dilemmas.DILEMMAS + dilemmas.VARIANTS
     assert set(dilemmas_doc.blocks(text)) == {d.name for d in named} | {dilemmas_doc.READINGS_BLOCK}
     for d in named:

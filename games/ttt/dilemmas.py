@@ -85,8 +85,8 @@ DILEMMAS = tuple(
 
 #: Catalogue variants of dilemmas, not of the specification: another reading of a
 #: paragraph, or the smallest change under which the rule set has its namesake's
-#: structure (found by ``analysis.dilemma_readings``; docs/rules/dilemmas.md gives the
-#: reasons). The specification names 42 games; these are extra.
+#: structure (found by ``analysis.dilemma_readings``; docs/rules/dilemmas_by_game.md
+#: gives the reasons). The specification names 42 games; these are extra.
 VARIANTS = tuple(
     Dilemma(n, e, base, change)
     for n, e, base, change in (
