@@ -18,12 +18,14 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = os.environ.get("FLIPGAMES_CHROMIUM", "/usr/bin/chromium")
-pytestmark = [
+#: every browser test module's marks: the full tier only, and skipped without Debian's chromium
+BROWSER_TESTS = [
     pytest.mark.browser,
     pytest.mark.skipif(
         not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
     ),
 ]
+pytestmark = BROWSER_TESTS
 ARGS = [
     "--headless",
     "--no-sandbox",

@@ -8,10 +8,8 @@ import json
 import re
 from pathlib import Path
 
-import pytest
-
 from test_webapp_browser import (  # noqa: F401  (accounts, browser, server: the fixtures)
-    CHROMIUM,
+    BROWSER_TESTS,
     PASSWORD,
     accounts,
     browser,
@@ -19,15 +17,9 @@ from test_webapp_browser import (  # noqa: F401  (accounts, browser, server: the
     login,
     server,
     shot,
-    shutil,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "games" / "ttt" / "examples"
 

@@ -4,10 +4,8 @@ browser fixtures are tests/test_webapp_browser.py's)."""
 
 from __future__ import annotations
 
-import pytest
-
 from test_webapp_browser import (  # noqa: F401  (accounts, browser, server: the fixtures)
-    CHROMIUM,
+    BROWSER_TESTS,
     SPACE,
     accounts,
     browser,
@@ -15,15 +13,9 @@ from test_webapp_browser import (  # noqa: F401  (accounts, browser, server: the
     login,
     server,
     shot,
-    shutil,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 # Each case: the control the problem must stand next to, words of games.ttt's
 # message, and the page actions that provoke it from a fresh Factory page (a

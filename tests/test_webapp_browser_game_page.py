@@ -12,22 +12,16 @@ import re
 import pytest
 
 from test_webapp_browser import (  # noqa: F401  (browser, server: the fixtures)
-    CHROMIUM,
+    BROWSER_TESTS,
     PASSWORD,
     SHOTS,
     browser,
     follow,
     server,
     shot,
-    shutil,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 PHONE = {"width": 375, "height": 740}
 
 

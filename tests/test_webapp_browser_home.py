@@ -4,25 +4,17 @@ to the rule set's page (the browser fixtures are tests/test_webapp_browser.py's)
 
 from __future__ import annotations
 
-import pytest
-
 from test_webapp_browser import (  # noqa: F401  (accounts, browser, server: the fixtures)
-    CHROMIUM,
+    BROWSER_TESTS,
     accounts,
     browser,
     follow,
     login,
     server,
     shot,
-    shutil,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 
 def test_every_game_is_described_and_leads_to_its_rules(browser, server, accounts):  # noqa: F811

@@ -4,25 +4,17 @@ fixtures are tests/test_webapp_browser.py's)."""
 
 from __future__ import annotations
 
-import pytest
-
 from test_webapp_browser import (  # noqa: F401  (accounts, browser, server: the fixtures)
-    CHROMIUM,
+    BROWSER_TESTS,
     accounts,
     browser,
     follow,
     login,
     server,
     shot,
-    shutil,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 
 def test_show_evolution_with_nobody_checked_says_what_to_check(browser, server, accounts):  # noqa: F811

@@ -5,26 +5,18 @@ tests/test_webapp_leaderboard_strength.py)."""
 
 from __future__ import annotations
 
-import pytest
-
 from test_webapp_browser import (  # noqa: F401  (accounts, browser, server: the fixtures)
-    CHROMIUM,
+    BROWSER_TESTS,
     accounts,
     browser,
     follow,
     login,
     server,
     shot,
-    shutil,
 )
 from test_webapp_leaderboard_strength import wins
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 
 def test_difficulty_related_games_and_the_learning_curve(browser, server, accounts):  # noqa: F811

@@ -8,21 +8,15 @@ from __future__ import annotations
 import pytest
 
 from test_webapp_browser import (  # noqa: F401  (browser, server: the fixtures)
-    CHROMIUM,
+    BROWSER_TESTS,
     PASSWORD,
     browser,
     follow,
     login,
     server,
-    shutil,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not shutil.which(CHROMIUM), reason=f"{CHROMIUM} is missing (apt-get install -y chromium)"
-    ),
-]
+pytestmark = BROWSER_TESTS
 
 
 @pytest.fixture(scope="module")
