@@ -359,19 +359,24 @@ def count_attempts(rs, games, seed, counts):
     read after the ply and ``before`` the ply as it was about to be played:
     its action's text, the true cells and the mover's view."""
     n, rng = 0, random.Random(seed)
+    for core in random_decisions(rs, games, rng):
+        a = rng.choice(core.legal_action_list())
+        before = Ply(core.describe_action(a), core.cells(), core.player_view(core.player()), core.player())
+        core.apply_action(a)
+        n += bool(core.last_event()["attempt"] and counts(core, before))
+    return n
+
+
+def random_decisions(rs, games, rng):
+    """Each decision point of ``games`` games of ``rs``, chance played uniformly
+    with ``rng``: the core, on which the caller applies the decision's action."""
     for _ in range(games):
         core = make_core(rs)
         while not core.terminal():
             if core.player() == -1:
                 core.apply_action(rng.choice([a for a, _ in core.chance_outcome_list()]))
                 continue
-            a = rng.choice(core.legal_action_list())
-            before = Ply(
-                core.describe_action(a), core.cells(), core.player_view(core.player()), core.player()
-            )
-            core.apply_action(a)
-            n += bool(core.last_event()["attempt"] and counts(core, before))
-    return n
+            yield core
 
 
 #: a ply about to be played, as ``count_attempts`` hands it to its test
@@ -552,20 +557,15 @@ def assert_is_legal_agrees_with_legal_actions(rs, games: int, seed: int = 3) -> 
     """Along random games of ``rs``: every action in the legal list applies,
     every other action raises ValueError."""
     rng = random.Random(seed)
-    for _ in range(games):
-        core = make_core(rs)
-        while not core.terminal():
-            if core.player() == -1:
-                core.apply_action(rng.choice([a for a, _ in core.chance_outcome_list()]))
-                continue
-            legal = set(core.legal_action_list())
-            for a in range(core.num_actions):
-                if a in legal:
+    for core in random_decisions(rs, games, rng):
+        legal = set(core.legal_action_list())
+        for a in range(core.num_actions):
+            if a in legal:
+                core.clone().apply_action(a)
+            else:
+                with pytest.raises(ValueError):
                     core.clone().apply_action(a)
-                else:
-                    with pytest.raises(ValueError):
-                        core.clone().apply_action(a)
-            core.apply_action(rng.choice(sorted(legal)))
+        core.apply_action(rng.choice(sorted(legal)))
 
 
 def random_sim_test_of(rs, tmp_path, num_sims: int | None = None) -> None:
