@@ -207,6 +207,7 @@ def test_an_admin_adds_a_bot_from_the_users_page(app):
     ada.post("/bots", name="Deep", spec="mcts:simulations=50")
     page = html.unescape(ada.get("/users").text)
     assert "bot Deep (mcts:simulations=50) added" in page and "mcts:simulations=50" in page
+    assert "<title>Users · flipgames</title>" in page and page.count('id="add-bot"') == 1
     with db(app) as reg:
         assert players.bot_spec(reg, "Deep").settings["max_simulations"] == 50
     assert ">Deep (" in cy.get("/?game=Tic-Tac-Toe").text
