@@ -60,6 +60,13 @@ from records import RecordStore, RecordStoreError, read_records
 
 #: Kinds that search the true state: fair only where it is all the mover knows.
 FULL_STATE_KINDS = ("mcts", "openspiel_mcts", "alphabeta")
+#: Kinds that search only what their seat knows, or read nothing: they play
+#: sequential games with hidden information (cloaking, dealt pieces, poker).
+HIDDEN_INFORMATION_KINDS = ("random", "ismcts", "cfr")
+#: Kinds that plan a simultaneous round without reading the others' plans (the
+#: web app keeps the plans apart until the round resolves; SM-MCTS needs the
+#: round's start, which tournaments, playing rounds turn by turn, do not give it).
+SIMULTANEOUS_KINDS = ("random", "ismcts", "sm_mcts", "cfr")
 
 
 def search_kind(game: pyspiel.Game) -> str:

@@ -24,13 +24,7 @@ import json
 import pyspiel
 
 import agents
-
-#: Kinds that search only what their seat knows, or read nothing: they play
-#: sequential games with hidden information (cloaking, dealt pieces, poker).
-HIDDEN_INFORMATION_KINDS = ("random", "ismcts", "cfr")
-#: Kinds that plan a simultaneous round without reading the others' plans
-#: (``webapp.live.LiveGame`` keeps the plans apart until the round resolves).
-SIMULTANEOUS_KINDS = ("random", "ismcts", "sm_mcts", "cfr")
+from analysis.tournament import HIDDEN_INFORMATION_KINDS, SIMULTANEOUS_KINDS
 
 
 def refusal(spec: agents.BotSpec, game_string: str, game: pyspiel.Game) -> str | None:
