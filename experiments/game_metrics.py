@@ -8,10 +8,12 @@ games included) with every seat taken by ``--agent`` (an agent spec as the
 tournaments take it: ``random``, ``mcts:simulations=300``, ``alphabeta:depth=3``,
 ...), records a trace of each game and prints the metrics of
 ``analysis.game_metrics`` (outcome, duration, complexity, board coverage,
-repetition; with ``--eval-playouts`` state evaluation too) with 95% intervals
-where a metric is a rate or a mean. The
-meaning and formula of each metric, and the Ludii metric it matches, are in
-docs/metrics.md.
+repetition; with ``--eval-playouts`` state evaluation too, with
+``--clarity-playouts`` the Clarity metrics) with 95% intervals where a metric
+is a rate or a mean. Where the game is solved (docs/solved_records.jsonl) the
+exact value, winning openings, positions and complete games follow
+(``analysis.exact_counterparts``). The meaning and formula of each metric, and
+the Ludii metric it matches, are in docs/metrics.md.
 
 Game i plays from seeds derived from (``--seed``, i) alone, so a run is
 reproducible and any game can be replayed. The traces are kept in
@@ -35,6 +37,7 @@ import numpy as np
 import pyspiel
 
 from agents import BotSpec
+from analysis.exact_counterparts import ESTIMATE_OF, exact_counterparts, solved_record
 from analysis.game_metrics import METRICS, Trace, all_metrics, trace_from_record, trace_to_record
 from analysis.game_traces import record_trace
 from analysis.study import non_negative_int, positive_int, prepare_out, say
@@ -171,12 +174,32 @@ def table(values: dict, group_of: dict) -> str:
     return "\n".join(lines)
 
 
-def write_outputs(out: Path, config: dict, values: dict, group_of: dict) -> None:
+#: Exact quantities that are counts, printed whole.
+COUNTS = ("StateSpacePositions", "GameTreeLeaves")
+
+
+def exact_table(exact: list, record: dict, values: dict) -> str:
+    """The exact quantities of a solved game beside the playout estimates they answer."""
+    lines = [
+        f"Exact counterparts (solved: docs/solved_records.jsonl, commit {record.get('commit', '?')}):",
+        f"{'metric':<26}{'exact':>14}  {'playout estimate':<28}what it is",
+    ]
+    for e in exact:
+        estimate = ESTIMATE_OF.get(e.name)
+        shown = f"{estimate} {_fmt(values[estimate].value)}" if estimate else "-"
+        value = f"{e.value:,.0f}" if e.name in COUNTS else _fmt(e.value)
+        lines.append(f"{e.name:<26}{value:>14}  {shown:<28}{e.text}")
+    return "\n".join(lines)
+
+
+def write_outputs(out: Path, config: dict, values: dict, group_of: dict, exact: list = ()) -> None:
     with open(out / "metrics.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["metric", "group", "value", "ci95_low", "ci95_high"])
         for name, v in values.items():
             w.writerow([name, group_of[name], v.value, v.low, v.high])
+        for e in exact:  # exact where e.exact, else a lower bound: the value is both bounds
+            w.writerow([f"{e.name}Exact", "exact", e.value, e.value if e.exact else math.nan, e.value])
 
     def clean(x):
         return None if isinstance(x, float) and math.isnan(x) else x
@@ -184,6 +207,7 @@ def write_outputs(out: Path, config: dict, values: dict, group_of: dict) -> None
     doc = {
         **config,
         "metrics": {n: {k: clean(x) for k, x in v.as_dict().items()} for n, v in values.items()},
+        "exact": {e.name: e.as_dict() for e in exact},
     }
     (out / "metrics.json").write_text(json.dumps(doc, indent=2) + "\n")
 
@@ -264,9 +288,13 @@ def main(argv=None) -> int:
     traces = collect(args, out, progress=not args.no_progress)
     values = all_metrics(traces, game.num_players())
     group_of = {name: group for name, group, _ in METRICS}
-    write_outputs(out, config, values, group_of)
+    record = solved_record(args.game)
+    exact = exact_counterparts(args.game, record) if record else []
+    write_outputs(out, config, values, group_of, exact)
     print(f"{args.game}: {args.games} games, agent {args.agent}, seed {args.seed}")
     print(table(values, group_of))
+    if exact:
+        print(exact_table(exact, record, values))
     print(f"written to {out} ({time.monotonic() - started:.1f}s)")
     return 0
 
