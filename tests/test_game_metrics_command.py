@@ -122,3 +122,19 @@ def test_this_toolkits_games_are_evaluated_in_their_kernel():
     m = cmd.measure("y_game(board_size=4)", "random", 3, seed=1, eval_playouts=8)
     assert 0.0 <= m["DramaMaximum"].value <= 1.0
     assert m["StateSpaceComplexity"].value == pytest.approx(10 * math.log10(3))
+
+
+def test_a_recorded_game_replays_into_its_trace():
+    import pyspiel
+
+    from analysis.game_traces import replay_trace
+    from analysis.tournament import play_game
+
+    game = pyspiel.load_game("tic_tac_toe")
+    record = play_game(game, [pyspiel.make_uniform_random_bot(p, 5 + p) for p in range(2)], 1)
+    trace = replay_trace(game, record["actions"])
+    assert trace.moves == record["length"] and trace.returns == tuple(record["returns"])
+    assert trace.branching == tuple(9 - i for i in range(trace.moves))  # one cell fewer each move
+    assert trace.movers == tuple(i % 2 for i in range(trace.moves))
+    with pytest.raises(ValueError, match="ended before"):
+        replay_trace(game, [*record["actions"], 0])
