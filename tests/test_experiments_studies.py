@@ -105,6 +105,10 @@ def test_compare_flip_options_tiny(tmp_path):
             sum(r["winner"] == 0 for r in own) / len(own), abs=1e-4
         )
         assert row["value_side4"] in ("1.0", "-1.0")
+        p1 = sum(r["winner"] == 0 for r in own) / len(own)
+        assert float(row["Balance"]) == pytest.approx(1 - abs(p1 - (1 - p1)))  # Ludii's metrics of (a)
+        assert float(row["Drawishness"]) == 0.0
+        assert 0.0 <= float(row["DecisivenessThreshold"]) <= 1.0 and float(row["BranchingFactorAverage"]) > 1
         if row["variant"] == "Y":
             assert float(row["random_mean_flips"]) == 0.0
             assert row["value_side4"] == "1.0"  # Y is a first-player win (strategy stealing)
