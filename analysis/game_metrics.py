@@ -38,7 +38,7 @@ class Trace:
     ``evaluations[i]``, when recorded, holds each player's evaluation (expected
     score in [0, 1]) of the position before move ``i``; ``move_evaluations[i]``
     the mover's evaluation of the position after each legal move there.
-    ``site_contents``: how many distinct contents a board site took in the game.
+    ``site_contents``: how many distinct site contents (over all sites) the game showed.
     """
 
     returns: tuple[float, ...]
@@ -231,7 +231,7 @@ def game_tree_complexity(traces: Sequence[Trace]) -> Value:
 
 
 def state_space_complexity(traces: Sequence[Trace]) -> Value:
-    """``sites * log10(k)``, with k the most distinct contents a board site took in any game:
+    """``sites * log10(k)``, with k the most distinct site contents (over all sites) one game showed:
     log10 of the number of ways to fill the board (an upper bound of the state space)."""
     _need(traces)
     known = [t for t in traces if t.sites and t.site_contents]
