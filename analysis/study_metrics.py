@@ -59,8 +59,8 @@ def metrics_of_games(
     }
 
 
-def _cell(key: str, cells: Mapping[str, tuple[str, list]], seed: int, playouts: int) -> dict:
-    game_string, action_lists = cells[key]
+def _cell(key: str, cell: tuple[str, list], seed: int, playouts: int) -> dict:
+    game_string, action_lists = cell
     return {
         "game": key,
         "games": len(action_lists),
@@ -85,8 +85,9 @@ def metrics_all(
         reusable=lambda r: (
             (r["games"], r["playouts"], r["seed"]) == (len(cells[r["game"]][1]), playouts, seed)
         ),
-        work=functools.partial(_cell, cells=cells, seed=seed, playouts=playouts),
+        work=functools.partial(_cell, seed=seed, playouts=playouts),
         announce=lambda k: f"Ludii's metrics of {k} cells' games ({playouts} random games per position)",
+        inputs=cells,
     )
 
 
