@@ -67,22 +67,23 @@ def play_trace(
     chance_seed, bot_seeds = game_seeds(seed, index, players)
     rng = np.random.default_rng(chance_seed)
     eval_rng = np.random.default_rng(np.random.SeedSequence([seed, index, 1]))
+
+    def chance(state) -> int:
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        return int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))])
+
     if spec.kind == "random":
         rng_bot = np.random.default_rng(bot_seeds[0])
 
         def choose(state, legal):
-            if legal is None:
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                return int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))])
-            return legal[rng_bot.integers(len(legal))]
+            return chance(state) if legal is None else legal[rng_bot.integers(len(legal))]
 
     else:
         bots = [make_bot(spec, game, p, bot_seeds[p]) for p in range(players)]
 
         def choose(state, legal):
             if legal is None:
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                return int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))])
+                return chance(state)
             player = state.current_player()
             action = bots[player].step(state)
             for p, bot in enumerate(bots):
