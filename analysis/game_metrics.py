@@ -17,6 +17,7 @@ matches are listed in docs/metrics.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import statistics
 from collections.abc import Hashable, Sequence
@@ -35,7 +36,9 @@ class Trace:
     changed at some point of the game (``None`` when the game has no board
     tensor). ``timeout``: the game was stopped by the move cap, not by its rules.
     ``evaluations[i]``, when recorded, holds each player's evaluation (expected
-    score in [0, 1]) of the position before move ``i``.
+    score in [0, 1]) of the position before move ``i``; ``move_evaluations[i]``
+    the mover's evaluation of the position after each legal move there.
+    ``site_contents``: how many distinct site contents (over all sites) the game showed.
     """
 
     returns: tuple[float, ...]
@@ -47,6 +50,8 @@ class Trace:
     sites: int | None = None
     timeout: bool = False
     evaluations: tuple[tuple[float, ...], ...] = ()
+    move_evaluations: tuple[tuple[float, ...], ...] = ()
+    site_contents: int | None = None
 
     def __post_init__(self):
         if len(self.movers) != len(self.branching):
@@ -55,6 +60,8 @@ class Trace:
             raise ValueError("every move is chosen among at least one legal move")
         if self.evaluations and len(self.evaluations) != len(self.movers):
             raise ValueError(f"{len(self.evaluations)} evaluations for {len(self.movers)} moves")
+        if self.move_evaluations and [len(m) for m in self.move_evaluations] != list(self.branching):
+            raise ValueError("move evaluations need one value per legal move of every move")
 
     @property
     def winner(self) -> int | None:
@@ -223,6 +230,16 @@ def game_tree_complexity(traces: Sequence[Trace]) -> Value:
     return _per_game(traces, lambda b: len(b) * math.log10(statistics.fmean(b)))
 
 
+def state_space_complexity(traces: Sequence[Trace]) -> Value:
+    """``sites * log10(k)``, with k the most distinct site contents (over all sites) one game showed:
+    log10 of the number of ways to fill the board (an upper bound of the state space)."""
+    _need(traces)
+    known = [t for t in traces if t.sites and t.site_contents]
+    if not known:
+        return Value(math.nan)
+    return Value(max(t.sites for t in known) * math.log10(max(t.site_contents for t in known)))
+
+
 # --------------------------------------------------------------------------- board and repetition
 
 
@@ -294,16 +311,117 @@ def decisiveness_threshold(traces: Sequence[Trace]) -> Value:
     return _evaluated(traces, per_game)
 
 
-def drama(traces: Sequence[Trace]) -> Value:
-    """Mean over decided games of the mean, over positions, of how far the eventual winner's
-    evaluation is below the best evaluation."""
+def decisiveness_moves(traces: Sequence[Trace]) -> Value:
+    """Mean over decided games of the share of moves played before the winner's evaluation
+    first rose above the game's decisiveness threshold (1 when it never did)."""
 
     def per_game(t: Trace) -> float:
         if t.winner is None:
             return math.nan
-        return statistics.fmean(max(values) - values[t.winner] for values in t.evaluations)
+        threshold = max(v for values in t.evaluations for p, v in enumerate(values) if p != t.winner)
+        first = next((i for i, values in enumerate(t.evaluations) if values[t.winner] > threshold), t.moves)
+        return first / t.moves
 
     return _evaluated(traces, per_game)
+
+
+def _drama_series(t: Trace) -> list[float]:
+    """How far the eventual winner's evaluation is below the best, position by position."""
+    return [max(values) - values[t.winner] for values in t.evaluations]
+
+
+def _changes(series: Sequence[float]) -> list[float]:
+    return [b - a for a, b in zip(series, series[1:], strict=False)]
+
+
+def _sign(x: float) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _change_average(series: Sequence[float]) -> float:
+    return (series[-1] - series[0]) / (len(series) - 1) if len(series) > 1 else 0.0
+
+
+def _change_sign(series: Sequence[float]) -> float:
+    return sum(map(_sign, _changes(series))) / (len(series) - 1) if len(series) > 1 else 0.0
+
+
+def _line_slope(series: Sequence[float]) -> float:
+    """The least-squares slope of the series against its index (0..n-1)."""
+    n = len(series)
+    if n < 2:
+        return 0.0
+    mx, my = (n - 1) / 2, statistics.fmean(series)
+    return sum((x - mx) * (y - my) for x, y in enumerate(series)) / sum((x - mx) ** 2 for x in range(n))
+
+
+def _change_num_times(series: Sequence[float]) -> float:
+    """Steps whose direction (up or down) differs from the previous step's (a flat step has
+    none), divided by the steps."""
+    if len(series) < 2:
+        return 0.0
+    count, previous = 0, 0
+    for step in map(_sign, _changes(series)):
+        count += step != 0 and step != previous
+        previous = step
+    return count / (len(series) - 1)
+
+
+#: Ludii's reductions of a per-position series to one value per game (its ``MultiMetricValue``).
+REDUCTIONS: dict[str, object] = {
+    "Average": statistics.fmean,
+    "Median": _upper_median,
+    "Maximum": max,
+    "Minimum": min,
+    "Variance": statistics.pvariance,
+    "ChangeAverage": _change_average,
+    "ChangeSign": _change_sign,
+    "ChangeLineBestFit": _line_slope,
+    "ChangeNumTimes": _change_num_times,
+    "MaxIncrease": lambda s: max([0.0, *_changes(s)]),
+    "MaxDecrease": lambda s: min([0.0, *_changes(s)]),
+}
+
+
+def drama_reduced(traces: Sequence[Trace], reduction: str) -> Value:
+    """Mean over decided games of ``REDUCTIONS[reduction]`` of the game's drama series
+    (how far the eventual winner's evaluation is below the best, at each position)."""
+    reduce = REDUCTIONS[reduction]
+    return _evaluated(traces, lambda t: math.nan if t.winner is None else float(reduce(_drama_series(t))))
+
+
+def drama(traces: Sequence[Trace]) -> Value:
+    """Mean over decided games of the mean, over positions, of how far the eventual winner's
+    evaluation is below the best evaluation."""
+    return drama_reduced(traces, "Average")
+
+
+def _move_evaluated(traces: Sequence[Trace], per_position) -> Value:
+    _need(traces)
+    return _mean(
+        [
+            statistics.fmean(per_position(v) for v in t.move_evaluations) if t.move_evaluations else math.nan
+            for t in traces
+        ]
+    )
+
+
+def _narrowness(values: Sequence[float]) -> float:
+    best, mean = max(values), statistics.fmean(values)
+    threshold = mean + 0.75 * (best - mean)
+    return sum(v > threshold for v in values) / len(values)
+
+
+def clarity_narrowness(traces: Sequence[Trace]) -> Value:
+    """Mean over games of the mean over positions of the share of legal moves evaluated above
+    ``mean + 0.75 * (best - mean)`` of that position's move evaluations."""
+    return _move_evaluated(traces, _narrowness)
+
+
+def clarity_variance(traces: Sequence[Trace]) -> Value:
+    """Mean over games of the mean over positions of the population variance of the
+    position's move evaluations."""
+    return _move_evaluated(traces, statistics.pvariance)
 
 
 # --------------------------------------------------------------------------- all of them
@@ -327,13 +445,20 @@ METRICS: tuple[tuple[str, str, object], ...] = (
     ("DecisionMoves", "complexity", decision_moves),
     ("DecisionFactorAverage", "complexity", decision_factor),
     ("GameTreeComplexity", "complexity", game_tree_complexity),
+    ("StateSpaceComplexity", "complexity", state_space_complexity),
     ("BoardCoverageDefault", "board", board_coverage),
     ("PositionalRepetition", "repetition", positional_repetition),
     ("SituationalRepetition", "repetition", situational_repetition),
     ("LeadChange", "evaluation", lead_change),
     ("Stability", "evaluation", stability),
     ("DecisivenessThreshold", "evaluation", decisiveness_threshold),
-    ("DramaAverage", "evaluation", drama),
+    ("DecisivenessMoves", "evaluation", decisiveness_moves),
+    *(
+        (f"Drama{name}", "evaluation", functools.partial(drama_reduced, reduction=name))
+        for name in REDUCTIONS
+    ),
+    ("ClarityNarrowness", "evaluation", clarity_narrowness),
+    ("ClarityVariance", "evaluation", clarity_variance),
 )
 
 
@@ -371,4 +496,6 @@ def trace_from_record(d: dict) -> Trace:
         sites=d["sites"],
         timeout=d["timeout"],
         evaluations=tuple(tuple(v) for v in d.get("evaluations", ())),
+        move_evaluations=tuple(tuple(v) for v in d.get("move_evaluations", ())),
+        site_contents=d.get("site_contents"),
     )

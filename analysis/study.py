@@ -188,11 +188,12 @@ def say(message: str) -> None:
 
 
 def resumable(
-    games: list[str], path: Path, n_jobs: int, reusable, work, announce, report=None
+    games: list[str], path: Path, n_jobs: int, reusable, work, announce, report=None, inputs=None
 ) -> dict[str, dict]:
     """Records per game from the record store at ``path`` where ``reusable(record)``;
-    the other games are run by ``work(game)`` on ``n_jobs`` processes and
-    appended as they finish, so an interrupted study loses no finished piece.
+    the other games are run by ``work(game)`` (``work(game, inputs[game])`` with
+    ``inputs``, so each worker is sent only its own game's data) on ``n_jobs``
+    processes and appended as they finish, so an interrupted study loses no finished piece.
     The store stays locked for the whole run, so a second run into the same
     output is refused instead of repeating the work."""
     from records import RecordStore
@@ -205,7 +206,7 @@ def resumable(
 
             say(announce(len(todo)))
             for record in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                delayed(work)(g) for g in todo
+                delayed(work)(g) if inputs is None else delayed(work)(g, inputs[g]) for g in todo
             ):
                 store.append(record)
                 done[record["game"]] = record

@@ -21,10 +21,12 @@ Four measurements per variant, each answering a designer's question:
 (d) relative strength: a strong MCTS against a weak one (10x simulations),
     seats alternating: does extra search pay off more in one variant
     (decisiveness, skill depth)?
+and Ludii's Balance, Drawishness, Decisiveness, Drama and branching factor of
+each variant's self-play games (a), replayed (``analysis.study_metrics``).
 
 Everything lands in ``--out``: config.json (configuration, git commit),
 records/*.jsonl (every game, resumable), solver.jsonl, playouts.jsonl,
-summary.md, summary.csv, plots (PNG + SVG). Rerunning the same command
+metrics.jsonl, summary.md, summary.csv, plots (PNG + SVG). Rerunning the same command
 resumes: finished games, solves and playout batches are not repeated.
 """
 
@@ -51,6 +53,7 @@ from analysis.study import (
     settings,
     study_parser,
 )
+from analysis.study_metrics import metric_cells, metric_csv_fields, metric_heads, metrics_all
 from analysis.tournament import make_tasks, run_tasks
 
 STUDY = "experiments.compare_flip_options"
@@ -252,6 +255,7 @@ def main(argv=None) -> int:
     )
 
     rows = summarise(var, selfplay, strength, solved, playouts, sizes, strong.label)
+    add_metric_columns(rows, selfplay, out, args.jobs, args.seed)
     write_outputs(out, rows, cfg, sizes, playouts, var)
     print(conclusion(rows, cfg, sizes))
     say(f"done in {time.perf_counter() - start:.0f} s; results in {out}")
@@ -299,6 +303,15 @@ def summarise(var, selfplay, strength, solved, playouts, sizes, strong_label) ->
     return rows
 
 
+def add_metric_columns(rows, selfplay, out: Path, n_jobs: int, seed: int) -> None:
+    """Ludii's metrics of each variant's self-play games (``analysis.study_metrics``), as
+    ``row["metrics"]``; measured once into metrics.jsonl and read back on a rerun."""
+    games = {r["game"]: [g["actions"] for g in selfplay if g["game"] == r["game"]] for r in rows}
+    metrics = metrics_all({g: (g, a) for g, a in games.items() if a}, out / "metrics.jsonl", n_jobs, seed)
+    for r in rows:
+        r["metrics"] = metrics.get(r["game"])
+
+
 def write_outputs(out: Path, rows, cfg, sizes, playouts, var) -> None:
     size = cfg["board_size"]
     head = [
@@ -312,6 +325,7 @@ def write_outputs(out: Path, rows, cfg, sizes, playouts, var) -> None:
         "random: board filled",
     ]
     head += [f"exact value, side {s}" for s in sizes]
+    head += metric_heads()
     lines = [
         f"# Flip options compared on the side-{size} triangle",
         "",
@@ -331,6 +345,7 @@ def write_outputs(out: Path, rows, cfg, sizes, playouts, var) -> None:
             f"{100 * r['random_filled'][0]:.1f}%",
         ]
         cells += [value_text(r.get(f"solved_{s}")) for s in sizes]
+        cells += metric_cells(r.get("metrics"))
         lines.append("| " + " | ".join(cells) + " |")
         solved_cols = {}
         for s in sizes:
@@ -358,6 +373,7 @@ def write_outputs(out: Path, rows, cfg, sizes, playouts, var) -> None:
                 "random_mean_flips": round(r["random_flips"][0], 3),
                 "random_mean_filled": round(r["random_filled"][0], 4),
                 **solved_cols,
+                **metric_csv_fields(r.get("metrics")),
             }
         )
     for s in sizes:
@@ -374,7 +390,8 @@ def write_outputs(out: Path, rows, cfg, sizes, playouts, var) -> None:
         "",
         "Intervals are 95% Wilson intervals; p is the exact two-sided binomial test of the "
         "first-player rate against 50%, Holm-corrected over the variants. "
-        "'actions/game' counts placements and flips.",
+        "'actions/game' counts placements and flips. Balance to branching factor: Ludii's metrics of "
+        "the self-play games (docs/metrics.md).",
         "",
     ]
     (out / "summary.md").write_text("\n".join(lines))

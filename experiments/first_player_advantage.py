@@ -17,7 +17,10 @@ ends; its draws are reported and left out of the first-player rate, which is
 computed over decisive games.
 
 Output in ``--out``: config.json, records/selfplay.jsonl (every game;
-resumable), solver.jsonl, summary.md, summary.csv, first_player.png/.svg.
+resumable), solver.jsonl, metrics.jsonl (Ludii's Balance, Drawishness,
+Decisiveness, Drama and branching factor of each cell's self-play games,
+``analysis.study_metrics``; resumable), summary.md, summary.csv,
+first_player.png/.svg.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from analysis.exact import solve_all, value_text
 from analysis.plots import plot_win_rates
 from analysis.stats import first_player_advantage_from_records, holm
 from analysis.study import int_list, positive_float, positive_int, prepare_out, say, settings, study_parser
+from analysis.study_metrics import metric_cells, metric_csv_fields, metric_heads, metrics_all
 from analysis.tournament import make_tasks, run_tasks
 
 STUDY = "experiments.first_player_advantage"
@@ -154,11 +158,25 @@ def main(argv=None) -> int:
         else {}
     )
 
-    rows = []
+    own_games = {}
     for family, n, sims in cells:
         game = family["game"].format(n=n)
         label = BotSpec.make("mcts", simulations=sims).label
-        own = [r for r in records if r["game"] == game and r["players"][0] == label]
+        own_games[cell_key(game, label)] = [
+            r for r in records if r["game"] == game and r["players"][0] == label
+        ]
+    metrics = metrics_all(
+        {key: (own[0]["game"], [r["actions"] for r in own]) for key, own in own_games.items() if own},
+        out / "metrics.jsonl",
+        args.jobs,
+        args.seed,
+    )
+
+    rows = []
+    for family, n, sims in cells:
+        game = family["game"].format(n=n)
+        key = cell_key(game, BotSpec.make("mcts", simulations=sims).label)
+        own = own_games[key]
         fpa = first_player_advantage_from_records(own)
         rows.append(
             {
@@ -173,6 +191,7 @@ def main(argv=None) -> int:
                 "high": fpa.high,
                 "p": fpa.p_value,
                 "exact": solved.get(game),
+                "metrics": metrics.get(key),
             }
         )
     for row, adjusted in zip(rows, holm([r["p"] for r in rows]), strict=True):
@@ -181,6 +200,11 @@ def main(argv=None) -> int:
     print(conclusion(rows, families, solve_sizes, solved))
     say(f"done in {time.perf_counter() - start:.0f} s; results in {out}")
     return 0
+
+
+def cell_key(game: str, label: str) -> str:
+    """A (game, strength) cell's key in metrics.jsonl."""
+    return f"{game} | {label}"
 
 
 def pct(row) -> str:
@@ -220,6 +244,21 @@ def write_outputs(out: Path, rows, families, solve_sizes, solved, budgets, cfg) 
         for label, n, rec in exact_rows:
             moves = " ".join((rec or {}).get("winning_first_moves") or []) or "-"
             lines.append(f"| {label} | {n} | {value_text(rec)} | {moves} |")
+    head = ["game", "size", "MCTS sims", *metric_heads()]
+    lines += [
+        "",
+        "Ludii's metrics of the same self-play games (docs/metrics.md; Decisiveness and Drama "
+        "evaluate each position from random games):",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
+    for r in rows:
+        lines.append(
+            "| "
+            + " | ".join([r["game"], str(r["size"]), str(r["simulations"]), *metric_cells(r["metrics"])])
+            + " |"
+        )
     lines += [
         "",
         "Rates are over decisive games with 95% Wilson intervals; * marks a rate that differs "
@@ -243,6 +282,7 @@ def write_outputs(out: Path, rows, families, solve_sizes, solved, budgets, cfg) 
             "p_holm",
             "exact_value",
             "winning_first_moves",
+            *metric_csv_fields(None),
         ]
         writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
@@ -253,6 +293,7 @@ def write_outputs(out: Path, rows, families, solve_sizes, solved, budgets, cfg) 
                     **{k: r[k] for k in fields[:11]},
                     "exact_value": exact.get("value"),
                     "winning_first_moves": " ".join(exact.get("winning_first_moves") or []),
+                    **metric_csv_fields(r["metrics"]),
                 }
             )
     plot_rows = [

@@ -8,10 +8,12 @@ games included) with every seat taken by ``--agent`` (an agent spec as the
 tournaments take it: ``random``, ``mcts:simulations=300``, ``alphabeta:depth=3``,
 ...), records a trace of each game and prints the metrics of
 ``analysis.game_metrics`` (outcome, duration, complexity, board coverage,
-repetition; with ``--eval-playouts`` state evaluation too) with 95% intervals
-where a metric is a rate or a mean. The
-meaning and formula of each metric, and the Ludii metric it matches, are in
-docs/metrics.md.
+repetition; with ``--eval-playouts`` state evaluation too, with
+``--clarity-playouts`` the Clarity metrics) with 95% intervals where a metric
+is a rate or a mean. Where the game is solved (docs/solved_records.jsonl) the
+exact value, winning openings, positions and complete games follow
+(``analysis.exact_counterparts``). The meaning and formula of each metric, and
+the Ludii metric it matches, are in docs/metrics.md.
 
 Game i plays from seeds derived from (``--seed``, i) alone, so a run is
 reproducible and any game can be replayed. The traces are kept in
@@ -35,7 +37,9 @@ import numpy as np
 import pyspiel
 
 from agents import BotSpec
+from analysis.exact_counterparts import ESTIMATE_OF, exact_counterparts, solved_record
 from analysis.game_metrics import METRICS, Trace, all_metrics, trace_from_record, trace_to_record
+from analysis.game_traces import record_trace
 from analysis.study import non_negative_int, positive_int, prepare_out, say
 
 STUDY = "experiments.game_metrics"
@@ -51,109 +55,54 @@ def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
     return int(words[0] >> 1), [int(w >> 1) for w in words[1:]]
 
 
-def _cells(state) -> list | None:
-    """Contents of each board site, where the game exposes its board."""
-    core = getattr(state, "core", None)
-    for name in ("cell_colours", "cells"):
-        fn = getattr(core, name, None)
-        if callable(fn):
-            return list(fn())
-    game = state.get_game()
-    if game.get_type().provides_observation_tensor:
-        shape = game.observation_tensor_shape()
-        if len(shape) >= 2:  # planes x sites, as OpenSpiel's board games lay them out
-            tensor = np.asarray(state.observation_tensor(0)).reshape(shape[0], -1)
-            return [tuple(col) for col in tensor.T.tolist()]
-    return None
-
-
-def _position(state, cells) -> object:
-    return tuple(cells) if cells is not None else str(state)
-
-
-def playout_evaluation(state, playouts: int, rng, max_moves: int) -> tuple[float, ...]:
-    """Each player's expected score in [0, 1] at ``state``, estimated from ``playouts``
-    uniformly random games from it (the value a Monte Carlo tree search starts from)."""
-    game = state.get_game()
-    low, high = game.min_utility(), game.max_utility()
-    totals = np.zeros(game.num_players())
-    for _ in range(playouts):
-        s, moves = state.clone(), 0
-        while not s.is_terminal() and moves < max_moves:
-            if s.is_chance_node():
-                outcomes, probs = zip(*s.chance_outcomes(), strict=True)
-                s.apply_action(int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))]))
-            else:
-                legal = s.legal_actions()
-                s.apply_action(legal[rng.integers(len(legal))])
-                moves += 1
-        totals += (np.asarray(s.returns()) - low) / (high - low) if s.is_terminal() else 0.5
-    return tuple(float(x) for x in totals / playouts)
-
-
-def play_trace(game, spec: BotSpec, seed: int, index: int, max_moves: int, playouts: int = 0) -> Trace:
+def play_trace(
+    game, spec: BotSpec, seed: int, index: int, max_moves: int, playouts: int = 0, clarity_playouts: int = 0
+) -> Trace:
     """Play game ``index`` of the run with every seat taken by ``spec``; with ``playouts``,
-    evaluate every position before a move from that many random games."""
+    evaluate every position before a move from that many random games, with
+    ``clarity_playouts`` every legal move there."""
     from agents.build import make_bot
 
     players = game.num_players()
     chance_seed, bot_seeds = game_seeds(seed, index, players)
     rng = np.random.default_rng(chance_seed)
-    fast_random = spec.kind == "random"
-    bots = None if fast_random else [make_bot(spec, game, p, bot_seeds[p]) for p in range(players)]
-    if fast_random:
-        rng_bot = np.random.default_rng(bot_seeds[0])
-    state = game.new_initial_state()
-    movers, branching = [], []
-    cells = _cells(state)
-    start = cells
-    changed = set()
-    evaluations = []
     eval_rng = np.random.default_rng(np.random.SeedSequence([seed, index, 1]))
-    positions = [_position(state, cells)]
-    situations = [(positions[0], state.current_player())]
-    while not state.is_terminal() and len(movers) < max_moves:
-        if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))]))
-        elif state.is_simultaneous_node():
-            raise ValueError(f"{game} has simultaneous moves; the metrics need one mover at a time")
-        else:
+
+    def chance(state) -> int:
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        return int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))])
+
+    if spec.kind == "random":
+        rng_bot = np.random.default_rng(bot_seeds[0])
+
+        def choose(state, legal):
+            return chance(state) if legal is None else legal[rng_bot.integers(len(legal))]
+
+    else:
+        bots = [make_bot(spec, game, p, bot_seeds[p]) for p in range(players)]
+
+        def choose(state, legal):
+            if legal is None:
+                return chance(state)
             player = state.current_player()
-            legal = state.legal_actions()
-            if playouts:
-                evaluations.append(playout_evaluation(state, playouts, eval_rng, max_moves))
-            movers.append(player)
-            branching.append(len(legal))
-            if fast_random:
-                action = legal[rng_bot.integers(len(legal))]
-            else:
-                action = bots[player].step(state)
-                for p, bot in enumerate(bots):
-                    if p != player:
-                        bot.inform_action(state, player, action)
-            state.apply_action(action)
-        cells = _cells(state)
-        if cells is not None:
-            changed.update(i for i, (a, b) in enumerate(zip(cells, start, strict=True)) if a != b)
-        positions.append(_position(state, cells))
-        situations.append((positions[-1], state.current_player()))
-    timeout = not state.is_terminal()
-    return Trace(
-        returns=tuple(state.returns()) if not timeout else tuple(0.0 for _ in range(players)),
-        movers=tuple(movers),
-        branching=tuple(branching),
-        positions=tuple(positions),
-        situations=tuple(situations),
-        sites_covered=len(changed) if start is not None else None,
-        sites=len(start) if start is not None else None,
-        timeout=timeout,
-        evaluations=tuple(evaluations),
-    )
+            action = bots[player].step(state)
+            for p, bot in enumerate(bots):
+                if p != player:
+                    bot.inform_action(state, player, action)
+            return action
+
+    return record_trace(game, choose, max_moves, eval_rng, playouts, clarity_playouts)
 
 
 def play_chunk(
-    game_string: str, agent: str, seed: int, first: int, count: int, max_moves: int, playouts: int = 0
+    game_string: str,
+    agent: str,
+    seed: int,
+    first: int,
+    count: int,
+    max_moves: int,
+    playouts: int = 0,
+    clarity_playouts: int = 0,
 ) -> dict:
     """Games ``first``..``first+count-1`` as one record of traces."""
     import games  # noqa: F401  (registers this toolkit's games in the worker)
@@ -161,7 +110,7 @@ def play_chunk(
     game = pyspiel.load_game(game_string)
     spec = BotSpec.parse(agent)
     traces = [
-        trace_to_record(play_trace(game, spec, seed, i, max_moves, playouts))
+        trace_to_record(play_trace(game, spec, seed, i, max_moves, playouts, clarity_playouts))
         for i in range(first, first + count)
     ]
     return {"chunk": first, "count": count, "traces": traces}
@@ -192,7 +141,14 @@ def collect(args, out: Path, progress: bool) -> list[Trace]:
                 say(f"{args.game}: {args.games - played} games to play ({played} kept from an earlier run)")
             jobs = Parallel(n_jobs=args.jobs, return_as="generator_unordered")(
                 delayed(play_chunk)(
-                    args.game, args.agent, args.seed, f, n, args.max_moves, args.eval_playouts
+                    args.game,
+                    args.agent,
+                    args.seed,
+                    f,
+                    n,
+                    args.max_moves,
+                    args.eval_playouts,
+                    args.clarity_playouts,
                 )
                 for f, n in todo
             )
@@ -219,12 +175,32 @@ def table(values: dict, group_of: dict) -> str:
     return "\n".join(lines)
 
 
-def write_outputs(out: Path, config: dict, values: dict, group_of: dict) -> None:
+#: Exact quantities that are counts, printed whole.
+COUNTS = ("StateSpacePositions", "GameTreeLeaves")
+
+
+def exact_table(exact: list, record: dict, values: dict) -> str:
+    """The exact quantities of a solved game beside the playout estimates they answer."""
+    lines = [
+        f"Exact counterparts (solved: docs/solved_records.jsonl, commit {record.get('commit', '?')}):",
+        f"{'metric':<26}{'exact':>14}  {'playout estimate':<28}what it is",
+    ]
+    for e in exact:
+        estimate = ESTIMATE_OF.get(e.name)
+        shown = f"{estimate} {_fmt(values[estimate].value)}" if estimate else "-"
+        value = f"{e.value:,.0f}" if e.name in COUNTS else _fmt(e.value)
+        lines.append(f"{e.name:<26}{value:>14}  {shown:<28}{e.text}")
+    return "\n".join(lines)
+
+
+def write_outputs(out: Path, config: dict, values: dict, group_of: dict, exact: list = ()) -> None:
     with open(out / "metrics.csv", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["metric", "group", "value", "ci95_low", "ci95_high"])
         for name, v in values.items():
             w.writerow([name, group_of[name], v.value, v.low, v.high])
+        for e in exact:  # exact where e.exact, else a lower bound: the value is both bounds
+            w.writerow([f"{e.name}Exact", "exact", e.value, e.value if e.exact else math.nan, e.value])
 
     def clean(x):
         return None if isinstance(x, float) and math.isnan(x) else x
@@ -232,6 +208,7 @@ def write_outputs(out: Path, config: dict, values: dict, group_of: dict) -> None
     doc = {
         **config,
         "metrics": {n: {k: clean(x) for k, x in v.as_dict().items()} for n, v in values.items()},
+        "exact": {e.name: e.as_dict() for e in exact},
     }
     (out / "metrics.json").write_text(json.dumps(doc, indent=2) + "\n")
 
@@ -242,7 +219,8 @@ def measure(game_string: str, agent: str, games: int, seed: int = 0, **options) 
     spec = BotSpec.parse(agent)
     max_moves = options.get("max_moves", DEFAULT_MAX_MOVES)
     playouts = options.get("eval_playouts", 0)
-    traces = [play_trace(game, spec, seed, i, max_moves, playouts) for i in range(games)]
+    clarity = options.get("clarity_playouts", 0)
+    traces = [play_trace(game, spec, seed, i, max_moves, playouts, clarity) for i in range(games)]
     return all_metrics(traces, game.num_players())
 
 
@@ -265,7 +243,14 @@ def main(argv=None) -> int:
         type=non_negative_int,
         default=0,
         help="evaluate every position from this many random games, for the state-evaluation metrics "
-        "(LeadChange, Stability, DecisivenessThreshold, DramaAverage); 0 leaves them out (default)",
+        "(LeadChange, Stability, Decisiveness, Drama); 0 leaves them out (default)",
+    )
+    parser.add_argument(
+        "--clarity-playouts",
+        type=non_negative_int,
+        default=0,
+        help="evaluate every legal move of every position from this many random games, for the "
+        "Clarity metrics (costs a branching factor's times more); 0 leaves them out (default)",
     )
     parser.add_argument("--chunk", type=positive_int, default=50, help="games per stored record (default 50)")
     parser.add_argument(
@@ -292,17 +277,25 @@ def main(argv=None) -> int:
         "max_moves": args.max_moves,
         "chunk": args.chunk,
         "eval_playouts": args.eval_playouts,
+        "clarity_playouts": args.clarity_playouts,
     }
     prepare_out(
-        out, STUDY, config, resume_keys=("game", "agent", "seed", "max_moves", "chunk", "eval_playouts")
+        out,
+        STUDY,
+        config,
+        resume_keys=("game", "agent", "seed", "max_moves", "chunk", "eval_playouts", "clarity_playouts"),
     )
     started = time.monotonic()
     traces = collect(args, out, progress=not args.no_progress)
     values = all_metrics(traces, game.num_players())
     group_of = {name: group for name, group, _ in METRICS}
-    write_outputs(out, config, values, group_of)
+    record = solved_record(args.game)
+    exact = exact_counterparts(args.game, record) if record else []
+    write_outputs(out, config, values, group_of, exact)
     print(f"{args.game}: {args.games} games, agent {args.agent}, seed {args.seed}")
     print(table(values, group_of))
+    if exact:
+        print(exact_table(exact, record, values))
     print(f"written to {out} ({time.monotonic() - started:.1f}s)")
     return 0
 

@@ -105,6 +105,10 @@ def test_compare_flip_options_tiny(tmp_path):
             sum(r["winner"] == 0 for r in own) / len(own), abs=1e-4
         )
         assert row["value_side4"] in ("1.0", "-1.0")
+        p1 = sum(r["winner"] == 0 for r in own) / len(own)
+        assert float(row["Balance"]) == pytest.approx(1 - abs(p1 - (1 - p1)))  # Ludii's metrics of (a)
+        assert float(row["Drawishness"]) == 0.0
+        assert 0.0 <= float(row["DecisivenessThreshold"]) <= 1.0 and float(row["BranchingFactorAverage"]) > 1
         if row["variant"] == "Y":
             assert float(row["random_mean_flips"]) == 0.0
             assert row["value_side4"] == "1.0"  # Y is a first-player win (strategy stealing)
@@ -158,8 +162,20 @@ def test_first_player_advantage_tiny(tmp_path):
     summary = (tmp_path / "summary.md").read_text()
     assert "Defector Y p1 | 4 | P1 wins" in summary and "Y + swap | 4 | P2 wins" in summary
     assert "| Flipway" not in summary
-    assert len(load_records(tmp_path / "records" / "selfplay.jsonl")) == 3 * 2
+    selfplay = load_records(tmp_path / "records" / "selfplay.jsonl")
+    assert len(selfplay) == 3 * 2
     assert (tmp_path / "first_player.png").exists()
+    # Ludii's metrics of each cell's own games: Balance is 1 - |P1's win rate - P2's|.
+    assert "| game | size | MCTS sims | Balance | Drawishness |" in summary
+    with open(tmp_path / "summary.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    for row in rows:
+        own = [r for r in selfplay if r["game"] == row["game_string"]]
+        p1 = sum(r["winner"] == 0 for r in own) / len(own)
+        assert float(row["Balance"]) == pytest.approx(1 - abs(p1 - (1 - p1)))
+        assert float(row["Drawishness"]) == 0.0  # the Y family cannot draw
+        assert 1.0 < float(row["BranchingFactorAverage"]) <= 10  # at most the side-4 triangle's 10 cells
+        assert 0.0 <= float(row["DramaAverage"]) <= 1.0
 
 
 def test_strength_plots_tiny(tmp_path):

@@ -187,3 +187,69 @@ def test_evaluation_metrics_are_left_out_without_evaluations():
         assert math.isnan(fn(GAMES).value)
     with pytest.raises(ValueError):
         Trace(returns=(0.0, 0.0), movers=(0,), branching=(1,), evaluations=((0.5, 0.5), (0.5, 0.5)))
+
+
+# G: P2 wins; the winner trails the best evaluation by 0.6, 0.2, 0.2, 0 (the drama series).
+G = Trace(
+    returns=(-1.0, 1.0),
+    movers=(0, 1, 0, 1),
+    branching=(2, 2, 2, 2),
+    evaluations=((0.8, 0.2), (0.6, 0.4), (0.6, 0.4), (0.3, 0.7)),
+)
+
+
+def test_decisiveness_moves_is_the_share_of_moves_before_the_winner_passes_the_threshold():
+    # E: the loser's best is 0.6; the winner first exceeds it before move 2 of 3 -> 2/3.
+    # G: the loser's best is 0.8; the winner never exceeds it -> 1. F (a draw) is left out.
+    assert gm.decisiveness_moves([E, F, G]).value == pytest.approx((2 / 3 + 1) / 2)
+
+
+def test_drama_reductions_follow_ludiis_series_reductions():
+    # G's series 0.6, 0.2, 0.2, 0: steps -0.4, 0, -0.2.
+    expected = {
+        "Average": 0.25,
+        "Median": 0.2,  # the upper middle of 0, 0.2, 0.2, 0.6
+        "Maximum": 0.6,
+        "Minimum": 0.0,
+        "Variance": (0.35**2 + 0.05**2 + 0.05**2 + 0.25**2) / 4,
+        "ChangeAverage": (0.0 - 0.6) / 3,
+        "ChangeSign": (-1 + 0 - 1) / 3,
+        "ChangeLineBestFit": -0.9 / 5,  # sum (x - 1.5)(y - 0.25) over sum (x - 1.5)^2
+        "ChangeNumTimes": 2 / 3,  # down (a change from none), flat, down again (a change from flat)
+        "MaxIncrease": 0.0,
+        "MaxDecrease": -0.4,
+    }
+    assert set(expected) == set(gm.REDUCTIONS)
+    values = gm.all_metrics([G, F], 2)
+    for name, value in expected.items():
+        assert gm.drama_reduced([G, F], name).value == pytest.approx(value, abs=1e-12), name
+        assert values[f"Drama{name}"].value == pytest.approx(value, abs=1e-12), name
+    # E's series 0, 0.2, 0: up then down, two changes in two steps.
+    assert gm.drama_reduced([E], "ChangeNumTimes").value == pytest.approx(1.0)
+    assert gm.drama_reduced([E], "MaxIncrease").value == pytest.approx(0.2)
+
+
+# H: the mover's evaluations of every legal move: four moves, then a forced one.
+H = Trace(
+    returns=(1.0, -1.0),
+    movers=(0, 1),
+    branching=(4, 1),
+    move_evaluations=((0.1, 0.2, 0.3, 1.0), (0.5,)),
+)
+
+
+def test_clarity_measures_how_few_moves_stand_out_and_how_spread_the_moves_are():
+    # First position: mean 0.4, best 1.0, threshold 0.4 + 0.75 * 0.6 = 0.85: 1 of 4 above;
+    # variance (0.09 + 0.04 + 0.01 + 0.36) / 4. The forced move: 0 above, variance 0.
+    assert gm.clarity_narrowness([H, A]).value == pytest.approx((0.25 + 0.0) / 2)
+    assert gm.clarity_variance([H, A]).value == pytest.approx((0.125 + 0.0) / 2)
+    assert math.isnan(gm.clarity_narrowness(GAMES).value)
+    with pytest.raises(ValueError):
+        Trace(returns=(0.0, 0.0), movers=(0,), branching=(2,), move_evaluations=((0.5,),))
+
+
+def test_state_space_complexity_counts_the_ways_to_fill_the_board():
+    three = Trace(returns=(1.0, -1.0), movers=(0,), branching=(9,), sites=9, site_contents=3)
+    two = Trace(returns=(1.0, -1.0), movers=(0,), branching=(9,), sites=9, site_contents=2)
+    assert gm.state_space_complexity([two, three]).value == pytest.approx(9 * math.log10(3))
+    assert math.isnan(gm.state_space_complexity(GAMES).value)  # no site contents recorded

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 
 import pytest
 
@@ -104,3 +105,36 @@ def test_more_games_into_the_same_output_play_only_the_new_ones(tmp_path, capsys
     assert "4 games to play (8 kept" in capsys.readouterr().err
     grown = json.loads((out / "metrics.json").read_text())["metrics"]
     assert grown == run(tmp_path / "fresh", games=12)["metrics"]
+
+
+def test_move_evaluations_give_clarity_and_the_board_gives_the_state_space(tmp_path):
+    doc = run(tmp_path / "c", "--eval-playouts", "4", "--clarity-playouts", "2", games=4)
+    m = doc["metrics"]
+    assert 0.0 <= m["ClarityNarrowness"]["value"] < 1.0
+    assert m["ClarityVariance"]["value"] > 0.0  # some move wins at once where another does not
+    # Tic-tac-toe's sites are empty, X or O: 9 log10 3.
+    assert m["StateSpaceComplexity"]["value"] == pytest.approx(9 * math.log10(3))
+    assert 0.0 <= m["DecisivenessMoves"]["value"] <= 1.0
+    assert run(tmp_path / "p", games=4)["metrics"]["ClarityNarrowness"]["value"] is None
+
+
+def test_this_toolkits_games_are_evaluated_in_their_kernel():
+    m = cmd.measure("y_game(board_size=4)", "random", 3, seed=1, eval_playouts=8)
+    assert 0.0 <= m["DramaMaximum"].value <= 1.0
+    assert m["StateSpaceComplexity"].value == pytest.approx(10 * math.log10(3))
+
+
+def test_a_recorded_game_replays_into_its_trace():
+    import pyspiel
+
+    from analysis.game_traces import replay_trace
+    from analysis.tournament import play_game
+
+    game = pyspiel.load_game("tic_tac_toe")
+    record = play_game(game, [pyspiel.make_uniform_random_bot(p, 5 + p) for p in range(2)], 1)
+    trace = replay_trace(game, record["actions"])
+    assert trace.moves == record["length"] and trace.returns == tuple(record["returns"])
+    assert trace.branching == tuple(9 - i for i in range(trace.moves))  # one cell fewer each move
+    assert trace.movers == tuple(i % 2 for i in range(trace.moves))
+    with pytest.raises(ValueError, match="ended before"):
+        replay_trace(game, [*record["actions"], 0])
