@@ -22,10 +22,17 @@ Four measurements per variant, each answering a designer's question:
     seats alternating: does extra search pay off more in one variant
     (decisiveness, skill depth)?
 
+Exact values come from docs/solved_records.jsonl where it holds the game (the
+same solver's published proofs: side 6 of a flip variant takes 2-27 minutes),
+and from the solver in this run otherwise (Defector Y's local conversion).
+summary.md ends with every variant's exact values on sides 2-7 and how they
+run with the side; exact_values.csv holds the same.
+
 Everything lands in ``--out``: config.json (configuration, git commit),
 records/*.jsonl (every game, resumable), solver.jsonl, playouts.jsonl,
-summary.md, summary.csv, plots (PNG + SVG). Rerunning the same command
-resumes: finished games, solves and playout batches are not repeated.
+summary.md, summary.csv, exact_values.csv, plots (PNG + SVG). Rerunning the
+same command resumes: finished games, solves and playout batches are not
+repeated.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ import time
 from pathlib import Path
 
 from agents import BotSpec
-from analysis.exact import solve_all, value_text
+from analysis.exact import exact_values, published_solves, side_pattern, value_cell, value_text
 from analysis.playouts import MAX_SEED, random_playouts
 from analysis.plots import plot_histograms, plot_intervals, plot_win_rates
 from analysis.stats import first_player_advantage_from_records, holm, mean_and_ci, wilson_interval
@@ -240,8 +247,9 @@ def main(argv=None) -> int:
 
     # (b) exact solutions on small sides
     solve_games = [with_size(v["game"], s) for s in sizes for v in var]
+    published = published_solves()
     solved = (
-        solve_all(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS)
+        exact_values(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS, published)
         if solve_games
         else {}
     )
@@ -253,6 +261,7 @@ def main(argv=None) -> int:
 
     rows = summarise(var, selfplay, strength, solved, playouts, sizes, strong.label)
     write_outputs(out, rows, cfg, sizes, playouts, var)
+    write_exact_by_side(out, var, {**published, **solved})
     print(conclusion(rows, cfg, sizes))
     say(f"done in {time.perf_counter() - start:.0f} s; results in {out}")
     return 0
@@ -453,6 +462,69 @@ def write_outputs(out: Path, rows, cfg, sizes, playouts, var) -> None:
         xlabel="actions per game (placements + flips)",
         columns=5,
     )
+
+
+# ----------------------------------------------------------------------------- (b) exact values by side
+
+#: The sides whose exact values the table of values by side shows (side 7: where solved).
+EXACT_SIDES = tuple(range(2, 8))
+
+
+def exact_by_side(var, solved: dict[str, dict], sides=EXACT_SIDES) -> list[dict]:
+    """Per variant, its exact value on each side (the published record, else this run's
+    solve, else none) and how the value runs over the sides."""
+    rows = []
+    for v in var:
+        values = {s: solved.get(with_size(v["game"], s)) for s in sides}
+        rows.append(
+            {"label": v["label"], "game": v["game"], "values": values, "pattern": side_pattern(values)}
+        )
+    return rows
+
+
+def exact_by_side_lines(rows, sides=EXACT_SIDES) -> list[str]:
+    """The markdown section of the exact values by side, with the pattern of each variant."""
+    sides = [s for s in sides if any(value_cell(r["values"][s]) != "-" for r in rows)]
+    head = ["variant"] + [f"side {s}" for s in sides] + ["how the value runs with the side"]
+    lines = [
+        "",
+        "## Exact values by side",
+        "",
+        "The first player's result with perfect play (+1 wins, with how many openings win; -1 loses), "
+        "from docs/solved_records.jsonl where it holds the game, solved in this run otherwise "
+        "(marked r); - where neither has a value.",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
+    for r in rows:
+        cells = []
+        for s in sides:
+            rec = r["values"][s]
+            mark = " r" if rec and "source" not in rec and value_cell(rec) != "-" else ""
+            cells.append(value_cell(rec) + mark)
+        lines.append("| " + " | ".join([r["label"], *cells, r["pattern"]]) + " |")
+    changing = [r["label"] for r in rows if "change" in r["pattern"]]
+    lines += [
+        "",
+        f"The value changes with the side in {len(changing)} of {len(rows)} variants"
+        + (f": {', '.join(changing)}." if changing else "."),
+        "",
+    ]
+    return lines
+
+
+def write_exact_by_side(out: Path, var, solved: dict[str, dict]) -> None:
+    """Append the exact values by side to summary.md and write them to exact_values.csv."""
+    rows = exact_by_side(var, solved)
+    with open(out / "summary.md", "a") as handle:
+        handle.write("\n".join(exact_by_side_lines(rows)))
+    with open(out / "exact_values.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["variant", "game", *(f"value_side{s}" for s in EXACT_SIDES), "pattern"])
+        for r in rows:
+            values = [(r["values"][s] or {}).get("value") for s in EXACT_SIDES]
+            writer.writerow([r["label"], r["game"], *["" if x is None else x for x in values], r["pattern"]])
 
 
 def conclusion(rows, cfg, sizes) -> str:

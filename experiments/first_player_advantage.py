@@ -16,6 +16,10 @@ Flipway runs with ``repetition=draw`` so that every game (and every search)
 ends; its draws are reported and left out of the first-player rate, which is
 computed over decisive games.
 
+Exact values come from docs/solved_records.jsonl where it holds the game
+(Y and Defector Y: the same solver's published proofs, some of which took half
+an hour), and from the solver in this run otherwise.
+
 Output in ``--out``: config.json, records/selfplay.jsonl (every game;
 resumable), solver.jsonl, summary.md, summary.csv, first_player.png/.svg.
 """
@@ -28,7 +32,7 @@ import time
 from pathlib import Path
 
 from agents import BotSpec
-from analysis.exact import solve_all, value_text
+from analysis.exact import exact_values, value_text
 from analysis.plots import plot_win_rates
 from analysis.stats import first_player_advantage_from_records, holm
 from analysis.study import int_list, positive_float, positive_int, prepare_out, say, settings, study_parser
@@ -149,7 +153,7 @@ def main(argv=None) -> int:
 
     solve_games = [f["game"].format(n=n) for f in families for n in solve_sizes[f["board"]]]
     solved = (
-        solve_all(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS)
+        exact_values(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS)
         if solve_games
         else {}
     )
