@@ -22,6 +22,24 @@ an hour), and from the solver in this run otherwise.
 
 Output in ``--out``: config.json, records/selfplay.jsonl (every game;
 resumable), solver.jsonl, summary.md, summary.csv, first_player.png/.svg.
+
+Why ``--full``'s settings answer the question within about 3 hours on 2 cores:
+600 games a cell give Wilson intervals of +-4.0 points at a rate of 50%
+(``analysis.stats.games_needed(0.04)`` is 597): a rate of 45% or 55% excludes
+50%, and two cells 6 points apart are told apart (the 95% half-width of a
+difference of two such rates is 5.7 points). The sizes reach the playing boards
+(triangle 11, Flipway 9x9); three budgets 50x apart (100, 1000, 5000
+simulations a move) tell an edge that grows with skill from one that fades.
+Cost, measured as CPU seconds a game in one process beside the quick settings
+(nice 5, other jobs on the cores): one game of each of the 37 (game, size)
+cells takes 0.33 s at 100 simulations, 2.72 s at 1000 and about 12.1 s at 5000
+(the five costliest cells measured at both budgets: 4.44x from 1000 to 5000),
+so 600 games a cell are about 9,100 CPU seconds, 1.3 hours on 2 free cores.
+The solves add at most five 300-second runs (Caeth Y sides 5 and 6, with and
+without swap, and Y with swap side 6; Caeth Y side 5 does not finish in 900 s,
+docs/solved.md); the others take seconds or are read from the records.
+10,000 simulations would double the self-play to about 2.2 hours, past the
+budget on a shared machine.
 """
 
 from __future__ import annotations
@@ -53,11 +71,11 @@ QUICK = dict(
 FULL = dict(
     y_sizes="5,7,9,11",
     flipway_sizes="5,7,9",
-    simulations="100,1000,10000",
-    games=300,
+    simulations="100,1000,5000",
+    games=600,
     solve_y_sizes="4,5,6",
     solve_flipway_sizes="4,5",
-    solve_time=1200.0,
+    solve_time=300.0,
 )
 
 
