@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import re
 import shlex
 import sys
@@ -18,6 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGE = (ROOT / "docs" / "findings.md").read_text()
 STUDIES = (ROOT / "docs" / "studies.md").read_text()
 SOLVED = (ROOT / "docs" / "solved.md").read_text()
+DILEMMAS_STUDY = (ROOT / "docs" / "studies" / "economic_dilemmas.md").read_text()
+DILEMMAS = (ROOT / "docs" / "rules" / "dilemmas.md").read_text()
+READINGS = json.loads((ROOT / "docs" / "rules" / "dilemma_readings.json").read_text())["games"]
 
 
 def printed_commands(text: str) -> list[str]:
@@ -157,3 +161,33 @@ def test_sampled_rates_are_the_published_quick_runs():
     for label, *rates in page_rows:
         for n, rate in zip((5, 7, 9), rates, strict=True):
             assert rate == cells.get((label, n), "-"), (label, n)
+
+
+def test_dilemma_table_agrees_with_the_full_run_the_verdicts_and_the_readings():
+    full_run = section(DILEMMAS_STUDY, "## The full run", "Three rows differ")
+    # each row: game, encodes, table names it, reproduces, strategies, equilibria, PoA, NashConv, nearest
+    full = {r[0]: r for r in table(full_run, "| game |")}
+    verdicts = {}
+    for line in section(DILEMMAS, "## Which dilemmas reproduce", "## Readings tried").splitlines():
+        for name in re.findall(r"\[([^\]]+)\]\(dilemmas_by_game", line.split(" | ")[0]):
+            verdicts[name] = line.split(" | ")[2].strip()
+    rows = table(PAGE, "| rule set | named after |")
+    assert len(rows) == 26
+    for name, named, order, verdict, equilibria, anarchy, cfr, _bots in rows:
+        run = full[name]
+        assert named == run[1], name
+        assert run[2] in order, name
+        word = verdict.split(" (")[0].split(",")[0]
+        assert verdicts[name].replace("*", "").startswith(word), (name, verdict, verdicts[name])
+        if name in READINGS:
+            tried = len(READINGS[name]["readings"])
+            assert f"({tried}" in verdict, (name, verdict)
+        if run[4] == "refused":
+            assert equilibria == "refused", name
+        else:
+            assert equilibria.split(" [")[0] == run[5] and anarchy.split(" [")[0] == run[6], name
+        if run[7] != "-":
+            assert cfr.startswith(run[7].replace(" (approx.)", "")), (name, cfr)
+            if run[8] != "-":
+                nearest, distance = run[8].split(" (")
+                assert f"{nearest} at {distance.rstrip(')')}" in cfr, (name, cfr)
