@@ -82,3 +82,89 @@ def value_text(record: dict | None) -> str:
     if value < 0:
         return f"P2 wins (0/{record.get('openings', '?')} openings win)"
     return "draw"
+
+
+# --------------------------------------------------------------------------- published values
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: The published solve records (docs/solved.md's tables), one per game string; a later record replaces.
+SOLVED_RECORDS = ROOT / "docs" / "solved_records.jsonl"
+
+
+def published_solves(path: Path = SOLVED_RECORDS) -> dict[str, dict]:
+    """The published solve records by game string, each in ``solve_record``'s shape
+    (``openings`` counted from its opening values; a root-only record has none)."""
+    from analysis.solved_families import KEY
+    from records import read_records
+
+    out = {}
+    for rec in read_records(path, key=KEY):
+        openings = len(rec.get("opening_values") or {})
+        out[rec[KEY]] = dict(
+            rec, game=rec[KEY], openings=openings or "?", time_limit=0.0, source=f"{path.name}"
+        )
+    return out
+
+
+def exact_values(
+    games: list[str],
+    time_limit: float,
+    path: Path,
+    n_jobs: int,
+    imports: Sequence[str] = (),
+    published: dict[str, dict] | None = None,
+) -> dict[str, dict]:
+    """A record per game: the published solve where docs/solved_records.jsonl holds
+    one, solved in this run (``solve_all``) otherwise.
+
+    Why: the published records are the same solver's proofs, some of which took
+    half an hour (side 6) or longer; a study that solved them again would spend
+    its time budget repeating them. A record read from the published file carries
+    ``source``, so a table can tell the two apart."""
+    published = published_solves() if published is None else published
+    known = {g: published[g] for g in games if g in published}
+    todo = [g for g in games if g not in known]
+    solved = solve_all(todo, time_limit, path, n_jobs, imports) if todo else {}
+    return {**known, **solved}
+
+
+def value_sign(record: dict | None) -> str:
+    """A solve in one sign: ``+1`` (first player wins), ``-1``, ``0`` (draw), ``-`` (no value)."""
+    value = (record or {}).get("value")
+    if value is None or "error" in (record or {}):
+        return "-"
+    return "+1" if value > 0 else "-1" if value < 0 else "0"
+
+
+def value_cell(record: dict | None) -> str:
+    """A compact table cell: the sign, and for a first-player win how many openings win."""
+    sign = value_sign(record)
+    if sign == "+1":
+        return f"+1 ({len(record.get('winning_first_moves') or [])}/{record.get('openings', '?')})"
+    return sign
+
+
+def side_pattern(values: dict[int, dict | None]) -> str:
+    """How a game's exact value runs over the sides solved: ``+1 on every side solved (2-7)``,
+    or the runs of equal value in side order, ``-1 on 2-4, +1 on 5-6``; unsolved sides are
+    left out and named."""
+    solved = [(side, value_sign(rec)) for side, rec in sorted(values.items()) if value_sign(rec) != "-"]
+    if not solved:
+        return "no side solved"
+    runs: list[list] = []
+    for side, sign in solved:
+        if runs and runs[-1][0] == sign:
+            runs[-1][2] = side
+        else:
+            runs.append([sign, side, side])
+
+    def span(a: int, b: int) -> str:
+        return str(a) if a == b else f"{a}-{b}"
+
+    if len(runs) == 1:
+        return f"{runs[0][0]} on every side solved ({span(solved[0][0], solved[-1][0])})"
+    changes = len(runs) - 1
+    return ", ".join(f"{sign} on {span(a, b)}" for sign, a, b in runs) + (
+        f" ({changes} change{'s' if changes > 1 else ''} of sign)"
+    )

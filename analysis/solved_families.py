@@ -19,7 +19,7 @@ def families() -> list[tuple[str, str, int]]:
     """(family name, game-string template with {n}, smallest side)."""
     out = [("y_game", "y_game(board_size={n})", 2)]
     for protocol in (1, 122):
-        out.append((f"defector_y p{protocol}", f"defector_y(board_size={{n}},protocol={protocol})", 4))
+        out.append((f"defector_y p{protocol}", f"defector_y(board_size={{n}},protocol={protocol})", 2))
     for flip in FLIPS:
         for protocol in (1, 122):
             for win in ("turn_start", "turn_end"):
@@ -27,7 +27,7 @@ def families() -> list[tuple[str, str, int]]:
                     (
                         f"double_o_y {flip} p{protocol} {win}",
                         f"double_o_y(board_size={{n}},flip={flip},protocol={protocol},win={win})",
-                        4,
+                        2,
                     )
                 )
     out.append(("flipway", "flipway(board_size={n})", 4))

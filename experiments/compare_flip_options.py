@@ -24,10 +24,33 @@ Four measurements per variant, each answering a designer's question:
 and Ludii's Balance, Drawishness, Decisiveness, Drama and branching factor of
 each variant's self-play games (a), replayed (``analysis.study_metrics``).
 
+Exact values come from docs/solved_records.jsonl where it holds the game (the
+same solver's published proofs: side 6 of a flip variant takes 2-27 minutes),
+and from the solver in this run otherwise (Defector Y's local conversion).
+summary.md ends with every variant's exact values on sides 2-7 and how they
+run with the side; exact_values.csv holds the same.
+
 Everything lands in ``--out``: config.json (configuration, git commit),
 records/*.jsonl (every game, resumable), solver.jsonl, playouts.jsonl,
-metrics.jsonl, summary.md, summary.csv, plots (PNG + SVG). Rerunning the same command
-resumes: finished games, solves and playout batches are not repeated.
+metrics.jsonl, summary.md, summary.csv, exact_values.csv, plots (PNG + SVG).
+Rerunning the same command resumes: finished games, solves, metrics and playout
+batches are not repeated.
+
+Why ``--full``'s settings answer the question within about 3 hours on 2 cores:
+600 self-play games a variant give Wilson intervals of +-4.0 points at a rate
+of 50% (``analysis.stats.games_needed(0.04)`` is 597), against +-8 with the
+quick run's 150: a rate of 45% or 55% excludes 50%, and two variants 6 points
+apart are told apart (the 95% half-width of a difference of two such rates is
+5.7 points). Side 11 is a playing size (66 cells, games of about 68 actions in
+self-play) and 5000 simulations a move, five times the quick run's.
+Cost, measured as CPU seconds a game in one process with every variant
+interleaved, beside the quick settings (nice 5, other jobs on the cores): a
+self-play game at side 11 and 5000 simulations takes 1.01 s (0.055 s at the
+quick run's side 8 and 1000), a 5000-against-500 game 0.52 s; so 9,600
+self-play and 6,400 strength games are about 13,000 CPU seconds, 1.8 hours on
+2 free cores. 500,000 random playouts a variant take about 5 microseconds each
+(40 s in all). Only Defector Y's local conversion is solved in the run (the
+records hold the others), at most 1800 s for its side 6.
 """
 
 from __future__ import annotations
@@ -39,7 +62,7 @@ import time
 from pathlib import Path
 
 from agents import BotSpec
-from analysis.exact import solve_all, value_text
+from analysis.exact import exact_values, published_solves, side_pattern, value_cell, value_text
 from analysis.playouts import MAX_SEED, random_playouts
 from analysis.plots import plot_histograms, plot_intervals, plot_win_rates
 from analysis.stats import first_player_advantage_from_records, holm, mean_and_ci, wilson_interval
@@ -81,7 +104,7 @@ FULL = dict(
     weak=500,
     strong=5000,
     solve_sizes="4,5,6",
-    solve_time=1500.0,
+    solve_time=1800.0,
     playouts=500000,
 )
 
@@ -243,8 +266,9 @@ def main(argv=None) -> int:
 
     # (b) exact solutions on small sides
     solve_games = [with_size(v["game"], s) for s in sizes for v in var]
+    published = published_solves()
     solved = (
-        solve_all(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS)
+        exact_values(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS, published)
         if solve_games
         else {}
     )
@@ -257,6 +281,7 @@ def main(argv=None) -> int:
     rows = summarise(var, selfplay, strength, solved, playouts, sizes, strong.label)
     add_metric_columns(rows, selfplay, out, args.jobs, args.seed)
     write_outputs(out, rows, cfg, sizes, playouts, var)
+    write_exact_by_side(out, var, {**published, **solved})
     print(conclusion(rows, cfg, sizes))
     say(f"done in {time.perf_counter() - start:.0f} s; results in {out}")
     return 0
@@ -470,6 +495,69 @@ def write_outputs(out: Path, rows, cfg, sizes, playouts, var) -> None:
         xlabel="actions per game (placements + flips)",
         columns=5,
     )
+
+
+# ----------------------------------------------------------------------------- (b) exact values by side
+
+#: The sides whose exact values the table of values by side shows (side 7: where solved).
+EXACT_SIDES = tuple(range(2, 8))
+
+
+def exact_by_side(var, solved: dict[str, dict], sides=EXACT_SIDES) -> list[dict]:
+    """Per variant, its exact value on each side (the published record, else this run's
+    solve, else none) and how the value runs over the sides."""
+    rows = []
+    for v in var:
+        values = {s: solved.get(with_size(v["game"], s)) for s in sides}
+        rows.append(
+            {"label": v["label"], "game": v["game"], "values": values, "pattern": side_pattern(values)}
+        )
+    return rows
+
+
+def exact_by_side_lines(rows, sides=EXACT_SIDES) -> list[str]:
+    """The markdown section of the exact values by side, with the pattern of each variant."""
+    sides = [s for s in sides if any(value_cell(r["values"][s]) != "-" for r in rows)]
+    head = ["variant"] + [f"side {s}" for s in sides] + ["how the value runs with the side"]
+    lines = [
+        "",
+        "## Exact values by side",
+        "",
+        "The first player's result with perfect play (+1 wins, with how many openings win; -1 loses), "
+        "from docs/solved_records.jsonl where it holds the game, solved in this run otherwise "
+        "(marked r); - where neither has a value.",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
+    for r in rows:
+        cells = []
+        for s in sides:
+            rec = r["values"][s]
+            mark = " r" if rec and "source" not in rec and value_cell(rec) != "-" else ""
+            cells.append(value_cell(rec) + mark)
+        lines.append("| " + " | ".join([r["label"], *cells, r["pattern"]]) + " |")
+    changing = [r["label"] for r in rows if "change" in r["pattern"]]
+    lines += [
+        "",
+        f"The value changes with the side in {len(changing)} of {len(rows)} variants"
+        + (f": {', '.join(changing)}." if changing else "."),
+        "",
+    ]
+    return lines
+
+
+def write_exact_by_side(out: Path, var, solved: dict[str, dict]) -> None:
+    """Append the exact values by side to summary.md and write them to exact_values.csv."""
+    rows = exact_by_side(var, solved)
+    with open(out / "summary.md", "a") as handle:
+        handle.write("\n".join(exact_by_side_lines(rows)))
+    with open(out / "exact_values.csv", "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["variant", "game", *(f"value_side{s}" for s in EXACT_SIDES), "pattern"])
+        for r in rows:
+            values = [(r["values"][s] or {}).get("value") for s in EXACT_SIDES]
+            writer.writerow([r["label"], r["game"], *["" if x is None else x for x in values], r["pattern"]])
 
 
 def conclusion(rows, cfg, sizes) -> str:

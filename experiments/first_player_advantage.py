@@ -16,11 +16,33 @@ Flipway runs with ``repetition=draw`` so that every game (and every search)
 ends; its draws are reported and left out of the first-player rate, which is
 computed over decisive games.
 
+Exact values come from docs/solved_records.jsonl where it holds the game
+(Y and Defector Y: the same solver's published proofs, some of which took half
+an hour), and from the solver in this run otherwise.
+
 Output in ``--out``: config.json, records/selfplay.jsonl (every game;
 resumable), solver.jsonl, metrics.jsonl (Ludii's Balance, Drawishness,
 Decisiveness, Drama and branching factor of each cell's self-play games,
 ``analysis.study_metrics``; resumable), summary.md, summary.csv,
 first_player.png/.svg.
+
+Why ``--full``'s settings answer the question within about 3 hours on 2 cores:
+600 games a cell give Wilson intervals of +-4.0 points at a rate of 50%
+(``analysis.stats.games_needed(0.04)`` is 597): a rate of 45% or 55% excludes
+50%, and two cells 6 points apart are told apart (the 95% half-width of a
+difference of two such rates is 5.7 points). The sizes reach the playing boards
+(triangle 11, Flipway 9x9); three budgets 50x apart (100, 1000, 5000
+simulations a move) tell an edge that grows with skill from one that fades.
+Cost, measured as CPU seconds a game in one process beside the quick settings
+(nice 5, other jobs on the cores): one game of each of the 37 (game, size)
+cells takes 0.33 s at 100 simulations, 2.72 s at 1000 and about 12.1 s at 5000
+(the five costliest cells measured at both budgets: 4.44x from 1000 to 5000),
+so 600 games a cell are about 9,100 CPU seconds, 1.3 hours on 2 free cores.
+The solves add at most five 300-second runs (Caeth Y sides 5 and 6, with and
+without swap, and Y with swap side 6; Caeth Y side 5 does not finish in 900 s,
+docs/solved.md); the others take seconds or are read from the records.
+10,000 simulations would double the self-play to about 2.2 hours, past the
+budget on a shared machine.
 """
 
 from __future__ import annotations
@@ -31,7 +53,7 @@ import time
 from pathlib import Path
 
 from agents import BotSpec
-from analysis.exact import solve_all, value_text
+from analysis.exact import exact_values, value_text
 from analysis.plots import plot_win_rates
 from analysis.stats import first_player_advantage_from_records, holm
 from analysis.study import int_list, positive_float, positive_int, prepare_out, say, settings, study_parser
@@ -53,11 +75,11 @@ QUICK = dict(
 FULL = dict(
     y_sizes="5,7,9,11",
     flipway_sizes="5,7,9",
-    simulations="100,1000,10000",
-    games=300,
+    simulations="100,1000,5000",
+    games=600,
     solve_y_sizes="4,5,6",
     solve_flipway_sizes="4,5",
-    solve_time=1200.0,
+    solve_time=300.0,
 )
 
 
@@ -153,7 +175,7 @@ def main(argv=None) -> int:
 
     solve_games = [f["game"].format(n=n) for f in families for n in solve_sizes[f["board"]]]
     solved = (
-        solve_all(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS)
+        exact_values(solve_games, cfg["solve_time"], out / "solver.jsonl", args.jobs, IMPORTS)
         if solve_games
         else {}
     )

@@ -3,7 +3,7 @@
     python -m experiments.solved_table [--max-size 6] [--time-limit 1800] [--out results/solved.jsonl]
 
 For every game string it runs the exact solver (solvers.exhaustive.solve) on
-sides 2/4.. up to ``--max-size``, stopping a family at the first side that does
+sides 2 (Flipway 4) up to ``--max-size``, stopping a family at the first side that does
 not finish within ``--time-limit``. One JSON line per solve goes to ``--out``
 (with the git commit and the reproducing command) through the record store,
 keyed by game string: games already stored are skipped, so a killed run resumes

@@ -122,12 +122,23 @@ def test_compare_flip_options_tiny(tmp_path):
         assert (tmp_path / f"{name}.png").stat().st_size > 1000 and (tmp_path / f"{name}.svg").exists()
     config = json.loads((tmp_path / "config.json").read_text())
     assert config["config"]["seed"] == 3 and len(config["git"]["commit"]) == 40
+    # The exact values of sides 2-7 come from the published records, the local conversion's from the run.
+    section = (tmp_path / "summary.md").read_text().split("## Exact values by side", 1)[1]
+    assert "| 00-Y all, p1, start | +1 (3/3) | -1 | -1 | +1 (15/15) | +1 (21/21) | - |" in section
+    assert "+1 on 2, -1 on 3-4, +1 on 5-6 (2 changes of sign)" in section
+    assert "| Y | +1 (3/3) | +1 (3/6) | +1 (7/10) | +1 (3/15) | +1 (3/21) | +1 (10/28) |" in section
+    assert "| Defector Y p1, local | - | - | +1 (3/10) r | - | - | - |" in section
+    with open(tmp_path / "exact_values.csv") as handle:
+        exact = {row["variant"]: row for row in csv.DictReader(handle)}
+    assert exact["00-Y opponents, p1, start"]["value_side6"] == "-1.0"
     # A rerun resumes: nothing is replayed, the summary is the same.
     before = (tmp_path / "summary.csv").read_text()
+    before_md = (tmp_path / "summary.md").read_text()
     again = run("experiments.compare_flip_options", *args)
     assert again.returncode == 0, again.stderr
     assert len(load_records(tmp_path / "records" / "selfplay.jsonl")) == 16 * 4
     assert (tmp_path / "summary.csv").read_text() == before
+    assert (tmp_path / "summary.md").read_text() == before_md
     # Changing what decides the games is refused rather than mixed into the same directory.
     other = run("experiments.compare_flip_options", *[a if a != "3" else "4" for a in args])
     assert other.returncode != 0 and "different seed" in other.stderr

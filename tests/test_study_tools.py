@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 
 import games  # noqa: F401  (registers our games)
-from analysis.exact import solve_all, value_text
+from analysis.exact import exact_values, published_solves, side_pattern, solve_all, value_cell, value_text
 from analysis.playouts import random_playouts
 from analysis.stats import first_player_advantage, holm
 from analysis.study import git_commit, study_parser
@@ -92,6 +92,28 @@ def test_solve_all_retries_a_crashed_solve_but_keeps_finished_ones(tmp_path):
     assert "error" not in solved[games_[1]] and solved[games_[1]]["value"] == 1.0
     games_solved = [json.loads(line)["game"] for line in path.read_text().splitlines()]
     assert games_solved.count(games_[0]) == 1  # the finished solve was not redone
+
+
+def test_exact_values_read_published_records_and_solve_only_the_rest(tmp_path):
+    published = published_solves()
+    side6 = "defector_y(board_size=6,protocol=1)"  # a 27-minute proof: read, never solved again
+    assert published[side6]["value"] == 1.0 and published[side6]["openings"] == 21
+    path = tmp_path / "solver.jsonl"
+    local = "defector_y(board_size=3,protocol=1,conversion=local)"  # no published record
+    got = exact_values([side6, local], 30.0, path, 1, ("games.y_family",))
+    assert got[side6]["source"] == "solved_records.jsonl" and value_cell(got[side6]) == "+1 (21/21)"
+    assert [json.loads(line)["game"] for line in path.read_text().splitlines()] == [local]
+    assert "source" not in got[local] and got[local]["value"] in (1.0, -1.0)
+
+
+def test_side_pattern_names_each_run_of_equal_value_and_counts_the_changes():
+    def rec(value):
+        return {"value": value, "winning_first_moves": [], "openings": 3}
+
+    changing = {2: rec(1.0), 3: rec(-1.0), 4: rec(-1.0), 5: rec(1.0), 6: rec(1.0), 7: None}
+    assert side_pattern(changing) == "+1 on 2, -1 on 3-4, +1 on 5-6 (2 changes of sign)"
+    assert side_pattern({4: rec(1.0), 5: rec(1.0)}) == "+1 on every side solved (4-5)"
+    assert side_pattern({4: None, 5: {"error": "MemoryError()"}}) == "no side solved"
 
 
 def test_random_playouts_seed_game_i_with_seed_plus_i():
