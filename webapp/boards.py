@@ -165,7 +165,7 @@ def _ttt_target(name: str):
     return ("stack",) + nums if m.group(2) else nums
 
 
-def _view_content(view, colours, shape_view=None):
+def view_content(view, colours, shape_view=None):
     """What a seat's ``player_view`` shows in a cell, as the drawing's content:
     (colour, shape) for a piece it fully sees, ("obscured", colour) when it
     sees the colour but not the shape, "locked", or None (empty or a piece
@@ -187,7 +187,7 @@ def _view_content(view, colours, shape_view=None):
     return out
 
 
-def _shaped(core) -> bool:
+def plays_shapes(core) -> bool:
     """Whether the rule set plays shapes other than the circle (only then has
     the core a shape per cell to show)."""
     return hasattr(core, "shape_names") and list(core.shape_names()) != ["circle"]
@@ -258,7 +258,7 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "", viewer
     size = len(view) if view is not None else len(core.cells())
     coords = [core.coords(c) for c in range(size)]
     X, Y, Z = (max(c[i] for c in coords) for i in range(3))
-    shaped = _shaped(core)
+    shaped = plays_shapes(core)
     shaped_cells, picker, legal = _split_shaped(legal) if shaped else ({}, [], legal)
     clicks, buttons = _split(legal, _ttt_target)
     by_label = {v: k for k, v in clicks.items()}
@@ -267,7 +267,7 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "", viewer
     content = {}
     if view is not None:
         shape_view = core.player_shape_view(viewer_seat) if shaped else None
-        for c, value in enumerate(_view_content(view, colours, shape_view)):
+        for c, value in enumerate(view_content(view, colours, shape_view)):
             content[coords[c]] = value
     else:
         shapes = core.shapes() if shaped else ["circle"] * size
