@@ -30,7 +30,7 @@ def test_a_round_against_random_tells_both_plays_and_what_they_did(browser, serv
     follow(page, "svg.board g.cell.legal")
     told = page.inner_text("#last-round")
     assert told.startswith(
-        "Round 1: Black (seat 1) played black@stack(1,1) x (scissors); White (seat 2) played "
+        "Last round: Black (seat 1) played black@stack(1,1) x (scissors); White (seat 2) played "
     )
     random_shape = told.split("White (seat 2) played white@stack(1,1) ")[1].split(" ")[0]
     events = told.splitlines()[-1]

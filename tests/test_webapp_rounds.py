@@ -38,7 +38,6 @@ def test_a_rock_paper_scissors_round_names_both_plays_and_the_conversion():
     rounds = round_story.rounds(game, 0)
     assert rounds == [
         {
-            "number": 1,
             "plays": [
                 "Black (seat 1) played black@stack(1,1) circle (paper)",
                 "White (seat 2) played white@stack(1,1) x (scissors)",
@@ -106,7 +105,7 @@ def test_the_page_tells_the_last_round_and_every_round(site):  # noqa: F811
     tie = [names["black@stack(1,1) x"], names["white@stack(1,1) x"]]
     page = b.get(f"/game/{_store(app, 'RockPaperScissors', 0, tie, {})}").text
     last = re.search(r'<div id="last-round".*?</div>', page, re.S).group(0)
-    assert "Round 1:</b> Black (seat 1) played black@stack(1,1) x (scissors); White (seat 2)" in last
+    assert "Last round:</b> Black (seat 1) played black@stack(1,1) x (scissors); White (seat 2)" in last
     assert "Collision on stack(1,1): the black x (scissors) was destroyed" in last
     assert 'id="rounds"' in page
     assert "In this game a circle is paper, a pentagon is rock, an x is scissors." in page

@@ -114,7 +114,7 @@ def with_meaning(name: str, meanings: dict[str, str]) -> str:
 
 # -- the rounds of a rule set without cloaking ------------------------------------------
 def rounds(game: LiveGame, seat: int) -> list[dict]:
-    """Every resolved round as ``seat`` knows it, oldest first: {"number",
+    """Every resolved round as ``seat`` knows it, oldest first: {
     "plays": ["Black (seat 1) played black@stack(1,1) circle (paper)", ...],
     "events": ["collision on stack(1,1): the black circle was converted to
     white"]}. [] for a game without rounds, with cloaking (``seen_round``),
@@ -153,7 +153,6 @@ def rounds(game: LiveGame, seat: int) -> list[dict]:
             break  # not seen yet now
         out.append(
             {
-                "number": len(out) + 1,
                 "plays": [
                     f"{game_story.seat_words(game, p)} played {with_meaning(name, meanings)}"
                     for p, name in plans
