@@ -91,18 +91,21 @@ def shape_meanings(game: LiveGame) -> dict[str, str]:
     return parse_shape_meanings(rule_set.notes) if rule_set is not None else {}
 
 
-def choices(game: LiveGame, legal: list[tuple[int, str]]) -> list[tuple[str, str]]:
-    """What each of the seat's choices now means, as the rule set's notes
-    say: [(the move's name, its meaning)] for the legal moves (``(action,
-    name)`` pairs) whose target the notes explain; [] otherwise."""
+def choices(game: LiveGame, seat: int) -> list[tuple[str, str]]:
+    """What each of ``seat``'s legal moves now means, as the rule set's notes
+    say: [(the move's name, its meaning)] for those whose target the notes
+    explain; [] otherwise (the moves are named only when the notes explain
+    some: a 19x19 board has 361 of them)."""
     rule_set = _rule_set(game)
     meanings = parse_choice_meanings(rule_set.notes) if rule_set is not None else {}
+    if not meanings:
+        return []
     out = []
-    for _, name in legal:
+    for action in game.state.legal_actions(seat):
+        name = game.state.action_to_string(seat, action)
         m = _PLACE.match(name) or _MOVE.match(name)
-        target = m.group(2) if m else None
-        if target in meanings:
-            out.append((name, meanings[target]))
+        if m and m.group(2) in meanings:
+            out.append((name, meanings[m.group(2)]))
     return out
 
 
@@ -272,12 +275,9 @@ def round_words(game: LiveGame, viewer: int, mine: bool) -> dict:
     resolved rounds (without cloaking) or the last one as the seat saw it
     (with cloaking), the shapes' meanings, and, while the seat must decide,
     what its choices mean."""
-    legal = []
-    if mine and not game.over():
-        legal = [(a, game.state.action_to_string(viewer, a)) for a in game.state.legal_actions(viewer)]
     return {
         "rounds": rounds(game, viewer),
         "seen_round": seen_round(game, viewer),
         "meanings": shape_meanings(game),
-        "choices": choices(game, legal),
+        "choices": choices(game, viewer) if mine and not game.over() else [],
     }
