@@ -108,7 +108,7 @@ def test_a_refused_save_opens_with_a_summary_of_every_problem(browser, server, a
     assert sorted(items.all_inner_texts())[0] == "Move limit: 0 is not allowed (allowed: 1..100000 or empty)"
     top = summary.bounding_box()["y"]
     assert top < page.locator("form#factory").bounding_box()["y"]
-    link = summary.locator("a", has_text="Move limit")
+    link = summary.locator(".problem-link", has_text="Move limit")
     target = link.get_attribute("href")
     assert page.locator(target).count() == 1
     link.click()
