@@ -264,12 +264,15 @@ def test_a_finished_hidden_game_shows_its_whole_board(browser, server, people): 
 
 
 def test_a_simultaneous_round_waits_for_the_others_by_name(browser, server, people):  # noqa: F811
+    """RockPaperScissors after a round of two x's (both destroyed), ada's
+    next plan sent: the page waits for dana and tells the round before."""
     seats = [("ada", "human"), ("dana", "human")]
-    game = stored(server, "ttt(rules=RockPaperScissors)", "RockPaperScissors", seats, [], plans={0: 1})
+    game = stored(server, "ttt(rules=RockPaperScissors)", "RockPaperScissors", seats, [1, 1], plans={0: 0})
     page = page_for(browser, server, "ada")
     page.goto(f"{server}/game/{game.id}")
     assert page.inner_text("#you") == "You are Black (seat 1)."
     assert page.inner_text("#waiting") == "Your plan is in (seat 1). Waiting for dana…"
+    assert "Collision on stack(1,1)" in page.inner_text("#last-round")
     shot(page, "page-round-desktop")
     with playwright_viewport(page, PHONE):
         shot(page, "page-round-phone")

@@ -153,7 +153,33 @@ def draw(game_string: str, state, viewer_may_move: bool, viewer_seat: int = 0, v
         return draw_flipway(core, legal)
     if core is not None and game_string.startswith("caeth_y"):
         return draw_caeth(core, legal)
-    return Drawing("", {}, legal, text=str(state))
+    return Drawing("", {}, legal, text=text_with_coordinates(game_string, str(state)))
+
+
+#: OpenSpiel's own games on the menu, shown as their text: which coordinates their
+#: moves name (tic_tac_toe's "x(1,2)" is row 1, column 2 from the top left;
+#: connect_four's "x3" is column 3), so the text gets those numbers around it
+TEXT_COORDINATES = {"tic_tac_toe": ("rows", "columns above"), "connect_four": ("columns below",)}
+
+
+def text_with_coordinates(game_string: str, text: str) -> str:
+    """A game's text board with the coordinates its moves name: column numbers
+    above or below the grid and row numbers beside it, counted from 0 as
+    OpenSpiel names them. Text that is not a grid of one character per cell
+    (or of a game not listed) is returned as it is."""
+    labels = TEXT_COORDINATES.get(game_string.split("(")[0])
+    rows = text.rstrip("\n").split("\n")
+    width = len(rows[0]) if rows else 0
+    if not labels or not 0 < width <= 10 or any(len(r) != width or " " in r for r in rows):
+        return text
+    columns = "".join(str(i) for i in range(width))
+    pad = "  " if "rows" in labels else ""
+    out = [f"{i} {r}" if pad else r for i, r in enumerate(rows)]
+    if "columns above" in labels:
+        out.insert(0, pad + columns)
+    if "columns below" in labels:
+        out.append(pad + columns)
+    return "\n".join(out)
 
 
 # -- tic-tac-toe rule sets ---------------------------------------------------------------
@@ -165,7 +191,7 @@ def _ttt_target(name: str):
     return ("stack",) + nums if m.group(2) else nums
 
 
-def _view_content(view, colours, shape_view=None):
+def view_content(view, colours, shape_view=None):
     """What a seat's ``player_view`` shows in a cell, as the drawing's content:
     (colour, shape) for a piece it fully sees, ("obscured", colour) when it
     sees the colour but not the shape, "locked", or None (empty or a piece
@@ -187,7 +213,7 @@ def _view_content(view, colours, shape_view=None):
     return out
 
 
-def _shaped(core) -> bool:
+def plays_shapes(core) -> bool:
     """Whether the rule set plays shapes other than the circle (only then has
     the core a shape per cell to show)."""
     return hasattr(core, "shape_names") and list(core.shape_names()) != ["circle"]
@@ -258,7 +284,7 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "", viewer
     size = len(view) if view is not None else len(core.cells())
     coords = [core.coords(c) for c in range(size)]
     X, Y, Z = (max(c[i] for c in coords) for i in range(3))
-    shaped = _shaped(core)
+    shaped = plays_shapes(core)
     shaped_cells, picker, legal = _split_shaped(legal) if shaped else ({}, [], legal)
     clicks, buttons = _split(legal, _ttt_target)
     by_label = {v: k for k, v in clicks.items()}
@@ -267,7 +293,7 @@ def draw_ttt(game_string: str, core, legal, view=None, version: str = "", viewer
     content = {}
     if view is not None:
         shape_view = core.player_shape_view(viewer_seat) if shaped else None
-        for c, value in enumerate(_view_content(view, colours, shape_view)):
+        for c, value in enumerate(view_content(view, colours, shape_view)):
             content[coords[c]] = value
     else:
         shapes = core.shapes() if shaped else ["circle"] * size

@@ -13,6 +13,7 @@ validation's field paths (``board.size.x``, ``shapes.circle.move``,
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
 from games.ttt import rules as ttt_rules
@@ -188,7 +189,38 @@ def option_label(control: str, value) -> str:
         return words[str(value)]
     if control == "board.kind" or last == "order":
         return str(value).replace("-", " ").capitalize()
-    return str(value)
+    return readable(last, value)
+
+
+_RANKED_ROW = re.compile(r"^(most|least)-(?:(\d+)-)?in-a-row-(wins|loses)$")
+_RANKED_COUNT = re.compile(r"^(most|least)-(\w+)-(wins|loses)$")
+_VS_CHAOS = re.compile(r"^(more|fewer)-pieces-than-chaos-(wins|loses)(-fewer-loses)?$")
+
+
+def readable(last: str, value) -> str:
+    """A schema value the specification does not word, in words a person reads
+    ("most-2-in-a-row-wins" -> "Most 2-same-color-in-a-row wins", the
+    specification's phrasing of its kin; "adjacent-diagonal" -> "Moves adjacent
+    diagonal"; no value -> "none"). The schema's value stays the submitted one."""
+    text = "" if value is None else str(value)
+    if text in ("", "None", "null"):
+        return "none"
+    if last == "move":
+        return f"Moves {text.replace('-', ' ')}"
+    if "-" not in text:
+        return text
+    if m := _RANKED_ROW.match(text):
+        k = f"{m.group(2)}-" if m.group(2) else ""
+        return f"{m.group(1).capitalize()} {k}same-color-in-a-row {m.group(3)}"
+    if m := _VS_CHAOS.match(text):
+        return f"{m.group(1).capitalize()} pieces than Chaos {m.group(2)}" + (
+            ", fewer loses" if m.group(3) else ""
+        )
+    if m := _RANKED_COUNT.match(text):
+        noun = {"xs": "X's"}.get(m.group(2), m.group(2).replace("-", " "))
+        return f"{m.group(1).capitalize()} {noun} {m.group(3)}"
+    words = text.replace("-", " ")
+    return words[0].upper() + words[1:]
 
 
 def _shape_rule(get, shape: str) -> dict:

@@ -23,7 +23,13 @@ STONE_SIDES = ("Black", "White")
 STONE_GAMES = ("y_game", "defector_y", "double_o_y", "caeth_y", "flipway")
 MARK_SIDES = {"connect_four": ("x", "o"), "tic_tac_toe": ("x", "o")}
 # why a game of the Y family ended, when it ended with a winner
-WIN_REASON = {"y_game": "Y connected"}
+WIN_REASON = {
+    "y_game": "Y connected",
+    "defector_y": "Y connected",
+    "double_o_y": "Y connected",
+    "flipway": "edges joined",
+}
+Y_GAMES = ("y_game", "defector_y", "double_o_y")  # a group touching all three sides wins
 # a tic-tac-toe rule set's end (core.ending()) in words
 TTT_ENDING = {
     "turn check": "",
@@ -213,14 +219,19 @@ def hidden_hit(game: LiveGame, seat: int) -> str | None:
 
 _FIRST_WINS = re.compile(r"^first-(\d+)-wins(-no-diagonal)?$")
 LINE_KINDS = ("squares", "hash", "vertices", "stacks")  # boards whose lines are straight in (x, y, z)
+# and the planes whose lines wrap (the toroid) or run along three directions (hexagons:
+# x, y and (1, -1), the engine's axes there; docs/rules/ttt/boards.md)
+# and Tetrakis squares, whose lines cross triangles (schema.TETRAKIS_LINES)
+PLANE_LINE_KINDS = ("toroid", "hexagons", "tetrakis")
 
 
 def winning_cells(game: LiveGame) -> list[str]:
     """The cells that won a finished game with one winner, as the drawing
-    names them: a Y game's group touching all three sides, or a tic-tac-toe
-    rule set's line of N ("first-N-wins") on a board whose lines are straight
-    in its coordinates. [] otherwise (hidden information, a draw, several
-    winners, other games and board kinds)."""
+    names them: a Y-family game's group touching all three sides (Y, Defector
+    Y, 00'Y), Flipway's chain joining the winner's edges, or a tic-tac-toe rule
+    set's line of N ("first-N-wins"): straight on boxes, wrapping on a toroid,
+    along hexagons' three axes, across Tetrakis squares' triangles. []
+    otherwise (hidden information, a draw, several winners, other games)."""
     if not game.perfect or not game.state.is_terminal():
         return []
     returns = game.state.returns()
@@ -228,11 +239,43 @@ def winning_cells(game: LiveGame) -> list[str]:
     if len(winners) != 1 or len(set(returns)) == 1:
         return []
     base = game.game_string.split("(")[0]
-    if base == "y_game":
+    if base in Y_GAMES:
         return _y_group(core_of(game.state), winners[0] + 1)
+    if base == "flipway":
+        return _flipway_chain(core_of(game.state))
     if base == "ttt":
         return _ttt_line(game, core_of(game.state), winners[0])
     return []  # other games (OpenSpiel's own have no core to read)
+
+
+def _flipway_chain(core) -> list[str]:
+    """Flipway's winning chain: the winner's orthogonally connected stones
+    joining its two edges (Black: top and bottom rows; White: the left and
+    right columns), named as the drawing names its points ("a3")."""
+    colours = core.cell_colours()
+    n = round(len(colours) ** 0.5)
+    colour = core.winner_colour() + 1
+    ends = (
+        ({i for i in range(n)}, {i for i in range(n * (n - 1), n * n)})
+        if colour == 1
+        else ({i * n for i in range(n)}, {i * n + n - 1 for i in range(n)})
+    )
+    won, seen = [], set()
+    for start in range(len(colours)):
+        if colours[start] != colour or start in seen:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            i = todo.pop()
+            steps = [i - n, i + n] + ([i - 1] if i % n else []) + ([i + 1] if i % n < n - 1 else [])
+            for j in steps:
+                if 0 <= j < len(colours) and colours[j] == colour and j not in group:
+                    group.add(j)
+                    todo.append(j)
+        seen |= group
+        if group & ends[0] and group & ends[1]:
+            won += group
+    return sorted(f"{chr(ord('a') + i % n)}{n - i // n}" for i in won)
 
 
 def _y_group(core, colour: int) -> list[str]:
@@ -254,17 +297,18 @@ def _y_group(core, colour: int) -> list[str]:
 
 
 @functools.lru_cache(maxsize=256)
-def _line_rule(rules_key: str, version: str) -> tuple[int, bool] | None:
-    """(N, straight lines only) of a rule set's "first-N-wins" turn check on a
-    board kind of ``LINE_KINDS``, else None; kept per rule set and version
-    (resolving a rule set took about 1 ms a page)."""
+def _line_rule(rules_key: str, version: str) -> tuple[int, bool, str] | None:
+    """(N, straight lines only, board kind) of a rule set's "first-N-wins" turn
+    check on a board kind of ``LINE_KINDS`` or ``PLANE_LINE_KINDS``, else None;
+    kept per rule set and version (resolving a rule set took about 1 ms a page)."""
     from games.ttt import rules as ttt_rules
 
     record = ttt_rules.resolve(rules_key).record
     checks = [m for m in map(_FIRST_WINS.match, record.get("turn_checks", [])) if m]
-    if not checks or record["board"]["kind"] not in LINE_KINDS:
+    kind = record["board"]["kind"]
+    if not checks or kind not in LINE_KINDS + PLANE_LINE_KINDS:
         return None
-    return int(checks[0].group(1)), bool(checks[0].group(2))
+    return int(checks[0].group(1)), bool(checks[0].group(2)), kind
 
 
 def _ttt_line(game: LiveGame, core, winner: int) -> list[str]:
@@ -272,9 +316,10 @@ def _ttt_line(game: LiveGame, core, winner: int) -> list[str]:
     side = sides(game)[winner]
     if rule is None or side is None:
         return []
-    n, straight_only = rule
+    n, straight_only, kind = rule
     colour = list(core.reserves()).index(side.lower()) + 1
     at = {tuple(core.coords(c)): v for c, v in enumerate(core.cells())}
+    X, Y = (max(c[i] for c in at) for i in range(2))
     steps = [
         (dx, dy, dz)
         for dx in (-1, 0, 1)
@@ -282,15 +327,29 @@ def _ttt_line(game: LiveGame, core, winner: int) -> list[str]:
         for dz in (-1, 0, 1)
         if (dx, dy, dz) > (0, 0, 0) and not (straight_only and abs(dx) + abs(dy) + abs(dz) > 1)
     ]
+    if kind == "hexagons":
+        steps = [(1, 0, 0), (0, 1, 0), (1, -1, 0)]
+    if kind == "tetrakis":
+        from games.ttt.schema import TETRAKIS_LINES
+
+        steps = list(TETRAKIS_LINES)
+
+    def step(cell, d):
+        if kind == "tetrakis":  # along line d, triangle z goes to (z', the square's step)
+            to = TETRAKIS_LINES[d].get(cell[2])
+            return None if to is None else (cell[0] + to[1], cell[1] + to[2], to[0])
+        nxt = tuple(a + b for a, b in zip(cell, d, strict=True))
+        if kind == "toroid":  # lines wrap around both edges
+            nxt = ((nxt[0] - 1) % X + 1, (nxt[1] - 1) % Y + 1, nxt[2])
+        return nxt
+
     won: set[tuple] = set()
     for cell, v in at.items():
         if v != colour:
             continue
         for d in steps:
-            if at.get(tuple(a - b for a, b in zip(cell, d, strict=True))) == colour:
-                continue  # not the start of its run
-            run = [cell]
-            while at.get(nxt := tuple(a + b for a, b in zip(run[-1], d, strict=True))) == colour:
+            run = [cell]  # from any cell of a run: a run found from its middle is part of one found whole
+            while at.get(nxt := step(run[-1], d)) == colour and nxt not in run:
                 run.append(nxt)
             if len(run) >= n:
                 won.update(run)

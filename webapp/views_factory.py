@@ -20,6 +20,7 @@ from registry import rulesets, users
 from registry.errors import RegistryError
 from registry.names import normal_name
 from webapp import factory_form as ff
+from webapp import factory_warnings
 from webapp.web import browser_words, login_required, reg, role_required, user
 
 bp = Blueprint("factory", __name__)
@@ -103,18 +104,60 @@ def attach(problems: list[str], keys: set[str]) -> dict[str, list[str]]:
                 else ""
             )
         for m in messages:
+            m = re.sub(r"\bnull\b", "empty", m)  # JSON's word for no value; the page's field is left empty
             out.setdefault(key, []).append(m if key == field else f"{field}: {m}")
     return {key: ff.capped(messages) for key, messages in out.items()}
 
 
-def _render(state, problems=None, copy_of=None):
+def field_words(key: str) -> str:
+    """A field as a person reads it in the problem summary: "turn_checks[1]"
+    -> "Turn check 2", "phases[0].order" -> "Phase 1, order"."""
+    if not key:
+        return "The rule set"
+    for name, word in (("turn_checks", "turn check"), ("phases", "phase"), ("on_boards", "board")):
+        key = re.sub(rf"{name}\[(\d+)\]", lambda m, w=word: f"{w} {int(m.group(1)) + 1}", key)
+    text = ", ".join(part.replace("_", " ") for part in key.split("."))
+    return text[0].upper() + text[1:]
+
+
+def anchor(key: str) -> str:
+    """The id of a control's first problem, which the summary links to."""
+    return "problem-" + (re.sub(r"[^A-Za-z0-9]+", "-", key).strip("-") or "rule-set")
+
+
+def warnings_of(state: dict) -> list[dict]:
+    """The wins and losses of a Factory page's rule set (``ff.state_of``) that
+    cannot happen on its board (webapp/factory_warnings.py), worded for the page."""
+    record = {
+        "board": {"kind": state["board_kind"], "size": list(state["size"])},
+        "turn_checks": state["turn_checks"],
+        "stalemate": state["stalemate"],
+    }
+    out = []
+    for field, rule, why in factory_warnings.impossible_rules(record):
+        label = ff.option_label(field, rule)
+        out.append({"field": field, "text": f"{field_words(field)} ({label}) cannot happen: {why}"})
+    return out
+
+
+def _render(state, problems=None, copy_of=None, saving=False):
+    """The Factory page. ``saving``: the page answers a Save that was refused,
+    so a summary of every problem opens it (each is also beside its control)."""
     keys = controls(state)
     quota = users.quota_left(reg(), user())
+    attached = attach(problems or [], keys)
+    summary = [
+        {"key": key, "field": field_words(key), "anchor": anchor(key), "messages": messages}
+        for key, messages in attached.items()
+    ]
     return render_template(
         "factory.html",
         s=state,
         c=ff.choices(),
-        problems=attach(problems or [], keys),
+        problems=attached,
+        summary=summary if saving else [],
+        anchor=anchor,
+        warnings=warnings_of(state),
         colours=ff.reserve_colours(state["players"], state["colours"], state["extra_colours"]),
         dim_limit=ff.dim_limit,
         quota=quota,
@@ -177,13 +220,13 @@ def new():
         return _render(state, bounded)
     problems = ff.validate(record)
     if problems or bounded:
-        return _render(state, list(dict.fromkeys(bounded + problems)))
+        return _render(state, list(dict.fromkeys(bounded + problems)), saving=True)
     try:
         record["name"] = normal_name(record["name"]) if isinstance(record.get("name"), str) else ""
         name = rulesets.save_rule_set(reg(), user(), record)
     except RegistryError as e:
         field = "name" if "called" in str(e) else ""
-        return _render(state, [f"{field}: {e}" if field else f"(save): {e}"])
+        return _render(state, [f"{field}: {e}" if field else f"(save): {e}"], saving=True)
     flash(f"saved {name}", "ok")
     return redirect(url_for("factory.show", name=name))
 
@@ -215,6 +258,8 @@ def show(name):
         board_markers=ff.BOARD_MARKERS,
         on_board_markers=ff.ON_BOARD_MARKERS,
         phase_markers=ff.PHASE_MARKERS,
+        option_label=ff.option_label,
+        warnings=warnings_of(state),
     )
 
 

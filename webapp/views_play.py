@@ -18,7 +18,7 @@ from registry import open_games, rulesets, users
 from registry import players as reg_players
 from registry.errors import RegistryError
 from registry.store import PUBLIC
-from webapp import boards, bots_for_game, game_menu, game_story
+from webapp import boards, bots_for_game, game_menu, game_story, round_story
 from webapp.live import OTHER_GAMES, LiveGame, MoveError, Seat, load_game, unplayable
 from webapp.source import identity_key, web_game_string_problem
 from webapp.web import browser_words, login_required, reg, user
@@ -238,6 +238,8 @@ def _game_page(game: LiveGame, ply: int | None = None):
     story = _story(game, viewer, mine_seats, ply)
     if story["ply"] is not None:
         mine = False  # a replayed position is looked at, not played
+    # simultaneous rounds: what was played and what happened; meanings (webapp/round_story.py)
+    story.update(round_story.round_words(game, viewer, mine))
     drawing = boards.draw(game.game_string, story["state"], mine, viewer, game.version)
     if story["ply"] is None:
         for cell in game_story.winning_cells(game):
