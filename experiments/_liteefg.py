@@ -37,7 +37,8 @@ def missing() -> str | None:
     try:
         import LiteEFG  # noqa: F401
     except ImportError as e:
-        return f"LiteEFG is not installed ({e.name or 'LiteEFG'} missing): {INSTALL}"
+        lacking = f" ({e.name} missing)" if e.name and e.name != "LiteEFG" else ""
+        return f"LiteEFG is not installed{lacking}: {INSTALL}"
     return None
 
 
