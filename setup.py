@@ -81,5 +81,8 @@ setup(
             "cython-lint==0.22.1",
         ],
         "dev": ["flipgames[test]", "pre-commit==4.7.0"],
+        # baselines the benchmarks measure against (experiments.bench_cfr: LiteEFG, an sdist
+        # that compiles C++ and pulls in jax), left out of the default install
+        "bench": ["LiteEFG==1.0.0"],
     },
 )

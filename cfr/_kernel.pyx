@@ -15,22 +15,26 @@ from libc.math cimport pow
 cdef class Runner:
     """Holds the tree's arrays and the solver's (shared with cfr.tabular, which
     reads ``regret``/``cumulative``/``current`` after each call)."""
-    cdef long[::1] par, ch, sa, owner, first, count, pinfo, pstart
+    cdef long[::1] par, ch, sa, owner, first, count, pinfo, pstart, pedge, pedge_start
     cdef double[::1] prob, current, regret, cumulative, own, other, value
     cdef double[:, ::1] util
     cdef int players
 
     def __init__(self, par, ch, sa, owner, prob, util, first, count, pinfo, pstart,
                  current, regret, cumulative):
+        import numpy as np
         self.par, self.ch, self.sa, self.owner, self.prob = par, ch, sa, owner, prob
         self.util = util                  # (players, nodes): terminal utilities, 0 elsewhere
         self.first, self.count = first, count
         self.pinfo, self.pstart = pinfo, pstart   # infosets of player p: pinfo[pstart[p]:pstart[p+1]]
         self.current, self.regret, self.cumulative = current, regret, cumulative
         n = util.shape[1]
-        import numpy as np
         self.own, self.other, self.value = np.empty(n), np.empty(n), np.empty(n)
         self.players = util.shape[0]
+        # player p's decision edges, ascending: pedge[pedge_start[p]:pedge_start[p+1]]
+        mine = [np.flatnonzero(np.asarray(owner) == p) for p in range(self.players)]
+        self.pedge = np.concatenate(mine + [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+        self.pedge_start = np.cumsum([0] + [len(m) for m in mine]).astype(np.int64)
 
     def iterate(self, long start, long count, int mode, double alpha, double beta,
                 double gamma):
@@ -38,8 +42,11 @@ cdef class Runner:
         2: DCFR (regrets scaled by t^a/(t^a+1) or t^b/(t^b+1), weight t^g)."""
         cdef long t
         cdef int p
-        cdef double weight, ta, tb
+        cdef double weight, ta = 0.0, tb = 0.0
         for t in range(start + 1, start + count + 1):
+            if mode == 2:
+                ta = pow(<double>t, alpha)
+                tb = pow(<double>t, beta)
             for p in range(self.players):
                 if mode == 0:
                     weight = 1.0
@@ -48,41 +55,56 @@ cdef class Runner:
                 else:
                     weight = pow(<double>t, gamma)
                 self._pass(p, weight)
-                ta = pow(<double>t, alpha)
-                tb = pow(<double>t, beta)
                 self._match(p, mode, ta / (ta + 1), tb / (tb + 1))
 
     cdef void _pass(self, int player, double weight) noexcept:
-        cdef Py_ssize_t e, n_edges = self.par.shape[0], n_nodes = self.util.shape[1]
+        """Reach forward (with the average: a node's reach is complete when its own
+        edges come), values backward, then the player's regrets; each slot's sums
+        are taken in edge order, so the figures do not depend on how loops are cut."""
+        cdef Py_ssize_t i, e, n, n_edges = self.par.shape[0], n_nodes = self.util.shape[1]
         cdef long p, c, s
         cdef double w
-        for e in range(n_nodes):
-            self.value[e] = self.util[player, e]
-            self.own[e] = 0.0
-            self.other[e] = 0.0
-        self.own[0] = 1.0
-        self.other[0] = 1.0
+        cdef double *value = &self.value[0]
+        cdef double *own = &self.own[0]
+        cdef double *other = &self.other[0]
+        cdef const double *util = &self.util[player, 0]
+        for n in range(n_nodes):
+            value[n] = util[n]
+            own[n] = 0.0
+            other[n] = 0.0
+        own[0] = 1.0
+        other[0] = 1.0
+        if n_edges == 0:
+            return
+        cdef const long *par = &self.par[0]
+        cdef const long *ch = &self.ch[0]
+        cdef const long *sa = &self.sa[0]
+        cdef const long *owner = &self.owner[0]
+        cdef const double *prob = &self.prob[0]
+        cdef double *current = &self.current[0]
+        cdef double *regret = &self.regret[0]
+        cdef double *cumulative = &self.cumulative[0]
         for e in range(n_edges):        # += : a DAG's node sums the reach of every path to it
-            p = self.par[e]
-            c = self.ch[e]
-            s = self.sa[e]
-            w = self.prob[e] if s < 0 else self.current[s]
-            if self.owner[e] == player:
-                self.own[c] += self.own[p] * w
-                self.other[c] += self.other[p]
+            p = par[e]
+            c = ch[e]
+            s = sa[e]
+            if owner[e] == player:
+                w = current[s]
+                own[c] += own[p] * w
+                other[c] += other[p]
+                cumulative[s] += weight * own[p] * w
             else:
-                self.own[c] += self.own[p]
-                self.other[c] += self.other[p] * w
+                w = prob[e] if s < 0 else current[s]
+                own[c] += own[p]
+                other[c] += other[p] * w
         for e in range(n_edges - 1, -1, -1):
-            s = self.sa[e]
-            w = self.prob[e] if s < 0 else self.current[s]
-            self.value[self.par[e]] += w * self.value[self.ch[e]]
-        for e in range(n_edges):
-            if self.owner[e] == player:
-                p = self.par[e]
-                s = self.sa[e]
-                self.regret[s] += self.other[p] * (self.value[self.ch[e]] - self.value[p])
-                self.cumulative[s] += weight * self.own[p] * self.current[s]
+            s = sa[e]
+            w = prob[e] if s < 0 else current[s]
+            value[par[e]] += w * value[ch[e]]
+        for i in range(self.pedge_start[player], self.pedge_start[player + 1]):
+            e = self.pedge[i]
+            p = par[e]
+            regret[sa[e]] += other[p] * (value[ch[e]] - value[p])
 
     cdef void _match(self, int player, int mode, double pos_scale, double neg_scale) noexcept:
         cdef Py_ssize_t i, j, lo, k, info

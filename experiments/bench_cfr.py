@@ -1,9 +1,10 @@
 """CFR iterations per second: ours (``cfr.tabular``, C backend) against
-OpenSpiel's C++ ``CFRSolver`` on the same game in the same process; and every
-two-player dilemma's time to exploitability below 1e-3.
+OpenSpiel's C++ ``CFRSolver`` on the same game in the same process; our CFR+ and
+DCFR against LiteEFG's; and every two-player dilemma's time to exploitability
+below 1e-3.
 
     python -m experiments.bench_cfr [--seconds 1.0] [--rounds 5] [--limit 60] [--json]
-        [--markdown docs/performance.md]
+        [--skip-speed] [--skip-liteefg] [--skip-targets] [--markdown docs/performance.md]
 
 With ``--json``, also ``python -m experiments.benchmark``'s ``cfr`` section.
 
@@ -18,7 +19,30 @@ and the ratio is the median over rounds. The targets: within 2x of
 OpenSpiel on kuhn_poker (its C++ game), ahead of it on our games (where
 OpenSpiel walks our Python game).
 
-The second table is the other target: exploitability below 1e-3 on
+The LiteEFG table: our CFR+ and DCFR against LiteEFG's (``experiments._liteefg``:
+the graphs its package publishes, on games its own OpenSpiel loader lists) on
+``kuhn_poker``, ``leduc_poker``, ``liars_dice``, ``goofspiel`` with 4 cards and the
+catalogue's ``RockPaperScissors``, and on Colonel Blotto: the catalogue's
+``3Blotto13`` has 3.8 x 10^12 histories, which neither lists (ours solves it over
+its DAG, below), so the row measured is its rules with 4 soldiers a side. Per game
+and algorithm, fresh solvers first run the same iterations (``LITEEFG_ROWS``) with
+NashConv at marks 1, 2, 5, 10, ... (NashConv against solver time), then
+iterations per second alternate round by round. A second ratio compares time at
+the same NashConv: LiteEFG's time for its iterations against ours to the first
+mark at or below LiteEFG's final NashConv (ours continuing in tenths of the
+iterations, up to three times as many). The two CFR+ differ in their averages
+(ours, as OpenSpiel's ``CFRPlusSolver``, weights iteration t's strategy by t;
+LiteEFG's averages the strategy each iteration ends with), so their NashConv
+after the same iterations differs. The DCFR graphs compute ours up to rounding
+(the tests compare their policies), but where actions tie, rounding decides and
+the runs part: on RockPaperScissors both LiteEFG graphs stay on the uniform
+equilibrium (NashConv 0) while ours, like OpenSpiel's ``CFRPlusSolver`` (the same
+3.1e-3 after 1,000 iterations), leaves it on a second-round regret of 5.6e-17;
+Colonel Blotto's tied allocations part them too. The target: 10x LiteEFG on
+each. Without LiteEFG (``pip install -e ".[bench]" -c constraints.txt``) its
+rows say so and give ours alone.
+
+The last table is the other target: exploitability below 1e-3 on
 every two-player dilemma within 60 s. For each two-player game of
 ``experiments.economic_dilemmas --full`` (its references and every available
 dilemma), CFR+ (ours) runs until the average policy's exploitability (NashConv
@@ -98,6 +122,235 @@ def row(label: str, game_string: str, cached: bool, seconds: float, rounds: int,
         "openspiel_per_s": statistics.median(theirs),
         "ratio": statistics.median(o / t for o, t in zip(ours, theirs, strict=True)),
     }
+
+
+# LiteEFG's comparison: (label, game string, iterations both run before NashConv is compared).
+# goofspiel small: 4 cards, imperfect information, points in random order (26,773 histories).
+LITEEFG_ROWS = [
+    ("kuhn_poker", "kuhn_poker", 1000),
+    ("leduc_poker", "leduc_poker", 1000),
+    ("liars_dice", "liars_dice", 100),
+    ("goofspiel (4 cards)", "goofspiel(num_cards=4,imp_info=True)", 300),
+    ("RockPaperScissors", RPS, 1000),
+]
+BLOTTO = "ttt(rules=3Blotto13)"
+MINI_BLOTTO = "3Blotto13's rules, 4 soldiers a side (stacks of 4)"
+
+
+def mini_blotto(folder) -> str:
+    """The catalogue's Colonel Blotto (3Blotto13) with 4 soldiers a side on stacks of 4:
+    9,841 histories, small enough for a tree both solvers list. Its rules go to ``folder``."""
+    from pathlib import Path
+
+    from games.ttt.sources import CATALOGUE
+
+    rules = json.loads(CATALOGUE.read("3Blotto13"))
+    rules.update(name="MiniBlotto", reserves={"black": 4, "white": 4})
+    rules["board"]["size"] = [2, 1, 4]
+    rules["phases"][0]["cloaked"] = [[x, 1, h] for x in (1, 2) for h in range(1, 5)]
+    path = Path(folder) / "MiniBlotto.json"
+    path.write_text(json.dumps(rules))
+    return f"ttt(rules={path})"
+
+
+class OursSolver:
+    """Our CFR+ or DCFR (``cfr.tabular``, C backend) over the game's listed tree, read as
+    every solver of the LiteEFG comparison is: ``iterate(count)``, ``nash_conv()``."""
+
+    def __init__(self, game, algorithm: str):
+        from cfr import evaluate
+
+        self._evaluate = evaluate
+        self.solver = TabularCFR(enumerate_tree(game), algorithm)
+        self.eval_game = evaluate.evaluation_game(game)
+
+    def iterate(self, count: int = 1) -> None:
+        self.solver.iterate(count)
+
+    def nash_conv(self) -> float:
+        return self._evaluate.nash_conv(self.eval_game, self.solver.average_policy())
+
+
+def _curve(solver, marks) -> list:
+    """[iterations, solver CPU seconds so far, NashConv of the average] at each mark."""
+    out, spent, done = [], 0.0, 0
+    for mark in marks:
+        t0 = time.thread_time()
+        solver.iterate(mark - done)
+        spent += time.thread_time() - t0
+        done = mark
+        out.append([mark, spent, solver.nash_conv()])
+    return out
+
+
+def _batched_rate(iterate, seconds: float) -> float:
+    """Iterations per second of ``iterate(count)``, the count doubling until a call takes
+    10 ms (so a fast solver is not timed on the cost of calling it)."""
+    batch, done, start = 1, 0, time.thread_time()
+    while time.thread_time() - start < seconds:
+        t0 = time.thread_time()
+        iterate(batch)
+        done += batch
+        if time.thread_time() - t0 < 0.01:
+            batch *= 2
+    return done / (time.thread_time() - start)
+
+
+def liteefg_marks(iterations: int) -> list:
+    """1, 2, 5, 10, 20, 50, ... up to ``iterations``, which is the last mark."""
+    marks, scale = [], 1
+    while True:
+        for m in (scale, 2 * scale, 5 * scale):
+            if m >= iterations:
+                return marks + [iterations]
+            marks.append(m)
+        scale *= 10
+
+
+def same_nash_conv(ours, ours_curve: list, target: float, iterations: int) -> None:
+    """Run ``ours`` on past ``iterations`` in tenths of it (up to three times as many) until its
+    NashConv is at most ``target``, extending ``ours_curve``."""
+    step = max(1, iterations // 10)
+    while ours_curve[-1][2] > target and ours_curve[-1][0] < 3 * iterations:
+        t0 = time.thread_time()
+        ours.iterate(step)
+        spent = ours_curve[-1][1] + time.thread_time() - t0
+        ours_curve.append([ours_curve[-1][0] + step, spent, ours.nash_conv()])
+
+
+def liteefg_row(
+    label: str,
+    game_string: str,
+    algorithm: str,
+    iterations: int,
+    seconds: float,
+    rounds: int,
+    log,
+    baseline=None,
+) -> dict:
+    """Ours against LiteEFG (``baseline``: a solver class, LiteEFG's by default) on one game:
+    NashConv against solver time from fresh solvers over ``iterations`` iterations, then
+    iterations per second alternating round by round (median of the rounds' ratios). The
+    time ratio at the same NashConv: LiteEFG's time for its ``iterations`` against ours to
+    the first mark at or below its NashConv. Without LiteEFG, ours alone and why."""
+    from experiments import _liteefg
+
+    why = None if baseline is not None else _liteefg.missing()
+    if baseline is None and why is None:
+        baseline = _liteefg.Solver
+    marks = liteefg_marks(iterations)
+    log(f"LiteEFG comparison: {label}, {algorithm}")
+    game = pyspiel.load_game(game_string)
+    ours = OursSolver(game, algorithm)
+    ours_curve = _curve(ours, marks)
+    out = {
+        "row": label,
+        "game": game_string,
+        "algorithm": algorithm,
+        "iterations": iterations,
+        "ours_curve": ours_curve,
+        "liteefg": why,
+        "liteefg_version": None,
+        "liteefg_curve": None,
+        "ours_per_s": None,
+        "liteefg_per_s": None,
+        "ratio": None,
+        "same_nash_conv_ratio": None,
+    }
+    ours_rates, theirs_rates = [], []
+    if why is None:
+        theirs = baseline(game, algorithm)
+        theirs_curve = _curve(theirs, marks)
+        target = theirs_curve[-1][2]
+        same_nash_conv(ours, ours_curve, target, iterations)
+        reached = next((c for c in ours_curve if c[2] <= target), None)
+        out["liteefg_curve"] = theirs_curve
+        out["liteefg_version"] = _liteefg.version() if baseline is _liteefg.Solver else baseline.__name__
+        out["same_nash_conv_ratio"] = theirs_curve[-1][1] / reached[1] if reached and reached[1] else None
+    for r in range(rounds):
+        log(f"{label}, {algorithm}: round {r + 1}/{rounds}")
+        if why is None:
+            theirs_rates.append(_batched_rate(theirs.iterate, seconds))
+        ours_rates.append(_batched_rate(ours.iterate, seconds))
+    out["ours_per_s"] = statistics.median(ours_rates)
+    if why is None:
+        out["liteefg_per_s"] = statistics.median(theirs_rates)
+        out["ratio"] = statistics.median(o / t for o, t in zip(ours_rates, theirs_rates, strict=True))
+    return out
+
+
+def blotto_refusal() -> dict:
+    """The catalogue's 3Blotto13: no tree for either solver (LiteEFG's loader, like
+    ``cfr.tree``, walks every history); ours solves it over its DAG (the targets table)."""
+    from cfr.count import count_histories
+
+    count = count_histories(pyspiel.load_game(BLOTTO), limit=5_000_000)
+    return {"row": "3Blotto13", "game": BLOTTO, "size": count.text()}
+
+
+def liteefg_rows(seconds: float, rounds: int, log, algorithms=("cfr+", "dcfr")) -> list:
+    import tempfile
+
+    out = []
+    with tempfile.TemporaryDirectory(prefix="bench-cfr-") as folder:
+        games = [(label, g, n) for label, g, n in LITEEFG_ROWS] + [(MINI_BLOTTO, mini_blotto(folder), 300)]
+        for label, game_string, iterations in games:
+            for algorithm in algorithms:
+                out.append(liteefg_row(label, game_string, algorithm, iterations, seconds, rounds, log))
+    for r in out:
+        if r["row"] == MINI_BLOTTO:
+            r["game"] = MINI_BLOTTO
+    return out
+
+
+def format_liteefg(rows: list, blotto: dict | None) -> str:
+    lines = [
+        "Ours (cfr.tabular, C backend) against LiteEFG's own CFR+ and DCFR graphs, same process, "
+        "thread CPU time; NashConv of each one's average after the same iterations:"
+    ]
+    for r in rows:
+        alg = r["algorithm"].upper()
+        o = r["ours_curve"][-1] if r["liteefg_curve"] is None else _at(r["ours_curve"], r["iterations"])
+        head = f"{r['row']:34} {alg:>4}"
+        if r["liteefg"]:
+            lines.append(
+                f"{head} ours {r['ours_per_s']:11,.0f} it/s, NashConv {o[2]:.2e} after {o[0]:,} it; "
+                f"{r['liteefg']}"
+            )
+            continue
+        t = r["liteefg_curve"][-1]
+        same = r["same_nash_conv_ratio"]
+        lines.append(
+            f"{head} ours {r['ours_per_s']:11,.0f} it/s  LiteEFG {r['liteefg_per_s']:9,.0f} it/s  "
+            f"{r['ratio']:6.1f}x;  after {t[0]:,} it NashConv ours {o[2]:.2e} in {page.seconds(o[1])}, "
+            f"LiteEFG {t[2]:.2e} in {page.seconds(t[1])}; to LiteEFG's NashConv "
+            + (f"{same:.1f}x" if same else f"not reached by ours within {3 * r['iterations']:,} it")
+        )
+    if blotto:
+        lines.append(
+            f"{'3Blotto13':34} neither lists its tree ({blotto['size']}): LiteEFG's loader walks every "
+            f"history; ours runs {DAG_ALGORITHM.upper()} over its DAG (the time-to-1e-3 table)"
+        )
+    return "\n".join(lines)
+
+
+def format_curves(rows: list) -> str:
+    """NashConv against solver time, one line per mark: the curves behind the ratios."""
+    lines = ["NashConv against solver time (iterations: ours s, NashConv | LiteEFG s, NashConv):"]
+    for r in rows:
+        theirs = {c[0]: c for c in r["liteefg_curve"] or []}
+        points = []
+        for it, s, nc in r["ours_curve"]:
+            point = f"{it}: {s:.3g} s {nc:.2e}"
+            if it in theirs:
+                point += f" | {theirs[it][1]:.3g} s {theirs[it][2]:.2e}"
+            points.append(point)
+        lines.append(f"{r['row']} {r['algorithm'].upper()}: " + "; ".join(points))
+    return "\n".join(lines)
+
+
+def _at(curve: list, iterations: int) -> list:
+    return next(c for c in curve if c[0] == iterations)
 
 
 def time_to_target(game_string: str, target: float = 1e-3, limit: float = 60.0) -> dict:
@@ -269,6 +522,45 @@ def format_targets(targets: list, limit: float) -> str:
     return "\n".join(lines)
 
 
+def liteefg_page_rows(rows: list, blotto: dict | None, command: str) -> list:
+    """One row per game and algorithm against LiteEFG, and the Colonel Blotto neither lists."""
+    out = []
+    for r in rows:
+        alg = r["algorithm"].upper()
+        game = r["game"] if r["row"] == MINI_BLOTTO else f"`{r['game']}`"
+        what = f"{alg} iterations against LiteEFG, {game}"
+        o = _at(r["ours_curve"], r["iterations"])
+        per_s = page.per_second(r["ours_per_s"])
+        ours = f"{per_s}; NashConv {o[2]:.1e} after {o[0]:,} it ({page.seconds(o[1])})"
+        if r["liteefg"]:
+            out.append(page.Row(what, ours, r["liteefg"], "-", command))
+            continue
+        t = r["liteefg_curve"][-1]
+        same = r["same_nash_conv_ratio"]
+        out.append(
+            page.Row(
+                what,
+                ours,
+                f"LiteEFG {r['liteefg_version']}'s {alg} graph: {page.per_second(r['liteefg_per_s'])}; "
+                f"NashConv {t[2]:.1e} after {t[0]:,} it ({page.seconds(t[1])})",
+                f"{page.times(r['ratio'])} it/s; "
+                + (f"{page.times(same)} to its NashConv" if same else "its NashConv not reached"),
+                command,
+            )
+        )
+    if blotto:
+        out.append(
+            page.Row(
+                f"CFR+ and DCFR against LiteEFG, `{blotto['game']}`",
+                f"{DAG_ALGORITHM.upper()} over its DAG of merged histories (the time-to-1e-3 rows)",
+                f"LiteEFG cannot load it: its loader walks every history ({blotto['size']})",
+                "-",
+                command,
+            )
+        )
+    return out
+
+
 def page_rows(sections: dict, command: str) -> dict:
     """docs/performance.md's rows of the two tables present (an empty table writes none)."""
     blocks = {}
@@ -290,6 +582,10 @@ def page_rows(sections: dict, command: str) -> dict:
             )
             for r in sections["iterations_per_second"]
         ]
+    if sections.get("liteefg"):
+        blocks["bench_cfr.liteefg"] = liteefg_page_rows(
+            sections["liteefg"], sections.get("liteefg_blotto"), command
+        )
     targets = sections.get("time_to_1e-3")
     if targets:
         listed = [t for t in targets if t["algorithm"] == "cfr+"]
@@ -342,23 +638,39 @@ def main(argv=None) -> int:
         "--skip-targets", action="store_true", help="skip the time-to-1e-3 table over the two-player dilemmas"
     )
     p.add_argument(
+        "--skip-speed", action="store_true", help="skip the iterations-per-second table against OpenSpiel"
+    )
+    p.add_argument("--skip-liteefg", action="store_true", help="skip the comparison with LiteEFG")
+    p.add_argument(
         "--markdown", metavar="PAGE", help="also rewrite this benchmark's rows of PAGE (docs/performance.md)"
     )
     args = p.parse_args(argv)
     log = lambda m: print(m, file=sys.stderr, flush=True)
-    rows = speed_rows(args.seconds, args.rounds, log)
+    rows = [] if args.skip_speed else speed_rows(args.seconds, args.rounds, log)
+    lite = [] if args.skip_liteefg else liteefg_rows(args.seconds, args.rounds, log)
+    blotto = None if args.skip_liteefg else blotto_refusal()
     targets = [] if args.skip_targets else target_rows(args.limit, log)
+    sections = {
+        "iterations_per_second": rows,
+        "liteefg": lite,
+        "liteefg_blotto": blotto,
+        "time_to_1e-3": targets,
+    }
     if args.markdown:
         command = page.command_line("python -m experiments.bench_cfr", argv)
-        page.update(
-            args.markdown, page_rows({"iterations_per_second": rows, "time_to_1e-3": targets}, command)
-        )
+        page.update(args.markdown, page_rows(sections, command))
     if args.json:
-        print(json.dumps({"iterations_per_second": rows, "time_to_1e-3": targets}))
+        print(json.dumps(sections))
         return 0
-    print(f"{'game':34} {'ours it/s':>12} {'OpenSpiel it/s':>15} {'ratio':>7}")
-    for r in rows:
-        print(f"{r['row']:34} {r['ours_per_s']:12,.0f} {r['openspiel_per_s']:15,.0f} {r['ratio']:6.2f}x")
+    if rows:
+        print(f"{'game':34} {'ours it/s':>12} {'OpenSpiel it/s':>15} {'ratio':>7}")
+        for r in rows:
+            print(f"{r['row']:34} {r['ours_per_s']:12,.0f} {r['openspiel_per_s']:15,.0f} {r['ratio']:6.2f}x")
+    if lite:
+        print()
+        print(format_liteefg(lite, blotto))
+        print()
+        print(format_curves(lite))
     if targets:
         print()
         print(format_targets(targets, args.limit))
