@@ -149,13 +149,53 @@ def test_validation_names_what_castle_needs():
     assert any("a king (star) that does not jump" in p for p in jumper)
     refused = {
         "a board of kind 'squares'": {"board": {"kind": "stacks", "size": [5, 3, 2]}},
-        "boards 1": {"boards": 2},
         "sequential phases only": {"phases": [{"order": "simultaneous"}]},
         "no cloaked spaces": {"cloaking": "hides", "phases": [{"cloaked": [[1, 1, 1]]}]},
     }
     for words, fields in refused.items():
         found = problems(words, **{**base, **fields}, shapes={"star": KING, "x": ROOK})
         assert any("'castle' needs" in p and words in p for p in found), (words, found)
+
+
+def test_validation_accepts_castle_on_several_boards():
+    for boards in (2, 3):
+        rs = board(HOME, boards=boards)
+        assert rs.record["boards"] == boards and CASTLE_CHECK in rs.record["turn_checks"]
+
+
+def test_on_several_boards_each_board_castles_on_its_own_and_never_across():
+    """Both boards castle from the start; board 1's king has no rook east of
+    it on its own board, and board 2's rook just past board 1's edge is not
+    one (no step crosses boards)."""
+    core = make_core(board(HOME, boards=2))
+    moves = set(action_strings(core))
+    for b in ("b1", "b2"):
+        assert {f"{b}:(4,1,1)->{b}:(2,1,1)", f"{b}:(4,1,1)->{b}:(6,1,1)"} <= moves
+    west_rook_only = [p for p in HOME if p[0] != (7, 1, 1)]
+    core = make_core(board(west_rook_only, boards=2))
+    moves = set(action_strings(core))
+    assert "b1:(4,1,1)->b1:(2,1,1)" in moves and "b1:(4,1,1)->b1:(6,1,1)" not in moves
+    # the box's cell east of board 1's (7,1,1) is board 2's rook on (1,1,1)
+    assert core.shapes()[7] == "x"
+
+
+def test_a_castle_that_decides_its_board_locks_it_and_the_other_board_still_castles():
+    pieces = [
+        ((1, 1, 1), "black", "star"),
+        ((4, 1, 1), "black", "x"),
+        ((2, 2, 1), "black", "x"),
+        ((2, 3, 1), "black", "x"),
+        ((7, 3, 1), "white", "star"),
+    ]
+    core = make_core(board(pieces, checks=(CASTLE_CHECK, "first-3-wins-no-diagonal"), boards=2))
+    play_named(core, "b1:(1,1,1)->b1:(3,1,1)")  # the rook lands on (2,1): board 1's line
+    assert core.player() >= 0 and core.board_results()[0] is not None
+    play_named(core, "pass")
+    moves = set(action_strings(core))
+    assert not any(m.startswith("b1:") for m in moves)  # the decided board is locked
+    assert "b2:(1,1,1)->b2:(3,1,1)" in moves
+    play_named(core, "b2:(1,1,1)->b2:(3,1,1)")
+    assert core.returns_list() == [1.0, -1.0]
 
 
 def test_the_factory_offers_castle():
@@ -173,6 +213,12 @@ def test_the_example_plays_against_the_reference(tmp_path):
     play_against_reference(rs, games=sweep(full=20, quick=3), seed=7, check=same_moved)
     assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=5, quick=1), seed=3)
     random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))
+
+
+def test_the_two_board_example_plays_against_the_reference():
+    rs = rules.resolve("games/ttt/examples/Castle-Two-Boards.json")
+    assert rs.record["boards"] == 2 and CASTLE_CHECK in rs.record["turn_checks"]
+    play_against_reference(rs, games=sweep(full=20, quick=3), seed=13, check=same_moved)
 
 
 def test_home_rows_play_against_the_reference():

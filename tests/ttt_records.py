@@ -287,8 +287,9 @@ SPARE = {"circle": [0, 0, 1, 2], "x": [0, 0, 0, 1], "star": [0, 0, 0, 1]}
 def castle_records(draw):
     """Random castle rule sets: a flat board, two or three players, kings and
     rooks pre-placed or in reserve (a piece placed from a reserve has not
-    moved), covers, other shapes moving any way; one layer or two. Most
-    have a home row each with a king and a rook, so random play castles."""
+    moved), covers, other shapes moving any way; one layer or two; one board
+    or two (each castling on its own). Most have a home row each with a king
+    and a rook, so random play castles."""
     dims = [draw(st.integers(4, 7)), draw(st.integers(2, 5)), draw(st.sampled_from([1, 1, 2]))]
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
     colours = ["black", "white", "pink"][: 2 if players == "2" else 3]
@@ -336,6 +337,7 @@ def castle_records(draw):
         "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
         "phases": [{"pass": draw(st.booleans())}],
         "move_limit": draw(st.integers(8, 30)),
+        "boards": draw(st.sampled_from([1, 1, 2])),
     }
     if draw(st.booleans()):
         record["line_moves"] = "over-pieces"

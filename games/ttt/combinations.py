@@ -513,17 +513,16 @@ def check_castle(rec, p):
     """ "Castle" (docs/rules/ttt/turns.md, "Castle"): it needs a rook (a
     shape whose move is ``rook-orthogonal-castle``) and a king (the
     highest-ranked shape whose move is ``adjacent``) that does not jump (its
-    jump of two spaces and the castle would be one action). Not built yet on
-    boards other than squares, on several boards, in rounds, with cloaked
-    spaces, with a deck, nor beside the surrounding captures."""
+    jump of two spaces and the castle would be one action). On several
+    boards each board's pair castles on its own board. Not built yet on
+    boards other than squares, in rounds, with cloaked spaces, with a deck,
+    nor beside the surrounding captures."""
     if CASTLE_CHECK not in (rec.get("turn_checks") or []):
         return
     shapes = rec.get("shapes") or {}
     why = []
     if (rec.get("board") or {}).get("kind") != "squares":
         why.append("a board of kind 'squares' (not built on other boards yet)")
-    if rec.get("boards", 1) not in (1, None):
-        why.append("boards 1 (not built on several boards yet)")
     if in_rounds(rec):
         why.append("sequential phases only (not built in rounds yet)")
     if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):

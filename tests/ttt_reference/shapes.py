@@ -222,12 +222,14 @@ class CastleMixin:
             return None
         for k in (1, 2):
             p = self.go(here, d, k)
-            if not self.on_board(*p) or self.landing(self.xyz_target(*p)) is None or not self.may_enter(s, p):
+            if not self.on_board(*p) or self.board_of(p) != self.board_of(here):
+                return None  # (no step crosses boards)
+            if self.landing(self.xyz_target(*p)) is None or not self.may_enter(s, p):
                 return None
         k = 3
         while True:
             p = self.go(here, d, k)
-            if not self.on_board(*p):
+            if not self.on_board(*p) or self.board_of(p) != self.board_of(here):
                 return None
             if p in self.board:
                 break
