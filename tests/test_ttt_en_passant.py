@@ -118,6 +118,42 @@ def test_en_passant_state_is_kept_by_serialisation_and_the_hash():
     assert a.position_hash() != c.position_hash() and "en passant" not in a.to_string()
 
 
+def test_on_several_boards_en_passant_is_the_double_steps_board_only_for_the_next_ply():
+    """A double step on board 2 opens en passant on board 2 only (board 1's
+    pawn on the same coordinates has no such capture), and a ply on board 1
+    ends the chance as any ply does."""
+    start = [((2, 3, 1), "black"), ((3, 5, 1), "white"), ((1, 1, 1), "black"), ((4, 5, 1), "white")]
+    rs = pawns(start, phases=[{"pass": True}], boards=2)
+    a = make_core(rs)
+    play_named(a, "pass", "b2:(3,5,1)->b2:(3,3,1)")
+    assert a.to_string().endswith("; en passant b2:(3,4,1)")
+    moves = set(action_strings(a))
+    assert "b2:(2,3,1)->b2:(3,4,1)" in moves and "b1:(2,3,1)->b1:(3,4,1)" not in moves
+    b = a.clone()
+    play_named(a, "b2:(2,3,1)->b2:(3,4,1)")  # the white pawn of board 2 is taken
+    assert a.cells().count(0) == b.cells().count(0) + 1
+    play_named(b, "b1:(1,1,1)->b1:(1,2,1)", "pass")  # a ply on board 1: the chance is gone
+    assert "en passant" not in b.to_string()
+    assert "b2:(2,3,1)->b2:(3,4,1)" not in set(action_strings(b))
+
+
+def test_on_several_boards_a_pawn_never_captures_across_a_boards_edge():
+    """Board 1's pawn on its east edge: the box's next cell diagonally forward
+    is board 2's white piece on (1,3,1), which it may not take."""
+    rs = pawns([((4, 2, 1), "black"), ((1, 3, 1), "white"), ((3, 3, 1), "white")], boards=2)
+    moves = moves_from_boards(make_core(rs), "b1:(4,2,1)->")
+    assert moves == ["b1:(4,2,1)->b1:(3,2,1)", "b1:(4,2,1)->b1:(3,3,1)", "b1:(4,2,1)->b1:(4,3,1)"]
+
+
+def moves_from_boards(core, prefix):
+    return sorted(a for a in action_strings(core) if a.startswith(prefix))
+
+
+def test_validation_accepts_the_pawns_words_on_several_boards():
+    rs = pawns([((1, 1, 1), "black"), ((4, 5, 1), "white")], boards=3)
+    assert rs.record["boards"] == 3 and EN_PASSANT_CHECK in rs.record["turn_checks"]
+
+
 def test_validation_names_what_en_passant_needs():
     no_pawn = problems(
         "no-pawn",
@@ -174,6 +210,28 @@ def test_the_example_plays_against_the_reference(tmp_path):
     random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))
 
 
+def test_the_two_board_example_plays_against_the_reference():
+    """Random games of the example take en passant now and then, move by
+    move as the reference model does."""
+    import random
+
+    rs = rules.resolve("games/ttt/examples/En-Passant-Two-Boards.json")
+    assert rs.record["boards"] == 2 and EN_PASSANT_CHECK in rs.record["turn_checks"]
+    play_against_reference(rs, games=sweep(full=20, quick=3), seed=7)
+    rng, taken = random.Random(5), 0
+    for _ in range(sweep(full=40, quick=10)):
+        core = make_core(rs)
+        while core.player() >= 0:
+            before, text = core.cells().count(0), core.to_string()
+            space = text.split("; en passant ")[1] if "; en passant " in text else None
+            actions = legal_by_string(core)
+            name = rng.choice(sorted(actions))
+            core.apply_action(actions[name])
+            # a move onto the empty space passed over that takes a piece
+            taken += space is not None and name.endswith("->" + space) and core.cells().count(0) == before + 1
+    assert taken > 0
+
+
 @pytest.mark.parametrize("how", ["can-capture", "must-capture"])
 def test_pawn_games_match_reference(how):
     rs = pawns(
@@ -190,7 +248,8 @@ def test_pawn_games_match_reference(how):
 @st.composite
 def pawn_records(draw):
     """Random pawn rule sets: a flat board, two or three players, pawns with
-    the diagonal capture (or a plain pawn), other shapes moving any way."""
+    the diagonal capture (or a plain pawn), other shapes moving any way; one
+    board or two."""
     dims = [draw(st.integers(2, 5)), draw(st.integers(3, 6)), 1]
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
     colours = ["black", "white", "pink"][: 2 if players == "2" else 3]
@@ -224,6 +283,7 @@ def pawn_records(draw):
         "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
         "phases": [{"pass": draw(st.booleans())}],
         "move_limit": draw(st.integers(8, 30)),
+        "boards": draw(st.sampled_from([1, 1, 2])),
     }
 
 

@@ -460,12 +460,11 @@ def check_paralyzes(rec, p):
 
 def _en_passant_not_built(rec) -> list[str]:
     """What the pawn's diagonal capture and en passant are not built with yet:
-    stacks (height is ignored there), several boards, rounds, cloaked spaces."""
+    stacks (height is ignored there), rounds, cloaked spaces. On several
+    boards each board's pawns step and capture on their own board."""
     why = []
     if (rec.get("board") or {}).get("kind") == "stacks":
         why.append("a flat board (not built on stacks yet)")
-    if rec.get("boards", 1) not in (1, None):
-        why.append("boards 1 (not built on several boards yet)")
     if in_rounds(rec):
         why.append("sequential phases only (not built in rounds yet)")
     if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
@@ -478,9 +477,9 @@ def check_en_passant(rec, p):
     check "En passant" (docs/rules/ttt/turns.md): the diagonal capture needs
     a shape that moves, and, the captor taking the captive's space, a result
     that removes or reincarnates; en passant needs a pawn
-    (``pawn-forward-center``) to make the double step. Neither is built yet
-    on stacks, on several boards, in rounds or with cloaked spaces, nor the
-    capture beside the surrounding conditions."""
+    (``pawn-forward-center``) to make the double step. Both are played on
+    several boards; neither is built yet on stacks, in rounds or with
+    cloaked spaces, nor the capture beside the surrounding conditions."""
     shapes = rec.get("shapes") or {}
     for shape, props in shapes.items():
         if props.get("power", "none") == "none" or props.get("condition") != DIAGONAL_EN_PASSANT:
