@@ -725,10 +725,10 @@ def check_last_pentagon(rec, p):
     """ "Last pentagon wins" (docs/rules/ttt/turns.md, "Last pentagon wins")
     needs pentagons of two colours or more at the start (else it would hold
     at once, or never). In rounds the check runs once, after the round
-    resolved. Refused rather than guessed: several boards (a turn check
-    decides one board, but pentagons in reserve belong to none), and rounds
-    with overachievers disqualified (not built: a round's winners are one
-    set)."""
+    resolved, after the round's line checks, so with overachievers
+    disqualified the set it names comes after the round's line winners, as
+    in a ply. Refused rather than guessed: several boards (a turn check
+    decides one board, but pentagons in reserve belong to none)."""
     if LAST_PENTAGON_CHECK not in (rec.get("turn_checks") or []):
         return
     shapes = rec.get("shapes") or {}
@@ -755,13 +755,6 @@ def check_last_pentagon(rec, p):
             "turn_checks",
             f"{LAST_PENTAGON_CHECK!r} with several boards is not supported by this engine (a turn check "
             "decides one board, and pentagons in reserve belong to none) (allowed: boards 1)",
-        )
-    rounds = any(ph.get("order", "sequential") != "sequential" for ph in rec.get("phases") or [])
-    if rounds and rec.get("overachievers_disqualified"):
-        p.add(
-            "turn_checks",
-            f"{LAST_PENTAGON_CHECK!r} with a simultaneous or single phase and overachievers_disqualified "
-            "is not supported by this engine (allowed: one of them)",
         )
 
 
