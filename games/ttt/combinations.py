@@ -513,9 +513,10 @@ def check_castle(rec, p):
     shape whose move is ``rook-orthogonal-castle``) and a king (the
     highest-ranked shape whose move is ``adjacent``) that does not jump (its
     jump of two spaces and the castle would be one action). On several
-    boards each board's pair castles on its own board. Not built yet on
-    boards other than squares, in rounds, with cloaked spaces, with a deck,
-    nor beside the surrounding captures."""
+    boards each board's pair castles on its own board; with a deck a dealt
+    piece is placed from a reserve, so it has not moved. Not built yet on
+    boards other than squares, in rounds, with cloaked spaces, nor beside
+    the surrounding captures."""
     if CASTLE_CHECK not in (rec.get("turn_checks") or []):
         return
     shapes = rec.get("shapes") or {}
@@ -526,8 +527,6 @@ def check_castle(rec, p):
         why.append("sequential phases only (not built in rounds yet)")
     if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
         why.append("no cloaked spaces (what a seat may know of the pieces that moved is not built yet)")
-    if "deck" in rec:
-        why.append("no deck (not built with dealt pieces yet)")
     if not any(props.get("move") == ROOK_MOVE for props in shapes.values()):
         why.append(f"a shape with the move {ROOK_MOVE!r} (the rook)")
     king = castle_king({"shapes": shapes})

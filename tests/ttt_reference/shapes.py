@@ -257,8 +257,8 @@ class CastleMixin:
         return out
 
     def play(self, a):
-        if not self.castle or self.offer_by is not None or not self.is_piece_action(a):
-            return super().play(a)
+        if not self.castle or self.offer_by is not None or self.dealing() or not self.is_piece_action(a):
+            return super().play(a)  # (a deal is no placement)
         s = self.seat
         got = self.piece_of(s, a)
         stays = not self.powers or self.outcome(s, *got)[0] in ("none", "win")
