@@ -154,6 +154,41 @@ def test_validation_accepts_the_pawns_words_on_several_boards():
     assert rs.record["boards"] == 3 and EN_PASSANT_CHECK in rs.record["turn_checks"]
 
 
+def with_a_deck(pieces, **fields):
+    """Triangle pawns and stationary circles on a 4x5 board, a deck of
+    circles dealing each player one as its turn starts (no dealt pawn
+    keeps a placed pawn from moving)."""
+    return position(
+        [piece(at, colour, "triangle") for at, colour in pieces],
+        {"triangle": PAWN, "circle": {}},
+        size=(4, 5, 1),
+        turn_checks=[EN_PASSANT_CHECK],
+        phases=[{"pass": True}],
+        deck={"pieces": {"circle": 6}, "hand": 0, "per_turn": 1},
+        reserves={"black": {}, "white": {}},
+        **fields,
+    )
+
+
+def deal_and_play(core, *names):
+    for name in names:
+        while core.player() == -1:  # the turn's deal
+            core.apply_action(core.chance_outcome_list()[0][0])
+        play_named(core, name)
+
+
+def test_a_deal_between_the_double_step_and_the_next_ply_keeps_the_chance():
+    """A deal is no ply: the turn's deal that comes between white's double
+    step and black's ply leaves en passant open, and the capture takes it."""
+    core = make_core(with_a_deck([((2, 3, 1), "black"), ((3, 5, 1), "white")]))
+    deal_and_play(core, "pass", "(3,5,1)->(3,3,1)")
+    assert core.player() == -1 and core.to_string().endswith("; en passant (3,4,1)")
+    core.apply_action(core.chance_outcome_list()[0][0])
+    assert core.player() == 0 and "(2,3,1)->(3,4,1)" in moves_from(core, (2, 3, 1))
+    deal_and_play(core, "(2,3,1)->(3,4,1)")
+    assert core.cells().count(0) == 4 * 5 - 1  # white's pawn taken
+
+
 def test_validation_names_what_en_passant_needs():
     no_pawn = problems(
         "no-pawn",
@@ -293,3 +328,20 @@ def test_random_pawn_rule_sets_match_reference(rec, seed):
     """Move by move the reference model's, the same pieces on the same spaces."""
     rs = parsed_or_rejected(rec)
     play_against_reference(rs, games=2, seed=seed, check=same_pieces)
+
+
+@settings(max_examples=sweep(full=40, quick=4), deadline=None, suppress_health_check=list(HealthCheck))
+@given(pawn_records(), st.sampled_from([0, 1, 2]), st.integers(0, 10**6))
+def test_random_pawn_rule_sets_with_a_deck_match_reference(rec, per_turn, seed):
+    """pawn_records for two players with a deck of both shapes (a hand of
+    one, and 0-2 pieces dealt as each turn starts)."""
+    rec["players"] = "2"
+    rec["reserves"] = {c: v for c, v in rec["reserves"].items() if c in ("black", "white")}
+    rec["deck"] = {"pieces": {"triangle": 4, "x": 4}, "hand": 1, "per_turn": per_turn}
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=2, seed=seed, check=same_pieces_once_dealt)
+
+
+def same_pieces_once_dealt(core, ref):
+    if not ref.dealing():
+        same_pieces(core, ref)
