@@ -610,7 +610,7 @@ def check_hidden_walls(raw, rec, p):
     only when true, so every other rule set's record is unchanged. Needs
     invisibility ("Cloaking hides"; obscurity hides only shapes) and a
     locked space cloaked in some phase. Allowed where its views are built and
-    tested: flat boards, one board, sequential phases, no surrounds (a
+    tested: flat boards (one board or several), sequential phases, no surrounds (a
     surround reads the board's locked spaces as walls apart from the
     phase's); refused elsewhere rather than guessed."""
     value = raw.get("cloaking_hides_walls", False)
@@ -636,8 +636,6 @@ def check_hidden_walls(raw, rec, p):
         )
     if board.get("kind") == "stacks":
         why.append("flat boards (a wall in a stack would hide its height)")
-    if rec.get("boards", 1) != 1:
-        why.append("one board")
     if any(ph.get("order", "sequential") != "sequential" for ph in phases):
         why.append("sequential phases only")
     shapes = rec.get("shapes") or {}
