@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.ttt import make_core, rules
-from games.ttt.schema import DIAGONAL_EN_PASSANT, EN_PASSANT_CHECK
+from games.ttt.schema import CONDITIONS_SURROUND, DIAGONAL_EN_PASSANT, EN_PASSANT_CHECK
 from tiers import sweep
 from ttt_checks import (
     action_strings,
@@ -149,9 +149,40 @@ def moves_from_boards(core, prefix):
     return sorted(a for a in action_strings(core) if a.startswith(prefix))
 
 
+def test_validation_accepts_the_pawns_capture_beside_a_surrounding_shape():
+    for condition in CONDITIONS_SURROUND:
+        shapes = {"triangle": PAWN, "circle": power(condition, "removes", "adjacent")}
+        rs = position(
+            [piece((1, 1, 1), "black", "triangle")], shapes, size=(4, 5, 1), turn_checks=[EN_PASSANT_CHECK]
+        )
+        assert rs.record["shapes"]["circle"]["condition"] == condition
+
+
 def test_validation_accepts_the_pawns_words_on_several_boards():
     rs = pawns([((1, 1, 1), "black"), ((4, 5, 1), "white")], boards=3)
     assert rs.record["boards"] == 3 and EN_PASSANT_CHECK in rs.record["turn_checks"]
+
+
+def test_a_surrounding_shape_and_the_pawns_capture_each_take_the_pawn_that_passed():
+    """Beside a shape capturing by surrounding, each capture is its own
+    shape's: after white's double step black may take the pawn en passant,
+    or bracket it with a circle on the line (the pawn counting as its own
+    piece); either removes it, and a pawn's arrival surrounds nothing."""
+    rs = position(
+        [piece((2, 3, 1), "black", "triangle"), piece((3, 5, 1), "white", "triangle")],
+        {"triangle": PAWN, "circle": power("surround-line", "removes", "stationary")},
+        size=(4, 5, 1),
+        turn_checks=[EN_PASSANT_CHECK],
+        phases=[{"pass": True}],
+        reserves={"black": {"circle": 1}, "white": {}},
+    )
+    core = make_core(rs)
+    play_named(core, "pass", "(3,5,1)->(3,3,1)")
+    taken, bracketed = core.clone(), core.clone()
+    play_named(taken, "(2,3,1)->(3,4,1)")
+    assert [c for c, v in enumerate(taken.cells()) if v] == [14]  # the pawn on (3,4), white's gone
+    play_named(bracketed, "black@(4,3,1) circle")
+    assert [c for c, v in enumerate(bracketed.cells()) if v] == [9, 11]  # (2,3) and (4,3): (3,3) taken
 
 
 def with_a_deck(pieces, **fields):
@@ -245,6 +276,13 @@ def test_the_example_plays_against_the_reference(tmp_path):
     random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))
 
 
+def test_the_custodians_example_plays_against_the_reference(tmp_path):
+    rs = rules.resolve("games/ttt/examples/En-Passant-Custodians.json")
+    assert rs.record["shapes"]["circle"]["condition"] == "surround-line"
+    play_against_reference(rs, games=sweep(full=20, quick=3), seed=11)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))
+
+
 def test_the_two_board_example_plays_against_the_reference():
     """Random games of the example take en passant now and then, move by
     move as the reference model does."""
@@ -328,6 +366,29 @@ def test_random_pawn_rule_sets_match_reference(rec, seed):
     """Move by move the reference model's, the same pieces on the same spaces."""
     rs = parsed_or_rejected(rec)
     play_against_reference(rs, games=2, seed=seed, check=same_pieces)
+
+
+SURROUNDS = list(CONDITIONS_SURROUND)  # surround, adjacent and approach
+
+
+@settings(max_examples=sweep(full=60, quick=6), deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    pawn_records(),
+    st.sampled_from(SURROUNDS),
+    st.sampled_from(["removes", "converts", "reincarnates"]),
+    st.sampled_from(["adjacent", "orthogonal", "stationary", "linear"]),
+    st.integers(0, 10**6),
+)
+def test_random_pawn_rule_sets_beside_a_surrounding_shape_match_reference(rec, condition, result, move, seed):
+    """pawn_records with circles that capture by surrounding, adjacency or
+    approach (two of each colour in reserve)."""
+    if condition.startswith("approach") and move == "stationary":
+        move = "adjacent"  # approach captures along a move's line
+    rec["shapes"]["circle"] = power(condition, result, move)
+    for reserve in rec["reserves"].values():
+        reserve["circle"] = 2
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=3, seed=seed, check=same_pieces)
 
 
 @settings(max_examples=sweep(full=40, quick=4), deadline=None, suppress_health_check=list(HealthCheck))

@@ -478,8 +478,9 @@ def check_en_passant(rec, p):
     a shape that moves, and, the captor taking the captive's space, a result
     that removes or reincarnates; en passant needs a pawn
     (``pawn-forward-center``) to make the double step. Both are played on
-    several boards; neither is built yet on stacks, in rounds or with
-    cloaked spaces, nor the capture beside the surrounding conditions."""
+    several boards and beside shapes capturing by surrounding, adjacency or
+    approach (each capture its own shape's); neither is built yet on
+    stacks, in rounds or with cloaked spaces."""
     shapes = rec.get("shapes") or {}
     for shape, props in shapes.items():
         if props.get("power", "none") == "none" or props.get("condition") != DIAGONAL_EN_PASSANT:
@@ -491,9 +492,6 @@ def check_en_passant(rec, p):
             why.append(
                 "result removes, reincarnates or reincarnates-x2 (the captor takes the captive's space)"
             )
-        surrounders = [q for q in shapes.values() if q.get("condition") in CONDITIONS_SURROUND]
-        if any(q.get("power", "none") != "none" for q in surrounders):
-            why.append("no shape capturing by surrounding, adjacency or approach (not built together yet)")
         if why:
             p.add(f"shapes.{shape}.condition", f"{DIAGONAL_EN_PASSANT!r} needs " + "; ".join(why))
     if EN_PASSANT_CHECK not in (rec.get("turn_checks") or []):
