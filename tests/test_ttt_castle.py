@@ -150,13 +150,18 @@ def test_validation_names_what_castle_needs():
     jumper = problems("jumper", **base, shapes={"star": power("jump", "removes", "adjacent"), "x": ROOK})
     assert any("a king (star) that does not jump" in p for p in jumper)
     refused = {
-        "a board of kind 'squares'": {"board": {"kind": "stacks", "size": [5, 3, 2]}},
+        "a board of kind 'squares' or 'hexagons'": {"board": {"kind": "stacks", "size": [5, 3, 2]}},
         "sequential phases only": {"phases": [{"order": "simultaneous"}]},
         "no cloaked spaces": {"cloaking": "hides", "phases": [{"cloaked": [[1, 1, 1]]}]},
     }
     for words, fields in refused.items():
         found = problems(words, **{**base, **fields}, shapes={"star": KING, "x": ROOK})
         assert any("'castle' needs" in p and words in p for p in found), (words, found)
+    for kind, where in (("toroid", "a toroid"), ("tetrakis", "tetrakis squares")):  # no goal lines
+        words = f"goals are not defined on {where}"
+        board = {"kind": kind, "size": [5, 5, 4 if kind == "tetrakis" else 1]}
+        found = problems(kind, **{**base, "board": board}, shapes={"star": KING, "x": ROOK})
+        assert any(words in p for p in found), (kind, found)
 
 
 def test_validation_accepts_castle_on_several_boards_and_with_a_deck():
@@ -203,6 +208,18 @@ def test_a_castle_that_decides_its_board_locks_it_and_the_other_board_still_cast
     assert core.returns_list() == [1.0, -1.0]
 
 
+def test_on_hexagons_the_castle_row_runs_along_x_only():
+    """The rhombus' rows along x lie across the goals' y axis: the king
+    castles along them; the third axis (1, -1) changes y, so no castle runs
+    along it, even with an unmoved rook there."""
+    core = make_core(board(HOME, kind="hexagons"))
+    assert {"(4,1,1)->(2,1,1)", "(4,1,1)->(6,1,1)"} <= set(king_moves(core))
+    diagonal = [((4, 3, 1), "black", "star"), ((7, 1, 1), "black", "x"), ((1, 1, 1), "white", "star")]
+    core = make_core(board(diagonal, kind="hexagons"))  # (7,1) lies along (1,-1) from (4,3), empty between
+    assert not any(m.endswith("->(6,2,1)") for m in action_strings(core) if m.startswith("(4,3,1)->"))
+    assert "(4,3,1)->(5,2,1)" in action_strings(core)  # its one step along that axis
+
+
 def test_the_factory_offers_castle():
     from webapp.factory_form import choices, option_label
 
@@ -217,6 +234,14 @@ def test_the_example_plays_against_the_reference(tmp_path):
     assert {"(4,1,1)->(2,1,1)", "(4,1,1)->(6,1,1)"} <= set(action_strings(core))
     play_against_reference(rs, games=sweep(full=20, quick=3), seed=7, check=same_moved)
     assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=5, quick=1), seed=3)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))
+
+
+def test_the_hexagons_example_plays_against_the_reference(tmp_path):
+    rs = rules.resolve("games/ttt/examples/Castle-Hexagons.json")
+    assert rs.record["board"]["kind"] == "hexagons" and CASTLE_CHECK in rs.record["turn_checks"]
+    assert {"(4,1,1)->(2,1,1)", "(4,1,1)->(6,1,1)"} <= set(action_strings(make_core(rs)))
+    play_against_reference(rs, games=sweep(full=20, quick=3), seed=17, check=same_moved)
     random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))
 
 

@@ -510,17 +510,20 @@ def check_castle(rec, p):
     """ "Castle" (docs/rules/ttt/turns.md, "Castle"): it needs a rook (a
     shape whose move is ``rook-orthogonal-castle``) and a king (the
     highest-ranked shape whose move is ``adjacent``) that does not jump (its
-    jump of two spaces and the castle would be one action). On several
-    boards each board's pair castles on its own board; with a deck a dealt
-    piece is placed from a reserve, so it has not moved. Not built yet on
-    boards other than squares, in rounds, with cloaked spaces, nor beside
-    the surrounding captures."""
+    jump of two spaces and the castle would be one action). On hexagons the
+    row runs along the axis across the goals'; on several boards each
+    board's pair castles on its own board; with a deck a dealt piece is
+    placed from a reserve, so it has not moved. On a toroid and tetrakis
+    squares the goals it needs are refused (check_board_kind). Not built
+    yet on stacks, in rounds, with cloaked spaces, nor beside the
+    surrounding captures."""
     if CASTLE_CHECK not in (rec.get("turn_checks") or []):
         return
     shapes = rec.get("shapes") or {}
     why = []
-    if (rec.get("board") or {}).get("kind") != "squares":
-        why.append("a board of kind 'squares' (not built on other boards yet)")
+    kind = (rec.get("board") or {}).get("kind")
+    if kind == "stacks":
+        why.append("a board of kind 'squares' or 'hexagons' (not built on stacks yet)")
     if in_rounds(rec):
         why.append("sequential phases only (not built in rounds yet)")
     if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
