@@ -383,8 +383,8 @@ def check_triagonal(rec, p):
     one step along a 3-D triagonal onto the captive, so it needs a flat
     board with more than one layer (on stacks height is ignored) and a shape
     that moves; the captor takes the captive's space, so, as a cover on a
-    flat board, its result removes or reincarnates. Not built yet: in rounds
-    and with cloaked spaces."""
+    flat board, its result removes or reincarnates. In rounds it is a plan
+    landing as a cover does. Not built yet: with cloaked spaces."""
     board = rec.get("board") or {}
     size = board.get("size")
     for shape, props in (rec.get("shapes") or {}).items():
@@ -405,8 +405,6 @@ def check_triagonal(rec, p):
             why.append(
                 "result removes, reincarnates or reincarnates-x2 (the captor takes the captive's space)"
             )
-        if in_rounds(rec):
-            why.append("sequential phases only (not built in rounds yet)")
         if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
             why.append("no cloaked spaces (not built with them yet)")
         if why:
