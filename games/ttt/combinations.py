@@ -416,8 +416,9 @@ def check_paralyzes(rec, p):
     captive(s)"): the captive stays on its space in its colour, so a captor
     that takes the captive's space (a cover, cover by rank, a triagonal
     step) cannot paralyze on a flat board, as the specification clears every
-    result but Remove and Reincarnate for a cover on non-stacks. Not built
-    yet: jumps, stacks, simultaneous or single phases, cloaked spaces."""
+    result but Remove and Reincarnate for a cover on non-stacks. In rounds
+    it is judged with the round's surrounds. Not built yet: jumps, stacks,
+    cloaked spaces."""
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("result") != "paralyzes":
             continue
@@ -443,8 +444,6 @@ def check_paralyzes(rec, p):
             )
         if (rec.get("board") or {}).get("kind") == "stacks":
             why.append("a board that is not stacks (not built on stacks yet)")
-        if in_rounds(rec):
-            why.append("sequential phases only (not built in rounds yet)")
         if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
             why.append("no cloaked spaces (not built with them yet)")
         if why:
