@@ -34,6 +34,7 @@ from ttt_checks import (
     piece,
     piece_count,
     play_against_reference,
+    position,
     power,
     random_sim_test_of,
     rule_set,
@@ -1103,8 +1104,67 @@ def test_validation_says_what_move_on_triagonal_needs():
     text = str(e.value)
     assert "shapes.x.condition: 'move-on-triagonal' needs a board that is not stacks with size z > 1" in text
     assert "a shape that moves" in text and "result removes, reincarnates or reincarnates-x2" in text
-    assert "sequential phases only" in text
+    assert "sequential phases only" not in text  # played in rounds
     rec.update(board={"kind": "squares", "size": [3, 3, 2]}, phases=[{}])
     rec["shapes"] = {"star": power("move-on-triagonal", "removes", "adjacent")}
     rec["reserves"] = {"black": {"star": 1}, "white": {"star": 1}}
     assert rules.parse(rec).record["shapes"]["star"]["condition"] == "move-on-triagonal"
+    for order in ("simultaneous", "single"):
+        rec.update(phases=[{"order": order}])
+        assert rules.parse(rec).record["phases"][0]["order"] == order
+
+
+# -- "Move on triagonal" inside rounds: a plan, landing as a cover does ------------------------------
+
+
+def triagonal_round():
+    """Black's triagonal capturer x on (1,1,1) and white's circle on (2,2,2)
+    of a 2x2x2 board, in simultaneous rounds with passes."""
+    rs = position(
+        [piece((1, 1, 1), "black", "x"), piece((2, 2, 2), "white", "circle")],
+        {
+            "x": power("move-on-triagonal", "removes", "adjacent-orthogonal"),
+            "circle": {"move": "adjacent-orthogonal"},
+        },
+        [2, 2, 2],
+        phases=[{"order": "simultaneous", "pass": True}],
+        move_limit=10,
+    )
+    return make_core(rs)
+
+
+def plan(core, player, text):
+    return next(a for a in core.player_legal_action_list(player) if core.action_string(player, a) == text)
+
+
+def test_in_a_round_a_triagonal_step_captures_a_captive_that_stayed_and_lands_where_one_left():
+    """The step is planned on the round's starting board: onto a circle
+    that passes it captures; onto one that moves away in the same round it
+    lands on the space left, capturing nothing (the round's moves leave
+    before any piece lands)."""
+    core = triagonal_round()
+    step = plan(core, 0, "(1,1,1)->(2,2,2)")
+    core.apply_joint_action([step, plan(core, 1, "pass")])
+    assert core.cells()[7] == 1 and core.shapes()[7] == "x" and core.cells().count(2) == 0
+    core = triagonal_round()
+    core.apply_joint_action([step, plan(core, 1, "(2,2,2)->(2,2,1)")])
+    assert core.cells()[7] == 1 and core.cells()[3] == 2  # both pieces on, nothing taken
+
+
+@settings(max_examples=sweep(full=60, quick=6), deadline=None, suppress_health_check=list(HealthCheck))
+@given(triagonal_records(), st.sampled_from(["simultaneous", "single"]), st.integers(0, 10**6))
+def test_random_triagonal_rule_sets_in_rounds_match_reference(rec, order, seed):
+    """triagonal_records with every phase simultaneous or single (passes
+    allowed where pieces move)."""
+    rec["phases"] = [
+        {**ph, "order": order, **({} if "movement" in ph else {"pass": True})} for ph in rec["phases"]
+    ]
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=3, seed=seed, check=same_pieces)
+
+
+def test_the_triagonal_rounds_example_plays_against_the_reference(tmp_path):
+    rs = rules.resolve("games/ttt/examples/Triagonal-Rounds-Cube.json")
+    assert rs.compile()["simultaneous"]
+    play_against_reference(rs, games=sweep(full=20, quick=3), seed=23)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))

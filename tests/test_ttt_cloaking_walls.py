@@ -92,6 +92,16 @@ CASES = cases()
 CENTRE = CASES[0]
 
 
+def on_two_boards(rs):
+    """``rs`` on two boards, a line of 2 deciding a board (so boards are
+    decided while walls are still hidden)."""
+    rec = dict(rs.record, name=f"{rs.name}-2-boards", boards=2, turn_checks=["first-2-wins"])
+    return rules.parse(rec)
+
+
+BOARD_CASES = [on_two_boards(rs) for rs in CASES]
+
+
 def wall_attempts(rs, count, seed):
     """How many actions of random games of ``rs`` were attempts that showed
     their player what stands on a locked space it saw as empty: a wall ('#'),
@@ -138,11 +148,31 @@ def test_views_partition_histories_with_invisible_walls(rs):
     assert_views_partition_histories(rs, range(sweep(full=30, quick=4)))
 
 
+@pytest.mark.parametrize("rs", BOARD_CASES, ids=lambda r: r.name)
+def test_invisible_walls_on_two_boards_match_reference(rs):
+    play_against_reference(rs, sweep(full=40, quick=6), seed=3)
+    assert_is_legal_agrees_with_legal_actions(rs, games=sweep(full=10, quick=2), seed=5)
+
+
+@pytest.mark.parametrize("rs", BOARD_CASES, ids=lambda r: r.name)
+def test_views_partition_histories_with_invisible_walls_on_two_boards(rs, tmp_path):
+    assert_views_partition_histories(rs, range(sweep(full=30, quick=4)))
+    random_sim_test_of(rs, tmp_path)
+
+
 def test_the_phantom_walls_example_matches_reference():
     rs = rules.parse(json.loads((EXAMPLES / "Phantom-Walls.json").read_text()))
     assert rs.record["cloaking_hides_walls"] is True
     play_against_reference(rs, sweep(full=30, quick=4), seed=7)
     assert wall_attempts(rs, 10, seed=7) > 0
+
+
+def test_the_two_board_phantom_walls_example_matches_reference():
+    rs = rules.parse(json.loads((EXAMPLES / "Phantom-Walls-Two-Boards.json").read_text()))
+    assert rs.record["cloaking_hides_walls"] is True and rs.record["boards"] == 2
+    played = play_against_reference(rs, sweep(full=30, quick=4), seed=7)
+    assert played.attempts > 0
+    assert_views_partition_histories(rs, range(sweep(full=20, quick=3)))
 
 
 # -- by hand ---------------------------------------------------------------------
@@ -204,6 +234,44 @@ def test_white_tells_apart_nothing_of_the_wall_black_found():
     assert_info_differs(views(wall, 0), views(piece, 0))
 
 
+def two_boards_centre_wall():
+    """Two 3x3 boards, every space cloaked, each board's centre a wall
+    (cells 7 and 10 of the 6x3 box), a line of 2 without diagonals
+    deciding a board."""
+    return _rs(
+        "two-boards-centre-wall",
+        **WALLS,
+        board={"kind": "squares", "size": [3, 3, 1], "locked": [[2, 2, 1]]},
+        boards=2,
+        reserves={"black": 9, "white": 9},
+        turn_checks=["first-2-wins-no-diagonal"],
+        move_limit=30,
+        phases=[{"cloaked": cells(3, 3)}],
+    )
+
+
+def test_on_two_boards_an_attempt_shows_the_wall_of_its_own_board_only():
+    """Each board's copy of the wall is its own space, as a piece's is:
+    black's attempt on board 1's centre shows that wall, not board 2's."""
+    s = state(two_boards_centre_wall(), 0, 5, 7)
+    core = core_of(s)
+    assert core.last_event()["attempt"]
+    assert core.player_view(0)[7] == "#" and core.player_view(0)[10] == "."
+    assert core.player_view(1)[7] == "." and core.player_view(1)[10] == "."
+
+
+def test_a_decided_board_shows_every_space_locked_its_hidden_wall_too():
+    """Black's line of 2 decides board 1: both players see the whole board
+    locked (its hidden wall, and black's piece hidden from white, as '#'),
+    while board 2's wall stays hidden; nothing on board 1 is offered."""
+    s = state(two_boards_centre_wall(), 0, 5, 1)
+    core = core_of(s)
+    assert core.board_results()[0] == [1, -1] and core.board_results()[1] is None
+    assert "".join(core.player_view(0)) == "xx#...###...###..."
+    assert "".join(core.player_view(1)) == "###..o###...###..."
+    assert all(s.action_to_string(1, a).startswith("white@b2:") for a in s.legal_actions())
+
+
 def test_a_wall_on_an_open_space_is_seen_by_everyone():
     rs = _rs(
         "open-wall",
@@ -244,6 +312,12 @@ def test_the_field_is_written_only_when_true():
         phases=[{"cloaked": cells(3, 3)}],
     )
     assert "cloaking_hides_walls" not in off.record
+
+
+def test_the_field_is_accepted_on_several_boards():
+    for boards in (2, 3):
+        rs = rules.parse(dict(CENTRE.record, name=f"{boards}-boards", boards=boards))
+        assert rs.record["cloaking_hides_walls"] is True and rs.record["boards"] == boards
 
 
 @pytest.mark.parametrize(

@@ -171,6 +171,19 @@ def test_deals_a_player_cannot_tell_apart_give_it_identical_views():
     assert views_of(low, 0) == views_of(high, 0)
 
 
+def test_deals_a_player_cannot_tell_apart_give_it_identical_views_with_paralysing_shapes():
+    """The paralysed pieces' plane follows the per-shape reserves in the
+    planes: the others' per-shape reserves are still the ones hidden."""
+    paralyses = {"move": "stationary", "power": "can-capture", "condition": "adjacent", "result": "paralyzes"}
+    rs = duel(
+        shapes={s: paralyses for s in ("triangle", "x", "cross")},
+        board={"kind": "squares", "size": [3, 1, 1]},
+    )
+    low, high = state_after(rs, X, TRIANGLE), state_after(rs, X, CROSS)
+    assert views_of(low, 0) == views_of(high, 0)
+    assert views_of(low, 1) != views_of(high, 1)
+
+
 def test_a_dealt_piece_shows_to_the_others_exactly_when_it_is_played():
     rs = duel()
     low, high = state_after(rs, X, TRIANGLE, PASS), state_after(rs, X, CROSS, PASS)

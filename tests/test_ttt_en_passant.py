@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.ttt import make_core, rules
-from games.ttt.schema import DIAGONAL_EN_PASSANT, EN_PASSANT_CHECK
+from games.ttt.schema import CONDITIONS_SURROUND, DIAGONAL_EN_PASSANT, EN_PASSANT_CHECK
 from tiers import sweep
 from ttt_checks import (
     action_strings,
@@ -118,6 +118,108 @@ def test_en_passant_state_is_kept_by_serialisation_and_the_hash():
     assert a.position_hash() != c.position_hash() and "en passant" not in a.to_string()
 
 
+def test_on_several_boards_en_passant_is_the_double_steps_board_only_for_the_next_ply():
+    """A double step on board 2 opens en passant on board 2 only (board 1's
+    pawn on the same coordinates has no such capture), and a ply on board 1
+    ends the chance as any ply does."""
+    start = [((2, 3, 1), "black"), ((3, 5, 1), "white"), ((1, 1, 1), "black"), ((4, 5, 1), "white")]
+    rs = pawns(start, phases=[{"pass": True}], boards=2)
+    a = make_core(rs)
+    play_named(a, "pass", "b2:(3,5,1)->b2:(3,3,1)")
+    assert a.to_string().endswith("; en passant b2:(3,4,1)")
+    moves = set(action_strings(a))
+    assert "b2:(2,3,1)->b2:(3,4,1)" in moves and "b1:(2,3,1)->b1:(3,4,1)" not in moves
+    b = a.clone()
+    play_named(a, "b2:(2,3,1)->b2:(3,4,1)")  # the white pawn of board 2 is taken
+    assert a.cells().count(0) == b.cells().count(0) + 1
+    play_named(b, "b1:(1,1,1)->b1:(1,2,1)", "pass")  # a ply on board 1: the chance is gone
+    assert "en passant" not in b.to_string()
+    assert "b2:(2,3,1)->b2:(3,4,1)" not in set(action_strings(b))
+
+
+def test_on_several_boards_a_pawn_never_captures_across_a_boards_edge():
+    """Board 1's pawn on its east edge: the box's next cell diagonally forward
+    is board 2's white piece on (1,3,1), which it may not take."""
+    rs = pawns([((4, 2, 1), "black"), ((1, 3, 1), "white"), ((3, 3, 1), "white")], boards=2)
+    moves = moves_from_boards(make_core(rs), "b1:(4,2,1)->")
+    assert moves == ["b1:(4,2,1)->b1:(3,2,1)", "b1:(4,2,1)->b1:(3,3,1)", "b1:(4,2,1)->b1:(4,3,1)"]
+
+
+def moves_from_boards(core, prefix):
+    return sorted(a for a in action_strings(core) if a.startswith(prefix))
+
+
+def test_validation_accepts_the_pawns_capture_beside_a_surrounding_shape():
+    for condition in CONDITIONS_SURROUND:
+        shapes = {"triangle": PAWN, "circle": power(condition, "removes", "adjacent")}
+        rs = position(
+            [piece((1, 1, 1), "black", "triangle")], shapes, size=(4, 5, 1), turn_checks=[EN_PASSANT_CHECK]
+        )
+        assert rs.record["shapes"]["circle"]["condition"] == condition
+
+
+def test_validation_accepts_the_pawns_words_on_several_boards():
+    rs = pawns([((1, 1, 1), "black"), ((4, 5, 1), "white")], boards=3)
+    assert rs.record["boards"] == 3 and EN_PASSANT_CHECK in rs.record["turn_checks"]
+
+
+def test_a_surrounding_shape_and_the_pawns_capture_each_take_the_pawn_that_passed():
+    """Beside a shape capturing by surrounding, each capture is its own
+    shape's: after white's double step black may take the pawn en passant,
+    or bracket it with a circle on the line (the pawn counting as its own
+    piece); either removes it, and a pawn's arrival surrounds nothing."""
+    rs = position(
+        [piece((2, 3, 1), "black", "triangle"), piece((3, 5, 1), "white", "triangle")],
+        {"triangle": PAWN, "circle": power("surround-line", "removes", "stationary")},
+        size=(4, 5, 1),
+        turn_checks=[EN_PASSANT_CHECK],
+        phases=[{"pass": True}],
+        reserves={"black": {"circle": 1}, "white": {}},
+    )
+    core = make_core(rs)
+    play_named(core, "pass", "(3,5,1)->(3,3,1)")
+    taken, bracketed = core.clone(), core.clone()
+    play_named(taken, "(2,3,1)->(3,4,1)")
+    assert [c for c, v in enumerate(taken.cells()) if v] == [14]  # the pawn on (3,4), white's gone
+    play_named(bracketed, "black@(4,3,1) circle")
+    assert [c for c, v in enumerate(bracketed.cells()) if v] == [9, 11]  # (2,3) and (4,3): (3,3) taken
+
+
+def with_a_deck(pieces, **fields):
+    """Triangle pawns and stationary circles on a 4x5 board, a deck of
+    circles dealing each player one as its turn starts (no dealt pawn
+    keeps a placed pawn from moving)."""
+    return position(
+        [piece(at, colour, "triangle") for at, colour in pieces],
+        {"triangle": PAWN, "circle": {}},
+        size=(4, 5, 1),
+        turn_checks=[EN_PASSANT_CHECK],
+        phases=[{"pass": True}],
+        deck={"pieces": {"circle": 6}, "hand": 0, "per_turn": 1},
+        reserves={"black": {}, "white": {}},
+        **fields,
+    )
+
+
+def deal_and_play(core, *names):
+    for name in names:
+        while core.player() == -1:  # the turn's deal
+            core.apply_action(core.chance_outcome_list()[0][0])
+        play_named(core, name)
+
+
+def test_a_deal_between_the_double_step_and_the_next_ply_keeps_the_chance():
+    """A deal is no ply: the turn's deal that comes between white's double
+    step and black's ply leaves en passant open, and the capture takes it."""
+    core = make_core(with_a_deck([((2, 3, 1), "black"), ((3, 5, 1), "white")]))
+    deal_and_play(core, "pass", "(3,5,1)->(3,3,1)")
+    assert core.player() == -1 and core.to_string().endswith("; en passant (3,4,1)")
+    core.apply_action(core.chance_outcome_list()[0][0])
+    assert core.player() == 0 and "(2,3,1)->(3,4,1)" in moves_from(core, (2, 3, 1))
+    deal_and_play(core, "(2,3,1)->(3,4,1)")
+    assert core.cells().count(0) == 4 * 5 - 1  # white's pawn taken
+
+
 def test_validation_names_what_en_passant_needs():
     no_pawn = problems(
         "no-pawn",
@@ -174,6 +276,35 @@ def test_the_example_plays_against_the_reference(tmp_path):
     random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))
 
 
+def test_the_custodians_example_plays_against_the_reference(tmp_path):
+    rs = rules.resolve("games/ttt/examples/En-Passant-Custodians.json")
+    assert rs.record["shapes"]["circle"]["condition"] == "surround-line"
+    play_against_reference(rs, games=sweep(full=20, quick=3), seed=11)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=4, quick=1))
+
+
+def test_the_two_board_example_plays_against_the_reference():
+    """Random games of the example take en passant now and then, move by
+    move as the reference model does."""
+    import random
+
+    rs = rules.resolve("games/ttt/examples/En-Passant-Two-Boards.json")
+    assert rs.record["boards"] == 2 and EN_PASSANT_CHECK in rs.record["turn_checks"]
+    play_against_reference(rs, games=sweep(full=20, quick=3), seed=7)
+    rng, taken = random.Random(5), 0
+    for _ in range(sweep(full=40, quick=10)):
+        core = make_core(rs)
+        while core.player() >= 0:
+            before, text = core.cells().count(0), core.to_string()
+            space = text.split("; en passant ")[1] if "; en passant " in text else None
+            actions = legal_by_string(core)
+            name = rng.choice(sorted(actions))
+            core.apply_action(actions[name])
+            # a move onto the empty space passed over that takes a piece
+            taken += space is not None and name.endswith("->" + space) and core.cells().count(0) == before + 1
+    assert taken > 0
+
+
 @pytest.mark.parametrize("how", ["can-capture", "must-capture"])
 def test_pawn_games_match_reference(how):
     rs = pawns(
@@ -190,7 +321,8 @@ def test_pawn_games_match_reference(how):
 @st.composite
 def pawn_records(draw):
     """Random pawn rule sets: a flat board, two or three players, pawns with
-    the diagonal capture (or a plain pawn), other shapes moving any way."""
+    the diagonal capture (or a plain pawn), other shapes moving any way; one
+    board or two."""
     dims = [draw(st.integers(2, 5)), draw(st.integers(3, 6)), 1]
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
     colours = ["black", "white", "pink"][: 2 if players == "2" else 3]
@@ -224,6 +356,7 @@ def pawn_records(draw):
         "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
         "phases": [{"pass": draw(st.booleans())}],
         "move_limit": draw(st.integers(8, 30)),
+        "boards": draw(st.sampled_from([1, 1, 2])),
     }
 
 
@@ -233,3 +366,43 @@ def test_random_pawn_rule_sets_match_reference(rec, seed):
     """Move by move the reference model's, the same pieces on the same spaces."""
     rs = parsed_or_rejected(rec)
     play_against_reference(rs, games=2, seed=seed, check=same_pieces)
+
+
+SURROUNDS = list(CONDITIONS_SURROUND)  # surround, adjacent and approach
+
+
+@settings(max_examples=sweep(full=60, quick=6), deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    pawn_records(),
+    st.sampled_from(SURROUNDS),
+    st.sampled_from(["removes", "converts", "reincarnates"]),
+    st.sampled_from(["adjacent", "orthogonal", "stationary", "linear"]),
+    st.integers(0, 10**6),
+)
+def test_random_pawn_rule_sets_beside_a_surrounding_shape_match_reference(rec, condition, result, move, seed):
+    """pawn_records with circles that capture by surrounding, adjacency or
+    approach (two of each colour in reserve)."""
+    if condition.startswith("approach") and move == "stationary":
+        move = "adjacent"  # approach captures along a move's line
+    rec["shapes"]["circle"] = power(condition, result, move)
+    for reserve in rec["reserves"].values():
+        reserve["circle"] = 2
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=3, seed=seed, check=same_pieces)
+
+
+@settings(max_examples=sweep(full=40, quick=4), deadline=None, suppress_health_check=list(HealthCheck))
+@given(pawn_records(), st.sampled_from([0, 1, 2]), st.integers(0, 10**6))
+def test_random_pawn_rule_sets_with_a_deck_match_reference(rec, per_turn, seed):
+    """pawn_records for two players with a deck of both shapes (a hand of
+    one, and 0-2 pieces dealt as each turn starts)."""
+    rec["players"] = "2"
+    rec["reserves"] = {c: v for c, v in rec["reserves"].items() if c in ("black", "white")}
+    rec["deck"] = {"pieces": {"triangle": 4, "x": 4}, "hand": 1, "per_turn": per_turn}
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=2, seed=seed, check=same_pieces_once_dealt)
+
+
+def same_pieces_once_dealt(core, ref):
+    if not ref.dealing():
+        same_pieces(core, ref)

@@ -111,8 +111,9 @@ def test_validation_names_what_the_check_needs():
     assert any("several boards" in p for p in problems("boards", two, boards=2))
     assert rule_set("rounds", two, phases=[{"order": "simultaneous"}]).record["turn_checks"] == CHECK
     four = dict(two, players="4", reserves={c: {"pentagon": 1} for c in ("black", "white", "pink", "yellow")})
-    found = problems("rounds-4", four, phases=[{"order": "simultaneous"}], overachievers_disqualified=True)
-    assert any("simultaneous or single" in p and "overachievers_disqualified" in p for p in found)
+    for order in ("simultaneous", "single"):
+        rs = rule_set("rounds-4", four, phases=[{"order": order}], overachievers_disqualified=True)
+        assert rs.record["turn_checks"] == CHECK and rs.record["overachievers_disqualified"]
     found = problems("bad", two, turn_checks=["last-star-wins"])
     assert any("last-pentagon-wins" in p and "goal-reached-stalemate" in p for p in found)
 
@@ -201,6 +202,67 @@ def test_round_example_plays_as_the_reference(tmp_path):
     assert rs.record["turn_checks"] == CHECK and rs.compile()["simultaneous"]
     play_against_reference(rs, games=sweep(full=20, quick=3), seed=5)
     random_sim_test_of(rs, tmp_path, num_sims=sweep(full=5, quick=1))
+
+
+def four_in_rounds():
+    """Four players in simultaneous rounds with passes, overachievers
+    disqualified: black's capturing pentagon on (1,1) next to white's on
+    (2,1) (the only pentagons), pink's circle on (4,1) and one in reserve
+    (a 4x2 board, first 2 in a row without diagonals wins)."""
+    rs = position(
+        [
+            piece((1, 1, 1), "black", "pentagon"),
+            piece((2, 1, 1), "white", "pentagon"),
+            piece((4, 1, 1), "pink", "circle"),
+        ],
+        {"pentagon": power("cover", "removes", "adjacent"), "circle": {}},
+        [4, 2, 1],
+        players="4",
+        turn_checks=["first-2-wins-no-diagonal"] + CHECK,
+        overachievers_disqualified=True,
+        reserves={"black": {}, "white": {}, "pink": {"circle": 1}, "yellow": {}},
+        phases=[{"order": "simultaneous", "pass": True}],
+        move_limit=12,
+    )
+    return make_core(rs)
+
+
+def test_in_rounds_the_last_pentagons_side_is_a_set_of_winners_after_the_rounds_lines():
+    """Black takes white's pentagon in the round pink makes its line: the
+    line's set comes first (pink is disqualified), black's is the next set
+    and wins. Without pink's line black is the first set: disqualified, play
+    goes on, and pink's later line wins."""
+    core = four_in_rounds()
+    pas = core.num_actions - 1
+    take, line = move_id(core, 0, "(1,1,1)->(2,1,1)"), move_id(core, 2, "pink@(4,2,1) circle")
+    core.apply_joint_action([take, pas, line, pas])
+    assert core.terminal() and core.returns_list() == [1.0, -1.0, -1.0, -1.0]
+    core = four_in_rounds()
+    core.apply_joint_action([take, pas, pas, pas])
+    assert not core.terminal() and core.disqualified_players() == [0]
+    core.apply_joint_action([pas, pas, line, pas])
+    assert core.terminal() and core.returns_list() == [-1.0, -1.0, 1.0, -1.0]
+
+
+def test_overachievers_example_plays_as_the_reference(tmp_path):
+    rs = rules.resolve("games/ttt/examples/Last-Pentagon-Overachievers.json")
+    assert rs.record["overachievers_disqualified"] and rs.compile()["simultaneous"]
+    play_against_reference(rs, games=sweep(full=20, quick=3), seed=9)
+    random_sim_test_of(rs, tmp_path, num_sims=sweep(full=5, quick=1))
+
+
+@settings(max_examples=sweep(full=60, quick=6), deadline=None, suppress_health_check=list(HealthCheck))
+@given(move_round_records(), st.integers(0, 10**6))
+def test_random_four_player_rounds_with_overachievers_match_reference(rec, seed):
+    """move_round_records with four players, pentagons of every colour in
+    reserve, the check and overachievers disqualified."""
+    rec["players"] = "4"
+    rec["shapes"].setdefault("pentagon", {"move": "adjacent", "power": "can-capture", "condition": "cover"})
+    rec["reserves"] = {c: {s: 1 for s in rec["shapes"]} for c in ("black", "white", "pink", "yellow")}
+    rec["overachievers_disqualified"] = True
+    rec["turn_checks"] = rec["turn_checks"] + CHECK
+    rs = parsed_or_rejected(rec)
+    play_against_reference(rs, games=3, seed=seed)
 
 
 @settings(max_examples=sweep(full=60, quick=6), deadline=None, suppress_health_check=list(HealthCheck))

@@ -287,14 +287,21 @@ SPARE = {"circle": [0, 0, 1, 2], "x": [0, 0, 0, 1], "star": [0, 0, 0, 1]}
 def castle_records(draw):
     """Random castle rule sets: a flat board, two or three players, kings and
     rooks pre-placed or in reserve (a piece placed from a reserve has not
-    moved), covers, other shapes moving any way; one layer or two. Most
-    have a home row each with a king and a rook, so random play castles."""
+    moved), covers, other shapes moving any way; one layer or two; squares
+    or hexagons (one layer, no knight); one board or two (each castling on
+    its own). Most have a home row each with a king and a rook, so random
+    play castles."""
+    kind = draw(st.sampled_from(["squares", "squares", "hexagons"]))
     dims = [draw(st.integers(4, 7)), draw(st.integers(2, 5)), draw(st.sampled_from([1, 1, 2]))]
+    if kind == "hexagons":
+        dims[2] = 1  # a plane
     players = draw(st.sampled_from(["2", "3", "2-vs-chaos"]))
     colours = ["black", "white", "pink"][: 2 if players == "2" else 3]
     king = dict(draw(st.sampled_from([{"move": "adjacent"}, power("cover", "removes", "adjacent")])))
     rook = draw(st.sampled_from([{"move": ROOK_MOVE}, power("cover", "reincarnates", ROOK_MOVE, how=MUST)]))
     other = draw(st.sampled_from(["stationary", "stationary", "adjacent", "knight-2x1x0", "orthogonal"]))
+    if kind == "hexagons" and other == "knight-2x1x0":
+        other = "adjacent"  # (no knight's leap on hexagons)
     shapes = {"circle": {"move": other}, "x": rook, "star": king}
     X, Y, Z = dims
     # often a home row each: a rook on x = 1 and the king three spaces on (a
@@ -328,7 +335,7 @@ def castle_records(draw):
     record = {
         "name": "random-castle",
         "players": players,
-        "board": {"kind": "squares", "size": dims, "pieces": pieces},
+        "board": {"kind": kind, "size": dims, "pieces": pieces},
         # (a king or rook in reserve keeps the ones on the board from moving)
         "reserves": {c: {s: draw(st.sampled_from(SPARE[s])) for s in shapes} for c in colours},
         "shapes": shapes,
@@ -336,6 +343,7 @@ def castle_records(draw):
         "stalemate": draw(st.sampled_from(["draws", "most-pieces-wins"])),
         "phases": [{"pass": draw(st.booleans())}],
         "move_limit": draw(st.integers(8, 30)),
+        "boards": draw(st.sampled_from([1, 1, 2])),
     }
     if draw(st.booleans()):
         record["line_moves"] = "over-pieces"

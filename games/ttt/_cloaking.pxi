@@ -103,9 +103,11 @@ cdef inline bint cloaked_now(TTTCore core, int c) noexcept:
 
 
 cdef inline bint hides_wall(TTTCore core, int s, int c) noexcept:
-    """Whether the space c holds a wall that seat s does not see."""
+    """Whether the space c holds a wall that seat s does not see (on a
+    decided board every space shows locked, as the board's lock is seen)."""
     return (core.tab.walls0 != 0 and core.plock != NULL and core.plock[c] != 0 and cloaked_now(core, c)
-            and not (core.mem[core.tab.walls0 + c] >> s) & 1)
+            and not (core.mem[core.tab.walls0 + c] >> s) & 1
+            and not (core.tab.nboards > 1 and board_closed(core, c)))
 
 
 cdef void refresh_walls(TTTCore core) noexcept:

@@ -235,7 +235,7 @@ cdef object deck_view_tensor(TTTCore core, int player):
     pieces left, then the viewer one-hot."""
     tab = core.tab
     obs = observation_planes(core)
-    base = len(obs) - tab.C * tab.K                 # the per-shape reserves end the planes
+    base = len(obs) - planes_after_shapes(core) - tab.C * tab.K     # where the per-shape reserves start
     for c in range(tab.C):
         if not knows_colour(core, player, c):
             for k in range(tab.K):

@@ -280,9 +280,10 @@ cdef void round_surrounds(TTTCore core, int* landed, int* source) noexcept:
     order of the plans is needed. Every surrounding piece a plan landed finds its
     captives on the board with every plan landed, all before any is
     taken; a captive taken by surrounders of one colour gets the result of
-    the lowest seat's surrounder (read before any capture); one taken by
-    surrounders of several colours is destroyed. A landed piece that is
-    captured or converted starts no turn check. ``source``: each plan's
+    the lowest seat's surrounder (read before any capture): a paralysed one
+    stays, in its colour, and a landed one still starts its turn check;
+    one taken by surrounders of several colours is destroyed. A landed
+    piece that is captured or converted starts no turn check. ``source``: each plan's
     source target (-1: a placement), for the approaches."""
     cdef Tables tab = core.tab
     cdef int s, o, i, m, n, res, piece, k
@@ -317,6 +318,9 @@ cdef void round_surrounds(TTTCore core, int* landed, int* source) noexcept:
     for m in range(tab.S):
         o = taker[m]
         if o == -1 or not core.cell[m]:
+            continue
+        if o >= 0 and tab.shape_result[cap_k[o]] == RESULT_PARALYZES:
+            core.mem[tab.para0 + m] = 1         # it stays, in its colour (its turn check too), never moving
             continue
         for s in range(tab.seats):
             if landed[s] == m:

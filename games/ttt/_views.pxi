@@ -119,6 +119,15 @@ cdef object observation_planes(TTTCore core):
     return obs
 
 
+cdef int planes_after_shapes(TTTCore core) noexcept:
+    """How many values ``observation_planes`` puts after the shape planes
+    (whose per-shape reserves end them): the paralysed pieces and the
+    pieces that have moved, as the rule set has them."""
+    cdef Tables tab = core.tab
+    return ((tab.S if tab.paralyzes and core.seen == NULL else 0)
+            + (tab.S if tab.castle else 0))
+
+
 cdef object board_layout(TTTCore core, chars):
     tab = core.tab
     X, Y, Z = tab.X, tab.Y, tab.Z

@@ -383,8 +383,8 @@ def check_triagonal(rec, p):
     one step along a 3-D triagonal onto the captive, so it needs a flat
     board with more than one layer (on stacks height is ignored) and a shape
     that moves; the captor takes the captive's space, so, as a cover on a
-    flat board, its result removes or reincarnates. Not built yet: in rounds
-    and with cloaked spaces."""
+    flat board, its result removes or reincarnates. In rounds it is a plan
+    landing as a cover does. Not built yet: with cloaked spaces."""
     board = rec.get("board") or {}
     size = board.get("size")
     for shape, props in (rec.get("shapes") or {}).items():
@@ -405,8 +405,6 @@ def check_triagonal(rec, p):
             why.append(
                 "result removes, reincarnates or reincarnates-x2 (the captor takes the captive's space)"
             )
-        if in_rounds(rec):
-            why.append("sequential phases only (not built in rounds yet)")
         if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
             why.append("no cloaked spaces (not built with them yet)")
         if why:
@@ -418,8 +416,9 @@ def check_paralyzes(rec, p):
     captive(s)"): the captive stays on its space in its colour, so a captor
     that takes the captive's space (a cover, cover by rank, a triagonal
     step) cannot paralyze on a flat board, as the specification clears every
-    result but Remove and Reincarnate for a cover on non-stacks. Not built
-    yet: jumps, stacks, simultaneous or single phases, cloaked spaces."""
+    result but Remove and Reincarnate for a cover on non-stacks. In rounds
+    it is judged with the round's surrounds. Not built yet: jumps, stacks,
+    cloaked spaces."""
     for shape, props in (rec.get("shapes") or {}).items():
         if props.get("power", "none") == "none" or props.get("result") != "paralyzes":
             continue
@@ -445,8 +444,6 @@ def check_paralyzes(rec, p):
             )
         if (rec.get("board") or {}).get("kind") == "stacks":
             why.append("a board that is not stacks (not built on stacks yet)")
-        if in_rounds(rec):
-            why.append("sequential phases only (not built in rounds yet)")
         if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
             why.append("no cloaked spaces (not built with them yet)")
         if why:
@@ -460,12 +457,11 @@ def check_paralyzes(rec, p):
 
 def _en_passant_not_built(rec) -> list[str]:
     """What the pawn's diagonal capture and en passant are not built with yet:
-    stacks (height is ignored there), several boards, rounds, cloaked spaces."""
+    stacks (height is ignored there), rounds, cloaked spaces. On several
+    boards each board's pawns step and capture on their own board."""
     why = []
     if (rec.get("board") or {}).get("kind") == "stacks":
         why.append("a flat board (not built on stacks yet)")
-    if rec.get("boards", 1) not in (1, None):
-        why.append("boards 1 (not built on several boards yet)")
     if in_rounds(rec):
         why.append("sequential phases only (not built in rounds yet)")
     if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
@@ -478,9 +474,10 @@ def check_en_passant(rec, p):
     check "En passant" (docs/rules/ttt/turns.md): the diagonal capture needs
     a shape that moves, and, the captor taking the captive's space, a result
     that removes or reincarnates; en passant needs a pawn
-    (``pawn-forward-center``) to make the double step. Neither is built yet
-    on stacks, on several boards, in rounds or with cloaked spaces, nor the
-    capture beside the surrounding conditions."""
+    (``pawn-forward-center``) to make the double step. Both are played on
+    several boards and beside shapes capturing by surrounding, adjacency or
+    approach (each capture its own shape's); neither is built yet on
+    stacks, in rounds or with cloaked spaces."""
     shapes = rec.get("shapes") or {}
     for shape, props in shapes.items():
         if props.get("power", "none") == "none" or props.get("condition") != DIAGONAL_EN_PASSANT:
@@ -492,9 +489,6 @@ def check_en_passant(rec, p):
             why.append(
                 "result removes, reincarnates or reincarnates-x2 (the captor takes the captive's space)"
             )
-        surrounders = [q for q in shapes.values() if q.get("condition") in CONDITIONS_SURROUND]
-        if any(q.get("power", "none") != "none" for q in surrounders):
-            why.append("no shape capturing by surrounding, adjacency or approach (not built together yet)")
         if why:
             p.add(f"shapes.{shape}.condition", f"{DIAGONAL_EN_PASSANT!r} needs " + "; ".join(why))
     if EN_PASSANT_CHECK not in (rec.get("turn_checks") or []):
@@ -513,23 +507,24 @@ def check_castle(rec, p):
     """ "Castle" (docs/rules/ttt/turns.md, "Castle"): it needs a rook (a
     shape whose move is ``rook-orthogonal-castle``) and a king (the
     highest-ranked shape whose move is ``adjacent``) that does not jump (its
-    jump of two spaces and the castle would be one action). Not built yet on
-    boards other than squares, on several boards, in rounds, with cloaked
-    spaces, with a deck, nor beside the surrounding captures."""
+    jump of two spaces and the castle would be one action). On hexagons the
+    row runs along the axis across the goals'; on several boards each
+    board's pair castles on its own board; with a deck a dealt piece is
+    placed from a reserve, so it has not moved. On a toroid and tetrakis
+    squares the goals it needs are refused (check_board_kind). Not built
+    yet on stacks, in rounds, with cloaked spaces, nor beside the
+    surrounding captures."""
     if CASTLE_CHECK not in (rec.get("turn_checks") or []):
         return
     shapes = rec.get("shapes") or {}
     why = []
-    if (rec.get("board") or {}).get("kind") != "squares":
-        why.append("a board of kind 'squares' (not built on other boards yet)")
-    if rec.get("boards", 1) not in (1, None):
-        why.append("boards 1 (not built on several boards yet)")
+    kind = (rec.get("board") or {}).get("kind")
+    if kind == "stacks":
+        why.append("a board of kind 'squares' or 'hexagons' (not built on stacks yet)")
     if in_rounds(rec):
         why.append("sequential phases only (not built in rounds yet)")
     if rec.get("cloaking", "none") != "none" and any(ph.get("cloaked") for ph in rec.get("phases") or []):
         why.append("no cloaked spaces (what a seat may know of the pieces that moved is not built yet)")
-    if "deck" in rec:
-        why.append("no deck (not built with dealt pieces yet)")
     if not any(props.get("move") == ROOK_MOVE for props in shapes.values()):
         why.append(f"a shape with the move {ROOK_MOVE!r} (the rook)")
     king = castle_king({"shapes": shapes})
@@ -613,7 +608,7 @@ def check_hidden_walls(raw, rec, p):
     only when true, so every other rule set's record is unchanged. Needs
     invisibility ("Cloaking hides"; obscurity hides only shapes) and a
     locked space cloaked in some phase. Allowed where its views are built and
-    tested: flat boards, one board, sequential phases, no surrounds (a
+    tested: flat boards (one board or several), sequential phases, no surrounds (a
     surround reads the board's locked spaces as walls apart from the
     phase's); refused elsewhere rather than guessed."""
     value = raw.get("cloaking_hides_walls", False)
@@ -639,8 +634,6 @@ def check_hidden_walls(raw, rec, p):
         )
     if board.get("kind") == "stacks":
         why.append("flat boards (a wall in a stack would hide its height)")
-    if rec.get("boards", 1) != 1:
-        why.append("one board")
     if any(ph.get("order", "sequential") != "sequential" for ph in phases):
         why.append("sequential phases only")
     shapes = rec.get("shapes") or {}
@@ -727,10 +720,10 @@ def check_last_pentagon(rec, p):
     """ "Last pentagon wins" (docs/rules/ttt/turns.md, "Last pentagon wins")
     needs pentagons of two colours or more at the start (else it would hold
     at once, or never). In rounds the check runs once, after the round
-    resolved. Refused rather than guessed: several boards (a turn check
-    decides one board, but pentagons in reserve belong to none), and rounds
-    with overachievers disqualified (not built: a round's winners are one
-    set)."""
+    resolved, after the round's line checks, so with overachievers
+    disqualified the set it names comes after the round's line winners, as
+    in a ply. Refused rather than guessed: several boards (a turn check
+    decides one board, but pentagons in reserve belong to none)."""
     if LAST_PENTAGON_CHECK not in (rec.get("turn_checks") or []):
         return
     shapes = rec.get("shapes") or {}
@@ -757,13 +750,6 @@ def check_last_pentagon(rec, p):
             "turn_checks",
             f"{LAST_PENTAGON_CHECK!r} with several boards is not supported by this engine (a turn check "
             "decides one board, and pentagons in reserve belong to none) (allowed: boards 1)",
-        )
-    rounds = any(ph.get("order", "sequential") != "sequential" for ph in rec.get("phases") or [])
-    if rounds and rec.get("overachievers_disqualified"):
-        p.add(
-            "turn_checks",
-            f"{LAST_PENTAGON_CHECK!r} with a simultaneous or single phase and overachievers_disqualified "
-            "is not supported by this engine (allowed: one of them)",
         )
 
 

@@ -258,6 +258,7 @@ def compile_rules(rs: RuleSetLike) -> dict:
         placements = min(capacity, sum(reserves) + dealt_to_hands(r))
         if cloaking == CLOAK_CODES["hides"]:  # attempts on every board, as above
             placements += n * (placements + boards * len(pieces))
+            placements += n * boards * len(hidden_walls(r, phases, locked))
         plies = placements if not passing else (placements + len(phases)) * seats
         if move:
             plies = r["move_limit"]

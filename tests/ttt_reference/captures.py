@@ -478,11 +478,11 @@ class CapturesMixin:
 class EnPassantMixin:
     """ "En passant" (docs/rules/ttt/turns.md, "En passant"): the space a
     pawn's double step passed over lasts one ply (a draw offer and its
-    answers are no ply); a diagonal capture onto it takes that pawn as if it
-    had made one step."""
+    answers are no ply, nor is a deal); a diagonal capture onto it takes that
+    pawn as if it had made one step."""
 
     def play(self, a):
-        if not self.en_passant or self.offer_by is not None or a == self.a_offer:
+        if not self.en_passant or self.offer_by is not None or a == self.a_offer or self.dealing():
             return super().play(a)
         s, ep, self.ep = self.seat, self.ep, None
         if self.is_piece_action(a) and a >= self.move0 and not self.is_stack_id(a):

@@ -74,12 +74,15 @@ class CloakingMixin:
         return set(self.locked) | super().phase_locked()
 
     def hides_wall(self, p, c):
-        """Whether c holds a wall that seat p does not see."""
+        """Whether c holds a wall that seat p does not see (on a board
+        decided in play every space shows locked: "a decided board stays
+        visible")."""
         return (
             self.hides_walls
             and c in self.walls()
             and c in self.cloaked[self.phase]
             and p not in self.wall_seen.get(c, set())
+            and self.board_of(c) not in (self.decided if self.closed is None else self.closed)
         )
 
     def refresh_walls(self):

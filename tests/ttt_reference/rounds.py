@@ -369,6 +369,7 @@ class RoundsMixin:
                 captors[s] = (self.board[w], self.shape[w])
                 for c in self.surrounded(s, w, self.board, self.shape, self.move_source(plans.get(s))):
                     takers.setdefault(c, []).append(s)
+        paralysed = set()
         for c, seats in sorted(takers.items()):
             if len({captors[s][0] for s in seats}) == 1:
                 col, name = captors[min(seats)]
@@ -376,9 +377,15 @@ class RoundsMixin:
                 if result == "converts":
                     self.board[c] = col
                     continue
+                if result == "paralyzes":  # it stays, in its colour, and never moves again
+                    self.paralysed.add(c)
+                    paralysed.add(c)
+                    continue
                 self.gain(col, self.shape[c], GAINS.get(result, 0))
             del self.board[c], self.shape[c]
-        landed = [(s, w, col) for s, w, col in landed if w not in takers]
+            self.paralysed.discard(c)
+        # a paralysed landed piece stays in its colour: its turn check still counts
+        landed = [(s, w, col) for s, w, col in landed if w not in takers or w in paralysed]
         if self.round_goal:  # a goal counts only for a piece that stayed
             self.round_goal = bool(self.goal_seats & {s for s, _, _ in landed})
         return landed

@@ -222,12 +222,14 @@ class CastleMixin:
             return None
         for k in (1, 2):
             p = self.go(here, d, k)
-            if not self.on_board(*p) or self.landing(self.xyz_target(*p)) is None or not self.may_enter(s, p):
+            if not self.on_board(*p) or self.board_of(p) != self.board_of(here):
+                return None  # (no step crosses boards)
+            if self.landing(self.xyz_target(*p)) is None or not self.may_enter(s, p):
                 return None
         k = 3
         while True:
             p = self.go(here, d, k)
-            if not self.on_board(*p):
+            if not self.on_board(*p) or self.board_of(p) != self.board_of(here):
                 return None
             if p in self.board:
                 break
@@ -255,8 +257,8 @@ class CastleMixin:
         return out
 
     def play(self, a):
-        if not self.castle or self.offer_by is not None or not self.is_piece_action(a):
-            return super().play(a)
+        if not self.castle or self.offer_by is not None or self.dealing() or not self.is_piece_action(a):
+            return super().play(a)  # (a deal is no placement)
         s = self.seat
         got = self.piece_of(s, a)
         stays = not self.powers or self.outcome(s, *got)[0] in ("none", "win")
