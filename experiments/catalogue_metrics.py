@@ -13,7 +13,9 @@ and its length in rounds, and the table says which metrics do not apply. Where
 a two-player, zero-sum, deterministic rule set of perfect information is solved
 within ``--solve-seconds`` (alpha-beta, ``solvers.exhaustive``), the exact
 counterparts follow (``analysis.exact_counterparts``): the game-theoretic
-AdvantageP1, the share of winning openings and the positions counted.
+AdvantageP1, the share of winning openings and the positions counted. The time
+limit is wall-clock, so on a slower or busier machine a rule set near it may be
+left unsolved; the values found do not depend on it.
 
 Each rule set is one record in ``--out``/records.jsonl, appended as it finishes;
 a run started again with the same settings measures only the missing rule sets.
@@ -23,6 +25,7 @@ formula of each metric: docs/metrics.md.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import math
 import sys
@@ -43,7 +46,7 @@ from analysis.game_metrics import (
 )
 from analysis.game_traces import record_trace
 from analysis.stats import mean_and_ci
-from analysis.study import positive_int, prepare_out, resumable, say, study_parser
+from analysis.study import non_negative_int, positive_int, prepare_out, resumable, say
 
 STUDY = "experiments.catalogue_metrics"
 
@@ -277,7 +280,15 @@ def write_csv(path: Path, records: list[dict]) -> None:
 
 
 def main(argv=None) -> int:
-    parser = study_parser(STUDY, __doc__)
+    parser = argparse.ArgumentParser(prog=f"python -m {STUDY}", description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--out",
+        default="results/catalogue_metrics",
+        help="output directory, resumed if it exists (default: %(default)s)",
+    )
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="the run's seed (default 0)")
+    parser.add_argument("--jobs", type=positive_int, default=2, help="worker processes (default 2)")
+    parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--games", nargs="+", metavar="NAME", help="catalogue rule sets (default: all)")
     parser.add_argument("--n", type=positive_int, default=500, help="random games per rule set (default 500)")
     parser.add_argument(
@@ -287,6 +298,8 @@ def main(argv=None) -> int:
         help="time the exact solve of a rule set may take (default 5)",
     )
     args = parser.parse_args(argv)
+    if not args.solve_seconds > 0:
+        parser.error(f"--solve-seconds must be positive, got {args.solve_seconds}")
     import games  # noqa: F401  (registers this toolkit's games)
 
     known = catalogue_names()
