@@ -39,6 +39,8 @@ class Trace:
     score in [0, 1]) of the position before move ``i``; ``move_evaluations[i]``
     the mover's evaluation of the position after each legal move there.
     ``site_contents``: how many distinct site contents (over all sites) the game showed.
+    ``actions``: every action applied to the game, chance outcomes included (``None`` when
+    not recorded).
     """
 
     returns: tuple[float, ...]
@@ -52,6 +54,7 @@ class Trace:
     evaluations: tuple[tuple[float, ...], ...] = ()
     move_evaluations: tuple[tuple[float, ...], ...] = ()
     site_contents: int | None = None
+    actions: int | None = None
 
     def __post_init__(self):
         if len(self.movers) != len(self.branching):
@@ -62,6 +65,8 @@ class Trace:
             raise ValueError(f"{len(self.evaluations)} evaluations for {len(self.movers)} moves")
         if self.move_evaluations and [len(m) for m in self.move_evaluations] != list(self.branching):
             raise ValueError("move evaluations need one value per legal move of every move")
+        if self.actions is not None and self.actions < len(self.movers):
+            raise ValueError(f"{self.actions} actions cannot hold {len(self.movers)} moves")
 
     @property
     def winner(self) -> int | None:
@@ -148,6 +153,28 @@ def timeouts(traces: Sequence[Trace]) -> Value:
     return _rate(sum(t.timeout for t in traces), len(traces))
 
 
+def utilities(trace: Trace) -> list[float]:
+    """Each player's rank utility, as Ludii's ``RankUtils.agentUtilities``: 1 for the best
+    rank, -1 for the worst, linear between, players with equal returns sharing the mean
+    of their ranks (a two-player draw or a timeout gives both 0)."""
+    players = len(trace.returns)
+    if players < 2:
+        return [1.0] * players
+    returns = (0.0,) * players if trace.timeout else trace.returns
+    ranks = [
+        1 + sum(r > mine for r in returns) + 0.5 * (sum(r == mine for r in returns) - 1) for mine in returns
+    ]
+    return [1.0 - 2.0 * (rank - 1) / (players - 1) for rank in ranks]
+
+
+def outcome_uniformity(traces: Sequence[Trace]) -> Value:
+    """1 minus the mean over players of the population variance of the player's rank
+    utility (in [-1, 1]) over the games."""
+    _need(traces)
+    per_player = list(zip(*(utilities(t) for t in traces), strict=True))
+    return Value(1.0 - statistics.fmean(statistics.pvariance(u) for u in per_player))
+
+
 # --------------------------------------------------------------------------- duration
 
 
@@ -161,6 +188,15 @@ def duration_moves(traces: Sequence[Trace]) -> Value:
     """Mean number of moves per game."""
     _need(traces)
     return _mean([t.moves for t in traces])
+
+
+def duration_actions(traces: Sequence[Trace]) -> Value:
+    """Mean number of actions per game, chance outcomes included; left out (NaN) when
+    a trace does not record them."""
+    _need(traces)
+    if any(t.actions is None for t in traces):
+        return Value(math.nan)
+    return _mean([t.actions for t in traces])
 
 
 def _spread(values: Sequence[float]) -> Value:
@@ -434,10 +470,12 @@ METRICS: tuple[tuple[str, str, object], ...] = (
     ("Completion", "outcome", completion),
     ("Drawishness", "outcome", drawishness),
     ("Timeouts", "outcome", timeouts),
+    ("OutcomeUniformity", "outcome", outcome_uniformity),
     ("DurationTurns", "duration", duration_turns),
     ("DurationTurnsStdDev", "duration", duration_turns_sd),
     ("DurationMoves", "duration", duration_moves),
     ("DurationMovesStdDev", "duration", duration_moves_sd),
+    ("DurationActions", "duration", duration_actions),
     ("BranchingFactorAverage", "complexity", branching_factor_mean),
     ("BranchingFactorMedian", "complexity", branching_factor_median),
     ("BranchingFactorMaximum", "complexity", branching_factor_max),
@@ -498,4 +536,5 @@ def trace_from_record(d: dict) -> Trace:
         evaluations=tuple(tuple(v) for v in d.get("evaluations", ())),
         move_evaluations=tuple(tuple(v) for v in d.get("move_evaluations", ())),
         site_contents=d.get("site_contents"),
+        actions=d.get("actions"),
     )

@@ -112,7 +112,9 @@ def record_trace(
     contents = set(board or ())
     positions = [_position(state, board)]
     situations = [(positions[0], state.current_player())]
+    actions = 0
     while not state.is_terminal() and len(movers) < max_moves:
+        actions += 1
         if state.is_chance_node():
             state.apply_action(choose(state, None))
         elif state.is_simultaneous_node():
@@ -145,6 +147,7 @@ def record_trace(
         evaluations=tuple(evaluations),
         move_evaluations=tuple(moves_evaluated),
         site_contents=len(contents) if start is not None else None,
+        actions=actions,
     )
 
 

@@ -253,3 +253,48 @@ def test_state_space_complexity_counts_the_ways_to_fill_the_board():
     two = Trace(returns=(1.0, -1.0), movers=(0,), branching=(9,), sites=9, site_contents=2)
     assert gm.state_space_complexity([two, three]).value == pytest.approx(9 * math.log10(3))
     assert math.isnan(gm.state_space_complexity(GAMES).value)  # no site contents recorded
+
+
+def test_outcome_uniformity_is_one_minus_the_mean_variance_of_rank_utilities():
+    # Utilities of P1 over A, B, C, D: 1, -1, 0 (draw), 0 (timeout): variance 1/2; P2 the same.
+    assert gm.outcome_uniformity(GAMES).value == pytest.approx(1 - 0.5)
+    # The same winner every game: no variance at all.
+    assert gm.outcome_uniformity([A, A]).value == pytest.approx(1.0)
+    # Of A, A, B: P1's utilities 1, 1, -1 (mean 1/3, variance 8/9); P2 the mirror.
+    assert gm.outcome_uniformity([A, A, B]).value == pytest.approx(1 - 8 / 9)
+
+
+def test_rank_utilities_share_tied_ranks_among_three_players():
+    one_winner = Trace(returns=(1.0, 0.0, 0.0), movers=(0,), branching=(1,))
+    assert gm.utilities(one_winner) == pytest.approx([1.0, -0.5, -0.5])
+    ordered = Trace(returns=(0.0, 2.0, 1.0), movers=(0,), branching=(1,))
+    assert gm.utilities(ordered) == pytest.approx([-1.0, 1.0, 0.0])
+
+
+def test_duration_actions_counts_every_action_and_needs_it_recorded():
+    with_chance = Trace(returns=(1.0, -1.0), movers=(0, 1), branching=(2, 2), actions=5)
+    plain = Trace(returns=(1.0, -1.0), movers=(0,), branching=(2,), actions=1)
+    assert gm.duration_actions([with_chance, plain]).value == pytest.approx(3.0)
+    assert math.isnan(gm.duration_actions([with_chance, A]).value)
+    with pytest.raises(ValueError):
+        Trace(returns=(0.0, 0.0), movers=(0, 1), branching=(2, 2), actions=1)
+
+
+def test_a_recorded_trace_counts_chance_outcomes_as_actions_but_not_as_moves():
+    import numpy as np
+    import pyspiel
+
+    from analysis.game_traces import record_trace
+
+    rng = np.random.default_rng(0)
+
+    def choose(state, legal):
+        if legal is None:
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            return outcomes[rng.integers(len(outcomes))]
+        return legal[rng.integers(len(legal))]
+
+    trace = record_trace(pyspiel.load_game("kuhn_poker"), choose, 100)
+    assert trace.actions == trace.moves + 2  # two cards dealt
+    tic = record_trace(pyspiel.load_game("tic_tac_toe"), choose, 100)
+    assert tic.actions == tic.moves
