@@ -25,19 +25,26 @@ Action ids. A move is one id, whatever area it was chosen through:
   replacement of the checkered openings with pie, which is exactly a flip).
 - ``S + A`` the swap (only with the pie rule).
 
-The position lives in one malloc'd block (a padded colour grid, one byte per
-area summarising its four colours, per-line stone counts) plus two bitsets
-(areas with an empty point, crosscuts), so a copy is a few memcpys (and, under
-``repetition=draw``, the short history since the last progress move). The
-per-area byte makes both move generators table look-ups: the empty mask of an
-area and whether it is a crosscut.
+The position lives in one malloc'd block (per area the drop it contributes
+to the playout's move list, a padded colour grid, one byte per area
+summarising its four colours, per-line stone counts) plus three bitsets (areas
+with an empty point, areas contributing a drop, crosscuts), so a copy is a few
+memcpys (and, under ``repetition=draw``, the short history since the last
+progress move). The per-area byte makes both move generators table look-ups:
+the empty mask of an area and whether it is a crosscut. Whether an area
+contributes a drop depends only on which points of the 3x3 areas around it
+are empty, so a drop recomputes the areas within two rows and columns of its
+points and a flip none: a random playout picks its move from the two bitsets'
+counts without listing the moves.
 """
+cimport cython
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy, memset
-from libc.stdint cimport uint8_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
 cdef extern from *:
     int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_popcountll(unsigned long long) nogil
 from games.core cimport GameCore, PLAYER_TERMINAL
 from games.rng cimport Rng, mix64, rng_below
 from games.boards cimport SquareGrid
@@ -248,7 +255,8 @@ cdef class FlipwayCore(GameCore):
     cdef readonly int repetition
     cdef int N, W, P, A, S
     cdef int block_size
-    cdef uint8_t* mem          # colour grid | area codes | line counts
+    cdef uint8_t* mem          # area drops | colour grid | area codes | line counts
+    cdef uint16_t* amove       # [A]: the drop area a contributes to the move list (when its bit is set)
     cdef uint8_t* col
     cdef uint8_t* code
     cdef uint8_t* lines        # [2 * N]: Black stones per row, White stones per column
@@ -266,6 +274,7 @@ cdef class FlipwayCore(GameCore):
     cdef uint64_t board_hash
     cdef uint64_t open_bits[AREA_WORDS]    # areas holding an empty point
     cdef uint64_t cross_bits[AREA_WORDS]   # areas that are crosscuts
+    cdef uint64_t drop_bits[AREA_WORDS]    # areas contributing a drop (``_area_drop``)
     # repetition=draw: hashes of the positions since the last drop (flips and
     # the swap cannot recreate a position from before a drop: drops fill points)
     cdef uint64_t* history
@@ -299,7 +308,7 @@ cdef class FlipwayCore(GameCore):
         self.P = board.num_points
         self.A = board.num_areas
         self.S = board.num_sets
-        self.block_size = self.W * self.W + self.A + 2 * self.N
+        self.block_size = 2 * self.A + self.W * self.W + self.A + 2 * self.N
         self.num_players = 2
         self.num_actions = self.S + self.A + (1 if pie else 0)
         self.max_chance_outcomes = 0
@@ -307,8 +316,9 @@ cdef class FlipwayCore(GameCore):
         self.mem = <uint8_t*>malloc(self.block_size)
         if self.mem == NULL:
             raise MemoryError()
-        self.col = self.mem
-        self.code = self.mem + self.W * self.W
+        self.amove = <uint16_t*>self.mem
+        self.col = self.mem + 2 * self.A
+        self.code = self.col + self.W * self.W
         self.lines = self.code + self.A
 
     cdef int _length_bound(self):
@@ -345,6 +355,7 @@ cdef class FlipwayCore(GameCore):
                 self.cross_bits[a >> 6] |= (<uint64_t>1) << (a & 63)
             if EMPTY_MASK[self.code[a]]:
                 self.open_bits[a >> 6] |= (<uint64_t>1) << (a & 63)
+        self._refresh_drops(0, self.N, 0, self.N)
         self.to_move = to_move
         self.swapped = swapped
         self.phase = phase
@@ -361,6 +372,7 @@ cdef class FlipwayCore(GameCore):
         if self.repetition == REP_DRAW:
             self._remember()
 
+    @cython.final
     cdef inline void _count_line(self, int p, int k, int delta) noexcept:
         cdef int line = p // self.N if k == 0 else p % self.N
         cdef int i = k * self.N + line
@@ -383,6 +395,7 @@ cdef class FlipwayCore(GameCore):
         other.num_cross = self.num_cross
         memcpy(other.open_bits, self.open_bits, sizeof(self.open_bits))
         memcpy(other.cross_bits, self.cross_bits, sizeof(self.cross_bits))
+        memcpy(other.drop_bits, self.drop_bits, sizeof(self.drop_bits))
         other.to_move = self.to_move
         other.swapped = self.swapped
         other.phase = self.phase
@@ -405,6 +418,7 @@ cdef class FlipwayCore(GameCore):
 
     # -- board changes -------------------------------------------------------
 
+    @cython.final
     cdef inline void _set(self, int q, int k) noexcept:
         """Give the padded point q colour k (0 Black, 1 White)."""
         cdef SquareBoard b = self.board
@@ -480,7 +494,8 @@ cdef class FlipwayCore(GameCore):
                     top += 1
         return False
 
-    cdef bint _chain_through(self, int k, int q0, int q1, int q2, int q3) noexcept:
+    @cython.final
+    cdef inline bint _chain_through(self, int k, int q0, int q1, int q2, int q3) noexcept:
         """Does the group of colour k holding the new stones q0..q3 (-1 for
         none) join k's two edges? A move that wins must complete a chain
         through one of the stones it just turned, so only their groups are
@@ -704,15 +719,24 @@ cdef class FlipwayCore(GameCore):
             return
         cdef int turned[4]
         turned[0] = turned[1] = turned[2] = turned[3] = -1
+        cdef int p, r0 = MAX_N, r1 = -1, c0 = MAX_N, c1 = -1
         if action < self.S:
             for i in range(b.set_len[action]):
                 q = b.set_pts[4 * action + i]
                 if self.col[q] == EMPTY:
                     self.num_placements += 1
+                    p = b.unpad[q]
+                    r0 = min(r0, p // self.N)
+                    r1 = max(r1, p // self.N)
+                    c0 = min(c0, p % self.N)
+                    c1 = max(c1, p % self.N)
                 else:
                     self.num_replacements += 1
                 self._set(q, k)
                 turned[i] = q
+            if r1 >= 0:
+                # the areas whose contributed drop may read a filled point
+                self._refresh_drops(r0 - 2, r1 + 2, c0 - 2, c1 + 2)
             if self.phase != PHASE_OPENING:
                 self.num_drops += 1
             self.run = 0
@@ -824,79 +848,143 @@ cdef class FlipwayCore(GameCore):
                 h ^= b.zob[2 * b.pad[b.sym[symmetry * self.P + p]] + self.col[q] - 1]
         return h ^ self._extras()
 
-    cdef int _moves_any_order(self, int* out) noexcept:
-        """The legal moves of a NORMAL/PIE position, unordered: one pass over
-        the areas that hold an empty point (a bitset kept up to date by every
-        move), cheaper than ``legal_actions``' four ordered passes. A set
-        that several areas share is emitted by one of them only: a single by
-        the first area holding its point, a pair by the area above / left of it."""
+    @cython.final
+    cdef inline int _area_drop(self, int a) noexcept:
+        """The drop area ``a`` contributes to the playout's move list, or -1.
+        A set that several areas share is contributed by one of them only: a
+        single by the first area holding its point, a pair by the area above
+        / left of it. Reads the empty masks of the 3x3 areas around ``a``."""
         cdef SquareBoard b = self.board
-        cdef int n = 0, a, k, m, q, i, a2, r, c
-        cdef int N1 = self.N - 1, N = self.N, W = self.W, P = self.P
-        cdef int vbase = P + N * N1, abase = b.area_base
         cdef uint8_t* code = self.code
-        cdef bint ok
-        cdef int w
+        cdef int N1 = self.N - 1, N = self.N
+        cdef int m = EMPTY_MASK[code[a]]
+        cdef int k, r, c, i, q, a2
+        if m == 0:
+            return -1
+        k = AREA_KIND[m]
+        if k >= 0:
+            return b.area_base + 7 * a + k
+        r = b.area_row[a]
+        c = b.area_col[a]
+        if m == 12:        # bottom pair; the area below must hold no other empty
+            if r == N1 - 1 or EMPTY_MASK[code[a + N1]] == 3:
+                return self.P + (r + 1) * N1 + c
+            return -1
+        if m == 3:         # top pair: only the top row has no area above
+            return self.P + c if r == 0 else -1
+        if m == 10:        # right pair; the area to the right must agree
+            if c == N1 - 1 or EMPTY_MASK[code[a + 1]] == 5:
+                return self.P + N * N1 + r * N + c + 1
+            return -1
+        if m == 5:         # left pair: only the left column has no area to the left
+            return self.P + N * N1 + r * N if c == 0 else -1
+        # one empty point
+        i = 0 if m == 1 else (1 if m == 2 else (2 if m == 4 else 3))
+        q = b.area_tl[a] + (i & 1) + (i >> 1) * self.W
+        if b.pt_area[4 * q] != a:
+            return -1
+        for i in range(1, 4):
+            a2 = b.pt_area[4 * q + i]
+            if a2 < 0:
+                break
+            if EMPTY_MASK[code[a2]] != (1 << b.pt_corner[4 * q + i]):
+                return -1
+        return b.unpad[q]
+
+    @cython.final
+    cdef inline void _refresh_drops(self, int r0, int r1, int c0, int c1) noexcept:
+        """Recompute ``amove`` and ``drop_bits`` of the areas in rows
+        [r0, r1) and columns [c0, c1) (clipped to the board): after points
+        in rows [r0 + 2, r1 - 2) and columns [c0 + 2, c1 - 2) were filled."""
+        cdef int N1 = self.N - 1, r, c, a, d
+        cdef uint64_t bit
+        if r0 < 0:
+            r0 = 0
+        if c0 < 0:
+            c0 = 0
+        if r1 > N1:
+            r1 = N1
+        if c1 > N1:
+            c1 = N1
+        for r in range(r0, r1):
+            for c in range(c0, c1):
+                a = r * N1 + c
+                d = self._area_drop(a)
+                bit = (<uint64_t>1) << (a & 63)
+                if d >= 0:
+                    self.amove[a] = <uint16_t>d
+                    self.drop_bits[a >> 6] |= bit
+                else:
+                    self.drop_bits[a >> 6] &= ~bit
+
+    cdef int _moves_any_order(self, int* out) noexcept:
+        """The legal moves of a NORMAL/PIE position, unordered: the drops of
+        the areas in ``drop_bits`` (kept up to date by every drop, each
+        legal drop contributed by exactly one area) by area, then the flips,
+        cheaper than ``legal_actions``' four ordered passes."""
+        cdef int n = 0, w
         cdef uint64_t x
-        for w in range((self.A + 63) >> 6 if self.num_empty else 0):
-            x = self.open_bits[w]
+        for w in range((self.A + 63) >> 6):
+            x = self.drop_bits[w]
             while x:
-                a = (w << 6) + __builtin_ctzll(x)
+                out[n] = self.amove[(w << 6) + __builtin_ctzll(x)]
+                n += 1
                 x &= x - 1
-                m = EMPTY_MASK[code[a]]
-                k = AREA_KIND[m]
-                if k >= 0:
-                    out[n] = abase + 7 * a + k
-                    n += 1
-                    continue
-                r = b.area_row[a]
-                c = b.area_col[a]
-                if m == 12:        # bottom pair; the area below must hold no other empty
-                    if r == N1 - 1 or EMPTY_MASK[code[a + N1]] == 3:
-                        out[n] = P + (r + 1) * N1 + c
-                        n += 1
-                elif m == 3:       # top pair: only the top row has no area above
-                    if r == 0:
-                        out[n] = P + c
-                        n += 1
-                elif m == 10:      # right pair; the area to the right must agree
-                    if c == N1 - 1 or EMPTY_MASK[code[a + 1]] == 5:
-                        out[n] = vbase + r * N + c + 1
-                        n += 1
-                elif m == 5:       # left pair: only the left column has no area to the left
-                    if c == 0:
-                        out[n] = vbase + r * N
-                        n += 1
-                else:              # one empty point
-                    i = 0 if m == 1 else (1 if m == 2 else (2 if m == 4 else 3))
-                    q = b.area_tl[a] + (i & 1) + (i >> 1) * W
-                    if b.pt_area[4 * q] != a:
-                        continue
-                    ok = True
-                    for i in range(1, 4):
-                        a2 = b.pt_area[4 * q + i]
-                        if a2 < 0:
-                            break
-                        if EMPTY_MASK[code[a2]] != (1 << b.pt_corner[4 * q + i]):
-                            ok = False
-                            break
-                    if ok:
-                        out[n] = b.unpad[q]
-                        n += 1
         n += self._flips(out + n)
         return n
 
+    @cython.final
+    cdef inline int _pick_any_order(self, Rng* rng) noexcept:
+        """``_moves_any_order``'s move at a uniformly random index (the same
+        draw from ``rng``), found by counting bits instead of listing the
+        moves; -1 when there is no move."""
+        cdef int words = (self.A + 63) >> 6
+        cdef int drops = 0, n, j, w, cnt
+        cdef uint64_t x
+        for w in range(words):
+            drops += __builtin_popcountll(self.drop_bits[w])
+        n = drops + self.num_cross
+        if n == 0:
+            return -1
+        j = rng_below(rng, n)
+        if j < drops:
+            for w in range(words):
+                x = self.drop_bits[w]
+                cnt = __builtin_popcountll(x)
+                if j < cnt:
+                    while j:
+                        x &= x - 1
+                        j -= 1
+                    return self.amove[(w << 6) + __builtin_ctzll(x)]
+                j -= cnt
+        j -= drops
+        for w in range(words):
+            x = self.cross_bits[w]
+            cnt = __builtin_popcountll(x)
+            if j < cnt:
+                while j:
+                    x &= x - 1
+                    j -= 1
+                return self.S + (w << 6) + __builtin_ctzll(x)
+            j -= cnt
+        return -1
+
     cdef void playout(self, Rng* rng) noexcept:
-        cdef int* buf = <int*>malloc(self.num_actions * sizeof(int))
-        cdef int n
+        cdef int* buf = NULL
+        cdef int n, action
         while self.winner < 0:
             if self.phase == PHASE_NORMAL:
-                n = self._moves_any_order(buf)
+                action = self._pick_any_order(rng)
+                if action < 0:
+                    break
             else:
+                if buf == NULL:
+                    buf = <int*>malloc(self.num_actions * sizeof(int))
                 n = self.legal_actions(buf)
-            if n == 0:
-                break
-            self.apply(buf[rng_below(rng, n)])
+                if n == 0:
+                    break
+                action = buf[rng_below(rng, n)]
+            self.apply(action)
         free(buf)
 
     # -- Python face -----------------------------------------------------------
