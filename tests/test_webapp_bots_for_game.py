@@ -11,11 +11,14 @@ import random
 import re
 from pathlib import Path
 
+import pyspiel
 import pytest
 
 import agents
 import games  # noqa: F401  (registers ttt with OpenSpiel)
 import tiers
+from agents import register_bot_kind, unregister_bot_kind
+from analysis.tournament import check_bots
 from registry import players
 from test_webapp import Browser, db, live, make_users, save_example
 from webapp import bots_for_game
@@ -108,6 +111,37 @@ def test_search_bots_are_offered_only_where_they_see_no_more_than_their_seat():
     assert kinds(cloaked_rounds) == {"random", "ismcts"}
 
 
+def test_a_bot_kind_of_unknown_needs_is_kept_from_hidden_information_by_the_web_app_and_tournaments(app):
+    """A newly registered kind is on no list of kinds that see no more than their
+    seat: the home page's seat list leaves it out for a cloaked rule set, Start
+    refuses it, and a tournament refuses it too; on Tic-Tac-Toe both take it."""
+
+    def build(game, player, seed):
+        return pyspiel.make_uniform_random_bot(player, seed)
+
+    register_bot_kind("newly_written", build)
+    try:
+        make_users(app)
+        save_example(app, "Phantom-TTT-Corners")
+        with db(app) as reg:
+            players.add_bot(reg, "Newb", "newly_written")
+        cy = Browser(app, "cy")
+        home = cy.get("/?game=Phantom-TTT-Corners").text
+        assert ">Newb (" not in re.search(r'<select name="seat1".*?</select>', home, re.S).group(0)
+        r = cy.post("/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Newb")
+        assert "Newb (newly_written) may search the whole position" in html.unescape(
+            cy.get(r.headers["Location"]).text
+        )
+        home = cy.get("/?game=Tic-Tac-Toe").text
+        assert ">Newb (" in re.search(r'<select name="seat1".*?</select>', home, re.S).group(0)
+        cloaked = "ttt(rules=games/ttt/examples/Phantom-TTT-Corners.json)"
+        with pytest.raises(ValueError, match="not a kind known to search only what its seat knows"):
+            check_bots(cloaked, [agents.BotSpec.parse("random"), agents.BotSpec.parse("newly_written")])
+        check_bots("ttt(rules=Tic-Tac-Toe)", [agents.BotSpec.parse("newly_written")])
+    finally:
+        unregister_bot_kind("newly_written")
+
+
 def test_a_cloaked_rule_set_offers_ismcts_and_refuses_mcts_at_start(app):
     make_users(app)
     save_example(app, "Phantom-TTT-Corners")
@@ -120,7 +154,7 @@ def test_a_cloaked_rule_set_offers_ismcts_and_refuses_mcts_at_start(app):
     assert ">Isb (" in seat_list and ">Uct (" not in seat_list
     r = cy.post("/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Uct")
     page = html.unescape(cy.get(r.headers["Location"]).text)
-    assert "Uct (mcts) searches the whole position" in page and "played by people, Random and ISMCTS" in page
+    assert "Uct (mcts) may search the whole position" in page and "played by people, Random, ISMCTS" in page
     url = cy.post(
         "/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Isb"
     ).headers["Location"]
