@@ -58,8 +58,6 @@ from records import RecordStore, RecordStoreError, read_records
 
 # --------------------------------------------------------------------------- games
 
-#: Kinds that search the true state: fair only where it is all the mover knows.
-FULL_STATE_KINDS = ("mcts", "openspiel_mcts", "alphabeta")
 #: Kinds that search only what their seat knows, or read nothing: they play
 #: sequential games with hidden information (cloaking, dealt pieces, poker).
 HIDDEN_INFORMATION_KINDS = ("random", "ismcts", "cfr")
@@ -67,6 +65,25 @@ HIDDEN_INFORMATION_KINDS = ("random", "ismcts", "cfr")
 #: web app keeps the plans apart until the round resolves; SM-MCTS needs the
 #: round's start, which tournaments, playing rounds turn by turn, do not give it).
 SIMULTANEOUS_KINDS = ("random", "ismcts", "sm_mcts", "cfr")
+
+
+def kind_may_play(kind: str, game: pyspiel.Game) -> bool:
+    """Whether a bot of ``kind`` may play ``game`` by what its search reads: the
+    one rule that tournaments (``check_bots``) and the web app's seat lists both
+    follow. Kinds are allowed by list, never denied by list: a simultaneous game
+    in its simultaneous form takes ``SIMULTANEOUS_KINDS``; a game with hidden
+    information (a simultaneous game played turn by turn among them: its state
+    holds the round's earlier plans) takes ``HIDDEN_INFORMATION_KINDS``; a
+    sequential game with perfect information takes every kind. A kind on no list
+    (UCT, alpha-beta, OpenSpiel's MCTS, a newly registered kind or a
+    ``package.module:function``) may read the whole state, so it plays only
+    where the whole state is what the mover knows."""
+    game_type = game.get_type()
+    if game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        return kind in SIMULTANEOUS_KINDS
+    if game_type.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+        return kind in HIDDEN_INFORMATION_KINDS
+    return True
 
 
 def search_kind(game: pyspiel.Game) -> str:
@@ -87,13 +104,19 @@ def search_kind(game: pyspiel.Game) -> str:
 
 def check_bots(game_string: str, specs: Sequence[BotSpec], imports: Sequence[str] = ()) -> None:
     """Refuse, before the first game, a bot that cannot play ``game_string`` (the
-    played form): a full-state search on a hidden-information game (the message
-    names the kind to use instead: ``search_kind``), or any bot whose builder
+    played form): a kind that ``kind_may_play`` does not allow (the message names
+    the kind to use instead: ``search_kind``), or any bot whose builder
     refuses the game (a CFR policy solved for another game, say)."""
     game = load_game(game_string, imports)
     wanted = search_kind(game)
     for spec in specs:
-        if spec.kind in FULL_STATE_KINDS and wanted != "mcts":
+        if spec.kind == "sm_mcts" and game.get_type().short_name == "turn_based_simultaneous_game":
+            raise ValueError(
+                f"bot {spec.label!r}: sm_mcts needs a round's start position, but the "
+                f"tournament plays simultaneous games turn by turn ({game_string}); "
+                f"use {wanted}"
+            )
+        if not kind_may_play(spec.kind, game):
             why = (
                 "its simultaneous rounds are played turn by turn, and the state holds the "
                 "round's earlier plans"
@@ -101,15 +124,9 @@ def check_bots(game_string: str, specs: Sequence[BotSpec], imports: Sequence[str
                 else "it has hidden information"
             )
             raise ValueError(
-                f"bot {spec.label!r}: {spec.kind} searches the whole state, which is "
-                f"unfair on {game_string} ({why}); use the information-set search "
-                f"{wanted} (e.g. --bot {wanted}:simulations=100)"
-            )
-        if spec.kind == "sm_mcts" and game.get_type().short_name == "turn_based_simultaneous_game":
-            raise ValueError(
-                f"bot {spec.label!r}: sm_mcts needs a round's start position, but the "
-                f"tournament plays simultaneous games turn by turn ({game_string}); "
-                f"use {wanted}"
+                f"bot {spec.label!r}: {spec.kind} is not a kind known to search only what its "
+                f"seat knows, and reading the whole state is unfair on {game_string} ({why}); "
+                f"use the information-set search {wanted} (e.g. --bot {wanted}:simulations=100)"
             )
         try:
             build_bot(spec, game, 0, 0)

@@ -11,11 +11,14 @@ import random
 import re
 from pathlib import Path
 
+import pyspiel
 import pytest
 
 import agents
 import games  # noqa: F401  (registers ttt with OpenSpiel)
 import tiers
+from agents import register_bot_kind, unregister_bot_kind
+from analysis.tournament import check_bots
 from registry import players
 from test_webapp import Browser, db, live, make_users, save_example
 from webapp import bots_for_game
@@ -108,6 +111,37 @@ def test_search_bots_are_offered_only_where_they_see_no_more_than_their_seat():
     assert kinds(cloaked_rounds) == {"random", "ismcts"}
 
 
+def test_a_bot_kind_of_unknown_needs_is_kept_from_hidden_information_by_the_web_app_and_tournaments(app):
+    """A newly registered kind is on no list of kinds that see no more than their
+    seat: the home page's seat list leaves it out for a cloaked rule set, Start
+    refuses it, and a tournament refuses it too; on Tic-Tac-Toe both take it."""
+
+    def build(game, player, seed):
+        return pyspiel.make_uniform_random_bot(player, seed)
+
+    register_bot_kind("newly_written", build)
+    try:
+        make_users(app)
+        save_example(app, "Phantom-TTT-Corners")
+        with db(app) as reg:
+            players.add_bot(reg, "Newb", "newly_written")
+        cy = Browser(app, "cy")
+        home = cy.get("/?game=Phantom-TTT-Corners").text
+        assert ">Newb (" not in re.search(r'<select name="seat1".*?</select>', home, re.S).group(0)
+        r = cy.post("/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Newb")
+        assert "Newb (newly_written) may search the whole position" in html.unescape(
+            cy.get(r.headers["Location"]).text
+        )
+        home = cy.get("/?game=Tic-Tac-Toe").text
+        assert ">Newb (" in re.search(r'<select name="seat1".*?</select>', home, re.S).group(0)
+        cloaked = "ttt(rules=games/ttt/examples/Phantom-TTT-Corners.json)"
+        with pytest.raises(ValueError, match="not a kind known to search only what its seat knows"):
+            check_bots(cloaked, [agents.BotSpec.parse("random"), agents.BotSpec.parse("newly_written")])
+        check_bots("ttt(rules=Tic-Tac-Toe)", [agents.BotSpec.parse("newly_written")])
+    finally:
+        unregister_bot_kind("newly_written")
+
+
 def test_a_cloaked_rule_set_offers_ismcts_and_refuses_mcts_at_start(app):
     make_users(app)
     save_example(app, "Phantom-TTT-Corners")
@@ -120,7 +154,7 @@ def test_a_cloaked_rule_set_offers_ismcts_and_refuses_mcts_at_start(app):
     assert ">Isb (" in seat_list and ">Uct (" not in seat_list
     r = cy.post("/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Uct")
     page = html.unescape(cy.get(r.headers["Location"]).text)
-    assert "Uct (mcts) searches the whole position" in page and "played by people, Random and ISMCTS" in page
+    assert "Uct (mcts) may search the whole position" in page and "played by people, Random, ISMCTS" in page
     url = cy.post(
         "/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Isb"
     ).headers["Location"]
@@ -243,20 +277,48 @@ def test_abandon_ends_a_game_nobody_can_finish_unrecorded(app):
         "/play/new", game="Phantom-TTT-Corners", universe="Public", seat0="cy", seat1="Random"
     ).headers["Location"]
     assert 'id="abandon"' not in cy.get(fine).text  # a game that can be finished
-    cy.post(fine + "/abandon")
+    cy.post(fine + "/abandon", confirmed="yes")
     assert "this game can be finished" in html.unescape(cy.get(fine).text)
     assert not live(app, fine).over()
     url = _stuck_game(app, cy)
     page = html.unescape(cy.get(url).text)
     assert 'id="abandon"' in page and "the bot of seat 2 cannot play this game" in page
-    assert Browser(app, "dee").post(url + "/abandon").status_code == 403  # not seated
-    cy.post(url + "/abandon")
+    assert Browser(app, "dee").post(url + "/abandon", confirmed="yes").status_code == 403  # not seated
+    asked = cy.post(url + "/abandon").headers["Location"]  # not confirmed: the page asks
+    assert not live(app, url).over()
+    page = html.unescape(cy.get(asked).text)
+    assert "Abandon this game?" in page and 'id="abandon-confirm"' in page and 'id="abandon"' not in page
+    cy.post(url + "/abandon", confirmed="yes")
     page = html.unescape(cy.get(url).text)
     assert 'Game over <span id="ended">(abandoned)</span>' in page
     assert "abandoned: not recorded or rated" in page and 'id="resign"' not in page
     with db(app) as reg:
         assert results.games_of(reg, "Phantom-TTT-Corners") == []
     assert "the game is over" in html.unescape(cy.post(url + "/move", action="0").text)
+
+
+def test_resign_asks_first_and_a_stray_click_ends_nothing(app):
+    """A Resign without the confirmation answers with the game page asking
+    "Resign this game?"; the game goes on, unrecorded, until "Yes, resign"."""
+    from registry import results
+
+    make_users(app)
+    cy = Browser(app, "cy")
+    url = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", seat0="cy", seat1="Random").headers[
+        "Location"
+    ]
+    asked = cy.post(url + "/resign").headers["Location"]
+    assert not live(app, url).over()
+    page = html.unescape(cy.get(asked).text)
+    assert "Resign this game? Your seat loses" in re.sub(r"</?b>", "", page)
+    assert 'id="resign-confirm"' in page and 'id="resign-cancel"' in page and 'id="resign"' not in page
+    assert 'name="confirmed" value="yes"' in page
+    page = cy.get(url).text  # "No, keep playing": the page without the question
+    assert 'id="resign"' in page and "Resign this game?" not in page and 'id="turn"' in page
+    with db(app) as reg:
+        assert results.games_of(reg, "Tic-Tac-Toe") == []
+    cy.post(url + "/resign", confirmed="yes")
+    assert live(app, url).over()
 
 
 @pytest.mark.parametrize("seat", [0, 1])
@@ -271,7 +333,7 @@ def test_resign_loses_and_is_recorded_and_rated(app, seat):
     url = cy.post("/play/new", game="Tic-Tac-Toe", universe="Public", **seats).headers["Location"]
     page = cy.get(url).text
     cy.post(url + "/move", action=re.findall(r'data-action="(\d+)"', page)[0])
-    cy.post(url + "/resign")
+    cy.post(url + "/resign", confirmed="yes")
     page = html.unescape(cy.get(url).text)
     assert f"(seat {seat + 1}, cy, resigned)" in page
     gid = int(re.search(r"recorded as game (\d+) and rated", page).group(1))
@@ -281,7 +343,7 @@ def test_resign_loses_and_is_recorded_and_rated(app, seat):
         assert stored["returns"] == ([-1.0, 1.0] if seat == 0 else [1.0, -1.0])
         board = {e.player: e for e in leaderboard.leaderboard(reg, "Tic-Tac-Toe", "Public", "cy")}
         assert board["Random"].skill > board["cy"].skill
-    cy.post(url + "/resign")  # once only
+    cy.post(url + "/resign", confirmed="yes")  # once only
     assert "the game is over" in html.unescape(cy.get(url).text)
     with db(app) as reg:
         assert len(results.games_of(reg, "Tic-Tac-Toe")) == 1

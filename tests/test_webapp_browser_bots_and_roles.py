@@ -130,9 +130,10 @@ def test_a_friend_request_sent_by_name_accepted_and_listed(browser, server, acco
 
 
 def test_resign_and_abandon_in_the_browser(browser, server, accounts):  # noqa: F811
-    """Resign: the game ends with the resigning seat named, recorded and rated.
+    """Resign: a first click asks ("No, keep playing" goes back to the game);
+    confirmed, the game ends with the resigning seat named, recorded and rated.
     Abandon: offered only where a seat's bot cannot play (a game stored before
-    such pairings were refused), then the game ends unrecorded."""
+    such pairings were refused), asks the same way, then the game ends unrecorded."""
     from registry import Registry, players
 
     save_phantom(server)
@@ -143,7 +144,13 @@ def test_resign_and_abandon_in_the_browser(browser, server, accounts):  # noqa: 
     page.select_option("#seat1", "Random")
     follow(page, "#start")
     assert page.locator("#abandon").count() == 0  # this game can be finished
+    follow(page, "#resign")  # a stray click only asks
+    assert "Resign this game?" in page.inner_text("#resign-question")
+    assert page.locator("#result").count() == 0
+    follow(page, "#resign-cancel")  # "No, keep playing"
+    assert page.locator("#resign-question").count() == 0 and page.locator("#turn").count() == 1
     follow(page, "#resign")
+    follow(page, "#resign-confirm")
     assert re.search(r"\(seat 1, cy, resigned\).*recorded as game \d+ and rated", page.inner_text("#result"))
     assert page.locator("#resign").count() == 0
     shot(page, "resigned")
@@ -172,6 +179,11 @@ def test_resign_and_abandon_in_the_browser(browser, server, accounts):  # noqa: 
     assert "MCTS-Quick (seat 2) cannot move" in page.inner_text("main")
     assert "the bot of seat 2 cannot play this game" in page.inner_text("#end-game")
     follow(page, "#abandon")
+    assert "Abandon this game?" in page.inner_text("#abandon-question")
+    follow(page, "#abandon-cancel")
+    assert page.locator("#result").count() == 0 and page.locator("#abandon").count() == 1
+    follow(page, "#abandon")
+    follow(page, "#abandon-confirm")
     assert "(abandoned)" in page.inner_text("#result")
     assert "abandoned: not recorded or rated" in page.inner_text("#result")
     shot(page, "abandoned")

@@ -10,6 +10,7 @@ import re
 
 from test_webapp_browser import (  # noqa: F401  (accounts, browser, server: the fixtures)
     BROWSER_TESTS,
+    SHOTS,
     accounts,
     browser,
     follow,
@@ -63,6 +64,8 @@ def test_marker_buttons_overlap_nothing_at_desktop_and_phone_widths(browser, ser
                 assert not overlapping(m, other), (size, m, other)
         if size is PHONE:
             shot(page, "factory-markers-phone")
+        else:  # the editing page as a designer first sees it, for docs/webapp.md
+            page.screenshot(path=str(SHOTS / "factory-desktop.png"))
     page.close()
 
 

@@ -92,4 +92,4 @@ def test_hidden_turns_do_not_reload_a_waiting_page(browser, server, people):  # 
         store.move(reg, game.id, "p2", 4)  # pass: the phase ends, and ada's seat sees it
     page.wait_for_function("window.notReloaded === undefined", timeout=30000)
     page.wait_for_selector("#turn")
-    assert "Your move (seat 2)" in page.inner_text("#turn")
+    assert "Your move (White, seat 2)" in page.inner_text("#turn")

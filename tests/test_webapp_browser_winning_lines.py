@@ -8,11 +8,12 @@ as its text, with the coordinates its moves name."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
 
-from test_webapp_browser import BROWSER_TESTS, browser, server  # noqa: F401
+from test_webapp_browser import BROWSER_TESTS, browser, follow, server, shot  # noqa: F401
 from test_webapp_browser_game_page import page_for, people, stored  # noqa: F401
 
 pytestmark = BROWSER_TESTS
@@ -80,6 +81,30 @@ def test_a_line_not_straight_in_its_coordinates_is_marked(browser, server, examp
     page.goto(f"{server}/game/{game.id}")
     assert page.inner_text("#result").startswith(f"Game over. You won: {len(line)} in a row.")
     assert marked(page) == line
+    page.context.close()
+
+
+def test_the_winning_click_marks_the_line_and_the_game_is_recorded(browser, server, examples):  # noqa: F811
+    """Hexagons-3-In-A-Row, dana's seat joined (as her opening the game would
+    join it): ada's click on (3,1,1) completes black's line
+    along the third axis; the page answers with the result, the line marked
+    and the game recorded and rated (the docs' screenshot)."""
+    from registry import Registry
+    from webapp.live_store import LiveStore
+
+    game_string = "ttt(rules=Hexagons-3-In-A-Row)"
+    plays = ["black@(1,3,1)", "white@(1,1,1)", "black@(2,2,1)", "white@(2,1,1)"]
+    game = stored(server, game_string, "Hexagons-3-In-A-Row", SEATS, moves_of(game_string, plays))
+    with Registry(server.db) as reg:
+        LiveStore(server.db).join(reg, game, "dana")
+    page = page_for(browser, server, "ada")
+    page.goto(f"{server}/game/{game.id}")
+    follow(page, "svg.board [data-cell='(3,1,1)']")
+    assert re.match(
+        r"Game over\. You won: 3 in a row\.\s+· recorded as game \d+ and rated", page.inner_text("#result")
+    )
+    assert marked(page) == ["(1,3,1)", "(2,2,1)", "(3,1,1)"]
+    shot(page, "page-win-hexagons")
     page.context.close()
 
 

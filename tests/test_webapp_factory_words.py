@@ -89,3 +89,57 @@ def test_no_catalogue_or_example_rule_set_is_warned_about():
     names = list(ttt_rules.CATALOGUE.names()) + [str(p) for p in sorted(EXAMPLES.glob("*.json"))]
     warned = {n: w for n in names if (w := factory_warnings.impossible_rules(resolve(n).record))}
     assert warned == {}
+
+
+def _few_pieces(name: str, reserves: int, **more) -> dict:
+    """A 4x4 board whose only win is 4 in a row, each side with ``reserves`` pieces."""
+    record = {
+        "name": name,
+        "board": {"kind": "squares", "size": [4, 4, 1]},
+        "reserves": {"black": reserves, "white": reserves},
+        "turn_checks": ["first-4-wins"],
+    }
+    record.update(more)
+    return record
+
+
+def test_a_line_longer_than_a_colours_pieces_is_warned_only_where_no_piece_can_be_had(app):
+    """Three pieces a side cannot make 4 in a row while pieces stay put: the
+    rule set's page and the Factory's copy of it say so. Four pieces can; a
+    piece that moves, or a pre-placed piece of the colour, makes it possible;
+    a capture, reincarnation or a deck is not judged (pieces may come back)."""
+    import html
+
+    from registry import rulesets
+    from test_webapp import Browser, db, make_users
+
+    make_users(app)
+    records = [
+        _few_pieces("Three-Stones", 3),
+        _few_pieces("Four-Stones", 4),
+        _few_pieces("Three-Walkers", 3, shapes={"circle": {"move": "adjacent"}}, move_limit=60),
+        _few_pieces(
+            "Three-And-One-Placed",
+            3,
+            board={"kind": "squares", "size": [4, 4, 1], "pieces": [{"at": [4, 4, 1], "colour": "black"}]},
+        ),
+    ]
+    with db(app) as reg:
+        for record in records:
+            rulesets.save_rule_set(reg, "ada", record)
+    ada = Browser(app, "ada")
+    why = (
+        "Turn check 1 (First 4-same-color-in-a-row wins) cannot happen: a line of 4 needs 4 pieces of "
+        "one colour, and no colour ever has more than 3 on the board"
+    )
+    assert why in html.unescape(ada.get("/rules/Three-Stones").text)
+    assert why in html.unescape(ada.get("/factory?copy=Three-Stones").text)
+    for name in ("Four-Stones", "Three-Walkers", "Three-And-One-Placed"):
+        assert "cannot happen" not in html.unescape(ada.get(f"/rules/{name}").text), name
+    # pieces that may come back or be dealt: not judged, whatever the reserves
+    for example in ("Adjacent-Capture-Stones", "Triple-Reincarnation", "Dealt-Cover-Duel"):
+        assert (
+            factory_warnings.most_pieces_of_a_colour(resolve(str(EXAMPLES / f"{example}.json")).record)
+            is None
+        )
+    assert factory_warnings.most_pieces_of_a_colour(resolve("Tic-Tac-Toe").record) == 5

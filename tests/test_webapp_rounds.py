@@ -121,6 +121,25 @@ def test_a_one_click_game_explains_its_choice_before_it_is_made(site):  # noqa: 
     assert "stack(2,1)" not in choices  # white's stacks are not black's choices
 
 
+def test_a_game_against_chaos_says_which_colour_you_play(site):  # noqa: F811
+    """Chaos has a colour but no seat, so the seats' colours are the first of
+    the rule set's: StagHunt's seats play black and white (Chaos pink), the
+    three volunteers black, white and pink (Chaos yellow); a rule set whose
+    seats share one colour (Notakto) names the seat."""
+    app, b = site
+    for rule_set, viewer, you in [
+        ("StagHunt", 0, "You are Black (seat 1)."),
+        ("StagHunt", 1, "You are White (seat 2)."),
+        ("Centipede9", 1, "You are White (seat 2)."),
+        ("3P-Volunteer", 2, "You are Pink (seat 3)."),
+        ("3P-Notakto", 0, "You are seat 1."),
+    ]:
+        page = b.get(f"/game/{_store(app, rule_set, viewer, [], {})}").text
+        assert re.search(r'<p id="you" class="story">(.*?)</p>', page).group(1) == you, rule_set
+        if (rule_set, viewer) == ("StagHunt", 0):  # the seats line names the sides too
+            assert re.search(r'<span class="seat">Black \(seat 1\): <a[^>]*>ada</a>', page), page
+
+
 def test_a_cloaked_round_is_told_as_the_seat_saw_it_the_same_for_histories_it_cannot_tell_apart(site):  # noqa: F811
     """Sim-Cloaked-Raid (every space cloaked): pairs of histories seat 1
     cannot tell apart (the other's hidden placements differ) give the same

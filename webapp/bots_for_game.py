@@ -13,8 +13,10 @@ simultaneous rounds; SM-MCTS (``sm_mcts``) plans simultaneous rounds whose
 start is common knowledge and refuses cloaked rule sets when it is built; a
 CFR policy (``cfr``) plays the game it was solved for and refuses others when
 it is built. A kind this module does not know is offered only for sequential
-games with perfect information. Building the bot then catches what its kind
-refuses for this game (SM-MCTS and cloaking, a CFR policy of another game).
+games with perfect information: the kinds allowed are listed in one place,
+``analysis.tournament.kind_may_play``, which tournaments follow too. Building
+the bot then catches what its kind refuses for this game (SM-MCTS and
+cloaking, a CFR policy of another game).
 """
 
 from __future__ import annotations
@@ -24,29 +26,26 @@ import json
 import pyspiel
 
 import agents
-from analysis.tournament import HIDDEN_INFORMATION_KINDS, SIMULTANEOUS_KINDS
+from analysis.tournament import kind_may_play
 
 
 def refusal(spec: agents.BotSpec, game_string: str, game: pyspiel.Game) -> str | None:
     """Why the bot ``spec`` cannot play ``game`` (None if it can)."""
     name = spec.name or spec.kind
-    kind_of_game = game.get_type()
-    if kind_of_game.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-        if spec.kind not in SIMULTANEOUS_KINDS:
+    if not kind_may_play(spec.kind, game):
+        if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
             return (
-                f"{name} ({spec.kind}) searches the whole position, which in a simultaneous round "
+                f"{name} ({spec.kind}) may search the whole position, which in a simultaneous round "
                 "would read the others' plans; a rule set with simultaneous rounds is played by "
                 "people, Random, ISMCTS bots (which search only what their seat knows) and, "
                 "without cloaking, SM-MCTS bots (sm_mcts: each seat chooses from its own statistics)"
             )
-    elif kind_of_game.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
-        if spec.kind not in HIDDEN_INFORMATION_KINDS:
-            return (
-                f"{name} ({spec.kind}) searches the whole position, which in {game_string} would "
-                "read what its seat cannot see; a game with hidden information is played by "
-                "people, Random and ISMCTS bots (information-set MCTS: they search only what "
-                "their seat knows)"
-            )
+        return (
+            f"{name} ({spec.kind}) may search the whole position, which in {game_string} would "
+            "read what its seat cannot see; a game with hidden information is played by "
+            "people, Random, ISMCTS bots (information-set MCTS: they search only what "
+            "their seat knows) and CFR policies"
+        )
     key = (json.dumps(spec.to_json(), sort_keys=True), name, game_string)
     if key not in _BUILT:
         if len(_BUILT) >= _BUILT_SIZE:

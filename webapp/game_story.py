@@ -62,21 +62,35 @@ def _sides_of(game, game_string: str, n: int) -> list[str | None]:
         return list(MARK_SIDES[base])
     if base == "ttt":
         state = game.new_initial_state()
-        colours = list(core_of(state).reserves())
+        every_colour = list(core_of(state).reserves())
+        colours = every_colour
+        if len(colours) == n + 1 and _plays_chaos(game):
+            colours = colours[:n]  # Chaos's colour comes after the seats' (StagHunt's pink)
+        while state.is_chance_node():  # a deal first (Dealt-Cover-Duel): the first seat's decision after it
+            state.apply_action(state.chance_outcomes()[0][0])
         p = state.current_player()
         deciding = [p] if 0 <= p < n else list(range(n)) if p == pyspiel.PlayerId.SIMULTANEOUS else []
+
+        def placed(q: int) -> set[str]:
+            """The colours seat ``q``'s first decision may place ("black@..."); a
+            pass, a draw offer or a move places none."""
+            words = (state.action_to_string(q, a) for a in state.legal_actions(q))
+            return {w.split("@")[0] for w in words if w.split("@")[0] in every_colour}
+
         # each seat places its own colour (reserves in seat order), unless a
         # first decision may place another one (colours chosen by the players)
-        if (
-            len(colours) == n
-            and deciding
-            and all(
-                {state.action_to_string(q, a).split("@")[0] for a in state.legal_actions(q)} <= {colours[q]}
-                for q in deciding
-            )
-        ):
+        if len(colours) == n and deciding and all(placed(q) <= {colours[q]} for q in deciding):
             return [c.capitalize() for c in colours]
     return [None] * n
+
+
+def _plays_chaos(game) -> bool:
+    """Whether Chaos plays ``game`` (a tic-tac-toe rule set's "2-vs-chaos"):
+    Chaos has a colour but no seat."""
+    try:
+        return bool(game.rule_set.chaos)
+    except (AttributeError, ValueError, KeyError):
+        return False
 
 
 def seat_words(game: LiveGame, seat: int) -> str:

@@ -125,14 +125,26 @@ def anchor(key: str) -> str:
     return "problem-" + (re.sub(r"[^A-Za-z0-9]+", "-", key).strip("-") or "rule-set")
 
 
-def warnings_of(state: dict) -> list[dict]:
+def warnings_of(state: dict, source: dict | None = None) -> list[dict]:
     """The wins and losses of a Factory page's rule set (``ff.state_of``) that
-    cannot happen on its board (webapp/factory_warnings.py), worded for the page."""
+    cannot happen on its board or with its pieces (webapp/factory_warnings.py),
+    worded for the page. ``source``: the record the state was drawn from; its
+    pieces are judged once it validates (the page's board and wins are the
+    state's, which a redraw may have changed)."""
     record = {
         "board": {"kind": state["board_kind"], "size": list(state["size"])},
         "turn_checks": state["turn_checks"],
         "stalemate": state["stalemate"],
     }
+    if isinstance(source, dict):
+        merged = dict(source, turn_checks=record["turn_checks"], stalemate=record["stalemate"])
+        merged["board"] = dict(source.get("board") or {}, **record["board"])
+        if not isinstance(merged.get("name"), str) or not merged["name"].strip():
+            merged["name"] = "Unnamed"  # a new rule set's name is judged by Save, not here
+        try:
+            record = ttt_rules.parse(merged, "factory").record
+        except (ttt_rules.RuleSetError, ValueError, TypeError, KeyError):
+            pass  # the pieces are judged once the rule set is valid; the board now
     out = []
     for field, rule, why in factory_warnings.impossible_rules(record):
         label = ff.option_label(field, rule)
@@ -140,7 +152,7 @@ def warnings_of(state: dict) -> list[dict]:
     return out
 
 
-def _render(state, problems=None, copy_of=None, saving=False):
+def _render(state, problems=None, copy_of=None, saving=False, record=None):
     """The Factory page. ``saving``: the page answers a Save that was refused,
     so a summary of every problem opens it (each is also beside its control)."""
     keys = controls(state)
@@ -157,7 +169,7 @@ def _render(state, problems=None, copy_of=None, saving=False):
         problems=attached,
         summary=summary if saving else [],
         anchor=anchor,
-        warnings=warnings_of(state),
+        warnings=warnings_of(state, record),
         colours=ff.reserve_colours(state["players"], state["colours"], state["extra_colours"]),
         dim_limit=ff.dim_limit,
         quota=quota,
@@ -197,8 +209,8 @@ def new():
             except RegistryError as e:
                 flash(str(e), "error")
                 return redirect(url_for("factory.new"))
-            return _render(ff.state_of(record), copy_of=copy)
-        return _render(ff.state_of(NEW_RECORD))
+            return _render(ff.state_of(record), copy_of=copy, record=record)
+        return _render(ff.state_of(NEW_RECORD), record=NEW_RECORD)
     record = ff.form_to_record(request.form)
     state = ff.state_of(record)
     # every size within validation's bounds before anything is drawn from it
@@ -209,24 +221,24 @@ def new():
             state["turn_checks"].append(
                 state["turn_checks"][-1] if state["turn_checks"] else ff.schema.DEFAULT_CHECKS[0]
             )
-        return _render(state, bounded)
+        return _render(state, bounded, record=record)
     if op.startswith("del_check-"):
         i = ff._int(op.split("-", 1)[1], -1)
         if 0 <= i < len(state["turn_checks"]):
             del state["turn_checks"][i]
-        return _render(state, bounded)
+        return _render(state, bounded, record=record)
     if op != "save":
         ff.adjust(state)
-        return _render(state, bounded)
+        return _render(state, bounded, record=record)
     problems = ff.validate(record)
     if problems or bounded:
-        return _render(state, list(dict.fromkeys(bounded + problems)), saving=True)
+        return _render(state, list(dict.fromkeys(bounded + problems)), saving=True, record=record)
     try:
         record["name"] = normal_name(record["name"]) if isinstance(record.get("name"), str) else ""
         name = rulesets.save_rule_set(reg(), user(), record)
     except RegistryError as e:
         field = "name" if "called" in str(e) else ""
-        return _render(state, [f"{field}: {e}" if field else f"(save): {e}"], saving=True)
+        return _render(state, [f"{field}: {e}" if field else f"(save): {e}"], saving=True, record=record)
     flash(f"saved {name}", "ok")
     return redirect(url_for("factory.show", name=name))
 
@@ -259,7 +271,7 @@ def show(name):
         on_board_markers=ff.ON_BOARD_MARKERS,
         phase_markers=ff.PHASE_MARKERS,
         option_label=ff.option_label,
-        warnings=warnings_of(state),
+        warnings=warnings_of(state, record),
     )
 
 

@@ -210,7 +210,12 @@ def _game_for_user(gid: str) -> LiveGame:
 @bp.route("/game/<gid>")
 @login_required
 def game_page(gid):
-    return _game_page(_game_for_user(gid), request.args.get("ply", type=int))
+    ending = request.args.get("end")  # Resign or Abandon asks first (webapp/views_end.py)
+    return _game_page(
+        _game_for_user(gid),
+        request.args.get("ply", type=int),
+        ending if ending in ("resign", "abandon") else None,
+    )
 
 
 def _viewer(game: LiveGame) -> tuple[int, bool]:
@@ -228,11 +233,12 @@ def _remaining(game: LiveGame, viewer: int, mine: bool) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.time())
 
 
-def _game_page(game: LiveGame, ply: int | None = None):
+def _game_page(game: LiveGame, ply: int | None = None, ending: str | None = None):
     """The game page of ``game`` (never changed in place: no lock needed to draw
     it). Everything on it is drawn from the viewing seat's information state
     (``LiveGame.view_mark``, ``waiting_seats``, ``last_move_for``). ``ply``:
-    the replay's position after that many decisions (perfect information)."""
+    the replay's position after that many decisions (perfect information).
+    ``ending``: "resign" or "abandon" to ask the user to confirm that ending."""
     viewer, mine = _viewer(game)
     mine_seats = game.seat_of(user())
     story = _story(game, viewer, mine_seats, ply)
@@ -268,6 +274,7 @@ def _game_page(game: LiveGame, ply: int | None = None):
         waiting_names=game_story.names(game, game.waiting_seats(mine_seats)),
         remaining=_remaining(game, viewer, mine),
         story=story,
+        ending=ending,
     )
 
 
