@@ -367,6 +367,7 @@ def test_cli_reads_openspiel_tables_and_nfg_files(tmp_path):
     assert induced["payoffs"] == json.loads(_cli("--game", "matrix_sh", "--json").stdout)["payoffs"]
 
 
+@pytest.mark.slow  # gnm's child crashes, answers or hangs by the run: up to a minute
 def test_a_gnm_crash_is_an_error_not_the_end_of_the_caller(monkeypatch):
     """pygambit 16.7.0's gnm dies with SIGSEGV on 4P-TrendSetter's 3x3x3x3
     table in some runs and not in others; the forked child turns a crash into
@@ -407,6 +408,24 @@ def _sleep_forever(table):
 
     while True:
         time.sleep(1)
+
+
+def _die_by_sigsegv(table):
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def test_a_solver_child_that_dies_is_an_error_not_the_end_of_the_caller():
+    """A child killed by SIGSEGV (as pygambit's gnm is on some degenerate
+    tables) is reported as SolverCrashed with the table's shape, and the
+    caller goes on."""
+    from solvers.normal_form import SolverCrashed, _in_child
+
+    with pytest.raises(SolverCrashed, match=r"died \(exit code -11\) on this 2x3 table"):
+        _in_child(_die_by_sigsegv, np.zeros((2, 3)), timeout=30.0)
+    assert _in_child(np.sum, np.ones((2, 3)), timeout=30.0) == 6.0
 
 
 def test_a_solver_child_without_an_answer_is_stopped():
