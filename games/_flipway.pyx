@@ -128,6 +128,23 @@ cdef void _init_tables():
 _init_tables()
 
 
+cdef inline int _nth_set_bit(const uint64_t* bits, int words, int j) noexcept:
+    """The index of the ``j``-th set bit (from 0) of a ``words``-word bitset;
+    -1 when it has ``j`` or fewer."""
+    cdef int w, cnt
+    cdef uint64_t x
+    for w in range(words):
+        x = bits[w]
+        cnt = __builtin_popcountll(x)
+        if j < cnt:
+            while j:
+                x &= x - 1
+                j -= 1
+            return (w << 6) + __builtin_ctzll(x)
+        j -= cnt
+    return -1
+
+
 cdef class SquareBoard(SquareGrid):
     """Flipway's board: the square grid (games/boards) plus Flipway's action
     encoding, the points of every stone set (module docstring). The grid's
@@ -939,8 +956,7 @@ cdef class FlipwayCore(GameCore):
         draw from ``rng``), found by counting bits instead of listing the
         moves; -1 when there is no move."""
         cdef int words = (self.A + 63) >> 6
-        cdef int drops = 0, n, j, w, cnt
-        cdef uint64_t x
+        cdef int drops = 0, n, j, w
         for w in range(words):
             drops += __builtin_popcountll(self.drop_bits[w])
         n = drops + self.num_cross
@@ -948,26 +964,8 @@ cdef class FlipwayCore(GameCore):
             return -1
         j = rng_below(rng, n)
         if j < drops:
-            for w in range(words):
-                x = self.drop_bits[w]
-                cnt = __builtin_popcountll(x)
-                if j < cnt:
-                    while j:
-                        x &= x - 1
-                        j -= 1
-                    return self.amove[(w << 6) + __builtin_ctzll(x)]
-                j -= cnt
-        j -= drops
-        for w in range(words):
-            x = self.cross_bits[w]
-            cnt = __builtin_popcountll(x)
-            if j < cnt:
-                while j:
-                    x &= x - 1
-                    j -= 1
-                return self.S + (w << 6) + __builtin_ctzll(x)
-            j -= cnt
-        return -1
+            return self.amove[_nth_set_bit(self.drop_bits, words, j)]
+        return self.S + _nth_set_bit(self.cross_bits, words, j - drops)
 
     cdef void playout(self, Rng* rng) noexcept:
         cdef int* buf = NULL
