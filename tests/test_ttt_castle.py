@@ -126,16 +126,20 @@ def test_the_moved_record_is_kept_by_the_hash_and_serialisation():
     assert king_moves(c) == king_moves(b)
 
 
+#: A king on (1,1) and a rook on (4,1) whose castle lands the rook on (2,1), under two
+#: black pieces on (2,2) and (2,3): a column of three.
+CASTLE_INTO_A_LINE = [
+    ((1, 1, 1), "black", "star"),
+    ((4, 1, 1), "black", "x"),
+    ((2, 2, 1), "black", "x"),
+    ((2, 3, 1), "black", "x"),
+    ((7, 3, 1), "white", "star"),
+]
+
+
 def test_a_castle_that_makes_a_line_with_the_rook_wins():
     """The rook's landing counts for the line checks as the king's does."""
-    pieces = [
-        ((1, 1, 1), "black", "star"),
-        ((4, 1, 1), "black", "x"),
-        ((2, 2, 1), "black", "x"),
-        ((2, 3, 1), "black", "x"),
-        ((7, 3, 1), "white", "star"),
-    ]
-    core = make_core(board(pieces, checks=(CASTLE_CHECK, "first-3-wins-no-diagonal")))
+    core = make_core(board(CASTLE_INTO_A_LINE, checks=(CASTLE_CHECK, "first-3-wins-no-diagonal")))
     play_named(core, "(1,1,1)->(3,1,1)")  # the rook lands on (2,1): (2,1), (2,2), (2,3)
     assert core.returns_list() == [1.0, -1.0]
 
@@ -190,14 +194,7 @@ def test_on_several_boards_each_board_castles_on_its_own_and_never_across():
 
 
 def test_a_castle_that_decides_its_board_locks_it_and_the_other_board_still_castles():
-    pieces = [
-        ((1, 1, 1), "black", "star"),
-        ((4, 1, 1), "black", "x"),
-        ((2, 2, 1), "black", "x"),
-        ((2, 3, 1), "black", "x"),
-        ((7, 3, 1), "white", "star"),
-    ]
-    core = make_core(board(pieces, checks=(CASTLE_CHECK, "first-3-wins-no-diagonal"), boards=2))
+    core = make_core(board(CASTLE_INTO_A_LINE, checks=(CASTLE_CHECK, "first-3-wins-no-diagonal"), boards=2))
     play_named(core, "b1:(1,1,1)->b1:(3,1,1)")  # the rook lands on (2,1): board 1's line
     assert core.player() >= 0 and core.board_results()[0] is not None
     play_named(core, "pass")
