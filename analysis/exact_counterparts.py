@@ -22,14 +22,14 @@ a designer reads the two side by side. Nothing here plays a game:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from pathlib import Path
 
 import pyspiel
 
+from analysis.exact import SOLVED_RECORDS
 from analysis.solved_families import KEY
-
-RECORDS = Path(__file__).resolve().parents[1] / "docs" / "solved_records.jsonl"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,6 +45,7 @@ class Exact:
         return {"value": self.value, "exact": self.exact, "text": self.text}
 
 
+@functools.cache
 def _canonical(game_string: str) -> str | None:
     try:
         return str(pyspiel.load_game(game_string))
@@ -52,7 +53,7 @@ def _canonical(game_string: str) -> str | None:
         return None
 
 
-def solved_record(game_string: str, path: Path = RECORDS) -> dict | None:
+def solved_record(game_string: str, path: Path = SOLVED_RECORDS) -> dict | None:
     """The solve record of the game ``game_string`` loads (the same game however its
     parameters are written), the latest of several; ``None`` when it has none."""
     import games  # noqa: F401  (registers this toolkit's games, whose records these are)

@@ -336,13 +336,18 @@ def stability(traces: Sequence[Trace]) -> Value:
     )
 
 
+def _loser_peak(t: Trace) -> float:
+    """The highest evaluation any player but the winner reached in a decided game."""
+    return max(v for values in t.evaluations for p, v in enumerate(values) if p != t.winner)
+
+
 def decisiveness_threshold(traces: Sequence[Trace]) -> Value:
     """Mean over decided games of the highest evaluation any player other than the winner reached."""
 
     def per_game(t: Trace) -> float:
         if t.winner is None:
             return math.nan
-        return max(v for values in t.evaluations for p, v in enumerate(values) if p != t.winner)
+        return _loser_peak(t)
 
     return _evaluated(traces, per_game)
 
@@ -354,7 +359,7 @@ def decisiveness_moves(traces: Sequence[Trace]) -> Value:
     def per_game(t: Trace) -> float:
         if t.winner is None:
             return math.nan
-        threshold = max(v for values in t.evaluations for p, v in enumerate(values) if p != t.winner)
+        threshold = _loser_peak(t)
         first = next((i for i, values in enumerate(t.evaluations) if values[t.winner] > threshold), t.moves)
         return first / t.moves
 
@@ -382,7 +387,7 @@ def _change_sign(series: Sequence[float]) -> float:
     return sum(map(_sign, _changes(series))) / (len(series) - 1) if len(series) > 1 else 0.0
 
 
-def _line_slope(series: Sequence[float]) -> float:
+def line_slope(series: Sequence[float]) -> float:
     """The least-squares slope of the series against its index (0..n-1)."""
     n = len(series)
     if n < 2:
@@ -412,7 +417,7 @@ REDUCTIONS: dict[str, object] = {
     "Variance": statistics.pvariance,
     "ChangeAverage": _change_average,
     "ChangeSign": _change_sign,
-    "ChangeLineBestFit": _line_slope,
+    "ChangeLineBestFit": line_slope,
     "ChangeNumTimes": _change_num_times,
     "MaxIncrease": lambda s: max([0.0, *_changes(s)]),
     "MaxDecrease": lambda s: min([0.0, *_changes(s)]),

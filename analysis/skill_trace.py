@@ -18,6 +18,7 @@ import math
 from collections.abc import Mapping, Sequence
 
 from agents import BotSpec
+from analysis.game_metrics import line_slope
 from analysis.stats import returns_to_winner, wilson_interval
 
 
@@ -97,10 +98,8 @@ def skill_trace_value(scores: Sequence[float]) -> float:
     if not scores:
         raise ValueError("a skill trace needs at least one level")
     n = len(scores)
-    xs = range(n)
     mean_x, mean_y = (n - 1) / 2, sum(scores) / n
-    sxx = sum((x - mean_x) ** 2 for x in xs)
-    slope = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, scores, strict=True)) / sxx if sxx else 0.0
+    slope = line_slope(scores)
     predicted = min(max(mean_y + slope * (n - mean_x), 0.0), 1.0)
     area = sum(max(2 * s - 1, 0.0) ** 2 for s in scores) / n
     return predicted + (1 - predicted) * area

@@ -38,12 +38,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Patch, Polygon, Rectangle, RegularPolygon  # noqa: E402
 from PIL import Image  # noqa: E402
 
+from analysis.exact import SOLVED_RECORDS  # noqa: E402
 from analysis.solved_families import KEY, families  # noqa: E402
 from analysis.study import git_commit  # noqa: E402
 from records import RecordStore, RecordStoreError, read_records  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-RECORDS = ROOT / "docs" / "solved_records.jsonl"
+RECORDS = SOLVED_RECORDS
 REPLIES = ROOT / "docs" / "solved_replies.jsonl"
 SOLVED_MD = ROOT / "docs" / "solved.md"
 OUT = ROOT / "docs" / "solved" / "maps"
