@@ -22,8 +22,18 @@ import numpy as np
 
 from analysis.game_metrics import Trace
 
+#: Ludii's default cap on a playout's length (its ``getMaxTurnLimit``); a game
+#: still running after this many moves counts as a timeout.
+DEFAULT_MAX_MOVES = 1250
+
 #: A kernel playout takes its seed as an unsigned 64-bit integer.
 _SEED_BOUND = 2**63
+
+
+def sample_chance(state, rng: np.random.Generator) -> int:
+    """A chance outcome of ``state`` drawn from ``rng`` with the outcomes' probabilities."""
+    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+    return int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))])
 
 
 def cells(state) -> list | None:
@@ -71,8 +81,7 @@ def playout_evaluation(state, playouts: int, rng, max_moves: int) -> tuple[float
         s, moves = state.clone(), 0
         while not s.is_terminal() and moves < max_moves:
             if s.is_chance_node():
-                outcomes, probs = zip(*s.chance_outcomes(), strict=True)
-                s.apply_action(int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))]))
+                s.apply_action(sample_chance(s, rng))
             else:
                 legal = s.legal_actions()
                 s.apply_action(legal[rng.integers(len(legal))])

@@ -23,6 +23,7 @@ import argparse
 import json
 import math
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -177,6 +178,11 @@ def _hold_run_lock(out: Path, study: str) -> None:
             f"{out} is being written by another {study} run (it holds {out / 'run.lock'}); "
             f"wait for it to finish, or use another --out"
         ) from None
+
+
+def slug(text: str) -> str:
+    """``text`` as a file name: each run of characters other than letters and digits one ``_``."""
+    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
 
 
 def say(message: str) -> None:

@@ -44,14 +44,11 @@ from analysis.game_metrics import (
     outcome_uniformity,
     timeouts,
 )
-from analysis.game_traces import record_trace
+from analysis.game_traces import DEFAULT_MAX_MOVES, record_trace, sample_chance
 from analysis.stats import mean_and_ci
 from analysis.study import non_negative_int, positive_int, prepare_out, resumable, say
 
 STUDY = "experiments.catalogue_metrics"
-
-#: Moves (rounds in a simultaneous rule set) after which a game counts as a timeout, as Ludii.
-MAX_MOVES = 1250
 
 #: Positions the exact count walks before it stops (its count is then a lower bound).
 MAX_POSITIONS = 200_000
@@ -100,10 +97,9 @@ def _random_round(game, rng) -> tuple[Trace, int]:
     """One random game of a simultaneous rule set: its outcome as a trace without movers,
     and its rounds (joint moves)."""
     state, rounds = game.new_initial_state(), 0
-    while not state.is_terminal() and rounds < MAX_MOVES:
+    while not state.is_terminal() and rounds < DEFAULT_MAX_MOVES:
         if state.is_chance_node():
-            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))]))
+            state.apply_action(sample_chance(state, rng))
         elif state.is_simultaneous_node():
             joint = []
             for p in range(game.num_players()):
@@ -163,11 +159,10 @@ def measure(name: str, n: int, seed: int, solve_seconds: float) -> dict:
 
         def choose(state, legal):
             if legal is None:
-                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-                return int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))])
+                return sample_chance(state, rng)
             return int(legal[rng.integers(len(legal))])
 
-        traces = [record_trace(game, choose, MAX_MOVES) for _ in range(n)]
+        traces = [record_trace(game, choose, DEFAULT_MAX_MOVES) for _ in range(n)]
         values = all_metrics(traces, game.num_players())
         metrics = {k: values[k].as_dict() for k in COLUMNS}
         not_applicable = {}

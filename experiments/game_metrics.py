@@ -28,7 +28,6 @@ import argparse
 import csv
 import json
 import math
-import re
 import sys
 import time
 from pathlib import Path
@@ -39,14 +38,10 @@ import pyspiel
 from agents import BotSpec
 from analysis.exact_counterparts import ESTIMATE_OF, exact_counterparts, solved_record
 from analysis.game_metrics import METRICS, Trace, all_metrics, trace_from_record, trace_to_record
-from analysis.game_traces import record_trace
-from analysis.study import non_negative_int, positive_int, prepare_out, say
+from analysis.game_traces import DEFAULT_MAX_MOVES, record_trace, sample_chance
+from analysis.study import non_negative_int, positive_int, prepare_out, say, slug
 
 STUDY = "experiments.game_metrics"
-
-#: Ludii's default cap on a playout's length (its ``getMaxTurnLimit``); a game
-#: still running after this many moves counts as a timeout.
-DEFAULT_MAX_MOVES = 1250
 
 
 def game_seeds(seed: int, index: int, players: int) -> tuple[int, list[int]]:
@@ -69,8 +64,7 @@ def play_trace(
     eval_rng = np.random.default_rng(np.random.SeedSequence([seed, index, 1]))
 
     def chance(state) -> int:
-        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
-        return int(outcomes[rng.choice(len(outcomes), p=np.asarray(probs))])
+        return sample_chance(state, rng)
 
     if spec.kind == "random":
         rng_bot = np.random.default_rng(bot_seeds[0])
@@ -114,10 +108,6 @@ def play_chunk(
         for i in range(first, first + count)
     ]
     return {"chunk": first, "count": count, "traces": traces}
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
 
 
 def collect(args, out: Path, progress: bool) -> list[Trace]:

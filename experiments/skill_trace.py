@@ -21,20 +21,15 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import re
 import sys
 import time
 from pathlib import Path
 
 from analysis.skill_trace import level_pairs, level_results, level_specs, skill_trace_value
-from analysis.study import non_negative_int, positive_int, prepare_out
+from analysis.study import non_negative_int, positive_int, prepare_out, slug
 from analysis.tournament import make_tasks, run_tasks
 
 STUDY = "experiments.skill_trace"
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "_", text).strip("_")
 
 
 def trace(

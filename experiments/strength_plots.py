@@ -18,7 +18,6 @@ rating_vs_simulations_<game>.png/.svg, rating_vs_time_<game>.png/.svg.
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from collections import defaultdict
@@ -27,7 +26,7 @@ from pathlib import Path
 from agents import BotSpec
 from analysis.plots import plot_rating_vs_compute
 from analysis.ratings import fit_ratings, leaderboard_table
-from analysis.study import int_list, positive_int, prepare_out, say, settings, study_parser
+from analysis.study import int_list, positive_int, prepare_out, say, settings, slug, study_parser
 from analysis.tournament import make_tasks, run_tasks
 
 STUDY = "experiments.strength_plots"
@@ -55,10 +54,6 @@ def players(cfg) -> list[BotSpec]:
     specs += [BotSpec.make("openspiel_mcts", simulations=s) for s in cfg["openspiel_list"]]
     specs += [BotSpec.make("alphabeta", depth=d) for d in cfg["alphabeta_list"]]
     return specs
-
-
-def slug(game: str) -> str:
-    return re.sub(r"[^A-Za-z0-9]+", "_", game).strip("_")
 
 
 def main(argv=None) -> int:
