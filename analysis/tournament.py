@@ -78,10 +78,9 @@ def kind_may_play(kind: str, game: pyspiel.Game) -> bool:
     (UCT, alpha-beta, OpenSpiel's MCTS, a newly registered kind or a
     ``package.module:function``) may read the whole state, so it plays only
     where the whole state is what the mover knows."""
-    game_type = game.get_type()
-    if game_type.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+    if is_simultaneous(game):
         return kind in SIMULTANEOUS_KINDS
-    if game_type.information != pyspiel.GameType.Information.PERFECT_INFORMATION:
+    if game.get_type().information != pyspiel.GameType.Information.PERFECT_INFORMATION:
         return kind in HIDDEN_INFORMATION_KINDS
     return True
 
@@ -109,8 +108,9 @@ def check_bots(game_string: str, specs: Sequence[BotSpec], imports: Sequence[str
     refuses the game (a CFR policy solved for another game, say)."""
     game = load_game(game_string, imports)
     wanted = search_kind(game)
+    turn_based_rounds = game.get_type().short_name == "turn_based_simultaneous_game"
     for spec in specs:
-        if spec.kind == "sm_mcts" and game.get_type().short_name == "turn_based_simultaneous_game":
+        if spec.kind == "sm_mcts" and turn_based_rounds:
             raise ValueError(
                 f"bot {spec.label!r}: sm_mcts needs a round's start position, but the "
                 f"tournament plays simultaneous games turn by turn ({game_string}); "
@@ -120,7 +120,7 @@ def check_bots(game_string: str, specs: Sequence[BotSpec], imports: Sequence[str
             why = (
                 "its simultaneous rounds are played turn by turn, and the state holds the "
                 "round's earlier plans"
-                if game.get_type().short_name == "turn_based_simultaneous_game"
+                if turn_based_rounds
                 else "it has hidden information"
             )
             raise ValueError(

@@ -544,10 +544,16 @@ def draw_y(core, legal) -> Drawing:
 
 
 # -- Flipway ---------------------------------------------------------------------------
+def flipway_point(i: int, n: int) -> str:
+    """Point ``i`` of an ``n``x``n`` Flipway board as its moves name it: column letter,
+    then row counted from the bottom."""
+    return f"{chr(ord('a') + i % n)}{n - i // n}"
+
+
 def draw_flipway(core, legal) -> Drawing:
     colours = core.cell_colours()
     n = int(round(math.sqrt(len(colours))))
-    names = [f"{chr(ord('a') + i % n)}{n - i // n}" for i in range(len(colours))]
+    names = [flipway_point(i, n) for i in range(len(colours))]
     index = {name: i for i, name in enumerate(names)}
     clicks, buttons = _split(legal, lambda name: name if name in index else None)
     by_label = {v: k for k, v in clicks.items()}

@@ -27,13 +27,14 @@ import pyspiel
 
 import agents
 from analysis.tournament import kind_may_play
+from games.loading import is_simultaneous
 
 
 def refusal(spec: agents.BotSpec, game_string: str, game: pyspiel.Game) -> str | None:
     """Why the bot ``spec`` cannot play ``game`` (None if it can)."""
     name = spec.name or spec.kind
     if not kind_may_play(spec.kind, game):
-        if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        if is_simultaneous(game):
             return (
                 f"{name} ({spec.kind}) may search the whole position, which in a simultaneous round "
                 "would read the others' plans; a rule set with simultaneous rounds is played by "

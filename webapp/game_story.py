@@ -16,6 +16,7 @@ import re
 import pyspiel
 
 from games.openspiel import core_of
+from webapp.boards import flipway_point
 from webapp.live import LiveGame, load_game
 
 # Y-family boards, Flipway and Caeth Y: the first seat plays black stones
@@ -289,7 +290,7 @@ def _flipway_chain(core) -> list[str]:
         seen |= group
         if group & ends[0] and group & ends[1]:
             won += group
-    return sorted(f"{chr(ord('a') + i % n)}{n - i // n}" for i in won)
+    return sorted(flipway_point(i, n) for i in won)
 
 
 def _y_group(core, colour: int) -> list[str]:

@@ -104,7 +104,8 @@ def attach(problems: list[str], keys: set[str]) -> dict[str, list[str]]:
                 else ""
             )
         for m in messages:
-            m = re.sub(r"\bnull\b", "empty", m)  # JSON's word for no value; the page's field is left empty
+            # validation's word for no value ("1..86400 or null"); the page's field is left empty
+            m = m.replace(" or null", " or empty")
             out.setdefault(key, []).append(m if key == field else f"{field}: {m}")
     return {key: ff.capped(messages) for key, messages in out.items()}
 
