@@ -69,7 +69,7 @@ def test_a_tic_tac_toe_trace_alternates_seats_and_credits_the_stronger(tmp_path,
         # Twice the simulations wins more at tic-tac-toe's tiny budgets (5 of 6 and 4.5 of 6 at
         # this seed): a trace that credited the weaker agent would show less than half.
         assert lv["score"] > 0.5
-    assert 0.0 <= doc["SkillTrace"] <= 1.0
+    assert doc["SkillTrace"] == pytest.approx(skill_trace_value([lv["score"] for lv in levels]))
     assert "SkillTrace" in capsys.readouterr().out
     # Started again with one more level, only the new level's games are played.
     assert (
